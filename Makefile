@@ -1,0 +1,59 @@
+# gopi build. `make` sets up what is missing, builds the native library and bin/gopi.
+GO      ?= go
+CARGO   ?= cargo
+GOFLAGS ?=
+NATIVE_LIB := native/_lib/libgopi_native.a
+NATIVE_SRC := $(shell find native/src -name '*.rs') native/Cargo.toml native/Cargo.lock
+GO_SRC     := $(shell find . -name '*.go' -not -path './native/_*' -not -path './bench/_*')
+FUZZTIME   ?= 10s
+
+.PHONY: all setup native build test race fuzz bench lint demo clean release
+
+all: build demo
+
+setup:
+	@scripts/setup.sh
+
+$(NATIVE_LIB): $(NATIVE_SRC)
+	@scripts/setup.sh
+	cd native && $(CARGO) build --release --locked
+	mkdir -p native/_lib
+	cp native/_target/release/libgopi_native.a $(NATIVE_LIB)
+
+native: $(NATIVE_LIB)
+
+bin/gopi: $(NATIVE_LIB) $(GO_SRC) go.mod
+	$(GO) build $(GOFLAGS) -o bin/gopi ./cmd/gopi
+
+build: bin/gopi
+
+# The demo: gopi's main job (search) over its own sources.
+demo: bin/gopi
+	@scripts/demo.sh
+
+test: $(NATIVE_LIB)
+	$(GO) test $(GOFLAGS) ./...
+	$(GO) test $(GOFLAGS) -race ./fscache/... ./search/...
+	CGO_ENABLED=0 $(GO) build ./...
+	CGO_ENABLED=0 $(GO) test $(GOFLAGS) ./search/...
+
+race: $(NATIVE_LIB)
+	$(GO) test -race ./...
+
+# Short runs of every fuzz target (FUZZTIME each); `make fuzz FUZZTIME=1m` for the long runs.
+fuzz: $(NATIVE_LIB)
+	@scripts/fuzz.sh $(FUZZTIME)
+
+bench: bin/gopi
+	@bench/run.sh
+
+lint: $(NATIVE_LIB)
+	@out=$$(gofmt -l $$(git ls-files '*.go')); if [ -n "$$out" ]; then echo "gofmt needed:"; echo "$$out"; exit 1; fi
+	$(GO) vet ./...
+	cd native && $(CARGO) clippy --release --locked -q 2>/dev/null || true
+
+release:
+	./build.sh
+
+clean:
+	rm -rf bin dist native/_lib native/_target

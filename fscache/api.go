@@ -1,0 +1,67 @@
+// Package fscache is gopi's shared filesystem scan cache.
+//
+// A scan walks a directory tree once and records every entry (path, type,
+// mtime) under a key made of the canonical root and the traversal policy
+// (hidden files, gitignore rules, node_modules pruning). Higher layers — glob,
+// fuzzy find and grep — filter the cached list instead of walking again.
+//
+// The contract follows the original system's fs-scan-cache architecture:
+// opt-in caching, a global TTL (FS_SCAN_CACHE_TTL_MS, default 1000; 0
+// bypasses the cache), a bounded entry count (FS_SCAN_CACHE_MAX_ENTRIES,
+// default 16, oldest evicted first), a caller-side empty-result recheck
+// (FS_SCAN_EMPTY_RECHECK_MS, default 200) and explicit invalidation by path
+// after every mutation. `.git` is never returned and symlinks are never
+// followed.
+package fscache
+
+import "time"
+
+// EntryType is the kind of a scanned entry, from lstat (links are not followed).
+type EntryType uint8
+
+// Entry kinds.
+const (
+	TypeFile    EntryType = iota + 1 // regular file
+	TypeDir                          // directory
+	TypeSymlink                      // symbolic link (never followed)
+	TypeOther                        // sockets, devices, fifos
+)
+
+// Entry is one scanned filesystem entry.
+type Entry struct {
+	Path  string    // slash-separated, relative to the scan root, never empty
+	Type  EntryType // from lstat
+	MTime int64     // modification time in Unix milliseconds
+	Size  int64     // size in bytes from lstat
+}
+
+// Options is the traversal policy; every field is part of the cache key.
+type Options struct {
+	Hidden          bool // include dot-files and dot-directories (never .git)
+	Gitignore       bool // honour .gitignore, .ignore, .git/info/exclude and the global excludes file
+	SkipNodeModules bool // prune node_modules directories during the walk
+}
+
+// Scan is the result of one walk, shared by every caller of its key.
+type Scan struct {
+	Root    string        // canonical absolute root directory
+	Entries []Entry       // depth-first, siblings sorted bytewise by name; read-only
+	Age     time.Duration // time since the walk ran; 0 for a walk done by this call
+}
+
+// Policy is the global cache policy. There are no per-call knobs.
+type Policy struct {
+	TTL          time.Duration // entries older than this are rescanned; 0 disables caching
+	EmptyRecheck time.Duration // callers rescan once an empty result is at least this old
+	MaxEntries   int           // cached keys kept at most; the oldest are evicted first
+}
+
+// Environment variables that override the default policy.
+const (
+	EnvTTL          = "FS_SCAN_CACHE_TTL_MS"
+	EnvEmptyRecheck = "FS_SCAN_EMPTY_RECHECK_MS"
+	EnvMaxEntries   = "FS_SCAN_CACHE_MAX_ENTRIES"
+)
+
+// DefaultPolicy is the policy when no environment variable overrides it.
+var DefaultPolicy = Policy{TTL: time.Second, EmptyRecheck: 200 * time.Millisecond, MaxEntries: 16}

@@ -1,0 +1,3 @@
+module github.com/gopi-agent/gopi
+
+go 1.26

@@ -1,0 +1,50 @@
+#!/usr/bin/env bash
+# setup.sh — make a fresh Debian machine ready to build and test gopi.
+#
+# Idempotent: every step checks first and does nothing when its work is
+# already done. It installs only through the package registries this project
+# may use (Debian apt, crates.io through cargo, the Go module proxy); it never
+# downloads a toolchain.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+say() { printf 'setup: %s\n' "$*"; }
+need_apt=()
+
+# C toolchain for cgo and the Rust static library's link step.
+command -v gcc >/dev/null 2>&1 || need_apt+=(gcc)
+command -v make >/dev/null 2>&1 || need_apt+=(make)
+command -v git >/dev/null 2>&1 || need_apt+=(git)
+command -v pkg-config >/dev/null 2>&1 || need_apt+=(pkg-config)
+
+if [ ${#need_apt[@]} -gt 0 ]; then
+  if [ "$(id -u)" -ne 0 ]; then
+    say "missing ${need_apt[*]}; run as root or install them with apt-get" >&2
+    exit 1
+  fi
+  say "installing ${need_apt[*]} with apt-get"
+  apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${need_apt[@]}" >/dev/null
+fi
+
+# Toolchains that must already be on the machine: we never download one.
+for tool in go cargo rustc; do
+  if ! command -v "$tool" >/dev/null 2>&1; then
+    say "$tool is not installed. gopi needs Go >= 1.26 and Rust (cargo) >= 1.80 on PATH." >&2
+    exit 1
+  fi
+done
+
+# Dependencies from the registries, pinned by go.sum and native/Cargo.lock.
+stamp=.setup-stamp
+sum=$(cat go.mod go.sum native/Cargo.toml native/Cargo.lock 2>/dev/null | sha256sum | cut -d' ' -f1)
+if [ -f "native/_target/$stamp" ] && [ "$(cat "native/_target/$stamp")" = "$sum" ]; then
+  exit 0
+fi
+say "fetching Go modules"
+go mod download
+say "fetching Rust crates"
+(cd native && cargo fetch --locked --quiet)
+mkdir -p native/_target
+echo "$sum" > "native/_target/$stamp"
+say "ready"
