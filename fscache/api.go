@@ -1,9 +1,15 @@
 // Package fscache is gopi's shared filesystem scan cache.
 //
 // A scan walks a directory tree once and records every entry (path, type,
-// mtime) under a key made of the canonical root and the traversal policy
+// mtime, size) under a key made of the canonical root and the traversal policy
 // (hidden files, gitignore rules, node_modules pruning). Higher layers — glob,
 // fuzzy find and grep — filter the cached list instead of walking again.
+//
+// The walk (Walk) lists directories on all cores and applies ignore files
+// the way ripgrep does: .gitignore files from the repository root down,
+// .git/info/exclude and the global excludes file inside git repositories
+// only, .ignore files everywhere; patterns are parsed by gocodewalker's
+// go-gitignore package.
 //
 // The contract follows the original system's fs-scan-cache architecture:
 // opt-in caching, a global TTL (FS_SCAN_CACHE_TTL_MS, default 1000; 0

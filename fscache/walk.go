@@ -1,0 +1,280 @@
+package fscache
+
+import (
+	"context"
+	"os"
+	"runtime"
+	"slices"
+	"strings"
+	"sync"
+	"sync/atomic"
+)
+
+// The walk reads directories in parallel: a fixed pool of workers takes
+// directories from a shared stack, lists and lstats their children, and
+// pushes the subdirectories it will descend into. Each directory keeps its
+// own sorted child list; once every worker is idle the per-directory lists
+// are stitched together depth-first, so the output order does not depend on
+// scheduling.
+
+// dirNode is one directory to list.
+type dirNode struct {
+	abs     string       // absolute path
+	rel     string       // slash path relative to the scan root; "" for the root
+	ign     *ignoreState // rules inherited from above; nil when Gitignore is off
+	entries []Entry      // children kept, sorted by name
+	subs    []subdir     // children descended into
+}
+
+// subdir links the entry at index at of the parent's entries to its node.
+type subdir struct {
+	at   int
+	node *dirNode
+}
+
+// walker is the shared state of one Walk.
+type walker struct {
+	ctx    context.Context
+	opts   Options
+	global *globalExcludes
+	count  atomic.Int64 // entries collected so far
+
+	mu      sync.Mutex
+	cond    *sync.Cond
+	stack   []*dirNode
+	pending int  // directories queued or being listed
+	stop    bool // the context was cancelled
+}
+
+// Walk lists every entry below root (not root itself) under the traversal
+// policy opts, without using any cache, in depth-first order with siblings
+// sorted bytewise by name.
+//
+// `.git` is never listed or entered. Symlinks are listed as TypeSymlink and
+// never followed (a symlinked root is). Hidden names are skipped unless
+// opts.Hidden, except that a negated ignore pattern matching them keeps
+// them, as in ripgrep. With opts.Gitignore, ignored entries are dropped and
+// ignored directories not entered; with opts.SkipNodeModules, directories
+// named node_modules are pruned.
+//
+// Unreadable directories and entries that vanish during the walk are skipped
+// silently; a missing root or a root that is not a directory is a
+// *RootError. A cancelled ctx stops the walk with ctx.Err().
+func Walk(ctx context.Context, root string, opts Options) ([]Entry, error) {
+	abs, err := checkDir(root)
+	if err != nil {
+		return nil, err
+	}
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	w := &walker{ctx: ctx, opts: opts}
+	w.cond = sync.NewCond(&w.mu)
+	top := &dirNode{abs: abs}
+	if opts.Gitignore {
+		w.global = &globalExcludes{}
+		top.ign = rootIgnoreState(abs, w.global)
+	}
+	w.stack = append(w.stack, top)
+	w.pending = 1
+
+	// The walk is bound by lstat and getdents system calls, which keep their
+	// P for their short duration; one worker per P measured as well as more.
+	workers := runtime.GOMAXPROCS(0)
+	var wg sync.WaitGroup
+	for range workers {
+		wg.Go(w.work)
+	}
+	wg.Wait()
+	if w.stop {
+		return nil, ctx.Err()
+	}
+	out := make([]Entry, 0, w.count.Load())
+	return flatten(top, out), nil
+}
+
+// work is one worker's loop: list directories until none is pending.
+func (w *walker) work() {
+	var sc scratch
+	for {
+		w.mu.Lock()
+		for len(w.stack) == 0 && w.pending > 0 && !w.stop {
+			w.cond.Wait()
+		}
+		if w.stop || len(w.stack) == 0 {
+			w.mu.Unlock()
+			return
+		}
+		d := w.stack[len(w.stack)-1]
+		w.stack = w.stack[:len(w.stack)-1]
+		w.mu.Unlock()
+
+		cancelled := w.ctx.Err() != nil
+		if !cancelled {
+			w.list(d, &sc)
+		}
+
+		w.mu.Lock()
+		w.stop = w.stop || cancelled
+		w.pending--
+		if w.stop || w.pending == 0 {
+			w.cond.Broadcast()
+		}
+		w.mu.Unlock()
+	}
+}
+
+// push queues the subdirectories of one listing, so that other workers can
+// start on them while this one is still lstat-ing files.
+func (w *walker) push(subs []subdir) {
+	if len(subs) == 0 {
+		return
+	}
+	w.mu.Lock()
+	for i := len(subs) - 1; i >= 0; i-- {
+		w.stack = append(w.stack, subs[i].node)
+	}
+	w.pending += len(subs)
+	w.cond.Broadcast()
+	w.mu.Unlock()
+}
+
+// dirent is one name read from a directory.
+type dirent struct {
+	name string
+	kind EntryType // from the directory entry; 0 when unknown
+}
+
+// scratch is a worker's reusable buffers.
+type scratch struct {
+	buf  []byte
+	ents []dirent
+}
+
+// list reads one directory, filters its children and records them.
+func (w *walker) list(d *dirNode, sc *scratch) {
+	h, ok := openDir(d.abs, d.rel == "")
+	if !ok {
+		return // unreadable: the directory is listed by its parent, its content is skipped
+	}
+	defer h.close()
+	if sc.buf == nil {
+		sc.buf = make([]byte, 32<<10)
+	}
+	ents := h.read(sc.buf, sc.ents[:0])
+	sc.ents = ents
+	if len(ents) == 0 {
+		return
+	}
+	slices.SortFunc(ents, func(a, b dirent) int { return strings.Compare(a.name, b.name) })
+
+	opts := w.opts
+	st := d.ign
+	if opts.Gitignore {
+		var m dirMarkers
+		for _, e := range ents {
+			switch e.name {
+			case ".git":
+				m.git = true
+			case ".gitignore":
+				m.gitignore = true
+			case ".ignore":
+				m.dotIgnore = true
+			}
+		}
+		st = st.child(d.abs, d.rel, m, w.global)
+	}
+	matching := st != nil && !st.empty()
+	stat := h.statter(d.abs)
+
+	// Filter on the names and the directory-entry types first; lstat after
+	// the subdirectories are queued.
+	d.entries = make([]Entry, 0, len(ents))
+	for _, de := range ents {
+		name := de.name
+		if name == ".git" {
+			continue
+		}
+		hidden := name[0] == '.'
+		if hidden && !opts.Hidden && !matching {
+			continue
+		}
+		if de.kind == 0 {
+			e, ok := stat.lstat(name)
+			if !ok {
+				continue
+			}
+			de.kind = e.Type
+		}
+		isDir := de.kind == TypeDir
+		if isDir && opts.SkipNodeModules && name == "node_modules" {
+			continue
+		}
+		path := name
+		if d.rel != "" {
+			path = d.rel + "/" + name
+		}
+		if matching {
+			v := st.match(path, isDir)
+			if v == ignored || (hidden && !opts.Hidden && v != whitelist) {
+				continue
+			}
+		}
+		d.entries = append(d.entries, Entry{Path: path, Type: de.kind})
+		if isDir {
+			d.subs = append(d.subs, subdir{at: len(d.entries) - 1, node: &dirNode{abs: joinAbs(d.abs, name), rel: path, ign: st}})
+		}
+	}
+	w.push(d.subs)
+
+	for i := range d.entries {
+		e := &d.entries[i]
+		got, ok := stat.lstat(nameOf(e.Path))
+		if !ok {
+			e.Type = 0 // vanished since the listing; dropped by flatten
+			continue
+		}
+		if got.Type != TypeDir && e.Type == TypeDir {
+			e.Type = 0 // replaced since the listing; its listing is dropped
+			continue
+		}
+		e.Type, e.MTime, e.Size = got.Type, got.MTime, got.Size
+	}
+	w.count.Add(int64(len(d.entries)))
+}
+
+// nameOf returns the last component of a slash path.
+func nameOf(p string) string {
+	return p[strings.LastIndexByte(p, '/')+1:]
+}
+
+// joinAbs appends a name to an absolute directory path.
+func joinAbs(dir, name string) string {
+	if strings.HasSuffix(dir, string(os.PathSeparator)) {
+		return dir + name
+	}
+	return dir + string(os.PathSeparator) + name
+}
+
+// flatten appends d's entries depth-first: each directory entry is followed
+// by its own content. Entries whose lstat failed (Type 0) are dropped.
+func flatten(d *dirNode, out []Entry) []Entry {
+	sub := 0
+	for i := range d.entries {
+		e := &d.entries[i]
+		if e.Type == 0 {
+			if sub < len(d.subs) && d.subs[sub].at == i {
+				sub++
+			}
+			continue
+		}
+		out = append(out, *e)
+		if sub < len(d.subs) && d.subs[sub].at == i {
+			out = flatten(d.subs[sub].node, out)
+			sub++
+		}
+	}
+	return out
+}
+
+var walkerMul = 8
