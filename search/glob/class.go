@@ -1,0 +1,45 @@
+package glob
+
+// class is a compiled [...] character set. ASCII members live in a 128-bit
+// bitmap so the common case is two shifts and a mask; other runes are kept
+// as inclusive ranges and searched linearly (classes are tiny).
+type class struct {
+	negated bool
+	ascii   [2]uint64 // bit r set ⇔ ASCII rune r is a member
+	ranges  []runeRange
+}
+
+type runeRange struct{ lo, hi rune }
+
+// add records the inclusive range lo..hi; an inverted range is empty.
+func (c *class) add(lo, hi rune) {
+	for r := lo; r <= hi && r < 128; r++ {
+		c.ascii[r>>6] |= 1 << (r & 63)
+	}
+	if hi >= 128 {
+		c.ranges = append(c.ranges, runeRange{max(lo, 128), hi})
+	}
+}
+
+// finish removes '/' from the ASCII set: classes never match a separator,
+// negated or not. Matching checks this again for negated classes.
+func (c *class) finish() {
+	c.ascii['/'>>6] &^= 1 << ('/' & 63)
+}
+
+// match reports whether r is in the class. r is never '/' here because the
+// matcher only feeds characters of a single path segment.
+func (c *class) match(r rune) bool {
+	var in bool
+	if r < 128 {
+		in = c.ascii[r>>6]&(1<<(r&63)) != 0
+	} else {
+		for _, rr := range c.ranges {
+			if rr.lo <= r && r <= rr.hi {
+				in = true
+				break
+			}
+		}
+	}
+	return in != c.negated
+}
