@@ -1,0 +1,171 @@
+/*
+ * gopi_native.h: the C surface of libgopi_native.a as gopi's Go code uses it.
+ *
+ * Two groups of functions live in the library:
+ *   - rure_*: the regex crate's official C API (crate `rure`), re-exported
+ *     unchanged. Only the functions gopi calls are declared here.
+ *   - gopi_*: gopi's own entry points. Each catches Rust panics and reports
+ *     them as an error value; none keeps a pointer it was given after it
+ *     returns. Objects and strings they return are owned by the caller and
+ *     released with the matching *_free function.
+ */
+#ifndef GOPI_NATIVE_H
+#define GOPI_NATIVE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* ---- rure (regex crate C API) ------------------------------------------ */
+
+/* Opaque rure objects. */
+typedef struct rure rure;
+typedef struct rure_options rure_options;
+typedef struct rure_captures rure_captures;
+typedef struct rure_iter rure_iter;
+typedef struct rure_iter_capture_names rure_iter_capture_names;
+typedef struct rure_error rure_error;
+
+/* A match as a half-open byte range of the haystack. */
+typedef struct rure_match {
+    size_t start;
+    size_t end;
+} rure_match;
+
+/* Compile flags accepted by rure_compile (bit values fixed by rure). */
+enum {
+    GOPI_RURE_FLAG_CASEI = 1 << 0,
+    GOPI_RURE_FLAG_MULTI = 1 << 1,
+    GOPI_RURE_FLAG_DOTNL = 1 << 2,
+    GOPI_RURE_FLAG_SWAP_GREED = 1 << 3,
+    GOPI_RURE_FLAG_SPACE = 1 << 4,
+    GOPI_RURE_FLAG_UNICODE = 1 << 5
+};
+
+rure *rure_compile(const uint8_t *pattern, size_t length, uint32_t flags,
+                   rure_options *options, rure_error *error);
+void rure_free(rure *re);
+bool rure_is_match(rure *re, const uint8_t *haystack, size_t length, size_t start);
+bool rure_find(rure *re, const uint8_t *haystack, size_t length, size_t start,
+               rure_match *match);
+bool rure_find_captures(rure *re, const uint8_t *haystack, size_t length,
+                        size_t start, rure_captures *captures);
+int32_t rure_capture_name_index(rure *re, const char *name);
+
+rure_iter_capture_names *rure_iter_capture_names_new(rure *re);
+void rure_iter_capture_names_free(rure_iter_capture_names *it);
+bool rure_iter_capture_names_next(rure_iter_capture_names *it, char **name);
+
+rure_iter *rure_iter_new(rure *re);
+void rure_iter_free(rure_iter *it);
+bool rure_iter_next(rure_iter *it, const uint8_t *haystack, size_t length,
+                    rure_match *match);
+bool rure_iter_next_captures(rure_iter *it, const uint8_t *haystack,
+                             size_t length, rure_captures *captures);
+
+rure_captures *rure_captures_new(rure *re);
+void rure_captures_free(rure_captures *captures);
+bool rure_captures_at(rure_captures *captures, size_t i, rure_match *match);
+size_t rure_captures_len(rure_captures *captures);
+
+rure_options *rure_options_new(void);
+void rure_options_free(rure_options *options);
+void rure_options_size_limit(rure_options *options, size_t limit);
+void rure_options_dfa_size_limit(rure_options *options, size_t limit);
+
+rure_error *rure_error_new(void);
+void rure_error_free(rure_error *err);
+/* The returned text is owned by err and valid until err is freed. */
+const char *rure_error_message(rure_error *err);
+
+/* ---- gopi: shared ------------------------------------------------------- */
+
+/* Number of gopi_ objects and strings currently owned by callers. */
+int64_t gopi_native_live_objects(void);
+/* Frees a string returned by a gopi_ function; NULL is ignored. */
+void gopi_string_free(char *s);
+/* Panics inside the guard on purpose; returns -1 and sets *err. */
+int32_t gopi_native_test_panic(char **err);
+
+/* Re-parses a pattern rure_compile rejected (same flags). 1: syntax error,
+ * *pos = byte offset, *msg = description (free with gopi_string_free);
+ * 0: it parses, nothing allocated; -1: internal failure, *msg set. */
+int32_t gopi_regex_syntax_error(const uint8_t *pattern, size_t length,
+                                uint32_t flags, int64_t *pos, char **msg);
+
+/* ---- gopi: line matcher ------------------------------------------------- */
+
+typedef struct gopi_line_matcher gopi_line_matcher;
+
+enum {
+    GOPI_LINE_CASEI = 1 << 0,          /* case-insensitive */
+    GOPI_LINE_MULTILINE = 1 << 1,      /* matches may span lines */
+    GOPI_LINE_NO_ASCII_VARIANT = 1 << 2 /* tests/benchmarks only */
+};
+
+enum {
+    GOPI_DONE = 0,       /* finished, or hit limit reached */
+    GOPI_FULL_HITS = 1,  /* grow the hit array, call again with the cursor */
+    GOPI_FULL_SPANS = 2, /* grow the span array, call again with the cursor */
+    GOPI_FAILED = -1     /* internal failure; *err describes it */
+};
+
+typedef struct gopi_line_options {
+    uint32_t flags;          /* GOPI_LINE_* bits */
+    uint64_t size_limit;     /* 0: default */
+    uint64_t dfa_size_limit; /* 0: default */
+} gopi_line_options;
+
+/* Resume state of gopi_line_matcher_find; all zero at buffer start. */
+typedef struct gopi_line_cursor {
+    uint64_t pos;
+    uint64_t line_off;
+    uint64_t line_no;
+} gopi_line_cursor;
+
+/* One hit: 1-based first line, byte range of its line(s) without the final
+ * '\n', and its matches as [span_lo, span_hi) of the caller's span list. */
+typedef struct gopi_line_hit {
+    int64_t line;
+    int64_t start;
+    int64_t end;
+    int64_t span_lo;
+    int64_t span_hi;
+} gopi_line_hit;
+
+typedef struct gopi_span {
+    int64_t start;
+    int64_t end;
+} gopi_span;
+
+/* NULL on error, with *err_pos (byte offset or -1) and *err_msg (free with
+ * gopi_string_free) set. Free the matcher with gopi_line_matcher_free. */
+gopi_line_matcher *gopi_line_matcher_new(const uint8_t *pattern, size_t length,
+                                         const gopi_line_options *opts,
+                                         int64_t *err_pos, char **err_msg);
+void gopi_line_matcher_free(gopi_line_matcher *m);
+int32_t gopi_line_matcher_has_ascii_variant(const gopi_line_matcher *m);
+/* 1: some line matches; 0: none; -1: failure (*err set). */
+int32_t gopi_line_matcher_is_match(const gopi_line_matcher *m, const uint8_t *buf,
+                                   size_t length, char **err);
+/* GOPI_DONE or GOPI_FAILED. */
+int32_t gopi_line_matcher_count(const gopi_line_matcher *m, const uint8_t *buf,
+                                size_t length, uint64_t *lines,
+                                uint64_t *matches, char **err);
+int32_t gopi_line_matcher_find(const gopi_line_matcher *m, const uint8_t *buf,
+                               size_t length, gopi_line_cursor *cur,
+                               int64_t max_hits, gopi_line_hit *hits,
+                               size_t hits_cap, size_t *hits_len,
+                               gopi_span *spans, size_t spans_cap,
+                               size_t *spans_len, int64_t span_base,
+                               char **err);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* GOPI_NATIVE_H */

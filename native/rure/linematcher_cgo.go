@@ -1,0 +1,211 @@
+//go:build cgo
+
+package rure
+
+/*
+#cgo CFLAGS: -I${SRCDIR}/../include
+#cgo noescape gopi_line_matcher_new
+#cgo nocallback gopi_line_matcher_new
+#cgo noescape gopi_line_matcher_find
+#cgo nocallback gopi_line_matcher_find
+#cgo noescape gopi_line_matcher_count
+#cgo nocallback gopi_line_matcher_count
+#cgo noescape gopi_line_matcher_is_match
+#cgo nocallback gopi_line_matcher_is_match
+#include "gopi_native.h"
+*/
+import "C"
+
+import (
+	"fmt"
+	"runtime"
+	"slices"
+	"unsafe"
+)
+
+// Rust writes hits and spans straight into Hits' arrays, so LineHit and
+// Span must have exactly the C layout (64-bit ints). These fail to compile
+// if the sizes ever differ (for example where int is 32 bits).
+var (
+	_ [unsafe.Sizeof(LineHit{}) - unsafe.Sizeof(C.gopi_line_hit{})]byte
+	_ [unsafe.Sizeof(C.gopi_line_hit{}) - unsafe.Sizeof(LineHit{})]byte
+	_ [unsafe.Sizeof(Span{}) - unsafe.Sizeof(C.gopi_span{})]byte
+	_ [unsafe.Sizeof(C.gopi_span{}) - unsafe.Sizeof(Span{})]byte
+)
+
+// Free room ensured before a find call, so typical buffers need one call.
+const (
+	minFreeHits  = 64
+	minFreeSpans = 128
+)
+
+// LineMatcher finds the lines of a buffer that match a pattern, in one cgo
+// call per buffer. It is safe for concurrent use by multiple goroutines.
+// Close it when done.
+//
+// The pattern is compiled with multi-line anchors (^ and $ match at line
+// boundaries). Unless LineOptions.Multiline is set, a match never spans a
+// '\n': '\n' is removed from every class, a written \n is an error, and
+// \A and \z act as line anchors, so each line behaves as if searched alone.
+// Matches are leftmost-first, non-overlapping and may be empty; a buffer's
+// last line counts even without a final '\n', the empty remainder after a
+// final '\n' is not a line, and an empty buffer has no lines.
+//
+// When the pattern has Unicode word boundaries (\b, \B, \<, \> and
+// friends), a second regex with their ASCII forms is compiled too and used
+// for pure-ASCII buffers, where both give identical results.
+type LineMatcher struct {
+	ptr       *C.gopi_line_matcher
+	pattern   string
+	multiline bool
+	cleanup   runtime.Cleanup
+}
+
+// NewLineMatcher compiles pattern for line matching. Errors are *Error.
+func NewLineMatcher(pattern string, opts LineOptions) (*LineMatcher, error) {
+	copts := C.gopi_line_options{
+		size_limit:     C.uint64_t(max(opts.SizeLimit, 0)),
+		dfa_size_limit: C.uint64_t(max(opts.DFASizeLimit, 0)),
+	}
+	if opts.CaseInsensitive {
+		copts.flags |= C.GOPI_LINE_CASEI
+	}
+	if opts.Multiline {
+		copts.flags |= C.GOPI_LINE_MULTILINE
+	}
+	if opts.noASCIIVariant {
+		copts.flags |= C.GOPI_LINE_NO_ASCII_VARIANT
+	}
+	pat, n := stringArg(pattern)
+	pos := C.int64_t(-1)
+	var msg *C.char // allocated by Rust on failure; freed by takeString/internalError
+	// Allocated by Rust on success; owned by the returned matcher; freed by
+	// Close or the cleanup.
+	p := C.gopi_line_matcher_new(pat, n, &copts, &pos, &msg)
+	if p == nil {
+		if pos < 0 && msg != nil && isInternal(msg) {
+			return nil, internalError(pattern, msg)
+		}
+		kind := KindSyntax
+		if pos < 0 {
+			kind = KindLimit
+		}
+		return nil, &Error{Kind: kind, Pattern: pattern, Message: takeString(msg), Pos: int(pos)}
+	}
+	m := &LineMatcher{ptr: p, pattern: pattern, multiline: opts.Multiline}
+	m.cleanup = runtime.AddCleanup(m, func(p *C.gopi_line_matcher) { C.gopi_line_matcher_free(p) }, p)
+	return m, nil
+}
+
+// isInternal tells a caught panic's message (see the crate's ffi::guard)
+// from an ordinary compile error without taking ownership of msg.
+func isInternal(msg *C.char) bool {
+	const prefix = "internal error:"
+	return C.GoStringN(msg, C.int(len(prefix))) == prefix
+}
+
+// String returns the source pattern.
+func (m *LineMatcher) String() string { return m.pattern }
+
+// Close frees the matcher. Calling it again does nothing. No goroutine may
+// use m afterwards.
+func (m *LineMatcher) Close() {
+	if m == nil || m.ptr == nil {
+		return
+	}
+	m.cleanup.Stop()
+	C.gopi_line_matcher_free(m.ptr)
+	m.ptr = nil
+}
+
+func (m *LineMatcher) live() *C.gopi_line_matcher {
+	if m.ptr == nil {
+		panic(fmt.Sprintf("rure: use of closed LineMatcher %q", m.pattern))
+	}
+	return m.ptr
+}
+
+// hasASCIIVariant reports whether m compiled the ASCII word-boundary form.
+func (m *LineMatcher) hasASCIIVariant() bool {
+	v := C.gopi_line_matcher_has_ascii_variant(m.live()) == 1
+	runtime.KeepAlive(m)
+	return v
+}
+
+// FindLines appends the hits of buf to h: every line with at least one
+// match, with all of that line's matches (or, in Multiline mode, every run
+// of lines joined by matches). It stops after maxLines hits when maxLines
+// is positive. Span offsets are relative to buf.
+//
+// It makes one cgo call, plus one more each time h's arrays fill up: Rust
+// writes into the free capacity of h.Lines and h.Spans and, when a hit does
+// not fit, returns a cursor from which the next call resumes after Go has
+// grown the arrays. A panic in the native code panics with an *Error of
+// kind KindInternal.
+func (m *LineMatcher) FindLines(buf []byte, maxLines int, h *Hits) {
+	p := m.live()
+	b, n := bytesArg(buf)
+	var cur C.gopi_line_cursor // resume state, zero at buffer start; Go-owned
+	h.Lines = slices.Grow(h.Lines, minFreeHits)
+	h.Spans = slices.Grow(h.Spans, minFreeSpans)
+	for {
+		limit := max(maxLines, 0) // hits still wanted; 0 means no limit
+		// The free tails of h's arrays, owned by Go and lent to Rust for
+		// this call only; Rust writes at most cap-len elements into each.
+		freeHits := h.Lines[len(h.Lines):cap(h.Lines)]
+		freeSpans := h.Spans[len(h.Spans):cap(h.Spans)]
+		var nh, ns C.size_t
+		var msg *C.char // allocated by Rust on failure; freed by internalError
+		st := C.gopi_line_matcher_find(p, b, n, &cur, C.int64_t(limit),
+			(*C.gopi_line_hit)(unsafe.Pointer(unsafe.SliceData(freeHits))), C.size_t(len(freeHits)), &nh,
+			(*C.gopi_span)(unsafe.Pointer(unsafe.SliceData(freeSpans))), C.size_t(len(freeSpans)), &ns,
+			C.int64_t(len(h.Spans)), &msg)
+		runtime.KeepAlive(m)
+		if st == C.GOPI_FAILED {
+			panic(internalError(m.pattern, msg))
+		}
+		h.Lines = h.Lines[:len(h.Lines)+int(nh)]
+		h.Spans = h.Spans[:len(h.Spans)+int(ns)]
+		if maxLines > 0 {
+			if maxLines -= int(nh); maxLines <= 0 {
+				return
+			}
+		}
+		switch st {
+		case C.GOPI_DONE:
+			return
+		case C.GOPI_FULL_HITS:
+			h.Lines = slices.Grow(h.Lines, max(2*len(freeHits), minFreeHits))
+		case C.GOPI_FULL_SPANS:
+			h.Spans = slices.Grow(h.Spans, max(2*len(freeSpans), minFreeSpans))
+		}
+	}
+}
+
+// CountLines returns how many lines of buf match (each line once) and how
+// many matches there are, without materialising them. A panic in the
+// native code panics with an *Error of kind KindInternal.
+func (m *LineMatcher) CountLines(buf []byte) (lines, matches int) {
+	b, n := bytesArg(buf)
+	var nl, nm C.uint64_t
+	var msg *C.char // allocated by Rust on failure; freed by internalError
+	st := C.gopi_line_matcher_count(m.live(), b, n, &nl, &nm, &msg)
+	runtime.KeepAlive(m)
+	if st == C.GOPI_FAILED {
+		panic(internalError(m.pattern, msg))
+	}
+	return int(nl), int(nm)
+}
+
+// IsMatch reports whether any line of buf matches. A panic in the native
+// code panics with an *Error of kind KindInternal.
+func (m *LineMatcher) IsMatch(buf []byte) bool {
+	b, n := bytesArg(buf)
+	var msg *C.char // allocated by Rust on failure; freed by internalError
+	r := C.gopi_line_matcher_is_match(m.live(), b, n, &msg)
+	runtime.KeepAlive(m)
+	if r < 0 {
+		panic(internalError(m.pattern, msg))
+	}
+	return r == 1
+}
