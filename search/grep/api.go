@@ -1,0 +1,108 @@
+// Package grep is gopi's regex search engine: the native contract of the
+// original system's grep, over the shared scan cache.
+//
+// A search compiles one line matcher (Rust's regex through cgo, or Go's
+// regexp where cgo is off), collects candidate files from a single file or a
+// directory scan (hidden files and gitignore rules per Options, an optional
+// glob filter, node_modules only when the glob names it), then searches the
+// files on every core. Each file is read whole and searched in one native
+// call that returns every matching line; results are delivered in the
+// deterministic (path, line) order whatever order the workers finish in.
+//
+// Line semantics follow ripgrep: `^` and `$` match at line boundaries, and a
+// pattern never matches across lines unless it holds a newline or `\n`
+// (then the search is multiline and a hit covers every line its match
+// spans). Braces that cannot be quantifiers are escaped before compiling
+// (`${platform}` is literal, `a{2,4}` is not) and an unbalanced-group error
+// earns one retry with parentheses escaped. Files holding a NUL byte are
+// binary and skipped; files that cannot be read are skipped and counted.
+package grep
+
+import (
+	"time"
+
+	"github.com/gopi-agent/gopi/native/rure"
+)
+
+// Mode selects what a search reports.
+type Mode uint8
+
+// Search modes.
+const (
+	ModeContent          Mode = iota // matching lines with context
+	ModeCount                        // per-file counts of matching lines
+	ModeFilesWithMatches             // names of files with at least one match
+)
+
+// DefaultMaxColumns is the longest line returned whole; longer lines are cut
+// and flagged.
+const DefaultMaxColumns = 1024
+
+// Options describes one search. Start from DefaultOptions: the zero value
+// turns hidden files and gitignore handling off.
+type Options struct {
+	Pattern       string        // regex; Rust regex syntax (Go regexp syntax without cgo)
+	Path          string        // file or directory to search
+	Glob          string        // keep only paths relative to Path that match (directories only); see search/glob
+	ExcludeGlob   string        // drop paths relative to Path that match (directories only)
+	IgnoreCase    bool          // case-insensitive matching
+	Multiline     bool          // allow matches across lines; forced on when the pattern needs it
+	Hidden        bool          // search dot-files and dot-directories
+	Gitignore     bool          // honour .gitignore, .ignore and git's exclude files
+	Cache         bool          // use the shared scan cache for the directory walk
+	ContextBefore int           // lines of context before each match
+	ContextAfter  int           // lines of context after each match
+	MaxColumns    int           // lines longer than this many characters are cut; 0 = never
+	Offset        int           // matches (content mode) or files (other modes) to skip
+	Limit         int           // at most this many after Offset; 0 = unlimited
+	Mode          Mode          // what to report
+	Timeout       time.Duration // give up after this long; 0 = no timeout
+}
+
+// DefaultOptions returns the engine defaults for pattern: hidden files
+// searched, gitignore honoured, no cache, lines cut at 1024 characters.
+func DefaultOptions(pattern, path string) Options {
+	return Options{Pattern: pattern, Path: path, Hidden: true, Gitignore: true, MaxColumns: DefaultMaxColumns}
+}
+
+// Span is a byte range.
+type Span = rure.Span
+
+// ContextLine is a line shown around a match.
+type ContextLine struct {
+	Line      int    // 1-based line number
+	Text      string // the line without its terminator, cut to MaxColumns
+	Truncated bool   // Text was cut
+}
+
+// Match is one matching line (in multiline mode: the run of lines a match spans).
+type Match struct {
+	Path      string        // relative to Options.Path for directories; Options.Path for a file
+	Line      int           // 1-based number of the (first) line
+	Text      string        // the line(s) without the final terminator, cut to MaxColumns
+	Truncated bool          // Text was cut
+	Spans     []Span        // matches within Text (byte offsets); spans past a cut are dropped
+	Before    []ContextLine // context before, never repeating a line shown for an earlier match
+	After     []ContextLine // context after, stopping before the next match
+}
+
+// FileResult is what one file produced.
+type FileResult struct {
+	Path    string  // as in Match.Path
+	Lines   int     // matching lines (hits in multiline mode)
+	Count   int     // individual matches
+	Matches []Match // content mode only
+}
+
+// Result is a whole search.
+type Result struct {
+	Matches          []Match      // content mode: the page [Offset, Offset+Limit) of all matches
+	Files            []FileResult // count and files-with-matches modes: the page of files with matches
+	TotalMatches     int          // matching lines across every file, before paging
+	FilesWithMatches int          // files with at least one match
+	FilesSearched    int          // files read and searched
+	FilesSkipped     int          // files that could not be read
+	BinarySkipped    int          // files skipped because they hold a NUL byte
+	LimitReached     bool         // more results exist past the page
+	CacheAge         time.Duration
+}

@@ -1,0 +1,84 @@
+package grep
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/gopi-agent/gopi/native/rure"
+)
+
+// lineMatcher finds the lines of a buffer that hold a match. Both
+// implementations share the hit layout of the native binding so that the
+// engine never converts results.
+type lineMatcher interface {
+	// findLines appends every matching line (or, in multiline mode, every
+	// merged run of matched lines) to h, at most maxLines when maxLines > 0.
+	findLines(buf []byte, maxLines int, h *rure.Hits)
+	// countLines counts matching lines and matches without materialising them.
+	countLines(buf []byte) (lines, matches int)
+	// isMatch reports whether any line matches.
+	isMatch(buf []byte) bool
+	// close releases native resources; the matcher is unusable afterwards.
+	close()
+}
+
+// matcherConfig is what a compiled matcher depends on.
+type matcherConfig struct {
+	pattern    string
+	ignoreCase bool
+	multiline  bool
+}
+
+// useNative selects the native regex engine when the binary was built with
+// cgo. Tests flip it to exercise the pure-Go engine.
+var useNative = rure.Available
+
+// compileMatcher builds the matcher for a search: literal braces escaped,
+// then one retry with escaped parentheses after an unbalanced-group error.
+func compileMatcher(cfg matcherConfig) (lineMatcher, error) {
+	pattern := EscapeLiteralBraces(cfg.pattern)
+	m, err := compileOnce(pattern, cfg)
+	if err != nil && isGroupError(err.Error()) {
+		if m2, err2 := compileOnce(EscapeParens(pattern), cfg); err2 == nil {
+			return m2, nil
+		}
+	}
+	if err != nil {
+		return nil, err
+	}
+	return m, nil
+}
+
+func compileOnce(pattern string, cfg matcherConfig) (lineMatcher, error) {
+	if useNative {
+		m, err := rure.NewLineMatcher(pattern, rure.LineOptions{
+			CaseInsensitive: cfg.ignoreCase,
+			Multiline:       cfg.multiline,
+		})
+		if err != nil {
+			return nil, err
+		}
+		return nativeMatcher{m}, nil
+	}
+	return newGoMatcher(pattern, cfg)
+}
+
+// nativeMatcher adapts the Rust line matcher.
+type nativeMatcher struct{ m *rure.LineMatcher }
+
+func (n nativeMatcher) findLines(buf []byte, maxLines int, h *rure.Hits) {
+	n.m.FindLines(buf, maxLines, h)
+}
+func (n nativeMatcher) countLines(buf []byte) (int, int) { return n.m.CountLines(buf) }
+func (n nativeMatcher) isMatch(buf []byte) bool          { return n.m.IsMatch(buf) }
+func (n nativeMatcher) close()                           { n.m.Close() }
+
+// compileError gives Go regexp errors the same leading words as the native
+// engine's, which callers match on.
+func compileError(pattern string, err error) error {
+	msg := err.Error()
+	if strings.HasPrefix(msg, "regex parse error") {
+		return err
+	}
+	return fmt.Errorf("regex parse error: %s", strings.TrimPrefix(msg, "error parsing regexp: "))
+}

@@ -1,0 +1,324 @@
+package grep
+
+import (
+	"context"
+	"fmt"
+	"math/rand"
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+	"time"
+)
+
+// writeTree creates files (path → content) under a new temp dir.
+func writeTree(t testing.TB, files map[string]string) string {
+	t.Helper()
+	dir := t.TempDir()
+	for name, content := range files {
+		p := filepath.Join(dir, filepath.FromSlash(name))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return dir
+}
+
+// engines runs fn once per available engine.
+func engines(t *testing.T, fn func(t *testing.T)) {
+	saved := useNative
+	defer func() { useNative = saved }()
+	for _, native := range []bool{false, true} {
+		if native && !saved {
+			continue
+		}
+		useNative = native
+		t.Run(map[bool]string{false: "go", true: "native"}[native], fn)
+	}
+}
+
+func search(t *testing.T, o Options) *Result {
+	t.Helper()
+	res, err := Search(context.Background(), o)
+	if err != nil {
+		t.Fatalf("Search(%+v): %v", o, err)
+	}
+	return res
+}
+
+func lineNumbers(ms []Match) []string {
+	out := []string{}
+	for _, m := range ms {
+		out = append(out, fmt.Sprintf("%s:%d:%s", m.Path, m.Line, m.Text))
+	}
+	return out
+}
+
+func TestSearchOrderAndModes(t *testing.T) {
+	dir := writeTree(t, map[string]string{
+		"b.txt":       "x1\nno\nx2\n",
+		"a/z.txt":     "x3",
+		"a.txt":       "no\nx4\n",
+		".hidden.txt": "x5\n",
+		"bin.dat":     "x6\x00\n",
+	})
+	engines(t, func(t *testing.T) {
+		o := DefaultOptions(`x\d`, dir)
+		res := search(t, o)
+		want := []string{"a/z.txt:1:x3", "a.txt:2:x4", "b.txt:1:x1", "b.txt:3:x2", ".hidden.txt:1:x5"}
+		// Siblings sort bytewise: ".hidden.txt" < "a" < "a.txt" < "b.txt".
+		want = append(want[4:], want[:4]...)
+		if got := lineNumbers(res.Matches); !reflect.DeepEqual(got, want) {
+			t.Fatalf("matches\n got %q\nwant %q", got, want)
+		}
+		if res.TotalMatches != 5 || res.FilesWithMatches != 4 || res.BinarySkipped != 1 || res.FilesSearched != 4 {
+			t.Fatalf("totals %+v", res)
+		}
+		o.Hidden = false
+		if res := search(t, o); res.TotalMatches != 4 {
+			t.Fatalf("hidden=false total %d", res.TotalMatches)
+		}
+		o.Mode = ModeCount
+		res = search(t, o)
+		if len(res.Files) != 3 || res.Files[2].Path != "b.txt" || res.Files[2].Lines != 2 {
+			t.Fatalf("count mode %+v", res.Files)
+		}
+		o.Mode = ModeFilesWithMatches
+		o.Limit = 1
+		o.Offset = 1
+		res = search(t, o)
+		if len(res.Files) != 1 || res.Files[0].Path != "a.txt" || !res.LimitReached || res.TotalMatches != 4 {
+			t.Fatalf("files mode page %+v", res)
+		}
+	})
+}
+
+func TestSearchOffsetLimitTotals(t *testing.T) {
+	files := map[string]string{}
+	for i := range 20 {
+		files[fmt.Sprintf("f%02d.txt", i)] = strings.Repeat("hit\nmiss\n", 5)
+	}
+	dir := writeTree(t, files)
+	engines(t, func(t *testing.T) {
+		o := DefaultOptions("hit", dir)
+		o.Offset, o.Limit = 7, 6
+		res := search(t, o)
+		if len(res.Matches) != 6 || res.TotalMatches != 100 || !res.LimitReached {
+			t.Fatalf("page %d total %d limit %v", len(res.Matches), res.TotalMatches, res.LimitReached)
+		}
+		if res.Matches[0].Path != "f01.txt" || res.Matches[0].Line != 5 {
+			t.Fatalf("first of page %+v", res.Matches[0])
+		}
+		o.Offset, o.Limit = 95, 10
+		res = search(t, o)
+		if len(res.Matches) != 5 || res.LimitReached {
+			t.Fatalf("last page %d %v", len(res.Matches), res.LimitReached)
+		}
+	})
+}
+
+func TestSearchContext(t *testing.T) {
+	dir := writeTree(t, map[string]string{"f.txt": "1\nhit\n3\n4\n5\nhit\nhit\n8\n9\n10\n"})
+	engines(t, func(t *testing.T) {
+		o := DefaultOptions("hit", filepath.Join(dir, "f.txt"))
+		o.ContextBefore, o.ContextAfter = 2, 2
+		res := search(t, o)
+		if len(res.Matches) != 3 {
+			t.Fatalf("matches %d", len(res.Matches))
+		}
+		ctx := func(ls []ContextLine) []int {
+			var n []int
+			for _, l := range ls {
+				n = append(n, l.Line)
+			}
+			return n
+		}
+		got := [][]int{ctx(res.Matches[0].Before), ctx(res.Matches[0].After), ctx(res.Matches[1].Before), ctx(res.Matches[1].After), ctx(res.Matches[2].Before), ctx(res.Matches[2].After)}
+		want := [][]int{{1}, {3, 4}, {5}, nil, nil, {8, 9}}
+		if !reflect.DeepEqual(got, want) {
+			t.Fatalf("context lines %v, want %v", got, want)
+		}
+	})
+}
+
+func TestSearchEdgeInputs(t *testing.T) {
+	long := strings.Repeat("é", 1500) + "needle"
+	huge := strings.Repeat("a", 10<<20) + "needle"
+	dir := writeTree(t, map[string]string{
+		"long.txt":  long + "\n",
+		"huge.txt":  huge,
+		"bad.txt":   "pre \xff\xfe needle \xc3\n",
+		"empty.txt": "",
+		"crlf.txt":  "needle\r\nother\r\n",
+	})
+	if err := os.Symlink(dir, filepath.Join(dir, "loop")); err != nil {
+		t.Fatal(err)
+	}
+	engines(t, func(t *testing.T) {
+		res := search(t, DefaultOptions("needle", dir))
+		byPath := map[string]Match{}
+		for _, m := range res.Matches {
+			byPath[m.Path] = m
+		}
+		if len(res.Matches) != 4 {
+			t.Fatalf("matches %q", lineNumbers(res.Matches))
+		}
+		if m := byPath["long.txt"]; !m.Truncated || m.Text != strings.Repeat("é", 1024)+"…" {
+			t.Fatalf("long line: truncated=%v len=%d", m.Truncated, len(m.Text))
+		}
+		if m := byPath["huge.txt"]; !m.Truncated || len(m.Text) != 1024+len("…") {
+			t.Fatalf("10 MB line not searched to its end or not cut: %v %d", m.Truncated, len(m.Text))
+		}
+		if m := byPath["bad.txt"]; m.Text != "pre \xff\xfe needle \xc3" || len(m.Spans) != 1 || m.Text[m.Spans[0].Start:m.Spans[0].End] != "needle" {
+			t.Fatalf("invalid UTF-8 line %q %v", m.Text, m.Spans)
+		}
+		if m := byPath["crlf.txt"]; m.Text != "needle\r" {
+			t.Fatalf("crlf line %q", m.Text)
+		}
+	})
+}
+
+func TestSearchEmptyMatchingPattern(t *testing.T) {
+	dir := writeTree(t, map[string]string{"f.txt": "a\n\nb", "g.txt": "one\n"})
+	engines(t, func(t *testing.T) {
+		for _, p := range []string{"x*", "^", "$", ""} {
+			res := search(t, DefaultOptions(p, dir))
+			if res.TotalMatches != 4 {
+				t.Fatalf("%q: %d matching lines (%q), want every line (4)", p, res.TotalMatches, lineNumbers(res.Matches))
+			}
+		}
+	})
+}
+
+func TestSearchErrors(t *testing.T) {
+	dir := writeTree(t, map[string]string{"f.txt": "x"})
+	engines(t, func(t *testing.T) {
+		_, err := Search(context.Background(), DefaultOptions("a[b", dir))
+		if err == nil || !strings.HasPrefix(err.Error(), "regex parse error") {
+			t.Fatalf("invalid regex: %v", err)
+		}
+		_, err = Search(context.Background(), DefaultOptions("x", filepath.Join(dir, "nope")))
+		if err == nil || err.Error() != "Path not found: "+filepath.Join(dir, "nope") {
+			t.Fatalf("missing path: %v", err)
+		}
+		// Unbalanced parentheses are retried literally.
+		dir2 := writeTree(t, map[string]string{"f.txt": "call(1\n"})
+		if res := search(t, DefaultOptions("call(", dir2)); res.TotalMatches != 1 {
+			t.Fatalf("call( retry found %d", res.TotalMatches)
+		}
+	})
+}
+
+func TestSearchMultiline(t *testing.T) {
+	dir := writeTree(t, map[string]string{"f.txt": "foo\nbar\nfoo bar\nfoo\nbar\n"})
+	engines(t, func(t *testing.T) {
+		res := search(t, DefaultOptions(`foo\nbar`, dir))
+		got := lineNumbers(res.Matches)
+		want := []string{"f.txt:1:foo\nbar", "f.txt:4:foo\nbar"}
+		if !reflect.DeepEqual(got, want) {
+			t.Fatalf("multiline %q want %q", got, want)
+		}
+		// Without \n a pattern can never cross a line, even through \s.
+		if res := search(t, DefaultOptions(`foo\sbar`, dir)); res.TotalMatches != 1 {
+			t.Fatalf(`foo\sbar matched %d lines`, res.TotalMatches)
+		}
+	})
+}
+
+func TestSearchUnreadableFileSkipped(t *testing.T) {
+	w := worker{m: nil, opts: &Options{}}
+	if o := w.search(candidate{display: "gone", abs: filepath.Join(t.TempDir(), "gone")}, false); !o.skipped {
+		t.Fatalf("missing file not reported as skipped: %+v", o)
+	}
+}
+
+func TestSearchTimeoutAndCancel(t *testing.T) {
+	files := map[string]string{}
+	for i := range 200 {
+		files[fmt.Sprintf("d/f%03d.txt", i)] = strings.Repeat("line\n", 1000)
+	}
+	dir := writeTree(t, files)
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if _, err := Search(ctx, DefaultOptions("line", dir)); err == nil {
+		t.Fatal("cancelled search returned no error")
+	}
+	o := DefaultOptions("line", dir)
+	o.Timeout = time.Nanosecond
+	if _, err := Search(context.Background(), o); err == nil || !strings.Contains(err.Error(), "timed out") {
+		t.Fatalf("timeout: %v", err)
+	}
+}
+
+// TestNativeMatchesGoEngine is the oracle test: over random trees and
+// patterns in the syntax both engines share, the native engine's results
+// equal the pure-Go engine's.
+func TestNativeMatchesGoEngine(t *testing.T) {
+	if !useNative {
+		t.Skip("native engine not built (cgo off)")
+	}
+	rng := rand.New(rand.NewSource(7))
+	words := []string{"foo", "bar", "Foo", "baz_1", "x", "", " ", "\t", "{", "}", "(", "fn", "42", "é", "naïve", "end."}
+	files := map[string]string{}
+	for i := range 30 {
+		var b strings.Builder
+		for range rng.Intn(40) {
+			for range rng.Intn(8) {
+				b.WriteString(words[rng.Intn(len(words))])
+				if rng.Intn(3) == 0 {
+					b.WriteByte(' ')
+				}
+			}
+			b.WriteByte('\n')
+		}
+		if rng.Intn(4) == 0 {
+			b.WriteString("tail without newline")
+		}
+		files[fmt.Sprintf("d%d/f%d.txt", i%4, i)] = b.String()
+	}
+	dir := writeTree(t, files)
+	// Perl classes (\b \w \d \s) are Unicode-aware in Rust and ASCII in Go:
+	// patterns using them run over an ASCII-only copy of the tree.
+	ascii := map[string]string{}
+	for name, text := range files {
+		ascii[name] = strings.NewReplacer("é", "e", "ï", "i").Replace(text)
+	}
+	asciiDir := writeTree(t, ascii)
+	patterns := []string{`foo`, `(?i)foo`, `^foo`, `bar$`, `fo+`, `[0-9]+`, `\bx\b`, `ba[rz]`, `foo|bar`,
+		`^$`, `x*`, `\{`, `${x}`, `f(`, `[a-z]+_[0-9]`, `foo\s+bar`, `\w+\.`, `foo\nbar`, `end\.\n`, `^\s*$`, `\d{2}`, `(?i)NAÏVE`}
+	saved := useNative
+	defer func() { useNative = saved }()
+	for _, p := range patterns {
+		for _, ic := range []bool{false, true} {
+			o := DefaultOptions(p, dir)
+			if strings.Contains(p, `\`) {
+				o.Path = asciiDir
+			}
+			o.IgnoreCase = ic
+			o.ContextBefore, o.ContextAfter = 1, 2
+			useNative = false
+			want, errWant := Search(context.Background(), o)
+			useNative = true
+			got, errGot := Search(context.Background(), o)
+			if (errWant == nil) != (errGot == nil) {
+				t.Fatalf("%q: go err %v, native err %v", p, errWant, errGot)
+			}
+			if errWant != nil {
+				continue
+			}
+			if !reflect.DeepEqual(lineNumbers(got.Matches), lineNumbers(want.Matches)) || got.TotalMatches != want.TotalMatches {
+				t.Fatalf("%q ignoreCase=%v:\nnative %q\n    go %q", p, ic, lineNumbers(got.Matches), lineNumbers(want.Matches))
+			}
+			for i := range got.Matches {
+				g, w := got.Matches[i], want.Matches[i]
+				if !reflect.DeepEqual(g.Before, w.Before) || !reflect.DeepEqual(g.After, w.After) {
+					t.Fatalf("%q: context differs at %d", p, i)
+				}
+			}
+		}
+	}
+}
