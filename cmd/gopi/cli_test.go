@@ -1,0 +1,99 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"flag"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+
+	"golang.org/x/tools/txtar"
+)
+
+var update = flag.Bool("update", false, "rewrite the expected sections of testdata/cli/*.txtar")
+
+// TestCLI runs every testdata/cli/*.txtar case: the archive's files are
+// written to a fresh directory, `args` (one argument per line) is run there
+// in-process, and stdout, stderr (when the case has that section) and the
+// exit code are compared with the golden sections.
+func TestCLI(t *testing.T) {
+	cases, err := filepath.Glob("testdata/cli/*.txtar")
+	if err != nil || len(cases) == 0 {
+		t.Fatalf("no cases: %v", err)
+	}
+	for _, file := range cases {
+		file, _ := filepath.Abs(file)
+		t.Run(strings.TrimSuffix(filepath.Base(file), ".txtar"), func(t *testing.T) {
+			runCLICase(t, file)
+		})
+	}
+}
+
+func runCLICase(t *testing.T, file string) {
+	ar, err := txtar.ParseFile(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	var args []string
+	sections := map[string]*txtar.File{}
+	for i := range ar.Files {
+		f := &ar.Files[i]
+		switch f.Name {
+		case "args":
+			args = strings.Split(strings.TrimSuffix(string(f.Data), "\n"), "\n")
+			continue
+		case "stdout", "stderr", "exit":
+			sections[f.Name] = f
+			continue
+		}
+		path := filepath.Join(dir, filepath.FromSlash(f.Name))
+		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(path, f.Data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if args == nil {
+		t.Fatal("case has no args section")
+	}
+	t.Chdir(dir)
+	var stdout, stderr bytes.Buffer
+	env := &cliEnv{stdout: &stdout, stderr: &stderr, stdin: strings.NewReader("")}
+	code := run(context.Background(), env, args)
+
+	got := map[string]string{
+		"stdout": stdout.String(),
+		"stderr": stderr.String(),
+		"exit":   strconv.Itoa(code) + "\n",
+	}
+	if *update {
+		for _, name := range []string{"stdout", "stderr", "exit"} {
+			if f := sections[name]; f != nil {
+				f.Data = []byte(got[name])
+			} else if name != "stderr" || got[name] != "" {
+				ar.Files = append(ar.Files, txtar.File{Name: name, Data: []byte(got[name])})
+			}
+		}
+		if err := os.WriteFile(file, txtar.Format(ar), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	for _, name := range []string{"stdout", "stderr", "exit"} {
+		f := sections[name]
+		if f == nil {
+			if name == "stdout" || name == "exit" {
+				t.Errorf("case has no %s section (run with -update)", name)
+			}
+			continue
+		}
+		if want := string(f.Data); got[name] != want {
+			t.Errorf("%s differs\n--- got ---\n%s--- want ---\n%s", name, got[name], want)
+		}
+	}
+}

@@ -1,0 +1,26 @@
+package main
+
+import "os"
+
+// palette holds the escape sequences used for colored output; the zero
+// value prints plain text.
+type palette struct {
+	path, line, match, sep, reset string
+}
+
+// colorPalette chooses colors from --color (auto, always, never): auto
+// colors only a terminal and honours NO_COLOR.
+func colorPalette(mode string, terminal bool) (palette, error) {
+	switch mode {
+	case "", "auto":
+		if !terminal || os.Getenv("NO_COLOR") != "" || os.Getenv("TERM") == "dumb" {
+			return palette{}, nil
+		}
+	case "always":
+	case "never":
+		return palette{}, nil
+	default:
+		return palette{}, usagef("--color must be auto, always or never, got %q", mode)
+	}
+	return palette{path: "\x1b[35m", line: "\x1b[32m", match: "\x1b[1;31m", sep: "\x1b[36m", reset: "\x1b[0m"}, nil
+}

@@ -1,0 +1,114 @@
+// Command gopi is a terminal coding agent with fast native search engines.
+//
+// This file wires subcommands to their implementations; every engine lives
+// in its own package (search/grep, search/glob, search/fuzzy, …) and the
+// command only turns flags into options and results into text.
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"sort"
+	"strings"
+)
+
+// version is set at build time with -ldflags "-X main.version=…".
+var version = "dev"
+
+// Exit codes shared by every subcommand, as in grep and ripgrep.
+const (
+	exitMatch   = 0 // something matched / success
+	exitNoMatch = 1 // nothing matched
+	exitError   = 2 // bad input or a failure
+)
+
+// command is one subcommand.
+type command struct {
+	summary string
+	run     func(ctx context.Context, env *cliEnv, args []string) int
+}
+
+// cliEnv is what a command may touch, injectable for tests.
+type cliEnv struct {
+	stdout, stderr io.Writer
+	stdin          io.Reader
+	isTerminal     bool // stdout is a terminal (color and headings)
+}
+
+var commands = map[string]command{
+	"grep":    {"search file contents with a regex (ripgrep conventions)", runGrep},
+	"find":    {"find paths by glob, or by fuzzy query (fd conventions)", runFind},
+	"version": {"print the version", runVersion},
+}
+
+func main() {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	defer stop()
+	env := &cliEnv{stdout: os.Stdout, stderr: os.Stderr, stdin: os.Stdin, isTerminal: isTerminal(os.Stdout)}
+	os.Exit(run(ctx, env, os.Args[1:]))
+}
+
+// run dispatches to a subcommand and returns the exit code.
+func run(ctx context.Context, env *cliEnv, args []string) int {
+	if len(args) == 0 || args[0] == "help" || args[0] == "--help" || args[0] == "-h" {
+		if len(args) > 1 {
+			if c, ok := commands[args[1]]; ok {
+				return c.run(ctx, env, []string{"--help"})
+			}
+		}
+		printUsage(env.stdout)
+		if len(args) == 0 {
+			return exitError
+		}
+		return exitMatch
+	}
+	if args[0] == "--version" {
+		return runVersion(ctx, env, nil)
+	}
+	c, ok := commands[args[0]]
+	if !ok {
+		fmt.Fprintf(env.stderr, "gopi: unknown command %q; run 'gopi help' for the list\n", args[0])
+		return exitError
+	}
+	return c.run(ctx, env, args[1:])
+}
+
+func printUsage(w io.Writer) {
+	fmt.Fprintf(w, "gopi %s — a terminal coding agent with native search engines\n\nUsage: gopi COMMAND [ARGS...]\n\nCommands:\n", version)
+	names := make([]string, 0, len(commands))
+	for name := range commands {
+		names = append(names, name)
+	}
+	sort.Strings(names)
+	for _, name := range names {
+		fmt.Fprintf(w, "  %-10s %s\n", name, commands[name].summary)
+	}
+	fmt.Fprintf(w, "\nRun 'gopi COMMAND --help' for a command's flags.\n")
+}
+
+func runVersion(_ context.Context, env *cliEnv, _ []string) int {
+	fmt.Fprintf(env.stdout, "gopi %s\n", version)
+	return exitMatch
+}
+
+// fail prints an error for a command and returns the error exit code. Usage
+// mistakes get a pointer to --help.
+func fail(env *cliEnv, cmd string, err error) int {
+	msg := err.Error()
+	var ue *usageError
+	if errors.As(err, &ue) {
+		msg += fmt.Sprintf(" (see 'gopi %s --help')", cmd)
+	}
+	fmt.Fprintf(env.stderr, "gopi %s: %s\n", cmd, strings.TrimSpace(msg))
+	return exitError
+}
+
+// isTerminal reports whether f is a character device (a terminal).
+func isTerminal(f *os.File) bool {
+	info, err := f.Stat()
+	return err == nil && info.Mode()&os.ModeCharDevice != 0
+}
