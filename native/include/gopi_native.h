@@ -104,7 +104,8 @@ typedef struct gopi_line_matcher gopi_line_matcher;
 enum {
     GOPI_LINE_CASEI = 1 << 0,          /* case-insensitive */
     GOPI_LINE_MULTILINE = 1 << 1,      /* matches may span lines */
-    GOPI_LINE_NO_ASCII_VARIANT = 1 << 2 /* tests/benchmarks only */
+    GOPI_LINE_NO_ASCII_VARIANT = 1 << 2, /* tests/benchmarks only */
+    GOPI_LINE_NO_INNER_LITERAL = 1 << 3  /* tests/benchmarks only */
 };
 
 enum {
@@ -163,6 +164,61 @@ int32_t gopi_line_matcher_find(const gopi_line_matcher *m, const uint8_t *buf,
                                gopi_span *spans, size_t spans_cap,
                                size_t *spans_len, int64_t span_base,
                                char **err);
+
+/* ---- gopi: AST search and rewrite (ast-grep) ---------------------------- */
+
+/* A compiled rule set for one language; safe to share between threads. */
+typedef struct gopi_ast_matcher gopi_ast_matcher;
+/* A cancel flag; setting it stops every search that was given it. */
+typedef struct gopi_ast_cancel gopi_ast_cancel;
+
+enum {
+    GOPI_AST_CAPTURES = 1 << 0,    /* report captured metavariables */
+    GOPI_AST_EDITS = 1 << 1,       /* compute the edits of rewrite rules */
+    GOPI_AST_NO_PREFILTER = 1 << 2 /* parse even files the literal filter rules out */
+};
+
+enum {
+    GOPI_AST_DONE = 0,
+    GOPI_AST_CANCELLED = 1,
+    GOPI_AST_TIMEOUT = 2
+};
+
+typedef struct gopi_ast_search_options {
+    uint64_t max_file_size; /* files larger than this are not read; 0: no limit */
+    int64_t timeout_ms;     /* 0: no timeout */
+    uint32_t flags;         /* GOPI_AST_* bits */
+} gopi_ast_search_options;
+
+/* Wire formats (little endian; str = u32 length + bytes) are documented in
+ * native/src/ast/encode.rs. rules: u32 n, then per rule str pattern,
+ * u8 has_rewrite, str rewrite. strictness: 0 smart, 1 cst, 2 ast,
+ * 3 relaxed, 4 signature, 5 template. NULL on error with *err_rule (rule
+ * index or -1) and *err (free with gopi_string_free). */
+gopi_ast_matcher *gopi_ast_matcher_new(const uint8_t *lang, size_t lang_len,
+                                       const uint8_t *rules, size_t rules_len,
+                                       uint32_t strictness, int32_t *err_rule,
+                                       char **err);
+void gopi_ast_matcher_free(gopi_ast_matcher *m);
+/* One line per parse of each rule: "rule\troot-kind\tliteral,...".
+ * Free with gopi_string_free; NULL on failure (*err set). */
+char *gopi_ast_matcher_describe(const gopi_ast_matcher *m, char **err);
+/* Comma-separated canonical names of the linked grammars (gopi_string_free). */
+char *gopi_ast_languages(void);
+
+gopi_ast_cancel *gopi_ast_cancel_new(void);
+void gopi_ast_cancel_set(const gopi_ast_cancel *c);
+void gopi_ast_cancel_free(gopi_ast_cancel *c);
+
+/* Searches a batch (inputs: u32 n, then per input u8 kind (0 path,
+ * 1 buffer), str name, and for buffers u64 length + bytes). Returns
+ * GOPI_AST_DONE/CANCELLED/TIMEOUT with *out (free with gopi_ast_buffer_free)
+ * holding one record per input, or -1 with *err set. */
+int32_t gopi_ast_search(const gopi_ast_matcher *m, const uint8_t *inputs,
+                        size_t inputs_len, const gopi_ast_search_options *opts,
+                        const gopi_ast_cancel *cancel, uint8_t **out,
+                        size_t *out_len, char **err);
+void gopi_ast_buffer_free(uint8_t *p, size_t len);
 
 #ifdef __cplusplus
 }

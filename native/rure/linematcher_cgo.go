@@ -76,6 +76,9 @@ func NewLineMatcher(pattern string, opts LineOptions) (*LineMatcher, error) {
 	if opts.noASCIIVariant {
 		copts.flags |= C.GOPI_LINE_NO_ASCII_VARIANT
 	}
+	if opts.noInnerLiteral {
+		copts.flags |= C.GOPI_LINE_NO_INNER_LITERAL
+	}
 	pat, n := stringArg(pattern)
 	pos := C.int64_t(-1)
 	var msg *C.char // allocated by Rust on failure; freed by takeString/internalError

@@ -203,3 +203,33 @@ func TestLineMatcherClose(t *testing.T) {
 	}()
 	m.IsMatch([]byte("x"))
 }
+
+// The line filters — the required-literal prefilter (for patterns without a
+// good prefix literal) and the non-ASCII line filter (for patterns that
+// cannot match ASCII text) — must not change any result, including across
+// the resume protocol (many hits) and for matches near line and buffer edges.
+func TestLineFilters(t *testing.T) {
+	many := strings.Repeat("xFooError yError\nnothing here\nBarError\n", 40)
+	bufs := append(variantBuffers(),
+		[]byte(many),
+		[]byte("Error\nAError\nAbError"),
+		[]byte("AbError\n\nZzErrorQqError\nAbErr\nor\n"),
+		[]byte("é AbError\n\xffCdError\n"),
+		[]byte("plain\nαβγ foo_baz\n"+many+"ascii\nΩ本\n\xce\n"),
+	)
+	for _, p := range []string{`[A-Z][a-z]+Error`, `\w+Error\b`, `[a-z]+ (foo|bar)`, `\w*_baz`, `.+Error$`, `^.*Error`, `(?i)[a-z]+error`, `\b\w+ foobar\b`, `\p{Greek}+`, `[é日]\w*`, `\w*本`} {
+		general, err := NewLineMatcher(p, LineOptions{noInnerLiteral: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		fast, err := NewLineMatcher(p, LineOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i, buf := range bufs {
+			checkSameLines(t, fmt.Sprintf("%q buffer %d", p, i), general, fast, buf)
+		}
+		general.Close()
+		fast.Close()
+	}
+}

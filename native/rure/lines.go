@@ -15,6 +15,9 @@ type LineOptions struct {
 	// noASCIIVariant disables the ASCII word-boundary variant, so tests
 	// and benchmarks can compare it with the general regex.
 	noASCIIVariant bool
+	// noInnerLiteral disables the required-literal line prefilter, so
+	// tests and benchmarks can compare the two paths.
+	noInnerLiteral bool
 }
 
 // Span is one match as a half-open byte range of the searched buffer.

@@ -8,10 +8,13 @@
 //!   a pattern error, and the HIR rewrites the line matcher needs.
 //! * [`linematch`]: the batch line matcher behind gopi's grep: one call per
 //!   buffer reports every matching line with all of its match spans.
+//! * [`innerlit`]: the required-literal line prefilter the line matcher
+//!   uses when a pattern has no good prefix literal.
 //!
 //! The C declarations live in `native/include/gopi_native.h`.
 pub use rure;
 
 pub mod ffi;
+pub mod innerlit;
 pub mod linematch;
 pub mod syntax;

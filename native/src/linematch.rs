@@ -38,6 +38,7 @@ use regex_automata::meta;
 use regex_automata::nfa::thompson::WhichCaptures;
 use regex_automata::util::iter::Searcher;
 use regex_automata::util::pool::Pool;
+use regex_automata::util::prefilter::Prefilter;
 use regex_automata::Input;
 use regex_syntax::hir::Hir;
 
@@ -51,6 +52,9 @@ pub const LINE_MULTILINE: u32 = 1 << 1;
 /// Option bit: never build the ASCII word-boundary variant (tests and
 /// benchmarks use it to compare the two paths).
 pub const LINE_NO_ASCII_VARIANT: u32 = 1 << 2;
+/// Option bit: never use the required-literal line prefilter (tests and
+/// benchmarks use it to compare the two paths).
+pub const LINE_NO_INNER_LITERAL: u32 = 1 << 3;
 
 /// Return code: the search finished (or reached the hit limit).
 pub const GOPI_DONE: i32 = 0;
@@ -165,7 +169,19 @@ pub struct LineMatcher {
     /// The same regex with ASCII word boundaries, used on pure-ASCII buffers
     /// (only built when the pattern has Unicode word boundaries).
     ascii: Option<Engine>,
+    /// Finds lines that can hold a match (line mode only); see innerlit.
+    lines: LineFilter,
     multiline: bool,
+}
+
+/// Which lines the regex needs to see in line mode (see innerlit).
+enum LineFilter {
+    /// Every line.
+    All,
+    /// Lines holding one of the pattern's required literals.
+    Literal(Prefilter),
+    /// Lines holding a byte of 0x80 or above.
+    NonAscii,
 }
 
 /// Where output goes while scanning.
@@ -255,9 +271,19 @@ impl LineMatcher {
                 None => None,
             }
         };
+        let lines = if multiline || opts.flags & LINE_NO_INNER_LITERAL != 0 {
+            LineFilter::All
+        } else if let Some(pre) = crate::innerlit::inner_prefilter(&hir) {
+            LineFilter::Literal(pre)
+        } else if crate::innerlit::needs_non_ascii(&hir) {
+            LineFilter::NonAscii
+        } else {
+            LineFilter::All
+        };
         Ok(LineMatcher {
             general,
             ascii,
+            lines,
             multiline,
         })
     }
@@ -316,50 +342,58 @@ impl LineMatcher {
             let seg = self.segment(buf, seg_start, line_of_start);
             let engine = seg.engine;
             let mut cache = engine.caches.get();
-            let mut searcher = Searcher::new(Input::new(buf).span(seg.start..seg.end));
-            while let Some(m) =
-                searcher.advance(|input| Ok(engine.re.search_with(&mut cache, input)))
-            {
-                let (s, e) = (m.start(), m.end());
-                if s == phantom {
-                    break;
-                }
-                // The match's last byte; a final '\n' belongs to the line it ends.
-                let last = if e > s { e - 1 } else { s };
-                if let Some(p) = pending.as_mut() {
-                    if s <= p.line_end {
-                        // Starts on the pending hit's last line: same hit.
-                        if last > p.line_end {
-                            p.line_end = memchr(b'\n', &buf[last..]).map_or(len, |i| last + i);
+            let mut window_start = seg.start;
+            while let Some((ws, we)) = self.window(buf, window_start, seg.end) {
+                window_start = we + 1;
+                let mut searcher = Searcher::new(Input::new(buf).span(ws..we));
+                while let Some(m) =
+                    searcher.advance(|input| Ok(engine.re.search_with(&mut cache, input)))
+                {
+                    let (s, e) = (m.start(), m.end());
+                    if s == phantom {
+                        break;
+                    }
+                    // The match's last byte; a final '\n' belongs to the line it ends.
+                    let last = if e > s { e - 1 } else { s };
+                    if let Some(p) = pending.as_mut() {
+                        if s <= p.line_end {
+                            // Starts on the pending hit's last line: same hit.
+                            if last > p.line_end {
+                                p.line_end = memchr(b'\n', &buf[last..]).map_or(len, |i| last + i);
+                            }
+                            if !sink.span(s, e) {
+                                return full(p);
+                            }
+                            continue;
                         }
-                        if !sink.span(s, e) {
+                        if !sink.hit(p, buf) {
                             return full(p);
                         }
-                        continue;
+                        emitted += 1;
+                        if max_hits != 0 && emitted >= max_hits {
+                            return Scan::Done;
+                        }
+                        floor = p.line_end + 1;
                     }
-                    if !sink.hit(p, buf) {
-                        return full(p);
+                    let line_start =
+                        memrchr(b'\n', &buf[floor..s]).map_or(floor, |i| floor + i + 1);
+                    let line_end = memchr(b'\n', &buf[last..]).map_or(len, |i| last + i);
+                    line_no += memchr_iter(b'\n', &buf[count_off..line_start]).count() as u64;
+                    count_off = line_start;
+                    let p = Pending {
+                        line: line_no,
+                        line_start,
+                        line_end,
+                        first_match: s,
+                    };
+                    if !sink.span(s, e) {
+                        return full(&p);
                     }
-                    emitted += 1;
-                    if max_hits != 0 && emitted >= max_hits {
-                        return Scan::Done;
-                    }
-                    floor = p.line_end + 1;
+                    pending = Some(p);
                 }
-                let line_start = memrchr(b'\n', &buf[floor..s]).map_or(floor, |i| floor + i + 1);
-                let line_end = memchr(b'\n', &buf[last..]).map_or(len, |i| last + i);
-                line_no += memchr_iter(b'\n', &buf[count_off..line_start]).count() as u64;
-                count_off = line_start;
-                let p = Pending {
-                    line: line_no,
-                    line_start,
-                    line_end,
-                    first_match: s,
-                };
-                if !sink.span(s, e) {
-                    return full(&p);
+                if window_start > seg.end {
+                    break;
                 }
-                pending = Some(p);
             }
             match seg.next {
                 Some(next) if next < len => {
@@ -375,6 +409,33 @@ impl LineMatcher {
             }
         }
         Scan::Done
+    }
+
+    /// Returns the next part of the segment `from..end` to run the regex
+    /// on. Without a line filter that is the whole rest of the segment,
+    /// ending at `end`. With one it is the next line the filter lets
+    /// through (from `from`, or from that line's start if later, to just
+    /// before its '\n'), or `None` when no line left in the segment passes.
+    /// The caller continues after the returned end, so each byte is
+    /// searched at most once.
+    fn window(&self, buf: &[u8], from: usize, end: usize) -> Option<(usize, usize)> {
+        if from > end {
+            return None;
+        }
+        let (found_start, found_end) = match &self.lines {
+            LineFilter::All => return Some((from, end)),
+            LineFilter::Literal(pre) => {
+                let span = pre.find(buf, regex_automata::Span::from(from..end))?;
+                (span.start, span.end)
+            }
+            LineFilter::NonAscii => {
+                let at = first_non_ascii(&buf[..end], from)?;
+                (at, at + 1)
+            }
+        };
+        let line_start = memrchr(b'\n', &buf[from..found_start]).map_or(from, |i| from + i + 1);
+        let line_end = memchr(b'\n', &buf[found_end..end]).map_or(end, |i| found_end + i);
+        Some((line_start, line_end))
     }
 
     /// Picks the next stretch of `buf` to search, from `start` (on the line
