@@ -5,8 +5,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io"
-	"os"
 	"runtime"
 	"sync"
 	"sync/atomic"
@@ -256,31 +254,9 @@ func (w *worker) search(c candidate, countOnly bool) fileOutcome {
 // read loads a whole file into the worker's buffer, which is reused for the
 // next file: results must copy what they keep.
 func (w *worker) read(c candidate) ([]byte, error) {
-	f, err := os.Open(c.abs)
+	buf, err := readWhole(c.abs, c.size, w.buf[:0])
 	if err != nil {
 		return nil, err
-	}
-	defer f.Close()
-	size := int(c.size)
-	if cap(w.buf) < size+1 {
-		w.buf = make([]byte, 0, size+size/8+512)
-	}
-	buf := w.buf[:0]
-	for {
-		if len(buf) == cap(buf) {
-			buf = append(buf, 0)[:len(buf)]
-		}
-		n, err := f.Read(buf[len(buf):cap(buf)])
-		buf = buf[:len(buf)+n]
-		if err == io.EOF {
-			break
-		}
-		if err != nil {
-			return nil, err
-		}
-		if n == 0 && len(buf) < cap(buf) {
-			break
-		}
 	}
 	w.buf = buf
 	return buf, nil

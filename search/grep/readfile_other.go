@@ -1,0 +1,35 @@
+//go:build !unix
+
+package grep
+
+import (
+	"io"
+	"os"
+)
+
+// readWhole reads the file at path into buf (reusing its capacity) and
+// returns the filled slice; sizeHint (0 when unknown) sizes the buffer.
+func readWhole(path string, sizeHint int64, buf []byte) ([]byte, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	if want := int(sizeHint); cap(buf) < want+1 {
+		buf = make([]byte, 0, want+want/8+512)
+	}
+	buf = buf[:0]
+	for {
+		if len(buf) == cap(buf) {
+			buf = append(buf, 0)[:len(buf)]
+		}
+		n, err := f.Read(buf[len(buf):cap(buf)])
+		buf = buf[:len(buf)+n]
+		if err == io.EOF {
+			return buf, nil
+		}
+		if err != nil {
+			return nil, err
+		}
+	}
+}

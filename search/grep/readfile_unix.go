@@ -1,0 +1,58 @@
+//go:build unix
+
+package grep
+
+import (
+	"io/fs"
+	"syscall"
+)
+
+// readWhole reads the file at path into buf (reusing its capacity) and
+// returns the filled slice. sizeHint is the size the scan saw (0 when
+// unknown); it sizes the buffer and lets a short read that has already
+// delivered at least that many bytes count as end of file, which saves the
+// extra zero-length read per file. Files that report a size of 0 but have
+// content (procfs and the like) are read until a read returns nothing.
+//
+// It talks to the kernel directly instead of through os.File: for tens of
+// thousands of small files the poller registration and the finalizer that
+// os.Open sets up cost more than the search itself.
+func readWhole(path string, sizeHint int64, buf []byte) ([]byte, error) {
+	fd, err := openRetry(path)
+	if err != nil {
+		return nil, &fs.PathError{Op: "open", Path: path, Err: err}
+	}
+	defer syscall.Close(fd)
+	want := int(sizeHint)
+	if cap(buf) < want+1 {
+		buf = make([]byte, 0, want+want/8+512)
+	}
+	buf = buf[:0]
+	for {
+		if len(buf) == cap(buf) {
+			buf = append(buf, 0)[:len(buf)]
+		}
+		room := buf[len(buf):cap(buf)]
+		n, err := syscall.Read(fd, room)
+		if err == syscall.EINTR {
+			continue
+		}
+		if err != nil {
+			return nil, &fs.PathError{Op: "read", Path: path, Err: err}
+		}
+		buf = buf[:len(buf)+n]
+		if n == 0 || (n < len(room) && want > 0 && len(buf) >= want) {
+			return buf, nil
+		}
+	}
+}
+
+// openRetry opens path read-only, retrying when a signal interrupts it.
+func openRetry(path string) (int, error) {
+	for {
+		fd, err := syscall.Open(path, syscall.O_RDONLY|syscall.O_CLOEXEC|syscall.O_NOCTTY, 0)
+		if err != syscall.EINTR {
+			return fd, err
+		}
+	}
+}
