@@ -48,7 +48,9 @@ for t in "${TARGETS[@]}"; do
   [ "$arch" = amd64 ] && [ "$golevel" != - ] && goenv+=("GOAMD64=$golevel")
   env "${goenv[@]}" CGO_ENABLED=1 GOOS="$os" GOARCH="$arch" \
     CGO_CFLAGS="-O2 -march=$march" CGO_LDFLAGS="-L$PWD/$tdir/release" \
-    go build -trimpath -ldflags "-s -w -X main.version=$version" -o "dist/$name" ./cmd/gopi
+    go build -trimpath -o "dist/$name" \
+    -ldflags "-s -w -X main.version=$version -X github.com/gopi-agent/gopi/native/rure.NativeLibStamp=$(sha256sum "$tdir/release/libgopi_native.a" | cut -c1-16)" \
+    ./cmd/gopi
   (cd dist && sha256sum "$name") | tee -a dist/SHA256SUMS.tmp
   built=$((built + 1))
 done
