@@ -322,3 +322,16 @@ func TestNativeMatchesGoEngine(t *testing.T) {
 		}
 	}
 }
+
+// Escapes with braced arguments keep their braces: they are not template
+// text (a regression: \p{Greek} used to become \p\{Greek\}, an error).
+func TestSearchBracedEscapes(t *testing.T) {
+	dir := writeTree(t, map[string]string{"f.txt": "plain\nαβγ word\nA{x}\n"})
+	engines(t, func(t *testing.T) {
+		for p, want := range map[string]int{`\p{Greek}+`: 1, `\x{41}\{x\}`: 1, `\P{Greek}{5}`: 2, `${x}`: 0, `A{x}`: 1} {
+			if res := search(t, DefaultOptions(p, dir)); res.TotalMatches != want {
+				t.Errorf("%q: %d matching lines, want %d", p, res.TotalMatches, want)
+			}
+		}
+	})
+}
