@@ -17,12 +17,12 @@ const DefaultMaxResults = 100
 
 // Options configures Find.
 type Options struct {
-	Query      string  // characters to find in order; "" lists entries in scan order
-	Hidden     bool    // include dot-files and dot-directories
-	Gitignore  bool    // honour ignore files
-	Cache      bool    // use the shared scan cache (opt-in)
-	MaxResults int     // result cap; 0 means DefaultMaxResults
-	Scanner    Scanner // scan source; nil = fscache.Default()
+	Query      string          // characters to find in order; "" lists entries in scan order
+	Hidden     bool            // include dot-files and dot-directories
+	Gitignore  bool            // honour ignore files
+	Cache      bool            // use the shared scan cache (opt-in)
+	MaxResults int             // result cap; 0 means DefaultMaxResults
+	Scanner    fscache.Scanner // scan source; nil = fscache.Default()
 }
 
 // Match is one scored path.
@@ -56,16 +56,13 @@ func Find(ctx context.Context, root string, opts Options) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	s := opts.Scanner
-	if s == nil {
-		s = defaultScanner()
-	}
 	limit := opts.MaxResults
 	if limit <= 0 {
 		limit = DefaultMaxResults
 	}
-	fsOpts := fscache.Options{Hidden: opts.Hidden, Gitignore: opts.Gitignore, SkipNodeModules: true}
-	scan, err := firstScan(ctx, s, dir, fsOpts, opts.Cache)
+	lookup := fscache.Lookup{Scanner: opts.Scanner, Root: dir, UseCache: opts.Cache,
+		Options: fscache.Options{Hidden: opts.Hidden, Gitignore: opts.Gitignore, SkipNodeModules: true}}
+	scan, err := lookup.First(ctx)
 	if err != nil {
 		return nil, err
 	}
@@ -77,12 +74,15 @@ func Find(ctx context.Context, root string, opts Options) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	if res.TotalMatches == 0 && staleNegative(s, scan, opts.Cache) {
-		if scan, err = s.ForceRescan(ctx, dir, fsOpts, true); err != nil {
+	if res.TotalMatches == 0 {
+		fresh, err := lookup.RecheckEmpty(ctx, scan)
+		if err != nil {
 			return nil, err
 		}
-		if res, err = rank(ctx, scan, m, limit); err != nil {
-			return nil, err
+		if fresh != nil {
+			if res, err = rank(ctx, fresh, m, limit); err != nil {
+				return nil, err
+			}
 		}
 	}
 	return res, nil

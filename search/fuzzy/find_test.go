@@ -45,7 +45,10 @@ func (f *fakeScanner) ForceRescan(ctx context.Context, root string, o fscache.Op
 	return &fscache.Scan{Root: root, Entries: f.entries}, nil
 }
 
-func (f *fakeScanner) Policy() fscache.Policy { return fscache.DefaultPolicy }
+// ShouldRecheckEmpty applies the cache's rule with the default policy.
+func (f *fakeScanner) ShouldRecheckEmpty(s *fscache.Scan) bool {
+	return s.Age > 0 && s.Age >= fscache.DefaultPolicy.EmptyRecheck
+}
 
 func useFakeRoot(t *testing.T) {
 	t.Helper()

@@ -51,15 +51,15 @@ func (t FileType) accepts(e fscache.EntryType) bool {
 
 // Options configures Find.
 type Options struct {
-	Pattern     string      // glob relative to the root; "" or "**" matches everything
-	FileType    FileType    // kind filter; Any by default
-	Hidden      bool        // include dot-files and dot-directories
-	Gitignore   bool        // honour ignore files
-	Cache       bool        // use the shared scan cache (opt-in)
-	MaxResults  int         // stop after this many matches; 0 = unlimited
-	SortByMtime bool        // newest first (ties by path), limit applied after sorting
-	OnMatch     func(Match) // optional; called for each match as it is found, in scan order
-	Scanner     Scanner     // scan source; nil = fscache.Default()
+	Pattern     string          // glob relative to the root; "" or "**" matches everything
+	FileType    FileType        // kind filter; Any by default
+	Hidden      bool            // include dot-files and dot-directories
+	Gitignore   bool            // honour ignore files
+	Cache       bool            // use the shared scan cache (opt-in)
+	MaxResults  int             // stop after this many matches; 0 = unlimited
+	SortByMtime bool            // newest first (ties by path), limit applied after sorting
+	OnMatch     func(Match)     // optional; called for each match as it is found, in scan order
+	Scanner     fscache.Scanner // scan source; nil = fscache.Default()
 }
 
 // Match is one path that matched.
@@ -97,16 +97,12 @@ func Find(ctx context.Context, root string, opts Options) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	s := opts.Scanner
-	if s == nil {
-		s = defaultScanner()
-	}
-	sc := &scanner{s: s, root: dir, cache: opts.Cache, opts: fscache.Options{
+	lookup := fscache.Lookup{Scanner: opts.Scanner, Root: dir, UseCache: opts.Cache, Options: fscache.Options{
 		Hidden:          opts.Hidden,
 		Gitignore:       opts.Gitignore,
 		SkipNodeModules: !pat.MentionsNodeModules(),
 	}}
-	scan, err := sc.first(ctx)
+	scan, err := lookup.First(ctx)
 	if err != nil {
 		return nil, err
 	}
@@ -115,7 +111,7 @@ func Find(ctx context.Context, root string, opts Options) (*Result, error) {
 		return nil, err
 	}
 	if len(res.Matches) == 0 {
-		fresh, err := sc.recheck(ctx, scan)
+		fresh, err := lookup.RecheckEmpty(ctx, scan)
 		if err != nil {
 			return nil, err
 		}

@@ -67,7 +67,10 @@ func (f *fakeScanner) ForceRescan(ctx context.Context, root string, o fscache.Op
 	return &fscache.Scan{Root: root, Entries: es}, nil
 }
 
-func (f *fakeScanner) Policy() fscache.Policy { return f.policy }
+// ShouldRecheckEmpty applies the cache's rule with the fake's policy.
+func (f *fakeScanner) ShouldRecheckEmpty(s *fscache.Scan) bool {
+	return s.Age > 0 && s.Age >= f.policy.EmptyRecheck
+}
 
 func file(p string, mtime int64) fscache.Entry {
 	return fscache.Entry{Path: p, Type: fscache.TypeFile, MTime: mtime}

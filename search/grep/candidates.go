@@ -58,30 +58,23 @@ func collect(ctx context.Context, opts *Options) (*target, error) {
 		Gitignore:       opts.Gitignore,
 		SkipNodeModules: !strings.Contains(opts.Glob, "node_modules"),
 	}
-	cache := scanCache()
-	scan, err := scanDir(ctx, cache, root, scanOpts, opts.Cache, false)
+	lookup := fscache.Lookup{Scanner: scanCache(), Root: root, Options: scanOpts, UseCache: opts.Cache}
+	scan, err := lookup.First(ctx)
 	if err != nil {
 		return nil, err
 	}
 	files := filterFiles(scan, root, include, exclude)
-	if len(files) == 0 && opts.Cache && cache.ShouldRecheckEmpty(scan) {
-		if scan, err = scanDir(ctx, cache, root, scanOpts, true, true); err != nil {
+	if len(files) == 0 {
+		fresh, err := lookup.RecheckEmpty(ctx, scan)
+		if err != nil {
 			return nil, err
 		}
-		files = filterFiles(scan, root, include, exclude)
+		if fresh != nil {
+			scan = fresh
+			files = filterFiles(scan, root, include, exclude)
+		}
 	}
 	return &target{files: files, cacheAge: scan.Age.Milliseconds()}, nil
-}
-
-func scanDir(ctx context.Context, cache *fscache.Cache, root string, o fscache.Options, useCache, force bool) (*fscache.Scan, error) {
-	switch {
-	case !useCache:
-		return cache.ForceRescan(ctx, root, o, false)
-	case force:
-		return cache.ForceRescan(ctx, root, o, true)
-	default:
-		return cache.GetOrScan(ctx, root, o)
-	}
 }
 
 // compileGlob compiles an optional glob filter.

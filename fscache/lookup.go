@@ -1,0 +1,51 @@
+package fscache
+
+import "context"
+
+// Scanner is the part of *Cache that search engines use. Engines accept one
+// in their options so tests can substitute a fake; production code passes
+// nil and gets Default().
+type Scanner interface {
+	GetOrScan(ctx context.Context, root string, opts Options) (*Scan, error)
+	ForceRescan(ctx context.Context, root string, opts Options, store bool) (*Scan, error)
+	ShouldRecheckEmpty(s *Scan) bool
+}
+
+// Lookup is one engine call's use of the scan cache under the opt-in
+// contract: without UseCache every call walks afresh and stores nothing;
+// with it the call reuses a stored scan, and when the call's filtered
+// result from that scan is empty while the scan is old enough
+// (ShouldRecheckEmpty), it rescans once, storing the fresh scan, so that
+// files created since are found.
+type Lookup struct {
+	Scanner  Scanner // nil means Default()
+	Root     string  // canonical search root (see ResolveSearchPath)
+	Options  Options // traversal policy, part of the cache key
+	UseCache bool    // the caller opted in to the cache
+}
+
+func (l Lookup) scanner() Scanner {
+	if l.Scanner == nil {
+		return Default()
+	}
+	return l.Scanner
+}
+
+// First returns the scan a call starts from: a fresh unstored walk without
+// the cache; the stored scan, or a new stored one, with it.
+func (l Lookup) First(ctx context.Context) (*Scan, error) {
+	if !l.UseCache {
+		return l.scanner().ForceRescan(ctx, l.Root, l.Options, false)
+	}
+	return l.scanner().GetOrScan(ctx, l.Root, l.Options)
+}
+
+// RecheckEmpty is called when the call's filtered result from scan came
+// out empty. It returns a fresh, stored scan when that empty result may be
+// a stale negative, or nil when it stands.
+func (l Lookup) RecheckEmpty(ctx context.Context, scan *Scan) (*Scan, error) {
+	if !l.UseCache || !l.scanner().ShouldRecheckEmpty(scan) {
+		return nil, nil
+	}
+	return l.scanner().ForceRescan(ctx, l.Root, l.Options, true)
+}
