@@ -129,6 +129,21 @@ func (c *Cache) ForceRescan(ctx context.Context, root string, opts Options, stor
 	return c.wait(ctx, k, f)
 }
 
+// WalkTypes walks root afresh with WalkTypes (entries without MTime and
+// Size) and never stores the result: stored scans always carry both. root
+// is resolved with ResolveSearchPath first.
+func (c *Cache) WalkTypes(ctx context.Context, root string, opts Options) (*Scan, error) {
+	abs, err := ResolveSearchPath(root)
+	if err != nil {
+		return nil, err
+	}
+	entries, err := WalkTypes(ctx, abs, opts)
+	if err != nil {
+		return nil, err
+	}
+	return &Scan{Root: abs, Entries: entries}, nil
+}
+
 // fresh walks without touching the cache.
 func (c *Cache) fresh(ctx context.Context, abs string, opts Options) (*Scan, error) {
 	entries, err := c.walk(ctx, abs, opts)

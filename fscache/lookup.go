@@ -22,6 +22,16 @@ type Lookup struct {
 	Root     string  // canonical search root (see ResolveSearchPath)
 	Options  Options // traversal policy, part of the cache key
 	UseCache bool    // the caller opted in to the cache
+	// NoStat says the caller needs neither MTime nor Size. It is honoured
+	// only without the cache (stored scans always carry both) and by
+	// scanners that offer WalkTypes, as *Cache does; then entries come from
+	// a walk without the per-entry lstat and both fields are 0.
+	NoStat bool
+}
+
+// typeWalker is implemented by scanners that can walk without lstat.
+type typeWalker interface {
+	WalkTypes(ctx context.Context, root string, opts Options) (*Scan, error)
 }
 
 func (l Lookup) scanner() Scanner {
@@ -35,6 +45,9 @@ func (l Lookup) scanner() Scanner {
 // the cache; the stored scan, or a new stored one, with it.
 func (l Lookup) First(ctx context.Context) (*Scan, error) {
 	if !l.UseCache {
+		if tw, ok := l.scanner().(typeWalker); ok && l.NoStat {
+			return tw.WalkTypes(ctx, l.Root, l.Options)
+		}
 		return l.scanner().ForceRescan(ctx, l.Root, l.Options, false)
 	}
 	return l.scanner().GetOrScan(ctx, l.Root, l.Options)

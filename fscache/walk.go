@@ -36,6 +36,7 @@ type subdir struct {
 type walker struct {
 	ctx    context.Context
 	opts   Options
+	noStat bool // skip the per-entry lstat (WalkTypes)
 	global *globalExcludes
 	count  atomic.Int64 // entries collected so far
 
@@ -61,6 +62,19 @@ type walker struct {
 // silently; a missing root or a root that is not a directory is a
 // *RootError. A cancelled ctx stops the walk with ctx.Err().
 func Walk(ctx context.Context, root string, opts Options) ([]Entry, error) {
+	return walkTree(ctx, root, opts, false)
+}
+
+// WalkTypes is Walk without the lstat of every entry, for callers that need
+// neither MTime nor Size (both are 0): an entry's Type comes from its
+// directory entry, with an lstat only where the file system does not report
+// it. It saves one system call per entry, the largest part of a walk.
+func WalkTypes(ctx context.Context, root string, opts Options) ([]Entry, error) {
+	return walkTree(ctx, root, opts, true)
+}
+
+// walkTree is Walk, with or without the per-entry lstat.
+func walkTree(ctx context.Context, root string, opts Options, noStat bool) ([]Entry, error) {
 	abs, err := checkDir(root)
 	if err != nil {
 		return nil, err
@@ -68,7 +82,7 @@ func Walk(ctx context.Context, root string, opts Options) ([]Entry, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	w := &walker{ctx: ctx, opts: opts}
+	w := &walker{ctx: ctx, opts: opts, noStat: noStat}
 	w.cond = sync.NewCond(&w.mu)
 	top := &dirNode{abs: abs}
 	if opts.Gitignore {
@@ -226,6 +240,10 @@ func (w *walker) list(d *dirNode, sc *scratch) {
 		}
 	}
 	w.push(d.subs)
+	w.count.Add(int64(len(d.entries)))
+	if w.noStat {
+		return
+	}
 
 	for i := range d.entries {
 		e := &d.entries[i]
@@ -240,7 +258,6 @@ func (w *walker) list(d *dirNode, sc *scratch) {
 		}
 		e.Type, e.MTime, e.Size = got.Type, got.MTime, got.Size
 	}
-	w.count.Add(int64(len(d.entries)))
 }
 
 // nameOf returns the last component of a slash path.

@@ -107,6 +107,28 @@ func TestWalkGorootMatchesReference(t *testing.T) {
 	}
 }
 
+// WalkTypes must list exactly what Walk lists, with the same types, and
+// leave MTime and Size at 0.
+func TestWalkTypesMatchesWalk(t *testing.T) {
+	root := filepath.Join(goroot(t), "src", "net")
+	for _, opts := range []Options{{Hidden: true}, {Gitignore: true, SkipNodeModules: true}} {
+		full, err := Walk(context.Background(), root, opts)
+		if err != nil {
+			t.Fatal(err)
+		}
+		light, err := WalkTypes(context.Background(), root, opts)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i := range full {
+			full[i].MTime, full[i].Size = 0, 0
+		}
+		if !slices.Equal(full, light) {
+			t.Fatalf("%+v: WalkTypes differs from Walk (%d vs %d entries)", opts, len(light), len(full))
+		}
+	}
+}
+
 func TestWalkNeverReturnsGit(t *testing.T) {
 	root := t.TempDir()
 	writeTree(t, root, map[string]string{".git/HEAD": "", ".git/objects/x": "", "sub/.git": "gitdir: x", "sub/f": "", ".github/w": ""})

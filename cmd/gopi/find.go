@@ -143,7 +143,7 @@ func findMain(ctx context.Context, env *cliEnv, p *parsedArgs) (int, error) {
 		}
 		res, err := glob.Find(ctx, root, glob.Options{
 			Pattern: cliFindGlob(pattern), FileType: fileType, Hidden: p.flag("hidden"), Gitignore: !p.flag("no-ignore"),
-			MaxResults: limit, SortByMtime: p.flag("newest"),
+			MaxResults: limit, SortByMtime: p.flag("newest"), NoMTime: !p.flag("json"),
 		})
 		if err != nil {
 			return exitError, err

@@ -60,7 +60,7 @@ func Find(ctx context.Context, root string, opts Options) (*Result, error) {
 	if limit <= 0 {
 		limit = DefaultMaxResults
 	}
-	lookup := fscache.Lookup{Scanner: opts.Scanner, Root: dir, UseCache: opts.Cache,
+	lookup := fscache.Lookup{Scanner: opts.Scanner, Root: dir, UseCache: opts.Cache, NoStat: true,
 		Options: fscache.Options{Hidden: opts.Hidden, Gitignore: opts.Gitignore, SkipNodeModules: true}}
 	scan, err := lookup.First(ctx)
 	if err != nil {

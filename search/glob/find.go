@@ -58,6 +58,7 @@ type Options struct {
 	Cache       bool            // use the shared scan cache (opt-in)
 	MaxResults  int             // stop after this many matches; 0 = unlimited
 	SortByMtime bool            // newest first (ties by path), limit applied after sorting
+	NoMTime     bool            // the caller needs no Match.MTime (left 0): an uncached Find then skips the per-entry lstat; ignored with SortByMtime
 	OnMatch     func(Match)     // optional; called for each match as it is found, in scan order
 	Scanner     fscache.Scanner // scan source; nil = fscache.Default()
 }
@@ -97,7 +98,7 @@ func Find(ctx context.Context, root string, opts Options) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	lookup := fscache.Lookup{Scanner: opts.Scanner, Root: dir, UseCache: opts.Cache, Options: fscache.Options{
+	lookup := fscache.Lookup{Scanner: opts.Scanner, Root: dir, UseCache: opts.Cache, NoStat: opts.NoMTime && !opts.SortByMtime, Options: fscache.Options{
 		Hidden:          opts.Hidden,
 		Gitignore:       opts.Gitignore,
 		SkipNodeModules: !pat.MentionsNodeModules(),
