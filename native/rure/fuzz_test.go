@@ -126,12 +126,15 @@ func FuzzLineMatcher(f *testing.F) {
 		f.Add(p, lineBuffers[i%(len(lineBuffers)-1)], byte(2))
 	}
 	f.Add(`\bfo\w`, "éfoo\nfoo ü\n", byte(0))
+	f.Add(`[A-Z][a-z]+Error`, "xFooError\nError\nAbError yZzError\n", byte(0))
+	f.Add(`\p{Greek}+`, "abc\nαβγ x\n\xffΩ\n", byte(0))
 	f.Fuzz(func(t *testing.T, pattern, buf string, mode byte) {
 		opts := LineOptions{CaseInsensitive: mode&1 != 0, Multiline: mode&2 != 0}
 		if len(pattern) > 40 || len(buf) > 300 {
 			return
 		}
 		checkASCIIVariant(t, pattern, buf, opts)
+		checkLineFilters(t, pattern, buf, opts)
 		if !fuzzable(pattern, buf) {
 			return
 		}
@@ -176,6 +179,24 @@ var asciiPadding = strings.Repeat("pad foo_bar 12 baz\n", 8)
 // variant against one without, on buf (any bytes) framed by ASCII runs so
 // that the matcher switches engines. Rust alone is the oracle here, so no
 // syntax restrictions apply.
+// checkLineFilters requires the line filters (required inner literal,
+// non-ASCII lines) to leave every result unchanged, on any bytes.
+func checkLineFilters(t *testing.T, pattern, buf string, opts LineOptions) {
+	fast, err := NewLineMatcher(pattern, opts)
+	if err != nil {
+		return
+	}
+	defer fast.Close()
+	plain := opts
+	plain.noInnerLiteral = true
+	slow, err := NewLineMatcher(pattern, plain)
+	if err != nil {
+		t.Fatalf("%q compiles with line filters but not without: %v", pattern, err)
+	}
+	defer slow.Close()
+	checkSameLines(t, fmt.Sprintf("%q %+v on %q", pattern, opts, buf), slow, fast, []byte(buf))
+}
+
 func checkASCIIVariant(t *testing.T, pattern, buf string, opts LineOptions) {
 	fast, err := NewLineMatcher(pattern, opts)
 	if err != nil {
