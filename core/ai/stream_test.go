@@ -1,0 +1,219 @@
+package ai
+
+import (
+	"context"
+	"sync"
+	"testing"
+	"time"
+)
+
+// manualTimer is a flush timer the test fires by hand.
+type manualTimer struct {
+	mu      sync.Mutex
+	f       func()
+	stopped bool
+}
+
+func (m *manualTimer) Stop() bool {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	was := !m.stopped
+	m.stopped = true
+	return was
+}
+
+type manualClock struct{ timers []*manualTimer }
+
+func (c *manualClock) after(_ time.Duration, f func()) stopper {
+	t := &manualTimer{f: f}
+	c.timers = append(c.timers, t)
+	return t
+}
+
+// fire runs the latest timer unless it was stopped (as time.AfterFunc would).
+func (c *manualClock) fire() {
+	t := c.timers[len(c.timers)-1]
+	t.mu.Lock()
+	stopped := t.stopped
+	t.stopped = true
+	t.mu.Unlock()
+	if !stopped {
+		t.f()
+	}
+}
+
+func queued(s *Stream) []Event {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return append([]Event(nil), s.queue...)
+}
+
+func delta(t EventType, idx int, d string) Event {
+	return Event{Type: t, ContentIndex: idx, Delta: d, Partial: &AssistantMessage{ResponseID: d}}
+}
+
+func TestThrottleMergesSameTypeAndIndex(t *testing.T) {
+	clk := &manualClock{}
+	s := newStream(clk.after, DeltaInterval)
+	s.Push(Event{Type: EventTextStart})
+	s.Push(delta(EventTextDelta, 0, "Hel"))
+	s.Push(delta(EventTextDelta, 0, "lo"))
+	if got := len(queued(s)); got != 1 {
+		t.Fatalf("deltas delivered before the interval: %d events queued", got)
+	}
+	clk.fire()
+	q := queued(s)
+	if len(q) != 2 || q[1].Type != EventTextDelta || q[1].Delta != "Hello" {
+		t.Fatalf("after the interval got %+v, want one merged delta \"Hello\"", q)
+	}
+	if q[1].Partial.ResponseID != "lo" {
+		t.Errorf("merged delta keeps partial %q, want the latest (\"lo\")", q[1].Partial.ResponseID)
+	}
+}
+
+func TestThrottleDoesNotMergeAcrossIndexOrType(t *testing.T) {
+	clk := &manualClock{}
+	s := newStream(clk.after, DeltaInterval)
+	s.Push(delta(EventTextDelta, 0, "a"))
+	s.Push(delta(EventTextDelta, 1, "b"))     // other index: flushes "a"
+	s.Push(delta(EventThinkingDelta, 1, "c")) // other type: flushes "b"
+	s.Push(delta(EventThinkingDelta, 1, "d"))
+	clk.fire()
+	var got []string
+	for _, ev := range queued(s) {
+		got = append(got, string(ev.Type)+":"+ev.Delta)
+	}
+	want := []string{"text_delta:a", "text_delta:b", "thinking_delta:cd"}
+	if len(got) != len(want) {
+		t.Fatalf("got %v, want %v", got, want)
+	}
+	for i := range want {
+		if got[i] != want[i] {
+			t.Fatalf("got %v, want %v", got, want)
+		}
+	}
+}
+
+func TestNonDeltaFlushesPendingFirst(t *testing.T) {
+	clk := &manualClock{}
+	s := newStream(clk.after, DeltaInterval)
+	s.Push(delta(EventToolCallDelta, 0, `{"a":`))
+	s.Push(delta(EventToolCallDelta, 0, `1}`))
+	s.Push(Event{Type: EventToolCallStart, ContentIndex: 1})
+	q := queued(s)
+	if len(q) != 2 || q[0].Type != EventToolCallDelta || q[0].Delta != `{"a":1}` || q[1].Type != EventToolCallStart {
+		t.Fatalf("got %+v, want merged delta then toolcall_start", q)
+	}
+	// The timer of the flushed delta must not deliver anything again.
+	clk.fire()
+	if len(queued(s)) != 2 {
+		t.Fatal("a stopped timer delivered an event")
+	}
+}
+
+func TestTerminalFlushesAndEnds(t *testing.T) {
+	clk := &manualClock{}
+	s := newStream(clk.after, DeltaInterval)
+	s.Push(delta(EventTextDelta, 0, "x"))
+	final := &AssistantMessage{StopReason: StopReasonStop}
+	s.Push(Event{Type: EventDone, Reason: StopReasonStop, Message: final})
+	s.Push(delta(EventTextDelta, 0, "ignored"))
+	evs, msg := s.Collect()
+	if len(evs) != 2 || evs[0].Delta != "x" || evs[1].Type != EventDone {
+		t.Fatalf("got %+v", evs)
+	}
+	if msg != final || s.Result(context.Background()) != final {
+		t.Fatal("Result is not the terminal message")
+	}
+}
+
+func TestRealTimerDeliversWithoutFurtherEvents(t *testing.T) {
+	s := NewStream()
+	s.Push(delta(EventTextDelta, 0, "a"))
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	ev, ok := s.Next(ctx)
+	if !ok || ev.Delta != "a" {
+		t.Fatalf("held delta never delivered: %+v %v", ev, ok)
+	}
+}
+
+func TestConcurrentPushAndConsume(t *testing.T) {
+	em, s := NewEmitter(&Model{ID: "m", API: APIAnthropicMessages, Provider: "p"})
+	go func() {
+		em.Start()
+		idx := em.StartText()
+		for range 2000 {
+			em.TextDelta(idx, "x")
+		}
+		em.EndText(idx)
+		em.Done(nil)
+	}()
+	var text string
+	for ev := range s.Events() {
+		if ev.Type == EventTextDelta {
+			text += ev.Delta
+		}
+	}
+	if len(text) != 2000 {
+		t.Fatalf("got %d bytes of deltas, want 2000", len(text))
+	}
+	if got := s.Result(context.Background()).Text(); len(got) != 2000 {
+		t.Fatalf("final text %d bytes", len(got))
+	}
+}
+
+func TestEmitterToolCallReparse(t *testing.T) {
+	em, s := NewEmitter(nil)
+	em.Start()
+	idx := em.StartToolCall("t1", "read")
+	em.ToolCallDelta(idx, `{"a":`)
+	if args := em.Message().Content[idx].(*ToolCall).Arguments; len(args) != 0 {
+		t.Fatalf(`after {"a": args = %v, want {}`, args)
+	}
+	em.ToolCallDelta(idx, `1}`)
+	if args := em.Message().Content[idx].(*ToolCall).Arguments; args["a"] != 1.0 {
+		t.Fatalf("after 1} args = %v", args)
+	}
+	em.EndToolCall(idx)
+	em.SetStopReason(StopReasonToolUse)
+	em.Done(nil)
+	evs, final := s.Collect()
+	tc := final.Content[0].(*ToolCall)
+	if tc.PartialJSON != "" || tc.Arguments["a"] != 1.0 {
+		t.Fatalf("final call %+v", tc)
+	}
+	last := evs[len(evs)-1]
+	if last.Type != EventDone || last.Reason != StopReasonToolUse {
+		t.Fatalf("terminal %+v", last)
+	}
+	for _, ev := range evs {
+		if ev.Type == EventToolCallEnd && (ev.ToolCall == nil || ev.ToolCall.Arguments["a"] != 1.0) {
+			t.Fatalf("toolcall_end carries %+v", ev.ToolCall)
+		}
+	}
+}
+
+func TestEmitterAbort(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	em, s := NewEmitter(nil)
+	em.Start()
+	em.Fail(ctx, nil, context.Canceled)
+	_, final := s.Collect()
+	if final.StopReason != StopReasonAborted || final.ErrorMessage != AbortedMessage {
+		t.Fatalf("got %s %q", final.StopReason, final.ErrorMessage)
+	}
+}
+
+func TestEmitterSafetyStopIsError(t *testing.T) {
+	em, s := NewEmitter(nil)
+	em.Start()
+	em.SetStopReason(StopReasonError)
+	em.SetErrorMessage("refused")
+	em.Done(nil)
+	evs, final := s.Collect()
+	if evs[len(evs)-1].Type != EventError || final.ErrorMessage != "refused" {
+		t.Fatalf("got %+v", evs[len(evs)-1])
+	}
+}

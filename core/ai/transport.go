@@ -1,0 +1,84 @@
+package ai
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"time"
+)
+
+// Post sends one JSON request for req and returns the response once its
+// status is 2xx. It runs the request's hooks: OnRequest with the marshalled
+// payload (which it may replace) and OnResponse with status and headers.
+// Headers are applied in order: defaults given here, the model's headers,
+// then the request's headers. A non-2xx status returns an *HTTPError with
+// the provider's message and retry-after hint (the body is closed).
+func Post(ctx context.Context, client *http.Client, req *Request, url string, headers http.Header, payload any) (*http.Response, error) {
+	if client == nil {
+		client = http.DefaultClient
+	}
+	id := req.EnsureRequestID()
+	body, err := json.Marshal(payload)
+	if err != nil {
+		return nil, fmt.Errorf("encode request body: %w", err)
+	}
+	if req.OnRequest != nil {
+		pr := &ProviderRequest{RequestID: id, Model: req.Model, URL: url, Payload: body}
+		if err := req.OnRequest(ctx, pr); err != nil {
+			return nil, fmt.Errorf("before_provider_request hook: %w", err)
+		}
+		if !json.Valid(pr.Payload) {
+			return nil, fmt.Errorf("before_provider_request hook returned a payload that is not valid JSON")
+		}
+		body = pr.Payload
+	}
+	hr, err := http.NewRequestWithContext(ctx, http.MethodPost, url, bytes.NewReader(body))
+	if err != nil {
+		return nil, fmt.Errorf("build request for %s: %w", url, err)
+	}
+	hr.Header.Set("Content-Type", "application/json")
+	hr.Header.Set("Accept", "text/event-stream")
+	for k, vs := range headers {
+		hr.Header[http.CanonicalHeaderKey(k)] = vs
+	}
+	if req.Model != nil {
+		for k, v := range req.Model.Headers {
+			hr.Header.Set(k, v)
+		}
+	}
+	for k, v := range req.Headers {
+		hr.Header.Set(k, v)
+	}
+	resp, err := client.Do(hr)
+	if err != nil {
+		return nil, err
+	}
+	if req.OnResponse != nil {
+		req.OnResponse(ctx, &ProviderResponse{RequestID: id, Model: req.Model, Status: resp.StatusCode, Headers: resp.Header.Clone()})
+	}
+	if resp.StatusCode < 200 || resp.StatusCode > 299 {
+		defer resp.Body.Close()
+		data, _ := io.ReadAll(io.LimitReader(resp.Body, 64<<10))
+		return nil, &HTTPError{
+			Status:     resp.StatusCode,
+			Message:    errorBodyMessage(data),
+			RetryAfter: ParseRetryAfter(resp.Header, time.Now()),
+			RequestID:  id,
+		}
+	}
+	return resp, nil
+}
+
+// JoinURL joins a base URL and a path with exactly one slash between them.
+func JoinURL(base, path string) string {
+	for len(base) > 0 && base[len(base)-1] == '/' {
+		base = base[:len(base)-1]
+	}
+	for len(path) > 0 && path[0] == '/' {
+		path = path[1:]
+	}
+	return base + "/" + path
+}
