@@ -1,0 +1,44 @@
+// Package mockllm is a scripted, in-process LLM server for tests and
+// debugging. It speaks the four streaming wire formats gopi's providers
+// consume, so a provider, the agent loop or a whole session can be exercised
+// end to end without a network:
+//
+//   - Anthropic Messages:        POST …/messages             (SSE with named events)
+//   - OpenAI Chat Completions:   POST …/chat/completions     (SSE data chunks, "[DONE]")
+//   - OpenAI Responses:          POST …/responses            (SSE with named events)
+//   - Gemini generateContent:    POST …/models/M:streamGenerateContent?alt=sse
+//
+// The request path decides the format, so any base URL prefix works
+// (http://HOST/v1/messages, http://HOST/anthropic/v1/messages, …).
+//
+// A server plays a script: every request consumes the next Turn, whatever its
+// format, and the turn is rendered in the format the request asked for. A
+// turn describes the assistant's reply as a list of blocks (text, thinking,
+// tool calls with JSON arguments) plus how it ends (stop, length, tool use,
+// refusal) and its token usage; or a failure: an HTTP error status with an
+// optional retry-after, an error event inside the stream, a connection cut
+// after N frames, or a stall that lasts until the client gives up. Chunk size
+// and a delay between frames control how the reply trickles out. Every request
+// (method, path, query, headers, body) is recorded for assertions.
+//
+// Wire output follows what the real services send: event names, field names
+// and ordering (message_start, ping, content_block_* … message_delta,
+// message_stop for Anthropic; a role chunk, content/tool-call deltas, a
+// finish_reason chunk, a usage chunk only when stream_options.include_usage is
+// set, then "data: [DONE]" for Chat Completions; response.created …
+// response.output_item.added/done, content parts, reasoning summary parts and
+// response.completed/incomplete/failed with sequence numbers for Responses;
+// candidate chunks with parts, thought parts and whole functionCall parts,
+// finishReason and usageMetadata for Gemini). Ids are deterministic (derived
+// from the request number and block index) so golden files stay stable.
+//
+// From Go tests:
+//
+//	srv := mockllm.New(t)
+//	srv.Script(mockllm.Turn{Blocks: []mockllm.Block{mockllm.Text("hello")}})
+//	… point a provider at srv.URL() …
+//	reqs := srv.Requests()
+//
+// From the command line, `gopi mockllm --script FILE` serves a script file
+// (see ParseScript for the JSON format) and prints its URL.
+package mockllm
