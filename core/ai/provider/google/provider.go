@@ -1,0 +1,254 @@
+package google
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"net/url"
+	"strings"
+
+	"github.com/gopi-agent/gopi/core/ai"
+	"github.com/gopi-agent/gopi/core/ai/sse"
+)
+
+func init() {
+	ai.RegisterAPI(ai.APIGoogleGenerativeAI, func(c *http.Client) ai.Provider { return New(c) })
+}
+
+// Provider streams Gemini generateContent.
+type Provider struct {
+	client *http.Client
+}
+
+// New returns a provider using client (http.DefaultClient when nil).
+func New(client *http.Client) *Provider { return &Provider{client: withRetryInfo(client)} }
+
+// API returns "google-generative-ai".
+func (*Provider) API() ai.API { return ai.APIGoogleGenerativeAI }
+
+// Stream starts the request; every failure ends the stream with an error event.
+func (p *Provider) Stream(ctx context.Context, req *ai.Request) *ai.Stream {
+	em, s := ai.NewEmitter(req.Model)
+	req.EnsureRequestID()
+	go func() {
+		if err := p.stream(ctx, req, em); err != nil {
+			em.Fail(ctx, req.Model, err)
+			return
+		}
+		if ctx.Err() != nil {
+			em.Fail(ctx, req.Model, ctx.Err())
+			return
+		}
+		em.Done(req.Model)
+	}()
+	return s
+}
+
+func (p *Provider) stream(ctx context.Context, req *ai.Request, em *ai.Emitter) error {
+	headers := http.Header{}
+	if req.APIKey != "" {
+		headers.Set("x-goog-api-key", req.APIKey)
+	}
+	endpoint := ai.JoinURL(req.EffectiveBaseURL(), "models/"+url.PathEscape(req.Model.ID)+":streamGenerateContent") + "?alt=sse"
+	resp, err := ai.Post(ctx, p.client, req, endpoint, headers, buildPayload(req))
+	if err != nil {
+		return err
+	}
+	defer resp.Body.Close()
+	em.Start()
+	st := &state{em: em, reqID: req.RequestID}
+	r := sse.NewReader(resp.Body)
+	for {
+		ev, err := r.Next()
+		if errors.Is(err, io.EOF) {
+			break
+		}
+		if errors.Is(err, io.ErrUnexpectedEOF) {
+			return fmt.Errorf("%w: %v", ai.ErrStreamEnded, err)
+		}
+		if err != nil {
+			return fmt.Errorf("reading the response stream: %w", err)
+		}
+		if strings.TrimSpace(ev.Data) == "" {
+			continue
+		}
+		if err := st.chunk([]byte(ev.Data)); err != nil {
+			return err
+		}
+	}
+	if st.finish == "" {
+		return ai.ErrStreamEnded
+	}
+	st.closeOpen()
+	st.applyStop()
+	return nil
+}
+
+// chunk is one streamed GenerateContentResponse.
+type chunk struct {
+	Candidates []struct {
+		Content *struct {
+			Parts []part `json:"parts"`
+		} `json:"content"`
+		FinishReason  string `json:"finishReason"`
+		FinishMessage string `json:"finishMessage"`
+	} `json:"candidates"`
+	PromptFeedback *struct {
+		BlockReason string `json:"blockReason"`
+	} `json:"promptFeedback"`
+	UsageMetadata *struct {
+		PromptTokenCount        int `json:"promptTokenCount"`
+		CandidatesTokenCount    int `json:"candidatesTokenCount"`
+		ThoughtsTokenCount      int `json:"thoughtsTokenCount"`
+		CachedContentTokenCount int `json:"cachedContentTokenCount"`
+	} `json:"usageMetadata"`
+	ResponseID string `json:"responseId"`
+	Error      *struct {
+		Code    int    `json:"code"`
+		Message string `json:"message"`
+		Status  string `json:"status"`
+	} `json:"error"`
+}
+
+type part struct {
+	Text             *string `json:"text"`
+	Thought          bool    `json:"thought"`
+	ThoughtSignature string  `json:"thoughtSignature"`
+	FunctionCall     *struct {
+		ID   string         `json:"id"`
+		Name string         `json:"name"`
+		Args map[string]any `json:"args"`
+	} `json:"functionCall"`
+}
+
+// state follows the open block while chunks arrive.
+type state struct {
+	em     *ai.Emitter
+	reqID  string
+	kind   string // "text", "thinking" or ""
+	idx    int
+	calls  int
+	finish string
+}
+
+func (s *state) chunk(data []byte) error {
+	var c chunk
+	if err := json.Unmarshal(data, &c); err != nil {
+		return fmt.Errorf("decoding a response chunk: %w", err)
+	}
+	if c.Error != nil {
+		msg := c.Error.Message
+		if msg == "" {
+			msg = fmt.Sprintf("Gemini reported an error in the stream (code %d)", c.Error.Code)
+		}
+		return &ai.StreamError{Kind: c.Error.Status, Message: msg}
+	}
+	if c.ResponseID != "" {
+		s.em.SetResponseID(c.ResponseID)
+	}
+	if u := c.UsageMetadata; u != nil {
+		s.em.SetUsage(ai.Usage{
+			Input:     max(u.PromptTokenCount-u.CachedContentTokenCount, 0),
+			Output:    u.CandidatesTokenCount + u.ThoughtsTokenCount,
+			CacheRead: u.CachedContentTokenCount,
+		})
+	}
+	if c.PromptFeedback != nil && c.PromptFeedback.BlockReason != "" && len(c.Candidates) == 0 {
+		s.finish = "PROMPT_BLOCKED:" + c.PromptFeedback.BlockReason
+		return nil
+	}
+	if len(c.Candidates) == 0 {
+		return nil
+	}
+	cand := c.Candidates[0]
+	if cand.Content != nil {
+		for _, p := range cand.Content.Parts {
+			s.part(p)
+		}
+	}
+	if cand.FinishReason != "" {
+		s.finish = cand.FinishReason
+	}
+	return nil
+}
+
+func (s *state) part(p part) {
+	if p.FunctionCall != nil {
+		s.closeOpen()
+		s.calls++
+		id := p.FunctionCall.ID
+		if id == "" {
+			id = fmt.Sprintf("%s_%s_%d", p.FunctionCall.Name, s.reqID, s.calls)
+		}
+		idx := s.em.StartToolCall(id, p.FunctionCall.Name)
+		s.em.ToolCallDelta(idx, argsJSON(p.FunctionCall.Args))
+		s.em.EndToolCall(idx)
+		return
+	}
+	if p.Text == nil {
+		return
+	}
+	kind := "text"
+	if p.Thought {
+		kind = "thinking"
+	}
+	if *p.Text == "" && p.ThoughtSignature == "" {
+		return
+	}
+	if s.kind != kind {
+		s.closeOpen()
+		if kind == "thinking" {
+			s.idx = s.em.StartThinking()
+		} else {
+			s.idx = s.em.StartText()
+		}
+		s.kind = kind
+	}
+	if *p.Text != "" {
+		if kind == "thinking" {
+			s.em.ThinkingDelta(s.idx, *p.Text)
+		} else {
+			s.em.TextDelta(s.idx, *p.Text)
+		}
+	}
+	if p.ThoughtSignature != "" {
+		if kind == "thinking" {
+			s.em.AppendThinkingSignature(s.idx, p.ThoughtSignature)
+		} else {
+			s.em.SetTextSignature(s.idx, p.ThoughtSignature)
+		}
+	}
+}
+
+func (s *state) closeOpen() {
+	switch s.kind {
+	case "text":
+		s.em.EndText(s.idx)
+	case "thinking":
+		s.em.EndThinking(s.idx)
+	}
+	s.kind = ""
+}
+
+// applyStop maps finishReason to the message's stop reason.
+func (s *state) applyStop() {
+	switch {
+	case s.finish == "STOP" || s.finish == "FINISH_REASON_UNSPECIFIED":
+		if s.calls > 0 {
+			s.em.SetStopReason(ai.StopReasonToolUse)
+		} else {
+			s.em.SetStopReason(ai.StopReasonStop)
+		}
+	case s.finish == "MAX_TOKENS":
+		s.em.SetStopReason(ai.StopReasonLength)
+	case strings.HasPrefix(s.finish, "PROMPT_BLOCKED:"):
+		s.em.SetStopReason(ai.StopReasonError)
+		s.em.SetErrorMessage("Gemini blocked the prompt (blockReason " + strings.TrimPrefix(s.finish, "PROMPT_BLOCKED:") + ")")
+	default:
+		s.em.SetStopReason(ai.StopReasonError)
+		s.em.SetErrorMessage("Gemini stopped the response (finishReason " + s.finish + ")")
+	}
+}

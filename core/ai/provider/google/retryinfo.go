@@ -1,0 +1,74 @@
+package google
+
+import (
+	"bytes"
+	"encoding/json"
+	"io"
+	"net/http"
+	"strconv"
+	"time"
+)
+
+// retryInfoTransport copies the retry delay Gemini puts in an error body
+// (a google.rpc.RetryInfo detail: {"retryDelay": "30s"}) into a Retry-After
+// header when the response has none, so ai.Post's retry-after handling —
+// and the " (retry after Ns)" hint in the error message — work for Gemini
+// as for the other APIs.
+type retryInfoTransport struct {
+	base http.RoundTripper
+}
+
+func (t retryInfoTransport) RoundTrip(r *http.Request) (*http.Response, error) {
+	resp, err := t.base.RoundTrip(r)
+	if err != nil || resp.StatusCode < 400 || resp.Header.Get("Retry-After") != "" || resp.Header.Get("Retry-After-Ms") != "" {
+		return resp, err
+	}
+	body, rerr := io.ReadAll(io.LimitReader(resp.Body, 1<<20))
+	resp.Body.Close()
+	resp.Body = io.NopCloser(bytes.NewReader(body))
+	if rerr == nil {
+		if d := retryDelay(body); d > 0 {
+			resp.Header.Set("Retry-After", strconv.FormatFloat(d.Seconds(), 'f', -1, 64))
+		}
+	}
+	return resp, nil
+}
+
+// retryDelay finds a RetryInfo detail's delay in a Google error body.
+func retryDelay(body []byte) time.Duration {
+	var v struct {
+		Error struct {
+			Details []struct {
+				Type       string `json:"@type"`
+				RetryDelay string `json:"retryDelay"`
+			} `json:"details"`
+		} `json:"error"`
+	}
+	if json.Unmarshal(body, &v) != nil {
+		return 0
+	}
+	for _, d := range v.Error.Details {
+		if d.RetryDelay == "" {
+			continue
+		}
+		if dur, err := time.ParseDuration(d.RetryDelay); err == nil && dur > 0 {
+			return dur
+		}
+	}
+	return 0
+}
+
+// withRetryInfo returns a client like c whose transport adds Retry-After
+// from Gemini error bodies.
+func withRetryInfo(c *http.Client) *http.Client {
+	if c == nil {
+		c = http.DefaultClient
+	}
+	base := c.Transport
+	if base == nil {
+		base = http.DefaultTransport
+	}
+	cc := *c
+	cc.Transport = retryInfoTransport{base: base}
+	return &cc
+}
