@@ -1,0 +1,178 @@
+package models
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+
+	"gopkg.in/yaml.v3"
+
+	"github.com/gopi-agent/gopi/core/ai"
+)
+
+// ModelsFile is the user model configuration in the agent directory;
+// LegacyModelsFile is read when it is absent.
+const (
+	ModelsFile       = "models.yml"
+	LegacyModelsFile = "models.json"
+)
+
+// fileConfig is the models.yml document:
+//
+//	providers:
+//	  my-proxy:                      # provider name ("my-proxy/<model id>")
+//	    baseUrl: http://localhost:4000/v1
+//	    api: openai-completions      # anthropic-messages | openai-completions | openai-responses | google-generative-ai
+//	    apiKey: MY_PROXY_KEY         # environment variable name, or the key itself
+//	    headers: {X-Team: tools}
+//	    models:
+//	      - id: qwen3-coder
+//	        name: Qwen3 Coder (proxy)
+//	        reasoning: false
+//	        input: [text]
+//	        contextWindow: 131072
+//	        maxTokens: 32768
+//	        cost: {input: 0.2, output: 0.8, cacheRead: 0, cacheWrite: 0}
+//
+// A built-in provider name (anthropic, ollama, …) may be given to change its
+// base URL, key or headers, and to add models to it; fields left out keep
+// the built-in values.
+type fileConfig struct {
+	Providers map[string]*fileProvider `yaml:"providers"`
+}
+
+type fileProvider struct {
+	BaseURL string            `yaml:"baseUrl"`
+	API     string            `yaml:"api"`
+	APIKey  string            `yaml:"apiKey"`
+	Headers map[string]string `yaml:"headers"`
+	Models  []fileModel       `yaml:"models"`
+}
+
+type fileModel struct {
+	ID            string            `yaml:"id"`
+	Name          string            `yaml:"name"`
+	API           string            `yaml:"api"`
+	BaseURL       string            `yaml:"baseUrl"`
+	Reasoning     bool              `yaml:"reasoning"`
+	Input         []string          `yaml:"input"`
+	ContextWindow int               `yaml:"contextWindow"`
+	MaxTokens     int               `yaml:"maxTokens"`
+	Cost          ai.Prices         `yaml:"cost"`
+	Headers       map[string]string `yaml:"headers"`
+	Compat        map[string]any    `yaml:"compat"`
+}
+
+// ConfigError is a models.yml problem: which file, and what is wrong.
+type ConfigError struct {
+	Path string // the file
+	Msg  string // what is wrong, with the YAML path or line
+}
+
+// Error returns "PATH: MSG".
+func (e *ConfigError) Error() string { return e.Path + ": " + e.Msg }
+
+// loadFile reads models.yml (or the legacy models.json) from dir. A
+// missing file is not an error.
+func loadFile(dir string) (*fileConfig, string, error) {
+	for _, name := range []string{ModelsFile, LegacyModelsFile} {
+		path := filepath.Join(dir, name)
+		data, err := os.ReadFile(path)
+		if errors.Is(err, os.ErrNotExist) {
+			continue
+		}
+		if err != nil {
+			return nil, path, fmt.Errorf("read model configuration: %w", err)
+		}
+		cfg, err := parseConfig(path, data)
+		return cfg, path, err
+	}
+	return nil, "", nil
+}
+
+// parseConfig decodes and validates a models.yml document.
+func parseConfig(path string, data []byte) (*fileConfig, error) {
+	cfg := &fileConfig{}
+	dec := yaml.NewDecoder(bytes.NewReader(data))
+	dec.KnownFields(true)
+	if err := dec.Decode(cfg); err != nil && !errors.Is(err, io.EOF) {
+		return nil, &ConfigError{Path: path, Msg: yamlMessage(err) + " (the format is shown by 'gopi models --help')"}
+	}
+	for name, p := range cfg.Providers {
+		where := "providers." + name
+		if strings.TrimSpace(name) == "" || strings.ContainsAny(name, " /\t") {
+			return nil, &ConfigError{Path: path, Msg: fmt.Sprintf("%s: provider names must be non-empty and contain no spaces or '/'", where)}
+		}
+		if p == nil {
+			return nil, &ConfigError{Path: path, Msg: where + ": empty provider entry; give at least baseUrl and api, or models"}
+		}
+		if p.API != "" && !knownAPI(p.API) {
+			return nil, &ConfigError{Path: path, Msg: fmt.Sprintf("%s.api: unknown API %q; use one of %s", where, p.API, apiList())}
+		}
+		seen := map[string]bool{}
+		for i, m := range p.Models {
+			mw := fmt.Sprintf("%s.models[%d]", where, i)
+			if strings.TrimSpace(m.ID) == "" {
+				return nil, &ConfigError{Path: path, Msg: mw + ": id is required"}
+			}
+			if seen[m.ID] {
+				return nil, &ConfigError{Path: path, Msg: fmt.Sprintf("%s: duplicate model id %q", mw, m.ID)}
+			}
+			seen[m.ID] = true
+			if m.API != "" && !knownAPI(m.API) {
+				return nil, &ConfigError{Path: path, Msg: fmt.Sprintf("%s.api: unknown API %q; use one of %s", mw, m.API, apiList())}
+			}
+			for _, in := range m.Input {
+				if in != ai.InputText && in != ai.InputImage {
+					return nil, &ConfigError{Path: path, Msg: fmt.Sprintf("%s.input: unknown modality %q; use text and/or image", mw, in)}
+				}
+			}
+			if m.ContextWindow < 0 || m.MaxTokens < 0 {
+				return nil, &ConfigError{Path: path, Msg: mw + ": contextWindow and maxTokens must not be negative"}
+			}
+			if m.Cost.Input < 0 || m.Cost.Output < 0 || m.Cost.CacheRead < 0 || m.Cost.CacheWrite < 0 {
+				return nil, &ConfigError{Path: path, Msg: mw + ".cost: prices must not be negative"}
+			}
+		}
+	}
+	return cfg, nil
+}
+
+var unknownField = regexp.MustCompile(`field (\S+) not found in type [\w.]+`)
+
+// yamlMessage rewords a yaml.v3 error: one line per problem, field names
+// instead of Go type names.
+func yamlMessage(err error) string {
+	msg := strings.TrimPrefix(err.Error(), "yaml: ")
+	msg = strings.TrimPrefix(msg, "unmarshal errors:\n")
+	msg = unknownField.ReplaceAllString(msg, "unknown field $1")
+	lines := strings.Split(msg, "\n")
+	for i := range lines {
+		lines[i] = strings.TrimSpace(lines[i])
+	}
+	return "invalid YAML: " + strings.Join(lines, "; ")
+}
+
+var apis = []ai.API{ai.APIAnthropicMessages, ai.APIOpenAICompletions, ai.APIOpenAIResponses, ai.APIGoogleGenerativeAI}
+
+func knownAPI(s string) bool {
+	for _, a := range apis {
+		if string(a) == s {
+			return true
+		}
+	}
+	return false
+}
+
+func apiList() string {
+	var s []string
+	for _, a := range apis {
+		s = append(s, string(a))
+	}
+	return strings.Join(s, ", ")
+}

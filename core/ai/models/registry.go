@@ -1,0 +1,327 @@
+package models
+
+import (
+	"context"
+	"fmt"
+	"net/http"
+	"os"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/gopi-agent/gopi/core/ai"
+	"github.com/gopi-agent/gopi/core/ai/provider/openaicompletions"
+)
+
+// Options configures Load.
+type Options struct {
+	AgentDir string              // directory with models.yml and auth.json; AgentDir(Getenv) when empty
+	Getenv   func(string) string // environment lookup; os.Getenv when nil
+	NoFiles  bool                // skip models.yml and auth.json (built-in catalog only)
+}
+
+// Registry is the set of known providers and models with their credentials.
+type Registry struct {
+	providers   []*ProviderInfo
+	byName      map[string]*ProviderInfo
+	models      []*ai.Model
+	credentials map[string]Credential
+	overrides   map[string]string
+	getenv      func(string) string
+	ConfigPath  string // models.yml that was loaded ("" if none)
+}
+
+// Load builds the registry: the built-in catalog, then models.yml from the
+// agent directory, then stored credentials. A broken file is an error that
+// names the file and the problem.
+func Load(opts Options) (*Registry, error) {
+	getenv := opts.Getenv
+	if getenv == nil {
+		getenv = os.Getenv
+	}
+	r := &Registry{byName: map[string]*ProviderInfo{}, credentials: map[string]Credential{}, overrides: map[string]string{}, getenv: getenv}
+	for _, p := range builtinProviders() {
+		r.addProvider(p)
+	}
+	for _, e := range catalog {
+		p := r.byName[e.provider]
+		r.models = append(r.models, &ai.Model{
+			ID: e.id, Name: e.name, API: p.API, Provider: p.Name, BaseURL: p.BaseURL,
+			Reasoning: e.reasoning, Input: e.input, ContextWindow: e.ctx, MaxTokens: e.max,
+			Cost: ai.Prices{Input: e.in, Output: e.out, CacheRead: e.cr, CacheWrite: e.cw},
+		})
+	}
+	if opts.NoFiles {
+		return r, nil
+	}
+	dir := opts.AgentDir
+	if dir == "" {
+		dir = AgentDir(getenv)
+	}
+	cfg, path, err := loadFile(dir)
+	if err != nil {
+		return nil, err
+	}
+	if cfg != nil {
+		r.ConfigPath = path
+		if err := r.apply(path, cfg); err != nil {
+			return nil, err
+		}
+	}
+	creds, err := loadCredentials(dir)
+	if err != nil {
+		return nil, err
+	}
+	r.credentials = creds
+	return r, nil
+}
+
+func (r *Registry) addProvider(p *ProviderInfo) {
+	r.providers = append(r.providers, p)
+	r.byName[p.Name] = p
+}
+
+// apply merges models.yml into the registry, providers in name order.
+func (r *Registry) apply(path string, cfg *fileConfig) error {
+	names := make([]string, 0, len(cfg.Providers))
+	for n := range cfg.Providers {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	for _, name := range names {
+		fp := cfg.Providers[name]
+		p, builtin := r.byName[name]
+		if !builtin {
+			if fp.BaseURL == "" || fp.API == "" {
+				return &ConfigError{Path: path, Msg: fmt.Sprintf("providers.%s: a new provider needs baseUrl and api (built-in providers: %s)", name, r.providerNames())}
+			}
+			p = &ProviderInfo{Name: name, Title: name}
+			r.addProvider(p)
+		}
+		p.Custom = true
+		if fp.API != "" {
+			p.API = ai.API(fp.API)
+		}
+		if fp.BaseURL != "" {
+			p.BaseURL = strings.TrimRight(fp.BaseURL, "/")
+			p.BaseURLEnv = "" // an explicit URL wins over discovery variables
+		}
+		if fp.APIKey != "" {
+			p.APIKey = fp.APIKey
+		}
+		if len(fp.Headers) > 0 {
+			p.Headers = fp.Headers
+		}
+		// Built-in models of a changed provider follow its new URL/API.
+		for _, m := range r.models {
+			if m.Provider == name {
+				m.BaseURL, m.API = p.BaseURL, p.API
+			}
+		}
+		for _, fm := range fp.Models {
+			m := &ai.Model{
+				ID: fm.ID, Name: fm.Name, API: p.API, Provider: name, BaseURL: p.BaseURL,
+				Reasoning: fm.Reasoning, Input: fm.Input, ContextWindow: fm.ContextWindow, MaxTokens: fm.MaxTokens,
+				Cost: fm.Cost, Headers: fm.Headers, Compat: fm.Compat,
+			}
+			if m.Name == "" {
+				m.Name = fm.ID
+			}
+			if fm.API != "" {
+				m.API = ai.API(fm.API)
+			}
+			if fm.BaseURL != "" {
+				m.BaseURL = strings.TrimRight(fm.BaseURL, "/")
+			}
+			if len(m.Input) == 0 {
+				m.Input = textOnly
+			}
+			if m.ContextWindow == 0 {
+				m.ContextWindow = 128000
+			}
+			if m.MaxTokens == 0 {
+				m.MaxTokens = 16384
+			}
+			r.replaceOrAdd(m)
+		}
+	}
+	return nil
+}
+
+func (r *Registry) replaceOrAdd(m *ai.Model) {
+	for i, old := range r.models {
+		if old.Provider == m.Provider && old.ID == m.ID {
+			r.models[i] = m
+			return
+		}
+	}
+	r.models = append(r.models, m)
+}
+
+func (r *Registry) providerNames() string {
+	var s []string
+	for _, p := range r.providers {
+		s = append(s, p.Name)
+	}
+	return strings.Join(s, ", ")
+}
+
+// Providers lists the providers, built-ins first.
+func (r *Registry) Providers() []*ProviderInfo { return r.providers }
+
+// Provider returns a provider by name.
+func (r *Registry) Provider(name string) (*ProviderInfo, bool) {
+	p, ok := r.byName[name]
+	return p, ok
+}
+
+// Models lists every model: the catalog in order, then models.yml additions.
+func (r *Registry) Models() []*ai.Model { return r.models }
+
+// SetAPIKey sets a runtime key for a provider, overriding every other source.
+func (r *Registry) SetAPIKey(provider, key string) { r.overrides[provider] = key }
+
+// APIKey resolves the key for a provider and says where it came from
+// ("--api-key", "auth.json", "models.yml", "env NAME"). It returns "" and
+// "" when no key is available.
+func (r *Registry) APIKey(provider string) (key, source string) {
+	if k := r.overrides[provider]; k != "" {
+		return k, "--api-key"
+	}
+	if c, ok := r.credentials[provider]; ok {
+		if k := c.Secret(time.Now()); k != "" {
+			return k, CredentialsFile
+		}
+	}
+	p, ok := r.byName[provider]
+	if !ok {
+		return "", ""
+	}
+	if p.APIKey != "" {
+		if isEnvName(p.APIKey) {
+			if v := strings.TrimSpace(r.getenv(p.APIKey)); v != "" {
+				return v, "env " + p.APIKey
+			}
+		} else {
+			return p.APIKey, ModelsFile
+		}
+	}
+	for _, name := range p.KeyEnv {
+		if v := strings.TrimSpace(r.getenv(name)); v != "" {
+			return v, "env " + name
+		}
+	}
+	return "", ""
+}
+
+// isEnvName reports whether s looks like an environment variable name
+// (upper-case letters, digits and underscores) rather than a literal key.
+func isEnvName(s string) bool {
+	if s == "" || (s[0] >= '0' && s[0] <= '9') {
+		return false
+	}
+	for _, c := range []byte(s) {
+		if !(c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '_') {
+			return false
+		}
+	}
+	return true
+}
+
+// HasAuth reports whether a request to the model's provider can be made:
+// a key is available or the provider works without one.
+func (r *Registry) HasAuth(m *ai.Model) bool {
+	if k, _ := r.APIKey(m.Provider); k != "" {
+		return true
+	}
+	p, ok := r.byName[m.Provider]
+	return ok && p.KeyOptional
+}
+
+// BaseURL returns the model's base URL after the provider's environment
+// override (OLLAMA_BASE_URL and friends).
+func (r *Registry) BaseURL(m *ai.Model) string {
+	p, ok := r.byName[m.Provider]
+	if !ok || p.BaseURLEnv == "" || m.BaseURL != p.BaseURL {
+		return m.BaseURL
+	}
+	if preset, ok := openaicompletions.PresetByName(p.Name); ok {
+		return preset.ResolvedBaseURL(r.getenv)
+	}
+	if v := strings.TrimSpace(r.getenv(p.BaseURLEnv)); v != "" {
+		return v
+	}
+	return m.BaseURL
+}
+
+// Prepare fills what the registry knows into a request for its model: the
+// API key (unless set), the base URL override from the environment, the
+// provider's headers and the cache retention from PI_CACHE_RETENTION. It
+// returns an error when the provider needs a key and none is available.
+func (r *Registry) Prepare(req *ai.Request) error {
+	m := req.Model
+	if m == nil {
+		return fmt.Errorf("no model selected")
+	}
+	p := r.byName[m.Provider]
+	foundry := r.applyFoundry(req)
+	if req.APIKey == "" && !foundry {
+		req.APIKey, _ = r.APIKey(m.Provider)
+	}
+	if req.APIKey == "" && !foundry && (p == nil || !p.KeyOptional) {
+		return fmt.Errorf("no API key for provider %q: %s", m.Provider, r.keyHint(m.Provider))
+	}
+	if req.BaseURL == "" {
+		if u := r.BaseURL(m); u != m.BaseURL {
+			req.BaseURL = u
+		}
+	}
+	if p != nil && len(p.Headers) > 0 {
+		h := map[string]string{}
+		for k, v := range p.Headers {
+			h[k] = v
+		}
+		for k, v := range req.Headers {
+			h[k] = v
+		}
+		req.Headers = h
+	}
+	if req.Cache == "" && r.getenv("PI_CACHE_RETENTION") == "long" {
+		req.Cache = ai.CacheLong
+	}
+	req.Thinking = ClampThinking(m, req.Thinking)
+	return nil
+}
+
+// keyHint tells the user how to provide a key for a provider.
+func (r *Registry) keyHint(provider string) string {
+	p, ok := r.byName[provider]
+	if !ok {
+		return "unknown provider; define it in " + ModelsFile
+	}
+	var ways []string
+	if len(p.KeyEnv) > 0 {
+		ways = append(ways, "set "+strings.Join(p.KeyEnv, " or "))
+	}
+	if p.APIKey != "" && isEnvName(p.APIKey) {
+		ways = append(ways, "set "+p.APIKey+" (from "+ModelsFile+")")
+	}
+	ways = append(ways, "add it to "+CredentialsFile+" in the agent directory", "or pass --api-key")
+	return strings.Join(ways, ", ")
+}
+
+// Stream prepares req and streams it with the provider for its model's API.
+// A preparation error becomes a stream with a single "error" event.
+func (r *Registry) Stream(ctx context.Context, req *ai.Request, client *http.Client) *ai.Stream {
+	if err := r.Prepare(req); err != nil {
+		em, s := ai.NewEmitter(req.Model)
+		em.Fail(nil, req.Model, err)
+		return s
+	}
+	return ai.StreamRequest(ctx, req, client)
+}
+
+// NewProvider returns the streaming provider for a model's API.
+func NewProvider(m *ai.Model, client *http.Client) (ai.Provider, error) {
+	return ai.NewProvider(m.API, client)
+}

@@ -1,0 +1,332 @@
+package models
+
+import (
+	"flag"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"testing"
+
+	"github.com/gopi-agent/gopi/core/ai"
+)
+
+var update = flag.Bool("update", false, "rewrite golden files")
+
+func env(m map[string]string) func(string) string {
+	return func(k string) string { return m[k] }
+}
+
+// withConfig loads a registry from an agent dir holding the given
+// models.yml (and auth.json when auth is not empty).
+func withConfig(t *testing.T, yml, auth string, vars map[string]string) (*Registry, error) {
+	t.Helper()
+	dir := t.TempDir()
+	if yml != "" {
+		if err := os.WriteFile(filepath.Join(dir, ModelsFile), []byte(yml), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if auth != "" {
+		if err := os.WriteFile(filepath.Join(dir, CredentialsFile), []byte(auth), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return Load(Options{AgentDir: dir, Getenv: env(vars)})
+}
+
+func TestCatalogIsConsistent(t *testing.T) {
+	r, err := Load(Options{NoFiles: true, Getenv: env(nil)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	seen := map[string]bool{}
+	for _, m := range r.Models() {
+		key := m.Provider + "/" + m.ID
+		if seen[key] {
+			t.Errorf("duplicate catalog entry %s", key)
+		}
+		seen[key] = true
+		if m.Name == "" || m.BaseURL == "" || m.API == "" || m.ContextWindow <= 0 || m.MaxTokens <= 0 || len(m.Input) == 0 {
+			t.Errorf("incomplete catalog entry %+v", m)
+		}
+		if m.MaxTokens > m.ContextWindow {
+			t.Errorf("%s: max output %d exceeds context %d", key, m.MaxTokens, m.ContextWindow)
+		}
+		if m.Cost.Input <= 0 || m.Cost.Output <= 0 {
+			t.Errorf("%s: missing prices", key)
+		}
+		if _, err := ai.NewProvider(m.API, nil); err != nil {
+			t.Errorf("%s: %v", key, err)
+		}
+	}
+	for _, p := range []string{"anthropic", "openai", "google", "xai", "groq", "deepseek", "mistral", "openrouter", "together", "fireworks", "cerebras"} {
+		found := false
+		for _, m := range r.Models() {
+			found = found || m.Provider == p
+		}
+		if !found {
+			t.Errorf("no models for provider %s", p)
+		}
+	}
+}
+
+func TestLoadGoodConfig(t *testing.T) {
+	data, err := os.ReadFile("testdata/config/good.yml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, err := withConfig(t, string(data), "", map[string]string{"MY_PROXY_KEY": "pk"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, err := r.Find("my-proxy/qwen3-coder")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if m.API != ai.APIOpenAICompletions || m.BaseURL != "http://localhost:4000/v1" || m.ContextWindow != 131072 || m.Cost.Output != 0.8 {
+		t.Errorf("custom model %+v", m)
+	}
+	tiny, err := r.Find("my-proxy/tiny")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if tiny.Name != "tiny" || tiny.ContextWindow != 128000 || tiny.MaxTokens != 16384 || len(tiny.Input) != 1 {
+		t.Errorf("defaults not applied: %+v", tiny)
+	}
+	if k, src := r.APIKey("my-proxy"); k != "pk" || src != "env MY_PROXY_KEY" {
+		t.Errorf("key %q from %q", k, src)
+	}
+	q, err := r.Find("ollama/qwen3:32b")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if q.BaseURL != "http://127.0.0.1:11434/v1" || !q.Reasoning || !r.HasAuth(q) {
+		t.Errorf("ollama model %+v auth=%v", q, r.HasAuth(q))
+	}
+	son, _ := r.Find("anthropic/claude-sonnet-4-5")
+	if son.BaseURL != "https://gateway.example.com/anthropic" {
+		t.Errorf("built-in models did not follow the provider's new base URL: %s", son.BaseURL)
+	}
+	req := &ai.Request{Model: son, APIKey: "k"}
+	if err := r.Prepare(req); err != nil {
+		t.Fatal(err)
+	}
+	if req.Headers["X-Gateway"] != "yes" {
+		t.Errorf("provider headers not applied: %v", req.Headers)
+	}
+}
+
+func TestBadConfigErrors(t *testing.T) {
+	files, _ := filepath.Glob("testdata/config/*.yml")
+	sort.Strings(files)
+	var out strings.Builder
+	for _, f := range files {
+		name := filepath.Base(f)
+		if name == "good.yml" {
+			continue
+		}
+		data, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, err = withConfig(t, string(data), "", nil)
+		if err == nil {
+			t.Errorf("%s: loaded without error", name)
+			continue
+		}
+		msg := err.Error()
+		if !strings.Contains(msg, ModelsFile+": ") {
+			t.Errorf("%s: error does not name the file: %s", name, msg)
+		}
+		// Strip the temp dir from the golden form.
+		_, rest, _ := strings.Cut(msg, ModelsFile+": ")
+		out.WriteString(name + ": " + rest + "\n")
+	}
+	golden := "testdata/config/errors.golden"
+	if *update {
+		if err := os.WriteFile(golden, []byte(out.String()), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	want, err := os.ReadFile(golden)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if out.String() != string(want) {
+		t.Errorf("errors differ from %s (run with -update):\n%s", golden, out.String())
+	}
+}
+
+func TestBadCredentialsFile(t *testing.T) {
+	_, err := withConfig(t, "", "{not json", nil)
+	if err == nil || !strings.Contains(err.Error(), CredentialsFile) {
+		t.Fatalf("got %v", err)
+	}
+}
+
+func TestKeyResolutionOrder(t *testing.T) {
+	vars := map[string]string{"ANTHROPIC_API_KEY": "api", "ANTHROPIC_OAUTH_TOKEN": "oauth"}
+	r, err := withConfig(t, "", "", vars)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if k, src := r.APIKey("anthropic"); k != "oauth" || src != "env ANTHROPIC_OAUTH_TOKEN" {
+		t.Errorf("OAuth token must win over API key: %q %q", k, src)
+	}
+	delete(vars, "ANTHROPIC_OAUTH_TOKEN")
+	if k, _ := r.APIKey("anthropic"); k != "api" {
+		t.Errorf("fallback to ANTHROPIC_API_KEY: %q", k)
+	}
+	r2, err := withConfig(t, "", `{"anthropic":{"type":"api_key","key":"stored"},"openai":{"type":"oauth","access":"old","expires":1}}`, vars)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if k, src := r2.APIKey("anthropic"); k != "stored" || src != CredentialsFile {
+		t.Errorf("stored credential must win over env: %q %q", k, src)
+	}
+	if k, _ := r2.APIKey("openai"); k != "" {
+		t.Errorf("expired OAuth token used: %q", k)
+	}
+	r2.SetAPIKey("anthropic", "runtime")
+	if k, src := r2.APIKey("anthropic"); k != "runtime" || src != "--api-key" {
+		t.Errorf("runtime override must win: %q %q", k, src)
+	}
+	m, _ := r2.Find("gpt-5")
+	if err := r2.Prepare(&ai.Request{Model: m}); err == nil || !strings.Contains(err.Error(), "OPENAI_API_KEY") {
+		t.Errorf("missing key error should name the variable: %v", err)
+	}
+}
+
+func TestLiteralKeyInConfig(t *testing.T) {
+	r, err := withConfig(t, "providers:\n  p:\n    baseUrl: http://h\n    api: anthropic-messages\n    apiKey: sk-literal-123\n    models: [{id: m}]\n", "", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if k, src := r.APIKey("p"); k != "sk-literal-123" || src != ModelsFile {
+		t.Errorf("%q %q", k, src)
+	}
+}
+
+func TestFind(t *testing.T) {
+	r, err := Load(Options{NoFiles: true, Getenv: env(map[string]string{"OPENROUTER_API_KEY": "x"})})
+	if err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct{ q, want string }{
+		{"claude-sonnet-4-5", "anthropic/claude-sonnet-4-5"},
+		{"anthropic/claude-opus-4-5", "anthropic/claude-opus-4-5"},
+		{"openai/gpt-4o", "openai/gpt-4o"},
+		{"gpt-4o", "openai/gpt-4o"},
+		{"Claude Haiku 4.5", "anthropic/claude-haiku-4-5"},
+		{"openrouter/anthropic/claude-sonnet-4.5", "openrouter/anthropic/claude-sonnet-4.5"},
+		{"grok-code", "openrouter/x-ai/grok-code-fast-1"}, // credentials break the tie
+		{"gemini-2.5-fl", "google/gemini-2.5-flash"},
+		{"opus", "anthropic/claude-opus-4-5"},
+		{"sonet45", "anthropic/claude-sonnet-4-5"}, // fuzzy
+	}
+	for _, tt := range tests {
+		m, err := r.Find(tt.q)
+		if err != nil {
+			t.Errorf("Find(%q): %v", tt.q, err)
+			continue
+		}
+		if got := m.Provider + "/" + m.ID; got != tt.want {
+			t.Errorf("Find(%q) = %s, want %s", tt.q, got, tt.want)
+		}
+	}
+	if _, err := r.Find("zzzqqq"); err == nil || !strings.Contains(err.Error(), "gopi models") {
+		t.Errorf("no-match error: %v", err)
+	}
+}
+
+func TestParseModelArg(t *testing.T) {
+	tests := []struct {
+		in, q string
+		lvl   ai.ThinkingLevel
+		has   bool
+	}{
+		{"opus:high", "opus", ai.ThinkingHigh, true},
+		{"qwen3:32b", "qwen3:32b", "", false},
+		{"sonnet", "sonnet", "", false},
+		{"ollama/qwen3:32b:low", "ollama/qwen3:32b", ai.ThinkingLow, true},
+	}
+	for _, tt := range tests {
+		q, l, h := ParseModelArg(tt.in)
+		if q != tt.q || l != tt.lvl || h != tt.has {
+			t.Errorf("ParseModelArg(%q) = %q %q %v", tt.in, q, l, h)
+		}
+	}
+}
+
+func TestClampThinking(t *testing.T) {
+	claude := &ai.Model{ID: "claude-sonnet-4-5", API: ai.APIAnthropicMessages, Reasoning: true}
+	gpt5 := &ai.Model{ID: "gpt-5", API: ai.APIOpenAIResponses, Reasoning: true}
+	o3 := &ai.Model{ID: "o3", API: ai.APIOpenAIResponses, Reasoning: true}
+	plain := &ai.Model{ID: "gpt-4o", API: ai.APIOpenAIResponses}
+	tests := []struct {
+		m    *ai.Model
+		in   ai.ThinkingLevel
+		want ai.ThinkingLevel
+	}{
+		{plain, ai.ThinkingHigh, ai.ThinkingOff},
+		{claude, ai.ThinkingXHigh, ai.ThinkingXHigh},
+		{gpt5, ai.ThinkingXHigh, ai.ThinkingHigh},
+		{gpt5, ai.ThinkingMinimal, ai.ThinkingMinimal},
+		{o3, ai.ThinkingMinimal, ai.ThinkingLow},
+		{claude, "", ai.ThinkingOff},
+		{claude, ai.ThinkingMedium, ai.ThinkingMedium},
+	}
+	for _, tt := range tests {
+		if got := ClampThinking(tt.m, tt.in); got != tt.want {
+			t.Errorf("ClampThinking(%s, %s) = %s, want %s", tt.m.ID, tt.in, got, tt.want)
+		}
+	}
+}
+
+func TestAgentDir(t *testing.T) {
+	if got := AgentDir(env(map[string]string{"HOME": "/h"})); got != "/h/.gopi/agent" {
+		t.Errorf("default %s", got)
+	}
+	if got := AgentDir(env(map[string]string{"HOME": "/h", AgentDirEnv: "~/x"})); got != "/h/x" {
+		t.Errorf("override %s", got)
+	}
+}
+
+func TestLocalBaseURLFromEnv(t *testing.T) {
+	r, err := withConfig(t, "providers:\n  ollama:\n    models: [{id: llama3.2}]\n", "", map[string]string{"OLLAMA_BASE_URL": "http://gpu-box:11434"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, _ := r.Find("ollama/llama3.2")
+	if got := r.BaseURL(m); got != "http://gpu-box:11434/v1" {
+		t.Errorf("OLLAMA_BASE_URL not applied: %s", got)
+	}
+}
+
+func TestFoundryMode(t *testing.T) {
+	vars := map[string]string{
+		"CLAUDE_CODE_USE_FOUNDRY": "true", "FOUNDRY_BASE_URL": "https://foundry.example.com/anthropic",
+		"ANTHROPIC_FOUNDRY_API_KEY": "fk", "ANTHROPIC_API_KEY": "plain",
+		"ANTHROPIC_CUSTOM_HEADERS": "x-a: 1, x-b: two\nbad-entry",
+	}
+	r, err := withConfig(t, "", "", vars)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, _ := r.Find("claude-haiku-4-5")
+	req := &ai.Request{Model: m}
+	if err := r.Prepare(req); err != nil {
+		t.Fatal(err)
+	}
+	if req.APIKey != "" || req.Headers["Authorization"] != "Bearer fk" || req.BaseURL != "https://foundry.example.com/anthropic" ||
+		req.Headers["x-a"] != "1" || req.Headers["x-b"] != "two" || len(req.Headers) != 3 {
+		t.Errorf("foundry request: key %q url %q headers %v", req.APIKey, req.BaseURL, req.Headers)
+	}
+	vars["CLAUDE_CODE_USE_FOUNDRY"] = "0"
+	req = &ai.Request{Model: m}
+	if err := r.Prepare(req); err != nil || req.APIKey != "plain" || req.BaseURL != "" {
+		t.Errorf("without foundry: %v %q %q", err, req.APIKey, req.BaseURL)
+	}
+}
