@@ -1,0 +1,60 @@
+package tool
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+)
+
+// Env is the session state the built-in tools share: where relative paths
+// start, the settings, the read cache and the artifact store. One Env per
+// session; the tools built from it keep a pointer.
+type Env struct {
+	Cwd         string         // absolute working directory of the session
+	Settings    Settings       // tool settings
+	ReadCache   *ReadCache     // lines shown to the model, for stale-edit recovery
+	Artifacts   *ArtifactStore // full outputs; nil when the session has none
+	EditEnabled bool           // the edit tool is offered (anchors are pointless without it)
+}
+
+// NewEnv returns an Env rooted at cwd (made absolute) with settings from
+// the environment, an empty read cache, no artifact store and the edit
+// tool enabled.
+func NewEnv(cwd string) *Env {
+	if abs, err := filepath.Abs(cwd); err == nil {
+		cwd = abs
+	}
+	return &Env{Cwd: cwd, Settings: SettingsFromEnv(), ReadCache: NewReadCache(), EditEnabled: true}
+}
+
+// Resolve turns a user path into an absolute path: "~" and "~/…" expand to
+// the home directory, relative paths start at Cwd.
+func (e *Env) Resolve(p string) string {
+	p = ExpandHome(p)
+	if !filepath.IsAbs(p) {
+		p = filepath.Join(e.Cwd, p)
+	}
+	return filepath.Clean(p)
+}
+
+// DisplayPath renders an absolute path for the model: relative to Cwd
+// (slash-separated) when inside it, else absolute.
+func (e *Env) DisplayPath(abs string) string {
+	rel, err := filepath.Rel(e.Cwd, abs)
+	if err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+		return abs
+	}
+	return filepath.ToSlash(rel)
+}
+
+// ExpandHome expands a leading "~" or "~/" to the home directory.
+func ExpandHome(p string) string {
+	if p != "~" && !strings.HasPrefix(p, "~/") {
+		return p
+	}
+	home, err := os.UserHomeDir()
+	if err != nil {
+		return p
+	}
+	return filepath.Join(home, p[1:])
+}

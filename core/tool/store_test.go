@@ -1,0 +1,216 @@
+package tool
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+)
+
+func TestArtifactStore(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "sess")
+	s := NewArtifactStore(dir)
+	if _, err := s.Read("artifact://0"); !errors.Is(err, ErrNoArtifactsDir) {
+		t.Fatalf("missing dir: %v", err)
+	}
+	id, err := s.Save("bash", "full output")
+	if err != nil || id != "0" {
+		t.Fatal(id, err)
+	}
+	id2, _ := s.Save("py thon/../x", "second")
+	if id2 != "1" {
+		t.Fatal(id2)
+	}
+	if txt, err := s.Read(ArtifactURL("1")); err != nil || txt != "second" {
+		t.Fatal(txt, err)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "1.py_thon_x.log")); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.Read("7"); err == nil || err.Error() != "Artifact 7 not found. Available artifacts: 0, 1" {
+		t.Fatal(err)
+	}
+	if _, err := s.Read("x"); err == nil || !strings.Contains(err.Error(), "artifact IDs are numbers") {
+		t.Fatal(err)
+	}
+	// A resumed session continues numbering after what is on disk.
+	os.WriteFile(filepath.Join(dir, "9.bash.log"), []byte("old"), 0o644)
+	s2 := NewArtifactStore(dir)
+	if id, _ := s2.Save("bash", "new"); id != "10" {
+		t.Fatal(id)
+	}
+}
+
+func TestReadCache(t *testing.T) {
+	c := NewReadCache()
+	c.RecordContiguous("/f", 1, []string{"a", "b", "c"}, 3)
+	c.RecordSparse("/f", map[int]string{2: "b"})
+	s, ok := c.Get("/f")
+	if !ok || len(s.Lines) != 3 || s.TotalLines != 3 {
+		t.Fatalf("%+v", s)
+	}
+	// A conflicting line replaces the snapshot.
+	c.RecordSparse("/f", map[int]string{2: "B", 7: "g"})
+	s, _ = c.Get("/f")
+	if len(s.Lines) != 2 || s.Lines[2] != "B" || s.TotalLines != 0 {
+		t.Fatalf("after conflict %+v", s)
+	}
+	// Agreeing records merge.
+	c.RecordContiguous("/f", 3, []string{"c2"}, 0)
+	s, _ = c.Get("/f")
+	if len(s.Lines) != 3 || s.Lines[3] != "c2" {
+		t.Fatalf("merge %+v", s)
+	}
+	// A different known length conflicts too.
+	c.RecordContiguous("/g", 1, []string{"x"}, 5)
+	c.RecordContiguous("/g", 1, []string{"x"}, 1)
+	if s, _ := c.Get("/g"); s.TotalLines != 1 {
+		t.Fatalf("length conflict %+v", s)
+	}
+	// Lines past a known end conflict.
+	c.RecordSparse("/g", map[int]string{4: "q"})
+	if s, _ := c.Get("/g"); len(s.Lines) != 1 || s.Lines[4] != "q" {
+		t.Fatalf("past end %+v", s)
+	}
+	// Returned snapshots are copies.
+	s, _ = c.Get("/g")
+	s.Lines[4] = "mutated"
+	if s2, _ := c.Get("/g"); s2.Lines[4] != "q" {
+		t.Fatal("Get leaked internal state")
+	}
+	c.Forget("/g")
+	if _, ok := c.Get("/g"); ok {
+		t.Fatal("forget")
+	}
+	c.RecordContiguous("/empty", 1, nil, 0)
+	if _, ok := c.Get("/empty"); ok {
+		t.Fatal("empty record stored")
+	}
+}
+
+func TestReadCacheEvictsLeastRecent(t *testing.T) {
+	c := NewReadCache()
+	for i := range 31 {
+		c.RecordSparse(fmt.Sprintf("/p%d", i), map[int]string{1: "x"})
+		if i == 0 {
+			continue
+		}
+		c.RecordSparse("/p0", map[int]string{1: "x"}) // keep p0 fresh
+	}
+	if c.Len() != MaxReadCachePaths {
+		t.Fatal(c.Len())
+	}
+	if _, ok := c.Get("/p0"); !ok {
+		t.Fatal("recently recorded path evicted")
+	}
+	if _, ok := c.Get("/p1"); ok {
+		t.Fatal("least recent path kept")
+	}
+}
+
+func TestReadCacheConcurrent(t *testing.T) {
+	c := NewReadCache()
+	var wg sync.WaitGroup
+	for g := range 8 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range 200 {
+				p := fmt.Sprintf("/p%d", (g*7+i)%40)
+				c.RecordContiguous(p, 1, []string{fmt.Sprint(i)}, 0)
+				c.Get(p)
+			}
+		}()
+	}
+	wg.Wait()
+	if c.Len() > MaxReadCachePaths {
+		t.Fatal(c.Len())
+	}
+}
+
+func TestWriteFileAtomicKeepsMode(t *testing.T) {
+	p := filepath.Join(t.TempDir(), "x.sh")
+	os.WriteFile(p, []byte("old"), 0o751)
+	if err := WriteFileAtomic(p, []byte("new"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	fi, _ := os.Stat(p)
+	b, _ := os.ReadFile(p)
+	if fi.Mode().Perm() != 0o751 || string(b) != "new" {
+		t.Fatal(fi.Mode(), string(b))
+	}
+	entries, _ := os.ReadDir(filepath.Dir(p))
+	if len(entries) != 1 {
+		t.Fatal("temporary file left behind")
+	}
+}
+
+func TestSettingsAndDisplay(t *testing.T) {
+	t.Setenv(EnvEditVariant, "Replace")
+	t.Setenv("GOPI_READ_DEFAULT_LIMIT", "9000")
+	e := NewEnv(t.TempDir())
+	if e.Settings.EditMode != EditReplace || e.Settings.OpenEndedLimit() != 3000 {
+		t.Fatalf("%+v", e.Settings)
+	}
+	if e.DisplayMode(false, false) != DisplayLineNumbers || e.DisplayMode(true, false) != DisplayPlain {
+		t.Fatal("replace mode display")
+	}
+	e.Settings.EditMode = EditHashline
+	if e.DisplayMode(false, false) != DisplayHashline || e.DisplayMode(false, true) != DisplayLineNumbers {
+		t.Fatal("hashline display")
+	}
+	e.EditEnabled = false
+	if e.DisplayMode(false, false) != DisplayLineNumbers {
+		t.Fatal("no edit tool")
+	}
+	if got := DisplayLineNumbers.FormatLines([]string{"a\r", "b"}, 9); got != "9|a\n10|b" {
+		t.Fatal(got)
+	}
+	t.Setenv(EnvEditVariant, "bogus")
+	if SettingsFromEnv().EditMode != EditHashline {
+		t.Fatal("invalid variant accepted")
+	}
+	if e.DisplayPath(filepath.Join(e.Cwd, "a", "b")) != "a/b" || e.DisplayPath("/elsewhere") != "/elsewhere" {
+		t.Fatal("DisplayPath")
+	}
+	if e.Resolve("x/../y") != filepath.Join(e.Cwd, "y") {
+		t.Fatal("Resolve")
+	}
+}
+
+func TestOutputSink(t *testing.T) {
+	store := NewArtifactStore(filepath.Join(t.TempDir(), "a"))
+	s := NewOutputSink(store, "bash")
+	s.Write([]byte("small\n"))
+	sum, err := s.Close()
+	if err != nil || sum.Truncated || sum.Output != "small\n" || sum.ArtifactID != "" || sum.TotalLines != 1 {
+		t.Fatalf("%+v %v", sum, err)
+	}
+	s = NewOutputSink(store, "bash")
+	var all strings.Builder
+	for i := range 20000 {
+		line := fmt.Sprintf("line %d é\n", i)
+		all.WriteString(line)
+		s.Write([]byte(line))
+	}
+	sum, err = s.Close()
+	if err != nil || !sum.Truncated || sum.ArtifactID != "0" || len(sum.Output) > DefaultMaxBytes || !strings.HasSuffix(all.String(), sum.Output) {
+		t.Fatalf("%+v %v", SinkSummary{Truncated: sum.Truncated, ArtifactID: sum.ArtifactID, TotalBytes: sum.TotalBytes}, err)
+	}
+	if full, _ := store.Read(sum.ArtifactID); full != all.String() || sum.TotalLines != 20000 {
+		t.Fatalf("artifact has %d bytes, want %d", len(full), all.Len())
+	}
+	if FullOutputNotice("0") != "Full: artifact://0" {
+		t.Fatal(FullOutputNotice("0"))
+	}
+	// Without a store only the tail survives.
+	s = NewOutputSink(nil, "bash")
+	s.Write(bytes.Repeat([]byte("x"), DefaultMaxBytes+10))
+	if sum, err := s.Close(); err != nil || !sum.Truncated || sum.ArtifactID != "" || len(sum.Output) != DefaultMaxBytes {
+		t.Fatalf("%v %v", sum.Truncated, err)
+	}
+}

@@ -1,0 +1,245 @@
+// Package tooltest runs data-driven golden cases for tools.
+//
+// Each case is a txtar archive under a package's testdata directory:
+//
+//	Comment: what the case covers.
+//	-- env --            optional KEY=VALUE lines set for the case
+//	-- some/file.txt --  files written to a fresh working directory
+//	-- call --           JSON arguments of one call
+//	-- result --         expected text of a successful result
+//	-- call --           further calls run in order …
+//	-- error --          … or the expected text of an error result
+//	-- details --        optional: expected details of the previous call as JSON
+//	-- cache:f.txt --    optional: the read cache for f.txt after the previous call
+//	-- after:f.txt --    optional: f.txt's content at the end ("(missing)" if absent)
+//
+// Files get distinct modification times, newest first in archive order
+// (the first file is 1 hour old, the next 2 hours, …), and directories the
+// time of their newest child, so listings sorted by time are reproducible.
+// The working directory appears as $WORK in compared text. Run the tests
+// with -update to rewrite the expected sections from the actual output.
+package tooltest
+
+import (
+	"context"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/gopi-agent/gopi/core/tool"
+	"golang.org/x/tools/txtar"
+)
+
+var update = flag.Bool("update", false, "rewrite the expected sections of golden tool cases")
+
+// Factory builds the tool under test for a case's session.
+type Factory func(env *tool.Env) tool.Tool
+
+// RunDir runs every *.txtar case in dir as a subtest.
+func RunDir(t *testing.T, dir string, newTool Factory) {
+	t.Helper()
+	files, err := filepath.Glob(filepath.Join(dir, "*.txtar"))
+	if err != nil || len(files) == 0 {
+		t.Fatalf("no cases in %s: %v", dir, err)
+	}
+	for _, file := range files {
+		file, _ := filepath.Abs(file)
+		t.Run(strings.TrimSuffix(filepath.Base(file), ".txtar"), func(t *testing.T) {
+			RunCase(t, file, newTool)
+		})
+	}
+}
+
+// expectSections are the sections compared with (or rewritten from) output.
+func isExpect(name string) bool {
+	return name == "result" || name == "error" || name == "details" ||
+		strings.HasPrefix(name, "cache:") || strings.HasPrefix(name, "after:")
+}
+
+// RunCase runs one case file.
+func RunCase(t *testing.T, file string, newTool Factory) {
+	ar, err := txtar.ParseFile(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	work := t.TempDir()
+	if real, err := filepath.EvalSymlinks(work); err == nil {
+		work = real
+	}
+	now := time.Now()
+	age := 0
+	for _, f := range ar.Files {
+		if f.Name == "env" {
+			for _, kv := range strings.Split(strings.TrimSpace(string(f.Data)), "\n") {
+				if k, v, ok := strings.Cut(kv, "="); ok {
+					t.Setenv(k, v)
+				}
+			}
+			continue
+		}
+		if f.Name == "call" || isExpect(f.Name) {
+			continue
+		}
+		path := filepath.Join(work, filepath.FromSlash(f.Name))
+		if strings.HasSuffix(f.Name, "/") { // an empty directory
+			if err := os.MkdirAll(path, 0o755); err != nil {
+				t.Fatal(err)
+			}
+			continue
+		}
+		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(path, f.Data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		age++
+		mt := now.Add(-time.Duration(age) * time.Hour)
+		if err := os.Chtimes(path, mt, mt); err != nil {
+			t.Fatal(err)
+		}
+	}
+	stampDirs(t, work)
+	t.Chdir(work)
+	env := tool.NewEnv(work)
+	env.Artifacts = tool.NewArtifactStore(filepath.Join(work, ".artifacts"))
+	tl := newTool(env)
+
+	var last *tool.Result
+	ran := false
+	for i := range ar.Files {
+		f := &ar.Files[i]
+		switch {
+		case f.Name == "call":
+			res, err := tool.Run(context.Background(), tl, json.RawMessage(f.Data), nil)
+			if err != nil {
+				t.Fatalf("call %s: %v", strings.TrimSpace(string(f.Data)), err)
+			}
+			last, ran = res, true
+		case isExpect(f.Name):
+			if !ran {
+				t.Fatalf("section %s comes before any call", f.Name)
+			}
+			got := actual(t, f.Name, last, env, work)
+			if *update {
+				if f.Name == "result" && last.IsError {
+					f.Name = "error"
+				} else if f.Name == "error" && !last.IsError {
+					f.Name = "result"
+				}
+				f.Data = []byte(got)
+				continue
+			}
+			if f.Name == "result" && last.IsError {
+				t.Errorf("want a result, got an error:\n%s", last.FirstText())
+				continue
+			}
+			if f.Name == "error" && !last.IsError {
+				t.Errorf("want an error, got a result:\n%s", last.FirstText())
+				continue
+			}
+			if want := string(f.Data); got != want {
+				t.Errorf("%s differs\n--- got ---\n%s--- want ---\n%s", f.Name, got, want)
+			}
+		}
+	}
+	if !ran {
+		t.Fatal("case has no call section")
+	}
+	if *update {
+		if err := os.WriteFile(file, txtar.Format(ar), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+// actual renders what a section compares against.
+func actual(t *testing.T, section string, res *tool.Result, env *tool.Env, work string) string {
+	clean := func(s string) string {
+		s = strings.ReplaceAll(s, work, "$WORK")
+		if !strings.HasSuffix(s, "\n") {
+			s += "\n"
+		}
+		return s
+	}
+	switch {
+	case section == "result" || section == "error":
+		var parts []string
+		for _, c := range res.Content {
+			switch c := c.(type) {
+			case *tool.TextContent:
+				parts = append(parts, c.Text)
+			case *tool.ImageContent:
+				parts = append(parts, fmt.Sprintf("[image %s, %d base64 bytes]", c.MIMEType, len(c.Data)))
+			}
+		}
+		return clean(strings.Join(parts, "\n"))
+	case section == "details":
+		b, err := json.MarshalIndent(res.Details, "", "  ")
+		if err != nil {
+			t.Fatal(err)
+		}
+		return clean(string(b))
+	case strings.HasPrefix(section, "cache:"):
+		snap, ok := env.ReadCache.Get(filepath.Join(work, strings.TrimPrefix(section, "cache:")))
+		if !ok {
+			return "(not cached)\n"
+		}
+		nums := make([]int, 0, len(snap.Lines))
+		for n := range snap.Lines {
+			nums = append(nums, n)
+		}
+		slices.Sort(nums)
+		var b strings.Builder
+		fmt.Fprintf(&b, "total=%d\n", snap.TotalLines)
+		for _, n := range nums {
+			b.WriteString(strconv.Itoa(n) + ":" + snap.Lines[n] + "\n")
+		}
+		return b.String()
+	default: // after:
+		data, err := os.ReadFile(filepath.Join(work, strings.TrimPrefix(section, "after:")))
+		if err != nil {
+			return "(missing)\n"
+		}
+		if len(data) > 0 && data[len(data)-1] != '\n' {
+			data = append(data, '\n') // txtar sections always end in a newline
+		}
+		return string(data)
+	}
+}
+
+// stampDirs gives every directory the modification time of its newest child.
+func stampDirs(t *testing.T, root string) {
+	var visit func(dir string) time.Time
+	visit = func(dir string) time.Time {
+		var newest time.Time
+		entries, _ := os.ReadDir(dir)
+		for _, e := range entries {
+			p := filepath.Join(dir, e.Name())
+			var mt time.Time
+			if e.IsDir() {
+				mt = visit(p)
+			} else if info, err := e.Info(); err == nil {
+				mt = info.ModTime()
+			}
+			if mt.After(newest) {
+				newest = mt
+			}
+		}
+		if newest.IsZero() {
+			newest = time.Now().Add(-30 * time.Minute)
+		}
+		if err := os.Chtimes(dir, newest, newest); err != nil {
+			t.Fatal(err)
+		}
+		return newest
+	}
+	visit(root)
+}
