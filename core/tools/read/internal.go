@@ -1,0 +1,49 @@
+package read
+
+import (
+	"context"
+	"strings"
+
+	"github.com/gopi-agent/gopi/core/tool"
+)
+
+// internalSchemes are the agent's internal URL schemes. Only artifact://
+// is served so far; the others join as their stores appear.
+var internalSchemes = []string{"agent://", "artifact://", "issue://", "local://", "mcp://", "memory://", "pi://", "pr://", "rule://", "skill://"}
+
+// isInternalURL reports whether target names an internal resource.
+func isInternalURL(target string) bool {
+	for _, s := range internalSchemes {
+		if strings.HasPrefix(target, s) {
+			return true
+		}
+	}
+	return false
+}
+
+// readInternal pages an internal resource in memory. Internal resources
+// are immutable, so they never carry edit anchors and are not recorded in
+// the read cache.
+func (t *Tool) readInternal(_ context.Context, target string) (*tool.Result, error) {
+	if !strings.HasPrefix(target, tool.ArtifactScheme) {
+		scheme, _, _ := strings.Cut(target, "://")
+		return nil, tool.Errorf("Cannot read %s: %s:// resources are not available in this session; read a file path or artifact://<id>.", target, scheme)
+	}
+	ref, sel, err := SplitSelector(target)
+	if err != nil {
+		return nil, &tool.Error{Msg: err.Error(), Err: err}
+	}
+	if t.env.Artifacts == nil {
+		return nil, &tool.Error{Msg: tool.ErrNoArtifactsDir.Error(), Err: tool.ErrNoArtifactsDir}
+	}
+	content, err := t.env.Artifacts.Read(ref)
+	if err != nil {
+		return nil, &tool.Error{Msg: err.Error(), Err: err}
+	}
+	d := &Details{Source: ref}
+	text, _, err := t.render(strings.NewReader(content), sel, ref, t.env.DisplayMode(sel.Raw, true), d)
+	if err != nil {
+		return nil, err
+	}
+	return tool.TextResult(text, d), nil
+}

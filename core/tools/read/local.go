@@ -1,0 +1,173 @@
+package read
+
+import (
+	"bytes"
+	"context"
+	"io"
+	"os"
+	"strconv"
+
+	"github.com/gopi-agent/gopi/core/tool"
+)
+
+// sniffSize is how much of a file is checked for NUL bytes.
+const sniffSize = 8 * 1024
+
+// readLocal reads a local file or directory.
+func (t *Tool) readLocal(ctx context.Context, target string) (*tool.Result, error) {
+	path, sel, err := SplitSelector(target)
+	if err != nil {
+		return nil, &tool.Error{Msg: err.Error(), Err: err}
+	}
+	r, err := resolvePath(ctx, t.env, path)
+	if err != nil {
+		return nil, err
+	}
+	d := &Details{ResolvedPath: r.abs, Source: r.abs}
+	var text string
+	if r.info.IsDir() {
+		d.IsDirectory = true
+		lineCap := 0
+		if sel.HasLines() {
+			lineCap = t.env.Settings.OpenEndedLimit()
+			if sel.End > 0 {
+				lineCap = sel.End - sel.Start + 1
+			}
+		}
+		text, d.ResultLimit, err = dirTree(r.abs, t.now(), lineCap)
+		if err != nil {
+			return nil, err
+		}
+	} else {
+		text, err = t.readFile(r, sel, d)
+		if err != nil {
+			return nil, err
+		}
+	}
+	if r.suffixOf != "" {
+		d.SuffixResolution = &SuffixResolution{From: r.suffixOf, To: r.suffixHit}
+		text = "[Path '" + r.suffixOf + "' not found; resolved to '" + r.suffixHit + "' via suffix match]\n" + text
+	}
+	return tool.TextResult(text, d), nil
+}
+
+// readFile shows a window of a local file and records it in the read cache.
+func (t *Tool) readFile(r *resolved, sel Selector, d *Details) (string, error) {
+	f, err := os.Open(r.abs)
+	if err != nil {
+		return "", tool.Errorf("Cannot read %s: %v", r.display, unwrapPathError(err))
+	}
+	defer f.Close()
+	head := make([]byte, sniffSize)
+	n, _ := io.ReadFull(f, head)
+	if bytes.IndexByte(head[:n], 0) >= 0 {
+		return "[Cannot show " + r.display + ": binary file (" + tool.FormatSize(r.info.Size()) + ")]", nil
+	}
+	if _, err := f.Seek(0, io.SeekStart); err != nil {
+		return "", tool.Errorf("Cannot read %s: %v", r.display, err)
+	}
+	mode := t.env.DisplayMode(sel.Raw, false)
+	text, w, err := t.render(f, sel, r.display, mode, d)
+	if err != nil {
+		return "", err
+	}
+	if w != nil && len(w.lines) > 0 && t.env.ReadCache != nil {
+		total := 0
+		if w.last() == w.total {
+			total = w.total
+		}
+		t.env.ReadCache.RecordContiguous(r.abs, w.first, w.lines, total)
+	}
+	return text, nil
+}
+
+// render pages text from src per sel and formats it in mode. It returns
+// the window shown (nil when none was).
+func (t *Tool) render(src io.Reader, sel Selector, name string, mode tool.DisplayMode, d *Details) (string, *window, error) {
+	limit := t.env.Settings.OpenEndedLimit()
+	from, maxLines := 1, limit
+	if sel.HasLines() {
+		from = max(1, sel.Start-leadingContext)
+		if sel.End > 0 {
+			maxLines = sel.End + trailingContext - from + 1
+		} else {
+			maxLines = limit + sel.Start - from
+		}
+		maxLines = min(maxLines, tool.DefaultMaxLines)
+	}
+	budget := max(tool.DefaultMaxBytes, maxLines*bytesPerLineBudget)
+	w, err := scanWindow(src, from, maxLines, budget)
+	if err != nil {
+		return "", nil, tool.Errorf("Cannot read %s: %v", name, err)
+	}
+	if w.total == 0 && !sel.HasLines() {
+		d.Truncation = &Window{}
+		return "(empty file)", nil, nil
+	}
+	if sel.HasLines() && sel.Start > w.total {
+		d.Truncation = &Window{TotalLines: w.total}
+		if w.total == 0 {
+			return "[" + name + " is empty; line " + strconv.Itoa(sel.Start) + " does not exist. Use :1 once it has content.]", nil, nil
+		}
+		return "[Line " + strconv.Itoa(sel.Start) + " is past the end of " + name + " (" + plural(w.total, "line") +
+			"). Use :" + strconv.Itoa(w.total) + " to read the last line, or :1 to read from the top.]", nil, nil
+	}
+
+	// Format rows. A row too big for the output cap is shortened for
+	// display; its anchor is still computed from the whole line.
+	win := &Window{StartLine: w.first, TotalLines: w.total}
+	var out []byte
+	for i, line := range w.lines {
+		shown := line
+		if len(line) > tool.DefaultMaxBytes-64 {
+			shown, _ = tool.TruncateLine(line, tool.DefaultMaxColumn)
+			win.CutLines = append(win.CutLines, w.first+i)
+		}
+		if i > 0 {
+			out = append(out, '\n')
+		}
+		if ref := mode.LineRef(w.first+i, line); ref != "" {
+			out = append(out, ref...)
+			out = append(out, '|')
+		}
+		out = append(out, shown...)
+	}
+	tr := tool.TruncateHead(string(out), tool.Limits{MaxLines: tool.DefaultMaxLines, MaxBytes: tool.DefaultMaxBytes})
+	shown := tr.OutputLines
+	if tr.Content == "" {
+		shown = 0
+	}
+	w.lines = w.lines[:shown]
+	win.EndLine = w.first + shown - 1
+	text := tr.Content
+	switch {
+	case tr.Truncated || w.byteLimit:
+		win.TruncatedBy = "bytes"
+	case w.lineLimit && !(sel.End > 0):
+		win.TruncatedBy = "lines"
+	}
+	if win.EndLine < w.total && win.TruncatedBy != "" {
+		win.NextOffset = win.EndLine + 1
+		limitNote := ""
+		if win.TruncatedBy == "bytes" {
+			limitNote = " (" + tool.FormatSize(tool.DefaultMaxBytes) + " output limit)"
+		}
+		text += "\n\n[Showing lines " + strconv.Itoa(win.StartLine) + "-" + strconv.Itoa(win.EndLine) + " of " +
+			strconv.Itoa(w.total) + limitNote + ". Use :" + strconv.Itoa(win.NextOffset) + " to continue.]"
+	}
+	for _, n := range win.CutLines {
+		if n <= win.EndLine {
+			text += "\n[Line " + strconv.Itoa(n) + " is too long to show whole; it was cut to " +
+				strconv.Itoa(tool.DefaultMaxColumn) + " characters.]"
+		}
+	}
+	d.Truncation = win
+	return text, w, nil
+}
+
+func plural(n int, word string) string {
+	if n == 1 {
+		return "1 " + word
+	}
+	return strconv.Itoa(n) + " " + word + "s"
+}

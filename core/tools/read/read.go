@@ -1,0 +1,130 @@
+// Package read is the read tool: one path string selects a local file (a
+// window of its lines, anchored for editing), a directory (a shallow tree),
+// or an internal resource such as artifact://<id>, with an optional line
+// selector suffix (:N, :A-B, :A+C, :raw).
+//
+// Targets are dispatched through an ordered handler list — internal URLs,
+// then local paths — that later handlers (web URLs, archives, SQLite,
+// images, notebooks, documents) slot into ahead of the local one.
+//
+// File text is streamed in 8 KiB chunks: only the shown window is kept in
+// memory while every line is counted. Bounded selections get one line of
+// context before and three after on the bounded sides; open-ended reads
+// show read.defaultLimit lines (at most 3000); the text returned is capped
+// at 50 KiB. Reads past the end answer with a hint instead of an error.
+// Every contiguous window shown from a local file is recorded in the
+// session's read cache, the base for recovering stale hashline edits.
+package read
+
+import (
+	"context"
+	"strings"
+	"time"
+
+	"github.com/gopi-agent/gopi/core/tool"
+)
+
+// Context lines added around an explicit selection, on bounded sides only.
+const (
+	leadingContext  = 1
+	trailingContext = 3
+)
+
+// bytesPerLineBudget sizes the streaming budget: max(50 KiB, lines × 512).
+const bytesPerLineBudget = 512
+
+const description = `Read a file or list a directory. The path may end with a line selector:
+  path:50       from line 50 on
+  path:50-80    lines 50 to 80
+  path:50+20    20 lines starting at line 50
+  path:raw      verbatim text without line prefixes (combinable, e.g. path:50-80:raw)
+Lines are 1-indexed. Each line comes prefixed with its anchor and a bar, e.g. "41th|text": the anchor
+(line number plus two letters) is what the edit tool takes to name that line; the text after the bar
+is the line itself. Long files are shown in pages; follow the hint at the end to continue. Explicit
+ranges include one line before and three after as context. A directory shows a tree two levels deep,
+newest entries first, with sizes and ages. "~" is your home directory; "/" alone is the working
+directory. artifact://<id> reads the full output a truncated tool result was saved to.`
+
+// Tool is the read tool bound to a session.
+type Tool struct {
+	env *tool.Env
+	now func() time.Time // clock for directory ages
+}
+
+// New returns the read tool for env.
+func New(env *tool.Env) tool.Tool { return &Tool{env: env, now: time.Now} }
+
+// Definition describes the tool.
+func (t *Tool) Definition() tool.Definition {
+	return tool.Definition{
+		Name:        "read",
+		Label:       "Read",
+		Description: description,
+		Parameters: tool.Object(map[string]*tool.Schema{
+			"path": {Type: "string", MinLength: tool.Ptr(1), Description: "File or directory path, or artifact://<id>, optionally ending with :N, :A-B, :A+C and/or :raw"},
+		}, "path"),
+		Concurrency:  tool.Shared,
+		NonAbortable: true,
+	}
+}
+
+// Details is the structured part of a read result.
+type Details struct {
+	ResolvedPath     string            `json:"resolvedPath,omitempty"`     // absolute path read
+	IsDirectory      bool              `json:"isDirectory,omitempty"`      // a directory listing
+	SuffixResolution *SuffixResolution `json:"suffixResolution,omitempty"` // set when the path was found by suffix
+	Truncation       *Window           `json:"truncation,omitempty"`       // the shown window of a text
+	ResultLimit      bool              `json:"resultLimit,omitempty"`      // a listing left entries out
+	Source           string            `json:"source,omitempty"`           // backing path or URL
+}
+
+// SuffixResolution records a path found by unique suffix match.
+type SuffixResolution struct {
+	From string `json:"from"` // path as given
+	To   string `json:"to"`   // path read
+}
+
+// Window describes which lines of a text a read showed.
+type Window struct {
+	StartLine   int    `json:"startLine"`             // first shown line (0 when none)
+	EndLine     int    `json:"endLine"`               // last shown line
+	TotalLines  int    `json:"totalLines"`            // lines in the text
+	NextOffset  int    `json:"nextOffset,omitempty"`  // line to continue from, when more follows
+	TruncatedBy string `json:"truncatedBy,omitempty"` // "lines" or "bytes" when the page was cut
+	CutLines    []int  `json:"cutLines,omitempty"`    // lines shortened to fit
+}
+
+// handler reads one kind of target.
+type handler struct {
+	match func(target string) bool
+	read  func(t *Tool, ctx context.Context, target string) (*tool.Result, error)
+}
+
+// handlers are tried in order; the last (local paths) matches everything.
+var handlers = []handler{
+	{isInternalURL, (*Tool).readInternal},
+	{func(string) bool { return true }, (*Tool).readLocal},
+}
+
+// Execute reads the target named by the path argument.
+func (t *Tool) Execute(ctx context.Context, args tool.Args, _ tool.UpdateFunc) (*tool.Result, error) {
+	var a struct {
+		Path string `json:"path"`
+	}
+	if err := args.Decode(&a); err != nil {
+		return nil, err
+	}
+	target := strings.TrimSpace(a.Path)
+	if strings.HasPrefix(target, "file://") {
+		target = tool.ExpandHome(strings.TrimPrefix(target, "file://"))
+	}
+	if target == "" {
+		return nil, tool.Errorf("Path must not be empty; give a file or directory path.")
+	}
+	for _, h := range handlers {
+		if h.match(target) {
+			return h.read(t, ctx, target)
+		}
+	}
+	return nil, tool.Errorf("Cannot read %s", target)
+}
