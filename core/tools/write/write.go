@@ -1,0 +1,112 @@
+// Package write is the write tool: it creates or replaces a whole file.
+//
+// Parent directories are created as needed; the file is replaced
+// atomically (temporary file in the same directory, then rename) keeping
+// an existing file's permission bits. Afterwards the filesystem scan cache
+// drops its entries for the path, and the session's read cache records the
+// new text, since the model now knows the file exactly.
+package write
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/gopi-agent/gopi/core/tool"
+	"github.com/gopi-agent/gopi/fscache"
+)
+
+const description = `Create a file, or replace the whole content of an existing one. Missing parent directories
+are created. Use it for new files and complete rewrites; to change part of an existing file,
+use the edit tool instead. "~" is your home directory; relative paths start in the working directory.`
+
+// Tool is the write tool bound to a session.
+type Tool struct{ env *tool.Env }
+
+// New returns the write tool for env.
+func New(env *tool.Env) tool.Tool { return &Tool{env: env} }
+
+// Definition describes the tool.
+func (t *Tool) Definition() tool.Definition {
+	return tool.Definition{
+		Name:        "write",
+		Label:       "Write",
+		Description: description,
+		Parameters: tool.Object(map[string]*tool.Schema{
+			"path":    {Type: "string", MinLength: tool.Ptr(1), Description: "File to create or replace"},
+			"content": tool.String("The complete new content of the file"),
+		}, "path", "content"),
+		Concurrency: tool.Shared,
+	}
+}
+
+// Details is the structured part of a write result.
+type Details struct {
+	Path  string `json:"path"`  // absolute path written
+	Op    string `json:"op"`    // "create" or "update"
+	Lines int    `json:"lines"` // lines in the new content
+	Bytes int    `json:"bytes"` // bytes written
+}
+
+// Execute writes the file.
+func (t *Tool) Execute(_ context.Context, args tool.Args, _ tool.UpdateFunc) (*tool.Result, error) {
+	var a struct {
+		Path    string `json:"path"`
+		Content string `json:"content"`
+	}
+	if err := args.Decode(&a); err != nil {
+		return nil, err
+	}
+	p := strings.TrimSpace(a.Path)
+	if p == "" {
+		return nil, tool.Errorf("Path must not be empty; give the file to write.")
+	}
+	abs := t.env.Resolve(p)
+	display := t.env.DisplayPath(abs)
+	op := "update"
+	info, err := os.Stat(abs)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		op = "create"
+	case err != nil:
+		return nil, tool.Errorf("Cannot write %s: %v", display, pathErr(err))
+	case info.IsDir():
+		return nil, tool.Errorf("Cannot write %s: it is a directory; give a file path.", display)
+	}
+	if err := os.MkdirAll(filepath.Dir(abs), 0o755); err != nil {
+		return nil, tool.Errorf("Cannot create the directory for %s: %v", display, pathErr(err))
+	}
+	if err := tool.WriteFileAtomic(abs, []byte(a.Content), 0o644); err != nil {
+		return nil, tool.Errorf("Cannot write %s: %v", display, pathErr(errors.Unwrap(err)))
+	}
+	fscache.InvalidateAfterWrite(abs)
+	if t.env.ReadCache != nil {
+		t.env.ReadCache.RecordText(abs, a.Content)
+	}
+	lines := len(tool.SplitDisplayLines(a.Content))
+	verb := "Updated"
+	if op == "create" {
+		verb = "Created"
+	}
+	text := fmt.Sprintf("%s %s (%s)", verb, display, lineCount(lines))
+	return tool.TextResult(text, &Details{Path: abs, Op: op, Lines: lines, Bytes: len(a.Content)}), nil
+}
+
+func lineCount(n int) string {
+	if n == 1 {
+		return "1 line"
+	}
+	return fmt.Sprintf("%d lines", n)
+}
+
+func pathErr(err error) error {
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		return pe.Err
+	}
+	return err
+}
