@@ -1,0 +1,289 @@
+package applypatch
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"github.com/gopi-agent/gopi/core/tools/edit/diff"
+	"github.com/gopi-agent/gopi/core/tools/edit/textfile"
+)
+
+// FS is the file access the applier needs. Paths are absolute. WriteFile
+// replaces a file's content (atomically, keeping its mode, in the real
+// implementation) and fails with an fs.ErrNotExist error when the parent
+// directory is missing.
+type FS interface {
+	ReadFile(path string) ([]byte, error)
+	WriteFile(path string, data []byte) error
+	MkdirAll(path string) error
+	Remove(path string) error
+	Stat(path string) (fs.FileInfo, error)
+}
+
+// Change records what one applied hunk did to the disk.
+type Change struct {
+	Kind    Kind
+	Path    string // as written in the patch
+	AbsPath string // resolved against the working directory
+	NewPath string // UpdateFile with a move: the destination as written
+	NewAbs  string // the destination, resolved
+	Old     string // previous content ("" for an added file)
+	New     string // new content ("" for a deleted file)
+	Existed bool   // AddFile: the file existed and was overwritten
+	// For an UpdateFile: the lines of Old and New decoded ("\n" line
+	// breaks, no byte-order mark, no terminators), whether Old ended with a
+	// line break (New always does unless empty), and the stretches of lines
+	// the chunks replaced, so a diff only needs to look inside them.
+	OldLines, NewLines []string
+	OldFinal           bool
+	Regions            []diff.Region
+}
+
+// Result is what Apply did, in patch order.
+type Result struct {
+	Changes []Change
+}
+
+// Summary renders the git-style report of a successful apply: a header
+// line then "A path", "M path" and "D path" lines, added files first,
+// then modified (a moved file appears under its original path), then
+// deleted.
+func (r *Result) Summary() string {
+	var b strings.Builder
+	b.WriteString("Success. Updated the following files:\n")
+	for _, k := range []struct {
+		kind Kind
+		tag  string
+	}{{AddFile, "A"}, {UpdateFile, "M"}, {DeleteFile, "D"}} {
+		for _, c := range r.Changes {
+			if c.Kind == k.kind {
+				b.WriteString(k.tag + " " + c.Path + "\n")
+			}
+		}
+	}
+	return b.String()
+}
+
+// ErrNoFiles is returned for a patch without any file operation.
+var ErrNoFiles = errors.New("No files were modified.")
+
+// Apply parses patch and applies its hunks in order against cwd. Hunks
+// are not transactional: when one fails, the ones before it stay applied
+// (the returned Result lists them) and the rest are skipped. Updates keep
+// a file's byte-order mark and CRLF line endings, and always end the file
+// with one line break.
+func Apply(patch, cwd string, fsys FS) (*Result, error) {
+	hunks, err := Parse(patch)
+	if err != nil {
+		return &Result{}, err
+	}
+	return ApplyHunks(hunks, cwd, fsys)
+}
+
+// ApplyHunks applies parsed hunks; see Apply.
+func ApplyHunks(hunks []Hunk, cwd string, fsys FS) (*Result, error) {
+	res := &Result{}
+	if len(hunks) == 0 {
+		return res, ErrNoFiles
+	}
+	for _, h := range hunks {
+		c, err := applyHunk(h, cwd, fsys)
+		if err != nil {
+			return res, err
+		}
+		res.Changes = append(res.Changes, c)
+	}
+	return res, nil
+}
+
+func resolve(path, cwd string) string {
+	if filepath.IsAbs(path) {
+		return filepath.Clean(path)
+	}
+	return filepath.Join(cwd, path)
+}
+
+func applyHunk(h Hunk, cwd string, fsys FS) (Change, error) {
+	abs := resolve(h.Path, cwd)
+	c := Change{Kind: h.Kind, Path: h.Path, AbsPath: abs}
+	switch h.Kind {
+	case AddFile:
+		if old, err := fsys.ReadFile(abs); err == nil {
+			c.Old, c.Existed = string(old), true
+		}
+		if err := writeCreatingParents(fsys, abs, h.Path, []byte(h.Contents)); err != nil {
+			return c, err
+		}
+		c.New = h.Contents
+	case DeleteFile:
+		fi, err := fsys.Stat(abs)
+		if err != nil {
+			return c, fmt.Errorf("Failed to delete file %s: %s", h.Path, ioReason(err))
+		}
+		if fi.IsDir() {
+			return c, fmt.Errorf("Failed to delete file %s: path is a directory", h.Path)
+		}
+		if old, err := fsys.ReadFile(abs); err == nil {
+			c.Old = string(old)
+		}
+		if err := fsys.Remove(abs); err != nil {
+			return c, fmt.Errorf("Failed to delete file %s: %s", h.Path, ioReason(err))
+		}
+	case UpdateFile:
+		raw, err := fsys.ReadFile(abs)
+		if err != nil {
+			return c, fmt.Errorf("Failed to read file to update %s: %s", h.Path, ioReason(err))
+		}
+		doc := textfile.Decode(raw)
+		u, err := updatedText(doc.Text, h.Chunks, h.Path)
+		if err != nil {
+			return c, err
+		}
+		text := u.text
+		c.OldLines, c.NewLines, c.OldFinal, c.Regions = u.oldLines, u.newLines, u.oldFinal, u.regions
+		c.Old, c.New = string(raw), string(doc.Encode(text))
+		if h.MovePath == "" {
+			if err := fsys.WriteFile(abs, []byte(c.New)); err != nil {
+				return c, fmt.Errorf("Failed to write file %s: %s", h.Path, ioReason(err))
+			}
+			break
+		}
+		c.NewPath, c.NewAbs = h.MovePath, resolve(h.MovePath, cwd)
+		if err := writeCreatingParents(fsys, c.NewAbs, h.MovePath, []byte(c.New)); err != nil {
+			return c, err
+		}
+		if c.NewAbs != abs {
+			if fi, err := fsys.Stat(abs); err == nil && fi.IsDir() {
+				return c, fmt.Errorf("Failed to remove original %s: path is a directory", h.Path)
+			}
+			if err := fsys.Remove(abs); err != nil {
+				return c, fmt.Errorf("Failed to remove original %s: %s", h.Path, ioReason(err))
+			}
+		}
+	}
+	return c, nil
+}
+
+// writeCreatingParents writes a file, creating its parent directories when
+// the first attempt finds them missing.
+func writeCreatingParents(fsys FS, abs, shown string, data []byte) error {
+	err := fsys.WriteFile(abs, data)
+	if errors.Is(err, fs.ErrNotExist) {
+		if err := fsys.MkdirAll(filepath.Dir(abs)); err != nil {
+			return fmt.Errorf("Failed to create parent directories for %s: %s", shown, ioReason(err))
+		}
+		err = fsys.WriteFile(abs, data)
+	}
+	if err != nil {
+		return fmt.Errorf("Failed to write file %s: %s", shown, ioReason(err))
+	}
+	return nil
+}
+
+// ioReason is an I/O error without the path the os package puts in front
+// (the message already names the file as the patch spelled it).
+func ioReason(err error) string {
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		return pe.Err.Error()
+	}
+	return err.Error()
+}
+
+// replacement swaps lines[start:start+oldLen] for lines.
+type replacement struct {
+	start, oldLen int
+	lines         []string
+}
+
+// update is the outcome of updatedText.
+type update struct {
+	text               string        // the new text: ends with one line break, or is empty
+	oldLines, newLines []string      // both texts as lines without terminators
+	oldFinal           bool          // the old text ended with a line break
+	regions            []diff.Region // what the chunks replaced
+}
+
+// updatedText applies an UpdateFile hunk's chunks to "\n"-separated text.
+func updatedText(text string, chunks []Chunk, shown string) (update, error) {
+	lines := strings.Split(text, "\n")
+	oldFinal := lines[len(lines)-1] == "" && len(lines) > 1
+	if lines[len(lines)-1] == "" {
+		lines = lines[:len(lines)-1]
+	}
+	reps, err := replacements(lines, chunks, shown)
+	if err != nil {
+		return update{}, err
+	}
+	slices.SortStableFunc(reps, func(a, b replacement) int { return a.start - b.start })
+	// Replacements do not overlap (each search starts after the previous
+	// match), so one forward pass splices them all.
+	out := make([]string, 0, len(lines)+8)
+	regions := make([]diff.Region, 0, len(reps))
+	prev := 0
+	for _, r := range reps {
+		start := max(r.start, prev) // a pure addition sharing a start with a replacement goes after it
+		end := max(start, r.start+r.oldLen)
+		out = append(out, lines[prev:start]...)
+		regions = append(regions, diff.Region{OldStart: start, OldEnd: end, NewStart: len(out), NewEnd: len(out) + len(r.lines)})
+		out = append(out, r.lines...)
+		prev = end
+	}
+	out = append(out, lines[prev:]...)
+	if len(out) == 0 || out[len(out)-1] != "" {
+		out = append(out, "")
+	}
+	return update{
+		text:     strings.Join(out, "\n"),
+		oldLines: lines,
+		newLines: out[:len(out)-1], // the final "" is the terminator of the last line
+		oldFinal: oldFinal,
+		regions:  regions,
+	}, nil
+}
+
+// replacements locates every chunk in file order: a chunk's "@@ TEXT"
+// locator is found first and its old lines are searched after it; each
+// search starts where the previous chunk ended.
+func replacements(lines []string, chunks []Chunk, shown string) ([]replacement, error) {
+	var reps []replacement
+	cursor := 0
+	for _, c := range chunks {
+		if c.HasContext {
+			i := seekSequence(lines, []string{c.Context}, cursor, false)
+			if i < 0 {
+				return nil, fmt.Errorf("Failed to find context '%s' in %s", c.Context, shown)
+			}
+			cursor = i + 1
+		}
+		if len(c.OldLines) == 0 {
+			at := len(lines)
+			if at > 0 && lines[at-1] == "" {
+				at--
+			}
+			reps = append(reps, replacement{at, 0, c.NewLines})
+			continue
+		}
+		pattern, repl := c.OldLines, c.NewLines
+		at := seekSequence(lines, pattern, cursor, c.EndOfFile)
+		if at < 0 && pattern[len(pattern)-1] == "" {
+			// A trailing empty line often stands for the file's final line
+			// break, which the split above removed: retry without it.
+			pattern = pattern[:len(pattern)-1]
+			if len(repl) > 0 && repl[len(repl)-1] == "" {
+				repl = repl[:len(repl)-1]
+			}
+			at = seekSequence(lines, pattern, cursor, c.EndOfFile)
+		}
+		if at < 0 {
+			return nil, fmt.Errorf("Failed to find expected lines in %s:\n%s", shown, strings.Join(c.OldLines, "\n"))
+		}
+		reps = append(reps, replacement{at, len(pattern), repl})
+		cursor = at + len(pattern)
+	}
+	return reps, nil
+}

@@ -1,0 +1,30 @@
+package applypatch
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+)
+
+// BenchmarkUpdate10k applies a ten-chunk update to a 10,000-line file in
+// memory: parsing plus the sequence search.
+func BenchmarkUpdate10k(b *testing.B) {
+	var file strings.Builder
+	for i := range 10_000 {
+		fmt.Fprintf(&file, "line %d of the file\n", i)
+	}
+	var patch strings.Builder
+	patch.WriteString("*** Begin Patch\n*** Update File: f.txt\n")
+	for k := range 10 {
+		i := 500 + k*900
+		fmt.Fprintf(&patch, "@@\n line %d of the file\n-line %d of the file\n+changed %d\n line %d of the file\n", i-1, i, i, i+1)
+	}
+	patch.WriteString("*** End Patch\n")
+	b.ReportAllocs()
+	for b.Loop() {
+		fsys := newMemFS(map[string]string{"/w/f.txt": file.String()})
+		if _, err := Apply(patch.String(), "/w", fsys); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

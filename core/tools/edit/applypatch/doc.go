@@ -1,0 +1,27 @@
+// Package applypatch implements the Codex "apply_patch" format: a
+// file-oriented patch envelope with Add, Delete and Update (optionally
+// Move) operations, whose update chunks are located in the file by
+// content rather than by line number.
+//
+//	*** Begin Patch
+//	*** Update File: src/app.py
+//	@@ def greet():
+//	-print("Hi")
+//	+print("Hello")
+//	*** End Patch
+//
+// Parse turns the text into Hunks; Apply runs them in order against a
+// small FS interface. Locating a chunk (seekSequence) tries four
+// comparisons of decreasing strictness — exact, trailing white space
+// ignored, surrounding white space ignored, and typographic dashes,
+// quotes and spaces folded to ASCII — and takes the first position that
+// matches, searching forward from the end of the previous chunk, so
+// chunks must appear in file order.
+//
+// Deliberate choices where the format leaves room: hunks are applied one
+// after another and a failure leaves earlier hunks on disk (callers can
+// observe partial application, as with the reference); an updated file
+// keeps its byte-order mark and CRLF line endings (the reference would mix
+// LF lines into a CRLF file); a chunk with neither added nor removed lines
+// is rejected at parse time.
+package applypatch

@@ -1,0 +1,142 @@
+package edit
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/gopi-agent/gopi/core/tool"
+	"github.com/gopi-agent/gopi/core/tools/edit/hashedit"
+	"github.com/gopi-agent/gopi/core/tools/edit/textfile"
+	"github.com/gopi-agent/gopi/fscache"
+)
+
+// newFilePerm is the mode of a file an edit creates.
+const newFilePerm = 0o644
+
+// loaded is a file read for editing.
+type loaded struct {
+	abs    string       // absolute path
+	shown  string       // the path as the model named it
+	exists bool         // false: the file is to be created
+	doc    textfile.Doc // its text, normalised to "\n" line breaks
+}
+
+// load reads a file for editing. A missing file is not an error (it may be
+// created); a directory or a binary file is.
+func (t *Tool) load(abs, shown string) (loaded, error) {
+	f := loaded{abs: abs, shown: shown}
+	raw, err := os.ReadFile(abs)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return f, nil
+	case err != nil:
+		if fi, serr := os.Stat(abs); serr == nil && fi.IsDir() {
+			return f, fmt.Errorf("%s is a directory; edit works on files.", shown)
+		}
+		return f, fmt.Errorf("cannot read %s: %w", shown, err)
+	}
+	if bytes.IndexByte(raw, 0) >= 0 {
+		return f, fmt.Errorf("%s looks like a binary file (it contains NUL bytes); edit works on text files.", shown)
+	}
+	f.exists, f.doc = true, textfile.Decode(raw)
+	return f, nil
+}
+
+// commit writes a file's new text in its original encoding, atomically
+// and keeping its mode, then invalidates the scan cache and records the
+// new text in the read cache.
+func (t *Tool) commit(f loaded, text string) error {
+	if err := t.WriteFile(f.abs, f.doc.Encode(text)); err != nil {
+		if !errors.Is(err, fs.ErrNotExist) {
+			return fmt.Errorf("cannot write %s: %w", f.shown, err)
+		}
+		if err := t.MkdirAll(filepath.Dir(f.abs)); err != nil {
+			return fmt.Errorf("cannot create the directory of %s: %w", f.shown, err)
+		}
+		if err := t.WriteFile(f.abs, f.doc.Encode(text)); err != nil {
+			return fmt.Errorf("cannot write %s: %w", f.shown, err)
+		}
+	}
+	return nil
+}
+
+// snapshot returns what the session last saw of a file, for recovery.
+func (t *Tool) snapshot(abs string) (hashedit.Snapshot, bool) {
+	if t.env.ReadCache == nil {
+		return hashedit.Snapshot{}, false
+	}
+	s, ok := t.env.ReadCache.Get(abs)
+	if !ok {
+		return hashedit.Snapshot{}, false
+	}
+	lines := make(map[int]string, len(s.Lines))
+	for n, l := range s.Lines {
+		lines[n] = strings.TrimSuffix(l, "\r")
+	}
+	return hashedit.Snapshot{Lines: lines, TotalLines: s.TotalLines}, true
+}
+
+// The methods below are the applypatch.FS the apply_patch mode runs on;
+// the other modes write through them too, so every write has the same
+// side effects.
+
+// ReadFile reads a whole file.
+func (t *Tool) ReadFile(abs string) ([]byte, error) { return os.ReadFile(abs) }
+
+// WriteFile replaces a file atomically (keeping an existing file's mode),
+// invalidates the scan cache and records the new text in the read cache.
+// It fails with an fs.ErrNotExist error when the parent directory is
+// missing.
+func (t *Tool) WriteFile(abs string, data []byte) error {
+	if _, err := os.Stat(filepath.Dir(abs)); err != nil {
+		return err
+	}
+	// Write through a symlink to its target: renaming the temporary file
+	// over the link itself would replace the link with a copy.
+	target := abs
+	if real, err := filepath.EvalSymlinks(abs); err == nil {
+		target = real
+	}
+	if err := tool.WriteFileAtomic(target, data, newFilePerm); err != nil {
+		return err
+	}
+	fscache.InvalidateAfterWrite(abs)
+	if target != abs {
+		fscache.InvalidateAfterWrite(target)
+	}
+	if t.env.ReadCache != nil {
+		lines, _ := textfile.Lines(textfile.Decode(data).Text)
+		t.env.ReadCache.Forget(abs)
+		t.env.ReadCache.RecordContiguous(abs, 1, lines, len(lines))
+	}
+	return nil
+}
+
+// MkdirAll creates a directory and its parents.
+func (t *Tool) MkdirAll(abs string) error {
+	if err := os.MkdirAll(abs, 0o755); err != nil {
+		return err
+	}
+	fscache.InvalidateAfterWrite(abs)
+	return nil
+}
+
+// Remove deletes a file and forgets it in the caches.
+func (t *Tool) Remove(abs string) error {
+	if err := os.Remove(abs); err != nil {
+		return err
+	}
+	fscache.InvalidateAfterDelete(abs)
+	if t.env.ReadCache != nil {
+		t.env.ReadCache.Forget(abs)
+	}
+	return nil
+}
+
+// Stat describes a file.
+func (t *Tool) Stat(abs string) (fs.FileInfo, error) { return os.Stat(abs) }

@@ -1,0 +1,187 @@
+package edit
+
+import (
+	"context"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/gopi-agent/gopi/core/hashline"
+	"github.com/gopi-agent/gopi/core/tool"
+	"golang.org/x/tools/txtar"
+)
+
+var update = flag.Bool("update", false, "rewrite the want/ sections of testdata/*/*.txtar")
+
+// TestGolden runs every testdata/<mode>/*.txtar case. A case holds:
+//
+//   - files to create before the call (any section not named below);
+//   - seen/<path>: what the model saw of <path> (recorded in the read
+//     cache as a full read); anchors in the input are taken from it;
+//   - settings: "key=value" lines (autodrop=true);
+//   - input: the hashline or apply_patch input, or args.json: raw
+//     arguments (replace mode, or to test schema validation);
+//   - want/result: the result text, prefixed "ERROR\n" for an error result;
+//   - want/diff: optional, the unified diff in the details;
+//   - want/<path>: every file that exists after the call, with its content.
+//
+// In input and args.json, {{path:N}} stands for the anchor of line N of
+// <path> as seen (seen/<path> when present, else the file itself).
+func TestGolden(t *testing.T) {
+	cases, _ := filepath.Glob("testdata/*/*.txtar")
+	if len(cases) == 0 {
+		t.Fatal("no golden cases")
+	}
+	for _, file := range cases {
+		name := filepath.Base(filepath.Dir(file)) + "/" + strings.TrimSuffix(filepath.Base(file), ".txtar")
+		t.Run(name, func(t *testing.T) { runGolden(t, file) })
+	}
+}
+
+var anchorRef = regexp.MustCompile(`\{\{([^}:]+):(\d+)\}\}`)
+
+func runGolden(t *testing.T, file string) {
+	ar, err := txtar.ParseFile(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	mode, ok := tool.ParseEditMode(filepath.Base(filepath.Dir(file)))
+	if !ok {
+		t.Fatalf("directory %s is not an edit mode", filepath.Dir(file))
+	}
+	dir := t.TempDir()
+	env := tool.NewEnv(dir)
+	env.Settings = tool.DefaultSettings()
+	env.Settings.EditMode = mode
+	sections := map[string]string{}
+	seen := map[string]string{}
+	current := map[string]string{}
+	for _, f := range ar.Files {
+		switch {
+		case f.Name == "input" || f.Name == "args.json" || f.Name == "settings" || strings.HasPrefix(f.Name, "want/"):
+			sections[f.Name] = string(f.Data)
+		case strings.HasPrefix(f.Name, "seen/"):
+			seen[strings.TrimPrefix(f.Name, "seen/")] = string(f.Data)
+		default:
+			current[f.Name] = string(f.Data)
+			path := filepath.Join(dir, filepath.FromSlash(f.Name))
+			if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.WriteFile(path, f.Data, 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	for _, kv := range strings.Fields(sections["settings"]) {
+		switch kv {
+		case "autodrop=true":
+			env.Settings.HashlineAutoDropPureInsertDuplicates = true
+		default:
+			t.Fatalf("unknown setting %q", kv)
+		}
+	}
+	for p, text := range seen {
+		lines := hashline.SplitLines(text)
+		env.ReadCache.RecordContiguous(filepath.Join(dir, p), 1, lines, len(lines))
+	}
+	expand := func(s string) string {
+		return anchorRef.ReplaceAllStringFunc(s, func(m string) string {
+			sub := anchorRef.FindStringSubmatch(m)
+			text, ok := seen[sub[1]]
+			if !ok {
+				text = current[sub[1]]
+			}
+			n, _ := strconv.Atoi(sub[2])
+			lines := hashline.SplitLines(text)
+			if n < 1 || n > len(lines) {
+				return sub[2] + "zz"
+			}
+			return hashline.Anchor(n, lines[n-1])
+		})
+	}
+	var raw json.RawMessage
+	if a, ok := sections["args.json"]; ok {
+		raw = json.RawMessage(expand(a))
+	} else {
+		b, _ := json.Marshal(map[string]string{"input": expand(sections["input"])})
+		raw = b
+	}
+
+	tl := NewMode(env, mode)
+	res, err := tool.Run(context.Background(), tl, raw, nil)
+	if err != nil {
+		t.Fatalf("run: %v", err)
+	}
+	gotResult := res.FirstText() + "\n"
+	if res.IsError {
+		gotResult = "ERROR\n" + gotResult
+	}
+	got := map[string]string{"want/result": gotResult}
+	if d, ok := res.Details.(*Details); ok && d.Diff != "" {
+		got["want/diff"] = d.Diff
+	}
+	err = filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		rel, _ := filepath.Rel(dir, p)
+		data, err := os.ReadFile(p)
+		got["want/"+filepath.ToSlash(rel)] = string(data)
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+
+	if *update {
+		var files []txtar.File
+		for _, f := range ar.Files {
+			if !strings.HasPrefix(f.Name, "want/") {
+				files = append(files, f)
+			}
+		}
+		// want/diff is opt-in: kept up to date only where a case has it.
+		var names []string
+		for n := range got {
+			if _, has := sections[n]; n != "want/diff" || has {
+				names = append(names, n)
+			}
+		}
+		slices.Sort(names)
+		for _, n := range names {
+			files = append(files, txtar.File{Name: n, Data: []byte(got[n])})
+		}
+		ar.Files = files
+		if err := os.WriteFile(file, txtar.Format(ar), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	for name, want := range sections {
+		if !strings.HasPrefix(name, "want/") {
+			continue
+		}
+		if g, ok := got[name]; !ok {
+			t.Errorf("%s: expected to exist, is missing", name)
+		} else if g != want {
+			t.Errorf("%s differs\n--- got ---\n%s--- want ---\n%s", name, g, want)
+		}
+	}
+	for name := range got {
+		if _, ok := sections[name]; !ok && name != "want/diff" {
+			t.Errorf("%s: exists but the case does not expect it (run with -update)", name)
+		}
+	}
+	if fmt.Sprint(res.IsError) != fmt.Sprint(strings.HasPrefix(sections["want/result"], "ERROR\n")) {
+		t.Errorf("isError = %v", res.IsError)
+	}
+}

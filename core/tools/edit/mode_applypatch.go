@@ -1,0 +1,82 @@
+package edit
+
+import (
+	"strings"
+
+	"github.com/gopi-agent/gopi/core/tool"
+	"github.com/gopi-agent/gopi/core/tools/edit/applypatch"
+	"github.com/gopi-agent/gopi/core/tools/edit/diff"
+	"github.com/gopi-agent/gopi/core/tools/edit/textfile"
+)
+
+// runApplyPatch applies a Codex-style patch. Operations run in order and
+// are not rolled back: when one fails, the error says which ones had
+// already been applied.
+func (t *Tool) runApplyPatch(input string) (*tool.Result, error) {
+	res, err := applypatch.Apply(input, t.env.Cwd, t)
+	if err != nil {
+		if len(res.Changes) > 0 {
+			var done []string
+			for _, c := range res.Changes {
+				done = append(done, changeTag(c.Kind)+" "+c.Path)
+			}
+			return nil, &tool.Error{Msg: err.Error() + "\n\nOperations before the failing one were applied: " + strings.Join(done, ", "), Err: err}
+		}
+		return nil, err
+	}
+	details := &Details{Mode: string(tool.EditApplyPatch)}
+	for _, c := range res.Changes {
+		fr := changeResult(c)
+		details.PerFileResults = append(details.PerFileResults, fr)
+		details.Diff += fr.Diff
+	}
+	if len(details.PerFileResults) == 1 {
+		fr := details.PerFileResults[0]
+		details.Path, details.Op, details.FirstChangedLine = fr.Path, fr.Op, fr.FirstChangedLine
+		details.PerFileResults = nil
+	}
+	return tool.TextResult(strings.TrimSuffix(res.Summary(), "\n"), details), nil
+}
+
+// changeResult describes one applied operation: its kind and its diff.
+// Updates come with their lines and changed regions, so only those are
+// diffed.
+func changeResult(c applypatch.Change) FileResult {
+	fr := FileResult{Path: c.Path}
+	var oldLines, newLines []string
+	var oldFinal, newFinal bool
+	var edits []diff.Edit
+	switch c.Kind {
+	case applypatch.UpdateFile:
+		fr.Op = "update"
+		if c.NewPath != "" {
+			fr.Op = "move"
+		}
+		oldLines, newLines, oldFinal, newFinal = c.OldLines, c.NewLines, c.OldFinal, len(c.NewLines) > 0
+		edits = diff.LinesInRegions(oldLines, newLines, c.Regions)
+	default:
+		fr.Op = "delete"
+		if c.Kind == applypatch.AddFile {
+			fr.Op = "create"
+			if c.Existed {
+				fr.Op = "update"
+			}
+			newLines, newFinal = textfile.Lines(c.New)
+		}
+		oldLines, oldFinal = textfile.Lines(textfile.Decode([]byte(c.Old)).Text)
+		edits = diff.Lines(oldLines, newLines)
+	}
+	fr.Diff = diff.UnifiedScript(c.Path, edits, len(oldLines), len(newLines), oldFinal, newFinal)
+	fr.FirstChangedLine = diff.FirstChange(edits)
+	return fr
+}
+
+func changeTag(k applypatch.Kind) string {
+	switch k {
+	case applypatch.AddFile:
+		return "A"
+	case applypatch.DeleteFile:
+		return "D"
+	}
+	return "M"
+}

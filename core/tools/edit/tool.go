@@ -1,0 +1,133 @@
+// Package edit is the edit tool: it changes files in one of three input
+// modes, chosen per session by the edit.mode setting or PI_EDIT_VARIANT.
+//
+//   - hashline (default): an anchored patch language naming lines by the
+//     anchors read and search show (package hashedit);
+//   - replace: old text / new text, exact first, then tolerant of white
+//     space (package replace);
+//   - apply_patch: the Codex "*** Begin Patch" envelope (package
+//     applypatch).
+//
+// The modes share the file plumbing (files.go): a file keeps its
+// byte-order mark and line-ending style, writes are atomic and keep the
+// file's mode, every write invalidates the filesystem scan cache, and the
+// session read cache is refreshed with the new text so that it stays the
+// base for recovering later stale-anchor edits. Results carry a compact
+// preview (the new anchors, in hashline mode) in their text and a unified
+// diff in their details. The tool is exclusive and cannot be aborted
+// midway: a batch is checked completely before anything is written.
+package edit
+
+import (
+	"context"
+
+	"github.com/gopi-agent/gopi/core/tool"
+)
+
+// Tool is the edit tool bound to a session.
+type Tool struct {
+	env  *tool.Env
+	mode tool.EditMode
+}
+
+// New returns the edit tool for env in the mode its settings select.
+// Modes this build does not implement (patch, vim, atom) fall back to
+// hashline, and env's setting is corrected to match, so that read and
+// search show the anchors this tool then expects.
+func New(env *tool.Env) tool.Tool {
+	t := NewMode(env, env.Settings.EditMode)
+	env.Settings.EditMode = t.mode
+	return t
+}
+
+// NewMode returns the edit tool in an explicit mode (see New).
+func NewMode(env *tool.Env, mode tool.EditMode) *Tool {
+	switch mode {
+	case tool.EditReplace, tool.EditApplyPatch:
+	default:
+		mode = tool.EditHashline
+	}
+	return &Tool{env: env, mode: mode}
+}
+
+// Mode returns the input mode the tool takes.
+func (t *Tool) Mode() tool.EditMode { return t.mode }
+
+// Definition describes the tool in its mode.
+func (t *Tool) Definition() tool.Definition {
+	def := tool.Definition{
+		Name:         "edit",
+		Label:        "Edit",
+		Concurrency:  tool.Exclusive,
+		NonAbortable: true,
+	}
+	switch t.mode {
+	case tool.EditReplace:
+		def.Description = replaceDescription
+		def.Parameters = tool.Object(map[string]*tool.Schema{
+			"path":     {Type: "string", MinLength: tool.Ptr(1), Description: "File to edit"},
+			"old_text": {Type: "string", MinLength: tool.Ptr(1), Description: "Text to find, copied from the file (include enough lines to be unique)"},
+			"new_text": tool.String("Text to put in its place (empty to delete it)"),
+			"all":      tool.Boolean("Replace every occurrence instead of requiring exactly one"),
+		}, "path", "old_text", "new_text")
+	case tool.EditApplyPatch:
+		def.Description = applyPatchDescription
+		def.Parameters = tool.Object(map[string]*tool.Schema{
+			"input": {Type: "string", MinLength: tool.Ptr(1), Description: "The whole patch, from *** Begin Patch to *** End Patch"},
+		}, "input")
+	default:
+		def.Description = hashlineDescription()
+		def.Parameters = tool.Object(map[string]*tool.Schema{
+			"input": {Type: "string", MinLength: tool.Ptr(1), Description: "One or more @@ PATH sections of edit operations"},
+		}, "input")
+	}
+	def.Parameters.AdditionalProperties = tool.Ptr(false)
+	return def
+}
+
+// Execute runs one edit call.
+func (t *Tool) Execute(ctx context.Context, args tool.Args, _ tool.UpdateFunc) (*tool.Result, error) {
+	switch t.mode {
+	case tool.EditReplace:
+		var a replaceArgs
+		if err := args.Decode(&a); err != nil {
+			return nil, err
+		}
+		return t.runReplace(a)
+	case tool.EditApplyPatch:
+		var a struct {
+			Input string `json:"input"`
+		}
+		if err := args.Decode(&a); err != nil {
+			return nil, err
+		}
+		return t.runApplyPatch(a.Input)
+	default:
+		var a struct {
+			Input string `json:"input"`
+		}
+		if err := args.Decode(&a); err != nil {
+			return nil, err
+		}
+		return t.runHashline(a.Input)
+	}
+}
+
+// Details is the structured part of an edit result.
+type Details struct {
+	Mode             string       `json:"mode"`                       // hashline, replace or apply_patch
+	Diff             string       `json:"diff,omitempty"`             // unified diff of every file changed
+	FirstChangedLine int          `json:"firstChangedLine,omitempty"` // first changed line of the (first) file, 1-based
+	Op               string       `json:"op,omitempty"`               // create, update or delete (single file)
+	Path             string       `json:"path,omitempty"`             // the file (single file)
+	Warnings         []string     `json:"warnings,omitempty"`         // everything fixed up along the way
+	PerFileResults   []FileResult `json:"perFileResults,omitempty"`   // one per file when several changed
+}
+
+// FileResult is the outcome for one file of a multi-file edit.
+type FileResult struct {
+	Path             string `json:"path"`
+	Op               string `json:"op"`
+	Diff             string `json:"diff,omitempty"`
+	FirstChangedLine int    `json:"firstChangedLine,omitempty"`
+}
