@@ -1,0 +1,75 @@
+// Package registry lists the built-in tools and builds them for a session.
+//
+// Each built-in is one line of the builtins table: its name and its
+// constructor, func(*tool.Env) tool.Tool. A tool added to gopi is added
+// here with one line; the order of the table is the order tools are
+// offered to the model.
+package registry
+
+import (
+	"fmt"
+
+	"github.com/gopi-agent/gopi/core/tool"
+	"github.com/gopi-agent/gopi/core/tools/edit"
+	"github.com/gopi-agent/gopi/core/tools/find"
+	"github.com/gopi-agent/gopi/core/tools/read"
+	"github.com/gopi-agent/gopi/core/tools/search"
+	"github.com/gopi-agent/gopi/core/tools/write"
+)
+
+// Factory builds a tool for a session.
+type Factory func(env *tool.Env) tool.Tool
+
+// Entry is one built-in tool.
+type Entry struct {
+	Name string  // the tool's name, as in its Definition
+	New  Factory // constructor
+}
+
+// builtins is the table of built-in tools, in the order they are offered.
+var builtins = []Entry{
+	{"read", read.New},
+	{"write", write.New},
+	{"edit", edit.New},
+	{"search", search.New},
+	{"find", find.New},
+}
+
+// Builtins returns the table of built-in tools.
+func Builtins() []Entry { return append([]Entry(nil), builtins...) }
+
+// Names returns the built-in tool names in table order.
+func Names() []string {
+	names := make([]string, len(builtins))
+	for i, e := range builtins {
+		names[i] = e.Name
+	}
+	return names
+}
+
+// New builds the named built-in tool for env.
+func New(name string, env *tool.Env) (tool.Tool, error) {
+	for _, e := range builtins {
+		if e.Name == name {
+			return e.New(env), nil
+		}
+	}
+	return nil, fmt.Errorf("unknown tool %q; built-in tools: %v", name, Names())
+}
+
+// All builds every built-in tool for env. env.EditEnabled is set from
+// whether the table holds an edit tool, since read and search only show
+// edit anchors when one exists.
+func All(env *tool.Env) []tool.Tool {
+	env.EditEnabled = false
+	for _, e := range builtins {
+		if e.Name == "edit" {
+			env.EditEnabled = true
+		}
+	}
+	tools := make([]tool.Tool, len(builtins))
+	for i, e := range builtins {
+		tools[i] = e.New(env)
+	}
+	return tools
+}
