@@ -44,10 +44,12 @@ for t in "${TARGETS[@]}"; do
   (cd native && CARGO_TARGET_DIR="_target/release-${variant:-default}" \
      RUSTFLAGS="-C target-cpu=$rustcpu" CFLAGS="-march=$march -O2" \
      cargo build --release --locked --quiet)
+  mkdir -p "$tdir/localized"
+  scripts/localize-native.sh "$tdir/release/libgopi_native.a" "$tdir/localized/libgopi_native.a"
   goenv=()
   [ "$arch" = amd64 ] && [ "$golevel" != - ] && goenv+=("GOAMD64=$golevel")
   env "${goenv[@]}" CGO_ENABLED=1 GOOS="$os" GOARCH="$arch" \
-    CGO_CFLAGS="-O2 -march=$march" CGO_LDFLAGS="-L$PWD/$tdir/release" \
+    CGO_CFLAGS="-O2 -march=$march" CGO_LDFLAGS="-L$PWD/$tdir/localized" \
     go build -trimpath -o "dist/$name" \
     -ldflags "-s -w -X main.version=$version -X github.com/gopi-agent/gopi/native/rure.NativeLibStamp=$(sha256sum "$tdir/release/libgopi_native.a" | cut -c1-16)" \
     ./cmd/gopi

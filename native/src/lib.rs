@@ -14,6 +14,7 @@
 //! The C declarations live in `native/include/gopi_native.h`.
 pub use rure;
 
+pub mod ast;
 pub mod ffi;
 pub mod innerlit;
 pub mod linematch;

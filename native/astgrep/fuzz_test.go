@@ -1,0 +1,137 @@
+//go:build cgo
+
+package astgrep
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+	"time"
+	"unicode/utf8"
+)
+
+// fuzzLangs are the languages the fuzz targets pick from (by a byte).
+var fuzzLangs = []string{"go", "javascript", "typescript", "tsx", "python", "rust", "c", "cpp", "java", "ruby", "json", "bash", "css", "html", "yaml", "php", "kotlin", "lua"}
+
+func fuzzLang(b byte) string { return fuzzLangs[int(b)%len(fuzzLangs)] }
+
+// FuzzCompile compiles arbitrary patterns (with an arbitrary rewrite) for
+// every language: it must answer with a matcher or an error, never crash,
+// and a compiled matcher must search a small source cleanly.
+func FuzzCompile(f *testing.F) {
+	f.Add(byte(0), "fmt.Errorf($$$A)", "errors.New($A)")
+	f.Add(byte(1), "console.log($$$ARGS)", "")
+	f.Add(byte(4), "def $F($$$A):\n    $$$B", "$F")
+	f.Add(byte(5), "$A.unwrap()", "$A?")
+	f.Add(byte(0), "$$$", "x")
+	f.Add(byte(2), "$_", "$$$$")
+	f.Add(byte(10), `{"a": $V}`, "")
+	f.Fuzz(func(t *testing.T, li byte, pattern, rewrite string) {
+		lang := fuzzLang(li)
+		defer watchdog(lang, pattern, rewrite)()
+		m, err := Compile(lang, []Rule{{Pattern: pattern, Rewrite: rewrite, HasRewrite: len(rewrite)%2 == 0}}, Strictness(int(li)%6))
+		if err != nil {
+			if strings.Contains(err.Error(), "panicked") {
+				t.Fatalf("native panic compiling %q for %s: %v", pattern, lang, err)
+			}
+			return
+		}
+		defer m.Close()
+		if _, err := m.Describe(); err != nil {
+			t.Fatal(err)
+		}
+		res, err := m.Search([]Input{{Path: "x", Data: []byte(pattern + "\n" + pattern)}}, Options{Captures: true, Edits: true})
+		if err != nil {
+			t.Fatalf("search: %v", err)
+		}
+		checkResult(t, []byte(pattern+"\n"+pattern), res[0])
+	})
+}
+
+// FuzzMatch matches random patterns against random sources and checks
+// the result's invariants, and that the literal prefilter (the fast path)
+// never changes the answer against parsing every input (the reference).
+func FuzzMatch(f *testing.F) {
+	f.Add(byte(0), "f($A)", "package p\nvar x = f(1) + f(f(2))\n")
+	f.Add(byte(1), "$A === $A", "if (a === a && b === c) {}\n")
+	f.Add(byte(4), "print($$$A)", "print(1, 2)\nprint()\ndef (:\n")
+	f.Add(byte(5), "let $X = $Y;", "fn main() { let a = 1; let b = vec![1]; }")
+	f.Add(byte(2), "$E as any", "const é = (x as any) as any;\n")
+	f.Add(byte(3), "<div $$$P>$$$C</div>", "const a = <div id=\"x\">hi<b/></div>;\n")
+	f.Add(byte(6), "malloc($N)", strings.Repeat("{", 500)+"malloc(1)"+strings.Repeat("}", 500))
+	f.Fuzz(func(t *testing.T, li byte, pattern, src string) {
+		lang := fuzzLang(li)
+		defer watchdog(lang, pattern, src)()
+		m, err := Compile(lang, []Rule{{Pattern: pattern, Rewrite: "$A", HasRewrite: true}}, Smart)
+		if err != nil {
+			return
+		}
+		defer m.Close()
+		in := []Input{{Path: "x", Data: []byte(src)}}
+		fast, err := m.Search(in, Options{Captures: true, Edits: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		slow, err := m.Search(in, Options{Captures: true, Edits: true, NoPrefilter: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		checkResult(t, []byte(src), fast[0])
+		checkResult(t, []byte(src), slow[0])
+		if fast[0].Status == Skipped {
+			if len(slow[0].Matches) != 0 {
+				t.Fatalf("prefilter skipped a source with %d matches: %q in %q", len(slow[0].Matches), pattern, src)
+			}
+			return
+		}
+		if len(fast[0].Matches) != len(slow[0].Matches) {
+			t.Fatalf("prefilter changed the match count %d -> %d", len(slow[0].Matches), len(fast[0].Matches))
+		}
+	})
+}
+
+// watchdog crashes the fuzz worker when one input runs longer than 20 s,
+// so the fuzzer records a hang as a failing input instead of stalling.
+func watchdog(lang, a, b string) (stop func()) {
+	t := time.AfterFunc(20*time.Second, func() {
+		panic(fmt.Sprintf("input ran for over 20s: lang %s, %q, %q", lang, a, b))
+	})
+	return func() { t.Stop() }
+}
+
+// checkResult verifies a result's invariants against its source.
+func checkResult(t *testing.T, src []byte, r FileResult) {
+	t.Helper()
+	if r.Status != Searched {
+		return
+	}
+	if !utf8.Valid(src) {
+		t.Fatalf("non-UTF-8 source searched")
+	}
+	prev := -1
+	for _, m := range r.Matches {
+		if m.Start.Offset < 0 || m.End.Offset < m.Start.Offset || m.End.Offset > len(src) {
+			t.Fatalf("match range %d-%d outside source of %d bytes", m.Start.Offset, m.End.Offset, len(src))
+		}
+		if string(src[m.Start.Offset:m.End.Offset]) != m.Text {
+			t.Fatalf("match text %q is not the source range %q", m.Text, src[m.Start.Offset:m.End.Offset])
+		}
+		if !strings.Contains(m.Lines, m.Text) {
+			t.Fatalf("lines %q do not contain the match %q", m.Lines, m.Text)
+		}
+		if m.Start.Offset < prev {
+			t.Fatalf("matches not sorted")
+		}
+		prev = m.Start.Offset
+		for _, c := range m.Captures {
+			for _, n := range c.Nodes {
+				if n.End.Offset > len(src) || string(src[n.Start.Offset:n.End.Offset]) != n.Text {
+					t.Fatalf("capture %s text %q does not match its range", c.Name, n.Text)
+				}
+			}
+		}
+		if m.Edit != nil && (m.Edit.Start < 0 || m.Edit.End > len(src) || m.Edit.Start > m.Edit.End) {
+			t.Fatalf("edit range %d-%d outside the source", m.Edit.Start, m.Edit.End)
+		}
+	}
+}

@@ -1,0 +1,158 @@
+package astgrep
+
+import (
+	"errors"
+	"fmt"
+	"time"
+)
+
+// ErrUnavailable is returned by Compile in builds without cgo.
+var ErrUnavailable = errors.New("AST search needs the native library, which this build (without cgo) does not have")
+
+// ErrCancelled and ErrTimeout are returned by Search when it stopped early.
+var (
+	ErrCancelled = errors.New("Aborted: Signal")
+	ErrTimeout   = errors.New("Aborted: Timeout")
+)
+
+// Strictness selects how exactly a pattern must match (ast-grep's levels).
+type Strictness uint32
+
+// Strictness levels; Smart is ast-grep's default.
+const (
+	Smart Strictness = iota
+	Cst
+	Ast
+	Relaxed
+	Signature
+	Template
+)
+
+// ParseStrictness maps a level name ("smart", "cst", ...) to a Strictness.
+func ParseStrictness(s string) (Strictness, error) {
+	for i, n := range strictnessNames {
+		if n == s {
+			return Strictness(i), nil
+		}
+	}
+	return 0, fmt.Errorf("unknown strictness %q: use one of cst, smart, ast, relaxed, signature, template", s)
+}
+
+var strictnessNames = []string{"smart", "cst", "ast", "relaxed", "signature", "template"}
+
+// String returns the level's name.
+func (s Strictness) String() string {
+	if int(s) < len(strictnessNames) {
+		return strictnessNames[s]
+	}
+	return fmt.Sprintf("Strictness(%d)", uint32(s))
+}
+
+// Rule is one pattern, optionally with a rewrite template.
+type Rule struct {
+	Pattern    string
+	Rewrite    string
+	HasRewrite bool // Rewrite is used (an empty Rewrite deletes the match)
+}
+
+// CompileError reports a rule that failed to compile.
+type CompileError struct {
+	Lang    string
+	Rule    int // index into the rules; -1 when not rule specific
+	Pattern string
+	Message string
+}
+
+// Error returns the message.
+func (e *CompileError) Error() string {
+	if e.Rule < 0 {
+		return e.Message
+	}
+	return fmt.Sprintf("invalid pattern %q for %s: %s", e.Pattern, e.Lang, e.Message)
+}
+
+// Input is one item of a search batch: a file Rust reads (Path) or a
+// buffer (Data != nil, Path is then only its name).
+type Input struct {
+	Path string
+	Data []byte
+}
+
+// Options tune one Search call.
+type Options struct {
+	Captures    bool          // report captured metavariables
+	Edits       bool          // compute the edits of rules with a rewrite
+	NoPrefilter bool          // parse even files the literal filter rules out
+	MaxFileSize int64         // files larger than this are reported TooLarge; 0: no limit
+	Timeout     time.Duration // 0: none
+	Cancel      *Canceller    // nil: not cancellable
+}
+
+// Status tells how far the search of one input got.
+type Status uint8
+
+// Status values (fixed by the native wire format).
+const (
+	Searched Status = iota
+	Skipped         // the literal prefilter proved no rule can match
+	ReadError
+	Binary
+	NotUTF8
+	TooLarge
+	ParseFailed
+	Stopped // cancelled or timed out before done
+)
+
+// String returns a short name.
+func (s Status) String() string {
+	names := []string{"searched", "skipped", "read error", "binary", "not UTF-8", "too large", "parse failed", "stopped"}
+	if int(s) < len(names) {
+		return names[s]
+	}
+	return fmt.Sprintf("Status(%d)", uint8(s))
+}
+
+// Pos is a position: 0-based line, 0-based column in characters, byte
+// offset.
+type Pos struct {
+	Line, Column int
+	Offset       int
+}
+
+// Node is one captured node.
+type Node struct {
+	Start, End Pos
+	Text       string
+}
+
+// Capture is a captured metavariable; Multi for $$$NAME (Nodes may then
+// be empty).
+type Capture struct {
+	Name  string
+	Multi bool
+	Nodes []Node
+}
+
+// Edit replaces source bytes [Start, End) with Replacement.
+type Edit struct {
+	Start, End  int
+	Replacement string
+}
+
+// Match is one match of a rule.
+type Match struct {
+	Rule       int
+	Start, End Pos
+	Text       string
+	Lines      string // the whole source lines the match touches
+	Captures   []Capture
+	Edit       *Edit // set for rewrite rules when Options.Edits
+}
+
+// FileResult is the outcome for one input, in input order.
+type FileResult struct {
+	Status      Status
+	SyntaxError bool   // the tree has error nodes (the file was still searched)
+	Message     string // error text, or where the first syntax error is
+	Matches     []Match
+}

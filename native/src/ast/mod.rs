@@ -1,0 +1,24 @@
+//! Structural (AST) search and rewrite on top of ast-grep's core crates.
+//!
+//! The Go side hands us a language, one or more patterns (each with an
+//! optional rewrite template) and a batch of files or buffers; we answer
+//! with one flat, little-endian buffer describing every file of the batch:
+//! whether it was searched, skipped by the literal prefilter, unreadable or
+//! binary, whether its tree has syntax errors, and every match with its
+//! ranges, text, captured metavariables and (for rewrites) the edit.
+//!
+//! * [`lang`]: the tree-sitter grammars linked in, by gopi's canonical name.
+//! * [`compile`]: pattern compilation, literal tokens for the prefilter.
+//! * [`ambiguity`]: alternative parses for patterns tree-sitter reads in
+//!   an unhelpful way (Go's `pkg.F($$$A)` read as a type conversion).
+//! * [`parse`]: parsing with cancellation and a deadline.
+//! * [`search`]: matching one source and collecting its records.
+//! * [`encode`]: the wire format of the result buffer.
+//! * [`ffi`]: the `gopi_ast_*` C functions.
+pub mod ambiguity;
+pub mod compile;
+pub mod encode;
+pub mod ffi;
+pub mod lang;
+pub mod parse;
+pub mod search;

@@ -1,0 +1,33 @@
+#!/usr/bin/env bash
+# localize-native.sh IN.a OUT.a — make libgopi_native.a export only its C ABI.
+#
+# The Rust static library carries its whole dependency graph, including
+# tree-sitter's C runtime (ts_*) and every grammar (tree_sitter_<lang>), the
+# Rust standard library and compiler-builtins. Linked next to another copy
+# of tree-sitter (github.com/smacker/go-tree-sitter), those symbols would
+# clash. So we partially link every member into one relocatable object
+# (`ld -r`), keep the rure_* and gopi_* functions global and make every
+# other defined symbol local, and archive that single object as OUT.a.
+# Undefined references (libc, libm, libgcc) stay global.
+#
+# Check the result: nm -g --defined-only OUT.a lists only rure_*/gopi_*.
+set -euo pipefail
+in=${1:?usage: localize-native.sh IN.a OUT.a}
+out=${2:?usage: localize-native.sh IN.a OUT.a}
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+nm -g --defined-only "$in" 2>/dev/null \
+  | awk '$2 ~ /^[TDBR]$/ && $3 ~ /^(rure_|gopi_)/ {print $3}' | sort -u >"$tmp/keep"
+[ -s "$tmp/keep" ] || { echo "localize-native: no rure_/gopi_ symbols in $in" >&2; exit 1; }
+
+ld -r --whole-archive "$in" -o "$tmp/all.o"
+objcopy --keep-global-symbols="$tmp/keep" "$tmp/all.o" "$tmp/gopi_native.o"
+# binutils' ar loads every plugin in bfd-plugins; LLVM 14's gold plugin
+# aborts on this object ("Invalid encoding"), so name gcc's plugin
+# explicitly when there is one.
+plugin=()
+lto=$(gcc -print-file-name=liblto_plugin.so 2>/dev/null || true)
+[ -f "$lto" ] && plugin=(--plugin "$lto")
+ar "${plugin[@]}" rcs "$tmp/out.a" "$tmp/gopi_native.o"
+mv "$tmp/out.a" "$out"
