@@ -1,0 +1,189 @@
+package ast
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"github.com/gopi-agent/gopi/fscache"
+	"github.com/gopi-agent/gopi/search/glob"
+)
+
+// Scope says which files a request covers.
+type Scope struct {
+	// Paths are files, directories or globs ("src/**/*.ts"), relative to
+	// Cwd unless absolute. At least one must exist; missing ones are
+	// dropped and listed in the result when others remain.
+	Paths []string
+	Cwd   string // "" = the process's working directory
+	// NoHidden leaves out dot-files; NoGitignore searches ignored files.
+	NoHidden    bool
+	NoGitignore bool
+}
+
+// candidate is one file to search.
+type candidate struct {
+	display string // path as reported: the given base joined with the scan-relative path
+	abs     string
+	size    int64
+	lang    *Language // nil when the name does not tell
+	named   bool      // given explicitly as a file (not found by a scan)
+}
+
+// scanCache is the scan cache the engine uses; tests may replace it.
+var scanCache = fscache.Default
+
+// hasGlobMeta reports whether p contains glob syntax.
+func hasGlobMeta(p string) bool { return strings.ContainsAny(p, "*?[{") }
+
+// splitGlob splits "a/b/**/*.go" into base "a/b" and glob "**/*.go".
+func splitGlob(p string) (base, pattern string) {
+	p = filepath.ToSlash(p)
+	segs := strings.Split(p, "/")
+	i := 0
+	for i < len(segs) && !hasGlobMeta(segs[i]) {
+		i++
+	}
+	base = strings.Join(segs[:i], "/")
+	if base == "" {
+		if strings.HasPrefix(p, "/") {
+			base = "/"
+		} else {
+			base = "."
+		}
+	}
+	return base, strings.Join(segs[i:], "/")
+}
+
+// collect resolves the scope into candidate files, sorted by display
+// path, plus the entries that did not exist.
+func collect(ctx context.Context, sc Scope) ([]candidate, []string, error) {
+	cwd := sc.Cwd
+	if cwd == "" {
+		var err error
+		if cwd, err = os.Getwd(); err != nil {
+			return nil, nil, fmt.Errorf("working directory: %w", err)
+		}
+	}
+	if len(sc.Paths) == 0 {
+		return nil, nil, errors.New("no path given: name at least one file, directory or glob")
+	}
+	seen := map[string]bool{}
+	var out []candidate
+	var missing []string
+	for _, given := range sc.Paths {
+		if strings.TrimSpace(given) == "" {
+			return nil, nil, errors.New("Path entries must not be empty")
+		}
+		files, found, err := collectOne(ctx, sc, cwd, given)
+		if err != nil {
+			return nil, nil, err
+		}
+		if !found {
+			missing = append(missing, given)
+			continue
+		}
+		for _, c := range files {
+			if !seen[c.abs] {
+				seen[c.abs] = true
+				out = append(out, c)
+			}
+		}
+	}
+	if len(missing) == len(sc.Paths) {
+		return nil, nil, fmt.Errorf("Path not found: %s", missing[0])
+	}
+	slices.SortFunc(out, func(a, b candidate) int { return strings.Compare(a.display, b.display) })
+	return out, missing, nil
+}
+
+func absPath(cwd, p string) string {
+	if filepath.IsAbs(p) {
+		return filepath.Clean(p)
+	}
+	return filepath.Join(cwd, p)
+}
+
+// collectOne expands one path entry; found is false when it (or, for a
+// glob, its base directory) does not exist.
+func collectOne(ctx context.Context, sc Scope, cwd, given string) ([]candidate, bool, error) {
+	abs := absPath(cwd, given)
+	info, err := os.Stat(abs)
+	if err == nil {
+		if !info.IsDir() {
+			return []candidate{{display: filepath.ToSlash(given), abs: abs, size: info.Size(), lang: InferLanguage(abs), named: true}}, true, nil
+		}
+		files, err := scanDir(ctx, sc, given, abs, nil)
+		return files, true, err
+	}
+	if !errors.Is(err, fs.ErrNotExist) {
+		return nil, false, fmt.Errorf("stat %s: %w", given, err)
+	}
+	if !hasGlobMeta(given) {
+		return nil, false, nil
+	}
+	base, pattern := splitGlob(given)
+	baseAbs := absPath(cwd, base)
+	if st, err := os.Stat(baseAbs); err != nil || !st.IsDir() {
+		return nil, false, nil
+	}
+	g, err := glob.Compile(pattern)
+	if err != nil {
+		return nil, false, fmt.Errorf("invalid glob %q: %w", given, err)
+	}
+	files, err := scanDir(ctx, sc, base, baseAbs, g)
+	return files, true, err
+}
+
+// scanDir lists the regular files under dirAbs through the scan cache.
+func scanDir(ctx context.Context, sc Scope, given, dirAbs string, g *glob.Pattern) ([]candidate, error) {
+	root, err := fscache.ResolveSearchPath(dirAbs)
+	if err != nil {
+		return nil, err
+	}
+	opts := fscache.Options{
+		Hidden:          !sc.NoHidden,
+		Gitignore:       !sc.NoGitignore,
+		SkipNodeModules: g == nil || !g.MentionsNodeModules(),
+	}
+	cache := scanCache()
+	scan, err := cache.GetOrScan(ctx, root, opts)
+	if err != nil {
+		return nil, fmt.Errorf("scan %s: %w", given, err)
+	}
+	files := filterScan(scan, given, root, g)
+	if len(files) == 0 && cache.ShouldRecheckEmpty(scan) {
+		if scan, err = cache.ForceRescan(ctx, root, opts, true); err != nil {
+			return nil, fmt.Errorf("scan %s: %w", given, err)
+		}
+		files = filterScan(scan, given, root, g)
+	}
+	return files, nil
+}
+
+func filterScan(scan *fscache.Scan, given, root string, g *glob.Pattern) []candidate {
+	prefix := filepath.ToSlash(filepath.Clean(given))
+	var out []candidate
+	for _, e := range scan.Entries {
+		if e.Type != fscache.TypeFile || (g != nil && !g.Match(e.Path)) {
+			continue
+		}
+		display := e.Path
+		if prefix != "." {
+			display = path.Join(prefix, e.Path)
+		}
+		out = append(out, candidate{
+			display: display,
+			abs:     root + string(filepath.Separator) + filepath.FromSlash(e.Path),
+			size:    e.Size,
+			lang:    InferLanguage(e.Path),
+		})
+	}
+	return out
+}

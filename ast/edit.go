@@ -1,0 +1,244 @@
+package ast
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/gopi-agent/gopi/fscache"
+	"github.com/gopi-agent/gopi/native/astgrep"
+)
+
+// ErrOverlap is returned when two edits of one file overlap.
+var ErrOverlap = errors.New("Overlapping replacements detected; refine pattern to avoid ambiguous edits")
+
+// Rewrite is one rule: matches of Pattern are replaced by Out, with
+// captured metavariables substituted; an empty Out deletes the match.
+type Rewrite struct {
+	Pattern string
+	Out     string
+}
+
+// EditRequest is one structural rewrite.
+type EditRequest struct {
+	Scope
+	Rules           []Rewrite
+	Lang            string // "" = the one language every candidate infers to
+	Strictness      astgrep.Strictness
+	MaxFiles        int  // stop after this many changed files; <= 0 = no cap
+	MaxReplacements int  // stop after this many replacements; <= 0 = no cap
+	DryRun          bool // compute the changes but write nothing
+	MaxFileSize     int64
+	Timeout         time.Duration
+}
+
+// Change is one replacement.
+type Change struct {
+	Pattern    string
+	Start, End astgrep.Pos // of the matched node
+	EditStart  int         // byte range replaced
+	EditEnd    int
+	Before     string
+	After      string
+}
+
+// FileChanges are the replacements in one file, in source order.
+type FileChanges struct {
+	Path    string
+	Abs     string
+	Changes []Change
+}
+
+// EditResult is the outcome of a rewrite (a preview when DryRun).
+type EditResult struct {
+	Files             []FileChanges // files with at least one change, by path
+	TotalReplacements int
+	FilesTouched      int
+	FilesSearched     int
+	LimitReached      bool
+	Applied           bool // files were written
+	ParseIssues       []ParseIssue
+	MissingPaths      []string
+	Lang              string
+}
+
+// ValidateRewrites checks rules the way the reference agent does before
+// any work: at least one, no empty and no duplicate pattern.
+func ValidateRewrites(rules []Rewrite) error {
+	if len(rules) == 0 {
+		return errors.New("At least one rewrite op is required")
+	}
+	seen := map[string]bool{}
+	for _, r := range rules {
+		p := strings.TrimSpace(r.Pattern)
+		if p == "" {
+			return errors.New("Pattern must not be empty")
+		}
+		if seen[p] {
+			return fmt.Errorf("Duplicate rewrite pattern: %s", p)
+		}
+		seen[p] = true
+	}
+	return nil
+}
+
+// Edit plans, and unless DryRun applies, a structural rewrite.
+func Edit(ctx context.Context, req EditRequest) (*EditResult, error) {
+	if err := ValidateRewrites(req.Rules); err != nil {
+		return nil, err
+	}
+	sorted := slices.Clone(req.Rules)
+	slices.SortStableFunc(sorted, func(a, b Rewrite) int {
+		return strings.Compare(strings.TrimSpace(a.Pattern), strings.TrimSpace(b.Pattern))
+	})
+	rules := make([]astgrep.Rule, len(sorted))
+	for i, r := range sorted {
+		rules[i] = astgrep.Rule{Pattern: strings.TrimSpace(r.Pattern), Rewrite: r.Out, HasRewrite: true}
+	}
+	pl, err := prepare(ctx, req.Scope, req.Lang, rules, req.Strictness, true)
+	if err != nil {
+		return nil, err
+	}
+	defer pl.close()
+	out := &EditResult{FilesSearched: pl.searched(), MissingPaths: pl.missing}
+	if len(pl.langs) == 1 {
+		out.Lang = pl.langs[0]
+	}
+	opts := astgrep.Options{Edits: true, MaxFileSize: maxSize(req.MaxFileSize)}
+	results, err := runNative(ctx, pl.cands, func(i int) *astgrep.Matcher { return pl.matchers[i] }, opts, req.Timeout)
+	if err != nil {
+		return nil, err
+	}
+	issues := pl.issues
+	type pending struct {
+		abs  string
+		data []byte
+	}
+	var writes []pending
+	for i, r := range results {
+		m := pl.matchers[i]
+		if m == nil {
+			continue
+		}
+		c := pl.cands[i]
+		if is, ok := fileIssue(c, r); ok {
+			issues = append(issues, is)
+		}
+		if r.Status != astgrep.Searched || r.SyntaxError || len(r.Matches) == 0 {
+			continue
+		}
+		if req.MaxFiles > 0 && out.FilesTouched >= req.MaxFiles {
+			out.LimitReached = true
+			break
+		}
+		src, err := os.ReadFile(c.abs)
+		if err != nil {
+			return nil, fmt.Errorf("read %s: %w", c.display, err)
+		}
+		changes, err := fileChanges(c, src, r.Matches, m.Rules())
+		if err != nil {
+			return nil, err
+		}
+		if req.MaxReplacements > 0 && out.TotalReplacements+len(changes) > req.MaxReplacements {
+			changes = changes[:req.MaxReplacements-out.TotalReplacements]
+			out.LimitReached = true
+		}
+		if len(changes) == 0 {
+			continue
+		}
+		updated := applyChanges(src, changes)
+		out.Files = append(out.Files, FileChanges{Path: c.display, Abs: c.abs, Changes: changes})
+		out.TotalReplacements += len(changes)
+		out.FilesTouched++
+		writes = append(writes, pending{abs: c.abs, data: updated})
+		if out.LimitReached {
+			break
+		}
+	}
+	out.ParseIssues = dedupeIssues(issues)
+	if req.DryRun {
+		return out, nil
+	}
+	for _, w := range writes {
+		if err := writeAtomic(w.abs, w.data); err != nil {
+			return nil, err
+		}
+		fscache.InvalidateAfterWrite(w.abs)
+	}
+	out.Applied = true
+	return out, nil
+}
+
+// fileChanges turns the native edits of one file into changes: no-op
+// edits dropped, sorted, overlap checked, and verified against src (the
+// file may have changed since the native side read it).
+func fileChanges(c candidate, src []byte, matches []astgrep.Match, rules []astgrep.Rule) ([]Change, error) {
+	var changes []Change
+	for _, nm := range matches {
+		e := nm.Edit
+		if e == nil {
+			continue
+		}
+		if e.Start < 0 || e.End < e.Start || e.End > len(src) ||
+			nm.End.Offset > len(src) || string(src[nm.Start.Offset:nm.End.Offset]) != nm.Text {
+			return nil, fmt.Errorf("%s changed while it was being rewritten; run the rewrite again", c.display)
+		}
+		before := string(src[e.Start:e.End])
+		if before == e.Replacement {
+			continue
+		}
+		changes = append(changes, Change{
+			Pattern: rules[nm.Rule].Pattern, Start: nm.Start, End: nm.End,
+			EditStart: e.Start, EditEnd: e.End, Before: before, After: e.Replacement,
+		})
+	}
+	slices.SortStableFunc(changes, func(a, b Change) int {
+		if a.EditStart != b.EditStart {
+			return a.EditStart - b.EditStart
+		}
+		return a.EditEnd - b.EditEnd
+	})
+	for i := 1; i < len(changes); i++ {
+		if changes[i].EditStart < changes[i-1].EditEnd || changes[i].EditStart == changes[i-1].EditStart {
+			return nil, ErrOverlap
+		}
+	}
+	return changes, nil
+}
+
+// applyChanges applies sorted, non-overlapping changes from the end of the
+// file to its start (so each change's offsets are those of the original
+// source), collecting the pieces back to front and joining them once.
+func applyChanges(src []byte, changes []Change) []byte {
+	pieces := make([][]byte, 0, 2*len(changes)+1)
+	end := len(src)
+	for i := len(changes) - 1; i >= 0; i-- {
+		c := changes[i]
+		pieces = append(pieces, src[c.EditEnd:end], []byte(c.After))
+		end = c.EditStart
+	}
+	pieces = append(pieces, src[:end])
+	slices.Reverse(pieces)
+	return slices.Concat(pieces...)
+}
+
+// EnvMaxFiles names the environment variable capping the files one rewrite
+// may change.
+const EnvMaxFiles = "PI_MAX_AST_FILES"
+
+// DefaultMaxFiles is the cap when EnvMaxFiles is unset or invalid.
+const DefaultMaxFiles = 1000
+
+// MaxFilesFromEnv returns PI_MAX_AST_FILES when it is a positive integer,
+// else DefaultMaxFiles.
+func MaxFilesFromEnv() int {
+	if n, err := strconv.Atoi(strings.TrimSpace(os.Getenv(EnvMaxFiles))); err == nil && n > 0 {
+		return n
+	}
+	return DefaultMaxFiles
+}

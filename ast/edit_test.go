@@ -1,0 +1,100 @@
+package ast
+
+import (
+	"context"
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+func read(t *testing.T, dir, name string) string {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join(dir, name))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
+}
+
+func TestEditPreviewThenApply(t *testing.T) {
+	requireNative(t)
+	src := "function f() {\n  var a = 1;\n  if (x) {\n    old(a, 2);\n  }\n}\n"
+	dir := tree(t, map[string]string{"a.js": src, "b.js": "let same = keep(1);\n", "broken.js": "var z = 1;\nfunction (\n"})
+	req := EditRequest{
+		Scope:  Scope{Paths: []string{"."}, Cwd: dir},
+		Rules:  []Rewrite{{Pattern: "var $N = $V", Out: "let $N = $V"}, {Pattern: "old($$$ARGS)", Out: "neu($$$ARGS)"}, {Pattern: "keep($A)", Out: "keep($A)"}},
+		DryRun: true,
+	}
+	res, err := Edit(context.Background(), req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.TotalReplacements != 2 || res.FilesTouched != 1 || res.Applied || res.Lang != "javascript" {
+		t.Fatalf("preview %+v", res)
+	}
+	ch := res.Files[0].Changes
+	if ch[0].Before != "var a = 1;" && ch[0].Before != "var a = 1" {
+		t.Errorf("first change %+v", ch[0])
+	}
+	if read(t, dir, "a.js") != src {
+		t.Fatal("dry run wrote")
+	}
+	if len(res.ParseIssues) != 1 || res.ParseIssues[0].Path != "broken.js" {
+		t.Errorf("issues %+v", res.ParseIssues)
+	}
+	req.DryRun = false
+	if _, err := Edit(context.Background(), req); err != nil {
+		t.Fatal(err)
+	}
+	want := "function f() {\n  let a = 1\n  if (x) {\n    neu(a, 2);\n  }\n}\n"
+	if got := read(t, dir, "a.js"); got != want {
+		t.Fatalf("applied:\n%s", got)
+	}
+	if read(t, dir, "broken.js") != "var z = 1;\nfunction (\n" {
+		t.Fatal("file with syntax errors was rewritten")
+	}
+}
+
+func TestEditOverlapAndDelete(t *testing.T) {
+	requireNative(t)
+	dir := tree(t, map[string]string{"a.py": "f(f(1))\nprint(2)\nx = 3\n"})
+	_, err := Edit(context.Background(), EditRequest{Scope: Scope{Paths: []string{"a.py"}, Cwd: dir}, Rules: []Rewrite{{Pattern: "f($A)", Out: "g($A)"}}})
+	if !errors.Is(err, ErrOverlap) || err.Error() != "Overlapping replacements detected; refine pattern to avoid ambiguous edits" {
+		t.Fatalf("overlap: %v", err)
+	}
+	if read(t, dir, "a.py") != "f(f(1))\nprint(2)\nx = 3\n" {
+		t.Fatal("overlap wrote")
+	}
+	if _, err := Edit(context.Background(), EditRequest{Scope: Scope{Paths: []string{"a.py"}, Cwd: dir}, Rules: []Rewrite{{Pattern: "print($A)", Out: ""}}}); err != nil {
+		t.Fatal(err)
+	}
+	if got := read(t, dir, "a.py"); got != "f(f(1))\n\nx = 3\n" {
+		t.Fatalf("delete: %q", got)
+	}
+}
+
+func TestEditRules(t *testing.T) {
+	requireNative(t)
+	dir := tree(t, map[string]string{"a.go": "package a\n", "b.py": "x = 1\n", "c.go": "package c\nvar v = h(1)\n", "d.go": "package d\nvar w = h(2)\n"})
+	ctx := context.Background()
+	if _, err := Edit(ctx, EditRequest{Scope: Scope{Paths: []string{"."}, Cwd: dir}, Rules: []Rewrite{{Pattern: "h($A)", Out: "k($A)"}}}); err == nil || !strings.Contains(err.Error(), "one language per call") {
+		t.Errorf("mixed languages: %v", err)
+	}
+	if err := ValidateRewrites([]Rewrite{{Pattern: "a", Out: "b"}, {Pattern: " a ", Out: "c"}}); err == nil || !strings.Contains(err.Error(), "Duplicate") {
+		t.Errorf("duplicate: %v", err)
+	}
+	res, err := Edit(ctx, EditRequest{Scope: Scope{Paths: []string{"*.go"}, Cwd: dir}, Rules: []Rewrite{{Pattern: "h($A)", Out: "k($A)"}}, MaxFiles: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.FilesTouched != 1 || !res.LimitReached || read(t, dir, "c.go") != "package c\nvar v = k(1)\n" || read(t, dir, "d.go") != "package d\nvar w = h(2)\n" {
+		t.Fatalf("max files: %+v", res)
+	}
+	// A pattern that does not compile is a parse issue; the others still apply.
+	res, err = Edit(ctx, EditRequest{Scope: Scope{Paths: []string{"d.go"}, Cwd: dir}, Rules: []Rewrite{{Pattern: "h($A)", Out: "k($A)"}, {Pattern: "a := 1; b := 2", Out: ""}}})
+	if err != nil || res.TotalReplacements != 1 || len(res.ParseIssues) != 1 {
+		t.Fatalf("bad rule: %v %+v", err, res)
+	}
+}

@@ -1,0 +1,231 @@
+// Package astedit is the ast_edit tool: structural rewrites with ast-grep
+// patterns. A call never writes: it previews every replacement and queues
+// a pending action; the hidden resolve tool applies it (re-running the
+// rewrite and refusing when the counts changed) or discards it.
+package astedit
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"strings"
+
+	"github.com/gopi-agent/gopi/ast"
+	"github.com/gopi-agent/gopi/core/tool"
+	"github.com/gopi-agent/gopi/core/tools/astgrep"
+	"github.com/gopi-agent/gopi/core/tools/resolve"
+)
+
+// PreviewWidth caps each shown before/after line, in characters.
+const PreviewWidth = 120
+
+// Texts fixed by the reference agent.
+const (
+	NoReplacements = "No replacements made"
+	LimitReached   = "Limit reached; narrow paths."
+)
+
+const description = `Rewrite code by syntax structure with ast-grep patterns. Each op replaces every node matching
+pat with out; metavariables captured in pat ($NAME one node, $$$NAME zero or more nodes, $_ and $$$
+uncaptured) are substituted into out; an empty out deletes the match. Metavariable names are upper
+case and stand for whole nodes. Each replacement is 1:1: one capture cannot turn into several sibling
+nodes unless the grammar allows that at its place. Files must all be of one language. The call only
+previews the changes (-old/+new lines); call resolve to apply or discard them. Overlapping matches
+are refused: refine the pattern.`
+
+// Tool is the ast_edit tool bound to a session.
+type Tool struct {
+	env   *tool.Env
+	queue *resolve.Queue
+}
+
+// New returns the ast_edit tool for env; previews are queued on the
+// session's queue, resolve.For(env), where the resolve tool finds them.
+func New(env *tool.Env) tool.Tool { return &Tool{env: env, queue: resolve.For(env)} }
+
+// NewWithQueue returns the ast_edit tool for env queueing previews on q.
+func NewWithQueue(env *tool.Env, q *resolve.Queue) tool.Tool { return &Tool{env: env, queue: q} }
+
+// Definition describes the tool.
+func (t *Tool) Definition() tool.Definition {
+	op := tool.Object(map[string]*tool.Schema{
+		"pat": {Type: "string", Description: "AST pattern to match"},
+		"out": {Type: "string", Description: "Replacement; captures are substituted; empty deletes"},
+	}, "pat", "out")
+	return tool.Definition{
+		Name:        "ast_edit",
+		Label:       "AST Edit",
+		Description: description,
+		Parameters: tool.Object(map[string]*tool.Schema{
+			"ops":   {Type: "array", Items: op, MinItems: tool.Ptr(1), Description: "Rewrite rules"},
+			"paths": {Type: "array", Items: &tool.Schema{Type: "string"}, MinItems: tool.Ptr(1), Description: "Files, directories or globs to rewrite"},
+		}, "ops", "paths"),
+		Concurrency: tool.Exclusive,
+	}
+}
+
+// Details is the structured part of an ast_edit (or its apply) result.
+type Details struct {
+	TotalReplacements int            `json:"totalReplacements"`
+	FilesTouched      int            `json:"filesTouched"`
+	FilesSearched     int            `json:"filesSearched"`
+	Applied           bool           `json:"applied"`
+	LimitReached      bool           `json:"limitReached"`
+	ParseErrors       []string       `json:"parseErrors,omitempty"`
+	ScopePath         string         `json:"scopePath,omitempty"`
+	Files             []string       `json:"files,omitempty"`
+	FileReplacements  map[string]int `json:"fileReplacements,omitempty"`
+}
+
+// Execute previews the rewrite and queues its apply.
+func (t *Tool) Execute(ctx context.Context, args tool.Args, _ tool.UpdateFunc) (*tool.Result, error) {
+	var a struct {
+		Ops []struct {
+			Pat string `json:"pat"`
+			Out string `json:"out"`
+		} `json:"ops"`
+		Paths []string `json:"paths"`
+	}
+	if err := args.Decode(&a); err != nil {
+		return nil, err
+	}
+	rules := make([]ast.Rewrite, len(a.Ops))
+	for i, op := range a.Ops {
+		rules[i] = ast.Rewrite{Pattern: op.Pat, Out: op.Out}
+	}
+	if err := ast.ValidateRewrites(rules); err != nil {
+		return nil, tool.Errorf("%v", err)
+	}
+	sc, grouped, err := astgrep.Scope(t.env, a.Paths)
+	if err != nil {
+		return nil, err
+	}
+	req := ast.EditRequest{Scope: sc, Rules: rules, MaxFiles: ast.MaxFilesFromEnv(), DryRun: true}
+	res, err := run(ctx, req)
+	if err != nil {
+		return nil, err
+	}
+	d := t.details(res, sc)
+	text := t.render(res, grouped, d)
+	if res.TotalReplacements > 0 && t.queue != nil {
+		preview := d
+		t.queue.Push(&resolve.Action{
+			Label:      fmt.Sprintf("AST edit: %d replacements in %d files", res.TotalReplacements, res.FilesTouched),
+			SourceTool: "ast_edit",
+			Apply: func(ctx context.Context, _ string) (*tool.Result, error) {
+				return t.apply(ctx, req, preview)
+			},
+		})
+	}
+	return tool.TextResult(text, d), nil
+}
+
+func run(ctx context.Context, req ast.EditRequest) (*ast.EditResult, error) {
+	res, err := ast.Edit(ctx, req)
+	if err != nil {
+		if errors.Is(err, ast.ErrAborted) {
+			return nil, fmt.Errorf("%w: %w", tool.ErrAborted, err)
+		}
+		return nil, tool.Errorf("%v", err)
+	}
+	return res, nil
+}
+
+// apply re-runs the rewrite as a preview, refuses when its counts differ
+// from what the model saw, and then writes.
+func (t *Tool) apply(ctx context.Context, req ast.EditRequest, preview *Details) (*tool.Result, error) {
+	live, err := run(ctx, req)
+	if err != nil {
+		return nil, err
+	}
+	if stale(t.details(live, req.Scope), preview) {
+		return nil, tool.Errorf("The preview is stale: it showed %d replacements in %d files, the files now give %d in %d. Run ast_edit again to see the current changes.",
+			preview.TotalReplacements, preview.FilesTouched, live.TotalReplacements, live.FilesTouched)
+	}
+	req.DryRun = false
+	done, err := run(ctx, req)
+	if err != nil {
+		return nil, err
+	}
+	d := t.details(done, req.Scope)
+	return tool.TextResult(fmt.Sprintf("Applied %d replacements in %d files.", done.TotalReplacements, done.FilesTouched), d), nil
+}
+
+// stale compares totals and per-file counts.
+func stale(live, preview *Details) bool {
+	if live.TotalReplacements != preview.TotalReplacements || live.FilesTouched != preview.FilesTouched || len(live.FileReplacements) != len(preview.FileReplacements) {
+		return true
+	}
+	for f, n := range preview.FileReplacements {
+		if live.FileReplacements[f] != n {
+			return true
+		}
+	}
+	return false
+}
+
+func (t *Tool) details(res *ast.EditResult, sc ast.Scope) *Details {
+	d := &Details{
+		TotalReplacements: res.TotalReplacements, FilesTouched: res.FilesTouched, FilesSearched: res.FilesSearched,
+		Applied: res.Applied, LimitReached: res.LimitReached, ParseErrors: astgrep.IssueStrings(t.env, res.ParseIssues),
+		ScopePath: astgrep.ScopePath(t.env, sc), FileReplacements: map[string]int{},
+	}
+	for _, f := range res.Files {
+		p := t.env.DisplayPath(f.Abs)
+		d.Files = append(d.Files, p)
+		d.FileReplacements[p] = len(f.Changes)
+	}
+	return d
+}
+
+// render shows each change as "-REF|before" / "+REF|after" (hashline
+// mode) or "-LINE:COL before" / "+LINE:COL after", first lines only, cut
+// to PreviewWidth.
+func (t *Tool) render(res *ast.EditResult, grouped bool, d *Details) string {
+	if res.TotalReplacements == 0 {
+		text := NoReplacements
+		if is := astgrep.FormatIssues(d.ParseErrors); is != "" {
+			text += "\n\n" + is
+		}
+		return text
+	}
+	hash := t.env.DisplayMode(false, false) == tool.DisplayHashline
+	var b strings.Builder
+	for i, f := range res.Files {
+		if grouped {
+			if i > 0 {
+				b.WriteByte('\n')
+			}
+			fmt.Fprintf(&b, "# %s\n", t.env.DisplayPath(f.Abs))
+		}
+		var lines []string
+		if hash {
+			if data, err := os.ReadFile(f.Abs); err == nil {
+				lines = strings.Split(string(data), "\n")
+			}
+		}
+		for _, c := range f.Changes {
+			ref := fmt.Sprintf("%d:%d ", c.Start.Line+1, c.Start.Column+1)
+			if hash && c.Start.Line < len(lines) {
+				ref = tool.DisplayHashline.LineRef(c.Start.Line+1, strings.TrimSuffix(lines[c.Start.Line], "\r")) + "|"
+			}
+			fmt.Fprintf(&b, "-%s%s\n+%s%s\n", ref, firstLine(c.Before), ref, firstLine(c.After))
+		}
+	}
+	text := strings.TrimSuffix(b.String(), "\n")
+	if res.LimitReached {
+		text += "\n\n" + LimitReached
+	}
+	if is := astgrep.FormatIssues(d.ParseErrors); is != "" {
+		text += "\n\n" + is
+	}
+	return text
+}
+
+func firstLine(s string) string {
+	s, _, _ = strings.Cut(s, "\n")
+	s = strings.TrimSuffix(s, "\r")
+	cut, _ := tool.TruncateLine(s, PreviewWidth)
+	return cut
+}

@@ -1,0 +1,138 @@
+package astedit
+
+import (
+	"context"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/gopi-agent/gopi/core/hashline"
+	"github.com/gopi-agent/gopi/core/tool"
+	"github.com/gopi-agent/gopi/core/tools/resolve"
+	native "github.com/gopi-agent/gopi/native/astgrep"
+)
+
+func setup(t *testing.T, files map[string]string, hashlines bool) (*tool.Env, *resolve.Queue) {
+	t.Helper()
+	if !native.Available {
+		t.Skip("native library not linked")
+	}
+	dir := t.TempDir()
+	for name, data := range files {
+		p := filepath.Join(dir, name)
+		os.MkdirAll(filepath.Dir(p), 0o755)
+		if err := os.WriteFile(p, []byte(data), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	env := tool.NewEnv(dir)
+	env.Settings = tool.DefaultSettings()
+	env.EditEnabled = hashlines
+	return env, resolve.NewQueue()
+}
+
+func callTool(t *testing.T, tl tool.Tool, args string) *tool.Result {
+	t.Helper()
+	res, err := tool.Run(context.Background(), tl, json.RawMessage(args), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return res
+}
+
+func read(t *testing.T, env *tool.Env, name string) string {
+	b, err := os.ReadFile(filepath.Join(env.Cwd, name))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
+}
+
+func TestPreviewQueueApply(t *testing.T) {
+	long := strings.Repeat("x", 150)
+	env, q := setup(t, map[string]string{
+		"a.go": "package a\n\nfunc f() {\n\told(1, \"" + long + "\")\n\told(2,\n\t\t3)\n}\n",
+		"b.go": "package b\n\nvar v = old(4)\n",
+	}, false)
+	tl := NewWithQueue(env, q)
+	res := callTool(t, tl, `{"ops":[{"pat":"old($$$A)","out":"neu($$$A)"}],"paths":["."]}`)
+	line4 := "old(1, \"" + long + "\")"
+	want := strings.Join([]string{
+		"# a.go",
+		"-4:2 " + line4[:PreviewWidth] + "…",
+		"+4:2 " + ("neu" + line4[3:])[:PreviewWidth] + "…",
+		"-5:2 old(2,",
+		"+5:2 neu(2,",
+		"",
+		"# b.go",
+		"-3:9 old(4)",
+		"+3:9 neu(4)",
+	}, "\n")
+	if res.IsError || res.FirstText() != want {
+		t.Fatalf("got:\n%s\nwant:\n%s", res.FirstText(), want)
+	}
+	d := res.Details.(*Details)
+	if d.Applied || d.TotalReplacements != 3 || d.FilesTouched != 2 || q.Len() != 1 {
+		t.Fatalf("details %+v, queue %d", d, q.Len())
+	}
+	if !strings.Contains(read(t, env, "a.go"), "old(2") {
+		t.Fatal("preview wrote")
+	}
+	out := callTool(t, resolve.NewWithQueue(q), `{"action":"apply","reason":"ok"}`)
+	if out.FirstText() != "Applied 3 replacements in 2 files." {
+		t.Fatalf("apply: %q", out.FirstText())
+	}
+	if got := read(t, env, "b.go"); got != "package b\n\nvar v = neu(4)\n" {
+		t.Fatalf("b.go: %q", got)
+	}
+}
+
+func TestStaleApplyAndDiscard(t *testing.T) {
+	env, q := setup(t, map[string]string{"a.py": "f(1)\nf(2)\n"}, true)
+	tl := NewWithQueue(env, q)
+	res := callTool(t, tl, `{"ops":[{"pat":"f($A)","out":"g($A)"}],"paths":["a.py"]}`)
+	want := "-" + hashline.Anchor(1, "f(1)") + "|f(1)\n+" + hashline.Anchor(1, "f(1)") + "|g(1)\n-" + hashline.Anchor(2, "f(2)") + "|f(2)\n+" + hashline.Anchor(2, "f(2)") + "|g(2)"
+	if res.FirstText() != want {
+		t.Fatalf("hashline preview:\n%s\nwant\n%s", res.FirstText(), want)
+	}
+	os.WriteFile(filepath.Join(env.Cwd, "a.py"), []byte("f(1)\nf(2)\nf(3)\n"), 0o644)
+	out := callTool(t, resolve.NewWithQueue(q), `{"action":"apply","reason":"ok"}`)
+	if !out.IsError || !strings.Contains(out.FirstText(), "stale") || read(t, env, "a.py") != "f(1)\nf(2)\nf(3)\n" {
+		t.Fatalf("stale: %q", out.FirstText())
+	}
+	callTool(t, tl, `{"ops":[{"pat":"f($A)","out":"g($A)"}],"paths":["a.py"]}`)
+	out = callTool(t, resolve.NewWithQueue(q), `{"action":"discard","reason":"no"}`)
+	if out.FirstText() != "Discarded: AST edit: 3 replacements in 1 files. Reason: no" {
+		t.Fatalf("discard: %q", out.FirstText())
+	}
+}
+
+func TestValidationAndNoReplacements(t *testing.T) {
+	env, q := setup(t, map[string]string{"a.py": "f(1)\n"}, false)
+	tl := NewWithQueue(env, q)
+	res := callTool(t, tl, `{"ops":[{"pat":"f($A)","out":"x"},{"pat":"f($A)","out":"y"}],"paths":["a.py"]}`)
+	if !res.IsError || !strings.Contains(res.FirstText(), "Duplicate") {
+		t.Fatalf("duplicate: %q", res.FirstText())
+	}
+	res = callTool(t, tl, `{"ops":[{"pat":"h($A)","out":"x"}],"paths":["a.py"]}`)
+	if res.FirstText() != NoReplacements || q.Len() != 0 {
+		t.Fatalf("none: %q", res.FirstText())
+	}
+	res = callTool(t, tl, `{"ops":[{"pat":"f($A)","out":"f($A)"}],"paths":["a.py"]}`)
+	if res.FirstText() != NoReplacements {
+		t.Fatalf("identity: %q", res.FirstText())
+	}
+}
+
+func TestSessionQueue(t *testing.T) {
+	env, _ := setup(t, map[string]string{"a.py": "f(1)\n"}, false)
+	callTool(t, New(env), `{"ops":[{"pat":"f($A)","out":"g($A)"}],"paths":["a.py"]}`)
+	if out := callTool(t, resolve.New(env), `{"action":"apply","reason":"r"}`); out.FirstText() != "Applied 1 replacements in 1 files." {
+		t.Fatalf("apply: %q", out.FirstText())
+	}
+	if got := read(t, env, "a.py"); got != "g(1)\n" {
+		t.Fatalf("a.py: %q", got)
+	}
+}
