@@ -1,0 +1,14 @@
+//go:build !linux
+
+package tokens
+
+import "testing"
+
+// measureCPU runs f b.N times; CPU time per thread is only measured on Linux.
+func measureCPU(b *testing.B, bytes int, f func()) {
+	b.SetBytes(int64(bytes))
+	b.ResetTimer()
+	for b.Loop() {
+		f()
+	}
+}

@@ -1,0 +1,221 @@
+// Package tokens counts and encodes text with OpenAI's byte-pair encodings
+// o200k_base (GPT-4o, GPT-4.1, GPT-5, o-series) and cl100k_base (GPT-4,
+// GPT-3.5), exactly as tiktoken does, at native speed and fully offline.
+//
+// Encoding is two steps. A pre-tokenizer splits the text into pieces
+// (words with their leading space, runs of up to three digits, punctuation,
+// whitespace); package pretokenize does this with hand-written scanners
+// equivalent to each encoding's split regex. Each piece is then looked up in
+// the vocabulary; most pieces are one token, the rest are merged byte pair
+// by byte pair (package bpe). The vocabularies are embedded in the binary in
+// a compact form (package vocab) and indexed on first use in a few
+// milliseconds.
+//
+// The reference is github.com/pkoukk/tiktoken-go, which runs the split
+// regexes with regexp2 over Go's unicode tables: counts and ids are
+// identical to its EncodeOrdinary on any input (tests and a fuzz target
+// compare them). "Any input" includes invalid UTF-8: tiktoken-go tokenizes
+// []rune(text), so each invalid byte becomes U+FFFD, and so it does here.
+// The Rust tiktoken accepts only valid text, and differs from tiktoken-go
+// in two corners we follow tiktoken-go on: its case-insensitive
+// contractions also accept the long s (`'ſ`), and its Unicode tables may be
+// a version apart from Go's for newly assigned characters.
+//
+// Special tokens such as <|endoftext|> are not recognised in the text: they
+// are encoded as the ordinary characters they consist of, as tiktoken's
+// encode_ordinary does, which is what counting a transcript needs.
+package tokens
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+	"sync"
+	"unicode/utf8"
+
+	"github.com/gopi-agent/gopi/tokens/internal/bpe"
+	"github.com/gopi-agent/gopi/tokens/internal/pretokenize"
+	"github.com/gopi-agent/gopi/tokens/internal/vocab"
+)
+
+// Names of the supported encodings.
+const (
+	O200kBase  = "o200k_base"
+	Cl100kBase = "cl100k_base"
+)
+
+// Encoding is a loaded byte-pair encoding. It is safe for concurrent use.
+type Encoding struct {
+	name     string
+	vocab    *bpe.Vocab
+	batch    pretokenize.Batch
+	specials map[int]string  // special token ids, for Decode
+	idle     chan *bpe.Cache // piece caches between calls (see getCache)
+}
+
+// spec describes how to build an encoding.
+type spec struct {
+	batch    pretokenize.Batch
+	specials map[int]string
+}
+
+var specs = map[string]spec{
+	O200kBase: {pretokenize.O200kBatch, map[int]string{199999: "<|endoftext|>", 200018: "<|endofprompt|>"}},
+	Cl100kBase: {pretokenize.Cl100kBatch, map[int]string{
+		100257: "<|endoftext|>", 100258: "<|fim_prefix|>", 100259: "<|fim_middle|>",
+		100260: "<|fim_suffix|>", 100276: "<|endofprompt|>",
+	}},
+}
+
+var (
+	loadMu sync.Mutex
+	loaded = map[string]*Encoding{}
+)
+
+// Names returns the names of the supported encodings, sorted.
+func Names() []string {
+	names := make([]string, 0, len(specs))
+	for name := range specs {
+		names = append(names, name)
+	}
+	sort.Strings(names)
+	return names
+}
+
+// Get returns the named encoding, loading it on first use.
+func Get(name string) (*Encoding, error) {
+	loadMu.Lock()
+	defer loadMu.Unlock()
+	if e := loaded[name]; e != nil {
+		return e, nil
+	}
+	e, err := load(name)
+	if err != nil {
+		return nil, err
+	}
+	loaded[name] = e
+	return e, nil
+}
+
+// load builds an encoding from its embedded vocabulary, uncached.
+func load(name string) (*Encoding, error) {
+	sp, ok := specs[name]
+	data, embedded := vocab.Embedded(name)
+	if !ok || !embedded {
+		return nil, fmt.Errorf("unknown encoding %q; use one of %s", name, strings.Join(Names(), ", "))
+	}
+	tab, err := vocab.Parse(data)
+	if err != nil {
+		return nil, fmt.Errorf("load %s: %w", name, err)
+	}
+	v, err := bpe.New(tab)
+	if err != nil {
+		return nil, fmt.Errorf("load %s: %w", name, err)
+	}
+	return &Encoding{name: name, vocab: v, batch: sp.batch, specials: sp.specials, idle: make(chan *bpe.Cache, maxIdleCaches)}, nil
+}
+
+// Name returns the encoding's name, e.g. "o200k_base".
+func (e *Encoding) Name() string { return e.name }
+
+// Count returns the number of tokens of text.
+func (e *Encoding) Count(text string) int {
+	text = validText(text)
+	c := e.getCache()
+	defer e.putCache(c)
+	var ends [pieceBatch]int
+	n := 0
+	for i := 0; i < len(text); {
+		k := e.batch(text, i, ends[:])
+		n += e.vocab.CountPieces(text, i, ends[:k], c)
+		i = ends[k-1]
+	}
+	return n
+}
+
+// pieceBatch is how many piece ends the splitter hands over at a time.
+const pieceBatch = 256
+
+// Encode returns the token ids of text.
+func (e *Encoding) Encode(text string) []int {
+	return e.AppendEncode(make([]int, 0, len(text)/4+1), text)
+}
+
+// AppendEncode appends the token ids of text to dst.
+func (e *Encoding) AppendEncode(dst []int, text string) []int {
+	text = validText(text)
+	c := e.getCache()
+	defer e.putCache(c)
+	var ends [pieceBatch]int
+	for i := 0; i < len(text); {
+		k := e.batch(text, i, ends[:])
+		for _, j := range ends[:k] {
+			dst = e.vocab.AppendCached(dst, text[i:j], c)
+			i = j
+		}
+	}
+	return dst
+}
+
+// maxIdleCaches bounds the caches an encoding keeps between calls (each is
+// about 1.3 MB plus up to 2 MB of arena); calls beyond it in parallel get a
+// fresh one.
+const maxIdleCaches = 4
+
+// getCache takes an idle piece cache, or makes one. The idle caches live in
+// a channel rather than a sync.Pool so that garbage collections do not empty
+// them: a warm cache is what makes counting many small messages fast.
+func (e *Encoding) getCache() *bpe.Cache {
+	select {
+	case c := <-e.idle:
+		return c
+	default:
+		return bpe.NewCache()
+	}
+}
+
+// putCache returns a cache to the idle set, or drops it when that is full.
+func (e *Encoding) putCache(c *bpe.Cache) {
+	select {
+	case e.idle <- c:
+	default:
+	}
+}
+
+// resetCaches empties the idle caches, so a benchmark can time cold calls.
+func (e *Encoding) resetCaches() {
+	for range len(e.idle) {
+		select {
+		case c := <-e.idle:
+			c.Reset()
+			defer e.putCache(c)
+		default:
+		}
+	}
+}
+
+// Decode returns the bytes of tokens, which are not always valid UTF-8 on
+// their own (a character may span tokens). It fails on an unknown id.
+func (e *Encoding) Decode(tokens []int) (string, error) {
+	var b []byte
+	for _, t := range tokens {
+		switch {
+		case t >= 0 && t < e.vocab.Len():
+			b = append(b, e.vocab.Token(t)...)
+		case e.specials[t] != "":
+			b = append(b, e.specials[t]...)
+		default:
+			return "", fmt.Errorf("decode: %d is not a token of %s", t, e.name)
+		}
+	}
+	return string(b), nil
+}
+
+// validText returns text with each invalid UTF-8 byte replaced by U+FFFD,
+// the way []rune conversion reads it; valid text is returned as is.
+func validText(text string) string {
+	if utf8.ValidString(text) {
+		return text
+	}
+	return string([]rune(text))
+}

@@ -1,0 +1,201 @@
+package pretokenize
+
+// ASCII fast paths. Most source text and English prose is ASCII, where the
+// classes collapse to a few byte ranges ([A-Z] is "upper" only, [a-z]
+// "lower" only, no marks). The fast paths below decide a piece looking at
+// ASCII bytes only; whenever a decision would depend on a non-ASCII
+// character they return -1 and the caller runs the general scanner from the
+// same position, so they need no Unicode reasoning to be exact.
+
+// Byte kinds for the fast paths.
+const (
+	kUpper   = 1 << iota // A-Z
+	kLower               // a-z
+	kDigit               // 0-9
+	kSpace               // ASCII whitespace per unicode.IsSpace: \t \n \v \f \r space
+	kNewline             // \r \n
+	kPunct               // other ASCII: [^\s\p{L}\p{N}], also the prefix class
+	kHigh                // a byte ≥ 0x80: not decidable here
+	kLetter  = kUpper | kLower
+)
+
+var kinds = func() (t [256]uint8) {
+	for b := 0; b < 256; b++ {
+		switch {
+		case b >= 0x80:
+			t[b] = kHigh
+		case 'A' <= b && b <= 'Z':
+			t[b] = kUpper
+		case 'a' <= b && b <= 'z':
+			t[b] = kLower
+		case '0' <= b && b <= '9':
+			t[b] = kDigit
+		case b == '\r' || b == '\n':
+			t[b] = kSpace | kNewline
+		case b == '\t' || b == '\v' || b == '\f' || b == ' ':
+			t[b] = kSpace
+		default:
+			t[b] = kPunct
+		}
+	}
+	return t
+}()
+
+// kindAt is the kind of s[i], or 0 past the end.
+func kindAt(s string, i int) uint8 {
+	if i < len(s) {
+		return kinds[s[i]]
+	}
+	return 0
+}
+
+// asciiRun returns the end of the run of bytes of kind want from s[i], and
+// whether the byte that ended it is ASCII (or the end of s).
+func asciiRun(s string, i int, want uint8) (int, bool) {
+	for i < len(s) {
+		k := kinds[s[i]]
+		if k&want == 0 {
+			return i, k&kHigh == 0
+		}
+		i++
+	}
+	return i, true
+}
+
+// asciiNumbers is \p{N}{1,3} over ASCII digits.
+func asciiNumbers(s string, i int) int {
+	j := i + 1
+	for j < len(s) && j < i+3 {
+		k := kinds[s[j]]
+		if k&kDigit == 0 {
+			if k&kHigh != 0 {
+				return -1 // maybe a non-ASCII number
+			}
+			break
+		}
+		j++
+	}
+	return j
+}
+
+// asciiPunct is ` ?[^\s\p{L}\p{N}]+` plus the trailing run (\r \n, and /
+// when slashes), starting at j (after the optional space).
+func asciiPunct(s string, j int, slashes bool) int {
+	j, ok := asciiRun(s, j, kPunct)
+	if !ok {
+		return -1
+	}
+	for j < len(s) && (s[j] == '\r' || s[j] == '\n' || (slashes && s[j] == '/')) {
+		j++
+	}
+	return j
+}
+
+// asciiWhitespace applies the three whitespace alternatives to a run of
+// ASCII whitespace (see whitespace).
+func asciiWhitespace(s string, i int) int {
+	lastNewline, j := -1, i
+	for j < len(s) {
+		k := kinds[s[j]]
+		if k&kSpace == 0 {
+			if k&kHigh != 0 {
+				return -1 // maybe more (Unicode) whitespace
+			}
+			break
+		}
+		if k&kNewline != 0 {
+			lastNewline = j + 1
+		}
+		j++
+	}
+	switch {
+	case lastNewline >= 0:
+		return lastNewline
+	case j < len(s) && j-1 > i:
+		return j - 1
+	}
+	return j
+}
+
+// o200kASCII is O200k for the common ASCII cases, or -1 (also when s[i] is
+// not ASCII).
+func o200kASCII(s string, i int) int {
+	k := kinds[s[i]]
+	j := i // start of the word body
+	if k&(kPunct|kSpace) != 0 && k&kNewline == 0 {
+		// A prefix character; a word follows if the next byte is a letter.
+		k1 := kindAt(s, i+1)
+		if k1&kHigh != 0 {
+			return -1
+		}
+		if k1&kLetter != 0 {
+			j = i + 1
+			k = k1
+		}
+	}
+	switch {
+	case k&kLetter != 0:
+		u, ok := asciiRun(s, j, kUpper)
+		if !ok {
+			return -1
+		}
+		m, ok := asciiRun(s, u, kLower)
+		if !ok {
+			return -1
+		}
+		// With lowercase letters A1 matches up to m; without, A1 fails
+		// (ASCII capitals are not "lower") and A2 matches the capitals.
+		if m < len(s) && s[m] == '\'' {
+			return contraction(s, m)
+		}
+		return m
+	case k&kDigit != 0:
+		return asciiNumbers(s, i)
+	case k&kPunct != 0:
+		return asciiPunct(s, i, true)
+	case s[i] == ' ' && kindAt(s, i+1)&kPunct != 0:
+		return asciiPunct(s, i+1, true)
+	case k&kSpace != 0:
+		return asciiWhitespace(s, i)
+	}
+	return -1
+}
+
+// cl100kASCII is Cl100k for the common ASCII cases, or -1 (also when s[i]
+// is not ASCII).
+func cl100kASCII(s string, i int) int {
+	k := kinds[s[i]]
+	if s[i] == '\'' {
+		if end := contraction(s, i); end > i {
+			return end
+		}
+	}
+	j := i
+	if k&(kPunct|kSpace) != 0 && k&kNewline == 0 {
+		k1 := kindAt(s, i+1)
+		if k1&kHigh != 0 {
+			return -1
+		}
+		if k1&kLetter != 0 {
+			j = i + 1
+			k = k1
+		}
+	}
+	switch {
+	case k&kLetter != 0:
+		m, ok := asciiRun(s, j, kLetter)
+		if !ok {
+			return -1
+		}
+		return m
+	case k&kDigit != 0:
+		return asciiNumbers(s, i)
+	case k&kPunct != 0:
+		return asciiPunct(s, i, false)
+	case s[i] == ' ' && kindAt(s, i+1)&kPunct != 0:
+		return asciiPunct(s, i+1, false)
+	case k&kSpace != 0:
+		return asciiWhitespace(s, i)
+	}
+	return -1
+}
