@@ -41,7 +41,15 @@ type cliEnv struct {
 
 var commands = map[string]command{
 	"grep":    {"search file contents with a regex (ripgrep conventions)", runGrep},
+	"ast":     {"structural search (ast grep) and rewrite (ast edit) with ast-grep patterns", runAST},
 	"find":    {"find paths by glob, or by fuzzy query (fd conventions)", runFind},
+	"edit":    {"apply an edit (hashline, replace or apply_patch) as the edit tool does", runEdit},
+	"read":    {"print what the read tool returns for PATH[:SELECTOR] (anchored lines, trees)", runRead},
+	"tool":    {"call a built-in agent tool (read, write, search, find, …) with JSON arguments", runToolCmd},
+	"models":  {"list models (built-in catalog and models.yml) and which have credentials", runModels},
+	"ai":      {"stream one completion from a model (no tools) to check a provider", runAI},
+	"mockllm": {"serve a scripted mock LLM (Anthropic, OpenAI, Gemini wire formats) for tests", runMockLLM},
+	"tokens":  {"count tokens exactly as OpenAI's o200k_base / cl100k_base encodings do", runTokens},
 	"version": {"print the version", runVersion},
 }
 

@@ -1,0 +1,207 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/gopi-agent/gopi/core/ai/models"
+	"github.com/gopi-agent/gopi/internal/mockllm"
+)
+
+// isolateAgentEnv points the agent dir at a fresh directory holding
+// modelsYML (when not empty) and clears every provider key variable, so
+// the developer's environment cannot leak into the test.
+func isolateAgentEnv(t *testing.T, modelsYML string) string {
+	t.Helper()
+	dir := t.TempDir()
+	t.Setenv(models.AgentDirEnv, dir)
+	t.Setenv("PI_CACHE_RETENTION", "")
+	reg, err := models.Load(models.Options{NoFiles: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range reg.Providers() {
+		for _, k := range p.KeyEnv {
+			t.Setenv(k, "")
+		}
+		if p.BaseURLEnv != "" {
+			t.Setenv(p.BaseURLEnv, "")
+		}
+	}
+	if modelsYML != "" {
+		if err := os.WriteFile(filepath.Join(dir, models.ModelsFile), []byte(modelsYML), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return dir
+}
+
+func runCmd(t *testing.T, args ...string) (stdout, stderr string, code int) {
+	t.Helper()
+	var out, errb bytes.Buffer
+	env := &cliEnv{stdout: &out, stderr: &errb, stdin: strings.NewReader("")}
+	code = run(context.Background(), env, args)
+	return out.String(), errb.String(), code
+}
+
+func TestModelsShowsCredentials(t *testing.T) {
+	isolateAgentEnv(t, "providers:\n  ollama:\n    models: [{id: \"qwen3:32b\", reasoning: true}]\n")
+	t.Setenv("ANTHROPIC_API_KEY", "sk-test")
+	out, errOut, code := runCmd(t, "models", "claude-haiku-4-5")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	want := "MODEL                       NAME              API                 CONTEXT  OUTPUT  THINKING  INPUT       $IN/M  $OUT/M  KEY\n" +
+		"anthropic/claude-haiku-4-5  Claude Haiku 4.5  anthropic-messages  200K     64K     yes       text,image  1.00   5.00    env ANTHROPIC_API_KEY\n"
+	if out != want {
+		t.Errorf("got\n%s\nwant\n%s", out, want)
+	}
+	out, _, _ = runCmd(t, "models", "gpt-5-nano")
+	if !strings.Contains(out, "openai/gpt-5-nano") || !strings.HasSuffix(strings.TrimSpace(out), "-") {
+		t.Errorf("model without key should show '-':\n%s", out)
+	}
+	out, _, _ = runCmd(t, "models", "--available")
+	if !strings.Contains(out, "ollama/qwen3:32b") || !strings.Contains(out, "local") || strings.Contains(out, "openai/") {
+		t.Errorf("--available should list anthropic and local models only:\n%s", out)
+	}
+	out, _, code = runCmd(t, "models", "--json", "ollama/qwen3")
+	var rows []map[string]any
+	if code != 0 || json.Unmarshal([]byte(out), &rows) != nil || len(rows) != 1 || rows[0]["keySource"] != "local" || rows[0]["id"] != "qwen3:32b" {
+		t.Errorf("--json output:\n%s", out)
+	}
+	_, errOut, code = runCmd(t, "models", "zzqqxx")
+	if code != 1 || !strings.Contains(errOut, `no models match "zzqqxx"`) {
+		t.Errorf("no match: exit %d %q", code, errOut)
+	}
+}
+
+func TestModelsBadConfig(t *testing.T) {
+	dir := isolateAgentEnv(t, "providers:\n  x:\n    api: openai-chat\n")
+	_, errOut, code := runCmd(t, "models")
+	want := "gopi models: " + filepath.Join(dir, "models.yml") + ": providers.x.api: unknown API \"openai-chat\"; use one of anthropic-messages, openai-completions, openai-responses, google-generative-ai\n"
+	if code != 2 || errOut != want {
+		t.Errorf("exit %d\n%q\nwant\n%q", code, errOut, want)
+	}
+}
+
+// mockConfig routes the first-party providers and one OpenAI-compatible
+// provider to the mock server.
+func mockConfig(url string) string {
+	return "providers:\n" +
+		"  anthropic:\n    baseUrl: " + url + "\n" +
+		"  openai:\n    baseUrl: " + url + "/v1\n" +
+		"  google:\n    baseUrl: " + url + "/v1beta\n" +
+		"  local:\n    baseUrl: " + url + "/v1\n    api: openai-completions\n    apiKey: local-literal-key\n    models: [{id: mock-chat}]\n"
+}
+
+func TestAIStreamsEveryAPI(t *testing.T) {
+	for _, tc := range []struct{ model, format string }{
+		{"claude-sonnet-4-5", mockllm.FormatAnthropic},
+		{"openai/gpt-5-mini", mockllm.FormatResponses},
+		{"gemini-2.5-flash", mockllm.FormatGemini},
+		{"local/mock-chat", mockllm.FormatCompletions},
+	} {
+		t.Run(tc.format, func(t *testing.T) {
+			srv := mockllm.New(t).Script(mockllm.Turn{Blocks: []mockllm.Block{
+				mockllm.Thinking("Thinking it over.", "sig"),
+				mockllm.Text("Hello from the mock, in several chunks."),
+			}})
+			isolateAgentEnv(t, mockConfig(srv.URL()))
+			t.Setenv("ANTHROPIC_API_KEY", "sk-ant")
+			t.Setenv("OPENAI_API_KEY", "sk-oai")
+			t.Setenv("GEMINI_API_KEY", "gem")
+			out, errOut, code := runCmd(t, "ai", "-m", tc.model+":high", "--show-thinking", "-v", "say", "hello")
+			if code != 0 {
+				t.Fatalf("exit %d: %s", code, errOut)
+			}
+			if out != "Hello from the mock, in several chunks.\n" {
+				t.Errorf("stdout %q", out)
+			}
+			if !strings.Contains(errOut, "Thinking it over.\n") || !strings.Contains(errOut, "stop stop") {
+				t.Errorf("stderr %q", errOut)
+			}
+			reqs := srv.Requests()
+			if len(reqs) != 1 || reqs[0].Format != tc.format {
+				t.Fatalf("requests %+v", reqs)
+			}
+			if !strings.Contains(string(reqs[0].Body), "say hello") {
+				t.Errorf("prompt not sent: %s", reqs[0].Body)
+			}
+		})
+	}
+}
+
+func TestAIJSONEvents(t *testing.T) {
+	srv := mockllm.New(t).Script(mockllm.Turn{Blocks: []mockllm.Block{mockllm.Text("Hi.")}})
+	isolateAgentEnv(t, mockConfig(srv.URL()))
+	out, errOut, code := runCmd(t, "ai", "-m", "anthropic/claude-haiku-4-5", "--api-key", "sk-flag", "--json", "hi")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	lines := strings.Split(strings.TrimSpace(out), "\n")
+	var types []string
+	for _, l := range lines {
+		var ev struct {
+			Type string `json:"type"`
+		}
+		if err := json.Unmarshal([]byte(l), &ev); err != nil {
+			t.Fatalf("bad JSON line %q", l)
+		}
+		types = append(types, ev.Type)
+	}
+	if got := strings.Join(types, " "); got != "start text_start text_delta text_end done" {
+		t.Errorf("events: %s", got)
+	}
+	if got := srv.Requests()[0].Header.Get("x-api-key"); got != "sk-flag" {
+		t.Errorf("--api-key not used: %q", got)
+	}
+}
+
+func TestAIRetriesAndErrors(t *testing.T) {
+	srv := mockllm.New(t).Script(
+		mockllm.Turn{Status: 429, RetryAfter: "0", ErrorMessage: "slow down"},
+		mockllm.Turn{Blocks: []mockllm.Block{mockllm.Text("Recovered.")}},
+	)
+	isolateAgentEnv(t, mockConfig(srv.URL()))
+	t.Setenv("ANTHROPIC_API_KEY", "k")
+	out, errOut, code := runCmd(t, "ai", "-m", "claude-sonnet-4-5", "--retries", "2", "--retry-delay", "1ms", "hi")
+	if code != 0 || out != "Recovered.\n" {
+		t.Fatalf("exit %d stdout %q stderr %q", code, out, errOut)
+	}
+	want := "gopi ai: HTTP 429 Too Many Requests: rate_limit_error: slow down; retry 1/2 in 1ms\ngopi ai: retry 1 succeeded\n"
+	if errOut != want {
+		t.Errorf("stderr %q, want %q", errOut, want)
+	}
+
+	srv2 := mockllm.New(t).Script(mockllm.Turn{Status: 500, ErrorMessage: "boom"})
+	isolateAgentEnv(t, mockConfig(srv2.URL()))
+	t.Setenv("ANTHROPIC_API_KEY", "k")
+	_, errOut, code = runCmd(t, "ai", "-m", "claude-sonnet-4-5", "hi")
+	if code != 2 || !strings.Contains(errOut, "gopi ai: HTTP 500") || !strings.Contains(errOut, "boom") {
+		t.Errorf("exit %d stderr %q", code, errOut)
+	}
+}
+
+func TestAIUsageErrors(t *testing.T) {
+	isolateAgentEnv(t, "")
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"ai", "hi"}, "gopi ai: -m MODEL is required ('gopi models' lists them) (see 'gopi ai --help')\n"},
+		{[]string{"ai", "-m", "nosuchmodelzz", "hi"}, "gopi ai: no model matches \"nosuchmodelzz\"; run 'gopi models' to list the models, or add one to models.yml\n"},
+		{[]string{"ai", "-m", "gpt-4o", "hi"}, "gopi ai: no API key for provider \"openai\": set OPENAI_API_KEY, add it to auth.json in the agent directory, or pass --api-key\n"},
+		{[]string{"ai", "-m", "gpt-4o", "-t", "huge", "hi"}, "gopi ai: unknown thinking level \"huge\"; use off, minimal, low, medium, high or xhigh (see 'gopi ai --help')\n"},
+		{[]string{"ai", "-m", "gpt-4o"}, "gopi ai: empty prompt: give it as arguments or on stdin (see 'gopi ai --help')\n"},
+	} {
+		_, errOut, code := runCmd(t, tc.args...)
+		if code != 2 || errOut != tc.want {
+			t.Errorf("%v: exit %d\n got %q\nwant %q", tc.args, code, errOut, tc.want)
+		}
+	}
+}

@@ -1,0 +1,365 @@
+package main
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"maps"
+	"os"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/gopi-agent/gopi/ast"
+	"github.com/gopi-agent/gopi/native/astgrep"
+)
+
+const astUsage = `Usage: gopi ast grep -p PATTERN [-l LANG] [FLAGS] [PATH...]
+       gopi ast edit -p PATTERN -r REWRITE [-l LANG] [--apply] [PATH...]
+
+Structural search and rewrite with ast-grep patterns: $NAME captures one
+node, $_ matches one node, $$$NAME captures zero or more nodes, $$$ matches
+zero or more. Metavariable names are upper case. The language comes from
+each file's extension unless -l names one. PATHs are files, directories or
+globs (default: the current directory); hidden files are searched, paths
+ignored by .gitignore are not, node_modules only when a glob names it.
+
+Run 'gopi ast grep --help' or 'gopi ast edit --help' for the flags.
+`
+
+// runAST dispatches `gopi ast grep|edit`.
+func runAST(ctx context.Context, env *cliEnv, args []string) int {
+	if len(args) == 0 || args[0] == "--help" || args[0] == "-h" || args[0] == "help" {
+		fmt.Fprint(env.stdout, astUsage)
+		if len(args) == 0 {
+			return exitError
+		}
+		return exitMatch
+	}
+	switch args[0] {
+	case "grep":
+		return runASTGrep(ctx, env, args[1:])
+	case "edit":
+		return runASTEdit(ctx, env, args[1:])
+	}
+	return fail(env, "ast", usagef("unknown subcommand %q: use grep or edit", args[0]))
+}
+
+var astCommonFlags = []flagSpec{
+	{short: 'p', long: "pattern", value: "PATTERN", help: "the AST pattern (required)"},
+	{short: 'l', long: "lang", value: "LANG", help: "language of every file (default: from each file's extension)"},
+	{long: "strictness", value: "LEVEL", help: "cst, smart (default), ast, relaxed, signature or template"},
+	{long: "no-hidden", help: "skip hidden files and directories"},
+	{long: "no-ignore", help: "do not honour .gitignore, .ignore or git's exclude files"},
+	{long: "timeout", value: "DURATION", help: "give up after DURATION (e.g. 5s)"},
+	{short: 'h', long: "help", help: "show this help"},
+}
+
+var astGrepFlags = append([]flagSpec{
+	{long: "json", help: "print one JSON object per match"},
+	{short: 'C', long: "context", value: "N", help: "show N lines before and after each match"},
+	{long: "offset", value: "N", help: "skip the first N matches (after sorting by path and position)"},
+	{long: "limit", value: "N", help: "print at most N matches (default: all)"},
+	{long: "no-prefilter", help: "parse every file, even those that cannot contain the pattern's tokens"},
+	{long: "stats", help: "print totals (files searched, matches) to stderr"},
+}, astCommonFlags...)
+
+var astEditFlags = append([]flagSpec{
+	{short: 'r', long: "rewrite", value: "REWRITE", help: "the replacement; captures are substituted; empty deletes (required)"},
+	{long: "apply", help: "write the changes (default: only preview them)"},
+	{long: "max-files", value: "N", help: "change at most N files (default: PI_MAX_AST_FILES or 1000)"},
+}, astCommonFlags...)
+
+const astGrepUsage = `Usage: gopi ast grep -p PATTERN [-l LANG] [FLAGS] [PATH...]
+
+Print every node matching PATTERN, sorted by path then position, as
+PATH:LINE:TEXT for each line of the match (context lines use '-'). Files
+with syntax errors are still searched and reported on stderr. Exit status:
+0 when something matched, 1 when nothing did, 2 on an error.
+
+Flags:
+`
+
+const astEditUsage = `Usage: gopi ast edit -p PATTERN -r REWRITE [-l LANG] [--apply] [PATH...]
+
+Replace every node matching PATTERN with REWRITE. Without --apply the
+changes are only shown (as -old/+new lines); with --apply files are written
+atomically, only when they change. All files must be of one language; files
+with syntax errors are skipped; overlapping matches are an error and write
+nothing. Exit status: 0 when something was (or would be) replaced, 1 when
+nothing was, 2 on an error.
+
+Flags:
+`
+
+// astScope builds the engine scope and common options from flags.
+func astScope(p *parsedArgs) (ast.Scope, astgrep.Strictness, time.Duration, error) {
+	sc := ast.Scope{Paths: p.rest, NoHidden: p.flag("no-hidden"), NoGitignore: p.flag("no-ignore")}
+	if len(sc.Paths) == 0 {
+		sc.Paths = []string{"."}
+	}
+	strict, err := astgrep.ParseStrictness(p.str("strictness", "smart"))
+	if err != nil {
+		return sc, 0, 0, usagef("%v", err)
+	}
+	var timeout time.Duration
+	if v := p.str("timeout", ""); v != "" {
+		if timeout, err = time.ParseDuration(v); err != nil || timeout <= 0 {
+			return sc, 0, 0, usagef("--timeout needs a positive duration like 5s, got %q", v)
+		}
+	}
+	return sc, strict, timeout, nil
+}
+
+func runASTGrep(ctx context.Context, env *cliEnv, args []string) int {
+	p, err := parseArgs(astGrepFlags, args)
+	if err != nil {
+		return fail(env, "ast grep", err)
+	}
+	if p.flag("help") {
+		fmt.Fprint(env.stdout, astGrepUsage+helpText(astGrepFlags))
+		return exitMatch
+	}
+	pattern := p.str("pattern", "")
+	if strings.TrimSpace(pattern) == "" {
+		return fail(env, "ast grep", usagef("missing -p PATTERN"))
+	}
+	sc, strict, timeout, err := astScope(p)
+	if err != nil {
+		return fail(env, "ast grep", err)
+	}
+	ctxLines, err := p.nonNegInt("context", 0)
+	if err != nil {
+		return fail(env, "ast grep", err)
+	}
+	offset, err := p.nonNegInt("offset", 0)
+	if err != nil {
+		return fail(env, "ast grep", err)
+	}
+	limit, err := p.nonNegInt("limit", 0)
+	if err != nil {
+		return fail(env, "ast grep", err)
+	}
+	res, err := ast.Search(ctx, ast.SearchRequest{
+		Scope: sc, Patterns: []string{pattern}, Lang: p.str("lang", ""), Strictness: strict,
+		Offset: offset, Limit: limit, Captures: p.flag("json"), NoPrefilter: p.flag("no-prefilter"), Timeout: timeout,
+	})
+	if err != nil {
+		return fail(env, "ast grep", err)
+	}
+	out := bufio.NewWriter(env.stdout)
+	if p.flag("json") {
+		enc := json.NewEncoder(out)
+		enc.SetEscapeHTML(false)
+		for _, m := range res.Matches {
+			if err := enc.Encode(toASTJSON(m)); err != nil {
+				return fail(env, "ast grep", err)
+			}
+		}
+	} else {
+		printASTMatches(out, res.Matches, ctxLines)
+	}
+	if err := out.Flush(); err != nil {
+		return fail(env, "ast grep", err)
+	}
+	reportASTIssues(env.stderr, "ast grep", res.ParseIssues, res.MissingPaths)
+	if p.flag("stats") {
+		fmt.Fprintf(env.stderr, "%d matches in %d files; %d files searched\n", res.TotalMatches, res.FilesWithMatches, res.FilesSearched)
+		for _, l := range slices.Sorted(maps.Keys(res.Unsupported)) {
+			fmt.Fprintf(env.stderr, "%d %s files not searched: no %s grammar is built in\n", res.Unsupported[l], l, l)
+		}
+	}
+	if res.TotalMatches == 0 {
+		return exitNoMatch
+	}
+	return exitMatch
+}
+
+// printASTMatches prints each match's lines, with optional context read
+// from the file, grep style; "--" separates non-adjacent groups.
+func printASTMatches(w io.Writer, ms []ast.Match, ctxLines int) {
+	lastPath, lastLine := "", -1
+	files := map[string][]string{}
+	for _, m := range ms {
+		first := m.Start.Line
+		last := first + strings.Count(m.Lines, "\n")
+		lo, hi := first, last
+		var src []string
+		if ctxLines > 0 {
+			if src = files[m.Abs]; src == nil {
+				data, _ := os.ReadFile(m.Abs)
+				src = strings.Split(strings.TrimSuffix(string(data), "\n"), "\n")
+				files[m.Abs] = src
+			}
+			lo = max(first-ctxLines, 0)
+			hi = max(min(last+ctxLines, len(src)-1), last)
+		}
+		if m.Path != lastPath {
+			lastLine = -1
+		}
+		if ctxLines > 0 && lastPath != "" && (m.Path != lastPath || lo > lastLine+1) {
+			fmt.Fprintln(w, "--")
+		}
+		lo = max(lo, lastLine+1)
+		matchLines := strings.Split(m.Lines, "\n")
+		for n := lo; n <= hi; n++ {
+			switch {
+			case n >= first && n <= last:
+				fmt.Fprintf(w, "%s:%d:%s\n", m.Path, n+1, strings.TrimSuffix(matchLines[n-first], "\r"))
+			case n < len(src):
+				fmt.Fprintf(w, "%s-%d-%s\n", m.Path, n+1, strings.TrimSuffix(src[n], "\r"))
+			}
+		}
+		lastPath, lastLine = m.Path, max(lastLine, hi)
+	}
+}
+
+// astIssueLines caps the parse issues printed.
+const astIssueLines = 20
+
+// reportASTIssues prints parse issues and skipped paths to stderr.
+func reportASTIssues(w io.Writer, cmd string, issues []ast.ParseIssue, missing []string) {
+	for _, m := range missing {
+		fmt.Fprintf(w, "gopi %s: warning: Path not found: %s (skipped)\n", cmd, m)
+	}
+	for i, is := range issues {
+		if i == astIssueLines {
+			fmt.Fprintf(w, "gopi %s: warning: … %d more parse issues\n", cmd, len(issues)-astIssueLines)
+			break
+		}
+		fmt.Fprintf(w, "gopi %s: warning: %s\n", cmd, is)
+	}
+}
+
+// astJSON mirrors the ast-grep CLI's --json match objects (0-based lines
+// and columns, byte offsets), so results compare field by field.
+type astJSON struct {
+	Text          string       `json:"text"`
+	Range         astJSONSpan  `json:"range"`
+	File          string       `json:"file"`
+	Lines         string       `json:"lines"`
+	Language      string       `json:"language"`
+	MetaVariables *astJSONMeta `json:"metaVariables,omitempty"`
+}
+
+type astJSONSpan struct {
+	ByteOffset struct {
+		Start int `json:"start"`
+		End   int `json:"end"`
+	} `json:"byteOffset"`
+	Start astJSONPos `json:"start"`
+	End   astJSONPos `json:"end"`
+}
+
+type astJSONPos struct {
+	Line   int `json:"line"`
+	Column int `json:"column"`
+}
+
+type astJSONNode struct {
+	Text  string      `json:"text"`
+	Range astJSONSpan `json:"range"`
+}
+
+type astJSONMeta struct {
+	Single map[string]astJSONNode   `json:"single"`
+	Multi  map[string][]astJSONNode `json:"multi"`
+}
+
+func astSpan(s, e astgrep.Pos) astJSONSpan {
+	var sp astJSONSpan
+	sp.ByteOffset.Start, sp.ByteOffset.End = s.Offset, e.Offset
+	sp.Start = astJSONPos{Line: s.Line, Column: s.Column}
+	sp.End = astJSONPos{Line: e.Line, Column: e.Column}
+	return sp
+}
+
+func toASTJSON(m ast.Match) astJSON {
+	j := astJSON{Text: m.Text, Range: astSpan(m.Start, m.End), File: m.Path, Lines: m.Lines, Language: m.Lang}
+	if len(m.Captures) > 0 {
+		meta := &astJSONMeta{Single: map[string]astJSONNode{}, Multi: map[string][]astJSONNode{}}
+		for _, c := range m.Captures {
+			nodes := make([]astJSONNode, len(c.Nodes))
+			for i, n := range c.Nodes {
+				nodes[i] = astJSONNode{Text: n.Text, Range: astSpan(n.Start, n.End)}
+			}
+			if c.Multi {
+				meta.Multi[c.Name] = nodes
+			} else if len(nodes) == 1 {
+				meta.Single[c.Name] = nodes[0]
+			}
+		}
+		j.MetaVariables = meta
+	}
+	return j
+}
+
+func runASTEdit(ctx context.Context, env *cliEnv, args []string) int {
+	p, err := parseArgs(astEditFlags, args)
+	if err != nil {
+		return fail(env, "ast edit", err)
+	}
+	if p.flag("help") {
+		fmt.Fprint(env.stdout, astEditUsage+helpText(astEditFlags))
+		return exitMatch
+	}
+	pattern := p.str("pattern", "")
+	if strings.TrimSpace(pattern) == "" {
+		return fail(env, "ast edit", usagef("missing -p PATTERN"))
+	}
+	rewrite, ok := p.values["rewrite"]
+	if !ok {
+		return fail(env, "ast edit", usagef("missing -r REWRITE (use -r '' to delete matches)"))
+	}
+	sc, strict, timeout, err := astScope(p)
+	if err != nil {
+		return fail(env, "ast edit", err)
+	}
+	maxFiles, err := p.nonNegInt("max-files", ast.MaxFilesFromEnv())
+	if err != nil {
+		return fail(env, "ast edit", err)
+	}
+	apply := p.flag("apply")
+	res, err := ast.Edit(ctx, ast.EditRequest{
+		Scope: sc, Rules: []ast.Rewrite{{Pattern: pattern, Out: rewrite[len(rewrite)-1]}}, Lang: p.str("lang", ""),
+		Strictness: strict, MaxFiles: maxFiles, DryRun: !apply, Timeout: timeout,
+	})
+	if err != nil {
+		return fail(env, "ast edit", err)
+	}
+	out := bufio.NewWriter(env.stdout)
+	for _, f := range res.Files {
+		for _, c := range f.Changes {
+			fmt.Fprintf(out, "%s:%d:%d\n", f.Path, c.Start.Line+1, c.Start.Column+1)
+			for _, l := range strings.Split(c.Before, "\n") {
+				fmt.Fprintf(out, "-%s\n", l)
+			}
+			if c.After != "" {
+				for _, l := range strings.Split(c.After, "\n") {
+					fmt.Fprintf(out, "+%s\n", l)
+				}
+			}
+		}
+	}
+	switch {
+	case res.TotalReplacements == 0:
+		fmt.Fprintln(out, "No replacements made")
+	case res.Applied:
+		fmt.Fprintf(out, "Applied %d replacements in %d files.\n", res.TotalReplacements, res.FilesTouched)
+	default:
+		fmt.Fprintf(out, "%d replacements in %d files (preview; pass --apply to write them).\n", res.TotalReplacements, res.FilesTouched)
+	}
+	if res.LimitReached {
+		fmt.Fprintln(out, "Limit reached; narrow paths.")
+	}
+	if err := out.Flush(); err != nil {
+		return fail(env, "ast edit", err)
+	}
+	reportASTIssues(env.stderr, "ast edit", res.ParseIssues, res.MissingPaths)
+	if res.TotalReplacements == 0 {
+		return exitNoMatch
+	}
+	return exitMatch
+}

@@ -1,0 +1,100 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+
+	"github.com/gopi-agent/gopi/core/tool"
+	"github.com/gopi-agent/gopi/core/tools/edit"
+)
+
+var editFlags = []flagSpec{
+	{short: 'm', long: "mode", value: "MODE", help: "hashline, replace or apply_patch (default: PI_EDIT_VARIANT, else hashline)"},
+	{short: 'i', long: "input", value: "FILE", help: "read the edit input from FILE instead of standard input"},
+	{long: "json", help: "print the whole tool result (content, details with the unified diff, isError) as JSON"},
+	{short: 'h', long: "help", help: "show this help"},
+}
+
+const editUsage = `Usage: gopi edit [--mode MODE] [--input FILE] [--json]
+
+Apply an edit, exactly as the agent's edit tool would, and print the tool's
+result. The input is read from standard input unless --input is given:
+
+  hashline     "@@ PATH" sections of anchored operations (+ A, < A, - A..B,
+               = A..B, payload lines "~TEXT"); anchors come from 'gopi read'
+  replace      a JSON object {"path", "old_text", "new_text", "all"}
+  apply_patch  a "*** Begin Patch" ... "*** End Patch" patch
+
+Relative paths start at the current directory. Nothing is written when a
+hashline or replace edit fails; apply_patch keeps the operations that ran
+before a failing one.
+
+Exit status: 0 when the edit was applied, 2 when it failed (the tool's error
+text goes to standard error).
+
+Flags:
+`
+
+func runEdit(ctx context.Context, env *cliEnv, args []string) int {
+	p, err := parseArgs(editFlags, args)
+	if err != nil {
+		return fail(env, "edit", err)
+	}
+	if p.flag("help") {
+		fmt.Fprint(env.stdout, editUsage+helpText(editFlags))
+		return exitMatch
+	}
+	if len(p.rest) > 0 {
+		return fail(env, "edit", usagef("unexpected argument %q; the edit input comes from standard input or --input", p.rest[0]))
+	}
+	cwd, err := os.Getwd()
+	if err != nil {
+		return fail(env, "edit", err)
+	}
+	tenv := tool.NewEnv(cwd)
+	tenv.ReadCache = nil // one call per process: nothing would ever read it back
+	mode := tenv.Settings.EditMode
+	if m := p.str("mode", ""); m != "" {
+		parsed, ok := tool.ParseEditMode(m)
+		if !ok || (parsed != tool.EditHashline && parsed != tool.EditReplace && parsed != tool.EditApplyPatch) {
+			return fail(env, "edit", usagef("--mode must be hashline, replace or apply_patch, got %q", m))
+		}
+		mode = parsed
+	}
+	var input []byte
+	if f := p.str("input", ""); f != "" {
+		input, err = os.ReadFile(f)
+	} else {
+		input, err = io.ReadAll(env.stdin)
+	}
+	if err != nil {
+		return fail(env, "edit", fmt.Errorf("cannot read the edit input: %w", err))
+	}
+	t := edit.NewMode(tenv, mode)
+	var raw json.RawMessage
+	if t.Mode() == tool.EditReplace {
+		raw = input
+	} else {
+		raw, _ = json.Marshal(map[string]string{"input": string(input)})
+	}
+	res, err := tool.Run(ctx, t, raw, nil)
+	if err != nil && res == nil {
+		return fail(env, "edit", err)
+	}
+	if p.flag("json") {
+		out, _ := json.MarshalIndent(res, "", "  ")
+		fmt.Fprintf(env.stdout, "%s\n", out)
+	} else if res.IsError {
+		fmt.Fprintln(env.stderr, strings.TrimRight(res.FirstText(), "\n"))
+	} else {
+		fmt.Fprintln(env.stdout, strings.TrimRight(res.FirstText(), "\n"))
+	}
+	if res.IsError {
+		return exitError
+	}
+	return exitMatch
+}

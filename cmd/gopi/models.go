@@ -1,0 +1,142 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"strconv"
+	"strings"
+	"text/tabwriter"
+
+	"github.com/gopi-agent/gopi/core/ai"
+	"github.com/gopi-agent/gopi/core/ai/models"
+)
+
+var modelsFlags = []flagSpec{
+	{short: 'a', long: "available", help: "only models whose provider has credentials (or needs none)"},
+	{long: "json", help: "print the models as a JSON array"},
+	{short: 'h', long: "help", help: "show this help"},
+}
+
+const modelsHelp = `Usage: gopi models [--available] [--json] [SEARCH]
+
+List the known models: the built-in catalog plus models.yml in the agent
+directory (~/.gopi/agent, or $PI_CODING_AGENT_DIR). SEARCH filters by a fuzzy
+match on "provider/id" and the name, best match first. The KEY column says
+where the provider's API key comes from ("-" when none is set, "local" for
+servers that need none).
+
+models.yml format:
+
+  providers:
+    my-proxy:                     # new provider: baseUrl and api required
+      baseUrl: http://localhost:4000/v1
+      api: openai-completions     # anthropic-messages | openai-completions |
+                                  # openai-responses | google-generative-ai
+      apiKey: MY_PROXY_KEY        # environment variable name, or the key itself
+      headers: {X-Team: tools}
+      models:
+        - id: qwen3-coder
+          name: Qwen3 Coder
+          reasoning: false
+          input: [text]           # text, image
+          contextWindow: 131072
+          maxTokens: 32768
+          cost: {input: 0.2, output: 0.8, cacheRead: 0, cacheWrite: 0}
+    ollama:                       # built-in provider: add models, change URL/key
+      models: [{id: "qwen3:32b", reasoning: true}]
+
+Flags:
+`
+
+// runModels implements `gopi models`.
+func runModels(_ context.Context, env *cliEnv, args []string) int {
+	p, err := parseArgs(modelsFlags, args)
+	if err != nil {
+		return fail(env, "models", err)
+	}
+	if p.flag("help") {
+		fmt.Fprint(env.stdout, modelsHelp+helpText(modelsFlags))
+		return exitMatch
+	}
+	if len(p.rest) > 1 {
+		return fail(env, "models", usagef("give at most one SEARCH (quote it if it has spaces)"))
+	}
+	reg, err := models.Load(models.Options{})
+	if err != nil {
+		return fail(env, "models", err)
+	}
+	query := strings.Join(p.rest, " ")
+	var list []*ai.Model
+	for _, m := range reg.Search(query) {
+		if !p.flag("available") || reg.HasAuth(m) {
+			list = append(list, m)
+		}
+	}
+	if len(list) == 0 {
+		if query != "" {
+			fmt.Fprintf(env.stderr, "gopi models: no models match %q\n", query)
+		} else {
+			fmt.Fprintln(env.stderr, "gopi models: no models with credentials; set a provider's API key (see 'gopi models --help')")
+		}
+		return exitNoMatch
+	}
+	if p.flag("json") {
+		type row struct {
+			*ai.Model
+			KeySource string `json:"keySource"`
+		}
+		rows := make([]row, len(list))
+		for i, m := range list {
+			rows[i] = row{m, keyColumn(reg, m)}
+		}
+		enc := json.NewEncoder(env.stdout)
+		enc.SetIndent("", "  ")
+		if err := enc.Encode(rows); err != nil {
+			return fail(env, "models", err)
+		}
+		return exitMatch
+	}
+	tw := tabwriter.NewWriter(env.stdout, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, "MODEL\tNAME\tAPI\tCONTEXT\tOUTPUT\tTHINKING\tINPUT\t$IN/M\t$OUT/M\tKEY")
+	for _, m := range list {
+		think := "-"
+		if m.Reasoning {
+			think = "yes"
+		}
+		fmt.Fprintf(tw, "%s/%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n",
+			m.Provider, m.ID, m.Name, m.API, tokenCount(m.ContextWindow), tokenCount(m.MaxTokens), think,
+			strings.Join(m.Input, ","), price(m.Cost.Input), price(m.Cost.Output), keyColumn(reg, m))
+	}
+	tw.Flush()
+	return exitMatch
+}
+
+// keyColumn says where the model's key comes from.
+func keyColumn(reg *models.Registry, m *ai.Model) string {
+	if _, src := reg.APIKey(m.Provider); src != "" {
+		return src
+	}
+	if reg.HasAuth(m) {
+		return "local"
+	}
+	return "-"
+}
+
+// tokenCount renders a token count as 200K / 1M / 1.05M.
+func tokenCount(n int) string {
+	switch {
+	case n >= 1_000_000:
+		return strconv.FormatFloat(float64(n)/1_000_000, 'g', 3, 64) + "M"
+	case n >= 1000:
+		return strconv.Itoa(n/1000) + "K"
+	}
+	return strconv.Itoa(n)
+}
+
+func price(p float64) string {
+	if p == 0 {
+		return "-"
+	}
+	return strconv.FormatFloat(p, 'f', 2, 64)
+}

@@ -1,0 +1,92 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"slices"
+
+	"github.com/gopi-agent/gopi/core/tool"
+	"github.com/gopi-agent/gopi/core/tools/registry"
+)
+
+var readFlags = []flagSpec{
+	{long: "json", help: "print the whole tool result (content, details, isError) as JSON"},
+	{long: "edit-mode", value: "MODE", help: "edit mode deciding the line prefixes: hashline (anchors, default) or replace, patch, apply_patch (line numbers); PI_EDIT_VARIANT sets the default"},
+	{short: 'h', long: "help", help: "show this help"},
+}
+
+const readUsage = `Usage: gopi read [FLAGS] PATH[:SELECTOR]
+
+Run the agent's read tool and print exactly what it returns to the model.
+PATH is a file, a directory (a tree two levels deep) or artifact://ID.
+SELECTOR is N (from line N), A-B (lines A to B), A+C (C lines from A) and/or
+raw (no line prefixes), e.g. main.go:10-20, main.go:raw, main.go:5+3:raw.
+Lines are prefixed with their hashline anchor (LINE + 2 letters + '|').
+
+Exit status: 0 on success, 2 when the tool reports an error (printed on
+stderr exactly as the model would see it).
+
+Flags:
+`
+
+func runRead(ctx context.Context, env *cliEnv, args []string) int {
+	p, err := parseArgs(readFlags, args)
+	if err != nil {
+		return fail(env, "read", err)
+	}
+	if p.flag("help") {
+		fmt.Fprint(env.stdout, readUsage+helpText(readFlags))
+		return exitMatch
+	}
+	if len(p.rest) != 1 {
+		return fail(env, "read", usagef("expected one PATH[:SELECTOR], got %d arguments", len(p.rest)))
+	}
+	raw, _ := json.Marshal(map[string]string{"path": p.rest[0]})
+	return callTool(ctx, env, "read", raw, p.str("edit-mode", ""), p.flag("json"))
+}
+
+// callTool runs a built-in tool once in the current directory and prints its
+// result: the text on stdout (on stderr for an error result), or the whole
+// result as JSON. editMode, when set, overrides the edit mode setting.
+func callTool(ctx context.Context, env *cliEnv, name string, args json.RawMessage, editMode string, asJSON bool) int {
+	cwd, err := os.Getwd()
+	if err != nil {
+		return fail(env, name, err)
+	}
+	tenv := tool.NewEnv(cwd)
+	if editMode != "" {
+		m, ok := tool.ParseEditMode(editMode)
+		if !ok {
+			return fail(env, name, usagef("unknown edit mode %q; use hashline, replace, patch or apply_patch", editMode))
+		}
+		tenv.Settings.EditMode = m
+	}
+	if !slices.Contains(registry.Names(), name) {
+		return fail(env, "tool", usagef("unknown tool %q", name))
+	}
+	t, err := registry.New(name, tenv)
+	if err != nil {
+		return fail(env, "tool", err)
+	}
+	res, err := tool.Run(ctx, t, args, nil)
+	if err != nil {
+		return fail(env, name, err)
+	}
+	if asJSON {
+		b, err := json.MarshalIndent(res, "", "  ")
+		if err != nil {
+			return fail(env, name, err)
+		}
+		fmt.Fprintln(env.stdout, string(b))
+	} else if res.IsError {
+		fmt.Fprintln(env.stderr, res.FirstText())
+	} else {
+		fmt.Fprintln(env.stdout, res.FirstText())
+	}
+	if res.IsError {
+		return exitError
+	}
+	return exitMatch
+}
