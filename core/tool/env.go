@@ -4,6 +4,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 )
 
 // Env is the session state the built-in tools share: where relative paths
@@ -15,6 +16,23 @@ type Env struct {
 	ReadCache   *ReadCache     // lines shown to the model, for stale-edit recovery
 	Artifacts   *ArtifactStore // full outputs; nil when the session has none
 	EditEnabled bool           // the edit tool is offered (anchors are pointless without it)
+
+	// values holds per-session state owned by other packages (e.g. the
+	// pending-action queue of the resolve tool), keyed by a private type
+	// of the owning package; it lives and dies with the Env.
+	values sync.Map
+}
+
+// Value returns the session value stored under key, storing make() first
+// when there is none. Concurrent first calls agree on one value. Keys
+// should be unexported types of the owning package so packages cannot
+// collide.
+func (e *Env) Value(key any, make func() any) any {
+	if v, ok := e.values.Load(key); ok {
+		return v
+	}
+	v, _ := e.values.LoadOrStore(key, make())
+	return v
 }
 
 // NewEnv returns an Env rooted at cwd (made absolute) with settings from

@@ -10,9 +10,12 @@ import (
 	"fmt"
 
 	"github.com/gopi-agent/gopi/core/tool"
+	"github.com/gopi-agent/gopi/core/tools/astedit"
+	"github.com/gopi-agent/gopi/core/tools/astgrep"
 	"github.com/gopi-agent/gopi/core/tools/edit"
 	"github.com/gopi-agent/gopi/core/tools/find"
 	"github.com/gopi-agent/gopi/core/tools/read"
+	"github.com/gopi-agent/gopi/core/tools/resolve"
 	"github.com/gopi-agent/gopi/core/tools/search"
 	"github.com/gopi-agent/gopi/core/tools/write"
 )
@@ -33,6 +36,12 @@ var builtins = []Entry{
 	{"edit", edit.New},
 	{"search", search.New},
 	{"find", find.New},
+	{"ast_grep", astgrep.New},
+	{"ast_edit", astedit.New},
+	// resolve is hidden (tool.Hidden): offered only while ast_edit or
+	// another previewing tool has an action pending in the session's
+	// queue (resolve.For(env)), which the tools built from one Env share.
+	{"resolve", resolve.New},
 }
 
 // Builtins returns the table of built-in tools.

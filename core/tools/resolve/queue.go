@@ -40,17 +40,14 @@ type Queue struct {
 // NewQueue returns an empty queue.
 func NewQueue() *Queue { return &Queue{} }
 
-// sessions maps each tool environment (one per session) to its queue.
-var sessions sync.Map // *tool.Env -> *Queue
+// queueKey is the key of a session's queue among its Env values.
+type queueKey struct{}
 
 // For returns the queue of the session env belongs to, creating it on
-// first use, so tools built from the same Env share one queue.
+// first use, so tools built from the same Env share one queue. The queue
+// is stored in the Env and goes away with it.
 func For(env *tool.Env) *Queue {
-	if q, ok := sessions.Load(env); ok {
-		return q.(*Queue)
-	}
-	q, _ := sessions.LoadOrStore(env, NewQueue())
-	return q.(*Queue)
+	return env.Value(queueKey{}, func() any { return NewQueue() }).(*Queue)
 }
 
 // Push queues an action.
