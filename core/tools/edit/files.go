@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 
 	"github.com/gopi-agent/gopi/core/tool"
 	"github.com/gopi-agent/gopi/core/tools/edit/hashedit"
@@ -101,6 +102,11 @@ func (t *Tool) WriteFile(abs string, data []byte) error {
 	target := abs
 	if real, err := filepath.EvalSymlinks(abs); err == nil {
 		target = real
+	}
+	// A directory cannot be replaced by a file; say so plainly rather than
+	// through the rename of a temporary file.
+	if fi, err := os.Stat(target); err == nil && fi.IsDir() {
+		return &fs.PathError{Op: "write", Path: abs, Err: syscall.EISDIR}
 	}
 	if err := tool.WriteFileAtomic(target, data, newFilePerm); err != nil {
 		return err

@@ -26,6 +26,9 @@ var update = flag.Bool("update", false, "rewrite the want/ sections of testdata/
 //   - files to create before the call (any section not named below);
 //   - seen/<path>: what the model saw of <path> (recorded in the read
 //     cache as a full read); anchors in the input are taken from it;
+//   - symlink/<path>: a symbolic link at <path> pointing to the section's
+//     text (trimmed), which need not exist; links are not compared under
+//     want/;
 //   - settings: "key=value" lines (autodrop=true);
 //   - input: the hashline or apply_patch input, or args.json: raw
 //     arguments (replace mode, or to test schema validation);
@@ -70,6 +73,14 @@ func runGolden(t *testing.T, file string) {
 			sections[f.Name] = string(f.Data)
 		case strings.HasPrefix(f.Name, "seen/"):
 			seen[strings.TrimPrefix(f.Name, "seen/")] = string(f.Data)
+		case strings.HasPrefix(f.Name, "symlink/"):
+			path := filepath.Join(dir, filepath.FromSlash(strings.TrimPrefix(f.Name, "symlink/")))
+			if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.Symlink(strings.TrimSpace(string(f.Data)), path); err != nil {
+				t.Skipf("cannot create symlinks here: %v", err)
+			}
 		default:
 			current[f.Name] = string(f.Data)
 			path := filepath.Join(dir, filepath.FromSlash(f.Name))
@@ -130,7 +141,7 @@ func runGolden(t *testing.T, file string) {
 		got["want/diff"] = d.Diff
 	}
 	err = filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
-		if err != nil || d.IsDir() {
+		if err != nil || d.IsDir() || d.Type()&fs.ModeSymlink != 0 {
 			return err
 		}
 		rel, _ := filepath.Rel(dir, p)

@@ -17,6 +17,14 @@ import (
 
 func TestGolden(t *testing.T) { tooltest.RunDir(t, "testdata/golden", New) }
 
+// TestGoldenTimeout runs testdata/timeout/*.txtar with the time limit cut
+// to a nanosecond, so every glob times out.
+func TestGoldenTimeout(t *testing.T) {
+	defer func(d time.Duration) { timeout = d }(timeout)
+	timeout = time.Nanosecond
+	tooltest.RunDir(t, "testdata/timeout", New)
+}
+
 func TestTimeout(t *testing.T) {
 	defer func(d time.Duration) { timeout = d }(timeout)
 	timeout = time.Nanosecond

@@ -11,9 +11,19 @@ import (
 
 	"github.com/gopi-agent/gopi/core/tool"
 	"github.com/gopi-agent/gopi/core/tool/tooltest"
+	"github.com/gopi-agent/gopi/native/rure"
 )
 
 func TestGolden(t *testing.T) { tooltest.RunDir(t, "testdata/golden", New) }
+
+// TestGoldenNative runs testdata/native/*.txtar, cases whose text comes
+// from the native regex engine (the pure-Go fallback words them otherwise).
+func TestGoldenNative(t *testing.T) {
+	if !rure.Available {
+		t.Skip("native regex engine not built in")
+	}
+	tooltest.RunDir(t, "testdata/native", New)
+}
 
 func TestRoundRobin(t *testing.T) {
 	var hits []hit
@@ -68,8 +78,9 @@ func TestVisibleLimit(t *testing.T) {
 }
 
 // TestRegexError checks that a bad pattern is a tool error starting with
-// the engine's "regex parse error" (its detail differs between the Rust and
-// the pure-Go matcher, so it is not in the golden cases).
+// the engine's "regex parse error" whichever engine runs (its detail differs
+// between the Rust and the pure-Go matcher, so the golden case holding the
+// full text, testdata/native, runs only with the native engine).
 func TestRegexError(t *testing.T) {
 	dir := t.TempDir()
 	os.WriteFile(filepath.Join(dir, "f.txt"), []byte("a\n"), 0o644)
