@@ -205,3 +205,66 @@ func TestAIUsageErrors(t *testing.T) {
 		}
 	}
 }
+
+// TestModelsThenAIAgainstMock drives both commands against one mock
+// server the way a user checks a new endpoint: `gopi models` must list the
+// models.yml model and the re-pointed built-in ones at the mock's URL, and
+// `gopi ai` must then stream from the listed model, with the exit status
+// and messages of each way a reply can end.
+func TestModelsThenAIAgainstMock(t *testing.T) {
+	srv := mockllm.New(t).Script(
+		mockllm.Turn{Blocks: []mockllm.Block{mockllm.Text("Pong from the mock.")}},
+		mockllm.Turn{Blocks: []mockllm.Block{mockllm.Text("Cut off at the li")}, Stop: mockllm.StopLength},
+		mockllm.Turn{Blocks: []mockllm.Block{mockllm.Text("I can't help with that.")}, Stop: mockllm.StopRefusal},
+		mockllm.Turn{Blocks: []mockllm.Block{mockllm.Text("This reply is cut off by a dropped connection.")}, DisconnectAfter: 3},
+	)
+	isolateAgentEnv(t, mockConfig(srv.URL()))
+
+	out, errOut, code := runCmd(t, "models", "--json", "local/")
+	var rows []struct {
+		Provider  string `json:"provider"`
+		ID        string `json:"id"`
+		API       string `json:"api"`
+		BaseURL   string `json:"baseUrl"`
+		KeySource string `json:"keySource"`
+	}
+	if code != 0 || json.Unmarshal([]byte(out), &rows) != nil || len(rows) != 1 {
+		t.Fatalf("models --json local/: exit %d %s\n%s", code, errOut, out)
+	}
+	if r := rows[0]; r.Provider != "local" || r.ID != "mock-chat" || r.API != "openai-completions" ||
+		r.BaseURL != srv.URL()+"/v1" || r.KeySource == "-" {
+		t.Errorf("listed %+v", r)
+	}
+	out, _, code = runCmd(t, "models", "--json", "anthropic/claude-sonnet-4-5")
+	if code != 0 || !strings.Contains(out, `"baseUrl": "`+srv.URL()+`"`) {
+		t.Errorf("built-in provider not re-pointed at the mock (exit %d):\n%s", code, out)
+	}
+	if len(srv.Requests()) != 0 {
+		t.Fatal("gopi models sent a request")
+	}
+	model := rows[0].Provider + "/" + rows[0].ID
+
+	for _, tc := range []struct {
+		name, stdout, stderr string
+		code                 int
+	}{
+		{"stop", "Pong from the mock.\n", "stop stop", 0},
+		{"length", "Cut off at the li\n", "stop length", 0},
+		{"refusal", "I can't help with that.\n", "gopi ai: the provider's content filter stopped the response (finish_reason content_filter)\n", 2},
+		{"disconnect", "This reply is cu\n", "gopi ai: the response stream ended before the provider finished the message (connection closed mid-stream)", 2},
+	} {
+		out, errOut, code := runCmd(t, "ai", "-m", model, "-v", "ping")
+		if code != tc.code || !strings.HasPrefix(out, tc.stdout) || !strings.Contains(errOut, tc.stderr) {
+			t.Errorf("%s: exit %d (want %d)\nstdout %q (want prefix %q)\nstderr %q (want %q)", tc.name, code, tc.code, out, tc.stdout, errOut, tc.stderr)
+		}
+	}
+	reqs := srv.Requests()
+	if len(reqs) != 4 {
+		t.Fatalf("%d requests, want 4", len(reqs))
+	}
+	for _, r := range reqs {
+		if r.Format != mockllm.FormatCompletions || r.Header.Get("Authorization") != "Bearer local-literal-key" {
+			t.Errorf("request %s %s auth %q", r.Format, r.Path, r.Header.Get("Authorization"))
+		}
+	}
+}

@@ -22,11 +22,15 @@ func (m *manualTimer) Stop() bool {
 	return was
 }
 
-type manualClock struct{ timers []*manualTimer }
+type manualClock struct {
+	timers []*manualTimer
+	waits  []time.Duration // the duration each timer was armed with
+}
 
-func (c *manualClock) after(_ time.Duration, f func()) stopper {
+func (c *manualClock) after(d time.Duration, f func()) stopper {
 	t := &manualTimer{f: f}
 	c.timers = append(c.timers, t)
+	c.waits = append(c.waits, d)
 	return t
 }
 
@@ -68,6 +72,36 @@ func TestThrottleMergesSameTypeAndIndex(t *testing.T) {
 	}
 	if q[1].Partial.ResponseID != "lo" {
 		t.Errorf("merged delta keeps partial %q, want the latest (\"lo\")", q[1].Partial.ResponseID)
+	}
+}
+
+// TestThrottleInterval pins the contract's 50 ms window: NewStream arms it,
+// and deltas merged into a held one do not re-arm it, so the first delta
+// of a run never waits longer than DeltaInterval however fast more arrive.
+func TestThrottleInterval(t *testing.T) {
+	if DeltaInterval != 50*time.Millisecond {
+		t.Fatalf("DeltaInterval = %v, want 50ms", DeltaInterval)
+	}
+	if s := NewStream(); s.interval != DeltaInterval {
+		t.Fatalf("NewStream throttles with %v, want DeltaInterval", s.interval)
+	}
+	clk := &manualClock{}
+	s := newStream(clk.after, DeltaInterval)
+	for _, d := range []string{"a", "b", "c", "d"} {
+		s.Push(delta(EventTextDelta, 0, d))
+	}
+	if len(clk.waits) != 1 || clk.waits[0] != DeltaInterval {
+		t.Fatalf("timers armed for a run of 4 mergeable deltas: %v, want one of %v", clk.waits, DeltaInterval)
+	}
+	clk.fire()
+	s.Push(delta(EventTextDelta, 0, "e")) // after the flush: a new window
+	if len(clk.waits) != 2 || clk.waits[1] != DeltaInterval {
+		t.Fatalf("a delta after the flush armed %v", clk.waits)
+	}
+	clk.fire()
+	q := queued(s)
+	if len(q) != 2 || q[0].Delta != "abcd" || q[1].Delta != "e" {
+		t.Fatalf("got %+v, want \"abcd\" then \"e\"", q)
 	}
 }
 

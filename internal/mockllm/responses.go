@@ -28,7 +28,9 @@ func (w *responsesWriter) emitDelta(typ string, fields map[string]any) {
 // response.in_progress, then one output item per block (reasoning with a
 // summary part, message with an output_text — or refusal — content part,
 // function_call with argument deltas), and a terminal response.completed,
-// response.incomplete (length) or response.failed (stream error).
+// response.incomplete (length) or response.failed (stream error). RawStop
+// is the response status, or an incomplete_details.reason
+// ("max_output_tokens", "content_filter") that implies status incomplete.
 func playResponses(s *streamWriter, t *Turn, model string, index int) {
 	w := &responsesWriter{s: s}
 	respID := fmt.Sprintf("resp_mock_%d", index+1)
@@ -121,8 +123,11 @@ func playResponses(s *streamWriter, t *Turn, model string, index int) {
 		return
 	}
 	u := t.usage()
-	status := "completed"
+	status, reason := "completed", "max_output_tokens"
 	switch {
+	case t.RawStop == "max_output_tokens" || t.RawStop == "content_filter":
+		// An incomplete_details.reason: the status is implied.
+		status, reason = "incomplete", t.RawStop
 	case t.RawStop != "":
 		status = t.RawStop
 	case t.stop() == StopLength:
@@ -133,7 +138,7 @@ func playResponses(s *streamWriter, t *Turn, model string, index int) {
 	switch status {
 	case "incomplete":
 		event = "response.incomplete"
-		r["incomplete_details"] = map[string]any{"reason": "max_output_tokens"}
+		r["incomplete_details"] = map[string]any{"reason": reason}
 	case "failed":
 		event = "response.failed"
 	}

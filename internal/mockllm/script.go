@@ -76,7 +76,7 @@ type Usage struct {
 type Turn struct {
 	Blocks  []Block // the reply's content in order
 	Stop    string  // a Stop* constant; StopAuto derives it from the blocks
-	RawStop string  // when set, sent verbatim as the format's stop value (e.g. "pause_turn", "RECITATION")
+	RawStop string  // when set, sent verbatim as the format's stop value (e.g. "pause_turn", "RECITATION"; for Responses a status, or the incomplete_details.reason "content_filter" / "max_output_tokens")
 	Usage   *Usage  // nil for defaults: input 100, output ≈ content length / 4
 
 	Status       int               // an HTTP status ≥ 400 answers with that format's error body instead of a stream

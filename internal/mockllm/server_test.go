@@ -290,3 +290,27 @@ func TestExtraHeadersAndModelEcho(t *testing.T) {
 		t.Errorf("model not echoed:\n%s", body)
 	}
 }
+
+func TestResponsesIncompleteReason(t *testing.T) {
+	for _, c := range []struct{ raw, want string }{
+		{"content_filter", `"status":"incomplete"`},
+		{"max_output_tokens", `"status":"incomplete"`},
+		{"cancelled", `"status":"cancelled"`},
+	} {
+		srv := New(t).Script(Turn{Blocks: []Block{Text("x")}, RawStop: c.raw})
+		resp, err := post(t, context.Background(), srv, FormatResponses, streamBody)
+		if err != nil {
+			t.Fatal(err)
+		}
+		body, _ := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		s := string(body)
+		if !strings.Contains(s, c.want) {
+			t.Errorf("rawStop %s: no %s in\n%s", c.raw, c.want, s)
+		}
+		if c.want == `"status":"incomplete"` && (!strings.Contains(s, "event: response.incomplete\n") ||
+			!strings.Contains(s, `"incomplete_details":{"reason":"`+c.raw+`"}`)) {
+			t.Errorf("rawStop %s: not a response.incomplete with that reason:\n%s", c.raw, s)
+		}
+	}
+}

@@ -145,6 +145,53 @@ func parseConfig(path string, data []byte) (*fileConfig, error) {
 
 var unknownField = regexp.MustCompile(`field (\S+) not found in type [\w.]+`)
 
+// cannotUnmarshal matches yaml.v3's type mismatch: "cannot unmarshal TAG
+// [`VALUE`] into GOTYPE".
+var cannotUnmarshal = regexp.MustCompile("cannot unmarshal (!!\\w+)( `[^`]*`)? into (.+)$")
+
+// yamlTags and goTypes say what a YAML node and a configuration field are,
+// in the file's terms rather than YAML tags and Go type names.
+var (
+	yamlTags = map[string]string{
+		"!!str": "the string", "!!int": "the number", "!!float": "the number",
+		"!!bool": "the boolean", "!!null": "null", "!!map": "a mapping", "!!seq": "a list",
+	}
+	goTypes = map[string]string{
+		"models.fileConfig":               "a mapping with a providers key",
+		"map[string]*models.fileProvider": "a mapping of provider names to providers",
+		"models.fileProvider":             "a provider mapping",
+		"*models.fileProvider":            "a provider mapping",
+		"[]models.fileModel":              "a list of models",
+		"models.fileModel":                "a model mapping",
+		"ai.Prices":                       "a cost mapping",
+		"map[string]string":               "a mapping of names to strings",
+		"map[string]interface {}":         "a mapping",
+		"[]string":                        "a list of strings",
+		"string":                          "a string",
+		"int":                             "a whole number",
+		"float64":                         "a number",
+		"bool":                            "true or false",
+	}
+)
+
+// typeMessage rewords one "cannot unmarshal" line; other lines are kept.
+func typeMessage(line string) string {
+	m := cannotUnmarshal.FindStringSubmatchIndex(line)
+	if m == nil {
+		return line
+	}
+	tag, value, typ := line[m[2]:m[3]], "", line[m[6]:m[7]]
+	if m[4] >= 0 {
+		value = line[m[4]:m[5]]
+	}
+	what, ok1 := yamlTags[tag]
+	as, ok2 := goTypes[typ]
+	if !ok1 || !ok2 {
+		return line
+	}
+	return line[:m[0]] + "cannot use " + what + value + " as " + as
+}
+
 // yamlMessage rewords a yaml.v3 error: one line per problem, field names
 // instead of Go type names.
 func yamlMessage(err error) string {
@@ -153,7 +200,7 @@ func yamlMessage(err error) string {
 	msg = unknownField.ReplaceAllString(msg, "unknown field $1")
 	lines := strings.Split(msg, "\n")
 	for i := range lines {
-		lines[i] = strings.TrimSpace(lines[i])
+		lines[i] = typeMessage(strings.TrimSpace(lines[i]))
 	}
 	return "invalid YAML: " + strings.Join(lines, "; ")
 }

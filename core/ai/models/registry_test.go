@@ -330,3 +330,39 @@ func TestFoundryMode(t *testing.T) {
 		t.Errorf("without foundry: %v %q %q", err, req.APIKey, req.BaseURL)
 	}
 }
+
+// TestConfigFileProblems covers the file-level failures: an unreadable
+// models.yml, a broken legacy models.json (read when models.yml is absent)
+// and an empty file, which is no configuration rather than an error.
+func TestConfigFileProblems(t *testing.T) {
+	dir := t.TempDir()
+	if err := os.Mkdir(filepath.Join(dir, ModelsFile), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	_, err := Load(Options{AgentDir: dir, Getenv: env(nil)})
+	if err == nil || !strings.Contains(err.Error(), filepath.Join(dir, ModelsFile)) {
+		t.Errorf("unreadable models.yml: %v", err)
+	}
+
+	dir = t.TempDir()
+	legacy := `{"providers": {"x": {"baseUrl": "http://h", "api": "openai-chat"}}}`
+	if err := os.WriteFile(filepath.Join(dir, LegacyModelsFile), []byte(legacy), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	_, err = Load(Options{AgentDir: dir, Getenv: env(nil)})
+	want := filepath.Join(dir, LegacyModelsFile) + `: providers.x.api: unknown API "openai-chat"`
+	if err == nil || !strings.HasPrefix(err.Error(), want) {
+		t.Errorf("bad models.json: got %v, want prefix %q", err, want)
+	}
+
+	for _, empty := range []string{"", "# nothing configured yet\n", "providers:\n"} {
+		r, err := withConfig(t, empty+"\n", "", nil)
+		if err != nil {
+			t.Errorf("%q: %v", empty, err)
+			continue
+		}
+		if _, err := r.Find("anthropic/claude-sonnet-4-5"); err != nil {
+			t.Errorf("%q: the catalog is gone: %v", empty, err)
+		}
+	}
+}

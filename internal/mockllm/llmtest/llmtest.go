@@ -12,7 +12,8 @@
 //
 // Scenarios: plain text, thinking + text, one tool call, two parallel tool
 // calls, max tokens, a refusal/safety stop, an HTTP 429 with retry-after, a
-// stream error event, a mid-stream disconnect and an abort. Goldens live in
+// stream error event, a mid-stream disconnect and an abort, plus the
+// Config.Extra scenarios of the API under test. Goldens live in
 // the calling package's testdata/golden/<scenario>.txt and are rewritten
 // with `go test -update` (this package registers the -update flag, so a
 // test binary that imports it must not define its own). The request body of the first scenario is kept as
@@ -60,6 +61,10 @@ type Config struct {
 	CheckRequest func(t *testing.T, r mockllm.Request)
 	// Dir holds the goldens (default "testdata/golden").
 	Dir string
+	// Extra scenarios are played after the standard ones, for cases only
+	// this API has (e.g. the Responses API's content-filter stop, which is
+	// distinct from its refusal content part).
+	Extra []Scenario
 }
 
 // Scenario is one scripted situation.
@@ -165,7 +170,8 @@ func Run(t *testing.T, cfg Config) {
 	if cfg.Dir == "" {
 		cfg.Dir = filepath.Join("testdata", "golden")
 	}
-	for i, sc := range Scenarios {
+	all := append(append([]Scenario(nil), Scenarios...), cfg.Extra...)
+	for i, sc := range all {
 		t.Run(sc.Name, func(t *testing.T) {
 			srv := mockllm.New(t).Script(sc.Turn)
 			req := Conversation(cfg.Model(srv.URL()), cfg.PriorToolCallID)

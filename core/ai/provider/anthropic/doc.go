@@ -1,6 +1,12 @@
 // Package anthropic streams from the Anthropic Messages API
 // ("anthropic-messages") over server-sent events.
 //
+// It uses our own HTTP/SSE client (ai.Post and core/ai/sse), not
+// anthropic-sdk-go: the before/after provider hooks must see and be able to
+// replace the exact JSON payload and read the response status and headers,
+// which the SDK's typed parameters and middleware hide; core/ai's package
+// doc gives the full reasoning, shared by all four providers.
+//
 // It converts the message model to Messages API JSON (thinking blocks with
 // their signatures, redacted thinking, images, tool use and tool results,
 // prompt-cache marks on the system prompt, the last tool and the last user

@@ -23,7 +23,10 @@
 //
 // The terminal response.completed / response.incomplete / response.failed
 // maps status completed → stop (toolUse when the reply calls a tool),
-// incomplete → length, failed and cancelled → error; usage maps
+// incomplete → length (error when incomplete_details.reason is
+// content_filter: the API's safety stop), failed and cancelled → error. A
+// refusal is a refusal content part of a completed response, so it streams
+// as text and ends with stop, as in the reference implementation; usage maps
 // input_tokens minus cached tokens to input, cached tokens to cacheRead and
 // output_tokens to output. An "error" event ends the stream with an error.
 package openairesponses

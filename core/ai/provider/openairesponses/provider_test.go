@@ -22,6 +22,14 @@ func TestScenarios(t *testing.T) {
 		Provider:        New(nil),
 		Model:           testModel,
 		PriorToolCallID: "call_prev_1|fc_prev_1",
+		// A refusal in this API is a "refusal" content part in a completed
+		// response (the standard "refusal" scenario: text, then done stop);
+		// the safety stop is status incomplete with reason content_filter,
+		// which must end in an error.
+		Extra: []llmtest.Scenario{{Name: "content-filter", Turn: mockllm.Turn{
+			Blocks:  []mockllm.Block{mockllm.Text("Here is how you would start to")},
+			RawStop: "content_filter",
+		}}},
 		CheckRequest: func(t *testing.T, r mockllm.Request) {
 			if r.Path != "/v1/responses" {
 				t.Errorf("path = %s", r.Path)
