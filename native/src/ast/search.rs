@@ -254,12 +254,13 @@ fn captures(nm: &NodeMatch<Doc>) -> Vec<Capture> {
     out
 }
 
-/// The source lines touched by `start..end`, without the last newline.
+/// The source lines touched by `start..end`, without the last newline
+/// (and its `\r`, unless the match itself ends with that `\r`).
 fn whole_lines(src: &str, start: usize, end: usize) -> &str {
     let b = src.as_bytes();
     let lo = memchr::memrchr(b'\n', &b[..start]).map_or(0, |i| i + 1);
     let hi = memchr::memchr(b'\n', &b[end.max(lo)..]).map_or(b.len(), |i| end.max(lo) + i);
-    let hi = if hi > lo && b[hi - 1] == b'\r' {
+    let hi = if hi > lo && hi > end && b[hi - 1] == b'\r' {
         hi - 1
     } else {
         hi
@@ -369,5 +370,8 @@ mod tests {
         assert_eq!(whole_lines("ab\ncd\nef", 3, 5), "cd");
         assert_eq!(whole_lines("ab\r\ncd", 0, 1), "ab");
         assert_eq!(whole_lines("", 0, 0), "");
+        // A match that ends with the line's \r keeps it (found by FuzzMatch).
+        assert_eq!(whole_lines("0\r", 0, 2), "0\r");
+        assert_eq!(whole_lines("0\r\n1", 0, 1), "0");
     }
 }
