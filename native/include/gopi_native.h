@@ -201,7 +201,7 @@ gopi_ast_matcher *gopi_ast_matcher_new(const uint8_t *lang, size_t lang_len,
                                        char **err);
 void gopi_ast_matcher_free(gopi_ast_matcher *m);
 /* One line per parse of each rule: "rule\troot-kind\tliteral,..."
- * (identifier literals, matched at word boundaries, appear as \bNAME\b).
+ * (identifier literals, which no word character may follow, appear as NAME\b).
  * Free with gopi_string_free; NULL on failure (*err set). */
 char *gopi_ast_matcher_describe(const gopi_ast_matcher *m, char **err);
 /* Comma-separated canonical names of the linked grammars (gopi_string_free). */

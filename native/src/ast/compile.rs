@@ -34,8 +34,11 @@ pub struct Literal {
     pub text: Vec<u8>,
     /// The token is an identifier (its node kind is an `*identifier` kind
     /// and its text is ASCII word characters): the lexer took it as the
-    /// longest run of word characters, so in the source it is not touched
-    /// by an ASCII letter, digit or underscore on either side.
+    /// longest run of identifier characters from where it started, so in
+    /// the source no ASCII letter, digit or underscore follows it. The
+    /// character before it is not checked: another token may end right
+    /// there with a word character (`0AA` lexes as `0` then `AA`, and
+    /// number suffixes such as `1L` end in letters).
     pub word: bool,
     finder: memchr::memmem::Finder<'static>,
 }
@@ -50,17 +53,16 @@ impl Literal {
         }
     }
 
-    /// Whether `hay` holds the token (for words: with word boundaries).
+    /// Whether `hay` holds the token (for words: not followed by a word
+    /// character).
     pub fn found_in(&self, hay: &[u8]) -> bool {
         if !self.word {
             return self.finder.find(hay).is_some();
         }
         let n = self.text.len();
-        self.finder.find_iter(hay).any(|at| {
-            let before = at.checked_sub(1).map(|i| hay[i]);
-            let after = hay.get(at + n).copied();
-            !before.is_some_and(is_word_byte) && !after.is_some_and(is_word_byte)
-        })
+        self.finder
+            .find_iter(hay)
+            .any(|at| !hay.get(at + n).copied().is_some_and(is_word_byte))
     }
 }
 
@@ -294,9 +296,12 @@ mod tests {
         );
         assert!(m.may_match(b"x := err; y := nil"));
         assert!(!m.may_match(b"x := err"));
-        // "err" must be a whole identifier.
+        // "err" must not run on into more identifier characters...
         assert!(!m.may_match(b"x := errs; y := nil"));
         assert!(m.may_match(b"x := errs; y := nil; err"));
+        // ...but may follow one: another token can end there (found by
+        // FuzzMatch: Python "0AA" holds the identifier AA).
+        assert!(m.may_match(b"x := 0err; y := nil"));
     }
 
     #[test]

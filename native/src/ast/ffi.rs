@@ -107,7 +107,7 @@ pub unsafe extern "C" fn gopi_ast_matcher_describe(
                 .map(|l| {
                     let t = String::from_utf8_lossy(&l.text).into_owned();
                     if l.word {
-                        format!("\\b{t}\\b")
+                        format!("{t}\\b")
                     } else {
                         t
                     }
