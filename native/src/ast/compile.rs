@@ -164,7 +164,12 @@ fn compile_rule(
         .into_iter()
         .map(|p| p.with_strictness(strict.clone()))
         .collect();
-    let literals = common_literals(&patterns, lang);
+    // Under cst and smart strictness every token of the pattern, named or
+    // not, must meet a source token of the same kind and text, so keywords
+    // count as literals too; the looser levels may skip unnamed pattern
+    // tokens.
+    let keywords = matches!(strict, MatchStrictness::Smart | MatchStrictness::Cst);
+    let literals = common_literals(&patterns, lang, keywords);
     let ts = lang.get_ts_language();
     let root_kinds = patterns
         .iter()
@@ -188,15 +193,16 @@ fn compile_rule(
     })
 }
 
-/// The literals present in every parse of a rule, longest first.
-fn common_literals(patterns: &[Pattern], lang: SupportLang) -> Vec<Literal> {
+/// The literals present in every parse of a rule, longest first; with
+/// `keywords`, keyword tokens of the pattern count too.
+fn common_literals(patterns: &[Pattern], lang: SupportLang, keywords: bool) -> Vec<Literal> {
     let ts = lang.get_ts_language();
     let expando = lang.expando_char();
     let mut sets: Vec<Vec<(String, bool)>> = patterns
         .iter()
         .map(|p| {
             let mut v = Vec::new();
-            collect_literals(&p.node, expando, &ts, &mut v);
+            collect_literals(&p.node, expando, &ts, keywords, &mut v);
             v
         })
         .collect();
@@ -234,11 +240,15 @@ fn common_literals(patterns: &[Pattern], lang: SupportLang) -> Vec<Literal> {
 
 /// Collects the text of named leaf nodes: under the strictness levels the
 /// prefilter is used with, such a node only matches a node with the same
-/// text, so every match contains it.
+/// text, so every match contains it. With `keywords`, unnamed leaves made
+/// of word characters (keywords such as `range` or `return`) are collected
+/// too, as plain substrings: a grammar without keyword extraction may lex a
+/// keyword out of a longer word, so no boundary is checked for them.
 fn collect_literals(
     node: &PatternNode,
     expando: char,
     ts: &ast_grep_core::tree_sitter::TSLanguage,
+    keywords: bool,
     out: &mut Vec<(String, bool)>,
 ) {
     match node {
@@ -247,19 +257,20 @@ fn collect_literals(
             is_named,
             kind_id,
         } => {
-            if *is_named
-                && text.len() >= MIN_LITERAL
-                && !text.contains(expando)
-                && !text.contains('$')
-            {
+            if text.len() < MIN_LITERAL || text.contains(expando) || text.contains('$') {
+                return;
+            }
+            if *is_named {
                 let kind = ts.node_kind_for_id(*kind_id).unwrap_or("");
                 let word = kind.ends_with("identifier") && text.bytes().all(is_word_byte);
                 out.push((text.clone(), word));
+            } else if keywords && text.bytes().all(is_word_byte) {
+                out.push((text.clone(), false));
             }
         }
         PatternNode::Internal { children, .. } => {
             for c in children {
-                collect_literals(c, expando, ts, out);
+                collect_literals(c, expando, ts, keywords, out);
             }
         }
         PatternNode::MetaVar { .. } => {}
@@ -292,16 +303,25 @@ mod tests {
             .collect();
         assert_eq!(
             lits,
-            vec![("err".to_string(), true), ("nil".to_string(), false)]
+            vec![
+                ("err".to_string(), true),
+                ("return".to_string(), false),
+                ("nil".to_string(), false),
+                ("if".to_string(), false),
+            ]
         );
-        assert!(m.may_match(b"x := err; y := nil"));
-        assert!(!m.may_match(b"x := err"));
+        let k = "if x { return }; ";
+        let has = |src: &str| m.may_match(format!("{k}{src}").as_bytes());
+        assert!(has("x := err; y := nil"));
+        assert!(!has("x := err"));
+        // The keywords must be there too (as plain substrings).
+        assert!(!m.may_match(b"x := err; y := nil; if x {}"));
         // "err" must not run on into more identifier characters...
-        assert!(!m.may_match(b"x := errs; y := nil"));
-        assert!(m.may_match(b"x := errs; y := nil; err"));
+        assert!(!has("x := errs; y := nil"));
+        assert!(has("x := errs; y := nil; err"));
         // ...but may follow one: another token can end there (found by
         // FuzzMatch: Python "0AA" holds the identifier AA).
-        assert!(m.may_match(b"x := 0err; y := nil"));
+        assert!(has("x := 0err; y := nil"));
     }
 
     #[test]
