@@ -48,9 +48,15 @@ func readWhole(path string, sizeHint int64, buf []byte) ([]byte, error) {
 }
 
 // openRetry opens path read-only, retrying when a signal interrupts it.
+//
+// O_NONBLOCK changes nothing for files on ordinary filesystems, but keeps a
+// search from hanging on pseudo-files that look regular and block when
+// read (/proc/kmsg when searching from /) or on a FIFO that appeared after
+// the scan: their open or read answers at once (EAGAIN: the file is
+// counted as unreadable and skipped, or empty) instead of waiting forever.
 func openRetry(path string) (int, error) {
 	for {
-		fd, err := syscall.Open(path, syscall.O_RDONLY|syscall.O_CLOEXEC|syscall.O_NOCTTY, 0)
+		fd, err := syscall.Open(path, syscall.O_RDONLY|syscall.O_CLOEXEC|syscall.O_NOCTTY|syscall.O_NONBLOCK, 0)
 		if err != syscall.EINTR {
 			return fd, err
 		}
