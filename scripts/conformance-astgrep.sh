@@ -10,6 +10,8 @@
 #    (file, byte range), printing the agreement rate and the differences.
 #
 # The CLI is installed from npm into bench/_work (scripts/astgrep-cli.sh).
+# Everything printed is also written, with the date, machine and versions,
+# to the report ast/CONFORMANCE.md (CONFORMANCE_REPORT overrides the path).
 # Exit status: 0 when everything agrees apart from documented differences.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -18,6 +20,9 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 go build -o "$tmp/gopi" ./cmd/gopi
 status=0
+report=${CONFORMANCE_REPORT:-ast/CONFORMANCE.md}
+exec 3>&1 > >(tee "$tmp/log" >&3)
+tee_pid=$!
 
 echo "== suite: ast/testdata/conformance ($("$cli" --version))"
 if ! GOPI_ASTGREP_CLI="$cli" go test -count=1 -run '^TestConformanceCLI$' -v ./ast | grep -v -e '^=== RUN' -e '^--- PASS' -e '^PASS' -e '^ok'; then
@@ -56,4 +61,22 @@ if [ $status -eq 0 ]; then
 else
   echo "conformance: undocumented differences found (see above)"
 fi
+exec >&3
+wait "$tee_pid" 2>/dev/null || true
+{
+  echo "# AST conformance: gopi against the ast-grep CLI"
+  echo
+  echo "Written by \`scripts/conformance-astgrep.sh\` on $(date -u); rerun it to refresh this file."
+  echo "Machine: $(nproc) CPUs, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //'), $(uname -sr)."
+  echo "gopi $(git describe --always --dirty 2>/dev/null), ast-grep CLI $("$cli" --version | awk '{print $2}') (npm @ast-grep/cli), exit status $status."
+  echo
+  echo "Part 1 runs every case of ast/testdata/conformance through both tools (cases marked"
+  echo "\`cli: differs\` are intentional differences and print their reason); part 2 compares"
+  echo "whole-tree scans by (file, byte range)."
+  echo
+  echo '```'
+  cat "$tmp/log"
+  echo '```'
+} >"$report"
+echo "report: $report" >&2
 exit $status
