@@ -49,8 +49,9 @@ func FuzzCompile(f *testing.F) {
 }
 
 // FuzzMatch matches random patterns against random sources and checks
-// the result's invariants, and that the literal prefilter (the fast path)
-// never changes the answer against parsing every input (the reference).
+// the result's invariants, and that the literal prefilter and the pruned
+// tree walk (the fast path) never change the answer against parsing every
+// input and walking every node (the reference).
 func FuzzMatch(f *testing.F) {
 	f.Add(byte(0), "f($A)", "package p\nvar x = f(1) + f(f(2))\n")
 	f.Add(byte(1), "$A === $A", "if (a === a && b === c) {}\n")
@@ -86,6 +87,13 @@ func FuzzMatch(f *testing.F) {
 		}
 		if len(fast[0].Matches) != len(slow[0].Matches) {
 			t.Fatalf("prefilter changed the match count %d -> %d", len(slow[0].Matches), len(fast[0].Matches))
+		}
+		// The pruned walk must find the very same nodes as the full one.
+		for i, fm := range fast[0].Matches {
+			sm := slow[0].Matches[i]
+			if fm.Start != sm.Start || fm.End != sm.End || fm.Text != sm.Text || len(fm.Captures) != len(sm.Captures) {
+				t.Fatalf("match %d differs with the prefilter: %+v, without: %+v", i, fm, sm)
+			}
 		}
 	})
 }

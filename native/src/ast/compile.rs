@@ -53,6 +53,12 @@ impl Literal {
         }
     }
 
+    /// Where the token's text starts in `hay` (every occurrence, boundary
+    /// or not), ascending.
+    pub fn occurrences(&self, hay: &[u8]) -> Vec<usize> {
+        self.finder.find_iter(hay).collect()
+    }
+
     /// Whether `hay` holds the token (for words: not followed by a word
     /// character).
     pub fn found_in(&self, hay: &[u8]) -> bool {
