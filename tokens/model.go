@@ -7,6 +7,7 @@ type ModelEncoding struct {
 	Encoding string  // the encoding to count with
 	Ratio    float64 // multiply counts by this; 1 for an exact count
 	Exact    bool    // the model really uses Encoding (an OpenAI model)
+	Guessed  bool    // the id was not recognised; Ratio is the generic assumption
 }
 
 // Ratios for models whose tokenizers gopi does not ship. They are
@@ -47,7 +48,7 @@ func ForModel(model string) ModelEncoding {
 	case hasAnyPrefix(id, "gemini", "gemma"):
 		return ModelEncoding{Encoding: O200kBase, Ratio: googleRatio}
 	}
-	return ModelEncoding{Encoding: O200kBase, Ratio: otherRatio}
+	return ModelEncoding{Encoding: O200kBase, Ratio: otherRatio, Guessed: true}
 }
 
 func hasAnyPrefix(s string, prefixes ...string) bool {

@@ -6,7 +6,9 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strings"
 
+	"github.com/gopi-agent/gopi/core/ai/models"
 	"github.com/gopi-agent/gopi/tokens"
 )
 
@@ -75,7 +77,7 @@ func tokensMain(ctx context.Context, env *cliEnv, p *parsedArgs) (int, error) {
 		if p.str("encoding", "") != "" {
 			return exitError, usagef("give --encoding or --model, not both")
 		}
-		how = tokens.ForModel(model)
+		how, model = modelCounting(model)
 	} else if name := p.str("encoding", ""); name != "" {
 		how.Encoding = name
 	}
@@ -164,4 +166,32 @@ func unwrapPathError(err error) error {
 		return pe.Err
 	}
 	return err
+}
+
+// modelCounting says how to count for the model the user named. A name the
+// id rules recognise is used as given; otherwise it is looked up in the
+// model catalog and models.yml, so "opus" counts as the Claude model it
+// names. Only exact and substring matches are taken: a fuzzy guess could
+// turn an unknown open-weight model into an unrelated OpenAI one. It
+// returns the rule and the model id the counts are for.
+func modelCounting(name string) (tokens.ModelEncoding, string) {
+	how := tokens.ForModel(name)
+	if !how.Guessed {
+		return how, name
+	}
+	reg, err := models.Load(models.Options{})
+	if err != nil {
+		return how, name
+	}
+	m, err := reg.Find(name)
+	if err != nil {
+		return how, name
+	}
+	q := strings.ToLower(strings.TrimSpace(name))
+	for _, s := range []string{m.ID, m.Name, m.Provider + "/" + m.ID} {
+		if strings.Contains(strings.ToLower(s), q) {
+			return tokens.ForModel(m.ID), m.ID
+		}
+	}
+	return how, name
 }
