@@ -6,8 +6,10 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"sync"
+	"syscall"
 	"testing"
 	"time"
 )
@@ -207,5 +209,107 @@ func TestDecodeRejectsCorruptBuffers(t *testing.T) {
 		if _, err := decodeResults(b, 1); err == nil {
 			t.Errorf("%v decoded", b)
 		}
+	}
+}
+
+// TestCancelWhileClosing cancels from another goroutine while the flag is
+// being closed, as a context callback can when a search ends at its
+// deadline; run under -race it checks Cancel and Close are ordered.
+func TestCancelWhileClosing(t *testing.T) {
+	for range 200 {
+		c := NewCanceller()
+		done := make(chan struct{})
+		go func() {
+			c.Cancel()
+			close(done)
+		}()
+		c.Close()
+		<-done
+		c.Cancel() // after Close: nothing to do, no crash
+		c.Close()
+	}
+}
+
+// TestClosedMatcherErrors checks a closed Matcher answers with errors
+// instead of handing the library a freed pointer.
+func TestClosedMatcherErrors(t *testing.T) {
+	m := mustCompile(t, "go", Rule{Pattern: "f($A)"})
+	m.Close()
+	if _, err := m.Describe(); err == nil {
+		t.Fatal("Describe on a closed Matcher succeeded")
+	}
+	if _, err := m.Search([]Input{{Path: "x.go", Data: []byte("package p")}}, Options{}); err == nil {
+		t.Fatal("Search on a closed Matcher succeeded")
+	}
+}
+
+// TestMinifiedLineStaysLinear searches a one-line file with thousands of
+// matches: the line's text must be sent and decoded once, not once per
+// match (which cost memory quadratic in the line length), and columns on
+// the long line must still be exact.
+func TestMinifiedLineStaysLinear(t *testing.T) {
+	const calls = 5000
+	src := []byte(strings.Repeat("a(1);", calls) + "\n")
+	m := mustCompile(t, "javascript", Rule{Pattern: "a($A)"})
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	r := searchOne(t, m, string(src), Options{Captures: true})
+	runtime.ReadMemStats(&after)
+	if len(r.Matches) != calls {
+		t.Fatalf("%d matches, want %d", len(r.Matches), calls)
+	}
+	if grown := after.TotalAlloc - before.TotalAlloc; grown > 20<<20 {
+		t.Errorf("decoding allocated %d MB for a %d-byte file", grown>>20, len(src))
+	}
+	for i, mt := range r.Matches {
+		if mt.Start.Column != 5*i || mt.Start.Offset != 5*i || mt.Lines != string(src[:len(src)-1]) {
+			t.Fatalf("match %d at column %d offset %d", i, mt.Start.Column, mt.Start.Offset)
+		}
+		if c := mt.Captures[0].Nodes[0]; c.Start.Column != 5*i+2 {
+			t.Fatalf("capture of match %d at column %d", i, c.Start.Column)
+		}
+	}
+}
+
+// TestPathsAreBytes searches a file whose name is not UTF-8 next to an
+// ordinary one: both are searched (the name used to fail the whole batch),
+// and a FIFO is refused at once instead of blocking the read.
+func TestPathsAreBytes(t *testing.T) {
+	dir := t.TempDir()
+	odd := filepath.Join(dir, "caf\xe9.py")
+	plain := filepath.Join(dir, "a.py")
+	for _, p := range []string{odd, plain} {
+		if err := os.WriteFile(p, []byte("print(1)\n"), 0o644); err != nil {
+			t.Skipf("cannot create %q here: %v", p, err)
+		}
+	}
+	in := []Input{{Path: odd}, {Path: plain}}
+	fifo := filepath.Join(dir, "pipe.py")
+	if err := syscall.Mkfifo(fifo, 0o600); err == nil {
+		in = append(in, Input{Path: fifo})
+	}
+	m := mustCompile(t, "python", Rule{Pattern: "print($A)"})
+	done := make(chan struct{})
+	var res []FileResult
+	var err error
+	go func() {
+		res, err = m.Search(in, Options{})
+		close(done)
+	}()
+	select {
+	case <-done:
+	case <-time.After(20 * time.Second):
+		t.Fatal("search blocked on a FIFO")
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range 2 {
+		if res[i].Status != Searched || len(res[i].Matches) != 1 {
+			t.Errorf("%q: status %v, %d matches", in[i].Path, res[i].Status, len(res[i].Matches))
+		}
+	}
+	if len(in) == 3 && res[2].Status != ReadError {
+		t.Errorf("FIFO: status %v (%s)", res[2].Status, res[2].Message)
 	}
 }

@@ -71,6 +71,9 @@ func (r *reader) take(n int) []byte {
 	return s
 }
 
+// fail marks the buffer corrupt.
+func (r *reader) fail() { r.err = errCorrupt }
+
 func (r *reader) u8() uint8 {
 	if s := r.take(1); s != nil {
 		return s[0]
@@ -131,8 +134,9 @@ func decodeResults(buf []byte, want int) ([]FileResult, error) {
 		f.Message = r.str()
 		if n := r.count(50); n > 0 {
 			f.Matches = make([]Match, n)
+			var lines []string // the file's line table (see decodeMatch)
 			for j := range f.Matches {
-				decodeMatch(r, &f.Matches[j])
+				lines = decodeMatch(r, &f.Matches[j], lines)
 			}
 		}
 		if r.err != nil {
@@ -145,12 +149,27 @@ func decodeResults(buf []byte, want int) ([]FileResult, error) {
 	return out, nil
 }
 
-func decodeMatch(r *reader, m *Match) {
+// newLines marks a line text sent for the first time; any other value
+// refers to an earlier entry of the file's line table. Matches on the same
+// lines share one string, so a minified file stays linear in size.
+const newLines = 0xFFFFFFFF
+
+// decodeMatch reads one match into m, extending and returning the file's
+// line table.
+func decodeMatch(r *reader, m *Match, lines []string) []string {
 	m.Rule = int(r.u32())
 	m.Start = r.pos()
 	m.End = r.pos()
 	m.Text = r.str()
-	m.Lines = r.str()
+	switch ref := r.u32(); {
+	case ref == newLines:
+		m.Lines = r.str()
+		lines = append(lines, m.Lines)
+	case int(ref) < len(lines):
+		m.Lines = lines[ref]
+	default:
+		r.fail()
+	}
 	if n := r.count(9); n > 0 {
 		m.Captures = make([]Capture, n)
 		for k := range m.Captures {
@@ -170,4 +189,5 @@ func decodeMatch(r *reader, m *Match) {
 		end := r.u64()
 		m.Edit = &Edit{Start: start, End: end, Replacement: r.str()}
 	}
+	return lines
 }

@@ -93,8 +93,8 @@ func (m *Matcher) Close() {
 }
 
 // ParseInfo describes one parse of a rule: its root node kind and the
-// literal tokens the prefilter looks for (identifiers, which must stand as
-// whole words in the source, are shown as \bNAME\b).
+// literal tokens the prefilter looks for (identifiers, which no word
+// character may follow in the source, are shown as NAME\b).
 type ParseInfo struct {
 	Rule     int
 	RootKind string
@@ -104,6 +104,9 @@ type ParseInfo struct {
 // Describe returns one ParseInfo per parse of each rule (a rule has more
 // than one when an ambiguous pattern got an alternative parse).
 func (m *Matcher) Describe() ([]ParseInfo, error) {
+	if m == nil || m.p == nil {
+		return nil, errors.New("astgrep: Describe on a closed Matcher")
+	}
 	var msg *C.char
 	s := C.gopi_ast_matcher_describe(m.p, &msg)
 	runtime.KeepAlive(m)
@@ -169,8 +172,14 @@ func (m *Matcher) Search(in []Input, opts Options) ([]FileResult, error) {
 	if rc < 0 {
 		return nil, errors.New(takeString(msg))
 	}
-	buf := C.GoBytes(unsafe.Pointer(out), C.int(outLen))
-	C.gopi_ast_buffer_free(out, outLen)
+	// The result buffer belongs to the library until gopi_ast_buffer_free.
+	// It is decoded in place (every string is copied out), which also works
+	// for buffers beyond C.int's range.
+	defer C.gopi_ast_buffer_free(out, outLen)
+	var buf []byte
+	if outLen > 0 {
+		buf = unsafe.Slice((*byte)(unsafe.Pointer(out)), int(outLen))
+	}
 	res, err := decodeResults(buf, len(in))
 	if err != nil {
 		return nil, err
@@ -187,8 +196,8 @@ func (m *Matcher) Search(in []Input, opts Options) ([]FileResult, error) {
 // Canceller is a cancel flag for searches; Cancel stops every Search it
 // was passed to. Close it when no search uses it any more.
 type Canceller struct {
-	p    *C.gopi_ast_cancel
-	once sync.Once
+	mu sync.Mutex // guards p: Cancel may run (from a context callback) while Close frees it
+	p  *C.gopi_ast_cancel
 }
 
 // NewCanceller returns an unset cancel flag.
@@ -196,22 +205,31 @@ func NewCanceller() *Canceller {
 	return &Canceller{p: C.gopi_ast_cancel_new()}
 }
 
-// Cancel sets the flag. Safe from any goroutine, any number of times.
+// Cancel sets the flag. Safe from any goroutine, any number of times, also
+// concurrently with or after Close (then it does nothing).
 func (c *Canceller) Cancel() {
-	if c != nil && c.p != nil {
+	if c == nil {
+		return
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.p != nil {
 		C.gopi_ast_cancel_set(c.p)
 	}
 }
 
-// Close frees the flag; no search may still be using it.
+// Close frees the flag; no search may still be using it. Later calls do
+// nothing.
 func (c *Canceller) Close() {
 	if c == nil {
 		return
 	}
-	c.once.Do(func() {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.p != nil {
 		C.gopi_ast_cancel_free(c.p)
 		c.p = nil
-	})
+	}
 }
 
 var (

@@ -10,9 +10,12 @@
 //! Results out: `u32 count` (= inputs), then per input `u8 status`,
 //! `u8 syntax_error`, `str message`, `u32 matches`, and per match `u32 rule`,
 //! `pos start`, `pos end` (pos = `u32 line`, `u32 column`, `u64 offset`),
-//! `str text`, `str lines`, `u32 captures` (each `str name`, `u8 multi`,
+//! `str text`, `lines`, `u32 captures` (each `str name`, `u8 multi`,
 //! `u32 nodes`, each node `pos start`, `pos end`, `str text`), `u8 has_edit`
-//! and, when set, `u64 start`, `u64 end`, `str replacement`.
+//! and, when set, `u64 start`, `u64 end`, `str replacement`. `lines` is the
+//! text of the source lines the match touches, sent once per file: `u32
+//! NEW_LINES` followed by `str text` the first time (it gets the next index
+//! of the file's line table, from 0), else `u32 index` of an earlier one.
 use super::compile::RuleSpec;
 use super::search::{FileRecord, Pos};
 
@@ -72,7 +75,8 @@ pub fn read_rules(buf: &[u8]) -> Result<Vec<RuleSpec>, String> {
 
 /// One input of a search batch.
 pub enum Input<'a> {
-    Path(String),
+    /// A file path as the caller's bytes (not necessarily UTF-8).
+    Path(std::path::PathBuf),
     Buffer(&'a [u8]),
 }
 
@@ -80,14 +84,14 @@ pub enum Input<'a> {
 pub fn read_inputs(buf: &[u8]) -> Result<Vec<Input<'_>>, String> {
     let mut r = Reader::new(buf);
     let n = r.u32()?;
-    let mut out = Vec::with_capacity(n as usize);
+    // The count comes from the caller: bound the reservation by what the
+    // blob could hold (an entry takes at least five bytes).
+    let mut out = Vec::with_capacity((n as usize).min(buf.len() / 5));
     for _ in 0..n {
         let kind = r.u8()?;
         let name = r.bytes()?;
         match kind {
-            0 => out.push(Input::Path(
-                String::from_utf8(name.to_vec()).map_err(|_| "path is not UTF-8".to_string())?,
-            )),
+            0 => out.push(Input::Path(path_from_bytes(name))),
             1 => {
                 let len = r.u64()? as usize;
                 out.push(Input::Buffer(r.take(len)?));
@@ -97,6 +101,24 @@ pub fn read_inputs(buf: &[u8]) -> Result<Vec<Input<'_>>, String> {
     }
     Ok(out)
 }
+
+/// A path from the caller's bytes: any bytes on Unix, where file names need
+/// not be UTF-8; elsewhere invalid UTF-8 is replaced (such a name cannot
+/// come from the Go side there).
+fn path_from_bytes(b: &[u8]) -> std::path::PathBuf {
+    #[cfg(unix)]
+    {
+        use std::os::unix::ffi::OsStrExt;
+        std::ffi::OsStr::from_bytes(b).into()
+    }
+    #[cfg(not(unix))]
+    {
+        String::from_utf8_lossy(b).into_owned().into()
+    }
+}
+
+/// The `lines` reference that introduces a new line text.
+pub const NEW_LINES: u32 = u32::MAX;
 
 /// Builds a result buffer.
 pub struct Writer {
@@ -136,12 +158,24 @@ impl Writer {
         self.u8(rec.syntax_error as u8);
         self.bytes(rec.message.as_bytes());
         self.u32(rec.matches.len() as u32);
+        // Wire index of each entry of rec.lines once it has been sent.
+        let mut sent: Vec<Option<u32>> = vec![None; rec.lines.len()];
+        let mut next = 0u32;
         for m in &rec.matches {
             self.u32(m.rule);
             self.pos(&m.start);
             self.pos(&m.end);
             self.bytes(m.text.as_bytes());
-            self.bytes(m.lines.as_bytes());
+            let i = m.lines as usize;
+            match sent[i] {
+                Some(w) => self.u32(w),
+                None => {
+                    self.u32(NEW_LINES);
+                    self.bytes(rec.lines[i].as_bytes());
+                    sent[i] = Some(next);
+                    next += 1;
+                }
+            }
             self.u32(m.captures.len() as u32);
             for c in &m.captures {
                 self.bytes(c.name.as_bytes());

@@ -237,23 +237,29 @@ fn search_one(
     match item {
         Input::Buffer(b) => search::search_bytes(m, b.to_vec(), want, ctl),
         Input::Path(p) => {
-            if max > 0 {
-                match std::fs::metadata(p) {
-                    Ok(md) if md.len() > max => {
-                        return (
-                            FileRecord::new(
-                                Status::TooLarge,
-                                format!(
-                                    "file is {} bytes, over the {max}-byte limit for AST search",
-                                    md.len()
-                                ),
-                            ),
-                            None,
-                        )
-                    }
-                    Ok(_) => {}
-                    Err(e) => return (FileRecord::new(Status::ReadError, e.to_string()), None),
+            // Only regular files (after symlinks): reading a FIFO or a device
+            // could block forever or never end.
+            match std::fs::metadata(p) {
+                Ok(md) if !md.is_file() => {
+                    return (
+                        FileRecord::new(Status::ReadError, "not a regular file"),
+                        None,
+                    )
                 }
+                Ok(md) if max > 0 && md.len() > max => {
+                    return (
+                        FileRecord::new(
+                            Status::TooLarge,
+                            format!(
+                                "file is {} bytes, over the {max}-byte limit for AST search",
+                                md.len()
+                            ),
+                        ),
+                        None,
+                    )
+                }
+                Ok(_) => {}
+                Err(e) => return (FileRecord::new(Status::ReadError, e.to_string()), None),
             }
             match std::fs::read(p) {
                 Ok(data) => search::search_bytes(m, data, want, ctl),

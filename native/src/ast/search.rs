@@ -6,7 +6,7 @@ use ast_grep_core::meta_var::MetaVariable;
 use ast_grep_core::tree_sitter::StrDoc;
 use ast_grep_core::{Node, NodeMatch, Pattern};
 use ast_grep_language::SupportLang;
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 
 /// How far the search of one input got.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -59,8 +59,11 @@ pub struct Match {
     pub start: Pos,
     pub end: Pos,
     pub text: String,
-    /// Whole source lines the match touches, without the final newline.
-    pub lines: String,
+    /// The whole source lines the match touches (without the final
+    /// newline), as an index into [`FileRecord::lines`]: matches on the same
+    /// lines share one copy, which keeps a minified one-line file with
+    /// thousands of matches linear in size.
+    pub lines: u32,
     pub captures: Vec<Capture>,
     pub edit: Option<Edit>,
 }
@@ -72,6 +75,8 @@ pub struct FileRecord {
     /// Error text, or where the first syntax error is.
     pub message: String,
     pub matches: Vec<Match>,
+    /// The distinct line texts the matches refer to.
+    pub lines: Vec<String>,
 }
 
 impl FileRecord {
@@ -81,7 +86,87 @@ impl FileRecord {
             syntax_error: false,
             message: message.into(),
             matches: Vec::new(),
+            lines: Vec::new(),
         }
+    }
+}
+
+/// Checks for a stop request every this many visited nodes or described
+/// matches, so a huge file cannot outlive its deadline by much.
+const STOP_CHECK_EVERY: usize = 4096;
+
+/// Character columns and line texts for one source, computed from an
+/// index built once instead of rescanning the line for every position
+/// (quadratic on minified one-line files).
+struct Positions<'s> {
+    src: &'s str,
+    /// Byte offset where each line starts (line 0 at 0).
+    line_starts: Vec<usize>,
+    /// Characters before each BLOCK-byte block.
+    block_chars: Vec<u32>,
+    /// Line ranges already stored in the record, by range.
+    stored: HashMap<(usize, usize), u32>,
+}
+
+const BLOCK: usize = 256;
+
+/// Counts the characters (bytes that do not continue a UTF-8 sequence).
+fn count_chars(b: &[u8]) -> usize {
+    b.iter()
+        .filter(|&&c| c & 0b1100_0000 != 0b1000_0000)
+        .count()
+}
+
+impl<'s> Positions<'s> {
+    fn new(src: &'s str) -> Self {
+        let b = src.as_bytes();
+        let mut line_starts = vec![0];
+        line_starts.extend(memchr::memchr_iter(b'\n', b).map(|i| i + 1));
+        let mut block_chars = Vec::with_capacity(b.len() / BLOCK + 1);
+        let mut n = 0u32;
+        for chunk in b.chunks(BLOCK) {
+            block_chars.push(n);
+            n += count_chars(chunk) as u32;
+        }
+        block_chars.push(n);
+        Positions {
+            src,
+            line_starts,
+            block_chars,
+            stored: HashMap::new(),
+        }
+    }
+
+    /// Characters in the source before byte `at`.
+    fn chars_before(&self, at: usize) -> usize {
+        let k = at / BLOCK;
+        self.block_chars[k] as usize + count_chars(&self.src.as_bytes()[k * BLOCK..at])
+    }
+
+    /// Start of the line holding byte `at`.
+    fn line_start(&self, at: usize) -> usize {
+        self.line_starts[self.line_starts.partition_point(|&s| s <= at) - 1]
+    }
+
+    /// The position of byte `at` on tree-sitter row `line`; the column
+    /// counts characters back to the previous newline, as ast-grep does.
+    fn pos(&self, line: usize, at: usize) -> Pos {
+        let column = self.chars_before(at) - self.chars_before(self.line_start(at));
+        Pos {
+            line: line as u32,
+            column: column as u32,
+            offset: at as u64,
+        }
+    }
+
+    /// The index in `rec.lines` of the whole lines touched by
+    /// `start..end`, storing their text on first use.
+    fn lines(&mut self, rec: &mut FileRecord, start: usize, end: usize) -> u32 {
+        let (lo, hi) = whole_lines(self.src, start, end);
+        *self.stored.entry((lo, hi)).or_insert_with(|| {
+            rec.lines.push(self.src[lo..hi].to_string());
+            (rec.lines.len() - 1) as u32
+        })
     }
 }
 
@@ -149,6 +234,7 @@ pub fn search_source(
     }
     let source = root.get_text();
     let prune = want.prefilter && m.prefilter;
+    let mut positions: Option<Positions> = None;
     let mut seen: HashSet<(u32, usize, usize)> = HashSet::new();
     for (ri, rule) in m.rules.iter().enumerate() {
         let hits = if prune {
@@ -156,11 +242,21 @@ pub fn search_source(
         } else {
             None
         };
-        let found: Vec<NodeMatch<Doc>> = match hits {
-            Some((hits, len)) => find_pruned(&top, &rule.patterns, &hits, len),
-            None => rule.patterns.iter().flat_map(|p| top.find_all(p)).collect(),
+        let found = match hits {
+            Some((hits, len)) => find_pruned(&top, &rule.patterns, &hits, len, ctl),
+            None => find_every(&top, &rule.patterns, ctl),
         };
-        for nm in found {
+        let found = match found {
+            Ok(f) => f,
+            Err(s) => return (FileRecord::new(Status::Stopped, ""), Some(s)),
+        };
+        let positions = positions.get_or_insert_with(|| Positions::new(source));
+        for (k, nm) in found.into_iter().enumerate() {
+            if k % STOP_CHECK_EVERY == STOP_CHECK_EVERY - 1 {
+                if let Some(s) = ctl.stopped() {
+                    return (FileRecord::new(Status::Stopped, ""), Some(s));
+                }
+            }
             let range = nm.get_node().range();
             if !seen.insert((ri as u32, range.start, range.end)) {
                 continue;
@@ -179,8 +275,8 @@ pub fn search_source(
             } else {
                 None
             };
-            rec.matches
-                .push(describe(ri as u32, &nm, source, want.captures, edit));
+            let m = describe(ri as u32, &nm, positions, &mut rec, want.captures, edit);
+            rec.matches.push(m);
         }
         if let Some(s) = ctl.stopped() {
             rec.status = Status::Stopped;
@@ -214,11 +310,19 @@ fn find_pruned<'r>(
     patterns: &[Pattern],
     hits: &[usize],
     len: usize,
-) -> Vec<NodeMatch<'r, Doc>> {
+    ctl: &Control,
+) -> Result<Vec<NodeMatch<'r, Doc>>, Stop> {
     let kinds: Vec<_> = patterns.iter().map(|p| p.potential_kinds()).collect();
     let mut out = Vec::new();
     let mut stack = vec![top.clone()];
+    let mut visited = 0usize;
     while let Some(node) = stack.pop() {
+        visited += 1;
+        if visited % STOP_CHECK_EVERY == 0 {
+            if let Some(s) = ctl.stopped() {
+                return Err(s);
+            }
+        }
         let r = node.range();
         let i = hits.partition_point(|&at| at < r.start);
         if i == hits.len() || hits[i] + len > r.end {
@@ -237,49 +341,68 @@ fn find_pruned<'r>(
         stack.extend(node.children());
         stack[first..].reverse();
     }
-    out
+    Ok(out)
 }
 
-fn pos_of(node: &Node<Doc>, start: bool) -> Pos {
-    let p = if start {
-        node.start_pos()
+/// Every match of the patterns in the tree (ast-grep's full walk, one per
+/// pattern), checking for a stop request as it goes.
+fn find_every<'r>(
+    top: &Node<'r, Doc>,
+    patterns: &[Pattern],
+    ctl: &Control,
+) -> Result<Vec<NodeMatch<'r, Doc>>, Stop> {
+    let mut out = Vec::new();
+    for p in patterns {
+        for (k, nm) in top.find_all(p).enumerate() {
+            if k % STOP_CHECK_EVERY == STOP_CHECK_EVERY - 1 {
+                if let Some(s) = ctl.stopped() {
+                    return Err(s);
+                }
+            }
+            out.push(nm);
+        }
+        if let Some(s) = ctl.stopped() {
+            return Err(s);
+        }
+    }
+    Ok(out)
+}
+
+fn pos_of(node: &Node<Doc>, start: bool, at: &Positions) -> Pos {
+    if start {
+        at.pos(node.start_pos().line(), node.range().start)
     } else {
-        node.end_pos()
-    };
-    let offset = if start {
-        node.range().start
-    } else {
-        node.range().end
-    };
-    Pos {
-        line: p.line() as u32,
-        column: p.column(node) as u32,
-        offset: offset as u64,
+        at.pos(node.end_pos().line(), node.range().end)
     }
 }
 
 fn describe(
     rule: u32,
     nm: &NodeMatch<Doc>,
-    source: &str,
+    at: &mut Positions,
+    rec: &mut FileRecord,
     want_caps: bool,
     edit: Option<Edit>,
 ) -> Match {
     let node = nm.get_node();
     let range = node.range();
-    let captures = if want_caps { captures(nm) } else { Vec::new() };
+    let captures = if want_caps {
+        captures(nm, at)
+    } else {
+        Vec::new()
+    };
     Match {
         rule,
-        start: pos_of(node, true),
-        end: pos_of(node, false),
+        start: pos_of(node, true, at),
+        end: pos_of(node, false, at),
         text: node.text().to_string(),
-        lines: whole_lines(source, range.start, range.end).to_string(),
+        lines: at.lines(rec, range.start, range.end),
         captures,
         edit,
     }
 }
 
-fn captures(nm: &NodeMatch<Doc>) -> Vec<Capture> {
+fn captures(nm: &NodeMatch<Doc>, at: &Positions) -> Vec<Capture> {
     let env = nm.get_env();
     let mut out: Vec<Capture> = Vec::new();
     for var in env.get_matched_variables() {
@@ -297,8 +420,8 @@ fn captures(nm: &NodeMatch<Doc>) -> Vec<Capture> {
         let nodes = nodes
             .iter()
             .map(|n| CapturedNode {
-                start: pos_of(n, true),
-                end: pos_of(n, false),
+                start: pos_of(n, true, at),
+                end: pos_of(n, false, at),
                 text: n.text().to_string(),
             })
             .collect();
@@ -308,9 +431,9 @@ fn captures(nm: &NodeMatch<Doc>) -> Vec<Capture> {
     out
 }
 
-/// The source lines touched by `start..end`, without the last newline
-/// (and its `\r`, unless the match itself ends with that `\r`).
-fn whole_lines(src: &str, start: usize, end: usize) -> &str {
+/// The byte range of the source lines touched by `start..end`, without the
+/// last newline (and its `\r`, unless the match itself ends with that `\r`).
+fn whole_lines(src: &str, start: usize, end: usize) -> (usize, usize) {
     let b = src.as_bytes();
     let lo = memchr::memrchr(b'\n', &b[..start]).map_or(0, |i| i + 1);
     let hi = memchr::memchr(b'\n', &b[end.max(lo)..]).map_or(b.len(), |i| end.max(lo) + i);
@@ -319,7 +442,7 @@ fn whole_lines(src: &str, start: usize, end: usize) -> &str {
     } else {
         hi
     };
-    &src[lo..hi.max(lo)]
+    (lo, hi.max(lo))
 }
 
 /// Describes where the first error or missing node is (1-based).
@@ -391,7 +514,7 @@ mod tests {
         let m = &r.matches[0];
         assert_eq!(m.start.line, 1);
         assert_eq!(m.text, "console.log(a, b)");
-        assert_eq!(m.lines, "console.log(a, b);");
+        assert_eq!(r.lines[m.lines as usize], "console.log(a, b);");
         assert_eq!(m.captures[0].name, "ARGS");
         assert!(m.captures[0].multi);
         let e = m.edit.as_ref().unwrap();
@@ -419,13 +542,46 @@ mod tests {
         assert_eq!(r.matches.len(), 1);
     }
 
+    fn wl(src: &str, start: usize, end: usize) -> &str {
+        let (lo, hi) = whole_lines(src, start, end);
+        &src[lo..hi]
+    }
+
+    #[test]
+    fn positions_match_ast_grep_columns() {
+        let src = "a\u{e9}b\nxy\u{1F600}z\n\nq";
+        let at = Positions::new(src);
+        for off in 0..=src.len() {
+            if !src.is_char_boundary(off) {
+                continue;
+            }
+            // ast-grep's rule: characters back to the previous newline.
+            let want =
+                count_chars(&src.as_bytes()[src[..off].rfind('\n').map_or(0, |i| i + 1)..off]);
+            assert_eq!(at.pos(0, off).column as usize, want, "offset {off}");
+        }
+        // Long lines cross the block index.
+        let long = "\u{e9}".repeat(1000) + "x";
+        let at = Positions::new(&long);
+        assert_eq!(at.pos(0, long.len() - 1).column, 1000);
+    }
+
+    #[test]
+    fn same_lines_stored_once() {
+        let src = "f(1); f(2); f(3);\n";
+        let r = run(SupportLang::JavaScript, "f($A)", None, src);
+        assert_eq!(r.matches.len(), 3);
+        assert_eq!(r.lines, vec!["f(1); f(2); f(3);".to_string()]);
+        assert!(r.matches.iter().all(|m| m.lines == 0));
+    }
+
     #[test]
     fn whole_lines_bounds() {
-        assert_eq!(whole_lines("ab\ncd\nef", 3, 5), "cd");
-        assert_eq!(whole_lines("ab\r\ncd", 0, 1), "ab");
-        assert_eq!(whole_lines("", 0, 0), "");
+        assert_eq!(wl("ab\ncd\nef", 3, 5), "cd");
+        assert_eq!(wl("ab\r\ncd", 0, 1), "ab");
+        assert_eq!(wl("", 0, 0), "");
         // A match that ends with the line's \r keeps it (found by FuzzMatch).
-        assert_eq!(whole_lines("0\r", 0, 2), "0\r");
-        assert_eq!(whole_lines("0\r\n1", 0, 1), "0");
+        assert_eq!(wl("0\r", 0, 2), "0\r");
+        assert_eq!(wl("0\r\n1", 0, 1), "0");
     }
 }
