@@ -62,28 +62,34 @@ func splitGlob(p string) (base, pattern string) {
 }
 
 // collect resolves the scope into candidate files, sorted by display
-// path, plus the entries that did not exist.
-func collect(ctx context.Context, sc Scope) ([]candidate, []string, error) {
+// path, plus the entries that did not exist and issues for named paths
+// that are not regular files (skipped).
+func collect(ctx context.Context, sc Scope) ([]candidate, []string, []ParseIssue, error) {
 	cwd := sc.Cwd
 	if cwd == "" {
 		var err error
 		if cwd, err = os.Getwd(); err != nil {
-			return nil, nil, fmt.Errorf("working directory: %w", err)
+			return nil, nil, nil, fmt.Errorf("working directory: %w", err)
 		}
 	}
 	if len(sc.Paths) == 0 {
-		return nil, nil, errors.New("no path given: name at least one file, directory or glob")
+		return nil, nil, nil, errors.New("no path given: name at least one file, directory or glob")
 	}
 	seen := map[string]bool{}
 	var out []candidate
 	var missing []string
+	var issues []ParseIssue
 	for _, given := range sc.Paths {
 		if strings.TrimSpace(given) == "" {
-			return nil, nil, errors.New("Path entries must not be empty")
+			return nil, nil, nil, errors.New("Path entries must not be empty")
 		}
-		files, found, err := collectOne(ctx, sc, cwd, given)
+		files, found, issue, err := collectOne(ctx, sc, cwd, given)
 		if err != nil {
-			return nil, nil, err
+			return nil, nil, nil, err
+		}
+		if issue != nil {
+			issues = append(issues, *issue)
+			continue
 		}
 		if !found {
 			missing = append(missing, given)
@@ -97,10 +103,10 @@ func collect(ctx context.Context, sc Scope) ([]candidate, []string, error) {
 		}
 	}
 	if len(missing) == len(sc.Paths) {
-		return nil, nil, fmt.Errorf("Path not found: %s", missing[0])
+		return nil, nil, nil, fmt.Errorf("Path not found: %s", missing[0])
 	}
 	slices.SortFunc(out, func(a, b candidate) int { return strings.Compare(a.display, b.display) })
-	return out, missing, nil
+	return out, missing, issues, nil
 }
 
 func absPath(cwd, p string) string {
@@ -111,34 +117,54 @@ func absPath(cwd, p string) string {
 }
 
 // collectOne expands one path entry; found is false when it (or, for a
-// glob, its base directory) does not exist.
-func collectOne(ctx context.Context, sc Scope, cwd, given string) ([]candidate, bool, error) {
+// glob, its base directory) does not exist. A path that names something
+// other than a regular file or a directory (a named pipe, a device, a
+// socket) yields no candidate but an issue: reading it could block or
+// never end.
+func collectOne(ctx context.Context, sc Scope, cwd, given string) ([]candidate, bool, *ParseIssue, error) {
 	abs := absPath(cwd, given)
 	info, err := os.Stat(abs)
 	if err == nil {
-		if !info.IsDir() {
-			return []candidate{{display: filepath.ToSlash(given), abs: abs, size: info.Size(), lang: InferLanguage(abs), named: true}}, true, nil
+		switch {
+		case info.IsDir():
+			files, err := scanDir(ctx, sc, given, abs, nil)
+			return files, true, nil, err
+		case !info.Mode().IsRegular():
+			return nil, true, &ParseIssue{Path: filepath.ToSlash(given), Message: "not a regular file (" + specialKind(info.Mode()) + "); skipped"}, nil
 		}
-		files, err := scanDir(ctx, sc, given, abs, nil)
-		return files, true, err
+		return []candidate{{display: filepath.ToSlash(given), abs: abs, size: info.Size(), lang: InferLanguage(abs), named: true}}, true, nil, nil
 	}
 	if !errors.Is(err, fs.ErrNotExist) {
-		return nil, false, fmt.Errorf("stat %s: %w", given, err)
+		return nil, false, nil, fmt.Errorf("stat %s: %w", given, err)
 	}
 	if !hasGlobMeta(given) {
-		return nil, false, nil
+		return nil, false, nil, nil
 	}
 	base, pattern := splitGlob(given)
 	baseAbs := absPath(cwd, base)
 	if st, err := os.Stat(baseAbs); err != nil || !st.IsDir() {
-		return nil, false, nil
+		return nil, false, nil, nil
 	}
 	g, err := glob.Compile(pattern)
 	if err != nil {
-		return nil, false, fmt.Errorf("invalid glob %q: %w", given, err)
+		return nil, false, nil, fmt.Errorf("invalid glob %q: %w", given, err)
 	}
 	files, err := scanDir(ctx, sc, base, baseAbs, g)
-	return files, true, err
+	return files, true, nil, err
+}
+
+// specialKind names the kind of a file that is neither regular nor a
+// directory.
+func specialKind(m fs.FileMode) string {
+	switch {
+	case m&fs.ModeNamedPipe != 0:
+		return "named pipe"
+	case m&fs.ModeSocket != 0:
+		return "socket"
+	case m&fs.ModeDevice != 0:
+		return "device"
+	}
+	return "special file"
 }
 
 // scanDir lists the regular files under dirAbs through the scan cache.

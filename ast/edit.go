@@ -62,9 +62,16 @@ type EditResult struct {
 	FilesSearched     int
 	LimitReached      bool
 	Applied           bool // files were written
-	ParseIssues       []ParseIssue
-	MissingPaths      []string
-	Lang              string
+	// Written lists the display paths of the files replaced on disk: all
+	// of Files once Applied, only some when Edit also returns a
+	// *PartialWriteError.
+	Written      []string
+	ParseIssues  []ParseIssue
+	MissingPaths []string
+	Lang         string
+	// Unsupported counts files left out because their language's grammar
+	// is not built in, by canonical language name.
+	Unsupported map[string]int
 }
 
 // ValidateRewrites checks rules the way the reference agent does before
@@ -87,7 +94,10 @@ func ValidateRewrites(rules []Rewrite) error {
 	return nil
 }
 
-// Edit plans, and unless DryRun applies, a structural rewrite.
+// Edit plans, and unless DryRun applies, a structural rewrite. When
+// writing fails no file is changed and the result is nil, except in the
+// rare case that some files were already replaced: then the result (with
+// Written naming them, Applied false) comes with a *PartialWriteError.
 func Edit(ctx context.Context, req EditRequest) (*EditResult, error) {
 	if err := ValidateRewrites(req.Rules); err != nil {
 		return nil, err
@@ -105,7 +115,7 @@ func Edit(ctx context.Context, req EditRequest) (*EditResult, error) {
 		return nil, err
 	}
 	defer pl.close()
-	out := &EditResult{FilesSearched: pl.searched(), MissingPaths: pl.missing}
+	out := &EditResult{FilesSearched: pl.searched(), MissingPaths: pl.missing, Unsupported: pl.unsupported}
 	if len(pl.langs) == 1 {
 		out.Lang = pl.langs[0]
 	}
@@ -115,11 +125,7 @@ func Edit(ctx context.Context, req EditRequest) (*EditResult, error) {
 		return nil, err
 	}
 	issues := pl.issues
-	type pending struct {
-		abs  string
-		data []byte
-	}
-	var writes []pending
+	var writes []fileWrite
 	for i, r := range results {
 		m := pl.matchers[i]
 		if m == nil {
@@ -155,7 +161,7 @@ func Edit(ctx context.Context, req EditRequest) (*EditResult, error) {
 		out.Files = append(out.Files, FileChanges{Path: c.display, Abs: c.abs, Changes: changes})
 		out.TotalReplacements += len(changes)
 		out.FilesTouched++
-		writes = append(writes, pending{abs: c.abs, data: updated})
+		writes = append(writes, fileWrite{display: c.display, abs: c.abs, data: updated})
 		if out.LimitReached {
 			break
 		}
@@ -164,12 +170,26 @@ func Edit(ctx context.Context, req EditRequest) (*EditResult, error) {
 	if req.DryRun {
 		return out, nil
 	}
+	written, err := writeFiles(writes)
+	done := map[string]bool{}
+	for _, p := range written {
+		done[p] = true
+	}
 	for _, w := range writes {
-		if err := writeAtomic(w.abs, w.data); err != nil {
+		if done[w.display] {
+			fscache.InvalidateAfterWrite(w.abs)
+		}
+	}
+	if err != nil {
+		if len(written) == 0 {
 			return nil, err
 		}
-		fscache.InvalidateAfterWrite(w.abs)
+		// Some files were replaced before the failure: the caller gets
+		// the result too, so it can say which ones.
+		out.Written = written
+		return out, err
 	}
+	out.Written = written
 	out.Applied = true
 	return out, nil
 }

@@ -73,11 +73,11 @@ func prepare(ctx context.Context, sc Scope, langName string, rules []astgrep.Rul
 		}
 		explicit = l
 	}
-	cands, missing, err := collect(ctx, sc)
+	cands, missing, skipped, err := collect(ctx, sc)
 	if err != nil {
 		return nil, err
 	}
-	p := &plan{cands: cands, missing: missing, matchers: make([]*astgrep.Matcher, len(cands))}
+	p := &plan{cands: cands, missing: missing, issues: skipped, matchers: make([]*astgrep.Matcher, len(cands))}
 	// Language of each candidate.
 	langOf := make([]*Language, len(cands))
 	unlinked := map[string]int{}
@@ -194,6 +194,19 @@ func fileIssue(c candidate, r astgrep.FileResult) (ParseIssue, bool) {
 	default:
 		return ParseIssue{Path: c.display, Message: r.Status.String() + ": " + r.Message}, true
 	}
+}
+
+// UnsupportedNotes renders the counts of files left out for want of a
+// grammar, one line per language in name order, e.g. "2 sql files not
+// searched: no sql grammar is built in".
+func UnsupportedNotes(counts map[string]int) []string {
+	var out []string
+	for _, l := range sortedKeys(counts) {
+		if counts[l] > 0 {
+			out = append(out, fmt.Sprintf("%d %s files not searched: no %s grammar is built in", counts[l], l, l))
+		}
+	}
+	return out
 }
 
 func sortedKeys[V any](m map[string]V) []string {

@@ -112,7 +112,9 @@ func Search(ctx context.Context, req SearchRequest) (*SearchResult, error) {
 	out.TotalMatches = len(all)
 	lo := min(max(req.Offset, 0), len(all))
 	hi := len(all)
-	if req.Limit > 0 && lo+req.Limit < hi {
+	// Compared as a count left rather than lo+Limit, which overflows for
+	// a huge Limit.
+	if req.Limit > 0 && req.Limit < hi-lo {
 		hi = lo + req.Limit
 		out.LimitReached = true
 	}

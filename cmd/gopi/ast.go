@@ -4,11 +4,10 @@ import (
 	"bufio"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
-	"maps"
 	"os"
-	"slices"
 	"strings"
 	"time"
 
@@ -167,8 +166,8 @@ func runASTGrep(ctx context.Context, env *cliEnv, args []string) int {
 	reportASTIssues(env.stderr, "ast grep", res.ParseIssues, res.MissingPaths)
 	if p.flag("stats") {
 		fmt.Fprintf(env.stderr, "%d matches in %d files; %d files searched\n", res.TotalMatches, res.FilesWithMatches, res.FilesSearched)
-		for _, l := range slices.Sorted(maps.Keys(res.Unsupported)) {
-			fmt.Fprintf(env.stderr, "%d %s files not searched: no %s grammar is built in\n", res.Unsupported[l], l, l)
+		for _, note := range ast.UnsupportedNotes(res.Unsupported) {
+			fmt.Fprintln(env.stderr, note)
 		}
 	}
 	if res.TotalMatches == 0 {
@@ -326,6 +325,21 @@ func runASTEdit(ctx context.Context, env *cliEnv, args []string) int {
 		Scope: sc, Rules: []ast.Rewrite{{Pattern: pattern, Out: rewrite[len(rewrite)-1]}}, Lang: p.str("lang", ""),
 		Strictness: strict, MaxFiles: maxFiles, DryRun: !apply, Timeout: timeout,
 	})
+	var partial *ast.PartialWriteError
+	if errors.As(err, &partial) {
+		// Some files already hold the new content: say which, one per
+		// line, so that the state of the tree is clear.
+		fmt.Fprintf(env.stderr, "gopi ast edit: %v\n", partial.Err)
+		fmt.Fprintf(env.stderr, "gopi ast edit: the rewrite was only partly applied: %d of %d files written\n",
+			len(partial.Written), len(partial.Written)+len(partial.Unwritten))
+		for _, p := range partial.Written {
+			fmt.Fprintf(env.stderr, "gopi ast edit: written: %s\n", p)
+		}
+		for _, p := range partial.Unwritten {
+			fmt.Fprintf(env.stderr, "gopi ast edit: not written: %s\n", p)
+		}
+		return exitError
+	}
 	if err != nil {
 		return fail(env, "ast edit", err)
 	}

@@ -76,6 +76,9 @@ type Details struct {
 	ScopePath         string         `json:"scopePath,omitempty"`
 	Files             []string       `json:"files,omitempty"`
 	FileReplacements  map[string]int `json:"fileReplacements,omitempty"`
+	// Written lists the files an apply replaced on disk (all of Files
+	// on success, some of them when the apply failed part way).
+	Written []string `json:"written,omitempty"`
 }
 
 // Execute previews the rewrite and queues its apply.
@@ -144,12 +147,43 @@ func (t *Tool) apply(ctx context.Context, req ast.EditRequest, preview *Details)
 			preview.TotalReplacements, preview.FilesTouched, live.TotalReplacements, live.FilesTouched)
 	}
 	req.DryRun = false
-	done, err := run(ctx, req)
+	done, err := ast.Edit(ctx, req)
+	var partial *ast.PartialWriteError
+	if errors.As(err, &partial) && done != nil {
+		return t.partial(done, req.Scope, partial), nil
+	}
 	if err != nil {
-		return nil, err
+		if errors.Is(err, ast.ErrAborted) {
+			return nil, fmt.Errorf("%w: %w", tool.ErrAborted, err)
+		}
+		return nil, tool.Errorf("%v", err)
 	}
 	d := t.details(done, req.Scope)
 	return tool.TextResult(fmt.Sprintf("Applied %d replacements in %d files.", done.TotalReplacements, done.FilesTouched), d), nil
+}
+
+// partial is the error result of an apply that replaced some files and
+// then failed: it names the files that now hold the new content and those
+// left unchanged, since the model cannot simply run the rewrite again.
+func (t *Tool) partial(res *ast.EditResult, sc ast.Scope, pe *ast.PartialWriteError) *tool.Result {
+	d := t.details(res, sc)
+	abs := map[string]string{}
+	for _, f := range res.Files {
+		abs[f.Path] = f.Abs
+	}
+	shown := func(paths []string) string {
+		out := make([]string, len(paths))
+		for i, p := range paths {
+			out[i] = p
+			if a, ok := abs[p]; ok {
+				out[i] = t.env.DisplayPath(a)
+			}
+		}
+		return strings.Join(out, ", ")
+	}
+	text := fmt.Sprintf("The rewrite was only partly applied: %d of %d files were written before a write failed (%v).\nWritten (new content): %s\nNot written (unchanged): %s\nCheck the written files before running ast_edit again.",
+		len(pe.Written), len(pe.Written)+len(pe.Unwritten), pe.Err, shown(pe.Written), shown(pe.Unwritten))
+	return &tool.Result{Content: []tool.Content{tool.Text(text)}, Details: d, IsError: true}
 }
 
 // stale compares totals and per-file counts.
@@ -171,10 +205,17 @@ func (t *Tool) details(res *ast.EditResult, sc ast.Scope) *Details {
 		Applied: res.Applied, LimitReached: res.LimitReached, ParseErrors: astgrep.IssueStrings(t.env, res.ParseIssues),
 		ScopePath: astgrep.ScopePath(t.env, sc), FileReplacements: map[string]int{},
 	}
+	written := map[string]bool{}
+	for _, p := range res.Written {
+		written[p] = true
+	}
 	for _, f := range res.Files {
 		p := t.env.DisplayPath(f.Abs)
 		d.Files = append(d.Files, p)
 		d.FileReplacements[p] = len(f.Changes)
+		if written[f.Path] {
+			d.Written = append(d.Written, p)
+		}
 	}
 	return d
 }
@@ -188,7 +229,7 @@ func (t *Tool) render(res *ast.EditResult, grouped bool, d *Details) string {
 		if is := astgrep.FormatIssues(d.ParseErrors); is != "" {
 			text += "\n\n" + is
 		}
-		return text
+		return astgrep.AppendUnsupported(text, res.Unsupported)
 	}
 	hash := t.env.DisplayMode(false, false) == tool.DisplayHashline
 	var b strings.Builder
@@ -220,7 +261,7 @@ func (t *Tool) render(res *ast.EditResult, grouped bool, d *Details) string {
 	if is := astgrep.FormatIssues(d.ParseErrors); is != "" {
 		text += "\n\n" + is
 	}
-	return text
+	return astgrep.AppendUnsupported(text, res.Unsupported)
 }
 
 func firstLine(s string) string {

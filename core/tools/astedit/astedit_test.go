@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -134,5 +135,46 @@ func TestSessionQueue(t *testing.T) {
 	}
 	if got := read(t, env, "a.py"); got != "g(1)\n" {
 		t.Fatalf("a.py: %q", got)
+	}
+}
+
+func TestNoReplacementsNamesUnsupported(t *testing.T) {
+	env, q := setup(t, map[string]string{"a.py": "f(1)\n", "c.toml": "x = 1\n"}, false)
+	res := callTool(t, NewWithQueue(env, q), `{"ops":[{"pat":"h($A)","out":"x"}],"paths":["."]}`)
+	if res.FirstText() != NoReplacements+"\n\n1 toml files not searched: no toml grammar is built in" {
+		t.Fatalf("none: %q", res.FirstText())
+	}
+	res = callTool(t, NewWithQueue(env, q), `{"ops":[{"pat":"f($A)","out":"g($A)"}],"paths":["."]}`)
+	if res.FirstText() != "# a.py\n-1:1 f(1)\n+1:1 g(1)\n\n1 toml files not searched: no toml grammar is built in" {
+		t.Fatalf("preview: %q", res.FirstText())
+	}
+}
+
+// immutable makes name in env's directory impossible to replace, even for
+// root, or skips the test where the file system cannot.
+func immutable(t *testing.T, path string) {
+	t.Helper()
+	if out, err := exec.Command("chattr", "+i", path).CombinedOutput(); err != nil {
+		t.Skipf("chattr +i: %v %s", err, out)
+	}
+	t.Cleanup(func() { exec.Command("chattr", "-i", path).Run() })
+}
+
+func TestApplyFailingPartWayIsReported(t *testing.T) {
+	env, q := setup(t, map[string]string{"a.py": "f(1)\n", "b.py": "f(2)\n", "c.py": "f(3)\n"}, false)
+	callTool(t, NewWithQueue(env, q), `{"ops":[{"pat":"f($A)","out":"g($A)"}],"paths":["."]}`)
+	immutable(t, filepath.Join(env.Cwd, "b.py"))
+	out := callTool(t, resolve.NewWithQueue(q), `{"action":"apply","reason":"ok"}`)
+	text := out.FirstText()
+	if !out.IsError || !strings.Contains(text, "only partly applied: 1 of 3 files were written") ||
+		!strings.Contains(text, "\nWritten (new content): a.py\nNot written (unchanged): b.py, c.py\n") {
+		t.Fatalf("apply: %q", text)
+	}
+	d := out.Details.(*resolve.Details).SourceResultDetails.(*Details)
+	if d.Applied || strings.Join(d.Written, ",") != "a.py" {
+		t.Fatalf("details %+v", d)
+	}
+	if read(t, env, "a.py") != "g(1)\n" || read(t, env, "b.py") != "f(2)\n" || read(t, env, "c.py") != "f(3)\n" {
+		t.Fatal("files do not match the report")
 	}
 }

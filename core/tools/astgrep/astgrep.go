@@ -19,6 +19,10 @@ import (
 // Limit is the number of matches one call shows.
 const Limit = 50
 
+// maxSkip is the largest skip accepted: the largest integer a JSON number
+// holds exactly (and well inside int on 64-bit platforms).
+const maxSkip = min(1<<53-1, math.MaxInt)
+
 // metaValueMax caps a shown capture value, in characters.
 const metaValueMax = 200
 
@@ -94,6 +98,11 @@ func (t *Tool) Execute(ctx context.Context, args tool.Args, _ tool.UpdateFunc) (
 		if math.IsNaN(*a.Skip) || math.IsInf(*a.Skip, 0) || *a.Skip < 0 {
 			return nil, tool.Errorf("Skip must be a non-negative number")
 		}
+		// Beyond the int range the conversion below is undefined (in
+		// practice MinInt, which would then read as 0).
+		if *a.Skip > maxSkip {
+			return nil, tool.Errorf("Skip must be a non-negative number no larger than %d", int64(maxSkip))
+		}
 		skip = int(math.Floor(*a.Skip))
 	}
 	sc, grouped, err := Scope(t.env, a.Paths)
@@ -117,7 +126,7 @@ func (t *Tool) Execute(ctx context.Context, args tool.Args, _ tool.UpdateFunc) (
 		if len(issues) > 0 {
 			text = NoMatchesWithIssues + "\n" + FormatIssues(issues)
 		}
-		return tool.TextResult(text, d), nil
+		return tool.TextResult(AppendUnsupported(text, res.Unsupported), d), nil
 	}
 	mode := RowMode(t.env)
 	var b []byte
@@ -147,7 +156,7 @@ func (t *Tool) Execute(ctx context.Context, args tool.Args, _ tool.UpdateFunc) (
 	if len(issues) > 0 {
 		text += "\n\n" + FormatIssues(issues)
 	}
-	return tool.TextResult(text, d), nil
+	return tool.TextResult(AppendUnsupported(text, res.Unsupported), d), nil
 }
 
 // appendMatch renders one match: the first line marked with '*', the

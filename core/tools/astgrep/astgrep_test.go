@@ -116,3 +116,30 @@ func TestErrors(t *testing.T) {
 		}
 	}
 }
+
+func TestUnsupportedFilesAreNamed(t *testing.T) {
+	env := setup(t, map[string]string{"m.py": "f(1)\n", "a.toml": "x = 1\n", "b.toml": "y = 2\n"}, false)
+	note := "2 toml files not searched: no toml grammar is built in"
+	if got := call(t, env, `{"pat":"h($A)","paths":["."]}`).FirstText(); got != NoMatches+"\n\n"+note {
+		t.Fatalf("no match: %q", got)
+	}
+	if got := call(t, env, `{"pat":"f($A)","paths":["."]}`).FirstText(); got != "# m.py\n*1|f(1)\nmeta: A=1\n\n"+note {
+		t.Fatalf("match: %q", got)
+	}
+	if got := call(t, env, `{"pat":"h($A)","paths":["m.py"]}`).FirstText(); got != NoMatches {
+		t.Fatalf("nothing left out: %q", got)
+	}
+}
+
+func TestSkipBeyondIntRange(t *testing.T) {
+	env := setup(t, map[string]string{"m.py": "f(1)\nf(2)\n"}, false)
+	for _, skip := range []string{"1e300", "9007199254740992", "1.8446744073709552e19"} {
+		res := call(t, env, `{"pat":"f($A)","paths":["m.py"],"skip":`+skip+`}`)
+		if !res.IsError || res.FirstText() != "Skip must be a non-negative number no larger than 9007199254740991" {
+			t.Errorf("skip %s: %q", skip, res.FirstText())
+		}
+	}
+	if res := call(t, env, `{"pat":"f($A)","paths":["m.py"],"skip":9007199254740991}`); res.IsError || res.FirstText() != NoMatches {
+		t.Errorf("largest skip: %q", res.FirstText())
+	}
+}

@@ -86,3 +86,13 @@ func FormatIssues(issues []string) string {
 	}
 	return strings.TrimSuffix(b.String(), "\n")
 }
+
+// AppendUnsupported adds to text, after a blank line, one line per
+// language whose files were left out because gopi has no grammar for it,
+// so that "no matches" is not read as "searched and absent".
+func AppendUnsupported(text string, counts map[string]int) string {
+	if notes := ast.UnsupportedNotes(counts); len(notes) > 0 {
+		text += "\n\n" + strings.Join(notes, "\n")
+	}
+	return text
+}

@@ -1,0 +1,143 @@
+package ast
+
+import (
+	"context"
+	"errors"
+	"math"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// renameEdit is a rewrite of f(...) into g(...) over paths, applied.
+func renameEdit(dir string, paths ...string) EditRequest {
+	return EditRequest{Scope: Scope{Paths: paths, Cwd: dir}, Rules: []Rewrite{{Pattern: "f($A)", Out: "g($A)"}}}
+}
+
+// tempLeft fails the test when a temporary file of a rewrite is left in dir.
+func tempLeft(t *testing.T, dir string) {
+	t.Helper()
+	ents, err := os.ReadDir(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, e := range ents {
+		if strings.Contains(e.Name(), ".gopi-") {
+			t.Errorf("temporary file left: %s", e.Name())
+		}
+	}
+}
+
+func TestEditLongFileName(t *testing.T) {
+	requireNative(t)
+	name := strings.Repeat("n", 242) + ".py" // 245 bytes; NAME_MAX is 255
+	dir := tree(t, map[string]string{name: "f(1)\n"})
+	if _, err := Edit(context.Background(), renameEdit(dir, name)); err != nil {
+		t.Fatal(err)
+	}
+	if got := read(t, dir, name); got != "g(1)\n" {
+		t.Fatalf("got %q", got)
+	}
+	tempLeft(t, dir)
+}
+
+func TestEditTempFailureChangesNothing(t *testing.T) {
+	requireNative(t)
+	dir := tree(t, map[string]string{"a.py": "f(1)\n", "b.py": "f(2)\n", "c.py": "f(3)\n"})
+	calls := 0
+	createTemp = func(d, pattern string) (*os.File, error) {
+		if calls++; calls == 2 {
+			return nil, errors.New("disk full")
+		}
+		return os.CreateTemp(d, pattern)
+	}
+	t.Cleanup(func() { createTemp = os.CreateTemp })
+	res, err := Edit(context.Background(), renameEdit(dir, "."))
+	if err == nil || !strings.Contains(err.Error(), "disk full") || res != nil {
+		t.Fatalf("want the write error and no result: %v %+v", err, res)
+	}
+	for name, want := range map[string]string{"a.py": "f(1)\n", "b.py": "f(2)\n", "c.py": "f(3)\n"} {
+		if got := read(t, dir, name); got != want {
+			t.Errorf("%s changed to %q", name, got)
+		}
+	}
+	tempLeft(t, dir)
+}
+
+func TestEditRenameFailureReportsPartial(t *testing.T) {
+	requireNative(t)
+	dir := tree(t, map[string]string{"a.py": "f(1)\n", "b.py": "f(2)\n", "c.py": "f(3)\n"})
+	calls := 0
+	renameFile = func(from, to string) error {
+		if calls++; calls == 2 {
+			return errors.New("device gone")
+		}
+		return os.Rename(from, to)
+	}
+	t.Cleanup(func() { renameFile = os.Rename })
+	res, err := Edit(context.Background(), renameEdit(dir, "."))
+	var pe *PartialWriteError
+	if !errors.As(err, &pe) || res == nil {
+		t.Fatalf("want a partial write error with a result: %v %+v", err, res)
+	}
+	if strings.Join(pe.Written, ",") != "a.py" || strings.Join(pe.Unwritten, ",") != "b.py,c.py" ||
+		strings.Join(res.Written, ",") != "a.py" || res.Applied {
+		t.Fatalf("partial %+v, result written %v applied %v", pe, res.Written, res.Applied)
+	}
+	if msg := err.Error(); !strings.Contains(msg, "device gone") || !strings.Contains(msg, "1 of 3 files written (a.py), not written: b.py, c.py") {
+		t.Errorf("message %q", msg)
+	}
+	if read(t, dir, "a.py") != "g(1)\n" || read(t, dir, "b.py") != "f(2)\n" || read(t, dir, "c.py") != "f(3)\n" {
+		t.Error("files do not match the report")
+	}
+	tempLeft(t, dir)
+}
+
+func TestEditWritesThroughSymlinkKeepingMode(t *testing.T) {
+	requireNative(t)
+	dir := tree(t, map[string]string{"real/t.py": "f(1)\n", "x.py": "f(2)\n"})
+	target := filepath.Join(dir, "real", "t.py")
+	if err := os.Chmod(target, 0o750); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Chmod(filepath.Join(dir, "x.py"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(filepath.Join("real", "t.py"), filepath.Join(dir, "link.py")); err != nil {
+		t.Fatal(err)
+	}
+	res, err := Edit(context.Background(), renameEdit(dir, "link.py", "x.py"))
+	if err != nil || !res.Applied || res.FilesTouched != 2 {
+		t.Fatalf("%v %+v", err, res)
+	}
+	if fi, err := os.Lstat(filepath.Join(dir, "link.py")); err != nil || fi.Mode()&os.ModeSymlink == 0 {
+		t.Fatalf("link.py is no longer a symlink: %v %v", fi.Mode(), err)
+	}
+	if got := read(t, dir, "real/t.py"); got != "g(1)\n" {
+		t.Fatalf("target %q", got)
+	}
+	for name, mode := range map[string]os.FileMode{"real/t.py": 0o750, "x.py": 0o600} {
+		if fi, err := os.Stat(filepath.Join(dir, name)); err != nil || fi.Mode().Perm() != mode {
+			t.Errorf("%s mode %v, want %v (%v)", name, fi.Mode().Perm(), mode, err)
+		}
+	}
+	tempLeft(t, filepath.Join(dir, "real"))
+	tempLeft(t, dir)
+}
+
+func TestSearchHugeLimit(t *testing.T) {
+	requireNative(t)
+	dir := tree(t, map[string]string{"a.py": "f(1)\nf(2)\nf(3)\n"})
+	res := search(t, SearchRequest{Scope: Scope{Paths: []string{"a.py"}, Cwd: dir}, Patterns: []string{"f($A)"}, Offset: 1, Limit: math.MaxInt})
+	if locations(res.Matches) != "a.py:2 a.py:3" || res.LimitReached {
+		t.Fatalf("%s %v", locations(res.Matches), res.LimitReached)
+	}
+}
+
+func TestUnsupportedNotes(t *testing.T) {
+	got := strings.Join(UnsupportedNotes(map[string]int{"toml": 2, "sql": 1, "none": 0}), "\n")
+	if got != "1 sql files not searched: no sql grammar is built in\n2 toml files not searched: no toml grammar is built in" {
+		t.Fatalf("%q", got)
+	}
+}
