@@ -35,6 +35,10 @@ type EditRequest struct {
 	DryRun          bool // compute the changes but write nothing
 	MaxFileSize     int64
 	Timeout         time.Duration
+	// Check, when set, sees the computed changes before anything is
+	// written; an error from it is returned as is and nothing is written
+	// (resolve uses it to refuse a preview that no longer matches).
+	Check func(*EditResult) error
 }
 
 // Change is one replacement.
@@ -167,6 +171,11 @@ func Edit(ctx context.Context, req EditRequest) (*EditResult, error) {
 		}
 	}
 	out.ParseIssues = dedupeIssues(issues)
+	if req.Check != nil {
+		if err := req.Check(out); err != nil {
+			return nil, err
+		}
+	}
 	if req.DryRun {
 		return out, nil
 	}

@@ -6,6 +6,7 @@ package astedit
 
 import (
 	"context"
+	"crypto/sha256"
 	"errors"
 	"fmt"
 	"os"
@@ -112,12 +113,12 @@ func (t *Tool) Execute(ctx context.Context, args tool.Args, _ tool.UpdateFunc) (
 	d := t.details(res, sc)
 	text := t.render(res, grouped, d)
 	if res.TotalReplacements > 0 && t.queue != nil {
-		preview := d
+		preview, shown := d, changesDigest(res)
 		t.queue.Push(&resolve.Action{
 			Label:      fmt.Sprintf("AST edit: %d replacements in %d files", res.TotalReplacements, res.FilesTouched),
 			SourceTool: "ast_edit",
 			Apply: func(ctx context.Context, _ string) (*tool.Result, error) {
-				return t.apply(ctx, req, preview)
+				return t.apply(ctx, req, preview, shown)
 			},
 		})
 	}
@@ -135,19 +136,28 @@ func run(ctx context.Context, req ast.EditRequest) (*ast.EditResult, error) {
 	return res, nil
 }
 
-// apply re-runs the rewrite as a preview, refuses when its counts differ
-// from what the model saw, and then writes.
-func (t *Tool) apply(ctx context.Context, req ast.EditRequest, preview *Details) (*tool.Result, error) {
-	live, err := run(ctx, req)
-	if err != nil {
+// apply runs the rewrite again and writes it only when it still makes
+// exactly the changes the model saw: the same counts per file (the
+// reference agent's check) and the same edits, byte for byte, so code
+// that changed since the preview is never rewritten unseen. The check
+// runs inside the one run that writes, between computing and writing.
+func (t *Tool) apply(ctx context.Context, req ast.EditRequest, preview *Details, shown [sha256.Size]byte) (*tool.Result, error) {
+	req.DryRun = false
+	req.Check = func(live *ast.EditResult) error {
+		if stale(t.details(live, req.Scope), preview) {
+			return tool.Errorf("The preview is stale: it showed %d replacements in %d files, the files now give %d in %d. Run ast_edit again to see the current changes.",
+				preview.TotalReplacements, preview.FilesTouched, live.TotalReplacements, live.FilesTouched)
+		}
+		if changesDigest(live) != shown {
+			return tool.Errorf("The preview is stale: the code it would change is no longer what it showed (same counts, different text). Run ast_edit again to see the current changes.")
+		}
+		return nil
+	}
+	done, err := ast.Edit(ctx, req)
+	var te *tool.Error
+	if errors.As(err, &te) {
 		return nil, err
 	}
-	if stale(t.details(live, req.Scope), preview) {
-		return nil, tool.Errorf("The preview is stale: it showed %d replacements in %d files, the files now give %d in %d. Run ast_edit again to see the current changes.",
-			preview.TotalReplacements, preview.FilesTouched, live.TotalReplacements, live.FilesTouched)
-	}
-	req.DryRun = false
-	done, err := ast.Edit(ctx, req)
 	var partial *ast.PartialWriteError
 	if errors.As(err, &partial) && done != nil {
 		return t.partial(done, req.Scope, partial), nil
@@ -184,6 +194,21 @@ func (t *Tool) partial(res *ast.EditResult, sc ast.Scope, pe *ast.PartialWriteEr
 	text := fmt.Sprintf("The rewrite was only partly applied: %d of %d files were written before a write failed (%v).\nWritten (new content): %s\nNot written (unchanged): %s\nCheck the written files before running ast_edit again.",
 		len(pe.Written), len(pe.Written)+len(pe.Unwritten), pe.Err, shown(pe.Written), shown(pe.Unwritten))
 	return &tool.Result{Content: []tool.Content{tool.Text(text)}, Details: d, IsError: true}
+}
+
+// changesDigest fingerprints every change of a rewrite: file, byte range,
+// old and new text.
+func changesDigest(res *ast.EditResult) [sha256.Size]byte {
+	h := sha256.New()
+	for _, f := range res.Files {
+		fmt.Fprintf(h, "%s\x00%d\x00", f.Path, len(f.Changes))
+		for _, c := range f.Changes {
+			fmt.Fprintf(h, "%d\x00%d\x00%d\x00%s\x00%d\x00%s\x00", c.EditStart, c.EditEnd, len(c.Before), c.Before, len(c.After), c.After)
+		}
+	}
+	var sum [sha256.Size]byte
+	h.Sum(sum[:0])
+	return sum
 }
 
 // stale compares totals and per-file counts.

@@ -178,3 +178,19 @@ func TestApplyFailingPartWayIsReported(t *testing.T) {
 		t.Fatal("files do not match the report")
 	}
 }
+
+// TestStaleSameCounts changes the matched code between preview and apply
+// without changing any count: the apply must refuse and write nothing,
+// since the model never saw the new code.
+func TestStaleSameCounts(t *testing.T) {
+	env, q := setup(t, map[string]string{"a.py": "f(1)\nf(2)\n"}, false)
+	callTool(t, NewWithQueue(env, q), `{"ops":[{"pat":"f($A)","out":"g($A)"}],"paths":["a.py"]}`)
+	os.WriteFile(filepath.Join(env.Cwd, "a.py"), []byte("f(1)\nf(99)\n"), 0o644)
+	out := callTool(t, resolve.NewWithQueue(q), `{"action":"apply","reason":"ok"}`)
+	if !out.IsError || !strings.Contains(out.FirstText(), "no longer what it showed") {
+		t.Fatalf("apply after a same-count change: %q", out.FirstText())
+	}
+	if got := read(t, env, "a.py"); got != "f(1)\nf(99)\n" {
+		t.Fatalf("file rewritten: %q", got)
+	}
+}
