@@ -1,6 +1,7 @@
 package ast
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -208,6 +209,7 @@ func Edit(ctx context.Context, req EditRequest) (*EditResult, error) {
 // file may have changed since the native side read it).
 func fileChanges(c candidate, src []byte, matches []astgrep.Match, rules []astgrep.Rule) ([]Change, error) {
 	var changes []Change
+	crlf := usesCRLF(src)
 	for _, nm := range matches {
 		e := nm.Edit
 		if e == nil {
@@ -218,12 +220,16 @@ func fileChanges(c candidate, src []byte, matches []astgrep.Match, rules []astgr
 			return nil, fmt.Errorf("%s changed while it was being rewritten; run the rewrite again", c.display)
 		}
 		before := string(src[e.Start:e.End])
-		if before == e.Replacement {
+		after := e.Replacement
+		if crlf {
+			after = toCRLF(after)
+		}
+		if before == after {
 			continue
 		}
 		changes = append(changes, Change{
 			Pattern: rules[nm.Rule].Pattern, Start: nm.Start, End: nm.End,
-			EditStart: e.Start, EditEnd: e.End, Before: before, After: e.Replacement,
+			EditStart: e.Start, EditEnd: e.End, Before: before, After: after,
 		})
 	}
 	slices.SortStableFunc(changes, func(a, b Change) int {
@@ -238,6 +244,30 @@ func fileChanges(c candidate, src []byte, matches []astgrep.Match, rules []astgr
 		}
 	}
 	return changes, nil
+}
+
+// usesCRLF reports whether the file's first line ends with "\r\n": the
+// line ending a rewrite's new lines then get, as the edit tool keeps a
+// file's line endings.
+func usesCRLF(src []byte) bool {
+	i := bytes.IndexByte(src, '\n')
+	return i > 0 && src[i-1] == '\r'
+}
+
+// toCRLF turns every bare "\n" of s into "\r\n".
+func toCRLF(s string) string {
+	if !strings.Contains(s, "\n") {
+		return s
+	}
+	var b strings.Builder
+	b.Grow(len(s) + strings.Count(s, "\n"))
+	for i := 0; i < len(s); i++ {
+		if s[i] == '\n' && (i == 0 || s[i-1] != '\r') {
+			b.WriteByte('\r')
+		}
+		b.WriteByte(s[i])
+	}
+	return b.String()
 }
 
 // applyChanges applies sorted, non-overlapping changes from the end of the

@@ -98,3 +98,32 @@ func TestEditRules(t *testing.T) {
 		t.Fatalf("bad rule: %v %+v", err, res)
 	}
 }
+
+// TestEditKeepsCRLF rewrites a call into several lines in a CRLF file: the
+// new lines must end with "\r\n" like the rest of the file.
+func TestEditKeepsCRLF(t *testing.T) {
+	requireNative(t)
+	dir := tree(t, map[string]string{"a.go": "package a\r\n\r\nfunc f() {\r\n\tfoo(1)\r\n}\r\n"})
+	req := EditRequest{
+		Scope: Scope{Paths: []string{"."}, Cwd: dir},
+		Rules: []Rewrite{{Pattern: "foo($A)", Out: "if x {\n\tbar($A)\n}"}},
+	}
+	if _, err := Edit(context.Background(), req); err != nil {
+		t.Fatal(err)
+	}
+	got := read(t, dir, "a.go")
+	if strings.Contains(strings.ReplaceAll(got, "\r\n", ""), "\n") {
+		t.Fatalf("bare LF after the rewrite: %q", got)
+	}
+	if !strings.Contains(got, "bar(1)") {
+		t.Fatalf("not rewritten: %q", got)
+	}
+}
+
+func TestToCRLF(t *testing.T) {
+	for in, want := range map[string]string{"": "", "a": "a", "a\nb": "a\r\nb", "a\r\nb\n": "a\r\nb\r\n", "\n": "\r\n"} {
+		if got := toCRLF(in); got != want {
+			t.Errorf("toCRLF(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
