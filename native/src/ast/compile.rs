@@ -158,6 +158,9 @@ fn compile_rule(
     if src.is_empty() {
         return Err("empty pattern".to_string());
     }
+    if let Some(why) = super::parse::known_crash(lang, src.as_bytes()) {
+        return Err(format!("Pattern `{src}` {why}"));
+    }
     let primary = Pattern::try_new(src, lang).map_err(|e| e.to_string())?;
     if primary.has_error() {
         return Err(format!(

@@ -525,6 +525,46 @@ mod tests {
     }
 
     #[test]
+    fn bash_crash_shape_is_not_parsed() {
+        // Found by FuzzMatch: this input segfaults tree-sitter-bash 0.25.1.
+        let want = Want {
+            captures: false,
+            edits: false,
+            prefilter: false,
+        };
+        let ctl = Control {
+            cancel: None,
+            deadline: None,
+        };
+        let m = Matcher::new(
+            SupportLang::Bash,
+            &[RuleSpec {
+                pattern: "echo $A".into(),
+                rewrite: None,
+            }],
+            MatchStrictness::Smart,
+        )
+        .unwrap();
+        let src = "{{{{{{{{\u{6aa91}".as_bytes().to_vec();
+        let r = search_bytes(&m, src, &want, &ctl).0;
+        assert_eq!(r.status, Status::ParseFailed);
+        assert!(r.message.contains("issue 337"), "{}", r.message);
+        // Scripts without the shape still parse.
+        let r = run(SupportLang::Bash, "echo $A", None, "f() {\n  echo hi\n}\n");
+        assert_eq!(r.matches.len(), 1);
+        // A pattern of that shape is refused before it is parsed.
+        assert!(Matcher::new(
+            SupportLang::Bash,
+            &[RuleSpec {
+                pattern: "{\u{31860}".into(),
+                rewrite: None,
+            }],
+            MatchStrictness::Smart,
+        )
+        .is_err());
+    }
+
+    #[test]
     fn prefilter_skips() {
         let r = run(
             SupportLang::JavaScript,
