@@ -4,6 +4,7 @@ import (
 	"context"
 	"regexp"
 	"strconv"
+	"sync"
 	"time"
 )
 
@@ -39,7 +40,9 @@ type RetryEvent struct {
 }
 
 // retryablePattern matches transient failures worth another attempt.
-var retryablePattern = regexp.MustCompile(`(?i)overloaded|rate.?limit|too many requests|^HTTP (?:408|409|425|429|5\d\d)\b|service.?unavailable|server.?error|internal error|timed? ?out|timeout|connection|network|socket|EOF|ended before|other side closed|fetch failed|upstream|temporarily`)
+var retryablePattern = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`(?i)overloaded|rate.?limit|too many requests|^HTTP (?:408|409|425|429|5\d\d)\b|service.?unavailable|server.?error|internal error|timed? ?out|timeout|connection|network|socket|EOF|ended before|other side closed|fetch failed|upstream|temporarily`)
+})
 
 // IsRetryable reports whether m failed with a transient error: stop reason
 // error, not a context overflow, and a message that looks like overload,
@@ -48,7 +51,7 @@ func IsRetryable(m *AssistantMessage) bool {
 	if m == nil || m.StopReason != StopReasonError || IsContextOverflow(m, 0) {
 		return false
 	}
-	return retryablePattern.MatchString(m.ErrorMessage)
+	return retryablePattern().MatchString(m.ErrorMessage)
 }
 
 var retryAfterText = regexp.MustCompile(`\(retry after ([0-9.]+)s\)`)
