@@ -125,21 +125,14 @@ func Edit(ctx context.Context, req EditRequest) (*EditResult, error) {
 		out.Lang = pl.langs[0]
 	}
 	opts := astgrep.Options{Edits: true, MaxFileSize: maxSize(req.MaxFileSize)}
-	results, err := runNative(ctx, pl.cands, func(i int) *astgrep.Matcher { return pl.matchers[i] }, opts, req.Timeout)
+	results, err := pl.search(ctx, opts, req.Timeout)
 	if err != nil {
 		return nil, err
 	}
 	issues := pl.issues
 	var writes []fileWrite
-	for i, r := range results {
-		m := pl.matchers[i]
-		if m == nil {
-			continue
-		}
-		c := pl.cands[i]
-		if is, ok := fileIssue(c, r); ok {
-			issues = append(issues, is)
-		}
+	for f := range pl.outcomes(results, &issues) {
+		c, m, r := f.cand, f.matcher, f.result
 		if r.Status != astgrep.Searched || r.SyntaxError || len(r.Matches) == 0 {
 			continue
 		}

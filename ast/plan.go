@@ -4,8 +4,10 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"iter"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/gopi-agent/gopi/native/astgrep"
 )
@@ -179,6 +181,40 @@ func compileFor(l *Language, rules []astgrep.Rule, strict astgrep.Strictness) (*
 		ok = slices.Delete(ok, ce.Rule, ce.Rule+1)
 	}
 	return nil, issues, firstErr
+}
+
+// search runs every candidate that has a matcher through it, on all cores,
+// and returns the native results by candidate index.
+func (p *plan) search(ctx context.Context, opts astgrep.Options, timeout time.Duration) ([]astgrep.FileResult, error) {
+	return runNative(ctx, p.cands, func(i int) *astgrep.Matcher { return p.matchers[i] }, opts, timeout)
+}
+
+// fileOutcome is the native result of one searched candidate.
+type fileOutcome struct {
+	cand    candidate
+	matcher *astgrep.Matcher
+	result  astgrep.FileResult
+}
+
+// outcomes yields the searched candidates in order with their results,
+// appending each file's parse issue (syntax errors, unreadable files) to
+// *issues as it goes; stopping early leaves the rest unreported.
+func (p *plan) outcomes(results []astgrep.FileResult, issues *[]ParseIssue) iter.Seq[fileOutcome] {
+	return func(yield func(fileOutcome) bool) {
+		for i, r := range results {
+			m := p.matchers[i]
+			if m == nil {
+				continue
+			}
+			c := p.cands[i]
+			if is, ok := fileIssue(c, r); ok {
+				*issues = append(*issues, is)
+			}
+			if !yield(fileOutcome{cand: c, matcher: m, result: r}) {
+				return
+			}
+		}
+	}
 }
 
 // fileIssue turns a native per-file outcome into a parse issue, if any.

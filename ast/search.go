@@ -74,22 +74,15 @@ func Search(ctx context.Context, req SearchRequest) (*SearchResult, error) {
 	}
 	defer pl.close()
 	opts := astgrep.Options{Captures: req.Captures, NoPrefilter: req.NoPrefilter, MaxFileSize: maxSize(req.MaxFileSize)}
-	results, err := runNative(ctx, pl.cands, func(i int) *astgrep.Matcher { return pl.matchers[i] }, opts, req.Timeout)
+	results, err := pl.search(ctx, opts, req.Timeout)
 	if err != nil {
 		return nil, err
 	}
 	out := &SearchResult{FilesSearched: pl.searched(), MissingPaths: pl.missing, Languages: pl.langs, Unsupported: pl.unsupported}
 	issues := pl.issues
 	var all []Match
-	for i, r := range results {
-		m := pl.matchers[i]
-		if m == nil {
-			continue
-		}
-		c := pl.cands[i]
-		if is, ok := fileIssue(c, r); ok {
-			issues = append(issues, is)
-		}
+	for f := range pl.outcomes(results, &issues) {
+		c, m, r := f.cand, f.matcher, f.result
 		if len(r.Matches) > 0 {
 			out.FilesWithMatches++
 		}
