@@ -250,6 +250,11 @@ pub fn search_source(
             Ok(f) => f,
             Err(s) => return (FileRecord::new(Status::Stopped, ""), Some(s)),
         };
+        if found.is_empty() {
+            continue;
+        }
+        // Built once per file, and only for files with a match: most parsed
+        // files have none, and the index costs a pass over the source.
         let positions = positions.get_or_insert_with(|| Positions::new(source));
         for (k, nm) in found.into_iter().enumerate() {
             if k % STOP_CHECK_EVERY == STOP_CHECK_EVERY - 1 {
