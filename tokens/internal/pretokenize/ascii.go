@@ -117,21 +117,32 @@ func asciiWhitespace(s string, i int) int {
 	return j
 }
 
+// wordStart handles the one character both encodings allow before a word:
+// a space or punctuation (not a newline) directly followed by an ASCII
+// letter. It returns where the word body starts and the kind of the byte
+// there (s[i] itself when there is no prefix); ok is false when the byte
+// after a possible prefix is not ASCII, which only the general path decides.
+func wordStart(s string, i int) (j int, k uint8, ok bool) {
+	k = kinds[s[i]]
+	if k&(kPunct|kSpace) == 0 || k&kNewline != 0 {
+		return i, k, true
+	}
+	k1 := kindAt(s, i+1)
+	if k1&kHigh != 0 {
+		return 0, 0, false
+	}
+	if k1&kLetter != 0 {
+		return i + 1, k1, true
+	}
+	return i, k, true
+}
+
 // o200kASCII is O200k for the common ASCII cases, or -1 (also when s[i] is
 // not ASCII).
 func o200kASCII(s string, i int) int {
-	k := kinds[s[i]]
-	j := i // start of the word body
-	if k&(kPunct|kSpace) != 0 && k&kNewline == 0 {
-		// A prefix character; a word follows if the next byte is a letter.
-		k1 := kindAt(s, i+1)
-		if k1&kHigh != 0 {
-			return -1
-		}
-		if k1&kLetter != 0 {
-			j = i + 1
-			k = k1
-		}
+	j, k, ok := wordStart(s, i)
+	if !ok {
+		return -1
 	}
 	switch {
 	case k&kLetter != 0:
@@ -164,22 +175,14 @@ func o200kASCII(s string, i int) int {
 // cl100kASCII is Cl100k for the common ASCII cases, or -1 (also when s[i]
 // is not ASCII).
 func cl100kASCII(s string, i int) int {
-	k := kinds[s[i]]
 	if s[i] == '\'' {
 		if end := contraction(s, i); end > i {
 			return end
 		}
 	}
-	j := i
-	if k&(kPunct|kSpace) != 0 && k&kNewline == 0 {
-		k1 := kindAt(s, i+1)
-		if k1&kHigh != 0 {
-			return -1
-		}
-		if k1&kLetter != 0 {
-			j = i + 1
-			k = k1
-		}
+	j, k, ok := wordStart(s, i)
+	if !ok {
+		return -1
 	}
 	switch {
 	case k&kLetter != 0:
