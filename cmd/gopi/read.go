@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
-	"slices"
 
 	"github.com/gopi-agent/gopi/core/tool"
 	"github.com/gopi-agent/gopi/core/tools/registry"
@@ -63,12 +62,9 @@ func callTool(ctx context.Context, env *cliEnv, name string, args json.RawMessag
 		}
 		tenv.Settings.EditMode = m
 	}
-	if !slices.Contains(registry.Names(), name) {
-		return fail(env, "tool", usagef("unknown tool %q", name))
-	}
 	t, err := registry.New(name, tenv)
 	if err != nil {
-		return fail(env, "tool", err)
+		return fail(env, "tool", usagef("unknown tool %q", name))
 	}
 	res, err := tool.Run(ctx, t, args, nil)
 	if err != nil {
