@@ -106,7 +106,8 @@ func (c *ToolCall) MarshalJSON() ([]byte, error) {
 // Text returns a text block.
 func Text(s string) *TextContent { return &TextContent{Text: s} }
 
-// UnmarshalContent decodes one block by its "type" field.
+// UnmarshalContent decodes one block by its "type" field. A type this
+// version does not know decodes to an *OpaqueContent that keeps the JSON.
 func UnmarshalContent(data []byte) (Content, error) {
 	var head struct {
 		Type string `json:"type"`
@@ -125,7 +126,10 @@ func UnmarshalContent(data []byte) (Content, error) {
 	case ContentToolCall:
 		c = &ToolCall{}
 	default:
-		return nil, fmt.Errorf("decode content block: unknown type %q", head.Type)
+		if !json.Valid(data) {
+			return nil, fmt.Errorf("decode content block: invalid JSON")
+		}
+		return &OpaqueContent{Type: head.Type, Raw: cloneRaw(data)}, nil
 	}
 	if err := json.Unmarshal(data, c); err != nil {
 		return nil, fmt.Errorf("decode %s block: %w", head.Type, err)

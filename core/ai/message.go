@@ -37,8 +37,10 @@ const (
 
 // UserMessage is input from the user (or a template acting as the user).
 type UserMessage struct {
-	Content   ContentList // text and image blocks
-	Timestamp int64       // Unix milliseconds
+	Content     ContentList // text and image blocks
+	Synthetic   bool        // injected by the agent (e.g. an automatic "continue"), not typed by the user
+	Attribution string      // who initiated it: "user" or "agent" ("" when unknown)
+	Timestamp   int64       // Unix milliseconds
 }
 
 // MessageRole returns "user".
@@ -47,22 +49,26 @@ func (*UserMessage) MessageRole() Role { return RoleUser }
 // MarshalJSON encodes {"role":"user","content":[…],"timestamp":…}.
 func (m *UserMessage) MarshalJSON() ([]byte, error) {
 	return json.Marshal(struct {
-		Role      Role        `json:"role"`
-		Content   ContentList `json:"content"`
-		Timestamp int64       `json:"timestamp"`
-	}{RoleUser, nonNilContent(m.Content), m.Timestamp})
+		Role        Role        `json:"role"`
+		Content     ContentList `json:"content"`
+		Synthetic   bool        `json:"synthetic,omitempty"`
+		Attribution string      `json:"attribution,omitempty"`
+		Timestamp   int64       `json:"timestamp"`
+	}{RoleUser, nonNilContent(m.Content), m.Synthetic, m.Attribution, m.Timestamp})
 }
 
 // UnmarshalJSON decodes a user message; content may be a plain string.
 func (m *UserMessage) UnmarshalJSON(data []byte) error {
 	var v struct {
-		Content   ContentList `json:"content"`
-		Timestamp int64       `json:"timestamp"`
+		Content     ContentList `json:"content"`
+		Synthetic   bool        `json:"synthetic"`
+		Attribution string      `json:"attribution"`
+		Timestamp   int64       `json:"timestamp"`
 	}
 	if err := json.Unmarshal(data, &v); err != nil {
 		return fmt.Errorf("decode user message: %w", err)
 	}
-	m.Content, m.Timestamp = v.Content, v.Timestamp
+	*m = UserMessage{Content: v.Content, Synthetic: v.Synthetic, Attribution: v.Attribution, Timestamp: v.Timestamp}
 	return nil
 }
 
@@ -77,6 +83,8 @@ type AssistantMessage struct {
 	ErrorMessage string      `json:"errorMessage,omitempty"` // set when StopReason is error or aborted
 	ResponseID   string      `json:"responseId,omitempty"`   // provider's message/response id, if given
 	Timestamp    int64       `json:"timestamp"`              // Unix milliseconds when the request started
+	Duration     int64       `json:"duration,omitempty"`     // request duration in milliseconds, when measured
+	TTFT         int64       `json:"ttft,omitempty"`         // time to the first streamed token in milliseconds, when measured
 }
 
 // MessageRole returns "assistant".
@@ -155,12 +163,14 @@ func (m *AssistantMessage) ToolCalls() []*ToolCall {
 
 // ToolResultMessage carries a tool's answer back to the model.
 type ToolResultMessage struct {
-	ToolCallID string      `json:"toolCallId"`        // id of the ToolCall it answers
-	ToolName   string      `json:"toolName"`          // name of the tool
-	Content    ContentList `json:"content"`           // text and image blocks
-	Details    any         `json:"details,omitempty"` // structured details for renderers (not sent to the model)
-	IsError    bool        `json:"isError"`           // the call failed
-	Timestamp  int64       `json:"timestamp"`         // Unix milliseconds
+	ToolCallID  string      `json:"toolCallId"`            // id of the ToolCall it answers
+	ToolName    string      `json:"toolName"`              // name of the tool
+	Content     ContentList `json:"content"`               // text and image blocks
+	Details     any         `json:"details,omitempty"`     // structured details for renderers (not sent to the model)
+	IsError     bool        `json:"isError"`               // the call failed
+	Attribution string      `json:"attribution,omitempty"` // who initiated it ("" when unknown)
+	PrunedAt    int64       `json:"prunedAt,omitempty"`    // Unix ms when its output was pruned from the context; 0 if never
+	Timestamp   int64       `json:"timestamp"`             // Unix milliseconds
 }
 
 // MessageRole returns "toolResult".
@@ -188,7 +198,8 @@ func (m *ToolResultMessage) UnmarshalJSON(data []byte) error {
 	return nil
 }
 
-// UnmarshalMessage decodes one message by its "role" field.
+// UnmarshalMessage decodes one message by its "role" field. A role this
+// version does not know decodes to an *OpaqueMessage that keeps the JSON.
 func UnmarshalMessage(data []byte) (Message, error) {
 	var head struct {
 		Role Role `json:"role"`
@@ -205,7 +216,10 @@ func UnmarshalMessage(data []byte) (Message, error) {
 	case RoleToolResult:
 		m = &ToolResultMessage{}
 	default:
-		return nil, fmt.Errorf("decode message: unknown role %q", head.Role)
+		if !json.Valid(data) {
+			return nil, fmt.Errorf("decode message: invalid JSON")
+		}
+		return &OpaqueMessage{Role: head.Role, Raw: cloneRaw(data)}, nil
 	}
 	if err := json.Unmarshal(data, m); err != nil {
 		return nil, err
