@@ -43,6 +43,7 @@ type Request struct {
 	SystemPrompt string            // system prompt ("" for none)
 	Messages     []Message         // the conversation
 	Tools        []Tool            // tools the model may call
+	ToolChoice   *ToolChoice       // constraint on tool use; nil means auto
 	MaxTokens    int               // output limit; 0 means the model's MaxTokens (capped per provider)
 	Temperature  *float64          // sampling temperature; nil for the provider default
 	Thinking     ThinkingLevel     // reasoning effort; "" or off disables it

@@ -112,18 +112,27 @@ func Errorf(format string, args ...any) error {
 // returning an error wrapping ErrAborted or context.Canceled — returns an
 // error wrapping ErrAborted and an error result saying so.
 func Run(ctx context.Context, t Tool, raw json.RawMessage, onUpdate UpdateFunc) (*Result, error) {
-	def := t.Definition()
-	args, err := DecodeArgs(def, raw)
+	args, err := DecodeArgs(t.Definition(), raw)
 	if err != nil {
 		return ErrorResult(err), nil
 	}
+	return Invoke(ctx, t, args, onUpdate)
+}
+
+// Invoke executes t with arguments already decoded by DecodeArgs, with
+// Run's error handling: execution errors and panics become error results,
+// an abort returns an error wrapping ErrAborted beside an error result.
+// The agent loop calls it after its tool_call hooks have seen the
+// validated arguments.
+func Invoke(ctx context.Context, t Tool, args Args, onUpdate UpdateFunc) (*Result, error) {
+	name := t.Definition().Name
 	if err := ctx.Err(); err != nil {
-		return abortResult(def.Name), fmt.Errorf("%s: %w", def.Name, ErrAborted)
+		return abortResult(name), fmt.Errorf("%s: %w", name, ErrAborted)
 	}
-	res, err := t.Execute(ctx, args, onUpdate)
+	res, err := executeGuarded(ctx, t, args, onUpdate)
 	if err != nil {
 		if errors.Is(err, ErrAborted) || errors.Is(err, context.Canceled) || (ctx.Err() != nil && errors.Is(err, ctx.Err())) {
-			return abortResult(def.Name), fmt.Errorf("%s: %w", def.Name, ErrAborted)
+			return abortResult(name), fmt.Errorf("%s: %w", name, ErrAborted)
 		}
 		return ErrorResult(err), nil
 	}
@@ -131,6 +140,17 @@ func Run(ctx context.Context, t Tool, raw json.RawMessage, onUpdate UpdateFunc) 
 		res = &Result{}
 	}
 	return res, nil
+}
+
+// executeGuarded runs t.Execute and turns a panic into an error, so one
+// broken tool cannot take the agent down.
+func executeGuarded(ctx context.Context, t Tool, args Args, onUpdate UpdateFunc) (res *Result, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			res, err = nil, fmt.Errorf("tool %s failed with an internal error (panic: %v); this is a bug in the tool, not in your arguments", t.Definition().Name, r)
+		}
+	}()
+	return t.Execute(ctx, args, onUpdate)
 }
 
 // ErrorResult turns an error into an error result with its text.

@@ -123,3 +123,22 @@ func TestSchemaJSON(t *testing.T) {
 		t.Fatalf("%s %v", b, err)
 	}
 }
+
+type panicTool struct{}
+
+func (panicTool) Definition() Definition { return Definition{Name: "boom"} }
+func (panicTool) Execute(context.Context, Args, UpdateFunc) (*Result, error) {
+	var m map[string]int
+	m["x"] = 1 // nil map write: panics
+	return nil, nil
+}
+
+func TestRunTurnsPanicIntoErrorResult(t *testing.T) {
+	res, err := Run(context.Background(), panicTool{}, nil, nil)
+	if err != nil {
+		t.Fatalf("panic surfaced as Go error: %v", err)
+	}
+	if !res.IsError || !strings.Contains(res.FirstText(), "panic") || !strings.Contains(res.FirstText(), "boom") {
+		t.Errorf("result %+v", res)
+	}
+}

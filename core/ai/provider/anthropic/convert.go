@@ -54,6 +54,7 @@ type (
 		System      []block   `json:"system,omitempty"`
 		Messages    []message `json:"messages"`
 		Tools       []tool    `json:"tools,omitempty"`
+		ToolChoice  any       `json:"tool_choice,omitempty"`
 		Thinking    *thinking `json:"thinking,omitempty"`
 		Temperature *float64  `json:"temperature,omitempty"`
 	}
@@ -90,7 +91,11 @@ func buildPayload(req *ai.Request) *payload {
 	if cache != nil && len(p.Tools) > 0 {
 		p.Tools[len(p.Tools)-1].CacheControl = cache
 	}
-	if req.Model.Reasoning && req.Thinking != "" && req.Thinking != ai.ThinkingOff {
+	p.ToolChoice = toolChoice(req.ToolChoice)
+	// The Messages API refuses extended thinking together with a forced
+	// tool: a one-shot forced call goes without thinking.
+	forced := req.ToolChoice != nil && (req.ToolChoice.Mode == ai.ToolChoiceTool || req.ToolChoice.Mode == ai.ToolChoiceRequired)
+	if !forced && req.Model.Reasoning && req.Thinking != "" && req.Thinking != ai.ThinkingOff {
 		budget := ai.ThinkingBudgets[req.Thinking]
 		if budget == 0 {
 			budget = ai.ThinkingBudgets[ai.ThinkingMedium]
@@ -253,4 +258,21 @@ func normalizeToolID(id string) string {
 		return "toolu_unknown"
 	}
 	return string(b)
+}
+
+// toolChoice maps a tool choice to the Messages API's tool_choice object
+// (nil leaves the field out: auto).
+func toolChoice(c *ai.ToolChoice) any {
+	if c == nil {
+		return nil
+	}
+	switch c.Mode {
+	case ai.ToolChoiceNone:
+		return map[string]any{"type": "none"}
+	case ai.ToolChoiceRequired:
+		return map[string]any{"type": "any"}
+	case ai.ToolChoiceTool:
+		return map[string]any{"type": "tool", "name": c.Name}
+	}
+	return nil
 }

@@ -34,6 +34,9 @@ func buildPayload(req *ai.Request) map[string]any {
 			decls = append(decls, d)
 		}
 		p["tools"] = []any{map[string]any{"functionDeclarations": decls}}
+		if tc := toolConfig(req.ToolChoice); tc != nil {
+			p["toolConfig"] = tc
+		}
 	}
 	return p
 }
@@ -178,4 +181,24 @@ func argsJSON(args map[string]any) string {
 		return "{}"
 	}
 	return string(data)
+}
+
+// toolConfig maps a tool choice to Gemini's toolConfig (nil leaves it out:
+// the model decides).
+func toolConfig(c *ai.ToolChoice) map[string]any {
+	if c == nil {
+		return nil
+	}
+	var fc map[string]any
+	switch c.Mode {
+	case ai.ToolChoiceNone:
+		fc = map[string]any{"mode": "NONE"}
+	case ai.ToolChoiceRequired:
+		fc = map[string]any{"mode": "ANY"}
+	case ai.ToolChoiceTool:
+		fc = map[string]any{"mode": "ANY", "allowedFunctionNames": []string{c.Name}}
+	default:
+		return nil
+	}
+	return map[string]any{"functionCallingConfig": fc}
 }

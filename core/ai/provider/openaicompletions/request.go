@@ -84,6 +84,9 @@ func buildPayload(req *ai.Request, c Compat) map[string]any {
 			tools = append(tools, toolDef{Type: "function", Function: functionDef{Name: t.Name, Description: t.Description, Parameters: t.Parameters}})
 		}
 		p["tools"] = tools
+		if tc := toolChoice(req.ToolChoice); tc != nil {
+			p["tool_choice"] = tc
+		}
 	}
 	if m.Reasoning && req.Thinking != "" && req.Thinking != ai.ThinkingOff {
 		effort := reasoningEffort(req.Thinking, c)
@@ -250,4 +253,19 @@ func normalizeToolCallID(id string, c Compat) string {
 		id = id[:40]
 	}
 	return id
+}
+
+// toolChoice maps a tool choice to Chat Completions' tool_choice value (nil
+// leaves the field out: auto).
+func toolChoice(c *ai.ToolChoice) any {
+	if c == nil {
+		return nil
+	}
+	switch c.Mode {
+	case ai.ToolChoiceNone, ai.ToolChoiceRequired:
+		return string(c.Mode)
+	case ai.ToolChoiceTool:
+		return map[string]any{"type": "function", "function": map[string]any{"name": c.Name}}
+	}
+	return nil
 }

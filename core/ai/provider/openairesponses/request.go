@@ -36,6 +36,9 @@ func buildPayload(req *ai.Request) map[string]any {
 			tools = append(tools, tool)
 		}
 		p["tools"] = tools
+		if tc := toolChoice(req.ToolChoice); tc != nil {
+			p["tool_choice"] = tc
+		}
 	}
 	if m.Reasoning && req.Thinking != "" && req.Thinking != ai.ThinkingOff {
 		p["reasoning"] = map[string]any{"effort": reasoningEffort(req.Thinking), "summary": "auto"}
@@ -174,4 +177,19 @@ func nonNil(a map[string]any) map[string]any {
 		return map[string]any{}
 	}
 	return a
+}
+
+// toolChoice maps a tool choice to the Responses API's tool_choice value
+// (nil leaves the field out: auto).
+func toolChoice(c *ai.ToolChoice) any {
+	if c == nil {
+		return nil
+	}
+	switch c.Mode {
+	case ai.ToolChoiceNone, ai.ToolChoiceRequired:
+		return string(c.Mode)
+	case ai.ToolChoiceTool:
+		return map[string]any{"type": "function", "name": c.Name}
+	}
+	return nil
 }

@@ -1,0 +1,27 @@
+package google
+
+import (
+	"encoding/json"
+	"testing"
+
+	"github.com/gopi-agent/gopi/core/ai"
+)
+
+func TestToolChoicePayload(t *testing.T) {
+	m := &ai.Model{ID: "m", API: ai.API("x"), BaseURL: "http://x", MaxTokens: 100}
+	tools := []ai.Tool{{Name: "resolve", Parameters: json.RawMessage(`{"type":"object"}`)}}
+	for _, tc := range []struct {
+		choice *ai.ToolChoice
+		want   string
+	}{
+		{nil, `null`},
+		{&ai.ToolChoice{Mode: ai.ToolChoiceTool, Name: "resolve"}, `{"functionCallingConfig":{"allowedFunctionNames":["resolve"],"mode":"ANY"}}`},
+	} {
+		req := &ai.Request{Model: m, Tools: tools, ToolChoice: tc.choice}
+		p := buildPayload(req)
+		got, _ := json.Marshal(p["toolConfig"])
+		if string(got) != tc.want {
+			t.Errorf("%+v: toolConfig %s, want %s", tc.choice, got, tc.want)
+		}
+	}
+}
