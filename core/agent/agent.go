@@ -1,0 +1,472 @@
+package agent
+
+import (
+	"context"
+	"errors"
+	"sync"
+	"time"
+
+	"github.com/gopi-agent/gopi/core/ai"
+	"github.com/gopi-agent/gopi/core/tool"
+)
+
+// ErrBusy is returned by Prompt and Continue while a run is in progress.
+var ErrBusy = errors.New("the agent is still working on the previous prompt: send the message as a steer or a follow-up (streamingBehavior \"steer\" or \"followUp\"), or wait until it finishes")
+
+// ErrNoModel is returned when a run starts without a model.
+var ErrNoModel = errors.New("no model is configured: pick one with --model or set a default model in the settings")
+
+// StreamFunc starts one provider request; ai.StreamRequest (through a model
+// registry that fills in credentials) is the usual one.
+type StreamFunc func(ctx context.Context, req *ai.Request) *ai.Stream
+
+// Options configure an Agent.
+type Options struct {
+	Model        *ai.Model        // the model to call
+	Thinking     ai.ThinkingLevel // reasoning effort
+	SystemPrompt string           // system prompt
+	Tools        []tool.Tool      // callable tools, offered in this order
+	Messages     []ai.Message     // initial conversation (a resumed session's context)
+
+	// Stream starts provider requests. Required.
+	Stream StreamFunc
+	// ConvertToLLM turns the conversation (which may hold agent-level
+	// messages such as custom or summary messages) into provider messages
+	// before every call. Nil passes user, assistant and tool-result
+	// messages and drops the rest.
+	ConvertToLLM func([]ai.Message) []ai.Message
+	// PrepareRequest, when set, may adjust each request before it is sent
+	// (max tokens, cache retention, headers, API key).
+	PrepareRequest func(req *ai.Request)
+	// SessionID is sent to providers that key prompt caches by session.
+	SessionID string
+
+	SteeringMode  QueueMode     // "" means one-at-a-time
+	FollowUpMode  QueueMode     // "" means one-at-a-time
+	InterruptMode InterruptMode // "" means immediate
+
+	// Retry configures automatic retries of transient provider errors.
+	Retry RetryOptions
+	// Hooks are the extension points, run in order.
+	Hooks []*Hooks
+	// Artifacts receives the full text of tool results too large to keep
+	// (see MaxResultBytes); nil keeps only the tail.
+	Artifacts *tool.ArtifactStore
+	// MaxResultBytes caps the text of one tool result; larger results keep
+	// their last tool.DefaultMaxBytes and the whole text goes to Artifacts.
+	// 0 means DefaultMaxResultBytes.
+	MaxResultBytes int
+	// AbortGrace is how long an aborted stream may take to end by itself
+	// before the loop ends it; 0 means 2 s.
+	AbortGrace time.Duration
+	// Now returns the current time (tests replace it); nil means time.Now.
+	Now func() time.Time
+}
+
+// RetryOptions configure automatic retries.
+type RetryOptions struct {
+	Enabled bool           // retry transient provider errors
+	Policy  ai.RetryPolicy // attempts and backoff; zero fields take core/ai's defaults
+}
+
+// DefaultMaxResultBytes is the default cap on one tool result's text: far
+// above what the built-in tools return (they cap their own output), a net
+// for tools that do not.
+const DefaultMaxResultBytes = 1 << 20
+
+// Agent runs the loop over one conversation. Its methods are safe for
+// concurrent use: a front end prompts from one goroutine while another
+// steers or aborts.
+type Agent struct {
+	opts Options
+
+	mu            sync.Mutex
+	messages      []ai.Message
+	model         *ai.Model
+	thinking      ai.ThinkingLevel
+	systemPrompt  string
+	tools         []tool.Tool
+	steering      messageQueue
+	followUp      messageQueue
+	interruptMode InterruptMode
+	retry         RetryOptions
+	forced        []forcedChoice
+	running       bool
+	cancel        context.CancelFunc
+	retryCancel   context.CancelFunc
+	idle          chan struct{} // closed when no run is in progress
+	streaming     *ai.AssistantMessage
+
+	subMu       sync.Mutex
+	subscribers map[int]func(Event)
+	nextSub     int
+	emitMu      sync.Mutex // serialises delivery: subscribers never run concurrently
+}
+
+// forcedChoice is a queued one-shot tool choice.
+type forcedChoice struct {
+	tool  string // the tool the next call must use
+	label string // why, for diagnostics
+}
+
+// New returns an idle agent.
+func New(opts Options) *Agent {
+	a := &Agent{
+		opts:          opts,
+		messages:      append([]ai.Message(nil), opts.Messages...),
+		model:         opts.Model,
+		thinking:      opts.Thinking,
+		systemPrompt:  opts.SystemPrompt,
+		tools:         append([]tool.Tool(nil), opts.Tools...),
+		steering:      messageQueue{mode: orDefault(opts.SteeringMode, OneAtATime)},
+		followUp:      messageQueue{mode: orDefault(opts.FollowUpMode, OneAtATime)},
+		interruptMode: orDefault(opts.InterruptMode, InterruptImmediate),
+		retry:         opts.Retry,
+		subscribers:   map[int]func(Event){},
+		idle:          make(chan struct{}),
+	}
+	close(a.idle)
+	return a
+}
+
+func orDefault[T ~string](v, def T) T {
+	if v == "" {
+		return def
+	}
+	return v
+}
+
+func (a *Agent) now() time.Time {
+	if a.opts.Now != nil {
+		return a.opts.Now()
+	}
+	return time.Now()
+}
+
+// Subscribe registers fn for every event and returns a function that
+// removes it. Events are delivered synchronously and in order from the
+// goroutine running the loop (tool events from the tool's goroutine), one
+// at a time; a slow subscriber slows the loop.
+func (a *Agent) Subscribe(fn func(Event)) (cancel func()) {
+	a.subMu.Lock()
+	defer a.subMu.Unlock()
+	id := a.nextSub
+	a.nextSub++
+	a.subscribers[id] = fn
+	return func() {
+		a.subMu.Lock()
+		defer a.subMu.Unlock()
+		delete(a.subscribers, id)
+	}
+}
+
+// emit delivers ev to every subscriber, in subscription order.
+func (a *Agent) emit(ev Event) {
+	a.emitMu.Lock()
+	defer a.emitMu.Unlock()
+	a.subMu.Lock()
+	ids := make([]int, 0, len(a.subscribers))
+	for id := range a.subscribers {
+		ids = append(ids, id)
+	}
+	fns := make([]func(Event), 0, len(ids))
+	sortInts(ids)
+	for _, id := range ids {
+		fns = append(fns, a.subscribers[id])
+	}
+	a.subMu.Unlock()
+	for _, fn := range fns {
+		fn(ev)
+	}
+}
+
+func sortInts(s []int) {
+	for i := 1; i < len(s); i++ {
+		for j := i; j > 0 && s[j] < s[j-1]; j-- {
+			s[j], s[j-1] = s[j-1], s[j]
+		}
+	}
+}
+
+// Messages returns a copy of the conversation.
+func (a *Agent) Messages() []ai.Message {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	return append([]ai.Message(nil), a.messages...)
+}
+
+// SetMessages replaces the conversation (a session switch or branch). It
+// fails with ErrBusy during a run.
+func (a *Agent) SetMessages(msgs []ai.Message) error {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	if a.running {
+		return ErrBusy
+	}
+	a.messages = append([]ai.Message(nil), msgs...)
+	return nil
+}
+
+// StreamingMessage returns the assistant message being streamed, or nil.
+func (a *Agent) StreamingMessage() *ai.AssistantMessage {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	return a.streaming
+}
+
+// Model returns the current model.
+func (a *Agent) Model() *ai.Model {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	return a.model
+}
+
+// SetModel changes the model; a running loop uses it from its next call.
+func (a *Agent) SetModel(m *ai.Model) {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	a.model = m
+}
+
+// Thinking returns the reasoning effort.
+func (a *Agent) Thinking() ai.ThinkingLevel {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	return a.thinking
+}
+
+// SetThinking changes the reasoning effort from the next call on.
+func (a *Agent) SetThinking(l ai.ThinkingLevel) {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	a.thinking = l
+}
+
+// SystemPrompt returns the system prompt.
+func (a *Agent) SystemPrompt() string {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	return a.systemPrompt
+}
+
+// SetSystemPrompt changes the system prompt from the next call on.
+func (a *Agent) SetSystemPrompt(s string) {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	a.systemPrompt = s
+}
+
+// Tools returns the callable tools.
+func (a *Agent) Tools() []tool.Tool {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	return append([]tool.Tool(nil), a.tools...)
+}
+
+// SetTools replaces the callable tools from the next call on.
+func (a *Agent) SetTools(ts []tool.Tool) {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	a.tools = append([]tool.Tool(nil), ts...)
+}
+
+// Modes returns the steering, follow-up and interrupt modes.
+func (a *Agent) Modes() (steering, followUp QueueMode, interrupt InterruptMode) {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	return a.steering.mode, a.followUp.mode, a.interruptMode
+}
+
+// SetSteeringMode sets how queued steering messages are delivered.
+func (a *Agent) SetSteeringMode(m QueueMode) {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	a.steering.mode = orDefault(m, OneAtATime)
+}
+
+// SetFollowUpMode sets how queued follow-up messages are delivered.
+func (a *Agent) SetFollowUpMode(m QueueMode) {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	a.followUp.mode = orDefault(m, OneAtATime)
+}
+
+// SetInterruptMode sets when steering interrupts a turn.
+func (a *Agent) SetInterruptMode(m InterruptMode) {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	a.interruptMode = orDefault(m, InterruptImmediate)
+}
+
+// Retry returns the retry options.
+func (a *Agent) Retry() RetryOptions {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	return a.retry
+}
+
+// SetRetry changes the retry options from the next failure on.
+func (a *Agent) SetRetry(r RetryOptions) {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	a.retry = r
+}
+
+// Steer queues m for delivery before the next model call of the current
+// run (or of the next run).
+func (a *Agent) Steer(m ai.Message) {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	a.steering.items = append(a.steering.items, m)
+}
+
+// FollowUp queues m for delivery when the current run would otherwise end.
+func (a *Agent) FollowUp(m ai.Message) {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	a.followUp.items = append(a.followUp.items, m)
+}
+
+// QueuedCount returns how many steering and follow-up messages wait.
+func (a *Agent) QueuedCount() (steering, followUp int) {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	return len(a.steering.items), len(a.followUp.items)
+}
+
+// ClearQueues removes and returns every queued message.
+func (a *Agent) ClearQueues() (steering, followUp []ai.Message) {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	return a.steering.drain(), a.followUp.drain()
+}
+
+// ForceToolChoice makes a coming model call use the named tool once. If the
+// response does not call it, the directive is put back for the next call.
+func (a *Agent) ForceToolChoice(toolName, label string) {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	a.forced = append(a.forced, forcedChoice{tool: toolName, label: label})
+}
+
+// PendingToolChoices returns the tools of queued forced choices, in order.
+func (a *Agent) PendingToolChoices() []string {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	out := make([]string, len(a.forced))
+	for i, f := range a.forced {
+		out[i] = f.tool
+	}
+	return out
+}
+
+// IsRunning reports whether a run is in progress.
+func (a *Agent) IsRunning() bool {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	return a.running
+}
+
+// Abort cancels the current run, if any: the stream ends as an aborted
+// message keeping its partial content and running tools are cancelled.
+func (a *Agent) Abort() {
+	a.mu.Lock()
+	cancel := a.cancel
+	a.mu.Unlock()
+	if cancel != nil {
+		cancel()
+	}
+}
+
+// AbortRetry cancels a retry wait in progress; the run ends with the
+// failed message.
+func (a *Agent) AbortRetry() {
+	a.mu.Lock()
+	cancel := a.retryCancel
+	a.mu.Unlock()
+	if cancel != nil {
+		cancel()
+	}
+}
+
+// WaitIdle waits until no run is in progress or ctx is done.
+func (a *Agent) WaitIdle(ctx context.Context) error {
+	a.mu.Lock()
+	idle := a.idle
+	a.mu.Unlock()
+	select {
+	case <-idle:
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}
+
+// Prompt adds msgs to the conversation and runs the loop until it ends. It
+// returns ErrBusy when a run is already in progress, ErrNoModel without a
+// model, and ctx's error when ctx ended the run; provider failures end the
+// run with an assistant message whose stop reason is error, not with an
+// error here.
+func (a *Agent) Prompt(ctx context.Context, msgs ...ai.Message) error {
+	if len(msgs) == 0 {
+		return errors.New("agent: Prompt needs at least one message")
+	}
+	return a.start(ctx, msgs, false)
+}
+
+// Continue runs the loop from the current conversation, which must end in
+// a message the model can answer (a user message or tool results); when it
+// ends in an assistant message, queued steering or follow-up messages are
+// delivered first, and without any it is an error.
+func (a *Agent) Continue(ctx context.Context) error {
+	return a.start(ctx, nil, true)
+}
+
+func (a *Agent) start(ctx context.Context, msgs []ai.Message, cont bool) error {
+	a.mu.Lock()
+	if a.running {
+		a.mu.Unlock()
+		return ErrBusy
+	}
+	if a.model == nil {
+		a.mu.Unlock()
+		return ErrNoModel
+	}
+	skipInitialSteer := false
+	if cont {
+		if len(a.messages) == 0 {
+			a.mu.Unlock()
+			return errors.New("agent: nothing to continue: the conversation is empty")
+		}
+		if _, ok := a.messages[len(a.messages)-1].(*ai.AssistantMessage); ok {
+			if q := a.steering.take(); len(q) > 0 {
+				msgs, skipInitialSteer = q, true
+			} else if q := a.followUp.take(); len(q) > 0 {
+				msgs = q
+			} else {
+				a.mu.Unlock()
+				return errors.New("agent: nothing to continue: the conversation ends with the assistant's answer and no message is queued")
+			}
+		}
+	}
+	runCtx, cancel := context.WithCancel(ctx)
+	a.running = true
+	a.cancel = cancel
+	a.idle = make(chan struct{})
+	a.mu.Unlock()
+
+	defer func() {
+		cancel()
+		a.mu.Lock()
+		a.running = false
+		a.cancel = nil
+		a.streaming = nil
+		close(a.idle)
+		a.mu.Unlock()
+	}()
+	a.run(runCtx, msgs, skipInitialSteer)
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	return nil
+}

@@ -1,0 +1,207 @@
+package agent
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/gopi-agent/gopi/core/ai"
+	"github.com/gopi-agent/gopi/core/tool"
+)
+
+// Hooks are in-process extension points of the loop. Every field is
+// optional. Several Hooks values run in the order they were given; how
+// their results combine is documented per field. A hook that returns an
+// error or panics is reported as a HookError event and, except for ToolCall,
+// treated as if it had not answered.
+type Hooks struct {
+	// Name identifies the hook in HookError events (an extension's path).
+	Name string
+
+	// Context sees a copy of the messages before each model call and may
+	// return a replacement (nil keeps them). Hooks chain: each sees the
+	// previous one's result. The stored conversation never changes.
+	Context func(ctx context.Context, messages []ai.Message) ([]ai.Message, error)
+
+	// BeforeAgentStart runs when a prompt starts a run, with the prompt's
+	// messages. A non-nil message is added after them (an extension's
+	// context injection); the first hook to return one wins.
+	BeforeAgentStart func(ctx context.Context, prompt []ai.Message) (ai.Message, error)
+
+	// ToolCall sees each call after its arguments were validated and may
+	// block it. The first hook that blocks stops the chain and the call
+	// fails with the reason; an error or panic blocks too, with its text.
+	ToolCall func(ctx context.Context, call *ToolCallInfo) (*ToolCallDecision, error)
+
+	// ToolResult sees each result and may override parts of it. Hooks
+	// chain like middleware: each sees the result as left by the previous.
+	ToolResult func(ctx context.Context, call *ToolCallInfo, result *tool.Result) (*ToolResultOverride, error)
+
+	// BeforeProviderRequest sees the exact JSON body of each provider
+	// request, tagged with its request id, and may replace it. An error
+	// fails the request.
+	BeforeProviderRequest func(ctx context.Context, req *ai.ProviderRequest) error
+
+	// AfterProviderResponse sees the status and headers of each provider
+	// response as soon as they arrive.
+	AfterProviderResponse func(ctx context.Context, resp *ai.ProviderResponse)
+}
+
+// ToolCallInfo describes one tool call to hooks.
+type ToolCallInfo struct {
+	ID   string    // the provider's call id
+	Name string    // the tool's name
+	Args tool.Args // validated arguments (hooks must not modify them)
+}
+
+// ToolCallDecision is a ToolCall hook's answer.
+type ToolCallDecision struct {
+	Block  bool   // refuse the call
+	Reason string // why; becomes the call's error text
+}
+
+// ToolResultOverride replaces parts of a result; nil fields keep them.
+type ToolResultOverride struct {
+	Content []tool.Content // replaces the content blocks
+	Details any            // replaces the details
+	IsError *bool          // replaces the error flag
+}
+
+// hookChain runs a list of Hooks and reports their failures through emit.
+type hookChain struct {
+	hooks []*Hooks
+	emit  func(Event)
+}
+
+// guard runs fn, turning a panic into an error.
+func guard(fn func() error) (err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			err = fmt.Errorf("panic: %v", r)
+		}
+	}()
+	return fn()
+}
+
+func (c *hookChain) fail(h *Hooks, point string, err error) {
+	c.emit(HookError{Hook: h.Name, Event: point, Error: err.Error()})
+}
+
+// context runs the Context hooks on a copy of msgs.
+func (c *hookChain) context(ctx context.Context, msgs []ai.Message) []ai.Message {
+	for _, h := range c.hooks {
+		if h.Context == nil {
+			continue
+		}
+		in := append([]ai.Message(nil), msgs...)
+		var out []ai.Message
+		if err := guard(func() (err error) { out, err = h.Context(ctx, in); return }); err != nil {
+			c.fail(h, "context", err)
+			continue
+		}
+		if out != nil {
+			msgs = out
+		}
+	}
+	return msgs
+}
+
+// beforeAgentStart returns the first message a hook injects, or nil.
+func (c *hookChain) beforeAgentStart(ctx context.Context, prompt []ai.Message) ai.Message {
+	for _, h := range c.hooks {
+		if h.BeforeAgentStart == nil {
+			continue
+		}
+		var m ai.Message
+		if err := guard(func() (err error) { m, err = h.BeforeAgentStart(ctx, append([]ai.Message(nil), prompt...)); return }); err != nil {
+			c.fail(h, "before_agent_start", err)
+			continue
+		}
+		if m != nil {
+			return m
+		}
+	}
+	return nil
+}
+
+// toolCall returns the reason a call is blocked, or "" to let it run.
+func (c *hookChain) toolCall(ctx context.Context, call *ToolCallInfo) (blocked bool, reason string) {
+	for _, h := range c.hooks {
+		if h.ToolCall == nil {
+			continue
+		}
+		var d *ToolCallDecision
+		if err := guard(func() (err error) { d, err = h.ToolCall(ctx, call); return }); err != nil {
+			c.fail(h, "tool_call", err)
+			return true, fmt.Sprintf("The call was blocked because a tool_call hook failed: %v", err)
+		}
+		if d != nil && d.Block {
+			if d.Reason == "" {
+				return true, "The call was blocked by a tool_call hook."
+			}
+			return true, d.Reason
+		}
+	}
+	return false, ""
+}
+
+// toolResult runs the ToolResult hooks as middleware over res.
+func (c *hookChain) toolResult(ctx context.Context, call *ToolCallInfo, res *tool.Result) *tool.Result {
+	for _, h := range c.hooks {
+		if h.ToolResult == nil {
+			continue
+		}
+		var o *ToolResultOverride
+		if err := guard(func() (err error) { o, err = h.ToolResult(ctx, call, res); return }); err != nil {
+			c.fail(h, "tool_result", err)
+			continue
+		}
+		if o == nil {
+			continue
+		}
+		next := *res
+		if o.Content != nil {
+			next.Content = o.Content
+		}
+		if o.Details != nil {
+			next.Details = o.Details
+		}
+		if o.IsError != nil {
+			next.IsError = *o.IsError
+		}
+		res = &next
+	}
+	return res
+}
+
+// requestHooks wires the provider hooks into req.
+func (c *hookChain) requestHooks(req *ai.Request) {
+	var before []*Hooks
+	var after []*Hooks
+	for _, h := range c.hooks {
+		if h.BeforeProviderRequest != nil {
+			before = append(before, h)
+		}
+		if h.AfterProviderResponse != nil {
+			after = append(after, h)
+		}
+	}
+	if len(before) > 0 {
+		req.OnRequest = func(ctx context.Context, p *ai.ProviderRequest) error {
+			for _, h := range before {
+				if err := guard(func() error { return h.BeforeProviderRequest(ctx, p) }); err != nil {
+					return fmt.Errorf("%s: %w", h.Name, err)
+				}
+			}
+			return nil
+		}
+	}
+	if len(after) > 0 {
+		req.OnResponse = func(ctx context.Context, r *ai.ProviderResponse) {
+			for _, h := range after {
+				if err := guard(func() error { h.AfterProviderResponse(ctx, r); return nil }); err != nil {
+					c.fail(h, "after_provider_response", err)
+				}
+			}
+		}
+	}
+}

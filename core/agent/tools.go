@@ -1,0 +1,261 @@
+package agent
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"sort"
+	"strings"
+	"sync"
+	"unicode/utf8"
+
+	"github.com/gopi-agent/gopi/core/ai"
+	"github.com/gopi-agent/gopi/core/tool"
+)
+
+// SkippedText is the result of a call skipped because a steering message
+// interrupted the batch.
+const SkippedText = "Skipped: the user sent a new message before this call ran."
+
+// callRecord is one call of a batch.
+type callRecord struct {
+	call   *ai.ToolCall
+	tool   tool.Tool // nil when no tool has the name
+	result *tool.Result
+	done   chan struct{}
+}
+
+// runTools runs the calls of msg and returns their results in call order,
+// plus the steering messages that interrupted the batch (nil when none
+// did).
+//
+// Scheduling: a shared call waits for the last exclusive call before it; an
+// exclusive call waits for every call before it. Each call runs in its own
+// goroutine; this function waits for all of them.
+func (a *Agent) runTools(ctx context.Context, hooks *hookChain, msg *ai.AssistantMessage) ([]*ai.ToolResultMessage, []ai.Message) {
+	a.mu.Lock()
+	tools := a.tools
+	immediate := a.interruptMode == InterruptImmediate
+	a.mu.Unlock()
+	byName := make(map[string]tool.Tool, len(tools))
+	for _, t := range tools {
+		byName[t.Definition().Name] = t
+	}
+
+	calls := msg.ToolCalls()
+	records := make([]*callRecord, len(calls))
+	for i, c := range calls {
+		records[i] = &callRecord{call: c, tool: byName[c.Name], done: make(chan struct{})}
+	}
+
+	// The steering context stops the rest of the batch when a steering
+	// message arrives (immediate mode).
+	steerCtx, stopBatch := context.WithCancel(ctx)
+	defer stopBatch()
+	var steerMu sync.Mutex
+	var steered []ai.Message
+	interrupted := func() bool {
+		steerMu.Lock()
+		defer steerMu.Unlock()
+		return steered != nil
+	}
+	checkSteering := func() {
+		if !immediate {
+			return
+		}
+		steerMu.Lock()
+		defer steerMu.Unlock()
+		if steered != nil {
+			return
+		}
+		if q := a.takeSteering(); len(q) > 0 {
+			steered = q
+			stopBatch()
+		}
+	}
+
+	var wg sync.WaitGroup
+	var lastExclusive chan struct{}
+	var sinceExclusive []chan struct{}
+	for _, r := range records {
+		var deps []chan struct{}
+		exclusive := r.tool != nil && r.tool.Definition().Concurrency == tool.Exclusive
+		if exclusive {
+			deps = append(deps, sinceExclusive...)
+			if lastExclusive != nil {
+				deps = append(deps, lastExclusive)
+			}
+			lastExclusive, sinceExclusive = r.done, nil
+		} else {
+			if lastExclusive != nil {
+				deps = append(deps, lastExclusive)
+			}
+			sinceExclusive = append(sinceExclusive, r.done)
+		}
+		wg.Add(1)
+		go func(r *callRecord, deps []chan struct{}) {
+			defer wg.Done()
+			defer close(r.done)
+			for _, d := range deps {
+				<-d
+			}
+			if interrupted() {
+				r.result = &tool.Result{Content: []tool.Content{tool.Text(SkippedText)}, IsError: true}
+				a.emit(ToolExecutionStart{ToolCallID: r.call.ID, ToolName: r.call.Name, Args: r.call.Arguments})
+				a.emit(ToolExecutionEnd{ToolCallID: r.call.ID, ToolName: r.call.Name, Result: r.result, IsError: true})
+				return
+			}
+			r.result = a.runCall(ctx, steerCtx, hooks, r)
+			if interrupted() {
+				// A steer arrived while this call ran (concurrently with
+				// the call that noticed it): its result is dropped too.
+				r.result = &tool.Result{Content: []tool.Content{tool.Text(SkippedText)}, IsError: true}
+			}
+			a.emit(ToolExecutionEnd{ToolCallID: r.call.ID, ToolName: r.call.Name, Result: r.result, IsError: r.result.IsError})
+			checkSteering()
+		}(r, deps)
+	}
+
+	// Results enter the conversation in call order, each as soon as it and
+	// every call before it are done.
+	results := make([]*ai.ToolResultMessage, 0, len(records))
+	for _, r := range records {
+		<-r.done
+		m := &ai.ToolResultMessage{
+			ToolCallID: r.call.ID,
+			ToolName:   r.call.Name,
+			Content:    ai.ContentList(r.result.Content),
+			Details:    r.result.Details,
+			IsError:    r.result.IsError,
+			Timestamp:  a.now().UnixMilli(),
+		}
+		if m.Content == nil {
+			m.Content = ai.ContentList{}
+		}
+		a.mu.Lock()
+		a.messages = append(a.messages, m)
+		a.mu.Unlock()
+		a.emit(MessageStart{Message: m})
+		a.emit(MessageEnd{Message: m})
+		results = append(results, m)
+	}
+	wg.Wait()
+	if !interrupted() {
+		return results, nil
+	}
+	steerMu.Lock()
+	defer steerMu.Unlock()
+	return results, steered
+}
+
+// runCall validates, checks hooks, executes and post-processes one call.
+// It emits tool_execution_start and updates; the caller emits the end.
+func (a *Agent) runCall(runCtx, batchCtx context.Context, hooks *hookChain, r *callRecord) *tool.Result {
+	a.emit(ToolExecutionStart{ToolCallID: r.call.ID, ToolName: r.call.Name, Args: r.call.Arguments})
+	if r.tool == nil {
+		return errorResult(unknownToolText(r.call.Name, a.Tools()))
+	}
+	def := r.tool.Definition()
+	raw, err := json.Marshal(r.call.Arguments)
+	if err != nil {
+		return errorResult(fmt.Sprintf("The arguments of the %s call could not be encoded: %v", def.Name, err))
+	}
+	args, err := tool.DecodeArgs(def, raw)
+	if err != nil {
+		return tool.ErrorResult(err)
+	}
+	info := &ToolCallInfo{ID: r.call.ID, Name: r.call.Name, Args: args}
+	if blocked, reason := hooks.toolCall(runCtx, info); blocked {
+		return errorResult(reason)
+	}
+	execCtx := batchCtx
+	if def.NonAbortable {
+		execCtx = context.WithoutCancel(batchCtx)
+	}
+	onUpdate := func(partial *tool.Result) {
+		a.emit(ToolExecutionUpdate{ToolCallID: r.call.ID, ToolName: r.call.Name, Args: r.call.Arguments, PartialResult: partial})
+	}
+	res, _ := tool.Invoke(execCtx, r.tool, args, onUpdate)
+	res = hooks.toolResult(runCtx, info, res)
+	return a.capResult(def.Name, res)
+}
+
+func errorResult(text string) *tool.Result {
+	return &tool.Result{Content: []tool.Content{tool.Text(text)}, IsError: true}
+}
+
+func unknownToolText(name string, tools []tool.Tool) string {
+	names := make([]string, 0, len(tools))
+	for _, t := range tools {
+		if h, ok := t.(hidden); ok && h.Hidden() {
+			continue
+		}
+		names = append(names, t.Definition().Name)
+	}
+	sort.Strings(names)
+	return fmt.Sprintf("There is no tool named %q. Available tools: %s.", name, strings.Join(names, ", "))
+}
+
+// capResult keeps a result's text within MaxResultBytes: a larger text is
+// saved whole as an artifact and the model gets its tail with a notice.
+func (a *Agent) capResult(toolName string, res *tool.Result) *tool.Result {
+	limit := a.opts.MaxResultBytes
+	if limit <= 0 {
+		limit = DefaultMaxResultBytes
+	}
+	total := 0
+	for _, c := range res.Content {
+		if t, ok := c.(*tool.TextContent); ok {
+			total += len(t.Text)
+		}
+	}
+	if total <= limit {
+		return res
+	}
+	var full strings.Builder
+	full.Grow(total)
+	for _, c := range res.Content {
+		if t, ok := c.(*tool.TextContent); ok {
+			full.WriteString(t.Text)
+		}
+	}
+	text := full.String()
+	tail := text[len(text)-min(len(text), tool.DefaultMaxBytes):]
+	for len(tail) > 0 && !utf8.RuneStart(tail[0]) {
+		tail = tail[1:]
+	}
+	notice := fmt.Sprintf("[Output truncated: %d bytes; showing the last %d.", len(text), len(tail))
+	if id := a.saveArtifact(toolName, text); id != "" {
+		notice += " " + tool.FullOutputNotice(id)
+	}
+	notice += "]\n"
+	out := *res
+	out.Content = []tool.Content{tool.Text(notice + tail)}
+	for _, c := range res.Content {
+		if _, ok := c.(*tool.TextContent); !ok {
+			out.Content = append(out.Content, c)
+		}
+	}
+	return &out
+}
+
+// saveArtifact stores text as an artifact and returns its id ("" when
+// there is no store or saving failed).
+func (a *Agent) saveArtifact(toolName, text string) string {
+	if a.opts.Artifacts == nil {
+		return ""
+	}
+	sink := tool.NewOutputSink(a.opts.Artifacts, toolName)
+	// Writing more than the sink keeps forces it to spill to an artifact.
+	_, _ = sink.Write([]byte(text))
+	sum, err := sink.Close()
+	if err != nil {
+		return ""
+	}
+	return sum.ArtifactID
+}
+
+// resultOf wraps a tool result message's content as a tool.Result.
+func resultOf(m *ai.ToolResultMessage) *tool.Result {
+	return &tool.Result{Content: []tool.Content(m.Content), Details: m.Details, IsError: m.IsError}
+}
