@@ -7,6 +7,7 @@ import (
 	"net/http"
 	"sort"
 	"sync"
+	"time"
 )
 
 // Provider streams responses for one wire API.
@@ -53,6 +54,14 @@ type Request struct {
 	RequestID    string            // correlates hooks, logs and events; NewRequestID when empty
 	SessionID    string            // session id for providers that accept one (cache keys)
 	Cache        CacheRetention    // prompt-cache marks; "" means short
+
+	// FirstEventTimeout bounds the wait for the response to start (0: the
+	// default, max(DefaultFirstEventTimeout, IdleTimeout); negative: none).
+	FirstEventTimeout time.Duration
+	// IdleTimeout bounds silence inside a streaming response (0:
+	// DefaultIdleTimeout; negative: none). A stalled request fails with a
+	// *StallError.
+	IdleTimeout time.Duration
 
 	// OnRequest is the before_provider_request hook: it sees the exact JSON
 	// payload before it is sent and may replace p.Payload. An error aborts

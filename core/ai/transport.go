@@ -15,7 +15,10 @@ import (
 // payload (which it may replace) and OnResponse with status and headers.
 // Headers are applied in order: defaults given here, the model's headers,
 // then the request's headers. A non-2xx status returns an *HTTPError with
-// the provider's message and retry-after hint (the body is closed).
+// the provider's message and retry-after hint (the body is closed). A
+// watchdog fails the request with a *StallError when the response does not
+// start within the first-event timeout or goes silent for the idle timeout
+// (Request.FirstEventTimeout, Request.IdleTimeout).
 func Post(ctx context.Context, client *http.Client, req *Request, url string, headers http.Header, payload any) (*http.Response, error) {
 	if client == nil {
 		client = http.DefaultClient
@@ -35,8 +38,13 @@ func Post(ctx context.Context, client *http.Client, req *Request, url string, he
 		}
 		body = pr.Payload
 	}
-	hr, err := http.NewRequestWithContext(ctx, http.MethodPost, url, bytes.NewReader(body))
+	wctx, cancel := context.WithCancelCause(ctx)
+	first, idle := req.timeouts()
+	dog := newWatchdog(cancel, first, idle)
+	hr, err := http.NewRequestWithContext(wctx, http.MethodPost, url, bytes.NewReader(body))
 	if err != nil {
+		dog.stop()
+		cancel(nil)
 		return nil, fmt.Errorf("build request for %s: %w", url, err)
 	}
 	hr.Header.Set("Content-Type", "application/json")
@@ -54,8 +62,14 @@ func Post(ctx context.Context, client *http.Client, req *Request, url string, he
 	}
 	resp, err := client.Do(hr)
 	if err != nil {
+		dog.stop()
+		cancel(nil)
+		if s := dog.stall(); s != nil {
+			return nil, s
+		}
 		return nil, err
 	}
+	resp.Body = &watchedBody{ReadCloser: resp.Body, dog: dog, cancel: cancel}
 	if req.OnResponse != nil {
 		req.OnResponse(ctx, &ProviderResponse{RequestID: id, Model: req.Model, Status: resp.StatusCode, Headers: resp.Header.Clone()})
 	}
