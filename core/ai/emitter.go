@@ -33,7 +33,8 @@ type Emitter struct {
 
 // NewEmitter starts a message for model and returns the emitter and the
 // stream it feeds. It does not push "start"; call Start. Providers use
-// NewRequestEmitter, which can estimate a missing usage.
+// NewRequestEmitter, which can estimate a missing usage; NewEmitter leaves a
+// missing usage at zero (for failures before a request, and fakes in tests).
 func NewEmitter(model *Model) (*Emitter, *Stream) {
 	return newEmitter(model, NewStream())
 }
@@ -315,14 +316,15 @@ func (e *Emitter) SetErrorMessage(s string) { e.update(func() { e.msg.ErrorMessa
 // Done finishes the message with its recorded stop reason, pricing usage
 // with model's prices. A stop reason of error (e.g. a safety stop)
 // produces an "error" event instead of "done". When a response that ends
-// with "done" carries no usage at all (the server sent none), the usage is
-// estimated (EstimateUsage, with the request of NewRequestEmitter).
+// with "done" carries no usage at all (the server sent none) and the
+// emitter knows the request (NewRequestEmitter, as every provider uses), the
+// usage is estimated (EstimateUsage).
 func (e *Emitter) Done(model *Model) {
 	if e.ended {
 		return
 	}
 	var estimate *Usage
-	if e.msg.Usage.IsZero() && e.msg.StopReason != StopReasonError && e.msg.StopReason != StopReasonAborted {
+	if e.req != nil && e.msg.Usage.IsZero() && e.msg.StopReason != StopReasonError && e.msg.StopReason != StopReasonAborted {
 		u := EstimateUsage(e.req, e.msg) // outside the lock: reads only
 		estimate = &u
 	}

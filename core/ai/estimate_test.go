@@ -89,6 +89,12 @@ func TestDoneEstimatesMissingUsage(t *testing.T) {
 	if u := run(StopReasonError, Usage{}); u.Estimated || u.Input != 0 {
 		t.Errorf("a failed response got an estimate: %+v", u)
 	}
+	em, s := NewEmitter(model) // no request: nothing to estimate the input from
+	em.Start()
+	em.Done(model)
+	if _, final := s.Collect(); final.Usage.Estimated {
+		t.Errorf("NewEmitter estimated a usage: %+v", final.Usage)
+	}
 	data, _ := json.Marshal(Usage{Input: 1})
 	if string(data) != `{"input":1,"output":0,"cacheRead":0,"cacheWrite":0,"totalTokens":0,"cost":{"input":0,"output":0,"cacheRead":0,"cacheWrite":0,"total":0}}` {
 		t.Errorf("a reported usage marshals as %s (estimated must be omitted)", data)
