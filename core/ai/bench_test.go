@@ -8,9 +8,9 @@ import (
 	"testing"
 )
 
-// BenchmarkParseStreamingJSON measures one re-parse of a half-streamed
-// write call (4 KiB of content, cut inside the string), the work done per
-// toolcall_delta.
+// BenchmarkParseStreamingJSON measures one parse of a half-streamed write
+// call (4 KiB of content, cut inside the string), the work done per
+// delivered toolcall_delta.
 func BenchmarkParseStreamingJSON(b *testing.B) {
 	doc := `{"path":"src/main.go","content":"` + strings.Repeat(`line of code\n`, 600) + `"}`
 	partial := doc[:len(doc)/2]
@@ -39,7 +39,9 @@ func BenchmarkEmitterTextDeltas(b *testing.B) {
 // BenchmarkStreamedArgsFile replays the tool-argument streaming workload
 // of bench/ai.sh: the JSON document in $AI_BENCH_FILE arrives in 16-byte
 // deltas and the accumulated text is re-parsed after each one, as the
-// Emitter does for toolcall_delta. One op is the whole stream.
+// reference agent does (the Emitter parses only delivered events; see
+// BenchmarkEmitterToolCall1MB). It compares the parsers. One op is the
+// whole stream.
 func BenchmarkStreamedArgsFile(b *testing.B) {
 	path := os.Getenv("AI_BENCH_FILE")
 	if path == "" {
