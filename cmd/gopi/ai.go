@@ -136,8 +136,12 @@ func runAI(ctx context.Context, env *cliEnv, args []string) int {
 	out.finish(final)
 	if p.flag("verbose") && final != nil {
 		u := final.Usage
-		fmt.Fprintf(env.stderr, "model %s/%s, stop %s, tokens in %d out %d cache read %d write %d, cost $%.6f\n",
-			final.Provider, final.Model, final.StopReason, u.Input, u.Output, u.CacheRead, u.CacheWrite, u.Cost.Total)
+		estimated := ""
+		if u.Estimated {
+			estimated = " (estimated)"
+		}
+		fmt.Fprintf(env.stderr, "model %s/%s, stop %s, tokens in %d out %d cache read %d write %d%s, cost $%.6f\n",
+			final.Provider, final.Model, final.StopReason, u.Input, u.Output, u.CacheRead, u.CacheWrite, estimated, u.Cost.Total)
 	}
 	if final == nil || final.StopReason == ai.StopReasonError || final.StopReason == ai.StopReasonAborted {
 		msg := "no response"
@@ -150,13 +154,17 @@ func runAI(ctx context.Context, env *cliEnv, args []string) int {
 	return exitMatch
 }
 
-// aiPrinter renders stream events as text or JSON lines.
+// aiPrinter renders stream events as text or JSON lines. The text output
+// ends with exactly one newline when any text was printed, however the
+// answer itself ends: newlines at the end of what arrived so far are held
+// back until more text follows, and endLine writes the single closing one.
+// An answer of newlines only prints nothing.
 type aiPrinter struct {
-	env         *cliEnv
-	json        bool
-	thinking    bool
-	atLineStart bool // the last text written ended with a newline
-	wrote       bool
+	env      *cliEnv
+	json     bool
+	thinking bool
+	open     bool // text was printed and its last line not yet ended
+	held     int  // trailing newlines of the text, not printed yet
 }
 
 func (o *aiPrinter) event(ev ai.Event) {
@@ -173,9 +181,7 @@ func (o *aiPrinter) event(ev ai.Event) {
 	}
 	switch ev.Type {
 	case ai.EventTextDelta:
-		io.WriteString(o.env.stdout, ev.Delta)
-		o.wrote = true
-		o.atLineStart = strings.HasSuffix(ev.Delta, "\n")
+		o.text(ev.Delta)
 	case ai.EventThinkingDelta:
 		if o.thinking {
 			io.WriteString(o.env.stderr, ev.Delta)
@@ -204,10 +210,23 @@ func (o *aiPrinter) retry(e ai.RetryEvent) {
 	}
 }
 
+// text prints a piece of the answer, holding back its trailing newlines.
+func (o *aiPrinter) text(s string) {
+	body := strings.TrimRight(s, "\n")
+	if body == "" {
+		o.held += len(s)
+		return
+	}
+	io.WriteString(o.env.stdout, strings.Repeat("\n", o.held)+body)
+	o.held = len(s) - len(body)
+	o.open = true
+}
+
+// endLine ends the printed text with exactly one newline.
 func (o *aiPrinter) endLine() {
-	if !o.json && o.wrote && !o.atLineStart {
+	if !o.json && o.open {
 		io.WriteString(o.env.stdout, "\n")
-		o.atLineStart = true
+		o.open, o.held = false, 0
 	}
 }
 

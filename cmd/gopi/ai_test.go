@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/gopi-agent/gopi/core/ai"
 	"github.com/gopi-agent/gopi/core/ai/models"
 	"github.com/gopi-agent/gopi/internal/mockllm"
 )
@@ -266,5 +267,51 @@ func TestModelsThenAIAgainstMock(t *testing.T) {
 		if r.Format != mockllm.FormatCompletions || r.Header.Get("Authorization") != "Bearer local-literal-key" {
 			t.Errorf("request %s %s auth %q", r.Format, r.Path, r.Header.Get("Authorization"))
 		}
+	}
+}
+
+// TestAIPrinterEndsWithOneNewline: the answer ends with exactly one
+// newline when text was printed, whatever the model's text ends with and
+// however it is split into deltas; no text prints nothing.
+func TestAIPrinterEndsWithOneNewline(t *testing.T) {
+	for _, tc := range []struct {
+		name   string
+		deltas []string
+		want   string
+	}{
+		{"no newline", []string{"Hello", " world."}, "Hello world.\n"},
+		{"one newline", []string{"Hello.\n"}, "Hello.\n"},
+		{"blank lines at the end", []string{"Hello.\n\n", "\n", ""}, "Hello.\n"},
+		{"newlines inside", []string{"a\n", "\n", "b\n\n"}, "a\n\nb\n"},
+		{"leading newlines kept", []string{"\n", "\nHi"}, "\n\nHi\n"},
+		{"only newlines", []string{"\n\n"}, ""},
+		{"no text", nil, ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var out bytes.Buffer
+			p := &aiPrinter{env: &cliEnv{stdout: &out, stderr: &bytes.Buffer{}}}
+			p.event(ai.Event{Type: ai.EventStart})
+			for _, d := range tc.deltas {
+				p.event(ai.Event{Type: ai.EventTextDelta, Delta: d})
+			}
+			p.finish(nil)
+			if out.String() != tc.want {
+				t.Errorf("printed %q, want %q", out.String(), tc.want)
+			}
+		})
+	}
+}
+
+// TestAIAnswerEndsWithOneNewline runs the command on an answer that ends
+// with blank lines, and with -v on a server that reports no usage.
+func TestAIAnswerEndsWithOneNewline(t *testing.T) {
+	srv := mockllm.New(t).Script(mockllm.Turn{Blocks: []mockllm.Block{mockllm.Text("Two lines\nand blank ones\n\n\n")}, NoUsage: true})
+	isolateAgentEnv(t, mockConfig(srv.URL()))
+	out, errOut, code := runCmd(t, "ai", "-m", "local/mock-chat", "-v", "hi")
+	if code != 0 || out != "Two lines\nand blank ones\n" {
+		t.Fatalf("exit %d stdout %q stderr %q", code, out, errOut)
+	}
+	if !strings.Contains(errOut, "(estimated)") || strings.Contains(errOut, "tokens in 0 out 0") {
+		t.Errorf("-v without server usage: %q", errOut)
 	}
 }

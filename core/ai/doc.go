@@ -17,16 +17,23 @@
 // refused connection, missing provider) produces a lone "error" event with
 // no "start". Stream.Result returns the final AssistantMessage once the
 // terminal event has been pushed. Providers produce events through an
-// Emitter, which keeps the partial message, re-parses streamed tool-call
-// arguments on every delta (strict JSON, then ParsePartialJSON, then {}),
-// and turns a context cancellation into an "error" event with stop reason
-// "aborted".
+// Emitter, which keeps the partial message, parses streamed tool-call
+// arguments (ParseStreamingJSON) once per delivered event and at
+// toolcall_end, turns a context cancellation into an "error" event with
+// stop reason "aborted", and estimates the usage (EstimateUsage, marked
+// Usage.Estimated) when a server reports none.
+//
+// Every non-terminal event carries Partial, a snapshot of the message as of
+// that event, taken once per event when it is sealed (when a later event is
+// queued or when Next returns it), never once per delta.
 //
 // Deltas are throttled: a delta waits up to DeltaInterval (50 ms) and is
-// merged with following deltas of the same type and content index; any other
+// merged with following deltas of the same type and content index, and it
+// keeps merging them for as long as the consumer has not read it; any other
 // event flushes it first, so consumers always see deltas before the event
 // that closes their block. There is no backpressure: producers never wait
-// for consumers.
+// for consumers, and a slow consumer costs memory for about one event per
+// block boundary, not one per delta.
 //
 // # Transport: our own SSE client, not the vendor SDKs
 //

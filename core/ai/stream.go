@@ -3,6 +3,7 @@ package ai
 import (
 	"context"
 	"iter"
+	"strings"
 	"sync"
 	"time"
 )
@@ -15,19 +16,46 @@ const DeltaInterval = 50 * time.Millisecond
 //
 // The producer (a Provider, usually through an Emitter) calls Push; the
 // consumer ranges over Events or calls Next, and may call Result at any time.
-// Pushing never blocks: the queue is unbounded.
+// Pushing never blocks on the consumer, and a slow consumer does not make
+// the queue grow with the number of deltas: a delta merges into the
+// previous event while that one is an undelivered delta of the same block,
+// whether it is still held back by the throttle or already queued. The
+// queue therefore holds at most about one event per block boundary.
+//
+// # Ownership
+//
+// All queue state is guarded by mu. A stream fed by an Emitter also shares
+// mu with it: the Emitter changes its message only while holding mu, and
+// the stream takes each event's Partial snapshot (a Clone of that message)
+// under mu, once per event, when the event is sealed: when another event is
+// queued after it or when Next hands it out. A snapshot is the consumer's
+// from then on; tool-call arguments in it are parsed by Next, outside the
+// lock, so the producer never waits for a parse.
 type Stream struct {
 	mu       sync.Mutex
-	queue    []Event
-	notify   chan struct{} // closed and replaced when the queue grows or the stream ends
-	pending  *Event        // delta waiting to be merged
-	timer    stopper       // flushes pending after DeltaInterval
-	after    afterFunc     // timer factory (tests replace it)
+	queue    []Event         // events Next may return, oldest first
+	notify   chan struct{}   // closed and replaced when the queue grows or the stream ends
+	pending  *Event          // delta held back for up to interval (not visible to Next)
+	tailOpen bool            // the queue's last event is unsealed (see open)
+	text     strings.Builder // merged text of the open delta (plain Push)
+	start    int             // where the open delta's text begins in its block (with a source)
+	timer    stopper         // flushes pending after interval
+	held     uint64          // counts held deltas, so a late timer cannot flush a newer one
+	after    afterFunc       // timer factory (tests replace it)
 	interval time.Duration
+	source   *AssistantMessage // the Emitter's message snapshots are cloned from; nil for plain Push
 	ended    bool              // the terminal event was pushed
 	final    *AssistantMessage // message of the terminal event
 	done     chan struct{}     // closed when the terminal event is pushed
 }
+
+// The open event is the last event pushed while it is unsealed: the pending
+// delta, or else the queue's last event when tailOpen. An open delta's
+// merged text is in Stream.text, or, with a source, the tail of its block's
+// text from Stream.start (the Emitter only appends to a block while a delta
+// of it is open, and seals it before any other change of that text). An
+// open event of a stream with a source has no Partial yet. Sealing fixes
+// both.
 
 type stopper interface{ Stop() bool }
 
@@ -44,8 +72,10 @@ func newStream(after afterFunc, interval time.Duration) *Stream {
 
 // Push adds an event. Delta events are held up to DeltaInterval and merged
 // with following deltas of the same type and content index (keeping the
-// latest partial snapshot); any other event first flushes the held delta.
-// A terminal event ends the stream; pushes after it are ignored.
+// latest Partial); they keep merging while undelivered, also after the
+// interval. Any other event first seals the held delta. A terminal event
+// ends the stream; pushes after it are ignored. Push is for producers
+// without an Emitter; the stream of an Emitter is fed by the Emitter only.
 func (s *Stream) Push(ev Event) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -53,52 +83,144 @@ func (s *Stream) Push(ev Event) {
 		return
 	}
 	if ev.Type.IsDelta() {
-		if p := s.pending; p != nil {
-			if p.Type == ev.Type && p.ContentIndex == ev.ContentIndex {
-				p.Delta += ev.Delta
-				p.Partial = ev.Partial
-				return
-			}
-			s.flushLocked()
+		if s.mergeLocked(ev) {
+			return
 		}
-		e := ev
-		s.pending = &e
-		s.timer = s.after(s.interval, s.flushTimer)
+		s.sealLocked()
+		s.holdLocked(ev)
 		return
 	}
-	s.flushLocked()
+	s.sealLocked()
 	s.appendLocked(ev)
+}
+
+// openLocked returns the open event, or nil.
+func (s *Stream) openLocked() *Event {
+	if s.pending != nil {
+		return s.pending
+	}
+	if s.tailOpen {
+		return &s.queue[len(s.queue)-1]
+	}
+	return nil
+}
+
+// mergeLocked appends delta ev to the open event when that is an
+// undelivered delta of the same type and content index.
+func (s *Stream) mergeLocked(ev Event) bool {
+	o := s.openLocked()
+	if o == nil || o.Type != ev.Type || o.ContentIndex != ev.ContentIndex {
+		return false
+	}
+	if s.source == nil {
+		s.text.WriteString(ev.Delta)
+		o.Partial = ev.Partial
+	}
+	return true
+}
+
+// holdLocked makes delta ev the pending event and arms the flush timer.
+// There must be no open event; with a source, ev.Delta must already be
+// appended to its block.
+func (s *Stream) holdLocked(ev Event) {
+	if s.source != nil {
+		s.start = len(blockText(s.source, ev.ContentIndex)) - len(ev.Delta)
+	} else {
+		s.text.WriteString(ev.Delta)
+	}
+	e := ev
+	s.pending = &e
+	s.held++
+	held := s.held
+	s.timer = s.after(s.interval, func() { s.flushTimer(held) })
+}
+
+// appendLocked queues ev as the open event (sealed at once when terminal).
+// There must be no open event.
+func (s *Stream) appendLocked(ev Event) {
+	s.queue = append(s.queue, ev)
+	s.tailOpen = !ev.Type.IsTerminal()
 	if ev.Type.IsTerminal() {
 		s.ended = true
 		s.final = ev.Message
 		close(s.done)
 	}
+	s.wakeLocked()
 }
 
-// flushTimer delivers a held delta when its interval ran out.
-func (s *Stream) flushTimer() {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	s.flushLocked()
-}
-
-func (s *Stream) flushLocked() {
-	if s.pending == nil {
-		return
-	}
-	if s.timer != nil {
-		s.timer.Stop()
-		s.timer = nil
-	}
-	ev := *s.pending
-	s.pending = nil
-	s.appendLocked(ev)
-}
-
-func (s *Stream) appendLocked(ev Event) {
-	s.queue = append(s.queue, ev)
+func (s *Stream) wakeLocked() {
 	close(s.notify)
 	s.notify = make(chan struct{})
+}
+
+// sealLocked seals the open event: a pending delta is queued, its merged
+// text and (with a source) its snapshot fixed.
+func (s *Stream) sealLocked() {
+	if p := s.pending; p != nil {
+		if s.timer != nil {
+			s.timer.Stop()
+			s.timer = nil
+		}
+		s.pending = nil
+		s.fixLocked(p)
+		s.queue = append(s.queue, *p)
+		s.wakeLocked()
+		return
+	}
+	if s.tailOpen {
+		s.fixLocked(&s.queue[len(s.queue)-1])
+		s.tailOpen = false
+	}
+}
+
+// fixLocked gives the open event ev its final delta text and snapshot.
+func (s *Stream) fixLocked(ev *Event) {
+	switch {
+	case !ev.Type.IsDelta():
+	case s.source != nil:
+		if t := blockText(s.source, ev.ContentIndex); s.start >= 0 && s.start <= len(t) {
+			ev.Delta = t[s.start:]
+		}
+	default:
+		ev.Delta = s.text.String()
+		s.text = strings.Builder{}
+	}
+	if s.source != nil {
+		ev.Partial = s.source.Clone()
+	}
+}
+
+// blockText returns the growing text of block idx of m: text, thinking or
+// argument JSON.
+func blockText(m *AssistantMessage, idx int) string {
+	if idx < 0 || idx >= len(m.Content) {
+		return ""
+	}
+	switch b := m.Content[idx].(type) {
+	case *TextContent:
+		return b.Text
+	case *ThinkingContent:
+		return b.Thinking
+	case *ToolCall:
+		return b.PartialJSON
+	}
+	return ""
+}
+
+// flushTimer makes held delta number held visible when its interval ran
+// out; it stays open, so further deltas of its block merge into it until it
+// is read.
+func (s *Stream) flushTimer(held uint64) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.pending == nil || s.held != held {
+		return // sealed already (a timer that fired while being stopped)
+	}
+	s.timer = nil
+	s.queue = append(s.queue, *s.pending)
+	s.pending = nil
+	s.tailOpen = true
+	s.wakeLocked()
 }
 
 // Next returns the next event, waiting for one. It returns false after the
@@ -107,10 +229,18 @@ func (s *Stream) Next(ctx context.Context) (Event, bool) {
 	for {
 		s.mu.Lock()
 		if len(s.queue) > 0 {
+			if len(s.queue) == 1 && s.tailOpen {
+				s.fixLocked(&s.queue[0])
+				s.tailOpen = false
+			}
 			ev := s.queue[0]
 			s.queue[0] = Event{}
 			s.queue = s.queue[1:]
+			own := s.source != nil
 			s.mu.Unlock()
+			if own {
+				parseOpenArguments(ev.Partial)
+			}
 			return ev, true
 		}
 		if s.ended {
@@ -123,6 +253,19 @@ func (s *Stream) Next(ctx context.Context) (Event, bool) {
 		case <-wait:
 		case <-ctx.Done():
 			return Event{}, false
+		}
+	}
+}
+
+// parseOpenArguments parses the streamed argument text of the calls still
+// open in snapshot m (which the caller owns).
+func parseOpenArguments(m *AssistantMessage) {
+	if m == nil {
+		return
+	}
+	for _, b := range m.Content {
+		if tc, ok := b.(*ToolCall); ok && tc.PartialJSON != "" {
+			tc.Arguments = ParseStreamingJSON(tc.PartialJSON)
 		}
 	}
 }

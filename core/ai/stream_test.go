@@ -2,6 +2,7 @@ package ai
 
 import (
 	"context"
+	"reflect"
 	"sync"
 	"testing"
 	"time"
@@ -46,10 +47,16 @@ func (c *manualClock) fire() {
 	}
 }
 
+// queued returns the events Next could return, an open delta with its
+// merged text so far, without sealing anything.
 func queued(s *Stream) []Event {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	return append([]Event(nil), s.queue...)
+	q := append([]Event(nil), s.queue...)
+	if s.tailOpen && q[len(q)-1].Type.IsDelta() {
+		q[len(q)-1].Delta = s.text.String()
+	}
+	return q
 }
 
 func delta(t EventType, idx int, d string) Event {
@@ -94,14 +101,44 @@ func TestThrottleInterval(t *testing.T) {
 		t.Fatalf("timers armed for a run of 4 mergeable deltas: %v, want one of %v", clk.waits, DeltaInterval)
 	}
 	clk.fire()
-	s.Push(delta(EventTextDelta, 0, "e")) // after the flush: a new window
+	if ev, ok := s.Next(context.Background()); !ok || ev.Delta != "abcd" {
+		t.Fatalf("after the interval Next returned %+v, want \"abcd\"", ev)
+	}
+	s.Push(delta(EventTextDelta, 0, "e")) // after delivery: a new window
 	if len(clk.waits) != 2 || clk.waits[1] != DeltaInterval {
-		t.Fatalf("a delta after the flush armed %v", clk.waits)
+		t.Fatalf("a delta after the delivery armed %v", clk.waits)
+	}
+	if q := queued(s); len(q) != 0 {
+		t.Fatalf("a delta after the delivery is visible before its interval: %+v", q)
 	}
 	clk.fire()
 	q := queued(s)
-	if len(q) != 2 || q[0].Delta != "abcd" || q[1].Delta != "e" {
-		t.Fatalf("got %+v, want \"abcd\" then \"e\"", q)
+	if len(q) != 1 || q[0].Delta != "e" {
+		t.Fatalf("got %+v, want \"e\"", q)
+	}
+}
+
+// TestUndeliveredDeltaKeepsMerging: once its interval ran out, a delta the
+// consumer has not read yet still takes the deltas of its block, so a
+// stalled consumer does not make the queue grow.
+func TestUndeliveredDeltaKeepsMerging(t *testing.T) {
+	clk := &manualClock{}
+	s := newStream(clk.after, DeltaInterval)
+	s.Push(delta(EventTextDelta, 0, "a"))
+	clk.fire()
+	s.Push(delta(EventTextDelta, 0, "b"))
+	s.Push(delta(EventTextDelta, 0, "c"))
+	if len(clk.waits) != 1 {
+		t.Fatalf("deltas merged into a queued one armed timers: %v", clk.waits)
+	}
+	s.Push(delta(EventTextDelta, 1, "x")) // another block: not merged
+	clk.fire()
+	q := queued(s)
+	if len(q) != 2 || q[0].Delta != "abc" || q[1].Delta != "x" {
+		t.Fatalf("got %+v, want \"abc\" then \"x\"", q)
+	}
+	if q[0].Partial.ResponseID != "c" {
+		t.Errorf("merged delta keeps partial %q, want the latest (\"c\")", q[0].Partial.ResponseID)
 	}
 }
 
@@ -201,20 +238,23 @@ func TestEmitterToolCallReparse(t *testing.T) {
 	em, s := NewEmitter(nil)
 	em.Start()
 	idx := em.StartToolCall("t1", "read")
-	em.ToolCallDelta(idx, `{"a":`)
-	if args := em.Message().Content[idx].(*ToolCall).Arguments; len(args) != 0 {
-		t.Fatalf(`after {"a": args = %v, want {}`, args)
+	em.ToolCallDelta(idx, `{"a":1,"b":`)
+	if ev := next(t, s, EventToolCallDelta); !reflect.DeepEqual(ev.Partial.Content[idx].(*ToolCall).Arguments, map[string]any{"a": 1.0}) {
+		t.Fatalf(`delivered delta {"a":1,"b": has partial arguments %v`, ev.Partial.Content[idx].(*ToolCall).Arguments)
 	}
-	em.ToolCallDelta(idx, `1}`)
-	if args := em.Message().Content[idx].(*ToolCall).Arguments; args["a"] != 1.0 {
-		t.Fatalf("after 1} args = %v", args)
+	em.ToolCallDelta(idx, `"x`)
+	em.ToolCallDelta(idx, `yz"`)
+	ev := next(t, s, EventToolCallDelta)
+	if ev.Delta != `"xyz"` || !reflect.DeepEqual(ev.Partial.Content[idx].(*ToolCall).Arguments, map[string]any{"a": 1.0, "b": "xyz"}) {
+		t.Fatalf("delivered delta %q has partial arguments %v", ev.Delta, ev.Partial.Content[idx].(*ToolCall).Arguments)
 	}
+	em.ToolCallDelta(idx, `}`)
 	em.EndToolCall(idx)
 	em.SetStopReason(StopReasonToolUse)
 	em.Done(nil)
 	evs, final := s.Collect()
 	tc := final.Content[0].(*ToolCall)
-	if tc.PartialJSON != "" || tc.Arguments["a"] != 1.0 {
+	if tc.PartialJSON != "" || tc.Arguments["a"] != 1.0 || tc.Arguments["b"] != "xyz" {
 		t.Fatalf("final call %+v", tc)
 	}
 	last := evs[len(evs)-1]
@@ -249,5 +289,37 @@ func TestEmitterSafetyStopIsError(t *testing.T) {
 	evs, final := s.Collect()
 	if evs[len(evs)-1].Type != EventError || final.ErrorMessage != "refused" {
 		t.Fatalf("got %+v", evs[len(evs)-1])
+	}
+}
+
+// next reads the next event, which must be of type want (the real
+// throttle delivers a held delta within DeltaInterval).
+func next(t *testing.T, s *Stream, want EventType) Event {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	for {
+		ev, ok := s.Next(ctx)
+		if !ok {
+			t.Fatalf("no %s event", want)
+		}
+		if ev.Type == want {
+			return ev
+		}
+	}
+}
+
+// TestLateTimerDoesNotFlushNewerDelta: a timer that fired while the
+// stream was stopping it (its delta was sealed by another event) must not
+// deliver the next held delta before that one's interval.
+func TestLateTimerDoesNotFlushNewerDelta(t *testing.T) {
+	clk := &manualClock{}
+	s := newStream(clk.after, DeltaInterval)
+	s.Push(delta(EventTextDelta, 0, "a"))
+	s.Push(Event{Type: EventTextEnd})
+	s.Push(delta(EventTextDelta, 1, "b"))
+	clk.timers[0].f() // the first timer's callback, already running when stopped
+	if q := queued(s); len(q) != 2 {
+		t.Fatalf("a stale timer flushed the newer delta: %+v", q)
 	}
 }

@@ -8,6 +8,15 @@ type Usage struct {
 	CacheWrite  int  `json:"cacheWrite"`  // input tokens written to the prompt cache
 	TotalTokens int  `json:"totalTokens"` // input + output + cacheRead + cacheWrite
 	Cost        Cost `json:"cost"`        // dollars, from the model's prices
+	// Estimated is set when the provider reported no usage and the counts
+	// were estimated with o200k_base (see EstimateUsage).
+	Estimated bool `json:"estimated,omitempty"`
+}
+
+// IsZero reports whether no token count is set (the provider reported no
+// usage).
+func (u Usage) IsZero() bool {
+	return u.Input == 0 && u.Output == 0 && u.CacheRead == 0 && u.CacheWrite == 0
 }
 
 // Cost is a usage priced in US dollars.

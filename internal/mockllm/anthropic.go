@@ -20,20 +20,21 @@ func anthropicStop(t *Turn) string {
 
 // playAnthropic streams a turn as Messages API server-sent events:
 // message_start, ping, per block content_block_start / _delta… / _stop,
-// then message_delta (stop_reason, usage) and message_stop.
+// then message_delta (stop_reason, usage) and message_stop. With NoUsage
+// both usage objects are left out.
 func playAnthropic(s *streamWriter, t *Turn, model string, index int) {
 	u := t.usage()
-	s.event("message_start", map[string]any{
-		"type": "message_start",
-		"message": map[string]any{
-			"id": fmt.Sprintf("msg_mock_%d", index+1), "type": "message", "role": "assistant",
-			"model": model, "content": []any{}, "stop_reason": nil, "stop_sequence": nil,
-			"usage": map[string]any{
-				"input_tokens": u.Input, "cache_creation_input_tokens": u.CacheWrite,
-				"cache_read_input_tokens": u.CacheRead, "output_tokens": 1,
-			},
-		},
-	})
+	msg := map[string]any{
+		"id": fmt.Sprintf("msg_mock_%d", index+1), "type": "message", "role": "assistant",
+		"model": model, "content": []any{}, "stop_reason": nil, "stop_sequence": nil,
+	}
+	if !t.NoUsage {
+		msg["usage"] = map[string]any{
+			"input_tokens": u.Input, "cache_creation_input_tokens": u.CacheWrite,
+			"cache_read_input_tokens": u.CacheRead, "output_tokens": 1,
+		}
+	}
+	s.event("message_start", map[string]any{"type": "message_start", "message": msg})
 	s.event("ping", map[string]any{"type": "ping"})
 	for i, b := range t.Blocks {
 		var start map[string]any
@@ -83,13 +84,16 @@ func playAnthropic(s *streamWriter, t *Turn, model string, index int) {
 		s.event("error", map[string]any{"type": "error", "error": map[string]any{"type": "overloaded_error", "message": msg}})
 		return
 	}
-	s.event("message_delta", map[string]any{
+	delta := map[string]any{
 		"type":  "message_delta",
 		"delta": map[string]any{"stop_reason": anthropicStop(t), "stop_sequence": nil},
-		"usage": map[string]any{
+	}
+	if !t.NoUsage {
+		delta["usage"] = map[string]any{
 			"input_tokens": u.Input, "cache_creation_input_tokens": u.CacheWrite,
 			"cache_read_input_tokens": u.CacheRead, "output_tokens": u.Output,
-		},
-	})
+		}
+	}
+	s.event("message_delta", delta)
 	s.event("message_stop", map[string]any{"type": "message_stop"})
 }

@@ -21,8 +21,8 @@ func completionsStop(t *Turn) string {
 
 // playCompletions streams a turn as Chat Completions chunks: a role chunk,
 // content / reasoning / tool_calls deltas, a finish_reason chunk, the usage
-// chunk (empty choices) when the request set stream_options.include_usage,
-// and "data: [DONE]".
+// chunk (empty choices) when the request set stream_options.include_usage
+// and the turn has usage (not NoUsage), and "data: [DONE]".
 func playCompletions(s *streamWriter, t *Turn, model string, index int, withUsage bool) {
 	id := fmt.Sprintf("chatcmpl-mock-%d", index+1)
 	created := 1700000000 + index
@@ -89,7 +89,7 @@ func playCompletions(s *streamWriter, t *Turn, model string, index int, withUsag
 		return
 	}
 	chunk(map[string]any{"index": 0, "delta": map[string]any{}, "logprobs": nil, "finish_reason": completionsStop(t)}, false)
-	if withUsage {
+	if withUsage && !t.NoUsage {
 		u := t.usage()
 		s.event("", map[string]any{
 			"id": id, "object": "chat.completion.chunk", "created": created,

@@ -15,7 +15,8 @@
 // format, and the turn is rendered in the format the request asked for. A
 // turn describes the assistant's reply as a list of blocks (text, thinking,
 // tool calls with JSON arguments) plus how it ends (stop, length, tool use,
-// refusal) and its token usage; or a failure: an HTTP error status with an
+// refusal) and its token usage (or none at all, as some compatible servers
+// report, with NoUsage); or a failure: an HTTP error status with an
 // optional retry-after, an error event inside the stream, a connection cut
 // after N frames, or a stall that lasts until the client gives up. Chunk size
 // and a delay between frames control how the reply trickles out. Every request
@@ -25,7 +26,7 @@
 // and ordering (message_start, ping, content_block_* … message_delta,
 // message_stop for Anthropic; a role chunk, content/tool-call deltas, a
 // finish_reason chunk, a usage chunk only when stream_options.include_usage is
-// set, then "data: [DONE]" for Chat Completions; response.created …
+// set (and the turn has usage), then "data: [DONE]" for Chat Completions; response.created …
 // response.output_item.added/done, content parts, reasoning summary parts and
 // response.completed/incomplete/failed with sequence numbers for Responses;
 // candidate chunks with parts, thought parts and whole functionCall parts,

@@ -23,7 +23,7 @@ func geminiStop(t *Turn) string {
 // text or thought delta is one chunk holding one part; a function call is
 // one chunk with the whole call; the last chunk carries finishReason and the
 // final usageMetadata. Every chunk carries usageMetadata with the prompt
-// count, as the service does.
+// count, as the service does; with NoUsage none does.
 func playGemini(s *streamWriter, t *Turn, model string, index int) {
 	u := t.usage()
 	respID := fmt.Sprintf("mockresp%d", index+1)
@@ -79,7 +79,11 @@ func playGemini(s *streamWriter, t *Turn, model string, index int) {
 				cand["safetyRatings"] = []any{map[string]any{"category": "HARM_CATEGORY_DANGEROUS_CONTENT", "probability": "HIGH", "blocked": true}}
 			}
 		}
-		return map[string]any{"candidates": []any{cand}, "usageMetadata": usage, "modelVersion": model, "responseId": respID}
+		c := map[string]any{"candidates": []any{cand}, "modelVersion": model, "responseId": respID}
+		if !t.NoUsage {
+			c["usageMetadata"] = usage
+		}
+		return c
 	}
 	last := len(parts) - 1
 	if t.StreamError {

@@ -142,12 +142,14 @@ func playResponses(s *streamWriter, t *Turn, model string, index int) {
 	case "failed":
 		event = "response.failed"
 	}
-	r["usage"] = map[string]any{
-		"input_tokens":          u.Input + u.CacheRead,
-		"input_tokens_details":  map[string]any{"cached_tokens": u.CacheRead},
-		"output_tokens":         u.Output,
-		"output_tokens_details": map[string]any{"reasoning_tokens": u.Reasoning},
-		"total_tokens":          u.Input + u.CacheRead + u.Output,
+	if !t.NoUsage { // else it stays null
+		r["usage"] = map[string]any{
+			"input_tokens":          u.Input + u.CacheRead,
+			"input_tokens_details":  map[string]any{"cached_tokens": u.CacheRead},
+			"output_tokens":         u.Output,
+			"output_tokens_details": map[string]any{"reasoning_tokens": u.Reasoning},
+			"total_tokens":          u.Input + u.CacheRead + u.Output,
+		}
 	}
 	w.emit(event, map[string]any{"response": r})
 }

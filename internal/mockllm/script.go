@@ -78,6 +78,7 @@ type Turn struct {
 	Stop    string  // a Stop* constant; StopAuto derives it from the blocks
 	RawStop string  // when set, sent verbatim as the format's stop value (e.g. "pause_turn", "RECITATION"; for Responses a status, or the incomplete_details.reason "content_filter" / "max_output_tokens")
 	Usage   *Usage  // nil for defaults: input 100, output ≈ content length / 4
+	NoUsage bool    // report no usage at all, as some compatible servers do (overrides Usage; see each format)
 
 	Status       int               // an HTTP status ≥ 400 answers with that format's error body instead of a stream
 	RetryAfter   string            // retry-after header value for an error status (seconds)
@@ -196,6 +197,7 @@ type turnJSON struct {
 	Stop             string            `json:"stop"`
 	RawStop          string            `json:"rawStop"`
 	Usage            *Usage            `json:"usage"`
+	NoUsage          bool              `json:"noUsage"`
 	Status           int               `json:"status"`
 	RetryAfter       string            `json:"retryAfter"`
 	ErrorMessage     string            `json:"error"`
@@ -234,7 +236,7 @@ type blockJSON struct {
 //	]}
 //
 // Turn fields use the JSON names of the Turn fields in lower camel case
-// (blocks, stop, rawStop, usage, status, retryAfter, error, streamError,
+// (blocks, stop, rawStop, usage, noUsage, status, retryAfter, error, streamError,
 // headers, disconnectAfter, stallAfter, stallAfterDeltas, chunkDelay as a Go duration,
 // chunkSize, model, reasoningField, format). A block's "arguments" is any
 // JSON value, sent as its compact text; "argumentsRaw" is a string sent
@@ -278,7 +280,7 @@ func LoadScript(path string) ([]Turn, error) {
 
 func (tj *turnJSON) turn() (Turn, error) {
 	t := Turn{
-		Stop: tj.Stop, RawStop: tj.RawStop, Usage: tj.Usage,
+		Stop: tj.Stop, RawStop: tj.RawStop, Usage: tj.Usage, NoUsage: tj.NoUsage,
 		Status: tj.Status, RetryAfter: tj.RetryAfter, ErrorMessage: tj.ErrorMessage,
 		StreamError: tj.StreamError, Headers: tj.Headers,
 		DisconnectAfter: tj.DisconnectAfter, StallAfter: tj.StallAfter, StallAfterDeltas: tj.StallAfterDeltas, ChunkSize: tj.ChunkSize,

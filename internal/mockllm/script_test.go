@@ -13,7 +13,7 @@ func TestParseScript(t *testing.T) {
 	  {"blocks": [{"type": "thinking", "text": "hm", "signature": "s"},
 	              {"type": "toolCall", "name": "read", "arguments": {"path": "a.go", "n": [1, 2]}}],
 	   "usage": {"input": 12, "output": 30}, "chunkDelay": "20ms"},
-	  {"blocks": [{"type": "toolCall", "name": "x", "argumentsRaw": "{\"a\":"}, {"type": "toolCall", "name": "y"}]},
+	  {"blocks": [{"type": "toolCall", "name": "x", "argumentsRaw": "{\"a\":"}, {"type": "toolCall", "name": "y"}], "noUsage": true},
 	  {"status": 429, "retryAfter": "2", "error": "slow down"}
 	]}`))
 	if err != nil {
@@ -27,6 +27,9 @@ func TestParseScript(t *testing.T) {
 	}
 	if turns[0].ChunkDelay != 20*time.Millisecond || turns[0].Usage.Output != 30 {
 		t.Errorf("turn 1 = %+v", turns[0])
+	}
+	if turns[0].NoUsage || !turns[1].NoUsage {
+		t.Errorf("noUsage: turn 1 %v, turn 2 %v", turns[0].NoUsage, turns[1].NoUsage)
 	}
 	if turns[1].Blocks[0].Arguments != `{"a":` || turns[1].Blocks[1].Arguments != "{}" {
 		t.Errorf("turn 2 arguments = %q, %q", turns[1].Blocks[0].Arguments, turns[1].Blocks[1].Arguments)

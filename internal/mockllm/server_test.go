@@ -60,6 +60,7 @@ var wireCases = []struct {
 	{"redacted-thinking", Turn{Blocks: []Block{{Type: BlockRedactedThinking, Signature: "opaque-data"}, Text("Done.")}}},
 	{"rate-limited", Turn{Status: 429, RetryAfter: "7", ErrorMessage: "slow down"}},
 	{"stream-error", Turn{Blocks: []Block{Text("partial")}, StreamError: true}},
+	{"no-usage", Turn{Blocks: []Block{Text("Counted by the client.")}, Usage: &Usage{Input: 5, Output: 5}, NoUsage: true}},
 }
 
 func TestWireGolden(t *testing.T) {

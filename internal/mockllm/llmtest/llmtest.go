@@ -12,7 +12,8 @@
 //
 // Scenarios: plain text, thinking + text, one tool call, two parallel tool
 // calls, max tokens, a refusal/safety stop, an HTTP 429 with retry-after, a
-// stream error event, a mid-stream disconnect and an abort, plus the
+// stream error event, a mid-stream disconnect, a reply without usage and
+// an abort, plus the
 // Config.Extra scenarios of the API under test. Goldens live in
 // the calling package's testdata/golden/<scenario>.txt and are rewritten
 // with `go test -update` (this package registers the -update flag, so a
@@ -116,6 +117,14 @@ var Scenarios = []Scenario{
 	{Name: "disconnect", Turn: mockllm.Turn{
 		Blocks:          []mockllm.Block{mockllm.Text("This reply is cut off by a dropped connection somewhere in the middle.")},
 		DisconnectAfter: 6,
+	}},
+	// A server that reports no usage: Done estimates it (usage.estimated).
+	{Name: "no-usage", Turn: mockllm.Turn{
+		Blocks: []mockllm.Block{
+			mockllm.Text("Writing it."),
+			mockllm.ToolCall("write", `{"path":"a.go","content":"package a\n"}`),
+		},
+		NoUsage: true,
 	}},
 	{Name: "abort", Abort: true, Turn: mockllm.Turn{
 		Blocks:           []mockllm.Block{mockllm.Text("Partial answer before the user pressed escape.")},

@@ -65,7 +65,7 @@ func MessagesURL(base string) string {
 // Stream starts the request; see the package doc for the event mapping.
 func (p *Provider) Stream(ctx context.Context, req *ai.Request) *ai.Stream {
 	req.EnsureRequestID() // visible to the caller before any event
-	em, s := ai.NewEmitter(req.Model)
+	em, s := ai.NewRequestEmitter(req)
 	go p.run(ctx, req, em)
 	return s
 }
@@ -173,7 +173,7 @@ func decode(r *sse.Reader, em *ai.Emitter) error {
 		case "message_start":
 			if ev.Message != nil {
 				em.SetResponseID(ev.Message.ID)
-				applyUsage(em.Usage(), ev.Message.Usage)
+				em.UpdateUsage(func(u *ai.Usage) { applyUsage(u, ev.Message.Usage) })
 			}
 		case "content_block_start":
 			cb := ev.ContentBlock
@@ -238,7 +238,7 @@ func decode(r *sse.Reader, em *ai.Emitter) error {
 				}
 			}
 			if ev.Usage != nil {
-				applyUsage(em.Usage(), *ev.Usage)
+				em.UpdateUsage(func(u *ai.Usage) { applyUsage(u, *ev.Usage) })
 			}
 		case "message_stop":
 			em.EndOpenBlocks()

@@ -31,7 +31,7 @@ func (*Provider) API() ai.API { return ai.APIGoogleGenerativeAI }
 
 // Stream starts the request; every failure ends the stream with an error event.
 func (p *Provider) Stream(ctx context.Context, req *ai.Request) *ai.Stream {
-	em, s := ai.NewEmitter(req.Model)
+	em, s := ai.NewRequestEmitter(req)
 	req.EnsureRequestID()
 	go func() {
 		if err := p.stream(ctx, req, em); err != nil {

@@ -14,13 +14,17 @@
 // delta.reasoning_content / delta.reasoning / delta.reasoning_text (the
 // fields compatible servers use for thinking) → thinking blocks;
 // delta.tool_calls → one tool-call block per tool index, argument text
-// appended and re-parsed on every delta. A change of kind closes the open
+// appended (ai.Emitter parses it). A change of kind closes the open
 // block first. finish_reason maps stop → stop, length → length,
 // tool_calls/function_call → toolUse, content_filter → error; a stop with
 // tool calls is toolUse. The usage chunk maps prompt_tokens minus cached
 // tokens to input, cached tokens to cacheRead and completion_tokens
-// (reasoning included) to output (Groq's x_groq.usage and DeepSeek's
-// prompt_cache_hit_tokens are read too).
+// (reasoning included) to output (Groq's x_groq.usage, a usage inside the
+// choice and DeepSeek's prompt_cache_hit_tokens are read too). A stream
+// without usage falls back to llama.cpp's "timings" (prompt_n, cache_n,
+// predicted_n) when present, else ai.Emitter estimates the usage and marks
+// it estimated. A server that rejects stream_options is configured with
+// compat supportsUsageInStreaming: false (Cerebras by default).
 //
 // Server quirks are described by Compat, resolved from the preset of the
 // model's provider and then from the model's "compat" map (models.yml).

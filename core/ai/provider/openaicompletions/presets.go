@@ -59,7 +59,8 @@ var Presets = []Preset{
 		Compat: Compat{MaxTokensField: "max_tokens", SupportsUsageInStreaming: true, SupportsReasoningEffort: true}},
 	{Name: "cerebras", Title: "Cerebras", BaseURL: "https://api.cerebras.ai/v1",
 		KeyEnv: []string{"CEREBRAS_API_KEY"},
-		Compat: Compat{MaxTokensField: "max_completion_tokens", SupportsUsageInStreaming: true, SupportsReasoningEffort: true}},
+		// Cerebras rejects stream_options; its usage is estimated.
+		Compat: Compat{MaxTokensField: "max_completion_tokens", SupportsReasoningEffort: true}},
 }
 
 // PresetByName finds a preset by provider name.

@@ -30,7 +30,7 @@ func (*Provider) API() ai.API { return ai.APIOpenAICompletions }
 
 // Stream starts the request; every failure ends the stream with an error event.
 func (p *Provider) Stream(ctx context.Context, req *ai.Request) *ai.Stream {
-	em, s := ai.NewEmitter(req.Model)
+	em, s := ai.NewRequestEmitter(req)
 	req.EnsureRequestID()
 	go p.run(ctx, req, em)
 	return s
@@ -92,6 +92,7 @@ func (p *Provider) stream(ctx context.Context, req *ai.Request, em *ai.Emitter) 
 		return ai.ErrStreamEnded
 	}
 	em.EndOpenBlocks()
+	st.finishUsage()
 	st.applyStop()
 	return nil
 }
@@ -116,12 +117,14 @@ type chunk struct {
 			} `json:"tool_calls"`
 		} `json:"delta"`
 		FinishReason *string `json:"finish_reason"`
+		Usage        *usage  `json:"usage"` // some servers (Moonshot) report usage in the choice
 	} `json:"choices"`
 	Usage *usage `json:"usage"`
 	XGroq *struct {
 		Usage *usage `json:"usage"`
 	} `json:"x_groq"` // Groq reports usage here
-	Error json.RawMessage `json:"error"` // {"message","type","code"} or a plain string
+	Timings *timings        `json:"timings"` // llama.cpp's own counts, on its last chunk
+	Error   json.RawMessage `json:"error"`   // {"message","type","code"} or a plain string
 }
 
 // streamError decodes an in-stream error in either shape servers use.
@@ -144,6 +147,15 @@ func streamError(raw json.RawMessage) error {
 	return &ai.StreamError{Kind: e.Type, Message: e.Message}
 }
 
+// timings is the part of llama.cpp's "timings" object that counts tokens:
+// prompt tokens evaluated, prompt tokens reused from its cache, and tokens
+// generated.
+type timings struct {
+	PromptN    *int `json:"prompt_n"`
+	CacheN     int  `json:"cache_n"`
+	PredictedN *int `json:"predicted_n"`
+}
+
 type usage struct {
 	PromptTokens        int `json:"prompt_tokens"`
 	CompletionTokens    int `json:"completion_tokens"`
@@ -163,6 +175,8 @@ type state struct {
 	finish   string      // finish_reason once seen
 	sawDone  bool        // "[DONE]" arrived
 	hasTools bool
+	hasUsage bool     // a usage object arrived
+	timings  *timings // llama.cpp's counts, used when no usage arrives
 }
 
 func (s *state) chunk(data []byte) error {
@@ -176,10 +190,16 @@ func (s *state) chunk(data []byte) error {
 	if c.ID != "" {
 		s.em.SetResponseID(c.ID)
 	}
-	if c.Usage != nil {
+	switch {
+	case c.Usage != nil:
 		s.setUsage(c.Usage)
-	} else if c.XGroq != nil && c.XGroq.Usage != nil {
+	case c.XGroq != nil && c.XGroq.Usage != nil:
 		s.setUsage(c.XGroq.Usage)
+	case len(c.Choices) > 0 && c.Choices[0].Usage != nil:
+		s.setUsage(c.Choices[0].Usage)
+	}
+	if t := c.Timings; t != nil && t.PromptN != nil && t.PredictedN != nil {
+		s.timings = t
 	}
 	if len(c.Choices) == 0 {
 		return nil
@@ -252,6 +272,7 @@ func (s *state) closeOpen() {
 }
 
 func (s *state) setUsage(u *usage) {
+	s.hasUsage = true
 	cached := u.PromptCacheHitTokens
 	if u.PromptTokensDetails != nil && u.PromptTokensDetails.CachedTokens > 0 {
 		cached = u.PromptTokensDetails.CachedTokens
@@ -261,6 +282,17 @@ func (s *state) setUsage(u *usage) {
 		Output:    u.CompletionTokens,
 		CacheRead: cached,
 	})
+}
+
+// finishUsage falls back to llama.cpp's timings when the server sent no
+// usage object (it sends one only when asked with include_usage, and
+// older versions never do). Without either, Done estimates the usage.
+func (s *state) finishUsage() {
+	if s.hasUsage || s.timings == nil {
+		return
+	}
+	t := s.timings
+	s.em.SetUsage(ai.Usage{Input: *t.PromptN, Output: *t.PredictedN, CacheRead: t.CacheN})
 }
 
 // applyStop maps finish_reason to the message's stop reason.
