@@ -169,10 +169,13 @@ type recordedRequest struct {
 	Body   json.RawMessage     `json:"body"`
 }
 
-// writeRecord writes requests as JSON lines, atomically.
+// writeRecord writes requests as JSON lines, atomically. A JSON body is
+// kept as the client sent it (no HTML escaping; only insignificant
+// whitespace is dropped), so a record can serve as a byte-exact fixture.
 func writeRecord(path string, reqs []mockllm.Request) error {
 	var b strings.Builder
 	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
 	for _, r := range reqs {
 		body := json.RawMessage(r.Body)
 		if !json.Valid(r.Body) {

@@ -38,7 +38,7 @@ func TestMockLLMServes(t *testing.T) {
 	}
 	go io.Copy(io.Discard, outR)
 	url = strings.TrimSpace(url)
-	resp, err := http.Post(url+"/v1/chat/completions", "application/json", strings.NewReader(`{"model":"m","stream":true}`))
+	resp, err := http.Post(url+"/v1/chat/completions", "application/json", strings.NewReader(`{"model":"m","stream":true,"system":"<rules> & more"}`))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -59,7 +59,7 @@ func TestMockLLMServes(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !strings.Contains(string(rec), `"path":"/v1/chat/completions"`) || !strings.Contains(string(rec), `"body":{"model":"m","stream":true}`) {
+	if !strings.Contains(string(rec), `"path":"/v1/chat/completions"`) || !strings.Contains(string(rec), `"body":{"model":"m","stream":true,"system":"<rules> & more"}`) {
 		t.Errorf("record = %s", rec)
 	}
 	if !strings.Contains(stderr.String(), "1 requests, 0 turns left unplayed") {
