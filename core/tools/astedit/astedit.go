@@ -30,10 +30,11 @@ const (
 const description = `Rewrite code by syntax structure with ast-grep patterns. Each op replaces every node matching
 pat with out; metavariables captured in pat ($NAME one node, $$$NAME zero or more nodes, $_ and $$$
 uncaptured) are substituted into out; an empty out deletes the match. Metavariable names are upper
-case and stand for whole nodes. Each replacement is 1:1: one capture cannot turn into several sibling
-nodes unless the grammar allows that at its place. Files must all be of one language. The call only
-previews the changes (-old/+new lines); call resolve to apply or discard them. Overlapping matches
-are refused: refine the pattern.`
+case and stand for whole nodes. Example op: {"pat": "oldAPI($A, $$$REST)", "out": "newAPI($$$REST, $A)"}.
+Each replacement is 1:1: one capture cannot turn into several sibling nodes unless the grammar
+allows that at its place. Files must all be of one language. The call only previews the changes
+(-old/+new lines); resolve then applies or discards them. Overlapping matches are refused: refine
+the pattern. For a one-off change at one place, use edit instead.`
 
 // Tool is the ast_edit tool bound to a session.
 type Tool struct {

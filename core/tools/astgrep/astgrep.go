@@ -40,11 +40,14 @@ A pattern is code in the target language with metavariables:
   $$$NAME matches zero or more nodes (arguments, statements) and captures them
   $$$     matches zero or more nodes without capturing
 Metavariable names are upper case and stand for whole nodes, never parts of identifiers or
-strings. Using the same name twice requires identical code at both places. The pattern must
-parse as one node of the file's language (inferred from the extension), e.g.
-"fmt.Errorf($$$ARGS)", "if err != nil { return $$$ }", "useEffect($FN, [])".
+strings; "$$NAME" is not valid. Using the same name twice requires identical code at both places.
+White space and formatting do not matter. The pattern must parse as one node of the file's language
+(inferred from the extension), e.g. "fmt.Errorf($$$ARGS)", "if err != nil { return $$$ }",
+"useEffect($FN, [])"; a bare name such as "parseConfig" finds every use of it. Different declaration
+forms (function, method, assigned arrow function) are different patterns.
 paths takes files, directories or globs ("src/**/*.ts"); keep one language per call when you can.
-Results come sorted by file and position, 50 per call; use skip to page.`
+Each match shows its first line as "*REF|line" (REF as in read output) followed by its captures as
+"meta: NAME=value"; matches come sorted by file and position, 50 per call; use skip to page.`
 
 // Tool is the ast_grep tool bound to a session.
 type Tool struct{ env *tool.Env }

@@ -7,10 +7,16 @@ import (
 )
 
 // hashlineDescription is the model-facing description of hashline mode,
-// with the payload separator in force.
+// with the payload separator in force. Its worked example carries real
+// anchors, so that copying them is exactly what the model sees read do.
 func hashlineDescription() string {
-	return strings.ReplaceAll(`Edit files by naming lines with the anchors that read and search print (the token before "|", e.g. 41th).
-Write one section per file:
+	return strings.NewReplacer(
+		"SEP", hashline.EditSeparator(),
+		"A12", hashline.Anchor(12, exampleLines[0]),
+		"A13", hashline.Anchor(13, exampleLines[1]),
+		"A14", hashline.Anchor(14, exampleLines[2]),
+	).Replace(`Edit files by naming lines with the anchors that read and search print: the token before "|"
+(e.g. 41th in "41th|    return x"). Write one section per file:
 
 @@ path/to/file
 OPERATIONS
@@ -23,18 +29,37 @@ Operations (A and B are anchors; BOF and EOF are the file's start and end):
 Payload lines follow their operation, each starting with SEP: "SEPtext" puts "text" in the file as is,
 indentation included; "SEP" alone is an empty line.
 
+Example. read showed:
+A12|func add(a, b int) int {
+A13|	return a - b
+A14|}
+This input fixes line 13 and adds a function after line 14:
+@@ calc.go
+= A13..A13
+SEP	return a + b
++ A14
+SEP
+SEPfunc zero() int { return 0 }
+
 Rules:
+- Copy anchors exactly from the latest read, search or edit output for the file. An operation line
+  holds only the operation and its anchors, never line text; this is not a unified diff (no
+  "@@ -1,3 +1,4 @@" hunks, no "+" or "-" content lines).
 - Every anchor refers to the file as you last read it; do not renumber after earlier operations in
   the same call. Several sections for the same file are combined the same way.
 - All anchors are checked before anything is written. If the file changed, nothing is written and
   the current lines are shown with fresh anchors: retry with those.
 - Only list the lines you change; the rest of the file stays as it is. Do not repeat the line
-  before or after a range inside its payload.
+  before or after a range inside its payload. The tool does not know the language: let a range
+  cover whole statements or blocks, so that the payload is balanced.
 - Several files in one call are applied all together or not at all. A new file can be created
   with "+ BOF".
 - The result shows the changed lines with their new anchors; use those for a follow-up edit
-  instead of reading the file again.`, "SEP", hashline.EditSeparator())
+  instead of reading the file again.`)
 }
+
+// exampleLines are lines 12 to 14 of the file in the hashline example.
+var exampleLines = [3]string{"func add(a, b int) int {", "\treturn a - b", "}"}
 
 const replaceDescription = `Edit a file by replacing text. old_text is found in the file and replaced by new_text.
 - Copy old_text from the file exactly, without line-number or anchor prefixes, and include enough

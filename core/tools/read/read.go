@@ -33,17 +33,34 @@ const (
 // bytesPerLineBudget sizes the streaming budget: max(50 KiB, lines × 512).
 const bytesPerLineBudget = 512
 
-const description = `Read a file or list a directory. The path may end with a line selector:
+// descriptionHead and descriptionTail frame the line-prefix sentence,
+// which depends on the session's display mode (see description).
+const descriptionHead = `Read a file or list a directory. The path may end with a line selector:
   path:50       from line 50 on
   path:50-80    lines 50 to 80
   path:50+20    20 lines starting at line 50
   path:raw      verbatim text without line prefixes (combinable, e.g. path:50-80:raw)
-Lines are 1-indexed. Each line comes prefixed with its anchor and a bar, e.g. "41th|text": the anchor
-(line number plus two letters) is what the edit tool takes to name that line; the text after the bar
-is the line itself. Long files are shown in pages; follow the hint at the end to continue. Explicit
-ranges include one line before and three after as context. A directory shows a tree two levels deep,
-newest entries first, with sizes and ages. "~" is your home directory; "/" alone is the working
-directory. artifact://<id> reads the full output a truncated tool result was saved to.`
+Lines are 1-indexed.`
+
+const descriptionTail = ` Long files are shown in pages; follow the hint at the end to continue.
+Explicit ranges include one line before and three after as context. A directory shows a tree two
+levels deep, newest entries first, with sizes and ages. "~" is your home directory; "/" alone is the
+working directory. artifact://<id> reads the full output a truncated tool result was saved to.`
+
+// description is the model-facing description for the prefix lines carry
+// in mode m: edit anchors, line numbers, or nothing.
+func description(m tool.DisplayMode) string {
+	switch m {
+	case tool.DisplayHashline:
+		return descriptionHead + ` Each line comes as ANCHOR|TEXT, e.g. "41th|    return x": the anchor
+(line number plus two letters) names that line in edit operations; copy it exactly, without the bar
+and the text.` + descriptionTail
+	case tool.DisplayLineNumbers:
+		return descriptionHead + ` Each line comes as NUMBER|TEXT, e.g. "41|    return x"; the number and
+the bar are not part of the file.` + descriptionTail
+	}
+	return descriptionHead + descriptionTail
+}
 
 // Tool is the read tool bound to a session.
 type Tool struct {
@@ -59,7 +76,7 @@ func (t *Tool) Definition() tool.Definition {
 	return tool.Definition{
 		Name:        "read",
 		Label:       "Read",
-		Description: description,
+		Description: description(t.env.DisplayMode(false, false)),
 		Parameters: tool.Object(map[string]*tool.Schema{
 			"path": {Type: "string", MinLength: tool.Ptr(1), Description: "File or directory path, or artifact://<id>, optionally ending with :N, :A-B, :A+C and/or :raw"},
 		}, "path"),

@@ -31,13 +31,20 @@ const (
 	PreselectLimit = VisibleLimit * 5 // matches taken from the engine per call
 )
 
+// description is the model-facing description; refHashline or
+// refLineNumber completes it for the session's display mode.
 const description = `Search file contents with a regular expression (Rust regex syntax). paths lists files,
 directories or globs ("src", "**/*.go", "src/*.ts"); hidden files are searched, .gitignore is
 respected unless gitignore is false. Matching lines come as "*REF|line", context lines as
-" REF|line", grouped under "# path"; REF is the line's anchor for the edit tool. At most 100
-matches are shown, spread across files; pass skip to page. Escape literal braces and parentheses
-(e.g. "interface\{\}"); a pattern matches across lines only if it contains \n or a newline. i makes
-the search case-insensitive.`
+" REF|line", grouped under "# path"; REF is `
+
+const (
+	refHashline    = `the line's anchor, which edit takes as it is.`
+	refLineNumber  = `the line number.`
+	descriptionEnd = ` At most 100 matches are shown, spread
+across files; pass skip to page. Escape literal braces and parentheses (e.g. "interface\{\}"); a
+pattern matches across lines only if it contains \n or a newline.`
+)
 
 // Tool is the search tool bound to a session.
 type Tool struct{ env *tool.Env }
@@ -50,7 +57,7 @@ func (t *Tool) Definition() tool.Definition {
 	return tool.Definition{
 		Name:        "search",
 		Label:       "Search",
-		Description: description,
+		Description: t.description(),
 		Parameters: tool.Object(map[string]*tool.Schema{
 			"pattern":   tool.String("Regular expression to search for"),
 			"paths":     tool.Array(tool.String(""), "Files, directories or globs to search; at least one"),
@@ -60,6 +67,15 @@ func (t *Tool) Definition() tool.Definition {
 		}, "pattern", "paths"),
 		Concurrency: tool.Shared,
 	}
+}
+
+// description completes the description for the rows this session shows.
+func (t *Tool) description() string {
+	ref := refLineNumber
+	if t.env.DisplayMode(false, false) == tool.DisplayHashline {
+		ref = refHashline
+	}
+	return description + ref + descriptionEnd
 }
 
 // Details is the structured part of a search result.

@@ -1,0 +1,29 @@
+package read
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/gopi-agent/gopi/core/tool"
+)
+
+// TestDescriptionFollowsDisplayMode: the description promises the line
+// prefix the session shows — anchors only when edit takes them.
+func TestDescriptionFollowsDisplayMode(t *testing.T) {
+	for _, c := range []struct {
+		mode      tool.EditMode
+		want, not string
+	}{
+		{tool.EditHashline, "ANCHOR|TEXT", "NUMBER|TEXT"},
+		{tool.EditReplace, "NUMBER|TEXT", "ANCHOR|TEXT"},
+		{tool.EditApplyPatch, "NUMBER|TEXT", "ANCHOR|TEXT"},
+	} {
+		env := tool.NewEnv(t.TempDir())
+		env.Settings = tool.DefaultSettings()
+		env.Settings.EditMode = c.mode
+		desc := New(env).Definition().Description
+		if !strings.Contains(desc, c.want) || strings.Contains(desc, c.not) {
+			t.Errorf("%s mode:\n%s", c.mode, desc)
+		}
+	}
+}
