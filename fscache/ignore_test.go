@@ -46,7 +46,7 @@ func git(t *testing.T, dir string, args ...string) string {
 // walkFiles returns the sorted regular-file paths of a walk.
 func walkFiles(t *testing.T, root string, opts Options) []string {
 	t.Helper()
-	es, err := Walk(context.Background(), root, opts)
+	es, err := walkTree(context.Background(), root, opts, false, testExcludes())
 	if err != nil {
 		t.Fatalf("Walk(%s): %v", root, err)
 	}
@@ -257,4 +257,11 @@ func TestNormalizeRules(t *testing.T) {
 			t.Errorf("normalizeRules(%q) = %q, want %q", in, got, want)
 		}
 	}
+}
+
+// testExcludes is the global excludes file git would use in this test: the
+// tests point HOME and XDG_CONFIG_HOME (read here, by the test, as git and
+// rg read them) at fixture directories.
+func testExcludes() string {
+	return GlobalExcludesPath(os.Getenv("HOME"), os.Getenv("XDG_CONFIG_HOME"))
 }
