@@ -9,7 +9,6 @@ import (
 	"slices"
 
 	"github.com/gopi-agent/gopi/internal/atomicfile"
-	"gopkg.in/yaml.v3"
 )
 
 // Config is everything configuration gives the rest of gopi: where things
@@ -235,7 +234,7 @@ func (c *Config) globalSettingsFile(isLight func(string) bool) (read, write stri
 		if len(validate(data)) > 0 {
 			return old, yml, nil // Load reports the bad values against the old file
 		}
-		out, err := yaml.Marshal(data)
+		out, err := marshalYAML(data)
 		if err == nil {
 			err = atomicfile.WriteFile(yml, out, 0o600)
 		}

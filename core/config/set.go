@@ -53,7 +53,7 @@ func (s *Settings) Set(key string, v any) error {
 func editYAMLFile(path, key string, v any, seed map[string]any) ([]byte, error) {
 	data, err := os.ReadFile(path)
 	if errors.Is(err, fs.ErrNotExist) && len(seed) > 0 {
-		data, err = yaml.Marshal(seed)
+		data, err = marshalYAML(seed)
 	} else if errors.Is(err, fs.ErrNotExist) {
 		err = nil
 	}
@@ -122,17 +122,26 @@ func setYAML(doc []byte, key string, v any) ([]byte, error) {
 			setMapping(m, mappingIndex(m, path[len(path)-1]), path[len(path)-1], val)
 		}
 	}
-	var buf bytes.Buffer
-	enc := yaml.NewEncoder(&buf)
-	enc.SetIndent(2)
-	if err := enc.Encode(&root); err != nil {
-		return nil, err
-	}
-	if err := enc.Close(); err != nil {
+	out, err := marshalYAML(&root)
+	if err != nil {
 		return nil, err
 	}
 	if len(top.Content) == 0 && len(top.HeadComment+top.FootComment+root.HeadComment+root.FootComment) == 0 {
 		return []byte{}, nil
+	}
+	return out, nil
+}
+
+// marshalYAML encodes v as YAML with two-space indentation.
+func marshalYAML(v any) ([]byte, error) {
+	var buf bytes.Buffer
+	enc := yaml.NewEncoder(&buf)
+	enc.SetIndent(2)
+	if err := enc.Encode(v); err != nil {
+		return nil, err
+	}
+	if err := enc.Close(); err != nil {
+		return nil, err
 	}
 	return buf.Bytes(), nil
 }
