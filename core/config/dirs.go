@@ -92,3 +92,15 @@ func homeDir(getenv func(string) string) string {
 	h, _ := os.UserHomeDir()
 	return h
 }
+
+// DefaultAgentDir is AgentDirFor with the home directory from getenv's
+// HOME (else the system's) and the process's working directory, for
+// library entry points called without a Config. A nil getenv is the
+// process environment.
+func DefaultAgentDir(getenv func(string) string) string {
+	if getenv == nil {
+		getenv = ProcessEnv().Get
+	}
+	cwd, _ := os.Getwd()
+	return AgentDirFor(getenv, homeDir(getenv), cwd)
+}

@@ -1,14 +1,10 @@
 package edit
 
-import (
-	"strings"
-
-	"github.com/gopi-agent/gopi/core/hashline"
-)
+import "strings"
 
 // hashlineDescription is the model-facing description of hashline mode,
-// with the payload separator in force.
-func hashlineDescription() string {
+// with the payload separator sep.
+func hashlineDescription(sep string) string {
 	return strings.ReplaceAll(`Edit files by naming lines with the anchors that read and search print (the token before "|", e.g. 41th).
 Write one section per file:
 
@@ -33,7 +29,7 @@ Rules:
 - Several files in one call are applied all together or not at all. A new file can be created
   with "+ BOF".
 - The result shows the changed lines with their new anchors; use those for a follow-up edit
-  instead of reading the file again.`, "SEP", hashline.EditSeparator())
+  instead of reading the file again.`, "SEP", sep)
 }
 
 const replaceDescription = `Edit a file by replacing text. old_text is found in the file and replaced by new_text.
