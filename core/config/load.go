@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"maps"
 	"os"
 	"path/filepath"
 	"slices"
@@ -38,8 +39,9 @@ const (
 	DotenvFile          = ".env"
 )
 
-// Load builds the configuration: the environment first (the process, then
-// .env files), then the directories, then the settings layers. A settings
+// Load builds the configuration: the directories (from the process
+// environment), then the environment with the .env files, then the
+// settings layers. A settings
 // file of gopi's own with bad syntax or a bad value is an error naming the
 // file, the key and what was expected; problems with omp's files only add
 // Warnings (those files belong to another program and may be newer).
@@ -83,7 +85,7 @@ func Load(opts LoadOptions) (*Config, error) {
 	}
 	layers = append(layers, Layer{Kind: LayerEnv, Data: envLayer(c.Env)})
 	over := Layer{Kind: LayerOverride, Data: map[string]any{}}
-	for _, k := range slices.Sorted(mapsKeys(opts.Overrides)) {
+	for _, k := range slices.Sorted(maps.Keys(opts.Overrides)) {
 		v := normalize(opts.Overrides[k])
 		if err := checkKey(k, v); err != nil {
 			return nil, fmt.Errorf("config: override %w", err)
@@ -250,15 +252,4 @@ func (c *Config) globalSettingsFile(isLight func(string) bool) (read, write stri
 		return yml, yml, nil
 	}
 	return yml, yml, nil
-}
-
-// mapsKeys returns the keys of a map (nil-safe).
-func mapsKeys(m map[string]any) func(func(string) bool) {
-	return func(yield func(string) bool) {
-		for k := range m {
-			if !yield(k) {
-				return
-			}
-		}
-	}
 }

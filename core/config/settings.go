@@ -199,8 +199,7 @@ func (s *Settings) StringMap(key string) map[string]string {
 	return out
 }
 
-// value is the merged value of key (not copied; callers only read
-// scalars or copy).
+// value is a copy of the merged value of key (nil when unset).
 func (s *Settings) value(key string) any {
 	s.mu.RLock()
 	defer s.mu.RUnlock()
