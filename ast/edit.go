@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"os"
 	"slices"
-	"strconv"
 	"strings"
 	"time"
 
@@ -279,18 +278,6 @@ func applyChanges(src []byte, changes []Change) []byte {
 	return slices.Concat(pieces...)
 }
 
-// EnvMaxFiles names the environment variable capping the files one rewrite
-// may change.
-const EnvMaxFiles = "PI_MAX_AST_FILES"
-
-// DefaultMaxFiles is the cap when EnvMaxFiles is unset or invalid.
+// DefaultMaxFiles is the cap on the files one rewrite may change when the
+// caller's configuration sets none (PI_MAX_AST_FILES, read by core/config).
 const DefaultMaxFiles = 1000
-
-// MaxFilesFromEnv returns PI_MAX_AST_FILES when it is a positive integer,
-// else DefaultMaxFiles.
-func MaxFilesFromEnv() int {
-	if n, err := strconv.Atoi(strings.TrimSpace(os.Getenv(EnvMaxFiles))); err == nil && n > 0 {
-		return n
-	}
-	return DefaultMaxFiles
-}

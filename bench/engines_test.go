@@ -2,12 +2,15 @@ package bench
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
+	"github.com/gopi-agent/gopi/core/config"
 	"github.com/gopi-agent/gopi/fscache"
 	"github.com/gopi-agent/gopi/search/fuzzy"
 	"github.com/gopi-agent/gopi/search/glob"
@@ -24,12 +27,20 @@ import (
 //
 //	go test ./bench -run '^$' -bench . -benchtime 20x
 
-// TestMain raises the scan cache's TTL before the process-wide cache reads
-// its policy, so the cache stays warm for a whole benchmark run.
+// TestMain gives the process-wide scan cache the policy the CLI would use,
+// with the TTL raised to an hour unless FS_SCAN_CACHE_TTL_MS sets it, so
+// the cache stays warm for a whole benchmark run.
 func TestMain(m *testing.M) {
-	if os.Getenv(fscache.EnvTTL) == "" {
-		os.Setenv(fscache.EnvTTL, "3600000") // an hour
+	cfg, err := config.Load(config.LoadOptions{NoFiles: true})
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(2)
 	}
+	p := cfg.ScanCachePolicy()
+	if cfg.Env.Get(config.EnvScanCacheTTL) == "" {
+		p.TTL = time.Hour
+	}
+	fscache.SetDefaultPolicy(p)
 	os.Exit(m.Run())
 }
 

@@ -16,7 +16,8 @@
 // bypasses the cache), a bounded entry count (FS_SCAN_CACHE_MAX_ENTRIES,
 // default 16, oldest evicted first), a caller-side empty-result recheck
 // (FS_SCAN_EMPTY_RECHECK_MS, default 200) and explicit invalidation by path
-// after every mutation. `.git` is never returned and symlinks are never
+// after every mutation. The variables are read by core/config, which hands
+// the resulting Policy to SetDefaultPolicy or New. `.git` is never returned and symlinks are never
 // followed.
 package fscache
 
@@ -55,19 +56,16 @@ type Scan struct {
 	Age     time.Duration // time since the walk ran; 0 for a walk done by this call
 }
 
-// Policy is the global cache policy. There are no per-call knobs.
+// Policy is the global cache policy. There are no per-call knobs. The
+// package reads no environment: core/config builds the policy from
+// FS_SCAN_CACHE_TTL_MS, FS_SCAN_EMPTY_RECHECK_MS, FS_SCAN_CACHE_MAX_ENTRIES
+// and the user's git configuration.
 type Policy struct {
 	TTL          time.Duration // entries older than this are rescanned; 0 disables caching
 	EmptyRecheck time.Duration // callers rescan once an empty result is at least this old
 	MaxEntries   int           // cached keys kept at most; the oldest are evicted first
+	ExcludesFile string        // the user's global git excludes file (see GlobalExcludesPath); "" for none
 }
 
-// Environment variables that override the default policy.
-const (
-	EnvTTL          = "FS_SCAN_CACHE_TTL_MS"
-	EnvEmptyRecheck = "FS_SCAN_EMPTY_RECHECK_MS"
-	EnvMaxEntries   = "FS_SCAN_CACHE_MAX_ENTRIES"
-)
-
-// DefaultPolicy is the policy when no environment variable overrides it.
+// DefaultPolicy is the policy when the configuration changes nothing.
 var DefaultPolicy = Policy{TTL: time.Second, EmptyRecheck: 200 * time.Millisecond, MaxEntries: 16}

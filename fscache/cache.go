@@ -3,6 +3,7 @@ package fscache
 import (
 	"context"
 	"sync"
+	"sync/atomic"
 	"time"
 )
 
@@ -51,19 +52,34 @@ func New(p Policy) *Cache {
 	p.EmptyRecheck = max(p.EmptyRecheck, 0)
 	p.MaxEntries = max(p.MaxEntries, 1)
 	return &Cache{
-		policy:  p,
-		now:     time.Now,
-		walk:    Walk,
+		policy: p,
+		now:    time.Now,
+		walk: func(ctx context.Context, root string, o Options) ([]Entry, error) {
+			return walkTree(ctx, root, o, false, p.ExcludesFile)
+		},
 		entries: make(map[key]*stored),
 		flights: make(map[key]*flight),
 	}
 }
 
-// Default returns the process-wide cache, whose policy is read from the
-// environment (PolicyFromEnv) on first use.
-func Default() *Cache { return defaultCache() }
+// Default returns the process-wide cache the engines use when they are
+// given no Scanner. Its policy is DefaultPolicy until SetDefaultPolicy
+// replaces it.
+func Default() *Cache {
+	if c := defaultCache.Load(); c != nil {
+		return c
+	}
+	defaultCache.CompareAndSwap(nil, New(DefaultPolicy))
+	return defaultCache.Load()
+}
 
-var defaultCache = sync.OnceValue(func() *Cache { return New(PolicyFromEnv()) })
+// SetDefaultPolicy replaces the process-wide cache by an empty one with
+// policy p. The program's entry point calls it once with the policy its
+// configuration gives (core/config's ScanCachePolicy); callers holding the
+// previous cache keep using it.
+func SetDefaultPolicy(p Policy) { defaultCache.Store(New(p)) }
+
+var defaultCache atomic.Pointer[Cache]
 
 // Policy returns the cache's policy.
 func (c *Cache) Policy() Policy { return c.policy }
@@ -137,7 +153,7 @@ func (c *Cache) WalkTypes(ctx context.Context, root string, opts Options) (*Scan
 	if err != nil {
 		return nil, err
 	}
-	entries, err := WalkTypes(ctx, abs, opts)
+	entries, err := walkTree(ctx, abs, opts, true, c.policy.ExcludesFile)
 	if err != nil {
 		return nil, err
 	}

@@ -16,23 +16,30 @@ import (
 // globalExcludes loads the user's global excludes file at most once per walk,
 // and only if the walk meets a git repository.
 type globalExcludes struct {
+	path string // the file; "" for none
 	once sync.Once
 	rs   *ruleSet
 }
 
 func (g *globalExcludes) rules() *ruleSet {
-	g.once.Do(func() { g.rs = loadRules(globalExcludesPath()) })
+	g.once.Do(func() {
+		if g.path != "" {
+			g.rs = loadRules(g.path)
+		}
+	})
 	return g.rs
 }
 
-// globalExcludesPath is where git looks for the global excludes file:
-// core.excludesFile from the XDG git config or ~/.gitconfig (the latter wins,
-// as git reads it last), else $XDG_CONFIG_HOME/git/ignore, else
-// ~/.config/git/ignore. It returns "" when no home directory is known.
-func globalExcludesPath() string {
-	home, _ := os.UserHomeDir()
+// GlobalExcludesPath is where git looks for the global excludes file, given
+// the home directory and $XDG_CONFIG_HOME (either may be ""):
+// core.excludesFile from the XDG git config or ~/.gitconfig (the latter
+// wins, as git reads it last), else XDG_CONFIG_HOME/git/ignore, else
+// ~/.config/git/ignore. It returns "" when neither directory is known. The
+// result goes into Policy.ExcludesFile; the package itself never reads the
+// environment.
+func GlobalExcludesPath(home, xdgConfigHome string) string {
 	xdgGit := ""
-	if x := os.Getenv("XDG_CONFIG_HOME"); x != "" {
+	if x := xdgConfigHome; x != "" {
 		xdgGit = filepath.Join(x, "git")
 	} else if home != "" {
 		xdgGit = filepath.Join(home, ".config", "git")

@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 )
 
 // writeTree creates files (slash paths, parents made as needed) under root.
@@ -46,7 +47,7 @@ func git(t *testing.T, dir string, args ...string) string {
 // walkFiles returns the sorted regular-file paths of a walk.
 func walkFiles(t *testing.T, root string, opts Options) []string {
 	t.Helper()
-	es, err := Walk(context.Background(), root, opts)
+	es, err := walkTree(context.Background(), root, opts, false, testExcludes())
 	if err != nil {
 		t.Fatalf("Walk(%s): %v", root, err)
 	}
@@ -256,5 +257,56 @@ func TestNormalizeRules(t *testing.T) {
 		if got := string(normalizeRules([]byte(in))); got != want {
 			t.Errorf("normalizeRules(%q) = %q, want %q", in, got, want)
 		}
+	}
+}
+
+// testExcludes is the global excludes file git would use in this test: the
+// tests point HOME and XDG_CONFIG_HOME (read here, by the test, as git and
+// rg read them) at fixture directories.
+func testExcludes() string {
+	return GlobalExcludesPath(os.Getenv("HOME"), os.Getenv("XDG_CONFIG_HOME"))
+}
+
+// TestCacheAppliesPolicyExcludesFile checks that the global excludes file
+// comes from the cache's policy (the package reads no environment) and
+// that the process-wide cache takes the policy SetDefaultPolicy gives.
+func TestCacheAppliesPolicyExcludesFile(t *testing.T) {
+	tmp := t.TempDir()
+	writeTree(t, tmp, map[string]string{
+		"ignore":         "*.gl\n",
+		"repo/.git/HEAD": "",
+		"repo/a.gl":      "",
+		"repo/b.txt":     "",
+	})
+	root := filepath.Join(tmp, "repo")
+	files := func(s *Scan) []string {
+		var out []string
+		for _, e := range s.Entries {
+			if e.Type == TypeFile {
+				out = append(out, e.Path)
+			}
+		}
+		return out
+	}
+	opts := Options{Gitignore: true}
+	with := New(Policy{ExcludesFile: filepath.Join(tmp, "ignore"), MaxEntries: 1})
+	s, err := with.GetOrScan(context.Background(), root, opts)
+	if err != nil || !slices.Equal(files(s), []string{"b.txt"}) {
+		t.Fatalf("with excludes: %v %v", files(s), err)
+	}
+	s, err = with.WalkTypes(context.Background(), root, opts)
+	if err != nil || !slices.Equal(files(s), []string{"b.txt"}) {
+		t.Fatalf("WalkTypes with excludes: %v %v", files(s), err)
+	}
+	es, err := Walk(context.Background(), root, opts)
+	if err != nil || len(es) != 2 {
+		t.Fatalf("Walk applies no global excludes: %v %v", es, err)
+	}
+	old := Default()
+	t.Cleanup(func() { SetDefaultPolicy(old.Policy()) })
+	p := Policy{TTL: time.Minute, MaxEntries: 2, ExcludesFile: filepath.Join(tmp, "ignore")}
+	SetDefaultPolicy(p)
+	if Default() == old || Default().Policy() != p {
+		t.Fatal("SetDefaultPolicy did not replace the default cache")
 	}
 }

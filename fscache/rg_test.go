@@ -65,7 +65,7 @@ func TestRipgrepOracle(t *testing.T) {
 				want = append(want, l)
 			}
 		}
-		es, err := Walk(context.Background(), root, tc.opts)
+		es, err := walkTree(context.Background(), root, tc.opts, false, testExcludes())
 		if err != nil {
 			t.Fatal(err)
 		}

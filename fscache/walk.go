@@ -49,7 +49,8 @@ type walker struct {
 
 // Walk lists every entry below root (not root itself) under the traversal
 // policy opts, without using any cache, in depth-first order with siblings
-// sorted bytewise by name.
+// sorted bytewise by name. It applies no global excludes file; a Cache
+// walks with its Policy.ExcludesFile.
 //
 // `.git` is never listed or entered. Symlinks are listed as TypeSymlink and
 // never followed (a symlinked root is). Hidden names are skipped unless
@@ -62,7 +63,7 @@ type walker struct {
 // silently; a missing root or a root that is not a directory is a
 // *RootError. A cancelled ctx stops the walk with ctx.Err().
 func Walk(ctx context.Context, root string, opts Options) ([]Entry, error) {
-	return walkTree(ctx, root, opts, false)
+	return walkTree(ctx, root, opts, false, "")
 }
 
 // WalkTypes is Walk without the lstat of every entry, for callers that need
@@ -70,11 +71,12 @@ func Walk(ctx context.Context, root string, opts Options) ([]Entry, error) {
 // directory entry, with an lstat only where the file system does not report
 // it. It saves one system call per entry, the largest part of a walk.
 func WalkTypes(ctx context.Context, root string, opts Options) ([]Entry, error) {
-	return walkTree(ctx, root, opts, true)
+	return walkTree(ctx, root, opts, true, "")
 }
 
-// walkTree is Walk, with or without the per-entry lstat.
-func walkTree(ctx context.Context, root string, opts Options, noStat bool) ([]Entry, error) {
+// walkTree is Walk, with or without the per-entry lstat, applying the
+// global excludes file excludes ("" for none) inside git repositories.
+func walkTree(ctx context.Context, root string, opts Options, noStat bool, excludes string) ([]Entry, error) {
 	abs, err := checkDir(root)
 	if err != nil {
 		return nil, err
@@ -86,7 +88,7 @@ func walkTree(ctx context.Context, root string, opts Options, noStat bool) ([]En
 	w.cond = sync.NewCond(&w.mu)
 	top := &dirNode{abs: abs}
 	if opts.Gitignore {
-		w.global = &globalExcludes{}
+		w.global = &globalExcludes{path: excludes}
 		top.ign = rootIgnoreState(abs, w.global)
 	}
 	w.stack = append(w.stack, top)

@@ -85,7 +85,7 @@ func runAI(ctx context.Context, env *cliEnv, args []string) int {
 		flagLevel = l
 	}
 
-	reg, err := models.Load(models.Options{})
+	reg, err := models.Load(modelsOptions(env.cfg))
 	if err != nil {
 		return fail(env, "ai", err)
 	}

@@ -316,7 +316,11 @@ func runASTEdit(ctx context.Context, env *cliEnv, args []string) int {
 	if err != nil {
 		return fail(env, "ast edit", err)
 	}
-	maxFiles, err := p.nonNegInt("max-files", ast.MaxFilesFromEnv())
+	defMax := env.cfg.ASTMaxFiles()
+	if defMax == 0 {
+		defMax = ast.DefaultMaxFiles
+	}
+	maxFiles, err := p.nonNegInt("max-files", defMax)
 	if err != nil {
 		return fail(env, "ast edit", err)
 	}

@@ -17,8 +17,9 @@ var update = flag.Bool("update", false, "rewrite the expected sections of testda
 
 // TestCLI runs every testdata/cli/*.txtar case: the archive's files are
 // written to a fresh directory, `args` (one argument per line) is run there
-// in-process, and stdout, stderr (when the case has that section) and the
-// exit code are compared with the golden sections.
+// in-process with an empty home directory, and stdout, stderr (when the
+// case has that section) and the exit code are compared with the golden
+// sections, with the directory written as $WORK.
 func TestCLI(t *testing.T) {
 	cases, err := filepath.Glob("testdata/cli/*.txtar")
 	if err != nil || len(cases) == 0 {
@@ -63,12 +64,12 @@ func runCLICase(t *testing.T, file string) {
 	}
 	t.Chdir(dir)
 	var stdout, stderr bytes.Buffer
-	env := &cliEnv{stdout: &stdout, stderr: &stderr, stdin: strings.NewReader("")}
+	env := &cliEnv{stdout: &stdout, stderr: &stderr, stdin: strings.NewReader(""), environ: isolatedEnviron(t)}
 	code := run(context.Background(), env, args)
 
 	got := map[string]string{
-		"stdout": stdout.String(),
-		"stderr": stderr.String(),
+		"stdout": strings.ReplaceAll(stdout.String(), dir, "$WORK"),
+		"stderr": strings.ReplaceAll(stderr.String(), dir, "$WORK"),
 		"exit":   strconv.Itoa(code) + "\n",
 	}
 	if *update {
@@ -96,4 +97,20 @@ func runCLICase(t *testing.T, file string) {
 			t.Errorf("%s differs\n--- got ---\n%s--- want ---\n%s", name, got[name], want)
 		}
 	}
+}
+
+// isolatedEnviron is the process environment with the user's
+// configuration out of reach: HOME is an empty temporary directory and the
+// variables that move configuration directories are dropped.
+func isolatedEnviron(t *testing.T) []string {
+	var out []string
+	for _, kv := range os.Environ() {
+		k, _, _ := strings.Cut(kv, "=")
+		switch k {
+		case "HOME", "PI_CODING_AGENT_DIR", "PI_CONFIG_DIR", "XDG_CONFIG_HOME":
+			continue
+		}
+		out = append(out, kv)
+	}
+	return append(out, "HOME="+t.TempDir())
 }

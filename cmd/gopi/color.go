@@ -1,7 +1,5 @@
 package main
 
-import "os"
-
 // palette holds the escape sequences used for colored output; the zero
 // value prints plain text.
 type palette struct {
@@ -9,11 +7,12 @@ type palette struct {
 }
 
 // colorPalette chooses colors from --color (auto, always, never): auto
-// colors only a terminal and honours NO_COLOR.
-func colorPalette(mode string, terminal bool) (palette, error) {
+// colors only a terminal and honours NO_COLOR and TERM=dumb, looked up
+// with getenv (the configuration's environment).
+func colorPalette(mode string, terminal bool, getenv func(string) string) (palette, error) {
 	switch mode {
 	case "", "auto":
-		if !terminal || os.Getenv("NO_COLOR") != "" || os.Getenv("TERM") == "dumb" {
+		if !terminal || getenv("NO_COLOR") != "" || getenv("TERM") == "dumb" {
 			return palette{}, nil
 		}
 	case "always":

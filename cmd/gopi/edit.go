@@ -51,11 +51,7 @@ func runEdit(ctx context.Context, env *cliEnv, args []string) int {
 	if len(p.rest) > 0 {
 		return fail(env, "edit", usagef("unexpected argument %q; the edit input comes from standard input or --input", p.rest[0]))
 	}
-	cwd, err := os.Getwd()
-	if err != nil {
-		return fail(env, "edit", err)
-	}
-	tenv := tool.NewEnv(cwd)
+	tenv := tool.NewEnvFrom(env.cfg)
 	tenv.ReadCache = nil // one call per process: nothing would ever read it back
 	mode := tenv.Settings.EditMode
 	if m := p.str("mode", ""); m != "" {

@@ -63,7 +63,7 @@ func findMain(ctx context.Context, env *cliEnv, p *parsedArgs) (int, error) {
 	if err != nil {
 		return exitError, err
 	}
-	colors, err := colorPalette(p.str("color", "auto"), env.isTerminal)
+	colors, err := colorPalette(p.str("color", "auto"), env.isTerminal, env.cfg.Env.Get)
 	if err != nil {
 		return exitError, err
 	}

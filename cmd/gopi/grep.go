@@ -124,7 +124,7 @@ func newGrepJob(p *parsedArgs, env *cliEnv) (*grepJob, error) {
 		o.Timeout = d
 	}
 	o.Glob, o.ExcludeGlob = cliGlobs(p.all("glob"))
-	colors, err := colorPalette(p.str("color", "auto"), env.isTerminal)
+	colors, err := colorPalette(p.str("color", "auto"), env.isTerminal, env.cfg.Env.Get)
 	if err != nil {
 		return nil, err
 	}

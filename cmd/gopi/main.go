@@ -14,6 +14,8 @@ import (
 	"os/signal"
 	"sort"
 	"strings"
+
+	"github.com/gopi-agent/gopi/core/config"
 )
 
 // version is set at build time with -ldflags "-X main.version=…".
@@ -36,8 +38,14 @@ type command struct {
 type cliEnv struct {
 	stdout, stderr io.Writer
 	stdin          io.Reader
-	isTerminal     bool // stdout is a terminal (color and headings)
+	isTerminal     bool     // stdout is a terminal (color and headings)
+	environ        []string // process environment for the configuration; os.Environ() when nil
+
+	cfg *config.Config // loaded by run before the command (nil for version and mockllm)
 }
+
+// noConfig lists the commands that run without loading the configuration.
+var noConfig = map[string]bool{"version": true, "mockllm": true}
 
 var commands = map[string]command{
 	"grep":    {"search file contents with a regex (ripgrep conventions)", runGrep},
@@ -81,6 +89,11 @@ func run(ctx context.Context, env *cliEnv, args []string) int {
 	if !ok {
 		fmt.Fprintf(env.stderr, "gopi: unknown command %q; run 'gopi help' for the list\n", args[0])
 		return exitError
+	}
+	if !noConfig[args[0]] {
+		if err := loadConfig(env, args[0]); err != nil {
+			return fail(env, args[0], err)
+		}
 	}
 	return c.run(ctx, env, args[1:])
 }

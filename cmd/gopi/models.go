@@ -62,7 +62,7 @@ func runModels(_ context.Context, env *cliEnv, args []string) int {
 	if len(p.rest) > 1 {
 		return fail(env, "models", usagef("give at most one SEARCH (quote it if it has spaces)"))
 	}
-	reg, err := models.Load(models.Options{})
+	reg, err := models.Load(modelsOptions(env.cfg))
 	if err != nil {
 		return fail(env, "models", err)
 	}

@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"os"
 
 	"github.com/gopi-agent/gopi/core/tool"
 	"github.com/gopi-agent/gopi/core/tools/registry"
@@ -50,11 +49,7 @@ func runRead(ctx context.Context, env *cliEnv, args []string) int {
 // result: the text on stdout (on stderr for an error result), or the whole
 // result as JSON. editMode, when set, overrides the edit mode setting.
 func callTool(ctx context.Context, env *cliEnv, name string, args json.RawMessage, editMode string, asJSON bool) int {
-	cwd, err := os.Getwd()
-	if err != nil {
-		return fail(env, name, err)
-	}
-	tenv := tool.NewEnv(cwd)
+	tenv := tool.NewEnvFrom(env.cfg)
 	if editMode != "" {
 		m, ok := tool.ParseEditMode(editMode)
 		if !ok {

@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/gopi-agent/gopi/core/ai/models"
+	"github.com/gopi-agent/gopi/core/config"
 	"github.com/gopi-agent/gopi/tokens"
 )
 
@@ -77,7 +78,7 @@ func tokensMain(ctx context.Context, env *cliEnv, p *parsedArgs) (int, error) {
 		if p.str("encoding", "") != "" {
 			return exitError, usagef("give --encoding or --model, not both")
 		}
-		how, model = modelCounting(model)
+		how, model = modelCounting(env.cfg, model)
 	} else if name := p.str("encoding", ""); name != "" {
 		how.Encoding = name
 	}
@@ -174,12 +175,12 @@ func unwrapPathError(err error) error {
 // names. Only exact and substring matches are taken: a fuzzy guess could
 // turn an unknown open-weight model into an unrelated OpenAI one. It
 // returns the rule and the model id the counts are for.
-func modelCounting(name string) (tokens.ModelEncoding, string) {
+func modelCounting(cfg *config.Config, name string) (tokens.ModelEncoding, string) {
 	how := tokens.ForModel(name)
 	if !how.Guessed {
 		return how, name
 	}
-	reg, err := models.Load(models.Options{})
+	reg, err := models.Load(modelsOptions(cfg))
 	if err != nil {
 		return how, name
 	}

@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"github.com/gopi-agent/gopi/core/ai/models"
+	"github.com/gopi-agent/gopi/core/config"
 	"github.com/gopi-agent/gopi/tokens"
 )
 
@@ -11,7 +12,10 @@ import (
 // catalog knows by a short name count as that model, and that unknown ids
 // keep the generic estimate instead of a fuzzy guess.
 func TestModelCountingResolvesCatalogNames(t *testing.T) {
-	t.Setenv("PI_CODING_AGENT_DIR", t.TempDir())
+	cfg, err := config.Load(config.LoadOptions{Cwd: t.TempDir(), Home: t.TempDir(), Environ: []string{config.EnvCodingAgentDir + "=" + t.TempDir()}})
+	if err != nil {
+		t.Fatal(err)
+	}
 	for _, tc := range []struct {
 		name    string
 		ratio   float64
@@ -23,7 +27,7 @@ func TestModelCountingResolvesCatalogNames(t *testing.T) {
 		{"gpt-4o", 1, true, false},
 		{"llama-3-70b-instruct", 1.1, false, true},
 	} {
-		how, id := modelCounting(tc.name)
+		how, id := modelCounting(cfg, tc.name)
 		if how.Ratio != tc.ratio || how.Exact != tc.exact || how.Guessed != tc.guessed {
 			t.Errorf("%s: counted as %q with %+v", tc.name, id, how)
 		}

@@ -186,12 +186,6 @@ func TestFormat(t *testing.T) {
 	}
 }
 
-func TestEditSeparatorDefault(t *testing.T) {
-	if os.Getenv(EnvEditSeparator) == "" && EditSeparator() != "~" {
-		t.Fatalf("EditSeparator() = %q", EditSeparator())
-	}
-}
-
 // TestAppendRowsNumbering crosses decimal carries against per-line formatting.
 func TestAppendRowsNumbering(t *testing.T) {
 	content := strings.Repeat("x\n}\n", 600)

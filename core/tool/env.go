@@ -1,10 +1,11 @@
 package tool
 
 import (
-	"os"
 	"path/filepath"
 	"strings"
 	"sync"
+
+	"github.com/gopi-agent/gopi/core/config"
 )
 
 // Env is the session state the built-in tools share: where relative paths
@@ -12,6 +13,7 @@ import (
 // session; the tools built from it keep a pointer.
 type Env struct {
 	Cwd         string         // absolute working directory of the session
+	Home        string         // the user's home directory, for "~" in paths; "" leaves "~" as written
 	Settings    Settings       // tool settings
 	ReadCache   *ReadCache     // lines shown to the model, for stale-edit recovery
 	Artifacts   *ArtifactStore // full outputs; nil when the session has none
@@ -35,20 +37,29 @@ func (e *Env) Value(key any, make func() any) any {
 	return v
 }
 
-// NewEnv returns an Env rooted at cwd (made absolute) with settings from
-// the environment, an empty read cache, no artifact store and the edit
-// tool enabled.
+// NewEnv returns an Env rooted at cwd (made absolute) with the default
+// settings (callers with a configuration set Settings from SettingsFrom),
+// an empty read cache, no artifact store and the edit tool enabled.
 func NewEnv(cwd string) *Env {
 	if abs, err := filepath.Abs(cwd); err == nil {
 		cwd = abs
 	}
-	return &Env{Cwd: cwd, Settings: SettingsFromEnv(), ReadCache: NewReadCache(), EditEnabled: true}
+	return &Env{Cwd: cwd, Settings: DefaultSettings(), ReadCache: NewReadCache(), EditEnabled: true}
+}
+
+// NewEnvFrom returns NewEnv for a configuration: its working directory,
+// home directory and tool settings.
+func NewEnvFrom(c *config.Config) *Env {
+	e := NewEnv(c.Cwd)
+	e.Home = c.Home
+	e.Settings = SettingsFrom(c)
+	return e
 }
 
 // Resolve turns a user path into an absolute path: "~" and "~/…" expand to
 // the home directory, relative paths start at Cwd.
 func (e *Env) Resolve(p string) string {
-	p = ExpandHome(p)
+	p = e.ExpandHome(p)
 	if !filepath.IsAbs(p) {
 		p = filepath.Join(e.Cwd, p)
 	}
@@ -65,14 +76,11 @@ func (e *Env) DisplayPath(abs string) string {
 	return filepath.ToSlash(rel)
 }
 
-// ExpandHome expands a leading "~" or "~/" to the home directory.
-func ExpandHome(p string) string {
-	if p != "~" && !strings.HasPrefix(p, "~/") {
+// ExpandHome expands a leading "~" or "~/" to Home (nothing changes when
+// Home is unknown).
+func (e *Env) ExpandHome(p string) string {
+	if e.Home == "" || p != "~" && !strings.HasPrefix(p, "~/") {
 		return p
 	}
-	home, err := os.UserHomeDir()
-	if err != nil {
-		return p
-	}
-	return filepath.Join(home, p[1:])
+	return filepath.Join(e.Home, p[1:])
 }

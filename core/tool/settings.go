@@ -1,9 +1,10 @@
 package tool
 
 import (
-	"os"
-	"strconv"
 	"strings"
+
+	"github.com/gopi-agent/gopi/core/config"
+	"github.com/gopi-agent/gopi/core/hashline"
 )
 
 // EditMode is how the edit tool takes its input.
@@ -19,12 +20,8 @@ const (
 	EditAtom       EditMode = "atom"        // reserved by the reference; unspecified
 )
 
-// EnvEditVariant forces the edit mode when it names a valid one.
-const EnvEditVariant = "PI_EDIT_VARIANT"
-
-// Settings are the options the file tools read. They mirror the reference
-// settings (read.defaultLimit, search.contextBefore, …) until a
-// configuration system owns them.
+// Settings are the options the file tools read, taken from the
+// configuration (core/config) once per session.
 type Settings struct {
 	EditMode                             EditMode // edit.mode; PI_EDIT_VARIANT overrides
 	ReadDefaultLimit                     int      // read.defaultLimit: lines of an open-ended read (clamped to 1..DefaultMaxLines)
@@ -33,34 +30,44 @@ type Settings struct {
 	SearchContextBefore                  int      // search.contextBefore
 	SearchContextAfter                   int      // search.contextAfter
 	HashlineAutoDropPureInsertDuplicates bool     // edit.hashlineAutoDropPureInsertDuplicates
+	EditSeparator                        string   // PI_HL_SEP: prefix of hashline payload lines; "" is hashline.DefaultEditSeparator
+	ASTMaxFiles                          int      // PI_MAX_AST_FILES: files one ast_edit may change; 0 is ast.DefaultMaxFiles
 }
 
-// DefaultSettings returns the defaults. read.defaultLimit is unspecified by
-// the reference; we use the line cap, 3000.
+// DefaultSettings returns the settings of a configuration that sets
+// nothing: the settings schema's defaults.
 func DefaultSettings() Settings {
-	return Settings{
-		EditMode:            EditHashline,
-		ReadDefaultLimit:    DefaultMaxLines,
-		ReadHashLines:       true,
-		ReadLineNumbers:     true,
-		SearchContextBefore: 1,
-		SearchContextAfter:  3,
-	}
+	s, _ := config.NewSettings("")
+	return settingsFrom(s)
 }
 
-// SettingsFromEnv returns DefaultSettings with environment overrides:
-// PI_EDIT_VARIANT (a valid mode), and GOPI_READ_DEFAULT_LIMIT,
-// GOPI_SEARCH_CONTEXT_BEFORE, GOPI_SEARCH_CONTEXT_AFTER (non-negative
-// integers) for scripting until configuration files exist.
-func SettingsFromEnv() Settings {
-	s := DefaultSettings()
-	if m, ok := ParseEditMode(os.Getenv(EnvEditVariant)); ok {
-		s.EditMode = m
-	}
-	envInt("GOPI_READ_DEFAULT_LIMIT", &s.ReadDefaultLimit)
-	envInt("GOPI_SEARCH_CONTEXT_BEFORE", &s.SearchContextBefore)
-	envInt("GOPI_SEARCH_CONTEXT_AFTER", &s.SearchContextAfter)
+// SettingsFrom returns the tool settings a configuration gives: its
+// merged settings (PI_EDIT_VARIANT and the other forcing variables are
+// already in them) plus the values read from the environment.
+func SettingsFrom(c *config.Config) Settings {
+	s := settingsFrom(c.Settings)
+	s.EditSeparator = c.HashlineSeparator()
+	s.ASTMaxFiles = c.ASTMaxFiles()
 	return s
+}
+
+// settingsFrom maps the settings keys onto the tool settings.
+func settingsFrom(cs *config.Settings) Settings {
+	mode, ok := ParseEditMode(cs.EditMode())
+	if !ok {
+		mode = EditHashline
+	}
+	read := cs.Read()
+	before, after := cs.SearchContext()
+	return Settings{
+		EditMode:                             mode,
+		ReadDefaultLimit:                     read.DefaultLimit,
+		ReadHashLines:                        read.HashLines,
+		ReadLineNumbers:                      read.LineNumbers,
+		SearchContextBefore:                  before,
+		SearchContextAfter:                   after,
+		HashlineAutoDropPureInsertDuplicates: cs.Bool("edit.hashlineAutoDropPureInsertDuplicates"),
+	}
 }
 
 // ParseEditMode recognises a mode name (case-insensitive).
@@ -72,14 +79,16 @@ func ParseEditMode(s string) (EditMode, bool) {
 	return "", false
 }
 
-func envInt(name string, dst *int) {
-	if v, err := strconv.Atoi(strings.TrimSpace(os.Getenv(name))); err == nil && v >= 0 {
-		*dst = v
-	}
-}
-
 // OpenEndedLimit returns the line limit of a read without an end line:
 // ReadDefaultLimit clamped to 1..DefaultMaxLines.
 func (s Settings) OpenEndedLimit() int {
 	return min(max(s.ReadDefaultLimit, 1), DefaultMaxLines)
+}
+
+// Separator returns the hashline payload separator in force.
+func (s Settings) Separator() string {
+	if s.EditSeparator != "" {
+		return s.EditSeparator
+	}
+	return hashline.DefaultEditSeparator
 }

@@ -9,6 +9,8 @@ import (
 	"strings"
 	"sync"
 	"testing"
+
+	"github.com/gopi-agent/gopi/core/config"
 )
 
 func TestArtifactStore(t *testing.T) {
@@ -150,12 +152,22 @@ func TestWriteFileAtomicKeepsMode(t *testing.T) {
 }
 
 func TestSettingsAndDisplay(t *testing.T) {
-	t.Setenv(EnvEditVariant, "Replace")
-	t.Setenv("GOPI_READ_DEFAULT_LIMIT", "9000")
+	cfg, err := config.Load(config.LoadOptions{
+		Cwd: t.TempDir(), Home: t.TempDir(), NoFiles: true,
+		Environ: []string{config.EnvEditVariant + "=Replace", config.EnvReadLimit + "=9000", config.EnvHashlineSeparator + "=>>", config.EnvMaxASTFiles + "=5"},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
 	e := NewEnv(t.TempDir())
-	if e.Settings.EditMode != EditReplace || e.Settings.OpenEndedLimit() != 3000 {
+	if e.Settings != DefaultSettings() || e.Settings.EditMode != EditHashline || e.Settings.OpenEndedLimit() != 500 || e.Settings.ReadLineNumbers || e.Settings.Separator() != "~" {
+		t.Fatalf("defaults %+v", e.Settings)
+	}
+	e.Settings = SettingsFrom(cfg)
+	if e.Settings.EditMode != EditReplace || e.Settings.OpenEndedLimit() != 3000 || e.Settings.Separator() != ">>" || e.Settings.ASTMaxFiles != 5 {
 		t.Fatalf("%+v", e.Settings)
 	}
+	e.Settings.ReadLineNumbers = true
 	if e.DisplayMode(false, false) != DisplayLineNumbers || e.DisplayMode(true, false) != DisplayPlain {
 		t.Fatal("replace mode display")
 	}
@@ -170,8 +182,7 @@ func TestSettingsAndDisplay(t *testing.T) {
 	if got := DisplayLineNumbers.FormatLines([]string{"a\r", "b"}, 9); got != "9|a\n10|b" {
 		t.Fatal(got)
 	}
-	t.Setenv(EnvEditVariant, "bogus")
-	if SettingsFromEnv().EditMode != EditHashline {
+	if _, ok := ParseEditMode("bogus"); ok {
 		t.Fatal("invalid variant accepted")
 	}
 	if e.DisplayPath(filepath.Join(e.Cwd, "a", "b")) != "a/b" || e.DisplayPath("/elsewhere") != "/elsewhere" {

@@ -1,30 +1,11 @@
 package models
 
-import (
-	"os"
-	"path/filepath"
-	"strings"
-)
+import "github.com/gopi-agent/gopi/core/config"
 
-// AgentDirEnv overrides the agent directory.
-const AgentDirEnv = "PI_CODING_AGENT_DIR"
+// AgentDirEnv overrides the agent directory (core/config reads it).
+const AgentDirEnv = config.EnvCodingAgentDir
 
-// AgentDir returns the agent directory: $PI_CODING_AGENT_DIR, else
-// ~/.gopi/agent (getenv is os.Getenv when nil). A leading "~/" in the
-// override is expanded.
-func AgentDir(getenv func(string) string) string {
-	if getenv == nil {
-		getenv = os.Getenv
-	}
-	home := getenv("HOME")
-	if home == "" {
-		home, _ = os.UserHomeDir()
-	}
-	if d := strings.TrimSpace(getenv(AgentDirEnv)); d != "" {
-		if rest, ok := strings.CutPrefix(d, "~/"); ok {
-			return filepath.Join(home, rest)
-		}
-		return d
-	}
-	return filepath.Join(home, ".gopi", "agent")
-}
+// AgentDir returns the agent directory as core/config places it:
+// $PI_CODING_AGENT_DIR ("~/" expanded), else ~/.gopi/agent. getenv is the
+// lookup to use (a Config's Env.Get); nil means the process environment.
+func AgentDir(getenv func(string) string) string { return config.DefaultAgentDir(getenv) }

@@ -4,20 +4,25 @@ import (
 	"context"
 	"fmt"
 	"net/http"
-	"os"
 	"sort"
 	"strings"
 	"time"
 
 	"github.com/gopi-agent/gopi/core/ai"
 	"github.com/gopi-agent/gopi/core/ai/provider/openaicompletions"
+	"github.com/gopi-agent/gopi/core/config"
 )
 
-// Options configures Load.
+// Options configures Load. A program with a core/config Config passes
+// its AgentDir and Env.Get; the zero value falls back to the process
+// environment (without .env files) and the agent directory it names.
 type Options struct {
 	AgentDir string              // directory with models.yml and auth.json; AgentDir(Getenv) when empty
-	Getenv   func(string) string // environment lookup; os.Getenv when nil
+	Getenv   func(string) string // environment lookup (config.Env.Get); the process environment when nil
 	NoFiles  bool                // skip models.yml and auth.json (built-in catalog only)
+	// FallbackDirs are searched in order for models.yml when AgentDir has
+	// none: lower-priority sources such as omp's ~/.omp/agent.
+	FallbackDirs []string
 }
 
 // Registry is the set of known providers and models with their credentials.
@@ -37,7 +42,7 @@ type Registry struct {
 func Load(opts Options) (*Registry, error) {
 	getenv := opts.Getenv
 	if getenv == nil {
-		getenv = os.Getenv
+		getenv = config.ProcessEnv().Get
 	}
 	r := &Registry{byName: map[string]*ProviderInfo{}, credentials: map[string]Credential{}, overrides: map[string]string{}, getenv: getenv}
 	for _, p := range builtinProviders() {
@@ -59,6 +64,12 @@ func Load(opts Options) (*Registry, error) {
 		dir = AgentDir(getenv)
 	}
 	cfg, path, err := loadFile(dir)
+	for _, d := range opts.FallbackDirs {
+		if cfg != nil || err != nil {
+			break
+		}
+		cfg, path, err = loadFile(d)
+	}
 	if err != nil {
 		return nil, err
 	}

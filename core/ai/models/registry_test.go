@@ -294,6 +294,28 @@ func TestAgentDir(t *testing.T) {
 	}
 }
 
+// TestModelsFromFallbackDir finds omp's models.yml when the agent
+// directory has none, and prefers the agent directory's own file.
+func TestModelsFromFallbackDir(t *testing.T) {
+	own, omp := t.TempDir(), t.TempDir()
+	write := func(dir, id string) {
+		yml := "providers:\n  ollama:\n    models: [{id: " + id + "}]\n"
+		if err := os.WriteFile(filepath.Join(dir, ModelsFile), []byte(yml), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write(omp, "from-omp")
+	r, err := Load(Options{AgentDir: own, Getenv: env(nil), FallbackDirs: []string{omp}})
+	if err != nil || r.ConfigPath != filepath.Join(omp, ModelsFile) {
+		t.Fatal(r.ConfigPath, err)
+	}
+	write(own, "mine")
+	r, err = Load(Options{AgentDir: own, Getenv: env(nil), FallbackDirs: []string{omp}})
+	if err != nil || r.ConfigPath != filepath.Join(own, ModelsFile) {
+		t.Fatal(r.ConfigPath, err)
+	}
+}
+
 func TestLocalBaseURLFromEnv(t *testing.T) {
 	r, err := withConfig(t, "providers:\n  ollama:\n    models: [{id: llama3.2}]\n", "", map[string]string{"OLLAMA_BASE_URL": "http://gpu-box:11434"})
 	if err != nil {

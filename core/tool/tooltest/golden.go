@@ -3,7 +3,9 @@
 // Each case is a txtar archive under a package's testdata directory:
 //
 //	Comment: what the case covers.
-//	-- env --            optional KEY=VALUE lines set for the case
+//	-- env --            optional KEY=VALUE lines: the environment the
+//	                     case's configuration is loaded from
+//	-- .gopi/settings.json --  like any file; project settings apply
 //	-- some/file.txt --  files written to a fresh working directory
 //	-- call --           JSON arguments of one call
 //	-- result --         expected text of a successful result
@@ -33,6 +35,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/gopi-agent/gopi/core/config"
 	"github.com/gopi-agent/gopi/core/tool"
 	"golang.org/x/tools/txtar"
 )
@@ -75,11 +78,12 @@ func RunCase(t *testing.T, file string, newTool Factory) {
 	}
 	now := time.Now()
 	age := 0
+	var environ []string
 	for _, f := range ar.Files {
 		if f.Name == "env" {
 			for _, kv := range strings.Split(strings.TrimSpace(string(f.Data)), "\n") {
-				if k, v, ok := strings.Cut(kv, "="); ok {
-					t.Setenv(k, v)
+				if strings.Contains(kv, "=") {
+					environ = append(environ, kv)
 				}
 			}
 			continue
@@ -108,7 +112,11 @@ func RunCase(t *testing.T, file string, newTool Factory) {
 	}
 	stampDirs(t, work)
 	t.Chdir(work)
-	env := tool.NewEnv(work)
+	cfg, err := config.Load(config.LoadOptions{Cwd: work, Home: t.TempDir(), Environ: environ})
+	if err != nil {
+		t.Fatal(err)
+	}
+	env := tool.NewEnvFrom(cfg)
 	env.Artifacts = tool.NewArtifactStore(filepath.Join(work, ".artifacts"))
 	tl := newTool(env)
 

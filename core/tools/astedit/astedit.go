@@ -106,7 +106,11 @@ func (t *Tool) Execute(ctx context.Context, args tool.Args, _ tool.UpdateFunc) (
 	if err != nil {
 		return nil, err
 	}
-	req := ast.EditRequest{Scope: sc, Rules: rules, MaxFiles: ast.MaxFilesFromEnv(), DryRun: true}
+	maxFiles := t.env.Settings.ASTMaxFiles
+	if maxFiles <= 0 {
+		maxFiles = ast.DefaultMaxFiles
+	}
+	req := ast.EditRequest{Scope: sc, Rules: rules, MaxFiles: maxFiles, DryRun: true}
 	res, err := run(ctx, req)
 	if err != nil {
 		return nil, err

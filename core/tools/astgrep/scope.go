@@ -27,7 +27,7 @@ func Scope(env *tool.Env, paths []string) (ast.Scope, bool, error) {
 		if strings.Contains(p, "://") {
 			return ast.Scope{}, false, tool.Errorf("Internal URLs have no backing file to search: %s", p)
 		}
-		p = tool.ExpandHome(p)
+		p = env.ExpandHome(p)
 		if !seen[p] {
 			seen[p] = true
 			out = append(out, p)

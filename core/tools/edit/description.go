@@ -7,11 +7,11 @@ import (
 )
 
 // hashlineDescription is the model-facing description of hashline mode,
-// with the payload separator in force. Its worked example carries real
+// with the payload separator sep. Its worked example carries real
 // anchors, so that copying them is exactly what the model sees read do.
-func hashlineDescription() string {
+func hashlineDescription(sep string) string {
 	return strings.NewReplacer(
-		"SEP", hashline.EditSeparator(),
+		"SEP", sep,
 		"A12", hashline.Anchor(12, exampleLines[0]),
 		"A13", hashline.Anchor(13, exampleLines[1]),
 		"A14", hashline.Anchor(14, exampleLines[2]),

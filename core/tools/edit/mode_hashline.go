@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/gopi-agent/gopi/core/hashline"
 	"github.com/gopi-agent/gopi/core/tool"
 	"github.com/gopi-agent/gopi/core/tools/edit/diff"
 	"github.com/gopi-agent/gopi/core/tools/edit/hashedit"
@@ -26,7 +25,7 @@ type plannedFile struct {
 // and computed in memory first (the preflight); only when all succeed are
 // the files written, so a batch never half-applies.
 func (t *Tool) runHashline(input string) (*tool.Result, error) {
-	in, err := hashedit.Parse(input, t.env.Cwd, hashline.EditSeparator())
+	in, err := hashedit.Parse(input, t.env.Cwd, t.env.Settings.Separator())
 	if err != nil {
 		return nil, err
 	}

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/gopi-agent/gopi/core/config"
 	"github.com/gopi-agent/gopi/core/tool"
 	"github.com/gopi-agent/gopi/core/tools/edit/hashedit"
 	"github.com/gopi-agent/gopi/core/tools/read"
@@ -99,9 +100,26 @@ func TestDefinitions(t *testing.T) {
 	if vimEnv.Settings.EditMode != tool.EditHashline {
 		t.Error("the env's edit mode must follow the fallback, for read's anchors")
 	}
-	t.Setenv(tool.EnvEditVariant, "apply_patch")
-	if New(tool.NewEnv(t.TempDir())).(*Tool).Mode() != tool.EditApplyPatch {
+	cfg, err := config.Load(config.LoadOptions{Cwd: t.TempDir(), Home: t.TempDir(), NoFiles: true,
+		Environ: []string{config.EnvEditVariant + "=apply_patch"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	patchEnv := tool.NewEnv(t.TempDir())
+	patchEnv.Settings = tool.SettingsFrom(cfg)
+	if New(patchEnv).(*Tool).Mode() != tool.EditApplyPatch {
 		t.Error("PI_EDIT_VARIANT is not honoured")
+	}
+	sepEnv := tool.NewEnv(t.TempDir())
+	sepEnv.Settings.EditSeparator = "»"
+	if d := New(sepEnv).Definition().Description; !strings.Contains(d, `"»text"`) {
+		t.Errorf("the description does not use the configured separator:\n%s", d)
+	}
+	path := filepath.Join(sepEnv.Cwd, "f.txt")
+	os.WriteFile(path, []byte("a\n"), 0o644)
+	res := call(t, New(sepEnv), map[string]any{"input": "@@ f.txt\n+ EOF\n»b\n"})
+	if got, _ := os.ReadFile(path); res.IsError || string(got) != "a\nb\n" {
+		t.Errorf("edit with separator »: %s, file %q", res.FirstText(), got)
 	}
 }
 

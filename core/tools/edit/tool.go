@@ -76,7 +76,7 @@ func (t *Tool) Definition() tool.Definition {
 			"input": {Type: "string", MinLength: tool.Ptr(1), Description: "The whole patch, from *** Begin Patch to *** End Patch"},
 		}, "input")
 	default:
-		def.Description = hashlineDescription()
+		def.Description = hashlineDescription(t.env.Settings.Separator())
 		def.Parameters = tool.Object(map[string]*tool.Schema{
 			"input": {Type: "string", MinLength: tool.Ptr(1), Description: "One or more @@ PATH sections of edit operations"},
 		}, "input")

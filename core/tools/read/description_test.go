@@ -21,6 +21,7 @@ func TestDescriptionFollowsDisplayMode(t *testing.T) {
 		env := tool.NewEnv(t.TempDir())
 		env.Settings = tool.DefaultSettings()
 		env.Settings.EditMode = c.mode
+		env.Settings.ReadLineNumbers = true // numbers where anchors are off
 		desc := New(env).Definition().Description
 		if !strings.Contains(desc, c.want) || strings.Contains(desc, c.not) {
 			t.Errorf("%s mode:\n%s", c.mode, desc)

@@ -133,7 +133,7 @@ func (t *Tool) Execute(ctx context.Context, args tool.Args, _ tool.UpdateFunc) (
 	}
 	target := strings.TrimSpace(a.Path)
 	if strings.HasPrefix(target, "file://") {
-		target = tool.ExpandHome(strings.TrimPrefix(target, "file://"))
+		target = t.env.ExpandHome(strings.TrimPrefix(target, "file://"))
 	}
 	if target == "" {
 		return nil, tool.Errorf("Path must not be empty; give a file or directory path.")

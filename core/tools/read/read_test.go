@@ -64,6 +64,7 @@ func TestReadByteBudgetAndLongLines(t *testing.T) {
 	dir := t.TempDir()
 	env := tool.NewEnv(dir)
 	env.Settings = tool.DefaultSettings()
+	env.Settings.ReadDefaultLimit = tool.DefaultMaxLines // the byte budget, not the line limit, must stop the read
 	var b strings.Builder
 	for i := range 2000 {
 		fmt.Fprintf(&b, "%04d %s\n", i+1, strings.Repeat("x", 60))
@@ -113,9 +114,9 @@ func TestReadCRLFAndBOM(t *testing.T) {
 
 func TestReadHomeExpansion(t *testing.T) {
 	home := t.TempDir()
-	t.Setenv("HOME", home)
 	os.WriteFile(filepath.Join(home, "notes.txt"), []byte("hi\n"), 0o644)
 	env := tool.NewEnv(t.TempDir())
+	env.Home = home
 	env.Settings = tool.DefaultSettings()
 	env.Settings.ReadLineNumbers = false
 	env.Settings.EditMode = tool.EditReplace

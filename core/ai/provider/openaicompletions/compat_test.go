@@ -69,6 +69,9 @@ func TestPresetEnvironment(t *testing.T) {
 	if got := p.APIKey(getenv); got != "k1" {
 		t.Errorf("APIKey = %q", got)
 	}
+	if p.APIKey(nil) != "" || p.ResolvedBaseURL(nil) != p.BaseURL {
+		t.Error("a nil lookup read something")
+	}
 }
 
 func TestCompatFor(t *testing.T) {

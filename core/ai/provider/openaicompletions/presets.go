@@ -1,9 +1,6 @@
 package openaicompletions
 
-import (
-	"os"
-	"strings"
-)
+import "strings"
 
 // Preset is a known OpenAI-compatible service: where it listens, which
 // environment variable holds its key, and its quirks. The model registry
@@ -74,13 +71,11 @@ func PresetByName(name string) (Preset, bool) {
 }
 
 // ResolvedBaseURL returns the preset's base URL after its environment
-// override (getenv is os.Getenv when nil). A local server's discovery URL
-// names the server root, so "/v1" is appended when it has no path.
+// override, looked up with getenv (core/config's Env.Get; nil looks up
+// nothing). A local server's discovery URL names the server root, so "/v1"
+// is appended when it has no path.
 func (p Preset) ResolvedBaseURL(getenv func(string) string) string {
-	if getenv == nil {
-		getenv = os.Getenv
-	}
-	if p.BaseURLEnv == "" {
+	if p.BaseURLEnv == "" || getenv == nil {
 		return p.BaseURL
 	}
 	v := strings.TrimRight(strings.TrimSpace(getenv(p.BaseURLEnv)), "/")
@@ -96,11 +91,11 @@ func (p Preset) ResolvedBaseURL(getenv func(string) string) string {
 	return v
 }
 
-// APIKey returns the first set key variable (getenv is os.Getenv when nil),
-// or "" when none is set.
+// APIKey returns the first set key variable, looked up with getenv
+// (core/config's Env.Get; nil looks up nothing), or "" when none is set.
 func (p Preset) APIKey(getenv func(string) string) string {
 	if getenv == nil {
-		getenv = os.Getenv
+		return ""
 	}
 	for _, k := range p.KeyEnv {
 		if v := strings.TrimSpace(getenv(k)); v != "" {

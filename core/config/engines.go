@@ -1,0 +1,76 @@
+package config
+
+import (
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/gopi-agent/gopi/fscache"
+)
+
+// Environment variables the engines' values come from. The engines
+// themselves never read them: cmd/gopi and the session pass the values
+// down.
+const (
+	EnvScanCacheTTL      = "FS_SCAN_CACHE_TTL_MS"      // scan cache TTL in ms (0 disables caching)
+	EnvScanEmptyRecheck  = "FS_SCAN_EMPTY_RECHECK_MS"  // age in ms after which an empty result is rechecked
+	EnvScanCacheEntries  = "FS_SCAN_CACHE_MAX_ENTRIES" // cached scans kept (at least 1)
+	EnvMaxASTFiles       = "PI_MAX_AST_FILES"          // files one AST rewrite may change
+	EnvHashlineSeparator = "PI_HL_SEP"                 // prefix of hashline edit payload lines
+	EnvNoTitle           = "PI_NO_TITLE"               // any value turns off session title generation
+)
+
+// maxEnvMillis keeps durations far from time.Duration overflow (about 292
+// years fit; a million hours is plenty).
+const maxEnvMillis = int64(1e6 * 3600 * 1000)
+
+// ScanCachePolicy is the directory scan cache's policy: fscache's defaults
+// with FS_SCAN_CACHE_TTL_MS and FS_SCAN_EMPTY_RECHECK_MS (milliseconds, 0
+// allowed) and FS_SCAN_CACHE_MAX_ENTRIES (at least 1) applied when they are
+// decimal integers in range, and the user's global git excludes file
+// (found from the home directory and XDG_CONFIG_HOME).
+func (c *Config) ScanCachePolicy() fscache.Policy {
+	p := fscache.DefaultPolicy
+	if ms, ok := envInt(c.Env, EnvScanCacheTTL, 0); ok {
+		p.TTL = time.Duration(ms) * time.Millisecond
+	}
+	if ms, ok := envInt(c.Env, EnvScanEmptyRecheck, 0); ok {
+		p.EmptyRecheck = time.Duration(ms) * time.Millisecond
+	}
+	if n, ok := envInt(c.Env, EnvScanCacheEntries, 1); ok {
+		p.MaxEntries = int(n)
+	}
+	p.ExcludesFile = fscache.GlobalExcludesPath(c.Home, c.Env.Get("XDG_CONFIG_HOME"))
+	return p
+}
+
+// envInt parses a decimal variable that must be at least lowest (and at
+// most maxEnvMillis).
+func envInt(env Env, name string, lowest int64) (int64, bool) {
+	v := env.Get(name)
+	if v == "" {
+		return 0, false
+	}
+	n, err := strconv.ParseInt(v, 10, 64)
+	if err != nil || n < lowest || n > maxEnvMillis {
+		return 0, false
+	}
+	return n, true
+}
+
+// ASTMaxFiles is PI_MAX_AST_FILES when it is a positive integer, else 0
+// (the AST engine's own default applies).
+func (c *Config) ASTMaxFiles() int {
+	if n, err := strconv.Atoi(strings.TrimSpace(c.Env.Get(EnvMaxASTFiles))); err == nil && n > 0 {
+		return n
+	}
+	return 0
+}
+
+// HashlineSeparator is PI_HL_SEP, or "" when unset (the hashline default,
+// "~", applies).
+func (c *Config) HashlineSeparator() string { return c.Env.Get(EnvHashlineSeparator) }
+
+// TitleGeneration reports whether sessions get an automatic title from
+// the first user message: on unless PI_NO_TITLE is set to anything.
+func (c *Config) TitleGeneration() bool { return c.Env.Get(EnvNoTitle) == "" }
