@@ -26,15 +26,5 @@ func loadConfig(env *cliEnv, cmd string) error {
 	return nil
 }
 
-// modelsOptions points the model registry at the configuration: the agent
-// directory, omp's agent directory as a fallback for models.yml, and the
-// environment with .env files.
-func modelsOptions(cfg *config.Config) models.Options {
-	o := models.Options{AgentDir: cfg.AgentDir, Getenv: cfg.Env.Get}
-	for _, s := range cfg.Sources() {
-		if s.ID == config.SourceOMP && s.UserDir != "" {
-			o.FallbackDirs = append(o.FallbackDirs, s.UserDir)
-		}
-	}
-	return o
-}
+// modelsOptions points the model registry at the configuration.
+func modelsOptions(cfg *config.Config) models.Options { return models.OptionsFor(cfg) }
