@@ -116,6 +116,10 @@ func (c *blobCache) resolve(ref string) (string, error) {
 		return "", errors.New("blob " + hash + " not found: no blob directory configured")
 	}
 	b, err := c.store.Get(hash)
+	if errors.Is(err, fs.ErrNotExist) {
+		c.seen[hash] = ""
+		return "", fmt.Errorf("blob %s not found in %s", hash, c.store.Dir)
+	}
 	if err != nil {
 		c.seen[hash] = ""
 		return "", err

@@ -74,20 +74,14 @@ func parseHeader(line []byte) (Header, error) {
 	return h, nil
 }
 
-// encode returns a new header line in omp's member order.
+// encode returns a new header line in omp's member order (type, version,
+// id, timestamp, cwd, parentSession; a title set later goes last, where
+// omp's rename puts it).
 func (h Header) encode() []byte {
 	b := []byte(`{"type":"session","version":`)
 	b = strconv.AppendInt(b, int64(h.Version), 10)
 	b = append(b, `,"id":`...)
 	b = appendQuoted(b, h.ID)
-	if h.Title != "" {
-		b = append(b, `,"title":`...)
-		b = appendQuoted(b, h.Title)
-	}
-	if h.TitleSource != "" {
-		b = append(b, `,"titleSource":`...)
-		b = appendQuoted(b, h.TitleSource)
-	}
 	b = append(b, `,"timestamp":`...)
 	b = appendQuoted(b, h.Timestamp)
 	b = append(b, `,"cwd":`...)
@@ -95,6 +89,14 @@ func (h Header) encode() []byte {
 	if h.ParentSession != "" {
 		b = append(b, `,"parentSession":`...)
 		b = appendQuoted(b, h.ParentSession)
+	}
+	if h.Title != "" {
+		b = append(b, `,"title":`...)
+		b = appendQuoted(b, h.Title)
+	}
+	if h.TitleSource != "" {
+		b = append(b, `,"titleSource":`...)
+		b = appendQuoted(b, h.TitleSource)
 	}
 	return append(b, '}')
 }
