@@ -44,7 +44,7 @@ func decodeMessage(raw []byte) (ai.Message, error) {
 		return true
 	})
 	if err != nil {
-		return nil, err
+		return message.Decode(raw) // not an object: the reference decides
 	}
 	fast := roleOK && nContent == 1 && (role == string(ai.RoleUser) || role == string(ai.RoleAssistant) || role == string(ai.RoleToolResult))
 	if !fast {
