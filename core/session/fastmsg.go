@@ -8,63 +8,95 @@ import (
 )
 
 // decodeMessage decodes a message as message.Decode does, faster for the
-// bulk of a session: for user, assistant and tool-result messages the
-// content array (nearly all of a session's bytes) is decoded here in one
-// pass, and the other members go through core/ai's decoder as a small
-// object without the content. A block or member this fast path does not
-// know exactly falls back to core/ai, so the result is always the one
-// message.Decode gives (FuzzDecodeMessage checks it).
+// bulk of a session. For user, assistant and tool-result messages the
+// content (nearly all of a session's bytes) is decoded here, in the same
+// pass that validates it; the other members go through core/ai's decoder
+// as a small object without the content. Blocks other than plain text,
+// thinking and image blocks, and anything unusual, are left to core/ai, so
+// the result is always the one message.Decode gives (FuzzDecodeMessage
+// checks it).
 func decodeMessage(raw []byte) (ai.Message, error) {
-	var (
-		role       string
-		roleOK     bool
-		content    []byte
-		nContent   int
-		others     []member
-		otherBytes int
-	)
-	err := eachMember(raw, func(m member) bool {
-		switch {
-		case m.is("content"):
-			content = m.Value
-			nContent++
-		case m.is("role"):
-			role, roleOK = stringValue(m.Value)
-			others = append(others, m)
-			otherBytes += len(m.Key) + len(m.Value) + 2
-		default:
-			// encoding/json matches member names without regard to case:
-			// a "Content" member would compete with "content".
-			if strings.EqualFold(m.name(), "content") {
-				nContent = 2
-			}
-			others = append(others, m)
-			otherBytes += len(m.Key) + len(m.Value) + 2
-		}
-		return true
-	})
-	if err != nil {
+	d := raw
+	i := skipWS(d, 0)
+	if i >= len(d) || d[i] != '{' {
 		return message.Decode(raw) // not an object: the reference decides
 	}
-	fast := roleOK && nContent == 1 && (role == string(ai.RoleUser) || role == string(ai.RoleAssistant) || role == string(ai.RoleToolResult))
-	if !fast {
-		return message.Decode(raw)
-	}
-	blocks, ok := decodeContent(content)
-	if !ok {
-		return message.Decode(raw)
-	}
-	reduced := make([]byte, 0, otherBytes+2)
-	reduced = append(reduced, '{')
-	for i, m := range others {
-		if i > 0 {
-			reduced = append(reduced, ',')
+	var (
+		role     string
+		roleOK   bool
+		blocks   ai.ContentList
+		nContent int
+		fast     = true
+		reduced  = make([]byte, 1, 256)
+	)
+	reduced[0] = '{'
+	i = skipWS(d, i+1)
+	if i < len(d) && d[i] == '}' {
+		i++
+	} else {
+		for {
+			if i >= len(d) || d[i] != '"' {
+				return nil, synErr(i, "expected a member name")
+			}
+			ks := i
+			ke, esc, err := skipString(d, i)
+			if err != nil {
+				return nil, err
+			}
+			m := member{Key: d[ks:ke], esc: esc}
+			i = skipWS(d, ke)
+			if i >= len(d) || d[i] != ':' {
+				return nil, synErr(i, "expected : after member name")
+			}
+			vs := skipWS(d, i+1)
+			switch {
+			case m.is("content"):
+				nContent++
+				var ok bool
+				blocks, i, ok, err = decodeContentAt(d, vs)
+				if err != nil {
+					return nil, err
+				}
+				if !ok {
+					fast = false
+				}
+			default:
+				if i, err = skipValue(d, vs, 1); err != nil {
+					return nil, err
+				}
+				if m.is("role") {
+					role, roleOK = stringValue(d[vs:i])
+				} else if strings.EqualFold(m.name(), "content") {
+					// encoding/json matches member names without regard to
+					// case: a "Content" member competes with "content".
+					fast = false
+				}
+				if len(reduced) > 1 {
+					reduced = append(reduced, ',')
+				}
+				reduced = append(append(append(reduced, m.Key...), ':'), d[vs:i]...)
+			}
+			i = skipWS(d, i)
+			if i >= len(d) {
+				return nil, synErr(i, "unterminated object")
+			}
+			if d[i] == '}' {
+				i++
+				break
+			}
+			if d[i] != ',' {
+				return nil, synErr(i, "expected , or } in object")
+			}
+			i = skipWS(d, i+1)
 		}
-		reduced = append(reduced, m.Key...)
-		reduced = append(reduced, ':')
-		reduced = append(reduced, m.Value...)
+	}
+	if err := trailing(d, i); err != nil {
+		return nil, err
 	}
 	reduced = append(reduced, '}')
+	if !fast || nContent != 1 || !roleOK || (role != string(ai.RoleUser) && role != string(ai.RoleAssistant) && role != string(ai.RoleToolResult)) {
+		return message.Decode(raw)
+	}
 	msg, err := ai.UnmarshalMessage(reduced)
 	if err != nil {
 		return nil, err
@@ -82,73 +114,132 @@ func decodeMessage(raw []byte) (ai.Message, error) {
 	return msg, nil
 }
 
-// decodeContent decodes a content value that is a string or an array of
-// plain text, thinking and image blocks; ok is false for anything else.
-func decodeContent(v []byte) (ai.ContentList, bool) {
-	if s, ok := stringValue(v); ok {
-		return ai.ContentList{ai.Text(s)}, true
-	}
-	if len(v) == 0 || v[0] != '[' {
-		return nil, false
-	}
-	out := ai.ContentList{}
-	ok := true
-	eachElement(v, func(el []byte) bool {
-		var c ai.Content
-		if c, ok = decodeBlock(el); !ok {
-			return false
+// decodeContentAt decodes the content value at d[i]: a string or an array
+// of blocks (plain text, thinking and image blocks here, others through
+// core/ai as its ContentList decoder would). It returns the offset past the
+// value; ok is false when the value is of another kind or a block fails to
+// decode (the caller then leaves the message to core/ai), err when the
+// value is not valid JSON.
+func decodeContentAt(d []byte, i int) (out ai.ContentList, end int, ok bool, err error) {
+	if i < len(d) && d[i] == '"' {
+		e, esc, err := skipString(d, i)
+		if err != nil {
+			return nil, e, false, err
 		}
-		out = append(out, c)
-		return true
-	})
-	return out, ok
+		return ai.ContentList{ai.Text(unquoteEsc(d[i:e], esc))}, e, true, nil
+	}
+	if i >= len(d) || d[i] != '[' {
+		e, err := skipValue(d, i, 1)
+		return nil, e, false, err
+	}
+	out = ai.ContentList{}
+	ok = true
+	i = skipWS(d, i+1)
+	if i < len(d) && d[i] == ']' {
+		return out, i + 1, true, nil
+	}
+	for {
+		s := i
+		c, e, blockOK, err := decodeBlockAt(d, i)
+		if err != nil {
+			return nil, e, false, err
+		}
+		if !blockOK && ok {
+			if c, err = ai.UnmarshalContent(d[s:e]); err != nil {
+				ok = false
+			}
+		}
+		if ok {
+			out = append(out, c)
+		}
+		i = skipWS(d, e)
+		if i >= len(d) {
+			return nil, i, false, synErr(i, "unterminated array")
+		}
+		if d[i] == ']' {
+			return out, i + 1, ok, nil
+		}
+		if d[i] != ',' {
+			return nil, i, false, synErr(i, "expected , or ] in array")
+		}
+		i = skipWS(d, i+1)
+	}
 }
 
-// decodeBlock decodes one text, thinking or image block whose members are
-// exactly the ones core/ai knows for its type, with string (and, for
-// "redacted", boolean) values.
-func decodeBlock(el []byte) (ai.Content, bool) {
-	if len(el) == 0 || el[0] != '{' {
-		return nil, false
+// decodeBlockAt decodes the value at d[i] if it is a text, thinking or
+// image block whose members are exactly the ones core/ai knows for its
+// type, with string (and, for "redacted", boolean) values; ok is false
+// otherwise. end is past the value, which is validated either way.
+func decodeBlockAt(d []byte, i int) (c ai.Content, end int, ok bool, err error) {
+	if i >= len(d) || d[i] != '{' {
+		end, err = skipValue(d, i, 1)
+		return nil, end, false, err
 	}
 	var (
-		typ, body, sig      string
-		hasType             bool
-		bodyName, sigName   string
-		redacted, hasRedact bool
-		ok                  = true
+		typ, body, sig    string
+		hasType           bool
+		bodyName, sigName string
+		redacted, hasRed  bool
 	)
-	setSlot := func(name *string, n string, dst *string, v []byte) bool {
-		if *name != "" && *name != n {
-			return false
+	ok = true
+	setSlot := func(name *string, n string, dst *string, v []byte, esc bool) {
+		if !ok {
+			return
 		}
-		s, isStr := stringValue(v)
-		if !isStr {
-			return false
+		if (*name != "" && *name != n) || v[0] != '"' {
+			ok = false
+			return
 		}
-		*name, *dst = n, s
-		return true
+		*name, *dst = n, unquoteEsc(v, esc)
 	}
-	eachMember(el, func(m member) bool {
+	i = skipWS(d, i+1)
+	if i < len(d) && d[i] == '}' {
+		return nil, i + 1, false, nil
+	}
+	for {
+		if i >= len(d) || d[i] != '"' {
+			return nil, i, false, synErr(i, "expected a member name")
+		}
+		ks := i
+		ke, kesc, err := skipString(d, i)
+		if err != nil {
+			return nil, ke, false, err
+		}
+		m := member{Key: d[ks:ke], esc: kesc}
+		i = skipWS(d, ke)
+		if i >= len(d) || d[i] != ':' {
+			return nil, i, false, synErr(i, "expected : after member name")
+		}
+		vs := skipWS(d, i+1)
+		vesc := false
+		if vs < len(d) && d[vs] == '"' {
+			i, vesc, err = skipString(d, vs)
+		} else {
+			i, err = skipValue(d, vs, 2)
+		}
+		if err != nil {
+			return nil, i, false, err
+		}
+		v := d[vs:i]
 		switch {
 		case m.is("type"):
-			typ, hasType = stringValue(m.Value)
-			ok = hasType
+			typ, hasType = stringValue(v)
+			ok = ok && hasType
 		case m.is("text"):
-			ok = setSlot(&bodyName, "text", &body, m.Value)
+			setSlot(&bodyName, "text", &body, v, vesc)
 		case m.is("thinking"):
-			ok = setSlot(&bodyName, "thinking", &body, m.Value)
+			setSlot(&bodyName, "thinking", &body, v, vesc)
 		case m.is("data"):
-			ok = setSlot(&bodyName, "data", &body, m.Value)
+			setSlot(&bodyName, "data", &body, v, vesc)
 		case m.is("textSignature"):
-			ok = setSlot(&sigName, "textSignature", &sig, m.Value)
+			setSlot(&sigName, "textSignature", &sig, v, vesc)
 		case m.is("thinkingSignature"):
-			ok = setSlot(&sigName, "thinkingSignature", &sig, m.Value)
+			setSlot(&sigName, "thinkingSignature", &sig, v, vesc)
 		case m.is("mimeType"):
-			ok = setSlot(&sigName, "mimeType", &sig, m.Value)
+			setSlot(&sigName, "mimeType", &sig, v, vesc)
 		case m.is("redacted"):
-			hasRedact = true
-			switch string(m.Value) {
+			hasRed = true
+			switch string(v) {
 			case "true":
 				redacted = true
 			case "false":
@@ -159,38 +250,37 @@ func decodeBlock(el []byte) (ai.Content, bool) {
 		default:
 			ok = false
 		}
-		return ok
-	})
+		i = skipWS(d, i)
+		if i >= len(d) {
+			return nil, i, false, synErr(i, "unterminated object")
+		}
+		if d[i] == '}' {
+			i++
+			break
+		}
+		if d[i] != ',' {
+			return nil, i, false, synErr(i, "expected , or } in object")
+		}
+		i = skipWS(d, i+1)
+	}
+	end = i
 	if !ok || !hasType {
-		return nil, false
+		return nil, end, false, nil
 	}
-	in := func(name string, allowed ...string) bool {
-		if name == "" {
-			return true
-		}
-		for _, a := range allowed {
-			if name == a {
-				return true
-			}
-		}
-		return false
-	}
+	in := func(name, allowed string) bool { return name == "" || name == allowed }
 	switch typ {
 	case ai.ContentText:
-		if hasRedact || !in(bodyName, "text") || !in(sigName, "textSignature") {
-			return nil, false
+		if !hasRed && in(bodyName, "text") && in(sigName, "textSignature") {
+			return &ai.TextContent{Text: body, TextSignature: sig}, end, true, nil
 		}
-		return &ai.TextContent{Text: body, TextSignature: sig}, true
 	case ai.ContentThinking:
-		if !in(bodyName, "thinking") || !in(sigName, "thinkingSignature") {
-			return nil, false
+		if in(bodyName, "thinking") && in(sigName, "thinkingSignature") {
+			return &ai.ThinkingContent{Thinking: body, ThinkingSignature: sig, Redacted: redacted}, end, true, nil
 		}
-		return &ai.ThinkingContent{Thinking: body, ThinkingSignature: sig, Redacted: redacted}, true
 	case ai.ContentImage:
-		if hasRedact || !in(bodyName, "data") || !in(sigName, "mimeType") {
-			return nil, false
+		if !hasRed && in(bodyName, "data") && in(sigName, "mimeType") {
+			return &ai.ImageContent{Data: body, MIMEType: sig}, end, true, nil
 		}
-		return &ai.ImageContent{Data: body, MIMEType: sig}, true
 	}
-	return nil, false
+	return nil, end, false, nil
 }

@@ -1,6 +1,7 @@
 package session
 
 import (
+	"encoding/binary"
 	"errors"
 	"fmt"
 	"strconv"
@@ -138,6 +139,14 @@ func skipObject(d []byte, i, depth int) (int, error) {
 func skipString(d []byte, i int) (int, bool, error) {
 	esc := false
 	for i++; i < len(d); i++ {
+		// Eight bytes at a time while none is a quote, a backslash or a
+		// control character (long strings are most of a session).
+		for i+8 <= len(d) && !specialIn(binary.LittleEndian.Uint64(d[i:])) {
+			i += 8
+		}
+		if i >= len(d) {
+			break
+		}
 		c := d[i]
 		if c >= 0x20 && c != '"' && c != '\\' {
 			continue
@@ -171,6 +180,16 @@ func skipString(d []byte, i int) (int, bool, error) {
 		}
 	}
 	return i, esc, synErr(i, "unterminated string")
+}
+
+// specialIn reports whether any byte of x is '"', '\\' or below 0x20
+// (the classic SWAR tests: a byte b is zero iff (b-1) & ^b has its top bit
+// set, borrow effects only ever add false positives above a true one).
+func specialIn(x uint64) bool {
+	const ones, highs = 0x0101010101010101, 0x8080808080808080
+	q := x ^ (ones * '"')
+	bs := x ^ (ones * '\\')
+	return ((q-ones)&^q|(bs-ones)&^bs|(x-ones*0x20)&^x)&highs != 0
 }
 
 func isHex(c byte) bool {
@@ -347,6 +366,15 @@ func stringValue(v []byte) (string, bool) {
 		return "", false
 	}
 	return unquote(v), true
+}
+
+// unquoteEsc is unquote for a literal whose escapes skipString reported:
+// without escapes, only UTF-8 validity needs checking.
+func unquoteEsc(q []byte, esc bool) string {
+	if !esc && utf8.Valid(q) {
+		return string(q[1 : len(q)-1])
+	}
+	return unquote(q)
 }
 
 // unquote decodes a valid JSON string literal (with quotes) exactly as
