@@ -254,3 +254,23 @@ func TestFileRemovedUnderUs(t *testing.T) {
 		t.Errorf("file written again has %d lines, want 4", len(lines))
 	}
 }
+
+// An entry another process appended under an id we also have is kept
+// beside ours, not replaced by it.
+func TestMergeKeepsCollidingForeignEntry(t *testing.T) {
+	path := newFile(t)
+	m := must[*Manager](t)(Open(path, Options{}))
+	id := m.Entries()[0].ID
+	foreign := `{"type":"message","id":"` + id + `","parentId":null,"timestamp":"2026-01-01T00:00:00.000Z","message":{"role":"user","content":"theirs"}}`
+	f, _ := os.OpenFile(path, os.O_WRONLY|os.O_APPEND, 0)
+	f.WriteString(foreign + "\n")
+	f.Close()
+	must[bool](t)(m.SetName("x", TitleUser))
+	lines := readLines(t, path)
+	if len(lines) != 4 || lines[3] != foreign {
+		t.Errorf("file after merge:\n%s", strings.Join(lines, "\n"))
+	}
+	if m.Entry(id).Message.(*ai.UserMessage).Content[0].(*ai.TextContent).Text != "start" {
+		t.Error("our entry was replaced")
+	}
+}

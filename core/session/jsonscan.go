@@ -313,39 +313,6 @@ func eachMember(d []byte, fn func(member) bool) error {
 	}
 }
 
-// eachElement validates the array d and calls fn for each element.
-func eachElement(d []byte, fn func([]byte) bool) error {
-	i := skipWS(d, 0)
-	if i >= len(d) || d[i] != '[' {
-		return synErr(i, "not a JSON array")
-	}
-	i = skipWS(d, i+1)
-	if i < len(d) && d[i] == ']' {
-		return trailing(d, i+1)
-	}
-	for {
-		s := i
-		var err error
-		if i, err = skipValue(d, i, 1); err != nil {
-			return err
-		}
-		if !fn(d[s:i:i]) {
-			return nil
-		}
-		i = skipWS(d, i)
-		if i >= len(d) {
-			return synErr(i, "unterminated array")
-		}
-		if d[i] == ']' {
-			return trailing(d, i+1)
-		}
-		if d[i] != ',' {
-			return synErr(i, "expected , or ] in array")
-		}
-		i = skipWS(d, i+1)
-	}
-}
-
 func trailing(d []byte, i int) error {
 	if i = skipWS(d, i); i != len(d) {
 		return synErr(i, "data after the value")

@@ -20,7 +20,7 @@ import (
 // Options configures a Manager.
 type Options struct {
 	Cwd           string           // working directory recorded in a new session's header
-	Dir           string           // directory new session files are created in (Create, Fork): see Locations.NewSessionDir
+	Dir           string           // directory new session files are created in (Create, Fork; Open defaults it to the file's): see Locations.NewSessionDir
 	BlobDir       string           // blob store, <agent dir>/blobs; "" keeps images inline in the file
 	Sync          SyncPolicy       // when appends are fsynced; default SyncAlways
 	ParentSession string           // header parentSession of a new session
@@ -81,6 +81,9 @@ func Open(path string, opts Options) (*Manager, error) {
 	abs, err := filepath.Abs(path)
 	if err != nil {
 		return nil, fmt.Errorf("open session: %w", err)
+	}
+	if opts.Dir == "" {
+		opts.Dir = filepath.Dir(abs)
 	}
 	m := newManager(opts)
 	m.disk = &diskFile{path: abs, sync: opts.Sync}
@@ -318,7 +321,9 @@ func (m *Manager) merge(current []byte) ([]byte, []*Entry, error) {
 		}
 		e, msg, err := envelope(line)
 		if err == nil {
-			if q := pending[e.ID]; len(q) > 0 {
+			// Same id and same bytes: our entry. Same id, other bytes: an
+			// entry another process wrote under a colliding id; keep both.
+			if q := pending[e.ID]; len(q) > 0 && bytes.Equal(q[0].raw, line) {
 				pending[e.ID] = q[1:]
 				out = append(append(out, q[0].raw...), '\n')
 				order = append(order, q[0])
