@@ -1,0 +1,316 @@
+package session
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/gopi-agent/gopi/core/ai"
+)
+
+// Locations says where session files live. Sessions of a working directory
+// are kept in a project directory under a sessions root, named after the
+// directory: "--" + the path without its leading separator, with '/', '\'
+// and ':' replaced by '-', + "--". omp 14 names project directories inside
+// the home directory "-<path relative to home>" (and inside the temporary
+// directory "-tmp-<relative path>"); those names are searched too, so an
+// omp user's sessions are found.
+type Locations struct {
+	Roots      []string // sessions roots in priority order: gopi's <agent dir>/sessions, then omp's ~/.omp/agent/sessions
+	Home       string   // the user's home directory, for omp's home-relative names ("" skips them)
+	Temp       string   // the temporary directory, for omp's "-tmp" names ("" skips them)
+	SessionDir string   // --session-dir: the one directory holding this project's sessions, instead of the roots
+}
+
+// EncodeCwd returns the project directory name for a working directory:
+// "--" + cwd without its leading separator, '/', '\' and ':' as '-', + "--".
+func EncodeCwd(cwd string) string {
+	s := cwd
+	if len(s) > 0 && (s[0] == '/' || s[0] == '\\') {
+		s = s[1:]
+	}
+	return "--" + strings.NewReplacer("/", "-", `\`, "-", ":", "-").Replace(s) + "--"
+}
+
+// NewSessionDir returns the directory new sessions of cwd go in.
+func (l Locations) NewSessionDir(cwd string) string {
+	if l.SessionDir != "" {
+		return l.SessionDir
+	}
+	if len(l.Roots) == 0 {
+		return ""
+	}
+	return filepath.Join(l.Roots[0], EncodeCwd(cwd))
+}
+
+// ProjectDirs returns the directories that may hold sessions of cwd, in
+// priority order.
+func (l Locations) ProjectDirs(cwd string) []string {
+	if l.SessionDir != "" {
+		return []string{l.SessionDir}
+	}
+	names := []string{EncodeCwd(cwd)}
+	if n := relativeName("-", l.Home, cwd); n != "" {
+		names = append(names, n)
+	} else if n := relativeName("-tmp", l.Temp, cwd); n != "" {
+		names = append(names, n)
+	}
+	var dirs []string
+	for _, r := range l.Roots {
+		for _, n := range names {
+			dirs = append(dirs, filepath.Join(r, n))
+		}
+	}
+	return dirs
+}
+
+// relativeName is omp's project directory name for cwd inside root.
+func relativeName(prefix, root, cwd string) string {
+	if root == "" {
+		return ""
+	}
+	rel, err := filepath.Rel(root, cwd)
+	if err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) || filepath.IsAbs(rel) {
+		return ""
+	}
+	if rel == "." {
+		return prefix
+	}
+	rel = strings.NewReplacer("/", "-", `\`, "-", ":", "-").Replace(rel)
+	if strings.HasSuffix(prefix, "-") {
+		return prefix + rel
+	}
+	return prefix + "-" + rel
+}
+
+// Info is what a session list shows, read from the first 4 KiB of a file.
+type Info struct {
+	Path          string    // the session file
+	ID            string    // session id
+	Cwd           string    // working directory ("" for old files)
+	Title         string    // header title, else the latest short compaction summary in the prefix
+	ParentSession string    // lineage marker from the header
+	Created       time.Time // header timestamp (zero when unreadable)
+	Modified      time.Time // file modification time
+	Size          int64     // file size in bytes
+	MessageCount  int       // message entries seen in the prefix (a lower bound for long files)
+	FirstMessage  string    // text of the first user message, "" when none in the prefix
+}
+
+// listPrefix is how much of each file List reads.
+const listPrefix = 4096
+
+// List returns the sessions of cwd, newest (by modification time) first.
+// Unreadable files and files that are not sessions are skipped.
+func List(l Locations, cwd string) ([]Info, error) {
+	return listDirs(l.ProjectDirs(cwd))
+}
+
+// ListAll returns the sessions of every project under the roots (or in
+// SessionDir), newest first.
+func ListAll(l Locations) ([]Info, error) {
+	if l.SessionDir != "" {
+		return listDirs([]string{l.SessionDir})
+	}
+	var dirs []string
+	for _, r := range l.Roots {
+		ents, err := os.ReadDir(r)
+		if err != nil {
+			continue
+		}
+		for _, e := range ents {
+			if e.IsDir() {
+				dirs = append(dirs, filepath.Join(r, e.Name()))
+			}
+		}
+	}
+	return listDirs(dirs)
+}
+
+func listDirs(dirs []string) ([]Info, error) {
+	var out []Info
+	seen := map[string]bool{}
+	for _, d := range dirs {
+		ents, err := os.ReadDir(d)
+		if err != nil {
+			continue
+		}
+		for _, e := range ents {
+			if e.IsDir() || !strings.HasSuffix(e.Name(), ".jsonl") {
+				continue
+			}
+			p := filepath.Join(d, e.Name())
+			if seen[p] {
+				continue
+			}
+			seen[p] = true
+			if info, ok := readInfo(p); ok {
+				out = append(out, info)
+			}
+		}
+	}
+	slices.SortStableFunc(out, func(a, b Info) int { return b.Modified.Compare(a.Modified) })
+	return out, nil
+}
+
+// readInfo reads a session's metadata from the start of its file.
+func readInfo(path string) (Info, bool) {
+	f, err := os.Open(path)
+	if err != nil {
+		return Info{}, false
+	}
+	defer f.Close()
+	fi, err := f.Stat()
+	if err != nil {
+		return Info{}, false
+	}
+	buf := make([]byte, listPrefix)
+	n, err := io.ReadFull(f, buf)
+	if err != nil && !errors.Is(err, io.ErrUnexpectedEOF) && !errors.Is(err, io.EOF) {
+		return Info{}, false
+	}
+	buf = buf[:n]
+	lines := bytes.Split(buf, []byte("\n"))
+	h, err := parseHeader(lines[0])
+	if err != nil && !errors.Is(err, ErrNewerVersion) {
+		return Info{}, false
+	}
+	info := Info{Path: path, ID: h.ID, Cwd: h.Cwd, Title: h.Title, ParentSession: h.ParentSession,
+		Created: parseTime(h.Timestamp), Modified: fi.ModTime(), Size: fi.Size()}
+	info.MessageCount = bytes.Count(buf, []byte(`"type":"message"`))
+	short := ""
+	for _, l := range lines[1:] {
+		var v struct {
+			Type         string          `json:"type"`
+			ShortSummary string          `json:"shortSummary"`
+			Message      json.RawMessage `json:"message"`
+		}
+		if json.Unmarshal(l, &v) != nil {
+			continue
+		}
+		if v.Type == TypeCompaction && v.ShortSummary != "" {
+			short = v.ShortSummary
+		}
+		if v.Type == TypeMessage && info.FirstMessage == "" {
+			if u, ok := firstUser(v.Message); ok {
+				info.FirstMessage = u
+			}
+		}
+	}
+	if info.Title == "" {
+		info.Title = short
+	}
+	return info, true
+}
+
+func firstUser(raw json.RawMessage) (string, bool) {
+	m, err := ai.UnmarshalMessage(raw)
+	if err != nil {
+		return "", false
+	}
+	u, ok := m.(*ai.UserMessage)
+	if !ok {
+		return "", false
+	}
+	var parts []string
+	for _, c := range u.Content {
+		if t, ok := c.(*ai.TextContent); ok {
+			parts = append(parts, t.Text)
+		}
+	}
+	s := strings.Join(parts, " ")
+	return s, s != ""
+}
+
+// ContinueRecent opens the newest session of cwd, or creates a new one
+// (in l.NewSessionDir(cwd)) when there is none.
+func ContinueRecent(l Locations, cwd string, opts Options) (*Manager, error) {
+	infos, _ := List(l, cwd)
+	if len(infos) > 0 {
+		return Open(infos[0].Path, opts)
+	}
+	if opts.Dir == "" {
+		opts.Dir = l.NewSessionDir(cwd)
+	}
+	if opts.Cwd == "" {
+		opts.Cwd = cwd
+	}
+	return Create(opts)
+}
+
+// ErrNoMatch is returned by Resolve when no session matches.
+var ErrNoMatch = errors.New("no session matches")
+
+// ErrAmbiguous is returned by Resolve when a prefix matches several sessions.
+var ErrAmbiguous = errors.New("several sessions match")
+
+// Resolve finds the session file for a --resume argument: a path to a
+// file, or a prefix of a session id or file name. Sessions of cwd are
+// searched first, then (without SessionDir) every project. A prefix that
+// matches several sessions is an error listing them.
+func Resolve(l Locations, cwd, arg string) (string, error) {
+	if arg == "" {
+		return "", fmt.Errorf("resume: %w: empty session id", ErrNoMatch)
+	}
+	if strings.ContainsRune(arg, filepath.Separator) || strings.HasSuffix(arg, ".jsonl") {
+		if fi, err := os.Stat(arg); err == nil && !fi.IsDir() {
+			return filepath.Abs(arg)
+		}
+	}
+	local, _ := List(l, cwd)
+	if p, err := pick(local, arg); p != "" || err != nil {
+		return p, err
+	}
+	if l.SessionDir == "" {
+		all, _ := ListAll(l)
+		if p, err := pick(all, arg); p != "" || err != nil {
+			return p, err
+		}
+	}
+	return "", fmt.Errorf("resume %q: %w (list sessions with --resume and no id)", arg, ErrNoMatch)
+}
+
+// pick returns the one session matching arg, or an ambiguity error.
+func pick(infos []Info, arg string) (string, error) {
+	a := strings.ToLower(arg)
+	var matches []Info
+	for _, in := range infos {
+		id := strings.ToLower(in.ID)
+		if id == a {
+			return in.Path, nil
+		}
+		name := strings.ToLower(strings.TrimSuffix(filepath.Base(in.Path), ".jsonl"))
+		fileID := name
+		if i := strings.LastIndexByte(name, '_'); i >= 0 {
+			fileID = name[i+1:]
+		}
+		if strings.HasPrefix(id, a) || strings.HasPrefix(name, a) || strings.HasPrefix(fileID, a) {
+			matches = append(matches, in)
+		}
+	}
+	switch len(matches) {
+	case 0:
+		return "", nil
+	case 1:
+		return matches[0].Path, nil
+	}
+	var b strings.Builder
+	for _, m := range matches {
+		title := m.Title
+		if title == "" {
+			title = m.FirstMessage
+		}
+		if r := []rune(title); len(r) > 60 {
+			title = string(r[:60]) + "…"
+		}
+		fmt.Fprintf(&b, "\n  %s  %s  %s", m.ID, m.Modified.Format("2006-01-02 15:04"), title)
+	}
+	return "", fmt.Errorf("resume %q: %w; give more of the id:%s", arg, ErrAmbiguous, b.String())
+}

@@ -1,0 +1,66 @@
+// Package session is the session store: one conversation kept as a tree of
+// entries in a JSONL file, in the format omp writes (version 3), so a
+// session started by either program can be continued by the other. It is
+// pure data and files — no provider, no goroutines left running.
+//
+// # The file
+//
+// Line 1 is the header {type:"session",version:3,id,timestamp,cwd,…}; every
+// other line is an entry {type,id,parentId,timestamp,…} (message,
+// model_change, thinking_level_change, compaction, branch_summary, custom,
+// custom_message, label, …; see Entry). Files live in
+// <sessions root>/--<cwd encoded>--/<timestamp>_<session id>.jsonl (see
+// Locations), images of 1 KiB or more in a content-addressed blob store
+// (BlobStore), spilled tool output beside the file (Manager.Artifacts).
+//
+// Every entry keeps the bytes it was stored with (Entry.Raw): a rewrite
+// (migration, rename, merge) writes unchanged entries back byte for byte,
+// so fields and entry types this version does not model — omp's
+// providerPayload, a newer program's entry types — survive. Lines that
+// cannot be used are reported (Manager.Problems) and kept in place.
+// Older files are migrated on load (v1: ids and a linear parent chain,
+// firstKeptEntryIndex → firstKeptEntryId; v2: role hookMessage → custom)
+// and rewritten once; a file of a newer version, or one whose first line
+// is not a header, is refused and left alone.
+//
+// # The tree
+//
+// Appends become children of the leaf and the new leaf; Branch moves the
+// leaf, ResetLeaf makes the next append a root, BranchWithSummary branches
+// and records what was left. BuildContext walks from the leaf to the root
+// and returns the messages the model sees (the latest compaction's summary
+// first, then the entries it kept, then the newer ones) and the state in
+// force there (thinking level, models by role, mode, …). Agent-level
+// messages come from package core/message; message.ToLLM turns the
+// context into provider messages.
+//
+// # Persistence
+//
+// Nothing is written before the first assistant message (a session that
+// never got an answer leaves no file); then the whole session is written
+// and each later entry appended as one write of one line, fsynced unless
+// SyncOnFlush is chosen. Before an entry is written, strings over
+// MaxPersistChars are cut with TruncationNotice, transient members
+// (partialJson, jsonlEvents) dropped and large images moved to the blob
+// store as blob:sha256:<hash> (restored on load). The first write error is
+// latched: the session keeps working in memory and every later call that
+// writes returns that error (Manager.Err).
+//
+// Several processes may use one file: every write happens under an
+// exclusive flock, a writer that finds the file replaced reopens it, an
+// append after a torn last line (a writer killed mid-line) starts on a new
+// line, and a rewrite re-reads the file under the lock and merges — lines
+// it does not know, such as entries another process appended, are kept in
+// their place. Rewrites go through tool.WriteFileAtomic (temporary file
+// beside the target, fsync, rename).
+//
+// # Loading fast
+//
+// A session file is mostly long strings. Loading validates each line and
+// decodes message content in one hand-written pass (jsonscan.go,
+// fastmsg.go) that scans strings eight bytes at a time, and leaves the
+// small rest of each message to core/ai; payloads are decoded on all CPUs.
+// Fuzz targets check the scanner against encoding/json and the fast
+// decoder against message.Decode. A 50 MB session loads and builds its
+// context in about 240 ms on a 2-core machine (BenchmarkOpen50MB).
+package session

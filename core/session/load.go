@@ -1,0 +1,249 @@
+package session
+
+import (
+	"bytes"
+	"fmt"
+	"io"
+	"runtime"
+	"sync"
+
+	"github.com/gopi-agent/gopi/core/ai"
+	"github.com/gopi-agent/gopi/core/message"
+)
+
+// LineProblem is a line of a session file that could not be used, or an
+// entry whose blob could not be restored. Unusable lines are skipped when
+// building the context but kept, unchanged and in place, in the file.
+type LineProblem struct {
+	Line int    // 1-based line number in the file as loaded
+	Err  string // what is wrong
+}
+
+func (p LineProblem) String() string { return fmt.Sprintf("line %d: %s", p.Line, p.Err) }
+
+// fileLine is one line after the header: an entry, or a line kept verbatim.
+type fileLine struct {
+	raw   []byte
+	entry *Entry // nil for a line that is not a usable entry
+}
+
+// parsedFile is a session file split into its parts.
+type parsedFile struct {
+	header    Header
+	headerRaw []byte
+	lines     []fileLine
+	entries   []*Entry
+	problems  []LineProblem
+	migrated  bool
+}
+
+// errEmpty reports a file with no non-blank line.
+var errEmpty = fmt.Errorf("empty session file")
+
+// parseFile parses a whole session file: the header, then every line as an
+// entry, migrating v1 and v2 content to v3 in memory (migrated tells the
+// caller to rewrite). Malformed lines become problems and are kept; blob
+// references in message content are restored from blobs.
+func parseFile(data []byte, blobs *BlobStore, rnd io.Reader) (*parsedFile, error) {
+	type rawLine struct {
+		b  []byte
+		no int
+	}
+	var lines []rawLine
+	no := 0
+	for len(data) > 0 {
+		no++
+		i := bytes.IndexByte(data, '\n')
+		var l []byte
+		if i < 0 {
+			l, data = data, nil
+		} else {
+			l, data = data[:i:i], data[i+1:]
+		}
+		if len(bytes.TrimSpace(l)) > 0 {
+			lines = append(lines, rawLine{l, no})
+		}
+	}
+	if len(lines) == 0 {
+		return nil, errEmpty
+	}
+	h, err := parseHeader(lines[0].b)
+	if err != nil {
+		return nil, err
+	}
+	p := &parsedFile{header: h, headerRaw: lines[0].b}
+	body := lines[1:]
+	p.lines = make([]fileLine, len(body))
+	valid := make([]bool, len(body))
+	for i, l := range body {
+		p.lines[i].raw = l.b
+		valid[i] = true
+	}
+	if h.Version < 3 {
+		// Migrations edit lines, so they must know which are valid first;
+		// for current files the envelope pass below validates.
+		for i, l := range body {
+			if err := eachMember(l.b, func(member) bool { return true }); err != nil {
+				p.problems = append(p.problems, LineProblem{l.no, err.Error()})
+				valid[i] = false
+			}
+		}
+		if h.Version < 2 {
+			migrateV1(p, valid, rnd)
+		}
+		migrateV2(p, valid)
+		p.headerRaw = objSet(p.headerRaw, "version", []byte("3"))
+		p.header.Version = CurrentVersion
+		p.migrated = true
+	}
+
+	// Envelopes, in order.
+	msgs := make([][]byte, len(body))
+	for i := range body {
+		if !valid[i] {
+			continue
+		}
+		e, msg, err := envelope(p.lines[i].raw)
+		if err != nil {
+			p.problems = append(p.problems, LineProblem{body[i].no, err.Error()})
+			continue
+		}
+		p.lines[i].entry = e
+		msgs[i] = msg
+	}
+	// Payloads, in parallel: this is where a large file spends its time.
+	errs := make([]error, len(body))
+	decodeAll(len(body), func(i int) {
+		if e := p.lines[i].entry; e != nil {
+			errs[i] = e.decodePayload(e.raw, msgs[i])
+		}
+	})
+	cache := blobCache{store: blobs}
+	for i := range body {
+		e := p.lines[i].entry
+		if e == nil {
+			continue
+		}
+		if errs[i] != nil {
+			p.problems = append(p.problems, LineProblem{body[i].no, errs[i].Error()})
+			if e.Type == TypeMessage {
+				e.Message = &ai.OpaqueMessage{Role: roleOf(msgs[i]), Raw: msgs[i]}
+			}
+		}
+		for _, img := range imagesOf(e) {
+			if !bytes.HasPrefix([]byte(img.Data), []byte(BlobPrefix)) {
+				continue
+			}
+			data, err := cache.resolve(img.Data)
+			if err != nil {
+				p.problems = append(p.problems, LineProblem{body[i].no, "image kept as a reference: " + err.Error()})
+				continue
+			}
+			img.Data = data
+		}
+		p.entries = append(p.entries, e)
+	}
+	sortProblems(p.problems)
+	return p, nil
+}
+
+// envelope reads the members every entry has. The entry's raw is line.
+func envelope(line []byte) (*Entry, []byte, error) {
+	e := &Entry{raw: line}
+	var msg []byte
+	var typeOK, idOK, parentOK = false, false, true
+	err := eachMember(line, func(m member) bool {
+		switch {
+		case m.is("type"):
+			e.Type, typeOK = stringValue(m.Value)
+		case m.is("id"):
+			e.ID, idOK = stringValue(m.Value)
+		case m.is("parentId"):
+			if string(m.Value) == "null" {
+				e.ParentID, parentOK = "", true
+			} else {
+				e.ParentID, parentOK = stringValue(m.Value)
+			}
+		case m.is("timestamp"):
+			e.Timestamp, _ = stringValue(m.Value)
+		case m.is("message"):
+			msg = m.Value
+		}
+		return true
+	})
+	switch {
+	case err != nil:
+		return nil, nil, err
+	case !typeOK:
+		return nil, nil, fmt.Errorf("entry has no type")
+	case !idOK || e.ID == "":
+		return nil, nil, fmt.Errorf("%s entry has no id", e.Type)
+	case !parentOK:
+		return nil, nil, fmt.Errorf("%s entry %s: parentId is neither a string nor null", e.Type, e.ID)
+	}
+	return e, msg, nil
+}
+
+// decodeAll runs fn(0..n-1) on up to GOMAXPROCS goroutines, returning when
+// all are done.
+func decodeAll(n int, fn func(int)) {
+	workers := min(runtime.GOMAXPROCS(0), n/256+1)
+	if workers <= 1 {
+		for i := range n {
+			fn(i)
+		}
+		return
+	}
+	var wg sync.WaitGroup
+	chunk := (n + workers - 1) / workers
+	for w := range workers {
+		lo, hi := w*chunk, min(n, (w+1)*chunk)
+		wg.Go(func() {
+			for i := lo; i < hi; i++ {
+				fn(i)
+			}
+		})
+	}
+	wg.Wait()
+}
+
+// imagesOf returns the image blocks of an entry's content (where blob
+// references are restored on load, as omp restores them).
+func imagesOf(e *Entry) []*ai.ImageContent {
+	var content ai.ContentList
+	switch {
+	case e.CustomMessage != nil:
+		content = e.CustomMessage.Content.Blocks
+	case e.Message != nil:
+		switch m := e.Message.(type) {
+		case *ai.UserMessage:
+			content = m.Content
+		case *ai.AssistantMessage:
+			content = m.Content
+		case *ai.ToolResultMessage:
+			content = m.Content
+		case *message.Custom:
+			content = m.Content.Blocks
+		}
+	}
+	var out []*ai.ImageContent
+	for _, c := range content {
+		if img, ok := c.(*ai.ImageContent); ok {
+			out = append(out, img)
+		}
+	}
+	return out
+}
+
+func roleOf(msg []byte) ai.Role {
+	r, _ := stringValue(objGet(msg, "role"))
+	return ai.Role(r)
+}
+
+func sortProblems(ps []LineProblem) {
+	for i := 1; i < len(ps); i++ {
+		for j := i; j > 0 && ps[j].Line < ps[j-1].Line; j-- {
+			ps[j], ps[j-1] = ps[j-1], ps[j]
+		}
+	}
+}

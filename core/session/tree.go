@@ -1,0 +1,304 @@
+package session
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"slices"
+
+	"github.com/gopi-agent/gopi/core/ai"
+	"github.com/gopi-agent/gopi/core/message"
+)
+
+// ErrNotFound is returned for an entry id the session does not have.
+var ErrNotFound = errors.New("entry not found")
+
+// append adds a new entry under the leaf, makes it the leaf and persists
+// it. The entry stays in memory (and in the context) even when persisting
+// fails; the error is the latched persistence error.
+func (m *Manager) append(e *Entry) (string, error) {
+	e.ID = newEntryID(m.opts.Rand, func(id string) bool { return m.byID[id] != nil })
+	e.ParentID = m.leaf
+	e.Timestamp = isoTime(m.opts.Now())
+	m.index(e)
+	m.leaf = e.ID
+	return e.ID, m.persist(e)
+}
+
+func (m *Manager) appendLocked(e *Entry) (string, error) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return m.append(e)
+}
+
+// AppendMessage appends a message entry: any ai message or core/message
+// agent message, except the two summaries, which have entries of their own
+// (AppendCompaction, BranchWithSummary). The message must not be modified
+// afterwards.
+func (m *Manager) AppendMessage(msg ai.Message) (string, error) {
+	switch msg.(type) {
+	case nil:
+		return "", errors.New("append message: nil message")
+	case *message.CompactionSummary, *message.BranchSummary:
+		return "", fmt.Errorf("append message: a %s message is not stored as a message; use AppendCompaction or BranchWithSummary", msg.MessageRole())
+	}
+	return m.appendLocked(&Entry{Type: TypeMessage, Message: msg})
+}
+
+// AppendModelChange records a switch to model ("provider/modelId") for
+// role ("" for the default role).
+func (m *Manager) AppendModelChange(model, role string) (string, error) {
+	return m.appendLocked(&Entry{Type: TypeModelChange, ModelChange: &ModelChange{Model: model, Role: role}})
+}
+
+// AppendThinkingLevelChange records a thinking level ("" is written as
+// null, read as "off").
+func (m *Manager) AppendThinkingLevelChange(level string) (string, error) {
+	return m.appendLocked(&Entry{Type: TypeThinkingLevelChange, ThinkingLevelChange: &ThinkingLevelChange{ThinkingLevel: strPtr(level)}})
+}
+
+// AppendServiceTierChange records a service tier ("" clears it: null).
+func (m *Manager) AppendServiceTierChange(tier string) (string, error) {
+	return m.appendLocked(&Entry{Type: TypeServiceTierChange, ServiceTierChange: &ServiceTierChange{ServiceTier: strPtr(tier)}})
+}
+
+// AppendCompaction records a compaction. c.FirstKeptEntryID should name an
+// entry on the current path.
+func (m *Manager) AppendCompaction(c Compaction) (string, error) {
+	return m.appendLocked(&Entry{Type: TypeCompaction, Compaction: &c})
+}
+
+// AppendCustom records extension state (never part of the context). data
+// is encoded as JSON; nil leaves it out.
+func (m *Manager) AppendCustom(customType string, data any) (string, error) {
+	raw, err := rawJSON(data)
+	if err != nil {
+		return "", fmt.Errorf("append custom entry: %w", err)
+	}
+	return m.appendLocked(&Entry{Type: TypeCustom, Custom: &Custom{CustomType: customType, Data: raw}})
+}
+
+// AppendCustomMessage records a message an extension puts into the
+// context. An empty Attribution is recorded as "agent".
+func (m *Manager) AppendCustomMessage(cm CustomMessage) (string, error) {
+	if cm.Attribution == "" {
+		cm.Attribution = "agent"
+	}
+	return m.appendLocked(&Entry{Type: TypeCustomMessage, CustomMessage: &cm})
+}
+
+// AppendLabel sets (or with "" clears) the label of entry targetID.
+func (m *Manager) AppendLabel(targetID, label string) (string, error) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if m.byID[targetID] == nil {
+		return "", fmt.Errorf("label entry %s: %w", targetID, ErrNotFound)
+	}
+	return m.append(&Entry{Type: TypeLabel, Label: &Label{TargetID: targetID, Label: label}})
+}
+
+// AppendTTSRInjection records rules injected by the stream rules.
+func (m *Manager) AppendTTSRInjection(rules []string) (string, error) {
+	return m.appendLocked(&Entry{Type: TypeTTSRInjection, TTSRInjection: &TTSRInjection{InjectedRules: nonNil(rules)}})
+}
+
+// AppendSessionInit records how a (subagent) session was started.
+func (m *Manager) AppendSessionInit(si SessionInit) (string, error) {
+	si.Tools = nonNil(si.Tools)
+	return m.appendLocked(&Entry{Type: TypeSessionInit, SessionInit: &si})
+}
+
+// AppendModeChange records a mode switch ("none" leaves a mode); data is
+// encoded as JSON, nil leaves it out.
+func (m *Manager) AppendModeChange(mode string, data any) (string, error) {
+	raw, err := rawJSON(data)
+	if err != nil {
+		return "", fmt.Errorf("append mode change: %w", err)
+	}
+	return m.appendLocked(&Entry{Type: TypeModeChange, ModeChange: &ModeChange{Mode: mode, Data: raw}})
+}
+
+// AppendMCPToolSelection records the MCP tools selected through discovery.
+func (m *Manager) AppendMCPToolSelection(names []string) (string, error) {
+	return m.appendLocked(&Entry{Type: TypeMCPToolSelection, MCPToolSelection: &MCPToolSelection{SelectedToolNames: slices.Clone(nonNil(names))}})
+}
+
+// Branch moves the leaf to entry id; the next append becomes its child.
+// Entries are not changed.
+func (m *Manager) Branch(id string) error {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if m.byID[id] == nil {
+		return fmt.Errorf("branch to %s: %w", id, ErrNotFound)
+	}
+	m.leaf = id
+	return nil
+}
+
+// ResetLeaf sets the leaf to null: the next append is a new root.
+func (m *Manager) ResetLeaf() {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	m.leaf = ""
+}
+
+// BranchWithSummary moves the leaf to fromID ("" for before the first
+// entry) and appends a branch_summary entry there summarising the branch
+// that was left; its fromId is fromID, or "root".
+func (m *Manager) BranchWithSummary(fromID, summary string, details any, fromExtension bool) (string, error) {
+	raw, err := rawJSON(details)
+	if err != nil {
+		return "", fmt.Errorf("branch with summary: %w", err)
+	}
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if fromID != "" && m.byID[fromID] == nil {
+		return "", fmt.Errorf("branch to %s: %w", fromID, ErrNotFound)
+	}
+	m.leaf = fromID
+	from := fromID
+	if from == "" {
+		from = "root"
+	}
+	return m.append(&Entry{Type: TypeBranchSummary, BranchSummary: &BranchSummary{FromID: from, Summary: summary, Details: raw, FromExtension: fromExtension}})
+}
+
+// LeafID returns the leaf entry's id ("" when the leaf is null).
+func (m *Manager) LeafID() string {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return m.leaf
+}
+
+// Leaf returns the leaf entry (nil when the leaf is null).
+func (m *Manager) Leaf() *Entry {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return m.byID[m.leaf]
+}
+
+// Entry returns the entry with id, or nil.
+func (m *Manager) Entry(id string) *Entry {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return m.byID[id]
+}
+
+// Entries returns all entries in file order (header excluded).
+func (m *Manager) Entries() []*Entry {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return slices.Clone(m.entries)
+}
+
+// Children returns the entries whose parent is id, in file order.
+func (m *Manager) Children(id string) []*Entry {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	var out []*Entry
+	for _, e := range m.entries {
+		if e.ParentID == id && id != "" {
+			out = append(out, e)
+		}
+	}
+	return out
+}
+
+// Path returns the entries from the root to entry id ("" for the leaf),
+// root first; nil when id is unknown or the leaf is null.
+func (m *Manager) Path(id string) []*Entry {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if id == "" {
+		id = m.leaf
+	}
+	return pathTo(m.byID, m.byID[id])
+}
+
+// pathTo walks parent links from e to the root and returns the path root
+// first. A cycle (possible only in a corrupt file) ends the walk.
+func pathTo(byID map[string]*Entry, e *Entry) []*Entry {
+	var path []*Entry
+	seen := map[string]bool{}
+	for e != nil && !seen[e.ID] {
+		seen[e.ID] = true
+		path = append(path, e)
+		if e.ParentID == "" {
+			break
+		}
+		e = byID[e.ParentID]
+	}
+	slices.Reverse(path)
+	return path
+}
+
+// Label returns the label of entry id ("" when none).
+func (m *Manager) Label(id string) string {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return m.labels[id]
+}
+
+// TreeNode is an entry with its children, for tree views.
+type TreeNode struct {
+	Entry    *Entry      // the entry
+	Label    string      // its label, if any
+	Children []*TreeNode // child entries, oldest first
+}
+
+// Tree returns the session as a forest: entries with a null, missing or
+// self parent are roots.
+func (m *Manager) Tree() []*TreeNode {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	nodes := make(map[*Entry]*TreeNode, len(m.entries))
+	for _, e := range m.entries {
+		nodes[e] = &TreeNode{Entry: e, Label: m.labels[e.ID]}
+	}
+	var roots []*TreeNode
+	for _, e := range m.entries {
+		n := nodes[e]
+		p := m.byID[e.ParentID]
+		if e.ParentID == "" || e.ParentID == e.ID || p == nil {
+			roots = append(roots, n)
+			continue
+		}
+		nodes[p].Children = append(nodes[p].Children, n)
+	}
+	for _, n := range nodes {
+		slices.SortStableFunc(n.Children, func(a, b *TreeNode) int { return compareTime(a.Entry.Timestamp, b.Entry.Timestamp) })
+	}
+	return roots
+}
+
+func compareTime(a, b string) int {
+	ta, tb := parseTime(a), parseTime(b)
+	return ta.Compare(tb)
+}
+
+func strPtr(s string) *string {
+	if s == "" {
+		return nil
+	}
+	return &s
+}
+
+func nonNil(s []string) []string {
+	if s == nil {
+		return []string{}
+	}
+	return s
+}
+
+func rawJSON(v any) (json.RawMessage, error) {
+	switch v := v.(type) {
+	case nil:
+		return nil, nil
+	case json.RawMessage:
+		if len(v) > 0 && !json.Valid(v) {
+			return nil, errors.New("invalid JSON")
+		}
+		return v, nil
+	}
+	return json.Marshal(v)
+}
