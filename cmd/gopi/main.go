@@ -10,6 +10,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"net/http"
 	"os"
 	"os/signal"
 	"sort"
@@ -38,8 +39,10 @@ type command struct {
 type cliEnv struct {
 	stdout, stderr io.Writer
 	stdin          io.Reader
-	isTerminal     bool     // stdout is a terminal (color and headings)
-	environ        []string // process environment for the configuration; os.Environ() when nil
+	isTerminal     bool         // stdout is a terminal (color and headings)
+	stdinTerminal  bool         // stdin is a terminal (no piped input to read)
+	httpClient     *http.Client // provider HTTP client for the agent; nil for the default
+	environ        []string     // process environment for the configuration; os.Environ() when nil
 
 	cfg *config.Config // loaded by run before the command (nil for version and mockllm)
 }
@@ -64,31 +67,35 @@ var commands = map[string]command{
 func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
-	env := &cliEnv{stdout: os.Stdout, stderr: os.Stderr, stdin: os.Stdin, isTerminal: isTerminal(os.Stdout)}
+	// A second Ctrl-C after the first one has aborted the run ends the
+	// process the usual way.
+	go func() {
+		<-ctx.Done()
+		stop()
+	}()
+	env := &cliEnv{stdout: os.Stdout, stderr: os.Stderr, stdin: os.Stdin, isTerminal: isTerminal(os.Stdout), stdinTerminal: isTerminal(os.Stdin)}
 	os.Exit(run(ctx, env, os.Args[1:]))
 }
 
-// run dispatches to a subcommand and returns the exit code.
+// run dispatches: a first argument naming a command runs it; anything
+// else (flags, messages, nothing) goes to the agent. "--" before a message
+// makes it a message even when it names a command.
 func run(ctx context.Context, env *cliEnv, args []string) int {
-	if len(args) == 0 || args[0] == "help" || args[0] == "--help" || args[0] == "-h" {
+	if len(args) > 0 && args[0] == "help" {
 		if len(args) > 1 {
 			if c, ok := commands[args[1]]; ok {
 				return c.run(ctx, env, []string{"--help"})
 			}
 		}
-		printUsage(env.stdout)
-		if len(args) == 0 {
-			return exitError
-		}
+		printAgentUsage(env.stdout)
 		return exitMatch
 	}
-	if args[0] == "--version" {
-		return runVersion(ctx, env, nil)
+	if len(args) == 0 || args[0] == "--" || strings.HasPrefix(args[0], "-") {
+		return runAgent(ctx, env, args)
 	}
 	c, ok := commands[args[0]]
 	if !ok {
-		fmt.Fprintf(env.stderr, "gopi: unknown command %q; run 'gopi help' for the list\n", args[0])
-		return exitError
+		return runAgent(ctx, env, args)
 	}
 	if !noConfig[args[0]] {
 		if err := loadConfig(env, args[0]); err != nil {
@@ -98,17 +105,14 @@ func run(ctx context.Context, env *cliEnv, args []string) int {
 	return c.run(ctx, env, args[1:])
 }
 
-func printUsage(w io.Writer) {
-	fmt.Fprintf(w, "gopi %s — a terminal coding agent with native search engines\n\nUsage: gopi COMMAND [ARGS...]\n\nCommands:\n", version)
+// sortedCommands returns the command names in order.
+func sortedCommands() []string {
 	names := make([]string, 0, len(commands))
 	for name := range commands {
 		names = append(names, name)
 	}
 	sort.Strings(names)
-	for _, name := range names {
-		fmt.Fprintf(w, "  %-10s %s\n", name, commands[name].summary)
-	}
-	fmt.Fprintf(w, "\nRun 'gopi COMMAND --help' for a command's flags.\n")
+	return names
 }
 
 func runVersion(_ context.Context, env *cliEnv, _ []string) int {

@@ -1,0 +1,578 @@
+package main
+
+import (
+	"context"
+	"encoding/base64"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/spf13/pflag"
+
+	"github.com/gopi-agent/gopi/core/agentsession"
+	"github.com/gopi-agent/gopi/core/ai"
+	"github.com/gopi-agent/gopi/core/ai/models"
+	"github.com/gopi-agent/gopi/core/config"
+	"github.com/gopi-agent/gopi/core/modes/printmode"
+	"github.com/gopi-agent/gopi/core/session"
+)
+
+// agentFlags are the agent's command-line flags; they mirror omp's.
+type agentFlags struct {
+	model, smol, slow, plan, provider, apiKey string
+	systemPrompt, appendSystemPrompt          string
+	mode                                      string
+	print, cont, noSession, noTools, noTitle  bool
+	resume, fork, sessionDir                  string
+	resumeGiven, listModelsGiven              bool
+	listModels                                string
+	tools, thinking                           string
+	verbose, help, version                    bool
+	hooks                                     []string
+	export                                    string
+	// Accepted for compatibility; they turn off features gopi does not
+	// have yet, so they have nothing to do.
+	allowHome, noLSP, noPTY, noExtensions, noSkills, noRules bool
+	skills, modelsCycle                                      string
+}
+
+// newAgentFlagSet declares the flags on a fresh pflag set.
+func newAgentFlagSet(f *agentFlags) *pflag.FlagSet {
+	fs := pflag.NewFlagSet("gopi", pflag.ContinueOnError)
+	fs.SortFlags = false
+	fs.StringVar(&f.model, "model", "", `model to use: id, provider/id or a fuzzy name ("opus", "gpt-5.2"); MODEL:LEVEL sets thinking`)
+	fs.StringVar(&f.smol, "smol", "", "model for small tasks such as titles (or PI_SMOL_MODEL)")
+	fs.StringVar(&f.slow, "slow", "", "model for slow, thorough reasoning (or PI_SLOW_MODEL)")
+	fs.StringVar(&f.plan, "plan", "", "model for planning (or PI_PLAN_MODEL)")
+	fs.StringVar(&f.provider, "provider", "", "provider to pick the model from (legacy; prefer --model provider/id)")
+	fs.StringVar(&f.apiKey, "api-key", "", "API key for the model's provider (default: stored credentials and environment)")
+	fs.StringVar(&f.systemPrompt, "system-prompt", "", "replace the base system prompt (text, or a file to read)")
+	fs.StringVar(&f.appendSystemPrompt, "append-system-prompt", "", "append text or a file's contents to the system prompt")
+	fs.BoolVar(&f.allowHome, "allow-home", false, "accepted for compatibility (gopi runs in the home directory as is)")
+	fs.StringVar(&f.mode, "mode", "text", "output mode: text or json (rpc arrives in a later release)")
+	fs.BoolVarP(&f.print, "print", "p", false, "non-interactive: send the messages, print the answer and exit")
+	fs.BoolVarP(&f.cont, "continue", "c", false, "continue the most recent session of this directory")
+	fs.StringVarP(&f.resume, "resume", "r", "", "resume a session by id prefix or path (without a value: list this directory's sessions)")
+	fs.StringVar(&f.fork, "fork", "", "start a new session branched from the session with this id prefix or path")
+	fs.StringVar(&f.sessionDir, "session-dir", "", "directory for session storage and lookup")
+	fs.BoolVar(&f.noSession, "no-session", false, "do not save the session")
+	fs.StringVar(&f.modelsCycle, "models", "", "models to cycle through in the interactive UI (accepted; used once it exists)")
+	fs.BoolVar(&f.noTools, "no-tools", false, "disable all built-in tools")
+	fs.BoolVar(&f.noLSP, "no-lsp", false, "accepted for compatibility (gopi has no LSP integration yet)")
+	fs.BoolVar(&f.noPTY, "no-pty", false, "accepted for compatibility (gopi has no PTY yet)")
+	fs.StringVar(&f.tools, "tools", "", "comma-separated built-in tools to enable (default: all)")
+	fs.StringVar(&f.thinking, "thinking", "", "thinking level: off, minimal, low, medium, high, xhigh")
+	fs.StringArrayVar(&f.hooks, "hook", nil, "load a hook or extension file (not supported yet)")
+	fs.StringArrayVarP(&f.hooks, "extension", "e", nil, "load an extension file (not supported yet)")
+	fs.BoolVar(&f.noExtensions, "no-extensions", false, "accepted for compatibility (gopi loads no extensions yet)")
+	fs.BoolVar(&f.noSkills, "no-skills", false, "accepted for compatibility (gopi loads no skills yet)")
+	fs.StringVar(&f.skills, "skills", "", "accepted for compatibility (gopi loads no skills yet)")
+	fs.BoolVar(&f.noRules, "no-rules", false, "accepted for compatibility (gopi loads no rules yet)")
+	fs.StringVar(&f.export, "export", "", "export a session file to HTML (not supported yet)")
+	fs.StringVar(&f.listModels, "list-models", "", "list the models (optionally matching a search) and exit")
+	fs.BoolVar(&f.noTitle, "no-title", false, "do not generate a session title (also PI_NO_TITLE)")
+	fs.BoolVarP(&f.verbose, "verbose", "v", false, "print mode: show tool calls and their outcome on stderr")
+	fs.BoolVarP(&f.help, "help", "h", false, "show this help")
+	fs.BoolVar(&f.version, "version", false, "print the version")
+	return fs
+}
+
+const agentUsageHead = `gopi %s — a terminal coding agent
+
+Usage:
+  gopi [FLAGS] [MESSAGES...]     talk to the agent (messages starting with @ attach files)
+  gopi COMMAND [ARGS...]         run an engine or a tool directly (list below)
+
+A first argument naming a command runs that command; anything else is a
+message for the agent. Put -- before a message that happens to be a
+command name: gopi -p -- grep the logs for errors.
+
+Without a message on a terminal, gopi says so and exits: the interactive UI
+arrives in a later release. Give -p (or just a message) to run
+non-interactively; piped standard input is added before the first message.
+
+Flags:
+`
+
+const agentUsageTail = `
+Examples:
+  gopi -p "List all .go files under cmd/"
+  gopi @prompt.md @screenshot.png "What is wrong here?"
+  gopi --continue "What did we discuss?"
+  gopi --model opus --thinking high "Refactor the parser"
+  gopi --mode json -p "Summarise README.md" > events.jsonl
+  git diff | gopi -p "Review this change"
+
+Environment:
+  ANTHROPIC_API_KEY, OPENAI_API_KEY, GEMINI_API_KEY, …   provider keys ('gopi models' shows which are set)
+  PI_CODING_AGENT_DIR     agent directory (default ~/.gopi/agent; omp's ~/.omp/agent is read too)
+  PI_SMOL_MODEL, PI_SLOW_MODEL, PI_PLAN_MODEL   role models
+  PI_NO_TITLE             no automatic session titles
+
+Exit status: 0 when the model finished, 1 when the run failed (provider
+error, session not saved), 2 for bad flags or input, 130 when interrupted.
+`
+
+// printAgentUsage prints the agent's help: flags, then the commands.
+func printAgentUsage(w io.Writer) {
+	var f agentFlags
+	fs := newAgentFlagSet(&f)
+	fmt.Fprintf(w, agentUsageHead, version)
+	fmt.Fprint(w, fs.FlagUsages())
+	fmt.Fprint(w, "\nCommands:\n")
+	for _, name := range sortedCommands() {
+		fmt.Fprintf(w, "  %-10s %s\n", name, commands[name].summary)
+	}
+	fmt.Fprint(w, "\nRun 'gopi COMMAND --help' for a command's flags.\n")
+	fmt.Fprint(w, agentUsageTail)
+}
+
+// optionalValueFlags are flags whose value may be left out (omp's
+// "--resume" opens a picker, "--list-models" lists everything).
+var optionalValueFlags = map[string]bool{"-r": true, "--resume": true, "--list-models": true}
+
+// fillOptionalValues gives a value-less optional flag an explicit empty
+// value, so "gopi -r" and "gopi --list-models -p x" parse.
+func fillOptionalValues(args []string) (out []string, given map[string]bool) {
+	given = map[string]bool{}
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		if a == "--" {
+			return append(out, args[i:]...), given
+		}
+		name, _, hasValue := strings.Cut(a, "=")
+		if optionalValueFlags[name] {
+			given[name] = true
+			if !hasValue && (i+1 >= len(args) || strings.HasPrefix(args[i+1], "-")) {
+				out = append(out, name+"=")
+				continue
+			}
+		}
+		out = append(out, a)
+	}
+	return out, given
+}
+
+// runAgent is gopi without a command: the agent.
+func runAgent(ctx context.Context, env *cliEnv, args []string) int {
+	var f agentFlags
+	fs := newAgentFlagSet(&f)
+	fs.SetOutput(io.Discard)
+	args, given := fillOptionalValues(args)
+	f.resumeGiven = given["-r"] || given["--resume"]
+	f.listModelsGiven = given["--list-models"]
+	if err := fs.Parse(args); err != nil {
+		fmt.Fprintf(env.stderr, "gopi: %v (see 'gopi --help')\n", err)
+		return exitError
+	}
+	if f.help {
+		printAgentUsage(env.stdout)
+		return exitMatch
+	}
+	if f.version {
+		return runVersion(ctx, env, nil)
+	}
+	if err := f.check(); err != nil {
+		fmt.Fprintf(env.stderr, "gopi: %v\n", err)
+		return exitError
+	}
+
+	cfg, err := config.Load(config.LoadOptions{Environ: env.environ, Overrides: f.overrides()})
+	if err != nil {
+		fmt.Fprintf(env.stderr, "gopi: %v\n", err)
+		return exitError
+	}
+	for _, w := range cfg.Warnings {
+		fmt.Fprintf(env.stderr, "gopi: warning: %v\n", w)
+	}
+	env.cfg = cfg
+	if f.listModelsGiven {
+		return listModels(ctx, env, f.listModels)
+	}
+
+	messages := fs.Args()
+	dash := fs.ArgsLenAtDash()
+	prompts, err := buildPrompts(env, cfg, messages, dash)
+	if err != nil {
+		fmt.Fprintf(env.stderr, "gopi: %v\n", err)
+		return exitError
+	}
+	if len(prompts) == 0 {
+		if f.resumeGiven && f.resume == "" {
+			return listSessions(env, cfg, f.sessionDir)
+		}
+		if env.stdinTerminal && !f.print {
+			fmt.Fprintln(env.stderr, "gopi: the interactive UI arrives in a later release. Give a message to run non-interactively, e.g. gopi -p \"explain this repository\" (see 'gopi --help').")
+			return exitError
+		}
+		fmt.Fprintf(env.stderr, "gopi: %v (see 'gopi --help')\n", printmode.ErrNoPrompt)
+		return exitError
+	}
+
+	reg, err := models.Load(models.OptionsFor(cfg))
+	if err != nil {
+		fmt.Fprintf(env.stderr, "gopi: %v\n", err)
+		return exitError
+	}
+	opts, err := f.sessionOptions(env, cfg, reg)
+	if err != nil {
+		fmt.Fprintf(env.stderr, "gopi: %v\n", err)
+		return exitError
+	}
+	opts.HTTPClient = env.httpClient
+	s, err := agentsession.New(ctx, opts)
+	if err != nil {
+		if opts.Store != nil {
+			opts.Store.Close()
+		}
+		fmt.Fprintf(env.stderr, "gopi: %v\n", err)
+		return exitError
+	}
+	if msg := s.ModelFallbackMessage(); msg != "" {
+		fmt.Fprintf(env.stderr, "gopi: %s\n", msg)
+	}
+	format := printmode.Text
+	if f.mode == "json" {
+		format = printmode.JSON
+	}
+	status := printmode.Run(ctx, s, prompts, printmode.Options{Format: format, Verbose: f.verbose, Stdout: env.stdout, Stderr: env.stderr})
+	if err := s.Close(); err != nil && status == printmode.ExitOK {
+		fmt.Fprintf(env.stderr, "gopi: the session could not be saved: %v\n", err)
+		status = printmode.ExitFailed
+	}
+	return status
+}
+
+// check rejects flag combinations that cannot work.
+func (f *agentFlags) check() error {
+	switch f.mode {
+	case "text", "json":
+	case "rpc":
+		return errors.New("--mode rpc arrives in a later release; use --mode json for machine-readable events")
+	default:
+		return fmt.Errorf("unknown --mode %q: use text or json", f.mode)
+	}
+	if len(f.hooks) > 0 {
+		return errors.New("--hook and --extension are not supported yet: gopi does not load extensions in this release")
+	}
+	if f.export != "" {
+		return errors.New("--export is not supported yet")
+	}
+	n := 0
+	for _, set := range []bool{f.cont, f.resumeGiven, f.fork != ""} {
+		if set {
+			n++
+		}
+	}
+	if n > 1 {
+		return errors.New("--continue, --resume and --fork choose the session in different ways: give one of them")
+	}
+	if f.noSession && (f.cont || f.resumeGiven) {
+		return errors.New("--no-session cannot be combined with --continue or --resume (they reopen a saved session)")
+	}
+	if f.thinking != "" {
+		if _, ok := ai.ParseThinkingLevel(f.thinking); !ok {
+			return fmt.Errorf("unknown --thinking level %q: use off, minimal, low, medium, high or xhigh", f.thinking)
+		}
+	}
+	return nil
+}
+
+// overrides turns role flags into runtime settings.
+func (f *agentFlags) overrides() map[string]any {
+	o := map[string]any{}
+	for role, v := range map[string]string{"smol": f.smol, "slow": f.slow, "plan": f.plan} {
+		if v != "" {
+			o["modelRoles."+role] = v
+		}
+	}
+	return o
+}
+
+// sessionOptions resolves the model, the tools and the session store.
+func (f *agentFlags) sessionOptions(env *cliEnv, cfg *config.Config, reg *models.Registry) (agentsession.Options, error) {
+	opts := agentsession.Options{
+		Config:             cfg,
+		Models:             reg,
+		NoSession:          f.noSession,
+		SessionDir:         f.sessionDir,
+		APIKey:             f.apiKey,
+		SystemPrompt:       f.systemPrompt,
+		AppendSystemPrompt: f.appendSystemPrompt,
+		NoTitle:            f.noTitle,
+	}
+	if f.thinking != "" {
+		opts.Thinking = ai.ThinkingLevel(f.thinking)
+	}
+	if m, level, err := f.pickModel(reg); err != nil {
+		return opts, err
+	} else if m != nil {
+		opts.Model = m
+		if level != "" && opts.Thinking == "" {
+			opts.Thinking = level
+		}
+	}
+	switch {
+	case f.noTools:
+		opts.ToolNames = []string{}
+	case f.tools != "":
+		for _, n := range strings.Split(f.tools, ",") {
+			if n = strings.TrimSpace(n); n != "" {
+				opts.ToolNames = append(opts.ToolNames, n)
+			}
+		}
+	}
+	loc := agentsession.Locations(cfg, f.sessionDir)
+	sopts := session.Options{Cwd: cfg.Cwd, Dir: loc.NewSessionDir(cfg.Cwd), BlobDir: cfg.BlobDir()}
+	var err error
+	switch {
+	case f.cont:
+		opts.Store, err = session.ContinueRecent(loc, cfg.Cwd, sopts)
+	case f.resumeGiven:
+		var path string
+		if path, err = session.Resolve(loc, cfg.Cwd, f.resume); err == nil {
+			opts.Store, err = session.Open(path, sopts)
+		}
+	case f.fork != "":
+		var path string
+		if path, err = session.Resolve(loc, cfg.Cwd, f.fork); err == nil {
+			if f.noSession {
+				err = errors.New("--fork writes a new session file: drop --no-session")
+			} else {
+				sopts.ParentSession = path
+				opts.Store, err = session.ForkFile(path, "", sopts)
+			}
+		}
+	}
+	if err != nil {
+		return opts, err
+	}
+	if opts.Store != nil {
+		for _, p := range opts.Store.Problems() {
+			fmt.Fprintf(env.stderr, "gopi: warning: %s line %d skipped: %s (the line is kept in the file)\n", opts.Store.File(), p.Line, p.Err)
+		}
+	}
+	return opts, nil
+}
+
+// pickModel resolves --model and --provider.
+func (f *agentFlags) pickModel(reg *models.Registry) (*ai.Model, ai.ThinkingLevel, error) {
+	query, level, _ := models.ParseModelArg(f.model)
+	switch {
+	case query == "" && f.provider == "":
+		return nil, "", nil
+	case query == "":
+		p, ok := reg.Provider(f.provider)
+		if !ok {
+			return nil, "", fmt.Errorf("unknown --provider %q ('gopi models' lists the providers)", f.provider)
+		}
+		for _, m := range reg.Models() {
+			if m.Provider == p.Name && reg.HasAuth(m) {
+				return m, level, nil
+			}
+		}
+		for _, m := range reg.Models() {
+			if m.Provider == p.Name {
+				return m, level, nil
+			}
+		}
+		return nil, "", fmt.Errorf("provider %q has no models", f.provider)
+	case f.provider != "" && !strings.Contains(query, "/"):
+		query = f.provider + "/" + query
+		if m, err := reg.Find(query); err == nil {
+			return m, level, nil
+		}
+		query = f.model
+	}
+	m, err := reg.Find(query)
+	if err != nil {
+		return nil, "", fmt.Errorf("--model: %w", err)
+	}
+	return m, level, nil
+}
+
+// maxPipedInput bounds what gopi reads from a pipe into the first prompt.
+const maxPipedInput = 10 << 20
+
+// maxFileArg bounds an @file's text; larger files are named, not inlined.
+const maxFileArg = 5 << 20
+
+// maxImageArg bounds an @image.
+const maxImageArg = 25 << 20
+
+// buildPrompts turns the messages, @file arguments and piped input into
+// prompts: the first prompt holds the piped input, then the files, then
+// the first message; each further message is a prompt of its own.
+// Arguments after "--" (index dash) are messages even when they start
+// with @.
+func buildPrompts(env *cliEnv, cfg *config.Config, args []string, dash int) ([]printmode.Prompt, error) {
+	var files []string
+	var msgs []string
+	for i, a := range args {
+		if strings.HasPrefix(a, "@") && len(a) > 1 && (dash < 0 || i < dash) {
+			files = append(files, a[1:])
+			continue
+		}
+		msgs = append(msgs, a)
+	}
+	var text strings.Builder
+	var images []*ai.ImageContent
+	for _, name := range files {
+		if err := addFileArg(&text, &images, cfg, name); err != nil {
+			return nil, err
+		}
+	}
+	piped, err := readPiped(env)
+	if err != nil {
+		return nil, err
+	}
+	body := text.String()
+	if len(msgs) > 0 {
+		body += msgs[0]
+		msgs = msgs[1:]
+	}
+	var prompts []printmode.Prompt
+	switch {
+	case piped != "" && body != "":
+		prompts = append(prompts, printmode.Prompt{Text: piped + "\n" + body, Images: images})
+	case piped != "":
+		prompts = append(prompts, printmode.Prompt{Text: piped, Images: images})
+	case body != "" || len(images) > 0:
+		prompts = append(prompts, printmode.Prompt{Text: body, Images: images})
+	}
+	for _, m := range msgs {
+		prompts = append(prompts, printmode.Prompt{Text: m})
+	}
+	return prompts, nil
+}
+
+// readPiped reads standard input when it is not a terminal; "" when there
+// is none or it is blank.
+func readPiped(env *cliEnv) (string, error) {
+	if env.stdinTerminal || env.stdin == nil {
+		return "", nil
+	}
+	data, err := io.ReadAll(io.LimitReader(env.stdin, maxPipedInput+1))
+	if err != nil {
+		return "", fmt.Errorf("read piped input: %w", err)
+	}
+	if len(data) > maxPipedInput {
+		return "", fmt.Errorf("piped input is larger than %d MB; save it to a file and attach it with @FILE, or pipe less", maxPipedInput>>20)
+	}
+	if strings.TrimSpace(string(data)) == "" {
+		return "", nil
+	}
+	return string(data), nil
+}
+
+// addFileArg inlines a text file or attaches an image, as omp does: text
+// as <file name="ABS">…</file>, an image as a block plus an empty <file>
+// tag naming it.
+func addFileArg(text *strings.Builder, images *[]*ai.ImageContent, cfg *config.Config, name string) error {
+	path := name
+	if strings.HasPrefix(path, "~/") {
+		path = filepath.Join(cfg.Home, path[2:])
+	}
+	if !filepath.IsAbs(path) {
+		path = filepath.Join(cfg.Cwd, path)
+	}
+	info, err := os.Stat(path)
+	if err != nil {
+		return fmt.Errorf("@%s: file not found (%s)", name, path)
+	}
+	if !info.Mode().IsRegular() {
+		return fmt.Errorf("@%s: not a regular file", name)
+	}
+	head := make([]byte, 512)
+	fh, err := os.Open(path)
+	if err != nil {
+		return fmt.Errorf("@%s: %w", name, err)
+	}
+	n, _ := io.ReadFull(fh, head)
+	fh.Close()
+	mime := imageMIME(http.DetectContentType(head[:n]))
+	limit := int64(maxFileArg)
+	if mime != "" {
+		limit = maxImageArg
+	}
+	if info.Size() > limit {
+		fmt.Fprintf(text, "<file name=\"%s\">(skipped: too large, %d bytes)</file>\n", path, info.Size())
+		return nil
+	}
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return fmt.Errorf("@%s: %w", name, err)
+	}
+	if len(data) == 0 {
+		return nil
+	}
+	if mime != "" {
+		*images = append(*images, &ai.ImageContent{Data: base64.StdEncoding.EncodeToString(data), MIMEType: mime})
+		fmt.Fprintf(text, "<file name=\"%s\"></file>\n", path)
+		return nil
+	}
+	fmt.Fprintf(text, "<file name=\"%s\">\n%s\n</file>\n", path, data)
+	return nil
+}
+
+// imageMIME keeps the image types models accept.
+func imageMIME(detected string) string {
+	switch detected {
+	case "image/png", "image/jpeg", "image/gif", "image/webp":
+		return detected
+	}
+	return ""
+}
+
+// listSessions prints this directory's sessions (gopi -r without an id).
+func listSessions(env *cliEnv, cfg *config.Config, sessionDir string) int {
+	infos, err := session.List(agentsession.Locations(cfg, sessionDir), cfg.Cwd)
+	if err != nil {
+		fmt.Fprintf(env.stderr, "gopi: %v\n", err)
+		return exitError
+	}
+	if len(infos) == 0 {
+		fmt.Fprintln(env.stderr, "gopi: no sessions for this directory yet")
+		return exitNoMatch
+	}
+	for _, in := range infos {
+		title := in.Title
+		if title == "" {
+			title = firstLineOf(in.FirstMessage)
+		}
+		fmt.Fprintf(env.stdout, "%s  %s  %3d msgs  %s\n", shortID(in.ID), in.Modified.Local().Format(time.DateTime), in.MessageCount, title)
+	}
+	fmt.Fprintln(env.stderr, "Resume one with: gopi -r ID \"message\"")
+	return exitMatch
+}
+
+func shortID(id string) string {
+	if len(id) > 12 {
+		return id[:12]
+	}
+	return id
+}
+
+func firstLineOf(s string) string {
+	if i := strings.IndexByte(s, '\n'); i >= 0 {
+		s = s[:i]
+	}
+	if r := []rune(s); len(r) > 70 {
+		s = string(r[:70]) + "…"
+	}
+	return s
+}
+
+// listModels implements --list-models [SEARCH].
+func listModels(ctx context.Context, env *cliEnv, search string) int {
+	args := []string{}
+	if strings.TrimSpace(search) != "" {
+		args = append(args, search)
+	}
+	return runModels(ctx, env, args)
+}

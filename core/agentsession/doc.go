@@ -1,0 +1,25 @@
+// Package agentsession is the session runtime: the one object that owns a
+// conversation — its session file (core/session), the agent loop
+// (core/agent), the model and its credentials, the settings, the tools and
+// the hooks — and that every front end drives. Print mode, JSON mode, RPC,
+// the TUI and Go programs embedding gopi (package sdk) all call the same
+// methods and subscribe to the same events.
+//
+// # Life of a prompt
+//
+// Prompt checks that a model with credentials is selected, adds the user's
+// message (with images and any messages queued for the next turn) and runs
+// the loop until the model is done. While a run is in progress a prompt
+// must say how to deliver it (steer or follow-up) or it fails with
+// agent.ErrBusy. Every message the loop completes is appended to the
+// session file as it ends; the file itself is created with the first
+// assistant message. A failure to write the session is latched: Prompt
+// returns it, and so does every later call, so nothing is lost silently.
+//
+// # Model and settings
+//
+// The model is, in order: the one given in Options, the one the session
+// was using (when it still has credentials), the settings' default role,
+// the first model with credentials. Model and thinking-level changes are
+// recorded in the session file so a resumed session continues with them.
+package agentsession

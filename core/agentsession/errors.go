@@ -1,0 +1,5 @@
+package agentsession
+
+import "errors"
+
+var errEmptyName = errors.New("Session name cannot be empty")

@@ -1,0 +1,42 @@
+package agentsession
+
+import (
+	"github.com/gopi-agent/gopi/core/agent"
+	"github.com/gopi-agent/gopi/core/ai"
+)
+
+// onAgentEvent stores every completed message and forwards the event to
+// the session's subscribers.
+func (s *Session) onAgentEvent(ev agent.Event) {
+	if e, ok := ev.(agent.MessageEnd); ok {
+		// Errors are latched by the store; Prompt and Err report them.
+		_, _ = s.Store().AppendMessage(e.Message)
+	}
+	s.emit(ev)
+}
+
+// recordSettings writes the model and thinking level into the session when
+// they differ from what was last recorded on its path, so a resumed
+// session continues with them (omp starts every session with these two
+// entries).
+func (s *Session) recordSettings() {
+	store := s.Store()
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if m := s.agent.Model(); m != nil {
+		if ref := m.Provider + "/" + m.ID; s.recorded.model != ref {
+			if _, err := store.AppendModelChange(ref, ""); err == nil {
+				s.recorded.model = ref
+			}
+		}
+	}
+	level := string(s.agent.Thinking())
+	if level == "" {
+		level = string(ai.ThinkingOff)
+	}
+	if s.recorded.thinking != level {
+		if _, err := store.AppendThinkingLevelChange(level); err == nil {
+			s.recorded.thinking = level
+		}
+	}
+}

@@ -1,0 +1,191 @@
+package agentsession
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/gopi-agent/gopi/core/agent"
+	"github.com/gopi-agent/gopi/core/ai"
+	"github.com/gopi-agent/gopi/core/message"
+)
+
+// Delivery says how a message sent during a run is delivered.
+type Delivery string
+
+// Deliveries.
+const (
+	DeliverSteer    Delivery = "steer"    // before the next model call (interrupting tools in immediate mode)
+	DeliverFollowUp Delivery = "followUp" // when the run would otherwise end
+	DeliverNextTurn Delivery = "nextTurn" // with the next user prompt (custom messages only)
+)
+
+// PromptOptions refine Prompt.
+type PromptOptions struct {
+	// Images are attached to the message after its text.
+	Images []*ai.ImageContent
+	// StreamingBehavior says how to deliver the prompt when a run is in
+	// progress: DeliverSteer or DeliverFollowUp. Empty makes such a prompt
+	// fail with agent.ErrBusy.
+	StreamingBehavior Delivery
+}
+
+func nowMillis() int64 { return time.Now().UnixMilli() }
+
+// userMessage builds the user's message.
+func userMessage(text string, images []*ai.ImageContent) *ai.UserMessage {
+	content := ai.ContentList{ai.Text(text)}
+	for _, im := range images {
+		content = append(content, im)
+	}
+	return &ai.UserMessage{Content: content, Attribution: "user", Timestamp: nowMillis()}
+}
+
+// Prompt sends the user's text and runs the agent until it is done. While a
+// run is in progress the text is queued as opts.StreamingBehavior says and
+// Prompt returns at once; without one it fails with agent.ErrBusy. It
+// returns an error for a missing model or key, for a session that cannot
+// be written (the latched persistence error), and ctx's error when ctx
+// ended the run; a failed provider call ends the run with an assistant
+// message whose stop reason is error (see LastAssistant), not an error here.
+func (s *Session) Prompt(ctx context.Context, text string, opts PromptOptions) error {
+	if s.isClosed() {
+		return errClosed
+	}
+	if s.agent.IsRunning() {
+		return s.queue(userMessage(text, opts.Images), opts.StreamingBehavior)
+	}
+	if err := s.checkModel(); err != nil {
+		return err
+	}
+	if err := s.Err(); err != nil {
+		return err
+	}
+	msgs := []ai.Message{userMessage(text, opts.Images)}
+	s.mu.Lock()
+	msgs = append(msgs, s.nextTurn...)
+	s.nextTurn = nil
+	s.mu.Unlock()
+	s.recordSettings()
+	s.maybeTitle(text)
+	err := s.agent.Prompt(ctx, msgs...)
+	if errors.Is(err, agent.ErrBusy) {
+		// Another prompt started in between.
+		return s.queue(msgs[0], opts.StreamingBehavior)
+	}
+	if perr := s.Err(); perr != nil {
+		return perr
+	}
+	return err
+}
+
+// queue delivers m to a running agent as d says.
+func (s *Session) queue(m ai.Message, d Delivery) error {
+	switch d {
+	case DeliverSteer:
+		s.agent.Steer(m)
+	case DeliverFollowUp:
+		s.agent.FollowUp(m)
+	case "":
+		return agent.ErrBusy
+	default:
+		return fmt.Errorf("unknown streaming behavior %q: use %q or %q", d, DeliverSteer, DeliverFollowUp)
+	}
+	return nil
+}
+
+// Steer queues text to be delivered before the next model call.
+func (s *Session) Steer(text string, images ...*ai.ImageContent) {
+	s.agent.Steer(userMessage(text, images))
+}
+
+// FollowUp queues text to be delivered when the current run would end.
+func (s *Session) FollowUp(text string, images ...*ai.ImageContent) {
+	s.agent.FollowUp(userMessage(text, images))
+}
+
+// CustomOptions say how SendCustomMessage delivers its message.
+type CustomOptions struct {
+	DeliverAs   Delivery // steer (default), followUp or nextTurn
+	TriggerTurn bool     // start a run when idle (ignored for nextTurn)
+}
+
+// SendCustomMessage adds an extension's message to the conversation. While
+// a run is in progress it is queued (steer or follow-up); nextTurn keeps
+// it until the next user prompt. When idle it is stored at once and, with
+// TriggerTurn, starts a run.
+func (s *Session) SendCustomMessage(ctx context.Context, m *message.Custom, opts CustomOptions) error {
+	if m.Timestamp == 0 {
+		m.Timestamp = nowMillis()
+	}
+	if opts.DeliverAs == DeliverNextTurn {
+		s.mu.Lock()
+		s.nextTurn = append(s.nextTurn, m)
+		s.mu.Unlock()
+		return nil
+	}
+	if s.agent.IsRunning() {
+		d := opts.DeliverAs
+		if d == "" {
+			d = DeliverSteer
+		}
+		return s.queue(m, d)
+	}
+	if opts.TriggerTurn {
+		if err := s.checkModel(); err != nil {
+			return err
+		}
+		s.recordSettings()
+		return s.agent.Prompt(ctx, m)
+	}
+	msgs := append(s.agent.Messages(), m)
+	if err := s.agent.SetMessages(msgs); err != nil {
+		return s.queue(m, DeliverSteer)
+	}
+	s.emit(agent.MessageStart{Message: m})
+	s.emit(agent.MessageEnd{Message: m})
+	_, err := s.Store().AppendMessage(m)
+	return err
+}
+
+// Abort stops the current run (its partial answer is kept).
+func (s *Session) Abort() { s.agent.Abort() }
+
+// AbortRetry cancels a retry wait in progress.
+func (s *Session) AbortRetry() { s.agent.AbortRetry() }
+
+// WaitIdle waits until no run is in progress.
+func (s *Session) WaitIdle(ctx context.Context) error { return s.agent.WaitIdle(ctx) }
+
+// IsStreaming reports whether a run is in progress.
+func (s *Session) IsStreaming() bool { return s.agent.IsRunning() }
+
+// Messages returns the conversation the model sees next (a copy).
+func (s *Session) Messages() []ai.Message { return s.agent.Messages() }
+
+// LastAssistant returns the last assistant message of the conversation, or
+// nil.
+func (s *Session) LastAssistant() *ai.AssistantMessage {
+	msgs := s.agent.Messages()
+	for i := len(msgs) - 1; i >= 0; i-- {
+		if m, ok := msgs[i].(*ai.AssistantMessage); ok {
+			return m
+		}
+	}
+	return nil
+}
+
+// LastAssistantText returns the text of the last assistant message.
+func (s *Session) LastAssistantText() string {
+	if m := s.LastAssistant(); m != nil {
+		return m.Text()
+	}
+	return ""
+}
+
+func (s *Session) isClosed() bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.closed
+}

@@ -1,0 +1,391 @@
+package agentsession
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net/http"
+	"os"
+	"sync"
+
+	"github.com/gopi-agent/gopi/core/agent"
+	"github.com/gopi-agent/gopi/core/ai"
+	"github.com/gopi-agent/gopi/core/ai/models"
+	"github.com/gopi-agent/gopi/core/config"
+	"github.com/gopi-agent/gopi/core/message"
+	"github.com/gopi-agent/gopi/core/prompt"
+	"github.com/gopi-agent/gopi/core/session"
+	"github.com/gopi-agent/gopi/core/tool"
+	"github.com/gopi-agent/gopi/core/tools/registry"
+	"github.com/gopi-agent/gopi/core/tools/resolve"
+)
+
+// Options configure a Session. Everything is optional: what is left out is
+// discovered from the configuration, as omp's createAgentSession does.
+type Options struct {
+	// Config is the loaded configuration (settings, environment,
+	// directories). Nil loads it for Cwd.
+	Config *config.Config
+	// Cwd is the working directory; "" uses Config's, else the process's.
+	Cwd string
+	// Models is the model registry. Nil loads it from the agent directory.
+	Models *models.Registry
+
+	// Store is the session to continue. Nil creates a new one: in memory
+	// when NoSession is set, else a file under the sessions directory.
+	Store *session.Manager
+	// NoSession keeps a new session in memory (--no-session).
+	NoSession bool
+	// SessionDir overrides where new session files go (--session-dir).
+	SessionDir string
+
+	// Model is the model to use; nil selects one (see the package doc).
+	Model *ai.Model
+	// Thinking is the reasoning effort; "" keeps the session's or the
+	// settings' default.
+	Thinking ai.ThinkingLevel
+	// APIKey, when set, is used for Model's provider (--api-key).
+	APIKey string
+
+	// ToolNames limits the built-in tools to these names (--tools); nil
+	// offers all of them, an empty non-nil slice none (--no-tools).
+	ToolNames []string
+	// ExtraTools are offered after the built-ins (custom and host tools).
+	ExtraTools []tool.Tool
+
+	// SystemPrompt replaces the base system prompt; AppendSystemPrompt is
+	// added after it. Both are final text (the CLI reads files).
+	SystemPrompt       string
+	AppendSystemPrompt string
+
+	// Hooks are the agent loop's extension points.
+	Hooks []*agent.Hooks
+	// NoTitle turns off automatic session titles (also PI_NO_TITLE).
+	NoTitle bool
+	// HTTPClient is used for provider requests; nil means a client with
+	// connection timeouts (streams are guarded by core/ai's watchdogs).
+	HTTPClient *http.Client
+	// Stream replaces the provider call (tests); nil streams through the
+	// model registry.
+	Stream agent.StreamFunc
+}
+
+// Session is a running conversation. Its methods are safe for concurrent
+// use.
+type Session struct {
+	cfg      *config.Config
+	reg      *models.Registry
+	opts     Options
+	client   *http.Client
+	toolEnv  *tool.Env
+	agent    *agent.Agent
+	fallback string // why the session's own model could not be restored, if it could not
+	promptInfo *prompt.Prompt // the built system prompt with its environment facts and context files
+
+	mu        sync.Mutex
+	store     *session.Manager
+	nextTurn  []ai.Message
+	subs      map[int]func(agent.Event)
+	nextSub   int
+	unsub     func()
+	titleOnce bool
+	recorded  struct{ model, thinking string } // model and thinking level last written on the store's path
+	bg        sync.WaitGroup // background work (titles) the session owns
+	bgCtx     context.Context
+	bgCancel  context.CancelFunc
+	closed    bool
+}
+
+// New builds a session: configuration, models, the store, tools, system
+// prompt and the agent loop.
+func New(ctx context.Context, opts Options) (*Session, error) {
+	cfg := opts.Config
+	if cfg == nil {
+		var err error
+		cfg, err = config.Load(config.LoadOptions{Cwd: opts.Cwd})
+		if err != nil {
+			return nil, err
+		}
+	}
+	cwd := opts.Cwd
+	if cwd == "" {
+		cwd = cfg.Cwd
+	}
+	reg := opts.Models
+	if reg == nil {
+		var err error
+		reg, err = models.Load(models.OptionsFor(cfg))
+		if err != nil {
+			return nil, err
+		}
+	}
+	s := &Session{cfg: cfg, reg: reg, opts: opts, subs: map[int]func(agent.Event){}}
+	s.opts.Cwd = cwd
+	s.client = opts.HTTPClient
+	if s.client == nil {
+		s.client = defaultHTTPClient()
+	}
+	s.bgCtx, s.bgCancel = context.WithCancel(context.Background())
+
+	store := opts.Store
+	if store == nil {
+		var err error
+		store, err = s.newStore("")
+		if err != nil {
+			return nil, err
+		}
+	}
+	s.store = store
+	sctx := store.BuildContext()
+	if len(sctx.Messages) > 0 || sctx.Models["default"] != "" {
+		s.recorded.model, s.recorded.thinking = sctx.Models["default"], sctx.ThinkingLevel
+	}
+
+	model, thinking, fallback, err := s.selectModel(sctx)
+	if err != nil {
+		return nil, err
+	}
+	s.fallback = fallback
+	if opts.APIKey != "" && model != nil {
+		reg.SetAPIKey(model.Provider, opts.APIKey)
+	}
+
+	s.toolEnv = s.newToolEnv(store)
+	tools, err := s.buildTools(s.toolEnv)
+	if err != nil {
+		return nil, err
+	}
+	system, err := s.systemPrompt(tools)
+	if err != nil {
+		return nil, err
+	}
+	retry := cfg.Settings.Retry()
+	steer, follow, interrupt, err := queueModes(cfg.Settings)
+	if err != nil {
+		return nil, err
+	}
+	stream := s.streamFunc()
+	s.agent = agent.New(agent.Options{
+		Model:          model,
+		Thinking:       thinking,
+		SystemPrompt:   system,
+		Tools:          tools,
+		Messages:       sctx.Messages,
+		Stream:         stream,
+		ConvertToLLM:   message.ToLLM,
+		PrepareRequest: s.prepareRequest,
+		SessionID:      store.SessionID(),
+		SteeringMode:   steer,
+		FollowUpMode:   follow,
+		InterruptMode:  interrupt,
+		Retry:          agent.RetryOptions{Enabled: retry.Enabled, Policy: ai.RetryPolicy{MaxAttempts: retry.MaxRetries, BaseDelay: retry.BaseDelay}},
+		Hooks:          opts.Hooks,
+		Artifacts:      store.Artifacts(),
+	})
+	s.unsub = s.agent.Subscribe(s.onAgentEvent)
+	resolve.For(s.toolEnv).OnPush = s.onPreviewQueued
+	return s, nil
+}
+
+// queueModes reads the queue and interrupt modes from the settings.
+func queueModes(st *config.Settings) (agent.QueueMode, agent.QueueMode, agent.InterruptMode, error) {
+	steer, err := agent.ParseQueueMode(st.SteeringMode())
+	if err != nil {
+		return "", "", "", fmt.Errorf("setting steeringMode: %w", err)
+	}
+	follow, err := agent.ParseQueueMode(st.FollowUpMode())
+	if err != nil {
+		return "", "", "", fmt.Errorf("setting followUpMode: %w", err)
+	}
+	interrupt, err := agent.ParseInterruptMode(st.InterruptMode())
+	if err != nil {
+		return "", "", "", fmt.Errorf("setting interruptMode: %w", err)
+	}
+	return steer, follow, interrupt, nil
+}
+
+// newStore creates a new session store: in memory with NoSession, else a
+// file in the project's sessions directory.
+func (s *Session) newStore(parent string) (*session.Manager, error) {
+	if s.opts.NoSession {
+		return session.InMemory(s.opts.Cwd), nil
+	}
+	loc := s.Locations()
+	return session.Create(session.Options{
+		Cwd:           s.opts.Cwd,
+		Dir:           loc.NewSessionDir(s.opts.Cwd),
+		BlobDir:       s.cfg.BlobDir(),
+		ParentSession: parent,
+	})
+}
+
+// Locations returns where sessions are stored and looked up: gopi's agent
+// directory first, omp's second, or the --session-dir override.
+func (s *Session) Locations() session.Locations {
+	return Locations(s.cfg, s.opts.SessionDir)
+}
+
+// Locations returns the session locations for a configuration and an
+// optional --session-dir.
+func Locations(cfg *config.Config, sessionDir string) session.Locations {
+	return session.Locations{
+		Roots:      []string{cfg.SessionsDir(), cfg.OMPSessionsDir()},
+		Home:       cfg.Home,
+		Temp:       os.TempDir(),
+		SessionDir: sessionDir,
+	}
+}
+
+// newToolEnv builds the tools' shared state for a store.
+func (s *Session) newToolEnv(store *session.Manager) *tool.Env {
+	env := tool.NewEnvFrom(s.cfg)
+	env.Cwd = s.opts.Cwd
+	env.Artifacts = store.Artifacts()
+	return env
+}
+
+// buildTools builds the built-in tools (limited by ToolNames) and the
+// extra tools.
+func (s *Session) buildTools(env *tool.Env) ([]tool.Tool, error) {
+	var out []tool.Tool
+	if s.opts.ToolNames == nil {
+		out = registry.All(env)
+	} else {
+		env.EditEnabled = false
+		for _, n := range s.opts.ToolNames {
+			if n == "edit" {
+				env.EditEnabled = true
+			}
+		}
+		for _, n := range s.opts.ToolNames {
+			t, err := registry.New(n, env)
+			if err != nil {
+				return nil, err
+			}
+			out = append(out, t)
+		}
+		if len(s.opts.ToolNames) > 0 && !contains(s.opts.ToolNames, "resolve") {
+			// Previews need resolve; it stays hidden until one is queued.
+			if t, err := registry.New("resolve", env); err == nil {
+				out = append(out, t)
+			}
+		}
+	}
+	return append(out, s.opts.ExtraTools...), nil
+}
+
+func contains(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
+
+// streamFunc returns how provider requests are made: Options.Stream, or the
+// registry (which adds credentials) with the session's HTTP client.
+func (s *Session) streamFunc() agent.StreamFunc {
+	if s.opts.Stream != nil {
+		return s.opts.Stream
+	}
+	return func(ctx context.Context, req *ai.Request) *ai.Stream { return s.reg.Stream(ctx, req, s.client) }
+}
+
+// prepareRequest applies per-request settings.
+func (s *Session) prepareRequest(req *ai.Request) {
+	first, idle := s.cfg.StreamTimeouts()
+	req.FirstEventTimeout, req.IdleTimeout = first, idle
+}
+
+// onPreviewQueued forces a one-shot resolve call and reminds the model
+// when a tool staged a preview.
+func (s *Session) onPreviewQueued(a *resolve.Action) {
+	s.agent.ForceToolChoice("resolve", a.Label)
+	s.agent.Steer(&message.Custom{CustomType: "resolve-reminder", Content: message.PlainText(resolve.Reminder), Display: false, Attribution: "agent", Timestamp: nowMillis()})
+}
+
+// Subscribe registers fn for every event of the session (the agent's and
+// the session's own) and returns a function that removes it.
+func (s *Session) Subscribe(fn func(agent.Event)) (cancel func()) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	id := s.nextSub
+	s.nextSub++
+	s.subs[id] = fn
+	return func() {
+		s.mu.Lock()
+		defer s.mu.Unlock()
+		delete(s.subs, id)
+	}
+}
+
+// emit delivers an event to the subscribers in subscription order.
+func (s *Session) emit(ev agent.Event) {
+	s.mu.Lock()
+	ids := make([]int, 0, len(s.subs))
+	for id := range s.subs {
+		ids = append(ids, id)
+	}
+	sortInts(ids)
+	fns := make([]func(agent.Event), 0, len(ids))
+	for _, id := range ids {
+		fns = append(fns, s.subs[id])
+	}
+	s.mu.Unlock()
+	for _, fn := range fns {
+		fn(ev)
+	}
+}
+
+func sortInts(s []int) {
+	for i := 1; i < len(s); i++ {
+		for j := i; j > 0 && s[j] < s[j-1]; j-- {
+			s[j], s[j-1] = s[j-1], s[j]
+		}
+	}
+}
+
+// Agent returns the agent loop (for front ends that need its queues and
+// modes).
+func (s *Session) Agent() *agent.Agent { return s.agent }
+
+// Store returns the current session store.
+func (s *Session) Store() *session.Manager {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.store
+}
+
+// Config returns the configuration.
+func (s *Session) Config() *config.Config { return s.cfg }
+
+// Models returns the model registry.
+func (s *Session) Models() *models.Registry { return s.reg }
+
+// ModelFallbackMessage says why the session's own model could not be
+// restored ("" when it was, or when there was none).
+func (s *Session) ModelFallbackMessage() string { return s.fallback }
+
+// Err returns the session's latched persistence error, if any.
+func (s *Session) Err() error { return s.Store().Err() }
+
+// Close aborts any run, waits briefly for background work (a title being
+// generated), and closes the session file. It returns the first
+// persistence error.
+func (s *Session) Close() error {
+	s.mu.Lock()
+	if s.closed {
+		s.mu.Unlock()
+		return nil
+	}
+	s.closed = true
+	s.mu.Unlock()
+	s.agent.Abort()
+	_ = s.agent.WaitIdle(context.Background())
+	s.waitBackground(titleGrace)
+	s.unsub()
+	return s.Store().Close()
+}
+
+var errClosed = errors.New("the session is closed")

@@ -1,0 +1,204 @@
+// Package printmode is the non-interactive front end: `gopi -p` (text) and
+// `gopi --mode json`. It sends the prompts to a session one after the
+// other and reports the outcome:
+//
+//   - text: when every prompt is done, the text blocks of the last
+//     assistant message, each followed by a newline, on standard output;
+//     with Verbose, tool calls and their outcome on standard error;
+//   - json: the session header line, then every event as one JSON line —
+//     the same objects RPC mode sends.
+//
+// Retries and failures are reported on standard error in both formats.
+// Exit status: 0 when the model finished, 1 when the run ended in an
+// error (or the session could not be written), 130 when interrupted.
+package printmode
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+	"sync"
+
+	"github.com/gopi-agent/gopi/core/agent"
+	"github.com/gopi-agent/gopi/core/agentsession"
+	"github.com/gopi-agent/gopi/core/ai"
+)
+
+// Format is the output format.
+type Format string
+
+// Formats.
+const (
+	Text Format = "text" // the final answer
+	JSON Format = "json" // every event as a JSON line
+)
+
+// Exit statuses.
+const (
+	ExitOK          = 0   // the model finished
+	ExitFailed      = 1   // the run ended in an error, or the session could not be stored
+	ExitInterrupted = 130 // interrupted (Ctrl-C)
+)
+
+// Prompt is one message to send.
+type Prompt struct {
+	Text   string             // the text
+	Images []*ai.ImageContent // images attached after it
+}
+
+// Options configure Run.
+type Options struct {
+	Format  Format    // Text or JSON
+	Verbose bool      // text: tool activity on stderr
+	Stdout  io.Writer // answers and events
+	Stderr  io.Writer // diagnostics
+}
+
+// Run sends prompts in order and prints as Format says; it returns the
+// exit status. ctx cancelled (Ctrl-C) aborts the run in progress: what was
+// streamed so far is kept in the session and printed.
+func Run(ctx context.Context, s *agentsession.Session, prompts []Prompt, opts Options) int {
+	out := &printer{opts: opts}
+	if opts.Format == JSON {
+		out.jsonLine(s.Store().Header())
+	}
+	unsub := s.Subscribe(out.event)
+	defer unsub()
+
+	status := ExitOK
+	for _, p := range prompts {
+		err := s.Prompt(ctx, p.Text, agentsession.PromptOptions{Images: p.Images})
+		if ctx.Err() != nil {
+			status = ExitInterrupted
+			break
+		}
+		if err != nil {
+			fmt.Fprintf(opts.Stderr, "gopi: %v\n", err)
+			return ExitFailed
+		}
+		if out.failed() {
+			// The output went away (a closed pipe): stop here.
+			return ExitFailed
+		}
+		if m := s.LastAssistant(); m != nil && m.StopReason == ai.StopReasonError {
+			status = ExitFailed
+			break
+		}
+	}
+	last := s.LastAssistant()
+	if opts.Format == Text && last != nil {
+		out.finalText(last)
+	}
+	if last != nil && last.StopReason == ai.StopReasonError {
+		fmt.Fprintf(opts.Stderr, "gopi: %s\n", strings.TrimSpace(last.ErrorMessage))
+	}
+	if status == ExitInterrupted {
+		fmt.Fprintln(opts.Stderr, "gopi: interrupted; the partial answer is kept in the session")
+	}
+	if err := s.Err(); err != nil {
+		fmt.Fprintf(opts.Stderr, "gopi: the session could not be saved: %v\n", err)
+		if status == ExitOK {
+			status = ExitFailed
+		}
+	}
+	return status
+}
+
+// printer renders events.
+type printer struct {
+	opts   Options
+	mu     sync.Mutex
+	werr   error
+	tools  map[string]string // tool call id → short description, for -v
+	update int
+}
+
+func (p *printer) failed() bool {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.werr != nil
+}
+
+func (p *printer) write(w io.Writer, s string) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.werr != nil {
+		return
+	}
+	if _, err := io.WriteString(w, s); err != nil {
+		p.werr = err
+	}
+}
+
+func (p *printer) jsonLine(v any) {
+	data, err := json.Marshal(v)
+	if err != nil {
+		data, _ = json.Marshal(map[string]string{"type": "error", "error": err.Error()})
+	}
+	p.write(p.opts.Stdout, string(data)+"\n")
+}
+
+func (p *printer) event(ev agent.Event) {
+	if p.opts.Format == JSON {
+		p.jsonLine(ev)
+		return
+	}
+	switch e := ev.(type) {
+	case agent.AutoRetryStart:
+		p.write(p.opts.Stderr, fmt.Sprintf("gopi: %s; retry %d/%d in %.1fs\n", strings.TrimSpace(e.ErrorMessage), e.Attempt, e.MaxAttempts, float64(e.DelayMs)/1000))
+	case agent.HookError:
+		p.write(p.opts.Stderr, fmt.Sprintf("gopi: hook %s failed at %s: %s\n", e.Hook, e.Event, e.Error))
+	case agent.ToolExecutionStart:
+		if p.opts.Verbose {
+			p.write(p.opts.Stderr, fmt.Sprintf("→ %s %s\n", e.ToolName, summarizeArgs(e.Args)))
+		}
+	case agent.ToolExecutionEnd:
+		if p.opts.Verbose {
+			mark := "✓"
+			if e.IsError {
+				mark = "✗"
+			}
+			p.write(p.opts.Stderr, fmt.Sprintf("%s %s %s\n", mark, e.ToolName, firstLine(e.Result.FirstText())))
+		}
+	}
+}
+
+// finalText prints each text block of m followed by a newline.
+func (p *printer) finalText(m *ai.AssistantMessage) {
+	for _, b := range m.Content {
+		if t, ok := b.(*ai.TextContent); ok && t.Text != "" {
+			p.write(p.opts.Stdout, t.Text+"\n")
+		}
+	}
+}
+
+// summarizeArgs renders tool arguments on one short line.
+func summarizeArgs(args map[string]any) string {
+	data, err := json.Marshal(args)
+	if err != nil {
+		return ""
+	}
+	return clip(string(data), 160)
+}
+
+func firstLine(s string) string {
+	s = strings.TrimSpace(s)
+	if i := strings.IndexByte(s, '\n'); i >= 0 {
+		s = s[:i] + " …"
+	}
+	return clip(s, 160)
+}
+
+func clip(s string, n int) string {
+	r := []rune(s)
+	if len(r) <= n {
+		return s
+	}
+	return string(r[:n]) + "…"
+}
+
+// ErrNoPrompt is returned when there is nothing to send.
+var ErrNoPrompt = errors.New("nothing to send: give a message, @files or piped input")
