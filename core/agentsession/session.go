@@ -73,13 +73,13 @@ type Options struct {
 // Session is a running conversation. Its methods are safe for concurrent
 // use.
 type Session struct {
-	cfg      *config.Config
-	reg      *models.Registry
-	opts     Options
-	client   *http.Client
-	toolEnv  *tool.Env
-	agent    *agent.Agent
-	fallback string // why the session's own model could not be restored, if it could not
+	cfg        *config.Config
+	reg        *models.Registry
+	opts       Options
+	client     *http.Client
+	toolEnv    *tool.Env
+	agent      *agent.Agent
+	fallback   string         // why the session's own model could not be restored, if it could not
 	promptInfo *prompt.Prompt // the built system prompt with its environment facts and context files
 
 	mu        sync.Mutex
@@ -90,7 +90,7 @@ type Session struct {
 	unsub     func()
 	titleOnce bool
 	recorded  struct{ model, thinking string } // model and thinking level last written on the store's path
-	bg        sync.WaitGroup // background work (titles) the session owns
+	bg        sync.WaitGroup                   // background work (titles) the session owns
 	bgCtx     context.Context
 	bgCancel  context.CancelFunc
 	closed    bool
