@@ -104,10 +104,10 @@ func (s *Session) credentialHint() string {
 	var envs []string
 	for _, name := range []string{"anthropic", "openai", "google"} {
 		if p, ok := s.reg.Provider(name); ok && len(p.KeyEnv) > 0 {
-			envs = append(envs, p.KeyEnv[0])
+			envs = append(envs, strings.Join(p.KeyEnv, " or "))
 		}
 	}
-	return "set an API key such as " + strings.Join(envs, ", ") + ", or add a provider to models.yml in " + s.cfg.AgentDir + " ('gopi models' lists what is known)"
+	return "set an API key (" + strings.Join(envs, "; ") + ")" + ", or add a provider to models.yml in " + s.cfg.AgentDir + " ('gopi models' lists what is known)"
 }
 
 // modelsWithKeys lists up to 8 "provider/id" of models that have keys.

@@ -89,6 +89,7 @@ type Session struct {
 	nextSub   int
 	unsub     func()
 	titleOnce bool
+	titleWait time.Duration // how long Close waits for a title (titleGrace)
 	recorded  struct{ model, thinking string } // model and thinking level last written on the store's path
 	bg        sync.WaitGroup                   // background work (titles) the session owns
 	bgCtx     context.Context
@@ -119,7 +120,7 @@ func New(ctx context.Context, opts Options) (*Session, error) {
 			return nil, err
 		}
 	}
-	s := &Session{cfg: cfg, reg: reg, opts: opts, subs: map[int]func(agent.Event){}}
+	s := &Session{cfg: cfg, reg: reg, opts: opts, subs: map[int]func(agent.Event){}, titleWait: titleGrace}
 	s.opts.Cwd = cwd
 	s.client = opts.HTTPClient
 	if s.client == nil {
@@ -383,9 +384,14 @@ func (s *Session) Close() error {
 	s.mu.Unlock()
 	s.agent.Abort()
 	_ = s.agent.WaitIdle(context.Background())
-	s.waitBackground(titleGrace)
+	s.waitBackground(s.titleWait)
 	s.unsub()
 	return s.Store().Close()
 }
 
 var errClosed = errors.New("the session is closed")
+
+// ToolEnv returns the tools' shared state (working directory, settings,
+// read cache, artifacts, the pending-action queue): custom tools built
+// for this session use it.
+func (s *Session) ToolEnv() *tool.Env { return s.toolEnv }
