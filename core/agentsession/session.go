@@ -7,6 +7,7 @@ import (
 	"net/http"
 	"os"
 	"sync"
+	"time"
 
 	"github.com/gopi-agent/gopi/core/agent"
 	"github.com/gopi-agent/gopi/core/ai"
@@ -89,7 +90,7 @@ type Session struct {
 	nextSub   int
 	unsub     func()
 	titleOnce bool
-	titleWait time.Duration // how long Close waits for a title (titleGrace)
+	titleWait time.Duration                    // how long Close waits for a title (titleGrace)
 	recorded  struct{ model, thinking string } // model and thinking level last written on the store's path
 	bg        sync.WaitGroup                   // background work (titles) the session owns
 	bgCtx     context.Context
