@@ -89,11 +89,14 @@ func (e *Emitter) emit(ev Event, change func()) {
 	}
 }
 
-// update applies change to the message under the stream lock, without an
-// event.
+// update applies a metadata change (usage, stop reason, ids) to the
+// message under the stream lock, without an event. The open event is
+// sealed first, so every event's snapshot shows the message as it was when
+// the event happened, whenever the consumer reads it.
 func (e *Emitter) update(change func()) {
 	e.stream.mu.Lock()
 	defer e.stream.mu.Unlock()
+	e.stream.sealLocked()
 	change()
 }
 

@@ -1,0 +1,381 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"os"
+	"path/filepath"
+	"regexp"
+	"sort"
+	"strings"
+	"testing"
+
+	"github.com/gopi-agent/gopi/core/hashline"
+	"github.com/gopi-agent/gopi/core/session"
+	"github.com/gopi-agent/gopi/internal/mockllm"
+)
+
+var updateAgent = flag.Bool("update-agent", false, "rewrite testdata/agent golden files")
+
+// agentRig is an isolated home with a models.yml pointing provider "mock"
+// at a scripted mock LLM, and a project directory the agent works in.
+type agentRig struct {
+	t        *testing.T
+	srv      *mockllm.Server
+	home     string
+	agentDir string
+	project  string
+	environ  []string
+}
+
+func newAgentRig(t *testing.T, turns ...mockllm.Turn) *agentRig {
+	t.Helper()
+	root := t.TempDir()
+	r := &agentRig{t: t, srv: mockllm.New(t), home: filepath.Join(root, "home"), project: filepath.Join(root, "project")}
+	r.agentDir = filepath.Join(r.home, ".gopi", "agent")
+	for _, d := range []string{r.agentDir, r.project} {
+		if err := os.MkdirAll(d, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	r.srv.Script(turns...)
+	yml := fmt.Sprintf("providers:\n  mock:\n    baseUrl: %s\n    api: anthropic-messages\n    apiKey: MOCK_KEY\n    models:\n      - id: mock-model\n        name: Mock\n", r.srv.URL())
+	if err := os.WriteFile(filepath.Join(r.agentDir, "models.yml"), []byte(yml), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	r.environ = []string{"HOME=" + r.home, "MOCK_KEY=test", "PI_NO_TITLE=1", "PATH=" + os.Getenv("PATH")}
+	return r
+}
+
+func (r *agentRig) write(name, content string) {
+	r.t.Helper()
+	if err := os.WriteFile(filepath.Join(r.project, name), []byte(content), 0o644); err != nil {
+		r.t.Fatal(err)
+	}
+}
+
+// run runs gopi in-process in the project directory.
+func (r *agentRig) run(stdin string, args ...string) (stdout, stderr string, code int) {
+	r.t.Helper()
+	r.t.Chdir(r.project)
+	var out, errb bytes.Buffer
+	env := &cliEnv{stdout: &out, stderr: &errb, stdin: strings.NewReader(stdin), environ: r.environ}
+	code = run(context.Background(), env, args)
+	return out.String(), errb.String(), code
+}
+
+// sessionFiles lists the session files under the agent dir.
+func (r *agentRig) sessionFiles() []string {
+	var out []string
+	filepath.WalkDir(filepath.Join(r.agentDir, "sessions"), func(p string, d os.DirEntry, err error) error {
+		if err == nil && !d.IsDir() && strings.HasSuffix(p, ".jsonl") {
+			out = append(out, p)
+		}
+		return nil
+	})
+	sort.Strings(out)
+	return out
+}
+
+// requestMessages returns the messages of the i-th provider request.
+func (r *agentRig) requestMessages(i int) []map[string]any {
+	r.t.Helper()
+	reqs := r.srv.Requests()
+	if i >= len(reqs) {
+		r.t.Fatalf("only %d requests", len(reqs))
+	}
+	var body struct {
+		Messages []map[string]any `json:"messages"`
+	}
+	if err := json.Unmarshal(reqs[i].Body, &body); err != nil {
+		r.t.Fatal(err)
+	}
+	return body.Messages
+}
+
+func toolCall(name string, args any) mockllm.Block {
+	data, _ := json.Marshal(args)
+	return mockllm.ToolCall(name, string(data))
+}
+
+const greetGo = "package main\n\nfunc greet() string {\n\treturn \"Hello\"\n}\n"
+
+// The issue's end-to-end task: the model reads a file, edits it with a
+// stale anchor (rejected, nothing written), edits it again with the anchor
+// the rejection shows, and the file ends as expected; the session file
+// holds the whole conversation as a tree.
+func TestPrintModeCodingTask(t *testing.T) {
+	good := hashline.Anchor(4, "\treturn \"Hello\"")
+	stale := "4" + strings.Map(func(r rune) rune { return 'a' + (r-'a'+7)%26 }, good[1:])
+	edit := func(anchor string) string {
+		return "@@ greet.go\n= " + anchor + ".." + anchor + "\n~\treturn \"Hello, world!\"\n"
+	}
+	r := newAgentRig(t,
+		mockllm.Turn{Blocks: []mockllm.Block{mockllm.Text("Reading it first."), toolCall("read", map[string]any{"path": "greet.go"})}},
+		mockllm.Turn{Blocks: []mockllm.Block{toolCall("edit", map[string]any{"input": edit(stale)})}},
+		mockllm.Turn{Blocks: []mockllm.Block{toolCall("edit", map[string]any{"input": edit(good)})}},
+		mockllm.Turn{Blocks: []mockllm.Block{mockllm.Text("greet now says Hello, world!")}},
+	)
+	r.write("greet.go", greetGo)
+	stdout, stderr, code := r.run("", "-p", "--model", "mock/mock-model", "-v", "make greet say Hello, world!")
+	if code != 0 {
+		t.Fatalf("exit %d\nstdout:\n%s\nstderr:\n%s", code, stdout, stderr)
+	}
+	if stdout != "greet now says Hello, world!\n" {
+		t.Errorf("stdout %q", stdout)
+	}
+	for _, want := range []string{"→ read", "✗ edit", "✓ edit"} {
+		if !strings.Contains(stderr, want) {
+			t.Errorf("stderr lacks %q:\n%s", want, stderr)
+		}
+	}
+	got, _ := os.ReadFile(filepath.Join(r.project, "greet.go"))
+	if want := strings.Replace(greetGo, `"Hello"`, `"Hello, world!"`, 1); string(got) != want {
+		t.Fatalf("greet.go:\n%s", got)
+	}
+	// The read result carried the anchor the model used.
+	msgs := r.requestMessages(1)
+	if !strings.Contains(mustMarshal(t, msgs), good+"|") {
+		t.Errorf("the read result in the second request lacks anchor %s", good)
+	}
+	// The stale edit was rejected and said so.
+	third := mustMarshal(t, r.requestMessages(2))
+	if !strings.Contains(third, "stale") || !strings.Contains(third, `"is_error":true`) {
+		t.Errorf("the stale edit was not rejected:\n%s", third)
+	}
+	files := r.sessionFiles()
+	if len(files) != 1 {
+		t.Fatalf("session files %v", files)
+	}
+	store, err := session.Open(files[0], session.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer store.Close()
+	var roles []string
+	for _, e := range store.Entries() {
+		if e.Message != nil {
+			roles = append(roles, string(e.Message.MessageRole()))
+		}
+	}
+	want := "user assistant toolResult assistant toolResult assistant toolResult assistant"
+	if strings.Join(roles, " ") != want {
+		t.Fatalf("session messages %v", roles)
+	}
+	// A tree: every entry's parent is the one before it, the first is a root.
+	prev := ""
+	for _, e := range store.Entries() {
+		if e.ParentID != prev {
+			t.Fatalf("entry %s has parent %q, want %q", e.ID, e.ParentID, prev)
+		}
+		prev = e.ID
+	}
+}
+
+func mustMarshal(t *testing.T, v any) string {
+	t.Helper()
+	data, err := json.Marshal(v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(data)
+}
+
+// --continue and --resume continue the conversation: the next request
+// carries the history.
+func TestContinueAndResume(t *testing.T) {
+	r := newAgentRig(t,
+		mockllm.Turn{Blocks: []mockllm.Block{mockllm.Text("The answer is 42.")}},
+		mockllm.Turn{Blocks: []mockllm.Block{mockllm.Text("I said 42.")}},
+		mockllm.Turn{Blocks: []mockllm.Block{mockllm.Text("Still 42.")}},
+	)
+	if _, stderr, code := r.run("", "-p", "--model", "mock/mock-model", "what is the answer?"); code != 0 {
+		t.Fatalf("first: %d %s", code, stderr)
+	}
+	out, stderr, code := r.run("", "-p", "-c", "what did you say?")
+	if code != 0 || out != "I said 42.\n" {
+		t.Fatalf("continue: %d %q %s", code, out, stderr)
+	}
+	if msgs := mustMarshal(t, r.requestMessages(1)); !strings.Contains(msgs, "what is the answer?") || !strings.Contains(msgs, "The answer is 42.") {
+		t.Fatalf("continued request lacks the history: %s", msgs)
+	}
+	files := r.sessionFiles()
+	if len(files) != 1 {
+		t.Fatalf("continue made a new file: %v", files)
+	}
+	store, err := session.Open(files[0], session.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	id := store.SessionID()
+	store.Close()
+	out, stderr, code = r.run("", "-p", "--resume", id[:8], "and now?")
+	if code != 0 || out != "Still 42.\n" {
+		t.Fatalf("resume: %d %q %s", code, out, stderr)
+	}
+	if msgs := mustMarshal(t, r.requestMessages(2)); !strings.Contains(msgs, "what did you say?") {
+		t.Fatalf("resumed request lacks the history: %s", msgs)
+	}
+	if _, stderr, code := r.run("", "-p", "--resume", "zzzz", "x"); code != 2 || !strings.Contains(stderr, "zzzz") {
+		t.Fatalf("unknown id: %d %s", code, stderr)
+	}
+}
+
+// A session written by omp 14.9.9 opens and continues: the next request
+// carries omp's history, and the file stays loadable.
+func TestResumeOmpSession(t *testing.T) {
+	data, err := os.ReadFile("../../core/session/testdata/omp/tool.jsonl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := newAgentRig(t, mockllm.Turn{Blocks: []mockllm.Block{mockllm.Text("Continuing omp's session.")}})
+	path := filepath.Join(r.home, "omp-session.jsonl")
+	if err := os.WriteFile(path, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out, stderr, code := r.run("", "-p", "--model", "mock/mock-model", "--resume", path, "what did you change?")
+	if code != 0 || out != "Continuing omp's session.\n" {
+		t.Fatalf("exit %d %q\n%s", code, out, stderr)
+	}
+	msgs := r.requestMessages(0)
+	if len(msgs) < 5 || !strings.Contains(mustMarshal(t, msgs), "greet.go") {
+		t.Fatalf("request lacks omp's history (%d messages)", len(msgs))
+	}
+	after, err := os.ReadFile(path)
+	if err != nil || !bytes.HasPrefix(after, data) {
+		t.Fatal("omp's lines were not kept byte for byte")
+	}
+}
+
+var (
+	timestampField = regexp.MustCompile(`"timestamp":("[^"]*"|\d+)`)
+	idField        = regexp.MustCompile(`"(id|parentId|responseId)":"[^"]*"`)
+	durationField  = regexp.MustCompile(`"(duration|ttft)":\d+`)
+	cwdField       = regexp.MustCompile(`"cwd":"[^"]*"`)
+)
+
+// normalizeEvents replaces what changes from run to run.
+func normalizeEvents(s string) string {
+	s = timestampField.ReplaceAllString(s, `"timestamp":0`)
+	s = idField.ReplaceAllString(s, `"$1":"ID"`)
+	s = durationField.ReplaceAllString(s, `"$1":0`)
+	return cwdField.ReplaceAllString(s, `"cwd":"CWD"`)
+}
+
+// --mode json prints the session header and every event as a JSON line;
+// the golden file pins the objects.
+func TestJSONModeGolden(t *testing.T) {
+	golden, err := filepath.Abs(filepath.Join("testdata", "agent", "json-mode.jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := newAgentRig(t,
+		mockllm.Turn{Blocks: []mockllm.Block{toolCall("read", map[string]any{"path": "note.txt"})}, Usage: &mockllm.Usage{Input: 10, Output: 5}, ChunkSize: 1000},
+		mockllm.Turn{Blocks: []mockllm.Block{mockllm.Text("It says hi.")}, Usage: &mockllm.Usage{Input: 20, Output: 3}, ChunkSize: 1000},
+	)
+	r.write("note.txt", "hi\n")
+	out, stderr, code := r.run("", "--mode", "json", "-p", "--model", "mock/mock-model", "what does note.txt say?")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	got := normalizeEvents(strings.ReplaceAll(out, r.project, "$WORK"))
+	var types []string
+	for _, line := range strings.Split(strings.TrimSpace(got), "\n") {
+		var v struct {
+			Type string `json:"type"`
+		}
+		if err := json.Unmarshal([]byte(line), &v); err != nil {
+			t.Fatalf("not a JSON line: %s", line)
+		}
+		types = append(types, v.Type)
+	}
+	if types[0] != "session" || types[1] != "agent_start" || types[len(types)-1] != "agent_end" {
+		t.Fatalf("types %v", types)
+	}
+	if *updateAgent {
+		if err := os.MkdirAll(filepath.Dir(golden), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(golden, []byte(got), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	want, err := os.ReadFile(golden)
+	if err != nil {
+		t.Fatalf("%v (run with -update-agent)", err)
+	}
+	if got != string(want) {
+		t.Errorf("json mode output differs from %s (run with -update-agent to accept):\n%s", golden, got)
+	}
+}
+
+// Provider failures: retried, then reported with exit 1.
+func TestProviderErrorExitsOne(t *testing.T) {
+	r := newAgentRig(t, mockllm.Turn{Status: 400, ErrorMessage: "prompt is too weird"})
+	out, stderr, code := r.run("", "-p", "--model", "mock/mock-model", "hi")
+	if code != 1 || out != "" || !strings.Contains(stderr, "prompt is too weird") {
+		t.Fatalf("exit %d stdout %q stderr %s", code, out, stderr)
+	}
+}
+
+func TestAgentInputErrors(t *testing.T) {
+	r := newAgentRig(t)
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"-p", "--model", "nonexistent-model-xyz", "hi"}, "nonexistent-model-xyz"},
+		{[]string{"-p", "--thinking", "loud", "hi"}, "thinking"},
+		{[]string{"-p", "--mode", "rpc", "hi"}, "later release"},
+		{[]string{"-p", "-c", "--no-session", "hi"}, "--no-session"},
+		{[]string{"-p", "@missing.txt"}, "missing.txt"},
+		{[]string{"-p"}, "nothing to send"},
+		{[]string{"--bogus"}, "unknown flag"},
+	} {
+		_, stderr, code := r.run("", c.args...)
+		if code != 2 || !strings.Contains(stderr, c.want) {
+			t.Errorf("%v: exit %d, stderr %q (want %q)", c.args, code, stderr, c.want)
+		}
+	}
+	if len(r.srv.Requests()) != 0 {
+		t.Error("a bad command line reached the provider")
+	}
+}
+
+func TestNoKeyNamesTheVariable(t *testing.T) {
+	r := newAgentRig(t)
+	r.environ = []string{"HOME=" + r.home, "PATH=" + os.Getenv("PATH")}
+	_, stderr, code := r.run("", "-p", "--model", "anthropic/claude-sonnet-4-5", "hi")
+	if code != 1 || !strings.Contains(stderr, "ANTHROPIC_API_KEY") {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+}
+
+// Piped input comes before the message; @files are inlined; a message
+// equal to a command name is reachable with --.
+func TestPromptAssembly(t *testing.T) {
+	r := newAgentRig(t,
+		mockllm.Turn{Blocks: []mockllm.Block{mockllm.Text("ok")}},
+		mockllm.Turn{Blocks: []mockllm.Block{mockllm.Text("ok")}},
+	)
+	r.write("spec.md", "# Spec\nbe nice\n")
+	if _, stderr, code := r.run("diff --git a/x b/x\n", "-p", "--model", "mock/mock-model", "@spec.md", "review this"); code != 0 {
+		t.Fatalf("exit %d %s", code, stderr)
+	}
+	text := mustMarshal(t, r.requestMessages(0))
+	for _, want := range []string{`diff --git a/x b/x\n\n\u003cfile name=`, `spec.md\"\u003e\n# Spec\nbe nice\n\n\u003c/file\u003e\nreview this`} {
+		if !strings.Contains(text, want) {
+			t.Errorf("request lacks %s:\n%s", want, text)
+		}
+	}
+	if _, stderr, code := r.run("", "-p", "--model", "mock/mock-model", "--", "grep"); code != 0 {
+		t.Fatalf("-- grep: exit %d %s", code, stderr)
+	}
+	if text := mustMarshal(t, r.requestMessages(1)); !strings.Contains(text, `"text":"grep"`) {
+		t.Errorf("-- grep was not a prompt: %s", text)
+	}
+}
+
