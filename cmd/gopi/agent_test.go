@@ -378,4 +378,3 @@ func TestPromptAssembly(t *testing.T) {
 		t.Errorf("-- grep was not a prompt: %s", text)
 	}
 }
-
