@@ -1,0 +1,116 @@
+// Package sdk embeds gopi in a Go program: the same session runtime the
+// gopi command drives, with its tools, session files, models and events.
+//
+// A minimal embedding discovers everything the way the command does (the
+// configuration of the working directory, the model catalog and
+// models.yml, credentials from the environment and auth.json):
+//
+//	s, err := sdk.New(ctx, sdk.Options{})
+//	if err != nil { … }
+//	defer s.Close()
+//	s.Subscribe(func(ev sdk.Event) {
+//		if u, ok := ev.(sdk.MessageUpdate); ok && u.AssistantMessageEvent.Type == "text_delta" {
+//			fmt.Print(u.AssistantMessageEvent.Delta)
+//		}
+//	})
+//	err = s.Prompt(ctx, "Summarise this repository in three bullets.", sdk.PromptOptions{})
+//
+// Provide what you want to control and leave the rest: Options.Config
+// (see LoadConfig) for an isolated configuration, Options.Store for an
+// in-memory (InMemory) or resumed (OpenSession, ContinueRecent) session,
+// Options.Model for a fixed model, Options.ToolNames to limit the
+// built-in tools, Options.ExtraTools for your own tools, Options.Hooks to
+// observe or veto tool calls and see provider requests.
+//
+// Events are the objects gopi prints in --mode json: marshal one with
+// encoding/json to get that line.
+package sdk
+
+import (
+	"context"
+
+	"github.com/gopi-agent/gopi/core/agent"
+	"github.com/gopi-agent/gopi/core/agentsession"
+	"github.com/gopi-agent/gopi/core/ai/models"
+	"github.com/gopi-agent/gopi/core/config"
+	"github.com/gopi-agent/gopi/core/session"
+)
+
+// Session is a running conversation; see agentsession.Session for its
+// methods (Prompt, Steer, FollowUp, Abort, Subscribe, SetModel,
+// SetThinkingLevel, NewSession, SwitchSession, Branch, Navigate, State,
+// Close).
+type Session = agentsession.Session
+
+// Options configure New; every field is optional.
+type Options = agentsession.Options
+
+// PromptOptions refine Session.Prompt (images, delivery while streaming).
+type PromptOptions = agentsession.PromptOptions
+
+// Delivery values for PromptOptions.StreamingBehavior and custom messages.
+const (
+	DeliverSteer    = agentsession.DeliverSteer
+	DeliverFollowUp = agentsession.DeliverFollowUp
+	DeliverNextTurn = agentsession.DeliverNextTurn
+)
+
+// Hooks are the loop's extension points (context, tool_call, tool_result,
+// provider requests and responses).
+type Hooks = agent.Hooks
+
+// Event is one step of a run; the concrete types follow.
+type Event = agent.Event
+
+// Event types (see package core/agent for their fields).
+type (
+	AgentStart          = agent.AgentStart
+	AgentEnd            = agent.AgentEnd
+	TurnStart           = agent.TurnStart
+	TurnEnd             = agent.TurnEnd
+	MessageStart        = agent.MessageStart
+	MessageUpdate       = agent.MessageUpdate
+	MessageEnd          = agent.MessageEnd
+	ToolExecutionStart  = agent.ToolExecutionStart
+	ToolExecutionUpdate = agent.ToolExecutionUpdate
+	ToolExecutionEnd    = agent.ToolExecutionEnd
+	AutoRetryStart      = agent.AutoRetryStart
+	AutoRetryEnd        = agent.AutoRetryEnd
+)
+
+// New starts a session.
+func New(ctx context.Context, opts Options) (*Session, error) { return agentsession.New(ctx, opts) }
+
+// LoadConfig loads the configuration for a working directory the way the
+// gopi command does. environ is the environment as KEY=VALUE (nil: the
+// process's); pass your own for an isolated configuration.
+func LoadConfig(cwd string, environ []string) (*config.Config, error) {
+	return config.Load(config.LoadOptions{Cwd: cwd, Environ: environ})
+}
+
+// LoadModels loads the model registry (catalog, models.yml, credentials)
+// for a configuration.
+func LoadModels(cfg *config.Config) (*models.Registry, error) {
+	return models.Load(models.OptionsFor(cfg))
+}
+
+// InMemory returns a session store that is never written to disk.
+func InMemory(cwd string) *session.Manager { return session.InMemory(cwd) }
+
+// OpenSession opens a session file (gopi's or omp's) to continue it.
+func OpenSession(cfg *config.Config, path string) (*session.Manager, error) {
+	return session.Open(path, session.Options{Cwd: cfg.Cwd, BlobDir: cfg.BlobDir()})
+}
+
+// ContinueRecent opens the newest session of the configuration's working
+// directory, or creates a new one.
+func ContinueRecent(cfg *config.Config) (*session.Manager, error) {
+	loc := agentsession.Locations(cfg, "")
+	return session.ContinueRecent(loc, cfg.Cwd, session.Options{Cwd: cfg.Cwd, Dir: loc.NewSessionDir(cfg.Cwd), BlobDir: cfg.BlobDir()})
+}
+
+// ListSessions lists the sessions of the configuration's working
+// directory, newest first.
+func ListSessions(cfg *config.Config) ([]session.Info, error) {
+	return session.List(agentsession.Locations(cfg, ""), cfg.Cwd)
+}
