@@ -12,6 +12,7 @@ import (
 	"sort"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/gopi-agent/gopi/core/hashline"
 	"github.com/gopi-agent/gopi/core/session"
@@ -376,5 +377,41 @@ func TestPromptAssembly(t *testing.T) {
 	}
 	if text := mustMarshal(t, r.requestMessages(1)); !strings.Contains(text, `"text":"grep"`) {
 		t.Errorf("-- grep was not a prompt: %s", text)
+	}
+}
+
+// Ctrl-C aborts the run: what streamed so far is printed and kept in the
+// session as an aborted message, and the exit status is 130.
+func TestInterruptKeepsPartial(t *testing.T) {
+	r := newAgentRig(t, mockllm.Turn{Blocks: []mockllm.Block{mockllm.Text("partial answer that never ends")}, ChunkSize: 8, StallAfterDeltas: 2})
+	r.t.Chdir(r.project)
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	var out, errb bytes.Buffer
+	env := &cliEnv{stdout: &out, stderr: &errb, stdin: strings.NewReader(""), environ: r.environ}
+	done := make(chan int)
+	go func() { done <- run(ctx, env, []string{"-p", "--model", "mock/mock-model", "go"}) }()
+	deadline := time.Now().Add(5 * time.Second)
+	for len(r.srv.Requests()) == 0 && time.Now().Before(deadline) {
+		time.Sleep(10 * time.Millisecond)
+	}
+	time.Sleep(200 * time.Millisecond) // let the two deltas arrive
+	cancel()
+	var code int
+	select {
+	case code = <-done:
+	case <-time.After(10 * time.Second):
+		t.Fatal("interrupt did not end the run")
+	}
+	if code != 130 || out.String() != "partial answer t\n" || !strings.Contains(errb.String(), "interrupted") {
+		t.Fatalf("exit %d stdout %q stderr %s", code, out.String(), errb.String())
+	}
+	files := r.sessionFiles()
+	if len(files) != 1 {
+		t.Fatalf("session files %v", files)
+	}
+	data, _ := os.ReadFile(files[0])
+	if !strings.Contains(string(data), `"stopReason":"aborted"`) || !strings.Contains(string(data), "partial answer t") {
+		t.Fatalf("session lacks the aborted partial:\n%s", data)
 	}
 }
