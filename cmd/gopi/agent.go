@@ -8,8 +8,10 @@ import (
 	"io"
 	"net/http"
 	"os"
+	"os/signal"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"time"
 
 	"github.com/spf13/pflag"
@@ -236,6 +238,9 @@ func runAgent(ctx context.Context, env *cliEnv, args []string) int {
 	if msg := s.ModelFallbackMessage(); msg != "" {
 		fmt.Fprintf(env.stderr, "gopi: %s\n", msg)
 	}
+	// A closed output pipe makes writes fail instead of killing the
+	// process, so the run is aborted cleanly and the session kept.
+	signal.Ignore(syscall.SIGPIPE)
 	format := printmode.Text
 	if f.mode == "json" {
 		format = printmode.JSON

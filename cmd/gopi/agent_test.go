@@ -415,3 +415,55 @@ func TestInterruptKeepsPartial(t *testing.T) {
 		t.Fatalf("session lacks the aborted partial:\n%s", data)
 	}
 }
+
+// A server that never answers: the watchdog fails the request (here after
+// 200 ms, retries off) instead of hanging.
+func TestServerThatNeverAnswers(t *testing.T) {
+	r := newAgentRig(t, mockllm.Turn{Blocks: []mockllm.Block{mockllm.Text("never")}, StallAfter: 1})
+	r.environ = append(r.environ, "PI_STREAM_FIRST_EVENT_TIMEOUT_MS=200", "PI_STREAM_IDLE_TIMEOUT_MS=200")
+	if err := os.WriteFile(filepath.Join(r.agentDir, "config.yml"), []byte("retry:\n  enabled: false\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	start := time.Now()
+	_, stderr, code := r.run("", "-p", "--model", "mock/mock-model", "hi")
+	if code != 1 || !strings.Contains(stderr, "timed out") || time.Since(start) > 10*time.Second {
+		t.Fatalf("exit %d after %s: %s", code, time.Since(start), stderr)
+	}
+}
+
+// A damaged session: a malformed line is reported and kept; a file of a
+// newer format version is refused and left alone.
+func TestDamagedSessions(t *testing.T) {
+	r := newAgentRig(t, mockllm.Turn{Blocks: []mockllm.Block{mockllm.Text("fine")}})
+	good, err := os.ReadFile("../../core/session/testdata/omp/text.jsonl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	broken := filepath.Join(r.home, "broken.jsonl")
+	lines := strings.SplitAfter(string(good), "\n")
+	damaged := lines[0] + "{this is not json\n" + strings.Join(lines[1:], "")
+	if err := os.WriteFile(broken, []byte(damaged), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	_, stderr, code := r.run("", "-p", "--model", "mock/mock-model", "--resume", broken, "go on")
+	if code != 0 || !strings.Contains(stderr, "line 2 skipped") {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	after, _ := os.ReadFile(broken)
+	if !strings.Contains(string(after), "{this is not json\n") {
+		t.Fatal("the malformed line was dropped")
+	}
+
+	newer := filepath.Join(r.home, "newer.jsonl")
+	content := strings.Replace(lines[0], `"version":3`, `"version":9`, 1) + strings.Join(lines[1:], "")
+	if err := os.WriteFile(newer, []byte(content), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	_, stderr, code = r.run("", "-p", "--model", "mock/mock-model", "--resume", newer, "go on")
+	if code != 2 || !strings.Contains(stderr, "newer") {
+		t.Fatalf("newer version: exit %d: %s", code, stderr)
+	}
+	if after, _ := os.ReadFile(newer); string(after) != content {
+		t.Fatal("the newer file was rewritten")
+	}
+}

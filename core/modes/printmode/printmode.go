@@ -38,9 +38,10 @@ const (
 
 // Exit statuses.
 const (
-	ExitOK          = 0   // the model finished
-	ExitFailed      = 1   // the run ended in an error, or the session could not be stored
-	ExitInterrupted = 130 // interrupted (Ctrl-C)
+	ExitOK           = 0   // the model finished
+	ExitFailed       = 1   // the run ended in an error, or the session could not be stored
+	ExitInterrupted  = 130 // interrupted (Ctrl-C)
+	ExitOutputClosed = 141 // standard output was closed (as a process killed by SIGPIPE)
 )
 
 // Prompt is one message to send.
@@ -61,7 +62,7 @@ type Options struct {
 // exit status. ctx cancelled (Ctrl-C) aborts the run in progress: what was
 // streamed so far is kept in the session and printed.
 func Run(ctx context.Context, s *agentsession.Session, prompts []Prompt, opts Options) int {
-	out := &printer{opts: opts}
+	out := &printer{opts: opts, abort: s.Abort}
 	if opts.Format == JSON {
 		out.jsonLine(s.Store().Header())
 	}
@@ -71,6 +72,9 @@ func Run(ctx context.Context, s *agentsession.Session, prompts []Prompt, opts Op
 	status := ExitOK
 	for _, p := range prompts {
 		err := s.Prompt(ctx, p.Text, agentsession.PromptOptions{Images: p.Images})
+		if out.failed() {
+			return ExitOutputClosed
+		}
 		if ctx.Err() != nil {
 			status = ExitInterrupted
 			break
@@ -81,7 +85,7 @@ func Run(ctx context.Context, s *agentsession.Session, prompts []Prompt, opts Op
 		}
 		if out.failed() {
 			// The output went away (a closed pipe): stop here.
-			return ExitFailed
+			return ExitOutputClosed
 		}
 		if m := s.LastAssistant(); m != nil && m.StopReason == ai.StopReasonError {
 			status = ExitFailed
@@ -110,6 +114,7 @@ func Run(ctx context.Context, s *agentsession.Session, prompts []Prompt, opts Op
 // printer renders events.
 type printer struct {
 	opts   Options
+	abort  func() // stops the run when the output went away
 	mu     sync.Mutex
 	werr   error
 	tools  map[string]string // tool call id → short description, for -v
@@ -129,7 +134,12 @@ func (p *printer) write(w io.Writer, s string) {
 		return
 	}
 	if _, err := io.WriteString(w, s); err != nil {
+		// Nobody reads any more (a closed pipe): stop the run; what it
+		// produced so far is already in the session.
 		p.werr = err
+		if p.abort != nil {
+			go p.abort()
+		}
 	}
 }
 
