@@ -154,6 +154,15 @@ if [ "$OMP_OK" = 1 ]; then
 	omp_fb rss-omp "$WORK/repo-empty" "$OMP_RUNS" 1 /usr/bin/time -v -o "$OUT/rss-omp.{{RUN}}" "$OMP_BIN" "${OMP_ARGS[@]}"
 fi
 
+# The process floor: exec, dynamic linking, runtime and package initialization.
+log "gopi --version ($RUNS runs)"
+for _ in $(seq "$RUNS"); do
+	s=$EPOCHREALTIME
+	"$GOPI" --version >/dev/null
+	echo "$s $EPOCHREALTIME"
+done >"$OUT/version.times"
+version_floor() { awk '{printf "%.3f\n", ($2 - $1) * 1000}' "$OUT/version.times" | stats %.1f | awk '{print "best " $1 " ms, median " $2 " ms (timed by the shell, fork and exec included)"}'; }
+
 # 3. Loop overhead per tool call.
 log "BenchmarkToolCallOverhead ($GO_RUNS samples)"
 go test ./core/agent -run '^$' -bench '^BenchmarkToolCallOverhead$' -benchtime 20x -count "$GO_RUNS" | grep '^Benchmark' >"$OUT/loop.txt"
@@ -236,6 +245,13 @@ CPU=$(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2- | sed 's/^ *//')
 	echo "| | \`-p --continue\` to the first request byte | $cg_b ms | $cg_m ms | $co_b ms | $co_m ms | $(ratio "$co_b" "$cg_b") | no target (end to end) |"
 	echo "| | \`-p --continue\` peak RSS | $cgr_b MB | $cgr_m MB | $cor_b MB | $cor_m MB | $(ratio "$cor_b" "$cgr_b") | |"
 	echo "| fixed request part ≤ 10,000 o200k tokens | system prompt + tools, hashline mode | ${PROMPT_TOTAL:--} | | | | | see the prompt section |"
+	echo
+	git_ms=$(awk -v a="$sg_g_m" -v b="$sg_n_m" 'BEGIN { print (a == "-" || b == "-") ? "-" : sprintf("%.1f", a - b) }')
+	git_e_ms=$(awk -v a="$sg_e_m" -v b="$sg_n_m" 'BEGIN { print (a == "-" || b == "-") ? "-" : sprintf("%.1f", a - b) }')
+	echo "Most of gopi's start-up inside a repository is the system prompt's \`git status\` (started as soon as"
+	echo "the prompts are read, bounded at 300 ms): medians ${git_e_ms} ms (empty repository) and ${git_ms} ms"
+	echo "(this repository) above the run outside any repository. \`gopi --version\` alone, the process"
+	echo "floor: $(version_floor)."
 	echo
 	fsync_us=$(awk -v a="$l_al_b_m" -v b="$l_fl_b_m" 'BEGIN { print (a == "-" || b == "-") ? "-" : sprintf("%.0f", a - b) }')
 	share=$(awk -v a="$l_al_b_m" -v b="$l_fl_b_m" 'BEGIN { print (a == "-" || b == "-" || a == 0) ? "-" : sprintf("%.0f", 100 * (a - b) / a) }')
