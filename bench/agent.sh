@@ -265,7 +265,7 @@ CPU=$(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2- | sed 's/^ *//')
 	echo "  process is started (fork and exec included) to the first byte of the first model request on the"
 	echo "  socket; ${RUNS} gopi runs and ${OMP_RUNS} omp runs per case after warm-up. gopi's system prompt runs a"
 	echo "  bounded \`git status\` inside a repository (\"this repository\" is a clean snapshot of HEAD);"
-	echo "  omp's does not run git. omp also probes local model servers (ollama, llama.cpp, LM Studio ports) at"
+	echo "  omp starts no git process. omp also probes local model servers (ollama, llama.cpp, LM Studio ports) at"
 	echo "  start, as it does by default."
 	echo "- **Peak RSS**: \`/usr/bin/time -v\` around the agent (maximum resident set size), same run as start-up"
 	echo "  in the empty repository."
