@@ -21,6 +21,7 @@ import (
 	"github.com/gopi-agent/gopi/core/ai/models"
 	"github.com/gopi-agent/gopi/core/config"
 	"github.com/gopi-agent/gopi/core/modes/printmode"
+	"github.com/gopi-agent/gopi/core/prompt"
 	"github.com/gopi-agent/gopi/core/session"
 )
 
@@ -216,6 +217,9 @@ func runAgent(ctx context.Context, env *cliEnv, args []string) int {
 		return exitError
 	}
 
+	// The system prompt reports git status, the slowest part of start-up:
+	// start it now so that it runs while models and the session load.
+	gitProbe := prompt.StartGitStatus(ctx, cfg.Cwd, agentsession.GitStatusTimeout)
 	reg, err := models.Load(models.OptionsFor(cfg))
 	if err != nil {
 		fmt.Fprintf(env.stderr, "gopi: %v\n", err)
@@ -227,6 +231,7 @@ func runAgent(ctx context.Context, env *cliEnv, args []string) int {
 		return exitError
 	}
 	opts.HTTPClient = env.httpClient
+	opts.GitStatus = gitProbe
 	s, err := agentsession.New(ctx, opts)
 	if err != nil {
 		if opts.Store != nil {

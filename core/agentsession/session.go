@@ -59,6 +59,12 @@ type Options struct {
 	SystemPrompt       string
 	AppendSystemPrompt string
 
+	// GitStatus is a `git status` the caller started early for Cwd
+	// (prompt.StartGitStatus with GitStatusTimeout), whose count of
+	// changed paths the system prompt reports; nil starts one at the
+	// beginning of New.
+	GitStatus *prompt.StatusProbe
+
 	// Hooks are the agent loop's extension points.
 	Hooks []*agent.Hooks
 	// NoTitle turns off automatic session titles (also PI_NO_TITLE).
@@ -113,6 +119,9 @@ func New(ctx context.Context, opts Options) (*Session, error) {
 	if cwd == "" {
 		cwd = cfg.Cwd
 	}
+	// git status takes milliseconds to hundreds of them: let it run while
+	// the rest is set up.
+	gitProbe := startGitStatus(ctx, opts, cwd)
 	reg := opts.Models
 	if reg == nil {
 		var err error
@@ -157,7 +166,7 @@ func New(ctx context.Context, opts Options) (*Session, error) {
 	if err != nil {
 		return nil, err
 	}
-	system, err := s.systemPrompt(tools)
+	system, err := s.systemPrompt(tools, gitProbe)
 	if err != nil {
 		return nil, err
 	}

@@ -8,11 +8,25 @@ import (
 	"github.com/gopi-agent/gopi/core/tool"
 )
 
-// gitStatusTimeout bounds the `git status` the system prompt reports.
-const gitStatusTimeout = 300 * time.Millisecond
+// GitStatusTimeout bounds the `git status` whose count of changed paths
+// the system prompt reports; a slower one is left out of the prompt.
+const GitStatusTimeout = 300 * time.Millisecond
 
-// systemPrompt builds the system prompt for the offered tools.
-func (s *Session) systemPrompt(tools []tool.Tool) (string, error) {
+// startGitStatus returns the `git status` the system prompt will report:
+// Options.GitStatus when the caller started one, else one started now, so
+// that it runs while the session is being set up (nil outside a
+// repository).
+func startGitStatus(ctx context.Context, opts Options, cwd string) *prompt.StatusProbe {
+	if opts.GitStatus != nil {
+		return opts.GitStatus
+	}
+	return prompt.StartGitStatus(ctx, cwd, GitStatusTimeout)
+}
+
+// systemPrompt builds the system prompt for the offered tools, with the
+// result of the git status probe (nil: Build runs one if cwd is in a
+// repository).
+func (s *Session) systemPrompt(tools []tool.Tool, probe *prompt.StatusProbe) (string, error) {
 	var names []string
 	for _, t := range tools {
 		if h, ok := t.(interface{ Hidden() bool }); ok && h.Hidden() {
@@ -29,7 +43,8 @@ func (s *Session) systemPrompt(tools []tool.Tool) (string, error) {
 		SystemPrompt:       s.opts.SystemPrompt,
 		AppendSystemPrompt: s.opts.AppendSystemPrompt,
 		AgentDir:           s.cfg.AgentDir,
-		GitStatusTimeout:   gitStatusTimeout,
+		GitStatusTimeout:   GitStatusTimeout,
+		GitStatus:          probe,
 	})
 	if err != nil {
 		return "", err

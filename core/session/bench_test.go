@@ -16,13 +16,19 @@ import (
 // calls, and tool results holding source code (quotes, tabs, newlines and
 // non-ASCII text, so strings need unescaping).
 func writeBigSession(tb testing.TB, path string, size int) {
+	writeBigSessionIn(tb, path, "/work/project", size)
+}
+
+// writeBigSessionIn is writeBigSession for a session of the working
+// directory cwd.
+func writeBigSessionIn(tb testing.TB, path, cwd string, size int) {
 	f, err := os.Create(path)
 	if err != nil {
 		tb.Fatal(err)
 	}
 	defer f.Close()
 	w := bufio.NewWriterSize(f, 1<<20)
-	h := Header{Version: 3, ID: "019c65f7-45b1-791b-aeb8-8b73a48ed247", Timestamp: "2026-02-16T10:20:30.000Z", Cwd: "/work/project"}
+	h := Header{Version: 3, ID: "019c65f7-45b1-791b-aeb8-8b73a48ed247", Timestamp: "2026-02-16T10:20:30.000Z", Cwd: cwd}
 	w.Write(h.encode())
 	w.WriteByte('\n')
 	code := strings.Repeat("func handle(w http.ResponseWriter, r *http.Request) {\n\tfmt.Fprintf(w, \"héllo %s\\n\", r.URL.Path) // ✓\n}\n\n", 120)
@@ -76,6 +82,17 @@ func BenchmarkOpen50MB(b *testing.B) {
 		}
 		m.Close()
 	}
+}
+
+// TestWriteBenchSession writes the 50 MB session of BenchmarkOpen50MB to
+// $SESSION_BENCH_FILE as a session of $SESSION_BENCH_CWD, for
+// bench/agent.sh to time `gopi -p --continue` on it; skipped without them.
+func TestWriteBenchSession(t *testing.T) {
+	path, cwd := os.Getenv("SESSION_BENCH_FILE"), os.Getenv("SESSION_BENCH_CWD")
+	if path == "" || cwd == "" {
+		t.Skip("SESSION_BENCH_FILE and SESSION_BENCH_CWD not set (bench/agent.sh sets them)")
+	}
+	writeBigSessionIn(t, path, cwd, 50<<20)
 }
 
 func TestBigSessionLoads(t *testing.T) {
