@@ -18,7 +18,7 @@
 #  3. Loop overhead per tool call: `go test ./core/agent -bench
 #     BenchmarkToolCallOverhead` — a scripted stream (no HTTP) calling a
 #     no-op tool, without a session store and with a core/session store
-#     fsyncing after every append (the default) or only on flush. Target
+#     fsyncing once per turn (the default) or after every append. Target
 #     ≤ 1 ms beside the tool's own time. No peer (omp's loop cannot run
 #     without its whole application).
 #  4. A 50 MB session: `go test ./core/session -bench BenchmarkOpen50MB`
@@ -212,8 +212,8 @@ read -r cor_b cor_m < <(rss cont-omp)
 loop() { benchcol loop "BenchmarkToolCallOverhead/$1" ns/call | awk '{print $1 / 1000}' | stats %.0f; }
 read -r l_ns_t_b l_ns_t_m < <(loop no-store/turn-per-call)
 read -r l_ns_b_b l_ns_b_m < <(loop no-store/batch)
-read -r l_fl_t_b l_fl_t_m < <(loop sync-on-flush/turn-per-call)
-read -r l_fl_b_b l_fl_b_m < <(loop sync-on-flush/batch)
+read -r l_fl_t_b l_fl_t_m < <(loop sync-per-turn/turn-per-call)
+read -r l_fl_b_b l_fl_b_m < <(loop sync-per-turn/batch)
 read -r l_al_t_b l_al_t_m < <(loop sync-always/turn-per-call)
 read -r l_al_b_b l_al_b_m < <(loop sync-always/batch)
 ms() { awk -v v="$1" 'BEGIN { print (v == "-" ? "-" : v / 1000) }'; } # µs → ms
@@ -237,10 +237,10 @@ CPU=$(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2- | sed 's/^ *//')
 	echo "| peak RSS ≤ 40 MB | one text turn | $rg_b MB | $rg_m MB | $ro_b MB | $ro_m MB | $(ratio "$ro_b" "$rg_b") | $(met "$rg_m" 40) |"
 	echo "| loop overhead ≤ 1 ms per tool call | no store, a turn per call | $l_ns_t_b µs | $l_ns_t_m µs | | | | $(met "$(ms "$l_ns_t_m")" 1) |"
 	looprow "no store, one turn of 64 calls" "$l_ns_b_b" "$l_ns_b_m"
-	looprow "session, fsync on flush, a turn per call" "$l_fl_t_b" "$l_fl_t_m"
-	looprow "session, fsync on flush, one turn of 64 calls" "$l_fl_b_b" "$l_fl_b_m"
-	looprow "session, fsync every append (the default), a turn per call" "$l_al_t_b" "$l_al_t_m"
-	looprow "session, fsync every append (the default), one turn of 64 calls" "$l_al_b_b" "$l_al_b_m"
+	looprow "session, fsync per turn (the default), a turn per call" "$l_fl_t_b" "$l_fl_t_m"
+	looprow "session, fsync per turn (the default), one turn of 64 calls" "$l_fl_b_b" "$l_fl_b_m"
+	looprow "session, fsync every append, a turn per call" "$l_al_t_b" "$l_al_t_m"
+	looprow "session, fsync every append, one turn of 64 calls" "$l_al_b_b" "$l_al_b_m"
 	echo "| 50 MB session ≤ 300 ms | load + build context (BenchmarkOpen50MB) | $op_b ms | $op_m ms | | | | $(met "$op_m" 300) |"
 	echo "| | \`-p --continue\` to the first request byte | $cg_b ms | $cg_m ms | $co_b ms | $co_m ms | $(ratio "$co_b" "$cg_b") | no target (end to end) |"
 	echo "| | \`-p --continue\` peak RSS | $cgr_b MB | $cgr_m MB | $cor_b MB | $cor_m MB | $(ratio "$cor_b" "$cgr_b") | |"
@@ -255,8 +255,8 @@ CPU=$(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2- | sed 's/^ *//')
 	echo
 	fsync_us=$(awk -v a="$l_al_b_m" -v b="$l_fl_b_m" 'BEGIN { print (a == "-" || b == "-") ? "-" : sprintf("%.0f", a - b) }')
 	share=$(awk -v a="$l_al_b_m" -v b="$l_fl_b_m" 'BEGIN { print (a == "-" || b == "-" || a == 0) ? "-" : sprintf("%.0f", 100 * (a - b) / a) }')
-	echo "With the default store, the fsync after every append is most of the per-call cost: about"
-	echo "${fsync_us} µs per append (median, sync-always minus sync-on-flush in one turn of 64 calls, one append"
+	echo "With a store that fsyncs every append, the fsync is most of the per-call cost: about"
+	echo "${fsync_us} µs per append (median, sync-always minus sync-per-turn in one turn of 64 calls, one append"
 	echo "per call), ${share}% of that case. It depends on the disk and on what else writes to it."
 	echo
 	echo "## How each figure is measured"

@@ -338,7 +338,7 @@ func (f *agentFlags) sessionOptions(env *cliEnv, cfg *config.Config, reg *models
 		}
 	}
 	loc := agentsession.Locations(cfg, f.sessionDir)
-	sopts := session.Options{Cwd: cfg.Cwd, Dir: loc.NewSessionDir(cfg.Cwd), BlobDir: cfg.BlobDir()}
+	sopts := agentsession.StoreOptions(cfg, cfg.Cwd, f.sessionDir)
 	var err error
 	switch {
 	case f.cont:

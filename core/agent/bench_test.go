@@ -73,8 +73,9 @@ func (noopTool) Execute(context.Context, tool.Args, tool.UpdateFunc) (*tool.Resu
 // call, beside the tool's own time (the tool here does nothing): argument
 // validation, scheduling, events, the tool-result message, and — with a
 // session store subscribed the way core/agentsession does it — encoding
-// and appending every message to the session file, fsynced after each
-// append (sync-always, the default) or only on Flush (sync-on-flush).
+// and appending every message to the session file, fsynced once per turn
+// (sync-per-turn: appends unsynced, Flush at turn_end and agent_end, the
+// default of core/agentsession) or after each append (sync-always).
 //
 // Shapes: "turn-per-call" makes every call its own model turn (a scripted
 // stream per turn, no HTTP), so each call also carries a turn's overhead;
@@ -82,14 +83,14 @@ func (noopTool) Execute(context.Context, tool.Args, tool.UpdateFunc) (*tool.Resu
 // benchCalls calls; the ns/call metric is the figure to read.
 func BenchmarkToolCallOverhead(b *testing.B) {
 	model := &ai.Model{ID: "m1", Provider: "mock", API: "mock-api", ContextWindow: 200000, MaxTokens: 1000}
-	for _, store := range []string{"no-store", "sync-on-flush", "sync-always"} {
+	for _, store := range []string{"no-store", "sync-per-turn", "sync-always"} {
 		for _, shape := range []string{"turn-per-call", "batch"} {
 			b.Run(store+"/"+shape, func(b *testing.B) {
 				var m *session.Manager
 				switch store {
-				case "sync-on-flush", "sync-always":
+				case "sync-per-turn", "sync-always":
 					policy := session.SyncAlways
-					if store == "sync-on-flush" {
+					if store == "sync-per-turn" {
 						policy = session.SyncOnFlush
 					}
 					var err error
@@ -108,9 +109,14 @@ func BenchmarkToolCallOverhead(b *testing.B) {
 					a := New(Options{Model: model, Stream: s.stream, Tools: []tool.Tool{noopTool{}}, ConvertToLLM: message.ToLLM})
 					if m != nil {
 						a.Subscribe(func(ev Event) {
-							if e, ok := ev.(MessageEnd); ok {
+							switch e := ev.(type) {
+							case MessageEnd:
 								if _, err := m.AppendMessage(e.Message); err != nil {
 									b.Error(err) // may run off the benchmark's goroutine
+								}
+							case TurnEnd, AgentEnd:
+								if err := m.Flush(); err != nil {
+									b.Error(err)
 								}
 							}
 						})

@@ -8,9 +8,13 @@ import (
 // onAgentEvent stores every completed message and forwards the event to
 // the session's subscribers.
 func (s *Session) onAgentEvent(ev agent.Event) {
-	if e, ok := ev.(agent.MessageEnd); ok {
-		// Errors are latched by the store; Prompt and Err report them.
+	// Errors are latched by the store; Prompt and Err report them.
+	switch e := ev.(type) {
+	case agent.MessageEnd:
 		_, _ = s.Store().AppendMessage(e.Message)
+	case agent.TurnEnd, agent.AgentEnd:
+		// One fsync per turn instead of one per message (see StoreOptions).
+		_ = s.Store().Flush()
 	}
 	s.emit(ev)
 }

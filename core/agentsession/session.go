@@ -221,19 +221,25 @@ func (s *Session) newStore(parent string) (*session.Manager, error) {
 	if s.opts.NoSession {
 		return session.InMemory(s.opts.Cwd), nil
 	}
-	loc := s.Locations()
-	return session.Create(session.Options{
-		Cwd:           s.opts.Cwd,
-		Dir:           loc.NewSessionDir(s.opts.Cwd),
-		BlobDir:       s.cfg.BlobDir(),
-		ParentSession: parent,
-	})
+	o := StoreOptions(s.cfg, s.opts.Cwd, s.opts.SessionDir)
+	o.ParentSession = parent
+	return session.Create(o)
 }
 
 // Locations returns where sessions are stored and looked up: gopi's agent
 // directory first, omp's second, or the --session-dir override.
 func (s *Session) Locations() session.Locations {
 	return Locations(s.cfg, s.opts.SessionDir)
+}
+
+// StoreOptions returns the options for opening or creating session files
+// of cfg in cwd: new files go to the project's sessions directory (or
+// sessionDir), images to the blob store, and appends are fsynced at the
+// end of every turn rather than one by one (the session runtime flushes at
+// turn_end and agent_end: a killed process loses nothing, a power failure
+// at most the turn in progress).
+func StoreOptions(cfg *config.Config, cwd, sessionDir string) session.Options {
+	return session.Options{Cwd: cwd, Dir: Locations(cfg, sessionDir).NewSessionDir(cwd), BlobDir: cfg.BlobDir(), Sync: session.SyncOnFlush}
 }
 
 // Locations returns the session locations for a configuration and an
