@@ -42,16 +42,46 @@ const (
 // A built-in provider name (anthropic, ollama, …) may be given to change its
 // base URL, key or headers, and to add models to it; fields left out keep
 // the built-in values.
+//
+// omp's models.yml is read too (it is found below gopi's own), so every
+// field of omp's schema is accepted: auth (none makes the key optional),
+// compat (default for the provider's models) and modelOverrides (changes
+// to built-in models) are applied; discovery, authHeader,
+// disableStrictTools, equivalence and the per-model thinking,
+// premiumMultiplier and contextPromotionTarget are accepted and not used.
 type fileConfig struct {
-	Providers map[string]*fileProvider `yaml:"providers"`
+	Providers   map[string]*fileProvider `yaml:"providers"`
+	Equivalence any                      `yaml:"equivalence"` // omp's model-equivalence table (not used)
 }
 
 type fileProvider struct {
-	BaseURL string            `yaml:"baseUrl"`
-	API     string            `yaml:"api"`
-	APIKey  string            `yaml:"apiKey"`
-	Headers map[string]string `yaml:"headers"`
-	Models  []fileModel       `yaml:"models"`
+	BaseURL            string                   `yaml:"baseUrl"`
+	API                string                   `yaml:"api"`
+	APIKey             string                   `yaml:"apiKey"`
+	Headers            map[string]string        `yaml:"headers"`
+	Models             []fileModel              `yaml:"models"`
+	Auth               string                   `yaml:"auth"`               // apiKey (default), none (no key needed) or oauth (not supported: treated as apiKey)
+	Compat             map[string]any           `yaml:"compat"`             // default compat of the provider's models
+	ModelOverrides     map[string]modelOverride `yaml:"modelOverrides"`     // changes to models of the provider, by id
+	AuthHeader         *bool                    `yaml:"authHeader"`         // omp: send the key as a bearer header (not used)
+	Discovery          any                      `yaml:"discovery"`          // omp: list models from the server (not used)
+	DisableStrictTools bool                     `yaml:"disableStrictTools"` // omp: no strict tool schemas (gopi sends none)
+}
+
+// modelOverride changes fields of an existing model (omp's modelOverrides).
+type modelOverride struct {
+	Name          string            `yaml:"name"`
+	Reasoning     *bool             `yaml:"reasoning"`
+	Input         []string          `yaml:"input"`
+	Cost          *ai.Prices        `yaml:"cost"`
+	ContextWindow int               `yaml:"contextWindow"`
+	MaxTokens     int               `yaml:"maxTokens"`
+	Headers       map[string]string `yaml:"headers"`
+	Compat        map[string]any    `yaml:"compat"`
+
+	Thinking               any     `yaml:"thinking"`               // not used
+	PremiumMultiplier      float64 `yaml:"premiumMultiplier"`      // not used
+	ContextPromotionTarget string  `yaml:"contextPromotionTarget"` // not used
 }
 
 type fileModel struct {
@@ -66,6 +96,10 @@ type fileModel struct {
 	Cost          ai.Prices         `yaml:"cost"`
 	Headers       map[string]string `yaml:"headers"`
 	Compat        map[string]any    `yaml:"compat"`
+
+	Thinking               any     `yaml:"thinking"`               // omp's per-model thinking levels (not used)
+	PremiumMultiplier      float64 `yaml:"premiumMultiplier"`      // not used
+	ContextPromotionTarget string  `yaml:"contextPromotionTarget"` // not used
 }
 
 // ConfigError is a models.yml problem: which file, and what is wrong.
@@ -110,6 +144,11 @@ func parseConfig(path string, data []byte) (*fileConfig, error) {
 		}
 		if p == nil {
 			return nil, &ConfigError{Path: path, Msg: where + ": empty provider entry; give at least baseUrl and api, or models"}
+		}
+		switch p.Auth {
+		case "", "apiKey", "none", "oauth":
+		default:
+			return nil, &ConfigError{Path: path, Msg: fmt.Sprintf("%s.auth: unknown value %q; use apiKey, none or oauth", where, p.Auth)}
 		}
 		if p.API != "" && !knownAPI(p.API) {
 			return nil, &ConfigError{Path: path, Msg: fmt.Sprintf("%s.api: unknown API %q; use one of %s", where, p.API, apiList())}

@@ -123,6 +123,9 @@ func (r *Registry) apply(path string, cfg *fileConfig) error {
 		if len(fp.Headers) > 0 {
 			p.Headers = fp.Headers
 		}
+		if fp.Auth == "none" {
+			p.KeyOptional = true
+		}
 		// Built-in models of a changed provider follow its new URL/API.
 		for _, m := range r.models {
 			if m.Provider == name {
@@ -134,6 +137,9 @@ func (r *Registry) apply(path string, cfg *fileConfig) error {
 				ID: fm.ID, Name: fm.Name, API: p.API, Provider: name, BaseURL: p.BaseURL,
 				Reasoning: fm.Reasoning, Input: fm.Input, ContextWindow: fm.ContextWindow, MaxTokens: fm.MaxTokens,
 				Cost: fm.Cost, Headers: fm.Headers, Compat: fm.Compat,
+			}
+			if m.Compat == nil && len(fp.Compat) > 0 {
+				m.Compat = fp.Compat
 			}
 			if m.Name == "" {
 				m.Name = fm.ID
@@ -155,8 +161,43 @@ func (r *Registry) apply(path string, cfg *fileConfig) error {
 			}
 			r.replaceOrAdd(m)
 		}
+		for id, o := range fp.ModelOverrides {
+			for _, m := range r.models {
+				if m.Provider == name && m.ID == id {
+					o.apply(m)
+				}
+			}
+		}
 	}
 	return nil
+}
+
+// apply changes the fields an override sets.
+func (o modelOverride) apply(m *ai.Model) {
+	if o.Name != "" {
+		m.Name = o.Name
+	}
+	if o.Reasoning != nil {
+		m.Reasoning = *o.Reasoning
+	}
+	if len(o.Input) > 0 {
+		m.Input = o.Input
+	}
+	if o.Cost != nil {
+		m.Cost = *o.Cost
+	}
+	if o.ContextWindow > 0 {
+		m.ContextWindow = o.ContextWindow
+	}
+	if o.MaxTokens > 0 {
+		m.MaxTokens = o.MaxTokens
+	}
+	if len(o.Headers) > 0 {
+		m.Headers = o.Headers
+	}
+	if len(o.Compat) > 0 {
+		m.Compat = o.Compat
+	}
 }
 
 func (r *Registry) replaceOrAdd(m *ai.Model) {

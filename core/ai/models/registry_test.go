@@ -388,3 +388,60 @@ func TestConfigFileProblems(t *testing.T) {
 		}
 	}
 }
+
+// An omp models.yml uses fields gopi's format does not have; they are
+// accepted (auth: none makes the key optional, modelOverrides change a
+// built-in model, compat is the provider's default).
+func TestOMPModelsFileFields(t *testing.T) {
+	dir := t.TempDir()
+	yml := `providers:
+  local:
+    baseUrl: http://127.0.0.1:9/v1
+    api: openai-completions
+    auth: none
+    authHeader: true
+    disableStrictTools: true
+    discovery: {type: llama.cpp}
+    compat: {supportsStore: false}
+    models:
+      - id: tiny
+        thinking: {minLevel: low}
+        premiumMultiplier: 2
+        contextPromotionTarget: local/big
+  anthropic:
+    auth: apiKey
+    modelOverrides:
+      claude-sonnet-4-5:
+        name: Sonnet (team)
+        maxTokens: 1234
+equivalence:
+  exclude: [x]
+`
+	if err := os.WriteFile(filepath.Join(dir, ModelsFile), []byte(yml), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	reg, err := Load(Options{AgentDir: dir, Getenv: func(string) string { return "" }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	tiny, err := reg.Find("local/tiny")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !reg.HasAuth(tiny) || tiny.Compat["supportsStore"] != false {
+		t.Errorf("auth none / provider compat not applied: auth %v compat %v", reg.HasAuth(tiny), tiny.Compat)
+	}
+	sonnet, err := reg.Find("anthropic/claude-sonnet-4-5")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if sonnet.Name != "Sonnet (team)" || sonnet.MaxTokens != 1234 {
+		t.Errorf("override not applied: %+v", sonnet)
+	}
+	if err := os.WriteFile(filepath.Join(dir, ModelsFile), []byte("providers:\n  x:\n    auth: magic\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Load(Options{AgentDir: dir}); err == nil || !strings.Contains(err.Error(), "auth") {
+		t.Errorf("bad auth value: %v", err)
+	}
+}
