@@ -8,10 +8,12 @@ import (
 	"github.com/gopi-agent/gopi/core/ai"
 )
 
-// message is one Chat Completions input message.
+// message is one Chat Completions input message. Content is left out,
+// not sent as null, when an assistant message has tool calls and no text:
+// OpenAI allows either, and some servers (llama-cpp-python) reject null.
 type message struct {
 	Role       string     `json:"role"`
-	Content    any        `json:"content"` // string, []part or nil
+	Content    any        `json:"content,omitempty"` // string, []part or nil (left out)
 	ToolCalls  []toolCall `json:"tool_calls,omitempty"`
 	ToolCallID string     `json:"tool_call_id,omitempty"`
 }
