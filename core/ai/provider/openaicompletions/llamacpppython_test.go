@@ -67,53 +67,68 @@ func TestLlamaCppPythonToolCall(t *testing.T) {
 }
 
 // TestAssistantToolCallWithoutText: an assistant turn holding only tool
-// calls is sent without a content member. llama-cpp-python's server
-// declares content as an optional string and answers "content: Input should
-// be a valid string" (HTTP 500) to content null, which broke every agent
-// turn after a tool call; the handler below checks like that server.
+// calls is sent with content "" to the llama.cpp preset and with content
+// null elsewhere (as OpenAI documents it), or as the model's compat map
+// says. llama-cpp-python's server answers content null with HTTP 500
+// ("Input should be a valid string") and a missing content with an empty
+// stream (its chatml-function-calling template reads message.content), so
+// every agent turn after a tool call failed against it; the handler below
+// checks like that server.
 func TestAssistantToolCallWithoutText(t *testing.T) {
 	text, err := os.ReadFile(filepath.Join("testdata", "llama-cpp-python", "text.sse"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	var sent []map[string]any
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		raw, _ := io.ReadAll(r.Body)
-		var body struct {
-			Messages []map[string]any `json:"messages"`
-		}
-		_ = json.Unmarshal(raw, &body)
-		sent = body.Messages
-		for _, m := range body.Messages {
-			if c, has := m["content"]; has && c == nil && m["role"] == "assistant" {
-				w.WriteHeader(http.StatusInternalServerError)
-				_, _ = w.Write([]byte(`{"error":{"message":"messages.assistant.content: Input should be a valid string","type":"internal_server_error"}}`))
-				return
+	for _, tc := range []struct {
+		provider string
+		compat   map[string]any
+		want     any // the assistant message's content: "" or nil (null)
+	}{
+		{"llama.cpp", nil, ""},
+		{"my-server", nil, nil},
+		{"my-server", map[string]any{"emptyContentWithToolCalls": true}, ""},
+		{"llama.cpp", map[string]any{"emptyContentWithToolCalls": false}, nil},
+	} {
+		var sent []map[string]any
+		srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			raw, _ := io.ReadAll(r.Body)
+			var body struct {
+				Messages []map[string]any `json:"messages"`
 			}
+			_ = json.Unmarshal(raw, &body)
+			sent = body.Messages
+			for _, m := range body.Messages {
+				if c, has := m["content"]; m["role"] == "assistant" && (!has || c == nil) {
+					w.WriteHeader(http.StatusInternalServerError)
+					_, _ = w.Write([]byte(`{"error":{"message":"messages.assistant.content: Input should be a valid string","type":"internal_server_error"}}`))
+					return
+				}
+			}
+			w.Header().Set("Content-Type", "text/event-stream")
+			_, _ = w.Write(text)
+		}))
+		m := presetModel(tc.provider, srv.URL)
+		m.Compat = tc.compat
+		call := &ai.ToolCall{ID: "call__0_read_cmpl-4dd9001a", Name: "read", Arguments: map[string]any{"path": "hello.txt"}}
+		req := &ai.Request{Model: m, Messages: []ai.Message{
+			&ai.UserMessage{Content: ai.ContentList{ai.Text("Read hello.txt")}},
+			&ai.AssistantMessage{Content: ai.ContentList{call}, StopReason: ai.StopReasonToolUse},
+			&ai.ToolResultMessage{ToolCallID: call.ID, ToolName: "read", Content: ai.ContentList{ai.Text("1er|The secret word is pineapple.")}},
+		}}
+		_, final := New(nil).Stream(context.Background(), req).Collect()
+		srv.Close()
+		if len(sent) != 3 {
+			t.Fatalf("%s %v: sent %d messages: %v", tc.provider, tc.compat, len(sent), sent)
 		}
-		w.Header().Set("Content-Type", "text/event-stream")
-		_, _ = w.Write(text)
-	}))
-	t.Cleanup(srv.Close)
-
-	call := &ai.ToolCall{ID: "call__0_read_cmpl-4dd9001a", Name: "read", Arguments: map[string]any{"path": "hello.txt"}}
-	req := &ai.Request{Model: presetModel("llama.cpp", srv.URL), Messages: []ai.Message{
-		&ai.UserMessage{Content: ai.ContentList{ai.Text("Read hello.txt")}},
-		&ai.AssistantMessage{Content: ai.ContentList{call}, StopReason: ai.StopReasonToolUse},
-		&ai.ToolResultMessage{ToolCallID: call.ID, ToolName: "read", Content: ai.ContentList{ai.Text("1er|The secret word is pineapple.")}},
-	}}
-	_, final := New(nil).Stream(context.Background(), req).Collect()
-	if final.StopReason != ai.StopReasonStop {
-		t.Fatalf("stop %s, error %q", final.StopReason, final.ErrorMessage)
-	}
-	if len(sent) != 3 {
-		t.Fatalf("sent %d messages: %v", len(sent), sent)
-	}
-	if _, has := sent[1]["content"]; has {
-		t.Errorf("assistant message = %v, want no content member", sent[1])
-	}
-	if sent[2]["role"] != "tool" || sent[2]["content"] != "1er|The secret word is pineapple." || sent[2]["tool_call_id"] != call.ID {
-		t.Errorf("tool message = %v", sent[2])
+		if c, has := sent[1]["content"]; !has || c != tc.want {
+			t.Errorf("%s %v: assistant message = %v, want content %#v", tc.provider, tc.compat, sent[1], tc.want)
+		}
+		if sent[2]["role"] != "tool" || sent[2]["content"] != "1er|The secret word is pineapple." || sent[2]["tool_call_id"] != call.ID {
+			t.Errorf("%s: tool message = %v", tc.provider, sent[2])
+		}
+		if wantOK := tc.want == ""; wantOK != (final.StopReason == ai.StopReasonStop) {
+			t.Errorf("%s %v: stop %s, error %q", tc.provider, tc.compat, final.StopReason, final.ErrorMessage)
+		}
 	}
 }
 

@@ -8,12 +8,10 @@ import (
 	"github.com/gopi-agent/gopi/core/ai"
 )
 
-// message is one Chat Completions input message. Content is left out,
-// not sent as null, when an assistant message has tool calls and no text:
-// OpenAI allows either, and some servers (llama-cpp-python) reject null.
+// message is one Chat Completions input message.
 type message struct {
 	Role       string     `json:"role"`
-	Content    any        `json:"content,omitempty"` // string, []part or nil (left out)
+	Content    any        `json:"content"` // string, []part or nil
 	ToolCalls  []toolCall `json:"tool_calls,omitempty"`
 	ToolCallID string     `json:"tool_call_id,omitempty"`
 }
@@ -173,6 +171,8 @@ func convertMessages(req *ai.Request, c Compat) []message {
 			}
 			if text.Len() > 0 {
 				am.Content = text.String()
+			} else if len(am.ToolCalls) > 0 && c.EmptyContentWithToolCalls {
+				am.Content = ""
 			}
 			if am.Content == nil && len(am.ToolCalls) == 0 {
 				continue
