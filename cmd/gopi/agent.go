@@ -152,7 +152,11 @@ func fillOptionalValues(args []string) (out []string, given map[string]bool) {
 		if optionalValueFlags[name] {
 			given[name] = true
 			if !hasValue && (i+1 >= len(args) || strings.HasPrefix(args[i+1], "-")) {
-				out = append(out, name+"=")
+				if strings.HasPrefix(name, "--") {
+					out = append(out, name+"=")
+				} else {
+					out = append(out, name, "") // pflag reads "-r=" as the value "="
+				}
 				continue
 			}
 		}

@@ -74,6 +74,11 @@ func parseHeader(line []byte) (Header, error) {
 	return h, nil
 }
 
+// MarshalJSON writes the header as it stands in a session file (see
+// encode), so that printing a Header (`gopi --mode json`'s first line)
+// gives omp's header object rather than Go field names.
+func (h Header) MarshalJSON() ([]byte, error) { return h.encode(), nil }
+
 // encode returns a new header line in omp's member order (type, version,
 // id, timestamp, cwd, parentSession; a title set later goes last, where
 // omp's rename puts it).

@@ -17,6 +17,12 @@ type Compat struct {
 	SupportsPromptCache      bool   // accepts prompt_cache_key and prompt_cache_retention (OpenAI)
 	ReasoningObject          bool   // thinking is requested as {"reasoning": {"effort": …}} (OpenRouter)
 	ToolCallIDFormat         string // "" (any id up to 40 chars) or "mistral" (exactly 9 letters/digits)
+	// EmptyContentWithToolCalls sends an assistant turn that has tool calls
+	// and no text with content "" rather than null. llama-cpp-python's
+	// server rejects null (HTTP 500) and its chatml-function-calling
+	// template fails on a missing content; other servers take null, as
+	// OpenAI documents it.
+	EmptyContentWithToolCalls bool
 }
 
 // openAICompat is what api.openai.com accepts.
@@ -40,7 +46,7 @@ var genericCompat = Compat{
 // compat map, whose keys are the lower-camel field names
 // (maxTokensField, supportsUsageInStreaming, supportsDeveloperRole,
 // supportsReasoningEffort, supportsStore, supportsPromptCache, reasoningObject,
-// toolCallIdFormat).
+// toolCallIdFormat, emptyContentWithToolCalls).
 func CompatFor(m *ai.Model) Compat {
 	c := genericCompat
 	if m == nil {
@@ -72,6 +78,8 @@ func CompatFor(m *ai.Model) Compat {
 			setBool(&c.SupportsPromptCache, v)
 		case "reasoningObject":
 			setBool(&c.ReasoningObject, v)
+		case "emptyContentWithToolCalls":
+			setBool(&c.EmptyContentWithToolCalls, v)
 		case "toolCallIdFormat":
 			if s, ok := v.(string); ok {
 				c.ToolCallIDFormat = s

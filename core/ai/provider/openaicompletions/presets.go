@@ -29,7 +29,8 @@ var Presets = []Preset{
 		Compat: Compat{MaxTokensField: "max_tokens", SupportsUsageInStreaming: true}},
 	{Name: "llama.cpp", Title: "llama.cpp", BaseURL: "http://127.0.0.1:8080/v1", BaseURLEnv: "LLAMA_CPP_BASE_URL",
 		KeyEnv: []string{"LLAMA_CPP_API_KEY"}, KeyOptional: true,
-		Compat: Compat{MaxTokensField: "max_tokens", SupportsUsageInStreaming: true}},
+		// llama-server takes content "" as well as null; llama-cpp-python only "".
+		Compat: Compat{MaxTokensField: "max_tokens", SupportsUsageInStreaming: true, EmptyContentWithToolCalls: true}},
 	{Name: "vllm", Title: "vLLM", BaseURL: "http://127.0.0.1:8000/v1",
 		KeyEnv: []string{"VLLM_API_KEY"}, KeyOptional: true,
 		Compat: Compat{MaxTokensField: "max_tokens", SupportsUsageInStreaming: true, SupportsReasoningEffort: true}},

@@ -171,6 +171,8 @@ func convertMessages(req *ai.Request, c Compat) []message {
 			}
 			if text.Len() > 0 {
 				am.Content = text.String()
+			} else if len(am.ToolCalls) > 0 && c.EmptyContentWithToolCalls {
+				am.Content = ""
 			}
 			if am.Content == nil && len(am.ToolCalls) == 0 {
 				continue
