@@ -106,6 +106,3 @@ func (h Header) encode() []byte {
 	return append(b, '}')
 }
 
-// MarshalJSON encodes the header as its session-file line ({"type":
-// "session","version":…}), the object JSON mode prints first.
-func (h Header) MarshalJSON() ([]byte, error) { return h.encode(), nil }
