@@ -126,13 +126,54 @@ func printAgentUsage(w io.Writer) {
 	var f agentFlags
 	fs := newAgentFlagSet(&f)
 	fmt.Fprintf(w, agentUsageHead, version)
-	fmt.Fprint(w, fs.FlagUsages())
+	fmt.Fprint(w, flagUsages(fs))
 	fmt.Fprint(w, "\nCommands:\n")
 	for _, name := range sortedCommands() {
 		fmt.Fprintf(w, "  %-10s %s\n", name, commands[name].summary)
 	}
 	fmt.Fprint(w, "\nRun 'gopi COMMAND --help' for a command's flags.\n")
 	fmt.Fprint(w, agentUsageTail)
+}
+
+// valueNames name the values of the agent's flags in --help.
+var valueNames = map[string]string{
+	"model": "MODEL", "smol": "MODEL", "slow": "MODEL", "plan": "MODEL", "provider": "NAME", "api-key": "KEY",
+	"system-prompt": "TEXT|FILE", "append-system-prompt": "TEXT|FILE", "mode": "MODE", "resume": "ID",
+	"fork": "ID", "session-dir": "DIR", "models": "LIST", "tools": "LIST", "thinking": "LEVEL",
+	"hook": "FILE", "extension": "FILE", "skills": "LIST", "export": "FILE", "list-models": "SEARCH",
+}
+
+// flagUsages renders the flag table: "-p, --print", "--model VALUE"
+// (pflag's own rendering shows "[=true|false]" on every boolean).
+func flagUsages(fs *pflag.FlagSet) string {
+	type row struct{ left, help string }
+	var rows []row
+	width := 0
+	fs.VisitAll(func(f *pflag.Flag) {
+		left := "    "
+		if f.Shorthand != "" {
+			left = "-" + f.Shorthand + ", "
+		}
+		left += "--" + f.Name
+		if f.Value.Type() != "bool" {
+			name := valueNames[f.Name]
+			if name == "" {
+				name = "VALUE"
+			}
+			left += " " + name
+		}
+		help := f.Usage
+		if f.DefValue != "" && f.Value.Type() == "string" {
+			help += fmt.Sprintf(" (default %s)", f.DefValue)
+		}
+		rows = append(rows, row{left, help})
+		width = max(width, len(left))
+	})
+	var b strings.Builder
+	for _, r := range rows {
+		fmt.Fprintf(&b, "  %-*s  %s\n", width, r.left, r.help)
+	}
+	return b.String()
 }
 
 // optionalValueFlags are flags whose value may be left out (omp's
