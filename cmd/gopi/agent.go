@@ -135,11 +135,13 @@ func printAgentUsage(w io.Writer) {
 }
 
 // optionalValueFlags are flags whose value may be left out (omp's
-// "--resume" opens a picker, "--list-models" lists everything).
-var optionalValueFlags = map[string]bool{"-r": true, "--resume": true, "--list-models": true}
+// "--resume" opens a picker, "--list-models" lists everything), each with
+// its long form.
+var optionalValueFlags = map[string]string{"-r": "--resume", "--resume": "--resume", "--list-models": "--list-models"}
 
 // fillOptionalValues gives a value-less optional flag an explicit empty
-// value, so "gopi -r" and "gopi --list-models -p x" parse.
+// value, so "gopi -r" and "gopi --list-models -p x" parse. The empty value
+// is given in the long form: pflag reads "-r=" as the value "=".
 func fillOptionalValues(args []string) (out []string, given map[string]bool) {
 	given = map[string]bool{}
 	for i := 0; i < len(args); i++ {
@@ -148,10 +150,10 @@ func fillOptionalValues(args []string) (out []string, given map[string]bool) {
 			return append(out, args[i:]...), given
 		}
 		name, _, hasValue := strings.Cut(a, "=")
-		if optionalValueFlags[name] {
+		if long, ok := optionalValueFlags[name]; ok {
 			given[name] = true
 			if !hasValue && (i+1 >= len(args) || strings.HasPrefix(args[i+1], "-")) {
-				out = append(out, name+"=")
+				out = append(out, long+"=")
 				continue
 			}
 		}
