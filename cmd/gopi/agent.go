@@ -407,7 +407,8 @@ func (f *agentFlags) pickModel(reg *models.Registry) (*ai.Model, ai.ThinkingLeve
 const maxPipedInput = 10 << 20
 
 // maxFileArg bounds an @file's text; larger files are named, not inlined.
-const maxFileArg = 5 << 20
+// A variable so tests can lower it.
+var maxFileArg = 5 << 20
 
 // maxImageArg bounds an @image.
 const maxImageArg = 25 << 20
@@ -495,14 +496,18 @@ func addFileArg(text *strings.Builder, images *[]*ai.ImageContent, cfg *config.C
 	if !info.Mode().IsRegular() {
 		return fmt.Errorf("@%s: not a regular file", name)
 	}
-	head := make([]byte, 512)
 	fh, err := os.Open(path)
 	if err != nil {
 		return fmt.Errorf("@%s: %w", name, err)
 	}
-	n, _ := io.ReadFull(fh, head)
-	fh.Close()
-	mime := imageMIME(http.DetectContentType(head[:n]))
+	defer fh.Close()
+	head := make([]byte, 512)
+	n, err := io.ReadFull(fh, head)
+	if err != nil && !errors.Is(err, io.EOF) && !errors.Is(err, io.ErrUnexpectedEOF) {
+		return fmt.Errorf("@%s: %w", name, err)
+	}
+	head = head[:n]
+	mime := imageMIME(http.DetectContentType(head))
 	limit := int64(maxFileArg)
 	if mime != "" {
 		limit = maxImageArg
@@ -511,9 +516,16 @@ func addFileArg(text *strings.Builder, images *[]*ai.ImageContent, cfg *config.C
 		fmt.Fprintf(text, "<file name=\"%s\">(skipped: too large, %d bytes)</file>\n", path, info.Size())
 		return nil
 	}
-	data, err := os.ReadFile(path)
+	// The size from stat is not a bound: files under /proc report 0 and
+	// a log can grow while it is read.
+	rest, err := io.ReadAll(io.LimitReader(fh, limit+1-int64(n)))
 	if err != nil {
 		return fmt.Errorf("@%s: %w", name, err)
+	}
+	data := append(head, rest...)
+	if int64(len(data)) > limit {
+		fmt.Fprintf(text, "<file name=\"%s\">(skipped: too large, more than %d bytes)</file>\n", path, limit)
+		return nil
 	}
 	if len(data) == 0 {
 		return nil
