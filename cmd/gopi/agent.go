@@ -201,7 +201,11 @@ func runAgent(ctx context.Context, env *cliEnv, args []string) int {
 
 	messages := fs.Args()
 	dash := fs.ArgsLenAtDash()
-	prompts, err := buildPrompts(env, cfg, messages, dash)
+	prompts, err := readPrompts(ctx, env, cfg, messages, dash)
+	if errors.Is(err, context.Canceled) {
+		fmt.Fprintln(env.stderr, "gopi: interrupted while reading the input")
+		return printmode.ExitInterrupted
+	}
 	if err != nil {
 		fmt.Fprintf(env.stderr, "gopi: %v\n", err)
 		return exitError
@@ -412,6 +416,28 @@ var maxFileArg = 5 << 20
 
 // maxImageArg bounds an @image.
 const maxImageArg = 25 << 20
+
+// readPrompts runs buildPrompts until it is done or ctx ends (Ctrl-C):
+// piped input that never ends ("sleep 1000 | gopi -p hi") or an @file
+// whose read blocks must not make the first Ctrl-C do nothing. On
+// cancellation the read is left blocked; the process exits right after.
+func readPrompts(ctx context.Context, env *cliEnv, cfg *config.Config, args []string, dash int) ([]printmode.Prompt, error) {
+	type result struct {
+		prompts []printmode.Prompt
+		err     error
+	}
+	done := make(chan result, 1)
+	go func() {
+		p, err := buildPrompts(env, cfg, args, dash)
+		done <- result{p, err}
+	}()
+	select {
+	case r := <-done:
+		return r.prompts, r.err
+	case <-ctx.Done():
+		return nil, ctx.Err()
+	}
+}
 
 // buildPrompts turns the messages, @file arguments and piped input into
 // prompts: the first prompt holds the piped input, then the files, then

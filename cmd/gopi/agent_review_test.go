@@ -1,9 +1,13 @@
 package main
 
 import (
+	"bytes"
+	"context"
+	"io"
 	"os"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/gopi-agent/gopi/internal/mockllm"
 )
@@ -40,5 +44,34 @@ func TestFileArgReadIsBounded(t *testing.T) {
 	msgs := mustMarshal(t, r.requestMessages(0))
 	if strings.Contains(msgs, "VmRSS") || !strings.Contains(msgs, "skipped: too large") {
 		t.Fatalf("a /proc file larger than the limit was inlined: %s", msgs)
+	}
+}
+
+// Ctrl-C while gopi waits for piped input that never ends stops it at
+// once with status 130 (the first Ctrl-C used to do nothing).
+func TestInterruptWhileReadingInput(t *testing.T) {
+	r := newAgentRig(t)
+	t.Chdir(r.project)
+	pr, pw := io.Pipe()
+	defer pw.Close()
+	ctx, cancel := context.WithCancel(context.Background())
+	var out, errb bytes.Buffer
+	env := &cliEnv{stdout: &out, stderr: &errb, stdin: pr, environ: r.environ}
+	code := make(chan int, 1)
+	go func() { code <- run(ctx, env, []string{"-p", "hi"}) }()
+	time.Sleep(50 * time.Millisecond)
+	cancel()
+	select {
+	case c := <-code:
+		if c != 130 || !strings.Contains(errb.String(), "interrupted") {
+			t.Fatalf("exit %d, stderr %q", c, errb.String())
+		}
+	case <-time.After(5 * time.Second):
+		pw.Close()
+		<-code
+		t.Fatal("gopi kept waiting for its input after Ctrl-C")
+	}
+	if len(r.srv.Requests()) != 0 {
+		t.Error("an interrupted command reached the provider")
 	}
 }
