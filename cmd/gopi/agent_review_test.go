@@ -75,3 +75,14 @@ func TestInterruptWhileReadingInput(t *testing.T) {
 		t.Error("an interrupted command reached the provider")
 	}
 }
+
+// A session that cannot be written does not swallow the answer the model
+// gave: it is printed, the failure is reported and the status is 1.
+func TestUnsavedSessionStillPrintsTheAnswer(t *testing.T) {
+	r := newAgentRig(t, mockllm.Turn{Blocks: []mockllm.Block{mockllm.Text("the paid-for answer")}})
+	r.write("blocker", "a file where the session directory should be")
+	out, stderr, code := r.run("", "-p", "--session-dir", "blocker/sessions", "hi")
+	if code != 1 || out != "the paid-for answer\n" || !strings.Contains(stderr, "could not be saved") {
+		t.Fatalf("exit %d, stdout %q, stderr %q", code, out, stderr)
+	}
+}

@@ -80,8 +80,14 @@ func Run(ctx context.Context, s *agentsession.Session, prompts []Prompt, opts Op
 			break
 		}
 		if err != nil {
-			fmt.Fprintf(opts.Stderr, "gopi: %v\n", err)
-			return ExitFailed
+			if s.Err() == nil || !out.answered() {
+				fmt.Fprintf(opts.Stderr, "gopi: %v\n", err)
+				return ExitFailed
+			}
+			// The session could not be written, but the model answered:
+			// print the answer, then report the failure (below).
+			status = ExitFailed
+			break
 		}
 		if out.failed() {
 			// The output went away (a closed pipe): stop here.
@@ -119,6 +125,14 @@ type printer struct {
 	werr   error
 	tools  map[string]string // tool call id → short description, for -v
 	update int
+	answer bool // an assistant message ended during the run
+}
+
+// answered reports whether the model finished a message during the run.
+func (p *printer) answered() bool {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.answer
 }
 
 func (p *printer) failed() bool {
@@ -152,6 +166,13 @@ func (p *printer) jsonLine(v any) {
 }
 
 func (p *printer) event(ev agent.Event) {
+	if e, ok := ev.(agent.MessageEnd); ok {
+		if _, ok := e.Message.(*ai.AssistantMessage); ok {
+			p.mu.Lock()
+			p.answer = true
+			p.mu.Unlock()
+		}
+	}
 	if p.opts.Format == JSON {
 		p.jsonLine(ev)
 		return
