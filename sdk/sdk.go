@@ -99,14 +99,14 @@ func InMemory(cwd string) *session.Manager { return session.InMemory(cwd) }
 
 // OpenSession opens a session file (gopi's or omp's) to continue it.
 func OpenSession(cfg *config.Config, path string) (*session.Manager, error) {
-	return session.Open(path, session.Options{Cwd: cfg.Cwd, BlobDir: cfg.BlobDir()})
+	return session.Open(path, session.Options{Cwd: cfg.Cwd, BlobDir: cfg.BlobDir(), BlobFallback: []string{cfg.OMPBlobDir()}})
 }
 
 // ContinueRecent opens the newest session of the configuration's working
 // directory, or creates a new one.
 func ContinueRecent(cfg *config.Config) (*session.Manager, error) {
 	loc := agentsession.Locations(cfg, "")
-	return session.ContinueRecent(loc, cfg.Cwd, session.Options{Cwd: cfg.Cwd, Dir: loc.NewSessionDir(cfg.Cwd), BlobDir: cfg.BlobDir()})
+	return session.ContinueRecent(loc, cfg.Cwd, session.Options{Cwd: cfg.Cwd, Dir: loc.NewSessionDir(cfg.Cwd), BlobDir: cfg.BlobDir(), BlobFallback: []string{cfg.OMPBlobDir()}})
 }
 
 // ListSessions lists the sessions of the configuration's working

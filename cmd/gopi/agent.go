@@ -339,7 +339,7 @@ func (f *agentFlags) sessionOptions(env *cliEnv, cfg *config.Config, reg *models
 		}
 	}
 	loc := agentsession.Locations(cfg, f.sessionDir)
-	sopts := session.Options{Cwd: cfg.Cwd, Dir: loc.NewSessionDir(cfg.Cwd), BlobDir: cfg.BlobDir()}
+	sopts := session.Options{Cwd: cfg.Cwd, Dir: loc.NewSessionDir(cfg.Cwd), BlobDir: cfg.BlobDir(), BlobFallback: []string{cfg.OMPBlobDir()}}
 	var err error
 	switch {
 	case f.cont:

@@ -3,8 +3,10 @@ package main
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -84,5 +86,48 @@ func TestUnsavedSessionStillPrintsTheAnswer(t *testing.T) {
 	out, stderr, code := r.run("", "-p", "--session-dir", "blocker/sessions", "hi")
 	if code != 1 || out != "the paid-for answer\n" || !strings.Contains(stderr, "could not be saved") {
 		t.Fatalf("exit %d, stdout %q, stderr %q", code, out, stderr)
+	}
+}
+
+// An omp session found under ~/.omp/agent/sessions keeps its images in
+// ~/.omp/agent/blobs: --continue sends the image itself, not the
+// "blob:sha256:…" reference (which a provider rejects as bad base64).
+func TestContinueOmpSessionWithImage(t *testing.T) {
+	r := newAgentRig(t, mockllm.Turn{Blocks: []mockllm.Block{mockllm.Text("I see it.")}})
+	yml := fmt.Sprintf("providers:\n  mock:\n    baseUrl: %s\n    api: anthropic-messages\n    apiKey: MOCK_KEY\n    models:\n      - id: mock-model\n        input: [text, image]\n", r.srv.URL())
+	if err := os.WriteFile(filepath.Join(r.agentDir, "models.yml"), []byte(yml), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	omp := filepath.Join(r.home, ".omp", "agent")
+	fixtures := "../../core/session/testdata/omp/"
+	blobs, err := os.ReadDir(fixtures + "blobs")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, b := range blobs {
+		copyFile(t, fixtures+"blobs/"+b.Name(), filepath.Join(omp, "blobs", b.Name()))
+	}
+	copyFile(t, fixtures+"image.jsonl", filepath.Join(omp, "sessions", "--"+strings.ReplaceAll(strings.TrimPrefix(r.project, "/"), "/", "-")+"--", "2026-01-01T00-00-00-000Z_x.jsonl"))
+	out, stderr, code := r.run("", "-p", "-c", "and now?")
+	if code != 0 || out != "I see it.\n" {
+		t.Fatalf("exit %d %q: %s", code, out, stderr)
+	}
+	msgs := mustMarshal(t, r.requestMessages(0))
+	if strings.Contains(msgs, "blob:sha256:") || !strings.Contains(msgs, `"media_type":"image/png"`) {
+		t.Fatalf("the image was not restored from omp's blobs: %.600s", msgs)
+	}
+}
+
+func copyFile(t *testing.T, from, to string) {
+	t.Helper()
+	data, err := os.ReadFile(from)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.MkdirAll(filepath.Dir(to), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(to, data, 0o644); err != nil {
+		t.Fatal(err)
 	}
 }

@@ -217,6 +217,7 @@ func (s *Session) newStore(parent string) (*session.Manager, error) {
 		Cwd:           s.opts.Cwd,
 		Dir:           loc.NewSessionDir(s.opts.Cwd),
 		BlobDir:       s.cfg.BlobDir(),
+		BlobFallback:  []string{s.cfg.OMPBlobDir()},
 		ParentSession: parent,
 	})
 }

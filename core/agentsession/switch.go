@@ -31,7 +31,7 @@ func (s *Session) SwitchSession(path string) error {
 	if s.agent.IsRunning() {
 		return agent.ErrBusy
 	}
-	store, err := session.Open(path, session.Options{Cwd: s.opts.Cwd, BlobDir: s.cfg.BlobDir()})
+	store, err := session.Open(path, session.Options{Cwd: s.opts.Cwd, BlobDir: s.cfg.BlobDir(), BlobFallback: []string{s.cfg.OMPBlobDir()}})
 	if err != nil {
 		return err
 	}
@@ -65,7 +65,7 @@ func (s *Session) Branch(entryID string) (text string, err error) {
 	if e.ParentID == "" {
 		next, err = s.newStore(cur.File())
 	} else {
-		next, err = cur.Fork(e.ParentID, session.Options{Cwd: s.opts.Cwd, Dir: s.Locations().NewSessionDir(s.opts.Cwd), BlobDir: s.cfg.BlobDir()})
+		next, err = cur.Fork(e.ParentID, session.Options{Cwd: s.opts.Cwd, Dir: s.Locations().NewSessionDir(s.opts.Cwd), BlobDir: s.cfg.BlobDir(), BlobFallback: []string{s.cfg.OMPBlobDir()}})
 	}
 	if err != nil {
 		return "", err
