@@ -349,6 +349,13 @@ func (f *agentFlags) sessionOptions(env *cliEnv, cfg *config.Config, reg *models
 		if path, err = session.Resolve(loc, cfg.Cwd, f.resume); err == nil {
 			opts.Store, err = session.Open(path, sopts)
 		}
+		if err == nil && !isPathArg(f.resume) && otherProject(opts.Store.Cwd(), cfg.Cwd) {
+			// As omp does without a terminal to ask on: an id found in
+			// another project is not silently continued here.
+			err = fmt.Errorf("session %q is in another project (%s): continue it there, or fork it into this directory with --fork %s", f.resume, opts.Store.Cwd(), f.resume)
+			opts.Store.Close()
+			opts.Store = nil
+		}
 	case f.fork != "":
 		var path string
 		if path, err = session.Resolve(loc, cfg.Cwd, f.fork); err == nil {
@@ -369,6 +376,18 @@ func (f *agentFlags) sessionOptions(env *cliEnv, cfg *config.Config, reg *models
 		}
 	}
 	return opts, nil
+}
+
+// isPathArg reports whether a --resume or --fork argument names a file
+// rather than an id prefix (the rule session.Resolve applies).
+func isPathArg(arg string) bool {
+	return strings.ContainsRune(arg, filepath.Separator) || strings.HasSuffix(arg, ".jsonl")
+}
+
+// otherProject reports whether a session recorded for sessionCwd belongs
+// to another directory than cwd (old sessions without a cwd do not).
+func otherProject(sessionCwd, cwd string) bool {
+	return sessionCwd != "" && filepath.Clean(sessionCwd) != filepath.Clean(cwd)
 }
 
 // pickModel resolves --model and --provider.

@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/gopi-agent/gopi/core/session"
 	"github.com/gopi-agent/gopi/internal/mockllm"
 )
 
@@ -129,5 +130,50 @@ func copyFile(t *testing.T, from, to string) {
 	}
 	if err := os.WriteFile(to, data, 0o644); err != nil {
 		t.Fatal(err)
+	}
+}
+
+// "--resume ID" of a session that belongs to another directory is refused
+// with the way to fork it here, as omp does without a terminal; it used to
+// append this directory's conversation to the other project's file.
+func TestResumeOtherProjectRefused(t *testing.T) {
+	r := newAgentRig(t,
+		mockllm.Turn{Blocks: []mockllm.Block{mockllm.Text("in A")}},
+		mockllm.Turn{Blocks: []mockllm.Block{mockllm.Text("forked into B")}},
+		mockllm.Turn{Blocks: []mockllm.Block{mockllm.Text("by path")}},
+	)
+	projectA := r.project
+	if _, stderr, code := r.run("", "-p", "hello from A"); code != 0 {
+		t.Fatalf("first run: %d %s", code, stderr)
+	}
+	files := r.sessionFiles()
+	before, _ := os.ReadFile(files[0])
+	store, err := session.Open(files[0], session.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	id := store.SessionID()
+	store.Close()
+
+	r.project = filepath.Join(filepath.Dir(projectA), "projectB")
+	if err := os.MkdirAll(r.project, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	_, stderr, code := r.run("", "-p", "-r", id[:13], "hello from B")
+	if code != 2 || !strings.Contains(stderr, "another project") || !strings.Contains(stderr, "--fork") {
+		t.Fatalf("exit %d, stderr %q", code, stderr)
+	}
+	if after, _ := os.ReadFile(files[0]); !bytes.Equal(before, after) {
+		t.Fatal("project A's session file was changed")
+	}
+	if len(r.srv.Requests()) != 1 {
+		t.Fatal("the refused resume reached the provider")
+	}
+	if out, stderr, code := r.run("", "-p", "--fork", id[:13], "hello from B"); code != 0 || out != "forked into B\n" {
+		t.Fatalf("fork: exit %d %q %s", code, out, stderr)
+	}
+	// By path it is the user's explicit choice, as in omp.
+	if _, stderr, code := r.run("", "-p", "-r", files[0], "by path"); code != 0 {
+		t.Fatalf("resume by path refused: %s", stderr)
 	}
 }
