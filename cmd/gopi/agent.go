@@ -385,9 +385,15 @@ func isPathArg(arg string) bool {
 }
 
 // otherProject reports whether a session recorded for sessionCwd belongs
-// to another directory than cwd (old sessions without a cwd do not).
+// to another directory than cwd (old sessions without a cwd do not; a
+// path reached through a symbolic link is the same directory).
 func otherProject(sessionCwd, cwd string) bool {
-	return sessionCwd != "" && filepath.Clean(sessionCwd) != filepath.Clean(cwd)
+	if sessionCwd == "" || filepath.Clean(sessionCwd) == filepath.Clean(cwd) {
+		return false
+	}
+	a, errA := filepath.EvalSymlinks(sessionCwd)
+	b, errB := filepath.EvalSymlinks(cwd)
+	return errA != nil || errB != nil || a != b
 }
 
 // pickModel resolves --model and --provider.
