@@ -185,6 +185,60 @@ func runAgent(ctx context.Context, env *cliEnv, args []string) int {
 		fmt.Fprintf(env.stderr, "gopi: %v\n", err)
 		return exitError
 	}
+	ctx, caught, stopTrap := trapTermSignals(ctx)
+	defer stopTrap()
+	status := runAgentWith(ctx, env, fs, &f)
+	if sig, ok := caught().(syscall.Signal); ok && status == printmode.ExitInterrupted {
+		status = 128 + int(sig)
+	}
+	return status
+}
+
+// termSignals end a run as Ctrl-C does — the partial answer is printed and
+// kept in the session — with exit status 128+signal, as omp exits:
+// `timeout`, `docker stop` or a closed terminal must not lose the answer.
+var termSignals = []os.Signal{syscall.SIGTERM, syscall.SIGHUP}
+
+// signalCause is the cancellation cause of a caught signal.
+type signalCause struct{ sig os.Signal }
+
+func (c signalCause) Error() string { return "received " + c.sig.String() }
+
+// trapTermSignals returns a context cancelled by the first of termSignals
+// (a second one ends the process the usual way), a function telling which
+// signal was caught (nil if none), and stop, which releases the signals
+// and ends the watching goroutine.
+func trapTermSignals(parent context.Context) (ctx context.Context, caught func() os.Signal, stop func()) {
+	ctx, cancel := context.WithCancelCause(parent)
+	sigs := make(chan os.Signal, 1)
+	signal.Notify(sigs, termSignals...)
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		select {
+		case sig := <-sigs:
+			signal.Stop(sigs)
+			cancel(signalCause{sig})
+		case <-ctx.Done():
+		}
+	}()
+	caught = func() os.Signal {
+		var c signalCause
+		if errors.As(context.Cause(ctx), &c) {
+			return c.sig
+		}
+		return nil
+	}
+	stop = func() {
+		signal.Stop(sigs)
+		cancel(nil)
+		<-done
+	}
+	return ctx, caught, stop
+}
+
+// runAgentWith runs the agent once the flags are parsed and checked.
+func runAgentWith(ctx context.Context, env *cliEnv, fs *pflag.FlagSet, f *agentFlags) int {
 
 	cfg, err := config.Load(config.LoadOptions{Environ: env.environ, Overrides: f.overrides()})
 	if err != nil {
