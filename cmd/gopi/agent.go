@@ -117,7 +117,8 @@ Environment:
   PI_NO_TITLE             no automatic session titles
 
 Exit status: 0 when the model finished, 1 when the run failed (provider
-error, session not saved), 2 for bad flags or input, 130 when interrupted.
+error, session not saved), 2 for bad flags or input, 130 when interrupted
+(143 for SIGTERM, 129 for SIGHUP; the partial answer is kept).
 `
 
 // printAgentUsage prints the agent's help: flags, then the commands.
