@@ -537,7 +537,7 @@ func buildPrompts(env *cliEnv, cfg *config.Config, args []string, dash int) ([]p
 	var text strings.Builder
 	var images []*ai.ImageContent
 	for _, name := range files {
-		if err := addFileArg(&text, &images, cfg, name); err != nil {
+		if err := addFileArg(&text, &images, cfg, name, env.stderr); err != nil {
 			return nil, err
 		}
 	}
@@ -587,7 +587,7 @@ func readPiped(env *cliEnv) (string, error) {
 // addFileArg inlines a text file or attaches an image, as omp does: text
 // as <file name="ABS">…</file>, an image as a block plus an empty <file>
 // tag naming it.
-func addFileArg(text *strings.Builder, images *[]*ai.ImageContent, cfg *config.Config, name string) error {
+func addFileArg(text *strings.Builder, images *[]*ai.ImageContent, cfg *config.Config, name string, stderr io.Writer) error {
 	path := name
 	if strings.HasPrefix(path, "~/") {
 		path = filepath.Join(cfg.Home, path[2:])
@@ -620,6 +620,7 @@ func addFileArg(text *strings.Builder, images *[]*ai.ImageContent, cfg *config.C
 	}
 	if info.Size() > limit {
 		fmt.Fprintf(text, "<file name=\"%s\">(skipped: too large, %d bytes)</file>\n", path, info.Size())
+		warnTooLarge(stderr, name, limit)
 		return nil
 	}
 	// The size from stat is not a bound: files under /proc report 0 and
@@ -631,6 +632,7 @@ func addFileArg(text *strings.Builder, images *[]*ai.ImageContent, cfg *config.C
 	data := append(head, rest...)
 	if int64(len(data)) > limit {
 		fmt.Fprintf(text, "<file name=\"%s\">(skipped: too large, more than %d bytes)</file>\n", path, limit)
+		warnTooLarge(stderr, name, limit)
 		return nil
 	}
 	if len(data) == 0 {
@@ -643,6 +645,20 @@ func addFileArg(text *strings.Builder, images *[]*ai.ImageContent, cfg *config.C
 	}
 	fmt.Fprintf(text, "<file name=\"%s\">\n%s\n</file>\n", path, data)
 	return nil
+}
+
+// warnTooLarge tells the user that only an @file's name is sent: the
+// model would otherwise answer about a file it never saw.
+func warnTooLarge(stderr io.Writer, name string, limit int64) {
+	fmt.Fprintf(stderr, "gopi: warning: @%s is larger than %s; only its name is sent (attach a smaller part, or let the agent read it with its tools)\n", name, sizeText(limit))
+}
+
+// sizeText renders a byte count as "5 MB" or "100 bytes".
+func sizeText(n int64) string {
+	if n >= 1<<20 && n%(1<<20) == 0 {
+		return fmt.Sprintf("%d MB", n>>20)
+	}
+	return fmt.Sprintf("%d bytes", n)
 }
 
 // imageMIME keeps the image types models accept.

@@ -41,8 +41,9 @@ func TestFileArgReadIsBounded(t *testing.T) {
 	maxFileArg = 100
 	defer func() { maxFileArg = old }()
 	r := newAgentRig(t, mockllm.Turn{Blocks: []mockllm.Block{mockllm.Text("ok")}})
-	if _, stderr, code := r.run("", "-p", "--no-session", "@/proc/self/status", "what is this?"); code != 0 {
-		t.Fatalf("exit %d: %s", code, stderr)
+	_, stderr, code := r.run("", "-p", "--no-session", "@/proc/self/status", "what is this?")
+	if code != 0 || !strings.Contains(stderr, "@/proc/self/status is larger than 100 bytes") {
+		t.Fatalf("exit %d, no warning on stderr: %s", code, stderr)
 	}
 	msgs := mustMarshal(t, r.requestMessages(0))
 	if strings.Contains(msgs, "VmRSS") || !strings.Contains(msgs, "skipped: too large") {
@@ -201,5 +202,18 @@ func TestOtherProject(t *testing.T) {
 		if got := otherProject(c.session, c.cwd); got != c.want {
 			t.Errorf("otherProject(%q, %q) = %v", c.session, c.cwd, got)
 		}
+	}
+}
+
+// An @file over the limit is named, not sent, and the user is told so.
+func TestLargeFileArgWarns(t *testing.T) {
+	old := maxFileArg
+	maxFileArg = 100
+	defer func() { maxFileArg = old }()
+	r := newAgentRig(t, mockllm.Turn{Blocks: []mockllm.Block{mockllm.Text("ok")}})
+	r.write("big.txt", strings.Repeat("x", 101))
+	_, stderr, code := r.run("", "-p", "--no-session", "@big.txt", "summarise")
+	if code != 0 || !strings.Contains(stderr, "@big.txt is larger than 100 bytes; only its name is sent") {
+		t.Fatalf("exit %d, stderr %q", code, stderr)
 	}
 }
