@@ -576,7 +576,7 @@ func readPiped(env *cliEnv) (string, error) {
 		return "", fmt.Errorf("read piped input: %w", err)
 	}
 	if len(data) > maxPipedInput {
-		return "", fmt.Errorf("piped input is larger than %d MB; save it to a file and attach it with @FILE, or pipe less", maxPipedInput>>20)
+		return "", fmt.Errorf("piped input is larger than %d MB: pipe less, or save it to a file and ask the agent to read it (an @FILE is inlined only up to %d MB)", maxPipedInput>>20, maxFileArg>>20)
 	}
 	if strings.TrimSpace(string(data)) == "" {
 		return "", nil

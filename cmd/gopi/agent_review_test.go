@@ -217,3 +217,13 @@ func TestLargeFileArgWarns(t *testing.T) {
 		t.Fatalf("exit %d, stderr %q", code, stderr)
 	}
 }
+
+// Piped input over its limit is refused with advice that works: @FILE
+// inlines less than the pipe limit, so it is not the way out.
+func TestLargePipedInputAdvice(t *testing.T) {
+	r := newAgentRig(t)
+	_, stderr, code := r.run(strings.Repeat("y\n", maxPipedInput/2+1), "-p", "x")
+	if code != 2 || !strings.Contains(stderr, "pipe less") || !strings.Contains(stderr, "ask the agent to read it") {
+		t.Fatalf("exit %d, stderr %q", code, stderr)
+	}
+}
