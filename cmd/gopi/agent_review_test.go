@@ -227,3 +227,12 @@ func TestLargePipedInputAdvice(t *testing.T) {
 		t.Fatalf("exit %d, stderr %q", code, stderr)
 	}
 }
+
+// --fork with an unknown id does not talk about "resume".
+func TestForkUnknownIDMessage(t *testing.T) {
+	r := newAgentRig(t)
+	_, stderr, code := r.run("", "-p", "--fork", "zzzz", "x")
+	if code != 2 || !strings.Contains(stderr, `"zzzz": no session matches`) || strings.Contains(stderr, "resume \"") {
+		t.Fatalf("exit %d, stderr %q", code, stderr)
+	}
+}

@@ -257,7 +257,7 @@ var ErrAmbiguous = errors.New("several sessions match")
 // matches several sessions is an error listing them.
 func Resolve(l Locations, cwd, arg string) (string, error) {
 	if arg == "" {
-		return "", fmt.Errorf("resume: %w: empty session id", ErrNoMatch)
+		return "", fmt.Errorf("session: %w: empty session id", ErrNoMatch)
 	}
 	if strings.ContainsRune(arg, filepath.Separator) || strings.HasSuffix(arg, ".jsonl") {
 		if fi, err := os.Stat(arg); err == nil && !fi.IsDir() {
@@ -274,7 +274,7 @@ func Resolve(l Locations, cwd, arg string) (string, error) {
 			return p, err
 		}
 	}
-	return "", fmt.Errorf("resume %q: %w (list sessions with --resume and no id)", arg, ErrNoMatch)
+	return "", fmt.Errorf("session %q: %w (list sessions with --resume and no id)", arg, ErrNoMatch)
 }
 
 // pick returns the one session matching arg, or an ambiguity error.
@@ -312,5 +312,5 @@ func pick(infos []Info, arg string) (string, error) {
 		}
 		fmt.Fprintf(&b, "\n  %s  %s  %s", m.ID, m.Modified.Format("2006-01-02 15:04"), title)
 	}
-	return "", fmt.Errorf("resume %q: %w; give more of the id:%s", arg, ErrAmbiguous, b.String())
+	return "", fmt.Errorf("session %q: %w; give more of the id:%s", arg, ErrAmbiguous, b.String())
 }
