@@ -686,7 +686,12 @@ func listSessions(env *cliEnv, cfg *config.Config, sessionDir string) int {
 		if title == "" {
 			title = firstLineOf(in.FirstMessage)
 		}
-		fmt.Fprintf(env.stdout, "%s  %s  %3d msgs  %s\n", shortID(in.ID), in.Modified.Local().Format(time.DateTime), in.MessageCount, title)
+		count := fmt.Sprintf("%3d msgs", in.MessageCount)
+		if in.Partial {
+			// Only the start of a long file is read: the count is a floor.
+			count = fmt.Sprintf("%3d+ msgs", in.MessageCount)
+		}
+		fmt.Fprintf(env.stdout, "%s  %s  %s  %s\n", shortID(in.ID), in.Modified.Local().Format(time.DateTime), count, title)
 	}
 	fmt.Fprintln(env.stderr, "Resume one with: gopi -r ID \"message\"")
 	return exitMatch

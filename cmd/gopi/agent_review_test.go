@@ -236,3 +236,25 @@ func TestForkUnknownIDMessage(t *testing.T) {
 		t.Fatalf("exit %d, stderr %q", code, stderr)
 	}
 }
+
+// The session list reads only the start of each file: for a long session
+// the message count is shown as a lower bound, not as the total.
+func TestSessionListLongSessionCount(t *testing.T) {
+	var turns []mockllm.Turn
+	for range 12 {
+		turns = append(turns, mockllm.Turn{Blocks: []mockllm.Block{mockllm.Text(strings.Repeat("long answer ", 40))}})
+	}
+	r := newAgentRig(t, turns...)
+	if _, stderr, code := r.run("", "-p", "first"); code != 0 {
+		t.Fatal(stderr)
+	}
+	for range 11 {
+		if _, stderr, code := r.run("", "-p", "-c", "more"); code != 0 {
+			t.Fatal(stderr)
+		}
+	}
+	out, stderr, code := r.run("", "--resume")
+	if code != 0 || !strings.Contains(out, "+ msgs") {
+		t.Fatalf("exit %d, list %q %s", code, out, stderr)
+	}
+}

@@ -101,6 +101,7 @@ type Info struct {
 	Modified      time.Time // file modification time
 	Size          int64     // file size in bytes
 	MessageCount  int       // message entries seen in the prefix (a lower bound for long files)
+	Partial       bool      // the file is longer than the prefix read: MessageCount is a lower bound
 	FirstMessage  string    // text of the first user message, "" when none in the prefix
 }
 
@@ -185,6 +186,7 @@ func readInfo(path string) (Info, bool) {
 	info := Info{Path: path, ID: h.ID, Cwd: h.Cwd, Title: h.Title, ParentSession: h.ParentSession,
 		Created: parseTime(h.Timestamp), Modified: fi.ModTime(), Size: fi.Size()}
 	info.MessageCount = bytes.Count(buf, []byte(`"type":"message"`))
+	info.Partial = fi.Size() > int64(n)
 	short := ""
 	for _, l := range lines[1:] {
 		var v struct {
