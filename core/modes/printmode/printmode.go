@@ -8,9 +8,12 @@
 //   - json: the session header line, then every event as one JSON line —
 //     the same objects RPC mode sends.
 //
-// Retries and failures are reported on standard error in both formats.
-// Exit status: 0 when the model finished, 1 when the run ended in an
-// error (or the session could not be written), 130 when interrupted.
+// The final failure is reported on standard error in both formats;
+// retries too in text (in json they are auto_retry_start events only, as
+// omp keeps standard error empty there). When the session cannot be
+// written the answer is still printed. Exit status: 0 when the model
+// finished, 1 when the run ended in an error (or the session could not be
+// written), 130 when interrupted.
 package printmode
 
 import (
