@@ -118,7 +118,8 @@ Environment:
   PI_NO_TITLE             no automatic session titles
 
 Exit status: 0 when the model finished, 1 when the run failed (provider
-error, session not saved), 2 for bad flags or input, 130 when interrupted.
+error, session not saved), 2 for bad flags or input, 130 when interrupted
+(143 for SIGTERM, 129 for SIGHUP; the partial answer is kept).
 `
 
 // printAgentUsage prints the agent's help: flags, then the commands.
@@ -177,11 +178,13 @@ func flagUsages(fs *pflag.FlagSet) string {
 }
 
 // optionalValueFlags are flags whose value may be left out (omp's
-// "--resume" opens a picker, "--list-models" lists everything).
-var optionalValueFlags = map[string]bool{"-r": true, "--resume": true, "--list-models": true}
+// "--resume" opens a picker, "--list-models" lists everything), each with
+// its long form.
+var optionalValueFlags = map[string]string{"-r": "--resume", "--resume": "--resume", "--list-models": "--list-models"}
 
 // fillOptionalValues gives a value-less optional flag an explicit empty
-// value, so "gopi -r" and "gopi --list-models -p x" parse.
+// value, so "gopi -r" and "gopi --list-models -p x" parse. The empty value
+// is given in the long form: pflag reads "-r=" as the value "=".
 func fillOptionalValues(args []string) (out []string, given map[string]bool) {
 	given = map[string]bool{}
 	for i := 0; i < len(args); i++ {
@@ -190,14 +193,10 @@ func fillOptionalValues(args []string) (out []string, given map[string]bool) {
 			return append(out, args[i:]...), given
 		}
 		name, _, hasValue := strings.Cut(a, "=")
-		if optionalValueFlags[name] {
+		if long, ok := optionalValueFlags[name]; ok {
 			given[name] = true
 			if !hasValue && (i+1 >= len(args) || strings.HasPrefix(args[i+1], "-")) {
-				if strings.HasPrefix(name, "--") {
-					out = append(out, name+"=")
-				} else {
-					out = append(out, name, "") // pflag reads "-r=" as the value "="
-				}
+				out = append(out, long+"=")
 				continue
 			}
 		}
@@ -229,6 +228,60 @@ func runAgent(ctx context.Context, env *cliEnv, args []string) int {
 		fmt.Fprintf(env.stderr, "gopi: %v\n", err)
 		return exitError
 	}
+	ctx, caught, stopTrap := trapTermSignals(ctx)
+	defer stopTrap()
+	status := runAgentWith(ctx, env, fs, &f)
+	if sig, ok := caught().(syscall.Signal); ok && status == printmode.ExitInterrupted {
+		status = 128 + int(sig)
+	}
+	return status
+}
+
+// termSignals end a run as Ctrl-C does — the partial answer is printed and
+// kept in the session — with exit status 128+signal, as omp exits:
+// `timeout`, `docker stop` or a closed terminal must not lose the answer.
+var termSignals = []os.Signal{syscall.SIGTERM, syscall.SIGHUP}
+
+// signalCause is the cancellation cause of a caught signal.
+type signalCause struct{ sig os.Signal }
+
+func (c signalCause) Error() string { return "received " + c.sig.String() }
+
+// trapTermSignals returns a context cancelled by the first of termSignals
+// (a second one ends the process the usual way), a function telling which
+// signal was caught (nil if none), and stop, which releases the signals
+// and ends the watching goroutine.
+func trapTermSignals(parent context.Context) (ctx context.Context, caught func() os.Signal, stop func()) {
+	ctx, cancel := context.WithCancelCause(parent)
+	sigs := make(chan os.Signal, 1)
+	signal.Notify(sigs, termSignals...)
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		select {
+		case sig := <-sigs:
+			signal.Stop(sigs)
+			cancel(signalCause{sig})
+		case <-ctx.Done():
+		}
+	}()
+	caught = func() os.Signal {
+		var c signalCause
+		if errors.As(context.Cause(ctx), &c) {
+			return c.sig
+		}
+		return nil
+	}
+	stop = func() {
+		signal.Stop(sigs)
+		cancel(nil)
+		<-done
+	}
+	return ctx, caught, stop
+}
+
+// runAgentWith runs the agent once the flags are parsed and checked.
+func runAgentWith(ctx context.Context, env *cliEnv, fs *pflag.FlagSet, f *agentFlags) int {
 
 	cfg, err := config.Load(config.LoadOptions{Environ: env.environ, Overrides: f.overrides()})
 	if err != nil {
@@ -245,7 +298,11 @@ func runAgent(ctx context.Context, env *cliEnv, args []string) int {
 
 	messages := fs.Args()
 	dash := fs.ArgsLenAtDash()
-	prompts, err := buildPrompts(env, cfg, messages, dash)
+	prompts, err := readPrompts(ctx, env, cfg, messages, dash)
+	if errors.Is(err, context.Canceled) {
+		fmt.Fprintln(env.stderr, "gopi: interrupted while reading the input")
+		return printmode.ExitInterrupted
+	}
 	if err != nil {
 		fmt.Fprintf(env.stderr, "gopi: %v\n", err)
 		return exitError
@@ -393,6 +450,13 @@ func (f *agentFlags) sessionOptions(env *cliEnv, cfg *config.Config, reg *models
 		if path, err = session.Resolve(loc, cfg.Cwd, f.resume); err == nil {
 			opts.Store, err = session.Open(path, sopts)
 		}
+		if err == nil && !isPathArg(f.resume) && otherProject(opts.Store.Cwd(), cfg.Cwd) {
+			// As omp does without a terminal to ask on: an id found in
+			// another project is not silently continued here.
+			err = fmt.Errorf("session %q is in another project (%s): continue it there, or fork it into this directory with --fork %s", f.resume, opts.Store.Cwd(), f.resume)
+			opts.Store.Close()
+			opts.Store = nil
+		}
 	case f.fork != "":
 		var path string
 		if path, err = session.Resolve(loc, cfg.Cwd, f.fork); err == nil {
@@ -413,6 +477,24 @@ func (f *agentFlags) sessionOptions(env *cliEnv, cfg *config.Config, reg *models
 		}
 	}
 	return opts, nil
+}
+
+// isPathArg reports whether a --resume or --fork argument names a file
+// rather than an id prefix (the rule session.Resolve applies).
+func isPathArg(arg string) bool {
+	return strings.ContainsRune(arg, filepath.Separator) || strings.HasSuffix(arg, ".jsonl")
+}
+
+// otherProject reports whether a session recorded for sessionCwd belongs
+// to another directory than cwd (old sessions without a cwd do not; a
+// path reached through a symbolic link is the same directory).
+func otherProject(sessionCwd, cwd string) bool {
+	if sessionCwd == "" || filepath.Clean(sessionCwd) == filepath.Clean(cwd) {
+		return false
+	}
+	a, errA := filepath.EvalSymlinks(sessionCwd)
+	b, errB := filepath.EvalSymlinks(cwd)
+	return errA != nil || errB != nil || a != b
 }
 
 // pickModel resolves --model and --provider.
@@ -455,10 +537,33 @@ func (f *agentFlags) pickModel(reg *models.Registry) (*ai.Model, ai.ThinkingLeve
 const maxPipedInput = 10 << 20
 
 // maxFileArg bounds an @file's text; larger files are named, not inlined.
-const maxFileArg = 5 << 20
+// A variable so tests can lower it.
+var maxFileArg = 5 << 20
 
 // maxImageArg bounds an @image.
 const maxImageArg = 25 << 20
+
+// readPrompts runs buildPrompts until it is done or ctx ends (Ctrl-C):
+// piped input that never ends ("sleep 1000 | gopi -p hi") or an @file
+// whose read blocks must not make the first Ctrl-C do nothing. On
+// cancellation the read is left blocked; the process exits right after.
+func readPrompts(ctx context.Context, env *cliEnv, cfg *config.Config, args []string, dash int) ([]printmode.Prompt, error) {
+	type result struct {
+		prompts []printmode.Prompt
+		err     error
+	}
+	done := make(chan result, 1)
+	go func() {
+		p, err := buildPrompts(env, cfg, args, dash)
+		done <- result{p, err}
+	}()
+	select {
+	case r := <-done:
+		return r.prompts, r.err
+	case <-ctx.Done():
+		return nil, ctx.Err()
+	}
+}
 
 // buildPrompts turns the messages, @file arguments and piped input into
 // prompts: the first prompt holds the piped input, then the files, then
@@ -478,7 +583,7 @@ func buildPrompts(env *cliEnv, cfg *config.Config, args []string, dash int) ([]p
 	var text strings.Builder
 	var images []*ai.ImageContent
 	for _, name := range files {
-		if err := addFileArg(&text, &images, cfg, name); err != nil {
+		if err := addFileArg(&text, &images, cfg, name, env.stderr); err != nil {
 			return nil, err
 		}
 	}
@@ -517,7 +622,7 @@ func readPiped(env *cliEnv) (string, error) {
 		return "", fmt.Errorf("read piped input: %w", err)
 	}
 	if len(data) > maxPipedInput {
-		return "", fmt.Errorf("piped input is larger than %d MB; save it to a file and attach it with @FILE, or pipe less", maxPipedInput>>20)
+		return "", fmt.Errorf("piped input is larger than %d MB: pipe less, or save it to a file and ask the agent to read it (an @FILE is inlined only up to %d MB)", maxPipedInput>>20, maxFileArg>>20)
 	}
 	if strings.TrimSpace(string(data)) == "" {
 		return "", nil
@@ -528,7 +633,7 @@ func readPiped(env *cliEnv) (string, error) {
 // addFileArg inlines a text file or attaches an image, as omp does: text
 // as <file name="ABS">…</file>, an image as a block plus an empty <file>
 // tag naming it.
-func addFileArg(text *strings.Builder, images *[]*ai.ImageContent, cfg *config.Config, name string) error {
+func addFileArg(text *strings.Builder, images *[]*ai.ImageContent, cfg *config.Config, name string, stderr io.Writer) error {
 	path := name
 	if strings.HasPrefix(path, "~/") {
 		path = filepath.Join(cfg.Home, path[2:])
@@ -543,25 +648,38 @@ func addFileArg(text *strings.Builder, images *[]*ai.ImageContent, cfg *config.C
 	if !info.Mode().IsRegular() {
 		return fmt.Errorf("@%s: not a regular file", name)
 	}
-	head := make([]byte, 512)
 	fh, err := os.Open(path)
 	if err != nil {
 		return fmt.Errorf("@%s: %w", name, err)
 	}
-	n, _ := io.ReadFull(fh, head)
-	fh.Close()
-	mime := imageMIME(http.DetectContentType(head[:n]))
+	defer fh.Close()
+	head := make([]byte, 512)
+	n, err := io.ReadFull(fh, head)
+	if err != nil && !errors.Is(err, io.EOF) && !errors.Is(err, io.ErrUnexpectedEOF) {
+		return fmt.Errorf("@%s: %w", name, err)
+	}
+	head = head[:n]
+	mime := imageMIME(http.DetectContentType(head))
 	limit := int64(maxFileArg)
 	if mime != "" {
 		limit = maxImageArg
 	}
 	if info.Size() > limit {
 		fmt.Fprintf(text, "<file name=\"%s\">(skipped: too large, %d bytes)</file>\n", path, info.Size())
+		warnTooLarge(stderr, name, limit)
 		return nil
 	}
-	data, err := os.ReadFile(path)
+	// The size from stat is not a bound: files under /proc report 0 and
+	// a log can grow while it is read.
+	rest, err := io.ReadAll(io.LimitReader(fh, limit+1-int64(n)))
 	if err != nil {
 		return fmt.Errorf("@%s: %w", name, err)
+	}
+	data := append(head, rest...)
+	if int64(len(data)) > limit {
+		fmt.Fprintf(text, "<file name=\"%s\">(skipped: too large, more than %d bytes)</file>\n", path, limit)
+		warnTooLarge(stderr, name, limit)
+		return nil
 	}
 	if len(data) == 0 {
 		return nil
@@ -573,6 +691,20 @@ func addFileArg(text *strings.Builder, images *[]*ai.ImageContent, cfg *config.C
 	}
 	fmt.Fprintf(text, "<file name=\"%s\">\n%s\n</file>\n", path, data)
 	return nil
+}
+
+// warnTooLarge tells the user that only an @file's name is sent: the
+// model would otherwise answer about a file it never saw.
+func warnTooLarge(stderr io.Writer, name string, limit int64) {
+	fmt.Fprintf(stderr, "gopi: warning: @%s is larger than %s; only its name is sent (attach a smaller part, or let the agent read it with its tools)\n", name, sizeText(limit))
+}
+
+// sizeText renders a byte count as "5 MB" or "100 bytes".
+func sizeText(n int64) string {
+	if n >= 1<<20 && n%(1<<20) == 0 {
+		return fmt.Sprintf("%d MB", n>>20)
+	}
+	return fmt.Sprintf("%d bytes", n)
 }
 
 // imageMIME keeps the image types models accept.
@@ -600,7 +732,12 @@ func listSessions(env *cliEnv, cfg *config.Config, sessionDir string) int {
 		if title == "" {
 			title = firstLineOf(in.FirstMessage)
 		}
-		fmt.Fprintf(env.stdout, "%s  %s  %3d msgs  %s\n", shortID(in.ID), in.Modified.Local().Format(time.DateTime), in.MessageCount, title)
+		count := fmt.Sprintf("%3d msgs", in.MessageCount)
+		if in.Partial {
+			// Only the start of a long file is read: the count is a floor.
+			count = fmt.Sprintf("%3d+ msgs", in.MessageCount)
+		}
+		fmt.Fprintf(env.stdout, "%s  %s  %s  %s\n", shortID(in.ID), in.Modified.Local().Format(time.DateTime), count, title)
 	}
 	fmt.Fprintln(env.stderr, "Resume one with: gopi -r ID \"message\"")
 	return exitMatch

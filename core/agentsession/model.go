@@ -86,6 +86,9 @@ func (s *Session) checkModel() error {
 		if p != nil && len(p.KeyEnv) > 0 {
 			how = "set " + strings.Join(p.KeyEnv, " or ") + ", " + how
 		}
+		if v := s.unsetKeyVar(p); v != "" {
+			how = "set " + v + " (models.yml names it as the provider's apiKey), " + how
+		}
 		msg := fmt.Sprintf("no API key for %s (model %s): %s", m.Provider, m.ID, how)
 		if others := s.modelsWithKeys(); len(others) > 0 {
 			msg += "; models with keys: " + strings.Join(others, ", ")
@@ -107,7 +110,31 @@ func (s *Session) credentialHint() string {
 			envs = append(envs, strings.Join(p.KeyEnv, " or "))
 		}
 	}
+	// Providers from models.yml whose key variable is not set come first:
+	// the user configured them, the variable is what is missing.
+	var custom []string
+	for _, p := range s.reg.Providers() {
+		if v := s.unsetKeyVar(p); v != "" {
+			custom = append(custom, v+" for provider "+p.Name)
+		}
+	}
+	if len(custom) > 0 {
+		return "set " + strings.Join(custom, ", ") + " (models.yml names them as apiKey), or set an API key (" + strings.Join(envs, "; ") + ")"
+	}
 	return "set an API key (" + strings.Join(envs, "; ") + ")" + ", or add a provider to models.yml in " + s.cfg.AgentDir + " ('gopi models' lists what is known)"
+}
+
+// unsetKeyVar returns the environment variable a models.yml provider takes
+// its key from when it yields no key ("" otherwise): a literal apiKey is
+// always a key, so an apiKey that yields none names an unset variable.
+func (s *Session) unsetKeyVar(p *models.ProviderInfo) string {
+	if p == nil || p.APIKey == "" || p.KeyOptional {
+		return ""
+	}
+	if key, _ := s.reg.APIKey(p.Name); key != "" {
+		return ""
+	}
+	return p.APIKey
 }
 
 // modelsWithKeys lists up to 8 "provider/id" of models that have keys.

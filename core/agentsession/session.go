@@ -234,12 +234,12 @@ func (s *Session) Locations() session.Locations {
 
 // StoreOptions returns the options for opening or creating session files
 // of cfg in cwd: new files go to the project's sessions directory (or
-// sessionDir), images to the blob store, and appends are fsynced at the
+// sessionDir), images to the blob store (omp's is read too), and appends are fsynced at the
 // end of every turn rather than one by one (the session runtime flushes at
 // turn_end and agent_end: a killed process loses nothing, a power failure
 // at most the turn in progress).
 func StoreOptions(cfg *config.Config, cwd, sessionDir string) session.Options {
-	return session.Options{Cwd: cwd, Dir: Locations(cfg, sessionDir).NewSessionDir(cwd), BlobDir: cfg.BlobDir(), Sync: session.SyncOnFlush}
+	return session.Options{Cwd: cwd, Dir: Locations(cfg, sessionDir).NewSessionDir(cwd), BlobDir: cfg.BlobDir(), BlobFallback: []string{cfg.OMPBlobDir()}, Sync: session.SyncOnFlush}
 }
 
 // Locations returns the session locations for a configuration and an

@@ -422,3 +422,26 @@ func TestCloseWaitsForNothingForever(t *testing.T) {
 		t.Fatalf("Close took %s", d)
 	}
 }
+
+// A models.yml provider whose apiKey names an unset variable: the messages
+// name that variable, with or without --model.
+func TestMissingModelsYmlKeyNamesTheVariable(t *testing.T) {
+	f := newFixture(t)
+	dir := filepath.Join(f.home, ".gopi", "agent")
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	yml := "providers:\n  mock:\n    baseUrl: http://127.0.0.1:9\n    api: anthropic-messages\n    apiKey: MOCK_KEY\n    models:\n      - id: mock-model\n"
+	if err := os.WriteFile(filepath.Join(dir, "models.yml"), []byte(yml), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	s := f.open(Options{NoTitle: true})
+	if err := s.Prompt(context.Background(), "hi", PromptOptions{}); err == nil || !strings.Contains(err.Error(), "MOCK_KEY") {
+		t.Errorf("no model: %v", err)
+	}
+	reg := f.registry(f.config())
+	s = f.open(Options{Models: reg, Model: f.model(reg, "mock/mock-model"), NoTitle: true})
+	if err := s.Prompt(context.Background(), "hi", PromptOptions{}); !errors.Is(err, ErrNoCredentials) || !strings.Contains(err.Error(), "MOCK_KEY") {
+		t.Errorf("no key: %v", err)
+	}
+}

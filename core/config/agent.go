@@ -25,6 +25,10 @@ func (c *Config) OMPSessionsDir() string { return filepath.Join(c.OMPAgentDir, "
 // files: <agent dir>/blobs.
 func (c *Config) BlobDir() string { return filepath.Join(c.AgentDir, "blobs") }
 
+// OMPBlobDir is omp's blob store (~/.omp/agent/blobs): the images of omp's
+// sessions, read when gopi resumes one.
+func (c *Config) OMPBlobDir() string { return filepath.Join(c.OMPAgentDir, "blobs") }
+
 // StreamTimeouts returns the provider stream watchdogs in the form
 // core/ai's Request takes: 0 for the built-in default (the variable is
 // unset or not a number), a negative value for "off" (the variable is 0),

@@ -24,6 +24,9 @@ const BlobPrefix = "blob:sha256:"
 // Writing is idempotent (same bytes, same name) and needs no locking.
 type BlobStore struct {
 	Dir string // the blobs directory, e.g. <agent dir>/blobs
+	// Fallback are directories only read from, after Dir: omp's
+	// ~/.omp/agent/blobs holds the images of the omp sessions gopi resumes.
+	Fallback []string
 }
 
 // Put stores data and returns its hash. An existing blob is not rewritten.
@@ -43,17 +46,28 @@ func (s *BlobStore) Put(data []byte) (string, error) {
 	return hash, nil
 }
 
-// Get returns the bytes of a blob; the error wraps fs.ErrNotExist when the
-// store does not have it.
+// Get returns the bytes of a blob from Dir, else from the first Fallback
+// directory that has it; the error wraps fs.ErrNotExist when none has it.
 func (s *BlobStore) Get(hash string) ([]byte, error) {
 	if !validHash(hash) {
 		return nil, fmt.Errorf("blob %q: not a SHA-256 hash: %w", hash, fs.ErrNotExist)
 	}
-	b, err := os.ReadFile(filepath.Join(s.Dir, hash))
-	if err != nil {
-		return nil, fmt.Errorf("read blob: %w", err)
+	var failed error // the first error, unless a later one is more than "not there"
+	for _, dir := range s.dirs() {
+		b, err := os.ReadFile(filepath.Join(dir, hash))
+		switch {
+		case err == nil:
+			return b, nil
+		case failed == nil, errors.Is(failed, fs.ErrNotExist) && !errors.Is(err, fs.ErrNotExist):
+			failed = err
+		}
 	}
-	return b, nil
+	return nil, fmt.Errorf("read blob: %w", failed)
+}
+
+// dirs returns Dir, then the fallback directories.
+func (s *BlobStore) dirs() []string {
+	return append([]string{s.Dir}, s.Fallback...)
 }
 
 // BlobRef returns the reference for a hash.
@@ -118,7 +132,7 @@ func (c *blobCache) resolve(ref string) (string, error) {
 	b, err := c.store.Get(hash)
 	if errors.Is(err, fs.ErrNotExist) {
 		c.seen[hash] = ""
-		return "", fmt.Errorf("blob %s not found in %s", hash, c.store.Dir)
+		return "", fmt.Errorf("blob %s not found in %s", hash, strings.Join(c.store.dirs(), " or "))
 	}
 	if err != nil {
 		c.seen[hash] = ""

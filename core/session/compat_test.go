@@ -115,6 +115,18 @@ func TestOmpFixtures(t *testing.T) {
 			t.Error("image not restored")
 		}
 	})
+	t.Run("image from a fallback blob directory", func(t *testing.T) {
+		own := t.TempDir() // gopi's store, without the blob
+		m := must[*Manager](t)(Open(copyFixture(t, "omp/image.jsonl"), Options{BlobDir: own, BlobFallback: []string{"testdata/omp/blobs"}}))
+		if len(m.Problems()) != 0 {
+			t.Errorf("problems: %v", m.Problems())
+		}
+		png, _ := os.ReadFile("testdata/omp/image.png")
+		u := m.BuildContext().Messages[0].(*ai.UserMessage)
+		if img := u.Content[1].(*ai.ImageContent); img.Data != base64.StdEncoding.EncodeToString(png) {
+			t.Error("image not restored from the fallback directory")
+		}
+	})
 	t.Run("spill artifacts", func(t *testing.T) {
 		dir := t.TempDir()
 		b, _ := os.ReadFile("testdata/omp/spill.jsonl")

@@ -101,6 +101,7 @@ type Info struct {
 	Modified      time.Time // file modification time
 	Size          int64     // file size in bytes
 	MessageCount  int       // message entries seen in the prefix (a lower bound for long files)
+	Partial       bool      // the file is longer than the prefix read: MessageCount is a lower bound
 	FirstMessage  string    // text of the first user message, "" when none in the prefix
 }
 
@@ -185,6 +186,7 @@ func readInfo(path string) (Info, bool) {
 	info := Info{Path: path, ID: h.ID, Cwd: h.Cwd, Title: h.Title, ParentSession: h.ParentSession,
 		Created: parseTime(h.Timestamp), Modified: fi.ModTime(), Size: fi.Size()}
 	info.MessageCount = bytes.Count(buf, []byte(`"type":"message"`))
+	info.Partial = fi.Size() > int64(n)
 	short := ""
 	for _, l := range lines[1:] {
 		var v struct {
@@ -257,7 +259,7 @@ var ErrAmbiguous = errors.New("several sessions match")
 // matches several sessions is an error listing them.
 func Resolve(l Locations, cwd, arg string) (string, error) {
 	if arg == "" {
-		return "", fmt.Errorf("resume: %w: empty session id", ErrNoMatch)
+		return "", fmt.Errorf("session: %w: empty session id", ErrNoMatch)
 	}
 	if strings.ContainsRune(arg, filepath.Separator) || strings.HasSuffix(arg, ".jsonl") {
 		if fi, err := os.Stat(arg); err == nil && !fi.IsDir() {
@@ -274,7 +276,7 @@ func Resolve(l Locations, cwd, arg string) (string, error) {
 			return p, err
 		}
 	}
-	return "", fmt.Errorf("resume %q: %w (list sessions with --resume and no id)", arg, ErrNoMatch)
+	return "", fmt.Errorf("session %q: %w (list sessions with --resume and no id)", arg, ErrNoMatch)
 }
 
 // pick returns the one session matching arg, or an ambiguity error.
@@ -312,5 +314,5 @@ func pick(infos []Info, arg string) (string, error) {
 		}
 		fmt.Fprintf(&b, "\n  %s  %s  %s", m.ID, m.Modified.Format("2006-01-02 15:04"), title)
 	}
-	return "", fmt.Errorf("resume %q: %w; give more of the id:%s", arg, ErrAmbiguous, b.String())
+	return "", fmt.Errorf("session %q: %w; give more of the id:%s", arg, ErrAmbiguous, b.String())
 }

@@ -87,7 +87,7 @@ func ForkFile(path, leafID string, opts Options) (*Manager, error) {
 	}
 	var blobs *BlobStore
 	if opts.BlobDir != "" {
-		blobs = &BlobStore{Dir: opts.BlobDir}
+		blobs = &BlobStore{Dir: opts.BlobDir, Fallback: opts.BlobFallback}
 	}
 	rnd := opts.Rand
 	if rnd == nil {

@@ -105,4 +105,3 @@ func (h Header) encode() []byte {
 	}
 	return append(b, '}')
 }
-

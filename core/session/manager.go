@@ -22,6 +22,7 @@ type Options struct {
 	Cwd           string           // working directory recorded in a new session's header
 	Dir           string           // directory new session files are created in (Create, Fork; Open defaults it to the file's): see Locations.NewSessionDir
 	BlobDir       string           // blob store, <agent dir>/blobs; "" keeps images inline in the file
+	BlobFallback  []string         // blob directories only read from, after BlobDir (omp's ~/.omp/agent/blobs)
 	Sync          SyncPolicy       // when appends are fsynced; default SyncAlways
 	ParentSession string           // header parentSession of a new session
 	Now           func() time.Time // clock; nil means time.Now
@@ -135,7 +136,7 @@ func newManager(opts Options) *Manager {
 	}
 	m := &Manager{opts: opts, byID: map[string]*Entry{}, labels: map[string]string{}}
 	if opts.BlobDir != "" {
-		m.blobs = &BlobStore{Dir: opts.BlobDir}
+		m.blobs = &BlobStore{Dir: opts.BlobDir, Fallback: opts.BlobFallback}
 	}
 	return m
 }

@@ -8,9 +8,12 @@
 //   - json: the session header line, then every event as one JSON line —
 //     the same objects RPC mode sends.
 //
-// Retries and failures are reported on standard error in both formats.
-// Exit status: 0 when the model finished, 1 when the run ended in an
-// error (or the session could not be written), 130 when interrupted.
+// The final failure is reported on standard error in both formats;
+// retries too in text (in json they are auto_retry_start events only, as
+// omp keeps standard error empty there). When the session cannot be
+// written the answer is still printed. Exit status: 0 when the model
+// finished, 1 when the run ended in an error (or the session could not be
+// written), 130 when interrupted.
 package printmode
 
 import (
@@ -80,8 +83,14 @@ func Run(ctx context.Context, s *agentsession.Session, prompts []Prompt, opts Op
 			break
 		}
 		if err != nil {
-			fmt.Fprintf(opts.Stderr, "gopi: %v\n", err)
-			return ExitFailed
+			if s.Err() == nil || !out.answered() {
+				fmt.Fprintf(opts.Stderr, "gopi: %v\n", err)
+				return ExitFailed
+			}
+			// The session could not be written, but the model answered:
+			// print the answer, then report the failure (below).
+			status = ExitFailed
+			break
 		}
 		if out.failed() {
 			// The output went away (a closed pipe): stop here.
@@ -119,6 +128,14 @@ type printer struct {
 	werr   error
 	tools  map[string]string // tool call id → short description, for -v
 	update int
+	answer bool // an assistant message ended during the run
+}
+
+// answered reports whether the model finished a message during the run.
+func (p *printer) answered() bool {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.answer
 }
 
 func (p *printer) failed() bool {
@@ -152,6 +169,13 @@ func (p *printer) jsonLine(v any) {
 }
 
 func (p *printer) event(ev agent.Event) {
+	if e, ok := ev.(agent.MessageEnd); ok {
+		if _, ok := e.Message.(*ai.AssistantMessage); ok {
+			p.mu.Lock()
+			p.answer = true
+			p.mu.Unlock()
+		}
+	}
 	if p.opts.Format == JSON {
 		p.jsonLine(ev)
 		return
