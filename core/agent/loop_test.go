@@ -528,3 +528,32 @@ func TestFailedResponseCallsGetResults(t *testing.T) {
 		t.Fatalf("turn end %s", mustJSON(t, te))
 	}
 }
+
+// A tool that ignores cancellation does not keep an aborted run alive:
+// after the abort grace its call is given up.
+func TestAbortDoesNotWaitForStuckTools(t *testing.T) {
+	inTool := make(chan struct{})
+	release := make(chan struct{})
+	defer close(release)
+	stuck := &fakeTool{name: "stuck", run: func(ctx context.Context, _ tool.Args) (*tool.Result, error) {
+		close(inTool)
+		<-release // ignores ctx
+		return tool.TextResult("late", nil), nil
+	}}
+	s := newScript(t, calls("c", call{"stuck", `{}`}))
+	a, _ := newAgent(t, s, stuck)
+	a.opts.AbortGrace = 100 * time.Millisecond
+	errc := make(chan error)
+	go func() { errc <- a.Prompt(context.Background(), user("q")) }()
+	<-inTool
+	a.Abort()
+	select {
+	case <-errc:
+	case <-time.After(5 * time.Second):
+		t.Fatal("a stuck tool kept the aborted run alive")
+	}
+	res := a.Messages()[2].(*ai.ToolResultMessage)
+	if !res.IsError || res.Content[0].(*ai.TextContent).Text != StuckToolText {
+		t.Fatalf("result %s", mustJSON(t, res))
+	}
+}

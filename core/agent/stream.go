@@ -73,8 +73,13 @@ func (a *Agent) streamWithRetry(ctx context.Context, hooks *hookChain, forced *f
 		retries++
 		delay := policy.Delay(retries, msg.ErrorMessage)
 		a.dropLast(msg)
+		// The wait is cancellable from the moment it is announced: a
+		// subscriber may call AbortRetry while handling the event.
+		wait, stop := a.retryWait(ctx)
 		a.emit(AutoRetryStart{Attempt: retries, MaxAttempts: policy.MaxAttempts, DelayMs: delay.Milliseconds(), ErrorMessage: msg.ErrorMessage})
-		if !a.sleepRetry(ctx, delay) {
+		ok := sleepCtx(wait, delay)
+		stop()
+		if !ok {
 			a.restore(msg)
 			finalErr := "Retry cancelled"
 			if ctx.Err() != nil {
@@ -87,25 +92,29 @@ func (a *Agent) streamWithRetry(ctx context.Context, hooks *hookChain, forced *f
 	}
 }
 
-// sleepRetry waits d; it returns false when the run is aborted or the
-// retry is cancelled first.
-func (a *Agent) sleepRetry(ctx context.Context, d time.Duration) bool {
+// retryWait returns the context of a retry wait, which AbortRetry cancels,
+// and the function that ends the wait.
+func (a *Agent) retryWait(ctx context.Context) (context.Context, func()) {
 	rctx, cancel := context.WithCancel(ctx)
 	a.mu.Lock()
 	a.retryCancel = cancel
 	a.mu.Unlock()
-	defer func() {
+	return rctx, func() {
 		cancel()
 		a.mu.Lock()
 		a.retryCancel = nil
 		a.mu.Unlock()
-	}()
+	}
+}
+
+// sleepCtx waits d; it returns false when ctx ends first.
+func sleepCtx(ctx context.Context, d time.Duration) bool {
 	t := time.NewTimer(d)
 	defer t.Stop()
 	select {
 	case <-t.C:
 		return true
-	case <-rctx.Done():
+	case <-ctx.Done():
 		return false
 	}
 }

@@ -7,6 +7,7 @@ import (
 	"sort"
 	"strings"
 	"sync"
+	"time"
 	"unicode/utf8"
 
 	"github.com/gopi-agent/gopi/core/ai"
@@ -19,10 +20,33 @@ const SkippedText = "Skipped: the user sent a new message before this call ran."
 
 // callRecord is one call of a batch.
 type callRecord struct {
-	call   *ai.ToolCall
-	tool   tool.Tool // nil when no tool has the name
+	call *ai.ToolCall
+	tool tool.Tool     // nil when no tool has the name
+	done chan struct{} // closed when the call's goroutine is finished with it
+
+	mu     sync.Mutex
 	result *tool.Result
-	done   chan struct{}
+	stale  bool // the loop gave up waiting (abort grace): the goroutine's result is dropped
+}
+
+// finish records the call's result and announces it, unless the loop
+// gave up on the call; it reports whether the result was taken.
+func (r *callRecord) finish(a *Agent, res *tool.Result) bool {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.stale {
+		return false
+	}
+	r.result = res
+	a.emit(ToolExecutionEnd{ToolCallID: r.call.ID, ToolName: r.call.Name, Result: res, IsError: res.IsError})
+	return true
+}
+
+// take returns the call's result.
+func (r *callRecord) take() *tool.Result {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.result
 }
 
 // runTools runs the calls of msg and returns their results in call order,
@@ -99,34 +123,40 @@ func (a *Agent) runTools(ctx context.Context, hooks *hookChain, msg *ai.Assistan
 			for _, d := range deps {
 				<-d
 			}
+			skipped := &tool.Result{Content: []tool.Content{tool.Text(SkippedText)}, IsError: true}
 			if interrupted() {
-				r.result = &tool.Result{Content: []tool.Content{tool.Text(SkippedText)}, IsError: true}
 				a.emit(ToolExecutionStart{ToolCallID: r.call.ID, ToolName: r.call.Name, Args: r.call.Arguments})
-				a.emit(ToolExecutionEnd{ToolCallID: r.call.ID, ToolName: r.call.Name, Result: r.result, IsError: true})
+				r.finish(a, skipped)
 				return
 			}
-			r.result = a.runCall(ctx, steerCtx, hooks, r)
+			res := a.runCall(ctx, steerCtx, hooks, r)
 			if interrupted() {
 				// A steer arrived while this call ran (concurrently with
 				// the call that noticed it): its result is dropped too.
-				r.result = &tool.Result{Content: []tool.Content{tool.Text(SkippedText)}, IsError: true}
+				res = skipped
 			}
-			a.emit(ToolExecutionEnd{ToolCallID: r.call.ID, ToolName: r.call.Name, Result: r.result, IsError: r.result.IsError})
-			checkSteering()
+			if r.finish(a, res) {
+				checkSteering()
+			}
 		}(r, deps)
 	}
 
 	// Results enter the conversation in call order, each as soon as it and
 	// every call before it are done.
 	results := make([]*ai.ToolResultMessage, 0, len(records))
+	abandoned := false
+	var deadline time.Time // set when the run is aborted: calls still running then get the abort grace
 	for _, r := range records {
-		<-r.done
+		if !a.waitCall(ctx, r, &deadline) {
+			abandoned = true
+		}
+		res := r.take()
 		m := &ai.ToolResultMessage{
 			ToolCallID: r.call.ID,
 			ToolName:   r.call.Name,
-			Content:    ai.ContentList(r.result.Content),
-			Details:    r.result.Details,
-			IsError:    r.result.IsError,
+			Content:    ai.ContentList(res.Content),
+			Details:    res.Details,
+			IsError:    res.IsError,
 			Timestamp:  a.now().UnixMilli(),
 		}
 		if m.Content == nil {
@@ -139,13 +169,56 @@ func (a *Agent) runTools(ctx context.Context, hooks *hookChain, msg *ai.Assistan
 		a.emit(MessageEnd{Message: m})
 		results = append(results, m)
 	}
-	wg.Wait()
+	if !abandoned {
+		wg.Wait()
+	}
 	if !interrupted() {
 		return results, nil
 	}
 	steerMu.Lock()
 	defer steerMu.Unlock()
 	return results, steered
+}
+
+// StuckToolText is the result of a call that did not stop within the abort
+// grace after the run was aborted; the loop ends without it.
+const StuckToolText = "The run was aborted and this tool did not stop; it was left running and its result is lost."
+
+// waitCall waits for r to finish. After the run is aborted it waits only
+// until *deadline (the abort grace after the abort was seen, shared by the
+// whole batch): a tool that ignores cancellation (a read blocked in the
+// kernel) must not keep the agent from ending. It reports false, with a
+// StuckToolText result in r, when it gave up; the call's goroutine ends
+// when the tool returns and its late result is dropped.
+func (a *Agent) waitCall(ctx context.Context, r *callRecord, deadline *time.Time) bool {
+	select {
+	case <-r.done:
+		return true
+	case <-ctx.Done():
+	}
+	if deadline.IsZero() {
+		grace := a.opts.AbortGrace
+		if grace <= 0 {
+			grace = 2 * time.Second
+		}
+		*deadline = time.Now().Add(grace)
+	}
+	t := time.NewTimer(time.Until(*deadline))
+	defer t.Stop()
+	select {
+	case <-r.done:
+		return true
+	case <-t.C:
+	}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.result != nil {
+		return true // finished just now
+	}
+	r.stale = true
+	r.result = &tool.Result{Content: []tool.Content{tool.Text(StuckToolText)}, IsError: true}
+	a.emit(ToolExecutionEnd{ToolCallID: r.call.ID, ToolName: r.call.Name, Result: r.result, IsError: true})
+	return false
 }
 
 // runCall validates, checks hooks, executes and post-processes one call.

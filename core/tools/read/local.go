@@ -53,7 +53,10 @@ func (t *Tool) readLocal(ctx context.Context, target string) (*tool.Result, erro
 
 // readFile shows a window of a local file and records it in the read cache.
 func (t *Tool) readFile(r *resolved, sel Selector, d *Details) (string, error) {
-	f, err := os.Open(r.abs)
+	if !r.info.Mode().IsRegular() {
+		return "", tool.Errorf("Cannot read %s: it is not a regular file (%s); read files and directories only", r.display, fileKind(r.info.Mode()))
+	}
+	f, err := openFile(r.abs)
 	if err != nil {
 		return "", tool.Errorf("Cannot read %s: %v", r.display, unwrapPathError(err))
 	}
@@ -170,4 +173,21 @@ func plural(n int, word string) string {
 		return "1 " + word
 	}
 	return strconv.Itoa(n) + " " + word + "s"
+}
+
+// fileKind names a non-regular file mode for error messages.
+func fileKind(m os.FileMode) string {
+	switch {
+	case m&os.ModeNamedPipe != 0:
+		return "a named pipe"
+	case m&os.ModeSocket != 0:
+		return "a socket"
+	case m&os.ModeCharDevice != 0:
+		return "a character device"
+	case m&os.ModeDevice != 0:
+		return "a device"
+	case m&os.ModeIrregular != 0:
+		return "an irregular file"
+	}
+	return "not a plain file"
 }
