@@ -557,3 +557,29 @@ func TestAbortDoesNotWaitForStuckTools(t *testing.T) {
 		t.Fatalf("result %s", mustJSON(t, res))
 	}
 }
+
+// A call whose arguments were cut off is not run: a write tool would save
+// half a file.
+func TestIncompleteArgumentsAreNotRun(t *testing.T) {
+	ran := false
+	w := &fakeTool{name: "write", run: func(context.Context, tool.Args) (*tool.Result, error) {
+		ran = true
+		return tool.TextResult("written", nil), nil
+	}}
+	s := newScript(t, func(ctx context.Context, req *ai.Request, em *ai.Emitter) {
+		em.Start()
+		i := em.StartToolCall("w1", "write")
+		em.ToolCallDelta(i, `{"path":"a.txt","content":"line1\nline2 and the rest of the fi`)
+		em.EndToolCall(i)
+		em.SetStopReason(ai.StopReasonLength)
+		em.Done(req.Model)
+	}, say("ok"))
+	a, _ := newAgent(t, s, w)
+	if err := a.Prompt(context.Background(), user("q")); err != nil {
+		t.Fatal(err)
+	}
+	res := a.Messages()[2].(*ai.ToolResultMessage)
+	if ran || !res.IsError || res.Content[0].(*ai.TextContent).Text != IncompleteArgsText {
+		t.Fatalf("ran %v, result %s", ran, mustJSON(t, res))
+	}
+}

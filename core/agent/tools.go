@@ -180,6 +180,11 @@ func (a *Agent) runTools(ctx context.Context, hooks *hookChain, msg *ai.Assistan
 	return results, steered
 }
 
+// IncompleteArgsText is the result of a call whose streamed arguments were
+// cut off before they were complete JSON: running it would act on a
+// guess (a write tool would save half a file).
+const IncompleteArgsText = "The arguments of this call were cut off before they formed complete JSON (the response ended early, for example at its length limit), so the call was not run. Make the call again; split very long content over several calls."
+
 // StuckToolText is the result of a call that did not stop within the abort
 // grace after the run was aborted; the loop ends without it.
 const StuckToolText = "The run was aborted and this tool did not stop; it was left running and its result is lost."
@@ -229,6 +234,9 @@ func (a *Agent) runCall(runCtx, batchCtx context.Context, hooks *hookChain, r *c
 		return errorResult(unknownToolText(r.call.Name, a.Tools()))
 	}
 	def := r.tool.Definition()
+	if r.call.Incomplete {
+		return errorResult(IncompleteArgsText)
+	}
 	raw, err := json.Marshal(r.call.Arguments)
 	if err != nil {
 		return errorResult(fmt.Sprintf("The arguments of the %s call could not be encoded: %v", def.Name, err))

@@ -84,6 +84,11 @@ type ToolCall struct {
 	// PartialJSON accumulates streamed argument text while the call is
 	// open; the Emitter clears it at toolcall_end. Never persisted.
 	PartialJSON string `json:"-"`
+	// Incomplete is set when the streamed argument text ended before it was
+	// complete JSON (a response cut off by its length limit or a failure):
+	// Arguments hold only what a partial parse recovered, and the call must
+	// not be run. Never persisted.
+	Incomplete bool `json:"-"`
 }
 
 // ContentType returns "toolCall".

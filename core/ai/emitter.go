@@ -2,6 +2,7 @@ package ai
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"strings"
 	"time"
@@ -271,12 +272,15 @@ func (e *Emitter) EndToolCall(idx int) {
 	delete(e.open, idx)
 	delete(e.bufs, idx)
 	args := t.Arguments
+	incomplete := false
 	if t.PartialJSON != "" {
 		args = ParseStreamingJSON(t.PartialJSON) // outside the lock: the producer's own text
+		incomplete = !completeJSON(t.PartialJSON)
 	}
-	final := ToolCall{ID: t.ID, Name: t.Name, Arguments: args}
+	final := ToolCall{ID: t.ID, Name: t.Name, Arguments: args, Incomplete: incomplete}
 	e.emit(Event{Type: EventToolCallEnd, ContentIndex: idx, ToolCall: &final}, func() {
 		t.Arguments = args
+		t.Incomplete = incomplete
 		t.PartialJSON = ""
 	})
 }
@@ -376,9 +380,11 @@ func (e *Emitter) Fail(ctx context.Context, model *Model, err error) {
 // event with a copy of the message.
 func (e *Emitter) finish(change func() EventType) {
 	args := map[int]map[string]any{}
+	incomplete := map[int]bool{}
 	for i, b := range e.msg.Content {
 		if tc, ok := b.(*ToolCall); ok && tc.PartialJSON != "" {
 			args[i] = ParseStreamingJSON(tc.PartialJSON)
+			incomplete[i] = !completeJSON(tc.PartialJSON)
 		}
 	}
 	s := e.stream
@@ -388,7 +394,7 @@ func (e *Emitter) finish(change func() EventType) {
 	t := change()
 	for i, a := range args {
 		tc := e.msg.Content[i].(*ToolCall)
-		tc.Arguments, tc.PartialJSON = a, ""
+		tc.Arguments, tc.PartialJSON, tc.Incomplete = a, "", incomplete[i]
 	}
 	final := e.msg.Clone()
 	s.appendLocked(Event{Type: t, Reason: final.StopReason, Message: final})
@@ -400,4 +406,10 @@ func (e *Emitter) block(idx int) Content {
 		return nil
 	}
 	return e.msg.Content[idx]
+}
+
+// completeJSON reports whether streamed argument text is one complete JSON
+// value (surrounding space allowed).
+func completeJSON(s string) bool {
+	return json.Valid([]byte(s))
 }
