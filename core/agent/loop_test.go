@@ -583,3 +583,27 @@ func TestIncompleteArgumentsAreNotRun(t *testing.T) {
 		t.Fatalf("ran %v, result %s", ran, mustJSON(t, res))
 	}
 }
+
+// Models used to omp's schemas send an "_i" intent argument; it is taken
+// out before validation (a strict schema would refuse it) and reported.
+func TestIntentArgumentIsAccepted(t *testing.T) {
+	var got tool.Args
+	strict := &fakeTool{name: "edit", schema: &tool.Schema{Type: "object", Properties: map[string]*tool.Schema{"input": tool.String("x")}, Required: []string{"input"}, AdditionalProperties: tool.Ptr(false)},
+		run: func(ctx context.Context, args tool.Args) (*tool.Result, error) {
+			got = args
+			return tool.TextResult("ok", nil), nil
+		}}
+	s := newScript(t, calls("c", call{"edit", `{"_i":"fix the typo","input":"x"}`}), say("done"))
+	a, rec := newAgent(t, s, strict)
+	if err := a.Prompt(context.Background(), user("q")); err != nil {
+		t.Fatal(err)
+	}
+	if res := a.Messages()[2].(*ai.ToolResultMessage); res.IsError || len(got) != 1 {
+		t.Fatalf("result %s, args %v", mustJSON(t, res), got)
+	}
+	for _, ev := range rec.events() {
+		if e, ok := ev.(ToolExecutionStart); ok && (e.Intent != "fix the typo" || e.Args["_i"] != nil) {
+			t.Fatalf("start event %+v", e)
+		}
+	}
+}

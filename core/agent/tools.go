@@ -229,7 +229,8 @@ func (a *Agent) waitCall(ctx context.Context, r *callRecord, deadline *time.Time
 // runCall validates, checks hooks, executes and post-processes one call.
 // It emits tool_execution_start and updates; the caller emits the end.
 func (a *Agent) runCall(runCtx, batchCtx context.Context, hooks *hookChain, r *callRecord) *tool.Result {
-	a.emit(ToolExecutionStart{ToolCallID: r.call.ID, ToolName: r.call.Name, Args: r.call.Arguments})
+	args, intent := splitIntent(r.call.Arguments)
+	a.emit(ToolExecutionStart{ToolCallID: r.call.ID, ToolName: r.call.Name, Args: args, Intent: intent})
 	if r.tool == nil {
 		return errorResult(unknownToolText(r.call.Name, a.Tools()))
 	}
@@ -237,15 +238,15 @@ func (a *Agent) runCall(runCtx, batchCtx context.Context, hooks *hookChain, r *c
 	if r.call.Incomplete {
 		return errorResult(IncompleteArgsText)
 	}
-	raw, err := json.Marshal(r.call.Arguments)
+	raw, err := json.Marshal(args)
 	if err != nil {
 		return errorResult(fmt.Sprintf("The arguments of the %s call could not be encoded: %v", def.Name, err))
 	}
-	args, err := tool.DecodeArgs(def, raw)
+	decoded, err := tool.DecodeArgs(def, raw)
 	if err != nil {
 		return tool.ErrorResult(err)
 	}
-	info := &ToolCallInfo{ID: r.call.ID, Name: r.call.Name, Args: args}
+	info := &ToolCallInfo{ID: r.call.ID, Name: r.call.Name, Args: decoded}
 	if blocked, reason := hooks.toolCall(runCtx, info); blocked {
 		return errorResult(reason)
 	}
@@ -254,11 +255,34 @@ func (a *Agent) runCall(runCtx, batchCtx context.Context, hooks *hookChain, r *c
 		execCtx = context.WithoutCancel(batchCtx)
 	}
 	onUpdate := func(partial *tool.Result) {
-		a.emit(ToolExecutionUpdate{ToolCallID: r.call.ID, ToolName: r.call.Name, Args: r.call.Arguments, PartialResult: partial})
+		a.emit(ToolExecutionUpdate{ToolCallID: r.call.ID, ToolName: r.call.Name, Args: args, PartialResult: partial})
 	}
-	res, _ := tool.Invoke(execCtx, r.tool, args, onUpdate)
+	res, _ := tool.Invoke(execCtx, r.tool, decoded, onUpdate)
 	res = hooks.toolResult(runCtx, info, res)
 	return a.capResult(def.Name, res)
+}
+
+// IntentField is the argument omp adds to every tool schema for the model
+// to say why it makes a call. gopi does not ask for it, but models used to
+// omp's tools send it; it is taken out before validation and reported as
+// the call's intent.
+const IntentField = "_i"
+
+// splitIntent returns args without IntentField (a copy, only when it is
+// there) and the intent it held.
+func splitIntent(args map[string]any) (map[string]any, string) {
+	v, ok := args[IntentField]
+	if !ok {
+		return args, ""
+	}
+	out := make(map[string]any, len(args)-1)
+	for k, x := range args {
+		if k != IntentField {
+			out[k] = x
+		}
+	}
+	s, _ := v.(string)
+	return out, strings.TrimSpace(s)
 }
 
 func errorResult(text string) *tool.Result {
