@@ -80,14 +80,44 @@ func TestInterruptWhileReadingInput(t *testing.T) {
 	}
 }
 
-// A session that cannot be written does not swallow the answer the model
-// gave: it is printed, the failure is reported and the status is 1.
-func TestUnsavedSessionStillPrintsTheAnswer(t *testing.T) {
+// A session directory that cannot be written is found before the model is
+// called (nothing is paid for), with the ways out.
+func TestUnwritableSessionDirRefusedUpFront(t *testing.T) {
 	r := newAgentRig(t, mockllm.Turn{Blocks: []mockllm.Block{mockllm.Text("the paid-for answer")}})
 	r.write("blocker", "a file where the session directory should be")
-	out, stderr, code := r.run("", "-p", "--session-dir", "blocker/sessions", "hi")
-	if code != 1 || out != "the paid-for answer\n" || !strings.Contains(stderr, "could not be saved") {
+	out, stderr, code := r.run("", "-p", "--model", "mock/mock-model", "--session-dir", "blocker/sessions", "hi")
+	if code != 2 || out != "" || !strings.Contains(stderr, "--no-session") {
 		t.Fatalf("exit %d, stdout %q, stderr %q", code, out, stderr)
+	}
+	if len(r.srv.Requests()) != 0 {
+		t.Error("the model was called although the session could not be saved")
+	}
+}
+
+// Two runs of one session at once: the second refuses to start.
+func TestSessionInUseRefused(t *testing.T) {
+	r := newAgentRig(t,
+		mockllm.Turn{Blocks: []mockllm.Block{mockllm.Text("first")}},
+		mockllm.Turn{Blocks: []mockllm.Block{mockllm.Text("slow second answer")}, ChunkSize: 2, ChunkDelay: 30 * time.Millisecond},
+	)
+	if _, stderr, code := r.run("", "-p", "--model", "mock/mock-model", "hi"); code != 0 {
+		t.Fatalf("first: %d %s", code, stderr)
+	}
+	r.t.Chdir(r.project)
+	var out, errb bytes.Buffer
+	env := &cliEnv{stdout: &out, stderr: &errb, stdin: strings.NewReader(""), environ: r.environ}
+	done := make(chan int, 1)
+	go func() { done <- run(context.Background(), env, []string{"-p", "-c", "go on"}) }()
+	deadline := time.Now().Add(5 * time.Second)
+	for len(r.srv.Requests()) < 2 && time.Now().Before(deadline) {
+		time.Sleep(10 * time.Millisecond)
+	}
+	_, stderr, code := r.run("", "-p", "-c", "me too")
+	if code != 2 || !strings.Contains(stderr, "in use") || !strings.Contains(stderr, "--fork") {
+		t.Fatalf("second run at once: exit %d, stderr %q", code, stderr)
+	}
+	if c := <-done; c != 0 {
+		t.Fatalf("first run: exit %d %s", c, errb.String())
 	}
 }
 

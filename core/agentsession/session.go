@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"net/http"
 	"os"
+	"path/filepath"
 	"sync"
 	"time"
 
@@ -98,6 +99,7 @@ type Session struct {
 	titleOnce bool
 	titleWait time.Duration                    // how long Close waits for a title (titleGrace)
 	recorded  struct{ model, thinking string } // model and thinking level last written on the store's path
+	runLock   *session.RunLock                 // this process runs the store's session file
 	bg        sync.WaitGroup                   // background work (titles) the session owns
 	bgCtx     context.Context
 	bgCancel  context.CancelFunc
@@ -145,6 +147,12 @@ func New(ctx context.Context, opts Options) (*Session, error) {
 		if err != nil {
 			return nil, err
 		}
+	}
+	if err := s.lockStore(store); err != nil {
+		if opts.Store == nil {
+			store.Close()
+		}
+		return nil, err
 	}
 	s.store = store
 	sctx := store.BuildContext()
@@ -402,7 +410,15 @@ func (s *Session) Close() error {
 	_ = s.agent.WaitIdle(context.Background())
 	s.waitBackground(s.titleWait)
 	s.unsub()
-	return s.Store().Close()
+	err := s.Store().Close()
+	s.mu.Lock()
+	lock := s.runLock
+	s.runLock = nil
+	s.mu.Unlock()
+	if rerr := lock.Release(); err == nil {
+		err = rerr
+	}
+	return err
 }
 
 var errClosed = errors.New("the session is closed")
@@ -411,3 +427,27 @@ var errClosed = errors.New("the session is closed")
 // read cache, artifacts, the pending-action queue): custom tools built
 // for this session use it.
 func (s *Session) ToolEnv() *tool.Env { return s.toolEnv }
+
+// lockStore takes the run lock of a stored session, so a second gopi
+// cannot continue it at the same time, and makes sure its directory
+// exists and is writable before any model is called.
+func (s *Session) lockStore(store *session.Manager) error {
+	if !store.Persistent() || store.File() == "" {
+		return nil
+	}
+	dir := filepath.Dir(store.File())
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		return fmt.Errorf("cannot create the session directory: %w (make it writable, or choose another with --session-dir, or run with --no-session)", err)
+	}
+	l, err := session.LockRun(store.File())
+	if err != nil {
+		if errors.Is(err, session.ErrInUse) {
+			return err
+		}
+		return fmt.Errorf("cannot write in the session directory %s: %w (make it writable, or choose another with --session-dir, or run with --no-session)", dir, err)
+	}
+	s.mu.Lock()
+	s.runLock = l
+	s.mu.Unlock()
+	return nil
+}

@@ -100,6 +100,18 @@ func (s *Session) Navigate(entryID string) (text string, err error) {
 // replaceStore makes store the session's, closing the old one.
 func (s *Session) replaceStore(store *session.Manager) error {
 	s.mu.Lock()
+	oldLock := s.runLock
+	s.runLock = nil
+	s.mu.Unlock()
+	if err := s.lockStore(store); err != nil {
+		s.mu.Lock()
+		s.runLock = oldLock
+		s.mu.Unlock()
+		store.Close()
+		return err
+	}
+	oldLock.Release()
+	s.mu.Lock()
 	old := s.store
 	s.store = store
 	s.recorded.model, s.recorded.thinking = "", ""
