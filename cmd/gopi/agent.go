@@ -473,7 +473,7 @@ func (f *agentFlags) sessionOptions(env *cliEnv, cfg *config.Config, reg *models
 	}
 	if opts.Store != nil {
 		for _, p := range opts.Store.Problems() {
-			fmt.Fprintf(env.stderr, "gopi: warning: %s line %d skipped: %s (the line is kept in the file)\n", opts.Store.File(), p.Line, p.Err)
+			fmt.Fprintf(env.stderr, "gopi: warning: %s %s (the line is kept in the file)\n", opts.Store.File(), p)
 		}
 	}
 	return opts, nil
@@ -646,6 +646,9 @@ func addFileArg(text *strings.Builder, images *[]*ai.ImageContent, cfg *config.C
 		return fmt.Errorf("@%s: file not found (%s)", name, path)
 	}
 	if !info.Mode().IsRegular() {
+		if info.IsDir() {
+			return fmt.Errorf("@%s: is a directory; attach files (the agent can list directories with its read tool)", name)
+		}
 		return fmt.Errorf("@%s: not a regular file", name)
 	}
 	fh, err := os.Open(path)

@@ -131,9 +131,3 @@ func fail(env *cliEnv, cmd string, err error) int {
 	fmt.Fprintf(env.stderr, "gopi %s: %s\n", cmd, strings.TrimSpace(msg))
 	return exitError
 }
-
-// isTerminal reports whether f is a character device (a terminal).
-func isTerminal(f *os.File) bool {
-	info, err := f.Stat()
-	return err == nil && info.Mode()&os.ModeCharDevice != 0
-}

@@ -47,10 +47,61 @@ func ToLLM(msgs []ai.Message) []ai.Message {
 	out := make([]ai.Message, 0, len(msgs))
 	for _, m := range msgs {
 		if c := toLLM(m); c != nil {
-			out = append(out, c)
+			out = append(out, withoutBlobRefs(c))
 		}
 	}
 	return out
+}
+
+// blobRefPrefix starts the data of an image whose bytes live in a session's
+// blob store (see core/session).
+const blobRefPrefix = "blob:"
+
+// MissingImageText replaces an image whose bytes could not be found (a
+// session file moved without its blob store): a provider would reject the
+// reference as image data.
+const MissingImageText = "[An image was here, but its data is no longer available.]"
+
+// withoutBlobRefs returns m with unresolved blob references in user and
+// tool-result images replaced by MissingImageText (m itself when it has
+// none).
+func withoutBlobRefs(m ai.Message) ai.Message {
+	fix := func(list ai.ContentList) (ai.ContentList, bool) {
+		changed := false
+		for _, b := range list {
+			if img, ok := b.(*ai.ImageContent); ok && strings.HasPrefix(img.Data, blobRefPrefix) {
+				changed = true
+				break
+			}
+		}
+		if !changed {
+			return list, false
+		}
+		out := make(ai.ContentList, len(list))
+		for i, b := range list {
+			if img, ok := b.(*ai.ImageContent); ok && strings.HasPrefix(img.Data, blobRefPrefix) {
+				out[i] = ai.Text(MissingImageText)
+				continue
+			}
+			out[i] = b
+		}
+		return out, true
+	}
+	switch m := m.(type) {
+	case *ai.UserMessage:
+		if c, ok := fix(m.Content); ok {
+			u := *m
+			u.Content = c
+			return &u
+		}
+	case *ai.ToolResultMessage:
+		if c, ok := fix(m.Content); ok {
+			r := *m
+			r.Content = c
+			return &r
+		}
+	}
+	return m
 }
 
 func toLLM(m ai.Message) ai.Message {

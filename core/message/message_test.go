@@ -154,3 +154,15 @@ func TestToLLM(t *testing.T) {
 		t.Errorf("file mention: %q %d blocks", s, len(fm.Content))
 	}
 }
+
+func TestToLLMReplacesMissingBlobs(t *testing.T) {
+	in := []ai.Message{&ai.UserMessage{Content: ai.ContentList{ai.Text("look"), &ai.ImageContent{Data: "blob:sha256:abc", MIMEType: "image/png"}, &ai.ImageContent{Data: "iVBOR", MIMEType: "image/png"}}}}
+	out := ToLLM(in)
+	u := out[0].(*ai.UserMessage)
+	if u.Content[1].(*ai.TextContent).Text != MissingImageText || u.Content[2].(*ai.ImageContent).Data != "iVBOR" {
+		t.Fatalf("content %#v", u.Content)
+	}
+	if in[0].(*ai.UserMessage).Content[1].(*ai.ImageContent).Data != "blob:sha256:abc" {
+		t.Fatal("the session's message was changed")
+	}
+}

@@ -15,11 +15,17 @@ import (
 // entry whose blob could not be restored. Unusable lines are skipped when
 // building the context but kept, unchanged and in place, in the file.
 type LineProblem struct {
-	Line int    // 1-based line number in the file as loaded
-	Err  string // what is wrong
+	Line    int    // 1-based line number in the file as loaded
+	Err     string // what is wrong
+	Skipped bool   // the line was left out of the session (it stays in the file)
 }
 
-func (p LineProblem) String() string { return fmt.Sprintf("line %d: %s", p.Line, p.Err) }
+func (p LineProblem) String() string {
+	if p.Skipped {
+		return fmt.Sprintf("line %d skipped: %s", p.Line, p.Err)
+	}
+	return fmt.Sprintf("line %d: %s", p.Line, p.Err)
+}
 
 // fileLine is one line after the header: an entry, or a line kept verbatim.
 type fileLine struct {
@@ -84,7 +90,7 @@ func parseFile(data []byte, blobs *BlobStore, rnd io.Reader) (*parsedFile, error
 		// for current files the envelope pass below validates.
 		for i, l := range body {
 			if err := eachMember(l.b, func(member) bool { return true }); err != nil {
-				p.problems = append(p.problems, LineProblem{l.no, err.Error()})
+				p.problems = append(p.problems, LineProblem{Line: l.no, Err: err.Error(), Skipped: true})
 				valid[i] = false
 			}
 		}
@@ -105,7 +111,7 @@ func parseFile(data []byte, blobs *BlobStore, rnd io.Reader) (*parsedFile, error
 		}
 		e, msg, err := envelope(p.lines[i].raw)
 		if err != nil {
-			p.problems = append(p.problems, LineProblem{body[i].no, err.Error()})
+			p.problems = append(p.problems, LineProblem{Line: body[i].no, Err: err.Error(), Skipped: true})
 			continue
 		}
 		p.lines[i].entry = e
@@ -125,7 +131,7 @@ func parseFile(data []byte, blobs *BlobStore, rnd io.Reader) (*parsedFile, error
 			continue
 		}
 		if errs[i] != nil {
-			p.problems = append(p.problems, LineProblem{body[i].no, errs[i].Error()})
+			p.problems = append(p.problems, LineProblem{Line: body[i].no, Err: errs[i].Error() + " (kept as an unknown entry)"})
 			if e.Type == TypeMessage {
 				e.Message = &ai.OpaqueMessage{Role: roleOf(msgs[i]), Raw: msgs[i]}
 			}
@@ -136,7 +142,7 @@ func parseFile(data []byte, blobs *BlobStore, rnd io.Reader) (*parsedFile, error
 			}
 			data, err := cache.resolve(img.Data)
 			if err != nil {
-				p.problems = append(p.problems, LineProblem{body[i].no, "image kept as a reference: " + err.Error()})
+				p.problems = append(p.problems, LineProblem{Line: body[i].no, Err: "image not found, sent as a placeholder: " + err.Error()})
 				continue
 			}
 			img.Data = data

@@ -102,14 +102,21 @@ func Run(ctx context.Context, s *agentsession.Session, prompts []Prompt, opts Op
 		}
 	}
 	last := s.LastAssistant()
-	if opts.Format == Text && last != nil {
+	// A failed answer's text is a fragment: stdout is for answers, so it
+	// stays in the session only. An interrupted one is shown, since the
+	// user stopped it on purpose.
+	if opts.Format == Text && last != nil && last.StopReason != ai.StopReasonError {
 		out.finalText(last)
 	}
 	if last != nil && last.StopReason == ai.StopReasonError {
 		fmt.Fprintf(opts.Stderr, "gopi: %s\n", strings.TrimSpace(last.ErrorMessage))
 	}
 	if status == ExitInterrupted {
-		fmt.Fprintln(opts.Stderr, "gopi: interrupted; the partial answer is kept in the session")
+		msg := "gopi: interrupted"
+		if last != nil && last.StopReason == ai.StopReasonAborted && len(last.Content) > 0 && s.SessionFile() != "" {
+			msg += "; the partial answer is kept in the session"
+		}
+		fmt.Fprintln(opts.Stderr, msg)
 	}
 	if err := s.Err(); err != nil {
 		fmt.Fprintf(opts.Stderr, "gopi: the session could not be saved: %v\n", err)

@@ -8,6 +8,7 @@ package registry
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/gopi-agent/gopi/core/tool"
 	"github.com/gopi-agent/gopi/core/tools/astedit"
@@ -63,7 +64,7 @@ func New(name string, env *tool.Env) (tool.Tool, error) {
 			return e.New(env), nil
 		}
 	}
-	return nil, fmt.Errorf("unknown tool %q; built-in tools: %v", name, Names())
+	return nil, fmt.Errorf("unknown tool %q; built-in tools: %s", name, strings.Join(Names(), ", "))
 }
 
 // All builds every built-in tool for env. env.EditEnabled is set from
