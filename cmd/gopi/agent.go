@@ -333,6 +333,11 @@ func runAgentWith(ctx context.Context, env *cliEnv, fs *pflag.FlagSet, f *agentF
 		return exitError
 	}
 	opts.HTTPClient = env.httpClient
+	for flag, v := range map[string]string{"--system-prompt": f.systemPrompt, "--append-system-prompt": f.appendSystemPrompt} {
+		if looksLikeMissingFile(cfg, v) {
+			fmt.Fprintf(env.stderr, "gopi: warning: %s %q names no file; it is used as the text itself\n", flag, v)
+		}
+	}
 	opts.GitStatus = gitProbe
 	s, err := agentsession.New(ctx, opts)
 	if err != nil {
@@ -770,4 +775,25 @@ func listModels(ctx context.Context, env *cliEnv, search string) int {
 		args = append(args, search)
 	}
 	return runModels(ctx, env, args)
+}
+
+// looksLikeMissingFile reports whether a --system-prompt value looks like a
+// path (a leading /, ./ or ~/, or a .md or .txt name) but no such file
+// exists: it would silently become the prompt text.
+func looksLikeMissingFile(cfg *config.Config, v string) bool {
+	if v == "" || strings.ContainsAny(v, "\n ") {
+		return false
+	}
+	if !strings.HasPrefix(v, "/") && !strings.HasPrefix(v, "./") && !strings.HasPrefix(v, "~/") &&
+		!strings.HasSuffix(v, ".md") && !strings.HasSuffix(v, ".txt") {
+		return false
+	}
+	p := v
+	if strings.HasPrefix(p, "~/") {
+		p = filepath.Join(cfg.Home, p[2:])
+	} else if !filepath.IsAbs(p) {
+		p = filepath.Join(cfg.Cwd, p)
+	}
+	_, err := os.Stat(p)
+	return err != nil
 }

@@ -467,3 +467,11 @@ func TestDamagedSessions(t *testing.T) {
 		t.Fatal("the newer file was rewritten")
 	}
 }
+
+func TestSystemPromptPathWarning(t *testing.T) {
+	r := newAgentRig(t, mockllm.Turn{Blocks: []mockllm.Block{mockllm.Text("ok")}})
+	_, stderr, code := r.run("", "-p", "--model", "mock/mock-model", "--system-prompt", "./prompts/missing.md", "hi")
+	if code != 0 || !strings.Contains(stderr, "names no file") {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+}
