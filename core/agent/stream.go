@@ -210,6 +210,8 @@ func schemaJSON(s *tool.Schema) json.RawMessage {
 func (a *Agent) streamOnce(ctx context.Context, hooks *hookChain, forced *forcedChoice) *ai.AssistantMessage {
 	req := a.request(ctx, hooks, forced)
 	model := req.Model
+	began := a.now()
+	var ttft int64 // ms to the first content delta, 0 until then
 	s := a.opts.Stream(ctx, req)
 
 	var partial *ai.AssistantMessage
@@ -226,6 +228,12 @@ func (a *Agent) streamOnce(ctx context.Context, hooks *hookChain, forced *forced
 		partial = p
 	}
 	finish := func(final *ai.AssistantMessage) *ai.AssistantMessage {
+		if final.Duration == 0 {
+			final.Duration = max(a.now().Sub(began).Milliseconds(), 1)
+		}
+		if final.TTFT == 0 {
+			final.TTFT = ttft
+		}
 		wasStarted := started
 		setPartial(final)
 		started = true
@@ -266,6 +274,9 @@ func (a *Agent) streamOnce(ctx context.Context, hooks *hookChain, forced *forced
 			}
 			return finish(final)
 		default:
+			if ttft == 0 && ev.Type.IsDelta() {
+				ttft = max(a.now().Sub(began).Milliseconds(), 1)
+			}
 			if ev.Partial != nil {
 				if !started {
 					setPartial(ev.Partial)
