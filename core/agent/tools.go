@@ -257,7 +257,7 @@ func (a *Agent) runCall(runCtx, batchCtx context.Context, hooks *hookChain, r *c
 	onUpdate := func(partial *tool.Result) {
 		a.emit(ToolExecutionUpdate{ToolCallID: r.call.ID, ToolName: r.call.Name, Args: args, PartialResult: partial})
 	}
-	res, _ := tool.Invoke(execCtx, r.tool, decoded, onUpdate)
+	res, _ := tool.Invoke(tool.WithCallID(execCtx, r.call.ID), r.tool, decoded, onUpdate)
 	res = hooks.toolResult(runCtx, info, res)
 	return a.capResult(def.Name, res)
 }

@@ -23,6 +23,8 @@ type Env struct {
 	// pending-action queue of the resolve tool), keyed by a private type
 	// of the owning package; it lives and dies with the Env.
 	values sync.Map
+
+	hosts hostURIs // URL schemes served by an embedding host (SetHostURIs)
 }
 
 // Value returns the session value stored under key, storing make() first

@@ -31,6 +31,9 @@ type loaded struct {
 // created); a directory or a binary file is.
 func (t *Tool) load(abs, shown string) (loaded, error) {
 	f := loaded{abs: abs, shown: shown}
+	if err := t.refuseHostURI(shown); err != nil {
+		return f, err
+	}
 	raw, err := os.ReadFile(abs)
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
@@ -146,3 +149,12 @@ func (t *Tool) Remove(abs string) error {
 
 // Stat describes a file.
 func (t *Tool) Stat(abs string) (fs.FileInfo, error) { return os.Stat(abs) }
+
+// refuseHostURI rejects a URL of a scheme the embedding host owns: edit
+// works on files; the host's content is replaced whole with write.
+func (t *Tool) refuseHostURI(path string) error {
+	if scheme, _, ok := t.env.HostURI(strings.TrimSpace(path)); ok {
+		return fmt.Errorf("Cannot edit %s: %s:// URLs belong to the host and cannot be edited; read it, then replace its whole content with the write tool.", path, scheme.Scheme)
+	}
+	return nil
+}

@@ -13,6 +13,15 @@ import (
 // are not rolled back: when one fails, the error says which ones had
 // already been applied.
 func (t *Tool) runApplyPatch(input string) (*tool.Result, error) {
+	for _, line := range strings.Split(input, "\n") {
+		for _, marker := range []string{"*** Add File:", "*** Update File:", "*** Delete File:", "*** Move to:"} {
+			if p, ok := strings.CutPrefix(strings.TrimSpace(line), marker); ok {
+				if err := t.refuseHostURI(p); err != nil {
+					return nil, err
+				}
+			}
+		}
+	}
 	res, err := applypatch.Apply(input, t.env.Cwd, t)
 	if err != nil {
 		if len(res.Changes) > 0 {

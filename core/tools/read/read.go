@@ -113,14 +113,15 @@ type Window struct {
 
 // handler reads one kind of target.
 type handler struct {
-	match func(target string) bool
+	match func(t *Tool, target string) bool
 	read  func(t *Tool, ctx context.Context, target string) (*tool.Result, error)
 }
 
 // handlers are tried in order; the last (local paths) matches everything.
 var handlers = []handler{
-	{isInternalURL, (*Tool).readInternal},
-	{func(string) bool { return true }, (*Tool).readLocal},
+	{(*Tool).isHostURI, (*Tool).readHost},
+	{func(_ *Tool, target string) bool { return isInternalURL(target) }, (*Tool).readInternal},
+	{func(*Tool, string) bool { return true }, (*Tool).readLocal},
 }
 
 // Execute reads the target named by the path argument.
@@ -139,7 +140,7 @@ func (t *Tool) Execute(ctx context.Context, args tool.Args, _ tool.UpdateFunc) (
 		return nil, tool.Errorf("Path must not be empty; give a file or directory path.")
 	}
 	for _, h := range handlers {
-		if h.match(target) {
+		if h.match(t, target) {
 			return h.read(t, ctx, target)
 		}
 	}

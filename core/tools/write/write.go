@@ -53,7 +53,7 @@ type Details struct {
 }
 
 // Execute writes the file.
-func (t *Tool) Execute(_ context.Context, args tool.Args, _ tool.UpdateFunc) (*tool.Result, error) {
+func (t *Tool) Execute(ctx context.Context, args tool.Args, _ tool.UpdateFunc) (*tool.Result, error) {
 	var a struct {
 		Path    string `json:"path"`
 		Content string `json:"content"`
@@ -64,6 +64,15 @@ func (t *Tool) Execute(_ context.Context, args tool.Args, _ tool.UpdateFunc) (*t
 	p := strings.TrimSpace(a.Path)
 	if p == "" {
 		return nil, tool.Errorf("Path must not be empty; give the file to write.")
+	}
+	if scheme, h, ok := t.env.HostURI(p); ok {
+		if !scheme.Writable {
+			return nil, tool.Errorf("Cannot write %s: %s:// URLs are read-only here.", p, scheme.Scheme)
+		}
+		if err := h.WriteURI(ctx, p, a.Content); err != nil {
+			return nil, tool.Errorf("Cannot write %s: %v", p, err)
+		}
+		return tool.TextResult(fmt.Sprintf("Wrote %s (%d bytes).", p, len(a.Content)), map[string]any{"path": p, "op": "host"}), nil
 	}
 	abs := t.env.Resolve(p)
 	display := t.env.DisplayPath(abs)
