@@ -90,20 +90,22 @@ type Session struct {
 	fallback   string         // why the session's own model could not be restored, if it could not
 	promptInfo *prompt.Prompt // the built system prompt with its environment facts and context files
 
-	mu        sync.Mutex
-	store     *session.Manager
-	nextTurn  []ai.Message
-	subs      map[int]func(agent.Event)
-	nextSub   int
-	unsub     func()
-	titleOnce bool
-	titleWait time.Duration                    // how long Close waits for a title (titleGrace)
-	recorded  struct{ model, thinking string } // model and thinking level last written on the store's path
-	runLock   *session.RunLock                 // this process runs the store's session file
-	bg        sync.WaitGroup                   // background work (titles) the session owns
-	bgCtx     context.Context
-	bgCancel  context.CancelFunc
-	closed    bool
+	mu             sync.Mutex
+	store          *session.Manager
+	nextTurn       []ai.Message
+	subs           map[int]func(agent.Event)
+	nextSub        int
+	unsub          func()
+	titleOnce      bool
+	titleWait      time.Duration                    // how long Close waits for a title (titleGrace)
+	recorded       struct{ model, thinking string } // model and thinking level last written on the store's path
+	runLock        *session.RunLock                 // this process runs the store's session file
+	todo           []TodoPhase                      // the todo plan (RPC set_todos)
+	autoCompaction *bool                            // run-time override of compaction.enabled
+	bg             sync.WaitGroup                   // background work (titles) the session owns
+	bgCtx          context.Context
+	bgCancel       context.CancelFunc
+	closed         bool
 }
 
 // New builds a session: configuration, models, the store, tools, system
@@ -296,7 +298,22 @@ func (s *Session) buildTools(env *tool.Env) ([]tool.Tool, error) {
 			}
 		}
 	}
-	return append(out, s.opts.ExtraTools...), nil
+	seen := map[string]bool{}
+	for _, t := range out {
+		seen[t.Definition().Name] = true
+	}
+	s.mu.Lock()
+	extra := s.opts.ExtraTools
+	s.mu.Unlock()
+	for _, t := range extra {
+		name := t.Definition().Name
+		if seen[name] {
+			return nil, fmt.Errorf("tool %q is defined twice (a built-in or another extra tool has that name)", name)
+		}
+		seen[name] = true
+		out = append(out, t)
+	}
+	return out, nil
 }
 
 func contains(list []string, s string) bool {

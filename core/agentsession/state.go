@@ -1,7 +1,10 @@
 package agentsession
 
 import (
+	"encoding/json"
+
 	"github.com/gopi-agent/gopi/core/ai"
+	"github.com/gopi-agent/gopi/core/tool"
 )
 
 // State is a snapshot of the session for front ends (RPC get_state).
@@ -19,6 +22,18 @@ type State struct {
 	AutoRetryEnabled   bool             `json:"autoRetryEnabled"`
 	MessageCount       int              `json:"messageCount"`
 	QueuedMessageCount int              `json:"queuedMessageCount"`
+
+	AutoCompactionEnabled bool          `json:"autoCompactionEnabled"`
+	TodoPhases            []TodoPhase   `json:"todoPhases"`
+	SystemPrompt          string        `json:"systemPrompt"`
+	DumpTools             []ToolSummary `json:"dumpTools"`
+}
+
+// ToolSummary describes an offered tool in State.
+type ToolSummary struct {
+	Name        string          `json:"name"`
+	Description string          `json:"description"`
+	Parameters  json.RawMessage `json:"parameters"`
 }
 
 // State returns a snapshot of the session.
@@ -42,7 +57,27 @@ func (s *Session) State() State {
 		AutoRetryEnabled:   s.agent.Retry().Enabled,
 		MessageCount:       len(s.agent.Messages()),
 		QueuedMessageCount: qs + qf + next,
+
+		AutoCompactionEnabled: s.AutoCompaction(),
+		TodoPhases:            s.TodoPhases(),
+		SystemPrompt:          s.agent.SystemPrompt(),
+		DumpTools:             toolSummaries(s.agent.Tools()),
 	}
+}
+
+func toolSummaries(tools []tool.Tool) []ToolSummary {
+	out := make([]ToolSummary, 0, len(tools))
+	for _, t := range tools {
+		d := t.Definition()
+		params := json.RawMessage(`{"type":"object","properties":{}}`)
+		if d.Parameters != nil {
+			if data, err := json.Marshal(d.Parameters); err == nil {
+				params = data
+			}
+		}
+		out = append(out, ToolSummary{Name: d.Name, Description: d.Description, Parameters: params})
+	}
+	return out
 }
 
 // SessionFile returns the session file's path ("" in memory).

@@ -71,7 +71,7 @@ var schema = []Def{
 	{Key: "startup.checkUpdate", Kind: KindBool, Default: true},
 	{Key: "collapseChangelog", Kind: KindBool, Default: false},
 	{Key: "completion.notify", Kind: KindEnum, Default: "on", Values: []string{"on", "off"}},
-	{Key: "ask.timeout", Kind: KindNumber, Default: 0},
+	{Key: "ask.timeout", Kind: KindNumber, Default: 30}, // seconds; the spec gives 30 (omp 14.9.9 ships 0: no timeout)
 	{Key: "ask.notify", Kind: KindEnum, Default: "on", Values: []string{"on", "off"}},
 	{Key: "stt.enabled", Kind: KindBool, Default: false},
 	{Key: "stt.language", Kind: KindString, Default: "en"},

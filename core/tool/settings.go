@@ -32,6 +32,7 @@ type Settings struct {
 	HashlineAutoDropPureInsertDuplicates bool     // edit.hashlineAutoDropPureInsertDuplicates
 	EditSeparator                        string   // PI_HL_SEP: prefix of hashline payload lines; "" is hashline.DefaultEditSeparator
 	ASTMaxFiles                          int      // PI_MAX_AST_FILES: files one ast_edit may change; 0 is ast.DefaultMaxFiles
+	AskTimeout                           int      // ask.timeout in seconds: an unanswered question takes its default; 0 waits forever
 }
 
 // DefaultSettings returns the settings of a configuration that sets
@@ -67,6 +68,7 @@ func settingsFrom(cs *config.Settings) Settings {
 		SearchContextBefore:                  before,
 		SearchContextAfter:                   after,
 		HashlineAutoDropPureInsertDuplicates: cs.Bool("edit.hashlineAutoDropPureInsertDuplicates"),
+		AskTimeout:                           cs.Int("ask.timeout"),
 	}
 }
 

@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/gopi-agent/gopi/core/tool"
+	"github.com/gopi-agent/gopi/core/tools/ask"
 	"github.com/gopi-agent/gopi/core/tools/astedit"
 	"github.com/gopi-agent/gopi/core/tools/astgrep"
 	"github.com/gopi-agent/gopi/core/tools/edit"
@@ -28,21 +29,26 @@ type Factory func(env *tool.Env) tool.Tool
 type Entry struct {
 	Name string  // the tool's name, as in its Definition
 	New  Factory // constructor
+	// Available, when set, says whether the session can offer the tool
+	// (ask needs a UI); All leaves it out otherwise.
+	Available func(env *tool.Env) bool
 }
 
 // builtins is the table of built-in tools, in the order they are offered.
 var builtins = []Entry{
-	{"read", read.New},
-	{"write", write.New},
-	{"edit", edit.New},
-	{"search", search.New},
-	{"find", find.New},
-	{"ast_grep", astgrep.New},
-	{"ast_edit", astedit.New},
+	{"read", read.New, nil},
+	{"write", write.New, nil},
+	{"edit", edit.New, nil},
+	{"search", search.New, nil},
+	{"find", find.New, nil},
+	{"ast_grep", astgrep.New, nil},
+	{"ast_edit", astedit.New, nil},
 	// resolve is hidden (tool.Hidden): offered only while ast_edit or
 	// another previewing tool has an action pending in the session's
 	// queue (resolve.For(env)), which the tools built from one Env share.
-	{"resolve", resolve.New},
+	{"resolve", resolve.New, nil},
+	// ask needs a user to answer: offered only with a UI (RPC, TUI).
+	{"ask", ask.New, ask.Available},
 }
 
 // Builtins returns the table of built-in tools.
@@ -77,9 +83,11 @@ func All(env *tool.Env) []tool.Tool {
 			env.EditEnabled = true
 		}
 	}
-	tools := make([]tool.Tool, len(builtins))
-	for i, e := range builtins {
-		tools[i] = e.New(env)
+	tools := make([]tool.Tool, 0, len(builtins))
+	for _, e := range builtins {
+		if e.Available == nil || e.Available(env) {
+			tools = append(tools, e.New(env))
+		}
 	}
 	return tools
 }

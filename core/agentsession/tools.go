@@ -1,0 +1,43 @@
+package agentsession
+
+import (
+	"github.com/gopi-agent/gopi/core/tool"
+)
+
+// SetExtraTools replaces the tools offered after the built-ins (RPC host
+// tools, custom tools) from the next model call on, and rebuilds the system
+// prompt's tool list. A name that collides with a built-in is an error.
+func (s *Session) SetExtraTools(extra []tool.Tool) error {
+	s.mu.Lock()
+	s.opts.ExtraTools = append([]tool.Tool(nil), extra...)
+	s.mu.Unlock()
+	return s.rebuildTools()
+}
+
+// rebuildTools rebuilds the tool list and the system prompt.
+func (s *Session) rebuildTools() error {
+	tools, err := s.buildTools(s.toolEnv)
+	if err != nil {
+		return err
+	}
+	system, err := s.systemPrompt(tools, nil)
+	if err != nil {
+		return err
+	}
+	s.agent.SetTools(tools)
+	s.agent.SetSystemPrompt(system)
+	return nil
+}
+
+// Tools returns the tools the session offers (hidden ones included).
+func (s *Session) Tools() []tool.Tool { return s.agent.Tools() }
+
+// SystemPrompt returns the current system prompt.
+func (s *Session) SystemPrompt() string { return s.agent.SystemPrompt() }
+
+// SetUI gives the session a user interface (RPC mode's extension UI, the
+// TUI): tools that need one (ask) are offered from the next model call on.
+func (s *Session) SetUI(ui tool.UI) error {
+	s.toolEnv.UI = ui
+	return s.rebuildTools()
+}

@@ -1,0 +1,479 @@
+package rpc
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/gopi-agent/gopi/core/agent"
+	"github.com/gopi-agent/gopi/core/agentsession"
+	"github.com/gopi-agent/gopi/core/ai"
+	"github.com/gopi-agent/gopi/core/tool"
+)
+
+// command handles one command frame: line is the whole frame; the result
+// is the response's data (nil for none, nullData{} for null) or an error
+// for a failure response.
+type command func(ctx context.Context, srv *server, id json.RawMessage, line []byte) (any, error)
+
+// notYet is the failure of a command whose feature gopi does not have yet.
+func notYet(what string) command {
+	return func(context.Context, *server, json.RawMessage, []byte) (any, error) {
+		return nil, fmt.Errorf("%s is not available in this version of gopi", what)
+	}
+}
+
+// decode reads a command's fields, naming the command in the error.
+func decode(line []byte, v any) error {
+	dec := json.NewDecoder(strings.NewReader(string(line)))
+	if err := dec.Decode(v); err != nil {
+		return fmt.Errorf("invalid command: %w", err)
+	}
+	return nil
+}
+
+// promptFields are the fields of prompt, steer, follow_up and
+// abort_and_prompt.
+type promptFields struct {
+	Message           string             `json:"message"`
+	Images            []*ai.ImageContent `json:"images"`
+	StreamingBehavior string             `json:"streamingBehavior"`
+}
+
+func (p *promptFields) check() error {
+	for i, im := range p.Images {
+		if im == nil || im.Data == "" || im.MIMEType == "" {
+			return fmt.Errorf("images[%d]: an image needs data (base64) and mimeType", i)
+		}
+	}
+	switch p.StreamingBehavior {
+	case "", "steer", "followUp":
+		return nil
+	}
+	return fmt.Errorf(`unknown streamingBehavior %q: use "steer" or "followUp"`, p.StreamingBehavior)
+}
+
+var commands map[string]command
+
+func init() {
+	commands = map[string]command{
+		// Prompting
+		"prompt":           cmdPrompt,
+		"steer":            cmdSteer,
+		"follow_up":        cmdFollowUp,
+		"abort":            cmdAbort,
+		"abort_and_prompt": cmdAbortAndPrompt,
+		"new_session":      cmdNewSession,
+		// State
+		"get_state":            cmdGetState,
+		"set_todos":            cmdSetTodos,
+		"set_host_tools":       cmdSetHostTools,
+		"set_host_uri_schemes": cmdSetHostURISchemes,
+		// Model and thinking
+		"set_model":            cmdSetModel,
+		"cycle_model":          cmdCycleModel,
+		"get_available_models": cmdAvailableModels,
+		"set_thinking_level":   cmdSetThinkingLevel,
+		"cycle_thinking_level": cmdCycleThinkingLevel,
+		// Queue modes
+		"set_steering_mode":  cmdSetQueueMode(func(s *agentsession.Session, m agent.QueueMode) { s.Agent().SetSteeringMode(m) }),
+		"set_follow_up_mode": cmdSetQueueMode(func(s *agentsession.Session, m agent.QueueMode) { s.Agent().SetFollowUpMode(m) }),
+		"set_interrupt_mode": cmdSetInterruptMode,
+		// Compaction and retry
+		"compact":             notYet("compaction"),
+		"set_auto_compaction": cmdSetAutoCompaction,
+		"set_auto_retry":      cmdSetAutoRetry,
+		"abort_retry":         cmdAbortRetry,
+		"handoff":             notYet("handoff"),
+		// Bash
+		"bash":       notYet("the bash command"),
+		"abort_bash": notYet("the bash command"),
+		// Session
+		"get_session_stats":       cmdSessionStats,
+		"export_html":             notYet("HTML export"),
+		"switch_session":          cmdSwitchSession,
+		"branch":                  cmdBranch,
+		"get_branch_messages":     cmdBranchMessages,
+		"get_last_assistant_text": cmdLastAssistantText,
+		"set_session_name":        cmdSetSessionName,
+		"get_messages":            cmdGetMessages,
+		// Login
+		"get_login_providers": func(context.Context, *server, json.RawMessage, []byte) (any, error) {
+			return map[string]any{"providers": []any{}}, nil
+		},
+		"login": notYet("OAuth login"),
+	}
+}
+
+// runPrompt runs a prompt in the background; a failure after the
+// acknowledgement is reported with the command's id.
+func (srv *server) runPrompt(ctx context.Context, id json.RawMessage, command string, p promptFields) {
+	srv.prompts.Add(1)
+	go func() {
+		defer srv.prompts.Done()
+		err := srv.s.Prompt(ctx, p.Message, agentsession.PromptOptions{Images: p.Images, StreamingBehavior: agentsession.Delivery(p.StreamingBehavior)})
+		if err != nil && ctx.Err() == nil {
+			srv.out.send(fail(id, command, err.Error()))
+		}
+	}()
+}
+
+func cmdPrompt(ctx context.Context, srv *server, id json.RawMessage, line []byte) (any, error) {
+	var p promptFields
+	if err := decode(line, &p); err != nil {
+		return nil, err
+	}
+	if err := p.check(); err != nil {
+		return nil, err
+	}
+	if srv.s.IsStreaming() {
+		if p.StreamingBehavior == "" {
+			return nil, agent.ErrBusy
+		}
+		// Queued at once: the acknowledgement means it is queued.
+		return nil, srv.s.Prompt(ctx, p.Message, agentsession.PromptOptions{Images: p.Images, StreamingBehavior: agentsession.Delivery(p.StreamingBehavior)})
+	}
+	// Acknowledge first, then run: the events follow the response.
+	srv.out.send(ok(id, "prompt", nil))
+	srv.runPrompt(ctx, id, "prompt", p)
+	return skipResponse, nil
+}
+
+func cmdSteer(_ context.Context, srv *server, _ json.RawMessage, line []byte) (any, error) {
+	var p promptFields
+	if err := decode(line, &p); err != nil {
+		return nil, err
+	}
+	if err := p.check(); err != nil {
+		return nil, err
+	}
+	srv.s.Steer(p.Message, p.Images...)
+	return nil, nil
+}
+
+func cmdFollowUp(_ context.Context, srv *server, _ json.RawMessage, line []byte) (any, error) {
+	var p promptFields
+	if err := decode(line, &p); err != nil {
+		return nil, err
+	}
+	if err := p.check(); err != nil {
+		return nil, err
+	}
+	srv.s.FollowUp(p.Message, p.Images...)
+	return nil, nil
+}
+
+// abortAndWait aborts the run and waits (bounded) until it has ended.
+func (srv *server) abortAndWait() {
+	srv.s.Abort()
+	ctx, cancel := context.WithTimeout(context.Background(), srv.opts.StopGrace)
+	defer cancel()
+	_ = srv.s.WaitIdle(ctx)
+}
+
+func cmdAbort(_ context.Context, srv *server, _ json.RawMessage, _ []byte) (any, error) {
+	srv.abortAndWait()
+	return nil, nil
+}
+
+func cmdAbortAndPrompt(ctx context.Context, srv *server, id json.RawMessage, line []byte) (any, error) {
+	var p promptFields
+	if err := decode(line, &p); err != nil {
+		return nil, err
+	}
+	if err := p.check(); err != nil {
+		return nil, err
+	}
+	srv.abortAndWait()
+	p.StreamingBehavior = ""
+	srv.out.send(ok(id, "abort_and_prompt", nil))
+	srv.runPrompt(ctx, id, "abort_and_prompt", p)
+	return skipResponse, nil
+}
+
+func cmdNewSession(_ context.Context, srv *server, _ json.RawMessage, line []byte) (any, error) {
+	var f struct {
+		ParentSession string `json:"parentSession"`
+	}
+	if err := decode(line, &f); err != nil {
+		return nil, err
+	}
+	if err := srv.s.NewSession(f.ParentSession); err != nil {
+		return nil, err
+	}
+	return map[string]bool{"cancelled": false}, nil
+}
+
+func cmdGetState(_ context.Context, srv *server, _ json.RawMessage, _ []byte) (any, error) {
+	return srv.s.State(), nil
+}
+
+func cmdSetTodos(_ context.Context, srv *server, _ json.RawMessage, line []byte) (any, error) {
+	var f struct {
+		Phases []agentsession.TodoPhase `json:"phases"`
+	}
+	if err := decode(line, &f); err != nil {
+		return nil, err
+	}
+	phases, err := srv.s.SetTodoPhases(f.Phases)
+	if err != nil {
+		return nil, err
+	}
+	return map[string]any{"todoPhases": phases}, nil
+}
+
+// hostToolDef is one tool of set_host_tools.
+type hostToolDef struct {
+	Name        string          `json:"name"`
+	Label       string          `json:"label"`
+	Description string          `json:"description"`
+	Parameters  json.RawMessage `json:"parameters"`
+	Concurrency string          `json:"concurrency"`
+}
+
+func cmdSetHostTools(_ context.Context, srv *server, _ json.RawMessage, line []byte) (any, error) {
+	var f struct {
+		Tools []hostToolDef `json:"tools"`
+	}
+	if err := decode(line, &f); err != nil {
+		return nil, err
+	}
+	tools := make([]tool.Tool, 0, len(f.Tools))
+	names := make([]string, 0, len(f.Tools))
+	for i, d := range f.Tools {
+		t, err := srv.host.newTool(d)
+		if err != nil {
+			return nil, fmt.Errorf("tools[%d]: %w", i, err)
+		}
+		tools = append(tools, t)
+		names = append(names, d.Name)
+	}
+	if err := srv.s.SetExtraTools(tools); err != nil {
+		return nil, err
+	}
+	return map[string]any{"toolNames": names}, nil
+}
+
+func cmdSetHostURISchemes(_ context.Context, srv *server, _ json.RawMessage, line []byte) (any, error) {
+	var f struct {
+		Schemes []tool.HostURIScheme `json:"schemes"`
+	}
+	if err := decode(line, &f); err != nil {
+		return nil, err
+	}
+	names := make([]string, 0, len(f.Schemes))
+	for i, s := range f.Schemes {
+		s.Scheme = strings.ToLower(strings.TrimSuffix(strings.TrimSpace(s.Scheme), "://"))
+		if s.Scheme == "" || strings.ContainsAny(s.Scheme, "/: ") {
+			return nil, fmt.Errorf("schemes[%d]: %q is not a URL scheme", i, f.Schemes[i].Scheme)
+		}
+		if s.Scheme == "file" || s.Scheme == "artifact" {
+			return nil, fmt.Errorf("schemes[%d]: %s:// is gopi's own and cannot be taken over", i, s.Scheme)
+		}
+		f.Schemes[i] = s
+		names = append(names, s.Scheme)
+	}
+	srv.s.ToolEnv().SetHostURIs(srv.host, f.Schemes)
+	return map[string]any{"schemes": names}, nil
+}
+
+func cmdSetModel(_ context.Context, srv *server, _ json.RawMessage, line []byte) (any, error) {
+	var f struct {
+		Provider string `json:"provider"`
+		ModelID  string `json:"modelId"`
+	}
+	if err := decode(line, &f); err != nil {
+		return nil, err
+	}
+	m, err := srv.s.FindModel(f.Provider, f.ModelID)
+	if err != nil {
+		return nil, err
+	}
+	if err := srv.s.SetModel(m); err != nil {
+		return nil, err
+	}
+	return m, nil
+}
+
+func cmdCycleModel(_ context.Context, srv *server, _ json.RawMessage, _ []byte) (any, error) {
+	m, err := srv.s.CycleModel()
+	if err != nil {
+		return nil, err
+	}
+	if m == nil {
+		return nullData{}, nil
+	}
+	return map[string]any{"model": m, "thinkingLevel": srv.s.Agent().Thinking(), "isScoped": false}, nil
+}
+
+func cmdAvailableModels(_ context.Context, srv *server, _ json.RawMessage, _ []byte) (any, error) {
+	list := srv.s.AvailableModels()
+	if list == nil {
+		list = []*ai.Model{}
+	}
+	return map[string]any{"models": list}, nil
+}
+
+func cmdSetThinkingLevel(_ context.Context, srv *server, _ json.RawMessage, line []byte) (any, error) {
+	var f struct {
+		Level string `json:"level"`
+	}
+	if err := decode(line, &f); err != nil {
+		return nil, err
+	}
+	return nil, srv.s.SetThinkingLevel(ai.ThinkingLevel(f.Level))
+}
+
+func cmdCycleThinkingLevel(_ context.Context, srv *server, _ json.RawMessage, _ []byte) (any, error) {
+	l, err := srv.s.CycleThinkingLevel()
+	if err != nil {
+		return nil, err
+	}
+	if l == "" {
+		return nullData{}, nil
+	}
+	return map[string]any{"level": l}, nil
+}
+
+func cmdSetQueueMode(set func(*agentsession.Session, agent.QueueMode)) command {
+	return func(_ context.Context, srv *server, _ json.RawMessage, line []byte) (any, error) {
+		var f struct {
+			Mode string `json:"mode"`
+		}
+		if err := decode(line, &f); err != nil {
+			return nil, err
+		}
+		m, err := agent.ParseQueueMode(f.Mode)
+		if err != nil || f.Mode == "" {
+			return nil, fmt.Errorf(`unknown mode %q: use "one-at-a-time" or "all"`, f.Mode)
+		}
+		set(srv.s, m)
+		return nil, nil
+	}
+}
+
+func cmdSetInterruptMode(_ context.Context, srv *server, _ json.RawMessage, line []byte) (any, error) {
+	var f struct {
+		Mode string `json:"mode"`
+	}
+	if err := decode(line, &f); err != nil {
+		return nil, err
+	}
+	m, err := agent.ParseInterruptMode(f.Mode)
+	if err != nil || f.Mode == "" {
+		return nil, fmt.Errorf(`unknown mode %q: use "immediate" or "wait"`, f.Mode)
+	}
+	srv.s.Agent().SetInterruptMode(m)
+	return nil, nil
+}
+
+type enabledField struct {
+	Enabled *bool `json:"enabled"`
+}
+
+func (f *enabledField) get() (bool, error) {
+	if f.Enabled == nil {
+		return false, errors.New(`"enabled" (true or false) is required`)
+	}
+	return *f.Enabled, nil
+}
+
+func cmdSetAutoCompaction(_ context.Context, srv *server, _ json.RawMessage, line []byte) (any, error) {
+	var f enabledField
+	if err := decode(line, &f); err != nil {
+		return nil, err
+	}
+	on, err := f.get()
+	if err != nil {
+		return nil, err
+	}
+	srv.s.SetAutoCompaction(on)
+	return nil, nil
+}
+
+func cmdSetAutoRetry(_ context.Context, srv *server, _ json.RawMessage, line []byte) (any, error) {
+	var f enabledField
+	if err := decode(line, &f); err != nil {
+		return nil, err
+	}
+	on, err := f.get()
+	if err != nil {
+		return nil, err
+	}
+	srv.s.SetAutoRetry(on)
+	return nil, nil
+}
+
+func cmdAbortRetry(_ context.Context, srv *server, _ json.RawMessage, _ []byte) (any, error) {
+	srv.s.AbortRetry()
+	return nil, nil
+}
+
+func cmdSessionStats(_ context.Context, srv *server, _ json.RawMessage, _ []byte) (any, error) {
+	return srv.s.Stats(), nil
+}
+
+func cmdSwitchSession(_ context.Context, srv *server, _ json.RawMessage, line []byte) (any, error) {
+	var f struct {
+		SessionPath string `json:"sessionPath"`
+	}
+	if err := decode(line, &f); err != nil {
+		return nil, err
+	}
+	if f.SessionPath == "" {
+		return nil, errors.New(`"sessionPath" is required`)
+	}
+	if err := srv.s.SwitchSession(f.SessionPath); err != nil {
+		return nil, err
+	}
+	return map[string]bool{"cancelled": false}, nil
+}
+
+func cmdBranch(_ context.Context, srv *server, _ json.RawMessage, line []byte) (any, error) {
+	var f struct {
+		EntryID string `json:"entryId"`
+	}
+	if err := decode(line, &f); err != nil {
+		return nil, err
+	}
+	text, err := srv.s.Branch(f.EntryID)
+	if err != nil {
+		return nil, err
+	}
+	return map[string]any{"text": text, "cancelled": false}, nil
+}
+
+func cmdBranchMessages(_ context.Context, srv *server, _ json.RawMessage, _ []byte) (any, error) {
+	points := srv.s.BranchPoints()
+	if points == nil {
+		points = []agentsession.BranchPoint{}
+	}
+	return map[string]any{"messages": points}, nil
+}
+
+func cmdLastAssistantText(_ context.Context, srv *server, _ json.RawMessage, _ []byte) (any, error) {
+	return map[string]string{"text": srv.s.LastAssistantText()}, nil
+}
+
+func cmdSetSessionName(_ context.Context, srv *server, _ json.RawMessage, line []byte) (any, error) {
+	var f struct {
+		Name string `json:"name"`
+	}
+	if err := decode(line, &f); err != nil {
+		return nil, err
+	}
+	return nil, srv.s.SetName(strings.TrimSpace(f.Name))
+}
+
+func cmdGetMessages(_ context.Context, srv *server, _ json.RawMessage, _ []byte) (any, error) {
+	msgs := srv.s.Messages()
+	if msgs == nil {
+		msgs = []ai.Message{}
+	}
+	return map[string]any{"messages": msgs}, nil
+}
+
+var _ = time.Second

@@ -1,0 +1,197 @@
+package rpc
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"sync"
+	"time"
+
+	"github.com/gopi-agent/gopi/core/agent"
+	"github.com/gopi-agent/gopi/core/agentsession"
+)
+
+// Options configure Run.
+type Options struct {
+	In  io.Reader // commands and host replies, one JSON object per line
+	Out io.Writer // frames
+	// EmitTitle lets extension_ui_request setTitle frames through
+	// (PI_RPC_EMIT_TITLE=1); hosts rarely have a title to set.
+	EmitTitle bool
+	// StopGrace bounds how long shutdown waits for an aborted run to end.
+	StopGrace time.Duration
+}
+
+// server is one RPC session.
+type server struct {
+	s    *agentsession.Session
+	out  *writer
+	opts Options
+
+	host *hostBridge
+	ui   *uiBridge
+
+	mu      sync.Mutex
+	prompts sync.WaitGroup // prompt commands running in the background
+}
+
+// Run serves the RPC protocol for s until the input ends or ctx is done,
+// then shuts down (pending host calls fail, the run is aborted, the
+// session is closed) and returns the exit status: 0, or 1 when the
+// session could not be saved.
+func Run(ctx context.Context, s *agentsession.Session, opts Options) int {
+	if opts.StopGrace <= 0 {
+		opts.StopGrace = 5 * time.Second
+	}
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	srv := &server{s: s, opts: opts, out: &writer{w: opts.Out, onFail: cancel}}
+	srv.host = newHostBridge(srv.out)
+	srv.ui = newUIBridge(srv.out, opts.EmitTitle)
+	s.ToolEnv().SetHostURIs(srv.host, nil)
+	if err := s.SetUI(srv.ui); err != nil {
+		srv.out.send(map[string]string{"type": "extension_error", "extensionPath": "rpc", "event": "ui", "error": err.Error()})
+	}
+	unsub := s.Subscribe(func(ev agent.Event) { srv.out.send(ev) })
+
+	srv.out.send(map[string]string{"type": "ready"})
+	lines := readLines(ctx, opts.In)
+	for {
+		var line []byte
+		var ok bool
+		select {
+		case <-ctx.Done():
+		case line, ok = <-lines:
+		}
+		if ctx.Err() != nil || !ok {
+			break
+		}
+		srv.handleLine(ctx, line)
+	}
+
+	// The host is gone (or we were told to stop): nothing can answer host
+	// calls any more, the run stops, what was done is saved.
+	srv.host.rejectAll("RPC client disconnected before host tool execution completed")
+	srv.ui.cancelAll()
+	s.Abort()
+	wctx, wcancel := context.WithTimeout(context.Background(), opts.StopGrace)
+	_ = s.WaitIdle(wctx)
+	wcancel()
+	waitGroup(&srv.prompts, opts.StopGrace)
+	unsub()
+	if err := s.Close(); err != nil {
+		return 1
+	}
+	return 0
+}
+
+// waitGroup waits for wg at most d.
+func waitGroup(wg *sync.WaitGroup, d time.Duration) {
+	done := make(chan struct{})
+	go func() { wg.Wait(); close(done) }()
+	select {
+	case <-done:
+	case <-time.After(d):
+	}
+}
+
+// readLines delivers the input's lines (without the newline) until it
+// ends or ctx is done. Lines may be of any length.
+func readLines(ctx context.Context, in io.Reader) <-chan []byte {
+	ch := make(chan []byte)
+	go func() {
+		defer close(ch)
+		r := bufio.NewReaderSize(in, 64<<10)
+		for {
+			line, err := r.ReadBytes('\n')
+			if len(bytes.TrimSpace(line)) > 0 {
+				select {
+				case ch <- bytes.TrimRight(line, "\r\n"):
+				case <-ctx.Done():
+					return
+				}
+			}
+			if err != nil {
+				return
+			}
+		}
+	}()
+	return ch
+}
+
+// envelope is what every inbound frame has.
+type envelope struct {
+	ID   json.RawMessage `json:"id"`
+	Type string          `json:"type"`
+}
+
+// handleLine dispatches one inbound frame.
+func (srv *server) handleLine(ctx context.Context, line []byte) {
+	var head envelope
+	if err := json.Unmarshal(line, &head); err != nil {
+		srv.out.send(fail(nil, "parse", "Failed to parse command: "+parseError(line, err)))
+		return
+	}
+	if head.Type == "" {
+		srv.out.send(fail(nil, "parse", `Failed to parse command: the object has no "type" field`))
+		return
+	}
+	switch head.Type {
+	case "extension_ui_response":
+		srv.ui.answer(line)
+		return
+	case "host_tool_result", "host_tool_update", "host_uri_result":
+		if err := srv.host.answer(head.Type, line); err != nil {
+			srv.out.send(fail(nil, head.Type, err.Error()))
+		}
+		return
+	}
+	cmd, known := commands[head.Type]
+	if !known {
+		srv.out.send(fail(nil, head.Type, "Unknown command: "+head.Type))
+		return
+	}
+	data, err := cmd(ctx, srv, head.ID, line)
+	if err != nil {
+		srv.out.send(fail(head.ID, head.Type, err.Error()))
+		return
+	}
+	if data == skipResponse {
+		return
+	}
+	srv.out.send(ok(head.ID, head.Type, data))
+}
+
+// skipResponse is returned by a command that sent its response itself.
+var skipResponse = &struct{}{}
+
+// parseError describes why a line is not a JSON object.
+func parseError(line []byte, err error) string {
+	trimmed := bytes.TrimSpace(line)
+	if json.Valid(trimmed) {
+		return "a command must be a JSON object, got " + jsonKind(trimmed)
+	}
+	var se *json.SyntaxError
+	if errors.As(err, &se) {
+		return fmt.Sprintf("invalid JSON at byte %d: %v", se.Offset, se)
+	}
+	return err.Error()
+}
+
+func jsonKind(v []byte) string {
+	switch v[0] {
+	case '[':
+		return "an array"
+	case '"':
+		return "a string"
+	case 't', 'f':
+		return "a boolean"
+	case 'n':
+		return "null"
+	}
+	return "a number"
+}

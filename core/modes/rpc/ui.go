@@ -1,0 +1,180 @@
+package rpc
+
+import (
+	"context"
+	"encoding/json"
+	"strconv"
+	"sync"
+	"time"
+)
+
+// uiBridge is the extension UI sub-protocol: dialogs go out as
+// extension_ui_request and wait for the matching extension_ui_response.
+// It implements the session's UI for tools (the ask tool) and, later,
+// extensions.
+type uiBridge struct {
+	out       *writer
+	emitTitle bool
+
+	mu      sync.Mutex
+	seq     int
+	pending map[string]chan uiAnswer
+}
+
+// uiAnswer is an extension_ui_response.
+type uiAnswer struct {
+	Value     *string `json:"value"`
+	Confirmed *bool   `json:"confirmed"`
+	Cancelled bool    `json:"cancelled"`
+	TimedOut  bool    `json:"timedOut"`
+}
+
+func newUIBridge(out *writer, emitTitle bool) *uiBridge {
+	return &uiBridge{out: out, emitTitle: emitTitle, pending: map[string]chan uiAnswer{}}
+}
+
+// request sends a dialog and waits for its answer, the timeout, or ctx.
+// ok is false when the dialog was cancelled, timed out or ctx ended.
+func (u *uiBridge) request(ctx context.Context, method string, fields map[string]any, timeout time.Duration) (uiAnswer, bool) {
+	u.mu.Lock()
+	u.seq++
+	id := "ui_" + strconv.Itoa(u.seq)
+	ch := make(chan uiAnswer, 1)
+	u.pending[id] = ch
+	u.mu.Unlock()
+	defer func() {
+		u.mu.Lock()
+		delete(u.pending, id)
+		u.mu.Unlock()
+	}()
+	frame := map[string]any{"type": "extension_ui_request", "id": id, "method": method}
+	for k, v := range fields {
+		frame[k] = v
+	}
+	var expire <-chan time.Time
+	if timeout > 0 {
+		frame["timeout"] = timeout.Milliseconds()
+		t := time.NewTimer(timeout)
+		defer t.Stop()
+		expire = t.C
+	}
+	u.out.send(frame)
+	select {
+	case a := <-ch:
+		return a, !a.Cancelled
+	case <-expire:
+		u.out.send(map[string]any{"type": "extension_ui_request", "id": "ui_cancel_" + id, "method": "cancel", "targetId": id})
+		return uiAnswer{TimedOut: true}, false
+	case <-ctx.Done():
+		u.out.send(map[string]any{"type": "extension_ui_request", "id": "ui_cancel_" + id, "method": "cancel", "targetId": id})
+		return uiAnswer{Cancelled: true}, false
+	}
+}
+
+// answer routes an extension_ui_response; unknown ids are ignored.
+func (u *uiBridge) answer(line []byte) {
+	var f struct {
+		ID string `json:"id"`
+		uiAnswer
+	}
+	if json.Unmarshal(line, &f) != nil {
+		return
+	}
+	u.mu.Lock()
+	ch, ok := u.pending[f.ID]
+	u.mu.Unlock()
+	if ok {
+		select {
+		case ch <- f.uiAnswer:
+		default:
+		}
+	}
+}
+
+// cancelAll ends every open dialog as cancelled.
+func (u *uiBridge) cancelAll() {
+	u.mu.Lock()
+	defer u.mu.Unlock()
+	for id, ch := range u.pending {
+		select {
+		case ch <- uiAnswer{Cancelled: true}:
+		default:
+		}
+		delete(u.pending, id)
+	}
+}
+
+// Select asks the host to pick one of options; ok is false when cancelled
+// or timed out (the caller then uses its default).
+func (u *uiBridge) Select(ctx context.Context, title string, options []string, timeout time.Duration) (string, bool) {
+	a, ok := u.request(ctx, "select", map[string]any{"title": title, "options": options}, timeout)
+	if !ok || a.Value == nil {
+		return "", false
+	}
+	return *a.Value, true
+}
+
+// Confirm asks a yes/no question; false when declined, cancelled or timed
+// out.
+func (u *uiBridge) Confirm(ctx context.Context, title, message string, timeout time.Duration) bool {
+	a, ok := u.request(ctx, "confirm", map[string]any{"title": title, "message": message}, timeout)
+	return ok && a.Confirmed != nil && *a.Confirmed
+}
+
+// Input asks for a line of text.
+func (u *uiBridge) Input(ctx context.Context, title, placeholder string, timeout time.Duration) (string, bool) {
+	a, ok := u.request(ctx, "input", map[string]any{"title": title, "placeholder": placeholder}, timeout)
+	if !ok || a.Value == nil {
+		return "", false
+	}
+	return *a.Value, true
+}
+
+// Editor asks for multi-line text, starting from prefill.
+func (u *uiBridge) Editor(ctx context.Context, title, prefill string, timeout time.Duration) (string, bool) {
+	a, ok := u.request(ctx, "editor", map[string]any{"title": title, "prefill": prefill}, timeout)
+	if !ok || a.Value == nil {
+		return "", false
+	}
+	return *a.Value, true
+}
+
+// fire sends a request that expects no answer.
+func (u *uiBridge) fire(method string, fields map[string]any) {
+	u.mu.Lock()
+	u.seq++
+	id := "ui_" + strconv.Itoa(u.seq)
+	u.mu.Unlock()
+	frame := map[string]any{"type": "extension_ui_request", "id": id, "method": method}
+	for k, v := range fields {
+		frame[k] = v
+	}
+	u.out.send(frame)
+}
+
+// Notify shows a message (level info, warning or error).
+func (u *uiBridge) Notify(message, level string) {
+	u.fire("notify", map[string]any{"message": message, "notifyType": level})
+}
+
+// SetStatus sets (or clears, with "") a status line under key.
+func (u *uiBridge) SetStatus(key, text string) {
+	u.fire("setStatus", map[string]any{"statusKey": key, "statusText": text})
+}
+
+// SetWidget sets (or clears, with nil) a block of lines under key.
+func (u *uiBridge) SetWidget(key string, lines []string) {
+	u.fire("setWidget", map[string]any{"widgetKey": key, "widgetLines": lines})
+}
+
+// SetTitle sets the host's title; dropped unless EmitTitle.
+func (u *uiBridge) SetTitle(title string) {
+	if u.emitTitle {
+		u.fire("setTitle", map[string]any{"title": title})
+	}
+}
+
+// SetEditorText replaces the text of the host's input editor.
+func (u *uiBridge) SetEditorText(text string) {
+	u.fire("set_editor_text", map[string]any{"text": text})
+}
