@@ -21,6 +21,7 @@ import (
 	"github.com/gopi-agent/gopi/core/ai/models"
 	"github.com/gopi-agent/gopi/core/config"
 	"github.com/gopi-agent/gopi/core/modes/printmode"
+	"github.com/gopi-agent/gopi/core/modes/rpc"
 	"github.com/gopi-agent/gopi/core/prompt"
 	"github.com/gopi-agent/gopi/core/session"
 )
@@ -57,7 +58,7 @@ func newAgentFlagSet(f *agentFlags) *pflag.FlagSet {
 	fs.StringVar(&f.systemPrompt, "system-prompt", "", "replace the base system prompt (text, or a file to read)")
 	fs.StringVar(&f.appendSystemPrompt, "append-system-prompt", "", "append text or a file's contents to the system prompt")
 	fs.BoolVar(&f.allowHome, "allow-home", false, "accepted for compatibility (gopi runs in the home directory as is)")
-	fs.StringVar(&f.mode, "mode", "text", "output mode: text or json (rpc arrives in a later release)")
+	fs.StringVar(&f.mode, "mode", "text", "output mode: text, json (every event as a JSON line) or rpc (commands on stdin, frames on stdout)")
 	fs.BoolVarP(&f.print, "print", "p", false, "non-interactive: send the messages, print the answer and exit")
 	fs.BoolVarP(&f.cont, "continue", "c", false, "continue the most recent session of this directory")
 	fs.StringVarP(&f.resume, "resume", "r", "", "resume a session by id prefix or path (without a value: list this directory's sessions)")
@@ -297,6 +298,13 @@ func runAgentWith(ctx context.Context, env *cliEnv, fs *pflag.FlagSet, f *agentF
 	}
 
 	messages := fs.Args()
+	if f.mode == "rpc" {
+		if len(messages) > 0 {
+			fmt.Fprintln(env.stderr, "gopi: --mode rpc takes no messages or @files: standard input carries the commands; send prompts as prompt commands")
+			return exitError
+		}
+		return runRPC(ctx, env, cfg, f)
+	}
 	dash := fs.ArgsLenAtDash()
 	prompts, err := readPrompts(ctx, env, cfg, messages, dash)
 	if errors.Is(err, context.Canceled) {
@@ -368,11 +376,9 @@ func runAgentWith(ctx context.Context, env *cliEnv, fs *pflag.FlagSet, f *agentF
 // check rejects flag combinations that cannot work.
 func (f *agentFlags) check() error {
 	switch f.mode {
-	case "text", "json":
-	case "rpc":
-		return errors.New("--mode rpc arrives in a later release; use --mode json for machine-readable events")
+	case "text", "json", "rpc":
 	default:
-		return fmt.Errorf("unknown --mode %q: use text or json", f.mode)
+		return fmt.Errorf("unknown --mode %q: use text, json or rpc", f.mode)
 	}
 	if len(f.hooks) > 0 {
 		return errors.New("--hook and --extension are not supported yet: gopi does not load extensions in this release")
@@ -400,9 +406,26 @@ func (f *agentFlags) check() error {
 	return nil
 }
 
-// overrides turns role flags into runtime settings.
+// rpcResetPrefixes are the settings RPC mode puts back to their defaults:
+// they change how a run proceeds, and a host expects the documented
+// behaviour whatever the user configured.
+var rpcResetPrefixes = []string{"todo.", "task.", "async.", "bash.autoBackground."}
+
+// overrides turns role flags into runtime settings (and, in RPC mode,
+// resets the workflow settings).
 func (f *agentFlags) overrides() map[string]any {
 	o := map[string]any{}
+	if f.mode == "rpc" {
+		for _, k := range config.Keys() {
+			for _, p := range rpcResetPrefixes {
+				if strings.HasPrefix(k, p) {
+					if d, ok := config.Lookup(k); ok {
+						o[k] = d.Default
+					}
+				}
+			}
+		}
+	}
 	for role, v := range map[string]string{"smol": f.smol, "slow": f.slow, "plan": f.plan} {
 		if v != "" {
 			o["modelRoles."+role] = v
@@ -796,4 +819,34 @@ func looksLikeMissingFile(cfg *config.Config, v string) bool {
 	}
 	_, err := os.Stat(p)
 	return err != nil
+}
+
+// runRPC serves --mode rpc: the session is built as for -p (no title
+// request: the host decides), then standard input carries the commands.
+func runRPC(ctx context.Context, env *cliEnv, cfg *config.Config, f *agentFlags) int {
+	reg, err := models.Load(models.OptionsFor(cfg))
+	if err != nil {
+		fmt.Fprintf(env.stderr, "gopi: %v\n", err)
+		return exitError
+	}
+	opts, err := f.sessionOptions(env, cfg, reg)
+	if err != nil {
+		fmt.Fprintf(env.stderr, "gopi: %v\n", err)
+		return exitError
+	}
+	opts.HTTPClient = env.httpClient
+	opts.NoTitle = true
+	s, err := agentsession.New(ctx, opts)
+	if err != nil {
+		if opts.Store != nil {
+			opts.Store.Close()
+		}
+		fmt.Fprintf(env.stderr, "gopi: %v\n", err)
+		return exitError
+	}
+	if msg := s.ModelFallbackMessage(); msg != "" {
+		fmt.Fprintf(env.stderr, "gopi: %s\n", msg)
+	}
+	signal.Ignore(syscall.SIGPIPE)
+	return rpc.Run(ctx, s, rpc.Options{In: env.stdin, Out: env.stdout, EmitTitle: cfg.Env.Get("PI_RPC_EMIT_TITLE") == "1"})
 }

@@ -92,6 +92,7 @@ type Agent struct {
 	retry         RetryOptions
 	forced        []forcedChoice
 	running       bool
+	runMu         sync.Mutex // held by a run until its agent_end is delivered
 	cancel        context.CancelFunc
 	retryCancel   context.CancelFunc
 	idle          chan struct{} // closed when no run is in progress
@@ -452,19 +453,24 @@ func (a *Agent) start(ctx context.Context, msgs []ai.Message, cont bool) error {
 	runCtx, cancel := context.WithCancel(ctx)
 	a.running = true
 	a.cancel = cancel
-	a.idle = make(chan struct{})
+	idle := make(chan struct{})
+	a.idle = idle
 	a.mu.Unlock()
 
-	defer func() {
-		cancel()
-		a.mu.Lock()
-		a.running = false
-		a.cancel = nil
-		a.streaming = nil
-		close(a.idle)
-		a.mu.Unlock()
-	}()
-	a.run(runCtx, msgs, skipInitialSteer)
+	// Runs are serialised including their agent_end: a prompt that arrives
+	// once agent_end is being delivered (the agent is no longer running)
+	// starts after that event, never before it.
+	a.runMu.Lock()
+	defer a.runMu.Unlock()
+	added := a.run(runCtx, msgs, skipInitialSteer)
+	cancel()
+	a.mu.Lock()
+	a.running = false
+	a.cancel = nil
+	a.streaming = nil
+	a.mu.Unlock()
+	a.emit(AgentEnd{Messages: added})
+	close(idle)
 	if err := ctx.Err(); err != nil {
 		return err
 	}

@@ -6,8 +6,9 @@ import (
 	"github.com/gopi-agent/gopi/core/ai"
 )
 
-// run is one run of the loop; start holds the running flag around it.
-func (a *Agent) run(ctx context.Context, prompts []ai.Message, skipInitialSteer bool) {
+// run is one run of the loop; start holds the running flag around it and
+// emits agent_end with the messages run returns, once the agent is idle.
+func (a *Agent) run(ctx context.Context, prompts []ai.Message, skipInitialSteer bool) []ai.Message {
 	hooks := &hookChain{hooks: a.opts.Hooks, emit: a.emit}
 	var added []ai.Message
 	add := func(m ai.Message) {
@@ -55,8 +56,7 @@ func (a *Agent) run(ctx context.Context, prompts []ai.Message, skipInitialSteer 
 				results := a.failCalls(msg)
 				added = append(added, toMessages(results)...)
 				a.emit(TurnEnd{TurnIndex: turn, Message: msg, ToolResults: results})
-				a.emit(AgentEnd{Messages: added})
-				return
+				return added
 			}
 			calls := msg.ToolCalls()
 			moreTools = len(calls) > 0
@@ -79,7 +79,7 @@ func (a *Agent) run(ctx context.Context, prompts []ai.Message, skipInitialSteer 
 		}
 		break
 	}
-	a.emit(AgentEnd{Messages: added})
+	return added
 }
 
 func (a *Agent) takeSteering() []ai.Message {

@@ -70,7 +70,7 @@ func (b *hostBridge) call(ctx context.Context, kind, prefix, cancelType, cancelP
 		cancelID := b.next(cancelPrefix)
 		b.mu.Unlock()
 		if still {
-			b.out.send(map[string]string{"type": cancelType, "id": cancelID, "targetId": id})
+			b.out.send(cancelFrame{Type: cancelType, ID: cancelID, TargetID: id})
 		}
 		return nil, fmt.Errorf("%w: %w", tool.ErrAborted, ctx.Err())
 	}
@@ -186,7 +186,7 @@ func (t *hostTool) Definition() tool.Definition { return t.def }
 // Execute asks the host to run the call and waits for its result.
 func (t *hostTool) Execute(ctx context.Context, args tool.Args, onUpdate tool.UpdateFunc) (*tool.Result, error) {
 	frame, err := t.bridge.call(ctx, "tool", "host_", "host_tool_cancel", "host_cancel_", onUpdate, func(id string) any {
-		return map[string]any{"type": "host_tool_call", "id": id, "toolCallId": tool.CallID(ctx), "toolName": t.def.Name, "arguments": map[string]any(args)}
+		return hostToolCall{Type: "host_tool_call", ID: id, ToolCallID: tool.CallID(ctx), ToolName: t.def.Name, Arguments: map[string]any(args)}
 	})
 	if err != nil {
 		return nil, err
@@ -225,7 +225,7 @@ func resultText(r *tool.Result) string {
 // ReadURI asks the host for a URL's content.
 func (b *hostBridge) ReadURI(ctx context.Context, url string) (*tool.HostURIContent, error) {
 	frame, err := b.call(ctx, "uri", "uri_", "host_uri_cancel", "uri_cancel_", nil, func(id string) any {
-		return map[string]any{"type": "host_uri_request", "id": id, "operation": "read", "url": url}
+		return uriRequest{Type: "host_uri_request", ID: id, Operation: "read", URL: url}
 	})
 	if err != nil {
 		return nil, err
@@ -243,7 +243,7 @@ func (b *hostBridge) ReadURI(ctx context.Context, url string) (*tool.HostURICont
 // WriteURI asks the host to replace a URL's content.
 func (b *hostBridge) WriteURI(ctx context.Context, url, content string) error {
 	frame, err := b.call(ctx, "uri", "uri_", "host_uri_cancel", "uri_cancel_", nil, func(id string) any {
-		return map[string]any{"type": "host_uri_request", "id": id, "operation": "write", "url": url, "content": content}
+		return uriRequest{Type: "host_uri_request", ID: id, Operation: "write", URL: url, Content: &content}
 	})
 	if err != nil {
 		return err
@@ -278,3 +278,26 @@ func (f *uriResult) failure() error {
 	}
 	return errors.New(msg)
 }
+
+// Outbound frames, with their fields in the documented order.
+type (
+	hostToolCall struct {
+		Type       string         `json:"type"`
+		ID         string         `json:"id"`
+		ToolCallID string         `json:"toolCallId"`
+		ToolName   string         `json:"toolName"`
+		Arguments  map[string]any `json:"arguments"`
+	}
+	cancelFrame struct {
+		Type     string `json:"type"`
+		ID       string `json:"id"`
+		TargetID string `json:"targetId"`
+	}
+	uriRequest struct {
+		Type      string  `json:"type"`
+		ID        string  `json:"id"`
+		Operation string  `json:"operation"`
+		URL       string  `json:"url"`
+		Content   *string `json:"content,omitempty"`
+	}
+)

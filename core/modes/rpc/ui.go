@@ -47,13 +47,10 @@ func (u *uiBridge) request(ctx context.Context, method string, fields map[string
 		delete(u.pending, id)
 		u.mu.Unlock()
 	}()
-	frame := map[string]any{"type": "extension_ui_request", "id": id, "method": method}
-	for k, v := range fields {
-		frame[k] = v
-	}
+	frame := uiFrame(id, method, fields)
 	var expire <-chan time.Time
 	if timeout > 0 {
-		frame["timeout"] = timeout.Milliseconds()
+		frame.Timeout = timeout.Milliseconds()
 		t := time.NewTimer(timeout)
 		defer t.Stop()
 		expire = t.C
@@ -63,10 +60,10 @@ func (u *uiBridge) request(ctx context.Context, method string, fields map[string
 	case a := <-ch:
 		return a, !a.Cancelled
 	case <-expire:
-		u.out.send(map[string]any{"type": "extension_ui_request", "id": "ui_cancel_" + id, "method": "cancel", "targetId": id})
+		u.out.send(uiFrame("ui_cancel_"+id, "cancel", map[string]any{"targetId": id}))
 		return uiAnswer{TimedOut: true}, false
 	case <-ctx.Done():
-		u.out.send(map[string]any{"type": "extension_ui_request", "id": "ui_cancel_" + id, "method": "cancel", "targetId": id})
+		u.out.send(uiFrame("ui_cancel_"+id, "cancel", map[string]any{"targetId": id}))
 		return uiAnswer{Cancelled: true}, false
 	}
 }
@@ -145,11 +142,7 @@ func (u *uiBridge) fire(method string, fields map[string]any) {
 	u.seq++
 	id := "ui_" + strconv.Itoa(u.seq)
 	u.mu.Unlock()
-	frame := map[string]any{"type": "extension_ui_request", "id": id, "method": method}
-	for k, v := range fields {
-		frame[k] = v
-	}
-	u.out.send(frame)
+	u.out.send(uiFrame(id, method, fields))
 }
 
 // Notify shows a message (level info, warning or error).
@@ -177,4 +170,46 @@ func (u *uiBridge) SetTitle(title string) {
 // SetEditorText replaces the text of the host's input editor.
 func (u *uiBridge) SetEditorText(text string) {
 	u.fire("set_editor_text", map[string]any{"text": text})
+}
+
+// uiRequest is an extension_ui_request frame: type, id and method first,
+// then the method's fields.
+type uiRequest struct {
+	Type    string         `json:"type"`
+	ID      string         `json:"id"`
+	Method  string         `json:"method"`
+	Fields  map[string]any `json:"-"`
+	Timeout int64          `json:"timeout,omitempty"`
+}
+
+// MarshalJSON writes type, id and method, then the fields in name order,
+// then the timeout.
+func (r uiRequest) MarshalJSON() ([]byte, error) {
+	head, err := json.Marshal(struct {
+		Type   string `json:"type"`
+		ID     string `json:"id"`
+		Method string `json:"method"`
+	}{r.Type, r.ID, r.Method})
+	if err != nil {
+		return nil, err
+	}
+	rest := map[string]any{}
+	for k, v := range r.Fields {
+		rest[k] = v
+	}
+	if r.Timeout > 0 {
+		rest["timeout"] = r.Timeout
+	}
+	if len(rest) == 0 {
+		return head, nil
+	}
+	tail, err := json.Marshal(rest)
+	if err != nil {
+		return nil, err
+	}
+	return append(append(head[:len(head)-1], ','), tail[1:]...), nil
+}
+
+func uiFrame(id, method string, fields map[string]any) *uiRequest {
+	return &uiRequest{Type: "extension_ui_request", ID: id, Method: method, Fields: fields}
 }

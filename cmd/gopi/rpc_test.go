@@ -1,0 +1,436 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/gopi-agent/gopi/internal/mockllm"
+	"github.com/gopi-agent/gopi/sdk/rpcclient"
+)
+
+// rpcRig runs `gopi --mode rpc` in-process against the rig's mock and
+// records the transcript: commands in ("> "), frames out ("< "),
+// message_update frames counted rather than kept (their number depends on
+// how deltas merge).
+type rpcRig struct {
+	*agentRig
+	c      *rpcclient.Client
+	stdin  *io.PipeWriter
+	exit   chan int
+	mu     sync.Mutex
+	lines  []string
+	update int
+}
+
+func startRPC(t *testing.T, r *agentRig, args ...string) *rpcRig {
+	t.Helper()
+	r.t.Chdir(r.project)
+	inR, inW := io.Pipe()
+	outR, outW := io.Pipe()
+	rr := &rpcRig{agentRig: r, stdin: inW, exit: make(chan int, 1)}
+	env := &cliEnv{stdout: outW, stderr: io.Discard, stdin: inR, environ: r.environ}
+	go func() {
+		code := run(context.Background(), env, append([]string{"--mode", "rpc", "--model", "mock/mock-model"}, args...))
+		outW.Close()
+		rr.exit <- code
+	}()
+	rr.c = rpcclient.New(io.TeeReader(outR, rr), &recordingWriter{rig: rr, w: inW})
+	t.Cleanup(func() {
+		if t.Failed() {
+			t.Logf("transcript so far:\n%s", rr.transcript())
+		}
+	})
+	select {
+	case <-rr.c.Ready():
+	case <-time.After(10 * time.Second):
+		t.Fatal("no ready frame")
+	}
+	return rr
+}
+
+// Write records frames from gopi (the TeeReader feeds whole chunks; frames
+// are split at newlines).
+func (rr *rpcRig) Write(p []byte) (int, error) {
+	rr.mu.Lock()
+	defer rr.mu.Unlock()
+	for _, line := range strings.Split(strings.TrimRight(string(p), "\n"), "\n") {
+		if line == "" {
+			continue
+		}
+		if strings.HasPrefix(line, `{"type":"message_update"`) {
+			rr.update++
+			continue
+		}
+		rr.flushUpdates()
+		rr.lines = append(rr.lines, "< "+line)
+	}
+	return len(p), nil
+}
+
+func (rr *rpcRig) flushUpdates() {
+	if rr.update > 0 {
+		rr.lines = append(rr.lines, "< (message_update frames)")
+		rr.update = 0
+	}
+}
+
+// recordingWriter records commands sent to gopi.
+type recordingWriter struct {
+	rig *rpcRig
+	w   io.WriteCloser
+}
+
+func (w *recordingWriter) Write(p []byte) (int, error) {
+	w.rig.mu.Lock()
+	w.rig.flushUpdates()
+	w.rig.lines = append(w.rig.lines, "> "+strings.TrimRight(string(p), "\n"))
+	w.rig.mu.Unlock()
+	return w.w.Write(p)
+}
+
+func (w *recordingWriter) Close() error { return w.w.Close() }
+
+// raw sends a line as is.
+func (rr *rpcRig) raw(line string) {
+	rr.mu.Lock()
+	rr.flushUpdates()
+	rr.lines = append(rr.lines, "> "+line)
+	rr.mu.Unlock()
+	io.WriteString(rr.stdin, line+"\n")
+}
+
+// expect starts waiting for a frame; the returned function waits for it.
+func (rr *rpcRig) expect(types ...string) func() rpcclient.Frame {
+	e := rr.c.Expect(types...)
+	return func() rpcclient.Frame {
+		rr.t.Helper()
+		ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+		defer cancel()
+		f, err := e.Wait(ctx)
+		if err != nil {
+			rr.t.Fatalf("waiting for %v: %v", types, err)
+		}
+		return f
+	}
+}
+
+func (rr *rpcRig) call(typ string, fields map[string]any) *rpcclient.Response {
+	rr.t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	r, err := rr.c.Call(ctx, typ, fields)
+	if r == nil {
+		rr.t.Fatalf("%s: %v", typ, err)
+	}
+	return r
+}
+
+var (
+	rpcPort      = regexp.MustCompile(`http://127\.0\.0\.1:\d+`)
+	rpcSystem    = regexp.MustCompile(`"systemPrompt":"(?:[^"\\]|\\.)*"`)
+	rpcDumpTools = regexp.MustCompile(`"dumpTools":\[.*?\]\}(,|\})`)
+	rpcSession   = regexp.MustCompile(`"(sessionFile|sessionId|entryId)":"[^"]*"`)
+	rpcMessages  = regexp.MustCompile(`"data":\{"messages":\[.*\]\}\}$`)
+)
+
+// transcript returns the normalised transcript.
+func (rr *rpcRig) transcript() string {
+	rr.mu.Lock()
+	defer rr.mu.Unlock()
+	rr.flushUpdates()
+	out := make([]string, len(rr.lines))
+	for i, l := range rr.lines {
+		l = strings.ReplaceAll(l, rr.project, "$WORK")
+		l = rpcPort.ReplaceAllString(l, "http://127.0.0.1:PORT")
+		l = rpcSystem.ReplaceAllString(l, `"systemPrompt":"…"`)
+		l = rpcDumpTools.ReplaceAllString(l, `"dumpTools":[…]}$1`)
+		l = rpcSession.ReplaceAllString(l, `"$1":"…"`)
+		if strings.Contains(l, `"command":"get_messages"`) {
+			n := strings.Count(l, `"role":`)
+			l = rpcMessages.ReplaceAllString(l, fmt.Sprintf(`"data":{"messages":[%d messages]}}`, n))
+		}
+		out[i] = normalizeEvents(l)
+	}
+	return strings.Join(out, "\n") + "\n"
+}
+
+// db is the host's URI store.
+type dbHost struct{}
+
+func (dbHost) Read(_ context.Context, url string) (rpcclient.URIContent, error) {
+	if url == "db://users/42" {
+		return rpcclient.URIContent{Content: "id=42\nname=Alice\n", Notes: []string{"fresh"}}, nil
+	}
+	return rpcclient.URIContent{}, fmt.Errorf("no row %s", url)
+}
+
+func (dbHost) Write(context.Context, string, string) error { return nil }
+
+func text(s string) mockllm.Block { return mockllm.Text(s) }
+
+// The golden transcript of an RPC session: ready, state, names, host tools
+// (success and error), a host URI read, prompts with streamed text and tool
+// calls, steering and follow-ups while streaming in both queue modes,
+// abort, queries, parse errors, an unknown command, and the exit on EOF.
+func TestRPCTranscript(t *testing.T) {
+	golden, err := filepath.Abs(filepath.Join("testdata", "rpc", "transcript.txt"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	slow := func(s string) mockllm.Turn {
+		return mockllm.Turn{Blocks: []mockllm.Block{text(s)}, ChunkSize: 4, ChunkDelay: 60 * time.Millisecond, Usage: &mockllm.Usage{Input: 10, Output: 3}}
+	}
+	quick := func(b ...mockllm.Block) mockllm.Turn {
+		return mockllm.Turn{Blocks: b, ChunkSize: 1000, Usage: &mockllm.Usage{Input: 10, Output: 3}}
+	}
+	r := newAgentRig(t,
+		// 1. host tool, host URI, answer
+		quick(toolCall("echo_host", map[string]any{"message": "hi"})),
+		quick(toolCall("read", map[string]any{"path": "db://users/42"})),
+		quick(text("Alice, and the echo said hi.")),
+		// 2. host tool error
+		quick(toolCall("echo_host", map[string]any{"message": "fail"})),
+		quick(text("The host tool failed.")),
+		// 3. two steers while streaming, one at a time
+		slow("first answer"),
+		quick(text("about s1")),
+		quick(text("about s2")),
+		// 4. two follow-ups while streaming, all at once
+		slow("second answer"),
+		quick(text("about f1 and f2")),
+		// 5. abort
+		mockllm.Turn{Blocks: []mockllm.Block{text("this never ends")}, ChunkSize: 4, StallAfterDeltas: 2},
+	)
+	rr := startRPC(t, r)
+	rr.c.OnUI(func(rpcclient.UIRequest) rpcclient.UIAnswer { return rpcclient.UIAnswer{Cancelled: true} })
+
+	rr.call("get_state", nil)
+	if resp := rr.call("set_session_name", map[string]any{"name": ""}); resp.Success || resp.Error != "Session name cannot be empty" {
+		t.Fatalf("empty name: %+v", resp)
+	}
+	rr.call("set_session_name", map[string]any{"name": "RPC test"})
+	ctx := context.Background()
+	if err := rr.c.SetHostTools(ctx, rpcclient.Tool{
+		Name: "echo_host", Description: "Echo a value from the host",
+		Parameters: map[string]any{"type": "object", "properties": map[string]any{"message": map[string]any{"type": "string"}}, "required": []string{"message"}},
+		Run: func(_ context.Context, args map[string]any, update func(rpcclient.ToolResult)) (rpcclient.ToolResult, error) {
+			if args["message"] == "fail" {
+				return rpcclient.ToolResult{}, fmt.Errorf("the host cannot echo that")
+			}
+			return rpcclient.TextResult(fmt.Sprintf("echo: %v", args["message"])), nil
+		},
+	}); err != nil {
+		t.Fatal(err)
+	}
+	if schemes, err := rr.c.SetHostURISchemes(ctx, dbHost{}, rpcclient.URIScheme{Scheme: "DB", Writable: true}); err != nil || strings.Join(schemes, ",") != "db" {
+		t.Fatalf("schemes %v %v", schemes, err)
+	}
+
+	// 1 and 2
+	end := rr.expect("agent_end")
+	rr.call("prompt", map[string]any{"message": "look up user 42 and echo hi"})
+	end()
+	end = rr.expect("agent_end")
+	rr.call("prompt", map[string]any{"message": "echo fail"})
+	end()
+	rr.call("get_last_assistant_text", nil)
+
+	// 3: steers while the first answer streams (one-at-a-time).
+	end = rr.expect("agent_end")
+	update := rr.expect("message_update")
+	rr.call("prompt", map[string]any{"message": "answer slowly"})
+	update()
+	if resp := rr.call("prompt", map[string]any{"message": "no behavior"}); resp.Success {
+		t.Fatal("a prompt without streamingBehavior was accepted while streaming")
+	}
+	rr.call("steer", map[string]any{"message": "s1"})
+	rr.call("prompt", map[string]any{"message": "s2", "streamingBehavior": "steer"})
+	end()
+
+	// 4: follow-ups delivered together.
+	rr.call("set_follow_up_mode", map[string]any{"mode": "all"})
+	end = rr.expect("agent_end")
+	update = rr.expect("message_update")
+	rr.call("prompt", map[string]any{"message": "answer slowly again"})
+	update()
+	rr.call("follow_up", map[string]any{"message": "f1"})
+	rr.call("prompt", map[string]any{"message": "f2", "streamingBehavior": "followUp"})
+	end()
+
+	// 5: abort mid-stream.
+	update = rr.expect("message_update")
+	rr.call("prompt", map[string]any{"message": "stall"})
+	update()
+	time.Sleep(200 * time.Millisecond) // both deltas in (the stream then stalls)
+	rr.call("abort", nil)
+
+	rr.call("get_messages", nil)
+	rr.call("get_session_stats", nil)
+	rr.call("get_branch_messages", nil)
+	rr.call("set_steering_mode", map[string]any{"mode": "sideways"})
+	for _, line := range []string{`{not json`, `[1,2]`, `{"id":"x1","type":"frobnicate"}`} {
+		resp := rr.expect("response")
+		rr.raw(line)
+		resp()
+	}
+	rr.raw(`{"type":"host_tool_result","id":"nobody-asked","result":{"content":[]}}`)
+	rr.call("get_state", nil)
+
+	rr.stdin.Close()
+	select {
+	case code := <-rr.exit:
+		if code != 0 {
+			t.Fatalf("exit %d after EOF", code)
+		}
+	case <-time.After(20 * time.Second):
+		t.Fatal("gopi did not exit after stdin closed")
+	}
+	<-rr.c.Done()
+
+	got := rr.transcript()
+	if *updateAgent {
+		os.MkdirAll(filepath.Dir(golden), 0o755)
+		if err := os.WriteFile(golden, []byte(got), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	want, err := os.ReadFile(golden)
+	if err != nil {
+		t.Fatalf("%v (run with -update-agent)", err)
+	}
+	if !bytes.Equal([]byte(got), want) {
+		t.Errorf("transcript differs from %s (run with -update-agent to accept):\n%s", golden, diffLines(string(want), got))
+	}
+	// The session holds the conversation.
+	files := r.sessionFiles()
+	if len(files) != 1 {
+		t.Fatalf("session files %v", files)
+	}
+	data, _ := os.ReadFile(files[0])
+	for _, want := range []string{`"title":"RPC test"`, "about f1 and f2", `"stopReason":"aborted"`} {
+		if !strings.Contains(string(data), want) {
+			t.Errorf("session lacks %s", want)
+		}
+	}
+}
+
+// diffLines shows the first differing lines.
+func diffLines(want, got string) string {
+	w, g := strings.Split(want, "\n"), strings.Split(got, "\n")
+	for i := 0; i < len(w) || i < len(g); i++ {
+		var a, b string
+		if i < len(w) {
+			a = w[i]
+		}
+		if i < len(g) {
+			b = g[i]
+		}
+		if a != b {
+			return fmt.Sprintf("line %d:\nwant: %s\n got: %s", i+1, a, b)
+		}
+	}
+	return ""
+}
+
+// The ask tool goes through the extension UI sub-protocol.
+func TestRPCAskThroughUI(t *testing.T) {
+	r := newAgentRig(t,
+		mockllm.Turn{Blocks: []mockllm.Block{toolCall("ask", map[string]any{"questions": []any{map[string]any{"id": "db", "question": "Which database?", "options": []any{map[string]any{"label": "Postgres"}, map[string]any{"label": "SQLite"}}}}})}},
+		mockllm.Turn{Blocks: []mockllm.Block{text("Postgres it is.")}},
+	)
+	rr := startRPC(t, r)
+	var asked rpcclient.UIRequest
+	rr.c.OnUI(func(req rpcclient.UIRequest) rpcclient.UIAnswer {
+		asked = req
+		v := "Postgres"
+		return rpcclient.UIAnswer{Value: &v}
+	})
+	end := rr.expect("agent_end")
+	rr.call("prompt", map[string]any{"message": "pick a database"})
+	end()
+	if asked.Method != "select" || asked.Title != "Which database?" || len(asked.Options) != 3 || asked.Timeout != 30000 {
+		t.Fatalf("dialog %+v", asked)
+	}
+	msgs := mustMarshal(t, r.requestMessages(1))
+	if !strings.Contains(msgs, "User selected: Postgres") {
+		t.Fatalf("the answer did not reach the model: %s", msgs)
+	}
+	rr.stdin.Close()
+	<-rr.exit
+}
+
+// Aborting a run cancels the host's tool call; closing stdin while a host
+// call is pending still exits 0, promptly, and keeps the session.
+func TestRPCHostToolCancelAndEOF(t *testing.T) {
+	r := newAgentRig(t,
+		mockllm.Turn{Blocks: []mockllm.Block{toolCall("slow_host", map[string]any{})}},
+		mockllm.Turn{Blocks: []mockllm.Block{toolCall("slow_host", map[string]any{})}},
+	)
+	rr := startRPC(t, r)
+	started := make(chan struct{}, 2)
+	cancelled := make(chan struct{}, 1)
+	if err := rr.c.SetHostTools(context.Background(), rpcclient.Tool{Name: "slow_host", Description: "never finishes", Parameters: map[string]any{"type": "object"},
+		Run: func(ctx context.Context, _ map[string]any, _ func(rpcclient.ToolResult)) (rpcclient.ToolResult, error) {
+			started <- struct{}{}
+			<-ctx.Done()
+			cancelled <- struct{}{}
+			return rpcclient.ToolResult{}, ctx.Err()
+		}}); err != nil {
+		t.Fatal(err)
+	}
+	cancelFrame := rr.expect("host_tool_cancel")
+	rr.call("prompt", map[string]any{"message": "go"})
+	<-started
+	rr.call("abort", nil)
+	cancelFrame()
+	select {
+	case <-cancelled:
+	case <-time.After(5 * time.Second):
+		t.Fatal("the host tool was not cancelled")
+	}
+	// A second call left pending when the host goes away.
+	rr.call("prompt", map[string]any{"message": "again"})
+	<-started
+	start := time.Now()
+	rr.stdin.Close()
+	select {
+	case code := <-rr.exit:
+		if code != 0 || time.Since(start) > 10*time.Second {
+			t.Fatalf("exit %d after %s", code, time.Since(start))
+		}
+	case <-time.After(20 * time.Second):
+		t.Fatal("gopi waited for a host that was gone")
+	}
+	files := r.sessionFiles()
+	if len(files) != 1 {
+		t.Fatalf("session files %v", files)
+	}
+	data, _ := os.ReadFile(files[0])
+	if !strings.Contains(string(data), "RPC client disconnected") && !strings.Contains(string(data), "aborted") {
+		t.Fatalf("the pending call's end is not in the session:\n%s", data)
+	}
+}
+
+// A 10 MB line is read whole (here: a prompt carrying 10 MB of text).
+func TestRPCLongLine(t *testing.T) {
+	r := newAgentRig(t, mockllm.Turn{Blocks: []mockllm.Block{text("big")}})
+	rr := startRPC(t, r)
+	end := rr.expect("agent_end")
+	big := strings.Repeat("x", 10<<20)
+	rr.call("prompt", map[string]any{"message": big})
+	end()
+	if n := len(r.srv.Requests()[0].Body); n < 10<<20 {
+		t.Fatalf("request body %d bytes", n)
+	}
+	rr.stdin.Close()
+	<-rr.exit
+}
