@@ -24,7 +24,7 @@ var updateAgent = flag.Bool("update-agent", false, "rewrite testdata/agent golde
 // agentRig is an isolated home with a models.yml pointing provider "mock"
 // at a scripted mock LLM, and a project directory the agent works in.
 type agentRig struct {
-	t        *testing.T
+	t        testing.TB
 	srv      *mockllm.Server
 	home     string
 	agentDir string
@@ -32,7 +32,7 @@ type agentRig struct {
 	environ  []string
 }
 
-func newAgentRig(t *testing.T, turns ...mockllm.Turn) *agentRig {
+func newAgentRig(t testing.TB, turns ...mockllm.Turn) *agentRig {
 	t.Helper()
 	root := t.TempDir()
 	r := &agentRig{t: t, srv: mockllm.New(t), home: filepath.Join(root, "home"), project: filepath.Join(root, "project")}

@@ -29,9 +29,11 @@ type rpcRig struct {
 	mu     sync.Mutex
 	lines  []string
 	update int
+
+	noRecord bool
 }
 
-func startRPC(t *testing.T, r *agentRig, args ...string) *rpcRig {
+func startRPC(t testing.TB, r *agentRig, args ...string) *rpcRig {
 	t.Helper()
 	r.t.Chdir(r.project)
 	inR, inW := io.Pipe()
@@ -58,8 +60,11 @@ func startRPC(t *testing.T, r *agentRig, args ...string) *rpcRig {
 }
 
 // Write records frames from gopi (the TeeReader feeds whole chunks; frames
-// are split at newlines).
+// are split at newlines). Benchmarks turn recording off.
 func (rr *rpcRig) Write(p []byte) (int, error) {
+	if rr.noRecord {
+		return len(p), nil
+	}
 	rr.mu.Lock()
 	defer rr.mu.Unlock()
 	for _, line := range strings.Split(strings.TrimRight(string(p), "\n"), "\n") {

@@ -101,6 +101,7 @@ type Session struct {
 	recorded       struct{ model, thinking string } // model and thinking level last written on the store's path
 	runLock        *session.RunLock                 // this process runs the store's session file
 	todo           []TodoPhase                      // the todo plan (RPC set_todos)
+	stateJSON      stateJSON                        // cached encodings for State
 	autoCompaction *bool                            // run-time override of compaction.enabled
 	bg             sync.WaitGroup                   // background work (titles) the session owns
 	bgCtx          context.Context

@@ -23,10 +23,53 @@ type State struct {
 	MessageCount       int              `json:"messageCount"`
 	QueuedMessageCount int              `json:"queuedMessageCount"`
 
-	AutoCompactionEnabled bool          `json:"autoCompactionEnabled"`
-	TodoPhases            []TodoPhase   `json:"todoPhases"`
-	SystemPrompt          string        `json:"systemPrompt"`
-	DumpTools             []ToolSummary `json:"dumpTools"`
+	AutoCompactionEnabled bool        `json:"autoCompactionEnabled"`
+	TodoPhases            []TodoPhase `json:"todoPhases"`
+	SystemPrompt          string      `json:"systemPrompt"`
+	// DumpTools lists the offered tools. Their JSON, the bulk of a State,
+	// is encoded once per tool set (see MarshalJSON).
+	DumpTools []ToolSummary `json:"dumpTools"`
+
+	dumpJSON   []byte // cached encoding of DumpTools (nil: encode it)
+	promptJSON []byte // cached encoding of SystemPrompt (nil: encode it)
+}
+
+// MarshalJSON encodes the state, splicing in the cached encodings of the
+// system prompt and the tool list: RPC hosts poll get_state, and those two
+// are most of its bytes.
+func (st State) MarshalJSON() ([]byte, error) {
+	type plain State
+	p := plain(st)
+	p.SystemPrompt, p.DumpTools = "", nil
+	head, err := json.Marshal(struct {
+		plain
+		SystemPrompt *string       `json:"systemPrompt,omitempty"`
+		DumpTools    []ToolSummary `json:"dumpTools,omitempty"`
+	}{plain: p})
+	if err != nil {
+		return nil, err
+	}
+	prompt, dump := st.promptJSON, st.dumpJSON
+	if prompt == nil {
+		if prompt, err = json.Marshal(st.SystemPrompt); err != nil {
+			return nil, err
+		}
+	}
+	if dump == nil {
+		if st.DumpTools == nil {
+			st.DumpTools = []ToolSummary{}
+		}
+		if dump, err = json.Marshal(st.DumpTools); err != nil {
+			return nil, err
+		}
+	}
+	out := make([]byte, 0, len(head)+len(prompt)+len(dump)+32)
+	out = append(out, head[:len(head)-1]...)
+	out = append(out, `,"systemPrompt":`...)
+	out = append(out, prompt...)
+	out = append(out, `,"dumpTools":`...)
+	out = append(out, dump...)
+	return append(out, '}'), nil
 }
 
 // ToolSummary describes an offered tool in State.
@@ -44,7 +87,7 @@ func (s *Session) State() State {
 	s.mu.Lock()
 	next := len(s.nextTurn)
 	s.mu.Unlock()
-	return State{
+	st := State{
 		Model:              s.agent.Model(),
 		ThinkingLevel:      s.agent.Thinking(),
 		IsStreaming:        s.agent.IsRunning(),
@@ -60,9 +103,50 @@ func (s *Session) State() State {
 
 		AutoCompactionEnabled: s.AutoCompaction(),
 		TodoPhases:            s.TodoPhases(),
-		SystemPrompt:          s.agent.SystemPrompt(),
-		DumpTools:             toolSummaries(s.agent.Tools()),
 	}
+	st.SystemPrompt, st.promptJSON, st.DumpTools, st.dumpJSON = s.stateCache()
+	return st
+}
+
+// stateCache returns the system prompt and the tool list with their JSON
+// encodings, re-encoded only when they changed.
+func (s *Session) stateCache() (string, []byte, []ToolSummary, []byte) {
+	prompt := s.agent.SystemPrompt()
+	tools := s.agent.Tools()
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	c := &s.stateJSON
+	if c.promptJSON == nil || c.prompt != prompt {
+		c.prompt = prompt
+		c.promptJSON, _ = json.Marshal(prompt)
+	}
+	if c.dumpJSON == nil || !sameTools(c.tools, tools) {
+		c.tools = tools
+		c.dump = toolSummaries(tools)
+		c.dumpJSON, _ = json.Marshal(c.dump)
+	}
+	return c.prompt, c.promptJSON, c.dump, c.dumpJSON
+}
+
+// stateJSON caches parts of State's encoding.
+type stateJSON struct {
+	prompt     string
+	promptJSON []byte
+	tools      []tool.Tool
+	dump       []ToolSummary
+	dumpJSON   []byte
+}
+
+func sameTools(a, b []tool.Tool) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i] != b[i] {
+			return false
+		}
+	}
+	return true
 }
 
 func toolSummaries(tools []tool.Tool) []ToolSummary {

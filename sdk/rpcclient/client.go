@@ -229,20 +229,27 @@ func (c *Client) read(r io.Reader) {
 }
 
 func (c *Client) dispatch(line []byte) {
-	var head struct {
-		Type string          `json:"type"`
-		ID   json.RawMessage `json:"id"`
+	typ, _, ok := parseHead(line)
+	if !ok {
+		var head struct {
+			Type string `json:"type"`
+		}
+		if json.Unmarshal(line, &head) != nil {
+			return
+		}
+		typ = head.Type
 	}
-	if json.Unmarshal(line, &head) != nil {
-		return
-	}
-	f := Frame{Type: head.Type, Raw: append(json.RawMessage(nil), line...)}
-	switch head.Type {
+	f := Frame{Type: typ, Raw: append(json.RawMessage(nil), line...)}
+	switch typ {
 	case "ready":
 		c.readyOnce.Do(func() { close(c.ready) })
 	case "response":
-		var r Response
-		if json.Unmarshal(line, &r) == nil && r.ID != "" {
+		r, ok := parseResponse(line)
+		if !ok {
+			r = Response{}
+			ok = json.Unmarshal(line, &r) == nil
+		}
+		if ok && r.ID != "" {
 			c.mu.Lock()
 			ch, ok := c.pending[r.ID]
 			if ok {

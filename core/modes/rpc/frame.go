@@ -18,7 +18,7 @@ type writer struct {
 
 // send writes v as one line. After a failed write it does nothing.
 func (w *writer) send(v any) {
-	data, err := json.Marshal(v)
+	data, err := encode(v)
 	if err != nil {
 		data, _ = json.Marshal(map[string]any{"type": "error", "error": "cannot encode frame: " + err.Error()})
 	}
@@ -59,4 +59,37 @@ func ok(id json.RawMessage, command string, data any) response {
 
 func fail(id json.RawMessage, command string, msg string) response {
 	return response{ID: id, Type: "response", Command: command, Success: false, Error: msg}
+}
+
+// encode marshals a frame. Our own Marshalers (events, State) produce
+// compact JSON already; calling them directly skips encoding/json's
+// re-validation of their output, which is most of the cost of a large
+// frame such as get_state's.
+func encode(v any) ([]byte, error) {
+	switch v := v.(type) {
+	case response:
+		return v.encode()
+	case json.Marshaler:
+		return v.MarshalJSON()
+	}
+	return json.Marshal(v)
+}
+
+// encode writes a response with its data encoded by encode.
+func (r response) encode() ([]byte, error) {
+	data := r.Data
+	r.Data = nil
+	head, err := json.Marshal(r)
+	if err != nil || data == nil {
+		return head, err
+	}
+	body, err := encode(data)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]byte, 0, len(head)+len(body)+10)
+	out = append(out, head[:len(head)-1]...)
+	out = append(out, `,"data":`...)
+	out = append(out, body...)
+	return append(out, '}'), nil
 }
