@@ -18,6 +18,7 @@ type Env struct {
 	ReadCache   *ReadCache     // lines shown to the model, for stale-edit recovery
 	Artifacts   *ArtifactStore // full outputs; nil when the session has none
 	EditEnabled bool           // the edit tool is offered (anchors are pointless without it)
+	Files       Files          // where read, edit and write get and put file contents; nil: the local disk
 
 	// values holds per-session state owned by other packages (e.g. the
 	// pending-action queue of the resolve tool), keyed by a private type

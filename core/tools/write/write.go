@@ -53,7 +53,7 @@ type Details struct {
 }
 
 // Execute writes the file.
-func (t *Tool) Execute(_ context.Context, args tool.Args, _ tool.UpdateFunc) (*tool.Result, error) {
+func (t *Tool) Execute(ctx context.Context, args tool.Args, _ tool.UpdateFunc) (*tool.Result, error) {
 	var a struct {
 		Path    string `json:"path"`
 		Content string `json:"content"`
@@ -80,8 +80,8 @@ func (t *Tool) Execute(_ context.Context, args tool.Args, _ tool.UpdateFunc) (*t
 	if err := os.MkdirAll(filepath.Dir(abs), 0o755); err != nil {
 		return nil, tool.Errorf("Cannot create the directory for %s: %v", display, pathErr(err))
 	}
-	if err := tool.WriteFileAtomic(abs, []byte(a.Content), 0o644); err != nil {
-		return nil, tool.Errorf("Cannot write %s: %v", display, pathErr(errors.Unwrap(err)))
+	if err := t.env.WriteFile(ctx, abs, []byte(a.Content), 0o644); err != nil {
+		return nil, tool.Errorf("Cannot write %s: %v", display, pathErr(err))
 	}
 	fscache.InvalidateAfterWrite(abs)
 	if t.env.ReadCache != nil {
