@@ -168,14 +168,10 @@ func cut(s string, n int) string {
 	if len(s) <= n {
 		return s
 	}
-	s = s[:n]
-	for len(s) > 0 && !utf8.RuneStart(s[len(s)-1]) {
-		s = s[:len(s)-1]
+	for n > 0 && !utf8.RuneStart(s[n]) {
+		n--
 	}
-	if len(s) > 0 {
-		s = s[:len(s)-1]
-	}
-	return s + "…"
+	return s[:n] + "…"
 }
 
 // str returns a string argument.
