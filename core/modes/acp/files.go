@@ -48,7 +48,7 @@ func (f *fileAccess) ReadFile(ctx context.Context, abs string) ([]byte, error) {
 	if _, err := os.Stat(abs); err != nil {
 		return nil, err
 	}
-	resp, err := f.srv.conn.ReadTextFile(ctx, sdk.ReadTextFileRequest{SessionId: sdk.SessionId(f.sessionID), Path: abs})
+	resp, err := f.srv.peer().ReadTextFile(ctx, sdk.ReadTextFileRequest{SessionId: sdk.SessionId(f.sessionID), Path: abs})
 	if err != nil {
 		f.srv.logf("the editor could not read %s (%v); reading the disk", abs, err)
 		return os.ReadFile(abs)
@@ -68,7 +68,7 @@ func (f *fileAccess) WriteFile(ctx context.Context, abs string, data []byte, per
 		return err
 	}
 	if f.editorWrite {
-		if _, err := f.srv.conn.WriteTextFile(ctx, sdk.WriteTextFileRequest{SessionId: sdk.SessionId(f.sessionID), Path: abs, Content: string(data)}); err != nil {
+		if _, err := f.srv.peer().WriteTextFile(ctx, sdk.WriteTextFileRequest{SessionId: sdk.SessionId(f.sessionID), Path: abs, Content: string(data)}); err != nil {
 			return fmt.Errorf("the editor did not write the file: %s", requestMessage(err))
 		}
 	} else if err := tool.WriteFileAtomic(abs, data, perm); err != nil {

@@ -100,7 +100,7 @@ func (ss *session) toolCallHook(ctx context.Context, info *agent.ToolCallInfo) (
 			{OptionId: optReject, Name: "Reject", Kind: sdk.PermissionOptionKindRejectOnce},
 		},
 	}
-	resp, err := ss.srv.conn.RequestPermission(ctx, req)
+	resp, err := ss.srv.peer().RequestPermission(ctx, req)
 	if err != nil {
 		if ctx.Err() != nil {
 			return &agent.ToolCallDecision{Block: true, Reason: "The turn was cancelled before the user answered the permission request; the call was not run."}, nil

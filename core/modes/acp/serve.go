@@ -46,6 +46,7 @@ func Serve(ctx context.Context, in io.Reader, out io.Writer, opts Options) error
 	srv := newServer(opts)
 	conn := sdk.NewAgentSideConnection(srv, out, in)
 	srv.conn = conn
+	close(srv.ready)
 	conn.SetLogger(slog.New(slog.NewTextHandler(srv.logw, nil)))
 	var err error
 	select {
@@ -62,7 +63,10 @@ func Serve(ctx context.Context, in io.Reader, out io.Writer, opts Options) error
 type server struct {
 	opts Options
 	logw io.Writer
-	conn *sdk.AgentSideConnection
+	// conn is the connection, set once right after it starts; handlers
+	// may run before that and reach it through peer.
+	conn  *sdk.AgentSideConnection
+	ready chan struct{} // closed once conn is set
 	// ctx lives as long as the server; notifications and requests to the
 	// editor outside a request's own context use it.
 	ctx    context.Context
@@ -75,12 +79,18 @@ type server struct {
 }
 
 func newServer(opts Options) *server {
-	s := &server{opts: opts, logw: opts.Log, sessions: map[string]*session{}}
+	s := &server{opts: opts, logw: opts.Log, sessions: map[string]*session{}, ready: make(chan struct{})}
 	if s.logw == nil {
 		s.logw = io.Discard
 	}
 	s.ctx, s.cancel = context.WithCancel(context.Background())
 	return s
+}
+
+// peer returns the connection to the editor.
+func (s *server) peer() *sdk.AgentSideConnection {
+	<-s.ready
+	return s.conn
 }
 
 // logf writes one diagnostic line.
@@ -91,7 +101,7 @@ func (s *server) logf(format string, args ...any) {
 // send delivers one session/update notification. A failure (the editor
 // went away) is logged: the run goes on and ends with the connection.
 func (s *server) send(id string, u sdk.SessionUpdate) {
-	if err := s.conn.SessionUpdate(s.ctx, sdk.SessionNotification{SessionId: sdk.SessionId(id), Update: u}); err != nil {
+	if err := s.peer().SessionUpdate(s.ctx, sdk.SessionNotification{SessionId: sdk.SessionId(id), Update: u}); err != nil {
 		s.logf("session %s: cannot send an update: %v", id, err)
 	}
 }
