@@ -33,7 +33,7 @@ from and written to its buffers.
 
 Zed (settings.json):
   "agent_servers": {
-    "gopi": { "command": "gopi", "args": ["acp"] }
+    "gopi": { "type": "custom", "command": "gopi", "args": ["acp"] }
   }
 
 Flags:
