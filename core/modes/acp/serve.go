@@ -44,10 +44,14 @@ type Options struct {
 // aborted and closed before it returns.
 func Serve(ctx context.Context, in io.Reader, out io.Writer, opts Options) error {
 	srv := newServer(opts)
-	conn := sdk.NewAgentSideConnection(srv, out, in)
-	srv.conn = conn
-	close(srv.ready)
+	// The library starts reading at once, and its logger and our handlers'
+	// connection must be set before anything is read: the gate holds the
+	// first read until they are.
+	gate := &gatedReader{r: in, open: make(chan struct{})}
+	conn := sdk.NewAgentSideConnection(srv, out, gate)
 	conn.SetLogger(slog.New(slog.NewTextHandler(srv.logw, nil)))
+	srv.conn = conn
+	close(gate.open)
 	var err error
 	select {
 	case <-conn.Done():
@@ -63,10 +67,7 @@ func Serve(ctx context.Context, in io.Reader, out io.Writer, opts Options) error
 type server struct {
 	opts Options
 	logw io.Writer
-	// conn is the connection, set once right after it starts; handlers
-	// may run before that and reach it through peer.
-	conn  *sdk.AgentSideConnection
-	ready chan struct{} // closed once conn is set
+	conn *sdk.AgentSideConnection // set before the first message is read
 	// ctx lives as long as the server; notifications and requests to the
 	// editor outside a request's own context use it.
 	ctx    context.Context
@@ -79,7 +80,7 @@ type server struct {
 }
 
 func newServer(opts Options) *server {
-	s := &server{opts: opts, logw: opts.Log, sessions: map[string]*session{}, ready: make(chan struct{})}
+	s := &server{opts: opts, logw: opts.Log, sessions: map[string]*session{}}
 	if s.logw == nil {
 		s.logw = io.Discard
 	}
@@ -88,9 +89,17 @@ func newServer(opts Options) *server {
 }
 
 // peer returns the connection to the editor.
-func (s *server) peer() *sdk.AgentSideConnection {
-	<-s.ready
-	return s.conn
+func (s *server) peer() *sdk.AgentSideConnection { return s.conn }
+
+// gatedReader blocks reads until open is closed.
+type gatedReader struct {
+	r    io.Reader
+	open chan struct{}
+}
+
+func (g *gatedReader) Read(p []byte) (int, error) {
+	<-g.open
+	return g.r.Read(p)
 }
 
 // logf writes one diagnostic line.
