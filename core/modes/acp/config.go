@@ -68,10 +68,8 @@ func (ss *session) configOptions() []sdk.SessionConfigOption {
 			Options:      sdk.SessionConfigSelectOptions{Ungrouped: &opts},
 		}})
 	}
-	level := ss.sess.Agent().Thinking()
-	if level == "" {
-		level = ai.ThinkingOff
-	}
+	// The level in effect: the session's, as far as the model supports it.
+	level := models.ClampThinking(cur, ss.sess.Agent().Thinking())
 	levels := thinkingLevels(cur)
 	opts := make(sdk.SessionConfigSelectOptionsUngrouped, 0, len(levels))
 	for _, l := range levels {
