@@ -59,6 +59,7 @@ var commands = map[string]command{
 	"tool":    {"call a built-in agent tool (read, write, search, find, …) with JSON arguments", runToolCmd},
 	"models":  {"list models (built-in catalog and models.yml) and which have credentials", runModels},
 	"ai":      {"stream one completion from a model (no tools) to check a provider", runAI},
+	"acp":     {"serve the Agent Client Protocol on stdin/stdout (gopi as an editor's agent, e.g. Zed)", runACP},
 	"mockllm": {"serve a scripted mock LLM (Anthropic, OpenAI, Gemini wire formats) for tests", runMockLLM},
 	"tokens":  {"count tokens exactly as OpenAI's o200k_base / cl100k_base encodings do", runTokens},
 	"version": {"print the version", runVersion},

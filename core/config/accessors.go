@@ -145,3 +145,7 @@ func (s *Settings) ModelRole(role string) string { return s.ModelRoles()[role] }
 // DefaultThinkingLevel is defaultThinkingLevel: minimal, low, medium, high
 // (default) or xhigh.
 func (s *Settings) DefaultThinkingLevel() string { return s.String("defaultThinkingLevel") }
+
+// ACPRequirePermission returns the tools whose calls `gopi acp` asks the
+// editor to approve first (acp.requirePermission; none by default).
+func (s *Settings) ACPRequirePermission() []string { return s.Strings("acp.requirePermission") }

@@ -255,4 +255,10 @@ var schema = []Def{
 	{Key: "thinkingBudgets.medium", Kind: KindNumber, Default: 8192},
 	{Key: "thinkingBudgets.high", Kind: KindNumber, Default: 16384},
 	{Key: "thinkingBudgets.xhigh", Kind: KindNumber, Default: 32768},
+
+	// gopi's own settings (omp has no such keys).
+
+	// acp.requirePermission lists the tools whose calls `gopi acp` asks the
+	// editor to approve before they run (session/request_permission).
+	{Key: "acp.requirePermission", Kind: KindArray, Default: []any{}},
 }

@@ -19,6 +19,7 @@ type Env struct {
 	Artifacts   *ArtifactStore // full outputs; nil when the session has none
 	EditEnabled bool           // the edit tool is offered (anchors are pointless without it)
 	UI          UI             // the user's front end; nil when there is none (print mode)
+	Files       Files          // where read, edit and write get and put file contents; nil: the local disk
 
 	// values holds per-session state owned by other packages (e.g. the
 	// pending-action queue of the resolve tool), keyed by a private type

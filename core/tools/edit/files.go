@@ -2,6 +2,7 @@ package edit
 
 import (
 	"bytes"
+	"context"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -10,7 +11,6 @@ import (
 	"strings"
 	"syscall"
 
-	"github.com/gopi-agent/gopi/core/tool"
 	"github.com/gopi-agent/gopi/core/tools/edit/hashedit"
 	"github.com/gopi-agent/gopi/core/tools/edit/textfile"
 	"github.com/gopi-agent/gopi/fscache"
@@ -18,6 +18,12 @@ import (
 
 // newFilePerm is the mode of a file an edit creates.
 const newFilePerm = 0o644
+
+// fileCtx is the context of the edit tool's reads and writes through the
+// session's tool.Files. An edit is not abortable midway (the loop runs it
+// without cancellation, see Definition's NonAbortable), so there is no
+// call context to honour; a Files implementation bounds its own waits.
+var fileCtx = context.Background()
 
 // loaded is a file read for editing.
 type loaded struct {
@@ -34,7 +40,7 @@ func (t *Tool) load(abs, shown string) (loaded, error) {
 	if err := t.refuseHostURI(shown); err != nil {
 		return f, err
 	}
-	raw, err := os.ReadFile(abs)
+	raw, err := t.env.ReadFile(fileCtx, abs)
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
 		return f, nil
@@ -90,9 +96,10 @@ func (t *Tool) snapshot(abs string) (hashedit.Snapshot, bool) {
 // side effects.
 
 // ReadFile reads a whole file.
-func (t *Tool) ReadFile(abs string) ([]byte, error) { return os.ReadFile(abs) }
+func (t *Tool) ReadFile(abs string) ([]byte, error) { return t.env.ReadFile(fileCtx, abs) }
 
 // WriteFile replaces a file atomically (keeping an existing file's mode),
+// through the session's tool.Files when it has one,
 // invalidates the scan cache and records the new text in the read cache.
 // It fails with an fs.ErrNotExist error when the parent directory is
 // missing.
@@ -111,7 +118,7 @@ func (t *Tool) WriteFile(abs string, data []byte) error {
 	if fi, err := os.Stat(target); err == nil && fi.IsDir() {
 		return &fs.PathError{Op: "write", Path: abs, Err: syscall.EISDIR}
 	}
-	if err := tool.WriteFileAtomic(target, data, newFilePerm); err != nil {
+	if err := t.env.WriteFile(fileCtx, target, data, newFilePerm); err != nil {
 		return err
 	}
 	fscache.InvalidateAfterWrite(abs)

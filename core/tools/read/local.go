@@ -39,7 +39,7 @@ func (t *Tool) readLocal(ctx context.Context, target string) (*tool.Result, erro
 			return nil, err
 		}
 	} else {
-		text, err = t.readFile(r, sel, d)
+		text, err = t.readFile(ctx, r, sel, d)
 		if err != nil {
 			return nil, err
 		}
@@ -51,26 +51,44 @@ func (t *Tool) readLocal(ctx context.Context, target string) (*tool.Result, erro
 	return tool.TextResult(text, d), nil
 }
 
+// maxFilesRead bounds the files read through the session's tool.Files (an
+// editor's buffers): a larger file is paged from the disk as usual rather
+// than copied whole.
+const maxFilesRead = 4 << 20
+
 // readFile shows a window of a local file and records it in the read cache.
-func (t *Tool) readFile(r *resolved, sel Selector, d *Details) (string, error) {
+func (t *Tool) readFile(ctx context.Context, r *resolved, sel Selector, d *Details) (string, error) {
 	if !r.info.Mode().IsRegular() {
 		return "", tool.Errorf("Cannot read %s: it is not a regular file (%s); read files and directories only", r.display, fileKind(r.info.Mode()))
 	}
-	f, err := openFile(r.abs)
-	if err != nil {
-		return "", tool.Errorf("Cannot read %s: %v", r.display, unwrapPathError(err))
-	}
-	defer f.Close()
-	head := make([]byte, sniffSize)
-	n, _ := io.ReadFull(f, head)
-	if bytes.IndexByte(head[:n], 0) >= 0 {
-		return "[Cannot show " + r.display + ": binary file (" + tool.FormatSize(r.info.Size()) + ")]", nil
-	}
-	if _, err := f.Seek(0, io.SeekStart); err != nil {
-		return "", tool.Errorf("Cannot read %s: %v", r.display, err)
+	var src io.Reader
+	if t.env.Files != nil && r.info.Size() <= maxFilesRead {
+		data, err := t.env.Files.ReadFile(ctx, r.abs)
+		if err != nil {
+			return "", tool.Errorf("Cannot read %s: %v", r.display, unwrapPathError(err))
+		}
+		if bytes.IndexByte(data[:min(len(data), sniffSize)], 0) >= 0 {
+			return "[Cannot show " + r.display + ": binary file (" + tool.FormatSize(int64(len(data))) + ")]", nil
+		}
+		src = bytes.NewReader(data)
+	} else {
+		f, err := openFile(r.abs)
+		if err != nil {
+			return "", tool.Errorf("Cannot read %s: %v", r.display, unwrapPathError(err))
+		}
+		defer f.Close()
+		head := make([]byte, sniffSize)
+		n, _ := io.ReadFull(f, head)
+		if bytes.IndexByte(head[:n], 0) >= 0 {
+			return "[Cannot show " + r.display + ": binary file (" + tool.FormatSize(r.info.Size()) + ")]", nil
+		}
+		if _, err := f.Seek(0, io.SeekStart); err != nil {
+			return "", tool.Errorf("Cannot read %s: %v", r.display, err)
+		}
+		src = f
 	}
 	mode := t.env.DisplayMode(sel.Raw, false)
-	text, w, err := t.render(f, sel, r.display, mode, d)
+	text, w, err := t.render(src, sel, r.display, mode, d)
 	if err != nil {
 		return "", err
 	}

@@ -89,8 +89,8 @@ func (t *Tool) Execute(ctx context.Context, args tool.Args, _ tool.UpdateFunc) (
 	if err := os.MkdirAll(filepath.Dir(abs), 0o755); err != nil {
 		return nil, tool.Errorf("Cannot create the directory for %s: %v", display, pathErr(err))
 	}
-	if err := tool.WriteFileAtomic(abs, []byte(a.Content), 0o644); err != nil {
-		return nil, tool.Errorf("Cannot write %s: %v", display, pathErr(errors.Unwrap(err)))
+	if err := t.env.WriteFile(ctx, abs, []byte(a.Content), 0o644); err != nil {
+		return nil, tool.Errorf("Cannot write %s: %v", display, pathErr(err))
 	}
 	fscache.InvalidateAfterWrite(abs)
 	if t.env.ReadCache != nil {

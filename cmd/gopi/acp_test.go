@@ -1,0 +1,110 @@
+package main
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/gopi-agent/gopi/internal/mockllm"
+)
+
+// gopi acp speaks JSON-RPC lines on stdin and stdout: initialize,
+// session/new and a prompt whose answer streams as session/update
+// notifications before the response.
+func TestACPCommandWire(t *testing.T) {
+	r := newAgentRig(t, mockllm.Turn{Blocks: []mockllm.Block{mockllm.Text("Hi there.")}})
+	r.t.Chdir(r.project)
+	inR, inW := io.Pipe()
+	outR, outW := io.Pipe()
+	var errb strings.Builder
+	env := &cliEnv{stdout: outW, stderr: &errb, stdin: inR, environ: r.environ}
+	done := make(chan int, 1)
+	go func() {
+		done <- run(context.Background(), env, []string{"acp", "--model", "mock/mock-model"})
+		outW.Close()
+	}()
+	lines := bufio.NewScanner(outR)
+	lines.Buffer(make([]byte, 1<<20), 1<<20)
+	send := func(id int, method string, params any) {
+		data, _ := json.Marshal(map[string]any{"jsonrpc": "2.0", "id": id, "method": method, "params": params})
+		if _, err := fmt.Fprintf(inW, "%s\n", data); err != nil {
+			t.Fatal(err)
+		}
+	}
+	// await reads lines until the response to id, returning it and the
+	// notifications before it.
+	await := func(id int) (resp map[string]any, notes []map[string]any) {
+		for lines.Scan() {
+			var m map[string]any
+			if err := json.Unmarshal(lines.Bytes(), &m); err != nil {
+				t.Fatalf("not JSON on stdout: %q", lines.Text())
+			}
+			if m["id"] == float64(id) {
+				return m, notes
+			}
+			notes = append(notes, m)
+		}
+		t.Fatalf("stdout ended before the response to %d; stderr:\n%s", id, errb.String())
+		return nil, nil
+	}
+	send(1, "initialize", map[string]any{"protocolVersion": 1, "clientCapabilities": map[string]any{}})
+	resp, _ := await(1)
+	if res, _ := resp["result"].(map[string]any); res == nil || res["protocolVersion"] != float64(1) || !strings.Contains(mustMarshal(t, res), `"loadSession":true`) {
+		t.Fatalf("initialize: %v", resp)
+	}
+	send(2, "session/new", map[string]any{"cwd": r.project, "mcpServers": []any{}})
+	resp, _ = await(2)
+	res, _ := resp["result"].(map[string]any)
+	id, _ := res["sessionId"].(string)
+	if id == "" {
+		t.Fatalf("session/new: %v", resp)
+	}
+	send(3, "session/prompt", map[string]any{"sessionId": id, "prompt": []any{map[string]any{"type": "text", "text": "hello"}}})
+	resp, notes := await(3)
+	if res, _ := resp["result"].(map[string]any); res == nil || res["stopReason"] != "end_turn" {
+		t.Fatalf("session/prompt: %v", resp)
+	}
+	var text strings.Builder
+	for _, n := range notes {
+		p, _ := n["params"].(map[string]any)
+		u, _ := p["update"].(map[string]any)
+		if n["method"] == "session/update" && u["sessionUpdate"] == "agent_message_chunk" {
+			c, _ := u["content"].(map[string]any)
+			text.WriteString(fmt.Sprint(c["text"]))
+		}
+	}
+	if text.String() != "Hi there." {
+		t.Fatalf("streamed %q from %v", text.String(), notes)
+	}
+	inW.Close()
+	select {
+	case code := <-done:
+		if code != 0 {
+			t.Fatalf("exit %d: %s", code, errb.String())
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("gopi acp did not exit when stdin closed")
+	}
+	if len(r.sessionFiles()) != 1 {
+		t.Fatalf("session files %v", r.sessionFiles())
+	}
+}
+
+func TestACPCommandFlags(t *testing.T) {
+	r := newAgentRig(t)
+	out, _, code := r.run("", "acp", "--help")
+	if code != 0 || !strings.Contains(out, `"agent_servers"`) {
+		t.Fatalf("help: %d %s", code, out)
+	}
+	if _, stderr, code := r.run("", "acp", "--thinking", "lots"); code != 2 || !strings.Contains(stderr, "unknown --thinking level") {
+		t.Fatalf("bad thinking: %d %s", code, stderr)
+	}
+	if _, stderr, code := r.run("", "acp", "hello"); code != 2 || !strings.Contains(stderr, "unexpected argument") {
+		t.Fatalf("argument: %d %s", code, stderr)
+	}
+}

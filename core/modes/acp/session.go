@@ -1,0 +1,162 @@
+package acp
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"path/filepath"
+	"strings"
+	"sync"
+
+	sdk "github.com/coder/acp-go-sdk"
+
+	"github.com/gopi-agent/gopi/core/agent"
+	"github.com/gopi-agent/gopi/core/agentsession"
+	"github.com/gopi-agent/gopi/core/ai/models"
+	"github.com/gopi-agent/gopi/core/config"
+	store "github.com/gopi-agent/gopi/core/session"
+)
+
+// session is one ACP session: a gopi session and what the protocol needs
+// around it (tool calls announced, permissions granted, files written).
+type session struct {
+	srv   *server
+	id    string // the ACP session id: gopi's session id
+	cwd   string
+	sess  *agentsession.Session
+	files *fileAccess
+	perm  *permissions
+	unsub func()
+
+	turn sync.Mutex // one prompt turn at a time
+
+	mu        sync.Mutex
+	calls     map[string]*toolCall // tool calls of the current turn by id
+	cancelled bool                 // session/cancel arrived during the current turn
+	closed    bool
+}
+
+// openSession builds a session in cwd: a new one when path is "", else the
+// stored session at path.
+func (s *server) openSession(ctx context.Context, cwd, path string, mcp []sdk.McpServer) (*session, error) {
+	if !filepath.IsAbs(cwd) {
+		return nil, invalidParams("cwd %q is not an absolute path: the editor must send the project's absolute directory", cwd)
+	}
+	cwd = filepath.Clean(cwd)
+	for _, m := range mcp {
+		s.logf("ignoring MCP server %q: gopi has no MCP client yet", mcpName(m))
+	}
+	cfg, err := config.Load(config.LoadOptions{Cwd: cwd, Environ: s.opts.Environ})
+	if err != nil {
+		return nil, failed(fmt.Errorf("cannot load the configuration for %s: %w", cwd, err))
+	}
+	for _, w := range cfg.Warnings {
+		s.logf("warning: %v", w)
+	}
+	reg, err := models.Load(models.OptionsFor(cfg))
+	if err != nil {
+		return nil, failed(fmt.Errorf("cannot load the models: %w", err))
+	}
+	ss := &session{srv: s, cwd: cwd, calls: map[string]*toolCall{}}
+	ss.perm = newPermissions(cfg.Settings.ACPRequirePermission())
+	opts := agentsession.Options{
+		Config:     cfg,
+		Cwd:        cwd,
+		Models:     reg,
+		SessionDir: s.opts.SessionDir,
+		Thinking:   s.opts.Thinking,
+		NoTitle:    s.opts.NoTitle,
+		HTTPClient: s.opts.HTTPClient,
+		Hooks:      []*agent.Hooks{{Name: "acp-permissions", ToolCall: ss.toolCallHook}},
+	}
+	if path != "" {
+		st, err := store.Open(path, agentsession.StoreOptions(cfg, cwd, s.opts.SessionDir))
+		if err != nil {
+			return nil, failed(fmt.Errorf("cannot open the session file %s: %w", path, err))
+		}
+		for _, p := range st.Problems() {
+			s.logf("warning: %s %s (the line is kept in the file)", path, p)
+		}
+		opts.Store = st
+	} else if s.opts.Model != "" {
+		q, level, _ := models.ParseModelArg(s.opts.Model)
+		m, err := reg.Find(q)
+		if err != nil {
+			return nil, invalidParams("--model: %v", err)
+		}
+		opts.Model = m
+		if level != "" && opts.Thinking == "" {
+			opts.Thinking = level
+		}
+	}
+	as, err := agentsession.New(ctx, opts)
+	if err != nil {
+		if opts.Store != nil {
+			opts.Store.Close()
+		}
+		if errors.Is(err, store.ErrInUse) {
+			return nil, failed(fmt.Errorf("%w (close it there first)", err))
+		}
+		return nil, failed(err)
+	}
+	if msg := as.ModelFallbackMessage(); msg != "" {
+		s.logf("%s", msg)
+	}
+	ss.sess = as
+	ss.id = as.SessionID()
+	caps := s.clientCaps()
+	ss.files = &fileAccess{srv: s, sessionID: ss.id, editorRead: caps.Fs.ReadTextFile, editorWrite: caps.Fs.WriteTextFile, writes: map[string]fileChange{}}
+	as.ToolEnv().Files = ss.files
+	ss.unsub = as.Subscribe(ss.onEvent)
+	return ss, nil
+}
+
+// mcpName names an MCP server for the log.
+func mcpName(m sdk.McpServer) string {
+	switch {
+	case m.Stdio != nil:
+		return m.Stdio.Name
+	case m.Http != nil:
+		return m.Http.Name
+	case m.Sse != nil:
+		return m.Sse.Name
+	}
+	return "(unnamed)"
+}
+
+// close aborts any run and closes the gopi session.
+func (ss *session) close() {
+	ss.mu.Lock()
+	if ss.closed {
+		ss.mu.Unlock()
+		return
+	}
+	ss.closed = true
+	ss.mu.Unlock()
+	ss.unsub()
+	if err := ss.sess.Close(); err != nil {
+		ss.srv.logf("session %s: %v", ss.id, err)
+	}
+}
+
+// findStored returns the file of the stored session with this exact id:
+// the working directory's sessions first, then every project's.
+func (s *server) findStored(cwd, id string) (string, error) {
+	cfg, err := config.Load(config.LoadOptions{Cwd: cwd, Environ: s.opts.Environ})
+	if err != nil {
+		return "", failed(fmt.Errorf("cannot load the configuration for %s: %w", cwd, err))
+	}
+	loc := agentsession.Locations(cfg, s.opts.SessionDir)
+	for _, list := range []func() ([]store.Info, error){
+		func() ([]store.Info, error) { return store.List(loc, cwd) },
+		func() ([]store.Info, error) { return store.ListAll(loc) },
+	} {
+		infos, _ := list()
+		for _, in := range infos {
+			if strings.EqualFold(in.ID, id) {
+				return in.Path, nil
+			}
+		}
+	}
+	return "", notFound("no stored gopi session has id %q (a session is saved once the model has answered in it; session/list shows the stored ones)", id)
+}
