@@ -17,6 +17,12 @@ import (
 // session/new and a prompt whose answer streams as session/update
 // notifications before the response.
 func TestACPCommandWire(t *testing.T) {
+	t.Run("acp", func(t *testing.T) { acpWire(t, "acp", "--model", "mock/mock-model") })
+	// omp's spelling of the same.
+	t.Run("mode", func(t *testing.T) { acpWire(t, "--mode", "acp", "--model", "mock/mock-model") })
+}
+
+func acpWire(t *testing.T, args ...string) {
 	r := newAgentRig(t, mockllm.Turn{Blocks: []mockllm.Block{mockllm.Text("Hi there.")}})
 	r.t.Chdir(r.project)
 	inR, inW := io.Pipe()
@@ -25,7 +31,7 @@ func TestACPCommandWire(t *testing.T) {
 	env := &cliEnv{stdout: outW, stderr: &errb, stdin: inR, environ: r.environ}
 	done := make(chan int, 1)
 	go func() {
-		done <- run(context.Background(), env, []string{"acp", "--model", "mock/mock-model"})
+		done <- run(context.Background(), env, args)
 		outW.Close()
 	}()
 	lines := bufio.NewScanner(outR)

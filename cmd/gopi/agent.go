@@ -58,7 +58,7 @@ func newAgentFlagSet(f *agentFlags) *pflag.FlagSet {
 	fs.StringVar(&f.systemPrompt, "system-prompt", "", "replace the base system prompt (text, or a file to read)")
 	fs.StringVar(&f.appendSystemPrompt, "append-system-prompt", "", "append text or a file's contents to the system prompt")
 	fs.BoolVar(&f.allowHome, "allow-home", false, "accepted for compatibility (gopi runs in the home directory as is)")
-	fs.StringVar(&f.mode, "mode", "text", "output mode: text, json (every event as a JSON line) or rpc (commands on stdin, frames on stdout)")
+	fs.StringVar(&f.mode, "mode", "text", "output mode: text, json (every event as a JSON line), rpc (commands on stdin, frames on stdout) or acp (as gopi acp)")
 	fs.BoolVarP(&f.print, "print", "p", false, "non-interactive: send the messages, print the answer and exit")
 	fs.BoolVarP(&f.cont, "continue", "c", false, "continue the most recent session of this directory")
 	fs.StringVarP(&f.resume, "resume", "r", "", "resume a session by id prefix or path (without a value: list this directory's sessions)")
@@ -298,6 +298,23 @@ func runAgentWith(ctx context.Context, env *cliEnv, fs *pflag.FlagSet, f *agentF
 	}
 
 	messages := fs.Args()
+	if f.mode == "acp" {
+		// omp starts its ACP agent as --mode acp: the same as `gopi acp`.
+		args := []string{}
+		if f.model != "" {
+			args = append(args, "--model", f.model)
+		}
+		if f.thinking != "" {
+			args = append(args, "--thinking", f.thinking)
+		}
+		if f.sessionDir != "" {
+			args = append(args, "--session-dir", f.sessionDir)
+		}
+		if f.noTitle {
+			args = append(args, "--no-title")
+		}
+		return runACP(ctx, env, append(args, messages...))
+	}
 	if f.mode == "rpc" {
 		if len(messages) > 0 {
 			fmt.Fprintln(env.stderr, "gopi: --mode rpc takes no messages or @files: standard input carries the commands; send prompts as prompt commands")
@@ -376,9 +393,9 @@ func runAgentWith(ctx context.Context, env *cliEnv, fs *pflag.FlagSet, f *agentF
 // check rejects flag combinations that cannot work.
 func (f *agentFlags) check() error {
 	switch f.mode {
-	case "text", "json", "rpc":
+	case "text", "json", "rpc", "acp":
 	default:
-		return fmt.Errorf("unknown --mode %q: use text, json or rpc", f.mode)
+		return fmt.Errorf("unknown --mode %q: use text, json, rpc or acp", f.mode)
 	}
 	if len(f.hooks) > 0 {
 		return errors.New("--hook and --extension are not supported yet: gopi does not load extensions in this release")
