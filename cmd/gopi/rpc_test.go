@@ -212,7 +212,13 @@ func TestRPCTranscript(t *testing.T) {
 		// 4. two follow-ups while streaming, all at once
 		slow("second answer"),
 		quick(text("about f1 and f2")),
-		// 5. abort
+		// 5. two steers, all at once; two follow-ups, one at a time
+		slow("third answer"),
+		quick(text("about s3 and s4")),
+		slow("fourth answer"),
+		quick(text("about f3")),
+		quick(text("about f4")),
+		// 6. abort
 		mockllm.Turn{Blocks: []mockllm.Block{text("this never ends")}, ChunkSize: 4, StallAfterDeltas: 2},
 	)
 	rr := startRPC(t, r)
@@ -271,7 +277,25 @@ func TestRPCTranscript(t *testing.T) {
 	rr.call("prompt", map[string]any{"message": "f2", "streamingBehavior": "followUp"})
 	end()
 
-	// 5: abort mid-stream.
+	// 5: the other two queue modes.
+	rr.call("set_steering_mode", map[string]any{"mode": "all"})
+	end = rr.expect("agent_end")
+	update = rr.expect("message_update")
+	rr.call("prompt", map[string]any{"message": "answer slowly a third time"})
+	update()
+	rr.call("steer", map[string]any{"message": "s3"})
+	rr.call("steer", map[string]any{"message": "s4"})
+	end()
+	rr.call("set_follow_up_mode", map[string]any{"mode": "one-at-a-time"})
+	end = rr.expect("agent_end")
+	update = rr.expect("message_update")
+	rr.call("prompt", map[string]any{"message": "answer slowly a fourth time"})
+	update()
+	rr.call("follow_up", map[string]any{"message": "f3"})
+	rr.call("follow_up", map[string]any{"message": "f4"})
+	end()
+
+	// 6: abort mid-stream.
 	update = rr.expect("message_update")
 	rr.call("prompt", map[string]any{"message": "stall"})
 	update()
@@ -321,7 +345,7 @@ func TestRPCTranscript(t *testing.T) {
 		t.Fatalf("session files %v", files)
 	}
 	data, _ := os.ReadFile(files[0])
-	for _, want := range []string{`"title":"RPC test"`, "about f1 and f2", `"stopReason":"aborted"`} {
+	for _, want := range []string{`"title":"RPC test"`, "about f1 and f2", "about s3 and s4", "about f4", `"stopReason":"aborted"`} {
 		if !strings.Contains(string(data), want) {
 			t.Errorf("session lacks %s", want)
 		}
