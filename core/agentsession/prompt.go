@@ -9,6 +9,7 @@ import (
 	"github.com/gopi-agent/gopi/core/agent"
 	"github.com/gopi-agent/gopi/core/ai"
 	"github.com/gopi-agent/gopi/core/message"
+	"github.com/gopi-agent/gopi/core/tools/todo"
 )
 
 // Delivery says how a message sent during a run is delivered.
@@ -69,10 +70,14 @@ func (s *Session) Prompt(ctx context.Context, text string, opts PromptOptions) e
 	s.mu.Unlock()
 	s.recordSettings()
 	s.maybeTitle(text)
+	planBefore := todo.For(s.toolEnv).Version()
 	err := s.agent.Prompt(ctx, msgs...)
 	if errors.Is(err, agent.ErrBusy) {
 		// Another prompt started in between.
 		return s.queue(msgs[0], opts.StreamingBehavior)
+	}
+	if err == nil {
+		err = s.runTodoReminders(ctx, planBefore)
 	}
 	if perr := s.Err(); perr != nil {
 		return perr

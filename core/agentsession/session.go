@@ -100,7 +100,6 @@ type Session struct {
 	titleWait      time.Duration                    // how long Close waits for a title (titleGrace)
 	recorded       struct{ model, thinking string } // model and thinking level last written on the store's path
 	runLock        *session.RunLock                 // this process runs the store's session file
-	todo           []TodoPhase                      // the todo plan (RPC set_todos)
 	stateJSON      stateJSON                        // cached encodings for State
 	autoCompaction *bool                            // run-time override of compaction.enabled
 	bg             sync.WaitGroup                   // background work (titles) the session owns
@@ -173,6 +172,7 @@ func New(ctx context.Context, opts Options) (*Session, error) {
 	}
 
 	s.toolEnv = s.newToolEnv(store)
+	s.restoreTodos(store)
 	tools, err := s.buildTools(s.toolEnv)
 	if err != nil {
 		return nil, err

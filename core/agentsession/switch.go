@@ -138,6 +138,7 @@ func (s *Session) reloadFromStore() error {
 	if err := s.agent.SetMessages(sctx.Messages); err != nil {
 		return err
 	}
+	s.restoreTodos(store)
 	s.mu.Lock()
 	if len(sctx.Messages) > 0 || sctx.Models["default"] != "" {
 		s.recorded.model, s.recorded.thinking = sctx.Models["default"], sctx.ThinkingLevel

@@ -1,84 +1,169 @@
 package agentsession
 
 import (
+	"context"
+	"encoding/json"
 	"fmt"
-	"strconv"
+	"strings"
+
+	"github.com/gopi-agent/gopi/core/agent"
+	"github.com/gopi-agent/gopi/core/ai"
+	"github.com/gopi-agent/gopi/core/message"
+	"github.com/gopi-agent/gopi/core/session"
+	"github.com/gopi-agent/gopi/core/tools/todo"
 )
 
-// TodoPhase is one phase of the session's todo plan.
-type TodoPhase struct {
-	ID    string     `json:"id"`
-	Name  string     `json:"name"`
-	Tasks []TodoTask `json:"tasks"`
-}
+// TodoPhase is one phase of the session's todo plan (todo_write's state).
+type TodoPhase = todo.Phase
 
 // TodoTask is one task of a phase.
-type TodoTask struct {
-	ID      string `json:"id"`
-	Content string `json:"content"`
-	Status  string `json:"status"` // pending, in_progress, completed or abandoned
-}
+type TodoTask = todo.Task
 
-// SetTodoPhases replaces the in-memory todo plan (RPC set_todos) and
-// returns it normalised: missing ids are numbered, a missing status is
-// pending, an unknown status is an error.
+// UserTodoEdit is the custom entry type recording a plan set from outside
+// the model (RPC set_todos), as omp names it.
+const UserTodoEdit = "user_todo_edit"
+
+// SetTodoPhases replaces the todo plan (RPC set_todos), records it in the
+// session so a resumed session has it, and returns it normalised.
 func (s *Session) SetTodoPhases(phases []TodoPhase) ([]TodoPhase, error) {
-	out := make([]TodoPhase, len(phases))
-	for i, p := range phases {
-		if p.ID == "" {
-			p.ID = "phase-" + strconv.Itoa(i+1)
-		}
-		tasks := make([]TodoTask, len(p.Tasks))
-		for j, t := range p.Tasks {
-			if t.ID == "" {
-				t.ID = "task-" + strconv.Itoa(j+1)
-			}
-			switch t.Status {
-			case "":
-				t.Status = "pending"
-			case "pending", "in_progress", "completed", "abandoned":
-			default:
-				return nil, fmt.Errorf("task %s: unknown status %q; use pending, in_progress, completed or abandoned", t.ID, t.Status)
-			}
-			tasks[j] = t
-		}
-		p.Tasks = tasks
-		out[i] = p
+	out, err := todo.For(s.toolEnv).Set(phases)
+	if err != nil {
+		return nil, err
 	}
-	s.mu.Lock()
-	s.todo = out
-	s.mu.Unlock()
+	if _, err := s.Store().AppendCustom(UserTodoEdit, map[string]any{"phases": out}); err != nil {
+		return nil, err
+	}
 	return out, nil
 }
 
 // TodoPhases returns the todo plan.
 func (s *Session) TodoPhases() []TodoPhase {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return append([]TodoPhase{}, s.todo...)
-}
-
-// AutoCompaction reports whether automatic compaction is on (the setting
-// compaction.enabled, changed at run time by SetAutoCompaction).
-func (s *Session) AutoCompaction() bool {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if s.autoCompaction != nil {
-		return *s.autoCompaction
+	p := todo.For(s.toolEnv).Phases()
+	if p == nil {
+		p = []TodoPhase{}
 	}
-	return s.cfg.Settings.Compaction().Enabled
+	return p
 }
 
-// SetAutoCompaction turns automatic compaction on or off for this session.
-func (s *Session) SetAutoCompaction(on bool) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	s.autoCompaction = &on
+// restoreTodos loads the latest plan on the store's path: the newest
+// user_todo_edit entry or successful todo_write result.
+func (s *Session) restoreTodos(store *session.Manager) {
+	path := store.Path(store.LeafID())
+	for i := len(path) - 1; i >= 0; i-- {
+		e := path[i]
+		var raw json.RawMessage
+		switch {
+		case e.Type == session.TypeCustom && e.Custom != nil && e.Custom.CustomType == UserTodoEdit:
+			raw, _ = json.Marshal(e.Custom.Data)
+		case e.Type == session.TypeMessage:
+			r, ok := e.Message.(*ai.ToolResultMessage)
+			if !ok || r.ToolName != "todo_write" || r.IsError {
+				continue
+			}
+			raw, _ = json.Marshal(r.Details)
+		default:
+			continue
+		}
+		var d struct {
+			Phases []TodoPhase `json:"phases"`
+		}
+		if json.Unmarshal(raw, &d) == nil && d.Phases != nil {
+			_, _ = todo.For(s.toolEnv).Set(d.Phases)
+			return
+		}
+	}
+	_, _ = todo.For(s.toolEnv).Set(nil)
 }
 
-// SetAutoRetry turns automatic retries on or off.
-func (s *Session) SetAutoRetry(on bool) {
-	r := s.agent.Retry()
-	r.Enabled = on
-	s.agent.SetRetry(r)
+// TodoReminder is emitted when the model stopped with unfinished todo
+// tasks and is sent back to them ({type:"todo_reminder",todos,attempt,
+// maxAttempts}).
+type TodoReminder struct {
+	Todos       []TodoTask `json:"todos"`
+	Attempt     int        `json:"attempt"`
+	MaxAttempts int        `json:"maxAttempts"`
+}
+
+// TodoAutoClear is emitted when a run ends with every todo task done, so
+// front ends can clear the plan from view.
+type TodoAutoClear struct{}
+
+// EventType implementations.
+func (TodoReminder) EventType() string  { return "todo_reminder" }
+func (TodoAutoClear) EventType() string { return "todo_auto_clear" }
+
+// MarshalJSON encodes the todo_reminder object.
+func (e TodoReminder) MarshalJSON() ([]byte, error) {
+	type plain TodoReminder
+	return marshalTyped("todo_reminder", plain(e))
+}
+
+// MarshalJSON encodes {"type":"todo_auto_clear"}.
+func (TodoAutoClear) MarshalJSON() ([]byte, error) { return []byte(`{"type":"todo_auto_clear"}`), nil }
+
+func marshalTyped(typ string, v any) ([]byte, error) {
+	body, err := json.Marshal(v)
+	if err != nil {
+		return nil, err
+	}
+	head := `{"type":"` + typ + `"`
+	if string(body) == "{}" {
+		return []byte(head + "}"), nil
+	}
+	return append([]byte(head+","), body[1:]...), nil
+}
+
+var _ agent.Event = TodoReminder{}
+
+// todoFollowUp decides what happens after a run: when the model stopped
+// (not failed, no tool calls pending) with unfinished tasks and reminders
+// are on and not used up, it returns the reminder message to send; when
+// the plan is fully done it announces todo_auto_clear.
+func (s *Session) todoFollowUp(attempt int, changed bool) ai.Message {
+	st := s.cfg.Settings
+	phases := s.TodoPhases()
+	open := todo.Incomplete(phases)
+	if len(phases) > 0 && len(open) == 0 && changed {
+		s.emit(TodoAutoClear{})
+		return nil
+	}
+	if !st.Bool("todo.enabled") || !st.Bool("todo.reminders") || len(open) == 0 {
+		return nil
+	}
+	last := s.LastAssistant()
+	if last == nil || last.StopReason != ai.StopReasonStop || len(last.ToolCalls()) > 0 {
+		return nil
+	}
+	max := st.Int("todo.reminders.max")
+	if attempt >= max {
+		return nil
+	}
+	var tasks []TodoTask
+	var b strings.Builder
+	for _, p := range open {
+		fmt.Fprintf(&b, "- %s\n", p.Name)
+		for _, t := range p.Tasks {
+			fmt.Fprintf(&b, "  - %s\n", t.Content)
+			tasks = append(tasks, t)
+		}
+	}
+	s.emit(TodoReminder{Todos: tasks, Attempt: attempt + 1, MaxAttempts: max})
+	text := fmt.Sprintf("You stopped with %d unfinished task(s) in your plan:\n%sContinue with them, or mark them done or dropped with todo_write if they are finished or no longer needed. (Reminder %d of %d.)", len(tasks), b.String(), attempt+1, max)
+	return &message.Custom{CustomType: "todo-reminder", Content: message.PlainText(text), Display: false, Attribution: "agent", Timestamp: nowMillis()}
+}
+
+// runTodoReminders sends the model back to its unfinished plan after a
+// run, at most todo.reminders.max times. before is the plan's version when
+// the prompt started.
+func (s *Session) runTodoReminders(ctx context.Context, before int) error {
+	for attempt := 0; ctx.Err() == nil; attempt++ {
+		m := s.todoFollowUp(attempt, todo.For(s.toolEnv).Version() != before)
+		if m == nil {
+			return nil
+		}
+		if err := s.agent.Prompt(ctx, m); err != nil {
+			return err
+		}
+	}
+	return nil
 }

@@ -33,6 +33,7 @@ type Settings struct {
 	EditSeparator                        string   // PI_HL_SEP: prefix of hashline payload lines; "" is hashline.DefaultEditSeparator
 	ASTMaxFiles                          int      // PI_MAX_AST_FILES: files one ast_edit may change; 0 is ast.DefaultMaxFiles
 	AskTimeout                           int      // ask.timeout in seconds: an unanswered question takes its default; 0 waits forever
+	TodoEnabled                          bool     // todo.enabled: offer todo_write
 }
 
 // DefaultSettings returns the settings of a configuration that sets
@@ -69,6 +70,7 @@ func settingsFrom(cs *config.Settings) Settings {
 		SearchContextAfter:                   after,
 		HashlineAutoDropPureInsertDuplicates: cs.Bool("edit.hashlineAutoDropPureInsertDuplicates"),
 		AskTimeout:                           cs.Int("ask.timeout"),
+		TodoEnabled:                          cs.Bool("todo.enabled"),
 	}
 }
 

@@ -19,6 +19,7 @@ import (
 	"github.com/gopi-agent/gopi/core/tools/read"
 	"github.com/gopi-agent/gopi/core/tools/resolve"
 	"github.com/gopi-agent/gopi/core/tools/search"
+	"github.com/gopi-agent/gopi/core/tools/todo"
 	"github.com/gopi-agent/gopi/core/tools/write"
 )
 
@@ -43,6 +44,7 @@ var builtins = []Entry{
 	{"find", find.New, nil},
 	{"ast_grep", astgrep.New, nil},
 	{"ast_edit", astedit.New, nil},
+	{"todo_write", todo.New, func(env *tool.Env) bool { return env.Settings.TodoEnabled }},
 	// resolve is hidden (tool.Hidden): offered only while ast_edit or
 	// another previewing tool has an action pending in the session's
 	// queue (resolve.For(env)), which the tools built from one Env share.
