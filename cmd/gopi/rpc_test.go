@@ -463,3 +463,42 @@ func TestRPCLongLine(t *testing.T) {
 	rr.stdin.Close()
 	<-rr.exit
 }
+
+// Two prompts sent back to back, without waiting for the first one's
+// acknowledgement, are handled in order: the first one runs and the
+// second one finds it streaming (it has no streamingBehavior), so it
+// fails with its own id. They used to race: either could run and the
+// other fail after both were acknowledged.
+func TestRPCPromptsKeepTheirOrder(t *testing.T) {
+	r := newAgentRig(t, mockllm.Turn{Blocks: []mockllm.Block{text("answer to one")}, ChunkSize: 4, ChunkDelay: 30 * time.Millisecond})
+	rr := startRPC(t, r)
+	var mu sync.Mutex
+	responses := map[string]rpcclient.Response{}
+	rr.c.OnEvent(func(f rpcclient.Frame) {
+		var resp rpcclient.Response
+		if f.Type == "response" && f.Decode(&resp) == nil {
+			mu.Lock()
+			responses[resp.ID] = resp
+			mu.Unlock()
+		}
+	})
+	end := rr.expect("agent_end")
+	io.WriteString(rr.stdin, `{"id":"p1","type":"prompt","message":"one"}`+"\n"+`{"id":"p2","type":"prompt","message":"two"}`+"\n")
+	endFrame := end()
+	// A get_state after both: its response comes after theirs.
+	rr.call("get_state", nil)
+	mu.Lock()
+	p1, p2 := responses["p1"], responses["p2"]
+	mu.Unlock()
+	if !p1.Success {
+		t.Fatalf("the first prompt failed: %+v", p1)
+	}
+	if p2.Success || !strings.Contains(p2.Error, "streamingBehavior") {
+		t.Fatalf("the second prompt was not refused as busy: %+v", p2)
+	}
+	if raw := string(endFrame.Raw); !strings.Contains(raw, `"text":"one"`) || strings.Contains(raw, `"text":"two"`) {
+		t.Fatalf("the run is not the first prompt's: %s", raw)
+	}
+	rr.stdin.Close()
+	<-rr.exit
+}

@@ -109,16 +109,37 @@ func init() {
 }
 
 // runPrompt runs a prompt in the background; a failure after the
-// acknowledgement is reported with the command's id.
+// acknowledgement is reported with the command's id. It returns once the
+// prompt is queued, its run has begun, or it has failed, so that the
+// commands after it see it in the order the host sent them: a second
+// prompt right behind the first finds the first one streaming (and a
+// prompt never runs inside the command loop, where the host's answers to
+// its host tool calls could not be read).
 func (srv *server) runPrompt(ctx context.Context, id json.RawMessage, command string, p promptFields) {
+	started := make(chan struct{})
+	srv.mu.Lock()
+	srv.starting = started
+	srv.mu.Unlock()
+	done := make(chan struct{})
 	srv.prompts.Add(1)
 	go func() {
 		defer srv.prompts.Done()
+		defer close(done)
 		err := srv.s.Prompt(ctx, p.Message, agentsession.PromptOptions{Images: p.Images, StreamingBehavior: agentsession.Delivery(p.StreamingBehavior)})
 		if err != nil && ctx.Err() == nil {
 			srv.out.send(fail(id, command, err.Error()))
 		}
 	}()
+	select {
+	case <-started:
+	case <-done:
+	case <-ctx.Done():
+	}
+	srv.mu.Lock()
+	if srv.starting == started {
+		srv.starting = nil
+	}
+	srv.mu.Unlock()
 }
 
 func cmdPrompt(ctx context.Context, srv *server, id json.RawMessage, line []byte) (any, error) {
@@ -129,14 +150,12 @@ func cmdPrompt(ctx context.Context, srv *server, id json.RawMessage, line []byte
 	if err := p.check(); err != nil {
 		return nil, err
 	}
-	if srv.s.IsStreaming() {
-		if p.StreamingBehavior == "" {
-			return nil, agent.ErrBusy
-		}
-		// Queued at once: the acknowledgement means it is queued.
-		return nil, srv.s.Prompt(ctx, p.Message, agentsession.PromptOptions{Images: p.Images, StreamingBehavior: agentsession.Delivery(p.StreamingBehavior)})
+	if p.StreamingBehavior == "" && srv.s.IsStreaming() {
+		return nil, agent.ErrBusy
 	}
-	// Acknowledge first, then run: the events follow the response.
+	// Acknowledge first, then queue or run: the events follow the
+	// response. (A run that ends between the check and the prompt makes
+	// a steer or follow-up start a run of its own.)
 	srv.out.send(ok(id, "prompt", nil))
 	srv.runPrompt(ctx, id, "prompt", p)
 	return skipResponse, nil

@@ -35,8 +35,9 @@ type server struct {
 	host *hostBridge
 	ui   *uiBridge
 
-	mu      sync.Mutex
-	prompts sync.WaitGroup // prompt commands running in the background
+	mu       sync.Mutex
+	starting chan struct{}  // closed by the next agent_start while a prompt is starting
+	prompts  sync.WaitGroup // prompt commands running in the background
 }
 
 // Run serves the RPC protocol for s until the input ends or ctx is done,
@@ -56,7 +57,7 @@ func Run(ctx context.Context, s *agentsession.Session, opts Options) int {
 	if err := s.SetUI(srv.ui); err != nil {
 		srv.out.send(map[string]string{"type": "extension_error", "extensionPath": "rpc", "event": "ui", "error": err.Error()})
 	}
-	unsub := s.Subscribe(func(ev agent.Event) { srv.out.send(ev) })
+	unsub := s.Subscribe(srv.onEvent)
 
 	srv.out.send(map[string]string{"type": "ready"})
 	lines := readLines(ctx, opts.In)
@@ -87,6 +88,20 @@ func Run(ctx context.Context, s *agentsession.Session, opts Options) int {
 		return 1
 	}
 	return 0
+}
+
+// onEvent forwards a session event to the host; agent_start also tells a
+// prompt that is starting that its run has begun.
+func (srv *server) onEvent(ev agent.Event) {
+	if _, ok := ev.(agent.AgentStart); ok {
+		srv.mu.Lock()
+		if srv.starting != nil {
+			close(srv.starting)
+			srv.starting = nil
+		}
+		srv.mu.Unlock()
+	}
+	srv.out.send(ev)
 }
 
 // waitGroup waits for wg at most d.
