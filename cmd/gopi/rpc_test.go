@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"fmt"
 	"io"
 	"os"
@@ -12,6 +13,7 @@ import (
 	"sync"
 	"testing"
 	"time"
+	"unicode/utf8"
 
 	"github.com/gopi-agent/gopi/internal/mockllm"
 	"github.com/gopi-agent/gopi/sdk/rpcclient"
@@ -501,4 +503,45 @@ func TestRPCPromptsKeepTheirOrder(t *testing.T) {
 	}
 	rr.stdin.Close()
 	<-rr.exit
+}
+
+// Every frame gopi writes is valid JSON in UTF-8, whatever the host sent:
+// an id with invalid UTF-8 is echoed with U+FFFD (it used to be copied
+// byte for byte), and an object whose "type" is not a string is reported
+// as such (not as "a command must be a JSON object").
+func TestRPCHostileLinesGetValidFrames(t *testing.T) {
+	r := newAgentRig(t)
+	rr := startRPC(t, r)
+	for _, line := range []string{
+		"{\"id\":\"bad\xff\",\"type\":\"get_last_assistant_text\"}",
+		`{"id":"n","type":5}`,
+	} {
+		resp := rr.expect("response")
+		rr.raw(line)
+		resp()
+	}
+	rr.call("get_last_assistant_text", nil)
+	rr.stdin.Close()
+	<-rr.exit
+	rr.mu.Lock()
+	lines := append([]string(nil), rr.lines...)
+	rr.mu.Unlock()
+	var out []string
+	for _, l := range lines {
+		if frame, ok := strings.CutPrefix(l, "< "); ok {
+			if !utf8.ValidString(frame) || !json.Valid([]byte(frame)) {
+				t.Errorf("invalid frame: %q", frame)
+			}
+			out = append(out, frame)
+		}
+	}
+	all := strings.Join(out, "\n")
+	for _, want := range []string{
+		`{"id":"bad` + "\uFFFD" + `","type":"response","command":"get_last_assistant_text","success":true`,
+		`"command":"parse","success":false,"error":"Failed to parse command: \"type\" must be a string, got number"`,
+	} {
+		if !strings.Contains(all, want) {
+			t.Errorf("no frame with %s in\n%s", want, all)
+		}
+	}
 }
