@@ -545,3 +545,56 @@ func TestRPCHostileLinesGetValidFrames(t *testing.T) {
 		}
 	}
 }
+
+// new_session and switch_session end the run in progress, as omp's do
+// (they used to fail with the prompt's busy message, which tells the host
+// to send a steer or a follow-up); branch during a run fails with a
+// message of its own.
+func TestRPCSessionCommandsDuringARun(t *testing.T) {
+	stall := mockllm.Turn{Blocks: []mockllm.Block{text("this never ends")}, ChunkSize: 4, StallAfterDeltas: 2}
+	r := newAgentRig(t, stall, stall)
+	rr := startRPC(t, r)
+	state := func() (file string, messages int) {
+		var st struct {
+			SessionFile  string `json:"sessionFile"`
+			MessageCount int    `json:"messageCount"`
+		}
+		if err := json.Unmarshal(rr.call("get_state", nil).Data, &st); err != nil {
+			t.Fatal(err)
+		}
+		return st.SessionFile, st.MessageCount
+	}
+	first, _ := state()
+
+	update := rr.expect("message_update")
+	rr.call("prompt", map[string]any{"message": "one"})
+	update()
+	if resp := rr.call("branch", map[string]any{"entryId": "whatever"}); resp.Success || !strings.Contains(resp.Error, "cannot branch while the agent is working") {
+		t.Fatalf("branch during a run: %+v", resp)
+	}
+	end := rr.expect("agent_end")
+	if resp := rr.call("new_session", nil); !resp.Success {
+		t.Fatalf("new_session during a run: %+v", resp)
+	}
+	end()
+	second, n := state()
+	if second == first || n != 0 {
+		t.Fatalf("after new_session: file %s (was %s), %d messages", second, first, n)
+	}
+
+	update = rr.expect("message_update")
+	rr.call("prompt", map[string]any{"message": "two"})
+	update()
+	end = rr.expect("agent_end")
+	if resp := rr.call("switch_session", map[string]any{"sessionPath": first}); !resp.Success {
+		t.Fatalf("switch_session during a run: %+v", resp)
+	}
+	end()
+	if file, n := state(); file != first || n != 2 {
+		t.Fatalf("after switch_session: file %s, %d messages; want %s with the first run's 2", file, n, first)
+	}
+	rr.stdin.Close()
+	if code := <-rr.exit; code != 0 {
+		t.Fatalf("exit %d", code)
+	}
+}

@@ -220,6 +220,8 @@ func cmdNewSession(_ context.Context, srv *server, _ json.RawMessage, line []byt
 	if err := decode(line, &f); err != nil {
 		return nil, err
 	}
+	// As omp does, a new session ends the run in progress.
+	srv.abortAndWait()
 	if err := srv.s.NewSession(f.ParentSession); err != nil {
 		return nil, err
 	}
@@ -445,11 +447,17 @@ func cmdSwitchSession(_ context.Context, srv *server, _ json.RawMessage, line []
 	if f.SessionPath == "" {
 		return nil, errors.New(`"sessionPath" is required`)
 	}
+	// As omp does, switching ends the run in progress.
+	srv.abortAndWait()
 	if err := srv.s.SwitchSession(f.SessionPath); err != nil {
 		return nil, err
 	}
 	return map[string]bool{"cancelled": false}, nil
 }
+
+// errBranchBusy is branch's failure while a run is in progress (the
+// session's own busy error talks about prompts).
+var errBranchBusy = errors.New("cannot branch while the agent is working: wait for agent_end, or send abort first")
 
 func cmdBranch(_ context.Context, srv *server, _ json.RawMessage, line []byte) (any, error) {
 	var f struct {
@@ -458,7 +466,13 @@ func cmdBranch(_ context.Context, srv *server, _ json.RawMessage, line []byte) (
 	if err := decode(line, &f); err != nil {
 		return nil, err
 	}
+	if srv.s.IsStreaming() {
+		return nil, errBranchBusy
+	}
 	text, err := srv.s.Branch(f.EntryID)
+	if errors.Is(err, agent.ErrBusy) {
+		return nil, errBranchBusy
+	}
 	if err != nil {
 		return nil, err
 	}
