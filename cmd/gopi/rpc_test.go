@@ -598,3 +598,31 @@ func TestRPCSessionCommandsDuringARun(t *testing.T) {
 		t.Fatalf("exit %d", code)
 	}
 }
+
+// A prompt, steer, follow_up or abort_and_prompt without "message" fails
+// (it used to send the model an empty user message, or queue one).
+func TestRPCPromptNeedsAMessage(t *testing.T) {
+	r := newAgentRig(t)
+	rr := startRPC(t, r)
+	for _, typ := range []string{"prompt", "steer", "follow_up", "abort_and_prompt"} {
+		resp := rr.call(typ, nil)
+		if resp.Success || !strings.Contains(resp.Error, `"message"`) {
+			t.Errorf("%s without a message: %+v", typ, resp)
+		}
+	}
+	var st struct {
+		MessageCount       int `json:"messageCount"`
+		QueuedMessageCount int `json:"queuedMessageCount"`
+	}
+	if err := json.Unmarshal(rr.call("get_state", nil).Data, &st); err != nil {
+		t.Fatal(err)
+	}
+	if st.MessageCount != 0 || st.QueuedMessageCount != 0 {
+		t.Errorf("state after the refused commands: %+v", st)
+	}
+	rr.stdin.Close()
+	<-rr.exit
+	if n := len(r.srv.Requests()); n != 0 {
+		t.Errorf("%d model requests", n)
+	}
+}

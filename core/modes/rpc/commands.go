@@ -38,12 +38,15 @@ func decode(line []byte, v any) error {
 // promptFields are the fields of prompt, steer, follow_up and
 // abort_and_prompt.
 type promptFields struct {
-	Message           string             `json:"message"`
+	Message           *string            `json:"message"`
 	Images            []*ai.ImageContent `json:"images"`
 	StreamingBehavior string             `json:"streamingBehavior"`
 }
 
 func (p *promptFields) check() error {
+	if p.Message == nil {
+		return errors.New(`"message" (a string, "" for images alone) is required`)
+	}
 	for i, im := range p.Images {
 		if im == nil || im.Data == "" || im.MIMEType == "" {
 			return fmt.Errorf("images[%d]: an image needs data (base64) and mimeType", i)
@@ -125,7 +128,7 @@ func (srv *server) runPrompt(ctx context.Context, id json.RawMessage, command st
 	go func() {
 		defer srv.prompts.Done()
 		defer close(done)
-		err := srv.s.Prompt(ctx, p.Message, agentsession.PromptOptions{Images: p.Images, StreamingBehavior: agentsession.Delivery(p.StreamingBehavior)})
+		err := srv.s.Prompt(ctx, *p.Message, agentsession.PromptOptions{Images: p.Images, StreamingBehavior: agentsession.Delivery(p.StreamingBehavior)})
 		if err != nil && ctx.Err() == nil {
 			srv.out.send(fail(id, command, err.Error()))
 		}
@@ -169,7 +172,7 @@ func cmdSteer(_ context.Context, srv *server, _ json.RawMessage, line []byte) (a
 	if err := p.check(); err != nil {
 		return nil, err
 	}
-	srv.s.Steer(p.Message, p.Images...)
+	srv.s.Steer(*p.Message, p.Images...)
 	return nil, nil
 }
 
@@ -181,7 +184,7 @@ func cmdFollowUp(_ context.Context, srv *server, _ json.RawMessage, line []byte)
 	if err := p.check(); err != nil {
 		return nil, err
 	}
-	srv.s.FollowUp(p.Message, p.Images...)
+	srv.s.FollowUp(*p.Message, p.Images...)
 	return nil, nil
 }
 
