@@ -626,3 +626,55 @@ func TestRPCPromptNeedsAMessage(t *testing.T) {
 		t.Errorf("%d model requests", n)
 	}
 }
+
+// slowDB answers reads once release is closed.
+type slowDB struct{ release chan struct{} }
+
+func (h slowDB) Read(ctx context.Context, url string) (rpcclient.URIContent, error) {
+	select {
+	case <-h.release:
+	case <-ctx.Done():
+		return rpcclient.URIContent{}, ctx.Err()
+	}
+	return rpcclient.URIContent{Content: "id=42\n"}, nil
+}
+
+func (slowDB) Write(context.Context, string, string) error { return nil }
+
+// An answer of the wrong kind (host_tool_result to a host_uri_request)
+// is refused and the request keeps waiting for its real answer; it used
+// to complete the read with empty content.
+func TestRPCHostAnswerOfTheWrongKind(t *testing.T) {
+	r := newAgentRig(t,
+		mockllm.Turn{Blocks: []mockllm.Block{toolCall("read", map[string]any{"path": "db://users/42"})}},
+		mockllm.Turn{Blocks: []mockllm.Block{text("done")}},
+	)
+	rr := startRPC(t, r)
+	db := slowDB{release: make(chan struct{})}
+	if _, err := rr.c.SetHostURISchemes(context.Background(), db, rpcclient.URIScheme{Scheme: "db"}); err != nil {
+		t.Fatal(err)
+	}
+	req := rr.expect("host_uri_request")
+	end := rr.expect("agent_end")
+	rr.call("prompt", map[string]any{"message": "read user 42"})
+	var f struct {
+		ID string `json:"id"`
+	}
+	if err := req().Decode(&f); err != nil {
+		t.Fatal(err)
+	}
+	refused := rr.expect("response")
+	rr.raw(`{"type":"host_tool_result","id":"` + f.ID + `","result":{"content":[{"type":"text","text":"wrong"}]}}`)
+	var resp rpcclient.Response
+	if err := refused().Decode(&resp); err != nil || resp.Success || !strings.Contains(resp.Error, "answer it with host_uri_result") {
+		t.Fatalf("wrong-kind answer: %+v %v", resp, err)
+	}
+	close(db.release)
+	end()
+	msgs := mustMarshal(t, r.requestMessages(1))
+	if !strings.Contains(msgs, "id=42") || strings.Contains(msgs, "wrong") {
+		t.Fatalf("the read's result is not the host's answer: %s", msgs)
+	}
+	rr.stdin.Close()
+	<-rr.exit
+}
