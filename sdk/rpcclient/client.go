@@ -262,9 +262,17 @@ func (c *Client) dispatch(line []byte) {
 			}
 		}
 	case "host_tool_call":
-		go c.serveTool(f)
+		ctx, done := c.callContext(f)
+		go func() {
+			defer done()
+			c.serveTool(ctx, f)
+		}()
 	case "host_uri_request":
-		go c.serveURI(f)
+		ctx, done := c.callContext(f)
+		go func() {
+			defer done()
+			c.serveURI(ctx, f)
+		}()
 	case "extension_ui_request":
 		go c.serveUI(f)
 	}
