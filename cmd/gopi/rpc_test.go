@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"fmt"
 	"io"
 	"os"
@@ -12,6 +13,7 @@ import (
 	"sync"
 	"testing"
 	"time"
+	"unicode/utf8"
 
 	"github.com/gopi-agent/gopi/internal/mockllm"
 	"github.com/gopi-agent/gopi/sdk/rpcclient"
@@ -459,6 +461,219 @@ func TestRPCLongLine(t *testing.T) {
 	end()
 	if n := len(r.srv.Requests()[0].Body); n < 10<<20 {
 		t.Fatalf("request body %d bytes", n)
+	}
+	rr.stdin.Close()
+	<-rr.exit
+}
+
+// Two prompts sent back to back, without waiting for the first one's
+// acknowledgement, are handled in order: the first one runs and the
+// second one finds it streaming (it has no streamingBehavior), so it
+// fails with its own id. They used to race: either could run and the
+// other fail after both were acknowledged.
+func TestRPCPromptsKeepTheirOrder(t *testing.T) {
+	r := newAgentRig(t, mockllm.Turn{Blocks: []mockllm.Block{text("answer to one")}, ChunkSize: 4, ChunkDelay: 30 * time.Millisecond})
+	rr := startRPC(t, r)
+	var mu sync.Mutex
+	responses := map[string]rpcclient.Response{}
+	rr.c.OnEvent(func(f rpcclient.Frame) {
+		var resp rpcclient.Response
+		if f.Type == "response" && f.Decode(&resp) == nil {
+			mu.Lock()
+			responses[resp.ID] = resp
+			mu.Unlock()
+		}
+	})
+	end := rr.expect("agent_end")
+	io.WriteString(rr.stdin, `{"id":"p1","type":"prompt","message":"one"}`+"\n"+`{"id":"p2","type":"prompt","message":"two"}`+"\n")
+	endFrame := end()
+	// A get_state after both: its response comes after theirs.
+	rr.call("get_state", nil)
+	mu.Lock()
+	p1, p2 := responses["p1"], responses["p2"]
+	mu.Unlock()
+	if !p1.Success {
+		t.Fatalf("the first prompt failed: %+v", p1)
+	}
+	if p2.Success || !strings.Contains(p2.Error, "streamingBehavior") {
+		t.Fatalf("the second prompt was not refused as busy: %+v", p2)
+	}
+	if raw := string(endFrame.Raw); !strings.Contains(raw, `"text":"one"`) || strings.Contains(raw, `"text":"two"`) {
+		t.Fatalf("the run is not the first prompt's: %s", raw)
+	}
+	rr.stdin.Close()
+	<-rr.exit
+}
+
+// Every frame gopi writes is valid JSON in UTF-8, whatever the host sent:
+// an id with invalid UTF-8 is echoed with U+FFFD (it used to be copied
+// byte for byte), and an object whose "type" is not a string is reported
+// as such (not as "a command must be a JSON object").
+func TestRPCHostileLinesGetValidFrames(t *testing.T) {
+	r := newAgentRig(t)
+	rr := startRPC(t, r)
+	for _, line := range []string{
+		"{\"id\":\"bad\xff\",\"type\":\"get_last_assistant_text\"}",
+		`{"id":"n","type":5}`,
+	} {
+		resp := rr.expect("response")
+		rr.raw(line)
+		resp()
+	}
+	rr.call("get_last_assistant_text", nil)
+	rr.stdin.Close()
+	<-rr.exit
+	rr.mu.Lock()
+	lines := append([]string(nil), rr.lines...)
+	rr.mu.Unlock()
+	var out []string
+	for _, l := range lines {
+		if frame, ok := strings.CutPrefix(l, "< "); ok {
+			if !utf8.ValidString(frame) || !json.Valid([]byte(frame)) {
+				t.Errorf("invalid frame: %q", frame)
+			}
+			out = append(out, frame)
+		}
+	}
+	all := strings.Join(out, "\n")
+	for _, want := range []string{
+		`{"id":"bad` + "\uFFFD" + `","type":"response","command":"get_last_assistant_text","success":true`,
+		`"command":"parse","success":false,"error":"Failed to parse command: \"type\" must be a string, got number"`,
+	} {
+		if !strings.Contains(all, want) {
+			t.Errorf("no frame with %s in\n%s", want, all)
+		}
+	}
+}
+
+// new_session and switch_session end the run in progress, as omp's do
+// (they used to fail with the prompt's busy message, which tells the host
+// to send a steer or a follow-up); branch during a run fails with a
+// message of its own.
+func TestRPCSessionCommandsDuringARun(t *testing.T) {
+	stall := mockllm.Turn{Blocks: []mockllm.Block{text("this never ends")}, ChunkSize: 4, StallAfterDeltas: 2}
+	r := newAgentRig(t, stall, stall)
+	rr := startRPC(t, r)
+	state := func() (file string, messages int) {
+		var st struct {
+			SessionFile  string `json:"sessionFile"`
+			MessageCount int    `json:"messageCount"`
+		}
+		if err := json.Unmarshal(rr.call("get_state", nil).Data, &st); err != nil {
+			t.Fatal(err)
+		}
+		return st.SessionFile, st.MessageCount
+	}
+	first, _ := state()
+
+	update := rr.expect("message_update")
+	rr.call("prompt", map[string]any{"message": "one"})
+	update()
+	if resp := rr.call("branch", map[string]any{"entryId": "whatever"}); resp.Success || !strings.Contains(resp.Error, "cannot branch while the agent is working") {
+		t.Fatalf("branch during a run: %+v", resp)
+	}
+	end := rr.expect("agent_end")
+	if resp := rr.call("new_session", nil); !resp.Success {
+		t.Fatalf("new_session during a run: %+v", resp)
+	}
+	end()
+	second, n := state()
+	if second == first || n != 0 {
+		t.Fatalf("after new_session: file %s (was %s), %d messages", second, first, n)
+	}
+
+	update = rr.expect("message_update")
+	rr.call("prompt", map[string]any{"message": "two"})
+	update()
+	end = rr.expect("agent_end")
+	if resp := rr.call("switch_session", map[string]any{"sessionPath": first}); !resp.Success {
+		t.Fatalf("switch_session during a run: %+v", resp)
+	}
+	end()
+	if file, n := state(); file != first || n != 2 {
+		t.Fatalf("after switch_session: file %s, %d messages; want %s with the first run's 2", file, n, first)
+	}
+	rr.stdin.Close()
+	if code := <-rr.exit; code != 0 {
+		t.Fatalf("exit %d", code)
+	}
+}
+
+// A prompt, steer, follow_up or abort_and_prompt without "message" fails
+// (it used to send the model an empty user message, or queue one).
+func TestRPCPromptNeedsAMessage(t *testing.T) {
+	r := newAgentRig(t)
+	rr := startRPC(t, r)
+	for _, typ := range []string{"prompt", "steer", "follow_up", "abort_and_prompt"} {
+		resp := rr.call(typ, nil)
+		if resp.Success || !strings.Contains(resp.Error, `"message"`) {
+			t.Errorf("%s without a message: %+v", typ, resp)
+		}
+	}
+	var st struct {
+		MessageCount       int `json:"messageCount"`
+		QueuedMessageCount int `json:"queuedMessageCount"`
+	}
+	if err := json.Unmarshal(rr.call("get_state", nil).Data, &st); err != nil {
+		t.Fatal(err)
+	}
+	if st.MessageCount != 0 || st.QueuedMessageCount != 0 {
+		t.Errorf("state after the refused commands: %+v", st)
+	}
+	rr.stdin.Close()
+	<-rr.exit
+	if n := len(r.srv.Requests()); n != 0 {
+		t.Errorf("%d model requests", n)
+	}
+}
+
+// slowDB answers reads once release is closed.
+type slowDB struct{ release chan struct{} }
+
+func (h slowDB) Read(ctx context.Context, url string) (rpcclient.URIContent, error) {
+	select {
+	case <-h.release:
+	case <-ctx.Done():
+		return rpcclient.URIContent{}, ctx.Err()
+	}
+	return rpcclient.URIContent{Content: "id=42\n"}, nil
+}
+
+func (slowDB) Write(context.Context, string, string) error { return nil }
+
+// An answer of the wrong kind (host_tool_result to a host_uri_request)
+// is refused and the request keeps waiting for its real answer; it used
+// to complete the read with empty content.
+func TestRPCHostAnswerOfTheWrongKind(t *testing.T) {
+	r := newAgentRig(t,
+		mockllm.Turn{Blocks: []mockllm.Block{toolCall("read", map[string]any{"path": "db://users/42"})}},
+		mockllm.Turn{Blocks: []mockllm.Block{text("done")}},
+	)
+	rr := startRPC(t, r)
+	db := slowDB{release: make(chan struct{})}
+	if _, err := rr.c.SetHostURISchemes(context.Background(), db, rpcclient.URIScheme{Scheme: "db"}); err != nil {
+		t.Fatal(err)
+	}
+	req := rr.expect("host_uri_request")
+	end := rr.expect("agent_end")
+	rr.call("prompt", map[string]any{"message": "read user 42"})
+	var f struct {
+		ID string `json:"id"`
+	}
+	if err := req().Decode(&f); err != nil {
+		t.Fatal(err)
+	}
+	refused := rr.expect("response")
+	rr.raw(`{"type":"host_tool_result","id":"` + f.ID + `","result":{"content":[{"type":"text","text":"wrong"}]}}`)
+	var resp rpcclient.Response
+	if err := refused().Decode(&resp); err != nil || resp.Success || !strings.Contains(resp.Error, "answer it with host_uri_result") {
+		t.Fatalf("wrong-kind answer: %+v %v", resp, err)
+	}
+	close(db.release)
+	end()
+	msgs := mustMarshal(t, r.requestMessages(1))
+	if !strings.Contains(msgs, "id=42") || strings.Contains(msgs, "wrong") {
+		t.Fatalf("the read's result is not the host's answer: %s", msgs)
 	}
 	rr.stdin.Close()
 	<-rr.exit

@@ -7,8 +7,14 @@
 //	c, err := rpcclient.Start(ctx, "gopi", "--model", "anthropic/claude-sonnet-4-5")
 //	defer c.Close()
 //	c.OnEvent(func(f rpcclient.Frame) { … })
+//	end := c.Expect("agent_end", "response")
 //	if err := c.Prompt(ctx, "Summarise README.md"); err != nil { … }
-//	end, err := c.WaitFor(ctx, "agent_end")
+//	f, err := end.Wait(ctx)
+//
+// Expect is called before the prompt so that a quick run's agent_end is
+// not missed; "response" catches a prompt that fails after it was
+// acknowledged (no API key, say), which sends a second response with the
+// prompt's id and no agent_end.
 //
 // Every method is safe for concurrent use.
 package rpcclient
@@ -262,9 +268,17 @@ func (c *Client) dispatch(line []byte) {
 			}
 		}
 	case "host_tool_call":
-		go c.serveTool(f)
+		ctx, done := c.callContext(f)
+		go func() {
+			defer done()
+			c.serveTool(ctx, f)
+		}()
 	case "host_uri_request":
-		go c.serveURI(f)
+		ctx, done := c.callContext(f)
+		go func() {
+			defer done()
+			c.serveURI(ctx, f)
+		}()
 	case "extension_ui_request":
 		go c.serveUI(f)
 	}

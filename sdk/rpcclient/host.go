@@ -44,8 +44,26 @@ func (c *Client) SetHostTools(ctx context.Context, tools ...Tool) error {
 	return err
 }
 
-// serveTool runs one host_tool_call and sends its result.
-func (c *Client) serveTool(f Frame) {
+// callContext returns the context of the host call f: a host_tool_cancel
+// or host_uri_cancel naming f's id cancels it. It is called on the reading
+// goroutine, before the call is served on its own, so that a cancel that
+// follows the call at once is not read before anyone watches for it.
+// done releases the watch.
+func (c *Client) callContext(f Frame) (ctx context.Context, done func()) {
+	var req struct {
+		ID string `json:"id"`
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	if f.Decode(&req) != nil {
+		return ctx, cancel
+	}
+	stop := c.watchCancel(req.ID, cancel)
+	return ctx, func() { stop(); cancel() }
+}
+
+// serveTool runs one host_tool_call and sends its result; ctx is the
+// call's (see callContext).
+func (c *Client) serveTool(ctx context.Context, f Frame) {
 	var req struct {
 		ID        string         `json:"id"`
 		ToolName  string         `json:"toolName"`
@@ -57,11 +75,6 @@ func (c *Client) serveTool(f Frame) {
 	c.mu.Lock()
 	run := c.tools[req.ToolName]
 	c.mu.Unlock()
-	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
-	// A host_tool_cancel for this call cancels ctx.
-	stop := c.watchCancel(req.ID, cancel)
-	defer stop()
 	if run == nil {
 		c.send(map[string]any{"type": "host_tool_result", "id": req.ID, "isError": true, "result": TextResult("this host has no tool named " + req.ToolName)})
 		return
@@ -142,8 +155,9 @@ func (c *Client) SetHostURISchemes(ctx context.Context, h URIHandler, schemes ..
 	return d.Schemes, json.Unmarshal(r.Data, &d)
 }
 
-// serveURI answers one host_uri_request.
-func (c *Client) serveURI(f Frame) {
+// serveURI answers one host_uri_request; ctx is the request's (see
+// callContext).
+func (c *Client) serveURI(ctx context.Context, f Frame) {
 	var req struct {
 		ID        string `json:"id"`
 		Operation string `json:"operation"`
@@ -160,9 +174,8 @@ func (c *Client) serveURI(f Frame) {
 		c.send(map[string]any{"type": "host_uri_result", "id": req.ID, "isError": true, "error": "this host serves no URLs"})
 		return
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
+	ctx, cancel := context.WithTimeout(ctx, 5*time.Minute)
 	defer cancel()
-	defer c.watchCancel(req.ID, cancel)()
 	if req.Operation == "write" {
 		if err := h.Write(ctx, req.URL, req.Content); err != nil {
 			c.send(map[string]any{"type": "host_uri_result", "id": req.ID, "isError": true, "error": err.Error()})

@@ -2,7 +2,10 @@
 // over standard input and output, spoken by editors such as Zed (see
 // https://agentclientprotocol.com). The wire layer is
 // github.com/coder/acp-go-sdk; this package maps the protocol onto
-// core/agentsession.
+// core/agentsession. Lines the library would drop without an answer or
+// choke on (invalid JSON, batches, messages over its 10 MB line limit,
+// which would end the connection) are answered with JSON-RPC errors
+// before they reach it (inputGuard).
 //
 // # Sessions
 //

@@ -46,9 +46,11 @@ func Serve(ctx context.Context, in io.Reader, out io.Writer, opts Options) error
 	srv := newServer(opts)
 	// The library starts reading at once, and its logger and our handlers'
 	// connection must be set before anything is read: the gate holds the
-	// first read until they are.
-	gate := &gatedReader{r: in, open: make(chan struct{})}
-	conn := sdk.NewAgentSideConnection(srv, out, gate)
+	// first read until they are. The guard answers the lines the library
+	// would choke on (see inputGuard), writing through the same lock.
+	lw := &lockedWriter{w: out}
+	gate := &gatedReader{r: newInputGuard(in, lw, srv.logf), open: make(chan struct{})}
+	conn := sdk.NewAgentSideConnection(srv, lw, gate)
 	conn.SetLogger(slog.New(slog.NewTextHandler(srv.logw, nil)))
 	srv.conn = conn
 	close(gate.open)

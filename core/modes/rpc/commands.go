@@ -38,12 +38,15 @@ func decode(line []byte, v any) error {
 // promptFields are the fields of prompt, steer, follow_up and
 // abort_and_prompt.
 type promptFields struct {
-	Message           string             `json:"message"`
+	Message           *string            `json:"message"`
 	Images            []*ai.ImageContent `json:"images"`
 	StreamingBehavior string             `json:"streamingBehavior"`
 }
 
 func (p *promptFields) check() error {
+	if p.Message == nil {
+		return errors.New(`"message" (a string, "" for images alone) is required`)
+	}
 	for i, im := range p.Images {
 		if im == nil || im.Data == "" || im.MIMEType == "" {
 			return fmt.Errorf("images[%d]: an image needs data (base64) and mimeType", i)
@@ -109,16 +112,37 @@ func init() {
 }
 
 // runPrompt runs a prompt in the background; a failure after the
-// acknowledgement is reported with the command's id.
+// acknowledgement is reported with the command's id. It returns once the
+// prompt is queued, its run has begun, or it has failed, so that the
+// commands after it see it in the order the host sent them: a second
+// prompt right behind the first finds the first one streaming (and a
+// prompt never runs inside the command loop, where the host's answers to
+// its host tool calls could not be read).
 func (srv *server) runPrompt(ctx context.Context, id json.RawMessage, command string, p promptFields) {
+	started := make(chan struct{})
+	srv.mu.Lock()
+	srv.starting = started
+	srv.mu.Unlock()
+	done := make(chan struct{})
 	srv.prompts.Add(1)
 	go func() {
 		defer srv.prompts.Done()
-		err := srv.s.Prompt(ctx, p.Message, agentsession.PromptOptions{Images: p.Images, StreamingBehavior: agentsession.Delivery(p.StreamingBehavior)})
+		defer close(done)
+		err := srv.s.Prompt(ctx, *p.Message, agentsession.PromptOptions{Images: p.Images, StreamingBehavior: agentsession.Delivery(p.StreamingBehavior)})
 		if err != nil && ctx.Err() == nil {
 			srv.out.send(fail(id, command, err.Error()))
 		}
 	}()
+	select {
+	case <-started:
+	case <-done:
+	case <-ctx.Done():
+	}
+	srv.mu.Lock()
+	if srv.starting == started {
+		srv.starting = nil
+	}
+	srv.mu.Unlock()
 }
 
 func cmdPrompt(ctx context.Context, srv *server, id json.RawMessage, line []byte) (any, error) {
@@ -129,14 +153,12 @@ func cmdPrompt(ctx context.Context, srv *server, id json.RawMessage, line []byte
 	if err := p.check(); err != nil {
 		return nil, err
 	}
-	if srv.s.IsStreaming() {
-		if p.StreamingBehavior == "" {
-			return nil, agent.ErrBusy
-		}
-		// Queued at once: the acknowledgement means it is queued.
-		return nil, srv.s.Prompt(ctx, p.Message, agentsession.PromptOptions{Images: p.Images, StreamingBehavior: agentsession.Delivery(p.StreamingBehavior)})
+	if p.StreamingBehavior == "" && srv.s.IsStreaming() {
+		return nil, agent.ErrBusy
 	}
-	// Acknowledge first, then run: the events follow the response.
+	// Acknowledge first, then queue or run: the events follow the
+	// response. (A run that ends between the check and the prompt makes
+	// a steer or follow-up start a run of its own.)
 	srv.out.send(ok(id, "prompt", nil))
 	srv.runPrompt(ctx, id, "prompt", p)
 	return skipResponse, nil
@@ -150,7 +172,7 @@ func cmdSteer(_ context.Context, srv *server, _ json.RawMessage, line []byte) (a
 	if err := p.check(); err != nil {
 		return nil, err
 	}
-	srv.s.Steer(p.Message, p.Images...)
+	srv.s.Steer(*p.Message, p.Images...)
 	return nil, nil
 }
 
@@ -162,7 +184,7 @@ func cmdFollowUp(_ context.Context, srv *server, _ json.RawMessage, line []byte)
 	if err := p.check(); err != nil {
 		return nil, err
 	}
-	srv.s.FollowUp(p.Message, p.Images...)
+	srv.s.FollowUp(*p.Message, p.Images...)
 	return nil, nil
 }
 
@@ -201,6 +223,8 @@ func cmdNewSession(_ context.Context, srv *server, _ json.RawMessage, line []byt
 	if err := decode(line, &f); err != nil {
 		return nil, err
 	}
+	// As omp does, a new session ends the run in progress.
+	srv.abortAndWait()
 	if err := srv.s.NewSession(f.ParentSession); err != nil {
 		return nil, err
 	}
@@ -426,11 +450,17 @@ func cmdSwitchSession(_ context.Context, srv *server, _ json.RawMessage, line []
 	if f.SessionPath == "" {
 		return nil, errors.New(`"sessionPath" is required`)
 	}
+	// As omp does, switching ends the run in progress.
+	srv.abortAndWait()
 	if err := srv.s.SwitchSession(f.SessionPath); err != nil {
 		return nil, err
 	}
 	return map[string]bool{"cancelled": false}, nil
 }
+
+// errBranchBusy is branch's failure while a run is in progress (the
+// session's own busy error talks about prompts).
+var errBranchBusy = errors.New("cannot branch while the agent is working: wait for agent_end, or send abort first")
 
 func cmdBranch(_ context.Context, srv *server, _ json.RawMessage, line []byte) (any, error) {
 	var f struct {
@@ -439,7 +469,13 @@ func cmdBranch(_ context.Context, srv *server, _ json.RawMessage, line []byte) (
 	if err := decode(line, &f); err != nil {
 		return nil, err
 	}
+	if srv.s.IsStreaming() {
+		return nil, errBranchBusy
+	}
 	text, err := srv.s.Branch(f.EntryID)
+	if errors.Is(err, agent.ErrBusy) {
+		return nil, errBranchBusy
+	}
 	if err != nil {
 		return nil, err
 	}

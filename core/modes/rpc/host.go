@@ -91,8 +91,19 @@ func (b *hostBridge) answer(typ string, line []byte) error {
 	if f.ID == "" {
 		return fmt.Errorf(`invalid %s frame: "id" is required`, typ)
 	}
+	want := "tool"
+	if typ == "host_uri_result" {
+		want = "uri"
+	}
 	b.mu.Lock()
 	p, ok := b.pending[f.ID]
+	if ok && p.kind != want {
+		b.mu.Unlock()
+		if p.kind == "uri" {
+			return fmt.Errorf("%s %s: that id is a host_uri_request: answer it with host_uri_result", typ, f.ID)
+		}
+		return fmt.Errorf("%s %s: that id is a host_tool_call: answer it with host_tool_result", typ, f.ID)
+	}
 	if ok && typ != "host_tool_update" {
 		delete(b.pending, f.ID)
 	}

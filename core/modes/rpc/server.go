@@ -10,6 +10,7 @@ import (
 	"io"
 	"sync"
 	"time"
+	"unicode/utf8"
 
 	"github.com/gopi-agent/gopi/core/agent"
 	"github.com/gopi-agent/gopi/core/agentsession"
@@ -35,8 +36,9 @@ type server struct {
 	host *hostBridge
 	ui   *uiBridge
 
-	mu      sync.Mutex
-	prompts sync.WaitGroup // prompt commands running in the background
+	mu       sync.Mutex
+	starting chan struct{}  // closed by the next agent_start while a prompt is starting
+	prompts  sync.WaitGroup // prompt commands running in the background
 }
 
 // Run serves the RPC protocol for s until the input ends or ctx is done,
@@ -56,7 +58,7 @@ func Run(ctx context.Context, s *agentsession.Session, opts Options) int {
 	if err := s.SetUI(srv.ui); err != nil {
 		srv.out.send(map[string]string{"type": "extension_error", "extensionPath": "rpc", "event": "ui", "error": err.Error()})
 	}
-	unsub := s.Subscribe(func(ev agent.Event) { srv.out.send(ev) })
+	unsub := s.Subscribe(srv.onEvent)
 
 	srv.out.send(map[string]string{"type": "ready"})
 	lines := readLines(ctx, opts.In)
@@ -87,6 +89,20 @@ func Run(ctx context.Context, s *agentsession.Session, opts Options) int {
 		return 1
 	}
 	return 0
+}
+
+// onEvent forwards a session event to the host; agent_start also tells a
+// prompt that is starting that its run has begun.
+func (srv *server) onEvent(ev agent.Event) {
+	if _, ok := ev.(agent.AgentStart); ok {
+		srv.mu.Lock()
+		if srv.starting != nil {
+			close(srv.starting)
+			srv.starting = nil
+		}
+		srv.mu.Unlock()
+	}
+	srv.out.send(ev)
 }
 
 // waitGroup waits for wg at most d.
@@ -136,6 +152,9 @@ func (srv *server) handleLine(ctx context.Context, line []byte) {
 		srv.out.send(fail(nil, "parse", "Failed to parse command: "+parseError(line, err)))
 		return
 	}
+	if !utf8.Valid(head.ID) {
+		head.ID = validID(head.ID)
+	}
 	if head.Type == "" {
 		srv.out.send(fail(nil, "parse", `Failed to parse command: the object has no "type" field`))
 		return
@@ -166,6 +185,23 @@ func (srv *server) handleLine(ctx context.Context, line []byte) {
 	srv.out.send(ok(head.ID, head.Type, data))
 }
 
+// validID re-encodes an id holding invalid UTF-8 (which encoding/json
+// keeps in a RawMessage) the way a string field would decode it, with
+// U+FFFD for the bad bytes, so that the echo is valid JSON text.
+func validID(id json.RawMessage) json.RawMessage {
+	dec := json.NewDecoder(bytes.NewReader(id))
+	dec.UseNumber()
+	var v any
+	if dec.Decode(&v) != nil {
+		return nil
+	}
+	out, err := json.Marshal(v)
+	if err != nil {
+		return nil
+	}
+	return out
+}
+
 // skipResponse is returned by a command that sent its response itself.
 var skipResponse = &struct{}{}
 
@@ -173,7 +209,14 @@ var skipResponse = &struct{}{}
 func parseError(line []byte, err error) string {
 	trimmed := bytes.TrimSpace(line)
 	if json.Valid(trimmed) {
-		return "a command must be a JSON object, got " + jsonKind(trimmed)
+		if trimmed[0] != '{' {
+			return "a command must be a JSON object, got " + jsonKind(trimmed)
+		}
+		var te *json.UnmarshalTypeError
+		if errors.As(err, &te) && te.Field != "" {
+			return fmt.Sprintf("%q must be a string, got %s", te.Field, te.Value)
+		}
+		return err.Error()
 	}
 	var se *json.SyntaxError
 	if errors.As(err, &se) {

@@ -1,0 +1,140 @@
+package acp
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"io"
+	"strings"
+	"sync"
+)
+
+// maxMessage is the longest line, newline included, that the ACP library
+// reads: its bufio.Scanner stops at 10 MB and then ends the connection.
+const maxMessage = 10 << 20
+
+// inputGuard stands between the editor's output and the library. It hands
+// the library the lines it can take and answers, itself, the ones that
+// would end the connection or that the library drops without a word:
+//
+//   - a line longer than maxMessage: a request gets a JSON-RPC error
+//     (-32600) saying so, anything else is dropped and logged;
+//   - a line that is not JSON: -32700 (parse error), id null;
+//   - JSON that is not an object (a batch, a number…), an object with
+//     neither "method" nor "id", or an id that is not a string, a number
+//     or null: -32600 (invalid request), id null.
+//
+// Everything else reaches the library unchanged.
+type inputGuard struct {
+	r    *bufio.Reader
+	out  io.Writer // shared with the library (a lockedWriter)
+	logf func(format string, args ...any)
+
+	rest []byte // the part of the current line not yet read
+	err  error  // the input's error, returned once rest is empty
+}
+
+func newInputGuard(in io.Reader, out io.Writer, logf func(string, ...any)) *inputGuard {
+	return &inputGuard{r: bufio.NewReaderSize(in, 64<<10), out: out, logf: logf}
+}
+
+// Read gives the library the next acceptable lines.
+func (g *inputGuard) Read(p []byte) (int, error) {
+	for len(g.rest) == 0 {
+		if g.err != nil {
+			return 0, g.err
+		}
+		line, err := g.r.ReadBytes('\n')
+		g.err = err
+		if len(line) > 0 && g.accept(line) {
+			g.rest = line
+		}
+	}
+	n := copy(p, g.rest)
+	g.rest = g.rest[n:]
+	return n, nil
+}
+
+// accept reports whether line goes to the library; when it does not, the
+// editor is answered here if the line asked for an answer.
+func (g *inputGuard) accept(line []byte) bool {
+	msg := bytes.TrimSpace(line)
+	if len(msg) == 0 {
+		return true // the library skips blank lines
+	}
+	if len(line) > maxMessage {
+		var head struct {
+			ID     *json.RawMessage `json:"id"`
+			Method string           `json:"method"`
+		}
+		if json.Unmarshal(msg, &head) == nil && head.ID != nil && head.Method != "" {
+			g.reply(*head.ID, -32600, fmt.Sprintf("Invalid Request: the %s message is %d bytes, more than the %d gopi acp reads: send large files as links (resource_link) rather than embedded", head.Method, len(line), maxMessage))
+		}
+		g.logf("dropped a message of %d bytes (the limit is %d)", len(line), maxMessage)
+		return false
+	}
+	if !json.Valid(msg) {
+		g.reply(nil, -32700, "Parse error: the message is not valid JSON")
+		return false
+	}
+	if msg[0] != '{' {
+		g.reply(nil, -32600, "Invalid Request: a message must be a JSON object (gopi acp takes no batches)")
+		return false
+	}
+	var head struct {
+		ID     json.RawMessage `json:"id"`
+		Method json.RawMessage `json:"method"`
+	}
+	if json.Unmarshal(msg, &head) != nil {
+		return true // the library reports it
+	}
+	if head.ID == nil && head.Method == nil {
+		g.reply(nil, -32600, `Invalid Request: the object has neither "method" nor "id"`)
+		return false
+	}
+	if head.ID != nil && !strings.ContainsRune(`"-0123456789n`, rune(head.ID[0])) {
+		g.reply(nil, -32600, `Invalid Request: "id" must be a string, a number or null`)
+		return false
+	}
+	return true
+}
+
+// reply sends a JSON-RPC error response (id nil: null).
+func (g *inputGuard) reply(id json.RawMessage, code int, message string) {
+	if id == nil {
+		id = json.RawMessage("null")
+	}
+	data, err := json.Marshal(struct {
+		JSONRPC string          `json:"jsonrpc"`
+		ID      json.RawMessage `json:"id"`
+		Error   struct {
+			Code    int    `json:"code"`
+			Message string `json:"message"`
+		} `json:"error"`
+	}{JSONRPC: "2.0", ID: id, Error: struct {
+		Code    int    `json:"code"`
+		Message string `json:"message"`
+	}{code, message}})
+	if err != nil {
+		// The id did not re-encode (it is not valid JSON): answer with null.
+		g.reply(nil, code, message)
+		return
+	}
+	if _, err := g.out.Write(append(data, '\n')); err != nil {
+		g.logf("cannot answer the editor: %v", err)
+	}
+}
+
+// lockedWriter serialises writes: the library writes each message with
+// one Write, and so does inputGuard, so messages never interleave.
+type lockedWriter struct {
+	mu sync.Mutex
+	w  io.Writer
+}
+
+func (l *lockedWriter) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.w.Write(p)
+}

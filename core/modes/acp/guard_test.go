@@ -1,0 +1,99 @@
+package acp
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"io"
+	"strings"
+	"testing"
+	"time"
+)
+
+// Lines the library cannot take get JSON-RPC errors and the connection
+// goes on: a message over the library's 10 MB line limit used to end the
+// connection (and gopi acp with it), and invalid JSON, batches and objects
+// with neither method nor id went unanswered (and an object id was
+// echoed).
+func TestHostileLinesAreAnswered(t *testing.T) {
+	toAgent, editorOut := io.Pipe()
+	editorIn, fromAgent := io.Pipe()
+	done := make(chan error, 1)
+	go func() {
+		done <- Serve(context.Background(), toAgent, fromAgent, Options{Environ: []string{"HOME=" + t.TempDir()}, Log: testLog{t}})
+		fromAgent.Close()
+	}()
+	replies := make(chan map[string]any, 16)
+	go func() {
+		sc := bufio.NewScanner(editorIn)
+		sc.Buffer(nil, 1<<20)
+		for sc.Scan() {
+			var m map[string]any
+			if err := json.Unmarshal(sc.Bytes(), &m); err != nil {
+				t.Errorf("gopi wrote a line that is not JSON: %q", sc.Text())
+				continue
+			}
+			replies <- m
+		}
+		close(replies)
+	}()
+	send := func(line string) {
+		t.Helper()
+		if _, err := io.WriteString(editorOut, line+"\n"); err != nil {
+			t.Fatal(err)
+		}
+	}
+	next := func() map[string]any {
+		t.Helper()
+		select {
+		case m, ok := <-replies:
+			if !ok {
+				t.Fatal("the connection ended")
+			}
+			return m
+		case <-time.After(10 * time.Second):
+			t.Fatal("no reply")
+		}
+		return nil
+	}
+	errorOf := func(m map[string]any) (id any, code float64, msg string) {
+		e, _ := m["error"].(map[string]any)
+		if e == nil {
+			t.Fatalf("not an error: %v", m)
+		}
+		c, _ := e["code"].(float64)
+		s, _ := e["message"].(string)
+		return m["id"], c, s
+	}
+
+	huge := `{"jsonrpc":"2.0","id":7,"method":"session/prompt","params":{"sessionId":"x","prompt":[{"type":"text","text":"` + strings.Repeat("x", maxMessage) + `"}]}}`
+	for _, tc := range []struct {
+		line string
+		id   any
+		code float64
+		text string
+	}{
+		{`{not json`, nil, -32700, "Parse error"},
+		{`[{"jsonrpc":"2.0","id":1,"method":"initialize"}]`, nil, -32600, "JSON object"},
+		{`{"jsonrpc":"2.0"}`, nil, -32600, `neither "method" nor "id"`},
+		{`{"jsonrpc":"2.0","id":{"x":1},"method":"initialize","params":{"protocolVersion":1}}`, nil, -32600, `"id" must be`},
+		{huge, float64(7), -32600, "more than the 10485760 gopi acp reads"},
+	} {
+		send(tc.line)
+		id, code, msg := errorOf(next())
+		if id != tc.id || code != tc.code || !strings.Contains(msg, tc.text) {
+			t.Errorf("%.40s…: id %v, code %v, %q", tc.line, id, code, msg)
+		}
+	}
+	// The connection is still up.
+	send(`{"jsonrpc":"2.0","id":8,"method":"initialize","params":{"protocolVersion":1,"clientCapabilities":{}}}`)
+	if m := next(); m["id"] != float64(8) || m["result"] == nil {
+		t.Fatalf("initialize after the hostile lines: %v", m)
+	}
+	editorOut.Close()
+	select {
+	case <-done:
+	case <-time.After(10 * time.Second):
+		t.Fatal("Serve did not return after the input closed")
+	}
+}
