@@ -678,3 +678,21 @@ func TestRPCHostAnswerOfTheWrongKind(t *testing.T) {
 	rr.stdin.Close()
 	<-rr.exit
 }
+
+// Host tools must have a name providers accept and a description.
+func TestRPCHostToolValidation(t *testing.T) {
+	rr := startRPC(t, newAgentRig(t))
+	for _, tc := range []struct {
+		tool map[string]any
+		want string
+	}{
+		{map[string]any{"name": "has space", "description": "d"}, "letters, digits"},
+		{map[string]any{"name": "ok_name"}, "description"},
+	} {
+		if r := rr.call("set_host_tools", map[string]any{"tools": []any{tc.tool}}); r.Success || !strings.Contains(r.Error, tc.want) {
+			t.Errorf("%v: %+v", tc.tool, r)
+		}
+	}
+	rr.stdin.Close()
+	<-rr.exit
+}

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"regexp"
 	"strconv"
 	"strings"
 	"sync"
@@ -169,10 +170,19 @@ type hostTool struct {
 	bridge *hostBridge
 }
 
+// toolName is what every provider accepts as a tool name.
+var toolName = regexp.MustCompile(`^[a-zA-Z0-9_-]{1,64}$`)
+
 // newTool builds a host tool from its set_host_tools definition.
 func (b *hostBridge) newTool(d hostToolDef) (tool.Tool, error) {
 	if strings.TrimSpace(d.Name) == "" {
 		return nil, errors.New(`"name" is required`)
+	}
+	if !toolName.MatchString(d.Name) {
+		return nil, fmt.Errorf("name %q: use 1-64 letters, digits, '_' or '-' (providers refuse other tool names)", d.Name)
+	}
+	if strings.TrimSpace(d.Description) == "" {
+		return nil, fmt.Errorf("tool %s: \"description\" is required (the model chooses tools by it)", d.Name)
 	}
 	def := tool.Definition{Name: d.Name, Label: d.Label, Description: d.Description, Concurrency: tool.Shared}
 	if d.Concurrency == string(tool.Exclusive) {
