@@ -98,10 +98,8 @@ type Agent struct {
 	idle          chan struct{} // closed when no run is in progress
 	streaming     *ai.AssistantMessage
 
-	subMu       sync.Mutex
-	subscribers map[int]func(Event)
-	nextSub     int
-	emitMu      sync.Mutex // serialises delivery: subscribers never run concurrently
+	listeners Listeners
+	emitMu    sync.Mutex // serialises delivery: subscribers never run concurrently
 }
 
 // forcedChoice is a queued one-shot tool choice.
@@ -123,7 +121,6 @@ func New(opts Options) *Agent {
 		followUp:      messageQueue{mode: orDefault(opts.FollowUpMode, OneAtATime)},
 		interruptMode: orDefault(opts.InterruptMode, InterruptImmediate),
 		retry:         opts.Retry,
-		subscribers:   map[int]func(Event){},
 		idle:          make(chan struct{}),
 	}
 	close(a.idle)
@@ -148,45 +145,13 @@ func (a *Agent) now() time.Time {
 // removes it. Events are delivered synchronously and in order from the
 // goroutine running the loop (tool events from the tool's goroutine), one
 // at a time; a slow subscriber slows the loop.
-func (a *Agent) Subscribe(fn func(Event)) (cancel func()) {
-	a.subMu.Lock()
-	defer a.subMu.Unlock()
-	id := a.nextSub
-	a.nextSub++
-	a.subscribers[id] = fn
-	return func() {
-		a.subMu.Lock()
-		defer a.subMu.Unlock()
-		delete(a.subscribers, id)
-	}
-}
+func (a *Agent) Subscribe(fn func(Event)) (cancel func()) { return a.listeners.Add(fn) }
 
-// emit delivers ev to every subscriber, in subscription order.
+// emit delivers ev to every subscriber, one event at a time.
 func (a *Agent) emit(ev Event) {
 	a.emitMu.Lock()
 	defer a.emitMu.Unlock()
-	a.subMu.Lock()
-	ids := make([]int, 0, len(a.subscribers))
-	for id := range a.subscribers {
-		ids = append(ids, id)
-	}
-	fns := make([]func(Event), 0, len(ids))
-	sortInts(ids)
-	for _, id := range ids {
-		fns = append(fns, a.subscribers[id])
-	}
-	a.subMu.Unlock()
-	for _, fn := range fns {
-		fn(ev)
-	}
-}
-
-func sortInts(s []int) {
-	for i := 1; i < len(s); i++ {
-		for j := i; j > 0 && s[j] < s[j-1]; j-- {
-			s[j], s[j-1] = s[j-1], s[j]
-		}
-	}
+	a.listeners.Emit(ev)
 }
 
 // Messages returns a copy of the conversation.

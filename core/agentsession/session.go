@@ -93,8 +93,7 @@ type Session struct {
 	mu             sync.Mutex
 	store          *session.Manager
 	nextTurn       []ai.Message
-	subs           map[int]func(agent.Event)
-	nextSub        int
+	listeners      agent.Listeners
 	unsub          func()
 	titleOnce      bool
 	titleWait      time.Duration                    // how long Close waits for a title (titleGrace)
@@ -134,7 +133,7 @@ func New(ctx context.Context, opts Options) (*Session, error) {
 			return nil, err
 		}
 	}
-	s := &Session{cfg: cfg, reg: reg, opts: opts, subs: map[int]func(agent.Event){}, titleWait: titleGrace}
+	s := &Session{cfg: cfg, reg: reg, opts: opts, titleWait: titleGrace}
 	s.opts.Cwd = cwd
 	s.client = opts.HTTPClient
 	if s.client == nil {
@@ -350,44 +349,10 @@ func (s *Session) onPreviewQueued(a *resolve.Action) {
 
 // Subscribe registers fn for every event of the session (the agent's and
 // the session's own) and returns a function that removes it.
-func (s *Session) Subscribe(fn func(agent.Event)) (cancel func()) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	id := s.nextSub
-	s.nextSub++
-	s.subs[id] = fn
-	return func() {
-		s.mu.Lock()
-		defer s.mu.Unlock()
-		delete(s.subs, id)
-	}
-}
+func (s *Session) Subscribe(fn func(agent.Event)) (cancel func()) { return s.listeners.Add(fn) }
 
 // emit delivers an event to the subscribers in subscription order.
-func (s *Session) emit(ev agent.Event) {
-	s.mu.Lock()
-	ids := make([]int, 0, len(s.subs))
-	for id := range s.subs {
-		ids = append(ids, id)
-	}
-	sortInts(ids)
-	fns := make([]func(agent.Event), 0, len(ids))
-	for _, id := range ids {
-		fns = append(fns, s.subs[id])
-	}
-	s.mu.Unlock()
-	for _, fn := range fns {
-		fn(ev)
-	}
-}
-
-func sortInts(s []int) {
-	for i := 1; i < len(s); i++ {
-		for j := i; j > 0 && s[j] < s[j-1]; j-- {
-			s[j], s[j-1] = s[j-1], s[j]
-		}
-	}
-}
+func (s *Session) emit(ev agent.Event) { s.listeners.Emit(ev) }
 
 // Agent returns the agent loop (for front ends that need its queues and
 // modes).
