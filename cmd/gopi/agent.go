@@ -347,33 +347,9 @@ func runAgentWith(ctx context.Context, env *cliEnv, fs *pflag.FlagSet, f *agentF
 	// The system prompt reports git status, the slowest part of start-up:
 	// start it now so that it runs while models and the session load.
 	gitProbe := prompt.StartGitStatus(ctx, cfg.Cwd, agentsession.GitStatusTimeout)
-	reg, err := models.Load(models.OptionsFor(cfg))
-	if err != nil {
-		fmt.Fprintf(env.stderr, "gopi: %v\n", err)
+	s, ok := f.openSession(ctx, env, cfg, func(o *agentsession.Options) { o.GitStatus = gitProbe })
+	if !ok {
 		return exitError
-	}
-	opts, err := f.sessionOptions(env, cfg, reg)
-	if err != nil {
-		fmt.Fprintf(env.stderr, "gopi: %v\n", err)
-		return exitError
-	}
-	opts.HTTPClient = env.httpClient
-	for flag, v := range map[string]string{"--system-prompt": f.systemPrompt, "--append-system-prompt": f.appendSystemPrompt} {
-		if looksLikeMissingFile(cfg, v) {
-			fmt.Fprintf(env.stderr, "gopi: warning: %s %q names no file; it is used as the text itself\n", flag, v)
-		}
-	}
-	opts.GitStatus = gitProbe
-	s, err := agentsession.New(ctx, opts)
-	if err != nil {
-		if opts.Store != nil {
-			opts.Store.Close()
-		}
-		fmt.Fprintf(env.stderr, "gopi: %v\n", err)
-		return exitError
-	}
-	if msg := s.ModelFallbackMessage(); msg != "" {
-		fmt.Fprintf(env.stderr, "gopi: %s\n", msg)
 	}
 	// A closed output pipe makes writes fail instead of killing the
 	// process, so the run is aborted cleanly and the session kept.
@@ -838,31 +814,49 @@ func looksLikeMissingFile(cfg *config.Config, v string) bool {
 	return err != nil
 }
 
-// runRPC serves --mode rpc: the session is built as for -p (no title
-// request: the host decides), then standard input carries the commands.
-func runRPC(ctx context.Context, env *cliEnv, cfg *config.Config, f *agentFlags) int {
+// openSession builds the session the flags describe (model, tools,
+// stored session), lets adjust change the options, and reports problems on
+// stderr; ok is false when there is no session.
+func (f *agentFlags) openSession(ctx context.Context, env *cliEnv, cfg *config.Config, adjust func(*agentsession.Options)) (*agentsession.Session, bool) {
 	reg, err := models.Load(models.OptionsFor(cfg))
 	if err != nil {
 		fmt.Fprintf(env.stderr, "gopi: %v\n", err)
-		return exitError
+		return nil, false
 	}
 	opts, err := f.sessionOptions(env, cfg, reg)
 	if err != nil {
 		fmt.Fprintf(env.stderr, "gopi: %v\n", err)
-		return exitError
+		return nil, false
 	}
 	opts.HTTPClient = env.httpClient
-	opts.NoTitle = true
+	for flag, v := range map[string]string{"--system-prompt": f.systemPrompt, "--append-system-prompt": f.appendSystemPrompt} {
+		if looksLikeMissingFile(cfg, v) {
+			fmt.Fprintf(env.stderr, "gopi: warning: %s %q names no file; it is used as the text itself\n", flag, v)
+		}
+	}
+	if adjust != nil {
+		adjust(&opts)
+	}
 	s, err := agentsession.New(ctx, opts)
 	if err != nil {
 		if opts.Store != nil {
 			opts.Store.Close()
 		}
 		fmt.Fprintf(env.stderr, "gopi: %v\n", err)
-		return exitError
+		return nil, false
 	}
 	if msg := s.ModelFallbackMessage(); msg != "" {
 		fmt.Fprintf(env.stderr, "gopi: %s\n", msg)
+	}
+	return s, true
+}
+
+// runRPC serves --mode rpc: the session is built as for -p (no title
+// request: the host decides), then standard input carries the commands.
+func runRPC(ctx context.Context, env *cliEnv, cfg *config.Config, f *agentFlags) int {
+	s, ok := f.openSession(ctx, env, cfg, func(o *agentsession.Options) { o.NoTitle = true })
+	if !ok {
+		return exitError
 	}
 	signal.Ignore(syscall.SIGPIPE)
 	return rpc.Run(ctx, s, rpc.Options{In: env.stdin, Out: env.stdout, EmitTitle: cfg.Env.Get("PI_RPC_EMIT_TITLE") == "1"})
