@@ -167,26 +167,24 @@ type run struct {
 // updateEvery spaces progress updates that carry no status change.
 const updateEvery = 150 * time.Millisecond
 
-// runAll runs the tasks, at most task.maxConcurrency at a time, and
-// returns when every one has ended. Once ctx is done no task starts.
+// runAll runs the tasks in order, at most task.maxConcurrency at a time,
+// and returns when every one has ended. Once ctx is done no task starts.
 func (r *run) runAll(ctx context.Context) {
 	r.started = make([]time.Time, len(r.results))
-	slots := make(chan struct{}, max(r.settings.MaxConcurrency, 1))
+	workers := min(max(r.settings.MaxConcurrency, 1), len(r.results))
+	var next atomic.Int64
 	var wg sync.WaitGroup
-	for i := range r.results {
+	for range workers {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			select {
-			case slots <- struct{}{}:
-			case <-ctx.Done():
-				r.finish(i, func(res *Result) {
-					res.Status, res.Aborted, res.Error = StatusAborted, true, "Cancelled before start"
-				})
-				return
+			for {
+				i := int(next.Add(1) - 1)
+				if i >= len(r.results) {
+					return
+				}
+				r.runOne(ctx, i)
 			}
-			defer func() { <-slots }()
-			r.runOne(ctx, i)
 		}()
 	}
 	wg.Wait()
