@@ -131,13 +131,19 @@ func (s *Session) childModel(patterns []string, thinking ai.ThinkingLevel) (*ai.
 // taskHost is the session as the task tool's host.
 type taskHost struct{ s *Session }
 
+// Config returns the session's configuration.
 func (h taskHost) Config() *config.Config { return h.s.cfg }
-func (h taskHost) SessionFile() string    { return h.s.SessionFile() }
-func (h taskHost) Position() task.Position {
-	return h.s.position
-}
+
+// SessionFile returns the session's file ("" in memory).
+func (h taskHost) SessionFile() string { return h.s.SessionFile() }
+
+// Position returns the session's place in the task tree.
+func (h taskHost) Position() task.Position { return h.s.position }
+
+// ToolNames lists the built-in tools a child can be given.
 func (h taskHost) ToolNames() []string { return registry.Names() }
 
+// StartChild creates a child session for the task tool.
 func (h taskHost) StartChild(ctx context.Context, spec task.ChildSpec) (task.Child, error) {
 	c, err := h.s.NewChild(ctx, ChildOptions{
 		SessionFile:        spec.SessionFile,
@@ -157,8 +163,10 @@ func (h taskHost) StartChild(ctx context.Context, spec task.ChildSpec) (task.Chi
 // child is a child session as the task tool drives it.
 type child struct{ *Session }
 
+// Prompt runs the child on the assignment.
 func (c child) Prompt(ctx context.Context, text string) error {
-	return c.Session.Prompt(ctx, text, PromptOptions{})
+	return c.Session.Prompt(ctx, text, PromptOptions{Attribution: "agent"})
 }
 
+// Model returns the child's model.
 func (c child) Model() *ai.Model { return c.agent.Model() }

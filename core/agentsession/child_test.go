@@ -201,6 +201,9 @@ func TestTaskSubagentsRunInParallel(t *testing.T) {
 		if got := entryTypes(t, res.SessionFile); !slices.Contains(got, "message:user") || !slices.Contains(got, "message:assistant") {
 			t.Errorf("%s session entries %v", id, got)
 		}
+		if raw, _ := os.ReadFile(res.SessionFile); !strings.Contains(string(raw), `"attribution":"agent"`) {
+			t.Errorf("%s: the assignment is not attributed to the agent", id)
+		}
 	}
 	// Alpha's answer is capped at 3 lines; the read tool gives all of it.
 	if a := d.Results[0]; a.Output != "alpha 4\nalpha 5\nalpha 6" || !a.Truncated || a.OutputMeta.LineCount != 6 {
