@@ -35,6 +35,12 @@ type taskRig struct {
 
 func newTaskRig(t *testing.T, settings string, environ ...string) *taskRig {
 	t.Helper()
+	return newTaskRigWith(t, Options{}, settings, environ...)
+}
+
+// newTaskRigWith is newTaskRig with more session options.
+func newTaskRigWith(t *testing.T, opts Options, settings string, environ ...string) *taskRig {
+	t.Helper()
 	srv := mockllm.New(t)
 	f := newFixture(t, append([]string{"MOCK_KEY=test", "PI_NO_TITLE=1"}, environ...)...)
 	agentDir := filepath.Join(f.home, ".gopi", "agent")
@@ -51,7 +57,8 @@ func newTaskRig(t *testing.T, settings string, environ ...string) *taskRig {
 	r := &taskRig{t: t, f: f, srv: srv}
 	cfg := f.config()
 	reg := f.registry(cfg)
-	s, err := New(context.Background(), Options{Config: cfg, Models: reg, Model: f.model(reg, "mock/mock-model")})
+	opts.Config, opts.Models, opts.Model = cfg, reg, f.model(reg, "mock/mock-model")
+	s, err := New(context.Background(), opts)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -345,5 +352,32 @@ func TestTaskUnknownAgent(t *testing.T) {
 	}
 	if reqs := r.srv.Requests(); len(reqs) != 2 {
 		t.Errorf("%d requests: a subagent was started", len(reqs))
+	}
+}
+
+// Without a session file the subagents run in memory: the task works, and
+// the whole answer is not kept.
+func TestTaskWithoutSessionFile(t *testing.T) {
+	r := newTaskRigWith(t, Options{NoSession: true}, "", "PI_TASK_MAX_OUTPUT_LINES=1")
+	r.srv.Script(
+		mockllm.Turn{Blocks: []mockllm.Block{call("task", map[string]any{"agent": "explore", "tasks": []map[string]string{
+			{"id": "Mem", "description": "m", "assignment": "ASSIGN-MEM"}}})}},
+		mockllm.Turn{Blocks: []mockllm.Block{mockllm.Text("first\nsecond")}, Match: "ASSIGN-MEM"},
+		mockllm.Turn{Blocks: []mockllm.Block{call("read", map[string]string{"path": "agent://0-Mem"})}},
+		say2("done"),
+	)
+	if err := r.s.Prompt(context.Background(), "go", PromptOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	end := r.end("task")
+	res := end.Result.Details.(*task.Details).Results[0]
+	if res.Status != task.StatusCompleted || res.SessionFile != "" || res.OutputPath != "" || res.Output != "second" {
+		t.Errorf("in-memory task: %+v", res)
+	}
+	if !strings.Contains(end.Result.FirstText(), "the whole text is not kept, as this session has no file") {
+		t.Errorf("text:\n%s", end.Result.FirstText())
+	}
+	if read := r.end("read"); !read.IsError || read.Result.FirstText() != "No session - agent outputs unavailable" {
+		t.Errorf("agent:// without a session: %q", read.Result.FirstText())
 	}
 }
