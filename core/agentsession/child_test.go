@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/gopi-agent/gopi/core/agent"
+	"github.com/gopi-agent/gopi/core/ai"
 	"github.com/gopi-agent/gopi/core/session"
 	"github.com/gopi-agent/gopi/core/tools/task"
 	"github.com/gopi-agent/gopi/internal/mockllm"
@@ -47,7 +48,7 @@ func newTaskRigWith(t *testing.T, opts Options, settings string, environ ...stri
 	if err := os.MkdirAll(agentDir, 0o755); err != nil {
 		t.Fatal(err)
 	}
-	yml := fmt.Sprintf("providers:\n  mock:\n    baseUrl: %s\n    api: anthropic-messages\n    apiKey: MOCK_KEY\n    models:\n      - id: mock-model\n      - id: mock-small\n", srv.URL())
+	yml := fmt.Sprintf("providers:\n  mock:\n    baseUrl: %s\n    api: anthropic-messages\n    apiKey: MOCK_KEY\n    models:\n      - id: mock-model\n      - id: mock-small\n      - id: mock-think\n        reasoning: true\n", srv.URL())
 	if err := os.WriteFile(filepath.Join(agentDir, "models.yml"), []byte(yml), 0o644); err != nil {
 		t.Fatal(err)
 	}
@@ -379,5 +380,38 @@ func TestTaskWithoutSessionFile(t *testing.T) {
 	}
 	if read := r.end("read"); !read.IsError || read.Result.FirstText() != "No session - agent outputs unavailable" {
 		t.Errorf("agent:// without a session: %q", read.Result.FirstText())
+	}
+}
+
+// childModel resolves model roles through modelRoles, falls back to the
+// parent's model, and takes the thinking level from the pattern, else the
+// agent, else the parent.
+func TestChildModel(t *testing.T) {
+	r := newTaskRig(t, "  slow: mock/mock-think:high\n  plan: nowhere/none\n")
+	if err := r.s.SetModel(r.f.model(r.s.Models(), "mock/mock-think")); err != nil {
+		t.Fatal(err)
+	}
+	if err := r.s.SetThinkingLevel(ai.ThinkingMinimal); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		patterns []string
+		thinking ai.ThinkingLevel
+		model    string
+		level    ai.ThinkingLevel
+	}{
+		{nil, "", "mock/mock-think", ai.ThinkingMinimal},
+		{[]string{"pi/slow"}, "", "mock/mock-think", ai.ThinkingHigh},
+		{[]string{"pi/slow:low"}, ai.ThinkingMedium, "mock/mock-think", ai.ThinkingLow},
+		{[]string{"mock/mock-think"}, ai.ThinkingMedium, "mock/mock-think", ai.ThinkingMedium},
+		{[]string{"mock/mock-think"}, "", "mock/mock-think", ai.ThinkingMinimal},
+		{[]string{"pi/plan", "pi/vision", "pi/smol"}, "", "mock/mock-small", ai.ThinkingOff},
+		{[]string{"pi/default"}, ai.ThinkingHigh, "mock/mock-think", ai.ThinkingHigh},
+		{[]string{"no-such-model-anywhere-xyz"}, "", "mock/mock-think", ai.ThinkingMinimal},
+	} {
+		m, level := r.s.childModel(c.patterns, c.thinking)
+		if got := m.Provider + "/" + m.ID; got != c.model || level != c.level {
+			t.Errorf("%v %q: %s %q, want %s %q", c.patterns, c.thinking, got, level, c.model, c.level)
+		}
 	}
 }
