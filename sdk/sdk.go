@@ -48,6 +48,10 @@ type Options = agentsession.Options
 // PromptOptions refine Session.Prompt (images, delivery while streaming).
 type PromptOptions = agentsession.PromptOptions
 
+// ChildOptions configure Session.NewChild: a child session (a subagent)
+// sharing the session's configuration, models and credentials.
+type ChildOptions = agentsession.ChildOptions
+
 // Delivery values for PromptOptions.StreamingBehavior and custom messages.
 const (
 	DeliverSteer    = agentsession.DeliverSteer

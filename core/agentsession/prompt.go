@@ -30,6 +30,9 @@ type PromptOptions struct {
 	// progress: DeliverSteer or DeliverFollowUp. Empty makes such a prompt
 	// fail with agent.ErrBusy.
 	StreamingBehavior Delivery
+	// Attribution says who wrote the message: "user" when empty, "agent"
+	// for the assignment a parent agent gives a subagent.
+	Attribution string
 }
 
 func nowMillis() int64 { return time.Now().UnixMilli() }
@@ -54,8 +57,12 @@ func (s *Session) Prompt(ctx context.Context, text string, opts PromptOptions) e
 	if s.isClosed() {
 		return errClosed
 	}
+	um := userMessage(text, opts.Images)
+	if opts.Attribution != "" {
+		um.Attribution = opts.Attribution
+	}
 	if s.agent.IsRunning() {
-		return s.queue(userMessage(text, opts.Images), opts.StreamingBehavior)
+		return s.queue(um, opts.StreamingBehavior)
 	}
 	if err := s.checkModel(); err != nil {
 		return err
@@ -63,7 +70,7 @@ func (s *Session) Prompt(ctx context.Context, text string, opts PromptOptions) e
 	if err := s.Err(); err != nil {
 		return err
 	}
-	msgs := []ai.Message{userMessage(text, opts.Images)}
+	msgs := []ai.Message{um}
 	s.mu.Lock()
 	msgs = append(msgs, s.nextTurn...)
 	s.nextTurn = nil

@@ -20,6 +20,7 @@ import (
 	"github.com/gopi-agent/gopi/core/tool"
 	"github.com/gopi-agent/gopi/core/tools/registry"
 	"github.com/gopi-agent/gopi/core/tools/resolve"
+	"github.com/gopi-agent/gopi/core/tools/task"
 )
 
 // Options configure a Session. Everything is optional: what is left out is
@@ -76,6 +77,13 @@ type Options struct {
 	// Stream replaces the provider call (tests); nil streams through the
 	// model registry.
 	Stream agent.StreamFunc
+
+	// position is a child session's place in the task tree (NewChild);
+	// nil is a session the user started.
+	position *task.Position
+	// artifacts replaces the store's artifacts for a child session, which
+	// shares its parent's.
+	artifacts *tool.ArtifactStore
 }
 
 // Session is a running conversation. Its methods are safe for concurrent
@@ -86,6 +94,7 @@ type Session struct {
 	opts       Options
 	client     *http.Client
 	toolEnv    *tool.Env
+	position   task.Position // place in the task tree
 	agent      *agent.Agent
 	fallback   string         // why the session's own model could not be restored, if it could not
 	promptInfo *prompt.Prompt // the built system prompt with its environment facts and context files
@@ -170,8 +179,13 @@ func New(ctx context.Context, opts Options) (*Session, error) {
 		reg.SetAPIKey(model.Provider, opts.APIKey)
 	}
 
+	s.position = task.TopLevel
+	if opts.position != nil {
+		s.position = *opts.position
+	}
 	s.toolEnv = s.newToolEnv(store)
 	s.restoreTodos(store)
+	task.Bind(s.toolEnv, taskHost{s})
 	tools, err := s.buildTools(s.toolEnv)
 	if err != nil {
 		return nil, err
@@ -201,7 +215,7 @@ func New(ctx context.Context, opts Options) (*Session, error) {
 		InterruptMode:  interrupt,
 		Retry:          agent.RetryOptions{Enabled: retry.Enabled, Policy: ai.RetryPolicy{MaxAttempts: retry.MaxRetries, BaseDelay: retry.BaseDelay}},
 		Hooks:          opts.Hooks,
-		Artifacts:      store.Artifacts(),
+		Artifacts:      s.toolEnv.Artifacts,
 	})
 	s.unsub = s.agent.Subscribe(s.onAgentEvent)
 	resolve.For(s.toolEnv).OnPush = s.onPreviewQueued
@@ -268,6 +282,9 @@ func (s *Session) newToolEnv(store *session.Manager) *tool.Env {
 	env := tool.NewEnvFrom(s.cfg)
 	env.Cwd = s.opts.Cwd
 	env.Artifacts = store.Artifacts()
+	if s.opts.artifacts != nil {
+		env.Artifacts = s.opts.artifacts
+	}
 	return env
 }
 

@@ -4,11 +4,14 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"path/filepath"
 	"testing"
 
+	"github.com/gopi-agent/gopi/core/config"
 	"github.com/gopi-agent/gopi/core/tool"
 	"github.com/gopi-agent/gopi/core/tools/registry"
+	"github.com/gopi-agent/gopi/core/tools/task"
 	"github.com/gopi-agent/gopi/tokens"
 )
 
@@ -55,11 +58,16 @@ func measureBudget(t testing.TB, root string) []budgetRow {
 	if err != nil {
 		t.Fatal(err)
 	}
+	cfg, err := config.Load(config.LoadOptions{Cwd: filepath.Join(root, "repo"), Home: t.TempDir(), Environ: []string{}, NoFiles: true})
+	if err != nil {
+		t.Fatal(err)
+	}
 	var rows []budgetRow
 	for _, mode := range editModes {
 		env := tool.NewEnv(filepath.Join(root, "repo"))
 		env.Settings = tool.DefaultSettings()
 		env.Settings.EditMode = mode
+		task.Bind(env, budgetHost{cfg})
 		row := budgetRow{mode: mode, perTool: map[string]int{}}
 		for _, tl := range registry.All(env) {
 			def := tl.Definition()
@@ -108,4 +116,16 @@ func TestTokenBudget(t *testing.T) {
 				r.mode, r.prompt, r.tools, r.hidden, total, tokenBudget)
 		}
 	}
+}
+
+// budgetHost lets the registry offer the task tool (with the bundled
+// agents) as a session does.
+type budgetHost struct{ cfg *config.Config }
+
+func (h budgetHost) Config() *config.Config { return h.cfg }
+func (budgetHost) SessionFile() string      { return "" }
+func (budgetHost) Position() task.Position  { return task.TopLevel }
+func (budgetHost) ToolNames() []string      { return registry.Names() }
+func (budgetHost) StartChild(context.Context, task.ChildSpec) (task.Child, error) {
+	return nil, errors.New("no children in a budget test")
 }

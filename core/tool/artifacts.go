@@ -30,6 +30,8 @@ type ArtifactStore struct {
 	mu      sync.Mutex
 	next    int
 	scanned bool
+
+	agentNext map[string]int // next subagent number per id prefix (agentoutput.go)
 }
 
 // NewArtifactStore returns a store over dir (created on first write).

@@ -13,8 +13,9 @@
 //
 // Shared helpers live next to the contract, one concern per file:
 // truncation (truncate.go: the 50 KiB / 3000-line / 1024-column caps), the
-// session artifact store for full outputs (artifacts.go: artifact://<id>)
-// and the sink that spills long streamed output into it (outputsink.go),
+// session artifact store for full outputs (artifacts.go: artifact://<id>;
+// agentoutput.go: subagent outputs and session files, agent://<id>) and
+// the sink that spills long streamed output into it (outputsink.go),
 // the per-session file-read cache used to recover stale hashline edits
 // (readcache.go), line display modes (display.go), and the settings the
 // file tools read (settings.go), taken from core/config.

@@ -13,6 +13,8 @@
 //
 // A server plays a script: every request consumes the next Turn, whatever its
 // format, and the turn is rendered in the format the request asked for. A
+// turn with Match is kept for a request whose body contains that text, so
+// parallel requests (subagents) can be scripted by what they ask. A
 // turn describes the assistant's reply as a list of blocks (text, thinking,
 // tool calls with JSON arguments) plus how it ends (stop, length, tool use,
 // refusal) and its token usage (or none at all, as some compatible servers

@@ -95,6 +95,13 @@ type Turn struct {
 	Model          string // model name echoed in the reply (default: the request's)
 	ReasoningField string // Chat Completions delta field for thinking: "reasoning_content" (default) or "reasoning"
 	Format         string // when set, the request must be of this Format* or it fails with HTTP 400
+
+	// Match, when set, reserves the turn for a request whose body contains
+	// this text: a request plays the first unplayed turn that matches it
+	// (a turn without Match matches any request). Requests made in
+	// parallel (subagents) are answered by what they ask rather than by
+	// when they arrive.
+	Match string
 }
 
 // defaultChunk is the delta size when a turn does not set ChunkSize: small
@@ -211,6 +218,7 @@ type turnJSON struct {
 	Model            string            `json:"model"`
 	ReasoningField   string            `json:"reasoningField"`
 	Format           string            `json:"format"`
+	Match            string            `json:"match"`
 }
 
 type blockJSON struct {
@@ -238,7 +246,7 @@ type blockJSON struct {
 // Turn fields use the JSON names of the Turn fields in lower camel case
 // (blocks, stop, rawStop, usage, noUsage, status, retryAfter, error, streamError,
 // headers, disconnectAfter, stallAfter, stallAfterDeltas, chunkDelay as a Go duration,
-// chunkSize, model, reasoningField, format). A block's "arguments" is any
+// chunkSize, model, reasoningField, format, match). A block's "arguments" is any
 // JSON value, sent as its compact text; "argumentsRaw" is a string sent
 // verbatim, for malformed arguments. Unknown fields are errors.
 func ParseScript(data []byte) ([]Turn, error) {
@@ -284,7 +292,7 @@ func (tj *turnJSON) turn() (Turn, error) {
 		Status: tj.Status, RetryAfter: tj.RetryAfter, ErrorMessage: tj.ErrorMessage,
 		StreamError: tj.StreamError, Headers: tj.Headers,
 		DisconnectAfter: tj.DisconnectAfter, StallAfter: tj.StallAfter, StallAfterDeltas: tj.StallAfterDeltas, ChunkSize: tj.ChunkSize,
-		Model: tj.Model, ReasoningField: tj.ReasoningField, Format: tj.Format,
+		Model: tj.Model, ReasoningField: tj.ReasoningField, Format: tj.Format, Match: tj.Match,
 	}
 	if tj.ChunkDelay != "" {
 		d, err := time.ParseDuration(tj.ChunkDelay)

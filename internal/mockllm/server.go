@@ -1,6 +1,7 @@
 package mockllm
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -39,11 +40,13 @@ func (r Request) JSON() map[string]any {
 }
 
 // Server plays a script of turns over HTTP. It is safe for concurrent use;
-// requests consume turns in arrival order.
+// requests consume turns in arrival order (each the first unplayed turn
+// whose Match it satisfies).
 type Server struct {
 	mu       sync.Mutex
 	turns    []Turn
-	next     int
+	played   []bool // turns already played
+	nPlayed  int
 	requests []Request
 	finished int           // requests whose answer is complete
 	changed  chan struct{} // closed and replaced whenever finished grows
@@ -71,6 +74,7 @@ func (s *Server) Script(turns ...Turn) *Server {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.turns = append(s.turns, turns...)
+	s.played = append(s.played, make([]bool, len(turns))...)
 	return s
 }
 
@@ -103,7 +107,7 @@ func (s *Server) Requests() []Request {
 func (s *Server) Remaining() int {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	return len(s.turns) - s.next
+	return len(s.turns) - s.nPlayed
 }
 
 // markFinished counts a completed answer and wakes WaitPlayed.
@@ -122,7 +126,7 @@ func (s *Server) markFinished() {
 func (s *Server) WaitPlayed(ctx context.Context) error {
 	for {
 		s.mu.Lock()
-		if s.next == len(s.turns) && s.finished >= len(s.requests) {
+		if s.nPlayed == len(s.turns) && s.finished >= len(s.requests) {
 			s.mu.Unlock()
 			return nil
 		}
@@ -170,10 +174,16 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		RawQuery: r.URL.RawQuery, Header: r.Header.Clone(), Body: body,
 	})
 	var turn *Turn
-	played := s.next
-	if format != "" && r.Method == http.MethodPost && s.next < len(s.turns) {
-		turn = &s.turns[s.next]
-		s.next++
+	played, total, number := s.nPlayed, len(s.turns), 0
+	if format != "" && r.Method == http.MethodPost {
+		for i := range s.turns {
+			if !s.played[i] && (s.turns[i].Match == "" || bytes.Contains(body, []byte(s.turns[i].Match))) {
+				turn, number = &s.turns[i], i+1
+				s.played[i] = true
+				s.nPlayed++
+				break
+			}
+		}
 	}
 	s.mu.Unlock()
 
@@ -184,11 +194,14 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	case format == "":
 		writeMockError(w, format, http.StatusNotFound, fmt.Sprintf("mockllm: no API at %s; use …/messages, …/chat/completions, …/responses or …/models/M:streamGenerateContent", r.URL.Path))
 		return
+	case turn == nil && played < total:
+		writeMockError(w, format, http.StatusInternalServerError, fmt.Sprintf("mockllm: no unplayed turn matches request %d (%d of %d turns played)", index+1, played, total))
+		return
 	case turn == nil:
 		writeMockError(w, format, http.StatusInternalServerError, fmt.Sprintf("mockllm: script exhausted after %d turns; request %d has no turn to play", played, index+1))
 		return
 	case turn.Format != "" && turn.Format != format:
-		writeMockError(w, format, http.StatusBadRequest, fmt.Sprintf("mockllm: turn %d expects a %s request, got %s", played+1, turn.Format, format))
+		writeMockError(w, format, http.StatusBadRequest, fmt.Sprintf("mockllm: turn %d expects a %s request, got %s", number, turn.Format, format))
 		return
 	}
 	var req map[string]any

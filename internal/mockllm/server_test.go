@@ -315,3 +315,41 @@ func TestResponsesIncompleteReason(t *testing.T) {
 		}
 	}
 }
+
+// TestMatchRoutesByBody: turns with Match go to the requests that contain
+// their text, whatever the order of arrival; unmatched turns take the rest.
+func TestMatchRoutesByBody(t *testing.T) {
+	srv := New(t).Script(
+		Turn{Blocks: []Block{Text("alpha")}, Match: "ALPHA"},
+		Turn{Blocks: []Block{Text("for beta")}, Match: "BETA"},
+		Turn{Blocks: []Block{Text("anyone")}},
+	)
+	ask := func(marker string) (int, string) {
+		resp, err := post(t, context.Background(), srv, FormatAnthropic, `{"model":"m","stream":true,"marker":"`+marker+`"}`)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer resp.Body.Close()
+		body, _ := io.ReadAll(resp.Body)
+		return resp.StatusCode, string(body)
+	}
+	if _, body := ask("BETA"); !strings.Contains(body, "for beta") {
+		t.Errorf("BETA got %s", body)
+	}
+	if _, body := ask("GAMMA"); !strings.Contains(body, "anyone") {
+		t.Errorf("GAMMA got %s", body)
+	}
+	if code, body := ask("DELTA"); code != 500 || !strings.Contains(body, "no unplayed turn matches request 3 (2 of 3 turns played)") {
+		t.Errorf("DELTA got %d %s", code, body)
+	}
+	if _, body := ask("ALPHA"); !strings.Contains(body, `"text":"alpha"`) {
+		t.Errorf("ALPHA got %s", body)
+	}
+	if srv.Remaining() != 0 {
+		t.Errorf("Remaining = %d", srv.Remaining())
+	}
+	turns, err := ParseScript([]byte(`{"turns":[{"blocks":[{"type":"text","text":"x"}],"match":"M"}]}`))
+	if err != nil || turns[0].Match != "M" {
+		t.Fatal(turns, err)
+	}
+}

@@ -7,8 +7,8 @@ import (
 	"github.com/gopi-agent/gopi/core/tool"
 )
 
-// internalSchemes are the agent's internal URL schemes. Only artifact://
-// is served so far; the others join as their stores appear.
+// internalSchemes are the agent's internal URL schemes. artifact:// and
+// agent:// are served so far; the others join as their stores appear.
 var internalSchemes = []string{"agent://", "artifact://", "issue://", "local://", "mcp://", "memory://", "pi://", "pr://", "rule://", "skill://"}
 
 // isInternalURL reports whether target names an internal resource.
@@ -25,18 +25,27 @@ func isInternalURL(target string) bool {
 // are immutable, so they never carry edit anchors and are not recorded in
 // the read cache.
 func (t *Tool) readInternal(_ context.Context, target string) (*tool.Result, error) {
-	if !strings.HasPrefix(target, tool.ArtifactScheme) {
+	agent := strings.HasPrefix(target, tool.AgentScheme)
+	if !agent && !strings.HasPrefix(target, tool.ArtifactScheme) {
 		scheme, _, _ := strings.Cut(target, "://")
-		return nil, tool.Errorf("Cannot read %s: %s:// resources are not available in this session; read a file path or artifact://<id>.", target, scheme)
+		return nil, tool.Errorf("Cannot read %s: %s:// resources are not available in this session; read a file path, artifact://<id> or agent://<id>.", target, scheme)
 	}
 	ref, sel, err := SplitSelector(target)
 	if err != nil {
 		return nil, &tool.Error{Msg: err.Error(), Err: err}
 	}
-	if t.env.Artifacts == nil {
+	store := t.env.Artifacts
+	var content string
+	switch {
+	case agent && store == nil:
+		return nil, tool.Errorf("No session - agent outputs unavailable")
+	case store == nil:
 		return nil, &tool.Error{Msg: tool.ErrNoArtifactsDir.Error(), Err: tool.ErrNoArtifactsDir}
+	case agent:
+		content, err = store.ReadAgentOutput(ref)
+	default:
+		content, err = store.Read(ref)
 	}
-	content, err := t.env.Artifacts.Read(ref)
 	if err != nil {
 		return nil, &tool.Error{Msg: err.Error(), Err: err}
 	}

@@ -45,7 +45,8 @@ Lines are 1-indexed.`
 const descriptionTail = ` Long files are shown in pages; follow the hint at the end to continue.
 Explicit ranges include one line before and three after as context. A directory shows a tree two
 levels deep, newest entries first, with sizes and ages. "~" is your home directory; "/" alone is the
-working directory. artifact://<id> reads the full output a truncated tool result was saved to.`
+working directory. artifact://<id> reads the full output a truncated tool result was saved to;
+agent://<id> the full answer of a task subagent.`
 
 // description is the model-facing description for the prefix lines carry
 // in mode m: edit anchors, line numbers, or nothing.
@@ -78,7 +79,7 @@ func (t *Tool) Definition() tool.Definition {
 		Label:       "Read",
 		Description: description(t.env.DisplayMode(false, false)),
 		Parameters: tool.Object(map[string]*tool.Schema{
-			"path": {Type: "string", MinLength: tool.Ptr(1), Description: "File or directory path, or artifact://<id>, optionally ending with :N, :A-B, :A+C and/or :raw"},
+			"path": {Type: "string", MinLength: tool.Ptr(1), Description: "File or directory path, artifact://<id> or agent://<id>, optionally ending with :N, :A-B, :A+C and/or :raw"},
 		}, "path"),
 		Concurrency:  tool.Shared,
 		NonAbortable: true,

@@ -19,6 +19,7 @@ import (
 	"github.com/gopi-agent/gopi/core/tools/read"
 	"github.com/gopi-agent/gopi/core/tools/resolve"
 	"github.com/gopi-agent/gopi/core/tools/search"
+	"github.com/gopi-agent/gopi/core/tools/task"
 	"github.com/gopi-agent/gopi/core/tools/todo"
 	"github.com/gopi-agent/gopi/core/tools/write"
 )
@@ -51,6 +52,9 @@ var builtins = []Entry{
 	{"resolve", resolve.New, nil},
 	// ask needs a user to answer: offered only with a UI (RPC, TUI).
 	{"ask", ask.New, ask.Available},
+	// task needs a session to start subagents from (task.Bind), and room
+	// in the task tree (task.maxRecursionDepth).
+	{"task", task.New, task.Available},
 }
 
 // Builtins returns the table of built-in tools.

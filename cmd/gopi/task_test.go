@@ -1,0 +1,58 @@
+package main
+
+import (
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/gopi-agent/gopi/core/session"
+	"github.com/gopi-agent/gopi/internal/mockllm"
+)
+
+// A print-mode run in which the model hands two questions to explore
+// subagents that run in parallel: each subagent's session file sits in
+// the parent's artifacts directory and names the parent's session file as
+// its parentSession.
+func TestPrintModeTaskSubagents(t *testing.T) {
+	r := newAgentRig(t,
+		mockllm.Turn{Blocks: []mockllm.Block{toolCall("task", map[string]any{"agent": "explore", "tasks": []map[string]string{
+			{"id": "Callers", "description": "who calls greet", "assignment": "ASSIGN-CALLERS: list the callers of greet"},
+			{"id": "Tests", "description": "tests of greet", "assignment": "ASSIGN-TESTS: list the tests of greet"},
+		}})}},
+		mockllm.Turn{Blocks: []mockllm.Block{mockllm.Text("main.go:3 calls greet")}, Match: "ASSIGN-CALLERS"},
+		mockllm.Turn{Blocks: []mockllm.Block{mockllm.Text("no tests")}, Match: "ASSIGN-TESTS"},
+		mockllm.Turn{Blocks: []mockllm.Block{mockllm.Text("greet is called once and untested.")}},
+	)
+	stdout, stderr, code := r.run("", "-p", "--model", "mock/mock-model", "-v", "what uses greet?")
+	if code != 0 || stdout != "greet is called once and untested.\n" {
+		t.Fatalf("exit %d\nstdout:\n%s\nstderr:\n%s", code, stdout, stderr)
+	}
+	files := r.sessionFiles()
+	if len(files) != 3 {
+		t.Fatalf("session files %v", files)
+	}
+	var parent string
+	for _, f := range files {
+		if !strings.HasSuffix(f, "-Callers.jsonl") && !strings.HasSuffix(f, "-Tests.jsonl") {
+			parent = f
+		}
+	}
+	for _, id := range []string{"0-Callers", "1-Tests"} {
+		child := filepath.Join(strings.TrimSuffix(parent, ".jsonl"), id+".jsonl")
+		m, err := session.Open(child, session.Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if h := m.Header(); h.ParentSession != parent {
+			t.Errorf("%s: parentSession %q, want %q", id, h.ParentSession, parent)
+		}
+		m.Close()
+	}
+	// The parent's final request carried both answers.
+	last := mustMarshal(t, r.requestMessages(3))
+	for _, want := range []string{"main.go:3 calls greet", "no tests", `id=\"0-Callers\" status=\"completed\"`} {
+		if !strings.Contains(last, want) {
+			t.Errorf("the parent's last request lacks %q", want)
+		}
+	}
+}
