@@ -752,19 +752,32 @@ func listSessions(env *cliEnv, cfg *config.Config, sessionDir string) int {
 		return exitNoMatch
 	}
 	for _, in := range infos {
-		title := in.Title
-		if title == "" {
-			title = firstLineOf(in.FirstMessage)
-		}
-		count := fmt.Sprintf("%3d msgs", in.MessageCount)
-		if in.Partial {
-			// Only the start of a long file is read: the count is a floor.
-			count = fmt.Sprintf("%3d+ msgs", in.MessageCount)
-		}
-		fmt.Fprintf(env.stdout, "%s  %s  %s  %s\n", shortID(in.ID), in.Modified.Local().Format(time.DateTime), count, title)
+		printSessionLine(env.stdout, in, "")
 	}
 	fmt.Fprintln(env.stderr, "Resume one with: gopi -r ID \"message\"")
 	return exitMatch
+}
+
+// printSessionLine prints one session of the -r list and, indented under
+// it, the subagent sessions it started (named by their task id).
+func printSessionLine(w io.Writer, in session.Info, indent string) {
+	title := in.Title
+	if title == "" {
+		title = firstLineOf(in.FirstMessage)
+	}
+	count := fmt.Sprintf("%3d msgs", in.MessageCount)
+	if in.Partial {
+		// Only the start of a long file is read: the count is a floor.
+		count = fmt.Sprintf("%3d+ msgs", in.MessageCount)
+	}
+	name := shortID(in.ID)
+	if indent != "" {
+		name = indent + "└─ " + strings.TrimSuffix(filepath.Base(in.Path), ".jsonl")
+	}
+	fmt.Fprintf(w, "%s  %s  %s  %s\n", name, in.Modified.Local().Format(time.DateTime), count, title)
+	for _, c := range in.Children {
+		printSessionLine(w, c, indent+"   ")
+	}
 }
 
 func shortID(id string) string {

@@ -55,4 +55,15 @@ func TestPrintModeTaskSubagents(t *testing.T) {
 			t.Errorf("the parent's last request lacks %q", want)
 		}
 	}
+	// The session list shows the two subagent sessions under the parent.
+	list, _, code := r.run("", "-r")
+	if code != 0 {
+		t.Fatalf("gopi -r: exit %d", code)
+	}
+	lines := strings.Split(strings.TrimSpace(list), "\n")
+	if len(lines) != 3 || !strings.Contains(lines[0], "what uses greet?") ||
+		!strings.Contains(lines[1], "└─ 0-Callers") || !strings.Contains(lines[1], "ASSIGN-CALLERS") ||
+		!strings.Contains(lines[2], "└─ 1-Tests") {
+		t.Errorf("gopi -r:\n%s", list)
+	}
 }

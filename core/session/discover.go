@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 
@@ -103,6 +104,10 @@ type Info struct {
 	MessageCount  int       // message entries seen in the prefix (a lower bound for long files)
 	Partial       bool      // the file is longer than the prefix read: MessageCount is a lower bound
 	FirstMessage  string    // text of the first user message, "" when none in the prefix
+	// Children are the subagent sessions this one started (the task
+	// tool's child sessions in its artifacts directory, nested as they
+	// were started), oldest first. List and ListAll fill it.
+	Children []Info
 }
 
 // listPrefix is how much of each file List reads.
@@ -153,6 +158,7 @@ func listDirs(dirs []string) ([]Info, error) {
 			}
 			seen[p] = true
 			if info, ok := readInfo(p); ok {
+				info.Children = children(info)
 				out = append(out, info)
 			}
 		}
@@ -160,6 +166,110 @@ func listDirs(dirs []string) ([]Info, error) {
 	slices.SortStableFunc(out, func(a, b Info) int { return b.Modified.Compare(a.Modified) })
 	return out, nil
 }
+
+// children lists the subagent sessions of a session: the .jsonl files in
+// its artifacts directory (the file's path without ".jsonl") whose header
+// names a parent. They are arranged by that parent, so a subagent's own
+// subagents nest under it; one whose parent is not among them (moved or
+// deleted) hangs off the session itself.
+func children(parent Info) []Info {
+	dir := strings.TrimSuffix(parent.Path, ".jsonl")
+	ents, err := os.ReadDir(dir)
+	if err != nil {
+		return nil
+	}
+	var found []Info
+	for _, e := range ents {
+		if e.IsDir() || !strings.HasSuffix(e.Name(), ".jsonl") {
+			continue
+		}
+		if info, ok := readInfo(filepath.Join(dir, e.Name())); ok && info.ParentSession != "" {
+			found = append(found, info)
+		}
+	}
+	if len(found) == 0 {
+		return nil
+	}
+	// Task ids are numbered in the order they were started ("<n>-<name>");
+	// files without a number sort after them by creation.
+	slices.SortStableFunc(found, func(a, b Info) int {
+		na, aok := taskNumber(a.Path)
+		nb, bok := taskNumber(b.Path)
+		switch {
+		case aok && bok && na != nb:
+			return na - nb
+		case aok != bok:
+			if aok {
+				return -1
+			}
+			return 1
+		}
+		if c := a.Created.Compare(b.Created); c != 0 {
+			return c
+		}
+		return strings.Compare(a.Path, b.Path)
+	})
+	// The parent link is a path (what the task tool writes) or an id.
+	byLink := make(map[string]int, 2*len(found))
+	for i, c := range found {
+		byLink[filepath.Clean(c.Path)] = i
+		if c.ID != "" {
+			byLink[c.ID] = i
+		}
+	}
+	kids := make([][]int, len(found))
+	var top []int
+	for i, c := range found {
+		p, ok := byLink[c.ParentSession]
+		if !ok {
+			p, ok = byLink[filepath.Clean(c.ParentSession)]
+		}
+		if ok && p != i {
+			kids[p] = append(kids[p], i)
+		} else {
+			top = append(top, i)
+		}
+	}
+	// A parent link that loops (hand-edited files) would never be reached
+	// from top; such sessions are listed at the top instead.
+	placed := make([]bool, len(found))
+	var build func(i int, depth int) Info
+	build = func(i int, depth int) Info {
+		placed[i] = true
+		info := found[i]
+		for _, k := range kids[i] {
+			if !placed[k] && depth < maxChildDepth {
+				info.Children = append(info.Children, build(k, depth+1))
+			}
+		}
+		return info
+	}
+	var out []Info
+	for _, i := range top {
+		out = append(out, build(i, 0))
+	}
+	for i := range found {
+		if !placed[i] {
+			out = append(out, build(i, 0))
+		}
+	}
+	return out
+}
+
+// taskNumber is the leading number of a subagent session's file name
+// ("12-Tests.jsonl" → 12).
+func taskNumber(path string) (int, bool) {
+	name := filepath.Base(path)
+	digits, _, ok := strings.Cut(name, "-")
+	if !ok {
+		return 0, false
+	}
+	n, err := strconv.Atoi(digits)
+	return n, err == nil && n >= 0 && n < 1<<30
+}
+
+// maxChildDepth bounds how deep children nest in a listing.
+const maxChildDepth = 32
 
 // readInfo reads a session's metadata from the start of its file.
 func readInfo(path string) (Info, bool) {

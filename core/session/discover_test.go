@@ -152,3 +152,53 @@ func TestFork(t *testing.T) {
 		t.Error("ForkFile changed its source")
 	}
 }
+
+func TestListNestsSubagentSessions(t *testing.T) {
+	dir := t.TempDir()
+	l := Locations{SessionDir: dir}
+	opts := testOptions(t)
+	opts.Dir, opts.Cwd = dir, "/p"
+	parent := must[*Manager](t)(Create(opts))
+	must[string](t)(parent.AppendMessage(user("parent")))
+	must[string](t)(parent.AppendMessage(assistant("ok")))
+	parent.Close()
+	sub := parent.ArtifactsDir()
+	mkChild := func(name, link, first string) string {
+		o := testOptions(t)
+		o.Cwd, o.ParentSession = "/p", link
+		m := must[*Manager](t)(Open(filepath.Join(sub, name), o))
+		must[string](t)(m.AppendMessage(user(first)))
+		must[string](t)(m.AppendMessage(assistant("ok")))
+		m.Close()
+		return m.File()
+	}
+	outer := mkChild("0-Outer.jsonl", parent.File(), "outer")
+	mkChild("0-Outer.0-Inner.jsonl", outer, "inner")
+	mkChild("1-Tests.jsonl", parent.File(), "tests")
+	mkChild("2-Lost.jsonl", filepath.Join(sub, "gone.jsonl"), "lost")
+	// Files there that are not subagent sessions are ignored.
+	os.WriteFile(filepath.Join(sub, "3.bash.log"), []byte("x"), 0o644)
+	o := testOptions(t)
+	o.Cwd = "/p"
+	plain := must[*Manager](t)(Open(filepath.Join(sub, "plain.jsonl"), o))
+	plain.Close()
+
+	infos := must[[]Info](t)(List(l, "/p"))
+	if len(infos) != 1 {
+		t.Fatalf("listed %d sessions, want the parent only", len(infos))
+	}
+	var render func(in []Info, depth int) []string
+	render = func(in []Info, depth int) []string {
+		var out []string
+		for _, c := range in {
+			out = append(out, strings.Repeat(" ", depth)+c.FirstMessage)
+			out = append(out, render(c.Children, depth+1)...)
+		}
+		return out
+	}
+	got := render(infos, 0)
+	want := []string{"parent", " outer", "  inner", " tests", " lost"}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("tree:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+}
