@@ -90,6 +90,7 @@ type Agent struct {
 	followUp      messageQueue
 	interruptMode InterruptMode
 	retry         RetryOptions
+	artifacts     *tool.ArtifactStore
 	forced        []forcedChoice
 	running       bool
 	runMu         sync.Mutex // held by a run until its agent_end is delivered
@@ -121,6 +122,7 @@ func New(opts Options) *Agent {
 		followUp:      messageQueue{mode: orDefault(opts.FollowUpMode, OneAtATime)},
 		interruptMode: orDefault(opts.InterruptMode, InterruptImmediate),
 		retry:         opts.Retry,
+		artifacts:     opts.Artifacts,
 		idle:          make(chan struct{}),
 	}
 	close(a.idle)
@@ -276,6 +278,15 @@ func (a *Agent) SetRetry(r RetryOptions) {
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	a.retry = r
+}
+
+// SetArtifacts changes where oversized tool results are spilled (a new
+// session file has its own artifacts directory); nil keeps only the
+// truncated text.
+func (a *Agent) SetArtifacts(store *tool.ArtifactStore) {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	a.artifacts = store
 }
 
 // Steer queues m for delivery before the next model call of the current

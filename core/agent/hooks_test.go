@@ -171,3 +171,24 @@ func TestHugeResultSpillsToArtifact(t *testing.T) {
 		t.Fatalf("artifact: %v (%d bytes)", err, len(saved))
 	}
 }
+
+// SetArtifacts moves later spills to another store (a new session file).
+func TestSetArtifactsMovesSpills(t *testing.T) {
+	first, second := t.TempDir(), t.TempDir()
+	big := strings.Repeat("y", 2<<20)
+	tl := &fakeTool{name: "dump", run: func(context.Context, tool.Args) (*tool.Result, error) {
+		return tool.TextResult(big, nil), nil
+	}}
+	s := newScript(t, calls("c", call{"dump", `{}`}), say("ok"))
+	a := New(Options{Model: testModel, Stream: s.stream, Tools: []tool.Tool{tl}, Artifacts: tool.NewArtifactStore(first)})
+	a.SetArtifacts(tool.NewArtifactStore(second))
+	if err := a.Prompt(context.Background(), user("q")); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(filepath.Join(second, "0.dump.log")); err != nil {
+		t.Fatalf("not spilled to the new store: %v", err)
+	}
+	if ents, _ := os.ReadDir(first); len(ents) != 0 {
+		t.Fatalf("the old store got %d files", len(ents))
+	}
+}

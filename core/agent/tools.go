@@ -347,10 +347,13 @@ func (a *Agent) capResult(toolName string, res *tool.Result) *tool.Result {
 // saveArtifact stores text as an artifact and returns its id ("" when
 // there is no store or saving failed).
 func (a *Agent) saveArtifact(toolName, text string) string {
-	if a.opts.Artifacts == nil {
+	a.mu.Lock()
+	store := a.artifacts
+	a.mu.Unlock()
+	if store == nil {
 		return ""
 	}
-	sink := tool.NewOutputSink(a.opts.Artifacts, toolName)
+	sink := tool.NewOutputSink(store, toolName)
 	// Writing more than the sink keeps forces it to spill to an artifact.
 	_, _ = sink.Write([]byte(text))
 	sum, err := sink.Close()

@@ -165,6 +165,23 @@ func New(ctx context.Context, opts Options) (*Session, error) {
 		return nil, err
 	}
 	s.store = store
+	// From here on a failure gives back what New took: the run lock, the
+	// store it created and the background context.
+	built := false
+	defer func() {
+		if built {
+			return
+		}
+		s.bgCancel()
+		s.mu.Lock()
+		lock := s.runLock
+		s.runLock = nil
+		s.mu.Unlock()
+		lock.Release()
+		if opts.Store == nil {
+			store.Close()
+		}
+	}()
 	sctx := store.BuildContext()
 	if len(sctx.Messages) > 0 || sctx.Models["default"] != "" {
 		s.recorded.model, s.recorded.thinking = sctx.Models["default"], sctx.ThinkingLevel
@@ -219,6 +236,7 @@ func New(ctx context.Context, opts Options) (*Session, error) {
 	})
 	s.unsub = s.agent.Subscribe(s.onAgentEvent)
 	resolve.For(s.toolEnv).OnPush = s.onPreviewQueued
+	built = true
 	return s, nil
 }
 

@@ -445,3 +445,24 @@ func TestMissingModelsYmlKeyNamesTheVariable(t *testing.T) {
 		t.Errorf("no key: %v", err)
 	}
 }
+
+// A New that fails after taking the session file's run lock gives it
+// back: the next attempt is not told the session is in use.
+func TestFailedNewReleasesTheRunLock(t *testing.T) {
+	f := newFixture(t, keyEnv)
+	cfg := f.config()
+	o := StoreOptions(cfg, f.project, "")
+	store, err := session.Create(o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer store.Close()
+	if _, err := f.tryOpen(Options{Config: cfg, Store: store, NoTitle: true, ToolNames: []string{"no-such-tool"}}); err == nil {
+		t.Fatal("an unknown tool name was accepted")
+	}
+	l, err := session.LockRun(store.File())
+	if err != nil {
+		t.Fatalf("the run lock was kept: %v", err)
+	}
+	l.Release()
+}

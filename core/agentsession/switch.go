@@ -121,6 +121,7 @@ func (s *Session) replaceStore(store *session.Manager) error {
 	s.agent.ClearQueues()
 	closeErr := old.Close()
 	s.toolEnv.Artifacts = store.Artifacts()
+	s.agent.SetArtifacts(s.toolEnv.Artifacts)
 	if err := s.reloadFromStore(); err != nil {
 		return err
 	}
