@@ -21,10 +21,10 @@ func TestSessionBasics(t *testing.T) {
 		{"false", "", 1},
 		{"echo a; echo b >&2; echo c", "a\nb\nc\n", 0},
 		{"(exit 7)", "", 7},
-		{"cat; echo after-cat", "after-cat\n", 0},     // stdin is /dev/null, not the command stream
-		{"read x; echo \"[$x]\"", "[]\n", 0},          //
+		{"cat; echo after-cat", "after-cat\n", 0},       // stdin is /dev/null, not the command stream
+		{"read x; echo \"[$x]\"", "[]\n", 0},            //
 		{"printf '\\377\\376ok\\n'", "\xff\xfeok\n", 0}, // bytes pass through
-		{"if then", "", 2},                           // a syntax error is a status, not a dead shell
+		{"if then", "", 2},                              // a syntax error is a status, not a dead shell
 		{"echo $PAGER $GIT_EDITOR $GIT_TERMINAL_PROMPT $CI $SSH_ASKPASS", "cat true 0 1 /usr/bin/false\n", 0},
 		{"pwd", dir + "\n", 0},
 	} {
