@@ -18,6 +18,7 @@ import (
 	"github.com/gopi-agent/gopi/core/prompt"
 	"github.com/gopi-agent/gopi/core/session"
 	"github.com/gopi-agent/gopi/core/tool"
+	"github.com/gopi-agent/gopi/core/tools/job"
 	"github.com/gopi-agent/gopi/core/tools/registry"
 	"github.com/gopi-agent/gopi/core/tools/resolve"
 )
@@ -103,6 +104,9 @@ type Session struct {
 	todo           []TodoPhase                      // the todo plan (RPC set_todos)
 	stateJSON      stateJSON                        // cached encodings for State
 	autoCompaction *bool                            // run-time override of compaction.enabled
+	bashRuns       map[int]context.CancelFunc       // the user's shell commands in progress (ExecuteBash)
+	nextBash       int                              // key of the next one
+	pendingBash    []*message.BashExecution         // executions waiting for the run to end
 	bg             sync.WaitGroup                   // background work (titles) the session owns
 	bgCtx          context.Context
 	bgCancel       context.CancelFunc
@@ -206,6 +210,9 @@ func New(ctx context.Context, opts Options) (*Session, error) {
 	})
 	s.unsub = s.agent.Subscribe(s.onAgentEvent)
 	resolve.For(s.toolEnv).OnPush = s.onPreviewQueued
+	if job.Enabled(s.toolEnv) {
+		job.For(s.toolEnv).SetDeliver(s.deliverJob)
+	}
 	return s, nil
 }
 
@@ -269,6 +276,7 @@ func (s *Session) newToolEnv(store *session.Manager) *tool.Env {
 	env := tool.NewEnvFrom(s.cfg)
 	env.Cwd = s.opts.Cwd
 	env.Artifacts = store.Artifacts()
+	env.ToolNames = s.offeredToolNames
 	return env
 }
 
@@ -426,7 +434,12 @@ func (s *Session) Close() error {
 	s.mu.Unlock()
 	s.agent.Abort()
 	_ = s.agent.WaitIdle(context.Background())
+	s.AbortBash()
+	// Background jobs and the shell end before the rest: a job's last
+	// delivery cannot start a run any more (the session is closed).
+	_ = s.toolEnv.Close()
 	s.waitBackground(s.titleWait)
+	s.flushPendingBash()
 	s.unsub()
 	err := s.Store().Close()
 	s.mu.Lock()

@@ -64,6 +64,10 @@ func (in input) details() *Details {
 	return d
 }
 
+// TruncationOf describes what part of a long output Outcome.Output holds
+// (omp's truncation metadata); nil when it holds all of it.
+func TruncationOf(o Outcome) *Truncation { return truncation(o) }
+
 // truncation describes a truncated output, or nil.
 func truncation(o Outcome) *Truncation {
 	s := o.Output
