@@ -6,7 +6,9 @@
 // response frame {id?,type:"response",command,success,data?|error} with
 // the command's id; prompt is acknowledged at once and its run streams as
 // the same event objects --mode json prints (a later failure of the prompt
-// reuses its id). Lines that are not JSON objects get a response with
+// reuses its id). bash also runs in the background: its response (the
+// BashResult) comes when the command ends, and abort_bash can stop it
+// meanwhile. Lines that are not JSON objects get a response with
 // command "parse" and reading goes on; an unknown command gets one without
 // an id.
 //
