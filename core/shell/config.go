@@ -49,12 +49,13 @@ func NonInteractiveEnv(noCI bool) [][2]string {
 
 // Config is how shells are started.
 type Config struct {
-	Path    string        // the shell binary
-	Login   bool          // login shell (-l): the user's profile is read
-	Prefix  string        // put before every command with a space (PI_SHELL_PREFIX)
-	Env     []string      // the environment shells start with, KEY=VALUE
-	Exports [][2]string   // set again after the profile is read (the non-interactive variables)
-	Grace   time.Duration // SIGTERM → SIGKILL delay when ending a process group; 0 is DefaultGrace
+	Path     string        // the shell binary
+	Login    bool          // login shell (-l): the user's profile is read
+	Prefix   string        // put before every command with a space (PI_SHELL_PREFIX)
+	Env      []string      // the environment shells start with, KEY=VALUE
+	Exports  [][2]string   // set again after the profile is read (the non-interactive variables)
+	KeepPath string        // PATH entries a login profile may not drop (gopi's own PATH); they are appended when missing
+	Grace    time.Duration // SIGTERM → SIGKILL delay when ending a process group; 0 is DefaultGrace
 }
 
 // FromConfig resolves the shell of a configuration: the shellPath setting
@@ -73,7 +74,13 @@ func FromConfig(c config.Shell) (Config, error) {
 		env = append(env, kv[0]+"="+kv[1])
 	}
 	env = append(env, "SHELL="+path)
-	return Config{Path: path, Login: c.Login, Prefix: c.Prefix, Env: dedupEnv(env), Exports: NonInteractiveEnv(c.NoCI)}, nil
+	cfg := Config{Path: path, Login: c.Login, Prefix: c.Prefix, Env: dedupEnv(env), Exports: NonInteractiveEnv(c.NoCI)}
+	for _, kv := range cfg.Env {
+		if v, ok := strings.CutPrefix(kv, "PATH="); ok {
+			cfg.KeepPath = v
+		}
+	}
+	return cfg, nil
 }
 
 // resolvePath picks the shell binary.
@@ -145,6 +152,18 @@ func (c Config) args(mode string) []string {
 		return []string{"-l", mode}
 	}
 	return []string{mode}
+}
+
+// preamble is the shell text run after the profile, before any command:
+// the non-interactive variables, and gopi's PATH entries the profile
+// dropped, appended.
+func (c Config) preamble() string {
+	var b strings.Builder
+	b.WriteString(exportLine(c.Exports))
+	if c.Login && c.KeepPath != "" {
+		fmt.Fprintf(&b, `__gopi_k=%s; __gopi_ifs=$IFS; IFS=:; for __gopi_p in $__gopi_k; do case ":$PATH:" in *":$__gopi_p:"*) ;; *) PATH="${PATH:+$PATH:}$__gopi_p";; esac; done; IFS=$__gopi_ifs; unset __gopi_ifs __gopi_p __gopi_k; export PATH; `, Quote(c.KeepPath))
+	}
+	return b.String()
 }
 
 // withPrefix applies the configured prefix to a command.

@@ -19,7 +19,7 @@ func RunOnce(ctx context.Context, cfg Config, req Request) (Result, error) {
 			return Result{}, fmt.Errorf("invalid environment variable name %q", k)
 		}
 	}
-	text := exportLine(cfg.Exports) + cfg.withPrefix(req.Command)
+	text := cfg.preamble() + cfg.withPrefix(req.Command)
 	outR, outW, err := os.Pipe()
 	if err != nil {
 		return Result{}, fmt.Errorf("run command: %w", err)

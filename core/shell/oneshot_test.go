@@ -70,6 +70,18 @@ func TestLoginArgs(t *testing.T) {
 	if o, _ := run(t, sh, Request{Command: "echo $PAGER $FROM_PROFILE"}); o != "cat yes\n" {
 		t.Fatalf("%q", o)
 	}
+	// A profile that resets PATH keeps the profile's order and gets
+	// gopi's missing entries appended.
+	os.WriteFile(filepath.Join(home, ".bash_profile"), []byte("PATH=/usr/bin:/bin\n"), 0o644)
+	cfg.KeepPath = "/custom/bin:/usr/bin:/other dir"
+	out = buffer{}
+	if _, err := RunOnce(context.Background(), cfg, Request{Command: `echo "$PATH"`, Output: &out}); err != nil || out.String() != "/usr/bin:/bin:/custom/bin:/other dir\n" {
+		t.Fatalf("%q %v", out.String(), err)
+	}
+	sh2, _ := startSession(t, cfg)
+	if o, _ := run(t, sh2, Request{Command: `echo "$PATH"`}); o != "/usr/bin:/bin:/custom/bin:/other dir\n" {
+		t.Fatalf("%q", o)
+	}
 }
 
 func TestPool(t *testing.T) {

@@ -104,7 +104,7 @@ func Start(ctx context.Context, cfg Config, dir string) (*Session, error) {
 	// then wait for the shell to answer.
 	sctx, cancel := context.WithTimeout(ctx, startTimeout)
 	defer cancel()
-	res, err := s.run(sctx, Request{Command: strings.TrimSuffix(exportLine(cfg.Exports), "; ")})
+	res, err := s.run(sctx, Request{Command: strings.TrimSuffix(cfg.preamble(), "; ")})
 	switch {
 	case err != nil:
 	case res.ShellExited:
