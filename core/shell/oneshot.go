@@ -25,6 +25,7 @@ func RunOnce(ctx context.Context, cfg Config, req Request) (Result, error) {
 		return Result{}, fmt.Errorf("run command: %w", err)
 	}
 	defer outR.Close()
+	growPipe(outR)
 	cmd := exec.Command(cfg.Path, append(cfg.args("-c"), text)...)
 	cmd.Dir = req.Dir
 	cmd.Env = append(append([]string(nil), cfg.Env...), envAssignments(req.Env)...)
@@ -38,7 +39,7 @@ func RunOnce(ctx context.Context, cfg Config, req Request) (Result, error) {
 	copied := make(chan struct{})
 	go func() {
 		defer close(copied)
-		_, _ = io.Copy(discard(req.Output), outR)
+		_, _ = io.CopyBuffer(discard(req.Output), outR, make([]byte, 256<<10))
 	}()
 	exited := make(chan struct{})
 	var waitErr error

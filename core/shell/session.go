@@ -75,6 +75,7 @@ func Start(ctx context.Context, cfg Config, dir string) (*Session, error) {
 		os.RemoveAll(tmp)
 		return nil, fmt.Errorf("start shell: %w", err)
 	}
+	growPipe(outR)
 	inR, inW, err := os.Pipe()
 	if err != nil {
 		outR.Close()
@@ -147,7 +148,7 @@ func (s *Session) read() {
 		default: // nobody waits (a command that was given up on)
 		}
 	}
-	buf := make([]byte, 64<<10)
+	buf := make([]byte, 256<<10)
 	for {
 		n, err := s.out.Read(buf)
 		if n > 0 {

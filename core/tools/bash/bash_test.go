@@ -32,6 +32,7 @@ func TestBashTexts(t *testing.T) {
 		{`{"command": "echo \"$GREETING\"", "env": {"GREETING": "it's \"quoted\"\nand multi-line"}}`, "it's \"quoted\"\nand multi-line\n", false},
 		{`{"command": "true", "env": {"BAD-NAME": "x"}}`, "Invalid bash env name: BAD-NAME", true},
 		{`{"command": "true", "env": {"1X": "x"}}`, "Invalid bash env name: 1X", true},
+		{`{"command": "true", "env": {"A=B": "x"}}`, "Invalid bash env name: A=B", true},
 		{`{"command": "true", "cwd": "missing"}`, "Working directory does not exist: " + env.Cwd + "/missing", true},
 		{`{"command": "cd missing && true"}`, "Working directory does not exist: " + env.Cwd + "/missing", true},
 		{`{"command": "true", "cwd": "file.txt"}`, "Working directory is not a directory: " + env.Cwd + "/file.txt", true},

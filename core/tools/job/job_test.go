@@ -15,7 +15,7 @@ func newEnv(t *testing.T, enabled bool) *tool.Env {
 	env := tool.NewEnv(t.TempDir())
 	env.Settings.Bash.AsyncEnabled = enabled
 	env.Settings.Bash.PollWait = 300 * time.Millisecond
-	t.Cleanup(func() { For(env).Close(time.Second) })
+	t.Cleanup(func() { For(env).Shutdown(time.Second) })
 	return env
 }
 

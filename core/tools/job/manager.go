@@ -499,9 +499,16 @@ func retryDelay(attempt int) time.Duration {
 	return min(d, retryMax)
 }
 
-// Close cancels the running jobs, waits up to grace for them (and any
+// Close is Shutdown with a five-second grace (the session's Env closes
+// it).
+func (m *Manager) Close() error {
+	m.Shutdown(5 * time.Second)
+	return nil
+}
+
+// Shutdown cancels the running jobs, waits up to grace for them (and any
 // delivery in progress) to return, and stops the manager.
-func (m *Manager) Close(grace time.Duration) {
+func (m *Manager) Shutdown(grace time.Duration) {
 	m.mu.Lock()
 	if m.closed {
 		m.mu.Unlock()

@@ -62,7 +62,7 @@ func sleeper(d time.Duration, text string) RunFunc {
 
 func TestManagerLifecycle(t *testing.T) {
 	m := NewManager(0, 0)
-	defer m.Close(time.Second)
+	defer m.Shutdown(time.Second)
 	rec := newRecorder()
 	m.SetDeliver(rec.deliver)
 	id, err := m.Register("bash", "echo hi", sleeper(10*time.Millisecond, "hi"), RegisterOptions{})
@@ -99,7 +99,7 @@ func TestManagerLifecycle(t *testing.T) {
 
 func TestManagerCancel(t *testing.T) {
 	m := NewManager(0, 0)
-	defer m.Close(time.Second)
+	defer m.Shutdown(time.Second)
 	rec := newRecorder()
 	m.SetDeliver(rec.deliver)
 	id, _ := m.Register("bash", "sleep", sleeper(time.Hour, ""), RegisterOptions{})
@@ -119,7 +119,7 @@ func TestManagerCancel(t *testing.T) {
 
 func TestManagerLimitAndRetention(t *testing.T) {
 	m := NewManager(2, 50*time.Millisecond)
-	defer m.Close(time.Second)
+	defer m.Shutdown(time.Second)
 	m.Register("bash", "a", sleeper(time.Hour, ""), RegisterOptions{})
 	m.Register("bash", "b", sleeper(time.Hour, ""), RegisterOptions{})
 	if _, err := m.Register("bash", "c", sleeper(0, ""), RegisterOptions{}); err == nil || !strings.Contains(err.Error(), "Background job limit reached (2)") {
@@ -155,7 +155,7 @@ func TestManagerLimitAndRetention(t *testing.T) {
 
 func TestManagerSuppression(t *testing.T) {
 	m := NewManager(0, 0)
-	defer m.Close(time.Second)
+	defer m.Shutdown(time.Second)
 	rec := newRecorder()
 	m.SetDeliver(rec.deliver)
 	release := make(chan struct{})
@@ -189,7 +189,7 @@ func TestManagerSuppression(t *testing.T) {
 
 func TestManagerRetry(t *testing.T) {
 	m := NewManager(0, 0)
-	defer m.Close(time.Second)
+	defer m.Shutdown(time.Second)
 	rec := newRecorder()
 	rec.fail = 1
 	m.SetDeliver(rec.deliver)
@@ -220,7 +220,7 @@ func TestManagerManyJobs(t *testing.T) {
 	for range 100 {
 		rec.wait(t)
 	}
-	m.Close(time.Second)
+	m.Shutdown(time.Second)
 	if _, err := m.Register("bash", "x", sleeper(0, ""), RegisterOptions{}); err != ErrClosed {
 		t.Fatal(err)
 	}
@@ -230,7 +230,7 @@ func TestManagerCloseCancels(t *testing.T) {
 	m := NewManager(0, 0)
 	id, _ := m.Register("bash", "x", sleeper(time.Hour, ""), RegisterOptions{})
 	start := time.Now()
-	m.Close(5 * time.Second)
+	m.Shutdown(5 * time.Second)
 	if time.Since(start) > time.Second {
 		t.Fatal("close waited")
 	}
