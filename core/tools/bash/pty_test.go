@@ -2,6 +2,8 @@ package bash
 
 import (
 	"context"
+	"os"
+	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
@@ -120,6 +122,25 @@ func TestBashPTYModes(t *testing.T) {
 	// PI_NO_PTY=1 turns it off.
 	env.Settings.Shell.NoPTY = true
 	if o := callTool(t, env, tty); !strings.HasPrefix(o.text, "pipe\n") {
+		t.Fatalf("%q", o.text)
+	}
+}
+
+func TestBashShellCannotStart(t *testing.T) {
+	env := newEnv(t)
+	notExec := filepath.Join(t.TempDir(), "bash")
+	os.WriteFile(notExec, []byte("#!/bin/sh\n"), 0o644)
+	env.Settings.Shell.Path = notExec
+	if o := callTool(t, env, `{"command": "true"}`); !o.isError || !strings.HasPrefix(o.text, "Cannot run the command: start shell "+notExec) {
+		t.Fatalf("%q", o.text)
+	}
+	env.UI = fakeUI{}
+	if o := callTool(t, env, `{"command": "true", "pty": true}`); !o.isError || !strings.HasPrefix(o.text, "PTY error: start a terminal for "+notExec) || !strings.HasSuffix(o.text, "\n\nCommand failed: missing exit status") {
+		t.Fatalf("%q", o.text)
+	}
+	env2 := newEnv(t)
+	env2.Settings.Shell.Path = filepath.Join(t.TempDir(), "missing")
+	if o := callTool(t, env2, `{"command": "true"}`); !o.isError || !strings.Contains(o.text, "shellPath") {
 		t.Fatalf("%q", o.text)
 	}
 }
