@@ -4,6 +4,8 @@ go 1.26.0
 
 require (
 	github.com/boyter/gocodewalker v1.4.0
+	github.com/coder/acp-go-sdk v0.13.0
+	github.com/creack/pty v1.1.24
 	github.com/dlclark/regexp2 v1.10.0
 	github.com/pkoukk/tiktoken-go v0.1.8
 	github.com/pkoukk/tiktoken-go-loader v0.0.2
@@ -16,7 +18,6 @@ require (
 )
 
 require (
-	github.com/coder/acp-go-sdk v0.13.0 // indirect
 	github.com/danwakefield/fnmatch v0.0.0-20160403171240-cbb64ac3d964 // indirect
 	github.com/google/uuid v1.3.0 // indirect
 	github.com/klauspost/cpuid/v2 v2.2.10 // indirect

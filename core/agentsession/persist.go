@@ -12,9 +12,12 @@ func (s *Session) onAgentEvent(ev agent.Event) {
 	switch e := ev.(type) {
 	case agent.MessageEnd:
 		_, _ = s.Store().AppendMessage(e.Message)
-	case agent.TurnEnd, agent.AgentEnd:
+	case agent.TurnEnd:
 		// One fsync per turn instead of one per message (see StoreOptions).
 		_ = s.Store().Flush()
+	case agent.AgentEnd:
+		_ = s.Store().Flush()
+		s.flushAfterRun()
 	}
 	s.emit(ev)
 }

@@ -18,6 +18,7 @@ import (
 	"github.com/gopi-agent/gopi/core/prompt"
 	"github.com/gopi-agent/gopi/core/session"
 	"github.com/gopi-agent/gopi/core/tool"
+	"github.com/gopi-agent/gopi/core/tools/job"
 	"github.com/gopi-agent/gopi/core/tools/registry"
 	"github.com/gopi-agent/gopi/core/tools/resolve"
 	"github.com/gopi-agent/gopi/core/tools/task"
@@ -110,6 +111,9 @@ type Session struct {
 	runLock        *session.RunLock                 // this process runs the store's session file
 	stateJSON      stateJSON                        // cached encodings for State
 	autoCompaction *bool                            // run-time override of compaction.enabled
+	bashRuns       map[int]context.CancelFunc       // the user's shell commands in progress (ExecuteBash)
+	nextBash       int                              // key of the next one
+	pendingBash    []*message.BashExecution         // executions waiting for the run to end
 	bg             sync.WaitGroup                   // background work (titles) the session owns
 	bgCtx          context.Context
 	bgCancel       context.CancelFunc
@@ -236,6 +240,9 @@ func New(ctx context.Context, opts Options) (*Session, error) {
 	})
 	s.unsub = s.agent.Subscribe(s.onAgentEvent)
 	resolve.For(s.toolEnv).OnPush = s.onPreviewQueued
+	if job.Enabled(s.toolEnv) {
+		job.For(s.toolEnv).SetDeliver(s.deliverJob)
+	}
 	built = true
 	return s, nil
 }
@@ -303,6 +310,7 @@ func (s *Session) newToolEnv(store *session.Manager) *tool.Env {
 	if s.opts.artifacts != nil {
 		env.Artifacts = s.opts.artifacts
 	}
+	env.ToolNames = s.offeredToolNames
 	return env
 }
 
@@ -426,7 +434,12 @@ func (s *Session) Close() error {
 	s.mu.Unlock()
 	s.agent.Abort()
 	_ = s.agent.WaitIdle(context.Background())
+	s.AbortBash()
+	// Background jobs and the shell end before the rest: a job's last
+	// delivery cannot start a run any more (the session is closed).
+	_ = s.toolEnv.Close()
 	s.waitBackground(s.titleWait)
+	s.flushPendingBash()
 	s.unsub()
 	err := s.Store().Close()
 	s.mu.Lock()

@@ -161,6 +161,8 @@ func toolSummary(name string, edit tool.EditMode) string {
 		return "apply or discard a pending preview"
 	case "bash":
 		return "run a shell command"
+	case "job":
+		return "list, wait for or cancel background jobs"
 	}
 	return ""
 }

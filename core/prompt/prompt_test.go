@@ -21,7 +21,7 @@ var fixedNow = time.Date(2026, 11, 23, 9, 30, 0, 0, time.UTC)
 
 // builtinNames are the tools the golden prompts offer (resolve is hidden
 // from the model's tool list, so a session leaves it out).
-var builtinNames = []string{"read", "write", "edit", "search", "find", "ast_grep", "ast_edit"}
+var builtinNames = []string{"read", "write", "edit", "search", "find", "ast_grep", "ast_edit", "bash"}
 
 // extract writes the files of a txtar archive under a new temporary
 // directory and returns it (symlinks resolved, so paths compare equal).

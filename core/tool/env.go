@@ -20,6 +20,10 @@ type Env struct {
 	EditEnabled bool           // the edit tool is offered (anchors are pointless without it)
 	UI          UI             // the user's front end; nil when there is none (print mode)
 	Files       Files          // where read, edit and write get and put file contents; nil: the local disk
+	// ToolNames, when set, returns the names of the tools the session
+	// offers now (the bash interceptor blocks a command only while the
+	// tool it points to is offered); nil: unknown, treated as none.
+	ToolNames func() []string
 
 	// values holds per-session state owned by other packages (e.g. the
 	// pending-action queue of the resolve tool), keyed by a private type
@@ -39,6 +43,23 @@ func (e *Env) Value(key any, make func() any) any {
 	}
 	v, _ := e.values.LoadOrStore(key, make())
 	return v
+}
+
+// Close releases the session state other packages keep in the Env (the
+// bash tool's shell, the background jobs): every value stored with Value
+// that has a Close() error method is closed. The Env must not be used
+// afterwards.
+func (e *Env) Close() error {
+	var first error
+	e.values.Range(func(_, v any) bool {
+		if c, ok := v.(interface{ Close() error }); ok {
+			if err := c.Close(); err != nil && first == nil {
+				first = err
+			}
+		}
+		return true
+	})
+	return first
 }
 
 // NewEnv returns an Env rooted at cwd (made absolute) with the default

@@ -86,6 +86,14 @@ func (s *OutputSink) openSpill(seen []byte) {
 	s.file, s.id = f, id
 }
 
+// Snapshot returns the tail kept so far and the number of bytes written,
+// for live progress while the output is still coming.
+func (s *OutputSink) Snapshot() (tail string, total int64) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return string(s.tail), s.total
+}
+
 // SinkSummary is what an OutputSink kept.
 type SinkSummary struct {
 	Output     string // the kept tail (the whole output when not truncated)

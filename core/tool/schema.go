@@ -1,5 +1,10 @@
 package tool
 
+import (
+	"encoding/json"
+	"fmt"
+)
+
 // Schema is the subset of JSON Schema that tool parameters use: typed
 // objects, arrays, strings, numbers, integers and booleans, with required
 // properties, enums, bounds and descriptions. It marshals to standard JSON
@@ -17,6 +22,53 @@ type Schema struct {
 	Minimum              *float64           `json:"minimum,omitempty"`              // smallest number
 	Maximum              *float64           `json:"maximum,omitempty"`              // largest number
 	Default              any                `json:"default,omitempty"`              // documented default (not applied)
+	// Values, when set, is the schema of an object's members beyond
+	// Properties (a map such as an environment); it is written as the
+	// schema form of additionalProperties and takes precedence over
+	// AdditionalProperties.
+	Values *Schema `json:"-"`
+}
+
+// plainSchema is Schema without its JSON methods.
+type plainSchema Schema
+
+// MarshalJSON writes additionalProperties as Values' schema when Values
+// is set, else as the boolean.
+func (s *Schema) MarshalJSON() ([]byte, error) {
+	if s.Values == nil {
+		return json.Marshal((*plainSchema)(s))
+	}
+	return json.Marshal(struct {
+		*plainSchema
+		AdditionalProperties *Schema `json:"additionalProperties"`
+	}{(*plainSchema)(s), s.Values})
+}
+
+// UnmarshalJSON reads additionalProperties in either form: a boolean
+// into AdditionalProperties, a schema into Values.
+func (s *Schema) UnmarshalJSON(data []byte) error {
+	var v struct {
+		*plainSchema
+		AdditionalProperties json.RawMessage `json:"additionalProperties"`
+	}
+	v.plainSchema = (*plainSchema)(s)
+	if err := json.Unmarshal(data, &v); err != nil {
+		return err
+	}
+	s.AdditionalProperties, s.Values = nil, nil
+	switch raw := v.AdditionalProperties; {
+	case len(raw) == 0 || string(raw) == "null":
+	case string(raw) == "true" || string(raw) == "false":
+		b := string(raw) == "true"
+		s.AdditionalProperties = &b
+	default:
+		var vs Schema
+		if err := json.Unmarshal(raw, &vs); err != nil {
+			return fmt.Errorf("additionalProperties: %w", err)
+		}
+		s.Values = &vs
+	}
+	return nil
 }
 
 // Object returns an object schema with the given properties; names listed

@@ -23,17 +23,19 @@ const (
 // Settings are the options the file tools read, taken from the
 // configuration (core/config) once per session.
 type Settings struct {
-	EditMode                             EditMode // edit.mode; PI_EDIT_VARIANT overrides
-	ReadDefaultLimit                     int      // read.defaultLimit: lines of an open-ended read (clamped to 1..DefaultMaxLines)
-	ReadHashLines                        bool     // readHashLines: anchors in hashline mode
-	ReadLineNumbers                      bool     // readLineNumbers: plain line numbers when anchors are off
-	SearchContextBefore                  int      // search.contextBefore
-	SearchContextAfter                   int      // search.contextAfter
-	HashlineAutoDropPureInsertDuplicates bool     // edit.hashlineAutoDropPureInsertDuplicates
-	EditSeparator                        string   // PI_HL_SEP: prefix of hashline payload lines; "" is hashline.DefaultEditSeparator
-	ASTMaxFiles                          int      // PI_MAX_AST_FILES: files one ast_edit may change; 0 is ast.DefaultMaxFiles
-	AskTimeout                           int      // ask.timeout in seconds: an unanswered question takes its default; 0 waits forever
-	TodoEnabled                          bool     // todo.enabled: offer todo_write
+	EditMode                             EditMode     // edit.mode; PI_EDIT_VARIANT overrides
+	ReadDefaultLimit                     int          // read.defaultLimit: lines of an open-ended read (clamped to 1..DefaultMaxLines)
+	ReadHashLines                        bool         // readHashLines: anchors in hashline mode
+	ReadLineNumbers                      bool         // readLineNumbers: plain line numbers when anchors are off
+	SearchContextBefore                  int          // search.contextBefore
+	SearchContextAfter                   int          // search.contextAfter
+	HashlineAutoDropPureInsertDuplicates bool         // edit.hashlineAutoDropPureInsertDuplicates
+	EditSeparator                        string       // PI_HL_SEP: prefix of hashline payload lines; "" is hashline.DefaultEditSeparator
+	ASTMaxFiles                          int          // PI_MAX_AST_FILES: files one ast_edit may change; 0 is ast.DefaultMaxFiles
+	AskTimeout                           int          // ask.timeout in seconds: an unanswered question takes its default; 0 waits forever
+	Bash                                 config.Bash  // the bash tool's and background jobs' settings (bashInterceptor.*, async.*, bash.autoBackground.*)
+	Shell                                config.Shell // how commands are run: shell, login, prefix, environment (PI_BASH_NO_LOGIN, PI_SHELL_PREFIX, …)
+	TodoEnabled                          bool         // todo.enabled: offer todo_write
 }
 
 // DefaultSettings returns the settings of a configuration that sets
@@ -50,6 +52,7 @@ func SettingsFrom(c *config.Config) Settings {
 	s := settingsFrom(c.Settings)
 	s.EditSeparator = c.HashlineSeparator()
 	s.ASTMaxFiles = c.ASTMaxFiles()
+	s.Shell = c.Shell()
 	return s
 }
 
@@ -71,6 +74,7 @@ func settingsFrom(cs *config.Settings) Settings {
 		HashlineAutoDropPureInsertDuplicates: cs.Bool("edit.hashlineAutoDropPureInsertDuplicates"),
 		AskTimeout:                           cs.Int("ask.timeout"),
 		TodoEnabled:                          cs.Bool("todo.enabled"),
+		Bash:                                 cs.Bash(),
 	}
 }
 

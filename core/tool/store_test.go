@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"sync"
 	"testing"
@@ -160,7 +161,7 @@ func TestSettingsAndDisplay(t *testing.T) {
 		t.Fatal(err)
 	}
 	e := NewEnv(t.TempDir())
-	if e.Settings != DefaultSettings() || e.Settings.EditMode != EditHashline || e.Settings.OpenEndedLimit() != 500 || e.Settings.ReadLineNumbers || e.Settings.Separator() != "~" {
+	if !reflect.DeepEqual(e.Settings, DefaultSettings()) || e.Settings.EditMode != EditHashline || e.Settings.OpenEndedLimit() != 500 || e.Settings.ReadLineNumbers || e.Settings.Separator() != "~" {
 		t.Fatalf("defaults %+v", e.Settings)
 	}
 	e.Settings = SettingsFrom(cfg)

@@ -142,3 +142,21 @@ func TestRunTurnsPanicIntoErrorResult(t *testing.T) {
 		t.Errorf("result %+v", res)
 	}
 }
+
+func TestSchemaValues(t *testing.T) {
+	s := &Schema{Type: "object", Properties: map[string]*Schema{"env": {Type: "object", Values: &Schema{Type: "string"}}}}
+	b, err := json.Marshal(s)
+	if err != nil || string(b) != `{"type":"object","properties":{"env":{"type":"object","additionalProperties":{"type":"string"}}}}` {
+		t.Fatal(string(b), err)
+	}
+	var back Schema
+	if err := json.Unmarshal(b, &back); err != nil || back.Properties["env"].Values == nil || back.Properties["env"].Values.Type != "string" {
+		t.Fatal(err, back)
+	}
+	if err := json.Unmarshal([]byte(`{"type":"object","additionalProperties":false}`), &back); err != nil || back.AdditionalProperties == nil || *back.AdditionalProperties || back.Values != nil {
+		t.Fatal(err, back)
+	}
+	if probs := Validate(s, map[string]any{"env": map[string]any{"A": "x", "B": 3.0}}); len(probs) != 1 || !strings.Contains(probs[0], "env.B") {
+		t.Fatal(probs)
+	}
+}

@@ -21,3 +21,25 @@ type UI interface {
 	SetTitle(title string)
 	SetEditorText(text string)
 }
+
+// TerminalUI is implemented by front ends that can show a terminal and
+// pass the user's keystrokes to it (the bash tool's PTY mode). A UI
+// without it still gets PTY runs, without input.
+type TerminalUI interface {
+	// OpenTerminal shows a terminal titled title for one command; ctx ends
+	// with the command.
+	OpenTerminal(ctx context.Context, title string) (Terminal, error)
+}
+
+// Terminal is one open terminal of a TerminalUI.
+type Terminal interface {
+	// Write receives the command's output as the terminal shows it.
+	Write(p []byte) (int, error)
+	// Input delivers what the user types; it is closed when the user
+	// dismisses the terminal, which ends the command.
+	Input() <-chan []byte
+	// Size is the terminal's size in columns and rows (0, 0: 80x24).
+	Size() (cols, rows int)
+	// Close hides the terminal once the command has ended.
+	Close() error
+}

@@ -131,6 +131,8 @@ func validate(s *Schema, v any, path string, problems *[]string) any {
 		for _, k := range keys {
 			if ps, ok := s.Properties[k]; ok {
 				x[k] = validate(ps, x[k], join(path, k), problems)
+			} else if s.Values != nil {
+				x[k] = validate(s.Values, x[k], join(path, k), problems)
 			} else if s.AdditionalProperties != nil && !*s.AdditionalProperties {
 				*problems = append(*problems, join(path, k)+": is not a known parameter")
 			}

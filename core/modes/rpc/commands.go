@@ -92,8 +92,8 @@ func init() {
 		"abort_retry":         cmdAbortRetry,
 		"handoff":             notYet("handoff"),
 		// Bash
-		"bash":       notYet("the bash command"),
-		"abort_bash": notYet("the bash command"),
+		"bash":       cmdBash,
+		"abort_bash": cmdAbortBash,
 		// Session
 		"get_session_stats":       cmdSessionStats,
 		"export_html":             notYet("HTML export"),

@@ -80,6 +80,7 @@ func Run(ctx context.Context, s *agentsession.Session, opts Options) int {
 	srv.host.rejectAll("RPC client disconnected before host tool execution completed")
 	srv.ui.cancelAll()
 	s.Abort()
+	s.AbortBash()
 	wctx, wcancel := context.WithTimeout(context.Background(), opts.StopGrace)
 	_ = s.WaitIdle(wctx)
 	wcancel()

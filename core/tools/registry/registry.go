@@ -14,8 +14,10 @@ import (
 	"github.com/gopi-agent/gopi/core/tools/ask"
 	"github.com/gopi-agent/gopi/core/tools/astedit"
 	"github.com/gopi-agent/gopi/core/tools/astgrep"
+	"github.com/gopi-agent/gopi/core/tools/bash"
 	"github.com/gopi-agent/gopi/core/tools/edit"
 	"github.com/gopi-agent/gopi/core/tools/find"
+	"github.com/gopi-agent/gopi/core/tools/job"
 	"github.com/gopi-agent/gopi/core/tools/read"
 	"github.com/gopi-agent/gopi/core/tools/resolve"
 	"github.com/gopi-agent/gopi/core/tools/search"
@@ -46,6 +48,10 @@ var builtins = []Entry{
 	{"ast_grep", astgrep.New, nil},
 	{"ast_edit", astedit.New, nil},
 	{"todo_write", todo.New, func(env *tool.Env) bool { return env.Settings.TodoEnabled }},
+	{"bash", bash.New, nil},
+	// job exists when background jobs do (async.enabled or
+	// bash.autoBackground.enabled).
+	{"job", job.New, job.Available},
 	// resolve is hidden (tool.Hidden): offered only while ast_edit or
 	// another previewing tool has an action pending in the session's
 	// queue (resolve.For(env)), which the tools built from one Env share.

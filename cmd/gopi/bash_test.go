@@ -1,0 +1,120 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/gopi-agent/gopi/core/hashline"
+	"github.com/gopi-agent/gopi/core/shell/shelltest"
+	"github.com/gopi-agent/gopi/internal/mockllm"
+)
+
+// RPC bash runs the user's command in the session's shell and answers
+// with omp's BashResult; abort_bash stops a command in progress; both are
+// recorded as bash executions.
+func TestRPCBash(t *testing.T) {
+	r := newAgentRig(t)
+	r.environ = append(r.environ, shelltest.Mark(t))
+	rr := startRPC(t, r)
+	resp := rr.call("bash", map[string]any{"command": "cd /tmp && echo hi; echo err >&2; (exit 2)"})
+	var res map[string]any
+	if err := json.Unmarshal(resp.Data, &res); err != nil || !resp.Success {
+		t.Fatal(resp, err)
+	}
+	want := map[string]any{"output": "hi\nerr\n", "exitCode": 2.0, "cancelled": false, "truncated": false, "totalLines": 2.0, "totalBytes": 7.0, "outputLines": 2.0, "outputBytes": 7.0}
+	if mustMarshal(t, res) != mustMarshal(t, want) {
+		t.Fatalf("%s", resp.Data)
+	}
+	if resp := rr.call("bash", map[string]any{}); resp.Success || !strings.Contains(resp.Error, `"command" is required`) {
+		t.Fatal(resp)
+	}
+	// The shell persists (the cd above); abort_bash ends a long command.
+	done := make(chan []byte)
+	go func() {
+		ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+		defer cancel()
+		r, _ := rr.c.Call(ctx, "bash", map[string]any{"command": "pwd; sleep 60"})
+		done <- r.Data
+	}()
+	time.Sleep(300 * time.Millisecond)
+	if resp := rr.call("abort_bash", nil); !resp.Success {
+		t.Fatal(resp)
+	}
+	select {
+	case data := <-done:
+		res = nil
+		if err := json.Unmarshal(data, &res); err != nil || res["cancelled"] != true || res["exitCode"] != nil || res["output"] != "/tmp\n" {
+			t.Fatalf("%s", data)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("abort_bash did not stop the command")
+	}
+	msgs := rr.call("get_messages", nil)
+	if n := strings.Count(string(msgs.Data), `"role":"bashExecution"`); n != 2 {
+		t.Fatalf("%d bash executions in %s", n, msgs.Data)
+	}
+	rr.stdin.Close()
+	if code := <-rr.exit; code != 0 {
+		t.Fatal(code)
+	}
+}
+
+// The issue's end-to-end task with bash: the model adds a function with a
+// bug, runs go test through bash, reads the failure, fixes the line and
+// sees the tests pass.
+func TestPrintModeGoTestLoop(t *testing.T) {
+	goBin, err := exec.LookPath("go")
+	if err != nil {
+		t.Skip("no go on PATH")
+	}
+	gocache, err := exec.Command(goBin, "env", "GOCACHE").Output()
+	if err != nil {
+		t.Skip("go env GOCACHE:", err)
+	}
+	const calcGo = "package calc\n\n// Add returns the sum of a and b.\nfunc Add(a, b int) int {\n\treturn a + b\n}\n"
+	const testGo = "package calc\n\nimport \"testing\"\n\nfunc TestAdd(t *testing.T) {\n\tif got := Add(3, 4); got != 7 {\n\t\tt.Fatalf(\"Add(3, 4) = %d, want 7\", got)\n\t}\n}\n\nfunc TestMul(t *testing.T) {\n\tif got := Mul(3, 4); got != 12 {\n\t\tt.Fatalf(\"Mul(3, 4) = %d, want 12\", got)\n\t}\n}\n"
+	addMul := "@@ calc.go\n+ " + hashline.Anchor(6, "}") + "\n~\n~// Mul returns the product of a and b.\n~func Mul(a, b int) int {\n~\treturn a + b\n~}\n"
+	fix := "@@ calc.go\n= " + hashline.Anchor(10, "\treturn a + b") + ".." + hashline.Anchor(10, "\treturn a + b") + "\n~\treturn a * b\n"
+	goTest := map[string]any{"command": "go test ./...", "timeout": 600}
+	r := newAgentRig(t,
+		mockllm.Turn{Blocks: []mockllm.Block{mockllm.Text("Adding Mul."), toolCall("edit", map[string]any{"input": addMul})}},
+		mockllm.Turn{Blocks: []mockllm.Block{toolCall("bash", goTest)}},
+		mockllm.Turn{Blocks: []mockllm.Block{mockllm.Text("Mul adds instead of multiplying."), toolCall("edit", map[string]any{"input": fix})}},
+		mockllm.Turn{Blocks: []mockllm.Block{toolCall("bash", goTest)}},
+		mockllm.Turn{Blocks: []mockllm.Block{mockllm.Text("Mul is added and go test passes.")}},
+	)
+	r.environ = append(r.environ, "GOCACHE="+strings.TrimSpace(string(gocache)), "GOTOOLCHAIN=local", "GOPROXY=off", "GOFLAGS=", shelltest.Mark(t))
+	r.write("go.mod", "module calc\n\ngo 1.22\n")
+	r.write("calc.go", calcGo)
+	r.write("calc_test.go", testGo)
+	stdout, stderr, code := r.run("", "-p", "--model", "mock/mock-model", "-v", "add Mul to calc.go and make the tests pass")
+	if code != 0 || stdout != "Mul is added and go test passes.\n" {
+		t.Fatalf("exit %d\nstdout:\n%s\nstderr:\n%s", code, stdout, stderr)
+	}
+	// The first run failed and the model saw why.
+	failed := mustMarshal(t, r.requestMessages(2))
+	for _, want := range []string{"Mul(3, 4) = 7, want 12", "FAIL", "Command exited with code 1", `"is_error":true`} {
+		if !strings.Contains(failed, want) {
+			t.Errorf("the failing go test result lacks %q:\n%s", want, failed)
+		}
+	}
+	// The second run passed.
+	last := r.requestMessages(4)
+	passed := mustMarshal(t, last[len(last)-1])
+	if !strings.Contains(passed, "ok  \\tcalc") || strings.Contains(passed, `"is_error":true`) {
+		t.Errorf("the passing go test result:\n%s", passed)
+	}
+	got, _ := os.ReadFile(filepath.Join(r.project, "calc.go"))
+	if want := calcGo + "\n// Mul returns the product of a and b.\nfunc Mul(a, b int) int {\n\treturn a * b\n}\n"; string(got) != want {
+		t.Fatalf("calc.go:\n%s", got)
+	}
+	if i, j := strings.Index(stderr, "✗ bash"), strings.LastIndex(stderr, "✓ bash"); i < 0 || j < i {
+		t.Errorf("stderr does not show a failed then a passing bash call:\n%s", stderr)
+	}
+}

@@ -1,0 +1,28 @@
+//go:build !unix
+
+package shell
+
+import (
+	"os"
+	"os/exec"
+	"time"
+)
+
+// Without process groups only the shell itself can be signalled.
+
+func setGroup(*exec.Cmd) {}
+
+func endGroup(pid int, _ time.Duration) { killGroup(pid) }
+
+func killGroup(pid int) {
+	if p, err := os.FindProcess(pid); err == nil {
+		_ = p.Kill()
+	}
+}
+
+func exitStatus(_ error, cmd *exec.Cmd) (int, bool) {
+	if cmd.ProcessState == nil {
+		return 0, false
+	}
+	return cmd.ProcessState.ExitCode(), true
+}

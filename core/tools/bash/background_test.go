@@ -1,0 +1,158 @@
+package bash
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/gopi-agent/gopi/core/tools/job"
+)
+
+// deliveries collects what the job manager delivers.
+type deliveries struct {
+	mu  sync.Mutex
+	got []job.Delivery
+}
+
+func (d *deliveries) deliver(_ context.Context, x job.Delivery) error {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	d.got = append(d.got, x)
+	return nil
+}
+
+func (d *deliveries) wait(t *testing.T, n int) []job.Delivery {
+	t.Helper()
+	deadline := time.Now().Add(20 * time.Second)
+	for time.Now().Before(deadline) {
+		d.mu.Lock()
+		if len(d.got) >= n {
+			out := append([]job.Delivery(nil), d.got...)
+			d.mu.Unlock()
+			return out
+		}
+		d.mu.Unlock()
+		time.Sleep(10 * time.Millisecond)
+	}
+	t.Fatalf("only %d of %d deliveries", len(d.got), n)
+	return nil
+}
+
+func TestBashAsync(t *testing.T) {
+	env := newEnv(t)
+	env.Settings.Bash.AsyncEnabled = true
+	var d deliveries
+	job.For(env).SetDeliver(d.deliver)
+	o := callTool(t, env, `{"command": "sleep 0.1; echo done; export NOT_SHARED=1", "async": true, "timeout": 5000}`)
+	want := "Timeout clamped to 3600s (requested 5000s; allowed range 1-3600s).\n\nBackground job bg_1 started: sleep 0.1; echo done; export NOT_SHARED=1\n" + startedText
+	if o.isError || o.text != want || o.details.Async == nil || *o.details.Async != (Async{State: "running", JobID: "bg_1", Type: "bash"}) {
+		t.Fatalf("%q %+v", o.text, o.details)
+	}
+	got := d.wait(t, 1)
+	if got[0].JobID != "bg_1" || !strings.HasPrefix(got[0].Text, "done\n") || got[0].Type != "bash" {
+		t.Fatalf("%+v", got)
+	}
+	// Async jobs run in their own shell.
+	if o := callTool(t, env, `{"command": "echo ${NOT_SHARED:-unset}"}`); o.text != "unset\n" {
+		t.Fatal(o.text)
+	}
+	// A failing job delivers its error text.
+	callTool(t, env, `{"command": "echo oops; exit 2", "async": true}`)
+	got = d.wait(t, 2)
+	if got[1].Text != "oops\n\nCommand exited with code 2" {
+		t.Fatalf("%q", got[1].Text)
+	}
+	if s, _ := job.For(env).Get(got[1].JobID); s.Status != job.Failed {
+		t.Fatal(s)
+	}
+}
+
+func TestBashAsyncLimit(t *testing.T) {
+	env := newEnv(t)
+	env.Settings.Bash.AsyncEnabled = true
+	env.Settings.Bash.AsyncMaxJobs = 100
+	var d deliveries
+	job.For(env).SetDeliver(d.deliver)
+	for i := range 100 {
+		o := callTool(t, env, fmt.Sprintf(`{"command": "sleep 0.3; echo job%d", "async": true}`, i))
+		if o.isError {
+			t.Fatalf("%d: %s", i, o.text)
+		}
+	}
+	if o := callTool(t, env, `{"command": "true", "async": true}`); !o.isError || o.text != "Background job limit reached (100). Wait for running jobs to finish or cancel one." {
+		t.Fatal(o.text)
+	}
+	got := d.wait(t, 100)
+	seen := map[string]bool{}
+	for _, x := range got {
+		seen[strings.TrimSpace(x.Text)] = true
+	}
+	if len(seen) != 100 {
+		t.Fatalf("%d distinct results", len(seen))
+	}
+}
+
+func TestBashAutoBackground(t *testing.T) {
+	env := newEnv(t)
+	env.Settings.Bash.AutoBackground = true
+	env.Settings.Bash.AutoThreshold = 300 * time.Millisecond
+	var d deliveries
+	m := job.For(env)
+	m.SetDeliver(d.deliver)
+	// Fast commands answer as usual, in the persistent shell.
+	callTool(t, env, `{"command": "export SHARED=yes"}`)
+	o := callTool(t, env, `{"command": "echo $SHARED"}`)
+	if o.isError || o.text != "yes\n" || o.details.Async != nil {
+		t.Fatalf("%q %+v", o.text, o.details)
+	}
+	if o := callTool(t, env, `{"command": "false"}`); o.text != "(no output)\n\nCommand exited with code 1" {
+		t.Fatal(o.text)
+	}
+	var u updates
+	start := time.Now()
+	o = callCtx(context.Background(), t, env, `{"command": "echo first; sleep 1; echo second"}`, u.fn)
+	if el := time.Since(start); el < 250*time.Millisecond || el > 900*time.Millisecond {
+		t.Fatalf("returned after %v", el)
+	}
+	if o.isError || !strings.HasPrefix(o.text, "first\n\nBackground job bg_") || o.details.Async == nil || o.details.Async.State != "running" {
+		t.Fatalf("%q %+v", o.text, o.details)
+	}
+	if len(u.all()) == 0 {
+		t.Fatal("no live update while waiting")
+	}
+	got := d.wait(t, 1)
+	if got[0].Text != "first\nsecond\n" {
+		t.Fatalf("%q", got[0].Text)
+	}
+	// The timeout caps the wait: a 1 s timeout backgrounds at once.
+	o = callTool(t, env, `{"command": "echo quick", "timeout": 1}`)
+	if !strings.Contains(o.text, "Background job") {
+		t.Fatal(o.text)
+	}
+	d.wait(t, 2)
+}
+
+func TestBashAutoBackgroundAbort(t *testing.T) {
+	env := newEnv(t)
+	env.Settings.Bash.AutoBackground = true
+	env.Settings.Bash.AutoThreshold = 10 * time.Second
+	var d deliveries
+	job.For(env).SetDeliver(d.deliver)
+	ctx, cancel := context.WithTimeout(context.Background(), 200*time.Millisecond)
+	defer cancel()
+	start := time.Now()
+	o := callCtx(ctx, t, env, `{"command": "yes > /dev/null"}`, nil)
+	if !o.aborted || time.Since(start) > 5*time.Second {
+		t.Fatalf("%+v", o)
+	}
+	time.Sleep(100 * time.Millisecond)
+	if len(d.got) != 0 {
+		t.Fatal("an aborted call was delivered")
+	}
+	if s, _ := job.For(env).Get("bg_1"); s.Status != job.Cancelled {
+		t.Fatal(s)
+	}
+}

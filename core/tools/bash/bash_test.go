@@ -1,0 +1,260 @@
+package bash
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+)
+
+func TestBashTexts(t *testing.T) {
+	env := newEnv(t)
+	os.Mkdir(filepath.Join(env.Cwd, "sub"), 0o755)
+	os.WriteFile(filepath.Join(env.Cwd, "file.txt"), []byte("x"), 0o644)
+	for _, tc := range []struct {
+		args    string
+		text    string
+		isError bool
+	}{
+		{`{"command": "echo hi"}`, "hi\n", false},
+		{`{"command": "true"}`, "(no output)", false},
+		{`{"command": "echo out; echo err >&2; echo out2"}`, "out\nerr\nout2\n", false},
+		{`{"command": "(exit 3)"}`, "(no output)\n\nCommand exited with code 3", true},
+		{`{"command": "echo partial; false"}`, "partial\n\nCommand exited with code 1", true},
+		{`{"command": "printf 'bad\\377\\376utf8\\n'"}`, "bad\uFFFDutf8\n", false},
+		{`{"command": "cd sub && pwd"}`, env.Cwd + "/sub\n", false},
+		{`{"command": "pwd"}`, env.Cwd + "\n", false}, // the cd above was for one call
+		{`{"command": "cd 'sub' && pwd"}`, env.Cwd + "/sub\n", false},
+		{`{"command": "pwd", "cwd": "sub"}`, env.Cwd + "/sub\n", false},
+		{`{"command": "echo \"$GREETING\"", "env": {"GREETING": "it's \"quoted\"\nand multi-line"}}`, "it's \"quoted\"\nand multi-line\n", false},
+		{`{"command": "true", "env": {"BAD-NAME": "x"}}`, "Invalid bash env name: BAD-NAME", true},
+		{`{"command": "true", "env": {"1X": "x"}}`, "Invalid bash env name: 1X", true},
+		{`{"command": "true", "env": {"A=B": "x"}}`, "Invalid bash env name: A=B", true},
+		{`{"command": "true", "cwd": "missing"}`, "Working directory does not exist: " + env.Cwd + "/missing", true},
+		{`{"command": "cd missing && true"}`, "Working directory does not exist: " + env.Cwd + "/missing", true},
+		{`{"command": "true", "cwd": "file.txt"}`, "Working directory is not a directory: " + env.Cwd + "/file.txt", true},
+		{`{"command": "seq 1 10", "head": 3}`, "1\n2\n3\n", false},
+		{`{"command": "seq 1 10", "tail": 2}`, "9\n10\n", false},
+		{`{"command": "seq 1 10", "head": 5, "tail": 2}`, "4\n5\n", false},
+		{`{"command": "true", "async": true}`, errAsyncDisabled, true},
+		{`{"command": "echo $PAGER $GIT_PAGER $GIT_EDITOR $EDITOR $GIT_TERMINAL_PROMPT $SSH_ASKPASS $CI"}`, "cat cat true true 0 /usr/bin/false 1\n", false},
+		{`{"command": "cat; echo stdin-is-empty"}`, "stdin-is-empty\n", false},
+		{`{"command": "exec >&-; echo still-here >&2"}`, "still-here\n", false},
+	} {
+		o := callTool(t, env, tc.args)
+		if o.text != tc.text || o.isError != tc.isError {
+			t.Errorf("%s:\n got %q (error %v)\nwant %q (error %v)", tc.args, o.text, o.isError, tc.text, tc.isError)
+		}
+	}
+}
+
+func TestBashDetailsAndTimeout(t *testing.T) {
+	env := newEnv(t)
+	o := callTool(t, env, `{"command": "echo ok", "timeout": 99999}`)
+	want := "ok\n\nTimeout clamped to 3600s (requested 99999s; allowed range 1-3600s)."
+	if o.text != want || o.details.TimeoutSeconds != 3600 || o.details.RequestedTimeoutSeconds == nil || *o.details.RequestedTimeoutSeconds != 99999 {
+		t.Fatalf("%q %+v", o.text, o.details)
+	}
+	o = callTool(t, env, `{"command": "echo ok"}`)
+	if o.details.TimeoutSeconds != 300 || o.details.RequestedTimeoutSeconds != nil || o.details.Meta != nil {
+		t.Fatalf("%+v", o.details)
+	}
+	o = callTool(t, env, `{"command": "echo ok", "timeout": 0}`)
+	if o.details.TimeoutSeconds != 1 || *o.details.RequestedTimeoutSeconds != 0 {
+		t.Fatalf("%+v", o.details)
+	}
+	start := time.Now()
+	o = callTool(t, env, `{"command": "echo before; sleep 20", "timeout": 1}`)
+	if !o.isError || !strings.HasPrefix(o.text, "before\n") || !strings.HasSuffix(o.text, "Command timed out after 1 seconds") ||
+		!strings.Contains(o.text, shellEndedNotice) || time.Since(start) > 5*time.Second {
+		t.Fatalf("%q", o.text)
+	}
+	// The shell was restarted: the next call works.
+	if o := callTool(t, env, `{"command": "echo again"}`); o.text != "again\n" {
+		t.Fatal(o.text)
+	}
+}
+
+func TestBashPersistentShell(t *testing.T) {
+	env := newEnv(t)
+	os.Mkdir(filepath.Join(env.Cwd, "sub"), 0o755)
+	callTool(t, env, `{"command": "cd sub; export KEEP=kept; f() { echo fn; }"}`)
+	if o := callTool(t, env, `{"command": "pwd; echo $KEEP; f"}`); o.text != env.Cwd+"/sub\nkept\nfn\n" {
+		t.Fatal(o.text)
+	}
+	// A shell that exits is replaced, and the call says so.
+	o := callTool(t, env, `{"command": "echo bye; exit 0"}`)
+	if o.isError || o.text != "bye\n\n"+shellEndedNotice {
+		t.Fatalf("%q", o.text)
+	}
+	o = callTool(t, env, `{"command": "exit 5"}`)
+	if !o.isError || o.text != "(no output)\n\n"+shellEndedNotice+"\n\nCommand exited with code 5" {
+		t.Fatalf("%q", o.text)
+	}
+	if o := callTool(t, env, `{"command": "pwd; echo ${KEEP:-gone}"}`); o.text != env.Cwd+"\ngone\n" {
+		t.Fatal(o.text)
+	}
+	// A background process does not hold the call; closing the session ends it.
+	start := time.Now()
+	if o := callTool(t, env, `{"command": "sleep 100 & echo started"}`); o.text != "started\n" || time.Since(start) > 5*time.Second {
+		t.Fatal(o.text)
+	}
+}
+
+func TestBashDeletedCwd(t *testing.T) {
+	env := newEnv(t)
+	sub := filepath.Join(env.Cwd, "gone")
+	os.Mkdir(sub, 0o755)
+	callTool(t, env, `{"command": "cd gone"}`)
+	os.Remove(sub)
+	if o := callTool(t, env, `{"command": "true"}`); o.text != "Working directory does not exist: "+sub {
+		t.Fatal(o.text)
+	}
+	if o := callTool(t, env, `{"command": "pwd", "cwd": "."}`); o.text != env.Cwd+"\n" {
+		t.Fatal(o.text)
+	}
+}
+
+func TestBashLargeOutput(t *testing.T) {
+	env := newEnv(t)
+	o := callTool(t, env, `{"command": "seq 1 200000"}`)
+	tr := o.details.Meta.Truncation
+	if o.isError || tr == nil || tr.TotalLines != 200000 || tr.TotalBytes != 1288895 || tr.ArtifactID != "0" || tr.Direction != "tail" || tr.TruncatedBy != "bytes" {
+		t.Fatalf("%+v", tr)
+	}
+	if !strings.HasSuffix(o.text, fmt.Sprintf("199999\n200000\n\n[Showing lines %d-200000 of 200000 (50.0KB limit). Full: artifact://0]", tr.ShownRange.Start)) {
+		t.Fatalf("%q", o.text[len(o.text)-200:])
+	}
+	if len(o.text) > 52*1024 {
+		t.Fatal(len(o.text))
+	}
+	full, err := env.Artifacts.Read("0")
+	if err != nil || len(full) != 1288895 || !strings.HasPrefix(full, "1\n2\n") {
+		t.Fatal(len(full), err)
+	}
+	// The artifact is usable from the shell.
+	if o := callTool(t, env, `{"command": "wc -l < artifact://0"}`); o.text != "200000\n" {
+		t.Fatal(o.text)
+	}
+	if o := callTool(t, env, `{"command": "cat agent://0"}`); !o.isError || !strings.HasPrefix(o.text, "Cannot resolve agent:// URL in bash command: agent://0") {
+		t.Fatal(o.text)
+	}
+	if o := callTool(t, env, `{"command": "cat artifact://9"}`); !o.isError || !strings.Contains(o.text, "Artifact 9 not found") {
+		t.Fatal(o.text)
+	}
+}
+
+func TestBashLiveUpdates(t *testing.T) {
+	env := newEnv(t)
+	var u updates
+	o := callCtx(context.Background(), t, env, `{"command": "for i in 1 2 3 4 5; do echo line$i; sleep 0.06; done"}`, u.fn)
+	got := u.all()
+	if o.isError || len(got) < 3 || !strings.HasPrefix(got[0], "line1") || !strings.HasPrefix(got[len(got)-1], "line1\nline2") {
+		t.Fatalf("%q %q", o.text, got)
+	}
+}
+
+func TestBashAbort(t *testing.T) {
+	env := newEnv(t)
+	ctx, cancel := context.WithCancel(context.Background())
+	var u updates
+	go func() {
+		for len(u.all()) == 0 {
+			time.Sleep(10 * time.Millisecond)
+		}
+		cancel()
+	}()
+	start := time.Now()
+	o := callCtx(ctx, t, env, `{"command": "yes"}`, u.fn)
+	if !o.aborted || time.Since(start) > 5*time.Second {
+		t.Fatalf("%+v", o)
+	}
+	if o := callTool(t, env, `{"command": "echo after"}`); o.text != "after\n" {
+		t.Fatal(o.text)
+	}
+}
+
+func TestBashInterceptor(t *testing.T) {
+	env := newEnv(t)
+	os.WriteFile(filepath.Join(env.Cwd, "f.txt"), []byte("content\n"), 0o644)
+	offered := []string{"bash", "read", "search", "find", "edit", "write"}
+	env.ToolNames = func() []string { return offered }
+	env.Settings.Bash.InterceptorEnabled = true
+	for _, tc := range []struct{ cmd, tool string }{
+		{"cat f.txt", "read"}, {"  head -5 f.txt", "read"}, {"tail f.txt", "read"}, {"less f.txt", "read"}, {"more f.txt", "read"},
+		{"grep x f.txt", "search"}, {"rg x", "search"}, {"ag x", "search"}, {"ack x", "search"},
+		{"find . -name '*.go'", "find"}, {"fd --type f", "find"}, {"locate -name x", "find"},
+		{"sed -i s/a/b/ f.txt", "edit"}, {"perl -pi -e s/a/b/ f.txt", "edit"}, {"awk -i inplace '{print}' f.txt", "edit"},
+		{"echo hi > f.txt", "write"}, {"printf x >f.txt", "write"}, {"cat <<EOF > f.txt", "read"}, {"echo <<EOF > f.txt", "write"},
+		{"cd sub && grep x f.txt", "search"},
+	} {
+		o := callTool(t, env, jsonArgs(t, map[string]any{"command": tc.cmd}))
+		if !o.isError || !strings.HasPrefix(o.text, "Blocked: Use the `"+tc.tool+"` tool") || !strings.HasSuffix(o.text, "\n\nOriginal command: "+tc.cmd) {
+			t.Errorf("%q: %q", tc.cmd, o.text)
+		}
+	}
+	for _, cmd := range []string{"echo hi", "find . -maxdepth 1", "echo a | cat", "go test ./..."} {
+		if o := callTool(t, env, jsonArgs(t, map[string]any{"command": cmd})); strings.HasPrefix(o.text, "Blocked") {
+			t.Errorf("%q blocked", cmd)
+		}
+	}
+	// A rule blocks only while its tool is offered.
+	offered = []string{"bash"}
+	if o := callTool(t, env, `{"command": "cat f.txt"}`); o.text != "content\n" {
+		t.Fatal(o.text)
+	}
+	// Configured rules replace the built-in ones; bad patterns are skipped.
+	offered = []string{"bash", "read"}
+	env.Settings.Bash.InterceptorRules = nil
+	env.Settings.Bash.InterceptorRules = append(env.Settings.Bash.InterceptorRules,
+		ruleOf("(?<=bad)x", "read", "never"), ruleOf("^ls\\b", "read", "no ls"))
+	if o := callTool(t, env, `{"command": "ls"}`); o.text != "Blocked: no ls\n\nOriginal command: ls" {
+		t.Fatal(o.text)
+	}
+	if o := callTool(t, env, `{"command": "cat f.txt"}`); o.text != "content\n" {
+		t.Fatal(o.text)
+	}
+	env.Settings.Bash.InterceptorEnabled = false
+	if o := callTool(t, env, `{"command": "ls"}`); o.isError {
+		t.Fatal(o.text)
+	}
+}
+
+func TestDefinition(t *testing.T) {
+	env := newEnv(t)
+	d := New(env).Definition()
+	if d.Name != "bash" || d.Concurrency != "exclusive" || d.Parameters.Properties["async"] != nil || d.Parameters.Properties["env"].Values == nil {
+		t.Fatalf("%+v", d)
+	}
+	if strings.Contains(d.Description, "async") || strings.Contains(d.Description, "pty: true") {
+		t.Fatal("async or pty described without them")
+	}
+	env.Settings.Bash.AsyncEnabled = true
+	if d := New(env).Definition(); d.Parameters.Properties["async"] == nil || !strings.Contains(d.Description, "async: true") {
+		t.Fatal("async missing")
+	}
+}
+
+func TestParseInputCd(t *testing.T) {
+	for cmd, want := range map[string][2]string{
+		"cd src && make":              {"src", "make"},
+		"cd 'my dir' && ls":           {"my dir", "ls"},
+		`cd "a b"&&ls`:                {"a b", "ls"},
+		`cd a\ b && ls`:               {`a\ b`, "ls"},
+		"cd src; make":                {"", "cd src; make"},
+		"echo x && cd y && z":         {"", "echo x && cd y && z"},
+		"cd src && cd lib && make -j": {"src", "cd lib && make -j"},
+	} {
+		in, err := parseInput(map[string]any{"command": cmd})
+		if err != nil || in.Cwd != want[0] || in.Command != want[1] || in.Original != cmd {
+			t.Errorf("%q: %q %q %v", cmd, in.Cwd, in.Command, err)
+		}
+	}
+	in, _ := parseInput(map[string]any{"command": "cd a && b", "cwd": "c"})
+	if in.Cwd != "c" || in.Command != "cd a && b" {
+		t.Fatal(in)
+	}
+}

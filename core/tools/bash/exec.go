@@ -1,0 +1,129 @@
+package bash
+
+import (
+	"context"
+	"fmt"
+	"sync"
+	"time"
+
+	"github.com/gopi-agent/gopi/core/shell"
+	"github.com/gopi-agent/gopi/core/tool"
+)
+
+// UpdateInterval is how often a running command's output tail is
+// reported.
+const UpdateInterval = 50 * time.Millisecond
+
+type poolKey struct{}
+
+// sessionShell is the session's shell pool, or why there is none.
+type sessionShell struct {
+	pool *shell.Pool
+	cfg  shell.Config
+	err  error
+}
+
+// Close ends the session's shell (tool.Env.Close calls it).
+func (s *sessionShell) Close() error {
+	if s.pool != nil {
+		return s.pool.Close()
+	}
+	return nil
+}
+
+// SessionShell returns the session's shell: a persistent shell (one at a
+// time, with one-shot fallback) shared by the bash tool and the user's
+// "!cmd" commands, starting in the session's directory. The error says
+// why no shell can be found.
+func SessionShell(env *tool.Env) (*shell.Pool, shell.Config, error) {
+	s := env.Value(poolKey{}, func() any {
+		cfg, err := shell.FromConfig(env.Settings.Shell)
+		if err != nil {
+			return &sessionShell{err: err}
+		}
+		return &sessionShell{pool: shell.NewPool(cfg, env.Cwd), cfg: cfg}
+	}).(*sessionShell)
+	return s.pool, s.cfg, s.err
+}
+
+// RunOptions refine Run.
+type RunOptions struct {
+	Dir     string            // where to run; "" is the session shell's directory
+	Env     map[string]string // extra variables for this command
+	Timeout time.Duration     // 0: none
+	OneShot bool              // run in a fresh shell, not the session's
+	// OnTail receives the output's kept tail while it grows, at most every
+	// UpdateInterval, from another goroutine; nil: no updates.
+	OnTail func(tail string)
+}
+
+// Outcome is a finished command: its output as an OutputSink kept it and
+// how it ended.
+type Outcome struct {
+	Output tool.SinkSummary // the tail (the whole output when short), sizes, the artifact holding all of it
+	Result shell.Result     // exit status, timeout, cancellation, whether the shell is gone
+}
+
+// Run runs command in the session's shell with its output going through
+// an OutputSink (a 50 KB tail in memory, everything in an artifact once it
+// is longer). It fails only when the command could not be started.
+func Run(ctx context.Context, env *tool.Env, command string, opts RunOptions) (Outcome, error) {
+	pool, cfg, err := SessionShell(env)
+	if err != nil {
+		return Outcome{}, tool.Errorf("Cannot run commands: %v", err)
+	}
+	sink := tool.NewOutputSink(env.Artifacts, "bash")
+	stop := streamTail(sink, opts.OnTail)
+	req := shell.Request{Command: command, Dir: opts.Dir, Env: opts.Env, Timeout: opts.Timeout, Output: sink}
+	var res shell.Result
+	if opts.OneShot {
+		if req.Dir == "" {
+			req.Dir = pool.Dir()
+		}
+		res, err = shell.RunOnce(ctx, cfg, req)
+	} else {
+		res, err = pool.Run(ctx, req)
+	}
+	stop()
+	sum, _ := sink.Close() // a failed spill only costs the full copy
+	if err != nil {
+		return Outcome{Output: sum, Result: res}, tool.Errorf("Cannot run the command: %v", err)
+	}
+	return Outcome{Output: sum, Result: res}, nil
+}
+
+// streamTail calls onTail with the sink's tail every UpdateInterval while
+// it changes, until the returned stop is called.
+func streamTail(sink *tool.OutputSink, onTail func(string)) (stop func()) {
+	if onTail == nil {
+		return func() {}
+	}
+	done := make(chan struct{})
+	var wg sync.WaitGroup
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		t := time.NewTicker(UpdateInterval)
+		defer t.Stop()
+		var seen int64
+		for {
+			select {
+			case <-done:
+				return
+			case <-t.C:
+			}
+			tail, total := sink.Snapshot()
+			if total != seen {
+				seen = total
+				onTail(tail)
+			}
+		}
+	}()
+	return func() {
+		close(done)
+		wg.Wait()
+	}
+}
+
+// exitText describes a missing exit status for errors.
+func exitText(code int) string { return fmt.Sprintf("Command exited with code %d", code) }

@@ -1,0 +1,59 @@
+package bash
+
+import (
+	"regexp"
+	"strings"
+
+	"github.com/gopi-agent/gopi/core/shell"
+	"github.com/gopi-agent/gopi/core/tool"
+)
+
+// internalURL finds internal URLs in shell text: bare, or in single or
+// double quotes (the quotes are replaced with the path).
+var internalURL = regexp.MustCompile(`'(?:skill|agent|artifact|plan|memory|rule|local)://[^'\s")` + "`" + `\\]+'|"(?:skill|agent|artifact|plan|memory|rule|local)://[^"\s')` + "`" + `\\]+"|(?:skill|agent|artifact|plan|memory|rule|local)://[^\s'")` + "`" + `\\]+`)
+
+// expandURLs replaces the internal URLs in text with the paths of the
+// files they name: shell-quoted for command text, as they are for env
+// values and directories (quote false). Only artifact:// resolves in this
+// version; the other internal schemes are errors that say so.
+func expandURLs(env *tool.Env, text string, quote bool) (string, error) {
+	if !strings.Contains(text, "://") {
+		return text, nil
+	}
+	var firstErr error
+	out := internalURL.ReplaceAllStringFunc(text, func(tok string) string {
+		if firstErr != nil {
+			return tok
+		}
+		url := strings.Trim(tok, `'"`)
+		path, err := resolveURL(env, url)
+		if err != nil {
+			firstErr = err
+			return tok
+		}
+		if quote {
+			return shell.Quote(path)
+		}
+		return path
+	})
+	if firstErr != nil {
+		return "", firstErr
+	}
+	return out, nil
+}
+
+// resolveURL maps one internal URL to a file path.
+func resolveURL(env *tool.Env, url string) (string, error) {
+	scheme, _, _ := strings.Cut(url, "://")
+	if scheme != "artifact" {
+		return "", tool.Errorf("Cannot resolve %s:// URL in bash command: %s\nThis session has no %s:// resources; only artifact:// URLs can be used in shell commands.", scheme, url, scheme)
+	}
+	if env.Artifacts == nil {
+		return "", tool.Errorf("Cannot resolve %s in bash command: %s", url, tool.ErrNoArtifactsDir)
+	}
+	path, err := env.Artifacts.Path(url)
+	if err != nil {
+		return "", tool.Errorf("Failed to resolve artifact:// URL in bash command: %s\n%s", url, err)
+	}
+	return path, nil
+}
