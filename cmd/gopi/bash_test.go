@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -13,6 +14,7 @@ import (
 	"github.com/gopi-agent/gopi/core/hashline"
 	"github.com/gopi-agent/gopi/core/shell/shelltest"
 	"github.com/gopi-agent/gopi/internal/mockllm"
+	"github.com/gopi-agent/gopi/sdk/rpcclient"
 )
 
 // RPC bash runs the user's command in the session's shell and answers
@@ -116,5 +118,69 @@ func TestPrintModeGoTestLoop(t *testing.T) {
 	}
 	if i, j := strings.Index(stderr, "✗ bash"), strings.LastIndex(stderr, "✓ bash"); i < 0 || j < i {
 		t.Errorf("stderr does not show a failed then a passing bash call:\n%s", stderr)
+	}
+}
+
+// Several bash commands sent without waiting run one after the other, in
+// the order sent, in the same shell; abort_bash also drops those still
+// waiting for their turn.
+func TestRPCBashCommandsQueue(t *testing.T) {
+	r := newAgentRig(t)
+	r.environ = append(r.environ, shelltest.Mark(t))
+	rr := startRPC(t, r)
+	got := make(chan map[string]any, 10)
+	stop := rr.c.OnEvent(func(f rpcclient.Frame) {
+		var v map[string]any
+		if f.Type == "response" && json.Unmarshal(f.Raw, &v) == nil && strings.HasPrefix(fmt.Sprint(v["id"]), "q") {
+			got <- v
+		}
+	})
+	defer stop()
+	send := func(id string, frame map[string]any) {
+		frame["id"] = id
+		b, _ := json.Marshal(frame)
+		if _, err := rr.stdin.Write(append(b, '\n')); err != nil {
+			t.Fatal(err)
+		}
+	}
+	send("q1", map[string]any{"type": "bash", "command": "sleep 0.3; cd /tmp; export QV=one; echo first"})
+	send("q2", map[string]any{"type": "bash", "command": "echo \"$PWD $QV\""})
+	send("q3", map[string]any{"type": "bash", "command": "sleep 60"})
+	send("q4", map[string]any{"type": "bash", "command": "echo never"})
+	next := func() map[string]any {
+		select {
+		case v := <-got:
+			return v
+		case <-time.After(15 * time.Second):
+			t.Fatal("no response")
+			return nil
+		}
+	}
+	output := func(v map[string]any) string {
+		d, _ := v["data"].(map[string]any)
+		return fmt.Sprint(d["output"], " cancelled=", d["cancelled"])
+	}
+	if v := next(); v["id"] != "q1" || output(v) != "first\n cancelled=false" {
+		t.Fatalf("first response %v", v)
+	}
+	if v := next(); v["id"] != "q2" || output(v) != "/tmp one\n cancelled=false" {
+		t.Fatalf("second response %v", v)
+	}
+	time.Sleep(200 * time.Millisecond) // q3 is running, q4 waits
+	send("q5", map[string]any{"type": "abort_bash"})
+	seen := map[string]string{}
+	for range 3 {
+		v := next()
+		seen[fmt.Sprint(v["id"])] = output(v)
+	}
+	if seen["q3"] != " cancelled=true" || seen["q4"] != " cancelled=true" || seen["q5"] != "<nil> cancelled=<nil>" {
+		t.Fatalf("after abort_bash: %v", seen)
+	}
+	if resp := rr.call("bash", map[string]any{"command": "echo after"}); !strings.Contains(string(resp.Data), `"output":"after\n"`) {
+		t.Fatalf("after the abort: %s", resp.Data)
+	}
+	rr.stdin.Close()
+	if code := <-rr.exit; code != 0 {
+		t.Fatal(code)
 	}
 }

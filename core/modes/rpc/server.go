@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"io"
 	"sync"
+	"sync/atomic"
 	"time"
 	"unicode/utf8"
 
@@ -39,6 +40,11 @@ type server struct {
 	mu       sync.Mutex
 	starting chan struct{}  // closed by the next agent_start while a prompt is starting
 	prompts  sync.WaitGroup // prompt commands running in the background
+
+	// User shell commands run one after the other, in the order received,
+	// in the session's shell (so a cd in one applies to the next).
+	bashTail  chan struct{} // closed when the last bash command received is done; read by the reader only
+	bashEpoch atomic.Int64  // bumped by abort_bash: commands received before it are skipped
 }
 
 // Run serves the RPC protocol for s until the input ends or ctx is done,
@@ -80,6 +86,7 @@ func Run(ctx context.Context, s *agentsession.Session, opts Options) int {
 	srv.host.rejectAll("RPC client disconnected before host tool execution completed")
 	srv.ui.cancelAll()
 	s.Abort()
+	srv.bashEpoch.Add(1) // user commands still waiting for their turn are skipped
 	s.AbortBash()
 	wctx, wcancel := context.WithTimeout(context.Background(), opts.StopGrace)
 	_ = s.WaitIdle(wctx)
