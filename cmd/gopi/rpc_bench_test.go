@@ -31,6 +31,20 @@ func BenchmarkRPC(b *testing.B) {
 		rr.stdin.Close()
 		<-rr.exit
 	})
+	b.Run("bash-echo", func(b *testing.B) {
+		rr := startRPC(b, newAgentRig(b))
+		rr.noRecord = true
+		func(rr *rpcRig) {
+			ctx := context.Background()
+			for b.Loop() {
+				if _, err := rr.c.Call(ctx, "bash", map[string]any{"command": "echo hi"}); err != nil {
+					b.Fatal(err)
+				}
+			}
+		}(rr)
+		rr.stdin.Close()
+		<-rr.exit
+	})
 	b.Run("prompt-ack-to-agent_start", func(b *testing.B) {
 		r := newAgentRig(b)
 		rr := startRPC(b, r)

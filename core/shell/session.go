@@ -32,13 +32,14 @@ var envName = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)
 // Session is a persistent shell. Its methods are safe for concurrent use;
 // commands run one at a time.
 type Session struct {
-	cfg    Config
-	cmd    *exec.Cmd
-	stdin  *os.File // commands to the shell
-	out    *os.File // the shell's merged output
-	tmp    string   // private directory holding the script file
-	script string   // the script file each command is written to
-	magic  string   // starts every trailer
+	cfg        Config
+	cmd        *exec.Cmd
+	stdin      *os.File // commands to the shell
+	out        *os.File // the shell's merged output
+	tmp        string   // private directory holding the script file
+	script     string   // the script file each command is written to
+	scriptFile *os.File // script, kept open: rewriting it in place saves an open and a close per command
+	magic      string   // starts every trailer
 
 	runMu sync.Mutex // one command at a time
 
@@ -203,7 +204,7 @@ func (s *Session) run(ctx context.Context, req Request) (Result, error) {
 	if s.Exited() {
 		return Result{ShellExited: true}, ErrShellGone
 	}
-	if err := os.WriteFile(s.script, []byte(req.Command+"\n"), 0o600); err != nil {
+	if err := s.writeScript(req.Command); err != nil {
 		return Result{}, fmt.Errorf("write the command for the shell: %w", err)
 	}
 	select { // a trailer left by an earlier, abandoned command
@@ -246,6 +247,25 @@ func (s *Session) run(ctx context.Context, req Request) (Result, error) {
 		s.end()
 		return s.finishExited(Result{TimedOut: true}), nil
 	}
+}
+
+// writeScript replaces the script file's contents with command. The file
+// stays open between commands; the shell reads it by name when it sources
+// it, after this returns.
+func (s *Session) writeScript(command string) error {
+	if s.scriptFile == nil {
+		f, err := os.OpenFile(s.script, os.O_RDWR|os.O_CREATE, 0o600)
+		if err != nil {
+			return err
+		}
+		s.scriptFile = f
+	}
+	data := make([]byte, 0, len(command)+1)
+	data = append(append(data, command...), '\n')
+	if _, err := s.scriptFile.WriteAt(data, 0); err != nil {
+		return err
+	}
+	return s.scriptFile.Truncate(int64(len(data)))
 }
 
 // finishExited completes a result for a shell that is gone: the rest of
@@ -314,6 +334,11 @@ func (s *Session) Close() error {
 		_ = s.out.SetReadDeadline(time.Now().Add(drainWait))
 		<-s.readerDone
 		s.out.Close()
+		s.runMu.Lock()
+		if s.scriptFile != nil {
+			s.scriptFile.Close()
+		}
+		s.runMu.Unlock()
 		os.RemoveAll(s.tmp)
 	})
 	return nil
