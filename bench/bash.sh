@@ -35,7 +35,7 @@ bench() { # bench PKG REGEX BENCHTIME → the benchmark lines
 best_median() { # best_median NAME UNIT SCALE LINES → "best median" (smallest first unless UNIT is MB/s)
 	awk -v n="$1" -v u="$2" -v s="$3" '$1 ~ "^"n"(-[0-9]+)?$" {for (i = 2; i <= NF; i++) if ($i == u) print $(i-1) * s}' <<<"$4" |
 		if [ "$2" = MB/s ]; then sort -gr; else sort -g; fi |
-		awk '{v[NR] = $1} END {if (NR == 0) {print "- -"; exit} printf "%.3g %.3g\n", v[1], v[int((NR + 1) / 2)]}'
+		awk '{v[NR] = $1} END {if (NR == 0) {print "- -"; exit} printf "%.4g %.4g\n", v[1], v[int((NR + 1) / 2)]}'
 }
 
 log "core/shell benchmarks ($RUNS runs)"
