@@ -9,6 +9,7 @@ import (
 	"github.com/gopi-agent/gopi/core/ai/models"
 	"github.com/gopi-agent/gopi/core/message"
 	"github.com/gopi-agent/gopi/core/session"
+	"github.com/gopi-agent/gopi/core/tools/job"
 )
 
 // NewSession closes the current session and starts an empty one (with the
@@ -119,6 +120,9 @@ func (s *Session) replaceStore(store *session.Manager) error {
 	s.titleOnce = false
 	s.mu.Unlock()
 	s.agent.ClearQueues()
+	if job.Enabled(s.toolEnv) {
+		job.For(s.toolEnv).Forget() // the old conversation's jobs end with it
+	}
 	closeErr := old.Close()
 	s.toolEnv.Artifacts = store.Artifacts()
 	s.agent.SetArtifacts(s.toolEnv.Artifacts)

@@ -363,6 +363,23 @@ func (m *Manager) Acknowledge(ids []string) {
 	m.queue = slices.DeleteFunc(m.queue, func(q queued) bool { return m.suppressed[q.JobID] })
 }
 
+// Forget cancels every running job and drops every result not yet
+// delivered, for a session that moves to another conversation (new or
+// switched session): nothing from the old one reaches the new one. The
+// manager stays open for new jobs.
+func (m *Manager) Forget() {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	for id, j := range m.jobs {
+		if j.Status == Running {
+			j.Status = Cancelled
+			j.cancel()
+		}
+		m.suppressed[id] = true
+	}
+	m.queue = m.queue[:0]
+}
+
 func (m *Manager) isSuppressed(id string) bool { return m.suppressed[id] || m.watched[id] > 0 }
 
 // Pending returns the ids of results waiting to be delivered.

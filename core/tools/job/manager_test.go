@@ -238,3 +238,38 @@ func TestManagerCloseCancels(t *testing.T) {
 		t.Fatal(s)
 	}
 }
+
+// Forget ends the old conversation's jobs and drops its undelivered
+// results; jobs started afterwards are delivered as usual.
+func TestManagerForget(t *testing.T) {
+	m := NewManager(0, 0)
+	defer m.Shutdown(time.Second)
+	rec := newRecorder()
+	rec.fail = 1 << 30 // hold deliveries back so one stays queued
+	m.SetDeliver(rec.deliver)
+	done, _ := m.Register("bash", "quick", sleeper(0, "old result"), RegisterOptions{})
+	m.WaitAny(context.Background(), []string{done})
+	running, _ := m.Register("bash", "slow", sleeper(time.Hour, ""), RegisterOptions{})
+	m.Forget()
+	m.WaitAny(context.Background(), []string{running})
+	if s, _ := m.Get(running); s.Status != Cancelled {
+		t.Fatalf("running job after Forget: %+v", s)
+	}
+	if p := m.Pending(); len(p) != 0 {
+		t.Fatalf("pending after Forget: %v", p)
+	}
+	rec.mu.Lock()
+	rec.fail = 0
+	rec.mu.Unlock()
+	fresh, err := m.Register("bash", "new", sleeper(0, "new result"), RegisterOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d := rec.wait(t); d.JobID != fresh || d.Text != "new result" {
+		t.Fatalf("delivered %+v", d)
+	}
+	time.Sleep(50 * time.Millisecond)
+	if rec.count() != 1 {
+		t.Fatalf("%d deliveries, want only the new job's", rec.count())
+	}
+}
