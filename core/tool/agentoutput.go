@@ -96,6 +96,21 @@ func (s *ArtifactStore) AgentSessionPath(id string) string {
 // ReadAgentOutput returns a subagent's full output by id or agent://<id>
 // reference. An unknown id is an error listing the ids present.
 func (s *ArtifactStore) ReadAgentOutput(ref string) (string, error) {
+	path, err := s.AgentOutputFile(ref)
+	if err != nil {
+		return "", err
+	}
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return "", fmt.Errorf("read subagent output %s: %w", filepath.Base(path), err)
+	}
+	return string(b), nil
+}
+
+// AgentOutputFile returns the file holding a subagent's full output, by
+// id or agent://<id> reference. An unknown id is an error listing the ids
+// present.
+func (s *ArtifactStore) AgentOutputFile(ref string) (string, error) {
 	id := strings.TrimSuffix(strings.TrimPrefix(ref, AgentScheme), "/")
 	if id == "" {
 		return "", errors.New("agent:// URL requires an output ID: agent://<id>")
@@ -114,11 +129,7 @@ func (s *ArtifactStore) ReadAgentOutput(ref string) (string, error) {
 			continue
 		}
 		if name == id {
-			b, err := os.ReadFile(filepath.Join(s.dir, e.Name()))
-			if err != nil {
-				return "", fmt.Errorf("read subagent output %s: %w", id, err)
-			}
-			return string(b), nil
+			return filepath.Join(s.dir, e.Name()), nil
 		}
 		available = append(available, name)
 	}

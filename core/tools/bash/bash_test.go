@@ -139,7 +139,17 @@ func TestBashLargeOutput(t *testing.T) {
 	if o := callTool(t, env, `{"command": "wc -l < artifact://0"}`); o.text != "200000\n" {
 		t.Fatal(o.text)
 	}
-	if o := callTool(t, env, `{"command": "cat agent://0"}`); !o.isError || !strings.HasPrefix(o.text, "Cannot resolve agent:// URL in bash command: agent://0") {
+	// A subagent's full output (agent://<id>) is a file too.
+	if o := callTool(t, env, `{"command": "cat agent://0-Scout"}`); !o.isError || !strings.HasPrefix(o.text, "Failed to resolve agent:// URL in bash command: agent://0-Scout\nNot found: 0-Scout") {
+		t.Fatal(o.text)
+	}
+	if err := os.WriteFile(env.Artifacts.AgentOutputPath("0-Scout"), []byte("scout report\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if o := callTool(t, env, `{"command": "cat agent://0-Scout"}`); o.isError || o.text != "scout report\n" {
+		t.Fatal(o.text)
+	}
+	if o := callTool(t, env, `{"command": "cat skill://x"}`); !o.isError || !strings.HasPrefix(o.text, "Cannot resolve skill:// URL in bash command: skill://x") {
 		t.Fatal(o.text)
 	}
 	if o := callTool(t, env, `{"command": "cat artifact://9"}`); !o.isError || !strings.Contains(o.text, "Artifact 9 not found") {

@@ -14,8 +14,9 @@ var internalURL = regexp.MustCompile(`'(?:skill|agent|artifact|plan|memory|rule|
 
 // expandURLs replaces the internal URLs in text with the paths of the
 // files they name: shell-quoted for command text, as they are for env
-// values and directories (quote false). Only artifact:// resolves in this
-// version; the other internal schemes are errors that say so.
+// values and directories (quote false). artifact:// and agent:// (a
+// subagent's full output) resolve; the other internal schemes are errors
+// that say so.
 func expandURLs(env *tool.Env, text string, quote bool) (string, error) {
 	if !strings.Contains(text, "://") {
 		return text, nil
@@ -45,15 +46,21 @@ func expandURLs(env *tool.Env, text string, quote bool) (string, error) {
 // resolveURL maps one internal URL to a file path.
 func resolveURL(env *tool.Env, url string) (string, error) {
 	scheme, _, _ := strings.Cut(url, "://")
-	if scheme != "artifact" {
-		return "", tool.Errorf("Cannot resolve %s:// URL in bash command: %s\nThis session has no %s:// resources; only artifact:// URLs can be used in shell commands.", scheme, url, scheme)
+	if scheme != "artifact" && scheme != "agent" {
+		return "", tool.Errorf("Cannot resolve %s:// URL in bash command: %s\nThis session has no %s:// resources; only artifact:// and agent:// URLs can be used in shell commands.", scheme, url, scheme)
 	}
 	if env.Artifacts == nil {
 		return "", tool.Errorf("Cannot resolve %s in bash command: %s", url, tool.ErrNoArtifactsDir)
 	}
-	path, err := env.Artifacts.Path(url)
+	var path string
+	var err error
+	if scheme == "agent" {
+		path, err = env.Artifacts.AgentOutputFile(url)
+	} else {
+		path, err = env.Artifacts.Path(url)
+	}
 	if err != nil {
-		return "", tool.Errorf("Failed to resolve artifact:// URL in bash command: %s\n%s", url, err)
+		return "", tool.Errorf("Failed to resolve %s:// URL in bash command: %s\n%s", scheme, url, err)
 	}
 	return path, nil
 }
