@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"time"
 	"unicode/utf8"
 
 	"github.com/gopi-agent/gopi/core/message"
@@ -64,11 +65,48 @@ func (s *Session) deliverJob(ctx context.Context, d job.Delivery) error {
 	// Idle: start a run with it, owned by the session, so the delivery
 	// loop goes on with the next result meanwhile.
 	s.bg.Add(1)
+	s.deliveryRuns.Add(1)
 	go func() {
 		defer s.bg.Done()
+		defer s.deliveryRuns.Add(-1)
 		_ = s.SendCustomMessage(s.bgCtx, m, CustomOptions{DeliverAs: DeliverFollowUp, TriggerTurn: true})
 	}()
 	return nil
+}
+
+// jobsPoll is how often WaitJobs looks at the jobs.
+const jobsPoll = 50 * time.Millisecond
+
+// WaitJobs waits until the session's background work is over: no job
+// running, no result waiting for delivery, and no run the deliveries
+// started still going. Print mode calls it so that `gopi -p` ends with the
+// answer the model gives once its background tasks and commands are done.
+// onWait, when set, is called once with the number of running jobs if
+// there is anything to wait for. It returns ctx's error when ctx ends
+// first.
+func (s *Session) WaitJobs(ctx context.Context, onWait func(running int)) error {
+	if !job.Enabled(s.toolEnv) {
+		return nil
+	}
+	m := job.For(s.toolEnv)
+	told := false
+	t := time.NewTicker(jobsPoll)
+	defer t.Stop()
+	for {
+		running := len(m.Running())
+		if running == 0 && len(m.Pending()) == 0 && s.deliveryRuns.Load() == 0 && !s.agent.IsRunning() {
+			return nil
+		}
+		if !told && onWait != nil && running > 0 {
+			onWait(running)
+			told = true
+		}
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-t.C:
+		}
+	}
 }
 
 // jobResultText is the text of a delivered result; a long result is cut

@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/gopi-agent/gopi/core/agent"
@@ -115,6 +116,7 @@ type Session struct {
 	nextBash       int                              // key of the next one
 	pendingBash    []*message.BashExecution         // executions waiting for the run to end
 	bg             sync.WaitGroup                   // background work (titles) the session owns
+	deliveryRuns   atomic.Int64                     // runs started by job deliveries, not yet returned
 	bgCtx          context.Context
 	bgCancel       context.CancelFunc
 	closed         bool

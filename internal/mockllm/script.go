@@ -102,6 +102,11 @@ type Turn struct {
 	// parallel (subagents) are answered by what they ask rather than by
 	// when they arrive.
 	Match string
+
+	// Hold, when set, delays the reply until it is closed (or the client
+	// goes away): a test decides when a parallel request gets its answer.
+	// Go scripts only.
+	Hold <-chan struct{} `json:"-"`
 }
 
 // defaultChunk is the delta size when a turn does not set ChunkSize: small

@@ -209,6 +209,13 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		writeMockError(w, format, http.StatusBadRequest, "mockllm: request body is not a JSON object: "+err.Error())
 		return
 	}
+	if turn.Hold != nil {
+		select {
+		case <-turn.Hold:
+		case <-r.Context().Done():
+			return
+		}
+	}
 	play(w, r, format, req, turn, index)
 }
 

@@ -101,6 +101,20 @@ func Run(ctx context.Context, s *agentsession.Session, prompts []Prompt, opts Op
 			break
 		}
 	}
+	if status == ExitOK {
+		// Background jobs (async bash, background tasks) deliver their
+		// results to the model, which answers again: wait for all of it.
+		err := s.WaitJobs(ctx, func(n int) {
+			fmt.Fprintf(opts.Stderr, "gopi: waiting for %d background job(s) to finish (Ctrl-C stops them)\n", n)
+		})
+		switch {
+		case out.failed():
+			return ExitOutputClosed
+		case err != nil:
+			s.Abort()
+			status = ExitInterrupted
+		}
+	}
 	last := s.LastAssistant()
 	// A failed answer's text is a fragment: stdout is for answers, so it
 	// stays in the session only. An interrupted one is shown, since the

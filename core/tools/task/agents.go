@@ -31,6 +31,7 @@ type Agent struct {
 	Thinking    ai.ThinkingLevel // reasoning effort; "" keeps the parent's
 	Source      string           // SourceBundled, SourceUser or SourceProject
 	Path        string           // the file it was read from ("embedded:<name>.md" for bundled ones)
+	Blocking    bool             // always run in the foreground, even with async.enabled
 }
 
 // agentName is what a name may look like.
@@ -40,7 +41,9 @@ var agentName = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9_.-]*$`)
 // lines, then the prompt. The front matter needs name and description;
 // tools, spawns and model take a list or a comma-separated string;
 // thinking-level (or thinkingLevel, thinking) names a reasoning effort.
-// Fields gopi does not use (omp's output, blocking) are ignored.
+// blocking: true keeps the agent's tasks in the foreground when
+// background jobs are on. Fields gopi does not use (omp's output) are
+// ignored.
 func ParseAgent(file string, content []byte, source string) (*Agent, error) {
 	fm, body, err := splitFrontMatter(content)
 	if err != nil {
@@ -74,6 +77,15 @@ func ParseAgent(file string, content []byte, source string) (*Agent, error) {
 	}
 	if a.Models, err = list(raw, "model"); err != nil {
 		return nil, fmt.Errorf("agent file %s: %w", file, err)
+	}
+	switch v := raw["blocking"].(type) {
+	case nil:
+	case bool:
+		a.Blocking = v
+	case string:
+		a.Blocking = strings.EqualFold(strings.TrimSpace(v), "true")
+	default:
+		return nil, fmt.Errorf("agent file %s: blocking %v is not true or false", file, v)
 	}
 	for _, key := range []string{"thinking-level", "thinkingLevel", "thinking"} {
 		v, ok := raw[key]

@@ -19,7 +19,8 @@ func TestParseAgent(t *testing.T) {
 	}{
 		{"full", "---\nname: review\ndescription: Reviews code\ntools: [read, Search]\nspawns: explore, plan\nmodel: pi/slow, anthropic/claude-opus-4:high\nthinking-level: medium\noutput: {}\nblocking: true\n---\n\nCheck the diff.\n",
 			&Agent{Name: "review", Description: "Reviews code", Prompt: "Check the diff.", Tools: []string{"read", "search"}, Spawns: []string{"explore", "plan"},
-				Models: []string{"pi/slow", "anthropic/claude-opus-4:high"}, Thinking: ai.ThinkingMedium}, ""},
+				Models: []string{"pi/slow", "anthropic/claude-opus-4:high"}, Thinking: ai.ThinkingMedium, Blocking: true}, ""},
+		{"blocking as a string", "---\nname: a\ndescription: b\nblocking: \"true\"\n---\n", &Agent{Name: "a", Description: "b", Blocking: true}, ""},
 		{"minimal, CRLF and BOM", "\ufeff---\r\nname: a\r\ndescription: b\r\n---\r\nbody\r\n",
 			&Agent{Name: "a", Description: "b", Prompt: "body"}, ""},
 		{"task in tools allows any agent", "---\nname: a\ndescription: b\ntools: read, task\n---\n",
@@ -31,6 +32,7 @@ func TestParseAgent(t *testing.T) {
 		{"bad name", "---\nname: a/b\ndescription: d\n---\n", nil, `name "a/b" may only hold`},
 		{"bad yaml", "---\nname: [\n---\n", nil, "not valid YAML"},
 		{"bad tools", "---\nname: a\ndescription: b\ntools: 3\n---\n", nil, "tools must be a list"},
+		{"bad blocking", "---\nname: a\ndescription: b\nblocking: [x]\n---\n", nil, "blocking [x] is not true or false"},
 		{"bad thinking", "---\nname: a\ndescription: b\nthinking-level: huge\n---\n", nil, "thinking-level huge is not one of"},
 	}
 	for _, c := range cases {

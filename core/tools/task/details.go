@@ -58,4 +58,12 @@ type Details struct {
 	Progress        []Progress `json:"progress,omitempty"`    // every task's state (updates)
 	TotalDurationMs int64      `json:"totalDurationMs"`       // time since the call started
 	OutputPaths     []string   `json:"outputPaths,omitempty"` // files holding whole answers
+	Async           *Async     `json:"async,omitempty"`       // the tasks run as background jobs
+}
+
+// Async describes tasks started as background jobs.
+type Async struct {
+	State string `json:"state"` // running, completed or failed
+	JobID string `json:"jobId"` // the first task's job
+	Type  string `json:"type"`  // "task"
 }

@@ -55,15 +55,25 @@ func (t *Tool) Execute(ctx context.Context, args tool.Args, onUpdate tool.Update
 	if err != nil {
 		return nil, tool.Errorf("Cannot start the tasks: %v", err)
 	}
+	if t.env.Settings.Bash.AsyncEnabled && !a.Blocking {
+		return t.startJobs(ctx, h, a, p, ts, pos, ids, onUpdate)
+	}
+	r := t.newRun(h, a, p, ts, pos, ids, onUpdate)
+	r.publish(true)
+	r.runAll(ctx)
+	return r.final(), nil
+}
+
+// newRun prepares a run of p's tasks under the output ids ids.
+func (t *Tool) newRun(h Host, a *Agent, p params, ts config.Task, pos Position, ids []string, onUpdate tool.UpdateFunc) *run {
 	r := &run{tool: t, host: h, agent: a, params: p, settings: ts, parent: pos, start: time.Now(), onUpdate: onUpdate}
 	r.results = make([]Result, len(p.Tasks))
+	r.started = make([]time.Time, len(p.Tasks))
 	for i, it := range p.Tasks {
 		r.results[i].Progress = Progress{Index: i, ID: ids[i], Agent: a.Name, AgentSource: a.Source, Status: StatusPending,
 			Description: it.Description, Assignment: strings.TrimSpace(it.Assignment)}
 	}
-	r.publish(true)
-	r.runAll(ctx)
-	return r.final(), nil
+	return r
 }
 
 // check validates a call against the definitions, the settings and the
@@ -170,7 +180,6 @@ const updateEvery = 150 * time.Millisecond
 // runAll runs the tasks in order, at most task.maxConcurrency at a time,
 // and returns when every one has ended. Once ctx is done no task starts.
 func (r *run) runAll(ctx context.Context) {
-	r.started = make([]time.Time, len(r.results))
 	workers := min(max(r.settings.MaxConcurrency, 1), len(r.results))
 	var next atomic.Int64
 	var wg sync.WaitGroup
