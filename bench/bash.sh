@@ -25,6 +25,7 @@ ROOT=$PWD
 WORK=$ROOT/bench/_work/bash
 RUNS=${BENCH_RUNS:-5}
 N=${BASH_ROUNDTRIPS:-2000}
+FRAME='{"type":"bash","command":"echo hi"}'
 SHARED=${GOPI_SHARED:-$ROOT/../shared}
 mkdir -p "$WORK" bench/results
 log() { printf '\033[1m==> %s\033[0m\n' "$*" >&2; }
@@ -63,32 +64,15 @@ rss_max=$(printf '%s\n' "${RSS[@]}" | sort -g | tail -1)
 
 log "bash round trips across processes"
 go build -o "$WORK/gopi" ./cmd/gopi
+# shellcheck source=rpc_host.bash
+. "$ROOT/bench/rpc_host.bash"
+rpc_home "$WORK"
 HOMEDIR=$WORK/home
-rm -rf "$HOMEDIR" && mkdir -p "$HOMEDIR/.gopi/agent" "$HOMEDIR/.omp/agent" "$WORK/project"
-cat >"$HOMEDIR/.gopi/agent/models.yml" <<YML
-providers:
-  mock:
-    baseUrl: http://127.0.0.1:9
-    api: anthropic-messages
-    apiKey: MOCK_KEY
-    auth: apiKey
-    models:
-      - id: mock-model
-YML
-cp "$HOMEDIR/.gopi/agent/models.yml" "$HOMEDIR/.omp/agent/models.yml"
-runs() { # runs N AGENT_DIR CMD... → "best median" seconds over RUNS runs
-	local n=$1 dir=$2
-	shift 2
-	for _ in $(seq "$RUNS"); do
-		(cd "$WORK/project" && env -i PATH="$PATH" HOME="$HOMEDIR" MOCK_KEY=x PI_CODING_AGENT_DIR="$dir" \
-			RPC_FRAME='{"type":"bash","command":"echo hi"}' python3 "$ROOT/bench/rpc_roundtrip.py" "$n" "$@")
-	done | sort -g | awk '{v[NR] = $1} END {if (NR == 0) {print "- -"; exit} printf "%.3f %.3f\n", v[1], v[int((NR + 1) / 2)]}'
-}
-read -r g_b g_m < <(runs "$N" "$HOMEDIR/.gopi/agent" "$WORK/gopi" --mode rpc --model mock/mock-model --no-session)
+read -r g_b g_m < <(RPC_FRAME="$FRAME" rpc_runs "$N" "$HOMEDIR/.gopi/agent" "$WORK/gopi" --mode rpc --model mock/mock-model --no-session)
 o_b=- o_m=-
 if [ -x "$SHARED/tools/omp-reference.sh" ] && "$SHARED/tools/omp-reference.sh" >/dev/null 2>&1; then
 	OMP_BIN=${OMP_REF_DIR:-$HOME/.cache/omp-reference}/node_modules/.bin
-	if read -r o_b o_m < <(PATH="$OMP_BIN:$PATH" runs "$N" "$HOMEDIR/.omp/agent" "$OMP_BIN/omp" --mode rpc --model mock/mock-model --no-session); then :; fi
+	if read -r o_b o_m < <(PATH="$OMP_BIN:$PATH" RPC_FRAME="$FRAME" rpc_runs "$N" "$HOMEDIR/.omp/agent" "$OMP_BIN/omp" --mode rpc --model mock/mock-model --no-session); then :; fi
 fi
 per() { awk -v t="$1" -v n="$N" 'BEGIN { if (t == "-") print "-"; else printf "%.0f", t / n * 1e6 }'; }
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (a == "-" || b == "-" || a == 0) print "-"; else printf "%.1f×", b / a }'; }

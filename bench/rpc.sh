@@ -37,31 +37,15 @@ read -r ack_b ack_m < <(stat prompt-ack-to-agent_start ns-ack-to-start)
 
 log "round trips across processes"
 go build -o "$WORK/gopi" ./cmd/gopi
+# shellcheck source=rpc_host.bash
+. "$ROOT/bench/rpc_host.bash"
+rpc_home "$WORK"
 HOMEDIR=$WORK/home
-rm -rf "$HOMEDIR" && mkdir -p "$HOMEDIR/.gopi/agent" "$HOMEDIR/.omp/agent" "$WORK/project"
-cat >"$HOMEDIR/.gopi/agent/models.yml" <<YML
-providers:
-  mock:
-    baseUrl: http://127.0.0.1:9
-    api: anthropic-messages
-    apiKey: MOCK_KEY
-    auth: apiKey
-    models:
-      - id: mock-model
-YML
-cp "$HOMEDIR/.gopi/agent/models.yml" "$HOMEDIR/.omp/agent/models.yml"
-runs() { # runs N CMD... → "best median" seconds over RUNS runs
-	local n=$1
-	shift
-	for _ in $(seq "$RUNS"); do
-		(cd "$WORK/project" && env -i PATH="$PATH" HOME="$HOMEDIR" MOCK_KEY=x PI_CODING_AGENT_DIR="$2" python3 "$ROOT/bench/rpc_roundtrip.py" "$n" "${@:3}")
-	done | sort -g | awk '{v[NR] = $1} END {if (NR == 0) {print "- -"; exit} printf "%.3f %.3f\n", v[1], v[int((NR + 1) / 2)]}'
-}
-read -r g_b g_m < <(runs "$N" x "$HOMEDIR/.gopi/agent" "$WORK/gopi" --mode rpc --model mock/mock-model --no-session)
+read -r g_b g_m < <(rpc_runs "$N" "$HOMEDIR/.gopi/agent" "$WORK/gopi" --mode rpc --model mock/mock-model --no-session)
 o_b=- o_m=-
 if [ -x "$SHARED/tools/omp-reference.sh" ] && "$SHARED/tools/omp-reference.sh" >/dev/null 2>&1; then
 	OMP_BIN=${OMP_REF_DIR:-$HOME/.cache/omp-reference}/node_modules/.bin
-	if read -r o_b o_m < <(PATH="$OMP_BIN:$PATH" runs "$NOMP" x "$HOMEDIR/.omp/agent" "$OMP_BIN/omp" --mode rpc --model mock/mock-model --no-session); then :; fi
+	if read -r o_b o_m < <(PATH="$OMP_BIN:$PATH" rpc_runs "$NOMP" "$HOMEDIR/.omp/agent" "$OMP_BIN/omp" --mode rpc --model mock/mock-model --no-session); then :; fi
 fi
 per() { awk -v t="$1" -v n="$2" 'BEGIN { if (t == "-") print "-"; else printf "%.1f", t / n * 1e6 }'; }
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (a == "-" || b == "-" || a == 0) print "-"; else printf "%.0f×", b / a }'; }
