@@ -80,7 +80,7 @@ type Compaction struct {
 	FirstKeptEntryID string          `json:"firstKeptEntryId"`        // first entry still sent in full
 	TokensBefore     int             `json:"tokensBefore"`            // context tokens before compaction
 	Details          json.RawMessage `json:"details,omitempty"`       // compactor data (e.g. read and modified files)
-	FromExtension    bool            `json:"fromExtension,omitempty"` // produced by an extension
+	FromExtension    bool            `json:"fromExtension"`           // produced by an extension (always written, as omp does)
 	PreserveData     json.RawMessage `json:"preserveData,omitempty"`  // hook data kept across compaction
 }
 
