@@ -54,6 +54,9 @@ type Entry struct {
 	// persisted form (after size controls) of an entry we wrote; nil until
 	// then. A rewrite writes raw back, so fields we do not model survive.
 	raw []byte
+	// replaces is, until the next rewrite, the stored line this entry
+	// replaced (PruneToolResults): the rewrite puts raw in its place.
+	replaces []byte
 }
 
 // ModelChange records a model switch.
