@@ -110,6 +110,9 @@ type Session struct {
 	runLock        *session.RunLock                 // this process runs the store's session file
 	stateJSON      stateJSON                        // cached encodings for State
 	autoCompaction *bool                            // run-time override of compaction.enabled
+	compact        compactState                     // compaction in progress, token counter
+	turn           chan struct{}                    // held by the prompt or compaction working (turn.go)
+	aborts         int                              // Abort calls so far (work of an older generation stops)
 	bg             sync.WaitGroup                   // background work (titles) the session owns
 	bgCtx          context.Context
 	bgCancel       context.CancelFunc
@@ -142,7 +145,7 @@ func New(ctx context.Context, opts Options) (*Session, error) {
 			return nil, err
 		}
 	}
-	s := &Session{cfg: cfg, reg: reg, opts: opts, titleWait: titleGrace}
+	s := &Session{cfg: cfg, reg: reg, opts: opts, titleWait: titleGrace, turn: make(chan struct{}, 1)}
 	s.opts.Cwd = cwd
 	s.client = opts.HTTPClient
 	if s.client == nil {
@@ -424,7 +427,10 @@ func (s *Session) Close() error {
 	}
 	s.closed = true
 	s.mu.Unlock()
-	s.agent.Abort()
+	s.Abort()
+	// Wait for the prompt or compaction in progress to see the abort and
+	// give the turn back; it is kept, nothing may start after Close.
+	_ = s.acquire(context.Background())
 	_ = s.agent.WaitIdle(context.Background())
 	s.waitBackground(s.titleWait)
 	s.unsub()

@@ -1,7 +1,6 @@
 package agentsession
 
 import (
-	"context"
 	"encoding/json"
 	"fmt"
 	"strings"
@@ -152,18 +151,3 @@ func (s *Session) todoFollowUp(attempt int, changed bool) ai.Message {
 	return &message.Custom{CustomType: "todo-reminder", Content: message.PlainText(text), Display: false, Attribution: "agent", Timestamp: nowMillis()}
 }
 
-// runTodoReminders sends the model back to its unfinished plan after a
-// run, at most todo.reminders.max times. before is the plan's version when
-// the prompt started.
-func (s *Session) runTodoReminders(ctx context.Context, before int) error {
-	for attempt := 0; ctx.Err() == nil; attempt++ {
-		m := s.todoFollowUp(attempt, todo.For(s.toolEnv).Version() != before)
-		if m == nil {
-			return nil
-		}
-		if err := s.agent.Prompt(ctx, m); err != nil {
-			return err
-		}
-	}
-	return nil
-}

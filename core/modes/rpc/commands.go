@@ -153,7 +153,7 @@ func cmdPrompt(ctx context.Context, srv *server, id json.RawMessage, line []byte
 	if err := p.check(); err != nil {
 		return nil, err
 	}
-	if p.StreamingBehavior == "" && srv.s.IsStreaming() {
+	if p.StreamingBehavior == "" && srv.s.IsBusy() {
 		return nil, agent.ErrBusy
 	}
 	// Acknowledge first, then queue or run: the events follow the
