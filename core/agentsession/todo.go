@@ -150,4 +150,3 @@ func (s *Session) todoFollowUp(attempt int, changed bool) ai.Message {
 	text := fmt.Sprintf("You stopped with %d unfinished task(s) in your plan:\n%sContinue with them, or mark them done or dropped with todo_write if they are finished or no longer needed. (Reminder %d of %d.)", len(tasks), b.String(), attempt+1, max)
 	return &message.Custom{CustomType: "todo-reminder", Content: message.PlainText(text), Display: false, Attribution: "agent", Timestamp: nowMillis()}
 }
-
