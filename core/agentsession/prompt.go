@@ -46,9 +46,12 @@ func userMessage(text string, images []*ai.ImageContent) *ai.UserMessage {
 	return &ai.UserMessage{Content: content, Attribution: "user", Timestamp: nowMillis()}
 }
 
-// Prompt sends the user's text and runs the agent until it is done. While a
-// run is in progress the text is queued as opts.StreamingBehavior says and
-// Prompt returns at once; without one it fails with agent.ErrBusy. It
+// Prompt sends the user's text and runs the agent until it is done, then
+// keeps the context in shape (compaction, see compact.go) and sends the
+// model back to unfinished todo tasks. While a run is in progress the
+// text is queued as opts.StreamingBehavior says and Prompt returns at
+// once; without one it fails with agent.ErrBusy. During the work after a
+// run, or a compaction, Prompt waits for it to finish. It
 // returns an error for a missing model or key, for a session that cannot
 // be written (the latched persistence error), and ctx's error when ctx
 // ended the run; a failed provider call ends the run with an assistant
@@ -61,9 +64,13 @@ func (s *Session) Prompt(ctx context.Context, text string, opts PromptOptions) e
 	if opts.Attribution != "" {
 		um.Attribution = opts.Attribution
 	}
-	if !s.tryAcquire() {
-		// A run, its maintenance or a compaction is in progress.
+	if s.agent.IsRunning() {
 		return s.queue(um, opts.StreamingBehavior)
+	}
+	// The work after a run (maintenance, reminders) or a compaction may
+	// still hold the turn: the prompt follows it.
+	if err := s.acquire(ctx); err != nil {
+		return err
 	}
 	defer s.release()
 	if err := s.checkModel(); err != nil {
@@ -164,12 +171,15 @@ func (s *Session) SendCustomMessage(ctx context.Context, m *message.Custom, opts
 		s.mu.Unlock()
 		return nil
 	}
-	if !s.tryAcquire() {
+	if s.agent.IsRunning() {
 		d := opts.DeliverAs
 		if d == "" {
 			d = DeliverSteer
 		}
 		return s.queue(m, d)
+	}
+	if err := s.acquire(ctx); err != nil {
+		return err
 	}
 	defer s.release()
 	if opts.TriggerTurn {
@@ -216,8 +226,9 @@ func (s *Session) WaitIdle(ctx context.Context) error {
 func (s *Session) IsStreaming() bool { return s.agent.IsRunning() }
 
 // IsBusy reports whether the session is working: a run, the maintenance
-// after it, todo reminders or a compaction. A prompt sent meanwhile must
-// say how to deliver it (steer or follow-up).
+// after it, todo reminders or a compaction. A prompt sent while a run
+// streams must say how to deliver it (steer or follow-up); one sent during
+// the rest waits for it.
 func (s *Session) IsBusy() bool { return s.busy() || s.agent.IsRunning() }
 
 // Messages returns the conversation the model sees next (a copy).

@@ -4,10 +4,10 @@ import "context"
 
 // The turn: at most one prompt (its runs, the maintenance after them,
 // todo reminders) or compaction works on the conversation at a time. A
-// prompt or custom message that arrives meanwhile is queued for the agent
-// (steer or follow-up) and delivered by the work in progress before it
-// gives the turn back; a manual compaction aborts the work and waits for
-// the turn.
+// prompt that arrives while a run streams is queued for the agent (steer
+// or follow-up) and delivered by the work in progress before it gives the
+// turn back; one that arrives between runs waits for the turn. A manual
+// compaction aborts the work and waits for the turn.
 
 // tryAcquire takes the turn if it is free.
 func (s *Session) tryAcquire() bool {

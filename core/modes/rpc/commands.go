@@ -86,7 +86,7 @@ func init() {
 		"set_follow_up_mode": cmdSetQueueMode(func(s *agentsession.Session, m agent.QueueMode) { s.Agent().SetFollowUpMode(m) }),
 		"set_interrupt_mode": cmdSetInterruptMode,
 		// Compaction and retry
-		"compact":             notYet("compaction"),
+		"compact":             cmdCompact,
 		"set_auto_compaction": cmdSetAutoCompaction,
 		"set_auto_retry":      cmdSetAutoRetry,
 		"abort_retry":         cmdAbortRetry,
@@ -153,7 +153,7 @@ func cmdPrompt(ctx context.Context, srv *server, id json.RawMessage, line []byte
 	if err := p.check(); err != nil {
 		return nil, err
 	}
-	if p.StreamingBehavior == "" && srv.s.IsBusy() {
+	if p.StreamingBehavior == "" && srv.s.IsStreaming() {
 		return nil, agent.ErrBusy
 	}
 	// Acknowledge first, then queue or run: the events follow the

@@ -36,9 +36,10 @@ type server struct {
 	host *hostBridge
 	ui   *uiBridge
 
-	mu       sync.Mutex
-	starting chan struct{}  // closed by the next agent_start while a prompt is starting
-	prompts  sync.WaitGroup // prompt commands running in the background
+	mu         sync.Mutex
+	starting   chan struct{}  // closed by the next agent_start while a prompt is starting
+	compacting chan struct{}  // closed when the compact command in progress has answered
+	prompts    sync.WaitGroup // prompt and compact commands running in the background
 }
 
 // Run serves the RPC protocol for s until the input ends or ctx is done,
@@ -174,6 +175,7 @@ func (srv *server) handleLine(ctx context.Context, line []byte) {
 		srv.out.send(fail(nil, head.Type, "Unknown command: "+head.Type))
 		return
 	}
+	srv.waitCompaction(ctx, head.Type)
 	data, err := cmd(ctx, srv, head.ID, line)
 	if err != nil {
 		srv.out.send(fail(head.ID, head.Type, err.Error()))
