@@ -125,13 +125,16 @@ func TestPrepare(t *testing.T) {
 	if _, err := Prepare(b.path(), s, exact()); !errors.Is(err, ErrAlreadyCompacted) {
 		t.Errorf("after a compaction: %v", err)
 	}
-	// A little more: too small (the kept part takes it all).
+	// A little more: what the first compaction kept (u2, a4) is all there
+	// is to summarise; the cut stays after the compaction.
 	b.user("u3", "hi")
-	if _, err := Prepare(b.path(), s, exact()); !errors.Is(err, ErrTooSmall) {
-		t.Errorf("small: %v", err)
+	p, err = Prepare(b.path(), s, exact())
+	if err != nil || p.FirstKeptEntryID != b.ids["u3"] || len(p.MessagesToSummarize) != 2 {
+		t.Fatalf("small after a compaction: %v %+v", err, p)
 	}
-	// More again: the second compaction looks only after the first, builds
-	// on its summary, and carries its files over.
+	// More again: the second compaction cuts after the first, summarises
+	// what the first kept and what came since, builds on its summary, and
+	// carries its files over.
 	b.assistant("a5", words(300))
 	b.user("u4", words(200))
 	b.assistant("a6", "ok")
@@ -142,8 +145,8 @@ func TestPrepare(t *testing.T) {
 	if p.PreviousSummary != "S1" || p.FirstKeptEntryID != b.ids["u4"] {
 		t.Errorf("second: %+v", p)
 	}
-	if len(p.MessagesToSummarize) != 2 {
-		t.Errorf("second compaction summarises %d messages, want u3 and a5", len(p.MessagesToSummarize))
+	if len(p.MessagesToSummarize) != 4 {
+		t.Errorf("second compaction summarises %d messages, want u2, a4 (kept by the first), u3 and a5", len(p.MessagesToSummarize))
 	}
 	if d := p.FileOps.Lists(); fmt.Sprint(d.ReadFiles, d.ModifiedFiles) != "[old.go util.go] [gone.go]" {
 		t.Errorf("carried files %v", d)
@@ -245,7 +248,7 @@ func TestCutPointNeverSplitsToolPairs(t *testing.T) {
 		}
 		prepared++
 		all := append(append(append([]ai.Message(nil), p.MessagesToSummarize...), p.TurnPrefixMessages...), p.RecentMessages...)
-		if want := messagesOf(path[start:]); len(all) != len(want) {
+		if want := append(previouslyKept(path, start-1), messagesOf(path[start:])...); len(all) != len(want) {
 			t.Fatalf("seed %d: parts hold %d messages, the range %d", seed, len(all), len(want))
 		}
 		// The kept messages answer every call they contain, and every

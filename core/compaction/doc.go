@@ -19,7 +19,9 @@
 //
 // # Where to cut
 //
-// Prepare looks only at the entries after the previous compaction. Walking
+// Prepare cuts only among the entries after the previous compaction; the
+// messages that compaction kept verbatim leave the context with this one,
+// so they are summarised too (omp drops them unsummarised). Walking
 // back from the newest, it adds up message sizes until keepRecentTokens is
 // reached (scaled down by how much the provider's real count exceeds our
 // estimate, when a response reported usage) and cuts at the nearest

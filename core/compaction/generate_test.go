@@ -138,10 +138,11 @@ func TestGenerateSplitTurnAndUpdate(t *testing.T) {
 		t.Errorf("prefix request: %+v", pre)
 	}
 
-	// Split again right after a compaction, with nothing new before the
-	// split turn: the previous summary stands for the history.
+	// Split right after a compaction that kept nothing (an extension's),
+	// with nothing new before the split turn: the previous summary stands
+	// for the history.
 	b2 := twoTurns(t)
-	b2.compaction("c1", "OLD SUMMARY", "u2", "")
+	b2.compaction("c1", "OLD SUMMARY", "no such entry", "")
 	b2.user("u3", words(50))
 	c2 := b2.call("bash", map[string]any{"command": "make"})
 	b2.assistant("a5", "Building.", c2)

@@ -96,7 +96,7 @@ func Prepare(path []*session.Entry, s Settings, c *Counter) (*Preparation, error
 		historyEnd = cp.TurnStart
 	}
 	p := &Preparation{FirstKeptEntryID: first.ID, SplitTurn: cp.SplitTurn, TokensBefore: tokensBefore, Settings: s}
-	p.MessagesToSummarize = messagesOf(path[start:historyEnd])
+	p.MessagesToSummarize = append(previouslyKept(path, prev), messagesOf(path[start:historyEnd])...)
 	if cp.SplitTurn {
 		p.TurnPrefixMessages = messagesOf(path[cp.TurnStart:cp.FirstKept])
 	}
@@ -123,6 +123,33 @@ func Prepare(path []*session.Entry, s Settings, c *Counter) (*Preparation, error
 		p.FileOps.AddMessage(m)
 	}
 	return p, nil
+}
+
+// previouslyKept returns the messages the compaction at path[prev] kept
+// verbatim (from its firstKeptEntryId up to it). The new cut always falls
+// after that compaction, so they leave the context now: they are
+// summarised with the rest. (omp summarises only the entries after the
+// previous compaction, and so loses them.) None when there is no previous
+// compaction, or when it carries a provider's replacement history, which
+// stood for them.
+func previouslyKept(path []*session.Entry, prev int) []ai.Message {
+	if prev < 0 {
+		return nil
+	}
+	c := path[prev].Compaction
+	var preserve map[string]json.RawMessage
+	if json.Unmarshal(c.PreserveData, &preserve) == nil && preserve[remoteCompactionKey] != nil {
+		return nil
+	}
+	for i := prev - 1; i >= 0; i-- {
+		if path[i].ID == c.FirstKeptEntryID {
+			return messagesOf(path[i:prev])
+		}
+		if path[i].Type == session.TypeCompaction {
+			break // the kept part never reaches back past the compaction before
+		}
+	}
+	return nil
 }
 
 // messagesOf returns the messages entries contribute to the context, as
