@@ -212,10 +212,10 @@ func (s *Session) WaitIdle(ctx context.Context) error {
 	if err := s.agent.WaitIdle(ctx); err != nil {
 		return err
 	}
-	if s.isClosed() {
-		return nil // Close holds the turn for good
-	}
 	if err := s.acquire(ctx); err != nil {
+		if errors.Is(err, errClosed) {
+			return nil // Close holds the turn for good
+		}
 		return err
 	}
 	s.release()

@@ -112,6 +112,7 @@ type Session struct {
 	autoCompaction *bool                            // run-time override of compaction.enabled
 	compact        compactState                     // compaction in progress, token counter
 	turn           chan struct{}                    // held by the prompt or compaction working (turn.go)
+	closing        chan struct{}                    // closed by Close: nobody new gets the turn
 	aborts         int                              // Abort calls so far (work of an older generation stops)
 	bg             sync.WaitGroup                   // background work (titles) the session owns
 	bgCtx          context.Context
@@ -145,7 +146,7 @@ func New(ctx context.Context, opts Options) (*Session, error) {
 			return nil, err
 		}
 	}
-	s := &Session{cfg: cfg, reg: reg, opts: opts, titleWait: titleGrace, turn: make(chan struct{}, 1)}
+	s := &Session{cfg: cfg, reg: reg, opts: opts, titleWait: titleGrace, turn: make(chan struct{}, 1), closing: make(chan struct{})}
 	s.opts.Cwd = cwd
 	s.client = opts.HTTPClient
 	if s.client == nil {
@@ -427,10 +428,11 @@ func (s *Session) Close() error {
 	}
 	s.closed = true
 	s.mu.Unlock()
+	close(s.closing)
 	s.Abort()
 	// Wait for the prompt or compaction in progress to see the abort and
 	// give the turn back; it is kept, nothing may start after Close.
-	_ = s.acquire(context.Background())
+	s.turn <- struct{}{}
 	_ = s.agent.WaitIdle(context.Background())
 	s.waitBackground(s.titleWait)
 	s.unsub()

@@ -9,23 +9,37 @@ import "context"
 // turn back; one that arrives between runs waits for the turn. A manual
 // compaction aborts the work and waits for the turn.
 
-// tryAcquire takes the turn if it is free.
+// tryAcquire takes the turn if it is free (and the session open).
 func (s *Session) tryAcquire() bool {
 	select {
 	case s.turn <- struct{}{}:
-		return true
+		select {
+		case <-s.closing:
+			s.release()
+			return false
+		default:
+			return true
+		}
 	default:
 		return false
 	}
 }
 
-// acquire waits for the turn or for ctx.
+// acquire waits for the turn, for ctx, or for the session to close.
 func (s *Session) acquire(ctx context.Context) error {
 	select {
 	case s.turn <- struct{}{}:
-		return nil
+		select {
+		case <-s.closing: // won the race against Close: hand the turn to it
+			s.release()
+			return errClosed
+		default:
+			return nil
+		}
 	case <-ctx.Done():
 		return ctx.Err()
+	case <-s.closing:
+		return errClosed
 	}
 }
 
