@@ -528,13 +528,18 @@ func (s *Session) promote(last *ai.AssistantMessage) bool {
 
 // beforeLatestCompaction reports whether an answer predates the latest
 // compaction on the path (an error kept in the kept part must not set off
-// another compaction).
+// another compaction; a usage measured before it is stale). The session
+// stores the very messages the agent holds, so the path is searched for
+// the message itself; one not on the path counts as old when there is a
+// compaction.
 func (s *Session) beforeLatestCompaction(m *ai.AssistantMessage) bool {
 	path := s.Store().Path("")
 	for i := len(path) - 1; i >= 0; i-- {
-		if path[i].Type == session.TypeCompaction {
-			t, err := time.Parse(time.RFC3339Nano, path[i].Timestamp)
-			return err == nil && m.Timestamp < t.UnixMilli()
+		switch {
+		case path[i].Message == ai.Message(m):
+			return false
+		case path[i].Type == session.TypeCompaction:
+			return true
 		}
 	}
 	return false

@@ -11,6 +11,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/gopi-agent/gopi/core/agent"
 	"github.com/gopi-agent/gopi/core/ai"
@@ -598,5 +599,87 @@ func TestPruneOldToolOutputAfterATurn(t *testing.T) {
 	reqs := f.script.requests()
 	if n := strings.Count(strings.Join(roles(reqs[len(reqs)-1].Messages), "\n"), "toolResult:[Output truncated - "); n != 3 {
 		t.Errorf("%d notices sent", n)
+	}
+}
+
+// A prompt sent while the previous one is still compacting (after its
+// run) waits for the compaction and then runs on the compacted context.
+func TestPromptDuringCompactionWaits(t *testing.T) {
+	f := newFixture(t, keyEnv)
+	f.settings("compaction:\n  thresholdTokens: 3000\n  keepRecentTokens: 100\n  autoContinue: false\n")
+	release := make(chan struct{})
+	inSummary := make(chan struct{}, 4)
+	sum := summaries()
+	f.script.summarize = func(ctx context.Context, req *ai.Request, em *ai.Emitter) {
+		inSummary <- struct{}{}
+		<-release
+		sum(ctx, req, em)
+	}
+	f.script.add(sayUsage("a", 1000), sayUsage("over", 3500), sayUsage("after", 500))
+	reg := f.registry(f.config())
+	s := f.open(Options{Models: reg, Model: f.model(reg, "anthropic/claude-sonnet-4-5"), NoTitle: true})
+	ctx := context.Background()
+	if err := s.Prompt(ctx, "one"+longText(300), PromptOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	first := make(chan error, 1)
+	go func() { first <- s.Prompt(ctx, "two"+longText(300), PromptOptions{}) }()
+	<-inSummary
+	if !s.IsCompacting() || !s.IsBusy() || s.IsStreaming() {
+		t.Errorf("compacting %v busy %v streaming %v", s.IsCompacting(), s.IsBusy(), s.IsStreaming())
+	}
+	second := make(chan error, 1)
+	go func() { second <- s.Prompt(ctx, "three", PromptOptions{}) }()
+	time.Sleep(50 * time.Millisecond)
+	if n := len(f.script.requests()); n != 2 {
+		t.Fatalf("%d requests while compacting: the waiting prompt ran", n)
+	}
+	close(release)
+	if err := <-first; err != nil {
+		t.Fatal(err)
+	}
+	if err := <-second; err != nil {
+		t.Fatal(err)
+	}
+	reqs := f.script.requests()
+	last := roles(reqs[len(reqs)-1].Messages)
+	if len(reqs) != 3 || !strings.HasPrefix(last[0], "user:Earlier parts") || last[len(last)-1] != "user:three" {
+		t.Errorf("%d requests, last %q", len(reqs), last)
+	}
+}
+
+func TestIdleCompaction(t *testing.T) {
+	f := newFixture(t, keyEnv)
+	f.settings("compaction:\n  idleEnabled: true\n  idleThresholdTokens: 1000\n  idleTimeoutSeconds: 5\n  keepRecentTokens: 100\n")
+	f.script.summarize = summaries()
+	f.script.add(sayUsage("a", 600), sayUsage("b", 1200))
+	reg := f.registry(f.config())
+	s := f.open(Options{Models: reg, Model: f.model(reg, "anthropic/claude-sonnet-4-5"), NoTitle: true})
+	evs := record(s)
+	ctx := context.Background()
+	if err := s.Prompt(ctx, "one"+longText(300), PromptOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	if _, due := s.IdleCompactionDue(); due {
+		t.Errorf("due at %d tokens", s.ContextTokens())
+	}
+	if err := s.Prompt(ctx, "two"+longText(300), PromptOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	wait, due := s.IdleCompactionDue()
+	if !due || wait != time.Minute || s.ContextTokens() != 1210 {
+		t.Errorf("due %v after %v at %d tokens", due, wait, s.ContextTokens())
+	}
+	s.RunIdleCompaction(ctx)
+	got := evs.compactions(t)
+	if len(got) != 2 || got[0] != `{"type":"auto_compaction_start","reason":"idle","action":"context-full"}` || !strings.Contains(got[1], `"result":{"summary":"SUMMARY 1"`) {
+		t.Errorf("events %v", got)
+	}
+	// No auto-continue after idle compaction; the context is now small.
+	if n := len(f.script.requests()); n != 2 {
+		t.Errorf("%d requests", n)
+	}
+	if _, due := s.IdleCompactionDue(); due {
+		t.Errorf("still due at %d tokens", s.ContextTokens())
 	}
 }
