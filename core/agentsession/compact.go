@@ -45,7 +45,8 @@ type compactState struct {
 }
 
 // compactionSettings returns the compaction.* settings with the run-time
-// override of SetAutoCompaction (turning it on also leaves strategy off).
+// override of SetAutoCompaction (turning it on also overrides a strategy
+// of off, as omp's does).
 func (s *Session) compactionSettings() compaction.Settings {
 	c := s.cfg.Settings.Compaction()
 	out := compaction.Settings{Enabled: c.Enabled, Strategy: c.Strategy, ThresholdPercent: c.ThresholdPercent,
