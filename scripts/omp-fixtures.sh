@@ -390,6 +390,48 @@ rpc_run named "$work/named/commands.jsonl" --model mock/mock-model
 mock_stop named
 layout named >"$work/named/layout.txt"
 
+# compact, compact-split: an RPC session with prompts (text, a read, text,
+# a long story), then compact with custom instructions, get_messages and a
+# last prompt (its request shows the summary and the kept entries).
+# keepRecentTokens is small so that the start is summarised: with 50 the cut
+# falls on the story prompt; with 60 on the answer before it, which splits
+# that turn (a turn-prefix summary as well).
+compact_scenario() {
+  local name=$1 keep=$2 prefix_turn=$3
+  setup "$name"
+  printf 'compaction:\n  keepRecentTokens: %s\n' "$keep" >"$work/$name/home/.omp/agent/config.yml"
+  cat >"$work/$name/mock.json" <<EOF
+{"turns": [
+  {"blocks": [{"type": "text", "text": "Hello! I am the mock model."}], "usage": {"input": 20, "output": 9}},
+  {"blocks": [
+     {"type": "text", "text": "I will read greet.go."},
+     {"type": "toolCall", "id": "toolu_mock_read_1", "name": "read", "arguments": {"_i": "Reading greet.go", "path": "greet.go"}}],
+   "usage": {"input": 25, "output": 20}},
+  {"blocks": [{"type": "text", "text": "greet.go defines Hello, which returns a greeting."}], "usage": {"input": 30, "output": 14}},
+  {"blocks": [{"type": "text", "text": "You are welcome."}], "usage": {"input": 35, "output": 4}},
+  {"blocks": [{"type": "text", "text": "Noted."}], "usage": {"input": 45, "output": 3}},
+  {"match": "Additional focus", "blocks": [{"type": "text", "text": "## Goal\nLearn what greet.go does.\n\n## Progress\n- [x] Read greet.go"}], "usage": {"input": 300, "output": 30}},
+  $prefix_turn
+  {"match": "<previous-summary>", "blocks": [{"type": "text", "text": "I read greet.go and explained Hello."}], "usage": {"input": 200, "output": 12}},
+  {"blocks": [{"type": "text", "text": "We talked about greet.go and a fox."}], "usage": {"input": 40, "output": 10}}
+]}
+EOF
+  cat >"$work/$name/commands.jsonl" <<'EOF'
+{"id":"req-1","type":"prompt","message":"Say hello"}
+{"id":"req-2","type":"prompt","message":"What does greet.go do?"}
+{"id":"req-3","type":"prompt","message":"Thanks"}
+{"id":"req-4","type":"prompt","message":"Here is a story to remember for later, word for word: the quick brown fox jumps over the lazy dog, then the fox runs into the forest, finds a river, drinks cold water, naps under an old oak tree until the evening bells ring in the village."}
+{"id":"req-5","type":"compact","customInstructions":"Focus on greet.go"}
+{"id":"req-6","type":"get_messages"}
+{"id":"req-7","type":"prompt","message":"What did we talk about?"}
+EOF
+  mock_start "$name"
+  rpc_run "$name" "$work/$name/commands.jsonl" --model mock/mock-model
+  mock_stop "$name"
+}
+compact_scenario compact 50 ''
+compact_scenario compact-split 60 '{"match": "[User]: Thanks", "blocks": [{"type": "text", "text": "The user thanked the assistant."}], "usage": {"input": 100, "output": 8}},'
+
 # ---------------------------------------------------------------------------
 # Copy into testdata.
 
@@ -412,6 +454,8 @@ spill_art=$(find "$work/spill/home/.omp/agent/sessions" -mindepth 2 -maxdepth 2 
 if [ -n "$spill_art" ]; then cp -r "$spill_art" "$session_out/spill"; fi
 copy_session named named.jsonl
 copy_session rpc rpc.jsonl
+copy_session compact compact.jsonl
+copy_session compact-split compact-split.jsonl
 {
   for s in text tool thinking image spill named rpc; do
     echo "# $s"
@@ -483,6 +527,10 @@ cp "$work/rpc/rpc.stdout.jsonl" "$rpc_out/rpc.stdout.jsonl"
 cp "$work/rpc/rpc.stderr" "$rpc_out/rpc.stderr"
 cp "$work/named/rpc.stdin.jsonl" "$rpc_out/named.stdin.jsonl"
 cp "$work/named/rpc.stdout.jsonl" "$rpc_out/named.stdout.jsonl"
+for s in compact compact-split; do
+  cp "$work/$s/rpc.stdin.jsonl" "$rpc_out/$s.stdin.jsonl"
+  cp "$work/$s/rpc.stdout.jsonl" "$rpc_out/$s.stdout.jsonl"
+done
 
 # ---------------------------------------------------------------------------
 # READMEs.
@@ -525,7 +573,12 @@ print mode left behind.
 - named.jsonl: \`omp --mode rpc --model mock/mock-model\` with set_session_name, a prompt,
   set_thinking_level low, set_model mock/mock-model-2, a second prompt
   (transcript: core/modes/rpc/testdata/omp/named.*.jsonl).
-- rpc.jsonl: the session of the RPC transcript core/modes/rpc/testdata/omp/rpc.*."
+- rpc.jsonl: the session of the RPC transcript core/modes/rpc/testdata/omp/rpc.*.
+- compact.jsonl, compact-split.jsonl: RPC sessions with four prompts (one
+  reads greet.go), then \`compact\` with custom instructions and a fifth
+  prompt, under \`compaction.keepRecentTokens\` 50 (the cut falls on the last
+  user message) and 60 (the cut falls on an assistant message: a split turn);
+  transcripts: core/modes/rpc/testdata/omp/compact*.jsonl."
 
 readme "$agent_out" "# omp 14.9.9 event streams and requests
 
@@ -567,6 +620,10 @@ model.baseUrl change every run).
   agent_end), then closes stdin and reads stdout to the end.
 - named.stdin.jsonl / named.stdout.jsonl: the same way, set_session_name, a
   prompt, set_thinking_level, set_model, a second prompt
-  (session: core/session/testdata/omp/named.jsonl)."
+  (session: core/session/testdata/omp/named.jsonl).
+- compact.stdin.jsonl / compact.stdout.jsonl, compact-split.*: four prompts,
+  compact with customInstructions, get_messages (the context omp rebuilt
+  after compacting), a last prompt (sessions:
+  core/session/testdata/omp/compact*.jsonl)."
 
 echo "omp-fixtures: done; work tree in $work" >&2

@@ -75,3 +75,54 @@ func Example() {
 	// [read hello.txt]
 	// The file says: hello, world
 }
+
+// ExampleSession_Compact compacts a conversation on demand: the older
+// turns are replaced by a summary the model writes, the newest kept as
+// they are. (A session also compacts by itself when its context passes
+// the threshold; the compaction.* settings say when.)
+func ExampleSession_Compact() {
+	srv := mockllm.New(nil)
+	defer srv.Close()
+	srv.Script(
+		mockllm.Turn{Blocks: []mockllm.Block{mockllm.Text("Noted: the build uses make.")}, Usage: &mockllm.Usage{Input: 20, Output: 8}},
+		mockllm.Turn{Blocks: []mockllm.Block{mockllm.Text("Noted: tests run with go test.")}, Usage: &mockllm.Usage{Input: 40, Output: 8}},
+		// The summary requests.
+		mockllm.Turn{Match: "Write working notes", Blocks: []mockllm.Block{mockllm.Text("## Objective\nLearn how the project builds.")}},
+		mockllm.Turn{Match: "two or three sentences", Blocks: []mockllm.Block{mockllm.Text("I noted how the project builds and tests.")}},
+	)
+	home, _ := os.MkdirTemp("", "gopi-sdk-compact")
+	defer os.RemoveAll(home)
+	agentDir := filepath.Join(home, ".gopi", "agent")
+	os.MkdirAll(agentDir, 0o755)
+	os.WriteFile(filepath.Join(agentDir, "models.yml"), []byte("providers:\n  local:\n    baseUrl: "+srv.URL()+"/v1\n    api: openai-completions\n    apiKey: LOCAL_KEY\n    models:\n      - id: tiny-model\n"), 0o644)
+	// Keep only the newest ~20 tokens verbatim, so this short
+	// conversation has something to compact.
+	os.WriteFile(filepath.Join(agentDir, "config.yml"), []byte("compaction:\n  keepRecentTokens: 20\n"), 0o644)
+
+	ctx := context.Background()
+	cfg, _ := sdk.LoadConfig(home, []string{"HOME=" + home, "LOCAL_KEY=x"})
+	reg, _ := sdk.LoadModels(cfg)
+	model, _ := reg.Find("local/tiny-model")
+	s, err := sdk.New(ctx, sdk.Options{Config: cfg, Models: reg, Model: model, Store: sdk.InMemory(home)})
+	if err != nil {
+		log.Fatal(err)
+	}
+	defer s.Close()
+	for _, p := range []string{"How does this project build? It uses make with the default target.", "And the tests? They run with go test ./... from the root."} {
+		if err := s.Prompt(ctx, p, sdk.PromptOptions{}); err != nil {
+			log.Fatal(err)
+		}
+	}
+	res, err := s.Compact(ctx, "the build")
+	if err != nil {
+		log.Fatal(err)
+	}
+	fmt.Println(res.Summary)
+	fmt.Println(res.ShortSummary)
+	fmt.Println(len(s.Messages()), "messages: the summary and the last turn")
+	// Output:
+	// ## Objective
+	// Learn how the project builds.
+	// I noted how the project builds and tests.
+	// 3 messages: the summary and the last turn
+}

@@ -32,15 +32,26 @@ import (
 	"github.com/gopi-agent/gopi/core/agent"
 	"github.com/gopi-agent/gopi/core/agentsession"
 	"github.com/gopi-agent/gopi/core/ai/models"
+	"github.com/gopi-agent/gopi/core/compaction"
 	"github.com/gopi-agent/gopi/core/config"
 	"github.com/gopi-agent/gopi/core/session"
 )
 
 // Session is a running conversation; see agentsession.Session for its
 // methods (Prompt, Steer, FollowUp, Abort, Subscribe, SetModel,
-// SetThinkingLevel, NewSession, SwitchSession, Branch, Navigate, State,
-// Close).
+// SetThinkingLevel, Compact, AbortCompaction, SetAutoCompaction,
+// NewSession, SwitchSession, Branch, Navigate, State, Close).
+//
+// Compact(ctx, instructions) summarises the older part of the
+// conversation now and returns the CompactionResult; the session also
+// compacts by itself (see the compaction.* settings), announcing it with
+// AutoCompactionStart and AutoCompactionEnd events.
 type Session = agentsession.Session
+
+// CompactionResult is what Session.Compact returns: the summary, its
+// short recap, the first entry kept verbatim, the context size before,
+// the files read and changed (Details) and data kept for extensions.
+type CompactionResult = compaction.Result
 
 // Options configure New; every field is optional.
 type Options = agentsession.Options
@@ -59,8 +70,9 @@ const (
 	DeliverNextTurn = agentsession.DeliverNextTurn
 )
 
-// Hooks are the loop's extension points (context, tool_call, tool_result,
-// provider requests and responses).
+// Hooks are the extension points (context, tool_call, tool_result,
+// provider requests and responses, and the compaction points
+// session_before_compact, session.compacting and session_compact).
 type Hooks = agent.Hooks
 
 // Event is one step of a run; the concrete types follow.
@@ -80,6 +92,8 @@ type (
 	ToolExecutionEnd    = agent.ToolExecutionEnd
 	AutoRetryStart      = agent.AutoRetryStart
 	AutoRetryEnd        = agent.AutoRetryEnd
+	AutoCompactionStart = agentsession.AutoCompactionStart
+	AutoCompactionEnd   = agentsession.AutoCompactionEnd
 )
 
 // New starts a session.

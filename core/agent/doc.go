@@ -54,5 +54,6 @@
 // next model call use one named tool (resolve after a preview); a response
 // that does not call it puts the directive back. Hooks (hooks.go) see the
 // context, tool calls, tool results and provider requests at the points the
-// extension system needs.
+// extension system needs; the same Hooks value carries the session-level
+// compaction points, which the session runtime (core/agentsession) runs.
 package agent

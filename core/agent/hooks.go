@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"github.com/gopi-agent/gopi/core/ai"
+	"github.com/gopi-agent/gopi/core/compaction"
 	"github.com/gopi-agent/gopi/core/tool"
 )
 
@@ -44,6 +45,25 @@ type Hooks struct {
 	// AfterProviderResponse sees the status and headers of each provider
 	// response as soon as they arrive.
 	AfterProviderResponse func(ctx context.Context, resp *ai.ProviderResponse)
+
+	// The session-level points below are run by the session runtime
+	// (package agentsession), not by the loop; they live here so that an
+	// extension registers every hook in one place.
+
+	// SessionBeforeCompact runs before a compaction (manual or automatic)
+	// is generated. A result with Cancel stops it at once (later hooks do
+	// not run); otherwise the latest result with a Compaction supplies the
+	// compaction instead of the model, stored as fromExtension. ctx ends
+	// when the compaction is aborted.
+	SessionBeforeCompact func(ctx context.Context, ev *compaction.BeforeCompactEvent) (*compaction.BeforeCompactResult, error)
+
+	// SessionCompacting runs before the default summary is written; it may
+	// add context lines, replace the summary instructions and add data kept
+	// on the entry. The latest non-nil result wins.
+	SessionCompacting func(ctx context.Context, ev *compaction.CompactingEvent) (*compaction.CompactingResult, error)
+
+	// SessionCompact reports a compaction stored in the session.
+	SessionCompact func(ctx context.Context, ev *compaction.CompactEvent)
 }
 
 // ToolCallInfo describes one tool call to hooks.
@@ -71,6 +91,10 @@ type hookChain struct {
 	hooks []*Hooks
 	emit  func(Event)
 }
+
+// Guard runs fn, turning a panic into an error: hook callers outside the
+// loop (the session runtime) use it as the loop does.
+func Guard(fn func() error) error { return guard(fn) }
 
 // guard runs fn, turning a panic into an error.
 func guard(fn func() error) (err error) {

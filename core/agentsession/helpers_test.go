@@ -11,6 +11,7 @@ import (
 
 	"github.com/gopi-agent/gopi/core/ai"
 	"github.com/gopi-agent/gopi/core/ai/models"
+	"github.com/gopi-agent/gopi/core/compaction"
 	"github.com/gopi-agent/gopi/core/config"
 	"github.com/gopi-agent/gopi/core/session"
 )
@@ -27,6 +28,10 @@ type script struct {
 	reqs   []*ai.Request
 	titles []*ai.Request
 	title  string
+	// summarize, when set, answers summary requests (told apart by the
+	// compaction system prompt), which are recorded in sums.
+	summarize turnFunc
+	sums      []*ai.Request
 }
 
 func (s *script) add(turns ...turnFunc) {
@@ -43,6 +48,13 @@ func (s *script) stream(ctx context.Context, req *ai.Request) *ai.Stream {
 		title := s.title
 		s.mu.Unlock()
 		go say(title)(ctx, req, em)
+		return st
+	}
+	if req.SystemPrompt == compaction.SystemPrompt && s.summarize != nil {
+		s.sums = append(s.sums, req)
+		sum := s.summarize
+		s.mu.Unlock()
+		go sum(ctx, req, em)
 		return st
 	}
 	s.reqs = append(s.reqs, req)

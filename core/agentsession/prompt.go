@@ -46,9 +46,12 @@ func userMessage(text string, images []*ai.ImageContent) *ai.UserMessage {
 	return &ai.UserMessage{Content: content, Attribution: "user", Timestamp: nowMillis()}
 }
 
-// Prompt sends the user's text and runs the agent until it is done. While a
-// run is in progress the text is queued as opts.StreamingBehavior says and
-// Prompt returns at once; without one it fails with agent.ErrBusy. It
+// Prompt sends the user's text and runs the agent until it is done, then
+// keeps the context in shape (compaction, see compact.go) and sends the
+// model back to unfinished todo tasks. While a run is in progress the
+// text is queued as opts.StreamingBehavior says and Prompt returns at
+// once; without one it fails with agent.ErrBusy. During the work after a
+// run, or a compaction, Prompt waits for it to finish. It
 // returns an error for a missing model or key, for a session that cannot
 // be written (the latched persistence error), and ctx's error when ctx
 // ended the run; a failed provider call ends the run with an assistant
@@ -64,12 +67,21 @@ func (s *Session) Prompt(ctx context.Context, text string, opts PromptOptions) e
 	if s.agent.IsRunning() {
 		return s.queue(um, opts.StreamingBehavior)
 	}
+	// The work after a run (maintenance, reminders) or a compaction may
+	// still hold the turn: the prompt follows it.
+	if err := s.acquire(ctx); err != nil {
+		return err
+	}
+	defer s.release()
 	if err := s.checkModel(); err != nil {
 		return err
 	}
 	if err := s.Err(); err != nil {
 		return err
 	}
+	gen := s.abortGeneration()
+	// A context left too large by the previous prompt is compacted first.
+	s.prePromptCheck(ctx)
 	msgs := []ai.Message{um}
 	s.mu.Lock()
 	msgs = append(msgs, s.nextTurn...)
@@ -80,16 +92,38 @@ func (s *Session) Prompt(ctx context.Context, text string, opts PromptOptions) e
 	planBefore := todo.For(s.toolEnv).Version()
 	err := s.agent.Prompt(ctx, msgs...)
 	if errors.Is(err, agent.ErrBusy) {
-		// Another prompt started in between.
+		// A run started outside the session (through Agent()).
 		return s.queue(msgs[0], opts.StreamingBehavior)
 	}
 	if err == nil {
-		err = s.runTodoReminders(ctx, planBefore)
+		err = s.afterRuns(ctx, gen, planBefore)
 	}
 	if perr := s.Err(); perr != nil {
 		return perr
 	}
 	return err
+}
+
+// afterRuns does what follows a run, until nothing more is to be done:
+// context maintenance (which may retry or continue the run, see
+// maintain), then a todo reminder when the model stopped with unfinished
+// tasks, followed by maintenance again.
+func (s *Session) afterRuns(ctx context.Context, gen, planBefore int) error {
+	for attempt := 0; ; attempt++ {
+		if err := s.maintain(ctx, gen); err != nil {
+			return err
+		}
+		if ctx.Err() != nil || s.abortedSince(gen) {
+			return nil
+		}
+		m := s.todoFollowUp(attempt, todo.For(s.toolEnv).Version() != planBefore)
+		if m == nil {
+			return nil
+		}
+		if err := s.agent.Prompt(ctx, m); err != nil {
+			return err
+		}
+	}
 }
 
 // queue delivers m to a running agent as d says.
@@ -144,12 +178,20 @@ func (s *Session) SendCustomMessage(ctx context.Context, m *message.Custom, opts
 		}
 		return s.queue(m, d)
 	}
+	if err := s.acquire(ctx); err != nil {
+		return err
+	}
+	defer s.release()
 	if opts.TriggerTurn {
 		if err := s.checkModel(); err != nil {
 			return err
 		}
+		gen := s.abortGeneration()
 		s.recordSettings()
-		return s.agent.Prompt(ctx, m)
+		if err := s.agent.Prompt(ctx, m); err != nil {
+			return err
+		}
+		return s.maintain(ctx, gen)
 	}
 	msgs := append(s.agent.Messages(), m)
 	if err := s.agent.SetMessages(msgs); err != nil {
@@ -161,17 +203,33 @@ func (s *Session) SendCustomMessage(ctx context.Context, m *message.Custom, opts
 	return err
 }
 
-// Abort stops the current run (its partial answer is kept).
-func (s *Session) Abort() { s.agent.Abort() }
-
 // AbortRetry cancels a retry wait in progress.
 func (s *Session) AbortRetry() { s.agent.AbortRetry() }
 
-// WaitIdle waits until no run is in progress.
-func (s *Session) WaitIdle(ctx context.Context) error { return s.agent.WaitIdle(ctx) }
+// WaitIdle waits until no run is in progress and the work after it
+// (maintenance, reminders, a compaction) is done.
+func (s *Session) WaitIdle(ctx context.Context) error {
+	if err := s.agent.WaitIdle(ctx); err != nil {
+		return err
+	}
+	if err := s.acquire(ctx); err != nil {
+		if errors.Is(err, errClosed) {
+			return nil // Close holds the turn for good
+		}
+		return err
+	}
+	s.release()
+	return nil
+}
 
 // IsStreaming reports whether a run is in progress.
 func (s *Session) IsStreaming() bool { return s.agent.IsRunning() }
+
+// IsBusy reports whether the session is working: a run, the maintenance
+// after it, todo reminders or a compaction. A prompt sent while a run
+// streams must say how to deliver it (steer or follow-up); one sent during
+// the rest waits for it.
+func (s *Session) IsBusy() bool { return s.busy() || s.agent.IsRunning() }
 
 // Messages returns the conversation the model sees next (a copy).
 func (s *Session) Messages() []ai.Message { return s.agent.Messages() }

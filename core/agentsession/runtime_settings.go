@@ -1,7 +1,8 @@
 package agentsession
 
 // AutoCompaction reports whether automatic compaction is on (the setting
-// compaction.enabled, changed at run time by SetAutoCompaction).
+// compaction.enabled, changed at run time by SetAutoCompaction) — the
+// flag get_state reports.
 func (s *Session) AutoCompaction() bool {
 	s.mu.Lock()
 	defer s.mu.Unlock()

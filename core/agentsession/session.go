@@ -115,6 +115,10 @@ type Session struct {
 	bashRuns       map[int]context.CancelFunc       // the user's shell commands in progress (ExecuteBash)
 	nextBash       int                              // key of the next one
 	pendingBash    []*message.BashExecution         // executions waiting for the run to end
+	compact        compactState                     // compaction in progress, token counter
+	turn           chan struct{}                    // held by the prompt or compaction working (turn.go)
+	closing        chan struct{}                    // closed by Close: nobody new gets the turn
+	aborts         int                              // Abort calls so far (work of an older generation stops)
 	bg             sync.WaitGroup                   // background work (titles) the session owns
 	deliveryRuns   atomic.Int64                     // runs started by job deliveries, not yet returned
 	bgCtx          context.Context
@@ -148,7 +152,7 @@ func New(ctx context.Context, opts Options) (*Session, error) {
 			return nil, err
 		}
 	}
-	s := &Session{cfg: cfg, reg: reg, opts: opts, titleWait: titleGrace}
+	s := &Session{cfg: cfg, reg: reg, opts: opts, titleWait: titleGrace, turn: make(chan struct{}, 1), closing: make(chan struct{})}
 	s.opts.Cwd = cwd
 	s.client = opts.HTTPClient
 	if s.client == nil {
@@ -434,7 +438,11 @@ func (s *Session) Close() error {
 	}
 	s.closed = true
 	s.mu.Unlock()
-	s.agent.Abort()
+	close(s.closing)
+	s.Abort()
+	// Wait for the prompt or compaction in progress to see the abort and
+	// give the turn back; it is kept, nothing may start after Close.
+	s.turn <- struct{}{}
 	_ = s.agent.WaitIdle(context.Background())
 	s.AbortBash()
 	// Background jobs and the shell end before the rest: a job's last

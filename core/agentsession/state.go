@@ -91,6 +91,7 @@ func (s *Session) State() State {
 		Model:              s.agent.Model(),
 		ThinkingLevel:      s.agent.Thinking(),
 		IsStreaming:        s.agent.IsRunning(),
+		IsCompacting:       s.IsCompacting(),
 		SteeringMode:       string(steer),
 		FollowUpMode:       string(follow),
 		InterruptMode:      string(interrupt),

@@ -16,7 +16,7 @@ import (
 // same model and settings). parent, when set, is recorded as the new
 // session's parentSession.
 func (s *Session) NewSession(parent string) error {
-	if s.agent.IsRunning() {
+	if s.IsBusy() {
 		return agent.ErrBusy
 	}
 	store, err := s.newStore(parent)
@@ -29,7 +29,7 @@ func (s *Session) NewSession(parent string) error {
 // SwitchSession closes the current session and continues the session file
 // at path, restoring its conversation, model and thinking level.
 func (s *Session) SwitchSession(path string) error {
-	if s.agent.IsRunning() {
+	if s.IsBusy() {
 		return agent.ErrBusy
 	}
 	store, err := session.Open(path, StoreOptions(s.cfg, s.opts.Cwd, s.opts.SessionDir))
@@ -44,7 +44,7 @@ func (s *Session) SwitchSession(path string) error {
 // continues from just before that entry. It returns the entry's text when
 // it is a user message (for the editor to offer it again).
 func (s *Session) Branch(entryID string) (text string, err error) {
-	if s.agent.IsRunning() {
+	if s.IsBusy() {
 		return "", agent.ErrBusy
 	}
 	cur := s.Store()
@@ -78,7 +78,7 @@ func (s *Session) Branch(entryID string) (text string, err error) {
 // /tree move): the conversation continues from that entry. Picking a user
 // message moves to its parent and returns its text for the editor.
 func (s *Session) Navigate(entryID string) (text string, err error) {
-	if s.agent.IsRunning() {
+	if s.IsBusy() {
 		return "", agent.ErrBusy
 	}
 	store := s.Store()

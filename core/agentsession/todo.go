@@ -1,7 +1,6 @@
 package agentsession
 
 import (
-	"context"
 	"encoding/json"
 	"fmt"
 	"strings"
@@ -150,20 +149,4 @@ func (s *Session) todoFollowUp(attempt int, changed bool) ai.Message {
 	s.emit(TodoReminder{Todos: tasks, Attempt: attempt + 1, MaxAttempts: max})
 	text := fmt.Sprintf("You stopped with %d unfinished task(s) in your plan:\n%sContinue with them, or mark them done or dropped with todo_write if they are finished or no longer needed. (Reminder %d of %d.)", len(tasks), b.String(), attempt+1, max)
 	return &message.Custom{CustomType: "todo-reminder", Content: message.PlainText(text), Display: false, Attribution: "agent", Timestamp: nowMillis()}
-}
-
-// runTodoReminders sends the model back to its unfinished plan after a
-// run, at most todo.reminders.max times. before is the plan's version when
-// the prompt started.
-func (s *Session) runTodoReminders(ctx context.Context, before int) error {
-	for attempt := 0; ctx.Err() == nil; attempt++ {
-		m := s.todoFollowUp(attempt, todo.For(s.toolEnv).Version() != before)
-		if m == nil {
-			return nil
-		}
-		if err := s.agent.Prompt(ctx, m); err != nil {
-			return err
-		}
-	}
-	return nil
 }

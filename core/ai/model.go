@@ -31,6 +31,10 @@ type Model struct {
 	MaxTokens     int               `json:"maxTokens" yaml:"maxTokens"`                 // maximum output tokens
 	Headers       map[string]string `json:"headers,omitempty" yaml:"headers,omitempty"` // extra HTTP headers for every request
 	Compat        map[string]any    `json:"compat,omitempty" yaml:"compat,omitempty"`   // provider quirks (OpenAI-compatible servers)
+	// ContextPromotionTarget names the model to switch to when this one's
+	// context overflows ("provider/id", or an id of the same provider);
+	// "" for none.
+	ContextPromotionTarget string `json:"contextPromotionTarget,omitempty" yaml:"contextPromotionTarget,omitempty"`
 }
 
 // SupportsImages reports whether the model accepts image input.

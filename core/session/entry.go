@@ -54,6 +54,9 @@ type Entry struct {
 	// persisted form (after size controls) of an entry we wrote; nil until
 	// then. A rewrite writes raw back, so fields we do not model survive.
 	raw []byte
+	// replaces is, until the next rewrite, the stored line this entry
+	// replaced (PruneToolResults): the rewrite puts raw in its place.
+	replaces []byte
 }
 
 // ModelChange records a model switch.
@@ -75,13 +78,13 @@ type ServiceTierChange struct {
 // Compaction replaces the start of the conversation up to FirstKeptEntryID
 // with a summary in the context.
 type Compaction struct {
-	Summary          string          `json:"summary"`                 // the summary sent in place of the compacted entries
-	ShortSummary     string          `json:"shortSummary,omitempty"`  // a one-line recap for lists
-	FirstKeptEntryID string          `json:"firstKeptEntryId"`        // first entry still sent in full
-	TokensBefore     int             `json:"tokensBefore"`            // context tokens before compaction
-	Details          json.RawMessage `json:"details,omitempty"`       // compactor data (e.g. read and modified files)
-	FromExtension    bool            `json:"fromExtension,omitempty"` // produced by an extension
-	PreserveData     json.RawMessage `json:"preserveData,omitempty"`  // hook data kept across compaction
+	Summary          string          `json:"summary"`                // the summary sent in place of the compacted entries
+	ShortSummary     string          `json:"shortSummary,omitempty"` // a one-line recap for lists
+	FirstKeptEntryID string          `json:"firstKeptEntryId"`       // first entry still sent in full
+	TokensBefore     int             `json:"tokensBefore"`           // context tokens before compaction
+	Details          json.RawMessage `json:"details,omitempty"`      // compactor data (e.g. read and modified files)
+	FromExtension    bool            `json:"fromExtension"`          // produced by an extension (always written, as omp does)
+	PreserveData     json.RawMessage `json:"preserveData,omitempty"` // hook data kept across compaction
 }
 
 // BranchSummary summarises the branch the user left when navigating back.

@@ -322,9 +322,10 @@ func (m *Manager) merge(current []byte) ([]byte, []*Entry, error) {
 		}
 		e, msg, err := envelope(line)
 		if err == nil {
-			// Same id and same bytes: our entry. Same id, other bytes: an
-			// entry another process wrote under a colliding id; keep both.
-			if q := pending[e.ID]; len(q) > 0 && bytes.Equal(q[0].raw, line) {
+			// Same id and same bytes: our entry (or the line a pruned
+			// entry replaces). Same id, other bytes: an entry another
+			// process wrote under a colliding id; keep both.
+			if q := pending[e.ID]; len(q) > 0 && (bytes.Equal(q[0].raw, line) || q[0].replaces != nil && bytes.Equal(q[0].replaces, line)) {
 				pending[e.ID] = q[1:]
 				out = append(append(out, q[0].raw...), '\n')
 				order = append(order, q[0])

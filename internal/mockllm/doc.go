@@ -19,7 +19,8 @@
 // tool calls with JSON arguments) plus how it ends (stop, length, tool use,
 // refusal) and its token usage (or none at all, as some compatible servers
 // report, with NoUsage); or a failure: an HTTP error status with an
-// optional retry-after, an error event inside the stream, a connection cut
+// optional retry-after (Overflow is the one a context overflow gets), an
+// error event inside the stream, a connection cut
 // after N frames, or a stall that lasts until the client gives up. Chunk size
 // and a delay between frames control how the reply trickles out. Every request
 // (method, path, query, headers, body) is recorded for assertions.

@@ -49,6 +49,16 @@ type Block struct {
 	Arguments string // tool arguments as JSON text, sent verbatim (may be malformed on purpose)
 }
 
+// OverflowMessage is the error text of Overflow: Anthropic's wording for a
+// prompt larger than the context window, which every provider's context
+// overflow check recognises.
+const OverflowMessage = "prompt is too long: 212345 tokens, the maximum is 200000"
+
+// Overflow returns a turn that refuses the request as too long for the
+// model's context window (HTTP 400 with OverflowMessage, in the request's
+// format), so a session recovers by compacting.
+func Overflow() Turn { return Turn{Status: 400, ErrorMessage: OverflowMessage} }
+
 // Text returns a text block.
 func Text(s string) Block { return Block{Type: BlockText, Text: s} }
 

@@ -353,3 +353,20 @@ func TestMatchRoutesByBody(t *testing.T) {
 		t.Fatal(turns, err)
 	}
 }
+
+// Overflow answers every format with HTTP 400 and the overflow text.
+func TestOverflowTurn(t *testing.T) {
+	srv := New(t)
+	for _, f := range allFormats {
+		srv.Script(Overflow())
+		resp, err := post(t, context.Background(), srv, f, streamBody)
+		if err != nil {
+			t.Fatal(err)
+		}
+		body, _ := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		if resp.StatusCode != 400 || !strings.Contains(string(body), OverflowMessage) {
+			t.Errorf("%s: %d %s", f, resp.StatusCode, body)
+		}
+	}
+}

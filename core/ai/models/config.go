@@ -47,8 +47,9 @@ const (
 // field of omp's schema is accepted: auth (none makes the key optional),
 // compat (default for the provider's models) and modelOverrides (changes
 // to built-in models) are applied; discovery, authHeader,
-// disableStrictTools, equivalence and the per-model thinking,
-// premiumMultiplier and contextPromotionTarget are accepted and not used.
+// disableStrictTools, equivalence and the per-model thinking and
+// premiumMultiplier are accepted and not used; contextPromotionTarget (in
+// a model or an override) names the model a context overflow switches to.
 type fileConfig struct {
 	Providers   map[string]*fileProvider `yaml:"providers"`
 	Equivalence any                      `yaml:"equivalence"` // omp's model-equivalence table (not used)
@@ -81,7 +82,7 @@ type modelOverride struct {
 
 	Thinking               any     `yaml:"thinking"`               // not used
 	PremiumMultiplier      float64 `yaml:"premiumMultiplier"`      // not used
-	ContextPromotionTarget string  `yaml:"contextPromotionTarget"` // not used
+	ContextPromotionTarget string  `yaml:"contextPromotionTarget"` // the model to switch to on a context overflow
 }
 
 type fileModel struct {
@@ -99,7 +100,7 @@ type fileModel struct {
 
 	Thinking               any     `yaml:"thinking"`               // omp's per-model thinking levels (not used)
 	PremiumMultiplier      float64 `yaml:"premiumMultiplier"`      // not used
-	ContextPromotionTarget string  `yaml:"contextPromotionTarget"` // not used
+	ContextPromotionTarget string  `yaml:"contextPromotionTarget"` // the model to switch to on a context overflow
 }
 
 // ConfigError is a models.yml problem: which file, and what is wrong.

@@ -136,7 +136,7 @@ func (r *Registry) apply(path string, cfg *fileConfig) error {
 			m := &ai.Model{
 				ID: fm.ID, Name: fm.Name, API: p.API, Provider: name, BaseURL: p.BaseURL,
 				Reasoning: fm.Reasoning, Input: fm.Input, ContextWindow: fm.ContextWindow, MaxTokens: fm.MaxTokens,
-				Cost: fm.Cost, Headers: fm.Headers, Compat: fm.Compat,
+				Cost: fm.Cost, Headers: fm.Headers, Compat: fm.Compat, ContextPromotionTarget: fm.ContextPromotionTarget,
 			}
 			if m.Compat == nil && len(fp.Compat) > 0 {
 				m.Compat = fp.Compat
@@ -197,6 +197,9 @@ func (o modelOverride) apply(m *ai.Model) {
 	}
 	if len(o.Compat) > 0 {
 		m.Compat = o.Compat
+	}
+	if o.ContextPromotionTarget != "" {
+		m.ContextPromotionTarget = o.ContextPromotionTarget
 	}
 }
 

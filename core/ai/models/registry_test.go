@@ -414,6 +414,7 @@ func TestOMPModelsFileFields(t *testing.T) {
       claude-sonnet-4-5:
         name: Sonnet (team)
         maxTokens: 1234
+        contextPromotionTarget: anthropic/claude-opus-4-5
 equivalence:
   exclude: [x]
 `
@@ -428,6 +429,9 @@ equivalence:
 	if err != nil {
 		t.Fatal(err)
 	}
+	if tiny.ContextPromotionTarget != "local/big" {
+		t.Errorf("contextPromotionTarget %q", tiny.ContextPromotionTarget)
+	}
 	if !reg.HasAuth(tiny) || tiny.Compat["supportsStore"] != false {
 		t.Errorf("auth none / provider compat not applied: auth %v compat %v", reg.HasAuth(tiny), tiny.Compat)
 	}
@@ -435,7 +439,7 @@ equivalence:
 	if err != nil {
 		t.Fatal(err)
 	}
-	if sonnet.Name != "Sonnet (team)" || sonnet.MaxTokens != 1234 {
+	if sonnet.Name != "Sonnet (team)" || sonnet.MaxTokens != 1234 || sonnet.ContextPromotionTarget != "anthropic/claude-opus-4-5" {
 		t.Errorf("override not applied: %+v", sonnet)
 	}
 	if err := os.WriteFile(filepath.Join(dir, ModelsFile), []byte("providers:\n  x:\n    auth: magic\n"), 0o644); err != nil {

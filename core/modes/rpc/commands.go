@@ -86,7 +86,7 @@ func init() {
 		"set_follow_up_mode": cmdSetQueueMode(func(s *agentsession.Session, m agent.QueueMode) { s.Agent().SetFollowUpMode(m) }),
 		"set_interrupt_mode": cmdSetInterruptMode,
 		// Compaction and retry
-		"compact":             notYet("compaction"),
+		"compact":             cmdCompact,
 		"set_auto_compaction": cmdSetAutoCompaction,
 		"set_auto_retry":      cmdSetAutoRetry,
 		"abort_retry":         cmdAbortRetry,

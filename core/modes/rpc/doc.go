@@ -7,10 +7,12 @@
 // the command's id; prompt is acknowledged at once and its run streams as
 // the same event objects --mode json prints (a later failure of the prompt
 // reuses its id). Commands are handled in order: the one after a prompt
-// is read once the prompt is queued, its run has begun or it has failed.
-// bash also runs in the background: its response (the BashResult) comes
-// when the command ends, and abort_bash can stop it meanwhile. Lines that
-// are not JSON objects get a response with
+// is read once the prompt is queued, its run has begun or it has failed;
+// compact answers when the compaction is done, and the commands after it
+// (except abort, which cancels it) wait for that answer. bash also runs in
+// the background: its response (the BashResult) comes when the command
+// ends, and abort_bash can stop it meanwhile. Lines that are not JSON
+// objects get a response with
 // command "parse" and reading goes on; an unknown command gets one without
 // an id.
 //

@@ -37,9 +37,10 @@ type server struct {
 	host *hostBridge
 	ui   *uiBridge
 
-	mu       sync.Mutex
-	starting chan struct{}  // closed by the next agent_start while a prompt is starting
-	prompts  sync.WaitGroup // prompt commands running in the background
+	mu         sync.Mutex
+	starting   chan struct{}  // closed by the next agent_start while a prompt is starting
+	compacting chan struct{}  // closed when the compact command in progress has answered
+	prompts    sync.WaitGroup // prompt and compact commands running in the background
 
 	// User shell commands run one after the other, in the order received,
 	// in the session's shell (so a cd in one applies to the next).
@@ -182,6 +183,7 @@ func (srv *server) handleLine(ctx context.Context, line []byte) {
 		srv.out.send(fail(nil, head.Type, "Unknown command: "+head.Type))
 		return
 	}
+	srv.waitCompaction(ctx, head.Type)
 	data, err := cmd(ctx, srv, head.ID, line)
 	if err != nil {
 		srv.out.send(fail(head.ID, head.Type, err.Error()))

@@ -1,0 +1,111 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/gopi-agent/gopi/internal/mockllm"
+	"github.com/gopi-agent/gopi/sdk/rpcclient"
+)
+
+// compact over RPC answers with the compaction, as omp does (data:
+// summary, shortSummary, firstKeptEntryId, tokensBefore, details,
+// preserveData); the next prompt's request starts with the summary. A
+// session too small says so; an abort cancels a compaction in progress and
+// leaves the session as it was.
+func TestRPCCompact(t *testing.T) {
+	answer := func(s string, input int) mockllm.Turn {
+		return mockllm.Turn{Blocks: []mockllm.Block{text(s)}, Usage: &mockllm.Usage{Input: input, Output: 5}}
+	}
+	long := strings.Repeat(" word", 400)
+	r := newAgentRig(t,
+		answer("first", 500),
+		answer("second", 900),
+		mockllm.Turn{Match: "Write working notes", Blocks: []mockllm.Block{text("## Objective\nCount words.")}},
+		mockllm.Turn{Match: "two or three sentences", Blocks: []mockllm.Block{text("I counted words.")}},
+		answer("after", 300),
+		answer("fourth", 400),
+		// The second compaction stalls until the abort.
+		mockllm.Turn{Match: "previous-summary", Blocks: []mockllm.Block{text("never")}, StallAfter: 1},
+	)
+	if err := os.WriteFile(filepath.Join(r.agentDir, "config.yml"), []byte("compaction:\n  keepRecentTokens: 200\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	rr := startRPC(t, r)
+	if resp := rr.call("compact", nil); resp.Success || resp.Error != "Nothing to compact (session too small)" {
+		t.Fatalf("empty session: %+v", resp)
+	}
+	for _, p := range []string{"one" + long, "two" + long} {
+		end := rr.expect("agent_end")
+		rr.call("prompt", map[string]any{"message": p})
+		end()
+	}
+	resp := rr.call("compact", map[string]any{"customInstructions": "the counting"})
+	if !resp.Success {
+		t.Fatalf("compact: %+v", resp)
+	}
+	var data map[string]json.RawMessage
+	if err := json.Unmarshal(resp.Data, &data); err != nil {
+		t.Fatal(err)
+	}
+	var keys []string
+	for k := range data {
+		keys = append(keys, k)
+	}
+	if len(data) != 6 || string(data["summary"]) != `"## Objective\nCount words."` || string(data["shortSummary"]) != `"I counted words."` ||
+		string(data["tokensBefore"]) != "905" || string(data["details"]) != `{"readFiles":[],"modifiedFiles":[]}` || string(data["preserveData"]) != "{}" {
+		t.Errorf("data %s (keys %v)", resp.Data, keys)
+	}
+	hist := r.srv.Requests()[2]
+	if !strings.Contains(string(hist.Body), "the counting") {
+		t.Error("the custom instructions are not in the summary request")
+	}
+
+	end := rr.expect("agent_end")
+	rr.call("prompt", map[string]any{"message": "three" + long})
+	end()
+	reqs := r.srv.Requests()
+	body := string(reqs[len(reqs)-1].Body)
+	if i, j := strings.Index(body, "Earlier parts of this conversation"), strings.Index(body, "two word"); i < 0 || j < i || strings.Contains(body, "one word") {
+		t.Errorf("the request after compaction: %.400s", body)
+	}
+	end = rr.expect("agent_end")
+	rr.call("prompt", map[string]any{"message": "four" + long})
+	end()
+	reqs = r.srv.Requests()
+
+	// Abort a compaction in progress (abort does not wait for it):
+	// "Compaction cancelled", nothing stored.
+	before, _ := os.ReadFile(r.sessionFiles()[0])
+	done := make(chan *rpcclient.Response, 1)
+	go func() {
+		resp, _ := rr.c.Call(context.Background(), "compact", nil)
+		done <- resp
+	}()
+	deadline := time.Now().Add(10 * time.Second)
+	for len(r.srv.Requests()) < len(reqs)+1 && time.Now().Before(deadline) {
+		time.Sleep(10 * time.Millisecond)
+	}
+	if resp := rr.call("abort", nil); !resp.Success {
+		t.Fatalf("abort: %+v", resp)
+	}
+	if resp := <-done; resp == nil || resp.Success || resp.Error != "Compaction cancelled" {
+		t.Fatalf("aborted compact: %+v", resp)
+	}
+	if last := r.srv.Requests()[len(reqs)]; !strings.Contains(string(last.Body), "previous-summary") {
+		t.Errorf("the aborted request was not the update of the summary: %.300s", last.Body)
+	}
+	after, _ := os.ReadFile(r.sessionFiles()[0])
+	if string(after) != string(before) {
+		t.Error("the session changed")
+	}
+	rr.stdin.Close()
+	if code := <-rr.exit; code != 0 {
+		t.Fatalf("exit %d", code)
+	}
+}

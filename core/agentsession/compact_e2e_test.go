@@ -1,0 +1,195 @@
+package agentsession
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/gopi-agent/gopi/core/session"
+	"github.com/gopi-agent/gopi/internal/mockllm"
+)
+
+// anthropicMessages returns the messages of an Anthropic Messages request
+// body as "role:text" (text cut to 40 characters; a tool result as
+// "user:[result of ID]", a tool call as "assistant:[call NAME]").
+func anthropicMessages(t *testing.T, body []byte) []string {
+	t.Helper()
+	var req struct {
+		Messages []struct {
+			Role    string          `json:"role"`
+			Content json.RawMessage `json:"content"`
+		} `json:"messages"`
+	}
+	if err := json.Unmarshal(body, &req); err != nil {
+		t.Fatal(err)
+	}
+	var out []string
+	for _, m := range req.Messages {
+		var blocks []struct {
+			Type      string `json:"type"`
+			Text      string `json:"text"`
+			Name      string `json:"name"`
+			ToolUseID string `json:"tool_use_id"`
+		}
+		var s string
+		if json.Unmarshal(m.Content, &s) == nil {
+			blocks = append(blocks, struct {
+				Type      string `json:"type"`
+				Text      string `json:"text"`
+				Name      string `json:"name"`
+				ToolUseID string `json:"tool_use_id"`
+			}{Type: "text", Text: s})
+		} else if err := json.Unmarshal(m.Content, &blocks); err != nil {
+			t.Fatal(err)
+		}
+		for _, b := range blocks {
+			var text string
+			switch b.Type {
+			case "text":
+				text = strings.TrimSpace(b.Text)
+				if len(text) > 40 {
+					text = text[:40]
+				}
+			case "tool_use":
+				text = "[call " + b.Name + "]"
+			case "tool_result":
+				text = "[result of " + b.ToolUseID + "]"
+			default:
+				continue
+			}
+			out = append(out, m.Role+":"+text)
+		}
+	}
+	return out
+}
+
+// A long scripted session against the mock LLM, over HTTP with the
+// Anthropic wire format: it reads files, crosses the compaction threshold,
+// compacts (summary and recap from the model), and the model is sent back
+// to work with a request that starts with the summary followed by the
+// kept entries. Then the mock refuses a request as too long: the session
+// compacts again, updating the summary, and retries the turn.
+func TestCompactionEndToEnd(t *testing.T) {
+	srv := mockllm.New(t)
+	f := newFixture(t, "MOCK_KEY=test", "PI_NO_TITLE=1")
+	agentDir := filepath.Join(f.home, ".gopi", "agent")
+	os.MkdirAll(agentDir, 0o755)
+	yml := fmt.Sprintf("providers:\n  mock:\n    baseUrl: %s\n    api: anthropic-messages\n    apiKey: MOCK_KEY\n    models:\n      - id: mock-model\n        contextWindow: 200000\n", srv.URL())
+	os.WriteFile(filepath.Join(agentDir, "models.yml"), []byte(yml), 0o644)
+	// Three turns of ~2,200 tokens each (a long prompt, a read of a
+	// 20-line file, an answer); compaction above 6,000, keeping ~1,500.
+	f.settings("compaction:\n  thresholdTokens: 6000\n  keepRecentTokens: 1500\n")
+	for _, name := range []string{"a.txt", "b.txt", "c.txt"} {
+		os.WriteFile(filepath.Join(f.project, name), []byte(strings.Repeat("line of "+name+" content\n", 20)), 0o644)
+	}
+	brief := strings.Repeat(" word", 2000)
+
+	use := func(in int) *mockllm.Usage { return &mockllm.Usage{Input: in, Output: 20} }
+	readTurn := func(path string, in int) mockllm.Turn {
+		return mockllm.Turn{Blocks: []mockllm.Block{mockllm.Text("Reading " + path + "."), mockllm.ToolCall("read", `{"path":"`+path+`"}`)}, Usage: use(in)}
+	}
+	answer := func(text string, in int) mockllm.Turn {
+		return mockllm.Turn{Blocks: []mockllm.Block{mockllm.Text(text)}, Usage: use(in)}
+	}
+	srv.Script(
+		readTurn("a.txt", 2100), answer("a.txt repeats one line.", 2300),
+		readTurn("b.txt", 4300), answer("b.txt repeats one line too.", 4500),
+		readTurn("c.txt", 6300), answer("c.txt is the same kind of file.", 6500), // over 6000
+		mockllm.Turn{Match: "Write working notes", Blocks: []mockllm.Block{mockllm.Text("## Objective\nCompare a.txt and b.txt.")}},
+		mockllm.Turn{Match: "two or three sentences", Blocks: []mockllm.Block{mockllm.Text("I compared the files.")}},
+		answer("Nothing is left to do.", 2500), // the auto-continue run
+		mockllm.Overflow(),
+		mockllm.Turn{Match: "previous-summary", Blocks: []mockllm.Block{mockllm.Text("## Objective\nCompare all three files.")}},
+		mockllm.Turn{Match: "two or three sentences", Blocks: []mockllm.Block{mockllm.Text("I compared all files.")}},
+		answer("All three are alike.", 3000), // the retried turn
+	)
+	cfg := f.config()
+	reg := f.registry(cfg)
+	s, err := New(context.Background(), Options{Config: cfg, Models: reg, Model: f.model(reg, "mock/mock-model"), Cwd: f.project})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	evs := record(s)
+	ctx := context.Background()
+	for _, p := range []string{"Look at a.txt", "Now b.txt", "And c.txt"} {
+		if err := s.Prompt(ctx, p+brief, PromptOptions{}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	reqs := srv.Requests()
+	if len(reqs) != 9 {
+		for i, q := range reqs {
+			t.Logf("%d: %q", i, anthropicMessages(t, q.Body))
+		}
+		t.Fatalf("%d requests after the threshold compaction", len(reqs))
+	}
+	// Requests 6 and 7 were the summaries; request 8 continued the work.
+	cont := anthropicMessages(t, reqs[8].Body)
+	want := []string{
+		"user:Earlier parts of this conversation were ",
+		"user:And c.txt word word word word word word ",
+		"assistant:Reading c.txt.", "assistant:[call read]",
+		"user:[result of toolu_mock_5_1]",
+		"assistant:c.txt is the same kind of file.",
+		"user:The conversation was just compacted: the",
+	}
+	if !slices.Equal(cont, want) {
+		t.Errorf("the request after compaction:\n got %q\nwant %q", cont, want)
+	}
+	if !strings.Contains(string(reqs[8].Body), "Compare a.txt and b.txt.") {
+		t.Error("the summary is not in the request")
+	}
+	// The history summary covers the first two turns; the recap sees the
+	// kept turn after the new summary.
+	hist, recap := string(reqs[6].Body), string(reqs[7].Body)
+	if !strings.Contains(hist, "User: Look at a.txt") || !strings.Contains(hist, "User: Now b.txt") || strings.Contains(hist, "And c.txt") {
+		t.Errorf("history summary request: %.300s", hist)
+	}
+	if !strings.Contains(recap, "User: And c.txt") || !strings.Contains(recap, "previous-summary") || strings.Contains(recap, "Look at a.txt") {
+		t.Errorf("recap request: %.300s", recap)
+	}
+
+	if err := s.Prompt(ctx, "Compare all three", PromptOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	reqs = srv.Requests()
+	if len(reqs) != 13 {
+		for i, q := range reqs[9:] {
+			t.Logf("%d: %q", i+9, anthropicMessages(t, q.Body))
+		}
+		t.Fatalf("%d requests after the overflow", len(reqs))
+	}
+	retry := anthropicMessages(t, reqs[12].Body)
+	if !strings.HasPrefix(retry[0], "user:Earlier parts of this conversation") || retry[len(retry)-1] != "user:Compare all three" ||
+		!strings.Contains(string(reqs[12].Body), "Compare all three files.") {
+		t.Errorf("the retried request: %q", retry)
+	}
+	if s.LastAssistantText() != "All three are alike." {
+		t.Errorf("last answer %q", s.LastAssistantText())
+	}
+	got := evs.compactions(t)
+	if len(got) != 4 || !strings.Contains(got[0], `"reason":"threshold"`) || !strings.Contains(got[1], `"willRetry":false`) ||
+		!strings.Contains(got[2], `"reason":"overflow"`) || !strings.Contains(got[3], `"willRetry":true`) || !strings.Contains(got[3], `"summary":"## Objective\nCompare all three files.\n\n\u003cread-files\u003e\na.txt\nb.txt\nc.txt\n\u003c/read-files\u003e"`) {
+		t.Errorf("events:\n%s", strings.Join(got, "\n"))
+	}
+
+	// Resumed from the file: the second summary, then its kept entries.
+	path := s.SessionFile()
+	s.Close()
+	m, err := session.Open(path, session.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer m.Close()
+	comps := compactionEntries(t, m)
+	c := m.BuildContext()
+	if len(comps) != 2 || !strings.HasPrefix(roles(c.Messages)[0], "user:Earlier parts") || roles(c.Messages)[len(c.Messages)-1] != "assistant:All three are alike." {
+		t.Errorf("resumed: %d compactions, context %q", len(comps), roles(c.Messages))
+	}
+}
