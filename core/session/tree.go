@@ -251,6 +251,11 @@ type TreeNode struct {
 func (m *Manager) Tree() []*TreeNode {
 	m.mu.Lock()
 	defer m.mu.Unlock()
+	return m.tree()
+}
+
+// tree builds the forest; the caller holds m.mu.
+func (m *Manager) tree() []*TreeNode {
 	nodes := make(map[*Entry]*TreeNode, len(m.entries))
 	for _, e := range m.entries {
 		nodes[e] = &TreeNode{Entry: e, Label: m.labels[e.ID]}
