@@ -102,3 +102,35 @@ func promptText(conversation, previous string, extra []string, instructions stri
 	b.WriteString(instructions)
 	return b.String()
 }
+
+// branchInstructions asks for the summary of a branch the user left.
+const branchInstructions = `The transcript above is a branch of a session that the user has just left: the conversation goes back to an earlier point and continues from there. Write notes on what happened on this branch, so that the conversation can use what was learned there. Use these headings, leaving out any that would be empty:
+
+## Objective
+What the user wanted from this branch.
+
+## Requirements and preferences
+Constraints and wishes the user stated on it.
+
+## Status
+### Finished
+- [x] work that was completed
+### Under way
+- [ ] work that was started and left unfinished
+### Stuck
+- problems that blocked progress
+
+## Decisions
+- **decision**: the reason behind it
+
+## Next steps
+1. what would have come next
+
+Be brief, but copy file paths, identifiers, commands and error messages exactly. Reply with the notes only.`
+
+// branchPreamble starts every generated branch summary: the model reading
+// it later learns where it comes from.
+const branchPreamble = "The user explored another branch of this conversation and came back to this point. Notes on that branch:\n\n"
+
+// emptyBranch is the summary of a branch without any message.
+const emptyBranch = "The branch that was left held no messages."
