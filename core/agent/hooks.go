@@ -64,6 +64,31 @@ type Hooks struct {
 
 	// SessionCompact reports a compaction stored in the session.
 	SessionCompact func(ctx context.Context, ev *compaction.CompactEvent)
+
+	// SessionBeforeTree runs before the leaf moves in the session tree
+	// (/tree). A result with Cancel stops the move at once (later hooks
+	// do not run); otherwise the latest result with a Summary supplies
+	// the branch summary, when the user asked for one, instead of the
+	// model. ctx ends when the move is aborted.
+	SessionBeforeTree func(ctx context.Context, ev *compaction.BeforeTreeEvent) (*compaction.BeforeTreeResult, error)
+
+	// SessionTree reports a move of the leaf.
+	SessionTree func(ctx context.Context, ev *compaction.TreeEvent)
+
+	// SessionBeforeBranch runs before /branch creates a session file. A
+	// result with Cancel stops it at once; SkipConversationRestore from
+	// any hook keeps the conversation the model sees.
+	SessionBeforeBranch func(ctx context.Context, ev *BeforeBranchEvent) (*BeforeBranchResult, error)
+
+	// SessionBranch reports a /branch.
+	SessionBranch func(ctx context.Context, ev *BranchEvent)
+
+	// SessionBeforeSwitch runs before the session is replaced (a new
+	// session, another file). A result with Cancel stops it at once.
+	SessionBeforeSwitch func(ctx context.Context, ev *BeforeSwitchEvent) (*BeforeSwitchResult, error)
+
+	// SessionSwitch reports a switch to another session.
+	SessionSwitch func(ctx context.Context, ev *SwitchEvent)
 }
 
 // ToolCallInfo describes one tool call to hooks.
