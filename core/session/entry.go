@@ -285,3 +285,14 @@ func (e *Entry) clearPayload() {
 // Raw returns the entry's JSON as stored in the file (nil while the entry
 // has not been persisted). The slice must not be modified.
 func (e *Entry) Raw() []byte { return e.raw }
+
+// MarshalJSON encodes the entry as a session file line holds it (omp's
+// member order), before the size controls of persistence (long strings
+// are not cut, images stay inline). An entry of a type this version does
+// not model is written as it was read.
+func (e *Entry) MarshalJSON() ([]byte, error) {
+	if e.Type != TypeMessage && e.payload() == nil && e.raw != nil {
+		return e.raw, nil
+	}
+	return e.encode()
+}
