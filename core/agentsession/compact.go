@@ -294,9 +294,10 @@ func (s *Session) storeCompaction(ctx context.Context, res *compaction.Result, f
 type maintenance int
 
 const (
-	maintainNothing  maintenance = iota
-	maintainRetry                // the failed turn is sent again (overflow recovered)
-	maintainContinue             // the agent is prompted to continue (after a threshold compaction)
+	maintainNothing         maintenance = iota
+	maintainRetry                       // the failed turn is sent again (overflow recovered)
+	maintainContinue                    // the agent is prompted to continue (after a threshold compaction)
+	maintainContinueHandoff             // the agent is prompted to continue in the session a threshold handoff started
 )
 
 // maintain runs context maintenance after a run (omp's agent_end check)
@@ -309,12 +310,16 @@ func (s *Session) maintain(ctx context.Context, gen int) error {
 	recovered, continued := false, false
 	for ctx.Err() == nil && !s.abortedSince(gen) {
 		var err error
-		switch s.checkCompaction(ctx, s.LastAssistant(), true, &recovered, continued) {
+		switch m := s.checkCompaction(ctx, s.LastAssistant(), true, &recovered, continued); m {
 		case maintainRetry:
 			err = s.agent.Continue(ctx)
-		case maintainContinue:
+		case maintainContinue, maintainContinueHandoff:
 			continued = true
-			err = s.agent.Prompt(ctx, &message.Custom{CustomType: AutoContinueType, Content: message.PlainText(autoContinueText),
+			text := autoContinueText
+			if m == maintainContinueHandoff {
+				text = handoffContinueText
+			}
+			err = s.agent.Prompt(ctx, &message.Custom{CustomType: AutoContinueType, Content: message.PlainText(text),
 				Display: false, Attribution: "agent", Timestamp: nowMillis()})
 		default:
 			if st, fu := s.agent.QueuedCount(); st+fu == 0 {
@@ -366,7 +371,7 @@ func (s *Session) checkCompaction(ctx context.Context, last *ai.AssistantMessage
 			*recovered = true
 			return maintainRetry
 		}
-		if set.Auto() && s.autoCompact(ctx, ReasonOverflow, postRun) {
+		if set.Auto() && s.autoCompact(ctx, ReasonOverflow, postRun) != outcomeNone {
 			*recovered = true
 			if postRun {
 				s.dropTrailingError()
@@ -388,23 +393,42 @@ func (s *Session) checkCompaction(ctx context.Context, last *ai.AssistantMessage
 	if s.promote(last) {
 		return maintainNothing
 	}
-	if s.autoCompact(ctx, ReasonThreshold, false) && postRun && !continued && s.cfg.Settings.Compaction().AutoContinue {
-		return maintainContinue
+	switch s.autoCompact(ctx, ReasonThreshold, false) {
+	case outcomeCompacted:
+		if postRun && !continued && s.cfg.Settings.Compaction().AutoContinue {
+			return maintainContinue
+		}
+	case outcomeHandedOff:
+		if postRun && !continued && s.cfg.Settings.Compaction().AutoContinue {
+			return maintainContinueHandoff
+		}
 	}
 	return maintainNothing
 }
 
-// autoCompact runs an automatic compaction with its events; it reports
-// whether a compaction was stored.
-func (s *Session) autoCompact(ctx context.Context, reason string, willRetry bool) bool {
+// outcome is what automatic maintenance did.
+type outcome int
+
+const (
+	outcomeNone      outcome = iota // nothing stored (skipped, cancelled, failed)
+	outcomeCompacted                // a compaction entry was stored
+	outcomeHandedOff                // the work went on in a new session (strategy handoff)
+)
+
+// autoCompact runs automatic maintenance with its events: a compaction,
+// or with compaction.strategy handoff (except for an overflow, which is
+// always compacted in place) a handoff to a new session, falling back to
+// a compaction when the model wrote no document. It reports what was done.
+func (s *Session) autoCompact(ctx context.Context, reason string, willRetry bool) outcome {
 	set := s.compactionSettings()
 	if set.Strategy == compaction.StrategyOff || (reason != ReasonIdle && !set.Enabled) {
-		return false
+		return outcomeNone
 	}
-	// The handoff strategy needs the handoff machinery; until the session
-	// has it, automatic maintenance summarises in place, as omp falls back
-	// to when a handoff produces nothing.
+	handoff := set.Strategy == compaction.StrategyHandoff && reason != ReasonOverflow
 	action := ActionContextFull
+	if handoff {
+		action = ActionHandoff
+	}
 	s.emit(AutoCompactionStart{Reason: reason, Action: action})
 	actx, cancel := context.WithCancel(ctx)
 	s.mu.Lock()
@@ -423,14 +447,36 @@ func (s *Session) autoCompact(ctx context.Context, reason string, willRetry bool
 	if s.agent.Model() == nil {
 		end.Skipped = true
 		s.emit(end)
-		return false
+		return outcomeNone
+	}
+	if handoff {
+		_, err := s.handoffNow(actx, autoHandoffFocus, true)
+		switch {
+		case err == nil:
+			s.emit(end)
+			return outcomeHandedOff
+		case actx.Err() != nil || errors.Is(err, ErrHandoffCancelled):
+			end.Aborted = true
+			s.emit(end)
+			return outcomeNone
+		case errors.Is(err, ErrNothingToHandOff):
+			end.Skipped = true
+			s.emit(end)
+			return outcomeNone
+		case !errors.Is(err, ErrHandoffEmpty):
+			end.ErrorMessage = "Auto-compaction failed: " + err.Error()
+			s.emit(end)
+			return outcomeNone
+		}
+		// No document: summarise in place instead.
+		end.Action = ActionContextFull
 	}
 	res, err := s.compactNow(actx, "")
 	switch {
 	case err == nil:
 		end.Result, end.WillRetry = res, willRetry
 		s.emit(end)
-		return true
+		return outcomeCompacted
 	case actx.Err() != nil || errors.Is(err, ErrCompactionCancelled):
 		end.Aborted = true
 	case (errors.Is(err, compaction.ErrTooSmall) || errors.Is(err, compaction.ErrAlreadyCompacted)) && reason != ReasonOverflow:
@@ -441,7 +487,7 @@ func (s *Session) autoCompact(ctx context.Context, reason string, willRetry bool
 		end.ErrorMessage = "Auto-compaction failed: " + err.Error()
 	}
 	s.emit(end)
-	return false
+	return outcomeNone
 }
 
 // RunIdleCompaction compacts an idle session (reason idle, no

@@ -22,7 +22,7 @@ const (
 // ({type:"auto_compaction_start",reason,action}).
 type AutoCompactionStart struct {
 	Reason string `json:"reason"` // ReasonThreshold, ReasonOverflow or ReasonIdle
-	Action string `json:"action"` // ActionContextFull
+	Action string `json:"action"` // ActionContextFull, or ActionHandoff (compaction.strategy handoff)
 }
 
 // AutoCompactionEnd closes automatic compaction

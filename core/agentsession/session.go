@@ -116,6 +116,7 @@ type Session struct {
 	nextBash       int                              // key of the next one
 	pendingBash    []*message.BashExecution         // executions waiting for the run to end
 	compact        compactState                     // compaction in progress, token counter
+	ops            opState                          // branch summary or handoff in progress
 	turn           chan struct{}                    // held by the prompt or compaction working (turn.go)
 	closing        chan struct{}                    // closed by Close: nobody new gets the turn
 	aborts         int                              // Abort calls so far (work of an older generation stops)
@@ -387,6 +388,9 @@ func (s *Session) streamFunc() agent.StreamFunc {
 func (s *Session) prepareRequest(req *ai.Request) {
 	first, idle := s.cfg.StreamTimeouts()
 	req.FirstEventTimeout, req.IdleTimeout = first, idle
+	// The agent was built for the first store; after a switch the
+	// provider's cache key follows the current one.
+	req.SessionID = s.Store().SessionID()
 }
 
 // onPreviewQueued forces a one-shot resolve call and reminds the model

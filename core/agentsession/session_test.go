@@ -350,9 +350,9 @@ func TestBranchAndNavigate(t *testing.T) {
 		}
 	}
 	oldFile := s.SessionFile()
-	text, err := s.Navigate(q2)
-	if err != nil || text != "q2" {
-		t.Fatalf("navigate: %q %v", text, err)
+	nav, err := s.Navigate(ctx, q2, NavigateOptions{})
+	if err != nil || nav.EditorText != "q2" {
+		t.Fatalf("navigate: %+v %v", nav, err)
 	}
 	if got := userTexts(s.Messages()); !slices.Equal(got, []string{"q1"}) {
 		t.Fatalf("after navigate %v", got)
@@ -363,9 +363,9 @@ func TestBranchAndNavigate(t *testing.T) {
 	if s.SessionFile() != oldFile {
 		t.Fatal("navigate changed the file")
 	}
-	text, err = s.Branch(q2)
-	if err != nil || text != "q2" {
-		t.Fatalf("branch: %q %v", text, err)
+	br, err := s.Branch(ctx, q2)
+	if err != nil || br.Text != "q2" {
+		t.Fatalf("branch: %+v %v", br, err)
 	}
 	if s.SessionFile() == oldFile {
 		t.Fatal("branch kept the file")
@@ -385,13 +385,13 @@ func TestNewAndSwitchSession(t *testing.T) {
 		t.Fatal(err)
 	}
 	first := s.SessionFile()
-	if err := s.NewSession(first); err != nil {
+	if _, err := s.NewSession(ctx, first); err != nil {
 		t.Fatal(err)
 	}
 	if len(s.Messages()) != 0 || s.Store().Header().ParentSession != first {
 		t.Fatalf("new session: %d messages, parent %q", len(s.Messages()), s.Store().Header().ParentSession)
 	}
-	if err := s.SwitchSession(first); err != nil {
+	if _, err := s.SwitchSession(ctx, first); err != nil {
 		t.Fatal(err)
 	}
 	if got := userTexts(s.Messages()); !slices.Equal(got, []string{"first session"}) {

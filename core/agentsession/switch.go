@@ -1,8 +1,10 @@
 package agentsession
 
 import (
-	"errors"
+	"context"
 	"fmt"
+	"os"
+	"path/filepath"
 
 	"github.com/gopi-agent/gopi/core/agent"
 	"github.com/gopi-agent/gopi/core/ai"
@@ -12,94 +14,151 @@ import (
 	"github.com/gopi-agent/gopi/core/tools/job"
 )
 
-// NewSession closes the current session and starts an empty one (with the
-// same model and settings). parent, when set, is recorded as the new
-// session's parentSession.
-func (s *Session) NewSession(parent string) error {
-	if s.IsBusy() {
-		return agent.ErrBusy
+// Changing the session file: a new session, another file, or /branch (a
+// new file holding the conversation up to an earlier user message). Each
+// fails with ErrWorking while a run streams (abort it first) and waits
+// for the work after a run; the previous session's file is closed, its
+// queued messages and background jobs dropped.
+
+// NewSession ends the current session and starts an empty one with the
+// same model and settings; parent, when set, is recorded as the new
+// session's parentSession. A session kept in memory is followed by one in
+// memory. A session_before_switch hook (reason "new") may cancel it:
+// cancelled says so and nothing changed.
+func (s *Session) NewSession(ctx context.Context, parent string) (cancelled bool, err error) {
+	if err := s.takeTurn(ctx); err != nil {
+		return false, err
 	}
-	store, err := s.newStore(parent)
+	defer s.release()
+	if s.beforeSwitchHooks(ctx, &agent.BeforeSwitchEvent{Reason: agent.SwitchNew}) {
+		return true, nil
+	}
+	prev := s.Store().File()
+	store, err := s.newStoreLike(s.Store(), parent)
 	if err != nil {
-		return err
+		return false, err
 	}
-	return s.replaceStore(store)
+	if err := s.replaceStore(store, true); err != nil {
+		return false, err
+	}
+	s.switchHooks(ctx, &agent.SwitchEvent{Reason: agent.SwitchNew, PreviousSessionFile: prev})
+	return false, nil
 }
 
-// SwitchSession closes the current session and continues the session file
-// at path, restoring its conversation, model and thinking level.
-func (s *Session) SwitchSession(path string) error {
-	if s.IsBusy() {
-		return agent.ErrBusy
-	}
-	store, err := session.Open(path, StoreOptions(s.cfg, s.opts.Cwd, s.opts.SessionDir))
+// SwitchSession ends the current session and continues the session file
+// at path (gopi's or omp's), restoring its conversation, model and
+// thinking level. The file must exist; switching to the current file
+// changes nothing. A session_before_switch hook (reason "resume") may
+// cancel it: cancelled says so and nothing changed.
+func (s *Session) SwitchSession(ctx context.Context, path string) (cancelled bool, err error) {
+	abs, err := filepath.Abs(path)
 	if err != nil {
-		return err
+		return false, fmt.Errorf("switch session: %w", err)
 	}
-	return s.replaceStore(store)
+	if fi, err := os.Stat(abs); err != nil || fi.IsDir() {
+		return false, fmt.Errorf("cannot switch to %s: there is no session file there", path)
+	}
+	if err := s.takeTurn(ctx); err != nil {
+		return false, err
+	}
+	defer s.release()
+	prev := s.Store().File()
+	if prev != "" && sameFile(prev, abs) {
+		return false, nil
+	}
+	if s.beforeSwitchHooks(ctx, &agent.BeforeSwitchEvent{Reason: agent.SwitchResume, TargetSessionFile: abs}) {
+		return true, nil
+	}
+	store, err := session.Open(abs, StoreOptions(s.cfg, s.opts.Cwd, s.opts.SessionDir))
+	if err != nil {
+		return false, err
+	}
+	if err := s.replaceStore(store, true); err != nil {
+		return false, err
+	}
+	s.switchHooks(ctx, &agent.SwitchEvent{Reason: agent.SwitchResume, PreviousSessionFile: prev})
+	return false, nil
 }
 
-// Branch starts a new session file holding the path from the root to the
-// parent of entryID, the way omp's /branch does: the conversation
-// continues from just before that entry. It returns the entry's text when
-// it is a user message (for the editor to offer it again).
-func (s *Session) Branch(entryID string) (text string, err error) {
-	if s.IsBusy() {
-		return "", agent.ErrBusy
+func sameFile(a, b string) bool {
+	if a == b {
+		return true
 	}
+	fa, err1 := os.Stat(a)
+	fb, err2 := os.Stat(b)
+	return err1 == nil && err2 == nil && os.SameFile(fa, fb)
+}
+
+// BranchResult says what Branch did.
+type BranchResult struct {
+	Text      string `json:"text"`      // the user message's text, for the editor
+	Cancelled bool   `json:"cancelled"` // a hook cancelled the branch; nothing changed
+}
+
+// Branch starts a new session file from the user message entryID (/branch,
+// RPC branch): the new file holds the conversation up to just before that
+// message (labels carried over) with the current file as its
+// parentSession, and the message's text is returned for the editor to
+// offer again. Branching from the first message starts an empty session.
+// A session kept in memory branches in memory. session_before_branch
+// hooks may cancel the branch or keep the conversation the model sees
+// (SkipConversationRestore); session_branch hooks see the result.
+//
+// It fails with ErrWorking while a run streams, with session.ErrNotFound
+// for an unknown id, and for an entry that is not a user message.
+func (s *Session) Branch(ctx context.Context, entryID string) (BranchResult, error) {
+	if err := s.takeTurn(ctx); err != nil {
+		return BranchResult{}, err
+	}
+	defer s.release()
 	cur := s.Store()
 	e := cur.Entry(entryID)
 	if e == nil {
-		return "", fmt.Errorf("no entry %q in this session", entryID)
+		return BranchResult{}, fmt.Errorf("cannot branch from entry %q: %w in this session", entryID, session.ErrNotFound)
 	}
-	text = entryText(e)
-	if s.opts.NoSession {
-		if err := cur.Branch(e.ParentID); err != nil && e.ParentID != "" {
-			return "", err
-		}
-		if e.ParentID == "" {
-			cur.ResetLeaf()
-		}
-		return text, s.reloadFromStore()
+	if !entryIsUser(e) {
+		return BranchResult{}, fmt.Errorf("cannot branch from entry %q: it is not a user message (get_branch_messages lists those)", entryID)
 	}
+	res := BranchResult{Text: entryText(e)}
+	cancel, skip := s.beforeBranchHooks(ctx, &agent.BeforeBranchEvent{EntryID: entryID})
+	if cancel {
+		res.Cancelled = true
+		return res, nil
+	}
+	prev := cur.File()
 	var next *session.Manager
-	if e.ParentID == "" {
-		next, err = s.newStore(cur.File())
-	} else {
+	var err error
+	switch {
+	case e.ParentID == "":
+		next, err = s.newStoreLike(cur, prev)
+	case !cur.Persistent():
+		next, err = cur.Fork(e.ParentID, session.Options{Cwd: s.opts.Cwd})
+	default:
 		next, err = cur.Fork(e.ParentID, StoreOptions(s.cfg, s.opts.Cwd, s.opts.SessionDir))
 	}
 	if err != nil {
-		return "", err
+		return BranchResult{}, err
 	}
-	return text, s.replaceStore(next)
+	if err := s.replaceStore(next, !skip); err != nil {
+		return BranchResult{}, err
+	}
+	s.branchHooks(ctx, &agent.BranchEvent{PreviousSessionFile: prev})
+	return res, nil
 }
 
-// Navigate moves the session's leaf to entryID within the same file (the
-// /tree move): the conversation continues from that entry. Picking a user
-// message moves to its parent and returns its text for the editor.
-func (s *Session) Navigate(entryID string) (text string, err error) {
-	if s.IsBusy() {
-		return "", agent.ErrBusy
+// newStoreLike creates the store that follows cur: in memory when cur is,
+// else a new file (see newStore).
+func (s *Session) newStoreLike(cur *session.Manager, parent string) (*session.Manager, error) {
+	if !cur.Persistent() {
+		return session.InMemory(s.opts.Cwd), nil
 	}
-	store := s.Store()
-	e := store.Entry(entryID)
-	if e == nil {
-		return "", fmt.Errorf("no entry %q in this session", entryID)
-	}
-	target := entryID
-	if isUserEntry(e) {
-		text, target = entryText(e), e.ParentID
-	}
-	if target == "" {
-		store.ResetLeaf()
-	} else if err := store.Branch(target); err != nil {
-		return "", err
-	}
-	return text, s.reloadFromStore()
+	return s.newStore(parent)
 }
 
-// replaceStore makes store the session's, closing the old one.
-func (s *Session) replaceStore(store *session.Manager) error {
+// replaceStore makes store the session's, closing the old one; with
+// restore the agent's conversation becomes the new store's, otherwise it
+// is kept as it is.
+func (s *Session) replaceStore(store *session.Manager, restore bool) error {
 	s.mu.Lock()
 	oldLock := s.runLock
 	s.runLock = nil
@@ -126,8 +185,12 @@ func (s *Session) replaceStore(store *session.Manager) error {
 	closeErr := old.Close()
 	s.toolEnv.Artifacts = store.Artifacts()
 	s.agent.SetArtifacts(s.toolEnv.Artifacts)
-	if err := s.reloadFromStore(); err != nil {
-		return err
+	if restore {
+		if err := s.reloadFromStore(); err != nil {
+			return err
+		}
+	} else {
+		s.restoreTodos(store)
 	}
 	if closeErr != nil {
 		return fmt.Errorf("closing the previous session: %w", closeErr)
@@ -147,6 +210,10 @@ func (s *Session) reloadFromStore() error {
 	s.mu.Lock()
 	if len(sctx.Messages) > 0 || sctx.Models["default"] != "" {
 		s.recorded.model, s.recorded.thinking = sctx.Models["default"], sctx.ThinkingLevel
+	} else {
+		// Nothing recorded on this path (a new root): the next prompt
+		// records the model and thinking level.
+		s.recorded.model, s.recorded.thinking = "", ""
 	}
 	s.mu.Unlock()
 	if ref := sctx.Models["default"]; ref != "" {
@@ -163,19 +230,17 @@ func (s *Session) reloadFromStore() error {
 	return nil
 }
 
+// isUserEntry reports whether e is a user message or a custom message:
+// picking one in the tree puts the leaf before it.
 func isUserEntry(e *session.Entry) bool {
-	if e.Type == session.TypeCustomMessage {
-		return true
-	}
-	if e.Type != session.TypeMessage {
-		return false
-	}
-	_, ok := e.Message.(*ai.UserMessage)
-	return ok
+	return e.Type == session.TypeCustomMessage || entryIsUser(e)
 }
 
-// entryText returns the text of a user or custom message entry.
+// entryText returns the text of a user message or custom message entry.
 func entryText(e *session.Entry) string {
+	if e.CustomMessage != nil {
+		return e.CustomMessage.Content.Text()
+	}
 	switch m := e.Message.(type) {
 	case *ai.UserMessage:
 		var out string
@@ -190,5 +255,3 @@ func entryText(e *session.Entry) string {
 	}
 	return ""
 }
-
-var errNoSessionFile = errors.New("this session is not stored in a file (--no-session)")

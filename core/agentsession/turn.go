@@ -74,8 +74,18 @@ func (s *Session) abortRun() {
 }
 
 // Abort stops the current run (its partial answer is kept), the
-// maintenance after it and any compaction in progress.
+// maintenance after it, and any compaction, branch summary or handoff in
+// progress.
 func (s *Session) Abort() {
 	s.abortRun()
 	s.AbortCompaction()
+	s.AbortBranchSummary()
+	s.AbortHandoff()
+}
+
+// opState holds the cancel functions of the session operations that
+// call the model outside a run (guarded by Session.mu).
+type opState struct {
+	tree    context.CancelFunc // the branch summary of a Navigate
+	handoff context.CancelFunc // a handoff document being written
 }

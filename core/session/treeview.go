@@ -79,8 +79,8 @@ type TreeRow struct {
 // Gutter is a vertical line drawn at a nesting level for the rows under a
 // fork whose branch has more siblings below.
 type Gutter struct {
-	Level int  // nesting level of the fork's connector
-	Line  bool // draw │ (more siblings follow); false draws blank space
+	Level int  `json:"level"` // nesting level of the fork's connector
+	Line  bool `json:"line"`  // draw │ (more siblings follow); false draws blank space
 }
 
 // Prefix draws the row's indentation: gutters, then the connector.

@@ -90,7 +90,7 @@ func init() {
 		"set_auto_compaction": cmdSetAutoCompaction,
 		"set_auto_retry":      cmdSetAutoRetry,
 		"abort_retry":         cmdAbortRetry,
-		"handoff":             notYet("handoff"),
+		"handoff":             cmdHandoff,
 		// Bash
 		"bash":       cmdBash,
 		"abort_bash": cmdAbortBash,
@@ -103,6 +103,10 @@ func init() {
 		"get_last_assistant_text": cmdLastAssistantText,
 		"set_session_name":        cmdSetSessionName,
 		"get_messages":            cmdGetMessages,
+		// Session tree (gopi's additions, see tree.go)
+		"get_tree":      cmdGetTree,
+		"navigate_tree": cmdNavigateTree,
+		"set_label":     cmdSetLabel,
 		// Login
 		"get_login_providers": func(context.Context, *server, json.RawMessage, []byte) (any, error) {
 			return map[string]any{"providers": []any{}}, nil
@@ -216,7 +220,7 @@ func cmdAbortAndPrompt(ctx context.Context, srv *server, id json.RawMessage, lin
 	return skipResponse, nil
 }
 
-func cmdNewSession(_ context.Context, srv *server, _ json.RawMessage, line []byte) (any, error) {
+func cmdNewSession(ctx context.Context, srv *server, _ json.RawMessage, line []byte) (any, error) {
 	var f struct {
 		ParentSession string `json:"parentSession"`
 	}
@@ -225,10 +229,11 @@ func cmdNewSession(_ context.Context, srv *server, _ json.RawMessage, line []byt
 	}
 	// As omp does, a new session ends the run in progress.
 	srv.abortAndWait()
-	if err := srv.s.NewSession(f.ParentSession); err != nil {
+	cancelled, err := srv.s.NewSession(ctx, f.ParentSession)
+	if err != nil {
 		return nil, err
 	}
-	return map[string]bool{"cancelled": false}, nil
+	return map[string]bool{"cancelled": cancelled}, nil
 }
 
 func cmdGetState(_ context.Context, srv *server, _ json.RawMessage, _ []byte) (any, error) {
@@ -440,7 +445,7 @@ func cmdSessionStats(_ context.Context, srv *server, _ json.RawMessage, _ []byte
 	return srv.s.Stats(), nil
 }
 
-func cmdSwitchSession(_ context.Context, srv *server, _ json.RawMessage, line []byte) (any, error) {
+func cmdSwitchSession(ctx context.Context, srv *server, _ json.RawMessage, line []byte) (any, error) {
 	var f struct {
 		SessionPath string `json:"sessionPath"`
 	}
@@ -452,34 +457,38 @@ func cmdSwitchSession(_ context.Context, srv *server, _ json.RawMessage, line []
 	}
 	// As omp does, switching ends the run in progress.
 	srv.abortAndWait()
-	if err := srv.s.SwitchSession(f.SessionPath); err != nil {
+	cancelled, err := srv.s.SwitchSession(ctx, f.SessionPath)
+	if err != nil {
 		return nil, err
 	}
-	return map[string]bool{"cancelled": false}, nil
+	return map[string]bool{"cancelled": cancelled}, nil
 }
 
 // errBranchBusy is branch's failure while a run is in progress (the
 // session's own busy error talks about prompts).
 var errBranchBusy = errors.New("cannot branch while the agent is working: wait for agent_end, or send abort first")
 
-func cmdBranch(_ context.Context, srv *server, _ json.RawMessage, line []byte) (any, error) {
+func cmdBranch(ctx context.Context, srv *server, _ json.RawMessage, line []byte) (any, error) {
 	var f struct {
 		EntryID string `json:"entryId"`
 	}
 	if err := decode(line, &f); err != nil {
 		return nil, err
 	}
+	if f.EntryID == "" {
+		return nil, errors.New(`"entryId" is required (get_branch_messages lists the user messages to branch from)`)
+	}
 	if srv.s.IsStreaming() {
 		return nil, errBranchBusy
 	}
-	text, err := srv.s.Branch(f.EntryID)
-	if errors.Is(err, agent.ErrBusy) {
+	res, err := srv.s.Branch(ctx, f.EntryID)
+	if errors.Is(err, agentsession.ErrWorking) {
 		return nil, errBranchBusy
 	}
 	if err != nil {
 		return nil, err
 	}
-	return map[string]any{"text": text, "cancelled": false}, nil
+	return res, nil
 }
 
 func cmdBranchMessages(_ context.Context, srv *server, _ json.RawMessage, _ []byte) (any, error) {

@@ -1,0 +1,219 @@
+package agentsession
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/gopi-agent/gopi/core/ai"
+	"github.com/gopi-agent/gopi/core/compaction"
+	"github.com/gopi-agent/gopi/core/session"
+)
+
+// Moving in the session tree (/tree): the leaf goes to another entry of the
+// same file and the conversation continues from there. The branch that is
+// left stays in the file; on request it is summarised first (see package
+// compaction's branch summaries) and the summary is stored at the new
+// position as a branch_summary entry.
+
+// NavigateOptions refine Navigate.
+type NavigateOptions struct {
+	// Summarize asks for a summary of the branch the move leaves, written
+	// by the current model (or supplied by a session_before_tree hook) and
+	// stored at the new position.
+	Summarize bool
+	// CustomInstructions replace the default summary instructions.
+	CustomInstructions string
+}
+
+// NavigateResult says what Navigate did.
+type NavigateResult struct {
+	// EditorText is the picked user or custom message's text: the leaf
+	// went to its parent, and a front end offers the text for editing.
+	EditorText string `json:"editorText,omitempty"`
+	// Cancelled: a hook cancelled the move, or it was aborted while the
+	// summary was written; nothing changed.
+	Cancelled bool `json:"cancelled"`
+	// Aborted: the summary was aborted (Cancelled is set too).
+	Aborted bool `json:"aborted,omitempty"`
+	// SummaryEntry is the branch_summary entry written, nil when none.
+	SummaryEntry *session.Entry `json:"summaryEntry,omitempty"`
+}
+
+// ErrNoSummaryModel: a summary was asked for without a model.
+var ErrNoSummaryModel = errors.New("cannot summarise the branch: no model is selected (pick one, or navigate without a summary)")
+
+// Navigate moves the leaf to entry targetID of the current session file
+// (/tree). Picking a user message or a custom message puts the leaf on its
+// parent (before the message: the first one of a session leaves the leaf
+// null) and returns the message's text for the editor; picking any other
+// entry puts the leaf on it. Picking the leaf changes nothing. With
+// opts.Summarize, the entries the move leaves (from the old leaf back to
+// where the two paths meet) are summarised first and the summary appended
+// at the new position. The session_before_tree hooks may cancel the move
+// or supply the summary; session_tree hooks see the result.
+//
+// It fails with ErrWorking while a run streams (the work after a run is
+// waited for), with session.ErrNotFound for an unknown id, and with the
+// summary's error when it cannot be written; a failed or aborted summary
+// (AbortBranchSummary, Abort, ctx) leaves the session as it was.
+func (s *Session) Navigate(ctx context.Context, targetID string, opts NavigateOptions) (NavigateResult, error) {
+	if err := s.takeTurn(ctx); err != nil {
+		return NavigateResult{}, err
+	}
+	defer s.release()
+	store := s.Store()
+	oldLeaf := store.LeafID()
+	if targetID == oldLeaf && targetID != "" {
+		return NavigateResult{}, nil
+	}
+	target := store.Entry(targetID)
+	if target == nil {
+		return NavigateResult{}, fmt.Errorf("cannot navigate to entry %q: %w in this session", targetID, session.ErrNotFound)
+	}
+	model := s.agent.Model()
+	if opts.Summarize && model == nil {
+		return NavigateResult{}, ErrNoSummaryModel
+	}
+
+	entries, common := compaction.CollectBranch(store.Path(""), store.Path(targetID))
+	if oldLeaf == "" {
+		entries, common = nil, ""
+	}
+	prep := &compaction.TreePreparation{TargetID: targetID, OldLeafID: oldLeaf, CommonAncestorID: common,
+		EntriesToSummarize: entries, UserWantsSummary: opts.Summarize}
+
+	tctx, cancel := context.WithCancel(ctx)
+	s.mu.Lock()
+	s.ops.tree = cancel
+	s.mu.Unlock()
+	defer func() {
+		cancel()
+		s.mu.Lock()
+		s.ops.tree = nil
+		s.mu.Unlock()
+	}()
+
+	cancelled, supplied := s.beforeTreeHooks(tctx, &compaction.BeforeTreeEvent{Preparation: prep})
+	if cancelled {
+		return NavigateResult{Cancelled: true}, nil
+	}
+	if tctx.Err() != nil {
+		return NavigateResult{Cancelled: true, Aborted: true}, nil
+	}
+	var summary string
+	var details any
+	fromExt := false
+	switch {
+	case opts.Summarize && supplied != nil:
+		summary, details, fromExt = supplied.Summary, supplied.Details, true
+	case opts.Summarize && len(entries) > 0:
+		if err := s.checkModel(); err != nil {
+			return NavigateResult{}, err
+		}
+		set := compaction.BranchSettings{ReserveTokens: s.cfg.Settings.Int("branchSummary.reserveTokens")}
+		bp := compaction.PrepareBranch(entries, set.Budget(model.ContextWindow), s.counter())
+		res, err := compaction.GenerateBranchSummary(tctx, bp, s.summarizer(model), compaction.BranchOptions{CustomInstructions: opts.CustomInstructions})
+		if tctx.Err() != nil {
+			return NavigateResult{Cancelled: true, Aborted: true}, nil
+		}
+		if err != nil {
+			return NavigateResult{}, err
+		}
+		summary, details = res.Summary, res.Details
+	}
+
+	newLeaf := targetID
+	var out NavigateResult
+	if isUserEntry(target) {
+		newLeaf, out.EditorText = target.ParentID, entryText(target)
+	}
+	var err error
+	switch {
+	case summary != "":
+		var id string
+		id, err = store.BranchWithSummary(newLeaf, summary, details, fromExt)
+		out.SummaryEntry = store.Entry(id)
+		if id == "" {
+			return NavigateResult{}, err
+		}
+	case newLeaf == "":
+		store.ResetLeaf()
+	default:
+		if err := store.Branch(newLeaf); err != nil {
+			return NavigateResult{}, err
+		}
+	}
+	// The move is made (a write failure of the summary is latched and
+	// reported below): the agent continues from the new leaf either way.
+	if rerr := s.reloadFromStore(); rerr != nil && err == nil {
+		err = rerr
+	}
+	s.treeHooks(ctx, &compaction.TreeEvent{NewLeafID: store.LeafID(), OldLeafID: oldLeaf, SummaryEntry: out.SummaryEntry, FromExtension: fromExt && out.SummaryEntry != nil})
+	return out, err
+}
+
+// AbortBranchSummary stops the branch summary being written for a
+// Navigate; the move does not happen.
+func (s *Session) AbortBranchSummary() {
+	s.mu.Lock()
+	cancel := s.ops.tree
+	s.mu.Unlock()
+	if cancel != nil {
+		cancel()
+	}
+}
+
+// BranchSummarySettings returns the branchSummary.* settings: front ends
+// offer to summarise the branch a /tree move leaves when Enabled.
+func (s *Session) BranchSummarySettings() compaction.BranchSettings {
+	return compaction.BranchSettings{Enabled: s.cfg.Settings.Bool("branchSummary.enabled"), ReserveTokens: s.cfg.Settings.Int("branchSummary.reserveTokens")}
+}
+
+// SetLabel sets the label of entry id (a bookmark shown in the tree), or
+// clears it with "". The label entry is appended at the leaf, as omp does.
+func (s *Session) SetLabel(id, label string) error {
+	if s.isClosed() {
+		return errClosed
+	}
+	if _, err := s.Store().AppendLabel(id, strings.TrimSpace(label)); err != nil {
+		if errors.Is(err, session.ErrNotFound) {
+			return fmt.Errorf("cannot label entry %q: %w in this session", id, session.ErrNotFound)
+		}
+		return err
+	}
+	return nil
+}
+
+// Tree returns the session's tree view: its entries as the rows a tree
+// selector shows, filtered and searched as q says (see session.TreeRows).
+func (s *Session) Tree(q session.TreeQuery) []session.TreeRow { return s.Store().TreeRows(q) }
+
+// takeTurn takes the turn for work on the conversation outside a run (a
+// tree move, a branch, a switch, a handoff): it fails with ErrWorking
+// while a run streams and waits for the work after a run (maintenance, a
+// compaction) to finish.
+func (s *Session) takeTurn(ctx context.Context) error {
+	if s.isClosed() {
+		return errClosed
+	}
+	if s.agent.IsRunning() {
+		return ErrWorking
+	}
+	if err := s.acquire(ctx); err != nil {
+		return err
+	}
+	if s.agent.IsRunning() { // a run started outside the session (through Agent())
+		s.release()
+		return ErrWorking
+	}
+	return nil
+}
+
+// entryIsUser reports whether e is a user message entry (the ones /branch
+// can start from).
+func entryIsUser(e *session.Entry) bool {
+	_, ok := e.Message.(*ai.UserMessage)
+	return ok && e.Type == session.TypeMessage
+}

@@ -1,0 +1,39 @@
+package rpc
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+
+	"github.com/gopi-agent/gopi/core/agentsession"
+)
+
+// cmdHandoff runs handoff{customInstructions?}: the model writes a handoff
+// document and the session continues in a new one that starts with it.
+// The response's data is {document, sessionFile, savedPath?} (omp sends
+// {savedPath?}), null when the model wrote nothing (the session is
+// unchanged); it fails with "Nothing to hand off (no messages yet)",
+// "Handoff cancelled" (abort), or "Handoff failed: …". It runs in the
+// background like compact: abort stops it, other commands wait for it.
+func cmdHandoff(ctx context.Context, srv *server, id json.RawMessage, line []byte) (any, error) {
+	var f struct {
+		CustomInstructions string `json:"customInstructions"`
+	}
+	if err := decode(line, &f); err != nil {
+		return nil, err
+	}
+	if srv.s.IsStreaming() {
+		return nil, errors.New("cannot hand off while the agent is working: wait for agent_end, or send abort first")
+	}
+	srv.background(ctx, id, "handoff", func(ctx context.Context) (any, error) {
+		res, err := srv.s.Handoff(ctx, f.CustomInstructions)
+		if errors.Is(err, agentsession.ErrHandoffEmpty) {
+			return nil, nil
+		}
+		if err != nil {
+			return nil, err
+		}
+		return res, nil
+	})
+	return skipResponse, nil
+}
