@@ -230,9 +230,13 @@ func (s *Session) reloadFromStore() error {
 	return nil
 }
 
-// isUserEntry reports whether e is a user message or a custom message:
-// picking one in the tree puts the leaf before it.
+// isUserEntry reports whether e is a user message or a custom message (a
+// custom_message entry, or a message entry holding one): picking one in
+// the tree puts the leaf before it.
 func isUserEntry(e *session.Entry) bool {
+	if _, ok := e.Message.(*message.Custom); ok {
+		return true
+	}
 	return e.Type == session.TypeCustomMessage || entryIsUser(e)
 }
 
