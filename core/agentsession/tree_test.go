@@ -85,7 +85,9 @@ func TestNavigateTree(t *testing.T) {
 	}
 
 	// Back to a2 with a summary of the branch "q2 again".
-	f.script.summarize = func(ctx context.Context, req *ai.Request, em *ai.Emitter) { say("## Objective\nAsk q2 again.")(ctx, req, em) }
+	f.script.summarize = func(ctx context.Context, req *ai.Request, em *ai.Emitter) {
+		say("## Objective\nAsk q2 again.")(ctx, req, em)
+	}
 	res, err = s.Navigate(ctx, a2, NavigateOptions{Summarize: true})
 	if err != nil || res.EditorText != "" || res.SummaryEntry == nil {
 		t.Fatalf("navigate to a2: %+v %v", res, err)
