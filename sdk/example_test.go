@@ -126,3 +126,89 @@ func ExampleSession_Compact() {
 	// I noted how the project builds and tests.
 	// 3 messages: the summary and the last turn
 }
+
+// exampleSession starts an in-memory session against a scripted mock
+// model (the set-up of the examples above, shortened).
+func exampleSession(ctx context.Context, srv *mockllm.Server) (s *sdk.Session, cleanup func()) {
+	home, _ := os.MkdirTemp("", "gopi-sdk-example")
+	agentDir := filepath.Join(home, ".gopi", "agent")
+	os.MkdirAll(agentDir, 0o755)
+	os.WriteFile(filepath.Join(agentDir, "models.yml"), []byte("providers:\n  local:\n    baseUrl: "+srv.URL()+"/v1\n    api: openai-completions\n    apiKey: LOCAL_KEY\n    models:\n      - id: tiny-model\n"), 0o644)
+	cfg, _ := sdk.LoadConfig(home, []string{"HOME=" + home, "LOCAL_KEY=x", "PI_NO_TITLE=1"})
+	reg, _ := sdk.LoadModels(cfg)
+	model, _ := reg.Find("local/tiny-model")
+	s, err := sdk.New(ctx, sdk.Options{Config: cfg, Models: reg, Model: model, Store: sdk.InMemory(home)})
+	if err != nil {
+		log.Fatal(err)
+	}
+	return s, func() { s.Close(); os.RemoveAll(home) }
+}
+
+// ExampleSession_Navigate moves back in the session tree (/tree): picking
+// the second question puts the conversation just before it and hands its
+// text back for editing; the next prompt grows a second branch beside the
+// first, and Tree draws both.
+func ExampleSession_Navigate() {
+	srv := mockllm.New(nil)
+	defer srv.Close()
+	srv.Script(
+		mockllm.Turn{Blocks: []mockllm.Block{mockllm.Text("Use make.")}},
+		mockllm.Turn{Blocks: []mockllm.Block{mockllm.Text("Run go test.")}},
+		mockllm.Turn{Blocks: []mockllm.Block{mockllm.Text("Run go vet.")}},
+	)
+	ctx := context.Background()
+	s, cleanup := exampleSession(ctx, srv)
+	defer cleanup()
+	for _, p := range []string{"How do I build?", "How do I test?"} {
+		if err := s.Prompt(ctx, p, sdk.PromptOptions{}); err != nil {
+			log.Fatal(err)
+		}
+	}
+	rows := s.Tree(sdk.TreeQuery{Filter: sdk.FilterUserOnly})
+	res, err := s.Navigate(ctx, rows[1].Entry.ID, sdk.NavigateOptions{})
+	if err != nil {
+		log.Fatal(err)
+	}
+	fmt.Println("editor:", res.EditorText)
+	if err := s.Prompt(ctx, "How do I lint?", sdk.PromptOptions{}); err != nil {
+		log.Fatal(err)
+	}
+	for _, row := range s.Tree(sdk.TreeQuery{}) {
+		fmt.Println(row)
+	}
+	// Output:
+	// editor: How do I test?
+	// • user: How do I build?
+	// • assistant: Use make.
+	// ├─ • user: How do I lint?
+	// │     • assistant: Run go vet.
+	// └─ user: How do I test?
+	//       assistant: Run go test.
+}
+
+// ExampleSession_Handoff continues in a new session from a document the
+// model writes about the work so far.
+func ExampleSession_Handoff() {
+	srv := mockllm.New(nil)
+	defer srv.Close()
+	srv.Script(
+		mockllm.Turn{Blocks: []mockllm.Block{mockllm.Text("The parser is in parse.go.")}},
+		mockllm.Turn{Match: "handoff document", Blocks: []mockllm.Block{mockllm.Text("## Goal\nFix the parser in parse.go.")}},
+	)
+	ctx := context.Background()
+	s, cleanup := exampleSession(ctx, srv)
+	defer cleanup()
+	if err := s.Prompt(ctx, "Where is the parser?", sdk.PromptOptions{}); err != nil {
+		log.Fatal(err)
+	}
+	res, err := s.Handoff(ctx, "the parser")
+	if err != nil {
+		log.Fatal(err)
+	}
+	fmt.Println(res.Document)
+	fmt.Println(len(s.Messages()), "message in the new session")
+	// Output:
+	// ## Goal
+	// Fix the parser in parse.go.
+	// 1 message in the new session
+}

@@ -40,13 +40,63 @@ import (
 // Session is a running conversation; see agentsession.Session for its
 // methods (Prompt, Steer, FollowUp, Abort, Subscribe, SetModel,
 // SetThinkingLevel, Compact, AbortCompaction, SetAutoCompaction,
-// NewSession, SwitchSession, Branch, Navigate, State, Close).
+// NewSession, SwitchSession, Branch, Navigate, Tree, SetLabel, Handoff,
+// State, Close).
 //
 // Compact(ctx, instructions) summarises the older part of the
 // conversation now and returns the CompactionResult; the session also
 // compacts by itself (see the compaction.* settings), announcing it with
 // AutoCompactionStart and AutoCompactionEnd events.
+//
+// The session is a tree: Tree(TreeQuery) lists its entries as the rows of
+// a tree selector (filters FilterDefault, FilterNoTools, FilterUserOnly,
+// FilterLabeledOnly, FilterAll; a search), SetLabel bookmarks one,
+// Navigate(ctx, id, NavigateOptions) moves to it in the same file (with a
+// summary of the branch left, when asked), Branch(ctx, id) starts a new
+// file from a user message, and Handoff(ctx, instructions) continues in a
+// new session from a document the model writes.
 type Session = agentsession.Session
+
+// NavigateOptions refine Session.Navigate (a summary of the branch left,
+// its instructions); NavigateResult says what it did.
+type (
+	NavigateOptions = agentsession.NavigateOptions
+	NavigateResult  = agentsession.NavigateResult
+)
+
+// BranchResult is what Session.Branch returns: the user message's text
+// and whether an extension cancelled the branch.
+type BranchResult = agentsession.BranchResult
+
+// HandoffResult is what Session.Handoff returns: the document and the new
+// session's file.
+type HandoffResult = agentsession.HandoffResult
+
+// TreeQuery selects the rows of Session.Tree; TreeRow is one row.
+type (
+	TreeQuery  = session.TreeQuery
+	TreeRow    = session.TreeRow
+	TreeFilter = session.TreeFilter
+)
+
+// Tree filters.
+const (
+	FilterDefault     = session.FilterDefault
+	FilterNoTools     = session.FilterNoTools
+	FilterUserOnly    = session.FilterUserOnly
+	FilterLabeledOnly = session.FilterLabeledOnly
+	FilterAll         = session.FilterAll
+)
+
+// Errors of the tree, branch and handoff operations (compare with
+// errors.Is).
+var (
+	ErrWorking          = agentsession.ErrWorking          // a run streams: wait or abort first
+	ErrNotFound         = session.ErrNotFound              // no such entry
+	ErrNothingToHandOff = agentsession.ErrNothingToHandOff // fewer than two messages
+	ErrHandoffCancelled = agentsession.ErrHandoffCancelled // the handoff was aborted
+	ErrHandoffEmpty     = agentsession.ErrHandoffEmpty     // the model wrote no document
+)
 
 // CompactionResult is what Session.Compact returns: the summary, its
 // short recap, the first entry kept verbatim, the context size before,
@@ -71,8 +121,11 @@ const (
 )
 
 // Hooks are the extension points (context, tool_call, tool_result,
-// provider requests and responses, and the compaction points
-// session_before_compact, session.compacting and session_compact).
+// provider requests and responses, the compaction points
+// session_before_compact, session.compacting and session_compact, and
+// the session points session_before_tree, session_tree,
+// session_before_branch, session_branch, session_before_switch and
+// session_switch).
 type Hooks = agent.Hooks
 
 // Event is one step of a run; the concrete types follow.
