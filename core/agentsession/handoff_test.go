@@ -217,3 +217,20 @@ func TestAutoHandoff(t *testing.T) {
 		})
 	}
 }
+
+// A conversation of one message is too short to hand off.
+func TestHandoffGuardOneMessage(t *testing.T) {
+	f := newFixture(t, keyEnv)
+	store := session.InMemory(f.project)
+	if _, err := store.AppendMessage(userMessage("only a question", nil)); err != nil {
+		t.Fatal(err)
+	}
+	reg := f.registry(f.config())
+	s := f.open(Options{Models: reg, Model: f.model(reg, "anthropic/claude-sonnet-4-5"), NoTitle: true, Store: store})
+	if _, err := s.Handoff(context.Background(), ""); !errors.Is(err, ErrNothingToHandOff) {
+		t.Errorf("one message: %v", err)
+	}
+	if len(f.script.requests()) != 0 || s.Store() != store {
+		t.Error("the guard let the handoff go on")
+	}
+}
