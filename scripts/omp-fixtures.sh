@@ -166,7 +166,9 @@ layout() {
 
 # rpc_run NAME CMDS OMPARGS...: run `omp --mode rpc`, send each line of CMDS
 # (a file of JSON commands, each with an id) and wait for its response (for a
-# prompt also for agent_end), then close stdin and read to EOF.
+# prompt also for agent_end), then close stdin and read to EOF. In a command,
+# @ENTRYn@ stands for the entryId of the n-th message (from 0) of the latest
+# get_branch_messages response.
 # Saves NAME/rpc.stdin.jsonl and NAME/rpc.stdout.jsonl.
 rpc_run() {
   local name=$1 cmds=$2 d=$work/$1 line cmd id type
@@ -183,12 +185,18 @@ rpc_run() {
     die "$name: RPC stream ended or stalled waiting for $1 (see $d/rpc.stdout.jsonl, $d/rpc.stderr)"
   }
   rpc_read '.type == "ready"'
+  local branch_msgs='{}' n
   while IFS= read -r cmd; do
+    while [[ $cmd =~ @ENTRY([0-9]+)@ ]]; do
+      n=${BASH_REMATCH[1]}
+      cmd=${cmd//@ENTRY$n@/$(jq -r ".data.messages[$n].entryId" <<<"$branch_msgs")}
+    done
     printf '%s\n' "$cmd" >>"$d/rpc.stdin.jsonl"
     printf '%s\n' "$cmd" >&"$in"
     id=$(jq -r .id <<<"$cmd")
     type=$(jq -r .type <<<"$cmd")
     rpc_read ".type == \"response\" and .id == \"$id\""
+    [ "$type" != get_branch_messages ] || branch_msgs=$(tail -1 "$d/rpc.stdout.jsonl")
     [ "$type" != prompt ] || rpc_read '.type == "agent_end"'
   done <"$cmds"
   exec {in}>&-
@@ -432,6 +440,36 @@ EOF
 compact_scenario compact 50 ''
 compact_scenario compact-split 60 '{"match": "[User]: Thanks", "blocks": [{"type": "text", "text": "The user thanked the assistant."}], "usage": {"input": 100, "output": 8}},'
 
+# branch: an RPC session of two prompts, then branch from the second user
+# message (a new file whose parentSession is the first), a prompt there, and
+# handoff (omp 14.9.9 asks for the document in a visible turn of the branched
+# session, then starts a third session with the handoff custom message),
+# get_messages and a last prompt in that session.
+setup branch
+cat >"$work/branch/mock.json" <<'EOF'
+{"turns": [
+  {"blocks": [{"type": "text", "text": "Hello! I am the mock model."}], "usage": {"input": 20, "output": 9}},
+  {"blocks": [{"type": "text", "text": "greet.go defines Hello."}], "usage": {"input": 30, "output": 6}},
+  {"blocks": [{"type": "text", "text": "Hello returns a greeting for a name."}], "usage": {"input": 35, "output": 9}},
+  {"match": "handoff document", "blocks": [{"type": "text", "text": "## Goal\nExplain greet.go.\n\n## Next Steps\n1. Nothing is left."}], "usage": {"input": 60, "output": 14}},
+  {"blocks": [{"type": "text", "text": "Nothing is left to do."}], "usage": {"input": 40, "output": 6}}
+]}
+EOF
+cat >"$work/branch/commands.jsonl" <<'EOF'
+{"id":"req-1","type":"prompt","message":"Say hello"}
+{"id":"req-2","type":"prompt","message":"What does greet.go do?"}
+{"id":"req-3","type":"get_branch_messages"}
+{"id":"req-4","type":"branch","entryId":"@ENTRY1@"}
+{"id":"req-5","type":"get_state"}
+{"id":"req-6","type":"prompt","message":"Explain greet.go in one sentence"}
+{"id":"req-7","type":"handoff","customInstructions":"greet.go"}
+{"id":"req-8","type":"get_messages"}
+{"id":"req-9","type":"prompt","message":"Continue"}
+EOF
+mock_start branch
+rpc_run branch "$work/branch/commands.jsonl" --model mock/mock-model
+mock_stop branch
+
 # ---------------------------------------------------------------------------
 # Copy into testdata.
 
@@ -456,6 +494,18 @@ copy_session named named.jsonl
 copy_session rpc rpc.jsonl
 copy_session compact compact.jsonl
 copy_session compact-split compact-split.jsonl
+# branch: the three files, told apart by their parentSession links.
+branch_files=$(find "$work/branch/home/.omp/agent/sessions" -name '*.jsonl' -type f)
+[ "$(echo "$branch_files" | wc -l)" -eq 3 ] || die "branch: expected three session files, found: $branch_files"
+parent_of() { head -1 "$1" | jq -r '.parentSession // empty'; }
+branch_first= branch_second= branch_third=
+for f in $branch_files; do [ -n "$(parent_of "$f")" ] || branch_first=$f; done
+for f in $branch_files; do [ "$(parent_of "$f")" != "$branch_first" ] || branch_second=$f; done
+for f in $branch_files; do [ -z "$branch_second" ] || [ "$(parent_of "$f")" != "$branch_second" ] || branch_third=$f; done
+[ -n "$branch_first" ] && [ -n "$branch_second" ] && [ -n "$branch_third" ] || die "branch: the files are not linked first → second → third"
+cp "$branch_first" "$session_out/branch-from.jsonl"
+cp "$branch_second" "$session_out/branch.jsonl"
+cp "$branch_third" "$session_out/handoff.jsonl"
 {
   for s in text tool thinking image spill named rpc; do
     echo "# $s"
@@ -527,7 +577,7 @@ cp "$work/rpc/rpc.stdout.jsonl" "$rpc_out/rpc.stdout.jsonl"
 cp "$work/rpc/rpc.stderr" "$rpc_out/rpc.stderr"
 cp "$work/named/rpc.stdin.jsonl" "$rpc_out/named.stdin.jsonl"
 cp "$work/named/rpc.stdout.jsonl" "$rpc_out/named.stdout.jsonl"
-for s in compact compact-split; do
+for s in compact compact-split branch; do
   cp "$work/$s/rpc.stdin.jsonl" "$rpc_out/$s.stdin.jsonl"
   cp "$work/$s/rpc.stdout.jsonl" "$rpc_out/$s.stdout.jsonl"
 done
@@ -578,7 +628,14 @@ print mode left behind.
   reads greet.go), then \`compact\` with custom instructions and a fifth
   prompt, under \`compaction.keepRecentTokens\` 50 (the cut falls on the last
   user message) and 60 (the cut falls on an assistant message: a split turn);
-  transcripts: core/modes/rpc/testdata/omp/compact*.jsonl."
+  transcripts: core/modes/rpc/testdata/omp/compact*.jsonl.
+- branch-from.jsonl, branch.jsonl, handoff.jsonl: an RPC session of two
+  prompts (branch-from.jsonl); \`branch\` from its second user message made
+  branch.jsonl (parentSession: the first file's path), which got a prompt
+  and then \`handoff\`: omp 14.9.9 asks for the document in a visible turn
+  of branch.jsonl and starts handoff.jsonl (parentSession: branch.jsonl's
+  path) with the \`handoff\` custom message, followed by a last prompt;
+  transcript: core/modes/rpc/testdata/omp/branch.*.jsonl."
 
 readme "$agent_out" "# omp 14.9.9 event streams and requests
 
@@ -624,6 +681,10 @@ model.baseUrl change every run).
 - compact.stdin.jsonl / compact.stdout.jsonl, compact-split.*: four prompts,
   compact with customInstructions, get_messages (the context omp rebuilt
   after compacting), a last prompt (sessions:
-  core/session/testdata/omp/compact*.jsonl)."
+  core/session/testdata/omp/compact*.jsonl).
+- branch.stdin.jsonl / branch.stdout.jsonl: two prompts, get_branch_messages,
+  branch from the second user message, get_state, a prompt, handoff,
+  get_messages, a last prompt (sessions: core/session/testdata/omp/branch*.jsonl,
+  handoff.jsonl)."
 
 echo "omp-fixtures: done; work tree in $work" >&2

@@ -86,7 +86,16 @@ func TestOmpFixtures(t *testing.T) {
 			if len(c.Messages) == 0 || c.Models["default"] == "" {
 				t.Fatalf("context: %+v", c)
 			}
-			if llm := message.ToLLM(c.Messages); len(llm) != len(c.Messages) {
+			// omp's developer messages (the request of its handoff turn,
+			// branch.jsonl) are kept but not sent: gopi has no developer
+			// role yet.
+			developer := 0
+			for _, msg := range c.Messages {
+				if o, ok := msg.(*ai.OpaqueMessage); ok && o.Role == "developer" {
+					developer++
+				}
+			}
+			if llm := message.ToLLM(c.Messages); len(llm) != len(c.Messages)-developer {
 				t.Errorf("ToLLM dropped messages: %d of %d", len(llm), len(c.Messages))
 			}
 			id := must[string](t)(m.AppendMessage(user("from gopi")))
