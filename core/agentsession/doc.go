@@ -22,4 +22,15 @@
 // was using (when it still has credentials), the settings' default role,
 // the first model with credentials. Model and thinking-level changes are
 // recorded in the session file so a resumed session continues with them.
+//
+// # The session tree
+//
+// Navigate moves the leaf within the session file (/tree), optionally
+// storing a model-written summary of the branch it leaves; Branch starts a
+// new file from a user message (/branch); Handoff continues in a new
+// session from a document the model writes about the work; NewSession and
+// SwitchSession replace the session. These wait for the work after a run
+// and fail with ErrWorking while a run streams; a failure or an abort
+// leaves the session as it was. Extensions see and may veto them through
+// the session hook points of agent.Hooks.
 package agentsession

@@ -32,7 +32,10 @@
 // first, then the entries it kept, then the newer ones) and the state in
 // force there (thinking level, models by role, mode, …). Agent-level
 // messages come from package core/message; message.ToLLM turns the
-// context into provider messages.
+// context into provider messages. TreeRows lays the tree out as the rows
+// of a tree selector (the branch holding the leaf first), filtered
+// (default, no-tools, user-only, labeled-only, all) and searched; Fork
+// copies the path to an entry into a new file (/branch).
 //
 // # Persistence
 //
