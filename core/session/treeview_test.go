@@ -327,3 +327,32 @@ func TestTreeViewProperties(t *testing.T) {
 		}
 	}
 }
+
+// BenchmarkTreeRows lays out and filters a 10,000-entry session with a
+// fork every 50 entries (the /tree selector opening on a long session).
+func BenchmarkTreeRows(b *testing.B) {
+	m := InMemory("/p")
+	var ids []string
+	for i := range 10000 {
+		var msg ai.Message = user(fmt.Sprintf("question %d about the parser", i))
+		if i%2 == 1 {
+			msg = assistant(fmt.Sprintf("answer %d", i))
+		}
+		id, err := m.AppendMessage(msg)
+		if err != nil {
+			b.Fatal(err)
+		}
+		ids = append(ids, id)
+		if i%50 == 49 {
+			if err := m.Branch(ids[i-10]); err != nil {
+				b.Fatal(err)
+			}
+		}
+	}
+	b.ResetTimer()
+	for range b.N {
+		if rows := m.TreeRows(TreeQuery{Filter: FilterDefault, Search: "parser 99"}); len(rows) == 0 {
+			b.Fatal("no rows")
+		}
+	}
+}
