@@ -77,7 +77,7 @@ func newAgentFlagSet(f *agentFlags) *pflag.FlagSet {
 	fs.BoolVar(&f.noSkills, "no-skills", false, "accepted for compatibility (gopi loads no skills yet)")
 	fs.StringVar(&f.skills, "skills", "", "accepted for compatibility (gopi loads no skills yet)")
 	fs.BoolVar(&f.noRules, "no-rules", false, "accepted for compatibility (gopi loads no rules yet)")
-	fs.StringVar(&f.export, "export", "", "export a session file to HTML (not supported yet)")
+	fs.StringVar(&f.export, "export", "", "export a session file to a self-contained HTML page and exit (the first message names the page; default gopi-session-<name>.html)")
 	fs.StringVar(&f.listModels, "list-models", "", "list the models (optionally matching a search) and exit")
 	fs.BoolVar(&f.noTitle, "no-title", false, "do not generate a session title (also PI_NO_TITLE)")
 	fs.BoolVarP(&f.verbose, "verbose", "v", false, "print mode: show tool calls and their outcome on stderr")
@@ -298,6 +298,9 @@ func runAgentWith(ctx context.Context, env *cliEnv, fs *pflag.FlagSet, f *agentF
 	}
 
 	messages := fs.Args()
+	if f.export != "" {
+		return exportSession(env, cfg, f.export, messages)
+	}
 	if f.mode == "acp" {
 		// omp starts its ACP agent as --mode acp: the same as `gopi acp`.
 		args := []string{}
@@ -375,9 +378,6 @@ func (f *agentFlags) check() error {
 	}
 	if len(f.hooks) > 0 {
 		return errors.New("--hook and --extension are not supported yet: gopi does not load extensions in this release")
-	}
-	if f.export != "" {
-		return errors.New("--export is not supported yet")
 	}
 	n := 0
 	for _, set := range []bool{f.cont, f.resumeGiven, f.fork != ""} {

@@ -102,6 +102,10 @@ func messageLine(m ai.Message, calls map[string]*ai.ToolCall) string {
 	return "[" + string(m.MessageRole()) + "]"
 }
 
+// DescribeToolCall describes a tool call in one line by its main argument,
+// as the tree view shows it: "[read: a.go:10-29]", "[bash: go test ./...]".
+func DescribeToolCall(c *ai.ToolCall) string { return callLine(c) }
+
 // callLine describes a tool call by its main argument: "[read: a.go:10-29]",
 // "[bash: go test ./...]", other tools with their arguments as JSON.
 func callLine(c *ai.ToolCall) string {
@@ -129,7 +133,11 @@ func callLine(c *ai.ToolCall) string {
 		}
 		return "[read: " + where + "]"
 	case "write", "edit":
-		return "[" + c.Name + ": " + str("path", "file_path") + "]"
+		path := str("path", "file_path")
+		if path == "" {
+			path = editedFiles(str("input"))
+		}
+		return "[" + c.Name + ": " + path + "]"
 	case "bash":
 		return "[bash: " + oneLine(str("command"), 50) + "]"
 	case "search", "grep", "find", "ast_grep":
@@ -137,6 +145,34 @@ func callLine(c *ai.ToolCall) string {
 	}
 	args, _ := json.Marshal(c.Arguments)
 	return "[" + c.Name + ": " + oneLine(string(args), 40) + "]"
+}
+
+// editedFiles names the files an edit's input changes: the "@@ path"
+// headers of hashline input and the "*** Update File: path" lines of a
+// patch, in order, each once.
+func editedFiles(input string) string {
+	var files []string
+	seen := map[string]bool{}
+	patch := strings.Contains(input, "*** Begin Patch") // its "@@ " lines are hunk contexts
+	for line := range strings.SplitSeq(input, "\n") {
+		line = strings.TrimRight(line, "\r")
+		var f string
+		switch {
+		case !patch && strings.HasPrefix(line, "@@ "):
+			f = strings.TrimSpace(line[3:])
+		case strings.HasPrefix(line, "*** "):
+			for _, op := range []string{"*** Update File: ", "*** Add File: ", "*** Delete File: "} {
+				if strings.HasPrefix(line, op) {
+					f = strings.TrimSpace(line[len(op):])
+				}
+			}
+		}
+		if f != "" && !seen[f] {
+			seen[f] = true
+			files = append(files, f)
+		}
+	}
+	return oneLine(strings.Join(files, ", "), 80)
 }
 
 // toolCallIndex maps the ids of the tool calls in a forest to the calls.

@@ -356,3 +356,19 @@ func BenchmarkTreeRows(b *testing.B) {
 		}
 	}
 }
+
+func TestDescribeToolCallEdit(t *testing.T) {
+	for _, tc := range []struct {
+		args map[string]any
+		want string
+	}{
+		{map[string]any{"path": "a.go", "edits": []any{}}, "[edit: a.go]"},
+		{map[string]any{"input": "@@ greet.go\n= 5aw..5aw\n~x\n@@ b.go\n+ 1aa\n~y\n@@ greet.go\n"}, "[edit: greet.go, b.go]"},
+		{map[string]any{"input": "*** Begin Patch\n*** Update File: a.txt\n@@ func f\n-x\n+y\n*** Add File: b.txt\n+new\n*** End Patch\n"}, "[edit: a.txt, b.txt]"},
+		{map[string]any{}, "[edit: ]"},
+	} {
+		if got := DescribeToolCall(&ai.ToolCall{Name: "edit", Arguments: tc.args}); got != tc.want {
+			t.Errorf("%v: got %q, want %q", tc.args, got, tc.want)
+		}
+	}
+}

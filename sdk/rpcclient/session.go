@@ -155,3 +155,21 @@ func (c *Client) SetLabel(ctx context.Context, entryID, label string) error {
 	_, err := c.Call(ctx, "set_label", map[string]any{"entryId": entryID, "label": label})
 	return err
 }
+
+// ExportHTML has the agent write the session as one HTML page and returns
+// the path written; outputPath "" takes the default name in the agent's
+// working directory.
+func (c *Client) ExportHTML(ctx context.Context, outputPath string) (string, error) {
+	fields := map[string]any{}
+	if outputPath != "" {
+		fields["outputPath"] = outputPath
+	}
+	r, err := c.Call(ctx, "export_html", fields)
+	if err != nil {
+		return "", err
+	}
+	var d struct {
+		Path string `json:"path"`
+	}
+	return d.Path, json.Unmarshal(r.Data, &d)
+}

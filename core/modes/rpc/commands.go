@@ -96,7 +96,7 @@ func init() {
 		"abort_bash": cmdAbortBash,
 		// Session
 		"get_session_stats":       cmdSessionStats,
-		"export_html":             notYet("HTML export"),
+		"export_html":             cmdExportHTML,
 		"switch_session":          cmdSwitchSession,
 		"branch":                  cmdBranch,
 		"get_branch_messages":     cmdBranchMessages,
@@ -511,6 +511,20 @@ func cmdSetSessionName(_ context.Context, srv *server, _ json.RawMessage, line [
 		return nil, err
 	}
 	return nil, srv.s.SetName(strings.TrimSpace(f.Name))
+}
+
+func cmdExportHTML(_ context.Context, srv *server, _ json.RawMessage, line []byte) (any, error) {
+	var f struct {
+		OutputPath string `json:"outputPath"`
+	}
+	if err := decode(line, &f); err != nil {
+		return nil, err
+	}
+	path, err := srv.s.ExportHTML(f.OutputPath)
+	if err != nil {
+		return nil, err
+	}
+	return map[string]any{"path": path}, nil
 }
 
 func cmdGetMessages(_ context.Context, srv *server, _ json.RawMessage, _ []byte) (any, error) {

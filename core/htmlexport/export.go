@@ -1,0 +1,98 @@
+package htmlexport
+
+import (
+	"bufio"
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/gopi-agent/gopi/core/session"
+	"github.com/gopi-agent/gopi/core/tool"
+)
+
+// ToolInfo is a tool as the page lists it.
+type ToolInfo struct {
+	Name        string
+	Description string
+}
+
+// Options adds to the page what the session file does not hold.
+type Options struct {
+	SystemPrompt string     // the system prompt in force; "" leaves the section out
+	Tools        []ToolInfo // the tools offered to the model; nil leaves the section out
+	SessionFile  string     // the file the session came from, shown in the header
+	Generator    string     // program and version written into the page, e.g. "gopi 0.3.0"
+}
+
+// ErrInMemory is returned when a session that has no file is exported.
+var ErrInMemory = errors.New("Cannot export in-memory session to HTML")
+
+// Render writes the page for the session m to w. The session is read
+// under its own lock, entry by entry; it may keep running meanwhile.
+func Render(w io.Writer, m *session.Manager, opts Options) error {
+	bw := bufio.NewWriterSize(w, 256<<10)
+	p := newPage(bw, m, opts)
+	p.write()
+	if p.err != nil {
+		return p.err
+	}
+	return bw.Flush()
+}
+
+// DefaultFileName is the name an export takes when none is given:
+// gopi-session-<session file name without .jsonl>.html.
+func DefaultFileName(sessionFile string) string {
+	return "gopi-session-" + strings.TrimSuffix(filepath.Base(sessionFile), ".jsonl") + ".html"
+}
+
+// WriteFile renders the page and writes it to path through the atomic
+// write (a temporary file beside it, then a rename): an export that fails
+// leaves no half page behind, and an existing file keeps its mode.
+func WriteFile(path string, m *session.Manager, opts Options) error {
+	if fi, err := os.Stat(path); err == nil && fi.IsDir() {
+		return fmt.Errorf("export to %s: it is a directory; give a file name such as %s", path,
+			filepath.Join(path, DefaultFileName(opts.SessionFile)))
+	}
+	var buf bytes.Buffer
+	if err := Render(&buf, m, opts); err != nil {
+		return fmt.Errorf("export to %s: %w", path, err)
+	}
+	perm := fs.FileMode(0o644)
+	if fi, err := os.Stat(path); err == nil {
+		perm = fi.Mode().Perm()
+	}
+	if err := tool.WriteFileAtomic(path, buf.Bytes(), perm); err != nil {
+		return fmt.Errorf("export to %s: %w", path, err)
+	}
+	return nil
+}
+
+// ExportFile exports the session file at sessionPath without running it
+// (the file is read as a snapshot and never written) to outPath, by
+// default DefaultFileName in the current directory, and returns the path
+// written. so says where images kept as blobs are found (BlobDir,
+// BlobFallback). A missing file is reported as "File not found: <path>".
+func ExportFile(sessionPath, outPath string, so session.Options, opts Options) (string, error) {
+	if _, err := os.Stat(sessionPath); errors.Is(err, fs.ErrNotExist) {
+		return "", fmt.Errorf("File not found: %s", sessionPath)
+	}
+	m, err := session.OpenSnapshot(sessionPath, so)
+	if err != nil {
+		return "", err
+	}
+	if outPath == "" {
+		outPath = DefaultFileName(sessionPath)
+	}
+	if opts.SessionFile == "" {
+		opts.SessionFile, _ = filepath.Abs(sessionPath)
+	}
+	if err := WriteFile(outPath, m, opts); err != nil {
+		return "", err
+	}
+	return outPath, nil
+}
