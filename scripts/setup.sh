@@ -16,6 +16,10 @@ command -v gcc >/dev/null 2>&1 || need_apt+=(gcc)
 command -v make >/dev/null 2>&1 || need_apt+=(make)
 command -v git >/dev/null 2>&1 || need_apt+=(git)
 command -v pkg-config >/dev/null 2>&1 || need_apt+=(pkg-config)
+# Test tools: a headless browser for the HTML export test, tmux for the
+# terminal tests.
+command -v chromium >/dev/null 2>&1 || need_apt+=(chromium)
+command -v tmux >/dev/null 2>&1 || need_apt+=(tmux)
 
 if [ ${#need_apt[@]} -gt 0 ]; then
   if [ "$(id -u)" -ne 0 ]; then

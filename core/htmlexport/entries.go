@@ -287,7 +287,7 @@ func (p *page) diff(d string) {
 		}
 		p.raw("<span class=\"" + class + "\">")
 		p.text(line)
-		p.raw("</span>\n")
+		p.raw("</span>")
 	}
 	p.raw("</pre>\n")
 }

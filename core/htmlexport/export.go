@@ -2,7 +2,6 @@ package htmlexport
 
 import (
 	"bufio"
-	"bytes"
 	"errors"
 	"fmt"
 	"io"
@@ -12,7 +11,7 @@ import (
 	"strings"
 
 	"github.com/gopi-agent/gopi/core/session"
-	"github.com/gopi-agent/gopi/core/tool"
+	"github.com/gopi-agent/gopi/internal/atomicfile"
 )
 
 // ToolInfo is a tool as the page lists it.
@@ -50,23 +49,16 @@ func DefaultFileName(sessionFile string) string {
 	return "gopi-session-" + strings.TrimSuffix(filepath.Base(sessionFile), ".jsonl") + ".html"
 }
 
-// WriteFile renders the page and writes it to path through the atomic
-// write (a temporary file beside it, then a rename): an export that fails
-// leaves no half page behind, and an existing file keeps its mode.
+// WriteFile renders the page straight into a temporary file beside path
+// and renames it over path (the project's atomic write): an export that
+// fails leaves no half page behind, and an existing file keeps its mode.
 func WriteFile(path string, m *session.Manager, opts Options) error {
 	if fi, err := os.Stat(path); err == nil && fi.IsDir() {
 		return fmt.Errorf("export to %s: it is a directory; give a file name such as %s", path,
 			filepath.Join(path, DefaultFileName(opts.SessionFile)))
 	}
-	var buf bytes.Buffer
-	if err := Render(&buf, m, opts); err != nil {
-		return fmt.Errorf("export to %s: %w", path, err)
-	}
-	perm := fs.FileMode(0o644)
-	if fi, err := os.Stat(path); err == nil {
-		perm = fi.Mode().Perm()
-	}
-	if err := tool.WriteFileAtomic(path, buf.Bytes(), perm); err != nil {
+	err := atomicfile.Write(path, 0o644, func(w io.Writer) error { return Render(w, m, opts) })
+	if err != nil {
 		return fmt.Errorf("export to %s: %w", path, err)
 	}
 	return nil

@@ -34,41 +34,50 @@ func (o *out) text(s string) {
 	if o.err != nil {
 		return
 	}
+	// Most text is valid UTF-8: then only the ASCII specials need a look,
+	// one table lookup a byte.
+	table := &escValid
+	if !utf8.ValidString(s) {
+		table = &escInvalid
+	}
 	start := 0
-	for i := 0; i < len(s); {
-		c := s[i]
-		var rep string
-		switch {
-		case c == '&':
-			rep = "&amp;"
-		case c == '<':
-			rep = "&lt;"
-		case c == '>':
-			rep = "&gt;"
-		case c == '"':
-			rep = "&#34;"
-		case c == '\'':
-			rep = "&#39;"
-		case c == 0:
-			rep = ""
-		case c < utf8.RuneSelf:
-			i++
+	for i := 0; i < len(s); i++ {
+		k := table[s[i]]
+		if k == 0 {
 			continue
-		default:
-			r, n := utf8.DecodeRuneInString(s[i:])
-			if r != utf8.RuneError || n != 1 {
-				i += n
-				continue
-			}
-			rep = "\uFFFD"
+		}
+		rep := "\uFFFD"
+		if k != escNonASCII {
+			rep = escapes[k]
+		} else if r, size := utf8.DecodeRuneInString(s[i:]); r != utf8.RuneError || size != 1 {
+			i += size - 1
+			continue
 		}
 		o.w.WriteString(s[start:i])
 		o.w.WriteString(rep)
-		i++
-		start = i
+		start = i + 1
 	}
 	_, o.err = o.w.WriteString(s[start:])
 }
+
+// escapes are the replacements text makes, by table value.
+var escapes = [...]string{1: "&amp;", 2: "&lt;", 3: "&gt;", 4: "&#34;", 5: "&#39;", 6: ""}
+
+// escNonASCII marks, in escInvalid, bytes that start or continue a
+// multi-byte sequence: they are checked one rune at a time.
+const escNonASCII = 7
+
+// escValid maps a byte of valid UTF-8 text to its replacement (0: none);
+// escInvalid also flags every non-ASCII byte.
+var escValid, escInvalid = func() (v, inv [256]uint8) {
+	for c, k := range map[byte]uint8{'&': 1, '<': 2, '>': 3, '"': 4, '\'': 5, 0: 6} {
+		v[c], inv[c] = k, k
+	}
+	for c := utf8.RuneSelf; c < 256; c++ {
+		inv[c] = escNonASCII
+	}
+	return v, inv
+}()
 
 // int writes a decimal number.
 func (o *out) int(n int) { o.raw(strconv.Itoa(n)) }

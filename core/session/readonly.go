@@ -28,7 +28,8 @@ func OpenSnapshot(path string, opts Options) (*Manager, error) {
 		return nil, fmt.Errorf("open session %s: %w", path, err)
 	}
 	// Checked before opening: opening a FIFO would wait for a writer.
-	if fi, err := os.Stat(abs); err != nil {
+	fi, err := os.Stat(abs)
+	if err != nil {
 		return nil, fmt.Errorf("open session: %w", err)
 	} else if !fi.Mode().IsRegular() {
 		return nil, fmt.Errorf("open session %s: not a regular file", abs)
@@ -41,7 +42,7 @@ func OpenSnapshot(path string, opts Options) (*Manager, error) {
 	if err := lockFile(f); err != nil {
 		return nil, fmt.Errorf("open session %s: %w", abs, err)
 	}
-	data, err := io.ReadAll(f)
+	data, err := readAllSized(f, fi.Size())
 	unlockFile(f)
 	if err != nil {
 		return nil, fmt.Errorf("read session %s: %w", abs, err)
@@ -59,4 +60,24 @@ func OpenSnapshot(path string, opts Options) (*Manager, error) {
 	}
 	m.load(p)
 	return m, nil
+}
+
+// readAllSized reads a file expected to hold size bytes in one allocation
+// (io.ReadAll would copy a 50 MB session several times as it grows), and
+// still reads whatever is there if the file grew or shrank meanwhile.
+func readAllSized(f *os.File, size int64) ([]byte, error) {
+	buf := make([]byte, 0, size+1)
+	for {
+		n, err := f.Read(buf[len(buf):cap(buf)])
+		buf = buf[:len(buf)+n]
+		if err == io.EOF {
+			return buf, nil
+		}
+		if err != nil {
+			return buf, err
+		}
+		if len(buf) == cap(buf) {
+			buf = append(buf, 0)[:len(buf)]
+		}
+	}
 }

@@ -7,6 +7,7 @@ package atomicfile
 
 import (
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -16,6 +17,17 @@ import (
 // are kept; a new file gets perm. The temporary file is removed on every
 // error.
 func WriteFile(path string, data []byte, perm fs.FileMode) error {
+	return Write(path, perm, func(w io.Writer) error {
+		_, err := w.Write(data)
+		return err
+	})
+}
+
+// Write replaces path with what write writes, streamed into the temporary
+// file (for content too large to hold twice in memory). An error from
+// write, like any other, removes the temporary file and leaves path as it
+// was. Permissions are kept as WriteFile keeps them.
+func Write(path string, perm fs.FileMode, write func(io.Writer) error) error {
 	if fi, err := os.Stat(path); err == nil {
 		perm = fi.Mode().Perm()
 	}
@@ -26,7 +38,7 @@ func WriteFile(path string, data []byte, perm fs.FileMode) error {
 	}
 	tmp := f.Name()
 	cleanup := func() { os.Remove(tmp) }
-	if _, err := f.Write(data); err != nil {
+	if err := write(f); err != nil {
 		f.Close()
 		cleanup()
 		return fmt.Errorf("write %s: %w", path, err)

@@ -1,6 +1,8 @@
 package atomicfile
 
 import (
+	"errors"
+	"io"
 	"os"
 	"path/filepath"
 	"testing"
@@ -40,5 +42,39 @@ func TestWriteFileMissingDir(t *testing.T) {
 	p := filepath.Join(t.TempDir(), "no", "such", "f")
 	if err := WriteFile(p, []byte("x"), 0o644); err == nil {
 		t.Fatal("write into a missing directory succeeded")
+	}
+}
+
+func TestWriteStreamsAndFailsCleanly(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "f")
+	if err := os.WriteFile(path, []byte("old"), 0o640); err != nil {
+		t.Fatal(err)
+	}
+	boom := errors.New("boom")
+	err := Write(path, 0o644, func(w io.Writer) error {
+		io.WriteString(w, "partial")
+		return boom
+	})
+	if !errors.Is(err, boom) {
+		t.Fatalf("error %v, want it to wrap the writer's", err)
+	}
+	if b, _ := os.ReadFile(path); string(b) != "old" {
+		t.Errorf("a failed write changed the file: %q", b)
+	}
+	if ents, _ := os.ReadDir(dir); len(ents) != 1 {
+		t.Errorf("temporary files left: %v", ents)
+	}
+	if err := Write(path, 0o644, func(w io.Writer) error {
+		for range 3 {
+			io.WriteString(w, "chunk")
+		}
+		return nil
+	}); err != nil {
+		t.Fatal(err)
+	}
+	fi, _ := os.Stat(path)
+	if b, _ := os.ReadFile(path); string(b) != "chunkchunkchunk" || fi.Mode().Perm() != 0o640 {
+		t.Errorf("content %q mode %v", b, fi.Mode().Perm())
 	}
 }
