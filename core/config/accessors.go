@@ -58,7 +58,7 @@ type Compaction struct {
 	HandoffSaveToDisk   bool          // compaction.handoffSaveToDisk (default false)
 	RemoteEnabled       bool          // compaction.remoteEnabled (default true)
 	RemoteEndpoint      string        // compaction.remoteEndpoint (default unset)
-	IdleEnabled         bool          // compaction.idleEnabled (default false)
+	IdleEnabled         bool          // compaction.idleEnabled (default true)
 	IdleThresholdTokens int           // compaction.idleThresholdTokens (default 200000)
 	IdleTimeout         time.Duration // compaction.idleTimeoutSeconds (default 300s)
 }

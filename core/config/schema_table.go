@@ -87,7 +87,7 @@ var schema = []Def{
 	{Key: "compaction.keepRecentTokens", Kind: KindNumber, Default: 20000},
 	{Key: "compaction.autoContinue", Kind: KindBool, Default: true},
 	{Key: "compaction.remoteEndpoint", Kind: KindString, Default: nil},
-	{Key: "compaction.idleEnabled", Kind: KindBool, Default: false},
+	{Key: "compaction.idleEnabled", Kind: KindBool, Default: true},
 	{Key: "compaction.idleThresholdTokens", Kind: KindNumber, Default: 200000},
 	{Key: "compaction.idleTimeoutSeconds", Kind: KindNumber, Default: 300},
 	{Key: "branchSummary.enabled", Kind: KindBool, Default: false},

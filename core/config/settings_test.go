@@ -60,7 +60,7 @@ func layeredFixture(t *testing.T, environ ...string) *fixture {
 	f.write("home/.omp/agent/config.yml", "steeringMode: all\ncompaction:\n  reserveTokens: 1\n  autoContinue: false\nmodelRoles:\n  default: omp/model\n  vision: omp/eyes\n")
 	f.write("home/.gopi/agent/config.yml", "# my settings\ncompaction:\n  reserveTokens: 2 # tuned\n  keepRecentTokens: 3\nmodelRoles:\n  default: gopi/model\nmyPlugin:\n  opt: 7\n")
 	f.write("work/proj/.omp/settings.json", `{"followUpMode": "all", "compaction": {"keepRecentTokens": 4}}`)
-	f.write("work/proj/.gopi/settings.json", `{"interruptMode": "wait", "compaction": {"idleEnabled": true}}`)
+	f.write("work/proj/.gopi/settings.json", `{"interruptMode": "wait", "compaction": {"idleEnabled": false}}`)
 	f.write("work/proj/.gopi/config.yml", "compaction:\n  enabled: false\n")
 	return f
 }
@@ -86,7 +86,7 @@ func TestLayering(t *testing.T) {
 		{"omp project", s.FollowUpMode(), QueueAll},
 		{"gopi project json", s.InterruptMode(), InterruptWait},
 		{"gopi project yml", comp.Enabled, false},
-		{"project files merge", comp.IdleEnabled, true},
+		{"project files merge", comp.IdleEnabled, false},
 		{"unknown key kept", s.Int("myPlugin.opt"), 7},
 		{"roles merge across layers", s.ModelRoles(), map[string]string{"default": "gopi/model", "vision": "omp/eyes", "smol": "env/small", "slow": "cli/slow"}},
 	} {
