@@ -30,7 +30,7 @@ func TestDefaults(t *testing.T) {
 		t.Fatalf("%+v", got)
 	}
 	want := Compaction{Enabled: true, Strategy: "context-full", ThresholdPercent: -1, ThresholdTokens: -1, ReserveTokens: 16384,
-		KeepRecentTokens: 20000, AutoContinue: true, RemoteEnabled: true, IdleThresholdTokens: 200000, IdleTimeout: 300 * time.Second}
+		KeepRecentTokens: 20000, AutoContinue: true, RemoteEnabled: true, IdleEnabled: true, IdleThresholdTokens: 200000, IdleTimeout: 300 * time.Second}
 	if got := s.Compaction(); got != want {
 		t.Fatalf("%+v", got)
 	}
