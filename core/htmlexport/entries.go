@@ -8,6 +8,7 @@ import (
 	"github.com/gopi-agent/gopi/core/ai"
 	"github.com/gopi-agent/gopi/core/message"
 	"github.com/gopi-agent/gopi/core/session"
+	"github.com/gopi-agent/gopi/core/tool"
 )
 
 // entry draws one entry as a <section>, hidden unless it is on the path
@@ -229,33 +230,14 @@ func (p *page) toolCall(c *ai.ToolCall) {
 	p.raw("</div>\n")
 }
 
-// resultDetails is the part of a tool's details the page draws: the diff
-// of an edit (one, or one per file).
-type resultDetails struct {
-	Diff           string `json:"diff"`
-	PerFileResults []struct {
-		Path string `json:"path"`
-		Diff string `json:"diff"`
-	} `json:"perFileResults"`
-}
-
 // toolResult draws the diff an edit reports, then the output and images.
 func (p *page) toolResult(m *ai.ToolResultMessage) {
-	if m.Details != nil {
-		var d resultDetails
-		if raw, err := json.Marshal(m.Details); err == nil && json.Unmarshal(raw, &d) == nil {
-			switch {
-			case len(d.PerFileResults) > 1:
-				for _, f := range d.PerFileResults {
-					if f.Diff != "" {
-						p.elem("div", "diff-file", f.Path)
-						p.diff(f.Diff)
-					}
-				}
-			case d.Diff != "":
-				p.diff(d.Diff)
-			}
+	diffs := tool.EditDiffs(m.Details)
+	for _, d := range diffs {
+		if len(diffs) > 1 {
+			p.elem("div", "diff-file", d.Path)
 		}
+		p.diff(d.Diff)
 	}
 	if m.PrunedAt > 0 {
 		p.elem("div", "note", "This output was later pruned from the model's context.")

@@ -17,7 +17,8 @@
 // agentoutput.go: subagent outputs and session files, agent://<id>) and
 // the sink that spills long streamed output into it (outputsink.go),
 // the per-session file-read cache used to recover stale hashline edits
-// (readcache.go), line display modes (display.go), and the settings the
+// (readcache.go), line display modes (display.go), the diffs an edit
+// reports, for front ends (diffs.go), and the settings the
 // file tools read (settings.go), taken from core/config.
 // Result content blocks are the message model's (core/ai) by alias.
 package tool
