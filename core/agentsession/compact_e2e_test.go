@@ -3,6 +3,7 @@ package agentsession
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -11,6 +12,7 @@ import (
 	"testing"
 
 	"github.com/gopi-agent/gopi/core/ai"
+	"github.com/gopi-agent/gopi/core/compaction"
 	"github.com/gopi-agent/gopi/core/session"
 	"github.com/gopi-agent/gopi/core/tool"
 	"github.com/gopi-agent/gopi/internal/mockllm"
@@ -292,5 +294,58 @@ func TestPruneIgnoresOutputBeforeTheCompaction(t *testing.T) {
 	want := []string{"whole", "whole", "whole", "whole", "whole", "pruned", "pruned", "pruned", "whole", "whole", "whole", "whole"}
 	if !slices.Equal(state, want) {
 		t.Errorf("tool results in the file: %v\nwant %v", state, want)
+	}
+}
+
+// A summary the model answers without text (it thought until the output
+// limit) fails the compaction: nothing is stored, the file is byte for
+// byte what it was, the model sees the same messages, and the error says
+// what happened. The same holds for the summary of the start of a split
+// turn.
+func TestCompactEmptySummaryLeavesSessionUnchanged(t *testing.T) {
+	thinking := func(match string) mockllm.Turn {
+		return mockllm.Turn{Match: match, Blocks: []mockllm.Block{mockllm.Thinking("let me think", "sig")}, Stop: mockllm.StopLength}
+	}
+	// Never asked for: the compaction ends at the empty summary.
+	recap := mockSummary("two or three sentences", "Recap.")
+	for _, tc := range []struct {
+		name  string
+		turns []mockllm.Turn
+		want  string
+	}{
+		{"history", []mockllm.Turn{mockAnswer("a1", 800), mockAnswer("a2", 1600), thinking("Write working notes"), recap},
+			"Summarization failed: the model wrote an empty summary, so nothing was compacted; "},
+		// The second turn calls a tool: with ~100 tokens kept the cut
+		// falls on its last answer, and the turn's start is summarised
+		// on its own.
+		{"turn prefix", []mockllm.Turn{mockAnswer("a1", 800), {Blocks: []mockllm.Block{mockllm.ToolCall("dump", `{}`)}}, mockAnswer("a2", 12000),
+			mockSummary("Write working notes", "## Objective\nTalk."), thinking("only the beginning of one turn"), recap},
+			"Turn prefix summarization failed: the model wrote an empty summary, so nothing was compacted; "},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			s, srv := mockSession(t, "compaction:\n  keepRecentTokens: 100\n", []tool.Tool{bigTool{}}, tc.turns...)
+			ctx := context.Background()
+			for _, p := range []string{"q1" + longText(300), "q2" + longText(300)} {
+				if err := s.Prompt(ctx, p, PromptOptions{}); err != nil {
+					t.Fatal(err)
+				}
+			}
+			before, err := os.ReadFile(s.SessionFile())
+			if err != nil {
+				t.Fatal(err)
+			}
+			msgs := roles(s.Messages())
+			res, err := s.Compact(ctx, "")
+			if err == nil || !strings.HasPrefix(err.Error(), tc.want) || !errors.Is(err, compaction.ErrEmptySummary) || res != nil {
+				t.Fatalf("compact: %v, %+v", err, res)
+			}
+			after, _ := os.ReadFile(s.SessionFile())
+			if string(after) != string(before) || len(compactionEntries(t, s.Store())) != 0 || !slices.Equal(roles(s.Messages()), msgs) {
+				t.Errorf("the session changed; context %q", roles(s.Messages()))
+			}
+			if srv.Remaining() != 1 || s.IsCompacting() {
+				t.Errorf("%d turns left (want the recap's), compacting %v", srv.Remaining(), s.IsCompacting())
+			}
+		})
 	}
 }

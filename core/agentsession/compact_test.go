@@ -684,10 +684,26 @@ func TestIdleCompaction(t *testing.T) {
 	}
 }
 
+// thinkOnly answers with thinking alone, stopped by the output limit: a
+// reply without text.
+func thinkOnly() turnFunc {
+	return func(ctx context.Context, req *ai.Request, em *ai.Emitter) {
+		em.Start()
+		i := em.StartThinking()
+		em.ThinkingDelta(i, "Let me think about the notes")
+		em.EndThinking(i)
+		em.SetStopReason(ai.StopReasonLength)
+		em.Done(req.Model)
+	}
+}
+
 // A failed automatic compaction tells why in auto_compaction_end's
 // errorMessage, "Auto-compaction failed: …" after a turn over the
-// threshold; nothing is stored and the turn is not continued.
+// threshold, "Context overflow recovery failed: …" after an overflow,
+// whether the summary request failed or came back without text; nothing
+// is stored and the turn is not continued or retried.
 func TestAutoCompactionFailureIsReported(t *testing.T) {
+	empty := "Summarization failed: the model wrote an empty summary, so nothing was compacted; try again, or switch to another model (an answer without text usually ran out of output tokens while thinking)"
 	for _, tc := range []struct {
 		name  string
 		sum   turnFunc
@@ -696,6 +712,8 @@ func TestAutoCompactionFailureIsReported(t *testing.T) {
 	}{
 		{"threshold, request fails", fail("invalid_request_error: the summary request was refused"), sayUsage("over the threshold", 3500),
 			"Auto-compaction failed: Summarization failed: invalid_request_error: the summary request was refused"},
+		{"threshold, empty summary", thinkOnly(), sayUsage("over the threshold", 3500), "Auto-compaction failed: " + empty},
+		{"overflow, empty summary", thinkOnly(), fail(tooLong), "Context overflow recovery failed: " + empty},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			f := newFixture(t, keyEnv)

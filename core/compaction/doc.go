@@ -47,7 +47,9 @@
 // prefix summary, in parallel), then a two- or three-sentence short
 // summary, and appends the files the summarised part read and changed as
 // <read-files> and <modified-files> tags (carried over from the previous
-// compaction unless an extension wrote it).
+// compaction unless an extension wrote it). A history or turn-prefix
+// answer without text fails the compaction (ErrEmptySummary) rather than
+// store a summary that stands for nothing.
 //
 // # Token counts
 //
