@@ -109,3 +109,49 @@ func TestRPCCompact(t *testing.T) {
 		t.Fatalf("exit %d", code)
 	}
 }
+
+// A summary answered without text (thinking cut off at the output limit)
+// makes compact fail with a message saying so; the session file and the
+// messages are as they were.
+func TestRPCCompactEmptySummary(t *testing.T) {
+	answer := func(s string, input int) mockllm.Turn {
+		return mockllm.Turn{Blocks: []mockllm.Block{text(s)}, Usage: &mockllm.Usage{Input: input, Output: 5}}
+	}
+	long := strings.Repeat(" word", 600)
+	r := newAgentRig(t,
+		answer("a1", 800),
+		answer("a2", 1600),
+		mockllm.Turn{Match: "Write working notes", Blocks: []mockllm.Block{mockllm.Thinking("hmm, let me think", "sig")}, Stop: mockllm.StopLength},
+		// Never asked for: the compaction ends at the empty summary.
+		mockllm.Turn{Match: "two or three sentences", Blocks: []mockllm.Block{text("Recap.")}},
+	)
+	if err := os.WriteFile(filepath.Join(r.agentDir, "config.yml"), []byte("compaction:\n  keepRecentTokens: 300\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	rr := startRPC(t, r)
+	for _, p := range []string{"q1" + long, "q2" + long} {
+		end := rr.expect("agent_end")
+		rr.call("prompt", map[string]any{"message": p})
+		end()
+	}
+	before, _ := os.ReadFile(r.sessionFiles()[0])
+	msgs := rr.call("get_messages", nil)
+	resp := rr.call("compact", nil)
+	if resp.Success || !strings.HasPrefix(resp.Error, "Summarization failed: the model wrote an empty summary, so nothing was compacted; try again") {
+		t.Errorf("compact: %+v", resp)
+	}
+	after, _ := os.ReadFile(r.sessionFiles()[0])
+	if string(after) != string(before) || strings.Contains(string(after), `"type":"compaction"`) {
+		t.Error("the session changed")
+	}
+	if again := rr.call("get_messages", nil); string(again.Data) != string(msgs.Data) {
+		t.Errorf("messages changed:\n%.300s\nwas\n%.300s", again.Data, msgs.Data)
+	}
+	if n := r.srv.Remaining(); n != 1 {
+		t.Errorf("%d turns left, want the recap's", n)
+	}
+	rr.stdin.Close()
+	if code := <-rr.exit; code != 0 {
+		t.Fatalf("exit %d", code)
+	}
+}

@@ -107,8 +107,9 @@ func (s *Session) AbortCompaction() {
 // too small to compact fails with compaction.ErrTooSmall ("Nothing to
 // compact (session too small)"), one just compacted with
 // compaction.ErrAlreadyCompacted. When the summary cannot be written
-// (the model fails, ctx ends, AbortCompaction, a hook cancels), nothing
-// is stored and the session is unchanged.
+// (the model fails, or answers without text: compaction.ErrEmptySummary;
+// ctx ends; AbortCompaction; a hook cancels), nothing is stored and the
+// session is unchanged.
 func (s *Session) Compact(ctx context.Context, customInstructions string) (*compaction.Result, error) {
 	if s.isClosed() {
 		return nil, errClosed

@@ -3,6 +3,7 @@ package agentsession
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -10,7 +11,10 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/gopi-agent/gopi/core/ai"
+	"github.com/gopi-agent/gopi/core/compaction"
 	"github.com/gopi-agent/gopi/core/session"
+	"github.com/gopi-agent/gopi/core/tool"
 	"github.com/gopi-agent/gopi/internal/mockllm"
 )
 
@@ -191,5 +195,157 @@ func TestCompactionEndToEnd(t *testing.T) {
 	c := m.BuildContext()
 	if len(comps) != 2 || !strings.HasPrefix(roles(c.Messages)[0], "user:Earlier parts") || roles(c.Messages)[len(c.Messages)-1] != "assistant:All three are alike." {
 		t.Errorf("resumed: %d compactions, context %q", len(comps), roles(c.Messages))
+	}
+}
+
+// mockSession opens a session on mock/mock-model (a 200,000-token window)
+// served by a mock LLM over the Anthropic wire format, with settings as
+// config.yml and tools after the built-ins.
+func mockSession(t *testing.T, settings string, tools []tool.Tool, turns ...mockllm.Turn) (*Session, *mockllm.Server) {
+	t.Helper()
+	srv := mockllm.New(t)
+	f := newFixture(t, "MOCK_KEY=test", "PI_NO_TITLE=1")
+	agentDir := filepath.Join(f.home, ".gopi", "agent")
+	if err := os.MkdirAll(agentDir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	yml := fmt.Sprintf("providers:\n  mock:\n    baseUrl: %s\n    api: anthropic-messages\n    apiKey: MOCK_KEY\n    models:\n      - id: mock-model\n        contextWindow: 200000\n", srv.URL())
+	if err := os.WriteFile(filepath.Join(agentDir, "models.yml"), []byte(yml), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	f.settings(settings)
+	srv.Script(turns...)
+	cfg := f.config()
+	reg := f.registry(cfg)
+	s, err := New(context.Background(), Options{Config: cfg, Models: reg, Model: f.model(reg, "mock/mock-model"), Cwd: f.project, ExtraTools: tools})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { s.Close() })
+	return s, srv
+}
+
+// mockAnswer is a text reply reporting input prompt tokens.
+func mockAnswer(text string, input int) mockllm.Turn {
+	return mockllm.Turn{Blocks: []mockllm.Block{mockllm.Text(text)}, Usage: &mockllm.Usage{Input: input, Output: 20}}
+}
+
+// mockSummary answers the summary request whose prompt contains match.
+func mockSummary(match, text string) mockllm.Turn {
+	return mockllm.Turn{Match: match, Blocks: []mockllm.Block{mockllm.Text(text)}}
+}
+
+// Tool output the latest compaction summarised away is not sent to the
+// model, so pruning it saves nothing: the threshold check must not count
+// it. Five ~10k-token results come before a manual compaction, seven
+// after; the turn then reports 110,000 tokens of context (threshold
+// 60,000). Only the three oldest of the seven may be pruned (~30k), which
+// leaves the context over the threshold: the session compacts. Counting
+// the five summarised results as well (~80k) took it below and skipped
+// the compaction.
+func TestPruneIgnoresOutputBeforeTheCompaction(t *testing.T) {
+	dump := mockllm.Turn{Blocks: []mockllm.Block{mockllm.ToolCall("dump", `{}`)}}
+	var turns []mockllm.Turn
+	for range 5 {
+		turns = append(turns, dump)
+	}
+	turns = append(turns, mockAnswer("dumped five", 1000), mockAnswer("noted", 1100),
+		mockSummary("Write working notes", "## Objective\nDump output."),
+		mockSummary("two or three sentences", "I dumped output."))
+	for range 7 {
+		turns = append(turns, dump)
+	}
+	turns = append(turns, mockAnswer("dumped seven", 110000),
+		mockSummary("Rewrite them so they also cover", "## Objective\nDump more output."),
+		mockSummary("only the beginning of one turn", "## Request\nDump seven times."),
+		mockSummary("two or three sentences", "I dumped more output."),
+		mockAnswer("continued", 2000))
+	s, srv := mockSession(t, "compaction:\n  thresholdTokens: 60000\n  keepRecentTokens: 100\n", []tool.Tool{bigTool{}}, turns...)
+	evs := record(s)
+	ctx := context.Background()
+	for _, p := range []string{"dump five times", "a note" + longText(300)} {
+		if err := s.Prompt(ctx, p, PromptOptions{}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if _, err := s.Compact(ctx, ""); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Prompt(ctx, "dump seven times", PromptOptions{}); err != nil {
+		t.Fatal(err)
+	}
+
+	got := evs.compactions(t)
+	if len(got) != 2 || got[0] != `{"type":"auto_compaction_start","reason":"threshold","action":"context-full"}` ||
+		!strings.Contains(got[1], `"summary":"## Objective\nDump more output.`) {
+		t.Errorf("threshold compaction events:\n%s", strings.Join(got, "\n"))
+	}
+	if s.LastAssistantText() != "continued" || srv.Remaining() != 0 {
+		t.Errorf("last answer %q, %d turns left", s.LastAssistantText(), srv.Remaining())
+	}
+	// In the file: the five summarised results are whole, the three
+	// oldest of the seven are notices.
+	var state []string
+	for _, e := range s.Store().Entries() {
+		if r, ok := e.Message.(*ai.ToolResultMessage); ok {
+			state = append(state, map[bool]string{true: "pruned", false: "whole"}[r.PrunedAt != 0])
+		}
+	}
+	want := []string{"whole", "whole", "whole", "whole", "whole", "pruned", "pruned", "pruned", "whole", "whole", "whole", "whole"}
+	if !slices.Equal(state, want) {
+		t.Errorf("tool results in the file: %v\nwant %v", state, want)
+	}
+}
+
+// A summary the model answers without text (it thought until the output
+// limit) fails the compaction: nothing is stored, the file is byte for
+// byte what it was, the model sees the same messages, and the error says
+// what happened. The same holds for the summary of the start of a split
+// turn.
+func TestCompactEmptySummaryLeavesSessionUnchanged(t *testing.T) {
+	thinking := func(match string) mockllm.Turn {
+		return mockllm.Turn{Match: match, Blocks: []mockllm.Block{mockllm.Thinking("let me think", "sig")}, Stop: mockllm.StopLength}
+	}
+	// Never asked for: the compaction ends at the empty summary.
+	recap := mockSummary("two or three sentences", "Recap.")
+	for _, tc := range []struct {
+		name  string
+		turns []mockllm.Turn
+		want  string
+	}{
+		{"history", []mockllm.Turn{mockAnswer("a1", 800), mockAnswer("a2", 1600), thinking("Write working notes"), recap},
+			"Summarization failed: the model wrote an empty summary, so nothing was compacted; "},
+		// The second turn calls a tool: with ~100 tokens kept the cut
+		// falls on its last answer, and the turn's start is summarised
+		// on its own.
+		{"turn prefix", []mockllm.Turn{mockAnswer("a1", 800), {Blocks: []mockllm.Block{mockllm.ToolCall("dump", `{}`)}}, mockAnswer("a2", 12000),
+			mockSummary("Write working notes", "## Objective\nTalk."), thinking("only the beginning of one turn"), recap},
+			"Turn prefix summarization failed: the model wrote an empty summary, so nothing was compacted; "},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			s, srv := mockSession(t, "compaction:\n  keepRecentTokens: 100\n", []tool.Tool{bigTool{}}, tc.turns...)
+			ctx := context.Background()
+			for _, p := range []string{"q1" + longText(300), "q2" + longText(300)} {
+				if err := s.Prompt(ctx, p, PromptOptions{}); err != nil {
+					t.Fatal(err)
+				}
+			}
+			before, err := os.ReadFile(s.SessionFile())
+			if err != nil {
+				t.Fatal(err)
+			}
+			msgs := roles(s.Messages())
+			res, err := s.Compact(ctx, "")
+			if err == nil || !strings.HasPrefix(err.Error(), tc.want) || !errors.Is(err, compaction.ErrEmptySummary) || res != nil {
+				t.Fatalf("compact: %v, %+v", err, res)
+			}
+			after, _ := os.ReadFile(s.SessionFile())
+			if string(after) != string(before) || len(compactionEntries(t, s.Store())) != 0 || !slices.Equal(roles(s.Messages()), msgs) {
+				t.Errorf("the session changed; context %q", roles(s.Messages()))
+			}
+			if srv.Remaining() != 1 || s.IsCompacting() {
+				t.Errorf("%d turns left (want the recap's), compacting %v", srv.Remaining(), s.IsCompacting())
+			}
+		})
 	}
 }

@@ -683,3 +683,61 @@ func TestIdleCompaction(t *testing.T) {
 		t.Errorf("still due at %d tokens", s.ContextTokens())
 	}
 }
+
+// thinkOnly answers with thinking alone, stopped by the output limit: a
+// reply without text.
+func thinkOnly() turnFunc {
+	return func(ctx context.Context, req *ai.Request, em *ai.Emitter) {
+		em.Start()
+		i := em.StartThinking()
+		em.ThinkingDelta(i, "Let me think about the notes")
+		em.EndThinking(i)
+		em.SetStopReason(ai.StopReasonLength)
+		em.Done(req.Model)
+	}
+}
+
+// A failed automatic compaction tells why in auto_compaction_end's
+// errorMessage, "Auto-compaction failed: …" after a turn over the
+// threshold, "Context overflow recovery failed: …" after an overflow,
+// whether the summary request failed or came back without text; nothing
+// is stored and the turn is not continued or retried.
+func TestAutoCompactionFailureIsReported(t *testing.T) {
+	empty := "Summarization failed: the model wrote an empty summary, so nothing was compacted; try again, or switch to another model (an answer without text usually ran out of output tokens while thinking)"
+	for _, tc := range []struct {
+		name  string
+		sum   turnFunc
+		third turnFunc // the answer to the third prompt
+		want  string
+	}{
+		{"threshold, request fails", fail("invalid_request_error: the summary request was refused"), sayUsage("over the threshold", 3500),
+			"Auto-compaction failed: Summarization failed: invalid_request_error: the summary request was refused"},
+		{"threshold, empty summary", thinkOnly(), sayUsage("over the threshold", 3500), "Auto-compaction failed: " + empty},
+		{"overflow, empty summary", thinkOnly(), fail(tooLong), "Context overflow recovery failed: " + empty},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			f := newFixture(t, keyEnv)
+			f.settings("compaction:\n  thresholdTokens: 3000\n  keepRecentTokens: 100\n")
+			f.script.summarize = tc.sum
+			f.script.add(sayUsage("a", 1000), sayUsage("b", 2000), tc.third, sayUsage("never", 500))
+			reg := f.registry(f.config())
+			s := f.open(Options{Models: reg, Model: f.model(reg, "anthropic/claude-sonnet-4-5"), NoTitle: true})
+			s.SetAutoRetry(false)
+			evs := record(s)
+			ctx := context.Background()
+			for _, p := range []string{"one" + longText(300), "two" + longText(300), "three"} {
+				if err := s.Prompt(ctx, p, PromptOptions{}); err != nil {
+					t.Fatal(err)
+				}
+			}
+			got := evs.compactions(t)
+			end, _ := json.Marshal(AutoCompactionEnd{Action: ActionContextFull, ErrorMessage: tc.want})
+			if len(got) != 2 || got[1] != string(end) {
+				t.Errorf("events:\n%s\nwant end %s", strings.Join(got, "\n"), end)
+			}
+			if n := len(f.script.requests()); n != 3 || len(compactionEntries(t, s.Store())) != 0 {
+				t.Errorf("%d requests, %d compactions", n, len(compactionEntries(t, s.Store())))
+			}
+		})
+	}
+}

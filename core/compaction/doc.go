@@ -15,7 +15,9 @@
 // overrides default to -1. Before that check, PlanPrune replaces old tool
 // output with "[Output truncated - N tokens]": the newest 40,000 tokens of
 // tool output stay, read and skill results are never touched, and nothing
-// is pruned unless at least 20,000 tokens are saved.
+// is pruned unless at least 20,000 tokens are saved. Only output the model
+// is still sent counts: what the latest compaction summarised is left as
+// it is.
 //
 // # Where to cut
 //
@@ -45,7 +47,9 @@
 // prefix summary, in parallel), then a two- or three-sentence short
 // summary, and appends the files the summarised part read and changed as
 // <read-files> and <modified-files> tags (carried over from the previous
-// compaction unless an extension wrote it).
+// compaction unless an extension wrote it). A history or turn-prefix
+// answer without text fails the compaction (ErrEmptySummary) rather than
+// store a summary that stands for nothing.
 //
 // # Token counts
 //

@@ -94,12 +94,19 @@ const (
 	shortMaxTokens  = 512
 )
 
+// errNoText is why a compaction fails when the model answered the history
+// or turn-prefix request without any text (ErrEmptySummary): storing that
+// would replace the history with nothing.
+var errNoText = fmt.Errorf("%w, so nothing was compacted; try again, or switch to another model (an answer without text usually ran out of output tokens while thinking)", ErrEmptySummary)
+
 // Generate writes the summaries of a prepared compaction through sum: the
 // history summary (an update of the previous one when there is one) and,
 // for a split turn, the turn-prefix summary in parallel; then the short
 // recap of the kept messages. File tags are appended to the summary. A
-// failed request fails the whole compaction with an error that says which
-// summary failed; nothing is half done (Generate writes nothing itself).
+// failed request, or a history or turn-prefix summary without text
+// (ErrEmptySummary), fails the whole compaction with an error that says
+// which summary failed; an empty recap is left out. Nothing is half done
+// (Generate writes nothing itself).
 func Generate(ctx context.Context, p *Preparation, sum Summarizer, opts Options) (*Result, error) {
 	reserve := p.Settings.ReserveTokens
 	if reserve <= 0 {
@@ -121,6 +128,9 @@ func Generate(ctx context.Context, p *Preparation, sum Summarizer, opts Options)
 			MaxTokens: int(historyShare * float64(reserve))})
 		if err != nil {
 			return "", fmt.Errorf("Summarization failed: %w", err)
+		}
+		if strings.TrimSpace(text) == "" {
+			return "", fmt.Errorf("Summarization failed: %w", errNoText)
 		}
 		return text, nil
 	}
@@ -152,6 +162,9 @@ func Generate(ctx context.Context, p *Preparation, sum Summarizer, opts Options)
 		prefix, prefixErr = sum(ctx, SummaryRequest{Purpose: PurposeTurnPrefix, SystemPrompt: SystemPrompt,
 			Prompt:    promptText(Serialize(p.TurnPrefixMessages), "", nil, turnPrefixInstructions),
 			MaxTokens: int(turnPrefixShare * float64(reserve))})
+		if prefixErr == nil && strings.TrimSpace(prefix) == "" {
+			prefixErr = errNoText
+		}
 		if prefixErr != nil {
 			cancel()
 		}

@@ -209,3 +209,49 @@ func TestResultJSONRoundTrip(t *testing.T) {
 		t.Errorf("%s", out)
 	}
 }
+
+// A summary answered with no text (only whitespace, or only thinking) is
+// a failure, for the history and for the start of a split turn alike: an
+// empty summary would replace the history with nothing. The recap may be
+// empty (the entry then has none).
+func TestGenerateEmptySummary(t *testing.T) {
+	b := twoTurns(t)
+	p, err := Prepare(b.path(), Settings{KeepRecentTokens: 150}, exact())
+	if err != nil || p.SplitTurn {
+		t.Fatalf("%v %+v", err, p)
+	}
+	f := newFake()
+	f.answers[PurposeHistory] = " \n\t"
+	r, err := Generate(context.Background(), p, f.summarize, Options{})
+	if !errors.Is(err, ErrEmptySummary) || r != nil || !strings.HasPrefix(err.Error(), "Summarization failed: the model wrote an empty summary") {
+		t.Errorf("empty history: %v %+v", err, r)
+	}
+	if f.request(PurposeShort) != nil {
+		t.Error("the recap was asked for after an empty summary")
+	}
+	f = newFake()
+	f.answers[PurposeShort] = ""
+	if r, err := Generate(context.Background(), p, f.summarize, Options{}); err != nil || r.ShortSummary != "" {
+		t.Errorf("empty recap: %v %+v", err, r)
+	}
+
+	b.user("u3", words(50))
+	c := b.call("bash", map[string]any{"command": "make"})
+	b.assistant("a5", "Building.", c)
+	b.result("r5", c, words(300))
+	b.assistant("a6", words(20))
+	if p, err = Prepare(b.path(), Settings{KeepRecentTokens: 30}, exact()); err != nil || !p.SplitTurn {
+		t.Fatalf("%v %+v", err, p)
+	}
+	for purpose, want := range map[string]string{
+		PurposeHistory:    "Summarization failed: the model wrote an empty summary",
+		PurposeTurnPrefix: "Turn prefix summarization failed: the model wrote an empty summary",
+	} {
+		f := newFake()
+		f.answers[purpose] = ""
+		r, err := Generate(context.Background(), p, f.summarize, Options{})
+		if !errors.Is(err, ErrEmptySummary) || r != nil || !strings.HasPrefix(err.Error(), want) {
+			t.Errorf("split turn, empty %s: %v %+v", purpose, err, r)
+		}
+	}
+}

@@ -137,8 +137,7 @@ func previouslyKept(path []*session.Entry, prev int) []ai.Message {
 		return nil
 	}
 	c := path[prev].Compaction
-	var preserve map[string]json.RawMessage
-	if json.Unmarshal(c.PreserveData, &preserve) == nil && preserve[remoteCompactionKey] != nil {
+	if replacesKept(c) {
 		return nil
 	}
 	for i := prev - 1; i >= 0; i-- {
@@ -150,6 +149,14 @@ func previouslyKept(path []*session.Entry, prev int) []ai.Message {
 		}
 	}
 	return nil
+}
+
+// replacesKept reports whether a compaction carries a provider's
+// replacement history (omp's OpenAI remote compaction), which the model is
+// sent instead of the entries the compaction kept.
+func replacesKept(c *session.Compaction) bool {
+	var preserve map[string]json.RawMessage
+	return json.Unmarshal(c.PreserveData, &preserve) == nil && preserve[remoteCompactionKey] != nil
 }
 
 // messagesOf returns the messages entries contribute to the context, as

@@ -80,3 +80,68 @@ func TestPlanPruneNeedsTheMinimumSaving(t *testing.T) {
 func textOf(c ai.ContentList) string { return joinText(c, "") }
 
 var _ = session.Prune{}
+
+// Only tool results the model still sees are pruned and counted: after a
+// compaction, those from its first kept entry on. Output summarised away
+// stays as it is in the file (pruning it would save nothing).
+func TestPlanPruneSkipsOutputBeforeTheCompaction(t *testing.T) {
+	build := func(t *testing.T, remote bool) *builder {
+		b := newBuilder(t)
+		res := func(from, to int) {
+			for i := from; i <= to; i++ {
+				c := b.call("bash", nil)
+				b.assistant("", "", c)
+				b.result(fmt.Sprint("r", i), c, words(10000))
+			}
+		}
+		b.user("u0", "go")
+		res(0, 2) // summarised away
+		b.user("u1", "go on")
+		res(3, 4) // kept by the compaction
+		c := session.Compaction{Summary: "S", FirstKeptEntryID: b.ids["u1"], TokensBefore: 100}
+		if remote {
+			// A provider's replacement history stands for the kept part.
+			c.PreserveData = []byte(`{"openaiRemoteCompaction":{"provider":"openai","replacementHistory":[]}}`)
+		}
+		b.name("c", b.ok(b.m.AppendCompaction(c)))
+		b.user("u2", "more")
+		res(5, 9)
+		return b
+	}
+	names := func(b *builder, prunes []session.Prune) []string {
+		var got []string
+		for _, p := range prunes {
+			for name, id := range b.ids {
+				if id == p.EntryID {
+					got = append(got, name)
+				}
+			}
+		}
+		return got
+	}
+
+	b := build(t, false)
+	cnt := exact()
+	n := cnt.Count(b.path()[b.index("r0")].Message)
+	// Newest first: r9…r6 fill the protected 40k; r5, r4 and r3 (kept
+	// by the compaction) are pruned; r2…r0 are not sent and stay.
+	prunes, saved := PlanPrune(b.path(), DefaultPruneConfig, cnt, 5)
+	if got := fmt.Sprint(names(b, prunes)); got != "[r5 r4 r3]" {
+		t.Errorf("pruned %s", got)
+	}
+	if want := 3 * (n - (len(PrunedNotice(n))+3)/4); saved != want {
+		t.Errorf("saved %d, want %d", saved, want)
+	}
+
+	// With a replacement history nothing before the compaction is sent:
+	// only r5 is old enough, and too small a saving alone.
+	b = build(t, true)
+	if p, s := PlanPrune(b.path(), DefaultPruneConfig, cnt, 5); p != nil || s != 0 {
+		t.Errorf("remote: pruned %v for %d tokens", names(b, p), s)
+	}
+	cfg := DefaultPruneConfig
+	cfg.MinimumSavings = 1000
+	if p, _ := PlanPrune(b.path(), cfg, cnt, 5); fmt.Sprint(names(b, p)) != "[r5]" {
+		t.Errorf("remote, lower minimum: pruned %v", names(b, p))
+	}
+}
