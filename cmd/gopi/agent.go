@@ -335,12 +335,15 @@ func runAgentWith(ctx context.Context, env *cliEnv, fs *pflag.FlagSet, f *agentF
 		fmt.Fprintf(env.stderr, "gopi: %v\n", err)
 		return exitError
 	}
+	if len(prompts) == 0 && f.resumeGiven && f.resume == "" {
+		return listSessions(env, cfg, f.sessionDir)
+	}
+	if env.stdinTerminal && env.isTerminal && !f.print && f.mode == "text" {
+		return runInteractive(ctx, env, cfg, f, prompts)
+	}
 	if len(prompts) == 0 {
-		if f.resumeGiven && f.resume == "" {
-			return listSessions(env, cfg, f.sessionDir)
-		}
 		if env.stdinTerminal && !f.print {
-			fmt.Fprintln(env.stderr, "gopi: the interactive UI arrives in a later release. Give a message to run non-interactively, e.g. gopi -p \"explain this repository\" (see 'gopi --help').")
+			fmt.Fprintln(env.stderr, "gopi: the interactive mode needs a terminal on standard output too. Give a message to run non-interactively, e.g. gopi -p \"explain this repository\" (see 'gopi --help').")
 			return exitError
 		}
 		fmt.Fprintf(env.stderr, "gopi: %v (see 'gopi --help')\n", printmode.ErrNoPrompt)

@@ -1,0 +1,39 @@
+package main
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/gopi-agent/gopi/core/agentsession"
+	"github.com/gopi-agent/gopi/core/config"
+	"github.com/gopi-agent/gopi/core/modes/printmode"
+	"github.com/gopi-agent/gopi/core/modes/tui"
+	"github.com/gopi-agent/gopi/core/prompt"
+)
+
+// runInteractive runs the interactive mode (gopi on a terminal): the
+// session is built as for -p, the messages on the command line are sent
+// first.
+func runInteractive(ctx context.Context, env *cliEnv, cfg *config.Config, f *agentFlags, prompts []printmode.Prompt) int {
+	gitProbe := prompt.StartGitStatus(ctx, cfg.Cwd, agentsession.GitStatusTimeout)
+	s, ok := f.openSession(ctx, env, cfg, func(o *agentsession.Options) { o.GitStatus = gitProbe })
+	if !ok {
+		return exitError
+	}
+	var msgs []string
+	for _, p := range prompts {
+		msgs = append(msgs, p.Text)
+	}
+	err := tui.Run(ctx, s, tui.Options{Input: env.stdin, Output: env.stdout, Environ: env.environ, Cwd: cfg.Cwd,
+		Messages: msgs, NoColor: cfg.Env.Get("NO_COLOR") != ""})
+	status := 0
+	if err != nil {
+		fmt.Fprintf(env.stderr, "gopi: %v\n", err)
+		status = exitError
+	}
+	if err := s.Close(); err != nil {
+		fmt.Fprintf(env.stderr, "gopi: the session could not be saved: %v\n", err)
+		status = printmode.ExitFailed
+	}
+	return status
+}

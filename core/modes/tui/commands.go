@@ -1,0 +1,488 @@
+package tui
+
+import (
+	"fmt"
+	"path/filepath"
+	"strings"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/gopi-agent/gopi/core/agentsession"
+	"github.com/gopi-agent/gopi/core/ai"
+	"github.com/gopi-agent/gopi/core/session"
+	"github.com/gopi-agent/gopi/search/fuzzy"
+)
+
+// slashCommand is one of the / commands.
+type slashCommand struct {
+	name, args, help string
+	run              func(m *model, args string) tea.Cmd
+}
+
+// commands lists the slash commands in the order /help shows them.
+var commands []slashCommand
+
+func init() {
+	commands = []slashCommand{
+		{"model", "[query]", "pick the model (with a query: the first match)", (*model).cmdModel},
+		{"thinking", "[level]", "set the thinking level: off, minimal, low, medium, high, xhigh", (*model).cmdThinking},
+		{"compact", "[instructions]", "summarise the conversation so far to free the context", (*model).cmdCompact},
+		{"tree", "", "move to another point of this session's tree (Tab cycles the filter)", (*model).cmdTree},
+		{"branch", "", "start a new session from one of your messages", (*model).cmdBranch},
+		{"new", "", "start a new session", (*model).cmdNew},
+		{"resume", "", "switch to another session of this directory", (*model).cmdResume},
+		{"handoff", "[focus]", "have the model write a handoff and continue in a fresh session", (*model).cmdHandoff},
+		{"export", "[file.html]", "write this session as a web page", (*model).cmdExport},
+		{"session", "", "this session's file, messages, tokens and cost", (*model).cmdSession},
+		{"copy", "", "copy the last answer to the clipboard", (*model).cmdCopy},
+		{"settings", "", "the settings in force for this session", (*model).cmdSettings},
+		{"hotkeys", "", "the key bindings", (*model).cmdHotkeys},
+		{"help", "", "this list", (*model).cmdHelp},
+		{"quit", "", "exit (also /exit)", func(m *model, _ string) tea.Cmd { return m.quit() }},
+	}
+}
+
+// command runs "/name args".
+func (m *model) command(line string) tea.Cmd {
+	name, args, _ := strings.Cut(strings.TrimPrefix(line, "/"), " ")
+	args = strings.TrimSpace(args)
+	if name == "exit" {
+		name = "quit"
+	}
+	for _, c := range commands {
+		if c.name == name {
+			return c.run(m, args)
+		}
+	}
+	return m.print(m.r.errorLine(fmt.Sprintf("Unknown command /%s: /help lists the commands", name)))
+}
+
+// busyCmd runs work that takes a while, with a working line and Esc to
+// cancel it.
+func (m *model) busyCmd(what string, work func() tea.Msg) tea.Cmd {
+	m.busy = what
+	return tea.Batch(m.tick(), func() tea.Msg {
+		msg := work()
+		return tea.BatchMsg{func() tea.Msg { return busyMsg{} }, func() tea.Msg { return msg }}
+	})
+}
+
+func (m *model) cmdModel(args string) tea.Cmd {
+	avail := m.s.AvailableModels()
+	if len(avail) == 0 {
+		return m.print(m.r.errorLine("No model has a key: set one (e.g. ANTHROPIC_API_KEY) or add models.yml; `gopi models` lists them"))
+	}
+	cur := m.s.Agent().Model()
+	var items []pickItem
+	for _, md := range avail {
+		label := md.Provider + "/" + md.ID
+		if md.Name != "" && md.Name != md.ID {
+			label += "  " + m.th.dim.Render(md.Name)
+		}
+		items = append(items, pickItem{label: label, search: md.Provider + "/" + md.ID + " " + md.Name, value: md, active: md == cur})
+	}
+	p := &picker{title: "Model", items: items, onPick: func(it pickItem) tea.Cmd { return m.setModel(it.value.(*ai.Model)) }}
+	if args != "" {
+		p.query = args
+		if shown := p.shown(); len(shown) > 0 {
+			return m.setModel(items[shown[0]].value.(*ai.Model))
+		}
+		return m.print(m.r.errorLine("No model matches " + args + ": /model lists them"))
+	}
+	m.picker = p
+	return nil
+}
+
+func (m *model) setModel(md *ai.Model) tea.Cmd {
+	s := m.s
+	return func() tea.Msg {
+		if err := s.SetModel(md); err != nil {
+			return errMsg{err}
+		}
+		return tea.BatchMsg{func() tea.Msg { return noticeMsg{"Model: " + md.Provider + "/" + md.ID} }, m.refreshStatus()}
+	}
+}
+
+func (m *model) cmdThinking(args string) tea.Cmd {
+	set := func(l ai.ThinkingLevel) tea.Cmd {
+		s := m.s
+		return func() tea.Msg {
+			if err := s.SetThinkingLevel(l); err != nil {
+				return errMsg{err}
+			}
+			return tea.BatchMsg{func() tea.Msg { return noticeMsg{"Thinking: " + string(l)} }, m.refreshStatus()}
+		}
+	}
+	if args != "" {
+		l, ok := ai.ParseThinkingLevel(args)
+		if !ok {
+			return m.print(m.r.errorLine("Unknown thinking level " + args + ": use off, minimal, low, medium, high or xhigh"))
+		}
+		return set(l)
+	}
+	cur := m.s.Agent().Thinking()
+	var items []pickItem
+	for _, l := range ai.ThinkingLevels {
+		items = append(items, pickItem{label: string(l), value: l, active: l == cur})
+	}
+	m.picker = &picker{title: "Thinking level", items: items, onPick: func(it pickItem) tea.Cmd { return set(it.value.(ai.ThinkingLevel)) }}
+	return nil
+}
+
+func (m *model) cycleModel() tea.Cmd {
+	s := m.s
+	return func() tea.Msg {
+		md, err := s.CycleModel()
+		switch {
+		case err != nil:
+			return errMsg{err}
+		case md == nil:
+			return noticeMsg{"No other model to switch to"}
+		}
+		return tea.BatchMsg{func() tea.Msg { return noticeMsg{"Model: " + md.Provider + "/" + md.ID} }, m.refreshStatus()}
+	}
+}
+
+func (m *model) cycleThinking() tea.Cmd {
+	s := m.s
+	return func() tea.Msg {
+		l, err := s.CycleThinkingLevel()
+		switch {
+		case err != nil:
+			return errMsg{err}
+		case l == "":
+			return noticeMsg{"This model does not think"}
+		}
+		return tea.BatchMsg{func() tea.Msg { return noticeMsg{"Thinking: " + string(l)} }, m.refreshStatus()}
+	}
+}
+
+func (m *model) cmdCompact(args string) tea.Cmd {
+	ctx, s := m.ctx, m.s
+	return m.busyCmd("Compacting the conversation…", func() tea.Msg {
+		res, err := s.Compact(ctx, args)
+		switch {
+		case err != nil:
+			return errMsg{err}
+		case res == nil:
+			return noticeMsg{"Nothing was compacted"}
+		}
+		return reloadMsg{marker: fmt.Sprintf("compacted: %d tokens summarised", res.TokensBefore)}
+	})
+}
+
+// treeFilters are the filters Tab cycles through in /tree.
+var treeFilters = session.TreeFilters
+
+func (m *model) cmdTree(string) tea.Cmd {
+	filter := 0
+	p := &picker{title: "Session tree", hint: "filter: " + string(treeFilters[filter]) + " (tab)"}
+	load := func(p *picker) {
+		rows := m.s.Tree(session.TreeQuery{Filter: treeFilters[filter]})
+		p.items = p.items[:0]
+		for _, r := range rows {
+			label := r.Prefix() + r.Text
+			if r.Label != "" {
+				label = r.Prefix() + m.th.label.Render("["+r.Label+"] ") + r.Text
+			}
+			if r.Leaf {
+				label += m.th.dim.Render("  ← you are here")
+			}
+			p.items = append(p.items, pickItem{label: label, search: r.Label + " " + r.Kind + " " + r.Text, value: r.Entry.ID, active: r.Active})
+		}
+		p.hint = "filter: " + string(treeFilters[filter]) + " (tab)"
+	}
+	load(p)
+	if len(p.items) == 0 {
+		return m.print(m.r.notice("The session is empty: nothing to move to"))
+	}
+	p.onTab = func(p *picker) { filter = (filter + 1) % len(treeFilters); load(p) }
+	p.onPick = func(it pickItem) tea.Cmd {
+		id := it.value.(string)
+		ctx, s := m.ctx, m.s
+		return m.busyCmd("Moving in the tree…", func() tea.Msg {
+			res, err := s.Navigate(ctx, id, agentsession.NavigateOptions{})
+			switch {
+			case err != nil:
+				return errMsg{err}
+			case res.Cancelled:
+				return noticeMsg{"The move was cancelled"}
+			}
+			msgs := []tea.Msg{reloadMsg{marker: "moved in the session tree"}}
+			if res.EditorText != "" {
+				msgs = append(msgs, editorMsg{text: res.EditorText})
+			}
+			return batch(msgs...)
+		})
+	}
+	// Start on the current position.
+	for i, idx := range p.shown() {
+		if p.items[idx].active {
+			p.cursor = i
+		}
+	}
+	m.picker = p
+	return nil
+}
+
+func (m *model) cmdBranch(string) tea.Cmd {
+	points := m.s.BranchPoints()
+	if len(points) == 0 {
+		return m.print(m.r.notice("No messages yet: nothing to branch from"))
+	}
+	var items []pickItem
+	for _, bp := range points {
+		items = append(items, pickItem{label: oneLine(bp.Text, 200), value: bp.EntryID})
+	}
+	p := &picker{title: "Branch from which message? (a new session holds the conversation before it)", items: items, cursor: len(items) - 1}
+	p.onPick = func(it pickItem) tea.Cmd {
+		ctx, s := m.ctx, m.s
+		id := it.value.(string)
+		return m.busyCmd("Branching…", func() tea.Msg {
+			res, err := s.Branch(ctx, id)
+			switch {
+			case err != nil:
+				return errMsg{err}
+			case res.Cancelled:
+				return noticeMsg{"The branch was cancelled"}
+			}
+			return batch(reloadMsg{marker: "branched into a new session"}, editorMsg{text: res.Text})
+		})
+	}
+	m.picker = p
+	return nil
+}
+
+func (m *model) cmdNew(string) tea.Cmd {
+	ctx, s := m.ctx, m.s
+	return m.busyCmd("Starting a new session…", func() tea.Msg {
+		cancelled, err := s.NewSession(ctx, "")
+		switch {
+		case err != nil:
+			return errMsg{err}
+		case cancelled:
+			return noticeMsg{"A hook kept the current session"}
+		}
+		return reloadMsg{marker: "new session"}
+	})
+}
+
+func (m *model) cmdResume(string) tea.Cmd {
+	infos, err := session.List(m.s.Locations(), m.opts.Cwd)
+	if err != nil {
+		return m.print(m.r.errorLine(err.Error()))
+	}
+	cur := m.s.SessionFile()
+	var items []pickItem
+	for _, in := range infos {
+		title := in.Title
+		if title == "" {
+			title = in.FirstMessage
+		}
+		if title == "" {
+			title = "(no messages)"
+		}
+		msgs := itoa(in.MessageCount)
+		if in.Partial {
+			msgs += "+"
+		}
+		label := fmt.Sprintf("%s  %s", oneLine(title, 70), m.th.dim.Render(fmt.Sprintf("%s · %s msgs · %s", ago(in.Modified), msgs, in.ID[:min(8, len(in.ID))])))
+		items = append(items, pickItem{label: label, search: title + " " + in.ID, value: in.Path, active: in.Path == cur})
+	}
+	if len(items) == 0 {
+		return m.print(m.r.notice("No saved sessions in this directory yet"))
+	}
+	m.picker = &picker{title: "Resume a session (newest first)", items: items, onPick: func(it pickItem) tea.Cmd {
+		ctx, s := m.ctx, m.s
+		path := it.value.(string)
+		return m.busyCmd("Opening the session…", func() tea.Msg {
+			cancelled, err := s.SwitchSession(ctx, path)
+			switch {
+			case err != nil:
+				return errMsg{err}
+			case cancelled:
+				return noticeMsg{"A hook kept the current session"}
+			}
+			return reloadMsg{marker: "resumed " + filepath.Base(path)}
+		})
+	}}
+	return nil
+}
+
+func (m *model) cmdHandoff(args string) tea.Cmd {
+	ctx, s := m.ctx, m.s
+	return m.busyCmd("Writing the handoff…", func() tea.Msg {
+		res, err := s.Handoff(ctx, args)
+		switch {
+		case err != nil:
+			return errMsg{err}
+		case res == nil:
+			return noticeMsg{"The model wrote no handoff; the session is unchanged"}
+		}
+		return reloadMsg{marker: "handed off to a new session"}
+	})
+}
+
+func (m *model) cmdExport(args string) tea.Cmd {
+	if f := strings.Fields(args); len(f) > 0 {
+		args = f[0]
+	}
+	s := m.s
+	return func() tea.Msg {
+		path, err := s.ExportHTML(args)
+		if err != nil {
+			return errMsg{err}
+		}
+		return printMsg{blocks: []string{m.r.notice("Exported to: " + path)}}
+	}
+}
+
+func (m *model) cmdSession(string) tea.Cmd {
+	st := m.s.Stats()
+	file := st.SessionFile
+	if file == "" {
+		file = "(not saved: --no-session)"
+	}
+	lines := []string{
+		m.th.title.Render("Session " + st.SessionID),
+		"  file       " + file,
+		fmt.Sprintf("  messages   %d user, %d assistant, %d tool results (%d tool calls)", st.UserMessages, st.AssistantMessages, st.ToolResults, st.ToolCalls),
+		fmt.Sprintf("  tokens     %s in, %s out, %s cache read, %s cache write", human(st.Tokens.Input), human(st.Tokens.Output), human(st.Tokens.CacheRead), human(st.Tokens.CacheWrite)),
+		fmt.Sprintf("  context    %s of %s", human(m.status.contextTokens), human(m.status.window)),
+		fmt.Sprintf("  cost       $%.4f", st.Cost),
+	}
+	return m.print(strings.Join(lines, "\n"))
+}
+
+func (m *model) cmdCopy(string) tea.Cmd {
+	text := m.s.LastAssistantText()
+	if strings.TrimSpace(text) == "" {
+		return m.print(m.r.notice("No answer to copy yet"))
+	}
+	m.setNotice("Copied the last answer to the clipboard")
+	return tea.SetClipboard(text)
+}
+
+func (m *model) cmdSettings(string) tea.Cmd {
+	st := m.s.State()
+	c := m.s.Config()
+	lines := []string{
+		m.th.title.Render("Settings in force"),
+		"  model            " + m.status.model,
+		"  thinking         " + string(st.ThinkingLevel),
+		"  steering mode    " + st.SteeringMode + "   follow-up mode " + st.FollowUpMode + "   interrupt mode " + st.InterruptMode,
+		fmt.Sprintf("  auto-compaction  %v   auto-retry %v", st.AutoCompactionEnabled, st.AutoRetryEnabled),
+		"  agent directory  " + c.AgentDir,
+		"  change them in " + filepath.Join(c.AgentDir, "config.yml") + " or .gopi/settings.json (README: Configuration)",
+	}
+	return m.print(strings.Join(lines, "\n"))
+}
+
+func (m *model) cmdHotkeys(string) tea.Cmd {
+	lines := []string{m.th.title.Render("Keys")}
+	for _, h := range hotkeys {
+		lines = append(lines, fmt.Sprintf("  %-20s %s", h[0], h[1]))
+	}
+	return m.print(strings.Join(lines, "\n"))
+}
+
+func (m *model) cmdHelp(string) tea.Cmd {
+	lines := []string{m.th.title.Render("Commands")}
+	for _, c := range commands {
+		lines = append(lines, fmt.Sprintf("  /%-24s %s", strings.TrimSpace(c.name+" "+c.args), c.help))
+	}
+	lines = append(lines, "  !cmd, !!cmd               run a shell command (!! keeps it out of the model's context)")
+	return m.print(strings.Join(lines, "\n"))
+}
+
+// complete completes the word before the cursor: a /command at the start,
+// or an @file anywhere (a picker of the best fuzzy matches).
+func (m *model) complete() (tea.Cmd, bool) {
+	v := m.ed.ta.Value()
+	if strings.HasPrefix(v, "/") && !strings.ContainsAny(v, " \n") {
+		var names []string
+		for _, c := range commands {
+			if strings.HasPrefix(c.name, v[1:]) {
+				names = append(names, c.name)
+			}
+		}
+		switch len(names) {
+		case 0:
+			return nil, false
+		case 1:
+			m.ed.ta.SetValue("/" + names[0] + " ")
+			m.ed.ta.MoveToEnd()
+		default:
+			m.setNotice("/" + strings.Join(names, "  /"))
+		}
+		return nil, true
+	}
+	i := strings.LastIndexAny(v, " \n")
+	word := v[i+1:]
+	if !strings.HasPrefix(word, "@") {
+		return nil, false
+	}
+	ctx, cwd, query := m.ctx, m.opts.Cwd, word[1:]
+	return func() tea.Msg {
+		res, err := fuzzy.Find(ctx, cwd, fuzzy.Options{Query: query, Gitignore: true, Cache: true, MaxResults: 50})
+		if err != nil {
+			return errMsg{fmt.Errorf("find files: %w", err)}
+		}
+		if len(res.Matches) == 0 {
+			return noticeMsg{"No file matches " + word}
+		}
+		return filesMsg{word: word, matches: res.Matches}
+	}, true
+}
+
+// filesMsg offers files for an @ completion.
+type filesMsg struct {
+	word    string
+	matches []fuzzy.Match
+}
+
+// pickFile opens the @file picker.
+func (m *model) pickFile(msg filesMsg) {
+	var items []pickItem
+	for _, f := range msg.matches {
+		p := f.Path
+		if f.IsDir {
+			p += "/"
+		}
+		items = append(items, pickItem{label: p, value: p})
+	}
+	m.picker = &picker{title: "Attach a file", items: items, onPick: func(it pickItem) tea.Cmd {
+		v := m.ed.ta.Value()
+		if strings.HasSuffix(v, msg.word) {
+			m.ed.ta.SetValue(strings.TrimSuffix(v, msg.word) + "@" + it.value.(string) + " ")
+			m.ed.ta.MoveToEnd()
+		}
+		return nil
+	}}
+}
+
+// batch turns messages into one.
+func batch(msgs ...tea.Msg) tea.Msg {
+	var cmds tea.BatchMsg
+	for _, msg := range msgs {
+		cmds = append(cmds, func() tea.Msg { return msg })
+	}
+	return cmds
+}
+
+// ago says how long ago t was, roughly.
+func ago(t time.Time) string {
+	d := time.Since(t)
+	switch {
+	case t.IsZero():
+		return "?"
+	case d < time.Minute:
+		return "just now"
+	case d < time.Hour:
+		return itoa(int(d.Minutes())) + " min ago"
+	case d < 48*time.Hour:
+		return itoa(int(d.Hours())) + " h ago"
+	}
+	return t.Format("2006-01-02")
+}

@@ -1,0 +1,126 @@
+package tui
+
+import (
+	"fmt"
+	"strconv"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/gopi-agent/gopi/core/agent"
+	"github.com/gopi-agent/gopi/core/agentsession"
+	"github.com/gopi-agent/gopi/core/ai"
+	"github.com/gopi-agent/gopi/core/message"
+)
+
+// onEvent turns a session event into what the screen shows: finished
+// parts printed, running parts drawn live.
+func (m *model) onEvent(e agent.Event) tea.Cmd {
+	switch e := e.(type) {
+	case agent.AgentStart:
+		m.running, m.started = true, time.Now()
+		return m.tick()
+	case agent.AgentEnd:
+		m.running = false
+		m.live, m.st = nil, stream{}
+		return m.refreshStatus()
+	case agent.MessageStart:
+		switch msg := e.Message.(type) {
+		case *ai.UserMessage:
+			if msg.Synthetic {
+				return nil
+			}
+			return m.print(m.r.user(userText(msg.Content), imageCount(msg.Content)))
+		case *message.Custom:
+			return m.print(m.r.historyMessage(msg, m.calls, m.expand))
+		case *ai.AssistantMessage:
+			m.live, m.st = msg, stream{}
+		}
+	case agent.MessageUpdate:
+		m.live = e.Message
+		return m.printPieces(m.st.advance(e.Message, false))
+	case agent.MessageEnd:
+		a, ok := e.Message.(*ai.AssistantMessage)
+		if !ok {
+			return nil
+		}
+		for _, c := range a.ToolCalls() {
+			m.calls[c.ID] = c
+		}
+		cmds := []tea.Cmd{m.printPieces(m.st.advance(a, true))}
+		if note := m.r.stopNote(a); note != "" {
+			cmds = append(cmds, m.print(note))
+		}
+		m.live, m.st = nil, stream{}
+		m.status.cost += a.Usage.Cost.Total
+		return tea.Batch(cmds...)
+	case agent.ToolExecutionStart:
+		call := m.calls[e.ToolCallID]
+		if call == nil {
+			call = &ai.ToolCall{ID: e.ToolCallID, Name: e.ToolName, Arguments: e.Args}
+			m.calls[e.ToolCallID] = call
+		}
+		m.tools[e.ToolCallID] = &liveTool{call: call}
+		m.order = append(m.order, e.ToolCallID)
+	case agent.ToolExecutionUpdate:
+		if t := m.tools[e.ToolCallID]; t != nil && e.PartialResult != nil {
+			t.partial = resultText(e.PartialResult.Content)
+		}
+	case agent.ToolExecutionEnd:
+		t := m.tools[e.ToolCallID]
+		delete(m.tools, e.ToolCallID)
+		for i, id := range m.order {
+			if id == e.ToolCallID {
+				m.order = append(m.order[:i:i], m.order[i+1:]...)
+				break
+			}
+		}
+		call := &ai.ToolCall{ID: e.ToolCallID, Name: e.ToolName}
+		if t != nil {
+			call = t.call
+		}
+		var content []ai.Content
+		var details any
+		if e.Result != nil {
+			content, details = e.Result.Content, e.Result.Details
+		}
+		return m.print(m.r.card(call, content, details, e.IsError))
+	case agent.AutoRetryStart:
+		m.setNotice(fmt.Sprintf("Retrying in %.0fs (attempt %d of %d): %s", float64(e.DelayMs)/1000, e.Attempt, e.MaxAttempts, e.ErrorMessage))
+	case agent.AutoRetryEnd:
+		if !e.Success && e.FinalError != "" {
+			m.setNotice("Retries gave up: " + e.FinalError)
+		}
+	case agent.HookError:
+		return m.print(m.r.errorLine(fmt.Sprintf("hook %s (%s): %s", e.Hook, e.Event, e.Error)))
+	case agentsession.AutoCompactionStart:
+		m.busy = "Compacting the conversation (" + e.Reason + ")…"
+		return m.tick()
+	case agentsession.AutoCompactionEnd:
+		m.busy = ""
+		switch {
+		case e.ErrorMessage != "":
+			return m.print(m.r.errorLine(e.ErrorMessage))
+		case e.Aborted:
+			return m.print(m.r.notice("Compaction cancelled"))
+		case e.Result != nil:
+			return tea.Batch(m.print(m.r.marker("compacted: "+strconv.Itoa(e.Result.TokensBefore)+" tokens summarised")), m.refreshStatus())
+		}
+	case agentsession.TodoReminder, agentsession.TodoAutoClear:
+		// The todo list is in the transcript through the tool's results.
+	}
+	return nil
+}
+
+// printPieces renders and prints the complete parts of a streamed answer.
+func (m *model) printPieces(ps []piece) tea.Cmd {
+	var blocks []string
+	for _, p := range ps {
+		if p.thinking {
+			blocks = append(blocks, m.r.thinking(p.text, m.expand))
+		} else {
+			blocks = append(blocks, m.r.markdown(p.text))
+		}
+	}
+	return m.print(blocks...)
+}

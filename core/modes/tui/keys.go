@@ -1,0 +1,209 @@
+package tui
+
+import (
+	"strings"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/gopi-agent/gopi/core/agentsession"
+	"github.com/gopi-agent/gopi/core/ai"
+)
+
+// hotkeys lists the key bindings for /hotkeys and the README.
+var hotkeys = [][2]string{
+	{"Enter", "send; while the agent works, steer it (delivered before its next step)"},
+	{"Alt+Enter", "while the agent works: queue a follow-up (sent when it finishes); otherwise a new line"},
+	{"Ctrl+Enter", "queue a follow-up while the agent works (terminals that report it)"},
+	{"Shift+Enter, Ctrl+J", "new line"},
+	{"Up / Down", "previous / next message from the history (on the first / last line)"},
+	{"Esc", "abort the agent, or cancel a compaction, summary, handoff or shell command; twice: clear the editor"},
+	{"Ctrl+C", "clear the editor; twice on an empty editor: exit"},
+	{"Ctrl+D", "exit (on an empty editor)"},
+	{"Ctrl+P", "next model (the --models list, else every model with a key)"},
+	{"Shift+Tab", "next thinking level"},
+	{"Ctrl+T", "show thinking in full, or collapsed"},
+	{"Tab", "complete a /command or an @file"},
+	{"!cmd, !!cmd", "run a shell command (!! keeps it out of the model's context)"},
+	{"@path", "attach a file to the message"},
+}
+
+// onKey handles a key press.
+func (m *model) onKey(k tea.KeyPressMsg) tea.Cmd {
+	if m.picker != nil {
+		done, cmd := m.picker.key(k)
+		if done {
+			m.picker = nil
+		}
+		return cmd
+	}
+	switch k.String() {
+	case "ctrl+c":
+		if !m.ed.empty() {
+			m.ed.clear()
+			m.ctrlCAt = time.Time{}
+			return nil
+		}
+		if time.Since(m.ctrlCAt) < doublePress {
+			return m.quit()
+		}
+		m.ctrlCAt = time.Now()
+		m.setNotice("Press Ctrl+C again to exit")
+		return nil
+	case "ctrl+d":
+		if m.ed.empty() {
+			return m.quit()
+		}
+	case "esc":
+		switch {
+		case m.running:
+			s := m.s
+			m.setNotice("Aborting…")
+			return func() tea.Msg { s.Abort(); return nil }
+		case m.busy != "":
+			return m.cancelBusy()
+		case time.Since(m.escAt) < doublePress:
+			m.ed.clear()
+			m.escAt = time.Time{}
+		default:
+			m.escAt = time.Now()
+		}
+		return nil
+	case "enter":
+		return m.send(agentsession.DeliverSteer)
+	case "ctrl+enter":
+		return m.send(agentsession.DeliverFollowUp)
+	case "alt+enter":
+		if m.running {
+			return m.send(agentsession.DeliverFollowUp)
+		}
+		m.ed.ta.InsertString("\n")
+		return nil
+	case "up":
+		if m.ed.older() {
+			return nil
+		}
+	case "down":
+		if m.ed.newer() {
+			return nil
+		}
+	case "ctrl+t":
+		m.expand = !m.expand
+		if m.expand {
+			m.setNotice("Thinking is shown in full from now on")
+		} else {
+			m.setNotice("Thinking is collapsed from now on")
+		}
+		return nil
+	case "ctrl+p":
+		return m.cycleModel()
+	case "shift+tab":
+		return m.cycleThinking()
+	case "tab":
+		if cmd, ok := m.complete(); ok {
+			return cmd
+		}
+		return nil
+	}
+	var cmd tea.Cmd
+	m.ed.ta, cmd = m.ed.ta.Update(k)
+	return cmd
+}
+
+// send sends what is typed: a command, a shell command, or a message
+// (delivered as d while the agent works).
+func (m *model) send(d agentsession.Delivery) tea.Cmd {
+	text := m.ed.text()
+	if strings.TrimSpace(text) == "" {
+		return nil
+	}
+	m.ed.remember(text)
+	m.ed.clear()
+	if m.running && !strings.HasPrefix(strings.TrimSpace(text), "/") && !strings.HasPrefix(strings.TrimSpace(text), "!") {
+		return m.queue(text, d)
+	}
+	return m.submit(text)
+}
+
+// submit runs a command, a shell command, or a prompt.
+func (m *model) submit(text string) tea.Cmd {
+	trimmed := strings.TrimSpace(text)
+	switch {
+	case strings.HasPrefix(trimmed, "/"):
+		return m.command(trimmed)
+	case strings.HasPrefix(trimmed, "!"):
+		return m.bash(trimmed)
+	}
+	ctx, s := m.ctx, m.s
+	return func() tea.Msg {
+		err := s.Prompt(ctx, text, agentsession.PromptOptions{StreamingBehavior: agentsession.DeliverSteer})
+		if err != nil && lastUserText(s) != text {
+			// The message never reached the conversation: give it back.
+			return tea.BatchMsg{
+				func() tea.Msg { return editorMsg{text: text} },
+				func() tea.Msg { return promptDoneMsg{err: err} },
+			}
+		}
+		return promptDoneMsg{err: err}
+	}
+}
+
+// queue delivers a message to the running agent.
+func (m *model) queue(text string, d agentsession.Delivery) tea.Cmd {
+	ctx, s := m.ctx, m.s
+	return func() tea.Msg {
+		if err := s.Prompt(ctx, text, agentsession.PromptOptions{StreamingBehavior: d}); err != nil {
+			return tea.BatchMsg{func() tea.Msg { return editorMsg{text: text} }, func() tea.Msg { return errMsg{err} }}
+		}
+		if d == agentsession.DeliverFollowUp {
+			return noticeMsg{"Queued as a follow-up: sent when the agent finishes"}
+		}
+		return noticeMsg{"Steering: delivered before the agent's next step"}
+	}
+}
+
+// bash runs "!cmd" (or "!!cmd", kept out of the context) in the
+// session's shell.
+func (m *model) bash(line string) tea.Cmd {
+	exclude := strings.HasPrefix(line, "!!")
+	cmdline := strings.TrimSpace(strings.TrimLeft(line, "!"))
+	if cmdline == "" {
+		return m.print(m.r.errorLine("Give a command after !, e.g. !git status"))
+	}
+	m.busy = "Running $ " + cmdline
+	ctx, s := m.ctx, m.s
+	return tea.Batch(m.tick(), func() tea.Msg {
+		res, err := s.ExecuteBash(ctx, cmdline, exclude)
+		return bashDoneMsg{res: res, cmd: cmdline, err: err}
+	})
+}
+
+// cancelBusy stops the long command running.
+func (m *model) cancelBusy() tea.Cmd {
+	s := m.s
+	m.setNotice("Cancelling…")
+	return func() tea.Msg {
+		s.AbortCompaction()
+		s.AbortHandoff()
+		s.AbortBranchSummary()
+		s.AbortBash()
+		return nil
+	}
+}
+
+// quit ends the program; Run stops the session's work afterwards.
+func (m *model) quit() tea.Cmd {
+	m.quitting = true
+	return tea.Quit
+}
+
+// lastUserText is the text of the conversation's latest user message.
+func lastUserText(s *agentsession.Session) string {
+	msgs := s.Messages()
+	for i := len(msgs) - 1; i >= 0; i-- {
+		if u, ok := msgs[i].(*ai.UserMessage); ok {
+			return userText(u.Content)
+		}
+	}
+	return ""
+}

@@ -1,0 +1,349 @@
+package tui
+
+import (
+	"context"
+	"path/filepath"
+	"strings"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/gopi-agent/gopi/core/agent"
+	"github.com/gopi-agent/gopi/core/agentsession"
+	"github.com/gopi-agent/gopi/core/ai"
+)
+
+// Timing of the UI.
+const (
+	tickEvery   = 100 * time.Millisecond // spinner and elapsed time while working
+	doublePress = time.Second            // second Ctrl+C / Esc within this
+	noticeFor   = 4 * time.Second        // how long a notice stays
+	historyShow = 60                     // messages of a loaded conversation printed at start
+)
+
+var spinner = []string{"⠋", "⠙", "⠹", "⠸", "⠼", "⠴", "⠦", "⠧", "⠇", "⠏"}
+
+// Messages of the program (besides Bubble Tea's own).
+type (
+	eventMsg      struct{ e agent.Event }   // a session event
+	promptDoneMsg struct{ err error }       // a prompt's run ended
+	tickMsg       struct{}                  // the spinner ticks
+	statusMsg     struct{ st status }       // fresh footer facts
+	printMsg      struct{ blocks []string } // blocks to print (from a command)
+	errMsg        struct{ err error }       // a command failed
+	noticeMsg     struct{ text string }     // a transient notice
+	editorMsg     struct{ text string }     // text given back to the editor
+	bashDoneMsg   struct {
+		res agentsession.BashResult
+		cmd string
+		err error
+	}
+	reloadMsg struct{ marker string } // the conversation changed: print it again
+	busyMsg   struct{ what string }   // a long command started ("" when it ended)
+)
+
+// liveTool is a tool call running now.
+type liveTool struct {
+	call    *ai.ToolCall
+	partial string
+}
+
+// model is the program's state.
+type model struct {
+	ctx  context.Context
+	s    *agentsession.Session
+	opts Options
+	th   theme
+	r    *renderer
+
+	width, height int
+	ed            editor
+
+	running  bool
+	started  time.Time
+	spin     int
+	ticking  bool
+	live     *ai.AssistantMessage
+	st       stream
+	tools    map[string]*liveTool
+	order    []string                // running tool call ids, in start order
+	calls    map[string]*ai.ToolCall // calls seen, for their results
+	busy     string                  // a long command running (compaction, handoff, summary, bash)
+	expand   bool                    // thinking shown in full
+	picker   *picker
+	status   status
+	notice   string
+	noticeAt time.Time
+	ctrlCAt  time.Time
+	escAt    time.Time
+	quitting bool
+	record   *[]string // printed blocks, when Options.Record is set
+	pending  []string  // initial messages still to send
+}
+
+func newModel(ctx context.Context, s *agentsession.Session, opts Options) *model {
+	th := newTheme(true, opts.NoColor)
+	m := &model{ctx: ctx, s: s, opts: opts, th: th, r: &renderer{th: th, width: 80}, width: 80, height: 24,
+		ed: newEditor(th), tools: map[string]*liveTool{}, calls: map[string]*ai.ToolCall{}, pending: opts.Messages}
+	if opts.Record != nil {
+		m.record = opts.Record
+	}
+	for _, msg := range s.Messages() {
+		if u, ok := msg.(*ai.UserMessage); ok {
+			m.ed.remember(userText(u.Content))
+		}
+	}
+	m.status = readStatus(s, opts)
+	return m
+}
+
+// Init prints the conversation so far, asks for the window size and the
+// background colour, and sends the messages given on the command line.
+func (m *model) Init() tea.Cmd {
+	cmds := []tea.Cmd{tea.RequestWindowSize, m.refreshStatus()}
+	if !m.opts.NoColor {
+		cmds = append(cmds, tea.RequestBackgroundColor)
+	}
+	if c := m.printHistory(""); c != nil {
+		cmds = append(cmds, c)
+	}
+	if len(m.pending) > 0 {
+		first := m.pending[0]
+		m.pending = m.pending[1:]
+		cmds = append(cmds, func() tea.Msg { return submitMsg{text: first} })
+	}
+	return tea.Batch(cmds...)
+}
+
+// submitMsg sends a message as if typed.
+type submitMsg struct{ text string }
+
+// Update handles one message.
+func (m *model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+	switch msg := msg.(type) {
+	case tea.WindowSizeMsg:
+		m.width, m.height = msg.Width, msg.Height
+		m.r.width = msg.Width
+		m.ed.setWidth(msg.Width)
+		return m, nil
+	case tea.BackgroundColorMsg:
+		dark := msg.IsDark()
+		if (m.th.name == "dark") != dark {
+			m.th = newTheme(dark, m.opts.NoColor)
+			m.r = &renderer{th: m.th, width: m.width}
+			m.ed.restyle(m.th)
+		}
+		return m, nil
+	case tea.KeyPressMsg:
+		return m, m.onKey(msg)
+	case tea.PasteMsg:
+		if m.picker != nil {
+			m.picker.query += strings.ReplaceAll(msg.Content, "\n", " ")
+			return m, nil
+		}
+		m.ed.paste(msg.Content)
+		return m, nil
+	case eventMsg:
+		return m, m.onEvent(msg.e)
+	case submitMsg:
+		return m, m.submit(msg.text)
+	case promptDoneMsg:
+		var cmds []tea.Cmd
+		if msg.err != nil && m.ctx.Err() == nil {
+			cmds = append(cmds, m.print(m.r.errorLine(msg.err.Error())))
+		}
+		if len(m.pending) > 0 {
+			next := m.pending[0]
+			m.pending = m.pending[1:]
+			cmds = append(cmds, func() tea.Msg { return submitMsg{text: next} })
+		}
+		cmds = append(cmds, m.refreshStatus())
+		return m, tea.Batch(cmds...)
+	case tickMsg:
+		m.spin++
+		if m.running || m.busy != "" {
+			return m, m.tick()
+		}
+		m.ticking = false
+		return m, nil
+	case statusMsg:
+		m.status = msg.st
+		return m, nil
+	case printMsg:
+		return m, m.print(msg.blocks...)
+	case errMsg:
+		return m, m.print(m.r.errorLine(msg.err.Error()))
+	case noticeMsg:
+		m.setNotice(msg.text)
+		return m, nil
+	case editorMsg:
+		if m.ed.empty() {
+			m.ed.set(msg.text)
+		}
+		return m, nil
+	case busyMsg:
+		m.busy = msg.what
+		if msg.what != "" {
+			return m, m.tick()
+		}
+		return m, m.refreshStatus()
+	case bashDoneMsg:
+		m.busy = ""
+		if msg.err != nil {
+			return m, m.print(m.r.errorLine(msg.err.Error()))
+		}
+		return m, tea.Batch(m.print(m.r.bashRun(msg.cmd, msg.res.Output, msg.res.ExitCode, msg.res.Cancelled)), m.refreshStatus())
+	case filesMsg:
+		m.pickFile(msg)
+		return m, nil
+	case reloadMsg:
+		m.live, m.st = nil, stream{}
+		clear(m.tools)
+		m.order = nil
+		return m, tea.Batch(m.printHistory(msg.marker), m.refreshStatus())
+	}
+	var cmd tea.Cmd
+	m.ed.ta, cmd = m.ed.ta.Update(msg)
+	return m, cmd
+}
+
+// print prints blocks above the program, into the terminal's scrollback.
+func (m *model) print(blocks ...string) tea.Cmd {
+	var keep []string
+	for _, b := range blocks {
+		if b != "" {
+			keep = append(keep, b)
+		}
+	}
+	if len(keep) == 0 {
+		return nil
+	}
+	text := strings.Join(keep, "\n")
+	if m.record != nil {
+		*m.record = append(*m.record, ansi.Strip(text))
+	}
+	return tea.Println(text)
+}
+
+// printHistory prints the conversation the model sees (its newest
+// messages), after a marker when one is given.
+func (m *model) printHistory(marker string) tea.Cmd {
+	msgs := m.s.Messages()
+	var blocks []string
+	if marker != "" {
+		blocks = append(blocks, m.r.marker(marker))
+	}
+	if len(msgs) > historyShow {
+		blocks = append(blocks, m.r.notice("… "+itoa(len(msgs)-historyShow)+" earlier messages (gopi --export shows them all)"))
+	}
+	for _, msg := range msgs {
+		if a, ok := msg.(*ai.AssistantMessage); ok {
+			for _, c := range a.ToolCalls() {
+				m.calls[c.ID] = c
+			}
+		}
+	}
+	for _, msg := range msgs[max(0, len(msgs)-historyShow):] {
+		blocks = append(blocks, m.r.historyMessage(msg, m.calls, m.expand))
+	}
+	return m.print(blocks...)
+}
+
+// tick keeps the spinner going while work runs.
+func (m *model) tick() tea.Cmd {
+	if m.ticking {
+		return nil
+	}
+	m.ticking = true
+	return tea.Tick(tickEvery, func(time.Time) tea.Msg { return tickMsg{} })
+}
+
+func (m *model) setNotice(text string) {
+	m.notice, m.noticeAt = text, time.Now()
+}
+
+// View draws the live area: the unfinished answer, running tools, a
+// notice, the working line, a picker, the editor and the footer.
+func (m *model) View() tea.View {
+	if m.quitting {
+		return tea.NewView("")
+	}
+	var parts []string
+	budget := m.height - m.ed.ta.Height() - 3
+	if m.picker != nil {
+		budget = max(4, budget)
+		parts = append(parts, m.picker.view(m.th, m.width, min(budget, 20)))
+	} else {
+		if tail := m.liveTail(max(3, budget/2)); tail != "" {
+			parts = append(parts, tail)
+		}
+		for _, id := range m.order {
+			if t := m.tools[id]; t != nil {
+				parts = append(parts, m.r.liveCard(t.call, t.partial, spinner[m.spin%len(spinner)]))
+			}
+		}
+	}
+	if m.notice != "" && time.Since(m.noticeAt) < noticeFor {
+		parts = append(parts, m.th.warn.Render(ansi.Truncate(m.notice, max(10, m.width-1), "…")))
+	}
+	if w := m.workingLine(); w != "" {
+		parts = append(parts, w)
+	}
+	parts = append(parts, m.ed.ta.View(), m.footer())
+	v := tea.NewView(strings.Join(parts, "\n"))
+	v.WindowTitle = m.title()
+	return v
+}
+
+// liveTail draws the unfinished part of the answer being streamed, its
+// last lines at most.
+func (m *model) liveTail(maxLines int) string {
+	text, thinking := m.st.tail(m.live)
+	text = strings.TrimRight(text, "\n")
+	if strings.TrimSpace(text) == "" {
+		return ""
+	}
+	if thinking && !m.expand {
+		return m.th.dim.Render("∴ Thinking…")
+	}
+	w := m.r.wrap(text)
+	lines := strings.Split(w, "\n")
+	if len(lines) > maxLines {
+		lines = lines[len(lines)-maxLines:]
+	}
+	out := strings.Join(lines, "\n")
+	if thinking {
+		return m.th.dim.Render(out)
+	}
+	return out
+}
+
+// workingLine says what runs and how to stop it.
+func (m *model) workingLine() string {
+	spin := m.th.accent.Render(spinner[m.spin%len(spinner)])
+	switch {
+	case m.busy != "":
+		return spin + " " + m.busy + m.th.dim.Render(" · esc cancels")
+	case m.running:
+		secs := int(time.Since(m.started).Seconds())
+		hint := " · esc aborts · enter steers · alt+enter follows up"
+		if m.status.queued > 0 {
+			hint = " · " + itoa(m.status.queued) + " queued" + hint
+		}
+		return spin + " Working… " + itoa(secs) + "s" + m.th.dim.Render(hint)
+	}
+	return ""
+}
+
+// title is the terminal window's title.
+func (m *model) title() string {
+	name := m.status.sessionName
+	if name == "" {
+		name = filepath.Base(m.status.cwd)
+	}
+	if m.running {
+		return "gopi ⋯ " + name
+	}
+	return "gopi — " + name
+}

@@ -1,0 +1,328 @@
+package tui
+
+import (
+	"fmt"
+	"strings"
+
+	"charm.land/glamour/v2"
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/gopi-agent/gopi/core/ai"
+	"github.com/gopi-agent/gopi/core/message"
+	"github.com/gopi-agent/gopi/core/session"
+	"github.com/gopi-agent/gopi/core/tool"
+)
+
+// Limits of what a tool card shows; the whole output stays in the
+// session (and in its artifact when it was spilled).
+const (
+	cardOutputLines = 10 // output lines of a finished card
+	cardDiffLines   = 40 // diff lines of an edit
+	liveTailLines   = 6  // output lines of a running card
+)
+
+// renderer draws messages at one width with one theme.
+type renderer struct {
+	th    theme
+	width int
+	md    *glamour.TermRenderer // nil until first used; rebuilt when the width changes
+	mdFor int
+}
+
+// markdown renders Markdown text for the transcript; text that cannot
+// be rendered is shown wrapped as it is.
+func (r *renderer) markdown(text string) string {
+	if strings.TrimSpace(text) == "" {
+		return ""
+	}
+	w := max(20, r.width-2)
+	if r.md == nil || r.mdFor != w {
+		md, err := glamour.NewTermRenderer(glamour.WithStandardStyle(r.th.name), glamour.WithWordWrap(w))
+		if err != nil {
+			return r.wrap(text)
+		}
+		r.md, r.mdFor = md, w
+	}
+	out, err := r.md.Render(text)
+	if err != nil {
+		return r.wrap(text)
+	}
+	return strings.Trim(out, "\n")
+}
+
+// wrap wraps plain text to the width.
+func (r *renderer) wrap(text string) string {
+	return ansi.Wrap(text, max(10, r.width-1), "")
+}
+
+// user draws a user message: a bar, then the text as typed.
+func (r *renderer) user(text string, images int) string {
+	var b strings.Builder
+	body := ansi.Wrap(strings.TrimRight(text, "\n"), max(10, r.width-3), "")
+	for i, line := range strings.Split(body, "\n") {
+		if i > 0 {
+			b.WriteByte('\n')
+		}
+		b.WriteString(r.th.userBar.Render("▌") + " " + r.th.user.Render(line))
+	}
+	if images > 0 {
+		b.WriteString("\n" + r.th.userBar.Render("▌") + " " + r.th.dim.Render(fmt.Sprintf("[%d image(s) attached]", images)))
+	}
+	return b.String()
+}
+
+// thinking draws a thinking block: one dim line, or the whole text when
+// expanded.
+func (r *renderer) thinking(text string, expanded bool) string {
+	text = strings.TrimSpace(text)
+	if text == "" {
+		return ""
+	}
+	if !expanded {
+		n := len(strings.Fields(text))
+		return r.th.dim.Render(fmt.Sprintf("∴ Thinking (%d words; Ctrl+T shows thinking)", n))
+	}
+	return r.th.dim.Italic(true).Render(r.wrap("∴ " + text))
+}
+
+// assistantMessage draws a whole assistant message (history, or a
+// message that arrived in one piece): text as Markdown, thinking, and an
+// error line when it failed.
+func (r *renderer) assistantMessage(m *ai.AssistantMessage, expandThinking bool) string {
+	var parts []string
+	for _, c := range m.Content {
+		switch c := c.(type) {
+		case *ai.TextContent:
+			if s := r.markdown(c.Text); s != "" {
+				parts = append(parts, s)
+			}
+		case *ai.ThinkingContent:
+			if s := r.thinking(c.Thinking, expandThinking); s != "" {
+				parts = append(parts, s)
+			}
+		}
+	}
+	if s := r.stopNote(m); s != "" {
+		parts = append(parts, s)
+	}
+	return strings.Join(parts, "\n")
+}
+
+// stopNote says why an answer ended early, "" when it ended normally.
+func (r *renderer) stopNote(m *ai.AssistantMessage) string {
+	switch m.StopReason {
+	case ai.StopReasonAborted:
+		return r.th.warn.Render("⏹ Aborted")
+	case ai.StopReasonError:
+		return r.th.err.Render(r.wrap("✗ " + strings.TrimSpace(m.ErrorMessage)))
+	case ai.StopReasonLength:
+		return r.th.warn.Render("… stopped at the output token limit")
+	}
+	return ""
+}
+
+// card draws a finished tool call: a status line, then what matters of
+// its result (the diff of an edit, the tail of a command's output, the
+// first lines of anything else, the error text in red).
+func (r *renderer) card(call *ai.ToolCall, content []ai.Content, details any, isError bool) string {
+	icon := r.th.ok.Render("✓")
+	if isError {
+		icon = r.th.err.Render("✗")
+	}
+	head := icon + " " + r.th.accent.Render(ansi.Truncate(session.DescribeToolCall(call), max(10, r.width-3), "…"))
+	text := strings.TrimRight(resultText(content), "\n")
+	var body []string
+	switch {
+	case isError:
+		body = r.indent(firstLines(text, cardOutputLines), r.th.err)
+	case len(tool.EditDiffs(details)) > 0:
+		for _, d := range tool.EditDiffs(details) {
+			if d.Path != "" && len(tool.EditDiffs(details)) > 1 {
+				body = append(body, "  "+r.th.title.Render(d.Path))
+			}
+			body = append(body, r.diff(d.Diff)...)
+		}
+	case call.Name == "bash":
+		body = r.indent(lastLines(text, cardOutputLines), r.th.dim)
+	case call.Name == "read":
+		n := strings.Count(text, "\n") + 1
+		if text == "" {
+			n = 0
+		}
+		body = []string{"  " + r.th.dim.Render(fmt.Sprintf("%d lines", n))}
+	default:
+		body = r.indent(firstLines(text, 4), r.th.dim)
+	}
+	if n := imageCount(content); n > 0 {
+		body = append(body, "  "+r.th.dim.Render(fmt.Sprintf("[%d image(s)]", n)))
+	}
+	if len(body) == 0 {
+		return head
+	}
+	return head + "\n" + strings.Join(body, "\n")
+}
+
+// liveCard draws a running tool call with the tail of its output.
+func (r *renderer) liveCard(call *ai.ToolCall, partial string, spin string) string {
+	head := r.th.warn.Render(spin) + " " + r.th.accent.Render(ansi.Truncate(session.DescribeToolCall(call), max(10, r.width-3), "…"))
+	tail := strings.TrimRight(partial, "\n")
+	if tail == "" {
+		return head
+	}
+	return head + "\n" + strings.Join(r.indent(lastLines(tail, liveTailLines), r.th.dim), "\n")
+}
+
+// diff colours diff lines, at most cardDiffLines of them.
+func (r *renderer) diff(d string) []string {
+	lines := strings.Split(strings.TrimRight(d, "\n"), "\n")
+	var out []string
+	for i, l := range lines {
+		if i == cardDiffLines {
+			out = append(out, "  "+r.th.dim.Render(fmt.Sprintf("… %d more diff lines", len(lines)-i)))
+			break
+		}
+		l = ansi.Truncate(strings.ReplaceAll(l, "\t", "    "), max(10, r.width-3), "…")
+		st := r.th.dim
+		switch {
+		case strings.HasPrefix(l, "+++") || strings.HasPrefix(l, "---"):
+			st = r.th.title
+		case strings.HasPrefix(l, "+"):
+			st = r.th.add
+		case strings.HasPrefix(l, "-"):
+			st = r.th.del
+		case strings.HasPrefix(l, "@@"):
+			st = r.th.hunk
+		}
+		out = append(out, "  "+st.Render(l))
+	}
+	return out
+}
+
+// indent draws text lines two columns in, cut to the width.
+func (r *renderer) indent(text string, st interface{ Render(...string) string }) []string {
+	if text == "" {
+		return nil
+	}
+	var out []string
+	for _, l := range strings.Split(text, "\n") {
+		out = append(out, "  "+st.Render(ansi.Truncate(strings.ReplaceAll(l, "\t", "    "), max(10, r.width-3), "…")))
+	}
+	return out
+}
+
+// marker draws a one-line notice across the width (compaction, branch
+// summary, session switch).
+func (r *renderer) marker(text string) string {
+	line := "── " + text + " "
+	if pad := r.width - ansi.StringWidth(line); pad > 0 {
+		line += strings.Repeat("─", min(pad, 200))
+	}
+	return r.th.dim.Render(ansi.Truncate(line, max(10, r.width), ""))
+}
+
+// notice draws a dim informational line.
+func (r *renderer) notice(text string) string { return r.th.dim.Render(r.wrap(text)) }
+
+// errorLine draws an error in red.
+func (r *renderer) errorLine(text string) string { return r.th.err.Render(r.wrap("✗ " + text)) }
+
+// bashRun draws a command the user ran with "!" and its output (the last
+// 20 lines).
+func (r *renderer) bashRun(command, output string, exit *int, cancelled bool) string {
+	head := r.th.accent.Render("$ " + command)
+	out := strings.TrimRight(output, "\n")
+	var body []string
+	if out != "" {
+		body = r.indent(lastLines(out, 20), r.th.dim)
+	}
+	switch {
+	case cancelled:
+		body = append(body, "  "+r.th.warn.Render("cancelled"))
+	case exit != nil && *exit != 0:
+		body = append(body, "  "+r.th.err.Render(fmt.Sprintf("exit code %d", *exit)))
+	}
+	if len(body) == 0 {
+		return head
+	}
+	return head + "\n" + strings.Join(body, "\n")
+}
+
+// historyMessage draws one message of a loaded conversation; calls maps
+// tool call ids to their calls (for tool results).
+func (r *renderer) historyMessage(m ai.Message, calls map[string]*ai.ToolCall, expandThinking bool) string {
+	switch m := m.(type) {
+	case *ai.UserMessage:
+		return r.user(userText(m.Content), imageCount(m.Content))
+	case *ai.AssistantMessage:
+		return r.assistantMessage(m, expandThinking)
+	case *ai.ToolResultMessage:
+		call := calls[m.ToolCallID]
+		if call == nil {
+			call = &ai.ToolCall{Name: m.ToolName}
+		}
+		return r.card(call, m.Content, m.Details, m.IsError)
+	case *message.BashExecution:
+		return r.bashRun(m.Command, m.Output, m.ExitCode, m.Cancelled)
+	case *message.CompactionSummary:
+		return r.marker(fmt.Sprintf("earlier conversation summarised (%d tokens)", m.TokensBefore))
+	case *message.BranchSummary:
+		return r.marker("summary of the branch left behind")
+	case *message.Custom:
+		if !m.Display {
+			return ""
+		}
+		return r.th.label.Render("["+m.CustomType+"]") + "\n" + r.markdown(m.Content.Text())
+	}
+	return ""
+}
+
+// resultText joins the text blocks of a tool result.
+func resultText(content []ai.Content) string {
+	var b strings.Builder
+	for _, c := range content {
+		if t, ok := c.(*ai.TextContent); ok {
+			b.WriteString(t.Text)
+		}
+	}
+	return b.String()
+}
+
+// userText joins the text blocks of a user message.
+func userText(content ai.ContentList) string { return resultText(content) }
+
+func imageCount(content []ai.Content) int {
+	n := 0
+	for _, c := range content {
+		if _, ok := c.(*ai.ImageContent); ok {
+			n++
+		}
+	}
+	return n
+}
+
+// firstLines keeps the first n lines, noting how many were left out.
+func firstLines(s string, n int) string {
+	lines := strings.Split(s, "\n")
+	if len(lines) <= n {
+		return s
+	}
+	return strings.Join(lines[:n], "\n") + fmt.Sprintf("\n… %d more lines", len(lines)-n)
+}
+
+// lastLines keeps the last n lines, noting how many were left out.
+func lastLines(s string, n int) string {
+	lines := strings.Split(s, "\n")
+	if len(lines) <= n {
+		return s
+	}
+	return fmt.Sprintf("… %d earlier lines\n", len(lines)-n) + strings.Join(lines[len(lines)-n:], "\n")
+}
+
+// oneLine joins the lines of s and keeps its first n characters.
+func oneLine(s string, n int) string {
+	s = strings.Join(strings.Fields(s), " ")
+	if r := []rune(s); len(r) > n {
+		return string(r[:n-1]) + "…"
+	}
+	return s
+}

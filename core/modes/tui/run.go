@@ -1,0 +1,52 @@
+package tui
+
+import (
+	"context"
+	"errors"
+	"io"
+
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/gopi-agent/gopi/core/agent"
+	"github.com/gopi-agent/gopi/core/agentsession"
+)
+
+// Options configure Run.
+type Options struct {
+	Input    io.Reader // the terminal's input
+	Output   io.Writer // the terminal
+	Environ  []string  // the environment the terminal is described by (TERM, COLORTERM, …)
+	Cwd      string    // the working directory, for the footer and @file completion
+	Messages []string  // messages to send first, in order (from the command line)
+	NoColor  bool      // NO_COLOR: no colours at all
+	// Record, when set, collects every printed block without colours
+	// (tests read the transcript from it).
+	Record *[]string
+	// WindowSize, when set, is used instead of asking the terminal.
+	Width, Height int
+}
+
+// Run runs the interactive mode on the session until the user quits or
+// ctx ends; the session's running work is aborted on the way out (the
+// caller closes the session).
+func Run(ctx context.Context, s *agentsession.Session, opts Options) error {
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	m := newModel(ctx, s, opts)
+	popts := []tea.ProgramOption{tea.WithContext(ctx), tea.WithInput(opts.Input), tea.WithOutput(opts.Output)}
+	if opts.Environ != nil {
+		popts = append(popts, tea.WithEnvironment(opts.Environ))
+	}
+	if opts.Width > 0 && opts.Height > 0 {
+		popts = append(popts, tea.WithWindowSize(opts.Width, opts.Height))
+	}
+	p := tea.NewProgram(m, popts...)
+	unsub := s.Subscribe(func(e agent.Event) { p.Send(eventMsg{e}) })
+	_, err := p.Run()
+	unsub()
+	s.Abort()
+	if errors.Is(err, tea.ErrProgramKilled) && ctx.Err() != nil {
+		return nil
+	}
+	return err
+}

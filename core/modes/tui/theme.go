@@ -1,0 +1,64 @@
+package tui
+
+import (
+	"image/color"
+
+	"charm.land/lipgloss/v2"
+)
+
+// theme holds the styles the UI draws with.
+type theme struct {
+	name     string // glamour style: "dark", "light" or "notty"
+	user     lipgloss.Style
+	userBar  lipgloss.Style
+	dim      lipgloss.Style
+	accent   lipgloss.Style
+	ok       lipgloss.Style
+	err      lipgloss.Style
+	warn     lipgloss.Style
+	add      lipgloss.Style
+	del      lipgloss.Style
+	hunk     lipgloss.Style
+	selected lipgloss.Style
+	label    lipgloss.Style
+	title    lipgloss.Style
+	border   color.Color
+	plain    bool
+}
+
+// newTheme returns the dark or light theme, or one without colours.
+func newTheme(dark, noColor bool) theme {
+	if noColor {
+		s := lipgloss.NewStyle()
+		return theme{name: "notty", user: s.Bold(true), userBar: s, dim: s, accent: s.Bold(true), ok: s, err: s.Bold(true),
+			warn: s, add: s, del: s, hunk: s, selected: s.Reverse(true), label: s.Bold(true), title: s.Bold(true), plain: true}
+	}
+	pick := func(d, l string) color.Color {
+		if dark {
+			return lipgloss.Color(d)
+		}
+		return lipgloss.Color(l)
+	}
+	s := lipgloss.NewStyle()
+	t := theme{
+		name:     "light",
+		user:     s.Foreground(pick("#e6edf3", "#1f2328")).Bold(true),
+		userBar:  s.Foreground(pick("#6ea8fe", "#2f6fd6")),
+		dim:      s.Foreground(pick("#8b949e", "#6e7781")),
+		accent:   s.Foreground(pick("#6ea8fe", "#2f6fd6")),
+		ok:       s.Foreground(pick("#3fb950", "#1a7f37")),
+		err:      s.Foreground(pick("#ff7b72", "#cf222e")),
+		warn:     s.Foreground(pick("#d29922", "#9a6700")),
+		add:      s.Foreground(pick("#3fb950", "#1a7f37")),
+		del:      s.Foreground(pick("#ff7b72", "#cf222e")),
+		hunk:     s.Foreground(pick("#d2a8ff", "#8250df")),
+		selected: s.Foreground(pick("#0d1117", "#ffffff")).Background(pick("#6ea8fe", "#2f6fd6")),
+		label:    s.Foreground(pick("#e3b341", "#7d4e00")),
+		title:    s.Bold(true),
+		border:   pick("#30363d", "#d0d7de"),
+	}
+	if dark {
+		t.name = "dark"
+	}
+	return t
+}
