@@ -334,7 +334,7 @@ func (m *model) cmdExport(args string) tea.Cmd {
 		if err != nil {
 			return errMsg{err}
 		}
-		return printMsg{blocks: []string{m.r.notice("Exported to: " + path)}}
+		return printMsg{notices: []string{"Exported to: " + path}}
 	}
 }
 

@@ -30,7 +30,7 @@ type (
 	promptDoneMsg struct{ err error }       // a prompt's run ended
 	tickMsg       struct{}                  // the spinner ticks
 	statusMsg     struct{ st status }       // fresh footer facts
-	printMsg      struct{ blocks []string } // blocks to print (from a command)
+	printMsg      struct{ notices []string } // informational lines to print (from a command)
 	errMsg        struct{ err error }       // a command failed
 	noticeMsg     struct{ text string }     // a transient notice
 	editorMsg     struct{ text string }     // text given back to the editor
@@ -171,7 +171,11 @@ func (m *model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		m.status = msg.st
 		return m, nil
 	case printMsg:
-		return m, m.print(msg.blocks...)
+		var blocks []string
+		for _, n := range msg.notices {
+			blocks = append(blocks, m.r.notice(n))
+		}
+		return m, m.print(blocks...)
 	case errMsg:
 		return m, m.print(m.r.errorLine(msg.err.Error()))
 	case noticeMsg:

@@ -47,7 +47,13 @@ func (r *renderer) markdown(text string) string {
 	if err != nil {
 		return r.wrap(text)
 	}
-	return strings.Trim(out, "\n")
+	// glamour pads every line to the width: trailing blanks would only
+	// clutter the scrollback and break copying.
+	lines := strings.Split(strings.Trim(out, "\n"), "\n")
+	for i, l := range lines {
+		lines[i] = strings.TrimRight(l, " ")
+	}
+	return strings.Join(lines, "\n")
 }
 
 // wrap wraps plain text to the width.

@@ -21,7 +21,8 @@ type stream struct {
 	cut     int  // end of the last complete paragraph found (≥ offset)
 }
 
-// piece is a complete part of a streamed message.
+// piece is a complete part of a streamed message (possibly blank: the
+// printer skips those).
 type piece struct {
 	text     string // Markdown text, or the thinking text
 	thinking bool
@@ -36,7 +37,7 @@ func (s *stream) advance(m *ai.AssistantMessage, final bool) []piece {
 		switch c := m.Content[s.block].(type) {
 		case *ai.TextContent:
 			if !last || final {
-				if rest := c.Text[min(s.offset, len(c.Text)):]; strings.TrimSpace(rest) != "" {
+				if rest := c.Text[min(s.offset, len(c.Text)):]; rest != "" {
 					out = append(out, piece{text: rest})
 				}
 				s.next()
@@ -44,9 +45,7 @@ func (s *stream) advance(m *ai.AssistantMessage, final bool) []piece {
 			}
 			s.scan(c.Text)
 			if s.cut > s.offset {
-				if chunk := c.Text[s.offset:s.cut]; strings.TrimSpace(chunk) != "" {
-					out = append(out, piece{text: chunk})
-				}
+				out = append(out, piece{text: c.Text[s.offset:s.cut]})
 				s.offset = s.cut
 			}
 			return out

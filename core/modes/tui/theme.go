@@ -30,7 +30,7 @@ type theme struct {
 func newTheme(dark, noColor bool) theme {
 	if noColor {
 		s := lipgloss.NewStyle()
-		return theme{name: "notty", user: s.Bold(true), userBar: s, dim: s, accent: s.Bold(true), ok: s, err: s.Bold(true),
+		return theme{name: "ascii", user: s.Bold(true), userBar: s, dim: s, accent: s.Bold(true), ok: s, err: s.Bold(true),
 			warn: s, add: s, del: s, hunk: s, selected: s.Reverse(true), label: s.Bold(true), title: s.Bold(true), plain: true}
 	}
 	pick := func(d, l string) color.Color {

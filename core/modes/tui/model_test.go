@@ -1,0 +1,307 @@
+package tui
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/gopi-agent/gopi/core/ai"
+	"github.com/gopi-agent/gopi/internal/mockllm"
+)
+
+func text(s string) mockllm.Block { return mockllm.Text(s) }
+
+func answer(s string) mockllm.Turn { return mockllm.Turn{Blocks: []mockllm.Block{text(s)}} }
+
+// A prompt runs: the user's message, the streamed answer (Markdown,
+// thinking collapsed), a tool card with the edit's diff, the final answer.
+func TestPromptStreamsToolCardsAndAnswer(t *testing.T) {
+	r := newRig(t,
+		mockllm.Turn{Blocks: []mockllm.Block{mockllm.Thinking("look at the file", "sig"), text("I will **edit** greet.go.\n\nFirst paragraph done.\n\n"),
+			mockllm.ToolCall("edit", `{"path":"greet.go","old_text":"\"hi\"","new_text":"\"hi!\""}`)}, ChunkSize: 3},
+		answer("Done:\n\n- changed `Hello`\n\n```go\nfunc Hello() string\n```\n"),
+	)
+	write(t, filepath.Join(r.project, "greet.go"), "package greet\n\nfunc Hello() string { return \"hi\" }\n")
+	r.typeAndSend("make it exclaim")
+	r.until("the run to start", func() bool { return r.m.running })
+	r.idle()
+	tr := r.transcript()
+	for _, want := range []string{
+		"▌ make it exclaim",
+		"∴ Thinking (4 words",
+		"I will **edit** greet.go.", // the plain (NO_COLOR) style keeps the markers
+		"First paragraph done.",
+		"✓ [edit: greet.go]",
+		"-func Hello() string { return \"hi\" }",
+		"+func Hello() string { return \"hi!\" }",
+		"• changed",
+		"func Hello() string",
+	} {
+		if !strings.Contains(tr, want) {
+			t.Errorf("the transcript lacks %q:\n%s", want, tr)
+		}
+	}
+	if strings.Contains(tr, "look at the file") {
+		t.Error("thinking was shown in full while collapsed")
+	}
+	if !strings.Contains(r.m.footer(), "mock/mock-model") {
+		t.Errorf("footer %q", r.m.footer())
+	}
+	if !r.m.ed.empty() {
+		t.Error("the editor was not cleared after sending")
+	}
+}
+
+// Enter while the agent works steers it; Alt+Enter queues a follow-up;
+// both reach the model.
+func TestSteerAndFollowUpWhileRunning(t *testing.T) {
+	hold := make(chan struct{})
+	r := newRig(t,
+		mockllm.Turn{Blocks: []mockllm.Block{mockllm.ToolCall("bash", `{"command":"echo working"}`)}, Hold: hold},
+		answer("first answer"),
+		answer("after the follow-up"),
+	)
+	r.typeAndSend("start")
+	r.until("the run to start", func() bool { return r.m.running })
+	r.typeAndSend("please also check the tests")
+	r.key("queue this too")
+	r.key("alt+enter")
+	r.settle()
+	close(hold)
+	r.idle()
+	reqs := r.llm.Requests()
+	if len(reqs) < 3 {
+		t.Fatalf("%d requests", len(reqs))
+	}
+	if !strings.Contains(string(reqs[1].Body), "please also check the tests") {
+		t.Error("the steering message did not reach the second request")
+	}
+	if !strings.Contains(string(reqs[2].Body), "queue this too") {
+		t.Error("the follow-up did not reach the third request")
+	}
+	for _, want := range []string{"▌ please also check the tests", "▌ queue this too", "after the follow-up"} {
+		if !r.printedHas(want) {
+			t.Errorf("the transcript lacks %q", want)
+		}
+	}
+}
+
+// Esc aborts a run that stalls; the partial answer is kept and marked.
+func TestEscAborts(t *testing.T) {
+	r := newRig(t, mockllm.Turn{Blocks: []mockllm.Block{text("a long answer that never ends")}, StallAfterDeltas: 2, ChunkSize: 2})
+	r.typeAndSend("go")
+	r.until("streaming", func() bool { return r.m.live != nil })
+	r.key("esc")
+	r.idle()
+	if !r.printedHas("⏹ Aborted") {
+		t.Errorf("no abort note:\n%s", r.transcript())
+	}
+	if m := r.s.LastAssistant(); m == nil || m.StopReason != ai.StopReasonAborted {
+		t.Errorf("last message %+v", m)
+	}
+}
+
+// Ctrl+C clears the editor; on an empty editor it exits when pressed
+// twice; Ctrl+D exits on an empty editor only.
+func TestCtrlCAndCtrlD(t *testing.T) {
+	r := newRig(t)
+	r.key("draft text")
+	r.key("ctrl+d")
+	if r.m.quitting || r.m.ed.text() != "draft text" {
+		t.Fatal("Ctrl+D with text must not exit or lose it")
+	}
+	r.key("ctrl+c")
+	if !r.m.ed.empty() || r.m.quitting {
+		t.Fatal("the first Ctrl+C should clear the editor only")
+	}
+	r.key("ctrl+c")
+	if r.m.quitting || !strings.Contains(r.view(), "Press Ctrl+C again to exit") {
+		t.Fatal("one Ctrl+C on an empty editor should warn, not exit")
+	}
+	r.key("ctrl+c")
+	if !r.m.quitting {
+		t.Fatal("the second Ctrl+C did not exit")
+	}
+}
+
+// Up and Down walk the history; the draft comes back.
+func TestHistory(t *testing.T) {
+	r := newRig(t, answer("one"), answer("two"))
+	r.typeAndSend("first message")
+	r.idle()
+	r.typeAndSend("second message")
+	r.idle()
+	r.key("draft")
+	r.key("up")
+	if got := r.m.ed.text(); got != "second message" {
+		t.Fatalf("up: %q", got)
+	}
+	r.key("up")
+	if got := r.m.ed.text(); got != "first message" {
+		t.Fatalf("up twice: %q", got)
+	}
+	r.key("down")
+	r.key("down")
+	if got := r.m.ed.text(); got != "draft" {
+		t.Fatalf("back to the draft: %q", got)
+	}
+}
+
+// A large paste is shown as a marker and sent in full.
+func TestLargePasteCollapsed(t *testing.T) {
+	r := newRig(t, answer("got it"))
+	big := strings.Repeat("line of pasted log output\n", 40)
+	r.key("look: ")
+	r.update(pasteMsg(big))
+	if v := r.m.ed.ta.Value(); !strings.Contains(v, "[paste #1: 41 lines") || strings.Contains(v, "pasted log") {
+		t.Fatalf("editor shows %q", v)
+	}
+	r.key("enter")
+	r.idle()
+	if body := string(r.llm.Requests()[0].Body); strings.Count(body, "line of pasted log output") != 40 {
+		t.Error("the pasted text was not sent in full")
+	}
+}
+
+// Slash commands: help, unknown, thinking, model, session, settings,
+// hotkeys, export, new.
+func TestSlashCommands(t *testing.T) {
+	r := newRig(t, answer("hello there"))
+	r.typeAndSend("hi")
+	r.idle()
+	for _, c := range []struct{ cmd, want string }{
+		{"/help", "/compact [instructions]"},
+		{"/nope", "Unknown command /nope: /help lists the commands"},
+		{"/hotkeys", "Alt+Enter"},
+		{"/session", "1 user, 1 assistant"},
+		{"/settings", "steering mode"},
+		{"/thinking loud", "Unknown thinking level loud"},
+	} {
+		r.typeAndSend(c.cmd)
+		r.settle()
+		if !r.printedHas(c.want) {
+			t.Errorf("%s: the transcript lacks %q", c.cmd, c.want)
+		}
+	}
+	r.typeAndSend("/model other")
+	r.settle()
+	if m := r.s.Agent().Model(); m == nil || m.ID != "other-model" {
+		t.Errorf("/model other chose %v", m)
+	}
+	r.typeAndSend("/thinking high")
+	r.settle()
+	if l := r.s.Agent().Thinking(); l != ai.ThinkingHigh {
+		t.Errorf("thinking %s", l)
+	}
+	// /model without a query opens the picker; Esc closes it.
+	r.typeAndSend("/model")
+	if r.m.picker == nil || !strings.Contains(r.view(), "mock/mock-model") {
+		t.Fatalf("no model picker:\n%s", r.view())
+	}
+	r.key("esc")
+	if r.m.picker != nil {
+		t.Fatal("Esc did not close the picker")
+	}
+	out := filepath.Join(r.project, "page.html")
+	r.typeAndSend("/export " + out)
+	r.until("the export", func() bool { return r.printedHas("Exported to: " + out) })
+	if b, err := os.ReadFile(out); err != nil || !strings.Contains(string(b), "hello there") {
+		t.Errorf("export: %v", err)
+	}
+	old := r.s.SessionFile()
+	r.typeAndSend("/new")
+	r.until("the new session", func() bool { return r.printedHas("── new session") })
+	if r.s.SessionFile() == old || len(r.s.Messages()) != 0 {
+		t.Error("/new did not start an empty session")
+	}
+}
+
+// /tree: picking the user message moves before it and gives its text
+// back for editing; the next prompt grows a new branch.
+func TestTreeGivesTheMessageBack(t *testing.T) {
+	r := newRig(t, answer("first"), answer("second"))
+	r.typeAndSend("original question")
+	r.idle()
+	r.typeAndSend("/tree")
+	if r.m.picker == nil {
+		t.Fatal("no tree picker")
+	}
+	if !strings.Contains(r.view(), "user: original question") {
+		t.Fatalf("tree view:\n%s", r.view())
+	}
+	r.key("home")
+	r.key("enter")
+	r.until("the move", func() bool { return r.printedHas("moved in the session tree") && r.m.ed.text() != "" })
+	if got := r.m.ed.text(); got != "original question" {
+		t.Errorf("editor %q", got)
+	}
+	r.key("enter")
+	r.idle()
+	if n := len(r.s.Messages()); n != 2 {
+		t.Errorf("%d messages on the new branch", n)
+	}
+	if !r.printedHas("second") {
+		t.Error("no answer on the new branch")
+	}
+}
+
+// "!cmd" runs in the session's shell and is recorded.
+func TestBangShell(t *testing.T) {
+	r := newRig(t)
+	r.typeAndSend("!echo hi from the shell")
+	r.until("the command", func() bool { return r.printedHas("hi from the shell") })
+	if !r.printedHas("$ echo hi from the shell") {
+		t.Errorf("transcript:\n%s", r.transcript())
+	}
+	r.settle()
+	msgs := r.s.Messages()
+	if len(msgs) == 0 || msgs[len(msgs)-1].MessageRole() != "bashExecution" {
+		t.Error("the command was not recorded in the session")
+	}
+}
+
+// A failing prompt (the provider refuses) is reported and the text is
+// kept in the session, not lost.
+func TestProviderErrorShown(t *testing.T) {
+	r := newRig(t, mockllm.Turn{Status: 401, ErrorMessage: "bad key"})
+	r.typeAndSend("hello?")
+	r.idle()
+	if !r.printedHas("✗") || !r.printedHas("bad key") {
+		t.Errorf("transcript:\n%s", r.transcript())
+	}
+}
+
+// A resumed conversation is printed at start.
+func TestHistoryPrintedAtStart(t *testing.T) {
+	r := newRig(t, answer("remembered answer"))
+	r.typeAndSend("remember me")
+	r.idle()
+	r.printed = nil
+	m := newModel(r.m.ctx, r.s, Options{NoColor: true, Record: &r.printed})
+	m.Init()
+	if !r.printedHas("▌ remember me") || !r.printedHas("remembered answer") {
+		t.Errorf("history:\n%s", r.transcript())
+	}
+	if got := m.ed.history; len(got) != 1 || got[0] != "remember me" {
+		t.Errorf("history for Up: %q", got)
+	}
+}
+
+// The working line shows while a run is in progress and says how to stop.
+func TestWorkingLine(t *testing.T) {
+	hold := make(chan struct{})
+	r := newRig(t, mockllm.Turn{Blocks: []mockllm.Block{text("slow")}, Hold: hold})
+	r.typeAndSend("go")
+	r.until("running", func() bool { return r.m.running })
+	r.m.started = time.Now().Add(-3 * time.Second)
+	if v := r.view(); !strings.Contains(v, "Working… 3s") || !strings.Contains(v, "esc aborts") {
+		t.Errorf("view:\n%s", v)
+	}
+	close(hold)
+	r.idle()
+	if strings.Contains(r.view(), "Working…") {
+		t.Errorf("the working line stayed after the run:\n%s", r.view())
+	}
+}
