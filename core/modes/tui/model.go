@@ -26,14 +26,14 @@ var spinner = []string{"⠋", "⠙", "⠹", "⠸", "⠼", "⠴", "⠦", "⠧", "
 
 // Messages of the program (besides Bubble Tea's own).
 type (
-	eventMsg      struct{ e agent.Event }   // a session event
-	promptDoneMsg struct{ err error }       // a prompt's run ended
-	tickMsg       struct{}                  // the spinner ticks
-	statusMsg     struct{ st status }       // fresh footer facts
+	eventMsg      struct{ e agent.Event }    // a session event
+	promptDoneMsg struct{ err error }        // a prompt's run ended
+	tickMsg       struct{}                   // the spinner ticks
+	statusMsg     struct{ st status }        // fresh footer facts
 	printMsg      struct{ notices []string } // informational lines to print (from a command)
-	errMsg        struct{ err error }       // a command failed
-	noticeMsg     struct{ text string }     // a transient notice
-	editorMsg     struct{ text string }     // text given back to the editor
+	errMsg        struct{ err error }        // a command failed
+	noticeMsg     struct{ text string }      // a transient notice
+	editorMsg     struct{ text string }      // text given back to the editor
 	bashDoneMsg   struct {
 		res agentsession.BashResult
 		cmd string
