@@ -69,7 +69,9 @@ func (x *tmuxTerm) tmux(args ...string) string {
 }
 
 // keys sends tmux key names (Enter, Escape, C-c, …).
-func (x *tmuxTerm) keys(keys ...string) { x.tmux(append([]string{"send-keys", "-t", "main"}, keys...)...) }
+func (x *tmuxTerm) keys(keys ...string) {
+	x.tmux(append([]string{"send-keys", "-t", "main"}, keys...)...)
+}
 
 // typ types text literally.
 func (x *tmuxTerm) typ(text string) { x.tmux("send-keys", "-t", "main", "-l", text) }
