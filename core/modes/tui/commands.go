@@ -55,7 +55,7 @@ func (m *model) command(line string) tea.Cmd {
 			return c.run(m, args)
 		}
 	}
-	return m.print(m.r.errorLine(fmt.Sprintf("Unknown command /%s: /help lists the commands", name)))
+	return m.printSection(m.r.errorLine(fmt.Sprintf("Unknown command /%s: /help lists the commands", name)))
 }
 
 // busyCmd runs work that takes a while, with a working line and Esc to
@@ -71,7 +71,7 @@ func (m *model) busyCmd(what string, work func() tea.Msg) tea.Cmd {
 func (m *model) cmdModel(args string) tea.Cmd {
 	avail := m.s.AvailableModels()
 	if len(avail) == 0 {
-		return m.print(m.r.errorLine("No model has a key: set one (e.g. ANTHROPIC_API_KEY) or add models.yml; `gopi models` lists them"))
+		return m.printSection(m.r.errorLine("No model has a key: set one (e.g. ANTHROPIC_API_KEY) or add models.yml; `gopi models` lists them"))
 	}
 	cur := m.s.Agent().Model()
 	var items []pickItem
@@ -88,7 +88,7 @@ func (m *model) cmdModel(args string) tea.Cmd {
 		if shown := p.shown(); len(shown) > 0 {
 			return m.setModel(items[shown[0]].value.(*ai.Model))
 		}
-		return m.print(m.r.errorLine("No model matches " + args + ": /model lists them"))
+		return m.printSection(m.r.errorLine("No model matches " + args + ": /model lists them"))
 	}
 	m.picker = p
 	return nil
@@ -117,7 +117,7 @@ func (m *model) cmdThinking(args string) tea.Cmd {
 	if args != "" {
 		l, ok := ai.ParseThinkingLevel(args)
 		if !ok {
-			return m.print(m.r.errorLine("Unknown thinking level " + args + ": use off, minimal, low, medium, high or xhigh"))
+			return m.printSection(m.r.errorLine("Unknown thinking level " + args + ": use off, minimal, low, medium, high or xhigh"))
 		}
 		return set(l)
 	}
@@ -195,7 +195,7 @@ func (m *model) cmdTree(string) tea.Cmd {
 	}
 	load(p)
 	if len(p.items) == 0 {
-		return m.print(m.r.notice("The session is empty: nothing to move to"))
+		return m.printSection(m.r.notice("The session is empty: nothing to move to"))
 	}
 	p.onTab = func(p *picker) { filter = (filter + 1) % len(treeFilters); load(p) }
 	p.onPick = func(it pickItem) tea.Cmd {
@@ -229,7 +229,7 @@ func (m *model) cmdTree(string) tea.Cmd {
 func (m *model) cmdBranch(string) tea.Cmd {
 	points := m.s.BranchPoints()
 	if len(points) == 0 {
-		return m.print(m.r.notice("No messages yet: nothing to branch from"))
+		return m.printSection(m.r.notice("No messages yet: nothing to branch from"))
 	}
 	var items []pickItem
 	for _, bp := range points {
@@ -271,7 +271,7 @@ func (m *model) cmdNew(string) tea.Cmd {
 func (m *model) cmdResume(string) tea.Cmd {
 	infos, err := session.List(m.s.Locations(), m.opts.Cwd)
 	if err != nil {
-		return m.print(m.r.errorLine(err.Error()))
+		return m.printSection(m.r.errorLine(err.Error()))
 	}
 	cur := m.s.SessionFile()
 	var items []pickItem
@@ -291,7 +291,7 @@ func (m *model) cmdResume(string) tea.Cmd {
 		items = append(items, pickItem{label: label, search: title + " " + in.ID, value: in.Path, active: in.Path == cur})
 	}
 	if len(items) == 0 {
-		return m.print(m.r.notice("No saved sessions in this directory yet"))
+		return m.printSection(m.r.notice("No saved sessions in this directory yet"))
 	}
 	m.picker = &picker{title: "Resume a session (newest first)", items: items, onPick: func(it pickItem) tea.Cmd {
 		ctx, s := m.ctx, m.s
@@ -352,13 +352,13 @@ func (m *model) cmdSession(string) tea.Cmd {
 		fmt.Sprintf("  context    %s of %s", human(m.status.contextTokens), human(m.status.window)),
 		fmt.Sprintf("  cost       $%.4f", st.Cost),
 	}
-	return m.print(strings.Join(lines, "\n"))
+	return m.printSection(strings.Join(lines, "\n"))
 }
 
 func (m *model) cmdCopy(string) tea.Cmd {
 	text := m.s.LastAssistantText()
 	if strings.TrimSpace(text) == "" {
-		return m.print(m.r.notice("No answer to copy yet"))
+		return m.printSection(m.r.notice("No answer to copy yet"))
 	}
 	m.setNotice("Copied the last answer to the clipboard")
 	return tea.SetClipboard(text)
@@ -376,7 +376,7 @@ func (m *model) cmdSettings(string) tea.Cmd {
 		"  agent directory  " + c.AgentDir,
 		"  change them in " + filepath.Join(c.AgentDir, "config.yml") + " or .gopi/settings.json (README: Configuration)",
 	}
-	return m.print(strings.Join(lines, "\n"))
+	return m.printSection(strings.Join(lines, "\n"))
 }
 
 func (m *model) cmdHotkeys(string) tea.Cmd {
@@ -384,7 +384,7 @@ func (m *model) cmdHotkeys(string) tea.Cmd {
 	for _, h := range hotkeys {
 		lines = append(lines, fmt.Sprintf("  %-20s %s", h[0], h[1]))
 	}
-	return m.print(strings.Join(lines, "\n"))
+	return m.printSection(strings.Join(lines, "\n"))
 }
 
 func (m *model) cmdHelp(string) tea.Cmd {
@@ -393,7 +393,7 @@ func (m *model) cmdHelp(string) tea.Cmd {
 		lines = append(lines, fmt.Sprintf("  /%-24s %s", strings.TrimSpace(c.name+" "+c.args), c.help))
 	}
 	lines = append(lines, "  !cmd, !!cmd               run a shell command (!! keeps it out of the model's context)")
-	return m.print(strings.Join(lines, "\n"))
+	return m.printSection(strings.Join(lines, "\n"))
 }
 
 // complete completes the word before the cursor: a /command at the start,

@@ -30,9 +30,12 @@ func (m *model) onEvent(e agent.Event) tea.Cmd {
 			if msg.Synthetic {
 				return nil
 			}
-			return m.print(m.r.user(userText(msg.Content), imageCount(msg.Content)))
+			m.gap = true
+			cmd := m.print(m.r.user(userText(msg.Content), imageCount(msg.Content)))
+			m.gap, m.lastCard = true, false
+			return cmd
 		case *message.Custom:
-			return m.print(m.r.historyMessage(msg, m.calls, m.expand))
+			return m.printSection(m.r.historyMessage(msg, m.calls, m.expand))
 		case *ai.AssistantMessage:
 			m.live, m.st = msg, stream{}
 		}
@@ -84,7 +87,9 @@ func (m *model) onEvent(e agent.Event) tea.Cmd {
 		if e.Result != nil {
 			content, details = e.Result.Content, e.Result.Details
 		}
-		return m.print(m.r.card(call, content, details, e.IsError))
+		cmd := m.print(m.r.card(call, content, details, e.IsError))
+		m.lastCard = true
+		return cmd
 	case agent.AutoRetryStart:
 		m.setNotice(fmt.Sprintf("Retrying in %.0fs (attempt %d of %d): %s", float64(e.DelayMs)/1000, e.Attempt, e.MaxAttempts, e.ErrorMessage))
 	case agent.AutoRetryEnd:
@@ -92,7 +97,7 @@ func (m *model) onEvent(e agent.Event) tea.Cmd {
 			m.setNotice("Retries gave up: " + e.FinalError)
 		}
 	case agent.HookError:
-		return m.print(m.r.errorLine(fmt.Sprintf("hook %s (%s): %s", e.Hook, e.Event, e.Error)))
+		return m.printSection(m.r.errorLine(fmt.Sprintf("hook %s (%s): %s", e.Hook, e.Event, e.Error)))
 	case agentsession.AutoCompactionStart:
 		m.busy = "Compacting the conversation (" + e.Reason + ")…"
 		return m.tick()
@@ -100,11 +105,11 @@ func (m *model) onEvent(e agent.Event) tea.Cmd {
 		m.busy = ""
 		switch {
 		case e.ErrorMessage != "":
-			return m.print(m.r.errorLine(e.ErrorMessage))
+			return m.printSection(m.r.errorLine(e.ErrorMessage))
 		case e.Aborted:
-			return m.print(m.r.notice("Compaction cancelled"))
+			return m.printSection(m.r.notice("Compaction cancelled"))
 		case e.Result != nil:
-			return tea.Batch(m.print(m.r.marker("compacted: "+strconv.Itoa(e.Result.TokensBefore)+" tokens summarised")), m.refreshStatus())
+			return tea.Batch(m.printSection(m.r.marker("compacted: "+strconv.Itoa(e.Result.TokensBefore)+" tokens summarised")), m.refreshStatus())
 		}
 	case agentsession.TodoReminder, agentsession.TodoAutoClear:
 		// The todo list is in the transcript through the tool's results.
@@ -122,5 +127,16 @@ func (m *model) printPieces(ps []piece) tea.Cmd {
 			blocks = append(blocks, m.r.markdown(p.text))
 		}
 	}
-	return m.print(blocks...)
+	nonblank := false
+	for _, b := range blocks {
+		nonblank = nonblank || b != ""
+	}
+	if nonblank && m.lastCard {
+		m.gap = true // the answer after tool cards starts a new section
+	}
+	cmd := m.print(blocks...)
+	if nonblank {
+		m.lastCard = false
+	}
+	return cmd
 }

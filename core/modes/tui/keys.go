@@ -168,7 +168,7 @@ func (m *model) bash(line string) tea.Cmd {
 	exclude := strings.HasPrefix(line, "!!")
 	cmdline := strings.TrimSpace(strings.TrimLeft(line, "!"))
 	if cmdline == "" {
-		return m.print(m.r.errorLine("Give a command after !, e.g. !git status"))
+		return m.printSection(m.r.errorLine("Give a command after !, e.g. !git status"))
 	}
 	m.busy = "Running $ " + cmdline
 	ctx, s := m.ctx, m.s

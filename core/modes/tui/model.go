@@ -79,6 +79,9 @@ type model struct {
 	escAt    time.Time
 	quitting bool
 	record   *[]string // printed blocks, when Options.Record is set
+	printed  bool      // something was printed already
+	gap      bool      // the next print starts a new section (a blank line before it)
+	lastCard bool      // the last thing printed was a tool card
 	pending  []string  // initial messages still to send
 }
 
@@ -151,7 +154,7 @@ func (m *model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case promptDoneMsg:
 		var cmds []tea.Cmd
 		if msg.err != nil && m.ctx.Err() == nil {
-			cmds = append(cmds, m.print(m.r.errorLine(msg.err.Error())))
+			cmds = append(cmds, m.printSection(m.r.errorLine(msg.err.Error())))
 		}
 		if len(m.pending) > 0 {
 			next := m.pending[0]
@@ -175,9 +178,9 @@ func (m *model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		for _, n := range msg.notices {
 			blocks = append(blocks, m.r.notice(n))
 		}
-		return m, m.print(blocks...)
+		return m, m.printSection(blocks...)
 	case errMsg:
-		return m, m.print(m.r.errorLine(msg.err.Error()))
+		return m, m.printSection(m.r.errorLine(msg.err.Error()))
 	case noticeMsg:
 		m.setNotice(msg.text)
 		return m, nil
@@ -195,9 +198,9 @@ func (m *model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case bashDoneMsg:
 		m.busy = ""
 		if msg.err != nil {
-			return m, m.print(m.r.errorLine(msg.err.Error()))
+			return m, m.printSection(m.r.errorLine(msg.err.Error()))
 		}
-		return m, tea.Batch(m.print(m.r.bashRun(msg.cmd, msg.res.Output, msg.res.ExitCode, msg.res.Cancelled)), m.refreshStatus())
+		return m, tea.Batch(m.printSection(m.r.bashRun(msg.cmd, msg.res.Output, msg.res.ExitCode, msg.res.Cancelled)), m.refreshStatus())
 	case filesMsg:
 		m.pickFile(msg)
 		return m, nil
@@ -223,11 +226,24 @@ func (m *model) print(blocks ...string) tea.Cmd {
 	if len(keep) == 0 {
 		return nil
 	}
+	if m.gap && m.printed {
+		keep = append([]string{""}, keep...)
+	}
+	m.gap, m.printed = false, true
 	text := strings.Join(keep, "\n")
 	if m.record != nil {
 		*m.record = append(*m.record, ansi.Strip(text))
 	}
 	return tea.Println(text)
+}
+
+// printSection prints blocks as a section of their own: a blank line
+// before and after.
+func (m *model) printSection(blocks ...string) tea.Cmd {
+	m.gap = true
+	cmd := m.print(blocks...)
+	m.gap, m.lastCard = true, false
+	return cmd
 }
 
 // printHistory prints the conversation the model sees (its newest
@@ -248,10 +264,20 @@ func (m *model) printHistory(marker string) tea.Cmd {
 			}
 		}
 	}
+	prevResult := false
 	for _, msg := range msgs[max(0, len(msgs)-historyShow):] {
-		blocks = append(blocks, m.r.historyMessage(msg, m.calls, m.expand))
+		b := m.r.historyMessage(msg, m.calls, m.expand)
+		if b == "" {
+			continue
+		}
+		_, isResult := msg.(*ai.ToolResultMessage)
+		if _, isUser := msg.(*ai.UserMessage); isUser || (!isResult && prevResult) {
+			b = "\n" + b
+		}
+		prevResult = isResult
+		blocks = append(blocks, b)
 	}
-	return m.print(blocks...)
+	return m.printSection(blocks...)
 }
 
 // tick keeps the spinner going while work runs.

@@ -110,12 +110,13 @@ func (p *picker) page() int { return max(1, p.maxShown-1) }
 
 // view draws the picker within width and at most height lines.
 func (p *picker) view(th theme, width, height int) string {
-	p.maxShown = max(3, height-3)
+	p.maxShown = max(3, height-4)
 	shown := p.shown()
 	if p.cursor >= len(shown) {
 		p.cursor = max(0, len(shown)-1)
 	}
 	var b strings.Builder
+	b.WriteString(th.dim.Render(strings.Repeat("─", max(10, min(width-1, 200)))) + "\n")
 	b.WriteString(th.title.Render(p.title))
 	if p.query != "" {
 		b.WriteString("  " + th.accent.Render("filter: "+p.query))
