@@ -37,7 +37,7 @@ func (m *model) onEvent(e agent.Event) tea.Cmd {
 		case *message.Custom:
 			return m.printSection(m.r.historyMessage(msg, m.calls, m.expand))
 		case *ai.AssistantMessage:
-			m.live, m.st = msg, stream{}
+			m.live, m.st, m.textShown = msg, stream{}, false
 		}
 	case agent.MessageUpdate:
 		m.live = e.Message
@@ -123,9 +123,18 @@ func (m *model) printPieces(ps []piece) tea.Cmd {
 	for _, p := range ps {
 		if p.thinking {
 			blocks = append(blocks, m.r.thinking(p.text, m.expand))
-		} else {
-			blocks = append(blocks, m.r.markdown(p.text))
+			continue
 		}
+		b := m.r.markdown(p.text)
+		if b == "" {
+			continue
+		}
+		if m.textShown {
+			// Pieces are cut at blank lines: put the blank line back.
+			blocks = append(blocks, "")
+		}
+		m.textShown = true
+		blocks = append(blocks, b)
 	}
 	nonblank := false
 	for _, b := range blocks {

@@ -29,14 +29,22 @@ type status struct {
 
 // readStatus reads the footer's facts from the session.
 func readStatus(s *agentsession.Session, opts Options) status {
+	out := quickStatus(s, opts)
+	out.contextTokens = s.ContextTokens()
+	out.cost = s.Stats().Cost
+	return out
+}
+
+// quickStatus reads the facts that cost nothing to get, for the first
+// frame; counting the context's tokens (which loads a tokenizer) is left
+// to readStatus, run in the background.
+func quickStatus(s *agentsession.Session, opts Options) status {
 	st := s.State()
 	out := status{thinking: string(st.ThinkingLevel), queued: st.QueuedMessageCount, sessionName: st.SessionName, cwd: opts.Cwd}
 	if st.Model != nil {
 		out.model = st.Model.Provider + "/" + st.Model.ID
 		out.window = st.Model.ContextWindow
 	}
-	out.contextTokens = s.ContextTokens()
-	out.cost = s.Stats().Cost
 	out.branch = gitBranch(opts.Cwd)
 	return out
 }

@@ -60,29 +60,30 @@ type model struct {
 	width, height int
 	ed            editor
 
-	running  bool
-	started  time.Time
-	spin     int
-	ticking  bool
-	live     *ai.AssistantMessage
-	st       stream
-	tools    map[string]*liveTool
-	order    []string                // running tool call ids, in start order
-	calls    map[string]*ai.ToolCall // calls seen, for their results
-	busy     string                  // a long command running (compaction, handoff, summary, bash)
-	expand   bool                    // thinking shown in full
-	picker   *picker
-	status   status
-	notice   string
-	noticeAt time.Time
-	ctrlCAt  time.Time
-	escAt    time.Time
-	quitting bool
-	record   *[]string // printed blocks, when Options.Record is set
-	printed  bool      // something was printed already
-	gap      bool      // the next print starts a new section (a blank line before it)
-	lastCard bool      // the last thing printed was a tool card
-	pending  []string  // initial messages still to send
+	running   bool
+	started   time.Time
+	spin      int
+	ticking   bool
+	live      *ai.AssistantMessage
+	st        stream
+	tools     map[string]*liveTool
+	order     []string                // running tool call ids, in start order
+	calls     map[string]*ai.ToolCall // calls seen, for their results
+	busy      string                  // a long command running (compaction, handoff, summary, bash)
+	expand    bool                    // thinking shown in full
+	picker    *picker
+	status    status
+	notice    string
+	noticeAt  time.Time
+	ctrlCAt   time.Time
+	escAt     time.Time
+	quitting  bool
+	record    *[]string // printed blocks, when Options.Record is set
+	printed   bool      // something was printed already
+	gap       bool      // the next print starts a new section (a blank line before it)
+	lastCard  bool      // the last thing printed was a tool card
+	textShown bool      // the streamed message printed some text already
+	pending   []string  // initial messages still to send
 }
 
 func newModel(ctx context.Context, s *agentsession.Session, opts Options) *model {
@@ -97,7 +98,7 @@ func newModel(ctx context.Context, s *agentsession.Session, opts Options) *model
 			m.ed.remember(userText(u.Content))
 		}
 	}
-	m.status = readStatus(s, opts)
+	m.status = quickStatus(s, opts)
 	return m
 }
 

@@ -31,7 +31,7 @@ func TestPromptStreamsToolCardsAndAnswer(t *testing.T) {
 	for _, want := range []string{
 		"▌ make it exclaim",
 		"∴ Thinking (4 words",
-		"I will **edit** greet.go.", // the plain (NO_COLOR) style keeps the markers
+		"I will edit greet.go.",
 		"First paragraph done.",
 		"✓ [edit: greet.go]",
 		"-func Hello() string { return \"hi\" }",

@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"strings"
 
-	"charm.land/glamour/v2"
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/gopi-agent/gopi/core/ai"
@@ -25,35 +24,14 @@ const (
 type renderer struct {
 	th    theme
 	width int
-	md    *glamour.TermRenderer // nil until first used; rebuilt when the width changes
-	mdFor int
 }
 
-// markdown renders Markdown text for the transcript; text that cannot
-// be rendered is shown wrapped as it is.
+// markdown renders Markdown text for the transcript (markdown.go).
 func (r *renderer) markdown(text string) string {
 	if strings.TrimSpace(text) == "" {
 		return ""
 	}
-	w := max(20, r.width-2)
-	if r.md == nil || r.mdFor != w {
-		md, err := glamour.NewTermRenderer(glamour.WithStandardStyle(r.th.name), glamour.WithWordWrap(w))
-		if err != nil {
-			return r.wrap(text)
-		}
-		r.md, r.mdFor = md, w
-	}
-	out, err := r.md.Render(text)
-	if err != nil {
-		return r.wrap(text)
-	}
-	// glamour pads every line to the width: trailing blanks would only
-	// clutter the scrollback and break copying.
-	lines := strings.Split(strings.Trim(out, "\n"), "\n")
-	for i, l := range lines {
-		lines[i] = strings.TrimRight(l, " ")
-	}
-	return strings.Join(lines, "\n")
+	return renderMarkdown(r.th, text, r.width-1)
 }
 
 // wrap wraps plain text to the width.

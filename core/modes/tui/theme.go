@@ -8,7 +8,7 @@ import (
 
 // theme holds the styles the UI draws with.
 type theme struct {
-	name     string // glamour style: "dark", "light" or "notty"
+	name     string // "dark", "light" or "plain"
 	user     lipgloss.Style
 	userBar  lipgloss.Style
 	dim      lipgloss.Style
@@ -22,6 +22,10 @@ type theme struct {
 	selected lipgloss.Style
 	label    lipgloss.Style
 	title    lipgloss.Style
+	code     lipgloss.Style // inline code
+	str      lipgloss.Style // string literals in code blocks
+	num      lipgloss.Style // numbers and constants
+	keyword  lipgloss.Style // keywords
 	border   color.Color
 	plain    bool
 }
@@ -30,8 +34,9 @@ type theme struct {
 func newTheme(dark, noColor bool) theme {
 	if noColor {
 		s := lipgloss.NewStyle()
-		return theme{name: "ascii", user: s.Bold(true), userBar: s, dim: s, accent: s.Bold(true), ok: s, err: s.Bold(true),
-			warn: s, add: s, del: s, hunk: s, selected: s.Reverse(true), label: s.Bold(true), title: s.Bold(true), plain: true}
+		return theme{name: "plain", user: s.Bold(true), userBar: s, dim: s, accent: s.Bold(true), ok: s, err: s.Bold(true),
+			warn: s, add: s, del: s, hunk: s, selected: s.Reverse(true), label: s.Bold(true), title: s.Bold(true),
+			code: s, str: s, num: s, keyword: s, plain: true}
 	}
 	pick := func(d, l string) color.Color {
 		if dark {
@@ -55,6 +60,10 @@ func newTheme(dark, noColor bool) theme {
 		selected: s.Foreground(pick("#0d1117", "#ffffff")).Background(pick("#6ea8fe", "#2f6fd6")),
 		label:    s.Foreground(pick("#e3b341", "#7d4e00")),
 		title:    s.Bold(true),
+		code:     s.Foreground(pick("#ffa657", "#953800")),
+		str:      s.Foreground(pick("#a5d6ff", "#0a3069")),
+		num:      s.Foreground(pick("#79c0ff", "#0550ae")),
+		keyword:  s.Foreground(pick("#ff7b72", "#cf222e")),
 		border:   pick("#30363d", "#d0d7de"),
 	}
 	if dark {
