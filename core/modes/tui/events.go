@@ -131,7 +131,7 @@ func (m *model) printPieces(ps []piece) tea.Cmd {
 		}
 		if m.textShown {
 			// Pieces are cut at blank lines: put the blank line back.
-			blocks = append(blocks, "")
+			b = "\n" + b
 		}
 		m.textShown = true
 		blocks = append(blocks, b)

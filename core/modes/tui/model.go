@@ -301,7 +301,10 @@ func (m *model) View() tea.View {
 		return tea.NewView("")
 	}
 	var parts []string
-	budget := m.height - m.ed.ta.Height() - 3
+	if m.printed {
+		parts = append(parts, "") // a blank line under the transcript
+	}
+	budget := m.height - m.ed.ta.Height() - 4
 	if m.picker != nil {
 		budget = max(4, budget)
 		parts = append(parts, m.picker.view(m.th, m.width, min(budget, 20)))
