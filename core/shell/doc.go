@@ -21,6 +21,17 @@
 // `cd` in one command carries over to the next. Extra environment
 // variables are set for the command only and restored afterwards.
 //
+// Commands share the shell with gopi's own text around them, so that text
+// calls every command it needs (cd, printf, test, export, unset, set, the
+// dot) through `\builtin` (bash, zsh) or `\command` (other shells): an
+// alias or a function the user defined with one of those names is not run
+// in its place. Only a function named builtin (or command) itself would
+// still get in the way; the command then times out and the shell is
+// started afresh. After each command errexit and nounset are switched off
+// again: left on, a failing command or an unset variable in some later,
+// unrelated command would end the shell and lose its state. A command that
+// turns them on still gets them for itself.
+//
 // # Ending commands
 //
 // A timeout or a cancelled context ends the whole process group: SIGTERM,

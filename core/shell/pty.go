@@ -33,7 +33,7 @@ func RunPTY(ctx context.Context, cfg Config, req PTYRequest) (Result, error) {
 			return Result{}, fmt.Errorf("invalid environment variable name %q", k)
 		}
 	}
-	text := cfg.preamble() + exportLine(envPairs(req.Env)) + cfg.withPrefix(req.Command)
+	text := cfg.preamble() + exportLine(cfg.builtinWord(), envPairs(req.Env)) + cfg.withPrefix(req.Command)
 	cmd := exec.Command(cfg.Path, append(cfg.args("-c"), text)...)
 	cmd.Dir = req.Dir
 	cmd.Env = cfg.Env
