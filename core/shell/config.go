@@ -56,6 +56,8 @@ type Config struct {
 	Exports  [][2]string   // set again after the profile is read (the non-interactive variables)
 	KeepPath string        // PATH entries a login profile may not drop (gopi's own PATH); they are appended when missing
 	Grace    time.Duration // SIGTERM → SIGKILL delay when ending a process group; 0 is DefaultGrace
+
+	owner *owner // the Pool whose shells these are (nil: none), set by NewPool
 }
 
 // FromConfig resolves the shell of a configuration: the shellPath setting

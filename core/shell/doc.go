@@ -42,6 +42,31 @@
 // leaves running stay alive while the shell does and are killed with it by
 // Close.
 //
+// # The processes of a session
+//
+// A Pool owns every process its shells start: the persistent shell, the
+// one-shot and terminal shells run through it (Pool.RunOnce, Pool.RunPTY)
+// and all their descendants. It records each shell's process group while
+// the shell runs, and adds a variable of its own (GOPI_SHELL_<random>=1)
+// to their environment, which descendants inherit even when they leave
+// the group (setsid, setsid -f, a double fork). Pool.Close ends all of it
+// before returning, whoever else is still ending a command: the groups,
+// and the processes outside them that carry the variable (found in
+// /proc/<pid>/environ) get SIGTERM, then the grace, then SIGKILL, and
+// whatever carries the variable after that is killed at once. /proc is
+// only read at Close and while ending groups. A process that clears its
+// environment (env -i) or runs as another user escapes the search; off
+// Linux only the process groups are ended.
+//
+// gopi does not make itself a child subreaper (PR_SET_CHILD_SUBREAPER):
+// the variable finds escaped daemons without it. As a subreaper gopi, or a
+// program embedding this package, would become the parent of the orphans
+// of every child it has (language servers, MCP servers, git), and would
+// have to reap them with a process-wide wait loop. Such a loop cannot tell
+// those zombies from children os/exec is about to wait for (a zombie's
+// environment is empty, its parent is the same), so it would steal their
+// exit statuses.
+//
 // # One-shot commands
 //
 // RunOnce starts a fresh shell for one command (shell -l -c) and, when it

@@ -98,6 +98,13 @@ func Start(ctx context.Context, cfg Config, dir string) (*Session, error) {
 		os.RemoveAll(tmp)
 		return nil, fmt.Errorf("start shell %s: %w", cfg.Path, err)
 	}
+	if err := cfg.owner.started(cmd.Process.Pid); err != nil {
+		_ = cmd.Wait()
+		outR.Close()
+		inW.Close()
+		os.RemoveAll(tmp)
+		return nil, err
+	}
 	s.cmd, s.stdin, s.out = cmd, inW, outR
 	go s.wait()
 	go s.read()
@@ -340,6 +347,7 @@ func (s *Session) Close() error {
 		case <-time.After(100 * time.Millisecond):
 		}
 		s.end() // the shell if still there, and what it left running
+		s.cfg.owner.ended(s.cmd.Process.Pid)
 		<-s.exited
 		_ = s.out.SetReadDeadline(time.Now().Add(drainWait))
 		<-s.readerDone

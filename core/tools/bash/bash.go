@@ -156,7 +156,7 @@ func (t *Tool) prepare(in input) (call, error) {
 	if dir != "" {
 		c.dir = t.env.Resolve(dir)
 		check = c.dir
-	} else if pool, _, err := SessionShell(t.env); err == nil {
+	} else if pool, err := SessionShell(t.env); err == nil {
 		check = pool.Dir()
 	} else {
 		check = t.env.Cwd

@@ -19,7 +19,6 @@ type poolKey struct{}
 // sessionShell is the session's shell pool, or why there is none.
 type sessionShell struct {
 	pool *shell.Pool
-	cfg  shell.Config
 	err  error
 }
 
@@ -34,16 +33,18 @@ func (s *sessionShell) Close() error {
 // SessionShell returns the session's shell: a persistent shell (one at a
 // time, with one-shot fallback) shared by the bash tool and the user's
 // "!cmd" commands, starting in the session's directory. The error says
-// why no shell can be found.
-func SessionShell(env *tool.Env) (*shell.Pool, shell.Config, error) {
+// why no shell can be found. Every process a command of the session
+// starts, in the foreground, the background or a terminal, belongs to the
+// pool and ends when the Env is closed.
+func SessionShell(env *tool.Env) (*shell.Pool, error) {
 	s := env.Value(poolKey{}, func() any {
 		cfg, err := shell.FromConfig(env.Settings.Shell)
 		if err != nil {
 			return &sessionShell{err: err}
 		}
-		return &sessionShell{pool: shell.NewPool(cfg, env.Cwd), cfg: cfg}
+		return &sessionShell{pool: shell.NewPool(cfg, env.Cwd)}
 	}).(*sessionShell)
-	return s.pool, s.cfg, s.err
+	return s.pool, s.err
 }
 
 // RunOptions refine Run.
@@ -68,7 +69,7 @@ type Outcome struct {
 // an OutputSink (a 50 KB tail in memory, everything in an artifact once it
 // is longer). It fails only when the command could not be started.
 func Run(ctx context.Context, env *tool.Env, command string, opts RunOptions) (Outcome, error) {
-	pool, cfg, err := SessionShell(env)
+	pool, err := SessionShell(env)
 	if err != nil {
 		return Outcome{}, tool.Errorf("Cannot run commands: %v", err)
 	}
@@ -77,10 +78,7 @@ func Run(ctx context.Context, env *tool.Env, command string, opts RunOptions) (O
 	req := shell.Request{Command: command, Dir: opts.Dir, Env: opts.Env, Timeout: opts.Timeout, Output: sink}
 	var res shell.Result
 	if opts.OneShot {
-		if req.Dir == "" {
-			req.Dir = pool.Dir()
-		}
-		res, err = shell.RunOnce(ctx, cfg, req)
+		res, err = pool.RunOnce(ctx, req)
 	} else {
 		res, err = pool.Run(ctx, req)
 	}
