@@ -399,6 +399,81 @@ func TestRPCAskThroughUI(t *testing.T) {
 	<-rr.exit
 }
 
+// askTurns is a run whose model asks which database to use (SQLite
+// recommended), then answers.
+func askTurns() []mockllm.Turn {
+	return []mockllm.Turn{
+		{Blocks: []mockllm.Block{toolCall("ask", map[string]any{"questions": []any{map[string]any{"id": "db", "question": "Which database?", "options": []any{map[string]any{"label": "Postgres"}, map[string]any{"label": "SQLite"}}, "recommended": 1}}})}},
+		{Blocks: []mockllm.Block{text("Done.")}},
+	}
+}
+
+// A question the host dismisses ({"cancelled":true}) is not a timeout: the
+// ask call fails with the cancel text and the run ends there, without
+// another model request, even though ask.timeout is set (30 s by default).
+func TestRPCAskDismissed(t *testing.T) {
+	r := newAgentRig(t, askTurns()...)
+	rr := startRPC(t, r)
+	rr.c.OnUI(func(rpcclient.UIRequest) rpcclient.UIAnswer { return rpcclient.UIAnswer{Cancelled: true} })
+	toolEnd := rr.expect("tool_execution_end")
+	end := rr.expect("agent_end")
+	rr.call("prompt", map[string]any{"message": "pick a database"})
+	var res struct {
+		ToolName string `json:"toolName"`
+		IsError  bool   `json:"isError"`
+		Result   struct {
+			Content []struct {
+				Text string `json:"text"`
+			} `json:"content"`
+		} `json:"result"`
+	}
+	if err := toolEnd().Decode(&res); err != nil {
+		t.Fatal(err)
+	}
+	if res.ToolName != "ask" || !res.IsError || len(res.Result.Content) != 1 || res.Result.Content[0].Text != "Ask tool was cancelled by the user" {
+		t.Fatalf("ask result %+v", res)
+	}
+	end()
+	if n := len(r.srv.Requests()); n != 1 {
+		t.Fatalf("%d model requests; the dismissal should have ended the run after the first", n)
+	}
+	rr.stdin.Close()
+	<-rr.exit
+}
+
+// Only a timeout takes the recommended option: the host's own (cancelled
+// with timedOut) and gopi's (ask.timeout passes with no answer).
+func TestRPCAskTimedOut(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		ui   rpcclient.UIHandler
+	}{
+		{"host timer", func(rpcclient.UIRequest) rpcclient.UIAnswer {
+			return rpcclient.UIAnswer{Cancelled: true, TimedOut: true}
+		}},
+		{"ask.timeout", nil},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			r := newAgentRig(t, askTurns()...)
+			if err := os.WriteFile(filepath.Join(r.agentDir, "config.yml"), []byte("ask:\n  timeout: 1\n"), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			rr := startRPC(t, r)
+			if tc.ui != nil {
+				rr.c.OnUI(tc.ui)
+			}
+			end := rr.expect("agent_end")
+			rr.call("prompt", map[string]any{"message": "pick a database"})
+			end()
+			if msgs := mustMarshal(t, r.requestMessages(1)); !strings.Contains(msgs, "User selected: SQLite") {
+				t.Fatalf("the recommended option did not reach the model: %s", msgs)
+			}
+			rr.stdin.Close()
+			<-rr.exit
+		})
+	}
+}
+
 // Aborting a run cancels the host's tool call; closing stdin while a host
 // call is pending still exits 0, promptly, and keeps the session.
 func TestRPCHostToolCancelAndEOF(t *testing.T) {
