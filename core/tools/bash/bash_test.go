@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 )
@@ -266,5 +267,40 @@ func TestParseInputCd(t *testing.T) {
 	in, _ := parseInput(map[string]any{"command": "cd a && b", "cwd": "c"})
 	if in.Cwd != "c" || in.Command != "cd a && b" {
 		t.Fatal(in)
+	}
+}
+
+// While the session's shell is held by another command, a call runs in a
+// separate shell and says so: earlier exports are missing there and its
+// own do not last. A call that gets the session's shell says nothing.
+func TestBashFreshShellNotice(t *testing.T) {
+	env := newEnv(t)
+	if o := callTool(t, env, `{"command": "export KEPT=yes"}`); o.isError {
+		t.Fatal(o.text)
+	}
+	fifo := filepath.Join(env.Cwd, "fifo")
+	if err := syscall.Mkfifo(fifo, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	held := make(chan outcome)
+	go func() { held <- callTool(t, env, `{"command": "echo > holding; read x < fifo; echo released"}`) }()
+	for {
+		if _, err := os.Stat(filepath.Join(env.Cwd, "holding")); err == nil {
+			break
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+	o := callTool(t, env, `{"command": "echo ${KEPT-unset}; export LOST=1"}`)
+	if want := "unset\n\n" + freshShellNotice; o.isError || o.text != want {
+		t.Fatalf("got %q, want %q", o.text, want)
+	}
+	if err := os.WriteFile(fifo, []byte("go\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if o := <-held; o.text != "released\n" {
+		t.Fatalf("the holding call: %q", o.text)
+	}
+	if o := callTool(t, env, `{"command": "echo ${KEPT-unset} ${LOST-unset}"}`); o.text != "yes unset\n" {
+		t.Fatalf("back in the session's shell: %q", o.text)
 	}
 }

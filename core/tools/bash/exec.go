@@ -63,6 +63,11 @@ type RunOptions struct {
 type Outcome struct {
 	Output tool.SinkSummary // the tail (the whole output when short), sizes, the artifact holding all of it
 	Result shell.Result     // exit status, timeout, cancellation, whether the shell is gone
+	// FreshShell: the command was meant for the session's shell but ran in
+	// a one-shot shell instead (the session's was busy or could not
+	// start), so the shell state of earlier calls did not apply and its own
+	// will not last.
+	FreshShell bool
 }
 
 // Run runs command in the session's shell with its output going through
@@ -84,10 +89,11 @@ func Run(ctx context.Context, env *tool.Env, command string, opts RunOptions) (O
 	}
 	stop()
 	sum, _ := sink.Close() // a failed spill only costs the full copy
+	o := Outcome{Output: sum, Result: res, FreshShell: !opts.OneShot && res.OneShot}
 	if err != nil {
-		return Outcome{Output: sum, Result: res}, tool.Errorf("Cannot run the command: %v", err)
+		return o, tool.Errorf("Cannot run the command: %v", err)
 	}
-	return Outcome{Output: sum, Result: res}, nil
+	return o, nil
 }
 
 // streamTail calls onTail with the sink's tail every UpdateInterval while

@@ -13,6 +13,7 @@ const (
 	missingExit      = "Command failed: missing exit status"
 	cancelledText    = "Command cancelled"
 	shellEndedNotice = "[The session's shell ended with this command; the next command starts in a new shell, so earlier directory changes and variables are gone.]"
+	freshShellNotice = "[The session's shell was busy (or could not start), so this ran in a separate shell: it started in the session's directory but without the variables and functions of earlier calls, and its own cd and exports are not kept.]"
 )
 
 // Details are the bash tool's structured result.
@@ -111,6 +112,9 @@ func body(in input, o Outcome, d *Details) string {
 	}
 	if o.Result.ShellExited && !o.Result.OneShot {
 		notices = append(notices, shellEndedNotice)
+	}
+	if o.FreshShell {
+		notices = append(notices, freshShellNotice)
 	}
 	if n := in.clampNotice(); n != "" {
 		notices = append(notices, n)
