@@ -304,3 +304,24 @@ func TestBashFreshShellNotice(t *testing.T) {
 		t.Fatalf("back in the session's shell: %q", o.text)
 	}
 }
+
+// bash.maxArtifactBytes caps the saved output: the artifact holds the
+// first bytes only, the command still runs to its end (the tail and the
+// counts cover everything) and the result says where the cut is.
+func TestBashArtifactCap(t *testing.T) {
+	env := newEnv(t)
+	env.Settings.Bash.MaxArtifactBytes = 100000
+	o := callTool(t, env, `{"command": "seq 1 200000"}`)
+	tr := o.details.Meta.Truncation
+	if o.isError || tr == nil || tr.TotalBytes != 1288895 || tr.TotalLines != 200000 || tr.ArtifactID != "0" || tr.ArtifactCut != 100000 {
+		t.Fatalf("%+v", tr)
+	}
+	want := fmt.Sprintf("199999\n200000\n\n[Showing lines %d-200000 of 200000 (50.0KB limit). The saved output was cut at 100000 bytes (bash.maxArtifactBytes); what it holds: artifact://0]", tr.ShownRange.Start)
+	if !strings.HasSuffix(o.text, want) {
+		t.Fatalf("%q", o.text[len(o.text)-200:])
+	}
+	full, err := env.Artifacts.Read("0")
+	if err != nil || len(full) != 100000 || !strings.HasPrefix(full, "1\n2\n") {
+		t.Fatal(len(full), err)
+	}
+}

@@ -79,6 +79,7 @@ func Run(ctx context.Context, env *tool.Env, command string, opts RunOptions) (O
 		return Outcome{}, tool.Errorf("Cannot run commands: %v", err)
 	}
 	sink := tool.NewOutputSink(env.Artifacts, "bash")
+	sink.LimitArtifact(env.Settings.Bash.MaxArtifactBytes)
 	stop := streamTail(sink, opts.OnTail)
 	req := shell.Request{Command: command, Dir: opts.Dir, Env: opts.Env, Timeout: opts.Timeout, Output: sink}
 	var res shell.Result

@@ -35,6 +35,7 @@ func (t *Tool) runPTY(ctx context.Context, c call) (*tool.Result, error) {
 		}
 	}
 	sink := tool.NewOutputSink(t.env.Artifacts, "bash")
+	sink.LimitArtifact(t.env.Settings.Bash.MaxArtifactBytes)
 	req.Output = sink
 	res, err := pool.RunPTY(ctx, req)
 	if err != nil {

@@ -40,6 +40,9 @@ type Truncation struct {
 	MaxBytes    int    `json:"maxBytes"`
 	ShownRange  Range  `json:"shownRange"`
 	ArtifactID  string `json:"artifactId,omitempty"` // the full output: artifact://<id>
+	// ArtifactCut is set when the artifact holds only the first
+	// ArtifactCut bytes (bash.maxArtifactBytes).
+	ArtifactCut int64 `json:"artifactCutAt,omitempty"`
 }
 
 // Range is a 1-based inclusive line range.
@@ -84,14 +87,17 @@ func truncation(o Outcome) *Truncation {
 		TotalLines: s.TotalLines, TotalBytes: s.TotalBytes,
 		OutputLines: outLines, OutputBytes: int64(len(s.Output)), MaxBytes: tool.DefaultMaxBytes,
 		ShownRange: Range{Start: max(s.TotalLines-outLines+1, 1), End: s.TotalLines},
-		ArtifactID: s.ArtifactID,
+		ArtifactID: s.ArtifactID, ArtifactCut: s.ArtifactCut,
 	}
 }
 
 // truncationNotice is the line after a truncated output.
 func truncationNotice(tr *Truncation) string {
 	n := fmt.Sprintf("[Showing lines %d-%d of %d (%s limit)", tr.ShownRange.Start, tr.ShownRange.End, tr.TotalLines, tool.FormatSize(int64(tr.MaxBytes)))
-	if tr.ArtifactID != "" {
+	switch {
+	case tr.ArtifactID != "" && tr.ArtifactCut > 0:
+		return fmt.Sprintf("%s. The saved output was cut at %d bytes (bash.maxArtifactBytes); what it holds: %s]", n, tr.ArtifactCut, tool.ArtifactURL(tr.ArtifactID))
+	case tr.ArtifactID != "":
 		return n + ". " + tool.FullOutputNotice(tr.ArtifactID) + "]"
 	}
 	return n + "; the earlier output was not saved.]"
