@@ -474,6 +474,59 @@ func TestRPCAskTimedOut(t *testing.T) {
 	}
 }
 
+// set_todos takes the spec's payload and answers with the normalised plan
+// (ids kept, missing ones assigned after the highest, missing statuses
+// pending); an unknown status is refused and leaves the plan as it was;
+// get_state and a resumed session show the same plan, ids included.
+func TestRPCSetTodos(t *testing.T) {
+	r := newAgentRig(t, mockllm.Turn{Blocks: []mockllm.Block{text("Noted.")}})
+	rr := startRPC(t, r)
+	todos := func(resp *rpcclient.Response) string {
+		t.Helper()
+		var d struct {
+			TodoPhases json.RawMessage `json:"todoPhases"`
+		}
+		if !resp.Success || json.Unmarshal(resp.Data, &d) != nil {
+			t.Fatalf("%+v", resp)
+		}
+		return string(d.TodoPhases)
+	}
+	spec := `[{"id":"phase-1","name":"Evaluation","tasks":[{"id":"task-1","content":"Map the read tool surface","status":"in_progress"},{"id":"task-2","content":"Exercise edit operations","status":"pending"}]}]`
+	var phases []any
+	if err := json.Unmarshal([]byte(spec), &phases); err != nil {
+		t.Fatal(err)
+	}
+	if got := todos(rr.call("set_todos", map[string]any{"phases": phases})); got != spec {
+		t.Fatalf("set_todos answered %s", got)
+	}
+	next := []any{map[string]any{"name": "Next", "tasks": []any{map[string]any{"content": "x"}, map[string]any{"content": "y", "status": "completed"}}}, phases[0]}
+	want := `[{"id":"phase-2","name":"Next","tasks":[{"id":"task-3","content":"x","status":"pending"},{"id":"task-4","content":"y","status":"completed"}]},` + spec[1:]
+	if got := todos(rr.call("set_todos", map[string]any{"phases": next})); got != want {
+		t.Fatalf("set_todos answered %s\nwant %s", got, want)
+	}
+	bad := []any{map[string]any{"name": "Bad", "tasks": []any{map[string]any{"content": "z", "status": "someday"}}}}
+	if resp := rr.call("set_todos", map[string]any{"phases": bad}); resp.Success || !strings.Contains(resp.Error, `unknown status "someday"`) {
+		t.Fatalf("unknown status: %+v", resp)
+	}
+	if got := todos(rr.call("get_state", nil)); got != want {
+		t.Fatalf("get_state has %s", got)
+	}
+	// A session is written once the model has answered.
+	end := rr.expect("agent_end")
+	rr.call("prompt", map[string]any{"message": "here is the plan"})
+	end()
+	rr.stdin.Close()
+	if code := <-rr.exit; code != 0 {
+		t.Fatal(code)
+	}
+	rr = startRPC(t, r, "--continue")
+	if got := todos(rr.call("get_state", nil)); got != want {
+		t.Fatalf("after resume get_state has %s", got)
+	}
+	rr.stdin.Close()
+	<-rr.exit
+}
+
 // Aborting a run cancels the host's tool call; closing stdin while a host
 // call is pending still exits 0, promptly, and keeps the session.
 func TestRPCHostToolCancelAndEOF(t *testing.T) {
