@@ -325,3 +325,31 @@ func TestBashArtifactCap(t *testing.T) {
 		t.Fatal(len(full), err)
 	}
 }
+
+// Once the shell's directory is deleted a command is refused, unless it
+// starts by changing to a directory that exists: with && (moved to cwd),
+// ; or a newline.
+func TestBashDeletedDirectory(t *testing.T) {
+	env := newEnv(t)
+	env.Home = t.TempDir() // ~ in the cd and the shell's HOME agree
+	env.Settings.Shell.Environ = append(env.Settings.Shell.Environ, "HOME="+env.Home)
+	other := t.TempDir()
+	gone := filepath.Join(env.Cwd, "gone")
+	leave := fmt.Sprintf(`{"command": "mkdir %[1]s; cd %[1]s; rmdir %[1]s"}`, gone)
+	for _, tc := range []struct{ args, text string }{
+		{`{"command": "cd ` + other + ` && pwd"}`, other + "\n"},
+		{`{"command": "cd ` + other + `; pwd"}`, other + "\n"},
+		{`{"command": "cd '` + other + `'\npwd"}`, other + "\n"},
+		{`{"command": "cd ~; pwd"}`, env.Home + "\n"},
+	} {
+		if o := callTool(t, env, leave); o.isError {
+			t.Fatal(o.text)
+		}
+		if o := callTool(t, env, `{"command": "pwd"}`); !o.isError || o.text != "Working directory does not exist: "+gone {
+			t.Fatalf("in the deleted directory: %q", o.text)
+		}
+		if o := callTool(t, env, tc.args); o.isError || o.text != tc.text {
+			t.Errorf("%s: %q", tc.args, o.text)
+		}
+	}
+}
