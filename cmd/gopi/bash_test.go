@@ -184,3 +184,19 @@ func TestRPCBashCommandsQueue(t *testing.T) {
 		t.Fatal(code)
 	}
 }
+
+// `gopi tool bash` ends the session's shell when the call returns, and
+// with it what the command left running in the background.
+func TestToolBashEndsBackgroundProcesses(t *testing.T) {
+	if _, err := os.Stat("/bin/bash"); err != nil {
+		t.Skip("no /bin/bash")
+	}
+	t.Chdir(t.TempDir())
+	var stdout, stderr strings.Builder
+	env := &cliEnv{stdout: &stdout, stderr: &stderr, stdin: strings.NewReader(""), environ: append(isolatedEnviron(t), "SHELL=/bin/bash", shelltest.Mark(t))}
+	code := run(context.Background(), env, []string{"tool", "bash", `{"command":"sleep 301 & echo started"}`})
+	if code != exitMatch || stdout.String() != "started\n\n" {
+		t.Fatalf("exit %d, stdout %q, stderr %q", code, stdout.String(), stderr.String())
+	}
+	// shelltest.Mark checks that neither the shell nor the sleep is left.
+}

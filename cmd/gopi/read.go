@@ -50,6 +50,9 @@ func runRead(ctx context.Context, env *cliEnv, args []string) int {
 // result as JSON. editMode, when set, overrides the edit mode setting.
 func callTool(ctx context.Context, env *cliEnv, name string, args json.RawMessage, editMode string, asJSON bool) int {
 	tenv := tool.NewEnvFrom(env.cfg)
+	// The tool's session ends with the call: its shell and whatever the
+	// command left running (background processes, jobs) are ended.
+	defer tenv.Close()
 	if editMode != "" {
 		m, ok := tool.ParseEditMode(editMode)
 		if !ok {

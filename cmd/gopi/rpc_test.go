@@ -399,6 +399,134 @@ func TestRPCAskThroughUI(t *testing.T) {
 	<-rr.exit
 }
 
+// askTurns is a run whose model asks which database to use (SQLite
+// recommended), then answers.
+func askTurns() []mockllm.Turn {
+	return []mockllm.Turn{
+		{Blocks: []mockllm.Block{toolCall("ask", map[string]any{"questions": []any{map[string]any{"id": "db", "question": "Which database?", "options": []any{map[string]any{"label": "Postgres"}, map[string]any{"label": "SQLite"}}, "recommended": 1}}})}},
+		{Blocks: []mockllm.Block{text("Done.")}},
+	}
+}
+
+// A question the host dismisses ({"cancelled":true}) is not a timeout: the
+// ask call fails with the cancel text and the run ends there, without
+// another model request, even though ask.timeout is set (30 s by default).
+func TestRPCAskDismissed(t *testing.T) {
+	r := newAgentRig(t, askTurns()...)
+	rr := startRPC(t, r)
+	rr.c.OnUI(func(rpcclient.UIRequest) rpcclient.UIAnswer { return rpcclient.UIAnswer{Cancelled: true} })
+	toolEnd := rr.expect("tool_execution_end")
+	end := rr.expect("agent_end")
+	rr.call("prompt", map[string]any{"message": "pick a database"})
+	var res struct {
+		ToolName string `json:"toolName"`
+		IsError  bool   `json:"isError"`
+		Result   struct {
+			Content []struct {
+				Text string `json:"text"`
+			} `json:"content"`
+		} `json:"result"`
+	}
+	if err := toolEnd().Decode(&res); err != nil {
+		t.Fatal(err)
+	}
+	if res.ToolName != "ask" || !res.IsError || len(res.Result.Content) != 1 || res.Result.Content[0].Text != "Ask tool was cancelled by the user" {
+		t.Fatalf("ask result %+v", res)
+	}
+	end()
+	if n := len(r.srv.Requests()); n != 1 {
+		t.Fatalf("%d model requests; the dismissal should have ended the run after the first", n)
+	}
+	rr.stdin.Close()
+	<-rr.exit
+}
+
+// Only a timeout takes the recommended option: the host's own (cancelled
+// with timedOut) and gopi's (ask.timeout passes with no answer).
+func TestRPCAskTimedOut(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		ui   rpcclient.UIHandler
+	}{
+		{"host timer", func(rpcclient.UIRequest) rpcclient.UIAnswer {
+			return rpcclient.UIAnswer{Cancelled: true, TimedOut: true}
+		}},
+		{"ask.timeout", nil},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			r := newAgentRig(t, askTurns()...)
+			if err := os.WriteFile(filepath.Join(r.agentDir, "config.yml"), []byte("ask:\n  timeout: 1\n"), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			rr := startRPC(t, r)
+			if tc.ui != nil {
+				rr.c.OnUI(tc.ui)
+			}
+			end := rr.expect("agent_end")
+			rr.call("prompt", map[string]any{"message": "pick a database"})
+			end()
+			if msgs := mustMarshal(t, r.requestMessages(1)); !strings.Contains(msgs, "User selected: SQLite") {
+				t.Fatalf("the recommended option did not reach the model: %s", msgs)
+			}
+			rr.stdin.Close()
+			<-rr.exit
+		})
+	}
+}
+
+// set_todos takes the spec's payload and answers with the normalised plan
+// (ids kept, missing ones assigned after the highest, missing statuses
+// pending); an unknown status is refused and leaves the plan as it was;
+// get_state and a resumed session show the same plan, ids included.
+func TestRPCSetTodos(t *testing.T) {
+	r := newAgentRig(t, mockllm.Turn{Blocks: []mockllm.Block{text("Noted.")}})
+	rr := startRPC(t, r)
+	todos := func(resp *rpcclient.Response) string {
+		t.Helper()
+		var d struct {
+			TodoPhases json.RawMessage `json:"todoPhases"`
+		}
+		if !resp.Success || json.Unmarshal(resp.Data, &d) != nil {
+			t.Fatalf("%+v", resp)
+		}
+		return string(d.TodoPhases)
+	}
+	spec := `[{"id":"phase-1","name":"Evaluation","tasks":[{"id":"task-1","content":"Map the read tool surface","status":"in_progress"},{"id":"task-2","content":"Exercise edit operations","status":"pending"}]}]`
+	var phases []any
+	if err := json.Unmarshal([]byte(spec), &phases); err != nil {
+		t.Fatal(err)
+	}
+	if got := todos(rr.call("set_todos", map[string]any{"phases": phases})); got != spec {
+		t.Fatalf("set_todos answered %s", got)
+	}
+	next := []any{map[string]any{"name": "Next", "tasks": []any{map[string]any{"content": "x"}, map[string]any{"content": "y", "status": "completed"}}}, phases[0]}
+	want := `[{"id":"phase-2","name":"Next","tasks":[{"id":"task-3","content":"x","status":"pending"},{"id":"task-4","content":"y","status":"completed"}]},` + spec[1:]
+	if got := todos(rr.call("set_todos", map[string]any{"phases": next})); got != want {
+		t.Fatalf("set_todos answered %s\nwant %s", got, want)
+	}
+	bad := []any{map[string]any{"name": "Bad", "tasks": []any{map[string]any{"content": "z", "status": "someday"}}}}
+	if resp := rr.call("set_todos", map[string]any{"phases": bad}); resp.Success || !strings.Contains(resp.Error, `unknown status "someday"`) {
+		t.Fatalf("unknown status: %+v", resp)
+	}
+	if got := todos(rr.call("get_state", nil)); got != want {
+		t.Fatalf("get_state has %s", got)
+	}
+	// A session is written once the model has answered.
+	end := rr.expect("agent_end")
+	rr.call("prompt", map[string]any{"message": "here is the plan"})
+	end()
+	rr.stdin.Close()
+	if code := <-rr.exit; code != 0 {
+		t.Fatal(code)
+	}
+	rr = startRPC(t, r, "--continue")
+	if got := todos(rr.call("get_state", nil)); got != want {
+		t.Fatalf("after resume get_state has %s", got)
+	}
+	rr.stdin.Close()
+	<-rr.exit
+}
+
 // Aborting a run cancels the host's tool call; closing stdin while a host
 // call is pending still exits 0, promptly, and keeps the session.
 func TestRPCHostToolCancelAndEOF(t *testing.T) {

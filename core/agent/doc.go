@@ -49,7 +49,8 @@
 // Abort cancels the run's context: the stream ends with an assistant message
 // whose stop reason is "aborted" and which keeps the partial content, and
 // running tools see their context cancelled (non-abortable tools run on).
-// Transient provider errors are retried with core/ai's backoff policy,
+// A tool can end the run the same way by returning a tool.AbortRunError
+// (the ask tool, when the user dismisses its question). Transient provider errors are retried with core/ai's backoff policy,
 // announced by auto_retry_start / auto_retry_end. ForceToolChoice makes the
 // next model call use one named tool (resolve after a preview); a response
 // that does not call it puts the directive back. Hooks (hooks.go) see the

@@ -3,6 +3,7 @@ package agent
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"sort"
 	"strings"
@@ -257,7 +258,10 @@ func (a *Agent) runCall(runCtx, batchCtx context.Context, hooks *hookChain, r *c
 	onUpdate := func(partial *tool.Result) {
 		a.emit(ToolExecutionUpdate{ToolCallID: r.call.ID, ToolName: r.call.Name, Args: args, PartialResult: partial})
 	}
-	res, _ := tool.Invoke(tool.WithCallID(execCtx, r.call.ID), r.tool, decoded, onUpdate)
+	res, err := tool.Invoke(tool.WithCallID(execCtx, r.call.ID), r.tool, decoded, onUpdate)
+	if stop := (*tool.AbortRunError)(nil); errors.As(err, &stop) {
+		a.Abort() // the tool ended the run (the user dismissed its question)
+	}
 	res = hooks.toolResult(runCtx, info, res)
 	return a.capResult(def.Name, res)
 }

@@ -261,4 +261,9 @@ var schema = []Def{
 	// acp.requirePermission lists the tools whose calls `gopi acp` asks the
 	// editor to approve before they run (session/request_permission).
 	{Key: "acp.requirePermission", Kind: KindArray, Default: []any{}},
+
+	// bash.maxArtifactBytes caps the artifact a bash command's whole output
+	// is saved to: past it the file stops growing (the command runs on) so
+	// a runaway command cannot fill the disk. 0: no cap.
+	{Key: "bash.maxArtifactBytes", Kind: KindNumber, Default: int64(DefaultMaxArtifactBytes)},
 }

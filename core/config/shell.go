@@ -90,7 +90,12 @@ type Bash struct {
 	PollWait           time.Duration     // async.pollWaitDuration: how long job polls wait (default 30s)
 	AutoBackground     bool              // bash.autoBackground.enabled (default false)
 	AutoThreshold      time.Duration     // bash.autoBackground.thresholdMs (default 60s)
+	MaxArtifactBytes   int64             // bash.maxArtifactBytes: most bytes of a command's output artifact; 0 no cap (default DefaultMaxArtifactBytes)
 }
+
+// DefaultMaxArtifactBytes is bash.maxArtifactBytes's default, 4 GiB:
+// enough for a whole 1 GB output, not enough to fill a disk unnoticed.
+const DefaultMaxArtifactBytes = 4 << 30
 
 // Bash returns the bash tool's settings.
 func (s *Settings) Bash() Bash {
@@ -101,6 +106,7 @@ func (s *Settings) Bash() Bash {
 		PollWait:           parsePollWait(s.String("async.pollWaitDuration")),
 		AutoBackground:     s.Bool("bash.autoBackground.enabled"),
 		AutoThreshold:      defaultAutoThreshold,
+		MaxArtifactBytes:   int64(max(s.Float("bash.maxArtifactBytes"), 0)),
 	}
 	if s.IsSet("bash.autoBackground.thresholdMs") {
 		b.AutoThreshold = time.Duration(max(s.Float("bash.autoBackground.thresholdMs"), 0) * float64(time.Millisecond))

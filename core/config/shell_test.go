@@ -48,7 +48,7 @@ func TestBashSettings(t *testing.T) {
 	b := newFixture(t).load().Settings.Bash()
 	want := Bash{AsyncMaxJobs: 100, PollWait: 30 * time.Second, AutoThreshold: 60 * time.Second}
 	if b.InterceptorRules != nil || b.InterceptorEnabled || b.AsyncEnabled || b.AutoBackground ||
-		b.AsyncMaxJobs != want.AsyncMaxJobs || b.PollWait != want.PollWait || b.AutoThreshold != want.AutoThreshold {
+		b.AsyncMaxJobs != want.AsyncMaxJobs || b.PollWait != want.PollWait || b.AutoThreshold != want.AutoThreshold || b.MaxArtifactBytes != 4<<30 {
 		t.Fatalf("%+v", b)
 	}
 	f := newFixture(t)
@@ -77,5 +77,12 @@ func TestBashSettings(t *testing.T) {
 	f.write("work/proj/.gopi/settings.json", `{"async": {"maxJobs": 0}}`)
 	if n := f.load().Settings.Bash().AsyncMaxJobs; n != 1 {
 		t.Fatal(n)
+	}
+	for text, want := range map[string]int64{`1048576`: 1 << 20, `0`: 0, `-5`: 0} {
+		f = newFixture(t)
+		f.write("work/proj/.gopi/settings.json", `{"bash": {"maxArtifactBytes": `+text+`}}`)
+		if n := f.load().Settings.Bash().MaxArtifactBytes; n != want {
+			t.Fatalf("maxArtifactBytes %s: %d", text, n)
+		}
 	}
 }

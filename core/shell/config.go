@@ -56,6 +56,8 @@ type Config struct {
 	Exports  [][2]string   // set again after the profile is read (the non-interactive variables)
 	KeepPath string        // PATH entries a login profile may not drop (gopi's own PATH); they are appended when missing
 	Grace    time.Duration // SIGTERM → SIGKILL delay when ending a process group; 0 is DefaultGrace
+
+	owner *owner // the Pool whose shells these are (nil: none), set by NewPool
 }
 
 // FromConfig resolves the shell of a configuration: the shellPath setting
@@ -159,11 +161,25 @@ func (c Config) args(mode string) []string {
 // dropped, appended.
 func (c Config) preamble() string {
 	var b strings.Builder
-	b.WriteString(exportLine(c.Exports))
+	bi := c.builtinWord()
+	b.WriteString(exportLine(bi, c.Exports))
 	if c.Login && c.KeepPath != "" {
-		fmt.Fprintf(&b, `__gopi_k=%s; __gopi_ifs=$IFS; IFS=:; for __gopi_p in $__gopi_k; do case ":$PATH:" in *":$__gopi_p:"*) ;; *) PATH="${PATH:+$PATH:}$__gopi_p";; esac; done; IFS=$__gopi_ifs; unset __gopi_ifs __gopi_p __gopi_k; export PATH; `, Quote(c.KeepPath))
+		fmt.Fprintf(&b, `__gopi_k=%[1]s; __gopi_ifs=$IFS; IFS=:; for __gopi_p in $__gopi_k; do case ":$PATH:" in *":$__gopi_p:"*) ;; *) PATH="${PATH:+$PATH:}$__gopi_p";; esac; done; IFS=$__gopi_ifs; %[2]sunset __gopi_ifs __gopi_p __gopi_k; %[2]sexport PATH; `, Quote(c.KeepPath), bi)
 	}
 	return b.String()
+}
+
+// builtinWord goes before every command of gopi's own shell text (cd,
+// printf, export, …) so that a user's alias or function of the same name
+// is not run instead: `\builtin ` for bash and zsh, `\command ` for other
+// shells, which have no builtin. The backslash keeps the word itself from
+// alias expansion.
+func (c Config) builtinWord() string {
+	base := filepath.Base(c.Path)
+	if strings.Contains(base, "bash") || strings.Contains(base, "zsh") {
+		return `\builtin `
+	}
+	return `\command `
 }
 
 // withPrefix applies the configured prefix to a command.

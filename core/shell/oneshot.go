@@ -36,6 +36,12 @@ func RunOnce(ctx context.Context, cfg Config, req Request) (Result, error) {
 	if err != nil {
 		return Result{}, fmt.Errorf("start shell %s: %w", cfg.Path, err)
 	}
+	pgid := cmd.Process.Pid
+	if err := cfg.owner.started(pgid); err != nil {
+		_ = cmd.Wait()
+		return Result{}, err
+	}
+	defer cfg.owner.ended(pgid)
 	copied := make(chan struct{})
 	go func() {
 		defer close(copied)
@@ -62,7 +68,6 @@ func RunOnce(ctx context.Context, cfg Config, req Request) (Result, error) {
 	case <-timeout:
 		res.TimedOut = true
 	}
-	pgid := cmd.Process.Pid
 	if res.Cancelled || res.TimedOut {
 		endGroup(pgid, cfg.grace())
 	}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"os"
+	"slices"
 	"sync"
 )
 
@@ -13,8 +14,9 @@ import (
 // as the fallback while it is busy or when it cannot be started. Safe for
 // concurrent use.
 type Pool struct {
-	cfg Config
-	dir string // where a new persistent shell starts
+	cfg   Config // with the owner and its mark in the environment
+	dir   string // where a new persistent shell starts
+	owner *owner
 
 	mu     sync.Mutex
 	sh     *Session
@@ -24,7 +26,12 @@ type Pool struct {
 }
 
 // NewPool returns a pool starting its shells in dir.
-func NewPool(cfg Config, dir string) *Pool { return &Pool{cfg: cfg, dir: dir} }
+func NewPool(cfg Config, dir string) *Pool {
+	o := newOwner()
+	cfg.Env = append(slices.Clone(cfg.Env), o.mark)
+	cfg.owner = o
+	return &Pool{cfg: cfg, dir: dir, owner: o}
+}
 
 // ErrPoolClosed is returned by Run after Close.
 var ErrPoolClosed = errors.New("the session's shell is closed")
@@ -38,21 +45,30 @@ func (p *Pool) Run(ctx context.Context, req Request) (Result, error) {
 		return Result{}, err
 	}
 	if sh == nil {
-		if req.Dir == "" {
-			req.Dir = p.Dir()
-		}
-		return RunOnce(ctx, p.cfg, req)
+		return p.RunOnce(ctx, req)
 	}
 	defer p.release(sh)
 	res, err := sh.Run(ctx, req)
 	if errors.Is(err, ErrShellGone) {
 		// Gone between acquire and Run: run this one alone.
-		if req.Dir == "" {
-			req.Dir = p.Dir()
-		}
-		return RunOnce(ctx, p.cfg, req)
+		return p.RunOnce(ctx, req)
 	}
 	return res, err
+}
+
+// RunOnce runs req in a fresh shell (see the function RunOnce) whose
+// processes belong to the pool: Close ends them. req.Dir "" is Dir().
+func (p *Pool) RunOnce(ctx context.Context, req Request) (Result, error) {
+	p.mu.Lock()
+	closed := p.closed
+	p.mu.Unlock()
+	if closed {
+		return Result{}, ErrPoolClosed
+	}
+	if req.Dir == "" {
+		req.Dir = p.Dir()
+	}
+	return RunOnce(ctx, p.cfg, req)
 }
 
 // acquire returns the persistent shell, started if needed, or nil when
@@ -118,15 +134,31 @@ func (p *Pool) Err() error {
 	return p.failed
 }
 
-// Close ends the persistent shell and everything it started. Commands
-// running one-shot end with their contexts.
+// Close ends every process the pool's shells started and returns once
+// all of them have gone or been sent SIGKILL: the persistent shell and
+// its process group, the one-shot and terminal shells still running and
+// theirs, and the daemons that left those groups (found by the pool's
+// mark, see the package doc). Each gets SIGTERM, up to the grace, then
+// SIGKILL. Commands still running report a cancelled or exited shell;
+// later ones fail with ErrPoolClosed.
 func (p *Pool) Close() error {
 	p.mu.Lock()
 	sh := p.sh
 	p.sh, p.closed = nil, true
 	p.mu.Unlock()
+	skip := 0
+	var shellClosed sync.WaitGroup
 	if sh != nil {
-		return sh.Close()
+		skip = sh.cmd.Process.Pid
+		shellClosed.Add(1)
+		go func() {
+			defer shellClosed.Done()
+			_ = sh.Close()
+		}()
 	}
+	groups := slices.DeleteFunc(p.owner.close(), func(g int) bool { return g == skip })
+	endOwned(groups, skip, p.owner.mark, p.cfg.grace())
+	shellClosed.Wait()
+	killMarked(p.owner.mark) // anything started while the rest was ending
 	return nil
 }

@@ -26,3 +26,13 @@ func exitStatus(_ error, cmd *exec.Cmd) (int, bool) {
 	}
 	return cmd.ProcessState.ExitCode(), true
 }
+
+// endOwned can only end the shells themselves here.
+func endOwned(groups []int, _ int, _ string, _ time.Duration) {
+	for _, g := range groups {
+		killGroup(g)
+	}
+}
+
+// killMarked needs process groups and /proc: nothing to do here.
+func killMarked(string) {}

@@ -33,7 +33,7 @@ func RunPTY(ctx context.Context, cfg Config, req PTYRequest) (Result, error) {
 			return Result{}, fmt.Errorf("invalid environment variable name %q", k)
 		}
 	}
-	text := cfg.preamble() + exportLine(envPairs(req.Env)) + cfg.withPrefix(req.Command)
+	text := cfg.preamble() + exportLine(cfg.builtinWord(), envPairs(req.Env)) + cfg.withPrefix(req.Command)
 	cmd := exec.Command(cfg.Path, append(cfg.args("-c"), text)...)
 	cmd.Dir = req.Dir
 	cmd.Env = cfg.Env
@@ -49,6 +49,11 @@ func RunPTY(ctx context.Context, cfg Config, req PTYRequest) (Result, error) {
 	}
 	defer tty.Close()
 	pgid := cmd.Process.Pid
+	if err := cfg.owner.started(pgid); err != nil {
+		_ = cmd.Wait()
+		return Result{}, err
+	}
+	defer cfg.owner.ended(pgid)
 
 	out := discard(req.Output)
 	copied := make(chan struct{})
@@ -133,6 +138,15 @@ func RunPTY(ctx context.Context, cfg Config, req PTYRequest) (Result, error) {
 		res.ExitCode, res.Exited = exitStatus(waitErr, cmd)
 	}
 	return res, nil
+}
+
+// RunPTY runs req in a pseudo-terminal (see the function RunPTY) whose
+// processes belong to the pool: Close ends them. req.Dir "" is Dir().
+func (p *Pool) RunPTY(ctx context.Context, req PTYRequest) (Result, error) {
+	if req.Dir == "" {
+		req.Dir = p.Dir()
+	}
+	return RunPTY(ctx, p.cfg, req)
 }
 
 // envPairs returns env as sorted pairs.

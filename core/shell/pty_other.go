@@ -20,3 +20,8 @@ type PTYRequest struct {
 func RunPTY(context.Context, Config, PTYRequest) (Result, error) {
 	return Result{}, errors.New("pseudo-terminals are not supported on this system")
 }
+
+// RunPTY is not available on this system.
+func (p *Pool) RunPTY(ctx context.Context, req PTYRequest) (Result, error) {
+	return RunPTY(ctx, p.cfg, req)
+}

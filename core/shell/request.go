@@ -41,12 +41,14 @@ func envAssignments(env map[string]string) []string {
 	return out
 }
 
-// exportLine returns `export K='v' …;` for pairs, or "".
-func exportLine(pairs [][2]string) string {
+// exportLine returns `export K='v' …;` for pairs, or "", with bi (see
+// Config.builtinWord) before export.
+func exportLine(bi string, pairs [][2]string) string {
 	if len(pairs) == 0 {
 		return ""
 	}
 	var b strings.Builder
+	b.WriteString(bi)
 	b.WriteString("export")
 	for _, kv := range pairs {
 		b.WriteByte(' ')

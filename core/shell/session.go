@@ -98,6 +98,13 @@ func Start(ctx context.Context, cfg Config, dir string) (*Session, error) {
 		os.RemoveAll(tmp)
 		return nil, fmt.Errorf("start shell %s: %w", cfg.Path, err)
 	}
+	if err := cfg.owner.started(cmd.Process.Pid); err != nil {
+		_ = cmd.Wait()
+		outR.Close()
+		inW.Close()
+		os.RemoveAll(tmp)
+		return nil, err
+	}
 	s.cmd, s.stdin, s.out = cmd, inW, outR
 	go s.wait()
 	go s.read()
@@ -289,8 +296,14 @@ func (s *Session) finishExited(res Result) Result {
 func (s *Session) end() { endGroup(s.cmd.Process.Pid, s.cfg.grace()) }
 
 // wrapper returns the line that makes the shell run the script file for
-// req and print the trailer.
+// req and print the trailer. Every command of the line is a builtin
+// called through Config.builtinWord, so that aliases and functions the
+// user's commands defined (a printf or cd of their own) cannot take the
+// protocol over. errexit and nounset are switched off after each command:
+// left on, they would make the shell exit at a later command's first
+// failure or unset variable, losing its state.
 func (s *Session) wrapper(req Request) string {
+	bi := s.cfg.builtinWord()
 	var b strings.Builder
 	if req.Dir != "" {
 		b.WriteString("__gopi_d=$PWD; ")
@@ -299,24 +312,28 @@ func (s *Session) wrapper(req Request) string {
 	names := envAssignments(req.Env)
 	for _, kv := range names {
 		k, v, _ := strings.Cut(kv, "=")
-		fmt.Fprintf(&b, `if [ -n "${%[1]s+x}" ]; then __gopi_o_%[1]s=$%[1]s; else unset __gopi_o_%[1]s; fi; export %[1]s=%[2]s; `, k, Quote(v))
+		fmt.Fprintf(&b, `if %[3]stest -n "${%[1]s+x}"; then __gopi_o_%[1]s=$%[1]s; else %[3]sunset __gopi_o_%[1]s; fi; %[3]sexport %[1]s=%[2]s; `, k, Quote(v), bi)
 	}
 	if req.Dir != "" {
+		b.WriteString(bi)
 		b.WriteString("cd -- ")
 		b.WriteString(Quote(req.Dir))
 		b.WriteString(" && ")
 	}
+	b.WriteString(bi)
 	b.WriteString(". ")
 	b.WriteString(Quote(s.script))
 	b.WriteString("; } </dev/null >&3 2>&3 3>&-; __gopi_ec=$?; ")
+	b.WriteString(bi)
+	b.WriteString("set +eu; ")
 	for _, kv := range names {
 		k, _, _ := strings.Cut(kv, "=")
-		fmt.Fprintf(&b, `if [ -n "${__gopi_o_%[1]s+x}" ]; then %[1]s=$__gopi_o_%[1]s; unset __gopi_o_%[1]s; else unset %[1]s; fi; `, k)
+		fmt.Fprintf(&b, `if %[2]stest -n "${__gopi_o_%[1]s+x}"; then %[1]s=$__gopi_o_%[1]s; %[2]sunset __gopi_o_%[1]s; else %[2]sunset %[1]s; fi; `, k, bi)
 	}
 	if req.Dir != "" {
-		b.WriteString(`cd -- "$__gopi_d" 2>/dev/null; `)
+		fmt.Fprintf(&b, `%scd -- "$__gopi_d" 2>/dev/null; `, bi)
 	}
-	fmt.Fprintf(&b, `printf '\0%%s;%%d;%%s\0' %s "$__gopi_ec" "$PWD" >&3`+"\n", s.magic)
+	fmt.Fprintf(&b, `%sprintf '\0%%s;%%d;%%s\0' %s "$__gopi_ec" "$PWD" >&3`+"\n", bi, s.magic)
 	return b.String()
 }
 
@@ -330,6 +347,7 @@ func (s *Session) Close() error {
 		case <-time.After(100 * time.Millisecond):
 		}
 		s.end() // the shell if still there, and what it left running
+		s.cfg.owner.ended(s.cmd.Process.Pid)
 		<-s.exited
 		_ = s.out.SetReadDeadline(time.Now().Add(drainWait))
 		<-s.readerDone

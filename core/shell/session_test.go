@@ -205,3 +205,43 @@ func TestSessionStartFailure(t *testing.T) {
 		t.Fatal("started")
 	}
 }
+
+// A command may leave functions and aliases named like the commands the
+// protocol runs (printf, cd, test, export, …) and shell options that end a
+// shell at the first failure; later commands still run, report their
+// status and keep the shell's state.
+func TestSessionSurvivesShadowedBuiltins(t *testing.T) {
+	sh, dir := startSession(t, testConfig(t))
+	sub := filepath.Join(dir, "sub")
+	if err := os.Mkdir(sub, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	const limit = 10 * time.Second // a lost trailer fails the test instead of hanging it
+	define := `set -eu; X=kept
+printf() { echo shadowed; }; cd() { echo no-cd; return 1; }; echo() { :; }
+test() { return 1; }; [() { return 1; }; export() { :; }; unset() { :; }
+.() { :; }; source() { :; }; command() { :; }; set() { :; }; greet() { \builtin echo hi; }
+shopt -s expand_aliases; alias printf=false cd=false builtin=false command=false export=false unset=false test=false`
+	steps := []struct {
+		req  Request
+		out  string
+		code int
+	}{
+		{Request{Command: define}, "", 0},
+		// An explicit directory and extra variables go through cd, test,
+		// export and unset; false would end a shell left with errexit.
+		{Request{Command: "false", Dir: sub, Env: map[string]string{"A": "b"}}, "", 1},
+		{Request{Command: `\builtin echo "$X ${A-unset} $NOT_SET"; \builtin cd sub`}, "kept unset \n", 0},
+		{Request{Command: `greet; \builtin echo "$PWD"`}, "hi\n" + sub + "\n", 0},
+	}
+	for i, st := range steps {
+		st.req.Timeout = limit
+		out, res := run(t, sh, st.req)
+		if out != st.out || !res.Exited || res.ExitCode != st.code || res.ShellExited {
+			t.Fatalf("step %d: %q %+v; want %q, code %d", i, out, res, st.out, st.code)
+		}
+	}
+	if sh.Dir() != sub {
+		t.Fatalf("dir %q, want %q", sh.Dir(), sub)
+	}
+}

@@ -26,12 +26,23 @@ type OutputSink struct {
 	file      *os.File
 	id        string
 	fileErr   error
+	fileMax   int64 // most bytes the artifact may hold; 0: no cap
+	fileSize  int64 // bytes written to the artifact
+	fileCut   bool  // output went past fileMax and was not saved
 }
 
 // NewOutputSink returns a sink spilling to store (may be nil) as toolType
 // artifacts ("bash", "python", …).
 func NewOutputSink(store *ArtifactStore, toolType string) *OutputSink {
 	return &OutputSink{store: store, toolType: toolType, limit: DefaultMaxBytes}
+}
+
+// LimitArtifact caps the artifact at n bytes (0: no cap): output past it
+// is counted and its tail kept, but not saved. Call it before writing.
+func (s *OutputSink) LimitArtifact(n int64) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.fileMax = max(n, 0)
 }
 
 // Write appends p. It never fails: spill errors only cost the full copy.
@@ -41,9 +52,7 @@ func (s *OutputSink) Write(p []byte) (int, error) {
 	s.total += int64(len(p))
 	s.lines += int64(bytes.Count(p, []byte{'\n'}))
 	if s.file != nil {
-		if _, err := s.file.Write(p); err != nil {
-			s.fileErr = err
-		}
+		s.save(p)
 	}
 	s.tail = append(s.tail, p...)
 	if len(s.tail) > s.limit {
@@ -73,9 +82,6 @@ func (s *OutputSink) openSpill(seen []byte) {
 	if err == nil {
 		f, err = os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
 	}
-	if err == nil {
-		_, err = f.Write(seen)
-	}
 	if err != nil {
 		if f != nil {
 			f.Close()
@@ -84,6 +90,23 @@ func (s *OutputSink) openSpill(seen []byte) {
 		return
 	}
 	s.file, s.id = f, id
+	s.save(seen)
+}
+
+// save writes p to the artifact, up to its cap.
+func (s *OutputSink) save(p []byte) {
+	if s.fileMax > 0 && s.fileSize+int64(len(p)) > s.fileMax {
+		p = p[:s.fileMax-s.fileSize]
+		s.fileCut = true
+	}
+	if len(p) == 0 {
+		return
+	}
+	n, err := s.file.Write(p)
+	s.fileSize += int64(n)
+	if err != nil && s.fileErr == nil {
+		s.fileErr = err
+	}
 }
 
 // Snapshot returns the tail kept so far and the number of bytes written,
@@ -101,6 +124,10 @@ type SinkSummary struct {
 	TotalBytes int64  // bytes written
 	TotalLines int64  // '\n' count plus one for a final unterminated line
 	ArtifactID string // artifact holding the full output; "" when none
+	// ArtifactCut is the size the artifact was cut at when the output went
+	// past the cap of LimitArtifact (it holds the first ArtifactCut bytes
+	// only); 0 when it holds everything.
+	ArtifactCut int64
 }
 
 // Close finishes the spill file and returns the summary. Further writes
@@ -120,6 +147,9 @@ func (s *OutputSink) Close() (SinkSummary, error) {
 		s.file = nil
 		if s.fileErr == nil {
 			sum.ArtifactID = s.id
+			if s.fileCut {
+				sum.ArtifactCut = s.fileSize
+			}
 		}
 	}
 	if s.fileErr != nil {

@@ -226,3 +226,33 @@ func TestOutputSink(t *testing.T) {
 		t.Fatalf("%v %v", sum.Truncated, err)
 	}
 }
+
+// A capped sink stops saving at the cap, whether the cap falls in what
+// was seen before the spill or later, and keeps counting and keeping the
+// tail; a cap the output stays under cuts nothing.
+func TestOutputSinkArtifactCap(t *testing.T) {
+	store := NewArtifactStore(filepath.Join(t.TempDir(), "a"))
+	for _, limit := range []int64{1000, DefaultMaxBytes + 5000} {
+		s := NewOutputSink(store, "bash")
+		s.LimitArtifact(limit)
+		var all strings.Builder
+		for i := range 20000 {
+			line := fmt.Sprintf("line %d\n", i)
+			all.WriteString(line)
+			s.Write([]byte(line))
+		}
+		sum, err := s.Close()
+		if err != nil || sum.ArtifactCut != limit || sum.TotalBytes != int64(all.Len()) || sum.TotalLines != 20000 || !strings.HasSuffix(all.String(), sum.Output) {
+			t.Fatalf("limit %d: cut %d, total %d, %v", limit, sum.ArtifactCut, sum.TotalBytes, err)
+		}
+		if full, _ := store.Read(sum.ArtifactID); full != all.String()[:limit] {
+			t.Fatalf("limit %d: artifact has %d bytes", limit, len(full))
+		}
+	}
+	s := NewOutputSink(store, "bash")
+	s.LimitArtifact(1 << 30)
+	s.Write(bytes.Repeat([]byte("x\n"), DefaultMaxBytes))
+	if sum, err := s.Close(); err != nil || sum.ArtifactID == "" || sum.ArtifactCut != 0 {
+		t.Fatalf("%+v %v", sum.ArtifactCut, err)
+	}
+}

@@ -88,6 +88,17 @@ func (r *Result) MarshalJSON() ([]byte, error) {
 // abort.
 var ErrAborted = errors.New("tool call aborted")
 
+// AbortRunError is returned by a tool that ends the whole run, as the
+// user's abort would: the ask tool when the user dismisses its question.
+// The call's result is Msg (an error result); the agent then stops the run.
+// errors.Is(err, ErrAborted) holds for it.
+type AbortRunError struct{ Msg string }
+
+func (e *AbortRunError) Error() string { return e.Msg }
+
+// Is reports that the error is an abort (ErrAborted).
+func (e *AbortRunError) Is(target error) bool { return target == ErrAborted }
+
 // Error is a user-facing tool failure: its message is what the model sees,
 // so it says what was wrong and what to do.
 type Error struct {
@@ -110,7 +121,8 @@ func Errorf(format string, args ...any) error {
 // returns its result. Invalid arguments and execution errors become results
 // with IsError (never a Go error). An abort — ctx cancelled, or the tool
 // returning an error wrapping ErrAborted or context.Canceled — returns an
-// error wrapping ErrAborted and an error result saying so.
+// error wrapping ErrAborted and an error result saying so; a tool's own
+// AbortRunError keeps its text as the result and is returned wrapped.
 func Run(ctx context.Context, t Tool, raw json.RawMessage, onUpdate UpdateFunc) (*Result, error) {
 	args, err := DecodeArgs(t.Definition(), raw)
 	if err != nil {
@@ -131,6 +143,10 @@ func Invoke(ctx context.Context, t Tool, args Args, onUpdate UpdateFunc) (*Resul
 	}
 	res, err := executeGuarded(ctx, t, args, onUpdate)
 	if err != nil {
+		var stop *AbortRunError
+		if errors.As(err, &stop) && ctx.Err() == nil {
+			return ErrorResult(stop), fmt.Errorf("%s: %w", name, err)
+		}
 		if errors.Is(err, ErrAborted) || errors.Is(err, context.Canceled) || (ctx.Err() != nil && errors.Is(err, ctx.Err())) {
 			return abortResult(name), fmt.Errorf("%s: %w", name, ErrAborted)
 		}

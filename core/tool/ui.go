@@ -2,19 +2,33 @@ package tool
 
 import (
 	"context"
+	"errors"
 	"time"
+)
+
+// Why a dialog ended without an answer. The dialogs of a UI return one of
+// these, or ctx's error when ctx ended first; callers tell them apart with
+// errors.Is (a timeout usually means "take the default", a dismissal "the
+// user said no").
+var (
+	// ErrDialogCancelled: the user dismissed the dialog (or the front end
+	// went away).
+	ErrDialogCancelled = errors.New("the user dismissed the dialog")
+	// ErrDialogTimedOut: the dialog's timeout passed with no answer.
+	ErrDialogTimedOut = errors.New("the dialog timed out without an answer")
 )
 
 // UI is what a front end with a user offers tools (and, later,
 // extensions): dialogs that wait for an answer, and status updates. RPC
 // mode implements it over extension_ui_request frames; the TUI will draw
-// it. Dialogs return ok=false when the user cancelled, the timeout passed
-// (0: none) or ctx ended.
+// it. A dialog's timeout of 0 means none. Without an answer a dialog
+// returns ErrDialogCancelled, ErrDialogTimedOut or ctx's error.
 type UI interface {
-	Select(ctx context.Context, title string, options []string, timeout time.Duration) (choice string, ok bool)
-	Confirm(ctx context.Context, title, message string, timeout time.Duration) bool
-	Input(ctx context.Context, title, placeholder string, timeout time.Duration) (text string, ok bool)
-	Editor(ctx context.Context, title, prefill string, timeout time.Duration) (text string, ok bool)
+	Select(ctx context.Context, title string, options []string, timeout time.Duration) (choice string, err error)
+	// Confirm returns false, nil when the user declined.
+	Confirm(ctx context.Context, title, message string, timeout time.Duration) (yes bool, err error)
+	Input(ctx context.Context, title, placeholder string, timeout time.Duration) (text string, err error)
+	Editor(ctx context.Context, title, prefill string, timeout time.Duration) (text string, err error)
 	Notify(message, level string)
 	SetStatus(key, text string)
 	SetWidget(key string, lines []string)

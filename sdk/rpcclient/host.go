@@ -205,11 +205,13 @@ type UIRequest struct {
 }
 
 // UIAnswer answers a dialog: Value for select, input and editor, Confirmed
-// for confirm, Cancelled to dismiss it.
+// for confirm, Cancelled to dismiss it, TimedOut (with Cancelled) when the
+// host's own timer ended it unanswered.
 type UIAnswer struct {
 	Value     *string `json:"value,omitempty"`
 	Confirmed *bool   `json:"confirmed,omitempty"`
 	Cancelled bool    `json:"cancelled,omitempty"`
+	TimedOut  bool    `json:"timedOut,omitempty"`
 }
 
 // UIHandler answers dialogs.
@@ -244,6 +246,9 @@ func (c *Client) serveUI(f Frame) {
 	switch {
 	case a.Cancelled:
 		frame["cancelled"] = true
+		if a.TimedOut {
+			frame["timedOut"] = true
+		}
 	case a.Confirmed != nil:
 		frame["confirmed"] = *a.Confirmed
 	case a.Value != nil:

@@ -26,8 +26,10 @@
 //     <scheme>://… go to the host as host_uri_request / host_uri_cancel,
 //     answered by host_uri_result;
 //   - extension UI: dialogs and status updates as extension_ui_request,
-//     answered by extension_ui_response (a dialog that times out resolves
-//     to its default; unknown ids are ignored).
+//     answered by extension_ui_response (a dialog that times out, by our
+//     timer or the host's cancelled+timedOut, resolves to its default; one
+//     the host cancels without timedOut was dismissed by the user; unknown
+//     ids are ignored).
 //
 // Every frame is written whole with one write, whatever goroutine sends
 // it. When standard input closes (or the process is told to stop),

@@ -6,6 +6,8 @@ import (
 	"strconv"
 	"sync"
 	"time"
+
+	"github.com/gopi-agent/gopi/core/tool"
 )
 
 // uiBridge is the extension UI sub-protocol: dialogs go out as
@@ -34,8 +36,10 @@ func newUIBridge(out *writer, emitTitle bool) *uiBridge {
 }
 
 // request sends a dialog and waits for its answer, the timeout, or ctx.
-// ok is false when the dialog was cancelled, timed out or ctx ended.
-func (u *uiBridge) request(ctx context.Context, method string, fields map[string]any, timeout time.Duration) (uiAnswer, bool) {
+// The error says why there is no answer: tool.ErrDialogCancelled (the host
+// dismissed it), tool.ErrDialogTimedOut (our timeout, or the host's:
+// cancelled with timedOut) or ctx's error.
+func (u *uiBridge) request(ctx context.Context, method string, fields map[string]any, timeout time.Duration) (uiAnswer, error) {
 	u.mu.Lock()
 	u.seq++
 	id := "ui_" + strconv.Itoa(u.seq)
@@ -58,13 +62,19 @@ func (u *uiBridge) request(ctx context.Context, method string, fields map[string
 	u.out.send(frame)
 	select {
 	case a := <-ch:
-		return a, !a.Cancelled
+		switch {
+		case a.Cancelled && a.TimedOut:
+			return a, tool.ErrDialogTimedOut
+		case a.Cancelled:
+			return a, tool.ErrDialogCancelled
+		}
+		return a, nil
 	case <-expire:
 		u.out.send(uiFrame("ui_cancel_"+id, "cancel", map[string]any{"targetId": id}))
-		return uiAnswer{TimedOut: true}, false
+		return uiAnswer{}, tool.ErrDialogTimedOut
 	case <-ctx.Done():
 		u.out.send(uiFrame("ui_cancel_"+id, "cancel", map[string]any{"targetId": id}))
-		return uiAnswer{Cancelled: true}, false
+		return uiAnswer{}, ctx.Err()
 	}
 }
 
@@ -88,7 +98,7 @@ func (u *uiBridge) answer(line []byte) {
 	}
 }
 
-// cancelAll ends every open dialog as cancelled.
+// cancelAll ends every open dialog as dismissed (the host is gone).
 func (u *uiBridge) cancelAll() {
 	u.mu.Lock()
 	defer u.mu.Unlock()
@@ -101,39 +111,44 @@ func (u *uiBridge) cancelAll() {
 	}
 }
 
-// Select asks the host to pick one of options; ok is false when cancelled
-// or timed out (the caller then uses its default).
-func (u *uiBridge) Select(ctx context.Context, title string, options []string, timeout time.Duration) (string, bool) {
-	a, ok := u.request(ctx, "select", map[string]any{"title": title, "options": options}, timeout)
-	if !ok || a.Value == nil {
-		return "", false
-	}
-	return *a.Value, true
+// Select asks the host to pick one of options. An answer without a value
+// counts as dismissed.
+func (u *uiBridge) Select(ctx context.Context, title string, options []string, timeout time.Duration) (string, error) {
+	a, err := u.request(ctx, "select", map[string]any{"title": title, "options": options}, timeout)
+	return a.text(err)
 }
 
-// Confirm asks a yes/no question; false when declined, cancelled or timed
-// out.
-func (u *uiBridge) Confirm(ctx context.Context, title, message string, timeout time.Duration) bool {
-	a, ok := u.request(ctx, "confirm", map[string]any{"title": title, "message": message}, timeout)
-	return ok && a.Confirmed != nil && *a.Confirmed
+// Confirm asks a yes/no question; false, nil when declined.
+func (u *uiBridge) Confirm(ctx context.Context, title, message string, timeout time.Duration) (bool, error) {
+	a, err := u.request(ctx, "confirm", map[string]any{"title": title, "message": message}, timeout)
+	if err != nil {
+		return false, err
+	}
+	return a.Confirmed != nil && *a.Confirmed, nil
 }
 
 // Input asks for a line of text.
-func (u *uiBridge) Input(ctx context.Context, title, placeholder string, timeout time.Duration) (string, bool) {
-	a, ok := u.request(ctx, "input", map[string]any{"title": title, "placeholder": placeholder}, timeout)
-	if !ok || a.Value == nil {
-		return "", false
-	}
-	return *a.Value, true
+func (u *uiBridge) Input(ctx context.Context, title, placeholder string, timeout time.Duration) (string, error) {
+	a, err := u.request(ctx, "input", map[string]any{"title": title, "placeholder": placeholder}, timeout)
+	return a.text(err)
 }
 
 // Editor asks for multi-line text, starting from prefill.
-func (u *uiBridge) Editor(ctx context.Context, title, prefill string, timeout time.Duration) (string, bool) {
-	a, ok := u.request(ctx, "editor", map[string]any{"title": title, "prefill": prefill}, timeout)
-	if !ok || a.Value == nil {
-		return "", false
+func (u *uiBridge) Editor(ctx context.Context, title, prefill string, timeout time.Duration) (string, error) {
+	a, err := u.request(ctx, "editor", map[string]any{"title": title, "prefill": prefill}, timeout)
+	return a.text(err)
+}
+
+// text returns the answer's value; an answer without one (the wrong kind
+// for the dialog) counts as dismissed.
+func (a uiAnswer) text(err error) (string, error) {
+	switch {
+	case err != nil:
+		return "", err
+	case a.Value == nil:
+		return "", tool.ErrDialogCancelled
 	}
-	return *a.Value, true
+	return *a.Value, nil
 }
 
 // fire sends a request that expects no answer.

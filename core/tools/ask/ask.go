@@ -2,11 +2,13 @@
 // options (or to type an answer of their own) through the session's UI.
 // It exists only where a UI does (RPC mode, later the TUI); a question
 // left unanswered past ask.timeout takes its recommended option, or the
-// first one.
+// first one. A question the user dismisses ends the run (the call fails
+// with "Ask tool was cancelled by the user" and the agent stops).
 package ask
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"strings"
 	"time"
@@ -140,26 +142,30 @@ func (t *Tool) ask(ctx context.Context, q question, timeout time.Duration) (Resu
 		if q.Multi && len(r.SelectedOptions) > 0 {
 			menu = append(menu, doneOption)
 		}
-		choice, ok := t.env.UI.Select(ctx, q.Question, menu, timeout)
-		if !ok {
-			if ctx.Err() != nil {
-				return r, fmt.Errorf("%w: Ask input was cancelled", tool.ErrAborted)
-			}
-			if len(r.SelectedOptions) == 0 && timeout > 0 {
-				return fallback(), nil
-			}
+		choice, err := t.env.UI.Select(ctx, q.Question, menu, timeout)
+		switch {
+		case err == nil:
+		case ctx.Err() != nil:
+			return r, fmt.Errorf("%w: Ask input was cancelled", tool.ErrAborted)
+		case errors.Is(err, tool.ErrDialogTimedOut):
 			if len(r.SelectedOptions) > 0 {
-				return r, nil
+				return r, nil // a multi-select keeps what was picked
 			}
-			return r, tool.Errorf(errCancelled)
+			return fallback(), nil
+		default: // dismissed: the run ends, as the spec has it
+			return r, &tool.AbortRunError{Msg: errCancelled}
 		}
 		switch choice {
 		case doneOption:
 			return r, nil
 		case otherOption:
-			text, ok := t.env.UI.Editor(ctx, q.Question, "", 0)
-			if !ok {
-				return r, tool.Errorf(errCancelled)
+			text, err := t.env.UI.Editor(ctx, q.Question, "", 0)
+			switch {
+			case err == nil:
+			case ctx.Err() != nil:
+				return r, fmt.Errorf("%w: Ask input was cancelled", tool.ErrAborted)
+			default:
+				return r, &tool.AbortRunError{Msg: errCancelled}
 			}
 			r.CustomInput = text
 			return r, nil

@@ -9,7 +9,9 @@
 // async.enabled; the interceptor (bashInterceptor.enabled) refuses
 // commands that have a better tool while that tool is offered; artifact://
 // URLs in the command, env values and cwd become file paths; the working
-// directory must exist; the timeout is clamped to 1..3600 seconds. Then
+// directory must exist (when the shell's own was deleted, a command that
+// starts with `cd DIR;` to an existing absolute DIR is let through); the
+// timeout is clamped to 1..3600 seconds. Then
 // the command runs in the background (async), with auto-backgrounding
 // (bash.autoBackground.enabled), in a PTY (pty, a UI, PI_NO_PTY unset) or
 // in the foreground.
@@ -20,6 +22,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"path/filepath"
 	"strings"
 	"time"
 
@@ -156,8 +159,13 @@ func (t *Tool) prepare(in input) (call, error) {
 	if dir != "" {
 		c.dir = t.env.Resolve(dir)
 		check = c.dir
-	} else if pool, _, err := SessionShell(t.env); err == nil {
+	} else if pool, err := SessionShell(t.env); err == nil {
 		check = pool.Dir()
+		// The shell's directory may have been deleted; a command that
+		// starts by leaving it for one that exists still runs.
+		if to := t.env.ExpandHome(leadingCdDir(c.command)); filepath.IsAbs(to) && !isDir(check) && isDir(to) {
+			check = to
+		}
 	} else {
 		check = t.env.Cwd
 	}
@@ -171,6 +179,12 @@ func (t *Tool) prepare(in input) (call, error) {
 		return call{}, tool.Errorf("Working directory is not a directory: %s", check)
 	}
 	return c, nil
+}
+
+// isDir reports whether path is an existing directory.
+func isDir(path string) bool {
+	fi, err := os.Stat(path)
+	return err == nil && fi.IsDir()
 }
 
 // timeout is the call's timeout as a duration.

@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 )
@@ -266,5 +267,89 @@ func TestParseInputCd(t *testing.T) {
 	in, _ := parseInput(map[string]any{"command": "cd a && b", "cwd": "c"})
 	if in.Cwd != "c" || in.Command != "cd a && b" {
 		t.Fatal(in)
+	}
+}
+
+// While the session's shell is held by another command, a call runs in a
+// separate shell and says so: earlier exports are missing there and its
+// own do not last. A call that gets the session's shell says nothing.
+func TestBashFreshShellNotice(t *testing.T) {
+	env := newEnv(t)
+	if o := callTool(t, env, `{"command": "export KEPT=yes"}`); o.isError {
+		t.Fatal(o.text)
+	}
+	fifo := filepath.Join(env.Cwd, "fifo")
+	if err := syscall.Mkfifo(fifo, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	held := make(chan outcome)
+	go func() { held <- callTool(t, env, `{"command": "echo > holding; read x < fifo; echo released"}`) }()
+	for {
+		if _, err := os.Stat(filepath.Join(env.Cwd, "holding")); err == nil {
+			break
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+	o := callTool(t, env, `{"command": "echo ${KEPT-unset}; export LOST=1"}`)
+	if want := "unset\n\n" + freshShellNotice; o.isError || o.text != want {
+		t.Fatalf("got %q, want %q", o.text, want)
+	}
+	if err := os.WriteFile(fifo, []byte("go\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if o := <-held; o.text != "released\n" {
+		t.Fatalf("the holding call: %q", o.text)
+	}
+	if o := callTool(t, env, `{"command": "echo ${KEPT-unset} ${LOST-unset}"}`); o.text != "yes unset\n" {
+		t.Fatalf("back in the session's shell: %q", o.text)
+	}
+}
+
+// bash.maxArtifactBytes caps the saved output: the artifact holds the
+// first bytes only, the command still runs to its end (the tail and the
+// counts cover everything) and the result says where the cut is.
+func TestBashArtifactCap(t *testing.T) {
+	env := newEnv(t)
+	env.Settings.Bash.MaxArtifactBytes = 100000
+	o := callTool(t, env, `{"command": "seq 1 200000"}`)
+	tr := o.details.Meta.Truncation
+	if o.isError || tr == nil || tr.TotalBytes != 1288895 || tr.TotalLines != 200000 || tr.ArtifactID != "0" || tr.ArtifactCut != 100000 {
+		t.Fatalf("%+v", tr)
+	}
+	want := fmt.Sprintf("199999\n200000\n\n[Showing lines %d-200000 of 200000 (50.0KB limit). The saved output was cut at 100000 bytes (bash.maxArtifactBytes); what it holds: artifact://0]", tr.ShownRange.Start)
+	if !strings.HasSuffix(o.text, want) {
+		t.Fatalf("%q", o.text[len(o.text)-200:])
+	}
+	full, err := env.Artifacts.Read("0")
+	if err != nil || len(full) != 100000 || !strings.HasPrefix(full, "1\n2\n") {
+		t.Fatal(len(full), err)
+	}
+}
+
+// Once the shell's directory is deleted a command is refused, unless it
+// starts by changing to a directory that exists: with && (moved to cwd),
+// ; or a newline.
+func TestBashDeletedDirectory(t *testing.T) {
+	env := newEnv(t)
+	env.Home = t.TempDir() // ~ in the cd and the shell's HOME agree
+	env.Settings.Shell.Environ = append(env.Settings.Shell.Environ, "HOME="+env.Home)
+	other := t.TempDir()
+	gone := filepath.Join(env.Cwd, "gone")
+	leave := fmt.Sprintf(`{"command": "mkdir %[1]s; cd %[1]s; rmdir %[1]s"}`, gone)
+	for _, tc := range []struct{ args, text string }{
+		{`{"command": "cd ` + other + ` && pwd"}`, other + "\n"},
+		{`{"command": "cd ` + other + `; pwd"}`, other + "\n"},
+		{`{"command": "cd '` + other + `'\npwd"}`, other + "\n"},
+		{`{"command": "cd ~; pwd"}`, env.Home + "\n"},
+	} {
+		if o := callTool(t, env, leave); o.isError {
+			t.Fatal(o.text)
+		}
+		if o := callTool(t, env, `{"command": "pwd"}`); !o.isError || o.text != "Working directory does not exist: "+gone {
+			t.Fatalf("in the deleted directory: %q", o.text)
+		}
+		if o := callTool(t, env, tc.args); o.isError || o.text != tc.text {
+			t.Errorf("%s: %q", tc.args, o.text)
+		}
 	}
 }

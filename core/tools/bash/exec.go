@@ -19,7 +19,6 @@ type poolKey struct{}
 // sessionShell is the session's shell pool, or why there is none.
 type sessionShell struct {
 	pool *shell.Pool
-	cfg  shell.Config
 	err  error
 }
 
@@ -34,16 +33,18 @@ func (s *sessionShell) Close() error {
 // SessionShell returns the session's shell: a persistent shell (one at a
 // time, with one-shot fallback) shared by the bash tool and the user's
 // "!cmd" commands, starting in the session's directory. The error says
-// why no shell can be found.
-func SessionShell(env *tool.Env) (*shell.Pool, shell.Config, error) {
+// why no shell can be found. Every process a command of the session
+// starts, in the foreground, the background or a terminal, belongs to the
+// pool and ends when the Env is closed.
+func SessionShell(env *tool.Env) (*shell.Pool, error) {
 	s := env.Value(poolKey{}, func() any {
 		cfg, err := shell.FromConfig(env.Settings.Shell)
 		if err != nil {
 			return &sessionShell{err: err}
 		}
-		return &sessionShell{pool: shell.NewPool(cfg, env.Cwd), cfg: cfg}
+		return &sessionShell{pool: shell.NewPool(cfg, env.Cwd)}
 	}).(*sessionShell)
-	return s.pool, s.cfg, s.err
+	return s.pool, s.err
 }
 
 // RunOptions refine Run.
@@ -62,34 +63,38 @@ type RunOptions struct {
 type Outcome struct {
 	Output tool.SinkSummary // the tail (the whole output when short), sizes, the artifact holding all of it
 	Result shell.Result     // exit status, timeout, cancellation, whether the shell is gone
+	// FreshShell: the command was meant for the session's shell but ran in
+	// a one-shot shell instead (the session's was busy or could not
+	// start), so the shell state of earlier calls did not apply and its own
+	// will not last.
+	FreshShell bool
 }
 
 // Run runs command in the session's shell with its output going through
 // an OutputSink (a 50 KB tail in memory, everything in an artifact once it
 // is longer). It fails only when the command could not be started.
 func Run(ctx context.Context, env *tool.Env, command string, opts RunOptions) (Outcome, error) {
-	pool, cfg, err := SessionShell(env)
+	pool, err := SessionShell(env)
 	if err != nil {
 		return Outcome{}, tool.Errorf("Cannot run commands: %v", err)
 	}
 	sink := tool.NewOutputSink(env.Artifacts, "bash")
+	sink.LimitArtifact(env.Settings.Bash.MaxArtifactBytes)
 	stop := streamTail(sink, opts.OnTail)
 	req := shell.Request{Command: command, Dir: opts.Dir, Env: opts.Env, Timeout: opts.Timeout, Output: sink}
 	var res shell.Result
 	if opts.OneShot {
-		if req.Dir == "" {
-			req.Dir = pool.Dir()
-		}
-		res, err = shell.RunOnce(ctx, cfg, req)
+		res, err = pool.RunOnce(ctx, req)
 	} else {
 		res, err = pool.Run(ctx, req)
 	}
 	stop()
 	sum, _ := sink.Close() // a failed spill only costs the full copy
+	o := Outcome{Output: sum, Result: res, FreshShell: !opts.OneShot && res.OneShot}
 	if err != nil {
-		return Outcome{Output: sum, Result: res}, tool.Errorf("Cannot run the command: %v", err)
+		return o, tool.Errorf("Cannot run the command: %v", err)
 	}
-	return Outcome{Output: sum, Result: res}, nil
+	return o, nil
 }
 
 // streamTail calls onTail with the sink's tail every UpdateInterval while

@@ -20,6 +20,10 @@ var (
 	// leadingCd matches `cd <dir> &&` at the start of a command; the
 	// directory may hold backslash escapes but no unescaped & or \.
 	leadingCd = regexp.MustCompile(`^cd\s+((?:[^&\\]|\\.)+?)\s*&&\s*`)
+	// leadingCdThen matches a command starting with `cd <dir>` followed by
+	// ; or a newline, or nothing: the directory is taken whether or not
+	// the cd succeeds, so it is not moved to cwd.
+	leadingCdThen = regexp.MustCompile(`^cd\s+((?:[^;&|<>\n\\]|\\.)+?)\s*(?:[;\n]|$)`)
 )
 
 // input is a call's arguments after normalisation.
@@ -74,6 +78,17 @@ func parseInput(args tool.Args) (input, error) {
 	}
 	in.Timeout = min(max(in.Requested, MinTimeout), MaxTimeout)
 	return in, nil
+}
+
+// leadingCdDir returns the directory a command changes to before
+// anything else (`cd DIR; …`, `cd DIR` and a newline, `cd DIR` alone), or
+// "" when it does not start so. The `cd DIR && …` form is moved to cwd
+// by parseInput instead.
+func leadingCdDir(command string) string {
+	if m := leadingCdThen.FindStringSubmatch(command); m != nil {
+		return unquoteDir(strings.TrimSpace(m[1]))
+	}
+	return ""
 }
 
 // unquoteDir strips one pair of surrounding quotes, as omp does.

@@ -15,7 +15,7 @@ const terminalTitle = "Console"
 // can show a terminal, the output is shown there and the user's typing
 // goes to the command; dismissing the terminal ends the command.
 func (t *Tool) runPTY(ctx context.Context, c call) (*tool.Result, error) {
-	pool, cfg, err := SessionShell(t.env)
+	pool, err := SessionShell(t.env)
 	if err != nil {
 		return nil, tool.Errorf("Cannot run commands: %v", err)
 	}
@@ -35,8 +35,9 @@ func (t *Tool) runPTY(ctx context.Context, c call) (*tool.Result, error) {
 		}
 	}
 	sink := tool.NewOutputSink(t.env.Artifacts, "bash")
+	sink.LimitArtifact(t.env.Settings.Bash.MaxArtifactBytes)
 	req.Output = sink
-	res, err := shell.RunPTY(ctx, cfg, req)
+	res, err := pool.RunPTY(ctx, req)
 	if err != nil {
 		fmt.Fprintf(sink, "PTY error: %v\n", err)
 		res = shell.Result{OneShot: true}

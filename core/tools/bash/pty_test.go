@@ -15,17 +15,23 @@ import (
 // fakeUI is a UI without dialogs.
 type fakeUI struct{}
 
-func (fakeUI) Select(context.Context, string, []string, time.Duration) (string, bool) {
-	return "", false
+func (fakeUI) Select(context.Context, string, []string, time.Duration) (string, error) {
+	return "", tool.ErrDialogCancelled
 }
-func (fakeUI) Confirm(context.Context, string, string, time.Duration) bool          { return false }
-func (fakeUI) Input(context.Context, string, string, time.Duration) (string, bool)  { return "", false }
-func (fakeUI) Editor(context.Context, string, string, time.Duration) (string, bool) { return "", false }
-func (fakeUI) Notify(string, string)                                                {}
-func (fakeUI) SetStatus(string, string)                                             {}
-func (fakeUI) SetWidget(string, []string)                                           {}
-func (fakeUI) SetTitle(string)                                                      {}
-func (fakeUI) SetEditorText(string)                                                 {}
+func (fakeUI) Confirm(context.Context, string, string, time.Duration) (bool, error) {
+	return false, tool.ErrDialogCancelled
+}
+func (fakeUI) Input(context.Context, string, string, time.Duration) (string, error) {
+	return "", tool.ErrDialogCancelled
+}
+func (fakeUI) Editor(context.Context, string, string, time.Duration) (string, error) {
+	return "", tool.ErrDialogCancelled
+}
+func (fakeUI) Notify(string, string)      {}
+func (fakeUI) SetStatus(string, string)   {}
+func (fakeUI) SetWidget(string, []string) {}
+func (fakeUI) SetTitle(string)            {}
+func (fakeUI) SetEditorText(string)       {}
 
 // typingUI is a UI with a terminal that answers prompts: when the screen
 // shows a key of answers, it types the value.

@@ -13,6 +13,7 @@ const (
 	missingExit      = "Command failed: missing exit status"
 	cancelledText    = "Command cancelled"
 	shellEndedNotice = "[The session's shell ended with this command; the next command starts in a new shell, so earlier directory changes and variables are gone.]"
+	freshShellNotice = "[The session's shell was busy (or could not start), so this ran in a separate shell: it started in the session's directory but without the variables and functions of earlier calls, and its own cd and exports are not kept.]"
 )
 
 // Details are the bash tool's structured result.
@@ -39,6 +40,9 @@ type Truncation struct {
 	MaxBytes    int    `json:"maxBytes"`
 	ShownRange  Range  `json:"shownRange"`
 	ArtifactID  string `json:"artifactId,omitempty"` // the full output: artifact://<id>
+	// ArtifactCut is set when the artifact holds only the first
+	// ArtifactCut bytes (bash.maxArtifactBytes).
+	ArtifactCut int64 `json:"artifactCutAt,omitempty"`
 }
 
 // Range is a 1-based inclusive line range.
@@ -83,14 +87,17 @@ func truncation(o Outcome) *Truncation {
 		TotalLines: s.TotalLines, TotalBytes: s.TotalBytes,
 		OutputLines: outLines, OutputBytes: int64(len(s.Output)), MaxBytes: tool.DefaultMaxBytes,
 		ShownRange: Range{Start: max(s.TotalLines-outLines+1, 1), End: s.TotalLines},
-		ArtifactID: s.ArtifactID,
+		ArtifactID: s.ArtifactID, ArtifactCut: s.ArtifactCut,
 	}
 }
 
 // truncationNotice is the line after a truncated output.
 func truncationNotice(tr *Truncation) string {
 	n := fmt.Sprintf("[Showing lines %d-%d of %d (%s limit)", tr.ShownRange.Start, tr.ShownRange.End, tr.TotalLines, tool.FormatSize(int64(tr.MaxBytes)))
-	if tr.ArtifactID != "" {
+	switch {
+	case tr.ArtifactID != "" && tr.ArtifactCut > 0:
+		return fmt.Sprintf("%s. The saved output was cut at %d bytes (bash.maxArtifactBytes); what it holds: %s]", n, tr.ArtifactCut, tool.ArtifactURL(tr.ArtifactID))
+	case tr.ArtifactID != "":
 		return n + ". " + tool.FullOutputNotice(tr.ArtifactID) + "]"
 	}
 	return n + "; the earlier output was not saved.]"
@@ -111,6 +118,9 @@ func body(in input, o Outcome, d *Details) string {
 	}
 	if o.Result.ShellExited && !o.Result.OneShot {
 		notices = append(notices, shellEndedNotice)
+	}
+	if o.FreshShell {
+		notices = append(notices, freshShellNotice)
 	}
 	if n := in.clampNotice(); n != "" {
 		notices = append(notices, n)

@@ -9,6 +9,7 @@ package todo
 import (
 	"context"
 	"fmt"
+	"strconv"
 	"strings"
 	"sync"
 
@@ -45,10 +46,18 @@ type Details struct {
 }
 
 // State is a session's plan. It is safe for concurrent use.
+//
+// Every phase and task has an id, phase-N and task-N as RPC's set_todos
+// and get_state show them: one given by a host is kept; the others get
+// the next number after the highest the session has seen, so an id never
+// changes while its task lives, including across a resume (the plan is
+// restored with its ids).
 type State struct {
-	mu      sync.Mutex
-	phases  []Phase
-	version int // counts changes
+	mu        sync.Mutex
+	phases    []Phase
+	version   int // counts changes
+	lastPhase int // highest N of a phase-N id seen
+	lastTask  int // highest N of a task-N id seen
 }
 
 // Version counts the plan's changes: a caller can tell whether a run
@@ -92,10 +101,42 @@ func (s *State) Set(phases []Phase) ([]Phase, error) {
 	}
 	normalize(next)
 	s.mu.Lock()
+	s.assignIDs(next)
 	s.phases = next
 	s.version++
 	s.mu.Unlock()
 	return clone(next), nil
+}
+
+// assignIDs gives the phases and tasks without an id, or with one already
+// used earlier in the plan, the next phase-N or task-N; the caller holds
+// mu.
+func (s *State) assignIDs(phases []Phase) {
+	seen := func(id, prefix string, last *int) {
+		if n, err := strconv.Atoi(strings.TrimPrefix(id, prefix)); err == nil && strings.HasPrefix(id, prefix) && n > *last {
+			*last = n
+		}
+	}
+	for _, p := range phases {
+		seen(p.ID, "phase-", &s.lastPhase)
+		for _, t := range p.Tasks {
+			seen(t.ID, "task-", &s.lastTask)
+		}
+	}
+	fresh := func(id *string, used map[string]bool, prefix string, last *int) {
+		if *id == "" || used[*id] {
+			*last++
+			*id = prefix + strconv.Itoa(*last)
+		}
+		used[*id] = true
+	}
+	phaseIDs, taskIDs := map[string]bool{}, map[string]bool{}
+	for i := range phases {
+		fresh(&phases[i].ID, phaseIDs, "phase-", &s.lastPhase)
+		for j := range phases[i].Tasks {
+			fresh(&phases[i].Tasks[j].ID, taskIDs, "task-", &s.lastTask)
+		}
+	}
 }
 
 // Incomplete returns the pending and in-progress tasks by phase.
@@ -217,6 +258,7 @@ func (t *Tool) Execute(_ context.Context, args tool.Args, _ tool.UpdateFunc) (*t
 		phases = apply(phases, op, &problems)
 	}
 	normalize(phases)
+	t.state.assignIDs(phases)
 	t.state.phases = phases
 	t.state.version++
 	t.state.mu.Unlock()

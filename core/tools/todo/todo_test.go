@@ -65,3 +65,57 @@ func TestTodoOps(t *testing.T) {
 		t.Fatal("unknown status accepted")
 	}
 }
+
+// Phases and tasks carry phase-N / task-N ids: kept when given, assigned
+// after the highest number seen otherwise, never changed while the task
+// lives, and not reused after an init replaces the plan.
+func TestTodoIDs(t *testing.T) {
+	env := tool.NewEnv(t.TempDir())
+	tl := New(env)
+	st := For(env)
+	ids := func() string {
+		var out []string
+		for _, p := range st.Phases() {
+			out = append(out, p.ID+":")
+			for _, t := range p.Tasks {
+				out = append(out, t.ID+"="+t.Content)
+			}
+		}
+		return strings.Join(out, " ")
+	}
+	run(t, tl, `[{"op":"init","list":[{"phase":"Build","items":["parse","check"]},{"phase":"Ship","items":["release"]}]}]`)
+	if got := ids(); got != "phase-1: task-1=parse task-2=check phase-2: task-3=release" {
+		t.Fatalf("after init: %s", got)
+	}
+	run(t, tl, `[{"op":"done","task":"parse"},{"op":"append","phase":"Ship","items":["announce"]},{"op":"append","phase":"Docs","items":["readme"]},{"op":"rm","task":"check"}]`)
+	if got := ids(); got != "phase-1: task-1=parse phase-2: task-3=release task-4=announce phase-3: task-5=readme" {
+		t.Fatalf("after updates: %s", got)
+	}
+	run(t, tl, `[{"op":"init","list":[{"phase":"Again","items":["parse"]}]}]`)
+	if got := ids(); got != "phase-4: task-6=parse" {
+		t.Fatalf("after a second init: %s", got)
+	}
+	// A host's plan keeps its ids; missing and repeated ones are assigned
+	// after the highest seen.
+	got, err := st.Set([]Phase{
+		{ID: "phase-7", Name: "A", Tasks: []Task{{ID: "task-9", Content: "a"}, {Content: "b"}, {ID: "task-9", Content: "c"}}},
+		{Name: "B", Tasks: []Task{{ID: "mine", Content: "d"}}},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if b, _ := json.Marshal(got); string(b) != `[{"id":"phase-7","name":"A","tasks":[{"id":"task-9","content":"a","status":"in_progress"},{"id":"task-10","content":"b","status":"pending"},{"id":"task-11","content":"c","status":"pending"}]},{"id":"phase-8","name":"B","tasks":[{"id":"mine","content":"d","status":"pending"}]}]` {
+		t.Fatalf("set: %s", b)
+	}
+	// A resumed session (a fresh state given the saved plan) goes on from
+	// the highest number in it.
+	env2 := tool.NewEnv(t.TempDir())
+	st2 := For(env2)
+	if _, err := st2.Set(got); err != nil {
+		t.Fatal(err)
+	}
+	run(t, New(env2), `[{"op":"append","phase":"B","items":["e"]}]`)
+	if p := st2.Phases(); p[1].Tasks[1].ID != "task-12" || p[0].Tasks[0].ID != "task-9" {
+		t.Fatalf("after resume: %+v", p)
+	}
+}
