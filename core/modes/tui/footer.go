@@ -75,6 +75,9 @@ func (m *model) footer() string {
 	if st.cost > 0 {
 		left += fmt.Sprintf(" · $%.3f", st.cost)
 	}
+	for _, k := range sortedKeys(m.extStatus) {
+		left += " · " + m.extStatus[k]
+	}
 	right := shortPath(st.cwd)
 	if st.branch != "" {
 		right += " (" + st.branch + ")"

@@ -69,6 +69,9 @@ func newRig(t *testing.T, turns ...mockllm.Turn) *rig {
 	r.m = newModel(ctx, s, Options{Cwd: project, NoColor: true, Record: &r.printed})
 	r.m.width, r.m.height, r.m.r.width = 100, 30, 100
 	unsub := s.Subscribe(func(e agent.Event) { r.msgs <- eventMsg{e} })
+	if err := s.SetUI(&dialogUI{send: func(msg tea.Msg) { r.msgs <- msg }}); err != nil {
+		t.Fatal(err)
+	}
 	t.Cleanup(func() {
 		unsub()
 		s.Abort()
@@ -199,3 +202,12 @@ func (r *rig) view() string { return r.m.View().Content }
 func (r *rig) printedHas(s string) bool { return strings.Contains(r.transcript(), s) }
 
 func pasteMsg(s string) tea.Msg { return tea.PasteMsg{Content: s} }
+
+// keyMsg builds a key press from its name.
+func keyMsg(k string) tea.Msg {
+	switch k {
+	case "ctrl+s":
+		return tea.KeyPressMsg{Code: 's', Mod: tea.ModCtrl}
+	}
+	return tea.KeyPressMsg{Code: rune(k[0]), Text: k}
+}

@@ -30,9 +30,12 @@ var hotkeys = [][2]string{
 
 // onKey handles a key press.
 func (m *model) onKey(k tea.KeyPressMsg) tea.Cmd {
-	if m.picker != nil {
-		done, cmd := m.picker.key(k)
-		if done {
+	if m.dialog != nil && m.picker == nil {
+		return m.dialogKey(k)
+	}
+	if p := m.picker; p != nil {
+		done, cmd := p.key(k)
+		if done && m.picker == p {
 			m.picker = nil
 		}
 		return cmd

@@ -3,6 +3,7 @@ package tui
 import (
 	"context"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 
@@ -72,6 +73,11 @@ type model struct {
 	busy      string                  // a long command running (compaction, handoff, summary, bash)
 	expand    bool                    // thinking shown in full
 	picker    *picker
+	dialog    *dialog             // the open dialog (its picker, for select and confirm)
+	dialogs   []dialogMsg         // dialogs waiting for it to close
+	extStatus map[string]string   // footer entries set through the UI
+	widgets   map[string][]string // lines shown above the editor through the UI
+	extTitle  string              // window title set through the UI
 	status    status
 	notice    string
 	noticeAt  time.Time
@@ -89,7 +95,8 @@ type model struct {
 func newModel(ctx context.Context, s *agentsession.Session, opts Options) *model {
 	th := newTheme(true, opts.NoColor)
 	m := &model{ctx: ctx, s: s, opts: opts, th: th, r: &renderer{th: th, width: 80}, width: 80, height: 24,
-		ed: newEditor(th), tools: map[string]*liveTool{}, calls: map[string]*ai.ToolCall{}, pending: opts.Messages}
+		ed: newEditor(th), tools: map[string]*liveTool{}, calls: map[string]*ai.ToolCall{}, pending: opts.Messages,
+		extStatus: map[string]string{}, widgets: map[string][]string{}}
 	if opts.Record != nil {
 		m.record = opts.Record
 	}
@@ -202,6 +209,12 @@ func (m *model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 			return m, m.printSection(m.r.errorLine(msg.err.Error()))
 		}
 		return m, tea.Batch(m.printSection(m.r.bashRun(msg.cmd, msg.res.Output, msg.res.ExitCode, msg.res.Cancelled)), m.refreshStatus())
+	case dialogMsg:
+		return m, m.openDialog(msg)
+	case dialogCloseMsg:
+		return m, m.closeDialog(msg.id)
+	case uiMsg:
+		return m, m.onUI(msg)
 	case filesMsg:
 		m.pickFile(msg)
 		return m, nil
@@ -305,10 +318,13 @@ func (m *model) View() tea.View {
 		parts = append(parts, "") // a blank line under the transcript
 	}
 	budget := m.height - m.ed.ta.Height() - 4
-	if m.picker != nil {
+	switch {
+	case m.picker != nil:
 		budget = max(4, budget)
 		parts = append(parts, m.picker.view(m.th, m.width, min(budget, 20)))
-	} else {
+	case m.dialog != nil:
+		parts = append(parts, m.dialogView())
+	default:
 		if tail := m.liveTail(max(3, budget/2)); tail != "" {
 			parts = append(parts, tail)
 		}
@@ -316,6 +332,11 @@ func (m *model) View() tea.View {
 			if t := m.tools[id]; t != nil {
 				parts = append(parts, m.r.liveCard(t.call, t.partial, spinner[m.spin%len(spinner)]))
 			}
+		}
+	}
+	for _, key := range sortedKeys(m.widgets) {
+		for _, l := range m.widgets[key] {
+			parts = append(parts, ansi.Truncate(l, max(10, m.width-1), "…"))
 		}
 	}
 	if m.notice != "" && time.Since(m.noticeAt) < noticeFor {
@@ -372,6 +393,9 @@ func (m *model) workingLine() string {
 
 // title is the terminal window's title.
 func (m *model) title() string {
+	if m.extTitle != "" {
+		return m.extTitle
+	}
 	name := m.status.sessionName
 	if name == "" {
 		name = filepath.Base(m.status.cwd)
@@ -380,4 +404,14 @@ func (m *model) title() string {
 		return "gopi ⋯ " + name
 	}
 	return "gopi — " + name
+}
+
+// sortedKeys returns a map's keys in order.
+func sortedKeys[V any](m map[string]V) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	return keys
 }

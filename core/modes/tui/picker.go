@@ -28,6 +28,8 @@ type picker struct {
 	cursor   int // index into shown()
 	onPick   func(pickItem) tea.Cmd
 	onTab    func(p *picker)
+	onCancel func() // called when the picker is dismissed
+	dialog   int64  // the dialog it answers, 0 for a command's picker
 	maxShown int
 }
 
@@ -64,6 +66,9 @@ func (p *picker) key(k tea.KeyPressMsg) (done bool, cmd tea.Cmd) {
 	shown := p.shown()
 	switch k.String() {
 	case "esc", "ctrl+c":
+		if p.onCancel != nil {
+			p.onCancel()
+		}
 		return true, nil
 	case "enter":
 		if len(shown) == 0 {

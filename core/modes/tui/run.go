@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"io"
+	"time"
 
 	tea "charm.land/bubbletea/v2"
 
@@ -42,6 +43,11 @@ func Run(ctx context.Context, s *agentsession.Session, opts Options) error {
 	}
 	p := tea.NewProgram(m, popts...)
 	unsub := s.Subscribe(func(e agent.Event) { p.Send(eventMsg{e}) })
+	// The ask tool's questions open as dialogs.
+	uiErr := s.SetUI(&dialogUI{send: p.Send})
+	if uiErr != nil {
+		m.notice, m.noticeAt = "Dialogs are unavailable: "+uiErr.Error(), time.Now()
+	}
 	_, err := p.Run()
 	unsub()
 	s.Abort()
