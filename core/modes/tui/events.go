@@ -19,11 +19,13 @@ func (m *model) onEvent(e agent.Event) tea.Cmd {
 	switch e := e.(type) {
 	case agent.AgentStart:
 		m.running, m.started = true, time.Now()
+		m.activity++
 		return m.tick()
 	case agent.AgentEnd:
 		m.running = false
 		m.live, m.st = nil, stream{}
-		return m.refreshStatus()
+		m.activity++
+		return tea.Batch(m.refreshStatus(), m.scheduleIdle())
 	case agent.MessageStart:
 		switch msg := e.Message.(type) {
 		case *ai.UserMessage:
@@ -148,4 +150,18 @@ func (m *model) printPieces(ps []piece) tea.Cmd {
 		m.lastCard = false
 	}
 	return cmd
+}
+
+// scheduleIdle arms idle compaction after a run: when the session is due
+// for it (compaction.idleEnabled, a large enough context), it runs once
+// the user has done nothing for compaction.idleTimeoutSeconds.
+func (m *model) scheduleIdle() tea.Cmd {
+	s, gen := m.s, m.activity
+	return func() tea.Msg {
+		wait, due := s.IdleCompactionDue()
+		if !due {
+			return nil
+		}
+		return tea.Tick(wait, func(time.Time) tea.Msg { return idleMsg{gen} })()
+	}
 }

@@ -34,6 +34,12 @@ type rig struct {
 
 func newRig(t *testing.T, turns ...mockllm.Turn) *rig {
 	t.Helper()
+	return newRigWith(t, "", turns...)
+}
+
+// newRigWith is newRig with more lines for the agent's config.yml.
+func newRigWith(t *testing.T, extraConfig string, turns ...mockllm.Turn) *rig {
+	t.Helper()
 	root := t.TempDir()
 	home, project := filepath.Join(root, "home"), filepath.Join(root, "project")
 	agentDir := filepath.Join(home, ".gopi", "agent")
@@ -46,7 +52,7 @@ func newRig(t *testing.T, turns ...mockllm.Turn) *rig {
 	llm.Script(turns...)
 	yml := fmt.Sprintf("providers:\n  mock:\n    baseUrl: %s\n    api: anthropic-messages\n    apiKey: MOCK_KEY\n    models:\n      - id: mock-model\n        contextWindow: 100000\n      - id: other-model\n        reasoning: true\n", llm.URL())
 	write(t, filepath.Join(agentDir, "models.yml"), yml)
-	write(t, filepath.Join(agentDir, "config.yml"), "edit:\n  mode: replace\n")
+	write(t, filepath.Join(agentDir, "config.yml"), "edit:\n  mode: replace\n"+extraConfig)
 	environ := []string{"HOME=" + home, "MOCK_KEY=test", "PI_NO_TITLE=1", "PATH=" + os.Getenv("PATH")}
 	cfg, err := config.Load(config.LoadOptions{Cwd: project, Environ: environ})
 	if err != nil {

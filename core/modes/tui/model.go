@@ -41,6 +41,7 @@ type (
 		err error
 	}
 	reloadMsg struct{ marker string } // the conversation changed: print it again
+	idleMsg   struct{ gen int }       // the user has been away since activity gen
 	busyMsg   struct{ what string }   // a long command started ("" when it ended)
 )
 
@@ -90,6 +91,7 @@ type model struct {
 	lastCard  bool      // the last thing printed was a tool card
 	textShown bool      // the streamed message printed some text already
 	pending   []string  // initial messages still to send
+	activity  int       // counts key presses and runs: an idle check is stale once it changed
 }
 
 func newModel(ctx context.Context, s *agentsession.Session, opts Options) *model {
@@ -147,7 +149,14 @@ func (m *model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		}
 		return m, nil
 	case tea.KeyPressMsg:
+		m.activity++
 		return m, m.onKey(msg)
+	case idleMsg:
+		if msg.gen != m.activity || m.running || m.busy != "" || m.dialog != nil {
+			return m, nil
+		}
+		ctx, s := m.ctx, m.s
+		return m, func() tea.Msg { s.RunIdleCompaction(ctx); return nil }
 	case tea.PasteMsg:
 		if m.picker != nil {
 			m.picker.query += strings.ReplaceAll(msg.Content, "\n", " ")

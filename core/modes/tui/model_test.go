@@ -305,3 +305,23 @@ func TestWorkingLine(t *testing.T) {
 		t.Errorf("the working line stayed after the run:\n%s", r.view())
 	}
 }
+
+// Idle compaction runs when the user has been away, not after new
+// activity.
+func TestIdleCompaction(t *testing.T) {
+	r := newRigWith(t, "compaction:\n  keepRecentTokens: 5\n", answer("first answer with enough words to count"), answer("second answer"), answer("## Goal\nkeep going"), answer("## Turn\nthe second question"), answer("recap"))
+	r.typeAndSend("a first question")
+	r.idle()
+	r.typeAndSend("a second question")
+	r.idle()
+	r.update(idleMsg{gen: r.m.activity - 1})
+	r.settle()
+	if len(r.llm.Requests()) != 2 {
+		t.Fatal("a stale idle check compacted")
+	}
+	r.update(idleMsg{gen: r.m.activity})
+	r.until("the compaction", func() bool { return r.printedHas("compacted:") || r.printedHas("failed") })
+	if !r.printedHas("compacted:") {
+		t.Fatal(r.transcript())
+	}
+}
