@@ -33,6 +33,9 @@ func (m *model) onKey(k tea.KeyPressMsg) tea.Cmd {
 	if m.dialog != nil && m.picker == nil {
 		return m.dialogKey(k)
 	}
+	if m.console != nil && m.picker == nil {
+		return m.consoleKey(k)
+	}
 	if p := m.picker; p != nil {
 		done, cmd := p.key(k)
 		if done && m.picker == p {

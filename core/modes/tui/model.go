@@ -76,6 +76,7 @@ type model struct {
 	picker    *picker
 	dialog    *dialog             // the open dialog (its picker, for select and confirm)
 	dialogs   []dialogMsg         // dialogs waiting for it to close
+	console   *console            // the open console of a PTY run
 	extStatus map[string]string   // footer entries set through the UI
 	widgets   map[string][]string // lines shown above the editor through the UI
 	extTitle  string              // window title set through the UI
@@ -218,6 +219,8 @@ func (m *model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 			return m, m.printSection(m.r.errorLine(msg.err.Error()))
 		}
 		return m, tea.Batch(m.printSection(m.r.bashRun(msg.cmd, msg.res.Output, msg.res.ExitCode, msg.res.Cancelled)), m.refreshStatus())
+	case consoleMsg:
+		return m, m.onConsole(msg)
 	case dialogMsg:
 		return m, m.openDialog(msg)
 	case dialogCloseMsg:
@@ -333,6 +336,8 @@ func (m *model) View() tea.View {
 		parts = append(parts, m.picker.view(m.th, m.width, min(budget, 20)))
 	case m.dialog != nil:
 		parts = append(parts, m.dialogView())
+	case m.console != nil:
+		parts = append(parts, m.consoleView())
 	default:
 		if tail := m.liveTail(max(3, budget/2)); tail != "" {
 			parts = append(parts, tail)
