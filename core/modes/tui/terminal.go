@@ -25,13 +25,13 @@ var _ tool.TerminalUI = (*dialogUI)(nil)
 // console is one open terminal.
 type console struct {
 	title string
-	cols  int
 	input chan []byte
 	once  sync.Once
 	send  func(tea.Msg)
 
-	mu  sync.Mutex
-	out []byte // the output's tail, at most consoleKeep bytes
+	mu   sync.Mutex
+	cols int    // columns the command is told it has
+	out  []byte // the output's tail, at most consoleKeep bytes
 }
 
 // OpenTerminal opens the console for one command.
@@ -68,7 +68,11 @@ func (c *console) Write(p []byte) (int, error) {
 func (c *console) Input() <-chan []byte { return c.input }
 
 // Size is the console's size.
-func (c *console) Size() (int, int) { return c.cols, consoleRows }
+func (c *console) Size() (int, int) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.cols, consoleRows
+}
 
 // Close hides the console once the command has ended.
 func (c *console) Close() error {
@@ -134,7 +138,9 @@ func (m *model) consoleKey(k tea.KeyPressMsg) tea.Cmd {
 func (m *model) onConsole(msg consoleMsg) tea.Cmd {
 	switch {
 	case msg.open:
+		msg.c.mu.Lock()
 		msg.c.cols = max(20, m.width-3)
+		msg.c.mu.Unlock()
 		m.console = msg.c
 	case msg.closed && m.console == msg.c:
 		m.console = nil
