@@ -10,6 +10,7 @@ import (
 	"os"
 	"os/signal"
 	"path/filepath"
+	"slices"
 	"strings"
 	"syscall"
 	"time"
@@ -65,10 +66,10 @@ func newAgentFlagSet(f *agentFlags) *pflag.FlagSet {
 	fs.StringVar(&f.fork, "fork", "", "start a new session branched from the session with this id prefix or path")
 	fs.StringVar(&f.sessionDir, "session-dir", "", "directory for session storage and lookup")
 	fs.BoolVar(&f.noSession, "no-session", false, "do not save the session")
-	fs.StringVar(&f.modelsCycle, "models", "", "models to cycle through in the interactive UI (accepted; used once it exists)")
+	fs.StringVar(&f.modelsCycle, "models", "", "comma-separated models Ctrl+P cycles through in the interactive mode (each a name, id or search, as --model)")
 	fs.BoolVar(&f.noTools, "no-tools", false, "disable all built-in tools")
 	fs.BoolVar(&f.noLSP, "no-lsp", false, "accepted for compatibility (gopi has no LSP integration yet)")
-	fs.BoolVar(&f.noPTY, "no-pty", false, "accepted for compatibility (gopi has no PTY yet)")
+	fs.BoolVar(&f.noPTY, "no-pty", false, "never run the bash tool's commands in a pseudo-terminal (as PI_NO_PTY=1)")
 	fs.StringVar(&f.tools, "tools", "", "comma-separated built-in tools to enable (default: all)")
 	fs.StringVar(&f.thinking, "thinking", "", "thinking level: off, minimal, low, medium, high, xhigh")
 	fs.StringArrayVar(&f.hooks, "hook", nil, "load a hook or extension file (not supported yet)")
@@ -284,7 +285,15 @@ func trapTermSignals(parent context.Context) (ctx context.Context, caught func()
 // runAgentWith runs the agent once the flags are parsed and checked.
 func runAgentWith(ctx context.Context, env *cliEnv, fs *pflag.FlagSet, f *agentFlags) int {
 
-	cfg, err := config.Load(config.LoadOptions{Environ: env.environ, Overrides: f.overrides()})
+	environ := env.environ
+	if f.noPTY {
+		// --no-pty is PI_NO_PTY=1 for this run.
+		if environ == nil {
+			environ = os.Environ()
+		}
+		environ = append(slices.Clip(environ), config.EnvNoPTY+"=1")
+	}
+	cfg, err := config.Load(config.LoadOptions{Environ: environ, Overrides: f.overrides()})
 	if err != nil {
 		fmt.Fprintf(env.stderr, "gopi: %v\n", err)
 		return exitError
@@ -444,6 +453,16 @@ func (f *agentFlags) sessionOptions(env *cliEnv, cfg *config.Config, reg *models
 	}
 	if f.thinking != "" {
 		opts.Thinking = ai.ThinkingLevel(f.thinking)
+	}
+	for _, pat := range strings.Split(f.modelsCycle, ",") {
+		if pat = strings.TrimSpace(pat); pat == "" {
+			continue
+		}
+		m, err := reg.Find(pat)
+		if err != nil {
+			return opts, fmt.Errorf("--models %s: %w", pat, err)
+		}
+		opts.CycleModels = append(opts.CycleModels, m)
 	}
 	if m, level, err := f.pickModel(reg); err != nil {
 		return opts, err

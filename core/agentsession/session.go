@@ -73,6 +73,9 @@ type Options struct {
 	Hooks []*agent.Hooks
 	// NoTitle turns off automatic session titles (also PI_NO_TITLE).
 	NoTitle bool
+	// CycleModels, when set, are the models CycleModel (Ctrl+P) goes
+	// through, in order (--models); nil cycles every model with a key.
+	CycleModels []*ai.Model
 	// HTTPClient is used for provider requests; nil means a client with
 	// connection timeouts (streams are guarded by core/ai's watchdogs).
 	HTTPClient *http.Client

@@ -104,10 +104,14 @@ func (s *Session) FindModel(provider, id string) (*ai.Model, error) {
 	return nil, fmt.Errorf("Model not found: %s/%s", provider, id)
 }
 
-// CycleModel switches to the next model with credentials (in catalog
-// order) and returns it; nil when there is no other.
+// CycleModel switches to the next model of Options.CycleModels, else of
+// the models with credentials (in catalog order), and returns it; nil
+// when there is no other.
 func (s *Session) CycleModel() (*ai.Model, error) {
-	avail := s.AvailableModels()
+	avail := s.opts.CycleModels
+	if len(avail) == 0 {
+		avail = s.AvailableModels()
+	}
 	cur := s.agent.Model()
 	if len(avail) == 0 || (len(avail) == 1 && cur != nil && avail[0] == cur) {
 		return nil, nil

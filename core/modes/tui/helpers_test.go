@@ -40,6 +40,12 @@ func newRig(t *testing.T, turns ...mockllm.Turn) *rig {
 // newRigWith is newRig with more lines for the agent's config.yml.
 func newRigWith(t *testing.T, extraConfig string, turns ...mockllm.Turn) *rig {
 	t.Helper()
+	return newRigFull(t, extraConfig, nil, turns...)
+}
+
+// newRigFull is newRigWith with a hook that adjusts the session options.
+func newRigFull(t *testing.T, extraConfig string, adjust func(*agentsession.Options, *models.Registry), turns ...mockllm.Turn) *rig {
+	t.Helper()
 	root := t.TempDir()
 	home, project := filepath.Join(root, "home"), filepath.Join(root, "project")
 	agentDir := filepath.Join(home, ".gopi", "agent")
@@ -67,7 +73,11 @@ func newRigWith(t *testing.T, extraConfig string, turns ...mockllm.Turn) *rig {
 		t.Fatal(err)
 	}
 	ctx, cancel := context.WithCancel(context.Background())
-	s, err := agentsession.New(ctx, agentsession.Options{Config: cfg, Cwd: project, Models: reg, Model: md, NoTitle: true})
+	o := agentsession.Options{Config: cfg, Cwd: project, Models: reg, Model: md, NoTitle: true}
+	if adjust != nil {
+		adjust(&o, reg)
+	}
+	s, err := agentsession.New(ctx, o)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -7,7 +7,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/gopi-agent/gopi/core/agentsession"
 	"github.com/gopi-agent/gopi/core/ai"
+	"github.com/gopi-agent/gopi/core/ai/models"
 	"github.com/gopi-agent/gopi/internal/mockllm"
 )
 
@@ -324,4 +326,21 @@ func TestIdleCompaction(t *testing.T) {
 	if !r.printedHas("compacted:") {
 		t.Fatal(r.transcript())
 	}
+}
+
+// Ctrl+P cycles through the --models list when one is given, else every
+// model with a key; Shift+Tab cycles the thinking level of a reasoning
+// model.
+func TestCycleModelsAndThinking(t *testing.T) {
+	r := newRigFull(t, "", func(o *agentsession.Options, reg *models.Registry) {
+		a, _ := reg.Find("mock/mock-model")
+		b, _ := reg.Find("mock/other-model")
+		o.CycleModels = []*ai.Model{a, b}
+	})
+	r.key("ctrl+p")
+	r.until("the model change", func() bool { m := r.s.Agent().Model(); return m != nil && m.ID == "other-model" })
+	r.key("shift+tab")
+	r.until("a thinking level", func() bool { return r.s.Agent().Thinking() != ai.ThinkingOff })
+	r.key("ctrl+p")
+	r.until("back to the first model", func() bool { return r.s.Agent().Model().ID == "mock-model" })
 }
