@@ -22,6 +22,7 @@ type status struct {
 	window        int
 	cost          float64
 	queued        int
+	jobs          int
 	sessionName   string
 	cwd           string
 	branch        string
@@ -40,7 +41,8 @@ func readStatus(s *agentsession.Session, opts Options) status {
 // to readStatus, run in the background.
 func quickStatus(s *agentsession.Session, opts Options) status {
 	st := s.State()
-	out := status{thinking: string(st.ThinkingLevel), queued: st.QueuedMessageCount, sessionName: st.SessionName, cwd: opts.Cwd}
+	out := status{thinking: string(st.ThinkingLevel), queued: st.QueuedMessageCount, sessionName: st.SessionName, cwd: opts.Cwd,
+		jobs: s.RunningJobs()}
 	if st.Model != nil {
 		out.model = st.Model.Provider + "/" + st.Model.ID
 		out.window = st.Model.ContextWindow
@@ -74,6 +76,9 @@ func (m *model) footer() string {
 	}
 	if st.cost > 0 {
 		left += fmt.Sprintf(" · $%.3f", st.cost)
+	}
+	if st.jobs > 0 {
+		left += fmt.Sprintf(" · %d job(s) running", st.jobs)
 	}
 	for _, k := range sortedKeys(m.extStatus) {
 		left += " · " + m.extStatus[k]
