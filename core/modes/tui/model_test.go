@@ -344,3 +344,83 @@ func TestCycleModelsAndThinking(t *testing.T) {
 	r.key("ctrl+p")
 	r.until("back to the first model", func() bool { return r.s.Agent().Model().ID == "mock-model" })
 }
+
+// The remaining keys: Shift+Enter adds a line, Esc twice clears, Ctrl+T
+// toggles thinking, Tab completes commands and @files.
+func TestEditingKeys(t *testing.T) {
+	r := newRig(t)
+	write(t, filepath.Join(r.project, "internal", "parser.go"), "package internal\n")
+	r.key("one")
+	r.key("shift+enter")
+	r.key("two")
+	if got := r.m.ed.text(); got != "one\ntwo" {
+		t.Fatalf("shift+enter: %q", got)
+	}
+	r.key("esc")
+	if r.m.ed.empty() {
+		t.Fatal("one Esc cleared the editor")
+	}
+	r.key("esc")
+	if !r.m.ed.empty() {
+		t.Fatal("Esc twice did not clear the editor")
+	}
+	r.key("ctrl+t")
+	if !r.m.expand {
+		t.Fatal("Ctrl+T did not expand thinking")
+	}
+	r.key("/hel")
+	r.key("tab")
+	if got := r.m.ed.text(); got != "/help " {
+		t.Fatalf("tab on /hel: %q", got)
+	}
+	r.m.ed.clear()
+	r.key("look at @parser")
+	r.key("tab")
+	r.until("the file picker", func() bool { return r.m.picker != nil })
+	r.key("enter")
+	if got := r.m.ed.text(); got != "look at @internal/parser.go " {
+		t.Fatalf("@ completion: %q", got)
+	}
+}
+
+// /compact, /branch, /handoff, /copy and /quit.
+func TestMoreCommands(t *testing.T) {
+	r := newRigWith(t, "compaction:\n  keepRecentTokens: 5\n",
+		answer("first"), answer("second"),
+		answer("## Goal\nsummary"), answer("## Turn\nprefix"), answer("recap"),
+		answer("## Goal\nhand it over"))
+	r.typeAndSend("question one")
+	r.idle()
+	r.typeAndSend("question two")
+	r.idle()
+	r.typeAndSend("/compact")
+	r.until("the compaction", func() bool { return r.printedHas("compacted:") || r.printedHas("✗") })
+	if !r.printedHas("compacted:") {
+		t.Fatalf("/compact:\n%s", r.transcript())
+	}
+	r.idle()
+	r.typeAndSend("/copy")
+	r.settle()
+	if !strings.Contains(r.view(), "Copied the last answer") {
+		t.Errorf("/copy: %s", r.view())
+	}
+	r.typeAndSend("/branch")
+	if r.m.picker == nil {
+		t.Fatal("no branch picker")
+	}
+	old := r.s.SessionFile()
+	r.key("home")
+	r.key("enter")
+	r.until("the branch", func() bool { return r.printedHas("branched into a new session") })
+	r.settle()
+	if r.s.SessionFile() == old || r.m.ed.text() != "question one" {
+		t.Errorf("/branch: file %s, editor %q", r.s.SessionFile(), r.m.ed.text())
+	}
+	r.m.ed.clear()
+	r.typeAndSend("/handoff")
+	r.until("the handoff", func() bool { return r.printedHas("handed off") || r.printedHas("✗") || r.printedHas("Nothing to hand off") })
+	r.typeAndSend("/quit")
+	if !r.m.quitting {
+		t.Error("/quit did not quit")
+	}
+}
