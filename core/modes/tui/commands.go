@@ -182,9 +182,9 @@ func (m *model) cmdTree(string) tea.Cmd {
 		rows := m.s.Tree(session.TreeQuery{Filter: treeFilters[filter]})
 		p.items = p.items[:0]
 		for _, r := range rows {
-			label := r.Prefix() + r.Text
+			label := r.Prefix() + clean(r.Text)
 			if r.Label != "" {
-				label = r.Prefix() + m.th.label.Render("["+r.Label+"] ") + r.Text
+				label = r.Prefix() + m.th.label.Render("["+clean(r.Label)+"] ") + clean(r.Text)
 			}
 			if r.Leaf {
 				label += m.th.dim.Render("  ← you are here")
@@ -233,7 +233,7 @@ func (m *model) cmdBranch(string) tea.Cmd {
 	}
 	var items []pickItem
 	for _, bp := range points {
-		items = append(items, pickItem{label: oneLine(bp.Text, 200), value: bp.EntryID})
+		items = append(items, pickItem{label: oneLine(clean(bp.Text), 200), value: bp.EntryID})
 	}
 	p := &picker{title: "Branch from which message? (a new session holds the conversation before it)", items: items, cursor: len(items) - 1}
 	p.onPick = func(it pickItem) tea.Cmd {
@@ -287,7 +287,7 @@ func (m *model) cmdResume(string) tea.Cmd {
 		if in.Partial {
 			msgs += "+"
 		}
-		label := fmt.Sprintf("%s  %s", oneLine(title, 70), m.th.dim.Render(fmt.Sprintf("%s · %s msgs · %s", ago(in.Modified), msgs, in.ID[:min(8, len(in.ID))])))
+		label := fmt.Sprintf("%s  %s", oneLine(clean(title), 70), m.th.dim.Render(fmt.Sprintf("%s · %s msgs · %s", ago(in.Modified), msgs, in.ID[:min(8, len(in.ID))])))
 		items = append(items, pickItem{label: label, search: title + " " + in.ID, value: in.Path, active: in.Path == cur})
 	}
 	if len(items) == 0 {
@@ -450,7 +450,7 @@ func (m *model) pickFile(msg filesMsg) {
 		if f.IsDir {
 			p += "/"
 		}
-		items = append(items, pickItem{label: p, value: p})
+		items = append(items, pickItem{label: clean(p), value: p})
 	}
 	m.picker = &picker{title: "Attach a file", items: items, onPick: func(it pickItem) tea.Cmd {
 		v := m.ed.ta.Value()

@@ -81,7 +81,7 @@ func (m *model) footer() string {
 		left += fmt.Sprintf(" · %d job(s) running", st.jobs)
 	}
 	for _, k := range sortedKeys(m.extStatus) {
-		left += " · " + m.extStatus[k]
+		left += " · " + clean(m.extStatus[k])
 	}
 	right := shortPath(st.cwd)
 	if st.branch != "" {

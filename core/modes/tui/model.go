@@ -316,7 +316,7 @@ func (m *model) tick() tea.Cmd {
 }
 
 func (m *model) setNotice(text string) {
-	m.notice, m.noticeAt = text, time.Now()
+	m.notice, m.noticeAt = clean(text), time.Now()
 }
 
 // View draws the live area: the unfinished answer, running tools, a
@@ -350,7 +350,7 @@ func (m *model) View() tea.View {
 	}
 	for _, key := range sortedKeys(m.widgets) {
 		for _, l := range m.widgets[key] {
-			parts = append(parts, ansi.Truncate(l, max(10, m.width-1), "…"))
+			parts = append(parts, ansi.Truncate(clean(l), max(10, m.width-1), "…"))
 		}
 	}
 	if m.notice != "" && time.Since(m.noticeAt) < noticeFor {
@@ -408,7 +408,7 @@ func (m *model) workingLine() string {
 // title is the terminal window's title.
 func (m *model) title() string {
 	if m.extTitle != "" {
-		return m.extTitle
+		return clean(m.extTitle)
 	}
 	name := m.status.sessionName
 	if name == "" {

@@ -418,7 +418,9 @@ func TestMoreCommands(t *testing.T) {
 	}
 	r.m.ed.clear()
 	r.typeAndSend("/handoff")
-	r.until("the handoff", func() bool { return r.printedHas("handed off") || r.printedHas("✗") || r.printedHas("Nothing to hand off") })
+	r.until("the handoff", func() bool {
+		return r.printedHas("handed off") || r.printedHas("✗") || r.printedHas("Nothing to hand off")
+	})
 	r.typeAndSend("/quit")
 	if !r.m.quitting {
 		t.Error("/quit did not quit")

@@ -31,18 +31,18 @@ func (r *renderer) markdown(text string) string {
 	if strings.TrimSpace(text) == "" {
 		return ""
 	}
-	return renderMarkdown(r.th, text, r.width-1)
+	return renderMarkdown(r.th, clean(text), r.width-1)
 }
 
 // wrap wraps plain text to the width.
 func (r *renderer) wrap(text string) string {
-	return ansi.Wrap(text, max(10, r.width-1), "")
+	return ansi.Wrap(clean(text), max(10, r.width-1), "")
 }
 
 // user draws a user message: a bar, then the text as typed.
 func (r *renderer) user(text string, images int) string {
 	var b strings.Builder
-	body := ansi.Wrap(strings.TrimRight(text, "\n"), max(10, r.width-3), "")
+	body := ansi.Wrap(strings.TrimRight(clean(text), "\n"), max(10, r.width-3), "")
 	for i, line := range strings.Split(body, "\n") {
 		if i > 0 {
 			b.WriteByte('\n')
@@ -58,7 +58,7 @@ func (r *renderer) user(text string, images int) string {
 // thinking draws a thinking block: one dim line, or the whole text when
 // expanded.
 func (r *renderer) thinking(text string, expanded bool) string {
-	text = strings.TrimSpace(text)
+	text = strings.TrimSpace(clean(text))
 	if text == "" {
 		return ""
 	}
@@ -113,8 +113,8 @@ func (r *renderer) card(call *ai.ToolCall, content []ai.Content, details any, is
 	if isError {
 		icon = r.th.err.Render("✗")
 	}
-	head := icon + " " + r.th.accent.Render(ansi.Truncate(session.DescribeToolCall(call), max(10, r.width-3), "…"))
-	text := strings.TrimRight(resultText(content), "\n")
+	head := icon + " " + r.th.accent.Render(ansi.Truncate(clean(session.DescribeToolCall(call)), max(10, r.width-3), "…"))
+	text := strings.TrimRight(clean(resultText(content)), "\n")
 	var body []string
 	switch {
 	case isError:
@@ -122,7 +122,7 @@ func (r *renderer) card(call *ai.ToolCall, content []ai.Content, details any, is
 	case len(tool.EditDiffs(details)) > 0:
 		for _, d := range tool.EditDiffs(details) {
 			if d.Path != "" && len(tool.EditDiffs(details)) > 1 {
-				body = append(body, "  "+r.th.title.Render(d.Path))
+				body = append(body, "  "+r.th.title.Render(clean(d.Path)))
 			}
 			body = append(body, r.diff(d.Diff)...)
 		}
@@ -148,8 +148,8 @@ func (r *renderer) card(call *ai.ToolCall, content []ai.Content, details any, is
 
 // liveCard draws a running tool call with the tail of its output.
 func (r *renderer) liveCard(call *ai.ToolCall, partial string, spin string) string {
-	head := r.th.warn.Render(spin) + " " + r.th.accent.Render(ansi.Truncate(session.DescribeToolCall(call), max(10, r.width-3), "…"))
-	tail := strings.TrimRight(partial, "\n")
+	head := r.th.warn.Render(spin) + " " + r.th.accent.Render(ansi.Truncate(clean(session.DescribeToolCall(call)), max(10, r.width-3), "…"))
+	tail := strings.TrimRight(clean(partial), "\n")
 	if tail == "" {
 		return head
 	}
@@ -158,7 +158,7 @@ func (r *renderer) liveCard(call *ai.ToolCall, partial string, spin string) stri
 
 // diff colours diff lines, at most cardDiffLines of them.
 func (r *renderer) diff(d string) []string {
-	lines := strings.Split(strings.TrimRight(d, "\n"), "\n")
+	lines := strings.Split(strings.TrimRight(clean(d), "\n"), "\n")
 	var out []string
 	for i, l := range lines {
 		if i == cardDiffLines {
@@ -197,7 +197,7 @@ func (r *renderer) indent(text string, st interface{ Render(...string) string })
 // marker draws a one-line notice across the width (compaction, branch
 // summary, session switch).
 func (r *renderer) marker(text string) string {
-	line := "── " + text + " "
+	line := "── " + clean(text) + " "
 	if pad := r.width - ansi.StringWidth(line); pad > 0 {
 		line += strings.Repeat("─", min(pad, 200))
 	}
@@ -213,8 +213,8 @@ func (r *renderer) errorLine(text string) string { return r.th.err.Render(r.wrap
 // bashRun draws a command the user ran with "!" and its output (the last
 // 20 lines).
 func (r *renderer) bashRun(command, output string, exit *int, cancelled bool) string {
-	head := r.th.accent.Render("$ " + command)
-	out := strings.TrimRight(output, "\n")
+	head := r.th.accent.Render("$ " + clean(command))
+	out := strings.TrimRight(clean(output), "\n")
 	var body []string
 	if out != "" {
 		body = r.indent(lastLines(out, 20), r.th.dim)
@@ -255,7 +255,7 @@ func (r *renderer) historyMessage(m ai.Message, calls map[string]*ai.ToolCall, e
 		if !m.Display {
 			return ""
 		}
-		return r.th.label.Render("["+m.CustomType+"]") + "\n" + r.markdown(m.Content.Text())
+		return r.th.label.Render("["+clean(m.CustomType)+"]") + "\n" + r.markdown(m.Content.Text())
 	}
 	return ""
 }

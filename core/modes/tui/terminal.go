@@ -99,11 +99,8 @@ func (c *console) screen(width int) []string {
 	c.mu.Lock()
 	text := string(c.out)
 	c.mu.Unlock()
-	lines := strings.Split(strings.ReplaceAll(ansi.Strip(text), "\r\n", "\n"), "\n")
+	lines := strings.Split(clean(text), "\n")
 	for i, l := range lines {
-		if j := strings.LastIndexByte(l, '\r'); j >= 0 {
-			l = l[j+1:] // a carriage return redraws the line
-		}
 		lines[i] = ansi.Truncate(l, max(10, width-3), "…")
 	}
 	if len(lines) > consoleRows {

@@ -156,12 +156,12 @@ func (m *model) openDialog(d dialogMsg) tea.Cmd {
 			items = []pickItem{{label: "Yes", value: true}, {label: "No", value: false}}
 		} else {
 			for _, o := range d.options {
-				items = append(items, pickItem{label: o, value: o})
+				items = append(items, pickItem{label: clean(o), value: o})
 			}
 		}
-		title := d.title
+		title := clean(d.title)
 		if d.message != "" {
-			title += "\n" + d.message
+			title += "\n" + clean(d.message)
 		}
 		m.picker = &picker{title: title, items: items, dialog: d.id,
 			onPick: func(it pickItem) tea.Cmd {
@@ -251,7 +251,7 @@ func (m *model) dialogView() string {
 		hint = "ctrl+s or alt+enter sends · enter new line · esc dismisses"
 	}
 	return m.th.dim.Render(strings.Repeat("─", max(10, min(m.width-1, 200)))) + "\n" +
-		m.th.title.Render(d.msg.title) + "\n" + d.ta.View() + "\n" + m.th.dim.Render(hint)
+		m.th.title.Render(clean(d.msg.title)) + "\n" + d.ta.View() + "\n" + m.th.dim.Render(hint)
 }
 
 // onUI applies the UI's fire-and-forget calls.
