@@ -72,9 +72,9 @@ func newAgentFlagSet(f *agentFlags) *pflag.FlagSet {
 	fs.BoolVar(&f.noPTY, "no-pty", false, "never run the bash tool's commands in a pseudo-terminal (as PI_NO_PTY=1)")
 	fs.StringVar(&f.tools, "tools", "", "comma-separated built-in tools to enable (default: all)")
 	fs.StringVar(&f.thinking, "thinking", "", "thinking level: off, minimal, low, medium, high, xhigh")
-	fs.StringArrayVar(&f.hooks, "hook", nil, "load a hook or extension file (not supported yet)")
-	fs.StringArrayVarP(&f.hooks, "extension", "e", nil, "load an extension file (not supported yet)")
-	fs.BoolVar(&f.noExtensions, "no-extensions", false, "accepted for compatibility (gopi loads no extensions yet)")
+	fs.StringArrayVar(&f.hooks, "hook", nil, "load a hook file (loaded as an extension)")
+	fs.StringArrayVarP(&f.hooks, "extension", "e", nil, "load an extension (a .ts/.js file or a directory); repeatable")
+	fs.BoolVar(&f.noExtensions, "no-extensions", false, "do not load extensions (neither discovered nor given with -e)")
 	fs.BoolVar(&f.noSkills, "no-skills", false, "accepted for compatibility (gopi loads no skills yet)")
 	fs.StringVar(&f.skills, "skills", "", "accepted for compatibility (gopi loads no skills yet)")
 	fs.BoolVar(&f.noRules, "no-rules", false, "accepted for compatibility (gopi loads no rules yet)")
@@ -387,9 +387,6 @@ func (f *agentFlags) check() error {
 	case "text", "json", "rpc", "acp":
 	default:
 		return fmt.Errorf("unknown --mode %q: use text, json, rpc or acp", f.mode)
-	}
-	if len(f.hooks) > 0 {
-		return errors.New("--hook and --extension are not supported yet: gopi does not load extensions in this release")
 	}
 	n := 0
 	for _, set := range []bool{f.cont, f.resumeGiven, f.fork != ""} {
@@ -872,6 +869,7 @@ func (f *agentFlags) openSession(ctx context.Context, env *cliEnv, cfg *config.C
 	if adjust != nil {
 		adjust(&opts)
 	}
+	attach := f.loadExtensions(ctx, env, cfg, &opts)
 	s, err := agentsession.New(ctx, opts)
 	if err != nil {
 		if opts.Store != nil {
@@ -883,6 +881,7 @@ func (f *agentFlags) openSession(ctx context.Context, env *cliEnv, cfg *config.C
 	if msg := s.ModelFallbackMessage(); msg != "" {
 		fmt.Fprintf(env.stderr, "gopi: %s\n", msg)
 	}
+	attach(s)
 	return s, true
 }
 

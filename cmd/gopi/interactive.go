@@ -24,8 +24,12 @@ func runInteractive(ctx context.Context, env *cliEnv, cfg *config.Config, f *age
 	for _, p := range prompts {
 		msgs = append(msgs, p.Text)
 	}
+	var cmds []tui.ExtCommand
+	for _, c := range env.extCommands {
+		cmds = append(cmds, tui.ExtCommand{Name: c.Name, Description: c.Description, Run: c.Run})
+	}
 	err := tui.Run(ctx, s, tui.Options{Input: env.stdin, Output: env.stdout, Environ: env.environ, Cwd: cfg.Cwd,
-		Messages: msgs, NoColor: cfg.Env.Get("NO_COLOR") != ""})
+		Messages: msgs, NoColor: cfg.Env.Get("NO_COLOR") != "", Commands: cmds})
 	status := 0
 	if err != nil {
 		fmt.Fprintf(env.stderr, "gopi: %v\n", err)

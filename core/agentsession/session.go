@@ -57,6 +57,9 @@ type Options struct {
 	ToolNames []string
 	// ExtraTools are offered after the built-ins (custom and host tools).
 	ExtraTools []tool.Tool
+	// ExtensionTools are the tools extensions registered, offered after
+	// ExtraTools (SetExtensionTools replaces them).
+	ExtensionTools []tool.Tool
 
 	// SystemPrompt replaces the base system prompt; AppendSystemPrompt is
 	// added after it. Both are final text (the CLI reads files).
@@ -128,6 +131,7 @@ type Session struct {
 	bgCtx          context.Context
 	bgCancel       context.CancelFunc
 	closed         bool
+	onClose        []func() // run by Close once the work has stopped (OnClose)
 }
 
 // New builds a session: configuration, models, the store, tools, system
@@ -356,7 +360,7 @@ func (s *Session) buildTools(env *tool.Env) ([]tool.Tool, error) {
 		seen[t.Definition().Name] = true
 	}
 	s.mu.Lock()
-	extra := s.opts.ExtraTools
+	extra := append(append([]tool.Tool(nil), s.opts.ExtraTools...), s.opts.ExtensionTools...)
 	s.mu.Unlock()
 	for _, t := range extra {
 		name := t.Definition().Name
@@ -444,6 +448,8 @@ func (s *Session) Close() error {
 		return nil
 	}
 	s.closed = true
+	onClose := s.onClose
+	s.onClose = nil
 	s.mu.Unlock()
 	close(s.closing)
 	s.Abort()
@@ -457,6 +463,9 @@ func (s *Session) Close() error {
 	_ = s.toolEnv.Close()
 	s.waitBackground(s.titleWait)
 	s.flushPendingBash()
+	for _, fn := range onClose {
+		fn()
+	}
 	s.unsub()
 	err := s.Store().Close()
 	s.mu.Lock()
@@ -470,6 +479,15 @@ func (s *Session) Close() error {
 }
 
 var errClosed = errors.New("the session is closed")
+
+// OnClose registers fn to run when the session closes, after its work
+// has stopped and before the file is closed (an extension runtime's
+// shutdown).
+func (s *Session) OnClose(fn func()) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.onClose = append(s.onClose, fn)
+}
 
 // ToolEnv returns the tools' shared state (working directory, settings,
 // read cache, artifacts, the pending-action queue): custom tools built

@@ -14,6 +14,16 @@ func (s *Session) SetExtraTools(extra []tool.Tool) error {
 	return s.rebuildTools()
 }
 
+// SetExtensionTools replaces the tools extensions registered (offered
+// after the extra tools). A name that collides is an error; callers skip
+// such tools first (BuiltinToolNames).
+func (s *Session) SetExtensionTools(tools []tool.Tool) error {
+	s.mu.Lock()
+	s.opts.ExtensionTools = append([]tool.Tool(nil), tools...)
+	s.mu.Unlock()
+	return s.rebuildTools()
+}
+
 // rebuildTools rebuilds the tool list and the system prompt.
 func (s *Session) rebuildTools() error {
 	tools, err := s.buildTools(s.toolEnv)

@@ -55,6 +55,17 @@ func (m *model) command(line string) tea.Cmd {
 			return c.run(m, args)
 		}
 	}
+	for _, c := range m.extCommands() {
+		if c.Name == name {
+			ctx, run := m.ctx, c.Run
+			return m.busyCmd("/"+name+" (extension)…", func() tea.Msg {
+				if err := run(ctx, args); err != nil {
+					return errMsg{fmt.Errorf("/%s: %w", name, err)}
+				}
+				return nil
+			})
+		}
+	}
 	return m.printSection(m.r.errorLine(fmt.Sprintf("Unknown command /%s: /help lists the commands", name)))
 }
 
@@ -392,6 +403,9 @@ func (m *model) cmdHelp(string) tea.Cmd {
 	for _, c := range commands {
 		lines = append(lines, fmt.Sprintf("  /%-24s %s", strings.TrimSpace(c.name+" "+c.args), c.help))
 	}
+	for _, c := range m.extCommands() {
+		lines = append(lines, fmt.Sprintf("  /%-24s %s", c.Name, clean(c.Description)+" (extension)"))
+	}
 	lines = append(lines, "  !cmd, !!cmd               run a shell command (!! keeps it out of the model's context)")
 	return m.printSection(strings.Join(lines, "\n"))
 }
@@ -405,6 +419,11 @@ func (m *model) complete() (tea.Cmd, bool) {
 		for _, c := range commands {
 			if strings.HasPrefix(c.name, v[1:]) {
 				names = append(names, c.name)
+			}
+		}
+		for _, c := range m.extCommands() {
+			if strings.HasPrefix(c.Name, v[1:]) {
+				names = append(names, c.Name)
 			}
 		}
 		switch len(names) {
@@ -485,4 +504,20 @@ func ago(t time.Time) string {
 		return itoa(int(d.Hours())) + " h ago"
 	}
 	return t.Format("2006-01-02")
+}
+
+// extCommands are the extensions' commands that do not clash with a
+// built-in one.
+func (m *model) extCommands() []ExtCommand {
+	var out []ExtCommand
+	for _, c := range m.opts.Commands {
+		builtin := c.Name == "exit"
+		for _, b := range commands {
+			builtin = builtin || b.name == c.Name
+		}
+		if !builtin {
+			out = append(out, c)
+		}
+	}
+	return out
 }

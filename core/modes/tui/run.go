@@ -25,6 +25,16 @@ type Options struct {
 	Record *[]string
 	// WindowSize, when set, is used instead of asking the terminal.
 	Width, Height int
+	// Commands are extensions' slash commands; one named like a built-in
+	// command is left out with a warning.
+	Commands []ExtCommand
+}
+
+// ExtCommand is a slash command an extension provides.
+type ExtCommand struct {
+	Name        string
+	Description string
+	Run         func(ctx context.Context, args string) error
 }
 
 // Run runs the interactive mode on the session until the user quits or

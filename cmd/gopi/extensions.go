@@ -1,0 +1,69 @@
+package main
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/gopi-agent/gopi/core/agent"
+	"github.com/gopi-agent/gopi/core/agentsession"
+	"github.com/gopi-agent/gopi/core/config"
+	"github.com/gopi-agent/gopi/core/extensions"
+	"github.com/gopi-agent/gopi/core/tool"
+)
+
+// loadExtensions finds and loads the extensions for a session (unless
+// --no-extensions): their hooks join opts; attach binds them once the
+// session exists. Failures are reported on stderr and never stop gopi.
+func (f *agentFlags) loadExtensions(ctx context.Context, env *cliEnv, cfg *config.Config, opts *agentsession.Options) (attach func(*agentsession.Session)) {
+	if f.noExtensions {
+		return func(*agentsession.Session) {}
+	}
+	entries, errs := extensions.Resolve(extensions.Sources{
+		Cwd:       cfg.Cwd,
+		AgentDirs: []string{cfg.AgentDir, cfg.OMPAgentDir},
+		Paths:     f.hooks,
+		Settings:  cfg.Settings.Strings("extensions"),
+		Disabled:  cfg.Settings.Strings("disabledExtensions"),
+	})
+	for _, e := range errs {
+		fmt.Fprintf(env.stderr, "gopi: extension: %v\n", e)
+	}
+	if len(entries) == 0 {
+		return func(*agentsession.Session) {}
+	}
+	rt := extensions.Load(ctx, entries, extensions.Options{
+		Log: func(level, msg string) {
+			if level == "warn" || level == "error" {
+				fmt.Fprintf(env.stderr, "gopi: extension: %s\n", msg)
+			}
+		},
+		OnError: func(e extensions.LoadError) { fmt.Fprintf(env.stderr, "gopi: extension %v\n", e) },
+	})
+	for _, e := range rt.Errors() {
+		fmt.Fprintf(env.stderr, "gopi: extension %v (skipped)\n", e)
+	}
+	opts.Hooks = append(opts.Hooks, rt.Hooks()...)
+	return func(s *agentsession.Session) {
+		taken := map[string]bool{}
+		for _, t := range s.Tools() {
+			taken[t.Definition().Name] = true
+		}
+		var tools []tool.Tool
+		for _, t := range rt.Tools() {
+			name := t.Definition().Name
+			if taken[name] {
+				fmt.Fprintf(env.stderr, "gopi: extension: the tool %s is already defined; the extension's is skipped\n", name)
+				continue
+			}
+			taken[name] = true
+			tools = append(tools, t)
+		}
+		if err := s.SetExtensionTools(tools); err != nil {
+			fmt.Fprintf(env.stderr, "gopi: extension tools: %v\n", err)
+		}
+		unsub := s.Subscribe(func(e agent.Event) { rt.Observe(e) })
+		s.OnClose(func() { unsub(); rt.Close() })
+		rt.Bind(extensions.SessionHost(s))
+		env.extCommands = rt.Commands()
+	}
+}

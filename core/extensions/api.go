@@ -1,0 +1,342 @@
+package extensions
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"strings"
+
+	"github.com/dop251/goja"
+
+	"github.com/gopi-agent/gopi/core/tool"
+)
+
+// Host is what extensions act on once the session exists (Bind). Its
+// methods may block: the runtime calls them off the engine's goroutine
+// and hands the extension a promise.
+type Host interface {
+	Cwd() string
+	UI() tool.UI // nil when nobody can answer a dialog
+	SendMessage(ctx context.Context, customType, content string, display bool, details json.RawMessage, deliverAs string, triggerTurn bool) error
+	SendUserMessage(ctx context.Context, text, deliverAs string) error
+	AppendEntry(customType string, data json.RawMessage) error
+	SessionName() string
+	SetSessionName(name string) error
+	ActiveTools() []string
+	AllTools() []string
+	SetActiveTools(names []string) error
+	SetModel(provider, id string) error
+	ThinkingLevel() string
+	SetThinkingLevel(level string) error
+	IsIdle() bool
+	HasPendingMessages() bool
+	Abort()
+	SystemPrompt() string
+	ContextUsage() (tokens, window int)
+}
+
+// Command is a slash command an extension registered.
+type Command struct {
+	Name        string
+	Description string
+	Extension   string // the extension's path
+	rt          *Runtime
+	x           *ext
+	fn          goja.Callable
+}
+
+// Run runs the command with its arguments (the text after its name).
+func (c *Command) Run(ctx context.Context, args string) error {
+	_, err := c.rt.vm.call(ctx, c.rt.opts.Budget, c.fn,
+		func(rt *goja.Runtime) goja.Value { return rt.ToValue(args) },
+		func(rt *goja.Runtime) goja.Value { return c.rt.ctxObject(rt, c.x) })
+	return err
+}
+
+// piObject builds the pi object an extension's factory receives.
+func (r *Runtime) piObject(rt *goja.Runtime, x *ext) *goja.Object {
+	pi := rt.NewObject()
+	set := func(name string, fn func(goja.FunctionCall) goja.Value) { _ = pi.Set(name, fn) }
+	set("on", func(c goja.FunctionCall) goja.Value {
+		event := c.Argument(0).String()
+		fn, ok := goja.AssertFunction(c.Argument(1))
+		if !ok {
+			panic(rt.NewTypeError("pi.on(" + event + "): the handler is not a function"))
+		}
+		x.handlers[event] = append(x.handlers[event], fn)
+		return goja.Undefined()
+	})
+	set("registerTool", func(c goja.FunctionCall) goja.Value {
+		t, err := r.newTool(rt, x, c.Argument(0).ToObject(rt))
+		if err != nil {
+			panic(rt.NewTypeError("pi.registerTool: " + err.Error()))
+		}
+		for _, old := range x.tools {
+			if old.def.Name == t.def.Name {
+				panic(rt.NewTypeError("pi.registerTool: a tool named " + t.def.Name + " is already registered"))
+			}
+		}
+		x.tools = append(x.tools, t)
+		return goja.Undefined()
+	})
+	set("registerCommand", func(c goja.FunctionCall) goja.Value {
+		name := strings.TrimPrefix(c.Argument(0).String(), "/")
+		spec := c.Argument(1).ToObject(rt)
+		fn, ok := goja.AssertFunction(spec.Get("handler"))
+		if !ok {
+			panic(rt.NewTypeError("pi.registerCommand(" + name + "): handler is not a function"))
+		}
+		desc := ""
+		if d := spec.Get("description"); d != nil && !goja.IsUndefined(d) {
+			desc = d.String()
+		}
+		x.commands = append(x.commands, &Command{Name: name, Description: desc, Extension: x.entry.Path, rt: r, x: x, fn: fn})
+		return goja.Undefined()
+	})
+	set("registerFlag", func(c goja.FunctionCall) goja.Value {
+		f := Flag{Name: c.Argument(0).String()}
+		if o, ok := c.Argument(1).(*goja.Object); ok {
+			if d := o.Get("description"); d != nil && !goja.IsUndefined(d) {
+				f.Description = d.String()
+			}
+		}
+		x.flags = append(x.flags, f)
+		return goja.Undefined()
+	})
+	// Accepted so that extensions written for omp load; gopi does not use
+	// them yet.
+	for _, name := range []string{"registerShortcut", "registerMessageRenderer", "registerProvider"} {
+		set(name, func(goja.FunctionCall) goja.Value { return goja.Undefined() })
+	}
+	set("setLabel", func(c goja.FunctionCall) goja.Value { x.label = c.Argument(0).String(); return goja.Undefined() })
+	_ = pi.Set("zod", rt.Get("__gopiZodModule"))
+	_ = pi.Set("typebox", rt.Get("__gopiTypebox"))
+	_ = pi.Set("logger", rt.Get("console"))
+	pkg := rt.NewObject()
+	_ = pkg.Set("z", rt.Get("__gopiZod"))
+	_ = pi.Set("pi", pkg)
+	_ = pi.Set("events", r.eventBus(rt))
+
+	// Runtime actions: they need the session (after Bind).
+	action := func(name string, fn func(h Host, c goja.FunctionCall) (any, error)) {
+		set(name, func(c goja.FunctionCall) goja.Value {
+			h := r.hostOrNil()
+			if h == nil {
+				panic(rt.NewGoError(fmt.Errorf("pi.%s(): %w", name, ErrNotInitialized)))
+			}
+			return r.async(rt, func() (any, error) { return fn(h, c) })
+		})
+	}
+	action("sendMessage", func(h Host, c goja.FunctionCall) (any, error) {
+		var msg struct {
+			CustomType string          `json:"customType"`
+			Content    any             `json:"content"`
+			Display    *bool           `json:"display"`
+			Details    json.RawMessage `json:"details"`
+		}
+		var opts struct {
+			DeliverAs   string `json:"deliverAs"`
+			TriggerTurn bool   `json:"triggerTurn"`
+		}
+		if err := exportTo(c.Argument(0), &msg); err != nil {
+			return nil, err
+		}
+		_ = exportTo(c.Argument(1), &opts)
+		display := msg.Display == nil || *msg.Display
+		return nil, h.SendMessage(context.Background(), msg.CustomType, contentText(msg.Content), display, msg.Details, opts.DeliverAs, opts.TriggerTurn)
+	})
+	action("sendUserMessage", func(h Host, c goja.FunctionCall) (any, error) {
+		var content any
+		_ = exportTo(c.Argument(0), &content)
+		var opts struct {
+			DeliverAs string `json:"deliverAs"`
+		}
+		_ = exportTo(c.Argument(1), &opts)
+		return nil, h.SendUserMessage(context.Background(), contentText(content), opts.DeliverAs)
+	})
+	action("appendEntry", func(h Host, c goja.FunctionCall) (any, error) {
+		data, err := json.Marshal(c.Argument(1).Export())
+		if err != nil {
+			return nil, err
+		}
+		return nil, h.AppendEntry(c.Argument(0).String(), data)
+	})
+	action("getSessionName", func(h Host, _ goja.FunctionCall) (any, error) { return h.SessionName(), nil })
+	action("setSessionName", func(h Host, c goja.FunctionCall) (any, error) { return nil, h.SetSessionName(c.Argument(0).String()) })
+	action("getActiveTools", func(h Host, _ goja.FunctionCall) (any, error) { return h.ActiveTools(), nil })
+	action("getAllTools", func(h Host, _ goja.FunctionCall) (any, error) { return h.AllTools(), nil })
+	action("setActiveTools", func(h Host, c goja.FunctionCall) (any, error) {
+		var names []string
+		if err := exportTo(c.Argument(0), &names); err != nil {
+			return nil, err
+		}
+		return nil, h.SetActiveTools(names)
+	})
+	action("setModel", func(h Host, c goja.FunctionCall) (any, error) {
+		var m struct {
+			Provider string `json:"provider"`
+			ID       string `json:"id"`
+		}
+		if err := exportTo(c.Argument(0), &m); err != nil || m.ID == "" {
+			if s := c.Argument(0).String(); strings.Contains(s, "/") {
+				m.Provider, m.ID, _ = strings.Cut(s, "/")
+			}
+		}
+		return nil, h.SetModel(m.Provider, m.ID)
+	})
+	action("getThinkingLevel", func(h Host, _ goja.FunctionCall) (any, error) { return h.ThinkingLevel(), nil })
+	action("setThinkingLevel", func(h Host, c goja.FunctionCall) (any, error) { return nil, h.SetThinkingLevel(c.Argument(0).String()) })
+	return pi
+}
+
+// ctxObject builds the context a handler, command or tool receives.
+func (r *Runtime) ctxObject(rt *goja.Runtime, x *ext) *goja.Object {
+	ctx := rt.NewObject()
+	h := r.hostOrNil()
+	if h == nil {
+		return ctx
+	}
+	_ = ctx.Set("cwd", h.Cwd())
+	_ = ctx.Set("hasUI", h.UI() != nil)
+	_ = ctx.Set("isIdle", func() bool { return h.IsIdle() })
+	_ = ctx.Set("hasPendingMessages", func() bool { return h.HasPendingMessages() })
+	_ = ctx.Set("abort", func() { go h.Abort() })
+	_ = ctx.Set("getSystemPrompt", func() string { return h.SystemPrompt() })
+	_ = ctx.Set("getContextUsage", func() map[string]any {
+		tokens, window := h.ContextUsage()
+		pct := 0.0
+		if window > 0 {
+			pct = float64(tokens) / float64(window) * 100
+		}
+		return map[string]any{"tokens": tokens, "contextWindow": window, "percent": pct}
+	})
+	_ = ctx.Set("ui", r.uiObject(rt, h.UI()))
+	return ctx
+}
+
+// uiObject is ctx.ui: dialogs return promises; without a UI they answer
+// with their defaults (undefined, false) as print mode does.
+func (r *Runtime) uiObject(rt *goja.Runtime, ui tool.UI) *goja.Object {
+	o := rt.NewObject()
+	dialog := func(name string, fn func(ctx context.Context, c goja.FunctionCall) (any, error)) {
+		_ = o.Set(name, func(c goja.FunctionCall) goja.Value {
+			if ui == nil {
+				return r.async(rt, func() (any, error) { return nil, nil })
+			}
+			return r.async(rt, func() (any, error) {
+				v, err := fn(context.Background(), c)
+				if err != nil {
+					return nil, nil // dismissed or timed out: undefined, as omp answers
+				}
+				return v, nil
+			})
+		})
+	}
+	dialog("select", func(ctx context.Context, c goja.FunctionCall) (any, error) {
+		var opts []string
+		_ = exportTo(c.Argument(1), &opts)
+		return ui.Select(ctx, c.Argument(0).String(), opts, 0)
+	})
+	dialog("confirm", func(ctx context.Context, c goja.FunctionCall) (any, error) {
+		return ui.Confirm(ctx, c.Argument(0).String(), optString(c.Argument(1)), 0)
+	})
+	dialog("input", func(ctx context.Context, c goja.FunctionCall) (any, error) {
+		return ui.Input(ctx, c.Argument(0).String(), optString(c.Argument(1)), 0)
+	})
+	dialog("editor", func(ctx context.Context, c goja.FunctionCall) (any, error) {
+		return ui.Editor(ctx, c.Argument(0).String(), optString(c.Argument(1)), 0)
+	})
+	fire := func(name string, fn func(c goja.FunctionCall)) {
+		_ = o.Set(name, func(c goja.FunctionCall) goja.Value {
+			if ui != nil {
+				fn(c)
+			}
+			return goja.Undefined()
+		})
+	}
+	fire("notify", func(c goja.FunctionCall) { ui.Notify(c.Argument(0).String(), optString(c.Argument(1))) })
+	fire("setStatus", func(c goja.FunctionCall) { ui.SetStatus(c.Argument(0).String(), optString(c.Argument(1))) })
+	fire("setWidget", func(c goja.FunctionCall) {
+		var lines []string
+		_ = exportTo(c.Argument(1), &lines)
+		ui.SetWidget(c.Argument(0).String(), lines)
+	})
+	fire("setTitle", func(c goja.FunctionCall) { ui.SetTitle(c.Argument(0).String()) })
+	fire("setEditorText", func(c goja.FunctionCall) { ui.SetEditorText(c.Argument(0).String()) })
+	return o
+}
+
+// async runs fn off the engine's goroutine and returns a promise settled
+// with its outcome on the engine's goroutine.
+func (r *Runtime) async(rt *goja.Runtime, fn func() (any, error)) goja.Value {
+	p, resolve, reject := rt.NewPromise()
+	go func() {
+		v, err := fn()
+		r.vm.post(func() {
+			if err != nil {
+				_ = reject(rt.NewGoError(err))
+				return
+			}
+			_ = resolve(v)
+		})
+	}()
+	return rt.ToValue(p)
+}
+
+// eventBus is pi.events: extensions talk to each other through it.
+func (r *Runtime) eventBus(rt *goja.Runtime) *goja.Object {
+	bus := rt.Get("__gopiBus")
+	if bus == nil || goja.IsUndefined(bus) {
+		listeners := map[string][]goja.Callable{}
+		o := rt.NewObject()
+		_ = o.Set("on", func(name string, fn goja.Callable) { listeners[name] = append(listeners[name], fn) })
+		_ = o.Set("emit", func(name string, data goja.Value) {
+			for _, fn := range listeners[name] {
+				if _, err := fn(goja.Undefined(), data); err != nil {
+					r.report(LoadError{Path: "(events)", Event: name, Err: jsError(err).Error()})
+				}
+			}
+		})
+		rt.Set("__gopiBus", o)
+		return o
+	}
+	return bus.ToObject(rt)
+}
+
+// exportTo converts a JavaScript value into a Go value through JSON.
+func exportTo(v goja.Value, out any) error {
+	if v == nil || goja.IsUndefined(v) || goja.IsNull(v) {
+		return nil
+	}
+	b, err := json.Marshal(v.Export())
+	if err != nil {
+		return err
+	}
+	return json.Unmarshal(b, out)
+}
+
+func optString(v goja.Value) string {
+	if v == nil || goja.IsUndefined(v) || goja.IsNull(v) {
+		return ""
+	}
+	return v.String()
+}
+
+// contentText reads message content: a string, or text blocks.
+func contentText(c any) string {
+	switch c := c.(type) {
+	case string:
+		return c
+	case []any:
+		var b strings.Builder
+		for _, blk := range c {
+			if m, ok := blk.(map[string]any); ok {
+				if t, ok := m["text"].(string); ok {
+					b.WriteString(t)
+				}
+			}
+		}
+		return b.String()
+	}
+	return ""
+}

@@ -1,0 +1,158 @@
+package extensions
+
+import (
+	"crypto/sha256"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+
+	"github.com/evanw/esbuild/pkg/api"
+)
+
+// An extension is bundled into one script with esbuild's Go API:
+// TypeScript is transpiled (type-only imports erased), relative imports
+// and the extension's own node_modules are inlined, async/await is kept
+// (the engine runs it), and imports of omp's packages are served by a
+// small module the runtime provides. The result is cached in memory by the
+// content of every file that went into it, so reloading unchanged
+// extensions costs a stat and a hash of each input.
+
+// bundleGlobal is the global a bundled extension leaves its exports in.
+const bundleGlobal = "__gopiExtension"
+
+// hostPackages are the packages an extension may import that the runtime
+// provides (their exports are on the pi object anyway).
+var hostPackages = []string{"@oh-my-pi/pi-coding-agent", "@oh-my-pi/pi-ai", "@oh-my-pi/pi-agent-core", "@mariozechner/pi-coding-agent", "@sinclair/typebox", "zod"}
+
+type cached struct {
+	inputs map[string][32]byte // file → content hash when bundled
+	code   string
+}
+
+var (
+	cacheMu sync.Mutex
+	cache   = map[string]*cached{}
+)
+
+// bundle returns the script of the extension at entry.
+func bundle(entry string) (string, error) {
+	cacheMu.Lock()
+	c := cache[entry]
+	cacheMu.Unlock()
+	if c != nil && unchanged(c.inputs) {
+		return c.code, nil
+	}
+	res := api.Build(api.BuildOptions{
+		EntryPoints: []string{entry},
+		Bundle:      true,
+		Write:       false,
+		Format:      api.FormatIIFE,
+		GlobalName:  bundleGlobal,
+		Platform:    api.PlatformNeutral,
+		Target:      api.ES2017,
+		MainFields:  []string{"module", "main"},
+		Conditions:  []string{"import", "default"},
+		Metafile:    true,
+		LogLevel:    api.LogLevelSilent,
+		Plugins:     []api.Plugin{hostPlugin()},
+		Loader:      map[string]api.Loader{".json": api.LoaderJSON},
+	})
+	if len(res.Errors) > 0 {
+		return "", fmt.Errorf("cannot bundle %s: %s", entry, formatMessages(res.Errors))
+	}
+	if len(res.OutputFiles) == 0 {
+		return "", fmt.Errorf("cannot bundle %s: esbuild produced nothing", entry)
+	}
+	code := string(res.OutputFiles[0].Contents)
+	cacheMu.Lock()
+	cache[entry] = &cached{inputs: hashInputs(res.Metafile), code: code}
+	cacheMu.Unlock()
+	return code, nil
+}
+
+// hostPlugin serves the host packages from the runtime: an import of one
+// becomes a require() that the runtime answers.
+func hostPlugin() api.Plugin {
+	return api.Plugin{Name: "gopi-host", Setup: func(b api.PluginBuild) {
+		filter := "^(" + strings.ReplaceAll(strings.Join(quoteRegexps(hostPackages), "|"), "/", "\\/") + ")(/.*)?$"
+		b.OnResolve(api.OnResolveOptions{Filter: filter}, func(a api.OnResolveArgs) (api.OnResolveResult, error) {
+			return api.OnResolveResult{Path: a.Path, Namespace: "gopi-host"}, nil
+		})
+		b.OnLoad(api.OnLoadOptions{Filter: ".*", Namespace: "gopi-host"}, func(a api.OnLoadArgs) (api.OnLoadResult, error) {
+			src := fmt.Sprintf("module.exports = globalThis.__gopiHostModule(%q);", a.Path)
+			return api.OnLoadResult{Contents: &src, Loader: api.LoaderJS}, nil
+		})
+		// Node's built-in modules are not available: say so at load.
+		b.OnResolve(api.OnResolveOptions{Filter: "^(node:)?(fs|path|os|child_process|http|https|net|crypto|url|util|events|stream|buffer|process|zlib|tty|worker_threads)(/.*)?$"},
+			func(a api.OnResolveArgs) (api.OnResolveResult, error) {
+				return api.OnResolveResult{Path: a.Path, Namespace: "gopi-node"}, nil
+			})
+		b.OnLoad(api.OnLoadOptions{Filter: ".*", Namespace: "gopi-node"}, func(a api.OnLoadArgs) (api.OnLoadResult, error) {
+			src := fmt.Sprintf("module.exports = globalThis.__gopiNodeModule(%q);", a.Path)
+			return api.OnLoadResult{Contents: &src, Loader: api.LoaderJS}, nil
+		})
+	}}
+}
+
+func quoteRegexps(names []string) []string {
+	out := make([]string, len(names))
+	for i, n := range names {
+		out[i] = strings.NewReplacer(".", "\\.", "-", "\\-").Replace(n)
+	}
+	return out
+}
+
+// formatMessages joins esbuild's messages with their locations.
+func formatMessages(msgs []api.Message) string {
+	var parts []string
+	for _, m := range msgs {
+		s := m.Text
+		if l := m.Location; l != nil {
+			s = fmt.Sprintf("%s:%d:%d: %s", l.File, l.Line, l.Column, m.Text)
+		}
+		parts = append(parts, s)
+	}
+	return strings.Join(parts, "; ")
+}
+
+// hashInputs records the content hash of every file esbuild read.
+func hashInputs(metafile string) map[string][32]byte {
+	out := map[string][32]byte{}
+	// The metafile lists inputs as "inputs": {"path": {...}, ...}; the
+	// paths are relative to the working directory.
+	var meta struct {
+		Inputs map[string]any `json:"inputs"`
+	}
+	if err := json.Unmarshal([]byte(metafile), &meta); err != nil {
+		return nil
+	}
+	for p := range meta.Inputs {
+		if strings.Contains(p, ":") { // a plugin's namespace
+			continue
+		}
+		abs, _ := filepath.Abs(p)
+		b, err := os.ReadFile(abs)
+		if err != nil {
+			return nil
+		}
+		out[abs] = sha256.Sum256(b)
+	}
+	return out
+}
+
+// unchanged reports whether every input still has the recorded content.
+func unchanged(inputs map[string][32]byte) bool {
+	if inputs == nil {
+		return false
+	}
+	for p, h := range inputs {
+		b, err := os.ReadFile(p)
+		if err != nil || sha256.Sum256(b) != h {
+			return false
+		}
+	}
+	return true
+}

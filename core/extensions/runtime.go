@@ -1,0 +1,319 @@
+package extensions
+
+import (
+	"context"
+	_ "embed"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/dop251/goja"
+
+	"github.com/gopi-agent/gopi/core/agent"
+	"github.com/gopi-agent/gopi/core/tool"
+)
+
+//go:embed prelude.js
+var prelude string
+
+// Time budgets of extension code.
+const (
+	DefaultBudget     = 30 * time.Second // an event handler or command
+	DefaultToolBudget = 10 * time.Minute // a tool's execute
+	loadBudget        = 10 * time.Second // running a module's factory
+)
+
+// LoadError is a failure of one extension: at load (Event "load"), or in
+// a handler later (the event's name). The others go on.
+type LoadError struct {
+	Path  string `json:"extensionPath"`
+	Event string `json:"event"`
+	Err   string `json:"error"`
+}
+
+func (e LoadError) Error() string {
+	if e.Event == "" || e.Event == "load" {
+		return e.Path + ": " + e.Err
+	}
+	return e.Path + " (" + e.Event + "): " + e.Err
+}
+
+// ErrNotInitialized is thrown to an extension that calls a runtime action
+// (sending messages, changing the model, …) while it is being loaded.
+var ErrNotInitialized = errors.New("ExtensionRuntimeNotInitializedError: runtime actions are not available while extensions load; call them from an event handler, a command or a tool")
+
+// Options configure Load.
+type Options struct {
+	Budget     time.Duration           // per handler; DefaultBudget when 0
+	ToolBudget time.Duration           // per tool call; DefaultToolBudget when 0
+	Log        func(level, msg string) // console output of the extensions; nil drops it
+	OnError    func(LoadError)         // failures after load (handlers, timers); nil drops them
+}
+
+// Runtime holds the loaded extensions, all in one JavaScript engine.
+type Runtime struct {
+	vm     *vm
+	opts   Options
+	exts   []*ext
+	errs   []LoadError
+	host   atomic.Pointer[hostRef]
+	closed atomic.Bool
+	mu     sync.Mutex
+
+	observeOnce  sync.Once
+	obsMu        sync.Mutex
+	obsClosed    bool
+	observed     chan agent.Event
+	observerDone chan struct{}
+}
+
+type hostRef struct{ h Host }
+
+// ext is one loaded extension.
+type ext struct {
+	entry    Entry
+	label    string
+	handlers map[string][]goja.Callable
+	tools    []*jsTool
+	commands []*Command
+	flags    []Flag
+}
+
+// Flag is a command-line flag an extension registered (shown, not parsed
+// yet).
+type Flag struct {
+	Name, Description string
+}
+
+// Load bundles and runs each module's factory. Failures are collected per
+// module (Errors) and never stop the others; a Runtime is always
+// returned.
+func Load(ctx context.Context, entries []Entry, opts Options) *Runtime {
+	if opts.Budget <= 0 {
+		opts.Budget = DefaultBudget
+	}
+	if opts.ToolBudget <= 0 {
+		opts.ToolBudget = DefaultToolBudget
+	}
+	r := &Runtime{vm: newVM(), opts: opts}
+	err := r.vm.do(loadBudget, func(rt *goja.Runtime) error {
+		rt.Set("__gopiLog", func(level, msg string) {
+			if r.opts.Log != nil {
+				r.opts.Log(level, msg)
+			}
+		})
+		r.vm.installTimers(func(err error) { r.report(LoadError{Path: "(timer)", Event: "timer", Err: err.Error()}) })
+		_, err := rt.RunString(prelude)
+		return err
+	})
+	if err != nil {
+		r.errs = append(r.errs, LoadError{Path: "(runtime)", Event: "load", Err: "cannot start the extension runtime: " + err.Error()})
+		return r
+	}
+	for _, e := range entries {
+		if ctx.Err() != nil {
+			break
+		}
+		if err := r.load(e); err != nil {
+			r.errs = append(r.errs, LoadError{Path: e.Path, Event: "load", Err: err.Error()})
+		}
+	}
+	return r
+}
+
+// load bundles one module and runs its factory with a fresh pi object.
+func (r *Runtime) load(e Entry) error {
+	code, err := bundle(e.Path)
+	if err != nil {
+		return err
+	}
+	x := &ext{entry: e, handlers: map[string][]goja.Callable{}}
+	err = r.vm.do(loadBudget, func(rt *goja.Runtime) error {
+		prog, err := goja.Compile(e.Path, code+"\n;"+bundleGlobal, false)
+		if err != nil {
+			return fmt.Errorf("cannot compile: %w", err)
+		}
+		mod, err := rt.RunProgram(prog)
+		if err != nil {
+			return jsError(err)
+		}
+		factory, ok := goja.AssertFunction(mod)
+		if !ok && mod != nil && !goja.IsUndefined(mod) {
+			factory, ok = goja.AssertFunction(mod.ToObject(rt).Get("default"))
+		}
+		if !ok {
+			return errors.New("the module does not export a function: export default function (pi) { … }")
+		}
+		out, err := factory(goja.Undefined(), r.piObject(rt, x))
+		if err != nil {
+			return jsError(err)
+		}
+		if p, isPromise := out.Export().(*goja.Promise); isPromise && p.State() == goja.PromiseStateRejected {
+			return jsError(rejection(p.Result()))
+		}
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	r.mu.Lock()
+	r.exts = append(r.exts, x)
+	r.mu.Unlock()
+	return nil
+}
+
+// Errors returns the load failures.
+func (r *Runtime) Errors() []LoadError { return append([]LoadError(nil), r.errs...) }
+
+// Loaded returns the paths of the extensions that loaded, in order.
+func (r *Runtime) Loaded() []string {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	var out []string
+	for _, x := range r.exts {
+		out = append(out, x.entry.Path)
+	}
+	return out
+}
+
+// Bind gives the extensions their host: runtime actions work from now on,
+// and session_start is emitted.
+func (r *Runtime) Bind(h Host) {
+	r.host.Store(&hostRef{h})
+	r.Emit(context.Background(), "session_start", map[string]any{})
+}
+
+// Close emits session_shutdown, then stops the engine (timers included).
+func (r *Runtime) Close() {
+	if r.closed.Swap(true) {
+		return
+	}
+	r.stopObserver()
+	r.Emit(context.Background(), "session_shutdown", map[string]any{})
+	r.vm.close()
+}
+
+func (r *Runtime) hostOrNil() Host {
+	if ref := r.host.Load(); ref != nil {
+		return ref.h
+	}
+	return nil
+}
+
+// report passes a failure after load to Options.OnError.
+func (r *Runtime) report(e LoadError) {
+	if r.opts.OnError != nil {
+		r.opts.OnError(e)
+	}
+}
+
+// handlers returns the handlers of event, per extension, in load order.
+func (r *Runtime) handlers(event string) []extHandler {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	var out []extHandler
+	for _, x := range r.exts {
+		for _, h := range x.handlers[event] {
+			out = append(out, extHandler{x, h})
+		}
+	}
+	return out
+}
+
+type extHandler struct {
+	x  *ext
+	fn goja.Callable
+}
+
+// Emit calls every handler of event with payload (JSON-encodable) and a
+// context, one after the other; failures are reported, results dropped.
+func (r *Runtime) Emit(ctx context.Context, event string, payload any) {
+	for _, h := range r.handlers(event) {
+		if _, err := r.callHandler(ctx, h, event, payload); err != nil {
+			r.report(LoadError{Path: h.x.entry.Path, Event: event, Err: err.Error()})
+		}
+	}
+}
+
+// callHandler calls one handler with the event (its payload plus type)
+// and the handler context, and returns what it returned as JSON ("" when
+// nothing).
+func (r *Runtime) callHandler(ctx context.Context, h extHandler, event string, payload any) (json.RawMessage, error) {
+	ev, err := json.Marshal(payload)
+	if err != nil {
+		return nil, fmt.Errorf("cannot encode the %s event: %w", event, err)
+	}
+	val, err := r.vm.call(ctx, r.opts.Budget, h.fn,
+		func(rt *goja.Runtime) goja.Value { return withType(rt, ev, event) },
+		func(rt *goja.Runtime) goja.Value { return r.ctxObject(rt, h.x) })
+	if err != nil {
+		return nil, err
+	}
+	return r.exportJSON(val)
+}
+
+// withType parses the event JSON and sets its type.
+func withType(rt *goja.Runtime, ev []byte, event string) goja.Value {
+	v, err := jsonParse(rt, ev)
+	if err != nil {
+		return goja.Undefined()
+	}
+	if o, ok := v.(*goja.Object); ok {
+		o.Set("type", event)
+	}
+	return v
+}
+
+// jsonParse turns JSON into a JavaScript value.
+func jsonParse(rt *goja.Runtime, b []byte) (goja.Value, error) {
+	parse, _ := goja.AssertFunction(rt.Get("JSON").ToObject(rt).Get("parse"))
+	return parse(goja.Undefined(), rt.ToValue(string(b)))
+}
+
+// exportJSON encodes a handler's result as JSON on the loop; undefined
+// and null give nil.
+func (r *Runtime) exportJSON(v goja.Value) (json.RawMessage, error) {
+	if v == nil || goja.IsUndefined(v) || goja.IsNull(v) {
+		return nil, nil
+	}
+	var out json.RawMessage
+	err := r.vm.do(r.opts.Budget, func(rt *goja.Runtime) error {
+		stringify, _ := goja.AssertFunction(rt.Get("JSON").ToObject(rt).Get("stringify"))
+		s, err := stringify(goja.Undefined(), v)
+		if err != nil {
+			return jsError(err)
+		}
+		if !goja.IsUndefined(s) {
+			out = json.RawMessage(s.String())
+		}
+		return nil
+	})
+	return out, err
+}
+
+// Tools returns the tools the extensions registered.
+func (r *Runtime) Tools() []tool.Tool {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	var out []tool.Tool
+	for _, x := range r.exts {
+		for _, t := range x.tools {
+			out = append(out, t)
+		}
+	}
+	return out
+}
+
+// Commands returns the slash commands the extensions registered.
+func (r *Runtime) Commands() []*Command {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	var out []*Command
+	for _, x := range r.exts {
+		out = append(out, x.commands...)
+	}
+	return out
+}

@@ -1,0 +1,116 @@
+package extensions
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+
+	"github.com/gopi-agent/gopi/core/agentsession"
+	"github.com/gopi-agent/gopi/core/ai"
+	"github.com/gopi-agent/gopi/core/message"
+	"github.com/gopi-agent/gopi/core/tool"
+)
+
+// SessionHost makes a session the extensions' host.
+func SessionHost(s *agentsession.Session) Host { return sessionHost{s} }
+
+type sessionHost struct{ s *agentsession.Session }
+
+// errNotYet is what actions gopi does not offer yet answer with.
+func errNotYet(what string) error {
+	return fmt.Errorf("%s is not available in gopi yet", what)
+}
+
+func (h sessionHost) Cwd() string { return h.s.Config().Cwd }
+
+func (h sessionHost) UI() tool.UI {
+	if env := h.s.ToolEnv(); env != nil {
+		return env.UI
+	}
+	return nil
+}
+
+func (h sessionHost) SendMessage(ctx context.Context, customType, content string, display bool, details json.RawMessage, deliverAs string, triggerTurn bool) error {
+	m := &message.Custom{CustomType: customType, Content: message.PlainText(content), Display: display, Details: details}
+	return h.s.SendCustomMessage(ctx, m, agentsession.CustomOptions{DeliverAs: delivery(deliverAs), TriggerTurn: triggerTurn})
+}
+
+func (h sessionHost) SendUserMessage(ctx context.Context, text, deliverAs string) error {
+	d := delivery(deliverAs)
+	if d == agentsession.DeliverNextTurn {
+		return errors.New("sendUserMessage cannot deliver as nextTurn: use steer or followUp")
+	}
+	if h.s.IsStreaming() {
+		return h.s.Prompt(ctx, text, agentsession.PromptOptions{StreamingBehavior: d})
+	}
+	// Idle: the message starts a run, which must not hold up the caller.
+	go func() { _ = h.s.Prompt(context.Background(), text, agentsession.PromptOptions{StreamingBehavior: d}) }()
+	return nil
+}
+
+func (h sessionHost) AppendEntry(customType string, data json.RawMessage) error {
+	_, err := h.s.Store().AppendCustom(customType, data)
+	return err
+}
+
+func (h sessionHost) SessionName() string { return h.s.Store().Name() }
+
+func (h sessionHost) SetSessionName(name string) error { return h.s.SetName(name) }
+
+func (h sessionHost) ActiveTools() []string {
+	var out []string
+	for _, t := range h.s.Tools() {
+		out = append(out, t.Definition().Name)
+	}
+	return out
+}
+
+func (h sessionHost) AllTools() []string { return h.ActiveTools() }
+
+func (h sessionHost) SetActiveTools([]string) error { return errNotYet("pi.setActiveTools") }
+
+func (h sessionHost) SetModel(provider, id string) error {
+	m, err := h.s.FindModel(provider, id)
+	if err != nil {
+		return err
+	}
+	return h.s.SetModel(m)
+}
+
+func (h sessionHost) ThinkingLevel() string { return string(h.s.Agent().Thinking()) }
+
+func (h sessionHost) SetThinkingLevel(level string) error {
+	l, ok := ai.ParseThinkingLevel(level)
+	if !ok {
+		return fmt.Errorf("unknown thinking level %q: use off, minimal, low, medium, high or xhigh", level)
+	}
+	return h.s.SetThinkingLevel(l)
+}
+
+func (h sessionHost) IsIdle() bool { return !h.s.IsBusy() }
+
+func (h sessionHost) HasPendingMessages() bool { return h.s.State().QueuedMessageCount > 0 }
+
+func (h sessionHost) Abort() { h.s.Abort() }
+
+func (h sessionHost) SystemPrompt() string { return h.s.SystemPrompt() }
+
+func (h sessionHost) ContextUsage() (int, int) {
+	window := 0
+	if m := h.s.Agent().Model(); m != nil {
+		window = m.ContextWindow
+	}
+	return h.s.ContextTokens(), window
+}
+
+// delivery reads deliverAs ("" is steer).
+func delivery(s string) agentsession.Delivery {
+	switch s {
+	case "followUp":
+		return agentsession.DeliverFollowUp
+	case "nextTurn":
+		return agentsession.DeliverNextTurn
+	}
+	return agentsession.DeliverSteer
+}

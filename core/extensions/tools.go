@@ -1,0 +1,161 @@
+package extensions
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"regexp"
+
+	"github.com/dop251/goja"
+
+	"github.com/gopi-agent/gopi/core/ai"
+	"github.com/gopi-agent/gopi/core/tool"
+)
+
+// jsTool is a tool an extension registered: the model calls it like a
+// built-in; execute runs in the extension's engine.
+type jsTool struct {
+	r       *Runtime
+	x       *ext
+	def     tool.Definition
+	execute goja.Callable
+}
+
+var toolName = regexp.MustCompile(`^[a-zA-Z][a-zA-Z0-9_-]{0,63}$`)
+
+// newTool reads a registerTool definition.
+func (r *Runtime) newTool(rt *goja.Runtime, x *ext, o *goja.Object) (*jsTool, error) {
+	str := func(k string) string {
+		if v := o.Get(k); v != nil && !goja.IsUndefined(v) && !goja.IsNull(v) {
+			return v.String()
+		}
+		return ""
+	}
+	t := &jsTool{r: r, x: x, def: tool.Definition{Name: str("name"), Label: str("label"), Description: str("description")}}
+	if !toolName.MatchString(t.def.Name) {
+		return nil, fmt.Errorf("the tool name %q must be letters, digits, _ or - (starting with a letter, at most 64)", t.def.Name)
+	}
+	if t.def.Description == "" {
+		return nil, fmt.Errorf("the tool %s has no description", t.def.Name)
+	}
+	fn, ok := goja.AssertFunction(o.Get("execute"))
+	if !ok {
+		return nil, fmt.Errorf("the tool %s has no execute function", t.def.Name)
+	}
+	t.execute = fn
+	schemaJSON, _ := goja.AssertFunction(rt.Get("__gopiSchemaJSON"))
+	params := o.Get("parameters")
+	s := &tool.Schema{Type: "object"}
+	if params != nil && !goja.IsUndefined(params) {
+		js, err := schemaJSON(goja.Undefined(), params)
+		if err != nil {
+			return nil, fmt.Errorf("the parameters of %s: %w", t.def.Name, jsError(err))
+		}
+		if err := json.Unmarshal([]byte(js.String()), s); err != nil {
+			return nil, fmt.Errorf("the parameters of %s are not a JSON Schema: %w", t.def.Name, err)
+		}
+		if s.Type == "" {
+			s.Type = "object"
+		}
+		if s.Type != "object" {
+			return nil, fmt.Errorf("the parameters of %s must be an object schema, not %q", t.def.Name, s.Type)
+		}
+	}
+	t.def.Parameters = s
+	return t, nil
+}
+
+// Definition describes the tool.
+func (t *jsTool) Definition() tool.Definition { return t.def }
+
+// Execute calls the extension's execute(toolCallId, params, signal,
+// onUpdate, ctx) and reads its {content, details, isError}.
+func (t *jsTool) Execute(ctx context.Context, args tool.Args, onUpdate tool.UpdateFunc) (*tool.Result, error) {
+	params, err := json.Marshal(args)
+	if err != nil {
+		return nil, err
+	}
+	callID := tool.CallID(ctx)
+	val, err := t.r.vm.call(ctx, t.r.opts.ToolBudget, t.execute,
+		func(rt *goja.Runtime) goja.Value { return rt.ToValue(callID) },
+		func(rt *goja.Runtime) goja.Value { v, _ := jsonParse(rt, params); return v },
+		func(rt *goja.Runtime) goja.Value { return signalObject(rt, ctx) },
+		func(rt *goja.Runtime) goja.Value {
+			return rt.ToValue(func(partial goja.Value) {
+				if onUpdate == nil {
+					return
+				}
+				if res, err := resultFrom(partial); err == nil {
+					onUpdate(res)
+				}
+			})
+		},
+		func(rt *goja.Runtime) goja.Value { return t.r.ctxObject(rt, t.x) })
+	if err != nil {
+		if ctx.Err() != nil {
+			return nil, fmt.Errorf("%s: %w", t.def.Name, tool.ErrAborted)
+		}
+		return nil, err
+	}
+	var res *tool.Result
+	err = t.r.vm.do(t.r.opts.Budget, func(*goja.Runtime) error {
+		var e error
+		res, e = resultFrom(val)
+		return e
+	})
+	if err != nil {
+		return nil, fmt.Errorf("the tool %s returned something that is not a result ({content: [{type: \"text\", text}]}): %w", t.def.Name, err)
+	}
+	return res, nil
+}
+
+// signalObject is the AbortSignal-like object execute receives.
+func signalObject(rt *goja.Runtime, ctx context.Context) *goja.Object {
+	o := rt.NewObject()
+	_ = o.DefineAccessorProperty("aborted", rt.ToValue(func() bool { return ctx.Err() != nil }), nil, goja.FLAG_FALSE, goja.FLAG_TRUE)
+	_ = o.Set("addEventListener", func(goja.FunctionCall) goja.Value { return goja.Undefined() })
+	return o
+}
+
+// resultFrom reads {content, details, isError} (a string is text).
+func resultFrom(v goja.Value) (*tool.Result, error) {
+	if v == nil || goja.IsUndefined(v) || goja.IsNull(v) {
+		return &tool.Result{Content: []tool.Content{tool.Text("")}}, nil
+	}
+	if s, ok := v.Export().(string); ok {
+		return &tool.Result{Content: []tool.Content{tool.Text(s)}}, nil
+	}
+	b, err := json.Marshal(v.Export())
+	if err != nil {
+		return nil, err
+	}
+	var raw struct {
+		Content json.RawMessage `json:"content"`
+		Details json.RawMessage `json:"details"`
+		IsError bool            `json:"isError"`
+	}
+	if err := json.Unmarshal(b, &raw); err != nil {
+		return nil, err
+	}
+	res := &tool.Result{IsError: raw.IsError}
+	if len(raw.Details) > 0 && string(raw.Details) != "null" {
+		res.Details = raw.Details
+	}
+	if len(raw.Content) == 0 {
+		return nil, errors.New("no content")
+	}
+	var text string
+	if json.Unmarshal(raw.Content, &text) == nil {
+		res.Content = []tool.Content{tool.Text(text)}
+		return res, nil
+	}
+	var list ai.ContentList
+	if err := json.Unmarshal(raw.Content, &list); err != nil {
+		return nil, err
+	}
+	for _, c := range list {
+		res.Content = append(res.Content, c)
+	}
+	return res, nil
+}
