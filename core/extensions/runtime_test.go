@@ -16,7 +16,7 @@ import (
 	"github.com/gopi-agent/gopi/core/tool"
 )
 
-func writeExt(t *testing.T, dir, name, src string) string {
+func writeExt(t testing.TB, dir, name, src string) string {
 	t.Helper()
 	p := filepath.Join(dir, name)
 	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {

@@ -1,0 +1,65 @@
+package extensions
+
+import (
+	"context"
+	"fmt"
+	"path/filepath"
+	"testing"
+
+	"github.com/gopi-agent/gopi/core/agent"
+	"github.com/gopi-agent/gopi/core/tool"
+)
+
+// tenExtensions writes ten TypeScript extensions like guard (a tool with
+// a zod schema, two handlers, a command, a relative import).
+func tenExtensions(b *testing.B) []Entry {
+	dir := b.TempDir()
+	writeExt(b, dir, "lib/greet.ts", `export const greeting = (n: string): string => "Hello, " + n + "! ";`)
+	var entries []Entry
+	for i := range 10 {
+		p := filepath.Join(dir, fmt.Sprintf("ext%d.ts", i))
+		writeExt(b, dir, filepath.Base(p), guard)
+		entries = append(entries, Entry{Path: p, Name: fmt.Sprint("ext", i)})
+	}
+	return entries
+}
+
+// BenchmarkLoad10 loads ten TypeScript extensions: "cold" bundles them
+// (empty cache), "warm" finds them unchanged in the cache, as a second
+// session in the same process does.
+func BenchmarkLoad10(b *testing.B) {
+	entries := tenExtensions(b)
+	b.Run("cold", func(b *testing.B) {
+		for b.Loop() {
+			cacheMu.Lock()
+			clear(cache)
+			cacheMu.Unlock()
+			r := Load(context.Background(), entries, Options{})
+			if len(r.Errors()) > 0 {
+				b.Fatal(r.Errors())
+			}
+			r.Close()
+		}
+	})
+	b.Run("warm", func(b *testing.B) {
+		for b.Loop() {
+			r := Load(context.Background(), entries, Options{})
+			r.Close()
+		}
+	})
+}
+
+// BenchmarkToolCallHook is one tool_call hook round trip into JavaScript
+// (the handler looks at the call and lets it through).
+func BenchmarkToolCallHook(b *testing.B) {
+	entries := tenExtensions(b)[:1]
+	r := Load(context.Background(), entries, Options{})
+	defer r.Close()
+	h := r.Hooks()[0]
+	call := &agent.ToolCallInfo{ID: "c1", Name: "bash", Args: tool.Args{"command": "go test ./..."}}
+	for b.Loop() {
+		if d, err := h.ToolCall(context.Background(), call); d != nil || err != nil {
+			b.Fatal(d, err)
+		}
+	}
+}
