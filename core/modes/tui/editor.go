@@ -125,7 +125,8 @@ func (e *editor) newer() bool {
 // paste inserts pasted text; a large paste becomes a marker
 // ("[paste #1: 120 lines]") and its text is put back when sending.
 func (e *editor) paste(text string) {
-	text = strings.ReplaceAll(text, "\r\n", "\n")
+	// Terminals paste line ends as CR.
+	text = strings.ReplaceAll(strings.ReplaceAll(text, "\r\n", "\n"), "\r", "\n")
 	lines := strings.Count(text, "\n") + 1
 	if lines <= pasteCollapseLines && len(text) <= pasteCollapseBytes {
 		e.ta.InsertString(text)

@@ -23,6 +23,9 @@ func (m *model) onEvent(e agent.Event) tea.Cmd {
 		return m.tick()
 	case agent.AgentEnd:
 		m.running = false
+		if m.notice == "Aborting…" {
+			m.notice = ""
+		}
 		m.live, m.st = nil, stream{}
 		m.activity++
 		return tea.Batch(m.refreshStatus(), m.scheduleIdle())
@@ -43,7 +46,7 @@ func (m *model) onEvent(e agent.Event) tea.Cmd {
 		}
 	case agent.MessageUpdate:
 		m.live = e.Message
-		return m.printPieces(m.st.advance(e.Message, false))
+		return m.printPieces(m.st.advance(e.Message, false), "")
 	case agent.MessageEnd:
 		a, ok := e.Message.(*ai.AssistantMessage)
 		if !ok {
@@ -52,13 +55,10 @@ func (m *model) onEvent(e agent.Event) tea.Cmd {
 		for _, c := range a.ToolCalls() {
 			m.calls[c.ID] = c
 		}
-		cmds := []tea.Cmd{m.printPieces(m.st.advance(a, true))}
-		if note := m.r.stopNote(a); note != "" {
-			cmds = append(cmds, m.print(note))
-		}
+		cmd := m.printPieces(m.st.advance(a, true), m.r.stopNote(a))
 		m.live, m.st = nil, stream{}
 		m.status.cost += a.Usage.Cost.Total
-		return tea.Batch(cmds...)
+		return cmd
 	case agent.ToolExecutionStart:
 		call := m.calls[e.ToolCallID]
 		if call == nil {
@@ -119,8 +119,9 @@ func (m *model) onEvent(e agent.Event) tea.Cmd {
 	return nil
 }
 
-// printPieces renders and prints the complete parts of a streamed answer.
-func (m *model) printPieces(ps []piece) tea.Cmd {
+// printPieces renders and prints the complete parts of a streamed
+// answer, then note (why it stopped) when there is one.
+func (m *model) printPieces(ps []piece, note string) tea.Cmd {
 	var blocks []string
 	for _, p := range ps {
 		if p.thinking {
@@ -145,7 +146,7 @@ func (m *model) printPieces(ps []piece) tea.Cmd {
 	if nonblank && m.lastCard {
 		m.gap = true // the answer after tool cards starts a new section
 	}
-	cmd := m.print(blocks...)
+	cmd := m.print(append(blocks, note)...)
 	if nonblank {
 		m.lastCard = false
 	}

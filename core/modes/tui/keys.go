@@ -65,7 +65,19 @@ func (m *model) onKey(k tea.KeyPressMsg) tea.Cmd {
 		case m.running:
 			s := m.s
 			m.setNotice("Aborting…")
-			return func() tea.Msg { s.Abort(); return nil }
+			return func() tea.Msg {
+				// Messages queued for the run would be lost with it: they go
+				// back to the editor.
+				steer, follow := s.Agent().ClearQueues()
+				s.Abort()
+				var texts []string
+				for _, q := range append(steer, follow...) {
+					if u, ok := q.(*ai.UserMessage); ok {
+						texts = append(texts, userText(u.Content))
+					}
+				}
+				return restoreMsg{texts}
+			}
 		case m.busy != "":
 			return m.cancelBusy()
 		case time.Since(m.escAt) < doublePress:
@@ -123,12 +135,19 @@ func (m *model) send(d agentsession.Delivery) tea.Cmd {
 	if strings.TrimSpace(text) == "" {
 		return nil
 	}
+	// Only what was typed can make a command: a paste that starts with
+	// "!" or "/" is a message (its marker is what the editor holds).
+	typed := strings.TrimSpace(m.ed.ta.Value())
+	command := strings.HasPrefix(typed, "/") || strings.HasPrefix(typed, "!")
 	m.ed.remember(text)
 	m.ed.clear()
-	if m.running && !strings.HasPrefix(strings.TrimSpace(text), "/") && !strings.HasPrefix(strings.TrimSpace(text), "!") {
+	switch {
+	case command:
+		return m.submit(text)
+	case m.running:
 		return m.queue(text, d)
 	}
-	return m.submit(text)
+	return m.prompt(text)
 }
 
 // submit runs a command, a shell command, or a prompt.
@@ -140,6 +159,11 @@ func (m *model) submit(text string) tea.Cmd {
 	case strings.HasPrefix(trimmed, "!"):
 		return m.bash(trimmed)
 	}
+	return m.prompt(text)
+}
+
+// prompt sends a message to the model.
+func (m *model) prompt(text string) tea.Cmd {
 	ctx, s := m.ctx, m.s
 	return func() tea.Msg {
 		err := s.Prompt(ctx, text, agentsession.PromptOptions{StreamingBehavior: agentsession.DeliverSteer})

@@ -40,9 +40,11 @@ type (
 		cmd string
 		err error
 	}
-	reloadMsg struct{ marker string } // the conversation changed: print it again
-	idleMsg   struct{ gen int }       // the user has been away since activity gen
-	busyMsg   struct{ what string }   // a long command started ("" when it ended)
+	reloadMsg  struct{ marker string }  // the conversation changed: print it again
+	idleMsg    struct{ gen int }        // the user has been away since activity gen
+	printedMsg struct{}                 // the print in flight reached the terminal
+	restoreMsg struct{ texts []string } // queued messages given back to the editor after an abort
+	busyMsg    struct{ what string }    // a long command started ("" when it ended)
 )
 
 // liveTool is a tool call running now.
@@ -93,6 +95,8 @@ type model struct {
 	textShown bool      // the streamed message printed some text already
 	pending   []string  // initial messages still to send
 	activity  int       // counts key presses and runs: an idle check is stale once it changed
+	outbox    []string  // printed text not yet handed to the terminal
+	inflight  bool      // a print is on its way (see flush)
 }
 
 func newModel(ctx context.Context, s *agentsession.Session, opts Options) *model {
@@ -152,6 +156,19 @@ func (m *model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case tea.KeyPressMsg:
 		m.activity++
 		return m, m.onKey(msg)
+	case printedMsg:
+		m.inflight = false
+		return m, m.flush()
+	case restoreMsg:
+		if len(msg.texts) > 0 {
+			text := strings.Join(msg.texts, "\n\n")
+			if !m.ed.empty() {
+				text += "\n\n" + m.ed.text()
+			}
+			m.ed.set(text)
+			m.setNotice("The queued messages are back in the editor")
+		}
+		return m, nil
 	case idleMsg:
 		if msg.gen != m.activity || m.running || m.busy != "" || m.dialog != nil {
 			return m, nil
@@ -260,7 +277,20 @@ func (m *model) print(blocks ...string) tea.Cmd {
 	if m.record != nil {
 		*m.record = append(*m.record, ansi.Strip(text))
 	}
-	return tea.Println(text)
+	m.outbox = append(m.outbox, text)
+	return m.flush()
+}
+
+// flush prints what waits in the outbox. Bubble Tea runs commands in
+// goroutines, so two prints in flight could swap places: one print at a
+// time is in flight, and printedMsg, sent after it, lets the next go.
+func (m *model) flush() tea.Cmd {
+	if m.inflight || len(m.outbox) == 0 {
+		return nil
+	}
+	text := strings.Join(m.outbox, "\n")
+	m.outbox, m.inflight = nil, true
+	return tea.Sequence(tea.Println(text), func() tea.Msg { return printedMsg{} })
 }
 
 // printSection prints blocks as a section of their own: a blank line

@@ -426,3 +426,40 @@ func TestMoreCommands(t *testing.T) {
 		t.Error("/quit did not quit")
 	}
 }
+
+// A paste that starts with "!" or "/" is a message, never a command; CR
+// line ends from a terminal's paste become new lines.
+func TestPasteNeverRunsCommands(t *testing.T) {
+	r := newRig(t, answer("it is a script"))
+	marker := filepath.Join(r.project, "injected")
+	r.update(pasteMsg("!touch " + marker + "\r" + strings.Repeat("more\r", 12)))
+	r.key(" what does this do?")
+	r.key("enter")
+	r.idle()
+	if _, err := os.Stat(marker); err == nil {
+		t.Fatal("the pasted command ran")
+	}
+	body := string(r.llm.Requests()[0].Body)
+	if !strings.Contains(body, `!touch `) || !strings.Contains(body, `more\nmore`) {
+		t.Errorf("the paste was not sent as a message with its lines: %.300s", body)
+	}
+}
+
+// Esc puts the messages queued for the aborted run back in the editor.
+func TestAbortGivesQueuedMessagesBack(t *testing.T) {
+	hold := make(chan struct{})
+	defer close(hold)
+	r := newRig(t, mockllm.Turn{Blocks: []mockllm.Block{text("slow")}, Hold: hold})
+	r.typeAndSend("start")
+	r.until("running", func() bool { return r.m.running })
+	r.key("steer me")
+	r.key("enter")
+	r.key("follow me")
+	r.key("alt+enter")
+	r.until("queued", func() bool { st := r.s.State(); return st.QueuedMessageCount == 2 })
+	r.key("esc")
+	r.until("the editor", func() bool { return strings.Contains(r.m.ed.text(), "follow me") })
+	if got := r.m.ed.text(); got != "steer me\n\nfollow me" {
+		t.Errorf("editor %q", got)
+	}
+}

@@ -64,7 +64,7 @@ func (r *renderer) thinking(text string, expanded bool) string {
 	}
 	if !expanded {
 		n := len(strings.Fields(text))
-		return r.th.dim.Render(fmt.Sprintf("∴ Thinking (%d words; Ctrl+T shows thinking)", n))
+		return r.th.dim.Render(fmt.Sprintf("∴ Thinking (%d words; Ctrl+T shows thinking in full from now on)", n))
 	}
 	return r.th.dim.Italic(true).Render(r.wrap("∴ " + text))
 }
