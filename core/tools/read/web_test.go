@@ -576,3 +576,26 @@ func TestWebUntypedImageOverTextCap(t *testing.T) {
 		t.Fatalf("got %q", res.FirstText())
 	}
 }
+
+func TestWebUnsupportedImageAndBinary(t *testing.T) {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		switch r.URL.Path {
+		case "/pic.bmp":
+			w.Header().Set("Content-Type", "image/bmp")
+			w.Write([]byte("BM\x00\x00\x00\x00"))
+		case "/blob":
+			w.Header().Set("Content-Type", "application/octet-stream")
+			w.Write([]byte{0, 1, 2, 3, 0xff, 0xfe})
+		}
+	}))
+	defer srv.Close()
+	env := webEnv(t)
+	res := call(t, env, srv.URL+"/pic.bmp")
+	if !res.IsError || res.FirstText() != "Cannot read "+srv.URL+"/pic.bmp: image/bmp images are not supported; read takes PNG, JPEG, GIF and WebP" {
+		t.Fatalf("bmp: %q", res.FirstText())
+	}
+	res = call(t, env, srv.URL+"/blob")
+	if res.IsError || !strings.Contains(res.FirstText(), "Method: binary\n") || !strings.HasSuffix(res.FirstText(), "[The body is binary (application/octet-stream, 6B) and is not shown.]") {
+		t.Fatalf("binary: %q", res.FirstText())
+	}
+}
