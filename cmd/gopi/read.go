@@ -18,7 +18,10 @@ var readFlags = []flagSpec{
 const readUsage = `Usage: gopi read [FLAGS] PATH[:SELECTOR]
 
 Run the agent's read tool and print exactly what it returns to the model.
-PATH is a file, a directory (a tree two levels deep) or artifact://ID.
+PATH is a file, a directory (a tree two levels deep), artifact://ID or an
+http(s) URL (a web page as markdown, an image, a document). Images print
+their description (the image itself goes to the model); PDF, docx, xlsx,
+pptx, epub and rtf files print their text.
 SELECTOR is N (from line N), A-B (lines A to B), A+C (C lines from A) and/or
 raw (no line prefixes), e.g. main.go:10-20, main.go:raw, main.go:5+3:raw.
 Lines are prefixed with their hashline anchor (LINE + 2 letters + '|').

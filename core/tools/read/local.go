@@ -25,6 +25,7 @@ func (t *Tool) readLocal(ctx context.Context, target string) (*tool.Result, erro
 	}
 	d := &Details{ResolvedPath: r.abs, Source: r.abs}
 	var text string
+	var extra []tool.Content
 	if r.info.IsDir() {
 		d.IsDirectory = true
 		lineCap := 0
@@ -39,7 +40,11 @@ func (t *Tool) readLocal(ctx context.Context, target string) (*tool.Result, erro
 			return nil, err
 		}
 	} else {
-		text, err = t.readFile(ctx, r, sel, d)
+		var handled bool
+		text, extra, handled, err = t.readMedia(ctx, r, sel, d) // images and documents (media.go)
+		if err == nil && !handled {
+			text, err = t.readFile(ctx, r, sel, d)
+		}
 		if err != nil {
 			return nil, err
 		}
@@ -48,7 +53,9 @@ func (t *Tool) readLocal(ctx context.Context, target string) (*tool.Result, erro
 		d.SuffixResolution = &SuffixResolution{From: r.suffixOf, To: r.suffixHit}
 		text = "[Path '" + r.suffixOf + "' not found; resolved to '" + r.suffixHit + "' via suffix match]\n" + text
 	}
-	return tool.TextResult(text, d), nil
+	res := tool.TextResult(text, d)
+	res.Content = append(res.Content, extra...)
+	return res, nil
 }
 
 // maxFilesRead bounds the files read through the session's tool.Files (an

@@ -46,7 +46,10 @@ const descriptionTail = ` Long files are shown in pages; follow the hint at the 
 Explicit ranges include one line before and three after as context. A directory shows a tree two
 levels deep, newest entries first, with sizes and ages. "~" is your home directory; "/" alone is the
 working directory. artifact://<id> reads the full output a truncated tool result was saved to;
-agent://<id> the full answer of a task subagent.`
+agent://<id> the full answer of a task subagent. An http(s):// or www. URL is fetched: web pages come
+back as markdown under a URL/Content-Type/Method/Notes header, 300 lines at most; url:N pages on
+without fetching again. Images (PNG, JPEG, GIF, WebP) are attached for you to look at; PDF, Word,
+Excel, PowerPoint, EPUB and RTF files are converted to text.`
 
 // description is the model-facing description for the prefix lines carry
 // in mode m: edit anchors, line numbers, or nothing.
@@ -79,7 +82,7 @@ func (t *Tool) Definition() tool.Definition {
 		Label:       "Read",
 		Description: description(t.env.DisplayMode(false, false)),
 		Parameters: tool.Object(map[string]*tool.Schema{
-			"path": {Type: "string", MinLength: tool.Ptr(1), Description: "File or directory path, artifact://<id> or agent://<id>, optionally ending with :N, :A-B, :A+C and/or :raw"},
+			"path": {Type: "string", MinLength: tool.Ptr(1), Description: "File or directory path, http(s) URL, artifact://<id> or agent://<id>, optionally ending with :N, :A-B, :A+C and/or :raw"},
 		}, "path"),
 		Concurrency:  tool.Shared,
 		NonAbortable: true,
@@ -94,6 +97,7 @@ type Details struct {
 	Truncation       *Window           `json:"truncation,omitempty"`       // the shown window of a text
 	ResultLimit      bool              `json:"resultLimit,omitempty"`      // a listing left entries out
 	Source           string            `json:"source,omitempty"`           // backing path or URL
+	*URLDetails                        // web reads (web.go)
 }
 
 // SuffixResolution records a path found by unique suffix match.
@@ -121,6 +125,7 @@ type handler struct {
 // handlers are tried in order; the last (local paths) matches everything.
 var handlers = []handler{
 	{(*Tool).isHostURI, (*Tool).readHost},
+	{func(_ *Tool, target string) bool { return isWebURL(target) }, (*Tool).readWeb},
 	{func(_ *Tool, target string) bool { return isInternalURL(target) }, (*Tool).readInternal},
 	{func(*Tool, string) bool { return true }, (*Tool).readLocal},
 }
