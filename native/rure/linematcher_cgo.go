@@ -47,7 +47,9 @@ const (
 // boundaries). Unless LineOptions.Multiline is set, a match never spans a
 // '\n': '\n' is removed from every class, a written \n is an error, and
 // \A and \z act as line anchors, so each line behaves as if searched alone.
-// Matches are leftmost-first, non-overlapping and may be empty; a buffer's
+// Matches are leftmost-first, non-overlapping and may be empty (an empty
+// match may fall anywhere, even inside a UTF-8 sequence or beside an
+// invalid byte, as with Rust's regex::bytes and ripgrep); a buffer's
 // last line counts even without a final '\n', the empty remainder after a
 // final '\n' is not a line, and an empty buffer has no lines.
 //

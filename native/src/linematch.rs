@@ -15,8 +15,11 @@
 //!   line anchors, so the whole buffer is searched in one pass yet each line
 //!   behaves as if searched on its own.
 //! * Matches are leftmost-first and non-overlapping, empty matches included,
-//!   stepping over an empty match that abuts the previous match; empty
-//!   matches only fall on UTF-8 character boundaries.
+//!   stepping over an empty match that abuts the previous match. As with
+//!   `regex::bytes` (and so ripgrep), an empty match may fall anywhere, even
+//!   inside a UTF-8 sequence or next to an invalid byte: were empty matches
+//!   kept to character boundaries, `^` could never match at the start of a
+//!   line that begins with a stray continuation byte such as `0xA6`.
 //! * A buffer's lines are split by `\n`; a last line without `\n` counts, the
 //!   empty "line" after a final `\n` does not, and an empty buffer has none.
 //! * A match belongs to every line it covers (a final `\n` belongs to the
@@ -133,8 +136,10 @@ impl Engine {
             0 => DEFAULT_DFA_SIZE_LIMIT,
             n => n as usize,
         };
+        // Empty matches are not held to UTF-8 boundaries, as in
+        // `regex::bytes`: see the module docs.
         let config = meta::Config::new()
-            .utf8_empty(true)
+            .utf8_empty(false)
             .which_captures(WhichCaptures::Implicit)
             .nfa_size_limit(Some(size))
             .onepass_size_limit(Some(size))
@@ -822,6 +827,16 @@ mod tests {
             vec![(1, 0, 3, vec![(0, 3)])]
         );
         assert_eq!(find_all(r"\Ab", 0, "ab\nb"), vec![(2, 3, 4, vec![(3, 4)])]);
+    }
+
+    #[test]
+    fn empty_matches_beside_invalid_utf8() {
+        // A line opening with a lone continuation byte still has a start.
+        let buf: &[u8] = b"a\n\xa6\n";
+        for pat in ["^", "^.*", r"^\s*", r"\A.*"] {
+            let m = LineMatcher::new(pat.as_bytes(), &LineOptions::default()).unwrap();
+            assert_eq!(m.count(buf).0, 2, "pattern {pat}");
+        }
     }
 
     #[test]

@@ -335,3 +335,17 @@ func TestSearchBracedEscapes(t *testing.T) {
 		}
 	})
 }
+
+// A line holding only invalid UTF-8 is still a line that `^` and friends
+// match (ripgrep prints it).
+func TestSearchEmptyMatchOnInvalidUTF8Line(t *testing.T) {
+	dir := writeTree(t, map[string]string{"f.txt": "a\n\xa6\n"})
+	engines(t, func(t *testing.T) {
+		for _, p := range []string{`^`, `^.*`, `^\s*`, `\A.*`} {
+			res := search(t, DefaultOptions(p, dir))
+			if got := lineNumbers(res.Matches); !reflect.DeepEqual(got, []string{"f.txt:1:a", "f.txt:2:\xa6"}) {
+				t.Errorf("%q: %q", p, got)
+			}
+		}
+	})
+}
