@@ -14,8 +14,10 @@
 // (then the search is multiline and a hit covers every line its match
 // spans). Braces that cannot be quantifiers are escaped before compiling
 // (`${platform}` is literal, `a{2,4}` is not) and an unbalanced-group error
-// earns one retry with parentheses escaped. Files holding a NUL byte are
-// binary and skipped; files that cannot be read are skipped and counted.
+// earns one retry with parentheses escaped. A UTF-8 byte-order mark at the
+// start of a file is dropped before matching, as ripgrep does. Files holding
+// a NUL byte are binary and skipped; files that cannot be read are skipped
+// and counted.
 package grep
 
 import (

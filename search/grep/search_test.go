@@ -349,3 +349,23 @@ func TestSearchEmptyMatchOnInvalidUTF8Line(t *testing.T) {
 		}
 	})
 }
+
+// A UTF-8 byte-order mark is not part of the first line: ripgrep drops it
+// before matching, so `^import` finds line 1 and the text has no BOM.
+func TestSearchSkipsUTF8BOM(t *testing.T) {
+	dir := writeTree(t, map[string]string{"a.go": "\xef\xbb\xbfimport x\nimport y\n", "b.txt": "\xef\xbb\xbf"})
+	engines(t, func(t *testing.T) {
+		res := search(t, DefaultOptions(`^import`, dir))
+		want := []string{"a.go:1:import x", "a.go:2:import y"}
+		if got := lineNumbers(res.Matches); !reflect.DeepEqual(got, want) {
+			t.Fatalf("got %q, want %q", got, want)
+		}
+		if s := res.Matches[0].Spans; len(s) != 1 || s[0] != (Span{Start: 0, End: 6}) {
+			t.Fatalf("spans %v", s)
+		}
+		// A file holding only a BOM has no lines.
+		if res := search(t, DefaultOptions(`^`, dir)); res.TotalMatches != 2 {
+			t.Fatalf("^ matched %q", lineNumbers(res.Matches))
+		}
+	})
+}
