@@ -23,7 +23,7 @@ var grepFlags = []flagSpec{
 	{short: 'g', long: "glob", value: "GLOB", repeats: true, help: "search only paths matching GLOB; !GLOB excludes (repeatable)"},
 	{long: "hidden", help: "search hidden files and directories"},
 	{long: "no-ignore", help: "do not honour .gitignore, .ignore or git's exclude files"},
-	{short: 'c', long: "count", help: "print the number of matching lines per file"},
+	{short: 'c', long: "count", help: "print the number of matching lines per file (of matches when a match can span lines)"},
 	{short: 'l', long: "files-with-matches", help: "print only the paths of files with a match"},
 	{short: 'U', long: "multiline", help: "let matches span lines (implied by a pattern holding \\n)"},
 	{short: 'n', long: "line-number", help: "print line numbers (the default)"},
@@ -80,13 +80,16 @@ type grepJob struct {
 	paths    []string // as typed; "" for the implicit current directory
 	withPath bool     // print file names
 	lineNums bool
-	json     bool
-	stats    bool
-	colors   palette
-	out      *bufio.Writer
-	errOut   io.Writer
-	lastFile string // file of the last printed line, for context separators
-	lastLine int
+	// countMatches: -c prints the number of matches rather than of
+	// matching lines, as ripgrep does when a match can span lines.
+	countMatches bool
+	json         bool
+	stats        bool
+	colors       palette
+	out          *bufio.Writer
+	errOut       io.Writer
+	lastFile     string // file of the last printed line, for context separators
+	lastLine     int
 }
 
 func newGrepJob(p *parsedArgs, env *cliEnv) (*grepJob, error) {
@@ -134,6 +137,11 @@ func newGrepJob(p *parsedArgs, env *cliEnv) (*grepJob, error) {
 	}
 	if len(j.paths) == 0 {
 		j.paths = []string{""}
+	}
+	if o.Mode == grep.ModeCount {
+		if j.countMatches, err = grep.CrossesLines(o); err != nil {
+			return nil, err
+		}
 	}
 	j.withPath = len(j.paths) > 1 || !isRegularFile(j.paths[0])
 	return j, nil
@@ -262,13 +270,17 @@ func (j *grepJob) print(arg string, fr *grep.FileResult) error {
 	path := displayPath(arg, fr.Path, isFile && len(j.paths) == 1)
 	switch j.base.Mode {
 	case grep.ModeCount:
+		count := fr.Lines
+		if j.countMatches {
+			count = fr.Count
+		}
 		if j.json {
-			return j.writeJSON(map[string]any{"path": path, "count": fr.Lines, "matches": fr.Count})
+			return j.writeJSON(map[string]any{"path": path, "count": count, "matches": fr.Count})
 		}
 		if j.withPath {
-			fmt.Fprintf(j.out, "%s%s%s:%d\n", j.colors.path, path, j.colors.reset, fr.Lines)
+			fmt.Fprintf(j.out, "%s%s%s:%d\n", j.colors.path, path, j.colors.reset, count)
 		} else {
-			fmt.Fprintf(j.out, "%d\n", fr.Lines)
+			fmt.Fprintf(j.out, "%d\n", count)
 		}
 		return nil
 	case grep.ModeFilesWithMatches:

@@ -12,6 +12,8 @@ package rure
 #cgo nocallback gopi_line_matcher_count
 #cgo noescape gopi_line_matcher_is_match
 #cgo nocallback gopi_line_matcher_is_match
+#cgo noescape gopi_line_matcher_crosses_lines
+#cgo nocallback gopi_line_matcher_crosses_lines
 #include "gopi_native.h"
 */
 import "C"
@@ -133,6 +135,17 @@ func (m *LineMatcher) live() *C.gopi_line_matcher {
 // hasASCIIVariant reports whether m compiled the ASCII word-boundary form.
 func (m *LineMatcher) hasASCIIVariant() bool {
 	v := C.gopi_line_matcher_has_ascii_variant(m.live()) == 1
+	runtime.KeepAlive(m)
+	return v
+}
+
+// CrossesLines reports whether a match can contain a '\n'. That happens
+// only in Multiline mode, for a pattern with a literal or class holding
+// '\n' (`a\nb`, `\s`, `[^x]`, `(?s).`); look-around assertions such as `$`
+// match no text. ripgrep's --count counts matches instead of lines exactly
+// for such searches.
+func (m *LineMatcher) CrossesLines() bool {
+	v := C.gopi_line_matcher_crosses_lines(m.live()) == 1
 	runtime.KeepAlive(m)
 	return v
 }

@@ -289,3 +289,23 @@ func TestEmptyMatchesBesideInvalidUTF8(t *testing.T) {
 		}
 	}
 }
+
+func TestLineMatcherCrossesLines(t *testing.T) {
+	for _, tt := range []struct {
+		pattern   string
+		multiline bool
+		want      bool
+	}{
+		{`a\nb`, true, true}, {`\s`, true, true}, {`[^x]`, true, true}, {`(?s).`, true, true},
+		{`a|b`, true, false}, {`^a$`, true, false}, {`.`, true, false}, {`\s`, false, false},
+	} {
+		m, err := NewLineMatcher(tt.pattern, LineOptions{Multiline: tt.multiline})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := m.CrossesLines(); got != tt.want {
+			t.Errorf("%q multiline=%v: CrossesLines = %v", tt.pattern, tt.multiline, got)
+		}
+		m.Close()
+	}
+}

@@ -177,6 +177,8 @@ pub struct LineMatcher {
     /// Finds lines that can hold a match (line mode only); see innerlit.
     lines: LineFilter,
     multiline: bool,
+    /// Multiline mode only: some match can contain a `\n`.
+    crosses_lines: bool,
 }
 
 /// Which lines the regex needs to see in line mode (see innerlit).
@@ -254,6 +256,7 @@ impl LineMatcher {
             pos: Some(e.pos),
             message: e.message,
         })?;
+        let crosses_lines = multiline && syntax::can_match_byte(&hir, b'\n');
         let hir = if multiline {
             hir
         } else {
@@ -290,7 +293,16 @@ impl LineMatcher {
             ascii,
             lines,
             multiline,
+            crosses_lines,
         })
+    }
+
+    /// Reports whether a match can contain a line terminator, which only
+    /// happens in multiline mode for a pattern that can match `\n` (a class
+    /// or literal holding it, `(?s).`, `\s`, ...). ripgrep's `--count`
+    /// counts matches rather than lines for such searches.
+    pub fn crosses_lines(&self) -> bool {
+        self.crosses_lines
     }
 
     /// Reports whether any line of `buf` has a match, stopping at the
@@ -667,6 +679,16 @@ pub unsafe extern "C" fn gopi_line_matcher_has_ascii_variant(m: *const LineMatch
     guard(std::ptr::null_mut(), -1, || i32::from((*m).ascii.is_some()))
 }
 
+/// Returns 1 when a match can contain `\n` (see
+/// [`LineMatcher::crosses_lines`]), 0 when not, -1 on failure.
+///
+/// # Safety
+/// `m` must be a live matcher.
+#[no_mangle]
+pub unsafe extern "C" fn gopi_line_matcher_crosses_lines(m: *const LineMatcher) -> i32 {
+    guard(std::ptr::null_mut(), -1, || i32::from((*m).crosses_lines()))
+}
+
 /// Returns 1 when some line of the buffer matches, 0 when none does, and -1
 /// on failure with the description in `*err` (caller frees it).
 ///
@@ -837,6 +859,28 @@ mod tests {
             let m = LineMatcher::new(pat.as_bytes(), &LineOptions::default()).unwrap();
             assert_eq!(m.count(buf).0, 2, "pattern {pat}");
         }
+    }
+
+    #[test]
+    fn crossing_lines() {
+        let ml = LineOptions {
+            flags: LINE_MULTILINE,
+            ..Default::default()
+        };
+        for (pat, want) in [
+            (r"a\nb", true),
+            (r"\s", true),
+            ("(?s).", true),
+            ("[^a]", true),
+            ("a|b", false),
+            ("^a$", false),
+            (".", false),
+        ] {
+            let m = LineMatcher::new(pat.as_bytes(), &ml).unwrap();
+            assert_eq!(m.crosses_lines(), want, "pattern {pat}");
+        }
+        let m = LineMatcher::new(br"\s", &LineOptions::default()).unwrap();
+        assert!(!m.crosses_lines());
     }
 
     #[test]

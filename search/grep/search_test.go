@@ -369,3 +369,28 @@ func TestSearchSkipsUTF8BOM(t *testing.T) {
 		}
 	})
 }
+
+// ripgrep's --count counts matches when a match can span lines; the engine
+// tells such searches apart.
+func TestCrossesLines(t *testing.T) {
+	engines(t, func(t *testing.T) {
+		for _, tt := range []struct {
+			pattern   string
+			multiline bool
+			want      bool
+		}{
+			{`a\nb|x`, false, true}, {`\s`, true, true}, {`[^x]`, true, true}, {`(?s).`, true, true},
+			{`o|x`, true, false}, {`^a$`, true, false}, {`.`, true, false}, {`\s`, false, false},
+		} {
+			o := DefaultOptions(tt.pattern, ".")
+			o.Multiline = tt.multiline
+			got, err := CrossesLines(o)
+			if err != nil || got != tt.want {
+				t.Errorf("%q multiline=%v: %v, %v; want %v", tt.pattern, tt.multiline, got, err, tt.want)
+			}
+		}
+		if _, err := CrossesLines(DefaultOptions("a[", ".")); err == nil {
+			t.Error("no compile error")
+		}
+	})
+}
