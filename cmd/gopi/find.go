@@ -34,7 +34,8 @@ List the paths under each PATH (default: the current directory) that match
 GLOB. A GLOB without '/' matches names at any depth ('*.go'); with '/' it is
 matched against the whole path relative to PATH ('cmd/**/*.go'). Syntax:
 *, **, ?, [a-z], [!a-z], {a,b}. Hidden paths and ignored paths are skipped
-unless asked for; .git is never listed; symlinks are listed, not followed.
+unless asked for (node_modules is an ordinary directory, except that --fuzzy
+never walks it); .git is never listed; symlinks are listed, not followed.
 Paths come in sorted order (or newest first with --newest).
 
 Exit status: 0 when something was found, 1 when nothing was, 2 on an error.
@@ -143,7 +144,8 @@ func findMain(ctx context.Context, env *cliEnv, p *parsedArgs) (int, error) {
 		}
 		res, err := glob.Find(ctx, root, glob.Options{
 			Pattern: cliFindGlob(pattern), FileType: fileType, Hidden: p.flag("hidden"), Gitignore: !p.flag("no-ignore"),
-			MaxResults: limit, SortByMtime: p.flag("newest"), NoMTime: !p.flag("json"),
+			NodeModules: true, // as in fd: only ignore files leave node_modules out
+			MaxResults:  limit, SortByMtime: p.flag("newest"), NoMTime: !p.flag("json"),
 		})
 		if err != nil {
 			return exitError, err

@@ -40,9 +40,10 @@ const grepUsage = `Usage: gopi grep [FLAGS] PATTERN [PATH...]
 
 Search files for lines matching the regex PATTERN (Rust regex syntax), in
 every file under each PATH (default: the current directory). Hidden files and
-paths ignored by .gitignore/.ignore are skipped unless asked for; binary
-files (holding a NUL byte) are skipped. A pattern matches within one line
-unless it holds \n or a newline. Braces that cannot be repetitions are
+paths ignored by .gitignore/.ignore are skipped unless asked for;
+node_modules is an ordinary directory that only ignore files leave out.
+Binary files (holding a NUL byte) are skipped. A pattern matches within one
+line unless it holds \n or a newline. Braces that cannot be repetitions are
 literal: '${name}' finds the text ${name}.
 
 Output is in path order, then line order. Exit status: 0 when a line
@@ -98,6 +99,9 @@ func newGrepJob(p *parsedArgs, env *cliEnv) (*grepJob, error) {
 	o.Multiline = p.flag("multiline")
 	o.Hidden = p.flag("hidden")
 	o.Gitignore = !p.flag("no-ignore")
+	// Like ripgrep, the CLI has no rule of its own for node_modules: only
+	// ignore files keep it out. (The agent's search tool prunes it.)
+	o.NodeModules = true
 	ctxN, err := p.nonNegInt("context", 0)
 	if err != nil {
 		return nil, err

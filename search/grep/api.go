@@ -4,7 +4,8 @@
 // A search compiles one line matcher (Rust's regex through cgo, or Go's
 // regexp where cgo is off), collects candidate files from a single file or a
 // directory scan (hidden files and gitignore rules per Options, an optional
-// glob filter, node_modules only when the glob names it), then searches the
+// glob filter, node_modules only when the glob names it or
+// Options.NodeModules is set), then searches the
 // files on every core. Each file is read whole and searched in one native
 // call that returns every matching line; results are delivered in the
 // deterministic (path, line) order whatever order the workers finish in.
@@ -52,6 +53,7 @@ type Options struct {
 	Hidden        bool          // search dot-files and dot-directories
 	Gitignore     bool          // honour .gitignore, .ignore and git's exclude files
 	Cache         bool          // use the shared scan cache for the directory walk
+	NodeModules   bool          // walk node_modules like any directory; by default it is pruned unless Glob names it
 	ContextBefore int           // lines of context before each match
 	ContextAfter  int           // lines of context after each match
 	MaxColumns    int           // lines longer than this many characters are cut; 0 = never

@@ -56,7 +56,7 @@ func collect(ctx context.Context, opts *Options) (*target, error) {
 	scanOpts := fscache.Options{
 		Hidden:          opts.Hidden,
 		Gitignore:       opts.Gitignore,
-		SkipNodeModules: !strings.Contains(opts.Glob, "node_modules"),
+		SkipNodeModules: !opts.NodeModules && !strings.Contains(opts.Glob, "node_modules"),
 	}
 	lookup := fscache.Lookup{Scanner: scanCache(), Root: root, Options: scanOpts, UseCache: opts.Cache}
 	scan, err := lookup.First(ctx)

@@ -394,3 +394,18 @@ func TestCrossesLines(t *testing.T) {
 		}
 	})
 }
+
+// node_modules is pruned unless the glob names it or NodeModules is set
+// (the CLI sets it, as ripgrep has no such rule).
+func TestSearchNodeModules(t *testing.T) {
+	dir := writeTree(t, map[string]string{"a.js": "x\n", "node_modules/p/b.js": "x\n", "sub/node_modules/c.js": "x\n"})
+	o := DefaultOptions("x", dir)
+	o.Mode = ModeFilesWithMatches
+	if res := search(t, o); res.FilesWithMatches != 1 {
+		t.Fatalf("default: %d files", res.FilesWithMatches)
+	}
+	o.NodeModules = true
+	if res := search(t, o); res.FilesWithMatches != 3 {
+		t.Fatalf("NodeModules: %d files", res.FilesWithMatches)
+	}
+}
