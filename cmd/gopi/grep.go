@@ -20,7 +20,7 @@ var grepFlags = []flagSpec{
 	{short: 'A', long: "after-context", value: "N", help: "show N lines after each match"},
 	{short: 'B', long: "before-context", value: "N", help: "show N lines before each match"},
 	{short: 'C', long: "context", value: "N", help: "show N lines before and after each match"},
-	{short: 'g', long: "glob", value: "GLOB", repeats: true, help: "search only paths matching GLOB; !GLOB excludes (repeatable)"},
+	{short: 'g', long: "glob", value: "GLOB", repeats: true, help: "search only paths matching GLOB; !GLOB excludes; the last matching glob wins; a glob with '/' is anchored at the working directory (repeatable)"},
 	{long: "hidden", help: "search hidden files and directories"},
 	{long: "no-ignore", help: "do not honour .gitignore, .ignore or git's exclude files"},
 	{short: 'c', long: "count", help: "print the number of matching lines per file (of matches when a match can span lines)"},
@@ -130,7 +130,7 @@ func newGrepJob(p *parsedArgs, env *cliEnv) (*grepJob, error) {
 		}
 		o.Timeout = d
 	}
-	o.Glob, o.ExcludeGlob = cliGlobs(p.all("glob"))
+	o.Overrides = p.all("glob")
 	colors, err := colorPalette(p.str("color", "auto"), env.isTerminal, env.cfg.Env.Get)
 	if err != nil {
 		return nil, err
@@ -151,40 +151,17 @@ func newGrepJob(p *parsedArgs, env *cliEnv) (*grepJob, error) {
 	return j, nil
 }
 
-// cliGlobs turns ripgrep-style -g globs into the engine's include and
-// exclude patterns. A glob without '/' matches a name at any depth; a glob
-// naming a directory also covers everything below it.
-func cliGlobs(globs []string) (include, exclude string) {
-	var inc, exc []string
-	for _, g := range globs {
-		neg := strings.HasPrefix(g, "!")
-		g = strings.TrimPrefix(g, "!")
-		if g == "" {
-			continue
-		}
-		if strings.HasPrefix(g, "/") {
-			g = strings.TrimPrefix(g, "/")
-		} else if !strings.Contains(strings.TrimSuffix(g, "/"), "/") && !strings.HasPrefix(g, "**/") {
-			g = "**/" + g
-		}
-		g = strings.TrimSuffix(g, "/")
-		forms := []string{g, g + "/**"}
-		if neg {
-			exc = append(exc, forms...)
-		} else {
-			inc = append(inc, forms...)
-		}
+// overrideBase is the search root as ripgrep prints it, which its -g globs
+// are matched against (joined with each path below it): arg cleaned and
+// slash-separated; "" for the implicit current directory.
+func overrideBase(arg string) string {
+	if arg == "" {
+		return ""
 	}
-	join := func(list []string) string {
-		switch len(list) {
-		case 0:
-			return ""
-		case 1:
-			return list[0]
-		}
-		return "{" + strings.Join(list, ",") + "}"
+	if p := filepath.ToSlash(filepath.Clean(arg)); p != "." {
+		return p
 	}
-	return join(inc), join(exc)
+	return ""
 }
 
 func isRegularFile(path string) bool {
@@ -205,6 +182,10 @@ func (j *grepJob) run(ctx context.Context) (int, error) {
 		o.Path = path
 		if path == "" {
 			o.Path = "."
+		}
+		o.OverrideBase = overrideBase(path)
+		if wd, err := os.Getwd(); err == nil {
+			o.OverrideCwd = filepath.ToSlash(wd)
 		}
 		sum, err := grep.Stream(ctx, o, func(fr *grep.FileResult) error {
 			matched = true

@@ -4,9 +4,9 @@
 // A search compiles one line matcher (Rust's regex through cgo, or Go's
 // regexp where cgo is off), collects candidate files from a single file or a
 // directory scan (hidden files and gitignore rules per Options, an optional
-// glob filter, node_modules only when the glob names it or
-// Options.NodeModules is set), then searches the
-// files on every core. Each file is read whole and searched in one native
+// glob filter and ripgrep's ordered -g globs, node_modules only when the
+// glob names it or Options.NodeModules is set), then searches the files on
+// every core. Each file is read whole and searched in one native
 // call that returns every matching line; results are delivered in the
 // deterministic (path, line) order whatever order the workers finish in.
 //
@@ -47,7 +47,9 @@ type Options struct {
 	Pattern       string        // regex; Rust regex syntax (Go regexp syntax without cgo)
 	Path          string        // file or directory to search
 	Glob          string        // keep only paths relative to Path that match (directories only); see search/glob
-	ExcludeGlob   string        // drop paths relative to Path that match (directories only)
+	Overrides     []string      // ripgrep's -g globs, in order: '!' drops, the last match decides (directories only; see overrides)
+	OverrideBase  string        // Path as ripgrep prints it (slash-separated, cleaned); Overrides match it joined with each path below it
+	OverrideCwd   string        // working directory (slash-separated); cut off absolute paths inside it before Overrides match
 	IgnoreCase    bool          // case-insensitive matching
 	Multiline     bool          // allow matches across lines; forced on when the pattern needs it
 	Hidden        bool          // search dot-files and dot-directories
