@@ -5,7 +5,8 @@
 // # Syntax
 //
 // A pattern is matched against the whole slash-separated path relative to
-// the search root, case-sensitively:
+// the search root, case-sensitively (CompileFold and Options.IgnoreCase
+// ignore case):
 //
 //   - any run of characters except '/', including none
 //     ?       exactly one character except '/'

@@ -52,6 +52,7 @@ func (t FileType) accepts(e fscache.EntryType) bool {
 // Options configures Find.
 type Options struct {
 	Pattern     string          // glob relative to the root; "" or "**" matches everything
+	IgnoreCase  bool            // match Pattern case-insensitively (see CompileFold)
 	FileType    FileType        // kind filter; Any by default
 	Hidden      bool            // include dot-files and dot-directories
 	Gitignore   bool            // honour ignore files
@@ -92,7 +93,11 @@ const cancelEvery = 4096
 // SortByMtime every match is collected and sorted before MaxResults is
 // applied, so OnMatch then sees all matches, not just the returned ones.
 func Find(ctx context.Context, root string, opts Options) (*Result, error) {
-	pat, err := Compile(opts.Pattern)
+	compile := Compile
+	if opts.IgnoreCase {
+		compile = CompileFold
+	}
+	pat, err := compile(opts.Pattern)
 	if err != nil {
 		return nil, err
 	}
