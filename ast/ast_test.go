@@ -215,8 +215,14 @@ func TestExplicitLanguageNarrowsScans(t *testing.T) {
 	if got := locations(res.Matches); got != "a.py:1" || res.FilesSearched != 1 {
 		t.Fatalf("scan: %s (%d searched)", got, res.FilesSearched)
 	}
-	res = search(t, SearchRequest{Scope: Scope{Paths: []string{"notes.txt"}, Cwd: dir}, Patterns: []string{"f($A)"}, Lang: "python"})
-	if got := locations(res.Matches); got != "notes.txt:1" {
-		t.Fatalf("named file: %s", got)
+	// Named files of another language are skipped too (as the ast-grep
+	// CLI does), not parsed as the given language.
+	res = search(t, SearchRequest{Scope: Scope{Paths: []string{"notes.txt", "b.js", "a.py"}, Cwd: dir}, Patterns: []string{"f($A)"}, Lang: "python"})
+	if got := locations(res.Matches); got != "a.py:1" || res.FilesSearched != 1 {
+		t.Fatalf("named files: %s (%d searched)", got, res.FilesSearched)
+	}
+	res = search(t, SearchRequest{Scope: Scope{Paths: []string{"b.js"}, Cwd: dir}, Patterns: []string{"f($A)"}, Lang: "python"})
+	if len(res.Matches) != 0 || res.FilesSearched != 0 {
+		t.Fatalf("named file of another language: %v (%d searched)", res.Matches, res.FilesSearched)
 	}
 }

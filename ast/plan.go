@@ -87,10 +87,10 @@ func prepare(ctx context.Context, sc Scope, langName string, rules []astgrep.Rul
 		l := explicit
 		if l == nil {
 			l = c.lang
-		} else if !c.named && c.lang != explicit {
-			// An explicit language narrows a directory scan to its own
-			// files (as the ast-grep CLI does); files named one by one
-			// are parsed as that language whatever their extension.
+		} else if c.lang != explicit {
+			// An explicit language narrows the search to its own files,
+			// named ones included: like the ast-grep CLI, `-l go a.py`
+			// skips a.py rather than parse Python as Go.
 			continue
 		}
 		if l == nil {

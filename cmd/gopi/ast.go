@@ -21,7 +21,8 @@ const astUsage = `Usage: gopi ast grep -p PATTERN [-l LANG] [FLAGS] [PATH...]
 Structural search and rewrite with ast-grep patterns: $NAME captures one
 node, $_ matches one node, $$$NAME captures zero or more nodes, $$$ matches
 zero or more. Metavariable names are upper case. The language comes from
-each file's extension unless -l names one. PATHs are files, directories or
+each file's extension; -l LANG keeps only files of LANG (a named file of
+another language is skipped, as in ast-grep). PATHs are files, directories or
 globs (default: the current directory); hidden files are searched, paths
 ignored by .gitignore are not, node_modules only when a glob names it.
 
@@ -48,7 +49,7 @@ func runAST(ctx context.Context, env *cliEnv, args []string) int {
 
 var astCommonFlags = []flagSpec{
 	{short: 'p', long: "pattern", value: "PATTERN", help: "the AST pattern (required)"},
-	{short: 'l', long: "lang", value: "LANG", help: "language of every file (default: from each file's extension)"},
+	{short: 'l', long: "lang", value: "LANG", help: "search only files of LANG, named ones too (default: every file, language from its extension)"},
 	{long: "strictness", value: "LEVEL", help: "cst, smart (default), ast, relaxed, signature or template"},
 	{long: "no-hidden", help: "skip hidden files and directories"},
 	{long: "no-ignore", help: "do not honour .gitignore, .ignore or git's exclude files"},

@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"strings"
 	"time"
+	"unicode"
 
 	"github.com/gopi-agent/gopi/fscache"
 	"github.com/gopi-agent/gopi/search/fuzzy"
@@ -17,6 +18,8 @@ import (
 var findFlags = []flagSpec{
 	{long: "hidden", help: "include hidden files and directories"},
 	{long: "no-ignore", help: "do not honour .gitignore, .ignore or git's exclude files"},
+	{short: 'i', long: "ignore-case", help: "match GLOB case-insensitively"},
+	{short: 's', long: "case-sensitive", help: "match GLOB case-sensitively"},
 	{short: 't', long: "type", value: "TYPE", help: "only entries of TYPE: f (file), d (directory), l (symlink)"},
 	{long: "limit", value: "N", help: "print at most N paths (0 = no limit)"},
 	{long: "newest", help: "sort by modification time, newest first"},
@@ -33,8 +36,11 @@ const findUsage = `Usage: gopi find [FLAGS] [GLOB] [PATH...]
 List the paths under each PATH (default: the current directory) that match
 GLOB. A GLOB without '/' matches names at any depth ('*.go'); with '/' it is
 matched against the whole path relative to PATH ('cmd/**/*.go'). Syntax:
-*, **, ?, [a-z], [!a-z], {a,b}. Hidden paths and ignored paths are skipped
-unless asked for; .git is never listed; symlinks are listed, not followed.
+*, **, ?, [a-z], [!a-z], {a,b}. Case is smart, as in fd: a GLOB without
+upper-case letters ignores case, one with any is case-sensitive (-i and -s
+force either). Hidden paths and ignored paths are skipped
+unless asked for (node_modules is an ordinary directory, except that --fuzzy
+never walks it); .git is never listed; symlinks are listed, not followed.
 Paths come in sorted order (or newest first with --newest).
 
 Exit status: 0 when something was found, 1 when nothing was, 2 on an error.
@@ -113,6 +119,10 @@ func findMain(ctx context.Context, env *cliEnv, p *parsedArgs) (int, error) {
 	if !fuzzyMode && len(rest) > 0 {
 		pattern, rest = rest[0], rest[1:]
 	}
+	if p.flag("ignore-case") && p.flag("case-sensitive") {
+		return exitError, usagef("-i and -s cannot be combined")
+	}
+	ignoreCase := findIgnoresCase(pattern, p.flag("ignore-case"), p.flag("case-sensitive"))
 	if len(rest) == 0 {
 		rest = []string{""}
 	}
@@ -142,8 +152,9 @@ func findMain(ctx context.Context, env *cliEnv, p *parsedArgs) (int, error) {
 			continue
 		}
 		res, err := glob.Find(ctx, root, glob.Options{
-			Pattern: cliFindGlob(pattern), FileType: fileType, Hidden: p.flag("hidden"), Gitignore: !p.flag("no-ignore"),
-			MaxResults: limit, SortByMtime: p.flag("newest"), NoMTime: !p.flag("json"),
+			Pattern: cliFindGlob(pattern), IgnoreCase: ignoreCase, FileType: fileType, Hidden: p.flag("hidden"), Gitignore: !p.flag("no-ignore"),
+			NodeModules: true, // as in fd: only ignore files leave node_modules out
+			MaxResults:  limit, SortByMtime: p.flag("newest"), NoMTime: !p.flag("json"),
 		})
 		if err != nil {
 			return exitError, err
@@ -162,6 +173,19 @@ func findMain(ctx context.Context, env *cliEnv, p *parsedArgs) (int, error) {
 		return exitNoMatch, nil
 	}
 	return exitMatch, nil
+}
+
+// findIgnoresCase applies fd's smart case: a pattern without upper-case
+// letters matches case-insensitively, one with any matches case-sensitively,
+// unless -i (ignoreCase) or -s (caseSensitive) forces the choice.
+func findIgnoresCase(pattern string, ignoreCase, caseSensitive bool) bool {
+	switch {
+	case ignoreCase:
+		return true
+	case caseSensitive:
+		return false
+	}
+	return !strings.ContainsFunc(pattern, unicode.IsUpper)
 }
 
 // cliFindGlob applies fd's convention: a glob without '/' matches names at

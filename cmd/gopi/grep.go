@@ -20,10 +20,10 @@ var grepFlags = []flagSpec{
 	{short: 'A', long: "after-context", value: "N", help: "show N lines after each match"},
 	{short: 'B', long: "before-context", value: "N", help: "show N lines before each match"},
 	{short: 'C', long: "context", value: "N", help: "show N lines before and after each match"},
-	{short: 'g', long: "glob", value: "GLOB", repeats: true, help: "search only paths matching GLOB; !GLOB excludes (repeatable)"},
+	{short: 'g', long: "glob", value: "GLOB", repeats: true, help: "search only paths matching GLOB; !GLOB excludes; the last matching glob wins; a glob with '/' is anchored at the working directory (repeatable)"},
 	{long: "hidden", help: "search hidden files and directories"},
 	{long: "no-ignore", help: "do not honour .gitignore, .ignore or git's exclude files"},
-	{short: 'c', long: "count", help: "print the number of matching lines per file"},
+	{short: 'c', long: "count", help: "print the number of matching lines per file (of matches when a match can span lines)"},
 	{short: 'l', long: "files-with-matches", help: "print only the paths of files with a match"},
 	{short: 'U', long: "multiline", help: "let matches span lines (implied by a pattern holding \\n)"},
 	{short: 'n', long: "line-number", help: "print line numbers (the default)"},
@@ -40,9 +40,10 @@ const grepUsage = `Usage: gopi grep [FLAGS] PATTERN [PATH...]
 
 Search files for lines matching the regex PATTERN (Rust regex syntax), in
 every file under each PATH (default: the current directory). Hidden files and
-paths ignored by .gitignore/.ignore are skipped unless asked for; binary
-files (holding a NUL byte) are skipped. A pattern matches within one line
-unless it holds \n or a newline. Braces that cannot be repetitions are
+paths ignored by .gitignore/.ignore are skipped unless asked for;
+node_modules is an ordinary directory that only ignore files leave out.
+Binary files (holding a NUL byte) are skipped. A pattern matches within one
+line unless it holds \n or a newline. Braces that cannot be repetitions are
 literal: '${name}' finds the text ${name}.
 
 Output is in path order, then line order. Exit status: 0 when a line
@@ -80,13 +81,16 @@ type grepJob struct {
 	paths    []string // as typed; "" for the implicit current directory
 	withPath bool     // print file names
 	lineNums bool
-	json     bool
-	stats    bool
-	colors   palette
-	out      *bufio.Writer
-	errOut   io.Writer
-	lastFile string // file of the last printed line, for context separators
-	lastLine int
+	// countMatches: -c prints the number of matches rather than of
+	// matching lines, as ripgrep does when a match can span lines.
+	countMatches bool
+	json         bool
+	stats        bool
+	colors       palette
+	out          *bufio.Writer
+	errOut       io.Writer
+	lastFile     string // file of the last printed line, for context separators
+	lastLine     int
 }
 
 func newGrepJob(p *parsedArgs, env *cliEnv) (*grepJob, error) {
@@ -95,6 +99,9 @@ func newGrepJob(p *parsedArgs, env *cliEnv) (*grepJob, error) {
 	o.Multiline = p.flag("multiline")
 	o.Hidden = p.flag("hidden")
 	o.Gitignore = !p.flag("no-ignore")
+	// Like ripgrep, the CLI has no rule of its own for node_modules: only
+	// ignore files keep it out. (The agent's search tool prunes it.)
+	o.NodeModules = true
 	ctxN, err := p.nonNegInt("context", 0)
 	if err != nil {
 		return nil, err
@@ -123,7 +130,7 @@ func newGrepJob(p *parsedArgs, env *cliEnv) (*grepJob, error) {
 		}
 		o.Timeout = d
 	}
-	o.Glob, o.ExcludeGlob = cliGlobs(p.all("glob"))
+	o.Overrides = p.all("glob")
 	colors, err := colorPalette(p.str("color", "auto"), env.isTerminal, env.cfg.Env.Get)
 	if err != nil {
 		return nil, err
@@ -135,44 +142,26 @@ func newGrepJob(p *parsedArgs, env *cliEnv) (*grepJob, error) {
 	if len(j.paths) == 0 {
 		j.paths = []string{""}
 	}
+	if o.Mode == grep.ModeCount {
+		if j.countMatches, err = grep.CrossesLines(o); err != nil {
+			return nil, err
+		}
+	}
 	j.withPath = len(j.paths) > 1 || !isRegularFile(j.paths[0])
 	return j, nil
 }
 
-// cliGlobs turns ripgrep-style -g globs into the engine's include and
-// exclude patterns. A glob without '/' matches a name at any depth; a glob
-// naming a directory also covers everything below it.
-func cliGlobs(globs []string) (include, exclude string) {
-	var inc, exc []string
-	for _, g := range globs {
-		neg := strings.HasPrefix(g, "!")
-		g = strings.TrimPrefix(g, "!")
-		if g == "" {
-			continue
-		}
-		if strings.HasPrefix(g, "/") {
-			g = strings.TrimPrefix(g, "/")
-		} else if !strings.Contains(strings.TrimSuffix(g, "/"), "/") && !strings.HasPrefix(g, "**/") {
-			g = "**/" + g
-		}
-		g = strings.TrimSuffix(g, "/")
-		forms := []string{g, g + "/**"}
-		if neg {
-			exc = append(exc, forms...)
-		} else {
-			inc = append(inc, forms...)
-		}
+// overrideBase is the search root as ripgrep prints it, which its -g globs
+// are matched against (joined with each path below it): arg cleaned and
+// slash-separated; "" for the implicit current directory.
+func overrideBase(arg string) string {
+	if arg == "" {
+		return ""
 	}
-	join := func(list []string) string {
-		switch len(list) {
-		case 0:
-			return ""
-		case 1:
-			return list[0]
-		}
-		return "{" + strings.Join(list, ",") + "}"
+	if p := filepath.ToSlash(filepath.Clean(arg)); p != "." {
+		return p
 	}
-	return join(inc), join(exc)
+	return ""
 }
 
 func isRegularFile(path string) bool {
@@ -193,6 +182,10 @@ func (j *grepJob) run(ctx context.Context) (int, error) {
 		o.Path = path
 		if path == "" {
 			o.Path = "."
+		}
+		o.OverrideBase = overrideBase(path)
+		if wd, err := os.Getwd(); err == nil {
+			o.OverrideCwd = filepath.ToSlash(wd)
 		}
 		sum, err := grep.Stream(ctx, o, func(fr *grep.FileResult) error {
 			matched = true
@@ -262,13 +255,17 @@ func (j *grepJob) print(arg string, fr *grep.FileResult) error {
 	path := displayPath(arg, fr.Path, isFile && len(j.paths) == 1)
 	switch j.base.Mode {
 	case grep.ModeCount:
+		count := fr.Lines
+		if j.countMatches {
+			count = fr.Count
+		}
 		if j.json {
-			return j.writeJSON(map[string]any{"path": path, "count": fr.Lines, "matches": fr.Count})
+			return j.writeJSON(map[string]any{"path": path, "count": count, "matches": fr.Count})
 		}
 		if j.withPath {
-			fmt.Fprintf(j.out, "%s%s%s:%d\n", j.colors.path, path, j.colors.reset, fr.Lines)
+			fmt.Fprintf(j.out, "%s%s%s:%d\n", j.colors.path, path, j.colors.reset, count)
 		} else {
-			fmt.Fprintf(j.out, "%d\n", fr.Lines)
+			fmt.Fprintf(j.out, "%d\n", count)
 		}
 		return nil
 	case grep.ModeFilesWithMatches:

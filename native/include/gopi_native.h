@@ -150,6 +150,8 @@ gopi_line_matcher *gopi_line_matcher_new(const uint8_t *pattern, size_t length,
                                          int64_t *err_pos, char **err_msg);
 void gopi_line_matcher_free(gopi_line_matcher *m);
 int32_t gopi_line_matcher_has_ascii_variant(const gopi_line_matcher *m);
+/* 1: a match can contain '\n' (multiline mode only); 0: not; -1: failure. */
+int32_t gopi_line_matcher_crosses_lines(const gopi_line_matcher *m);
 /* 1: some line matches; 0: none; -1: failure (*err set). */
 int32_t gopi_line_matcher_is_match(const gopi_line_matcher *m, const uint8_t *buf,
                                    size_t length, char **err);

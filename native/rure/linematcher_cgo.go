@@ -12,6 +12,8 @@ package rure
 #cgo nocallback gopi_line_matcher_count
 #cgo noescape gopi_line_matcher_is_match
 #cgo nocallback gopi_line_matcher_is_match
+#cgo noescape gopi_line_matcher_crosses_lines
+#cgo nocallback gopi_line_matcher_crosses_lines
 #include "gopi_native.h"
 */
 import "C"
@@ -47,7 +49,9 @@ const (
 // boundaries). Unless LineOptions.Multiline is set, a match never spans a
 // '\n': '\n' is removed from every class, a written \n is an error, and
 // \A and \z act as line anchors, so each line behaves as if searched alone.
-// Matches are leftmost-first, non-overlapping and may be empty; a buffer's
+// Matches are leftmost-first, non-overlapping and may be empty (an empty
+// match may fall anywhere, even inside a UTF-8 sequence or beside an
+// invalid byte, as with Rust's regex::bytes and ripgrep); a buffer's
 // last line counts even without a final '\n', the empty remainder after a
 // final '\n' is not a line, and an empty buffer has no lines.
 //
@@ -131,6 +135,17 @@ func (m *LineMatcher) live() *C.gopi_line_matcher {
 // hasASCIIVariant reports whether m compiled the ASCII word-boundary form.
 func (m *LineMatcher) hasASCIIVariant() bool {
 	v := C.gopi_line_matcher_has_ascii_variant(m.live()) == 1
+	runtime.KeepAlive(m)
+	return v
+}
+
+// CrossesLines reports whether a match can contain a '\n'. That happens
+// only in Multiline mode, for a pattern with a literal or class holding
+// '\n' (`a\nb`, `\s`, `[^x]`, `(?s).`); look-around assertions such as `$`
+// match no text. ripgrep's --count counts matches instead of lines exactly
+// for such searches.
+func (m *LineMatcher) CrossesLines() bool {
+	v := C.gopi_line_matcher_crosses_lines(m.live()) == 1
 	runtime.KeepAlive(m)
 	return v
 }

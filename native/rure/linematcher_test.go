@@ -108,9 +108,36 @@ func TestFindLinesMultilineMatchesReference(t *testing.T) {
 
 func TestFindLinesNonASCII(t *testing.T) {
 	buf := []byte("héllo wörld\n日本語\nnaïve café\n\nÀ")
-	for _, p := range []string{`l+`, `é`, `[^ ]+`, `x*`, ``, `(?i)à`, `.$`, `^.`, `ö.`} {
+	for _, p := range []string{`l+`, `é`, `[^ ]+`, `(?i)à`, `.$`, `^.`, `ö.`} {
 		checkLines(t, p, LineOptions{}, buf)
 		checkLines(t, p, LineOptions{Multiline: true}, buf)
+	}
+	// Empty matches fall on every byte offset, inside UTF-8 sequences too,
+	// as with regex::bytes; Go's regexp steps by character instead, so only
+	// the lines are compared with it.
+	for _, p := range []string{`x*`, ``} {
+		for _, multiline := range []bool{false, true} {
+			m, err := NewLineMatcher(p, LineOptions{Multiline: multiline})
+			if err != nil {
+				t.Fatal(err)
+			}
+			var h Hits
+			m.FindLines(buf, 0, &h)
+			want := refFindLines(regexp.MustCompile("(?m)"+p), buf, multiline)
+			if len(h.Lines) != len(want) {
+				t.Fatalf("%q multiline=%v: %d hits, want %d", p, multiline, len(h.Lines), len(want))
+			}
+			for i, l := range h.Lines {
+				var spans []Span
+				for at := l.Start; at <= l.End; at++ {
+					spans = append(spans, Span{at, at})
+				}
+				if l.Line != want[i].Line || l.Start != want[i].Start || l.End != want[i].End || !reflect.DeepEqual(h.Matches(l), spans) {
+					t.Errorf("%q multiline=%v: hit %+v spans %v", p, multiline, l, h.Matches(l))
+				}
+			}
+			m.Close()
+		}
 	}
 }
 
@@ -231,5 +258,54 @@ func TestLineFilters(t *testing.T) {
 		}
 		general.Close()
 		fast.Close()
+	}
+}
+
+// Patterns that can match the empty string must still find the start of a
+// line that opens with a stray UTF-8 continuation byte, as regex::bytes
+// (and so ripgrep) does: empty matches are not held to character
+// boundaries.
+func TestEmptyMatchesBesideInvalidUTF8(t *testing.T) {
+	buf := []byte("a\n\xa6\n\xc3\n")
+	for _, p := range []string{`^`, `^.*`, `^\s*`, `\A.*`, `x*`} {
+		for _, multiline := range []bool{false, true} {
+			if multiline && p == `\A.*` {
+				continue // \A is the start of the text there
+			}
+			m, err := NewLineMatcher(p, LineOptions{Multiline: multiline})
+			if err != nil {
+				t.Fatal(err)
+			}
+			var h Hits
+			m.FindLines(buf, 0, &h)
+			var lines []int
+			for _, l := range h.Lines {
+				lines = append(lines, l.Line)
+			}
+			if n, _ := m.CountLines(buf); !reflect.DeepEqual(lines, []int{1, 2, 3}) || n != 3 {
+				t.Errorf("%q multiline=%v: lines %v, count %d; want every line", p, multiline, lines, n)
+			}
+			m.Close()
+		}
+	}
+}
+
+func TestLineMatcherCrossesLines(t *testing.T) {
+	for _, tt := range []struct {
+		pattern   string
+		multiline bool
+		want      bool
+	}{
+		{`a\nb`, true, true}, {`\s`, true, true}, {`[^x]`, true, true}, {`(?s).`, true, true},
+		{`a|b`, true, false}, {`^a$`, true, false}, {`.`, true, false}, {`\s`, false, false},
+	} {
+		m, err := NewLineMatcher(tt.pattern, LineOptions{Multiline: tt.multiline})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := m.CrossesLines(); got != tt.want {
+			t.Errorf("%q multiline=%v: CrossesLines = %v", tt.pattern, tt.multiline, got)
+		}
+		m.Close()
 	}
 }

@@ -130,5 +130,8 @@ func (m *LineMatcher) CountLines(buf []byte) (lines, matches int) { return 0, 0 
 // IsMatch reports false.
 func (m *LineMatcher) IsMatch(buf []byte) bool { return false }
 
+// CrossesLines reports false.
+func (m *LineMatcher) CrossesLines() bool { return false }
+
 // Close does nothing.
 func (m *LineMatcher) Close() {}

@@ -15,8 +15,11 @@
 //!   line anchors, so the whole buffer is searched in one pass yet each line
 //!   behaves as if searched on its own.
 //! * Matches are leftmost-first and non-overlapping, empty matches included,
-//!   stepping over an empty match that abuts the previous match; empty
-//!   matches only fall on UTF-8 character boundaries.
+//!   stepping over an empty match that abuts the previous match. As with
+//!   `regex::bytes` (and so ripgrep), an empty match may fall anywhere, even
+//!   inside a UTF-8 sequence or next to an invalid byte: were empty matches
+//!   kept to character boundaries, `^` could never match at the start of a
+//!   line that begins with a stray continuation byte such as `0xA6`.
 //! * A buffer's lines are split by `\n`; a last line without `\n` counts, the
 //!   empty "line" after a final `\n` does not, and an empty buffer has none.
 //! * A match belongs to every line it covers (a final `\n` belongs to the
@@ -133,8 +136,10 @@ impl Engine {
             0 => DEFAULT_DFA_SIZE_LIMIT,
             n => n as usize,
         };
+        // Empty matches are not held to UTF-8 boundaries, as in
+        // `regex::bytes`: see the module docs.
         let config = meta::Config::new()
-            .utf8_empty(true)
+            .utf8_empty(false)
             .which_captures(WhichCaptures::Implicit)
             .nfa_size_limit(Some(size))
             .onepass_size_limit(Some(size))
@@ -172,6 +177,8 @@ pub struct LineMatcher {
     /// Finds lines that can hold a match (line mode only); see innerlit.
     lines: LineFilter,
     multiline: bool,
+    /// Multiline mode only: some match can contain a `\n`.
+    crosses_lines: bool,
 }
 
 /// Which lines the regex needs to see in line mode (see innerlit).
@@ -249,6 +256,7 @@ impl LineMatcher {
             pos: Some(e.pos),
             message: e.message,
         })?;
+        let crosses_lines = multiline && syntax::can_match_byte(&hir, b'\n');
         let hir = if multiline {
             hir
         } else {
@@ -285,7 +293,16 @@ impl LineMatcher {
             ascii,
             lines,
             multiline,
+            crosses_lines,
         })
+    }
+
+    /// Reports whether a match can contain a line terminator, which only
+    /// happens in multiline mode for a pattern that can match `\n` (a class
+    /// or literal holding it, `(?s).`, `\s`, ...). ripgrep's `--count`
+    /// counts matches rather than lines for such searches.
+    pub fn crosses_lines(&self) -> bool {
+        self.crosses_lines
     }
 
     /// Reports whether any line of `buf` has a match, stopping at the
@@ -662,6 +679,16 @@ pub unsafe extern "C" fn gopi_line_matcher_has_ascii_variant(m: *const LineMatch
     guard(std::ptr::null_mut(), -1, || i32::from((*m).ascii.is_some()))
 }
 
+/// Returns 1 when a match can contain `\n` (see
+/// [`LineMatcher::crosses_lines`]), 0 when not, -1 on failure.
+///
+/// # Safety
+/// `m` must be a live matcher.
+#[no_mangle]
+pub unsafe extern "C" fn gopi_line_matcher_crosses_lines(m: *const LineMatcher) -> i32 {
+    guard(std::ptr::null_mut(), -1, || i32::from((*m).crosses_lines()))
+}
+
 /// Returns 1 when some line of the buffer matches, 0 when none does, and -1
 /// on failure with the description in `*err` (caller frees it).
 ///
@@ -822,6 +849,38 @@ mod tests {
             vec![(1, 0, 3, vec![(0, 3)])]
         );
         assert_eq!(find_all(r"\Ab", 0, "ab\nb"), vec![(2, 3, 4, vec![(3, 4)])]);
+    }
+
+    #[test]
+    fn empty_matches_beside_invalid_utf8() {
+        // A line opening with a lone continuation byte still has a start.
+        let buf: &[u8] = b"a\n\xa6\n";
+        for pat in ["^", "^.*", r"^\s*", r"\A.*"] {
+            let m = LineMatcher::new(pat.as_bytes(), &LineOptions::default()).unwrap();
+            assert_eq!(m.count(buf).0, 2, "pattern {pat}");
+        }
+    }
+
+    #[test]
+    fn crossing_lines() {
+        let ml = LineOptions {
+            flags: LINE_MULTILINE,
+            ..Default::default()
+        };
+        for (pat, want) in [
+            (r"a\nb", true),
+            (r"\s", true),
+            ("(?s).", true),
+            ("[^a]", true),
+            ("a|b", false),
+            ("^a$", false),
+            (".", false),
+        ] {
+            let m = LineMatcher::new(pat.as_bytes(), &ml).unwrap();
+            assert_eq!(m.crosses_lines(), want, "pattern {pat}");
+        }
+        let m = LineMatcher::new(br"\s", &LineOptions::default()).unwrap();
+        assert!(!m.crosses_lines());
     }
 
     #[test]

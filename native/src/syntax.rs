@@ -148,6 +148,30 @@ pub fn strip_newlines(hir: Hir) -> Hir {
     }
 }
 
+/// Reports whether a match of `hir` can contain the ASCII byte `b`: some
+/// literal or class in it holds `b`. Look-around assertions consume nothing
+/// and a repetition capped at zero matches nothing. For a byte of 0x80 or
+/// above the answer would need UTF-8 encodings, so those are not supported.
+pub fn can_match_byte(hir: &Hir, b: u8) -> bool {
+    debug_assert!(b.is_ascii());
+    match hir.kind() {
+        HirKind::Empty | HirKind::Look(_) => false,
+        HirKind::Literal(hir::Literal(bytes)) => bytes.contains(&b),
+        HirKind::Class(Class::Unicode(cls)) => {
+            let c = char::from(b);
+            cls.ranges().iter().any(|r| r.start() <= c && c <= r.end())
+        }
+        HirKind::Class(Class::Bytes(cls)) => {
+            cls.ranges().iter().any(|r| r.start() <= b && b <= r.end())
+        }
+        HirKind::Repetition(rep) => rep.max != Some(0) && can_match_byte(&rep.sub, b),
+        HirKind::Capture(cap) => can_match_byte(&cap.sub, b),
+        HirKind::Concat(subs) | HirKind::Alternation(subs) => {
+            subs.iter().any(|h| can_match_byte(h, b))
+        }
+    }
+}
+
 /// Returns the ASCII form of a Unicode word-boundary assertion, if `look`
 /// is one. On a pure-ASCII haystack both forms agree at every position.
 fn ascii_word_look(look: Look) -> Option<Look> {

@@ -1,10 +1,13 @@
 package glob
 
+import "unicode"
+
 // class is a compiled [...] character set. ASCII members live in a 128-bit
 // bitmap so the common case is two shifts and a mask; other runes are kept
 // as inclusive ranges and searched linearly (classes are tiny).
 type class struct {
 	negated bool
+	fold    bool      // case-insensitive: r is a member when any case form of it is
 	ascii   [2]uint64 // bit r set ⇔ ASCII rune r is a member
 	ranges  []runeRange
 }
@@ -30,16 +33,25 @@ func (c *class) finish() {
 // match reports whether r is in the class. r is never '/' here because the
 // matcher only feeds characters of a single path segment.
 func (c *class) match(r rune) bool {
-	var in bool
-	if r < 128 {
-		in = c.ascii[r>>6]&(1<<(r&63)) != 0
-	} else {
-		for _, rr := range c.ranges {
-			if rr.lo <= r && r <= rr.hi {
-				in = true
-				break
-			}
+	in := c.has(r)
+	if !in && c.fold {
+		// Walk r's case orbit (k, K, and the Kelvin sign for instance).
+		for f := unicode.SimpleFold(r); f != r && !in; f = unicode.SimpleFold(f) {
+			in = c.has(f)
 		}
 	}
 	return in != c.negated
+}
+
+// has reports whether r itself is a member, ignoring negation and case.
+func (c *class) has(r rune) bool {
+	if r >= 0 && r < 128 {
+		return c.ascii[r>>6]&(1<<(r&63)) != 0
+	}
+	for _, rr := range c.ranges {
+		if rr.lo <= r && r <= rr.hi {
+			return true
+		}
+	}
+	return false
 }

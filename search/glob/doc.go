@@ -5,7 +5,8 @@
 // # Syntax
 //
 // A pattern is matched against the whole slash-separated path relative to
-// the search root, case-sensitively:
+// the search root, case-sensitively (CompileFold and Options.IgnoreCase
+// ignore case):
 //
 //   - any run of characters except '/', including none
 //     ?       exactly one character except '/'
@@ -45,7 +46,8 @@
 // Find resolves the root with fscache.ResolveSearchPath, obtains a scan
 // (the cache is opt-in; without it the walk is not stored), and filters the
 // entries in scan order: depth-first, siblings sorted. node_modules is
-// walked only when the pattern mentions it. When the cache is on and a scan
+// walked only when the pattern mentions it or Options.NodeModules is set
+// (the CLI sets it, as fd has no such rule; the agent's tools do not). When the cache is on and a scan
 // at least Policy().EmptyRecheck old yields no match, Find rescans once, so
 // a file created a moment ago is not hidden by a stale cached negative.
 package glob

@@ -52,10 +52,12 @@ func (t FileType) accepts(e fscache.EntryType) bool {
 // Options configures Find.
 type Options struct {
 	Pattern     string          // glob relative to the root; "" or "**" matches everything
+	IgnoreCase  bool            // match Pattern case-insensitively (see CompileFold)
 	FileType    FileType        // kind filter; Any by default
 	Hidden      bool            // include dot-files and dot-directories
 	Gitignore   bool            // honour ignore files
 	Cache       bool            // use the shared scan cache (opt-in)
+	NodeModules bool            // walk node_modules like any directory; by default it is pruned unless the pattern names it
 	MaxResults  int             // stop after this many matches; 0 = unlimited
 	SortByMtime bool            // newest first (ties by path), limit applied after sorting
 	NoMTime     bool            // the caller needs no Match.MTime (left 0): an uncached Find then skips the per-entry lstat; ignored with SortByMtime
@@ -86,11 +88,16 @@ const cancelEvery = 4096
 // opts.Pattern. root may be relative to the working directory; errors for
 // a missing or non-directory root come from fscache.ResolveSearchPath.
 //
-// node_modules is walked only when the pattern mentions it. With
+// node_modules is walked only when the pattern mentions it or
+// opts.NodeModules is set. With
 // SortByMtime every match is collected and sorted before MaxResults is
 // applied, so OnMatch then sees all matches, not just the returned ones.
 func Find(ctx context.Context, root string, opts Options) (*Result, error) {
-	pat, err := Compile(opts.Pattern)
+	compile := Compile
+	if opts.IgnoreCase {
+		compile = CompileFold
+	}
+	pat, err := compile(opts.Pattern)
 	if err != nil {
 		return nil, err
 	}
@@ -101,7 +108,7 @@ func Find(ctx context.Context, root string, opts Options) (*Result, error) {
 	lookup := fscache.Lookup{Scanner: opts.Scanner, Root: dir, UseCache: opts.Cache, NoStat: opts.NoMTime && !opts.SortByMtime, Options: fscache.Options{
 		Hidden:          opts.Hidden,
 		Gitignore:       opts.Gitignore,
-		SkipNodeModules: !pat.MentionsNodeModules(),
+		SkipNodeModules: !opts.NodeModules && !pat.MentionsNodeModules(),
 	}}
 	scan, err := lookup.First(ctx)
 	if err != nil {

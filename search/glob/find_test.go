@@ -138,6 +138,7 @@ func TestFindPatterns(t *testing.T) {
 		{"escape", Options{Pattern: `main\_test.go`}, []string{"main_test.go"}},
 		{"node_modules pruned", Options{Pattern: "**/*.js"}, []string{"src/b/d.js"}},
 		{"node_modules named", Options{Pattern: "{node_modules/**/*.js,**/*.js}"}, []string{"node_modules/lib/index.js", "src/b/d.js"}},
+		{"node_modules walked", Options{Pattern: "**/*.js", NodeModules: true}, []string{"node_modules/lib/index.js", "src/b/d.js"}},
 		{"hidden excluded", Options{Pattern: "**/*.yml"}, nil},
 		{"hidden included", Options{Pattern: "**/*.yml", Hidden: true}, []string{".github/ci.yml"}},
 		{"max results", Options{Pattern: "**/*.go", MaxResults: 2}, []string{"cmd/main.go", "link.go"}},
@@ -162,7 +163,7 @@ func TestFindPatterns(t *testing.T) {
 			if !tt.opts.SortByMtime && !slices.Equal(seen, paths(r)) {
 				t.Errorf("OnMatch saw %q", seen)
 			}
-			wantSkip := !strings.Contains(tt.opts.Pattern, "node_modules")
+			wantSkip := !tt.opts.NodeModules && !strings.Contains(tt.opts.Pattern, "node_modules")
 			if o := fs.opts[0]; o.SkipNodeModules != wantSkip || o.Hidden != tt.opts.Hidden {
 				t.Errorf("scan options %+v", o)
 			}

@@ -6,10 +6,14 @@ import (
 )
 
 // Match reports whether relPath (slash-separated, relative to the search
-// root) matches the pattern. It does not allocate.
+// root) matches the pattern. It does not allocate, except to lower a path
+// holding upper-case letters for a pattern from CompileFold.
 func (p *Pattern) Match(relPath string) bool {
 	if p.matchAll {
 		return true
+	}
+	if p.fold {
+		relPath = strings.ToLower(relPath)
 	}
 	if !strings.HasSuffix(relPath, p.suffix) {
 		return false

@@ -8,6 +8,7 @@ import (
 // Pattern is a compiled glob. It is immutable and safe for concurrent use.
 type Pattern struct {
 	src      string
+	fold     bool   // case-insensitive: literals are lower case, paths are lowered before matching
 	matchAll bool   // "" or "**": every path matches
 	suffix   string // literal every matching path must end with ("" = none)
 	alts     []alt  // brace-free alternatives, in pattern order
@@ -37,7 +38,15 @@ type seg struct {
 
 // Compile parses a glob pattern. See the package documentation for the
 // syntax. The error, if any, is a *SyntaxError.
-func Compile(pattern string) (*Pattern, error) {
+func Compile(pattern string) (*Pattern, error) { return compile(pattern, false) }
+
+// CompileFold is Compile for a case-insensitive pattern: literals match
+// whatever the case of the path (compared in lower case) and a class
+// matches a character when it holds any case form of it ([A-Z] matches
+// "q"; [!a-z] does not match "Q").
+func CompileFold(pattern string) (*Pattern, error) { return compile(pattern, true) }
+
+func compile(pattern string, fold bool) (*Pattern, error) {
 	if !utf8.ValidString(pattern) {
 		i := 0
 		for i < len(pattern) {
@@ -49,7 +58,7 @@ func Compile(pattern string) (*Pattern, error) {
 		}
 		return nil, &SyntaxError{Pattern: pattern, Pos: i, Msg: "invalid UTF-8"}
 	}
-	p := &Pattern{src: pattern}
+	p := &Pattern{src: pattern, fold: fold}
 	if pattern == "" || pattern == "**" {
 		p.matchAll = true
 		return p, nil
@@ -64,6 +73,9 @@ func Compile(pattern string) (*Pattern, error) {
 		return nil, err
 	}
 	for i, toks := range expanded {
+		if fold {
+			foldTokens(toks)
+		}
 		a := buildAlt(toks)
 		p.alts = append(p.alts, a)
 		s := a.literalSuffix()
@@ -74,6 +86,19 @@ func Compile(pattern string) (*Pattern, error) {
 		}
 	}
 	return p, nil
+}
+
+// foldTokens prepares tokens for case-insensitive matching against a
+// lowered path: literals are lowered and classes look at every case form.
+func foldTokens(toks []tok) {
+	for i := range toks {
+		switch toks[i].kind {
+		case tLit:
+			toks[i].lit = strings.ToLower(toks[i].lit)
+		case tClass:
+			toks[i].class.fold = true
+		}
+	}
 }
 
 // MustCompile is Compile for patterns known to be valid; it panics on error.

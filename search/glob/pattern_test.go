@@ -185,3 +185,38 @@ func TestMatchExhaustive(t *testing.T) {
 		}
 	}
 }
+
+func TestCompileFold(t *testing.T) {
+	for _, tt := range []struct {
+		pattern string
+		yes     []string
+		no      []string
+	}{
+		{"**/*.go", []string{"a.go", "A.GO", "Src/c.Go"}, []string{"a.gox"}},
+		{"readme*", []string{"README.md", "readme.txt"}, []string{"xreadme"}},
+		{"Src/*.go", []string{"src/a.go", "SRC/A.GO"}, []string{"x/src/a.go"}},
+		{"[A-C]*", []string{"b", "B"}, []string{"d", "D"}},
+		{"[!a-c]", []string{"d", "D"}, []string{"a", "B"}},
+		{"[é-ü]", []string{"É", "ô", "Ô"}, []string{"e"}},
+		{"k", []string{"K", "\u212a"}, []string{"x"}},
+		{"ß*", []string{"ß", "ßa"}, nil},
+	} {
+		p, err := CompileFold(tt.pattern)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, s := range tt.yes {
+			if !p.Match(s) {
+				t.Errorf("CompileFold(%q) does not match %q", tt.pattern, s)
+			}
+		}
+		for _, s := range tt.no {
+			if p.Match(s) {
+				t.Errorf("CompileFold(%q) matches %q", tt.pattern, s)
+			}
+		}
+	}
+	if MustCompile("**/*.go").Match("A.GO") {
+		t.Error("Compile ignores case")
+	}
+}

@@ -4,8 +4,9 @@
 // A search compiles one line matcher (Rust's regex through cgo, or Go's
 // regexp where cgo is off), collects candidate files from a single file or a
 // directory scan (hidden files and gitignore rules per Options, an optional
-// glob filter, node_modules only when the glob names it), then searches the
-// files on every core. Each file is read whole and searched in one native
+// glob filter and ripgrep's ordered -g globs, node_modules only when the
+// glob names it or Options.NodeModules is set), then searches the files on
+// every core. Each file is read whole and searched in one native
 // call that returns every matching line; results are delivered in the
 // deterministic (path, line) order whatever order the workers finish in.
 //
@@ -14,8 +15,10 @@
 // (then the search is multiline and a hit covers every line its match
 // spans). Braces that cannot be quantifiers are escaped before compiling
 // (`${platform}` is literal, `a{2,4}` is not) and an unbalanced-group error
-// earns one retry with parentheses escaped. Files holding a NUL byte are
-// binary and skipped; files that cannot be read are skipped and counted.
+// earns one retry with parentheses escaped. A UTF-8 byte-order mark at the
+// start of a file is dropped before matching, as ripgrep does. Files holding
+// a NUL byte are binary and skipped; files that cannot be read are skipped
+// and counted.
 package grep
 
 import (
@@ -44,12 +47,15 @@ type Options struct {
 	Pattern       string        // regex; Rust regex syntax (Go regexp syntax without cgo)
 	Path          string        // file or directory to search
 	Glob          string        // keep only paths relative to Path that match (directories only); see search/glob
-	ExcludeGlob   string        // drop paths relative to Path that match (directories only)
+	Overrides     []string      // ripgrep's -g globs, in order: '!' drops, the last match decides (directories only; see overrides)
+	OverrideBase  string        // Path as ripgrep prints it (slash-separated, cleaned); Overrides match it joined with each path below it
+	OverrideCwd   string        // working directory (slash-separated); cut off absolute paths inside it before Overrides match
 	IgnoreCase    bool          // case-insensitive matching
 	Multiline     bool          // allow matches across lines; forced on when the pattern needs it
 	Hidden        bool          // search dot-files and dot-directories
 	Gitignore     bool          // honour .gitignore, .ignore and git's exclude files
 	Cache         bool          // use the shared scan cache for the directory walk
+	NodeModules   bool          // walk node_modules like any directory; by default it is pruned unless Glob names it
 	ContextBefore int           // lines of context before each match
 	ContextAfter  int           // lines of context after each match
 	MaxColumns    int           // lines longer than this many characters are cut; 0 = never

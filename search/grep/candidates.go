@@ -45,7 +45,7 @@ func collect(ctx context.Context, opts *Options) (*target, error) {
 	if err != nil {
 		return nil, err
 	}
-	exclude, err := compileGlob(opts.ExcludeGlob)
+	over, err := compileOverrides(opts.Overrides, opts.OverrideBase, opts.OverrideCwd)
 	if err != nil {
 		return nil, err
 	}
@@ -56,14 +56,14 @@ func collect(ctx context.Context, opts *Options) (*target, error) {
 	scanOpts := fscache.Options{
 		Hidden:          opts.Hidden,
 		Gitignore:       opts.Gitignore,
-		SkipNodeModules: !strings.Contains(opts.Glob, "node_modules"),
+		SkipNodeModules: !opts.NodeModules && !strings.Contains(opts.Glob, "node_modules"),
 	}
 	lookup := fscache.Lookup{Scanner: scanCache(), Root: root, Options: scanOpts, UseCache: opts.Cache}
 	scan, err := lookup.First(ctx)
 	if err != nil {
 		return nil, err
 	}
-	files := filterFiles(scan, root, include, exclude)
+	files := filterFiles(scan, root, include, over)
 	if len(files) == 0 {
 		fresh, err := lookup.RecheckEmpty(ctx, scan)
 		if err != nil {
@@ -71,7 +71,7 @@ func collect(ctx context.Context, opts *Options) (*target, error) {
 		}
 		if fresh != nil {
 			scan = fresh
-			files = filterFiles(scan, root, include, exclude)
+			files = filterFiles(scan, root, include, over)
 		}
 	}
 	return &target{files: files, cacheAge: scan.Age.Milliseconds()}, nil
@@ -89,12 +89,12 @@ func compileGlob(pattern string) (*glob.Pattern, error) {
 	return p, nil
 }
 
-// filterFiles keeps the regular files the globs accept. Symlinks are not
-// followed, so linked files are not searched.
-func filterFiles(scan *fscache.Scan, root string, include, exclude *glob.Pattern) []candidate {
+// filterFiles keeps the regular files the glob and the overrides accept.
+// Symlinks are not followed, so linked files are not searched.
+func filterFiles(scan *fscache.Scan, root string, include *glob.Pattern, over *overrides) []candidate {
 	files := make([]candidate, 0, len(scan.Entries)/2)
 	for _, e := range scan.Entries {
-		if e.Type != fscache.TypeFile || (include != nil && !include.Match(e.Path)) || (exclude != nil && exclude.Match(e.Path)) {
+		if e.Type != fscache.TypeFile || (include != nil && !include.Match(e.Path)) || (over != nil && !over.keepFile(e.Path)) {
 			continue
 		}
 		files = append(files, candidate{display: e.Path, abs: root + string(filepath.Separator) + filepath.FromSlash(e.Path), size: e.Size})

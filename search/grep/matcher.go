@@ -18,6 +18,9 @@ type lineMatcher interface {
 	countLines(buf []byte) (lines, matches int)
 	// isMatch reports whether any line matches.
 	isMatch(buf []byte) bool
+	// crossesLines reports whether a match can contain '\n' (multiline
+	// mode with a pattern that can match it).
+	crossesLines() bool
 	// close releases native resources; the matcher is unusable afterwards.
 	close()
 }
@@ -71,7 +74,27 @@ func (n nativeMatcher) findLines(buf []byte, maxLines int, h *rure.Hits) {
 }
 func (n nativeMatcher) countLines(buf []byte) (int, int) { return n.m.CountLines(buf) }
 func (n nativeMatcher) isMatch(buf []byte) bool          { return n.m.IsMatch(buf) }
+func (n nativeMatcher) crossesLines() bool               { return n.m.CrossesLines() }
 func (n nativeMatcher) close()                           { n.m.Close() }
+
+// CrossesLines reports whether a search with opts can find a match that
+// contains a line terminator: only in multiline mode (asked for, or implied
+// by a pattern holding \n), for a pattern with a literal or class that
+// holds '\n' (`a\nb`, `\s`, `[^x]`, `(?s).`). ripgrep's --count counts
+// matches instead of matching lines for exactly such searches. The error
+// is the pattern's compile error.
+func CrossesLines(opts Options) (bool, error) {
+	m, err := compileMatcher(matcherConfig{
+		pattern:    opts.Pattern,
+		ignoreCase: opts.IgnoreCase,
+		multiline:  opts.Multiline || NeedsMultiline(opts.Pattern),
+	})
+	if err != nil {
+		return false, err
+	}
+	defer m.close()
+	return m.crossesLines(), nil
+}
 
 // compileError gives Go regexp errors the same leading words as the native
 // engine's, which callers match on.

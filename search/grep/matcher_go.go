@@ -5,6 +5,7 @@ import (
 	"errors"
 	"regexp"
 	"regexp/syntax"
+	"slices"
 
 	"github.com/gopi-agent/gopi/native/rure"
 )
@@ -15,6 +16,7 @@ import (
 type goMatcher struct {
 	re        *regexp.Regexp
 	multiline bool
+	crosses   bool // multiline and the pattern can match '\n'
 }
 
 func newGoMatcher(pattern string, cfg matcherConfig) (*goMatcher, error) {
@@ -33,10 +35,43 @@ func newGoMatcher(pattern string, cfg matcherConfig) (*goMatcher, error) {
 	if err != nil {
 		return nil, compileError(pattern, err)
 	}
-	return &goMatcher{re: re, multiline: cfg.multiline}, nil
+	crosses := false
+	if cfg.multiline {
+		parsed, err := syntax.Parse(flags+pattern, syntax.Perl)
+		if err != nil {
+			return nil, compileError(pattern, err)
+		}
+		crosses = canMatchNewline(parsed.Simplify())
+	}
+	return &goMatcher{re: re, multiline: cfg.multiline, crosses: crosses}, nil
+}
+
+// canMatchNewline reports whether some match of re can contain '\n': a
+// literal or class in it holds '\n'. Empty-width assertions match no text.
+func canMatchNewline(re *syntax.Regexp) bool {
+	switch re.Op {
+	case syntax.OpLiteral:
+		return slices.Contains(re.Rune, '\n')
+	case syntax.OpCharClass:
+		for i := 0; i+1 < len(re.Rune); i += 2 {
+			if re.Rune[i] <= '\n' && '\n' <= re.Rune[i+1] {
+				return true
+			}
+		}
+		return false
+	case syntax.OpAnyChar:
+		return true
+	case syntax.OpRepeat:
+		if re.Max == 0 {
+			return false
+		}
+	}
+	return slices.ContainsFunc(re.Sub, canMatchNewline)
 }
 
 func (g *goMatcher) close() {}
+
+func (g *goMatcher) crossesLines() bool { return g.crosses }
 
 func (g *goMatcher) isMatch(buf []byte) bool {
 	var h rure.Hits

@@ -217,12 +217,18 @@ type worker struct {
 	hits rure.Hits
 }
 
-// search reads and searches one file.
+// utf8BOM is the UTF-8 encoding of U+FEFF, the byte-order mark.
+var utf8BOM = []byte{0xEF, 0xBB, 0xBF}
+
+// search reads and searches one file. A leading UTF-8 byte-order mark is
+// dropped first, as ripgrep does: it is not text of the first line, so `^`
+// matches right after it and reported text and offsets leave it out.
 func (w *worker) search(c candidate, countOnly bool) fileOutcome {
 	buf, err := w.read(c)
 	if err != nil {
 		return fileOutcome{skipped: true}
 	}
+	buf = bytes.TrimPrefix(buf, utf8BOM)
 	if bytes.IndexByte(buf, 0) >= 0 {
 		return fileOutcome{binary: true}
 	}

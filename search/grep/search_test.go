@@ -335,3 +335,77 @@ func TestSearchBracedEscapes(t *testing.T) {
 		}
 	})
 }
+
+// A line holding only invalid UTF-8 is still a line that `^` and friends
+// match (ripgrep prints it).
+func TestSearchEmptyMatchOnInvalidUTF8Line(t *testing.T) {
+	dir := writeTree(t, map[string]string{"f.txt": "a\n\xa6\n"})
+	engines(t, func(t *testing.T) {
+		for _, p := range []string{`^`, `^.*`, `^\s*`, `\A.*`} {
+			res := search(t, DefaultOptions(p, dir))
+			if got := lineNumbers(res.Matches); !reflect.DeepEqual(got, []string{"f.txt:1:a", "f.txt:2:\xa6"}) {
+				t.Errorf("%q: %q", p, got)
+			}
+		}
+	})
+}
+
+// A UTF-8 byte-order mark is not part of the first line: ripgrep drops it
+// before matching, so `^import` finds line 1 and the text has no BOM.
+func TestSearchSkipsUTF8BOM(t *testing.T) {
+	dir := writeTree(t, map[string]string{"a.go": "\xef\xbb\xbfimport x\nimport y\n", "b.txt": "\xef\xbb\xbf"})
+	engines(t, func(t *testing.T) {
+		res := search(t, DefaultOptions(`^import`, dir))
+		want := []string{"a.go:1:import x", "a.go:2:import y"}
+		if got := lineNumbers(res.Matches); !reflect.DeepEqual(got, want) {
+			t.Fatalf("got %q, want %q", got, want)
+		}
+		if s := res.Matches[0].Spans; len(s) != 1 || s[0] != (Span{Start: 0, End: 6}) {
+			t.Fatalf("spans %v", s)
+		}
+		// A file holding only a BOM has no lines.
+		if res := search(t, DefaultOptions(`^`, dir)); res.TotalMatches != 2 {
+			t.Fatalf("^ matched %q", lineNumbers(res.Matches))
+		}
+	})
+}
+
+// ripgrep's --count counts matches when a match can span lines; the engine
+// tells such searches apart.
+func TestCrossesLines(t *testing.T) {
+	engines(t, func(t *testing.T) {
+		for _, tt := range []struct {
+			pattern   string
+			multiline bool
+			want      bool
+		}{
+			{`a\nb|x`, false, true}, {`\s`, true, true}, {`[^x]`, true, true}, {`(?s).`, true, true},
+			{`o|x`, true, false}, {`^a$`, true, false}, {`.`, true, false}, {`\s`, false, false},
+		} {
+			o := DefaultOptions(tt.pattern, ".")
+			o.Multiline = tt.multiline
+			got, err := CrossesLines(o)
+			if err != nil || got != tt.want {
+				t.Errorf("%q multiline=%v: %v, %v; want %v", tt.pattern, tt.multiline, got, err, tt.want)
+			}
+		}
+		if _, err := CrossesLines(DefaultOptions("a[", ".")); err == nil {
+			t.Error("no compile error")
+		}
+	})
+}
+
+// node_modules is pruned unless the glob names it or NodeModules is set
+// (the CLI sets it, as ripgrep has no such rule).
+func TestSearchNodeModules(t *testing.T) {
+	dir := writeTree(t, map[string]string{"a.js": "x\n", "node_modules/p/b.js": "x\n", "sub/node_modules/c.js": "x\n"})
+	o := DefaultOptions("x", dir)
+	o.Mode = ModeFilesWithMatches
+	if res := search(t, o); res.FilesWithMatches != 1 {
+		t.Fatalf("default: %d files", res.FilesWithMatches)
+	}
+	o.NodeModules = true
+	if res := search(t, o); res.FilesWithMatches != 3 {
+		t.Fatalf("NodeModules: %d files", res.FilesWithMatches)
+	}
+}
