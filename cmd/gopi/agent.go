@@ -348,6 +348,10 @@ func runAgentWith(ctx context.Context, env *cliEnv, fs *pflag.FlagSet, f *agentF
 		return listSessions(env, cfg, f.sessionDir)
 	}
 	if env.stdinTerminal && env.isTerminal && !f.print && f.mode == "text" {
+		if t := cfg.Env.Get("TERM"); t == "dumb" {
+			fmt.Fprintln(env.stderr, "gopi: the interactive mode needs a terminal that understands escape sequences (TERM is dumb). Give a message with -p to run without it, e.g. gopi -p \"explain this repository\".")
+			return exitError
+		}
 		return runInteractive(ctx, env, cfg, f, prompts)
 	}
 	if len(prompts) == 0 {

@@ -20,7 +20,8 @@ func exportSession(env *cliEnv, cfg *config.Config, file string, args []string) 
 		out = args[0]
 	}
 	so := session.Options{BlobDir: cfg.BlobDir(), BlobFallback: []string{cfg.OMPBlobDir()}}
-	path, err := htmlexport.ExportFile(file, out, so, htmlexport.Options{Generator: "gopi " + version})
+	path, err := htmlexport.ExportFile(file, out, so, htmlexport.Options{Generator: "gopi " + version,
+		Warn: func(w string) { fmt.Fprintf(env.stderr, "gopi: warning: %s\n", w) }})
 	if err != nil {
 		fmt.Fprintf(env.stderr, "gopi: %v\n", err)
 		return exitError

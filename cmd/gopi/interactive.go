@@ -28,7 +28,7 @@ func runInteractive(ctx context.Context, env *cliEnv, cfg *config.Config, f *age
 	for _, c := range env.extCommands {
 		cmds = append(cmds, tui.ExtCommand{Name: c.Name, Description: c.Description, Run: c.Run})
 	}
-	err := tui.Run(ctx, s, tui.Options{Input: env.stdin, Output: env.stdout, Environ: env.environ, Cwd: cfg.Cwd,
+	err := tui.Run(ctx, s, tui.Options{Input: env.stdin, Output: env.stdout, Environ: env.environ, Cwd: cfg.Cwd, Home: cfg.Home,
 		Messages: msgs, NoColor: cfg.Env.Get("NO_COLOR") != "", Commands: cmds})
 	status := 0
 	if err != nil {

@@ -7,4 +7,4 @@ var errEmptyName = errors.New("Session name cannot be empty")
 // ErrWorking is returned by the operations that change the conversation
 // outside a run (Navigate, Branch, NewSession, SwitchSession, Handoff)
 // while a run streams.
-var ErrWorking = errors.New("the agent is working: wait until it has finished (agent_end), or abort it first")
+var ErrWorking = errors.New("the agent is working: wait until it has finished, or abort it first")

@@ -33,6 +33,9 @@ type PromptOptions struct {
 	// Attribution says who wrote the message: "user" when empty, "agent"
 	// for the assignment a parent agent gives a subagent.
 	Attribution string
+	// Files are files the user attached (@path), sent as a file mention
+	// message after the prompt (see prompt.Mentions).
+	Files []message.MentionedFile
 }
 
 func nowMillis() int64 { return time.Now().UnixMilli() }
@@ -83,6 +86,9 @@ func (s *Session) Prompt(ctx context.Context, text string, opts PromptOptions) e
 	// A context left too large by the previous prompt is compacted first.
 	s.prePromptCheck(ctx)
 	msgs := []ai.Message{um}
+	if len(opts.Files) > 0 {
+		msgs = append(msgs, &message.FileMention{Files: opts.Files, Timestamp: um.Timestamp})
+	}
 	s.mu.Lock()
 	msgs = append(msgs, s.nextTurn...)
 	s.nextTurn = nil

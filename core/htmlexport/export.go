@@ -26,6 +26,9 @@ type Options struct {
 	Tools        []ToolInfo // the tools offered to the model; nil leaves the section out
 	SessionFile  string     // the file the session came from, shown in the header
 	Generator    string     // program and version written into the page, e.g. "gopi 0.3.0"
+	// Warn, when set, hears about lines of the session file that could not
+	// be read (they are left out of the page).
+	Warn func(string)
 }
 
 // ErrInMemory is returned when a session that has no file is exported.
@@ -53,9 +56,21 @@ func DefaultFileName(sessionFile string) string {
 // and renames it over path (the project's atomic write): an export that
 // fails leaves no half page behind, and an existing file keeps its mode.
 func WriteFile(path string, m *session.Manager, opts Options) error {
-	if fi, err := os.Stat(path); err == nil && fi.IsDir() {
-		return fmt.Errorf("export to %s: it is a directory; give a file name such as %s", path,
-			filepath.Join(path, DefaultFileName(opts.SessionFile)))
+	// A link is written through: the page replaces the file it points to.
+	if target, err := filepath.EvalSymlinks(path); err == nil {
+		path = target
+	}
+	if fi, err := os.Stat(path); err == nil {
+		switch {
+		case fi.IsDir():
+			return fmt.Errorf("export to %s: it is a directory; give a file name such as %s", path,
+				filepath.Join(path, DefaultFileName(opts.SessionFile)))
+		case !fi.Mode().IsRegular():
+			return fmt.Errorf("export to %s: it is not a regular file (a device, FIFO or socket); give a file name", path)
+		case sameFile(fi, opts.SessionFile) || sameFile(fi, m.File()):
+			return fmt.Errorf("export to %s: that is the session file itself; give another name, such as %s", path,
+				DefaultFileName(path))
+		}
 	}
 	err := atomicfile.Write(path, 0o644, func(w io.Writer) error { return Render(w, m, opts) })
 	if err != nil {
@@ -77,6 +92,9 @@ func ExportFile(sessionPath, outPath string, so session.Options, opts Options) (
 	if err != nil {
 		return "", err
 	}
+	if p := m.Problems(); len(p) > 0 && opts.Warn != nil {
+		opts.Warn(fmt.Sprintf("%d line(s) of %s could not be read and are left out of the page (first: %s)", len(p), sessionPath, p[0]))
+	}
 	if outPath == "" {
 		outPath = DefaultFileName(sessionPath)
 	}
@@ -87,4 +105,13 @@ func ExportFile(sessionPath, outPath string, so session.Options, opts Options) (
 		return "", err
 	}
 	return outPath, nil
+}
+
+// sameFile reports whether fi is the file at path.
+func sameFile(fi os.FileInfo, path string) bool {
+	if path == "" {
+		return false
+	}
+	other, err := os.Stat(path)
+	return err == nil && os.SameFile(fi, other)
 }

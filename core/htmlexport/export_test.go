@@ -132,3 +132,61 @@ func TestExportInMemory(t *testing.T) {
 		t.Error("the message is missing")
 	}
 }
+
+// The page never replaces the session it comes from, a device or a FIFO;
+// a link is written through.
+func TestExportOutputGuards(t *testing.T) {
+	f := newFixture(t)
+	before := must[[]byte](t)(os.ReadFile(f.path))
+	if _, err := ExportFile(f.path, f.path, session.Options{}, Options{}); err == nil || !strings.Contains(err.Error(), "the session file itself") {
+		t.Fatalf("export onto the session: %v", err)
+	}
+	rel, _ := filepath.Rel(must[string](t)(os.Getwd()), f.path)
+	if _, err := ExportFile(f.path, filepath.Join(filepath.Dir(f.path), ".", filepath.Base(f.path)), session.Options{}, Options{}); err == nil {
+		t.Fatalf("export onto the session through another spelling (%s) succeeded", rel)
+	}
+	if after := must[[]byte](t)(os.ReadFile(f.path)); !bytes.Equal(before, after) {
+		t.Fatal("the session file changed")
+	}
+	dir := t.TempDir()
+	fifo := filepath.Join(dir, "fifo.html")
+	if err := syscall.Mkfifo(fifo, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := ExportFile(f.path, fifo, session.Options{}, Options{}); err == nil || !strings.Contains(err.Error(), "not a regular file") {
+		t.Fatalf("export onto a FIFO: %v", err)
+	}
+	if fi, err := os.Lstat(fifo); err != nil || fi.Mode()&os.ModeNamedPipe == 0 {
+		t.Fatal("the FIFO was replaced")
+	}
+	target := filepath.Join(dir, "real.html")
+	os.WriteFile(target, []byte("old"), 0o644)
+	link := filepath.Join(dir, "link.html")
+	if err := os.Symlink(target, link); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := ExportFile(f.path, link, session.Options{}, Options{}); err != nil {
+		t.Fatal(err)
+	}
+	if fi, _ := os.Lstat(link); fi.Mode()&os.ModeSymlink == 0 {
+		t.Error("the link was replaced by a file")
+	}
+	if b, _ := os.ReadFile(target); !bytes.HasPrefix(b, []byte("<!DOCTYPE html>")) {
+		t.Error("the page was not written through the link")
+	}
+}
+
+// Lines that cannot be read are reported.
+func TestExportWarnsAboutUnreadableLines(t *testing.T) {
+	f := newFixture(t)
+	b := must[[]byte](t)(os.ReadFile(f.path))
+	torn := filepath.Join(t.TempDir(), "torn.jsonl")
+	os.WriteFile(torn, append(b, []byte(`{"type":"message","id":"abc`)...), 0o644)
+	var warned []string
+	if _, err := ExportFile(torn, filepath.Join(t.TempDir(), "p.html"), session.Options{}, Options{Warn: func(s string) { warned = append(warned, s) }}); err != nil {
+		t.Fatal(err)
+	}
+	if len(warned) != 1 || !strings.Contains(warned[0], "1 line(s)") {
+		t.Errorf("warnings %q", warned)
+	}
+}

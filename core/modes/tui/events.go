@@ -41,6 +41,8 @@ func (m *model) onEvent(e agent.Event) tea.Cmd {
 			return cmd
 		case *message.Custom:
 			return m.printSection(m.r.historyMessage(msg, m.calls, m.expand))
+		case *message.FileMention:
+			return m.print(m.r.mention(msg))
 		case *ai.AssistantMessage:
 			m.live, m.st, m.textShown = msg, stream{}, false
 		}

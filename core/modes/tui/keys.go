@@ -8,6 +8,7 @@ import (
 
 	"github.com/gopi-agent/gopi/core/agentsession"
 	"github.com/gopi-agent/gopi/core/ai"
+	"github.com/gopi-agent/gopi/core/prompt"
 )
 
 // hotkeys lists the key bindings for /hotkeys and the README.
@@ -162,11 +163,13 @@ func (m *model) submit(text string) tea.Cmd {
 	return m.prompt(text)
 }
 
-// prompt sends a message to the model.
+// prompt sends a message to the model, with the files it names with
+// @path attached.
 func (m *model) prompt(text string) tea.Cmd {
-	ctx, s := m.ctx, m.s
+	ctx, s, cwd, home := m.ctx, m.s, m.opts.Cwd, m.opts.Home
 	return func() tea.Msg {
-		err := s.Prompt(ctx, text, agentsession.PromptOptions{StreamingBehavior: agentsession.DeliverSteer})
+		files := prompt.Mentions(text, cwd, home)
+		err := s.Prompt(ctx, text, agentsession.PromptOptions{StreamingBehavior: agentsession.DeliverSteer, Files: files})
 		if err != nil && lastUserText(s) != text {
 			// The message never reached the conversation: give it back.
 			return tea.BatchMsg{

@@ -463,3 +463,19 @@ func TestAbortGivesQueuedMessagesBack(t *testing.T) {
 		t.Errorf("editor %q", got)
 	}
 }
+
+// @path in a message attaches the file; a word that names no file stays
+// text.
+func TestAtFileAttaches(t *testing.T) {
+	r := newRig(t, answer("seen it"))
+	write(t, filepath.Join(r.project, "notes.md"), "line one\nline two\n")
+	r.typeAndSend("summarise @notes.md and @nowhere.txt")
+	r.idle()
+	body := string(r.llm.Requests()[0].Body)
+	if !strings.Contains(body, "line one\\nline two") {
+		t.Errorf("the file was not attached: %.400s", body)
+	}
+	if !r.printedHas("@notes.md (2 lines)") {
+		t.Errorf("transcript:\n%s", r.transcript())
+	}
+}

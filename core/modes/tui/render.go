@@ -247,6 +247,8 @@ func (r *renderer) historyMessage(m ai.Message, calls map[string]*ai.ToolCall, e
 		return r.card(call, m.Content, m.Details, m.IsError)
 	case *message.BashExecution:
 		return r.bashRun(m.Command, m.Output, m.ExitCode, m.Cancelled)
+	case *message.FileMention:
+		return r.mention(m)
 	case *message.CompactionSummary:
 		return r.marker(fmt.Sprintf("earlier conversation summarised (%d tokens)", m.TokensBefore))
 	case *message.BranchSummary:
@@ -309,4 +311,22 @@ func oneLine(s string, n int) string {
 		return string(r[:n-1]) + "…"
 	}
 	return s
+}
+
+// mention draws the files attached to a message, one line each.
+func (r *renderer) mention(m *message.FileMention) string {
+	var lines []string
+	for _, f := range m.Files {
+		what := ""
+		switch {
+		case f.SkippedReason != "":
+			what = "not attached: " + f.SkippedReason
+		case f.Image != nil:
+			what = "image"
+		case f.LineCount != nil:
+			what = fmt.Sprintf("%d lines", *f.LineCount)
+		}
+		lines = append(lines, r.th.userBar.Render("▌")+" "+r.th.dim.Render("@"+clean(f.Path)+" ("+what+")"))
+	}
+	return strings.Join(lines, "\n")
 }

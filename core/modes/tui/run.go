@@ -17,7 +17,8 @@ type Options struct {
 	Input    io.Reader // the terminal's input
 	Output   io.Writer // the terminal
 	Environ  []string  // the environment the terminal is described by (TERM, COLORTERM, …)
-	Cwd      string    // the working directory, for the footer and @file completion
+	Cwd      string    // the working directory, for the footer, @file completion and attachments
+	Home     string    // the user's home directory, for @~/… attachments
 	Messages []string  // messages to send first, in order (from the command line)
 	NoColor  bool      // NO_COLOR: no colours at all
 	// Record, when set, collects every printed block without colours
