@@ -29,7 +29,7 @@ func (p *page) entry(e *session.Entry) {
 	if e.ParentID != "" {
 		p.attr("data-parent", e.ParentID)
 	}
-	if !p.active[e.ID] {
+	if r, _ := p.row(e.ID); !r.Active {
 		p.raw(" hidden")
 	}
 	p.raw(">\n")
@@ -55,8 +55,8 @@ func (p *page) entry(e *session.Entry) {
 
 // rowText is the entry's one-line description from the tree view.
 func (p *page) rowText(e *session.Entry) string {
-	if i, ok := p.rowOf[e.ID]; ok {
-		return p.rows[i].Text
+	if r, ok := p.row(e.ID); ok {
+		return r.Text
 	}
 	return "[" + e.Type + "]"
 }
@@ -71,8 +71,8 @@ func (p *page) head(e *session.Entry, who, detail string) {
 	if detail != "" {
 		p.elem("span", "detail", detail)
 	}
-	if l := p.labels[e.ID]; l != "" {
-		p.elem("span", "label", l)
+	if r, _ := p.row(e.ID); r.Label != "" {
+		p.elem("span", "label", r.Label)
 	}
 	p.raw("<a class=\"time\"")
 	p.attr("href", "#e-"+e.ID)

@@ -62,22 +62,8 @@ func newPage(w *bufio.Writer, m *session.Manager, opts Options) *page {
 	p.leaf = m.LeafID()
 	p.rows = session.FlattenTree(m.Tree(), p.leaf)
 	p.rowOf = make(map[string]int, len(p.rows))
-	p.active = map[string]bool{}
-	p.labels = map[string]string{}
 	for i, r := range p.rows {
 		p.rowOf[r.Entry.ID] = i
-		if r.Active {
-			p.active[r.Entry.ID] = true
-		}
-		if r.Label != "" {
-			p.labels[r.Entry.ID] = r.Label
-		}
-	}
-	p.filters = make(map[string][]byte, len(p.rows))
-	for _, f := range session.TreeFilters {
-		for _, r := range session.FilterRows(p.rows, session.TreeQuery{Filter: f}) {
-			p.filters[r.Entry.ID] = append(p.filters[r.Entry.ID], filterLetters[f])
-		}
 	}
 	p.calls = map[string]*ai.ToolCall{}
 	p.seenMod = map[string]bool{}
@@ -183,11 +169,17 @@ func (p *page) tree() {
 		if r.Leaf {
 			class += " leaf"
 		}
+		var letters []byte
+		for _, f := range session.TreeFilters {
+			if f.Shows(r) {
+				letters = append(letters, filterLetters[f])
+			}
+		}
 		p.raw("<li")
 		p.attr("class", class)
 		p.attr("data-id", id)
-		p.attr("data-f", string(p.filters[id]))
-		if !slices.Contains(p.filters[id], 'd') {
+		p.attr("data-f", string(letters))
+		if !slices.Contains(letters, 'd') {
 			p.raw(" hidden")
 		}
 		p.raw("><a")
@@ -298,4 +290,12 @@ func oneLine(s string, max int) string {
 		return string(r[:max-1]) + "…"
 	}
 	return s
+}
+
+// row returns the tree row of entry id.
+func (p *page) row(id string) (session.TreeRow, bool) {
+	if i, ok := p.rowOf[id]; ok {
+		return p.rows[i], true
+	}
+	return session.TreeRow{}, false
 }

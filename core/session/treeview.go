@@ -271,6 +271,15 @@ func FilterRows(rows []TreeRow, q TreeQuery) []TreeRow {
 	return out
 }
 
+// Shows reports whether a tree view with filter f (and no search) shows
+// row r: FilterRows one row at a time.
+func (f TreeFilter) Shows(r TreeRow) bool {
+	if f == "" {
+		f = FilterDefault
+	}
+	return (r.Leaf || !toolCallsOnly(r.Entry)) && f.keeps(r)
+}
+
 // keeps reports whether the filter shows a row.
 func (f TreeFilter) keeps(r TreeRow) bool {
 	switch f {

@@ -372,3 +372,29 @@ func TestDescribeToolCallEdit(t *testing.T) {
 		}
 	}
 }
+
+// Shows agrees with FilterRows row by row.
+func TestFilterShowsMatchesFilterRows(t *testing.T) {
+	m := must[*Manager](t)(Create(testOptions(t)))
+	must[string](t)(m.AppendMessage(user("q")))
+	a := assistant("")
+	a.Content = ai.ContentList{&ai.ToolCall{ID: "c", Name: "read", Arguments: map[string]any{"path": "x"}}}
+	must[string](t)(m.AppendMessage(a))
+	must[string](t)(m.AppendMessage(&ai.ToolResultMessage{ToolCallID: "c", ToolName: "read", Content: ai.ContentList{ai.Text("x")}}))
+	must[string](t)(m.AppendModelChange("p/m", ""))
+	must[string](t)(m.AppendLabel(m.LeafID(), "mark"))
+	rows := m.TreeRows(TreeQuery{Filter: FilterAll})
+	all := FlattenTree(m.Tree(), m.LeafID())
+	for _, f := range TreeFilters {
+		kept := map[string]bool{}
+		for _, r := range FilterRows(all, TreeQuery{Filter: f}) {
+			kept[r.Entry.ID] = true
+		}
+		for _, r := range all {
+			if f.Shows(r) != kept[r.Entry.ID] {
+				t.Errorf("%s: row %s (%s): Shows %v, FilterRows %v", f, r.Entry.ID, r.Kind, f.Shows(r), kept[r.Entry.ID])
+			}
+		}
+	}
+	_ = rows
+}
