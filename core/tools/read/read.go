@@ -122,6 +122,7 @@ type handler struct {
 var handlers = []handler{
 	{(*Tool).isHostURI, (*Tool).readHost},
 	{func(_ *Tool, target string) bool { return isInternalURL(target) }, (*Tool).readInternal},
+	{func(_ *Tool, target string) bool { return isArchivePath(target) }, (*Tool).readArchive},
 	{func(*Tool, string) bool { return true }, (*Tool).readLocal},
 }
 
