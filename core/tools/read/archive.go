@@ -18,7 +18,7 @@ const archiveListCap = 500
 
 // isArchivePath reports whether target can name an archive or something
 // inside one ("a.zip", "a.tgz:dir/f.txt:5-9"). Whether the archive exists
-// is decided by readArchive, which hands other paths to readLocal.
+// is decided by readArchive, which passes other paths on.
 func isArchivePath(target string) bool {
 	p, _, err := SplitSelector(target)
 	if err != nil {
@@ -37,7 +37,7 @@ func (t *Tool) readArchive(ctx context.Context, target string) (*tool.Result, er
 	}
 	split, r := t.findArchive(ctx, p)
 	if r == nil {
-		return t.readLocal(ctx, target) // no such archive file: an ordinary path
+		return nil, errPass // no such archive file: some other kind of path
 	}
 	inner, _, err := cleanMemberPath(split.inner)
 	if err != nil {

@@ -18,6 +18,7 @@ package read
 
 import (
 	"context"
+	"errors"
 	"strings"
 	"time"
 
@@ -118,11 +119,17 @@ type handler struct {
 	read  func(t *Tool, ctx context.Context, target string) (*tool.Result, error)
 }
 
+// errPass is returned by a handler that matched a target by its shape but
+// found it is not its kind after all (say, "x.zip" is not a file): the
+// next handler gets it.
+var errPass = errors.New("not this handler's target")
+
 // handlers are tried in order; the last (local paths) matches everything.
 var handlers = []handler{
 	{(*Tool).isHostURI, (*Tool).readHost},
 	{func(_ *Tool, target string) bool { return isInternalURL(target) }, (*Tool).readInternal},
 	{func(_ *Tool, target string) bool { return isArchivePath(target) }, (*Tool).readArchive},
+	{func(_ *Tool, target string) bool { return isSQLitePath(target) }, (*Tool).readSQLite},
 	{func(*Tool, string) bool { return true }, (*Tool).readLocal},
 }
 
@@ -143,7 +150,11 @@ func (t *Tool) Execute(ctx context.Context, args tool.Args, _ tool.UpdateFunc) (
 	}
 	for _, h := range handlers {
 		if h.match(t, target) {
-			return h.read(t, ctx, target)
+			res, err := h.read(t, ctx, target)
+			if errors.Is(err, errPass) {
+				continue
+			}
+			return res, err
 		}
 	}
 	return nil, tool.Errorf("Cannot read %s", target)
