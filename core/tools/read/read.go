@@ -1,11 +1,15 @@
 // Package read is the read tool: one path string selects a local file (a
 // window of its lines, anchored for editing), a directory (a shallow tree),
-// or an internal resource such as artifact://<id>, with an optional line
-// selector suffix (:N, :A-B, :A+C, :raw).
+// an archive or one of its members, a SQLite database (tables, a schema, a
+// row, a page of rows, a read-only query), a Jupyter notebook (as cell
+// text), or an internal resource such as artifact://<id>, with an optional
+// line selector suffix (:N, :A-B, :A+C, :raw).
 //
-// Targets are dispatched through an ordered handler list — internal URLs,
-// then local paths — that later handlers (web URLs, archives, SQLite,
-// images, notebooks, documents) slot into ahead of the local one.
+// Targets are dispatched through an ordered handler list — host URIs,
+// internal URLs, archives, SQLite databases, then local paths (notebooks
+// among them); a handler that finds the target is not its kind after all
+// passes it on. Later handlers (web URLs, images, documents) slot in ahead
+// of the local one.
 //
 // File text is streamed in 8 KiB chunks: only the shown window is kept in
 // memory while every line is counted. Bounded selections get one line of
@@ -47,7 +51,12 @@ const descriptionTail = ` Long files are shown in pages; follow the hint at the 
 Explicit ranges include one line before and three after as context. A directory shows a tree two
 levels deep, newest entries first, with sizes and ages. "~" is your home directory; "/" alone is the
 working directory. artifact://<id> reads the full output a truncated tool result was saved to;
-agent://<id> the full answer of a task subagent.`
+agent://<id> the full answer of a task subagent.
+Archives (.zip, .tar, .tar.gz, .tgz): a.zip lists members, a.zip:dir/f.py reads one (with selectors,
+e.g. a.zip:dir/f.py:10-20). SQLite (.db, .sqlite, .sqlite3, .db3): app.db lists tables, app.db:TABLE
+shows its schema and first rows, app.db:TABLE:KEY one row by primary key,
+app.db:TABLE?where=EXPR&order=COL:desc&limit=N&offset=N a page, app.db?q=SELECT … a read-only query.
+Jupyter notebooks (.ipynb) read as "# %% [code] cell:N" text.`
 
 // description is the model-facing description for the prefix lines carry
 // in mode m: edit anchors, line numbers, or nothing.
@@ -80,7 +89,7 @@ func (t *Tool) Definition() tool.Definition {
 		Label:       "Read",
 		Description: description(t.env.DisplayMode(false, false)),
 		Parameters: tool.Object(map[string]*tool.Schema{
-			"path": {Type: "string", MinLength: tool.Ptr(1), Description: "File or directory path, artifact://<id> or agent://<id>, optionally ending with :N, :A-B, :A+C and/or :raw"},
+			"path": {Type: "string", MinLength: tool.Ptr(1), Description: "File or directory path (an archive member as a.zip:inner/path, a SQLite table as app.db:TABLE…), artifact://<id> or agent://<id>, optionally ending with :N, :A-B, :A+C and/or :raw"},
 		}, "path"),
 		Concurrency:  tool.Shared,
 		NonAbortable: true,
