@@ -83,6 +83,9 @@ func (t *Tool) readArchive(ctx context.Context, target string) (*tool.Result, er
 	if e.dir {
 		d.IsDirectory = true
 		text, d.ResultLimit = ix.list(e, sel, name)
+		if capped, cut := capOutput(text, "list fewer entries at a time, e.g. "+name+":1-100"); cut {
+			text, d.ResultLimit = capped, true
+		}
 	} else {
 		text, err = t.readArchiveMember(e, member, sel, r.display, name, d)
 		if err != nil {
@@ -243,11 +246,15 @@ func (t *Tool) readArchiveMember(e *archiveEntry, m *tarMember, sel Selector, ar
 		return "", nestedError(archive, e.name)
 	}
 	if e.link != "" {
-		target, abs, err := cleanMemberPath(path.Join(path.Dir(e.name), e.link))
-		if err != nil || abs || strings.HasPrefix(e.link, "/") {
-			return "", tool.Errorf("Cannot read %s: it is a symbolic link to %s, outside the archive; read files inside it instead.", name, e.link)
+		from := path.Dir(e.name)
+		if e.hardLink {
+			from = ""
 		}
-		return "", tool.Errorf("Cannot read %s: it is a symbolic link to %s; read %s:%s instead.", name, e.link, archive, target)
+		target, abs, err := cleanMemberPath(path.Join(from, e.link))
+		if err != nil || abs || strings.HasPrefix(e.link, "/") {
+			return "", tool.Errorf("Cannot read %s: it is a link to %s, outside the archive; read files inside it instead.", name, e.link)
+		}
+		return "", tool.Errorf("Cannot read %s: it is a link to %s; read %s:%s instead.", name, e.link, archive, target)
 	}
 	var data []byte
 	var err error

@@ -366,3 +366,27 @@ func TestCleanMemberPath(t *testing.T) {
 		}
 	}
 }
+
+// TestTarLinks: reading a link member names its target — relative to the
+// link for a symbolic link, from the root for a hard link — or says it
+// points outside the archive.
+func TestTarLinks(t *testing.T) {
+	var raw bytes.Buffer
+	tw := tar.NewWriter(&raw)
+	tw.WriteHeader(&tar.Header{Name: "pkg/a.txt", Typeflag: tar.TypeReg, Size: 2, Mode: 0o644})
+	tw.Write([]byte("a\n"))
+	tw.WriteHeader(&tar.Header{Name: "other/hard", Typeflag: tar.TypeLink, Linkname: "pkg/a.txt"})
+	tw.WriteHeader(&tar.Header{Name: "pkg/soft", Typeflag: tar.TypeSymlink, Linkname: "a.txt"})
+	tw.WriteHeader(&tar.Header{Name: "pkg/out", Typeflag: tar.TypeSymlink, Linkname: "../../etc/passwd"})
+	tw.Close()
+	env, _ := archiveEnv(t, map[string][]byte{"l.tar": raw.Bytes()})
+	for path, want := range map[string]string{
+		"l.tar:other/hard": "Cannot read l.tar:other/hard: it is a link to pkg/a.txt; read l.tar:pkg/a.txt instead.",
+		"l.tar:pkg/soft":   "Cannot read l.tar:pkg/soft: it is a link to a.txt; read l.tar:pkg/a.txt instead.",
+		"l.tar:pkg/out":    "Cannot read l.tar:pkg/out: it is a link to ../../etc/passwd, outside the archive; read files inside it instead.",
+	} {
+		if got := readErr(t, env, path); got != want {
+			t.Errorf("%s:\n%s\nwant\n%s", path, got, want)
+		}
+	}
+}

@@ -45,7 +45,8 @@ func capErrorf(format string, args ...any) error { return &capError{fmt.Sprintf(
 type archiveEntry struct {
 	name      string // clean path inside the archive ("" = root)
 	dir       bool
-	link      string // symlink target, for a symlink member
+	link      string // link target, for a link member
+	hardLink  bool   // link is a hard link: its target is a path from the archive's root
 	size      int64  // expanded size as the archive declares it
 	packed    int64  // compressed size (zip members; 0 = unknown)
 	encrypted bool
@@ -290,7 +291,7 @@ func indexTar(f *os.File, gz bool, m *tarMember) (*archiveIndex, error) {
 			e = ix.add(h.Name, true)
 		case tar.TypeSymlink, tar.TypeLink:
 			if e = ix.add(h.Name, false); e != nil {
-				e.link = h.Linkname
+				e.link, e.hardLink = h.Linkname, h.Typeflag == tar.TypeLink
 			}
 		case tar.TypeReg, tar.TypeChar, tar.TypeBlock, tar.TypeFifo, tar.TypeGNUSparse:
 			e = ix.add(h.Name, strings.HasSuffix(h.Name, "/"))

@@ -90,6 +90,9 @@ func (t *Tool) readSQLite(ctx context.Context, target string) (*tool.Result, err
 	if err != nil {
 		return nil, err
 	}
+	if capped, cut := capOutput(text, "ask for fewer rows (?limit=) or columns (?q=SELECT col, substr(big, 1, 500) …)"); cut {
+		text, d.ResultLimit = capped, true
+	}
 	if r.suffixOf != "" {
 		d.SuffixResolution = &SuffixResolution{From: r.suffixOf, To: r.suffixHit}
 		text = "[Path '" + r.suffixOf + "' not found; resolved to '" + r.suffixHit + "' via suffix match]\n" + text

@@ -341,3 +341,24 @@ func BenchmarkSQLiteTablePage(b *testing.B) {
 		})
 	}
 }
+
+// TestSQLiteOutputCap: a page larger than 50 KB is cut with a note, and a
+// value too long for one line is shortened.
+func TestSQLiteOutputCap(t *testing.T) {
+	env, _ := dbEnv(t, `CREATE TABLE t(a TEXT, b TEXT, c TEXT);
+WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 500)
+INSERT INTO t SELECT printf('%040d', i), printf('%040d', i), printf('%040d', i) FROM n;
+CREATE TABLE big(id INTEGER PRIMARY KEY, v TEXT);
+INSERT INTO big VALUES (1, printf('%0100000d', 7));`)
+	res := call(t, env, "app.db:t?limit=500")
+	text := res.FirstText()
+	if len(text) > tool.DefaultMaxBytes+400 || !res.Details.(*Details).ResultLimit ||
+		!strings.HasSuffix(text, " of 502 lines (50.0KB output limit); ask for fewer rows (?limit=) or columns (?q=SELECT col, substr(big, 1, 500) …)]") {
+		t.Fatalf("%d bytes, tail %q", len(text), text[max(0, len(text)-200):])
+	}
+	text = call(t, env, "app.db:big:1").FirstText()
+	if len(text) > 2000 || !strings.HasPrefix(text, "id: 1\nv: 0000") ||
+		!strings.HasSuffix(text, "…\n\n[1 line too long to show whole cut to 1024 characters; ask for fewer rows (?limit=) or columns (?q=SELECT col, substr(big, 1, 500) …)]") {
+		t.Fatalf("long value: %q", text)
+	}
+}
