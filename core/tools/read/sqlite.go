@@ -518,8 +518,14 @@ func (q *dbQuery) row(tb *dbTable, key string) (string, error) {
 	case tb.view:
 		return "", tool.Errorf("Cannot look up a row by key in %s: it is a view; filter it with %s:%s?where=….", tb.name, q.name, tb.name)
 	case len(pks) > 1:
-		return "", tool.Errorf("Cannot look up %s:%s by key: its primary key has %d columns (%s); filter with %s:%s?where=… instead.",
-			tb.name, key, len(pks), pkNames(pks), q.name, tb.name)
+		// A composite key cannot be given as one value: fall back to the
+		// rowid, which every table but a WITHOUT ROWID one has.
+		n, err := strconv.ParseInt(key, 10, 64)
+		if err != nil || withoutRowid(tb.sql) {
+			return "", tool.Errorf("Cannot look up %s:%s by key: its primary key has %d columns (%s), so a key names a rowid (a number)%s; filter with %s:%s?where=… instead.",
+				tb.name, key, len(pks), pkNames(pks), rowidNote(tb.sql), q.name, tb.name)
+		}
+		arg = n
 	case len(pks) == 1:
 		col, desc = pks[0].name, "primary key "+pks[0].name
 		if strings.Contains(strings.ToUpper(pks[0].typ), "INT") {
@@ -561,6 +567,19 @@ func (q *dbQuery) row(tb *dbTable, key string) (string, error) {
 		return "", err
 	}
 	return renderRecord(names, vals), rows.Err()
+}
+
+// withoutRowid reports whether a CREATE TABLE statement makes a table
+// without rowids.
+func withoutRowid(create string) bool {
+	return strings.Contains(strings.Join(strings.Fields(strings.ToUpper(create)), " "), "WITHOUT ROWID")
+}
+
+func rowidNote(create string) string {
+	if withoutRowid(create) {
+		return ", and this table has no rowids"
+	}
+	return ""
 }
 
 func pkNames(cols []dbColumn) string {

@@ -362,3 +362,16 @@ INSERT INTO big VALUES (1, printf('%0100000d', 7));`)
 		t.Fatalf("long value: %q", text)
 	}
 }
+
+// TestSQLiteSuffixMatch: a database path that does not exist is looked up
+// by suffix like any path; the selector still applies.
+func TestSQLiteSuffixMatch(t *testing.T) {
+	env, path := dbEnv(t, usersSQL)
+	deep := filepath.Join(filepath.Dir(path), "data", "v1")
+	os.MkdirAll(deep, 0o755)
+	os.Rename(path, filepath.Join(deep, "app.db"))
+	got := call(t, env, "v1/app.db:users:2").FirstText()
+	if got != "[Path 'v1/app.db' not found; resolved to 'data/v1/app.db' via suffix match]\nid: 2\nname: bob" {
+		t.Fatalf("got %q", got)
+	}
+}
