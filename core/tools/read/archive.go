@@ -41,8 +41,8 @@ func (t *Tool) readArchive(ctx context.Context, target string) (*tool.Result, er
 	}
 	inner, _, err := cleanMemberPath(split.inner)
 	if err != nil {
-		return nil, tool.Errorf("Cannot read %s: the member path %q climbs out of the archive with \"..\"; name the member by its path inside the archive, e.g. %s:dir/file.txt",
-			p, split.inner, r.display)
+		return nil, tool.Errorf("Cannot read %s: the member path %q has a \"..\" segment; name the member by its path from the archive's root, e.g. %s:dir/file.txt (read %s to list them).",
+			p, split.inner, r.display, r.display)
 	}
 	name := r.display
 	if inner != "" {
@@ -172,7 +172,7 @@ func (ix *archiveIndex) list(dir *archiveEntry, sel Selector, name string) (stri
 		if len(ix.unsafe) > len(shown) {
 			more = ", …"
 		}
-		notes = append(notes, "["+plural(len(ix.unsafe), "member")+" with an absolute path or a path climbing out with \"..\" not shown and not readable: "+
+		notes = append(notes, "["+plural(len(ix.unsafe), "member")+" with an absolute path or a \"..\" segment not shown and not readable: "+
 			strings.Join(shown, ", ")+more+"]")
 	}
 	if ix.stopped != "" {

@@ -341,7 +341,7 @@ func TestCleanMemberPath(t *testing.T) {
 		"a/b.txt":       "a/b.txt",
 		"./a//b/./c":    "a/b/c",
 		`a\b\c.txt`:     "a/b/c.txt",
-		"a/../b":        "b",
+		"a/../b":        "error",
 		"dir/":          "dir",
 		"/etc/passwd":   "etc/passwd (abs)",
 		`C:\x\y`:        "C:/x/y (abs)",
@@ -351,7 +351,8 @@ func TestCleanMemberPath(t *testing.T) {
 		"a/../../x":     "error",
 		`..\x`:          "error",
 		"/../x":         "error",
-		"a/b/../../c/d": "c/d",
+		"a/b/../../c/d": "error",
+		"a/..b/c..":     "a/..b/c..",
 	} {
 		clean, abs, err := cleanMemberPath(in)
 		got := clean

@@ -57,7 +57,7 @@ type archiveEntry struct {
 // archiveIndex is what an archive holds.
 type archiveIndex struct {
 	entries map[string]*archiveEntry // by clean path; the root is ""
-	unsafe  []string                 // member names refused: absolute, or climbing out with ".."
+	unsafe  []string                 // member names refused: absolute, or with a ".." segment
 	stopped string                   // why indexing stopped early ("" when complete)
 }
 

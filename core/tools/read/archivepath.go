@@ -69,14 +69,14 @@ func archiveSplits(p string) []archiveSplit {
 	return out
 }
 
-// errClimbsOut is returned by cleanMemberPath for a path that leaves the
-// archive's root through "..".
-var errClimbsOut = errors.New("path climbs out of the archive")
+// errDotDot is returned by cleanMemberPath for a path with a ".."
+// segment: archive paths are named from the root, never through "..".
+var errDotDot = errors.New(`path has a ".." segment`)
 
 // cleanMemberPath normalises a path inside an archive: backslashes count
-// as separators, "." segments and empty segments go, ".." removes the
-// segment before it. The result has no leading or trailing slash ("" is
-// the archive root). A ".." that would leave the root is errClimbsOut.
+// as separators, "." segments and empty segments go. The result has no
+// leading or trailing slash ("" is the archive root). A ".." segment is
+// errDotDot, so no path can climb out of the archive (zip slip).
 //
 // abs reports whether the path starts at a root (a leading separator, or
 // a drive such as "C:\"): archive members named that way are not served
@@ -92,10 +92,7 @@ func cleanMemberPath(p string) (clean string, abs bool, err error) {
 		switch s {
 		case "", ".":
 		case "..":
-			if len(segs) == 0 {
-				return "", abs, errClimbsOut
-			}
-			segs = segs[:len(segs)-1]
+			return "", abs, errDotDot
 		default:
 			segs = append(segs, s)
 		}
