@@ -10,6 +10,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/gopi-agent/gopi/core/tools/read/readtest"
 	"golang.org/x/tools/txtar"
 )
 
@@ -19,7 +20,9 @@ var update = flag.Bool("update", false, "rewrite the expected sections of testda
 // written to a fresh directory, `args` (one argument per line) is run there
 // in-process with an empty home directory, and stdout, stderr (when the
 // case has that section) and the exit code are compared with the golden
-// sections, with the directory written as $WORK.
+// sections, with the directory written as $WORK. Sections named
+// zip:PATH, tar:PATH, tgz:PATH and sqlite:PATH are built into archives and
+// databases (see package readtest).
 func TestCLI(t *testing.T) {
 	cases, err := filepath.Glob("testdata/cli/*.txtar")
 	if err != nil || len(cases) == 0 {
@@ -51,11 +54,17 @@ func runCLICase(t *testing.T, file string) {
 			sections[f.Name] = f
 			continue
 		}
-		path := filepath.Join(dir, filepath.FromSlash(f.Name))
+		name, data := f.Name, f.Data
+		if p, built, ok, err := readtest.Build(f.Name, f.Data); err != nil {
+			t.Fatal(err)
+		} else if ok { // zip:a.zip, sqlite:app.db, …: a generated file
+			name, data = p, built
+		}
+		path := filepath.Join(dir, filepath.FromSlash(name))
 		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 			t.Fatal(err)
 		}
-		if err := os.WriteFile(path, f.Data, 0o644); err != nil {
+		if err := os.WriteFile(path, data, 0o644); err != nil {
 			t.Fatal(err)
 		}
 	}

@@ -26,6 +26,12 @@ SELECTOR is N (from line N), A-B (lines A to B), A+C (C lines from A) and/or
 raw (no line prefixes), e.g. main.go:10-20, main.go:raw, main.go:5+3:raw.
 Lines are prefixed with their hashline anchor (LINE + 2 letters + '|').
 
+Also: archives (a.zip, a.tar, a.tgz: members listed; a.zip:dir/f.go:10-20
+reads one), SQLite databases (app.db: tables; app.db:TABLE: schema and first
+rows; app.db:TABLE:KEY: a row; app.db:TABLE?where=…&order=COL:desc&limit=N
+&offset=N: a page; 'app.db?q=SELECT …': a read-only query) and Jupyter
+notebooks (nb.ipynb as "# %% [code] cell:N" text; nb.ipynb:raw for the JSON).
+
 Exit status: 0 on success, 2 when the tool reports an error (printed on
 stderr exactly as the model would see it).
 

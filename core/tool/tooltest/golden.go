@@ -14,6 +14,8 @@
 //	-- details --        optional: expected details of the previous call as JSON
 //	-- cache:f.txt --    optional: the read cache for f.txt after the previous call
 //	-- after:f.txt --    optional: f.txt's content at the end ("(missing)" if absent)
+//	-- KIND:f.bin --     a file built from the section's text by
+//	                     Options.Build (archives, databases, …)
 //
 // Files get distinct modification times, newest first in archive order
 // (the first file is 1 hour old, the next 2 hours, …), and directories the
@@ -45,8 +47,16 @@ var update = flag.Bool("update", false, "rewrite the expected sections of golden
 // Factory builds the tool under test for a case's session.
 type Factory func(env *tool.Env) tool.Tool
 
+// Options extend how cases are set up.
+type Options struct {
+	// Build makes a file from a section that is not a plain file, such
+	// as "zip:a.zip": ok reports that it handled the section, path is
+	// where the file goes (relative to the working directory).
+	Build func(section string, text []byte) (path string, data []byte, ok bool, err error)
+}
+
 // RunDir runs every *.txtar case in dir as a subtest.
-func RunDir(t *testing.T, dir string, newTool Factory) {
+func RunDir(t *testing.T, dir string, newTool Factory, opts ...Options) {
 	t.Helper()
 	files, err := filepath.Glob(filepath.Join(dir, "*.txtar"))
 	if err != nil || len(files) == 0 {
@@ -55,7 +65,7 @@ func RunDir(t *testing.T, dir string, newTool Factory) {
 	for _, file := range files {
 		file, _ := filepath.Abs(file)
 		t.Run(strings.TrimSuffix(filepath.Base(file), ".txtar"), func(t *testing.T) {
-			RunCase(t, file, newTool)
+			RunCase(t, file, newTool, opts...)
 		})
 	}
 }
@@ -67,7 +77,7 @@ func isExpect(name string) bool {
 }
 
 // RunCase runs one case file.
-func RunCase(t *testing.T, file string, newTool Factory) {
+func RunCase(t *testing.T, file string, newTool Factory, opts ...Options) {
 	ar, err := txtar.ParseFile(file)
 	if err != nil {
 		t.Fatal(err)
@@ -91,8 +101,22 @@ func RunCase(t *testing.T, file string, newTool Factory) {
 		if f.Name == "call" || isExpect(f.Name) {
 			continue
 		}
-		path := filepath.Join(work, filepath.FromSlash(f.Name))
-		if strings.HasSuffix(f.Name, "/") { // an empty directory
+		name, data := f.Name, f.Data
+		for _, o := range opts {
+			if o.Build == nil {
+				continue
+			}
+			p, built, ok, err := o.Build(f.Name, f.Data)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if ok {
+				name, data = p, built
+				break
+			}
+		}
+		path := filepath.Join(work, filepath.FromSlash(name))
+		if strings.HasSuffix(name, "/") { // an empty directory
 			if err := os.MkdirAll(path, 0o755); err != nil {
 				t.Fatal(err)
 			}
@@ -101,7 +125,7 @@ func RunCase(t *testing.T, file string, newTool Factory) {
 		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 			t.Fatal(err)
 		}
-		if err := os.WriteFile(path, f.Data, 0o644); err != nil {
+		if err := os.WriteFile(path, data, 0o644); err != nil {
 			t.Fatal(err)
 		}
 		age++

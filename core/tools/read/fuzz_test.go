@@ -33,3 +33,104 @@ func FuzzSplitSelector(f *testing.F) {
 		}
 	})
 }
+
+// FuzzArchivePath checks archive path parsing: every split puts the path
+// back together, names an archive by its extension, and a member path
+// cleans to a canonical form (idempotent; no "..", "." or empty segments;
+// no leading or trailing slash) or is refused for its "..".
+func FuzzArchivePath(f *testing.F) {
+	for _, s := range []string{"a.zip", "a.zip:dir/f.txt", "a.tgz:f:50-60", "o.zip:i.tar.gz:f", "A.TAR:./x/../y",
+		`a.zip:..\..\evil`, "a.zip:/abs", `a.zip:C:\x`, "a.zip::", "x.tar.gz:", "dir.zip/f", "a.zip:a/b/../../../c"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, in string) {
+		for _, s := range archiveSplits(in) {
+			joined := s.archive
+			if len(in) > len(s.archive) {
+				joined += ":" + s.inner
+			}
+			if joined != in {
+				t.Fatalf("split %q|%q does not rebuild %q", s.archive, s.inner, in)
+			}
+			if f, ok := archiveFormatOf(s.archive); !ok || f != s.format {
+				t.Fatalf("split archive %q has no archive extension", s.archive)
+			}
+		}
+		clean, _, err := cleanMemberPath(in)
+		if err != nil {
+			if err != errDotDot {
+				t.Fatalf("unexpected error %v", err)
+			}
+			return
+		}
+		if strings.HasPrefix(clean, "/") || strings.HasSuffix(clean, "/") || strings.Contains(clean, "//") ||
+			strings.Contains(clean, `\`) || clean == "." || clean == ".." ||
+			strings.HasPrefix(clean, "../") || strings.Contains(clean, "/../") || strings.HasSuffix(clean, "/..") ||
+			strings.HasPrefix(clean, "./") || strings.Contains(clean, "/./") || strings.HasSuffix(clean, "/.") {
+			t.Fatalf("cleanMemberPath(%q) = %q is not canonical", in, clean)
+		}
+		again, _, err := cleanMemberPath(clean)
+		if err != nil || again != clean {
+			t.Fatalf("cleaning %q again gave %q, %v", clean, again, err)
+		}
+	})
+}
+
+// FuzzSQLiteSelector checks SQLite selector parsing: it never panics, a
+// parsed selector is well-formed for its kind (filters and statements
+// pass their checks, limits stay within 1..500), and a table query written
+// back out (table + query()) parses to the same selector.
+func FuzzSQLiteSelector(f *testing.F) {
+	for _, s := range []string{"", ":users", ":users:3", ":users:k:with:colons", ":users?limit=5&offset=10",
+		":users?order=name:desc&where=id>3 AND name LIKE 'a%'", "?q=SELECT * FROM t WHERE a = 'x;y'",
+		":t?where=1;drop", ":t?where=0 UNION SELECT 1", "?q=SELECT ?", ":t?limit=9999", ":t?where=a%3D1",
+		":t?order=a:b:asc", "?q=SELECT 1; SELECT 2", ":t?where=(a", ":t:1?limit=1"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, in string) {
+		sel, err := parseSQLiteSelector(in)
+		if err != nil {
+			return
+		}
+		switch sel.kind {
+		case sqliteList:
+			if sel.table != "" || sel.key != "" {
+				t.Fatalf("list with a table: %+v", sel)
+			}
+		case sqliteSchema:
+			if sel.table == "" || sel.key != "" {
+				t.Fatalf("schema: %+v", sel)
+			}
+		case sqliteRow:
+			if sel.table == "" || sel.key == "" {
+				t.Fatalf("row: %+v", sel)
+			}
+		case sqliteRaw:
+			if strings.TrimSpace(sel.sql) == "" || checkRawSQL(sel.sql) != nil || sel.table != "" {
+				t.Fatalf("raw: %+v", sel)
+			}
+		case sqliteQuery:
+			if sel.limit < 1 || sel.limit > sqliteMaxLimit || sel.offset < 0 || sel.table == "" {
+				t.Fatalf("query: %+v", sel)
+			}
+			if sel.where != "" && checkWhere(sel.where) != nil {
+				t.Fatalf("where %q accepted but fails its check", sel.where)
+			}
+			if strings.Contains(in, "%") {
+				return // decoded values need not survive being written back
+			}
+			again, err := parseSQLiteSelector(":" + sel.table + sel.query())
+			sel.limitAsked = 0
+			if err != nil || again.kind == sqliteSchema && sel.query() == "" {
+				if err != nil {
+					t.Fatalf("%q: written back as %q: %v", in, ":"+sel.table+sel.query(), err)
+				}
+				return
+			}
+			again.limitAsked = 0
+			if again != sel {
+				t.Fatalf("%q: written back as %q parses to %+v, want %+v", in, ":"+sel.table+sel.query(), again, sel)
+			}
+		}
+	})
+}

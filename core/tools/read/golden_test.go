@@ -4,10 +4,12 @@ import (
 	"testing"
 
 	"github.com/gopi-agent/gopi/core/tool/tooltest"
+	"github.com/gopi-agent/gopi/core/tools/read/readtest"
 )
 
 // TestGolden runs testdata/golden/*.txtar (see package tooltest); -update
-// rewrites the expected sections.
+// rewrites the expected sections. Sections named zip:, tar:, tgz: and
+// sqlite: are built into archives and databases by package readtest.
 func TestGolden(t *testing.T) {
-	tooltest.RunDir(t, "testdata/golden", New)
+	tooltest.RunDir(t, "testdata/golden", New, tooltest.Options{Build: readtest.Build})
 }

@@ -68,6 +68,9 @@ func (t *Tool) readFile(ctx context.Context, r *resolved, sel Selector, d *Detai
 	if !r.info.Mode().IsRegular() {
 		return "", tool.Errorf("Cannot read %s: it is not a regular file (%s); read files and directories only", r.display, fileKind(r.info.Mode()))
 	}
+	if isNotebook(r.abs) && !sel.Raw {
+		return t.readNotebook(ctx, r, sel, d)
+	}
 	var src io.Reader
 	if t.env.Files != nil && r.info.Size() <= maxFilesRead {
 		data, err := t.env.Files.ReadFile(ctx, r.abs)

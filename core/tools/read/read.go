@@ -1,11 +1,15 @@
 // Package read is the read tool: one path string selects a local file (a
 // window of its lines, anchored for editing), a directory (a shallow tree),
-// or an internal resource such as artifact://<id>, with an optional line
-// selector suffix (:N, :A-B, :A+C, :raw).
+// an archive or one of its members, a SQLite database (tables, a schema, a
+// row, a page of rows, a read-only query), a Jupyter notebook (as cell
+// text), or an internal resource such as artifact://<id>, with an optional
+// line selector suffix (:N, :A-B, :A+C, :raw).
 //
-// Targets are dispatched through an ordered handler list — internal URLs,
-// then local paths — that later handlers (web URLs, archives, SQLite,
-// images, notebooks, documents) slot into ahead of the local one.
+// Targets are dispatched through an ordered handler list — host URIs,
+// internal URLs, archives, SQLite databases, then local paths (notebooks
+// among them); a handler that finds the target is not its kind after all
+// passes it on. Later handlers (web URLs, images, documents) slot in ahead
+// of the local one.
 //
 // File text is streamed in 8 KiB chunks: only the shown window is kept in
 // memory while every line is counted. Bounded selections get one line of
@@ -18,6 +22,7 @@ package read
 
 import (
 	"context"
+	"errors"
 	"strings"
 	"time"
 
@@ -49,7 +54,12 @@ working directory. artifact://<id> reads the full output a truncated tool result
 agent://<id> the full answer of a task subagent. An http(s):// or www. URL is fetched: web pages come
 back as markdown under a URL/Content-Type/Method/Notes header, 300 lines at most; url:N pages on
 without fetching again. Images (PNG, JPEG, GIF, WebP) are attached for you to look at; PDF, Word,
-Excel, PowerPoint, EPUB and RTF files are converted to text.`
+Excel, PowerPoint, EPUB and RTF files are converted to text.
+Archives (.zip, .tar, .tar.gz, .tgz): a.zip lists members, a.zip:dir/f.py reads one (with selectors,
+e.g. a.zip:dir/f.py:10-20). SQLite (.db, .sqlite, .sqlite3, .db3): app.db lists tables, app.db:TABLE
+shows its schema and first rows, app.db:TABLE:KEY one row by primary key,
+app.db:TABLE?where=EXPR&order=COL:desc&limit=N&offset=N a page, app.db?q=SELECT … a read-only query.
+Jupyter notebooks (.ipynb) read as "# %% [code] cell:N" text.`
 
 // description is the model-facing description for the prefix lines carry
 // in mode m: edit anchors, line numbers, or nothing.
@@ -82,7 +92,7 @@ func (t *Tool) Definition() tool.Definition {
 		Label:       "Read",
 		Description: description(t.env.DisplayMode(false, false)),
 		Parameters: tool.Object(map[string]*tool.Schema{
-			"path": {Type: "string", MinLength: tool.Ptr(1), Description: "File or directory path, http(s) URL, artifact://<id> or agent://<id>, optionally ending with :N, :A-B, :A+C and/or :raw"},
+			"path": {Type: "string", MinLength: tool.Ptr(1), Description: "File or directory path (an archive member as a.zip:inner/path, a SQLite table as app.db:TABLE…), http(s) URL, artifact://<id> or agent://<id>, optionally ending with :N, :A-B, :A+C and/or :raw"},
 		}, "path"),
 		Concurrency:  tool.Shared,
 		NonAbortable: true,
@@ -122,11 +132,18 @@ type handler struct {
 	read  func(t *Tool, ctx context.Context, target string) (*tool.Result, error)
 }
 
+// errPass is returned by a handler that matched a target by its shape but
+// found it is not its kind after all (say, "x.zip" is not a file): the
+// next handler gets it.
+var errPass = errors.New("not this handler's target")
+
 // handlers are tried in order; the last (local paths) matches everything.
 var handlers = []handler{
 	{(*Tool).isHostURI, (*Tool).readHost},
 	{func(_ *Tool, target string) bool { return isWebURL(target) }, (*Tool).readWeb},
 	{func(_ *Tool, target string) bool { return isInternalURL(target) }, (*Tool).readInternal},
+	{func(_ *Tool, target string) bool { return isArchivePath(target) }, (*Tool).readArchive},
+	{func(_ *Tool, target string) bool { return isSQLitePath(target) }, (*Tool).readSQLite},
 	{func(*Tool, string) bool { return true }, (*Tool).readLocal},
 }
 
@@ -147,7 +164,11 @@ func (t *Tool) Execute(ctx context.Context, args tool.Args, _ tool.UpdateFunc) (
 	}
 	for _, h := range handlers {
 		if h.match(t, target) {
-			return h.read(t, ctx, target)
+			res, err := h.read(t, ctx, target)
+			if errors.Is(err, errPass) {
+				continue
+			}
+			return res, err
 		}
 	}
 	return nil, tool.Errorf("Cannot read %s", target)

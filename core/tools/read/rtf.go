@@ -184,5 +184,3 @@ func rtfText(b []byte) (string, error) {
 	res.WriteString(strings.Join(lines, "\n"))
 	return res.result(), nil
 }
-
-func isASCIILetter(c byte) bool { return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' }
