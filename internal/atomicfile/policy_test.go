@@ -288,28 +288,32 @@ func TestLockSerialisesReadModifyWrite(t *testing.T) {
 	}
 }
 
-// Two callers locking overlapping sets in opposite orders, some of the
-// files missing (their directory is locked), finish without deadlock.
+// Callers locking overlapping sets, some of the files missing (their
+// directory is locked instead, which sorts apart from the file names),
+// finish without deadlock.
 func TestLockAllNoDeadlock(t *testing.T) {
 	dir := t.TempDir()
-	a, b, c := filepath.Join(dir, "a"), filepath.Join(dir, "b"), filepath.Join(dir, "c")
+	a, b := filepath.Join(dir, "a"), filepath.Join(dir, "b")
+	missing0, missingC := filepath.Join(dir, "0"), filepath.Join(dir, "c")
 	os.WriteFile(a, []byte("a"), 0o644)
 	os.WriteFile(b, []byte("b"), 0o644)
+	sets := [][]string{{a, missingC}, {missing0, a}, {b, missingC, missing0}, {a, b}}
 	done := make(chan bool)
-	for _, set := range [][]string{{a, b, c}, {c, b, a}, {b, c}, {c, a}} {
+	for _, set := range sets {
 		go func() {
-			for range 200 {
+			for range 300 {
 				unlock, err := LockAll(set...)
 				if err != nil {
 					t.Error(err)
 					break
 				}
+				time.Sleep(20 * time.Microsecond)
 				unlock()
 			}
 			done <- true
 		}()
 	}
-	for range 4 {
+	for range sets {
 		select {
 		case <-done:
 		case <-time.After(20 * time.Second):
