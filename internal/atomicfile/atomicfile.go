@@ -59,9 +59,9 @@ type HardLinkError struct {
 }
 
 func (e *HardLinkError) Error() string {
-	return fmt.Sprintf("%s has %d hard links; replacing it would split this name from the other %d, which would keep the old content, so it was left unchanged. "+
-		"To change this name alone, give it its own copy first (cp -p %s %s.copy && mv %s.copy %s) and try again; to change every name at once, edit the file in place outside gopi",
-		e.Path, e.Links, e.Links-1, e.Path, e.Path, e.Path, e.Path)
+	return fmt.Sprintf("%s has %d hard links (other names for the same file); replacing it would give this name a new file and leave the other names with the old content, so it was left unchanged. "+
+		"To change this name alone, give it its own copy first (cp -p %s %s.copy && mv %s.copy %s) and try again; to change the file under every name, edit it in place outside gopi",
+		e.Path, e.Links, e.Path, e.Path, e.Path, e.Path)
 }
 
 // WriteFile replaces path with data. An existing file keeps its
@@ -115,7 +115,7 @@ func Stage(path string, perm fs.FileMode, write func(io.Writer) error) (*Staged,
 	fi, err := os.Stat(target)
 	switch {
 	case err == nil:
-		if err := Writable(path, fi); err != nil {
+		if err := writable(target, path, fi); err != nil {
 			return nil, err
 		}
 		old, perm = fi, fi.Mode()&(fs.ModePerm|fs.ModeSetuid|fs.ModeSetgid|fs.ModeSticky)
@@ -182,23 +182,42 @@ func (s *Staged) Discard() {
 	}
 }
 
-// Writable reports whether the existing file fi (found at path) may be
-// replaced: a directory, a file that is not regular, a read-only file and
-// a file with other hard links may not.
-func Writable(path string, fi fs.FileInfo) error {
+// Writable reports whether the file at path may be replaced, naming it
+// display in its errors: a directory, a file that is not regular, a
+// read-only file (*ReadOnlyError) and a file with other hard links
+// (*HardLinkError) may not. A missing file may (it would be created).
+// Tools call it before they compute a change, so that a refusal comes
+// before any work; Stage checks again.
+func Writable(path, display string) error {
+	target, err := Resolve(path)
+	if err != nil {
+		return err
+	}
+	fi, err := os.Stat(target)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil
+	}
+	if err != nil {
+		return fmt.Errorf("cannot look at %s: %w", display, err)
+	}
+	return writable(target, display, fi)
+}
+
+// writable is Writable for the file target that fi describes.
+func writable(target, display string, fi fs.FileInfo) error {
 	switch {
 	case fi.IsDir():
-		return &fs.PathError{Op: "write", Path: path, Err: syscall.EISDIR}
+		return &fs.PathError{Op: "write", Path: display, Err: syscall.EISDIR}
 	case !fi.Mode().IsRegular():
-		return fmt.Errorf("%s is not a regular file (%v); only regular files are written", path, fi.Mode().Type())
+		return fmt.Errorf("%s is not a regular file (%v); only regular files are written", display, fi.Mode().Type())
 	case fi.Mode().Perm()&0o222 == 0:
-		return &ReadOnlyError{Path: path, Mode: fi.Mode().Perm(), Reason: fmt.Sprintf("mode %04o has no write permission", fi.Mode().Perm())}
+		return &ReadOnlyError{Path: display, Mode: fi.Mode().Perm(), Reason: fmt.Sprintf("mode %04o has no write permission", fi.Mode().Perm())}
 	}
-	if reason := notWritable(path); reason != "" {
-		return &ReadOnlyError{Path: path, Mode: fi.Mode().Perm(), Reason: reason}
+	if reason := notWritable(target); reason != "" {
+		return &ReadOnlyError{Path: display, Mode: fi.Mode().Perm(), Reason: reason}
 	}
 	if n := linkCount(fi); n > 1 {
-		return &HardLinkError{Path: path, Links: n}
+		return &HardLinkError{Path: display, Links: n}
 	}
 	return nil
 }

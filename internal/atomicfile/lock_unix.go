@@ -112,8 +112,8 @@ func mkdirs(dir string, made *[]string) error {
 		}
 	}
 	if err := os.Mkdir(dir, 0o755); err != nil {
-		if errors.Is(err, fs.ErrExist) {
-			return nil
+		if fi, serr := os.Stat(dir); serr == nil && fi.IsDir() {
+			return nil // created by someone else meanwhile
 		}
 		return fmt.Errorf("cannot create the directory %s: %w", dir, err)
 	}
@@ -165,12 +165,16 @@ func acquire(target string, wait bool, have map[fileID]bool, made *[]string) (*o
 			if !errors.Is(err, fs.ErrNotExist) {
 				return nil, nil // a directory we cannot open: no lock to take
 			}
-			if res == filepath.Dir(target) {
-				if err := mkdirs(res, made); err != nil {
-					return nil, err
-				}
+			if res != filepath.Dir(target) {
+				continue // it went away meanwhile: look again
 			}
-			continue // created, or it went away meanwhile: look again
+			if mkdirs(res, made) != nil {
+				// The directory cannot be created (a dangling link, a
+				// file in the way, no permission): there is nothing to
+				// lock, and the write will fail with its own error.
+				return nil, nil
+			}
+			continue // created: lock it
 		}
 		id, ok := idOf(f)
 		if ok && have[id] {
