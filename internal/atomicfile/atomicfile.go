@@ -41,10 +41,11 @@ type ReadOnlyError struct {
 	Path   string
 	Mode   fs.FileMode // the file's permission bits
 	Reason string      // why it counts as read-only
+	Fix    string      // what makes it writable, if that is wanted
 }
 
 func (e *ReadOnlyError) Error() string {
-	return fmt.Sprintf("%s is read-only (%s), so it was left unchanged; if it should be changed, make it writable first (chmod u+w %s) and try again", e.Path, e.Reason, e.Path)
+	return fmt.Sprintf("%s is read-only (%s), so it was left unchanged; if it should be changed, %s and try again", e.Path, e.Reason, e.Fix)
 }
 
 // Is makes errors.Is(err, fs.ErrPermission) hold for a ReadOnlyError.
@@ -211,10 +212,11 @@ func writable(target, display string, fi fs.FileInfo) error {
 	case !fi.Mode().IsRegular():
 		return fmt.Errorf("%s is not a regular file (%v); only regular files are written", display, fi.Mode().Type())
 	case fi.Mode().Perm()&0o222 == 0:
-		return &ReadOnlyError{Path: display, Mode: fi.Mode().Perm(), Reason: fmt.Sprintf("mode %04o has no write permission", fi.Mode().Perm())}
+		return &ReadOnlyError{Path: display, Mode: fi.Mode().Perm(), Reason: fmt.Sprintf("mode %04o has no write permission", fi.Mode().Perm()),
+			Fix: "make it writable first (chmod u+w " + display + ")"}
 	}
-	if reason := notWritable(target); reason != "" {
-		return &ReadOnlyError{Path: display, Mode: fi.Mode().Perm(), Reason: reason}
+	if reason, fix := notWritable(target, display); reason != "" {
+		return &ReadOnlyError{Path: display, Mode: fi.Mode().Perm(), Reason: reason, Fix: fix}
 	}
 	if n := linkCount(fi); n > 1 {
 		return &HardLinkError{Path: display, Links: n}

@@ -14,7 +14,7 @@ func keepOwner(f *os.File, old fs.FileInfo) {}
 func copyXattrs(from string, f *os.File) {}
 
 // notWritable relies on the permission bits alone here.
-func notWritable(path string) string { return "" }
+func notWritable(path, display string) (reason, fix string) { return "", "" }
 
 // linkCount cannot be known here; every file counts as having one link.
 func linkCount(fi fs.FileInfo) uint64 { return 1 }

@@ -59,20 +59,23 @@ func copyXattrs(from string, f *os.File) {
 	}
 }
 
-// notWritable says why this process may not write the file at path ("" if
-// it may): access(2) asks the kernel, which knows the process's users,
-// groups and the mount's read-only flag.
-func notWritable(path string) string {
+// notWritable says why this process may not write the file at path, and
+// what would change that ("" if it may): access(2) asks the kernel, which
+// knows the process's users and groups, the immutable flag and the
+// mount's read-only flag.
+func notWritable(path, display string) (reason, fix string) {
 	err := unix.Access(path, unix.W_OK)
 	switch {
 	case err == nil:
-		return ""
+		return "", ""
 	case errors.Is(err, unix.EROFS):
-		return "it is on a read-only file system"
-	case errors.Is(err, unix.EACCES), errors.Is(err, unix.EPERM):
-		return "this user has no write permission on it"
+		return "it is on a read-only file system", "remount that file system read-write"
+	case errors.Is(err, unix.EPERM):
+		return "it is marked immutable", "clear the flag first (chattr -i " + display + ")"
+	case errors.Is(err, unix.EACCES):
+		return "this user has no write permission on it", "have its owner make it writable for this user (chmod or chown)"
 	}
-	return ""
+	return "", ""
 }
 
 // linkCount is the number of hard links of the file fi describes.
