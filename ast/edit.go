@@ -158,7 +158,7 @@ func Edit(ctx context.Context, req EditRequest) (*EditResult, error) {
 		out.Files = append(out.Files, FileChanges{Path: c.display, Abs: c.abs, Changes: changes})
 		out.TotalReplacements += len(changes)
 		out.FilesTouched++
-		writes = append(writes, fileWrite{display: c.display, abs: c.abs, data: updated})
+		writes = append(writes, fileWrite{display: c.display, abs: c.abs, src: src, data: updated})
 		if out.LimitReached {
 			break
 		}

@@ -3,11 +3,14 @@ package ast
 import (
 	"context"
 	"errors"
+	"io"
 	"math"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/gopi-agent/gopi/internal/atomicfile"
 )
 
 // renameEdit is a rewrite of f(...) into g(...) over paths, applied.
@@ -46,13 +49,13 @@ func TestEditTempFailureChangesNothing(t *testing.T) {
 	requireNative(t)
 	dir := tree(t, map[string]string{"a.py": "f(1)\n", "b.py": "f(2)\n", "c.py": "f(3)\n"})
 	calls := 0
-	createTemp = func(d, pattern string) (*os.File, error) {
+	stageFile = func(path string, perm os.FileMode, write func(io.Writer) error) (*atomicfile.Staged, error) {
 		if calls++; calls == 2 {
 			return nil, errors.New("disk full")
 		}
-		return os.CreateTemp(d, pattern)
+		return atomicfile.Stage(path, perm, write)
 	}
-	t.Cleanup(func() { createTemp = os.CreateTemp })
+	t.Cleanup(func() { stageFile = atomicfile.Stage })
 	res, err := Edit(context.Background(), renameEdit(dir, "."))
 	if err == nil || !strings.Contains(err.Error(), "disk full") || res != nil {
 		t.Fatalf("want the write error and no result: %v %+v", err, res)
@@ -69,13 +72,13 @@ func TestEditRenameFailureReportsPartial(t *testing.T) {
 	requireNative(t)
 	dir := tree(t, map[string]string{"a.py": "f(1)\n", "b.py": "f(2)\n", "c.py": "f(3)\n"})
 	calls := 0
-	renameFile = func(from, to string) error {
+	commitFile = func(s *atomicfile.Staged) error {
 		if calls++; calls == 2 {
 			return errors.New("device gone")
 		}
-		return os.Rename(from, to)
+		return s.Commit()
 	}
-	t.Cleanup(func() { renameFile = os.Rename })
+	t.Cleanup(func() { commitFile = (*atomicfile.Staged).Commit })
 	res, err := Edit(context.Background(), renameEdit(dir, "."))
 	var pe *PartialWriteError
 	if !errors.As(err, &pe) || res == nil {
@@ -140,4 +143,45 @@ func TestUnsupportedNotes(t *testing.T) {
 	if got != "1 sql files not searched: no sql grammar is built in\n2 toml files not searched: no toml grammar is built in" {
 		t.Fatalf("%q", got)
 	}
+}
+
+// A file changed by another writer after the rewrite read it is not
+// overwritten: the rewrite fails as stale and writes nothing, since its
+// result was computed from content that is gone.
+func TestEditStaleFileNotOverwritten(t *testing.T) {
+	requireNative(t)
+	dir := tree(t, map[string]string{"a.py": "f(1)\n", "b.py": "f(2)\n"})
+	req := renameEdit(dir, ".")
+	req.Check = func(*EditResult) error {
+		// Another writer changes b.py between the read and the write.
+		return os.WriteFile(filepath.Join(dir, "b.py"), []byte("f(2)\nh(3)\n"), 0o644)
+	}
+	res, err := Edit(context.Background(), req)
+	if err == nil || !strings.Contains(err.Error(), "b.py changed while it was being rewritten") || res != nil {
+		t.Fatalf("want a stale error and no result: %v %+v", err, res)
+	}
+	if got := read(t, dir, "b.py"); got != "f(2)\nh(3)\n" {
+		t.Errorf("the other writer's change was lost: %q", got)
+	}
+	if got := read(t, dir, "a.py"); got != "f(1)\n" {
+		t.Errorf("a.py was written although the rewrite failed: %q", got)
+	}
+	tempLeft(t, dir)
+}
+
+// A read-only file fails the rewrite before anything is written.
+func TestEditRefusesReadOnlyFile(t *testing.T) {
+	requireNative(t)
+	dir := tree(t, map[string]string{"a.py": "f(1)\n", "b.py": "f(2)\n"})
+	if err := os.Chmod(filepath.Join(dir, "b.py"), 0o444); err != nil {
+		t.Fatal(err)
+	}
+	res, err := Edit(context.Background(), renameEdit(dir, "."))
+	if err == nil || !strings.Contains(err.Error(), "b.py is read-only") || res != nil {
+		t.Fatalf("want a read-only error and no result: %v %+v", err, res)
+	}
+	if read(t, dir, "a.py") != "f(1)\n" || read(t, dir, "b.py") != "f(2)\n" {
+		t.Error("files changed")
+	}
+	tempLeft(t, dir)
 }

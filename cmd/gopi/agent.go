@@ -250,19 +250,17 @@ type signalCause struct{ sig os.Signal }
 func (c signalCause) Error() string { return "received " + c.sig.String() }
 
 // trapTermSignals returns a context cancelled by the first of termSignals
-// (a second one ends the process the usual way), a function telling which
-// signal was caught (nil if none), and stop, which releases the signals
-// and ends the watching goroutine.
+// (a second one ends the process, see signals.go), a function telling
+// which signal was caught (nil if none), and stop, which withdraws the
+// claim and ends the watching goroutine.
 func trapTermSignals(parent context.Context) (ctx context.Context, caught func() os.Signal, stop func()) {
 	ctx, cancel := context.WithCancelCause(parent)
-	sigs := make(chan os.Signal, 1)
-	signal.Notify(sigs, termSignals...)
+	sigs, release := claimSignal(termSignals...)
 	done := make(chan struct{})
 	go func() {
 		defer close(done)
 		select {
 		case sig := <-sigs:
-			signal.Stop(sigs)
 			cancel(signalCause{sig})
 		case <-ctx.Done():
 		}
@@ -275,7 +273,7 @@ func trapTermSignals(parent context.Context) (ctx context.Context, caught func()
 		return nil
 	}
 	stop = func() {
-		signal.Stop(sigs)
+		release()
 		cancel(nil)
 		<-done
 	}

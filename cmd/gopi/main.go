@@ -13,7 +13,6 @@ import (
 	"io"
 	"net/http"
 	"os"
-	"os/signal"
 	"sort"
 	"strings"
 
@@ -68,14 +67,10 @@ var commands = map[string]command{
 }
 
 func main() {
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	// The first Ctrl-C aborts the run; a second one ends the process (after
+	// removing the temporary files of unfinished writes, see signals.go).
+	ctx, stop := interruptContext()
 	defer stop()
-	// A second Ctrl-C after the first one has aborted the run ends the
-	// process the usual way.
-	go func() {
-		<-ctx.Done()
-		stop()
-	}()
 	env := &cliEnv{stdout: os.Stdout, stderr: os.Stderr, stdin: os.Stdin, isTerminal: isTerminal(os.Stdout), stdinTerminal: isTerminal(os.Stdin)}
 	os.Exit(run(ctx, env, os.Args[1:]))
 }

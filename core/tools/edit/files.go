@@ -9,11 +9,11 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"syscall"
 
 	"github.com/gopi-agent/gopi/core/tools/edit/hashedit"
 	"github.com/gopi-agent/gopi/core/tools/edit/textfile"
 	"github.com/gopi-agent/gopi/fscache"
+	"github.com/gopi-agent/gopi/internal/atomicfile"
 )
 
 // newFilePerm is the mode of a file an edit creates.
@@ -53,8 +53,25 @@ func (t *Tool) load(abs, shown string) (loaded, error) {
 	if bytes.IndexByte(raw, 0) >= 0 {
 		return f, fmt.Errorf("%s looks like a binary file (it contains NUL bytes); edit works on text files.", shown)
 	}
+	// A file that cannot be replaced (read-only, hard-linked) is refused
+	// before the edit is computed, naming it as the model did.
+	if err := atomicfile.Writable(abs, shown); err != nil {
+		return f, err
+	}
 	f.exists, f.doc = true, textfile.Decode(raw)
 	return f, nil
+}
+
+// lock takes the locks that serialise this edit's read-modify-write of
+// the files at abs with every other writer, in this process or another
+// (see atomicfile.LockAll): the files are read after it and written
+// before the returned unlock.
+func lock(abs ...string) (unlock func(), err error) {
+	unlock, err = atomicfile.LockAll(abs...)
+	if err != nil {
+		return nil, fmt.Errorf("cannot lock the files to edit: %w", err)
+	}
+	return unlock, nil
 }
 
 // commit writes a file's new text in its original encoding, atomically
@@ -98,8 +115,9 @@ func (t *Tool) snapshot(abs string) (hashedit.Snapshot, bool) {
 // ReadFile reads a whole file.
 func (t *Tool) ReadFile(abs string) ([]byte, error) { return t.env.ReadFile(fileCtx, abs) }
 
-// WriteFile replaces a file atomically (keeping an existing file's mode),
-// through the session's tool.Files when it has one,
+// WriteFile replaces a file through the session's tool.Files when it has
+// one, else atomically with internal/atomicfile (through symbolic links,
+// keeping mode and owner, refusing read-only and hard-linked files),
 // invalidates the scan cache and records the new text in the read cache.
 // It fails with an fs.ErrNotExist error when the parent directory is
 // missing.
@@ -107,16 +125,13 @@ func (t *Tool) WriteFile(abs string, data []byte) error {
 	if _, err := os.Stat(filepath.Dir(abs)); err != nil {
 		return err
 	}
-	// Write through a symlink to its target: renaming the temporary file
-	// over the link itself would replace the link with a copy.
-	target := abs
-	if real, err := filepath.EvalSymlinks(abs); err == nil {
-		target = real
+	// A symbolic link is written through: its target is what changes.
+	target, err := atomicfile.Resolve(abs)
+	if err != nil {
+		return err
 	}
-	// A directory cannot be replaced by a file; say so plainly rather than
-	// through the rename of a temporary file.
-	if fi, err := os.Stat(target); err == nil && fi.IsDir() {
-		return &fs.PathError{Op: "write", Path: abs, Err: syscall.EISDIR}
+	if err := atomicfile.Writable(target, t.env.DisplayPath(abs)); err != nil {
+		return err
 	}
 	if err := t.env.WriteFile(fileCtx, target, data, newFilePerm); err != nil {
 		return err

@@ -1,6 +1,7 @@
 package edit
 
 import (
+	"slices"
 	"strings"
 
 	"github.com/gopi-agent/gopi/core/tool"
@@ -22,7 +23,25 @@ func (t *Tool) runApplyPatch(input string) (*tool.Result, error) {
 			}
 		}
 	}
-	res, err := applypatch.Apply(input, t.env.Cwd, t)
+	hunks, err := applypatch.Parse(input)
+	if err != nil {
+		return nil, err
+	}
+	// Every file the patch touches stays locked until the last operation
+	// is done, so a concurrent edit comes before or after the whole patch.
+	var abs []string
+	for _, h := range hunks {
+		abs = append(abs, applypatch.Resolve(h.Path, t.env.Cwd))
+		if h.MovePath != "" {
+			abs = append(abs, applypatch.Resolve(h.MovePath, t.env.Cwd))
+		}
+	}
+	unlock, err := lock(abs...)
+	if err != nil {
+		return nil, err
+	}
+	defer unlock()
+	res, err := applypatch.ApplyHunks(hunks, t.env.Cwd, t)
 	if err != nil {
 		if len(res.Changes) > 0 {
 			var done []string
@@ -38,13 +57,18 @@ func (t *Tool) runApplyPatch(input string) (*tool.Result, error) {
 		fr := changeResult(c)
 		details.PerFileResults = append(details.PerFileResults, fr)
 		details.Diff += fr.Diff
+		for _, p := range []string{c.AbsPath, c.NewAbs} {
+			if w := t.env.OutsideCwdWarning(p); p != "" && w != "" && !slices.Contains(details.Warnings, w) {
+				details.Warnings = append(details.Warnings, w)
+			}
+		}
 	}
 	if len(details.PerFileResults) == 1 {
 		fr := details.PerFileResults[0]
 		details.Path, details.Op, details.FirstChangedLine = fr.Path, fr.Op, fr.FirstChangedLine
 		details.PerFileResults = nil
 	}
-	return tool.TextResult(strings.TrimSuffix(res.Summary(), "\n"), details), nil
+	return tool.TextResult(withWarnings(strings.TrimSuffix(res.Summary(), "\n"), details.Warnings), details), nil
 }
 
 // changeResult describes one applied operation: its kind and its diff.
@@ -67,9 +91,6 @@ func changeResult(c applypatch.Change) FileResult {
 		fr.Op = "delete"
 		if c.Kind == applypatch.AddFile {
 			fr.Op = "create"
-			if c.Existed {
-				fr.Op = "update"
-			}
 			newLines, newFinal = textfile.Lines(c.New)
 		}
 		oldLines, oldFinal = textfile.Lines(textfile.Decode([]byte(c.Old)).Text)

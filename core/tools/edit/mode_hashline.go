@@ -31,6 +31,18 @@ func (t *Tool) runHashline(input string) (*tool.Result, error) {
 	}
 	sections := mergeByFile(in.Sections, t.env.Resolve)
 	multi := len(sections) > 1
+	// Hold every file's lock from before it is read until after it is
+	// written, so that a concurrent edit lands before or after this one,
+	// never in between (where one of the two would be lost).
+	var abs []string
+	for _, sec := range sections {
+		abs = append(abs, t.env.Resolve(sec.Path))
+	}
+	unlock, err := lock(abs...)
+	if err != nil {
+		return nil, err
+	}
+	defer unlock()
 	opts := hashedit.Options{AutoDropInsertDuplicates: t.env.Settings.HashlineAutoDropPureInsertDuplicates}
 	var plans []plannedFile
 	for _, sec := range sections {
@@ -88,6 +100,9 @@ func (t *Tool) runHashline(input string) (*tool.Result, error) {
 			if multi {
 				w = p.f.shown + ": " + w
 			}
+			warnings = append(warnings, w)
+		}
+		if w := t.env.OutsideCwdWarning(p.f.abs); w != "" {
 			warnings = append(warnings, w)
 		}
 	}

@@ -22,6 +22,11 @@ type replaceArgs struct {
 // runReplace applies one old/new text replacement.
 func (t *Tool) runReplace(a replaceArgs) (*tool.Result, error) {
 	abs := t.env.Resolve(a.Path)
+	unlock, err := lock(abs)
+	if err != nil {
+		return nil, err
+	}
+	defer unlock()
 	f, err := t.load(abs, a.Path)
 	if err != nil {
 		return nil, err
@@ -62,6 +67,9 @@ func (t *Tool) runReplace(a replaceArgs) (*tool.Result, error) {
 	if m.Tolerant {
 		details.Warnings = append(details.Warnings,
 			"old_text matched only after ignoring differences in white space; new_text was re-indented to fit. Check the result.")
+	}
+	if w := t.env.OutsideCwdWarning(abs); w != "" {
+		details.Warnings = append(details.Warnings, w)
 	}
 	return tool.TextResult(withWarnings(text, details.Warnings), details), nil
 }

@@ -1,8 +1,11 @@
 // Package write is the write tool: it creates or replaces a whole file.
 //
 // Parent directories are created as needed; the file is replaced
-// atomically (temporary file in the same directory, then rename) keeping
-// an existing file's permission bits. Afterwards the filesystem scan cache
+// through internal/atomicfile: atomically (temporary file in the same
+// directory, then rename), through symbolic links, keeping an existing
+// file's mode and owner, refusing read-only and hard-linked files, under
+// the file's cross-process lock. A file outside the working directory is
+// written with a warning in the result. Afterwards the filesystem scan cache
 // drops its entries for the path, and the session's read cache records the
 // new text, since the model now knows the file exactly.
 package write
@@ -18,6 +21,7 @@ import (
 
 	"github.com/gopi-agent/gopi/core/tool"
 	"github.com/gopi-agent/gopi/fscache"
+	"github.com/gopi-agent/gopi/internal/atomicfile"
 )
 
 const description = `Create a file, or replace the whole content of an existing one. Missing parent directories
@@ -50,6 +54,8 @@ type Details struct {
 	Op    string `json:"op"`    // "create" or "update"
 	Lines int    `json:"lines"` // lines in the new content
 	Bytes int    `json:"bytes"` // bytes written
+	// Warnings, such as the file lying outside the working directory.
+	Warnings []string `json:"warnings,omitempty"`
 }
 
 // Execute writes the file.
@@ -76,6 +82,14 @@ func (t *Tool) Execute(ctx context.Context, args tool.Args, _ tool.UpdateFunc) (
 	}
 	abs := t.env.Resolve(p)
 	display := t.env.DisplayPath(abs)
+	// The lock orders this write with edits of the same file running
+	// meanwhile (here or in another process): an edit reads either the
+	// old content or this one, and never writes over this one unseen.
+	unlock, err := atomicfile.Lock(abs)
+	if err != nil {
+		return nil, tool.Errorf("Cannot write %s: %v", display, err)
+	}
+	defer unlock()
 	op := "update"
 	info, err := os.Stat(abs)
 	switch {
@@ -85,6 +99,10 @@ func (t *Tool) Execute(ctx context.Context, args tool.Args, _ tool.UpdateFunc) (
 		return nil, tool.Errorf("Cannot write %s: %v", display, pathErr(err))
 	case info.IsDir():
 		return nil, tool.Errorf("Cannot write %s: it is a directory; give a file path.", display)
+	default:
+		if err := atomicfile.Writable(abs, display); err != nil {
+			return nil, tool.Errorf("%v", err)
+		}
 	}
 	if err := os.MkdirAll(filepath.Dir(abs), 0o755); err != nil {
 		return nil, tool.Errorf("Cannot create the directory for %s: %v", display, pathErr(err))
@@ -102,7 +120,12 @@ func (t *Tool) Execute(ctx context.Context, args tool.Args, _ tool.UpdateFunc) (
 		verb = "Created"
 	}
 	text := fmt.Sprintf("%s %s (%s)", verb, display, lineCount(lines))
-	return tool.TextResult(text, &Details{Path: abs, Op: op, Lines: lines, Bytes: len(a.Content)}), nil
+	details := &Details{Path: abs, Op: op, Lines: lines, Bytes: len(a.Content)}
+	if w := t.env.OutsideCwdWarning(abs); w != "" {
+		details.Warnings = []string{w}
+		text += "\n\nWarnings:\n" + w
+	}
+	return tool.TextResult(text, details), nil
 }
 
 func lineCount(n int) string {

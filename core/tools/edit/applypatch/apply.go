@@ -34,7 +34,6 @@ type Change struct {
 	NewAbs  string // the destination, resolved
 	Old     string // previous content ("" for an added file)
 	New     string // new content ("" for a deleted file)
-	Existed bool   // AddFile: the file existed and was overwritten
 	// For an UpdateFile: the lines of Old and New decoded ("\n" line
 	// breaks, no byte-order mark, no terminators), whether Old ended with a
 	// line break (New always does unless empty), and the stretches of lines
@@ -101,7 +100,9 @@ func ApplyHunks(hunks []Hunk, cwd string, fsys FS) (*Result, error) {
 	return res, nil
 }
 
-func resolve(path, cwd string) string {
+// Resolve returns the absolute path a patch's path names: an absolute
+// path as it is (cleaned), a relative one joined to cwd.
+func Resolve(path, cwd string) string {
 	if filepath.IsAbs(path) {
 		return filepath.Clean(path)
 	}
@@ -109,12 +110,17 @@ func resolve(path, cwd string) string {
 }
 
 func applyHunk(h Hunk, cwd string, fsys FS) (Change, error) {
-	abs := resolve(h.Path, cwd)
+	abs := Resolve(h.Path, cwd)
 	c := Change{Kind: h.Kind, Path: h.Path, AbsPath: abs}
 	switch h.Kind {
 	case AddFile:
-		if old, err := fsys.ReadFile(abs); err == nil {
-			c.Old, c.Existed = string(old), true
+		// Add File creates; it never replaces a file that is there (its
+		// content would be lost without a diff to show for it). This
+		// follows omp, whose apply_patch refuses too, not the Codex
+		// applier, which overwrites silently. (A directory in the way is
+		// reported by the write.)
+		if fi, err := fsys.Stat(abs); err == nil && !fi.IsDir() {
+			return c, fmt.Errorf("Failed to add file %s: it already exists, and Add File only creates new files. Change it with *** Update File, or remove it first with *** Delete File if it should be replaced whole", h.Path)
 		}
 		if err := writeCreatingParents(fsys, abs, h.Path, []byte(h.Contents)); err != nil {
 			return c, err
@@ -153,7 +159,7 @@ func applyHunk(h Hunk, cwd string, fsys FS) (Change, error) {
 			}
 			break
 		}
-		c.NewPath, c.NewAbs = h.MovePath, resolve(h.MovePath, cwd)
+		c.NewPath, c.NewAbs = h.MovePath, Resolve(h.MovePath, cwd)
 		if err := writeCreatingParents(fsys, c.NewAbs, h.MovePath, []byte(c.New)); err != nil {
 			return c, err
 		}

@@ -23,5 +23,7 @@
 // observe partial application, as with the reference); an updated file
 // keeps its byte-order mark and CRLF line endings (the reference would mix
 // LF lines into a CRLF file); a chunk with neither added nor removed lines
-// is rejected at parse time.
+// is rejected at parse time; Add File on a file that exists fails and
+// leaves it alone, as omp's apply_patch does (the Codex applier would
+// overwrite it).
 package applypatch

@@ -24,7 +24,7 @@ type Kind int
 
 // Hunk kinds.
 const (
-	AddFile    Kind = iota // create (or silently overwrite) a file
+	AddFile    Kind = iota // create a file (an existing one is refused)
 	DeleteFile             // remove a file
 	UpdateFile             // patch a file in place, optionally moving it
 )
