@@ -97,9 +97,10 @@ A first argument naming a command runs that command; anything else is a
 message for the agent. Put -- before a message that happens to be a
 command name: gopi -p -- grep the logs for errors.
 
-Without a message on a terminal, gopi says so and exits: the interactive UI
-arrives in a later release. Give -p (or just a message) to run
-non-interactively; piped standard input is added before the first message.
+On a terminal (standard input and output), gopi opens the interactive mode,
+sending any messages first. Give -p to run non-interactively, as gopi does
+when input or output is not a terminal; piped standard input is added
+before the first message.
 
 Flags:
 `
