@@ -896,5 +896,9 @@ func runRPC(ctx context.Context, env *cliEnv, cfg *config.Config, f *agentFlags)
 		return exitError
 	}
 	signal.Ignore(syscall.SIGPIPE)
-	return rpc.Run(ctx, s, rpc.Options{In: env.stdin, Out: env.stdout, EmitTitle: cfg.Env.Get("PI_RPC_EMIT_TITLE") == "1"})
+	var cmds []rpc.Command
+	for _, c := range env.extCommands {
+		cmds = append(cmds, rpc.Command{Name: c.Name, Run: c.Run})
+	}
+	return rpc.Run(ctx, s, rpc.Options{In: env.stdin, Out: env.stdout, EmitTitle: cfg.Env.Get("PI_RPC_EMIT_TITLE") == "1", Commands: cmds})
 }

@@ -74,3 +74,23 @@ export default function (pi: ExtensionAPI) {
 		t.Error("--no-extensions still loaded the extension")
 	}
 }
+
+// Over RPC, a prompt naming an extension's command runs it (the model is
+// not asked); the command acts on the session through pi.
+func TestExtensionCommandOverRPC(t *testing.T) {
+	r := newAgentRig(t)
+	os.WriteFile(filepath.Join(r.project, "namer.js"), []byte(`export default function (pi) {
+		pi.registerCommand("name", { description: "names the session", handler: async (args) => { await pi.setSessionName("named by " + args); } });
+	}`), 0o644)
+	rr := startRPC(t, r, "-e", "namer.js")
+	if resp := rr.call("prompt", map[string]any{"message": "/name the extension"}); !resp.Success {
+		t.Fatalf("prompt: %+v", resp)
+	}
+	resp := rr.call("get_state", nil)
+	if !strings.Contains(string(resp.Data), `"sessionName":"named by the extension"`) {
+		t.Errorf("state %s", resp.Data)
+	}
+	if n := len(r.srv.Requests()); n != 0 {
+		t.Errorf("%d model requests for a command", n)
+	}
+}

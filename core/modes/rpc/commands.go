@@ -157,6 +157,10 @@ func cmdPrompt(ctx context.Context, srv *server, id json.RawMessage, line []byte
 	if err := p.check(); err != nil {
 		return nil, err
 	}
+	if c, args, ok := srv.command(*p.Message); ok {
+		// An extension's command runs here; the answer says how it went.
+		return nil, c.Run(ctx, args)
+	}
 	if p.StreamingBehavior == "" && srv.s.IsStreaming() {
 		return nil, agent.ErrBusy
 	}
@@ -536,3 +540,17 @@ func cmdGetMessages(_ context.Context, srv *server, _ json.RawMessage, _ []byte)
 }
 
 var _ = time.Second
+
+// command finds the extension command a prompt names ("/name args").
+func (srv *server) command(msg string) (Command, string, bool) {
+	if !strings.HasPrefix(msg, "/") {
+		return Command{}, "", false
+	}
+	name, args, _ := strings.Cut(strings.TrimPrefix(msg, "/"), " ")
+	for _, c := range srv.opts.Commands {
+		if c.Name == name {
+			return c, strings.TrimSpace(args), true
+		}
+	}
+	return Command{}, "", false
+}

@@ -26,6 +26,15 @@ type Options struct {
 	EmitTitle bool
 	// StopGrace bounds how long shutdown waits for an aborted run to end.
 	StopGrace time.Duration
+	// Commands are extensions' slash commands: a prompt "/name args"
+	// naming one runs it instead of going to the model.
+	Commands []Command
+}
+
+// Command is an extension's slash command.
+type Command struct {
+	Name string
+	Run  func(ctx context.Context, args string) error
 }
 
 // server is one RPC session.
