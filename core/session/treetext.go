@@ -230,7 +230,7 @@ func contentText(c ai.ContentList) string {
 }
 
 // oneLine turns newlines and tabs into spaces, trims, and keeps the first
-// max characters.
+// max characters, followed by "…" when it cut.
 func oneLine(s string, max int) string {
 	s = strings.TrimSpace(strings.Map(func(r rune) rune {
 		if r == '\n' || r == '\t' || r == '\r' {
@@ -241,7 +241,9 @@ func oneLine(s string, max int) string {
 	n := 0
 	for i := range s {
 		if n == max {
-			return s[:i]
+			// Say that it was cut: a shortened command must not read as
+			// another, complete one.
+			return s[:i] + "…"
 		}
 		n++
 	}

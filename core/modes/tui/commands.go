@@ -228,11 +228,7 @@ func (m *model) cmdTree(string) tea.Cmd {
 		})
 	}
 	// Start on the current position.
-	for i, idx := range p.shown() {
-		if p.items[idx].active {
-			p.cursor = i
-		}
-	}
+	p.cursor = p.activeIndex()
 	m.picker = p
 	return nil
 }

@@ -94,7 +94,7 @@ func (p *picker) key(k tea.KeyPressMsg) (done bool, cmd tea.Cmd) {
 	case "tab":
 		if p.onTab != nil {
 			p.onTab(p)
-			p.cursor = 0
+			p.cursor = p.activeIndex()
 		}
 	case "backspace":
 		if p.query != "" {
@@ -152,4 +152,16 @@ func (p *picker) view(th theme, width, height int) string {
 	}
 	b.WriteString(th.dim.Render(ansi.Truncate(hint, max(10, width-1), "…")))
 	return b.String()
+}
+
+// activeIndex is the position of the last active item among those shown
+// (the current choice), else 0.
+func (p *picker) activeIndex() int {
+	at := 0
+	for i, idx := range p.shown() {
+		if p.items[idx].active {
+			at = i
+		}
+	}
+	return at
 }
