@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"fmt"
+	"path/filepath"
 
 	"github.com/gopi-agent/gopi/core/agentsession"
 	"github.com/gopi-agent/gopi/core/config"
@@ -29,7 +30,8 @@ func runInteractive(ctx context.Context, env *cliEnv, cfg *config.Config, f *age
 		cmds = append(cmds, tui.ExtCommand{Name: c.Name, Description: c.Description, Run: c.Run})
 	}
 	err := tui.Run(ctx, s, tui.Options{Input: env.stdin, Output: env.stdout, Environ: env.environ, Cwd: cfg.Cwd, Home: cfg.Home,
-		Messages: msgs, NoColor: cfg.Env.Get("NO_COLOR") != "", Commands: cmds})
+		HistoryFile: filepath.Join(cfg.AgentDir, "prompt-history.jsonl"),
+		Messages:    msgs, NoColor: cfg.Env.Get("NO_COLOR") != "", Commands: cmds})
 	status := 0
 	if err != nil {
 		fmt.Fprintf(env.stderr, "gopi: %v\n", err)

@@ -107,11 +107,14 @@ func newModel(ctx context.Context, s *agentsession.Session, opts Options) *model
 	if opts.Record != nil {
 		m.record = opts.Record
 	}
+	m.ed.history = loadHistory(opts.HistoryFile)
 	for _, msg := range s.Messages() {
 		if u, ok := msg.(*ai.UserMessage); ok {
 			m.ed.remember(userText(u.Content))
 		}
 	}
+	m.ed.histPos = len(m.ed.history)
+	m.ed.file = opts.HistoryFile
 	m.status = quickStatus(s, opts)
 	return m
 }

@@ -479,3 +479,17 @@ func TestAtFileAttaches(t *testing.T) {
 		t.Errorf("transcript:\n%s", r.transcript())
 	}
 }
+
+// Sent messages are kept in the history file and come back in the next
+// run's history.
+func TestHistoryFile(t *testing.T) {
+	r := newRig(t, answer("ok"))
+	file := filepath.Join(t.TempDir(), "history.jsonl")
+	r.m.ed.file = file
+	r.typeAndSend("first run\nwith two lines")
+	r.idle()
+	m := newModel(r.m.ctx, r.s, Options{NoColor: true, HistoryFile: file})
+	if got := m.ed.history; len(got) < 1 || got[0] != "first run\nwith two lines" {
+		t.Errorf("history %q", got)
+	}
+}

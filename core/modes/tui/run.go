@@ -14,13 +14,16 @@ import (
 
 // Options configure Run.
 type Options struct {
-	Input    io.Reader // the terminal's input
-	Output   io.Writer // the terminal
-	Environ  []string  // the environment the terminal is described by (TERM, COLORTERM, …)
-	Cwd      string    // the working directory, for the footer, @file completion and attachments
-	Home     string    // the user's home directory, for @~/… attachments
-	Messages []string  // messages to send first, in order (from the command line)
-	NoColor  bool      // NO_COLOR: no colours at all
+	Input   io.Reader // the terminal's input
+	Output  io.Writer // the terminal
+	Environ []string  // the environment the terminal is described by (TERM, COLORTERM, …)
+	Cwd     string    // the working directory, for the footer, @file completion and attachments
+	Home    string    // the user's home directory, for @~/… attachments
+	// HistoryFile keeps the messages sent, across runs (one JSON string a
+	// line, the newest last); "" keeps them for this run only.
+	HistoryFile string
+	Messages    []string // messages to send first, in order (from the command line)
+	NoColor     bool     // NO_COLOR: no colours at all
 	// Record, when set, collects every printed block without colours
 	// (tests read the transcript from it).
 	Record *[]string
