@@ -872,9 +872,10 @@ func (f *agentFlags) openSession(ctx context.Context, env *cliEnv, cfg *config.C
 	if adjust != nil {
 		adjust(&opts)
 	}
-	attach := f.loadExtensions(ctx, env, cfg, &opts)
+	attach, abandon := f.loadExtensions(ctx, env, cfg, &opts)
 	s, err := agentsession.New(ctx, opts)
 	if err != nil {
+		abandon()
 		if opts.Store != nil {
 			opts.Store.Close()
 		}

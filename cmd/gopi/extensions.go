@@ -13,10 +13,12 @@ import (
 
 // loadExtensions finds and loads the extensions for a session (unless
 // --no-extensions): their hooks join opts; attach binds them once the
-// session exists. Failures are reported on stderr and never stop gopi.
-func (f *agentFlags) loadExtensions(ctx context.Context, env *cliEnv, cfg *config.Config, opts *agentsession.Options) (attach func(*agentsession.Session)) {
+// session exists, abandon stops them when it could not be made. Failures
+// are reported on stderr and never stop gopi.
+func (f *agentFlags) loadExtensions(ctx context.Context, env *cliEnv, cfg *config.Config, opts *agentsession.Options) (attach func(*agentsession.Session), abandon func()) {
+	none := func(*agentsession.Session) {}
 	if f.noExtensions {
-		return func(*agentsession.Session) {}
+		return none, func() {}
 	}
 	entries, errs := extensions.Resolve(extensions.Sources{
 		Cwd:       cfg.Cwd,
@@ -29,7 +31,7 @@ func (f *agentFlags) loadExtensions(ctx context.Context, env *cliEnv, cfg *confi
 		fmt.Fprintf(env.stderr, "gopi: extension: %v\n", e)
 	}
 	if len(entries) == 0 {
-		return func(*agentsession.Session) {}
+		return none, func() {}
 	}
 	rt := extensions.Load(ctx, entries, extensions.Options{
 		Log: func(level, msg string) {
@@ -65,5 +67,5 @@ func (f *agentFlags) loadExtensions(ctx context.Context, env *cliEnv, cfg *confi
 		s.OnClose(func() { unsub(); rt.Close() })
 		rt.Bind(extensions.SessionHost(s))
 		env.extCommands = rt.Commands()
-	}
+	}, rt.Close
 }
