@@ -27,6 +27,10 @@ func runInteractive(ctx context.Context, env *cliEnv, cfg *config.Config, f *age
 	}
 	var cmds []tui.ExtCommand
 	for _, c := range env.extCommands {
+		if tui.BuiltinCommand(c.Name) {
+			fmt.Fprintf(env.stderr, "gopi: extension %s: /%s is a built-in command; the extension's is skipped\n", c.Extension, c.Name)
+			continue
+		}
 		cmds = append(cmds, tui.ExtCommand{Name: c.Name, Description: c.Description, Run: c.Run})
 	}
 	err := tui.Run(ctx, s, tui.Options{Input: env.stdin, Output: env.stdout, Environ: env.environ, Cwd: cfg.Cwd, Home: cfg.Home,

@@ -507,13 +507,23 @@ func ago(t time.Time) string {
 func (m *model) extCommands() []ExtCommand {
 	var out []ExtCommand
 	for _, c := range m.opts.Commands {
-		builtin := c.Name == "exit"
-		for _, b := range commands {
-			builtin = builtin || b.name == c.Name
-		}
-		if !builtin {
+		if !BuiltinCommand(c.Name) {
 			out = append(out, c)
 		}
 	}
 	return out
+}
+
+// BuiltinCommand reports whether /name is one of the interactive mode's
+// own commands (an extension's command of that name is left out).
+func BuiltinCommand(name string) bool {
+	if name == "exit" {
+		return true
+	}
+	for _, b := range commands {
+		if b.name == name {
+			return true
+		}
+	}
+	return false
 }
