@@ -98,6 +98,24 @@ func (t *Tool) readFile(ctx context.Context, r *resolved, sel Selector, d *Detai
 		src = f
 	}
 	mode := t.env.DisplayMode(sel.Raw, false)
+	if t.summaryEligible(r, sel) {
+		data, ok := src.(*bytes.Reader)
+		var whole []byte
+		if ok {
+			whole = make([]byte, data.Len())
+			_, _ = data.Read(whole)
+		} else if b, err := io.ReadAll(io.LimitReader(src, maxSummaryBytes+1)); err == nil {
+			whole = b
+		} else {
+			return "", tool.Errorf("Cannot read %s: %v", r.display, err)
+		}
+		if len(whole) <= maxSummaryBytes {
+			if text, ok := t.summarize(ctx, r, whole, mode, d); ok {
+				return text, nil
+			}
+		}
+		src = io.MultiReader(bytes.NewReader(whole), src)
+	}
 	text, w, err := t.render(src, sel, r.display, mode, d)
 	if err != nil {
 		return "", err

@@ -107,6 +107,7 @@ type Details struct {
 	Truncation       *Window           `json:"truncation,omitempty"`       // the shown window of a text
 	ResultLimit      bool              `json:"resultLimit,omitempty"`      // a listing left entries out
 	Source           string            `json:"source,omitempty"`           // backing path or URL
+	Summary          *SummaryDetails   `json:"summary,omitempty"`          // set when a structural summary was shown (summary.go)
 	*URLDetails                        // web reads (web.go)
 }
 
