@@ -6,7 +6,6 @@ import (
 	"context"
 
 	sitter "github.com/smacker/go-tree-sitter"
-	"github.com/smacker/go-tree-sitter/golang"
 	"github.com/smacker/go-tree-sitter/javascript"
 	"github.com/smacker/go-tree-sitter/python"
 	"github.com/smacker/go-tree-sitter/rust"
@@ -17,8 +16,6 @@ import (
 // grammar returns the tree-sitter language for a grammar name.
 func grammar(lang string) *sitter.Language {
 	switch lang {
-	case "go":
-		return golang.GetLanguage()
 	case "python":
 		return python.GetLanguage()
 	case "javascript":
@@ -38,6 +35,9 @@ func grammar(lang string) *sitter.Language {
 // at least minLines long. A nested function inside a dropped body is not
 // reported on its own. It fails with ErrUnsupported or ErrSyntax.
 func Bodies(ctx context.Context, lang string, src []byte, minLines int) ([]Span, error) {
+	if lang == "go" {
+		return goBodies(src, minLines)
+	}
 	g := grammar(lang)
 	if g == nil {
 		return nil, ErrUnsupported

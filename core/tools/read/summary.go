@@ -54,30 +54,46 @@ func (t *Tool) summarize(ctx context.Context, r *resolved, data []byte, mode too
 	if err != nil || len(spans) == 0 {
 		return "", false
 	}
-	out := make([]byte, 0, len(data)/2)
-	kept := make(map[int]string, len(lines))
-	elided := 0
-	next := 0 // index into spans
+	// Rows are added while they fit in the output cap, less room for the
+	// footer; a summary cut short says where to read on.
+	budget := tool.DefaultMaxBytes - summaryFooterRoom
+	out := make([]byte, 0, min(len(data)/2, budget))
+	kept := make(map[int]string)
+	elided, shown, covered := 0, 0, 0 // lines elided, spans shown, last line covered
+	var row []byte
 	for n := 1; n <= len(lines); n++ {
-		if next < len(spans) && n == spans[next].Start {
+		row = row[:0]
+		end := n
+		isSpan := shown < len(spans) && n == spans[shown].Start
+		if isSpan {
 			body := lines[n-1]
-			out = append(out, body[:len(body)-len(strings.TrimLeft(body, " \t"))]...)
-			out = append(out, "...\n"...)
-			elided += spans[next].Lines()
-			n = spans[next].End
-			next++
-			continue
+			row = append(row, body[:len(body)-len(strings.TrimLeft(body, " \t"))]...)
+			row = append(row, "...\n"...)
+			end = spans[shown].End
+		} else {
+			row = mode.AppendRow(row, n, lines[n-1])
+			row = append(row, '\n')
 		}
-		text := lines[n-1]
-		out = mode.AppendRow(out, n, text)
-		out = append(out, '\n')
-		kept[n] = text
+		if len(out)+len(row) > budget {
+			break
+		}
+		out = append(out, row...)
+		if isSpan {
+			elided += spans[shown].Lines()
+			shown++
+		} else {
+			kept[n] = lines[n-1]
+		}
+		covered, n = end, end
+	}
+	if shown == 0 {
+		return "", false
 	}
 	first := spans[0]
 	out = append(out, "\n[Structural summary: "...)
 	out = append(out, plural(elided, "line")...)
 	out = append(out, " in "...)
-	out = append(out, plural(len(spans), "elided region")...)
+	out = append(out, plural(shown, "elided region")...)
 	out = append(out, " are shown as \"...\". Read "...)
 	out = append(out, r.display...)
 	out = append(out, ":raw for the whole file verbatim, or a line range such as "...)
@@ -87,16 +103,29 @@ func (t *Tool) summarize(ctx context.Context, r *resolved, data []byte, mode too
 	out = append(out, '-')
 	out = strconv.AppendInt(out, int64(first.End), 10)
 	out = append(out, " for one region.]"...)
-	if len(out) > tool.DefaultMaxBytes {
-		return "", false
+	win := &Window{StartLine: 1, EndLine: covered, TotalLines: len(lines)}
+	if covered < len(lines) {
+		win.NextOffset, win.TruncatedBy = covered+1, "bytes"
+		out = append(out, "\n[The summary stops at line "...)
+		out = strconv.AppendInt(out, int64(covered), 10)
+		out = append(out, " of "...)
+		out = strconv.AppendInt(out, int64(len(lines)), 10)
+		out = append(out, " ("...)
+		out = append(out, tool.FormatSize(tool.DefaultMaxBytes)...)
+		out = append(out, " output limit). Use :"...)
+		out = strconv.AppendInt(out, int64(covered+1), 10)
+		out = append(out, " to read on.]"...)
 	}
-	d.Truncation = &Window{StartLine: 1, EndLine: len(lines), TotalLines: len(lines)}
-	d.Summary = &SummaryDetails{Lines: len(lines), ElidedSpans: len(spans), ElidedLines: elided}
+	d.Truncation = win
+	d.Summary = &SummaryDetails{Lines: len(lines), ElidedSpans: shown, ElidedLines: elided}
 	if t.env.ReadCache != nil {
 		t.env.ReadCache.RecordSparse(r.abs, kept)
 	}
 	return string(out), true
 }
+
+// summaryFooterRoom is the output kept free for a summary's footers.
+const summaryFooterRoom = 1024
 
 // splitLines splits data into lines as the paged read counts them: no
 // terminators, a trailing '\r' dropped, no empty last line after a final
