@@ -58,7 +58,11 @@ func (t *Tool) summarize(ctx context.Context, r *resolved, data []byte, mode too
 	// footer; a summary cut short says where to read on.
 	budget := tool.DefaultMaxBytes - summaryFooterRoom
 	out := make([]byte, 0, min(len(data)/2, budget))
-	kept := make(map[int]string)
+	keptLines := len(lines)
+	for _, sp := range spans {
+		keptLines -= sp.Lines()
+	}
+	kept := make(map[int]string, keptLines)
 	elided, shown, covered := 0, 0, 0 // lines elided, spans shown, last line covered
 	var row []byte
 	for n := 1; n <= len(lines); n++ {
@@ -141,9 +145,9 @@ func splitLines(data []byte) []string {
 	lines := make([]string, 0, n)
 	s := string(data)
 	for len(s) > 0 {
-		i := 0
-		for i < len(s) && s[i] != '\n' {
-			i++
+		i := strings.IndexByte(s, '\n')
+		if i < 0 {
+			i = len(s)
 		}
 		line := s[:i]
 		if len(line) > 0 && line[len(line)-1] == '\r' {
