@@ -31,6 +31,9 @@ reads one), SQLite databases (app.db: tables; app.db:TABLE: schema and first
 rows; app.db:TABLE:KEY: a row; app.db:TABLE?where=…&order=COL:desc&limit=N
 &offset=N: a page; 'app.db?q=SELECT …': a read-only query) and Jupyter
 notebooks (nb.ipynb as "# %% [code] cell:N" text; nb.ipynb:raw for the JSON).
+A long Go, Python, JavaScript/TypeScript or Rust file given without a
+selector prints as a structural summary (function bodies as "..."); add :raw
+or a line range for the verbatim text.
 
 Exit status: 0 on success, 2 when the tool reports an error (printed on
 stderr exactly as the model would see it).

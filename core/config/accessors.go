@@ -108,6 +108,8 @@ type Read struct {
 	DefaultLimit int  // read.defaultLimit: lines of an open-ended read (default 500)
 	HashLines    bool // readHashLines: hashline anchors in hashline mode (default true)
 	LineNumbers  bool // readLineNumbers: plain line numbers otherwise (default false)
+	Summarize    bool // read.summarize.enabled: structural summaries of long source files (default true)
+	MinBodyLines int  // read.summarize.minBodyLines: shortest function body a summary elides (default 4)
 }
 
 // Read returns the read tool's settings.
@@ -116,6 +118,8 @@ func (s *Settings) Read() Read {
 		DefaultLimit: s.Int("read.defaultLimit"),
 		HashLines:    s.Bool("readHashLines"),
 		LineNumbers:  s.Bool("readLineNumbers"),
+		Summarize:    s.Bool("read.summarize.enabled"),
+		MinBodyLines: s.Int("read.summarize.minBodyLines"),
 	}
 }
 

@@ -27,6 +27,8 @@ type Settings struct {
 	ReadDefaultLimit                     int          // read.defaultLimit: lines of an open-ended read (clamped to 1..DefaultMaxLines)
 	ReadHashLines                        bool         // readHashLines: anchors in hashline mode
 	ReadLineNumbers                      bool         // readLineNumbers: plain line numbers when anchors are off
+	ReadSummarize                        bool         // read.summarize.enabled: long source files read without a selector come as a structural summary
+	ReadSummaryMinBody                   int          // read.summarize.minBodyLines: shortest function body a summary elides
 	SearchContextBefore                  int          // search.contextBefore
 	SearchContextAfter                   int          // search.contextAfter
 	HashlineAutoDropPureInsertDuplicates bool         // edit.hashlineAutoDropPureInsertDuplicates
@@ -71,6 +73,8 @@ func settingsFrom(cs *config.Settings) Settings {
 		ReadDefaultLimit:                     read.DefaultLimit,
 		ReadHashLines:                        read.HashLines,
 		ReadLineNumbers:                      read.LineNumbers,
+		ReadSummarize:                        read.Summarize,
+		ReadSummaryMinBody:                   read.MinBodyLines,
 		SearchContextBefore:                  before,
 		SearchContextAfter:                   after,
 		HashlineAutoDropPureInsertDuplicates: cs.Bool("edit.hashlineAutoDropPureInsertDuplicates"),

@@ -98,6 +98,24 @@ func (t *Tool) readFile(ctx context.Context, r *resolved, sel Selector, d *Detai
 		src = f
 	}
 	mode := t.env.DisplayMode(sel.Raw, false)
+	if t.summaryEligible(r, sel) {
+		data, ok := src.(*bytes.Reader)
+		var whole []byte
+		if ok {
+			whole = make([]byte, data.Len())
+			_, _ = data.Read(whole)
+		} else if b, err := readUpTo(src, r.info.Size(), maxSummaryBytes+1); err == nil {
+			whole = b
+		} else {
+			return "", tool.Errorf("Cannot read %s: %v", r.display, err)
+		}
+		if len(whole) <= maxSummaryBytes {
+			if text, ok := t.summarize(ctx, r, whole, mode, d); ok {
+				return text, nil
+			}
+		}
+		src = io.MultiReader(bytes.NewReader(whole), src)
+	}
 	text, w, err := t.render(src, sel, r.display, mode, d)
 	if err != nil {
 		return "", err
@@ -218,4 +236,12 @@ func fileKind(m os.FileMode) string {
 		return "an irregular file"
 	}
 	return "not a plain file"
+}
+
+// readUpTo reads src to its end or to limit bytes, whichever comes first,
+// sizing the buffer for a file of size bytes.
+func readUpTo(src io.Reader, size, limit int64) ([]byte, error) {
+	buf := bytes.NewBuffer(make([]byte, 0, min(size, limit)+bytes.MinRead))
+	_, err := buf.ReadFrom(io.LimitReader(src, limit))
+	return buf.Bytes(), err
 }

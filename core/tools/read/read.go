@@ -18,6 +18,10 @@
 // at 50 KiB. Reads past the end answer with a hint instead of an error.
 // Every contiguous window shown from a local file is recorded in the
 // session's read cache, the base for recovering stale hashline edits.
+//
+// A long source file read without a selector is shown as a structural
+// summary instead of its first page (summary.go): function bodies are
+// elided, found by package native/outline.
 package read
 
 import (
@@ -59,7 +63,10 @@ Archives (.zip, .tar, .tar.gz, .tgz): a.zip lists members, a.zip:dir/f.py reads 
 e.g. a.zip:dir/f.py:10-20). SQLite (.db, .sqlite, .sqlite3, .db3): app.db lists tables, app.db:TABLE
 shows its schema and first rows, app.db:TABLE:KEY one row by primary key,
 app.db:TABLE?where=EXPR&order=COL:desc&limit=N&offset=N a page, app.db?q=SELECT … a read-only query.
-Jupyter notebooks (.ipynb) read as "# %% [code] cell:N" text.`
+Jupyter notebooks (.ipynb) read as "# %% [code] cell:N" text.
+A long Go, Python, JavaScript, TypeScript or Rust file read without a selector comes as a structural
+summary: function bodies are shown as "..." lines, everything else keeps its prefix; read it with :raw
+or a line range for the verbatim text.`
 
 // description is the model-facing description for the prefix lines carry
 // in mode m: edit anchors, line numbers, or nothing.
@@ -107,6 +114,7 @@ type Details struct {
 	Truncation       *Window           `json:"truncation,omitempty"`       // the shown window of a text
 	ResultLimit      bool              `json:"resultLimit,omitempty"`      // a listing left entries out
 	Source           string            `json:"source,omitempty"`           // backing path or URL
+	Summary          *SummaryDetails   `json:"summary,omitempty"`          // set when a structural summary was shown (summary.go)
 	*URLDetails                        // web reads (web.go)
 }
 
