@@ -3,6 +3,8 @@ package bash
 import (
 	"context"
 	"fmt"
+	"os"
+	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
@@ -76,13 +78,20 @@ func TestBashAsyncLimit(t *testing.T) {
 	env.Settings.Bash.AsyncMaxJobs = 100
 	var d deliveries
 	job.For(env).SetDeliver(d.deliver)
+	// The jobs wait for a gate file, so all 100 still run when the 101st
+	// is asked for, however slowly they were started.
+	gate := filepath.Join(t.TempDir(), "gate")
 	for i := range 100 {
-		o := callTool(t, env, fmt.Sprintf(`{"command": "sleep 0.3; echo job%d", "async": true}`, i))
+		o := callTool(t, env, fmt.Sprintf(`{"command": "while [ ! -e %s ]; do sleep 0.02; done; echo job%d", "async": true}`, gate, i))
 		if o.isError {
 			t.Fatalf("%d: %s", i, o.text)
 		}
 	}
-	if o := callTool(t, env, `{"command": "true", "async": true}`); !o.isError || o.text != "Background job limit reached (100). Wait for running jobs to finish or cancel one." {
+	o := callTool(t, env, `{"command": "true", "async": true}`)
+	if err := os.WriteFile(gate, nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if !o.isError || o.text != "Background job limit reached (100). Wait for running jobs to finish or cancel one." {
 		t.Fatal(o.text)
 	}
 	got := d.wait(t, 100)
