@@ -42,6 +42,13 @@ func (s Selector) String() string {
 // value (line 0, a zero count, a range ending before it starts) is an
 // error rather than part of the path.
 func SplitSelector(target string) (path string, sel Selector, err error) {
+	return splitSuffixes(target, nil)
+}
+
+// splitSuffixes does SplitSelector's work; keep, when set, says that the
+// line-selection-shaped suffix after the ':' at i of s belongs to the
+// target (a URL's port, for one).
+func splitSuffixes(target string, keep func(s string, i int) bool) (path string, sel Selector, err error) {
 	path = target
 	for range 2 {
 		i := strings.LastIndexByte(path, ':')
@@ -54,7 +61,7 @@ func SplitSelector(target string) (path string, sel Selector, err error) {
 			path = path[:i]
 			continue
 		}
-		if sel.Start > 0 {
+		if sel.Start > 0 || keep != nil && keep(path, i) {
 			break
 		}
 		start, end, ok, err := parseLines(suffix)

@@ -50,32 +50,9 @@ func isWebURL(target string) bool {
 // the host is its port: "http://host:8080" has no selector, while
 // "http://host:8080:20" and "http://host/page:20" read from line 20.
 func splitURLSelector(target string) (string, Selector, error) {
-	u, sel := target, Selector{}
-	for range 2 {
-		i := strings.LastIndexByte(u, ':')
-		if i <= 0 {
-			break
-		}
-		suffix := u[i+1:]
-		if suffix == "raw" && !sel.Raw {
-			sel.Raw = true
-			u = u[:i]
-			continue
-		}
-		if sel.Start > 0 || strings.Contains(suffix, "L") || isPortColon(u, i) {
-			break
-		}
-		start, end, ok, err := parseLines(suffix)
-		if err != nil {
-			return "", Selector{}, err
-		}
-		if !ok {
-			break
-		}
-		sel.Start, sel.End = start, end
-		u = u[:i]
-	}
-	return u, sel, nil
+	return splitSuffixes(target, func(u string, i int) bool {
+		return strings.Contains(u[i+1:], "L") || isPortColon(u, i)
+	})
 }
 
 // isPortColon reports whether the ':' at i of u separates the host from
