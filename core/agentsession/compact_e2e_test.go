@@ -343,8 +343,16 @@ func TestCompactEmptySummaryLeavesSessionUnchanged(t *testing.T) {
 			if string(after) != string(before) || len(compactionEntries(t, s.Store())) != 0 || !slices.Equal(roles(s.Messages()), msgs) {
 				t.Errorf("the session changed; context %q", roles(s.Messages()))
 			}
-			if srv.Remaining() != 1 || s.IsCompacting() {
-				t.Errorf("%d turns left (want the recap's), compacting %v", srv.Remaining(), s.IsCompacting())
+			// The recap is never asked for. In the split case the two
+			// summaries run side by side and the failed prefix cancels the
+			// history request, which may or may not have reached the
+			// server by then.
+			left, wantLeft := srv.Remaining(), []int{1}
+			if tc.name == "turn prefix" {
+				wantLeft = []int{1, 2}
+			}
+			if !slices.Contains(wantLeft, left) || s.IsCompacting() {
+				t.Errorf("%d turns left (want %v: the recap's), compacting %v", left, wantLeft, s.IsCompacting())
 			}
 		})
 	}
