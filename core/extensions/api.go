@@ -21,6 +21,7 @@ type Host interface {
 	SendUserMessage(ctx context.Context, text, deliverAs string) error
 	AppendEntry(customType string, data json.RawMessage) error
 	SessionName() string
+	SessionID() string
 	SetSessionName(name string) error
 	ActiveTools() []string
 	AllTools() []string

@@ -42,6 +42,7 @@ func (r *Runtime) Hooks() []*agent.Hooks {
 				return r.contextHook(ctx, x, msgs)
 			}
 		}
+		r.sessionHooks(h, x)
 		out = append(out, h)
 	}
 	return out

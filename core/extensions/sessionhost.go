@@ -54,6 +54,8 @@ func (h sessionHost) AppendEntry(customType string, data json.RawMessage) error 
 	return err
 }
 
+func (h sessionHost) SessionID() string { return h.s.Store().SessionID() }
+
 func (h sessionHost) SessionName() string { return h.s.Store().Name() }
 
 func (h sessionHost) SetSessionName(name string) error { return h.s.SetName(name) }

@@ -1,0 +1,121 @@
+package main
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/gopi-agent/gopi/internal/mockllm"
+)
+
+// The provider request hooks and the session lifecycle events reach an
+// extension over RPC: before_provider_request replaces the payload the
+// provider gets (the mock records it), the four request events carry one
+// request id in order, session_before_compact supplies the compaction
+// (stored with fromExtension; the model is not asked for a summary),
+// session_compact reports it, and session_before_tree cancels a move.
+func TestExtensionProviderAndSessionEvents(t *testing.T) {
+	answer := func(s string, input int) mockllm.Turn {
+		return mockllm.Turn{Blocks: []mockllm.Block{text(s)}, Usage: &mockllm.Usage{Input: input, Output: 5}}
+	}
+	r := newAgentRig(t, answer("first", 500), answer("second", 900))
+	if err := os.WriteFile(filepath.Join(r.agentDir, "config.yml"), []byte("compaction:\n  keepRecentTokens: 200\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	r.write("events.js", `export default function (pi) {
+	const seen = [];
+	pi.on("before_provider_request", (e) => {
+		seen.push("before " + e.requestId + " " + e.model.id);
+		return Object.assign({}, e.payload, { metadata: { user_id: "set-by-extension" } });
+	});
+	pi.on("provider_request_prepared", (e) => { seen.push("prepared " + e.requestId + " " + e.payload.metadata.user_id + " " + (e.sessionId ? "sid" : "nosid")); });
+	pi.on("after_provider_response", (e) => { seen.push("after " + e.requestId + " " + e.status); });
+	pi.on("provider_request_delivered", (e) => { seen.push("delivered " + e.requestId + " " + e.status); });
+	pi.on("session_before_compact", (e) => ({
+		compaction: { summary: "summary by extension: " + e.preparation.messagesToSummarize.length + " messages, split " + e.preparation.isSplitTurn,
+			firstKeptEntryId: e.preparation.firstKeptEntryId, tokensBefore: 7, details: { mine: true } },
+	}));
+	pi.on("session_compact", (e) => { seen.push("compact " + e.fromExtension + " " + e.compactionEntry.summary); });
+	pi.on("session_before_tree", (e) => { seen.push("tree " + e.preparation.targetId); return { cancel: true }; });
+	pi.registerCommand("seen", { handler: async () => { await pi.appendEntry("seen", { seen }); } });
+}
+`)
+	rr := startRPC(t, r, "-e", "events.js")
+	long := strings.Repeat(" word", 400)
+	for _, p := range []string{"one" + long, "two" + long} {
+		end := rr.expect("agent_end")
+		rr.call("prompt", map[string]any{"message": p})
+		end()
+	}
+	reqs := r.srv.Requests()
+	if len(reqs) != 2 || !strings.Contains(string(reqs[0].Body), `"user_id":"set-by-extension"`) {
+		t.Fatalf("%d requests; the first: %.300s", len(reqs), reqs[0].Body)
+	}
+	resp := rr.call("compact", nil)
+	if !resp.Success || !strings.Contains(string(resp.Data), `"summary":"summary by extension: 2 messages, split false"`) {
+		t.Fatalf("compact: %+v", resp)
+	}
+	if n := len(r.srv.Requests()); n != 2 {
+		t.Errorf("the model was asked for a summary (%d requests)", n)
+	}
+	var first string
+	for _, line := range strings.Split(readFile(t, r.sessionFiles()[0]), "\n") {
+		if strings.Contains(line, `"role":"user"`) {
+			var e struct{ ID string }
+			json.Unmarshal([]byte(line), &e)
+			first = e.ID
+			break
+		}
+	}
+	if resp := rr.call("navigate_tree", map[string]any{"entryId": first}); !resp.Success || !strings.Contains(string(resp.Data), `"cancelled":true`) {
+		t.Errorf("the move was not cancelled: %+v", resp)
+	}
+	if resp := rr.call("prompt", map[string]any{"message": "/seen"}); !resp.Success {
+		t.Fatalf("/seen: %+v", resp)
+	}
+
+	file := readFile(t, r.sessionFiles()[0])
+	var seen []string
+	for _, line := range strings.Split(file, "\n") {
+		var e struct {
+			Type          string
+			CustomType    string
+			FromExtension bool
+			Data          struct{ Seen []string }
+		}
+		json.Unmarshal([]byte(line), &e)
+		if e.Type == "compaction" && !e.FromExtension {
+			t.Errorf("the compaction is not marked fromExtension: %s", line)
+		}
+		if e.CustomType == "seen" {
+			seen = e.Data.Seen
+		}
+	}
+	if len(seen) != 10 {
+		t.Fatalf("seen %q", seen)
+	}
+	for i := 0; i < 8; i += 4 {
+		id := strings.Fields(seen[i])[1]
+		want := []string{"before " + id + " mock-model", "prepared " + id + " set-by-extension sid", "after " + id + " 200", "delivered " + id + " 200"}
+		if !strings.HasPrefix(id, "req_") || strings.Join(seen[i:i+4], "|") != strings.Join(want, "|") {
+			t.Errorf("request %d events %q, want %q", i/4, seen[i:i+4], want)
+		}
+	}
+	if seen[0] == seen[4] {
+		t.Error("two requests share a request id")
+	}
+	if seen[8] != "compact true summary by extension: 2 messages, split false" || seen[9] != "tree "+first {
+		t.Errorf("session events %q", seen[8:])
+	}
+}
+
+func readFile(t *testing.T, p string) string {
+	t.Helper()
+	b, err := os.ReadFile(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
+}
