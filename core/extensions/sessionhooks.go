@@ -317,4 +317,3 @@ func orEmpty[T any](v []T) []T {
 func sortedKeys(m map[string]bool) []string {
 	return orEmpty(slices.Sorted(maps.Keys(m)))
 }
-
