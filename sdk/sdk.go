@@ -128,6 +128,12 @@ const (
 // session_switch).
 type Hooks = agent.Hooks
 
+// The types a tool_call hook sees and answers with.
+type (
+	ToolCallInfo     = agent.ToolCallInfo
+	ToolCallDecision = agent.ToolCallDecision
+)
+
 // Event is one step of a run; the concrete types follow.
 type Event = agent.Event
 

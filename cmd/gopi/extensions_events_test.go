@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -118,4 +119,51 @@ func readFile(t *testing.T, p string) string {
 		t.Fatal(err)
 	}
 	return string(b)
+}
+
+// hooks-v2 end to end: a stacking extension's pi.command "/pop N" saves a
+// stack_pop entry and rebuilds the context; the next request holds the
+// summary in place of the popped turns, and the session file keeps the
+// entry (gopi reads the file back).
+func TestExtensionStackPopOverRPC(t *testing.T) {
+	r := newAgentRig(t,
+		mockllm.Turn{Blocks: []mockllm.Block{text("answer one")}},
+		mockllm.Turn{Blocks: []mockllm.Block{text("answer two")}},
+		mockllm.Turn{Blocks: []mockllm.Block{text("answer three")}},
+	)
+	src, err := os.ReadFile(filepath.Join("..", "..", "core", "extensions", "testdata", "stack.js"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	r.write("stack.js", string(src))
+	rr := startRPC(t, r, "-e", "stack.js")
+	for _, p := range []string{"first question", "second question"} {
+		end := rr.expect("agent_end")
+		rr.call("prompt", map[string]any{"message": p})
+		end()
+	}
+	// The branch index of the second user message (the file holds one
+	// branch: its entries in order after the header).
+	lines := strings.Split(strings.TrimSpace(readFile(t, r.sessionFiles()[0])), "\n")[1:]
+	back := -1
+	for i, line := range lines {
+		if strings.Contains(line, `"text":"second question"`) {
+			back = i
+		}
+	}
+	if resp := rr.call("prompt", map[string]any{"message": "/pop " + strconv.Itoa(back)}); !resp.Success {
+		t.Fatalf("/pop: %+v", resp)
+	}
+	end := rr.expect("agent_end")
+	rr.call("prompt", map[string]any{"message": "third question"})
+	end()
+	reqs := r.srv.Requests()
+	body := string(reqs[len(reqs)-1].Body)
+	if !strings.Contains(body, `[Summary]\n\npopped: 2 messages`) || strings.Contains(body, "second question") || !strings.Contains(body, "first question") {
+		t.Errorf("the request after /pop: %s", body)
+	}
+	file := readFile(t, r.sessionFiles()[0])
+	if !strings.Contains(file, `"type":"stack_pop"`) || !strings.Contains(file, `"backToIndex":`+strconv.Itoa(back)) {
+		t.Errorf("no stack_pop entry in the file:\n%s", file)
+	}
 }

@@ -2,7 +2,10 @@ package agentsession
 
 import (
 	"encoding/json"
+	"errors"
+	"fmt"
 
+	"github.com/gopi-agent/gopi/core/agent"
 	"github.com/gopi-agent/gopi/core/ai"
 	"github.com/gopi-agent/gopi/core/tool"
 )
@@ -178,4 +181,17 @@ func (s *Session) SetName(name string) error {
 	}
 	_, err := s.Store().SetName(name, "user")
 	return err
+}
+
+// RebuildContext reloads the conversation the model sees from the
+// session's current branch: an extension calls it after saving entries
+// that its context handler reads. It fails while the agent runs.
+func (s *Session) RebuildContext() error {
+	if err := s.agent.SetMessages(s.Store().BuildContext().Messages); err != nil {
+		if errors.Is(err, agent.ErrBusy) {
+			return errors.New("rebuild context: the agent is running; call it from a command or once the run ends")
+		}
+		return fmt.Errorf("rebuild context: %w", err)
+	}
+	return nil
 }

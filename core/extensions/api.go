@@ -8,6 +8,8 @@ import (
 
 	"github.com/dop251/goja"
 
+	"github.com/gopi-agent/gopi/core/ai"
+	"github.com/gopi-agent/gopi/core/session"
 	"github.com/gopi-agent/gopi/core/tool"
 )
 
@@ -34,6 +36,16 @@ type Host interface {
 	Abort()
 	SystemPrompt() string
 	ContextUsage() (tokens, window int)
+
+	// hooks-v2: the session's state and entries.
+	Model() *ai.Model                        // the current model (nil when none)
+	FindModel(provider, id string) *ai.Model // nil when unknown
+	Branch() []*session.Entry                // the current branch, root first
+	AllEntries() []*session.Entry            // every entry, in file order
+	LeafID() string                          // "" when the leaf is null
+	SessionFile() string                     // "" for a session in memory
+	SaveEntry(typ string, fields json.RawMessage) error
+	RebuildContext() error
 }
 
 // Command is a slash command an extension registered.
@@ -44,10 +56,14 @@ type Command struct {
 	rt          *Runtime
 	x           *ext
 	fn          goja.Callable
+	v2          bool // registered with pi.command: handler(ctx)
 }
 
 // Run runs the command with its arguments (the text after its name).
 func (c *Command) Run(ctx context.Context, args string) error {
+	if c.v2 {
+		return c.runV2(ctx, args)
+	}
 	_, err := c.rt.vm.call(ctx, c.rt.opts.Budget, c.fn,
 		func(rt *goja.Runtime) goja.Value { return rt.ToValue(args) },
 		func(rt *goja.Runtime) goja.Value { return c.rt.ctxObject(rt, c.x) })
@@ -92,6 +108,18 @@ func (r *Runtime) piObject(rt *goja.Runtime, x *ext) *goja.Object {
 			desc = d.String()
 		}
 		x.commands = append(x.commands, &Command{Name: name, Description: desc, Extension: x.entry.Path, rt: r, x: x, fn: fn})
+		return goja.Undefined()
+	})
+	// pi.command (hooks-v2): the handler gets one ctx with args, argsRaw,
+	// signal, setModel and setThinkingLevel; a {status} answer is shown.
+	set("command", func(c goja.FunctionCall) goja.Value {
+		name := strings.TrimPrefix(c.Argument(0).String(), "/")
+		spec := c.Argument(1).ToObject(rt)
+		fn, ok := goja.AssertFunction(spec.Get("handler"))
+		if !ok {
+			panic(rt.NewTypeError("pi.command(" + name + "): handler is not a function"))
+		}
+		x.commands = append(x.commands, &Command{Name: name, Description: optString(spec.Get("description")), Extension: x.entry.Path, rt: r, x: x, fn: fn, v2: true})
 		return goja.Undefined()
 	})
 	set("registerFlag", func(c goja.FunctionCall) goja.Value {
@@ -212,6 +240,7 @@ func (r *Runtime) ctxObject(rt *goja.Runtime, x *ext) *goja.Object {
 		return map[string]any{"tokens": tokens, "contextWindow": window, "percent": pct}
 	})
 	_ = ctx.Set("ui", r.uiObject(rt, h.UI()))
+	r.hooksV2Context(rt, ctx, h)
 	return ctx
 }
 

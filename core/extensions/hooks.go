@@ -5,9 +5,12 @@ import (
 	"encoding/json"
 	"errors"
 
+	"github.com/dop251/goja"
+
 	"github.com/gopi-agent/gopi/core/agent"
 	"github.com/gopi-agent/gopi/core/ai"
 	"github.com/gopi-agent/gopi/core/message"
+	"github.com/gopi-agent/gopi/core/session"
 	"github.com/gopi-agent/gopi/core/tool"
 )
 
@@ -158,11 +161,33 @@ func (r *Runtime) beforeAgentStart(ctx context.Context, x *ext, prompt []ai.Mess
 }
 
 // contextHook runs context handlers on a copy of the messages; a
-// {messages} answer replaces them for this model call.
+// {messages} answer replaces them for this model call. Besides messages
+// the event has (read lazily) entries, the current branch as hooks-v2
+// sees it, and contextMessages, each message with the index of its entry
+// (null for messages no entry holds); handlers may answer with either
+// form of message.
 func (r *Runtime) contextHook(ctx context.Context, x *ext, msgs []ai.Message) ([]ai.Message, error) {
 	cur := msgs
+	h := r.hostOrNil()
+	var branch []*session.Entry
+	getBranch := func() []*session.Entry {
+		if branch == nil {
+			branch = h.Branch()
+		}
+		return branch
+	}
 	for _, fn := range x.handlers["context"] {
-		out, err := r.callHandler(ctx, extHandler{x, fn}, "context", map[string]any{"messages": cur})
+		seen := cur
+		decorate := func(rt *goja.Runtime, ev *goja.Object) {
+			if h == nil {
+				return
+			}
+			lazyJSON(rt, ev, "entries", func() ([]byte, error) { return entriesJSON(getBranch()) })
+			lazyJSON(rt, ev, "contextMessages", func() ([]byte, error) {
+				return contextMessagesJSON(seen, entryIndexes(seen, getBranch()))
+			})
+		}
+		out, err := r.callHandlerWith(ctx, extHandler{x, fn}, "context", map[string]any{"messages": cur}, decorate)
 		if err != nil {
 			return nil, err
 		}
@@ -174,9 +199,9 @@ func (r *Runtime) contextHook(ctx context.Context, x *ext, msgs []ai.Message) ([
 		}
 		next := make([]ai.Message, 0, len(o.Messages))
 		for _, raw := range o.Messages {
-			m, err := message.Decode(raw)
+			m, err := decodeContextMessage(raw)
 			if err != nil {
-				return nil, errors.New("context: a returned message cannot be read: " + err.Error())
+				return nil, err
 			}
 			next = append(next, m)
 		}

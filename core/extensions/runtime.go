@@ -242,12 +242,24 @@ func (r *Runtime) Emit(ctx context.Context, event string, payload any) {
 // and the handler context, and returns what it returned as JSON ("" when
 // nothing).
 func (r *Runtime) callHandler(ctx context.Context, h extHandler, event string, payload any) (json.RawMessage, error) {
+	return r.callHandlerWith(ctx, h, event, payload, nil)
+}
+
+// callHandlerWith is callHandler with decorate, when not nil, adding
+// members to the event object on the engine's goroutine.
+func (r *Runtime) callHandlerWith(ctx context.Context, h extHandler, event string, payload any, decorate func(rt *goja.Runtime, ev *goja.Object)) (json.RawMessage, error) {
 	ev, err := json.Marshal(payload)
 	if err != nil {
 		return nil, fmt.Errorf("cannot encode the %s event: %w", event, err)
 	}
 	val, err := r.vm.call(ctx, r.opts.Budget, h.fn,
-		func(rt *goja.Runtime) goja.Value { return withType(rt, ev, event) },
+		func(rt *goja.Runtime) goja.Value {
+			v := withType(rt, ev, event)
+			if o, ok := v.(*goja.Object); ok && decorate != nil {
+				decorate(rt, o)
+			}
+			return v
+		},
 		func(rt *goja.Runtime) goja.Value { return r.ctxObject(rt, h.x) })
 	if err != nil {
 		return nil, err

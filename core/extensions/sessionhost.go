@@ -9,6 +9,7 @@ import (
 	"github.com/gopi-agent/gopi/core/agentsession"
 	"github.com/gopi-agent/gopi/core/ai"
 	"github.com/gopi-agent/gopi/core/message"
+	"github.com/gopi-agent/gopi/core/session"
 	"github.com/gopi-agent/gopi/core/tool"
 )
 
@@ -116,3 +117,28 @@ func delivery(s string) agentsession.Delivery {
 	}
 	return agentsession.DeliverSteer
 }
+
+func (h sessionHost) Model() *ai.Model { return h.s.Agent().Model() }
+
+func (h sessionHost) FindModel(provider, id string) *ai.Model {
+	m, err := h.s.FindModel(provider, id)
+	if err != nil {
+		return nil
+	}
+	return m
+}
+
+func (h sessionHost) Branch() []*session.Entry { return h.s.Store().Path("") }
+
+func (h sessionHost) AllEntries() []*session.Entry { return h.s.Store().Entries() }
+
+func (h sessionHost) LeafID() string { return h.s.Store().LeafID() }
+
+func (h sessionHost) SessionFile() string { return h.s.SessionFile() }
+
+func (h sessionHost) SaveEntry(typ string, fields json.RawMessage) error {
+	_, err := h.s.Store().AppendOther(typ, fields)
+	return err
+}
+
+func (h sessionHost) RebuildContext() error { return h.s.RebuildContext() }

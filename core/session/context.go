@@ -222,3 +222,7 @@ func millis(s string) int64 {
 	}
 	return t.UnixMilli()
 }
+
+// Millis returns the entry's timestamp in Unix milliseconds, as the
+// messages built from it carry (0 when it cannot be read).
+func (e *Entry) Millis() int64 { return millis(e.Timestamp) }

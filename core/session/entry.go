@@ -50,6 +50,12 @@ type Entry struct {
 	ModeChange          *ModeChange          // TypeModeChange
 	MCPToolSelection    *MCPToolSelection    // TypeMCPToolSelection
 
+	// Fields are the members, besides type, id, parentId and timestamp, of
+	// an entry of a type this package does not model that AppendOther
+	// created (a JSON object); nil otherwise. Entries of such types read
+	// from a file keep their members in Raw.
+	Fields json.RawMessage
+
 	// raw is the entry as stored: the line read from the file, or the
 	// persisted form (after size controls) of an entry we wrote; nil until
 	// then. A rewrite writes raw back, so fields we do not model survive.
@@ -188,6 +194,10 @@ func (e *Entry) encode() ([]byte, error) {
 			return nil, fmt.Errorf("encode entry %s: %w", e.ID, err)
 		}
 		pay = append([]byte(`"message":`), m...)
+	} else if e.Fields != nil && e.payload() == nil {
+		if len(e.Fields) > 2 {
+			pay = e.Fields[1 : len(e.Fields)-1]
+		}
 	} else if p := e.payload(); p != nil {
 		m, err := json.Marshal(p)
 		if err != nil {
@@ -291,7 +301,7 @@ func (e *Entry) Raw() []byte { return e.raw }
 // are not cut, images stay inline). An entry of a type this version does
 // not model is written as it was read.
 func (e *Entry) MarshalJSON() ([]byte, error) {
-	if e.Type != TypeMessage && e.payload() == nil && e.raw != nil {
+	if e.Type != TypeMessage && e.payload() == nil && e.Fields == nil && e.raw != nil {
 		return e.raw, nil
 	}
 	return e.encode()

@@ -38,3 +38,41 @@ func TestEntryMarshalJSON(t *testing.T) {
 		t.Errorf("unknown type: %s", got)
 	}
 }
+
+// AppendOther stores an entry of the caller's own type with its members;
+// the file reads back the same line (an unknown type kept as it is), the
+// context ignores it, and gopi's own types are refused.
+func TestAppendOther(t *testing.T) {
+	opts := testOptions(t)
+	m := must[*Manager](t)(Create(opts))
+	must[string](t)(m.AppendMessage(user("hello")))
+	must[string](t)(m.AppendMessage(assistant("hi")))
+	id, err := m.AppendOther("stack_pop", json.RawMessage(`{"type":"ignored","id":"x","backToIndex":2,"summary":"S1"}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	e := m.Entry(id)
+	line, _ := json.Marshal(e)
+	want := `{"type":"stack_pop","id":"` + id + `","parentId":"` + e.ParentID + `","timestamp":"` + e.Timestamp + `","backToIndex":2,"summary":"S1"}`
+	if string(line) != want {
+		t.Errorf("entry %s\nwant  %s", line, want)
+	}
+	if n := len(m.BuildContext().Messages); n != 2 {
+		t.Errorf("%d messages in the context", n)
+	}
+	for _, bad := range []string{"message", "compaction", "custom", "session", "", "has space"} {
+		if _, err := m.AppendOther(bad, nil); err == nil {
+			t.Errorf("type %q accepted", bad)
+		}
+	}
+	if _, err := m.AppendOther("x", json.RawMessage(`[1]`)); err == nil {
+		t.Error("a list accepted as an entry")
+	}
+	m.Close()
+	m2 := must[*Manager](t)(Open(m.File(), opts))
+	defer m2.Close()
+	back := m2.Entry(id)
+	if back == nil || string(back.Raw()) != want || back.Type != "stack_pop" {
+		t.Fatalf("read back %+v", back)
+	}
+}

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"strings"
 
 	"github.com/gopi-agent/gopi/core/ai"
 	"github.com/gopi-agent/gopi/core/message"
@@ -76,6 +77,55 @@ func (m *Manager) AppendCustom(customType string, data any) (string, error) {
 		return "", fmt.Errorf("append custom entry: %w", err)
 	}
 	return m.appendLocked(&Entry{Type: TypeCustom, Custom: &Custom{CustomType: customType, Data: raw}})
+}
+
+// AppendOther records an entry of a type of the caller's own (hooks-v2's
+// ctx.saveEntry): fields is a JSON object of its other members; its own
+// type, id, parentId and timestamp members are replaced. The types this
+// package models and "session" are refused. Such entries are never part
+// of the context; they are written back as they are.
+func (m *Manager) AppendOther(typ string, fields json.RawMessage) (string, error) {
+	if err := checkOtherType(typ); err != nil {
+		return "", err
+	}
+	obj := map[string]json.RawMessage{}
+	if len(fields) > 0 && string(fields) != "null" {
+		if err := json.Unmarshal(fields, &obj); err != nil {
+			return "", fmt.Errorf("save entry %q: the entry must be a JSON object: %w", typ, err)
+		}
+	}
+	for _, k := range []string{"type", "id", "parentId", "timestamp"} {
+		delete(obj, k)
+	}
+	raw, err := json.Marshal(obj)
+	if err != nil {
+		return "", fmt.Errorf("save entry %q: %w", typ, err)
+	}
+	return m.appendLocked(&Entry{Type: typ, Fields: raw})
+}
+
+// reservedTypes are the entry types AppendOther refuses.
+var reservedTypes = map[string]bool{
+	TypeMessage: true, TypeModelChange: true, TypeThinkingLevelChange: true, TypeServiceTierChange: true,
+	TypeCompaction: true, TypeBranchSummary: true, TypeCustom: true, TypeCustomMessage: true, TypeLabel: true,
+	TypeTTSRInjection: true, TypeSessionInit: true, TypeModeChange: true, TypeMCPToolSelection: true, "session": true,
+}
+
+// checkOtherType accepts a type name of letters, digits, '_', '-', '.'
+// and ':' (1–64 characters) that is not reserved.
+func checkOtherType(typ string) error {
+	if reservedTypes[typ] {
+		return fmt.Errorf("save entry: %q is one of gopi's own entry types; use a name of your own, such as \"myext_%s\"", typ, typ)
+	}
+	if typ == "" || len(typ) > 64 {
+		return fmt.Errorf("save entry: the type must be 1 to 64 characters, got %d", len(typ))
+	}
+	for _, c := range typ {
+		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || strings.ContainsRune("_-.:", c)) {
+			return fmt.Errorf("save entry: the type %q may hold only letters, digits, '_', '-', '.' and ':'", typ)
+		}
+	}
+	return nil
 }
 
 // AppendCustomMessage records a message an extension puts into the

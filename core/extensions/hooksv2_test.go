@@ -1,0 +1,189 @@
+package extensions
+
+import (
+	"context"
+	"encoding/json"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/gopi-agent/gopi/core/ai"
+	"github.com/gopi-agent/gopi/core/message"
+	"github.com/gopi-agent/gopi/core/session"
+	"github.com/gopi-agent/gopi/core/tool"
+)
+
+// storeHost is a Host over an in-memory session store; methods the tests
+// do not reach are left to the embedded nil interface.
+type storeHost struct {
+	Host
+	m       *session.Manager
+	rebuilt int
+}
+
+func (h *storeHost) Cwd() string                  { return "/project" }
+func (h *storeHost) UI() tool.UI                  { return nil }
+func (h *storeHost) SessionFile() string          { return "" }
+func (h *storeHost) SessionID() string            { return h.m.SessionID() }
+func (h *storeHost) Branch() []*session.Entry     { return h.m.Path("") }
+func (h *storeHost) AllEntries() []*session.Entry { return h.m.Entries() }
+func (h *storeHost) LeafID() string               { return h.m.LeafID() }
+func (h *storeHost) RebuildContext() error        { h.rebuilt++; return nil }
+func (h *storeHost) SaveEntry(typ string, fields json.RawMessage) error {
+	_, err := h.m.AppendOther(typ, fields)
+	return err
+}
+
+// brief renders messages as "role:text" for comparisons.
+func brief(msgs []ai.Message) string {
+	var out []string
+	for _, m := range msgs {
+		text := ""
+		switch m := m.(type) {
+		case *ai.UserMessage:
+			for _, c := range m.Content {
+				if t, ok := c.(*ai.TextContent); ok {
+					text += t.Text
+				}
+			}
+		case *ai.AssistantMessage:
+			for _, c := range m.Content {
+				if t, ok := c.(*ai.TextContent); ok {
+					text += t.Text
+				}
+			}
+		case *message.CompactionSummary:
+			text = m.Summary
+		}
+		out = append(out, string(m.MessageRole())+":"+strings.ReplaceAll(text, "[Summary]\n\n", "="))
+	}
+	return strings.Join(out, " ")
+}
+
+// The hooks-v2 reference trace, with 0-based branch indexes: a compaction
+// keeps from entry 4; /pop 2 crosses it, so a summary of what came before
+// entry 2 and one of entries 2–10 are stored; the context shows the
+// before-summary, the popped summary and what followed. A later
+// compaction covers every earlier range and alone stands for them.
+func TestHooksV2LaterWins(t *testing.T) {
+	m := session.InMemory("/project")
+	h := &storeHost{m: m}
+	add := func(role, text string) string {
+		var msg ai.Message
+		if role == "user" {
+			msg = &ai.UserMessage{Content: ai.ContentList{&ai.TextContent{Text: text}}}
+		} else {
+			msg = &ai.AssistantMessage{Content: ai.ContentList{&ai.TextContent{Text: text}}}
+		}
+		id, err := m.AppendMessage(msg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return id
+	}
+	var ids []string
+	for i := 1; i <= 3; i++ {
+		ids = append(ids, add("user", "u"+string(rune('0'+i))), add("assistant", "a"+string(rune('0'+i))))
+	}
+	if _, err := m.AppendCompaction(session.Compaction{Summary: "C1", FirstKeptEntryID: ids[4], TokensBefore: 1}); err != nil {
+		t.Fatal(err)
+	}
+	for i := 4; i <= 5; i++ {
+		add("user", "u"+string(rune('0'+i)))
+		add("assistant", "a"+string(rune('0'+i)))
+	}
+
+	r := Load(context.Background(), []Entry{{Path: filepath.Join("testdata", "stack.js"), Name: "stack"}}, Options{})
+	defer r.Close()
+	if errs := r.Errors(); len(errs) > 0 {
+		t.Fatal(errs)
+	}
+	r.Bind(h)
+	hooks := r.Hooks()
+	contextOf := func() string {
+		t.Helper()
+		in := m.BuildContext().Messages
+		out, err := hooks[0].Context(context.Background(), in)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if out == nil {
+			out = in
+		}
+		return brief(out)
+	}
+	// No stack_pop yet: the handler leaves the context alone.
+	if got, want := contextOf(), "compactionSummary:C1 user:u3 assistant:a3 user:u4 assistant:a4 user:u5 assistant:a5"; got != want {
+		t.Errorf("before /pop:\n got %s\nwant %s", got, want)
+	}
+	cmds := r.Commands()
+	if len(cmds) != 1 || cmds[0].Name != "pop" {
+		t.Fatalf("commands %+v", cmds)
+	}
+	if err := cmds[0].Run(context.Background(), "2"); err != nil {
+		t.Fatal(err)
+	}
+	pop := m.Leaf()
+	if pop.Type != "stack_pop" || h.rebuilt != 1 {
+		t.Fatalf("leaf %s, rebuilt %d", pop.Raw(), h.rebuilt)
+	}
+	var saved struct {
+		BackToIndex   int
+		Summary       string
+		PrePopSummary string
+	}
+	json.Unmarshal(pop.Fields, &saved)
+	if saved.BackToIndex != 2 || saved.Summary != "popped: 8 messages" || saved.PrePopSummary != "before: 2 messages" {
+		t.Errorf("stack_pop entry %s", pop.Fields)
+	}
+	add("user", "u6")
+	add("assistant", "a6")
+	if got, want := contextOf(), "user:=before: 2 messages user:=popped: 8 messages user:u6 assistant:a6"; got != want {
+		t.Errorf("after /pop:\n got %s\nwant %s", got, want)
+	}
+	// Another compaction, keeping from u7: it wins over every range.
+	u7 := add("user", "u7")
+	add("assistant", "a7")
+	if _, err := m.AppendCompaction(session.Compaction{Summary: "C2", FirstKeptEntryID: u7, TokensBefore: 1}); err != nil {
+		t.Fatal(err)
+	}
+	if got, want := contextOf(), "user:=C2 user:u7 assistant:a7"; got != want {
+		t.Errorf("after the second compaction:\n got %s\nwant %s", got, want)
+	}
+	// A pop to something that is not a user message changes nothing.
+	n := len(m.Entries())
+	if err := cmds[0].Run(context.Background(), "1"); err != nil || len(m.Entries()) != n {
+		t.Errorf("pop to an assistant message: %v, %d entries (was %d)", err, len(m.Entries()), n)
+	}
+}
+
+// The context event's contextMessages pair each message with its entry's
+// index in the branch; messages added for this call only have null.
+func TestContextMessagesEntryIndex(t *testing.T) {
+	m := session.InMemory("/project")
+	h := &storeHost{m: m}
+	m.AppendMessage(&ai.UserMessage{Content: ai.ContentList{&ai.TextContent{Text: "hello"}}})
+	m.AppendOther("marker", json.RawMessage(`{"n":1}`))
+	m.AppendCustomMessage(session.CustomMessage{CustomType: "note", Content: message.PlainText("a note"), Display: true})
+	m.AppendMessage(&ai.AssistantMessage{Content: ai.ContentList{&ai.TextContent{Text: "hi"}}})
+	dir := t.TempDir()
+	path := writeExt(t, dir, "idx.js", `export default function (pi) {
+		pi.on("context", (event) => {
+			const idx = event.contextMessages.map((c) => c.entryIndex);
+			const kinds = event.entries.map((e) => e.type);
+			return { messages: [...event.messages, { role: "user", content: "idx=" + JSON.stringify(idx) + " kinds=" + kinds.join(","), timestamp: 0 }] };
+		});
+	}`)
+	r := Load(context.Background(), []Entry{{Path: path, Name: "idx"}}, Options{})
+	defer r.Close()
+	r.Bind(h)
+	in := append(m.BuildContext().Messages, &ai.UserMessage{Content: ai.ContentList{&ai.TextContent{Text: "extra"}}})
+	out, err := r.Hooks()[0].Context(context.Background(), in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	last := brief(out[len(out)-1:])
+	if want := "user:idx=[0,2,3,null] kinds=message,marker,custom_message,message"; last != want {
+		t.Errorf("got  %s\nwant %s", last, want)
+	}
+}
