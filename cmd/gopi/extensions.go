@@ -2,7 +2,9 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"sync/atomic"
 
 	"github.com/gopi-agent/gopi/core/agent"
 	"github.com/gopi-agent/gopi/core/agentsession"
@@ -33,13 +35,22 @@ func (f *agentFlags) loadExtensions(ctx context.Context, env *cliEnv, cfg *confi
 	if len(entries) == 0 {
 		return none, func() {}
 	}
+	var bound atomic.Pointer[agentsession.Session]
 	rt := extensions.Load(ctx, entries, extensions.Options{
 		Log: func(level, msg string) {
 			if level == "warn" || level == "error" {
 				fmt.Fprintf(env.stderr, "gopi: extension: %s\n", msg)
 			}
 		},
-		OnError: func(e extensions.LoadError) { fmt.Fprintf(env.stderr, "gopi: extension %v\n", e) },
+		OnError: func(e extensions.LoadError) {
+			// Once the session exists its listeners (RPC frames, the TUI)
+			// get the failure as an extension_error event.
+			if s := bound.Load(); s != nil {
+				s.ReportHookError(e.Path, e.Event, errors.New(e.Err))
+				return
+			}
+			fmt.Fprintf(env.stderr, "gopi: extension %v\n", e)
+		},
 	})
 	for _, e := range rt.Errors() {
 		fmt.Fprintf(env.stderr, "gopi: extension %v (skipped)\n", e)
@@ -65,6 +76,7 @@ func (f *agentFlags) loadExtensions(ctx context.Context, env *cliEnv, cfg *confi
 		}
 		unsub := s.Subscribe(func(e agent.Event) { rt.Observe(e) })
 		s.OnClose(func() { unsub(); rt.Close() })
+		bound.Store(s)
 		rt.Bind(extensions.SessionHost(s))
 		env.extCommands = rt.Commands()
 	}, rt.Close

@@ -167,3 +167,89 @@ func TestExtensionStackPopOverRPC(t *testing.T) {
 		t.Errorf("no stack_pop entry in the file:\n%s", file)
 	}
 }
+
+// user_bash: an extension answers a user's "!cmd" in place of the shell
+// (the command is not run; the answer is recorded for the model), and
+// input sees each prompt.
+func TestExtensionUserBashAndInput(t *testing.T) {
+	r := newAgentRig(t, mockllm.Turn{Blocks: []mockllm.Block{text("ok")}})
+	r.write("shell.js", `export default function (pi) {
+	const prompts = [];
+	pi.on("input", (e) => { prompts.push(e.text); });
+	pi.on("user_bash", (e) => {
+		if (e.command.startsWith("deploy")) return { result: { output: "deploys go through the release bot (" + prompts.join("|") + ")\n", exitCode: 3 } };
+	});
+}
+`)
+	rr := startRPC(t, r, "-e", "shell.js")
+	end := rr.expect("agent_end")
+	rr.call("prompt", map[string]any{"message": "hello there"})
+	end()
+	resp := rr.call("bash", map[string]any{"command": "deploy && touch deployed"})
+	if !resp.Success || !strings.Contains(string(resp.Data), `"output":"deploys go through the release bot (hello there)\n"`) || !strings.Contains(string(resp.Data), `"exitCode":3`) {
+		t.Fatalf("bash: %+v %s", resp, resp.Data)
+	}
+	if _, err := os.Stat(filepath.Join(r.project, "deployed")); err == nil {
+		t.Error("the command ran although the extension answered it")
+	}
+	resp = rr.call("bash", map[string]any{"command": "echo real"})
+	if !resp.Success || !strings.Contains(string(resp.Data), `"output":"real\n"`) {
+		t.Errorf("a command the extension leaves alone: %s", resp.Data)
+	}
+	if file := readFile(t, r.sessionFiles()[0]); !strings.Contains(file, "deploys go through the release bot") {
+		t.Error("the answered command is not recorded in the session")
+	}
+}
+
+// A handler that throws after the session started (an observer here) is
+// reported to the RPC host as an extension_error frame naming the
+// extension and the event; the session goes on.
+func TestExtensionErrorFrame(t *testing.T) {
+	r := newAgentRig(t, mockllm.Turn{Blocks: []mockllm.Block{text("fine")}})
+	r.write("thrower.js", `export default function (pi) {
+	pi.on("turn_end", () => { throw new Error("observer broke"); });
+}
+`)
+	rr := startRPC(t, r, "-e", "thrower.js")
+	failed := rr.expect("extension_error")
+	end := rr.expect("agent_end")
+	rr.call("prompt", map[string]any{"message": "hi"})
+	end()
+	f := failed()
+	var e struct{ ExtensionPath, Event, Error string }
+	json.Unmarshal(f.Raw, &e)
+	if !strings.HasSuffix(e.ExtensionPath, "thrower.js") || e.Event != "turn_end" || !strings.Contains(e.Error, "observer broke") {
+		t.Errorf("frame %s", f.Raw)
+	}
+}
+
+// pi.setActiveTools narrows the tools the model is offered (the next
+// request lists only those); an unknown name is refused with the list.
+func TestExtensionSetActiveTools(t *testing.T) {
+	r := newAgentRig(t, mockllm.Turn{Blocks: []mockllm.Block{text("one")}}, mockllm.Turn{Blocks: []mockllm.Block{text("two")}})
+	r.write("narrow.js", `export default function (pi) {
+	pi.registerCommand("narrow", { handler: async () => {
+		try { await pi.setActiveTools(["read", "nope"]); } catch (e) { pi.appendEntry("refused", { error: String(e) }); }
+		await pi.setActiveTools(["read"]);
+	} });
+}
+`)
+	rr := startRPC(t, r, "-e", "narrow.js")
+	end := rr.expect("agent_end")
+	rr.call("prompt", map[string]any{"message": "before"})
+	end()
+	if resp := rr.call("prompt", map[string]any{"message": "/narrow"}); !resp.Success {
+		t.Fatal(resp.Error)
+	}
+	end = rr.expect("agent_end")
+	rr.call("prompt", map[string]any{"message": "after"})
+	end()
+	reqs := r.srv.Requests()
+	before, after := string(reqs[0].Body), string(reqs[1].Body)
+	if !strings.Contains(before, `"name":"bash"`) || !strings.Contains(after, `"name":"read"`) || strings.Contains(after, `"name":"bash"`) {
+		t.Errorf("tools before: bash %v; after: read %v, bash %v", strings.Contains(before, `"name":"bash"`), strings.Contains(after, `"name":"read"`), strings.Contains(after, `"name":"bash"`))
+	}
+	if file := readFile(t, r.sessionFiles()[0]); !strings.Contains(file, `no tool is named \"nope\"`) {
+		t.Errorf("the unknown name was not refused:\n%s", file)
+	}
+}

@@ -89,6 +89,15 @@ type Hooks struct {
 
 	// SessionSwitch reports a switch to another session.
 	SessionSwitch func(ctx context.Context, ev *SwitchEvent)
+
+	// Input reports a prompt the user sent, before it starts a run (and
+	// before the session is titled from it). It cannot change the prompt.
+	Input func(ctx context.Context, ev *InputEvent)
+
+	// UserBash runs before a shell command the user typed ("!cmd"). The
+	// first hook to return a result supplies the command's outcome and
+	// the command is not run (omp's user_bash {result}).
+	UserBash func(ctx context.Context, ev *UserBashEvent) (*UserBashResult, error)
 }
 
 // ToolCallInfo describes one tool call to hooks.

@@ -50,3 +50,25 @@ type SwitchEvent struct {
 	Reason              string // as in BeforeSwitchEvent
 	PreviousSessionFile string // the session left ("" in memory)
 }
+
+// InputEvent reports a prompt as the user sent it.
+type InputEvent struct {
+	Text   string // the prompt's text
+	Images int    // how many images came with it
+}
+
+// UserBashEvent is offered before a user's shell command runs.
+type UserBashEvent struct {
+	Command            string // the command line
+	ExcludeFromContext bool   // "!!cmd": the model will not see it
+	Cwd                string // where it would run
+}
+
+// UserBashResult is a UserBash hook's answer: the command's outcome in
+// place of running it.
+type UserBashResult struct {
+	Output    string // the output shown and recorded
+	ExitCode  *int   // nil when the command did not finish
+	Cancelled bool   // it was aborted
+	Truncated bool   // Output is the tail of a longer output
+}

@@ -4,8 +4,10 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"strings"
 	"time"
 
+	"github.com/gopi-agent/gopi/core/agent"
 	"github.com/gopi-agent/gopi/core/message"
 	"github.com/gopi-agent/gopi/core/tools/bash"
 )
@@ -55,6 +57,13 @@ func (s *Session) ExecuteBash(ctx context.Context, command string, excludeFromCo
 		s.mu.Unlock()
 	}()
 
+	if hr := s.userBashHooks(ctx, &agent.UserBashEvent{Command: command, ExcludeFromContext: excludeFromContext, Cwd: s.toolEnv.Cwd}); hr != nil {
+		res := BashResult{Output: hr.Output, ExitCode: hr.ExitCode, Cancelled: hr.Cancelled, Truncated: hr.Truncated,
+			TotalLines: int64(countLines(hr.Output)), TotalBytes: int64(len(hr.Output)), OutputLines: int64(countLines(hr.Output)), OutputBytes: int64(len(hr.Output))}
+		s.recordBash(&message.BashExecution{Command: command, Output: res.Output, ExitCode: res.ExitCode, Cancelled: res.Cancelled,
+			Truncated: res.Truncated, Timestamp: nowMillis(), ExcludeFromContext: excludeFromContext})
+		return res, nil
+	}
 	o, err := bash.Run(ctx, s.toolEnv, command, bash.RunOptions{Timeout: userBashTimeout})
 	if err != nil {
 		return BashResult{}, err
@@ -160,4 +169,16 @@ func (s *Session) flushAfterRun() {
 			s.flushPendingBash()
 		}
 	}()
+}
+
+// countLines counts the lines of s (a last line without a newline counts).
+func countLines(s string) int {
+	if s == "" {
+		return 0
+	}
+	n := strings.Count(s, "\n")
+	if !strings.HasSuffix(s, "\n") {
+		n++
+	}
+	return n
 }

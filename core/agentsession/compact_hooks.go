@@ -70,3 +70,10 @@ func (s *Session) compactHooks(ctx context.Context, ev *compaction.CompactEvent)
 		}
 	}
 }
+
+// ReportHookError reports a failure of an extension's handler that ran
+// outside a hook point (an observer, a timer): listeners get the same
+// extension_error event as for a failing hook.
+func (s *Session) ReportHookError(extensionPath, event string, err error) {
+	s.emit(agent.HookError{Hook: extensionPath, Event: event, Error: err.Error()})
+}

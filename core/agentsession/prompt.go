@@ -94,6 +94,7 @@ func (s *Session) Prompt(ctx context.Context, text string, opts PromptOptions) e
 	s.nextTurn = nil
 	s.mu.Unlock()
 	s.recordSettings()
+	s.inputHooks(ctx, &agent.InputEvent{Text: text, Images: len(opts.Images)})
 	s.maybeTitle(text)
 	planBefore := todo.For(s.toolEnv).Version()
 	err := s.agent.Prompt(ctx, msgs...)

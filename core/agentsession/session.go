@@ -118,6 +118,8 @@ type Session struct {
 	runLock        *session.RunLock                 // this process runs the store's session file
 	stateJSON      stateJSON                        // cached encodings for State
 	autoCompaction *bool                            // run-time override of compaction.enabled
+	allTools       []tool.Tool                      // every tool buildTools made, before the active-tool filter
+	activeTools    map[string]bool                  // SetActiveTools' names; nil offers every tool
 	bashRuns       map[int]context.CancelFunc       // the user's shell commands in progress (ExecuteBash)
 	nextBash       int                              // key of the next one
 	pendingBash    []*message.BashExecution         // executions waiting for the run to end
@@ -369,6 +371,19 @@ func (s *Session) buildTools(env *tool.Env) ([]tool.Tool, error) {
 		}
 		seen[name] = true
 		out = append(out, t)
+	}
+	s.mu.Lock()
+	s.allTools = out
+	active := s.activeTools
+	s.mu.Unlock()
+	if active != nil {
+		var kept []tool.Tool
+		for _, t := range out {
+			if active[t.Definition().Name] {
+				kept = append(kept, t)
+			}
+		}
+		out = kept
 	}
 	return out, nil
 }

@@ -112,3 +112,33 @@ func (s *Session) switchHooks(ctx context.Context, ev *agent.SwitchEvent) {
 		}
 	}
 }
+
+// inputHooks runs Input.
+func (s *Session) inputHooks(ctx context.Context, ev *agent.InputEvent) {
+	for _, h := range s.opts.Hooks {
+		if h.Input == nil {
+			continue
+		}
+		if err := agent.Guard(func() error { h.Input(ctx, ev); return nil }); err != nil {
+			s.hookFailed(h, "input", err)
+		}
+	}
+}
+
+// userBashHooks runs UserBash: the first result wins.
+func (s *Session) userBashHooks(ctx context.Context, ev *agent.UserBashEvent) *agent.UserBashResult {
+	for _, h := range s.opts.Hooks {
+		if h.UserBash == nil {
+			continue
+		}
+		var res *agent.UserBashResult
+		if err := agent.Guard(func() (err error) { res, err = h.UserBash(ctx, ev); return }); err != nil {
+			s.hookFailed(h, "user_bash", err)
+			continue
+		}
+		if res != nil {
+			return res
+		}
+	}
+	return nil
+}

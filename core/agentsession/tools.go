@@ -1,6 +1,11 @@
 package agentsession
 
 import (
+	"fmt"
+	"maps"
+	"slices"
+	"strings"
+
 	"github.com/gopi-agent/gopi/core/tool"
 )
 
@@ -37,6 +42,37 @@ func (s *Session) rebuildTools() error {
 	s.agent.SetTools(tools)
 	s.agent.SetSystemPrompt(system)
 	return nil
+}
+
+// SetActiveTools limits the tools offered to the model to names (an
+// extension's pi.setActiveTools); nil offers them all again. Every name
+// must be one of AllTools.
+func (s *Session) SetActiveTools(names []string) error {
+	var active map[string]bool
+	if names != nil {
+		known := map[string]bool{}
+		for _, t := range s.AllTools() {
+			known[t.Definition().Name] = true
+		}
+		active = map[string]bool{}
+		for _, n := range names {
+			if !known[n] {
+				return fmt.Errorf("set active tools: no tool is named %q; the session has %s", n, strings.Join(slices.Sorted(maps.Keys(known)), ", "))
+			}
+			active[n] = true
+		}
+	}
+	s.mu.Lock()
+	s.activeTools = active
+	s.mu.Unlock()
+	return s.rebuildTools()
+}
+
+// AllTools returns every tool the session could offer, active or not.
+func (s *Session) AllTools() []tool.Tool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return append([]tool.Tool(nil), s.allTools...)
 }
 
 // Tools returns the tools the session offers (hidden ones included).

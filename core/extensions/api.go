@@ -147,16 +147,20 @@ func (r *Runtime) piObject(rt *goja.Runtime, x *ext) *goja.Object {
 	_ = pi.Set("events", r.eventBus(rt))
 
 	// Runtime actions: they need the session (after Bind).
-	action := func(name string, fn func(h Host, c goja.FunctionCall) (any, error)) {
+	// The arguments are copied while the call runs: fn works on another
+	// goroutine, where goja values must not be touched (the engine
+	// reuses a call's argument list).
+	action := func(name string, fn func(h Host, a callArgs) (any, error)) {
 		set(name, func(c goja.FunctionCall) goja.Value {
 			h := r.hostOrNil()
 			if h == nil {
 				panic(rt.NewGoError(fmt.Errorf("pi.%s(): %w", name, ErrNotInitialized)))
 			}
-			return r.async(rt, func() (any, error) { return fn(h, c) })
+			a := copyArgs(c)
+			return r.async(rt, func() (any, error) { return fn(h, a) })
 		})
 	}
-	action("sendMessage", func(h Host, c goja.FunctionCall) (any, error) {
+	action("sendMessage", func(h Host, a callArgs) (any, error) {
 		var msg struct {
 			CustomType string          `json:"customType"`
 			Content    any             `json:"content"`
@@ -167,54 +171,54 @@ func (r *Runtime) piObject(rt *goja.Runtime, x *ext) *goja.Object {
 			DeliverAs   string `json:"deliverAs"`
 			TriggerTurn bool   `json:"triggerTurn"`
 		}
-		if err := exportTo(c.Argument(0), &msg); err != nil {
+		if err := a.Decode(0, &msg); err != nil {
 			return nil, err
 		}
-		_ = exportTo(c.Argument(1), &opts)
+		_ = a.Decode(1, &opts)
 		display := msg.Display == nil || *msg.Display
 		return nil, h.SendMessage(context.Background(), msg.CustomType, contentText(msg.Content), display, msg.Details, opts.DeliverAs, opts.TriggerTurn)
 	})
-	action("sendUserMessage", func(h Host, c goja.FunctionCall) (any, error) {
+	action("sendUserMessage", func(h Host, a callArgs) (any, error) {
 		var content any
-		_ = exportTo(c.Argument(0), &content)
+		_ = a.Decode(0, &content)
 		var opts struct {
 			DeliverAs string `json:"deliverAs"`
 		}
-		_ = exportTo(c.Argument(1), &opts)
+		_ = a.Decode(1, &opts)
 		return nil, h.SendUserMessage(context.Background(), contentText(content), opts.DeliverAs)
 	})
-	action("appendEntry", func(h Host, c goja.FunctionCall) (any, error) {
-		data, err := json.Marshal(c.Argument(1).Export())
+	action("appendEntry", func(h Host, a callArgs) (any, error) {
+		data, err := json.Marshal(a.Export(1))
 		if err != nil {
 			return nil, err
 		}
-		return nil, h.AppendEntry(c.Argument(0).String(), data)
+		return nil, h.AppendEntry(a.String(0), data)
 	})
-	action("getSessionName", func(h Host, _ goja.FunctionCall) (any, error) { return h.SessionName(), nil })
-	action("setSessionName", func(h Host, c goja.FunctionCall) (any, error) { return nil, h.SetSessionName(c.Argument(0).String()) })
-	action("getActiveTools", func(h Host, _ goja.FunctionCall) (any, error) { return h.ActiveTools(), nil })
-	action("getAllTools", func(h Host, _ goja.FunctionCall) (any, error) { return h.AllTools(), nil })
-	action("setActiveTools", func(h Host, c goja.FunctionCall) (any, error) {
+	action("getSessionName", func(h Host, _ callArgs) (any, error) { return h.SessionName(), nil })
+	action("setSessionName", func(h Host, a callArgs) (any, error) { return nil, h.SetSessionName(a.String(0)) })
+	action("getActiveTools", func(h Host, _ callArgs) (any, error) { return h.ActiveTools(), nil })
+	action("getAllTools", func(h Host, _ callArgs) (any, error) { return h.AllTools(), nil })
+	action("setActiveTools", func(h Host, a callArgs) (any, error) {
 		var names []string
-		if err := exportTo(c.Argument(0), &names); err != nil {
+		if err := a.Decode(0, &names); err != nil {
 			return nil, err
 		}
 		return nil, h.SetActiveTools(names)
 	})
-	action("setModel", func(h Host, c goja.FunctionCall) (any, error) {
+	action("setModel", func(h Host, a callArgs) (any, error) {
 		var m struct {
 			Provider string `json:"provider"`
 			ID       string `json:"id"`
 		}
-		if err := exportTo(c.Argument(0), &m); err != nil || m.ID == "" {
-			if s := c.Argument(0).String(); strings.Contains(s, "/") {
+		if err := a.Decode(0, &m); err != nil || m.ID == "" {
+			if s := a.String(0); strings.Contains(s, "/") {
 				m.Provider, m.ID, _ = strings.Cut(s, "/")
 			}
 		}
 		return nil, h.SetModel(m.Provider, m.ID)
 	})
-	action("getThinkingLevel", func(h Host, _ goja.FunctionCall) (any, error) { return h.ThinkingLevel(), nil })
-	action("setThinkingLevel", func(h Host, c goja.FunctionCall) (any, error) { return nil, h.SetThinkingLevel(c.Argument(0).String()) })
+	action("getThinkingLevel", func(h Host, _ callArgs) (any, error) { return h.ThinkingLevel(), nil })
+	action("setThinkingLevel", func(h Host, a callArgs) (any, error) { return nil, h.SetThinkingLevel(a.String(0)) })
 	return pi
 }
 
@@ -248,13 +252,14 @@ func (r *Runtime) ctxObject(rt *goja.Runtime, x *ext) *goja.Object {
 // with their defaults (undefined, false) as print mode does.
 func (r *Runtime) uiObject(rt *goja.Runtime, ui tool.UI) *goja.Object {
 	o := rt.NewObject()
-	dialog := func(name string, fn func(ctx context.Context, c goja.FunctionCall) (any, error)) {
+	dialog := func(name string, fn func(ctx context.Context, a callArgs) (any, error)) {
 		_ = o.Set(name, func(c goja.FunctionCall) goja.Value {
 			if ui == nil {
 				return r.async(rt, func() (any, error) { return nil, nil })
 			}
+			a := copyArgs(c)
 			return r.async(rt, func() (any, error) {
-				v, err := fn(context.Background(), c)
+				v, err := fn(context.Background(), a)
 				if err != nil {
 					return nil, nil // dismissed or timed out: undefined, as omp answers
 				}
@@ -262,19 +267,19 @@ func (r *Runtime) uiObject(rt *goja.Runtime, ui tool.UI) *goja.Object {
 			})
 		})
 	}
-	dialog("select", func(ctx context.Context, c goja.FunctionCall) (any, error) {
+	dialog("select", func(ctx context.Context, a callArgs) (any, error) {
 		var opts []string
-		_ = exportTo(c.Argument(1), &opts)
-		return ui.Select(ctx, c.Argument(0).String(), opts, 0)
+		_ = a.Decode(1, &opts)
+		return ui.Select(ctx, a.String(0), opts, 0)
 	})
-	dialog("confirm", func(ctx context.Context, c goja.FunctionCall) (any, error) {
-		return ui.Confirm(ctx, c.Argument(0).String(), optString(c.Argument(1)), 0)
+	dialog("confirm", func(ctx context.Context, a callArgs) (any, error) {
+		return ui.Confirm(ctx, a.String(0), a.Opt(1), 0)
 	})
-	dialog("input", func(ctx context.Context, c goja.FunctionCall) (any, error) {
-		return ui.Input(ctx, c.Argument(0).String(), optString(c.Argument(1)), 0)
+	dialog("input", func(ctx context.Context, a callArgs) (any, error) {
+		return ui.Input(ctx, a.String(0), a.Opt(1), 0)
 	})
-	dialog("editor", func(ctx context.Context, c goja.FunctionCall) (any, error) {
-		return ui.Editor(ctx, c.Argument(0).String(), optString(c.Argument(1)), 0)
+	dialog("editor", func(ctx context.Context, a callArgs) (any, error) {
+		return ui.Editor(ctx, a.String(0), a.Opt(1), 0)
 	})
 	fire := func(name string, fn func(c goja.FunctionCall)) {
 		_ = o.Set(name, func(c goja.FunctionCall) goja.Value {
@@ -369,4 +374,61 @@ func contentText(c any) string {
 		return b.String()
 	}
 	return ""
+}
+
+// callArgs are a call's arguments copied off the engine: each as its
+// exported Go value and its JavaScript string form.
+type callArgs struct {
+	vals []any
+	strs []string
+}
+
+// copyArgs copies c's arguments (on the engine's goroutine).
+func copyArgs(c goja.FunctionCall) callArgs {
+	a := callArgs{vals: make([]any, len(c.Arguments)), strs: make([]string, len(c.Arguments))}
+	for i, v := range c.Arguments {
+		if v != nil {
+			a.vals[i], a.strs[i] = v.Export(), v.String()
+		}
+	}
+	return a
+}
+
+// String is argument i as JavaScript's String() gives it ("undefined"
+// when missing).
+func (a callArgs) String(i int) string {
+	if i >= len(a.strs) {
+		return "undefined"
+	}
+	return a.strs[i]
+}
+
+// Export is argument i as a Go value (nil when missing).
+func (a callArgs) Export(i int) any {
+	if i >= len(a.vals) {
+		return nil
+	}
+	return a.vals[i]
+}
+
+// Decode converts argument i into out through JSON; a missing, undefined
+// or null argument leaves out as it is.
+func (a callArgs) Decode(i int, out any) error {
+	v := a.Export(i)
+	if v == nil {
+		return nil
+	}
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	return json.Unmarshal(b, out)
+}
+
+// Opt is argument i as a string, "" when missing, undefined or null.
+func (a callArgs) Opt(i int) string {
+	if a.Export(i) == nil {
+		return ""
+	}
+	return a.String(i)
 }

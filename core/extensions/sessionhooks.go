@@ -98,6 +98,36 @@ func (r *Runtime) sessionHooks(h *agent.Hooks, x *ext) {
 			r.notify(ctx, x, "session_switch", map[string]any{"reason": ev.Reason, "previousSessionFile": nullable(ev.PreviousSessionFile)})
 		}
 	}
+	if has("input") {
+		h.Input = func(ctx context.Context, ev *agent.InputEvent) {
+			r.notify(ctx, x, "input", map[string]any{"text": ev.Text, "images": ev.Images, "source": "user"})
+		}
+	}
+	if has("user_bash") {
+		h.UserBash = func(ctx context.Context, ev *agent.UserBashEvent) (*agent.UserBashResult, error) {
+			var res *agent.UserBashResult
+			payload := map[string]any{"command": ev.Command, "excludeFromContext": ev.ExcludeFromContext, "cwd": ev.Cwd}
+			err := r.decide(ctx, x, "user_bash", payload, func(out json.RawMessage) (bool, error) {
+				var o struct {
+					Result *struct {
+						Output    string `json:"output"`
+						ExitCode  *int   `json:"exitCode"`
+						Cancelled bool   `json:"cancelled"`
+						Truncated bool   `json:"truncated"`
+					} `json:"result"`
+				}
+				if err := json.Unmarshal(out, &o); err != nil {
+					return false, err
+				}
+				if o.Result == nil {
+					return false, nil
+				}
+				res = &agent.UserBashResult{Output: o.Result.Output, ExitCode: o.Result.ExitCode, Cancelled: o.Result.Cancelled, Truncated: o.Result.Truncated}
+				return true, nil
+			})
+			return res, err
+		}
+	}
 	if has("before_provider_request") || has("provider_request_prepared") {
 		h.BeforeProviderRequest = func(ctx context.Context, req *ai.ProviderRequest) error {
 			return r.beforeProviderRequest(ctx, x, req)

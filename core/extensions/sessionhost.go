@@ -18,11 +18,6 @@ func SessionHost(s *agentsession.Session) Host { return sessionHost{s} }
 
 type sessionHost struct{ s *agentsession.Session }
 
-// errNotYet is what actions gopi does not offer yet answer with.
-func errNotYet(what string) error {
-	return fmt.Errorf("%s is not available in gopi yet", what)
-}
-
 func (h sessionHost) Cwd() string { return h.s.Config().Cwd }
 
 func (h sessionHost) UI() tool.UI {
@@ -69,9 +64,20 @@ func (h sessionHost) ActiveTools() []string {
 	return out
 }
 
-func (h sessionHost) AllTools() []string { return h.ActiveTools() }
+func (h sessionHost) AllTools() []string {
+	var out []string
+	for _, t := range h.s.AllTools() {
+		out = append(out, t.Definition().Name)
+	}
+	return out
+}
 
-func (h sessionHost) SetActiveTools([]string) error { return errNotYet("pi.setActiveTools") }
+func (h sessionHost) SetActiveTools(names []string) error {
+	if names == nil {
+		names = []string{}
+	}
+	return h.s.SetActiveTools(names)
+}
 
 func (h sessionHost) SetModel(provider, id string) error {
 	m, err := h.s.FindModel(provider, id)
