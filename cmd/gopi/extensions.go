@@ -32,11 +32,20 @@ func (f *agentFlags) loadExtensions(ctx context.Context, env *cliEnv, cfg *confi
 	for _, e := range errs {
 		fmt.Fprintf(env.stderr, "gopi: extension: %v\n", e)
 	}
+	// Custom tool modules (tools/ directories) run in the same engine.
+	toolEntries, toolErrs := extensions.ResolveCustomTools(extensions.ToolSources{
+		Cwd: cfg.Cwd, Home: cfg.Home, AgentDirs: []string{cfg.AgentDir, cfg.OMPAgentDir},
+	})
+	for _, e := range toolErrs {
+		fmt.Fprintf(env.stderr, "gopi: custom tool: %v\n", e)
+	}
+	entries = append(entries, toolEntries...)
 	if len(entries) == 0 {
 		return none, func() {}
 	}
 	var bound atomic.Pointer[agentsession.Session]
 	rt := extensions.Load(ctx, entries, extensions.Options{
+		Cwd: cfg.Cwd,
 		Log: func(level, msg string) {
 			if level == "warn" || level == "error" {
 				fmt.Fprintf(env.stderr, "gopi: extension: %s\n", msg)

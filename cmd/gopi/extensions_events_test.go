@@ -253,3 +253,70 @@ func TestExtensionSetActiveTools(t *testing.T) {
 		t.Errorf("the unknown name was not refused:\n%s", file)
 	}
 }
+
+// Custom tools from .gopi/tools: a factory returning two tools (pi.zod
+// schema, pi.exec, onUpdate) and a staged change through
+// pushPendingAction that the model applies with resolve; a .md tool
+// description beside them is metadata and is not run.
+func TestCustomToolsFromToolsDir(t *testing.T) {
+	r := newAgentRig(t,
+		mockllm.Turn{Blocks: []mockllm.Block{mockllm.ToolCall("count_words", `{"text":"one two three"}`)}},
+		mockllm.Turn{Blocks: []mockllm.Block{mockllm.ToolCall("stage_note", `{"note":"remember the milk"}`)}},
+		mockllm.Turn{Blocks: []mockllm.Block{mockllm.ToolCall("resolve", `{"action":"apply","reason":"looks right"}`)}},
+		mockllm.Turn{Blocks: []mockllm.Block{text("noted")}},
+	)
+	dir := filepath.Join(r.project, ".gopi", "tools")
+	os.MkdirAll(dir, 0o755)
+	os.WriteFile(filepath.Join(dir, "README.md"), []byte("# not a tool\n"), 0o644)
+	os.WriteFile(filepath.Join(dir, "notes.ts"), []byte(`
+import type { CustomToolFactory } from "@oh-my-pi/pi-coding-agent";
+const factory: CustomToolFactory = (pi) => [
+	{
+		name: "count_words",
+		description: "Counts the words of a text with wc",
+		parameters: pi.zod.object({ text: pi.zod.string() }),
+		async execute(_id: string, params: { text: string }, onUpdate: any, _ctx: any, signal: any) {
+			onUpdate?.({ content: [{ type: "text", text: "counting" }] });
+			const r = await pi.exec("sh", ["-c", "printf '%s' \"$0\" | wc -w", params.text], { signal });
+			return { content: [{ type: "text", text: "words: " + r.stdout.trim() + " (exit " + r.code + ")" }] };
+		},
+	},
+	{
+		name: "stage_note",
+		description: "Stages a note; it is written when applied",
+		parameters: pi.zod.object({ note: pi.zod.string() }),
+		async execute(_id: string, params: { note: string }) {
+			pi.pushPendingAction({
+				label: "write NOTES.txt",
+				apply: async () => {
+					await pi.exec("sh", ["-c", "printf '%s\\n' \"$0\" > NOTES.txt", params.note]);
+					return { content: [{ type: "text", text: "NOTES.txt written" }] };
+				},
+			});
+			return { content: [{ type: "text", text: "staged; call resolve to apply" }] };
+		},
+	},
+];
+export default factory;
+`), 0o644)
+	out, stderr, code := r.run("", "-p", "take a note")
+	if code != 0 || !strings.Contains(out, "noted") {
+		t.Fatalf("exit %d, stdout %q, stderr %q", code, out, stderr)
+	}
+	reqs := r.srv.Requests()
+	if len(reqs) != 4 {
+		t.Fatalf("%d requests", len(reqs))
+	}
+	if !strings.Contains(string(reqs[1].Body), "words: 3 (exit 0)") {
+		t.Errorf("count_words result missing: %.400s", reqs[1].Body)
+	}
+	if !strings.Contains(string(reqs[3].Body), "NOTES.txt written") {
+		t.Errorf("the resolve result missing: %.600s", reqs[3].Body)
+	}
+	if b, err := os.ReadFile(filepath.Join(r.project, "NOTES.txt")); err != nil || string(b) != "remember the milk\n" {
+		t.Errorf("NOTES.txt: %q, %v", b, err)
+	}
+	if strings.Contains(stderr, "README.md") {
+		t.Errorf("the .md description was loaded: %s", stderr)
+	}
+}

@@ -46,6 +46,10 @@ type Host interface {
 	SessionFile() string                     // "" for a session in memory
 	SaveEntry(typ string, fields json.RawMessage) error
 	RebuildContext() error
+
+	// PushPendingAction queues a custom tool's preview for the resolve
+	// tool; reject may be nil.
+	PushPendingAction(label string, apply, reject func(ctx context.Context, reason string) (*tool.Result, error)) error
 }
 
 // Command is a slash command an extension registered.

@@ -27,6 +27,9 @@ type Sources struct {
 type Entry struct {
 	Path string // absolute path of the module
 	Name string // derived name: the file's base name, or its directory's for index files
+	// CustomTool marks a custom tool module: its factory gets the custom
+	// tool API and returns tools (see ResolveCustomTools).
+	CustomTool bool
 }
 
 // Resolve lists the modules to load, in order, without duplicates, the
@@ -79,6 +82,64 @@ func Resolve(src Sources) ([]Entry, []LoadError) {
 			continue
 		}
 		out = append(out, Entry{Path: abs, Name: name})
+	}
+	return out, errs
+}
+
+// ToolSources says where to look for custom tool modules.
+type ToolSources struct {
+	Cwd  string // the project: <cwd>/.gopi/tools, .omp/tools, .claude/tools, .codex/tools
+	Home string // the user's home: ~/.claude/tools, ~/.codex/tools
+	// AgentDirs are agent directories whose tools/ are searched (gopi's,
+	// then omp's), after the project's.
+	AgentDirs []string
+	Paths     []string // configured paths (files or directories), relative to Cwd
+}
+
+// ResolveCustomTools lists the custom tool modules to load: the project's
+// tool directories, then the user's, then the configured paths; the first
+// occurrence of a file wins. Only JavaScript and TypeScript modules run:
+// the .md and .json tool descriptions some tools directories hold are
+// metadata and are skipped. A configured path that does not exist is an
+// error (the others still load).
+func ResolveCustomTools(src ToolSources) ([]Entry, []LoadError) {
+	var roots []string
+	for _, d := range []string{".gopi", ".omp", ".claude", ".codex"} {
+		roots = append(roots, filepath.Join(src.Cwd, d, "tools"))
+	}
+	for _, d := range src.AgentDirs {
+		roots = append(roots, filepath.Join(d, "tools"))
+	}
+	if src.Home != "" {
+		roots = append(roots, filepath.Join(src.Home, ".claude", "tools"), filepath.Join(src.Home, ".codex", "tools"))
+	}
+	var paths []string
+	var errs []LoadError
+	for _, r := range roots {
+		if isDir(r) {
+			paths = append(paths, scanDir(r)...)
+		}
+	}
+	for _, p := range src.Paths {
+		p = expand(p, src.Cwd)
+		switch {
+		case isDir(p):
+			paths = append(paths, dirEntries(p)...)
+		case isFile(p):
+			paths = append(paths, p)
+		default:
+			errs = append(errs, LoadError{Path: p, Event: "load", Err: "custom tool not found: " + p})
+		}
+	}
+	seen := map[string]bool{}
+	var out []Entry
+	for _, p := range paths {
+		abs, err := filepath.Abs(p)
+		if err != nil || seen[abs] {
+			continue
+		}
+		seen[abs] = true
+		out = append(out, Entry{Path: abs, Name: NameOf(abs), CustomTool: true})
 	}
 	return out, errs
 }

@@ -187,3 +187,37 @@ func TestContextMessagesEntryIndex(t *testing.T) {
 		t.Errorf("got  %s\nwant %s", last, want)
 	}
 }
+
+// A custom tool factory may return a promise; one that returns nothing is
+// reported with its file; pushPendingAction before the session exists
+// throws omp's error text; onSession hears start and shutdown.
+func TestCustomToolFactories(t *testing.T) {
+	dir := t.TempDir()
+	async := writeExt(t, dir, "async.js", `export default async function (pi) {
+		await new Promise((res) => setTimeout(res, 1));
+		return { name: "later", description: "made after a wait", execute() { return "ok"; },
+			onSession(e) { globalThis.reasons = (globalThis.reasons || []).concat(e.reason); } };
+	}`)
+	empty := writeExt(t, dir, "empty.js", `export default function (pi) {}`)
+	early := writeExt(t, dir, "early.js", `export default function (pi) { pi.pushPendingAction({ label: "x", apply() {} }); }`)
+	var errs []LoadError
+	r := Load(context.Background(), []Entry{
+		{Path: async, Name: "async", CustomTool: true},
+		{Path: empty, Name: "empty", CustomTool: true},
+		{Path: early, Name: "early", CustomTool: true},
+	}, Options{OnError: func(e LoadError) { errs = append(errs, e) }})
+	loadErrs := r.Errors()
+	if len(loadErrs) != 2 || !strings.Contains(loadErrs[0].Err, "returned nothing") || loadErrs[0].Path != empty ||
+		!strings.Contains(loadErrs[1].Err, "Pending action store unavailable for custom tools in this runtime.") {
+		t.Errorf("load errors %v", loadErrs)
+	}
+	if tools := r.Tools(); len(tools) != 1 || tools[0].Definition().Name != "later" {
+		t.Fatalf("tools %v", tools)
+	}
+	m := session.InMemory("/project")
+	r.Bind(&storeHost{m: m})
+	r.Close()
+	if len(errs) > 0 {
+		t.Errorf("runtime errors %v", errs)
+	}
+}

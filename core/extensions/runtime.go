@@ -51,6 +51,7 @@ type Options struct {
 	ToolBudget time.Duration           // per tool call; DefaultToolBudget when 0
 	Log        func(level, msg string) // console output of the extensions; nil drops it
 	OnError    func(LoadError)         // failures after load (handlers, timers); nil drops them
+	Cwd        string                  // the working directory custom tools see before the session exists
 }
 
 // Runtime holds the loaded extensions, all in one JavaScript engine.
@@ -131,6 +132,7 @@ func (r *Runtime) load(e Entry) error {
 		return err
 	}
 	x := &ext{entry: e, handlers: map[string][]goja.Callable{}}
+	var custom goja.Callable
 	err = r.vm.do(loadBudget, func(rt *goja.Runtime) error {
 		prog, err := goja.Compile(e.Path, code+"\n;"+bundleGlobal, false)
 		if err != nil {
@@ -147,6 +149,10 @@ func (r *Runtime) load(e Entry) error {
 		if !ok {
 			return errors.New("the module does not export a function: export default function (pi) { … }")
 		}
+		if e.CustomTool {
+			custom = factory
+			return nil
+		}
 		out, err := factory(goja.Undefined(), r.piObject(rt, x))
 		if err != nil {
 			return jsError(err)
@@ -158,6 +164,11 @@ func (r *Runtime) load(e Entry) error {
 	})
 	if err != nil {
 		return err
+	}
+	if custom != nil {
+		if err := r.loadCustomTools(x, custom); err != nil {
+			return err
+		}
 	}
 	r.mu.Lock()
 	r.exts = append(r.exts, x)
@@ -184,6 +195,7 @@ func (r *Runtime) Loaded() []string {
 func (r *Runtime) Bind(h Host) {
 	r.host.Store(&hostRef{h})
 	r.Emit(context.Background(), "session_start", map[string]any{})
+	r.onSession("start")
 }
 
 // Close emits session_shutdown, then stops the engine (timers included).
@@ -193,6 +205,7 @@ func (r *Runtime) Close() {
 	}
 	r.stopObserver()
 	r.Emit(context.Background(), "session_shutdown", map[string]any{})
+	r.onSession("shutdown")
 	r.vm.close()
 }
 

@@ -98,6 +98,12 @@ func (r *Runtime) sessionHooks(h *agent.Hooks, x *ext) {
 			r.notify(ctx, x, "session_switch", map[string]any{"reason": ev.Reason, "previousSessionFile": nullable(ev.PreviousSessionFile)})
 		}
 	}
+	if has("__onSession") {
+		// A custom tool module: its tools' onSession hears these.
+		h.SessionSwitch = func(context.Context, *agent.SwitchEvent) { r.onSessionOf(x, "switch") }
+		h.SessionBranch = func(context.Context, *agent.BranchEvent) { r.onSessionOf(x, "branch") }
+		h.SessionTree = func(context.Context, *compaction.TreeEvent) { r.onSessionOf(x, "tree") }
+	}
 	if has("input") {
 		h.Input = func(ctx context.Context, ev *agent.InputEvent) {
 			r.notify(ctx, x, "input", map[string]any{"text": ev.Text, "images": ev.Images, "source": "user"})

@@ -11,6 +11,7 @@ import (
 	"github.com/gopi-agent/gopi/core/message"
 	"github.com/gopi-agent/gopi/core/session"
 	"github.com/gopi-agent/gopi/core/tool"
+	"github.com/gopi-agent/gopi/core/tools/resolve"
 )
 
 // SessionHost makes a session the extensions' host.
@@ -148,3 +149,12 @@ func (h sessionHost) SaveEntry(typ string, fields json.RawMessage) error {
 }
 
 func (h sessionHost) RebuildContext() error { return h.s.RebuildContext() }
+
+func (h sessionHost) PushPendingAction(label string, apply, reject func(ctx context.Context, reason string) (*tool.Result, error)) error {
+	env := h.s.ToolEnv()
+	if env == nil {
+		return ErrNoPendingStore
+	}
+	resolve.For(env).Push(&resolve.Action{Label: label, Apply: apply, Reject: reject})
+	return nil
+}

@@ -20,6 +20,7 @@ type jsTool struct {
 	x       *ext
 	def     tool.Definition
 	execute goja.Callable
+	custom  bool // a custom tool: execute(toolCallId, params, onUpdate, ctx, signal)
 }
 
 var toolName = regexp.MustCompile(`^[a-zA-Z][a-zA-Z0-9_-]{0,63}$`)
@@ -77,21 +78,25 @@ func (t *jsTool) Execute(ctx context.Context, args tool.Args, onUpdate tool.Upda
 		return nil, err
 	}
 	callID := tool.CallID(ctx)
-	val, err := t.r.vm.call(ctx, t.r.opts.ToolBudget, t.execute,
-		func(rt *goja.Runtime) goja.Value { return rt.ToValue(callID) },
-		func(rt *goja.Runtime) goja.Value { v, _ := jsonParse(rt, params); return v },
-		func(rt *goja.Runtime) goja.Value { return signalObject(rt, ctx) },
-		func(rt *goja.Runtime) goja.Value {
-			return rt.ToValue(func(partial goja.Value) {
-				if onUpdate == nil {
-					return
-				}
-				if res, err := resultFrom(partial); err == nil {
-					onUpdate(res)
-				}
-			})
-		},
-		func(rt *goja.Runtime) goja.Value { return t.r.ctxObject(rt, t.x) })
+	id := func(rt *goja.Runtime) goja.Value { return rt.ToValue(callID) }
+	input := func(rt *goja.Runtime) goja.Value { v, _ := jsonParse(rt, params); return v }
+	signal := func(rt *goja.Runtime) goja.Value { return signalObject(rt, ctx) }
+	update := func(rt *goja.Runtime) goja.Value {
+		return rt.ToValue(func(partial goja.Value) {
+			if onUpdate == nil {
+				return
+			}
+			if res, err := resultFrom(partial); err == nil {
+				onUpdate(res)
+			}
+		})
+	}
+	hctx := func(rt *goja.Runtime) goja.Value { return t.r.ctxObject(rt, t.x) }
+	order := []func(*goja.Runtime) goja.Value{id, input, signal, update, hctx}
+	if t.custom {
+		order = []func(*goja.Runtime) goja.Value{id, input, update, hctx, signal}
+	}
+	val, err := t.r.vm.call(ctx, t.r.opts.ToolBudget, t.execute, order...)
 	if err != nil {
 		if ctx.Err() != nil {
 			return nil, fmt.Errorf("%s: %w", t.def.Name, tool.ErrAborted)
@@ -115,6 +120,8 @@ func signalObject(rt *goja.Runtime, ctx context.Context) *goja.Object {
 	o := rt.NewObject()
 	_ = o.DefineAccessorProperty("aborted", rt.ToValue(func() bool { return ctx.Err() != nil }), nil, goja.FLAG_FALSE, goja.FLAG_TRUE)
 	_ = o.Set("addEventListener", func(goja.FunctionCall) goja.Value { return goja.Undefined() })
+	// pi.exec reads the call's context from here to stop its process.
+	_ = o.DefineDataProperty("__gopiCtx", rt.ToValue(ctx), goja.FLAG_FALSE, goja.FLAG_FALSE, goja.FLAG_FALSE)
 	return o
 }
 
