@@ -138,7 +138,25 @@ func (r *Runtime) piObject(rt *goja.Runtime, x *ext) *goja.Object {
 	})
 	// Accepted so that extensions written for omp load; gopi does not use
 	// them yet.
-	for _, name := range []string{"registerShortcut", "registerMessageRenderer", "registerProvider"} {
+	set("registerShortcut", func(c goja.FunctionCall) goja.Value {
+		key := NormalizeShortcut(c.Argument(0).String())
+		if ReservedShortcut(key) {
+			panic(rt.NewTypeError("pi.registerShortcut(" + key + "): the key is reserved by gopi; pick another"))
+		}
+		spec, _ := c.Argument(1).(*goja.Object)
+		var fn goja.Callable
+		desc := ""
+		if spec != nil {
+			fn, _ = goja.AssertFunction(spec.Get("handler"))
+			desc = optString(spec.Get("description"))
+		}
+		if fn == nil {
+			panic(rt.NewTypeError("pi.registerShortcut(" + key + "): handler is not a function"))
+		}
+		x.shortcuts = append(x.shortcuts, &Shortcut{Key: key, Description: desc, Extension: x.entry.Path, rt: r, x: x, fn: fn})
+		return goja.Undefined()
+	})
+	for _, name := range []string{"registerMessageRenderer", "registerProvider"} {
 		set(name, func(goja.FunctionCall) goja.Value { return goja.Undefined() })
 	}
 	set("setLabel", func(c goja.FunctionCall) goja.Value { x.label = c.Argument(0).String(); return goja.Undefined() })

@@ -221,3 +221,31 @@ func TestCustomToolFactories(t *testing.T) {
 		t.Errorf("runtime errors %v", errs)
 	}
 }
+
+// Shortcuts: reserved keys are refused at load (whatever their spelling),
+// others are kept normalised and run their handler.
+func TestShortcuts(t *testing.T) {
+	for in, want := range map[string]string{"Shift+Ctrl+P": "ctrl+shift+p", "control-x": "ctrl+x", "esc": "escape", "alt+Return": "alt+enter", "ctrl+alt+k": "ctrl+alt+k"} {
+		if got := NormalizeShortcut(in); got != want {
+			t.Errorf("NormalizeShortcut(%q) = %q, want %q", in, got, want)
+		}
+	}
+	dir := t.TempDir()
+	bad := writeExt(t, dir, "bad.js", `export default function (pi) { pi.registerShortcut("Ctrl+C", { handler() {} }); }`)
+	good := writeExt(t, dir, "good.js", `export default function (pi) {
+		pi.registerShortcut("ctrl+shift+y", { description: "yank", handler: (ctx) => { globalThis.ran = ctx.cwd; } });
+	}`)
+	r := Load(context.Background(), []Entry{{Path: bad, Name: "bad"}, {Path: good, Name: "good"}}, Options{})
+	defer r.Close()
+	if errs := r.Errors(); len(errs) != 1 || !strings.Contains(errs[0].Err, "ctrl+c") || !strings.Contains(errs[0].Err, "reserved") {
+		t.Errorf("errors %v", errs)
+	}
+	sc := r.Shortcuts()
+	if len(sc) != 1 || sc[0].Key != "ctrl+shift+y" || sc[0].Description != "yank" {
+		t.Fatalf("shortcuts %+v", sc)
+	}
+	r.Bind(&storeHost{m: session.InMemory("/project")})
+	if err := sc[0].Run(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+}

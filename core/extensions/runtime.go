@@ -79,8 +79,9 @@ type ext struct {
 	label    string
 	handlers map[string][]goja.Callable
 	tools    []*jsTool
-	commands []*Command
-	flags    []Flag
+	commands  []*Command
+	shortcuts []*Shortcut
+	flags     []Flag
 }
 
 // Flag is a command-line flag an extension registered (shown, not parsed
@@ -328,6 +329,17 @@ func (r *Runtime) Tools() []tool.Tool {
 		for _, t := range x.tools {
 			out = append(out, t)
 		}
+	}
+	return out
+}
+
+// Shortcuts returns the key bindings the extensions registered.
+func (r *Runtime) Shortcuts() []*Shortcut {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	var out []*Shortcut
+	for _, x := range r.exts {
+		out = append(out, x.shortcuts...)
 	}
 	return out
 }
