@@ -75,10 +75,10 @@ type hostRef struct{ h Host }
 
 // ext is one loaded extension.
 type ext struct {
-	entry    Entry
-	label    string
-	handlers map[string][]goja.Callable
-	tools    []*jsTool
+	entry     Entry
+	label     string
+	handlers  map[string][]goja.Callable
+	tools     []*jsTool
 	commands  []*Command
 	shortcuts []*Shortcut
 	flags     []Flag
