@@ -16,6 +16,11 @@
 //	-- after:f.txt --    optional: f.txt's content at the end ("(missing)" if absent)
 //	-- KIND:f.bin --     a file built from the section's text by
 //	                     Options.Build (archives, databases, …)
+//	-- http:/path --     a page a local HTTP server answers with: header
+//	                     lines ("Status: 404", "Content-Type: …", any
+//	                     other header; "Location: …" for redirects), a
+//	                     blank line, then the body. Calls refer to the
+//	                     server as $SERVER, which compared text shows too.
 //
 // Files get distinct modification times, newest first in archive order
 // (the first file is 1 hour old, the next 2 hours, …), and directories the
@@ -29,6 +34,8 @@ import (
 	"encoding/json"
 	"flag"
 	"fmt"
+	"net/http"
+	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"slices"
@@ -98,7 +105,7 @@ func RunCase(t *testing.T, file string, newTool Factory, opts ...Options) {
 			}
 			continue
 		}
-		if f.Name == "call" || isExpect(f.Name) {
+		if f.Name == "call" || isExpect(f.Name) || strings.HasPrefix(f.Name, "http:") {
 			continue
 		}
 		name, data := f.Name, f.Data
@@ -140,6 +147,7 @@ func RunCase(t *testing.T, file string, newTool Factory, opts ...Options) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	server := serve(t, ar)
 	env := tool.NewEnvFrom(cfg)
 	env.Artifacts = tool.NewArtifactStore(filepath.Join(work, ".artifacts"))
 	tl := newTool(env)
@@ -150,7 +158,11 @@ func RunCase(t *testing.T, file string, newTool Factory, opts ...Options) {
 		f := &ar.Files[i]
 		switch {
 		case f.Name == "call":
-			res, err := tool.Run(context.Background(), tl, json.RawMessage(f.Data), nil)
+			call := f.Data
+			if server != "" {
+				call = []byte(strings.ReplaceAll(string(call), "$SERVER", server))
+			}
+			res, err := tool.Run(context.Background(), tl, json.RawMessage(call), nil)
 			if err != nil {
 				t.Fatalf("call %s: %v", strings.TrimSpace(string(f.Data)), err)
 			}
@@ -160,6 +172,9 @@ func RunCase(t *testing.T, file string, newTool Factory, opts ...Options) {
 				t.Fatalf("section %s comes before any call", f.Name)
 			}
 			got := actual(t, f.Name, last, env, work)
+			if server != "" {
+				got = strings.ReplaceAll(got, server, "$SERVER")
+			}
 			if *update {
 				if f.Name == "result" && last.IsError {
 					f.Name = "error"
@@ -274,4 +289,68 @@ func stampDirs(t *testing.T, root string) {
 		return newest
 	}
 	visit(root)
+}
+
+// serve starts a local HTTP server for the case's http: sections and
+// returns its URL ("" when the case has none).
+func serve(t *testing.T, ar *txtar.Archive) string {
+	type page struct {
+		status  int
+		headers http.Header
+		body    []byte
+	}
+	pages := map[string]page{}
+	for _, f := range ar.Files {
+		path, ok := strings.CutPrefix(f.Name, "http:")
+		if !ok {
+			continue
+		}
+		head, body, found := strings.Cut(string(f.Data), "\n\n")
+		if !found && strings.HasPrefix(string(f.Data), "\n") {
+			head, body = "", string(f.Data[1:])
+		} else if !found {
+			t.Fatalf("section %s: header lines, a blank line, then the body", f.Name)
+		}
+		p := page{status: http.StatusOK, headers: http.Header{}, body: []byte(body)}
+		for _, line := range strings.Split(head, "\n") {
+			k, v, ok := strings.Cut(line, ":")
+			if !ok {
+				continue
+			}
+			k, v = strings.TrimSpace(k), strings.TrimSpace(v)
+			if k == "Status" {
+				n, err := strconv.Atoi(v)
+				if err != nil {
+					t.Fatalf("section %s: bad status %q", f.Name, v)
+				}
+				p.status = n
+				continue
+			}
+			p.headers.Add(k, v)
+		}
+		pages[path] = p
+	}
+	if len(pages) == 0 {
+		return ""
+	}
+	var srv *httptest.Server
+	srv = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		p, ok := pages[r.URL.RequestURI()]
+		if !ok {
+			p, ok = pages[r.URL.Path]
+		}
+		if !ok {
+			http.NotFound(w, r)
+			return
+		}
+		for k, vs := range p.headers {
+			for _, v := range vs {
+				w.Header().Add(k, strings.ReplaceAll(v, "$SERVER", srv.URL))
+			}
+		}
+		w.WriteHeader(p.status)
+		w.Write(p.body)
+	}))
+	t.Cleanup(srv.Close)
+	return srv.URL
 }
