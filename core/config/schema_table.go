@@ -266,4 +266,11 @@ var schema = []Def{
 	// is saved to: past it the file stops growing (the command runs on) so
 	// a runaway command cannot fill the disk. 0: no cap.
 	{Key: "bash.maxArtifactBytes", Kind: KindNumber, Default: int64(DefaultMaxArtifactBytes)},
+
+	// fetch.*TimeoutMs bound a web read (read of an http(s) URL): the
+	// connection (TCP and TLS), the wait for the response headers, and the
+	// whole exchange. 0 keeps gopi's defaults (10 s, 20 s, 60 s).
+	{Key: "fetch.connectTimeoutMs", Kind: KindNumber, Default: 0},
+	{Key: "fetch.firstByteTimeoutMs", Kind: KindNumber, Default: 0},
+	{Key: "fetch.timeoutMs", Kind: KindNumber, Default: 0},
 }

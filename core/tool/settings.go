@@ -2,6 +2,7 @@ package tool
 
 import (
 	"strings"
+	"time"
 
 	"github.com/gopi-agent/gopi/core/config"
 	"github.com/gopi-agent/gopi/core/hashline"
@@ -40,6 +41,15 @@ type Settings struct {
 	TodoEnabled                          bool         // todo.enabled: offer todo_write
 	ImagesAutoResize                     bool         // images.autoResize: scale images read for the model down to the providers' limits
 	InspectImage                         bool         // inspect_image.enabled: read describes images instead of attaching them
+	Fetch                                Fetch        // fetch.*: web reads
+}
+
+// Fetch are the settings of web reads.
+type Fetch struct {
+	Enabled   bool          // fetch.enabled: read may fetch http(s) URLs
+	Connect   time.Duration // fetch.connectTimeoutMs; 0 keeps the reader's default
+	FirstByte time.Duration // fetch.firstByteTimeoutMs; 0 keeps the reader's default
+	Total     time.Duration // fetch.timeoutMs; 0 keeps the reader's default
 }
 
 // DefaultSettings returns the settings of a configuration that sets
@@ -83,7 +93,14 @@ func settingsFrom(cs *config.Settings) Settings {
 		ImagesAutoResize:                     cs.Bool("images.autoResize"),
 		InspectImage:                         cs.Bool("inspect_image.enabled"),
 		Bash:                                 cs.Bash(),
+		Fetch: Fetch{Enabled: cs.Bool("fetch.enabled"), Connect: millis(cs.Int("fetch.connectTimeoutMs")),
+			FirstByte: millis(cs.Int("fetch.firstByteTimeoutMs")), Total: millis(cs.Int("fetch.timeoutMs"))},
 	}
+}
+
+// millis is n milliseconds; negative values count as 0.
+func millis(n int) time.Duration {
+	return time.Duration(max(n, 0)) * time.Millisecond
 }
 
 // ParseEditMode recognises a mode name (case-insensitive).

@@ -115,12 +115,31 @@ func (p *webPage) text() string {
 		"\nNotes: " + notes + "\n\n---\n\n" + strings.TrimRight(p.body, "\n")
 }
 
+// fetchLimits are webLimits with the session's fetch.* timeouts.
+func (t *Tool) fetchLimits() fetchLimits {
+	l := webLimits
+	f := t.env.Settings.Fetch
+	if f.Connect > 0 {
+		l.Connect = f.Connect
+	}
+	if f.FirstByte > 0 {
+		l.FirstByte = f.FirstByte
+	}
+	if f.Total > 0 {
+		l.Total = f.Total
+	}
+	return l
+}
+
 // readWeb reads an http(s) URL. A plain read fetches it and shows the
 // first urlMaxLines lines / urlMaxBytes of the rendered text, saving the
 // whole text as an artifact when it is longer; a read with a line
 // selector pages the text of the last read of the same URL (fetching it
 // first when there is none).
 func (t *Tool) readWeb(ctx context.Context, target string) (*tool.Result, error) {
+	if !t.env.Settings.Fetch.Enabled {
+		return nil, tool.Errorf("Cannot read %s: reading web URLs is turned off (setting fetch.enabled); turn it on or fetch the page another way.", target)
+	}
 	raw, sel, err := splitURLSelector(target)
 	if err != nil {
 		return nil, &tool.Error{Msg: err.Error(), Err: err}
@@ -197,7 +216,7 @@ func (t *Tool) readWeb(ctx context.Context, target string) (*tool.Result, error)
 // loadPage fetches u and renders the answer. raw keeps HTML as it came
 // and skips conversions of text bodies.
 func (t *Tool) loadPage(ctx context.Context, u string, raw bool) (*webPage, error) {
-	f, err := fetch(ctx, u, webLimits)
+	f, err := fetch(ctx, u, t.fetchLimits())
 	if err != nil {
 		return nil, tool.Errorf("%s", err.Error())
 	}

@@ -242,6 +242,36 @@ func TestWebNeverAnswers(t *testing.T) {
 	}
 }
 
+// The fetch.* settings bound a web read (here the wait for headers) and
+// fetch.enabled=false refuses URLs with the setting's name.
+func TestWebSettings(t *testing.T) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	go func() {
+		for {
+			c, err := ln.Accept()
+			if err != nil {
+				return
+			}
+			defer c.Close() // held open, never written to
+		}
+	}()
+	env := webEnv(t)
+	env.Settings.Fetch.FirstByte = 250 * time.Millisecond
+	res := call(t, env, "http://"+ln.Addr().String()+"/")
+	if !res.IsError || !strings.HasSuffix(res.FirstText(), "sent no response within 250ms") {
+		t.Fatalf("got %q", res.FirstText())
+	}
+	env.Settings.Fetch.Enabled = false
+	res = call(t, env, "http://"+ln.Addr().String()+"/")
+	if !res.IsError || !strings.Contains(res.FirstText(), "fetch.enabled") {
+		t.Fatalf("got %q", res.FirstText())
+	}
+}
+
 func TestWebTotalTimeout(t *testing.T) {
 	done := make(chan struct{})
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
