@@ -94,19 +94,21 @@ func (t *Tool) summarize(ctx context.Context, r *resolved, data []byte, mode too
 		return "", false
 	}
 	first := spans[0]
-	out = append(out, "\n[Structural summary: "...)
+	// The footer omp documents: counts, then the selectors that show the
+	// elided text (the first region's range as the example).
+	out = append(out, "\n["...)
 	out = append(out, plural(elided, "line")...)
-	out = append(out, " in "...)
+	out = append(out, " across "...)
 	out = append(out, plural(shown, "elided region")...)
-	out = append(out, " are shown as \"...\". Read "...)
+	out = append(out, "; read "...)
 	out = append(out, r.display...)
-	out = append(out, ":raw for the whole file verbatim, or a line range such as "...)
+	out = append(out, ":raw or a line range like "...)
 	out = append(out, r.display...)
 	out = append(out, ':')
 	out = strconv.AppendInt(out, int64(first.Start), 10)
 	out = append(out, '-')
 	out = strconv.AppendInt(out, int64(first.End), 10)
-	out = append(out, " for one region.]"...)
+	out = append(out, " for verbatim content]"...)
 	win := &Window{StartLine: 1, EndLine: covered, TotalLines: len(lines)}
 	if covered < len(lines) {
 		win.NextOffset, win.TruncatedBy = covered+1, "bytes"

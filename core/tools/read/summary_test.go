@@ -54,7 +54,7 @@ func TestSummaryLargeFile(t *testing.T) {
 		t.Fatalf("summary %+v, window %+v", s, d.Truncation)
 	}
 	text := res.FirstText()
-	if !strings.Contains(text, "|func F249(a, b int) int {\n\t...\n") || !strings.HasSuffix(text, "big.go:5-40 for one region.]") {
+	if !strings.Contains(text, "|func F249(a, b int) int {\n\t...\n") || !strings.HasSuffix(text, "big.go:5-40 for verbatim content]") {
 		t.Fatalf("text tail %q", text[len(text)-300:])
 	}
 	hits := spanCache.order.Len()
