@@ -858,11 +858,17 @@ func (f *agentFlags) openSession(ctx context.Context, env *cliEnv, cfg *config.C
 		fmt.Fprintf(env.stderr, "gopi: %v\n", err)
 		return nil, false
 	}
+	// Extensions load first: the providers they declare can be the model
+	// the flags ask for.
+	var extOpts agentsession.Options
+	attach, abandon := f.loadExtensions(ctx, env, cfg, &extOpts, reg)
 	opts, err := f.sessionOptions(env, cfg, reg)
 	if err != nil {
+		abandon()
 		fmt.Fprintf(env.stderr, "gopi: %v\n", err)
 		return nil, false
 	}
+	opts.Hooks = append(opts.Hooks, extOpts.Hooks...)
 	opts.HTTPClient = env.httpClient
 	for flag, v := range map[string]string{"--system-prompt": f.systemPrompt, "--append-system-prompt": f.appendSystemPrompt} {
 		if looksLikeMissingFile(cfg, v) {
@@ -872,7 +878,6 @@ func (f *agentFlags) openSession(ctx context.Context, env *cliEnv, cfg *config.C
 	if adjust != nil {
 		adjust(&opts)
 	}
-	attach, abandon := f.loadExtensions(ctx, env, cfg, &opts)
 	s, err := agentsession.New(ctx, opts)
 	if err != nil {
 		abandon()

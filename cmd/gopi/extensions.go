@@ -8,6 +8,7 @@ import (
 
 	"github.com/gopi-agent/gopi/core/agent"
 	"github.com/gopi-agent/gopi/core/agentsession"
+	"github.com/gopi-agent/gopi/core/ai/models"
 	"github.com/gopi-agent/gopi/core/config"
 	"github.com/gopi-agent/gopi/core/extensions"
 	"github.com/gopi-agent/gopi/core/tool"
@@ -17,7 +18,7 @@ import (
 // --no-extensions): their hooks join opts; attach binds them once the
 // session exists, abandon stops them when it could not be made. Failures
 // are reported on stderr and never stop gopi.
-func (f *agentFlags) loadExtensions(ctx context.Context, env *cliEnv, cfg *config.Config, opts *agentsession.Options) (attach func(*agentsession.Session), abandon func()) {
+func (f *agentFlags) loadExtensions(ctx context.Context, env *cliEnv, cfg *config.Config, opts *agentsession.Options, reg *models.Registry) (attach func(*agentsession.Session), abandon func()) {
 	none := func(*agentsession.Session) {}
 	if f.noExtensions {
 		return none, func() {}
@@ -65,6 +66,11 @@ func (f *agentFlags) loadExtensions(ctx context.Context, env *cliEnv, cfg *confi
 		fmt.Fprintf(env.stderr, "gopi: extension %v (skipped)\n", e)
 	}
 	opts.Hooks = append(opts.Hooks, rt.Hooks()...)
+	for _, p := range rt.Providers() {
+		if err := reg.AddProvider(p.Name, p.Config, p.Extension); err != nil {
+			fmt.Fprintf(env.stderr, "gopi: extension provider: %v\n", err)
+		}
+	}
 	return func(s *agentsession.Session) {
 		taken := map[string]bool{}
 		for _, t := range s.Tools() {

@@ -320,3 +320,26 @@ export default factory;
 		t.Errorf("the .md description was loaded: %s", stderr)
 	}
 }
+
+// pi.registerProvider declares a provider like a models.yml entry; its
+// model can be picked with --model in the same run.
+func TestExtensionRegisterProvider(t *testing.T) {
+	r := newAgentRig(t, mockllm.Turn{Blocks: []mockllm.Block{text("from the extension's provider")}})
+	r.write("prov.js", `export default function (pi) {
+	pi.registerProvider("team", { baseUrl: "`+r.srv.URL()+`", api: "anthropic-messages", apiKey: "TEAM_KEY",
+		models: [{ id: "team-model", name: "Team", contextWindow: 50000 }] });
+	pi.registerProvider("broken", { models: [{ id: "x" }] });
+}
+`)
+	r.environ = append(r.environ, "TEAM_KEY=secret")
+	out, stderr, code := r.run("", "-p", "-e", "prov.js", "--model", "team/team-model", "hi")
+	if code != 0 || !strings.Contains(out, "from the extension's provider") {
+		t.Fatalf("exit %d, stdout %q, stderr %q", code, out, stderr)
+	}
+	if !strings.Contains(stderr, "broken") || !strings.Contains(stderr, "needs baseUrl and api") {
+		t.Errorf("the broken provider was not reported: %q", stderr)
+	}
+	if reqs := r.srv.Requests(); len(reqs) != 1 || !strings.Contains(string(reqs[0].Body), `"model":"team-model"`) {
+		t.Errorf("requests %d", len(reqs))
+	}
+}

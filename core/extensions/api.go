@@ -52,6 +52,13 @@ type Host interface {
 	PushPendingAction(label string, apply, reject func(ctx context.Context, reason string) (*tool.Result, error)) error
 }
 
+// Provider is a model provider an extension declared.
+type Provider struct {
+	Name      string
+	Config    json.RawMessage // one models.yml provider entry, as JSON
+	Extension string          // the extension's path
+}
+
 // Command is a slash command an extension registered.
 type Command struct {
 	Name        string
@@ -156,7 +163,19 @@ func (r *Runtime) piObject(rt *goja.Runtime, x *ext) *goja.Object {
 		x.shortcuts = append(x.shortcuts, &Shortcut{Key: key, Description: desc, Extension: x.entry.Path, rt: r, x: x, fn: fn})
 		return goja.Undefined()
 	})
-	for _, name := range []string{"registerMessageRenderer", "registerProvider"} {
+	// pi.registerProvider(name, config): a provider declared like an entry
+	// of models.yml (baseUrl, api, apiKey, headers, models). Custom stream
+	// functions and OAuth flows are not supported.
+	set("registerProvider", func(c goja.FunctionCall) goja.Value {
+		name := c.Argument(0).String()
+		cfg, err := json.Marshal(c.Argument(1).Export())
+		if err != nil {
+			panic(rt.NewTypeError("pi.registerProvider(" + name + "): the configuration must be plain data (baseUrl, api, apiKey, headers, models); functions such as streamSimple are not supported by gopi"))
+		}
+		x.providers = append(x.providers, Provider{Name: name, Config: cfg, Extension: x.entry.Path})
+		return goja.Undefined()
+	})
+	for _, name := range []string{"registerMessageRenderer"} {
 		set(name, func(goja.FunctionCall) goja.Value { return goja.Undefined() })
 	}
 	set("setLabel", func(c goja.FunctionCall) goja.Value { x.label = c.Argument(0).String(); return goja.Undefined() })

@@ -81,6 +81,7 @@ type ext struct {
 	tools     []*jsTool
 	commands  []*Command
 	shortcuts []*Shortcut
+	providers []Provider
 	flags     []Flag
 }
 
@@ -329,6 +330,18 @@ func (r *Runtime) Tools() []tool.Tool {
 		for _, t := range x.tools {
 			out = append(out, t)
 		}
+	}
+	return out
+}
+
+// Providers returns the model providers the extensions declared, in load
+// order.
+func (r *Runtime) Providers() []Provider {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	var out []Provider
+	for _, x := range r.exts {
+		out = append(out, x.providers...)
 	}
 	return out
 }
