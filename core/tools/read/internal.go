@@ -25,6 +25,9 @@ func isInternalURL(target string) bool {
 // are immutable, so they never carry edit anchors and are not recorded in
 // the read cache.
 func (t *Tool) readInternal(_ context.Context, target string) (*tool.Result, error) {
+	if res, served, err := t.readSessionResource(target); served {
+		return res, err
+	}
 	agent := strings.HasPrefix(target, tool.AgentScheme)
 	if !agent && !strings.HasPrefix(target, tool.ArtifactScheme) {
 		scheme, _, _ := strings.Cut(target, "://")
@@ -55,4 +58,30 @@ func (t *Tool) readInternal(_ context.Context, target string) (*tool.Result, err
 		return nil, err
 	}
 	return tool.TextResult(text, d), nil
+}
+
+// readSessionResource reads a URL the session serves (skill://, rule://;
+// see tool.InternalResources). served is false when it serves none such.
+func (t *Tool) readSessionResource(target string) (res *tool.Result, served bool, err error) {
+	r := t.env.InternalResources()
+	if r == nil {
+		return nil, false, nil
+	}
+	ref, sel, err := SplitSelector(target)
+	if err != nil {
+		return nil, false, nil
+	}
+	content, file, served, err := r.ReadInternal(ref)
+	if !served {
+		return nil, false, nil
+	}
+	if err != nil {
+		return nil, true, &tool.Error{Msg: err.Error(), Err: err}
+	}
+	d := &Details{Source: ref, ResolvedPath: file}
+	text, _, err := t.render(strings.NewReader(content), sel, ref, t.env.DisplayMode(sel.Raw, true), d)
+	if err != nil {
+		return nil, true, err
+	}
+	return tool.TextResult(text, d), true, nil
 }
