@@ -1,9 +1,15 @@
 package config
 
 import (
+	"errors"
 	"os"
 	"path/filepath"
 )
+
+// ErrShadowed marks a discovery note about an item hidden by an earlier
+// one of the same name (a skill, rule or template): expected when several
+// agents' directories hold copies, so front ends may leave it out.
+var ErrShadowed = errors.New("the first of a name wins")
 
 // Discovery places for skills, rules and prompt templates. Each kind is
 // read from several agents' directories ("providers"), each with a

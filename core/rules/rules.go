@@ -86,7 +86,7 @@ func Discover(dirs []config.ResourceDir) (*Set, []error) {
 	for _, d := range dirs {
 		for _, r := range scanDir(d, &warns) {
 			if prev := seen[r.Name]; prev != nil {
-				warns = append(warns, fmt.Errorf("rule %q in %s is shadowed by %s", r.Name, r.Path, prev.Path))
+				warns = append(warns, fmt.Errorf("rule %q in %s is shadowed by %s: %w", r.Name, r.Path, prev.Path, config.ErrShadowed))
 				continue
 			}
 			seen[r.Name] = r

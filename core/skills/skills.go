@@ -100,7 +100,7 @@ func Discover(opts Options) (*Set, []error) {
 			}
 			seenFile[real] = true
 			if prev := seenName[sk.Name]; prev != nil {
-				warns = append(warns, fmt.Errorf("skill %q in %s is shadowed by %s", sk.Name, sk.Path, prev.Path))
+				warns = append(warns, fmt.Errorf("skill %q in %s is shadowed by %s: %w", sk.Name, sk.Path, prev.Path, config.ErrShadowed))
 				continue
 			}
 			if !keep(sk.Name, opts) {

@@ -91,7 +91,7 @@ func Discover(dirs []config.ResourceDir) (*Set, []error) {
 				}
 			}
 			if prev := seen[t.Name]; prev != nil {
-				warns = append(warns, fmt.Errorf("template %q in %s is shadowed by %s", t.Name, file, prev.Path))
+				warns = append(warns, fmt.Errorf("template %q in %s is shadowed by %s: %w", t.Name, file, prev.Path, config.ErrShadowed))
 				continue
 			}
 			seen[t.Name] = t
