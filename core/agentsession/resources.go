@@ -84,6 +84,17 @@ func (s *Session) discoverResources(injected []string) {
 	s.toolEnv.SetInternalResources(sessionResources{r})
 }
 
+// restoreTTSR resets the stream rules' memory to the rules injected on
+// the session's current path (after a switch to another session or
+// branch).
+func (r *resources) restoreTTSR(injected []string) {
+	r.ttsrMu.Lock()
+	defer r.ttsrMu.Unlock()
+	if r.ttsr != nil {
+		r.ttsr.Reset(injected)
+	}
+}
+
 // sessionResources serves skill:// and rule:// to the read tool.
 type sessionResources struct{ r *resources }
 

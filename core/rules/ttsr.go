@@ -177,6 +177,14 @@ func (w *Watcher) Restore(names []string) {
 	}
 }
 
+// Reset forgets every injection and marks names injected instead (the
+// rules injected on another session path).
+func (w *Watcher) Reset(names []string) {
+	clear(w.injected)
+	w.pending = nil
+	w.Restore(names)
+}
+
 // BeginResponse forgets the text of the previous response.
 func (w *Watcher) BeginResponse() {
 	clear(w.bufs)

@@ -138,3 +138,18 @@ func TestInjectionText(t *testing.T) {
 		t.Errorf("text:\n%s", got)
 	}
 }
+
+func TestWatcherReset(t *testing.T) {
+	a, b := &Rule{Name: "a", Condition: []string{"aaa"}}, &Rule{Name: "b", Condition: []string{"bbb"}}
+	w, _ := NewWatcher([]*Rule{a, b}, ttsrOn(InterruptAlways))
+	w.BeginResponse()
+	if feed(w, KindText, "", 0, "aaa") == nil {
+		t.Fatal("a did not fire")
+	}
+	// Another session path on which only b fired: a may fire again, b not.
+	w.Reset([]string{"b"})
+	w.BeginResponse()
+	if m := feed(w, KindText, "", 0, "bbb aaa"); m == nil || strings.Join(m.Names(), ",") != "a" {
+		t.Errorf("after Reset: %+v", m)
+	}
+}
