@@ -233,3 +233,24 @@ func TestTTSRNeverModeFollowsTheTurn(t *testing.T) {
 		t.Errorf("second request:\n%s", second)
 	}
 }
+
+// Subagents get the parent's skills and rules without discovering again.
+func TestChildInheritsSkillsAndRules(t *testing.T) {
+	f := newFixture(t, keyEnv)
+	writeFile(t, filepath.Join(f.home, ".gopi", "agent", "skills", "pdf", "SKILL.md"), "---\ndescription: Work with PDF files\n---\nUse pdftotext.\n")
+	writeFile(t, filepath.Join(f.project, ".gopi", "rules", "go.md"), "---\ndescription: Go conventions\n---\nGo text.\n")
+	cfg := f.config()
+	reg := f.registry(cfg)
+	s := f.open(Options{Config: cfg, Models: reg, Model: f.model(reg, "anthropic/claude-sonnet-4-5"), NoTitle: true, NoSession: true})
+	child, err := s.NewChild(context.Background(), ChildOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer child.Close()
+	if len(child.Skills()) != 1 || child.Rules() != s.Rules() {
+		t.Errorf("child skills %v, same rules %v", child.Skills(), child.Rules() == s.Rules())
+	}
+	if sp := child.SystemPrompt(); !strings.Contains(sp, "- pdf: Work with PDF files") || !strings.Contains(sp, "- go: Go conventions") {
+		t.Error("the child's system prompt lacks the parent's skills or rules")
+	}
+}
