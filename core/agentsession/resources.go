@@ -111,6 +111,19 @@ func (sr sessionResources) ReadInternal(url string) (string, string, bool, error
 	return "", "", false, nil
 }
 
+// InternalFile implements tool.InternalResources.
+func (sr sessionResources) InternalFile(url string) (string, bool, error) {
+	switch {
+	case strings.HasPrefix(url, skills.Scheme):
+		f, err := sr.r.skills.Resolve(url)
+		return f, true, err
+	case strings.HasPrefix(url, rules.Scheme):
+		_, f, err := sr.r.rules.Read(url)
+		return f, true, err
+	}
+	return "", false, nil
+}
+
 // promptResources returns what the system prompt lists: skills, the
 // always-apply rules and the rulebook.
 func (r *resources) promptResources() (sk []prompt.Skill, always, book []prompt.Rule) {

@@ -8,6 +8,9 @@ type InternalResources interface {
 	// and the file it came from ("" when none). served is false when the
 	// scheme is not one it serves; err is then nil.
 	ReadInternal(url string) (content, file string, served bool, err error)
+	// InternalFile returns the file behind url, for tools that work on
+	// paths (search, bash); served is false as for ReadInternal.
+	InternalFile(url string) (file string, served bool, err error)
 }
 
 // internalResourcesKey keys an Env's InternalResources.
@@ -28,4 +31,14 @@ func (e *Env) InternalResources() InternalResources {
 	v, _ := e.values.Load(internalResourcesKey{})
 	r, _ := v.(InternalResources)
 	return r
+}
+
+// InternalFile resolves an internal URL the session serves to its backing
+// file; served is false when no InternalResources serves it.
+func (e *Env) InternalFile(url string) (file string, served bool, err error) {
+	r := e.InternalResources()
+	if r == nil {
+		return "", false, nil
+	}
+	return r.InternalFile(url)
 }

@@ -21,6 +21,8 @@ func (fakeResources) ReadInternal(url string) (string, string, bool, error) {
 	return "l1\nl2\nl3\nl4\nl5\nl6\nl7\nl8\nl9\nl10\nl11\nl12\n", "/skills/doc/SKILL.md", true, nil
 }
 
+func (fakeResources) InternalFile(string) (string, bool, error) { return "", false, nil }
+
 func TestReadSessionResources(t *testing.T) {
 	env := tool.NewEnv(t.TempDir())
 	env.SetInternalResources(fakeResources{})
