@@ -74,3 +74,24 @@ func TestSkillsCommandAndCompletion(t *testing.T) {
 		}
 	}
 }
+
+// A stream rule stops an answer that breaks it; the transcript says so and
+// shows the answer given with the rule in front of the model.
+func TestStreamRuleNote(t *testing.T) {
+	r := newRigFull(t, "", func(o *agentsession.Options, _ *models.Registry) {
+		write(t, filepath.Join(o.Cwd, ".gopi", "rules", "nolog.md"), "---\ncondition: \"console\\\\.log\"\n---\nNo console.log calls.\n")
+	},
+		mockllm.Turn{Blocks: []mockllm.Block{text("I will add console.log calls everywhere and then some more text")}, ChunkSize: 4, StallAfterDeltas: 12},
+		answer("Using the logger."),
+	)
+	r.typeAndSend("add logging")
+	r.idle()
+	for _, want := range []string{"stopped and asked again with rule nolog", "Using the logger."} {
+		if !r.printedHas(want) {
+			t.Errorf("the transcript lacks %q:\n%s", want, r.transcript())
+		}
+	}
+	if b := string(r.llm.Requests()[1].Body); !strings.Contains(b, "No console.log calls.") {
+		t.Errorf("the rule did not reach the second request:\n%s", b)
+	}
+}
