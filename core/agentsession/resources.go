@@ -3,6 +3,7 @@ package agentsession
 import (
 	"encoding/json"
 	"fmt"
+	"path/filepath"
 	"strings"
 	"sync"
 
@@ -50,8 +51,10 @@ func (s *Session) discoverResources(injected []string) {
 	case s.opts.NoSkills:
 		r.skills = &skills.Set{}
 	default:
+		st := s.cfg.Settings.Skills()
+		st.CustomDirectories = absDirs(st.CustomDirectories, s.cfg.Home, s.opts.Cwd)
 		var warns []error
-		r.skills, warns = skills.Discover(skills.Options{Roots: dirs.SkillDirs(), Settings: s.cfg.Settings.Skills(), Patterns: s.opts.SkillPatterns})
+		r.skills, warns = skills.Discover(skills.Options{Roots: dirs.SkillDirs(), Settings: st, Patterns: s.opts.SkillPatterns})
 		r.warnings = append(r.warnings, warns...)
 	}
 	switch {
@@ -93,6 +96,26 @@ func (r *resources) restoreTTSR(injected []string) {
 	if r.ttsr != nil {
 		r.ttsr.Reset(injected)
 	}
+}
+
+// absDirs expands "~/" and makes paths absolute against cwd.
+func absDirs(dirs []string, home, cwd string) []string {
+	out := make([]string, 0, len(dirs))
+	for _, d := range dirs {
+		d = strings.TrimSpace(d)
+		switch {
+		case d == "":
+			continue
+		case d == "~":
+			d = home
+		case strings.HasPrefix(d, "~/"):
+			d = filepath.Join(home, d[2:])
+		case !filepath.IsAbs(d):
+			d = filepath.Join(cwd, d)
+		}
+		out = append(out, filepath.Clean(d))
+	}
+	return out
 }
 
 // sessionResources serves skill:// and rule:// to the read tool.

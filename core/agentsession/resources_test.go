@@ -254,3 +254,23 @@ func TestChildInheritsSkillsAndRules(t *testing.T) {
 		t.Error("the child's system prompt lacks the parent's skills or rules")
 	}
 }
+
+// skills.customDirectories: "~/" and relative paths work; nested roots are
+// scanned one level deep like the others.
+func TestCustomSkillDirectories(t *testing.T) {
+	f := newFixture(t, keyEnv)
+	writeFile(t, filepath.Join(f.home, "team", "skills", "deploy", "SKILL.md"), "---\ndescription: Deploy the service\n---\nx\n")
+	writeFile(t, filepath.Join(f.project, "tools", "skills", "lint", "SKILL.md"), "---\ndescription: Lint\n---\ny\n")
+	writeFile(t, filepath.Join(f.project, "tools", "skills", "nodesc", "SKILL.md"), "no front matter\n")
+	writeFile(t, filepath.Join(f.home, ".gopi", "agent", "config.yml"), "skills:\n  customDirectories: [\"~/team/skills\", \"tools/skills\"]\n")
+	cfg := f.config()
+	reg := f.registry(cfg)
+	s := f.open(Options{Config: cfg, Models: reg, Model: f.model(reg, "anthropic/claude-sonnet-4-5"), NoTitle: true, NoSession: true})
+	var names []string
+	for _, sk := range s.Skills() {
+		names = append(names, sk.Name)
+	}
+	if strings.Join(names, ",") != "deploy,lint" {
+		t.Errorf("skills %v, want deploy and lint (custom directories need a description)", names)
+	}
+}
