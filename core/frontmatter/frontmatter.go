@@ -97,8 +97,7 @@ func Bool(meta map[string]any, key string) bool {
 }
 
 // Strings returns meta[key] as a list of strings: a YAML list (non-string
-// elements skipped) or a single string (one element; from the fallback
-// reading, a comma-separated list is split).
+// elements skipped) or a single string (one element).
 func Strings(meta map[string]any, key string) []string {
 	switch v := meta[key].(type) {
 	case []any:
