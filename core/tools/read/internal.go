@@ -2,6 +2,7 @@ package read
 
 import (
 	"context"
+	"os"
 	"strings"
 
 	"github.com/gopi-agent/gopi/core/tool"
@@ -24,8 +25,8 @@ func isInternalURL(target string) bool {
 // readInternal pages an internal resource in memory. Internal resources
 // are immutable, so they never carry edit anchors and are not recorded in
 // the read cache.
-func (t *Tool) readInternal(_ context.Context, target string) (*tool.Result, error) {
-	if res, served, err := t.readSessionResource(target); served {
+func (t *Tool) readInternal(ctx context.Context, target string) (*tool.Result, error) {
+	if res, served, err := t.readSessionResource(ctx, target); served {
 		return res, err
 	}
 	agent := strings.HasPrefix(target, tool.AgentScheme)
@@ -62,7 +63,7 @@ func (t *Tool) readInternal(_ context.Context, target string) (*tool.Result, err
 
 // readSessionResource reads a URL the session serves (skill://, rule://;
 // see tool.InternalResources). served is false when it serves none such.
-func (t *Tool) readSessionResource(target string) (res *tool.Result, served bool, err error) {
+func (t *Tool) readSessionResource(ctx context.Context, target string) (res *tool.Result, served bool, err error) {
 	r := t.env.InternalResources()
 	if r == nil {
 		return nil, false, nil
@@ -70,6 +71,13 @@ func (t *Tool) readSessionResource(target string) (res *tool.Result, served bool
 	ref, sel, err := SplitSelector(target)
 	if err != nil {
 		return nil, false, nil
+	}
+	// A directory (skill://name/references) is listed like a local one.
+	if dir, served, err := r.InternalFile(ref); served && err == nil {
+		if fi, serr := os.Stat(dir); serr == nil && fi.IsDir() {
+			res, err := t.readLocal(ctx, dir)
+			return res, true, err
+		}
 	}
 	content, file, served, err := r.ReadInternal(ref)
 	if !served {

@@ -2,6 +2,8 @@ package read
 
 import (
 	"errors"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -21,7 +23,15 @@ func (fakeResources) ReadInternal(url string) (string, string, bool, error) {
 	return "l1\nl2\nl3\nl4\nl5\nl6\nl7\nl8\nl9\nl10\nl11\nl12\n", "/skills/doc/SKILL.md", true, nil
 }
 
-func (fakeResources) InternalFile(string) (string, bool, error) { return "", false, nil }
+// refsDir is the directory fakeResources serves as skill://doc/refs.
+var refsDir string
+
+func (fakeResources) InternalFile(url string) (string, bool, error) {
+	if url == "skill://doc/refs" {
+		return refsDir, true, nil
+	}
+	return "", false, nil
+}
 
 func TestReadSessionResources(t *testing.T) {
 	env := tool.NewEnv(t.TempDir())
@@ -35,6 +45,13 @@ func TestReadSessionResources(t *testing.T) {
 	}
 	if res := call(t, env, "skill://nope"); !res.IsError || !strings.Contains(res.FirstText(), "skills: doc") {
 		t.Errorf("unknown: %q", res.FirstText())
+	}
+	refsDir = t.TempDir()
+	if err := os.WriteFile(filepath.Join(refsDir, "tables.md"), []byte("x"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if res := call(t, env, "skill://doc/refs"); res.IsError || !strings.Contains(res.FirstText(), "tables.md") {
+		t.Errorf("directory: %q", res.FirstText())
 	}
 	if res := call(t, env, "rule://x"); !res.IsError || !strings.Contains(res.FirstText(), "not available in this session") {
 		t.Errorf("unserved scheme: %q", res.FirstText())
