@@ -12,6 +12,7 @@ import (
 	"bytes"
 	"fmt"
 	"regexp"
+	"strconv"
 	"strings"
 
 	"gopkg.in/yaml.v3"
@@ -39,7 +40,11 @@ func Parse(content []byte) (meta map[string]any, body string, err error) {
 	body = strings.TrimSpace(after)
 	var m map[string]any
 	if yerr := yaml.Unmarshal([]byte(header), &m); yerr != nil {
-		return fallback(header), body, fmt.Errorf("front matter is not valid YAML (%w); fix it so every field is read", yerr)
+		// Cursor writes unquoted globs (globs: *.ts), which YAML reads as
+		// an alias: quote such values and try again before giving up.
+		if fixed, ok := quoteStars(header); !ok || yaml.Unmarshal([]byte(fixed), &m) != nil {
+			return fallback(header), body, fmt.Errorf("front matter is not valid YAML (%w); fix it so every field is read", yerr)
+		}
 	}
 	if m == nil {
 		m = map[string]any{}
@@ -65,6 +70,21 @@ func cutClosing(s string) (header, after string, ok bool) {
 		off = next
 	}
 	return "", "", false
+}
+
+// starValue is a "key: *…" line.
+var starValue = regexp.MustCompile(`(?m)^([A-Za-z0-9_-]+):[ \t]+(\*[^\n]*?)[ \t]*$`)
+
+// quoteStars quotes values that start with "*"; ok is false when there is
+// none.
+func quoteStars(header string) (string, bool) {
+	if !starValue.MatchString(header) {
+		return "", false
+	}
+	return starValue.ReplaceAllStringFunc(header, func(line string) string {
+		g := starValue.FindStringSubmatch(line)
+		return g[1] + ": " + strconv.Quote(g[2])
+	}), true
 }
 
 // fallback reads "key: value" lines.

@@ -17,6 +17,7 @@ func TestParse(t *testing.T) {
 		{"empty header", "---\n---\nBody", map[string]any{}, "Body", false},
 		{"broken yaml falls back", "---\nname: x\ndescription: [unclosed\n---\nBody", map[string]any{"name": "x", "description": "[unclosed"}, "Body", true},
 		{"unclosed", "---\nname: x\nBody", nil, "---\nname: x\nBody", true},
+		{"cursor globs", "---\ndescription: TS\nglobs: *.ts,src/**/*.tsx\nalwaysApply: false\n---\nB", map[string]any{"description": "TS", "globs": "*.ts,src/**/*.tsx", "alwaysApply": false}, "B", false},
 		{"crlf", "---\r\nname: y\r\n---\r\nB\r\n", map[string]any{"name": "y"}, "B", false},
 	}
 	for _, c := range cases {

@@ -192,6 +192,15 @@ func load(file, name string, d config.ResourceDir) (*Rule, error) {
 		Provider:      d.Provider,
 		Level:         d.Level,
 	}
+	if len(r.Globs) == 1 && strings.Contains(r.Globs[0], ",") {
+		// Cursor's comma-separated form: globs: *.ts,*.tsx
+		r.Globs = nil
+		for _, g := range strings.Split(frontmatter.String(meta, "globs"), ",") {
+			if g = strings.TrimSpace(g); g != "" {
+				r.Globs = append(r.Globs, g)
+			}
+		}
+	}
 	if len(r.Condition) == 0 {
 		r.Condition = frontmatter.Strings(meta, "ttsr_trigger")
 	}

@@ -41,7 +41,7 @@ func TestDiscoverBucketsAndPriority(t *testing.T) {
 	write(t, filepath.Join(d.AgentDir, "rules", "book.md"), "---\ndescription: user copy\n---\nuser\n")
 	write(t, filepath.Join(d.OMPAgentDir, "rules", "omp-only.md"), "---\ndescription: from omp\n---\nomp\n")
 	write(t, filepath.Join(d.Cwd, ".cursor", "rules", "book.mdc"), "---\ndescription: cursor copy\n---\ncursor\n")
-	write(t, filepath.Join(d.Cwd, ".cursor", "rules", "cur.mdc"), "---\ndescription: cursor rule\n---\ncursor\n")
+	write(t, filepath.Join(d.Cwd, ".cursor", "rules", "cur.mdc"), "---\ndescription: cursor rule\nglobs: *.ts, *.tsx\n---\ncursor\n")
 	write(t, filepath.Join(d.Home, ".codeium", "windsurf", "memories", "global_rules.md"), "---\nalwaysApply: true\n---\nWindsurf global.\n")
 	write(t, filepath.Join(filepath.Dir(d.Cwd), ".clinerules", "cur.md"), "---\ndescription: cline copy\n---\ncline\n")
 	write(t, filepath.Join(filepath.Dir(d.Cwd), ".clinerules", "cl.md"), "---\ndescription: cline rule\n---\ncline\n")
@@ -68,7 +68,7 @@ func TestDiscoverBucketsAndPriority(t *testing.T) {
 	if r, _ := set.Get("book"); r == nil || r.Description != "Go style" || r.Globs[0] != "*.go" {
 		t.Errorf("book = %+v", r)
 	}
-	if r, _ := set.Get("cur"); r == nil || r.Provider != config.ProviderCursor {
+	if r, _ := set.Get("cur"); r == nil || r.Provider != config.ProviderCursor || strings.Join(r.Globs, "|") != "*.ts|*.tsx" {
 		t.Errorf("cur = %+v, want cursor's", r)
 	}
 	var joined string
