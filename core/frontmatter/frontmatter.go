@@ -40,9 +40,11 @@ func Parse(content []byte) (meta map[string]any, body string, err error) {
 	body = strings.TrimSpace(after)
 	var m map[string]any
 	if yerr := yaml.Unmarshal([]byte(header), &m); yerr != nil {
-		// Cursor writes unquoted globs (globs: *.ts), which YAML reads as
-		// an alias: quote such values and try again before giving up.
-		if fixed, ok := quoteStars(header); !ok || yaml.Unmarshal([]byte(fixed), &m) != nil {
+		// Hand-written headers often hold plain values YAML refuses:
+		// Cursor's unquoted globs (globs: *.ts, read as an alias) and
+		// descriptions with a colon (description: Use when: …). Quote
+		// those and try again before giving up.
+		if fixed, ok := quotePlain(header); !ok || yaml.Unmarshal([]byte(fixed), &m) != nil {
 			return fallback(header), body, fmt.Errorf("front matter is not valid YAML (%w); fix it so every field is read", yerr)
 		}
 	}
@@ -72,19 +74,25 @@ func cutClosing(s string) (header, after string, ok bool) {
 	return "", "", false
 }
 
-// starValue is a "key: *…" line.
-var starValue = regexp.MustCompile(`(?m)^([A-Za-z0-9_-]+):[ \t]+(\*[^\n]*?)[ \t]*$`)
+// plainLine is a top-level "key: value" line.
+var plainLine = regexp.MustCompile(`^([A-Za-z0-9_-]+):[ \t]+(.*?)[ \t]*$`)
 
-// quoteStars quotes values that start with "*"; ok is false when there is
-// none.
-func quoteStars(header string) (string, bool) {
-	if !starValue.MatchString(header) {
-		return "", false
+// quotePlain quotes top-level values that start with "*" or hold ": ";
+// ok is false when there is none.
+func quotePlain(header string) (string, bool) {
+	lines := strings.Split(header, "\n")
+	changed := false
+	for i, line := range lines {
+		g := plainLine.FindStringSubmatch(line)
+		if g == nil || g[2] == "" || strings.ContainsAny(g[2][:1], `"'[{|>&!#`) {
+			continue
+		}
+		if strings.HasPrefix(g[2], "*") || strings.Contains(g[2], ": ") {
+			lines[i] = g[1] + ": " + strconv.Quote(g[2])
+			changed = true
+		}
 	}
-	return starValue.ReplaceAllStringFunc(header, func(line string) string {
-		g := starValue.FindStringSubmatch(line)
-		return g[1] + ": " + strconv.Quote(g[2])
-	}), true
+	return strings.Join(lines, "\n"), changed
 }
 
 // fallback reads "key: value" lines.

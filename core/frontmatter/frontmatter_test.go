@@ -18,6 +18,7 @@ func TestParse(t *testing.T) {
 		{"broken yaml falls back", "---\nname: x\ndescription: [unclosed\n---\nBody", map[string]any{"name": "x", "description": "[unclosed"}, "Body", true},
 		{"unclosed", "---\nname: x\nBody", nil, "---\nname: x\nBody", true},
 		{"cursor globs", "---\ndescription: TS\nglobs: *.ts,src/**/*.tsx\nalwaysApply: false\n---\nB", map[string]any{"description": "TS", "globs": "*.ts,src/**/*.tsx", "alwaysApply": false}, "B", false},
+		{"colon in a value", "---\nname: x\ndescription: Use when: the user asks\n---\nB", map[string]any{"name": "x", "description": "Use when: the user asks"}, "B", false},
 		{"crlf", "---\r\nname: y\r\n---\r\nB\r\n", map[string]any{"name": "y"}, "B", false},
 	}
 	for _, c := range cases {
