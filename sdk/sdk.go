@@ -20,7 +20,12 @@
 // in-memory (InMemory) or resumed (OpenSession, ContinueRecent) session,
 // Options.Model for a fixed model, Options.ToolNames to limit the
 // built-in tools, Options.ExtraTools for your own tools, Options.Hooks to
-// observe or veto tool calls and see provider requests.
+// observe or veto tool calls and see provider requests. Skills, rules and
+// prompt templates are discovered as for the command; Options.Skills,
+// Options.Rules and Options.Templates supply your own sets (see
+// core/skills, core/rules, core/templates), Options.NoSkills and
+// Options.NoRules turn them off, and Session.Prompt expands
+// "/skill:<name>" and "/<template> args".
 //
 // Events are the objects gopi prints in --mode json: marshal one with
 // encoding/json to get that line.

@@ -75,9 +75,9 @@ func newAgentFlagSet(f *agentFlags) *pflag.FlagSet {
 	fs.StringArrayVar(&f.hooks, "hook", nil, "load a hook file (loaded as an extension)")
 	fs.StringArrayVarP(&f.hooks, "extension", "e", nil, "load an extension (a .ts/.js file or a directory); repeatable")
 	fs.BoolVar(&f.noExtensions, "no-extensions", false, "do not load extensions (neither discovered nor given with -e)")
-	fs.BoolVar(&f.noSkills, "no-skills", false, "accepted for compatibility (gopi loads no skills yet)")
-	fs.StringVar(&f.skills, "skills", "", "accepted for compatibility (gopi loads no skills yet)")
-	fs.BoolVar(&f.noRules, "no-rules", false, "accepted for compatibility (gopi loads no rules yet)")
+	fs.BoolVar(&f.noSkills, "no-skills", false, "do not discover or offer skills")
+	fs.StringVar(&f.skills, "skills", "", "comma-separated globs: keep only the skills whose name matches (e.g. git-*,docker)")
+	fs.BoolVar(&f.noRules, "no-rules", false, "do not discover or apply rules")
 	fs.StringVar(&f.export, "export", "", "export a session file to a self-contained HTML page and exit (the first message names the page; default gopi-session-<name>.html)")
 	fs.StringVar(&f.listModels, "list-models", "", "list the models (optionally matching a search) and exit")
 	fs.BoolVar(&f.noTitle, "no-title", false, "do not generate a session title (also PI_NO_TITLE)")
@@ -450,6 +450,13 @@ func (f *agentFlags) sessionOptions(env *cliEnv, cfg *config.Config, reg *models
 		SystemPrompt:       f.systemPrompt,
 		AppendSystemPrompt: f.appendSystemPrompt,
 		NoTitle:            f.noTitle,
+		NoSkills:           f.noSkills,
+		NoRules:            f.noRules,
+	}
+	for _, pat := range strings.Split(f.skills, ",") {
+		if pat = strings.TrimSpace(pat); pat != "" {
+			opts.SkillPatterns = append(opts.SkillPatterns, pat)
+		}
 	}
 	if f.thinking != "" {
 		opts.Thinking = ai.ThinkingLevel(f.thinking)
@@ -889,6 +896,11 @@ func (f *agentFlags) openSession(ctx context.Context, env *cliEnv, cfg *config.C
 	}
 	if msg := s.ModelFallbackMessage(); msg != "" {
 		fmt.Fprintf(env.stderr, "gopi: %s\n", msg)
+	}
+	for _, w := range s.ResourceWarnings() {
+		if !errors.Is(w, config.ErrShadowed) { // copies in several agents' directories are normal
+			fmt.Fprintf(env.stderr, "gopi: warning: %v\n", w)
+		}
 	}
 	attach(s)
 	return s, true

@@ -56,6 +56,10 @@ type Options struct {
 	// their last tool.DefaultMaxBytes and the whole text goes to Artifacts.
 	// 0 means DefaultMaxResultBytes.
 	MaxResultBytes int
+	// Interrupter, when set, sees each event of a streaming response
+	// (not the terminal one); a non-nil answer stops the response and asks
+	// again (see StreamInterrupt). It runs on the loop's goroutine.
+	Interrupter func(ev ai.Event) *StreamInterrupt
 	// AbortGrace is how long an aborted stream may take to end by itself
 	// before the loop ends it; 0 means 2 s.
 	AbortGrace time.Duration

@@ -57,4 +57,12 @@
 // context, tool calls, tool results and provider requests at the points the
 // extension system needs; the same Hooks value carries the session-level
 // compaction points, which the session runtime (core/agentsession) runs.
+//
+// # Stopping a response while it streams
+//
+// Options.Interrupter sees each stream event; when it answers with a
+// StreamInterrupt the stream is cancelled (the run goes on), the stopped
+// message ends as aborted and leaves the conversation unless kept, the
+// interrupt's messages are added and the model is asked again in the same
+// turn. The session's stream rules (TTSR, core/rules) use it.
 package agent

@@ -48,7 +48,7 @@ func callsTool(m *ai.AssistantMessage, name string) bool {
 // stays a complete message for the session's history (message_end) but
 // leaves the conversation the model sees.
 func (a *Agent) streamWithRetry(ctx context.Context, hooks *hookChain, forced *forcedChoice) *ai.AssistantMessage {
-	msg := a.streamOnce(ctx, hooks, forced)
+	msg := a.streamInterruptible(ctx, hooks, forced)
 	retries := 0
 	for {
 		opts := a.Retry()
@@ -88,7 +88,22 @@ func (a *Agent) streamWithRetry(ctx context.Context, hooks *hookChain, forced *f
 			a.emit(AutoRetryEnd{Attempt: retries, FinalError: finalErr})
 			return msg
 		}
-		msg = a.streamOnce(ctx, hooks, forced)
+		msg = a.streamInterruptible(ctx, hooks, forced)
+	}
+}
+
+// streamInterruptible streams a response; while the interrupter stops
+// responses (and the run goes on), it applies the interrupt and streams
+// again. Each rule fires once per interrupter decision, so this ends when
+// the interrupter has nothing more to say.
+func (a *Agent) streamInterruptible(ctx context.Context, hooks *hookChain, forced *forcedChoice) *ai.AssistantMessage {
+	for {
+		intr := &interruptible{fn: a.opts.Interrupter}
+		msg := a.streamOnce(ctx, hooks, forced, intr)
+		if intr.hit == nil || ctx.Err() != nil {
+			return msg
+		}
+		a.applyInterrupt(msg, intr.hit)
 	}
 }
 
@@ -207,12 +222,16 @@ func schemaJSON(s *tool.Schema) json.RawMessage {
 
 // streamOnce streams one response into the conversation, emitting
 // message_start, message_update per stream event and message_end.
-func (a *Agent) streamOnce(ctx context.Context, hooks *hookChain, forced *forcedChoice) *ai.AssistantMessage {
+func (a *Agent) streamOnce(ctx context.Context, hooks *hookChain, forced *forcedChoice, intr *interruptible) *ai.AssistantMessage {
 	req := a.request(ctx, hooks, forced)
 	model := req.Model
 	began := a.now()
 	var ttft int64 // ms to the first content delta, 0 until then
-	s := a.opts.Stream(ctx, req)
+	// The stream has its own context so that an interrupt can stop it
+	// without aborting the run.
+	sctx, stop := context.WithCancel(ctx)
+	defer stop()
+	s := a.opts.Stream(sctx, req)
 
 	var partial *ai.AssistantMessage
 	started := false
@@ -248,7 +267,7 @@ func (a *Agent) streamOnce(ctx context.Context, hooks *hookChain, forced *forced
 	}
 
 	for {
-		ev, ok := s.Next(ctx)
+		ev, ok := s.Next(sctx)
 		if !ok {
 			// The run was aborted: give the provider a moment to end the
 			// stream itself (its aborted message keeps the partial
@@ -267,6 +286,9 @@ func (a *Agent) streamOnce(ctx context.Context, hooks *hookChain, forced *forced
 			setPartial(p)
 			started = true
 			a.emit(MessageStart{Message: p})
+			if intr.observe(ev) {
+				stop()
+			}
 		case ev.Type.IsTerminal():
 			final := ev.Message
 			if final == nil {
@@ -286,8 +308,11 @@ func (a *Agent) streamOnce(ctx context.Context, hooks *hookChain, forced *forced
 					setPartial(ev.Partial)
 				}
 			}
-			if ctx.Err() == nil {
+			if sctx.Err() == nil {
 				a.emit(MessageUpdate{Message: partial, AssistantMessageEvent: ev})
+				if intr.observe(ev) {
+					stop()
+				}
 			}
 		}
 	}

@@ -76,6 +76,10 @@ func (s *Session) NewChild(ctx context.Context, o ChildOptions) (*Session, error
 		Stream:             s.opts.Stream,
 		position:           &pos,
 		artifacts:          o.Artifacts,
+		// Subagents work with the parent's skills and rules (found once).
+		Skills:    s.res.skills,
+		Rules:     s.res.rules,
+		Templates: s.res.templates,
 	})
 	if err != nil {
 		store.Close()

@@ -33,4 +33,18 @@
 // and fail with ErrWorking while a run streams; a failure or an abort
 // leaves the session as it was. Extensions see and may veto them through
 // the session hook points of agent.Hooks.
+//
+// # Skills, rules and prompt templates
+//
+// New discovers the skills (core/skills), rules (core/rules) and prompt
+// templates (core/templates) of the working directory once; subagents
+// reuse the parent's. The system prompt lists the skills and the rulebook
+// and carries the always-apply rules; the read tool (and search and bash)
+// resolve skill:// and rule:// through the session. Prompt expands
+// "/skill:<name> [text]" into a custom message with the skill's text and
+// "/<template> args" into the filled-in template. Stream rules watch each
+// response through the agent's interrupter: a match stops the response,
+// adds the rule (a hidden custom message, stored with a ttsr_injection
+// entry, announced by a ttsr_triggered event) and asks again, or adds the
+// rule after the turn when the rule's interrupt mode says not to stop.
 package agentsession

@@ -3,6 +3,7 @@ package agentsession
 import (
 	"github.com/gopi-agent/gopi/core/agent"
 	"github.com/gopi-agent/gopi/core/ai"
+	"github.com/gopi-agent/gopi/core/message"
 )
 
 // onAgentEvent stores every completed message and forwards the event to
@@ -11,8 +12,15 @@ func (s *Session) onAgentEvent(ev agent.Event) {
 	// Errors are latched by the store; Prompt and Err report them.
 	switch e := ev.(type) {
 	case agent.MessageEnd:
+		if am, ok := e.Message.(*ai.AssistantMessage); ok && !s.storeStopped(am) {
+			break
+		}
 		_, _ = s.Store().AppendMessage(e.Message)
+		if c, ok := e.Message.(*message.Custom); ok && c.CustomType == CustomTypeTTSR {
+			s.onTTSRMessage(c)
+		}
 	case agent.TurnEnd:
+		s.ttsrTurnEnd()
 		// One fsync per turn instead of one per message (see StoreOptions).
 		_ = s.Store().Flush()
 	case agent.AgentEnd:

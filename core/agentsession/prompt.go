@@ -63,12 +63,19 @@ func (s *Session) Prompt(ctx context.Context, text string, opts PromptOptions) e
 	if s.isClosed() {
 		return errClosed
 	}
-	um := userMessage(text, opts.Images)
-	if opts.Attribution != "" {
-		um.Attribution = opts.Attribution
+	first, text, err := s.expandPrompt(text, opts)
+	if err != nil {
+		return err
+	}
+	if first == nil {
+		um := userMessage(text, opts.Images)
+		if opts.Attribution != "" {
+			um.Attribution = opts.Attribution
+		}
+		first = um
 	}
 	if s.agent.IsRunning() {
-		return s.queue(um, opts.StreamingBehavior)
+		return s.queue(first, opts.StreamingBehavior)
 	}
 	// The work after a run (maintenance, reminders) or a compaction may
 	// still hold the turn: the prompt follows it.
@@ -85,9 +92,9 @@ func (s *Session) Prompt(ctx context.Context, text string, opts PromptOptions) e
 	gen := s.abortGeneration()
 	// A context left too large by the previous prompt is compacted first.
 	s.prePromptCheck(ctx)
-	msgs := []ai.Message{um}
+	msgs := []ai.Message{first}
 	if len(opts.Files) > 0 {
-		msgs = append(msgs, &message.FileMention{Files: opts.Files, Timestamp: um.Timestamp})
+		msgs = append(msgs, &message.FileMention{Files: opts.Files, Timestamp: nowMillis()})
 	}
 	s.mu.Lock()
 	msgs = append(msgs, s.nextTurn...)
@@ -97,7 +104,7 @@ func (s *Session) Prompt(ctx context.Context, text string, opts PromptOptions) e
 	s.inputHooks(ctx, &agent.InputEvent{Text: text, Images: len(opts.Images)})
 	s.maybeTitle(text)
 	planBefore := todo.For(s.toolEnv).Version()
-	err := s.agent.Prompt(ctx, msgs...)
+	err = s.agent.Prompt(ctx, msgs...)
 	if errors.Is(err, agent.ErrBusy) {
 		// A run started outside the session (through Agent()).
 		return s.queue(msgs[0], opts.StreamingBehavior)

@@ -17,7 +17,10 @@ import (
 	"github.com/gopi-agent/gopi/core/config"
 	"github.com/gopi-agent/gopi/core/message"
 	"github.com/gopi-agent/gopi/core/prompt"
+	"github.com/gopi-agent/gopi/core/rules"
 	"github.com/gopi-agent/gopi/core/session"
+	"github.com/gopi-agent/gopi/core/skills"
+	"github.com/gopi-agent/gopi/core/templates"
 	"github.com/gopi-agent/gopi/core/tool"
 	"github.com/gopi-agent/gopi/core/tools/job"
 	"github.com/gopi-agent/gopi/core/tools/registry"
@@ -72,6 +75,21 @@ type Options struct {
 	// beginning of New.
 	GitStatus *prompt.StatusProbe
 
+	// Skills, when set, are the session's skills instead of discovering
+	// them (core/skills); NoSkills turns skills off (--no-skills);
+	// SkillPatterns keeps only skills whose name matches one of these
+	// globs (--skills).
+	Skills        *skills.Set
+	NoSkills      bool
+	SkillPatterns []string
+	// Rules, when set, are the session's rules instead of discovering them
+	// (core/rules); NoRules turns rules off (--no-rules).
+	Rules   *rules.Set
+	NoRules bool
+	// Templates, when set, are the prompt templates /name expands instead
+	// of discovering them (core/templates).
+	Templates *templates.Set
+
 	// Hooks are the agent loop's extension points.
 	Hooks []*agent.Hooks
 	// NoTitle turns off automatic session titles (also PI_NO_TITLE).
@@ -106,6 +124,7 @@ type Session struct {
 	agent      *agent.Agent
 	fallback   string         // why the session's own model could not be restored, if it could not
 	promptInfo *prompt.Prompt // the built system prompt with its environment facts and context files
+	res        resources      // skills, rules, templates and the stream-rule watcher (resources.go)
 
 	mu             sync.Mutex
 	store          *session.Manager
@@ -223,6 +242,7 @@ func New(ctx context.Context, opts Options) (*Session, error) {
 	s.toolEnv = s.newToolEnv(store)
 	s.restoreTodos(store)
 	task.Bind(s.toolEnv, taskHost{s})
+	s.discoverResources(sctx.InjectedTTSRRules)
 	tools, err := s.buildTools(s.toolEnv)
 	if err != nil {
 		return nil, err
@@ -253,6 +273,7 @@ func New(ctx context.Context, opts Options) (*Session, error) {
 		Retry:          agent.RetryOptions{Enabled: retry.Enabled, Policy: ai.RetryPolicy{MaxAttempts: retry.MaxRetries, BaseDelay: retry.BaseDelay}},
 		Hooks:          opts.Hooks,
 		Artifacts:      s.toolEnv.Artifacts,
+		Interrupter:    s.interrupter,
 	})
 	s.unsub = s.agent.Subscribe(s.onAgentEvent)
 	resolve.For(s.toolEnv).OnPush = s.onPreviewQueued

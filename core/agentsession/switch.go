@@ -207,6 +207,7 @@ func (s *Session) reloadFromStore() error {
 		return err
 	}
 	s.restoreTodos(store)
+	s.res.restoreTTSR(sctx.InjectedTTSRRules)
 	s.mu.Lock()
 	if len(sctx.Messages) > 0 || sctx.Models["default"] != "" {
 		s.recorded.model, s.recorded.thinking = sctx.Models["default"], sctx.ThinkingLevel

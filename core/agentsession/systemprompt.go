@@ -34,7 +34,11 @@ func (s *Session) systemPrompt(tools []tool.Tool, probe *prompt.StatusProbe) (st
 		}
 		names = append(names, t.Definition().Name)
 	}
+	skills, always, book := s.res.promptResources()
 	p, err := prompt.Build(context.Background(), prompt.Options{
+		Skills:             skills,
+		AlwaysRules:        always,
+		Rulebook:           book,
 		Cwd:                s.opts.Cwd,
 		Home:               s.cfg.Home,
 		Shell:              s.cfg.Env.Get("SHELL"),

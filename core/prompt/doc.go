@@ -3,7 +3,7 @@
 // repository it runs in, and the user's and project's instruction files
 // (AGENTS.md, CLAUDE.md, …).
 //
-// A prompt has up to five parts, in this order:
+// A prompt has up to six parts, in this order:
 //
 //  1. the base: gopi's identity and working method, with the guidance for
 //     each offered tool (base.go); --system-prompt replaces it;
@@ -12,7 +12,11 @@
 //  3. the environment: date, working directory, OS, shell and git state
 //     (environment.go);
 //  4. the context files found for the working directory (contextfiles.go);
-//  5. the --append-system-prompt text.
+//  5. the rules: always-apply rules in full, then the rulebook's names and
+//     descriptions, and the skills' names and descriptions when the read
+//     tool can fetch them (resources.go; found by core/rules and
+//     core/skills);
+//  6. the --append-system-prompt text.
 //
 // Building is on the start-up path of every run, so it does no work the
 // model does not need: context files are found with a few stat and open

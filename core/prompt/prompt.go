@@ -31,6 +31,10 @@ type Options struct {
 	ContextFiles        []ContextFile // non-nil: these instead of discovering (empty: none)
 	MaxContextFileBytes int           // cap per context file; 0: DefaultMaxContextBytes; negative: none
 
+	Skills      []Skill // skills to list (only when the read tool is offered)
+	AlwaysRules []Rule  // rules whose whole text goes into the prompt
+	Rulebook    []Rule  // rules listed by name and description, read as rule://<name>
+
 	GitStatusTimeout time.Duration // how long `git status` may take (it runs during discovery); 0 skips it
 	GitStatus        *StatusProbe  // a git status started earlier (StartGitStatus) for the same repository; used instead of starting one
 }
@@ -44,8 +48,8 @@ type Prompt struct {
 }
 
 // Build assembles the system prompt for opts: the base prompt (or the
-// --system-prompt text), the environment, the context files and the
-// --append-system-prompt text. Only a prompt file that exists but cannot
+// --system-prompt text), the environment, the context files, the rules and
+// skills, and the --append-system-prompt text. Only a prompt file that exists but cannot
 // be read, or a relative working directory, is an error; everything else
 // that fails leaves its part out and adds a warning.
 func Build(ctx context.Context, opts Options) (*Prompt, error) {
@@ -111,6 +115,8 @@ func Build(ctx context.Context, opts Options) (*Prompt, error) {
 	b.WriteByte('\n')
 	writeEnv(&b, p.Env)
 	writeContextFiles(&b, p.ContextFiles)
+	writeRules(&b, opts.AlwaysRules, opts.Rulebook)
+	writeSkills(&b, opts.Skills, opts.Tools)
 	if a := strings.TrimSpace(appended); a != "" {
 		b.WriteByte('\n')
 		b.WriteString(a)

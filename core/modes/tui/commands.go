@@ -37,14 +37,17 @@ func init() {
 		{"session", "", "this session's file, messages, tokens and cost", (*model).cmdSession},
 		{"copy", "", "copy the last answer to the clipboard", (*model).cmdCopy},
 		{"settings", "", "the settings in force for this session", (*model).cmdSettings},
+		{"skills", "", "the skills, rules and prompt templates found for this session", (*model).cmdSkills},
 		{"hotkeys", "", "the key bindings", (*model).cmdHotkeys},
 		{"help", "", "this list", (*model).cmdHelp},
 		{"quit", "", "exit (also /exit)", func(m *model, _ string) tea.Cmd { return m.quit() }},
 	}
 }
 
-// command runs "/name args".
-func (m *model) command(line string) tea.Cmd {
+// command runs "/name args". A skill (/skill:<name>) or a prompt template
+// is sent to the model like a message: delivered as d while the agent
+// works.
+func (m *model) command(line string, d agentsession.Delivery) tea.Cmd {
 	name, args, _ := strings.Cut(strings.TrimPrefix(line, "/"), " ")
 	args = strings.TrimSpace(args)
 	if name == "exit" {
@@ -66,7 +69,91 @@ func (m *model) command(line string) tea.Cmd {
 			})
 		}
 	}
+	if m.promptCommand(name) {
+		if m.running {
+			return m.queue(line, d)
+		}
+		return m.prompt(line)
+	}
 	return m.printSection(m.r.errorLine(fmt.Sprintf("Unknown command /%s: /help lists the commands", name)))
+}
+
+// promptCommand reports whether /name is a skill or a prompt template,
+// which the session expands into a message.
+func (m *model) promptCommand(name string) bool {
+	if sk, ok := strings.CutPrefix(name, "skill:"); ok {
+		if !m.s.SkillCommandsEnabled() {
+			return false
+		}
+		for _, x := range m.s.Skills() {
+			if x.Name == sk {
+				return true
+			}
+		}
+		return false
+	}
+	for _, t := range m.s.Templates() {
+		if t.Name == name {
+			return true
+		}
+	}
+	return false
+}
+
+// promptCommandNames lists /skill:<name> (when skill commands are on) and
+// the templates' names, for completion.
+func (m *model) promptCommandNames() []string {
+	var out []string
+	if m.s.SkillCommandsEnabled() {
+		for _, x := range m.s.Skills() {
+			out = append(out, "skill:"+x.Name)
+		}
+	}
+	for _, t := range m.s.Templates() {
+		if !BuiltinCommand(t.Name) {
+			out = append(out, t.Name)
+		}
+	}
+	return out
+}
+
+// cmdSkills lists the skills, rules and prompt templates of the session.
+func (m *model) cmdSkills(string) tea.Cmd {
+	lines := []string{m.th.title.Render("Skills") + m.th.dim.Render("  (/skill:<name> [text] sends one; the model reads them as skill://<name>)")}
+	sks := m.s.Skills()
+	if len(sks) == 0 {
+		lines = append(lines, "  none found (see the README: <dir>/skills/<name>/SKILL.md)")
+	}
+	for _, x := range sks {
+		lines = append(lines, fmt.Sprintf("  %-24s %s %s", x.Name, clean(x.Description), m.th.dim.Render("("+x.Provider+", "+string(x.Level)+")")))
+	}
+	rs := m.s.Rules()
+	lines = append(lines, m.th.title.Render("Rules"))
+	if rs == nil || len(rs.All) == 0 {
+		lines = append(lines, "  none found")
+	} else {
+		for _, r := range rs.TTSR {
+			lines = append(lines, fmt.Sprintf("  %-24s %s", r.Name, "stream rule: "+strings.Join(r.Condition, " | ")))
+		}
+		for _, r := range rs.AlwaysApply {
+			lines = append(lines, fmt.Sprintf("  %-24s %s", r.Name, "always applied (in the system prompt)"))
+		}
+		for _, r := range rs.Rulebook {
+			lines = append(lines, fmt.Sprintf("  %-24s %s", r.Name, clean(r.Description)+" (rulebook: rule://"+r.Name+")"))
+		}
+	}
+	lines = append(lines, m.th.title.Render("Prompt templates"))
+	ts := m.s.Templates()
+	if len(ts) == 0 {
+		lines = append(lines, "  none found")
+	}
+	for _, t := range ts {
+		lines = append(lines, fmt.Sprintf("  /%-23s %s", t.Name, clean(t.Description)))
+	}
+	for _, w := range m.s.ResourceWarnings() {
+		lines = append(lines, m.r.errorLine(w.Error()))
+	}
+	return m.printSection(strings.Join(lines, "\n"))
 }
 
 // busyCmd runs work that takes a while, with a working line and Esc to
@@ -402,6 +489,13 @@ func (m *model) cmdHelp(string) tea.Cmd {
 	for _, c := range m.extCommands() {
 		lines = append(lines, fmt.Sprintf("  /%-24s %s", c.Name, clean(c.Description)+" (extension)"))
 	}
+	for _, n := range m.promptCommandNames() {
+		what := "send the skill to the model"
+		if !strings.HasPrefix(n, "skill:") {
+			what = "send the prompt template (arguments fill $1, $2, $@)"
+		}
+		lines = append(lines, fmt.Sprintf("  /%-24s %s", n+" [text]", what))
+	}
 	lines = append(lines, "  !cmd, !!cmd               run a shell command (!! keeps it out of the model's context)")
 	return m.printSection(strings.Join(lines, "\n"))
 }
@@ -420,6 +514,11 @@ func (m *model) complete() (tea.Cmd, bool) {
 		for _, c := range m.extCommands() {
 			if strings.HasPrefix(c.Name, v[1:]) {
 				names = append(names, c.Name)
+			}
+		}
+		for _, n := range m.promptCommandNames() {
+			if strings.HasPrefix(n, v[1:]) {
+				names = append(names, n)
 			}
 		}
 		switch len(names) {

@@ -3,6 +3,7 @@ package tui
 import (
 	"fmt"
 	"strconv"
+	"strings"
 	"time"
 
 	tea "charm.land/bubbletea/v2"
@@ -115,6 +116,12 @@ func (m *model) onEvent(e agent.Event) tea.Cmd {
 		case e.Result != nil:
 			return tea.Batch(m.printSection(m.r.marker("compacted: "+strconv.Itoa(e.Result.TokensBefore)+" tokens summarised")), m.refreshStatus())
 		}
+	case agentsession.TTSRTriggered:
+		what := "the answer was stopped and asked again with rule "
+		if !e.Interrupted {
+			what = "rule sent after the turn: "
+		}
+		return m.printSection(m.r.marker(what + strings.Join(e.Rules, ", ")))
 	case agentsession.TodoReminder, agentsession.TodoAutoClear:
 		// The todo list is in the transcript through the tool's results.
 	}

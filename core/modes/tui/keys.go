@@ -144,7 +144,7 @@ func (m *model) send(d agentsession.Delivery) tea.Cmd {
 	m.ed.clear()
 	switch {
 	case command:
-		return m.submit(text)
+		return m.submitAs(text, d)
 	case m.running:
 		return m.queue(text, d)
 	}
@@ -153,10 +153,16 @@ func (m *model) send(d agentsession.Delivery) tea.Cmd {
 
 // submit runs a command, a shell command, or a prompt.
 func (m *model) submit(text string) tea.Cmd {
+	return m.submitAs(text, agentsession.DeliverSteer)
+}
+
+// submitAs is submit with the delivery a skill or template command uses
+// while the agent works (Enter steers, Ctrl+Enter follows up).
+func (m *model) submitAs(text string, d agentsession.Delivery) tea.Cmd {
 	trimmed := strings.TrimSpace(text)
 	switch {
 	case strings.HasPrefix(trimmed, "/"):
-		return m.command(trimmed)
+		return m.command(trimmed, d)
 	case strings.HasPrefix(trimmed, "!"):
 		return m.bash(trimmed)
 	}

@@ -14,9 +14,9 @@ var internalURL = regexp.MustCompile(`'(?:skill|agent|artifact|plan|memory|rule|
 
 // expandURLs replaces the internal URLs in text with the paths of the
 // files they name: shell-quoted for command text, as they are for env
-// values and directories (quote false). artifact:// and agent:// (a
-// subagent's full output) resolve; the other internal schemes are errors
-// that say so.
+// values and directories (quote false). artifact://, agent:// (a
+// subagent's full output) and the session's skill:// and rule:// resolve;
+// the other internal schemes are errors that say so.
 func expandURLs(env *tool.Env, text string, quote bool) (string, error) {
 	if !strings.Contains(text, "://") {
 		return text, nil
@@ -45,6 +45,12 @@ func expandURLs(env *tool.Env, text string, quote bool) (string, error) {
 
 // resolveURL maps one internal URL to a file path.
 func resolveURL(env *tool.Env, url string) (string, error) {
+	if path, served, err := env.InternalFile(url); served { // skill://, rule://
+		if err != nil {
+			return "", tool.Errorf("Cannot resolve %s in bash command: %v", url, err)
+		}
+		return path, nil
+	}
 	scheme, _, _ := strings.Cut(url, "://")
 	if scheme != "artifact" && scheme != "agent" {
 		return "", tool.Errorf("Cannot resolve %s:// URL in bash command: %s\nThis session has no %s:// resources; only artifact:// and agent:// URLs can be used in shell commands.", scheme, url, scheme)

@@ -2,6 +2,7 @@ package read
 
 import (
 	"context"
+	"os"
 	"strings"
 
 	"github.com/gopi-agent/gopi/core/tool"
@@ -24,7 +25,10 @@ func isInternalURL(target string) bool {
 // readInternal pages an internal resource in memory. Internal resources
 // are immutable, so they never carry edit anchors and are not recorded in
 // the read cache.
-func (t *Tool) readInternal(_ context.Context, target string) (*tool.Result, error) {
+func (t *Tool) readInternal(ctx context.Context, target string) (*tool.Result, error) {
+	if res, served, err := t.readSessionResource(ctx, target); served {
+		return res, err
+	}
 	agent := strings.HasPrefix(target, tool.AgentScheme)
 	if !agent && !strings.HasPrefix(target, tool.ArtifactScheme) {
 		scheme, _, _ := strings.Cut(target, "://")
@@ -55,4 +59,37 @@ func (t *Tool) readInternal(_ context.Context, target string) (*tool.Result, err
 		return nil, err
 	}
 	return tool.TextResult(text, d), nil
+}
+
+// readSessionResource reads a URL the session serves (skill://, rule://;
+// see tool.InternalResources). served is false when it serves none such.
+func (t *Tool) readSessionResource(ctx context.Context, target string) (res *tool.Result, served bool, err error) {
+	r := t.env.InternalResources()
+	if r == nil {
+		return nil, false, nil
+	}
+	ref, sel, err := SplitSelector(target)
+	if err != nil {
+		return nil, false, nil
+	}
+	// A directory (skill://name/references) is listed like a local one.
+	if dir, served, err := r.InternalFile(ref); served && err == nil {
+		if fi, serr := os.Stat(dir); serr == nil && fi.IsDir() {
+			res, err := t.readLocal(ctx, dir)
+			return res, true, err
+		}
+	}
+	content, file, served, err := r.ReadInternal(ref)
+	if !served {
+		return nil, false, nil
+	}
+	if err != nil {
+		return nil, true, &tool.Error{Msg: err.Error(), Err: err}
+	}
+	d := &Details{Source: ref, ResolvedPath: file}
+	text, _, err := t.render(strings.NewReader(content), sel, ref, t.env.DisplayMode(sel.Raw, true), d)
+	if err != nil {
+		return nil, true, err
+	}
+	return tool.TextResult(text, d), true, nil
 }

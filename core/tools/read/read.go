@@ -55,7 +55,8 @@ const descriptionTail = ` Long files are shown in pages; follow the hint at the 
 Explicit ranges include one line before and three after as context. A directory shows a tree two
 levels deep, newest entries first, with sizes and ages. "~" is your home directory; "/" alone is the
 working directory. artifact://<id> reads the full output a truncated tool result was saved to;
-agent://<id> the full answer of a task subagent. An http(s):// or www. URL is fetched: web pages come
+agent://<id> the full answer of a task subagent; skill://<name> a skill listed in the system prompt
+(skill://<name>/<file> a file beside it) and rule://<name> a listed rule. An http(s):// or www. URL is fetched: web pages come
 back as markdown under a URL/Content-Type/Method/Notes header, 300 lines at most; url:N pages on
 without fetching again. Images (PNG, JPEG, GIF, WebP) are attached for you to look at; PDF, Word,
 Excel, PowerPoint, EPUB and RTF files are converted to text.
@@ -99,7 +100,7 @@ func (t *Tool) Definition() tool.Definition {
 		Label:       "Read",
 		Description: description(t.env.DisplayMode(false, false)),
 		Parameters: tool.Object(map[string]*tool.Schema{
-			"path": {Type: "string", MinLength: tool.Ptr(1), Description: "File or directory path (an archive member as a.zip:inner/path, a SQLite table as app.db:TABLE…), http(s) URL, artifact://<id> or agent://<id>, optionally ending with :N, :A-B, :A+C and/or :raw"},
+			"path": {Type: "string", MinLength: tool.Ptr(1), Description: "File or directory path (an archive member as a.zip:inner/path, a SQLite table as app.db:TABLE…), http(s) URL, artifact://<id>, agent://<id>, skill://<name>[/<file>] or rule://<name>, optionally ending with :N, :A-B, :A+C and/or :raw"},
 		}, "path"),
 		Concurrency:  tool.Shared,
 		NonAbortable: true,

@@ -8,8 +8,8 @@ import (
 	"github.com/gopi-agent/gopi/core/tools/pathspec"
 )
 
-// internalSchemes are the internal URL schemes of the agent; only
-// artifact:// has a backing file so far.
+// internalSchemes are the internal URL schemes of the agent; artifact://
+// and the session's skill:// and rule:// have backing files.
 var internalSchemes = []string{"agent://", "artifact://", "issue://", "local://", "mcp://", "memory://", "pi://", "pr://", "rule://", "skill://"}
 
 // target is one entry to search.
@@ -40,15 +40,19 @@ func (t *Tool) resolveTargets(entries []string) ([]target, []string, error) {
 		if pathspec.HasGlobChars(strings.TrimPrefix(in, scheme)) {
 			return nil, nil, tool.Errorf("Glob patterns are not supported for internal URLs: %s", in)
 		}
-		if scheme != tool.ArtifactScheme {
-			return nil, nil, tool.Errorf("Cannot search internal URL without a backing file: %s", in)
-		}
-		if t.env.Artifacts == nil {
-			return nil, nil, &tool.Error{Msg: tool.ErrNoArtifactsDir.Error(), Err: tool.ErrNoArtifactsDir}
-		}
-		path, err := t.env.Artifacts.Path(in)
-		if err != nil {
+		path, served, err := t.env.InternalFile(in) // skill://, rule://
+		switch {
+		case served && err != nil:
 			return nil, nil, &tool.Error{Msg: err.Error(), Err: err}
+		case served:
+		case scheme != tool.ArtifactScheme:
+			return nil, nil, tool.Errorf("Cannot search internal URL without a backing file: %s", in)
+		case t.env.Artifacts == nil:
+			return nil, nil, &tool.Error{Msg: tool.ErrNoArtifactsDir.Error(), Err: tool.ErrNoArtifactsDir}
+		default:
+			if path, err = t.env.Artifacts.Path(in); err != nil {
+				return nil, nil, &tool.Error{Msg: err.Error(), Err: err}
+			}
 		}
 		info, err := os.Stat(path)
 		if err != nil {
