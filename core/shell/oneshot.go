@@ -3,7 +3,6 @@ package shell
 import (
 	"context"
 	"fmt"
-	"io"
 	"os"
 	"os/exec"
 	"time"
@@ -42,12 +41,12 @@ func RunOnce(ctx context.Context, cfg Config, req Request) (Result, error) {
 		return Result{}, err
 	}
 	defer cfg.owner.ended(pgid)
+	exited := make(chan struct{})
 	copied := make(chan struct{})
 	go func() {
 		defer close(copied)
-		_, _ = io.CopyBuffer(discard(req.Output), outR, make([]byte, 256<<10))
+		copyOutput(discard(req.Output), outR, exited)
 	}()
-	exited := make(chan struct{})
 	var waitErr error
 	go func() {
 		waitErr = cmd.Wait()

@@ -100,7 +100,17 @@ func TestBashAsyncLimit(t *testing.T) {
 		seen[strings.TrimSpace(x.Text)] = true
 	}
 	if len(seen) != 100 {
-		t.Fatalf("%d distinct results", len(seen))
+		count := map[string]int{}
+		for _, x := range got {
+			count[strings.TrimSpace(x.Text)]++
+		}
+		var dups []string
+		for text, n := range count {
+			if n > 1 {
+				dups = append(dups, fmt.Sprintf("%d× %q", n, text))
+			}
+		}
+		t.Fatalf("%d distinct results; repeated: %v", len(seen), dups)
 	}
 }
 
@@ -122,9 +132,15 @@ func TestBashAutoBackground(t *testing.T) {
 	}
 	var u updates
 	start := time.Now()
-	o = callCtx(context.Background(), t, env, `{"command": "echo first; sleep 1; echo second"}`, u.fn)
-	if el := time.Since(start); el < 250*time.Millisecond || el > 900*time.Millisecond {
-		t.Fatalf("returned after %v", el)
+	// The command waits for a gate file written only once the call has
+	// returned: it cannot finish first however loaded the machine is.
+	gate := filepath.Join(t.TempDir(), "gate")
+	o = callCtx(context.Background(), t, env, fmt.Sprintf(`{"command": "echo first; while [ ! -e %s ]; do sleep 0.02; done; echo second"}`, gate), u.fn)
+	if el := time.Since(start); el < 250*time.Millisecond {
+		t.Fatalf("returned after %v, before the threshold", el)
+	}
+	if err := os.WriteFile(gate, nil, 0o644); err != nil {
+		t.Fatal(err)
 	}
 	if o.isError || !strings.HasPrefix(o.text, "first\n\nBackground job bg_") || o.details.Async == nil || o.details.Async.State != "running" {
 		t.Fatalf("%q %+v", o.text, o.details)
