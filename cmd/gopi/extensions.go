@@ -94,5 +94,6 @@ func (f *agentFlags) loadExtensions(ctx context.Context, env *cliEnv, cfg *confi
 		bound.Store(s)
 		rt.Bind(extensions.SessionHost(s))
 		env.extCommands = rt.Commands()
+		env.extShortcuts = rt.Shortcuts()
 	}, rt.Close
 }

@@ -33,7 +33,11 @@ func runInteractive(ctx context.Context, env *cliEnv, cfg *config.Config, f *age
 		}
 		cmds = append(cmds, tui.ExtCommand{Name: c.Name, Description: c.Description, Run: c.Run})
 	}
-	err := tui.Run(ctx, s, tui.Options{Input: env.stdin, Output: env.stdout, Environ: env.environ, Cwd: cfg.Cwd, Home: cfg.Home,
+	var keys []tui.ExtShortcut
+	for _, sc := range env.extShortcuts {
+		keys = append(keys, tui.ExtShortcut{Key: sc.Key, Description: sc.Description, Run: sc.Run})
+	}
+	err := tui.Run(ctx, s, tui.Options{Shortcuts: keys, Input: env.stdin, Output: env.stdout, Environ: env.environ, Cwd: cfg.Cwd, Home: cfg.Home,
 		HistoryFile: filepath.Join(cfg.AgentDir, "prompt-history.jsonl"),
 		Messages:    msgs, NoColor: cfg.Env.Get("NO_COLOR") != "", Commands: cmds})
 	status := 0

@@ -478,6 +478,9 @@ func (m *model) cmdHotkeys(string) tea.Cmd {
 	for _, h := range hotkeys {
 		lines = append(lines, fmt.Sprintf("  %-20s %s", h[0], h[1]))
 	}
+	for _, sc := range m.opts.Shortcuts {
+		lines = append(lines, fmt.Sprintf("  %-20s %s", sc.Key, clean(sc.Description)+" (extension)"))
+	}
 	return m.printSection(strings.Join(lines, "\n"))
 }
 

@@ -1,6 +1,7 @@
 package tui
 
 import (
+	"fmt"
 	"strings"
 	"time"
 
@@ -123,6 +124,17 @@ func (m *model) onKey(k tea.KeyPressMsg) tea.Cmd {
 			return cmd
 		}
 		return nil
+	}
+	for _, sc := range m.opts.Shortcuts {
+		if sc.Key == k.String() {
+			ctx, run, key := m.ctx, sc.Run, sc.Key
+			return m.busyCmd(key+" (extension)…", func() tea.Msg {
+				if err := run(ctx); err != nil {
+					return errMsg{fmt.Errorf("%s: %w", key, err)}
+				}
+				return nil
+			})
+		}
 	}
 	var cmd tea.Cmd
 	m.ed.ta, cmd = m.ed.ta.Update(k)

@@ -32,6 +32,16 @@ type Options struct {
 	// Commands are extensions' slash commands; one named like a built-in
 	// command is left out with a warning.
 	Commands []ExtCommand
+	// Shortcuts are extensions' key bindings; the interactive mode's own
+	// keys win over them.
+	Shortcuts []ExtShortcut
+}
+
+// ExtShortcut is a key binding an extension provides.
+type ExtShortcut struct {
+	Key         string // as bubbletea names keys: "ctrl+shift+y", "alt+x", "f5"
+	Description string
+	Run         func(ctx context.Context) error
 }
 
 // ExtCommand is a slash command an extension provides.
