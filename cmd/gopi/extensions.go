@@ -95,5 +95,6 @@ func (f *agentFlags) loadExtensions(ctx context.Context, env *cliEnv, cfg *confi
 		rt.Bind(extensions.SessionHost(s))
 		env.extCommands = rt.Commands()
 		env.extShortcuts = rt.Shortcuts()
+		env.extRenderers = rt.Renderers()
 	}, rt.Close
 }

@@ -7,6 +7,7 @@ import (
 
 	"github.com/gopi-agent/gopi/core/agentsession"
 	"github.com/gopi-agent/gopi/core/config"
+	"github.com/gopi-agent/gopi/core/message"
 	"github.com/gopi-agent/gopi/core/modes/printmode"
 	"github.com/gopi-agent/gopi/core/modes/tui"
 	"github.com/gopi-agent/gopi/core/prompt"
@@ -37,7 +38,11 @@ func runInteractive(ctx context.Context, env *cliEnv, cfg *config.Config, f *age
 	for _, sc := range env.extShortcuts {
 		keys = append(keys, tui.ExtShortcut{Key: sc.Key, Description: sc.Description, Run: sc.Run})
 	}
-	err := tui.Run(ctx, s, tui.Options{Shortcuts: keys, Input: env.stdin, Output: env.stdout, Environ: env.environ, Cwd: cfg.Cwd, Home: cfg.Home,
+	renderers := map[string]func(context.Context, *message.Custom, bool, int) (string, error){}
+	for typ, rd := range env.extRenderers {
+		renderers[typ] = rd.Render
+	}
+	err := tui.Run(ctx, s, tui.Options{Shortcuts: keys, Renderers: renderers, Input: env.stdin, Output: env.stdout, Environ: env.environ, Cwd: cfg.Cwd, Home: cfg.Home,
 		HistoryFile: filepath.Join(cfg.AgentDir, "prompt-history.jsonl"),
 		Messages:    msgs, NoColor: cfg.Env.Get("NO_COLOR") != "", Commands: cmds})
 	status := 0

@@ -39,12 +39,13 @@ type command struct {
 type cliEnv struct {
 	stdout, stderr io.Writer
 	stdin          io.Reader
-	isTerminal     bool                   // stdout is a terminal (color and headings)
-	stdinTerminal  bool                   // stdin is a terminal (no piped input to read)
-	httpClient     *http.Client           // provider HTTP client for the agent; nil for the default
-	environ        []string               // process environment for the configuration; os.Environ() when nil
-	extCommands    []*extensions.Command  // slash commands the session's extensions registered
-	extShortcuts   []*extensions.Shortcut // key bindings the session's extensions registered
+	isTerminal     bool                            // stdout is a terminal (color and headings)
+	stdinTerminal  bool                            // stdin is a terminal (no piped input to read)
+	httpClient     *http.Client                    // provider HTTP client for the agent; nil for the default
+	environ        []string                        // process environment for the configuration; os.Environ() when nil
+	extCommands    []*extensions.Command           // slash commands the session's extensions registered
+	extShortcuts   []*extensions.Shortcut          // key bindings the session's extensions registered
+	extRenderers   map[string]*extensions.Renderer // custom message renderers by customType
 
 	cfg *config.Config // loaded by run before the command (nil for version and mockllm)
 }

@@ -143,8 +143,8 @@ func (r *Runtime) piObject(rt *goja.Runtime, x *ext) *goja.Object {
 		x.flags = append(x.flags, f)
 		return goja.Undefined()
 	})
-	// Accepted so that extensions written for omp load; gopi does not use
-	// them yet.
+	// pi.registerShortcut(key, { description, handler }): a key binding of
+	// the interactive mode; gopi's own keys are refused.
 	set("registerShortcut", func(c goja.FunctionCall) goja.Value {
 		key := NormalizeShortcut(c.Argument(0).String())
 		if ReservedShortcut(key) {
@@ -175,9 +175,15 @@ func (r *Runtime) piObject(rt *goja.Runtime, x *ext) *goja.Object {
 		x.providers = append(x.providers, Provider{Name: name, Config: cfg, Extension: x.entry.Path})
 		return goja.Undefined()
 	})
-	for _, name := range []string{"registerMessageRenderer"} {
-		set(name, func(goja.FunctionCall) goja.Value { return goja.Undefined() })
-	}
+	set("registerMessageRenderer", func(c goja.FunctionCall) goja.Value {
+		customType := c.Argument(0).String()
+		fn, ok := goja.AssertFunction(c.Argument(1))
+		if !ok {
+			panic(rt.NewTypeError("pi.registerMessageRenderer(" + customType + "): the renderer is not a function"))
+		}
+		x.renderers = append(x.renderers, &Renderer{CustomType: customType, Extension: x.entry.Path, rt: r, fn: fn})
+		return goja.Undefined()
+	})
 	set("setLabel", func(c goja.FunctionCall) goja.Value { x.label = c.Argument(0).String(); return goja.Undefined() })
 	_ = pi.Set("zod", rt.Get("__gopiZodModule"))
 	_ = pi.Set("typebox", rt.Get("__gopiTypebox"))

@@ -249,3 +249,34 @@ func TestShortcuts(t *testing.T) {
 		t.Fatal(err)
 	}
 }
+
+// Message renderers: a string, a list of lines or a component with
+// render(width) are read; a renderer that throws or loops is an error the
+// caller falls back from.
+func TestMessageRenderers(t *testing.T) {
+	dir := t.TempDir()
+	path := writeExt(t, dir, "draw.js", `export default function (pi) {
+		pi.registerMessageRenderer("plain", (m, o, theme) => theme.bold("N=" + m.details.n + (o.expanded ? " expanded" : "")));
+		pi.registerMessageRenderer("lines", (m) => ["one", "two"]);
+		pi.registerMessageRenderer("component", (m) => ({ render: (w) => ["width " + w] }));
+		pi.registerMessageRenderer("broken", () => { throw new Error("no"); });
+		pi.registerMessageRenderer("slow", () => { for (;;) {} });
+	}`)
+	r := Load(context.Background(), []Entry{{Path: path, Name: "draw"}}, Options{})
+	defer r.Close()
+	rd := r.Renderers()
+	msg := func(typ string) *message.Custom {
+		return &message.Custom{CustomType: typ, Content: message.PlainText("x"), Display: true, Details: json.RawMessage(`{"n":3}`)}
+	}
+	for typ, want := range map[string]string{"plain": "N=3 expanded", "lines": "one\ntwo", "component": "width 40"} {
+		got, err := rd[typ].Render(context.Background(), msg(typ), true, 40)
+		if err != nil || got != want {
+			t.Errorf("%s: %q, %v", typ, got, err)
+		}
+	}
+	for _, typ := range []string{"broken", "slow"} {
+		if _, err := rd[typ].Render(context.Background(), msg(typ), false, 40); err == nil {
+			t.Errorf("%s: no error", typ)
+		}
+	}
+}

@@ -82,6 +82,7 @@ type ext struct {
 	commands  []*Command
 	shortcuts []*Shortcut
 	providers []Provider
+	renderers []*Renderer
 	flags     []Flag
 }
 

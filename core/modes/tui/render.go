@@ -1,6 +1,7 @@
 package tui
 
 import (
+	"context"
 	"fmt"
 	"strings"
 
@@ -24,6 +25,9 @@ const (
 type renderer struct {
 	th    theme
 	width int
+	// custom draws a custom message with an extension's renderer; ok is
+	// false when there is none or it failed.
+	custom func(m *message.Custom, expanded bool, width int) (text string, ok bool)
 }
 
 // markdown renders Markdown text for the transcript (markdown.go).
@@ -257,6 +261,11 @@ func (r *renderer) historyMessage(m ai.Message, calls map[string]*ai.ToolCall, e
 		if !m.Display {
 			return ""
 		}
+		if r.custom != nil {
+			if text, ok := r.custom(m, expandThinking, r.width-1); ok {
+				return r.th.label.Render("["+clean(m.CustomType)+"]") + "\n" + clean(text)
+			}
+		}
 		return r.th.label.Render("["+clean(m.CustomType)+"]") + "\n" + r.markdown(m.Content.Text())
 	}
 	return ""
@@ -329,4 +338,20 @@ func (r *renderer) mention(m *message.FileMention) string {
 		lines = append(lines, r.th.userBar.Render("▌")+" "+r.th.dim.Render("@"+clean(f.Path)+" ("+what+")"))
 	}
 	return strings.Join(lines, "\n")
+}
+
+// customRenderer adapts Options.Renderers for the renderer: a failing
+// renderer falls back to the message's own text.
+func customRenderer(ctx context.Context, opts Options) func(*message.Custom, bool, int) (string, bool) {
+	if len(opts.Renderers) == 0 {
+		return nil
+	}
+	return func(m *message.Custom, expanded bool, width int) (string, bool) {
+		render := opts.Renderers[m.CustomType]
+		if render == nil {
+			return "", false
+		}
+		text, err := render(ctx, m, expanded, width)
+		return text, err == nil
+	}
 }

@@ -10,6 +10,7 @@ import (
 
 	"github.com/gopi-agent/gopi/core/agent"
 	"github.com/gopi-agent/gopi/core/agentsession"
+	"github.com/gopi-agent/gopi/core/message"
 )
 
 // Options configure Run.
@@ -35,6 +36,10 @@ type Options struct {
 	// Shortcuts are extensions' key bindings; the interactive mode's own
 	// keys win over them.
 	Shortcuts []ExtShortcut
+	// Renderers draw extensions' custom messages by customType: the text
+	// shown under the message's label (an error falls back to the
+	// message's own text).
+	Renderers map[string]func(ctx context.Context, m *message.Custom, expanded bool, width int) (string, error)
 }
 
 // ExtShortcut is a key binding an extension provides.

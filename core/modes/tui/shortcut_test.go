@@ -2,10 +2,15 @@ package tui
 
 import (
 	"context"
+	"errors"
 	"strings"
 	"testing"
 
 	tea "charm.land/bubbletea/v2"
+
+	"github.com/gopi-agent/gopi/core/agentsession"
+	"github.com/gopi-agent/gopi/core/message"
+	"github.com/gopi-agent/gopi/internal/mockllm"
 )
 
 // An extension's key binding runs its handler when pressed (the key is
@@ -29,4 +34,27 @@ func TestExtensionShortcut(t *testing.T) {
 	})
 	r.typeAndSend("/hotkeys")
 	r.until("the hotkeys list", func() bool { return strings.Contains(r.transcript(), "yank the plan (extension)") })
+}
+
+// An extension's renderer draws its custom messages under their label; a
+// failing renderer falls back to the message's own text.
+func TestExtensionMessageRenderer(t *testing.T) {
+	r := newRig(t, mockllm.Turn{Blocks: []mockllm.Block{mockllm.Text("ok")}})
+	r.m.r.custom = customRenderer(context.Background(), Options{Renderers: map[string]func(context.Context, *message.Custom, bool, int) (string, error){
+		"status": func(_ context.Context, m *message.Custom, _ bool, width int) (string, error) {
+			return "drawn by the extension: " + m.Content.Text(), nil
+		},
+		"broken": func(context.Context, *message.Custom, bool, int) (string, error) { return "", errors.New("no") },
+	}})
+	for _, typ := range []string{"status", "broken"} {
+		if err := r.s.SendCustomMessage(context.Background(), &message.Custom{CustomType: typ, Content: message.PlainText("body of " + typ), Display: true},
+			agentsession.CustomOptions{DeliverAs: agentsession.DeliverNextTurn}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	r.typeAndSend("go") // the messages join this prompt
+	r.until("both messages", func() bool {
+		out := r.transcript()
+		return strings.Contains(out, "drawn by the extension: body of status") && strings.Contains(out, "body of broken")
+	})
 }
