@@ -343,3 +343,28 @@ func TestExtensionRegisterProvider(t *testing.T) {
 		t.Errorf("requests %d", len(reqs))
 	}
 }
+
+// ctx.availableModels() and ctx.resolveApiKey(model) (hooks-v2's
+// context): a command reads them.
+func TestExtensionModelsAndKeys(t *testing.T) {
+	r := newAgentRig(t, mockllm.Turn{Blocks: []mockllm.Block{text("ok")}})
+	r.write("keys.js", `export default function (pi) {
+	pi.registerCommand("keys", { handler: async (_args, ctx) => {
+		const models = await ctx.availableModels();
+		const key = await ctx.resolveApiKey(ctx.model);
+		await pi.appendEntry("keys", { models: models.map((m) => m.provider + "/" + m.id), key });
+	} });
+}
+`)
+	rr := startRPC(t, r, "-e", "keys.js")
+	end := rr.expect("agent_end")
+	rr.call("prompt", map[string]any{"message": "hello"}) // the file exists from the first answer on
+	end()
+	if resp := rr.call("prompt", map[string]any{"message": "/keys"}); !resp.Success {
+		t.Fatal(resp.Error)
+	}
+	file := readFile(t, r.sessionFiles()[0])
+	if !strings.Contains(file, `"mock/mock-model"`) || !strings.Contains(file, `"key":"test"`) {
+		t.Errorf("entry:\n%s", file)
+	}
+}

@@ -40,6 +40,8 @@ type Host interface {
 	// hooks-v2: the session's state and entries.
 	Model() *ai.Model                        // the current model (nil when none)
 	FindModel(provider, id string) *ai.Model // nil when unknown
+	AvailableModels() []*ai.Model            // the models with credentials
+	APIKey(provider string) string           // the provider's key ("" when none)
 	Branch() []*session.Entry                // the current branch, root first
 	AllEntries() []*session.Entry            // every entry, in file order
 	LeafID() string                          // "" when the leaf is null

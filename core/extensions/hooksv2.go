@@ -187,6 +187,32 @@ func (r *Runtime) hooksV2Context(rt *goja.Runtime, ctx *goja.Object, h Host) {
 		v, _ := jsonParse(rt, b)
 		return v
 	})
+	_ = ctx.Set("availableModels", func(goja.FunctionCall) goja.Value {
+		return r.async(rt, func() (any, error) {
+			var out []any
+			for _, m := range h.AvailableModels() {
+				var v any
+				b, _ := json.Marshal(m)
+				_ = json.Unmarshal(b, &v)
+				out = append(out, v)
+			}
+			return out, nil
+		})
+	})
+	_ = ctx.Set("resolveApiKey", func(c goja.FunctionCall) goja.Value {
+		provider := ""
+		if o, ok := c.Argument(0).(*goja.Object); ok {
+			provider = optString(o.Get("provider"))
+		} else {
+			provider = optString(c.Argument(0))
+		}
+		return r.async(rt, func() (any, error) {
+			if key := h.APIKey(provider); key != "" {
+				return key, nil
+			}
+			return nil, nil
+		})
+	})
 	_ = ctx.Set("saveEntry", func(c goja.FunctionCall) goja.Value {
 		var typ string
 		var fields json.RawMessage

@@ -158,3 +158,10 @@ func (h sessionHost) PushPendingAction(label string, apply, reject func(ctx cont
 	resolve.For(env).Push(&resolve.Action{Label: label, Apply: apply, Reject: reject})
 	return nil
 }
+
+func (h sessionHost) AvailableModels() []*ai.Model { return h.s.AvailableModels() }
+
+func (h sessionHost) APIKey(provider string) string {
+	key, _ := h.s.Models().APIKey(provider)
+	return key
+}
