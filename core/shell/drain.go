@@ -20,13 +20,19 @@ const maxDrain = 2 * time.Second
 // goroutine gets to run (a loaded machine delayed it past a deadline set
 // by another goroutine, and the output of the command was lost).
 func copyOutput(w io.Writer, r *os.File, exited <-chan struct{}) {
+	drainPipe(r, exited, func(p []byte) { _, _ = w.Write(p) })
+}
+
+// drainPipe reads r until its end as copyOutput does, handing each chunk
+// to sink.
+func drainPipe(r *os.File, exited <-chan struct{}, sink func([]byte)) {
 	buf := make([]byte, 256<<10)
 	var stopAt time.Time
 	retried := false
 	for {
 		n, err := r.Read(buf)
 		if n > 0 {
-			_, _ = w.Write(buf[:n])
+			sink(buf[:n])
 			retried = false
 		}
 		if err == nil {

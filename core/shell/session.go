@@ -156,18 +156,12 @@ func (s *Session) read() {
 		default: // nobody waits (a command that was given up on)
 		}
 	}
-	buf := make([]byte, 256<<10)
-	for {
-		n, err := s.out.Read(buf)
-		if n > 0 {
-			sc.feed(buf[:n], out, done)
-		}
-		if err != nil {
-			if rest := sc.flush(); len(rest) > 0 {
-				out(rest)
-			}
-			return
-		}
+	// After the shell exits, the deadline its waiters set is renewed by
+	// drainPipe itself, so output still in the pipe is not lost when this
+	// goroutine runs late.
+	drainPipe(s.out, s.exited, func(p []byte) { sc.feed(p, out, done) })
+	if rest := sc.flush(); len(rest) > 0 {
+		out(rest)
 	}
 }
 
