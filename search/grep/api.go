@@ -102,13 +102,14 @@ type FileResult struct {
 
 // Result is a whole search.
 type Result struct {
-	Matches          []Match      // content mode: the page [Offset, Offset+Limit) of all matches
-	Files            []FileResult // count and files-with-matches modes: the page of files with matches
-	TotalMatches     int          // matching lines across every file, before paging
-	FilesWithMatches int          // files with at least one match
-	FilesSearched    int          // files read and searched
-	FilesSkipped     int          // files that could not be read
-	BinarySkipped    int          // files skipped because they hold a NUL byte
-	LimitReached     bool         // more results exist past the page
+	Matches          []Match       // content mode: the page [Offset, Offset+Limit) of all matches
+	Files            []FileResult  // count and files-with-matches modes: the page of files with matches
+	TotalMatches     int           // matching lines across every file, before paging
+	FilesWithMatches int           // files with at least one match
+	FilesSearched    int           // files read and searched
+	FilesSkipped     int           // files that could not be read
+	BinarySkipped    int           // files skipped because they hold a NUL byte
+	Skipped          []SkippedFile // the first MaxReportedSkips files counted in FilesSkipped, with why
+	LimitReached     bool          // more results exist past the page
 	CacheAge         time.Duration
 }

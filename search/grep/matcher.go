@@ -13,11 +13,12 @@ import (
 type lineMatcher interface {
 	// findLines appends every matching line (or, in multiline mode, every
 	// merged run of matched lines) to h, at most maxLines when maxLines > 0.
-	findLines(buf []byte, maxLines int, h *rure.Hits)
+	// The error is an engine failure (a caught Rust panic) for this buffer.
+	findLines(buf []byte, maxLines int, h *rure.Hits) error
 	// countLines counts matching lines and matches without materialising them.
-	countLines(buf []byte) (lines, matches int)
+	countLines(buf []byte) (lines, matches int, err error)
 	// isMatch reports whether any line matches.
-	isMatch(buf []byte) bool
+	isMatch(buf []byte) (bool, error)
 	// crossesLines reports whether a match can contain '\n' (multiline
 	// mode with a pattern that can match it).
 	crossesLines() bool
@@ -69,13 +70,13 @@ func compileOnce(pattern string, cfg matcherConfig) (lineMatcher, error) {
 // nativeMatcher adapts the Rust line matcher.
 type nativeMatcher struct{ m *rure.LineMatcher }
 
-func (n nativeMatcher) findLines(buf []byte, maxLines int, h *rure.Hits) {
-	n.m.FindLines(buf, maxLines, h)
+func (n nativeMatcher) findLines(buf []byte, maxLines int, h *rure.Hits) error {
+	return n.m.FindLines(buf, maxLines, h)
 }
-func (n nativeMatcher) countLines(buf []byte) (int, int) { return n.m.CountLines(buf) }
-func (n nativeMatcher) isMatch(buf []byte) bool          { return n.m.IsMatch(buf) }
-func (n nativeMatcher) crossesLines() bool               { return n.m.CrossesLines() }
-func (n nativeMatcher) close()                           { n.m.Close() }
+func (n nativeMatcher) countLines(buf []byte) (int, int, error) { return n.m.CountLines(buf) }
+func (n nativeMatcher) isMatch(buf []byte) (bool, error)        { return n.m.IsMatch(buf) }
+func (n nativeMatcher) crossesLines() bool                      { return n.m.CrossesLines() }
+func (n nativeMatcher) close()                                  { n.m.Close() }
 
 // CrossesLines reports whether a search with opts can find a match that
 // contains a line terminator: only in multiline mode (asked for, or implied

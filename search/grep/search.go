@@ -21,7 +21,24 @@ type Summary struct {
 	FilesSkipped     int   // files that could not be read
 	BinarySkipped    int   // files holding a NUL byte
 	CacheAge         int64 // age of the directory scan in milliseconds; 0 when fresh
+	// Skipped names the first MaxReportedSkips files counted in
+	// FilesSkipped, in path order, with why each was skipped.
+	Skipped []SkippedFile
 }
+
+// MaxReportedSkips bounds Summary.Skipped and Result.Skipped, so a search
+// of a tree full of unreadable files keeps bounded memory.
+const MaxReportedSkips = 1000
+
+// SkippedFile is a file that was not searched and why.
+type SkippedFile struct {
+	Path string // as in Match.Path
+	Err  error  // the read error, or the engine's error for this file
+}
+
+// compileSearchMatcher builds a search's matcher; tests replace it to
+// inject engine failures.
+var compileSearchMatcher = compileMatcher
 
 // errStop ends a stream early without an error.
 var errStop = errors.New("stop")
@@ -67,6 +84,7 @@ func Search(ctx context.Context, opts Options) (*Result, error) {
 	res.FilesSearched = sum.FilesSearched
 	res.FilesSkipped = sum.FilesSkipped
 	res.BinarySkipped = sum.BinarySkipped
+	res.Skipped = sum.Skipped
 	res.CacheAge = time.Duration(sum.CacheAge) * time.Millisecond
 	if opts.Mode == ModeContent {
 		res.LimitReached = limit > 0 && sum.TotalMatches > max(opts.Offset, 0)+len(res.Matches)
@@ -86,7 +104,7 @@ func Stream(ctx context.Context, opts Options, fn func(*FileResult) error) (*Sum
 // fileOutcome is a worker's report for one candidate.
 type fileOutcome struct {
 	result  *FileResult // nil when the file had no match
-	skipped bool
+	skipped error       // why the file was not searched; nil when it was
 	binary  bool
 }
 
@@ -99,7 +117,7 @@ func stream(ctx context.Context, opts Options, fn func(*FileResult) error, enoug
 		ctx, cancel = context.WithTimeout(ctx, opts.Timeout)
 		defer cancel()
 	}
-	m, err := compileMatcher(matcherConfig{
+	m, err := compileSearchMatcher(matcherConfig{
 		pattern:    opts.Pattern,
 		ignoreCase: opts.IgnoreCase,
 		multiline:  opts.Multiline || NeedsMultiline(opts.Pattern),
@@ -162,8 +180,11 @@ func stream(ctx context.Context, opts Options, fn func(*FileResult) error, enoug
 		o := outcomes[i]
 		outcomes[i] = fileOutcome{}
 		switch {
-		case o.skipped:
+		case o.skipped != nil:
 			sum.FilesSkipped++
+			if len(sum.Skipped) < MaxReportedSkips {
+				sum.Skipped = append(sum.Skipped, SkippedFile{Path: tgt.files[i].display, Err: o.skipped})
+			}
 			continue
 		case o.binary:
 			sum.BinarySkipped++
@@ -226,7 +247,7 @@ var utf8BOM = []byte{0xEF, 0xBB, 0xBF}
 func (w *worker) search(c candidate, countOnly bool) fileOutcome {
 	buf, err := w.read(c)
 	if err != nil {
-		return fileOutcome{skipped: true}
+		return fileOutcome{skipped: err}
 	}
 	buf = bytes.TrimPrefix(buf, utf8BOM)
 	if bytes.IndexByte(buf, 0) >= 0 {
@@ -234,27 +255,46 @@ func (w *worker) search(c candidate, countOnly bool) fileOutcome {
 	}
 	switch {
 	case countOnly || w.opts.Mode == ModeCount:
-		lines, count := w.m.countLines(buf)
+		lines, count, err := w.m.countLines(buf)
+		if err != nil {
+			return engineFailure(c, err)
+		}
 		if lines == 0 {
 			return fileOutcome{}
 		}
 		return fileOutcome{result: &FileResult{Path: c.display, Lines: lines, Count: count}}
 	case w.opts.Mode == ModeFilesWithMatches:
-		if !w.m.isMatch(buf) {
+		ok, err := w.m.isMatch(buf)
+		if err != nil {
+			return engineFailure(c, err)
+		}
+		if !ok {
 			return fileOutcome{}
 		}
 		// The line total still has to be exact.
-		lines, count := w.m.countLines(buf)
+		lines, count, err := w.m.countLines(buf)
+		if err != nil {
+			return engineFailure(c, err)
+		}
 		return fileOutcome{result: &FileResult{Path: c.display, Lines: lines, Count: count}}
 	}
 	w.hits.Reset()
-	w.m.findLines(buf, 0, &w.hits)
+	if err := w.m.findLines(buf, 0, &w.hits); err != nil {
+		return engineFailure(c, err)
+	}
 	if len(w.hits.Lines) == 0 {
 		return fileOutcome{}
 	}
 	fr := &FileResult{Path: c.display, Lines: len(w.hits.Lines), Count: len(w.hits.Spans)}
 	fr.Matches = buildMatches(buf, &w.hits, c.display, w.opts)
 	return fileOutcome{result: fr}
+}
+
+// engineFailure is the outcome of a file the regex engine failed on (a
+// caught Rust panic): the file is skipped with that error and the search
+// goes on with the next one.
+func engineFailure(c candidate, err error) fileOutcome {
+	return fileOutcome{skipped: fmt.Errorf("regex engine failed on %s: %w", c.display, err)}
 }
 
 // read loads a whole file into the worker's buffer, which is reused for the

@@ -1,8 +1,11 @@
 package grep
 
 import (
+	"bytes"
 	"context"
+	"errors"
 	"fmt"
+	"io/fs"
 	"math/rand"
 	"os"
 	"path/filepath"
@@ -10,6 +13,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/gopi-agent/gopi/native/rure"
 )
 
 // writeTree creates files (path → content) under a new temp dir.
@@ -231,7 +236,7 @@ func TestSearchMultiline(t *testing.T) {
 
 func TestSearchUnreadableFileSkipped(t *testing.T) {
 	w := worker{m: nil, opts: &Options{}}
-	if o := w.search(candidate{display: "gone", abs: filepath.Join(t.TempDir(), "gone")}, false); !o.skipped {
+	if o := w.search(candidate{display: "gone", abs: filepath.Join(t.TempDir(), "gone")}, false); o.skipped == nil {
 		t.Fatalf("missing file not reported as skipped: %+v", o)
 	}
 }
@@ -407,5 +412,80 @@ func TestSearchNodeModules(t *testing.T) {
 	o.NodeModules = true
 	if res := search(t, o); res.FilesWithMatches != 3 {
 		t.Fatalf("NodeModules: %d files", res.FilesWithMatches)
+	}
+}
+
+// failingMatcher wraps a matcher and fails, the way the native engine
+// reports a caught Rust panic, on every buffer that holds "BOOM".
+type failingMatcher struct{ lineMatcher }
+
+var errEngine = errors.New("internal error: native code panicked: test")
+
+func (f failingMatcher) findLines(buf []byte, maxLines int, h *rure.Hits) error {
+	if bytes.Contains(buf, []byte("BOOM")) {
+		return errEngine
+	}
+	return f.lineMatcher.findLines(buf, maxLines, h)
+}
+
+func (f failingMatcher) countLines(buf []byte) (int, int, error) {
+	if bytes.Contains(buf, []byte("BOOM")) {
+		return 0, 0, errEngine
+	}
+	return f.lineMatcher.countLines(buf)
+}
+
+func (f failingMatcher) isMatch(buf []byte) (bool, error) {
+	if bytes.Contains(buf, []byte("BOOM")) {
+		return false, errEngine
+	}
+	return f.lineMatcher.isMatch(buf)
+}
+
+// An engine failure on one file skips that file with its error and the
+// search goes on: no panic reaches the worker goroutine.
+func TestSearchEngineFailureSkipsFile(t *testing.T) {
+	saved := compileSearchMatcher
+	defer func() { compileSearchMatcher = saved }()
+	compileSearchMatcher = func(cfg matcherConfig) (lineMatcher, error) {
+		m, err := compileMatcher(cfg)
+		if err != nil {
+			return nil, err
+		}
+		return failingMatcher{m}, nil
+	}
+	dir := writeTree(t, map[string]string{"a.txt": "foo\n", "b.txt": "foo BOOM\n", "c.txt": "foo\n"})
+	for _, mode := range []Mode{ModeContent, ModeCount, ModeFilesWithMatches} {
+		opts := DefaultOptions("foo", dir)
+		opts.Mode = mode
+		res, err := Search(context.Background(), opts)
+		if err != nil {
+			t.Fatalf("mode %d: %v", mode, err)
+		}
+		if res.FilesWithMatches != 2 || res.FilesSkipped != 1 || len(res.Skipped) != 1 {
+			t.Fatalf("mode %d: %d with matches, %d skipped (%v); want 2 and 1", mode, res.FilesWithMatches, res.FilesSkipped, res.Skipped)
+		}
+		sk := res.Skipped[0]
+		if sk.Path != "b.txt" || !errors.Is(sk.Err, errEngine) || !strings.Contains(sk.Err.Error(), "b.txt") {
+			t.Errorf("mode %d: skipped %+v", mode, sk)
+		}
+	}
+}
+
+// Unreadable files are named in Skipped with their read error.
+func TestSearchSkippedNamesUnreadable(t *testing.T) {
+	if os.Getuid() == 0 {
+		t.Skip("root reads everything")
+	}
+	dir := writeTree(t, map[string]string{"a.txt": "foo\n", "b.txt": "foo\n"})
+	if err := os.Chmod(filepath.Join(dir, "b.txt"), 0); err != nil {
+		t.Fatal(err)
+	}
+	res, err := Search(context.Background(), DefaultOptions("foo", dir))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Skipped) != 1 || res.Skipped[0].Path != "b.txt" || !errors.Is(res.Skipped[0].Err, fs.ErrPermission) {
+		t.Fatalf("skipped %+v", res.Skipped)
 	}
 }
