@@ -266,4 +266,12 @@ var schema = []Def{
 	// is saved to: past it the file stops growing (the command runs on) so
 	// a runaway command cannot fill the disk. 0: no cap.
 	{Key: "bash.maxArtifactBytes", Kind: KindNumber, Default: int64(DefaultMaxArtifactBytes)},
+
+	// provider.*TimeoutMs bound every model provider request, in
+	// milliseconds: connecting (TCP and TLS), the wait for the answer to
+	// start, and silence inside a streamed answer. Unset: the built-in
+	// default; 0: no limit. PI_STREAM_* variables take precedence.
+	{Key: "provider.connectTimeoutMs", Kind: KindNumber, Default: nil},
+	{Key: "provider.firstEventTimeoutMs", Kind: KindNumber, Default: nil},
+	{Key: "provider.idleTimeoutMs", Kind: KindNumber, Default: nil},
 }
