@@ -3,6 +3,8 @@ package main
 import (
 	"bufio"
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -69,6 +71,7 @@ var astGrepFlags = append([]flagSpec{
 var astEditFlags = append([]flagSpec{
 	{short: 'r', long: "rewrite", value: "REWRITE", help: "the replacement; captures are substituted; empty deletes (required)"},
 	{long: "apply", help: "write the changes (default: only preview them)"},
+	{long: "expect", value: "ID", help: "with --apply: write only if the changes and files are exactly those of the preview that printed ID"},
 	{long: "max-files", value: "N", help: "change at most N files (default: PI_MAX_AST_FILES or 1000)"},
 }, astCommonFlags...)
 
@@ -326,9 +329,25 @@ func runASTEdit(ctx context.Context, env *cliEnv, args []string) int {
 		return fail(env, "ast edit", err)
 	}
 	apply := p.flag("apply")
+	expect := p.str("expect", "")
+	if expect != "" && !apply {
+		return fail(env, "ast edit", usagef("--expect only makes sense with --apply"))
+	}
+	var previewID string
 	res, err := ast.Edit(ctx, ast.EditRequest{
 		Scope: sc, Rules: []ast.Rewrite{{Pattern: pattern, Out: rewrite[len(rewrite)-1]}}, Lang: p.str("lang", ""),
 		Strictness: strict, MaxFiles: maxFiles, DryRun: !apply, Timeout: timeout,
+		Check: func(r *ast.EditResult) error {
+			id, err := editPreviewID(r)
+			if err != nil {
+				return err
+			}
+			previewID = id
+			if expect != "" && id != expect {
+				return fmt.Errorf("nothing written: the files or the changes differ from the preview %s (now %s); preview again and check the changes", expect, id)
+			}
+			return nil
+		},
 	})
 	var partial *ast.PartialWriteError
 	if errors.As(err, &partial) {
@@ -368,7 +387,7 @@ func runASTEdit(ctx context.Context, env *cliEnv, args []string) int {
 	case res.Applied:
 		fmt.Fprintf(out, "Applied %d replacements in %d files.\n", res.TotalReplacements, res.FilesTouched)
 	default:
-		fmt.Fprintf(out, "%d replacements in %d files (preview; pass --apply to write them).\n", res.TotalReplacements, res.FilesTouched)
+		fmt.Fprintf(out, "%d replacements in %d files (preview %s; pass --apply --expect %s to write exactly these).\n", res.TotalReplacements, res.FilesTouched, previewID, previewID)
 	}
 	if res.LimitReached {
 		fmt.Fprintln(out, "Limit reached; narrow paths.")
@@ -381,4 +400,24 @@ func runASTEdit(ctx context.Context, env *cliEnv, args []string) int {
 		return exitNoMatch
 	}
 	return exitMatch
+}
+
+// editPreviewID fingerprints a planned rewrite: every file's path and
+// current content and every change. A preview prints it and `--apply
+// --expect ID` refuses to write when anything differs, so what is applied
+// is what was reviewed even if a file changed in between.
+func editPreviewID(r *ast.EditResult) (string, error) {
+	h := sha256.New()
+	for _, f := range r.Files {
+		data, err := os.ReadFile(f.Abs)
+		if err != nil {
+			return "", fmt.Errorf("read %s to check it against the preview: %w", f.Path, err)
+		}
+		sum := sha256.Sum256(data)
+		fmt.Fprintf(h, "%q %x %d\n", f.Path, sum, len(f.Changes))
+		for _, c := range f.Changes {
+			fmt.Fprintf(h, "%d %d %q %q\n", c.EditStart, c.EditEnd, c.Before, c.After)
+		}
+	}
+	return hex.EncodeToString(h.Sum(nil))[:12], nil
 }
