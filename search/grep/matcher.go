@@ -1,6 +1,7 @@
 package grep
 
 import (
+	"errors"
 	"fmt"
 	"strings"
 
@@ -48,9 +49,40 @@ func compileMatcher(cfg matcherConfig) (lineMatcher, error) {
 		}
 	}
 	if err != nil {
-		return nil, err
+		return nil, originalPosition(err, cfg.pattern, pattern)
 	}
 	return m, nil
+}
+
+// originalPosition rewrites a native syntax error about the escaped form
+// of a pattern so that it names the pattern as the user typed it, with the
+// position in that text.
+func originalPosition(err error, orig, escaped string) error {
+	var re *rure.Error
+	if orig == escaped || !errors.As(err, &re) {
+		return err
+	}
+	fixed := *re
+	fixed.Pattern = orig
+	if re.Pos >= 0 {
+		fixed.Pos = unescapedOffset(orig, escaped, re.Pos)
+	}
+	return &fixed
+}
+
+// unescapedOffset maps byte offset pos of escaped, which is orig with
+// backslashes inserted (EscapeLiteralBraces, EscapeParens), to the offset
+// of the same character in orig. A backslash is only ever inserted before
+// a character that is not itself a backslash, so aligning the two strings
+// greedily from the left is exact.
+func unescapedOffset(orig, escaped string, pos int) int {
+	i := 0
+	for j := 0; j < pos && j < len(escaped); j++ {
+		if i < len(orig) && escaped[j] == orig[i] {
+			i++
+		}
+	}
+	return min(i, len(orig))
 }
 
 func compileOnce(pattern string, cfg matcherConfig) (lineMatcher, error) {

@@ -489,3 +489,39 @@ func TestSearchSkippedNamesUnreadable(t *testing.T) {
 		t.Fatalf("skipped %+v", res.Skipped)
 	}
 }
+
+// A syntax error in a pattern whose braces were escaped before compiling
+// names the pattern as typed, at the position of the mistake in it.
+func TestSearchErrorPositionIsTheTypedOne(t *testing.T) {
+	if !useNative {
+		t.Skip("the Go engine reports no positions")
+	}
+	dir := writeTree(t, map[string]string{"f.txt": "x"})
+	for _, tc := range []struct {
+		pattern string
+		pos     int
+	}{
+		{`${x}[z-a]`, 5},
+		{`a{b}(c)[`, 7},
+		{`[z-a]`, 1},
+		{`{}{}{}\p{Nope}`, 6},
+	} {
+		_, err := Search(context.Background(), DefaultOptions(tc.pattern, dir))
+		var re *rure.Error
+		if !errors.As(err, &re) || re.Pattern != tc.pattern || re.Pos != tc.pos {
+			t.Errorf("%q: err %v, want a syntax error at byte %d of the typed pattern", tc.pattern, err, tc.pos)
+		}
+	}
+	for _, tc := range []struct {
+		orig, escaped string
+		pos, want     int
+	}{
+		{`${x}`, `\$\{x\}`, 4, 2},
+		{`a(b`, `a\(b`, 3, 2},
+		{`\{x}`, `\{x\}`, 4, 3},
+	} {
+		if got := unescapedOffset(tc.orig, tc.escaped, tc.pos); got != tc.want {
+			t.Errorf("unescapedOffset(%q, %q, %d) = %d, want %d", tc.orig, tc.escaped, tc.pos, got, tc.want)
+		}
+	}
+}
