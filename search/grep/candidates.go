@@ -18,6 +18,7 @@ type candidate struct {
 	display string // path reported in results
 	abs     string // path opened
 	size    int64  // size hint from the scan; 0 when unknown
+	named   bool   // given as Options.Path itself rather than found in a directory
 }
 
 // target is the resolved scope of a search.
@@ -39,13 +40,13 @@ func collect(ctx context.Context, opts *Options) (*target, error) {
 		return nil, fmt.Errorf("stat %s: %w", opts.Path, err)
 	}
 	if !info.IsDir() {
-		return &target{files: []candidate{{display: opts.Path, abs: opts.Path, size: info.Size()}}}, nil
+		return &target{files: []candidate{{display: opts.Path, abs: opts.Path, size: info.Size(), named: true}}}, nil
 	}
 	include, err := compileGlob(opts.Glob)
 	if err != nil {
 		return nil, err
 	}
-	over, err := compileOverrides(opts.Overrides, opts.OverrideBase, opts.OverrideCwd)
+	over, err := compileOverrides(opts.Overrides, opts.OverrideFold, opts.OverrideBase, opts.OverrideCwd)
 	if err != nil {
 		return nil, err
 	}
@@ -63,7 +64,11 @@ func collect(ctx context.Context, opts *Options) (*target, error) {
 	if err != nil {
 		return nil, err
 	}
-	files := filterFiles(scan, root, include, over)
+	keep, err := fileFilter(opts)
+	if err != nil {
+		return nil, err
+	}
+	files := filterFiles(scan, root, include, over, keep)
 	if len(files) == 0 {
 		fresh, err := lookup.RecheckEmpty(ctx, scan)
 		if err != nil {
@@ -71,7 +76,7 @@ func collect(ctx context.Context, opts *Options) (*target, error) {
 		}
 		if fresh != nil {
 			scan = fresh
-			files = filterFiles(scan, root, include, over)
+			files = filterFiles(scan, root, include, over, keep)
 		}
 	}
 	return &target{files: files, cacheAge: scan.Age.Milliseconds()}, nil
@@ -89,15 +94,49 @@ func compileGlob(pattern string) (*glob.Pattern, error) {
 	return p, nil
 }
 
-// filterFiles keeps the regular files the glob and the overrides accept.
+// fileFilter builds the MaxDepth and type filters of opts (nil when there
+// are none).
+func fileFilter(opts *Options) (func(rel string) bool, error) {
+	types, err := compileTypes(opts.Types, opts.TypesNot)
+	if err != nil {
+		return nil, err
+	}
+	if types == nil && opts.MaxDepth <= 0 {
+		return nil, nil
+	}
+	return func(rel string) bool {
+		if opts.MaxDepth > 0 && strings.Count(rel, "/")+1 > opts.MaxDepth {
+			return false
+		}
+		return types == nil || types(rel)
+	}, nil
+}
+
+// filterFiles keeps the regular files the glob, the overrides and keep
+// accept.
 // Symlinks are not followed, so linked files are not searched.
-func filterFiles(scan *fscache.Scan, root string, include *glob.Pattern, over *overrides) []candidate {
+func filterFiles(scan *fscache.Scan, root string, include *glob.Pattern, over *overrides, keep func(string) bool) []candidate {
 	files := make([]candidate, 0, len(scan.Entries)/2)
 	for _, e := range scan.Entries {
-		if e.Type != fscache.TypeFile || (include != nil && !include.Match(e.Path)) || (over != nil && !over.keepFile(e.Path)) {
+		if e.Type != fscache.TypeFile || (include != nil && !include.Match(e.Path)) || (over != nil && !over.keepFile(e.Path)) || (keep != nil && !keep(e.Path)) {
 			continue
 		}
 		files = append(files, candidate{display: e.Path, abs: root + string(filepath.Separator) + filepath.FromSlash(e.Path), size: e.Size})
 	}
 	return files
+}
+
+// Files returns the paths (as in Match.Path) of the files a search with
+// opts would read, in search order, without reading them: ripgrep's
+// --files.
+func Files(ctx context.Context, opts Options) ([]string, error) {
+	tgt, err := collect(ctx, &opts)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]string, len(tgt.files))
+	for i, c := range tgt.files {
+		out[i] = c.display
+	}
+	return out, nil
 }

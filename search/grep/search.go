@@ -5,10 +5,13 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"runtime"
 	"sync"
 	"sync/atomic"
 	"time"
+	"unicode/utf16"
+	"unicode/utf8"
 
 	"github.com/gopi-agent/gopi/native/rure"
 )
@@ -99,6 +102,71 @@ func Search(ctx context.Context, opts Options) (*Result, error) {
 // Offset and Limit are ignored; return a non-nil error from fn to stop.
 func Stream(ctx context.Context, opts Options, fn func(*FileResult) error) (*Summary, error) {
 	return stream(ctx, opts, fn, nil)
+}
+
+// StreamReader searches everything r delivers as one file named name (the
+// CLI passes standard input as "<stdin>"), the way Stream searches a file
+// given as Options.Path: a binary input is still searched and reported
+// with FileResult.Binary. Options.Path and the directory options are
+// ignored. fn is called once when there is a result.
+func StreamReader(ctx context.Context, opts Options, name string, r io.Reader, fn func(*FileResult) error) (*Summary, error) {
+	m, err := compileSearchMatcher(matcherConfig{
+		pattern:    opts.Pattern,
+		ignoreCase: opts.IgnoreCase,
+		multiline:  opts.Multiline || NeedsMultiline(opts.Pattern),
+	})
+	if err != nil {
+		return nil, err
+	}
+	defer m.close()
+	data, err := readAllContext(ctx, r)
+	if err != nil {
+		return nil, fmt.Errorf("read %s: %w", name, err)
+	}
+	w := worker{m: m, opts: &opts}
+	o := w.searchBuf(candidate{display: name, named: true}, data, false)
+	sum := &Summary{}
+	switch {
+	case o.skipped != nil:
+		sum.FilesSkipped = 1
+		sum.Skipped = []SkippedFile{{Path: name, Err: o.skipped}}
+		return sum, nil
+	case o.binary:
+		sum.BinarySkipped = 1
+		return sum, nil
+	}
+	sum.FilesSearched = 1
+	if o.result == nil {
+		return sum, nil
+	}
+	sum.FilesWithMatches = 1
+	sum.TotalMatches = o.result.Lines
+	if err := fn(o.result); err != nil && !errors.Is(err, errStop) {
+		return nil, err
+	}
+	return sum, nil
+}
+
+// readAllContext reads r to the end, giving up when ctx is done between
+// reads.
+func readAllContext(ctx context.Context, r io.Reader) ([]byte, error) {
+	buf := make([]byte, 0, 64<<10)
+	for {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		if len(buf) == cap(buf) {
+			buf = append(buf, 0)[:len(buf)]
+		}
+		n, err := r.Read(buf[len(buf):cap(buf)])
+		buf = buf[:len(buf)+n]
+		if err == io.EOF {
+			return buf, nil
+		}
+		if err != nil {
+			return nil, err
+		}
+	}
 }
 
 // fileOutcome is a worker's report for one candidate.
@@ -232,30 +300,52 @@ func timeoutError(_ context.Context, opts Options, err error) error {
 
 // worker owns the reusable buffers of one search goroutine.
 type worker struct {
-	m    lineMatcher
-	opts *Options
-	buf  []byte
-	hits rure.Hits
+	m        lineMatcher
+	opts     *Options
+	buf      []byte
+	conv     []byte // UTF-16 text transcoded to UTF-8
+	hits     rure.Hits
+	inverted rure.Hits
 }
 
 // utf8BOM is the UTF-8 encoding of U+FEFF, the byte-order mark.
 var utf8BOM = []byte{0xEF, 0xBB, 0xBF}
 
-// search reads and searches one file. A leading UTF-8 byte-order mark is
-// dropped first, as ripgrep does: it is not text of the first line, so `^`
-// matches right after it and reported text and offsets leave it out.
+// search reads and searches one file.
 func (w *worker) search(c candidate, countOnly bool) fileOutcome {
 	buf, err := w.read(c)
 	if err != nil {
 		return fileOutcome{skipped: err}
 	}
-	buf = bytes.TrimPrefix(buf, utf8BOM)
-	if bytes.IndexByte(buf, 0) >= 0 {
-		return fileOutcome{binary: true}
+	return w.searchBuf(c, buf, countOnly)
+}
+
+// searchBuf searches the content of one file. A leading byte-order mark is
+// handled first, as ripgrep does: a UTF-8 one is dropped (it is not text of
+// the first line, so `^` matches right after it and reported text and
+// offsets leave it out) and UTF-16 text is transcoded to UTF-8.
+func (w *worker) searchBuf(c candidate, buf []byte, countOnly bool) fileOutcome {
+	buf = w.decode(buf)
+	nul := -1
+	if !w.opts.Text {
+		if nul = bytes.IndexByte(buf, 0); nul >= 0 && !c.named {
+			return fileOutcome{binary: true}
+		}
 	}
-	switch {
-	case countOnly || w.opts.Mode == ModeCount:
-		lines, count, err := w.m.countLines(buf)
+	if nul >= 0 {
+		// A binary file named on the command line: say whether it
+		// matches, print none of its lines (ripgrep's behaviour).
+		lines, count, err := w.count(buf)
+		if err != nil {
+			return engineFailure(c, err)
+		}
+		if lines == 0 {
+			return fileOutcome{}
+		}
+		return fileOutcome{result: &FileResult{Path: c.display, Lines: lines, Count: count, Binary: true, NULOffset: nul}}
+	}
+	if countOnly || w.opts.Mode == ModeCount {
+		lines, count, err := w.count(buf)
 		if err != nil {
 			return engineFailure(c, err)
 		}
@@ -263,7 +353,8 @@ func (w *worker) search(c candidate, countOnly bool) fileOutcome {
 			return fileOutcome{}
 		}
 		return fileOutcome{result: &FileResult{Path: c.display, Lines: lines, Count: count}}
-	case w.opts.Mode == ModeFilesWithMatches:
+	}
+	if w.opts.Mode == ModeFilesWithMatches && !w.opts.Invert {
 		ok, err := w.m.isMatch(buf)
 		if err != nil {
 			return engineFailure(c, err)
@@ -272,22 +363,121 @@ func (w *worker) search(c candidate, countOnly bool) fileOutcome {
 			return fileOutcome{}
 		}
 		// The line total still has to be exact.
-		lines, count, err := w.m.countLines(buf)
+		lines, count, err := w.count(buf)
 		if err != nil {
 			return engineFailure(c, err)
 		}
 		return fileOutcome{result: &FileResult{Path: c.display, Lines: lines, Count: count}}
 	}
-	w.hits.Reset()
-	if err := w.m.findLines(buf, 0, &w.hits); err != nil {
+	hits, err := w.find(buf)
+	if err != nil {
 		return engineFailure(c, err)
 	}
-	if len(w.hits.Lines) == 0 {
+	if len(hits.Lines) == 0 {
 		return fileOutcome{}
 	}
-	fr := &FileResult{Path: c.display, Lines: len(w.hits.Lines), Count: len(w.hits.Spans)}
-	fr.Matches = buildMatches(buf, &w.hits, c.display, w.opts)
+	fr := &FileResult{Path: c.display, Lines: len(hits.Lines), Count: len(hits.Spans)}
+	if w.opts.Invert {
+		fr.Count = fr.Lines
+	}
+	if w.opts.Mode == ModeContent {
+		fr.Matches = buildMatches(buf, hits, c.display, w.opts)
+	}
 	return fileOutcome{result: fr}
+}
+
+// find returns the hits to report: the matching lines, at most MaxCount,
+// or with Invert the lines that do not match.
+func (w *worker) find(buf []byte) (*rure.Hits, error) {
+	w.hits.Reset()
+	if !w.opts.Invert {
+		err := w.m.findLines(buf, max(w.opts.MaxCount, 0), &w.hits)
+		return &w.hits, err
+	}
+	if err := w.m.findLines(buf, 0, &w.hits); err != nil {
+		return nil, err
+	}
+	invertHits(buf, &w.hits, w.opts.MaxCount, &w.inverted)
+	return &w.inverted, nil
+}
+
+// count returns the number of reported lines and of matches without
+// materialising them when no option needs the lines themselves.
+func (w *worker) count(buf []byte) (lines, matches int, err error) {
+	if !w.opts.Invert && w.opts.MaxCount <= 0 {
+		return w.m.countLines(buf)
+	}
+	h, err := w.find(buf)
+	if err != nil {
+		return 0, 0, err
+	}
+	if w.opts.Invert {
+		return len(h.Lines), len(h.Lines), nil
+	}
+	return len(h.Lines), len(h.Spans), nil
+}
+
+// invertHits stores in out the lines of buf that no hit of h covers, at
+// most max when max > 0. They carry no spans.
+func invertHits(buf []byte, h *rure.Hits, max int, out *rure.Hits) {
+	out.Reset()
+	k := 0
+	forEachLine(buf, func(lineNo, start, end int) bool {
+		for k < len(h.Lines) && h.Lines[k].End < start {
+			k++
+		}
+		if k < len(h.Lines) && h.Lines[k].Start <= start {
+			return true // covered by a hit
+		}
+		n := len(out.Spans)
+		out.Lines = append(out.Lines, rure.LineHit{Line: lineNo, Start: start, End: end, SpanLo: n, SpanHi: n})
+		return max <= 0 || len(out.Lines) < max
+	})
+}
+
+// decode drops a UTF-8 byte-order mark and transcodes UTF-16 text that
+// starts with its byte-order mark to UTF-8, into the worker's buffer.
+func (w *worker) decode(buf []byte) []byte {
+	switch {
+	case bytes.HasPrefix(buf, utf8BOM):
+		return buf[len(utf8BOM):]
+	case len(buf) >= 2 && buf[0] == 0xFF && buf[1] == 0xFE:
+		w.conv = appendUTF16(w.conv[:0], buf[2:], false)
+		return w.conv
+	case len(buf) >= 2 && buf[0] == 0xFE && buf[1] == 0xFF:
+		w.conv = appendUTF16(w.conv[:0], buf[2:], true)
+		return w.conv
+	}
+	return buf
+}
+
+// appendUTF16 appends the UTF-8 form of UTF-16 text to dst. Unpaired
+// surrogates and a final odd byte become U+FFFD.
+func appendUTF16(dst, src []byte, bigEndian bool) []byte {
+	unit := func(i int) rune {
+		if bigEndian {
+			return rune(src[i])<<8 | rune(src[i+1])
+		}
+		return rune(src[i+1])<<8 | rune(src[i])
+	}
+	for i := 0; i+1 < len(src); i += 2 {
+		r := unit(i)
+		if utf16.IsSurrogate(r) {
+			if i+3 < len(src) {
+				if d := utf16.DecodeRune(r, unit(i+2)); d != utf8.RuneError {
+					dst = utf8.AppendRune(dst, d)
+					i += 2
+					continue
+				}
+			}
+			r = utf8.RuneError
+		}
+		dst = utf8.AppendRune(dst, r)
+	}
+	if len(src)%2 == 1 {
+		dst = utf8.AppendRune(dst, utf8.RuneError)
+	}
+	return dst
 }
 
 // engineFailure is the outcome of a file the regex engine failed on (a
