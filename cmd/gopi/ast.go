@@ -17,7 +17,9 @@ import (
 	"github.com/gopi-agent/gopi/native/astgrep"
 )
 
-const astUsage = `Usage: gopi ast grep -p PATTERN [-l LANG] [FLAGS] [PATH...]
+const astUsage = `Usage: gopi ast run -p PATTERN [-r TEMPLATE [-U]] [-l LANG] [FLAGS] [PATH...]
+       gopi ast scan (-r RULE.yml | --inline-rules YAML) [-U] [FLAGS] [PATH...]
+       gopi ast grep -p PATTERN [-l LANG] [FLAGS] [PATH...]
        gopi ast edit -p PATTERN -r REWRITE [-l LANG] [--apply] [PATH...]
 
 Structural search and rewrite with ast-grep patterns: $NAME captures one
@@ -28,7 +30,10 @@ another language is skipped, as in ast-grep). PATHs are files, directories or
 globs (default: the current directory); hidden files are searched, paths
 ignored by .gitignore are not, node_modules only when a glob names it.
 
-Run 'gopi ast grep --help' or 'gopi ast edit --help' for the flags.
+run and scan follow ast-grep's commands of the same names; grep and edit
+are gopi's own forms (edit previews by default and applies with --apply,
+checked against a preview id with --expect). Run 'gopi ast SUBCOMMAND
+--help' for the flags.
 `
 
 // runAST dispatches `gopi ast grep|edit`.
@@ -45,8 +50,12 @@ func runAST(ctx context.Context, env *cliEnv, args []string) int {
 		return runASTGrep(ctx, env, args[1:])
 	case "edit":
 		return runASTEdit(ctx, env, args[1:])
+	case "run":
+		return runASTRun(ctx, env, args[1:])
+	case "scan":
+		return runASTScan(ctx, env, args[1:])
 	}
-	return fail(env, "ast", usagef("unknown subcommand %q: use grep or edit", args[0]))
+	return fail(env, "ast", usagef("unknown subcommand %q: use run, scan, grep or edit", args[0]))
 }
 
 var astCommonFlags = []flagSpec{
@@ -183,6 +192,13 @@ func runASTGrep(ctx context.Context, env *cliEnv, args []string) int {
 // printASTMatches prints each match's lines, with optional context read
 // from the file, grep style; "--" separates non-adjacent groups.
 func printASTMatches(w io.Writer, ms []ast.Match, ctxLines int) {
+	printASTMatchesAround(w, ms, ctxLines, ctxLines)
+}
+
+// printASTMatchesAround is printASTMatches with before and after lines of
+// context counted apart (-B and -A).
+func printASTMatchesAround(w io.Writer, ms []ast.Match, before, after int) {
+	ctxLines := max(before, after)
 	lastPath, lastLine := "", -1
 	files := map[string][]string{}
 	for _, m := range ms {
@@ -196,8 +212,8 @@ func printASTMatches(w io.Writer, ms []ast.Match, ctxLines int) {
 				src = strings.Split(strings.TrimSuffix(string(data), "\n"), "\n")
 				files[m.Abs] = src
 			}
-			lo = max(first-ctxLines, 0)
-			hi = max(min(last+ctxLines, len(src)-1), last)
+			lo = max(first-before, 0)
+			hi = max(min(last+after, len(src)-1), last)
 		}
 		if m.Path != lastPath {
 			lastLine = -1
