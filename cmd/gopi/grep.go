@@ -39,6 +39,7 @@ type grepCLI struct {
 	withFilename, noFilename             bool
 	column, vimgrep, null, quiet         bool
 	maxColumns                           int
+	maxFilesize                          string
 	json, stats                          bool
 	color, sort                          string
 	timeout                              time.Duration
@@ -106,6 +107,7 @@ func newGrepFlagSet(c *grepCLI) *pflag.FlagSet {
 	fs.BoolVar(&c.vimgrep, "vimgrep", false, "print every match as PATH:LINE:COLUMN:TEXT, a line repeated for each of its matches")
 	fs.BoolVarP(&c.null, "null", "0", false, "follow every printed path with a NUL byte instead of ':' or a newline")
 	fs.BoolVarP(&c.quiet, "quiet", "q", false, "print nothing; exit 0 at the first match")
+	fs.StringVar(&c.maxFilesize, "max-filesize", "", "skip files larger than `SIZE` (bytes, or with a K, M or G suffix), naming them on stderr")
 	fs.IntVar(&c.maxColumns, "max-columns", grep.DefaultMaxColumns, "cut lines longer than `N` characters, marking them with … (0: never)")
 	fs.StringVar(&c.sort, "sort", "path", "result order: `path` (the only order; none is accepted as a synonym)")
 	fs.BoolVar(&c.json, "json", false, "print one JSON object per match (per file with -c or -l)")
@@ -242,6 +244,13 @@ func newGrepJob(c *grepCLI, rest []string, env *cliEnv) (*grepJob, error) {
 		o.ContextAfter = c.after
 	}
 	o.MaxCount = c.maxCount
+	if c.maxFilesize != "" {
+		n, err := parseByteSize(c.maxFilesize)
+		if err != nil {
+			return nil, err
+		}
+		o.MaxFileSize = n
+	}
 	o.MaxDepth = c.maxDepth
 	o.MaxColumns = c.maxColumns
 	o.Types, o.TypesNot = c.types, c.typesNot
@@ -288,6 +297,29 @@ func newGrepJob(c *grepCLI, rest []string, env *cliEnv) (*grepJob, error) {
 		j.withPath = len(j.paths) > 1 || (j.paths[0] != stdinPath && !isRegularFile(j.paths[0]))
 	}
 	return j, nil
+}
+
+// parseByteSize reads ripgrep's --max-filesize syntax: a number with an
+// optional K, M or G suffix (powers of 1024).
+func parseByteSize(s string) (int64, error) {
+	mult := int64(1)
+	switch strings.ToUpper(s[len(s)-1:]) {
+	case "K":
+		mult = 1 << 10
+	case "M":
+		mult = 1 << 20
+	case "G":
+		mult = 1 << 30
+	}
+	num := s
+	if mult > 1 {
+		num = s[:len(s)-1]
+	}
+	n, err := strconv.ParseInt(num, 10, 64)
+	if err != nil || n <= 0 {
+		return 0, usagef("--max-filesize %q: give a size in bytes, optionally with a K, M or G suffix (e.g. 10M)", s)
+	}
+	return n * mult, nil
 }
 
 // combinePatterns joins the -e patterns into one regex: each quoted when
@@ -431,8 +463,10 @@ func (j *grepJob) run(ctx context.Context, env *cliEnv) (int, error) {
 			j.out.Flush()
 			for _, s := range sum.Skipped {
 				fmt.Fprintf(j.errOut, "gopi grep: %s: %s\n", displayPath(path, s.Path, path == o.Path && isRegularFile(path)), errnoText(s.Err))
+				// A file over --max-filesize is skipped as asked: named,
+				// but not an error (ripgrep skips such files silently).
+				hadError = hadError || !errors.Is(s.Err, grep.ErrTooLarge)
 			}
-			hadError = true
 		}
 		total.TotalMatches += sum.TotalMatches
 		total.FilesSearched += sum.FilesSearched

@@ -71,6 +71,7 @@ type Options struct {
 	MaxDepth     int      // directories only: files at most this many levels below Path (1 = direct children); 0 = no limit
 	Types        []string // directories only: keep files of these types (see TypeGlobs); empty = every type
 	TypesNot     []string // directories only: drop files of these types
+	MaxFileSize  int64    // skip files larger than this many bytes (listed in Skipped, wrapping ErrTooLarge); 0 = no limit
 }
 
 // DefaultOptions returns the engine defaults for pattern: hidden files

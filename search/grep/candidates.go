@@ -19,6 +19,7 @@ type candidate struct {
 	abs     string // path opened
 	size    int64  // size hint from the scan; 0 when unknown
 	named   bool   // given as Options.Path itself rather than found in a directory
+	special bool   // named, and not a regular file (a device, a FIFO): read up to SpecialFileCap
 }
 
 // target is the resolved scope of a search.
@@ -40,7 +41,7 @@ func collect(ctx context.Context, opts *Options) (*target, error) {
 		return nil, fmt.Errorf("stat %s: %w", opts.Path, err)
 	}
 	if !info.IsDir() {
-		return &target{files: []candidate{{display: opts.Path, abs: opts.Path, size: info.Size(), named: true}}}, nil
+		return &target{files: []candidate{{display: opts.Path, abs: opts.Path, size: info.Size(), named: true, special: !info.Mode().IsRegular()}}}, nil
 	}
 	include, err := compileGlob(opts.Glob)
 	if err != nil {
@@ -117,11 +118,20 @@ func fileFilter(opts *Options) (func(rel string) bool, error) {
 // Symlinks are not followed, so linked files are not searched.
 func filterFiles(scan *fscache.Scan, root string, include *glob.Pattern, over *overrides, keep func(string) bool) []candidate {
 	files := make([]candidate, 0, len(scan.Entries)/2)
+	rootSep := root
+	if !strings.HasSuffix(rootSep, string(filepath.Separator)) {
+		rootSep += string(filepath.Separator)
+	}
+	skipPseudo := !isPseudoFile(rootSep) // searching /proc itself was asked for
 	for _, e := range scan.Entries {
 		if e.Type != fscache.TypeFile || (include != nil && !include.Match(e.Path)) || (over != nil && !over.keepFile(e.Path)) || (keep != nil && !keep(e.Path)) {
 			continue
 		}
-		files = append(files, candidate{display: e.Path, abs: root + string(filepath.Separator) + filepath.FromSlash(e.Path), size: e.Size})
+		abs := rootSep + filepath.FromSlash(e.Path)
+		if skipPseudo && isPseudoFile(abs) {
+			continue
+		}
+		files = append(files, candidate{display: e.Path, abs: abs, size: e.Size})
 	}
 	return files
 }
@@ -139,4 +149,19 @@ func Files(ctx context.Context, opts Options) ([]string, error) {
 		out[i] = c.display
 	}
 	return out, nil
+}
+
+// pseudoDirs hold kernel pseudo-files: their sizes are 0 or made up,
+// some never end or block, and none is worth a text search. Files below
+// them are left out of directory searches (`gopi grep x /`); naming one,
+// or searching a directory below them, still searches them.
+var pseudoDirs = []string{"/proc/", "/sys/", "/dev/"}
+
+func isPseudoFile(abs string) bool {
+	for _, d := range pseudoDirs {
+		if strings.HasPrefix(abs, d) {
+			return true
+		}
+	}
+	return false
 }

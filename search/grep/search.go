@@ -169,6 +169,12 @@ func readAllContext(ctx context.Context, r io.Reader) ([]byte, error) {
 	}
 }
 
+// fileSlot carries one file's results from its worker to the printer.
+type fileSlot struct {
+	parts chan *FileResult // results in order; closed when the file is done
+	out   fileOutcome      // written before parts is closed
+}
+
 // fileOutcome is a worker's report for one candidate.
 type fileOutcome struct {
 	result  *FileResult // nil when the file had no match
@@ -205,10 +211,13 @@ func stream(ctx context.Context, opts Options, fn func(*FileResult) error, enoug
 	}
 
 	var countOnly atomic.Bool // set once the caller has enough materialised results
-	outcomes := make([]fileOutcome, n)
-	done := make([]chan struct{}, n)
-	for i := range done {
-		done[i] = make(chan struct{})
+	// Each file's results arrive on its own channel, in order: a large
+	// file sends a part per block as it is read, so neither the matches of
+	// one huge file nor the files waiting behind it pile up in memory (a
+	// worker ahead of the printer blocks on its file's channel).
+	slots := make([]fileSlot, n)
+	for i := range slots {
+		slots[i].parts = make(chan *FileResult, 2)
 	}
 	parent := ctx
 	ctx, cancel := context.WithCancel(ctx)
@@ -227,10 +236,19 @@ func stream(ctx context.Context, opts Options, fn func(*FileResult) error, enoug
 				if i >= n {
 					return
 				}
+				s := &slots[i]
 				if ctx.Err() == nil {
-					outcomes[i] = w.search(tgt.files[i], countOnly.Load())
+					send := func(fr *FileResult) bool {
+						select {
+						case s.parts <- fr:
+							return true
+						case <-ctx.Done():
+							return false
+						}
+					}
+					s.out = w.search(ctx, tgt.files[i], countOnly.Load(), send)
 				}
-				close(done[i])
+				close(s.parts) // publishes s.out to the reader
 			}
 		}()
 	}
@@ -238,15 +256,40 @@ func stream(ctx context.Context, opts Options, fn func(*FileResult) error, enoug
 	delivered := 0
 	var stopErr error
 	for i := 0; i < n && stopErr == nil; i++ {
-		select {
-		case <-done[i]:
-		case <-ctx.Done():
+		s := &slots[i]
+		matched := false
+	parts:
+		for {
+			select {
+			case fr, ok := <-s.parts:
+				if !ok {
+					break parts
+				}
+				matched = true
+				sum.TotalMatches += fr.Lines
+				if countOnly.Load() || stopErr != nil {
+					continue
+				}
+				if opts.Mode == ModeContent {
+					delivered += len(fr.Matches)
+				} else {
+					delivered++
+				}
+				if err := fn(fr); err != nil {
+					stopErr = err
+				}
+				if enough != nil && enough(delivered) {
+					countOnly.Store(true)
+				}
+			case <-ctx.Done():
+				break parts
+			}
 		}
 		if ctx.Err() != nil {
 			break
 		}
-		o := outcomes[i]
-		outcomes[i] = fileOutcome{}
+		o := s.out
+		s.out = fileOutcome{}
 		switch {
 		case o.skipped != nil:
 			sum.FilesSkipped++
@@ -259,24 +302,8 @@ func stream(ctx context.Context, opts Options, fn func(*FileResult) error, enoug
 			continue
 		}
 		sum.FilesSearched++
-		if o.result == nil {
-			continue
-		}
-		sum.FilesWithMatches++
-		sum.TotalMatches += o.result.Lines
-		if countOnly.Load() {
-			continue
-		}
-		if opts.Mode == ModeContent {
-			delivered += len(o.result.Matches)
-		} else {
-			delivered++
-		}
-		if err := fn(o.result); err != nil {
-			stopErr = err
-		}
-		if enough != nil && enough(delivered) {
-			countOnly.Store(true)
+		if matched {
+			sum.FilesWithMatches++
 		}
 	}
 	cancel()
@@ -311,13 +338,26 @@ type worker struct {
 // utf8BOM is the UTF-8 encoding of U+FEFF, the byte-order mark.
 var utf8BOM = []byte{0xEF, 0xBB, 0xBF}
 
-// search reads and searches one file.
-func (w *worker) search(c candidate, countOnly bool) fileOutcome {
+// search reads and searches one file, handing its results to send (which
+// reports false once the search is being abandoned). Large files and
+// files of unknown size are read a block at a time (see searchBlocks).
+func (w *worker) search(ctx context.Context, c candidate, countOnly bool, send func(*FileResult) bool) fileOutcome {
+	if w.opts.MaxFileSize > 0 && c.size > w.opts.MaxFileSize {
+		return fileOutcome{skipped: tooLarge(c.size, w.opts.MaxFileSize)}
+	}
+	if c.size > wholeFileLimit || c.special {
+		return w.searchBlocks(ctx, c, countOnly, send)
+	}
 	buf, err := w.read(c)
 	if err != nil {
 		return fileOutcome{skipped: err}
 	}
-	return w.searchBuf(c, buf, countOnly)
+	o := w.searchBuf(c, buf, countOnly)
+	if o.result != nil {
+		send(o.result)
+		o.result = nil
+	}
+	return o
 }
 
 // searchBuf searches the content of one file. A leading byte-order mark is
@@ -388,26 +428,34 @@ func (w *worker) searchBuf(c candidate, buf []byte, countOnly bool) fileOutcome 
 
 // find returns the hits to report: the matching lines, at most MaxCount,
 // or with Invert the lines that do not match.
-func (w *worker) find(buf []byte) (*rure.Hits, error) {
+func (w *worker) find(buf []byte) (*rure.Hits, error) { return w.findLimit(buf, w.opts.MaxCount) }
+
+// findLimit is find with at most limit lines (0: no limit).
+func (w *worker) findLimit(buf []byte, limit int) (*rure.Hits, error) {
 	w.hits.Reset()
 	if !w.opts.Invert {
-		err := w.m.findLines(buf, max(w.opts.MaxCount, 0), &w.hits)
+		err := w.m.findLines(buf, max(limit, 0), &w.hits)
 		return &w.hits, err
 	}
 	if err := w.m.findLines(buf, 0, &w.hits); err != nil {
 		return nil, err
 	}
-	invertHits(buf, &w.hits, w.opts.MaxCount, &w.inverted)
+	invertHits(buf, &w.hits, limit, &w.inverted)
 	return &w.inverted, nil
 }
 
 // count returns the number of reported lines and of matches without
 // materialising them when no option needs the lines themselves.
 func (w *worker) count(buf []byte) (lines, matches int, err error) {
-	if !w.opts.Invert && w.opts.MaxCount <= 0 {
+	return w.countLimit(buf, w.opts.MaxCount)
+}
+
+// countLimit is count with at most limit lines (0: no limit).
+func (w *worker) countLimit(buf []byte, limit int) (lines, matches int, err error) {
+	if !w.opts.Invert && limit <= 0 {
 		return w.m.countLines(buf)
 	}
-	h, err := w.find(buf)
+	h, err := w.findLimit(buf, limit)
 	if err != nil {
 		return 0, 0, err
 	}

@@ -236,7 +236,7 @@ func TestSearchMultiline(t *testing.T) {
 
 func TestSearchUnreadableFileSkipped(t *testing.T) {
 	w := worker{m: nil, opts: &Options{}}
-	if o := w.search(candidate{display: "gone", abs: filepath.Join(t.TempDir(), "gone")}, false); o.skipped == nil {
+	if o := w.search(context.Background(), candidate{display: "gone", abs: filepath.Join(t.TempDir(), "gone")}, false, func(*FileResult) bool { return true }); o.skipped == nil {
 		t.Fatalf("missing file not reported as skipped: %+v", o)
 	}
 }
@@ -522,6 +522,98 @@ func TestSearchErrorPositionIsTheTypedOne(t *testing.T) {
 	} {
 		if got := unescapedOffset(tc.orig, tc.escaped, tc.pos); got != tc.want {
 			t.Errorf("unescapedOffset(%q, %q, %d) = %d, want %d", tc.orig, tc.escaped, tc.pos, got, tc.want)
+		}
+	}
+}
+
+// Files read a block at a time give the same results as files read whole,
+// in every mode, with blocks far smaller than the file and than some
+// lines; a NUL byte after the first block ends the search of a text file.
+func TestSearchBlocksMatchWhole(t *testing.T) {
+	var text strings.Builder
+	for i := range 3000 {
+		switch i % 7 {
+		case 0:
+			fmt.Fprintf(&text, "foo %d foo\n", i)
+		case 3:
+			text.WriteString(strings.Repeat("x", 300) + " foo tail\n")
+		default:
+			fmt.Fprintf(&text, "line %d\n", i)
+		}
+	}
+	text.WriteString("last foo without newline")
+	dir := writeTree(t, map[string]string{"big.txt": text.String(), "late.bin": strings.Repeat("foo\n", 500) + "\x00foo\n", "bin.dat": "foo\x00\nfoo\n"})
+	type variant struct {
+		name string
+		opt  func(*Options)
+	}
+	variants := []variant{
+		{"content", func(o *Options) {}},
+		{"count", func(o *Options) { o.Mode = ModeCount }},
+		{"files", func(o *Options) { o.Mode = ModeFilesWithMatches }},
+		{"invert", func(o *Options) { o.Invert = true }},
+		{"max-count", func(o *Options) { o.MaxCount = 250 }},
+		{"invert max-count count", func(o *Options) { o.Invert, o.MaxCount, o.Mode = true, 99, ModeCount }},
+		{"context (whole read)", func(o *Options) { o.ContextBefore, o.ContextAfter = 1, 2 }},
+	}
+	run := func(path string, v variant) []string {
+		o := DefaultOptions("foo", path)
+		o.MaxColumns = 0
+		v.opt(&o)
+		var got []string
+		lines, count, binary := 0, 0, ""
+		sum, err := Stream(context.Background(), o, func(fr *FileResult) error {
+			// A file read in blocks arrives in several parts: add them up.
+			lines += fr.Lines
+			count += fr.Count
+			if fr.Binary {
+				binary = fmt.Sprintf("binary@%d", fr.NULOffset)
+			}
+			for _, m := range fr.Matches {
+				got = append(got, fmt.Sprintf("%d:%s %v %v %v", m.Line, m.Text, m.Spans, m.Before, m.After))
+			}
+			return nil
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return append(got, fmt.Sprintf("lines %d count %d %s total %d files %d", lines, count, binary, sum.TotalMatches, sum.FilesWithMatches))
+	}
+	for _, v := range variants {
+		for _, name := range []string{"big.txt", "late.bin", "bin.dat"} {
+			path := filepath.Join(dir, name)
+			want := run(path, v)
+			savedLimit, savedBlock := wholeFileLimit, blockSize
+			wholeFileLimit, blockSize = 64, 256
+			got := run(path, v)
+			wholeFileLimit, blockSize = savedLimit, savedBlock
+			if name == "late.bin" && !strings.Contains(v.name, "invert") {
+				// Read whole, the NUL makes nothing of it printable
+				// (the named file is binary); read in blocks, the text
+				// before the NUL is searched, as ripgrep does.
+				continue
+			}
+			for i := range max(len(got), len(want)) {
+				if i >= len(got) || i >= len(want) || got[i] != want[i] {
+					g, w := "(none)", "(none)"
+					if i < len(got) {
+						g = got[i]
+					}
+					if i < len(want) {
+						w = want[i]
+					}
+					t.Errorf("%s %s: blocks differ from whole at %d of %d/%d:\nblocks: %.300q\nwhole:  %.300q", v.name, name, i, len(got), len(want), g, w)
+					break
+				}
+			}
+		}
+	}
+}
+
+func TestIsPseudoFile(t *testing.T) {
+	for p, want := range map[string]bool{"/proc/1/pagemap": true, "/sys/kernel/x": true, "/dev/zero": true, "/home/proc/x": false, "/procfs": false, "/": false} {
+		if isPseudoFile(p) != want {
+			t.Errorf("isPseudoFile(%q) = %v", p, !want)
 		}
 	}
 }
