@@ -103,7 +103,7 @@ func tokensMain(ctx context.Context, env *cliEnv, p *parsedArgs) (int, error) {
 			return exitError, err
 		}
 		var raw, size int
-		if p.flag("estimate") {
+		if p.flag("estimate") && estimateReadsWhole(path) {
 			text, err := readInput(env, path)
 			if err != nil {
 				fmt.Fprintf(env.stderr, "gopi tokens: %v\n", err)
@@ -144,6 +144,20 @@ func tokensMain(ctx context.Context, env *cliEnv, p *parsedArgs) (int, error) {
 		fmt.Fprintf(env.stdout, "(estimate for %s: %s count × %g)\n", model, enc.Name(), how.Ratio)
 	}
 	return code, nil
+}
+
+// maxEstimateRead is the largest file --estimate reads into memory to
+// sample; larger files (and stdin, of unknown size) are counted exactly by
+// streaming instead, which keeps memory bounded.
+const maxEstimateRead = 256 << 20
+
+// estimateReadsWhole reports whether --estimate may read path whole.
+func estimateReadsWhole(path string) bool {
+	if path == "-" {
+		return false
+	}
+	info, err := os.Stat(path)
+	return err == nil && info.Mode().IsRegular() && info.Size() <= maxEstimateRead
 }
 
 // specialFileCap is how much of a named file that is not a regular file
