@@ -13,10 +13,10 @@ import (
 // wholeFileLimit is the largest file read whole; larger ones (and named
 // files that are not regular files) are read a block at a time. Tests
 // lower it and blockSize.
-var wholeFileLimit int64 = 16 << 20
+var wholeFileLimit int64 = 1 << 20
 
 // blockSize is how much searchBlocks reads at a time.
-var blockSize = 4 << 20
+var blockSize = 1 << 20
 
 // SpecialFileCap bounds how much of a file that is not a regular file (a
 // device such as /dev/zero, a FIFO) is read when it is named as
