@@ -104,11 +104,11 @@ func (w *worker) searchBlocks(ctx context.Context, c candidate, countOnly bool, 
 		end := len(data)
 		if !stop {
 			end = bytes.LastIndexByte(data, '\n') + 1
-			if end == 0 && len(data) < cap(buf)/2 {
-				continue // no complete line yet: read more
-			}
 			if end == 0 {
-				end = len(data) // one line longer than half the buffer: search what there is
+				// No complete line yet: read more. A line is always
+				// searched whole, as ripgrep does, so one line longer
+				// than the buffer grows it.
+				continue
 			}
 		}
 		region := data[:end]
