@@ -94,5 +94,8 @@ LOAD=$(cut -d' ' -f1-3 /proc/loadavg)
 	echo "First line of a search of the whole disk (\`CMD x / | head -1\`, wall time until head exits):"
 	echo "gopi grep $FIRST_GOPI s, rg $FIRST_RG s. gopi lists the files of the whole tree (one walk)"
 	echo "before it searches the first one; rg searches while it walks."
+	echo
+	echo "rg's RSS counts the pages of the 1 GiB file it memory-maps (page cache, not heap)."
+	echo "The /dev/zero row is the line buffer growing to hold one 64 MiB line without a newline."
 } >bench/results/memory.md
 log "wrote bench/results/memory.md"
