@@ -13,7 +13,8 @@ import (
 // grepTree is the tree the ripgrep comparison runs in.
 var grepTree = map[string]string{
 	".git/HEAD":         "ref: refs/heads/main\n",
-	".gitignore":        "ignored/\n",
+	".gitignore":        "ignored/\n*.log\n",
+	"app.log":           "foo log\n",
 	"a.txt":             "foo\nFoo bar\nbaz\nfoo.bar\n",
 	"sub/b.go":          "package foo\nfunc Foo() {}\n// foo-bar food\n",
 	"sub/c.GO":          "foo upper ext\n",
@@ -93,6 +94,9 @@ func TestGrepMatchesRipgrep(t *testing.T) {
 		{"--max-depth 1", []string{"-n", "--max-depth", "1", "foo"}, ""},
 		{"--max-depth 2", []string{"-n", "--max-depth", "2", "foo"}, ""},
 		{"--iglob", []string{"-n", "--iglob", "*.go", "foo"}, ""},
+		{"-g whitelists an ignored file", []string{"-n", "-g", "*.log", "foo"}, ""},
+		{"-g whitelists a hidden file", []string{"-n", "-g", ".hidden", "foo"}, ""},
+		{"-g keeps ignored dirs out", []string{"-n", "-g", "*.txt", "foo"}, ""},
 		{"-g then --iglob", []string{"-n", "-g", "*.txt", "--iglob", "!A.TXT", "foo"}, ""},
 		{"utf-16", []string{"-n", "bar", "u16.txt"}, ""},
 		{"missing path", []string{"-n", "foo", "missing", "a.txt"}, ""},

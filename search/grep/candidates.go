@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
+	"path"
 	"path/filepath"
 	"strings"
 
@@ -79,6 +80,18 @@ func collect(ctx context.Context, opts *Options) (*target, error) {
 			scan = fresh
 			files = filterFiles(scan, root, include, over, keep)
 		}
+	}
+	if over != nil && over.whitelists > 0 && (opts.Gitignore || !opts.Hidden) {
+		// As in ripgrep, a file a plain -g glob names is searched even
+		// when ignore rules or its dot-name would leave it out (its
+		// directories must still be ones the search enters).
+		allOpts := scanOpts
+		allOpts.Gitignore, allOpts.Hidden = false, true
+		all, err := (&fscache.Lookup{Scanner: scanCache(), Root: root, Options: allOpts, UseCache: opts.Cache}).First(ctx)
+		if err != nil {
+			return nil, err
+		}
+		files = withWhitelisted(all, scan, root, include, over, keep, files)
 	}
 	return &target{files: files, cacheAge: scan.Age.Milliseconds()}, nil
 }
@@ -164,4 +177,60 @@ func isPseudoFile(abs string) bool {
 		}
 	}
 	return false
+}
+
+// withWhitelisted returns files (the candidates of the normal scan) plus,
+// in scan order, the files of all (a scan that ignores nothing) that the
+// overrides explicitly keep, that the normal scan left out, and whose
+// directory the search enters: one the normal scan lists, or one a glob
+// keeps below an entered one.
+func withWhitelisted(all, normal *fscache.Scan, root string, include *glob.Pattern, over *overrides, keep func(string) bool, files []candidate) []candidate {
+	byPath := make(map[string]candidate, len(files))
+	for _, c := range files {
+		byPath[c.display] = c
+	}
+	dirs := map[string]bool{}
+	for _, e := range normal.Entries {
+		if e.Type == fscache.TypeDir {
+			dirs[e.Path] = true
+		}
+	}
+	memo := map[string]bool{}
+	var entered func(string) bool
+	entered = func(d string) bool {
+		if d == "." || d == "" {
+			return true
+		}
+		if v, ok := memo[d]; ok {
+			return v
+		}
+		v := dirs[d] || (over.decide(d, true) == 1 && entered(path.Dir(d)))
+		memo[d] = v
+		return v
+	}
+	rootSep := root
+	if !strings.HasSuffix(rootSep, string(filepath.Separator)) {
+		rootSep += string(filepath.Separator)
+	}
+	out := make([]candidate, 0, len(files))
+	for _, e := range all.Entries {
+		if e.Type != fscache.TypeFile {
+			continue
+		}
+		if c, ok := byPath[e.Path]; ok {
+			out = append(out, c)
+			continue
+		}
+		dir := path.Dir(e.Path)
+		if over.decide(e.Path, false) != 1 || over.dirPruned(dir) || !entered(dir) ||
+			(include != nil && !include.Match(e.Path)) || (keep != nil && !keep(e.Path)) {
+			continue
+		}
+		abs := rootSep + filepath.FromSlash(e.Path)
+		if isPseudoFile(abs) && !isPseudoFile(rootSep) {
+			continue
+		}
+		out = append(out, candidate{display: e.Path, abs: abs, size: e.Size})
+	}
+	return out
 }
