@@ -45,6 +45,11 @@ func (w *worker) searchBlocks(ctx context.Context, c candidate, countOnly bool, 
 	if c.special {
 		r = io.LimitReader(f, SpecialFileCap)
 	}
+	return w.searchReader(ctx, c, r, countOnly, send)
+}
+
+// searchReader is searchBlocks over any reader (a file, standard input).
+func (w *worker) searchReader(ctx context.Context, c candidate, r io.Reader, countOnly bool, send func(*FileResult) bool) fileOutcome {
 	o := w.opts
 	if o.Multiline || NeedsMultiline(o.Pattern) || o.ContextBefore > 0 || o.ContextAfter > 0 {
 		buf, err := io.ReadAll(r)

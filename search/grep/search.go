@@ -107,8 +107,9 @@ func Stream(ctx context.Context, opts Options, fn func(*FileResult) error) (*Sum
 // StreamReader searches everything r delivers as one file named name (the
 // CLI passes standard input as "<stdin>"), the way Stream searches a file
 // given as Options.Path: a binary input is still searched and reported
-// with FileResult.Binary. Options.Path and the directory options are
-// ignored. fn is called once when there is a result.
+// with FileResult.Binary. r is read a block of lines at a time, so memory
+// stays bounded whatever its length, and fn gets each block's results as
+// they are found. Options.Path and the directory options are ignored.
 func StreamReader(ctx context.Context, opts Options, name string, r io.Reader, fn func(*FileResult) error) (*Summary, error) {
 	m, err := compileSearchMatcher(matcherConfig{
 		pattern:    opts.Pattern,
@@ -119,13 +120,24 @@ func StreamReader(ctx context.Context, opts Options, name string, r io.Reader, f
 		return nil, err
 	}
 	defer m.close()
-	data, err := readAllContext(ctx, r)
-	if err != nil {
-		return nil, fmt.Errorf("read %s: %w", name, err)
-	}
 	w := worker{m: m, opts: &opts}
-	o := w.searchBuf(candidate{display: name, named: true}, data, false)
 	sum := &Summary{}
+	var fnErr error
+	matched := false
+	o := w.searchReader(ctx, candidate{display: name, abs: name, named: true}, r, false, func(fr *FileResult) bool {
+		matched = true
+		sum.TotalMatches += fr.Lines
+		if fnErr == nil {
+			fnErr = fn(fr)
+		}
+		return fnErr == nil
+	})
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	if fnErr != nil && !errors.Is(fnErr, errStop) {
+		return nil, fnErr
+	}
 	switch {
 	case o.skipped != nil:
 		sum.FilesSkipped = 1
@@ -136,37 +148,10 @@ func StreamReader(ctx context.Context, opts Options, name string, r io.Reader, f
 		return sum, nil
 	}
 	sum.FilesSearched = 1
-	if o.result == nil {
-		return sum, nil
-	}
-	sum.FilesWithMatches = 1
-	sum.TotalMatches = o.result.Lines
-	if err := fn(o.result); err != nil && !errors.Is(err, errStop) {
-		return nil, err
+	if matched {
+		sum.FilesWithMatches = 1
 	}
 	return sum, nil
-}
-
-// readAllContext reads r to the end, giving up when ctx is done between
-// reads.
-func readAllContext(ctx context.Context, r io.Reader) ([]byte, error) {
-	buf := make([]byte, 0, 64<<10)
-	for {
-		if err := ctx.Err(); err != nil {
-			return nil, err
-		}
-		if len(buf) == cap(buf) {
-			buf = append(buf, 0)[:len(buf)]
-		}
-		n, err := r.Read(buf[len(buf):cap(buf)])
-		buf = buf[:len(buf)+n]
-		if err == io.EOF {
-			return buf, nil
-		}
-		if err != nil {
-			return nil, err
-		}
-	}
 }
 
 // fileSlot carries one file's results from its worker to the printer.

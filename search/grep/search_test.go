@@ -617,3 +617,37 @@ func TestIsPseudoFile(t *testing.T) {
 		}
 	}
 }
+
+// StreamReader reads its input a block at a time and gives what Stream
+// gives for the same text in a named file.
+func TestStreamReaderInBlocks(t *testing.T) {
+	var text strings.Builder
+	for i := range 2000 {
+		fmt.Fprintf(&text, "line %d %s\n", i, strings.Repeat("ab", i%50))
+	}
+	dir := writeTree(t, map[string]string{"f.txt": text.String()})
+	collect := func(fr *FileResult, out *[]string) {
+		for _, m := range fr.Matches {
+			*out = append(*out, fmt.Sprintf("%d:%s", m.Line, m.Text))
+		}
+	}
+	var want, got []string
+	if _, err := Stream(context.Background(), DefaultOptions(`7 (ab)+$`, filepath.Join(dir, "f.txt")), func(fr *FileResult) error { collect(fr, &want); return nil }); err != nil {
+		t.Fatal(err)
+	}
+	saved := blockSize
+	blockSize = 100
+	defer func() { blockSize = saved }()
+	parts := 0
+	sum, err := StreamReader(context.Background(), DefaultOptions(`7 (ab)+$`, ""), "<stdin>", strings.NewReader(text.String()), func(fr *FileResult) error {
+		parts++
+		collect(fr, &got)
+		return nil
+	})
+	if err != nil || strings.Join(got, "\n") != strings.Join(want, "\n") || len(want) == 0 || sum.TotalMatches != len(want) {
+		t.Fatalf("StreamReader: %d matches (%v), want %d; sum %+v", len(got), err, len(want), sum)
+	}
+	if parts < 2 {
+		t.Errorf("results came in %d part(s); a block at a time gives several", parts)
+	}
+}
