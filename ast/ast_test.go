@@ -226,3 +226,32 @@ func TestExplicitLanguageNarrowsScans(t *testing.T) {
 		t.Fatalf("named file of another language: %v (%d searched)", res.Matches, res.FilesSearched)
 	}
 }
+
+// Scope.Globs filter the files found in directories like ast-grep's
+// --globs: includes, '!' excludes, the last match wins.
+func TestScopeGlobs(t *testing.T) {
+	requireNative(t)
+	dir := tree(t, map[string]string{"a.js": "f(1)\n", "sub/b.js": "f(2)\n", "sub/gen/c.js": "f(3)\n", "d.ts": "f(4)\n"})
+	for _, tc := range []struct {
+		globs []string
+		want  []string
+	}{
+		{nil, []string{"a.js", "d.ts", "sub/b.js", "sub/gen/c.js"}},
+		{[]string{"*.js"}, []string{"a.js", "sub/b.js", "sub/gen/c.js"}},
+		{[]string{"!gen"}, []string{"a.js", "d.ts", "sub/b.js"}},
+		{[]string{"*.js", "!sub/gen/**"}, []string{"a.js", "sub/b.js"}},
+		{[]string{"!*.js", "sub/b.js"}, []string{"sub/b.js"}},
+	} {
+		res, err := Search(context.Background(), SearchRequest{Scope: Scope{Paths: []string{"."}, Cwd: dir, Globs: tc.globs}, Patterns: []string{"f($A)"}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got []string
+		for _, m := range res.Matches {
+			got = append(got, m.Path)
+		}
+		if strings.Join(got, " ") != strings.Join(tc.want, " ") {
+			t.Errorf("globs %q: %q, want %q", tc.globs, got, tc.want)
+		}
+	}
+}

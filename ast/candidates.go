@@ -25,6 +25,12 @@ type Scope struct {
 	// NoHidden leaves out dot-files; NoGitignore searches ignored files.
 	NoHidden    bool
 	NoGitignore bool
+	// Globs filter the files found in directories, as ast-grep's --globs
+	// (and ripgrep's -g): matched against the path relative to the
+	// directory given; a glob without '/' matches names at any depth; '!'
+	// excludes; the last matching glob decides; once any plain glob is
+	// given a file no glob matches is dropped. Named files are kept.
+	Globs []string
 }
 
 // candidate is one file to search.
@@ -34,6 +40,7 @@ type candidate struct {
 	size    int64
 	lang    *Language // nil when the name does not tell
 	named   bool      // given explicitly as a file (not found by a scan)
+	rel     string    // path relative to the directory given (found by a scan)
 }
 
 // scanCache is the scan cache the engine uses; tests may replace it.
@@ -105,8 +112,60 @@ func collect(ctx context.Context, sc Scope) ([]candidate, []string, []ParseIssue
 	if len(missing) == len(sc.Paths) {
 		return nil, nil, nil, fmt.Errorf("Path not found: %s", missing[0])
 	}
+	if len(sc.Globs) > 0 {
+		keep, err := compileScopeGlobs(sc.Globs)
+		if err != nil {
+			return nil, nil, nil, err
+		}
+		out = slices.DeleteFunc(out, func(c candidate) bool { return !c.named && !keep(c.rel) })
+	}
 	slices.SortFunc(out, func(a, b candidate) int { return strings.Compare(a.display, b.display) })
 	return out, missing, issues, nil
+}
+
+// compileScopeGlobs compiles Scope.Globs into a filter of relative paths.
+func compileScopeGlobs(globs []string) (func(rel string) bool, error) {
+	type rule struct {
+		pat    *glob.Pattern
+		negate bool
+	}
+	var rules []rule
+	plain := 0
+	for _, g := range globs {
+		r := rule{}
+		if strings.HasPrefix(g, "!") {
+			r.negate, g = true, g[1:]
+		}
+		g = strings.TrimSuffix(g, "/")
+		switch {
+		case g == "":
+			continue
+		case strings.HasPrefix(g, "/"):
+			g = strings.TrimLeft(g, "/")
+		case !strings.Contains(g, "/"):
+			g = "**/" + g
+		}
+		p, err := glob.Compile(g)
+		if err != nil {
+			return nil, fmt.Errorf("invalid glob %q: %w", g, err)
+		}
+		r.pat = p
+		if !r.negate {
+			plain++
+		}
+		rules = append(rules, r)
+	}
+	return func(rel string) bool {
+		for i := len(rules) - 1; i >= 0; i-- {
+			// A glob naming a directory applies to everything below it.
+			for p := rel; p != "." && p != ""; p = path.Dir(p) {
+				if rules[i].pat.Match(p) {
+					return !rules[i].negate
+				}
+			}
+		}
+		return plain == 0
+	}, nil
 }
 
 func absPath(cwd, p string) string {
@@ -209,6 +268,7 @@ func filterScan(scan *fscache.Scan, given, root string, g *glob.Pattern) []candi
 			abs:     root + string(filepath.Separator) + filepath.FromSlash(e.Path),
 			size:    e.Size,
 			lang:    InferLanguage(e.Path),
+			rel:     e.Path,
 		})
 	}
 	return out

@@ -155,6 +155,12 @@ func Edit(ctx context.Context, req EditRequest) (*EditResult, error) {
 			continue
 		}
 		updated := applyChanges(src, changes)
+		if broken, err := introducesSyntaxError(m, c.display, updated); err != nil {
+			return nil, err
+		} else if broken {
+			issues = append(issues, ParseIssue{Path: c.display, Message: ErrRewriteBreaksSyntax.Error()})
+			continue
+		}
 		out.Files = append(out.Files, FileChanges{Path: c.display, Abs: c.abs, Changes: changes})
 		out.TotalReplacements += len(changes)
 		out.FilesTouched++
@@ -194,6 +200,21 @@ func Edit(ctx context.Context, req EditRequest) (*EditResult, error) {
 	out.Written = written
 	out.Applied = true
 	return out, nil
+}
+
+// ErrRewriteBreaksSyntax is the parse issue of a file whose rewrite was
+// refused: the file parsed cleanly before (files with syntax errors are
+// never rewritten) but the rewritten text does not.
+var ErrRewriteBreaksSyntax = errors.New("rewrite not applied: the rewritten file would have syntax errors; fix the replacement so the result is valid code")
+
+// introducesSyntaxError re-parses a rewritten file with the matcher's
+// language and reports whether the tree has errors.
+func introducesSyntaxError(m *astgrep.Matcher, display string, updated []byte) (bool, error) {
+	res, err := m.Search([]astgrep.Input{{Path: display, Data: updated}}, astgrep.Options{NoPrefilter: true})
+	if err != nil {
+		return false, fmt.Errorf("re-parse %s after the rewrite: %w", display, err)
+	}
+	return len(res) == 1 && res[0].SyntaxError, nil
 }
 
 // fileChanges turns the native edits of one file into changes: no-op

@@ -127,3 +127,28 @@ func TestToCRLF(t *testing.T) {
 		}
 	}
 }
+
+// A rewrite whose result does not parse is refused for that file and
+// reported as a parse issue; other files are still rewritten.
+func TestEditRefusesSyntaxBreakingRewrite(t *testing.T) {
+	requireNative(t)
+	dir := tree(t, map[string]string{"a.js": "old(1);\n", "b.js": "old(2);\nkeep();\n"})
+	req := EditRequest{
+		Scope: Scope{Paths: []string{"."}, Cwd: dir},
+		Rules: []Rewrite{{Pattern: "old($A)", Out: "neu($A"}},
+	}
+	res, err := Edit(context.Background(), req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.FilesTouched != 0 || len(res.ParseIssues) != 2 || !strings.Contains(res.ParseIssues[0].Message, "syntax errors") {
+		t.Fatalf("result %+v", res)
+	}
+	if read(t, dir, "a.js") != "old(1);\n" || read(t, dir, "b.js") != "old(2);\nkeep();\n" {
+		t.Fatal("a rewrite with a syntax error was written")
+	}
+	req.Rules = []Rewrite{{Pattern: "old($A)", Out: "neu($A)"}}
+	if res, err = Edit(context.Background(), req); err != nil || res.FilesTouched != 2 || len(res.ParseIssues) != 0 {
+		t.Fatalf("valid rewrite: %+v %v", res, err)
+	}
+}

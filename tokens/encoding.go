@@ -27,7 +27,9 @@
 package tokens
 
 import (
+	"context"
 	"fmt"
+	"io"
 	"sort"
 	"strings"
 	"sync"
@@ -218,4 +220,105 @@ func validText(text string) string {
 		return text
 	}
 	return string([]rune(text))
+}
+
+// readBlock is how much CountReader reads at a time.
+const readBlock = 1 << 20
+
+// giantPiece is the length past which CountReader counts a piece that has
+// not ended yet window by window instead of keeping it whole.
+const giantPiece = 4 * bpe.MaxMergeWindow
+
+// CountReader returns the number of tokens of everything r delivers and its
+// size in bytes, reading it a block at a time: memory stays at a few
+// blocks whatever the size (a file of gigabytes, a run of one character
+// of any length). The count is Count of the whole text: text is counted
+// up to the last few pieces of what has been read, which more input could
+// still extend, and those are read again with the next block.
+func (e *Encoding) CountReader(ctx context.Context, r io.Reader) (count int, size int64, err error) {
+	return e.countReader(ctx, r, readBlock)
+}
+
+func (e *Encoding) countReader(ctx context.Context, r io.Reader, block int) (count int, size int64, err error) {
+	c := e.getCache()
+	defer e.putCache(c)
+	raw := make([]byte, block)
+	var pending []byte // an incomplete UTF-8 sequence at the end of the last read
+	carry := ""        // text read but not counted yet
+	var ends [pieceBatch]int
+	var pieceEnds []int
+	for {
+		if err := ctx.Err(); err != nil {
+			return 0, size, err
+		}
+		n, rerr := io.ReadFull(r, raw)
+		size += int64(n)
+		eof := rerr == io.EOF || rerr == io.ErrUnexpectedEOF
+		if rerr != nil && !eof {
+			return 0, size, rerr
+		}
+		data := append(pending, raw[:n]...)
+		pending = nil
+		if !eof {
+			k := completeUTF8(data)
+			pending = append([]byte(nil), data[k:]...)
+			data = data[:k]
+		}
+		text := carry + validText(string(data))
+		// The ends of the pieces of text; the last keep pieces stay
+		// uncounted unless the input has ended.
+		pieceEnds = pieceEnds[:0]
+		for i := 0; i < len(text); {
+			k := e.batch(text, i, ends[:])
+			pieceEnds = append(pieceEnds, ends[:k]...)
+			i = ends[k-1]
+		}
+		const keep = 8
+		m := len(pieceEnds)
+		if !eof {
+			m = max(m-keep, 0)
+		}
+		upto := 0
+		if m > 0 {
+			upto = pieceEnds[m-1]
+			count += e.vocab.CountPieces(text, 0, pieceEnds[:m], c)
+		}
+		if eof {
+			return count, size, nil
+		}
+		carry = text[upto:]
+		// A last piece longer than a few merge windows (a run of one
+		// character) is counted as far as its leading windows go, which
+		// no later text changes; the rest of it starts the carry, as the
+		// next window of that piece would start.
+		if n := len(pieceEnds); n > 0 {
+			lastStart := 0
+			if n >= 2 {
+				lastStart = pieceEnds[n-2]
+			}
+			if pieceEnds[n-1]-lastStart > giantPiece {
+				if lastStart > upto {
+					count += e.vocab.CountPieces(text, upto, pieceEnds[m:n-1], c)
+				}
+				k, used := e.vocab.CountLeading(text[lastStart:])
+				count += k
+				carry = text[lastStart+used:]
+			}
+		}
+		carry = strings.Clone(carry)
+	}
+}
+
+// completeUTF8 returns the length of b without an incomplete UTF-8
+// sequence at its end.
+func completeUTF8(b []byte) int {
+	for i := len(b) - 1; i >= 0 && i >= len(b)-utf8.UTFMax; i-- {
+		if utf8.RuneStart(b[i]) {
+			if !utf8.FullRune(b[i:]) {
+				return i
+			}
+			break
+		}
+	}
+	return len(b)
 }

@@ -1,6 +1,7 @@
 package tokens
 
 import (
+	"context"
 	"flag"
 	"fmt"
 	"math/rand/v2"
@@ -268,4 +269,43 @@ func FuzzEncode(f *testing.F) {
 			}
 		}
 	})
+}
+
+// CountReader, read in blocks as small as a few bytes so every kind of
+// piece and UTF-8 sequence gets cut, counts what Count counts on the
+// whole text, for every corpus file and both encodings.
+func TestCountReaderMatchesCount(t *testing.T) {
+	paths, err := filepath.Glob(filepath.Join("testdata", "corpus", "*.txt"))
+	if err != nil || len(paths) == 0 {
+		t.Fatalf("corpus missing: %v", err)
+	}
+	extra := map[string]string{
+		"run":       strings.Repeat("a", 300000),
+		"spaces":    "x" + strings.Repeat(" ", 5000) + "y\n\n\n" + strings.Repeat("\n", 3000) + "z",
+		"crlf":      strings.Repeat("line one\r\n", 500),
+		"invalid":   strings.Repeat("é\xff😀\xe2\x82", 400),
+		"mixedruns": strings.Repeat("ab", 40000) + strings.Repeat("=", 70000),
+	}
+	for _, p := range paths {
+		data, err := os.ReadFile(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		extra[filepath.Base(p)] = string(data)
+	}
+	for _, name := range Names() {
+		e := mustGet(t, name)
+		for label, text := range extra {
+			want := e.Count(text)
+			for _, block := range []int{1, 3, 7, 64, 4096, 1 << 20} {
+				if len(text) > 20000 && block < 64 {
+					continue // slow and no different
+				}
+				got, size, err := e.countReader(context.Background(), strings.NewReader(text), block)
+				if err != nil || got != want || size != int64(len(text)) {
+					t.Fatalf("%s %s block %d: %d tokens, %d bytes, %v; want %d, %d", name, label, block, got, size, err, want, len(text))
+				}
+			}
+		}
+	}
 }

@@ -21,6 +21,9 @@ var aiFlags = []flagSpec{
 	{long: "base-url", value: "URL", help: "API base URL (overrides the model's)"},
 	{long: "retries", value: "N", help: "retry transient failures up to N times (default 0)"},
 	{long: "retry-delay", value: "DURATION", help: "first retry delay, doubled each time (default 2s)"},
+	{long: "connect-timeout", value: "DURATION", help: "give up connecting to the provider after DURATION (default 30s; 0 = never; setting provider.connectTimeoutMs)"},
+	{long: "first-byte-timeout", value: "DURATION", help: "give up when the answer has not started after DURATION (default 120s; 0 = never; setting provider.firstEventTimeoutMs)"},
+	{long: "idle-timeout", value: "DURATION", help: "give up when the streamed answer pauses for DURATION (default 120s; 0 = never; setting provider.idleTimeoutMs)"},
 	{long: "show-thinking", help: "print thinking to stderr as it streams"},
 	{long: "json", help: "print every stream event as a JSON line instead of text"},
 	{short: 'v', long: "verbose", help: "print model, stop reason, tokens and cost to stderr at the end"},
@@ -76,6 +79,18 @@ func runAI(ctx context.Context, env *cliEnv, args []string) int {
 			return fail(env, "ai", usagef("--retry-delay %q is not a positive duration such as 500ms or 2s", v))
 		}
 	}
+	timeouts := env.cfg.ProviderTimeouts()
+	for _, f := range []struct {
+		name string
+		dst  *time.Duration
+	}{{"connect-timeout", &timeouts.Connect}, {"first-byte-timeout", &timeouts.FirstEvent}, {"idle-timeout", &timeouts.Idle}} {
+		if d, set, err := timeoutFlag(p, f.name); err != nil {
+			return fail(env, "ai", err)
+		} else if set {
+			*f.dst = d
+		}
+	}
+	client := ai.NewHTTPClient(timeouts.Connect)
 	var flagLevel ai.ThinkingLevel
 	if v := p.str("thinking", ""); v != "" {
 		l, ok := ai.ParseThinkingLevel(v)
@@ -112,11 +127,14 @@ func runAI(ctx context.Context, env *cliEnv, args []string) int {
 			MaxTokens:    maxTokens,
 			Thinking:     level,
 			BaseURL:      p.str("base-url", ""),
+
+			FirstEventTimeout: timeouts.FirstEvent,
+			IdleTimeout:       timeouts.Idle,
 		}
 	}
 	out := &aiPrinter{env: env, json: p.flag("json"), thinking: p.flag("show-thinking")}
 	attempt := func(ctx context.Context) *ai.AssistantMessage {
-		s := reg.Stream(ctx, newRequest(), nil)
+		s := reg.Stream(ctx, newRequest(), client)
 		for {
 			ev, ok := s.Next(ctx)
 			if !ok {
@@ -231,3 +249,23 @@ func (o *aiPrinter) endLine() {
 }
 
 func (o *aiPrinter) finish(*ai.AssistantMessage) { o.endLine() }
+
+// timeoutFlag reads a DURATION flag where 0 means no limit: it returns the
+// limit in core/ai's form (negative for none) and whether the flag was set.
+func timeoutFlag(p *parsedArgs, name string) (time.Duration, bool, error) {
+	v := p.str(name, "")
+	if v == "" {
+		return 0, false, nil
+	}
+	if v == "0" {
+		return -1, true, nil
+	}
+	d, err := time.ParseDuration(v)
+	switch {
+	case err != nil || d < 0:
+		return 0, false, usagef("--%s %q is not a duration such as 500ms or 30s (0 = no limit)", name, v)
+	case d == 0:
+		return -1, true, nil
+	}
+	return d, true, nil
+}

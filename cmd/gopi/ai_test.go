@@ -4,6 +4,9 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"io"
+	"net/http"
+	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"strings"
@@ -314,4 +317,75 @@ func TestAIAnswerEndsWithOneNewline(t *testing.T) {
 	if !strings.Contains(errOut, "(estimated)") || strings.Contains(errOut, "tokens in 0 out 0") {
 		t.Errorf("-v without server usage: %q", errOut)
 	}
+}
+
+// TestAITimeouts: every provider API fails with a clear error, instead of
+// hanging, when the server never answers (--first-byte-timeout) or stalls
+// in the middle of a streamed answer (--idle-timeout).
+func TestAITimeouts(t *testing.T) {
+	silent := silentServer(t)
+	for _, tc := range []struct{ model, format string }{
+		{"claude-sonnet-4-5", mockllm.FormatAnthropic},
+		{"openai/gpt-5-mini", mockllm.FormatResponses},
+		{"gemini-2.5-flash", mockllm.FormatGemini},
+		{"local/mock-chat", mockllm.FormatCompletions},
+	} {
+		t.Run(tc.format, func(t *testing.T) {
+			srv := mockllm.New(t).Script(mockllm.Turn{Blocks: []mockllm.Block{mockllm.Text("Hello from the mock, in several chunks.")}, StallAfterDeltas: 1})
+			setKeys := func() {
+				for _, k := range []string{"ANTHROPIC_API_KEY", "OPENAI_API_KEY", "GEMINI_API_KEY"} {
+					t.Setenv(k, "k")
+				}
+			}
+			isolateAgentEnv(t, mockConfig(srv.URL()))
+			setKeys()
+			_, errOut, code := runCmd(t, "ai", "-m", tc.model, "--idle-timeout", "300ms", "hi")
+			if code != 2 || !strings.Contains(errOut, "stream stalled: timed out after 300ms") {
+				t.Errorf("mid-stream stall: exit %d stderr %q", code, errOut)
+			}
+
+			isolateAgentEnv(t, mockConfig(silent.URL))
+			setKeys()
+			_, errOut, code = runCmd(t, "ai", "-m", tc.model, "--first-byte-timeout", "300ms", "hi")
+			if code != 2 || !strings.Contains(errOut, "did not start answering: timed out after 300ms") {
+				t.Errorf("no answer: exit %d stderr %q", code, errOut)
+			}
+		})
+	}
+}
+
+// The provider.*TimeoutMs settings reach gopi ai when no flag is given.
+func TestAITimeoutSetting(t *testing.T) {
+	silent := silentServer(t)
+	dir := isolateAgentEnv(t, mockConfig(silent.URL))
+	if err := os.WriteFile(filepath.Join(dir, "config.yml"), []byte("provider:\n  firstEventTimeoutMs: 250\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("ANTHROPIC_API_KEY", "k")
+	_, errOut, code := runCmd(t, "ai", "-m", "claude-sonnet-4-5", "hi")
+	if code != 2 || !strings.Contains(errOut, "timed out after 250ms") {
+		t.Errorf("exit %d stderr %q", code, errOut)
+	}
+	_, errOut, code = runCmd(t, "ai", "-m", "claude-sonnet-4-5", "--first-byte-timeout", "soon", "hi")
+	if code != 2 || !strings.Contains(errOut, `--first-byte-timeout "soon" is not a duration`) {
+		t.Errorf("bad flag: exit %d stderr %q", code, errOut)
+	}
+}
+
+// silentServer accepts requests and never answers them: each handler
+// returns once its client goes away or the test ends.
+func silentServer(t *testing.T) *httptest.Server {
+	stop := make(chan struct{})
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		io.Copy(io.Discard, r.Body) // the server notices a client leaving only once the body is read
+		select {
+		case <-r.Context().Done():
+		case <-stop:
+		}
+	}))
+	t.Cleanup(func() {
+		close(stop)
+		srv.Close()
+	})
+	return srv
 }

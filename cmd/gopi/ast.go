@@ -3,6 +3,8 @@ package main
 import (
 	"bufio"
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -15,7 +17,9 @@ import (
 	"github.com/gopi-agent/gopi/native/astgrep"
 )
 
-const astUsage = `Usage: gopi ast grep -p PATTERN [-l LANG] [FLAGS] [PATH...]
+const astUsage = `Usage: gopi ast run -p PATTERN [-r TEMPLATE [-U]] [-l LANG] [FLAGS] [PATH...]
+       gopi ast scan (-r RULE.yml | --inline-rules YAML) [-U] [FLAGS] [PATH...]
+       gopi ast grep -p PATTERN [-l LANG] [FLAGS] [PATH...]
        gopi ast edit -p PATTERN -r REWRITE [-l LANG] [--apply] [PATH...]
 
 Structural search and rewrite with ast-grep patterns: $NAME captures one
@@ -26,7 +30,10 @@ another language is skipped, as in ast-grep). PATHs are files, directories or
 globs (default: the current directory); hidden files are searched, paths
 ignored by .gitignore are not, node_modules only when a glob names it.
 
-Run 'gopi ast grep --help' or 'gopi ast edit --help' for the flags.
+run and scan follow ast-grep's commands of the same names; grep and edit
+are gopi's own forms (edit previews by default and applies with --apply,
+checked against a preview id with --expect). Run 'gopi ast SUBCOMMAND
+--help' for the flags.
 `
 
 // runAST dispatches `gopi ast grep|edit`.
@@ -43,8 +50,12 @@ func runAST(ctx context.Context, env *cliEnv, args []string) int {
 		return runASTGrep(ctx, env, args[1:])
 	case "edit":
 		return runASTEdit(ctx, env, args[1:])
+	case "run":
+		return runASTRun(ctx, env, args[1:])
+	case "scan":
+		return runASTScan(ctx, env, args[1:])
 	}
-	return fail(env, "ast", usagef("unknown subcommand %q: use grep or edit", args[0]))
+	return fail(env, "ast", usagef("unknown subcommand %q: use run, scan, grep or edit", args[0]))
 }
 
 var astCommonFlags = []flagSpec{
@@ -69,6 +80,7 @@ var astGrepFlags = append([]flagSpec{
 var astEditFlags = append([]flagSpec{
 	{short: 'r', long: "rewrite", value: "REWRITE", help: "the replacement; captures are substituted; empty deletes (required)"},
 	{long: "apply", help: "write the changes (default: only preview them)"},
+	{long: "expect", value: "ID", help: "with --apply: write only if the changes and files are exactly those of the preview that printed ID"},
 	{long: "max-files", value: "N", help: "change at most N files (default: PI_MAX_AST_FILES or 1000)"},
 }, astCommonFlags...)
 
@@ -180,6 +192,13 @@ func runASTGrep(ctx context.Context, env *cliEnv, args []string) int {
 // printASTMatches prints each match's lines, with optional context read
 // from the file, grep style; "--" separates non-adjacent groups.
 func printASTMatches(w io.Writer, ms []ast.Match, ctxLines int) {
+	printASTMatchesAround(w, ms, ctxLines, ctxLines)
+}
+
+// printASTMatchesAround is printASTMatches with before and after lines of
+// context counted apart (-B and -A).
+func printASTMatchesAround(w io.Writer, ms []ast.Match, before, after int) {
+	ctxLines := max(before, after)
 	lastPath, lastLine := "", -1
 	files := map[string][]string{}
 	for _, m := range ms {
@@ -193,8 +212,8 @@ func printASTMatches(w io.Writer, ms []ast.Match, ctxLines int) {
 				src = strings.Split(strings.TrimSuffix(string(data), "\n"), "\n")
 				files[m.Abs] = src
 			}
-			lo = max(first-ctxLines, 0)
-			hi = max(min(last+ctxLines, len(src)-1), last)
+			lo = max(first-before, 0)
+			hi = max(min(last+after, len(src)-1), last)
 		}
 		if m.Path != lastPath {
 			lastLine = -1
@@ -326,9 +345,25 @@ func runASTEdit(ctx context.Context, env *cliEnv, args []string) int {
 		return fail(env, "ast edit", err)
 	}
 	apply := p.flag("apply")
+	expect := p.str("expect", "")
+	if expect != "" && !apply {
+		return fail(env, "ast edit", usagef("--expect only makes sense with --apply"))
+	}
+	var previewID string
 	res, err := ast.Edit(ctx, ast.EditRequest{
 		Scope: sc, Rules: []ast.Rewrite{{Pattern: pattern, Out: rewrite[len(rewrite)-1]}}, Lang: p.str("lang", ""),
 		Strictness: strict, MaxFiles: maxFiles, DryRun: !apply, Timeout: timeout,
+		Check: func(r *ast.EditResult) error {
+			id, err := editPreviewID(r)
+			if err != nil {
+				return err
+			}
+			previewID = id
+			if expect != "" && id != expect {
+				return fmt.Errorf("nothing written: the files or the changes differ from the preview %s (now %s); preview again and check the changes", expect, id)
+			}
+			return nil
+		},
 	})
 	var partial *ast.PartialWriteError
 	if errors.As(err, &partial) {
@@ -368,7 +403,7 @@ func runASTEdit(ctx context.Context, env *cliEnv, args []string) int {
 	case res.Applied:
 		fmt.Fprintf(out, "Applied %d replacements in %d files.\n", res.TotalReplacements, res.FilesTouched)
 	default:
-		fmt.Fprintf(out, "%d replacements in %d files (preview; pass --apply to write them).\n", res.TotalReplacements, res.FilesTouched)
+		fmt.Fprintf(out, "%d replacements in %d files (preview %s; pass --apply --expect %s to write exactly these).\n", res.TotalReplacements, res.FilesTouched, previewID, previewID)
 	}
 	if res.LimitReached {
 		fmt.Fprintln(out, "Limit reached; narrow paths.")
@@ -381,4 +416,24 @@ func runASTEdit(ctx context.Context, env *cliEnv, args []string) int {
 		return exitNoMatch
 	}
 	return exitMatch
+}
+
+// editPreviewID fingerprints a planned rewrite: every file's path and
+// current content and every change. A preview prints it and `--apply
+// --expect ID` refuses to write when anything differs, so what is applied
+// is what was reviewed even if a file changed in between.
+func editPreviewID(r *ast.EditResult) (string, error) {
+	h := sha256.New()
+	for _, f := range r.Files {
+		data, err := os.ReadFile(f.Abs)
+		if err != nil {
+			return "", fmt.Errorf("read %s to check it against the preview: %w", f.Path, err)
+		}
+		sum := sha256.Sum256(data)
+		fmt.Fprintf(h, "%q %x %d\n", f.Path, sum, len(f.Changes))
+		for _, c := range f.Changes {
+			fmt.Fprintf(h, "%d %d %q %q\n", c.EditStart, c.EditEnd, c.Before, c.After)
+		}
+	}
+	return hex.EncodeToString(h.Sum(nil))[:12], nil
 }

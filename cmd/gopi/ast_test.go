@@ -42,3 +42,53 @@ func TestASTEditApplyUnwritableWritesNothing(t *testing.T) {
 		t.Fatalf("a.py %q", got)
 	}
 }
+
+// `ast edit --apply --expect ID` writes only what the preview that printed
+// ID showed: a file changed in between makes it refuse and write nothing.
+func TestASTEditApplyExpectsPreview(t *testing.T) {
+	if !astgrep.Available {
+		t.Skip("native library not linked")
+	}
+	dir := t.TempDir()
+	a := filepath.Join(dir, "a.py")
+	if err := os.WriteFile(a, []byte("f(1)\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	t.Chdir(dir)
+	edit := func(extra ...string) (string, string, int) {
+		var stdout, stderr bytes.Buffer
+		env := &cliEnv{stdout: &stdout, stderr: &stderr, stdin: strings.NewReader("")}
+		code := run(context.Background(), env, append([]string{"ast", "edit", "-p", "f($A)", "-r", "g($A)"}, extra...))
+		return stdout.String(), stderr.String(), code
+	}
+	previewID := func() string {
+		out, errOut, code := edit()
+		_, after, ok := strings.Cut(out, "--expect ")
+		id, _, _ := strings.Cut(after, " ")
+		if code != 0 || !ok || len(id) != 12 {
+			t.Fatalf("preview: exit %d\n%s%s", code, out, errOut)
+		}
+		return id
+	}
+	id := previewID()
+	if err := os.WriteFile(a, []byte("f(1)\nf(2)\n"), 0o644); err != nil { // someone edits the file
+		t.Fatal(err)
+	}
+	_, errOut, code := edit("--apply", "--expect", id)
+	if code != exitError || !strings.Contains(errOut, "differ from the preview "+id) {
+		t.Fatalf("stale apply: exit %d stderr %q", code, errOut)
+	}
+	if got, _ := os.ReadFile(a); string(got) != "f(1)\nf(2)\n" {
+		t.Fatalf("stale apply wrote %q", got)
+	}
+	id = previewID()
+	if out, errOut, code := edit("--apply", "--expect", id); code != 0 {
+		t.Fatalf("fresh apply: exit %d\n%s%s", code, out, errOut)
+	}
+	if got, _ := os.ReadFile(a); string(got) != "g(1)\ng(2)\n" {
+		t.Fatalf("applied %q", got)
+	}
+	if _, errOut, code := edit("--expect", id); code != exitError || !strings.Contains(errOut, "only makes sense with --apply") {
+		t.Errorf("--expect without --apply: exit %d %q", code, errOut)
+	}
+}

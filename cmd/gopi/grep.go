@@ -4,81 +4,177 @@ import (
 	"bufio"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
+	"syscall"
 	"time"
+	"unicode"
+
+	"github.com/spf13/pflag"
 
 	"github.com/gopi-agent/gopi/search/grep"
 )
 
-var grepFlags = []flagSpec{
-	{short: 'i', long: "ignore-case", help: "match case-insensitively"},
-	{short: 'A', long: "after-context", value: "N", help: "show N lines after each match"},
-	{short: 'B', long: "before-context", value: "N", help: "show N lines before each match"},
-	{short: 'C', long: "context", value: "N", help: "show N lines before and after each match"},
-	{short: 'g', long: "glob", value: "GLOB", repeats: true, help: "search only paths matching GLOB; !GLOB excludes; the last matching glob wins; a glob with '/' is anchored at the working directory (repeatable)"},
-	{long: "hidden", help: "search hidden files and directories"},
-	{long: "no-ignore", help: "do not honour .gitignore, .ignore or git's exclude files"},
-	{short: 'c', long: "count", help: "print the number of matching lines per file (of matches when a match can span lines)"},
-	{short: 'l', long: "files-with-matches", help: "print only the paths of files with a match"},
-	{short: 'U', long: "multiline", help: "let matches span lines (implied by a pattern holding \\n)"},
-	{short: 'n', long: "line-number", help: "print line numbers (the default)"},
-	{short: 'N', long: "no-line-number", help: "do not print line numbers"},
-	{long: "max-columns", value: "N", help: "cut lines longer than N characters, marking them with … (default 1024; 0 = never)"},
-	{long: "json", help: "print one JSON object per match (per file with -c or -l)"},
-	{long: "color", value: "WHEN", help: "auto (default: only on a terminal), always or never"},
-	{long: "timeout", value: "DURATION", help: "give up after DURATION (e.g. 5s)"},
-	{long: "stats", help: "print totals (files searched, skipped, matches) to stderr"},
-	{short: 'h', long: "help", help: "show this help"},
+// grepCLI holds the typed values of `gopi grep`'s flags.
+type grepCLI struct {
+	ignoreCase, smartCase, caseSensitive bool
+	word, fixed, invert, onlyMatching    bool
+	regexps                              []string
+	after, before, context               int
+	globs                                globList
+	types, typesNot                      []string
+	typeList                             bool
+	hidden, noIgnore, text, follow       bool
+	unrestricted                         int
+	maxDepth, maxCount                   int
+	count, filesWithMatches, files       bool
+	multiline                            bool
+	lineNumber, noLineNumber             bool
+	withFilename, noFilename             bool
+	column, vimgrep, null, quiet         bool
+	maxColumns                           int
+	maxFilesize                          string
+	json, stats                          bool
+	color, sort                          string
+	timeout                              time.Duration
+	help                                 bool
+}
+
+// globList collects -g and --iglob values in the order given: ripgrep
+// lets the last matching glob decide, whichever flag it came from.
+type globList struct {
+	globs []string
+	fold  []bool
+}
+
+// globFlag is the pflag.Value of -g (fold false) or --iglob (fold true).
+type globFlag struct {
+	list *globList
+	fold bool
+}
+
+func (g globFlag) String() string { return "" }
+func (g globFlag) Type() string   { return "stringArray" }
+func (g globFlag) Set(v string) error {
+	g.list.globs = append(g.list.globs, v)
+	g.list.fold = append(g.list.fold, g.fold)
+	return nil
+}
+
+// newGrepFlagSet declares gopi grep's flags on c. It is also what
+// completion scripts and the man page are generated from.
+func newGrepFlagSet(c *grepCLI) *pflag.FlagSet {
+	fs := pflag.NewFlagSet("grep", pflag.ContinueOnError)
+	fs.SortFlags = false
+	fs.BoolVarP(&c.ignoreCase, "ignore-case", "i", false, "match case-insensitively")
+	fs.BoolVarP(&c.smartCase, "smart-case", "S", false, "match case-insensitively unless the pattern has an upper-case letter")
+	fs.BoolVarP(&c.caseSensitive, "case-sensitive", "s", false, "match case-sensitively (overrides -i and -S)")
+	fs.StringArrayVarP(&c.regexps, "regexp", "e", nil, "search for `PATTERN` (repeatable; a line matching any of them matches); the first positional argument is then a path")
+	fs.BoolVarP(&c.fixed, "fixed-strings", "F", false, "treat the patterns as literal text, not regexes")
+	fs.BoolVarP(&c.word, "word-regexp", "w", false, "only match at word boundaries")
+	fs.BoolVarP(&c.invert, "invert-match", "v", false, "print the lines that do not match")
+	fs.BoolVarP(&c.onlyMatching, "only-matching", "o", false, "print only the matched parts, each on its own line")
+	fs.IntVarP(&c.after, "after-context", "A", -1, "show `N` lines after each match")
+	fs.IntVarP(&c.before, "before-context", "B", -1, "show `N` lines before each match")
+	fs.IntVarP(&c.context, "context", "C", 0, "show `N` lines before and after each match")
+	fs.IntVarP(&c.maxCount, "max-count", "m", 0, "print at most `N` matching lines per file (0: no limit)")
+	fs.VarP(globFlag{&c.globs, false}, "glob", "g", "search only paths matching `GLOB`; !GLOB excludes; the last matching glob wins; a glob with '/' is anchored at the working directory (repeatable)")
+	fs.Var(globFlag{&c.globs, true}, "iglob", "like --glob, ignoring case (`GLOB`)")
+	fs.StringArrayVarP(&c.types, "type", "t", nil, "search only files of type `TYPE` (repeatable; see --type-list)")
+	fs.StringArrayVarP(&c.typesNot, "type-not", "T", nil, "do not search files of type `TYPE` (repeatable)")
+	fs.BoolVar(&c.typeList, "type-list", false, "print the file types and their globs, then exit")
+	fs.BoolVar(&c.hidden, "hidden", false, "search hidden files and directories")
+	fs.BoolVar(&c.noIgnore, "no-ignore", false, "do not honour .gitignore, .ignore or git's exclude files")
+	fs.CountVarP(&c.unrestricted, "unrestricted", "u", "-u: --no-ignore; -uu: also --hidden; -uuu: also --text")
+	fs.BoolVarP(&c.text, "text", "a", false, "search binary files as if they were text")
+	fs.BoolVarP(&c.follow, "follow", "L", false, "follow symbolic links (not supported yet: an error)")
+	fs.IntVar(&c.maxDepth, "max-depth", 0, "descend at most `N` directory levels below each path (0: no limit)")
+	fs.BoolVarP(&c.count, "count", "c", false, "print the number of matching lines per file (of matches when a match can span lines)")
+	fs.BoolVarP(&c.filesWithMatches, "files-with-matches", "l", false, "print only the paths of files with a match")
+	fs.BoolVar(&c.files, "files", false, "print the files that would be searched, without searching (no PATTERN)")
+	fs.BoolVarP(&c.multiline, "multiline", "U", false, "let matches span lines (implied by a pattern holding \\n)")
+	fs.BoolVarP(&c.lineNumber, "line-number", "n", false, "print line numbers (the default)")
+	fs.BoolVarP(&c.noLineNumber, "no-line-number", "N", false, "do not print line numbers")
+	fs.BoolVarP(&c.withFilename, "with-filename", "H", false, "print the path with every line, even for one file")
+	fs.BoolVarP(&c.noFilename, "no-filename", "I", false, "never print paths with matching lines")
+	fs.BoolVar(&c.column, "column", false, "print the column (1-based byte offset) of the first match after the line number")
+	fs.BoolVar(&c.vimgrep, "vimgrep", false, "print every match as PATH:LINE:COLUMN:TEXT, a line repeated for each of its matches")
+	fs.BoolVarP(&c.null, "null", "0", false, "follow every printed path with a NUL byte instead of ':' or a newline")
+	fs.BoolVarP(&c.quiet, "quiet", "q", false, "print nothing; exit 0 at the first match")
+	fs.StringVar(&c.maxFilesize, "max-filesize", "", "skip files larger than `SIZE` (bytes, or with a K, M or G suffix), naming them on stderr")
+	fs.IntVar(&c.maxColumns, "max-columns", grep.DefaultMaxColumns, "cut lines longer than `N` characters, marking them with … (0: never)")
+	fs.StringVar(&c.sort, "sort", "path", "result order: `path` (the only order; none is accepted as a synonym)")
+	fs.BoolVar(&c.json, "json", false, "print one JSON object per match (per file with -c or -l)")
+	fs.StringVar(&c.color, "color", "auto", "`WHEN` to color: auto (only on a terminal), always or never")
+	fs.DurationVar(&c.timeout, "timeout", 0, "give up after `DURATION` (e.g. 5s; 0: never)")
+	fs.BoolVar(&c.stats, "stats", false, "print totals (files searched, skipped, matches) to stderr")
+	fs.BoolVarP(&c.help, "help", "h", false, "show this help")
+	return fs
 }
 
 const grepUsage = `Usage: gopi grep [FLAGS] PATTERN [PATH...]
+       gopi grep [FLAGS] -e PATTERN... [PATH...]
+       gopi grep --files [PATH...]
 
 Search files for lines matching the regex PATTERN (Rust regex syntax), in
-every file under each PATH (default: the current directory). Hidden files and
-paths ignored by .gitignore/.ignore are skipped unless asked for;
+every file under each PATH (default: the current directory, or standard
+input when it is a pipe or a file; "-" names standard input). Hidden files
+and paths ignored by .gitignore/.ignore are skipped unless asked for;
 node_modules is an ordinary directory that only ignore files leave out.
-Binary files (holding a NUL byte) are skipped. A pattern matches within one
-line unless it holds \n or a newline. Braces that cannot be repetitions are
-literal: '${name}' finds the text ${name}.
+Binary files (holding a NUL byte) found in directories are skipped; one
+named on the command line is searched and reported as "binary file
+matches". UTF-16 files with a byte-order mark are searched as text. A
+pattern matches within one line unless it holds \n or a newline. Braces
+that cannot be repetitions are literal: '${name}' finds the text ${name}.
 
 Output is in path order, then line order. Exit status: 0 when a line
-matched, 1 when none did, 2 on an error.
+matched, 1 when none did, 2 on an error (also when some path or file could
+not be read, as with ripgrep; -q with a match exits 0).
 
 Flags:
 `
 
 func runGrep(ctx context.Context, env *cliEnv, args []string) int {
-	p, err := parseArgs(grepFlags, args)
-	if err != nil {
-		return fail(env, "grep", err)
+	var c grepCLI
+	fs := newGrepFlagSet(&c)
+	fs.SetOutput(io.Discard)
+	if err := fs.Parse(args); err != nil {
+		return fail(env, "grep", usagef("%v", err))
 	}
-	if p.flag("help") {
-		fmt.Fprint(env.stdout, grepUsage+helpText(grepFlags))
+	if c.help {
+		fmt.Fprint(env.stdout, grepUsage+pflagHelp(fs))
 		return exitMatch
 	}
-	if len(p.rest) == 0 {
-		return fail(env, "grep", usagef("missing PATTERN"))
+	if c.typeList {
+		for _, n := range grep.TypeNames() {
+			fmt.Fprintf(env.stdout, "%s: %s\n", n, strings.Join(grep.TypeGlobs[n], ", "))
+		}
+		return exitMatch
 	}
-	job, err := newGrepJob(p, env)
+	job, err := newGrepJob(&c, fs.Args(), env)
 	if err != nil {
 		return fail(env, "grep", err)
 	}
-	code, err := job.run(ctx)
+	code, err := job.run(ctx, env)
 	if err != nil {
 		return fail(env, "grep", err)
 	}
 	return code
 }
 
+// stdinPath is the path argument that names standard input.
+const stdinPath = "-"
+
 // grepJob is one `gopi grep` invocation.
 type grepJob struct {
 	base     grep.Options
-	paths    []string // as typed; "" for the implicit current directory
+	paths    []string // as typed; "" for the implicit current directory, "-" for stdin
 	withPath bool     // print file names
 	lineNums bool
 	// countMatches: -c prints the number of matches rather than of
@@ -86,6 +182,12 @@ type grepJob struct {
 	countMatches bool
 	json         bool
 	stats        bool
+	only         bool // -o
+	column       bool // --column
+	vimgrep      bool
+	null         bool
+	quiet        bool
+	listFiles    bool // --files
 	colors       palette
 	out          *bufio.Writer
 	errOut       io.Writer
@@ -93,63 +195,195 @@ type grepJob struct {
 	lastLine     int
 }
 
-func newGrepJob(p *parsedArgs, env *cliEnv) (*grepJob, error) {
-	o := grep.DefaultOptions(p.rest[0], "")
-	o.IgnoreCase = p.flag("ignore-case")
-	o.Multiline = p.flag("multiline")
-	o.Hidden = p.flag("hidden")
-	o.Gitignore = !p.flag("no-ignore")
+func newGrepJob(c *grepCLI, rest []string, env *cliEnv) (*grepJob, error) {
+	patterns := c.regexps
+	if len(patterns) == 0 && !c.files {
+		if len(rest) == 0 {
+			return nil, usagef("missing PATTERN")
+		}
+		patterns, rest = rest[:1], rest[1:]
+	}
+	if len(patterns) == 0 { // --files: no pattern, nothing is matched
+		patterns = []string{""}
+	}
+	if c.follow {
+		return nil, usagef("-L/--follow is not supported yet: symbolic links are never followed; name the link targets as paths instead")
+	}
+	switch c.sort {
+	case "path", "none":
+	default:
+		return nil, usagef("--sort %q is not supported: results always come in path order (--sort path)", c.sort)
+	}
+	pattern := combinePatterns(patterns, c.fixed, c.word)
+	o := grep.DefaultOptions(pattern, "")
+	switch {
+	case c.caseSensitive:
+	case c.ignoreCase:
+		o.IgnoreCase = true
+	case c.smartCase:
+		o.IgnoreCase = !hasUpperLiteral(patterns, c.fixed)
+	}
+	o.Multiline = c.multiline
+	o.Hidden = c.hidden || c.unrestricted >= 2
+	o.Gitignore = !c.noIgnore && c.unrestricted < 1
+	o.Text = c.text || c.unrestricted >= 3
+	o.Invert = c.invert
 	// Like ripgrep, the CLI has no rule of its own for node_modules: only
 	// ignore files keep it out. (The agent's search tool prunes it.)
 	o.NodeModules = true
-	ctxN, err := p.nonNegInt("context", 0)
-	if err != nil {
-		return nil, err
+	for name, v := range map[string]int{"context": c.context, "max-count": c.maxCount, "max-depth": c.maxDepth, "max-columns": c.maxColumns} {
+		if v < 0 {
+			return nil, usagef("--%s needs a whole number ≥ 0, got %d", name, v)
+		}
 	}
-	if o.ContextBefore, err = p.nonNegInt("before-context", ctxN); err != nil {
-		return nil, err
+	o.ContextBefore, o.ContextAfter = c.context, c.context
+	if c.before >= 0 {
+		o.ContextBefore = c.before
 	}
-	if o.ContextAfter, err = p.nonNegInt("after-context", ctxN); err != nil {
-		return nil, err
+	if c.after >= 0 {
+		o.ContextAfter = c.after
 	}
-	if o.MaxColumns, err = p.nonNegInt("max-columns", grep.DefaultMaxColumns); err != nil {
-		return nil, err
+	o.MaxCount = c.maxCount
+	if c.maxFilesize != "" {
+		n, err := parseByteSize(c.maxFilesize)
+		if err != nil {
+			return nil, err
+		}
+		o.MaxFileSize = n
 	}
+	o.MaxDepth = c.maxDepth
+	o.MaxColumns = c.maxColumns
+	o.Types, o.TypesNot = c.types, c.typesNot
 	switch {
-	case p.flag("count") && p.flag("files-with-matches"):
+	case c.count && c.filesWithMatches:
 		return nil, usagef("-c and -l cannot be combined")
-	case p.flag("count"):
+	case c.count:
 		o.Mode = grep.ModeCount
-	case p.flag("files-with-matches"):
+	case c.filesWithMatches:
 		o.Mode = grep.ModeFilesWithMatches
 	}
-	if t := p.str("timeout", ""); t != "" {
-		d, err := time.ParseDuration(t)
-		if err != nil || d <= 0 {
-			return nil, usagef("--timeout needs a positive duration such as 5s, got %q", t)
-		}
-		o.Timeout = d
+	if c.timeout < 0 {
+		return nil, usagef("--timeout needs a positive duration such as 5s")
 	}
-	o.Overrides = p.all("glob")
-	colors, err := colorPalette(p.str("color", "auto"), env.isTerminal, env.cfg.Env.Get)
+	o.Timeout = c.timeout
+	o.Overrides, o.OverrideFold = c.globs.globs, c.globs.fold
+	colors, err := colorPalette(c.color, env.isTerminal, env.cfg.Env.Get)
 	if err != nil {
 		return nil, err
 	}
 	j := &grepJob{
-		base: o, paths: p.rest[1:], lineNums: !p.flag("no-line-number"), json: p.flag("json"),
-		stats: p.flag("stats"), colors: colors, out: bufio.NewWriterSize(env.stdout, 64<<10), errOut: env.stderr,
+		base: o, paths: rest, lineNums: !c.noLineNumber || c.column || c.vimgrep, json: c.json,
+		stats: c.stats, only: c.onlyMatching, column: c.column || c.vimgrep, vimgrep: c.vimgrep,
+		null: c.null, quiet: c.quiet, listFiles: c.files,
+		colors: colors, out: bufio.NewWriterSize(env.stdout, 64<<10), errOut: env.stderr,
 	}
 	if len(j.paths) == 0 {
 		j.paths = []string{""}
+		if env.stdinReadable && !c.files {
+			j.paths = []string{stdinPath}
+		}
 	}
-	if o.Mode == grep.ModeCount {
+	if o.Mode == grep.ModeCount && !c.invert {
 		if j.countMatches, err = grep.CrossesLines(o); err != nil {
 			return nil, err
 		}
 	}
-	j.withPath = len(j.paths) > 1 || !isRegularFile(j.paths[0])
+	switch {
+	case c.noFilename:
+		j.withPath = false
+	case c.withFilename || c.vimgrep:
+		j.withPath = true
+	default:
+		j.withPath = len(j.paths) > 1 || (j.paths[0] != stdinPath && !isRegularFile(j.paths[0]))
+	}
 	return j, nil
 }
+
+// parseByteSize reads ripgrep's --max-filesize syntax: a number with an
+// optional K, M or G suffix (powers of 1024).
+func parseByteSize(s string) (int64, error) {
+	mult := int64(1)
+	switch strings.ToUpper(s[len(s)-1:]) {
+	case "K":
+		mult = 1 << 10
+	case "M":
+		mult = 1 << 20
+	case "G":
+		mult = 1 << 30
+	}
+	num := s
+	if mult > 1 {
+		num = s[:len(s)-1]
+	}
+	n, err := strconv.ParseInt(num, 10, 64)
+	if err != nil || n <= 0 {
+		return 0, usagef("--max-filesize %q: give a size in bytes, optionally with a K, M or G suffix (e.g. 10M)", s)
+	}
+	return n * mult, nil
+}
+
+// combinePatterns joins the -e patterns into one regex: each quoted when
+// fixed (-F), alternatives grouped, and the whole wrapped in word
+// boundaries for -w.
+func combinePatterns(patterns []string, fixed, word bool) string {
+	parts := make([]string, len(patterns))
+	for i, p := range patterns {
+		if fixed {
+			p = quoteRegex(p)
+		}
+		parts[i] = p
+	}
+	pattern := parts[0]
+	if len(parts) > 1 {
+		pattern = "(?:" + strings.Join(parts, ")|(?:") + ")"
+	}
+	if word {
+		pattern = `\b(?:` + pattern + `)\b`
+	}
+	return pattern
+}
+
+// quoteRegex escapes every character that has a meaning in Rust regex
+// syntax, so the result matches s literally.
+func quoteRegex(s string) string {
+	var b strings.Builder
+	for _, r := range s {
+		if strings.ContainsRune(`\.+*?()|[]{}^$#&-~`, r) {
+			b.WriteByte('\\')
+		}
+		b.WriteRune(r)
+	}
+	return b.String()
+}
+
+// hasUpperLiteral reports whether a pattern has an upper-case letter that
+// is text to match (ripgrep's smart case): letters of escapes such as \W
+// or \p{Lu} do not count.
+func hasUpperLiteral(patterns []string, fixed bool) bool {
+	for _, p := range patterns {
+		for i := 0; i < len(p); i++ {
+			if !fixed && p[i] == '\\' {
+				i++ // the escaped character
+				if i < len(p) && (p[i] == 'p' || p[i] == 'P') && i+1 < len(p) && p[i+1] == '{' {
+					if end := strings.IndexByte(p[i:], '}'); end >= 0 {
+						i += end
+					}
+				}
+				continue
+			}
+			if r := rune(p[i]); r < utf8RuneSelf && unicode.IsUpper(r) {
+				return true
+			}
+		}
+		if strings.IndexFunc(p, func(r rune) bool { return r >= utf8RuneSelf && unicode.IsUpper(r) }) >= 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// utf8RuneSelf: runes below it are single bytes.
+const utf8RuneSelf = 0x80
 
 // overrideBase is the search root as ripgrep prints it, which its -g globs
 // are matched against (joined with each path below it): arg cleaned and
@@ -172,11 +406,16 @@ func isRegularFile(path string) bool {
 	return err == nil && !info.IsDir()
 }
 
-// run searches every path in order and prints as results arrive.
-func (j *grepJob) run(ctx context.Context) (int, error) {
+// run searches every path in order and prints as results arrive. Like
+// ripgrep, a path that cannot be searched or a file that cannot be read is
+// named on stderr and the search goes on; the exit status is then 2.
+func (j *grepJob) run(ctx context.Context, env *cliEnv) (int, error) {
 	defer j.out.Flush()
-	matched := false
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	matched, hadError := false, false
 	var total grep.Summary
+	stopped := errors.New("quiet: first match found")
 	for _, path := range j.paths {
 		o := j.base
 		o.Path = path
@@ -187,13 +426,47 @@ func (j *grepJob) run(ctx context.Context) (int, error) {
 		if wd, err := os.Getwd(); err == nil {
 			o.OverrideCwd = filepath.ToSlash(wd)
 		}
-		sum, err := grep.Stream(ctx, o, func(fr *grep.FileResult) error {
+		onResult := func(fr *grep.FileResult) error {
 			matched = true
+			if j.quiet {
+				return stopped
+			}
 			return j.print(path, fr)
-		})
+		}
+		var sum *grep.Summary
+		var err error
+		switch {
+		case path == stdinPath:
+			sum, err = grep.StreamReader(ctx, o, "<stdin>", env.stdin, onResult)
+		case j.listFiles:
+			var n int
+			n, err = j.printFiles(ctx, path, o)
+			matched = matched || n > 0
+			sum = &grep.Summary{}
+		default:
+			if _, serr := os.Stat(o.Path); serr != nil {
+				j.out.Flush()
+				fmt.Fprintf(j.errOut, "gopi grep: %s: %s\n", o.Path, errnoText(serr))
+				hadError = true
+				continue
+			}
+			sum, err = grep.Stream(ctx, o, onResult)
+		}
+		if errors.Is(err, stopped) {
+			return exitMatch, nil
+		}
 		if err != nil {
 			j.out.Flush()
 			return exitError, err
+		}
+		if len(sum.Skipped) > 0 {
+			j.out.Flush()
+			for _, s := range sum.Skipped {
+				fmt.Fprintf(j.errOut, "gopi grep: %s: %s\n", displayPath(path, s.Path, path == o.Path && isRegularFile(path)), errnoText(s.Err))
+				// A file over --max-filesize is skipped as asked: named,
+				// but not an error (ripgrep skips such files silently).
+				hadError = hadError || !errors.Is(s.Err, grep.ErrTooLarge)
+			}
 		}
 		total.TotalMatches += sum.TotalMatches
 		total.FilesSearched += sum.FilesSearched
@@ -204,28 +477,65 @@ func (j *grepJob) run(ctx context.Context) (int, error) {
 	if err := j.out.Flush(); err != nil {
 		return exitError, fmt.Errorf("write output: %w", err)
 	}
-	if total.FilesSkipped > 0 {
-		fmt.Fprintf(j.errOut, "gopi grep: %d file(s) could not be read and were skipped\n", total.FilesSkipped)
-	}
 	if j.stats {
 		fmt.Fprintf(j.errOut, "%d matching lines in %d files; %d files searched, %d binary skipped, %d unreadable\n",
 			total.TotalMatches, total.FilesWithMatches, total.FilesSearched, total.BinarySkipped, total.FilesSkipped)
 	}
-	if !matched {
-		return exitNoMatch, nil
+	switch {
+	case hadError:
+		return exitError, nil
+	case matched:
+		return exitMatch, nil
 	}
-	return exitMatch, nil
+	return exitNoMatch, nil
 }
 
-// displayPath is what the user sees for a result path.
+// printFiles prints the files a search of path would read (--files) and
+// returns how many there were.
+func (j *grepJob) printFiles(ctx context.Context, path string, o grep.Options) (int, error) {
+	files, err := grep.Files(ctx, o)
+	if err != nil {
+		return 0, err
+	}
+	for _, f := range files {
+		j.out.WriteString(displayPath(path, f, isRegularFile(path)))
+		if j.null {
+			j.out.WriteByte(0)
+		} else {
+			j.out.WriteByte('\n')
+		}
+	}
+	return len(files), nil
+}
+
+// errnoText is the reason of a file error without the path the error
+// repeats: "No such file or directory", "Permission denied".
+func errnoText(err error) string {
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		var errno syscall.Errno
+		if errors.As(pe.Err, &errno) {
+			msg := errno.Error()
+			return strings.ToUpper(msg[:1]) + msg[1:]
+		}
+		return pe.Err.Error()
+	}
+	return err.Error()
+}
+
+// displayPath is what the user sees for a result path: a file argument as
+// typed, a path below a directory argument joined to it the way ripgrep
+// does (no cleaning: "./" stays, a final '/' is not doubled).
 func displayPath(arg, rel string, isFile bool) string {
 	switch {
 	case isFile:
 		return arg
 	case arg == "":
 		return rel
+	case strings.HasSuffix(arg, "/"):
+		return arg + rel
 	}
-	return filepath.ToSlash(filepath.Join(arg, rel))
+	return filepath.ToSlash(arg) + "/" + rel
 }
 
 // jsonMatch is the --json shape of one match.
@@ -250,9 +560,29 @@ type jsonCtxLine struct {
 	Text string `json:"text"`
 }
 
+// pathSep is what follows a path before more text on the same line.
+func (j *grepJob) pathSep(sep byte) byte {
+	if j.null {
+		return 0
+	}
+	return sep
+}
+
 func (j *grepJob) print(arg string, fr *grep.FileResult) error {
-	isFile := !j.withPath
-	path := displayPath(arg, fr.Path, isFile && len(j.paths) == 1)
+	path := fr.Path
+	if arg != stdinPath {
+		path = displayPath(arg, fr.Path, arg != "" && isRegularFile(arg))
+	}
+	if fr.Binary && j.base.Mode == grep.ModeContent {
+		if j.json {
+			return j.writeJSON(map[string]any{"path": path, "binary": true, "nulOffset": fr.NULOffset})
+		}
+		if j.withPath {
+			j.out.WriteString(j.colors.path + path + j.colors.reset + ": ")
+		}
+		fmt.Fprintf(j.out, "binary file matches (found \"\\0\" byte around offset %d)\n", fr.NULOffset)
+		return nil
+	}
 	switch j.base.Mode {
 	case grep.ModeCount:
 		count := fr.Lines
@@ -263,7 +593,7 @@ func (j *grepJob) print(arg string, fr *grep.FileResult) error {
 			return j.writeJSON(map[string]any{"path": path, "count": count, "matches": fr.Count})
 		}
 		if j.withPath {
-			fmt.Fprintf(j.out, "%s%s%s:%d\n", j.colors.path, path, j.colors.reset, count)
+			fmt.Fprintf(j.out, "%s%s%s%c%d\n", j.colors.path, path, j.colors.reset, j.pathSep(':'), count)
 		} else {
 			fmt.Fprintf(j.out, "%d\n", count)
 		}
@@ -272,7 +602,7 @@ func (j *grepJob) print(arg string, fr *grep.FileResult) error {
 		if j.json {
 			return j.writeJSON(map[string]any{"path": path})
 		}
-		fmt.Fprintf(j.out, "%s%s%s\n", j.colors.path, path, j.colors.reset)
+		fmt.Fprintf(j.out, "%s%s%s%c", j.colors.path, path, j.colors.reset, j.pathSep('\n'))
 		return nil
 	}
 	for i := range fr.Matches {
@@ -335,7 +665,29 @@ func (j *grepJob) printMatch(path string, m *grep.Match) {
 				spans = append(spans, grep.Span{Start: max(s.Start-offset, 0), End: min(s.End-offset, len(text))})
 			}
 		}
-		j.printLine(path, m.Line+k, ':', text, spans)
+		switch {
+		case j.only || j.vimgrep:
+			// One output line per match: -o prints the matched text,
+			// --vimgrep the whole line, each with the match's column.
+			for _, s := range spans {
+				if j.only && s.Start == s.End {
+					continue
+				}
+				shown := text
+				if j.only {
+					shown = text[s.Start:s.End]
+				}
+				j.printLineAt(path, m.Line+k, ':', s.Start+1, shown, nil)
+			}
+		default:
+			col := 0
+			if len(spans) > 0 {
+				col = spans[0].Start + 1
+			} else if j.column {
+				col = 1
+			}
+			j.printLineAt(path, m.Line+k, ':', col, text, spans)
+		}
 		offset += len(text) + 1
 	}
 	last := m.Line + len(lines) - 1
@@ -347,13 +699,23 @@ func (j *grepJob) printMatch(path string, m *grep.Match) {
 }
 
 func (j *grepJob) printLine(path string, line int, sep byte, text string, spans []grep.Span) {
+	j.printLineAt(path, line, sep, 0, text, spans)
+}
+
+// printLineAt prints one output line; col (1-based) is printed after the
+// line number when --column or --vimgrep asked for it and col > 0.
+func (j *grepJob) printLineAt(path string, line int, sep byte, col int, text string, spans []grep.Span) {
 	c := j.colors
 	if j.withPath {
 		j.out.WriteString(c.path + path + c.reset)
-		j.out.WriteByte(sep)
+		j.out.WriteByte(j.pathSep(sep))
 	}
 	if j.lineNums {
 		j.out.WriteString(c.line + strconv.Itoa(line) + c.reset)
+		j.out.WriteByte(sep)
+	}
+	if j.column && col > 0 {
+		j.out.WriteString(strconv.Itoa(col))
 		j.out.WriteByte(sep)
 	}
 	if c.match == "" || len(spans) == 0 {

@@ -17,6 +17,7 @@ import (
 	"strings"
 
 	"github.com/gopi-agent/gopi/core/config"
+	"github.com/spf13/pflag"
 )
 
 // version is set at build time with -ldflags "-X main.version=…".
@@ -41,6 +42,7 @@ type cliEnv struct {
 	stdin          io.Reader
 	isTerminal     bool                            // stdout is a terminal (color and headings)
 	stdinTerminal  bool                            // stdin is a terminal (no piped input to read)
+	stdinReadable  bool                            // stdin is a pipe or a regular file: gopi grep searches it when given no path
 	httpClient     *http.Client                    // provider HTTP client for the agent; nil for the default
 	environ        []string                        // process environment for the configuration; os.Environ() when nil
 	extCommands    []*extensions.Command           // slash commands the session's extensions registered
@@ -73,7 +75,7 @@ func main() {
 	// removing the temporary files of unfinished writes, see signals.go).
 	ctx, stop := interruptContext()
 	defer stop()
-	env := &cliEnv{stdout: os.Stdout, stderr: os.Stderr, stdin: os.Stdin, isTerminal: isTerminal(os.Stdout), stdinTerminal: isTerminal(os.Stdin)}
+	env := &cliEnv{stdout: os.Stdout, stderr: os.Stderr, stdin: os.Stdin, isTerminal: isTerminal(os.Stdout), stdinTerminal: isTerminal(os.Stdin), stdinReadable: isReadableStdin(os.Stdin)}
 	os.Exit(run(ctx, env, os.Args[1:]))
 }
 
@@ -130,4 +132,36 @@ func fail(env *cliEnv, cmd string, err error) int {
 	}
 	fmt.Fprintf(env.stderr, "gopi %s: %s\n", cmd, strings.TrimSpace(msg))
 	return exitError
+}
+
+// isReadableStdin reports whether f (standard input) is a pipe, a socket
+// or a regular file: input worth searching when no path is given, as
+// ripgrep decides. A terminal or /dev/null is not.
+func isReadableStdin(f *os.File) bool {
+	info, err := f.Stat()
+	if err != nil {
+		return false
+	}
+	m := info.Mode()
+	return m.IsRegular() || m&(os.ModeNamedPipe|os.ModeSocket) != 0
+}
+
+// pflagHelp renders a pflag flag set for --help: "-A, --after-context N"
+// and the usage, the value name taken from the backquoted word of the
+// usage (pflag's own rendering shows "[=true|false]" on booleans).
+func pflagHelp(fs *pflag.FlagSet) string {
+	var b strings.Builder
+	fs.VisitAll(func(f *pflag.Flag) {
+		left := "    "
+		if f.Shorthand != "" {
+			left = "-" + f.Shorthand + ", "
+		}
+		left += "--" + f.Name
+		name, usage := pflag.UnquoteUsage(f)
+		if f.Value.Type() != "bool" && f.Value.Type() != "count" && name != "" {
+			left += " " + name
+		}
+		fmt.Fprintf(&b, "  %-28s %s\n", left, usage)
+	})
+	return b.String()
 }

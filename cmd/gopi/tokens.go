@@ -102,19 +102,27 @@ func tokensMain(ctx context.Context, env *cliEnv, p *parsedArgs) (int, error) {
 		if err := ctx.Err(); err != nil {
 			return exitError, err
 		}
-		text, err := readInput(env, path)
-		if err != nil {
-			fmt.Fprintf(env.stderr, "gopi tokens: %v\n", err)
-			code = exitError
-			continue
+		var raw, size int
+		if p.flag("estimate") && estimateReadsWhole(path) {
+			text, err := readInput(env, path)
+			if err != nil {
+				fmt.Fprintf(env.stderr, "gopi tokens: %v\n", err)
+				code = exitError
+				continue
+			}
+			raw, size = enc.Estimate(text), len(text)
+		} else {
+			n, sz, err := countInput(ctx, env, enc, path)
+			if err != nil {
+				fmt.Fprintf(env.stderr, "gopi tokens: %v\n", err)
+				code = exitError
+				continue
+			}
+			raw, size = n, int(sz)
 		}
-		count := enc.Count
-		if p.flag("estimate") {
-			count = enc.Estimate
-		}
-		n := how.Scale(count(text))
-		report.Files = append(report.Files, tokensFile{Path: path, Bytes: len(text), Tokens: n})
-		report.Bytes += len(text)
+		n := how.Scale(raw)
+		report.Files = append(report.Files, tokensFile{Path: path, Bytes: size, Tokens: n})
+		report.Bytes += size
 		report.Tokens += n
 	}
 	if p.flag("json") {
@@ -136,6 +144,61 @@ func tokensMain(ctx context.Context, env *cliEnv, p *parsedArgs) (int, error) {
 		fmt.Fprintf(env.stdout, "(estimate for %s: %s count × %g)\n", model, enc.Name(), how.Ratio)
 	}
 	return code, nil
+}
+
+// maxEstimateRead is the largest file --estimate reads into memory to
+// sample; larger files (and stdin, of unknown size) are counted exactly by
+// streaming instead, which keeps memory bounded.
+const maxEstimateRead = 256 << 20
+
+// estimateReadsWhole reports whether --estimate may read path whole.
+func estimateReadsWhole(path string) bool {
+	if path == "-" {
+		return false
+	}
+	info, err := os.Stat(path)
+	return err == nil && info.Mode().IsRegular() && info.Size() <= maxEstimateRead
+}
+
+// specialFileCap is how much of a named file that is not a regular file
+// (a device, a FIFO) gopi tokens reads: /dev/zero never ends.
+const specialFileCap = 64 << 20
+
+// countInput counts the tokens of a file, or of standard input for "-",
+// streaming it (memory stays bounded whatever its size). A named special
+// file is read up to specialFileCap, with a note on stderr.
+func countInput(ctx context.Context, env *cliEnv, enc *tokens.Encoding, path string) (int, int64, error) {
+	if path == "-" {
+		n, size, err := enc.CountReader(ctx, env.stdin)
+		if err != nil {
+			return 0, size, fmt.Errorf("read standard input: %w", err)
+		}
+		return n, size, nil
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		return 0, 0, fmt.Errorf("%s: %w", path, unwrapPathError(err))
+	}
+	defer f.Close()
+	info, err := f.Stat()
+	if err != nil {
+		return 0, 0, fmt.Errorf("%s: %w", path, unwrapPathError(err))
+	}
+	var r io.Reader = f
+	switch {
+	case info.IsDir():
+		return 0, 0, fmt.Errorf("%s: is a directory; give files (e.g. with gopi find)", path)
+	case !info.Mode().IsRegular():
+		r = io.LimitReader(f, specialFileCap)
+	}
+	n, size, err := enc.CountReader(ctx, r)
+	if err != nil {
+		return 0, size, fmt.Errorf("%s: %w", path, unwrapPathError(err))
+	}
+	if !info.Mode().IsRegular() && size == specialFileCap {
+		fmt.Fprintf(env.stderr, "gopi tokens: %s is not a regular file: counted its first %d MiB only\n", path, specialFileCap>>20)
+	}
+	return n, size, nil
 }
 
 // readInput reads a file, or standard input for "-".

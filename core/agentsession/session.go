@@ -185,7 +185,7 @@ func New(ctx context.Context, opts Options) (*Session, error) {
 	s.opts.Cwd = cwd
 	s.client = opts.HTTPClient
 	if s.client == nil {
-		s.client = defaultHTTPClient()
+		s.client = defaultHTTPClient(cfg)
 	}
 	s.bgCtx, s.bgCancel = context.WithCancel(context.Background())
 

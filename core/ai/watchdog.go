@@ -28,9 +28,9 @@ type StallError struct {
 
 func (e *StallError) Error() string {
 	if e.First {
-		return fmt.Sprintf("the provider did not start answering: timed out after %s waiting for the response", e.Waited.Round(time.Millisecond))
+		return fmt.Sprintf("the provider did not start answering: timed out after %s waiting for the response (wait longer with the provider.firstEventTimeoutMs setting or PI_STREAM_FIRST_EVENT_TIMEOUT_MS)", e.Waited.Round(time.Millisecond))
 	}
-	return fmt.Sprintf("the provider's stream stalled: timed out after %s without data", e.Waited.Round(time.Millisecond))
+	return fmt.Sprintf("the provider's stream stalled: timed out after %s without data (allow longer pauses with the provider.idleTimeoutMs setting or PI_STREAM_IDLE_TIMEOUT_MS)", e.Waited.Round(time.Millisecond))
 }
 
 // timeouts returns the request's watchdog durations (0 means off).

@@ -23,3 +23,28 @@ func TestAgentValues(t *testing.T) {
 		t.Errorf("defaults %v %v", first, idle)
 	}
 }
+
+// The provider.*TimeoutMs settings apply when no variable is set; a
+// variable wins; 0 turns a limit off.
+func TestProviderTimeouts(t *testing.T) {
+	s, err := NewSettings("", Layer{Kind: LayerGlobal, Data: map[string]any{"provider": map[string]any{
+		"connectTimeoutMs": 1500, "firstEventTimeoutMs": 0, "idleTimeoutMs": 9000,
+	}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := &Config{Settings: s, Env: EnvFromMap(map[string]string{EnvStreamIdleTimeout: "2000"})}
+	got := c.ProviderTimeouts()
+	want := ProviderTimeouts{Connect: 1500 * time.Millisecond, FirstEvent: -1, Idle: 2 * time.Second}
+	if got != want {
+		t.Errorf("got %+v, want %+v", got, want)
+	}
+	c = &Config{Settings: s, Env: EnvFromMap(map[string]string{EnvStreamConnectTimeout: "0"})}
+	if got := c.ProviderTimeouts(); got.Connect != -1 || got.Idle != 9*time.Second {
+		t.Errorf("env connect 0: %+v", got)
+	}
+	c = &Config{Env: EnvFromMap(nil)}
+	if got := c.ProviderTimeouts(); got != (ProviderTimeouts{}) {
+		t.Errorf("defaults: %+v", got)
+	}
+}

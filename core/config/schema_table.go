@@ -273,4 +273,12 @@ var schema = []Def{
 	{Key: "fetch.connectTimeoutMs", Kind: KindNumber, Default: 0},
 	{Key: "fetch.firstByteTimeoutMs", Kind: KindNumber, Default: 0},
 	{Key: "fetch.timeoutMs", Kind: KindNumber, Default: 0},
+
+	// provider.*TimeoutMs bound every model provider request, in
+	// milliseconds: connecting (TCP and TLS), the wait for the answer to
+	// start, and silence inside a streamed answer. Unset: the built-in
+	// default; 0: no limit. PI_STREAM_* variables take precedence.
+	{Key: "provider.connectTimeoutMs", Kind: KindNumber, Default: nil},
+	{Key: "provider.firstEventTimeoutMs", Kind: KindNumber, Default: nil},
+	{Key: "provider.idleTimeoutMs", Kind: KindNumber, Default: nil},
 }

@@ -55,7 +55,7 @@ func TestConcurrentUse(t *testing.T) {
 					errs <- fmt.Errorf("worker %d iteration %d: FindLines differs", w, i)
 					return
 				}
-				if l, _ := lm.CountLines(buf); l != 200 {
+				if l, _, _ := lm.CountLines(buf); l != 200 {
 					errs <- fmt.Errorf("worker %d: CountLines = %d", w, l)
 					return
 				}

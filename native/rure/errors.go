@@ -19,8 +19,7 @@ const (
 	// size limits (see Options and LineOptions); Pos is -1.
 	KindLimit
 	// KindInternal: the native code failed (a caught Rust panic). Compile
-	// functions return it; search methods, which have no error result,
-	// panic with it instead.
+	// functions and the LineMatcher search methods return it.
 	KindInternal
 )
 

@@ -120,3 +120,41 @@ func TestRustPanicBecomesError(t *testing.T) {
 		t.Errorf("panic message leaked: live %d -> %d", before, liveObjects())
 	}
 }
+
+// A Rust panic during a line search comes back as an error from that call,
+// never as a Go panic, and leaves the matcher usable for the next buffer.
+func TestLineMatcherPanicIsError(t *testing.T) {
+	m, err := NewLineMatcher(`b\w+`, LineOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer m.Close()
+	buf := []byte("abc\nbar baz\n")
+	before := liveObjects()
+	checkInternal := func(what string, err error) {
+		t.Helper()
+		var e *Error
+		if !errors.As(err, &e) || e.Kind != KindInternal || e.Pattern != `b\w+` || !strings.Contains(e.Message, "panicked") {
+			t.Errorf("%s: err = %#v, want a KindInternal error", what, err)
+		}
+	}
+	panicInjections.Store(1)
+	var h Hits
+	checkInternal("FindLines", m.FindLines(buf, 0, &h))
+	panicInjections.Store(1)
+	_, _, err = m.CountLines(buf)
+	checkInternal("CountLines", err)
+	panicInjections.Store(1)
+	_, err = m.IsMatch(buf)
+	checkInternal("IsMatch", err)
+	if liveObjects() != before {
+		t.Errorf("panic messages leaked: live %d -> %d", before, liveObjects())
+	}
+	h.Reset()
+	if err := m.FindLines(buf, 0, &h); err != nil || len(h.Lines) != 2 {
+		t.Errorf("after the panics: FindLines = %d hits, %v; want 2, nil", len(h.Lines), err)
+	}
+	if l, n, err := m.CountLines(buf); err != nil || l != 2 || n != 3 {
+		t.Errorf("after the panics: CountLines = %d,%d,%v; want 2,3,nil", l, n, err)
+	}
+}

@@ -158,9 +158,9 @@ func (m *LineMatcher) CrossesLines() bool {
 // It makes one cgo call, plus one more each time h's arrays fill up: Rust
 // writes into the free capacity of h.Lines and h.Spans and, when a hit does
 // not fit, returns a cursor from which the next call resumes after Go has
-// grown the arrays. A panic in the native code panics with an *Error of
-// kind KindInternal.
-func (m *LineMatcher) FindLines(buf []byte, maxLines int, h *Hits) {
+// grown the arrays. A panic in the native code comes back as an *Error of
+// kind KindInternal; h then holds the hits found before it.
+func (m *LineMatcher) FindLines(buf []byte, maxLines int, h *Hits) error {
 	p := m.live()
 	b, n := bytesArg(buf)
 	var cur C.gopi_line_cursor // resume state, zero at buffer start; Go-owned
@@ -174,24 +174,29 @@ func (m *LineMatcher) FindLines(buf []byte, maxLines int, h *Hits) {
 		freeSpans := h.Spans[len(h.Spans):cap(h.Spans)]
 		var nh, ns C.size_t
 		var msg *C.char // allocated by Rust on failure; freed by internalError
-		st := C.gopi_line_matcher_find(p, b, n, &cur, C.int64_t(limit),
-			(*C.gopi_line_hit)(unsafe.Pointer(unsafe.SliceData(freeHits))), C.size_t(len(freeHits)), &nh,
-			(*C.gopi_span)(unsafe.Pointer(unsafe.SliceData(freeSpans))), C.size_t(len(freeSpans)), &ns,
-			C.int64_t(len(h.Spans)), &msg)
+		var st C.int32_t
+		if injectedPanic(&msg) {
+			st = C.GOPI_FAILED
+		} else {
+			st = C.gopi_line_matcher_find(p, b, n, &cur, C.int64_t(limit),
+				(*C.gopi_line_hit)(unsafe.Pointer(unsafe.SliceData(freeHits))), C.size_t(len(freeHits)), &nh,
+				(*C.gopi_span)(unsafe.Pointer(unsafe.SliceData(freeSpans))), C.size_t(len(freeSpans)), &ns,
+				C.int64_t(len(h.Spans)), &msg)
+		}
 		runtime.KeepAlive(m)
 		if st == C.GOPI_FAILED {
-			panic(internalError(m.pattern, msg))
+			return internalError(m.pattern, msg)
 		}
 		h.Lines = h.Lines[:len(h.Lines)+int(nh)]
 		h.Spans = h.Spans[:len(h.Spans)+int(ns)]
 		if maxLines > 0 {
 			if maxLines -= int(nh); maxLines <= 0 {
-				return
+				return nil
 			}
 		}
 		switch st {
 		case C.GOPI_DONE:
-			return
+			return nil
 		case C.GOPI_FULL_HITS:
 			h.Lines = slices.Grow(h.Lines, max(2*len(freeHits), minFreeHits))
 		case C.GOPI_FULL_SPANS:
@@ -202,28 +207,40 @@ func (m *LineMatcher) FindLines(buf []byte, maxLines int, h *Hits) {
 
 // CountLines returns how many lines of buf match (each line once) and how
 // many matches there are, without materialising them. A panic in the
-// native code panics with an *Error of kind KindInternal.
-func (m *LineMatcher) CountLines(buf []byte) (lines, matches int) {
+// native code comes back as an *Error of kind KindInternal.
+func (m *LineMatcher) CountLines(buf []byte) (lines, matches int, err error) {
+	p := m.live()
 	b, n := bytesArg(buf)
 	var nl, nm C.uint64_t
 	var msg *C.char // allocated by Rust on failure; freed by internalError
-	st := C.gopi_line_matcher_count(m.live(), b, n, &nl, &nm, &msg)
+	var st C.int32_t
+	if injectedPanic(&msg) {
+		st = C.GOPI_FAILED
+	} else {
+		st = C.gopi_line_matcher_count(p, b, n, &nl, &nm, &msg)
+	}
 	runtime.KeepAlive(m)
 	if st == C.GOPI_FAILED {
-		panic(internalError(m.pattern, msg))
+		return 0, 0, internalError(m.pattern, msg)
 	}
-	return int(nl), int(nm)
+	return int(nl), int(nm), nil
 }
 
 // IsMatch reports whether any line of buf matches. A panic in the native
-// code panics with an *Error of kind KindInternal.
-func (m *LineMatcher) IsMatch(buf []byte) bool {
+// code comes back as an *Error of kind KindInternal.
+func (m *LineMatcher) IsMatch(buf []byte) (bool, error) {
+	p := m.live()
 	b, n := bytesArg(buf)
 	var msg *C.char // allocated by Rust on failure; freed by internalError
-	r := C.gopi_line_matcher_is_match(m.live(), b, n, &msg)
+	var r C.int32_t
+	if injectedPanic(&msg) {
+		r = -1
+	} else {
+		r = C.gopi_line_matcher_is_match(p, b, n, &msg)
+	}
 	runtime.KeepAlive(m)
 	if r < 0 {
-		panic(internalError(m.pattern, msg))
+		return false, internalError(m.pattern, msg)
 	}
-	return r == 1
+	return r == 1, nil
 }

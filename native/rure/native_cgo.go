@@ -12,7 +12,10 @@ package rure
 */
 import "C"
 
-import "unsafe"
+import (
+	"sync/atomic"
+	"unsafe"
+)
 
 // Available reports whether the native engine is linked in (true in cgo
 // builds).
@@ -64,6 +67,22 @@ func internalError(pattern string, msg *C.char) *Error {
 // liveObjects returns how many gopi_ objects and strings are live in the
 // native library: the leak tests' counter.
 func liveObjects() int64 { return int64(C.gopi_native_live_objects()) }
+
+// panicInjections, when positive, makes that many of the next LineMatcher
+// search calls run the library's test panic instead of the search, so tests
+// can see a real caught Rust panic travel the search error path. Only tests
+// set it.
+var panicInjections atomic.Int64
+
+// injectedPanic consumes one pending injection, if any, making the library
+// panic inside its guard and storing the message in *msg. It reports
+// whether it did.
+func injectedPanic(msg **C.char) bool {
+	if panicInjections.Load() <= 0 || panicInjections.Add(-1) < 0 {
+		return false
+	}
+	return C.gopi_native_test_panic(msg) == -1
+}
 
 // nativeTestPanic makes the library panic inside its guard and returns the
 // error it reported.

@@ -122,13 +122,13 @@ func NewLineMatcher(pattern string, opts LineOptions) (*LineMatcher, error) {
 func (m *LineMatcher) String() string { return "" }
 
 // FindLines appends nothing.
-func (m *LineMatcher) FindLines(buf []byte, maxLines int, h *Hits) {}
+func (m *LineMatcher) FindLines(buf []byte, maxLines int, h *Hits) error { return nil }
 
 // CountLines returns zeros.
-func (m *LineMatcher) CountLines(buf []byte) (lines, matches int) { return 0, 0 }
+func (m *LineMatcher) CountLines(buf []byte) (lines, matches int, err error) { return 0, 0, nil }
 
 // IsMatch reports false.
-func (m *LineMatcher) IsMatch(buf []byte) bool { return false }
+func (m *LineMatcher) IsMatch(buf []byte) (bool, error) { return false, nil }
 
 // CrossesLines reports false.
 func (m *LineMatcher) CrossesLines() bool { return false }

@@ -63,6 +63,15 @@ type Options struct {
 	Limit         int           // at most this many after Offset; 0 = unlimited
 	Mode          Mode          // what to report
 	Timeout       time.Duration // give up after this long; 0 = no timeout
+
+	OverrideFold []bool   // per Overrides entry: match it case-insensitively (ripgrep's --iglob); may be shorter
+	Invert       bool     // report the lines that do not match (ripgrep's -v)
+	MaxCount     int      // report at most this many matching lines per file; 0 = no limit
+	Text         bool     // search binary files as if they were text (ripgrep's -a)
+	MaxDepth     int      // directories only: files at most this many levels below Path (1 = direct children); 0 = no limit
+	Types        []string // directories only: keep files of these types (see TypeGlobs); empty = every type
+	TypesNot     []string // directories only: drop files of these types
+	MaxFileSize  int64    // skip files larger than this many bytes (listed in Skipped, wrapping ErrTooLarge); 0 = no limit
 }
 
 // DefaultOptions returns the engine defaults for pattern: hidden files
@@ -98,17 +107,24 @@ type FileResult struct {
 	Lines   int     // matching lines (hits in multiline mode)
 	Count   int     // individual matches
 	Matches []Match // content mode only
+	// Binary: the file holds a NUL byte and was searched because it was
+	// named as Path (a file found in a directory is skipped instead, unless
+	// Options.Text). Matches is then empty, as ripgrep prints no lines of
+	// a binary file; NULOffset is the offset of its first NUL byte.
+	Binary    bool
+	NULOffset int
 }
 
 // Result is a whole search.
 type Result struct {
-	Matches          []Match      // content mode: the page [Offset, Offset+Limit) of all matches
-	Files            []FileResult // count and files-with-matches modes: the page of files with matches
-	TotalMatches     int          // matching lines across every file, before paging
-	FilesWithMatches int          // files with at least one match
-	FilesSearched    int          // files read and searched
-	FilesSkipped     int          // files that could not be read
-	BinarySkipped    int          // files skipped because they hold a NUL byte
-	LimitReached     bool         // more results exist past the page
+	Matches          []Match       // content mode: the page [Offset, Offset+Limit) of all matches
+	Files            []FileResult  // count and files-with-matches modes: the page of files with matches
+	TotalMatches     int           // matching lines across every file, before paging
+	FilesWithMatches int           // files with at least one match
+	FilesSearched    int           // files read and searched
+	FilesSkipped     int           // files that could not be read
+	BinarySkipped    int           // files skipped because they hold a NUL byte
+	Skipped          []SkippedFile // the first MaxReportedSkips files counted in FilesSkipped, with why
+	LimitReached     bool          // more results exist past the page
 	CacheAge         time.Duration
 }

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
+	"path"
 	"path/filepath"
 	"strings"
 
@@ -18,6 +19,8 @@ type candidate struct {
 	display string // path reported in results
 	abs     string // path opened
 	size    int64  // size hint from the scan; 0 when unknown
+	named   bool   // given as Options.Path itself rather than found in a directory
+	special bool   // named, and not a regular file (a device, a FIFO): read up to SpecialFileCap
 }
 
 // target is the resolved scope of a search.
@@ -39,13 +42,13 @@ func collect(ctx context.Context, opts *Options) (*target, error) {
 		return nil, fmt.Errorf("stat %s: %w", opts.Path, err)
 	}
 	if !info.IsDir() {
-		return &target{files: []candidate{{display: opts.Path, abs: opts.Path, size: info.Size()}}}, nil
+		return &target{files: []candidate{{display: opts.Path, abs: opts.Path, size: info.Size(), named: true, special: !info.Mode().IsRegular()}}}, nil
 	}
 	include, err := compileGlob(opts.Glob)
 	if err != nil {
 		return nil, err
 	}
-	over, err := compileOverrides(opts.Overrides, opts.OverrideBase, opts.OverrideCwd)
+	over, err := compileOverrides(opts.Overrides, opts.OverrideFold, opts.OverrideBase, opts.OverrideCwd)
 	if err != nil {
 		return nil, err
 	}
@@ -63,7 +66,11 @@ func collect(ctx context.Context, opts *Options) (*target, error) {
 	if err != nil {
 		return nil, err
 	}
-	files := filterFiles(scan, root, include, over)
+	keep, err := fileFilter(opts)
+	if err != nil {
+		return nil, err
+	}
+	files := filterFiles(scan, root, include, over, keep)
 	if len(files) == 0 {
 		fresh, err := lookup.RecheckEmpty(ctx, scan)
 		if err != nil {
@@ -71,8 +78,20 @@ func collect(ctx context.Context, opts *Options) (*target, error) {
 		}
 		if fresh != nil {
 			scan = fresh
-			files = filterFiles(scan, root, include, over)
+			files = filterFiles(scan, root, include, over, keep)
 		}
+	}
+	if over != nil && over.whitelists > 0 && (opts.Gitignore || !opts.Hidden) {
+		// As in ripgrep, a file a plain -g glob names is searched even
+		// when ignore rules or its dot-name would leave it out (its
+		// directories must still be ones the search enters).
+		allOpts := scanOpts
+		allOpts.Gitignore, allOpts.Hidden = false, true
+		all, err := (&fscache.Lookup{Scanner: scanCache(), Root: root, Options: allOpts, UseCache: opts.Cache}).First(ctx)
+		if err != nil {
+			return nil, err
+		}
+		files = withWhitelisted(all, scan, root, include, over, keep, files)
 	}
 	return &target{files: files, cacheAge: scan.Age.Milliseconds()}, nil
 }
@@ -89,15 +108,129 @@ func compileGlob(pattern string) (*glob.Pattern, error) {
 	return p, nil
 }
 
-// filterFiles keeps the regular files the glob and the overrides accept.
+// fileFilter builds the MaxDepth and type filters of opts (nil when there
+// are none).
+func fileFilter(opts *Options) (func(rel string) bool, error) {
+	types, err := compileTypes(opts.Types, opts.TypesNot)
+	if err != nil {
+		return nil, err
+	}
+	if types == nil && opts.MaxDepth <= 0 {
+		return nil, nil
+	}
+	return func(rel string) bool {
+		if opts.MaxDepth > 0 && strings.Count(rel, "/")+1 > opts.MaxDepth {
+			return false
+		}
+		return types == nil || types(rel)
+	}, nil
+}
+
+// filterFiles keeps the regular files the glob, the overrides and keep
+// accept.
 // Symlinks are not followed, so linked files are not searched.
-func filterFiles(scan *fscache.Scan, root string, include *glob.Pattern, over *overrides) []candidate {
+func filterFiles(scan *fscache.Scan, root string, include *glob.Pattern, over *overrides, keep func(string) bool) []candidate {
 	files := make([]candidate, 0, len(scan.Entries)/2)
+	rootSep := root
+	if !strings.HasSuffix(rootSep, string(filepath.Separator)) {
+		rootSep += string(filepath.Separator)
+	}
+	skipPseudo := !isPseudoFile(rootSep) // searching /proc itself was asked for
 	for _, e := range scan.Entries {
-		if e.Type != fscache.TypeFile || (include != nil && !include.Match(e.Path)) || (over != nil && !over.keepFile(e.Path)) {
+		if e.Type != fscache.TypeFile || (include != nil && !include.Match(e.Path)) || (over != nil && !over.keepFile(e.Path)) || (keep != nil && !keep(e.Path)) {
 			continue
 		}
-		files = append(files, candidate{display: e.Path, abs: root + string(filepath.Separator) + filepath.FromSlash(e.Path), size: e.Size})
+		abs := rootSep + filepath.FromSlash(e.Path)
+		if skipPseudo && isPseudoFile(abs) {
+			continue
+		}
+		files = append(files, candidate{display: e.Path, abs: abs, size: e.Size})
 	}
 	return files
+}
+
+// Files returns the paths (as in Match.Path) of the files a search with
+// opts would read, in search order, without reading them: ripgrep's
+// --files.
+func Files(ctx context.Context, opts Options) ([]string, error) {
+	tgt, err := collect(ctx, &opts)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]string, len(tgt.files))
+	for i, c := range tgt.files {
+		out[i] = c.display
+	}
+	return out, nil
+}
+
+// pseudoDirs hold kernel pseudo-files: their sizes are 0 or made up,
+// some never end or block, and none is worth a text search. Files below
+// them are left out of directory searches (`gopi grep x /`); naming one,
+// or searching a directory below them, still searches them.
+var pseudoDirs = []string{"/proc/", "/sys/", "/dev/"}
+
+func isPseudoFile(abs string) bool {
+	for _, d := range pseudoDirs {
+		if strings.HasPrefix(abs, d) {
+			return true
+		}
+	}
+	return false
+}
+
+// withWhitelisted returns files (the candidates of the normal scan) plus,
+// in scan order, the files of all (a scan that ignores nothing) that the
+// overrides explicitly keep, that the normal scan left out, and whose
+// directory the search enters: one the normal scan lists, or one a glob
+// keeps below an entered one.
+func withWhitelisted(all, normal *fscache.Scan, root string, include *glob.Pattern, over *overrides, keep func(string) bool, files []candidate) []candidate {
+	byPath := make(map[string]candidate, len(files))
+	for _, c := range files {
+		byPath[c.display] = c
+	}
+	dirs := map[string]bool{}
+	for _, e := range normal.Entries {
+		if e.Type == fscache.TypeDir {
+			dirs[e.Path] = true
+		}
+	}
+	memo := map[string]bool{}
+	var entered func(string) bool
+	entered = func(d string) bool {
+		if d == "." || d == "" {
+			return true
+		}
+		if v, ok := memo[d]; ok {
+			return v
+		}
+		v := dirs[d] || (over.decide(d, true) == 1 && entered(path.Dir(d)))
+		memo[d] = v
+		return v
+	}
+	rootSep := root
+	if !strings.HasSuffix(rootSep, string(filepath.Separator)) {
+		rootSep += string(filepath.Separator)
+	}
+	out := make([]candidate, 0, len(files))
+	for _, e := range all.Entries {
+		if e.Type != fscache.TypeFile {
+			continue
+		}
+		if c, ok := byPath[e.Path]; ok {
+			out = append(out, c)
+			continue
+		}
+		dir := path.Dir(e.Path)
+		if over.decide(e.Path, false) != 1 || over.dirPruned(dir) || !entered(dir) ||
+			(include != nil && !include.Match(e.Path)) || (keep != nil && !keep(e.Path)) {
+			continue
+		}
+		abs := rootSep + filepath.FromSlash(e.Path)
+		if isPseudoFile(abs) && !isPseudoFile(rootSep) {
+			continue
+		}
+		out = append(out, candidate{display: e.Path, abs: abs, size: e.Size})
+	}
+	return out
 }

@@ -1,6 +1,7 @@
 package grep
 
 import (
+	"errors"
 	"fmt"
 	"strings"
 
@@ -13,11 +14,12 @@ import (
 type lineMatcher interface {
 	// findLines appends every matching line (or, in multiline mode, every
 	// merged run of matched lines) to h, at most maxLines when maxLines > 0.
-	findLines(buf []byte, maxLines int, h *rure.Hits)
+	// The error is an engine failure (a caught Rust panic) for this buffer.
+	findLines(buf []byte, maxLines int, h *rure.Hits) error
 	// countLines counts matching lines and matches without materialising them.
-	countLines(buf []byte) (lines, matches int)
+	countLines(buf []byte) (lines, matches int, err error)
 	// isMatch reports whether any line matches.
-	isMatch(buf []byte) bool
+	isMatch(buf []byte) (bool, error)
 	// crossesLines reports whether a match can contain '\n' (multiline
 	// mode with a pattern that can match it).
 	crossesLines() bool
@@ -47,9 +49,40 @@ func compileMatcher(cfg matcherConfig) (lineMatcher, error) {
 		}
 	}
 	if err != nil {
-		return nil, err
+		return nil, originalPosition(err, cfg.pattern, pattern)
 	}
 	return m, nil
+}
+
+// originalPosition rewrites a native syntax error about the escaped form
+// of a pattern so that it names the pattern as the user typed it, with the
+// position in that text.
+func originalPosition(err error, orig, escaped string) error {
+	var re *rure.Error
+	if orig == escaped || !errors.As(err, &re) {
+		return err
+	}
+	fixed := *re
+	fixed.Pattern = orig
+	if re.Pos >= 0 {
+		fixed.Pos = unescapedOffset(orig, escaped, re.Pos)
+	}
+	return &fixed
+}
+
+// unescapedOffset maps byte offset pos of escaped, which is orig with
+// backslashes inserted (EscapeLiteralBraces, EscapeParens), to the offset
+// of the same character in orig. A backslash is only ever inserted before
+// a character that is not itself a backslash, so aligning the two strings
+// greedily from the left is exact.
+func unescapedOffset(orig, escaped string, pos int) int {
+	i := 0
+	for j := 0; j < pos && j < len(escaped); j++ {
+		if i < len(orig) && escaped[j] == orig[i] {
+			i++
+		}
+	}
+	return min(i, len(orig))
 }
 
 func compileOnce(pattern string, cfg matcherConfig) (lineMatcher, error) {
@@ -69,13 +102,13 @@ func compileOnce(pattern string, cfg matcherConfig) (lineMatcher, error) {
 // nativeMatcher adapts the Rust line matcher.
 type nativeMatcher struct{ m *rure.LineMatcher }
 
-func (n nativeMatcher) findLines(buf []byte, maxLines int, h *rure.Hits) {
-	n.m.FindLines(buf, maxLines, h)
+func (n nativeMatcher) findLines(buf []byte, maxLines int, h *rure.Hits) error {
+	return n.m.FindLines(buf, maxLines, h)
 }
-func (n nativeMatcher) countLines(buf []byte) (int, int) { return n.m.CountLines(buf) }
-func (n nativeMatcher) isMatch(buf []byte) bool          { return n.m.IsMatch(buf) }
-func (n nativeMatcher) crossesLines() bool               { return n.m.CrossesLines() }
-func (n nativeMatcher) close()                           { n.m.Close() }
+func (n nativeMatcher) countLines(buf []byte) (int, int, error) { return n.m.CountLines(buf) }
+func (n nativeMatcher) isMatch(buf []byte) (bool, error)        { return n.m.IsMatch(buf) }
+func (n nativeMatcher) crossesLines() bool                      { return n.m.CrossesLines() }
+func (n nativeMatcher) close()                                  { n.m.Close() }
 
 // CrossesLines reports whether a search with opts can find a match that
 // contains a line terminator: only in multiline mode (asked for, or implied

@@ -73,22 +73,22 @@ func (g *goMatcher) close() {}
 
 func (g *goMatcher) crossesLines() bool { return g.crosses }
 
-func (g *goMatcher) isMatch(buf []byte) bool {
+func (g *goMatcher) isMatch(buf []byte) (bool, error) {
 	var h rure.Hits
 	g.findLines(buf, 1, &h)
-	return len(h.Lines) > 0
+	return len(h.Lines) > 0, nil
 }
 
-func (g *goMatcher) countLines(buf []byte) (lines, matches int) {
+func (g *goMatcher) countLines(buf []byte) (lines, matches int, err error) {
 	var h rure.Hits
 	g.findLines(buf, 0, &h)
-	return len(h.Lines), len(h.Spans)
+	return len(h.Lines), len(h.Spans), nil
 }
 
-func (g *goMatcher) findLines(buf []byte, maxLines int, h *rure.Hits) {
+func (g *goMatcher) findLines(buf []byte, maxLines int, h *rure.Hits) error {
 	if g.multiline {
 		g.findMultiline(buf, maxLines, h)
-		return
+		return nil
 	}
 	forEachLine(buf, func(lineNo, start, end int) bool {
 		line := buf[start:end]
@@ -102,6 +102,7 @@ func (g *goMatcher) findLines(buf []byte, maxLines int, h *rure.Hits) {
 		h.Lines = append(h.Lines, rure.LineHit{Line: lineNo, Start: start, End: end, SpanLo: lo, SpanHi: len(h.Spans)})
 		return maxLines <= 0 || len(h.Lines) < maxLines
 	})
+	return nil
 }
 
 // forEachLine calls fn for every line of buf until fn returns false. Lines

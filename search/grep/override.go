@@ -1,6 +1,7 @@
 package grep
 
 import (
+	"fmt"
 	"path"
 	"strings"
 
@@ -45,13 +46,14 @@ type overrideRule struct {
 // compileOverrides compiles ripgrep-style globs; it returns nil when there
 // are none. base is the search root as printed and cwd the working
 // directory, both slash-separated (see Options.OverrideBase).
-func compileOverrides(globs []string, base, cwd string) (*overrides, error) {
+func compileOverrides(globs []string, fold []bool, base, cwd string) (*overrides, error) {
 	o := &overrides{base: base, pruned: map[string]bool{}}
 	if cwd != "" {
 		o.cwdPrefix = strings.TrimSuffix(cwd, "/") + "/"
 	}
-	for _, g := range globs {
+	for i, g := range globs {
 		r := overrideRule{}
+		folded := i < len(fold) && fold[i]
 		if strings.HasPrefix(g, "!") {
 			r.negate, g = true, g[1:]
 		}
@@ -66,9 +68,13 @@ func compileOverrides(globs []string, base, cwd string) (*overrides, error) {
 		case !strings.Contains(g, "/"):
 			g = "**/" + g
 		}
-		p, err := compileGlob(g)
+		compile := glob.Compile
+		if folded {
+			compile = glob.CompileFold
+		}
+		p, err := compile(g)
 		if err != nil {
-			return nil, err
+			return nil, fmt.Errorf("invalid glob %q: %w", g, err)
 		}
 		r.pat = p
 		if !r.negate {

@@ -41,7 +41,7 @@ func TestOverrides(t *testing.T) {
 		{[]string{"src/*.go"}, "/w/x", "/w/x", []string{"src/a.go"}},
 		{[]string{"src/*.go"}, "/w/x", "/other", nil},
 	} {
-		o, err := compileOverrides(tt.globs, tt.base, tt.cwd)
+		o, err := compileOverrides(tt.globs, nil, tt.base, tt.cwd)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -55,10 +55,10 @@ func TestOverrides(t *testing.T) {
 			t.Errorf("%q base %q cwd %q: %q, want %q", tt.globs, tt.base, tt.cwd, got, tt.want)
 		}
 	}
-	if o, err := compileOverrides([]string{"!", ""}, "", ""); o != nil || err != nil {
+	if o, err := compileOverrides([]string{"!", ""}, nil, "", ""); o != nil || err != nil {
 		t.Errorf("empty globs: %v %v", o, err)
 	}
-	if _, err := compileOverrides([]string{"a["}, "", ""); err == nil {
+	if _, err := compileOverrides([]string{"a["}, nil, "", ""); err == nil {
 		t.Error("bad glob accepted")
 	}
 }

@@ -3,6 +3,8 @@
 package grep
 
 import (
+	"context"
+	"os"
 	"path/filepath"
 	"syscall"
 	"testing"
@@ -29,5 +31,30 @@ func TestReadWholeDoesNotBlock(t *testing.T) {
 	case <-done:
 	case <-time.After(10 * time.Second):
 		t.Fatal("readWhole blocked on a FIFO without a writer")
+	}
+}
+
+// A FIFO named as the path is read (as a special file, in blocks) until
+// its writer closes it.
+func TestSearchNamedFIFO(t *testing.T) {
+	p := filepath.Join(t.TempDir(), "fifo")
+	if err := syscall.Mkfifo(p, 0o600); err != nil {
+		t.Skipf("mkfifo: %v", err)
+	}
+	done := make(chan error, 1)
+	go func() {
+		f, err := os.OpenFile(p, os.O_WRONLY, 0)
+		if err == nil {
+			_, err = f.WriteString("foo\nbar\nfoo bar\n")
+			f.Close()
+		}
+		done <- err
+	}()
+	res, err := Search(context.Background(), DefaultOptions("foo", p))
+	if werr := <-done; werr != nil {
+		t.Fatal(werr)
+	}
+	if err != nil || res.TotalMatches != 2 {
+		t.Fatalf("res %+v err %v", res, err)
 	}
 }

@@ -5,10 +5,13 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"runtime"
 	"sync"
 	"sync/atomic"
 	"time"
+	"unicode/utf16"
+	"unicode/utf8"
 
 	"github.com/gopi-agent/gopi/native/rure"
 )
@@ -21,7 +24,24 @@ type Summary struct {
 	FilesSkipped     int   // files that could not be read
 	BinarySkipped    int   // files holding a NUL byte
 	CacheAge         int64 // age of the directory scan in milliseconds; 0 when fresh
+	// Skipped names the first MaxReportedSkips files counted in
+	// FilesSkipped, in path order, with why each was skipped.
+	Skipped []SkippedFile
 }
+
+// MaxReportedSkips bounds Summary.Skipped and Result.Skipped, so a search
+// of a tree full of unreadable files keeps bounded memory.
+const MaxReportedSkips = 1000
+
+// SkippedFile is a file that was not searched and why.
+type SkippedFile struct {
+	Path string // as in Match.Path
+	Err  error  // the read error, or the engine's error for this file
+}
+
+// compileSearchMatcher builds a search's matcher; tests replace it to
+// inject engine failures.
+var compileSearchMatcher = compileMatcher
 
 // errStop ends a stream early without an error.
 var errStop = errors.New("stop")
@@ -67,6 +87,7 @@ func Search(ctx context.Context, opts Options) (*Result, error) {
 	res.FilesSearched = sum.FilesSearched
 	res.FilesSkipped = sum.FilesSkipped
 	res.BinarySkipped = sum.BinarySkipped
+	res.Skipped = sum.Skipped
 	res.CacheAge = time.Duration(sum.CacheAge) * time.Millisecond
 	if opts.Mode == ModeContent {
 		res.LimitReached = limit > 0 && sum.TotalMatches > max(opts.Offset, 0)+len(res.Matches)
@@ -83,10 +104,66 @@ func Stream(ctx context.Context, opts Options, fn func(*FileResult) error) (*Sum
 	return stream(ctx, opts, fn, nil)
 }
 
+// StreamReader searches everything r delivers as one file named name (the
+// CLI passes standard input as "<stdin>"), the way Stream searches a file
+// given as Options.Path: a binary input is still searched and reported
+// with FileResult.Binary. r is read a block of lines at a time, so memory
+// stays bounded whatever its length, and fn gets each block's results as
+// they are found. Options.Path and the directory options are ignored.
+func StreamReader(ctx context.Context, opts Options, name string, r io.Reader, fn func(*FileResult) error) (*Summary, error) {
+	m, err := compileSearchMatcher(matcherConfig{
+		pattern:    opts.Pattern,
+		ignoreCase: opts.IgnoreCase,
+		multiline:  opts.Multiline || NeedsMultiline(opts.Pattern),
+	})
+	if err != nil {
+		return nil, err
+	}
+	defer m.close()
+	w := worker{m: m, opts: &opts}
+	sum := &Summary{}
+	var fnErr error
+	matched := false
+	o := w.searchReader(ctx, candidate{display: name, abs: name, named: true}, r, false, func(fr *FileResult) bool {
+		matched = true
+		sum.TotalMatches += fr.Lines
+		if fnErr == nil {
+			fnErr = fn(fr)
+		}
+		return fnErr == nil
+	})
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	if fnErr != nil && !errors.Is(fnErr, errStop) {
+		return nil, fnErr
+	}
+	switch {
+	case o.skipped != nil:
+		sum.FilesSkipped = 1
+		sum.Skipped = []SkippedFile{{Path: name, Err: o.skipped}}
+		return sum, nil
+	case o.binary:
+		sum.BinarySkipped = 1
+		return sum, nil
+	}
+	sum.FilesSearched = 1
+	if matched {
+		sum.FilesWithMatches = 1
+	}
+	return sum, nil
+}
+
+// fileSlot carries one file's results from its worker to the printer.
+type fileSlot struct {
+	parts chan *FileResult // results in order; closed when the file is done
+	out   fileOutcome      // written before parts is closed
+}
+
 // fileOutcome is a worker's report for one candidate.
 type fileOutcome struct {
 	result  *FileResult // nil when the file had no match
-	skipped bool
+	skipped error       // why the file was not searched; nil when it was
 	binary  bool
 }
 
@@ -99,7 +176,7 @@ func stream(ctx context.Context, opts Options, fn func(*FileResult) error, enoug
 		ctx, cancel = context.WithTimeout(ctx, opts.Timeout)
 		defer cancel()
 	}
-	m, err := compileMatcher(matcherConfig{
+	m, err := compileSearchMatcher(matcherConfig{
 		pattern:    opts.Pattern,
 		ignoreCase: opts.IgnoreCase,
 		multiline:  opts.Multiline || NeedsMultiline(opts.Pattern),
@@ -119,10 +196,13 @@ func stream(ctx context.Context, opts Options, fn func(*FileResult) error, enoug
 	}
 
 	var countOnly atomic.Bool // set once the caller has enough materialised results
-	outcomes := make([]fileOutcome, n)
-	done := make([]chan struct{}, n)
-	for i := range done {
-		done[i] = make(chan struct{})
+	// Each file's results arrive on its own channel, in order: a large
+	// file sends a part per block as it is read, so neither the matches of
+	// one huge file nor the files waiting behind it pile up in memory (a
+	// worker ahead of the printer blocks on its file's channel).
+	slots := make([]fileSlot, n)
+	for i := range slots {
+		slots[i].parts = make(chan *FileResult, 2)
 	}
 	parent := ctx
 	ctx, cancel := context.WithCancel(ctx)
@@ -141,10 +221,19 @@ func stream(ctx context.Context, opts Options, fn func(*FileResult) error, enoug
 				if i >= n {
 					return
 				}
+				s := &slots[i]
 				if ctx.Err() == nil {
-					outcomes[i] = w.search(tgt.files[i], countOnly.Load())
+					send := func(fr *FileResult) bool {
+						select {
+						case s.parts <- fr:
+							return true
+						case <-ctx.Done():
+							return false
+						}
+					}
+					s.out = w.search(ctx, tgt.files[i], countOnly.Load(), send)
 				}
-				close(done[i])
+				close(s.parts) // publishes s.out to the reader
 			}
 		}()
 	}
@@ -152,42 +241,54 @@ func stream(ctx context.Context, opts Options, fn func(*FileResult) error, enoug
 	delivered := 0
 	var stopErr error
 	for i := 0; i < n && stopErr == nil; i++ {
-		select {
-		case <-done[i]:
-		case <-ctx.Done():
+		s := &slots[i]
+		matched := false
+	parts:
+		for {
+			select {
+			case fr, ok := <-s.parts:
+				if !ok {
+					break parts
+				}
+				matched = true
+				sum.TotalMatches += fr.Lines
+				if countOnly.Load() || stopErr != nil {
+					continue
+				}
+				if opts.Mode == ModeContent {
+					delivered += len(fr.Matches)
+				} else {
+					delivered++
+				}
+				if err := fn(fr); err != nil {
+					stopErr = err
+				}
+				if enough != nil && enough(delivered) {
+					countOnly.Store(true)
+				}
+			case <-ctx.Done():
+				break parts
+			}
 		}
 		if ctx.Err() != nil {
 			break
 		}
-		o := outcomes[i]
-		outcomes[i] = fileOutcome{}
+		o := s.out
+		s.out = fileOutcome{}
 		switch {
-		case o.skipped:
+		case o.skipped != nil:
 			sum.FilesSkipped++
+			if len(sum.Skipped) < MaxReportedSkips {
+				sum.Skipped = append(sum.Skipped, SkippedFile{Path: tgt.files[i].display, Err: o.skipped})
+			}
 			continue
 		case o.binary:
 			sum.BinarySkipped++
 			continue
 		}
 		sum.FilesSearched++
-		if o.result == nil {
-			continue
-		}
-		sum.FilesWithMatches++
-		sum.TotalMatches += o.result.Lines
-		if countOnly.Load() {
-			continue
-		}
-		if opts.Mode == ModeContent {
-			delivered += len(o.result.Matches)
-		} else {
-			delivered++
-		}
-		if err := fn(o.result); err != nil {
-			stopErr = err
-		}
-		if enough != nil && enough(delivered) {
-			countOnly.Store(true)
+		if matched {
+			sum.FilesWithMatches++
 		}
 	}
 	cancel()
@@ -211,50 +312,212 @@ func timeoutError(_ context.Context, opts Options, err error) error {
 
 // worker owns the reusable buffers of one search goroutine.
 type worker struct {
-	m    lineMatcher
-	opts *Options
-	buf  []byte
-	hits rure.Hits
+	m        lineMatcher
+	opts     *Options
+	buf      []byte
+	conv     []byte // UTF-16 text transcoded to UTF-8
+	hits     rure.Hits
+	inverted rure.Hits
 }
 
 // utf8BOM is the UTF-8 encoding of U+FEFF, the byte-order mark.
 var utf8BOM = []byte{0xEF, 0xBB, 0xBF}
 
-// search reads and searches one file. A leading UTF-8 byte-order mark is
-// dropped first, as ripgrep does: it is not text of the first line, so `^`
-// matches right after it and reported text and offsets leave it out.
-func (w *worker) search(c candidate, countOnly bool) fileOutcome {
+// search reads and searches one file, handing its results to send (which
+// reports false once the search is being abandoned). Large files and
+// files of unknown size are read a block at a time (see searchBlocks).
+func (w *worker) search(ctx context.Context, c candidate, countOnly bool, send func(*FileResult) bool) fileOutcome {
+	if w.opts.MaxFileSize > 0 && c.size > w.opts.MaxFileSize {
+		return fileOutcome{skipped: tooLarge(c.size, w.opts.MaxFileSize)}
+	}
+	if c.size > wholeFileLimit || c.special {
+		return w.searchBlocks(ctx, c, countOnly, send)
+	}
 	buf, err := w.read(c)
 	if err != nil {
-		return fileOutcome{skipped: true}
+		return fileOutcome{skipped: err}
 	}
-	buf = bytes.TrimPrefix(buf, utf8BOM)
-	if bytes.IndexByte(buf, 0) >= 0 {
-		return fileOutcome{binary: true}
+	o := w.searchBuf(c, buf, countOnly)
+	if o.result != nil {
+		send(o.result)
+		o.result = nil
 	}
-	switch {
-	case countOnly || w.opts.Mode == ModeCount:
-		lines, count := w.m.countLines(buf)
+	return o
+}
+
+// searchBuf searches the content of one file. A leading byte-order mark is
+// handled first, as ripgrep does: a UTF-8 one is dropped (it is not text of
+// the first line, so `^` matches right after it and reported text and
+// offsets leave it out) and UTF-16 text is transcoded to UTF-8.
+func (w *worker) searchBuf(c candidate, buf []byte, countOnly bool) fileOutcome {
+	buf = w.decode(buf)
+	nul := -1
+	if !w.opts.Text {
+		if nul = bytes.IndexByte(buf, 0); nul >= 0 && !c.named {
+			return fileOutcome{binary: true}
+		}
+	}
+	if nul >= 0 {
+		// A binary file named on the command line: say whether it
+		// matches, print none of its lines (ripgrep's behaviour).
+		lines, count, err := w.count(buf)
+		if err != nil {
+			return engineFailure(c, err)
+		}
+		if lines == 0 {
+			return fileOutcome{}
+		}
+		return fileOutcome{result: &FileResult{Path: c.display, Lines: lines, Count: count, Binary: true, NULOffset: nul}}
+	}
+	if countOnly || w.opts.Mode == ModeCount {
+		lines, count, err := w.count(buf)
+		if err != nil {
+			return engineFailure(c, err)
+		}
 		if lines == 0 {
 			return fileOutcome{}
 		}
 		return fileOutcome{result: &FileResult{Path: c.display, Lines: lines, Count: count}}
-	case w.opts.Mode == ModeFilesWithMatches:
-		if !w.m.isMatch(buf) {
+	}
+	if w.opts.Mode == ModeFilesWithMatches && !w.opts.Invert {
+		ok, err := w.m.isMatch(buf)
+		if err != nil {
+			return engineFailure(c, err)
+		}
+		if !ok {
 			return fileOutcome{}
 		}
 		// The line total still has to be exact.
-		lines, count := w.m.countLines(buf)
+		lines, count, err := w.count(buf)
+		if err != nil {
+			return engineFailure(c, err)
+		}
 		return fileOutcome{result: &FileResult{Path: c.display, Lines: lines, Count: count}}
 	}
-	w.hits.Reset()
-	w.m.findLines(buf, 0, &w.hits)
-	if len(w.hits.Lines) == 0 {
+	hits, err := w.find(buf)
+	if err != nil {
+		return engineFailure(c, err)
+	}
+	if len(hits.Lines) == 0 {
 		return fileOutcome{}
 	}
-	fr := &FileResult{Path: c.display, Lines: len(w.hits.Lines), Count: len(w.hits.Spans)}
-	fr.Matches = buildMatches(buf, &w.hits, c.display, w.opts)
+	fr := &FileResult{Path: c.display, Lines: len(hits.Lines), Count: len(hits.Spans)}
+	if w.opts.Invert {
+		fr.Count = fr.Lines
+	}
+	if w.opts.Mode == ModeContent {
+		fr.Matches = buildMatches(buf, hits, c.display, w.opts)
+	}
 	return fileOutcome{result: fr}
+}
+
+// find returns the hits to report: the matching lines, at most MaxCount,
+// or with Invert the lines that do not match.
+func (w *worker) find(buf []byte) (*rure.Hits, error) { return w.findLimit(buf, w.opts.MaxCount) }
+
+// findLimit is find with at most limit lines (0: no limit).
+func (w *worker) findLimit(buf []byte, limit int) (*rure.Hits, error) {
+	w.hits.Reset()
+	if !w.opts.Invert {
+		err := w.m.findLines(buf, max(limit, 0), &w.hits)
+		return &w.hits, err
+	}
+	if err := w.m.findLines(buf, 0, &w.hits); err != nil {
+		return nil, err
+	}
+	invertHits(buf, &w.hits, limit, &w.inverted)
+	return &w.inverted, nil
+}
+
+// count returns the number of reported lines and of matches without
+// materialising them when no option needs the lines themselves.
+func (w *worker) count(buf []byte) (lines, matches int, err error) {
+	return w.countLimit(buf, w.opts.MaxCount)
+}
+
+// countLimit is count with at most limit lines (0: no limit).
+func (w *worker) countLimit(buf []byte, limit int) (lines, matches int, err error) {
+	if !w.opts.Invert && limit <= 0 {
+		return w.m.countLines(buf)
+	}
+	h, err := w.findLimit(buf, limit)
+	if err != nil {
+		return 0, 0, err
+	}
+	if w.opts.Invert {
+		return len(h.Lines), len(h.Lines), nil
+	}
+	return len(h.Lines), len(h.Spans), nil
+}
+
+// invertHits stores in out the lines of buf that no hit of h covers, at
+// most max when max > 0. They carry no spans.
+func invertHits(buf []byte, h *rure.Hits, max int, out *rure.Hits) {
+	out.Reset()
+	k := 0
+	forEachLine(buf, func(lineNo, start, end int) bool {
+		for k < len(h.Lines) && h.Lines[k].End < start {
+			k++
+		}
+		if k < len(h.Lines) && h.Lines[k].Start <= start {
+			return true // covered by a hit
+		}
+		n := len(out.Spans)
+		out.Lines = append(out.Lines, rure.LineHit{Line: lineNo, Start: start, End: end, SpanLo: n, SpanHi: n})
+		return max <= 0 || len(out.Lines) < max
+	})
+}
+
+// decode drops a UTF-8 byte-order mark and transcodes UTF-16 text that
+// starts with its byte-order mark to UTF-8, into the worker's buffer.
+func (w *worker) decode(buf []byte) []byte {
+	switch {
+	case bytes.HasPrefix(buf, utf8BOM):
+		return buf[len(utf8BOM):]
+	case len(buf) >= 2 && buf[0] == 0xFF && buf[1] == 0xFE:
+		w.conv = appendUTF16(w.conv[:0], buf[2:], false)
+		return w.conv
+	case len(buf) >= 2 && buf[0] == 0xFE && buf[1] == 0xFF:
+		w.conv = appendUTF16(w.conv[:0], buf[2:], true)
+		return w.conv
+	}
+	return buf
+}
+
+// appendUTF16 appends the UTF-8 form of UTF-16 text to dst. Unpaired
+// surrogates and a final odd byte become U+FFFD.
+func appendUTF16(dst, src []byte, bigEndian bool) []byte {
+	unit := func(i int) rune {
+		if bigEndian {
+			return rune(src[i])<<8 | rune(src[i+1])
+		}
+		return rune(src[i+1])<<8 | rune(src[i])
+	}
+	for i := 0; i+1 < len(src); i += 2 {
+		r := unit(i)
+		if utf16.IsSurrogate(r) {
+			if i+3 < len(src) {
+				if d := utf16.DecodeRune(r, unit(i+2)); d != utf8.RuneError {
+					dst = utf8.AppendRune(dst, d)
+					i += 2
+					continue
+				}
+			}
+			r = utf8.RuneError
+		}
+		dst = utf8.AppendRune(dst, r)
+	}
+	if len(src)%2 == 1 {
+		dst = utf8.AppendRune(dst, utf8.RuneError)
+	}
+	return dst
+}
+
+// engineFailure is the outcome of a file the regex engine failed on (a
+// caught Rust panic): the file is skipped with that error and the search
+// goes on with the next one.
+func engineFailure(c candidate, err error) fileOutcome {
+	return fileOutcome{skipped: fmt.Errorf("regex engine failed on %s: %w", c.display, err)}
 }
 
 // read loads a whole file into the worker's buffer, which is reused for the

@@ -1,8 +1,11 @@
 package grep
 
 import (
+	"bytes"
 	"context"
+	"errors"
 	"fmt"
+	"io/fs"
 	"math/rand"
 	"os"
 	"path/filepath"
@@ -10,6 +13,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/gopi-agent/gopi/native/rure"
 )
 
 // writeTree creates files (path → content) under a new temp dir.
@@ -231,7 +236,7 @@ func TestSearchMultiline(t *testing.T) {
 
 func TestSearchUnreadableFileSkipped(t *testing.T) {
 	w := worker{m: nil, opts: &Options{}}
-	if o := w.search(candidate{display: "gone", abs: filepath.Join(t.TempDir(), "gone")}, false); !o.skipped {
+	if o := w.search(context.Background(), candidate{display: "gone", abs: filepath.Join(t.TempDir(), "gone")}, false, func(*FileResult) bool { return true }); o.skipped == nil {
 		t.Fatalf("missing file not reported as skipped: %+v", o)
 	}
 }
@@ -407,5 +412,242 @@ func TestSearchNodeModules(t *testing.T) {
 	o.NodeModules = true
 	if res := search(t, o); res.FilesWithMatches != 3 {
 		t.Fatalf("NodeModules: %d files", res.FilesWithMatches)
+	}
+}
+
+// failingMatcher wraps a matcher and fails, the way the native engine
+// reports a caught Rust panic, on every buffer that holds "BOOM".
+type failingMatcher struct{ lineMatcher }
+
+var errEngine = errors.New("internal error: native code panicked: test")
+
+func (f failingMatcher) findLines(buf []byte, maxLines int, h *rure.Hits) error {
+	if bytes.Contains(buf, []byte("BOOM")) {
+		return errEngine
+	}
+	return f.lineMatcher.findLines(buf, maxLines, h)
+}
+
+func (f failingMatcher) countLines(buf []byte) (int, int, error) {
+	if bytes.Contains(buf, []byte("BOOM")) {
+		return 0, 0, errEngine
+	}
+	return f.lineMatcher.countLines(buf)
+}
+
+func (f failingMatcher) isMatch(buf []byte) (bool, error) {
+	if bytes.Contains(buf, []byte("BOOM")) {
+		return false, errEngine
+	}
+	return f.lineMatcher.isMatch(buf)
+}
+
+// An engine failure on one file skips that file with its error and the
+// search goes on: no panic reaches the worker goroutine.
+func TestSearchEngineFailureSkipsFile(t *testing.T) {
+	saved := compileSearchMatcher
+	defer func() { compileSearchMatcher = saved }()
+	compileSearchMatcher = func(cfg matcherConfig) (lineMatcher, error) {
+		m, err := compileMatcher(cfg)
+		if err != nil {
+			return nil, err
+		}
+		return failingMatcher{m}, nil
+	}
+	dir := writeTree(t, map[string]string{"a.txt": "foo\n", "b.txt": "foo BOOM\n", "c.txt": "foo\n"})
+	for _, mode := range []Mode{ModeContent, ModeCount, ModeFilesWithMatches} {
+		opts := DefaultOptions("foo", dir)
+		opts.Mode = mode
+		res, err := Search(context.Background(), opts)
+		if err != nil {
+			t.Fatalf("mode %d: %v", mode, err)
+		}
+		if res.FilesWithMatches != 2 || res.FilesSkipped != 1 || len(res.Skipped) != 1 {
+			t.Fatalf("mode %d: %d with matches, %d skipped (%v); want 2 and 1", mode, res.FilesWithMatches, res.FilesSkipped, res.Skipped)
+		}
+		sk := res.Skipped[0]
+		if sk.Path != "b.txt" || !errors.Is(sk.Err, errEngine) || !strings.Contains(sk.Err.Error(), "b.txt") {
+			t.Errorf("mode %d: skipped %+v", mode, sk)
+		}
+	}
+}
+
+// Unreadable files are named in Skipped with their read error.
+func TestSearchSkippedNamesUnreadable(t *testing.T) {
+	if os.Getuid() == 0 {
+		t.Skip("root reads everything")
+	}
+	dir := writeTree(t, map[string]string{"a.txt": "foo\n", "b.txt": "foo\n"})
+	if err := os.Chmod(filepath.Join(dir, "b.txt"), 0); err != nil {
+		t.Fatal(err)
+	}
+	res, err := Search(context.Background(), DefaultOptions("foo", dir))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Skipped) != 1 || res.Skipped[0].Path != "b.txt" || !errors.Is(res.Skipped[0].Err, fs.ErrPermission) {
+		t.Fatalf("skipped %+v", res.Skipped)
+	}
+}
+
+// A syntax error in a pattern whose braces were escaped before compiling
+// names the pattern as typed, at the position of the mistake in it.
+func TestSearchErrorPositionIsTheTypedOne(t *testing.T) {
+	if !useNative {
+		t.Skip("the Go engine reports no positions")
+	}
+	dir := writeTree(t, map[string]string{"f.txt": "x"})
+	for _, tc := range []struct {
+		pattern string
+		pos     int
+	}{
+		{`${x}[z-a]`, 5},
+		{`a{b}(c)[`, 7},
+		{`[z-a]`, 1},
+		{`{}{}{}\p{Nope}`, 6},
+	} {
+		_, err := Search(context.Background(), DefaultOptions(tc.pattern, dir))
+		var re *rure.Error
+		if !errors.As(err, &re) || re.Pattern != tc.pattern || re.Pos != tc.pos {
+			t.Errorf("%q: err %v, want a syntax error at byte %d of the typed pattern", tc.pattern, err, tc.pos)
+		}
+	}
+	for _, tc := range []struct {
+		orig, escaped string
+		pos, want     int
+	}{
+		{`${x}`, `\$\{x\}`, 4, 2},
+		{`a(b`, `a\(b`, 3, 2},
+		{`\{x}`, `\{x\}`, 4, 3},
+	} {
+		if got := unescapedOffset(tc.orig, tc.escaped, tc.pos); got != tc.want {
+			t.Errorf("unescapedOffset(%q, %q, %d) = %d, want %d", tc.orig, tc.escaped, tc.pos, got, tc.want)
+		}
+	}
+}
+
+// Files read a block at a time give the same results as files read whole,
+// in every mode, with blocks far smaller than the file and than some
+// lines; a NUL byte after the first block ends the search of a text file.
+func TestSearchBlocksMatchWhole(t *testing.T) {
+	var text strings.Builder
+	for i := range 3000 {
+		switch i % 7 {
+		case 0:
+			fmt.Fprintf(&text, "foo %d foo\n", i)
+		case 3:
+			text.WriteString(strings.Repeat("x", 300) + " foo tail\n")
+		default:
+			fmt.Fprintf(&text, "line %d\n", i)
+		}
+	}
+	text.WriteString("last foo without newline")
+	dir := writeTree(t, map[string]string{"big.txt": text.String(), "late.bin": strings.Repeat("foo\n", 500) + "\x00foo\n", "bin.dat": "foo\x00\nfoo\n"})
+	type variant struct {
+		name string
+		opt  func(*Options)
+	}
+	variants := []variant{
+		{"content", func(o *Options) {}},
+		{"count", func(o *Options) { o.Mode = ModeCount }},
+		{"files", func(o *Options) { o.Mode = ModeFilesWithMatches }},
+		{"invert", func(o *Options) { o.Invert = true }},
+		{"max-count", func(o *Options) { o.MaxCount = 250 }},
+		{"invert max-count count", func(o *Options) { o.Invert, o.MaxCount, o.Mode = true, 99, ModeCount }},
+		{"context (whole read)", func(o *Options) { o.ContextBefore, o.ContextAfter = 1, 2 }},
+	}
+	run := func(path string, v variant) []string {
+		o := DefaultOptions("foo", path)
+		o.MaxColumns = 0
+		v.opt(&o)
+		var got []string
+		lines, count, binary := 0, 0, ""
+		sum, err := Stream(context.Background(), o, func(fr *FileResult) error {
+			// A file read in blocks arrives in several parts: add them up.
+			lines += fr.Lines
+			count += fr.Count
+			if fr.Binary {
+				binary = fmt.Sprintf("binary@%d", fr.NULOffset)
+			}
+			for _, m := range fr.Matches {
+				got = append(got, fmt.Sprintf("%d:%s %v %v %v", m.Line, m.Text, m.Spans, m.Before, m.After))
+			}
+			return nil
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return append(got, fmt.Sprintf("lines %d count %d %s total %d files %d", lines, count, binary, sum.TotalMatches, sum.FilesWithMatches))
+	}
+	for _, v := range variants {
+		for _, name := range []string{"big.txt", "late.bin", "bin.dat"} {
+			path := filepath.Join(dir, name)
+			want := run(path, v)
+			savedLimit, savedBlock := wholeFileLimit, blockSize
+			wholeFileLimit, blockSize = 64, 256
+			got := run(path, v)
+			wholeFileLimit, blockSize = savedLimit, savedBlock
+			if name == "late.bin" && !strings.Contains(v.name, "invert") {
+				// Read whole, the NUL makes nothing of it printable
+				// (the named file is binary); read in blocks, the text
+				// before the NUL is searched, as ripgrep does.
+				continue
+			}
+			for i := range max(len(got), len(want)) {
+				if i >= len(got) || i >= len(want) || got[i] != want[i] {
+					g, w := "(none)", "(none)"
+					if i < len(got) {
+						g = got[i]
+					}
+					if i < len(want) {
+						w = want[i]
+					}
+					t.Errorf("%s %s: blocks differ from whole at %d of %d/%d:\nblocks: %.300q\nwhole:  %.300q", v.name, name, i, len(got), len(want), g, w)
+					break
+				}
+			}
+		}
+	}
+}
+
+func TestIsPseudoFile(t *testing.T) {
+	for p, want := range map[string]bool{"/proc/1/pagemap": true, "/sys/kernel/x": true, "/dev/zero": true, "/home/proc/x": false, "/procfs": false, "/": false} {
+		if isPseudoFile(p) != want {
+			t.Errorf("isPseudoFile(%q) = %v", p, !want)
+		}
+	}
+}
+
+// StreamReader reads its input a block at a time and gives what Stream
+// gives for the same text in a named file.
+func TestStreamReaderInBlocks(t *testing.T) {
+	var text strings.Builder
+	for i := range 2000 {
+		fmt.Fprintf(&text, "line %d %s\n", i, strings.Repeat("ab", i%50))
+	}
+	dir := writeTree(t, map[string]string{"f.txt": text.String()})
+	collect := func(fr *FileResult, out *[]string) {
+		for _, m := range fr.Matches {
+			*out = append(*out, fmt.Sprintf("%d:%s", m.Line, m.Text))
+		}
+	}
+	var want, got []string
+	if _, err := Stream(context.Background(), DefaultOptions(`7 (ab)+$`, filepath.Join(dir, "f.txt")), func(fr *FileResult) error { collect(fr, &want); return nil }); err != nil {
+		t.Fatal(err)
+	}
+	saved := blockSize
+	blockSize = 100
+	defer func() { blockSize = saved }()
+	parts := 0
+	sum, err := StreamReader(context.Background(), DefaultOptions(`7 (ab)+$`, ""), "<stdin>", strings.NewReader(text.String()), func(fr *FileResult) error {
+		parts++
+		collect(fr, &got)
+		return nil
+	})
+	if err != nil || strings.Join(got, "\n") != strings.Join(want, "\n") || len(want) == 0 || sum.TotalMatches != len(want) {
+		t.Fatalf("StreamReader: %d matches (%v), want %d; sum %+v", len(got), err, len(want), sum)
+	}
+	if parts < 2 {
+		t.Errorf("results came in %d part(s); a block at a time gives several", parts)
 	}
 }

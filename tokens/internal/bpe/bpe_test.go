@@ -4,6 +4,7 @@ import (
 	"math"
 	"math/rand/v2"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/gopi-agent/gopi/tokens/internal/vocab"
@@ -173,6 +174,32 @@ func TestCacheMatchesAppend(t *testing.T) {
 			text := "xx" + p + "0123456789"
 			if got := v.CountPieces(text, 2, []int{2 + len(p)}, c); got != len(want) {
 				t.Fatalf("CountPieces(%q) = %d, want %d", p, got, len(want))
+			}
+		}
+	}
+}
+
+// Pieces longer than MaxMergeWindow are merged in windows; for runs of one
+// repeated byte (and of a repeated two-byte character) that gives exactly
+// the whole-piece merge. mergeWindow over the whole piece is the oracle.
+func TestWindowedMergeOfRuns(t *testing.T) {
+	v := load200k(t)
+	for _, c := range []string{"a", " ", "=", "\n", "0", "é"} {
+		for _, n := range []int{MaxMergeWindow, MaxMergeWindow + 1, 2*MaxMergeWindow + 77} {
+			piece := strings.Repeat(c, n/len(c))
+			var whole []uint32
+			v.mergeWindow(piece, func(r uint32) { whole = append(whole, r) })
+			got := v.Append(nil, piece)
+			if len(got) != len(whole) {
+				t.Fatalf("%q×%d: windowed %d tokens, whole %d", c, len(piece), len(got), len(whole))
+			}
+			for i := range got {
+				if uint32(got[i]) != whole[i] {
+					t.Fatalf("%q×%d: token %d differs", c, len(piece), i)
+				}
+			}
+			if v.Count(piece) != len(whole) {
+				t.Fatalf("%q×%d: Count %d, want %d", c, len(piece), v.Count(piece), len(whole))
 			}
 		}
 	}

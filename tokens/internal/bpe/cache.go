@@ -148,6 +148,10 @@ func (v *Vocab) CountCached(piece string, c *Cache) int {
 		*e = shortEntry{key: key, n: uint16(len(piece)), count: 1, first: uint32(r)}
 		return 1
 	}
+	if len(piece) > MaxMergeWindow {
+		// Too big to cache (and never repeated): count it directly.
+		return v.Count(piece)
+	}
 	return len(v.longCached(piece, c))
 }
 
@@ -194,6 +198,9 @@ func (v *Vocab) AppendCached(dst []int, piece string, c *Cache) []int {
 			dst = append(dst, int(r))
 		}
 		return dst
+	}
+	if len(piece) > MaxMergeWindow {
+		return v.Append(dst, piece) // too big to cache
 	}
 	for _, r := range v.longCached(piece, c) {
 		dst = append(dst, int(r))

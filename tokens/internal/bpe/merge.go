@@ -114,7 +114,72 @@ func (v *Vocab) rank(s string) uint32 {
 // doubly linked list of parts and calls emit with each final token in
 // order. Heap entries go stale when a neighbour merges; an entry is current
 // when its part is alive and still pairs with the same rank and partner.
+//
+// A piece longer than MaxMergeWindow (only degenerate text has one, such as
+// megabytes of one repeated character) is merged in overlapping windows of
+// that many bytes, keeping from each the tokens that end at least
+// mergeMargin bytes before its end, so time stays linear and memory
+// bounded. Merges are local in practice (the test checks runs of repeated
+// characters against the whole-piece merge), but BPE does not promise it:
+// for a giant piece the count could in principle differ from tiktoken's.
 func (v *Vocab) mergeLarge(piece string, emit func(uint32)) {
+	used := v.leadingWindows(piece, emit)
+	v.mergeWindow(piece[used:], emit)
+}
+
+// leadingWindows emits the tokens of piece's windows but the last (see
+// mergeLarge) and returns how many bytes they cover: the rest of the
+// piece, however long, cannot change them.
+func (v *Vocab) leadingWindows(piece string, emit func(uint32)) int {
+	var toks, kept []uint32
+	used, cut := 0, 0
+	prev := "" // the last window merged; a run of one character repeats it
+	for len(piece)-used > MaxMergeWindow {
+		window := piece[used : used+MaxMergeWindow]
+		if window != prev {
+			toks = toks[:0]
+			v.mergeWindow(window, func(r uint32) { toks = append(toks, r) })
+			// Keep the tokens that end well before the window's end,
+			// where the text after the window cannot change the merges;
+			// the next window starts where they stop.
+			kept, cut = kept[:0], 0
+			for _, r := range toks {
+				n := len(v.Token(int(r)))
+				if cut+n > MaxMergeWindow-mergeMargin {
+					break
+				}
+				kept = append(kept, r)
+				cut += n
+			}
+			prev = window
+		}
+		for _, r := range kept {
+			emit(r)
+		}
+		used += cut
+	}
+	return used
+}
+
+// CountLeading counts the tokens of the leading windows of a piece longer
+// than MaxMergeWindow, which no text after it can change, and returns how
+// many bytes they cover; the rest continues the piece (with more text, for
+// a reader counting a piece that has not ended yet).
+func (v *Vocab) CountLeading(piece string) (count, used int) {
+	used = v.leadingWindows(piece, func(uint32) { count++ })
+	return count, used
+}
+
+// MaxMergeWindow is the longest stretch of a piece merged at once (see
+// mergeLarge).
+const MaxMergeWindow = 1 << 16
+
+// mergeMargin is how far from a window's end tokens are left to the next
+// window.
+const mergeMargin = 4096
+
+// mergeWindow runs the merges of one piece (or window) with a heap.
+func (v *Vocab) mergeWindow(piece string, emit func(uint32)) {
 	n := len(piece)
 	p := &largeState{
 		start: make([]int32, n+1),

@@ -1,0 +1,349 @@
+package main
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+	"time"
+
+	"github.com/spf13/pflag"
+
+	"github.com/gopi-agent/gopi/ast"
+	"github.com/gopi-agent/gopi/native/astgrep"
+)
+
+// astRunCLI holds the typed flags of `gopi ast run` and `gopi ast scan`.
+type astRunCLI struct {
+	pattern, rewrite, lang, strictness string
+	rules                              []string // scan: rule files
+	inlineRules                        string
+	updateAll                          bool
+	json                               string
+	after, before, context             int
+	globs                              []string
+	noHidden, noIgnore                 bool
+	maxFiles                           int
+	timeout                            time.Duration
+	help                               bool
+}
+
+// newASTRunFlagSet declares the flags of `gopi ast run` (scan false) or
+// `gopi ast scan` (scan true). It is also what completion scripts and the
+// man page are generated from.
+func newASTRunFlagSet(c *astRunCLI, scan bool) *pflag.FlagSet {
+	name := "ast run"
+	if scan {
+		name = "ast scan"
+	}
+	fs := pflag.NewFlagSet(name, pflag.ContinueOnError)
+	fs.SortFlags = false
+	if scan {
+		fs.StringArrayVarP(&c.rules, "rule", "r", nil, "read rules from the YAML `FILE` (repeatable; several documents separated by ---)")
+		fs.StringVar(&c.inlineRules, "inline-rules", "", "rules given as YAML `TEXT`")
+	} else {
+		fs.StringVarP(&c.pattern, "pattern", "p", "", "the AST `PATTERN` (required)")
+		fs.StringVarP(&c.rewrite, "rewrite", "r", "", "replace matches with `TEMPLATE` (captures substituted; empty deletes); shows the changes unless -U")
+		fs.StringVarP(&c.lang, "lang", "l", "", "search only files of `LANG` (default: every file, language from its extension)")
+		fs.StringVar(&c.strictness, "strictness", "smart", "pattern matching `LEVEL`: cst, smart, ast, relaxed, signature or template")
+	}
+	fs.BoolVarP(&c.updateAll, "update-all", "U", false, "apply every rewrite without asking")
+	fs.StringVar(&c.json, "json", "", "print JSON: `STYLE` pretty (the default for a bare --json; an array), compact (an array on one line) or stream (one object per line)")
+	fs.Lookup("json").NoOptDefVal = "pretty"
+	fs.IntVarP(&c.after, "after", "A", 0, "show `N` lines after each match")
+	fs.IntVarP(&c.before, "before", "B", 0, "show `N` lines before each match")
+	fs.IntVarP(&c.context, "context", "C", 0, "show `N` lines around each match")
+	fs.StringArrayVar(&c.globs, "globs", nil, "search only files matching `GLOB` below the given directories; !GLOB excludes; the last match wins (repeatable)")
+	fs.BoolVar(&c.noHidden, "no-hidden", false, "skip hidden files and directories")
+	fs.BoolVar(&c.noIgnore, "no-ignore", false, "do not honour .gitignore, .ignore or git's exclude files")
+	fs.IntVar(&c.maxFiles, "max-files", 0, "with a rewrite: change at most `N` files (default: PI_MAX_AST_FILES or 1000)")
+	fs.DurationVar(&c.timeout, "timeout", 0, "give up after `DURATION` (e.g. 5s; 0: never)")
+	fs.BoolVarP(&c.help, "help", "h", false, "show this help")
+	return fs
+}
+
+const astRunUsage = `Usage: gopi ast run -p PATTERN [-r TEMPLATE [-U]] [-l LANG] [FLAGS] [PATH...]
+
+ast-grep's run: print every node matching PATTERN (as PATH:LINE:TEXT, or
+JSON), or with -r show the rewrite of each match as -old/+new lines and with
+-U apply them. Exit status: 0 when something matched, 1 when nothing did,
+2 on an error.
+
+Flags:
+`
+
+const astScanUsage = `Usage: gopi ast scan (-r RULE.yml | --inline-rules YAML) [-U] [FLAGS] [PATH...]
+
+ast-grep's scan: run the rules of YAML rule files. Supported keys: id,
+language, message, severity (hint, info, warning, error, off), note, url,
+rule with pattern, any (a list of {pattern}) and regex (on the matched
+text), constraints with regex, and fix (applied with -U). The relational
+keys (kind, inside, has, not, all, ...) are refused: gopi's native library
+matches patterns but does not link ast-grep's rule engine. Each finding is
+printed as PATH:LINE:COLUMN: SEVERITY[ID]: MESSAGE followed by its lines.
+Exit status: 1 when a rule of severity error matched, else 0; 2 on an error.
+
+Flags:
+`
+
+func parseASTRun(env *cliEnv, cmd string, args []string, scan bool, usage string) (*astRunCLI, []string, int, bool) {
+	var c astRunCLI
+	fs := newASTRunFlagSet(&c, scan)
+	fs.SetOutput(io.Discard)
+	if err := fs.Parse(args); err != nil {
+		return nil, nil, fail(env, cmd, usagef("%v", err)), false
+	}
+	if c.help {
+		fmt.Fprint(env.stdout, usage+pflagHelp(fs))
+		return nil, nil, exitMatch, false
+	}
+	switch c.json {
+	case "", "pretty", "compact", "stream":
+	default:
+		return nil, nil, fail(env, cmd, usagef("--json=%s: use pretty, compact or stream", c.json)), false
+	}
+	if c.context < 0 || c.after < 0 || c.before < 0 || c.maxFiles < 0 {
+		return nil, nil, fail(env, cmd, usagef("-A, -B, -C and --max-files need a whole number ≥ 0")), false
+	}
+	if c.context > 0 {
+		c.after, c.before = max(c.after, c.context), max(c.before, c.context)
+	}
+	paths := fs.Args()
+	if len(paths) == 0 {
+		paths = []string{"."}
+	}
+	if !scan && !fs.Changed("rewrite") {
+		c.rewrite = "\x00" // marks "no -r"
+	}
+	return &c, paths, 0, true
+}
+
+// runASTRun implements `gopi ast run`.
+func runASTRun(ctx context.Context, env *cliEnv, args []string) int {
+	const cmd = "ast run"
+	c, paths, code, ok := parseASTRun(env, cmd, args, false, astRunUsage)
+	if !ok {
+		return code
+	}
+	if strings.TrimSpace(c.pattern) == "" {
+		return fail(env, cmd, usagef("missing -p PATTERN"))
+	}
+	strict, err := astgrep.ParseStrictness(c.strictness)
+	if err != nil {
+		return fail(env, cmd, usagef("%v", err))
+	}
+	sc := ast.Scope{Paths: paths, NoHidden: c.noHidden, NoGitignore: c.noIgnore, Globs: c.globs}
+	if c.rewrite != "\x00" {
+		return astRewrite(ctx, env, cmd, c, sc, []ast.Rewrite{{Pattern: c.pattern, Out: c.rewrite}}, c.lang, strict)
+	}
+	res, err := ast.Search(ctx, ast.SearchRequest{Scope: sc, Patterns: []string{c.pattern}, Lang: c.lang, Strictness: strict, Captures: c.json != "", Timeout: c.timeout})
+	if err != nil {
+		return fail(env, cmd, err)
+	}
+	out := bufio.NewWriter(env.stdout)
+	if c.json != "" {
+		items := make([]any, len(res.Matches))
+		for i, m := range res.Matches {
+			items[i] = toASTJSON(m)
+		}
+		err = writeJSONStyle(out, c.json, items)
+	} else {
+		printASTMatchesAround(out, res.Matches, c.before, c.after)
+	}
+	if err == nil {
+		err = out.Flush()
+	}
+	if err != nil {
+		return fail(env, cmd, err)
+	}
+	reportASTIssues(env.stderr, cmd, res.ParseIssues, res.MissingPaths)
+	if res.TotalMatches == 0 {
+		return exitNoMatch
+	}
+	return exitMatch
+}
+
+// astRewrite previews (or with -U applies) rewrites, printing the changes
+// as `ast edit` does.
+func astRewrite(ctx context.Context, env *cliEnv, cmd string, c *astRunCLI, sc ast.Scope, rules []ast.Rewrite, lang string, strict astgrep.Strictness) int {
+	maxFiles := c.maxFiles
+	if maxFiles == 0 {
+		if maxFiles = env.cfg.ASTMaxFiles(); maxFiles == 0 {
+			maxFiles = ast.DefaultMaxFiles
+		}
+	}
+	res, err := ast.Edit(ctx, ast.EditRequest{Scope: sc, Rules: rules, Lang: lang, Strictness: strict, MaxFiles: maxFiles, DryRun: !c.updateAll, Timeout: c.timeout})
+	var partial *ast.PartialWriteError
+	if errors.As(err, &partial) {
+		fmt.Fprintf(env.stderr, "gopi %s: %v\n", cmd, partial.Err)
+		fmt.Fprintf(env.stderr, "gopi %s: the rewrite was only partly applied: written %s; not written %s\n", cmd, strings.Join(partial.Written, ", "), strings.Join(partial.Unwritten, ", "))
+		return exitError
+	}
+	if err != nil {
+		return fail(env, cmd, err)
+	}
+	out := bufio.NewWriter(env.stdout)
+	if c.json != "" {
+		var items []any
+		for _, f := range res.Files {
+			for _, ch := range f.Changes {
+				items = append(items, map[string]any{"file": f.Path, "line": ch.Start.Line, "column": ch.Start.Column, "text": ch.Before, "replacement": ch.After,
+					"replacementOffsets": map[string]int{"start": ch.EditStart, "end": ch.EditEnd}})
+			}
+		}
+		if items == nil {
+			items = []any{}
+		}
+		if err := writeJSONStyle(out, c.json, items); err != nil {
+			return fail(env, cmd, err)
+		}
+	} else {
+		for _, f := range res.Files {
+			for _, ch := range f.Changes {
+				fmt.Fprintf(out, "%s:%d:%d\n", f.Path, ch.Start.Line+1, ch.Start.Column+1)
+				for _, l := range strings.Split(ch.Before, "\n") {
+					fmt.Fprintf(out, "-%s\n", l)
+				}
+				if ch.After != "" {
+					for _, l := range strings.Split(ch.After, "\n") {
+						fmt.Fprintf(out, "+%s\n", l)
+					}
+				}
+			}
+		}
+		switch {
+		case res.TotalReplacements == 0:
+			fmt.Fprintln(out, "No replacements made")
+		case res.Applied:
+			fmt.Fprintf(out, "Applied %d replacements in %d files.\n", res.TotalReplacements, res.FilesTouched)
+		default:
+			fmt.Fprintf(out, "%d replacements in %d files (preview; pass -U to apply them).\n", res.TotalReplacements, res.FilesTouched)
+		}
+	}
+	if err := out.Flush(); err != nil {
+		return fail(env, cmd, err)
+	}
+	reportASTIssues(env.stderr, cmd, res.ParseIssues, res.MissingPaths)
+	if res.TotalReplacements == 0 {
+		return exitNoMatch
+	}
+	return exitMatch
+}
+
+// runASTScan implements `gopi ast scan`.
+func runASTScan(ctx context.Context, env *cliEnv, args []string) int {
+	const cmd = "ast scan"
+	c, paths, code, ok := parseASTRun(env, cmd, args, true, astScanUsage)
+	if !ok {
+		return code
+	}
+	var rules []ast.RuleConfig
+	for _, f := range c.rules {
+		data, err := os.ReadFile(f)
+		if err != nil {
+			return fail(env, cmd, fmt.Errorf("read rule file: %w", err))
+		}
+		rs, err := ast.ParseRules(data)
+		if err != nil {
+			return fail(env, cmd, fmt.Errorf("%s: %w", f, err))
+		}
+		rules = append(rules, rs...)
+	}
+	if c.inlineRules != "" {
+		rs, err := ast.ParseRules([]byte(c.inlineRules))
+		if err != nil {
+			return fail(env, cmd, fmt.Errorf("--inline-rules: %w", err))
+		}
+		rules = append(rules, rs...)
+	}
+	if len(rules) == 0 {
+		return fail(env, cmd, usagef("give rules with -r RULE.yml or --inline-rules YAML"))
+	}
+	sc := ast.Scope{Paths: paths, NoHidden: c.noHidden, NoGitignore: c.noIgnore, Globs: c.globs}
+	if c.updateAll {
+		var rewrites []ast.Rewrite
+		lang := ""
+		for _, r := range rules {
+			if !r.HasFix || r.Severity == "off" {
+				continue
+			}
+			if lang != "" && r.Language != lang {
+				return fail(env, cmd, usagef("-U applies the fixes of one language at a time; these rules mix %s and %s", lang, r.Language))
+			}
+			lang = r.Language
+			for _, p := range r.Patterns {
+				rewrites = append(rewrites, ast.Rewrite{Pattern: p, Out: r.Fix})
+			}
+		}
+		if len(rewrites) == 0 {
+			return fail(env, cmd, usagef("-U: no rule has a fix"))
+		}
+		return astRewrite(ctx, env, cmd, c, sc, rewrites, lang, astgrep.Smart)
+	}
+	res, err := ast.Scan(ctx, ast.ScanRequest{Scope: sc, Rules: rules, Timeout: c.timeout})
+	if err != nil {
+		return fail(env, cmd, err)
+	}
+	out := bufio.NewWriter(env.stdout)
+	failing := false
+	items := make([]any, 0, len(res.Findings))
+	for _, f := range res.Findings {
+		failing = failing || f.Rule.Severity == "error"
+		if c.json != "" {
+			items = append(items, astScanJSON{astJSON: toASTJSON(f.Match), RuleID: f.Rule.ID, Severity: f.Rule.Severity, Message: f.Rule.Message, Note: f.Rule.Note})
+			continue
+		}
+		m := f.Match
+		fmt.Fprintf(out, "%s:%d:%d: %s[%s]: %s\n", m.Path, m.Start.Line+1, m.Start.Column+1, f.Rule.Severity, f.Rule.ID, f.Rule.Message)
+		printASTMatchesAround(out, []ast.Match{m}, c.before, c.after)
+	}
+	if c.json != "" {
+		err = writeJSONStyle(out, c.json, items)
+	}
+	if err == nil {
+		err = out.Flush()
+	}
+	if err != nil {
+		return fail(env, cmd, err)
+	}
+	reportASTIssues(env.stderr, cmd, res.ParseIssues, res.MissingPaths)
+	if failing {
+		return exitNoMatch
+	}
+	return exitMatch
+}
+
+// astScanJSON is a finding in --json output: the match plus its rule.
+type astScanJSON struct {
+	astJSON
+	RuleID   string `json:"ruleId"`
+	Severity string `json:"severity"`
+	Message  string `json:"message"`
+	Note     string `json:"note,omitempty"`
+}
+
+// writeJSONStyle writes items as ast-grep's --json styles do: pretty (an
+// indented array, "[]" when empty), compact (an array on one line) or
+// stream (one object per line, nothing when empty).
+func writeJSONStyle(w io.Writer, style string, items []any) error {
+	if style == "stream" {
+		enc := json.NewEncoder(w)
+		enc.SetEscapeHTML(false)
+		for _, it := range items {
+			if err := enc.Encode(it); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+	enc := json.NewEncoder(w)
+	enc.SetEscapeHTML(false)
+	if style == "pretty" {
+		enc.SetIndent("", "  ")
+	}
+	return enc.Encode(items)
+}

@@ -1,0 +1,139 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// grepTree is the tree the ripgrep comparison runs in.
+var grepTree = map[string]string{
+	".git/HEAD":         "ref: refs/heads/main\n",
+	".gitignore":        "ignored/\n*.log\n",
+	"app.log":           "foo log\n",
+	"a.txt":             "foo\nFoo bar\nbaz\nfoo.bar\n",
+	"sub/b.go":          "package foo\nfunc Foo() {}\n// foo-bar food\n",
+	"sub/c.GO":          "foo upper ext\n",
+	".hidden":           "foo hidden\n",
+	"ignored/x.txt":     "foo ignored\n",
+	"deep/d1/d2/c.txt":  "foo deep\n",
+	"bin.dat":           "foo\x00bar\nfoo\n",
+	"u16.txt":           "\xff\xfef\x00o\x00o\x00\n\x00b\x00a\x00r\x00\n\x00",
+	"notes/readme.md":   "no match here\n",
+	"notes/Makefile":    "all:\n\tfoo build\n",
+	"unicode/greek.txt": "ΑΒΓ foo\n",
+}
+
+// TestGrepMatchesRipgrep runs gopi grep and ripgrep with the same
+// arguments over one tree and compares standard output and exit status
+// (ripgrep with --sort path, since gopi's output is always in path order).
+func TestGrepMatchesRipgrep(t *testing.T) {
+	rg, err := exec.LookPath("rg")
+	if err != nil {
+		t.Skip("ripgrep (rg) not installed")
+	}
+	dir := t.TempDir()
+	for name, data := range grepTree {
+		p := filepath.Join(dir, filepath.FromSlash(name))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(data), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	t.Chdir(dir)
+	cases := []struct {
+		name  string
+		args  []string
+		stdin string // when set, piped to both
+	}{
+		{"basic", []string{"-n", "foo"}, ""},
+		{"two files print their paths", []string{"-n", "foo", "a.txt", "sub/b.go"}, ""},
+		{"dot slash paths", []string{"-n", "foo", "./"}, ""},
+		{"dot paths", []string{"-n", "bar", "."}, ""},
+		{"dir with slash", []string{"-n", "foo", "sub/"}, ""},
+		{"one file has no path", []string{"-n", "foo", "a.txt"}, ""},
+		{"-H", []string{"-n", "-H", "foo", "a.txt"}, ""},
+		{"-I", []string{"-n", "-I", "foo"}, ""},
+		{"-w", []string{"-n", "-w", "foo"}, ""},
+		{"-F", []string{"-n", "-F", "Foo()"}, ""},
+		{"-F dot", []string{"-n", "-F", "foo.bar"}, ""},
+		{"-v", []string{"-n", "-v", "foo", "a.txt"}, ""},
+		{"-v -c", []string{"-c", "-v", "foo", "a.txt"}, ""},
+		{"-o", []string{"-n", "-o", "o+", "a.txt"}, ""},
+		{"-e twice", []string{"-n", "-e", "baz", "-e", "bar"}, ""},
+		{"-t go", []string{"-n", "-t", "go", "foo"}, ""},
+		{"-T go", []string{"-n", "-T", "go", "foo"}, ""},
+		{"-t make", []string{"-n", "-t", "make", "foo"}, ""},
+		{"-m 1", []string{"-n", "-m", "1", "foo"}, ""},
+		{"-m 1 -c", []string{"-c", "-m", "1", "o"}, ""},
+		{"-S lower", []string{"-n", "-S", "foo"}, ""},
+		{"-S upper", []string{"-n", "-S", "Foo"}, ""},
+		{"-S escape", []string{"-n", "-S", `\Wbar`}, ""},
+		{"-i", []string{"-n", "-i", "FOO BAR"}, ""},
+		{"-u", []string{"-n", "-u", "foo"}, ""},
+		{"-uu", []string{"-n", "-uu", "foo"}, ""},
+		{"--hidden", []string{"-n", "--hidden", "foo"}, ""},
+		{"--files", []string{"--files"}, ""},
+		{"--files dir", []string{"--files", "sub"}, ""},
+		{"-l -0", []string{"-l", "-0", "foo"}, ""},
+		{"-c -0", []string{"-c", "-0", "foo"}, ""},
+		{"-n -0", []string{"-n", "-0", "bar"}, ""},
+		{"--vimgrep", []string{"--vimgrep", "o"}, ""},
+		{"--column", []string{"-n", "--column", "bar"}, ""},
+		{"-q match", []string{"-q", "foo"}, ""},
+		{"-q none", []string{"-q", "zzz"}, ""},
+		{"binary named", []string{"-n", "foo", "bin.dat"}, ""},
+		{"binary named with another", []string{"-n", "foo", "bin.dat", "a.txt"}, ""},
+		{"binary -a", []string{"-n", "-a", "bar", "bin.dat"}, ""},
+		{"--max-depth 1", []string{"-n", "--max-depth", "1", "foo"}, ""},
+		{"--max-depth 2", []string{"-n", "--max-depth", "2", "foo"}, ""},
+		{"--iglob", []string{"-n", "--iglob", "*.go", "foo"}, ""},
+		{"-g whitelists an ignored file", []string{"-n", "-g", "*.log", "foo"}, ""},
+		{"-g whitelists a hidden file", []string{"-n", "-g", ".hidden", "foo"}, ""},
+		{"-g keeps ignored dirs out", []string{"-n", "-g", "*.txt", "foo"}, ""},
+		{"-g then --iglob", []string{"-n", "-g", "*.txt", "--iglob", "!A.TXT", "foo"}, ""},
+		{"utf-16", []string{"-n", "bar", "u16.txt"}, ""},
+		{"missing path", []string{"-n", "foo", "missing", "a.txt"}, ""},
+		{"-A", []string{"-n", "-A", "1", "Foo", "a.txt"}, ""},
+		{"stdin", []string{"-n", "foo"}, "a foo\nb\nfoo c\n"},
+		{"stdin dash", []string{"-n", "foo", "-"}, "foo\n"},
+		{"stdin dash and file", []string{"-n", "foo", "-", "a.txt"}, "foo\n"},
+		{"stdin -c", []string{"-c", "foo"}, "foo\nfoo\nbar\n"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			var stdout, stderr bytes.Buffer
+			env := &cliEnv{stdout: &stdout, stderr: &stderr, stdin: strings.NewReader(tc.stdin), environ: isolatedEnviron(t), stdinReadable: tc.stdin != ""}
+			code := run(context.Background(), env, append([]string{"grep"}, tc.args...))
+
+			cmd := exec.Command(rg, append([]string{"--no-config", "--sort", "path"}, tc.args...)...)
+			cmd.Dir = dir
+			if tc.stdin != "" {
+				cmd.Stdin = strings.NewReader(tc.stdin)
+			}
+			var rgOut, rgErr bytes.Buffer
+			cmd.Stdout, cmd.Stderr = &rgOut, &rgErr
+			rgCode := 0
+			if err := cmd.Run(); err != nil {
+				ee, ok := err.(*exec.ExitError)
+				if !ok {
+					t.Fatal(err)
+				}
+				rgCode = ee.ExitCode()
+			}
+			if stdout.String() != rgOut.String() || code != rgCode {
+				t.Errorf("gopi grep %q:\nexit %d, stdout:\n%q\nstderr: %s\nrg: exit %d, stdout:\n%q\nstderr: %s",
+					tc.args, code, stdout.String(), stderr.String(), rgCode, rgOut.String(), rgErr.String())
+			}
+			if (stderr.Len() == 0) != (rgErr.Len() == 0) {
+				t.Errorf("gopi grep %q: stderr %q; rg's %q", tc.args, stderr.String(), rgErr.String())
+			}
+		})
+	}
+}

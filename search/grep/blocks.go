@@ -1,0 +1,188 @@
+package grep
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+)
+
+// wholeFileLimit is the largest file read whole; larger ones (and named
+// files that are not regular files) are read a block at a time. Tests
+// lower it and blockSize.
+var wholeFileLimit int64 = 1 << 20
+
+// blockSize is how much searchBlocks reads at a time.
+var blockSize = 1 << 20
+
+// SpecialFileCap bounds how much of a file that is not a regular file (a
+// device such as /dev/zero, a FIFO) is read when it is named as
+// Options.Path; such files found in a directory are never read.
+const SpecialFileCap = 64 << 20
+
+// ErrTooLarge is wrapped by the SkippedFile error of a file over
+// Options.MaxFileSize.
+var ErrTooLarge = errors.New("file is over the size limit")
+
+// searchBlocks searches a large file, or a named special file, a block of
+// complete lines at a time, so memory stays at a few blocks whatever the
+// size: content results go to send block by block; counts (and the
+// "binary file matches" result of a named binary file) once at the end.
+// Like ripgrep, the first block decides whether the file is binary, and a
+// NUL byte found later ends the search of a text file there. Searches that
+// need the whole text at once (multiline, context lines, UTF-16) read it
+// whole, up to the size limit.
+func (w *worker) searchBlocks(ctx context.Context, c candidate, countOnly bool, send func(*FileResult) bool) fileOutcome {
+	f, err := os.Open(c.abs)
+	if err != nil {
+		return fileOutcome{skipped: err}
+	}
+	defer f.Close()
+	var r io.Reader = f
+	if c.special {
+		r = io.LimitReader(f, SpecialFileCap)
+	}
+	return w.searchReader(ctx, c, r, countOnly, send)
+}
+
+// searchReader is searchBlocks over any reader (a file, standard input).
+func (w *worker) searchReader(ctx context.Context, c candidate, r io.Reader, countOnly bool, send func(*FileResult) bool) fileOutcome {
+	o := w.opts
+	if o.Multiline || NeedsMultiline(o.Pattern) || o.ContextBefore > 0 || o.ContextAfter > 0 {
+		buf, err := io.ReadAll(r)
+		if err != nil {
+			return fileOutcome{skipped: &fs.PathError{Op: "read", Path: c.abs, Err: err}}
+		}
+		out := w.searchBuf(c, buf, countOnly)
+		if out.result != nil {
+			send(out.result)
+			out.result = nil
+		}
+		return out
+	}
+	aggregate := countOnly || o.Mode != ModeContent
+	total := &FileResult{Path: c.display}
+	remaining := o.MaxCount // lines still wanted; 0 = no limit
+	buf := make([]byte, 0, blockSize+blockSize/4)
+	lineBase, nul := 0, -1
+	first := true
+	for {
+		if ctx.Err() != nil {
+			return fileOutcome{}
+		}
+		if cap(buf)-len(buf) < blockSize/2 {
+			// A line longer than the buffer: grow it.
+			buf = append(make([]byte, 0, 2*cap(buf)), buf...)
+		}
+		n, rerr := io.ReadFull(r, buf[len(buf):cap(buf)])
+		buf = buf[:len(buf)+n]
+		eof := rerr == io.EOF || rerr == io.ErrUnexpectedEOF
+		if rerr != nil && !eof {
+			return fileOutcome{skipped: &fs.PathError{Op: "read", Path: c.abs, Err: rerr}}
+		}
+		data := buf
+		stop := eof
+		if first {
+			first = false
+			if len(data) >= 2 && (data[0] == 0xFF && data[1] == 0xFE || data[0] == 0xFE && data[1] == 0xFF) {
+				return w.searchRestWhole(c, r, buf, countOnly, send)
+			}
+			if bytes.HasPrefix(data, utf8BOM) {
+				data = data[len(utf8BOM):]
+			}
+			if i := bytes.IndexByte(data, 0); i >= 0 && !o.Text {
+				if !c.named {
+					return fileOutcome{binary: true}
+				}
+				nul, aggregate = i+len(buf)-len(data), true
+			}
+		} else if nul < 0 && !o.Text {
+			if i := bytes.IndexByte(data, 0); i >= 0 {
+				// Binary data after text: stop at the line before it.
+				data = data[:bytes.LastIndexByte(data[:i], '\n')+1]
+				stop = true
+			}
+		}
+		end := len(data)
+		if !stop {
+			end = bytes.LastIndexByte(data, '\n') + 1
+			if end == 0 {
+				// No complete line yet: read more. A line is always
+				// searched whole, as ripgrep does, so one line longer
+				// than the buffer grows it.
+				continue
+			}
+		}
+		region := data[:end]
+		if aggregate {
+			lines, count, err := w.countLimit(region, remaining)
+			if err != nil {
+				return engineFailure(c, err)
+			}
+			total.Lines += lines
+			total.Count += count
+			if remaining > 0 {
+				remaining -= lines
+				stop = stop || remaining <= 0
+			}
+		} else {
+			hits, err := w.findLimit(region, remaining)
+			if err != nil {
+				return engineFailure(c, err)
+			}
+			if k := len(hits.Lines); k > 0 {
+				fr := &FileResult{Path: c.display, Lines: k, Count: len(hits.Spans)}
+				if o.Invert {
+					fr.Count = k
+				}
+				fr.Matches = buildMatches(region, hits, c.display, o)
+				for i := range fr.Matches {
+					fr.Matches[i].Line += lineBase
+				}
+				if !send(fr) {
+					return fileOutcome{}
+				}
+				if remaining > 0 {
+					remaining -= k
+					stop = stop || remaining <= 0
+				}
+			}
+		}
+		if stop {
+			break
+		}
+		lineBase += bytes.Count(region, []byte{'\n'})
+		consumed := len(buf) - len(data) + end
+		buf = buf[:copy(buf, buf[consumed:])]
+	}
+	if total.Lines > 0 {
+		if nul >= 0 {
+			total.Binary, total.NULOffset = true, nul
+		}
+		send(total)
+	}
+	return fileOutcome{}
+}
+
+// searchRestWhole reads the rest of r after head and searches everything
+// at once (UTF-16 text, which is transcoded whole).
+func (w *worker) searchRestWhole(c candidate, r io.Reader, head []byte, countOnly bool, send func(*FileResult) bool) fileOutcome {
+	rest, err := io.ReadAll(r)
+	if err != nil {
+		return fileOutcome{skipped: &fs.PathError{Op: "read", Path: c.abs, Err: err}}
+	}
+	out := w.searchBuf(c, append(head, rest...), countOnly)
+	if out.result != nil {
+		send(out.result)
+		out.result = nil
+	}
+	return out
+}
+
+// tooLarge is the skip error of a file over the size limit.
+func tooLarge(size, limit int64) error {
+	return fmt.Errorf("%w: %d bytes, limit %d (raise or drop the limit: --max-filesize)", ErrTooLarge, size, limit)
+}
