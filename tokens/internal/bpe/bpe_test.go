@@ -204,3 +204,25 @@ func TestWindowedMergeOfRuns(t *testing.T) {
 		}
 	}
 }
+
+// Windowed merging of long pieces against the whole-piece merge on mixed
+// text (random bytes, "ab" runs and real tokens glued together), not only
+// runs of one character.
+func TestWindowedMergeOfMixedPieces(t *testing.T) {
+	v := load200k(t)
+	rng := rand.New(rand.NewPCG(7, 8))
+	for i := range 6 {
+		piece := randomPiece(rng, v, 2*MaxMergeWindow+rng.IntN(MaxMergeWindow))
+		var whole []uint32
+		v.mergeWindow(piece, func(r uint32) { whole = append(whole, r) })
+		got := v.Append(nil, piece)
+		if len(got) != len(whole) {
+			t.Fatalf("piece %d (%d bytes): windowed %d tokens, whole %d", i, len(piece), len(got), len(whole))
+		}
+		for j := range got {
+			if uint32(got[j]) != whole[j] {
+				t.Fatalf("piece %d: token %d differs", i, j)
+			}
+		}
+	}
+}
