@@ -159,3 +159,11 @@ type FileResult struct {
 	Message     string // error text, or where the first syntax error is
 	Matches     []Match
 }
+
+// CacheStats are the parse cache's counters.
+type CacheStats struct {
+	Entries int64 // files with a cached tree or filter record
+	Bytes   int64 // estimated memory held
+	Hits    int64 // lookups answered from the cache
+	Misses  int64 // lookups that had to read the file
+}

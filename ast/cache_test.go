@@ -1,0 +1,74 @@
+package ast
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/gopi-agent/gopi/fscache"
+)
+
+// The parse cache answers a repeated search without parsing again, keeps
+// results identical, and never serves a stale tree: not after a write
+// reported through the scan cache's hooks, and not after a same-size
+// rewrite that keeps the modification time (the content hash catches it).
+func TestParseCacheReuseAndStaleness(t *testing.T) {
+	requireNative(t)
+	ConfigureParseCache(64 << 20)
+	t.Cleanup(func() { ConfigureParseCache(-1) })
+	dir := tree(t, map[string]string{
+		"a.go": "package a\n\nfunc f() { g(1) }\n",
+		"b.go": "package a\n\nfunc h() { g(2) }\n",
+		"c.go": "package a\n\nfunc k() {}\n", // ruled out by the literal filter
+	})
+	req := SearchRequest{Scope: Scope{Paths: []string{dir}}, Patterns: []string{"g($A)"}, Cache: true}
+	first := search(t, req)
+	before := ParseCacheStats()
+	second := search(t, req)
+	after := ParseCacheStats()
+	if locations(first.Matches) != locations(second.Matches) || first.TotalMatches != 2 {
+		t.Fatalf("first %q, second %q", locations(first.Matches), locations(second.Matches))
+	}
+	if hits := after.Hits - before.Hits; hits != 3 {
+		t.Fatalf("second search: %d cache hits, want 3 (two trees, one filter record); stats %+v", hits, after)
+	}
+	if second.Matches[0].Text != "g(1)" {
+		t.Fatalf("first match %q", second.Matches[0].Text)
+	}
+
+	// A write reported by a tool.
+	a := filepath.Join(dir, "a.go")
+	if err := os.WriteFile(a, []byte("package a\n\nfunc f() { g(1); g(3) }\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	fscache.InvalidateAfterWrite(a)
+	if got := search(t, req).TotalMatches; got != 3 {
+		t.Fatalf("after a reported write: %d matches, want 3", got)
+	}
+
+	// A same-size rewrite with the old modification time, not reported:
+	// the entry was stored right after a modification, so its content is
+	// checked against the hash.
+	st, err := os.Stat(a)
+	if err != nil {
+		t.Fatal(err)
+	}
+	newer := strings.Replace("package a\n\nfunc f() { g(1); g(3) }\n", "g(3)", "x(3)", 1)
+	if err := os.WriteFile(a, []byte(newer), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Chtimes(a, time.Time{}, st.ModTime()); err != nil {
+		t.Fatal(err)
+	}
+	if got := search(t, req).TotalMatches; got != 2 {
+		t.Fatalf("after a same-size rewrite keeping mtime: %d matches, want 2", got)
+	}
+
+	// Deleting a directory's files drops their entries.
+	fscache.InvalidateAfterDelete(dir)
+	if s := ParseCacheStats(); s.Entries != 0 {
+		t.Fatalf("after invalidating the directory: %d entries left", s.Entries)
+	}
+}
