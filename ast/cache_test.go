@@ -72,3 +72,32 @@ func TestParseCacheReuseAndStaleness(t *testing.T) {
 		t.Fatalf("after invalidating the directory: %d entries left", s.Entries)
 	}
 }
+
+// Searches through the parse cache (filled, then reused by other
+// patterns) find exactly what uncached searches find.
+func TestParseCacheSameMatchesAsUncached(t *testing.T) {
+	requireNative(t)
+	ConfigureParseCache(64 << 20)
+	t.Cleanup(func() { ConfigureParseCache(-1) })
+	sc := Scope{Paths: []string{"../core/tools", "."}}
+	for round := range 2 {
+		for _, pat := range []string{"$A.Lock()", "if err != nil { return $$$ }", "fmt.Errorf($$$A)", "errors.Is($E, $T)"} {
+			req := SearchRequest{Scope: sc, Patterns: []string{pat}, Captures: true}
+			plain := search(t, req)
+			req.Cache = true
+			cached := search(t, req)
+			if plain.TotalMatches == 0 || cached.TotalMatches != plain.TotalMatches || locations(cached.Matches) != locations(plain.Matches) {
+				t.Fatalf("round %d, %s: cached %d matches, uncached %d", round, pat, cached.TotalMatches, plain.TotalMatches)
+			}
+			for i := range plain.Matches {
+				p, c := plain.Matches[i], cached.Matches[i]
+				if p.Text != c.Text || p.Lines != c.Lines || p.End != c.End || len(p.Captures) != len(c.Captures) {
+					t.Fatalf("round %d, %s: match %d differs: %+v vs %+v", round, pat, i, p, c)
+				}
+			}
+		}
+	}
+	if s := ParseCacheStats(); s.Hits == 0 {
+		t.Fatalf("no cache hits: %+v", s)
+	}
+}
