@@ -75,5 +75,9 @@ load_end=$(cut -d' ' -f1-3 /proc/loadavg)
   echo "Corpora: Go \`$GO_TREE\`; Python \`$PY_TREE\`; TypeScript \`$TS_TREE\`; Rust \`$RUST_TREE\`; C \`$C_TREE\`."
   echo
   echo "$table"
+  echo
+  # Profile findings and the parse cache's tool benchmark: measured by hand
+  # (commands inside), kept next to the script.
+  cat bench/ast-langs-notes.md
 } > bench/results/ast-langs.md
 cat bench/results/ast-langs.md
