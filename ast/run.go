@@ -6,7 +6,9 @@ import (
 	"errors"
 	"runtime"
 	"slices"
+	"sort"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/gopi-agent/gopi/native/astgrep"
@@ -36,7 +38,13 @@ type job struct {
 	m     *astgrep.Matcher
 	items []int // indexes into the candidate slice
 	size  int64 // bytes of the files, from the scan
+	huge  bool  // one huge file, scheduled first
 }
+
+// aheadJobs is how many batches may be handed out beyond the first file
+// not yet passed on to the sink, per worker: a worker can run ahead of a
+// slow batch that much, and no more results than that wait in memory.
+const aheadJobs = 2
 
 // done is a finished job with its native results (parallel to items).
 type done struct {
@@ -110,9 +118,34 @@ func streamNative(ctx context.Context, cands []candidate, matcherOf func(i int) 
 			}
 		})
 	}
+	// frontier is the first candidate not yet passed on to the sink;
+	// advanced wakes the feeder when it moves.
+	var frontier atomic.Int64
+	advanced := make(chan struct{}, 1)
 	wg.Go(func() {
 		defer close(queue)
+		var firsts []int // first candidate of each batch handed out, ascending
 		for _, j := range jobs {
+			// Batches come in candidate order: wait while too many of those
+			// handed out lie wholly ahead of the frontier. The batch that
+			// holds the frontier always starts at or before it, so it is
+			// never kept waiting.
+			for !j.huge {
+				ahead := len(firsts) - sort.SearchInts(firsts, int(frontier.Load())+1)
+				if ahead < aheadJobs*workers {
+					break
+				}
+				select {
+				case <-advanced:
+				case <-ctx.Done():
+					return
+				case <-quit:
+					return
+				}
+			}
+			if !j.huge {
+				firsts = append(firsts, j.items[0])
+			}
 			select {
 			case queue <- j:
 			case <-ctx.Done():
@@ -153,6 +186,7 @@ func streamNative(ctx context.Context, cands []candidate, matcherOf func(i int) 
 			}
 			ready[idx] = true
 		}
+		start := next
 		for ; next < len(cands) && ready[next]; next++ {
 			r, ok := pending[next]
 			if !ok {
@@ -163,6 +197,13 @@ func streamNative(ctx context.Context, cands []candidate, matcherOf func(i int) 
 				firstErr = err
 				stop()
 				break
+			}
+		}
+		if next != start {
+			frontier.Store(int64(next))
+			select {
+			case advanced <- struct{}{}:
+			default:
 			}
 		}
 	}
@@ -195,7 +236,7 @@ func makeJobs(cands []candidate, matcherOf func(i int) *astgrep.Matcher) []job {
 			continue
 		}
 		if c.size >= hugeFile {
-			huge = append(huge, job{m: m, items: []int{i}, size: c.size})
+			huge = append(huge, job{m: m, items: []int{i}, size: c.size, huge: true})
 			continue
 		}
 		j := open[m]

@@ -3,6 +3,7 @@ package ast
 import (
 	"errors"
 	"fmt"
+	"runtime"
 	"slices"
 	"strings"
 	"testing"
@@ -79,5 +80,42 @@ func TestMakeJobsHugeFirstThenInOrder(t *testing.T) {
 	want := [][]int{{3}, {5}, {1}, {0, 2, 4, 6}}
 	if !slices.EqualFunc(got, want, slices.Equal) {
 		t.Fatalf("jobs %v, want %v", got, want)
+	}
+}
+
+// Interleaved languages give batches whose files are far apart in path
+// order; handing out batches ahead of the output must not stall on them
+// (run with one worker and with two).
+func TestSearchInterleavedLanguagesNoStall(t *testing.T) {
+	requireNative(t)
+	files := map[string]string{}
+	exts := []string{"go", "py", "js"}
+	for i := range 600 {
+		ext := exts[i%3]
+		src := "f(1)\n"
+		if ext == "go" {
+			src = "package p\n\nfunc g() { f(1) }\n"
+		}
+		if i%7 == 0 {
+			ext = "js" // uneven runs
+		}
+		files[fmt.Sprintf("f%04d.%s", i, ext)] = src
+	}
+	dir := tree(t, files)
+	for _, procs := range []int{1, 2} {
+		old := runtime.GOMAXPROCS(procs)
+		var got []Match
+		res, err := Search(t.Context(), SearchRequest{Scope: Scope{Paths: []string{dir}}, Patterns: []string{"f($A)"},
+			OnMatch: func(m Match) error { got = append(got, m); return nil }})
+		runtime.GOMAXPROCS(old)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if res.TotalMatches != 600 || len(got) != 600 {
+			t.Fatalf("GOMAXPROCS %d: %d matches (%d streamed), want 600", procs, res.TotalMatches, len(got))
+		}
+		if !slices.IsSortedFunc(got, func(a, b Match) int { return strings.Compare(a.Path, b.Path) }) {
+			t.Fatalf("GOMAXPROCS %d: matches out of path order", procs)
+		}
 	}
 }
