@@ -9,8 +9,13 @@
 //     cache, with hidden files on, gitignore on, and node_modules only
 //     when a glob names it (candidates.go);
 //   - per-language pattern compilation for mixed trees, batches searched
-//     on every core, results sorted by path then position, offset/limit,
-//     parse issues collected (search.go);
+//     on every core (files of 1 MB or more first, on their own), results
+//     in path then position order, streamed to the caller as files finish
+//     (SearchRequest.OnMatch) or collected, offset/limit, parse issues
+//     collected (search.go, run.go);
+//   - the process-wide parse cache the agent tools use: parsed trees kept
+//     between requests within a budget, dropped when a tool writes through
+//     the scan cache's invalidation hooks (cache.go);
 //   - rewrites: rules in pattern order, one language per call, files with
 //     syntax errors skipped, overlapping edits refused, edits applied end to
 //     start, files written atomically only when they change, the scan

@@ -35,6 +35,9 @@ type EditRequest struct {
 	DryRun          bool // compute the changes but write nothing
 	MaxFileSize     int64
 	Timeout         time.Duration
+	// Cache lets the native engine keep and reuse parsed trees (see
+	// ConfigureParseCache).
+	Cache bool
 	// Check, when set, sees the computed changes before anything is
 	// written; an error from it is returned as is and nothing is written
 	// (resolve uses it to refuse a preview that no longer matches).
@@ -123,7 +126,7 @@ func Edit(ctx context.Context, req EditRequest) (*EditResult, error) {
 	if len(pl.langs) == 1 {
 		out.Lang = pl.langs[0]
 	}
-	opts := astgrep.Options{Edits: true, MaxFileSize: maxSize(req.MaxFileSize)}
+	opts := astgrep.Options{Edits: true, MaxFileSize: maxSize(req.MaxFileSize), Cache: req.Cache}
 	results, err := pl.search(ctx, opts, req.Timeout)
 	if err != nil {
 		return nil, err

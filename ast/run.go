@@ -6,7 +6,9 @@ import (
 	"errors"
 	"runtime"
 	"slices"
+	"sort"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/gopi-agent/gopi/native/astgrep"
@@ -19,47 +21,88 @@ var (
 )
 
 // batchBytes and batchFiles bound one native call: large enough that the
-// cgo crossing is noise, small enough that both cores stay busy to the end.
+// cgo crossing is noise, small enough that both cores stay busy to the end
+// and that few results wait in memory for an earlier batch to finish.
 const (
 	batchBytes = 1 << 20
 	batchFiles = 64
 )
+
+// hugeFile is the size from which a file is searched on its own and
+// before every batch of smaller files: one parse cannot be shared between
+// cores, so a big file started last would leave the other cores idle.
+const hugeFile = 1 << 20
 
 // job is one batch of candidates of one language.
 type job struct {
 	m     *astgrep.Matcher
 	items []int // indexes into the candidate slice
 	size  int64 // bytes of the files, from the scan
+	huge  bool  // one huge file, scheduled first
+}
+
+// aheadJobs is how many batches may be handed out beyond the first file
+// not yet passed on to the sink, per worker: a worker can run ahead of a
+// slow batch that much, and no more results than that wait in memory.
+const aheadJobs = 2
+
+// done is a finished job with its native results (parallel to items).
+type done struct {
+	items []int
+	res   []astgrep.FileResult
+	err   error
 }
 
 // runNative searches every candidate that has a matcher (by index) on
 // all cores and returns the native results by candidate index (zero
 // FileResult with Status Stopped for those never searched).
 func runNative(ctx context.Context, cands []candidate, matcherOf func(i int) *astgrep.Matcher, opts astgrep.Options, timeout time.Duration) ([]astgrep.FileResult, error) {
+	results := make([]astgrep.FileResult, len(cands))
+	for i := range results {
+		results[i].Status = astgrep.Stopped
+	}
+	err := streamNative(ctx, cands, matcherOf, opts, timeout, func(i int, r astgrep.FileResult) error {
+		results[i] = r
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	return results, nil
+}
+
+// streamNative searches every candidate that has a matcher on all cores
+// and hands each result to sink in candidate order, on the calling
+// goroutine, as soon as every earlier candidate is done: results are held
+// only while an earlier file is still being searched. An error from sink
+// stops the search and is returned.
+func streamNative(ctx context.Context, cands []candidate, matcherOf func(i int) *astgrep.Matcher, opts astgrep.Options, timeout time.Duration, sink func(i int, r astgrep.FileResult) error) error {
 	if timeout > 0 {
 		var cancel context.CancelFunc
 		ctx, cancel = context.WithTimeout(ctx, timeout)
 		defer cancel()
 	}
 	if err := ctx.Err(); err != nil {
-		return nil, stopError(ctx)
+		return stopError(ctx)
 	}
 	jobs := makeJobs(cands, matcherOf)
-	results := make([]astgrep.FileResult, len(cands))
-	for i := range results {
-		results[i].Status = astgrep.Stopped
-	}
 	canceller := astgrep.NewCanceller()
 	defer canceller.Close()
 	opts.Cancel = canceller
 	stopWatch := context.AfterFunc(ctx, canceller.Cancel)
 	defer stopWatch()
+	// quit stops the feeder when the sink fails.
+	quit := make(chan struct{})
+	var quitOnce sync.Once
+	stop := func() {
+		quitOnce.Do(func() { close(quit) })
+		canceller.Cancel()
+	}
 
 	workers := min(runtime.GOMAXPROCS(0), len(jobs))
 	queue := make(chan job)
+	finished := make(chan done, workers)
 	var wg sync.WaitGroup
-	var mu sync.Mutex
-	var firstErr error
 	for range workers {
 		wg.Go(func() {
 			for j := range queue {
@@ -68,37 +111,109 @@ func runNative(ctx context.Context, cands []candidate, matcherOf func(i int) *as
 					in[k] = astgrep.Input{Path: cands[idx].abs}
 				}
 				res, err := j.m.Search(in, opts)
-				if err != nil && !errors.Is(err, astgrep.ErrCancelled) && !errors.Is(err, astgrep.ErrTimeout) {
-					mu.Lock()
-					if firstErr == nil {
-						firstErr = err
-					}
-					mu.Unlock()
-					continue
+				if errors.Is(err, astgrep.ErrCancelled) || errors.Is(err, astgrep.ErrTimeout) {
+					err = nil
 				}
-				for k, idx := range j.items {
-					results[idx] = res[k]
-				}
+				finished <- done{items: j.items, res: res, err: err}
 			}
 		})
 	}
-feed:
-	for _, j := range jobs {
-		select {
-		case queue <- j:
-		case <-ctx.Done():
-			break feed
+	// frontier is the first candidate not yet passed on to the sink;
+	// advanced wakes the feeder when it moves.
+	var frontier atomic.Int64
+	advanced := make(chan struct{}, 1)
+	wg.Go(func() {
+		defer close(queue)
+		var firsts []int // first candidate of each batch handed out, ascending
+		for _, j := range jobs {
+			// Batches come in candidate order: wait while too many of those
+			// handed out lie wholly ahead of the frontier. The batch that
+			// holds the frontier always starts at or before it, so it is
+			// never kept waiting.
+			for !j.huge {
+				ahead := len(firsts) - sort.SearchInts(firsts, int(frontier.Load())+1)
+				if ahead < aheadJobs*workers {
+					break
+				}
+				select {
+				case <-advanced:
+				case <-ctx.Done():
+					return
+				case <-quit:
+					return
+				}
+			}
+			if !j.huge {
+				firsts = append(firsts, j.items[0])
+			}
+			select {
+			case queue <- j:
+			case <-ctx.Done():
+				return
+			case <-quit:
+				return
+			}
+		}
+	})
+	go func() {
+		wg.Wait()
+		close(finished)
+	}()
+
+	// Results by candidate index until their turn comes; ready marks the
+	// candidates that are done (those without a matcher from the start).
+	pending := map[int]astgrep.FileResult{}
+	ready := make([]bool, len(cands))
+	for i := range cands {
+		ready[i] = matcherOf(i) == nil
+	}
+	next := 0
+	var firstErr error
+	for d := range finished {
+		if firstErr != nil {
+			continue // drain
+		}
+		if d.err != nil {
+			firstErr = d.err
+			stop()
+			continue
+		}
+		for k, idx := range d.items {
+			if k < len(d.res) {
+				pending[idx] = d.res[k]
+			} else {
+				pending[idx] = astgrep.FileResult{Status: astgrep.Stopped}
+			}
+			ready[idx] = true
+		}
+		start := next
+		for ; next < len(cands) && ready[next]; next++ {
+			r, ok := pending[next]
+			if !ok {
+				continue
+			}
+			delete(pending, next)
+			if err := sink(next, r); err != nil {
+				firstErr = err
+				stop()
+				break
+			}
+		}
+		if next != start {
+			frontier.Store(int64(next))
+			select {
+			case advanced <- struct{}{}:
+			default:
+			}
 		}
 	}
-	close(queue)
-	wg.Wait()
-	if ctx.Err() != nil {
-		return nil, stopError(ctx)
-	}
 	if firstErr != nil {
-		return nil, firstErr
+		return firstErr
 	}
-	return results, nil
+	if ctx.Err() != nil {
+		return stopError(ctx)
+	}
+	return nil
 }
 
 func stopError(ctx context.Context) error {
@@ -108,15 +223,20 @@ func stopError(ctx context.Context) error {
 	return ErrAborted
 }
 
-// makeJobs cuts the candidates into per-matcher batches, keeping the
-// candidate order inside each batch.
+// makeJobs cuts the candidates into per-matcher batches. Huge files get a
+// job of their own each, scheduled first, largest first; the other files
+// are batched in candidate order and follow in that order, so that
+// results can be streamed out in order while few of them wait.
 func makeJobs(cands []candidate, matcherOf func(i int) *astgrep.Matcher) []job {
 	open := map[*astgrep.Matcher]*job{}
-	size := map[*astgrep.Matcher]int64{}
-	var jobs []job
+	var huge, jobs []job
 	for i, c := range cands {
 		m := matcherOf(i)
 		if m == nil {
+			continue
+		}
+		if c.size >= hugeFile {
+			huge = append(huge, job{m: m, items: []int{i}, size: c.size, huge: true})
 			continue
 		}
 		j := open[m]
@@ -126,11 +246,9 @@ func makeJobs(cands []candidate, matcherOf func(i int) *astgrep.Matcher) []job {
 		}
 		j.items = append(j.items, i)
 		j.size += c.size
-		size[m] += c.size
-		if len(j.items) >= batchFiles || size[m] >= batchBytes {
+		if len(j.items) >= batchFiles || j.size >= batchBytes {
 			jobs = append(jobs, *j)
 			delete(open, m)
-			size[m] = 0
 		}
 	}
 	for i := range cands {
@@ -140,8 +258,9 @@ func makeJobs(cands []candidate, matcherOf func(i int) *astgrep.Matcher) []job {
 			delete(open, m)
 		}
 	}
-	// Largest batches first: a huge file started last would leave the
-	// other cores idle while it parses.
-	slices.SortStableFunc(jobs, func(a, b job) int { return cmp.Compare(b.size, a.size) })
-	return jobs
+	// Leftover batches were appended in the order of their first file's
+	// matcher; keep every batch in the order of its first candidate.
+	slices.SortStableFunc(jobs, func(a, b job) int { return cmp.Compare(a.items[0], b.items[0]) })
+	slices.SortStableFunc(huge, func(a, b job) int { return cmp.Compare(b.size, a.size) })
+	return append(huge, jobs...)
 }

@@ -25,6 +25,17 @@ type SearchRequest struct {
 	NoPrefilter bool  // parse every file (for tests and comparisons)
 	MaxFileSize int64 // 0 = DefaultMaxFileSize; < 0 = no limit
 	Timeout     time.Duration
+	// OnMatch, when set, receives the matches of the requested page in
+	// order (path, then position) while the search runs, on the calling
+	// goroutine, instead of SearchResult.Matches: a file's matches are
+	// handed over as soon as every earlier file is done, so the results
+	// of a whole tree are never held at once. An error stops the search
+	// and is returned.
+	OnMatch func(Match) error
+	// Cache lets the native engine keep and reuse the parsed trees of the
+	// files it searches (see SetParseCacheBudget); for long-lived
+	// processes such as the agent.
+	Cache bool
 }
 
 // Match is one match, with its file.
@@ -73,45 +84,51 @@ func Search(ctx context.Context, req SearchRequest) (*SearchResult, error) {
 		return nil, err
 	}
 	defer pl.close()
-	opts := astgrep.Options{Captures: req.Captures, NoPrefilter: req.NoPrefilter, MaxFileSize: maxSize(req.MaxFileSize)}
-	results, err := pl.search(ctx, opts, req.Timeout)
-	if err != nil {
-		return nil, err
-	}
+	opts := astgrep.Options{Captures: req.Captures, NoPrefilter: req.NoPrefilter, MaxFileSize: maxSize(req.MaxFileSize), Cache: req.Cache}
 	out := &SearchResult{FilesSearched: pl.searched(), MissingPaths: pl.missing, Languages: pl.langs, Unsupported: pl.unsupported}
 	issues := pl.issues
-	var all []Match
-	for f := range pl.outcomes(results, &issues) {
-		c, m, r := f.cand, f.matcher, f.result
+	offset := max(req.Offset, 0)
+	// take handles the n-th match (0-based, in order): skipped before the
+	// page, kept or handed to OnMatch inside it, only counted after it.
+	take := func(m Match) error {
+		n := out.TotalMatches
+		out.TotalMatches++
+		switch {
+		case n < offset:
+			return nil
+		case req.Limit > 0 && n-offset >= req.Limit:
+			out.LimitReached = true
+			return nil
+		case req.OnMatch != nil:
+			return req.OnMatch(m)
+		}
+		out.Matches = append(out.Matches, m)
+		return nil
+	}
+	err = streamNative(ctx, pl.cands, func(i int) *astgrep.Matcher { return pl.matchers[i] }, opts, req.Timeout, func(i int, r astgrep.FileResult) error {
+		c, m := pl.cands[i], pl.matchers[i]
+		if is, ok := fileIssue(c, r); ok {
+			issues = append(issues, is)
+		}
 		if len(r.Matches) > 0 {
 			out.FilesWithMatches++
 		}
+		// The native side sorts a file's matches by position; candidates
+		// come sorted by path.
 		for _, nm := range r.Matches {
-			all = append(all, Match{
+			err := take(Match{
 				Path: c.display, Abs: c.abs, Lang: m.Lang(), Pattern: m.Rules()[nm.Rule].Pattern,
 				Start: nm.Start, End: nm.End, Text: nm.Text, Lines: nm.Lines, Captures: nm.Captures,
 			})
+			if err != nil {
+				return err
+			}
 		}
-	}
-	slices.SortStableFunc(all, func(a, b Match) int {
-		if c := strings.Compare(a.Path, b.Path); c != 0 {
-			return c
-		}
-		if a.Start.Offset != b.Start.Offset {
-			return a.Start.Offset - b.Start.Offset
-		}
-		return a.End.Offset - b.End.Offset
+		return nil
 	})
-	out.TotalMatches = len(all)
-	lo := min(max(req.Offset, 0), len(all))
-	hi := len(all)
-	// Compared as a count left rather than lo+Limit, which overflows for
-	// a huge Limit.
-	if req.Limit > 0 && req.Limit < hi-lo {
-		hi = lo + req.Limit
-		out.LimitReached = true
+	if err != nil {
+		return nil, err
 	}
-	out.Matches = all[lo:hi]
 	out.ParseIssues = dedupeIssues(issues)
 	return out, nil
 }

@@ -146,3 +146,16 @@ func TestInvalidateAfterMutations(t *testing.T) {
 		t.Fatalf("after rename: %q", got)
 	}
 }
+
+// The invalidation helpers run the registered hooks with each path.
+func TestOnInvalidateHooks(t *testing.T) {
+	var got []string
+	OnInvalidate(func(p string) { got = append(got, p) })
+	InvalidateAfterWrite("/x/a")
+	InvalidateAfterDelete("/x/b")
+	InvalidateAfterRename("/x/c", "/x/d")
+	InvalidateAfterRename("/x/e", "/x/e")
+	if want := []string{"/x/a", "/x/b", "/x/c", "/x/d", "/x/e"}; !slices.Equal(got, want) {
+		t.Fatalf("hooks saw %q, want %q", got, want)
+	}
+}

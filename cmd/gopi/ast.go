@@ -154,24 +154,26 @@ func runASTGrep(ctx context.Context, env *cliEnv, args []string) int {
 	if err != nil {
 		return fail(env, "ast grep", err)
 	}
-	res, err := ast.Search(ctx, ast.SearchRequest{
-		Scope: sc, Patterns: []string{pattern}, Lang: p.str("lang", ""), Strictness: strict,
-		Offset: offset, Limit: limit, Captures: p.flag("json"), NoPrefilter: p.flag("no-prefilter"), Timeout: timeout,
-	})
-	if err != nil {
-		return fail(env, "ast grep", err)
-	}
+	// Matches are printed as the search produces them (in order), so the
+	// results of a whole tree are never held in memory at once.
 	out := bufio.NewWriter(env.stdout)
+	var onMatch func(ast.Match) error
 	if p.flag("json") {
 		enc := json.NewEncoder(out)
 		enc.SetEscapeHTML(false)
-		for _, m := range res.Matches {
-			if err := enc.Encode(toASTJSON(m)); err != nil {
-				return fail(env, "ast grep", err)
-			}
-		}
+		onMatch = func(m ast.Match) error { return enc.Encode(toASTJSON(m)) }
 	} else {
-		printASTMatches(out, res.Matches, ctxLines)
+		pr := &astPrinter{w: out, before: ctxLines, after: ctxLines}
+		onMatch = func(m ast.Match) error { pr.add(m); return nil }
+	}
+	res, err := ast.Search(ctx, ast.SearchRequest{
+		Scope: sc, Patterns: []string{pattern}, Lang: p.str("lang", ""), Strictness: strict,
+		Offset: offset, Limit: limit, Captures: p.flag("json"), NoPrefilter: p.flag("no-prefilter"), Timeout: timeout,
+		OnMatch: onMatch,
+	})
+	if err != nil {
+		out.Flush()
+		return fail(env, "ast grep", err)
 	}
 	if err := out.Flush(); err != nil {
 		return fail(env, "ast grep", err)
@@ -189,50 +191,60 @@ func runASTGrep(ctx context.Context, env *cliEnv, args []string) int {
 	return exitMatch
 }
 
-// printASTMatches prints each match's lines, with optional context read
-// from the file, grep style; "--" separates non-adjacent groups.
-func printASTMatches(w io.Writer, ms []ast.Match, ctxLines int) {
-	printASTMatchesAround(w, ms, ctxLines, ctxLines)
+// printASTMatchesAround prints matches with before and after lines of
+// context (-B and -A) through an astPrinter.
+func printASTMatchesAround(w io.Writer, ms []ast.Match, before, after int) {
+	pr := &astPrinter{w: w, before: before, after: after}
+	for _, m := range ms {
+		pr.add(m)
+	}
 }
 
-// printASTMatchesAround is printASTMatches with before and after lines of
-// context counted apart (-B and -A).
-func printASTMatchesAround(w io.Writer, ms []ast.Match, before, after int) {
-	ctxLines := max(before, after)
-	lastPath, lastLine := "", -1
-	files := map[string][]string{}
-	for _, m := range ms {
-		first := m.Start.Line
-		last := first + strings.Count(m.Lines, "\n")
-		lo, hi := first, last
-		var src []string
-		if ctxLines > 0 {
-			if src = files[m.Abs]; src == nil {
-				data, _ := os.ReadFile(m.Abs)
-				src = strings.Split(strings.TrimSuffix(string(data), "\n"), "\n")
-				files[m.Abs] = src
-			}
-			lo = max(first-before, 0)
-			hi = max(min(last+after, len(src)-1), last)
+// astPrinter prints matches one at a time, in order: each match's lines,
+// with optional context read from the file, grep style; "--" separates
+// non-adjacent groups. It keeps only the current file's lines.
+type astPrinter struct {
+	w             io.Writer
+	before, after int // lines of context before and after each match
+	lastPath      string
+	lastLine      int
+	srcPath       string   // file whose lines src holds
+	src           []string // lines of srcPath, read for context
+}
+
+func (pr *astPrinter) add(m ast.Match) {
+	first := m.Start.Line
+	last := first + strings.Count(m.Lines, "\n")
+	lo, hi := first, last
+	var src []string
+	ctxLines := max(pr.before, pr.after)
+	if ctxLines > 0 {
+		if pr.srcPath != m.Abs {
+			data, _ := os.ReadFile(m.Abs)
+			pr.src = strings.Split(strings.TrimSuffix(string(data), "\n"), "\n")
+			pr.srcPath = m.Abs
 		}
-		if m.Path != lastPath {
-			lastLine = -1
-		}
-		if ctxLines > 0 && lastPath != "" && (m.Path != lastPath || lo > lastLine+1) {
-			fmt.Fprintln(w, "--")
-		}
-		lo = max(lo, lastLine+1)
-		matchLines := strings.Split(m.Lines, "\n")
-		for n := lo; n <= hi; n++ {
-			switch {
-			case n >= first && n <= last:
-				fmt.Fprintf(w, "%s:%d:%s\n", m.Path, n+1, strings.TrimSuffix(matchLines[n-first], "\r"))
-			case n < len(src):
-				fmt.Fprintf(w, "%s-%d-%s\n", m.Path, n+1, strings.TrimSuffix(src[n], "\r"))
-			}
-		}
-		lastPath, lastLine = m.Path, max(lastLine, hi)
+		src = pr.src
+		lo = max(first-pr.before, 0)
+		hi = max(min(last+pr.after, len(src)-1), last)
 	}
+	if m.Path != pr.lastPath {
+		pr.lastLine = -1
+	}
+	if ctxLines > 0 && pr.lastPath != "" && (m.Path != pr.lastPath || lo > pr.lastLine+1) {
+		fmt.Fprintln(pr.w, "--")
+	}
+	lo = max(lo, pr.lastLine+1)
+	matchLines := strings.Split(m.Lines, "\n")
+	for n := lo; n <= hi; n++ {
+		switch {
+		case n >= first && n <= last:
+			fmt.Fprintf(pr.w, "%s:%d:%s\n", m.Path, n+1, strings.TrimSuffix(matchLines[n-first], "\r"))
+		case n < len(src):
+			fmt.Fprintf(pr.w, "%s-%d-%s\n", m.Path, n+1, strings.TrimSuffix(src[n], "\r"))
+		}
+	}
+	pr.lastPath, pr.lastLine = m.Path, max(pr.lastLine, hi)
 }
 
 // astIssueLines caps the parse issues printed.

@@ -92,3 +92,32 @@ func TestASTEditApplyExpectsPreview(t *testing.T) {
 		t.Errorf("--expect without --apply: exit %d %q", code, errOut)
 	}
 }
+
+// Matches are printed as they are streamed, grep style: context lines,
+// "--" between groups and files, overlapping context printed once.
+func TestASTGrepContextStreamed(t *testing.T) {
+	if !astgrep.Available {
+		t.Skip("native library not linked")
+	}
+	dir := t.TempDir()
+	for name, src := range map[string]string{
+		"a.py": "x = 1\nf(1)\ny = 2\nf(2)\nz = 3\nw = 4\nv = 5\nf(3)\n",
+		"b.py": "f(4)\nq = 1\n",
+	} {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(src), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	t.Chdir(dir)
+	var stdout, stderr bytes.Buffer
+	env := &cliEnv{stdout: &stdout, stderr: &stderr, stdin: strings.NewReader("")}
+	code := run(context.Background(), env, []string{"ast", "grep", "-C", "1", "-p", "f($A)", "."})
+	want := strings.Join([]string{
+		"a.py-1-x = 1", "a.py:2:f(1)", "a.py-3-y = 2", "a.py:4:f(2)", "a.py-5-z = 3",
+		"--", "a.py-7-v = 5", "a.py:8:f(3)",
+		"--", "b.py:1:f(4)", "b.py-2-q = 1", "",
+	}, "\n")
+	if code != exitMatch || stdout.String() != want {
+		t.Fatalf("exit %d\nstdout:\n%s\nwant:\n%s\nstderr:\n%s", code, stdout.String(), want, stderr.String())
+	}
+}

@@ -16,6 +16,7 @@ const (
 	EnvScanEmptyRecheck  = "FS_SCAN_EMPTY_RECHECK_MS"  // age in ms after which an empty result is rechecked
 	EnvScanCacheEntries  = "FS_SCAN_CACHE_MAX_ENTRIES" // cached scans kept (at least 1)
 	EnvMaxASTFiles       = "PI_MAX_AST_FILES"          // files one AST rewrite may change
+	EnvASTParseCacheMB   = "PI_AST_PARSE_CACHE_MB"     // parse cache budget of the AST tools in MiB (0 turns it off)
 	EnvHashlineSeparator = "PI_HL_SEP"                 // prefix of hashline edit payload lines
 	EnvNoTitle           = "PI_NO_TITLE"               // any value turns off session title generation
 )
@@ -65,6 +66,21 @@ func (c *Config) ASTMaxFiles() int {
 		return n
 	}
 	return 0
+}
+
+// ASTParseCacheBytes is the budget of the AST tools' parse cache from
+// PI_AST_PARSE_CACHE_MB (MiB): 0 when unset or invalid (the engine's
+// default applies), -1 when set to 0 (cache off), else the bytes.
+func (c *Config) ASTParseCacheBytes() int64 {
+	v := strings.TrimSpace(c.Env.Get(EnvASTParseCacheMB))
+	n, err := strconv.ParseInt(v, 10, 64)
+	switch {
+	case err != nil || n < 0 || n > 1<<30:
+		return 0
+	case n == 0:
+		return -1
+	}
+	return n << 20
 }
 
 // HashlineSeparator is PI_HL_SEP, or "" when unset (the hashline default,

@@ -58,3 +58,15 @@ func TestEngineValues(t *testing.T) {
 		t.Fatal("PI_HL_SEP")
 	}
 }
+
+func TestASTParseCacheBytes(t *testing.T) {
+	for _, tc := range []struct {
+		mb   string
+		want int64
+	}{{"", 0}, {"64", 64 << 20}, {" 1 ", 1 << 20}, {"0", -1}, {"-3", 0}, {"x", 0}} {
+		c := &Config{Env: EnvFromMap(map[string]string{EnvASTParseCacheMB: tc.mb})}
+		if got := c.ASTParseCacheBytes(); got != tc.want {
+			t.Errorf("PI_AST_PARSE_CACHE_MB=%q: %d, want %d", tc.mb, got, tc.want)
+		}
+	}
+}

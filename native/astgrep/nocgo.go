@@ -39,3 +39,12 @@ func (c *Canceller) Close() {}
 
 // Languages returns nil: no grammar is linked without cgo.
 func Languages() []string { return nil }
+
+// SetParseCache does nothing without the native library.
+func SetParseCache(budget int64) {}
+
+// InvalidateParseCache does nothing without the native library.
+func InvalidateParseCache(path string) {}
+
+// ParseCacheStats returns zero counters without the native library.
+func ParseCacheStats() CacheStats { return CacheStats{} }

@@ -86,6 +86,9 @@ type Options struct {
 	MaxFileSize int64         // files larger than this are reported TooLarge; 0: no limit
 	Timeout     time.Duration // 0: none
 	Cancel      *Canceller    // nil: not cancellable
+	// Cache keeps the parsed tree of every file read from disk in the
+	// process-wide parse cache and reuses cached trees (see SetParseCache).
+	Cache bool
 }
 
 // Status tells how far the search of one input got.
@@ -155,4 +158,12 @@ type FileResult struct {
 	SyntaxError bool   // the tree has error nodes (the file was still searched)
 	Message     string // error text, or where the first syntax error is
 	Matches     []Match
+}
+
+// CacheStats are the parse cache's counters.
+type CacheStats struct {
+	Entries int64 // files with a cached tree or filter record
+	Bytes   int64 // estimated memory held
+	Hits    int64 // lookups answered from the cache
+	Misses  int64 // lookups that had to read the file
 }

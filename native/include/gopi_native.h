@@ -177,7 +177,8 @@ typedef struct gopi_ast_cancel gopi_ast_cancel;
 enum {
     GOPI_AST_CAPTURES = 1 << 0,    /* report captured metavariables */
     GOPI_AST_EDITS = 1 << 1,       /* compute the edits of rewrite rules */
-    GOPI_AST_NO_PREFILTER = 1 << 2 /* parse even files the literal filter rules out */
+    GOPI_AST_NO_PREFILTER = 1 << 2, /* parse even files the literal filter rules out */
+    GOPI_AST_CACHE = 1 << 3         /* use the process-wide parse cache for files read from disk */
 };
 
 enum {
@@ -222,6 +223,15 @@ int32_t gopi_ast_search(const gopi_ast_matcher *m, const uint8_t *inputs,
                         const gopi_ast_cancel *cancel, uint8_t **out,
                         size_t *out_len, char **err);
 void gopi_ast_buffer_free(uint8_t *p, size_t len);
+
+/* The process-wide parse cache (used by searches with GOPI_AST_CACHE): byte
+ * budget (0: off and emptied; the initial state), invalidation of a path and
+ * everything under it (len 0: everything), and counters (pointers may be
+ * NULL). */
+void gopi_ast_cache_set_budget(uint64_t bytes);
+void gopi_ast_cache_invalidate(const uint8_t *path, size_t len);
+void gopi_ast_cache_stats(uint64_t *entries, uint64_t *bytes, uint64_t *hits,
+                          uint64_t *misses);
 
 #ifdef __cplusplus
 }

@@ -110,7 +110,8 @@ func (t *Tool) Execute(ctx context.Context, args tool.Args, _ tool.UpdateFunc) (
 	if maxFiles <= 0 {
 		maxFiles = ast.DefaultMaxFiles
 	}
-	req := ast.EditRequest{Scope: sc, Rules: rules, MaxFiles: maxFiles, DryRun: true}
+	ast.ConfigureParseCache(t.env.Settings.ASTParseCache)
+	req := ast.EditRequest{Scope: sc, Rules: rules, MaxFiles: maxFiles, DryRun: true, Cache: t.env.Settings.ASTParseCache >= 0}
 	res, err := run(ctx, req)
 	if err != nil {
 		return nil, err

@@ -112,7 +112,12 @@ func (t *Tool) Execute(ctx context.Context, args tool.Args, _ tool.UpdateFunc) (
 	if err != nil {
 		return nil, err
 	}
-	res, err := ast.Search(ctx, ast.SearchRequest{Scope: sc, Patterns: []string{pat}, Offset: skip, Limit: Limit, Captures: true})
+	// Parsed trees are kept between calls (a second search of the same
+	// tree costs a fraction of the first); writes drop them through the
+	// scan cache's invalidation hooks.
+	ast.ConfigureParseCache(t.env.Settings.ASTParseCache)
+	res, err := ast.Search(ctx, ast.SearchRequest{Scope: sc, Patterns: []string{pat}, Offset: skip, Limit: Limit, Captures: true,
+		Cache: t.env.Settings.ASTParseCache >= 0})
 	if err != nil {
 		if errors.Is(err, ast.ErrAborted) {
 			return nil, fmt.Errorf("%w: %w", tool.ErrAborted, err)

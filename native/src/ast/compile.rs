@@ -82,6 +82,10 @@ pub struct Matcher {
     pub rules: Vec<Rule>,
     /// Whether the literal prefilter is sound for the strictness in use.
     pub prefilter: bool,
+    /// Identifies what [`Matcher::may_match`] tests (language and every
+    /// rule's literals), so that the parse cache can remember which files
+    /// it ruled out; 0 when it rules nothing out.
+    pub filter_key: u64,
 }
 
 /// A rule as the caller supplied it.
@@ -130,10 +134,12 @@ impl Matcher {
                 .map_err(|message| CompileError { index, message })?;
             rules.push(rule);
         }
+        let filter_key = filter_key(lang, &rules, prefilter);
         Ok(Matcher {
             lang,
             rules,
             prefilter,
+            filter_key,
         })
     }
 
@@ -147,6 +153,24 @@ impl Matcher {
             .iter()
             .any(|r| r.literals.iter().all(|lit| lit.found_in(haystack)))
     }
+}
+
+/// The filter key of a rule set (see [`Matcher::filter_key`]).
+fn filter_key(lang: SupportLang, rules: &[Rule], prefilter: bool) -> u64 {
+    use std::hash::{Hash, Hasher};
+    if !prefilter || rules.iter().any(|r| r.literals.is_empty()) {
+        return 0;
+    }
+    let mut h = std::collections::hash_map::DefaultHasher::new();
+    lang.hash(&mut h);
+    for r in rules {
+        r.literals.len().hash(&mut h);
+        for l in &r.literals {
+            l.text.hash(&mut h);
+            l.word.hash(&mut h);
+        }
+    }
+    h.finish().max(1)
 }
 
 fn compile_rule(

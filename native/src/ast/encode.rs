@@ -105,7 +105,7 @@ pub fn read_inputs(buf: &[u8]) -> Result<Vec<Input<'_>>, String> {
 /// A path from the caller's bytes: any bytes on Unix, where file names need
 /// not be UTF-8; elsewhere invalid UTF-8 is replaced (such a name cannot
 /// come from the Go side there).
-fn path_from_bytes(b: &[u8]) -> std::path::PathBuf {
+pub fn path_from_bytes(b: &[u8]) -> std::path::PathBuf {
     #[cfg(unix)]
     {
         use std::os::unix::ffi::OsStrExt;

@@ -1,5 +1,6 @@
 //! The `gopi_ast_*` C functions (declared in `include/gopi_native.h`).
 //! Every body runs under [`guard`], so a panic becomes an error value.
+use super::cache;
 use super::compile::{self, Matcher};
 use super::encode::{self, Input, Writer};
 use super::lang;
@@ -17,6 +18,8 @@ pub const FLAG_CAPTURES: u32 = 1;
 pub const FLAG_EDITS: u32 = 2;
 /// Parse every input, even those the literal prefilter rules out.
 pub const FLAG_NO_PREFILTER: u32 = 4;
+/// Use the process-wide parse cache for files read from disk.
+pub const FLAG_CACHE: u32 = 8;
 
 /// Search options (C layout).
 #[repr(C)]
@@ -198,6 +201,7 @@ pub unsafe extern "C" fn gopi_ast_search(
             captures: opts.flags & FLAG_CAPTURES != 0,
             edits: opts.flags & FLAG_EDITS != 0,
             prefilter: opts.flags & FLAG_NO_PREFILTER == 0,
+            cache: opts.flags & FLAG_CACHE != 0,
         };
         let mut w = Writer::new(items.len());
         let mut stop: Option<Stop> = None;
@@ -239,27 +243,30 @@ fn search_one(
         Input::Path(p) => {
             // Only regular files (after symlinks): reading a FIFO or a device
             // could block forever or never end.
-            match std::fs::metadata(p) {
-                Ok(md) if !md.is_file() => {
-                    return (
-                        FileRecord::new(Status::ReadError, "not a regular file"),
-                        None,
-                    )
-                }
-                Ok(md) if max > 0 && md.len() > max => {
-                    return (
-                        FileRecord::new(
-                            Status::TooLarge,
-                            format!(
-                                "file is {} bytes, over the {max}-byte limit for AST search",
-                                md.len()
-                            ),
-                        ),
-                        None,
-                    )
-                }
-                Ok(_) => {}
+            let md = match std::fs::metadata(p) {
+                Ok(md) => md,
                 Err(e) => return (FileRecord::new(Status::ReadError, e.to_string()), None),
+            };
+            if !md.is_file() {
+                return (
+                    FileRecord::new(Status::ReadError, "not a regular file"),
+                    None,
+                );
+            }
+            if max > 0 && md.len() > max {
+                return (
+                    FileRecord::new(
+                        Status::TooLarge,
+                        format!(
+                            "file is {} bytes, over the {max}-byte limit for AST search",
+                            md.len()
+                        ),
+                    ),
+                    None,
+                );
+            }
+            if want.cache && cache::enabled() {
+                return search_cached(m, p, &md, want, ctl);
             }
             match std::fs::read(p) {
                 Ok(data) => search::search_bytes(m, data, want, ctl),
@@ -267,6 +274,78 @@ fn search_one(
             }
         }
     }
+}
+
+/// Searches a file through the parse cache: a cached tree (or a record
+/// that the matcher's literal filter rules the file out) is used when the
+/// file's stamp is unchanged; otherwise the file is read, and what the
+/// search learns about it is stored.
+fn search_cached(
+    m: &Matcher,
+    p: &std::path::Path,
+    md: &std::fs::Metadata,
+    want: &Want,
+    ctl: &Control,
+) -> (FileRecord, Option<Stop>) {
+    let stamp = cache::Stamp::of(md);
+    let filter = if want.prefilter { m.filter_key } else { 0 };
+    let mut data = None;
+    match cache::lookup(p, m.lang, &stamp, filter) {
+        cache::Found::Miss => {}
+        cache::Found::Skip => return (FileRecord::new(Status::Skipped, ""), None),
+        cache::Found::Doc(doc) => return search_parsed(m, &doc, want, ctl),
+        cache::Found::Verify(hash, doc, skip) => {
+            let d = match std::fs::read(p) {
+                Ok(d) => d,
+                Err(e) => return (FileRecord::new(Status::ReadError, e.to_string()), None),
+            };
+            if cache::content_hash(&d) == hash {
+                cache::confirm(p, m.lang, &stamp);
+                if skip {
+                    return (FileRecord::new(Status::Skipped, ""), None);
+                }
+                if let Some(doc) = doc {
+                    return search_parsed(m, &doc, want, ctl);
+                }
+            }
+            data = Some(d);
+        }
+    }
+    let data = match data.map_or_else(|| std::fs::read(p), Ok) {
+        Ok(d) => d,
+        Err(e) => return (FileRecord::new(Status::ReadError, e.to_string()), None),
+    };
+    if want.prefilter && !m.may_match(&data) {
+        cache::store_skip(p, m.lang, &stamp, filter, &data);
+        return (FileRecord::new(Status::Skipped, ""), None);
+    }
+    let src = match search::decode_source(data) {
+        Ok(s) => s,
+        Err(rec) => return (rec, None),
+    };
+    match search::parse_source(m, src, ctl) {
+        Ok(doc) => {
+            let doc = std::sync::Arc::new(doc);
+            let out = search::search_doc(m, &doc, want, ctl);
+            cache::store_doc(p, m.lang, &stamp, doc);
+            out
+        }
+        Err(fail) => fail,
+    }
+}
+
+/// Searches a cached tree, applying the literal filter first as an
+/// uncached search would.
+fn search_parsed(
+    m: &Matcher,
+    doc: &cache::Doc,
+    want: &Want,
+    ctl: &Control,
+) -> (FileRecord, Option<Stop>) {
+    if want.prefilter && !m.may_match(doc.get_text().as_bytes()) {
+        return (FileRecord::new(Status::Skipped, ""), None);
+    }
+    search::search_doc(m, doc, want, ctl)
 }
 
 /// Frees a result buffer from gopi_ast_search. Null is ignored.
@@ -279,6 +358,53 @@ pub unsafe extern "C" fn gopi_ast_buffer_free(p: *mut u8, len: usize) {
         if !p.is_null() {
             drop(Box::from_raw(std::ptr::slice_from_raw_parts_mut(p, len)));
             crate::ffi::count_free();
+        }
+    })
+}
+
+/// Sets the parse cache's byte budget (0: off, and emptied).
+#[no_mangle]
+pub extern "C" fn gopi_ast_cache_set_budget(bytes: u64) {
+    guard(ptr::null_mut(), (), || {
+        cache::set_budget(usize::try_from(bytes).unwrap_or(usize::MAX))
+    })
+}
+
+/// Drops the parse cache's entries for a path and everything under it
+/// (`len` 0: all entries).
+///
+/// # Safety
+/// `path` valid for `len` bytes.
+#[no_mangle]
+pub unsafe extern "C" fn gopi_ast_cache_invalidate(path: *const u8, len: usize) {
+    guard(ptr::null_mut(), (), || {
+        cache::invalidate(&encode::path_from_bytes(bytes(path, len)))
+    })
+}
+
+/// Reads the parse cache's counters: entries, estimated bytes, hits and
+/// misses (each pointer may be null).
+///
+/// # Safety
+/// Each pointer null or writable.
+#[no_mangle]
+pub unsafe extern "C" fn gopi_ast_cache_stats(
+    entries: *mut u64,
+    bytes_held: *mut u64,
+    hits: *mut u64,
+    misses: *mut u64,
+) {
+    guard(ptr::null_mut(), (), || {
+        let (e, b, h, m) = cache::stats();
+        for (p, v) in [
+            (entries, e as u64),
+            (bytes_held, b as u64),
+            (hits, h),
+            (misses, m),
+        ] {
+            if !p.is_null() {
+                *p = v;
+            }
         }
     })
 }

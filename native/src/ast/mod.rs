@@ -12,10 +12,12 @@
 //! * [`ambiguity`]: alternative parses for patterns tree-sitter reads in
 //!   an unhelpful way (Go's `pkg.F($$$A)` read as a type conversion).
 //! * [`parse`]: parsing with cancellation and a deadline.
+//! * [`cache`]: the process-wide parse cache.
 //! * [`search`]: matching one source and collecting its records.
 //! * [`encode`]: the wire format of the result buffer.
 //! * [`ffi`]: the `gopi_ast_*` C functions.
 pub mod ambiguity;
+pub mod cache;
 pub mod compile;
 pub mod encode;
 pub mod ffi;

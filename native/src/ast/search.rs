@@ -175,6 +175,8 @@ pub struct Want {
     pub captures: bool,
     pub edits: bool,
     pub prefilter: bool,
+    /// Use the parse cache for files read from disk.
+    pub cache: bool,
 }
 
 /// Bytes looked at for a NUL when deciding whether input is binary.
@@ -190,27 +192,28 @@ pub fn search_bytes(
     if want.prefilter && !m.may_match(&data) {
         return (FileRecord::new(Status::Skipped, ""), None);
     }
+    match decode_source(data) {
+        Ok(src) => search_source(m, src, want, ctl),
+        Err(rec) => (rec, None),
+    }
+}
+
+/// Checks that `data` is text (no NUL near the start, valid UTF-8).
+pub fn decode_source(data: Vec<u8>) -> Result<String, FileRecord> {
     let probe = &data[..data.len().min(BINARY_PROBE)];
     if memchr::memchr(0, probe).is_some() {
-        return (
-            FileRecord::new(Status::Binary, "binary file (contains NUL bytes)"),
-            None,
-        );
+        return Err(FileRecord::new(
+            Status::Binary,
+            "binary file (contains NUL bytes)",
+        ));
     }
-    let src = match String::from_utf8(data) {
-        Ok(s) => s,
-        Err(e) => {
-            let at = e.utf8_error().valid_up_to();
-            return (
-                FileRecord::new(
-                    Status::NotUtf8,
-                    format!("not valid UTF-8 (first bad byte at offset {at})"),
-                ),
-                None,
-            );
-        }
-    };
-    search_source(m, src, want, ctl)
+    String::from_utf8(data).map_err(|e| {
+        let at = e.utf8_error().valid_up_to();
+        FileRecord::new(
+            Status::NotUtf8,
+            format!("not valid UTF-8 (first bad byte at offset {at})"),
+        )
+    })
 }
 
 /// Parses and matches a UTF-8 source.
@@ -220,11 +223,36 @@ pub fn search_source(
     want: &Want,
     ctl: &Control,
 ) -> (FileRecord, Option<Stop>) {
-    let root = match parse::parse(m.lang, src, ctl) {
-        Ok(r) => r,
-        Err(ParseFail::Stopped(s)) => return (FileRecord::new(Status::Stopped, ""), Some(s)),
-        Err(ParseFail::Failed(msg)) => return (FileRecord::new(Status::ParseFailed, msg), None),
-    };
+    match parse_source(m, src, ctl) {
+        Ok(root) => search_doc(m, &root, want, ctl),
+        Err(fail) => fail,
+    }
+}
+
+/// Parses a UTF-8 source for `m`'s language; on failure, the record to
+/// report.
+pub fn parse_source(
+    m: &Matcher,
+    src: String,
+    ctl: &Control,
+) -> Result<Parsed, (FileRecord, Option<Stop>)> {
+    match parse::parse(m.lang, src, ctl) {
+        Ok(r) => Ok(r),
+        Err(ParseFail::Stopped(s)) => Err((FileRecord::new(Status::Stopped, ""), Some(s))),
+        Err(ParseFail::Failed(msg)) => Err((FileRecord::new(Status::ParseFailed, msg), None)),
+    }
+}
+
+/// A parsed source.
+pub type Parsed = super::cache::Doc;
+
+/// Matches a parsed source.
+pub fn search_doc(
+    m: &Matcher,
+    root: &Parsed,
+    want: &Want,
+    ctl: &Control,
+) -> (FileRecord, Option<Stop>) {
     let mut rec = FileRecord::new(Status::Searched, "");
     let top = root.root();
     let inner = top.get_inner_node();
@@ -502,6 +530,7 @@ mod tests {
             captures: true,
             edits: true,
             prefilter: true,
+            cache: false,
         };
         search_bytes(&m, src.as_bytes().to_vec(), &want, &ctl).0
     }
@@ -536,6 +565,7 @@ mod tests {
             captures: false,
             edits: false,
             prefilter: false,
+            cache: false,
         };
         let ctl = Control {
             cancel: None,

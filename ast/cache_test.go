@@ -1,0 +1,104 @@
+package ast
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/gopi-agent/gopi/fscache"
+)
+
+// The parse cache answers a repeated search without parsing again, keeps
+// results identical, and never serves a stale tree: not after a write
+// reported through the scan cache's hooks, and not after a same-size
+// rewrite that keeps the modification time (the content hash catches it).
+func TestParseCacheReuseAndStaleness(t *testing.T) {
+	requireNative(t)
+	ConfigureParseCache(64 << 20)
+	t.Cleanup(func() { ConfigureParseCache(-1) })
+	dir := tree(t, map[string]string{
+		"a.go": "package a\n\nfunc f() { g(1) }\n",
+		"b.go": "package a\n\nfunc h() { g(2) }\n",
+		"c.go": "package a\n\nfunc k() {}\n", // ruled out by the literal filter
+	})
+	req := SearchRequest{Scope: Scope{Paths: []string{dir}}, Patterns: []string{"g($A)"}, Cache: true}
+	first := search(t, req)
+	before := ParseCacheStats()
+	second := search(t, req)
+	after := ParseCacheStats()
+	if locations(first.Matches) != locations(second.Matches) || first.TotalMatches != 2 {
+		t.Fatalf("first %q, second %q", locations(first.Matches), locations(second.Matches))
+	}
+	if hits := after.Hits - before.Hits; hits != 3 {
+		t.Fatalf("second search: %d cache hits, want 3 (two trees, one filter record); stats %+v", hits, after)
+	}
+	if second.Matches[0].Text != "g(1)" {
+		t.Fatalf("first match %q", second.Matches[0].Text)
+	}
+
+	// A write reported by a tool. Its modification time is put in the
+	// future, which the cache never trusts alone (however slow the
+	// machine, the entry stored next keeps a content hash).
+	a := filepath.Join(dir, "a.go")
+	if err := os.WriteFile(a, []byte("package a\n\nfunc f() { g(1); g(3) }\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	future := time.Now().Add(time.Hour)
+	if err := os.Chtimes(a, future, future); err != nil {
+		t.Fatal(err)
+	}
+	fscache.InvalidateAfterWrite(a)
+	if got := search(t, req).TotalMatches; got != 3 {
+		t.Fatalf("after a reported write: %d matches, want 3", got)
+	}
+
+	// A same-size rewrite with the same modification time, not reported:
+	// the content is checked against the hash.
+	newer := strings.Replace("package a\n\nfunc f() { g(1); g(3) }\n", "g(3)", "x(3)", 1)
+	if err := os.WriteFile(a, []byte(newer), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Chtimes(a, future, future); err != nil {
+		t.Fatal(err)
+	}
+	if got := search(t, req).TotalMatches; got != 2 {
+		t.Fatalf("after a same-size rewrite keeping mtime: %d matches, want 2", got)
+	}
+
+	// Deleting a directory's files drops their entries.
+	fscache.InvalidateAfterDelete(dir)
+	if s := ParseCacheStats(); s.Entries != 0 {
+		t.Fatalf("after invalidating the directory: %d entries left", s.Entries)
+	}
+}
+
+// Searches through the parse cache (filled, then reused by other
+// patterns) find exactly what uncached searches find.
+func TestParseCacheSameMatchesAsUncached(t *testing.T) {
+	requireNative(t)
+	ConfigureParseCache(64 << 20)
+	t.Cleanup(func() { ConfigureParseCache(-1) })
+	sc := Scope{Paths: []string{"../core/tools", "."}}
+	for round := range 2 {
+		for _, pat := range []string{"$A.Lock()", "if err != nil { return $$$ }", "fmt.Errorf($$$A)", "errors.Is($E, $T)"} {
+			req := SearchRequest{Scope: sc, Patterns: []string{pat}, Captures: true}
+			plain := search(t, req)
+			req.Cache = true
+			cached := search(t, req)
+			if plain.TotalMatches == 0 || cached.TotalMatches != plain.TotalMatches || locations(cached.Matches) != locations(plain.Matches) {
+				t.Fatalf("round %d, %s: cached %d matches, uncached %d", round, pat, cached.TotalMatches, plain.TotalMatches)
+			}
+			for i := range plain.Matches {
+				p, c := plain.Matches[i], cached.Matches[i]
+				if p.Text != c.Text || p.Lines != c.Lines || p.End != c.End || len(p.Captures) != len(c.Captures) {
+					t.Fatalf("round %d, %s: match %d differs: %+v vs %+v", round, pat, i, p, c)
+				}
+			}
+		}
+	}
+	if s := ParseCacheStats(); s.Hits == 0 {
+		t.Fatalf("no cache hits: %+v", s)
+	}
+}

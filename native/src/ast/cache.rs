@@ -1,0 +1,445 @@
+//! The process-wide parse cache: the parsed trees of files read from disk,
+//! so that a long-lived process (the agent) searching the same tree again
+//! does not read and parse every file again.
+//!
+//! Entries are keyed by path and language and carry the file's stamp (size,
+//! modification time, inode, device). A stamp alone cannot prove that the
+//! content is unchanged when the file was modified within [`RACY`] of being
+//! cached (a second write in the same clock tick keeps size and mtime), so
+//! such entries also keep a hash of the content, and a lookup re-reads the
+//! file and compares hashes until the modification is old enough.
+//!
+//! Besides trees, an entry remembers which literal filters (see
+//! [`super::compile::Matcher::filter_key`]) ruled the file out before
+//! parsing, so a repeated search skips the file without reading it.
+//!
+//! The cache holds at most a byte budget (an estimate: source bytes plus a
+//! per-node cost); the least recently used entries are evicted first, but
+//! only those unused for [`PROTECT`]: while the cache is full of recently
+//! used entries a new one is not admitted. Without that, searching a tree
+//! bigger than the budget again and again (a cyclic scan) would evict
+//! every entry just before its next use and never hit; with it, the part
+//! that fits is reused. The budget is 0 (disabled) until the embedding
+//! program sets it.
+use ast_grep_core::tree_sitter::StrDoc;
+use ast_grep_core::AstGrep;
+use ast_grep_language::SupportLang;
+use std::collections::{BTreeMap, HashMap};
+use std::hash::{Hash, Hasher};
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, LazyLock, Mutex};
+use std::time::{Duration, Instant, SystemTime};
+
+/// A parsed file.
+pub type Doc = AstGrep<StrDoc<SupportLang>>;
+
+/// How recent a modification must be (relative to when the entry was
+/// stored) for the stamp not to be trusted alone.
+const RACY: Duration = Duration::from_secs(2);
+
+/// Estimated bytes per tree node (tree-sitter's subtree data plus the
+/// parent's child pointer).
+const NODE_COST: usize = 80;
+
+/// Entries used more recently than this are not evicted for new ones.
+const PROTECT: Duration = Duration::from_secs(60);
+
+/// Fixed bytes per entry (map slots, path, bookkeeping).
+const ENTRY_COST: usize = 160;
+
+/// What identifies a file's content cheaply.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub struct Stamp {
+    size: u64,
+    mtime: Option<SystemTime>,
+    ino: u64,
+    dev: u64,
+}
+
+impl Stamp {
+    /// The stamp of a file from its metadata.
+    pub fn of(md: &std::fs::Metadata) -> Stamp {
+        #[cfg(unix)]
+        let (ino, dev) = {
+            use std::os::unix::fs::MetadataExt;
+            (md.ino(), md.dev())
+        };
+        #[cfg(not(unix))]
+        let (ino, dev) = (0, 0);
+        Stamp {
+            size: md.len(),
+            mtime: md.modified().ok(),
+            ino,
+            dev,
+        }
+    }
+}
+
+/// A fast hash of file content (for racy entries only).
+pub fn content_hash(data: &[u8]) -> u64 {
+    let mut h = std::collections::hash_map::DefaultHasher::new();
+    data.hash(&mut h);
+    h.finish()
+}
+
+struct Entry {
+    stamp: Stamp,
+    /// Content hash when the stamp alone is not trusted.
+    racy_hash: Option<u64>,
+    doc: Option<Arc<Doc>>,
+    /// Filter keys known to rule the content out.
+    skips: Vec<u64>,
+    cost: usize,
+    tick: u64,
+    used_at: Instant,
+}
+
+type Key = (PathBuf, SupportLang);
+
+#[derive(Default)]
+struct Cache {
+    map: HashMap<Key, Entry>,
+    /// Entries by last use.
+    lru: BTreeMap<u64, Key>,
+    used: usize,
+    budget: usize,
+    tick: u64,
+    hits: u64,
+    misses: u64,
+}
+
+static CACHE: LazyLock<Mutex<Cache>> = LazyLock::new(|| Mutex::new(Cache::default()));
+
+fn lock() -> std::sync::MutexGuard<'static, Cache> {
+    // A panic while holding the lock leaves consistent data (every update
+    // is done before the guard drops): keep using it.
+    CACHE.lock().unwrap_or_else(|e| e.into_inner())
+}
+
+/// Whether the cache is on (budget above 0).
+pub fn enabled() -> bool {
+    lock().budget > 0
+}
+
+/// What a lookup found.
+pub enum Found {
+    /// Nothing usable.
+    Miss,
+    /// The file is known not to pass the filter: skip it.
+    Skip,
+    /// The parsed file.
+    Doc(Arc<Doc>),
+    /// An entry whose content must be checked: the hash it must have, and
+    /// what it holds.
+    Verify(u64, Option<Arc<Doc>>, bool),
+}
+
+/// Looks `path` up for `lang` with the file's current stamp; `filter` is
+/// the matcher's filter key (0: no filter in use).
+pub fn lookup(path: &Path, lang: SupportLang, stamp: &Stamp, filter: u64) -> Found {
+    let mut c = lock();
+    if c.budget == 0 {
+        return Found::Miss;
+    }
+    let key = (path.to_path_buf(), lang);
+    let Some(e) = c.map.get(&key) else {
+        c.misses += 1;
+        return Found::Miss;
+    };
+    if e.stamp != *stamp {
+        c.misses += 1;
+        let e = c.map.remove(&key).expect("entry present");
+        c.lru.remove(&e.tick);
+        c.used -= e.cost;
+        return Found::Miss;
+    }
+    let skip = filter != 0 && e.skips.contains(&filter);
+    let (racy, doc) = (e.racy_hash, e.doc.clone());
+    if !skip && doc.is_none() {
+        c.misses += 1;
+        return Found::Miss;
+    }
+    c.hits += 1;
+    c.touch(&key);
+    match racy {
+        Some(h) => Found::Verify(h, doc, skip),
+        None if skip => Found::Skip,
+        None => Found::Doc(doc.expect("checked above")),
+    }
+}
+
+/// Whether an entry stored now for a file of this stamp must keep a hash.
+fn is_racy(stamp: &Stamp) -> bool {
+    match stamp.mtime {
+        Some(m) => match SystemTime::now().duration_since(m) {
+            Ok(age) => age < RACY,
+            Err(_) => true, // modified "in the future"
+        },
+        None => true,
+    }
+}
+
+/// Records that `filter` ruled out the content of `path` (read as `data`).
+pub fn store_skip(path: &Path, lang: SupportLang, stamp: &Stamp, filter: u64, data: &[u8]) {
+    if filter == 0 {
+        return;
+    }
+    let mut c = lock();
+    if c.budget == 0 {
+        return;
+    }
+    let key = (path.to_path_buf(), lang);
+    if let Some(e) = c.map.get_mut(&key) {
+        if e.stamp == *stamp {
+            if !e.skips.contains(&filter) {
+                e.skips.push(filter);
+                e.cost += 8;
+                c.used += 8;
+            }
+            c.touch(&key);
+            return;
+        }
+    }
+    let racy_hash = is_racy(stamp).then(|| content_hash(data));
+    let cost = ENTRY_COST + path.as_os_str().len() + 8;
+    c.insert(
+        key,
+        Entry {
+            stamp: *stamp,
+            racy_hash,
+            doc: None,
+            skips: vec![filter],
+            cost,
+            tick: 0,
+            used_at: Instant::now(),
+        },
+    );
+}
+
+/// Stores the parsed `doc` of `path` (keeping any skip records of the same
+/// content).
+pub fn store_doc(path: &Path, lang: SupportLang, stamp: &Stamp, doc: Arc<Doc>) {
+    let mut c = lock();
+    if c.budget == 0 {
+        return;
+    }
+    let src = doc.get_text().as_bytes();
+    let nodes = doc.root().get_inner_node().descendant_count();
+    let cost = ENTRY_COST + path.as_os_str().len() + src.len() + nodes * NODE_COST;
+    if cost > c.budget / 2 {
+        return; // would push out most of the cache
+    }
+    let racy_hash = is_racy(stamp).then(|| content_hash(src));
+    let key = (path.to_path_buf(), lang);
+    let skips = match c.map.get(&key) {
+        Some(e) if e.stamp == *stamp => e.skips.clone(),
+        _ => Vec::new(),
+    };
+    let cost = cost + 8 * skips.len();
+    c.insert(
+        key,
+        Entry {
+            stamp: *stamp,
+            racy_hash,
+            doc: Some(doc),
+            skips,
+            cost,
+            tick: 0,
+            used_at: Instant::now(),
+        },
+    );
+}
+
+/// Marks an entry's content as verified: once its modification is old
+/// enough, the stamp alone is trusted from then on.
+pub fn confirm(path: &Path, lang: SupportLang, stamp: &Stamp) {
+    if is_racy(stamp) {
+        return;
+    }
+    let mut c = lock();
+    if let Some(e) = c.map.get_mut(&(path.to_path_buf(), lang)) {
+        if e.stamp == *stamp {
+            e.racy_hash = None;
+        }
+    }
+}
+
+/// Drops every entry for `path` or a path under it (component-wise); an
+/// empty path drops everything.
+pub fn invalidate(path: &Path) {
+    let mut c = lock();
+    if path.as_os_str().is_empty() {
+        c.clear();
+        return;
+    }
+    let gone: Vec<Key> = c
+        .map
+        .keys()
+        .filter(|(p, _)| p.starts_with(path))
+        .cloned()
+        .collect();
+    for k in gone {
+        c.remove(&k);
+    }
+}
+
+/// Sets the byte budget (0 disables the cache and empties it).
+pub fn set_budget(bytes: usize) {
+    let mut c = lock();
+    c.budget = bytes;
+    if bytes == 0 {
+        c.clear();
+    }
+    c.evict();
+}
+
+/// Entries, estimated bytes held, hits and misses so far.
+pub fn stats() -> (usize, usize, u64, u64) {
+    let c = lock();
+    (c.map.len(), c.used, c.hits, c.misses)
+}
+
+impl Cache {
+    fn touch(&mut self, key: &Key) {
+        self.tick += 1;
+        let t = self.tick;
+        if let Some(e) = self.map.get_mut(key) {
+            self.lru.remove(&e.tick);
+            e.tick = t;
+            self.lru.insert(t, key.clone());
+        }
+    }
+
+    fn insert(&mut self, key: Key, mut e: Entry) {
+        self.remove(&key);
+        if !self.make_room(e.cost) {
+            return;
+        }
+        self.tick += 1;
+        e.tick = self.tick;
+        self.used += e.cost;
+        self.lru.insert(e.tick, key.clone());
+        self.map.insert(key, e);
+        self.evict();
+    }
+
+    fn remove(&mut self, key: &Key) {
+        if let Some(e) = self.map.remove(key) {
+            self.lru.remove(&e.tick);
+            self.used -= e.cost;
+        }
+    }
+
+    /// Evicts entries unused for [`PROTECT`] until `cost` more bytes fit;
+    /// false (nothing evicted) when they cannot.
+    fn make_room(&mut self, cost: usize) -> bool {
+        let now = Instant::now();
+        let mut free = self.budget.saturating_sub(self.used);
+        let mut victims = Vec::new();
+        for (_, key) in self.lru.iter() {
+            if free >= cost {
+                break;
+            }
+            let e = &self.map[key];
+            if now.duration_since(e.used_at) < PROTECT {
+                return false;
+            }
+            free += e.cost;
+            victims.push(key.clone());
+        }
+        if free < cost {
+            return false;
+        }
+        for k in victims {
+            self.remove(&k);
+        }
+        true
+    }
+
+    /// Evicts least recently used entries until the budget holds.
+    fn evict(&mut self) {
+        while self.used > self.budget {
+            let Some((_, key)) = self.lru.pop_first() else {
+                break;
+            };
+            if let Some(e) = self.map.remove(&key) {
+                self.used -= e.cost;
+            }
+        }
+    }
+
+    fn clear(&mut self) {
+        self.map.clear();
+        self.lru.clear();
+        self.used = 0;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn doc(src: &str) -> Arc<Doc> {
+        use ast_grep_core::tree_sitter::LanguageExt;
+        Arc::new(SupportLang::Go.ast_grep(src))
+    }
+
+    fn old_stamp(size: u64) -> Stamp {
+        Stamp {
+            size,
+            mtime: Some(SystemTime::now() - Duration::from_secs(60)),
+            ino: 1,
+            dev: 1,
+        }
+    }
+
+    #[test]
+    fn budget_evicts_least_recent_and_stamps_invalidate() {
+        // One global cache: this is the only test that changes it.
+        set_budget(1 << 20);
+        let st = old_stamp(10);
+        let a = Path::new("/t/a.go");
+        let b = Path::new("/t/sub/b.go");
+        store_doc(a, SupportLang::Go, &st, doc("package a\n"));
+        store_doc(b, SupportLang::Go, &st, doc("package b\n"));
+        assert!(matches!(lookup(a, SupportLang::Go, &st, 0), Found::Doc(_)));
+        // Another stamp: a miss, and the stale entry goes.
+        assert!(matches!(
+            lookup(a, SupportLang::Go, &old_stamp(11), 0),
+            Found::Miss
+        ));
+        assert!(matches!(lookup(a, SupportLang::Go, &st, 0), Found::Miss));
+        // Skip records.
+        store_skip(a, SupportLang::Go, &st, 42, b"package a\n");
+        assert!(matches!(lookup(a, SupportLang::Go, &st, 42), Found::Skip));
+        assert!(matches!(lookup(a, SupportLang::Go, &st, 43), Found::Miss));
+        // Invalidation by directory.
+        invalidate(Path::new("/t/sub"));
+        assert!(matches!(lookup(b, SupportLang::Go, &st, 0), Found::Miss));
+        assert!(matches!(lookup(a, SupportLang::Go, &st, 42), Found::Skip));
+        // A full cache of recently used entries admits no new one (a
+        // cyclic scan over more than fits keeps hitting what fits).
+        let (_, used, _, _) = stats();
+        set_budget(used + 10);
+        store_skip(b, SupportLang::Go, &st, 7, b"x");
+        assert!(matches!(lookup(a, SupportLang::Go, &st, 42), Found::Skip));
+        assert!(matches!(lookup(b, SupportLang::Go, &st, 7), Found::Miss));
+        // Shrinking the budget evicts regardless.
+        set_budget(1);
+        assert!(matches!(lookup(a, SupportLang::Go, &st, 42), Found::Miss));
+        // A fresh modification keeps a hash to verify.
+        let fresh = Stamp {
+            size: 1,
+            mtime: Some(SystemTime::now()),
+            ino: 2,
+            dev: 1,
+        };
+        set_budget(1 << 20);
+        store_skip(a, SupportLang::Go, &fresh, 5, b"y");
+        assert!(
+            matches!(lookup(a, SupportLang::Go, &fresh, 5), Found::Verify(h, None, true) if h == content_hash(b"y"))
+        );
+        set_budget(0);
+        assert_eq!(stats().0, 0);
+    }
+}
