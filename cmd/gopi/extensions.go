@@ -96,5 +96,15 @@ func (f *agentFlags) loadExtensions(ctx context.Context, env *cliEnv, cfg *confi
 		env.extCommands = rt.Commands()
 		env.extShortcuts = rt.Shortcuts()
 		env.extRenderers = rt.Renderers()
+		// Only the tools that joined the session (a skipped one must not
+		// draw the built-in of its name).
+		env.extToolRenderers = map[string]*extensions.ToolRenderer{}
+		for name, tr := range rt.ToolRenderers() {
+			for _, t := range tools {
+				if t.Definition().Name == name {
+					env.extToolRenderers[name] = tr
+				}
+			}
+		}
 	}, rt.Close
 }

@@ -42,7 +42,18 @@ func runInteractive(ctx context.Context, env *cliEnv, cfg *config.Config, f *age
 	for typ, rd := range env.extRenderers {
 		renderers[typ] = rd.Render
 	}
-	err := tui.Run(ctx, s, tui.Options{Shortcuts: keys, Renderers: renderers, Input: env.stdin, Output: env.stdout, Environ: env.environ, Cwd: cfg.Cwd, Home: cfg.Home,
+	toolDraw := map[string]tui.ToolRenderer{}
+	for name, tr := range env.extToolRenderers {
+		var d tui.ToolRenderer
+		if tr.HasCall() {
+			d.Call = tr.RenderCall
+		}
+		if tr.HasResult() {
+			d.Result = tr.RenderResult
+		}
+		toolDraw[name] = d
+	}
+	err := tui.Run(ctx, s, tui.Options{Shortcuts: keys, Renderers: renderers, ToolRenderers: toolDraw, Input: env.stdin, Output: env.stdout, Environ: env.environ, Cwd: cfg.Cwd, Home: cfg.Home,
 		HistoryFile: filepath.Join(cfg.AgentDir, "prompt-history.jsonl"),
 		Messages:    msgs, NoColor: cfg.Env.Get("NO_COLOR") != "", Commands: cmds})
 	status := 0

@@ -280,3 +280,28 @@ func TestMessageRenderers(t *testing.T) {
 		}
 	}
 }
+
+// A tool's renderCall and renderResult draw its card.
+func TestToolRenderers(t *testing.T) {
+	dir := t.TempDir()
+	path := writeExt(t, dir, "draw.js", `export default function (pi) {
+		pi.registerTool({ name: "deploy", description: "deploys", execute() { return "ok"; },
+			renderCall: (args) => "deploy → " + args.env,
+			renderResult: (res, opts, theme, args) => ({ render: (w) => [res.isError ? "failed" : "shipped " + args.env, "details " + res.details.n] }) });
+		pi.registerTool({ name: "plain", description: "no drawing", execute() { return "ok"; } });
+	}`)
+	r := Load(context.Background(), []Entry{{Path: path, Name: "draw"}}, Options{})
+	defer r.Close()
+	trs := r.ToolRenderers()
+	if len(trs) != 1 || trs["deploy"] == nil || !trs["deploy"].HasCall() || !trs["deploy"].HasResult() {
+		t.Fatalf("renderers %v", trs)
+	}
+	args := json.RawMessage(`{"env":"staging"}`)
+	if got, err := trs["deploy"].RenderCall(context.Background(), args, 80); err != nil || got != "deploy → staging" {
+		t.Errorf("call: %q %v", got, err)
+	}
+	res := json.RawMessage(`{"content":[{"type":"text","text":"ok"}],"details":{"n":2},"isError":false}`)
+	if got, err := trs["deploy"].RenderResult(context.Background(), res, args, false, false, 80); err != nil || got != "shipped staging\ndetails 2" {
+		t.Errorf("result: %q %v", got, err)
+	}
+}

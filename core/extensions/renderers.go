@@ -45,8 +45,14 @@ func (rd *Renderer) Render(ctx context.Context, m *message.Custom, expanded bool
 	if err != nil {
 		return "", err
 	}
+	return rd.rt.renderedText(val, width, budget)
+}
+
+// renderedText reads what a renderer returned: a string, a list of
+// lines, or a component whose render(width) returns lines.
+func (r *Runtime) renderedText(val goja.Value, width int, budget time.Duration) (string, error) {
 	var out string
-	err = rd.rt.vm.do(budget, func(rt *goja.Runtime) error {
+	err := r.vm.do(budget, func(rt *goja.Runtime) error {
 		if o, ok := val.(*goja.Object); ok {
 			if render, ok := goja.AssertFunction(o.Get("render")); ok {
 				v, err := render(o, rt.ToValue(width))
@@ -100,6 +106,73 @@ func (r *Runtime) Renderers() map[string]*Renderer {
 		for _, rd := range x.renderers {
 			if _, taken := out[rd.CustomType]; !taken {
 				out[rd.CustomType] = rd
+			}
+		}
+	}
+	return out
+}
+
+// ToolRenderer draws the calls and results of an extension's or custom
+// tool in the interactive mode (the tool's renderCall and renderResult).
+type ToolRenderer struct {
+	Tool       string
+	rt         *Runtime
+	call, resu goja.Callable // either may be nil
+}
+
+// HasCall reports whether the tool draws its calls.
+func (tr *ToolRenderer) HasCall() bool { return tr.call != nil }
+
+// HasResult reports whether the tool draws its results.
+func (tr *ToolRenderer) HasResult() bool { return tr.resu != nil }
+
+// RenderCall draws a call from its arguments (JSON).
+func (tr *ToolRenderer) RenderCall(ctx context.Context, args json.RawMessage, width int) (string, error) {
+	if tr.call == nil {
+		return "", errors.New("the tool has no renderCall")
+	}
+	budget := min(tr.rt.opts.Budget, rendererBudget)
+	val, err := tr.rt.vm.call(ctx, budget, tr.call,
+		func(rt *goja.Runtime) goja.Value { v, _ := jsonParse(rt, args); return v },
+		func(rt *goja.Runtime) goja.Value { return rt.ToValue(map[string]any{"width": width}) },
+		func(rt *goja.Runtime) goja.Value { return plainTheme(rt) })
+	if err != nil {
+		return "", err
+	}
+	return tr.rt.renderedText(val, width, budget)
+}
+
+// RenderResult draws a result ({content, details, isError} as JSON) of a
+// call with args; partial is true for updates while the tool runs.
+func (tr *ToolRenderer) RenderResult(ctx context.Context, result, args json.RawMessage, expanded, partial bool, width int) (string, error) {
+	if tr.resu == nil {
+		return "", errors.New("the tool has no renderResult")
+	}
+	budget := min(tr.rt.opts.Budget, rendererBudget)
+	val, err := tr.rt.vm.call(ctx, budget, tr.resu,
+		func(rt *goja.Runtime) goja.Value { v, _ := jsonParse(rt, result); return v },
+		func(rt *goja.Runtime) goja.Value {
+			return rt.ToValue(map[string]any{"expanded": expanded, "isPartial": partial, "width": width})
+		},
+		func(rt *goja.Runtime) goja.Value { return plainTheme(rt) },
+		func(rt *goja.Runtime) goja.Value { v, _ := jsonParse(rt, args); return v })
+	if err != nil {
+		return "", err
+	}
+	return tr.rt.renderedText(val, width, budget)
+}
+
+// ToolRenderers returns the renderers of the tools that define renderCall
+// or renderResult, by tool name (the first tool of a name, as the session
+// keeps it).
+func (r *Runtime) ToolRenderers() map[string]*ToolRenderer {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	out := map[string]*ToolRenderer{}
+	for _, x := range r.exts {
+		for _, t := range x.tools {
+			if _, taken := out[t.def.Name]; !taken && (t.renderCall != nil || t.renderResult != nil) {
+				out[t.def.Name] = &ToolRenderer{Tool: t.def.Name, rt: r, call: t.renderCall, resu: t.renderResult}
 			}
 		}
 	}

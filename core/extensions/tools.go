@@ -21,6 +21,9 @@ type jsTool struct {
 	def     tool.Definition
 	execute goja.Callable
 	custom  bool // a custom tool: execute(toolCallId, params, onUpdate, ctx, signal)
+	// renderCall and renderResult draw the tool in the interactive mode
+	// (nil when the definition has none).
+	renderCall, renderResult goja.Callable
 }
 
 var toolName = regexp.MustCompile(`^[a-zA-Z][a-zA-Z0-9_-]{0,63}$`)
@@ -45,6 +48,8 @@ func (r *Runtime) newTool(rt *goja.Runtime, x *ext, o *goja.Object) (*jsTool, er
 		return nil, fmt.Errorf("the tool %s has no execute function", t.def.Name)
 	}
 	t.execute = fn
+	t.renderCall, _ = goja.AssertFunction(o.Get("renderCall"))
+	t.renderResult, _ = goja.AssertFunction(o.Get("renderResult"))
 	schemaJSON, _ := goja.AssertFunction(rt.Get("__gopiSchemaJSON"))
 	params := o.Get("parameters")
 	s := &tool.Schema{Type: "object"}

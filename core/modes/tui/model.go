@@ -101,7 +101,7 @@ type model struct {
 
 func newModel(ctx context.Context, s *agentsession.Session, opts Options) *model {
 	th := newTheme(true, opts.NoColor)
-	m := &model{ctx: ctx, s: s, opts: opts, th: th, r: &renderer{th: th, width: 80, custom: customRenderer(ctx, opts)}, width: 80, height: 24,
+	m := &model{ctx: ctx, s: s, opts: opts, th: th, r: &renderer{th: th, width: 80, custom: customRenderer(ctx, opts), tools: opts.ToolRenderers, ctx: ctx}, width: 80, height: 24,
 		ed: newEditor(th), tools: map[string]*liveTool{}, calls: map[string]*ai.ToolCall{}, pending: opts.Messages,
 		extStatus: map[string]string{}, widgets: map[string][]string{}}
 	if opts.Record != nil {
@@ -152,7 +152,7 @@ func (m *model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		dark := msg.IsDark()
 		if (m.th.name == "dark") != dark {
 			m.th = newTheme(dark, m.opts.NoColor)
-			m.r = &renderer{th: m.th, width: m.width, custom: m.r.custom}
+			m.r = &renderer{th: m.th, width: m.width, custom: m.r.custom, tools: m.r.tools, ctx: m.r.ctx}
 			m.ed.restyle(m.th)
 		}
 		return m, nil

@@ -2,6 +2,7 @@ package tui
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"strings"
 
@@ -28,6 +29,9 @@ type renderer struct {
 	// custom draws a custom message with an extension's renderer; ok is
 	// false when there is none or it failed.
 	custom func(m *message.Custom, expanded bool, width int) (text string, ok bool)
+	// tools draw extension tools' cards (Options.ToolRenderers).
+	tools map[string]ToolRenderer
+	ctx   context.Context
 }
 
 // markdown renders Markdown text for the transcript (markdown.go).
@@ -118,6 +122,9 @@ func (r *renderer) card(call *ai.ToolCall, content []ai.Content, details any, is
 		icon = r.th.err.Render("✗")
 	}
 	head := icon + " " + r.th.accent.Render(ansi.Truncate(clean(session.DescribeToolCall(call)), max(10, r.width-3), "…"))
+	if drawn, ok := r.toolCard(call, content, details, isError); ok {
+		return drawnCard(icon, head, drawn, r)
+	}
 	text := strings.TrimRight(clean(resultText(content)), "\n")
 	var body []string
 	switch {
@@ -354,4 +361,53 @@ func customRenderer(ctx context.Context, opts Options) func(*message.Custom, boo
 		text, err := render(ctx, m, expanded, width)
 		return text, err == nil
 	}
+}
+
+// drawnTool is what an extension's renderers drew for a card.
+type drawnTool struct {
+	call, result string // "" when not drawn
+}
+
+// toolCard asks the tool's extension renderers for its card; ok is false
+// when the tool has none or they all failed.
+func (r *renderer) toolCard(call *ai.ToolCall, content []ai.Content, details any, isError bool) (drawnTool, bool) {
+	tr, found := r.tools[call.Name]
+	if !found {
+		return drawnTool{}, false
+	}
+	ctx := r.ctx
+	if ctx == nil {
+		ctx = context.Background()
+	}
+	args, _ := json.Marshal(call.Arguments)
+	var d drawnTool
+	if tr.Call != nil {
+		if text, err := tr.Call(ctx, args, r.width-3); err == nil {
+			d.call = text
+		}
+	}
+	if tr.Result != nil {
+		res, _ := json.Marshal(map[string]any{"content": content, "details": details, "isError": isError})
+		if text, err := tr.Result(ctx, res, args, false, false, r.width-3); err == nil {
+			d.result = text
+		}
+	}
+	return d, d.call != "" || d.result != ""
+}
+
+// drawnCard lays out a card from an extension's drawing: the call line
+// replaces the usual description, the result lines the body.
+func drawnCard(icon, head string, d drawnTool, r *renderer) string {
+	if d.call != "" {
+		first, _, _ := strings.Cut(clean(d.call), "\n")
+		head = icon + " " + r.th.accent.Render(ansi.Truncate(first, max(10, r.width-3), "…"))
+	}
+	if d.result == "" {
+		return head
+	}
+	var body []string
+	for _, l := range strings.Split(strings.TrimRight(clean(d.result), "\n"), "\n") {
+		body = append(body, "  "+l)
+	}
+	return head + "\n" + strings.Join(body, "\n")
 }

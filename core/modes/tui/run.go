@@ -2,6 +2,7 @@ package tui
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"io"
 	"time"
@@ -40,6 +41,17 @@ type Options struct {
 	// shown under the message's label (an error falls back to the
 	// message's own text).
 	Renderers map[string]func(ctx context.Context, m *message.Custom, expanded bool, width int) (string, error)
+	// ToolRenderers draw extension and custom tools' cards by tool name
+	// (an error falls back to the usual card).
+	ToolRenderers map[string]ToolRenderer
+}
+
+// ToolRenderer draws one tool's card: Call the line naming the call (from
+// its JSON arguments), Result the body (from {content, details, isError}
+// as JSON). Either may be nil.
+type ToolRenderer struct {
+	Call   func(ctx context.Context, args json.RawMessage, width int) (string, error)
+	Result func(ctx context.Context, result, args json.RawMessage, expanded, partial bool, width int) (string, error)
 }
 
 // ExtShortcut is a key binding an extension provides.

@@ -2,6 +2,7 @@ package tui
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"strings"
 	"testing"
@@ -9,6 +10,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/gopi-agent/gopi/core/agentsession"
+	"github.com/gopi-agent/gopi/core/ai"
 	"github.com/gopi-agent/gopi/core/message"
 	"github.com/gopi-agent/gopi/internal/mockllm"
 )
@@ -57,4 +59,28 @@ func TestExtensionMessageRenderer(t *testing.T) {
 		out := r.transcript()
 		return strings.Contains(out, "drawn by the extension: body of status") && strings.Contains(out, "body of broken")
 	})
+}
+
+// A tool with extension renderers gets its card drawn by them; a renderer
+// that fails leaves the usual card.
+func TestToolCardRenderers(t *testing.T) {
+	r := &renderer{th: newTheme(true, true), width: 80, tools: map[string]ToolRenderer{
+		"deploy": {
+			Call: func(_ context.Context, args json.RawMessage, _ int) (string, error) { return "deploy to the moon", nil },
+			Result: func(_ context.Context, res, _ json.RawMessage, _, _ bool, _ int) (string, error) {
+				return "shipped\nall green", nil
+			},
+		},
+		"broken": {Result: func(context.Context, json.RawMessage, json.RawMessage, bool, bool, int) (string, error) {
+			return "", errors.New("no")
+		}},
+	}}
+	card := r.card(&ai.ToolCall{Name: "deploy", Arguments: map[string]any{"env": "x"}}, []ai.Content{&ai.TextContent{Text: "raw output"}}, nil, false)
+	if !strings.Contains(card, "deploy to the moon") || !strings.Contains(card, "  shipped\n  all green") || strings.Contains(card, "raw output") {
+		t.Errorf("drawn card:\n%s", card)
+	}
+	card = r.card(&ai.ToolCall{Name: "broken"}, []ai.Content{&ai.TextContent{Text: "raw output"}}, nil, false)
+	if !strings.Contains(card, "raw output") {
+		t.Errorf("fallback card:\n%s", card)
+	}
 }
