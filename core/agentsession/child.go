@@ -76,6 +76,8 @@ func (s *Session) NewChild(ctx context.Context, o ChildOptions) (*Session, error
 		Stream:             s.opts.Stream,
 		position:           &pos,
 		artifacts:          o.Artifacts,
+		sharedMCP:          s.mcp,
+		NoMCP:              s.mcp == nil,
 	})
 	if err != nil {
 		store.Close()

@@ -15,6 +15,7 @@ import (
 	"github.com/gopi-agent/gopi/core/ai"
 	"github.com/gopi-agent/gopi/core/ai/models"
 	"github.com/gopi-agent/gopi/core/config"
+	"github.com/gopi-agent/gopi/core/mcp"
 	"github.com/gopi-agent/gopi/core/message"
 	"github.com/gopi-agent/gopi/core/prompt"
 	"github.com/gopi-agent/gopi/core/session"
@@ -72,6 +73,10 @@ type Options struct {
 	// beginning of New.
 	GitStatus *prompt.StatusProbe
 
+	// NoMCP leaves the MCP servers of the configuration (mcp.json files)
+	// off (--no-mcp; omp's enableMCP: false).
+	NoMCP bool
+
 	// Hooks are the agent loop's extension points.
 	Hooks []*agent.Hooks
 	// NoTitle turns off automatic session titles (also PI_NO_TITLE).
@@ -92,6 +97,9 @@ type Options struct {
 	// artifacts replaces the store's artifacts for a child session, which
 	// shares its parent's.
 	artifacts *tool.ArtifactStore
+	// sharedMCP is the parent's MCP manager a child session uses (it
+	// does not close it).
+	sharedMCP *mcp.Manager
 }
 
 // Session is a running conversation. Its methods are safe for concurrent
@@ -106,6 +114,8 @@ type Session struct {
 	agent      *agent.Agent
 	fallback   string         // why the session's own model could not be restored, if it could not
 	promptInfo *prompt.Prompt // the built system prompt with its environment facts and context files
+	mcp        *mcp.Manager   // MCP servers; nil with NoMCP
+	ownsMCP    bool           // mcp was started by this session (a child shares its parent's)
 
 	mu             sync.Mutex
 	store          *session.Manager
@@ -191,6 +201,7 @@ func New(ctx context.Context, opts Options) (*Session, error) {
 			return
 		}
 		s.bgCancel()
+		s.closeMCP()
 		s.mu.Lock()
 		lock := s.runLock
 		s.runLock = nil
@@ -221,6 +232,7 @@ func New(ctx context.Context, opts Options) (*Session, error) {
 	s.toolEnv = s.newToolEnv(store)
 	s.restoreTodos(store)
 	task.Bind(s.toolEnv, taskHost{s})
+	s.startMCP(ctx)
 	tools, err := s.buildTools(s.toolEnv)
 	if err != nil {
 		return nil, err
@@ -370,6 +382,14 @@ func (s *Session) buildTools(env *tool.Env) ([]tool.Tool, error) {
 		seen[name] = true
 		out = append(out, t)
 	}
+	// MCP tools come last; their mcp__ prefix keeps them apart, and one
+	// that still collides is left out rather than failing the session.
+	for _, t := range s.mcpTools() {
+		if name := t.Definition().Name; !seen[name] {
+			seen[name] = true
+			out = append(out, t)
+		}
+	}
 	return out, nil
 }
 
@@ -461,6 +481,7 @@ func (s *Session) Close() error {
 	// Background jobs and the shell end before the rest: a job's last
 	// delivery cannot start a run any more (the session is closed).
 	_ = s.toolEnv.Close()
+	s.closeMCP()
 	s.waitBackground(s.titleWait)
 	s.flushPendingBash()
 	for _, fn := range onClose {

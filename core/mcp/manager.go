@@ -54,6 +54,29 @@ type Options struct {
 	HTTPClient *http.Client
 	// Version is the client version sent to servers ("" = "dev").
 	Version string
+	// ConfigErrors are the configuration problems found while reading the
+	// servers (config.MCPConfig.Errors), reported by Status.
+	ConfigErrors []error
+	// Disabled are the names turned off by disabledServers, reported by
+	// Status.
+	Disabled []string
+}
+
+// Status is everything /mcp shows: the servers and the configuration
+// problems.
+type Status struct {
+	Servers  []ServerInfo `json:"servers"`            // every configured server, in priority order
+	Errors   []string     `json:"errors,omitempty"`   // invalid entries and unreadable files
+	Disabled []string     `json:"disabled,omitempty"` // names turned off by disabledServers
+}
+
+// Status returns the servers with the configuration problems.
+func (m *Manager) Status() Status {
+	st := Status{Servers: m.Servers(), Disabled: m.opts.Disabled}
+	for _, e := range m.opts.ConfigErrors {
+		st.Errors = append(st.Errors, e.Error())
+	}
+	return st
 }
 
 // ServerInfo describes one server for front ends (/mcp) and RPC.

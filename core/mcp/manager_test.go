@@ -11,23 +11,24 @@ import (
 	"time"
 
 	"github.com/gopi-agent/gopi/core/config"
-	"github.com/gopi-agent/gopi/core/mcp/internal/fakeserver"
+	"github.com/gopi-agent/gopi/internal/mcptest"
 	"github.com/gopi-agent/gopi/core/tool"
 )
 
 func TestMain(m *testing.M) {
-	fakeserver.Main() // the test binary doubles as the fake MCP server
+	mcptest.Main() // the test binary doubles as the fake MCP server
 	os.Exit(m.Run())
 }
 
 // fake returns a stdio server entry that runs this test binary as the
 // fake MCP server in mode.
 func fake(name, mode string, env ...string) *config.MCPServer {
-	e := map[string]string{fakeserver.EnvMode: mode}
+	e := map[string]string{mcptest.EnvMode: mode}
 	for i := 0; i+1 < len(env); i += 2 {
 		e[env[i]] = env[i+1]
 	}
-	return &config.MCPServer{Name: name, Type: config.MCPStdio, Command: os.Args[0], Args: []string{"-test.run=^$"}, Env: e, Source: "test"}
+	cmd, args := mcptest.FakeServer()
+	return &config.MCPServer{Name: name, Type: config.MCPStdio, Command: cmd, Args: args, Env: e, Source: "test"}
 }
 
 // start builds and starts a manager; it is closed when the test ends.
@@ -173,7 +174,7 @@ func TestAbortedCallIsAnAbort(t *testing.T) {
 
 func TestCloseLeavesNoProcesses(t *testing.T) {
 	pidFile := filepath.Join(t.TempDir(), "pid")
-	m := New(Options{Environ: os.Environ(), Servers: []*config.MCPServer{fake("parent", "grandchild", fakeserver.EnvPIDFile, pidFile)}})
+	m := New(Options{Environ: os.Environ(), Servers: []*config.MCPServer{fake("parent", "grandchild", mcptest.EnvPIDFile, pidFile)}})
 	m.Start(context.Background())
 	if s := m.Servers()[0]; s.State != StateConnected {
 		t.Fatalf("server = %+v", s)
@@ -227,5 +228,30 @@ func TestToolName(t *testing.T) {
 		if got := ToolName(in[0], in[1]); got != want {
 			t.Errorf("ToolName(%q, %q) = %q; want %q", in[0], in[1], got, want)
 		}
+	}
+}
+
+func TestRealServerEverything(t *testing.T) {
+	cmd, args := mcptest.Everything(t)
+	m := start(t, Options{Servers: []*config.MCPServer{{Name: "everything", Type: config.MCPStdio, Command: cmd, Args: args}}})
+	if s := m.Servers()[0]; s.State != StateConnected {
+		t.Fatalf("server = %+v", s)
+	}
+	res := call(t, findTool(t, m, "mcp__everything__echo"), `{"message":"from gopi"}`)
+	if res.IsError || !strings.Contains(res.FirstText(), "from gopi") {
+		t.Errorf("echo = %+v", res.FirstText())
+	}
+	res = call(t, findTool(t, m, "mcp__everything__get-sum"), `{"a":2,"b":40}`)
+	if res.IsError || !strings.Contains(res.FirstText(), "42") {
+		t.Errorf("get-sum = %+v", res.FirstText())
+	}
+	list, err := m.ReadURI(context.Background(), "mcp://everything")
+	if err != nil || !strings.Contains(list.Content, "mcp://everything/") {
+		t.Fatalf("resources = %+v, %v", list, err)
+	}
+	first := strings.Fields(strings.SplitN(list.Content, "\n", 2)[0])[0]
+	c, err := m.ReadURI(context.Background(), first)
+	if err != nil || c.Content == "" {
+		t.Errorf("read %s = %+v, %v", first, c, err)
 	}
 }

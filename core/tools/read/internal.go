@@ -24,7 +24,15 @@ func isInternalURL(target string) bool {
 // readInternal pages an internal resource in memory. Internal resources
 // are immutable, so they never carry edit anchors and are not recorded in
 // the read cache.
-func (t *Tool) readInternal(_ context.Context, target string) (*tool.Result, error) {
+func (t *Tool) readInternal(ctx context.Context, target string) (*tool.Result, error) {
+	if r, ok := t.env.SchemeReader(stripSelector(target)); ok {
+		// A scheme the session serves itself (mcp://).
+		ref, sel, err := SplitSelector(target)
+		if err != nil {
+			return nil, &tool.Error{Msg: err.Error(), Err: err}
+		}
+		return t.readFrom(ctx, r, ref, sel)
+	}
 	agent := strings.HasPrefix(target, tool.AgentScheme)
 	if !agent && !strings.HasPrefix(target, tool.ArtifactScheme) {
 		scheme, _, _ := strings.Cut(target, "://")

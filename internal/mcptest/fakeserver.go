@@ -1,9 +1,15 @@
-// Package fakeserver is a small MCP server for tests: it speaks MCP over
-// stdio through the Go SDK and can be told to misbehave (hang, crash,
-// write garbage) so the client's failure handling can be tested without
-// network or npm. Tests re-execute their own binary with EnvMode set and
-// call Main from TestMain.
-package fakeserver
+// Package mcptest helps test gopi's MCP client: a small fake MCP server
+// that can be told to misbehave, and the way to a real one from npm.
+//
+// The fake server speaks MCP over stdio through the Go SDK and can hang,
+// crash or write garbage, so failure handling is tested without network
+// or npm. Tests re-execute their own binary with EnvMode set and call
+// Main from TestMain (FakeServer builds that command).
+//
+// The real server is @modelcontextprotocol/server-everything, which
+// scripts/setup.sh installs with npm into a cache directory
+// (Everything finds it).
+package mcptest
 
 import (
 	"context"
@@ -22,8 +28,19 @@ const (
 	EnvPIDFile = "GOPI_FAKE_MCP_PIDFILE" // grandchild mode: where the grandchild's pid is written
 )
 
+// FakeServer returns the command and arguments that run the test binary
+// as the fake server; its environment must hold EnvMode (see Main for the
+// modes).
+func FakeServer() (command string, args []string) {
+	return os.Args[0], []string{"-test.run=^$"}
+}
+
 // Main runs the fake server when EnvMode is set and exits; it returns at
-// once otherwise (the test binary then runs its tests).
+// once otherwise (the test binary then runs its tests). Modes: serve (tools
+// echo, fail, hang, crash and garbage, and the resource fake://greeting),
+// hang (never answers the handshake), crash (exits at once with a message
+// on stderr), garbage (writes text that is not JSON-RPC), grandchild
+// (serve, after starting a "sleep 300" whose pid goes to EnvPIDFile).
 func Main() {
 	mode := os.Getenv(EnvMode)
 	if mode == "" {
