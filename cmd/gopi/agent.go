@@ -33,6 +33,7 @@ type agentFlags struct {
 	systemPrompt, appendSystemPrompt          string
 	mode                                      string
 	print, cont, noSession, noTools, noTitle  bool
+	noMCP                                     bool
 	resume, fork, sessionDir                  string
 	resumeGiven, listModelsGiven              bool
 	listModels                                string
@@ -74,6 +75,7 @@ func newAgentFlagSet(f *agentFlags) *pflag.FlagSet {
 	fs.StringVar(&f.thinking, "thinking", "", "thinking level: off, minimal, low, medium, high, xhigh")
 	fs.StringArrayVar(&f.hooks, "hook", nil, "load a hook file (loaded as an extension)")
 	fs.StringArrayVarP(&f.hooks, "extension", "e", nil, "load an extension (a .ts/.js file or a directory); repeatable")
+	fs.BoolVar(&f.noMCP, "no-mcp", false, "do not start the MCP servers of mcp.json files")
 	fs.BoolVar(&f.noExtensions, "no-extensions", false, "do not load extensions (neither discovered nor given with -e)")
 	fs.BoolVar(&f.noSkills, "no-skills", false, "accepted for compatibility (gopi loads no skills yet)")
 	fs.StringVar(&f.skills, "skills", "", "accepted for compatibility (gopi loads no skills yet)")
@@ -450,6 +452,7 @@ func (f *agentFlags) sessionOptions(env *cliEnv, cfg *config.Config, reg *models
 		SystemPrompt:       f.systemPrompt,
 		AppendSystemPrompt: f.appendSystemPrompt,
 		NoTitle:            f.noTitle,
+		NoMCP:              f.noMCP,
 	}
 	if f.thinking != "" {
 		opts.Thinking = ai.ThinkingLevel(f.thinking)
@@ -884,6 +887,9 @@ func (f *agentFlags) openSession(ctx context.Context, env *cliEnv, cfg *config.C
 	}
 	if msg := s.ModelFallbackMessage(); msg != "" {
 		fmt.Fprintf(env.stderr, "gopi: %s\n", msg)
+	}
+	for _, w := range s.MCPStatus().Problems() {
+		fmt.Fprintf(env.stderr, "gopi: warning: %s\n", w)
 	}
 	attach(s)
 	return s, true

@@ -70,6 +70,18 @@ type Status struct {
 	Disabled []string     `json:"disabled,omitempty"` // names turned off by disabledServers
 }
 
+// Problems lists what went wrong, one line each: the configuration
+// problems, then every server that failed.
+func (st Status) Problems() []string {
+	out := append([]string(nil), st.Errors...)
+	for _, s := range st.Servers {
+		if s.State == StateFailed {
+			out = append(out, s.Error)
+		}
+	}
+	return out
+}
+
 // Status returns the servers with the configuration problems.
 func (m *Manager) Status() Status {
 	st := Status{Servers: m.Servers(), Disabled: m.opts.Disabled}

@@ -11,8 +11,8 @@ import (
 	"time"
 
 	"github.com/gopi-agent/gopi/core/config"
-	"github.com/gopi-agent/gopi/internal/mcptest"
 	"github.com/gopi-agent/gopi/core/tool"
+	"github.com/gopi-agent/gopi/internal/mcptest"
 )
 
 func TestMain(m *testing.M) {
