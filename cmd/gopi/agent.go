@@ -888,7 +888,7 @@ func (f *agentFlags) openSession(ctx context.Context, env *cliEnv, cfg *config.C
 	if msg := s.ModelFallbackMessage(); msg != "" {
 		fmt.Fprintf(env.stderr, "gopi: %s\n", msg)
 	}
-	for _, w := range s.MCPStatus().Problems() {
+	for _, w := range append(s.SecretsProblems(), s.MCPStatus().Problems()...) {
 		fmt.Fprintf(env.stderr, "gopi: warning: %s\n", w)
 	}
 	attach(s)

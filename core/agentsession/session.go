@@ -18,6 +18,7 @@ import (
 	"github.com/gopi-agent/gopi/core/mcp"
 	"github.com/gopi-agent/gopi/core/message"
 	"github.com/gopi-agent/gopi/core/prompt"
+	"github.com/gopi-agent/gopi/core/secrets"
 	"github.com/gopi-agent/gopi/core/session"
 	"github.com/gopi-agent/gopi/core/tool"
 	"github.com/gopi-agent/gopi/core/tools/job"
@@ -105,17 +106,19 @@ type Options struct {
 // Session is a running conversation. Its methods are safe for concurrent
 // use.
 type Session struct {
-	cfg        *config.Config
-	reg        *models.Registry
-	opts       Options
-	client     *http.Client
-	toolEnv    *tool.Env
-	position   task.Position // place in the task tree
-	agent      *agent.Agent
-	fallback   string         // why the session's own model could not be restored, if it could not
-	promptInfo *prompt.Prompt // the built system prompt with its environment facts and context files
-	mcp        *mcp.Manager   // MCP servers; nil with NoMCP
-	ownsMCP    bool           // mcp was started by this session (a child shares its parent's)
+	cfg            *config.Config
+	reg            *models.Registry
+	opts           Options
+	client         *http.Client
+	toolEnv        *tool.Env
+	position       task.Position // place in the task tree
+	agent          *agent.Agent
+	fallback       string              // why the session's own model could not be restored, if it could not
+	promptInfo     *prompt.Prompt      // the built system prompt with its environment facts and context files
+	mcp            *mcp.Manager        // MCP servers; nil with NoMCP
+	ownsMCP        bool                // mcp was started by this session (a child shares its parent's)
+	secrets        *secrets.Obfuscator // secrets.enabled: hides secrets from providers; nil when off
+	secretProblems []string            // unusable secrets.yml entries
 
 	mu             sync.Mutex
 	store          *session.Manager
@@ -177,6 +180,7 @@ func New(ctx context.Context, opts Options) (*Session, error) {
 		s.client = defaultHTTPClient()
 	}
 	s.bgCtx, s.bgCancel = context.WithCancel(context.Background())
+	s.loadSecrets()
 
 	store := opts.Store
 	if store == nil {
@@ -263,6 +267,7 @@ func New(ctx context.Context, opts Options) (*Session, error) {
 		Retry:          agent.RetryOptions{Enabled: retry.Enabled, Policy: ai.RetryPolicy{MaxAttempts: retry.MaxRetries, BaseDelay: retry.BaseDelay}},
 		Hooks:          opts.Hooks,
 		Artifacts:      s.toolEnv.Artifacts,
+		RestoreArgs:    s.restoreArgs(),
 	})
 	s.unsub = s.agent.Subscribe(s.onAgentEvent)
 	resolve.For(s.toolEnv).OnPush = s.onPreviewQueued
@@ -406,9 +411,9 @@ func contains(list []string, s string) bool {
 // registry (which adds credentials) with the session's HTTP client.
 func (s *Session) streamFunc() agent.StreamFunc {
 	if s.opts.Stream != nil {
-		return s.opts.Stream
+		return s.hideSecrets(s.opts.Stream)
 	}
-	return func(ctx context.Context, req *ai.Request) *ai.Stream { return s.reg.Stream(ctx, req, s.client) }
+	return s.hideSecrets(func(ctx context.Context, req *ai.Request) *ai.Stream { return s.reg.Stream(ctx, req, s.client) })
 }
 
 // prepareRequest applies per-request settings.
