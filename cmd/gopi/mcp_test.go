@@ -1,14 +1,17 @@
 package main
 
 import (
+	"context"
 	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/gopi-agent/gopi/internal/mcptest"
 	"github.com/gopi-agent/gopi/internal/mockllm"
+	"github.com/gopi-agent/gopi/sdk/rpcclient"
 )
 
 // writeMCPConfig writes the project's .gopi/mcp.json.
@@ -79,5 +82,41 @@ func TestMCPToolThroughModel(t *testing.T) {
 	}
 	if strings.Contains(string(r2.srv.Requests()[0].Body), "mcp__everything") {
 		t.Error("--no-mcp still offered MCP tools")
+	}
+}
+
+// TestRPCGetMCPServers: get_mcp_servers reports each server's state and
+// tools, a failed server with its reason and the configuration problems.
+func TestRPCGetMCPServers(t *testing.T) {
+	fake, fakeArgs := mcptest.FakeServer()
+	r := newAgentRig(t)
+	r.writeMCPConfig(map[string]any{
+		"good":   map[string]any{"command": fake, "args": fakeArgs, "env": map[string]string{mcptest.EnvMode: "serve"}},
+		"broken": map[string]any{"command": fake, "args": fakeArgs, "env": map[string]string{mcptest.EnvMode: "crash"}},
+		"both":   map[string]any{"command": "x", "url": "https://x"},
+	})
+	rr := startRPC(t, r)
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	st, err := rr.c.MCPServers(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	byName := map[string]rpcclient.MCPServer{}
+	for _, s := range st.Servers {
+		byName[s.Name] = s
+	}
+	if g := byName["good"]; g.State != "connected" || len(g.Tools) != 5 || g.Tools[1] != "mcp__good__echo" || !g.Resources {
+		t.Errorf("good = %+v", g)
+	}
+	if b := byName["broken"]; b.State != "failed" || !strings.Contains(b.Error, "missing API key") {
+		t.Errorf("broken = %+v", b)
+	}
+	if len(st.Errors) != 1 || !strings.Contains(st.Errors[0], `Server "both": both "command" and "url" are set`) {
+		t.Errorf("errors = %v", st.Errors)
+	}
+	rr.stdin.Close()
+	if code := <-rr.exit; code != 0 {
+		t.Fatal(code)
 	}
 }
