@@ -353,7 +353,7 @@ func (s *server) shutdown() {
 // dial opens the transport and performs the MCP handshake.
 func (s *server) dial(ctx context.Context) (*sdk.ClientSession, *process, error) {
 	var t sdk.Transport
-	var proc *process
+	proc := &process{}
 	switch s.cfg.Type {
 	case config.MCPHTTP, config.MCPSSE:
 		client := s.m.opts.HTTPClient
@@ -370,6 +370,12 @@ func (s *server) dial(ctx context.Context) (*sdk.ClientSession, *process, error)
 		proc = s.command(ctx)
 		t = &sdk.CommandTransport{Command: proc.cmd, TerminateDuration: 2 * time.Second}
 	}
+	// The transport's streams (an SSE GET) live as long as the connection,
+	// not as long as the handshake: they get a context of their own, ended
+	// by proc.kill.
+	life, cancel := context.WithCancel(context.WithoutCancel(ctx))
+	proc.cancel = cancel
+	t = &lifeTransport{Transport: t, life: life, cancel: cancel}
 	cs, err := s.m.client.Connect(ctx, t, nil)
 	if err != nil {
 		proc.kill()
@@ -495,6 +501,21 @@ func (s *server) drop(cs *sdk.ClientSession, what string, cause error) error {
 	}
 	s.mu.Unlock()
 	return err
+}
+
+// lifeTransport connects its transport with a context that outlives the
+// handshake; while connecting, the end of the handshake's context ends it
+// too (a server that never answers the SSE GET).
+type lifeTransport struct {
+	sdk.Transport
+	life   context.Context
+	cancel context.CancelFunc
+}
+
+func (t *lifeTransport) Connect(ctx context.Context) (sdk.Connection, error) {
+	stop := context.AfterFunc(ctx, t.cancel)
+	defer stop()
+	return t.Transport.Connect(t.life)
 }
 
 // headerTransport adds fixed headers to every request.

@@ -3,12 +3,17 @@ package mcp
 import (
 	"context"
 	"errors"
+	"net/http"
+	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
+	"sync"
 	"testing"
 	"time"
+
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/gopi-agent/gopi/core/config"
 	"github.com/gopi-agent/gopi/core/tool"
@@ -254,4 +259,62 @@ func TestRealServerEverything(t *testing.T) {
 	if err != nil || c.Content == "" {
 		t.Errorf("read %s = %+v, %v", first, c, err)
 	}
+}
+
+// HTTP and SSE servers: headers are resolved (a "!command" value runs)
+// and sent with every request.
+func TestHTTPAndSSEServers(t *testing.T) {
+	srv := mcptest.NewServer()
+	var mu sync.Mutex
+	seen := map[string]string{}
+	record := func(h http.Handler) http.Handler {
+		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			mu.Lock()
+			seen[r.URL.Path] = r.Header.Get("X-Token")
+			mu.Unlock()
+			h.ServeHTTP(w, r)
+		})
+	}
+	mux := http.NewServeMux()
+	mux.Handle("/mcp", record(sdk.NewStreamableHTTPHandler(func(*http.Request) *sdk.Server { return srv }, nil)))
+	mux.Handle("/sse", record(sdk.NewSSEHandler(func(*http.Request) *sdk.Server { return srv }, nil)))
+	// An SSE endpoint that never sends its endpoint event.
+	mux.HandleFunc("/silent", func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/event-stream")
+		w.WriteHeader(http.StatusOK)
+		w.(http.Flusher).Flush()
+		<-r.Context().Done()
+	})
+	hs := httptest.NewServer(mux)
+	t.Cleanup(hs.Close) // after the manager's Close (cleanups run last first)
+	f := newConfigFixture(t)
+	m := start(t, Options{Resolve: f.ResolveMCPValue, ConnectTimeout: 3 * time.Second, Servers: []*config.MCPServer{
+		{Name: "web", Type: config.MCPHTTP, URL: hs.URL + "/mcp", Headers: map[string]string{"X-Token": "!echo x"}},
+		{Name: "old", Type: config.MCPSSE, URL: hs.URL + "/sse", Headers: map[string]string{"X-Token": "literal"}},
+		{Name: "silent", Type: config.MCPSSE, URL: hs.URL + "/silent"},
+	}})
+	if s := m.Servers()[2]; s.State != StateFailed || !strings.Contains(s.Error, `MCP server "silent" cannot start: did not finish starting within 3s`) {
+		t.Errorf("silent = %+v", s)
+	}
+	for _, name := range []string{"mcp__web__echo", "mcp__old__echo"} {
+		if res := call(t, findTool(t, m, name), `{"text":"over http"}`); res.IsError || res.FirstText() != "echo: over http" {
+			t.Errorf("%s = %q", name, res.FirstText())
+		}
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	if seen["/mcp"] != "x" || seen["/sse"] != "literal" {
+		t.Errorf("headers seen = %v", seen)
+	}
+}
+
+// newConfigFixture loads a configuration with an empty home and project.
+func newConfigFixture(t *testing.T) *config.Config {
+	t.Helper()
+	dir := t.TempDir()
+	c, err := config.Load(config.LoadOptions{Cwd: dir, Home: dir, Environ: []string{"HOME=" + dir, "PATH=" + os.Getenv("PATH")}, NoFiles: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return c
 }

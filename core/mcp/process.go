@@ -1,6 +1,7 @@
 package mcp
 
 import (
+	"context"
 	"os/exec"
 	"strings"
 	"sync"
@@ -11,11 +12,14 @@ import (
 // stderrKeep is how much of a server's stderr is kept for error messages.
 const stderrKeep = 2048
 
-// process is a stdio server's child process: its command, its stderr
-// tail, and the group kill that ends whatever it started.
+// process is what one connection holds beyond the SDK's session: for a
+// stdio server its child process (command, stderr tail, the group kill
+// that ends whatever it started), and for every transport the context
+// its long-lived streams run under.
 type process struct {
-	cmd    *exec.Cmd
-	stderr *tailBuffer
+	cmd    *exec.Cmd          // stdio: the child; nil for http and sse
+	stderr *tailBuffer        // stdio: the end of its stderr
+	cancel context.CancelFunc // ends the connection's streams; nil until set
 	once   sync.Once
 }
 
@@ -30,18 +34,26 @@ func newProcess(cmd *exec.Cmd) *process {
 	return p
 }
 
-// kill ends the process group once the child was started. Safe on nil.
+// kill ends the connection's streams and, once the child was started,
+// its process group. Safe on nil.
 func (p *process) kill() {
-	if p == nil || p.cmd.Process == nil {
+	if p == nil {
 		return
 	}
-	p.once.Do(func() { killGroup(p.cmd) })
+	p.once.Do(func() {
+		if p.cancel != nil {
+			p.cancel()
+		}
+		if p.cmd != nil && p.cmd.Process != nil {
+			killGroup(p.cmd)
+		}
+	})
 }
 
 // stderrTail returns the last line(s) the server wrote to stderr, on one
 // line. Safe on nil.
 func (p *process) stderrTail() string {
-	if p == nil {
+	if p == nil || p.stderr == nil {
 		return ""
 	}
 	return p.stderr.tail()

@@ -74,6 +74,16 @@ func run(mode string) int {
 			return 1
 		}
 	}
+	if err := NewServer().Run(context.Background(), &sdk.StdioTransport{}); err != nil {
+		fmt.Fprintln(os.Stderr, "fake server:", err)
+		return 1
+	}
+	return 0
+}
+
+// NewServer returns the fake server (its tools and resource, see Main),
+// for any transport: tests serve it over HTTP with the SDK's handlers.
+func NewServer() *sdk.Server {
 	s := sdk.NewServer(&sdk.Implementation{Name: "fake", Version: "1.0"}, nil)
 	type echoIn struct {
 		Text string `json:"text" jsonschema:"the text to echo"`
@@ -102,9 +112,5 @@ func run(mode string) int {
 	s.AddResource(&sdk.Resource{URI: "fake://greeting", Name: "greeting", MIMEType: "text/plain"}, func(_ context.Context, req *sdk.ReadResourceRequest) (*sdk.ReadResourceResult, error) {
 		return &sdk.ReadResourceResult{Contents: []*sdk.ResourceContents{{URI: req.Params.URI, MIMEType: "text/plain", Text: "hello from the fake server"}}}, nil
 	})
-	if err := s.Run(context.Background(), &sdk.StdioTransport{}); err != nil {
-		fmt.Fprintln(os.Stderr, "fake server:", err)
-		return 1
-	}
-	return 0
+	return s
 }
