@@ -30,6 +30,9 @@ met() { awk -v v="$1" -v t="$2" 'BEGIN {print (v != "-" && v <= t) ? "met" : "mi
 	echo "Each figure is the whole call as the agent loop makes it, server time included; most of it is"
 	echo "the two pipe hops and goroutine wake-ups, so it grows with the machine's load. The machine is"
 	echo "shared: load average when measured was $(cut -d' ' -f1-3 /proc/loadavg)."
+	if awk '{exit !($1 > 6)}' /proc/loadavg; then
+		echo "These numbers are from a loaded machine (load above 6 on 2 CPUs): rerun when it is quiet."
+	fi
 	echo
 	echo "- Command: \`bench/mcp.sh\` (BENCH_GO_RUNS=$RUNS): \`go test ./core/mcp -run '^\$' -bench ToolCall -benchtime 2000x -count $RUNS\`"
 	echo "- Date: $(date -u)"
