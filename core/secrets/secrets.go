@@ -21,7 +21,8 @@
 // request it is in: system prompt, user text, tool results, tool
 // descriptions. Strings are rewritten inside the decoded JSON, never in
 // the raw text, so JSON escapes cannot hide a secret or be broken by a
-// replacement.
+// replacement; inline image bytes (base64 data beside a MIME type, data:
+// URLs) are skipped so a pattern cannot corrupt an image.
 package secrets
 
 import (
@@ -257,7 +258,12 @@ func (o *Obfuscator) ObfuscateJSON(doc []byte) []byte {
 	if err := dec.Decode(&v); err != nil {
 		return []byte(o.Obfuscate(string(doc)))
 	}
-	out, changed := walk(v, o.Obfuscate)
+	out, changed := walk(v, func(s string) string {
+		if isInlineData(s) {
+			return s
+		}
+		return o.Obfuscate(s)
+	})
 	if !changed {
 		return doc
 	}
@@ -279,8 +285,12 @@ func walk(v any, fn func(string) string) (any, bool) {
 		return y, y != x
 	case map[string]any:
 		var out map[string]any
+		binary := isBinaryBlock(x)
 		for k, e := range x {
 			nk := fn(k)
+			if binary && k == "data" {
+				continue // image bytes: a pattern could match inside them and break the image
+			}
 			ne, changed := walk(e, fn)
 			if !changed && nk == k {
 				continue
@@ -318,4 +328,30 @@ func walk(v any, fn func(string) string) (any, bool) {
 		return out, true
 	}
 	return v, false
+}
+
+// isBinaryBlock reports whether a JSON object is an inline image or file
+// block (base64 data beside its MIME type, in any provider's spelling).
+func isBinaryBlock(m map[string]any) bool {
+	if _, ok := m["data"].(string); !ok {
+		return false
+	}
+	for _, k := range []string{"media_type", "mimeType", "mime_type"} {
+		if _, ok := m[k]; ok {
+			return true
+		}
+	}
+	return false
+}
+
+// isInlineData reports whether s is a data: URL holding base64 bytes.
+func isInlineData(s string) bool {
+	if !strings.HasPrefix(s, "data:") {
+		return false
+	}
+	head := s
+	if len(head) > 100 {
+		head = head[:100]
+	}
+	return strings.Contains(head, ";base64,")
 }
