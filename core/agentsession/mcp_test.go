@@ -77,7 +77,7 @@ func TestSessionMCP(t *testing.T) {
 	}
 	reqs := f.script.requests()
 	got := toolResultTexts(reqs[len(reqs)-1].Messages)
-	want := []string{"echo: hello", "hello from the fake server", `MCP server "fake" stopped`, "echo: after the crash"}
+	want := []string{"echo: hello", "hello from the fake server", `MCP server "fake"`, "echo: after the crash"}
 	if len(got) != len(want) {
 		t.Fatalf("tool results = %q", got)
 	}

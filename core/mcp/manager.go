@@ -313,7 +313,10 @@ func (s *server) connect(ctx context.Context) (*sdk.ClientSession, error) {
 func (s *server) watch(cs *sdk.ClientSession, proc *process) {
 	defer s.m.wg.Done()
 	_ = cs.Wait()
+	// The connection is gone: end what is left of the server and reap it
+	// (Close waits for the child, so its stderr is complete below).
 	proc.kill()
+	_ = cs.Close()
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.session != cs {
@@ -452,15 +455,16 @@ func (s *server) discover(ctx context.Context, cs *sdk.ClientSession) error {
 	return nil
 }
 
-// call runs fn against the live session, bounded by the call timeout,
-// and turns transport failures into errors naming the server.
+// call runs fn against the live session (starting the server again if
+// it went down), bounded by the call timeout, and turns transport
+// failures into errors naming the server.
 func (s *server) call(ctx context.Context, what string, fn func(context.Context, *sdk.ClientSession) error) error {
-	cctx, cancel := context.WithTimeout(ctx, s.m.opts.CallTimeout)
-	defer cancel()
-	cs, err := s.live(cctx)
+	cs, err := s.live(ctx) // a (re)start is bounded by the connect timeout
 	if err != nil {
 		return err
 	}
+	cctx, cancel := context.WithTimeout(ctx, s.m.opts.CallTimeout)
+	defer cancel()
 	err = fn(cctx, cs)
 	var wire *jsonrpc.Error
 	switch {

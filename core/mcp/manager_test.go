@@ -111,11 +111,13 @@ func TestToolsResourcesAndErrors(t *testing.T) {
 }
 
 func TestStartFailuresAreReportedByName(t *testing.T) {
-	m := start(t, Options{ConnectTimeout: 3 * time.Second, Servers: []*config.MCPServer{
+	hangs, garbles := fake("hangs", "hang"), fake("garbles", "garbage")
+	hangs.Timeout, garbles.Timeout = 2*time.Second, 2*time.Second // the others keep the default
+	m := start(t, Options{Servers: []*config.MCPServer{
 		fake("good", "serve"),
-		fake("hangs", "hang"),
+		hangs,
 		fake("crashes", "crash"),
-		fake("garbles", "garbage"),
+		garbles,
 		{Name: "missing", Type: config.MCPStdio, Command: "/nonexistent/gopi-mcp-server"},
 	}})
 	byName := map[string]ServerInfo{}
@@ -126,7 +128,7 @@ func TestStartFailuresAreReportedByName(t *testing.T) {
 		t.Errorf("good = %+v", s)
 	}
 	for name, want := range map[string]string{
-		"hangs":   "did not finish starting within 3s",
+		"hangs":   "did not finish starting within 2s",
 		"crashes": "missing API key, giving up",
 		"garbles": `MCP server "garbles" cannot start`,
 		"missing": `MCP server "missing" cannot start`,
@@ -145,16 +147,19 @@ func TestStartFailuresAreReportedByName(t *testing.T) {
 }
 
 func TestCallFailuresNameTheServerAndRecover(t *testing.T) {
-	m := start(t, Options{CallTimeout: 2 * time.Second, Servers: []*config.MCPServer{fake("flaky", "serve")}})
+	m := start(t, Options{CallTimeout: 5 * time.Second, Servers: []*config.MCPServer{fake("flaky", "serve")}})
 	echo := findTool(t, m, "mcp__flaky__echo")
 	for _, tc := range []struct{ tool, want string }{
-		{"mcp__flaky__hang", `MCP server "flaky" did not answer the call to hang within 2s`},
-		{"mcp__flaky__crash", `MCP server "flaky" stopped`},
-		{"mcp__flaky__garbage", `MCP server "flaky" broke down during the call to garbage: calling "tools/call": invalid character`},
+		{"mcp__flaky__hang", `MCP server "flaky" did not answer the call to hang within 5s`},
+		// How a broken connection surfaces (EOF, a parse error, closed)
+		// depends on which goroutine notices first: only the server's name
+		// and the call are certain.
+		{"mcp__flaky__crash", `the call to crash`},
+		{"mcp__flaky__garbage", `the call to garbage`},
 	} {
 		res := call(t, findTool(t, m, tc.tool), `{}`)
-		if !res.IsError || !strings.Contains(res.FirstText(), tc.want) {
-			t.Errorf("%s = %q; want %q", tc.tool, res.FirstText(), tc.want)
+		if !res.IsError || !strings.Contains(res.FirstText(), tc.want) || !strings.Contains(res.FirstText(), `MCP server "flaky"`) {
+			t.Errorf("%s = %q; want the server's name and %q", tc.tool, res.FirstText(), tc.want)
 		}
 		// The next call works: a dead server is restarted.
 		if res := call(t, echo, `{"text":"again"}`); res.IsError || res.FirstText() != "echo: again" {
@@ -288,12 +293,12 @@ func TestHTTPAndSSEServers(t *testing.T) {
 	hs := httptest.NewServer(mux)
 	t.Cleanup(hs.Close) // after the manager's Close (cleanups run last first)
 	f := newConfigFixture(t)
-	m := start(t, Options{Resolve: f.ResolveMCPValue, ConnectTimeout: 3 * time.Second, Servers: []*config.MCPServer{
+	m := start(t, Options{Resolve: f.ResolveMCPValue, Servers: []*config.MCPServer{
 		{Name: "web", Type: config.MCPHTTP, URL: hs.URL + "/mcp", Headers: map[string]string{"X-Token": "!echo x"}},
 		{Name: "old", Type: config.MCPSSE, URL: hs.URL + "/sse", Headers: map[string]string{"X-Token": "literal"}},
-		{Name: "silent", Type: config.MCPSSE, URL: hs.URL + "/silent"},
+		{Name: "silent", Type: config.MCPSSE, URL: hs.URL + "/silent", Timeout: 2 * time.Second},
 	}})
-	if s := m.Servers()[2]; s.State != StateFailed || !strings.Contains(s.Error, `MCP server "silent" cannot start: did not finish starting within 3s`) {
+	if s := m.Servers()[2]; s.State != StateFailed || !strings.Contains(s.Error, `MCP server "silent" cannot start: did not finish starting within 2s`) {
 		t.Errorf("silent = %+v", s)
 	}
 	for _, name := range []string{"mcp__web__echo", "mcp__old__echo"} {
