@@ -2,6 +2,9 @@ package agentsession
 
 import (
 	"context"
+	"fmt"
+
+	"github.com/gopi-agent/gopi/core/config"
 
 	"github.com/gopi-agent/gopi/core/mcp"
 	"github.com/gopi-agent/gopi/core/tool"
@@ -18,10 +21,11 @@ func (s *Session) startMCP(ctx context.Context) {
 		return
 	default:
 		mc := s.cfg.MCP()
+		servers, errs := mergeMCPServers(s.opts.MCPServers, mc.Servers)
 		connect, call := s.cfg.MCPTimeouts()
 		s.mcp = mcp.New(mcp.Options{
-			Servers:        mc.Servers,
-			ConfigErrors:   mc.Errors,
+			Servers:        servers,
+			ConfigErrors:   append(errs, mc.Errors...),
 			Disabled:       mc.Disabled,
 			Resolve:        s.cfg.ResolveMCPValue,
 			Environ:        s.cfg.Env.Environ(),
@@ -61,4 +65,37 @@ func (s *Session) MCPStatus() mcp.Status {
 		return mcp.Status{Servers: []mcp.ServerInfo{}}
 	}
 	return s.mcp.Status()
+}
+
+// mergeMCPServers puts the given servers (checked like a file's entries)
+// before the configured ones; a configured server whose name is taken is
+// left out.
+func mergeMCPServers(given, configured []*config.MCPServer) ([]*config.MCPServer, []error) {
+	var out []*config.MCPServer
+	var errs []error
+	taken := map[string]bool{}
+	for _, sv := range given {
+		if err := config.ValidateMCPServer(sv.Name, sv.Type, sv.Command, sv.URL); err != nil {
+			errs = append(errs, fmt.Errorf("%w (in the session's options)", err))
+			continue
+		}
+		if taken[sv.Name] {
+			continue
+		}
+		c := *sv
+		if c.Type == "" {
+			c.Type = config.MCPStdio
+		}
+		if c.Source == "" {
+			c.Source = "session options"
+		}
+		taken[c.Name] = true
+		out = append(out, &c)
+	}
+	for _, sv := range configured {
+		if !taken[sv.Name] {
+			out = append(out, sv)
+		}
+	}
+	return out, errs
 }

@@ -77,6 +77,10 @@ type Options struct {
 	// NoMCP leaves the MCP servers of the configuration (mcp.json files)
 	// off (--no-mcp; omp's enableMCP: false).
 	NoMCP bool
+	// MCPServers are MCP servers to start besides those of the
+	// configuration files (an editor's over ACP, an embedder's own); they
+	// come first, so one of them hides a file's server of the same name.
+	MCPServers []*config.MCPServer
 
 	// Hooks are the agent loop's extension points.
 	Hooks []*agent.Hooks

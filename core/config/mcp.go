@@ -56,6 +56,9 @@ type MCPServer struct {
 	Timeout time.Duration     // connection timeout; 0 = the default
 	Source  string            // the file it was read from
 	Level   Level             // user or project
+	// Literal marks env and header values to be used as written, without
+	// ResolveMCPValue (servers an editor or an embedder passes).
+	Literal bool
 }
 
 // IsEnabled reports whether the server should be started.

@@ -408,7 +408,7 @@ func (s *server) command(ctx context.Context) *process {
 func (s *server) resolveMap(ctx context.Context, in map[string]string) map[string]string {
 	out := make(map[string]string, len(in))
 	for k, v := range in {
-		if s.m.opts.Resolve == nil {
+		if s.m.opts.Resolve == nil || s.cfg.Literal {
 			out[k] = v
 			continue
 		}
