@@ -287,10 +287,12 @@ func walk(v any, fn func(string) string) (any, bool) {
 		var out map[string]any
 		binary := isBinaryBlock(x)
 		for k, e := range x {
-			nk := fn(k)
-			if binary && k == "data" {
-				continue // image bytes: a pattern could match inside them and break the image
+			if opaqueKeys[k] || binary && k == "data" {
+				// Image bytes and provider signatures: a pattern could match
+				// inside them and break the image or the replayed reasoning.
+				continue
 			}
+			nk := fn(k)
 			ne, changed := walk(e, fn)
 			if !changed && nk == k {
 				continue
@@ -330,11 +332,18 @@ func walk(v any, fn func(string) string) (any, bool) {
 	return v, false
 }
 
+// opaqueKeys name values a provider gave back to be replayed verbatim
+// (reasoning signatures and encrypted reasoning).
+var opaqueKeys = map[string]bool{"signature": true, "thoughtSignature": true, "thought_signature": true, "encrypted_content": true}
+
 // isBinaryBlock reports whether a JSON object is an inline image or file
 // block (base64 data beside its MIME type, in any provider's spelling).
 func isBinaryBlock(m map[string]any) bool {
 	if _, ok := m["data"].(string); !ok {
 		return false
+	}
+	if m["type"] == "redacted_thinking" {
+		return true
 	}
 	for _, k := range []string{"media_type", "mimeType", "mime_type"} {
 		if _, ok := m[k]; ok {

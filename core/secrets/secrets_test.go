@@ -134,8 +134,9 @@ func TestObfuscateJSON(t *testing.T) {
 	if !strings.Contains(s, "12345678901234567890") {
 		t.Errorf("a number lost its digits: %s", s)
 	}
-	// Inline images are left alone even when a pattern matches inside.
-	img := []byte(`{"source":{"type":"base64","media_type":"image/png","data":"xxpostgres://inbase64"},"url":"data:image/png;base64,postgres://x"}`)
+	// Inline images and signatures are left alone even when a pattern
+	// matches inside.
+	img := []byte(`{"source":{"type":"base64","media_type":"image/png","data":"xxpostgres://inbase64"},"url":"data:image/png;base64,postgres://x","signature":"postgres://sig","r":{"type":"redacted_thinking","data":"postgres://r"}}`)
 	if got := o.ObfuscateJSON(img); string(got) != string(img) {
 		t.Errorf("image data was rewritten: %s", got)
 	}
