@@ -22,7 +22,8 @@
 // descriptions. Strings are rewritten inside the decoded JSON, never in
 // the raw text, so JSON escapes cannot hide a secret or be broken by a
 // replacement; inline image bytes (base64 data beside a MIME type, data:
-// URLs) are skipped so a pattern cannot corrupt an image.
+// URLs) and reasoning signatures are skipped so a pattern cannot corrupt
+// them.
 package secrets
 
 import (
