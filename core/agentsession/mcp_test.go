@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/gopi-agent/gopi/core/ai"
+	"github.com/gopi-agent/gopi/core/config"
 	"github.com/gopi-agent/gopi/core/mcp"
 	"github.com/gopi-agent/gopi/internal/mcptest"
 )
@@ -120,5 +121,19 @@ func TestSessionMCP(t *testing.T) {
 		if strings.HasPrefix(tl.Definition().Name, "mcp__") {
 			t.Errorf("NoMCP offered %s", tl.Definition().Name)
 		}
+	}
+}
+
+// Servers given in the options come first and hide a file's server of the
+// same name; invalid ones are reported, not started.
+func TestMergeMCPServers(t *testing.T) {
+	given := []*config.MCPServer{{Name: "a", Command: "x"}, {Name: "bad", URL: "https://x"}}
+	configured := []*config.MCPServer{{Name: "a", Type: config.MCPStdio, Command: "from-file"}, {Name: "b", Type: config.MCPStdio, Command: "y"}}
+	out, errs := mergeMCPServers(given, configured)
+	if len(out) != 2 || out[0].Command != "x" || out[0].Type != config.MCPStdio || out[1].Name != "b" {
+		t.Errorf("servers = %+v %+v", out[0], out[1:])
+	}
+	if len(errs) != 1 || !strings.Contains(errs[0].Error(), `Server "bad": stdio server requires "command" field`) {
+		t.Errorf("errors = %v", errs)
 	}
 }
