@@ -39,6 +39,21 @@ for tool in go cargo rustc; do
   fi
 done
 
+# A real MCP server for the MCP client's tests, from npm, into a cache
+# outside the tree (the tests look for it there and skip without npm).
+mcp_dir="${GOPI_TEST_CACHE:-$HOME/.cache/gopi-test}/mcp"
+mcp_pkg="@modelcontextprotocol/server-everything"
+mcp_version="2026.8.31"
+if command -v npm >/dev/null 2>&1; then
+  if ! grep -qs "\"version\": \"$mcp_version\"" "$mcp_dir/node_modules/$mcp_pkg/package.json"; then
+    say "installing $mcp_pkg@$mcp_version for the MCP tests into $mcp_dir"
+    mkdir -p "$mcp_dir"
+    npm install --silent --no-audit --no-fund --prefix "$mcp_dir" "$mcp_pkg@$mcp_version" >/dev/null
+  fi
+else
+  say "npm not found: the MCP tests against a real server will be skipped"
+fi
+
 # Dependencies from the registries, pinned by go.sum and native/Cargo.lock.
 stamp=.setup-stamp
 sum=$(cat go.mod go.sum native/Cargo.toml native/Cargo.lock 2>/dev/null | sha256sum | cut -d' ' -f1)

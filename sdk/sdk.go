@@ -27,6 +27,12 @@
 // Options.NoRules turn them off, and Session.Prompt expands
 // "/skill:<name>" and "/<template> args".
 //
+// MCP servers from the mcp.json files start with the session and their
+// tools are offered as mcp__<server>__<tool> (Options.NoMCP turns them
+// off); Session.MCPStatus describes them, and DiscoverMCPServers reads
+// the configuration without starting anything. With the secrets.enabled
+// setting, secrets are hidden from providers as with the command.
+//
 // Events are the objects gopi prints in --mode json: marshal one with
 // encoding/json to get that line.
 package sdk
@@ -39,6 +45,7 @@ import (
 	"github.com/gopi-agent/gopi/core/ai/models"
 	"github.com/gopi-agent/gopi/core/compaction"
 	"github.com/gopi-agent/gopi/core/config"
+	"github.com/gopi-agent/gopi/core/mcp"
 	"github.com/gopi-agent/gopi/core/session"
 )
 
@@ -196,3 +203,17 @@ func ContinueRecent(cfg *config.Config) (*session.Manager, error) {
 func ListSessions(cfg *config.Config) ([]session.Info, error) {
 	return session.List(agentsession.Locations(cfg, ""), cfg.Cwd)
 }
+
+// MCP servers: their status (Session.MCPStatus) and configuration.
+type (
+	MCPStatus     = mcp.Status
+	MCPServerInfo = mcp.ServerInfo
+	MCPServer     = config.MCPServer
+	MCPConfig     = config.MCPConfig
+)
+
+// DiscoverMCPServers reads the MCP configuration files of a configuration
+// (gopi's and omp's mcp.json, the project's mcp.json and .mcp.json) and
+// returns the servers a session would start, with the problems found;
+// nothing is started.
+func DiscoverMCPServers(cfg *config.Config) *MCPConfig { return cfg.MCP() }

@@ -33,6 +33,7 @@ type agentFlags struct {
 	systemPrompt, appendSystemPrompt          string
 	mode                                      string
 	print, cont, noSession, noTools, noTitle  bool
+	noMCP                                     bool
 	resume, fork, sessionDir                  string
 	resumeGiven, listModelsGiven              bool
 	listModels                                string
@@ -74,6 +75,7 @@ func newAgentFlagSet(f *agentFlags) *pflag.FlagSet {
 	fs.StringVar(&f.thinking, "thinking", "", "thinking level: off, minimal, low, medium, high, xhigh")
 	fs.StringArrayVar(&f.hooks, "hook", nil, "load a hook file (loaded as an extension)")
 	fs.StringArrayVarP(&f.hooks, "extension", "e", nil, "load an extension (a .ts/.js file or a directory); repeatable")
+	fs.BoolVar(&f.noMCP, "no-mcp", false, "do not start the MCP servers of mcp.json files")
 	fs.BoolVar(&f.noExtensions, "no-extensions", false, "do not load extensions (neither discovered nor given with -e)")
 	fs.BoolVar(&f.noSkills, "no-skills", false, "do not discover or offer skills")
 	fs.StringVar(&f.skills, "skills", "", "comma-separated globs: keep only the skills whose name matches (e.g. git-*,docker)")
@@ -452,6 +454,7 @@ func (f *agentFlags) sessionOptions(env *cliEnv, cfg *config.Config, reg *models
 		NoTitle:            f.noTitle,
 		NoSkills:           f.noSkills,
 		NoRules:            f.noRules,
+		NoMCP:              f.noMCP,
 	}
 	for _, pat := range strings.Split(f.skills, ",") {
 		if pat = strings.TrimSpace(pat); pat != "" {
@@ -901,6 +904,9 @@ func (f *agentFlags) openSession(ctx context.Context, env *cliEnv, cfg *config.C
 		if !errors.Is(w, config.ErrShadowed) { // copies in several agents' directories are normal
 			fmt.Fprintf(env.stderr, "gopi: warning: %v\n", w)
 		}
+	}
+	for _, w := range append(s.SecretsProblems(), s.MCPStatus().Problems()...) {
+		fmt.Fprintf(env.stderr, "gopi: warning: %s\n", w)
 	}
 	attach(s)
 	return s, true

@@ -10,12 +10,14 @@ import (
 	"time"
 
 	"github.com/gopi-agent/gopi/core/shell/shelltest"
+	"github.com/gopi-agent/gopi/internal/mcptest"
 	"github.com/gopi-agent/gopi/internal/mockllm"
 )
 
 // TestMain lets a test start the test binary as gopi itself (the tmux
 // tests need a real executable on a real terminal).
 func TestMain(m *testing.M) {
+	mcptest.Main() // the test binary doubles as a fake MCP server
 	if os.Getenv("GOPI_TEST_RUN_MAIN") == "1" {
 		main()
 		return

@@ -38,6 +38,11 @@ type Options struct {
 	// PrepareRequest, when set, may adjust each request before it is sent
 	// (max tokens, cache retention, headers, API key).
 	PrepareRequest func(req *ai.Request)
+	// RestoreArgs, when set, rewrites each tool call's arguments before
+	// anything else sees them (events, hooks, validation, the tool): the
+	// session's secret obfuscation puts the real values back for the
+	// placeholders the model wrote. It must not modify its argument.
+	RestoreArgs func(args map[string]any) map[string]any
 	// SessionID is sent to providers that key prompt caches by session.
 	SessionID string
 

@@ -231,6 +231,9 @@ func (a *Agent) waitCall(ctx context.Context, r *callRecord, deadline *time.Time
 // It emits tool_execution_start and updates; the caller emits the end.
 func (a *Agent) runCall(runCtx, batchCtx context.Context, hooks *hookChain, r *callRecord) *tool.Result {
 	args, intent := splitIntent(r.call.Arguments)
+	if a.opts.RestoreArgs != nil {
+		args = a.opts.RestoreArgs(args)
+	}
 	a.emit(ToolExecutionStart{ToolCallID: r.call.ID, ToolName: r.call.Name, Args: args, Intent: intent})
 	if r.tool == nil {
 		return errorResult(unknownToolText(r.call.Name, a.Tools()))

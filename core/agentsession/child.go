@@ -80,6 +80,8 @@ func (s *Session) NewChild(ctx context.Context, o ChildOptions) (*Session, error
 		Skills:    s.res.skills,
 		Rules:     s.res.rules,
 		Templates: s.res.templates,
+		sharedMCP: s.mcp,
+		NoMCP:     s.mcp == nil,
 	})
 	if err != nil {
 		store.Close()

@@ -15,9 +15,11 @@ import (
 	"github.com/gopi-agent/gopi/core/ai"
 	"github.com/gopi-agent/gopi/core/ai/models"
 	"github.com/gopi-agent/gopi/core/config"
+	"github.com/gopi-agent/gopi/core/mcp"
 	"github.com/gopi-agent/gopi/core/message"
 	"github.com/gopi-agent/gopi/core/prompt"
 	"github.com/gopi-agent/gopi/core/rules"
+	"github.com/gopi-agent/gopi/core/secrets"
 	"github.com/gopi-agent/gopi/core/session"
 	"github.com/gopi-agent/gopi/core/skills"
 	"github.com/gopi-agent/gopi/core/templates"
@@ -89,6 +91,13 @@ type Options struct {
 	// Templates, when set, are the prompt templates /name expands instead
 	// of discovering them (core/templates).
 	Templates *templates.Set
+	// NoMCP leaves the MCP servers of the configuration (mcp.json files)
+	// off (--no-mcp; omp's enableMCP: false).
+	NoMCP bool
+	// MCPServers are MCP servers to start besides those of the
+	// configuration files (an editor's over ACP, an embedder's own); they
+	// come first, so one of them hides a file's server of the same name.
+	MCPServers []*config.MCPServer
 
 	// Hooks are the agent loop's extension points.
 	Hooks []*agent.Hooks
@@ -110,21 +119,28 @@ type Options struct {
 	// artifacts replaces the store's artifacts for a child session, which
 	// shares its parent's.
 	artifacts *tool.ArtifactStore
+	// sharedMCP is the parent's MCP manager a child session uses (it
+	// does not close it).
+	sharedMCP *mcp.Manager
 }
 
 // Session is a running conversation. Its methods are safe for concurrent
 // use.
 type Session struct {
-	cfg        *config.Config
-	reg        *models.Registry
-	opts       Options
-	client     *http.Client
-	toolEnv    *tool.Env
-	position   task.Position // place in the task tree
-	agent      *agent.Agent
-	fallback   string         // why the session's own model could not be restored, if it could not
-	promptInfo *prompt.Prompt // the built system prompt with its environment facts and context files
-	res        resources      // skills, rules, templates and the stream-rule watcher (resources.go)
+	cfg            *config.Config
+	reg            *models.Registry
+	opts           Options
+	client         *http.Client
+	toolEnv        *tool.Env
+	position       task.Position // place in the task tree
+	agent          *agent.Agent
+	fallback       string              // why the session's own model could not be restored, if it could not
+	promptInfo     *prompt.Prompt      // the built system prompt with its environment facts and context files
+	mcp            *mcp.Manager        // MCP servers; nil with NoMCP
+	ownsMCP        bool                // mcp was started by this session (a child shares its parent's)
+	secrets        *secrets.Obfuscator // secrets.enabled: hides secrets from providers; nil when off
+	secretProblems []string            // unusable secrets.yml entries
+	res            resources           // skills, rules, templates and the stream-rule watcher (resources.go)
 
 	mu             sync.Mutex
 	store          *session.Manager
@@ -188,6 +204,7 @@ func New(ctx context.Context, opts Options) (*Session, error) {
 		s.client = defaultHTTPClient(cfg)
 	}
 	s.bgCtx, s.bgCancel = context.WithCancel(context.Background())
+	s.loadSecrets()
 
 	store := opts.Store
 	if store == nil {
@@ -212,6 +229,7 @@ func New(ctx context.Context, opts Options) (*Session, error) {
 			return
 		}
 		s.bgCancel()
+		s.closeMCP()
 		s.mu.Lock()
 		lock := s.runLock
 		s.runLock = nil
@@ -243,6 +261,7 @@ func New(ctx context.Context, opts Options) (*Session, error) {
 	s.restoreTodos(store)
 	task.Bind(s.toolEnv, taskHost{s})
 	s.discoverResources(sctx.InjectedTTSRRules)
+	s.startMCP(ctx)
 	tools, err := s.buildTools(s.toolEnv)
 	if err != nil {
 		return nil, err
@@ -274,6 +293,7 @@ func New(ctx context.Context, opts Options) (*Session, error) {
 		Hooks:          opts.Hooks,
 		Artifacts:      s.toolEnv.Artifacts,
 		Interrupter:    s.interrupter,
+		RestoreArgs:    s.restoreArgs(),
 	})
 	s.unsub = s.agent.Subscribe(s.onAgentEvent)
 	resolve.For(s.toolEnv).OnPush = s.onPreviewQueued
@@ -393,6 +413,14 @@ func (s *Session) buildTools(env *tool.Env) ([]tool.Tool, error) {
 		seen[name] = true
 		out = append(out, t)
 	}
+	// MCP tools come last; their mcp__ prefix keeps them apart, and one
+	// that still collides is left out rather than failing the session.
+	for _, t := range s.mcpTools() {
+		if name := t.Definition().Name; !seen[name] {
+			seen[name] = true
+			out = append(out, t)
+		}
+	}
 	s.mu.Lock()
 	s.allTools = out
 	active := s.activeTools
@@ -422,9 +450,9 @@ func contains(list []string, s string) bool {
 // registry (which adds credentials) with the session's HTTP client.
 func (s *Session) streamFunc() agent.StreamFunc {
 	if s.opts.Stream != nil {
-		return s.opts.Stream
+		return s.hideSecrets(s.opts.Stream)
 	}
-	return func(ctx context.Context, req *ai.Request) *ai.Stream { return s.reg.Stream(ctx, req, s.client) }
+	return s.hideSecrets(func(ctx context.Context, req *ai.Request) *ai.Stream { return s.reg.Stream(ctx, req, s.client) })
 }
 
 // prepareRequest applies per-request settings.
@@ -497,6 +525,7 @@ func (s *Session) Close() error {
 	// Background jobs and the shell end before the rest: a job's last
 	// delivery cannot start a run any more (the session is closed).
 	_ = s.toolEnv.Close()
+	s.closeMCP()
 	s.waitBackground(s.titleWait)
 	s.flushPendingBash()
 	for _, fn := range onClose {

@@ -202,6 +202,9 @@ var schema = []Def{
 	{Key: "mcp.discoveryDefaultServers", Kind: KindArray, Default: []any{}},
 	{Key: "mcp.notifications", Kind: KindBool, Default: false},
 	{Key: "mcp.notificationDebounceMs", Kind: KindNumber, Default: 500},
+	// gopi additions: how long an MCP server may take to connect and to answer one call.
+	{Key: "mcp.connectTimeoutMs", Kind: KindNumber, Default: 30000},
+	{Key: "mcp.callTimeoutMs", Kind: KindNumber, Default: 120000},
 	{Key: "plan.enabled", Kind: KindBool, Default: true},
 	{Key: "task.isolation.mode", Kind: KindEnum, Default: "none", Values: []string{"none", "auto", "apfs", "btrfs", "zfs", "reflink", "overlayfs", "projfs", "block-clone", "rcopy"}},
 	{Key: "task.isolation.merge", Kind: KindEnum, Default: "patch", Values: []string{"patch", "branch"}},

@@ -36,6 +36,44 @@ type hostURIs struct {
 	mu      sync.RWMutex
 	handler HostURIHandler
 	schemes map[string]HostURIScheme
+	readers map[string]SchemeReader // internal schemes the session serves (SetSchemeReader)
+}
+
+// SchemeReader serves reads of an internal URL scheme the session itself
+// owns, such as mcp:// for MCP resources. Calls block until the content
+// is there or ctx ends.
+type SchemeReader interface {
+	ReadURI(ctx context.Context, url string) (*HostURIContent, error)
+}
+
+// SetSchemeReader makes r serve reads of scheme:// URLs (lowercase,
+// without "://"); nil removes it. Unlike SetHostURIs, which an embedding
+// host replaces as a whole, each internal scheme is set on its own.
+func (e *Env) SetSchemeReader(scheme string, r SchemeReader) {
+	e.hosts.mu.Lock()
+	defer e.hosts.mu.Unlock()
+	scheme = strings.ToLower(scheme)
+	if r == nil {
+		delete(e.hosts.readers, scheme)
+		return
+	}
+	if e.hosts.readers == nil {
+		e.hosts.readers = map[string]SchemeReader{}
+	}
+	e.hosts.readers[scheme] = r
+}
+
+// SchemeReader returns the reader serving target when its scheme has one
+// (SetSchemeReader).
+func (e *Env) SchemeReader(target string) (SchemeReader, bool) {
+	scheme, _, ok := strings.Cut(target, "://")
+	if !ok || scheme == "" {
+		return nil, false
+	}
+	e.hosts.mu.RLock()
+	defer e.hosts.mu.RUnlock()
+	r, ok := e.hosts.readers[strings.ToLower(scheme)]
+	return r, ok
 }
 
 // SetHostURIs replaces the host-owned schemes (nil or empty: none) and the

@@ -27,14 +27,22 @@ type Schema struct {
 	// schema form of additionalProperties and takes precedence over
 	// AdditionalProperties.
 	Values *Schema `json:"-"`
+	// Raw, when set, is the schema exactly as its source wrote it (an MCP
+	// server's inputSchema, which may use keywords outside this subset such
+	// as anyOf or $ref): it is what providers receive, while the fields
+	// above, parsed from it, drive Validate.
+	Raw json.RawMessage `json:"-"`
 }
 
 // plainSchema is Schema without its JSON methods.
 type plainSchema Schema
 
-// MarshalJSON writes additionalProperties as Values' schema when Values
-// is set, else as the boolean.
+// MarshalJSON writes Raw when it is set; otherwise additionalProperties
+// as Values' schema when Values is set, else as the boolean.
 func (s *Schema) MarshalJSON() ([]byte, error) {
+	if len(s.Raw) > 0 {
+		return s.Raw, nil
+	}
 	if s.Values == nil {
 		return json.Marshal((*plainSchema)(s))
 	}

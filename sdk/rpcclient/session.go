@@ -173,3 +173,36 @@ func (c *Client) ExportHTML(ctx context.Context, outputPath string) (string, err
 	}
 	return d.Path, json.Unmarshal(r.Data, &d)
 }
+
+// MCPServer is one MCP server as get_mcp_servers reports it.
+type MCPServer struct {
+	Name      string   `json:"name"`                // the configured name
+	Type      string   `json:"type"`                // stdio, http or sse
+	Source    string   `json:"source"`              // the file that defined it
+	State     string   `json:"state"`               // idle, connecting, connected, failed or closed
+	Error     string   `json:"error,omitempty"`     // why it failed
+	Server    string   `json:"server,omitempty"`    // name and version the server reported
+	Tools     []string `json:"tools"`               // the tool names offered to the model
+	Resources bool     `json:"resources,omitempty"` // it offers resources (mcp://<name>/…)
+}
+
+// MCPStatus is get_mcp_servers' answer.
+type MCPStatus struct {
+	Servers  []MCPServer `json:"servers"`            // every configured server
+	Errors   []string    `json:"errors,omitempty"`   // configuration problems
+	Disabled []string    `json:"disabled,omitempty"` // names turned off by disabledServers
+}
+
+// MCPServers lists the session's MCP servers, their state and tools, and
+// the problems found in the mcp.json files (gopi's get_mcp_servers).
+func (c *Client) MCPServers(ctx context.Context) (*MCPStatus, error) {
+	r, err := c.Call(ctx, "get_mcp_servers", nil)
+	if err != nil {
+		return nil, err
+	}
+	var st MCPStatus
+	if err := json.Unmarshal(r.Data, &st); err != nil {
+		return nil, err
+	}
+	return &st, nil
+}

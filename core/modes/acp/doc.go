@@ -15,7 +15,8 @@
 // replays its conversation as session/update notifications before it
 // answers; session/resume reopens one without the replay; session/list
 // lists the stored sessions; session/close ends one. MCP servers the
-// editor passes are logged and ignored: gopi has no MCP client yet.
+// editor passes (stdio, http and sse) start with the session, beside and
+// before those of the mcp.json files, their values used as written.
 //
 // # A prompt turn
 //

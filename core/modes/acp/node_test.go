@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/gopi-agent/gopi/internal/mcptest"
 	"github.com/gopi-agent/gopi/internal/mockllm"
 )
 
@@ -24,6 +25,7 @@ const serveEnv = "GOPI_ACP_TEST_SERVE"
 const requireNodeEnv = "GOPI_ACP_NODE_TEST"
 
 func TestMain(m *testing.M) {
+	mcptest.Main() // the test binary doubles as a fake MCP server
 	if os.Getenv(serveEnv) == "1" {
 		if err := Serve(context.Background(), os.Stdin, os.Stdout, Options{Version: "test", Log: os.Stderr}); err != nil {
 			os.Exit(1)

@@ -43,9 +43,6 @@ func (s *server) openSession(ctx context.Context, cwd, path string, mcp []sdk.Mc
 		return nil, invalidParams("cwd %q is not an absolute path: the editor must send the project's absolute directory", cwd)
 	}
 	cwd = filepath.Clean(cwd)
-	for _, m := range mcp {
-		s.logf("ignoring MCP server %q: gopi has no MCP client yet", mcpName(m))
-	}
 	cfg, err := config.Load(config.LoadOptions{Cwd: cwd, Environ: s.opts.Environ})
 	if err != nil {
 		return nil, failed(fmt.Errorf("cannot load the configuration for %s: %w", cwd, err))
@@ -68,6 +65,7 @@ func (s *server) openSession(ctx context.Context, cwd, path string, mcp []sdk.Mc
 		NoTitle:    s.opts.NoTitle,
 		HTTPClient: s.opts.HTTPClient,
 		Hooks:      []*agent.Hooks{{Name: "acp-permissions", ToolCall: ss.toolCallHook}},
+		MCPServers: mcpServers(mcp),
 	}
 	if path != "" {
 		st, err := store.Open(path, agentsession.StoreOptions(cfg, cwd, s.opts.SessionDir))
@@ -111,17 +109,36 @@ func (s *server) openSession(ctx context.Context, cwd, path string, mcp []sdk.Mc
 	return ss, nil
 }
 
-// mcpName names an MCP server for the log.
-func mcpName(m sdk.McpServer) string {
-	switch {
-	case m.Stdio != nil:
-		return m.Stdio.Name
-	case m.Http != nil:
-		return m.Http.Name
-	case m.Sse != nil:
-		return m.Sse.Name
+// mcpServers converts the MCP servers the editor passes: their env and
+// header values are used as written.
+func mcpServers(in []sdk.McpServer) []*config.MCPServer {
+	var out []*config.MCPServer
+	pairs := func(h []sdk.HttpHeader) map[string]string {
+		m := make(map[string]string, len(h))
+		for _, x := range h {
+			m[x.Name] = x.Value
+		}
+		return m
 	}
-	return "(unnamed)"
+	for _, m := range in {
+		c := &config.MCPServer{Source: "the editor (ACP)", Literal: true}
+		switch {
+		case m.Stdio != nil:
+			c.Name, c.Type, c.Command, c.Args = m.Stdio.Name, config.MCPStdio, m.Stdio.Command, m.Stdio.Args
+			c.Env = make(map[string]string, len(m.Stdio.Env))
+			for _, e := range m.Stdio.Env {
+				c.Env[e.Name] = e.Value
+			}
+		case m.Http != nil:
+			c.Name, c.Type, c.URL, c.Headers = m.Http.Name, config.MCPHTTP, m.Http.Url, pairs(m.Http.Headers)
+		case m.Sse != nil:
+			c.Name, c.Type, c.URL, c.Headers = m.Sse.Name, config.MCPSSE, m.Sse.Url, pairs(m.Sse.Headers)
+		default:
+			continue
+		}
+		out = append(out, c)
+	}
+	return out
 }
 
 // close aborts any run and closes the gopi session.

@@ -107,6 +107,10 @@ func init() {
 		"get_tree":      cmdGetTree,
 		"navigate_tree": cmdNavigateTree,
 		"set_label":     cmdSetLabel,
+		// MCP servers (gopi's addition): what /mcp shows.
+		"get_mcp_servers": func(_ context.Context, srv *server, _ json.RawMessage, _ []byte) (any, error) {
+			return srv.s.MCPStatus(), nil
+		},
 		// Login
 		"get_login_providers": func(context.Context, *server, json.RawMessage, []byte) (any, error) {
 			return map[string]any{"providers": []any{}}, nil

@@ -38,6 +38,7 @@ func init() {
 		{"copy", "", "copy the last answer to the clipboard", (*model).cmdCopy},
 		{"settings", "", "the settings in force for this session", (*model).cmdSettings},
 		{"skills", "", "the skills, rules and prompt templates found for this session", (*model).cmdSkills},
+		{"mcp", "", "the MCP servers: state, tools and problems", (*model).cmdMCP},
 		{"hotkeys", "", "the key bindings", (*model).cmdHotkeys},
 		{"help", "", "this list", (*model).cmdHelp},
 		{"quit", "", "exit (also /exit)", func(m *model, _ string) tea.Cmd { return m.quit() }},
@@ -469,6 +470,35 @@ func (m *model) cmdSettings(string) tea.Cmd {
 		fmt.Sprintf("  auto-compaction  %v   auto-retry %v", st.AutoCompactionEnabled, st.AutoRetryEnabled),
 		"  agent directory  " + c.AgentDir,
 		"  change them in " + filepath.Join(c.AgentDir, "config.yml") + " or .gopi/settings.json (README: Configuration)",
+	}
+	return m.printSection(strings.Join(lines, "\n"))
+}
+
+func (m *model) cmdMCP(string) tea.Cmd {
+	st := m.s.MCPStatus()
+	lines := []string{m.th.title.Render("MCP servers")}
+	if len(st.Servers) == 0 && len(st.Errors) == 0 {
+		if m.s.MCP() == nil {
+			lines = append(lines, "  MCP is off for this session (--no-mcp)")
+		} else {
+			lines = append(lines, "  No MCP servers are configured: add them to .gopi/mcp.json or ~/.gopi/agent/mcp.json (README: MCP servers)")
+		}
+	}
+	for _, sv := range st.Servers {
+		line := fmt.Sprintf("  %-16s %-5s %-10s %d tools", sv.Name, sv.Type, sv.State, len(sv.Tools))
+		if sv.Resources {
+			line += ", resources at mcp://" + sv.Name
+		}
+		lines = append(lines, line)
+		if sv.Error != "" {
+			lines = append(lines, "    "+m.r.errorLine(sv.Error))
+		}
+	}
+	for _, e := range st.Errors {
+		lines = append(lines, "  "+m.r.errorLine(e))
+	}
+	if len(st.Disabled) > 0 {
+		lines = append(lines, "  disabled: "+strings.Join(st.Disabled, ", "))
 	}
 	return m.printSection(strings.Join(lines, "\n"))
 }

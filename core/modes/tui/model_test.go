@@ -179,6 +179,7 @@ func TestSlashCommands(t *testing.T) {
 		{"/hotkeys", "Alt+Enter"},
 		{"/session", "1 user, 1 assistant"},
 		{"/settings", "steering mode"},
+		{"/mcp", "No MCP servers are configured"},
 		{"/thinking loud", "Unknown thinking level loud"},
 	} {
 		r.typeAndSend(c.cmd)
@@ -491,5 +492,20 @@ func TestHistoryFile(t *testing.T) {
 	m := newModel(r.m.ctx, r.s, Options{NoColor: true, HistoryFile: file})
 	if got := m.ed.history; len(got) < 1 || got[0] != "first run\nwith two lines" {
 		t.Errorf("history %q", got)
+	}
+}
+
+// /mcp lists the servers with their state and the configuration problems.
+func TestSlashMCP(t *testing.T) {
+	r := newRigFull(t, "", func(o *agentsession.Options, _ *models.Registry) {
+		write(t, filepath.Join(o.Cwd, ".gopi", "mcp.json"), `{"mcpServers":{"gone":{"command":"/nonexistent/mcp-server"},"remote":{"url":"https://x.example/mcp"}}}`)
+		o.Config.Warnings = nil
+	})
+	r.typeAndSend("/mcp")
+	r.settle()
+	for _, want := range []string{"gone", "stdio", "failed", `MCP server "gone" cannot start`, `Server "remote": stdio server requires "command" field`} {
+		if !r.printedHas(want) {
+			t.Errorf("/mcp lacks %q", want)
+		}
 	}
 }

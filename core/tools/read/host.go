@@ -33,7 +33,13 @@ func (t *Tool) readHost(ctx context.Context, target string) (*tool.Result, error
 		return nil, &tool.Error{Msg: err.Error(), Err: err}
 	}
 	_, h, _ := t.env.HostURI(ref)
-	c, err := h.ReadURI(ctx, ref)
+	return t.readFrom(ctx, h, ref, sel)
+}
+
+// readFrom asks r for ref's content and pages it like an in-memory
+// file: the host's scheme, or an internal scheme the session serves.
+func (t *Tool) readFrom(ctx context.Context, r tool.SchemeReader, ref string, sel Selector) (*tool.Result, error) {
+	c, err := r.ReadURI(ctx, ref)
 	if err != nil {
 		return nil, tool.Errorf("Cannot read %s: %v", ref, err)
 	}

@@ -26,6 +26,14 @@ func isInternalURL(target string) bool {
 // are immutable, so they never carry edit anchors and are not recorded in
 // the read cache.
 func (t *Tool) readInternal(ctx context.Context, target string) (*tool.Result, error) {
+	if r, ok := t.env.SchemeReader(stripSelector(target)); ok {
+		// A scheme the session serves itself (mcp://).
+		ref, sel, err := SplitSelector(target)
+		if err != nil {
+			return nil, &tool.Error{Msg: err.Error(), Err: err}
+		}
+		return t.readFrom(ctx, r, ref, sel)
+	}
 	if res, served, err := t.readSessionResource(ctx, target); served {
 		return res, err
 	}

@@ -1,0 +1,88 @@
+package mcp
+
+import (
+	"context"
+	"os/exec"
+	"strings"
+	"sync"
+	"time"
+	"unicode/utf8"
+)
+
+// stderrKeep is how much of a server's stderr is kept for error messages.
+const stderrKeep = 2048
+
+// process is what one connection holds beyond the SDK's session: for a
+// stdio server its child process (command, stderr tail, the group kill
+// that ends whatever it started), and for every transport the context
+// its long-lived streams run under.
+type process struct {
+	cmd    *exec.Cmd          // stdio: the child; nil for http and sse
+	stderr *tailBuffer        // stdio: the end of its stderr
+	cancel context.CancelFunc // ends the connection's streams; nil until set
+	once   sync.Once
+}
+
+// newProcess prepares cmd: stderr is captured, the child gets its own
+// process group (where the platform has them), and Wait gives up on
+// pipes a grandchild keeps open after a second.
+func newProcess(cmd *exec.Cmd) *process {
+	p := &process{cmd: cmd, stderr: &tailBuffer{}}
+	cmd.Stderr = p.stderr
+	cmd.WaitDelay = time.Second
+	setGroup(cmd)
+	return p
+}
+
+// kill ends the connection's streams and, once the child was started,
+// its process group. Safe on nil.
+func (p *process) kill() {
+	if p == nil {
+		return
+	}
+	p.once.Do(func() {
+		if p.cancel != nil {
+			p.cancel()
+		}
+		if p.cmd != nil && p.cmd.Process != nil {
+			killGroup(p.cmd)
+		}
+	})
+}
+
+// stderrTail returns the last line(s) the server wrote to stderr, on one
+// line. Safe on nil.
+func (p *process) stderrTail() string {
+	if p == nil || p.stderr == nil {
+		return ""
+	}
+	return p.stderr.tail()
+}
+
+// tailBuffer keeps the last stderrKeep bytes written to it.
+type tailBuffer struct {
+	mu  sync.Mutex
+	buf []byte
+}
+
+func (b *tailBuffer) Write(p []byte) (int, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	b.buf = append(b.buf, p...)
+	if over := len(b.buf) - stderrKeep; over > 0 {
+		b.buf = append(b.buf[:0], b.buf[over:]...)
+	}
+	return len(p), nil
+}
+
+// tail returns the kept text, trimmed, with newlines shown as " | ".
+func (b *tailBuffer) tail() string {
+	b.mu.Lock()
+	s := string(b.buf)
+	b.mu.Unlock()
+	for !utf8.ValidString(s) && len(s) > 0 {
+		s = s[1:]
+	}
+	lines := strings.Fields(strings.ReplaceAll(strings.TrimSpace(s), "\n", " \x00 "))
+	return strings.ReplaceAll(strings.Join(lines, " "), "\x00", "|")
+}
