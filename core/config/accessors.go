@@ -110,16 +110,20 @@ type Read struct {
 	LineNumbers  bool // readLineNumbers: plain line numbers otherwise (default false)
 	Summarize    bool // read.summarize.enabled: structural summaries of long source files (default true)
 	MinBodyLines int  // read.summarize.minBodyLines: shortest function body a summary elides (default 4)
+	// MinCommentLines is read.summarize.minCommentLines: the shortest run
+	// of comment lines a summary shortens to its first line (default 6).
+	MinCommentLines int
 }
 
 // Read returns the read tool's settings.
 func (s *Settings) Read() Read {
 	return Read{
-		DefaultLimit: s.Int("read.defaultLimit"),
-		HashLines:    s.Bool("readHashLines"),
-		LineNumbers:  s.Bool("readLineNumbers"),
-		Summarize:    s.Bool("read.summarize.enabled"),
-		MinBodyLines: s.Int("read.summarize.minBodyLines"),
+		DefaultLimit:    s.Int("read.defaultLimit"),
+		HashLines:       s.Bool("readHashLines"),
+		LineNumbers:     s.Bool("readLineNumbers"),
+		Summarize:       s.Bool("read.summarize.enabled"),
+		MinBodyLines:    s.Int("read.summarize.minBodyLines"),
+		MinCommentLines: s.Int("read.summarize.minCommentLines"),
 	}
 }
 

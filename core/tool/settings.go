@@ -30,6 +30,7 @@ type Settings struct {
 	ReadLineNumbers                      bool         // readLineNumbers: plain line numbers when anchors are off
 	ReadSummarize                        bool         // read.summarize.enabled: long source files read without a selector come as a structural summary
 	ReadSummaryMinBody                   int          // read.summarize.minBodyLines: shortest function body a summary elides
+	ReadSummaryMinComment                int          // read.summarize.minCommentLines: shortest comment run a summary shortens to its first line
 	SearchContextBefore                  int          // search.contextBefore
 	SearchContextAfter                   int          // search.contextAfter
 	HashlineAutoDropPureInsertDuplicates bool         // edit.hashlineAutoDropPureInsertDuplicates
@@ -87,6 +88,7 @@ func settingsFrom(cs *config.Settings) Settings {
 		ReadLineNumbers:                      read.LineNumbers,
 		ReadSummarize:                        read.Summarize,
 		ReadSummaryMinBody:                   read.MinBodyLines,
+		ReadSummaryMinComment:                read.MinCommentLines,
 		SearchContextBefore:                  before,
 		SearchContextAfter:                   after,
 		HashlineAutoDropPureInsertDuplicates: cs.Bool("edit.hashlineAutoDropPureInsertDuplicates"),

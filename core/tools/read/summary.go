@@ -51,7 +51,13 @@ func (t *Tool) summarize(ctx context.Context, r *resolved, data []byte, mode too
 	lang := outline.LanguageOf(r.abs)
 	minBody := max(t.env.Settings.ReadSummaryMinBody, 1)
 	spans, err := bodySpans(ctx, lang, data, minBody)
-	if err != nil || len(spans) == 0 {
+	if err != nil {
+		return "", false
+	}
+	if n := t.env.Settings.ReadSummaryMinComment; n > 0 {
+		spans = mergeSpans(spans, commentSpans(lines, lang, n))
+	}
+	if len(spans) == 0 {
 		return "", false
 	}
 	// Rows are added while they fit in the output cap, less room for the
@@ -240,4 +246,59 @@ func (c *lru) put(k spanKey, v spanResult) {
 		c.order.Remove(old)
 		delete(c.items, old.Value.(*lruEntry).key)
 	}
+}
+
+// commentPrefix is how a line comment starts in each language.
+var commentPrefix = map[string]string{
+	"go": "//", "javascript": "//", "typescript": "//", "tsx": "//", "rust": "//", "python": "#",
+}
+
+// commentSpans finds runs of at least minLines consecutive line comments
+// and returns, for each, the lines after its first: the summary keeps the
+// first line of a long comment and elides the rest.
+func commentSpans(lines []string, lang string, minLines int) []outline.Span {
+	prefix := commentPrefix[lang]
+	if prefix == "" {
+		return nil
+	}
+	var out []outline.Span
+	start := 0 // 1-based first line of the current run; 0 when none
+	flush := func(end int) {
+		if start > 0 && end-start+1 >= max(minLines, 2) {
+			out = append(out, outline.Span{Start: start + 1, End: end})
+		}
+		start = 0
+	}
+	for i, l := range lines {
+		if strings.HasPrefix(strings.TrimLeft(l, " \t"), prefix) {
+			if start == 0 {
+				start = i + 1
+			}
+			continue
+		}
+		flush(i)
+	}
+	flush(len(lines))
+	return out
+}
+
+// mergeSpans merges comment spans into body spans (both sorted): a
+// comment inside an elided body is dropped with it.
+func mergeSpans(bodies, comments []outline.Span) []outline.Span {
+	if len(comments) == 0 {
+		return bodies
+	}
+	out := make([]outline.Span, 0, len(bodies)+len(comments))
+	i := 0
+	for _, c := range comments {
+		for i < len(bodies) && bodies[i].End < c.Start {
+			out = append(out, bodies[i])
+			i++
+		}
+		if i < len(bodies) && bodies[i].Start <= c.End {
+			continue // overlaps a body span
+		}
+		out = append(out, c)
+	}
+	return append(out, bodies[i:]...)
 }
