@@ -11,23 +11,27 @@
 # Undefined references (libc, libm, libgcc) stay global.
 #
 # Check the result: nm -g --defined-only OUT.a lists only rure_*/gopi_*.
+#
+# Cross builds set CROSS_PREFIX to the binutils prefix of the target
+# (aarch64-linux-gnu-, x86_64-w64-mingw32-); ELF and PE/COFF both work.
 set -euo pipefail
+p=${CROSS_PREFIX:-}
 in=${1:?usage: localize-native.sh IN.a OUT.a}
 out=${2:?usage: localize-native.sh IN.a OUT.a}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
-nm -g --defined-only "$in" 2>/dev/null \
+"${p}nm" -g --defined-only "$in" 2>/dev/null \
   | awk '$2 ~ /^[TDBR]$/ && $3 ~ /^(rure_|gopi_)/ {print $3}' | sort -u >"$tmp/keep"
 [ -s "$tmp/keep" ] || { echo "localize-native: no rure_/gopi_ symbols in $in" >&2; exit 1; }
 
-ld -r --whole-archive "$in" -o "$tmp/all.o"
-objcopy --keep-global-symbols="$tmp/keep" "$tmp/all.o" "$tmp/gopi_native.o"
+"${p}ld" -r --whole-archive "$in" -o "$tmp/all.o"
+"${p}objcopy" --keep-global-symbols="$tmp/keep" "$tmp/all.o" "$tmp/gopi_native.o"
 # binutils' ar loads every plugin in bfd-plugins; LLVM 14's gold plugin
 # aborts on this object ("Invalid encoding"), so name gcc's plugin
 # explicitly when there is one.
 plugin=()
-lto=$(gcc -print-file-name=liblto_plugin.so 2>/dev/null || true)
+lto=$("${p}gcc" -print-file-name=liblto_plugin.so 2>/dev/null || true)
 [ -f "$lto" ] && plugin=(--plugin "$lto")
-ar "${plugin[@]}" rcs "$tmp/out.a" "$tmp/gopi_native.o"
+"${p}ar" "${plugin[@]}" rcs "$tmp/out.a" "$tmp/gopi_native.o"
 mv "$tmp/out.a" "$out"
