@@ -132,7 +132,7 @@ for t in "${TARGETS[@]}"; do
   fi
   smoked=skipped
   if [ "$smoke" = 1 ]; then
-    if scripts/smoke.sh "$stage/$exe" "$os/$arch" > "dist/stage/$name.smoke.log" 2>&1; then
+    if scripts/smoke.sh "$stage/$exe" "$os/$arch" "$variant" > "dist/stage/$name.smoke.log" 2>&1; then
       smoked=$(tail -1 "dist/stage/$name.smoke.log")
     else
       cat "dist/stage/$name.smoke.log" >&2

@@ -22,8 +22,17 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
 "${p}nm" -g --defined-only "$in" 2>/dev/null \
-  | awk '$2 ~ /^[TDBR]$/ && $3 ~ /^(rure_|gopi_)/ {print $3}' | sort -u >"$tmp/keep"
+  | awk '$2 ~ /^[TDBRS]$/ && $3 ~ /^_?(rure_|gopi_)/ {print $3}' | sort -u >"$tmp/keep"
 [ -s "$tmp/keep" ] || { echo "localize-native: no rure_/gopi_ symbols in $in" >&2; exit 1; }
+
+if [ "$(uname -s)" = Darwin ] && [ -z "$p" ]; then
+  # macOS (native builds on CI): Apple's ld does the same in one step; every
+  # global not in the list becomes private to the object.
+  ld -r -all_load -exported_symbols_list "$tmp/keep" "$in" -o "$tmp/gopi_native.o"
+  ar rcs "$tmp/out.a" "$tmp/gopi_native.o"
+  mv "$tmp/out.a" "$out"
+  exit 0
+fi
 
 "${p}ld" -r --whole-archive "$in" -o "$tmp/all.o"
 "${p}objcopy" --keep-global-symbols="$tmp/keep" "$tmp/all.o" "$tmp/gopi_native.o"

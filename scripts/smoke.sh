@@ -1,7 +1,11 @@
 #!/usr/bin/env bash
-# smoke.sh BINARY OS/ARCH — run a release binary where this machine can:
-# linux/amd64 directly, linux/arm64 under qemu-user, windows/amd64 under
-# wine. Each run checks --version (target and native-engine lines), a regex
+# smoke.sh BINARY OS/ARCH [VARIANT] — run a release binary where this
+# machine can: linux/amd64 directly, linux/arm64 under qemu-user,
+# windows/amd64 under wine. The linux/amd64 baseline variant also runs every
+# check under `qemu-x86_64 -cpu qemu64` (an x86-64 v1 CPU: no SSE4, no AVX),
+# so nothing chosen at run time may use a newer instruction; the modern
+# variant must refuse that CPU with Go's message instead of crashing.
+# Each run checks --version (target and native-engine lines), a regex
 # grep, an AST search and a token count on a small Go file. darwin binaries
 # cannot run here: they are checked with `file` and their Mach-O load
 # commands only (architecture, minimum macOS, linked libraries), and the last
@@ -9,6 +13,7 @@
 set -euo pipefail
 bin=$(realpath "${1:?usage: smoke.sh BINARY OS/ARCH}")
 target=${2:?usage: smoke.sh BINARY OS/ARCH}
+variant=${3:-}
 host="$(go env GOHOSTOS)/$(go env GOHOSTARCH)"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
@@ -49,27 +54,48 @@ printf 'package main\n\nfunc Hello(a int) int { return a + 1 }\n\nfunc main() { 
 cd "$tmp/src"
 export HOME="$tmp"
 
-out=$("${run[@]}" --version | tr -d '\r') || fail "--version failed"
-echo "$out"
-grep -q "^target:  $target$" <<<"$out" || fail "--version does not say target $target"
-native=pure-go
-if grep -q '^regex:   native' <<<"$out"; then native=native; fi
-
-out=$("${run[@]}" grep -n 'func [A-Z]\w+' . | tr -d '\r') || fail "grep failed"
-echo "$out"
-grep -q 'hello.go:3:func Hello' <<<"$out" || fail "grep found no match"
-
-if [ "$native" = native ]; then
-  out=$("${run[@]}" ast grep -p 'func $NAME($$$) $_ { $$$ }' . | tr -d '\r') || fail "ast grep failed"
+# checks: --version, grep, ast grep (native builds), tokens, with run=(…).
+checks() {
+  out=$("${run[@]}" --version | tr -d '\r') || fail "--version failed"
   echo "$out"
-  grep -q 'hello.go:3:func Hello' <<<"$out" || fail "ast grep found no match"
-  ast="ast ok"
-else
-  ast="ast n/a (no native core)"
+  grep -q "^target:  $target$" <<<"$out" || fail "--version does not say target $target"
+  native=pure-go
+  if grep -q '^regex:   native' <<<"$out"; then native=native; fi
+
+  out=$("${run[@]}" grep -n 'func [A-Z]\w+' . | tr -d '\r') || fail "grep failed"
+  echo "$out"
+  grep -q 'hello.go:3:func Hello' <<<"$out" || fail "grep found no match"
+
+  if [ "$native" = native ]; then
+    out=$("${run[@]}" ast grep -p 'func $NAME($$$) $_ { $$$ }' . | tr -d '\r') || fail "ast grep failed"
+    echo "$out"
+    grep -q 'hello.go:3:func Hello' <<<"$out" || fail "ast grep found no match"
+    ast="ast ok"
+  else
+    ast="ast n/a (no native core)"
+  fi
+
+  out=$(printf 'hello world, tokens!' | "${run[@]}" tokens | tr -d '\r') || fail "tokens failed"
+  echo "$out"
+  [ "$out" = "5 -" ] || fail "tokens counted '$out', want '5 -'"
+}
+checks
+summary="ran: --version ($native), grep ok, $ast, tokens ok${run[0]:+ via $(basename "${run[0]}")}"
+if [ "$target" = linux/amd64 ] && [ "$(go env GOHOSTARCH)" = amd64 ] && command -v qemu-x86_64 >/dev/null; then
+  case $variant in
+  baseline)
+    run=(qemu-x86_64 -cpu qemu64 "$bin")
+    checks
+    summary+="; again under qemu-x86_64 -cpu qemu64: ok"
+    ;;
+  modern)
+    if out=$(qemu-x86_64 -cpu qemu64 "$bin" --version 2>&1); then
+      fail "the modern variant ran on a qemu64 CPU; it should refuse it"
+    fi
+    echo "$out"
+    grep -q "microarchitecture support" <<<"$out" || fail "the modern variant did not refuse a qemu64 CPU cleanly: $out"
+    summary+="; refuses a qemu64 CPU cleanly"
+    ;;
+  esac
 fi
-
-out=$(printf 'hello world, tokens!' | "${run[@]}" tokens | tr -d '\r') || fail "tokens failed"
-echo "$out"
-[ "$out" = "5 -" ] || fail "tokens counted '$out', want '5 -'"
-
-echo "ran: --version ($native), grep ok, $ast, tokens ok${run[0]:+ via $(basename "${run[0]}")}"
+echo "$summary"
