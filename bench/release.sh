@@ -1,0 +1,185 @@
+#!/usr/bin/env bash
+# bench/release.sh — the release area of `make bench`: what the release
+# binary's size and start-up are made of, start-up against ripgrep, and the
+# CPU-variant check; writes bench/results/release.md.
+#
+# Needs the release binaries from ./build.sh (dist/stage/*/gopi); run
+# `./build.sh linux/amd64` first (the script says so if they are missing).
+# Measures:
+#   - size: file size of every release binary (dist/manifest.json), the
+#     linux/amd64 binary's ELF sections, and per module the bytes of code
+#     and data its symbols take in an unstripped build of the same commit
+#     (`go tool nm -size`; C and Rust symbols of the native core counted as
+#     one, from libgopi_native.a's sections);
+#   - start-up: `hyperfine -N` of `rg --version`, the release `gopi
+#     --version` (static, stripped) and a plain `go build` (dynamic,
+#     unstripped) in one run; maximum RSS (`/usr/bin/time`) after evicting
+#     the binary from the page cache (`dd iflag=nocache`), since a binary
+#     freshly written by the linker sits in the cache as large folios and
+#     maps (and counts) up to twice as much;
+#   - Go package initialisers: GODEBUG=inittrace=1, the slowest ten and the
+#     total, best of 5 runs;
+#   - CPU variants: GOAMD64=v3 against v1 of the same sources on the hot
+#     paths that are Go code (token counting; grep's and ast's Go side), user
+#     CPU time from hyperfine.
+set -euo pipefail
+cd "$(dirname "${BASH_SOURCE[0]}")/.."
+ROOT=$PWD
+WORK=$ROOT/bench/_work/release
+mkdir -p "$WORK" bench/results
+log() { printf '\033[1m==> %s\033[0m\n' "$*" >&2; }
+command -v hyperfine >/dev/null || { apt-get install -y -qq hyperfine >/dev/null; }
+command -v rg >/dev/null || { apt-get install -y -qq ripgrep >/dev/null; }
+
+rel=$(ls dist/stage/gopi-*-linux-amd64-baseline/gopi 2>/dev/null | head -1 || true)
+[ -n "$rel" ] || { echo "bench/release.sh: no dist/stage/gopi-*-linux-amd64-baseline/gopi; run ./build.sh linux/amd64 first" >&2; exit 1; }
+lib=$(ls native/_target/x86_64-unknown-linux-gnu-baseline/localized/libgopi_native.a)
+
+log "plain build (dynamic, unstripped) and symbol table"
+stamp=$(sha256sum native/_lib/libgopi_native.a | cut -c1-16)
+go build -o "$WORK/gopi-plain" -ldflags "-X github.com/gopi-agent/gopi/native/rure.NativeLibStamp=$stamp" ./cmd/gopi
+go tool nm -size "$WORK/gopi-plain" > "$WORK/nm.txt"
+
+log "GOAMD64=v1 and v3 builds"
+GOAMD64=v1 go build -o "$WORK/gopi-v1" -ldflags "-s -w" ./cmd/gopi
+GOAMD64=v3 go build -o "$WORK/gopi-v3" -ldflags "-s -w" ./cmd/gopi
+
+mb() { awk -v b="$1" 'BEGIN { printf "%.1f", b / 1048576 }'; }
+load=$(cut -d' ' -f1-3 /proc/loadavg)
+{
+echo "# release: binary size, start-up and CPU variants"
+echo
+echo "Measured by bench/release.sh on $(date -u '+%Y-%m-%d %H:%M UTC'), $(nproc) cores ($(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //')), load average $load at the start$(awk '$1 > 2 {print " (a loaded shared machine: times are noisy; ratios from one run)"}' /proc/loadavg)."
+echo "Go $(go env GOVERSION), $(rustc -V | cut -d' ' -f1-2), $(rg --version | head -1), hyperfine $(hyperfine --version | cut -d' ' -f2)."
+echo
+echo "## Size"
+echo
+echo "Release binaries (\`./build.sh\`: \`-s -w\`, static, \`-trimpath\`):"
+echo
+echo "| target | native core | size |"
+echo "| --- | --- | ---: |"
+if [ -f dist/manifest.json ]; then
+  python3 - <<'PY'
+import json
+m = json.load(open("dist/manifest.json"))
+for t in m["targets"]:
+    v = "" if t["variant"] == "default" else "/" + t["variant"]
+    print(f'| {t["os"]}/{t["arch"]}{v} | {"yes" if t["native_core"] else "no (pure Go)"} | {t["binary_size"]/1048576:.1f} MB |')
+PY
+fi
+echo "| linux/amd64, plain \`go build\` (dynamic, symbols and DWARF) | yes | $(mb "$(stat -c %s "$WORK/gopi-plain")") MB |"
+echo
+echo "ELF sections of the linux/amd64 release binary (MB):"
+echo
+echo "| .text (code) | .rodata (constants, grammar tables) | .gopclntab (Go's PC tables) | .noptrdata + .data | rest |"
+echo "| ---: | ---: | ---: | ---: | ---: |"
+readelf -SW "$rel" | sed 's/\[ */[/' | awk -v total="$(stat -c %s "$rel")" '
+  $1 ~ /^\[[0-9]/ && $3 != "NOBITS" { size = strtonum("0x" $6); s[$2] += size; sum += size }
+  END { t = s[".text"]; r = s[".rodata"]; p = s[".gopclntab"]; d = s[".noptrdata"] + s[".data"];
+        printf "| %.1f | %.1f | %.1f | %.1f | %.1f |\n", t/1048576, r/1048576, p/1048576, d/1048576, (total-t-r-p-d)/1048576 }'
+echo
+echo "Where the bytes come from: code and data of each module's symbols in the plain build (Go's own"
+echo "PC tables, about a quarter of the Go code's size again, come on top), and the native core's"
+echo "sections from its archive:"
+echo
+echo "| part | MB |"
+echo "| --- | ---: |"
+size -A "$lib" | awk '$1 ~ /^\.(text|rodata|data)/ { if ($1 ~ /ts_parse_table|ts_small_parse_table|ts_parse_actions|ts_lex|ts_lex_modes|ts_symbol|ts_field|ts_non_terminal|ts_primary|ts_external/) g += $2; else o += $2 }
+  END { printf "| native core: tree-sitter grammar tables and lexers (29 languages) | %.1f |\n| native core: the rest (Rust regex, ast-grep, tree-sitter runtime, Rust std) | %.1f |\n", g/1048576, o/1048576 }'
+python3 - "$WORK/nm.txt" <<'PY'
+import sys, re, collections
+tot = collections.Counter()
+for line in open(sys.argv[1]):
+    p = line.split(None, 3)
+    if len(p) < 4 or p[2] in "bB": continue
+    size, name = int(p[1]), p[3].strip()
+    if p[2] in "dD" and size > 16 << 20: continue  # FIPS scratch buffer: bss-like, never touched
+    m = re.match(r'^((?:github\.com|golang\.org|gopkg\.in|google\.golang\.org)/[^/.]+/[^/.]+|(?:modernc\.org|mvdan\.cc|rsc\.io|go\.[a-z]+\.[a-z]+)/[^/.]+)', name)
+    if m: key = m.group(1)
+    elif re.match(r'^(go:|type:|runtime\.|internal/)', name): key = "Go runtime, types, itabs"
+    elif re.match(r'^[a-z0-9_]+(/[a-z0-9_]+)*\.', name): key = "Go standard library"
+    else: continue  # C symbols: the native core (above) and cgo's go-tree-sitter grammars
+    if key.startswith("github.com/gopi-agent/gopi"): key = "gopi's own packages"
+    tot[key] += size
+for k, v in tot.most_common(16):
+    print(f"| {k} | {v/1048576:.1f} |")
+PY
+} > "$WORK/size.md"
+
+log "start-up"
+cp "$rel" "$WORK/gopi-release"
+for b in "$WORK/gopi-release" "$WORK/gopi-plain" "$(command -v rg)"; do dd if="$b" iflag=nocache count=0 status=none; done
+hyperfine -N -w 10 -r 200 --export-json "$WORK/startup.json" \
+  -n "rg --version" "rg --version" \
+  -n "gopi --version (release)" "$WORK/gopi-release --version" \
+  -n "gopi --version (plain go build)" "$WORK/gopi-plain --version" > "$WORK/startup.txt" 2>&1
+rss() { dd if="$1" iflag=nocache count=0 status=none; "$@" >/dev/null 2>"$WORK/rss.err" || true; best=999999999
+  for _ in 1 2 3 4 5; do dd if="$1" iflag=nocache count=0 status=none
+    kb=$(/usr/bin/time -f %M "$@" 2>&1 >/dev/null | tail -1); [ "$kb" -lt "$best" ] && best=$kb; done; echo "$best"; }
+rss_rg=$(rss "$(command -v rg)" --version)
+rss_rel=$(rss "$WORK/gopi-release" --version)
+rss_plain=$(rss "$WORK/gopi-plain" --version)
+
+log "inittrace"
+best_init=""
+for _ in 1 2 3 4 5; do
+  GODEBUG=inittrace=1 "$WORK/gopi-release" --version 2>"$WORK/init.txt" >/dev/null
+  t=$(awk '{ s += $5 } END { printf "%.2f", s }' "$WORK/init.txt")
+  if [ -z "$best_init" ] || awk -v a="$t" -v b="$best_init" 'BEGIN { exit !(a < b) }'; then best_init=$t; cp "$WORK/init.txt" "$WORK/init-best.txt"; fi
+done
+npk=$(wc -l < "$WORK/init-best.txt")
+
+log "CPU variants"
+INPUT=$ROOT/bench/_work/tokens/input.txt
+[ -s "$INPUT" ] || { INPUT=$WORK/tokens-input.txt; find "$(go env GOROOT)/src/net" -name '*.go' -print0 | sort -z | xargs -0 cat > "$INPUT"; }
+SRC=$(go env GOROOT)/src
+hyperfine -N -w 2 -r 10 --export-json "$WORK/variants.json" \
+  -n "tokens v1" "$WORK/gopi-v1 tokens $INPUT" -n "tokens v3" "$WORK/gopi-v3 tokens $INPUT" \
+  -n "grep v1" "$WORK/gopi-v1 grep -c --no-ignore 'func \\w+\\(' $SRC" -n "grep v3" "$WORK/gopi-v3 grep -c --no-ignore 'func \\w+\\(' $SRC" \
+  -n "ast v1" "$WORK/gopi-v1 ast grep -p 'if err != nil { \$\$\$ }' $SRC/net" -n "ast v3" "$WORK/gopi-v3 ast grep -p 'if err != nil { \$\$\$ }' $SRC/net" \
+  > "$WORK/variants.txt" 2>&1 || true
+
+{
+cat "$WORK/size.md"
+echo
+echo "## Start-up"
+echo
+echo "\`hyperfine -N -w 10 -r 200\`, the three commands in one run; maximum RSS best of 5 after"
+echo "evicting the binary from the page cache. Target: \`gopi --version\` within 1.5× of \`rg --version\`"
+echo "and ≤ 15 MB RSS."
+echo
+echo "| command | mean | min | user | system | vs rg (mean) | max RSS |"
+echo "| --- | ---: | ---: | ---: | ---: | ---: | ---: |"
+python3 - "$WORK/startup.json" "$rss_rg" "$rss_rel" "$rss_plain" <<'PY'
+import json, sys
+r = json.load(open(sys.argv[1]))["results"]
+rss = sys.argv[2:]
+base = r[0]["mean"]
+for i, x in enumerate(r):
+    print(f'| `{x["command"]}` | {x["mean"]*1e3:.2f} ms | {x["min"]*1e3:.2f} ms | {x["user"]*1e3:.2f} ms | {x["system"]*1e3:.2f} ms | {x["mean"]/base:.2f}× | {int(rss[i])/1024:.1f} MB |')
+PY
+echo
+echo "Go package initialisers of the release binary (\`GODEBUG=inittrace=1 gopi --version\`, best of"
+echo "5): $npk packages, ${best_init} ms of clock in total. The slowest:"
+echo
+echo "| package | clock | allocated |"
+echo "| --- | ---: | ---: |"
+sort -k5 -rn "$WORK/init-best.txt" | head -10 | awk '{ printf "| %s | %s ms | %s B |\n", $2, $5, $8 }'
+echo
+echo "## CPU variants (GOAMD64=v3 against v1, same native library)"
+echo
+echo "\`hyperfine -N -w 2 -r 10\`; user CPU time, which a loaded machine disturbs less than wall time."
+echo "Input: $(du -h "$INPUT" | cut -f1) of Go source for tokens; \$GOROOT/src for grep; \$GOROOT/src/net for ast."
+echo
+echo "| hot path | v1 user | v3 user | v3 ÷ v1 |"
+echo "| --- | ---: | ---: | ---: |"
+python3 - "$WORK/variants.json" <<'PY'
+import json, sys
+r = {x["command"]: x for x in json.load(open(sys.argv[1]))["results"]}
+for k in ("tokens", "grep", "ast"):
+    a, b = r.get(k + " v1"), r.get(k + " v3")
+    if a and b:
+        print(f'| {k} | {a["user"]*1e3:.0f} ms | {b["user"]*1e3:.0f} ms | {b["user"]/a["user"]:.2f} |')
+PY
+} > bench/results/release.md
+log "wrote bench/results/release.md"
