@@ -104,6 +104,17 @@ for line in open(sys.argv[1]):
 for k, v in tot.most_common(16):
     print(f"| {k} | {v/1048576:.1f} |")
 PY
+echo
+echo "The grammar tables by language (code and data of each grammar crate's compiled C, MB), what a"
+echo "build with a chosen set of languages would save:"
+echo
+echo "| grammar | MB |"
+echo "| --- | ---: |"
+for d in native/_target/x86_64-unknown-linux-gnu-baseline/release/build/tree-sitter-*/out; do
+  n=$(basename "$(dirname "$d")" | sed -E 's/-[0-9a-f]{16}$//')
+  b=$(find "$d" -name '*.a' -exec size -A {} \; 2>/dev/null | awk '$1 ~ /^\.(text|rodata|data)/ { t += $2 } END { print t + 0 }')
+  [ "$b" -gt 0 ] && echo "$b $n"
+done | sort -rn | awk '{ printf "| %s | %.1f |\n", $2, $1 / 1048576 }'
 } > "$WORK/size.md"
 
 log "start-up"

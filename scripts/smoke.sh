@@ -41,8 +41,8 @@ darwin/*)
 "$host") run=("$bin") ;;
 linux/arm64) run=(qemu-aarch64 -L /usr/aarch64-linux-gnu "$bin") ;;
 windows/amd64)
-  export WINEPREFIX="$tmp/wine" WINEDEBUG=-all WINEDLLOVERRIDES="mscoree,mshtml="
-  wine=$(command -v wine64 || command -v wine || true)
+  export WINEPREFIX="${GOPI_WINEPREFIX:-$HOME/.cache/gopi-smoke-wine}" WINEDEBUG=-all WINEDLLOVERRIDES="mscoree,mshtml="
+  wine=$(command -v wine64 || command -v wine || { [ -x /usr/lib/wine/wine64 ] && echo /usr/lib/wine/wine64; } || true)
   [ -n "$wine" ] || fail "wine is missing (apt-get install wine64)"
   run=("$wine" "$bin")
   ;;
