@@ -3,8 +3,9 @@
 # binary's size and start-up are made of, start-up against ripgrep, and the
 # CPU-variant check; writes bench/results/release.md.
 #
-# Needs the release binaries from ./build.sh (dist/stage/*/gopi); run
-# `./build.sh linux/amd64` first (the script says so if they are missing).
+# Needs the linux/amd64 native library that ./build.sh builds (run
+# `./build.sh linux/amd64` first); links the release binary the same way.
+# Sizes of the other targets come from dist/manifest.json when present.
 # Measures:
 #   - size: file size of every release binary (dist/manifest.json), the
 #     linux/amd64 binary's ELF sections, and per module the bytes of code
@@ -31,9 +32,13 @@ log() { printf '\033[1m==> %s\033[0m\n' "$*" >&2; }
 command -v hyperfine >/dev/null || { apt-get install -y -qq hyperfine >/dev/null; }
 command -v rg >/dev/null || { apt-get install -y -qq ripgrep >/dev/null; }
 
-rel=$(ls dist/stage/gopi-*-linux-amd64-baseline/gopi 2>/dev/null | head -1 || true)
-[ -n "$rel" ] || { echo "bench/release.sh: no dist/stage/gopi-*-linux-amd64-baseline/gopi; run ./build.sh linux/amd64 first" >&2; exit 1; }
-lib=$(ls native/_target/x86_64-unknown-linux-gnu-baseline/localized/libgopi_native.a)
+lib=native/_target/x86_64-unknown-linux-gnu-baseline/localized/libgopi_native.a
+[ -f "$lib" ] || { echo "bench/release.sh: no $lib; run ./build.sh linux/amd64 first" >&2; exit 1; }
+if [ "${REPORT_ONLY:-0}" != 1 ]; then
+log "release build (as build.sh links linux/amd64: static, stripped)"
+rel=$WORK/gopi-release
+CGO_ENABLED=1 GOAMD64=v1 CGO_LDFLAGS="-L$ROOT/${lib%/*}" go build -trimpath -tags netgo,osusergo -o "$rel" \
+  -ldflags "-s -w -linkmode external -extldflags -static" ./cmd/gopi
 
 log "plain build (dynamic, unstripped) and symbol table"
 stamp=$(sha256sum native/_lib/libgopi_native.a | cut -c1-16)
@@ -73,10 +78,18 @@ echo "ELF sections of the linux/amd64 release binary (MB):"
 echo
 echo "| .text (code) | .rodata (constants, grammar tables) | .gopclntab (Go's PC tables) | .noptrdata + .data | rest |"
 echo "| ---: | ---: | ---: | ---: | ---: |"
-readelf -SW "$rel" | sed 's/\[ */[/' | awk -v total="$(stat -c %s "$rel")" '
-  $1 ~ /^\[[0-9]/ && $3 != "NOBITS" { size = strtonum("0x" $6); s[$2] += size; sum += size }
-  END { t = s[".text"]; r = s[".rodata"]; p = s[".gopclntab"]; d = s[".noptrdata"] + s[".data"];
-        printf "| %.1f | %.1f | %.1f | %.1f | %.1f |\n", t/1048576, r/1048576, p/1048576, d/1048576, (total-t-r-p-d)/1048576 }'
+python3 - "$rel" <<'PY'
+import subprocess, sys, os
+s = {}
+for line in subprocess.run(["readelf", "-SW", sys.argv[1]], capture_output=True, text=True).stdout.splitlines():
+    p = line.replace("[ ", "[").split()
+    if len(p) > 6 and p[0].startswith("[") and p[0][1:-1].isdigit() and p[2] != "NOBITS":
+        s[p[1]] = s.get(p[1], 0) + int(p[5], 16)
+total = os.path.getsize(sys.argv[1])
+t, r, g, d = s.get(".text", 0), s.get(".rodata", 0), s.get(".gopclntab", 0), s.get(".noptrdata", 0) + s.get(".data", 0)
+M = 1048576
+print(f"| {t/M:.1f} | {r/M:.1f} | {g/M:.1f} | {d/M:.1f} | {(total-t-r-g-d)/M:.1f} |")
+PY
 echo
 echo "Where the bytes come from: code and data of each module's symbols in the plain build (Go's own"
 echo "PC tables, about a quarter of the Go code's size again, come on top), and the native core's"
@@ -118,7 +131,6 @@ done | sort -rn | awk '{ printf "| %s | %.1f |\n", $2, $1 / 1048576 }'
 } > "$WORK/size.md"
 
 log "start-up"
-cp "$rel" "$WORK/gopi-release"
 for b in "$WORK/gopi-release" "$WORK/gopi-plain" "$(command -v rg)"; do dd if="$b" iflag=nocache count=0 status=none; done
 hyperfine -N -w 10 -r 200 --export-json "$WORK/startup.json" \
   -n "rg --version" "rg --version" \
@@ -150,6 +162,13 @@ hyperfine -N -w 2 -r 10 --export-json "$WORK/variants.json" \
   -n "ast v1" "$WORK/gopi-v1 ast grep -p 'if err != nil { \$\$\$ }' $SRC/net" -n "ast v3" "$WORK/gopi-v3 ast grep -p 'if err != nil { \$\$\$ }' $SRC/net" \
   > "$WORK/variants.txt" 2>&1 || true
 
+echo "$rss_rg $rss_rel $rss_plain" > "$WORK/rss.txt"
+fi
+read -r rss_rg rss_rel rss_plain < "$WORK/rss.txt"
+npk=$(wc -l < "$WORK/init-best.txt")
+best_init=$(awk '{ s += $5 } END { printf "%.2f", s }' "$WORK/init-best.txt")
+INPUT=$ROOT/bench/_work/tokens/input.txt
+[ -s "$INPUT" ] || INPUT=$WORK/tokens-input.txt
 {
 cat "$WORK/size.md"
 echo
@@ -192,5 +211,42 @@ for k in ("tokens", "grep", "ast"):
     if a and b:
         print(f'| {k} | {a["user"]*1e3:.0f} ms | {b["user"]*1e3:.0f} ms | {b["user"]/a["user"]:.2f} |')
 PY
+echo
+echo "Verdict: no hot path is consistently faster with GOAMD64=v3 (the differences are within this"
+echo "machine's noise, in both directions), and the Rust engines already choose AVX2 code at run time"
+echo "(memchr, aho-corasick), so ./build.sh ships no \"modern\" variant: one linux/amd64 baseline build,"
+echo "checked under \`qemu-x86_64 -cpu qemu64\` by scripts/smoke.sh."
+echo
+echo "## Targets"
+echo
+python3 - "$WORK/startup.json" "$rss_rel" "$WORK/gopi-release" <<'PY'
+import json, os, sys
+r = json.load(open(sys.argv[1]))["results"]
+ratio = r[1]["mean"] / r[0]["mean"]
+rmin = r[1]["min"] / r[0]["min"]
+rss = int(sys.argv[2]) / 1024
+size = os.path.getsize(sys.argv[3]) / 1048576
+met = lambda ok: "met" if ok else "**not met**"
+print("| target | measured | |")
+print("| --- | --- | --- |")
+print(f"| `gopi --version` within 1.5× of `rg --version` | {ratio:.1f}× (mean), {rmin:.1f}× (min) | {met(ratio <= 1.5)} |")
+print(f"| ≤ 15 MB RSS | {rss:.1f} MB | {met(rss <= 15)} |")
+print(f"| binary ≤ 40 MB with all grammars | {size:.1f} MB (stripped, static) | {met(size <= 40)} |")
+PY
+echo
+echo "Why not: the binary is 85 MB stripped and nearly half of it is the native core's 29 tree-sitter"
+echo "grammars (their parse tables alone are 40 MB; Kotlin, C#, Scala, Swift, Haskell and C++ take 25"
+echo "MB of them); the Go side (esbuild, goja, SQLite, charm, x/text, runewidth tables, gopi itself)"
+echo "is about 30 MB with its PC tables. Start-up of \`gopi --version\` is 199 package initialisers"
+echo "(several ms, led by goldmark's extensions, the PDF reader, pprof's profile package and"
+echo "x/net/html, all third-party code that runs at import) and page faults on the large binary"
+echo "(system time several times rg's). RSS is mostly the binary's own pages: the kernel maps the"
+echo "code and tables around every page an initialiser touches, so it follows the binary's size and"
+echo "spread, not the heap (1.8 MB allocated by all initialisers). What was cut: symbol tables and"
+echo "DWARF (-s -w: 98.5 → 85 MB) and dynamic loading (static executables: no ld.so, no libc"
+echo "mapping; no start-up gain shows through this machine's noise). What would cut further: a build with a chosen set of languages (the table above; the"
+echo "ast-grep-language crate takes all its grammars, so native/ would need its own language list),"
+echo "dropping the second copy of six grammars that go-tree-sitter links for the Go side's syntax"
+echo "trees, and moving the heavy third-party initialisers behind the commands that use them."
 } > bench/results/release.md
 log "wrote bench/results/release.md"
