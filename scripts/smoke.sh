@@ -45,6 +45,10 @@ windows/amd64)
   wine=$(command -v wine64 || command -v wine || { [ -x /usr/lib/wine/wine64 ] && echo /usr/lib/wine/wine64; } || true)
   [ -n "$wine" ] || fail "wine is missing (apt-get install wine64)"
   run=("$wine" "$bin")
+  # Only Windows' own DLLs: no MinGW runtime (libwinpthread, libgcc) to ship.
+  dlls=$(x86_64-w64-mingw32-objdump -p "$bin" | awk '/DLL Name:/ { print $3 }' | sort -u | tr '\n' ' ')
+  echo "imports: $dlls"
+  if grep -qiE 'libwinpthread|libgcc|libstdc' <<<"$dlls"; then fail "needs MinGW DLLs: $dlls"; fi
   ;;
 *) fail "no way to run this target here" ;;
 esac
