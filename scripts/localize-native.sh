@@ -34,6 +34,25 @@ if [ "$(uname -s)" = Darwin ] && [ -z "$p" ]; then
   exit 0
 fi
 
+if [ "$p" = x86_64-w64-mingw32- ]; then
+  # PE/COFF: binutils cannot partially link this archive ("unable to fill in
+  # DataDictionary[9]"), so rename instead of hiding: every other defined
+  # global gets a gopi_native_ prefix in every member, definitions and
+  # references alike, and can no longer meet go-tree-sitter's copy of
+  # tree-sitter at link time. Import thunks (X next to __imp_X, from Rust's
+  # DLL import members) keep their names, or MinGW's import libraries would
+  # be pulled in beside them and define __imp_X twice. The grammars' `-export:` link directives
+  # (.drectve) would name the old symbols, and an executable exports
+  # nothing, so they go.
+  "${p}nm" -g --defined-only "$in" 2>/dev/null \
+    | awk 'NF == 3 { def[$3] = 1 }
+        END { for (s in def) if (s !~ /^(rure_|gopi_|__imp_|\.)/ && !(("__imp_" s) in def)) print s " gopi_native_" s }' \
+    | sort -u >"$tmp/rename"
+  "${p}objcopy" --remove-section=.drectve --redefine-syms="$tmp/rename" "$in" "$tmp/out.a"
+  mv "$tmp/out.a" "$out"
+  exit 0
+fi
+
 "${p}ld" -r --whole-archive "$in" -o "$tmp/all.o"
 "${p}objcopy" --keep-global-symbols="$tmp/keep" "$tmp/all.o" "$tmp/gopi_native.o"
 # binutils' ar loads every plugin in bfd-plugins; LLVM 14's gold plugin

@@ -12,6 +12,7 @@
 # line says so. The last line of output is the summary build.sh records.
 set -euo pipefail
 bin=$(realpath "${1:?usage: smoke.sh BINARY OS/ARCH}")
+here=$(cd "$(dirname "$0")" && pwd)
 target=${2:?usage: smoke.sh BINARY OS/ARCH}
 variant=${3:-}
 host="$(go env GOHOSTOS)/$(go env GOHOSTARCH)"
@@ -45,6 +46,15 @@ windows/amd64)
   wine=$(command -v wine64 || command -v wine || { [ -x /usr/lib/wine/wine64 ] && echo /usr/lib/wine/wine64; } || true)
   [ -n "$wine" ] || fail "wine is missing (apt-get install wine64)"
   run=("$wine" "$bin")
+  # wine 8 has no bcryptprimitives.dll (Windows 10+ does; Rust's std needs
+  # its ProcessPrng): give the test prefix a stand-in built from
+  # scripts/wine/bcryptprimitives.c. Nothing of it ships.
+  sys32="$WINEPREFIX/drive_c/windows/system32"
+  if [ ! -e "$sys32/bcryptprimitives.dll" ]; then
+    [ -d "$sys32" ] || "$wine" wineboot -i >/dev/null 2>&1 || true
+    x86_64-w64-mingw32-gcc -O2 -shared -o "$sys32/bcryptprimitives.dll" \
+      "$here/wine/bcryptprimitives.c" -ladvapi32
+  fi
   # Only Windows' own DLLs: no MinGW runtime (libwinpthread, libgcc) to ship.
   dlls=$(x86_64-w64-mingw32-objdump -p "$bin" | awk '/DLL Name:/ { print $3 }' | sort -u | tr '\n' ' ')
   echo "imports: $dlls"
