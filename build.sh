@@ -37,10 +37,11 @@ smoke=${SMOKE:-1}
 # warm cargo cache from a plain build is reused.)
 TARGETS=(
   "linux/amd64/baseline host  x86_64-unknown-linux-gnu  -         -         v1 -"
-  # No "modern" (x86-64-v3) variant: its Go side measured no faster than
-  # v1 on the hot paths (bench/RESULTS.md, "CPU variants"), and the Rust
-  # engines already pick AVX2 code at run time (memchr, aho-corasick). To
-  # bring it back, add:
+  # No "modern" (x86-64-v3) variant: GOAMD64=v3 showed no consistent gain
+  # over v1 on the hot paths (bench/RESULTS.md, "CPU variants": the ratios
+  # change sign between runs), and the Rust engines already pick AVX2 code
+  # at run time (memchr, aho-corasick). To measure it with the Rust side
+  # built for v3 too, add:
   # "linux/amd64/modern   host  x86_64-unknown-linux-gnu  x86-64-v3 x86-64-v3 v3 -"
   "linux/arm64/         cross aarch64-unknown-linux-gnu -         -         -  aarch64-linux-gnu-"
   "windows/amd64/       cross x86_64-pc-windows-gnu     -         -         v1 x86_64-w64-mingw32-"
