@@ -34,7 +34,10 @@ if [ "$(uname -s)" = Darwin ] && [ -z "$p" ]; then
   exit 0
 fi
 
-if [ "$p" = x86_64-w64-mingw32- ]; then
+pe=0
+[ "$p" = x86_64-w64-mingw32- ] && pe=1
+case $(uname -s) in MINGW* | MSYS*) [ -z "$p" ] && pe=1 ;; esac
+if [ "$pe" = 1 ]; then
   # PE/COFF: binutils cannot partially link this archive ("unable to fill in
   # DataDictionary[9]"), so rename instead of hiding: every other defined
   # global gets a gopi_native_ prefix in every member, definitions and
