@@ -20,9 +20,6 @@ import (
 	"github.com/spf13/pflag"
 )
 
-// version is set at build time with -ldflags "-X main.version=…".
-var version = "dev"
-
 // Exit codes shared by every subcommand, as in grep and ripgrep.
 const (
 	exitMatch   = 0 // something matched / success
@@ -116,11 +113,6 @@ func sortedCommands() []string {
 	}
 	sort.Strings(names)
 	return names
-}
-
-func runVersion(_ context.Context, env *cliEnv, _ []string) int {
-	fmt.Fprintf(env.stdout, "gopi %s\n", version)
-	return exitMatch
 }
 
 // fail prints an error for a command and returns the error exit code. Usage

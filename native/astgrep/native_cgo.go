@@ -4,7 +4,10 @@ package astgrep
 
 /*
 #cgo CFLAGS: -I${SRCDIR}/../include
-#cgo LDFLAGS: -L${SRCDIR}/../_lib -lgopi_native -lm -ldl -lpthread
+#cgo LDFLAGS: -L${SRCDIR}/../_lib -lgopi_native
+#cgo linux LDFLAGS: -lm -ldl -lpthread
+#cgo darwin LDFLAGS: -lm
+#cgo windows LDFLAGS: -lkernel32 -ladvapi32 -lntdll -luserenv -lws2_32 -lbcrypt -lsynchronization
 #include <stdlib.h>
 #include "gopi_native.h"
 */

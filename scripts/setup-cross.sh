@@ -1,0 +1,40 @@
+#!/usr/bin/env bash
+# setup-cross.sh — install what ./build.sh needs to cross build gopi's release
+# binaries from a Debian 12 (bookworm) x86_64 machine. Called by build.sh;
+# never by make, make test or .ci/run, which need none of this.
+#
+# Route (see README "Release builds"):
+#   - Rust: Debian's rustc-web/cargo-web (a recent rustc, 1.96 on bookworm
+#     security updates) with its own library sources (rust-web-src). No
+#     rust-std is packaged for other targets, so build.sh compiles the
+#     standard library for each target from those sources with cargo's
+#     -Zbuild-std (RUSTC_BOOTSTRAP=1: the sources match the compiler exactly).
+#   - C and link: Debian's cross gcc for linux/arm64 and windows/amd64
+#     (MinGW-w64, posix threads), also used by Go's cgo.
+#   - Smoke tests: qemu-user for linux/arm64, wine64 for windows/amd64.
+# Idempotent: installs only what is missing, through apt.
+set -euo pipefail
+
+say() { printf 'setup-cross: %s\n' "$*"; }
+need=()
+have_pkg() { dpkg-query -W -f='${Status}' "$1" 2>/dev/null | grep -q "install ok installed"; }
+for p in rustc-web cargo-web rust-web-src \
+         gcc-aarch64-linux-gnu libc6-dev-arm64-cross binutils-aarch64-linux-gnu \
+         gcc-mingw-w64-x86-64-posix binutils-mingw-w64-x86-64 \
+         qemu-user wine64 zip file llvm; do
+  have_pkg "$p" || need+=("$p")
+done
+if [ ${#need[@]} -gt 0 ]; then
+  if [ "$(id -u)" -ne 0 ]; then
+    say "missing ${need[*]}; run as root or install them with apt-get" >&2
+    exit 1
+  fi
+  say "installing ${need[*]} with apt-get"
+  apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${need[@]}" >/dev/null
+fi
+
+# The cross rustc must be the one whose sources rust-web-src ships.
+rv=$(/usr/bin/rustc -V | awk '{print $2}')
+[ -f /usr/lib/rustlib/src/rust/library/Cargo.lock ] || { say "rust-web-src has no library sources" >&2; exit 1; }
+say "cross rustc $rv (Debian rustc-web) with matching library sources: ready"
