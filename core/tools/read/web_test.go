@@ -216,21 +216,35 @@ func TestWebByteLimitWithoutArtifacts(t *testing.T) {
 	}
 }
 
-func TestWebNeverAnswers(t *testing.T) {
+// silentServer accepts connections and never answers them (they stay
+// open until the test ends).
+func silentServer(t *testing.T) net.Listener {
+	t.Helper()
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer ln.Close()
+	t.Cleanup(func() { ln.Close() })
 	go func() {
+		var held []net.Conn
+		defer func() {
+			for _, c := range held {
+				c.Close()
+			}
+		}()
 		for {
 			c, err := ln.Accept()
 			if err != nil {
 				return
 			}
-			defer c.Close() // held open, never written to
+			held = append(held, c) // held open, never written to
 		}
 	}()
+	return ln
+}
+
+func TestWebNeverAnswers(t *testing.T) {
+	ln := silentServer(t)
 	withLimits(t, func(l *fetchLimits) { l.FirstByte = 300 * time.Millisecond })
 	start := time.Now()
 	res := call(t, webEnv(t), "http://"+ln.Addr().String()+"/")
@@ -245,20 +259,7 @@ func TestWebNeverAnswers(t *testing.T) {
 // The fetch.* settings bound a web read (here the wait for headers) and
 // fetch.enabled=false refuses URLs with the setting's name.
 func TestWebSettings(t *testing.T) {
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer ln.Close()
-	go func() {
-		for {
-			c, err := ln.Accept()
-			if err != nil {
-				return
-			}
-			defer c.Close() // held open, never written to
-		}
-	}()
+	ln := silentServer(t)
 	env := webEnv(t)
 	env.Settings.Fetch.FirstByte = 250 * time.Millisecond
 	res := call(t, env, "http://"+ln.Addr().String()+"/")
