@@ -271,15 +271,36 @@ func (r *Runtime) piObject(rt *goja.Runtime, x *ext) *goja.Object {
 	return pi
 }
 
-// ctxObject builds the context a handler, command or tool receives.
+// ctxObject builds the context a handler, command or tool receives: a
+// fresh object per call (model and entries are read at most once in it)
+// whose prototype holds the members that do not change between calls,
+// built once per extension and session (a handler call is on the
+// tool-call path: rebuilding those each time cost ~60 µs).
 func (r *Runtime) ctxObject(rt *goja.Runtime, x *ext) *goja.Object {
 	ctx := rt.NewObject()
 	h := r.hostOrNil()
 	if h == nil {
 		return ctx
 	}
+	if x.ctxBase == nil || x.ctxHost != h {
+		x.ctxBase, x.ctxHost = r.ctxBase(rt, h), h
+	}
+	_ = ctx.SetPrototype(x.ctxBase)
+	lazyJSON(rt, ctx, "model", func() ([]byte, error) { return json.Marshal(h.Model()) })
+	lazyJSON(rt, ctx, "entries", func() ([]byte, error) { return entriesJSON(h.Branch()) })
+	return ctx
+}
+
+// ctxBase is the shared part of every ctx: methods, and accessors for
+// what changes during a session (the UI, the session file).
+func (r *Runtime) ctxBase(rt *goja.Runtime, h Host) *goja.Object {
+	ctx := rt.NewObject()
+	getter := func(name string, fn func() goja.Value) {
+		_ = ctx.DefineAccessorProperty(name, rt.ToValue(func(goja.FunctionCall) goja.Value { return fn() }), nil, goja.FLAG_FALSE, goja.FLAG_TRUE)
+	}
 	_ = ctx.Set("cwd", h.Cwd())
-	_ = ctx.Set("hasUI", h.UI() != nil)
+	getter("hasUI", func() goja.Value { return rt.ToValue(h.UI() != nil) })
+	getter("ui", func() goja.Value { return r.uiObject(rt, h.UI()) })
 	_ = ctx.Set("isIdle", func() bool { return h.IsIdle() })
 	_ = ctx.Set("hasPendingMessages", func() bool { return h.HasPendingMessages() })
 	_ = ctx.Set("abort", func() { go h.Abort() })
@@ -292,7 +313,6 @@ func (r *Runtime) ctxObject(rt *goja.Runtime, x *ext) *goja.Object {
 		}
 		return map[string]any{"tokens": tokens, "contextWindow": window, "percent": pct}
 	})
-	_ = ctx.Set("ui", r.uiObject(rt, h.UI()))
 	r.hooksV2Context(rt, ctx, h)
 	return ctx
 }

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/gopi-agent/gopi/core/agent"
+	"github.com/gopi-agent/gopi/core/session"
 	"github.com/gopi-agent/gopi/core/tool"
 )
 
@@ -57,9 +58,16 @@ func BenchmarkToolCallHook(b *testing.B) {
 	defer r.Close()
 	h := r.Hooks()[0]
 	call := &agent.ToolCallInfo{ID: "c1", Name: "bash", Args: tool.Args{"command": "go test ./..."}}
-	for b.Loop() {
-		if d, err := h.ToolCall(context.Background(), call); d != nil || err != nil {
-			b.Fatal(d, err)
+	run := func(b *testing.B) {
+		for b.Loop() {
+			if d, err := h.ToolCall(context.Background(), call); d != nil || err != nil {
+				b.Fatal(d, err)
+			}
 		}
 	}
+	b.Run("unbound", run)
+	// Bound to a session, as in a real run: the handler's ctx carries the
+	// session's members.
+	r.Bind(&storeHost{m: session.InMemory("/project")})
+	b.Run("bound", run)
 }

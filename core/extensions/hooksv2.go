@@ -171,13 +171,12 @@ func decodeContextMessage(raw json.RawMessage) (ai.Message, error) {
 	return m, nil
 }
 
-// hooksV2Context adds hooks-v2's members to a handler's ctx.
+// hooksV2Context adds hooks-v2's members to the shared part of a
+// handler's ctx (ctxObject adds model and entries per call).
 func (r *Runtime) hooksV2Context(rt *goja.Runtime, ctx *goja.Object, h Host) {
-	lazyJSON(rt, ctx, "model", func() ([]byte, error) { return json.Marshal(h.Model()) })
 	_ = ctx.DefineAccessorProperty("thinkingLevel", rt.ToValue(func(goja.FunctionCall) goja.Value {
 		return rt.ToValue(h.ThinkingLevel())
 	}), nil, goja.FLAG_FALSE, goja.FLAG_TRUE)
-	lazyJSON(rt, ctx, "entries", func() ([]byte, error) { return entriesJSON(h.Branch()) })
 	_ = ctx.Set("findModel", func(provider, id string) goja.Value {
 		m := h.FindModel(provider, id)
 		if m == nil {
@@ -245,7 +244,9 @@ func (r *Runtime) hooksV2Context(rt *goja.Runtime, ctx *goja.Object, h Host) {
 	_ = sm.Set("getSessionName", func() goja.Value { return nullOr(rt, h.SessionName()) })
 	_ = sm.Set("getCwd", func() string { return h.Cwd() })
 	_ = ctx.Set("sessionManager", sm)
-	_ = ctx.Set("sessionFile", nullOr(rt, h.SessionFile()))
+	_ = ctx.DefineAccessorProperty("sessionFile", rt.ToValue(func(goja.FunctionCall) goja.Value {
+		return nullOr(rt, h.SessionFile())
+	}), nil, goja.FLAG_FALSE, goja.FLAG_TRUE)
 }
 
 // mustParse parses what build returns, throwing its error in JavaScript.

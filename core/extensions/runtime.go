@@ -83,7 +83,11 @@ type ext struct {
 	shortcuts []*Shortcut
 	providers []Provider
 	renderers []*Renderer
-	flags     []Flag
+	// ctxBase is the shared prototype of this extension's handler ctx
+	// objects, for host ctxHost (engine goroutine only; see ctxObject).
+	ctxBase *goja.Object
+	ctxHost Host
+	flags   []Flag
 }
 
 // Flag is a command-line flag an extension registered (shown, not parsed
