@@ -396,19 +396,7 @@ func runASTEdit(ctx context.Context, env *cliEnv, args []string) int {
 		return fail(env, "ast edit", err)
 	}
 	out := bufio.NewWriter(env.stdout)
-	for _, f := range res.Files {
-		for _, c := range f.Changes {
-			fmt.Fprintf(out, "%s:%d:%d\n", f.Path, c.Start.Line+1, c.Start.Column+1)
-			for _, l := range strings.Split(c.Before, "\n") {
-				fmt.Fprintf(out, "-%s\n", l)
-			}
-			if c.After != "" {
-				for _, l := range strings.Split(c.After, "\n") {
-					fmt.Fprintf(out, "+%s\n", l)
-				}
-			}
-		}
-	}
+	printASTChanges(out, res.Files)
 	switch {
 	case res.TotalReplacements == 0:
 		fmt.Fprintln(out, "No replacements made")
@@ -448,4 +436,22 @@ func editPreviewID(r *ast.EditResult) (string, error) {
 		}
 	}
 	return hex.EncodeToString(h.Sum(nil))[:12], nil
+}
+
+// printASTChanges prints each change as "path:line:col", then its old
+// lines prefixed "-" and its new ones "+".
+func printASTChanges(w io.Writer, files []ast.FileChanges) {
+	for _, f := range files {
+		for _, c := range f.Changes {
+			fmt.Fprintf(w, "%s:%d:%d\n", f.Path, c.Start.Line+1, c.Start.Column+1)
+			for _, l := range strings.Split(c.Before, "\n") {
+				fmt.Fprintf(w, "-%s\n", l)
+			}
+			if c.After != "" {
+				for _, l := range strings.Split(c.After, "\n") {
+					fmt.Fprintf(w, "+%s\n", l)
+				}
+			}
+		}
+	}
 }

@@ -202,19 +202,7 @@ func astRewrite(ctx context.Context, env *cliEnv, cmd string, c *astRunCLI, sc a
 			return fail(env, cmd, err)
 		}
 	} else {
-		for _, f := range res.Files {
-			for _, ch := range f.Changes {
-				fmt.Fprintf(out, "%s:%d:%d\n", f.Path, ch.Start.Line+1, ch.Start.Column+1)
-				for _, l := range strings.Split(ch.Before, "\n") {
-					fmt.Fprintf(out, "-%s\n", l)
-				}
-				if ch.After != "" {
-					for _, l := range strings.Split(ch.After, "\n") {
-						fmt.Fprintf(out, "+%s\n", l)
-					}
-				}
-			}
-		}
+		printASTChanges(out, res.Files)
 		switch {
 		case res.TotalReplacements == 0:
 			fmt.Fprintln(out, "No replacements made")
