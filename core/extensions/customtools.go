@@ -137,8 +137,10 @@ func (r *Runtime) customToolAPI(rt *goja.Runtime, x *ext) *goja.Object {
 }
 
 // jsExec is pi.exec(command, args, {cwd, timeout, signal}): it runs a
-// program (no shell) and resolves to {stdout, stderr, code, killed}. The
-// signal of a tool call stops it.
+// program (no shell) in a process group of its own and resolves to
+// {stdout, stderr, code, killed}. The signal of a tool call, or the
+// timeout, stops the whole group; what the program leaves running when it
+// exits is ended too.
 func (r *Runtime) jsExec(rt *goja.Runtime, c goja.FunctionCall) goja.Value {
 	name := c.Argument(0).String()
 	var args []string
@@ -175,7 +177,9 @@ func (r *Runtime) jsExec(rt *goja.Runtime, c goja.FunctionCall) goja.Value {
 		var stdout, stderr bytes.Buffer
 		cmd.Stdout, cmd.Stderr = &stdout, &stderr
 		cmd.WaitDelay = 2 * time.Second
+		inOwnGroup(cmd)
 		err := cmd.Run()
+		endGroup(cmd) // what it left running in the background
 		code := 0
 		var exitErr *exec.ExitError
 		switch {
