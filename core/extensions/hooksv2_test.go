@@ -196,7 +196,7 @@ func TestCustomToolFactories(t *testing.T) {
 	async := writeExt(t, dir, "async.js", `export default async function (pi) {
 		await new Promise((res) => setTimeout(res, 1));
 		return { name: "later", description: "made after a wait", execute() { return "ok"; },
-			onSession(e) { globalThis.reasons = (globalThis.reasons || []).concat(e.reason); } };
+			onSession(e) { throw new Error("heard " + e.reason); } };
 	}`)
 	empty := writeExt(t, dir, "empty.js", `export default function (pi) {}`)
 	early := writeExt(t, dir, "early.js", `export default function (pi) { pi.pushPendingAction({ label: "x", apply() {} }); }`)
@@ -217,8 +217,15 @@ func TestCustomToolFactories(t *testing.T) {
 	m := session.InMemory("/project")
 	r.Bind(&storeHost{m: m})
 	r.Close()
-	if len(errs) > 0 {
-		t.Errorf("runtime errors %v", errs)
+	// onSession's throws are reported (and name the reasons it heard).
+	var heard []string
+	for _, e := range errs {
+		if e.Event == "onSession" && e.Path == async {
+			heard = append(heard, e.Err)
+		}
+	}
+	if len(heard) != 2 || !strings.Contains(heard[0], "heard start") || !strings.Contains(heard[1], "heard shutdown") {
+		t.Errorf("onSession reports %v (all runtime errors %v)", heard, errs)
 	}
 }
 
