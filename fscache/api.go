@@ -47,6 +47,10 @@ type Options struct {
 	Hidden          bool // include dot-files and dot-directories (never .git)
 	Gitignore       bool // honour .gitignore, .ignore, .git/info/exclude and the global excludes file
 	SkipNodeModules bool // prune node_modules directories during the walk
+	// SkipPseudoDirs prunes /proc, /sys and /dev when the walk reaches them
+	// from above: kernel pseudo-files that no content search wants (a walk
+	// rooted inside one of them still lists it).
+	SkipPseudoDirs bool
 }
 
 // Scan is the result of one walk, shared by every caller of its key.

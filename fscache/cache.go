@@ -160,6 +160,17 @@ func (c *Cache) WalkTypes(ctx context.Context, root string, opts Options) (*Scan
 	return &Scan{Root: abs, Entries: entries}, nil
 }
 
+// WalkStream walks root afresh like the package's WalkStream, applying the
+// policy's global excludes file, and never stores the result. root is
+// resolved with ResolveSearchPath first.
+func (c *Cache) WalkStream(ctx context.Context, root string, opts Options, fn func(Entry) error, idle func()) error {
+	abs, err := ResolveSearchPath(root)
+	if err != nil {
+		return err
+	}
+	return walkStream(ctx, abs, opts, c.policy.ExcludesFile, fn, idle)
+}
+
 // fresh walks without touching the cache.
 func (c *Cache) fresh(ctx context.Context, abs string, opts Options) (*Scan, error) {
 	entries, err := c.walk(ctx, abs, opts)

@@ -1,6 +1,9 @@
 package fscache
 
-import "context"
+import (
+	"context"
+	"time"
+)
 
 // Scanner is the part of *Cache that search engines use. Engines accept one
 // in their options so tests can substitute a fake; production code passes
@@ -34,6 +37,12 @@ type typeWalker interface {
 	WalkTypes(ctx context.Context, root string, opts Options) (*Scan, error)
 }
 
+// streamWalker is implemented by scanners that can hand entries over while
+// they walk.
+type streamWalker interface {
+	WalkStream(ctx context.Context, root string, opts Options, fn func(Entry) error, idle func()) error
+}
+
 func (l Lookup) scanner() Scanner {
 	if l.Scanner == nil {
 		return Default()
@@ -61,4 +70,27 @@ func (l Lookup) RecheckEmpty(ctx context.Context, scan *Scan) (*Scan, error) {
 		return nil, nil
 	}
 	return l.scanner().ForceRescan(ctx, l.Root, l.Options, true)
+}
+
+// Stream hands the entries of the call's scan to fn in scan order and
+// returns the scan's age. Without UseCache, and with a scanner that can
+// stream (as *Cache can), entries arrive while the walk goes on and idle
+// (when not nil) is called whenever fn would wait for the walk; otherwise
+// they come from First's scan. The empty-result recheck is the caller's
+// business, as with First. A non-nil error from fn stops the call and is
+// returned.
+func (l Lookup) Stream(ctx context.Context, fn func(Entry) error, idle func()) (time.Duration, error) {
+	if sw, ok := l.scanner().(streamWalker); ok && !l.UseCache {
+		return 0, sw.WalkStream(ctx, l.Root, l.Options, fn, idle)
+	}
+	scan, err := l.First(ctx)
+	if err != nil {
+		return 0, err
+	}
+	for _, e := range scan.Entries {
+		if err := fn(e); err != nil {
+			return scan.Age, err
+		}
+	}
+	return scan.Age, nil
 }

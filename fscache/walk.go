@@ -19,11 +19,12 @@ import (
 
 // dirNode is one directory to list.
 type dirNode struct {
-	abs     string       // absolute path
-	rel     string       // slash path relative to the scan root; "" for the root
-	ign     *ignoreState // rules inherited from above; nil when Gitignore is off
-	entries []Entry      // children kept, sorted by name
-	subs    []subdir     // children descended into
+	abs     string        // absolute path
+	rel     string        // slash path relative to the scan root; "" for the root
+	ign     *ignoreState  // rules inherited from above; nil when Gitignore is off
+	entries []Entry       // children kept, sorted by name
+	subs    []subdir      // children descended into
+	done    chan struct{} // closed once entries and subs are final; nil unless streaming
 }
 
 // subdir links the entry at index at of the parent's entries to its node.
@@ -43,8 +44,9 @@ type walker struct {
 	mu      sync.Mutex
 	cond    *sync.Cond
 	stack   []*dirNode
-	pending int  // directories queued or being listed
-	stop    bool // the context was cancelled
+	pending int           // directories queued or being listed
+	stop    bool          // the context was cancelled or the consumer stopped
+	halted  chan struct{} // closed when stop is set; nil unless streaming
 }
 
 // Walk lists every entry below root (not root itself) under the traversal
@@ -77,36 +79,141 @@ func WalkTypes(ctx context.Context, root string, opts Options) ([]Entry, error) 
 // walkTree is Walk, with or without the per-entry lstat, applying the
 // global excludes file excludes ("" for none) inside git repositories.
 func walkTree(ctx context.Context, root string, opts Options, noStat bool, excludes string) ([]Entry, error) {
-	abs, err := checkDir(root)
+	w, top, err := newWalker(ctx, root, opts, noStat, excludes, false)
 	if err != nil {
 		return nil, err
 	}
-	if err := ctx.Err(); err != nil {
-		return nil, err
-	}
-	w := &walker{ctx: ctx, opts: opts, noStat: noStat}
-	w.cond = sync.NewCond(&w.mu)
-	top := &dirNode{abs: abs}
-	if opts.Gitignore {
-		w.global = &globalExcludes{path: excludes}
-		top.ign = rootIgnoreState(abs, w.global)
-	}
-	w.stack = append(w.stack, top)
-	w.pending = 1
-
-	// The walk is bound by lstat and getdents system calls, which keep their
-	// P for their short duration; one worker per P measured as well as more.
-	workers := runtime.GOMAXPROCS(0)
 	var wg sync.WaitGroup
-	for range workers {
-		wg.Go(w.work)
-	}
+	w.start(&wg)
 	wg.Wait()
 	if w.stop {
 		return nil, ctx.Err()
 	}
 	out := make([]Entry, 0, w.count.Load())
 	return flatten(top, out), nil
+}
+
+// WalkStream walks like Walk and hands every entry to fn in the order Walk
+// returns them, as soon as that entry and all entries before it are known,
+// while the walk goes on below: the first files of a huge tree reach the
+// caller long before the walk ends. idle, when not nil, is called each time
+// fn would otherwise wait for the walk, so that a caller batching entries
+// can hand over what it holds. A non-nil error from fn stops the walk and is
+// returned; so is ctx.Err() when ctx ends first. Entries already handed over
+// are not kept, so memory follows the part of the tree still being listed.
+func WalkStream(ctx context.Context, root string, opts Options, fn func(Entry) error, idle func()) error {
+	return walkStream(ctx, root, opts, "", fn, idle)
+}
+
+// walkStream is WalkStream applying the global excludes file excludes.
+func walkStream(ctx context.Context, root string, opts Options, excludes string, fn func(Entry) error, idle func()) error {
+	w, top, err := newWalker(ctx, root, opts, false, excludes, true)
+	if err != nil {
+		return err
+	}
+	var wg sync.WaitGroup
+	w.start(&wg)
+	err = w.emit(top, fn, idle)
+	w.halt()
+	wg.Wait()
+	if err == nil && w.stop && ctx.Err() != nil {
+		err = ctx.Err()
+	}
+	return err
+}
+
+// newWalker prepares the walk of root; with stream, directories signal when
+// their listing is final.
+func newWalker(ctx context.Context, root string, opts Options, noStat bool, excludes string, stream bool) (*walker, *dirNode, error) {
+	abs, err := checkDir(root)
+	if err != nil {
+		return nil, nil, err
+	}
+	if err := ctx.Err(); err != nil {
+		return nil, nil, err
+	}
+	w := &walker{ctx: ctx, opts: opts, noStat: noStat}
+	w.cond = sync.NewCond(&w.mu)
+	top := &dirNode{abs: abs}
+	if stream {
+		w.halted = make(chan struct{})
+		top.done = make(chan struct{})
+	}
+	if opts.Gitignore {
+		w.global = &globalExcludes{path: excludes}
+		top.ign = rootIgnoreState(abs, w.global)
+	}
+	w.stack = append(w.stack, top)
+	w.pending = 1
+	return w, top, nil
+}
+
+// start launches the workers on wg.
+func (w *walker) start(wg *sync.WaitGroup) {
+	// The walk is bound by lstat and getdents system calls, which keep their
+	// P for their short duration; one worker per P measured as well as more.
+	for range runtime.GOMAXPROCS(0) {
+		wg.Go(w.work)
+	}
+}
+
+// halt stops the walk: workers finish the directory in hand and leave.
+func (w *walker) halt() {
+	w.mu.Lock()
+	w.setStop()
+	w.mu.Unlock()
+}
+
+// setStop marks the walk stopped and wakes everyone waiting on it. Must be
+// called with w.mu held.
+func (w *walker) setStop() {
+	if !w.stop {
+		w.stop = true
+		if w.halted != nil {
+			close(w.halted)
+		}
+	}
+	w.cond.Broadcast()
+}
+
+// emit hands d's entries and, depth-first, those of its subdirectories to
+// fn, waiting for each directory's listing; it drops each directory's lists
+// once they are handed over.
+func (w *walker) emit(d *dirNode, fn func(Entry) error, idle func()) error {
+	select {
+	case <-d.done:
+	default:
+		if idle != nil {
+			idle()
+		}
+		select {
+		case <-d.done:
+		case <-w.halted:
+			return w.ctx.Err()
+		}
+	}
+	sub := 0
+	for i := range d.entries {
+		e := d.entries[i]
+		isSub := sub < len(d.subs) && d.subs[sub].at == i
+		if e.Type == 0 {
+			if isSub {
+				sub++
+			}
+			continue
+		}
+		if err := fn(e); err != nil {
+			return err
+		}
+		if isSub {
+			if err := w.emit(d.subs[sub].node, fn, idle); err != nil {
+				return err
+			}
+			sub++
+		}
+	}
+	d.entries, d.subs = nil, nil
+	return nil
 }
 
 // work is one worker's loop: list directories until none is pending.
@@ -129,11 +236,16 @@ func (w *walker) work() {
 		if !cancelled {
 			w.list(d, &sc)
 		}
+		if d.done != nil {
+			close(d.done)
+		}
 
 		w.mu.Lock()
-		w.stop = w.stop || cancelled
+		if cancelled {
+			w.setStop()
+		}
 		w.pending--
-		if w.stop || w.pending == 0 {
+		if w.pending == 0 {
 			w.cond.Broadcast()
 		}
 		w.mu.Unlock()
@@ -226,6 +338,9 @@ func (w *walker) list(d *dirNode, sc *scratch) {
 		if isDir && opts.SkipNodeModules && name == "node_modules" {
 			continue
 		}
+		if isDir && opts.SkipPseudoDirs && isPseudoDir(d.abs, name) {
+			continue
+		}
 		path := name
 		if d.rel != "" {
 			path = d.rel + "/" + name
@@ -238,7 +353,11 @@ func (w *walker) list(d *dirNode, sc *scratch) {
 		}
 		d.entries = append(d.entries, Entry{Path: path, Type: de.kind})
 		if isDir {
-			d.subs = append(d.subs, subdir{at: len(d.entries) - 1, node: &dirNode{abs: joinAbs(d.abs, name), rel: path, ign: st}})
+			node := &dirNode{abs: joinAbs(d.abs, name), rel: path, ign: st}
+			if w.halted != nil {
+				node.done = make(chan struct{})
+			}
+			d.subs = append(d.subs, subdir{at: len(d.entries) - 1, node: node})
 		}
 	}
 	w.push(d.subs)
@@ -260,6 +379,23 @@ func (w *walker) list(d *dirNode, sc *scratch) {
 		}
 		e.Type, e.MTime, e.Size = got.Type, got.MTime, got.Size
 	}
+}
+
+// pseudoDirs are the kernel's pseudo-file systems that SkipPseudoDirs prunes.
+var pseudoDirs = [...]string{"proc", "sys", "dev"}
+
+// isPseudoDir reports whether name inside the directory dir is one of
+// pseudoDirs at the top of the file system.
+func isPseudoDir(dir, name string) bool {
+	if dir != "/" {
+		return false
+	}
+	for _, p := range pseudoDirs {
+		if name == p {
+			return true
+		}
+	}
+	return false
 }
 
 // nameOf returns the last component of a slash path.

@@ -577,6 +577,9 @@ func runFindExec(ctx context.Context, env *cliEnv, argv, paths []string) error {
 	}
 	cmd := exec.CommandContext(ctx, argv[0], args...)
 	cmd.Stdin, cmd.Stdout, cmd.Stderr = nil, env.stdout, env.stderr
+	if q, ok := env.stdout.(quietPipe); ok {
+		cmd.Stdout = q.w // the file itself, so the program writes to it directly
+	}
 	err := cmd.Run()
 	var ee *exec.ExitError
 	if err != nil && !errors.As(err, &ee) {

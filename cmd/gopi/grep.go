@@ -493,19 +493,18 @@ func (j *grepJob) run(ctx context.Context, env *cliEnv) (int, error) {
 // printFiles prints the files a search of path would read (--files) and
 // returns how many there were.
 func (j *grepJob) printFiles(ctx context.Context, path string, o grep.Options) (int, error) {
-	files, err := grep.Files(ctx, o)
-	if err != nil {
-		return 0, err
-	}
-	for _, f := range files {
-		j.out.WriteString(displayPath(path, f, isRegularFile(path)))
+	n := 0
+	isFile := isRegularFile(path)
+	err := grep.EachFile(ctx, o, func(f string) error {
+		n++
+		j.out.WriteString(displayPath(path, f, isFile))
+		end := byte('\n')
 		if j.null {
-			j.out.WriteByte(0)
-		} else {
-			j.out.WriteByte('\n')
+			end = 0
 		}
-	}
-	return len(files), nil
+		return j.out.WriteByte(end) // a failed write (the reader has gone) stops the walk
+	})
+	return n, err
 }
 
 // errnoText is the reason of a file error without the path the error

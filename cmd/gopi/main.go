@@ -13,8 +13,10 @@ import (
 	"io"
 	"net/http"
 	"os"
+	"os/signal"
 	"sort"
 	"strings"
+	"syscall"
 
 	"github.com/gopi-agent/gopi/core/config"
 	"github.com/spf13/pflag"
@@ -74,6 +76,10 @@ func main() {
 	ctx, stop := interruptContext()
 	defer stop()
 	env := &cliEnv{stdout: os.Stdout, stderr: os.Stderr, stdin: os.Stdin, isTerminal: isTerminal(os.Stdout), stdinTerminal: isTerminal(os.Stdin), stdinReadable: isReadableStdin(os.Stdin)}
+	if len(os.Args) > 1 && quietPipeCommands[os.Args[1]] {
+		signal.Ignore(syscall.SIGPIPE) // writes to a closed pipe now fail with EPIPE
+		env.stdout = quietPipe{os.Stdout}
+	}
 	os.Exit(run(ctx, env, os.Args[1:]))
 }
 

@@ -23,14 +23,36 @@ type candidate struct {
 	special bool   // named, and not a regular file (a device, a FIFO): read up to SpecialFileCap
 }
 
-// target is the resolved scope of a search.
+// target is the resolved scope of a search: a list of files known up
+// front, or a directory walk that hands its files over as it finds them.
 type target struct {
 	files    []candidate
-	cacheAge int64 // milliseconds; for the result
+	walk     func(ctx context.Context, emit func(candidate) error, idle func()) error // nil when files is the whole scope
+	cacheAge int64                                                                    // milliseconds; for the result
+}
+
+// each hands every candidate to emit in search order; idle is called when
+// emit would otherwise wait for a walk in progress.
+func (t *target) each(ctx context.Context, emit func(candidate) error, idle func()) error {
+	if t.walk != nil {
+		return t.walk(ctx, emit, idle)
+	}
+	for _, c := range t.files {
+		if err := emit(c); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // scanCache is the scan cache the engine uses; tests replace it.
 var scanCache = fscache.Default
+
+// scannerOf wraps the scan cache for a search; tests replace it to hold a
+// walk in progress.
+var scannerOf = defaultScannerOf
+
+func defaultScannerOf(c *fscache.Cache) fscache.Scanner { return c }
 
 // collect resolves opts.Path into the files to search.
 func collect(ctx context.Context, opts *Options) (*target, error) {
@@ -56,17 +78,37 @@ func collect(ctx context.Context, opts *Options) (*target, error) {
 	if err != nil {
 		return nil, err
 	}
+	rootSep := root
+	if !strings.HasSuffix(rootSep, string(filepath.Separator)) {
+		rootSep += string(filepath.Separator)
+	}
+	skipPseudo := !isPseudoFile(rootSep) // unless searching below /proc itself was asked for
 	scanOpts := fscache.Options{
 		Hidden:          opts.Hidden,
 		Gitignore:       opts.Gitignore,
 		SkipNodeModules: !opts.NodeModules && !strings.Contains(opts.Glob, "node_modules"),
+		SkipPseudoDirs:  skipPseudo,
 	}
-	lookup := fscache.Lookup{Scanner: scanCache(), Root: root, Options: scanOpts, UseCache: opts.Cache}
-	scan, err := lookup.First(ctx)
+	lookup := fscache.Lookup{Scanner: scannerOf(scanCache()), Root: root, Options: scanOpts, UseCache: opts.Cache}
+	keep, err := fileFilter(opts)
 	if err != nil {
 		return nil, err
 	}
-	keep, err := fileFilter(opts)
+	whitelisting := over != nil && over.whitelists > 0 && (opts.Gitignore || !opts.Hidden)
+	if !opts.Cache && !whitelisting {
+		// Nothing to reuse or recheck: search the files while the walk
+		// goes on, so the first results of a huge tree come at once.
+		return &target{walk: func(ctx context.Context, emit func(candidate) error, idle func()) error {
+			_, err := lookup.Stream(ctx, func(e fscache.Entry) error {
+				if c, ok := keepEntry(e, rootSep, skipPseudo, include, over, keep); ok {
+					return emit(c)
+				}
+				return nil
+			}, idle)
+			return err
+		}}, nil
+	}
+	scan, err := lookup.First(ctx)
 	if err != nil {
 		return nil, err
 	}
@@ -81,7 +123,7 @@ func collect(ctx context.Context, opts *Options) (*target, error) {
 			files = filterFiles(scan, root, include, over, keep)
 		}
 	}
-	if over != nil && over.whitelists > 0 && (opts.Gitignore || !opts.Hidden) {
+	if whitelisting {
 		// As in ripgrep, a file a plain -g glob names is searched even
 		// when ignore rules or its dot-name would leave it out (its
 		// directories must still be ones the search enters).
@@ -137,31 +179,50 @@ func filterFiles(scan *fscache.Scan, root string, include *glob.Pattern, over *o
 	}
 	skipPseudo := !isPseudoFile(rootSep) // searching /proc itself was asked for
 	for _, e := range scan.Entries {
-		if e.Type != fscache.TypeFile || (include != nil && !include.Match(e.Path)) || (over != nil && !over.keepFile(e.Path)) || (keep != nil && !keep(e.Path)) {
-			continue
+		if c, ok := keepEntry(e, rootSep, skipPseudo, include, over, keep); ok {
+			files = append(files, c)
 		}
-		abs := rootSep + filepath.FromSlash(e.Path)
-		if skipPseudo && isPseudoFile(abs) {
-			continue
-		}
-		files = append(files, candidate{display: e.Path, abs: abs, size: e.Size})
 	}
 	return files
+}
+
+// keepEntry turns a scanned entry into a candidate when it is a regular
+// file that the glob, the overrides and keep accept (and, with skipPseudo,
+// not a kernel pseudo-file). rootSep is the root with a trailing separator.
+func keepEntry(e fscache.Entry, rootSep string, skipPseudo bool, include *glob.Pattern, over *overrides, keep func(string) bool) (candidate, bool) {
+	if e.Type != fscache.TypeFile || (include != nil && !include.Match(e.Path)) || (over != nil && !over.keepFile(e.Path)) || (keep != nil && !keep(e.Path)) {
+		return candidate{}, false
+	}
+	abs := rootSep + filepath.FromSlash(e.Path)
+	if skipPseudo && isPseudoFile(abs) {
+		return candidate{}, false
+	}
+	return candidate{display: e.Path, abs: abs, size: e.Size}, true
 }
 
 // Files returns the paths (as in Match.Path) of the files a search with
 // opts would read, in search order, without reading them: ripgrep's
 // --files.
 func Files(ctx context.Context, opts Options) ([]string, error) {
-	tgt, err := collect(ctx, &opts)
+	var out []string
+	err := EachFile(ctx, opts, func(p string) error {
+		out = append(out, p)
+		return nil
+	})
 	if err != nil {
 		return nil, err
 	}
-	out := make([]string, len(tgt.files))
-	for i, c := range tgt.files {
-		out[i] = c.display
-	}
 	return out, nil
+}
+
+// EachFile is Files handing each path to fn as the walk finds it; a
+// non-nil error from fn stops the walk and is returned.
+func EachFile(ctx context.Context, opts Options, fn func(path string) error) error {
+	tgt, err := collect(ctx, &opts)
+	if err != nil {
+		return err
+	}
+	return tgt.each(ctx, func(c candidate) error { return fn(c.display) }, nil)
 }
 
 // pseudoDirs hold kernel pseudo-files: their sizes are 0 or made up,

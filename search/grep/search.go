@@ -154,22 +154,40 @@ func StreamReader(ctx context.Context, opts Options, name string, r io.Reader, f
 	return sum, nil
 }
 
-// fileSlot carries one file's results from its worker to the printer.
-type fileSlot struct {
-	parts chan *FileResult // results in order; closed when the file is done
-	out   fileOutcome      // written before parts is closed
+// batch is a run of consecutive candidates searched by one worker: tiny
+// files go in dozens at a time, so the hand-offs between the walk, the
+// workers and the printer cost little per file.
+type batch struct {
+	files []candidate
+	outs  []fileOutcome    // per file, written before parts is closed
+	parts chan *FileResult // results in file order; closed when the batch is done
 }
+
+// Batch bounds: a batch is handed to the workers once it holds this many
+// files or bytes, or when the walk has to wait for a directory listing.
+const (
+	batchFiles = 64
+	batchBytes = 1 << 20
+)
 
 // fileOutcome is a worker's report for one candidate.
 type fileOutcome struct {
 	result  *FileResult // nil when the file had no match
 	skipped error       // why the file was not searched; nil when it was
 	binary  bool
+	matched bool // the file sent at least one result
 }
 
 // stream is the engine. enough, when set, is told how many matches (content
 // mode) or files have been delivered so far; once it answers true the
 // remaining files are counted instead of materialised.
+//
+// Three parties run at once: a producer walks the candidates (a directory
+// walk hands them over while it goes on) and cuts them into batches, the
+// workers search the batches on every core, and the caller's goroutine
+// delivers each batch's results in order as soon as that batch and every
+// earlier one are done. The queues between them are short, so a fast
+// producer or worker waits for the printer instead of piling results up.
 func stream(ctx context.Context, opts Options, fn func(*FileResult) error, enough func(int) bool) (*Summary, error) {
 	if opts.Timeout > 0 {
 		var cancel context.CancelFunc
@@ -190,67 +208,62 @@ func stream(ctx context.Context, opts Options, fn func(*FileResult) error, enoug
 		return nil, timeoutError(ctx, opts, err)
 	}
 	sum := &Summary{CacheAge: tgt.cacheAge}
-	n := len(tgt.files)
-	if n == 0 {
-		return sum, nil
-	}
 
-	var countOnly atomic.Bool // set once the caller has enough materialised results
-	// Each file's results arrive on its own channel, in order: a large
-	// file sends a part per block as it is read, so neither the matches of
-	// one huge file nor the files waiting behind it pile up in memory (a
-	// worker ahead of the printer blocks on its file's channel).
-	slots := make([]fileSlot, n)
-	for i := range slots {
-		slots[i].parts = make(chan *FileResult, 2)
-	}
 	parent := ctx
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
-
-	var next atomic.Int64
+	workers := runtime.GOMAXPROCS(0)
+	if tgt.walk == nil {
+		workers = max(min(workers, len(tgt.files)), 1)
+	}
+	order := make(chan *batch, 2*workers+2) // to the printer, in candidate order
+	jobs := make(chan *batch, 2*workers+2)  // to the workers, in the same order
 	var wg sync.WaitGroup
-	workers := min(runtime.GOMAXPROCS(0), n)
+	var srcErr error // the producer's error; read after order is closed
+	wg.Go(func() {
+		defer close(jobs)
+		defer close(order)
+		srcErr = produce(ctx, tgt, order, jobs)
+	})
+
+	var countOnly atomic.Bool // set once the caller has enough materialised results
 	for range workers {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
+		wg.Go(func() {
 			w := worker{m: m, opts: &opts}
-			for {
-				i := int(next.Add(1) - 1)
-				if i >= n {
-					return
-				}
-				s := &slots[i]
-				if ctx.Err() == nil {
+			for b := range jobs {
+				for i, c := range b.files {
+					if ctx.Err() != nil {
+						break
+					}
+					sent := false
 					send := func(fr *FileResult) bool {
+						sent = true
 						select {
-						case s.parts <- fr:
+						case b.parts <- fr:
 							return true
 						case <-ctx.Done():
 							return false
 						}
 					}
-					s.out = w.search(ctx, tgt.files[i], countOnly.Load(), send)
+					b.outs[i] = w.search(ctx, c, countOnly.Load(), send)
+					b.outs[i].matched = sent
 				}
-				close(s.parts) // publishes s.out to the reader
+				close(b.parts) // publishes b.outs to the printer
 			}
-		}()
+		})
 	}
 
 	delivered := 0
 	var stopErr error
-	for i := 0; i < n && stopErr == nil; i++ {
-		s := &slots[i]
-		matched := false
+batches:
+	for b := range order {
 	parts:
 		for {
 			select {
-			case fr, ok := <-s.parts:
+			case fr, ok := <-b.parts:
 				if !ok {
 					break parts
 				}
-				matched = true
 				sum.TotalMatches += fr.Lines
 				if countOnly.Load() || stopErr != nil {
 					continue
@@ -267,28 +280,30 @@ func stream(ctx context.Context, opts Options, fn func(*FileResult) error, enoug
 					countOnly.Store(true)
 				}
 			case <-ctx.Done():
-				break parts
+				break batches
 			}
 		}
 		if ctx.Err() != nil {
 			break
 		}
-		o := s.out
-		s.out = fileOutcome{}
-		switch {
-		case o.skipped != nil:
-			sum.FilesSkipped++
-			if len(sum.Skipped) < MaxReportedSkips {
-				sum.Skipped = append(sum.Skipped, SkippedFile{Path: tgt.files[i].display, Err: o.skipped})
+		for i, o := range b.outs {
+			switch {
+			case o.skipped != nil:
+				sum.FilesSkipped++
+				if len(sum.Skipped) < MaxReportedSkips {
+					sum.Skipped = append(sum.Skipped, SkippedFile{Path: b.files[i].display, Err: o.skipped})
+				}
+			case o.binary:
+				sum.BinarySkipped++
+			default:
+				sum.FilesSearched++
+				if o.matched {
+					sum.FilesWithMatches++
+				}
 			}
-			continue
-		case o.binary:
-			sum.BinarySkipped++
-			continue
 		}
-		sum.FilesSearched++
-		if matched {
-			sum.FilesWithMatches++
+		if stopErr != nil {
+			break
 		}
 	}
 	cancel()
@@ -299,7 +314,49 @@ func stream(ctx context.Context, opts Options, fn func(*FileResult) error, enoug
 	if err := parent.Err(); err != nil && stopErr == nil {
 		return nil, timeoutError(parent, opts, err)
 	}
+	if srcErr != nil && stopErr == nil && !errors.Is(srcErr, context.Canceled) {
+		return nil, timeoutError(parent, opts, srcErr)
+	}
 	return sum, nil
+}
+
+// produce cuts the candidates of tgt into batches and hands each to the
+// printer (order) and then to the workers (jobs).
+func produce(ctx context.Context, tgt *target, order, jobs chan<- *batch) error {
+	var cur *batch
+	bytes := int64(0)
+	flush := func() error {
+		if cur == nil {
+			return nil
+		}
+		b := cur
+		cur, bytes = nil, 0
+		b.outs = make([]fileOutcome, len(b.files))
+		b.parts = make(chan *FileResult, 4)
+		for _, ch := range [...]chan<- *batch{order, jobs} {
+			select {
+			case ch <- b:
+			case <-ctx.Done():
+				return ctx.Err()
+			}
+		}
+		return nil
+	}
+	emit := func(c candidate) error {
+		if cur == nil {
+			cur = &batch{files: make([]candidate, 0, 16)}
+		}
+		cur.files = append(cur.files, c)
+		bytes += c.size
+		if len(cur.files) >= batchFiles || bytes >= batchBytes {
+			return flush()
+		}
+		return nil
+	}
+	if err := tgt.each(ctx, emit, func() { _ = flush() }); err != nil {
+		return err
+	}
+	return flush()
 }
 
 // timeoutError turns a deadline into the user-facing timeout text.

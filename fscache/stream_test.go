@@ -1,0 +1,135 @@
+package fscache
+
+import (
+	"context"
+	"errors"
+	"path/filepath"
+	"slices"
+	"testing"
+	"time"
+)
+
+// streamAll collects what WalkStream hands over.
+func streamAll(t *testing.T, root string, opts Options) ([]Entry, int) {
+	t.Helper()
+	var got []Entry
+	idles := 0
+	err := WalkStream(context.Background(), root, opts, func(e Entry) error {
+		got = append(got, e)
+		return nil
+	}, func() { idles++ })
+	if err != nil {
+		t.Fatalf("WalkStream: %v", err)
+	}
+	return got, idles
+}
+
+// The streamed walk hands over exactly Walk's entries in Walk's order,
+// under every traversal policy.
+func TestWalkStreamMatchesWalk(t *testing.T) {
+	root := filepath.Join(goroot(t), "src")
+	if testing.Short() {
+		root = filepath.Join(root, "net")
+	}
+	for _, opts := range []Options{{Hidden: true}, {Gitignore: true, SkipNodeModules: true}, {}} {
+		want := walkAll(t, root, opts)
+		got, _ := streamAll(t, root, opts)
+		if !slices.Equal(got, want) {
+			t.Fatalf("%+v: WalkStream differs from Walk (%d vs %d entries)", opts, len(got), len(want))
+		}
+	}
+	small := t.TempDir()
+	writeTree(t, small, map[string]string{"a/b/c": "", "a/d": "", ".h/x": "", "z": "", ".gitignore": "z\n"})
+	for _, opts := range []Options{{Hidden: true}, {Hidden: true, Gitignore: true}, {}} {
+		want := walkAll(t, small, opts)
+		got, _ := streamAll(t, small, opts)
+		if !slices.Equal(got, want) {
+			t.Fatalf("%+v: %v, want %v", opts, paths(got), paths(want))
+		}
+	}
+}
+
+// A consumer that stops early gets its error back and the walk ends.
+func TestWalkStreamStopsEarly(t *testing.T) {
+	stop := errors.New("enough")
+	n := 0
+	err := WalkStream(context.Background(), filepath.Join(goroot(t), "src"), Options{}, func(Entry) error {
+		n++
+		if n == 10 {
+			return stop
+		}
+		return nil
+	}, nil)
+	if !errors.Is(err, stop) || n != 10 {
+		t.Fatalf("err %v after %d entries, want the consumer's error after 10", err, n)
+	}
+}
+
+func TestWalkStreamCancelled(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if err := WalkStream(ctx, t.TempDir(), Options{}, func(Entry) error { return nil }, nil); !errors.Is(err, context.Canceled) {
+		t.Errorf("pre-cancelled: %v", err)
+	}
+	ctx, cancel = context.WithCancel(context.Background())
+	go func() { time.Sleep(time.Millisecond); cancel() }()
+	err := WalkStream(ctx, filepath.Join(goroot(t), "src"), Options{}, func(Entry) error { return nil }, nil)
+	if err != nil && !errors.Is(err, context.Canceled) {
+		t.Errorf("mid-walk: %v", err)
+	}
+	if err := WalkStream(context.Background(), filepath.Join(t.TempDir(), "missing"), Options{}, func(Entry) error { return nil }, nil); !errors.Is(err, ErrPathNotFound) {
+		t.Errorf("missing root: %v", err)
+	}
+}
+
+// A consumer blocked on the first entry does not hold up the walk's
+// workers for ever: once it gives up, WalkStream returns.
+func TestWalkStreamConsumerStopsWhileWalking(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	done := make(chan error, 1)
+	go func() {
+		done <- WalkStream(ctx, filepath.Join(goroot(t), "src"), Options{}, func(Entry) error {
+			<-ctx.Done()
+			return ctx.Err()
+		}, nil)
+	}()
+	time.Sleep(20 * time.Millisecond)
+	cancel()
+	select {
+	case err := <-done:
+		if !errors.Is(err, context.Canceled) {
+			t.Fatalf("err %v", err)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("WalkStream did not return after its consumer stopped")
+	}
+}
+
+// SkipPseudoDirs prunes /proc, /sys and /dev below the root / only.
+func TestSkipPseudoDirs(t *testing.T) {
+	if !isPseudoDir("/", "proc") || !isPseudoDir("/", "dev") || isPseudoDir("/usr", "proc") || isPseudoDir("/", "procs") {
+		t.Fatal("isPseudoDir")
+	}
+	seen := map[string]bool{}
+	err := WalkStream(context.Background(), "/", Options{SkipPseudoDirs: true}, func(e Entry) error {
+		if e.Type == TypeDir && (e.Path == "proc" || e.Path == "sys" || e.Path == "dev") {
+			seen[e.Path] = true
+		}
+		if len(e.Path) > 5 && e.Path[:5] == "proc/" {
+			return errors.New("walked into /proc: " + e.Path)
+		}
+		if e.Path == "etc" {
+			return errStopTest
+		}
+		return nil
+	}, nil)
+	if err != nil && !errors.Is(err, errStopTest) {
+		t.Fatal(err)
+	}
+	if seen["dev"] {
+		t.Error("/dev was listed")
+	}
+}
+
+var errStopTest = errors.New("stop")

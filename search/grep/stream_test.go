@@ -1,0 +1,115 @@
+package grep
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"testing"
+	"time"
+
+	"github.com/gopi-agent/gopi/fscache"
+)
+
+// gatedScanner streams the first entries of a real walk, then holds the
+// walk until gate is closed: results that arrive while it is held prove
+// that the search does not wait for the walk to end.
+type gatedScanner struct {
+	*fscache.Cache
+	after int           // entries handed over before the walk is held
+	gate  chan struct{} // closed to let the walk go on
+	idles int
+}
+
+func (g *gatedScanner) WalkStream(ctx context.Context, root string, opts fscache.Options, fn func(fscache.Entry) error, idle func()) error {
+	n := 0
+	return g.Cache.WalkStream(ctx, root, opts, func(e fscache.Entry) error {
+		n++
+		if n == g.after+1 {
+			g.idles++
+			idle() // what the walk does before it waits for a listing
+			select {
+			case <-g.gate:
+			case <-ctx.Done():
+				return ctx.Err()
+			}
+		}
+		return fn(e)
+	}, idle)
+}
+
+// ForceRescan is the whole walk at once: it cannot start before the gate
+// opens.
+func (g *gatedScanner) ForceRescan(ctx context.Context, root string, opts fscache.Options, store bool) (*fscache.Scan, error) {
+	select {
+	case <-g.gate:
+	case <-ctx.Done():
+		return nil, ctx.Err()
+	}
+	return g.Cache.ForceRescan(ctx, root, opts, store)
+}
+
+func TestStreamDeliversBeforeTheWalkEnds(t *testing.T) {
+	files := map[string]string{}
+	for i := range 200 {
+		files[fmt.Sprintf("d%03d/f.txt", i)] = "needle\n"
+	}
+	root := writeTree(t, files)
+	g := &gatedScanner{Cache: fscache.New(fscache.DefaultPolicy), after: 6, gate: make(chan struct{})}
+	scannerOf = func(*fscache.Cache) fscache.Scanner { return g }
+	defer func() { scannerOf = defaultScannerOf }()
+
+	first := make(chan string, 1)
+	done := make(chan error, 1)
+	var got []string
+	go func() {
+		_, err := Stream(context.Background(), DefaultOptions("needle", root), func(fr *FileResult) error {
+			if len(got) == 0 {
+				first <- fr.Path
+			}
+			got = append(got, fr.Path)
+			return nil
+		})
+		done <- err
+	}()
+	select {
+	case p := <-first:
+		if p != "d000/f.txt" {
+			t.Errorf("first result %q, want d000/f.txt", p)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("no result while the walk was held: the search waits for the whole walk")
+	}
+	close(g.gate)
+	if err := <-done; err != nil {
+		t.Fatal(err)
+	}
+	if len(got) != 200 || got[199] != "d199/f.txt" {
+		t.Fatalf("%d results, last %q", len(got), got[len(got)-1])
+	}
+}
+
+// A caller that stops at its first result ends the walk too.
+func TestStreamStopEndsTheWalk(t *testing.T) {
+	files := map[string]string{}
+	for i := range 100 {
+		files[fmt.Sprintf("d%03d/f.txt", i)] = "needle\n"
+	}
+	root := writeTree(t, files)
+	g := &gatedScanner{Cache: fscache.New(fscache.DefaultPolicy), after: 50, gate: make(chan struct{})} // never opened
+	scannerOf = func(*fscache.Cache) fscache.Scanner { return g }
+	defer func() { scannerOf = defaultScannerOf }()
+	stop := errors.New("enough")
+	done := make(chan error, 1)
+	go func() {
+		_, err := Stream(context.Background(), DefaultOptions("needle", root), func(*FileResult) error { return stop })
+		done <- err
+	}()
+	select {
+	case err := <-done:
+		if !errors.Is(err, stop) {
+			t.Fatalf("err %v, want the caller's", err)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("the search did not end after its caller stopped")
+	}
+}
