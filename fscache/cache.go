@@ -163,12 +163,12 @@ func (c *Cache) WalkTypes(ctx context.Context, root string, opts Options) (*Scan
 // WalkStream walks root afresh like the package's WalkStream, applying the
 // policy's global excludes file, and never stores the result. root is
 // resolved with ResolveSearchPath first.
-func (c *Cache) WalkStream(ctx context.Context, root string, opts Options, fn func(Entry) error, idle func()) error {
+func (c *Cache) WalkStream(ctx context.Context, root string, opts Options, noStat bool, fn func(Entry) error, idle func()) error {
 	abs, err := ResolveSearchPath(root)
 	if err != nil {
 		return err
 	}
-	return walkStream(ctx, abs, opts, c.policy.ExcludesFile, fn, idle)
+	return walkStream(ctx, abs, opts, noStat, c.policy.ExcludesFile, fn, idle)
 }
 
 // fresh walks without touching the cache.

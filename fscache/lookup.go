@@ -40,7 +40,7 @@ type typeWalker interface {
 // streamWalker is implemented by scanners that can hand entries over while
 // they walk.
 type streamWalker interface {
-	WalkStream(ctx context.Context, root string, opts Options, fn func(Entry) error, idle func()) error
+	WalkStream(ctx context.Context, root string, opts Options, noStat bool, fn func(Entry) error, idle func()) error
 }
 
 func (l Lookup) scanner() Scanner {
@@ -74,14 +74,15 @@ func (l Lookup) RecheckEmpty(ctx context.Context, scan *Scan) (*Scan, error) {
 
 // Stream hands the entries of the call's scan to fn in scan order and
 // returns the scan's age. Without UseCache, and with a scanner that can
-// stream (as *Cache can), entries arrive while the walk goes on and idle
+// stream (as *Cache can), entries arrive while the walk goes on (without
+// MTime and Size under NoStat) and idle
 // (when not nil) is called whenever fn would wait for the walk; otherwise
 // they come from First's scan. The empty-result recheck is the caller's
 // business, as with First. A non-nil error from fn stops the call and is
 // returned.
 func (l Lookup) Stream(ctx context.Context, fn func(Entry) error, idle func()) (time.Duration, error) {
 	if sw, ok := l.scanner().(streamWalker); ok && !l.UseCache {
-		return 0, sw.WalkStream(ctx, l.Root, l.Options, fn, idle)
+		return 0, sw.WalkStream(ctx, l.Root, l.Options, l.NoStat, fn, idle)
 	}
 	scan, err := l.First(ctx)
 	if err != nil {

@@ -14,7 +14,7 @@ func streamAll(t *testing.T, root string, opts Options) ([]Entry, int) {
 	t.Helper()
 	var got []Entry
 	idles := 0
-	err := WalkStream(context.Background(), root, opts, func(e Entry) error {
+	err := WalkStream(context.Background(), root, opts, false, func(e Entry) error {
 		got = append(got, e)
 		return nil
 	}, func() { idles++ })
@@ -53,7 +53,7 @@ func TestWalkStreamMatchesWalk(t *testing.T) {
 func TestWalkStreamStopsEarly(t *testing.T) {
 	stop := errors.New("enough")
 	n := 0
-	err := WalkStream(context.Background(), filepath.Join(goroot(t), "src"), Options{}, func(Entry) error {
+	err := WalkStream(context.Background(), filepath.Join(goroot(t), "src"), Options{}, false, func(Entry) error {
 		n++
 		if n == 10 {
 			return stop
@@ -68,16 +68,16 @@ func TestWalkStreamStopsEarly(t *testing.T) {
 func TestWalkStreamCancelled(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	if err := WalkStream(ctx, t.TempDir(), Options{}, func(Entry) error { return nil }, nil); !errors.Is(err, context.Canceled) {
+	if err := WalkStream(ctx, t.TempDir(), Options{}, false, func(Entry) error { return nil }, nil); !errors.Is(err, context.Canceled) {
 		t.Errorf("pre-cancelled: %v", err)
 	}
 	ctx, cancel = context.WithCancel(context.Background())
 	go func() { time.Sleep(time.Millisecond); cancel() }()
-	err := WalkStream(ctx, filepath.Join(goroot(t), "src"), Options{}, func(Entry) error { return nil }, nil)
+	err := WalkStream(ctx, filepath.Join(goroot(t), "src"), Options{}, false, func(Entry) error { return nil }, nil)
 	if err != nil && !errors.Is(err, context.Canceled) {
 		t.Errorf("mid-walk: %v", err)
 	}
-	if err := WalkStream(context.Background(), filepath.Join(t.TempDir(), "missing"), Options{}, func(Entry) error { return nil }, nil); !errors.Is(err, ErrPathNotFound) {
+	if err := WalkStream(context.Background(), filepath.Join(t.TempDir(), "missing"), Options{}, false, func(Entry) error { return nil }, nil); !errors.Is(err, ErrPathNotFound) {
 		t.Errorf("missing root: %v", err)
 	}
 }
@@ -89,7 +89,7 @@ func TestWalkStreamConsumerStopsWhileWalking(t *testing.T) {
 	defer cancel()
 	done := make(chan error, 1)
 	go func() {
-		done <- WalkStream(ctx, filepath.Join(goroot(t), "src"), Options{}, func(Entry) error {
+		done <- WalkStream(ctx, filepath.Join(goroot(t), "src"), Options{}, false, func(Entry) error {
 			<-ctx.Done()
 			return ctx.Err()
 		}, nil)
@@ -112,7 +112,7 @@ func TestSkipPseudoDirs(t *testing.T) {
 		t.Fatal("isPseudoDir")
 	}
 	seen := map[string]bool{}
-	err := WalkStream(context.Background(), "/", Options{SkipPseudoDirs: true}, func(e Entry) error {
+	err := WalkStream(context.Background(), "/", Options{SkipPseudoDirs: true}, false, func(e Entry) error {
 		if e.Type == TypeDir && (e.Path == "proc" || e.Path == "sys" || e.Path == "dev") {
 			seen[e.Path] = true
 		}
@@ -133,3 +133,22 @@ func TestSkipPseudoDirs(t *testing.T) {
 }
 
 var errStopTest = errors.New("stop")
+
+// With noStat the streamed walk hands over WalkTypes' entries.
+func TestWalkStreamNoStatMatchesWalkTypes(t *testing.T) {
+	root := filepath.Join(goroot(t), "src", "net")
+	want, err := WalkTypes(context.Background(), root, Options{Gitignore: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []Entry
+	if err := WalkStream(context.Background(), root, Options{Gitignore: true}, true, func(e Entry) error {
+		got = append(got, e)
+		return nil
+	}, nil); err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(got, want) {
+		t.Fatalf("%d entries, want %d", len(got), len(want))
+	}
+}

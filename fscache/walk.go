@@ -101,13 +101,16 @@ func walkTree(ctx context.Context, root string, opts Options, noStat bool, exclu
 // can hand over what it holds. A non-nil error from fn stops the walk and is
 // returned; so is ctx.Err() when ctx ends first. Entries already handed over
 // are not kept, so memory follows the part of the tree still being listed.
-func WalkStream(ctx context.Context, root string, opts Options, fn func(Entry) error, idle func()) error {
-	return walkStream(ctx, root, opts, "", fn, idle)
+//
+// With noStat the entries are those of WalkTypes: no lstat per entry, and
+// MTime and Size are 0.
+func WalkStream(ctx context.Context, root string, opts Options, noStat bool, fn func(Entry) error, idle func()) error {
+	return walkStream(ctx, root, opts, noStat, "", fn, idle)
 }
 
 // walkStream is WalkStream applying the global excludes file excludes.
-func walkStream(ctx context.Context, root string, opts Options, excludes string, fn func(Entry) error, idle func()) error {
-	w, top, err := newWalker(ctx, root, opts, false, excludes, true)
+func walkStream(ctx context.Context, root string, opts Options, noStat bool, excludes string, fn func(Entry) error, idle func()) error {
+	w, top, err := newWalker(ctx, root, opts, noStat, excludes, true)
 	if err != nil {
 		return err
 	}
@@ -228,8 +231,7 @@ func (w *walker) work() {
 			w.mu.Unlock()
 			return
 		}
-		d := w.stack[len(w.stack)-1]
-		w.stack = w.stack[:len(w.stack)-1]
+		d := w.pop()
 		w.mu.Unlock()
 
 		cancelled := w.ctx.Err() != nil
@@ -259,12 +261,85 @@ func (w *walker) push(subs []subdir) {
 		return
 	}
 	w.mu.Lock()
-	for i := len(subs) - 1; i >= 0; i-- {
-		w.stack = append(w.stack, subs[i].node)
+	if w.halted != nil {
+		for _, s := range subs {
+			w.pushOrdered(s.node)
+		}
+	} else {
+		for i := len(subs) - 1; i >= 0; i-- {
+			w.stack = append(w.stack, subs[i].node)
+		}
 	}
 	w.pending += len(subs)
 	w.cond.Broadcast()
 	w.mu.Unlock()
+}
+
+// pop takes the next directory to list. A streamed walk keeps w.stack as
+// a heap ordered by output position, so the directory the consumer waits
+// for is listed first; a plain walk uses it as a stack (depth first, which
+// keeps the pending set small). Must be called with w.mu held.
+func (w *walker) pop() *dirNode {
+	n := len(w.stack) - 1
+	if w.halted == nil || n == 0 {
+		d := w.stack[n]
+		w.stack = w.stack[:n]
+		return d
+	}
+	top := w.stack[0]
+	w.stack[0] = w.stack[n]
+	w.stack = w.stack[:n]
+	// Sift down.
+	for i := 0; ; {
+		l, smallest := 2*i+1, i
+		if l < n && walkBefore(w.stack[l], w.stack[smallest]) {
+			smallest = l
+		}
+		if r := l + 1; r < n && walkBefore(w.stack[r], w.stack[smallest]) {
+			smallest = r
+		}
+		if smallest == i {
+			break
+		}
+		w.stack[i], w.stack[smallest] = w.stack[smallest], w.stack[i]
+		i = smallest
+	}
+	return top
+}
+
+// pushOrdered adds d to the heap of a streamed walk. Must be called with
+// w.mu held.
+func (w *walker) pushOrdered(d *dirNode) {
+	w.stack = append(w.stack, d)
+	for i := len(w.stack) - 1; i > 0; {
+		parent := (i - 1) / 2
+		if !walkBefore(w.stack[i], w.stack[parent]) {
+			break
+		}
+		w.stack[i], w.stack[parent] = w.stack[parent], w.stack[i]
+		i = parent
+	}
+}
+
+// walkBefore reports whether a comes before b in the walk's output order:
+// depth first with siblings sorted bytewise, which is the bytewise order
+// of the relative paths with '/' taken as the lowest byte.
+func walkBefore(a, b *dirNode) bool {
+	x, y := a.rel, b.rel
+	for i := 0; i < len(x) && i < len(y); i++ {
+		cx, cy := x[i], y[i]
+		if cx == cy {
+			continue
+		}
+		if cx == '/' {
+			return true
+		}
+		if cy == '/' {
+			return false
+		}
+		return cx < cy
+	}
+	return len(x) < len(y)
 }
 
 // dirent is one name read from a directory.

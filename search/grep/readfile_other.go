@@ -33,3 +33,33 @@ func readWhole(path string, sizeHint int64, buf []byte) ([]byte, error) {
 		}
 	}
 }
+
+// readUpTo reads the file at path into buf (reusing its capacity) while it
+// holds at most limit bytes. When the file ends within limit, rest is nil;
+// otherwise data holds its first bytes and rest is the open file, positioned
+// after them, for the caller to read on and close.
+func readUpTo(path string, limit int, buf []byte) (data []byte, rest *os.File, err error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, nil, err
+	}
+	buf = buf[:0]
+	for {
+		if len(buf) > limit {
+			return buf, f, nil
+		}
+		if len(buf) == cap(buf) {
+			buf = append(buf, 0)[:len(buf)]
+		}
+		n, err := f.Read(buf[len(buf):cap(buf)])
+		buf = buf[:len(buf)+n]
+		if err == io.EOF {
+			f.Close()
+			return buf, nil, nil
+		}
+		if err != nil {
+			f.Close()
+			return nil, nil, err
+		}
+	}
+}

@@ -4,6 +4,7 @@ package grep
 
 import (
 	"io/fs"
+	"os"
 	"syscall"
 )
 
@@ -44,6 +45,44 @@ func readWhole(path string, sizeHint int64, buf []byte) ([]byte, error) {
 		if n == 0 || (n < len(room) && want > 0 && len(buf) >= want) {
 			return buf, nil
 		}
+	}
+}
+
+// readUpTo reads the file at path into buf (reusing its capacity) while it
+// holds at most limit bytes, for a file whose size the walk did not ask
+// for: one open, reads until one returns nothing, one close. When the file
+// ends within limit, rest is nil; otherwise data holds its first bytes and
+// rest is the open file, positioned after them, for the caller to read on
+// and close.
+func readUpTo(path string, limit int, buf []byte) (data []byte, rest *os.File, err error) {
+	fd, err := openRetry(path)
+	if err != nil {
+		return nil, nil, &fs.PathError{Op: "open", Path: path, Err: err}
+	}
+	if cap(buf) < 16<<10 {
+		buf = make([]byte, 0, 16<<10)
+	}
+	buf = buf[:0]
+	for {
+		if len(buf) > limit {
+			return buf, os.NewFile(uintptr(fd), path), nil
+		}
+		if len(buf) == cap(buf) {
+			buf = append(buf, 0)[:len(buf)]
+		}
+		n, err := syscall.Read(fd, buf[len(buf):cap(buf)])
+		if err == syscall.EINTR {
+			continue
+		}
+		if err != nil {
+			syscall.Close(fd)
+			return nil, nil, &fs.PathError{Op: "read", Path: path, Err: err}
+		}
+		if n == 0 {
+			syscall.Close(fd)
+			return buf, nil, nil
+		}
+		buf = buf[:len(buf)+n]
 	}
 }
 

@@ -165,9 +165,13 @@ type batch struct {
 
 // Batch bounds: a batch is handed to the workers once it holds this many
 // files or bytes, or when the walk has to wait for a directory listing.
+// Batches are small enough that one holding a few large files (whose size
+// a streamed walk does not know) keeps the other workers busy with the
+// batches queued behind it, up to queueBatches per worker.
 const (
-	batchFiles = 64
-	batchBytes = 1 << 20
+	batchFiles   = 32
+	batchBytes   = 1 << 20
+	queueBatches = 16
 )
 
 // fileOutcome is a worker's report for one candidate.
@@ -216,8 +220,8 @@ func stream(ctx context.Context, opts Options, fn func(*FileResult) error, enoug
 	if tgt.walk == nil {
 		workers = max(min(workers, len(tgt.files)), 1)
 	}
-	order := make(chan *batch, 2*workers+2) // to the printer, in candidate order
-	jobs := make(chan *batch, 2*workers+2)  // to the workers, in the same order
+	order := make(chan *batch, queueBatches*workers) // to the printer, in candidate order
+	jobs := make(chan *batch, queueBatches*workers)  // to the workers, in the same order
 	var wg sync.WaitGroup
 	var srcErr error // the producer's error; read after order is closed
 	wg.Go(func() {
@@ -332,7 +336,10 @@ func produce(ctx context.Context, tgt *target, order, jobs chan<- *batch) error 
 		b := cur
 		cur, bytes = nil, 0
 		b.outs = make([]fileOutcome, len(b.files))
-		b.parts = make(chan *FileResult, 4)
+		// Room for a result per file: a worker ahead of the printer
+		// finishes its batch without waiting (a file read in blocks may
+		// send more parts; it is alone in its batch and waits instead).
+		b.parts = make(chan *FileResult, len(b.files)+2)
 		for _, ch := range [...]chan<- *batch{order, jobs} {
 			select {
 			case ch <- b:
@@ -347,7 +354,7 @@ func produce(ctx context.Context, tgt *target, order, jobs chan<- *batch) error 
 			cur = &batch{files: make([]candidate, 0, 16)}
 		}
 		cur.files = append(cur.files, c)
-		bytes += c.size
+		bytes += max(c.size, 4<<10) // a file of unknown size counts as a small one
 		if len(cur.files) >= batchFiles || bytes >= batchBytes {
 			return flush()
 		}
@@ -384,6 +391,9 @@ var utf8BOM = []byte{0xEF, 0xBB, 0xBF}
 // reports false once the search is being abandoned). Large files and
 // files of unknown size are read a block at a time (see searchBlocks).
 func (w *worker) search(ctx context.Context, c candidate, countOnly bool, send func(*FileResult) bool) fileOutcome {
+	if c.size < 0 {
+		return w.searchUnsized(ctx, c, countOnly, send)
+	}
 	if w.opts.MaxFileSize > 0 && c.size > w.opts.MaxFileSize {
 		return fileOutcome{skipped: tooLarge(c.size, w.opts.MaxFileSize)}
 	}
@@ -400,6 +410,36 @@ func (w *worker) search(ctx context.Context, c candidate, countOnly bool, send f
 		o.result = nil
 	}
 	return o
+}
+
+// searchUnsized is search for a file whose size the walk did not look up:
+// a file that ends within wholeFileLimit is searched whole, a longer one
+// goes on a block at a time from where the first read stopped.
+func (w *worker) searchUnsized(ctx context.Context, c candidate, countOnly bool, send func(*FileResult) bool) fileOutcome {
+	data, rest, err := readUpTo(c.abs, int(wholeFileLimit), w.buf[:0])
+	if err != nil {
+		return fileOutcome{skipped: err}
+	}
+	if rest == nil {
+		w.buf = data
+		if limit := w.opts.MaxFileSize; limit > 0 && int64(len(data)) > limit {
+			return fileOutcome{skipped: tooLarge(int64(len(data)), limit)}
+		}
+		o := w.searchBuf(c, data, countOnly)
+		if o.result != nil {
+			send(o.result)
+			o.result = nil
+		}
+		return o
+	}
+	defer rest.Close()
+	if limit := w.opts.MaxFileSize; limit > 0 {
+		if fi, err := rest.Stat(); err == nil && fi.Size() > limit {
+			return fileOutcome{skipped: tooLarge(fi.Size(), limit)}
+		}
+	}
+	head := append([]byte(nil), data...)
+	return w.searchReader(ctx, c, io.MultiReader(bytes.NewReader(head), rest), countOnly, send)
 }
 
 // searchBuf searches the content of one file. A leading byte-order mark is

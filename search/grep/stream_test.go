@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strings"
 	"testing"
 	"time"
 
@@ -20,9 +21,9 @@ type gatedScanner struct {
 	idles int
 }
 
-func (g *gatedScanner) WalkStream(ctx context.Context, root string, opts fscache.Options, fn func(fscache.Entry) error, idle func()) error {
+func (g *gatedScanner) WalkStream(ctx context.Context, root string, opts fscache.Options, noStat bool, fn func(fscache.Entry) error, idle func()) error {
 	n := 0
-	return g.Cache.WalkStream(ctx, root, opts, func(e fscache.Entry) error {
+	return g.Cache.WalkStream(ctx, root, opts, noStat, func(e fscache.Entry) error {
 		n++
 		if n == g.after+1 {
 			g.idles++
@@ -111,5 +112,47 @@ func TestStreamStopEndsTheWalk(t *testing.T) {
 		}
 	case <-time.After(10 * time.Second):
 		t.Fatal("the search did not end after its caller stopped")
+	}
+}
+
+// Files found by a streamed walk come without a size: a long one is read
+// on in blocks from where the first read stopped, with the results of a
+// whole read; the size limit holds on both paths.
+func TestUnsizedFilesFromTheWalk(t *testing.T) {
+	var text strings.Builder
+	for i := range 2000 {
+		fmt.Fprintf(&text, "line %d %s\n", i, strings.Repeat("ab", i%50))
+	}
+	root := writeTree(t, map[string]string{"big.txt": text.String(), "small.txt": "line 7 ab\n"})
+	lines := func(o Options) []string {
+		var out []string
+		if _, err := Stream(context.Background(), o, func(fr *FileResult) error {
+			for _, m := range fr.Matches {
+				out = append(out, fmt.Sprintf("%s:%d:%s", fr.Path, m.Line, m.Text))
+			}
+			return nil
+		}); err != nil {
+			t.Fatal(err)
+		}
+		return out
+	}
+	want := lines(DefaultOptions(`7 (ab)+$`, root))
+	if len(want) < 30 {
+		t.Fatalf("only %d matches", len(want))
+	}
+	savedLimit, savedBlock := wholeFileLimit, blockSize
+	wholeFileLimit, blockSize = 64, 256
+	defer func() { wholeFileLimit, blockSize = savedLimit, savedBlock }()
+	if got := lines(DefaultOptions(`7 (ab)+$`, root)); strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Fatalf("read on in blocks: %d matches, want %d\n%v", len(got), len(want), got)
+	}
+	for _, limit := range []int64{64, 1 << 20} {
+		wholeFileLimit = limit
+		o := DefaultOptions("line", root)
+		o.MaxFileSize = 100
+		res := search(t, o)
+		if res.FilesSkipped != 1 || len(res.Skipped) != 1 || !errors.Is(res.Skipped[0].Err, ErrTooLarge) || res.FilesWithMatches != 1 {
+			t.Errorf("whole-file limit %d: %+v", limit, res)
+		}
 	}
 }

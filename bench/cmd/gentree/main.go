@@ -21,6 +21,10 @@
 //
 //	gentree -out DIR     write the tree to DIR (replacing it) and DIR.stamp
 //	gentree -version     print the stamp a current tree carries
+//	gentree -tiny ...    the same for the tiny-files tree instead: 200,000
+//	                     files of a few short lines each in 2,000 directories,
+//	                     where per-file costs (open, read, close, hand-offs)
+//	                     dominate a search
 //
 // The tree is built in DIR.tmp and renamed into place, and DIR.stamp is
 // written last, so an interrupted run never leaves a tree that looks
@@ -53,7 +57,9 @@ const (
 func main() {
 	out := flag.String("out", "", "directory to (re)create")
 	version := flag.Bool("version", false, "print the tree version stamp and exit")
+	tinyFlag := flag.Bool("tiny", false, "write (or print the stamp of) the tiny-files tree")
 	flag.Parse()
+	tiny = *tinyFlag
 	if *version {
 		fmt.Println(stamp())
 		return
@@ -68,9 +74,54 @@ func main() {
 	}
 }
 
+// tiny selects the tiny-files tree.
+var tiny bool
+
+// Shape of the tiny-files tree.
+const (
+	tinyVersion = "gentree-tiny-v1"
+	tinyDirs    = 2000
+	tinyPerDir  = 100
+)
+
 // stamp is the content of DIR.stamp for a tree this program writes.
 func stamp() string {
+	if tiny {
+		return fmt.Sprintf("%s seed=%x,%x files=%d", tinyVersion, seed1, seed2, tinyDirs*tinyPerDir)
+	}
 	return fmt.Sprintf("%s seed=%x,%x files=%d", treeVersion, seed1, seed2, targetFiles)
+}
+
+// tinyLines are the lines tiny files are made of.
+var tinyLines = []string{
+	"package p",
+	"func f() error { return nil }",
+	"// TODO: check the error",
+	"var ErrClosed = errors.New(\"closed\")",
+	"x := y + 1",
+	"import (",
+	"return fmt.Errorf(\"wrap: %w\", err)",
+	"type ParseError struct{}",
+	"// FIXME later",
+	"}",
+}
+
+// tinyTree writes the tiny-files tree: tinyDirs directories of two levels,
+// tinyPerDir files each, 2–6 lines per file.
+func (g *gen) tinyTree() error {
+	var b bytes.Buffer
+	for d := range tinyDirs {
+		dir := fmt.Sprintf("t%02d/d%03d", d/100, d%100)
+		for f := range tinyPerDir {
+			b.Reset()
+			for range 2 + g.rng.IntN(5) {
+				b.WriteString(tinyLines[g.rng.IntN(len(tinyLines))])
+				b.WriteByte('\n')
+			}
+			g.write(fmt.Sprintf("%s/f%03d.go", dir, f), b.Bytes())
+		}
+	}
+	return g.err
 }
 
 // build writes the tree to out.tmp, swaps it into out and writes the stamp.
@@ -84,7 +135,11 @@ func build(out string) error {
 		}
 	}
 	g := &gen{rng: rand.New(rand.NewPCG(seed1, seed2)), root: tmp}
-	if err := g.tree(); err != nil {
+	grow := g.tree
+	if tiny {
+		grow = g.tinyTree
+	}
+	if err := grow(); err != nil {
 		return err
 	}
 	if err := os.RemoveAll(out); err != nil {
