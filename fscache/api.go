@@ -51,6 +51,12 @@ type Options struct {
 	// from above: kernel pseudo-files that no content search wants (a walk
 	// rooted inside one of them still lists it).
 	SkipPseudoDirs bool
+	// Follow follows symbolic links: a link to a file is listed as the
+	// file (TypeFile, the target's size and time), a link to a directory
+	// as a directory and walked. A link to one of its own ancestors (a
+	// loop) is left out, as fd does (ripgrep reports it); a dangling
+	// link stays TypeSymlink. Not supported on Windows (links stay links).
+	Follow bool
 }
 
 // Scan is the result of one walk, shared by every caller of its key.

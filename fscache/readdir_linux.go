@@ -34,6 +34,15 @@ func openDir(path string, follow bool) (dirHandle, bool) {
 
 func (h dirHandle) close() { _ = unix.Close(h.fd) }
 
+// id returns the directory's device and inode.
+func (h dirHandle) id() (dirID, bool) {
+	var st unix.Stat_t
+	if err := unix.Fstat(h.fd, &st); err != nil {
+		return dirID{}, false
+	}
+	return dirID{dev: uint64(st.Dev), ino: uint64(st.Ino)}, true
+}
+
 func (h dirHandle) statter(string) statter { return statter{fd: h.fd} }
 
 // read appends the directory's children (without "." and "..") to out, using

@@ -30,6 +30,15 @@ func openDir(path string, follow bool) (dirHandle, bool) {
 
 func (h dirHandle) close() { _ = h.f.Close() }
 
+// id returns the directory's device and inode where the platform has them.
+func (h dirHandle) id() (dirID, bool) {
+	fi, err := h.f.Stat()
+	if err != nil {
+		return dirID{}, false
+	}
+	return fileIDOf(fi)
+}
+
 func (h dirHandle) statter(dir string) statter { return newStatter(h.f, dir) }
 
 // read appends the directory's children to out. A read error ends the

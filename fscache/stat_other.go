@@ -25,6 +25,23 @@ func (s statter) lstat(name string) (Entry, bool) {
 	return entryFromInfo(fi), true
 }
 
+// stat is lstat following a symbolic link to its target.
+func (s statter) stat(name string) (Entry, dirID, bool) {
+	fi, err := os.Stat(joinAbs(s.dir, name))
+	if err != nil {
+		return Entry{}, dirID{}, false
+	}
+	return entryFromInfo(fi), dirID{}, true
+}
+
+// followSupported: no device and inode to detect link loops with, so
+// Options.Follow is ignored here.
+const followSupported = false
+
+// fileIDOf has no device and inode to offer on this platform: links are
+// not followed here (Options.Follow).
+func fileIDOf(os.FileInfo) (dirID, bool) { return dirID{}, false }
+
 func entryFromInfo(fi fs.FileInfo) Entry {
 	t := TypeOther
 	switch m := fi.Mode(); {

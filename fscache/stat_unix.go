@@ -21,14 +21,23 @@ func newStatter(dir *os.File, _ string) statter {
 
 // lstat returns the entry for name (Path unset); false when it is gone.
 func (s statter) lstat(name string) (Entry, bool) {
+	e, _, ok := s.fstatat(name, unix.AT_SYMLINK_NOFOLLOW)
+	return e, ok
+}
+
+// stat is lstat following a symbolic link to its target, with the
+// target's identity.
+func (s statter) stat(name string) (Entry, dirID, bool) { return s.fstatat(name, 0) }
+
+func (s statter) fstatat(name string, flags int) (Entry, dirID, bool) {
 	var st unix.Stat_t
 	for {
-		err := unix.Fstatat(s.fd, name, &st, unix.AT_SYMLINK_NOFOLLOW)
+		err := unix.Fstatat(s.fd, name, &st, flags)
 		if err == unix.EINTR {
 			continue
 		}
 		if err != nil {
-			return Entry{}, false
+			return Entry{}, dirID{}, false
 		}
 		break
 	}
@@ -44,5 +53,18 @@ func (s statter) lstat(name string) (Entry, bool) {
 		t = TypeOther
 	}
 	sec, nsec := st.Mtim.Unix()
-	return Entry{Type: t, MTime: sec*1000 + nsec/1e6, Size: st.Size}, true
+	return Entry{Type: t, MTime: sec*1000 + nsec/1e6, Size: st.Size}, dirID{dev: uint64(st.Dev), ino: uint64(st.Ino)}, true
+}
+
+// followSupported: directories have a device and inode to detect link
+// loops with.
+const followSupported = true
+
+// fileIDOf returns the device and inode of fi (false when it has none).
+func fileIDOf(fi os.FileInfo) (dirID, bool) {
+	st, ok := fi.Sys().(*unix.Stat_t)
+	if !ok {
+		return dirID{}, false
+	}
+	return dirID{dev: uint64(st.Dev), ino: uint64(st.Ino)}, true
 }

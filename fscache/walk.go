@@ -25,6 +25,18 @@ type dirNode struct {
 	entries []Entry       // children kept, sorted by name
 	subs    []subdir      // children descended into
 	done    chan struct{} // closed once entries and subs are final; nil unless streaming
+	parent  *dirNode      // nil for the root
+	id      dirID         // the directory's identity, set when following links
+}
+
+// hasAncestor reports whether id is d or a directory above it.
+func (d *dirNode) hasAncestor(id dirID) bool {
+	for p := d; p != nil; p = p.parent {
+		if p.id == id {
+			return true
+		}
+	}
+	return false
 }
 
 // subdir links the entry at index at of the parent's entries to its node.
@@ -135,6 +147,7 @@ func newWalker(ctx context.Context, root string, opts Options, noStat bool, excl
 	if err := ctx.Err(); err != nil {
 		return nil, nil, err
 	}
+	opts.Follow = opts.Follow && followSupported
 	w := &walker{ctx: ctx, opts: opts, noStat: noStat}
 	w.cond = sync.NewCond(&w.mu)
 	top := &dirNode{abs: abs}
@@ -348,6 +361,9 @@ type dirent struct {
 	kind EntryType // from the directory entry; 0 when unknown
 }
 
+// dirID identifies a directory (device and inode) for link-loop checks.
+type dirID struct{ dev, ino uint64 }
+
 // scratch is a worker's reusable buffers.
 type scratch struct {
 	buf  []byte
@@ -356,11 +372,18 @@ type scratch struct {
 
 // list reads one directory, filters its children and records them.
 func (w *walker) list(d *dirNode, sc *scratch) {
-	h, ok := openDir(d.abs, d.rel == "")
+	h, ok := openDir(d.abs, d.rel == "" || w.opts.Follow)
 	if !ok {
 		return // unreadable: the directory is listed by its parent, its content is skipped
 	}
 	defer h.close()
+	if w.opts.Follow {
+		id, ok := h.id()
+		if !ok {
+			return
+		}
+		d.id = id
+	}
 	if sc.buf == nil {
 		sc.buf = make([]byte, 32<<10)
 	}
@@ -409,6 +432,15 @@ func (w *walker) list(d *dirNode, sc *scratch) {
 			}
 			de.kind = e.Type
 		}
+		if de.kind == TypeSymlink && opts.Follow {
+			if e, id, ok := stat.stat(name); ok && (e.Type == TypeDir || e.Type == TypeFile) {
+				if e.Type == TypeDir && d.hasAncestor(id) {
+					// A loop, as ripgrep and fd call it: left out.
+					continue
+				}
+				de.kind = e.Type
+			}
+		}
 		isDir := de.kind == TypeDir
 		if isDir && opts.SkipNodeModules && name == "node_modules" {
 			continue
@@ -428,7 +460,7 @@ func (w *walker) list(d *dirNode, sc *scratch) {
 		}
 		d.entries = append(d.entries, Entry{Path: path, Type: de.kind})
 		if isDir {
-			node := &dirNode{abs: joinAbs(d.abs, name), rel: path, ign: st}
+			node := &dirNode{abs: joinAbs(d.abs, name), rel: path, ign: st, parent: d}
 			if w.halted != nil {
 				node.done = make(chan struct{})
 			}
@@ -444,6 +476,11 @@ func (w *walker) list(d *dirNode, sc *scratch) {
 	for i := range d.entries {
 		e := &d.entries[i]
 		got, ok := stat.lstat(nameOf(e.Path))
+		if ok && got.Type == TypeSymlink && opts.Follow {
+			if target, _, tok := stat.stat(nameOf(e.Path)); tok && (target.Type == TypeDir || target.Type == TypeFile) {
+				got = target // a followed link takes its target's kind, size and time
+			}
+		}
 		if !ok {
 			e.Type = 0 // vanished since the listing; dropped by flatten
 			continue

@@ -3,9 +3,11 @@
 package fscache
 
 import (
+	"context"
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"syscall"
 	"testing"
 )
@@ -30,5 +32,62 @@ func TestWalkOtherTypesAndUnreadable(t *testing.T) {
 	}
 	if es[0].Type != TypeOther {
 		t.Errorf("fifo type %d", es[0].Type)
+	}
+}
+
+// With Follow, links to files and directories are walked as what they
+// point at, a link loop is listed but not entered twice, and a dangling
+// link stays a link.
+func TestWalkFollow(t *testing.T) {
+	root := t.TempDir()
+	writeTree(t, root, map[string]string{"real/f.txt": "hello", "other/g.txt": "hi"})
+	for link, target := range map[string]string{
+		"real/tofile": "f.txt", "todir": "other", "real/loop": "..", "dangling": "missing",
+	} {
+		if err := os.Symlink(target, filepath.Join(root, link)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, stream := range []bool{false, true} {
+		var got []Entry
+		if stream {
+			if err := WalkStream(context.Background(), root, Options{Follow: true}, false, func(e Entry) error {
+				got = append(got, e)
+				return nil
+			}, nil); err != nil {
+				t.Fatal(err)
+			}
+		} else {
+			got = walkAll(t, root, Options{Follow: true})
+		}
+		kinds := map[string]EntryType{}
+		for _, e := range got {
+			kinds[e.Path] = e.Type
+			if e.Path == "real/tofile" && e.Size != 5 {
+				t.Errorf("followed file link has size %d, want its target's 5", e.Size)
+			}
+		}
+		want := map[string]EntryType{
+			"dangling": TypeSymlink, "other": TypeDir, "other/g.txt": TypeFile,
+			"real": TypeDir, "real/f.txt": TypeFile, "real/tofile": TypeFile, "real/loop": 0,
+			"todir": TypeDir, "todir/g.txt": TypeFile,
+		}
+		for p, k := range want {
+			if kinds[p] != k {
+				t.Errorf("stream=%v: %s is %v, want %v (all: %v)", stream, p, kinds[p], k, paths(got))
+			}
+		}
+		// real/loop points at the root, an ancestor: left out.
+		for p := range kinds {
+			if strings.HasPrefix(p, "real/loop") {
+				t.Fatalf("stream=%v: walked into the loop: %s", stream, p)
+			}
+		}
+	}
+	// Without Follow the links stay links.
+	for _, e := range walkAll(t, root, Options{}) {
+		if e.Path == "todir" && e.Type != TypeSymlink {
+			t.Errorf("todir is %v without Follow", e.Type)
+		}
 	}
 }

@@ -12,6 +12,7 @@ import (
 	"path"
 	"path/filepath"
 	"regexp"
+	"runtime"
 	"strconv"
 	"strings"
 	"time"
@@ -67,7 +68,7 @@ func newFindFlagSet(c *findCLI, execDummy *[]string) *pflag.FlagSet {
 	fs.StringArrayVarP(execDummy, "exec-batch", "X", nil, "run `CMD` once with every path (arguments up to ';', {} placeholders as -x)")
 	fs.BoolVarP(&c.print0, "print0", "0", false, "end every path with a NUL byte instead of a newline")
 	fs.BoolVarP(&c.absolute, "absolute-path", "a", false, "print absolute paths")
-	fs.BoolVarP(&c.follow, "follow", "L", false, "follow symbolic links (not supported yet: an error)")
+	fs.BoolVarP(&c.follow, "follow", "L", false, "follow symbolic links: a link is listed as what it points at and a linked directory is walked (a link loop is not entered twice)")
 	fs.IntVar(&c.limit, "limit", 0, "print at most `N` paths (0: no limit)")
 	fs.BoolVar(&c.newest, "newest", false, "sort by modification time, newest first")
 	fs.StringVar(&c.fuzzy, "fuzzy", "", "rank paths by fuzzy match against `QUERY` instead of a pattern")
@@ -319,8 +320,8 @@ func findMain(ctx context.Context, env *cliEnv, c *findCLI, fs *pflag.FlagSet, r
 	if c.limit < 0 || c.maxDepth < 0 {
 		return exitError, usagef("--limit and --max-depth need a whole number ≥ 0")
 	}
-	if c.follow {
-		return exitError, usagef("-L/--follow is not supported yet: symbolic links are listed, never followed")
+	if c.follow && runtime.GOOS == "windows" {
+		return exitError, usagef("-L/--follow is not supported on Windows: symbolic links are listed, never followed")
 	}
 	if c.globMode && c.regexMode {
 		return exitError, usagef("-g/--glob and --regex cannot be combined")
@@ -485,7 +486,7 @@ func findMain(ctx context.Context, env *cliEnv, c *findCLI, fs *pflag.FlagSet, r
 		res, err := glob.Find(ctx, root, glob.Options{
 			Pattern: globPattern, IgnoreCase: ignoreCase, FileType: fileType, Hidden: c.hidden, Gitignore: !c.noIgnore,
 			NodeModules: true, // as in fd: only ignore files leave node_modules out
-			MaxResults:  maxResults, SortByMtime: c.newest, NoMTime: !c.json,
+			MaxResults:  maxResults, SortByMtime: c.newest, NoMTime: !c.json, Follow: c.follow,
 		})
 		if err != nil {
 			return exitError, err

@@ -46,6 +46,9 @@ func TestFindMatchesFd(t *testing.T) {
 	if err := os.Chtimes(filepath.Join(dir, "a.go"), old, old); err != nil {
 		t.Fatal(err)
 	}
+	if err := os.Symlink("sub", filepath.Join(dir, "linked")); err != nil {
+		t.Fatal(err)
+	}
 	t.Chdir(dir)
 	cases := []struct {
 		name      string
@@ -66,6 +69,9 @@ func TestFindMatchesFd(t *testing.T) {
 		{"-I", []string{"-I", "*.go"}, []string{"-I", "--glob", "*.go"}, false, false},
 		{"-d 1", []string{"-d", "1"}, []string{"-d", "1"}, false, false},
 		{"-t f", []string{"-t", "f"}, []string{"-t", "f"}, false, false},
+		{"-L", []string{"-L", "*.go"}, []string{"-L", "--glob", "*.go"}, false, false},
+		{"-L -t d", []string{"-L", "-t", "d"}, []string{"-L", "-t", "d"}, false, false},
+		{"no -L -t l", []string{"-t", "l"}, []string{"-t", "l"}, false, false},
 		{"-t d", []string{"-t", "d"}, []string{"-t", "d"}, false, false},
 		{"-t x", []string{"-t", "x"}, []string{"-t", "x"}, false, false},
 		{"-t e", []string{"-t", "e"}, []string{"-t", "e"}, false, false},

@@ -10,6 +10,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strconv"
 	"strings"
 	"syscall"
@@ -93,7 +94,7 @@ func newGrepFlagSet(c *grepCLI) *pflag.FlagSet {
 	fs.BoolVar(&c.noIgnore, "no-ignore", false, "do not honour .gitignore, .ignore or git's exclude files")
 	fs.CountVarP(&c.unrestricted, "unrestricted", "u", "-u: --no-ignore; -uu: also --hidden; -uuu: also --text")
 	fs.BoolVarP(&c.text, "text", "a", false, "search binary files as if they were text")
-	fs.BoolVarP(&c.follow, "follow", "L", false, "follow symbolic links (not supported yet: an error)")
+	fs.BoolVarP(&c.follow, "follow", "L", false, "follow symbolic links while walking directories (a link loop is not entered twice)")
 	fs.IntVar(&c.maxDepth, "max-depth", 0, "descend at most `N` directory levels below each path (0: no limit)")
 	fs.BoolVarP(&c.count, "count", "c", false, "print the number of matching lines per file (of matches when a match can span lines)")
 	fs.BoolVarP(&c.filesWithMatches, "files-with-matches", "l", false, "print only the paths of files with a match")
@@ -206,8 +207,8 @@ func newGrepJob(c *grepCLI, rest []string, env *cliEnv) (*grepJob, error) {
 	if len(patterns) == 0 { // --files: no pattern, nothing is matched
 		patterns = []string{""}
 	}
-	if c.follow {
-		return nil, usagef("-L/--follow is not supported yet: symbolic links are never followed; name the link targets as paths instead")
+	if c.follow && runtime.GOOS == "windows" {
+		return nil, usagef("-L/--follow is not supported on Windows: symbolic links are never followed; name the link targets as paths instead")
 	}
 	switch c.sort {
 	case "path", "none":
@@ -224,6 +225,7 @@ func newGrepJob(c *grepCLI, rest []string, env *cliEnv) (*grepJob, error) {
 		o.IgnoreCase = !hasUpperLiteral(patterns, c.fixed)
 	}
 	o.Multiline = c.multiline
+	o.Follow = c.follow
 	o.Hidden = c.hidden || c.unrestricted >= 2
 	o.Gitignore = !c.noIgnore && c.unrestricted < 1
 	o.Text = c.text || c.unrestricted >= 3

@@ -46,6 +46,12 @@ func TestGrepMatchesRipgrep(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
+	// Links: followed with -L only.
+	for link, target := range map[string]string{"linked": "sub", "tofile.txt": "a.txt"} {
+		if err := os.Symlink(target, filepath.Join(dir, link)); err != nil {
+			t.Fatal(err)
+		}
+	}
 	t.Chdir(dir)
 	cases := []struct {
 		name  string
@@ -101,6 +107,8 @@ func TestGrepMatchesRipgrep(t *testing.T) {
 		{"utf-16", []string{"-n", "bar", "u16.txt"}, ""},
 		{"missing path", []string{"-n", "foo", "missing", "a.txt"}, ""},
 		{"-A", []string{"-n", "-A", "1", "Foo", "a.txt"}, ""},
+		{"-L", []string{"-n", "-L", "foo"}, ""},
+		{"-L --files", []string{"--files", "-L"}, ""},
 		{"stdin", []string{"-n", "foo"}, "a foo\nb\nfoo c\n"},
 		{"stdin dash", []string{"-n", "foo", "-"}, "foo\n"},
 		{"stdin dash and file", []string{"-n", "foo", "-", "a.txt"}, "foo\n"},

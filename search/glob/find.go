@@ -61,6 +61,7 @@ type Options struct {
 	MaxResults  int             // stop after this many matches; 0 = unlimited
 	SortByMtime bool            // newest first (ties by path), limit applied after sorting
 	NoMTime     bool            // the caller needs no Match.MTime (left 0): an uncached Find then skips the per-entry lstat; ignored with SortByMtime
+	Follow      bool            // follow symbolic links (see fscache.Options.Follow)
 	OnMatch     func(Match)     // optional; called for each match as it is found, in scan order
 	Scanner     fscache.Scanner // scan source; nil = fscache.Default()
 }
@@ -109,6 +110,7 @@ func Find(ctx context.Context, root string, opts Options) (*Result, error) {
 		Hidden:          opts.Hidden,
 		Gitignore:       opts.Gitignore,
 		SkipNodeModules: !opts.NodeModules && !pat.MentionsNodeModules(),
+		Follow:          opts.Follow,
 	}}
 	scan, err := lookup.First(ctx)
 	if err != nil {

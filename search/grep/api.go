@@ -72,6 +72,7 @@ type Options struct {
 	Types        []string // directories only: keep files of these types (see TypeGlobs); empty = every type
 	TypesNot     []string // directories only: drop files of these types
 	MaxFileSize  int64    // skip files larger than this many bytes (listed in Skipped, wrapping ErrTooLarge); 0 = no limit
+	Follow       bool     // directories only: follow symbolic links (see fscache.Options.Follow)
 }
 
 // DefaultOptions returns the engine defaults for pattern: hidden files

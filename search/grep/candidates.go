@@ -88,6 +88,7 @@ func collect(ctx context.Context, opts *Options) (*target, error) {
 		Gitignore:       opts.Gitignore,
 		SkipNodeModules: !opts.NodeModules && !strings.Contains(opts.Glob, "node_modules"),
 		SkipPseudoDirs:  skipPseudo,
+		Follow:          opts.Follow,
 	}
 	lookup := fscache.Lookup{Scanner: scannerOf(scanCache()), Root: root, Options: scanOpts, UseCache: opts.Cache}
 	keep, err := fileFilter(opts)
