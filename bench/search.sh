@@ -31,7 +31,11 @@
 #   GOPI            gopi binary (default bin/gopi; built with `make build` if missing)
 #   BENCH_RUNS      hyperfine runs per command (default 10)
 #   BENCH_WARMUP    hyperfine warm-up runs (default 2)
-#   BENCH_CORPORA   which corpora, from "goroot gen" (default both)
+#   BENCH_CORPORA   which corpora, from "goroot gen tiny" (default all three;
+#                   tiny is the 200,000-file tree of gentree -tiny)
+#   BENCH_TINY_PATTERNS  pattern names measured on tiny (default "literal
+#                   alternation": each run there takes seconds)
+#   BENCH_NATIVES=0 skip pi-natives' in-process grep (npm package, run by Bun)
 #   BENCH_GOTEST=0  skip the in-process Go benchmarks
 #   BENCH_STRICT=1  exit 1 when any count differs between gopi and its peer
 set -euo pipefail
@@ -43,7 +47,8 @@ OUT=$WORK/out
 GOPI=${GOPI:-$ROOT/bin/gopi}
 RUNS=${BENCH_RUNS:-10}
 WARMUP=${BENCH_WARMUP:-2}
-CORPORA=${BENCH_CORPORA:-goroot gen}
+CORPORA=${BENCH_CORPORA:-goroot gen tiny}
+TINY_PATTERNS=" ${BENCH_TINY_PATTERNS:-literal alternation} "
 START=$SECONDS
 
 log() { printf '\033[1m==> %s\033[0m\n' "$*" >&2; }
@@ -138,6 +143,12 @@ if [ "$(cat "$GEN.stamp" 2>/dev/null)" != "$("$WORK/bin/gentree" -version)" ] ||
 	"$WORK/bin/gentree" -out "$GEN"
 fi
 
+TINY=$WORK/tiny
+if [[ " $CORPORA " == *" tiny "* ]] && { [ "$(cat "$TINY.stamp" 2>/dev/null)" != "$("$WORK/bin/gentree" -tiny -version)" ] || [ ! -d "$TINY" ]; }; then
+	log "generating $TINY"
+	"$WORK/bin/gentree" -tiny -out "$TINY"
+fi
+
 rm -rf "$OUT"
 mkdir -p "$OUT"
 MANIFEST=$OUT/manifest.tsv
@@ -148,7 +159,8 @@ for c in $CORPORA; do
 	case $c in
 	goroot) DIRS[$c]=$(go env GOROOT)/src ;;
 	gen) DIRS[$c]=$GEN ;;
-	*) die "unknown corpus $c (BENCH_CORPORA takes goroot and gen)" ;;
+	tiny) DIRS[$c]=$TINY ;;
+	*) die "unknown corpus $c (BENCH_CORPORA takes goroot, gen and tiny)" ;;
 	esac
 	if [ ! -d "${DIRS[$c]}" ]; then
 		warn "corpus $c: ${DIRS[$c]} is missing; skipped"
@@ -194,6 +206,7 @@ for c in "${ACTIVE[@]}"; do
 	# The patterns come on fd 3 so that no benchmarked command can eat them.
 	while IFS=$'\t' read -r -u 3 name flag pat; do
 		[[ -z $name || $name == \#* ]] && continue
+		[ "$c" = tiny ] && [[ $TINY_PATTERNS != *" $name "* ]] && continue
 		flags=()
 		[ "$flag" != - ] && read -r -a flags <<<"$flag"
 		d=$OUT/grep/$c/$name
@@ -279,6 +292,53 @@ if [ "${BENCH_GOTEST:-1}" != 0 ]; then
 	log "in-process benchmarks (go test ./bench -bench . -benchtime 20x)"
 	if ! go test ./bench -run '^$' -bench . -benchtime 20x 2>&1 | tee "$OUT/gobench.txt" >&2; then
 		warn "go test ./bench failed; the report will say so"
+	fi
+fi
+
+# ---- 5b. pi-natives, in-process ----------------------------------------------------
+
+# The reference agent's native grep (@oh-my-pi/pi-natives, run by Bun) over
+# GOROOT/src, warm (its walker caches the scan), count mode, right after
+# gopi's in-process benchmarks: name, best and median ms of BENCH_RUNS*2
+# calls after 2 untimed ones, and its total.
+PI_NATIVES_VERSION=18.2.3 # the newest release whose linux-x64 binary package is published
+PEER=$WORK/tokens/peer # shared with bench/tokens.sh
+if [ "${BENCH_NATIVES:-1}" != 0 ] && [ -n "${DIRS[goroot]:-}" ]; then
+	if [ ! -d "$PEER/node_modules/@oh-my-pi/pi-natives-linux-x64" ] || [ ! -x "$PEER/node_modules/.bin/bun" ]; then
+		log "installing Bun and @oh-my-pi/pi-natives@$PI_NATIVES_VERSION from npm into $PEER (once)"
+		mkdir -p "$PEER"
+		(cd "$PEER" && npm install --no-audit --no-fund --silent bun@1 "@oh-my-pi/pi-natives@$PI_NATIVES_VERSION" >/dev/null 2>&1) || warn "npm install of pi-natives failed"
+	fi
+	cat >"$PEER/grep.js" <<'JS'
+// Times pi-natives' grep (count mode) per pattern; prints name, best ms,
+// median ms, total matches.
+import { grep } from "@oh-my-pi/pi-natives";
+const [dir, runs, ...specs] = process.argv.slice(2);
+for (const spec of specs) {
+	const [name, flag, pattern] = spec.split("	");
+	const opts = { pattern, path: dir, mode: "count", ignoreCase: flag === "-i", hidden: false, gitignore: true };
+	for (let i = 0; i < 2; i++) await grep(opts);
+	const times = [];
+	let total = 0;
+	for (let i = 0; i < Number(runs); i++) {
+		const t = performance.now();
+		const r = await grep(opts);
+		times.push(performance.now() - t);
+		total = r.totalMatches;
+	}
+	times.sort((a, b) => a - b);
+	console.log([name, times[0].toFixed(1), times[times.length >> 1].toFixed(1), total].join("\t"));
+}
+JS
+	specs=()
+	while IFS=$'\t' read -r name flag pat; do
+		[[ -z $name || $name == \#* ]] && continue
+		specs+=("$name"$'\t'"$flag"$'\t'"$pat")
+	done <bench/patterns.tsv
+	log "pi-natives grep over ${DIRS[goroot]} (in-process, warm)"
+	if ! (cd "$PEER" && ./node_modules/.bin/bun grep.js "${DIRS[goroot]}" $((RUNS * 2)) "${specs[@]}") >"$OUT/natives.tsv" 2>"$OUT/natives.err"; then
+		warn "pi-natives grep failed: $(head -c 300 "$OUT/natives.err")"
+		rm -f "$OUT/natives.tsv"
 	fi
 fi
 

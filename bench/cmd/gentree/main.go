@@ -79,7 +79,7 @@ var tiny bool
 
 // Shape of the tiny-files tree.
 const (
-	tinyVersion = "gentree-tiny-v1"
+	tinyVersion = "gentree-tiny-v2"
 	tinyDirs    = 2000
 	tinyPerDir  = 100
 )
@@ -118,7 +118,7 @@ func (g *gen) tinyTree() error {
 				b.WriteString(tinyLines[g.rng.IntN(len(tinyLines))])
 				b.WriteByte('\n')
 			}
-			g.write(fmt.Sprintf("%s/f%03d.go", dir, f), b.Bytes())
+			g.write(fmt.Sprintf("%s/f%03d.txt", dir, f), b.Bytes())
 		}
 	}
 	return g.err
