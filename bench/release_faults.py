@@ -109,7 +109,7 @@ def culprit(syms):
     if "main.main" in joined:
         return "(main.main: the command itself)"
     if any(k in joined for k in ("rt0_go", "schedinit", "mallocinit", "runtime.main")):
-        return "(Go runtime start-up)"
+        return "(Go runtime: start-up, and heap growth on the system stack)"
     if any(k in joined for k in ("_dl_", "dl_main")):
         return "(dynamic loader, plain build only)"
     if "execve" in joined:
