@@ -15,6 +15,7 @@ import (
 	"runtime"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 	"unicode"
 
@@ -179,11 +180,11 @@ type sizeBound struct {
 	bytes int64
 }
 
-var sizeRE = regexp.MustCompile(`^([+-]?)(\d+)([a-zA-Z]*)$`)
+var sizeRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^([+-]?)(\d+)([a-zA-Z]*)$`) })
 
 // parseSize reads fd's --size syntax.
 func parseSize(s string) (sizeBound, error) {
-	m := sizeRE.FindStringSubmatch(s)
+	m := sizeRE().FindStringSubmatch(s)
 	if m == nil {
 		return sizeBound{}, usagef("--size %q: use [+-]N[unit], e.g. +10k, -1mi, 500b", s)
 	}

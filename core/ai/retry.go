@@ -54,12 +54,12 @@ func IsRetryable(m *AssistantMessage) bool {
 	return retryablePattern().MatchString(m.ErrorMessage)
 }
 
-var retryAfterText = regexp.MustCompile(`\(retry after ([0-9.]+)s\)`)
+var retryAfterText = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`\(retry after ([0-9.]+)s\)`) })
 
 // RetryAfterFromMessage returns the server hint FormatError appended to an
 // error text, or 0.
 func RetryAfterFromMessage(s string) time.Duration {
-	m := retryAfterText.FindStringSubmatch(s)
+	m := retryAfterText().FindStringSubmatch(s)
 	if m == nil {
 		return 0
 	}

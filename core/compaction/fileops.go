@@ -6,6 +6,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/gopi-agent/gopi/core/ai"
 )
@@ -96,8 +97,8 @@ const maxListedFiles = 20
 
 // readTags and modifiedTags match the file tags a summary already carries.
 var (
-	readTags     = regexp.MustCompile(`(?s)<read-files>.*?</read-files>\s*`)
-	modifiedTags = regexp.MustCompile(`(?s)<modified-files>.*?</modified-files>\s*`)
+	readTags     = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(?s)<read-files>.*?</read-files>\s*`) })
+	modifiedTags = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(?s)<modified-files>.*?</modified-files>\s*`) })
 )
 
 // FileTags renders the lists as <read-files> and <modified-files> tags,
@@ -131,7 +132,7 @@ func FileTags(d Details) string {
 // the model wrote itself are removed, the current ones appended after a
 // blank line.
 func WithFileTags(summary string, d Details) string {
-	base := modifiedTags.ReplaceAllString(readTags.ReplaceAllString(summary, ""), "")
+	base := modifiedTags().ReplaceAllString(readTags().ReplaceAllString(summary, ""), "")
 	base = strings.TrimRight(base, " \t\r\n")
 	tags := FileTags(d)
 	switch {

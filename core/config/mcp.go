@@ -13,6 +13,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"sync"
 	"time"
 )
 
@@ -40,7 +41,7 @@ const (
 )
 
 // mcpName is the rule for server names.
-var mcpName = regexp.MustCompile(`^[a-zA-Z0-9_.-]{1,100}$`)
+var mcpName = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[a-zA-Z0-9_.-]{1,100}$`) })
 
 // MCPServer is one configured MCP server.
 type MCPServer struct {
@@ -251,7 +252,7 @@ func newMCPServer(name string, raw rawMCPServer, f mcpFile, env Env) (*MCPServer
 // ValidateMCPServer checks a server entry's name and transport fields
 // and returns the error the user sees, or nil.
 func ValidateMCPServer(name, typ, command, url string) error {
-	if !mcpName.MatchString(name) {
+	if !mcpName().MatchString(name) {
 		return fmt.Errorf("Server %q: invalid server name: use 1 to 100 letters, digits, '_', '.' or '-'", name)
 	}
 	switch typ {
@@ -273,7 +274,7 @@ func ValidateMCPServer(name, typ, command, url string) error {
 }
 
 // varRef matches ${VAR} and ${VAR:-default}.
-var varRef = regexp.MustCompile(`\$\{([A-Za-z_][A-Za-z0-9_]*)(?::-([^}]*))?\}`)
+var varRef = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`\$\{([A-Za-z_][A-Za-z0-9_]*)(?::-([^}]*))?\}`) })
 
 // expandVars replaces ${VAR} with the variable's value ("" when unset)
 // and ${VAR:-default} with the value, or default when unset or empty.
@@ -281,8 +282,8 @@ func expandVars(s string, env Env) string {
 	if !strings.Contains(s, "${") {
 		return s
 	}
-	return varRef.ReplaceAllStringFunc(s, func(m string) string {
-		sub := varRef.FindStringSubmatch(m)
+	return varRef().ReplaceAllStringFunc(s, func(m string) string {
+		sub := varRef().FindStringSubmatch(m)
 		if v := env.Get(sub[1]); v != "" {
 			return v
 		}

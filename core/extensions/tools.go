@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"regexp"
+	"sync"
 
 	"github.com/dop251/goja"
 
@@ -26,7 +27,7 @@ type jsTool struct {
 	renderCall, renderResult goja.Callable
 }
 
-var toolName = regexp.MustCompile(`^[a-zA-Z][a-zA-Z0-9_-]{0,63}$`)
+var toolName = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[a-zA-Z][a-zA-Z0-9_-]{0,63}$`) })
 
 // newTool reads a registerTool definition.
 func (r *Runtime) newTool(rt *goja.Runtime, x *ext, o *goja.Object) (*jsTool, error) {
@@ -37,7 +38,7 @@ func (r *Runtime) newTool(rt *goja.Runtime, x *ext, o *goja.Object) (*jsTool, er
 		return ""
 	}
 	t := &jsTool{r: r, x: x, def: tool.Definition{Name: str("name"), Label: str("label"), Description: str("description")}}
-	if !toolName.MatchString(t.def.Name) {
+	if !toolName().MatchString(t.def.Name) {
 		return nil, fmt.Errorf("the tool name %q must be letters, digits, _ or - (starting with a letter, at most 64)", t.def.Name)
 	}
 	if t.def.Description == "" {

@@ -14,12 +14,13 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 
 	"gopkg.in/yaml.v3"
 )
 
 // fallbackLine is a "key: value" line of a header YAML could not parse.
-var fallbackLine = regexp.MustCompile(`^([A-Za-z0-9_]+):\s*(.*)$`)
+var fallbackLine = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^([A-Za-z0-9_]+):\s*(.*)$`) })
 
 // Parse splits content into its header fields and its body (trimmed). meta
 // is nil when the file has no header. A header that is not valid YAML, or
@@ -75,7 +76,7 @@ func cutClosing(s string) (header, after string, ok bool) {
 }
 
 // plainLine is a top-level "key: value" line.
-var plainLine = regexp.MustCompile(`^([A-Za-z0-9_-]+):[ \t]+(.*?)[ \t]*$`)
+var plainLine = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^([A-Za-z0-9_-]+):[ \t]+(.*?)[ \t]*$`) })
 
 // quotePlain quotes top-level values that start with "*" or hold ": ";
 // ok is false when there is none.
@@ -83,7 +84,7 @@ func quotePlain(header string) (string, bool) {
 	lines := strings.Split(header, "\n")
 	changed := false
 	for i, line := range lines {
-		g := plainLine.FindStringSubmatch(line)
+		g := plainLine().FindStringSubmatch(line)
 		if g == nil || g[2] == "" || strings.ContainsAny(g[2][:1], `"'[{|>&!#`) {
 			continue
 		}
@@ -99,7 +100,7 @@ func quotePlain(header string) (string, bool) {
 func fallback(header string) map[string]any {
 	m := map[string]any{}
 	for _, line := range strings.Split(header, "\n") {
-		if g := fallbackLine.FindStringSubmatch(strings.TrimRight(line, " \t")); g != nil {
+		if g := fallbackLine().FindStringSubmatch(strings.TrimRight(line, " \t")); g != nil {
 			m[g[1]] = strings.Trim(strings.TrimSpace(g[2]), `"'`)
 		}
 	}

@@ -55,20 +55,24 @@ func omitted(a, b byte) bool {
 	return false
 }
 
+// buildBigrams lays the pairs out in one string and slices it: one
+// allocation at start-up instead of one per pair.
 func buildBigrams() [BigramCount]string {
 	var t [BigramCount]string
-	n := 0
+	pairs := make([]byte, 0, 2*BigramCount)
 	for a := byte('a'); a <= 'z'; a++ {
 		for b := byte('a'); b <= 'z'; b++ {
-			if omitted(a, b) {
-				continue
+			if !omitted(a, b) {
+				pairs = append(pairs, a, b)
 			}
-			t[n] = string([]byte{a, b})
-			n++
 		}
 	}
-	if n != BigramCount {
+	if len(pairs) != 2*BigramCount {
 		panic("hashline: bigram rule does not yield 647 pairs")
+	}
+	all := string(pairs)
+	for i := range t {
+		t[i] = all[2*i : 2*i+2]
 	}
 	return t
 }

@@ -332,7 +332,7 @@ func (p *page) summary(kind, title, text string) {
 // cannot be rendered is shown as it is.
 func (p *page) markdownBlock(class, text string) {
 	p.md.Reset()
-	if err := markdown.Convert([]byte(text), &p.md); err != nil {
+	if err := markdown().Convert([]byte(text), &p.md); err != nil {
 		p.elem("div", class+" plain", text)
 		return
 	}

@@ -1,6 +1,8 @@
 package htmlexport
 
 import (
+	"sync"
+
 	"github.com/yuin/goldmark"
 	"github.com/yuin/goldmark/ast"
 	"github.com/yuin/goldmark/extension"
@@ -13,11 +15,14 @@ import (
 // Markdown, where HTML the model wrote is shown as the text it is (a
 // model writing "Vec<T>" or "<div>" means those characters, and a page
 // must not run what a transcript contains) and images become links, since
-// the page loads nothing from the network.
-var markdown = goldmark.New(
-	goldmark.WithExtensions(extension.GFM),
-	goldmark.WithRendererOptions(renderer.WithNodeRenderers(util.Prioritized(literalHTML{}, 1))),
-)
+// the page loads nothing from the network. It is built on first use, not
+// at the start of every gopi command.
+var markdown = sync.OnceValue(func() goldmark.Markdown {
+	return goldmark.New(
+		goldmark.WithExtensions(extension.GFM),
+		goldmark.WithRendererOptions(renderer.WithNodeRenderers(util.Prioritized(literalHTML{}, 1))),
+	)
+})
 
 // literalHTML renders raw HTML nodes as escaped text and images as links.
 type literalHTML struct{}

@@ -207,7 +207,7 @@ func TestMarkdownKeepsHTMLAsText(t *testing.T) {
 		"`<T>`":                             "<code>&lt;T&gt;</code>",
 	} {
 		var b bytes.Buffer
-		if err := markdown.Convert([]byte(in), &b); err != nil {
+		if err := markdown().Convert([]byte(in), &b); err != nil {
 			t.Fatal(err)
 		}
 		if !strings.Contains(b.String(), want) {

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"regexp"
 	"strings"
+	"sync"
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
@@ -20,13 +21,13 @@ const ToolPrefix = "mcp__"
 const maxToolName = 64
 
 // unsafeName matches characters providers reject in tool names.
-var unsafeName = regexp.MustCompile(`[^a-zA-Z0-9_-]`)
+var unsafeName = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`[^a-zA-Z0-9_-]`) })
 
 // ToolName returns the name the model sees for a server's tool:
 // mcp__<server>__<tool>, with characters outside [a-zA-Z0-9_-] replaced by
 // '_' and cut to 64 characters.
 func ToolName(server, name string) string {
-	n := ToolPrefix + unsafeName.ReplaceAllString(server, "_") + "__" + unsafeName.ReplaceAllString(name, "_")
+	n := ToolPrefix + unsafeName().ReplaceAllString(server, "_") + "__" + unsafeName().ReplaceAllString(name, "_")
 	if len(n) > maxToolName {
 		n = n[:maxToolName]
 	}

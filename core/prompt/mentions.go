@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
+	"sync"
 	"unicode/utf8"
 
 	"github.com/gopi-agent/gopi/core/ai"
@@ -23,7 +24,7 @@ const (
 
 // mentionRe finds @path words: an @ at the start or after white space,
 // then a path without spaces.
-var mentionRe = regexp.MustCompile(`(?:^|\s)@([^\s@]+)`)
+var mentionRe = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(?:^|\s)@([^\s@]+)`) })
 
 // Mentions reads the files a message names with @path (relative to cwd,
 // or ~/…): existing regular files only, each once, in order; words that
@@ -33,7 +34,7 @@ var mentionRe = regexp.MustCompile(`(?:^|\s)@([^\s@]+)`)
 func Mentions(text, cwd, home string) []message.MentionedFile {
 	var out []message.MentionedFile
 	seen := map[string]bool{}
-	for _, m := range mentionRe.FindAllStringSubmatch(text, -1) {
+	for _, m := range mentionRe().FindAllStringSubmatch(text, -1) {
 		name := strings.TrimRight(m[1], ".,;:!?)")
 		path := name
 		if strings.HasPrefix(path, "~/") && home != "" {

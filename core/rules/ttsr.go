@@ -5,6 +5,7 @@ import (
 	"path"
 	"regexp"
 	"strings"
+	"sync"
 
 	"github.com/gopi-agent/gopi/core/config"
 )
@@ -73,7 +74,9 @@ type Watcher struct {
 }
 
 // pathArg finds the path argument in a tool call's (partial) JSON.
-var pathArg = regexp.MustCompile(`"(?:path|file_path|file)"\s*:\s*"((?:[^"\\]|\\.)*)"`)
+var pathArg = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`"(?:path|file_path|file)"\s*:\s*"((?:[^"\\]|\\.)*)"`)
+})
 
 // NewWatcher compiles the stream rules. Conditions that are neither valid
 // regular expressions nor file globs are skipped with a warning; a
@@ -227,7 +230,7 @@ func (w *Watcher) Observe(d Delta) *Match {
 	window := buf[max(0, len(prev)-matchOverlap):]
 	var toolPath string
 	if d.Kind == KindTool {
-		if m := pathArg.FindStringSubmatch(buf); m != nil {
+		if m := pathArg().FindStringSubmatch(buf); m != nil {
 			toolPath = strings.ReplaceAll(m[1], `\/`, `/`)
 		}
 	}

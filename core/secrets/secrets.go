@@ -43,7 +43,7 @@ import (
 const placeholderAlphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789"
 
 // placeholderRE matches a placeholder.
-var placeholderRE = regexp.MustCompile(`#[A-Z0-9]{4}#`)
+var placeholderRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`#[A-Z0-9]{4}#`) })
 
 // Obfuscator replaces secrets and restores placeholders. It is safe for
 // concurrent use; regex matches get their placeholders as they are met.
@@ -200,7 +200,7 @@ func (o *Obfuscator) Obfuscate(s string) string {
 	}
 	for _, r := range o.regex {
 		s = r.re.ReplaceAllStringFunc(s, func(m string) string {
-			if placeholderRE.MatchString(m) && len(m) == 6 {
+			if placeholderRE().MatchString(m) && len(m) == 6 {
 				return m // already a placeholder
 			}
 			switch {
@@ -223,7 +223,7 @@ func (o *Obfuscator) Restore(s string) string {
 	}
 	o.mu.Lock()
 	defer o.mu.Unlock()
-	return placeholderRE.ReplaceAllStringFunc(s, func(p string) string {
+	return placeholderRE().ReplaceAllStringFunc(s, func(p string) string {
 		if v, ok := o.back[p]; ok {
 			return v
 		}

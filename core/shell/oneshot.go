@@ -14,7 +14,7 @@ import (
 // working directory.
 func RunOnce(ctx context.Context, cfg Config, req Request) (Result, error) {
 	for k := range req.Env {
-		if !envName.MatchString(k) {
+		if !envName().MatchString(k) {
 			return Result{}, fmt.Errorf("invalid environment variable name %q", k)
 		}
 	}

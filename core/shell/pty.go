@@ -29,7 +29,7 @@ type PTYRequest struct {
 // session; ending it (timeout, ctx, input closed) ends its process group.
 func RunPTY(ctx context.Context, cfg Config, req PTYRequest) (Result, error) {
 	for k := range req.Env {
-		if !envName.MatchString(k) {
+		if !envName().MatchString(k) {
 			return Result{}, fmt.Errorf("invalid environment variable name %q", k)
 		}
 	}

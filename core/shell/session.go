@@ -27,7 +27,7 @@ const startTimeout = 30 * time.Second
 // shell's process group has ended.
 const drainWait = 200 * time.Millisecond
 
-var envName = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)
+var envName = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`) })
 
 // Session is a persistent shell. Its methods are safe for concurrent use;
 // commands run one at a time.
@@ -187,7 +187,7 @@ func (s *Session) Dir() string {
 // only when the command could not be run at all.
 func (s *Session) Run(ctx context.Context, req Request) (Result, error) {
 	for k := range req.Env {
-		if !envName.MatchString(k) {
+		if !envName().MatchString(k) {
 			return Result{}, fmt.Errorf("invalid environment variable name %q", k)
 		}
 	}

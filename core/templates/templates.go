@@ -29,6 +29,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 	"syscall"
 
 	"github.com/gopi-agent/gopi/core/config"
@@ -207,20 +208,20 @@ func SplitArgs(s string) []string {
 }
 
 // placeholder finds the argument placeholders of a template.
-var placeholder = regexp.MustCompile(`\$\{@:(\d+)(?::(\d+))?\}|\$ARGUMENTS|\$@|\$(\d)`)
+var placeholder = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`\$\{@:(\d+)(?::(\d+))?\}|\$ARGUMENTS|\$@|\$(\d)`) })
 
 // Substitute fills a template's placeholders with args (see the package
 // comment). A template without placeholders gets the arguments appended
 // after a blank line.
 func Substitute(content string, args []string) string {
-	if !placeholder.MatchString(content) {
+	if !placeholder().MatchString(content) {
 		if len(args) == 0 {
 			return content
 		}
 		return strings.TrimRight(content, "\n") + "\n\n" + strings.Join(args, " ")
 	}
-	return placeholder.ReplaceAllStringFunc(content, func(m string) string {
-		g := placeholder.FindStringSubmatch(m)
+	return placeholder().ReplaceAllStringFunc(content, func(m string) string {
+		g := placeholder().FindStringSubmatch(m)
 		switch {
 		case g[3] != "":
 			n, _ := strconv.Atoi(g[3])

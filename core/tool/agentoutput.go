@@ -10,6 +10,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 )
 
 // AgentScheme prefixes the outputs of task subagents: agent://<id>.
@@ -22,7 +23,7 @@ const AgentScheme = "agent://"
 // top-level session's artifacts directory.
 
 // agentFile matches the files of a top-level subagent and captures n.
-var agentFile = regexp.MustCompile(`^(\d+)-[^.]*\.(?:md|jsonl)$`)
+var agentFile = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^(\d+)-[^.]*\.(?:md|jsonl)$`) })
 
 // AllocateAgentIDs reserves one output id per name, in order: "<n>-<name>",
 // or "<prefix>.<n>-<name>" for the tasks of the subagent whose id is
@@ -76,7 +77,7 @@ func (s *ArtifactStore) scanAgentIDs(prefix string) (int, error) {
 			}
 			name = rest
 		}
-		if m := agentFile.FindStringSubmatch(name); m != nil {
+		if m := agentFile().FindStringSubmatch(name); m != nil {
 			if n, err := strconv.Atoi(m[1]); err == nil && n >= next {
 				next = n + 1
 			}

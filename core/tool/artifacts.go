@@ -40,10 +40,10 @@ func NewArtifactStore(dir string) *ArtifactStore { return &ArtifactStore{dir: di
 // Dir returns the artifacts directory.
 func (s *ArtifactStore) Dir() string { return s.dir }
 
-var artifactName = regexp.MustCompile(`^(\d+)\.([^/]*)\.log$`)
+var artifactName = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^(\d+)\.([^/]*)\.log$`) })
 
 // toolTypeSafe keeps file names tame whatever the caller passes.
-var toolTypeUnsafe = regexp.MustCompile(`[^A-Za-z0-9_-]+`)
+var toolTypeUnsafe = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`[^A-Za-z0-9_-]+`) })
 
 // Allocate reserves the next id for toolType and returns the id and the
 // path of its (not yet created) file.
@@ -62,7 +62,7 @@ func (s *ArtifactStore) Allocate(toolType string) (id, path string, err error) {
 	}
 	n := s.next
 	s.next++
-	tt := toolTypeUnsafe.ReplaceAllString(toolType, "_")
+	tt := toolTypeUnsafe().ReplaceAllString(toolType, "_")
 	if tt == "" {
 		tt = "tool"
 	}
@@ -101,7 +101,7 @@ func (s *ArtifactStore) Path(ref string) (string, error) {
 		return "", fmt.Errorf("list artifacts: %w", err)
 	}
 	for _, e := range entries {
-		if strings.HasPrefix(e.Name(), id+".") && artifactName.MatchString(e.Name()) {
+		if strings.HasPrefix(e.Name(), id+".") && artifactName().MatchString(e.Name()) {
 			return filepath.Join(s.dir, e.Name()), nil
 		}
 	}
@@ -140,7 +140,7 @@ func (s *ArtifactStore) ids() ([]int, error) {
 	}
 	var ids []int
 	for _, e := range entries {
-		if m := artifactName.FindStringSubmatch(e.Name()); m != nil {
+		if m := artifactName().FindStringSubmatch(e.Name()); m != nil {
 			if n, err := strconv.Atoi(m[1]); err == nil {
 				ids = append(ids, n)
 			}

@@ -3,12 +3,13 @@ package models
 import (
 	"fmt"
 	"regexp"
+	"sync"
 
 	"gopkg.in/yaml.v3"
 )
 
 // providerName is what a provider added at run time may be called.
-var providerName = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$`)
+var providerName = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$`) })
 
 // AddProvider adds (or changes) a provider and its models from a
 // configuration shaped like one entry of models.yml's providers map, in
@@ -16,7 +17,7 @@ var providerName = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$`)
 // came from in errors. Call it before the registry is shared: a Registry
 // is not safe for concurrent change.
 func (r *Registry) AddProvider(name string, config []byte, source string) error {
-	if !providerName.MatchString(name) {
+	if !providerName().MatchString(name) {
 		return &ConfigError{Path: source, Msg: fmt.Sprintf("provider name %q: use letters, digits, '-', '_' or '.'", name)}
 	}
 	var fp fileProvider

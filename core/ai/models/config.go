@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
+	"sync"
 
 	"gopkg.in/yaml.v3"
 
@@ -183,11 +184,11 @@ func parseConfig(path string, data []byte) (*fileConfig, error) {
 	return cfg, nil
 }
 
-var unknownField = regexp.MustCompile(`field (\S+) not found in type [\w.]+`)
+var unknownField = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`field (\S+) not found in type [\w.]+`) })
 
 // cannotUnmarshal matches yaml.v3's type mismatch: "cannot unmarshal TAG
 // [`VALUE`] into GOTYPE".
-var cannotUnmarshal = regexp.MustCompile("cannot unmarshal (!!\\w+)( `[^`]*`)? into (.+)$")
+var cannotUnmarshal = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile("cannot unmarshal (!!\\w+)( `[^`]*`)? into (.+)$") })
 
 // yamlTags and goTypes say what a YAML node and a configuration field are,
 // in the file's terms rather than YAML tags and Go type names.
@@ -216,7 +217,7 @@ var (
 
 // typeMessage rewords one "cannot unmarshal" line; other lines are kept.
 func typeMessage(line string) string {
-	m := cannotUnmarshal.FindStringSubmatchIndex(line)
+	m := cannotUnmarshal().FindStringSubmatchIndex(line)
 	if m == nil {
 		return line
 	}
@@ -237,7 +238,7 @@ func typeMessage(line string) string {
 func yamlMessage(err error) string {
 	msg := strings.TrimPrefix(err.Error(), "yaml: ")
 	msg = strings.TrimPrefix(msg, "unmarshal errors:\n")
-	msg = unknownField.ReplaceAllString(msg, "unknown field $1")
+	msg = unknownField().ReplaceAllString(msg, "unknown field $1")
 	lines := strings.Split(msg, "\n")
 	for i := range lines {
 		lines[i] = typeMessage(strings.TrimSpace(lines[i]))

@@ -5,6 +5,7 @@ import (
 	"regexp"
 	"sort"
 	"strings"
+	"sync"
 
 	"github.com/gopi-agent/gopi/core/ai"
 	"github.com/gopi-agent/gopi/search/fuzzy"
@@ -12,7 +13,7 @@ import (
 
 // datedID matches ids pinned to a snapshot date ("…-20250514"); lookups
 // prefer the undated alias.
-var datedID = regexp.MustCompile(`-\d{8}$`)
+var datedID = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`-\d{8}$`) })
 
 // ParseModelArg splits "MODEL:LEVEL" into the model query and a thinking
 // level when the suffix after the last ':' is a level name; otherwise the
@@ -69,7 +70,7 @@ func (r *Registry) Find(query string) (*ai.Model, error) {
 	}
 	if len(subs) > 0 {
 		sort.SliceStable(subs, func(i, j int) bool {
-			di, dj := datedID.MatchString(subs[i].ID), datedID.MatchString(subs[j].ID)
+			di, dj := datedID().MatchString(subs[i].ID), datedID().MatchString(subs[j].ID)
 			if di != dj {
 				return !di
 			}

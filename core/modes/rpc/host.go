@@ -171,14 +171,14 @@ type hostTool struct {
 }
 
 // toolName is what every provider accepts as a tool name.
-var toolName = regexp.MustCompile(`^[a-zA-Z0-9_-]{1,64}$`)
+var toolName = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[a-zA-Z0-9_-]{1,64}$`) })
 
 // newTool builds a host tool from its set_host_tools definition.
 func (b *hostBridge) newTool(d hostToolDef) (tool.Tool, error) {
 	if strings.TrimSpace(d.Name) == "" {
 		return nil, errors.New(`"name" is required`)
 	}
-	if !toolName.MatchString(d.Name) {
+	if !toolName().MatchString(d.Name) {
 		return nil, fmt.Errorf("name %q: use 1-64 letters, digits, '_' or '-' (providers refuse other tool names)", d.Name)
 	}
 	if strings.TrimSpace(d.Description) == "" {

@@ -3,6 +3,7 @@ package tui
 import (
 	"strconv"
 	"strings"
+	"sync"
 
 	"charm.land/lipgloss/v2"
 	"github.com/charmbracelet/x/ansi"
@@ -10,6 +11,7 @@ import (
 	"github.com/yuin/goldmark/ast"
 	"github.com/yuin/goldmark/extension"
 	east "github.com/yuin/goldmark/extension/ast"
+	"github.com/yuin/goldmark/parser"
 	gtext "github.com/yuin/goldmark/text"
 )
 
@@ -19,8 +21,12 @@ import (
 // for terminals (glamour) would have pulled in a syntax highlighter whose
 // package initialisers cost ~20 ms at the start of every gopi command,
 // `gopi grep` included; code blocks are coloured by highlight.go instead.
-
-var mdParser = goldmark.New(goldmark.WithExtensions(extension.Table, extension.Strikethrough, extension.TaskList, extension.Linkify)).Parser()
+//
+// mdParser is built on first use: building it at start-up cost every gopi
+// command, `gopi --version` included, its allocations.
+var mdParser = sync.OnceValue(func() parser.Parser {
+	return goldmark.New(goldmark.WithExtensions(extension.Table, extension.Strikethrough, extension.TaskList, extension.Linkify)).Parser()
+})
 
 // mdWriter lays out one Markdown document.
 type mdWriter struct {
@@ -33,7 +39,7 @@ type mdWriter struct {
 // renderMarkdown draws Markdown text at width.
 func renderMarkdown(th theme, src string, width int) string {
 	w := &mdWriter{th: th, src: []byte(src), width: max(20, width)}
-	doc := mdParser.Parse(gtext.NewReader(w.src))
+	doc := mdParser().Parse(gtext.NewReader(w.src))
 	w.blocks(doc, "", "")
 	for len(w.lines) > 0 && strings.TrimSpace(w.lines[len(w.lines)-1]) == "" {
 		w.lines = w.lines[:len(w.lines)-1]

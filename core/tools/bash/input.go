@@ -4,6 +4,7 @@ import (
 	"math"
 	"regexp"
 	"strings"
+	"sync"
 
 	"github.com/gopi-agent/gopi/core/tool"
 )
@@ -16,14 +17,14 @@ const (
 )
 
 var (
-	envNamePattern = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)
+	envNamePattern = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`) })
 	// leadingCd matches `cd <dir> &&` at the start of a command; the
 	// directory may hold backslash escapes but no unescaped & or \.
-	leadingCd = regexp.MustCompile(`^cd\s+((?:[^&\\]|\\.)+?)\s*&&\s*`)
+	leadingCd = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^cd\s+((?:[^&\\]|\\.)+?)\s*&&\s*`) })
 	// leadingCdThen matches a command starting with `cd <dir>` followed by
 	// ; or a newline, or nothing: the directory is taken whether or not
 	// the cd succeeds, so it is not moved to cwd.
-	leadingCdThen = regexp.MustCompile(`^cd\s+((?:[^;&|<>\n\\]|\\.)+?)\s*(?:[;\n]|$)`)
+	leadingCdThen = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^cd\s+((?:[^;&|<>\n\\]|\\.)+?)\s*(?:[;\n]|$)`) })
 )
 
 // input is a call's arguments after normalisation.
@@ -61,13 +62,13 @@ func parseInput(args tool.Args) (input, error) {
 		return input{}, err
 	}
 	for k := range r.Env {
-		if !envNamePattern.MatchString(k) {
+		if !envNamePattern().MatchString(k) {
 			return input{}, tool.Errorf("Invalid bash env name: %s", k)
 		}
 	}
 	in := input{Command: r.Command, Original: r.Command, Env: r.Env, Cwd: r.Cwd, PTY: r.PTY, Async: r.Async, Head: max(r.Head, 0), Tail: max(r.Tail, 0)}
 	if in.Cwd == "" {
-		if m := leadingCd.FindStringSubmatch(in.Command); m != nil {
+		if m := leadingCd().FindStringSubmatch(in.Command); m != nil {
 			in.Cwd = unquoteDir(strings.TrimSpace(m[1]))
 			in.Command = in.Command[len(m[0]):]
 		}
@@ -85,7 +86,7 @@ func parseInput(args tool.Args) (input, error) {
 // "" when it does not start so. The `cd DIR && …` form is moved to cwd
 // by parseInput instead.
 func leadingCdDir(command string) string {
-	if m := leadingCdThen.FindStringSubmatch(command); m != nil {
+	if m := leadingCdThen().FindStringSubmatch(command); m != nil {
 		return unquoteDir(strings.TrimSpace(m[1]))
 	}
 	return ""

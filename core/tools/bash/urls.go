@@ -3,6 +3,7 @@ package bash
 import (
 	"regexp"
 	"strings"
+	"sync"
 
 	"github.com/gopi-agent/gopi/core/shell"
 	"github.com/gopi-agent/gopi/core/tool"
@@ -10,7 +11,9 @@ import (
 
 // internalURL finds internal URLs in shell text: bare, or in single or
 // double quotes (the quotes are replaced with the path).
-var internalURL = regexp.MustCompile(`'(?:skill|agent|artifact|plan|memory|rule|local)://[^'\s")` + "`" + `\\]+'|"(?:skill|agent|artifact|plan|memory|rule|local)://[^"\s')` + "`" + `\\]+"|(?:skill|agent|artifact|plan|memory|rule|local)://[^\s'")` + "`" + `\\]+`)
+var internalURL = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`'(?:skill|agent|artifact|plan|memory|rule|local)://[^'\s")` + "`" + `\\]+'|"(?:skill|agent|artifact|plan|memory|rule|local)://[^"\s')` + "`" + `\\]+"|(?:skill|agent|artifact|plan|memory|rule|local)://[^\s'")` + "`" + `\\]+`)
+})
 
 // expandURLs replaces the internal URLs in text with the paths of the
 // files they name: shell-quoted for command text, as they are for env
@@ -22,7 +25,7 @@ func expandURLs(env *tool.Env, text string, quote bool) (string, error) {
 		return text, nil
 	}
 	var firstErr error
-	out := internalURL.ReplaceAllStringFunc(text, func(tok string) string {
+	out := internalURL().ReplaceAllStringFunc(text, func(tok string) string {
 		if firstErr != nil {
 			return tok
 		}

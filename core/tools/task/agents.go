@@ -7,6 +7,7 @@ import (
 	"path"
 	"regexp"
 	"strings"
+	"sync"
 
 	"gopkg.in/yaml.v3"
 
@@ -35,7 +36,7 @@ type Agent struct {
 }
 
 // agentName is what a name may look like.
-var agentName = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9_.-]*$`)
+var agentName = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9_.-]*$`) })
 
 // ParseAgent reads an agent definition: a YAML front matter between "---"
 // lines, then the prompt. The front matter needs name and description;
@@ -60,7 +61,7 @@ func ParseAgent(file string, content []byte, source string) (*Agent, error) {
 	if a.Name == "" || a.Description == "" {
 		return nil, fmt.Errorf("agent file %s: the front matter needs a name and a description", file)
 	}
-	if !agentName.MatchString(a.Name) {
+	if !agentName().MatchString(a.Name) {
 		return nil, fmt.Errorf("agent file %s: name %q may only hold letters, digits, '_', '-' and '.'", file, a.Name)
 	}
 	if a.Tools, err = list(raw, "tools"); err != nil {

@@ -125,7 +125,7 @@ func FuzzParseAgent(f *testing.F) {
 	f.Add([]byte("---\nname: [x\n"))
 	f.Fuzz(func(t *testing.T, in []byte) {
 		a, err := ParseAgent("f.md", in, SourceUser)
-		if err == nil && (a.Name == "" || a.Description == "" || !agentName.MatchString(a.Name)) {
+		if err == nil && (a.Name == "" || a.Description == "" || !agentName().MatchString(a.Name)) {
 			t.Fatalf("accepted %q as %+v", in, a)
 		}
 	})

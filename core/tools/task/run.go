@@ -34,7 +34,7 @@ type taskItem struct {
 }
 
 // taskID is what a task id may look like.
-var taskID = regexp.MustCompile(`^[A-Za-z0-9_-]{1,48}$`)
+var taskID = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[A-Za-z0-9_-]{1,48}$`) })
 
 // Execute runs the call's tasks and returns their answers.
 func (t *Tool) Execute(ctx context.Context, args tool.Args, onUpdate tool.UpdateFunc) (*tool.Result, error) {
@@ -115,7 +115,7 @@ func (t *Tool) check(p params, ts config.Task, pos Position) (*Agent, error) {
 		switch {
 		case strings.TrimSpace(it.ID) == "":
 			problems = append(problems, fmt.Sprintf("task %d has no id", i))
-		case !taskID.MatchString(it.ID):
+		case !taskID().MatchString(it.ID):
 			problems = append(problems, fmt.Sprintf("task id %q may only hold letters, digits, _ and - (at most 48)", it.ID))
 		}
 		if j, dup := seen[strings.ToLower(it.ID)]; dup && it.ID != "" {
