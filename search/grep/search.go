@@ -337,8 +337,9 @@ func produce(ctx context.Context, tgt *target, order, jobs chan<- *batch) error 
 		cur, bytes = nil, 0
 		b.outs = make([]fileOutcome, len(b.files))
 		// Room for a result per file: a worker ahead of the printer
-		// finishes its batch without waiting (a file read in blocks may
-		// send more parts; it is alone in its batch and waits instead).
+		// finishes its batch without waiting. A file read in blocks may
+		// send more parts than that; its worker then waits for the
+		// printer, which keeps the memory of a huge file bounded.
 		b.parts = make(chan *FileResult, len(b.files)+2)
 		for _, ch := range [...]chan<- *batch{order, jobs} {
 			select {
@@ -438,8 +439,8 @@ func (w *worker) searchUnsized(ctx context.Context, c candidate, countOnly bool,
 			return fileOutcome{skipped: tooLarge(fi.Size(), limit)}
 		}
 	}
-	head := append([]byte(nil), data...)
-	return w.searchReader(ctx, c, io.MultiReader(bytes.NewReader(head), rest), countOnly, send)
+	w.buf = data // the block reader keeps its own buffer; data is only read
+	return w.searchReader(ctx, c, io.MultiReader(bytes.NewReader(data), rest), countOnly, send)
 }
 
 // searchBuf searches the content of one file. A leading byte-order mark is
