@@ -42,7 +42,8 @@ type grepCLI struct {
 	maxColumns                           int
 	maxFilesize                          string
 	json, stats                          bool
-	color, sort                          string
+	color                                string
+	sort                                 sortChoice
 	timeout                              time.Duration
 	help                                 bool
 }
@@ -110,7 +111,8 @@ func newGrepFlagSet(c *grepCLI) *pflag.FlagSet {
 	fs.BoolVarP(&c.quiet, "quiet", "q", false, "print nothing; exit 0 at the first match")
 	fs.StringVar(&c.maxFilesize, "max-filesize", "", "skip files larger than `SIZE` (bytes, or with a K, M or G suffix), naming them on stderr")
 	fs.IntVar(&c.maxColumns, "max-columns", grep.DefaultMaxColumns, "cut lines longer than `N` characters, marking them with … (0: never)")
-	fs.StringVar(&c.sort, "sort", "path", "result order: `path` (the only order; none is accepted as a synonym)")
+	fs.Var(sortFlag{&c.sort, false}, "sort", "order results by `KEY`: path (the default), modified, accessed, created or none; any key but path holds results until the search ends")
+	fs.Var(sortFlag{&c.sort, true}, "sortr", "like --sort, in descending order (`KEY`)")
 	fs.BoolVar(&c.json, "json", false, "print one JSON object per match (per file with -c or -l)")
 	fs.StringVar(&c.color, "color", "auto", "`WHEN` to color: auto (only on a terminal), always or never")
 	fs.DurationVar(&c.timeout, "timeout", 0, "give up after `DURATION` (e.g. 5s; 0: never)")
@@ -134,7 +136,9 @@ matches". UTF-16 files with a byte-order mark are searched as text. A
 pattern matches within one line unless it holds \n or a newline. Braces
 that cannot be repetitions are literal: '${name}' finds the text ${name}.
 
-Output is in path order, then line order. Exit status: 0 when a line
+Output is in path order, then line order, and printed as the search goes;
+--sort/--sortr by time (or --sortr path) hold it until every file is done.
+Exit status: 0 when a line
 matched, 1 when none did, 2 on an error (also when some path or file could
 not be read, as with ripgrep; -q with a match exits 0).
 
@@ -189,6 +193,8 @@ type grepJob struct {
 	null         bool
 	quiet        bool
 	listFiles    bool // --files
+	order        sortChoice
+	held         []heldResult // results waiting for the end of the search when order needs them all
 	colors       palette
 	out          *bufio.Writer
 	errOut       io.Writer
@@ -209,11 +215,6 @@ func newGrepJob(c *grepCLI, rest []string, env *cliEnv) (*grepJob, error) {
 	}
 	if c.follow && runtime.GOOS == "windows" {
 		return nil, usagef("-L/--follow is not supported on Windows: symbolic links are never followed; name the link targets as paths instead")
-	}
-	switch c.sort {
-	case "path", "none":
-	default:
-		return nil, usagef("--sort %q is not supported: results always come in path order (--sort path)", c.sort)
 	}
 	pattern := combinePatterns(patterns, c.fixed, c.word)
 	o := grep.DefaultOptions(pattern, "")
@@ -276,7 +277,7 @@ func newGrepJob(c *grepCLI, rest []string, env *cliEnv) (*grepJob, error) {
 	j := &grepJob{
 		base: o, paths: rest, lineNums: !c.noLineNumber || c.column || c.vimgrep, json: c.json,
 		stats: c.stats, only: c.onlyMatching, column: c.column || c.vimgrep, vimgrep: c.vimgrep,
-		null: c.null, quiet: c.quiet, listFiles: c.files,
+		null: c.null, quiet: c.quiet, listFiles: c.files, order: c.sort,
 		colors: colors, out: bufio.NewWriterSize(env.stdout, 64<<10), errOut: env.stderr,
 	}
 	if len(j.paths) == 0 {
@@ -430,8 +431,12 @@ func (j *grepJob) run(ctx context.Context, env *cliEnv) (int, error) {
 		}
 		onResult := func(fr *grep.FileResult) error {
 			matched = true
-			if j.quiet {
+			switch {
+			case j.quiet:
 				return stopped
+			case j.order.holds() && path != stdinPath:
+				j.held = append(j.held, heldResult{arg: path, result: fr})
+				return nil
 			}
 			return j.print(path, fr)
 		}
@@ -476,6 +481,9 @@ func (j *grepJob) run(ctx context.Context, env *cliEnv) (int, error) {
 		total.FilesSkipped += sum.FilesSkipped
 		total.BinarySkipped += sum.BinarySkipped
 	}
+	if err := j.printHeld(); err != nil {
+		return exitError, err
+	}
 	if err := j.out.Flush(); err != nil {
 		return exitError, fmt.Errorf("write output: %w", err)
 	}
@@ -499,6 +507,10 @@ func (j *grepJob) printFiles(ctx context.Context, path string, o grep.Options) (
 	isFile := isRegularFile(path)
 	err := grep.EachFile(ctx, o, func(f string) error {
 		n++
+		if j.order.holds() {
+			j.held = append(j.held, heldResult{arg: path, file: f})
+			return nil
+		}
 		j.out.WriteString(displayPath(path, f, isFile))
 		end := byte('\n')
 		if j.null {

@@ -6,6 +6,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -109,6 +110,11 @@ func TestGrepMatchesRipgrep(t *testing.T) {
 		{"-A", []string{"-n", "-A", "1", "Foo", "a.txt"}, ""},
 		{"-L", []string{"-n", "-L", "foo"}, ""},
 		{"-L --files", []string{"--files", "-L"}, ""},
+		{"--sortr path", []string{"-c", "--sortr", "path", "foo"}, ""},
+		{"--sortr then --sort", []string{"-l", "--sortr", "modified", "--sort", "path", "foo"}, ""},
+		// Sorting by time is compared in TestGrepSortByTime: ripgrep 13
+		// sorts each directory's entries (directories among them) by
+		// their own times, ripgrep 14 and gopi sort the files globally.
 		{"stdin", []string{"-n", "foo"}, "a foo\nb\nfoo c\n"},
 		{"stdin dash", []string{"-n", "foo", "-"}, "foo\n"},
 		{"stdin dash and file", []string{"-n", "foo", "-", "a.txt"}, "foo\n"},
@@ -120,7 +126,11 @@ func TestGrepMatchesRipgrep(t *testing.T) {
 			env := &cliEnv{stdout: &stdout, stderr: &stderr, stdin: strings.NewReader(tc.stdin), environ: isolatedEnviron(t), stdinReadable: tc.stdin != ""}
 			code := run(context.Background(), env, append([]string{"grep"}, tc.args...))
 
-			cmd := exec.Command(rg, append([]string{"--no-config", "--sort", "path"}, tc.args...)...)
+			rgArgs := []string{"--no-config", "--sort", "path"}
+			if slices.ContainsFunc(tc.args, func(a string) bool { return strings.HasPrefix(a, "--sort") }) {
+				rgArgs = rgArgs[:1] // ripgrep 13 refuses --sort given twice around other flags
+			}
+			cmd := exec.Command(rg, append(rgArgs, tc.args...)...)
 			cmd.Dir = dir
 			if tc.stdin != "" {
 				cmd.Stdin = strings.NewReader(tc.stdin)

@@ -41,11 +41,49 @@ func (w *worker) searchBlocks(ctx context.Context, c candidate, countOnly bool, 
 		return fileOutcome{skipped: err}
 	}
 	defer f.Close()
-	var r io.Reader = f
-	if c.special {
-		r = io.LimitReader(f, SpecialFileCap)
+	if !c.special {
+		return w.searchReader(ctx, c, f, countOnly, send)
 	}
-	return w.searchReader(ctx, c, r, countOnly, send)
+	capped := &capReader{r: f, left: SpecialFileCap}
+	out := w.searchReader(ctx, c, capped, countOnly, send)
+	if capped.hit && out.skipped == nil {
+		// Say so: what was read is searched and reported, the rest is not.
+		out.skipped = &fs.PathError{Op: "read", Path: c.abs, Err: errSpecialCap{}}
+	}
+	return out
+}
+
+// errSpecialCap is the SkippedFile error of a named special file that had
+// more than SpecialFileCap bytes to give. It wraps ErrTooLarge.
+type errSpecialCap struct{}
+
+func (errSpecialCap) Error() string {
+	return fmt.Sprintf("not a regular file: only its first %d MiB were searched", SpecialFileCap>>20)
+}
+
+// Is makes the error match ErrTooLarge.
+func (errSpecialCap) Is(target error) bool { return target == ErrTooLarge }
+
+// capReader reads at most left bytes from r and records, in hit, that a
+// read was asked for past them. It does not probe r for more (a FIFO could
+// block): a file of exactly the cap counts as cut.
+type capReader struct {
+	r    io.Reader
+	left int64
+	hit  bool
+}
+
+func (c *capReader) Read(p []byte) (int, error) {
+	if c.left <= 0 {
+		c.hit = true
+		return 0, io.EOF
+	}
+	if int64(len(p)) > c.left {
+		p = p[:c.left]
+	}
+	n, err := c.r.Read(p)
+	c.left -= int64(n)
+	return n, err
 }
 
 // searchReader is searchBlocks over any reader (a file, standard input).

@@ -4,8 +4,10 @@ package grep
 
 import (
 	"context"
+	"errors"
 	"os"
 	"path/filepath"
+	"strings"
 	"syscall"
 	"testing"
 	"time"
@@ -56,5 +58,22 @@ func TestSearchNamedFIFO(t *testing.T) {
 	}
 	if err != nil || res.TotalMatches != 2 {
 		t.Fatalf("res %+v err %v", res, err)
+	}
+}
+
+// A named device that never ends (/dev/zero) is read up to SpecialFileCap
+// and then reported as cut, not searched silently in part.
+func TestSearchNamedDeviceSaysItWasCut(t *testing.T) {
+	if _, err := os.Stat("/dev/zero"); err != nil {
+		t.Skip("no /dev/zero")
+	}
+	o := DefaultOptions("x", "/dev/zero")
+	o.Text = true
+	res, err := Search(context.Background(), o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Skipped) != 1 || !errors.Is(res.Skipped[0].Err, ErrTooLarge) || !strings.Contains(res.Skipped[0].Err.Error(), "64 MiB") {
+		t.Fatalf("skipped %+v; want /dev/zero reported as cut at 64 MiB", res.Skipped)
 	}
 }
