@@ -91,13 +91,15 @@ func loadPatterns(b *testing.B) []Pattern {
 	return pats
 }
 
-// grepOptions returns the CLI's options for p over root, with the cache on.
+// grepOptions returns the CLI's options for p over root, with the scan
+// cache and the content cache on (what a long-lived agent process uses).
 func grepOptions(p Pattern, root string, mode grep.Mode) grep.Options {
 	o := grep.DefaultOptions(p.Regex, root)
 	o.IgnoreCase = p.IgnoreCase
 	o.Hidden = false
 	o.Gitignore = true
 	o.Cache = true
+	o.ContentCache = true
 	o.Mode = mode
 	return o
 }

@@ -17,6 +17,7 @@ const (
 	EnvScanCacheEntries  = "FS_SCAN_CACHE_MAX_ENTRIES" // cached scans kept (at least 1)
 	EnvMaxASTFiles       = "PI_MAX_AST_FILES"          // files one AST rewrite may change
 	EnvASTParseCacheMB   = "PI_AST_PARSE_CACHE_MB"     // parse cache budget of the AST tools in MiB (0 turns it off)
+	EnvGrepContentMB     = "PI_GREP_CONTENT_CACHE_MB"  // file-content cache budget of the search tool in MiB (0 turns it off)
 	EnvHashlineSeparator = "PI_HL_SEP"                 // prefix of hashline edit payload lines
 	EnvNoTitle           = "PI_NO_TITLE"               // any value turns off session title generation
 )
@@ -71,8 +72,17 @@ func (c *Config) ASTMaxFiles() int {
 // ASTParseCacheBytes is the budget of the AST tools' parse cache from
 // PI_AST_PARSE_CACHE_MB (MiB): 0 when unset or invalid (the engine's
 // default applies), -1 when set to 0 (cache off), else the bytes.
-func (c *Config) ASTParseCacheBytes() int64 {
-	v := strings.TrimSpace(c.Env.Get(EnvASTParseCacheMB))
+func (c *Config) ASTParseCacheBytes() int64 { return c.cacheBudget(EnvASTParseCacheMB) }
+
+// GrepContentCacheBytes is the budget of the search tool's file-content
+// cache from PI_GREP_CONTENT_CACHE_MB (MiB), read like
+// ASTParseCacheBytes: 0 for the engine's default, -1 for off.
+func (c *Config) GrepContentCacheBytes() int64 { return c.cacheBudget(EnvGrepContentMB) }
+
+// cacheBudget reads a cache budget in MiB from the variable name: 0 when
+// unset or invalid, -1 when set to 0 (cache off), else the bytes.
+func (c *Config) cacheBudget(name string) int64 {
+	v := strings.TrimSpace(c.Env.Get(name))
 	n, err := strconv.ParseInt(v, 10, 64)
 	switch {
 	case err != nil || n < 0 || n > 1<<30:

@@ -73,6 +73,11 @@ type Options struct {
 	TypesNot     []string // directories only: drop files of these types
 	MaxFileSize  int64    // skip files larger than this many bytes (listed in Skipped, wrapping ErrTooLarge); 0 = no limit
 	Follow       bool     // directories only: follow symbolic links (see fscache.Options.Follow)
+	// ContentCache keeps the text of searched files in memory for the next
+	// search of this process (see ConfigureContentCache): worth it for an
+	// agent that searches one tree again and again, not for a one-shot CLI.
+	// A file is re-read whenever its size, times or inode changed.
+	ContentCache bool
 }
 
 // DefaultOptions returns the engine defaults for pattern: hidden files

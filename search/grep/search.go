@@ -231,9 +231,13 @@ func stream(ctx context.Context, opts Options, fn func(*FileResult) error, enoug
 	})
 
 	var countOnly atomic.Bool // set once the caller has enough materialised results
+	var cacheGen uint64
+	if opts.ContentCache {
+		cacheGen = contents.begin()
+	}
 	for range workers {
 		wg.Go(func() {
-			w := worker{m: m, opts: &opts}
+			w := worker{m: m, opts: &opts, cacheGen: cacheGen}
 			for b := range jobs {
 				for i, c := range b.files {
 					if ctx.Err() != nil {
@@ -379,6 +383,7 @@ func timeoutError(_ context.Context, opts Options, err error) error {
 type worker struct {
 	m        lineMatcher
 	opts     *Options
+	cacheGen uint64 // the content cache generation of this search; 0: the cache is not used
 	buf      []byte
 	conv     []byte // UTF-16 text transcoded to UTF-8
 	hits     rure.Hits
@@ -392,6 +397,14 @@ var utf8BOM = []byte{0xEF, 0xBB, 0xBF}
 // reports false once the search is being abandoned). Large files and
 // files of unknown size are read a block at a time (see searchBlocks).
 func (w *worker) search(ctx context.Context, c candidate, countOnly bool, send func(*FileResult) bool) fileOutcome {
+	var key fileKey
+	cached := false
+	if w.cacheGen != 0 && !c.special {
+		// The content cache's freshness check also gives the size.
+		if key, cached = statKey(c.abs); cached {
+			c.size = key.size
+		}
+	}
 	if c.size < 0 {
 		return w.searchUnsized(ctx, c, countOnly, send)
 	}
@@ -401,16 +414,42 @@ func (w *worker) search(ctx context.Context, c candidate, countOnly bool, send f
 	if c.size > wholeFileLimit || c.special {
 		return w.searchBlocks(ctx, c, countOnly, send)
 	}
-	buf, err := w.read(c)
-	if err != nil {
-		return fileOutcome{skipped: err}
+	var o fileOutcome
+	if cached {
+		o = w.searchThroughCache(c, key, countOnly)
+	} else {
+		buf, err := w.read(c)
+		if err != nil {
+			return fileOutcome{skipped: err}
+		}
+		o = w.searchBuf(c, buf, countOnly)
 	}
-	o := w.searchBuf(c, buf, countOnly)
 	if o.result != nil {
 		send(o.result)
 		o.result = nil
 	}
 	return o
+}
+
+// searchThroughCache is search for a file the content cache's stat found
+// (key): a file unchanged since it was cached is searched from memory (the
+// stat instead of an open, a read and a close), another one is read and,
+// if its size is still the one the stat saw, cached.
+func (w *worker) searchThroughCache(c candidate, key fileKey, countOnly bool) fileOutcome {
+	needText := c.named || w.opts.Text
+	if text, nul, hit := contents.get(c.abs, key, w.cacheGen, needText); hit {
+		return w.searchText(c, text, nul, countOnly)
+	}
+	buf, err := w.read(c)
+	if err != nil {
+		return fileOutcome{skipped: err}
+	}
+	text := w.decode(buf)
+	nul := bytes.IndexByte(text, 0)
+	if int64(len(buf)) == key.size {
+		contents.put(c.abs, key, w.cacheGen, text, nul)
+	}
+	return w.searchText(c, text, nul, countOnly)
 }
 
 // searchUnsized is search for a file whose size the walk did not look up:
@@ -451,9 +490,20 @@ func (w *worker) searchBuf(c candidate, buf []byte, countOnly bool) fileOutcome 
 	buf = w.decode(buf)
 	nul := -1
 	if !w.opts.Text {
-		if nul = bytes.IndexByte(buf, 0); nul >= 0 && !c.named {
-			return fileOutcome{binary: true}
-		}
+		nul = bytes.IndexByte(buf, 0)
+	}
+	return w.searchText(c, buf, nul, countOnly)
+}
+
+// searchText is searchBuf after decoding: buf is the file's text and nul
+// the offset of its first NUL byte (-1: none, or the search treats binary
+// files as text).
+func (w *worker) searchText(c candidate, buf []byte, nul int, countOnly bool) fileOutcome {
+	if w.opts.Text {
+		nul = -1
+	}
+	if nul >= 0 && !c.named {
+		return fileOutcome{binary: true}
 	}
 	if nul >= 0 {
 		// A binary file named on the command line: say whether it

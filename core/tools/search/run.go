@@ -82,6 +82,8 @@ func (t *Tool) searchOne(ctx context.Context, q query, tg target, offset, limit 
 	opts.Gitignore = q.gitignore
 	opts.Hidden = true
 	opts.Cache = false
+	grep.ConfigureContentCache(t.env.Settings.GrepContentCache)
+	opts.ContentCache = t.env.Settings.GrepContentCache >= 0
 	opts.ContextBefore, opts.ContextAfter = q.before, q.after
 	opts.MaxColumns = tool.DefaultMaxColumn
 	opts.Offset, opts.Limit = offset, limit
