@@ -9,6 +9,10 @@
 // every core. Each file is read whole and searched in one native
 // call that returns every matching line; results are delivered in the
 // deterministic (path, line) order whatever order the workers finish in.
+// A long-lived caller can keep file text in memory between searches
+// (Options.ContentCache, contents.go): a file is read again whenever it
+// may have changed, which watched directories (watch_linux.go) or a stat
+// tell.
 //
 // Line semantics follow ripgrep: `^` and `$` match at line boundaries, and a
 // pattern never matches across lines unless it holds a newline or `\n`

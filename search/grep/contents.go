@@ -3,11 +3,27 @@ package grep
 import (
 	"container/list"
 	"sync"
+	"time"
 )
 
 // DefaultContentCacheBytes is the content cache's budget until
 // ConfigureContentCache says otherwise.
 const DefaultContentCacheBytes = 256 << 20
+
+// racyWindow: a file whose status changed this recently is not cached.
+// File times come from a coarse clock (a few milliseconds on Linux, a
+// second or two on some file systems), so a write right after the stat
+// could leave size and times as they were; git calls such entries racily
+// clean. A file left alone for longer than the tick gets new times from
+// any write.
+const racyWindow = 2 * time.Second
+
+// contentNow is the clock the racy check reads; tests move it.
+var contentNow = time.Now
+
+// contentFileLimit is the largest file the cache keeps; larger ones are
+// read in blocks on every search.
+const contentFileLimit = 16 << 20
 
 // contentOverhead is what one cached file costs besides its text (map
 // entry, list element, path), counted against the budget.
@@ -19,6 +35,18 @@ const contentOverhead = 160
 type fileKey struct {
 	size, mtime, ctime int64 // bytes; nanoseconds since the epoch
 	ino, dev           uint64
+	links              uint64 // hard links: a file with several may change through another directory
+}
+
+// dirWatch is a directory the cache watches for changes (see watcher):
+// its identity when the watch was added, and the search that last
+// confirmed the path still names that directory.
+type dirWatch struct {
+	path     string
+	wd       int32
+	dev, ino uint64
+	checked  uint64 // generation of the last identity check
+	alive    bool   // false once the directory went away, was replaced or the queue was lost
 }
 
 // cachedFile is one file's text as the search sees it (a UTF-8 BOM
@@ -32,6 +60,10 @@ type cachedFile struct {
 	nul     int
 	lastGen uint64 // the search that last used it
 	elem    *list.Element
+	// dir is the watch of the file's directory, set before the file was
+	// read when one could be added (nil otherwise): while it is alive and
+	// reported no change of this name, the file needs no stat.
+	dir *dirWatch
 }
 
 // cost is what the entry counts against the budget.
@@ -46,17 +78,23 @@ func (f *cachedFile) cost() int64 { return int64(len(f.text)+len(f.path)) + cont
 // never evicted for new ones (a tree larger than the budget then keeps a
 // stable part cached instead of evicting everything on every pass).
 type contentCache struct {
-	mu     sync.Mutex
-	budget int64
-	used   int64
-	gen    uint64
-	hits   uint64 // searches of a file served from memory, for tests and stats
-	files  map[string]*cachedFile
-	lru    list.List // of *cachedFile, most recent first
+	mu      sync.Mutex
+	budget  int64
+	used    int64
+	gen     uint64
+	hits    uint64 // searches of a file served from memory, for tests and stats
+	trusted uint64 // of those, served without a stat (watched directory)
+	files   map[string]*cachedFile
+	lru     list.List // of *cachedFile, most recent first
+
+	watch     *watcher // nil until the first watch, or when inotify is unavailable
+	noWatch   bool     // inotify refused once: do not try again; also set by tests
+	dirs      map[string]*dirWatch
+	watchLost uint64 // times the event queue was lost (overflow)
 }
 
 // contents is the process's content cache.
-var contents = &contentCache{budget: DefaultContentCacheBytes, files: map[string]*cachedFile{}}
+var contents = &contentCache{budget: DefaultContentCacheBytes, files: map[string]*cachedFile{}, dirs: map[string]*dirWatch{}}
 
 // ConfigureContentCache sets the budget of the content cache that searches
 // with Options.ContentCache use: 0 keeps the default
@@ -71,6 +109,9 @@ func ConfigureContentCache(budget int64) {
 	contents.budget = max(budget, 0)
 	for contents.used > contents.budget {
 		contents.dropLocked(contents.lru.Back().Value.(*cachedFile))
+	}
+	if contents.budget == 0 && contents.watch != nil {
+		contents.forgetDirsLocked()
 	}
 }
 
@@ -91,7 +132,118 @@ func (c *contentCache) begin() uint64 {
 		return 0
 	}
 	c.gen++
+	if c.watch != nil {
+		c.watch.drain(func(d *dirWatch, name string, created bool) {
+			path := d.path + "/" + name
+			if f := c.files[path]; f != nil {
+				c.dropLocked(f)
+			}
+			if created {
+				c.dropOtherLinksLocked(path)
+			}
+		}, func(d *dirWatch) {
+			d.alive = false
+			if c.dirs[d.path] == d {
+				delete(c.dirs, d.path)
+			}
+		}, func() {
+			c.watchLost++
+			c.forgetDirsLocked()
+		})
+	}
 	return c.gen
+}
+
+// dropOtherLinksLocked drops the cached files that path is a new hard link
+// of: a write through the new name is reported to its directory, not to
+// theirs. (A link made from a directory the cache does not watch is not
+// seen; such files change unnoticed until their own directory reports a
+// change.) c.mu is held.
+func (c *contentCache) dropOtherLinksLocked(path string) {
+	key, ok := statKey(path)
+	if !ok || key.links < 2 {
+		return
+	}
+	for _, f := range c.files {
+		if f.key.ino == key.ino && f.key.dev == key.dev {
+			c.dropLocked(f)
+		}
+	}
+}
+
+// forgetDirsLocked stops trusting any watch; c.mu is held.
+func (c *contentCache) forgetDirsLocked() {
+	for _, d := range c.dirs {
+		d.alive = false
+	}
+	clear(c.dirs)
+	c.watch.forget()
+}
+
+// watchDir returns the live watch of dir, adding one if it can; nil when
+// the directory cannot be watched. Call it before reading a file of dir.
+func (c *contentCache) watchDir(dir string, gen uint64) *dirWatch {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if d := c.dirs[dir]; d != nil && d.alive {
+		return d
+	}
+	if c.watch == nil {
+		if c.noWatch {
+			return nil
+		}
+		if c.watch = newWatcher(); c.watch == nil {
+			c.noWatch = true
+			return nil
+		}
+	}
+	d := c.watch.add(dir)
+	if d == nil {
+		return nil
+	}
+	d.checked = gen
+	c.dirs[dir] = d
+	return d
+}
+
+// getTrusted returns the cached text of path without a stat of the file:
+// only when its directory's watch is alive, reported no change of it
+// since it was cached, and the directory path still names the watched
+// directory (one stat per directory and search). size is the file's.
+func (c *contentCache) getTrusted(path string, gen uint64, needText bool) (text []byte, nul int, size int64, ok bool) {
+	c.mu.Lock()
+	f := c.files[path]
+	if f == nil || f.dir == nil || !f.dir.alive || f.key.links != 1 || (f.text == nil && needText && f.nul >= 0) {
+		c.mu.Unlock()
+		return nil, 0, 0, false
+	}
+	d := f.dir
+	if d.checked != gen {
+		c.mu.Unlock()
+		dev, ino, found := dirIdentity(d.path)
+		c.mu.Lock()
+		if d.checked != gen && d.alive {
+			if found && dev == d.dev && ino == d.ino {
+				d.checked = gen
+			} else {
+				d.alive = false
+				if c.dirs[d.path] == d {
+					delete(c.dirs, d.path)
+				}
+			}
+		}
+		// f may have been dropped meanwhile: look again.
+		if c.files[path] != f || !d.alive {
+			c.mu.Unlock()
+			return nil, 0, 0, false
+		}
+	}
+	defer c.mu.Unlock()
+	f.lastGen = gen
+	c.hits++
+	c.trusted++
+	c.lru.MoveToFront(f.elem)
+	return f.text, f.nul, f.key.size, true
 }
 
 // get returns the cached text of path and its NUL offset when the file is
@@ -120,8 +272,11 @@ func (c *contentCache) get(path string, key fileKey, gen uint64, needText bool) 
 // put stores a file's text (copied) or, for a binary file, its verdict,
 // if the budget has room or can make room from entries neither this nor
 // the previous search used.
-func (c *contentCache) put(path string, key fileKey, gen uint64, text []byte, nul int) {
-	f := &cachedFile{path: path, key: key, nul: nul, lastGen: gen}
+func (c *contentCache) put(path string, key fileKey, gen uint64, text []byte, nul int, dir *dirWatch) {
+	if contentNow().Add(-racyWindow).UnixNano() <= max(key.ctime, key.mtime) {
+		return // changed too recently to trust its times: read it again next time
+	}
+	f := &cachedFile{path: path, key: key, nul: nul, lastGen: gen, dir: dir}
 	if nul < 0 {
 		f.text = text // replaced by a copy once admitted
 	}
@@ -130,6 +285,9 @@ func (c *contentCache) put(path string, key fileKey, gen uint64, text []byte, nu
 	defer c.mu.Unlock()
 	if old := c.files[path]; old != nil {
 		c.dropLocked(old)
+	}
+	if dir != nil && !dir.alive {
+		f.dir = nil // the directory changed while the file was read: stat it next time
 	}
 	for c.used+need > c.budget {
 		back := c.lru.Back()

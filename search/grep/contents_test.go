@@ -13,21 +13,62 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"golang.org/x/sys/unix"
 )
 
 // resetContents empties the content cache and gives it budget for the
 // test, restoring the default afterwards.
+//
+// The files of these tests were just written, which the cache would not
+// keep (see racyWindow): its clock runs an hour ahead during the test, and
+// tests that change a file wait for the file system's clock to tick first.
 func resetContents(t *testing.T, budget int64) {
 	t.Helper()
 	ConfigureContentCache(-1)
 	ConfigureContentCache(budget)
-	t.Cleanup(func() { ConfigureContentCache(-1); ConfigureContentCache(0) })
+	contentNow = func() time.Time { return time.Now().Add(time.Hour) }
+	t.Cleanup(func() { ConfigureContentCache(-1); ConfigureContentCache(0); contentNow = time.Now })
+}
+
+// nextTick waits long enough for file times to differ from the last ones
+// (Linux file times come from a clock that ticks every few milliseconds).
+func nextTick() { time.Sleep(20 * time.Millisecond) }
+
+// bothValidations runs fn with the cache trusting watched directories and
+// with it checking every file with a stat (inotify unavailable).
+func bothValidations(t *testing.T, fn func(t *testing.T)) {
+	for _, watch := range []bool{true, false} {
+		t.Run(map[bool]string{true: "watched", false: "stat"}[watch], func(t *testing.T) {
+			setWatching(t, watch)
+			fn(t)
+		})
+	}
+}
+
+// setWatching turns the cache's use of inotify on or off for one test.
+func setWatching(t *testing.T, on bool) {
+	contents.mu.Lock()
+	defer contents.mu.Unlock()
+	if contents.watch != nil {
+		contents.forgetDirsLocked()
+		unix.Close(contents.watch.fd)
+		contents.watch = nil
+	}
+	contents.noWatch = !on
+	t.Cleanup(func() {
+		contents.mu.Lock()
+		defer contents.mu.Unlock()
+		contents.noWatch = false
+	})
 }
 
 // The content cache changes nothing in what a search finds: every mode,
 // cold and warm, over text, binary, BOM and UTF-16 files, with and
 // without the scan cache.
-func TestContentCacheFindsWhatAReadFinds(t *testing.T) {
+func TestContentCacheFindsWhatAReadFinds(t *testing.T) { bothValidations(t, testContentCacheFinds) }
+
+func testContentCacheFinds(t *testing.T) {
 	resetContents(t, 0)
 	root := writeTree(t, map[string]string{
 		"a.txt":     "foo\nbar foo\n",
@@ -68,7 +109,9 @@ func TestContentCacheFindsWhatAReadFinds(t *testing.T) {
 
 // A file changed in any way after it was cached is read again: same size
 // with the modification time put back, and replaced by a rename.
-func TestContentCacheSeesChanges(t *testing.T) {
+func TestContentCacheSeesChanges(t *testing.T) { bothValidations(t, testContentCacheSeesChanges) }
+
+func testContentCacheSeesChanges(t *testing.T) {
 	resetContents(t, 0)
 	root := writeTree(t, map[string]string{"f.txt": "alpha\n", "g.txt": "gamma\n"})
 	f := filepath.Join(root, "f.txt")
@@ -81,6 +124,7 @@ func TestContentCacheSeesChanges(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	nextTick()
 	if err := os.WriteFile(f, []byte("beta!\n"), 0o644); err != nil { // same size
 		t.Fatal(err)
 	}
@@ -154,6 +198,10 @@ func cachedPaths() []string {
 // Searches running at once share the cache while files change under them
 // (run with -race).
 func TestContentCacheConcurrentSearches(t *testing.T) {
+	bothValidations(t, testContentCacheConcurrent)
+}
+
+func testContentCacheConcurrent(t *testing.T) {
 	resetContents(t, 0)
 	files := map[string]string{}
 	for i := range 40 {
@@ -191,4 +239,141 @@ func TestContentCacheConcurrentSearches(t *testing.T) {
 		}
 	})
 	wg.Wait()
+}
+
+// With inotify, a repeated search serves unchanged files without a stat,
+// and still sees every way a file can change under the same path: written
+// in place, through a hard link in another directory, and a directory
+// above it renamed away and rebuilt (its watch hears nothing of that).
+func TestContentCacheWatchedChanges(t *testing.T) {
+	setWatching(t, true)
+	resetContents(t, 0)
+	root := writeTree(t, map[string]string{"a/b/f.txt": "one\n", "a/b/g.txt": "two\n", "h/x.txt": "xxx\n"})
+	o := DefaultOptions("one|two", root)
+	o.ContentCache = true
+	count := func() int { return search(t, o).TotalMatches }
+	if n := count(); n != 2 {
+		t.Fatalf("first search: %d matches", n)
+	}
+	before := contents.trusted
+	if n := count(); n != 2 {
+		t.Fatalf("second search: %d matches", n)
+	}
+	if contents.watch == nil {
+		t.Skip("inotify unavailable here: nothing watched")
+	}
+	if got := contents.trusted - before; got != 3 {
+		t.Fatalf("%d files served without a stat on the second search, want 3", got)
+	}
+
+	// A hard link from elsewhere: the file is checked with a stat.
+	if err := os.Link(filepath.Join(root, "a/b/g.txt"), filepath.Join(root, "h/link.txt")); err != nil {
+		t.Fatal(err)
+	}
+	count()
+	nextTick()
+	if err := os.WriteFile(filepath.Join(root, "h/link.txt"), []byte("six\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	o.Pattern = "six"
+	if n := count(); n != 2 { // g.txt and link.txt
+		t.Fatalf("after a write through a hard link: %d matches of six, want 2", n)
+	}
+
+	// The grandparent renamed away and the same paths built again with
+	// files of the same size and times.
+	fi, _ := os.Stat(filepath.Join(root, "a/b/f.txt"))
+	if err := os.Rename(filepath.Join(root, "a"), filepath.Join(root, "old")); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.MkdirAll(filepath.Join(root, "a/b"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	for _, name := range []string{"f.txt", "g.txt"} {
+		p := filepath.Join(root, "a/b", name)
+		if err := os.WriteFile(p, []byte("ten\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		os.Chtimes(p, fi.ModTime(), fi.ModTime())
+	}
+	o.Path, o.Pattern = filepath.Join(root, "a"), "ten"
+	if n := count(); n != 2 {
+		t.Fatalf("after the tree was rebuilt: %d matches of ten, want 2", n)
+	}
+}
+
+// A lost event queue (overflow) drops every watch: nothing stale is
+// served, and watching starts again.
+func TestContentCacheWatchOverflow(t *testing.T) {
+	setWatching(t, true)
+	resetContents(t, 0)
+	root := writeTree(t, map[string]string{"a.txt": "aaa\n", "b.txt": "bbb\n"})
+	o := DefaultOptions("zzz", root)
+	o.ContentCache = true
+	search(t, o)
+	if contents.watch == nil {
+		t.Skip("inotify unavailable here")
+	}
+	data, err := os.ReadFile("/proc/sys/fs/inotify/max_queued_events")
+	limit := 16384
+	if err == nil {
+		fmt.Sscan(string(data), &limit)
+	}
+	if limit > 1<<17 {
+		t.Skipf("max_queued_events %d: too many writes to overflow it here", limit)
+	}
+	fa, err := os.OpenFile(filepath.Join(root, "a.txt"), os.O_WRONLY, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer fa.Close()
+	fb, err := os.OpenFile(filepath.Join(root, "b.txt"), os.O_WRONLY, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer fb.Close()
+	// Alternating names so the kernel cannot merge the events.
+	for i := 0; i <= limit; i++ {
+		f := fa
+		if i%2 == 1 {
+			f = fb
+		}
+		if _, err := f.WriteAt([]byte("zzz"), 0); err != nil {
+			t.Fatal(err)
+		}
+	}
+	lost := contents.watchLost
+	if n := search(t, o).TotalMatches; n != 2 {
+		t.Fatalf("after an overflow: %d matches, want 2", n)
+	}
+	if contents.watchLost == lost {
+		t.Fatal("the overflow was not noticed")
+	}
+	if len(contents.dirs) == 0 {
+		t.Fatal("watching did not start again")
+	}
+}
+
+// A file changed within racyWindow is not cached: a second write in the
+// same tick of the file system's clock would leave its size and times as
+// they were.
+func TestContentCacheSkipsRacyFiles(t *testing.T) {
+	setWatching(t, false)
+	resetContents(t, 0)
+	contentNow = time.Now
+	root := writeTree(t, map[string]string{"f.txt": "one\n"})
+	o := DefaultOptions("one", root)
+	o.ContentCache = true
+	search(t, o)
+	if n, _ := ContentCacheStats(); n != 0 {
+		t.Fatalf("a file written just now was cached (%d files)", n)
+	}
+	// The same-size rewrite in the same tick that stat could not see.
+	if err := os.WriteFile(filepath.Join(root, "f.txt"), []byte("two\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	o.Pattern = "two"
+	if n := search(t, o).TotalMatches; n != 1 {
+		t.Fatalf("rewritten file: %d matches, want 1", n)
+	}
 }

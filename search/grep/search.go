@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"path/filepath"
 	"runtime"
 	"sync"
 	"sync/atomic"
@@ -398,9 +399,24 @@ var utf8BOM = []byte{0xEF, 0xBB, 0xBF}
 // files of unknown size are read a block at a time (see searchBlocks).
 func (w *worker) search(ctx context.Context, c candidate, countOnly bool, send func(*FileResult) bool) fileOutcome {
 	var key fileKey
+	var dir *dirWatch
 	cached := false
-	if w.cacheGen != 0 && !c.special {
-		// The content cache's freshness check also gives the size.
+	if w.cacheGen != 0 && !c.special && filepath.IsAbs(c.abs) {
+		needText := c.named || w.opts.Text
+		if text, nul, size, ok := contents.getTrusted(c.abs, w.cacheGen, needText); ok {
+			if w.opts.MaxFileSize > 0 && size > w.opts.MaxFileSize {
+				return fileOutcome{skipped: tooLarge(size, w.opts.MaxFileSize)}
+			}
+			o := w.searchText(c, text, nul, countOnly)
+			if o.result != nil {
+				send(o.result)
+				o.result = nil
+			}
+			return o
+		}
+		// Watch the directory before the file is stat'ed and read, so that
+		// any later change is reported; the stat also gives the size.
+		dir = contents.watchDir(filepath.Dir(c.abs), w.cacheGen)
 		if key, cached = statKey(c.abs); cached {
 			c.size = key.size
 		}
@@ -411,12 +427,12 @@ func (w *worker) search(ctx context.Context, c candidate, countOnly bool, send f
 	if w.opts.MaxFileSize > 0 && c.size > w.opts.MaxFileSize {
 		return fileOutcome{skipped: tooLarge(c.size, w.opts.MaxFileSize)}
 	}
-	if c.size > wholeFileLimit || c.special {
+	if (c.size > wholeFileLimit && !(cached && c.size <= contentFileLimit)) || c.special {
 		return w.searchBlocks(ctx, c, countOnly, send)
 	}
 	var o fileOutcome
 	if cached {
-		o = w.searchThroughCache(c, key, countOnly)
+		o = w.searchThroughCache(c, key, dir, countOnly)
 	} else {
 		buf, err := w.read(c)
 		if err != nil {
@@ -435,7 +451,7 @@ func (w *worker) search(ctx context.Context, c candidate, countOnly bool, send f
 // (key): a file unchanged since it was cached is searched from memory (the
 // stat instead of an open, a read and a close), another one is read and,
 // if its size is still the one the stat saw, cached.
-func (w *worker) searchThroughCache(c candidate, key fileKey, countOnly bool) fileOutcome {
+func (w *worker) searchThroughCache(c candidate, key fileKey, dir *dirWatch, countOnly bool) fileOutcome {
 	needText := c.named || w.opts.Text
 	if text, nul, hit := contents.get(c.abs, key, w.cacheGen, needText); hit {
 		return w.searchText(c, text, nul, countOnly)
@@ -447,7 +463,7 @@ func (w *worker) searchThroughCache(c candidate, key fileKey, countOnly bool) fi
 	text := w.decode(buf)
 	nul := bytes.IndexByte(text, 0)
 	if int64(len(buf)) == key.size {
-		contents.put(c.abs, key, w.cacheGen, text, nul)
+		contents.put(c.abs, key, w.cacheGen, text, nul, dir)
 	}
 	return w.searchText(c, text, nul, countOnly)
 }
