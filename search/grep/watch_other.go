@@ -6,8 +6,8 @@ package grep
 // with a stat.
 type watcher struct{}
 
-func newWatcher() *watcher                                                { return nil }
-func (w *watcher) add(string) *dirWatch                                   { return nil }
+func newWatcher() *watcher                                                      { return nil }
+func (w *watcher) add(string) *dirWatch                                         { return nil }
 func (w *watcher) drain(func(*dirWatch, string, bool), func(*dirWatch), func()) {}
-func (w *watcher) forget()                                                {}
-func dirIdentity(string) (dev, ino uint64, ok bool)                       { return 0, 0, false }
+func (w *watcher) forget()                                                      {}
+func dirIdentity(string) (dev, ino uint64, ok bool)                             { return 0, 0, false }
