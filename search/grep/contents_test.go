@@ -377,3 +377,29 @@ func TestContentCacheSkipsRacyFiles(t *testing.T) {
 		t.Fatalf("rewritten file: %d matches, want 1", n)
 	}
 }
+
+// One directory reached under two paths (-L through a link) has one watch:
+// a change is reported under one path only, so the other path's files are
+// checked with a stat.
+func TestContentCacheDirectoryUnderTwoPaths(t *testing.T) {
+	setWatching(t, true)
+	resetContents(t, 0)
+	root := writeTree(t, map[string]string{"real/f.txt": "one\n"})
+	if err := os.Symlink("real", filepath.Join(root, "alias")); err != nil {
+		t.Fatal(err)
+	}
+	o := DefaultOptions("one", root)
+	o.ContentCache, o.Follow = true, true
+	if n := search(t, o).TotalMatches; n != 2 {
+		t.Fatalf("%d matches, want 2 (real/f.txt and alias/f.txt)", n)
+	}
+	search(t, o)
+	nextTick()
+	if err := os.WriteFile(filepath.Join(root, "real/f.txt"), []byte("two\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	o.Pattern = "two"
+	if n := search(t, o).TotalMatches; n != 2 {
+		t.Fatalf("after a change: %d matches, want 2", n)
+	}
+}

@@ -65,6 +65,12 @@ func (w *watcher) add(dir string) *dirWatch {
 	if err != nil {
 		return nil
 	}
+	if old := w.byWD[int32(wd)]; old != nil && old.alive && old.path != dir {
+		// The same directory under a second path (a followed link): the
+		// events carry one watch, so files under this path are checked
+		// with a stat instead.
+		return nil
+	}
 	dev, ino, ok := dirIdentity(dir)
 	if !ok {
 		return nil
