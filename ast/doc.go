@@ -16,6 +16,11 @@
 //   - the process-wide parse cache the agent tools use: parsed trees kept
 //     between requests within a budget, dropped when a tool writes through
 //     the scan cache's invalidation hooks (cache.go);
+//   - ast-grep rule files for `gopi ast scan` (rules.go): rules of plain
+//     patterns through the pattern matcher, every other rule (kind,
+//     inside, has, not, all, any, constraints, utils, transform, fix, ...)
+//     whole through ast-grep's own rule engine, linked into the native
+//     library; TestRuleConformanceCLI compares both with `sg scan`;
 //   - rewrites: rules in pattern order, one language per call, files with
 //     syntax errors skipped, overlapping edits refused, edits applied end to
 //     start, files written atomically only when they change, the scan
@@ -31,7 +36,8 @@
 //     its own as a type conversion, which finds no call with two or more
 //     arguments. The native compiler adds a second parse that forces a call
 //     expression and matches with both (a node is reported once). See
-//     native/src/ast/ambiguity.rs.
+//     native/src/ast/ambiguity.rs. Rules run by ast-grep's rule engine do
+//     not get this second parse: they match as `sg scan` does.
 //   - Lower-case metavariables (`$name`) in languages where `$` is not part
 //     of identifiers are rejected with an error instead of silently matching
 //     nothing.

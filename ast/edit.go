@@ -22,6 +22,10 @@ var ErrOverlap = errors.New("Overlapping replacements detected; refine pattern t
 type Rewrite struct {
 	Pattern string
 	Out     string
+	// Rule, when set, is an ast-grep rule document with a fix (see
+	// RuleConfig.Engine) that ast-grep's rule engine runs: its fix is the
+	// rewrite, Out is unused and Pattern only names the rule in changes.
+	Rule string
 }
 
 // EditRequest is one structural rewrite.
@@ -89,6 +93,9 @@ func ValidateRewrites(rules []Rewrite) error {
 	}
 	seen := map[string]bool{}
 	for _, r := range rules {
+		if r.Rule != "" {
+			continue
+		}
 		p := strings.TrimSpace(r.Pattern)
 		if p == "" {
 			return errors.New("Pattern must not be empty")
@@ -115,7 +122,7 @@ func Edit(ctx context.Context, req EditRequest) (*EditResult, error) {
 	})
 	rules := make([]astgrep.Rule, len(sorted))
 	for i, r := range sorted {
-		rules[i] = astgrep.Rule{Pattern: strings.TrimSpace(r.Pattern), Rewrite: r.Out, HasRewrite: true}
+		rules[i] = astgrep.Rule{Pattern: strings.TrimSpace(r.Pattern), Rewrite: r.Out, HasRewrite: true, Config: r.Rule}
 	}
 	pl, err := prepare(ctx, req.Scope, req.Lang, rules, req.Strictness, true)
 	if err != nil {

@@ -157,6 +157,8 @@ func compileFor(l *Language, rules []astgrep.Rule, strict astgrep.Strictness) (*
 	var ok []astgrep.Rule
 	for _, r := range rules {
 		switch {
+		case r.Config != "":
+			ok = append(ok, r) // a rule document: the native side checks it
 		case strings.TrimSpace(r.Pattern) == "":
 			drop(errors.New("Pattern must not be empty"))
 		default:

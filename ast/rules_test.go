@@ -37,18 +37,55 @@ fix: new($A)
 	if len(rules) != 3 || len(rules[0].Patterns) != 2 || rules[1].Severity != "hint" || rules[1].Constraints["N"] == nil || !rules[2].HasFix || rules[2].Fix != "new($A)" {
 		t.Fatalf("rules %+v", rules)
 	}
+	for _, r := range rules {
+		if r.Engine != "" {
+			t.Errorf("rule %s goes to the rule engine; want the pattern matcher", r.ID)
+		}
+	}
 	for _, tc := range []struct{ yaml, want string }{
-		{"id: x\nlanguage: go\nrule:\n  kind: call_expression\n", "rule.kind is not supported"},
-		{"id: x\nlanguage: go\nrule:\n  pattern: f()\n  inside: {pattern: g()}\n", "rule.inside is not supported"},
 		{"id: x\nrule:\n  pattern: f()\n", "language is required"},
-		{"id: x\nlanguage: go\nrule:\n  pattern: f($A)\nconstraints:\n  A: {kind: identifier}\n", "constraints.A.kind is not supported"},
-		{"id: x\nlanguage: go\nrule:\n  pattern: f($A)\n  regex: a\nfix: g($A)\n", "fix together with regex"},
-		{"id: x\nlanguage: go\nrules: {}\n", "field rules not found"},
+		{"id: x\nlanguage: go\nrules: {}\n", `unknown key "rules"`},
+		{"id: x\nlanguage: go\nfiles: [a.go]\nrule: {kind: call_expression}\n", "files is not supported"},
+		{"id: x\nlanguage: go\nrule: {pattern: f($A), regex: '('}\n", "rule.regex"},
+		{"id: x\nlanguage: go\nrule: {kind: no_such_kind}\n", "rule x: Fail to parse yaml as Rule: `rule` is not configured correctly: Rule contains invalid kind matcher: Invalid Kind: Kind `no_such_kind` is invalid."},
+		{"id: x\nlanguage: go\nrule: {kind: call_expression, nope: 1}\n", "nope"},
+		{"id: x\nlanguage: go\nrule: {regex: a, not: {kind: identifier}}\n", "Try adding `kind` rule"},
+		{"id: x\nlanguage: go\nrule: {kind: call_expression}\nfix: g($B)\n", "B"},
+		{"id: x\nlanguage: nope\nrule: {kind: call_expression}\n", "Unsupported language"},
+		{"id: x\nlanguage: go\nrule: {pattern: f($A)}\nseverity: loud\n", "severity"},
+		{"[1]", "rule 1: a rule is a mapping"},
 		{"", "no rule found"},
+		{"~\n---\n", "no rule found"},
 	} {
 		_, err := ParseRules([]byte(tc.yaml))
 		if err == nil || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("%q: err %v, want %q", tc.yaml, err, tc.want)
+		}
+	}
+}
+
+// TestParseRulesEngine: rules beyond patterns go whole to ast-grep's rule
+// engine, with the language set to gopi's canonical name.
+func TestParseRulesEngine(t *testing.T) {
+	requireNative(t)
+	for _, y := range []string{
+		"id: x\nlanguage: go\nrule:\n  kind: call_expression\n",
+		"id: x\nlanguage: go\nrule:\n  pattern: f()\n  inside: {pattern: g(), stopBy: end}\n",
+		"id: x\nlanguage: go\nrule:\n  pattern: f($A)\nconstraints:\n  A: {kind: identifier}\n",
+		"id: x\nlanguage: go\nrule:\n  pattern: f($A)\n  regex: a\nfix: g($A)\n",
+		"id: x\nlanguage: go\nrule:\n  pattern: f($A)\n  any: [{pattern: f(1)}]\n",
+		"id: x\nlanguage: go\nrule:\n  any: [{pattern: f($A)}, {pattern: g($A)}]\nfix: h($A)\n",
+		"id: x\nlanguage: go\nrule:\n  pattern: {context: 'var a = f($A)', selector: call_expression}\n",
+		"id: x\nlanguage: golang\nrule: {kind: identifier}\nutils: {u: {kind: identifier}}\n",
+	} {
+		rules, err := ParseRules([]byte(y))
+		if err != nil {
+			t.Errorf("%q: %v", y, err)
+			continue
+		}
+		r := rules[0]
+		if r.Engine == "" || len(r.Patterns) > 0 || !strings.Contains(r.Engine, "language: go\n") {
+			t.Errorf("%q: %+v", y, r)
 		}
 	}
 }

@@ -36,6 +36,8 @@ type SearchRequest struct {
 	// files it searches (see SetParseCacheBudget); for long-lived
 	// processes such as the agent.
 	Cache bool
+	// rules, when set (by Scan), are searched instead of Patterns.
+	rules []astgrep.Rule
 }
 
 // Match is one match, with its file.
@@ -43,7 +45,7 @@ type Match struct {
 	Path       string // display path
 	Abs        string
 	Lang       string
-	Pattern    string
+	Pattern    string // the pattern that matched (a rule document's: the rule's id)
 	Start, End astgrep.Pos
 	Text       string
 	Lines      string // the whole source lines of the match
@@ -67,7 +69,7 @@ type SearchResult struct {
 
 // Search runs a structural search.
 func Search(ctx context.Context, req SearchRequest) (*SearchResult, error) {
-	var rules []astgrep.Rule
+	rules := req.rules
 	seen := map[string]bool{}
 	for _, p := range req.Patterns {
 		p = strings.TrimSpace(p)

@@ -78,14 +78,16 @@ Flags:
 
 const astScanUsage = `Usage: gopi ast scan (-r RULE.yml | --inline-rules YAML) [-U] [FLAGS] [PATH...]
 
-ast-grep's scan: run the rules of YAML rule files. Supported keys: id,
-language, message, severity (hint, info, warning, error, off), note, url,
-rule with pattern, any (a list of {pattern}) and regex (on the matched
-text), constraints with regex, and fix (applied with -U). The relational
-keys (kind, inside, has, not, all, ...) are refused: gopi's native library
-matches patterns but does not link ast-grep's rule engine. Each finding is
-printed as PATH:LINE:COLUMN: SEVERITY[ID]: MESSAGE followed by its lines.
-Exit status: 1 when a rule of severity error matched, else 0; 2 on an error.
+ast-grep's scan: run the rules of YAML rule files with ast-grep's own rule
+engine. Keys: id, language, message, severity (hint, info, warning, error,
+off), note, url, labels, metadata, rule (pattern, kind, regex, inside, has,
+precedes, follows, not, all, any, matches, nthChild, range), constraints,
+utils, transform, rewriters and fix (applied with -U). files and ignores
+are refused (choose files with PATH and --globs). A file that lacks the
+literal tokens of the pattern every match must match is not parsed.
+Each finding is printed as PATH:LINE:COLUMN: SEVERITY[ID]: MESSAGE followed
+by its lines. Exit status: 1 when a rule of severity error matched, else 0;
+2 on an error.
 
 Flags:
 `
@@ -253,26 +255,13 @@ func runASTScan(ctx context.Context, env *cliEnv, args []string) int {
 	}
 	sc := ast.Scope{Paths: paths, NoHidden: c.noHidden, NoGitignore: c.noIgnore, Globs: c.globs}
 	if c.updateAll {
-		var rewrites []ast.Rewrite
-		lang := ""
-		for _, r := range rules {
-			if !r.HasFix || r.Severity == "off" {
-				continue
-			}
-			if lang != "" && r.Language != lang {
-				return fail(env, cmd, usagef("-U applies the fixes of one language at a time; these rules mix %s and %s", lang, r.Language))
-			}
-			lang = r.Language
-			for _, p := range r.Patterns {
-				rewrites = append(rewrites, ast.Rewrite{Pattern: p, Out: r.Fix})
-			}
-		}
-		if len(rewrites) == 0 {
-			return fail(env, cmd, usagef("-U: no rule has a fix"))
+		rewrites, lang, err := ast.FixRewrites(rules)
+		if err != nil {
+			return fail(env, cmd, usagef("%v", err))
 		}
 		return astRewrite(ctx, env, cmd, c, sc, rewrites, lang, astgrep.Smart)
 	}
-	res, err := ast.Scan(ctx, ast.ScanRequest{Scope: sc, Rules: rules, Timeout: c.timeout})
+	res, err := ast.Scan(ctx, ast.ScanRequest{Scope: sc, Rules: rules, Captures: c.json != "", Timeout: c.timeout})
 	if err != nil {
 		return fail(env, cmd, err)
 	}

@@ -10,7 +10,7 @@ import (
 func encodeRules(rules []Rule) []byte {
 	n := 4
 	for _, r := range rules {
-		n += 9 + len(r.Pattern) + len(r.Rewrite)
+		n += 13 + len(r.Pattern) + len(r.Rewrite) + len(r.Config)
 	}
 	b := make([]byte, 0, n)
 	b = binary.LittleEndian.AppendUint32(b, uint32(len(rules)))
@@ -22,6 +22,7 @@ func encodeRules(rules []Rule) []byte {
 			b = append(b, 0)
 		}
 		b = appendStr(b, r.Rewrite)
+		b = appendStr(b, r.Config)
 	}
 	return b
 }

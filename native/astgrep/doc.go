@@ -1,6 +1,11 @@
 // Package astgrep is gopi's cgo binding to ast-grep, the structural
 // search and rewrite engine linked into libgopi_native.a (native/src/ast).
 //
+// A rule is a pattern (with an optional rewrite) or an ast-grep rule
+// document (Rule.Config) that ast-grep's own rule engine, the
+// ast-grep-config crate, runs with all its keys (kind, inside, has, not,
+// all, any, constraints, utils, transform, fix, ...).
+//
 // The API is coarse on purpose: a Matcher is compiled once per language
 // and rule set, and Search hands it a whole batch of files or buffers in
 // one call. Rust reads the files, skips those that cannot contain the

@@ -143,3 +143,44 @@ func checkResult(t *testing.T, src []byte, r FileResult) {
 		}
 	}
 }
+
+// FuzzRuleDocument compiles arbitrary ast-grep rule documents (the YAML
+// ast-grep's rule engine reads, from untrusted rule files) for a language
+// and runs them over a source: an error or a result, never a native panic
+// or crash, and a result whose ranges and edits fit the source.
+func FuzzRuleDocument(f *testing.F) {
+	f.Add(byte(0), "id: r\nlanguage: go\nrule:\n  kind: call_expression\n  inside: {kind: for_statement, stopBy: end}\nfix: g()\n", "package p\nfunc f() { for { h() } }\n")
+	f.Add(byte(4), "id: r\nlanguage: python\nrule:\n  pattern: print($$$A)\n  not: {inside: {kind: if_statement, stopBy: end}}\nconstraints:\n  A: {kind: integer}\nfix: log($$$A)\n", "print(1)\nif x:\n    print(2)\n")
+	f.Add(byte(1), `{"id": "r", "language": "javascript", "rule": {"kind": "number", "inside": {"kind": "arguments"}}, "fix": {"template": "", "expandEnd": {"regex": ","}}}`, "f(1, 2)\n")
+	f.Add(byte(5), "id: r\nlanguage: rust\nrule:\n  any: [{pattern: todo!()}, {kind: macro_invocation, has: {kind: identifier, regex: ^un}}]\n", "fn main() { todo!(); unimplemented!() }\n")
+	f.Add(byte(4), "id: r\nlanguage: python\nrule: {pattern: $N = $V}\ntransform:\n  U: {convert: {source: $N, toCase: upperCase}}\nutils:\n  u: {kind: integer}\nconstraints:\n  V: {matches: u}\nfix: $U = $V\n", "a = 1\n")
+	f.Add(byte(0), "id: r\nlanguage: go\nrule: {nthChild: {position: 2, ofRule: {kind: identifier}}, kind: identifier}\n", "package p\nvar a, b, c = 1, 2, 3\n")
+	f.Add(byte(0), "rule: [", "")
+	f.Fuzz(func(t *testing.T, li byte, doc, src string) {
+		lang := fuzzLang(li)
+		defer watchdog(lang, doc, src)()
+		m, err := Compile(lang, []Rule{{Pattern: "r", Config: doc}}, Smart)
+		if err != nil {
+			if strings.Contains(err.Error(), "panicked") {
+				t.Fatalf("native panic compiling %q for %s: %v", doc, lang, err)
+			}
+			return
+		}
+		defer m.Close()
+		in := []Input{{Path: "x", Data: []byte(src)}}
+		res, err := m.Search(in, Options{Captures: true, Edits: true})
+		if err != nil {
+			t.Fatalf("search: %v", err)
+		}
+		checkResult(t, []byte(src), res[0])
+		// The literal prefilter must not change the answer.
+		all, err := m.Search(in, Options{Captures: true, Edits: true, NoPrefilter: true})
+		if err != nil {
+			t.Fatalf("search: %v", err)
+		}
+		checkResult(t, []byte(src), all[0])
+		if res[0].Status == Skipped && len(all[0].Matches) > 0 || res[0].Status != Skipped && len(res[0].Matches) != len(all[0].Matches) {
+			t.Fatalf("prefilter changed the result: %d matches (%s), without: %d", len(res[0].Matches), res[0].Status, len(all[0].Matches))
+		}
+	})
+}

@@ -68,6 +68,7 @@ func Compile(lang string, rules []Rule, strictness Strictness) (*Matcher, error)
 		e := &CompileError{Lang: lang, Rule: int(errRule), Message: takeString(msg)}
 		if e.Rule >= 0 && e.Rule < len(rules) {
 			e.Pattern = rules[e.Rule].Pattern
+			e.Config = rules[e.Rule].Config != ""
 		}
 		if e.Message == "" {
 			e.Message = "native compile failed"

@@ -48,11 +48,24 @@ func (s Strictness) String() string {
 	return fmt.Sprintf("Strictness(%d)", uint32(s))
 }
 
-// Rule is one pattern, optionally with a rewrite template.
+// Rule is one pattern, optionally with a rewrite template, or one rule
+// of ast-grep's rule engine (Config).
 type Rule struct {
 	Pattern    string
 	Rewrite    string
 	HasRewrite bool // Rewrite is used (an empty Rewrite deletes the match)
+	// Config, when not empty, is an ast-grep rule document (YAML or JSON,
+	// as `sg scan` reads one: rule, constraints, utils, transform,
+	// rewriters, fix and the metadata keys; its language must be the
+	// matcher's) that ast-grep's own rule engine runs, with every key of
+	// it: kind, inside, has, not, all, any, precedes, follows, matches,
+	// nthChild, range... Pattern then only names the rule (in matches and
+	// errors); Rewrite, HasRewrite and the strictness do not apply: with
+	// Options.Edits, the edit of a match is the document's fix (the first,
+	// for a list) over the range `sg scan --update-all` replaces. The
+	// literal prefilter uses only the plain-string patterns the matched
+	// node itself must match (rule.pattern, those in rule.all).
+	Config string
 }
 
 // CompileError reports a rule that failed to compile.
@@ -60,13 +73,18 @@ type CompileError struct {
 	Lang    string
 	Rule    int // index into the rules; -1 when not rule specific
 	Pattern string
+	// Config: the failing rule is a rule document (Rule.Config).
+	Config  bool
 	Message string
 }
 
 // Error returns the message.
 func (e *CompileError) Error() string {
-	if e.Rule < 0 {
+	switch {
+	case e.Rule < 0:
 		return e.Message
+	case e.Config:
+		return fmt.Sprintf("invalid rule for %s: %s", e.Lang, e.Message)
 	}
 	return fmt.Sprintf("invalid pattern %q for %s: %s", e.Pattern, e.Lang, e.Message)
 }

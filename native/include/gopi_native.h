@@ -195,7 +195,15 @@ typedef struct gopi_ast_search_options {
 
 /* Wire formats (little endian; str = u32 length + bytes) are documented in
  * native/src/ast/encode.rs. rules: u32 n, then per rule str pattern,
- * u8 has_rewrite, str rewrite. strictness: 0 smart, 1 cst, 2 ast,
+ * u8 has_rewrite, str rewrite, str config. A non-empty config is one
+ * ast-grep rule document (YAML or JSON, as `sg scan` reads it: rule,
+ * constraints, utils, transform, rewriters, fix and the metadata keys;
+ * its language must be the matcher's; files/ignores are refused) run by
+ * ast-grep's rule engine (ast-grep-config): pattern, rewrite and the
+ * strictness do not apply to it, the literal prefilter uses only the
+ * plain-string patterns the matched node itself must match (rule.pattern,
+ * those in rule.all), and its edits are its fix (the first, for a list) over the
+ * range sg scan --update-all replaces. strictness: 0 smart, 1 cst, 2 ast,
  * 3 relaxed, 4 signature, 5 template. NULL on error with *err_rule (rule
  * index or -1) and *err (free with gopi_string_free). */
 gopi_ast_matcher *gopi_ast_matcher_new(const uint8_t *lang, size_t lang_len,
@@ -204,7 +212,9 @@ gopi_ast_matcher *gopi_ast_matcher_new(const uint8_t *lang, size_t lang_len,
                                        char **err);
 void gopi_ast_matcher_free(gopi_ast_matcher *m);
 /* One line per parse of each rule: "rule\troot-kind\tliteral,..."
- * (identifier literals, which no word character may follow, appear as NAME\b).
+ * (identifier literals, which no word character may follow, appear as NAME\b;
+ * a rule-engine rule has one line whose root-kind is the kinds it can match,
+ * joined by '|', and no literal).
  * Free with gopi_string_free; NULL on failure (*err set). */
 char *gopi_ast_matcher_describe(const gopi_ast_matcher *m, char **err);
 /* Comma-separated canonical names of the linked grammars (gopi_string_free). */

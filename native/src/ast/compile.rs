@@ -1,8 +1,11 @@
-//! Pattern compilation: one [`Matcher`] per (language, rule set), plus the
-//! literal tokens every match of a rule must contain, which lets a search
-//! skip files before parsing them.
+//! Rule compilation: one [`Matcher`] per (language, rule set). A rule is
+//! either a pattern (plus the literal tokens every match of it must
+//! contain, which lets a search skip files before parsing them) or an
+//! ast-grep rule document run by ast-grep's own rule engine
+//! (`ast-grep-config`: kind, inside, has, not, all, any, ...).
 use super::ambiguity;
-use ast_grep_core::matcher::PatternNode;
+use ast_grep_config::{Fixer, GlobalRules, RuleConfig, RuleCore, SerializableRuleConfig};
+use ast_grep_core::matcher::{Matcher as _, PatternNode};
 use ast_grep_core::replacer::TemplateFix;
 use ast_grep_core::tree_sitter::LanguageExt;
 use ast_grep_core::{Language, MatchStrictness, Pattern};
@@ -13,19 +16,36 @@ const MIN_LITERAL: usize = 2;
 /// At most this many literals (the longest) are checked per rule.
 const MAX_LITERALS: usize = 4;
 
-/// One pattern with its optional rewrite template.
+/// One pattern with its optional rewrite template, or one rule of
+/// ast-grep's rule engine (`engine`).
 pub struct Rule {
-    /// The pattern as the caller wrote it.
+    /// The pattern as the caller wrote it (empty for engine rules).
     pub source: String,
     /// The primary parse first, then alternative parses (see
-    /// [`ambiguity`]); a node matched by several is reported once.
+    /// [`ambiguity`]); a node matched by several is reported once. Empty
+    /// for engine rules.
     pub patterns: Vec<Pattern>,
-    /// The rewrite template; `None` for search-only rules.
+    /// The rewrite template; `None` for search-only rules and engine
+    /// rules (whose fix is in `engine`).
     pub fix: Option<TemplateFix>,
-    /// Tokens every match of this rule contains (empty: no filter).
+    /// Tokens every match of this rule contains (empty: no filter; for
+    /// engine rules, see [`engine_literals`]).
     pub literals: Vec<Literal>,
-    /// Kind names of the root node of each entry of `patterns`.
+    /// Kind names of the root node of each entry of `patterns`; for an
+    /// engine rule one entry: the kinds it can match, joined by `|` (`*`
+    /// when any kind can match).
     pub root_kinds: Vec<String>,
+    /// The rule engine's matcher, for rules given as a rule document.
+    pub engine: Option<EngineRule>,
+}
+
+/// A rule of ast-grep's rule engine, as `sg scan` builds it from a rule
+/// document: the matcher (rule, constraints, utils, transform) and the
+/// fix `sg scan --update-all` applies (the first one, when `fix` is a
+/// list).
+pub struct EngineRule {
+    pub core: RuleCore,
+    pub fix: Option<Fixer>,
 }
 
 /// A token every match contains.
@@ -88,10 +108,13 @@ pub struct Matcher {
     pub filter_key: u64,
 }
 
-/// A rule as the caller supplied it.
+/// A rule as the caller supplied it: a pattern with an optional rewrite,
+/// or (`config` set; `pattern` and `rewrite` are then unused) an ast-grep
+/// rule document in YAML or JSON.
 pub struct RuleSpec {
     pub pattern: String,
     pub rewrite: Option<String>,
+    pub config: Option<String>,
 }
 
 /// Strictness codes of the C ABI.
@@ -178,6 +201,9 @@ fn compile_rule(
     spec: &RuleSpec,
     strict: &MatchStrictness,
 ) -> Result<Rule, String> {
+    if let Some(doc) = &spec.config {
+        return compile_engine_rule(lang, doc);
+    }
     let src = spec.pattern.trim();
     if src.is_empty() {
         return Err("empty pattern".to_string());
@@ -223,8 +249,161 @@ fn compile_rule(
         fix,
         literals,
         root_kinds,
+        engine: None,
     })
 }
+
+/// Compiles an ast-grep rule document (one YAML or JSON document with
+/// `rule` and optionally `constraints`, `utils`, `transform`, `rewriters`,
+/// `fix`, plus the metadata keys `sg scan` accepts) the way `sg scan` does:
+/// the same YAML reader, the same checks (`RuleConfig::try_from`: unknown
+/// keys, undefined metavariables in `fix`, a rule that can match any kind
+/// of node), no global utility rules. Its `language` must be `lang` (any
+/// of ast-grep's names for it). `files` and `ignores` are refused: they
+/// choose the files a rule applies to, which the caller does.
+///
+/// The strictness the matcher is compiled with does not apply: patterns in
+/// a rule document use their own (`pattern: {strictness: ...}`, smart by
+/// default), as in ast-grep.
+fn compile_engine_rule(lang: SupportLang, doc: &str) -> Result<Rule, String> {
+    // Patterns inside the document are parsed with `lang`'s grammar while
+    // it is deserialized: refuse what could crash the grammar, as for a
+    // pattern (a superset: the whole document is checked).
+    if let Some(why) = super::parse::known_crash(lang, doc.as_bytes()) {
+        return Err(format!("rule {why}"));
+    }
+    let cfg: SerializableRuleConfig<SupportLang> =
+        ast_grep_config::from_str(doc).map_err(|e| format!("cannot read the rule: {e}"))?;
+    if cfg.language != lang {
+        return Err(format!(
+            "the rule's language is {}, not {}",
+            cfg.language, lang
+        ));
+    }
+    if cfg.files.is_some() || cfg.ignores.is_some() {
+        return Err(
+            "files and ignores are not supported: choose the files with paths and globs".into(),
+        );
+    }
+    let literals = engine_literals(lang, doc);
+    let mut rc = RuleConfig::try_from(cfg, &GlobalRules::default()).map_err(|e| error_chain(&e))?;
+    let fix = if rc.fixer.is_empty() {
+        None
+    } else {
+        Some(rc.fixer.swap_remove(0))
+    };
+    let core = std::mem::take(&mut rc.matcher);
+    let ts = lang.get_ts_language();
+    let kinds = match core.potential_kinds() {
+        Some(set) => {
+            let mut names: Vec<&str> = set
+                .iter()
+                .filter_map(|k| ts.node_kind_for_id(k as u16))
+                .collect();
+            names.sort_unstable();
+            names.dedup();
+            names.join("|")
+        }
+        None => "*".to_string(),
+    };
+    Ok(Rule {
+        source: String::new(),
+        patterns: Vec::new(),
+        fix: None,
+        literals,
+        root_kinds: vec![kinds],
+        engine: Some(EngineRule { core, fix }),
+    })
+}
+
+/// The parts of a rule document [`engine_literals`] reads: the pattern
+/// strings a matched node itself must match (`rule.pattern`, and those of
+/// `rule.all`, recursively); every other key is ignored.
+#[derive(serde::Deserialize)]
+struct ProbeDoc {
+    rule: ProbeRule,
+}
+
+#[derive(serde::Deserialize)]
+struct ProbeRule {
+    #[serde(default)]
+    pattern: Option<ProbePattern>,
+    #[serde(default)]
+    all: Option<Vec<ProbeRule>>,
+}
+
+#[derive(serde::Deserialize)]
+#[serde(untagged)]
+enum ProbePattern {
+    Plain(String),
+    /// A pattern object (context, selector, strictness): not used.
+    Other(serde::de::IgnoredAny),
+}
+
+/// Literal tokens every match of an engine rule contains, for the file
+/// prefilter: those of the plain-string patterns the matched node itself
+/// must match (the rule's `pattern`, or one in `all`), which ast-grep
+/// compiles as `Pattern::try_new` at smart strictness, the strictness the
+/// prefilter's literals are sound for (keywords included). Relational,
+/// `not`, `any` and `matches` sub-rules add nothing (they only narrow the
+/// matches further); pattern objects, which may set another strictness,
+/// and patterns that parse with errors are not used. Empty when nothing is
+/// known: then no file is skipped for the rule.
+fn engine_literals(lang: SupportLang, doc: &str) -> Vec<Literal> {
+    fn plain(rule: &ProbeRule, out: &mut Vec<String>) {
+        if let Some(ProbePattern::Plain(p)) = &rule.pattern {
+            out.push(p.clone());
+        }
+        for r in rule.all.iter().flatten() {
+            plain(r, out);
+        }
+    }
+    let Ok(probe) = ast_grep_config::from_str::<ProbeDoc>(doc) else {
+        return Vec::new();
+    };
+    let mut sources = Vec::new();
+    plain(&probe.rule, &mut sources);
+    let mut best: Vec<Literal> = Vec::new();
+    for src in sources {
+        let Ok(p) = Pattern::try_new(&src, lang) else {
+            continue;
+        };
+        if p.has_error() {
+            continue;
+        }
+        let lits = common_literals(&[p], lang, true);
+        // One pattern's literals suffice; keep the pattern with most.
+        if lits.len() > best.len() {
+            best = lits;
+        }
+    }
+    best
+}
+
+/// An error and its causes, outermost first, joined by ": " (ast-grep's
+/// errors say what part of the rule failed and keep the why in `source`).
+fn error_chain(e: &dyn std::error::Error) -> String {
+    let mut out = e.to_string();
+    let mut cur = e.source();
+    while let Some(c) = cur {
+        let s = c.to_string();
+        if !out.ends_with(&s) {
+            if out.ends_with('.') {
+                out.pop();
+            }
+            out.push_str(": ");
+            out.push_str(&s);
+        }
+        cur = c.source();
+    }
+    out
+}
+
+// A matcher is shared by every thread searching with it.
+const _: fn() = || {
+    fn shared<T: Send + Sync>() {}
+    shared::<Matcher>();
+};
 
 /// The literals present in every parse of a rule, longest first; with
 /// `keywords`, keyword tokens of the pattern count too.
@@ -320,6 +499,7 @@ mod tests {
             &[RuleSpec {
                 pattern: pat.to_string(),
                 rewrite: None,
+                config: None,
             }],
             MatchStrictness::Smart,
         )
@@ -371,6 +551,7 @@ mod tests {
             &[RuleSpec {
                 pattern: "a; b".into(),
                 rewrite: None,
+                config: None,
             }],
             MatchStrictness::Smart,
         );

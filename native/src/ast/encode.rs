@@ -2,7 +2,10 @@
 //! endian, strings as u32 length + bytes).
 //!
 //! Rules in: `u32 count`, then per rule `str pattern`, `u8 has_rewrite`,
-//! `str rewrite`.
+//! `str rewrite`, `str config`. A non-empty `config` is an ast-grep rule
+//! document (YAML or JSON: `rule`, `constraints`, `utils`, `transform`,
+//! `rewriters`, `fix` and `sg scan`'s metadata keys) run by ast-grep's rule
+//! engine; `pattern` and `rewrite` are then ignored.
 //!
 //! Inputs in: `u32 count`, then per input `u8 kind` (0 = path to read,
 //! 1 = buffer), `str name`, and for buffers `u64 length` + bytes.
@@ -65,9 +68,11 @@ pub fn read_rules(buf: &[u8]) -> Result<Vec<RuleSpec>, String> {
         let pattern = r.string()?;
         let has = r.u8()?;
         let rewrite = r.string()?;
+        let config = r.string()?;
         out.push(RuleSpec {
             pattern,
             rewrite: (has != 0).then_some(rewrite),
+            config: (!config.is_empty()).then_some(config),
         });
     }
     Ok(out)

@@ -34,8 +34,9 @@ pub struct SearchOptions {
 /// A cancel flag shared between Go and any number of running searches.
 pub struct CancelFlag(AtomicBool);
 
-/// Compiles `rules` for the language named `lang`. On failure returns null
-/// with `*err_rule` = index of the failing rule (-1: not rule specific) and
+/// Compiles `rules` (patterns, or ast-grep rule documents: see
+/// [`encode`]) for the language named `lang`. On failure returns null with
+/// `*err_rule` = index of the failing rule (-1: not rule specific) and
 /// `*err` = message.
 ///
 /// # Safety
@@ -91,7 +92,9 @@ pub unsafe extern "C" fn gopi_ast_matcher_free(m: *mut Matcher) {
 }
 
 /// Describes a matcher as text, one line per parse of each rule:
-/// `rule<TAB>root-kind<TAB>literal,literal...`. Free with gopi_string_free.
+/// `rule<TAB>root-kind<TAB>literal,literal...` (for a rule-engine rule, one
+/// line with the kinds it can match joined by `|`). Free with
+/// gopi_string_free.
 ///
 /// # Safety
 /// `m` valid; `err` null or writable.

@@ -1,14 +1,16 @@
 //! Structural (AST) search and rewrite on top of ast-grep's core crates.
 //!
-//! The Go side hands us a language, one or more patterns (each with an
-//! optional rewrite template) and a batch of files or buffers; we answer
+//! The Go side hands us a language, one or more rules (each a pattern with
+//! an optional rewrite template, or an ast-grep rule document for
+//! ast-grep's rule engine) and a batch of files or buffers; we answer
 //! with one flat, little-endian buffer describing every file of the batch:
 //! whether it was searched, skipped by the literal prefilter, unreadable or
 //! binary, whether its tree has syntax errors, and every match with its
 //! ranges, text, captured metavariables and (for rewrites) the edit.
 //!
 //! * [`lang`]: the tree-sitter grammars linked in, by gopi's canonical name.
-//! * [`compile`]: pattern compilation, literal tokens for the prefilter.
+//! * [`compile`]: pattern compilation, literal tokens for the prefilter;
+//!   rule documents through ast-grep-config's `RuleConfig`.
 //! * [`ambiguity`]: alternative parses for patterns tree-sitter reads in
 //!   an unhelpful way (Go's `pkg.F($$$A)` read as a type conversion).
 //! * [`parse`]: parsing with cancellation and a deadline.

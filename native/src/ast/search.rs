@@ -1,6 +1,7 @@
 //! Matching one source against a [`Matcher`] and describing the result.
 use super::compile::{Literal, Matcher, Rule};
 use super::parse::{self, Control, ParseFail, Stop};
+use ast_grep_config::RuleCore;
 use ast_grep_core::matcher::{Matcher as _, MatcherExt as _};
 use ast_grep_core::meta_var::MetaVariable;
 use ast_grep_core::tree_sitter::StrDoc;
@@ -265,14 +266,17 @@ pub fn search_doc(
     let mut positions: Option<Positions> = None;
     let mut seen: HashSet<(u32, usize, usize)> = HashSet::new();
     for (ri, rule) in m.rules.iter().enumerate() {
-        let hits = if prune {
+        let hits = if prune && rule.engine.is_none() {
             anchor(rule, source.as_bytes())
         } else {
             None
         };
-        let found = match hits {
-            Some((hits, len)) => find_pruned(&top, &rule.patterns, &hits, len, ctl),
-            None => find_every(&top, &rule.patterns, ctl),
+        let found = match (&rule.engine, hits) {
+            // ast-grep's rule engine: every node, as `sg scan` visits them
+            // (the rule's own kind set skips most without matching).
+            (Some(e), _) => find_engine(&top, &e.core, ctl),
+            (None, Some((hits, len))) => find_pruned(&top, &rule.patterns, &hits, len, ctl),
+            (None, None) => find_every(&top, &rule.patterns, ctl),
         };
         let found = match found {
             Ok(f) => f,
@@ -294,20 +298,25 @@ pub fn search_doc(
             if !seen.insert((ri as u32, range.start, range.end)) {
                 continue;
             }
-            let edit = if want.edits {
-                rule.fix.as_ref().map(|fix| {
-                    // The whole matched node is replaced, as ast-grep's CLI
-                    // and the reference agent do (`replace_by`).
-                    let e = nm.replace_by(fix);
-                    Edit {
-                        start: e.position as u64,
-                        end: (e.position + e.deleted_length) as u64,
-                        replacement: e.inserted_text,
-                    }
-                })
-            } else {
+            let edit = if !want.edits {
                 None
+            } else if let Some(engine) = &rule.engine {
+                // As `sg scan --update-all`: the rule's fix, over the
+                // matched node widened by the fix's expandStart/expandEnd.
+                engine
+                    .fix
+                    .as_ref()
+                    .map(|fix| nm.make_edit(&engine.core, fix))
+            } else {
+                // The whole matched node is replaced, as ast-grep's CLI
+                // and the reference agent do (`replace_by`).
+                rule.fix.as_ref().map(|fix| nm.replace_by(fix))
             };
+            let edit = edit.map(|e| Edit {
+                start: e.position as u64,
+                end: (e.position + e.deleted_length) as u64,
+                replacement: e.inserted_text,
+            });
             let m = describe(ri as u32, &nm, positions, &mut rec, want.captures, edit);
             rec.matches.push(m);
         }
@@ -397,6 +406,40 @@ fn find_every<'r>(
         if let Some(s) = ctl.stopped() {
             return Err(s);
         }
+    }
+    Ok(out)
+}
+
+/// Every match of an engine rule: the rule is tried on every node of a kind
+/// it can match, in the pre-order `sg scan` visits them, checking for a
+/// stop request every [`STOP_CHECK_EVERY`] nodes (a relational rule can
+/// make one node's match walk a whole subtree, so matches alone are too
+/// rare a clock).
+fn find_engine<'r>(
+    top: &Node<'r, Doc>,
+    rule: &RuleCore,
+    ctl: &Control,
+) -> Result<Vec<NodeMatch<'r, Doc>>, Stop> {
+    let kinds = rule.potential_kinds();
+    let mut out = Vec::new();
+    for (visited, node) in top.dfs().enumerate() {
+        if visited % STOP_CHECK_EVERY == STOP_CHECK_EVERY - 1 {
+            if let Some(s) = ctl.stopped() {
+                return Err(s);
+            }
+        }
+        if kinds
+            .as_ref()
+            .is_some_and(|k| !k.contains(usize::from(node.kind_id())))
+        {
+            continue;
+        }
+        if let Some(nm) = rule.match_node(node) {
+            out.push(nm);
+        }
+    }
+    if let Some(s) = ctl.stopped() {
+        return Err(s);
     }
     Ok(out)
 }
@@ -518,6 +561,7 @@ mod tests {
             &[RuleSpec {
                 pattern: pat.into(),
                 rewrite: out.map(String::from),
+                config: None,
             }],
             MatchStrictness::Smart,
         )
@@ -576,6 +620,7 @@ mod tests {
             &[RuleSpec {
                 pattern: "echo $A".into(),
                 rewrite: None,
+                config: None,
             }],
             MatchStrictness::Smart,
         )
@@ -593,10 +638,134 @@ mod tests {
             &[RuleSpec {
                 pattern: "{\u{31860}".into(),
                 rewrite: None,
+                config: None,
             }],
             MatchStrictness::Smart,
         )
         .is_err());
+    }
+
+    fn run_engine(lang: SupportLang, doc: &str, src: &str) -> FileRecord {
+        let m = Matcher::new(
+            lang,
+            &[RuleSpec {
+                pattern: String::new(),
+                rewrite: None,
+                config: Some(doc.into()),
+            }],
+            MatchStrictness::Smart,
+        )
+        .unwrap_or_else(|e| panic!("{}", e.message));
+        let ctl = Control {
+            cancel: None,
+            deadline: None,
+        };
+        let want = Want {
+            captures: true,
+            edits: true,
+            prefilter: true,
+            cache: false,
+        };
+        search_bytes(&m, src.as_bytes().to_vec(), &want, &ctl).0
+    }
+
+    #[test]
+    fn engine_rule_relational_captures_and_fix() {
+        let doc = "id: r\nlanguage: python\nrule:\n  pattern: print($A)\n  inside:\n    kind: function_definition\n    stopBy: end\nfix: log($A)\n";
+        let r = run_engine(
+            SupportLang::Python,
+            doc,
+            "def f():\n    print(1)\nprint(2)\n",
+        );
+        assert_eq!(r.status, Status::Searched);
+        assert_eq!(r.matches.len(), 1);
+        let m = &r.matches[0];
+        assert_eq!(m.text, "print(1)");
+        assert_eq!(m.captures[0].name, "A");
+        assert_eq!(m.captures[0].nodes[0].text, "1");
+        let e = m.edit.as_ref().unwrap();
+        assert_eq!((e.start, e.end), (13, 21));
+        assert_eq!(e.replacement, b"log(1)");
+    }
+
+    #[test]
+    fn engine_rule_fix_expands_and_constraints_filter() {
+        // expandEnd widens the replaced range past the comma, as sg does.
+        let doc = r#"{"id": "r", "language": "javascript", "rule": {"kind": "number", "inside": {"kind": "arguments"}}, "constraints": {}, "fix": {"template": "", "expandEnd": {"regex": ","}}}"#;
+        let r = run_engine(SupportLang::JavaScript, doc, "f(1, 2)\n");
+        let edits: Vec<(u64, u64)> = r
+            .matches
+            .iter()
+            .map(|m| {
+                let e = m.edit.as_ref().unwrap();
+                (e.start, e.end)
+            })
+            .collect();
+        assert_eq!(edits, vec![(2, 4), (5, 6)]);
+        let doc = "id: r\nlanguage: go\nrule:\n  pattern: f($A)\nconstraints:\n  A: {kind: int_literal}\n";
+        let r = run_engine(SupportLang::Go, doc, "package p\nvar a, b = f(1), f(x)\n");
+        assert_eq!(r.matches.len(), 1);
+        assert_eq!(r.matches[0].text, "f(1)");
+    }
+
+    #[test]
+    fn engine_rule_literals_skip_files() {
+        let doc = "id: r\nlanguage: python\nrule:\n  all:\n    - pattern: print($A)\n    - inside: {kind: function_definition, stopBy: end}\n";
+        let r = run_engine(SupportLang::Python, doc, "def f():\n    log(1)\n");
+        assert_eq!(r.status, Status::Skipped);
+        let r = run_engine(SupportLang::Python, doc, "def f():\n    print(1)\n");
+        assert_eq!(r.matches.len(), 1);
+        // No plain pattern every match must match: nothing is skipped.
+        let doc = "id: r\nlanguage: python\nrule:\n  any: [{pattern: print($A)}, {kind: lambda}]\n";
+        let r = run_engine(SupportLang::Python, doc, "x = 1\n");
+        assert_eq!(r.status, Status::Searched);
+    }
+
+    #[test]
+    fn engine_rule_errors_say_why() {
+        let err = |lang, doc: &str| {
+            Matcher::new(
+                lang,
+                &[RuleSpec {
+                    pattern: String::new(),
+                    rewrite: None,
+                    config: Some(doc.into()),
+                }],
+                MatchStrictness::Smart,
+            )
+            .err()
+            .map(|e| e.message)
+            .unwrap_or_default()
+        };
+        let e = err(
+            SupportLang::Go,
+            "id: r\nlanguage: go\nrule: {kind: no_such_kind}\n",
+        );
+        assert!(e.contains("no_such_kind"), "{e}");
+        let e = err(SupportLang::Go, "id: r\nlanguage: go\nrule: {regex: x}\n");
+        assert!(e.contains("Try adding `kind` rule"), "{e}");
+        let e = err(
+            SupportLang::Go,
+            "id: r\nlanguage: python\nrule: {kind: call}\n",
+        );
+        assert!(e.contains("language"), "{e}");
+        let e = err(
+            SupportLang::Go,
+            "id: r\nlanguage: go\nrule: {kind: call_expression, nope: 1}\n",
+        );
+        assert!(e.contains("nope"), "{e}");
+        let e = err(
+            SupportLang::Go,
+            "id: r\nlanguage: go\nrule: {pattern: f($A)}\nfix: g($B)\n",
+        );
+        assert!(e.contains("B"), "{e}");
+        let e = err(
+            SupportLang::Go,
+            "id: r\nlanguage: go\nfiles: [a.go]\nrule: {kind: call_expression}\n",
+        );
+        assert!(e.contains("files"), "{e}");
+        let e = err(SupportLang::Go, "rule: [");
+        assert!(e.contains("cannot read the rule"), "{e}");
     }
 
     #[test]
