@@ -25,13 +25,6 @@ type parsedArgs struct {
 	rest   []string
 }
 
-// usageError is a command-line mistake; main prints it with a hint and exits 2.
-type usageError struct{ msg string }
-
-func (e *usageError) Error() string { return e.msg }
-
-func usagef(format string, args ...any) error { return &usageError{fmt.Sprintf(format, args...)} }
-
 // parseArgs parses args against specs.
 func parseArgs(specs []flagSpec, args []string) (*parsedArgs, error) {
 	p := &parsedArgs{values: map[string][]string{}}

@@ -162,7 +162,7 @@ func writeFishCompletion(w io.Writer) {
 			cond = "__fish_seen_subcommand_from " + c.path[0] + "; and __fish_seen_subcommand_from " + c.path[1]
 		}
 		c.fs.VisitAll(func(f *pflag.Flag) {
-			_, usage := pflag.UnquoteUsage(f)
+			_, usage := flagUsage(f)
 			line := fmt.Sprintf("complete -c gopi -n '%s' -l %s", cond, f.Name)
 			if f.Shorthand != "" {
 				line += " -s " + f.Shorthand
@@ -216,13 +216,13 @@ func writeMan(w io.Writer, now time.Time) {
 
 func writeManFlags(w io.Writer, fs *pflag.FlagSet) {
 	fs.VisitAll(func(f *pflag.Flag) {
-		name, usage := pflag.UnquoteUsage(f)
+		name, usage := flagUsage(f)
 		left := ""
 		if f.Shorthand != "" {
 			left = "\\fB\\-" + roffEscape(f.Shorthand) + "\\fR, "
 		}
 		left += "\\fB\\-\\-" + roffEscape(f.Name) + "\\fR"
-		if t := f.Value.Type(); t != "bool" && t != "count" && name != "" {
+		if name != "" {
 			left += " \\fI" + roffEscape(name) + "\\fR"
 		}
 		fmt.Fprintf(w, ".TP\n%s\n%s\n", left, roffEscape(usage))
