@@ -48,8 +48,8 @@ func allFlagSets() []cmdFlags {
 			out = append(out,
 				cmdFlags{[]string{"ast", "run"}, newASTRunFlagSet(&astRunCLI{}, false)},
 				cmdFlags{[]string{"ast", "scan"}, newASTRunFlagSet(&astRunCLI{}, true)},
-				cmdFlags{[]string{"ast", "grep"}, specsToFlagSet("ast grep", astGrepFlags)},
-				cmdFlags{[]string{"ast", "edit"}, specsToFlagSet("ast edit", astEditFlags)})
+				cmdFlags{[]string{"ast", "grep"}, newASTFlagSet(&astCLI{}, false)},
+				cmdFlags{[]string{"ast", "edit"}, newASTFlagSet(&astCLI{}, true)})
 		case specs[name] != nil:
 			out = append(out, cmdFlags{[]string{name}, specsToFlagSet(name, specs[name])})
 		default:
