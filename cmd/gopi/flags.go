@@ -59,40 +59,43 @@ func nonNegIntVarP(fs *pflag.FlagSet, p *int, name, short string, def int, usage
 // them: flags anywhere among the arguments (pflag's interspersed mode),
 // `-A3` and `--context=3` as well as `-A 3`, combined boolean shorts, and
 // `--` ending the flags; fs.Args() holds the rest. Errors are usage
-// errors; a flag declared with boundFlag words its own.
+// errors; a flag declared with boundFlag words its own, with the value as
+// typed.
 func parseFlags(fs *pflag.FlagSet, args []string) error {
 	fs.SetOutput(io.Discard)
-	err := fs.Parse(args)
-	var bad *pflag.InvalidValueError
-	if errors.As(err, &bad) {
-		if msg := bad.GetFlag().Annotations[annotBadValue]; len(msg) == 1 {
-			return usagef(msg[0], bad.GetValue())
+	err := fs.ParseAll(args, func(f *pflag.Flag, value string) error {
+		err := fs.Set(f.Name, value)
+		if msg := f.Annotations[annotBadValue]; len(msg) == 1 && (err != nil || belowMin(fs, f)) {
+			return usagef(msg[0], value)
 		}
-	}
-	if err != nil {
-		return usagef("%v", err)
-	}
-	fs.Visit(func(f *pflag.Flag) {
-		min, msg := f.Annotations[annotMin], f.Annotations[annotBadValue]
-		if err != nil || len(min) != 1 || len(msg) != 1 {
-			return
-		}
-		var v int64
-		switch f.Value.Type() {
-		case "int":
-			n, _ := fs.GetInt(f.Name)
-			v = int64(n)
-		case "duration":
-			d, _ := fs.GetDuration(f.Name)
-			v = int64(d)
-		default:
-			panic("annotMin on a " + f.Value.Type() + " flag")
-		}
-		if (min[0] == "0" && v < 0) || (min[0] == "1" && v <= 0) {
-			err = usagef(msg[0], f.Value.String())
-		}
+		return err
 	})
+	var ue *usageError
+	if err != nil && !errors.As(err, &ue) {
+		err = usagef("%v", err)
+	}
 	return err
+}
+
+// belowMin reports whether the value of a flag declared with boundFlag is
+// below its bound.
+func belowMin(fs *pflag.FlagSet, f *pflag.Flag) bool {
+	min := f.Annotations[annotMin]
+	if len(min) != 1 {
+		return false
+	}
+	var v int64
+	switch f.Value.Type() {
+	case "int":
+		n, _ := fs.GetInt(f.Name)
+		v = int64(n)
+	case "duration":
+		d, _ := fs.GetDuration(f.Name)
+		v = int64(d)
+	default:
+		panic("boundFlag on a " + f.Value.Type() + " flag")
+	}
+	return v < 0 || (min[0] == "1" && v == 0)
 }
 
 // flagUsage returns a flag's value name ("" for booleans and counts) and
