@@ -35,13 +35,17 @@ func allFlagSets() []cmdFlags {
 	out := []cmdFlags{{nil, newAgentFlagSet(&agentFlags{})}}
 	var ex []string
 	specs := map[string][]flagSpec{
-		"acp": acpFlags, "ai": aiFlags, "edit": editFlags, "mockllm": mockllmFlags, "models": modelsFlags,
-		"read": readFlags, "tokens": tokensFlags, "tool": toolFlags,
+		"acp": acpFlags, "edit": editFlags, "mockllm": mockllmFlags, "models": modelsFlags,
+		"read": readFlags, "tool": toolFlags,
 	}
 	for _, name := range sortedCommands() {
 		switch {
 		case name == "grep":
 			out = append(out, cmdFlags{[]string{name}, newGrepFlagSet(&grepCLI{})})
+		case name == "ai":
+			out = append(out, cmdFlags{[]string{name}, newAIFlagSet(&aiCLI{})})
+		case name == "tokens":
+			out = append(out, cmdFlags{[]string{name}, newTokensFlagSet(&tokensCLI{})})
 		case name == "find":
 			out = append(out, cmdFlags{[]string{name}, newFindFlagSet(&findCLI{}, &ex)})
 		case name == "ast":
