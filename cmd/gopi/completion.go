@@ -29,60 +29,38 @@ type cmdFlags struct {
 var astSubcommands = []string{"run", "scan", "grep", "edit"}
 
 // allFlagSets returns every command's flags from the definitions the
-// commands parse with: their pflag sets, or for commands still declared as
-// flagSpec tables, the same tables converted.
+// commands parse with: each command's pflag set, built by the same
+// function its run function calls.
 func allFlagSets() []cmdFlags {
 	out := []cmdFlags{{nil, newAgentFlagSet(&agentFlags{})}}
 	var ex []string
-	specs := map[string][]flagSpec{
-		"acp": acpFlags, "edit": editFlags, "mockllm": mockllmFlags, "models": modelsFlags,
-		"read": readFlags, "tool": toolFlags,
+	sets := map[string]func() *pflag.FlagSet{
+		"acp":     func() *pflag.FlagSet { return newACPFlagSet(&acpCLI{}) },
+		"ai":      func() *pflag.FlagSet { return newAIFlagSet(&aiCLI{}) },
+		"edit":    func() *pflag.FlagSet { return newEditFlagSet(&editCLI{}) },
+		"find":    func() *pflag.FlagSet { return newFindFlagSet(&findCLI{}, &ex) },
+		"grep":    func() *pflag.FlagSet { return newGrepFlagSet(&grepCLI{}) },
+		"mockllm": func() *pflag.FlagSet { return newMockLLMFlagSet(&mockllmCLI{}) },
+		"models":  func() *pflag.FlagSet { return newModelsFlagSet(&modelsCLI{}) },
+		"read":    func() *pflag.FlagSet { return newReadFlagSet(&readCLI{}) },
+		"tokens":  func() *pflag.FlagSet { return newTokensFlagSet(&tokensCLI{}) },
+		"tool":    func() *pflag.FlagSet { return newToolFlagSet(&toolCLI{}) },
 	}
 	for _, name := range sortedCommands() {
 		switch {
-		case name == "grep":
-			out = append(out, cmdFlags{[]string{name}, newGrepFlagSet(&grepCLI{})})
-		case name == "ai":
-			out = append(out, cmdFlags{[]string{name}, newAIFlagSet(&aiCLI{})})
-		case name == "tokens":
-			out = append(out, cmdFlags{[]string{name}, newTokensFlagSet(&tokensCLI{})})
-		case name == "find":
-			out = append(out, cmdFlags{[]string{name}, newFindFlagSet(&findCLI{}, &ex)})
 		case name == "ast":
 			out = append(out,
 				cmdFlags{[]string{"ast", "run"}, newASTRunFlagSet(&astRunCLI{}, false)},
 				cmdFlags{[]string{"ast", "scan"}, newASTRunFlagSet(&astRunCLI{}, true)},
 				cmdFlags{[]string{"ast", "grep"}, newASTFlagSet(&astCLI{}, false)},
 				cmdFlags{[]string{"ast", "edit"}, newASTFlagSet(&astCLI{}, true)})
-		case specs[name] != nil:
-			out = append(out, cmdFlags{[]string{name}, specsToFlagSet(name, specs[name])})
-		default:
+		case sets[name] != nil:
+			out = append(out, cmdFlags{[]string{name}, sets[name]()})
+		default: // completion, man, version: no flags of their own
 			out = append(out, cmdFlags{[]string{name}, pflag.NewFlagSet(name, pflag.ContinueOnError)})
 		}
 	}
 	return out
-}
-
-// specsToFlagSet declares a flagSpec table as a pflag set (for the
-// generators only; the command parses with parseArgs).
-func specsToFlagSet(name string, specs []flagSpec) *pflag.FlagSet {
-	fs := pflag.NewFlagSet(name, pflag.ContinueOnError)
-	fs.SortFlags = false
-	for _, s := range specs {
-		short := ""
-		if s.short != 0 {
-			short = string(s.short)
-		}
-		switch {
-		case s.value == "":
-			fs.BoolP(s.long, short, false, s.help)
-		case s.repeats:
-			fs.StringArrayP(s.long, short, nil, "`"+s.value+"` "+s.help)
-		default:
-			fs.StringP(s.long, short, "", "`"+s.value+"` "+s.help)
-		}
-	}
-	return fs
 }
 
 // flagWords lists a set's flags as typed: --long and -s.
