@@ -7,16 +7,32 @@ import (
 	"os/signal"
 	"syscall"
 
+	"github.com/spf13/pflag"
+
 	"github.com/gopi-agent/gopi/core/ai"
 	"github.com/gopi-agent/gopi/core/modes/acp"
 )
 
-var acpFlags = []flagSpec{
-	{long: "model", value: "MODEL", help: "model new sessions start with (id, provider/id or a fuzzy name; MODEL:LEVEL sets thinking)"},
-	{long: "thinking", value: "LEVEL", help: "thinking level new sessions start with: off, minimal, low, medium, high, xhigh"},
-	{long: "session-dir", value: "DIR", help: "directory for session storage and lookup"},
-	{long: "no-title", help: "do not generate session titles"},
-	{short: 'h', long: "help", help: "show this help"},
+// acpCLI holds the typed flags of `gopi acp`.
+type acpCLI struct {
+	model, thinking, sessionDir string
+	noTitle, help               bool
+}
+
+// newACPFlagSet declares gopi acp's flags on c. It is also what
+// completion scripts and the man page are generated from.
+func newACPFlagSet(c *acpCLI) *pflag.FlagSet {
+	fs := pflag.NewFlagSet("acp", pflag.ContinueOnError)
+	fs.SortFlags = false
+	fs.StringVar(&c.model, "model", "", "model new sessions start with (id, provider/id or a fuzzy name; MODEL:LEVEL sets thinking)")
+	valueName(fs, "model", "MODEL")
+	fs.StringVar(&c.thinking, "thinking", "", "thinking level new sessions start with: off, minimal, low, medium, high, xhigh")
+	valueName(fs, "thinking", "LEVEL")
+	fs.StringVar(&c.sessionDir, "session-dir", "", "directory for session storage and lookup")
+	valueName(fs, "session-dir", "DIR")
+	fs.BoolVar(&c.noTitle, "no-title", false, "do not generate session titles")
+	fs.BoolVarP(&c.help, "help", "h", false, "show this help")
+	return fs
 }
 
 const acpHelp = `Usage: gopi acp [FLAGS]
@@ -41,30 +57,31 @@ Flags:
 
 // runACP implements gopi acp.
 func runACP(ctx context.Context, env *cliEnv, args []string) int {
-	p, err := parseArgs(acpFlags, args)
-	if err != nil {
+	var c acpCLI
+	fs := newACPFlagSet(&c)
+	if err := parseFlags(fs, args); err != nil {
 		return fail(env, "acp", err)
 	}
-	if p.flag("help") {
-		fmt.Fprint(env.stdout, acpHelp+helpText(acpFlags))
+	if c.help {
+		fmt.Fprint(env.stdout, acpHelp+pflagHelp(fs))
 		return exitMatch
 	}
-	if len(p.rest) > 0 {
-		return fail(env, "acp", usagef("unexpected argument %q: the editor sends the prompts over the protocol", p.rest[0]))
+	if fs.NArg() > 0 {
+		return fail(env, "acp", usagef("unexpected argument %q: the editor sends the prompts over the protocol", fs.Arg(0)))
 	}
 	opts := acp.Options{
 		Environ:    env.environ,
 		Version:    version,
 		Log:        env.stderr,
 		HTTPClient: env.httpClient,
-		SessionDir: p.str("session-dir", ""),
-		Model:      p.str("model", ""),
-		NoTitle:    p.flag("no-title"),
+		SessionDir: c.sessionDir,
+		Model:      c.model,
+		NoTitle:    c.noTitle,
 	}
-	if t := p.str("thinking", ""); t != "" {
-		l, ok := ai.ParseThinkingLevel(t)
+	if c.thinking != "" {
+		l, ok := ai.ParseThinkingLevel(c.thinking)
 		if !ok {
-			return fail(env, "acp", usagef("unknown --thinking level %q: use off, minimal, low, medium, high or xhigh", t))
+			return fail(env, "acp", usagef("unknown --thinking level %q: use off, minimal, low, medium, high or xhigh", c.thinking))
 		}
 		opts.Thinking = l
 	}

@@ -8,26 +8,57 @@ import (
 	"strings"
 	"time"
 
+	"github.com/spf13/pflag"
+
 	"github.com/gopi-agent/gopi/core/ai"
 	"github.com/gopi-agent/gopi/core/ai/models"
 )
 
-var aiFlags = []flagSpec{
-	{short: 'm', long: "model", value: "MODEL", help: "model: id, provider/id, name or fuzzy query; MODEL:LEVEL sets thinking"},
-	{short: 't', long: "thinking", value: "LEVEL", help: "thinking level: off, minimal, low, medium, high, xhigh"},
-	{short: 's', long: "system", value: "TEXT", help: "system prompt"},
-	{long: "max-tokens", value: "N", help: "output token limit (default: the model's)"},
-	{long: "api-key", value: "KEY", help: "API key (overrides stored credentials and environment)"},
-	{long: "base-url", value: "URL", help: "API base URL (overrides the model's)"},
-	{long: "retries", value: "N", help: "retry transient failures up to N times (default 0)"},
-	{long: "retry-delay", value: "DURATION", help: "first retry delay, doubled each time (default 2s)"},
-	{long: "connect-timeout", value: "DURATION", help: "give up connecting to the provider after DURATION (default 30s; 0 = never; setting provider.connectTimeoutMs)"},
-	{long: "first-byte-timeout", value: "DURATION", help: "give up when the answer has not started after DURATION (default 120s; 0 = never; setting provider.firstEventTimeoutMs)"},
-	{long: "idle-timeout", value: "DURATION", help: "give up when the streamed answer pauses for DURATION (default 120s; 0 = never; setting provider.idleTimeoutMs)"},
-	{long: "show-thinking", help: "print thinking to stderr as it streams"},
-	{long: "json", help: "print every stream event as a JSON line instead of text"},
-	{short: 'v', long: "verbose", help: "print model, stop reason, tokens and cost to stderr at the end"},
-	{short: 'h', long: "help", help: "show this help"},
+// aiCLI holds the typed flags of `gopi ai`.
+type aiCLI struct {
+	model, thinking, system                       string
+	maxTokens, retries                            int
+	apiKey, baseURL                               string
+	retryDelay                                    time.Duration
+	connectTimeout, firstByteTimeout, idleTimeout time.Duration
+	showThinking, json, verbose, help             bool
+}
+
+// newAIFlagSet declares gopi ai's flags on c. It is also what completion
+// scripts and the man page are generated from.
+func newAIFlagSet(c *aiCLI) *pflag.FlagSet {
+	fs := pflag.NewFlagSet("ai", pflag.ContinueOnError)
+	fs.SortFlags = false
+	fs.StringVarP(&c.model, "model", "m", "", "model: id, provider/id, name or fuzzy query; `MODEL`:LEVEL sets thinking")
+	fs.StringVarP(&c.thinking, "thinking", "t", "", "thinking level: off, minimal, low, medium, high, xhigh")
+	valueName(fs, "thinking", "LEVEL")
+	fs.StringVarP(&c.system, "system", "s", "", "system prompt")
+	valueName(fs, "system", "TEXT")
+	nonNegIntVarP(fs, &c.maxTokens, "max-tokens", "", 0, "output token limit (default: the model's)")
+	valueName(fs, "max-tokens", "N")
+	fs.StringVar(&c.apiKey, "api-key", "", "API key (overrides stored credentials and environment)")
+	valueName(fs, "api-key", "KEY")
+	fs.StringVar(&c.baseURL, "base-url", "", "API base `URL` (overrides the model's)")
+	nonNegIntVarP(fs, &c.retries, "retries", "", 0, "retry transient failures up to `N` times (default 0)")
+	fs.DurationVar(&c.retryDelay, "retry-delay", 2*time.Second, "first retry delay, doubled each time (default 2s)")
+	valueName(fs, "retry-delay", "DURATION")
+	boundFlag(fs, "retry-delay", 1, "--retry-delay %q is not a positive duration such as 500ms or 2s")
+	for _, f := range []struct {
+		dst        *time.Duration
+		name, help string
+	}{
+		{&c.connectTimeout, "connect-timeout", "give up connecting to the provider after `DURATION` (default 30s; 0 = never; setting provider.connectTimeoutMs)"},
+		{&c.firstByteTimeout, "first-byte-timeout", "give up when the answer has not started after `DURATION` (default 120s; 0 = never; setting provider.firstEventTimeoutMs)"},
+		{&c.idleTimeout, "idle-timeout", "give up when the streamed answer pauses for `DURATION` (default 120s; 0 = never; setting provider.idleTimeoutMs)"},
+	} {
+		fs.DurationVar(f.dst, f.name, 0, f.help)
+		boundFlag(fs, f.name, 0, "--"+f.name+" %q is not a duration such as 500ms or 30s (0 = no limit)")
+	}
+	fs.BoolVar(&c.showThinking, "show-thinking", false, "print thinking to stderr as it streams")
+	fs.BoolVar(&c.json, "json", false, "print every stream event as a JSON line instead of text")
+	fs.BoolVarP(&c.verbose, "verbose", "v", false, "print model, stop reason, tokens and cost to stderr at the end")
+	fs.BoolVarP(&c.help, "help", "h", false, "show this help")
+	return fs
 }
 
 const aiHelp = `Usage: gopi ai -m MODEL [flags] PROMPT...
@@ -42,19 +73,19 @@ Flags:
 
 // runAI implements `gopi ai`.
 func runAI(ctx context.Context, env *cliEnv, args []string) int {
-	p, err := parseArgs(aiFlags, args)
-	if err != nil {
+	var c aiCLI
+	fs := newAIFlagSet(&c)
+	if err := parseFlags(fs, args); err != nil {
 		return fail(env, "ai", err)
 	}
-	if p.flag("help") {
-		fmt.Fprint(env.stdout, aiHelp+helpText(aiFlags))
+	if c.help {
+		fmt.Fprint(env.stdout, aiHelp+pflagHelp(fs))
 		return exitMatch
 	}
-	modelArg := p.str("model", "")
-	if modelArg == "" {
+	if c.model == "" {
 		return fail(env, "ai", usagef("-m MODEL is required ('gopi models' lists them)"))
 	}
-	prompt := strings.Join(p.rest, " ")
+	prompt := strings.Join(fs.Args(), " ")
 	if prompt == "" || prompt == "-" {
 		data, err := io.ReadAll(env.stdin)
 		if err != nil {
@@ -65,37 +96,28 @@ func runAI(ctx context.Context, env *cliEnv, args []string) int {
 	if strings.TrimSpace(prompt) == "" {
 		return fail(env, "ai", usagef("empty prompt: give it as arguments or on stdin"))
 	}
-	maxTokens, err := p.nonNegInt("max-tokens", 0)
-	if err != nil {
-		return fail(env, "ai", err)
-	}
-	retries, err := p.nonNegInt("retries", 0)
-	if err != nil {
-		return fail(env, "ai", err)
-	}
-	retryDelay := 2 * time.Second
-	if v := p.str("retry-delay", ""); v != "" {
-		if retryDelay, err = time.ParseDuration(v); err != nil || retryDelay <= 0 {
-			return fail(env, "ai", usagef("--retry-delay %q is not a positive duration such as 500ms or 2s", v))
-		}
-	}
+	// A timeout flag given overrides the setting; 0 means no limit, which
+	// core/ai takes as a negative duration.
 	timeouts := env.cfg.ProviderTimeouts()
 	for _, f := range []struct {
-		name string
-		dst  *time.Duration
-	}{{"connect-timeout", &timeouts.Connect}, {"first-byte-timeout", &timeouts.FirstEvent}, {"idle-timeout", &timeouts.Idle}} {
-		if d, set, err := timeoutFlag(p, f.name); err != nil {
-			return fail(env, "ai", err)
-		} else if set {
-			*f.dst = d
+		name    string
+		flag    time.Duration
+		timeout *time.Duration
+	}{{"connect-timeout", c.connectTimeout, &timeouts.Connect}, {"first-byte-timeout", c.firstByteTimeout, &timeouts.FirstEvent}, {"idle-timeout", c.idleTimeout, &timeouts.Idle}} {
+		switch {
+		case !fs.Changed(f.name):
+		case f.flag == 0:
+			*f.timeout = -1
+		default:
+			*f.timeout = f.flag
 		}
 	}
 	client := ai.NewHTTPClient(timeouts.Connect)
 	var flagLevel ai.ThinkingLevel
-	if v := p.str("thinking", ""); v != "" {
-		l, ok := ai.ParseThinkingLevel(v)
+	if c.thinking != "" {
+		l, ok := ai.ParseThinkingLevel(c.thinking)
 		if !ok {
-			return fail(env, "ai", usagef("unknown thinking level %q; use off, minimal, low, medium, high or xhigh", v))
+			return fail(env, "ai", usagef("unknown thinking level %q; use off, minimal, low, medium, high or xhigh", c.thinking))
 		}
 		flagLevel = l
 	}
@@ -104,7 +126,7 @@ func runAI(ctx context.Context, env *cliEnv, args []string) int {
 	if err != nil {
 		return fail(env, "ai", err)
 	}
-	query, level, hasLevel := models.ParseModelArg(modelArg)
+	query, level, hasLevel := models.ParseModelArg(c.model)
 	model, err := reg.Find(query)
 	if err != nil {
 		return fail(env, "ai", err)
@@ -115,24 +137,24 @@ func runAI(ctx context.Context, env *cliEnv, args []string) int {
 	if !hasLevel {
 		level = ai.ThinkingOff
 	}
-	if k := p.str("api-key", ""); k != "" {
-		reg.SetAPIKey(model.Provider, k)
+	if c.apiKey != "" {
+		reg.SetAPIKey(model.Provider, c.apiKey)
 	}
 
 	newRequest := func() *ai.Request {
 		return &ai.Request{
 			Model:        model,
-			SystemPrompt: p.str("system", ""),
+			SystemPrompt: c.system,
 			Messages:     []ai.Message{&ai.UserMessage{Content: ai.ContentList{ai.Text(prompt)}, Timestamp: time.Now().UnixMilli()}},
-			MaxTokens:    maxTokens,
+			MaxTokens:    c.maxTokens,
 			Thinking:     level,
-			BaseURL:      p.str("base-url", ""),
+			BaseURL:      c.baseURL,
 
 			FirstEventTimeout: timeouts.FirstEvent,
 			IdleTimeout:       timeouts.Idle,
 		}
 	}
-	out := &aiPrinter{env: env, json: p.flag("json"), thinking: p.flag("show-thinking")}
+	out := &aiPrinter{env: env, json: c.json, thinking: c.showThinking}
 	attempt := func(ctx context.Context) *ai.AssistantMessage {
 		s := reg.Stream(ctx, newRequest(), client)
 		for {
@@ -145,14 +167,14 @@ func runAI(ctx context.Context, env *cliEnv, args []string) int {
 		return s.Result(context.Background())
 	}
 	var final *ai.AssistantMessage
-	if retries == 0 {
+	if c.retries == 0 {
 		final = attempt(ctx)
 	} else {
-		policy := ai.RetryPolicy{MaxAttempts: retries, BaseDelay: retryDelay}
+		policy := ai.RetryPolicy{MaxAttempts: c.retries, BaseDelay: c.retryDelay}
 		final = ai.Retry(ctx, policy, attempt, out.retry)
 	}
 	out.finish(final)
-	if p.flag("verbose") && final != nil {
+	if c.verbose && final != nil {
 		u := final.Usage
 		estimated := ""
 		if u.Estimated {
@@ -249,23 +271,3 @@ func (o *aiPrinter) endLine() {
 }
 
 func (o *aiPrinter) finish(*ai.AssistantMessage) { o.endLine() }
-
-// timeoutFlag reads a DURATION flag where 0 means no limit: it returns the
-// limit in core/ai's form (negative for none) and whether the flag was set.
-func timeoutFlag(p *parsedArgs, name string) (time.Duration, bool, error) {
-	v := p.str(name, "")
-	if v == "" {
-		return 0, false, nil
-	}
-	if v == "0" {
-		return -1, true, nil
-	}
-	d, err := time.ParseDuration(v)
-	switch {
-	case err != nil || d < 0:
-		return 0, false, usagef("--%s %q is not a duration such as 500ms or 30s (0 = no limit)", name, v)
-	case d == 0:
-		return -1, true, nil
-	}
-	return d, true, nil
-}

@@ -13,6 +13,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/spf13/pflag"
+
 	"github.com/gopi-agent/gopi/ast"
 	"github.com/gopi-agent/gopi/native/astgrep"
 )
@@ -58,31 +60,80 @@ func runAST(ctx context.Context, env *cliEnv, args []string) int {
 	return fail(env, "ast", usagef("unknown subcommand %q: use run, scan, grep or edit", args[0]))
 }
 
-var astCommonFlags = []flagSpec{
-	{short: 'p', long: "pattern", value: "PATTERN", help: "the AST pattern (required)"},
-	{short: 'l', long: "lang", value: "LANG", help: "search only files of LANG, named ones too (default: every file, language from its extension)"},
-	{long: "strictness", value: "LEVEL", help: "cst, smart (default), ast, relaxed, signature or template"},
-	{long: "no-hidden", help: "skip hidden files and directories"},
-	{long: "no-ignore", help: "do not honour .gitignore, .ignore or git's exclude files"},
-	{long: "timeout", value: "DURATION", help: "give up after DURATION (e.g. 5s)"},
-	{short: 'h', long: "help", help: "show this help"},
+// astCLI holds the typed flags of `gopi ast grep` and `gopi ast edit`.
+type astCLI struct {
+	pattern, lang, strictness string
+	noHidden, noIgnore        bool
+	timeout                   time.Duration
+	help                      bool
+	// ast grep
+	json, noPrefilter, stats bool
+	context, offset, limit   int
+	// ast edit
+	rewrite, expect string
+	apply           bool
+	maxFiles        int
 }
 
-var astGrepFlags = append([]flagSpec{
-	{long: "json", help: "print one JSON object per match"},
-	{short: 'C', long: "context", value: "N", help: "show N lines before and after each match"},
-	{long: "offset", value: "N", help: "skip the first N matches (after sorting by path and position)"},
-	{long: "limit", value: "N", help: "print at most N matches (default: all)"},
-	{long: "no-prefilter", help: "parse every file, even those that cannot contain the pattern's tokens"},
-	{long: "stats", help: "print totals (files searched, matches) to stderr"},
-}, astCommonFlags...)
+// newASTFlagSet declares the flags of `gopi ast grep` (edit false) or
+// `gopi ast edit` (edit true). It is also what completion scripts and the
+// man page are generated from.
+func newASTFlagSet(c *astCLI, edit bool) *pflag.FlagSet {
+	name := "ast grep"
+	if edit {
+		name = "ast edit"
+	}
+	fs := pflag.NewFlagSet(name, pflag.ContinueOnError)
+	fs.SortFlags = false
+	if edit {
+		fs.StringVarP(&c.rewrite, "rewrite", "r", "", "the replacement; captures are substituted; empty deletes (required)")
+		valueName(fs, "rewrite", "REWRITE")
+		fs.BoolVar(&c.apply, "apply", false, "write the changes (default: only preview them)")
+		fs.StringVar(&c.expect, "expect", "", "with --apply: write only if the changes and files are exactly those of the preview that printed `ID`")
+		nonNegIntVarP(fs, &c.maxFiles, "max-files", "", 0, "change at most `N` files (default: PI_MAX_AST_FILES or 1000)")
+	} else {
+		fs.BoolVar(&c.json, "json", false, "print one JSON object per match")
+		nonNegIntVarP(fs, &c.context, "context", "C", 0, "show `N` lines before and after each match")
+		nonNegIntVarP(fs, &c.offset, "offset", "", 0, "skip the first `N` matches (after sorting by path and position)")
+		nonNegIntVarP(fs, &c.limit, "limit", "", 0, "print at most `N` matches (default: all)")
+		fs.BoolVar(&c.noPrefilter, "no-prefilter", false, "parse every file, even those that cannot contain the pattern's tokens")
+		fs.BoolVar(&c.stats, "stats", false, "print totals (files searched, matches) to stderr")
+	}
+	fs.StringVarP(&c.pattern, "pattern", "p", "", "the AST pattern (required)")
+	valueName(fs, "pattern", "PATTERN")
+	fs.StringVarP(&c.lang, "lang", "l", "", "search only files of `LANG`, named ones too (default: every file, language from its extension)")
+	fs.StringVar(&c.strictness, "strictness", "smart", "cst, smart (default), ast, relaxed, signature or template")
+	valueName(fs, "strictness", "LEVEL")
+	fs.BoolVar(&c.noHidden, "no-hidden", false, "skip hidden files and directories")
+	fs.BoolVar(&c.noIgnore, "no-ignore", false, "do not honour .gitignore, .ignore or git's exclude files")
+	fs.DurationVar(&c.timeout, "timeout", 0, "give up after `DURATION` (e.g. 5s)")
+	boundFlag(fs, "timeout", 1, "--timeout needs a positive duration like 5s, got %q")
+	fs.BoolVarP(&c.help, "help", "h", false, "show this help")
+	return fs
+}
 
-var astEditFlags = append([]flagSpec{
-	{short: 'r', long: "rewrite", value: "REWRITE", help: "the replacement; captures are substituted; empty deletes (required)"},
-	{long: "apply", help: "write the changes (default: only preview them)"},
-	{long: "expect", value: "ID", help: "with --apply: write only if the changes and files are exactly those of the preview that printed ID"},
-	{long: "max-files", value: "N", help: "change at most N files (default: PI_MAX_AST_FILES or 1000)"},
-}, astCommonFlags...)
+// parseAST parses the arguments of `gopi ast grep` or `gopi ast edit`; ok
+// false means the command is over, with exit status code (after --help or
+// a usage error).
+func parseAST(env *cliEnv, args []string, edit bool) (c *astCLI, fs *pflag.FlagSet, code int, ok bool) {
+	cmd, usage := "ast grep", astGrepUsage
+	if edit {
+		cmd, usage = "ast edit", astEditUsage
+	}
+	c = &astCLI{}
+	fs = newASTFlagSet(c, edit)
+	if err := parseFlags(fs, args); err != nil {
+		return nil, nil, fail(env, cmd, err), false
+	}
+	if c.help {
+		fmt.Fprint(env.stdout, usage+pflagHelp(fs))
+		return nil, nil, exitMatch, false
+	}
+	if strings.TrimSpace(c.pattern) == "" {
+		return nil, nil, fail(env, cmd, usagef("missing -p PATTERN")), false
+	}
+	return c, fs, 0, true
+}
 
 const astGrepUsage = `Usage: gopi ast grep -p PATTERN [-l LANG] [FLAGS] [PATH...]
 
@@ -106,51 +157,25 @@ nothing was, 2 on an error.
 Flags:
 `
 
-// astScope builds the engine scope and common options from flags.
-func astScope(p *parsedArgs) (ast.Scope, astgrep.Strictness, time.Duration, error) {
-	sc := ast.Scope{Paths: p.rest, NoHidden: p.flag("no-hidden"), NoGitignore: p.flag("no-ignore")}
+// astScope builds the engine scope and strictness from flags.
+func astScope(c *astCLI, paths []string) (ast.Scope, astgrep.Strictness, error) {
+	sc := ast.Scope{Paths: paths, NoHidden: c.noHidden, NoGitignore: c.noIgnore}
 	if len(sc.Paths) == 0 {
 		sc.Paths = []string{"."}
 	}
-	strict, err := astgrep.ParseStrictness(p.str("strictness", "smart"))
+	strict, err := astgrep.ParseStrictness(c.strictness)
 	if err != nil {
-		return sc, 0, 0, usagef("%v", err)
+		return sc, 0, usagef("%v", err)
 	}
-	var timeout time.Duration
-	if v := p.str("timeout", ""); v != "" {
-		if timeout, err = time.ParseDuration(v); err != nil || timeout <= 0 {
-			return sc, 0, 0, usagef("--timeout needs a positive duration like 5s, got %q", v)
-		}
-	}
-	return sc, strict, timeout, nil
+	return sc, strict, nil
 }
 
 func runASTGrep(ctx context.Context, env *cliEnv, args []string) int {
-	p, err := parseArgs(astGrepFlags, args)
-	if err != nil {
-		return fail(env, "ast grep", err)
+	c, fs, code, ok := parseAST(env, args, false)
+	if !ok {
+		return code
 	}
-	if p.flag("help") {
-		fmt.Fprint(env.stdout, astGrepUsage+helpText(astGrepFlags))
-		return exitMatch
-	}
-	pattern := p.str("pattern", "")
-	if strings.TrimSpace(pattern) == "" {
-		return fail(env, "ast grep", usagef("missing -p PATTERN"))
-	}
-	sc, strict, timeout, err := astScope(p)
-	if err != nil {
-		return fail(env, "ast grep", err)
-	}
-	ctxLines, err := p.nonNegInt("context", 0)
-	if err != nil {
-		return fail(env, "ast grep", err)
-	}
-	offset, err := p.nonNegInt("offset", 0)
-	if err != nil {
-		return fail(env, "ast grep", err)
-	}
-	limit, err := p.nonNegInt("limit", 0)
+	sc, strict, err := astScope(c, fs.Args())
 	if err != nil {
 		return fail(env, "ast grep", err)
 	}
@@ -158,17 +183,17 @@ func runASTGrep(ctx context.Context, env *cliEnv, args []string) int {
 	// results of a whole tree are never held in memory at once.
 	out := bufio.NewWriter(env.stdout)
 	var onMatch func(ast.Match) error
-	if p.flag("json") {
+	if c.json {
 		enc := json.NewEncoder(out)
 		enc.SetEscapeHTML(false)
 		onMatch = func(m ast.Match) error { return enc.Encode(toASTJSON(m)) }
 	} else {
-		pr := &astPrinter{w: out, before: ctxLines, after: ctxLines}
+		pr := &astPrinter{w: out, before: c.context, after: c.context}
 		onMatch = func(m ast.Match) error { pr.add(m); return nil }
 	}
 	res, err := ast.Search(ctx, ast.SearchRequest{
-		Scope: sc, Patterns: []string{pattern}, Lang: p.str("lang", ""), Strictness: strict,
-		Offset: offset, Limit: limit, Captures: p.flag("json"), NoPrefilter: p.flag("no-prefilter"), Timeout: timeout,
+		Scope: sc, Patterns: []string{c.pattern}, Lang: c.lang, Strictness: strict,
+		Offset: c.offset, Limit: c.limit, Captures: c.json, NoPrefilter: c.noPrefilter, Timeout: c.timeout,
 		OnMatch: onMatch,
 	})
 	if err != nil {
@@ -179,7 +204,7 @@ func runASTGrep(ctx context.Context, env *cliEnv, args []string) int {
 		return fail(env, "ast grep", err)
 	}
 	reportASTIssues(env.stderr, "ast grep", res.ParseIssues, res.MissingPaths)
-	if p.flag("stats") {
+	if c.stats {
 		fmt.Fprintf(env.stderr, "%d matches in %d files; %d files searched\n", res.TotalMatches, res.FilesWithMatches, res.FilesSearched)
 		for _, note := range ast.UnsupportedNotes(res.Unsupported) {
 			fmt.Fprintln(env.stderr, note)
@@ -328,51 +353,38 @@ func toASTJSON(m ast.Match) astJSON {
 }
 
 func runASTEdit(ctx context.Context, env *cliEnv, args []string) int {
-	p, err := parseArgs(astEditFlags, args)
-	if err != nil {
-		return fail(env, "ast edit", err)
-	}
-	if p.flag("help") {
-		fmt.Fprint(env.stdout, astEditUsage+helpText(astEditFlags))
-		return exitMatch
-	}
-	pattern := p.str("pattern", "")
-	if strings.TrimSpace(pattern) == "" {
-		return fail(env, "ast edit", usagef("missing -p PATTERN"))
-	}
-	rewrite, ok := p.values["rewrite"]
+	c, fs, code, ok := parseAST(env, args, true)
 	if !ok {
+		return code
+	}
+	if !fs.Changed("rewrite") {
 		return fail(env, "ast edit", usagef("missing -r REWRITE (use -r '' to delete matches)"))
 	}
-	sc, strict, timeout, err := astScope(p)
+	sc, strict, err := astScope(c, fs.Args())
 	if err != nil {
 		return fail(env, "ast edit", err)
 	}
-	defMax := env.cfg.ASTMaxFiles()
-	if defMax == 0 {
-		defMax = ast.DefaultMaxFiles
+	maxFiles := c.maxFiles
+	if !fs.Changed("max-files") {
+		if maxFiles = env.cfg.ASTMaxFiles(); maxFiles == 0 {
+			maxFiles = ast.DefaultMaxFiles
+		}
 	}
-	maxFiles, err := p.nonNegInt("max-files", defMax)
-	if err != nil {
-		return fail(env, "ast edit", err)
-	}
-	apply := p.flag("apply")
-	expect := p.str("expect", "")
-	if expect != "" && !apply {
+	if c.expect != "" && !c.apply {
 		return fail(env, "ast edit", usagef("--expect only makes sense with --apply"))
 	}
 	var previewID string
 	res, err := ast.Edit(ctx, ast.EditRequest{
-		Scope: sc, Rules: []ast.Rewrite{{Pattern: pattern, Out: rewrite[len(rewrite)-1]}}, Lang: p.str("lang", ""),
-		Strictness: strict, MaxFiles: maxFiles, DryRun: !apply, Timeout: timeout,
+		Scope: sc, Rules: []ast.Rewrite{{Pattern: c.pattern, Out: c.rewrite}}, Lang: c.lang,
+		Strictness: strict, MaxFiles: maxFiles, DryRun: !c.apply, Timeout: c.timeout,
 		Check: func(r *ast.EditResult) error {
 			id, err := editPreviewID(r)
 			if err != nil {
 				return err
 			}
 			previewID = id
-			if expect != "" && id != expect {
-				return fmt.Errorf("nothing written: the files or the changes differ from the preview %s (now %s); preview again and check the changes", expect, id)
+			if c.expect != "" && id != c.expect {
+				return fmt.Errorf("nothing written: the files or the changes differ from the preview %s (now %s); preview again and check the changes", c.expect, id)
 			}
 			return nil
 		},

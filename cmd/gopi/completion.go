@@ -29,56 +29,38 @@ type cmdFlags struct {
 var astSubcommands = []string{"run", "scan", "grep", "edit"}
 
 // allFlagSets returns every command's flags from the definitions the
-// commands parse with: their pflag sets, or for commands still declared as
-// flagSpec tables, the same tables converted.
+// commands parse with: each command's pflag set, built by the same
+// function its run function calls.
 func allFlagSets() []cmdFlags {
 	out := []cmdFlags{{nil, newAgentFlagSet(&agentFlags{})}}
 	var ex []string
-	specs := map[string][]flagSpec{
-		"acp": acpFlags, "ai": aiFlags, "edit": editFlags, "mockllm": mockllmFlags, "models": modelsFlags,
-		"read": readFlags, "tokens": tokensFlags, "tool": toolFlags,
+	sets := map[string]func() *pflag.FlagSet{
+		"acp":     func() *pflag.FlagSet { return newACPFlagSet(&acpCLI{}) },
+		"ai":      func() *pflag.FlagSet { return newAIFlagSet(&aiCLI{}) },
+		"edit":    func() *pflag.FlagSet { return newEditFlagSet(&editCLI{}) },
+		"find":    func() *pflag.FlagSet { return newFindFlagSet(&findCLI{}, &ex) },
+		"grep":    func() *pflag.FlagSet { return newGrepFlagSet(&grepCLI{}) },
+		"mockllm": func() *pflag.FlagSet { return newMockLLMFlagSet(&mockllmCLI{}) },
+		"models":  func() *pflag.FlagSet { return newModelsFlagSet(&modelsCLI{}) },
+		"read":    func() *pflag.FlagSet { return newReadFlagSet(&readCLI{}) },
+		"tokens":  func() *pflag.FlagSet { return newTokensFlagSet(&tokensCLI{}) },
+		"tool":    func() *pflag.FlagSet { return newToolFlagSet(&toolCLI{}) },
 	}
 	for _, name := range sortedCommands() {
 		switch {
-		case name == "grep":
-			out = append(out, cmdFlags{[]string{name}, newGrepFlagSet(&grepCLI{})})
-		case name == "find":
-			out = append(out, cmdFlags{[]string{name}, newFindFlagSet(&findCLI{}, &ex)})
 		case name == "ast":
 			out = append(out,
 				cmdFlags{[]string{"ast", "run"}, newASTRunFlagSet(&astRunCLI{}, false)},
 				cmdFlags{[]string{"ast", "scan"}, newASTRunFlagSet(&astRunCLI{}, true)},
-				cmdFlags{[]string{"ast", "grep"}, specsToFlagSet("ast grep", astGrepFlags)},
-				cmdFlags{[]string{"ast", "edit"}, specsToFlagSet("ast edit", astEditFlags)})
-		case specs[name] != nil:
-			out = append(out, cmdFlags{[]string{name}, specsToFlagSet(name, specs[name])})
-		default:
+				cmdFlags{[]string{"ast", "grep"}, newASTFlagSet(&astCLI{}, false)},
+				cmdFlags{[]string{"ast", "edit"}, newASTFlagSet(&astCLI{}, true)})
+		case sets[name] != nil:
+			out = append(out, cmdFlags{[]string{name}, sets[name]()})
+		default: // completion, man, version: no flags of their own
 			out = append(out, cmdFlags{[]string{name}, pflag.NewFlagSet(name, pflag.ContinueOnError)})
 		}
 	}
 	return out
-}
-
-// specsToFlagSet declares a flagSpec table as a pflag set (for the
-// generators only; the command parses with parseArgs).
-func specsToFlagSet(name string, specs []flagSpec) *pflag.FlagSet {
-	fs := pflag.NewFlagSet(name, pflag.ContinueOnError)
-	fs.SortFlags = false
-	for _, s := range specs {
-		short := ""
-		if s.short != 0 {
-			short = string(s.short)
-		}
-		switch {
-		case s.value == "":
-			fs.BoolP(s.long, short, false, s.help)
-		case s.repeats:
-			fs.StringArrayP(s.long, short, nil, "`"+s.value+"` "+s.help)
-		default:
-			fs.StringP(s.long, short, "", "`"+s.value+"` "+s.help)
-		}
-	}
-	return fs
 }
 
 // flagWords lists a set's flags as typed: --long and -s.
@@ -162,7 +144,7 @@ func writeFishCompletion(w io.Writer) {
 			cond = "__fish_seen_subcommand_from " + c.path[0] + "; and __fish_seen_subcommand_from " + c.path[1]
 		}
 		c.fs.VisitAll(func(f *pflag.Flag) {
-			_, usage := pflag.UnquoteUsage(f)
+			_, usage := flagUsage(f)
 			line := fmt.Sprintf("complete -c gopi -n '%s' -l %s", cond, f.Name)
 			if f.Shorthand != "" {
 				line += " -s " + f.Shorthand
@@ -216,13 +198,13 @@ func writeMan(w io.Writer, now time.Time) {
 
 func writeManFlags(w io.Writer, fs *pflag.FlagSet) {
 	fs.VisitAll(func(f *pflag.Flag) {
-		name, usage := pflag.UnquoteUsage(f)
+		name, usage := flagUsage(f)
 		left := ""
 		if f.Shorthand != "" {
 			left = "\\fB\\-" + roffEscape(f.Shorthand) + "\\fR, "
 		}
 		left += "\\fB\\-\\-" + roffEscape(f.Name) + "\\fR"
-		if t := f.Value.Type(); t != "bool" && t != "count" && name != "" {
+		if name != "" {
 			left += " \\fI" + roffEscape(name) + "\\fR"
 		}
 		fmt.Fprintf(w, ".TP\n%s\n%s\n", left, roffEscape(usage))

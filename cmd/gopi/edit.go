@@ -8,15 +8,29 @@ import (
 	"os"
 	"strings"
 
+	"github.com/spf13/pflag"
+
 	"github.com/gopi-agent/gopi/core/tool"
 	"github.com/gopi-agent/gopi/core/tools/edit"
 )
 
-var editFlags = []flagSpec{
-	{short: 'm', long: "mode", value: "MODE", help: "hashline, replace or apply_patch (default: PI_EDIT_VARIANT, else hashline)"},
-	{short: 'i', long: "input", value: "FILE", help: "read the edit input from FILE instead of standard input"},
-	{long: "json", help: "print the whole tool result (content, details with the unified diff, isError) as JSON"},
-	{short: 'h', long: "help", help: "show this help"},
+// editCLI holds the typed flags of `gopi edit`.
+type editCLI struct {
+	mode, input string
+	json, help  bool
+}
+
+// newEditFlagSet declares gopi edit's flags on c. It is also what
+// completion scripts and the man page are generated from.
+func newEditFlagSet(c *editCLI) *pflag.FlagSet {
+	fs := pflag.NewFlagSet("edit", pflag.ContinueOnError)
+	fs.SortFlags = false
+	fs.StringVarP(&c.mode, "mode", "m", "", "hashline, replace or apply_patch (default: PI_EDIT_VARIANT, else hashline)")
+	valueName(fs, "mode", "MODE")
+	fs.StringVarP(&c.input, "input", "i", "", "read the edit input from `FILE` instead of standard input")
+	fs.BoolVar(&c.json, "json", false, "print the whole tool result (content, details with the unified diff, isError) as JSON")
+	fs.BoolVarP(&c.help, "help", "h", false, "show this help")
+	return fs
 }
 
 const editUsage = `Usage: gopi edit [--mode MODE] [--input FILE] [--json]
@@ -40,31 +54,33 @@ Flags:
 `
 
 func runEdit(ctx context.Context, env *cliEnv, args []string) int {
-	p, err := parseArgs(editFlags, args)
-	if err != nil {
+	var c editCLI
+	fs := newEditFlagSet(&c)
+	if err := parseFlags(fs, args); err != nil {
 		return fail(env, "edit", err)
 	}
-	if p.flag("help") {
-		fmt.Fprint(env.stdout, editUsage+helpText(editFlags))
+	if c.help {
+		fmt.Fprint(env.stdout, editUsage+pflagHelp(fs))
 		return exitMatch
 	}
-	if len(p.rest) > 0 {
-		return fail(env, "edit", usagef("unexpected argument %q; the edit input comes from standard input or --input", p.rest[0]))
+	if fs.NArg() > 0 {
+		return fail(env, "edit", usagef("unexpected argument %q; the edit input comes from standard input or --input", fs.Arg(0)))
 	}
 	tenv := tool.NewEnvFrom(env.cfg)
 	defer tenv.Close()
 	tenv.ReadCache = nil // one call per process: nothing would ever read it back
 	mode := tenv.Settings.EditMode
-	if m := p.str("mode", ""); m != "" {
-		parsed, ok := tool.ParseEditMode(m)
+	if c.mode != "" {
+		parsed, ok := tool.ParseEditMode(c.mode)
 		if !ok || (parsed != tool.EditHashline && parsed != tool.EditReplace && parsed != tool.EditApplyPatch) {
-			return fail(env, "edit", usagef("--mode must be hashline, replace or apply_patch, got %q", m))
+			return fail(env, "edit", usagef("--mode must be hashline, replace or apply_patch, got %q", c.mode))
 		}
 		mode = parsed
 	}
 	var input []byte
-	if f := p.str("input", ""); f != "" {
-		input, err = os.ReadFile(f)
+	var err error
+	if c.input != "" {
+		input, err = os.ReadFile(c.input)
 	} else {
 		input, err = io.ReadAll(env.stdin)
 	}
@@ -82,7 +98,7 @@ func runEdit(ctx context.Context, env *cliEnv, args []string) int {
 	if err != nil && res == nil {
 		return fail(env, "edit", err)
 	}
-	if p.flag("json") {
+	if c.json {
 		out, _ := json.MarshalIndent(res, "", "  ")
 		fmt.Fprintf(env.stdout, "%s\n", out)
 	} else if res.IsError {

@@ -19,7 +19,6 @@ import (
 	"syscall"
 
 	"github.com/gopi-agent/gopi/core/config"
-	"github.com/spf13/pflag"
 )
 
 // Exit codes shared by every subcommand, as in grep and ripgrep.
@@ -143,24 +142,4 @@ func isReadableStdin(f *os.File) bool {
 	}
 	m := info.Mode()
 	return m.IsRegular() || m&(os.ModeNamedPipe|os.ModeSocket) != 0
-}
-
-// pflagHelp renders a pflag flag set for --help: "-A, --after-context N"
-// and the usage, the value name taken from the backquoted word of the
-// usage (pflag's own rendering shows "[=true|false]" on booleans).
-func pflagHelp(fs *pflag.FlagSet) string {
-	var b strings.Builder
-	fs.VisitAll(func(f *pflag.Flag) {
-		left := "    "
-		if f.Shorthand != "" {
-			left = "-" + f.Shorthand + ", "
-		}
-		left += "--" + f.Name
-		name, usage := pflag.UnquoteUsage(f)
-		if f.Value.Type() != "bool" && f.Value.Type() != "count" && name != "" {
-			left += " " + name
-		}
-		fmt.Fprintf(&b, "  %-28s %s\n", left, usage)
-	})
-	return b.String()
 }

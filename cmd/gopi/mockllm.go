@@ -12,16 +12,32 @@ import (
 	"strings"
 	"time"
 
+	"github.com/spf13/pflag"
+
 	"github.com/gopi-agent/gopi/internal/mockllm"
 )
 
-var mockllmFlags = []flagSpec{
-	{long: "script", value: "FILE", help: "JSON script of turns to play (required; format below)"},
-	{long: "addr", value: "ADDR", help: "listen address (default 127.0.0.1:0, a free port)"},
-	{long: "check", help: "validate the script, print its turns and exit"},
-	{long: "exit-when-done", help: "exit once every turn has been played"},
-	{long: "record", value: "FILE", help: "write every request (method, path, headers, body) as JSON lines on exit"},
-	{short: 'h', long: "help", help: "show this help"},
+// mockllmCLI holds the typed flags of `gopi mockllm`.
+type mockllmCLI struct {
+	script, addr, record      string
+	check, exitWhenDone, help bool
+}
+
+// newMockLLMFlagSet declares gopi mockllm's flags on c. It is also what
+// completion scripts and the man page are generated from.
+func newMockLLMFlagSet(c *mockllmCLI) *pflag.FlagSet {
+	fs := pflag.NewFlagSet("mockllm", pflag.ContinueOnError)
+	fs.SortFlags = false
+	fs.StringVar(&c.script, "script", "", "JSON script of turns to play (required; format below)")
+	valueName(fs, "script", "FILE")
+	fs.StringVar(&c.addr, "addr", "127.0.0.1:0", "listen address (default 127.0.0.1:0, a free port)")
+	valueName(fs, "addr", "ADDR")
+	fs.BoolVar(&c.check, "check", false, "validate the script, print its turns and exit")
+	fs.BoolVar(&c.exitWhenDone, "exit-when-done", false, "exit once every turn has been played")
+	fs.StringVar(&c.record, "record", "", "write every request (method, path, headers, body) as JSON lines on exit")
+	valueName(fs, "record", "FILE")
+	fs.BoolVarP(&c.help, "help", "h", false, "show this help")
+	return fs
 }
 
 // runMockLLM serves a scripted mock LLM speaking the Anthropic, OpenAI Chat
@@ -29,39 +45,38 @@ var mockllmFlags = []flagSpec{
 // line of stdout is the server's URL, so scripts can read it and point a
 // provider's base URL at it.
 func runMockLLM(ctx context.Context, env *cliEnv, args []string) int {
-	p, err := parseArgs(mockllmFlags, args)
-	if err != nil {
+	var c mockllmCLI
+	fs := newMockLLMFlagSet(&c)
+	if err := parseFlags(fs, args); err != nil {
 		return fail(env, "mockllm", err)
 	}
-	if p.flag("help") {
+	if c.help {
 		fmt.Fprintf(env.stdout, "Usage: gopi mockllm --script FILE [--addr ADDR] [--check] [--exit-when-done] [--record FILE]\n\n")
 		fmt.Fprintf(env.stdout, "Serve a scripted mock LLM for testing providers and the agent.\n\nFlags:\n")
-		fmt.Fprint(env.stdout, helpText(mockllmFlags))
+		fmt.Fprint(env.stdout, pflagHelp(fs))
 		fmt.Fprint(env.stdout, mockllmScriptHelp)
 		return exitMatch
 	}
-	if len(p.rest) > 0 {
-		return fail(env, "mockllm", usagef("unexpected argument %q", p.rest[0]))
+	if fs.NArg() > 0 {
+		return fail(env, "mockllm", usagef("unexpected argument %q", fs.Arg(0)))
 	}
-	scriptPath := p.str("script", "")
-	if scriptPath == "" {
+	if c.script == "" {
 		return fail(env, "mockllm", usagef("--script FILE is required"))
 	}
-	turns, err := mockllm.LoadScript(scriptPath)
+	turns, err := mockllm.LoadScript(c.script)
 	if err != nil {
 		return fail(env, "mockllm", err)
 	}
-	if p.flag("check") {
+	if c.check {
 		for i, t := range turns {
 			fmt.Fprintf(env.stdout, "turn %d: %s\n", i+1, describeTurn(t))
 		}
 		return exitMatch
 	}
 
-	addr := p.str("addr", "127.0.0.1:0")
-	ln, err := net.Listen("tcp", addr)
+	ln, err := net.Listen("tcp", c.addr)
 	if err != nil {
-		return fail(env, "mockllm", fmt.Errorf("listening on %s: %w (pick another --addr)", addr, err))
+		return fail(env, "mockllm", fmt.Errorf("listening on %s: %w (pick another --addr)", c.addr, err))
 	}
 	srv := mockllm.NewHandler().Script(turns...)
 	hs := &http.Server{Handler: srv, ReadHeaderTimeout: 10 * time.Second}
@@ -75,7 +90,7 @@ func runMockLLM(ctx context.Context, env *cliEnv, args []string) int {
 	waitCtx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	done := make(chan struct{})
-	if p.flag("exit-when-done") {
+	if c.exitWhenDone {
 		go func() {
 			if srv.WaitPlayed(waitCtx) == nil {
 				close(done)
@@ -96,8 +111,8 @@ func runMockLLM(ctx context.Context, env *cliEnv, args []string) int {
 
 	reqs := srv.Requests()
 	fmt.Fprintf(env.stderr, "mockllm: %d requests, %d turns left unplayed\n", len(reqs), srv.Remaining())
-	if path := p.str("record", ""); path != "" {
-		if err := writeRecord(path, reqs); err != nil {
+	if c.record != "" {
+		if err := writeRecord(c.record, reqs); err != nil {
 			return fail(env, "mockllm", err)
 		}
 	}

@@ -8,14 +8,26 @@ import (
 	"strings"
 	"text/tabwriter"
 
+	"github.com/spf13/pflag"
+
 	"github.com/gopi-agent/gopi/core/ai"
 	"github.com/gopi-agent/gopi/core/ai/models"
 )
 
-var modelsFlags = []flagSpec{
-	{short: 'a', long: "available", help: "only models whose provider has credentials (or needs none)"},
-	{long: "json", help: "print the models as a JSON array"},
-	{short: 'h', long: "help", help: "show this help"},
+// modelsCLI holds the typed flags of `gopi models`.
+type modelsCLI struct {
+	available, json, help bool
+}
+
+// newModelsFlagSet declares gopi models' flags on c. It is also what
+// completion scripts and the man page are generated from.
+func newModelsFlagSet(c *modelsCLI) *pflag.FlagSet {
+	fs := pflag.NewFlagSet("models", pflag.ContinueOnError)
+	fs.SortFlags = false
+	fs.BoolVarP(&c.available, "available", "a", false, "only models whose provider has credentials (or needs none)")
+	fs.BoolVar(&c.json, "json", false, "print the models as a JSON array")
+	fs.BoolVarP(&c.help, "help", "h", false, "show this help")
+	return fs
 }
 
 const modelsHelp = `Usage: gopi models [--available] [--json] [SEARCH]
@@ -51,25 +63,26 @@ Flags:
 
 // runModels implements `gopi models`.
 func runModels(_ context.Context, env *cliEnv, args []string) int {
-	p, err := parseArgs(modelsFlags, args)
-	if err != nil {
+	var c modelsCLI
+	fs := newModelsFlagSet(&c)
+	if err := parseFlags(fs, args); err != nil {
 		return fail(env, "models", err)
 	}
-	if p.flag("help") {
-		fmt.Fprint(env.stdout, modelsHelp+helpText(modelsFlags))
+	if c.help {
+		fmt.Fprint(env.stdout, modelsHelp+pflagHelp(fs))
 		return exitMatch
 	}
-	if len(p.rest) > 1 {
+	if fs.NArg() > 1 {
 		return fail(env, "models", usagef("give at most one SEARCH (quote it if it has spaces)"))
 	}
 	reg, err := models.Load(modelsOptions(env.cfg))
 	if err != nil {
 		return fail(env, "models", err)
 	}
-	query := strings.Join(p.rest, " ")
+	query := strings.Join(fs.Args(), " ")
 	var list []*ai.Model
 	for _, m := range reg.Search(query) {
-		if !p.flag("available") || reg.HasAuth(m) {
+		if !c.available || reg.HasAuth(m) {
 			list = append(list, m)
 		}
 	}
@@ -81,7 +94,7 @@ func runModels(_ context.Context, env *cliEnv, args []string) int {
 		}
 		return exitNoMatch
 	}
-	if p.flag("json") {
+	if c.json {
 		type row struct {
 			*ai.Model
 			KeySource string `json:"keySource"`

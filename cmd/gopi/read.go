@@ -5,14 +5,28 @@ import (
 	"encoding/json"
 	"fmt"
 
+	"github.com/spf13/pflag"
+
 	"github.com/gopi-agent/gopi/core/tool"
 	"github.com/gopi-agent/gopi/core/tools/registry"
 )
 
-var readFlags = []flagSpec{
-	{long: "json", help: "print the whole tool result (content, details, isError) as JSON"},
-	{long: "edit-mode", value: "MODE", help: "edit mode deciding the line prefixes: hashline (anchors, default) or replace, patch, apply_patch (line numbers); PI_EDIT_VARIANT sets the default"},
-	{short: 'h', long: "help", help: "show this help"},
+// readCLI holds the typed flags of `gopi read`.
+type readCLI struct {
+	json, help bool
+	editMode   string
+}
+
+// newReadFlagSet declares gopi read's flags on c. It is also what
+// completion scripts and the man page are generated from.
+func newReadFlagSet(c *readCLI) *pflag.FlagSet {
+	fs := pflag.NewFlagSet("read", pflag.ContinueOnError)
+	fs.SortFlags = false
+	fs.BoolVar(&c.json, "json", false, "print the whole tool result (content, details, isError) as JSON")
+	fs.StringVar(&c.editMode, "edit-mode", "", "edit mode deciding the line prefixes: hashline (anchors, default) or replace, patch, apply_patch (line numbers); PI_EDIT_VARIANT sets the default")
+	valueName(fs, "edit-mode", "MODE")
+	fs.BoolVarP(&c.help, "help", "h", false, "show this help")
+	return fs
 }
 
 const readUsage = `Usage: gopi read [FLAGS] PATH[:SELECTOR]
@@ -42,19 +56,20 @@ Flags:
 `
 
 func runRead(ctx context.Context, env *cliEnv, args []string) int {
-	p, err := parseArgs(readFlags, args)
-	if err != nil {
+	var c readCLI
+	fs := newReadFlagSet(&c)
+	if err := parseFlags(fs, args); err != nil {
 		return fail(env, "read", err)
 	}
-	if p.flag("help") {
-		fmt.Fprint(env.stdout, readUsage+helpText(readFlags))
+	if c.help {
+		fmt.Fprint(env.stdout, readUsage+pflagHelp(fs))
 		return exitMatch
 	}
-	if len(p.rest) != 1 {
-		return fail(env, "read", usagef("expected one PATH[:SELECTOR], got %d arguments", len(p.rest)))
+	if fs.NArg() != 1 {
+		return fail(env, "read", usagef("expected one PATH[:SELECTOR], got %d arguments", fs.NArg()))
 	}
-	raw, _ := json.Marshal(map[string]string{"path": p.rest[0]})
-	return callTool(ctx, env, "read", raw, p.str("edit-mode", ""), p.flag("json"))
+	raw, _ := json.Marshal(map[string]string{"path": fs.Arg(0)})
+	return callTool(ctx, env, "read", raw, c.editMode, c.json)
 }
 
 // callTool runs a built-in tool once in the current directory and prints its

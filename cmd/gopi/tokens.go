@@ -8,17 +8,31 @@ import (
 	"os"
 	"strings"
 
+	"github.com/spf13/pflag"
+
 	"github.com/gopi-agent/gopi/core/ai/models"
 	"github.com/gopi-agent/gopi/core/config"
 	"github.com/gopi-agent/gopi/tokens"
 )
 
-var tokensFlags = []flagSpec{
-	{short: 'e', long: "encoding", value: "NAME", help: "o200k_base (default) or cl100k_base"},
-	{short: 'm', long: "model", value: "MODEL", help: "count for MODEL: its encoding, and for non-OpenAI models an estimate with a stated ratio"},
-	{long: "estimate", help: "sample files over 4 MiB instead of counting every token (within a few percent)"},
-	{long: "json", help: "print one JSON object with per-file and total counts"},
-	{short: 'h', long: "help", help: "show this help"},
+// tokensCLI holds the typed flags of `gopi tokens`.
+type tokensCLI struct {
+	encoding, model      string
+	estimate, json, help bool
+}
+
+// newTokensFlagSet declares gopi tokens' flags on c. It is also what
+// completion scripts and the man page are generated from.
+func newTokensFlagSet(c *tokensCLI) *pflag.FlagSet {
+	fs := pflag.NewFlagSet("tokens", pflag.ContinueOnError)
+	fs.SortFlags = false
+	fs.StringVarP(&c.encoding, "encoding", "e", "", "o200k_base (default) or cl100k_base")
+	valueName(fs, "encoding", "NAME")
+	fs.StringVarP(&c.model, "model", "m", "", "count for `MODEL`: its encoding, and for non-OpenAI models an estimate with a stated ratio")
+	fs.BoolVar(&c.estimate, "estimate", false, "sample files over 4 MiB instead of counting every token (within a few percent)")
+	fs.BoolVar(&c.json, "json", false, "print one JSON object with per-file and total counts")
+	fs.BoolVarP(&c.help, "help", "h", false, "show this help")
+	return fs
 }
 
 const tokensUsage = `Usage: gopi tokens [FLAGS] [FILE...]
@@ -56,31 +70,33 @@ type tokensReport struct {
 }
 
 func runTokens(ctx context.Context, env *cliEnv, args []string) int {
-	p, err := parseArgs(tokensFlags, args)
-	if err != nil {
+	var c tokensCLI
+	fs := newTokensFlagSet(&c)
+	if err := parseFlags(fs, args); err != nil {
 		return fail(env, "tokens", err)
 	}
-	if p.flag("help") {
-		fmt.Fprint(env.stdout, tokensUsage+helpText(tokensFlags))
+	if c.help {
+		fmt.Fprint(env.stdout, tokensUsage+pflagHelp(fs))
 		return exitMatch
 	}
-	code, err := tokensMain(ctx, env, p)
+	code, err := tokensMain(ctx, env, &c, fs.Args())
 	if err != nil {
 		return fail(env, "tokens", err)
 	}
 	return code
 }
 
-func tokensMain(ctx context.Context, env *cliEnv, p *parsedArgs) (int, error) {
+// tokensMain counts paths (standard input when there are none).
+func tokensMain(ctx context.Context, env *cliEnv, c *tokensCLI, paths []string) (int, error) {
 	how := tokens.ModelEncoding{Encoding: tokens.O200kBase, Ratio: 1, Exact: true}
-	model := p.str("model", "")
+	model := c.model
 	if model != "" {
-		if p.str("encoding", "") != "" {
+		if c.encoding != "" {
 			return exitError, usagef("give --encoding or --model, not both")
 		}
 		how, model = modelCounting(env.cfg, model)
-	} else if name := p.str("encoding", ""); name != "" {
-		how.Encoding = name
+	} else if c.encoding != "" {
+		how.Encoding = c.encoding
 	}
 	enc, err := tokens.Get(how.Encoding)
 	if err != nil {
@@ -89,7 +105,6 @@ func tokensMain(ctx context.Context, env *cliEnv, p *parsedArgs) (int, error) {
 		}
 		return exitError, err
 	}
-	paths := p.rest
 	if len(paths) == 0 {
 		paths = []string{"-"}
 	}
@@ -103,7 +118,7 @@ func tokensMain(ctx context.Context, env *cliEnv, p *parsedArgs) (int, error) {
 			return exitError, err
 		}
 		var raw, size int
-		if p.flag("estimate") && estimateReadsWhole(path) {
+		if c.estimate && estimateReadsWhole(path) {
 			text, err := readInput(env, path)
 			if err != nil {
 				fmt.Fprintf(env.stderr, "gopi tokens: %v\n", err)
@@ -125,7 +140,7 @@ func tokensMain(ctx context.Context, env *cliEnv, p *parsedArgs) (int, error) {
 		report.Bytes += size
 		report.Tokens += n
 	}
-	if p.flag("json") {
+	if c.json {
 		b, err := json.Marshal(report)
 		if err != nil {
 			return exitError, err

@@ -7,13 +7,27 @@ import (
 	"io"
 	"strings"
 
+	"github.com/spf13/pflag"
+
 	"github.com/gopi-agent/gopi/core/tools/registry"
 )
 
-var toolFlags = []flagSpec{
-	{long: "json", help: "print the whole tool result (content, details, isError) as JSON"},
-	{long: "edit-mode", value: "MODE", help: "edit mode setting for the call (hashline, replace, patch, apply_patch)"},
-	{short: 'h', long: "help", help: "show this help"},
+// toolCLI holds the typed flags of `gopi tool`.
+type toolCLI struct {
+	json, help bool
+	editMode   string
+}
+
+// newToolFlagSet declares gopi tool's flags on c. It is also what
+// completion scripts and the man page are generated from.
+func newToolFlagSet(c *toolCLI) *pflag.FlagSet {
+	fs := pflag.NewFlagSet("tool", pflag.ContinueOnError)
+	fs.SortFlags = false
+	fs.BoolVar(&c.json, "json", false, "print the whole tool result (content, details, isError) as JSON")
+	fs.StringVar(&c.editMode, "edit-mode", "", "edit mode setting for the call (hashline, replace, patch, apply_patch)")
+	valueName(fs, "edit-mode", "MODE")
+	fs.BoolVarP(&c.help, "help", "h", false, "show this help")
+	return fs
 }
 
 const toolUsage = `Usage: gopi tool [FLAGS] NAME [ARGS_JSON]
@@ -35,23 +49,28 @@ Flags:
 `
 
 func runToolCmd(ctx context.Context, env *cliEnv, args []string) int {
-	p, err := parseArgs(toolFlags, args)
-	if err != nil {
+	var c toolCLI
+	fs := newToolFlagSet(&c)
+	if err := parseFlags(fs, args); err != nil {
 		return fail(env, "tool", err)
 	}
-	if p.flag("help") {
+	if c.help {
 		fmt.Fprintf(env.stdout, toolUsage, strings.Join(registry.Names(), ", "))
-		fmt.Fprint(env.stdout, helpText(toolFlags))
+		fmt.Fprint(env.stdout, pflagHelp(fs))
 		return exitMatch
 	}
-	if len(p.rest) < 1 || len(p.rest) > 2 {
+	rest := fs.Args()
+	if len(rest) < 1 || len(rest) > 2 {
 		return fail(env, "tool", usagef("expected NAME [ARGS_JSON]"))
 	}
 	var raw []byte
-	if len(p.rest) == 2 && p.rest[1] != "-" {
-		raw = []byte(p.rest[1])
-	} else if raw, err = io.ReadAll(env.stdin); err != nil {
-		return fail(env, "tool", fmt.Errorf("read arguments from stdin: %w", err))
+	if len(rest) == 2 && rest[1] != "-" {
+		raw = []byte(rest[1])
+	} else {
+		var err error
+		if raw, err = io.ReadAll(env.stdin); err != nil {
+			return fail(env, "tool", fmt.Errorf("read arguments from stdin: %w", err))
+		}
 	}
-	return callTool(ctx, env, p.rest[0], json.RawMessage(raw), p.str("edit-mode", ""), p.flag("json"))
+	return callTool(ctx, env, rest[0], json.RawMessage(raw), c.editMode, c.json)
 }
