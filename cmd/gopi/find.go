@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bufio"
 	"context"
 	"encoding/json"
 	"errors"
@@ -379,8 +378,8 @@ func findMain(ctx context.Context, env *cliEnv, c *findCLI, fs *pflag.FlagSet, r
 		}
 	}
 
-	out := bufio.NewWriterSize(env.stdout, 64<<10)
-	defer out.Flush()
+	out := newPromptWriter(env.stdout, 64<<10)
+	defer out.Stop()
 	var collected []string // paths for -X
 	execFailed := false
 	end := byte('\n')
@@ -418,10 +417,14 @@ func findMain(ctx context.Context, env *cliEnv, c *findCLI, fs *pflag.FlagSet, r
 				return err
 			}
 			out.Write(b)
-			return out.WriteByte('\n')
+			err = out.WriteByte('\n')
+			out.EndRecord()
+			return err
 		}
 		out.WriteString(colors.path + p + colors.reset)
-		return out.WriteByte(end)
+		err := out.WriteByte(end)
+		out.EndRecord()
+		return err
 	}
 
 	fuzzyMode := fs.Changed("fuzzy")

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bufio"
 	"context"
 	"encoding/json"
 	"errors"
@@ -196,7 +195,7 @@ type grepJob struct {
 	order        sortChoice
 	held         []heldResult // results waiting for the end of the search when order needs them all
 	colors       palette
-	out          *bufio.Writer
+	out          *promptWriter
 	errOut       io.Writer
 	lastFile     string // file of the last printed line, for context separators
 	lastLine     int
@@ -278,7 +277,7 @@ func newGrepJob(c *grepCLI, rest []string, env *cliEnv) (*grepJob, error) {
 		base: o, paths: rest, lineNums: !c.noLineNumber || c.column || c.vimgrep, json: c.json,
 		stats: c.stats, only: c.onlyMatching, column: c.column || c.vimgrep, vimgrep: c.vimgrep,
 		null: c.null, quiet: c.quiet, listFiles: c.files, order: c.sort,
-		colors: colors, out: bufio.NewWriterSize(env.stdout, 64<<10), errOut: env.stderr,
+		colors: colors, out: newPromptWriter(env.stdout, 64<<10), errOut: env.stderr,
 	}
 	if len(j.paths) == 0 {
 		j.paths = []string{""}
@@ -413,7 +412,7 @@ func isRegularFile(path string) bool {
 // ripgrep, a path that cannot be searched or a file that cannot be read is
 // named on stderr and the search goes on; the exit status is then 2.
 func (j *grepJob) run(ctx context.Context, env *cliEnv) (int, error) {
-	defer j.out.Flush()
+	defer j.out.Stop()
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	matched, hadError := false, false
@@ -438,7 +437,9 @@ func (j *grepJob) run(ctx context.Context, env *cliEnv) (int, error) {
 				j.held = append(j.held, heldResult{arg: path, result: fr})
 				return nil
 			}
-			return j.print(path, fr)
+			err := j.print(path, fr)
+			j.out.EndRecord()
+			return err
 		}
 		var sum *grep.Summary
 		var err error
@@ -516,7 +517,9 @@ func (j *grepJob) printFiles(ctx context.Context, path string, o grep.Options) (
 		if j.null {
 			end = 0
 		}
-		return j.out.WriteByte(end) // a failed write (the reader has gone) stops the walk
+		err := j.out.WriteByte(end) // a failed write (the reader has gone) stops the walk
+		j.out.EndRecord()
+		return err
 	})
 	return n, err
 }

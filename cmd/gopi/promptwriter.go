@@ -1,0 +1,105 @@
+package main
+
+import (
+	"bufio"
+	"io"
+	"sync"
+	"time"
+)
+
+// promptDelay is the longest a promptWriter keeps bytes back.
+const promptDelay = 10 * time.Millisecond
+
+// promptWriter buffers output as bufio.Writer does, so that a search that
+// prints a lot writes in large blocks, but never holds bytes for more than
+// promptDelay: the first result of a long search (`gopi grep x / | head
+// -1`) reaches the reader at once instead of when 64 KiB have piled up.
+// A write error (the reader went away) is kept by the buffer and returned
+// by the next write, which stops the search.
+type promptWriter struct {
+	mu        sync.Mutex
+	buf       *bufio.Writer
+	timer     *time.Timer
+	armed     bool      // the timer will flush what is buffered
+	lastFlush time.Time // bytes written after a quiet spell go out at once
+}
+
+// newPromptWriter buffers up to size bytes of output for w. Stop it when
+// done.
+func newPromptWriter(w io.Writer, size int) *promptWriter {
+	p := &promptWriter{buf: bufio.NewWriterSize(w, size)}
+	p.timer = time.AfterFunc(time.Hour, p.tick)
+	p.timer.Stop()
+	return p
+}
+
+// tick is the timer's flush.
+func (p *promptWriter) tick() {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.armed = false
+	p.buf.Flush() // an error stays in the buffer for the next write
+	p.lastFlush = time.Now()
+}
+
+// arm starts the timer for newly buffered bytes; p.mu is held.
+func (p *promptWriter) arm() {
+	if !p.armed && p.buf.Buffered() > 0 {
+		p.armed = true
+		p.timer.Reset(promptDelay)
+	}
+}
+
+// EndRecord marks the end of one complete piece of output (a file's
+// results, a path). After a quiet spell (nothing written for promptDelay)
+// it goes out at once, so the first result of a search is not delayed at
+// all; otherwise the timer writes it within promptDelay together with
+// whatever follows.
+func (p *promptWriter) EndRecord() {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if now := time.Now(); p.buf.Buffered() > 0 && now.Sub(p.lastFlush) >= promptDelay {
+		p.buf.Flush()
+		p.lastFlush = now
+	}
+}
+
+func (p *promptWriter) Write(b []byte) (int, error) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	n, err := p.buf.Write(b)
+	p.arm()
+	return n, err
+}
+
+// WriteString writes s.
+func (p *promptWriter) WriteString(s string) (int, error) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	n, err := p.buf.WriteString(s)
+	p.arm()
+	return n, err
+}
+
+// WriteByte writes c.
+func (p *promptWriter) WriteByte(c byte) error {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	err := p.buf.WriteByte(c)
+	p.arm()
+	return err
+}
+
+// Flush writes everything buffered now.
+func (p *promptWriter) Flush() error {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.buf.Flush()
+}
+
+// Stop ends the timer and writes what is left; the writer must not be used
+// afterwards.
+func (p *promptWriter) Stop() error {
+	p.timer.Stop()
+	return p.Flush()
+}
