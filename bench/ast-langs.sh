@@ -8,7 +8,8 @@
 #
 # Corpora: Go $(go env GOROOT)/src; Python /usr/lib/python3.11; TypeScript
 # the @oh-my-pi scope of an npm install of the reference agent (sources
-# shipped as .ts; BENCH_TS_TREE overrides); Rust the crates in
+# shipped as .ts; installed from npm into bench/_work/omp-ts when the
+# reference install is missing; BENCH_TS_TREE overrides); Rust the crates in
 # ~/.cargo/registry/src; C /usr/include. A missing corpus skips its cases.
 #
 # Environment knobs: GOPI (default bin/gopi), BENCH_RUNS (default 1),
@@ -25,6 +26,18 @@ CLI=$(scripts/astgrep-cli.sh)
 GO_TREE=$(go env GOROOT)/src
 PY_TREE=/usr/lib/python3.11
 TS_TREE=${BENCH_TS_TREE:-$HOME/.cache/omp-reference/node_modules/@oh-my-pi}
+if [ -z "${BENCH_TS_TREE:-}" ] && [ ! -d "$TS_TREE" ]; then
+  # The TypeScript corpus is the reference agent's own npm package tree
+  # (what ../shared/tools/omp-reference.sh installs); fetch it once.
+  TS_HOME=$ROOT/bench/_work/omp-ts
+  if [ ! -d "$TS_HOME/node_modules/@oh-my-pi" ]; then
+    echo "bench/ast-langs: installing @oh-my-pi/pi-coding-agent@14.9.9 from npm into $TS_HOME (the TypeScript corpus, once)" >&2
+    mkdir -p "$TS_HOME"
+    printf '%s\n' '{ "name": "omp-ts-corpus", "private": true, "dependencies": { "@oh-my-pi/pi-coding-agent": "14.9.9" }, "overrides": { "linkedom": "0.18.14" } }' >"$TS_HOME/package.json"
+    (cd "$TS_HOME" && npm install --no-audit --no-fund --ignore-scripts >/dev/null 2>&1) || echo "bench/ast-langs: npm install failed; TypeScript cases skipped" >&2
+  fi
+  TS_TREE=$TS_HOME/node_modules/@oh-my-pi
+fi
 RUST_TREE=${BENCH_RUST_TREE:-$(ls -d "$HOME"/.cargo/registry/src/*/ 2>/dev/null | head -1)}
 C_TREE=/usr/include
 
