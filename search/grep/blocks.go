@@ -44,7 +44,14 @@ func (w *worker) searchBlocks(ctx context.Context, c candidate, countOnly bool, 
 	if !c.special {
 		return w.searchReader(ctx, c, f, countOnly, send)
 	}
-	capped := &capReader{r: f, left: SpecialFileCap}
+	return w.searchCapped(ctx, c, f, countOnly, send)
+}
+
+// searchCapped is searchReader over at most SpecialFileCap bytes of r (a
+// device, a FIFO, a pseudo-file that reports no size); when r had more,
+// the file is reported as cut.
+func (w *worker) searchCapped(ctx context.Context, c candidate, r io.Reader, countOnly bool, send func(*FileResult) bool) fileOutcome {
+	capped := &capReader{r: r, left: SpecialFileCap}
 	out := w.searchReader(ctx, c, capped, countOnly, send)
 	if capped.hit && out.skipped == nil {
 		// Say so: what was read is searched and reported, the rest is not.
@@ -58,7 +65,7 @@ func (w *worker) searchBlocks(ctx context.Context, c candidate, countOnly bool, 
 type errSpecialCap struct{}
 
 func (errSpecialCap) Error() string {
-	return fmt.Sprintf("not a regular file: only its first %d MiB were searched", SpecialFileCap>>20)
+	return fmt.Sprintf("not a regular file (or one that reports no size): only its first %d MiB were searched", SpecialFileCap>>20)
 }
 
 // Is makes the error match ErrTooLarge.

@@ -64,7 +64,11 @@ func collect(ctx context.Context, opts *Options) (*target, error) {
 		return nil, fmt.Errorf("stat %s: %w", opts.Path, err)
 	}
 	if !info.IsDir() {
-		return &target{files: []candidate{{display: opts.Path, abs: opts.Path, size: info.Size(), named: true, special: !info.Mode().IsRegular()}}}, nil
+		// A "regular" file that reports no size (procfs, sysfs:
+		// /proc/self/pagemap never ends) is read like a device: in
+		// blocks, up to SpecialFileCap.
+		special := !info.Mode().IsRegular() || info.Size() == 0
+		return &target{files: []candidate{{display: opts.Path, abs: opts.Path, size: info.Size(), named: true, special: special}}}, nil
 	}
 	include, err := compileGlob(opts.Glob)
 	if err != nil {

@@ -7,6 +7,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"syscall"
 	"testing"
@@ -75,5 +76,27 @@ func TestSearchNamedDeviceSaysItWasCut(t *testing.T) {
 	}
 	if len(res.Skipped) != 1 || !errors.Is(res.Skipped[0].Err, ErrTooLarge) || !strings.Contains(res.Skipped[0].Err.Error(), "64 MiB") {
 		t.Fatalf("skipped %+v; want /dev/zero reported as cut at 64 MiB", res.Skipped)
+	}
+}
+
+// A named file that reports size 0 but never ends (/proc/self/pagemap) is
+// read like a device, in blocks and up to SpecialFileCap, not whole.
+func TestSearchNamedEndlessPseudoFile(t *testing.T) {
+	const p = "/proc/self/pagemap"
+	if _, err := os.Stat(p); err != nil {
+		t.Skip("no " + p)
+	}
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	o := DefaultOptions("x", p)
+	o.Text = true
+	if _, err := Search(ctx, o); ctx.Err() != nil {
+		t.Fatalf("still reading %s after a minute (err %v)", p, err)
+	}
+	runtime.ReadMemStats(&after)
+	if grown := int64(after.TotalAlloc - before.TotalAlloc); grown > 2*SpecialFileCap {
+		t.Fatalf("allocated %d MiB reading %s", grown>>20, p)
 	}
 }

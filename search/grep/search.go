@@ -421,7 +421,9 @@ func (w *worker) search(ctx context.Context, c candidate, countOnly bool, send f
 			c.size = key.size
 		}
 	}
-	if c.size < 0 {
+	if c.size <= 0 && !c.special {
+		// Unknown, or reported as 0: procfs and sysfs files do that and
+		// may hold any amount (see searchUnsized).
 		return w.searchUnsized(ctx, c, countOnly, send)
 	}
 	if w.opts.MaxFileSize > 0 && c.size > w.opts.MaxFileSize {
@@ -489,12 +491,17 @@ func (w *worker) searchUnsized(ctx context.Context, c candidate, countOnly bool,
 		return o
 	}
 	defer rest.Close()
-	if limit := w.opts.MaxFileSize; limit > 0 {
-		if fi, err := rest.Stat(); err == nil && fi.Size() > limit {
-			return fileOutcome{skipped: tooLarge(fi.Size(), limit)}
-		}
+	fi, err := rest.Stat()
+	if limit := w.opts.MaxFileSize; limit > 0 && err == nil && fi.Size() > limit {
+		return fileOutcome{skipped: tooLarge(fi.Size(), limit)}
 	}
 	w.buf = data // the block reader keeps its own buffer; data is only read
+	if err == nil && fi.Size() == 0 {
+		// More than wholeFileLimit from a file that reports no size: a
+		// kernel pseudo-file (/proc/self/pagemap never ends). Capped as a
+		// named device is.
+		return w.searchCapped(ctx, c, io.MultiReader(bytes.NewReader(data), rest), countOnly, send)
+	}
 	return w.searchReader(ctx, c, io.MultiReader(bytes.NewReader(data), rest), countOnly, send)
 }
 
