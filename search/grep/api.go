@@ -80,7 +80,11 @@ type Options struct {
 	// ContentCache keeps the text of searched files in memory for the next
 	// search of this process (see ConfigureContentCache): worth it for an
 	// agent that searches one tree again and again, not for a one-shot CLI.
-	// A file is re-read whenever its size, times or inode changed.
+	// A file is read again after any change to it reported by the watch of
+	// its directory (Linux) or seen by a stat (size, times, inode). One
+	// change goes unseen on Linux: a write through a hard link made after
+	// the file was cached from a directory the cache does not watch; the
+	// stale text is served until the file changes through its own path.
 	ContentCache bool
 }
 

@@ -47,6 +47,11 @@ type dirWatch struct {
 	dev, ino uint64
 	checked  uint64 // generation of the last identity check
 	alive    bool   // false once the directory went away, was replaced or the queue was lost
+	// changed is the generation whose start drained an event for a name in
+	// this directory. A file read by an earlier search may predate that
+	// change without its entry having existed to be dropped, so such a
+	// search stores it without trusting the watch (see put).
+	changed uint64
 }
 
 // cachedFile is one file's text as the search sees it (a UTF-8 BOM
@@ -134,6 +139,7 @@ func (c *contentCache) begin() uint64 {
 	c.gen++
 	if c.watch != nil {
 		c.watch.drain(func(d *dirWatch, name string, created bool) {
+			d.changed = c.gen
 			path := d.path + "/" + name
 			if f := c.files[path]; f != nil {
 				c.dropLocked(f)
@@ -286,8 +292,11 @@ func (c *contentCache) put(path string, key fileKey, gen uint64, text []byte, nu
 	if old := c.files[path]; old != nil {
 		c.dropLocked(old)
 	}
-	if dir != nil && !dir.alive {
-		f.dir = nil // the directory changed while the file was read: stat it next time
+	if dir != nil && (!dir.alive || dir.changed > gen) {
+		// The directory went away, or a later search drained a change in
+		// it while this one read the file: the text may be older than the
+		// change, so it is checked with a stat next time.
+		f.dir = nil
 	}
 	for c.used+need > c.budget {
 		back := c.lru.Back()

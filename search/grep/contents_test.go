@@ -10,7 +10,9 @@ import (
 	"path/filepath"
 	"reflect"
 	"slices"
+	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -401,5 +403,50 @@ func TestContentCacheDirectoryUnderTwoPaths(t *testing.T) {
 	o.Pattern = "two"
 	if n := search(t, o).TotalMatches; n != 2 {
 		t.Fatalf("after a change: %d matches, want 2", n)
+	}
+}
+
+// A search reads a file; the file is written and another search begins
+// (draining the write's event while the file is not cached yet); only then
+// does the first search store the text it read. That text must not be
+// trusted without a stat, or it would be served until the next change.
+func TestContentCacheWriteBetweenReadAndStore(t *testing.T) {
+	setWatching(t, true)
+	resetContents(t, 0)
+	dir := writeTree(t, map[string]string{"x.txt": "OLD line\n"})
+	other := writeTree(t, map[string]string{"y.txt": "other line\n"})
+	texts := func(path string) string {
+		o := DefaultOptions("line", path)
+		o.ContentCache = true
+		var b strings.Builder
+		for _, m := range search(t, o).Matches {
+			b.WriteString(m.Text + ";")
+		}
+		return b.String()
+	}
+	var fired atomic.Bool
+	contentNow = func() time.Time {
+		if fired.CompareAndSwap(false, true) {
+			// Called by the first search's store of x.txt, after its read.
+			nextTick()
+			f, err := os.OpenFile(filepath.Join(dir, "x.txt"), os.O_WRONLY, 0)
+			if err != nil {
+				t.Error(err)
+				return time.Now().Add(time.Hour)
+			}
+			f.WriteAt([]byte("NEW"), 0)
+			f.Close()
+			texts(other) // another search starts and drains the event
+		}
+		return time.Now().Add(time.Hour)
+	}
+	texts(dir)
+	if contents.watch == nil {
+		t.Skip("inotify unavailable here")
+	}
+	for range 2 {
+		if got := texts(dir); got != "NEW line;" {
+			t.Fatalf("search after the write: %q, want the new text", got)
+		}
 	}
 }

@@ -401,7 +401,7 @@ func (w *worker) search(ctx context.Context, c candidate, countOnly bool, send f
 	var key fileKey
 	var dir *dirWatch
 	cached := false
-	if w.cacheGen != 0 && !c.special && filepath.IsAbs(c.abs) {
+	if w.cacheGen != 0 && !c.special && filepath.IsAbs(c.abs) && filepath.Clean(c.abs) == c.abs {
 		needText := c.named || w.opts.Text
 		if text, nul, size, ok := contents.getTrusted(c.abs, w.cacheGen, needText); ok {
 			if w.opts.MaxFileSize > 0 && size > w.opts.MaxFileSize {
