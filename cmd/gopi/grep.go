@@ -470,7 +470,11 @@ func (j *grepJob) run(ctx context.Context, env *cliEnv) (int, error) {
 		if len(sum.Skipped) > 0 {
 			j.out.Flush()
 			for _, s := range sum.Skipped {
-				fmt.Fprintf(j.errOut, "gopi grep: %s: %s\n", displayPath(path, s.Path, path == o.Path && isRegularFile(path)), errnoText(s.Err))
+				shown := s.Path // "<stdin>"
+				if path != stdinPath {
+					shown = displayPath(path, s.Path, path == o.Path && isRegularFile(path))
+				}
+				fmt.Fprintf(j.errOut, "gopi grep: %s: %s\n", shown, errnoText(s.Err))
 				// A file over --max-filesize is skipped as asked: named,
 				// but not an error (ripgrep skips such files silently).
 				hadError = hadError || !errors.Is(s.Err, grep.ErrTooLarge)

@@ -97,6 +97,13 @@ func (c *capReader) Read(p []byte) (int, error) {
 func (w *worker) searchReader(ctx context.Context, c candidate, r io.Reader, countOnly bool, send func(*FileResult) bool) fileOutcome {
 	o := w.opts
 	if o.Multiline || NeedsMultiline(o.Pattern) || o.ContextBefore > 0 || o.ContextAfter > 0 {
+		// These need the whole text at once. A stream that may not end
+		// (standard input, a FIFO, a device) is read up to SpecialFileCap.
+		var capped *capReader
+		if c.special {
+			capped = &capReader{r: r, left: SpecialFileCap}
+			r = capped
+		}
 		buf, err := io.ReadAll(r)
 		if err != nil {
 			return fileOutcome{skipped: &fs.PathError{Op: "read", Path: c.abs, Err: err}}
@@ -105,6 +112,9 @@ func (w *worker) searchReader(ctx context.Context, c candidate, r io.Reader, cou
 		if out.result != nil {
 			send(out.result)
 			out.result = nil
+		}
+		if capped != nil && capped.hit && out.skipped == nil {
+			out.skipped = &fs.PathError{Op: "read", Path: c.abs, Err: errSpecialCap{}}
 		}
 		return out
 	}
@@ -122,7 +132,17 @@ func (w *worker) searchReader(ctx context.Context, c candidate, r io.Reader, cou
 			// A line longer than the buffer: grow it.
 			buf = append(make([]byte, 0, 2*cap(buf)), buf...)
 		}
-		n, rerr := io.ReadFull(r, buf[len(buf):cap(buf)])
+		// What the reader has now, not a full block: a pipe that delivers
+		// a line at a time (`tail -f log | gopi grep x`) gets each line
+		// searched and reported as it comes. The first read waits for a
+		// few bytes, enough to see a byte-order mark.
+		var n int
+		var rerr error
+		if first {
+			n, rerr = io.ReadAtLeast(r, buf[len(buf):cap(buf)], 4)
+		} else {
+			n, rerr = r.Read(buf[len(buf):cap(buf)])
+		}
 		buf = buf[:len(buf)+n]
 		eof := rerr == io.EOF || rerr == io.ErrUnexpectedEOF
 		if rerr != nil && !eof {

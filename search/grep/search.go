@@ -125,7 +125,9 @@ func StreamReader(ctx context.Context, opts Options, name string, r io.Reader, f
 	sum := &Summary{}
 	var fnErr error
 	matched := false
-	o := w.searchReader(ctx, candidate{display: name, abs: name, named: true}, r, false, func(fr *FileResult) bool {
+	// special: context and multiline searches, which need the whole text,
+	// read at most SpecialFileCap of it.
+	o := w.searchReader(ctx, candidate{display: name, abs: name, named: true, special: true}, r, false, func(fr *FileResult) bool {
 		matched = true
 		sum.TotalMatches += fr.Lines
 		if fnErr == nil {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"strings"
 	"testing"
 	"time"
@@ -154,5 +155,66 @@ func TestUnsizedFilesFromTheWalk(t *testing.T) {
 		if res.FilesSkipped != 1 || len(res.Skipped) != 1 || !errors.Is(res.Skipped[0].Err, ErrTooLarge) || res.FilesWithMatches != 1 {
 			t.Errorf("whole-file limit %d: %+v", limit, res)
 		}
+	}
+}
+
+// A pipe that delivers a line at a time gets each line searched and
+// reported as it comes (`tail -f log | gopi grep x`), not when a block
+// fills or the stream ends.
+func TestStreamReaderReportsEachLineAsItComes(t *testing.T) {
+	pr, pw := io.Pipe()
+	got := make(chan string, 4)
+	done := make(chan error, 1)
+	go func() {
+		_, err := StreamReader(context.Background(), DefaultOptions("match", ""), "<stdin>", pr, func(fr *FileResult) error {
+			for _, m := range fr.Matches {
+				got <- m.Text
+			}
+			return nil
+		})
+		done <- err
+	}()
+	for i := range 3 {
+		line := fmt.Sprintf("match %d", i)
+		if _, err := pw.Write([]byte("noise\n" + line + "\n")); err != nil {
+			t.Fatal(err)
+		}
+		select {
+		case s := <-got:
+			if s != line {
+				t.Fatalf("got %q, want %q", s, line)
+			}
+		case <-time.After(5 * time.Second):
+			t.Fatalf("%q not reported while the stream stays open", line)
+		}
+	}
+	pw.Close()
+	if err := <-done; err != nil {
+		t.Fatal(err)
+	}
+}
+
+// endless yields "y\n" forever.
+type endless struct{}
+
+func (endless) Read(p []byte) (int, error) {
+	for i := range p {
+		p[i] = "y\n"[i%2]
+	}
+	return len(p) &^ 1, nil
+}
+
+// Context lines need the whole text; from a stream that never ends it is
+// read up to SpecialFileCap and reported as cut, not read until memory
+// runs out (`yes | gopi grep -C1 y`).
+func TestStreamReaderWithContextIsCapped(t *testing.T) {
+	o := DefaultOptions("y", "")
+	o.ContextBefore, o.Mode = 1, ModeCount
+	sum, err := StreamReader(context.Background(), o, "<stdin>", endless{}, func(*FileResult) error { return nil })
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(sum.Skipped) != 1 || !errors.Is(sum.Skipped[0].Err, ErrTooLarge) {
+		t.Fatalf("skipped %+v, want the stream reported as cut", sum.Skipped)
 	}
 }
