@@ -159,6 +159,15 @@ func compileRuleYAML(root *yaml.Node) (RuleConfig, error) {
 	}
 	r.HasFix = y.Fix.Kind != 0 && !isNull(&y.Fix)
 	if ok, err := simpleRule(&r, &y); err != nil || ok {
+		if err == nil && (r.HasFix || len(r.Constraints) > 0) {
+			// The pattern path runs it, but ast-grep's own checks apply:
+			// a metavariable used in fix or constraints that the rule
+			// never binds is an error (a fix would delete code).
+			check := r
+			if err := engineRule(&check, root); err != nil {
+				return r, err
+			}
+		}
 		return r, err
 	}
 	return r, engineRule(&r, root)

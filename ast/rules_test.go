@@ -113,3 +113,22 @@ func TestScanRules(t *testing.T) {
 		t.Errorf("findings %q, want %q", got, want)
 	}
 }
+
+// A metavariable used in fix or constraints that the rule never binds is
+// refused, as ast-grep refuses it, also for rules the pattern path runs:
+// `fix: bar($Z)` would otherwise rewrite foo(c) to bar(), deleting code.
+func TestParseRulesUndefinedMetavariable(t *testing.T) {
+	requireNative(t)
+	for _, doc := range []string{
+		"id: r\nlanguage: python\nrule: {pattern: foo($A)}\nfix: bar($Z)\n",
+		"id: r\nlanguage: python\nrule: {pattern: foo($A)}\nconstraints: {Z: {regex: a}}\n",
+	} {
+		_, err := ParseRules([]byte(doc))
+		if err == nil || !strings.Contains(err.Error(), "Z") {
+			t.Errorf("%q: err %v, want the undefined $Z named", doc, err)
+		}
+	}
+	if _, err := ParseRules([]byte("id: r\nlanguage: python\nrule: {pattern: foo($A)}\nfix: bar($A)\n")); err != nil {
+		t.Errorf("a fix using the bound $A: %v", err)
+	}
+}
