@@ -194,6 +194,7 @@ type grepJob struct {
 	listFiles    bool // --files
 	order        sortChoice
 	held         []heldResult // results waiting for the end of the search when order needs them all
+	times        map[string]time.Time // sort timestamps taken before the search (see takeTimes)
 	colors       palette
 	out          *promptWriter
 	errOut       io.Writer
@@ -433,7 +434,7 @@ func (j *grepJob) run(ctx context.Context, env *cliEnv) (int, error) {
 			switch {
 			case j.quiet:
 				return stopped
-			case j.order.holds() && path != stdinPath:
+			case j.order.holds():
 				j.held = append(j.held, heldResult{arg: path, result: fr})
 				return nil
 			}
@@ -457,6 +458,9 @@ func (j *grepJob) run(ctx context.Context, env *cliEnv) (int, error) {
 				fmt.Fprintf(j.errOut, "gopi grep: %s: %s\n", o.Path, errnoText(serr))
 				hadError = true
 				continue
+			}
+			if err := j.takeTimes(ctx, path, o); err != nil {
+				return exitError, err
 			}
 			sum, err = grep.Stream(ctx, o, onResult)
 		}

@@ -2,6 +2,7 @@ package main
 
 import (
 	"cmp"
+	"context"
 	"fmt"
 	"slices"
 	"strings"
@@ -79,14 +80,18 @@ func (j *grepJob) printHeld() error {
 	}
 	items := make([]keyed, len(j.held))
 	for i, h := range j.held {
-		k := keyed{heldResult: h, shown: displayPath(h.arg, h.relPath(), isRegularFile(h.arg))}
-		switch j.order.key {
-		case "modified":
-			k.t, k.ok = fileTime(k.shown, timeModified)
-		case "accessed":
-			k.t, k.ok = fileTime(k.shown, timeAccessed)
-		case "created":
-			k.t, k.ok = fileTime(k.shown, timeCreated)
+		k := keyed{heldResult: h, shown: h.relPath()}
+		if h.arg != stdinPath {
+			k.shown = displayPath(h.arg, h.relPath(), isRegularFile(h.arg))
+			if kind, ok := j.order.timeKind(); ok {
+				// Taken before the search when possible: reading a
+				// file moves its access time.
+				if t, found := j.times[k.shown]; found {
+					k.t, k.ok = t, true
+				} else {
+					k.t, k.ok = fileTime(k.shown, kind)
+				}
+			}
 		}
 		items[i] = k
 	}
@@ -100,16 +105,17 @@ func (j *grepJob) printHeld() error {
 			}
 			return c
 		}
+		// As ripgrep 14: a missing timestamp sorts after every present
+		// one, and --sortr reverses the whole order (missing ones first).
+		var c int
 		switch {
-		case a.ok != b.ok: // a missing timestamp sorts last, in either direction
-			if a.ok {
-				return -1
-			}
-			return 1
-		case !a.ok:
-			return 0
+		case a.ok && b.ok:
+			c = a.t.Compare(b.t)
+		case a.ok:
+			c = -1
+		case b.ok:
+			c = 1
 		}
-		c := a.t.Compare(b.t)
 		if j.order.reverse {
 			c = -c
 		}
@@ -135,15 +141,61 @@ func (j *grepJob) printHeld() error {
 }
 
 // comparePathComponents orders two slash-separated paths component by
-// component, the order of a walk ("a/b" before "a.b").
+// component, the order of a walk ("a/b" before "a.b"). Empty components
+// and "." after the first are skipped, as Rust's Path ordering does
+// ("c//z" and "c/./z" are "c/z").
 func comparePathComponents(a, b string) int {
-	for a != "" && b != "" {
-		var ca, cb string
-		ca, a, _ = strings.Cut(a, "/")
-		cb, b, _ = strings.Cut(b, "/")
-		if c := cmp.Compare(ca, cb); c != 0 {
+	ca, cb := pathComponents(a), pathComponents(b)
+	for i := 0; i < len(ca) && i < len(cb); i++ {
+		if c := cmp.Compare(ca[i], cb[i]); c != 0 {
 			return c
 		}
 	}
-	return cmp.Compare(len(a), len(b))
+	return cmp.Compare(len(ca), len(cb))
+}
+
+// pathComponents splits p at '/', leaving out empty components and "."
+// components other than the first.
+func pathComponents(p string) []string {
+	var out []string
+	for i, c := range strings.Split(p, "/") {
+		if c == "" || (c == "." && i > 0) {
+			continue
+		}
+		out = append(out, c)
+	}
+	return out
+}
+
+// timeKind is the timestamp the order sorts by, if any.
+func (s sortChoice) timeKind() (timeKind, bool) {
+	switch s.key {
+	case "modified":
+		return timeModified, true
+	case "accessed":
+		return timeAccessed, true
+	case "created":
+		return timeCreated, true
+	}
+	return 0, false
+}
+
+// takeTimes records, before anything is read, the sort timestamp of every
+// file a search of path with o would read.
+func (j *grepJob) takeTimes(ctx context.Context, path string, o grep.Options) error {
+	kind, ok := j.order.timeKind()
+	if !ok || path == stdinPath {
+		return nil
+	}
+	if j.times == nil {
+		j.times = map[string]time.Time{}
+	}
+	isFile := isRegularFile(path)
+	return grep.EachFile(ctx, o, func(f string) error {
+		shown := displayPath(path, f, isFile)
+		if t, ok := fileTime(shown, kind); ok {
+			j.times[shown] = t
+		}
+		return nil
+	})
 }
