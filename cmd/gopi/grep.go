@@ -193,7 +193,7 @@ type grepJob struct {
 	quiet        bool
 	listFiles    bool // --files
 	order        sortChoice
-	held         []heldResult // results waiting for the end of the search when order needs them all
+	held         []heldResult         // results waiting for the end of the search when order needs them all
 	times        map[string]time.Time // sort timestamps taken before the search (see takeTimes)
 	colors       palette
 	out          *promptWriter
