@@ -445,6 +445,16 @@ func (j *grepJob) run(ctx context.Context, env *cliEnv) (int, error) {
 		var sum *grep.Summary
 		var err error
 		switch {
+		case path == stdinPath && j.listFiles:
+			// As ripgrep: standard input is one of the "files" searched.
+			j.out.WriteString("<stdin>")
+			if j.null {
+				j.out.WriteByte(0)
+			} else {
+				j.out.WriteByte('\n')
+			}
+			matched = true
+			sum = &grep.Summary{}
 		case path == stdinPath:
 			sum, err = grep.StreamReader(ctx, o, "<stdin>", env.stdin, onResult)
 		case j.listFiles:

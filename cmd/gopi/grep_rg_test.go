@@ -119,6 +119,7 @@ func TestGrepMatchesRipgrep(t *testing.T) {
 		{"stdin dash", []string{"-n", "foo", "-"}, "foo\n"},
 		{"stdin dash and file", []string{"-n", "foo", "-", "a.txt"}, "foo\n"},
 		{"stdin -c", []string{"-c", "foo"}, "foo\nfoo\nbar\n"},
+		{"--files -", []string{"--files", "-"}, "foo\n"},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
