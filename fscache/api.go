@@ -57,6 +57,10 @@ type Options struct {
 	// loop) is left out, as fd does (ripgrep reports it); a dangling
 	// link stays TypeSymlink. Not supported on Windows (links stay links).
 	Follow bool
+	// MaxDepth, when positive, stops the walk MaxDepth levels below the
+	// root: entries down to that depth are listed (1 = the root's own
+	// entries), directories at that depth are not entered.
+	MaxDepth int
 }
 
 // Scan is the result of one walk, shared by every caller of its key.

@@ -459,7 +459,7 @@ func (w *walker) list(d *dirNode, sc *scratch) {
 			}
 		}
 		d.entries = append(d.entries, Entry{Path: path, Type: de.kind})
-		if isDir {
+		if isDir && (opts.MaxDepth <= 0 || strings.Count(path, "/")+1 < opts.MaxDepth) {
 			node := &dirNode{abs: joinAbs(d.abs, name), rel: path, ign: st, parent: d}
 			if w.halted != nil {
 				node.done = make(chan struct{})

@@ -230,3 +230,34 @@ func TestWalkCancelled(t *testing.T) {
 		t.Error("entries returned with an error")
 	}
 }
+
+// MaxDepth stops the walk: entries down to that depth are listed,
+// directories at that depth are not entered (a search of / at depth 1
+// must not list the whole disk).
+func TestWalkMaxDepth(t *testing.T) {
+	root := t.TempDir()
+	writeTree(t, root, map[string]string{"f": "", "a/g": "", "a/b/h": "", "a/b/c/i": ""})
+	for depth, want := range map[int][]string{
+		1: {"a", "f"},
+		2: {"a", "a/b", "a/g", "f"},
+		3: {"a", "a/b", "a/b/c", "a/b/h", "a/g", "f"},
+		0: {"a", "a/b", "a/b/c", "a/b/c/i", "a/b/h", "a/g", "f"},
+	} {
+		for _, noStat := range []bool{false, true} {
+			var got []string
+			err := WalkStream(context.Background(), root, Options{MaxDepth: depth}, noStat, func(e Entry) error {
+				got = append(got, e.Path)
+				return nil
+			}, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !slices.Equal(got, want) {
+				t.Errorf("MaxDepth %d (noStat %v): %q, want %q", depth, noStat, got, want)
+			}
+		}
+		if got := paths(walkAll(t, root, Options{MaxDepth: depth})); !slices.Equal(got, want) {
+			t.Errorf("MaxDepth %d, whole walk: %q, want %q", depth, got, want)
+		}
+	}
+}

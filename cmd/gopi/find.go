@@ -491,6 +491,7 @@ func findMain(ctx context.Context, env *cliEnv, c *findCLI, fs *pflag.FlagSet, r
 			Pattern: globPattern, IgnoreCase: ignoreCase, FileType: fileType, Hidden: c.hidden, Gitignore: !c.noIgnore,
 			NodeModules: true, // as in fd: only ignore files leave node_modules out
 			MaxResults:  maxResults, SortByMtime: c.newest, NoMTime: !c.json, Follow: c.follow,
+			MaxDepth: c.maxDepth,
 		})
 		if err != nil {
 			return exitError, err

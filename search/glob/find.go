@@ -62,6 +62,7 @@ type Options struct {
 	SortByMtime bool            // newest first (ties by path), limit applied after sorting
 	NoMTime     bool            // the caller needs no Match.MTime (left 0): an uncached Find then skips the per-entry lstat; ignored with SortByMtime
 	Follow      bool            // follow symbolic links (see fscache.Options.Follow)
+	MaxDepth    int             // paths at most this many levels below root (1 = its own entries); deeper directories are not walked; 0 = no limit
 	OnMatch     func(Match)     // optional; called for each match as it is found, in scan order
 	Scanner     fscache.Scanner // scan source; nil = fscache.Default()
 }
@@ -111,6 +112,7 @@ func Find(ctx context.Context, root string, opts Options) (*Result, error) {
 		Gitignore:       opts.Gitignore,
 		SkipNodeModules: !opts.NodeModules && !pat.MentionsNodeModules(),
 		Follow:          opts.Follow,
+		MaxDepth:        opts.MaxDepth,
 	}}
 	scan, err := lookup.First(ctx)
 	if err != nil {

@@ -93,6 +93,7 @@ func collect(ctx context.Context, opts *Options) (*target, error) {
 		SkipNodeModules: !opts.NodeModules && !strings.Contains(opts.Glob, "node_modules"),
 		SkipPseudoDirs:  skipPseudo,
 		Follow:          opts.Follow,
+		MaxDepth:        opts.MaxDepth,
 	}
 	lookup := fscache.Lookup{Scanner: scannerOf(scanCache()), Root: root, Options: scanOpts, UseCache: opts.Cache}
 	keep, err := fileFilter(opts)
