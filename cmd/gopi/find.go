@@ -487,26 +487,42 @@ func findMain(ctx context.Context, env *cliEnv, c *findCLI, fs *pflag.FlagSet, r
 		if extra {
 			maxResults = 0
 		}
-		res, err := glob.Find(ctx, root, glob.Options{
+		gopts := glob.Options{
 			Pattern: globPattern, IgnoreCase: ignoreCase, FileType: fileType, Hidden: c.hidden, Gitignore: !c.noIgnore,
 			NodeModules: true, // as in fd: only ignore files leave node_modules out
 			MaxResults:  maxResults, SortByMtime: c.newest, NoMTime: !c.json, Follow: c.follow,
 			MaxDepth: c.maxDepth,
-		})
+		}
+		take := func(m glob.Match) (bool, error) {
+			if c.limit > 0 && found >= c.limit {
+				return false, nil
+			}
+			if extra && !filter.keep(root, m) {
+				return true, nil
+			}
+			if err := emit(arg, m.Path, m.Type, m.MTime); err != nil {
+				return false, err
+			}
+			found++
+			return c.limit == 0 || found < c.limit, nil
+		}
+		if !c.newest {
+			// Printed as the walk finds them.
+			if err := glob.Each(ctx, root, gopts, take); err != nil {
+				return exitError, err
+			}
+			continue
+		}
+		res, err := glob.Find(ctx, root, gopts)
 		if err != nil {
 			return exitError, err
 		}
 		for _, m := range res.Matches {
-			if c.limit > 0 && found >= c.limit {
+			if more, err := take(m); err != nil {
+				return exitError, err
+			} else if !more {
 				break
 			}
-			if extra && !filter.keep(root, m) {
-				continue
-			}
-			if err := emit(arg, m.Path, m.Type, m.MTime); err != nil {
-				return exitError, err
-			}
-			found++
 		}
 	}
 	if err := out.Flush(); err != nil {

@@ -3,6 +3,7 @@ package glob
 import (
 	"cmp"
 	"context"
+	"errors"
 	"slices"
 	"strconv"
 	"time"
@@ -134,6 +135,52 @@ func Find(ctx context.Context, root string, opts Options) (*Result, error) {
 		}
 	}
 	return res, nil
+}
+
+// errEnough stops Each's walk once fn asked for no more.
+var errEnough = errors.New("glob: enough matches")
+
+// Each is Find handing every match to fn as the walk finds it, in scan
+// order, without collecting them: the first path of a walk of a large
+// tree arrives at once and memory does not grow with the tree. Without
+// opts.Cache the walk streams (entries arrive while it goes on). fn
+// returns false to stop; a non-nil error from fn stops and is returned.
+// opts.SortByMtime, MaxResults and OnMatch are not used (a caller that
+// needs an order collects with Find).
+func Each(ctx context.Context, root string, opts Options, fn func(Match) (more bool, err error)) error {
+	compile := Compile
+	if opts.IgnoreCase {
+		compile = CompileFold
+	}
+	pat, err := compile(opts.Pattern)
+	if err != nil {
+		return err
+	}
+	dir, err := resolveRoot(root)
+	if err != nil {
+		return err
+	}
+	lookup := fscache.Lookup{Scanner: opts.Scanner, Root: dir, UseCache: opts.Cache, NoStat: opts.NoMTime, Options: fscache.Options{
+		Hidden:          opts.Hidden,
+		Gitignore:       opts.Gitignore,
+		SkipNodeModules: !opts.NodeModules && !pat.MentionsNodeModules(),
+		Follow:          opts.Follow,
+		MaxDepth:        opts.MaxDepth,
+	}}
+	_, err = lookup.Stream(ctx, func(e fscache.Entry) error {
+		if !opts.FileType.accepts(e.Type) || !pat.Match(e.Path) {
+			return nil
+		}
+		more, err := fn(Match{Path: e.Path, Type: e.Type, MTime: e.MTime})
+		if err == nil && !more {
+			err = errEnough
+		}
+		return err
+	}, nil)
+	if errors.Is(err, errEnough) {
+		return nil
+	}
+	return err
 }
 
 // filter applies the pattern, type filter, limit and ordering to one scan.
