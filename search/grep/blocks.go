@@ -8,6 +8,7 @@ import (
 	"io"
 	"io/fs"
 	"os"
+	"time"
 )
 
 // wholeFileLimit is the largest file read whole; larger ones (and named
@@ -36,14 +37,25 @@ var ErrTooLarge = errors.New("file is over the size limit")
 // need the whole text at once (multiline, context lines, UTF-16) read it
 // whole, up to the size limit.
 func (w *worker) searchBlocks(ctx context.Context, c candidate, countOnly bool, send func(*FileResult) bool) fileOutcome {
-	f, err := os.Open(c.abs)
+	open := os.Open
+	if c.special {
+		open = func(p string) (*os.File, error) { return openSpecial(ctx, p) }
+	}
+	f, err := open(c.abs)
 	if err != nil {
+		if ctx.Err() != nil {
+			return fileOutcome{} // the search is over; the caller reports why
+		}
 		return fileOutcome{skipped: err}
 	}
 	defer f.Close()
 	if !c.special {
 		return w.searchReader(ctx, c, f, countOnly, send)
 	}
+	// A FIFO whose writer goes quiet would block a read forever: the end
+	// of ctx interrupts it (pipes are read through the poller).
+	stop := context.AfterFunc(ctx, func() { f.SetReadDeadline(time.Now()) })
+	defer stop()
 	return w.searchCapped(ctx, c, f, countOnly, send)
 }
 

@@ -3,6 +3,7 @@
 package grep
 
 import (
+	"context"
 	"io"
 	"os"
 )
@@ -63,3 +64,6 @@ func readUpTo(path string, limit int, buf []byte) (data []byte, rest *os.File, e
 		}
 	}
 }
+
+// openSpecial opens a named special file for reading.
+func openSpecial(_ context.Context, path string) (*os.File, error) { return os.Open(path) }

@@ -3,6 +3,7 @@
 package grep
 
 import (
+	"context"
 	"io/fs"
 	"os"
 	"syscall"
@@ -99,5 +100,40 @@ func openRetry(path string) (int, error) {
 		if err != syscall.EINTR {
 			return fd, err
 		}
+	}
+}
+
+// openSpecial opens a named special file for reading. Opening a FIFO
+// blocks until a writer opens it; when ctx ends first (a --timeout, a
+// cancelled tool call), the wait is ended by opening the FIFO for writing
+// ourselves, and the context's error is returned, so no goroutine stays
+// blocked.
+func openSpecial(ctx context.Context, path string) (*os.File, error) {
+	info, err := os.Stat(path)
+	if err != nil || info.Mode()&fs.ModeNamedPipe == 0 || ctx.Done() == nil {
+		return os.Open(path)
+	}
+	type opened struct {
+		f   *os.File
+		err error
+	}
+	ch := make(chan opened, 1)
+	go func() {
+		f, err := os.Open(path)
+		ch <- opened{f, err}
+	}()
+	select {
+	case o := <-ch:
+		return o.f, o.err
+	case <-ctx.Done():
+		// A reader is waiting, so a non-blocking open for writing succeeds
+		// and lets the reader's open return.
+		if w, err := os.OpenFile(path, os.O_WRONLY|syscall.O_NONBLOCK, 0); err == nil {
+			w.Close()
+		}
+		if o := <-ch; o.f != nil {
+			o.f.Close()
+		}
+		return nil, ctx.Err()
 	}
 }

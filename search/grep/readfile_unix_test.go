@@ -100,3 +100,34 @@ func TestSearchNamedEndlessPseudoFile(t *testing.T) {
 		t.Fatalf("allocated %d MiB reading %s", grown>>20, p)
 	}
 }
+
+// A search's timeout also ends the wait for a FIFO's writer and for a
+// writer that opened the FIFO and went quiet.
+func TestSearchFIFOHonoursTimeout(t *testing.T) {
+	for _, withWriter := range []bool{false, true} {
+		p := filepath.Join(t.TempDir(), "fifo")
+		if err := syscall.Mkfifo(p, 0o600); err != nil {
+			t.Skipf("mkfifo: %v", err)
+		}
+		if withWriter {
+			go func() {
+				// Opens (unblocking the reader's open) and never writes.
+				f, err := os.OpenFile(p, os.O_WRONLY, 0)
+				if err == nil {
+					time.Sleep(30 * time.Second)
+					f.Close()
+				}
+			}()
+		}
+		o := DefaultOptions("x", p)
+		o.Timeout = 200 * time.Millisecond
+		start := time.Now()
+		_, err := Search(context.Background(), o)
+		if took := time.Since(start); took > 10*time.Second {
+			t.Fatalf("writer %v: took %v", withWriter, took)
+		}
+		if err == nil || !strings.Contains(err.Error(), "timed out") && !strings.Contains(err.Error(), "timeout") {
+			t.Errorf("writer %v: err %v, want the timeout", withWriter, err)
+		}
+	}
+}
