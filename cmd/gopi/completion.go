@@ -140,6 +140,10 @@ func writeFishCompletion(w io.Writer) {
 		switch len(c.path) {
 		case 1:
 			cond = "__fish_seen_subcommand_from " + c.path[0]
+			if slices.Contains(astSubcommands, c.path[0]) {
+				// `gopi ast grep` is not `gopi grep`.
+				cond += "; and not __fish_seen_subcommand_from ast"
+			}
 		case 2:
 			cond = "__fish_seen_subcommand_from " + c.path[0] + "; and __fish_seen_subcommand_from " + c.path[1]
 		}

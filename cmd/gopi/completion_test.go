@@ -24,6 +24,12 @@ func TestCompletionAndMan(t *testing.T) {
 	}
 	bash, fish, man := gen("completion", "bash"), gen("completion", "fish"), gen("man")
 	zsh := gen("completion", "zsh")
+	// fish: ripgrep's flags are offered after `gopi grep`, not `gopi ast grep`.
+	for _, line := range strings.Split(fish, "\n") {
+		if strings.Contains(line, " -l sortr ") && !strings.Contains(line, "not __fish_seen_subcommand_from ast") {
+			t.Errorf("fish offers grep's --sortr after `gopi ast grep` too: %s", line)
+		}
+	}
 	for _, c := range allFlagSets() {
 		name := strings.Join(c.path, " ")
 		for _, w := range flagWords(c.fs) {
