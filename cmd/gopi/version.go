@@ -103,7 +103,10 @@ func (bi buildInfo) String() string {
 	return b.String()
 }
 
-func runVersion(_ context.Context, env *cliEnv, _ []string) int {
+func runVersion(_ context.Context, env *cliEnv, args []string) int {
+	if len(args) > 0 {
+		return fail(env, "version", usagef("takes no arguments (got %q)", args[0]))
+	}
 	fmt.Fprint(env.stdout, versionInfo().String())
 	return exitMatch
 }
