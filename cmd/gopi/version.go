@@ -104,6 +104,10 @@ func (bi buildInfo) String() string {
 }
 
 func runVersion(_ context.Context, env *cliEnv, args []string) int {
+	if len(args) == 1 && (args[0] == "--help" || args[0] == "-h") {
+		fmt.Fprintln(env.stdout, "Usage: gopi version\n\nPrint the version, commit, build date, Go version, target, CPU variant and\nwhich engines are native.")
+		return exitMatch
+	}
 	if len(args) > 0 {
 		return fail(env, "version", usagef("takes no arguments (got %q)", args[0]))
 	}
