@@ -42,6 +42,12 @@ type EditRequest struct {
 	// Cache lets the native engine keep and reuse parsed trees (see
 	// ConfigureParseCache).
 	Cache bool
+	// SkipOverlapping leaves out an edit that overlaps an earlier one in
+	// the file (the outer of nested matches is kept), as the ast-grep CLI's
+	// --update-all does; a second run rewrites what is left. Without it an
+	// overlap is ErrOverlap and nothing is written (the ast_edit tool's
+	// contract).
+	SkipOverlapping bool
 	// Check, when set, sees the computed changes before anything is
 	// written; an error from it is returned as is and nothing is written
 	// (resolve uses it to refuse a preview that no longer matches).
@@ -153,7 +159,7 @@ func Edit(ctx context.Context, req EditRequest) (*EditResult, error) {
 		if err != nil {
 			return nil, fmt.Errorf("read %s: %w", c.display, err)
 		}
-		changes, err := fileChanges(c, src, r.Matches, m.Rules())
+		changes, err := fileChanges(c, src, r.Matches, m.Rules(), req.SkipOverlapping)
 		if err != nil {
 			return nil, err
 		}
@@ -230,7 +236,7 @@ func introducesSyntaxError(m *astgrep.Matcher, display string, updated []byte) (
 // fileChanges turns the native edits of one file into changes: no-op
 // edits dropped, sorted, overlap checked, and verified against src (the
 // file may have changed since the native side read it).
-func fileChanges(c candidate, src []byte, matches []astgrep.Match, rules []astgrep.Rule) ([]Change, error) {
+func fileChanges(c candidate, src []byte, matches []astgrep.Match, rules []astgrep.Rule, skipOverlapping bool) ([]Change, error) {
 	var changes []Change
 	crlf := usesCRLF(src)
 	for _, nm := range matches {
@@ -261,12 +267,17 @@ func fileChanges(c candidate, src []byte, matches []astgrep.Match, rules []astgr
 		}
 		return a.EditEnd - b.EditEnd
 	})
-	for i := 1; i < len(changes); i++ {
-		if changes[i].EditStart < changes[i-1].EditEnd || changes[i].EditStart == changes[i-1].EditStart {
-			return nil, ErrOverlap
+	kept := changes[:0]
+	for _, ch := range changes {
+		if n := len(kept); n > 0 && (ch.EditStart < kept[n-1].EditEnd || ch.EditStart == kept[n-1].EditStart) {
+			if !skipOverlapping {
+				return nil, ErrOverlap
+			}
+			continue
 		}
+		kept = append(kept, ch)
 	}
-	return changes, nil
+	return kept, nil
 }
 
 // usesCRLF reports whether the file's first line ends with "\r\n": the

@@ -73,6 +73,14 @@ func TestEditOverlapAndDelete(t *testing.T) {
 	if got := read(t, dir, "a.py"); got != "f(f(1))\n\nx = 3\n" {
 		t.Fatalf("delete: %q", got)
 	}
+	// The ast-grep CLI's way (gopi ast run/scan -U): the outer of nested
+	// matches is rewritten, the inner one left for a second run.
+	if _, err := Edit(context.Background(), EditRequest{Scope: Scope{Paths: []string{"a.py"}, Cwd: dir}, Rules: []Rewrite{{Pattern: "f($A)", Out: "g($A)"}}, SkipOverlapping: true}); err != nil {
+		t.Fatal(err)
+	}
+	if got := read(t, dir, "a.py"); got != "g(f(1))\n\nx = 3\n" {
+		t.Fatalf("skip overlapping: %q", got)
+	}
 }
 
 func TestEditRules(t *testing.T) {

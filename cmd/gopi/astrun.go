@@ -178,7 +178,8 @@ func astRewrite(ctx context.Context, env *cliEnv, cmd string, c *astRunCLI, sc a
 			maxFiles = ast.DefaultMaxFiles
 		}
 	}
-	res, err := ast.Edit(ctx, ast.EditRequest{Scope: sc, Rules: rules, Lang: lang, Strictness: strict, MaxFiles: maxFiles, DryRun: !c.updateAll, Timeout: c.timeout})
+	res, err := ast.Edit(ctx, ast.EditRequest{Scope: sc, Rules: rules, Lang: lang, Strictness: strict, MaxFiles: maxFiles, DryRun: !c.updateAll, Timeout: c.timeout,
+		SkipOverlapping: true}) // as ast-grep: the outer of nested matches is rewritten
 	var partial *ast.PartialWriteError
 	if errors.As(err, &partial) {
 		fmt.Fprintf(env.stderr, "gopi %s: %v\n", cmd, partial.Err)
