@@ -290,6 +290,8 @@ func newGrepJob(c *grepCLI, rest []string, env *cliEnv) (*grepJob, error) {
 		if j.countMatches, err = grep.CrossesLines(o); err != nil {
 			return nil, err
 		}
+		// -c prints line counts; --json also prints the match count.
+		j.base.CountLinesOnly = !j.countMatches && !c.json
 	}
 	switch {
 	case c.noFilename:

@@ -159,6 +159,11 @@ int32_t gopi_line_matcher_is_match(const gopi_line_matcher *m, const uint8_t *bu
 int32_t gopi_line_matcher_count(const gopi_line_matcher *m, const uint8_t *buf,
                                 size_t length, uint64_t *lines,
                                 uint64_t *matches, char **err);
+/* Matching lines only (each line searched up to its first match): GOPI_DONE
+   or GOPI_FAILED. */
+int32_t gopi_line_matcher_count_lines(const gopi_line_matcher *m,
+                                      const uint8_t *buf, size_t length,
+                                      uint64_t *lines, char **err);
 int32_t gopi_line_matcher_find(const gopi_line_matcher *m, const uint8_t *buf,
                                size_t length, gopi_line_cursor *cur,
                                int64_t max_hits, gopi_line_hit *hits,

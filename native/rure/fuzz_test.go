@@ -192,6 +192,9 @@ func FuzzLineMatcher(f *testing.F) {
 		if gl, gm, err := m.CountLines([]byte(buf)); err != nil || gl != wl || gm != wm {
 			t.Fatalf("%q %+v on %q: CountLines %d,%d want %d,%d", pattern, opts, buf, gl, gm, wl, wm)
 		}
+		if gl, err := m.CountMatchingLines([]byte(buf)); err != nil || gl != wl {
+			t.Fatalf("%q %+v on %q: CountMatchingLines %d want %d", pattern, opts, buf, gl, wl)
+		}
 		if ok, err := m.IsMatch([]byte(buf)); err != nil || ok != (len(want) > 0) {
 			t.Fatalf("%q %+v on %q: IsMatch disagrees", pattern, opts, buf)
 		}

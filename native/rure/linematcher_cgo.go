@@ -226,6 +226,28 @@ func (m *LineMatcher) CountLines(buf []byte) (lines, matches int, err error) {
 	return int(nl), int(nm), nil
 }
 
+// CountMatchingLines returns how many lines of buf match, searching each
+// line only up to its first match: faster than CountLines when the number
+// of matches is not needed. A panic in the native code comes back as an
+// *Error of kind KindInternal.
+func (m *LineMatcher) CountMatchingLines(buf []byte) (int, error) {
+	p := m.live()
+	b, n := bytesArg(buf)
+	var nl C.uint64_t
+	var msg *C.char // allocated by Rust on failure; freed by internalError
+	var st C.int32_t
+	if injectedPanic(&msg) {
+		st = C.GOPI_FAILED
+	} else {
+		st = C.gopi_line_matcher_count_lines(p, b, n, &nl, &msg)
+	}
+	runtime.KeepAlive(m)
+	if st == C.GOPI_FAILED {
+		return 0, internalError(m.pattern, msg)
+	}
+	return int(nl), nil
+}
+
 // IsMatch reports whether any line of buf matches. A panic in the native
 // code comes back as an *Error of kind KindInternal.
 func (m *LineMatcher) IsMatch(buf []byte) (bool, error) {

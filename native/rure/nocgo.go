@@ -127,6 +127,9 @@ func (m *LineMatcher) FindLines(buf []byte, maxLines int, h *Hits) error { retur
 // CountLines returns zeros.
 func (m *LineMatcher) CountLines(buf []byte) (lines, matches int, err error) { return 0, 0, nil }
 
+// CountMatchingLines returns zero.
+func (m *LineMatcher) CountMatchingLines(buf []byte) (int, error) { return 0, nil }
+
 // IsMatch reports false.
 func (m *LineMatcher) IsMatch(buf []byte) (bool, error) { return false, nil }
 

@@ -86,6 +86,10 @@ type Options struct {
 	// the file was cached from a directory the cache does not watch; the
 	// stale text is served until the file changes through its own path.
 	ContentCache bool
+	// CountLinesOnly: in count mode FileResult.Count (the number of
+	// matches) is not needed and left 0, so a matching line is searched only
+	// up to its first match (what `-c` prints is the line count).
+	CountLinesOnly bool
 }
 
 // DefaultOptions returns the engine defaults for pattern: hidden files

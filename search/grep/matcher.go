@@ -18,6 +18,9 @@ type lineMatcher interface {
 	findLines(buf []byte, maxLines int, h *rure.Hits) error
 	// countLines counts matching lines and matches without materialising them.
 	countLines(buf []byte) (lines, matches int, err error)
+	// countMatchingLines counts matching lines only, searching each line
+	// up to its first match.
+	countMatchingLines(buf []byte) (int, error)
 	// isMatch reports whether any line matches.
 	isMatch(buf []byte) (bool, error)
 	// crossesLines reports whether a match can contain '\n' (multiline
@@ -106,6 +109,9 @@ func (n nativeMatcher) findLines(buf []byte, maxLines int, h *rure.Hits) error {
 	return n.m.FindLines(buf, maxLines, h)
 }
 func (n nativeMatcher) countLines(buf []byte) (int, int, error) { return n.m.CountLines(buf) }
+func (n nativeMatcher) countMatchingLines(buf []byte) (int, error) {
+	return n.m.CountMatchingLines(buf)
+}
 func (n nativeMatcher) isMatch(buf []byte) (bool, error)        { return n.m.IsMatch(buf) }
 func (n nativeMatcher) crossesLines() bool                      { return n.m.CrossesLines() }
 func (n nativeMatcher) close()                                  { n.m.Close() }

@@ -79,6 +79,12 @@ func (g *goMatcher) isMatch(buf []byte) (bool, error) {
 	return len(h.Lines) > 0, nil
 }
 
+// countMatchingLines is countLines' line total.
+func (g *goMatcher) countMatchingLines(buf []byte) (int, error) {
+	lines, _, err := g.countLines(buf)
+	return lines, err
+}
+
 func (g *goMatcher) countLines(buf []byte) (lines, matches int, err error) {
 	var h rure.Hits
 	g.findLines(buf, 0, &h)

@@ -611,6 +611,10 @@ func (w *worker) count(buf []byte) (lines, matches int, err error) {
 // countLimit is count with at most limit lines (0: no limit).
 func (w *worker) countLimit(buf []byte, limit int) (lines, matches int, err error) {
 	if !w.opts.Invert && limit <= 0 {
+		if w.opts.CountLinesOnly && w.opts.Mode == ModeCount {
+			n, err := w.m.countMatchingLines(buf)
+			return n, 0, err
+		}
 		return w.m.countLines(buf)
 	}
 	h, err := w.findLimit(buf, limit)
