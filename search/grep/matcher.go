@@ -112,9 +112,9 @@ func (n nativeMatcher) countLines(buf []byte) (int, int, error) { return n.m.Cou
 func (n nativeMatcher) countMatchingLines(buf []byte) (int, error) {
 	return n.m.CountMatchingLines(buf)
 }
-func (n nativeMatcher) isMatch(buf []byte) (bool, error)        { return n.m.IsMatch(buf) }
-func (n nativeMatcher) crossesLines() bool                      { return n.m.CrossesLines() }
-func (n nativeMatcher) close()                                  { n.m.Close() }
+func (n nativeMatcher) isMatch(buf []byte) (bool, error) { return n.m.IsMatch(buf) }
+func (n nativeMatcher) crossesLines() bool               { return n.m.CrossesLines() }
+func (n nativeMatcher) close()                           { n.m.Close() }
 
 // CrossesLines reports whether a search with opts can find a match that
 // contains a line terminator: only in multiline mode (asked for, or implied
