@@ -556,16 +556,18 @@ mod tests {
     use ast_grep_core::MatchStrictness;
 
     fn run(lang: SupportLang, pat: &str, out: Option<&str>, src: &str) -> FileRecord {
-        let m = Matcher::new(
-            lang,
-            &[RuleSpec {
-                pattern: pat.into(),
-                rewrite: out.map(String::from),
-                config: None,
-            }],
-            MatchStrictness::Smart,
-        )
-        .unwrap();
+        let spec = RuleSpec {
+            pattern: pat.into(),
+            rewrite: out.map(String::from),
+            config: None,
+        };
+        run_spec(lang, spec, src)
+    }
+
+    /// Searches `src` with one rule, captures and edits on.
+    fn run_spec(lang: SupportLang, spec: RuleSpec, src: &str) -> FileRecord {
+        let m = Matcher::new(lang, &[spec], MatchStrictness::Smart)
+            .unwrap_or_else(|e| panic!("{}", e.message));
         let ctl = Control {
             cancel: None,
             deadline: None,
@@ -646,27 +648,12 @@ mod tests {
     }
 
     fn run_engine(lang: SupportLang, doc: &str, src: &str) -> FileRecord {
-        let m = Matcher::new(
-            lang,
-            &[RuleSpec {
-                pattern: String::new(),
-                rewrite: None,
-                config: Some(doc.into()),
-            }],
-            MatchStrictness::Smart,
-        )
-        .unwrap_or_else(|e| panic!("{}", e.message));
-        let ctl = Control {
-            cancel: None,
-            deadline: None,
+        let spec = RuleSpec {
+            pattern: String::new(),
+            rewrite: None,
+            config: Some(doc.into()),
         };
-        let want = Want {
-            captures: true,
-            edits: true,
-            prefilter: true,
-            cache: false,
-        };
-        search_bytes(&m, src.as_bytes().to_vec(), &want, &ctl).0
+        run_spec(lang, spec, src)
     }
 
     #[test]
