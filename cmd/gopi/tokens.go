@@ -200,18 +200,21 @@ func countInput(ctx context.Context, env *cliEnv, enc *tokens.Encoding, path str
 		return 0, 0, fmt.Errorf("%s: %w", path, unwrapPathError(err))
 	}
 	var r io.Reader = f
+	// A device, a FIFO, or a "regular" pseudo-file that reports no size
+	// (/proc/self/pagemap never ends) is counted up to specialFileCap.
+	capped := !info.Mode().IsRegular() || info.Size() == 0
 	switch {
 	case info.IsDir():
 		return 0, 0, fmt.Errorf("%s: is a directory; give files (e.g. with gopi find)", path)
-	case !info.Mode().IsRegular():
+	case capped:
 		r = io.LimitReader(f, specialFileCap)
 	}
 	n, size, err := enc.CountReader(ctx, r)
 	if err != nil {
 		return 0, size, fmt.Errorf("%s: %w", path, unwrapPathError(err))
 	}
-	if !info.Mode().IsRegular() && size == specialFileCap {
-		fmt.Fprintf(env.stderr, "gopi tokens: %s is not a regular file: counted its first %d MiB only\n", path, specialFileCap>>20)
+	if capped && size == specialFileCap {
+		fmt.Fprintf(env.stderr, "gopi tokens: %s is not a regular file (or reports no size): counted its first %d MiB only\n", path, specialFileCap>>20)
 	}
 	return n, size, nil
 }
