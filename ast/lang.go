@@ -129,9 +129,13 @@ func LookupLanguage(name string) (*Language, error) {
 	if l := byName[strings.ToLower(strings.TrimSpace(name))]; l != nil {
 		return l, nil
 	}
-	names := make([]string, len(registry))
-	for i, l := range registry {
-		names[i] = l.Name
+	// Offer only the languages this binary can parse (all of them when no
+	// grammar is linked, as in a build without cgo, which refuses later).
+	var names []string
+	for _, l := range registry {
+		if linked[l.Name] || len(linked) == 0 {
+			names = append(names, l.Name)
+		}
 	}
 	return nil, fmt.Errorf("Unsupported language %q; use one of: %s", name, strings.Join(names, ", "))
 }
