@@ -440,6 +440,7 @@ func (j *grepJob) run(ctx context.Context, env *cliEnv) (int, error) {
 				j.held = append(j.held, heldResult{arg: path, result: fr})
 				return nil
 			}
+			j.out.Begin()
 			err := j.print(path, fr)
 			j.out.EndRecord()
 			return err

@@ -22,6 +22,10 @@ type promptWriter struct {
 	timer     *time.Timer
 	armed     bool      // the timer will flush what is buffered
 	lastFlush time.Time // bytes written after a quiet spell go out at once
+	// held: the writing goroutine holds mu for a whole record (Begin to
+	// EndRecord), so its writes skip the lock; only that goroutine reads
+	// or sets it.
+	held bool
 }
 
 // newPromptWriter buffers up to size bytes of output for w. Stop it when
@@ -51,12 +55,16 @@ func (p *promptWriter) arm() {
 }
 
 // EndRecord marks the end of one complete piece of output (a file's
-// results, a path). After a quiet spell (nothing written for promptDelay)
+// results, a path), begun with Begin or not. After a quiet spell (nothing written for promptDelay)
 // it goes out at once, so the first result of a search is not delayed at
 // all; otherwise the timer writes it within promptDelay together with
 // whatever follows.
 func (p *promptWriter) EndRecord() {
-	p.mu.Lock()
+	if p.held {
+		p.held = false // mu stays locked until the deferred unlock below
+	} else {
+		p.mu.Lock()
+	}
 	defer p.mu.Unlock()
 	if now := time.Now(); p.buf.Buffered() > 0 && now.Sub(p.lastFlush) >= promptDelay {
 		p.buf.Flush()
@@ -64,9 +72,22 @@ func (p *promptWriter) EndRecord() {
 	}
 }
 
+// lock takes mu unless the current record holds it; unlock undoes it.
+func (p *promptWriter) lock() {
+	if !p.held {
+		p.mu.Lock()
+	}
+}
+
+func (p *promptWriter) unlock() {
+	if !p.held {
+		p.mu.Unlock()
+	}
+}
+
 func (p *promptWriter) Write(b []byte) (int, error) {
-	p.mu.Lock()
-	defer p.mu.Unlock()
+	p.lock()
+	defer p.unlock()
 	n, err := p.buf.Write(b)
 	p.arm()
 	return n, err
@@ -74,8 +95,8 @@ func (p *promptWriter) Write(b []byte) (int, error) {
 
 // WriteString writes s.
 func (p *promptWriter) WriteString(s string) (int, error) {
-	p.mu.Lock()
-	defer p.mu.Unlock()
+	p.lock()
+	defer p.unlock()
 	n, err := p.buf.WriteString(s)
 	p.arm()
 	return n, err
@@ -83,17 +104,24 @@ func (p *promptWriter) WriteString(s string) (int, error) {
 
 // WriteByte writes c.
 func (p *promptWriter) WriteByte(c byte) error {
-	p.mu.Lock()
-	defer p.mu.Unlock()
+	p.lock()
+	defer p.unlock()
 	err := p.buf.WriteByte(c)
 	p.arm()
 	return err
 }
 
+// Begin starts a record: until EndRecord the writes of this goroutine
+// take no lock each (the timer waits for the record to end).
+func (p *promptWriter) Begin() {
+	p.mu.Lock()
+	p.held = true
+}
+
 // Flush writes everything buffered now.
 func (p *promptWriter) Flush() error {
-	p.mu.Lock()
-	defer p.mu.Unlock()
+	p.lock()
+	defer p.unlock()
 	return p.buf.Flush()
 }
 
