@@ -42,9 +42,9 @@ func allFlagSets() []cmdFlags {
 		"grep":    func() *pflag.FlagSet { return newGrepFlagSet(&grepCLI{}) },
 		"mockllm": func() *pflag.FlagSet { return newMockLLMFlagSet(&mockllmCLI{}) },
 		"models":  func() *pflag.FlagSet { return newModelsFlagSet(&modelsCLI{}) },
-		"read":    func() *pflag.FlagSet { return newReadFlagSet(&readCLI{}) },
+		"read":    func() *pflag.FlagSet { return newReadFlagSet(&toolCallCLI{}) },
 		"tokens":  func() *pflag.FlagSet { return newTokensFlagSet(&tokensCLI{}) },
-		"tool":    func() *pflag.FlagSet { return newToolFlagSet(&toolCLI{}) },
+		"tool":    func() *pflag.FlagSet { return newToolFlagSet(&toolCallCLI{}) },
 	}
 	for _, name := range sortedCommands() {
 		switch {

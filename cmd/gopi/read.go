@@ -11,22 +11,29 @@ import (
 	"github.com/gopi-agent/gopi/core/tools/registry"
 )
 
-// readCLI holds the typed flags of `gopi read`.
-type readCLI struct {
+// toolCallCLI holds the typed flags of the commands that run one tool
+// call, `gopi read` and `gopi tool`.
+type toolCallCLI struct {
 	json, help bool
 	editMode   string
 }
 
-// newReadFlagSet declares gopi read's flags on c. It is also what
+// newToolCallFlagSet declares the flags of the tool-call command name on c;
+// editModeHelp says what --edit-mode does for it. It is also what
 // completion scripts and the man page are generated from.
-func newReadFlagSet(c *readCLI) *pflag.FlagSet {
-	fs := pflag.NewFlagSet("read", pflag.ContinueOnError)
+func newToolCallFlagSet(name, editModeHelp string, c *toolCallCLI) *pflag.FlagSet {
+	fs := pflag.NewFlagSet(name, pflag.ContinueOnError)
 	fs.SortFlags = false
 	fs.BoolVar(&c.json, "json", false, "print the whole tool result (content, details, isError) as JSON")
-	fs.StringVar(&c.editMode, "edit-mode", "", "edit mode deciding the line prefixes: hashline (anchors, default) or replace, patch, apply_patch (line numbers); PI_EDIT_VARIANT sets the default")
+	fs.StringVar(&c.editMode, "edit-mode", "", editModeHelp)
 	valueName(fs, "edit-mode", "MODE")
 	fs.BoolVarP(&c.help, "help", "h", false, "show this help")
 	return fs
+}
+
+// newReadFlagSet declares gopi read's flags on c.
+func newReadFlagSet(c *toolCallCLI) *pflag.FlagSet {
+	return newToolCallFlagSet("read", "edit mode deciding the line prefixes: hashline (anchors, default) or replace, patch, apply_patch (line numbers); PI_EDIT_VARIANT sets the default", c)
 }
 
 const readUsage = `Usage: gopi read [FLAGS] PATH[:SELECTOR]
@@ -56,7 +63,7 @@ Flags:
 `
 
 func runRead(ctx context.Context, env *cliEnv, args []string) int {
-	var c readCLI
+	var c toolCallCLI
 	fs := newReadFlagSet(&c)
 	if err := parseFlags(fs, args); err != nil {
 		return fail(env, "read", err)

@@ -12,22 +12,9 @@ import (
 	"github.com/gopi-agent/gopi/core/tools/registry"
 )
 
-// toolCLI holds the typed flags of `gopi tool`.
-type toolCLI struct {
-	json, help bool
-	editMode   string
-}
-
-// newToolFlagSet declares gopi tool's flags on c. It is also what
-// completion scripts and the man page are generated from.
-func newToolFlagSet(c *toolCLI) *pflag.FlagSet {
-	fs := pflag.NewFlagSet("tool", pflag.ContinueOnError)
-	fs.SortFlags = false
-	fs.BoolVar(&c.json, "json", false, "print the whole tool result (content, details, isError) as JSON")
-	fs.StringVar(&c.editMode, "edit-mode", "", "edit mode setting for the call (hashline, replace, patch, apply_patch)")
-	valueName(fs, "edit-mode", "MODE")
-	fs.BoolVarP(&c.help, "help", "h", false, "show this help")
-	return fs
+// newToolFlagSet declares gopi tool's flags on c.
+func newToolFlagSet(c *toolCallCLI) *pflag.FlagSet {
+	return newToolCallFlagSet("tool", "edit mode setting for the call (hashline, replace, patch, apply_patch)", c)
 }
 
 const toolUsage = `Usage: gopi tool [FLAGS] NAME [ARGS_JSON]
@@ -49,7 +36,7 @@ Flags:
 `
 
 func runToolCmd(ctx context.Context, env *cliEnv, args []string) int {
-	var c toolCLI
+	var c toolCallCLI
 	fs := newToolFlagSet(&c)
 	if err := parseFlags(fs, args); err != nil {
 		return fail(env, "tool", err)
