@@ -3,8 +3,12 @@ package fscache
 import (
 	"context"
 	"errors"
+	"io/fs"
+	"os"
 	"path/filepath"
+	"runtime"
 	"slices"
+	"sync"
 	"testing"
 	"time"
 )
@@ -151,4 +155,56 @@ func TestWalkStreamNoStatMatchesWalkTypes(t *testing.T) {
 	if !slices.Equal(got, want) {
 		t.Fatalf("%d entries, want %d", len(got), len(want))
 	}
+}
+
+// A streamed walk lists at most about streamLookahead entries ahead of a
+// slow consumer, and still hands over every entry in order.
+func TestWalkStreamBoundedLookahead(t *testing.T) {
+	root := filepath.Join(goroot(t), "src")
+	want := walkAll(t, root, Options{})
+	defer func(n int) { streamLookahead = n }(streamLookahead)
+	streamLookahead = 64
+	w, top, err := newWalker(context.Background(), root, Options{}, false, "", true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var wg sync.WaitGroup
+	w.start(&wg)
+	var got []Entry
+	maxAhead := 0
+	err = w.emit(top, func(e Entry) error {
+		got = append(got, e)
+		if len(got)%16 == 0 {
+			time.Sleep(10 * time.Microsecond) // a consumer slower than the walk
+		}
+		w.mu.Lock()
+		maxAhead = max(maxAhead, w.ahead)
+		w.mu.Unlock()
+		return nil
+	}, nil)
+	w.halt()
+	wg.Wait()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(got, want) {
+		t.Fatalf("%d entries, want %d", len(got), len(want))
+	}
+	// One listing per worker may start just under the bound; the largest
+	// directory of the tree bounds what each adds.
+	largest := 0
+	if err := filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
+		if err == nil && d.IsDir() {
+			if ents, err := os.ReadDir(p); err == nil {
+				largest = max(largest, len(ents))
+			}
+		}
+		return nil
+	}); err != nil {
+		t.Fatal(err)
+	}
+	if limit := streamLookahead + runtime.GOMAXPROCS(0)*largest; maxAhead > limit {
+		t.Fatalf("the walk ran %d entries ahead of its consumer, bound %d", maxAhead, limit)
+	}
+	t.Logf("at most %d entries ahead (bound %d, %d entries)", maxAhead, streamLookahead, len(want))
 }

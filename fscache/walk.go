@@ -27,6 +27,7 @@ type dirNode struct {
 	done    chan struct{} // closed once entries and subs are final; nil unless streaming
 	parent  *dirNode      // nil for the root
 	id      dirID         // the directory's identity, set when following links
+	taken   bool          // a worker has taken it off the stack (set under walker.mu)
 }
 
 // hasAncestor reports whether id is d or a directory above it.
@@ -59,7 +60,19 @@ type walker struct {
 	pending int           // directories queued or being listed
 	stop    bool          // the context was cancelled or the consumer stopped
 	halted  chan struct{} // closed when stop is set; nil unless streaming
+	// A streamed walk stays at most streamLookahead entries ahead of its
+	// consumer: ahead counts the entries of listed directories the consumer
+	// has not reached yet; want is the directory the consumer waits for,
+	// which a worker takes whatever ahead says (it is the heap's first).
+	ahead int
+	want  *dirNode
 }
+
+// streamLookahead bounds how far a streamed walk lists ahead of its consumer
+// (entries of directories listed but not reached): a slow consumer (a
+// search of every file) keeps neither the listing of a whole tree in memory
+// nor the walk's workers busy on cores it needs itself.
+var streamLookahead = 4096
 
 // Walk lists every entry below root (not root itself) under the traversal
 // policy opts, without using any cache, in depth-first order with siblings
@@ -202,12 +215,24 @@ func (w *walker) emit(d *dirNode, fn func(Entry) error, idle func()) error {
 		if idle != nil {
 			idle()
 		}
+		w.mu.Lock()
+		w.want = d
+		w.cond.Broadcast()
+		w.mu.Unlock()
 		select {
 		case <-d.done:
 		case <-w.halted:
 			return w.ctx.Err()
 		}
 	}
+	w.mu.Lock()
+	w.want = nil
+	wasThrottled := w.ahead >= streamLookahead
+	w.ahead -= len(d.entries)
+	if wasThrottled && w.ahead < streamLookahead {
+		w.cond.Broadcast()
+	}
+	w.mu.Unlock()
 	sub := 0
 	for i := range d.entries {
 		e := d.entries[i]
@@ -237,7 +262,7 @@ func (w *walker) work() {
 	var sc scratch
 	for {
 		w.mu.Lock()
-		for len(w.stack) == 0 && w.pending > 0 && !w.stop {
+		for !w.stop && (len(w.stack) == 0 && w.pending > 0 || w.throttled()) {
 			w.cond.Wait()
 		}
 		if w.stop || len(w.stack) == 0 {
@@ -251,20 +276,29 @@ func (w *walker) work() {
 		if !cancelled {
 			w.list(d, &sc)
 		}
-		if d.done != nil {
-			close(d.done)
-		}
 
 		w.mu.Lock()
 		if cancelled {
 			w.setStop()
+		}
+		if d.done != nil {
+			w.ahead += len(d.entries)
 		}
 		w.pending--
 		if w.pending == 0 {
 			w.cond.Broadcast()
 		}
 		w.mu.Unlock()
+		if d.done != nil {
+			close(d.done) // after ahead counts d, which the consumer's emit subtracts
+		}
 	}
+}
+
+// throttled reports whether a streamed walk is far enough ahead of its
+// consumer that the workers should wait. Must be called with w.mu held.
+func (w *walker) throttled() bool {
+	return w.halted != nil && len(w.stack) > 0 && w.ahead >= streamLookahead && (w.want == nil || w.want.taken)
 }
 
 // push queues the subdirectories of one listing, so that other workers can
@@ -297,9 +331,11 @@ func (w *walker) pop() *dirNode {
 	if w.halted == nil || n == 0 {
 		d := w.stack[n]
 		w.stack = w.stack[:n]
+		d.taken = true
 		return d
 	}
 	top := w.stack[0]
+	top.taken = true
 	w.stack[0] = w.stack[n]
 	w.stack = w.stack[:n]
 	// Sift down.

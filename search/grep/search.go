@@ -170,7 +170,9 @@ type batch struct {
 // files or bytes, or when the walk has to wait for a directory listing.
 // Batches are small enough that one holding a few large files (whose size
 // a streamed walk does not know) keeps the other workers busy with the
-// batches queued behind it, up to queueBatches per worker.
+// batches queued behind it, up to queueBatches per worker. The first
+// batches are smaller (1, 2, 4, … files up to batchFiles), so that the
+// first file is searched, and its result printed, as soon as it is found.
 const (
 	batchFiles   = 32
 	batchBytes   = 1 << 20
@@ -336,12 +338,14 @@ batches:
 func produce(ctx context.Context, tgt *target, order, jobs chan<- *batch) error {
 	var cur *batch
 	bytes := int64(0)
+	limit := 1 // files in the next batch, doubling up to batchFiles
 	flush := func() error {
 		if cur == nil {
 			return nil
 		}
 		b := cur
 		cur, bytes = nil, 0
+		limit = min(2*limit, batchFiles)
 		b.outs = make([]fileOutcome, len(b.files))
 		// Room for a result per file: a worker ahead of the printer
 		// finishes its batch without waiting. A file read in blocks may
@@ -363,7 +367,7 @@ func produce(ctx context.Context, tgt *target, order, jobs chan<- *batch) error 
 		}
 		cur.files = append(cur.files, c)
 		bytes += max(c.size, 4<<10) // a file of unknown size counts as a small one
-		if len(cur.files) >= batchFiles || bytes >= batchBytes {
+		if len(cur.files) >= limit || bytes >= batchBytes {
 			return flush()
 		}
 		return nil
