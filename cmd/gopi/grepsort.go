@@ -82,7 +82,7 @@ func (j *grepJob) printHeld() error {
 	for i, h := range j.held {
 		k := keyed{heldResult: h, shown: h.relPath()}
 		if h.arg != stdinPath {
-			k.shown = displayPath(h.arg, h.relPath(), isRegularFile(h.arg))
+			k.shown = displayPath(h.arg, h.relPath(), j.argIsFile(h.arg))
 			if kind, ok := j.order.timeKind(); ok {
 				// Taken before the search when possible: reading a
 				// file moves its access time.

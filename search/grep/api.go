@@ -26,6 +26,7 @@
 package grep
 
 import (
+	"iter"
 	"time"
 
 	"github.com/gopi-agent/gopi/native/rure"
@@ -90,6 +91,25 @@ type Options struct {
 	// matches) is not needed and left 0, so a matching line is searched only
 	// up to its first match (what `-c` prints is the line count).
 	CountLinesOnly bool
+	// Render, when set, formats content-mode results in the workers:
+	// instead of Matches, each FileResult carries Rendered, what Render
+	// appended to dst for the file (path as in Match.Path) and its
+	// matches in order. A printer then writes bytes, and no match record
+	// is built (which costs more than the search when most lines match).
+	// Ignored with context lines, which need the matches of neighbouring
+	// files to be laid out. Stream only: Search builds records whatever
+	// Render says. Called from several goroutines at once.
+	Render func(dst []byte, path string, matches iter.Seq[*MatchView]) []byte
+}
+
+// MatchView is a match handed to Options.Render: a Match without context
+// lines whose Text points into the worker's buffer; the view and its
+// slices are valid only until the iteration moves on.
+type MatchView struct {
+	Line      int    // 1-based number of the (first) line
+	Text      []byte // the line(s) without the final terminator, cut to MaxColumns
+	Truncated bool   // Text was cut
+	Spans     []Span // matches within Text
 }
 
 // DefaultOptions returns the engine defaults for pattern: hidden files
@@ -125,6 +145,9 @@ type FileResult struct {
 	Lines   int     // matching lines (hits in multiline mode)
 	Count   int     // individual matches
 	Matches []Match // content mode only
+	// Rendered: content mode with Options.Render (and no context lines):
+	// the formatted matches, in place of Matches.
+	Rendered []byte
 	// Binary: the file holds a NUL byte and was searched because it was
 	// named as Path (a file found in a directory is skipped instead, unless
 	// Options.Text). Matches is then empty, as ripgrep prints no lines of

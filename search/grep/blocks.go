@@ -215,10 +215,7 @@ func (w *worker) searchReader(ctx context.Context, c candidate, r io.Reader, cou
 				if o.Invert {
 					fr.Count = k
 				}
-				fr.Matches = buildMatches(region, hits, c.display, o)
-				for i := range fr.Matches {
-					fr.Matches[i].Line += lineBase
-				}
+				w.content(fr, region, hits, c.display, lineBase)
 				if !send(fr) {
 					return fileOutcome{}
 				}

@@ -2,31 +2,50 @@ package grep
 
 import (
 	"bytes"
+	"strings"
 	"unicode/utf8"
 
 	"github.com/gopi-agent/gopi/native/rure"
 )
 
 // buildMatches turns one file's hits into matches with context lines. The
-// buffer is the worker's and is reused, so every string is copied out.
+// buffer is the worker's and is reused, so every string is copied out: the
+// texts of all the file's matches into one string and their spans into one
+// slice, two allocations per file instead of two per line (a search
+// printing 240,000 lines spent a sixth of its time allocating them).
 func buildMatches(buf []byte, h *rure.Hits, path string, opts *Options) []Match {
 	out := make([]Match, 0, len(h.Lines))
+	room := 0
+	for _, hit := range h.Lines {
+		room += hit.End - hit.Start + len("…")
+	}
+	var texts strings.Builder
+	texts.Grow(room)
+	ends := make([]int, 0, len(h.Lines)) // where each match's text ends in texts
+	allSpans := make([]Span, 0, len(h.Spans))
 	shownEnd := 0  // byte offset just past the last line already shown
 	shownLine := 0 // number of the last line already shown
 	for k, hit := range h.Lines {
 		m := Match{Path: path, Line: hit.Line}
 		text := buf[hit.Start:hit.End]
-		m.Text, m.Truncated = cutLine(text, opts.MaxColumns)
+		n := texts.Len()
+		m.Truncated = writeCut(&texts, text, opts.MaxColumns)
+		ends = append(ends, texts.Len())
 		if spans := h.Spans[hit.SpanLo:hit.SpanHi]; len(spans) > 0 {
-			limit := len(m.Text)
-			m.Spans = make([]Span, 0, len(spans))
+			limit := texts.Len() - n
+			lo := len(allSpans)
 			for _, s := range spans {
 				s.Start -= hit.Start
 				s.End -= hit.Start
 				if m.Truncated && s.End > limit-len("…") {
 					break
 				}
-				m.Spans = append(m.Spans, s)
+				allSpans = append(allSpans, s)
+			}
+			if hi := len(allSpans); hi > lo {
+				m.Spans = allSpans[lo:hi:hi]
+			} else {
+				m.Spans = []Span{}
 			}
 		}
 		if opts.ContextBefore > 0 {
@@ -46,7 +65,51 @@ func buildMatches(buf []byte, h *rure.Hits, path string, opts *Options) []Match 
 		}
 		out = append(out, m)
 	}
+	all := texts.String()
+	start := 0
+	for i, end := range ends {
+		out[i].Text = all[start:end]
+		start = end
+	}
 	return out
+}
+
+// renders reports whether the matches of a search are formatted by
+// Options.Render rather than built as records.
+func renders(opts *Options) bool {
+	return opts.Render != nil && opts.ContextBefore <= 0 && opts.ContextAfter <= 0
+}
+
+// renderMatches is buildMatches through Options.Render: it appends the
+// rendering of buf's hits, numbered from lineBase+1, to dst. view and cut
+// are the worker's scratch: the view handed to Render and the buffer of a
+// line cut to MaxColumns.
+func renderMatches(dst, buf []byte, h *rure.Hits, path string, lineBase int, opts *Options, view *MatchView, cut *[]byte) []byte {
+	return opts.Render(dst, path, func(yield func(*MatchView) bool) {
+		for _, hit := range h.Lines {
+			text := buf[hit.Start:hit.End]
+			*view = MatchView{Line: hit.Line + lineBase, Text: text, Spans: view.Spans[:0]}
+			limit := len(text)
+			if opts.MaxColumns > 0 && len(text) > opts.MaxColumns {
+				if c := cutBytes(text, opts.MaxColumns); c < len(text) {
+					*cut = append(append((*cut)[:0], text[:c]...), "…"...)
+					view.Text, view.Truncated = *cut, true
+					limit = len(*cut)
+				}
+			}
+			for _, s := range h.Spans[hit.SpanLo:hit.SpanHi] {
+				s.Start -= hit.Start
+				s.End -= hit.Start
+				if view.Truncated && s.End > limit-len("…") {
+					break
+				}
+				view.Spans = append(view.Spans, s)
+			}
+			if !yield(view) {
+				return
+			}
+		}
+	})
 }
 
 // linesBefore returns up to n lines ending just before byte offset start
@@ -88,8 +151,32 @@ func linesAfter(buf []byte, end, stop, lastLine, n, maxCols int) []ContextLine {
 // cutLine copies a line out of the buffer, cutting it after maxCols
 // characters (bytes where the text is not valid UTF-8) with a trailing "…".
 func cutLine(line []byte, maxCols int) (string, bool) {
-	if maxCols <= 0 || len(line) <= maxCols {
-		return string(line), false
+	var b strings.Builder
+	cut := writeCut(&b, line, maxCols)
+	return b.String(), cut
+}
+
+// writeCut writes line to b, cut after maxCols characters (none when
+// maxCols <= 0) with "…" appended when it was cut, which it reports.
+func writeCut(b *strings.Builder, line []byte, maxCols int) bool {
+	if maxCols <= 0 {
+		b.Write(line)
+		return false
+	}
+	i := cutBytes(line, maxCols)
+	b.Write(line[:i])
+	if i < len(line) {
+		b.WriteString("…")
+		return true
+	}
+	return false
+}
+
+// cutBytes returns the length of line's first maxCols characters (maxCols
+// > 0): len(line) when it is not longer.
+func cutBytes(line []byte, maxCols int) int {
+	if len(line) <= maxCols {
+		return len(line)
 	}
 	chars, i := 0, 0
 	for i < len(line) && chars < maxCols {
@@ -97,8 +184,5 @@ func cutLine(line []byte, maxCols int) (string, bool) {
 		i += size
 		chars++
 	}
-	if i >= len(line) {
-		return string(line), false
-	}
-	return string(line[:i]) + "…", true
+	return min(i, len(line))
 }

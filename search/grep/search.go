@@ -51,6 +51,7 @@ var errStop = errors.New("stop")
 // always cover every file: once the page is full, the remaining files are
 // only counted.
 func Search(ctx context.Context, opts Options) (*Result, error) {
+	opts.Render = nil // Result holds match records
 	res := &Result{}
 	skip, limit := max(opts.Offset, 0), opts.Limit
 	full := func() bool { return limit > 0 && len(res.Matches)+len(res.Files) >= limit }
@@ -283,6 +284,9 @@ batches:
 				}
 				if opts.Mode == ModeContent {
 					delivered += len(fr.Matches)
+					if fr.Rendered != nil {
+						delivered += fr.Lines
+					}
 				} else {
 					delivered++
 				}
@@ -395,6 +399,8 @@ type worker struct {
 	conv     []byte // UTF-16 text transcoded to UTF-8
 	hits     rure.Hits
 	inverted rure.Hits
+	view     MatchView // handed to Options.Render
+	cut      []byte    // a line cut to MaxColumns for Options.Render
 }
 
 // utf8BOM is the UTF-8 encoding of U+FEFF, the byte-order mark.
@@ -583,9 +589,26 @@ func (w *worker) searchText(c candidate, buf []byte, nul int, countOnly bool) fi
 		fr.Count = fr.Lines
 	}
 	if w.opts.Mode == ModeContent {
-		fr.Matches = buildMatches(buf, hits, c.display, w.opts)
+		w.content(fr, buf, hits, c.display, 0)
 	}
 	return fileOutcome{result: fr}
+}
+
+// content fills fr's Matches, or Rendered with Options.Render, from the
+// hits of buf, whose first line is line lineBase+1 of the file.
+func (w *worker) content(fr *FileResult, buf []byte, hits *rure.Hits, display string, lineBase int) {
+	if renders(w.opts) {
+		room := 0
+		for _, hit := range hits.Lines {
+			room += hit.End - hit.Start + len(display) + 16
+		}
+		fr.Rendered = renderMatches(make([]byte, 0, room), buf, hits, display, lineBase, w.opts, &w.view, &w.cut)
+		return
+	}
+	fr.Matches = buildMatches(buf, hits, display, w.opts)
+	for i := range fr.Matches {
+		fr.Matches[i].Line += lineBase
+	}
 }
 
 // find returns the hits to report: the matching lines, at most MaxCount,

@@ -529,20 +529,26 @@ func TestSearchErrorPositionIsTheTypedOne(t *testing.T) {
 // Files read a block at a time give the same results as files read whole,
 // in every mode, with blocks far smaller than the file and than some
 // lines; a NUL byte after the first block ends the search of a text file.
-func TestSearchBlocksMatchWhole(t *testing.T) {
+// fooLines is 3000 lines of a test text: every seventh holds "foo" twice,
+// every seventh from the fourth is a long run of long before " foo tail".
+func fooLines(long string) string {
 	var text strings.Builder
 	for i := range 3000 {
 		switch i % 7 {
 		case 0:
 			fmt.Fprintf(&text, "foo %d foo\n", i)
 		case 3:
-			text.WriteString(strings.Repeat("x", 300) + " foo tail\n")
+			text.WriteString(strings.Repeat(long, 300) + " foo tail\n")
 		default:
 			fmt.Fprintf(&text, "line %d\n", i)
 		}
 	}
-	text.WriteString("last foo without newline")
-	dir := writeTree(t, map[string]string{"big.txt": text.String(), "late.bin": strings.Repeat("foo\n", 500) + "\x00foo\n", "bin.dat": "foo\x00\nfoo\n"})
+	return text.String()
+}
+
+func TestSearchBlocksMatchWhole(t *testing.T) {
+	text := fooLines("x") + "last foo without newline"
+	dir := writeTree(t, map[string]string{"big.txt": text, "late.bin": strings.Repeat("foo\n", 500) + "\x00foo\n", "bin.dat": "foo\x00\nfoo\n"})
 	type variant struct {
 		name string
 		opt  func(*Options)

@@ -1,0 +1,132 @@
+package main
+
+import (
+	"strconv"
+
+	"github.com/gopi-agent/gopi/search/grep"
+)
+
+// lineFormat is how gopi grep lays out content lines (ripgrep's layout:
+// `path:line:col:text`, `-` instead of `:` for context lines). It is fixed
+// once the job is built, so the search workers format their files' lines
+// with it concurrently (grep.Options.Render) while the printer writes
+// bytes.
+type lineFormat struct {
+	colors   palette
+	withPath bool // print file names
+	lineNums bool
+	column   bool // --column
+	only     bool // -o
+	vimgrep  bool
+	null     bool // a NUL after each path instead of ':' or a newline
+}
+
+// pathSep is what follows a path before more text on the same line.
+func (f *lineFormat) pathSep(sep byte) byte {
+	if f.null {
+		return 0
+	}
+	return sep
+}
+
+// appendMatch appends the output lines of one match (every line of a
+// multiline one; one line per match with -o and --vimgrep) and returns
+// how many lines of the file the match covers. spanBuf is scratch for the
+// spans of one line of a multiline match.
+func appendMatch[T string | []byte](dst []byte, f *lineFormat, path string, line int, text T, spans []grep.Span, spanBuf *[]grep.Span) ([]byte, int) {
+	rest := text
+	offset, k := 0, 0
+	for more := true; more; k++ {
+		cur := rest
+		if i := indexNewline(rest); i >= 0 {
+			cur, rest = rest[:i], rest[i+1:]
+		} else {
+			more = false
+		}
+		lineSpans := spans
+		if more || offset > 0 { // a multiline match: the spans of this line, relative to it
+			lineSpans = (*spanBuf)[:0]
+			for _, s := range spans {
+				if s.End > offset && s.Start < offset+len(cur) || (s.Start == s.End && s.Start >= offset && s.Start <= offset+len(cur)) {
+					lineSpans = append(lineSpans, grep.Span{Start: max(s.Start-offset, 0), End: min(s.End-offset, len(cur))})
+				}
+			}
+			*spanBuf = lineSpans
+		}
+		switch {
+		case f.only || f.vimgrep:
+			// One output line per match: -o prints the matched text,
+			// --vimgrep the whole line, each with the match's column.
+			for _, s := range lineSpans {
+				if f.only && s.Start == s.End {
+					continue
+				}
+				shown := cur
+				if f.only {
+					shown = cur[s.Start:s.End]
+				}
+				dst = appendLine(dst, f, path, line+k, ':', s.Start+1, shown, nil)
+			}
+		default:
+			col := 0
+			if len(lineSpans) > 0 {
+				col = lineSpans[0].Start + 1
+			} else if f.column {
+				col = 1
+			}
+			dst = appendLine(dst, f, path, line+k, ':', col, cur, lineSpans)
+		}
+		offset += len(cur) + 1
+	}
+	return dst, k
+}
+
+// indexNewline returns the offset of text's first newline, or -1. (A
+// plain loop: converting a []byte for strings.IndexByte would copy it.)
+func indexNewline[T string | []byte](text T) int {
+	for i := 0; i < len(text); i++ {
+		if text[i] == '\n' {
+			return i
+		}
+	}
+	return -1
+}
+
+// appendLine appends one output line; col (1-based) is printed after the
+// line number when --column or --vimgrep asked for it and col > 0.
+func appendLine[T string | []byte](dst []byte, f *lineFormat, path string, line int, sep byte, col int, text T, spans []grep.Span) []byte {
+	c := &f.colors
+	if f.withPath {
+		dst = append(dst, c.path...)
+		dst = append(dst, path...)
+		dst = append(dst, c.reset...)
+		dst = append(dst, f.pathSep(sep))
+	}
+	if f.lineNums {
+		dst = append(dst, c.line...)
+		dst = strconv.AppendInt(dst, int64(line), 10)
+		dst = append(dst, c.reset...)
+		dst = append(dst, sep)
+	}
+	if f.column && col > 0 {
+		dst = strconv.AppendInt(dst, int64(col), 10)
+		dst = append(dst, sep)
+	}
+	if c.match == "" || len(spans) == 0 {
+		dst = append(dst, text...)
+	} else {
+		pos := 0
+		for _, s := range spans {
+			if s.Start < pos || s.End > len(text) || s.Start == s.End {
+				continue
+			}
+			dst = append(dst, text[pos:s.Start]...)
+			dst = append(dst, c.match...)
+			dst = append(dst, text[s.Start:s.End]...)
+			dst = append(dst, c.reset...)
+			pos = s.End
+		}
+		dst = append(dst, text[pos:]...)
+	}
+	return append(dst, '\n')
+}

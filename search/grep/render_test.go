@@ -1,0 +1,94 @@
+package grep
+
+import (
+	"context"
+	"fmt"
+	"iter"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// formatRecord is the line a test renders for one match.
+func formatRecord(path string, line int, text string, cut bool, spans []Span) string {
+	return fmt.Sprintf("%s:%d:%q:%v:%v\n", path, line, text, cut, spans)
+}
+
+// Options.Render sees exactly the matches Stream builds as records (line
+// numbers, cut text, spans), whole or read in blocks, and its output
+// replaces Matches.
+func TestRenderMatchesRecords(t *testing.T) {
+	dir := writeTree(t, map[string]string{"big.txt": fooLines("é"), "a/small.go": "foo\nbar foo\n", "a/none.txt": "bar\n"})
+	render := func(dst []byte, path string, matches iter.Seq[*MatchView]) []byte {
+		for m := range matches {
+			dst = append(dst, formatRecord(path, m.Line, string(m.Text), m.Truncated, m.Spans)...)
+		}
+		return dst
+	}
+	cases := []struct {
+		name    string
+		pattern string
+		opt     func(*Options)
+	}{
+		{"plain", "foo", func(*Options) {}},
+		{"cut", "foo", func(o *Options) { o.MaxColumns = 20 }},
+		{"cut before the match", "tail", func(o *Options) { o.MaxColumns = 20 }},
+		{"invert", "foo", func(o *Options) { o.Invert = true }},
+		{"max-count", "foo", func(o *Options) { o.MaxCount = 5 }},
+		{"multiline", `foo\nline`, func(o *Options) { o.Multiline = true }},
+	}
+	for _, tc := range cases {
+		for _, blocks := range []bool{false, true} {
+			if blocks {
+				savedLimit, savedBlock := wholeFileLimit, blockSize
+				wholeFileLimit, blockSize = 64, 256
+				defer func() { wholeFileLimit, blockSize = savedLimit, savedBlock }()
+			}
+			o := DefaultOptions(tc.pattern, dir)
+			o.MaxColumns = 0
+			tc.opt(&o)
+			var want strings.Builder
+			wantSum, err := Stream(context.Background(), o, func(fr *FileResult) error {
+				for _, m := range fr.Matches {
+					want.WriteString(formatRecord(fr.Path, m.Line, m.Text, m.Truncated, m.Spans))
+				}
+				return nil
+			})
+			if err != nil {
+				t.Fatal(err)
+			}
+			o.Render = render
+			var got strings.Builder
+			gotSum, err := Stream(context.Background(), o, func(fr *FileResult) error {
+				if len(fr.Matches) > 0 {
+					t.Errorf("%s: records built with Render set", tc.name)
+				}
+				got.Write(fr.Rendered)
+				return nil
+			})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if want.Len() == 0 || got.String() != want.String() {
+				t.Errorf("%s (blocks %v): rendered %d bytes, records %d:\n%.400s\nwant\n%.400s", tc.name, blocks, got.Len(), want.Len(), got.String(), want.String())
+			}
+			if gotSum.TotalMatches != wantSum.TotalMatches || gotSum.FilesWithMatches != wantSum.FilesWithMatches {
+				t.Errorf("%s: summary %+v, want %+v", tc.name, gotSum, wantSum)
+			}
+		}
+	}
+	// With context lines, records are built whatever Render says.
+	o := DefaultOptions("foo", filepath.Join(dir, "a"))
+	o.ContextAfter = 1
+	o.Render = render
+	res := 0
+	if _, err := Stream(context.Background(), o, func(fr *FileResult) error {
+		if fr.Rendered != nil {
+			t.Error("rendered with context lines")
+		}
+		res += len(fr.Matches)
+		return nil
+	}); err != nil || res != 2 {
+		t.Fatalf("context: %d matches, %v", res, err)
+	}
+}
