@@ -10,9 +10,6 @@ import (
 // keepOwner does nothing where files have no Unix owner.
 func keepOwner(f *os.File, old fs.FileInfo) {}
 
-// copyXattrs does nothing where extended attributes are not supported.
-func copyXattrs(from string, f *os.File) {}
-
 // notWritable relies on the permission bits alone here.
 func notWritable(path, display string) (reason, fix string) { return "", "" }
 

@@ -16,8 +16,6 @@ import (
 	"syscall"
 	"testing"
 	"time"
-
-	"golang.org/x/sys/unix"
 )
 
 // noTemps fails when a temporary file of ours is left in dir.
@@ -105,24 +103,6 @@ func TestWriteKeepsOwnerGroupAndSpecialBits(t *testing.T) {
 	}
 	if fi.Mode()&(fs.ModePerm|fs.ModeSetgid) != 0o755|fs.ModeSetgid {
 		t.Errorf("mode %v, want the set-group-ID bit and 0755 kept", fi.Mode())
-	}
-}
-
-func TestWriteKeepsXattrs(t *testing.T) {
-	p := filepath.Join(t.TempDir(), "tagged")
-	if err := os.WriteFile(p, []byte("old"), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	if err := unix.Setxattr(p, "user.gopi.test", []byte("kept"), 0); err != nil {
-		t.Skipf("this file system takes no user attributes: %v", err)
-	}
-	if err := WriteFile(p, []byte("new"), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	buf := make([]byte, 16)
-	n, err := unix.Getxattr(p, "user.gopi.test", buf)
-	if err != nil || string(buf[:n]) != "kept" {
-		t.Fatalf("attribute after the write: %q %v", buf[:n], err)
 	}
 }
 
