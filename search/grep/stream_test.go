@@ -218,3 +218,47 @@ func TestStreamReaderWithContextIsCapped(t *testing.T) {
 		t.Fatalf("skipped %+v, want the stream reported as cut", sum.Skipped)
 	}
 }
+
+// readSizes is a reader of n NUL bytes and then tail that records the
+// largest read asked of it.
+type readSizes struct {
+	left    int
+	tail    []byte
+	largest int
+}
+
+func (r *readSizes) Read(p []byte) (int, error) {
+	r.largest = max(r.largest, len(p))
+	if r.left == 0 {
+		if len(r.tail) == 0 {
+			return 0, io.EOF
+		}
+		n := copy(p, r.tail)
+		r.tail = r.tail[n:]
+		return n, nil
+	}
+	n := min(len(p), r.left)
+	clear(p[:n])
+	r.left -= n
+	return n, nil
+}
+
+// Binary input without newlines (/dev/zero) is searched a block at a time,
+// its NUL bytes ending lines as in ripgrep, instead of growing one line
+// up to the cap of a stream.
+func TestBinaryWithoutNewlinesStaysInBlocks(t *testing.T) {
+	r := &readSizes{left: 8 << 20, tail: []byte("x\nx\n")}
+	lines := 0
+	if _, err := StreamReader(context.Background(), DefaultOptions("x", ""), "<stdin>", r, func(fr *FileResult) error {
+		lines += fr.Lines
+		return nil
+	}); err != nil {
+		t.Fatal(err)
+	}
+	if lines != 2 {
+		t.Errorf("%d matching lines, want 2", lines)
+	}
+	if r.largest > 2*blockSize {
+		t.Errorf("a read of %d bytes: the buffer grew past two blocks (%d)", r.largest, blockSize)
+	}
+}
