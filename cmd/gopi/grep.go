@@ -11,6 +11,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"strconv"
 	"strings"
 	"syscall"
@@ -111,7 +112,7 @@ func newGrepFlagSet(c *grepCLI) *pflag.FlagSet {
 	fs.BoolVarP(&c.quiet, "quiet", "q", false, "print nothing; exit 0 at the first match")
 	fs.StringVar(&c.maxFilesize, "max-filesize", "", "skip files larger than `SIZE` (bytes, or with a K, M or G suffix), naming them on stderr")
 	fs.IntVar(&c.maxColumns, "max-columns", grep.DefaultMaxColumns, "cut lines longer than `N` characters, marking them with … (0: never)")
-	fs.Var(sortFlag{&c.sort, false}, "sort", "order results by `KEY`: path (the default), modified, accessed, created or none; any key but path holds results until the search ends")
+	fs.Var(sortFlag{&c.sort, false}, "sort", "order results by `KEY`: path (the default), modified, accessed, created or none; any key but path lists every file before the search starts")
 	fs.Var(sortFlag{&c.sort, true}, "sortr", "like --sort, in descending order (`KEY`)")
 	fs.BoolVar(&c.json, "json", false, "print one JSON object per match (per file with -c or -l)")
 	fs.StringVar(&c.color, "color", "auto", "`WHEN` to color: auto (only on a terminal), always or never")
@@ -137,8 +138,8 @@ pattern matches within one line unless it holds \n or a newline. Braces
 that cannot be repetitions are literal: '${name}' finds the text ${name}.
 
 Output is in path order, then line order, and printed as the search goes;
---sort/--sortr by time (or --sortr path) hold it until every file is done.
-Exit status: 0 when a line
+--sort/--sortr by time (or --sortr path) first list every file with its
+time, then search them in that order. Exit status: 0 when a line
 matched, 1 when none did, 2 on an error (also when some path or file could
 not be read, as with ripgrep; -q with a match exits 0).
 
@@ -453,11 +454,30 @@ func (j *grepJob) run(ctx context.Context, env *cliEnv) (int, error) {
 	matched, hadError := false, false
 	var total grep.Summary
 	stopped := errors.New("quiet: first match found")
-	for _, path := range j.paths {
+	searches := make([]grepSearch, len(j.paths))
+	for i, p := range j.paths {
+		searches[i] = grepSearch{arg: p}
+	}
+	if j.order.holds() && !j.listFiles && !slices.Contains(j.paths, stdinPath) {
+		// Sorted: list every file and its timestamp first, then search
+		// them in order as one list, printing as the results come.
+		files, missing, err := j.plan(ctx)
+		if err != nil {
+			j.out.Flush()
+			return exitError, err
+		}
+		hadError = missing
+		searches = []grepSearch{{planned: true, files: files}}
+	}
+	for _, s := range searches {
+		path := s.arg
 		o := j.base
 		o.Path = path
 		if path == "" {
 			o.Path = "."
+		}
+		if s.planned {
+			o.Files = s.files
 		}
 		o.OverrideBase = overrideBase(path)
 		if o.Mode == grep.ModeContent && !j.json && !j.quiet {
@@ -472,7 +492,7 @@ func (j *grepJob) run(ctx context.Context, env *cliEnv) (int, error) {
 			switch {
 			case j.quiet:
 				return stopped
-			case j.order.holds():
+			case j.order.holds() && !s.planned:
 				j.held = append(j.held, heldResult{arg: path, result: fr})
 				return nil
 			}
@@ -496,6 +516,8 @@ func (j *grepJob) run(ctx context.Context, env *cliEnv) (int, error) {
 			sum = &grep.Summary{}
 		case path == stdinPath:
 			sum, err = grep.StreamReader(ctx, o, "<stdin>", env.stdin, onResult)
+		case s.planned:
+			sum, err = grep.Stream(ctx, o, onResult)
 		case j.listFiles:
 			var n int
 			n, err = j.printFiles(ctx, path, o)

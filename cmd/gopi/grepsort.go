@@ -4,6 +4,8 @@ import (
 	"cmp"
 	"context"
 	"fmt"
+	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"time"
@@ -74,13 +76,11 @@ func (j *grepJob) printHeld() error {
 	}
 	type keyed struct {
 		heldResult
-		shown string
-		t     time.Time
-		ok    bool
+		sortKey
 	}
 	items := make([]keyed, len(j.held))
 	for i, h := range j.held {
-		k := keyed{heldResult: h, shown: h.relPath()}
+		k := keyed{heldResult: h, sortKey: sortKey{shown: h.relPath()}}
 		if h.arg != stdinPath {
 			k.shown = displayPath(h.arg, h.relPath(), j.argIsFile(h.arg))
 			if kind, ok := j.order.timeKind(); ok {
@@ -96,31 +96,7 @@ func (j *grepJob) printHeld() error {
 		items[i] = k
 	}
 	j.held = nil
-	byPath := j.order.key == "path" || j.order.key == ""
-	slices.SortStableFunc(items, func(a, b keyed) int {
-		if byPath {
-			c := comparePathComponents(a.shown, b.shown)
-			if j.order.reverse {
-				c = -c
-			}
-			return c
-		}
-		// As ripgrep 14: a missing timestamp sorts after every present
-		// one, and --sortr reverses the whole order (missing ones first).
-		var c int
-		switch {
-		case a.ok && b.ok:
-			c = a.t.Compare(b.t)
-		case a.ok:
-			c = -1
-		case b.ok:
-			c = 1
-		}
-		if j.order.reverse {
-			c = -c
-		}
-		return c
-	})
+	slices.SortStableFunc(items, func(a, b keyed) int { return j.order.compare(a.sortKey, b.sortKey) })
 	end := byte('\n')
 	if j.null {
 		end = 0
@@ -138,6 +114,37 @@ func (j *grepJob) printHeld() error {
 		}
 	}
 	return nil
+}
+
+// sortKey is what a file is sorted by: its path as printed and, for the
+// time orders, its timestamp (ok false: none could be read).
+type sortKey struct {
+	shown string
+	t     time.Time
+	ok    bool
+}
+
+// compare orders two files as s asks. Like ripgrep 14, a missing
+// timestamp sorts after every present one, and --sortr reverses the whole
+// order (missing ones first).
+func (s sortChoice) compare(a, b sortKey) int {
+	var c int
+	if s.key == "path" || s.key == "" {
+		c = comparePathComponents(a.shown, b.shown)
+	} else {
+		switch {
+		case a.ok && b.ok:
+			c = a.t.Compare(b.t)
+		case a.ok:
+			c = -1
+		case b.ok:
+			c = 1
+		}
+	}
+	if s.reverse {
+		c = -c
+	}
+	return c
 }
 
 // comparePathComponents orders two slash-separated paths component by
@@ -165,6 +172,71 @@ func pathComponents(p string) []string {
 		out = append(out, c)
 	}
 	return out
+}
+
+// grepSearch is one search of a gopi grep run: a path argument ("" for the
+// current directory, stdinPath for standard input), or (planned) the
+// files of every argument in the order --sort asked for.
+type grepSearch struct {
+	arg     string
+	planned bool
+	files   []grep.FileRef
+}
+
+// plan lists the files a search of every path argument would read, each
+// by the path it is printed with, sorted as j.order asks; timestamps are
+// taken before anything is read (reading a file moves its access time).
+// Paths that do not exist are named on stderr (missing reports one). What
+// is held is a path and a time per file, not the results: they are printed
+// as the search of the sorted list finds them.
+func (j *grepJob) plan(ctx context.Context) (files []grep.FileRef, missing bool, err error) {
+	kind, timed := j.order.timeKind()
+	type planned struct {
+		ref grep.FileRef
+		key sortKey
+	}
+	var all []planned
+	add := func(shown string, named bool) {
+		p := planned{ref: grep.FileRef{Path: shown, Named: named}, key: sortKey{shown: shown}}
+		if timed {
+			p.key.t, p.key.ok = fileTime(shown, kind)
+		}
+		all = append(all, p)
+	}
+	for _, path := range j.paths {
+		o := j.base
+		o.Path = path
+		if path == "" {
+			o.Path = "."
+		}
+		o.OverrideBase = overrideBase(path)
+		if wd, err := os.Getwd(); err == nil {
+			o.OverrideCwd = filepath.ToSlash(wd)
+		}
+		info, err := os.Stat(o.Path)
+		if err != nil {
+			j.out.Flush()
+			fmt.Fprintf(j.errOut, "gopi grep: %s: %s\n", o.Path, errnoText(err))
+			missing = true
+			continue
+		}
+		if !info.IsDir() {
+			add(path, true)
+			continue
+		}
+		if err := grep.EachFile(ctx, o, func(f string) error {
+			add(displayPath(path, f, false), false)
+			return nil
+		}); err != nil {
+			return nil, missing, err
+		}
+	}
+	slices.SortStableFunc(all, func(a, b planned) int { return j.order.compare(a.key, b.key) })
+	files = make([]grep.FileRef, len(all))
+	for i, p := range all {
+		files[i] = p.ref
+	}
+	return files, missing, nil
 }
 
 // timeKind is the timestamp the order sorts by, if any.

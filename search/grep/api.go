@@ -100,6 +100,22 @@ type Options struct {
 	// files to be laid out. Stream only: Search builds records whatever
 	// Render says. Called from several goroutines at once.
 	Render func(dst []byte, path string, matches iter.Seq[*MatchView]) []byte
+	// Files, when not nil, is the whole scope of the search in place of
+	// Path: these files, searched and reported in this order, each opened
+	// and reported by its Path. Nothing filters them (the glob, types,
+	// ignore and depth options apply to a walk of Path only). A caller
+	// that orders the files itself (gopi grep --sort modified) lists them
+	// first and then streams the results instead of holding them.
+	Files []FileRef
+}
+
+// FileRef is one file of Options.Files.
+type FileRef struct {
+	Path string
+	// Named: the user named this file (rather than a directory holding
+	// it), so a binary file is reported instead of skipped and a special
+	// file (a FIFO, a device) is read up to SpecialFileCap.
+	Named bool
 }
 
 // MatchView is a match handed to Options.Render: a Match without context

@@ -56,6 +56,9 @@ func defaultScannerOf(c *fscache.Cache) fscache.Scanner { return c }
 
 // collect resolves opts.Path into the files to search.
 func collect(ctx context.Context, opts *Options) (*target, error) {
+	if opts.Files != nil {
+		return listed(opts.Files), nil
+	}
 	info, err := os.Stat(opts.Path)
 	if err != nil {
 		if errors.Is(err, fs.ErrNotExist) {
@@ -146,6 +149,24 @@ func collect(ctx context.Context, opts *Options) (*target, error) {
 		files = withWhitelisted(all, scan, root, include, over, keep, files)
 	}
 	return &target{files: files, cacheAge: scan.Age.Milliseconds()}, nil
+}
+
+// listed is the target of Options.Files. A named file is looked at as
+// collect looks at a Path that is a file; one that cannot be stat'ed is
+// left to the read, which reports why.
+func listed(files []FileRef) *target {
+	out := make([]candidate, len(files))
+	for i, f := range files {
+		c := candidate{display: f.Path, abs: f.Path, size: -1, named: f.Named}
+		if f.Named {
+			if info, err := os.Stat(f.Path); err == nil {
+				c.size = info.Size()
+				c.special = !info.Mode().IsRegular() || info.Size() == 0
+			}
+		}
+		out[i] = c
+	}
+	return &target{files: out}
 }
 
 // compileGlob compiles an optional glob filter.

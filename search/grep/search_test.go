@@ -10,6 +10,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -655,5 +656,31 @@ func TestStreamReaderInBlocks(t *testing.T) {
 	}
 	if parts < 2 {
 		t.Errorf("results came in %d part(s); a block at a time gives several", parts)
+	}
+}
+
+// Options.Files is searched in its own order, each file reported by its
+// Path; a named binary file is reported, an unnamed one skipped, and a
+// missing one is named among the skipped files.
+func TestSearchListedFiles(t *testing.T) {
+	dir := writeTree(t, map[string]string{"a.txt": "foo a\n", "b/c.txt": "foo c\nfoo c2\n", "bin.dat": "foo\x00\n", "d.txt": "no\n"})
+	j := func(p string) string { return filepath.Join(dir, p) }
+	o := DefaultOptions("foo", "ignored")
+	o.Glob = "*.none" // filters a walk of Path only
+	o.Files = []FileRef{{Path: j("b/c.txt")}, {Path: j("bin.dat")}, {Path: j("d.txt")}, {Path: j("a.txt")}, {Path: j("bin.dat"), Named: true}, {Path: j("gone.txt")}}
+	var got []string
+	sum, err := Stream(context.Background(), o, func(fr *FileResult) error {
+		got = append(got, fmt.Sprintf("%s %d %v", strings.TrimPrefix(fr.Path, dir), fr.Lines, fr.Binary))
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []string{"/b/c.txt 2 false", "/a.txt 1 false", "/bin.dat 1 true"}
+	if !slices.Equal(got, want) {
+		t.Errorf("got %q, want %q", got, want)
+	}
+	if sum.BinarySkipped != 1 || sum.FilesSkipped != 1 || len(sum.Skipped) != 1 || sum.Skipped[0].Path != j("gone.txt") {
+		t.Errorf("summary %+v", sum)
 	}
 }
