@@ -29,6 +29,9 @@ type aiCLI struct {
 func newAIFlagSet(c *aiCLI) *pflag.FlagSet {
 	fs := pflag.NewFlagSet("ai", pflag.ContinueOnError)
 	fs.SortFlags = false
+	// Flags end at the first prompt word: `gopi ai -m M explain the -p
+	// flag` sends "explain the -p flag".
+	fs.SetInterspersed(false)
 	fs.StringVarP(&c.model, "model", "m", "", "model: id, provider/id, name or fuzzy query; `MODEL`:LEVEL sets thinking")
 	fs.StringVarP(&c.thinking, "thinking", "t", "", "thinking level: off, minimal, low, medium, high, xhigh")
 	valueName(fs, "thinking", "LEVEL")
@@ -64,7 +67,8 @@ func newAIFlagSet(c *aiCLI) *pflag.FlagSet {
 const aiHelp = `Usage: gopi ai -m MODEL [flags] PROMPT...
 
 Stream one completion (no tools) from MODEL and print the text as it
-arrives; a prompt of "-" or none reads it from standard input. Useful to
+arrives; a prompt of "-" or none reads it from standard input. Flags go
+before the prompt: from its first word on, everything is prompt. Useful to
 check a provider, key or base URL. The exit status is 0 when the model
 finished (stop or length), 2 on an error.
 

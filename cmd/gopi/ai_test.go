@@ -140,6 +140,20 @@ func TestAIStreamsEveryAPI(t *testing.T) {
 	}
 }
 
+// Words of the prompt that look like flags are prompt, not flags.
+func TestAIPromptWordsAreNotFlags(t *testing.T) {
+	srv := mockllm.New(t).Script(mockllm.Turn{Blocks: []mockllm.Block{mockllm.Text("It prints.")}})
+	isolateAgentEnv(t, mockConfig(srv.URL()))
+	t.Setenv("ANTHROPIC_API_KEY", "sk-ant")
+	out, errOut, code := runCmd(t, "ai", "-m", "claude-sonnet-4-5", "what", "does", "-p", "do", "--json")
+	if code != 0 || out != "It prints.\n" {
+		t.Fatalf("exit %d, stdout %q, stderr %s", code, out, errOut)
+	}
+	if reqs := srv.Requests(); len(reqs) != 1 || !strings.Contains(string(reqs[0].Body), "what does -p do --json") {
+		t.Errorf("prompt not sent whole: %+v", reqs)
+	}
+}
+
 func TestAIJSONEvents(t *testing.T) {
 	srv := mockllm.New(t).Script(mockllm.Turn{Blocks: []mockllm.Block{mockllm.Text("Hi.")}})
 	isolateAgentEnv(t, mockConfig(srv.URL()))
