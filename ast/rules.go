@@ -386,7 +386,7 @@ func Scan(ctx context.Context, req ScanRequest) (*ScanResult, error) {
 		}
 		sr := SearchRequest{
 			Scope: req.Scope, Patterns: r.Patterns, Lang: r.Language, Strictness: req.Strictness,
-			Captures: req.Captures || len(r.Constraints) > 0, Timeout: req.Timeout,
+			Captures: req.Captures || len(r.Constraints) > 0 || strings.Contains(r.Message, "$"), Timeout: req.Timeout,
 		}
 		if r.Engine != "" {
 			sr.Patterns = nil

@@ -272,11 +272,11 @@ func runASTScan(ctx context.Context, env *cliEnv, args []string) int {
 	for _, f := range res.Findings {
 		failing = failing || f.Rule.Severity == "error"
 		if c.json != "" {
-			items = append(items, astScanJSON{astJSON: toASTJSON(f.Match), RuleID: f.Rule.ID, Severity: f.Rule.Severity, Message: f.Rule.Message, Note: f.Rule.Note})
+			items = append(items, astScanJSON{astJSON: toASTJSON(f.Match), RuleID: f.Rule.ID, Severity: f.Rule.Severity, Message: f.Message(), Note: f.Rule.Note})
 			continue
 		}
 		m := f.Match
-		fmt.Fprintf(out, "%s:%d:%d: %s[%s]: %s\n", m.Path, m.Start.Line+1, m.Start.Column+1, f.Rule.Severity, f.Rule.ID, f.Rule.Message)
+		fmt.Fprintf(out, "%s:%d:%d: %s[%s]: %s\n", m.Path, m.Start.Line+1, m.Start.Column+1, f.Rule.Severity, f.Rule.ID, f.Message())
 		printASTMatchesAround(out, []ast.Match{m}, c.before, c.after)
 	}
 	if c.json != "" {
