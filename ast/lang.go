@@ -21,6 +21,23 @@ type Language struct {
 	DollarIdent bool
 }
 
+// DisplayName is how ast-grep names the language name in its JSON output
+// ("Go", "TypeScript", "Tsx", "CSharp"); a language ast-grep does not have
+// gets its name capitalised.
+func DisplayName(name string) string {
+	switch name {
+	case "csharp":
+		return "CSharp"
+	case "javascript":
+		return "JavaScript"
+	case "typescript":
+		return "TypeScript"
+	case "":
+		return ""
+	}
+	return strings.ToUpper(name[:1]) + name[1:]
+}
+
 // registry lists the 56 canonical languages of the reference agent.
 var registry = []Language{
 	{Name: "astro", Extensions: []string{".astro"}},

@@ -364,7 +364,10 @@ type ScanRequest struct {
 	Rules      []RuleConfig
 	Strictness astgrep.Strictness // of pattern rules (rule documents set their own)
 	Captures   bool               // collect every match's metavariables
-	Timeout    time.Duration
+	// Fixes: compute the fix of every finding of a rule that has one
+	// (Match.Edit), as a preview; nothing is written.
+	Fixes   bool
+	Timeout time.Duration
 }
 
 // ScanResult is the outcome of Scan.
@@ -391,6 +394,10 @@ func Scan(ctx context.Context, req ScanRequest) (*ScanResult, error) {
 		if r.Engine != "" {
 			sr.Patterns = nil
 			sr.rules = []astgrep.Rule{{Pattern: r.ID, Config: r.Engine}}
+			sr.edits = req.Fixes && r.HasFix
+		} else if req.Fixes && r.HasFix {
+			fix := r.Fix
+			sr.Rewrite = &fix
 		}
 		res, err := Search(ctx, sr)
 		if err != nil {

@@ -36,8 +36,16 @@ type SearchRequest struct {
 	// files it searches (see SetParseCacheBudget); for long-lived
 	// processes such as the agent.
 	Cache bool
-	// rules, when set (by Scan), are searched instead of Patterns.
+	// Rewrite, when not nil, is a rewrite template for Patterns ("" deletes
+	// the match): every Match then carries the edit it would make
+	// (Match.Edit), for previews such as `gopi ast run -r --json`.
+	// Nothing is written.
+	Rewrite *string
+	// rules, when set (by Scan), are searched instead of Patterns; with
+	// edits, the fix of each (a Rewrite, or the rule document's) is
+	// computed into Match.Edit.
 	rules []astgrep.Rule
+	edits bool
 }
 
 // Match is one match, with its file.
@@ -50,6 +58,7 @@ type Match struct {
 	Text       string
 	Lines      string // the whole source lines of the match
 	Captures   []astgrep.Capture
+	Edit       *astgrep.Edit // the rewrite of the match, when the request asked for one
 }
 
 // SearchResult is the outcome of a search.
@@ -75,7 +84,11 @@ func Search(ctx context.Context, req SearchRequest) (*SearchResult, error) {
 		p = strings.TrimSpace(p)
 		if !seen[p] {
 			seen[p] = true
-			rules = append(rules, astgrep.Rule{Pattern: p})
+			r := astgrep.Rule{Pattern: p}
+			if req.Rewrite != nil {
+				r.Rewrite, r.HasRewrite = *req.Rewrite, true
+			}
+			rules = append(rules, r)
 		}
 	}
 	if len(rules) == 0 {
@@ -86,7 +99,8 @@ func Search(ctx context.Context, req SearchRequest) (*SearchResult, error) {
 		return nil, err
 	}
 	defer pl.close()
-	opts := astgrep.Options{Captures: req.Captures, NoPrefilter: req.NoPrefilter, MaxFileSize: maxSize(req.MaxFileSize), Cache: req.Cache}
+	opts := astgrep.Options{Captures: req.Captures, NoPrefilter: req.NoPrefilter, MaxFileSize: maxSize(req.MaxFileSize), Cache: req.Cache,
+		Edits: req.Rewrite != nil || req.edits}
 	out := &SearchResult{FilesSearched: pl.searched(), MissingPaths: pl.missing, Languages: pl.langs, Unsupported: pl.unsupported}
 	issues := pl.issues
 	offset := max(req.Offset, 0)
@@ -120,7 +134,7 @@ func Search(ctx context.Context, req SearchRequest) (*SearchResult, error) {
 		for _, nm := range r.Matches {
 			err := take(Match{
 				Path: c.display, Abs: c.abs, Lang: m.Lang(), Pattern: m.Rules()[nm.Rule].Pattern,
-				Start: nm.Start, End: nm.End, Text: nm.Text, Lines: nm.Lines, Captures: nm.Captures,
+				Start: nm.Start, End: nm.End, Text: nm.Text, Lines: nm.Lines, Captures: nm.Captures, Edit: nm.Edit,
 			})
 			if err != nil {
 				return err

@@ -12,6 +12,7 @@ import (
 	"os"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"github.com/spf13/pflag"
 
@@ -292,12 +293,28 @@ func reportASTIssues(w io.Writer, cmd string, issues []ast.ParseIssue, missing [
 // astJSON mirrors the ast-grep CLI's --json match objects (0-based lines
 // and columns, byte offsets), so results compare field by field.
 type astJSON struct {
-	Text          string       `json:"text"`
-	Range         astJSONSpan  `json:"range"`
-	File          string       `json:"file"`
-	Lines         string       `json:"lines"`
-	Language      string       `json:"language"`
-	MetaVariables *astJSONMeta `json:"metaVariables,omitempty"`
+	Text               string            `json:"text"`
+	Range              astJSONSpan       `json:"range"`
+	File               string            `json:"file"`
+	Lines              string            `json:"lines"`
+	CharCount          *astJSONCharCount `json:"charCount,omitempty"`
+	Replacement        *string           `json:"replacement,omitempty"`
+	ReplacementOffsets *astJSONOffsets   `json:"replacementOffsets,omitempty"`
+	Language           string            `json:"language"`
+	MetaVariables      *astJSONMeta      `json:"metaVariables,omitempty"`
+}
+
+// astJSONCharCount counts the characters of "lines" before and after the
+// match.
+type astJSONCharCount struct {
+	Leading  int `json:"leading"`
+	Trailing int `json:"trailing"`
+}
+
+// astJSONOffsets is the byte range a replacement replaces.
+type astJSONOffsets struct {
+	Start int `json:"start"`
+	End   int `json:"end"`
 }
 
 type astJSONSpan struct {
@@ -320,8 +337,9 @@ type astJSONNode struct {
 }
 
 type astJSONMeta struct {
-	Single map[string]astJSONNode   `json:"single"`
-	Multi  map[string][]astJSONNode `json:"multi"`
+	Single      map[string]astJSONNode   `json:"single"`
+	Multi       map[string][]astJSONNode `json:"multi"`
+	Transformed map[string]string        `json:"transformed"`
 }
 
 func astSpan(s, e astgrep.Pos) astJSONSpan {
@@ -335,7 +353,7 @@ func astSpan(s, e astgrep.Pos) astJSONSpan {
 func toASTJSON(m ast.Match) astJSON {
 	j := astJSON{Text: m.Text, Range: astSpan(m.Start, m.End), File: m.Path, Lines: m.Lines, Language: m.Lang}
 	if len(m.Captures) > 0 {
-		meta := &astJSONMeta{Single: map[string]astJSONNode{}, Multi: map[string][]astJSONNode{}}
+		meta := &astJSONMeta{Single: map[string]astJSONNode{}, Multi: map[string][]astJSONNode{}, Transformed: map[string]string{}}
 		for _, c := range m.Captures {
 			nodes := make([]astJSONNode, len(c.Nodes))
 			for i, n := range c.Nodes {
@@ -348,6 +366,29 @@ func toASTJSON(m ast.Match) astJSON {
 			}
 		}
 		j.MetaVariables = meta
+	}
+	return j
+}
+
+// toSGJSON is toASTJSON in every detail of the ast-grep CLI's own output
+// (`gopi ast run` and `scan`): its language names, the character counts
+// around the match and, for a rewrite, the replacement and the range it
+// replaces.
+func toSGJSON(m ast.Match) astJSON {
+	j := toASTJSON(m)
+	j.Language = ast.DisplayName(m.Lang)
+	// Columns count characters: the match starts after Column of them.
+	lead := 0
+	for n := 0; n < m.Start.Column && lead < len(m.Lines); n++ {
+		_, size := utf8.DecodeRuneInString(m.Lines[lead:])
+		lead += size
+	}
+	tail := min(lead+len(m.Text), len(m.Lines))
+	j.CharCount = &astJSONCharCount{Leading: m.Start.Column, Trailing: utf8.RuneCountInString(m.Lines[tail:])}
+	if m.Edit != nil {
+		r := m.Edit.Replacement
+		j.Replacement = &r
+		j.ReplacementOffsets = &astJSONOffsets{Start: m.Edit.Start, End: m.Edit.End}
 	}
 	return j
 }

@@ -139,10 +139,16 @@ func runASTRun(ctx context.Context, env *cliEnv, args []string) int {
 		return fail(env, cmd, usagef("%v", err))
 	}
 	sc := ast.Scope{Paths: paths, NoHidden: c.noHidden, NoGitignore: c.noIgnore, Globs: c.globs}
+	req := ast.SearchRequest{Scope: sc, Patterns: []string{c.pattern}, Lang: c.lang, Strictness: strict, Captures: c.json != "", Timeout: c.timeout}
 	if c.rewrite != "\x00" {
-		return astRewrite(ctx, env, cmd, c, sc, []ast.Rewrite{{Pattern: c.pattern, Out: c.rewrite}}, c.lang, strict)
+		if c.json == "" {
+			return astRewrite(ctx, env, cmd, c, sc, []ast.Rewrite{{Pattern: c.pattern, Out: c.rewrite}}, c.lang, strict)
+		}
+		// As ast-grep: --json prints each match with its replacement and
+		// writes nothing, -U or not.
+		req.Rewrite = &c.rewrite
 	}
-	res, err := ast.Search(ctx, ast.SearchRequest{Scope: sc, Patterns: []string{c.pattern}, Lang: c.lang, Strictness: strict, Captures: c.json != "", Timeout: c.timeout})
+	res, err := ast.Search(ctx, req)
 	if err != nil {
 		return fail(env, cmd, err)
 	}
@@ -150,7 +156,7 @@ func runASTRun(ctx context.Context, env *cliEnv, args []string) int {
 	if c.json != "" {
 		items := make([]any, len(res.Matches))
 		for i, m := range res.Matches {
-			items[i] = toASTJSON(m)
+			items[i] = toSGJSON(m)
 		}
 		err = writeJSONStyle(out, c.json, items)
 	} else {
@@ -255,14 +261,14 @@ func runASTScan(ctx context.Context, env *cliEnv, args []string) int {
 		return fail(env, cmd, usagef("give rules with -r RULE.yml or --inline-rules YAML"))
 	}
 	sc := ast.Scope{Paths: paths, NoHidden: c.noHidden, NoGitignore: c.noIgnore, Globs: c.globs}
-	if c.updateAll {
+	if c.updateAll && c.json == "" { // with --json, ast-grep prints the fixes and writes nothing
 		rewrites, lang, err := ast.FixRewrites(rules)
 		if err != nil {
 			return fail(env, cmd, usagef("%v", err))
 		}
 		return astRewrite(ctx, env, cmd, c, sc, rewrites, lang, astgrep.Smart)
 	}
-	res, err := ast.Scan(ctx, ast.ScanRequest{Scope: sc, Rules: rules, Captures: c.json != "", Timeout: c.timeout})
+	res, err := ast.Scan(ctx, ast.ScanRequest{Scope: sc, Rules: rules, Captures: c.json != "", Fixes: c.json != "", Timeout: c.timeout})
 	if err != nil {
 		return fail(env, cmd, err)
 	}
@@ -272,7 +278,13 @@ func runASTScan(ctx context.Context, env *cliEnv, args []string) int {
 	for _, f := range res.Findings {
 		failing = failing || f.Rule.Severity == "error"
 		if c.json != "" {
-			items = append(items, astScanJSON{astJSON: toASTJSON(f.Match), RuleID: f.Rule.ID, Severity: f.Rule.Severity, Message: f.Message(), Note: f.Rule.Note})
+			item := astScanJSON{astJSON: toSGJSON(f.Match), RuleID: f.Rule.ID, Severity: f.Rule.Severity, Message: f.Message(),
+				Labels: []astJSONLabel{{Text: f.Match.Text, Range: astSpan(f.Match.Start, f.Match.End), Style: "primary"}}}
+			if f.Rule.Note != "" {
+				note := f.Rule.Note
+				item.Note = &note
+			}
+			items = append(items, item)
 			continue
 		}
 		m := f.Match
@@ -298,10 +310,19 @@ func runASTScan(ctx context.Context, env *cliEnv, args []string) int {
 // astScanJSON is a finding in --json output: the match plus its rule.
 type astScanJSON struct {
 	astJSON
-	RuleID   string `json:"ruleId"`
-	Severity string `json:"severity"`
-	Message  string `json:"message"`
-	Note     string `json:"note,omitempty"`
+	RuleID   string         `json:"ruleId"`
+	Severity string         `json:"severity"`
+	Note     *string        `json:"note"` // null when the rule has none, as in ast-grep
+	Message  string         `json:"message"`
+	Labels   []astJSONLabel `json:"labels"`
+}
+
+// astJSONLabel marks a part of a finding; the match itself is the
+// primary one.
+type astJSONLabel struct {
+	Text  string      `json:"text"`
+	Range astJSONSpan `json:"range"`
+	Style string      `json:"style"`
 }
 
 // writeJSONStyle writes items as ast-grep's --json styles do: pretty (an
