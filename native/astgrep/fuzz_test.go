@@ -54,6 +54,8 @@ func FuzzCompile(f *testing.F) {
 // input and walking every node (the reference).
 func FuzzMatch(f *testing.F) {
 	f.Add(byte(0), "f($A)", "package p\nvar x = f(1) + f(f(2))\n")
+	f.Add(byte(0), "f($A)", "package p\n\nimport \"x\"\n\nfunc a() {\n\tf(1)\n}\n\nfunc b() {}\n\nvar s = `\nfunc c() { f(2) }\n`\n\ntype T struct{}\n\nfunc (T) m() { g(f(3)) }\n")
+	f.Add(byte(0), "errors.Is($E, $T)", "package p\n\nfunc a() {\n\tif errors.Is(err, x) {}\n}\n\nfunc b() {\nerrors.Is(a, b)\n\nfunc c() {}\n")
 	f.Add(byte(1), "$A === $A", "if (a === a && b === c) {}\n")
 	f.Add(byte(4), "print($$$A)", "print(1, 2)\nprint()\ndef (:\n")
 	f.Add(byte(5), "let $X = $Y;", "fn main() { let a = 1; let b = vec![1]; }")
@@ -93,6 +95,25 @@ func FuzzMatch(f *testing.F) {
 			sm := slow[0].Matches[i]
 			if fm.Start != sm.Start || fm.End != sm.End || fm.Text != sm.Text || len(fm.Captures) != len(sm.Captures) {
 				t.Fatalf("match %d differs with the prefilter: %+v, without: %+v", i, fm, sm)
+			}
+		}
+		// Without edits a Go source may be parsed declaration by
+		// declaration (only those holding the literals): the same nodes.
+		parts, err := m.Search(in, Options{Captures: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		checkResult(t, []byte(src), parts[0])
+		if parts[0].Status == Skipped {
+			return
+		}
+		if len(parts[0].Matches) != len(slow[0].Matches) {
+			t.Fatalf("parsing by parts changed the match count %d -> %d: %q in %q", len(slow[0].Matches), len(parts[0].Matches), pattern, src)
+		}
+		for i, pm := range parts[0].Matches {
+			sm := slow[0].Matches[i]
+			if pm.Start != sm.Start || pm.End != sm.End || pm.Text != sm.Text || len(pm.Captures) != len(sm.Captures) {
+				t.Fatalf("match %d differs parsed by parts: %+v, whole: %+v", i, pm, sm)
 			}
 		}
 	})

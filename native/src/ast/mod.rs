@@ -16,6 +16,7 @@
 //! * [`parse`]: parsing with cancellation and a deadline.
 //! * [`cache`]: the process-wide parse cache.
 //! * [`search`]: matching one source and collecting its records.
+//! * [`split`]: parsing only the top-level declarations that can match.
 //! * [`encode`]: the wire format of the result buffer.
 //! * [`ffi`]: the `gopi_ast_*` C functions.
 pub mod ambiguity;
@@ -26,3 +27,4 @@ pub mod ffi;
 pub mod lang;
 pub mod parse;
 pub mod search;
+pub mod split;

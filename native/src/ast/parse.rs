@@ -78,6 +78,18 @@ pub fn parse(
     src: String,
     ctl: &Control,
 ) -> Result<AstGrep<StrDoc<SupportLang>>, ParseFail> {
+    parse_parts(lang, src, &[], ctl)
+}
+
+/// Parses only the `parts` of `src` (tree-sitter's included ranges; empty:
+/// the whole source) as `lang`. Nodes keep the offsets and points of the
+/// whole source.
+pub fn parse_parts(
+    lang: SupportLang,
+    src: String,
+    parts: &[tree_sitter::Range],
+    ctl: &Control,
+) -> Result<AstGrep<StrDoc<SupportLang>>, ParseFail> {
     if let Some(why) = known_crash(lang, src.as_bytes()) {
         return Err(ParseFail::Failed(why.to_string()));
     }
@@ -93,6 +105,10 @@ pub fn parse(
             }
         };
         parser.reset();
+        // Always set: the parser is reused by the thread's next parse.
+        parser
+            .set_included_ranges(parts)
+            .map_err(|e| ParseFail::Failed(format!("bad parse ranges: {e:?}")))?;
         let bytes = src.as_bytes();
         let len = bytes.len();
         let mut stopped = None;

@@ -224,7 +224,29 @@ pub fn search_source(
     want: &Want,
     ctl: &Control,
 ) -> (FileRecord, Option<Stop>) {
-    match parse_source(m, src, ctl) {
+    // Only the declarations that can hold a match, when the language and
+    // the rules allow it (see split); never for rewrites, whose result is
+    // checked against the syntax errors of the whole file.
+    let plan = if want.prefilter && !want.edits {
+        super::split::plan(m, src.as_bytes())
+    } else {
+        super::split::Plan::Whole
+    };
+    let parsed = match plan {
+        super::split::Plan::Whole => parse_source(m, src, ctl),
+        super::split::Plan::Nothing => return (FileRecord::new(Status::Searched, ""), None),
+        super::split::Plan::Parts(parts) => {
+            let ranges = super::split::ts_ranges(src.as_bytes(), &parts);
+            match parse::parse_parts(m.lang, src, &ranges, ctl) {
+                Ok(r) => Ok(r),
+                Err(ParseFail::Stopped(s)) => Err((FileRecord::new(Status::Stopped, ""), Some(s))),
+                Err(ParseFail::Failed(msg)) => {
+                    Err((FileRecord::new(Status::ParseFailed, msg), None))
+                }
+            }
+        }
+    };
+    match parsed {
         Ok(root) => search_doc(m, &root, want, ctl),
         Err(fail) => fail,
     }
