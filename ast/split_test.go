@@ -2,6 +2,7 @@ package ast
 
 import (
 	"fmt"
+	"os"
 	"path/filepath"
 	"runtime"
 	"strings"
@@ -21,33 +22,67 @@ func matchKey(m Match) string {
 	return b.String()
 }
 
-// Go files are parsed declaration by declaration (only those holding the
-// pattern's literals) when the prefilter is on: on real code that must
-// give exactly the matches, positions and captures of whole-file parses.
-func TestGoPartsMatchWholeFiles(t *testing.T) {
-	requireNative(t)
-	src := filepath.Join(runtime.GOROOT(), "src")
-	dirs := []string{"net/http", "go/types", "sync", "strings"}
-	if testing.Short() {
-		dirs = dirs[2:]
-	}
-	var paths []string
-	for _, d := range dirs {
-		paths = append(paths, filepath.Join(src, d))
-	}
-	for _, p := range []string{"$A.Lock()", "errors.Is($ERR, $TARGET)", "if err != nil { return $$$ }", "for $K, $V := range $X { $$$B }", "func ($R $T) String() string { $$$B }", "type $T struct { $$$F }", "`$S`"} {
-		fast := search(t, SearchRequest{Scope: Scope{Paths: paths}, Patterns: []string{p}, Lang: "go", Captures: true})
-		whole := search(t, SearchRequest{Scope: Scope{Paths: paths}, Patterns: []string{p}, Lang: "go", Captures: true, NoPrefilter: true})
+// partsMatchWhole checks that searching with the prefilter (which parses
+// files part by part where it can) gives exactly the matches, positions and
+// captures of whole-file parses.
+func partsMatchWhole(t *testing.T, lang string, paths []string, patterns []string) {
+	t.Helper()
+	for _, p := range patterns {
+		fast := search(t, SearchRequest{Scope: Scope{Paths: paths}, Patterns: []string{p}, Lang: lang, Captures: true})
+		whole := search(t, SearchRequest{Scope: Scope{Paths: paths}, Patterns: []string{p}, Lang: lang, Captures: true, NoPrefilter: true})
 		if len(fast.Matches) != len(whole.Matches) {
-			t.Errorf("%s: %d matches by parts, %d whole", p, len(fast.Matches), len(whole.Matches))
+			t.Errorf("%s %s: %d matches by parts, %d whole", lang, p, len(fast.Matches), len(whole.Matches))
 			continue
 		}
 		for i := range fast.Matches {
 			if a, b := matchKey(fast.Matches[i]), matchKey(whole.Matches[i]); a != b {
-				t.Errorf("%s: match %d differs:\nparts %s\nwhole %s", p, i, a, b)
+				t.Errorf("%s %s: match %d differs:\nparts %s\nwhole %s", lang, p, i, a, b)
 				break
 			}
 		}
-		t.Logf("%s: %d matches", p, len(fast.Matches))
+		t.Logf("%s %s: %d matches in %d files", lang, p, len(fast.Matches), fast.FilesWithMatches)
+	}
+}
+
+// existing keeps the paths that exist (corpora differ between machines).
+func existing(paths ...string) []string {
+	var out []string
+	for _, p := range paths {
+		if ms, _ := filepath.Glob(p); len(ms) > 0 {
+			out = append(out, ms...)
+		}
+	}
+	return out
+}
+
+// Go, Rust, TypeScript, JavaScript and Python files are parsed declaration
+// by declaration (only those holding the pattern's literals) when the
+// prefilter is on: on real code that must change nothing.
+func TestPartsMatchWholeFiles(t *testing.T) {
+	requireNative(t)
+	goSrc := filepath.Join(runtime.GOROOT(), "src")
+	goDirs := []string{"net/http", "go/types", "sync", "strings"}
+	if testing.Short() {
+		goDirs = goDirs[2:]
+	}
+	var goPaths []string
+	for _, d := range goDirs {
+		goPaths = append(goPaths, filepath.Join(goSrc, d))
+	}
+	partsMatchWhole(t, "go", goPaths, []string{"$A.Lock()", "errors.Is($ERR, $TARGET)", "if err != nil { return $$$ }",
+		"for $K, $V := range $X { $$$B }", "func ($R $T) String() string { $$$B }", "type $T struct { $$$F }", "`$S`"})
+	home, _ := os.UserHomeDir()
+	registry := filepath.Join(home, ".cargo", "registry", "src", "*")
+	if rs := existing(filepath.Join(registry, "regex-automata-*"), filepath.Join(registry, "memchr-*"), filepath.Join(registry, "serde_json-*")); len(rs) > 0 {
+		partsMatchWhole(t, "rust", rs, []string{"unsafe { $$$B }", "$X.unwrap()", "impl $T for $U { $$$B }", "Box::new($X)", "'a'"})
+	}
+	if py := existing("/usr/lib/python3*/json", "/usr/lib/python3*/email", "/usr/lib/python3*/asyncio"); len(py) > 0 {
+		partsMatchWhole(t, "python", py, []string{"raise $E from $C", "isinstance($X, $T)", "def $F(self): $$$B", "@property", "\"\"\"$D\"\"\""})
+	}
+	if js := existing("/usr/lib/node_modules/npm/lib"); len(js) > 0 {
+		partsMatchWhole(t, "javascript", js, []string{"await $X", "require($M)", "JSON.parse($X)", "`${$A}`"})
+	}
+	if ts := existing(filepath.Join(home, ".cache", "omp-reference", "node_modules", "@oh-my-pi", "pi-coding-agent", "src")); len(ts) > 0 {
+		partsMatchWhole(t, "typescript", ts, []string{"$A?.$B", "interface $I { $$$B }", "await Promise.all($X)", "JSON.parse($X)"})
 	}
 }

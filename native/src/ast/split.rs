@@ -5,15 +5,17 @@
 //! match: a match lies inside one top-level declaration, and that
 //! declaration must contain every literal token of the rule (the argument
 //! the file prefilter rests on, applied to a part of the file). For Go,
-//! whose top level is a flat list of declarations, a file is cut before
-//! each line that starts a declaration (`func`, `type`, `var`, `const`,
-//! `import` in the first column, outside strings, comments and brackets),
-//! and tree-sitter parses only the declarations that hold the literals,
+//! Rust, TypeScript, JavaScript and Python, whose top level is a flat list
+//! of declarations and statements, a file is cut before each line that
+//! starts one (in the first column, outside strings, comments and
+//! brackets), and tree-sitter parses only the parts that hold the literals,
 //! through its included ranges: nodes keep the byte offsets and points of
 //! the whole file, so matches are reported exactly as from a full parse.
 //!
 //! A cut is only made where the lexer is sure: an unbalanced bracket (a
-//! file with syntax errors) stops further cuts, leaving larger parts.
+//! file with syntax errors) stops further cuts, leaving larger parts, and
+//! the brace languages other than Go cut only after a `;` or `}` (a
+//! complete item), Python never between a decorator and its definition.
 
 use super::compile::Matcher;
 use ast_grep_language::SupportLang;
@@ -36,10 +38,12 @@ const WORTH: f64 = 0.8;
 
 /// Decides what of `src` to parse for `m`.
 pub fn plan(m: &Matcher, src: &[u8]) -> Plan {
-    if m.lang != SupportLang::Go || !m.prefilter || !rules_split(m) {
+    if !m.prefilter || !rules_split(m) {
         return Plan::Whole;
     }
-    let starts = go_decl_starts(src);
+    let Some(starts) = decl_starts(m.lang, src) else {
+        return Plan::Whole;
+    };
     if starts.len() < 2 {
         return Plan::Whole;
     }
@@ -73,46 +77,455 @@ pub fn plan(m: &Matcher, src: &[u8]) -> Plan {
 /// Whether every rule of `m` can be matched part by part: a plain pattern
 /// with literals whose root is smaller than a whole file.
 fn rules_split(m: &Matcher) -> bool {
+    const WHOLE: [&str; 7] = [
+        "",
+        "*",
+        "ERROR",
+        "source_file",
+        "program",
+        "module",
+        "translation_unit",
+    ];
     m.rules.iter().all(|r| {
         r.engine.is_none()
             && !r.literals.is_empty()
             && !r.root_kinds.is_empty()
-            && r.root_kinds
-                .iter()
-                .all(|k| !k.is_empty() && k != "*" && k != "source_file" && k != "ERROR")
+            && r.root_kinds.iter().all(|k| !WHOLE.contains(&k.as_str()))
     })
 }
 
-/// The byte offsets where the top-level parts of a Go source start: 0,
-/// then each line that starts a declaration at bracket depth 0 outside
-/// comments and literals.
-pub fn go_decl_starts(src: &[u8]) -> Vec<usize> {
+/// Where the top-level parts of `src` start (0 first), for the languages
+/// that can be cut.
+pub fn decl_starts(lang: SupportLang, src: &[u8]) -> Option<Vec<usize>> {
+    match lang {
+        SupportLang::Go => Some(brace_starts(src, &GO)),
+        SupportLang::Rust => Some(brace_starts(src, &RUST)),
+        SupportLang::TypeScript | SupportLang::Tsx | SupportLang::JavaScript => {
+            Some(brace_starts(src, &JS))
+        }
+        SupportLang::Python => Some(python_starts(src)),
+        _ => None,
+    }
+}
+
+/// The lexical rules of a brace language, as far as cutting needs them.
+struct Family {
+    /// Words (or, ending in punctuation, prefixes) that start a top-level
+    /// part at the beginning of a line.
+    keywords: &'static [&'static [u8]],
+    /// Cut only after a `;` or `}` (or at the start of the file).
+    after_terminator: bool,
+    /// `` ` `` opens a raw string without escapes (Go).
+    backtick_raw: bool,
+    /// `` ` `` opens a template literal with `${}` holes (JavaScript).
+    template: bool,
+    /// `"…"` strings may span lines (Rust).
+    multiline_strings: bool,
+    /// `'` opens a character literal or is a lifetime's tick (Rust).
+    rust_ticks: bool,
+    /// `r"…"`, `r#"…"#` and `br…` raw strings; nested block comments (Rust).
+    rust_raw: bool,
+    /// `/` can open a regular expression literal (JavaScript).
+    regex: bool,
+}
+
+const GO: Family = Family {
+    keywords: &[b"func", b"type", b"var", b"const", b"import"],
+    after_terminator: false,
+    backtick_raw: true,
+    template: false,
+    multiline_strings: false,
+    rust_ticks: false,
+    rust_raw: false,
+    regex: false,
+};
+
+const RUST: Family = Family {
+    keywords: &[
+        b"fn",
+        b"pub",
+        b"impl",
+        b"struct",
+        b"enum",
+        b"trait",
+        b"mod",
+        b"use",
+        b"const",
+        b"static",
+        b"type",
+        b"unsafe",
+        b"async",
+        b"extern",
+        b"macro_rules!",
+        b"union",
+        b"#[",
+        b"#!",
+    ],
+    after_terminator: true,
+    backtick_raw: false,
+    template: false,
+    multiline_strings: true,
+    rust_ticks: true,
+    rust_raw: true,
+    regex: false,
+};
+
+const JS: Family = Family {
+    keywords: &[
+        b"export",
+        b"import",
+        b"function",
+        b"class",
+        b"interface",
+        b"type",
+        b"const",
+        b"let",
+        b"var",
+        b"enum",
+        b"declare",
+        b"namespace",
+        b"abstract",
+        b"async",
+        b"@",
+    ],
+    after_terminator: true,
+    backtick_raw: false,
+    template: true,
+    multiline_strings: false,
+    rust_ticks: false,
+    rust_raw: false,
+    regex: true,
+};
+
+fn is_ident_byte(b: u8) -> bool {
+    b.is_ascii_alphanumeric() || b == b'_' || b == b'$' || b >= 0x80
+}
+
+/// The offsets where the top-level parts of a brace-language source
+/// start: 0, then each line that starts with one of `f.keywords` at
+/// bracket depth 0, outside comments and literals.
+fn brace_starts(src: &[u8], f: &Family) -> Vec<usize> {
     let n = src.len();
     let mut starts = vec![0];
     let mut depth: i64 = 0;
+    // Depths at which the `${` holes of open template literals opened.
+    let mut holes: Vec<i64> = Vec::new();
     let mut at_line_start = true;
+    // The last byte of code seen (not space or comment); 0 at the start.
+    let mut prev: u8 = 0;
     let mut i = 0;
     while i < n {
         if at_line_start {
             at_line_start = false;
-            if depth == 0 && i > 0 && starts_decl(&src[i..]) {
+            if depth == 0
+                && holes.is_empty()
+                && i > 0
+                && (!f.after_terminator || matches!(prev, 0 | b';' | b'}'))
+                && starts_decl(&src[i..], f.keywords)
+            {
                 starts.push(i);
             }
+        }
+        let c = src[i];
+        match c {
+            b'\n' => {
+                at_line_start = true;
+                i += 1;
+                continue;
+            }
+            b' ' | b'\t' | b'\r' => {
+                i += 1;
+                continue;
+            }
+            b'/' if src.get(i + 1) == Some(&b'/') => {
+                i = memchr::memchr(b'\n', &src[i..]).map_or(n, |k| i + k);
+                continue;
+            }
+            b'/' if src.get(i + 1) == Some(&b'*') => {
+                i = skip_block_comment(src, i, f.rust_raw);
+                continue;
+            }
+            b'/' if f.regex && regex_may_start(prev) => i = skip_regex(src, i),
+            b'"' => i = skip_quoted(src, i, f.multiline_strings),
+            b'\'' if f.rust_ticks => i = skip_tick(src, i),
+            b'\'' => i = skip_quoted(src, i, false),
+            b'`' if f.backtick_raw => {
+                i = memchr::memchr(b'`', &src[i + 1..]).map_or(n, |k| i + 1 + k + 1)
+            }
+            b'`' if f.template => i = skip_template(src, i + 1, &mut holes, &mut depth),
+            b'{' | b'(' | b'[' => {
+                depth += 1;
+                i += 1;
+            }
+            b'}' => {
+                depth -= 1;
+                i += 1;
+                if holes.last() == Some(&depth) {
+                    // The end of a template literal's `${…}` hole.
+                    holes.pop();
+                    i = skip_template(src, i, &mut holes, &mut depth);
+                }
+            }
+            b')' | b']' => {
+                depth -= 1;
+                i += 1;
+            }
+            b'r' | b'b' if f.rust_raw && (i == 0 || !is_ident_byte(src[i - 1])) => {
+                match rust_raw_end(src, i) {
+                    Some(end) => i = end,
+                    None => i = skip_ident(src, i),
+                }
+            }
+            c if is_ident_byte(c) => i = skip_ident(src, i),
+            _ => i += 1,
+        }
+        prev = src[i.saturating_sub(1).min(n - 1)];
+    }
+    starts
+}
+
+/// The offset after the identifier or number starting at `i`.
+fn skip_ident(src: &[u8], i: usize) -> usize {
+    let mut j = i + 1;
+    while j < src.len() && is_ident_byte(src[j]) {
+        j += 1;
+    }
+    j
+}
+
+/// The offset after the block comment opening at `i` (nested, when
+/// `nested`).
+fn skip_block_comment(src: &[u8], i: usize, nested: bool) -> usize {
+    let mut level = 0usize;
+    let mut j = i;
+    while j + 1 < src.len() {
+        if src[j] == b'/' && src[j + 1] == b'*' {
+            level = if nested { level + 1 } else { 1 };
+            j += 2;
+        } else if src[j] == b'*' && src[j + 1] == b'/' {
+            level -= 1;
+            j += 2;
+            if level == 0 {
+                return j;
+            }
+        } else {
+            j += 1;
+        }
+    }
+    src.len()
+}
+
+/// Whether a `/` after the code byte `prev` starts a regular expression
+/// rather than a division (the usual heuristic: after an operator, an
+/// opening bracket, a comma or at the start).
+fn regex_may_start(prev: u8) -> bool {
+    matches!(
+        prev,
+        0 | b'('
+            | b','
+            | b'='
+            | b':'
+            | b'['
+            | b'!'
+            | b'&'
+            | b'|'
+            | b'?'
+            | b'{'
+            | b'}'
+            | b';'
+            | b'+'
+            | b'-'
+            | b'*'
+            | b'%'
+            | b'<'
+            | b'>'
+            | b'~'
+            | b'^'
+    )
+}
+
+/// The offset after the regular expression literal opening at `i`; it
+/// ends at its line's end when unterminated.
+fn skip_regex(src: &[u8], i: usize) -> usize {
+    let mut j = i + 1;
+    let mut class = false;
+    while j < src.len() {
+        match src[j] {
+            b'\\' => j += 2,
+            b'\n' => return j,
+            b'[' => {
+                class = true;
+                j += 1;
+            }
+            b']' => {
+                class = false;
+                j += 1;
+            }
+            b'/' if !class => return j + 1,
+            _ => j += 1,
+        }
+    }
+    src.len()
+}
+
+/// The offset after the string or character literal opening at `i` (its
+/// quote byte closes it); unless `multiline`, an unterminated one ends
+/// before its line's newline.
+fn skip_quoted(src: &[u8], i: usize, multiline: bool) -> usize {
+    let quote = src[i];
+    let mut j = i + 1;
+    while j < src.len() {
+        match src[j] {
+            b'\\' => j += 2,
+            b'\n' if !multiline => return j,
+            c if c == quote => return j + 1,
+            _ => j += 1,
+        }
+    }
+    src.len()
+}
+
+/// The offset after a Rust `'`: a character literal (`'a'`, `'\n'`,
+/// `'é'`) or only the tick of a lifetime or label.
+fn skip_tick(src: &[u8], i: usize) -> usize {
+    match src.get(i + 1) {
+        Some(b'\\') => skip_quoted(src, i, false),
+        Some(&b) => {
+            let len = match b {
+                0xF0..=0xF7 => 4,
+                0xE0..=0xEF => 3,
+                0xC0..=0xDF => 2,
+                _ => 1,
+            };
+            if src.get(i + 1 + len) == Some(&b'\'') {
+                i + 2 + len
+            } else {
+                i + 1
+            }
+        }
+        None => src.len(),
+    }
+}
+
+/// The end of a Rust raw string (`r"…"`, `r#"…"#`, `br#"…"#`) starting at
+/// `i`, or None when none starts there.
+fn rust_raw_end(src: &[u8], i: usize) -> Option<usize> {
+    let mut j = i;
+    if src[j] == b'b' {
+        j += 1;
+    }
+    if src.get(j) != Some(&b'r') {
+        return None;
+    }
+    j += 1;
+    let hashes = src[j..].iter().take_while(|&&b| b == b'#').count();
+    j += hashes;
+    if src.get(j) != Some(&b'"') {
+        return None;
+    }
+    j += 1;
+    loop {
+        let k = memchr::memchr(b'"', &src[j..])?;
+        let end = j + k + 1;
+        if src[end..]
+            .iter()
+            .take(hashes)
+            .filter(|&&b| b == b'#')
+            .count()
+            == hashes
+        {
+            return Some(end + hashes);
+        }
+        j = end;
+    }
+}
+
+/// Scans template literal text from `i` (just after the opening backtick
+/// or a hole's `}`): returns the offset after the closing backtick, or
+/// after a `${`, having pushed the hole's depth and entered it.
+fn skip_template(src: &[u8], i: usize, holes: &mut Vec<i64>, depth: &mut i64) -> usize {
+    let mut j = i;
+    while j < src.len() {
+        match src[j] {
+            b'\\' => j += 2,
+            b'`' => return j + 1,
+            b'$' if src.get(j + 1) == Some(&b'{') => {
+                holes.push(*depth);
+                *depth += 1;
+                return j + 2;
+            }
+            _ => j += 1,
+        }
+    }
+    src.len()
+}
+
+/// Whether a line starting with `s` starts a top-level part: one of
+/// `keywords`, a word one not followed by an identifier character.
+fn starts_decl(s: &[u8], keywords: &[&[u8]]) -> bool {
+    keywords.iter().any(|kw| {
+        s.starts_with(kw)
+            && (!is_ident_byte(kw[kw.len() - 1])
+                || s.get(kw.len()).is_some_and(|&b| !is_ident_byte(b)))
+    })
+}
+
+/// The offsets where the top-level definitions of a Python source start:
+/// 0, then each line that starts with `def`, `class`, `async` or a
+/// decorator in the first column, outside brackets, strings and continued
+/// lines, and not right after a decorator.
+fn python_starts(src: &[u8]) -> Vec<usize> {
+    let n = src.len();
+    let mut starts = vec![0];
+    let mut depth: i64 = 0;
+    let mut at_line_start = true;
+    let mut continued = false; // the last line ended with a backslash
+    let mut after_decorator = false; // the last code line at depth 0 was a decorator
+    let mut i = 0;
+    while i < n {
+        if at_line_start {
+            at_line_start = false;
+            if depth == 0 && !continued {
+                match src[i] {
+                    b'\n' | b'#' => {}
+                    b' ' | b'\t' | b'\r' | b'\x0c' => {
+                        // An indented line: blank ones change nothing.
+                        let rest = &src[i..];
+                        let code = rest
+                            .iter()
+                            .position(|&b| !matches!(b, b' ' | b'\t' | b'\r' | b'\x0c'))
+                            .map(|k| rest[k]);
+                        if !matches!(code, None | Some(b'\n') | Some(b'#')) {
+                            after_decorator = false;
+                        }
+                    }
+                    _ => {
+                        let rest = &src[i..];
+                        let decorator = rest[0] == b'@';
+                        if i > 0
+                            && !after_decorator
+                            && (decorator || starts_decl(rest, &[b"def", b"class", b"async"]))
+                        {
+                            starts.push(i);
+                        }
+                        after_decorator = decorator;
+                    }
+                }
+            }
+            continued = false;
         }
         match src[i] {
             b'\n' => {
                 at_line_start = true;
                 i += 1;
             }
-            b'/' if src.get(i + 1) == Some(&b'/') => {
-                // To the newline, which the loop then sees.
-                i = memchr::memchr(b'\n', &src[i..]).map_or(n, |k| i + k);
+            b'\\' if src.get(i + 1) == Some(&b'\n') => {
+                continued = true;
+                i += 2;
+                at_line_start = true;
             }
-            b'/' if src.get(i + 1) == Some(&b'*') => {
-                i = memchr::memmem::find(&src[i + 2..], b"*/").map_or(n, |k| i + 2 + k + 2);
-            }
-            b'"' | b'\'' => i = skip_quoted(src, i),
-            b'`' => i = memchr::memchr(b'`', &src[i + 1..]).map_or(n, |k| i + 1 + k + 1),
+            b'#' => i = memchr::memchr(b'\n', &src[i..]).map_or(n, |k| i + k),
+            b'"' | b'\'' => i = skip_python_string(src, i),
             b'{' | b'(' | b'[' => {
                 depth += 1;
                 i += 1;
@@ -127,31 +540,25 @@ pub fn go_decl_starts(src: &[u8]) -> Vec<usize> {
     starts
 }
 
-/// The offset after the interpreted string or rune literal opening at `i`
-/// (its quote byte closes it); an unterminated one ends before its line's
-/// newline.
-fn skip_quoted(src: &[u8], i: usize) -> usize {
-    let quote = src[i];
-    let mut j = i + 1;
-    while j < src.len() {
-        match src[j] {
-            b'\\' => j += 2,
-            b'\n' => return j,
-            c if c == quote => return j + 1,
-            _ => j += 1,
+/// The offset after the Python string opening at `i` (any prefix is just
+/// an identifier before it): triple-quoted ones span lines, others end at
+/// their line's end when unterminated.
+fn skip_python_string(src: &[u8], i: usize) -> usize {
+    let q = src[i];
+    if src.get(i + 1) == Some(&q) && src.get(i + 2) == Some(&q) {
+        let mut j = i + 3;
+        while j < src.len() {
+            match src[j] {
+                b'\\' => j += 2,
+                b if b == q && src.get(j + 1) == Some(&q) && src.get(j + 2) == Some(&q) => {
+                    return j + 3
+                }
+                _ => j += 1,
+            }
         }
+        return src.len();
     }
-    src.len()
-}
-
-/// Whether a line starting with `s` starts a top-level declaration.
-fn starts_decl(s: &[u8]) -> bool {
-    const KEYWORDS: [&[u8]; 5] = [b"func", b"type", b"var", b"const", b"import"];
-    KEYWORDS.iter().any(|kw| {
-        s.starts_with(kw)
-            && s.get(kw.len())
-                .is_some_and(|&b| !(b.is_ascii_alphanumeric() || b == b'_' || b >= 0x80))
-    })
+    skip_quoted(src, i, false)
 }
 
 /// The tree-sitter ranges of `parts` of `src`, with their points.
@@ -189,18 +596,18 @@ pub fn ts_ranges(src: &[u8], parts: &[Range<usize>]) -> Vec<tree_sitter::Range> 
 mod tests {
     use super::*;
 
-    fn starts_of(src: &str) -> Vec<&str> {
-        let s = go_decl_starts(src.as_bytes());
+    fn starts_of(lang: SupportLang, src: &str) -> Vec<&str> {
+        let s = decl_starts(lang, src.as_bytes()).unwrap();
         s.iter()
             .map(|&i| src[i..].lines().next().unwrap_or(""))
             .collect()
     }
 
     #[test]
-    fn cuts_before_top_level_declarations_only() {
+    fn go_cuts_before_top_level_declarations_only() {
         let src = "package p\n\nimport \"fmt\"\n\n// F does.\nfunc F() {\nfunc() {}()\n}\nvar x = `\nfunc not\n`\n/*\ntype T int\n*/\nconst c = \"{\"\ntype (\nA int\n)\nvar r = '('\nfunc G() {}\nfunctional := 1\n";
         assert_eq!(
-            starts_of(src),
+            starts_of(SupportLang::Go, src),
             vec![
                 "package p",
                 "import \"fmt\"",
@@ -217,7 +624,52 @@ mod tests {
     #[test]
     fn unbalanced_brackets_stop_cutting() {
         let src = "package p\nfunc F() {\n\nfunc G() {}\n";
-        assert_eq!(starts_of(src), vec!["package p", "func F() {"]);
+        assert_eq!(
+            starts_of(SupportLang::Go, src),
+            vec!["package p", "func F() {"]
+        );
+    }
+
+    #[test]
+    fn rust_skips_raw_strings_chars_and_nested_comments() {
+        let src = "use a;\n#[derive(X)]\nstruct S<'a> { c: &'a str }\nfn f() {\n    let s = r#\"\nfn no() {\n\"#;\n    let c = '{';\n}\n/* /* */\nfn no() {}\n*/\nconst X: &str = \"a\nstatic no\";\nimpl S<'_> {}\npub fn g() {}\nfn h()\n-> u8 { 1 }\n";
+        assert_eq!(
+            starts_of(SupportLang::Rust, src),
+            vec![
+                "use a;",
+                "#[derive(X)]",
+                "fn f() {",
+                "const X: &str = \"a",
+                "impl S<'_> {}",
+                "pub fn g() {}",
+                "fn h()",
+            ]
+        );
+    }
+
+    #[test]
+    fn javascript_skips_templates_and_regexes() {
+        let src = "import a from 'a';\nconst t = `\nfunction no() {\n${ {a: 1}.a }\n`;\nconst r = /[}]/;\nexport default\nfunction yes() {}\n@dec()\nexport class C {}\nlet x = 1\nlet y = 2;\n";
+        assert_eq!(
+            starts_of(SupportLang::TypeScript, src),
+            vec![
+                "import a from 'a';",
+                "const t = `",
+                "const r = /[}]/;",
+                "export default",
+                "@dec()",
+                "let x = 1",
+            ]
+        );
+    }
+
+    #[test]
+    fn python_keeps_decorators_with_their_definitions() {
+        let src = "import os\n\n@dec(\n    1)\n@other\ndef f():\n    '''\ndef no():\n'''\n    return (\ndef)\n\nclass C:\n    def m(self): pass\nx = 1 + \\\ndef_not = 2\nasync def g(): pass\n";
+        assert_eq!(
+            starts_of(SupportLang::Python, src),
+            vec!["import os", "@dec(", "class C:", "async def g(): pass"]
+        );
     }
 
     #[test]
