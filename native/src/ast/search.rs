@@ -238,6 +238,11 @@ pub fn search_source(
         super::split::Plan::Parts(parts) => {
             let ranges = super::split::ts_ranges(src.as_bytes(), &parts);
             match parse::parse_parts(m.lang, src, &ranges, ctl) {
+                // A part with a syntax error: tree-sitter's recovery may
+                // depend on what surrounds it, so the whole file decides.
+                Ok(r) if r.root().get_inner_node().has_error() => {
+                    parse_source(m, r.get_text().to_string(), ctl)
+                }
                 Ok(r) => Ok(r),
                 Err(ParseFail::Stopped(s)) => Err((FileRecord::new(Status::Stopped, ""), Some(s))),
                 Err(ParseFail::Failed(msg)) => {

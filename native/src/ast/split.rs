@@ -12,6 +12,15 @@
 //! through its included ranges: nodes keep the byte offsets and points of
 //! the whole file, so matches are reported exactly as from a full parse.
 //!
+//! C is not cut: its headers are full of macros tree-sitter cannot read,
+//! and its error recovery then reaches across declarations, so parts
+//! parsed alone gave other matches than the whole file (measured on
+//! /usr/include; most parts also had errors, so nothing was saved).
+//!
+//! A part parse with a syntax error is thrown away for a parse of the
+//! whole file (tree-sitter's error recovery depends on the context), so
+//! the saving is for files whose kept parts are well formed.
+//!
 //! A cut is only made where the lexer is sure: an unbalanced bracket (a
 //! file with syntax errors) stops further cuts, leaving larger parts, and
 //! the brace languages other than Go cut only after a `;` or `}` (a
