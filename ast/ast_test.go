@@ -64,7 +64,7 @@ func TestSearchMixedTreeSortedAndPaged(t *testing.T) {
 		"notes.txt":          "foo(5)\n",
 		"node_modules/m.py":  "foo(6)\n",
 		".hidden/h.py":       "foo(7)\n",
-		"broken.py":          "foo(8)\ndef (:\n",
+		"broken.py":          "foo(8)\nx = (:\n", // the error in the part that holds foo
 		"config.toml":        "foo = 1\n",
 		"sub/data.bin.py":    "foo(9)\x00\n",
 		"sub/latin1.py":      "foo(10) # caf\xe9\n",

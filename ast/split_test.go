@@ -86,3 +86,29 @@ func TestPartsMatchWholeFiles(t *testing.T) {
 		partsMatchWhole(t, "typescript", ts, []string{"$A?.$B", "interface $I { $$$B }", "await Promise.all($X)", "JSON.parse($X)"})
 	}
 }
+
+// A syntax error in a declaration without the pattern's literals is not
+// parsed, so not reported; one in a parsed declaration is, and a parsed
+// part with an error is parsed again as the whole file.
+func TestPartsReportTheirOwnSyntaxErrors(t *testing.T) {
+	requireNative(t)
+	dir := tree(t, map[string]string{
+		"skipped.py": "foo(1)\n\ndef (:\n",
+		"parsed.py":  "foo(2)\n\ndef g():\n    foo(3\n",
+	})
+	res := search(t, SearchRequest{Scope: Scope{Paths: []string{"."}, Cwd: dir}, Patterns: []string{"foo($A)"}})
+	if got := locations(res.Matches); got != "parsed.py:1 skipped.py:1" {
+		t.Errorf("matches %s", got)
+	}
+	var issues []string
+	for _, is := range res.ParseIssues {
+		issues = append(issues, is.String())
+	}
+	if joined := strings.Join(issues, "\n"); !strings.Contains(joined, "parsed.py: syntax error") || strings.Contains(joined, "skipped.py") {
+		t.Errorf("issues:\n%s", joined)
+	}
+	whole := search(t, SearchRequest{Scope: Scope{Paths: []string{"."}, Cwd: dir}, Patterns: []string{"foo($A)"}, NoPrefilter: true})
+	if locations(whole.Matches) != locations(res.Matches) {
+		t.Errorf("whole-file matches %s, by parts %s", locations(whole.Matches), locations(res.Matches))
+	}
+}

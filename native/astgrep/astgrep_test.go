@@ -101,7 +101,9 @@ func TestFileStatuses(t *testing.T) {
 	skip := write("skip.py", "x = 1\n")
 	bin := write("bin.py", "print(1)\x00\n")
 	bad := write("bad.py", "print(1) \xff\n")
-	syntax := write("syntax.py", "print(2)\ndef (:\n")
+	// The error is in the declaration that holds the match: a declaration
+	// without the pattern's literals may not be parsed at all.
+	syntax := write("syntax.py", "print(2)\nx = (:\n")
 	big := write("big.py", "print(3)\n"+strings.Repeat("#\n", 100))
 	m := mustCompile(t, "python", Rule{Pattern: "print($A)"})
 	in := []Input{{Path: ok}, {Path: skip}, {Path: bin}, {Path: bad}, {Path: syntax}, {Path: big}, {Path: filepath.Join(dir, "missing.py")}}
