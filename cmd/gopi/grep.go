@@ -483,6 +483,9 @@ func (j *grepJob) run(ctx context.Context, env *cliEnv) (int, error) {
 		if o.Mode == grep.ModeContent && !j.json && !j.quiet {
 			// The workers format the lines (ignored with context lines).
 			o.Render = j.renderer(path)
+			// Whole lines without colour need no match but a line's
+			// first (for --column): the rest of the line is not searched.
+			o.FirstMatchOnly = j.colors.match == "" && !j.only && !j.vimgrep
 		}
 		if wd, err := os.Getwd(); err == nil {
 			o.OverrideCwd = filepath.ToSlash(wd)

@@ -164,9 +164,12 @@ int32_t gopi_line_matcher_count(const gopi_line_matcher *m, const uint8_t *buf,
 int32_t gopi_line_matcher_count_lines(const gopi_line_matcher *m,
                                       const uint8_t *buf, size_t length,
                                       uint64_t *lines, char **err);
+/* first_only != 0: a line's search stops at its first match (one span per
+   hit), for printers of whole lines. */
 int32_t gopi_line_matcher_find(const gopi_line_matcher *m, const uint8_t *buf,
                                size_t length, gopi_line_cursor *cur,
-                               int64_t max_hits, gopi_line_hit *hits,
+                               int64_t max_hits, int32_t first_only,
+                               gopi_line_hit *hits,
                                size_t hits_cap, size_t *hits_len,
                                gopi_span *spans, size_t spans_cap,
                                size_t *spans_len, int64_t span_base,

@@ -161,7 +161,22 @@ func (m *LineMatcher) CrossesLines() bool {
 // grown the arrays. A panic in the native code comes back as an *Error of
 // kind KindInternal; h then holds the hits found before it.
 func (m *LineMatcher) FindLines(buf []byte, maxLines int, h *Hits) error {
+	return m.findLines(buf, maxLines, false, h)
+}
+
+// FindLinesFirstMatch is FindLines for a printer of whole lines: in line
+// mode a line's search stops at its first match, so each hit has exactly
+// one span (in multiline mode it is FindLines).
+func (m *LineMatcher) FindLinesFirstMatch(buf []byte, maxLines int, h *Hits) error {
+	return m.findLines(buf, maxLines, true, h)
+}
+
+func (m *LineMatcher) findLines(buf []byte, maxLines int, firstOnly bool, h *Hits) error {
 	p := m.live()
+	first := C.int32_t(0)
+	if firstOnly {
+		first = 1
+	}
 	b, n := bytesArg(buf)
 	var cur C.gopi_line_cursor // resume state, zero at buffer start; Go-owned
 	h.Lines = slices.Grow(h.Lines, minFreeHits)
@@ -178,7 +193,7 @@ func (m *LineMatcher) FindLines(buf []byte, maxLines int, h *Hits) error {
 		if injectedPanic(&msg) {
 			st = C.GOPI_FAILED
 		} else {
-			st = C.gopi_line_matcher_find(p, b, n, &cur, C.int64_t(limit),
+			st = C.gopi_line_matcher_find(p, b, n, &cur, C.int64_t(limit), first,
 				(*C.gopi_line_hit)(unsafe.Pointer(unsafe.SliceData(freeHits))), C.size_t(len(freeHits)), &nh,
 				(*C.gopi_span)(unsafe.Pointer(unsafe.SliceData(freeSpans))), C.size_t(len(freeSpans)), &ns,
 				C.int64_t(len(h.Spans)), &msg)

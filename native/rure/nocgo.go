@@ -124,6 +124,9 @@ func (m *LineMatcher) String() string { return "" }
 // FindLines appends nothing.
 func (m *LineMatcher) FindLines(buf []byte, maxLines int, h *Hits) error { return nil }
 
+// FindLinesFirstMatch is unavailable without cgo.
+func (m *LineMatcher) FindLinesFirstMatch(buf []byte, maxLines int, h *Hits) error { return nil }
+
 // CountLines returns zeros.
 func (m *LineMatcher) CountLines(buf []byte) (lines, matches int, err error) { return 0, 0, nil }
 

@@ -593,11 +593,17 @@ impl LineMatcher {
 
     /// Finds hits into caller-provided arrays; see the module docs for the
     /// protocol. Returns the status code, the hits and spans written.
+    ///
+    /// With `first_only`, a line's search stops at its first match (line
+    /// mode): each hit then has one span, which is all a printer of whole
+    /// lines needs (for a column), and the rest of the line is not searched.
+    #[allow(clippy::too_many_arguments)]
     pub fn find(
         &self,
         buf: &[u8],
         cur: &mut Cursor,
         max_hits: u64,
+        first_only: bool,
         hits: &mut [Hit],
         spans: &mut [Span],
         span_base: i64,
@@ -610,8 +616,12 @@ impl LineMatcher {
             committed: usize,
             span_base: i64,
             status: i32,
+            first_only: bool,
         }
         impl Sink for Out<'_> {
+            fn first_match_only(&self) -> bool {
+                self.first_only
+            }
             fn span(&mut self, start: usize, end: usize) -> bool {
                 if self.nspans == self.spans.len() {
                     self.status = GOPI_FULL_SPANS;
@@ -649,6 +659,7 @@ impl LineMatcher {
             committed: 0,
             span_base,
             status: GOPI_DONE,
+            first_only,
         };
         match self.scan(buf, *cur, max_hits, &mut out) {
             Scan::Done => (GOPI_DONE, out.nhits, out.nspans),
@@ -806,6 +817,7 @@ pub unsafe extern "C" fn gopi_line_matcher_find(
     len: usize,
     cur: *mut Cursor,
     max_hits: i64,
+    first_only: i32,
     hits: *mut Hit,
     hits_cap: usize,
     hits_len: *mut usize,
@@ -827,7 +839,15 @@ pub unsafe extern "C" fn gopi_line_matcher_find(
             std::slice::from_raw_parts_mut(spans, spans_cap)
         };
         let limit = if max_hits > 0 { max_hits as u64 } else { 0 };
-        let (status, nh, ns) = (*m).find(bytes(buf, len), &mut *cur, limit, hits, spans, span_base);
+        let (status, nh, ns) = (*m).find(
+            bytes(buf, len),
+            &mut *cur,
+            limit,
+            first_only != 0,
+            hits,
+            spans,
+            span_base,
+        );
         *hits_len = nh;
         *spans_len = ns;
         status
@@ -842,6 +862,11 @@ mod tests {
     type TestHit = (i64, i64, i64, Vec<(i64, i64)>);
 
     fn find_all(pat: &str, flags: u32, buf: &str) -> Vec<TestHit> {
+        find_some(pat, flags, buf, false)
+    }
+
+    /// find_all, or with `first_only` only the first match of each line.
+    fn find_some(pat: &str, flags: u32, buf: &str, first_only: bool) -> Vec<TestHit> {
         let m = LineMatcher::new(
             pat.as_bytes(),
             &LineOptions {
@@ -859,7 +884,15 @@ mod tests {
             let mut hits = vec![Hit::default(); hcap];
             let mut spans = vec![Span::default(); scap];
             let base = all_spans.len() as i64;
-            let (st, nh, ns) = m.find(buf.as_bytes(), &mut cur, 0, &mut hits, &mut spans, base);
+            let (st, nh, ns) = m.find(
+                buf.as_bytes(),
+                &mut cur,
+                0,
+                first_only,
+                &mut hits,
+                &mut spans,
+                base,
+            );
             out.extend_from_slice(&hits[..nh]);
             all_spans.extend_from_slice(&spans[..ns]);
             match st {
@@ -946,6 +979,20 @@ mod tests {
             .err()
             .unwrap();
         assert_eq!(e.pos, Some(1));
+    }
+
+    #[test]
+    fn first_only_keeps_each_lines_first_match() {
+        let buf = "a1 a2 a3\nb\na4\né a5 a6";
+        for pat in ["a[0-9]", "a", "(?i)A\\d"] {
+            let all = find_all(pat, 0, buf);
+            let first = find_some(pat, 0, buf, true);
+            assert_eq!(all.len(), first.len(), "{pat}");
+            for (a, f) in all.iter().zip(&first) {
+                assert_eq!((a.0, a.1, a.2), (f.0, f.1, f.2), "{pat}");
+                assert_eq!(f.3, vec![a.3[0]], "{pat}");
+            }
+        }
     }
 
     #[test]

@@ -91,6 +91,11 @@ type Options struct {
 	// matches) is not needed and left 0, so a matching line is searched only
 	// up to its first match (what `-c` prints is the line count).
 	CountLinesOnly bool
+	// FirstMatchOnly: in content mode only the first match of each line
+	// is needed (a printer of whole lines, which needs at most a column):
+	// a line's search stops there, so Match.Spans holds one span and
+	// FileResult.Count counts matching lines. Multiline searches ignore it.
+	FirstMatchOnly bool
 	// Render, when set, formats content-mode results in the workers:
 	// instead of Matches, each FileResult carries Rendered, what Render
 	// appended to dst for the file (path as in Match.Path) and its

@@ -14,8 +14,10 @@ import (
 type lineMatcher interface {
 	// findLines appends every matching line (or, in multiline mode, every
 	// merged run of matched lines) to h, at most maxLines when maxLines > 0.
-	// The error is an engine failure (a caught Rust panic) for this buffer.
-	findLines(buf []byte, maxLines int, h *rure.Hits) error
+	// firstOnly is a hint: spans after the first of a line may be left out
+	// (its search then stops there). The error is an engine failure (a
+	// caught Rust panic) for this buffer.
+	findLines(buf []byte, maxLines int, firstOnly bool, h *rure.Hits) error
 	// countLines counts matching lines and matches without materialising them.
 	countLines(buf []byte) (lines, matches int, err error)
 	// countMatchingLines counts matching lines only, searching each line
@@ -105,7 +107,10 @@ func compileOnce(pattern string, cfg matcherConfig) (lineMatcher, error) {
 // nativeMatcher adapts the Rust line matcher.
 type nativeMatcher struct{ m *rure.LineMatcher }
 
-func (n nativeMatcher) findLines(buf []byte, maxLines int, h *rure.Hits) error {
+func (n nativeMatcher) findLines(buf []byte, maxLines int, firstOnly bool, h *rure.Hits) error {
+	if firstOnly {
+		return n.m.FindLinesFirstMatch(buf, maxLines, h)
+	}
 	return n.m.FindLines(buf, maxLines, h)
 }
 func (n nativeMatcher) countLines(buf []byte) (int, int, error) { return n.m.CountLines(buf) }

@@ -75,7 +75,7 @@ func (g *goMatcher) crossesLines() bool { return g.crosses }
 
 func (g *goMatcher) isMatch(buf []byte) (bool, error) {
 	var h rure.Hits
-	g.findLines(buf, 1, &h)
+	g.findLines(buf, 1, false, &h)
 	return len(h.Lines) > 0, nil
 }
 
@@ -87,11 +87,11 @@ func (g *goMatcher) countMatchingLines(buf []byte) (int, error) {
 
 func (g *goMatcher) countLines(buf []byte) (lines, matches int, err error) {
 	var h rure.Hits
-	g.findLines(buf, 0, &h)
+	g.findLines(buf, 0, false, &h)
 	return len(h.Lines), len(h.Spans), nil
 }
 
-func (g *goMatcher) findLines(buf []byte, maxLines int, h *rure.Hits) error {
+func (g *goMatcher) findLines(buf []byte, maxLines int, _ bool, h *rure.Hits) error {
 	if g.multiline {
 		g.findMultiline(buf, maxLines, h)
 		return nil

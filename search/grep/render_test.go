@@ -92,3 +92,30 @@ func TestRenderMatchesRecords(t *testing.T) {
 		t.Fatalf("context: %d matches, %v", res, err)
 	}
 }
+
+// FirstMatchOnly finds the same lines with only their first span.
+func TestFirstMatchOnly(t *testing.T) {
+	dir := writeTree(t, map[string]string{"a.txt": "foo foo foo\nbar\nx foo\n", "b.txt": fooLines("y")})
+	collect := func(first bool) (lines []string, spans int) {
+		o := DefaultOptions("foo", dir)
+		o.FirstMatchOnly = first
+		if _, err := Stream(context.Background(), o, func(fr *FileResult) error {
+			for _, m := range fr.Matches {
+				lines = append(lines, fmt.Sprintf("%s:%d:%s:%v", fr.Path, m.Line, m.Text, m.Spans[0]))
+				spans += len(m.Spans)
+			}
+			return nil
+		}); err != nil {
+			t.Fatal(err)
+		}
+		return lines, spans
+	}
+	all, allSpans := collect(false)
+	first, firstSpans := collect(true)
+	if strings.Join(all, "\n") != strings.Join(first, "\n") || len(first) == 0 {
+		t.Fatalf("lines differ:\n%v\n%v", all, first)
+	}
+	if firstSpans != len(first) || allSpans <= firstSpans {
+		t.Errorf("%d spans for %d lines (all spans: %d)", firstSpans, len(first), allSpans)
+	}
+}

@@ -619,10 +619,10 @@ func (w *worker) find(buf []byte) (*rure.Hits, error) { return w.findLimit(buf, 
 func (w *worker) findLimit(buf []byte, limit int) (*rure.Hits, error) {
 	w.hits.Reset()
 	if !w.opts.Invert {
-		err := w.m.findLines(buf, max(limit, 0), &w.hits)
+		err := w.m.findLines(buf, max(limit, 0), w.opts.FirstMatchOnly, &w.hits)
 		return &w.hits, err
 	}
-	if err := w.m.findLines(buf, 0, &w.hits); err != nil {
+	if err := w.m.findLines(buf, 0, true, &w.hits); err != nil { // inverted lines have no spans
 		return nil, err
 	}
 	invertHits(buf, &w.hits, limit, &w.inverted)

@@ -422,11 +422,11 @@ type failingMatcher struct{ lineMatcher }
 
 var errEngine = errors.New("internal error: native code panicked: test")
 
-func (f failingMatcher) findLines(buf []byte, maxLines int, h *rure.Hits) error {
+func (f failingMatcher) findLines(buf []byte, maxLines int, firstOnly bool, h *rure.Hits) error {
 	if bytes.Contains(buf, []byte("BOOM")) {
 		return errEngine
 	}
-	return f.lineMatcher.findLines(buf, maxLines, h)
+	return f.lineMatcher.findLines(buf, maxLines, firstOnly, h)
 }
 
 func (f failingMatcher) countLines(buf []byte) (int, int, error) {
