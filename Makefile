@@ -19,9 +19,19 @@ all: build demo
 setup:
 	@scripts/setup.sh
 
-$(NATIVE_LIB): $(NATIVE_SRC)
+# GOPI_LANGUAGES=go,python,rust (gopi's canonical names) links only those
+# grammars into the native library: a smaller binary (README, "Release
+# builds"). Empty: every grammar. The set of the last build is kept in
+# LANG_STAMP, so changing it rebuilds the library.
+GOPI_LANGUAGES ?=
+comma := ,
+NATIVE_FEATURES := $(if $(GOPI_LANGUAGES),--no-default-features --features "$(addprefix lang-,$(subst $(comma), ,$(GOPI_LANGUAGES)))")
+LANG_STAMP := native/_lib/languages
+$(shell mkdir -p native/_lib; [ -f $(LANG_STAMP) ] && [ "$$(cat $(LANG_STAMP))" = "$(GOPI_LANGUAGES)" ] || echo "$(GOPI_LANGUAGES)" > $(LANG_STAMP))
+
+$(NATIVE_LIB): $(NATIVE_SRC) $(LANG_STAMP)
 	@scripts/setup.sh
-	cd native && $(CARGO) build --release --locked
+	cd native && $(CARGO) build --release --locked $(NATIVE_FEATURES)
 	mkdir -p native/_lib
 	scripts/localize-native.sh native/_target/release/libgopi_native.a $(NATIVE_LIB)
 

@@ -5,6 +5,7 @@
 #   ./build.sh                       every target in TARGETS
 #   ./build.sh linux/amd64 windows/amd64   only those platforms (all variants)
 #   SMOKE=0 ./build.sh               skip the smoke tests
+#   GOPI_LANGUAGES=go,python ./build.sh   link only these grammars (smaller)
 #
 # Output in dist/:
 #   gopi-<ver>-<os>-<arch>[-<variant>].tar.gz (.zip for Windows): the binary,
@@ -31,6 +32,17 @@ commit=$(git rev-parse HEAD 2>/dev/null || echo unknown)
 date=$(TZ=UTC git log -1 --date=format-local:%Y-%m-%dT%H:%M:%SZ --format=%cd 2>/dev/null || date -u +%Y-%m-%dT%H:%M:%SZ)
 jobs=${JOBS:-2}
 smoke=${SMOKE:-1}
+# GOPI_LANGUAGES=go,python,rust: link only these grammars (gopi's canonical
+# names) into the native core, for a smaller binary; empty: all of them.
+languages=${GOPI_LANGUAGES:-}
+features=()
+if [ -n "$languages" ]; then
+  case ",$languages," in
+  *,go,*) ;;
+  *) echo "build: GOPI_LANGUAGES must include go (the smoke test searches Go code)" >&2; exit 2 ;;
+  esac
+  features=(--no-default-features --features "$(tr ',' '\n' <<<"$languages" | sed 's/^/lang-/' | paste -sd, -)")
+fi
 
 # os/arch/variant  route  rust-target  rust-cpu  C-march  GOAMD64  cross-prefix
 # ("-" for rust-cpu and C-march: the target's baseline, no flag passed, so a
@@ -94,7 +106,7 @@ for t in "${TARGETS[@]}"; do
       say "$name: native core with the host toolchain (rust target-cpu=$rustcpu, cc -march=$march)"
       [ "$march" != - ] && cflags=("CFLAGS=-O2 -march=$march")
       (cd native && env CARGO_TARGET_DIR="../$tdir" "${rflags[@]}" "${cflags[@]}" \
-         nice -n 10 cargo build --release --locked --quiet -j "$jobs")
+         nice -n 10 cargo build --release --locked --quiet -j "$jobs" "${features[@]}")
       lib="$tdir/release/libgopi_native.a"
       cc=gcc
     else
@@ -104,7 +116,7 @@ for t in "${TARGETS[@]}"; do
       (cd native && env "${rflags[@]}" "${cflags[@]}" PATH="/usr/bin:$PATH" RUSTC_BOOTSTRAP=1 CARGO_TARGET_DIR="../$tdir" \
          "CARGO_TARGET_${up}_LINKER=${prefix}gcc" "CC_${low}=${prefix}gcc" "AR_${low}=${prefix}ar" \
          nice -n 10 /usr/bin/cargo build --release --locked --quiet -j "$jobs" \
-           -Zbuild-std=std,panic_unwind --target "$rtarget")
+           -Zbuild-std=std,panic_unwind --target "$rtarget" "${features[@]}")
       lib="$tdir/$rtarget/release/libgopi_native.a"
       cc="${prefix}gcc"
     fi
@@ -150,8 +162,8 @@ for t in "${TARGETS[@]}"; do
   bsum=$(sha256sum "$stage/$exe" | cut -d' ' -f1)
   echo "$sum  $archive" >> dist/SHA256SUMS.tmp
   size=$(stat -c %s "$stage/$exe")
-  manifest+=("$(printf '{"name":"%s","os":"%s","arch":"%s","variant":"%s","archive":"%s","sha256":"%s","binary":"%s","binary_sha256":"%s","binary_size":%s,"native_core":%s,"route":"%s","rust_target":"%s","goamd64":"%s","smoke":"%s","build_seconds":%s}' \
-    "$name" "$os" "$arch" "${variant:-default}" "$archive" "$sum" "$name/$exe" "$bsum" "$size" "$native" "$route" "$rtarget" "$golevel" "$smoked" "$(( $(date +%s) - t0 ))")")
+  manifest+=("$(printf '{"name":"%s","os":"%s","arch":"%s","variant":"%s","archive":"%s","sha256":"%s","binary":"%s","binary_sha256":"%s","binary_size":%s,"native_core":%s,"route":"%s","rust_target":"%s","goamd64":"%s","languages":"%s","smoke":"%s","build_seconds":%s}' \
+    "$name" "$os" "$arch" "${variant:-default}" "$archive" "$sum" "$name/$exe" "$bsum" "$size" "$native" "$route" "$rtarget" "$golevel" "${languages:-all}" "$smoked" "$(( $(date +%s) - t0 ))")")
   built=$((built + 1))
 done
 
