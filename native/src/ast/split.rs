@@ -109,9 +109,10 @@ pub fn decl_starts(lang: SupportLang, src: &[u8]) -> Option<Vec<usize>> {
     match lang {
         SupportLang::Go => Some(brace_starts(src, &GO)),
         SupportLang::Rust => Some(brace_starts(src, &RUST)),
-        SupportLang::TypeScript | SupportLang::Tsx | SupportLang::JavaScript => {
-            Some(brace_starts(src, &JS))
-        }
+        // Not JavaScript or TSX: their JSX text can hold quotes and
+        // backticks that are not literals, which no lexer short of a
+        // parser tells apart.
+        SupportLang::TypeScript => Some(brace_starts(src, &JS)),
         SupportLang::Python => Some(python_starts(src)),
         _ => None,
     }
@@ -212,22 +213,33 @@ fn is_ident_byte(b: u8) -> bool {
 
 /// The offsets where the top-level parts of a brace-language source
 /// start: 0, then each line that starts with one of `f.keywords` at
-/// bracket depth 0, outside comments and literals.
+/// bracket depth 0, outside comments and literals. Where the lexer may be
+/// wrong (a string or regular expression left open at the end of its
+/// line), cutting stops for the rest of the file.
 fn brace_starts(src: &[u8], f: &Family) -> Vec<usize> {
     let n = src.len();
     let mut starts = vec![0];
     let mut depth: i64 = 0;
     // Depths at which the `${` holes of open template literals opened.
     let mut holes: Vec<i64> = Vec::new();
+    // Per open `(`: whether it follows `if`, `while`, `for` or `with` (a
+    // `/` after its `)` then starts a regular expression).
+    let mut parens: Vec<bool> = Vec::new();
     let mut at_line_start = true;
     // The last byte of code seen (not space or comment); 0 at the start.
     let mut prev: u8 = 0;
+    // The last word seen, when the last token was a word.
+    let mut word: &[u8] = b"";
+    // A `/` here would start a regular expression (JavaScript).
+    let mut regex_ok = true;
+    let mut unsure = false;
     let mut i = 0;
     while i < n {
         if at_line_start {
             at_line_start = false;
             if depth == 0
                 && holes.is_empty()
+                && !unsure
                 && i > 0
                 && (!f.after_terminator || matches!(prev, 0 | b';' | b'}'))
                 && starts_decl(&src[i..], f.keywords)
@@ -254,15 +266,43 @@ fn brace_starts(src: &[u8], f: &Family) -> Vec<usize> {
                 i = skip_block_comment(src, i, f.rust_raw);
                 continue;
             }
-            b'/' if f.regex && regex_may_start(prev) => i = skip_regex(src, i),
-            b'"' => i = skip_quoted(src, i, f.multiline_strings),
+            _ => {}
+        }
+        let mut next_regex_ok = true;
+        let mut next_word: &[u8] = b"";
+        match c {
+            b'/' if f.regex && regex_ok => {
+                let (end, closed) = skip_regex(src, i);
+                unsure |= !closed;
+                i = end;
+                next_regex_ok = false;
+            }
+            b'"' => {
+                let (end, closed) = skip_quoted(src, i, f.multiline_strings);
+                unsure |= !closed;
+                i = end;
+                next_regex_ok = false;
+            }
             b'\'' if f.rust_ticks => i = skip_tick(src, i),
-            b'\'' => i = skip_quoted(src, i, false),
+            b'\'' => {
+                let (end, closed) = skip_quoted(src, i, false);
+                unsure |= !closed;
+                i = end;
+                next_regex_ok = false;
+            }
             b'`' if f.backtick_raw => {
                 i = memchr::memchr(b'`', &src[i + 1..]).map_or(n, |k| i + 1 + k + 1)
             }
-            b'`' if f.template => i = skip_template(src, i + 1, &mut holes, &mut depth),
-            b'{' | b'(' | b'[' => {
+            b'`' if f.template => {
+                i = skip_template(src, i + 1, &mut holes, &mut depth);
+                next_regex_ok = i >= 2 && &src[i - 2..i] == b"${";
+            }
+            b'(' => {
+                parens.push(matches!(word, b"if" | b"while" | b"for" | b"with"));
+                depth += 1;
+                i += 1;
+            }
+            b'{' | b'[' => {
                 depth += 1;
                 i += 1;
             }
@@ -273,24 +313,72 @@ fn brace_starts(src: &[u8], f: &Family) -> Vec<usize> {
                     // The end of a template literal's `${…}` hole.
                     holes.pop();
                     i = skip_template(src, i, &mut holes, &mut depth);
+                    next_regex_ok = i >= 2 && &src[i - 2..i] == b"${";
                 }
             }
-            b')' | b']' => {
+            b')' => {
+                next_regex_ok = parens.pop().unwrap_or(false);
                 depth -= 1;
                 i += 1;
             }
-            b'r' | b'b' if f.rust_raw && (i == 0 || !is_ident_byte(src[i - 1])) => {
+            b']' => {
+                next_regex_ok = false;
+                depth -= 1;
+                i += 1;
+            }
+            b'+' | b'-' if src.get(i + 1) == Some(&c) => {
+                // `++`/`--`: after an operand (postfix) a `/` divides.
+                next_regex_ok = !matches!(prev, b')' | b']') && !is_ident_byte(prev);
+                i += 2;
+            }
+            b'r' | b'b' | b'c' if f.rust_raw && (i == 0 || !is_ident_byte(src[i - 1])) => {
                 match rust_raw_end(src, i) {
-                    Some(end) => i = end,
-                    None => i = skip_ident(src, i),
+                    Some(end) => {
+                        i = end;
+                        next_regex_ok = false;
+                    }
+                    None => {
+                        let end = skip_ident(src, i);
+                        next_word = &src[i..end];
+                        i = end;
+                    }
                 }
             }
-            c if is_ident_byte(c) => i = skip_ident(src, i),
+            c if is_ident_byte(c) => {
+                let end = skip_ident(src, i);
+                next_word = &src[i..end];
+                next_regex_ok = is_regex_keyword(next_word);
+                i = end;
+            }
             _ => i += 1,
         }
+        regex_ok = next_regex_ok;
+        word = next_word;
         prev = src[i.saturating_sub(1).min(n - 1)];
     }
     starts
+}
+
+/// Whether a `/` after the word `w` starts a regular expression: after a
+/// keyword that takes an expression (`return /x/`), not after a name.
+fn is_regex_keyword(w: &[u8]) -> bool {
+    matches!(
+        w,
+        b"return"
+            | b"typeof"
+            | b"instanceof"
+            | b"in"
+            | b"of"
+            | b"new"
+            | b"delete"
+            | b"void"
+            | b"throw"
+            | b"case"
+            | b"do"
+            | b"else"
+            | b"yield"
+            | b"await"
+    )
 }
 
 /// The offset after the identifier or number starting at `i`.
@@ -324,44 +412,15 @@ fn skip_block_comment(src: &[u8], i: usize, nested: bool) -> usize {
     src.len()
 }
 
-/// Whether a `/` after the code byte `prev` starts a regular expression
-/// rather than a division (the usual heuristic: after an operator, an
-/// opening bracket, a comma or at the start).
-fn regex_may_start(prev: u8) -> bool {
-    matches!(
-        prev,
-        0 | b'('
-            | b','
-            | b'='
-            | b':'
-            | b'['
-            | b'!'
-            | b'&'
-            | b'|'
-            | b'?'
-            | b'{'
-            | b'}'
-            | b';'
-            | b'+'
-            | b'-'
-            | b'*'
-            | b'%'
-            | b'<'
-            | b'>'
-            | b'~'
-            | b'^'
-    )
-}
-
-/// The offset after the regular expression literal opening at `i`; it
-/// ends at its line's end when unterminated.
-fn skip_regex(src: &[u8], i: usize) -> usize {
+/// The offset after the regular expression literal opening at `i`, and
+/// whether it was closed (one left open ends before its line's newline).
+fn skip_regex(src: &[u8], i: usize) -> (usize, bool) {
     let mut j = i + 1;
     let mut class = false;
     while j < src.len() {
         match src[j] {
             b'\\' => j += 2,
-            b'\n' => return j,
+            b'\n' => return (j, false),
             b'[' => {
                 class = true;
                 j += 1;
@@ -370,35 +429,35 @@ fn skip_regex(src: &[u8], i: usize) -> usize {
                 class = false;
                 j += 1;
             }
-            b'/' if !class => return j + 1,
+            b'/' if !class => return (j + 1, true),
             _ => j += 1,
         }
     }
-    src.len()
+    (src.len(), false)
 }
 
 /// The offset after the string or character literal opening at `i` (its
-/// quote byte closes it); unless `multiline`, an unterminated one ends
-/// before its line's newline.
-fn skip_quoted(src: &[u8], i: usize, multiline: bool) -> usize {
+/// quote byte closes it), and whether it was closed; unless `multiline`,
+/// one left open ends before its line's newline.
+fn skip_quoted(src: &[u8], i: usize, multiline: bool) -> (usize, bool) {
     let quote = src[i];
     let mut j = i + 1;
     while j < src.len() {
         match src[j] {
             b'\\' => j += 2,
-            b'\n' if !multiline => return j,
-            c if c == quote => return j + 1,
+            b'\n' if !multiline => return (j, false),
+            c if c == quote => return (j + 1, true),
             _ => j += 1,
         }
     }
-    src.len()
+    (src.len(), false)
 }
 
 /// The offset after a Rust `'`: a character literal (`'a'`, `'\n'`,
 /// `'é'`) or only the tick of a lifetime or label.
 fn skip_tick(src: &[u8], i: usize) -> usize {
     match src.get(i + 1) {
-        Some(b'\\') => skip_quoted(src, i, false),
+        Some(b'\\') => skip_quoted(src, i, false).0,
         Some(&b) => {
             let len = match b {
                 0xF0..=0xF7 => 4,
@@ -416,11 +475,11 @@ fn skip_tick(src: &[u8], i: usize) -> usize {
     }
 }
 
-/// The end of a Rust raw string (`r"…"`, `r#"…"#`, `br#"…"#`) starting at
+/// The end of a Rust raw string (`r"…"`, `r#"…"#`, `br#"…"#`, `cr#"…"#`) starting at
 /// `i`, or None when none starts there.
 fn rust_raw_end(src: &[u8], i: usize) -> Option<usize> {
     let mut j = i;
-    if src[j] == b'b' {
+    if src[j] == b'b' || src[j] == b'c' {
         j += 1;
     }
     if src.get(j) != Some(&b'r') {
@@ -490,11 +549,12 @@ fn python_starts(src: &[u8]) -> Vec<usize> {
     let mut at_line_start = true;
     let mut continued = false; // the last line ended with a backslash
     let mut after_decorator = false; // the last code line at depth 0 was a decorator
+    let mut unsure = false; // a string was left open: no more cuts
     let mut i = 0;
     while i < n {
         if at_line_start {
             at_line_start = false;
-            if depth == 0 && !continued {
+            if depth == 0 && !continued && !unsure {
                 match src[i] {
                     b'\n' | b'#' => {}
                     b' ' | b'\t' | b'\r' | b'\x0c' => {
@@ -533,8 +593,19 @@ fn python_starts(src: &[u8]) -> Vec<usize> {
                 i += 2;
                 at_line_start = true;
             }
+            b'\\' if src.get(i + 1) == Some(&b'\r') && src.get(i + 2) == Some(&b'\n') => {
+                continued = true;
+                i += 3;
+                at_line_start = true;
+            }
             b'#' => i = memchr::memchr(b'\n', &src[i..]).map_or(n, |k| i + k),
-            b'"' | b'\'' => i = skip_python_string(src, i),
+            b'"' | b'\'' => {
+                // A string left open (an f-string whose `{…}` spans lines,
+                // in Python 3.12): the lexer may be wrong from here on.
+                let (end, closed) = skip_python_string(src, i);
+                unsure |= !closed;
+                i = end;
+            }
             b'{' | b'(' | b'[' => {
                 depth += 1;
                 i += 1;
@@ -550,9 +621,9 @@ fn python_starts(src: &[u8]) -> Vec<usize> {
 }
 
 /// The offset after the Python string opening at `i` (any prefix is just
-/// an identifier before it): triple-quoted ones span lines, others end at
-/// their line's end when unterminated.
-fn skip_python_string(src: &[u8], i: usize) -> usize {
+/// an identifier before it), and whether it was closed: triple-quoted ones
+/// span lines, others end at their line's end when left open.
+fn skip_python_string(src: &[u8], i: usize) -> (usize, bool) {
     let q = src[i];
     if src.get(i + 1) == Some(&q) && src.get(i + 2) == Some(&q) {
         let mut j = i + 3;
@@ -560,12 +631,12 @@ fn skip_python_string(src: &[u8], i: usize) -> usize {
             match src[j] {
                 b'\\' => j += 2,
                 b if b == q && src.get(j + 1) == Some(&q) && src.get(j + 2) == Some(&q) => {
-                    return j + 3
+                    return (j + 3, true)
                 }
                 _ => j += 1,
             }
         }
-        return src.len();
+        return (src.len(), false);
     }
     skip_quoted(src, i, false)
 }
@@ -682,11 +753,60 @@ mod tests {
     }
 
     #[test]
+    fn python_continuation_with_crlf() {
+        let src = "x = a \\\r\n@ b\r\n@dec\r\ndef f(): pass\r\n";
+        assert_eq!(
+            starts_of(SupportLang::Python, src),
+            vec!["x = a \\", "@dec"]
+        );
+    }
+
+    #[test]
     fn ranges_carry_points() {
         let src = b"ab\ncd\nef\n";
         let r = ts_ranges(src, &[3..6, 6..9]);
         assert_eq!((r[0].start_point.row, r[0].start_point.column), (1, 0));
         assert_eq!((r[0].end_point.row, r[0].end_point.column), (2, 0));
         assert_eq!((r[1].end_point.row, r[1].end_point.column), (3, 0));
+    }
+    #[test]
+    fn typescript_regex_or_division() {
+        // Each `fake` below is inside a template literal or a class body.
+        let cases = [
+            "const a = 1;\nif (c) /`/.test(s);\nconst t = `;\nfunction fake() { foo(1) }\n// `;\n",
+            "const a = 1;\nx = i++ / 2 + `/;\nfunction fake() { foo(1) }\n// `;\n",
+            "class K {\n  m(s) { return /}}/.test(s); }\nasync = foo(1);\nasync m2() {}\n}\n",
+        ];
+        for src in cases {
+            let starts = starts_of(SupportLang::TypeScript, src);
+            assert!(
+                !starts
+                    .iter()
+                    .any(|l| l.contains("fake") || l.starts_with("async")),
+                "{src:?}: {starts:?}"
+            );
+        }
+        // A division after a name, a regex after `(`.
+        let src = "const a = b / 2;\nconst r = (/[`]/);\nconst z = 1;\n";
+        assert_eq!(
+            starts_of(SupportLang::TypeScript, src),
+            vec!["const a = b / 2;", "const r = (/[`]/);", "const z = 1;"]
+        );
+        // JavaScript and TSX (JSX text) are not cut.
+        assert_eq!(
+            decl_starts(SupportLang::Tsx, b"const a = 1;\nconst b = 2;\n"),
+            None
+        );
+    }
+
+    #[test]
+    fn rust_c_strings_and_open_strings() {
+        let src = "const S: &CStr = cr#\"a\"\n;\nfn fake() { foo(1) }\n// \"#;\nfn real() {}\n";
+        assert_eq!(
+            starts_of(SupportLang::Rust, src),
+            vec!["const S: &CStr = cr#\"a\"", "fn real() {}"]
+        );
+        let py = "x = f\"{'''\ndef fake(): foo(1)\n'''}\"\nz = 1 # '''\ndef g(): pass\n";
+        assert_eq!(starts_of(SupportLang::Python, py), vec!["x = f\"{'''"]);
     }
 }
