@@ -186,13 +186,6 @@ func (w *worker) searchReader(ctx context.Context, c candidate, r io.Reader, cou
 		end := len(data)
 		if !stop {
 			end = bytes.LastIndexByte(data, '\n') + 1
-			if end == 0 && nul >= 0 {
-				// A binary file's NUL bytes end lines too (ripgrep
-				// treats them as line terminators in a file it was
-				// asked to search): /dev/zero is then searched in
-				// blocks instead of growing one line to the cap.
-				end = bytes.LastIndexByte(data, 0) + 1
-			}
 			if end == 0 {
 				// No complete line yet: read more. A line is always
 				// searched whole, as ripgrep does, so one line longer
