@@ -2,6 +2,7 @@ package main
 
 import (
 	"bufio"
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -341,8 +342,29 @@ func writeJSONStyle(w io.Writer, style string, items []any) error {
 	}
 	enc := json.NewEncoder(w)
 	enc.SetEscapeHTML(false)
-	if style == "pretty" {
-		enc.SetIndent("", "  ")
+	if style != "pretty" || len(items) == 0 {
+		return enc.Encode(items)
 	}
-	return enc.Encode(items)
+	// As ast-grep: "[", then each object indented by two spaces per level
+	// from column 0, separated by ",", then "]".
+	enc.SetIndent("", "  ")
+	var b bytes.Buffer
+	b.WriteString("[\n")
+	for i, it := range items {
+		var one bytes.Buffer
+		e := json.NewEncoder(&one)
+		e.SetEscapeHTML(false)
+		e.SetIndent("", "  ")
+		if err := e.Encode(it); err != nil {
+			return err
+		}
+		b.Write(bytes.TrimRight(one.Bytes(), "\n"))
+		if i < len(items)-1 {
+			b.WriteByte(',')
+		}
+		b.WriteByte('\n')
+	}
+	b.WriteString("]\n")
+	_, err := w.Write(b.Bytes())
+	return err
 }
