@@ -87,6 +87,11 @@ func runAI(ctx context.Context, env *cliEnv, args []string) int {
 		return exitMatch
 	}
 	if c.model == "" {
+		for _, w := range fs.Args() {
+			if w == "-m" || w == "--model" || strings.HasPrefix(w, "--model=") {
+				return fail(env, "ai", usagef("-m MODEL is required before the prompt: from the first prompt word on, %q is prompt text", w))
+			}
+		}
 		return fail(env, "ai", usagef("-m MODEL is required ('gopi models' lists them)"))
 	}
 	prompt := strings.Join(fs.Args(), " ")

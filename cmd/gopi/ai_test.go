@@ -154,6 +154,15 @@ func TestAIPromptWordsAreNotFlags(t *testing.T) {
 	}
 }
 
+// A model named after the prompt gets a hint that flags come first.
+func TestAIModelAfterPrompt(t *testing.T) {
+	isolateAgentEnv(t, "")
+	_, errOut, code := runCmd(t, "ai", "hello", "-m", "x")
+	if code != 2 || !strings.Contains(errOut, "before the prompt") {
+		t.Errorf("exit %d: %s", code, errOut)
+	}
+}
+
 func TestAIJSONEvents(t *testing.T) {
 	srv := mockllm.New(t).Script(mockllm.Turn{Blocks: []mockllm.Block{mockllm.Text("Hi.")}})
 	isolateAgentEnv(t, mockConfig(srv.URL()))
