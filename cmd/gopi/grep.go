@@ -27,6 +27,8 @@ import (
 type grepCLI struct {
 	ignoreCase, smartCase, caseSensitive bool
 	word, fixed, invert, onlyMatching    bool
+	line                                 bool // -x: the match must be the whole line
+	countMatches                         bool // --count-matches
 	regexps                              []string
 	after, before, context               int
 	globs                                globList
@@ -80,7 +82,9 @@ func newGrepFlagSet(c *grepCLI) *pflag.FlagSet {
 	fs.BoolVarP(&c.caseSensitive, "case-sensitive", "s", false, "match case-sensitively (overrides -i and -S)")
 	fs.StringArrayVarP(&c.regexps, "regexp", "e", nil, "search for `PATTERN` (repeatable; a line matching any of them matches); the first positional argument is then a path")
 	fs.BoolVarP(&c.fixed, "fixed-strings", "F", false, "treat the patterns as literal text, not regexes")
-	fs.BoolVarP(&c.word, "word-regexp", "w", false, "only match at word boundaries")
+	// -w and -x override each other: the last one given wins (ripgrep).
+	fs.VarPF(&boundaryFlag{set: &c.word, other: &c.line}, "word-regexp", "w", "only match at word boundaries").NoOptDefVal = "true"
+	fs.VarPF(&boundaryFlag{set: &c.line, other: &c.word}, "line-regexp", "x", "only match whole lines (overrides -w, as -w overrides it)").NoOptDefVal = "true"
 	fs.BoolVarP(&c.invert, "invert-match", "v", false, "print the lines that do not match")
 	fs.BoolVarP(&c.onlyMatching, "only-matching", "o", false, "print only the matched parts, each on its own line")
 	fs.IntVarP(&c.after, "after-context", "A", -1, "show `N` lines after each match")
@@ -99,6 +103,7 @@ func newGrepFlagSet(c *grepCLI) *pflag.FlagSet {
 	fs.BoolVarP(&c.follow, "follow", "L", false, "follow symbolic links while walking directories (a link loop is not entered twice)")
 	fs.IntVar(&c.maxDepth, "max-depth", 0, "descend at most `N` directory levels below each path (0: no limit)")
 	fs.BoolVarP(&c.count, "count", "c", false, "print the number of matching lines per file (of matches when a match can span lines)")
+	fs.BoolVar(&c.countMatches, "count-matches", false, "print the number of matches per file (every match of a line counts)")
 	fs.BoolVarP(&c.filesWithMatches, "files-with-matches", "l", false, "print only the paths of files with a match")
 	fs.BoolVar(&c.files, "files", false, "print the files that would be searched, without searching (no PATTERN)")
 	fs.BoolVarP(&c.multiline, "multiline", "U", false, "let matches span lines (implied by a pattern holding \\n)")
@@ -216,6 +221,9 @@ func newGrepJob(c *grepCLI, rest []string, env *cliEnv) (*grepJob, error) {
 		return nil, usagef("-L/--follow is not supported on Windows: symbolic links are never followed; name the link targets as paths instead")
 	}
 	pattern := combinePatterns(patterns, c.fixed, c.word)
+	if c.line {
+		pattern = `^(?:` + pattern + `)$`
+	}
 	o := grep.DefaultOptions(pattern, "")
 	switch {
 	case c.caseSensitive:
@@ -257,9 +265,9 @@ func newGrepJob(c *grepCLI, rest []string, env *cliEnv) (*grepJob, error) {
 	o.MaxColumns = c.maxColumns
 	o.Types, o.TypesNot = c.types, c.typesNot
 	switch {
-	case c.count && c.filesWithMatches:
+	case (c.count || c.countMatches) && c.filesWithMatches:
 		return nil, usagef("-c and -l cannot be combined")
-	case c.count:
+	case c.count || c.countMatches:
 		o.Mode = grep.ModeCount
 	case c.filesWithMatches:
 		o.Mode = grep.ModeFilesWithMatches
@@ -291,6 +299,7 @@ func newGrepJob(c *grepCLI, rest []string, env *cliEnv) (*grepJob, error) {
 		if j.countMatches, err = grep.CrossesLines(o); err != nil {
 			return nil, err
 		}
+		j.countMatches = j.countMatches || c.countMatches
 		// -c prints line counts; --json also prints the match count.
 		j.base.CountLinesOnly = !j.countMatches && !c.json
 	}
@@ -326,6 +335,24 @@ func parseByteSize(s string) (int64, error) {
 		return 0, usagef("--max-filesize %q: give a size in bytes, optionally with a K, M or G suffix (e.g. 10M)", s)
 	}
 	return n * mult, nil
+}
+
+// boundaryFlag is -w or -x: setting one clears the other, so the last one
+// given wins.
+type boundaryFlag struct{ set, other *bool }
+
+func (f *boundaryFlag) String() string { return strconv.FormatBool(*f.set) }
+func (f *boundaryFlag) Type() string   { return "bool" }
+func (f *boundaryFlag) Set(v string) error {
+	b, err := strconv.ParseBool(v)
+	if err != nil {
+		return err
+	}
+	*f.set = b
+	if b {
+		*f.other = false
+	}
+	return nil
 }
 
 // combinePatterns joins the -e patterns into one regex: each quoted when
