@@ -535,16 +535,11 @@ fn captures(nm: &NodeMatch<Doc>, at: &Positions) -> Vec<Capture> {
 }
 
 /// The byte range of the source lines touched by `start..end`, without the
-/// last newline (and its `\r`, unless the match itself ends with that `\r`).
+/// last newline; a `\r` before it stays, as in ast-grep's output.
 fn whole_lines(src: &str, start: usize, end: usize) -> (usize, usize) {
     let b = src.as_bytes();
     let lo = memchr::memrchr(b'\n', &b[..start]).map_or(0, |i| i + 1);
     let hi = memchr::memchr(b'\n', &b[end.max(lo)..]).map_or(b.len(), |i| end.max(lo) + i);
-    let hi = if hi > lo && hi > end && b[hi - 1] == b'\r' {
-        hi - 1
-    } else {
-        hi
-    };
     (lo, hi.max(lo))
 }
 
@@ -836,10 +831,10 @@ mod tests {
     #[test]
     fn whole_lines_bounds() {
         assert_eq!(wl("ab\ncd\nef", 3, 5), "cd");
-        assert_eq!(wl("ab\r\ncd", 0, 1), "ab");
+        // A CRLF line keeps its \r, as ast-grep's "lines" does.
+        assert_eq!(wl("ab\r\ncd", 0, 1), "ab\r");
         assert_eq!(wl("", 0, 0), "");
-        // A match that ends with the line's \r keeps it (found by FuzzMatch).
         assert_eq!(wl("0\r", 0, 2), "0\r");
-        assert_eq!(wl("0\r\n1", 0, 1), "0");
+        assert_eq!(wl("0\r\n1", 0, 1), "0\r");
     }
 }
