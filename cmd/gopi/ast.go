@@ -359,6 +359,12 @@ func toASTJSON(m ast.Match) astJSON {
 			for i, n := range c.Nodes {
 				nodes[i] = astJSONNode{Text: n.Text, Range: astSpan(n.Start, n.End)}
 			}
+			if c.Transformed {
+				if len(c.Nodes) == 1 {
+					meta.Transformed[c.Name] = c.Nodes[0].Text
+				}
+				continue
+			}
 			if c.Multi {
 				meta.Multi[c.Name] = nodes
 			} else if len(nodes) == 1 {

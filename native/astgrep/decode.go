@@ -176,7 +176,12 @@ func decodeMatch(r *reader, m *Match, lines []string) []string {
 		for k := range m.Captures {
 			c := &m.Captures[k]
 			c.Name = r.str()
-			c.Multi = r.u8() != 0
+			switch r.u8() {
+			case 1:
+				c.Multi = true
+			case 2:
+				c.Transformed = true
+			}
 			if nn := r.count(36); nn > 0 {
 				c.Nodes = make([]Node, nn)
 				for x := range c.Nodes {

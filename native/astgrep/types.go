@@ -151,7 +151,10 @@ type Node struct {
 type Capture struct {
 	Name  string
 	Multi bool
-	Nodes []Node
+	// Transformed: a variable of a rule document's transform; its one
+	// node has only Text (no position).
+	Transformed bool
+	Nodes       []Node
 }
 
 // Edit replaces source bytes [Start, End) with Replacement.

@@ -196,6 +196,9 @@ func captureValue(m ast.Match, c native.Capture) string {
 	if len(c.Nodes) == 0 {
 		return ""
 	}
+	if c.Transformed { // text only, no position in the match
+		return c.Nodes[0].Text
+	}
 	lo := c.Nodes[0].Start.Offset - m.Start.Offset
 	hi := c.Nodes[len(c.Nodes)-1].End.Offset - m.Start.Offset
 	var v string

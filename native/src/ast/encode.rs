@@ -13,7 +13,8 @@
 //! Results out: `u32 count` (= inputs), then per input `u8 status`,
 //! `u8 syntax_error`, `str message`, `u32 matches`, and per match `u32 rule`,
 //! `pos start`, `pos end` (pos = `u32 line`, `u32 column`, `u64 offset`),
-//! `str text`, `lines`, `u32 captures` (each `str name`, `u8 multi`,
+//! `str text`, `lines`, `u32 captures` (each `str name`, `u8 kind` (0 single,
+//! 1 multi, 2 a rule's transformed variable: one node, text only),
 //! `u32 nodes`, each node `pos start`, `pos end`, `str text`), `u8 has_edit`
 //! and, when set, `u64 start`, `u64 end`, `str replacement`. `lines` is the
 //! text of the source lines the match touches, sent once per file: `u32
@@ -184,7 +185,7 @@ impl Writer {
             self.u32(m.captures.len() as u32);
             for c in &m.captures {
                 self.bytes(c.name.as_bytes());
-                self.u8(c.multi as u8);
+                self.u8(if c.transformed { 2 } else { c.multi as u8 });
                 self.u32(c.nodes.len() as u32);
                 for n in &c.nodes {
                     self.pos(&n.start);

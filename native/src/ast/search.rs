@@ -40,10 +40,12 @@ pub struct CapturedNode {
     pub text: String,
 }
 
-/// A captured metavariable; `multi` for `$$$NAME`.
+/// A captured metavariable; `multi` for `$$$NAME`; `transformed` for a
+/// variable of a rule's `transform`, whose one node carries only its text.
 pub struct Capture {
     pub name: String,
     pub multi: bool,
+    pub transformed: bool,
     pub nodes: Vec<CapturedNode>,
 }
 
@@ -512,6 +514,22 @@ fn captures(nm: &NodeMatch<Doc>, at: &Positions) -> Vec<Capture> {
         let (name, multi, nodes) = match var {
             MetaVariable::Capture(name, _) => {
                 let nodes: Vec<_> = env.get_match(&name).into_iter().cloned().collect();
+                if nodes.is_empty() {
+                    if let Some(bytes) = env.get_transformed(&name) {
+                        let text = String::from_utf8_lossy(bytes).into_owned();
+                        out.push(Capture {
+                            name,
+                            multi: false,
+                            transformed: true,
+                            nodes: vec![CapturedNode {
+                                start: Pos::default(),
+                                end: Pos::default(),
+                                text,
+                            }],
+                        });
+                        continue;
+                    }
+                }
                 (name, false, nodes)
             }
             MetaVariable::MultiCapture(name) => {
@@ -528,7 +546,12 @@ fn captures(nm: &NodeMatch<Doc>, at: &Positions) -> Vec<Capture> {
                 text: n.text().to_string(),
             })
             .collect();
-        out.push(Capture { name, multi, nodes });
+        out.push(Capture {
+            name,
+            multi,
+            transformed: false,
+            nodes,
+        });
     }
     out.sort_by(|a, b| a.name.cmp(&b.name));
     out
