@@ -52,6 +52,16 @@ type RuleConfig struct {
 	// gopi's canonical name) that ast-grep's rule engine runs; Patterns,
 	// Regex, Constraints and Fix are then unused.
 	Engine string
+	// Labels are the rule's `labels:` section, sorted by metavariable.
+	Labels []LabelConfig
+}
+
+// LabelConfig marks the text a metavariable captured in a finding.
+type LabelConfig struct {
+	Var        string
+	Style      string // primary or secondary
+	Message    string
+	HasMessage bool
 }
 
 // ruleYAML is the YAML shape ParseRules reads (checked by ruleKeys).
@@ -143,6 +153,26 @@ func compileRuleYAML(root *yaml.Node) (RuleConfig, error) {
 		return r, err
 	}
 	r = RuleConfig{ID: y.ID, Language: y.Language, Message: y.Message, Severity: y.Severity, Note: y.Note}
+	if y.Labels.Kind != 0 && !isNull(&y.Labels) {
+		var labels map[string]struct {
+			Style   string  `yaml:"style"`
+			Message *string `yaml:"message"`
+		}
+		if err := y.Labels.Decode(&labels); err != nil {
+			return r, fmt.Errorf("labels: %w", err)
+		}
+		for name, l := range labels {
+			if l.Style != "primary" && l.Style != "secondary" {
+				return r, fmt.Errorf("labels.%s.style %q: use primary or secondary", name, l.Style)
+			}
+			lc := LabelConfig{Var: name, Style: l.Style}
+			if l.Message != nil {
+				lc.Message, lc.HasMessage = *l.Message, true
+			}
+			r.Labels = append(r.Labels, lc)
+		}
+		slices.SortFunc(r.Labels, func(a, b LabelConfig) int { return strings.Compare(a.Var, b.Var) })
+	}
 	if r.Severity == "" {
 		r.Severity = "hint"
 	}
@@ -389,7 +419,7 @@ func Scan(ctx context.Context, req ScanRequest) (*ScanResult, error) {
 		}
 		sr := SearchRequest{
 			Scope: req.Scope, Patterns: r.Patterns, Lang: r.Language, Strictness: req.Strictness,
-			Captures: req.Captures || len(r.Constraints) > 0 || strings.Contains(r.Message, "$"), Timeout: req.Timeout,
+			Captures: req.Captures || len(r.Constraints) > 0 || strings.Contains(r.Message, "$") || len(r.Labels) > 0, Timeout: req.Timeout,
 		}
 		if r.Engine != "" {
 			sr.Patterns = nil

@@ -280,7 +280,7 @@ func runASTScan(ctx context.Context, env *cliEnv, args []string) int {
 		failing = failing || f.Rule.Severity == "error"
 		if c.json != "" {
 			item := astScanJSON{astJSON: toSGJSON(f.Match), RuleID: f.Rule.ID, Severity: f.Rule.Severity, Message: f.Message(),
-				Labels: []astJSONLabel{{Text: f.Match.Text, Range: astSpan(f.Match.Start, f.Match.End), Style: "primary"}}}
+				Labels: sgLabels(f)}
 			if f.Rule.Note != "" {
 				note := f.Rule.Note
 				item.Note = &note
@@ -321,9 +321,53 @@ type astScanJSON struct {
 // astJSONLabel marks a part of a finding; the match itself is the
 // primary one.
 type astJSONLabel struct {
-	Text  string      `json:"text"`
-	Range astJSONSpan `json:"range"`
-	Style string      `json:"style"`
+	Text    string      `json:"text"`
+	Range   astJSONSpan `json:"range"`
+	Message *string     `json:"message,omitempty"`
+	Style   string      `json:"style"`
+}
+
+// sgLabels are a finding's labels as ast-grep gives them: those of the
+// rule's `labels:` section (by metavariable name; ast-grep's order varies),
+// or else the match as the primary label and the nodes a relational rule
+// matched (inside, has, ...; the rule engine's "secondary" capture) as
+// secondary ones.
+func sgLabels(f ast.Finding) []astJSONLabel {
+	m := f.Match
+	byName := func(name string) []astgrep.Node {
+		for _, c := range m.Captures {
+			if c.Name == name && !c.Transformed {
+				return c.Nodes
+			}
+		}
+		return nil
+	}
+	if len(f.Rule.Labels) > 0 {
+		var out []astJSONLabel
+		for _, l := range f.Rule.Labels {
+			nodes := byName(l.Var)
+			if len(nodes) == 0 {
+				continue
+			}
+			first, last := nodes[0], nodes[len(nodes)-1]
+			text := first.Text
+			if lo, hi := first.Start.Offset-m.Start.Offset, last.End.Offset-m.Start.Offset; len(nodes) > 1 && lo >= 0 && lo <= hi && hi <= len(m.Text) {
+				text = m.Text[lo:hi]
+			}
+			lab := astJSONLabel{Text: text, Range: astSpan(first.Start, last.End), Style: l.Style}
+			if l.HasMessage {
+				msg := l.Message
+				lab.Message = &msg
+			}
+			out = append(out, lab)
+		}
+		return out
+	}
+	out := []astJSONLabel{{Text: m.Text, Range: astSpan(m.Start, m.End), Style: "primary"}}
+	for _, n := range byName("secondary") {
+		out = append(out, astJSONLabel{Text: n.Text, Range: astSpan(n.Start, n.End), Style: "secondary"})
+	}
+	return out
 }
 
 // writeJSONStyle writes items as ast-grep's --json styles do: pretty (an
