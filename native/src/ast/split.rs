@@ -45,6 +45,14 @@ pub enum Plan {
 /// be worth the loss of syntax-error reports for the rest.
 const WORTH: f64 = 0.8;
 
+/// Kept parts closer than this many bytes are parsed as one range.
+const MIN_GAP: usize = 4096;
+
+/// Above this many ranges, parsing the whole file is cheaper (measured: 250
+/// ranges of a 2 MB Go file 0.03 s against 1.3 s whole; 1,000 of a 4 MB one
+/// no faster than whole; 25,000 four to six times slower).
+const MAX_PARTS: usize = 256;
+
 /// Decides what of `src` to parse for `m`.
 pub fn plan(m: &Matcher, src: &[u8]) -> Plan {
     if !m.prefilter || !rules_split(m) {
@@ -68,16 +76,25 @@ pub fn plan(m: &Matcher, src: &[u8]) -> Plan {
         if !holds {
             continue;
         }
-        kept += end - start;
         match parts.last_mut() {
-            Some(last) if last.end == start => last.end = end,
-            _ => parts.push(start..end),
+            // Close parts become one (the declarations between them are
+            // parsed too): tree-sitter's cost grows with the number of
+            // included ranges (25,000 one-line parts parsed 4–6× slower than
+            // the whole 2 MB file).
+            Some(last) if start - last.end < MIN_GAP => {
+                kept += end - last.end;
+                last.end = end;
+            }
+            _ => {
+                kept += end - start;
+                parts.push(start..end);
+            }
         }
     }
     if parts.is_empty() {
         return Plan::Nothing;
     }
-    if kept as f64 > WORTH * src.len() as f64 {
+    if kept as f64 > WORTH * src.len() as f64 || parts.len() > MAX_PARTS {
         return Plan::Whole;
     }
     Plan::Parts(parts)
