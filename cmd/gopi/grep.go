@@ -431,6 +431,22 @@ func overrideBase(arg string) string {
 	return ""
 }
 
+// pathOptions are the search options for the path argument path ("" for
+// the current directory): the job's, with the path and what -g globs are
+// matched against.
+func (j *grepJob) pathOptions(path string) grep.Options {
+	o := j.base
+	o.Path = path
+	if path == "" {
+		o.Path = "."
+	}
+	o.OverrideBase = overrideBase(path)
+	if wd, err := os.Getwd(); err == nil {
+		o.OverrideCwd = filepath.ToSlash(wd)
+	}
+	return o
+}
+
 // renderer returns the grep.Options.Render of a search of the path
 // argument arg: the lines printMatch would print, formatted in the worker.
 func (j *grepJob) renderer(arg string) func([]byte, string, iter.Seq[*grep.MatchView]) []byte {
@@ -498,24 +514,16 @@ func (j *grepJob) run(ctx context.Context, env *cliEnv) (int, error) {
 	}
 	for _, s := range searches {
 		path := s.arg
-		o := j.base
-		o.Path = path
-		if path == "" {
-			o.Path = "."
-		}
+		o := j.pathOptions(path)
 		if s.planned {
 			o.Files = s.files
 		}
-		o.OverrideBase = overrideBase(path)
 		if o.Mode == grep.ModeContent && !j.json && !j.quiet {
 			// The workers format the lines (ignored with context lines).
 			o.Render = j.renderer(path)
 			// Whole lines without colour need no match but a line's
 			// first (for --column): the rest of the line is not searched.
 			o.FirstMatchOnly = j.colors.match == "" && !j.only && !j.vimgrep
-		}
-		if wd, err := os.Getwd(); err == nil {
-			o.OverrideCwd = filepath.ToSlash(wd)
 		}
 		onResult := func(fr *grep.FileResult) error {
 			matched = true

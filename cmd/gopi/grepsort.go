@@ -5,7 +5,6 @@ import (
 	"context"
 	"fmt"
 	"os"
-	"path/filepath"
 	"slices"
 	"strings"
 	"time"
@@ -204,15 +203,7 @@ func (j *grepJob) plan(ctx context.Context) (files []grep.FileRef, missing bool,
 		all = append(all, p)
 	}
 	for _, path := range j.paths {
-		o := j.base
-		o.Path = path
-		if path == "" {
-			o.Path = "."
-		}
-		o.OverrideBase = overrideBase(path)
-		if wd, err := os.Getwd(); err == nil {
-			o.OverrideCwd = filepath.ToSlash(wd)
-		}
+		o := j.pathOptions(path)
 		info, err := os.Stat(o.Path)
 		if err != nil {
 			j.out.Flush()
