@@ -112,3 +112,58 @@ func TestPartsReportTheirOwnSyntaxErrors(t *testing.T) {
 		t.Errorf("whole-file matches %s, by parts %s", locations(whole.Matches), locations(res.Matches))
 	}
 }
+
+// A file searched alone with cores to spare is parsed and searched in
+// groups of declarations on several threads (native/src/ast/parallel.rs):
+// on the large files of real trees that must change nothing either. (On a
+// one-core machine every file is parsed on one thread and this compares a
+// search with itself.)
+func TestLargeFilesSearchedAloneMatchWholeFiles(t *testing.T) {
+	requireNative(t)
+	goSrc := filepath.Join(runtime.GOROOT(), "src")
+	large := func(min int64, patterns ...string) []string {
+		var out []string
+		for _, p := range patterns {
+			ms, _ := filepath.Glob(p)
+			for _, m := range ms {
+				if fi, err := os.Stat(m); err == nil && fi.Mode().IsRegular() && fi.Size() >= min {
+					out = append(out, m)
+				}
+			}
+		}
+		if testing.Short() && len(out) > 3 {
+			out = out[:3]
+		}
+		return out
+	}
+	cases := []struct {
+		lang     string
+		files    []string
+		patterns []string
+	}{
+		{"go", large(64<<10, filepath.Join(goSrc, "net/http/*.go"), filepath.Join(goSrc, "go/types/*.go")),
+			[]string{"if err != nil { return $$$ }", "$A.Lock()", "func ($R $T) $M($$$P) $$$R { $$$B }"}},
+		{"python", large(64<<10, "/usr/lib/python3*/*.py"), []string{"def $F($$$P): $$$B", "isinstance($X, $T)"}},
+	}
+	for _, c := range cases {
+		for _, f := range c.files {
+			for _, p := range c.patterns {
+				req := SearchRequest{Scope: Scope{Paths: []string{f}}, Patterns: []string{p}, Lang: c.lang, Captures: true}
+				fast := search(t, req)
+				req.NoPrefilter = true
+				whole := search(t, req)
+				if len(fast.Matches) != len(whole.Matches) {
+					t.Errorf("%s %s: %d matches, %d whole", f, p, len(fast.Matches), len(whole.Matches))
+					continue
+				}
+				for i := range fast.Matches {
+					if a, b := matchKey(fast.Matches[i]), matchKey(whole.Matches[i]); a != b {
+						t.Errorf("%s %s: match %d differs:\nalone %s\nwhole %s", f, p, i, a, b)
+						break
+					}
+				}
+			}
+		}
+		t.Logf("%s: %d large files", c.lang, len(c.files))
+	}
+}

@@ -17,6 +17,7 @@
 //! * [`cache`]: the process-wide parse cache.
 //! * [`search`]: matching one source and collecting its records.
 //! * [`split`]: parsing only the top-level declarations that can match.
+//! * [`parallel`]: one large file parsed and searched on several threads.
 //! * [`encode`]: the wire format of the result buffer.
 //! * [`ffi`]: the `gopi_ast_*` C functions.
 pub mod ambiguity;
@@ -25,6 +26,7 @@ pub mod compile;
 pub mod encode;
 pub mod ffi;
 pub mod lang;
+pub mod parallel;
 pub mod parse;
 pub mod search;
 pub mod split;

@@ -234,6 +234,12 @@ pub fn search_source(
     } else {
         super::split::Plan::Whole
     };
+    let _busy = super::parallel::Busy::enter(1);
+    if want.prefilter && !want.edits {
+        if let Some(done) = super::parallel::search(m, &src, &plan, want, ctl) {
+            return done;
+        }
+    }
     let parsed = match plan {
         super::split::Plan::Whole => parse_source(m, src, ctl),
         super::split::Plan::Nothing => return (FileRecord::new(Status::Searched, ""), None),

@@ -101,6 +101,65 @@ pub fn plan(m: &Matcher, src: &[u8]) -> Plan {
     Plan::Parts(parts)
 }
 
+/// Below this many bytes to parse, a file is parsed on one thread: a
+/// thread's start and a second parser cost more than they save.
+const PARALLEL_MIN: usize = 32 * 1024;
+
+/// Cuts what `plan` parses of `src` into at most `threads` groups of whole
+/// top-level declarations of about the same size, to be parsed and searched
+/// at the same time (each group is parsed alone, as the parts of a plan
+/// are); `None` when the file is not worth it or cannot be cut.
+pub fn chunks(
+    m: &Matcher,
+    src: &[u8],
+    plan: &Plan,
+    threads: usize,
+) -> Option<Vec<Vec<Range<usize>>>> {
+    if threads < 2 || !m.prefilter || !rules_split(m) {
+        return None;
+    }
+    let ranges: Vec<Range<usize>> = match plan {
+        Plan::Nothing => return None,
+        Plan::Parts(parts) => parts.clone(),
+        Plan::Whole => {
+            if src.len() < PARALLEL_MIN {
+                return None;
+            }
+            let starts = decl_starts(m.lang, src)?;
+            let mut r: Vec<Range<usize>> = starts.windows(2).map(|w| w[0]..w[1]).collect();
+            r.push(*starts.last()?..src.len());
+            r
+        }
+    };
+    let total: usize = ranges.iter().map(|r| r.len()).sum();
+    if total < PARALLEL_MIN || ranges.len() < 2 {
+        return None;
+    }
+    // Consecutive declarations fill a group up to its share of the bytes.
+    // A group of whole-file declarations is one range (adjacent ranges
+    // joined): tree-sitter's cost grows with the number of ranges.
+    let threads = threads.min(ranges.len());
+    let share = total.div_ceil(threads);
+    let mut groups: Vec<Vec<Range<usize>>> = vec![Vec::new()];
+    let mut filled = 0usize;
+    for r in ranges {
+        if filled >= share && groups.len() < threads {
+            groups.push(Vec::new());
+            filled = 0;
+        }
+        filled += r.len();
+        let g = groups.last_mut().expect("one group at least");
+        match g.last_mut() {
+            Some(last) if last.end == r.start => last.end = r.end,
+            _ => g.push(r),
+        }
+    }
+    if groups.len() < 2 {
+        return None;
+    }
+    Some(groups)
+}
+
 /// Whether every rule of `m` can be matched part by part: a plain pattern
 /// with literals whose root is smaller than a whole file.
 fn rules_split(m: &Matcher) -> bool {

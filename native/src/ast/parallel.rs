@@ -1,0 +1,271 @@
+//! Searching one large file on several threads at once.
+//!
+//! A file is parsed by one tree-sitter parser on one thread, so a single
+//! large file (the agent searching one file, or the last big file of a
+//! tree) leaves the other cores idle. Where [`split`](super::split) can cut
+//! a file into top-level declarations, the declarations to parse are shared
+//! out in groups of about the same size; each group is parsed alone (as the
+//! parts of a plan are, so nodes keep whole-file positions) and searched on
+//! its own thread, and the records are joined in file order. A group with a
+//! syntax error sends the file back to a whole parse, as a part does.
+//!
+//! Threads are only taken from idle cores: [`Busy`] counts the searches
+//! running in the process, so that a tree search whose workers already fill
+//! every core parses each file on its own thread as before.
+
+use super::compile::Matcher;
+use super::parse::{self, Control, ParseFail, Stop};
+use super::search::{search_doc, FileRecord, Status, Want};
+use super::split::{self, Plan};
+use std::ops::Range;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::OnceLock;
+
+/// Threads parsing or searching a file now, in the whole process.
+static ACTIVE: AtomicUsize = AtomicUsize::new(0);
+
+/// At most this many threads for one file.
+const MAX_THREADS: usize = 4;
+
+/// Stack of a helper thread: as much as a thread the Go side makes, since
+/// matching recurses over deep trees.
+const STACK: usize = 8 << 20;
+
+/// Counts `n` threads as busy until dropped.
+pub struct Busy(usize);
+
+impl Busy {
+    pub fn enter(n: usize) -> Busy {
+        ACTIVE.fetch_add(n, Ordering::Relaxed);
+        Busy(n)
+    }
+}
+
+impl Drop for Busy {
+    fn drop(&mut self) {
+        ACTIVE.fetch_sub(self.0, Ordering::Relaxed);
+    }
+}
+
+fn cores() -> usize {
+    static CORES: OnceLock<usize> = OnceLock::new();
+    *CORES.get_or_init(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
+}
+
+/// Threads the calling search may use: its own and the idle cores'.
+fn threads() -> usize {
+    let busy = ACTIVE.load(Ordering::Relaxed).max(1);
+    (1 + cores().saturating_sub(busy)).min(MAX_THREADS)
+}
+
+/// Searches `src` as `plan` says, on several threads when cores are idle
+/// and the file can be cut; `None` when it was not done (one thread is
+/// better, or a group has a syntax error): the caller parses as usual.
+pub fn search(
+    m: &Matcher,
+    src: &str,
+    plan: &Plan,
+    want: &Want,
+    ctl: &Control,
+) -> Option<(FileRecord, Option<Stop>)> {
+    search_on(m, src, plan, want, ctl, threads())
+}
+
+/// [`search`] on at most `threads` threads.
+fn search_on(
+    m: &Matcher,
+    src: &str,
+    plan: &Plan,
+    want: &Want,
+    ctl: &Control,
+    threads: usize,
+) -> Option<(FileRecord, Option<Stop>)> {
+    let groups = split::chunks(m, src.as_bytes(), plan, threads)?;
+    let _helpers = Busy::enter(groups.len() - 1);
+    let one = |g: &[Range<usize>]| -> Option<(FileRecord, Option<Stop>)> {
+        let ranges = split::ts_ranges(src.as_bytes(), g);
+        match parse::parse_parts(m.lang, src.to_string(), &ranges, ctl) {
+            Ok(doc) if doc.root().get_inner_node().has_error() => None,
+            Ok(doc) => Some(search_doc(m, &doc, want, ctl)),
+            Err(ParseFail::Stopped(s)) => Some((FileRecord::new(Status::Stopped, ""), Some(s))),
+            Err(ParseFail::Failed(msg)) => Some((FileRecord::new(Status::ParseFailed, msg), None)),
+        }
+    };
+    let results: Vec<Option<(FileRecord, Option<Stop>)>> = std::thread::scope(|sc| {
+        let spawned: Vec<_> = groups[1..]
+            .iter()
+            .map(|g| {
+                let one = &one;
+                let h = std::thread::Builder::new()
+                    .name("gopi-parse".into())
+                    .stack_size(STACK)
+                    .spawn_scoped(sc, move || one(g));
+                (g, h)
+            })
+            .collect();
+        let mut all = vec![one(&groups[0])];
+        for (g, h) in spawned {
+            all.push(match h {
+                Ok(h) => h.join().unwrap_or_else(|p| std::panic::resume_unwind(p)),
+                // No thread to be had: this one does that group too.
+                Err(_) => one(g),
+            });
+        }
+        all
+    });
+    let mut out = FileRecord::new(Status::Searched, "");
+    for r in results {
+        let (rec, stop) = r?;
+        if stop.is_some() || rec.status != Status::Searched {
+            return Some((rec, stop));
+        }
+        // Groups hold whole lines, so no line is shared between two.
+        let base = out.lines.len() as u32;
+        out.matches.extend(rec.matches.into_iter().map(|mut x| {
+            x.lines += base;
+            x
+        }));
+        out.lines.extend(rec.lines);
+    }
+    Some((out, None))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::ast::compile::RuleSpec;
+    use crate::ast::search::search_bytes;
+    use ast_grep_core::MatchStrictness;
+    use ast_grep_language::SupportLang;
+
+    fn matcher(lang: SupportLang, pattern: &str) -> Matcher {
+        let spec = RuleSpec {
+            pattern: pattern.into(),
+            rewrite: None,
+            config: None,
+        };
+        Matcher::new(lang, &[spec], MatchStrictness::Smart)
+            .unwrap_or_else(|e| panic!("{}", e.message))
+    }
+
+    /// Everything a caller sees of a record's matches.
+    fn seen(rec: &FileRecord) -> Vec<String> {
+        rec.matches
+            .iter()
+            .map(|x| {
+                let caps: Vec<String> = x
+                    .captures
+                    .iter()
+                    .map(|c| {
+                        let nodes: Vec<String> = c
+                            .nodes
+                            .iter()
+                            .map(|n| format!("{}-{}", n.start.offset, n.end.offset))
+                            .collect();
+                        format!("{}={}", c.name, nodes.join(","))
+                    })
+                    .collect();
+                format!(
+                    "{} {}:{}-{}:{} {:?} {:?} {}",
+                    x.start.offset,
+                    x.start.line,
+                    x.start.column,
+                    x.end.line,
+                    x.end.column,
+                    x.text,
+                    rec.lines[x.lines as usize],
+                    caps.join(" ")
+                )
+            })
+            .collect()
+    }
+
+    fn same_as_whole(lang: SupportLang, pattern: &str, src: &str, threads: usize) -> usize {
+        let m = matcher(lang, pattern);
+        let ctl = Control {
+            cancel: None,
+            deadline: None,
+        };
+        let want = Want {
+            captures: true,
+            edits: false,
+            prefilter: true,
+            cache: false,
+        };
+        let plan = split::plan(&m, src.as_bytes());
+        let (par, stop) =
+            search_on(&m, src, &plan, &want, &ctl, threads).expect("searched in parallel");
+        assert!(stop.is_none());
+        let whole_want = Want {
+            prefilter: false,
+            ..want
+        };
+        let whole = search_bytes(&m, src.as_bytes().to_vec(), &whole_want, &ctl).0;
+        assert_eq!(seen(&par), seen(&whole), "{pattern} on {threads} threads");
+        par.matches.len()
+    }
+
+    fn go_source(funcs: usize) -> String {
+        let mut s = String::from("package p\n\nimport \"fmt\"\n\n");
+        for i in 0..funcs {
+            s.push_str(&format!(
+                "// F{i} does é things.\nfunc F{i}(x int) error {{\n\tif x > {i} {{\n\t\treturn fmt.Errorf(\"f{i}: %d\", x)\n\t}}\n\ts := `raw\n}}`\n\t_ = s\n\treturn nil\n}}\n\n"
+            ));
+        }
+        s
+    }
+
+    #[test]
+    fn groups_find_what_a_whole_parse_finds() {
+        let src = go_source(600);
+        for threads in 2..=4 {
+            assert_eq!(
+                same_as_whole(SupportLang::Go, "fmt.Errorf($$$A)", &src, threads),
+                600
+            );
+            assert_eq!(
+                same_as_whole(SupportLang::Go, "if $C { return $$$ }", &src, threads),
+                600
+            );
+        }
+        let mut py = String::new();
+        for i in 0..800 {
+            py.push_str(&format!(
+                "@dec\ndef f{i}(a, b):\n    \"\"\"doc\n{i}\"\"\"\n    return isinstance(a, b)\n\n"
+            ));
+        }
+        assert_eq!(
+            same_as_whole(SupportLang::Python, "isinstance($X, $T)", &py, 3),
+            800
+        );
+        assert_eq!(
+            same_as_whole(SupportLang::Python, "def $F($$$P): $$$B", &py, 2),
+            800
+        );
+    }
+
+    #[test]
+    fn small_files_and_syntax_errors_stay_whole() {
+        let m = matcher(SupportLang::Go, "fmt.Errorf($$$A)");
+        let ctl = Control {
+            cancel: None,
+            deadline: None,
+        };
+        let want = Want {
+            captures: true,
+            edits: false,
+            prefilter: true,
+            cache: false,
+        };
+        let small = go_source(10);
+        let plan = split::plan(&m, small.as_bytes());
+        assert!(search_on(&m, &small, &plan, &want, &ctl, 2).is_none());
+        // A broken declaration in the second half: that group has an
+        // error, so the whole file must be parsed.
+        let mut broken = go_source(600);
+        broken.push_str("func G() { fmt.Errorf(\"x\"\n\nfunc H() {}\n");
+        let plan = split::plan(&m, broken.as_bytes());
+        assert!(search_on(&m, &broken, &plan, &want, &ctl, 2).is_none());
+        assert!(search_on(&m, &broken, &plan, &want, &ctl, 1).is_none());
+    }
+}
