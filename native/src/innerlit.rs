@@ -49,7 +49,7 @@ pub fn inner_prefilter(hir: &Hir) -> Option<Prefilter> {
         let Some(len) = usable_min_len(&seq) else {
             continue;
         };
-        if len >= MIN_LITERAL_LEN && best.as_ref().map_or(true, |(l, _)| len > *l) {
+        if len >= MIN_LITERAL_LEN && best.as_ref().is_none_or(|(l, _)| len > *l) {
             best = Some((len, seq));
         }
     }

@@ -395,7 +395,7 @@ fn find_pruned<'r>(
     let mut visited = 0usize;
     while let Some(node) = stack.pop() {
         visited += 1;
-        if visited % STOP_CHECK_EVERY == 0 {
+        if visited.is_multiple_of(STOP_CHECK_EVERY) {
             if let Some(s) = ctl.stopped() {
                 return Err(s);
             }
