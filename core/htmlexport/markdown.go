@@ -3,9 +3,9 @@ package htmlexport
 import (
 	"sync"
 
+	"github.com/gopi-agent/gopi/core/gfm"
 	"github.com/yuin/goldmark"
 	"github.com/yuin/goldmark/ast"
-	"github.com/yuin/goldmark/extension"
 	"github.com/yuin/goldmark/renderer"
 	"github.com/yuin/goldmark/renderer/html"
 	"github.com/yuin/goldmark/util"
@@ -19,7 +19,7 @@ import (
 // at the start of every gopi command.
 var markdown = sync.OnceValue(func() goldmark.Markdown {
 	return goldmark.New(
-		goldmark.WithExtensions(extension.GFM),
+		goldmark.WithExtensions(gfm.Extension),
 		goldmark.WithRendererOptions(renderer.WithNodeRenderers(util.Prioritized(literalHTML{}, 1))),
 	)
 })

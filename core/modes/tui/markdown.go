@@ -7,9 +7,9 @@ import (
 
 	"charm.land/lipgloss/v2"
 	"github.com/charmbracelet/x/ansi"
+	"github.com/gopi-agent/gopi/core/gfm"
 	"github.com/yuin/goldmark"
 	"github.com/yuin/goldmark/ast"
-	"github.com/yuin/goldmark/extension"
 	east "github.com/yuin/goldmark/extension/ast"
 	"github.com/yuin/goldmark/parser"
 	gtext "github.com/yuin/goldmark/text"
@@ -25,7 +25,7 @@ import (
 // mdParser is built on first use: building it at start-up cost every gopi
 // command, `gopi --version` included, its allocations.
 var mdParser = sync.OnceValue(func() parser.Parser {
-	return goldmark.New(goldmark.WithExtensions(extension.Table, extension.Strikethrough, extension.TaskList, extension.Linkify)).Parser()
+	return goldmark.New(goldmark.WithExtensions(gfm.Extension)).Parser()
 })
 
 // mdWriter lays out one Markdown document.
