@@ -22,6 +22,13 @@ GOPI=${GOPI:-$ROOT/bin/gopi}
 RUNS=${BENCH_RUNS:-1}
 mkdir -p "$OUT" bench/results
 [ -x "$GOPI" ] || go build -o "$GOPI" ./cmd/gopi
+# Measured from a copy: a file Go's linker has just written (through a
+# memory map) sits in large page-cache folios, and on this kernel a fault
+# maps the whole folio, which adds several MB to gopi's peak RSS that an
+# installed binary (written by tar or cp, as the CLI's was by npm) does not
+# have (bench/RESULTS.md, release: "RSS").
+cp "$GOPI" "$OUT/gopi"
+GOPI=$OUT/gopi
 CLI=$(scripts/astgrep-cli.sh)
 GO_TREE=$(go env GOROOT)/src
 PY_TREE=/usr/lib/python3.11
