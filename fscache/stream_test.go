@@ -208,3 +208,43 @@ func TestWalkStreamBoundedLookahead(t *testing.T) {
 	}
 	t.Logf("at most %d entries ahead (bound %d, %d entries)", maxAhead, streamLookahead, len(want))
 }
+
+// At its start a streamed walk's bound is streamLookaheadStart, growing
+// with what the consumer has reached: a consumer that stalls on its first
+// entry (a search whose first result someone waits for) has the walk stop
+// early instead of listing up to streamLookahead entries.
+func TestWalkStreamLookaheadStartsSmall(t *testing.T) {
+	root := filepath.Join(goroot(t), "src")
+	defer func(n, s int) { streamLookahead, streamLookaheadStart = n, s }(streamLookahead, streamLookaheadStart)
+	streamLookahead, streamLookaheadStart = 4096, 16
+	w, top, err := newWalker(context.Background(), root, Options{}, false, "", true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var wg sync.WaitGroup
+	w.start(&wg)
+	var ahead int
+	stop := errors.New("stop")
+	err = w.emit(top, func(e Entry) error {
+		// Give the workers time to run as far ahead as they may.
+		time.Sleep(200 * time.Millisecond)
+		w.mu.Lock()
+		ahead = w.ahead
+		w.mu.Unlock()
+		return stop
+	}, nil)
+	w.halt()
+	wg.Wait()
+	if !errors.Is(err, stop) {
+		t.Fatal(err)
+	}
+	// One listing per worker may start just under the bound; GOROOT/src's
+	// directories hold at most a few hundred entries each.
+	if limit := 16 + len(top.entries) + runtime.GOMAXPROCS(0)*1024; ahead > limit {
+		t.Fatalf("the walk ran %d entries ahead of a consumer stalled on its first entry, bound %d", ahead, limit)
+	}
+	if ahead >= 4096 {
+		t.Fatalf("the walk ran %d entries ahead: the start bound was not applied", ahead)
+	}
+	t.Logf("%d entries ahead", ahead)
+}

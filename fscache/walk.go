@@ -60,12 +60,17 @@ type walker struct {
 	pending int           // directories queued or being listed
 	stop    bool          // the context was cancelled or the consumer stopped
 	halted  chan struct{} // closed when stop is set; nil unless streaming
-	// A streamed walk stays at most streamLookahead entries ahead of its
+	// A streamed walk stays at most lookahead() entries ahead of its
 	// consumer: ahead counts the entries of listed directories the consumer
 	// has not reached yet; want is the directory the consumer waits for,
 	// which a worker takes whatever ahead says (it is the heap's first).
 	ahead int
 	want  *dirNode
+	// reached counts the entries handed to the consumer: the bound grows
+	// with it (lookahead), so that a consumer that is just starting, whose
+	// first results someone may be waiting for, does not share the cores
+	// with a walk listing thousands of entries it will not need for a while.
+	reached int
 }
 
 // streamLookahead bounds how far a streamed walk lists ahead of its consumer
@@ -73,6 +78,16 @@ type walker struct {
 // search of every file) keeps neither the listing of a whole tree in memory
 // nor the walk's workers busy on cores it needs itself.
 var streamLookahead = 4096
+
+// streamLookaheadStart is the bound before the consumer has reached any
+// entry; it grows by one for each entry reached, up to streamLookahead.
+var streamLookaheadStart = 256
+
+// lookahead is the current bound of a streamed walk. Must be called with
+// w.mu held.
+func (w *walker) lookahead() int {
+	return min(streamLookahead, streamLookaheadStart+w.reached)
+}
 
 // Walk lists every entry below root (not root itself) under the traversal
 // policy opts, without using any cache, in depth-first order with siblings
@@ -227,9 +242,10 @@ func (w *walker) emit(d *dirNode, fn func(Entry) error, idle func()) error {
 	}
 	w.mu.Lock()
 	w.want = nil
-	wasThrottled := w.ahead >= streamLookahead
+	wasThrottled := w.ahead >= w.lookahead()
 	w.ahead -= len(d.entries)
-	if wasThrottled && w.ahead < streamLookahead {
+	w.reached += len(d.entries)
+	if wasThrottled && w.ahead < w.lookahead() {
 		w.cond.Broadcast()
 	}
 	w.mu.Unlock()
@@ -298,7 +314,7 @@ func (w *walker) work() {
 // throttled reports whether a streamed walk is far enough ahead of its
 // consumer that the workers should wait. Must be called with w.mu held.
 func (w *walker) throttled() bool {
-	return w.halted != nil && len(w.stack) > 0 && w.ahead >= streamLookahead && (w.want == nil || w.want.taken)
+	return w.halted != nil && len(w.stack) > 0 && w.ahead >= w.lookahead() && (w.want == nil || w.want.taken)
 }
 
 // push queues the subdirectories of one listing, so that other workers can
