@@ -221,6 +221,7 @@ pub unsafe extern "C" fn gopi_ast_search(
             };
             w.record(&rec);
         }
+        crate::ast::parse::trim_if_due();
         let mut buf = w.buf.into_boxed_slice();
         *out_len = buf.len();
         *out = buf.as_mut_ptr();
