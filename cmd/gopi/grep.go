@@ -42,6 +42,7 @@ type grepCLI struct {
 	lineNumber, noLineNumber             bool
 	withFilename, noFilename             bool
 	column, vimgrep, null, quiet         bool
+	byteOffset                           bool
 	maxColumns                           int
 	maxFilesize                          string
 	json, stats                          bool
@@ -112,6 +113,7 @@ func newGrepFlagSet(c *grepCLI) *pflag.FlagSet {
 	fs.BoolVarP(&c.withFilename, "with-filename", "H", false, "print the path with every line, even for one file")
 	fs.BoolVarP(&c.noFilename, "no-filename", "I", false, "never print paths with matching lines")
 	fs.BoolVar(&c.column, "column", false, "print the column (1-based byte offset) of the first match after the line number")
+	fs.BoolVarP(&c.byteOffset, "byte-offset", "b", false, "print the 0-based byte offset of each line (of each match with -o or --vimgrep) before its text")
 	fs.BoolVar(&c.vimgrep, "vimgrep", false, "print every match as PATH:LINE:COLUMN:TEXT, a line repeated for each of its matches")
 	fs.BoolVarP(&c.null, "null", "0", false, "follow every printed path with a NUL byte instead of ':' or a newline")
 	fs.BoolVarP(&c.quiet, "quiet", "q", false, "print nothing; exit 0 at the first match")
@@ -285,7 +287,7 @@ func newGrepJob(c *grepCLI, rest []string, env *cliEnv) (*grepJob, error) {
 		base: o, paths: rest, json: c.json, stats: c.stats, quiet: c.quiet, listFiles: c.files, order: c.sort,
 		out: newPromptWriter(env.stdout, 64<<10), errOut: env.stderr,
 		lineFormat: lineFormat{
-			colors: colors, lineNums: !c.noLineNumber || c.column || c.vimgrep, column: c.column || c.vimgrep,
+			colors: colors, lineNums: !c.noLineNumber || c.column || c.vimgrep, column: c.column || c.vimgrep, offsets: c.byteOffset,
 			only: c.onlyMatching, vimgrep: c.vimgrep, null: c.null,
 		},
 	}
@@ -458,7 +460,7 @@ func (j *grepJob) renderer(arg string) func([]byte, string, iter.Seq[*grep.Match
 		}
 		var spanBuf []grep.Span
 		for m := range matches {
-			dst, _ = appendMatch(dst, &f, path, m.Line, m.Text, m.Spans, &spanBuf)
+			dst, _ = appendMatch(dst, &f, path, m.Line, m.Offset, m.Text, m.Spans, &spanBuf)
 		}
 		return dst
 	}
@@ -783,21 +785,21 @@ func (j *grepJob) printMatch(path string, m *grep.Match) {
 		fmt.Fprintf(j.out, "%s--%s\n", j.colors.sep, j.colors.reset)
 	}
 	for _, c := range m.Before {
-		j.printLine(path, c.Line, '-', c.Text)
+		j.printLine(path, c.Line, c.Offset, c.Text)
 	}
 	var lines int
-	j.lineBuf, lines = appendMatch(j.lineBuf[:0], &j.lineFormat, path, m.Line, m.Text, m.Spans, &j.spanBuf)
+	j.lineBuf, lines = appendMatch(j.lineBuf[:0], &j.lineFormat, path, m.Line, m.Offset, m.Text, m.Spans, &j.spanBuf)
 	j.out.Write(j.lineBuf)
 	last := m.Line + lines - 1
 	for _, c := range m.After {
-		j.printLine(path, c.Line, '-', c.Text)
+		j.printLine(path, c.Line, c.Offset, c.Text)
 		last = c.Line
 	}
 	j.lastFile, j.lastLine = path, last
 }
 
-// printLine prints a context line.
-func (j *grepJob) printLine(path string, line int, sep byte, text string) {
-	j.lineBuf = appendLine(j.lineBuf[:0], &j.lineFormat, path, line, sep, 0, text, nil)
+// printLine prints a context line (numbered line, starting at byte at).
+func (j *grepJob) printLine(path string, line int, at int64, text string) {
+	j.lineBuf = appendLine(j.lineBuf[:0], &j.lineFormat, path, line, '-', 0, at, text, nil)
 	j.out.Write(j.lineBuf)
 }

@@ -16,6 +16,7 @@ type lineFormat struct {
 	withPath bool // print file names
 	lineNums bool
 	column   bool // --column
+	offsets  bool // -b: the byte offset of each line (of each match with -o or --vimgrep)
 	only     bool // -o
 	vimgrep  bool
 	null     bool // a NUL after each path instead of ':' or a newline
@@ -31,9 +32,10 @@ func (f *lineFormat) pathSep(sep byte) byte {
 
 // appendMatch appends the output lines of one match (every line of a
 // multiline one; one line per match with -o and --vimgrep) and returns
-// how many lines of the file the match covers. spanBuf is scratch for the
+// how many lines of the file the match covers. at is the byte offset of
+// the match's first line in the text searched. spanBuf is scratch for the
 // spans of one line of a multiline match.
-func appendMatch[T string | []byte](dst []byte, f *lineFormat, path string, line int, text T, spans []grep.Span, spanBuf *[]grep.Span) ([]byte, int) {
+func appendMatch[T string | []byte](dst []byte, f *lineFormat, path string, line int, at int64, text T, spans []grep.Span, spanBuf *[]grep.Span) ([]byte, int) {
 	rest := text
 	offset, k := 0, 0
 	for more := true; more; k++ {
@@ -65,7 +67,7 @@ func appendMatch[T string | []byte](dst []byte, f *lineFormat, path string, line
 				if f.only {
 					shown = cur[s.Start:s.End]
 				}
-				dst = appendLine(dst, f, path, line+k, ':', s.Start+1, shown, nil)
+				dst = appendLine(dst, f, path, line+k, ':', s.Start+1, at+int64(offset+s.Start), shown, nil)
 			}
 		default:
 			col := 0
@@ -74,7 +76,7 @@ func appendMatch[T string | []byte](dst []byte, f *lineFormat, path string, line
 			} else if f.column {
 				col = 1
 			}
-			dst = appendLine(dst, f, path, line+k, ':', col, cur, lineSpans)
+			dst = appendLine(dst, f, path, line+k, ':', col, at+int64(offset), cur, lineSpans)
 		}
 		offset += len(cur) + 1
 	}
@@ -93,8 +95,9 @@ func indexNewline[T string | []byte](text T) int {
 }
 
 // appendLine appends one output line; col (1-based) is printed after the
-// line number when --column or --vimgrep asked for it and col > 0.
-func appendLine[T string | []byte](dst []byte, f *lineFormat, path string, line int, sep byte, col int, text T, spans []grep.Span) []byte {
+// line number when --column or --vimgrep asked for it and col > 0, then
+// the byte offset at with -b.
+func appendLine[T string | []byte](dst []byte, f *lineFormat, path string, line int, sep byte, col int, at int64, text T, spans []grep.Span) []byte {
 	c := &f.colors
 	if f.withPath {
 		dst = append(dst, c.path...)
@@ -110,6 +113,10 @@ func appendLine[T string | []byte](dst []byte, f *lineFormat, path string, line 
 	}
 	if f.column && col > 0 {
 		dst = strconv.AppendInt(dst, int64(col), 10)
+		dst = append(dst, sep)
+	}
+	if f.offsets {
+		dst = strconv.AppendInt(dst, at, 10)
 		dst = append(dst, sep)
 	}
 	if c.match == "" || len(spans) == 0 {

@@ -128,6 +128,7 @@ type FileRef struct {
 // slices are valid only until the iteration moves on.
 type MatchView struct {
 	Line      int    // 1-based number of the (first) line
+	Offset    int64  // byte offset of the (first) line's start in the text searched (after a byte-order mark)
 	Text      []byte // the line(s) without the final terminator, cut to MaxColumns
 	Truncated bool   // Text was cut
 	Spans     []Span // matches within Text
@@ -145,6 +146,7 @@ type Span = rure.Span
 // ContextLine is a line shown around a match.
 type ContextLine struct {
 	Line      int    // 1-based line number
+	Offset    int64  // byte offset of the line's start in the text searched
 	Text      string // the line without its terminator, cut to MaxColumns
 	Truncated bool   // Text was cut
 }
@@ -153,6 +155,7 @@ type ContextLine struct {
 type Match struct {
 	Path      string        // relative to Options.Path for directories; Options.Path for a file
 	Line      int           // 1-based number of the (first) line
+	Offset    int64         // byte offset of the (first) line's start in the text searched (after a byte-order mark, as ripgrep's -b)
 	Text      string        // the line(s) without the final terminator, cut to MaxColumns
 	Truncated bool          // Text was cut
 	Spans     []Span        // matches within Text (byte offsets); spans past a cut are dropped

@@ -135,6 +135,7 @@ func (w *worker) searchReader(ctx context.Context, c candidate, r io.Reader, cou
 	remaining := o.MaxCount // lines still wanted; 0 = no limit
 	buf := make([]byte, 0, blockSize+blockSize/4)
 	lineBase, nul := 0, -1
+	var byteBase int64 // offset of region in the text searched (after a byte-order mark)
 	first := true
 	for {
 		if ctx.Err() != nil {
@@ -215,7 +216,7 @@ func (w *worker) searchReader(ctx context.Context, c candidate, r io.Reader, cou
 				if o.Invert {
 					fr.Count = k
 				}
-				w.content(fr, region, hits, c.display, lineBase)
+				w.content(fr, region, hits, c.display, lineBase, byteBase)
 				if !send(fr) {
 					return fileOutcome{}
 				}
@@ -229,6 +230,7 @@ func (w *worker) searchReader(ctx context.Context, c candidate, r io.Reader, cou
 			break
 		}
 		lineBase += bytes.Count(region, []byte{'\n'})
+		byteBase += int64(end)
 		consumed := len(buf) - len(data) + end
 		buf = buf[:copy(buf, buf[consumed:])]
 	}

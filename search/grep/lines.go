@@ -26,7 +26,7 @@ func buildMatches(buf []byte, h *rure.Hits, path string, opts *Options) []Match 
 	shownEnd := 0  // byte offset just past the last line already shown
 	shownLine := 0 // number of the last line already shown
 	for k, hit := range h.Lines {
-		m := Match{Path: path, Line: hit.Line}
+		m := Match{Path: path, Line: hit.Line, Offset: int64(hit.Start)}
 		text := buf[hit.Start:hit.End]
 		n := texts.Len()
 		m.Truncated = writeCut(&texts, text, opts.MaxColumns)
@@ -81,14 +81,15 @@ func renders(opts *Options) bool {
 }
 
 // renderMatches is buildMatches through Options.Render: it appends the
-// rendering of buf's hits, numbered from lineBase+1, to dst. view and cut
+// rendering of buf's hits, numbered from lineBase+1 and with buf starting
+// at byte byteBase of the text searched, to dst. view and cut
 // are the worker's scratch: the view handed to Render and the buffer of a
 // line cut to MaxColumns.
-func renderMatches(dst, buf []byte, h *rure.Hits, path string, lineBase int, opts *Options, view *MatchView, cut *[]byte) []byte {
+func renderMatches(dst, buf []byte, h *rure.Hits, path string, lineBase int, byteBase int64, opts *Options, view *MatchView, cut *[]byte) []byte {
 	return opts.Render(dst, path, func(yield func(*MatchView) bool) {
 		for _, hit := range h.Lines {
 			text := buf[hit.Start:hit.End]
-			*view = MatchView{Line: hit.Line + lineBase, Text: text, Spans: view.Spans[:0]}
+			*view = MatchView{Line: hit.Line + lineBase, Offset: byteBase + int64(hit.Start), Text: text, Spans: view.Spans[:0]}
 			limit := len(text)
 			if opts.MaxColumns > 0 && len(text) > opts.MaxColumns {
 				if c := cutBytes(text, opts.MaxColumns); c < len(text) {
@@ -125,7 +126,7 @@ func linesBefore(buf []byte, start, line, n, shownLine, maxCols int) []ContextLi
 	for i := want - 1; i >= 0; i-- {
 		lineStart := bytes.LastIndexByte(buf[:end], '\n') + 1
 		text, cut := cutLine(buf[lineStart:end], maxCols)
-		out[i] = ContextLine{Line: line - (want - i), Text: text, Truncated: cut}
+		out[i] = ContextLine{Line: line - (want - i), Offset: int64(lineStart), Text: text, Truncated: cut}
 		end = lineStart - 1
 	}
 	return out
@@ -142,7 +143,7 @@ func linesAfter(buf []byte, end, stop, lastLine, n, maxCols int) []ContextLine {
 			lineEnd = pos + i
 		}
 		text, cut := cutLine(buf[pos:lineEnd], maxCols)
-		out = append(out, ContextLine{Line: lastLine + len(out) + 1, Text: text, Truncated: cut})
+		out = append(out, ContextLine{Line: lastLine + len(out) + 1, Offset: int64(pos), Text: text, Truncated: cut})
 		pos = lineEnd + 1
 	}
 	return out

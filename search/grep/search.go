@@ -589,25 +589,34 @@ func (w *worker) searchText(c candidate, buf []byte, nul int, countOnly bool) fi
 		fr.Count = fr.Lines
 	}
 	if w.opts.Mode == ModeContent {
-		w.content(fr, buf, hits, c.display, 0)
+		w.content(fr, buf, hits, c.display, 0, 0)
 	}
 	return fileOutcome{result: fr}
 }
 
 // content fills fr's Matches, or Rendered with Options.Render, from the
-// hits of buf, whose first line is line lineBase+1 of the file.
-func (w *worker) content(fr *FileResult, buf []byte, hits *rure.Hits, display string, lineBase int) {
+// hits of buf, whose first line is line lineBase+1 of the file and whose
+// first byte is byte byteBase of the text searched.
+func (w *worker) content(fr *FileResult, buf []byte, hits *rure.Hits, display string, lineBase int, byteBase int64) {
 	if renders(w.opts) {
 		room := 0
 		for _, hit := range hits.Lines {
 			room += hit.End - hit.Start + len(display) + 16
 		}
-		fr.Rendered = renderMatches(make([]byte, 0, room), buf, hits, display, lineBase, w.opts, &w.view, &w.cut)
+		fr.Rendered = renderMatches(make([]byte, 0, room), buf, hits, display, lineBase, byteBase, w.opts, &w.view, &w.cut)
 		return
 	}
 	fr.Matches = buildMatches(buf, hits, display, w.opts)
 	for i := range fr.Matches {
-		fr.Matches[i].Line += lineBase
+		m := &fr.Matches[i]
+		m.Line += lineBase
+		m.Offset += byteBase
+		for k := range m.Before {
+			m.Before[k].Offset += byteBase
+		}
+		for k := range m.After {
+			m.After[k].Offset += byteBase
+		}
 	}
 }
 

@@ -577,7 +577,11 @@ func TestSearchBlocksMatchWhole(t *testing.T) {
 				binary = fmt.Sprintf("binary@%d", fr.NULOffset)
 			}
 			for _, m := range fr.Matches {
-				got = append(got, fmt.Sprintf("%d:%s %v %v %v", m.Line, m.Text, m.Spans, m.Before, m.After))
+				got = append(got, fmt.Sprintf("%d@%d:%s %v %v %v", m.Line, m.Offset, m.Text, m.Spans, m.Before, m.After))
+				// A match's offset is where its line starts in the file.
+				if data, err := os.ReadFile(path); err == nil && (m.Offset > int64(len(data)) || !strings.HasPrefix(string(data[m.Offset:]), m.Text)) {
+					t.Errorf("%s %s: line %d at offset %d is not %.40q", v.name, path, m.Line, m.Offset, m.Text)
+				}
 			}
 			return nil
 		})
