@@ -134,3 +134,41 @@ func FuzzMatchesGoldmarkGFM(f *testing.F) {
 		sameAsGoldmark(t, src)
 	})
 }
+
+// Every word start on a line is a place a bare link may begin; long lines
+// of them render as goldmark's. (Their cost per place must not grow with
+// the line: a line of `_www.` repeated took 90 s for 320 KB when the host
+// scan ran to the end of the line; BenchmarkLinkStarts measures it.)
+func TestLongLinesOfLinkStarts(t *testing.T) {
+	for _, unit := range linkStartUnits {
+		sameAsGoldmark(t, strings.Repeat(unit, 20_000/len(unit)))
+	}
+}
+
+var linkStartUnits = []string{"_www.", "~www.", "http: ", "www.a_", "http:_", "www.ab~"}
+
+// BenchmarkLinkStarts renders 200 KB lines of possible link starts, with
+// this package and with goldmark's GFM, to compare the two.
+func BenchmarkLinkStarts(b *testing.B) {
+	for _, md := range []struct {
+		name string
+		md   goldmark.Markdown
+	}{{"gfm", ours}, {"goldmark", reference}} {
+		for _, unit := range linkStartUnits {
+			src := strings.Repeat(unit, 200_000/len(unit))
+			b.Run(md.name+"/"+strings.TrimSpace(unit), func(b *testing.B) {
+				for b.Loop() {
+					render(b, md.md, src)
+				}
+			})
+		}
+	}
+}
+
+// A host may hold at most 256 characters before its last dot, as in
+// goldmark's pattern: a dot further in does not make a link.
+func TestHostLength(t *testing.T) {
+	for _, n := range []int{250, 255, 256, 257, 300} {
+		sameAsGoldmark(t, "www."+strings.Repeat("a", n)+".com/x and http://"+strings.Repeat("b", n)+".org")
+	}
+}

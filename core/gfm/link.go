@@ -69,15 +69,18 @@ const maxHost = 256
 // scanURL measures a link starting with http://, https:// or ftp://: the
 // host, an optional port, an optional path; -1 when there is none.
 func scanURL(line []byte) int {
-	i := bytes.Index(line, []byte("://"))
-	if i < 0 || i > len("https") {
+	var from int
+	switch {
+	case bytes.HasPrefix(line, []byte("http://")):
+		from = len("http://")
+	case bytes.HasPrefix(line, []byte("https://")):
+		from = len("https://")
+	case bytes.HasPrefix(line, []byte("ftp://")):
+		from = len("ftp://")
+	default:
 		return -1
 	}
-	scheme := string(line[:i])
-	if scheme != "http" && scheme != "https" && scheme != "ftp" {
-		return -1
-	}
-	end := scanHost(line, i+3)
+	end := scanHost(line, from)
 	if end < 0 {
 		return -1
 	}
@@ -104,8 +107,12 @@ func scanWWW(line []byte) int {
 // maxHost characters in (the host characters include dots and letters, so
 // the longest such host is taken); the end of the host, or -1.
 func scanHost(line []byte, from int) int {
+	// Only a dot within maxHost of the start counts, and a letter must
+	// follow it: the run of host characters is looked at no further (a
+	// line of `_www.` repeated is a trigger every five bytes).
+	limit := min(len(line), from+maxHost+2)
 	run := from
-	for run < len(line) && isHostByte(line[run]) {
+	for run < limit && isHostByte(line[run]) {
 		run++
 	}
 	for dot := min(from+maxHost, run-2); dot >= from+1; dot-- {

@@ -216,7 +216,7 @@ func (w *mdWriter) table(t *east.Table, first, rest string) {
 		}
 		w.lines = append(w.lines, p+ansi.Truncate(line, max(10, w.width-ansi.StringWidth(p)), "…"))
 		if ri+1 == header {
-			w.lines = append(w.lines, rest+w.th.dim.Render(strings.Repeat("─", min(total, w.width-ansi.StringWidth(rest)))))
+			w.lines = append(w.lines, rest+w.th.dim.Render(strings.Repeat("─", max(0, min(total, w.width-ansi.StringWidth(rest))))))
 		}
 	}
 }

@@ -52,3 +52,15 @@ func TestHighlight(t *testing.T) {
 		t.Errorf("plain: %q", got)
 	}
 }
+
+// A table whose quote or list prefix is wider than the screen is drawn
+// without its rule rather than panicking (a negative repeat count).
+func TestTableUnderAPrefixWiderThanTheScreen(t *testing.T) {
+	for _, width := range []int{0, 5, 40} {
+		q := strings.Repeat("> ", 21)
+		out := renderMarkdown(newTheme(true, true), q+"| a |\n"+q+"| - |\n"+q+"| b |\n", width)
+		if !strings.Contains(ansi.Strip(out), "b") {
+			t.Errorf("width %d: the body row is missing:\n%s", width, out)
+		}
+	}
+}
