@@ -677,6 +677,7 @@ func displayPath(arg, rel string, isFile bool) string {
 type jsonMatch struct {
 	Path       string        `json:"path"`
 	Line       int           `json:"line"`
+	Offset     int64         `json:"offset"` // of the line's first byte, as -b prints it
 	Text       string        `json:"text"`
 	Truncated  bool          `json:"truncated,omitempty"`
 	Submatches []jsonSpan    `json:"submatches"`
@@ -691,8 +692,9 @@ type jsonSpan struct {
 }
 
 type jsonCtxLine struct {
-	Line int    `json:"line"`
-	Text string `json:"text"`
+	Line   int    `json:"line"`
+	Offset int64  `json:"offset"`
+	Text   string `json:"text"`
 }
 
 func (j *grepJob) print(arg string, fr *grep.FileResult) error {
@@ -750,15 +752,15 @@ func (j *grepJob) print(arg string, fr *grep.FileResult) error {
 }
 
 func toJSONMatch(path string, m *grep.Match) jsonMatch {
-	jm := jsonMatch{Path: path, Line: m.Line, Text: m.Text, Truncated: m.Truncated, Submatches: []jsonSpan{}}
+	jm := jsonMatch{Path: path, Line: m.Line, Offset: m.Offset, Text: m.Text, Truncated: m.Truncated, Submatches: []jsonSpan{}}
 	for _, s := range m.Spans {
 		jm.Submatches = append(jm.Submatches, jsonSpan{Start: s.Start, End: s.End, Text: m.Text[s.Start:s.End]})
 	}
 	for _, c := range m.Before {
-		jm.Before = append(jm.Before, jsonCtxLine{c.Line, c.Text})
+		jm.Before = append(jm.Before, jsonCtxLine{c.Line, c.Offset, c.Text})
 	}
 	for _, c := range m.After {
-		jm.After = append(jm.After, jsonCtxLine{c.Line, c.Text})
+		jm.After = append(jm.After, jsonCtxLine{c.Line, c.Offset, c.Text})
 	}
 	return jm
 }
