@@ -431,10 +431,11 @@ fn common_literals(patterns: &[Pattern], lang: SupportLang, keywords: bool) -> V
         });
     }
     // Identifiers first (their boundary check is more selective), then by
-    // length.
+    // length, keywords before operators.
     lits.sort_by(|a, b| {
         b.1.cmp(&a.1)
             .then(b.0.len().cmp(&a.0.len()))
+            .then(is_operator(&a.0).cmp(&is_operator(&b.0)))
             .then(a.0.cmp(&b.0))
     });
     lits.dedup_by(|a, b| a.0 == b.0);
@@ -453,9 +454,12 @@ fn common_literals(patterns: &[Pattern], lang: SupportLang, keywords: bool) -> V
 /// Collects the text of named leaf nodes: under the strictness levels the
 /// prefilter is used with, such a node only matches a node with the same
 /// text, so every match contains it. With `keywords`, unnamed leaves made
-/// of word characters (keywords such as `range` or `return`) are collected
-/// too, as plain substrings: a grammar without keyword extraction may lex a
-/// keyword out of a longer word, so no boundary is checked for them.
+/// of word characters (keywords such as `range` or `return`) and operators
+/// of two or more punctuation characters (`?.`, `=>`, `::`, `->`) are
+/// collected too, as plain substrings: a grammar without keyword extraction
+/// may lex a keyword out of a longer word, so no boundary is checked for
+/// them. (Without the operators, `$A?.$B` had no literal at all: every
+/// TypeScript file was parsed whole and walked node by node.)
 fn collect_literals(
     node: &PatternNode,
     expando: char,
@@ -476,7 +480,7 @@ fn collect_literals(
                 let kind = ts.node_kind_for_id(*kind_id).unwrap_or("");
                 let word = kind.ends_with("identifier") && text.bytes().all(is_word_byte);
                 out.push((text.clone(), word));
-            } else if keywords && text.bytes().all(is_word_byte) {
+            } else if keywords && (text.bytes().all(is_word_byte) || is_operator(text)) {
                 out.push((text.clone(), false));
             }
         }
@@ -487,6 +491,16 @@ fn collect_literals(
         }
         PatternNode::MetaVar { .. } => {}
     }
+}
+
+/// Whether text is an operator token: ASCII punctuation only (no word
+/// characters, no white space, not a string or comment delimiter that
+/// could be written another way).
+fn is_operator(text: &str) -> bool {
+    text.len() >= MIN_LITERAL
+        && text
+            .bytes()
+            .all(|b| b.is_ascii_punctuation() && !matches!(b, b'"' | b'\'' | b'`' | b'\\'))
 }
 
 #[cfg(test)]
@@ -504,6 +518,22 @@ mod tests {
             MatchStrictness::Smart,
         )
         .unwrap()
+    }
+
+    #[test]
+    fn operators_are_literals() {
+        let m = matcher(SupportLang::TypeScript, "$A?.$B");
+        let lits: Vec<String> = m.rules[0]
+            .literals
+            .iter()
+            .map(|l| String::from_utf8(l.text.clone()).unwrap())
+            .collect();
+        assert_eq!(lits, vec!["?.".to_string()]);
+        assert!(m.may_match(b"const x = a?.b;"));
+        assert!(!m.may_match(b"const x = a.b ? c : d;"));
+        // Quotes and backslashes are never taken: a string could spell them
+        // another way.
+        assert!(!is_operator("\"\"") && !is_operator("\\n") && is_operator("=>"));
     }
 
     #[test]
