@@ -30,17 +30,24 @@ func partsMatchWhole(t *testing.T, lang string, paths []string, patterns []strin
 	for _, p := range patterns {
 		fast := search(t, SearchRequest{Scope: Scope{Paths: paths}, Patterns: []string{p}, Lang: lang, Captures: true})
 		whole := search(t, SearchRequest{Scope: Scope{Paths: paths}, Patterns: []string{p}, Lang: lang, Captures: true, NoPrefilter: true})
-		if len(fast.Matches) != len(whole.Matches) {
-			t.Errorf("%s %s: %d matches by parts, %d whole", lang, p, len(fast.Matches), len(whole.Matches))
-			continue
-		}
-		for i := range fast.Matches {
-			if a, b := matchKey(fast.Matches[i]), matchKey(whole.Matches[i]); a != b {
-				t.Errorf("%s %s: match %d differs:\nparts %s\nwhole %s", lang, p, i, a, b)
-				break
-			}
-		}
+		sameMatches(t, lang+" "+p, fast, whole)
 		t.Logf("%s %s: %d matches in %d files", lang, p, len(fast.Matches), fast.FilesWithMatches)
+	}
+}
+
+// sameMatches reports where a search with the prefilter (parts, groups on
+// several threads) and a whole-file one disagree.
+func sameMatches(t *testing.T, what string, fast, whole *SearchResult) {
+	t.Helper()
+	if len(fast.Matches) != len(whole.Matches) {
+		t.Errorf("%s: %d matches, %d whole", what, len(fast.Matches), len(whole.Matches))
+		return
+	}
+	for i := range fast.Matches {
+		if a, b := matchKey(fast.Matches[i]), matchKey(whole.Matches[i]); a != b {
+			t.Errorf("%s: match %d differs:\nfast  %s\nwhole %s", what, i, a, b)
+			return
+		}
 	}
 }
 
@@ -151,17 +158,7 @@ func TestLargeFilesSearchedAloneMatchWholeFiles(t *testing.T) {
 				req := SearchRequest{Scope: Scope{Paths: []string{f}}, Patterns: []string{p}, Lang: c.lang, Captures: true}
 				fast := search(t, req)
 				req.NoPrefilter = true
-				whole := search(t, req)
-				if len(fast.Matches) != len(whole.Matches) {
-					t.Errorf("%s %s: %d matches, %d whole", f, p, len(fast.Matches), len(whole.Matches))
-					continue
-				}
-				for i := range fast.Matches {
-					if a, b := matchKey(fast.Matches[i]), matchKey(whole.Matches[i]); a != b {
-						t.Errorf("%s %s: match %d differs:\nalone %s\nwhole %s", f, p, i, a, b)
-						break
-					}
-				}
+				sameMatches(t, f+" "+p, fast, search(t, req))
 			}
 		}
 		t.Logf("%s: %d large files", c.lang, len(c.files))

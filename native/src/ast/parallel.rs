@@ -180,18 +180,23 @@ mod tests {
             .collect()
     }
 
+    /// No cancel flag, no deadline.
+    const NO_STOP: Control<'static> = Control {
+        cancel: None,
+        deadline: None,
+    };
+
+    /// A search as the CLI asks for one: captures, the prefilter, no cache.
+    const SEARCH: Want = Want {
+        captures: true,
+        edits: false,
+        prefilter: true,
+        cache: false,
+    };
+
     fn same_as_whole(lang: SupportLang, pattern: &str, src: &str, threads: usize) -> usize {
         let m = matcher(lang, pattern);
-        let ctl = Control {
-            cancel: None,
-            deadline: None,
-        };
-        let want = Want {
-            captures: true,
-            edits: false,
-            prefilter: true,
-            cache: false,
-        };
+        let (ctl, want) = (NO_STOP, SEARCH);
         let plan = split::plan(&m, src.as_bytes());
         let (par, stop) =
             search_on(&m, src, &plan, &want, &ctl, threads).expect("searched in parallel");
@@ -247,16 +252,7 @@ mod tests {
     #[test]
     fn small_files_and_syntax_errors_stay_whole() {
         let m = matcher(SupportLang::Go, "fmt.Errorf($$$A)");
-        let ctl = Control {
-            cancel: None,
-            deadline: None,
-        };
-        let want = Want {
-            captures: true,
-            edits: false,
-            prefilter: true,
-            cache: false,
-        };
+        let (ctl, want) = (NO_STOP, SEARCH);
         let small = go_source(10);
         let plan = split::plan(&m, small.as_bytes());
         assert!(search_on(&m, &small, &plan, &want, &ctl, 2).is_none());
