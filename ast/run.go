@@ -169,6 +169,7 @@ func streamNative(ctx context.Context, cands []candidate, matcherOf func(i int) 
 	}
 	next := 0
 	var firstErr error
+	incomplete := false // a result handed on was cut short
 	for d := range finished {
 		if firstErr != nil {
 			continue // drain
@@ -193,6 +194,7 @@ func streamNative(ctx context.Context, cands []candidate, matcherOf func(i int) 
 				continue
 			}
 			delete(pending, next)
+			incomplete = incomplete || r.Status == astgrep.Stopped
 			if err := sink(next, r); err != nil {
 				firstErr = err
 				stop()
@@ -210,7 +212,9 @@ func streamNative(ctx context.Context, cands []candidate, matcherOf func(i int) 
 	if firstErr != nil {
 		return firstErr
 	}
-	if ctx.Err() != nil {
+	// A deadline that passes once every file is done (while the last
+	// results are printed) cut nothing short.
+	if ctx.Err() != nil && (incomplete || next < len(cands)) {
 		return stopError(ctx)
 	}
 	return nil

@@ -1,12 +1,14 @@
 package ast
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"runtime"
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/gopi-agent/gopi/native/astgrep"
 )
@@ -117,5 +119,25 @@ func TestSearchInterleavedLanguagesNoStall(t *testing.T) {
 		if !slices.IsSortedFunc(got, func(a, b Match) int { return strings.Compare(a.Path, b.Path) }) {
 			t.Fatalf("GOMAXPROCS %d: matches out of path order", procs)
 		}
+	}
+}
+
+// A deadline that passes after every file was searched, while the caller
+// is still taking the last results, is not a timeout: nothing was cut
+// short (the CLI printed every match and then exited 2).
+func TestDeadlineAfterTheLastFileIsNotATimeout(t *testing.T) {
+	requireNative(t)
+	dir := tree(t, map[string]string{"a.go": "package a\n\nfunc f() { g(1) }\n"})
+	var got []Match
+	res, err := Search(context.Background(), SearchRequest{
+		Scope: Scope{Paths: []string{"."}, Cwd: dir}, Patterns: []string{"g($A)"}, Timeout: 500 * time.Millisecond,
+		OnMatch: func(m Match) error {
+			time.Sleep(time.Second) // the deadline passes here, after the search
+			got = append(got, m)
+			return nil
+		},
+	})
+	if err != nil || len(got) != 1 || res.TotalMatches != 1 {
+		t.Fatalf("err %v, %d matches taken, %+v", err, len(got), res)
 	}
 }
