@@ -1,9 +1,11 @@
 package main
 
 // palette holds the escape sequences used for colored output; the zero
-// value prints plain text.
+// value prints plain text. The sequences are ripgrep's own, byte for byte
+// (each starts with a reset, as ripgrep writes them), so that colored output
+// piped to another tool reads the same; column is its "no color" style.
 type palette struct {
-	path, line, match, sep, reset string
+	path, line, column, match, reset string
 }
 
 // colorPalette chooses colors from --color (auto, always, never): auto
@@ -21,5 +23,5 @@ func colorPalette(mode string, terminal bool, getenv func(string) string) (palet
 	default:
 		return palette{}, usagef("--color must be auto, always or never, got %q", mode)
 	}
-	return palette{path: "\x1b[35m", line: "\x1b[32m", match: "\x1b[1;31m", sep: "\x1b[36m", reset: "\x1b[0m"}, nil
+	return palette{path: "\x1b[0m\x1b[35m", line: "\x1b[0m\x1b[32m", column: "\x1b[0m", match: "\x1b[0m\x1b[1m\x1b[31m", reset: "\x1b[0m"}, nil
 }

@@ -784,7 +784,7 @@ func (j *grepJob) printMatch(path string, m *grep.Match) {
 	}
 	hasContext := j.base.ContextBefore > 0 || j.base.ContextAfter > 0
 	if hasContext && j.lastFile != "" && (j.lastFile != path || first > j.lastLine+1) {
-		fmt.Fprintf(j.out, "%s--%s\n", j.colors.sep, j.colors.reset)
+		j.out.WriteString("--\n") // uncolored, as ripgrep prints it
 	}
 	for _, c := range m.Before {
 		j.printLine(path, c.Line, c.Offset, c.Text)

@@ -63,11 +63,13 @@ func appendMatch[T string | []byte](dst []byte, f *lineFormat, path string, line
 				if f.only && s.Start == s.End {
 					continue
 				}
-				shown := cur
+				// The match is highlighted: all of -o's text, the
+				// line's one match of this --vimgrep line.
+				shown, mark := cur, s
 				if f.only {
-					shown = cur[s.Start:s.End]
+					shown, mark = cur[s.Start:s.End], grep.Span{Start: 0, End: s.End - s.Start}
 				}
-				dst = appendLine(dst, f, path, line+k, ':', s.Start+1, at+int64(offset+s.Start), shown, nil)
+				dst = appendLine(dst, f, path, line+k, ':', s.Start+1, at+int64(offset+s.Start), shown, []grep.Span{mark})
 			}
 		default:
 			col := 0
@@ -112,20 +114,34 @@ func appendLine[T string | []byte](dst []byte, f *lineFormat, path string, line 
 		dst = append(dst, sep)
 	}
 	if f.column && col > 0 {
+		dst = append(dst, c.column...)
 		dst = strconv.AppendInt(dst, int64(col), 10)
+		if c.column != "" {
+			dst = append(dst, c.reset...)
+		}
 		dst = append(dst, sep)
 	}
 	if f.offsets {
+		dst = append(dst, c.column...)
 		dst = strconv.AppendInt(dst, at, 10)
+		if c.column != "" {
+			dst = append(dst, c.reset...)
+		}
 		dst = append(dst, sep)
 	}
 	if c.match == "" || len(spans) == 0 {
 		dst = append(dst, text...)
 	} else {
+		// Matches that touch are highlighted as one run, as ripgrep does.
 		pos := 0
-		for _, s := range spans {
+		for i := 0; i < len(spans); i++ {
+			s := spans[i]
 			if s.Start < pos || s.End > len(text) || s.Start == s.End {
 				continue
+			}
+			for i+1 < len(spans) && spans[i+1].Start == s.End && spans[i+1].End > s.End && spans[i+1].End <= len(text) {
+				i++
+				s.End = spans[i].End
 			}
 			dst = append(dst, text[pos:s.Start]...)
 			dst = append(dst, c.match...)
