@@ -84,7 +84,11 @@ fn search_on(
     let _helpers = Busy::enter(groups.len() - 1);
     let one = |g: &[Range<usize>]| -> Option<(FileRecord, Option<Stop>)> {
         let ranges = split::ts_ranges(src.as_bytes(), g);
-        match parse::parse_parts(m.lang, src.to_string(), &ranges, ctl) {
+        // A group's tree owns the source up to the group's end only (its
+        // nodes lie before that; line and column numbers need what comes
+        // before them): four groups copy 2.5 sources rather than four.
+        let upto = g.last().map_or(src.len(), |r| r.end);
+        match parse::parse_parts(m.lang, src[..upto].to_string(), &ranges, ctl) {
             Ok(doc) if doc.root().get_inner_node().has_error() => None,
             Ok(doc) => Some(search_doc(m, &doc, want, ctl)),
             Err(ParseFail::Stopped(s)) => Some((FileRecord::new(Status::Stopped, ""), Some(s))),
