@@ -114,20 +114,10 @@ func appendLine[T string | []byte](dst []byte, f *lineFormat, path string, line 
 		dst = append(dst, sep)
 	}
 	if f.column && col > 0 {
-		dst = append(dst, c.column...)
-		dst = strconv.AppendInt(dst, int64(col), 10)
-		if c.column != "" {
-			dst = append(dst, c.reset...)
-		}
-		dst = append(dst, sep)
+		dst = appendNumber(dst, c, int64(col), sep)
 	}
 	if f.offsets {
-		dst = append(dst, c.column...)
-		dst = strconv.AppendInt(dst, at, 10)
-		if c.column != "" {
-			dst = append(dst, c.reset...)
-		}
-		dst = append(dst, sep)
+		dst = appendNumber(dst, c, at, sep)
 	}
 	if c.match == "" || len(spans) == 0 {
 		dst = append(dst, text...)
@@ -152,4 +142,15 @@ func appendLine[T string | []byte](dst []byte, f *lineFormat, path string, line 
 		dst = append(dst, text[pos:]...)
 	}
 	return append(dst, '\n')
+}
+
+// appendNumber appends a column or byte offset in ripgrep's style for them
+// (uncolored, but wrapped in resets when colors are on) and sep.
+func appendNumber(dst []byte, c *palette, n int64, sep byte) []byte {
+	dst = append(dst, c.column...)
+	dst = strconv.AppendInt(dst, n, 10)
+	if c.column != "" {
+		dst = append(dst, c.reset...)
+	}
+	return append(dst, sep)
 }

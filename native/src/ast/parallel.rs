@@ -80,7 +80,7 @@ fn search_on(
     ctl: &Control,
     threads: usize,
 ) -> Option<(FileRecord, Option<Stop>)> {
-    let groups = split::chunks(m, src.as_bytes(), plan, threads)?;
+    let groups = split::chunks(src.as_bytes(), plan, threads)?;
     let _helpers = Busy::enter(groups.len() - 1);
     let one = |g: &[Range<usize>]| -> Option<(FileRecord, Option<Stop>)> {
         let ranges = split::ts_ranges(src.as_bytes(), g);

@@ -235,13 +235,13 @@ pub fn search_source(
         super::split::Plan::Whole
     };
     let _busy = super::parallel::Busy::enter(1);
-    if want.prefilter && !want.edits {
-        if let Some(done) = super::parallel::search(m, &src, &plan, want, ctl) {
-            return done;
-        }
+    if let Some(done) = super::parallel::search(m, &src, &plan, want, ctl) {
+        return done;
     }
     let parsed = match plan {
-        super::split::Plan::Whole => parse_source(m, src, ctl),
+        super::split::Plan::Whole | super::split::Plan::Declarations(_) => {
+            parse_source(m, src, ctl)
+        }
         super::split::Plan::Nothing => return (FileRecord::new(Status::Searched, ""), None),
         super::split::Plan::Parts(parts) => {
             let ranges = super::split::ts_ranges(src.as_bytes(), &parts);

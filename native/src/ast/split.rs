@@ -35,6 +35,10 @@ use std::ops::Range;
 pub enum Plan {
     /// The whole file.
     Whole,
+    /// The whole file, whose top-level declarations start at these offsets
+    /// (0 first): parts would save too little, but the file can still be
+    /// cut between them to be parsed on several threads (chunks).
+    Declarations(Vec<usize>),
     /// Only these byte ranges: ascending, disjoint, not empty.
     Parts(Vec<Range<usize>>),
     /// Nothing: no declaration holds every literal of any rule.
@@ -96,7 +100,7 @@ pub fn plan(m: &Matcher, src: &[u8]) -> Plan {
         return Plan::Nothing;
     }
     if kept as f64 > WORTH * src.len() as f64 || parts.len() > MAX_PARTS {
-        return Plan::Whole;
+        return Plan::Declarations(starts);
     }
     Plan::Parts(parts)
 }
@@ -108,24 +112,19 @@ const PARALLEL_MIN: usize = 32 * 1024;
 /// Cuts what `plan` parses of `src` into at most `threads` groups of whole
 /// top-level declarations of about the same size, to be parsed and searched
 /// at the same time (each group is parsed alone, as the parts of a plan
-/// are); `None` when the file is not worth it or cannot be cut.
-pub fn chunks(
-    m: &Matcher,
-    src: &[u8],
-    plan: &Plan,
-    threads: usize,
-) -> Option<Vec<Vec<Range<usize>>>> {
-    if threads < 2 || !m.prefilter || !rules_split(m) {
+/// are); `None` when the file is not worth it or cannot be cut (a plan of
+/// `Whole`: the language or the rules do not allow parts).
+pub fn chunks(src: &[u8], plan: &Plan, threads: usize) -> Option<Vec<Vec<Range<usize>>>> {
+    if threads < 2 {
         return None;
     }
     let ranges: Vec<Range<usize>> = match plan {
-        Plan::Nothing => return None,
+        Plan::Whole | Plan::Nothing => return None,
         Plan::Parts(parts) => parts.clone(),
-        Plan::Whole => {
+        Plan::Declarations(starts) => {
             if src.len() < PARALLEL_MIN {
                 return None;
             }
-            let starts = decl_starts(m.lang, src)?;
             let mut r: Vec<Range<usize>> = starts.windows(2).map(|w| w[0]..w[1]).collect();
             r.push(*starts.last()?..src.len());
             r
