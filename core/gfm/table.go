@@ -194,7 +194,6 @@ func tableRow(seg text.Segment, aligns []east.Alignment, header bool, src []byte
 type escapedPipes struct {
 	cell *east.TableCell
 	at   []int
-	done bool
 }
 
 var escapedPipesKey = parser.NewContextKey()
@@ -216,9 +215,6 @@ func (codePipes) Transform(doc *gast.Document, reader text.Reader, pc parser.Con
 	}
 	pc.Set(escapedPipesKey, nil)
 	for _, e := range list {
-		if e.done {
-			continue
-		}
 		_ = gast.Walk(e.cell, func(n gast.Node, entering bool) (gast.WalkStatus, error) {
 			if !entering || n.Kind() != gast.KindCodeSpan {
 				return gast.WalkContinue, nil
@@ -226,7 +222,7 @@ func (codePipes) Transform(doc *gast.Document, reader text.Reader, pc parser.Con
 			for c := n.FirstChild(); c != nil; {
 				next := c.NextSibling()
 				if t, ok := c.(*gast.Text); ok {
-					dropBackslashes(n, t, list)
+					dropBackslashes(n, t, e.at)
 				}
 				c = next
 			}
@@ -235,23 +231,21 @@ func (codePipes) Transform(doc *gast.Document, reader text.Reader, pc parser.Con
 	}
 }
 
-// dropBackslashes splits text t of code span parent around every recorded
-// backslash it holds, leaving the backslash out.
-func dropBackslashes(parent gast.Node, t *gast.Text, list []*escapedPipes) {
+// dropBackslashes splits text t of code span parent around each of the
+// cell's backslashes (source offsets, ascending) it holds, leaving the
+// backslash out.
+func dropBackslashes(parent gast.Node, t *gast.Text, backslashes []int) {
 	cur := t
-	for _, e := range list {
-		for _, at := range e.at {
-			seg := cur.Segment
-			if at < seg.Start || at >= seg.Stop {
-				continue
-			}
-			before := gast.NewRawTextSegment(seg.WithStop(at))
-			after := gast.NewRawTextSegment(seg.WithStart(at + 1))
-			parent.InsertAfter(parent, cur, before)
-			parent.InsertAfter(parent, before, after)
-			parent.RemoveChild(parent, cur)
-			cur = after
-			e.done = true
+	for _, at := range backslashes {
+		seg := cur.Segment
+		if at < seg.Start || at >= seg.Stop {
+			continue
 		}
+		before := gast.NewRawTextSegment(seg.WithStop(at))
+		after := gast.NewRawTextSegment(seg.WithStart(at + 1))
+		parent.InsertAfter(parent, cur, before)
+		parent.InsertAfter(parent, before, after)
+		parent.RemoveChild(parent, cur)
+		cur = after
 	}
 }
