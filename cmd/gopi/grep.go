@@ -186,8 +186,9 @@ const stdinPath = "-"
 
 // grepJob is one `gopi grep` invocation.
 type grepJob struct {
-	base  grep.Options
-	paths []string // as typed; "" for the implicit current directory, "-" for stdin
+	base    grep.Options
+	jsonEnc *json.Encoder // --json output, made on first use
+	paths   []string      // as typed; "" for the implicit current directory, "-" for stdin
 	// countMatches: -c prints the number of matches rather than of
 	// matching lines, as ripgrep does when a match can span lines.
 	countMatches bool
@@ -765,13 +766,14 @@ func toJSONMatch(path string, m *grep.Match) jsonMatch {
 	return jm
 }
 
+// writeJSON prints v as one line of JSON, with <, > and & as they are
+// (as ripgrep and gopi ast write them: code is full of them).
 func (j *grepJob) writeJSON(v any) error {
-	b, err := json.Marshal(v)
-	if err != nil {
-		return err
+	if j.jsonEnc == nil {
+		j.jsonEnc = json.NewEncoder(j.out)
+		j.jsonEnc.SetEscapeHTML(false)
 	}
-	j.out.Write(b)
-	return j.out.WriteByte('\n')
+	return j.jsonEnc.Encode(v)
 }
 
 // printMatch prints a match with its context in ripgrep's layout:
