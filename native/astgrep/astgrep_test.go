@@ -3,6 +3,7 @@
 package astgrep
 
 import (
+	"encoding/binary"
 	"errors"
 	"os"
 	"path/filepath"
@@ -269,6 +270,68 @@ func TestMinifiedLineStaysLinear(t *testing.T) {
 		}
 		if c := mt.Captures[0].Nodes[0]; c.Start.Column != 5*i+2 {
 			t.Fatalf("capture of match %d at column %d", i, c.Start.Column)
+		}
+	}
+}
+
+// TestNestedMatchesStayLinear searches a file of deeply nested blocks,
+// where every match holds all the matches inside it: each text used to be
+// copied out of the native side on its own, which took memory quadratic in
+// the depth (20,000 nested ifs took 7 GB). The source is now sent once and
+// every text is a substring of it.
+func TestNestedMatchesStayLinear(t *testing.T) {
+	const depth = 2000
+	src := "package p\nfunc f() {\n" + strings.Repeat("if x {\n", depth) + strings.Repeat("}\n", depth) + "}\n"
+	m := mustCompile(t, "go", Rule{Pattern: "if $C { $$$B }"})
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	r := searchOne(t, m, src, Options{Captures: true})
+	runtime.ReadMemStats(&after)
+	if len(r.Matches) != depth {
+		t.Fatalf("%d matches, want %d", len(r.Matches), depth)
+	}
+	if grown := after.TotalAlloc - before.TotalAlloc; grown > 4<<20 {
+		t.Errorf("decoding allocated %d MB for a %d-byte file", grown>>20, len(src))
+	}
+	checkResult(t, []byte(src), r)
+}
+
+// TestDecodeRejectsBadTextRanges checks that a match whose text lies
+// outside the source segments the buffer carries is refused.
+func TestDecodeRejectsBadTextRanges(t *testing.T) {
+	le32 := func(b []byte, v uint32) []byte { return binary.LittleEndian.AppendUint32(b, v) }
+	le64 := func(b []byte, v uint64) []byte { return binary.LittleEndian.AppendUint64(b, v) }
+	pos := func(b []byte, off uint64) []byte { return le64(le32(le32(b, 0), uint32(off)), off) }
+	build := func(segOff uint64, seg string, start, end, linesLo, linesHi uint64) []byte {
+		b := le32(nil, 1)
+		b = append(b, 0, 0) // status, syntax error
+		b = le32(b, 0)      // message
+		b = le32(b, 1)      // one match
+		b = le32(b, 1)      // one segment
+		b = le64(b, segOff)
+		b = le32(b, uint32(len(seg)))
+		b = append(b, seg...)
+		b = le32(b, 0) // rule
+		b = pos(b, start)
+		b = pos(b, end)
+		b = le64(b, linesLo)
+		b = le64(b, linesHi)
+		b = le32(b, 0) // captures
+		return append(b, 0)
+	}
+	good := build(10, "f(x)", 10, 14, 10, 14)
+	res, err := decodeResults(good, 1)
+	if err != nil || res[0].Matches[0].Text != "f(x)" || res[0].Matches[0].Lines != "f(x)" {
+		t.Fatalf("good buffer: %+v, %v", res, err)
+	}
+	for name, b := range map[string][]byte{
+		"text before the segment": build(10, "f(x)", 9, 12, 10, 14),
+		"text past the segment":   build(10, "f(x)", 11, 15, 10, 14),
+		"lines reversed":          build(10, "f(x)", 10, 14, 14, 10),
+		"no segment below":        build(10, "f(x)", 2, 3, 10, 14),
+	} {
+		if _, err := decodeResults(b, 1); err == nil {
+			t.Errorf("%s: decoded", name)
 		}
 	}
 }

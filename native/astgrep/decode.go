@@ -4,6 +4,7 @@ import (
 	"encoding/binary"
 	"errors"
 	"math"
+	"sort"
 )
 
 // encodeRules builds the rule blob of gopi_ast_matcher_new.
@@ -134,10 +135,10 @@ func decodeResults(buf []byte, want int) ([]FileResult, error) {
 		f.SyntaxError = r.u8() != 0
 		f.Message = r.str()
 		if n := r.count(50); n > 0 {
+			src := decodeSource(r)
 			f.Matches = make([]Match, n)
-			var lines []string // the file's line table (see decodeMatch)
 			for j := range f.Matches {
-				lines = decodeMatch(r, &f.Matches[j], lines)
+				decodeMatch(r, &f.Matches[j], &src)
 			}
 		}
 		if r.err != nil {
@@ -150,27 +151,69 @@ func decodeResults(buf []byte, want int) ([]FileResult, error) {
 	return out, nil
 }
 
-// newLines marks a line text sent for the first time; any other value
-// refers to an earlier entry of the file's line table. Matches on the same
-// lines share one string, so a minified file stays linear in size.
-const newLines = 0xFFFFFFFF
+// source is what the native side kept of one file's source for the texts
+// of its matches: stretches of it, joined in one string.
+type source struct {
+	text     string
+	segments []segment
+}
 
-// decodeMatch reads one match into m, extending and returning the file's
-// line table.
-func decodeMatch(r *reader, m *Match, lines []string) []string {
+// segment is one stretch of a source: the file's bytes from offset on,
+// at text[at:at+n].
+type segment struct {
+	offset, at, n int
+}
+
+// decodeSource reads a file's segments (ordered by offset, not
+// overlapping) into one string, so every text of its matches is a
+// substring of it and costs no allocation.
+func decodeSource(r *reader) source {
+	n := r.count(12)
+	segs := make([]segment, 0, n)
+	parts := make([][]byte, 0, n)
+	total, end := 0, 0
+	for range n {
+		off := r.u64()
+		b := r.take(int(r.u32()))
+		if r.err != nil || off < end {
+			r.fail()
+			return source{}
+		}
+		segs = append(segs, segment{offset: off, at: total, n: len(b)})
+		parts = append(parts, b)
+		total += len(b)
+		end = off + len(b)
+	}
+	joined := make([]byte, 0, total)
+	for _, p := range parts {
+		joined = append(joined, p...)
+	}
+	return source{text: string(joined), segments: segs}
+}
+
+// slice is the file's source from byte lo to hi; a range the native side
+// did not keep marks the buffer corrupt.
+func (s *source) slice(r *reader, lo, hi int) string {
+	if lo == hi && r.err == nil {
+		return ""
+	}
+	i := sort.Search(len(s.segments), func(i int) bool { return s.segments[i].offset > lo }) - 1
+	if i < 0 || hi < lo || hi > s.segments[i].offset+s.segments[i].n {
+		r.fail()
+		return ""
+	}
+	g := s.segments[i]
+	return s.text[g.at+lo-g.offset : g.at+hi-g.offset]
+}
+
+// decodeMatch reads one match into m; its texts are substrings of src.
+func decodeMatch(r *reader, m *Match, src *source) {
 	m.Rule = int(r.u32())
 	m.Start = r.pos()
 	m.End = r.pos()
-	m.Text = r.str()
-	switch ref := r.u32(); {
-	case ref == newLines:
-		m.Lines = r.str()
-		lines = append(lines, m.Lines)
-	case int(ref) < len(lines):
-		m.Lines = lines[ref]
-	default:
-		r.fail()
-	}
+	m.Text = src.slice(r, m.Start.Offset, m.End.Offset)
+	lo := r.u64()
+	m.Lines = src.slice(r, lo, r.u64())
 	if n := r.count(9); n > 0 {
 		m.Captures = make([]Capture, n)
 		for k := range m.Captures {
@@ -182,10 +225,16 @@ func decodeMatch(r *reader, m *Match, lines []string) []string {
 			case 2:
 				c.Transformed = true
 			}
-			if nn := r.count(36); nn > 0 {
+			if nn := r.count(32); nn > 0 {
 				c.Nodes = make([]Node, nn)
 				for x := range c.Nodes {
-					c.Nodes[x] = Node{Start: r.pos(), End: r.pos(), Text: r.str()}
+					nd := &c.Nodes[x]
+					nd.Start, nd.End = r.pos(), r.pos()
+					if c.Transformed {
+						nd.Text = r.str()
+					} else {
+						nd.Text = src.slice(r, nd.Start.Offset, nd.End.Offset)
+					}
 				}
 			}
 		}
@@ -195,5 +244,4 @@ func decodeMatch(r *reader, m *Match, lines []string) []string {
 		end := r.u64()
 		m.Edit = &Edit{Start: start, End: end, Replacement: r.str()}
 	}
-	return lines
 }

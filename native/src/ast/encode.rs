@@ -11,15 +11,18 @@
 //! 1 = buffer), `str name`, and for buffers `u64 length` + bytes.
 //!
 //! Results out: `u32 count` (= inputs), then per input `u8 status`,
-//! `u8 syntax_error`, `str message`, `u32 matches`, and per match `u32 rule`,
+//! `u8 syntax_error`, `str message`, `u32 matches`; when there are matches,
+//! the source they refer to: `u32 segments`, each `u64 offset` + `str
+//! bytes` (ordered by offset, not overlapping); then per match `u32 rule`,
 //! `pos start`, `pos end` (pos = `u32 line`, `u32 column`, `u64 offset`),
-//! `str text`, `lines`, `u32 captures` (each `str name`, `u8 kind` (0 single,
-//! 1 multi, 2 a rule's transformed variable: one node, text only),
-//! `u32 nodes`, each node `pos start`, `pos end`, `str text`), `u8 has_edit`
-//! and, when set, `u64 start`, `u64 end`, `str replacement`. `lines` is the
-//! text of the source lines the match touches, sent once per file: `u32
-//! NEW_LINES` followed by `str text` the first time (it gets the next index
-//! of the file's line table, from 0), else `u32 index` of an earlier one.
+//! `u64 lines_start`, `u64 lines_end`, `u32 captures` (each `str name`,
+//! `u8 kind` (0 single, 1 multi, 2 a rule's transformed variable: one node
+//! with text of its own), `u32 nodes`, each node `pos start`, `pos end`,
+//! and for kind 2 `str text`), `u8 has_edit` and, when set, `u64 start`,
+//! `u64 end`, `str replacement`. The text of a match, of a captured node
+//! and of the lines a match touches (whole lines without the last newline)
+//! is the source between its two offsets, found in the segments: sent once
+//! per file, however many matches share or nest in it.
 use super::compile::RuleSpec;
 use super::search::{FileRecord, Pos};
 
@@ -123,9 +126,6 @@ pub fn path_from_bytes(b: &[u8]) -> std::path::PathBuf {
     }
 }
 
-/// The `lines` reference that introduces a new line text.
-pub const NEW_LINES: u32 = u32::MAX;
-
 /// Builds a result buffer.
 pub struct Writer {
     pub buf: Vec<u8>,
@@ -164,24 +164,20 @@ impl Writer {
         self.u8(rec.syntax_error as u8);
         self.bytes(rec.message.as_bytes());
         self.u32(rec.matches.len() as u32);
-        // Wire index of each entry of rec.lines once it has been sent.
-        let mut sent: Vec<Option<u32>> = vec![None; rec.lines.len()];
-        let mut next = 0u32;
+        if rec.matches.is_empty() {
+            return;
+        }
+        self.u32(rec.source.len() as u32);
+        for s in &rec.source {
+            self.u64(s.offset as u64);
+            self.bytes(&s.bytes);
+        }
         for m in &rec.matches {
             self.u32(m.rule);
             self.pos(&m.start);
             self.pos(&m.end);
-            self.bytes(m.text.as_bytes());
-            let i = m.lines as usize;
-            match sent[i] {
-                Some(w) => self.u32(w),
-                None => {
-                    self.u32(NEW_LINES);
-                    self.bytes(rec.lines[i].as_bytes());
-                    sent[i] = Some(next);
-                    next += 1;
-                }
-            }
+            self.u64(m.lines.0 as u64);
+            self.u64(m.lines.1 as u64);
             self.u32(m.captures.len() as u32);
             for c in &m.captures {
                 self.bytes(c.name.as_bytes());
@@ -190,7 +186,9 @@ impl Writer {
                 for n in &c.nodes {
                     self.pos(&n.start);
                     self.pos(&n.end);
-                    self.bytes(n.text.as_bytes());
+                    if c.transformed {
+                        self.bytes(n.own_text.as_deref().unwrap_or("").as_bytes());
+                    }
                 }
             }
             match &m.edit {

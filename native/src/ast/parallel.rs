@@ -123,13 +123,9 @@ fn search_on(
         if stop.is_some() || rec.status != Status::Searched {
             return Some((rec, stop));
         }
-        // Groups hold whole lines, so no line is shared between two.
-        let base = out.lines.len() as u32;
-        out.matches.extend(rec.matches.into_iter().map(|mut x| {
-            x.lines += base;
-            x
-        }));
-        out.lines.extend(rec.lines);
+        // Offsets are the whole file's in every group.
+        out.matches.extend(rec.matches);
+        out.add_source(rec.source);
     }
     Some((out, None))
 }
@@ -176,8 +172,8 @@ mod tests {
                     x.start.column,
                     x.end.line,
                     x.end.column,
-                    x.text,
-                    rec.lines[x.lines as usize],
+                    crate::ast::search::tests::match_text(rec, x),
+                    rec.text(x.lines.0, x.lines.1),
                     caps.join(" ")
                 )
             })

@@ -7,7 +7,7 @@ use ast_grep_core::meta_var::MetaVariable;
 use ast_grep_core::tree_sitter::StrDoc;
 use ast_grep_core::{Node, NodeMatch, Pattern};
 use ast_grep_language::SupportLang;
-use std::collections::{HashMap, HashSet};
+use std::collections::HashSet;
 
 /// How far the search of one input got.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -33,11 +33,12 @@ pub struct Pos {
     pub offset: u64,
 }
 
-/// One node of a capture.
+/// One node of a capture. Its text is the source between `start` and
+/// `end`, except for a transformed variable, which has text of its own.
 pub struct CapturedNode {
     pub start: Pos,
     pub end: Pos,
-    pub text: String,
+    pub own_text: Option<String>,
 }
 
 /// A captured metavariable; `multi` for `$$$NAME`; `transformed` for a
@@ -56,19 +57,30 @@ pub struct Edit {
     pub replacement: Vec<u8>,
 }
 
-/// One match.
+/// One match; its text is the source between `start` and `end`.
 pub struct Match {
     pub rule: u32,
     pub start: Pos,
     pub end: Pos,
-    pub text: String,
-    /// The whole source lines the match touches (without the final
-    /// newline), as an index into [`FileRecord::lines`]: matches on the same
-    /// lines share one copy, which keeps a minified one-line file with
-    /// thousands of matches linear in size.
-    pub lines: u32,
+    /// The byte range of the whole source lines the match touches (without
+    /// the final newline).
+    pub lines: (usize, usize),
     pub captures: Vec<Capture>,
     pub edit: Option<Edit>,
+}
+
+/// A stretch of the source, kept in a record for the texts of its matches.
+#[derive(Debug, PartialEq, Eq)]
+pub struct Segment {
+    /// Byte offset of `bytes` in the source.
+    pub offset: usize,
+    pub bytes: Vec<u8>,
+}
+
+impl Segment {
+    fn end(&self) -> usize {
+        self.offset + self.bytes.len()
+    }
 }
 
 /// The outcome for one input.
@@ -78,8 +90,11 @@ pub struct FileRecord {
     /// Error text, or where the first syntax error is.
     pub message: String,
     pub matches: Vec<Match>,
-    /// The distinct line texts the matches refer to.
-    pub lines: Vec<String>,
+    /// The source the matches' texts, lines and captures refer to, once:
+    /// the union of their ranges in offset order, without overlaps. Texts
+    /// are sent as ranges into it, so nested matches (each holding the
+    /// next) or many matches on one long line stay linear in size.
+    pub source: Vec<Segment>,
 }
 
 impl FileRecord {
@@ -89,10 +104,75 @@ impl FileRecord {
             syntax_error: false,
             message: message.into(),
             matches: Vec::new(),
-            lines: Vec::new(),
+            source: Vec::new(),
         }
     }
+
+    /// Keeps the stretches of `src` that the matches refer to.
+    pub fn keep_source(&mut self, src: &[u8]) {
+        let mut spans: Vec<(usize, usize)> = Vec::with_capacity(self.matches.len());
+        for m in &self.matches {
+            // The lines hold the match's own text.
+            spans.push(m.lines);
+            for c in &m.captures {
+                for n in c.nodes.iter().filter(|n| n.own_text.is_none()) {
+                    spans.push((n.start.offset as usize, n.end.offset as usize));
+                }
+            }
+        }
+        spans.sort_unstable();
+        let mut merged: Vec<(usize, usize)> = Vec::new();
+        for (lo, hi) in spans {
+            match merged.last_mut() {
+                Some(last) if lo <= last.1 + SEGMENT_GAP => last.1 = last.1.max(hi),
+                _ => merged.push((lo, hi)),
+            }
+        }
+        self.source = merged
+            .into_iter()
+            .map(|(lo, hi)| Segment {
+                offset: lo,
+                bytes: src[lo..hi].to_vec(),
+            })
+            .collect();
+    }
+
+    /// Adds the segments of another record of the same source (the two may
+    /// overlap or touch); the result stays ordered and without overlaps.
+    pub fn add_source(&mut self, more: Vec<Segment>) {
+        let mut all = std::mem::take(&mut self.source);
+        all.extend(more);
+        all.sort_by_key(|s| s.offset);
+        for s in all {
+            match self.source.last_mut() {
+                Some(last) if s.offset <= last.end() => {
+                    let skip = last.end() - s.offset;
+                    if skip < s.bytes.len() {
+                        last.bytes.extend_from_slice(&s.bytes[skip..]);
+                    }
+                }
+                _ => self.source.push(s),
+            }
+        }
+    }
+
+    /// The kept source between two offsets; `None` when it was not kept.
+    pub fn text(&self, lo: usize, hi: usize) -> Option<&str> {
+        if lo == hi {
+            return Some("");
+        }
+        let i = self.source.partition_point(|s| s.offset <= lo);
+        let s = &self.source[i.checked_sub(1)?];
+        if hi > s.end() {
+            return None;
+        }
+        std::str::from_utf8(&s.bytes[lo - s.offset..hi - s.offset]).ok()
+    }
 }
+
+/// Ranges closer than this many bytes are kept as one segment: a few bytes
+/// copied are cheaper than a segment's header and lookup.
+const SEGMENT_GAP: usize = 64;
 
 /// Checks for a stop request every this many visited nodes or described
 /// matches, so a huge file cannot outlive its deadline by much.
@@ -107,8 +187,6 @@ struct Positions<'s> {
     line_starts: Vec<usize>,
     /// Characters before each BLOCK-byte block.
     block_chars: Vec<u32>,
-    /// Line ranges already stored in the record, by range.
-    stored: HashMap<(usize, usize), u32>,
 }
 
 const BLOCK: usize = 256;
@@ -136,7 +214,6 @@ impl<'s> Positions<'s> {
             src,
             line_starts,
             block_chars,
-            stored: HashMap::new(),
         }
     }
 
@@ -160,16 +237,6 @@ impl<'s> Positions<'s> {
             column: column as u32,
             offset: at as u64,
         }
-    }
-
-    /// The index in `rec.lines` of the whole lines touched by
-    /// `start..end`, storing their text on first use.
-    fn lines(&mut self, rec: &mut FileRecord, start: usize, end: usize) -> u32 {
-        let (lo, hi) = whole_lines(self.src, start, end);
-        *self.stored.entry((lo, hi)).or_insert_with(|| {
-            rec.lines.push(self.src[lo..hi].to_string());
-            (rec.lines.len() - 1) as u32
-        })
     }
 }
 
@@ -352,7 +419,7 @@ pub fn search_doc(
                 end: (e.position + e.deleted_length) as u64,
                 replacement: e.inserted_text,
             });
-            let m = describe(ri as u32, &nm, positions, &mut rec, want.captures, edit);
+            let m = describe(ri as u32, &nm, positions, want.captures, edit);
             rec.matches.push(m);
         }
         if let Some(s) = ctl.stopped() {
@@ -363,6 +430,7 @@ pub fn search_doc(
     }
     rec.matches
         .sort_by_key(|m| (m.start.offset, m.end.offset, m.rule));
+    rec.keep_source(source.as_bytes());
     (rec, None)
 }
 
@@ -490,8 +558,7 @@ fn pos_of(node: &Node<Doc>, start: bool, at: &Positions) -> Pos {
 fn describe(
     rule: u32,
     nm: &NodeMatch<Doc>,
-    at: &mut Positions,
-    rec: &mut FileRecord,
+    at: &Positions,
     want_caps: bool,
     edit: Option<Edit>,
 ) -> Match {
@@ -506,8 +573,7 @@ fn describe(
         rule,
         start: pos_of(node, true, at),
         end: pos_of(node, false, at),
-        text: node.text().to_string(),
-        lines: at.lines(rec, range.start, range.end),
+        lines: whole_lines(at.src, range.start, range.end),
         captures,
         edit,
     }
@@ -530,7 +596,7 @@ fn captures(nm: &NodeMatch<Doc>, at: &Positions) -> Vec<Capture> {
                             nodes: vec![CapturedNode {
                                 start: Pos::default(),
                                 end: Pos::default(),
-                                text,
+                                own_text: Some(text),
                             }],
                         });
                         continue;
@@ -549,7 +615,7 @@ fn captures(nm: &NodeMatch<Doc>, at: &Positions) -> Vec<Capture> {
             .map(|n| CapturedNode {
                 start: pos_of(n, true, at),
                 end: pos_of(n, false, at),
-                text: n.text().to_string(),
+                own_text: None,
             })
             .collect();
         out.push(Capture {
@@ -601,10 +667,16 @@ fn first_error(root: tree_sitter::Node) -> String {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
     use crate::ast::compile::{Matcher, RuleSpec};
     use ast_grep_core::MatchStrictness;
+
+    /// A match's text, from the source its record kept.
+    pub fn match_text<'r>(r: &'r FileRecord, m: &Match) -> &'r str {
+        r.text(m.start.offset as usize, m.end.offset as usize)
+            .expect("the match's text is kept")
+    }
 
     fn run(lang: SupportLang, pat: &str, out: Option<&str>, src: &str) -> FileRecord {
         let spec = RuleSpec {
@@ -644,8 +716,8 @@ mod tests {
         assert_eq!(r.matches.len(), 1);
         let m = &r.matches[0];
         assert_eq!(m.start.line, 1);
-        assert_eq!(m.text, "console.log(a, b)");
-        assert_eq!(r.lines[m.lines as usize], "console.log(a, b);");
+        assert_eq!(match_text(&r, m), "console.log(a, b)");
+        assert_eq!(r.text(m.lines.0, m.lines.1), Some("console.log(a, b);"));
         assert_eq!(m.captures[0].name, "ARGS");
         assert!(m.captures[0].multi);
         let e = m.edit.as_ref().unwrap();
@@ -718,9 +790,13 @@ mod tests {
         assert_eq!(r.status, Status::Searched);
         assert_eq!(r.matches.len(), 1);
         let m = &r.matches[0];
-        assert_eq!(m.text, "print(1)");
+        assert_eq!(match_text(&r, m), "print(1)");
         assert_eq!(m.captures[0].name, "A");
-        assert_eq!(m.captures[0].nodes[0].text, "1");
+        let n = &m.captures[0].nodes[0];
+        assert_eq!(
+            r.text(n.start.offset as usize, n.end.offset as usize),
+            Some("1")
+        );
         let e = m.edit.as_ref().unwrap();
         assert_eq!((e.start, e.end), (13, 21));
         assert_eq!(e.replacement, b"log(1)");
@@ -743,7 +819,7 @@ mod tests {
         let doc = "id: r\nlanguage: go\nrule:\n  pattern: f($A)\nconstraints:\n  A: {kind: int_literal}\n";
         let r = run_engine(SupportLang::Go, doc, "package p\nvar a, b = f(1), f(x)\n");
         assert_eq!(r.matches.len(), 1);
-        assert_eq!(r.matches[0].text, "f(1)");
+        assert_eq!(match_text(&r, &r.matches[0]), "f(1)");
     }
 
     #[test]
@@ -853,8 +929,62 @@ mod tests {
         let src = "f(1); f(2); f(3);\n";
         let r = run(SupportLang::JavaScript, "f($A)", None, src);
         assert_eq!(r.matches.len(), 3);
-        assert_eq!(r.lines, vec!["f(1); f(2); f(3);".to_string()]);
-        assert!(r.matches.iter().all(|m| m.lines == 0));
+        assert_eq!(
+            r.source,
+            vec![Segment {
+                offset: 0,
+                bytes: b"f(1); f(2); f(3);".to_vec()
+            }]
+        );
+        assert!(r.matches.iter().all(|m| m.lines == (0, 17)));
+    }
+
+    #[test]
+    fn nested_matches_keep_the_source_once() {
+        let n = 300;
+        let src = format!(
+            "package p\nfunc f() {{\n{}{}}}\n",
+            "if x {\n".repeat(n),
+            "}\n".repeat(n)
+        );
+        let r = run(SupportLang::Go, "if $C { $$$B }", None, &src);
+        assert_eq!(r.matches.len(), n);
+        let kept: usize = r.source.iter().map(|s| s.bytes.len()).sum();
+        assert!(kept <= src.len(), "{kept} bytes kept of {}", src.len());
+        for m in &r.matches {
+            let (lo, hi) = (m.start.offset as usize, m.end.offset as usize);
+            assert_eq!(match_text(&r, m), &src[lo..hi]);
+            assert_eq!(
+                r.text(m.lines.0, m.lines.1),
+                Some(&src[m.lines.0..m.lines.1])
+            );
+            for c in &m.captures {
+                for x in &c.nodes {
+                    let (lo, hi) = (x.start.offset as usize, x.end.offset as usize);
+                    assert_eq!(r.text(lo, hi), Some(&src[lo..hi]));
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn sources_of_two_records_merge() {
+        let seg = |offset: usize, b: &str| Segment {
+            offset,
+            bytes: b.as_bytes().to_vec(),
+        };
+        let mut r = FileRecord::new(Status::Searched, "");
+        r.source = vec![seg(0, "abc"), seg(10, "klm")];
+        r.add_source(vec![seg(2, "cde"), seg(20, "uv"), seg(11, "l")]);
+        assert_eq!(
+            r.source,
+            vec![seg(0, "abcde"), seg(10, "klm"), seg(20, "uv")]
+        );
+        assert_eq!(r.text(1, 5), Some("bcde"));
+        assert_eq!(r.text(12, 13), Some("m"));
+        assert_eq!(r.text(12, 14), None);
+        assert_eq!(r.text(5, 6), None);
+        assert_eq!(r.text(7, 7), Some(""));
     }
 
     #[test]
