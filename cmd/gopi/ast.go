@@ -5,7 +5,6 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -185,9 +184,12 @@ func runASTGrep(ctx context.Context, env *cliEnv, args []string) int {
 	out := bufio.NewWriter(env.stdout)
 	var onMatch func(ast.Match) error
 	if c.json {
-		enc := json.NewEncoder(out)
-		enc.SetEscapeHTML(false)
-		onMatch = func(m ast.Match) error { return enc.Encode(toASTJSON(m)) }
+		var line []byte
+		onMatch = func(m ast.Match) error {
+			line = appendASTJSON(line[:0], m)
+			_, err := out.Write(line)
+			return err
+		}
 	} else {
 		pr := &astPrinter{w: out, before: c.context, after: c.context}
 		onMatch = func(m ast.Match) error { pr.add(m); return nil }
