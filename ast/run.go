@@ -41,10 +41,29 @@ type job struct {
 	huge  bool  // one huge file, scheduled first
 }
 
-// aheadJobs is how many batches may be handed out beyond the first file
-// not yet passed on to the sink, per worker: a worker can run ahead of a
-// slow batch that much, and no more results than that wait in memory.
-const aheadJobs = 2
+// aheadJobs is how many batches may always be handed out beyond the first
+// file not yet passed on to the sink, per worker. Beyond that, workers run
+// ahead of a slow batch while the results waiting behind it are small
+// (under aheadBytes, as estimated by resultBytes) and no more than
+// maxAheadJobs batches per worker lie ahead: a search whose few matching
+// files are slow to parse (a rare call in C headers) keeps every core busy
+// past them, and one whose every file matches holds little in memory.
+const (
+	aheadJobs    = 2
+	maxAheadJobs = 64
+	aheadBytes   = 4 << 20
+)
+
+// resultBytes estimates the memory a result holds while it waits: the
+// source its matches keep (their lines, which hold their texts) and the
+// match records.
+func resultBytes(r *astgrep.FileResult) int64 {
+	n := int64(64)
+	for i := range r.Matches {
+		n += int64(len(r.Matches[i].Lines)) + 256
+	}
+	return n
+}
 
 // done is a finished job with its native results (parallel to items).
 type done struct {
@@ -121,6 +140,8 @@ func streamNative(ctx context.Context, cands []candidate, matcherOf func(i int) 
 	// frontier is the first candidate not yet passed on to the sink;
 	// advanced wakes the feeder when it moves.
 	var frontier atomic.Int64
+	// waiting is the estimated size of the results held until their turn.
+	var waiting atomic.Int64
 	advanced := make(chan struct{}, 1)
 	wg.Go(func() {
 		defer close(queue)
@@ -132,7 +153,7 @@ func streamNative(ctx context.Context, cands []candidate, matcherOf func(i int) 
 			// never kept waiting.
 			for !j.huge {
 				ahead := len(firsts) - sort.SearchInts(firsts, int(frontier.Load())+1)
-				if ahead < aheadJobs*workers {
+				if ahead < aheadJobs*workers || ahead < maxAheadJobs*workers && waiting.Load() < aheadBytes {
 					break
 				}
 				select {
@@ -182,6 +203,7 @@ func streamNative(ctx context.Context, cands []candidate, matcherOf func(i int) 
 		for k, idx := range d.items {
 			if k < len(d.res) {
 				pending[idx] = d.res[k]
+				waiting.Add(resultBytes(&d.res[k]))
 			} else {
 				pending[idx] = astgrep.FileResult{Status: astgrep.Stopped}
 			}
@@ -194,6 +216,7 @@ func streamNative(ctx context.Context, cands []candidate, matcherOf func(i int) 
 				continue
 			}
 			delete(pending, next)
+			waiting.Add(-resultBytes(&r))
 			incomplete = incomplete || r.Status == astgrep.Stopped
 			if err := sink(next, r); err != nil {
 				firstErr = err
