@@ -102,3 +102,63 @@ func TestParseCacheSameMatchesAsUncached(t *testing.T) {
 		t.Fatalf("no cache hits: %+v", s)
 	}
 }
+
+// A repeated search of files whose stamps can be trusted is answered from
+// the results the cache kept (one hit per file, same matches and texts);
+// another pattern over the same files uses the cached trees; a reported
+// write drops the file's results.
+func TestParseCacheKeepsResults(t *testing.T) {
+	requireNative(t)
+	ConfigureParseCache(64 << 20)
+	t.Cleanup(func() { ConfigureParseCache(-1) })
+	dir := tree(t, map[string]string{
+		"a.go": "package a\n\nfunc f() { g(1) }\n",
+		"b.go": "package a\n\nfunc h() { g(2) }\n",
+	})
+	old := time.Now().Add(-time.Hour)
+	setOld := func(name string) {
+		if err := os.Chtimes(filepath.Join(dir, name), old, old); err != nil {
+			t.Fatal(err)
+		}
+	}
+	setOld("a.go")
+	setOld("b.go")
+	req := SearchRequest{Scope: Scope{Paths: []string{dir}}, Patterns: []string{"g($A)"}, Captures: true, Cache: true}
+	first := search(t, req)
+	before := ParseCacheStats()
+	if before.Entries != 4 {
+		t.Fatalf("after the first search: %d entries, want 4 (two trees, two files' results)", before.Entries)
+	}
+	second := search(t, req)
+	if hits := ParseCacheStats().Hits - before.Hits; hits != 2 {
+		t.Fatalf("repeat: %d cache hits, want 2", hits)
+	}
+	if locations(first.Matches) != locations(second.Matches) || second.TotalMatches != 2 {
+		t.Fatalf("first %q, second %q", locations(first.Matches), locations(second.Matches))
+	}
+	for i, m := range second.Matches {
+		f := first.Matches[i]
+		if m.Text != f.Text || m.Lines != f.Lines || m.Captures[0].Nodes[0].Text != f.Captures[0].Nodes[0].Text {
+			t.Fatalf("match %d: %+v, first time %+v", i, m, f)
+		}
+	}
+	other := req
+	other.Patterns = []string{"func $F() { $$$ }"}
+	before = ParseCacheStats()
+	if got := search(t, other).TotalMatches; got != 2 {
+		t.Fatalf("other pattern: %d matches, want 2", got)
+	}
+	if hits := ParseCacheStats().Hits - before.Hits; hits != 2 {
+		t.Fatalf("other pattern: %d cache hits (trees), want 2", hits)
+	}
+
+	a := filepath.Join(dir, "a.go")
+	if err := os.WriteFile(a, []byte("package a\n\nfunc f() { g(1); g(3) }\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	setOld("a.go")
+	fscache.InvalidateAfterWrite(a)
+	if got := search(t, req).TotalMatches; got != 3 {
+		t.Fatalf("after a reported write: %d matches, want 3", got)
+	}
+}

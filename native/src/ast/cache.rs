@@ -13,6 +13,14 @@
 //! [`super::compile::Matcher::filter_key`]) ruled the file out before
 //! parsing, so a repeated search skips the file without reading it.
 //!
+//! It also keeps the results of recent searches: a file's [`FileRecord`]
+//! for a matcher (by [`super::compile::Matcher::result_key`]), so the same
+//! query again over an unchanged file costs a stat and a copy, even when
+//! the trees of the whole search do not fit. Results take at most an
+//! eighth of the budget (they are small: the lines of the matches) and are
+//! evicted least recently used first; they are kept only for files whose
+//! stamp can be trusted alone.
+//!
 //! The cache holds at most a byte budget (an estimate: source bytes plus a
 //! per-node cost); the least recently used entries are evicted first, but
 //! only those unused for [`PROTECT`]: while the cache is full of recently
@@ -21,6 +29,7 @@
 //! every entry just before its next use and never hit; with it, the part
 //! that fits is reused. The budget is 0 (disabled) until the embedding
 //! program sets it.
+use super::search::FileRecord;
 use ast_grep_core::tree_sitter::StrDoc;
 use ast_grep_core::AstGrep;
 use ast_grep_language::SupportLang;
@@ -96,6 +105,17 @@ struct Entry {
 
 type Key = (PathBuf, SupportLang);
 
+/// A file's results for one matcher.
+struct Results {
+    stamp: Stamp,
+    rec: Arc<FileRecord>,
+    cost: usize,
+    tick: u64,
+}
+
+/// Results are found by file and matcher.
+type ResultsKey = (Key, u64);
+
 #[derive(Default)]
 struct Cache {
     map: HashMap<Key, Entry>,
@@ -106,6 +126,10 @@ struct Cache {
     tick: u64,
     hits: u64,
     misses: u64,
+    results: HashMap<ResultsKey, Results>,
+    /// Results by last use.
+    results_lru: BTreeMap<u64, ResultsKey>,
+    results_used: usize,
 }
 
 static CACHE: LazyLock<Mutex<Cache>> = LazyLock::new(|| Mutex::new(Cache::default()));
@@ -166,6 +190,65 @@ pub fn lookup(path: &Path, lang: SupportLang, stamp: &Stamp, filter: u64) -> Fou
         None if skip => Found::Skip,
         None => Found::Doc(doc.expect("checked above")),
     }
+}
+
+/// The results `path` gave for the matcher of `key` when its content had
+/// this stamp, if kept.
+pub fn lookup_results(
+    path: &Path,
+    lang: SupportLang,
+    stamp: &Stamp,
+    key: u64,
+) -> Option<Arc<FileRecord>> {
+    let mut c = lock();
+    if c.budget == 0 {
+        return None;
+    }
+    let rk = ((path.to_path_buf(), lang), key);
+    let r = c.results.get(&rk)?;
+    if r.stamp != *stamp {
+        c.remove_results(&rk);
+        return None;
+    }
+    let rec = r.rec.clone();
+    c.hits += 1;
+    c.tick += 1;
+    let t = c.tick;
+    let r = c.results.get_mut(&rk).expect("entry present");
+    let old = std::mem::replace(&mut r.tick, t);
+    c.results_lru.remove(&old);
+    c.results_lru.insert(t, rk);
+    Some(rec)
+}
+
+/// Keeps the results of a complete search of `path` (content of this
+/// stamp) by the matcher of `key`.
+pub fn store_results(path: &Path, lang: SupportLang, stamp: &Stamp, key: u64, rec: &FileRecord) {
+    let mut c = lock();
+    let room = c.budget / 8;
+    if room == 0 || is_racy(stamp) {
+        return;
+    }
+    let cost = ENTRY_COST + path.as_os_str().len() + rec.cost();
+    if cost > room / 2 {
+        return;
+    }
+    let rk = ((path.to_path_buf(), lang), key);
+    c.remove_results(&rk);
+    c.tick += 1;
+    let tick = c.tick;
+    c.results_used += cost;
+    c.results_lru.insert(tick, rk.clone());
+    c.results.insert(
+        rk,
+        Results {
+            stamp: *stamp,
+            rec: Arc::new(rec.clone()),
+            cost,
+            tick,
+        },
+    );
+    c.evict_results();
 }
 
 /// Whether an entry stored now for a file of this stamp must keep a hash.
@@ -281,6 +364,15 @@ pub fn invalidate(path: &Path) {
     for k in gone {
         c.remove(&k);
     }
+    let gone: Vec<ResultsKey> = c
+        .results
+        .keys()
+        .filter(|((p, _), _)| p.starts_with(path))
+        .cloned()
+        .collect();
+    for k in gone {
+        c.remove_results(&k);
+    }
 }
 
 /// Sets the byte budget (0 disables the cache and empties it).
@@ -291,12 +383,18 @@ pub fn set_budget(bytes: usize) {
         c.clear();
     }
     c.evict();
+    c.evict_results();
 }
 
 /// Entries, estimated bytes held, hits and misses so far.
 pub fn stats() -> (usize, usize, u64, u64) {
     let c = lock();
-    (c.map.len(), c.used, c.hits, c.misses)
+    (
+        c.map.len() + c.results.len(),
+        c.used + c.results_used,
+        c.hits,
+        c.misses,
+    )
 }
 
 impl Cache {
@@ -372,6 +470,28 @@ impl Cache {
         self.map.clear();
         self.lru.clear();
         self.used = 0;
+        self.results.clear();
+        self.results_lru.clear();
+        self.results_used = 0;
+    }
+
+    fn remove_results(&mut self, key: &ResultsKey) {
+        if let Some(r) = self.results.remove(key) {
+            self.results_lru.remove(&r.tick);
+            self.results_used -= r.cost;
+        }
+    }
+
+    /// Evicts least recently used results until they fit their share.
+    fn evict_results(&mut self) {
+        while self.results_used > self.budget / 8 {
+            let Some((_, key)) = self.results_lru.pop_first() else {
+                break;
+            };
+            if let Some(r) = self.results.remove(&key) {
+                self.results_used -= r.cost;
+            }
+        }
     }
 }
 
@@ -439,6 +559,27 @@ mod tests {
         assert!(
             matches!(lookup(a, SupportLang::Go, &fresh, 5), Found::Verify(h, None, true) if h == content_hash(b"y"))
         );
+        // Results: found by file, matcher and stamp; dropped by a new
+        // stamp and by invalidation; never kept for a fresh modification.
+        let mut rec = FileRecord::new(super::super::search::Status::Searched, "");
+        rec.message = "kept".into();
+        store_results(a, SupportLang::Go, &st, 9, &rec);
+        store_results(b, SupportLang::Go, &fresh, 9, &rec);
+        assert!(lookup_results(a, SupportLang::Go, &st, 9).is_some_and(|r| r.message == "kept"));
+        assert!(lookup_results(a, SupportLang::Go, &st, 8).is_none());
+        assert!(lookup_results(b, SupportLang::Go, &fresh, 9).is_none());
+        assert!(lookup_results(a, SupportLang::Go, &old_stamp(12), 9).is_none());
+        assert!(lookup_results(a, SupportLang::Go, &st, 9).is_none());
+        store_results(a, SupportLang::Go, &st, 9, &rec);
+        invalidate(Path::new("/t"));
+        assert!(lookup_results(a, SupportLang::Go, &st, 9).is_none());
+        // Past their share of the budget, the least recent go first.
+        set_budget(8 * (ENTRY_COST + 20 + rec.cost()) * 3);
+        for i in 0..4 {
+            store_results(Path::new(&format!("/r/{i}")), SupportLang::Go, &st, 1, &rec);
+        }
+        assert!(lookup_results(Path::new("/r/0"), SupportLang::Go, &st, 1).is_none());
+        assert!(lookup_results(Path::new("/r/3"), SupportLang::Go, &st, 1).is_some());
         set_budget(0);
         assert_eq!(stats().0, 0);
     }

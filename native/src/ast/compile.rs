@@ -106,6 +106,9 @@ pub struct Matcher {
     /// rule's literals), so that the parse cache can remember which files
     /// it ruled out; 0 when it rules nothing out.
     pub filter_key: u64,
+    /// Identifies what the matcher finds (language, strictness and every
+    /// rule as given), so that the cache can keep a file's results.
+    pub result_key: u64,
 }
 
 /// A rule as the caller supplied it: a pattern with an optional rewrite,
@@ -158,11 +161,13 @@ impl Matcher {
             rules.push(rule);
         }
         let filter_key = filter_key(lang, &rules, prefilter);
+        let result_key = result_key(lang, specs, &strict);
         Ok(Matcher {
             lang,
             rules,
             prefilter,
             filter_key,
+            result_key,
         })
     }
 
@@ -194,6 +199,29 @@ fn filter_key(lang: SupportLang, rules: &[Rule], prefilter: bool) -> u64 {
         }
     }
     h.finish().max(1)
+}
+
+/// The result key of a rule set (see [`Matcher::result_key`]).
+fn result_key(lang: SupportLang, specs: &[RuleSpec], strict: &MatchStrictness) -> u64 {
+    use std::hash::{Hash, Hasher};
+    let mut h = std::collections::hash_map::DefaultHasher::new();
+    lang.hash(&mut h);
+    let code: u8 = match strict {
+        MatchStrictness::Smart => 0,
+        MatchStrictness::Cst => 1,
+        MatchStrictness::Ast => 2,
+        MatchStrictness::Relaxed => 3,
+        MatchStrictness::Signature => 4,
+        MatchStrictness::Template => 5,
+    };
+    code.hash(&mut h);
+    specs.len().hash(&mut h);
+    for s in specs {
+        s.pattern.hash(&mut h);
+        s.rewrite.hash(&mut h);
+        s.config.hash(&mut h);
+    }
+    h.finish()
 }
 
 fn compile_rule(

@@ -292,6 +292,28 @@ fn search_cached(
     ctl: &Control,
 ) -> (FileRecord, Option<Stop>) {
     let stamp = cache::Stamp::of(md);
+    // What was asked for changes the record: part of the results' key.
+    let key = m.result_key ^ (want.captures as u64) ^ ((want.edits as u64) << 1);
+    if let Some(rec) = cache::lookup_results(p, m.lang, &stamp, key) {
+        return (FileRecord::clone(&rec), None);
+    }
+    let out = search_through_cache(m, p, &stamp, want, ctl);
+    if out.1.is_none() && out.0.status == Status::Searched {
+        cache::store_results(p, m.lang, &stamp, key, &out.0);
+    }
+    out
+}
+
+/// search_cached without the results: the cached tree or filter record,
+/// else the file read and parsed.
+fn search_through_cache(
+    m: &Matcher,
+    p: &std::path::Path,
+    stamp: &cache::Stamp,
+    want: &Want,
+    ctl: &Control,
+) -> (FileRecord, Option<Stop>) {
+    let stamp = *stamp;
     let filter = if want.prefilter { m.filter_key } else { 0 };
     let mut data = None;
     match cache::lookup(p, m.lang, &stamp, filter) {

@@ -35,6 +35,7 @@ pub struct Pos {
 
 /// One node of a capture. Its text is the source between `start` and
 /// `end`, except for a transformed variable, which has text of its own.
+#[derive(Clone)]
 pub struct CapturedNode {
     pub start: Pos,
     pub end: Pos,
@@ -43,6 +44,7 @@ pub struct CapturedNode {
 
 /// A captured metavariable; `multi` for `$$$NAME`; `transformed` for a
 /// variable of a rule's `transform`, whose one node carries only its text.
+#[derive(Clone)]
 pub struct Capture {
     pub name: String,
     pub multi: bool,
@@ -51,6 +53,7 @@ pub struct Capture {
 }
 
 /// The edit a rewrite rule makes for one match.
+#[derive(Clone)]
 pub struct Edit {
     pub start: u64,
     pub end: u64,
@@ -58,6 +61,7 @@ pub struct Edit {
 }
 
 /// One match; its text is the source between `start` and `end`.
+#[derive(Clone)]
 pub struct Match {
     pub rule: u32,
     pub start: Pos,
@@ -70,7 +74,7 @@ pub struct Match {
 }
 
 /// A stretch of the source, kept in a record for the texts of its matches.
-#[derive(Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Segment {
     /// Byte offset of `bytes` in the source.
     pub offset: usize,
@@ -84,6 +88,7 @@ impl Segment {
 }
 
 /// The outcome for one input.
+#[derive(Clone)]
 pub struct FileRecord {
     pub status: Status,
     pub syntax_error: bool,
@@ -154,6 +159,24 @@ impl FileRecord {
                 _ => self.source.push(s),
             }
         }
+    }
+
+    /// Estimated bytes the record holds (for the cache's budget).
+    pub fn cost(&self) -> usize {
+        let mut n = 64 + self.message.len();
+        for s in &self.source {
+            n += 32 + s.bytes.len();
+        }
+        for m in &self.matches {
+            n += 96 + m.edit.as_ref().map_or(0, |e| 32 + e.replacement.len());
+            for c in &m.captures {
+                n += 48 + c.name.len();
+                for x in &c.nodes {
+                    n += 56 + x.own_text.as_ref().map_or(0, |t| t.len());
+                }
+            }
+        }
+        n
     }
 
     /// The kept source between two offsets; `None` when it was not kept.
