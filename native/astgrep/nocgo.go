@@ -2,6 +2,8 @@
 
 package astgrep
 
+import "context"
+
 // Available reports whether the native engine is linked in: false here.
 const Available = false
 
@@ -48,3 +50,8 @@ func InvalidateParseCache(path string) {}
 
 // ParseCacheStats returns zero counters without the native library.
 func ParseCacheStats() CacheStats { return CacheStats{} }
+
+// Outline fails with ErrUnavailable without the native library.
+func Outline(ctx context.Context, lang, path string, stamp *FileStamp, data []byte, minLines int) ([]OutlineSpan, error) {
+	return nil, ErrUnavailable
+}

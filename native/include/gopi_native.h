@@ -242,6 +242,38 @@ int32_t gopi_ast_search(const gopi_ast_matcher *m, const uint8_t *inputs,
                         size_t *out_len, char **err);
 void gopi_ast_buffer_free(uint8_t *p, size_t len);
 
+/* What a caller saw of a file before reading it: size, modification time
+ * (has_mtime 0: unknown), inode, device. */
+typedef struct gopi_ast_stamp {
+    uint64_t size;
+    int64_t mtime_sec;
+    uint32_t mtime_nsec;
+    uint32_t has_mtime;
+    uint64_t ino;
+    uint64_t dev;
+} gopi_ast_stamp;
+
+enum {
+    GOPI_AST_OUTLINE_OK = 0,
+    GOPI_AST_OUTLINE_SYNTAX = 1,      /* the source has syntax errors */
+    GOPI_AST_OUTLINE_CANCELLED = 2,
+    GOPI_AST_OUTLINE_UNSUPPORTED = 3, /* no outline for the language */
+    GOPI_AST_OUTLINE_NOT_UTF8 = 4
+};
+
+/* The function bodies of data parsed as lang, for the read tool's
+ * structural summaries: *out (free with gopi_ast_buffer_free) holds u32 n,
+ * then per body u32 first, u32 last (1-based lines, inclusive), bodies of
+ * at least min_lines lines, in file order, none inside another. With
+ * path_len > 0 and a stamp (taken before data was read) the tree goes
+ * through the parse cache. Returns GOPI_AST_OUTLINE_*, or -1 with *err. */
+int32_t gopi_ast_outline(const uint8_t *lang, size_t lang_len,
+                         const uint8_t *path, size_t path_len,
+                         const gopi_ast_stamp *stamp, const uint8_t *data,
+                         size_t data_len, uint32_t min_lines,
+                         const gopi_ast_cancel *cancel, uint8_t **out,
+                         size_t *out_len, char **err);
+
 /* The process-wide parse cache (used by searches with GOPI_AST_CACHE): byte
  * budget (0: off and emptied; the initial state), invalidation of a path and
  * everything under it (len 0: everything), and counters (pointers may be

@@ -4,88 +4,48 @@ package outline
 
 import (
 	"context"
+	"errors"
+	"fmt"
+	"os"
 
-	sitter "github.com/smacker/go-tree-sitter"
-	"github.com/smacker/go-tree-sitter/javascript"
-	"github.com/smacker/go-tree-sitter/python"
-	"github.com/smacker/go-tree-sitter/rust"
-	"github.com/smacker/go-tree-sitter/typescript/tsx"
-	"github.com/smacker/go-tree-sitter/typescript/typescript"
+	"github.com/gopi-agent/gopi/native/astgrep"
 )
-
-// grammar returns the tree-sitter language for a grammar name.
-func grammar(lang string) *sitter.Language {
-	switch lang {
-	case "python":
-		return python.GetLanguage()
-	case "javascript":
-		return javascript.GetLanguage()
-	case "typescript":
-		return typescript.GetLanguage()
-	case "tsx":
-		return tsx.GetLanguage()
-	case "rust":
-		return rust.GetLanguage()
-	}
-	return nil
-}
 
 // Bodies parses src as lang (a name LanguageOf returns) and returns, in
 // file order, the line spans of the function and method bodies that are
 // at least minLines long. A nested function inside a dropped body is not
 // reported on its own. It fails with ErrUnsupported or ErrSyntax.
 func Bodies(ctx context.Context, lang string, src []byte, minLines int) ([]Span, error) {
+	return BodiesOf(ctx, lang, "", nil, src, minLines)
+}
+
+// BodiesOf is Bodies for the content of the file at path, read after info
+// was taken: the tree goes through the native parse cache, which the AST
+// search tools share, so a file both summarised and searched is parsed
+// once.
+func BodiesOf(ctx context.Context, lang, path string, info os.FileInfo, src []byte, minLines int) ([]Span, error) {
 	if lang == "go" {
 		return goBodies(src, minLines)
 	}
-	g := grammar(lang)
-	if g == nil {
+	if _, ok := functionKinds[lang]; !ok {
 		return nil, ErrUnsupported
 	}
-	p := sitter.NewParser()
-	defer p.Close()
-	p.SetLanguage(g)
-	tree, err := p.ParseCtx(ctx, nil, src)
-	if err != nil {
+	var stamp *astgrep.FileStamp
+	if info != nil && path != "" {
+		stamp = astgrep.StampOf(info)
+	}
+	got, err := astgrep.Outline(ctx, lang, path, stamp, src, minLines)
+	switch {
+	case errors.Is(err, astgrep.ErrOutlineSyntax):
+		return nil, ErrSyntax
+	case errors.Is(err, astgrep.ErrOutlineUnsupported), errors.Is(err, astgrep.ErrOutlineNotUTF8):
+		return nil, fmt.Errorf("%w: %w", ErrUnsupported, err)
+	case err != nil:
 		return nil, err
 	}
-	defer tree.Close()
-	root := tree.RootNode()
-	if root.HasError() {
-		return nil, ErrSyntax
+	spans := make([]Span, len(got))
+	for i, s := range got {
+		spans[i] = Span{Start: s.Start, End: s.End}
 	}
-	kinds := functionKinds[lang]
-	braced := lang != "python"
-	var spans []Span
-	c := sitter.NewTreeCursor(root)
-	defer c.Close()
-	for {
-		n := c.CurrentNode()
-		descend := true
-		if n.IsNamed() && kinds[n.Type()] {
-			if body := n.ChildByFieldName("body"); body != nil {
-				isBlock := braced && body.EndByte() > body.StartByte() && src[body.StartByte()] == '{'
-				if braced == isBlock { // arrow functions with an expression body are kept
-					end := body.EndPoint()
-					endRow := int(end.Row)
-					if end.Column == 0 && endRow > int(body.StartPoint().Row) {
-						endRow-- // the body ends at the start of the next line
-					}
-					sp, ok := bodySpan(int(n.StartPoint().Row), int(body.StartPoint().Row), endRow, braced)
-					if ok && sp.Lines() >= max(minLines, 1) {
-						spans = append(spans, sp)
-						descend = false
-					}
-				}
-			}
-		}
-		if descend && c.GoToFirstChild() {
-			continue
-		}
-		for !c.GoToNextSibling() {
-			if !c.GoToParent() {
-				return spans, nil
-			}
-		}
-	}
+	return spans, nil
 }

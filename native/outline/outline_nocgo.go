@@ -2,7 +2,10 @@
 
 package outline
 
-import "context"
+import (
+	"context"
+	"os"
+)
 
 // Bodies handles only Go without cgo (the other grammars are C).
 func Bodies(ctx context.Context, lang string, src []byte, minLines int) ([]Span, error) {
@@ -10,4 +13,9 @@ func Bodies(ctx context.Context, lang string, src []byte, minLines int) ([]Span,
 		return goBodies(src, minLines)
 	}
 	return nil, ErrUnsupported
+}
+
+// BodiesOf is Bodies; there is no parse cache without cgo.
+func BodiesOf(ctx context.Context, lang, path string, info os.FileInfo, src []byte, minLines int) ([]Span, error) {
+	return Bodies(ctx, lang, src, minLines)
 }

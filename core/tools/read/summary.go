@@ -10,6 +10,7 @@ import (
 
 	"github.com/zeebo/xxh3"
 
+	"github.com/gopi-agent/gopi/ast"
 	"github.com/gopi-agent/gopi/core/tool"
 	"github.com/gopi-agent/gopi/native/outline"
 )
@@ -50,7 +51,10 @@ func (t *Tool) summarize(ctx context.Context, r *resolved, data []byte, mode too
 	}
 	lang := outline.LanguageOf(r.abs)
 	minBody := max(t.env.Settings.ReadSummaryMinBody, 1)
-	spans, err := bodySpans(ctx, lang, data, minBody)
+	// The trees go through the parse cache the AST tools use, at their
+	// budget, so a file summarised and then searched is parsed once.
+	ast.ConfigureParseCache(t.env.Settings.ASTParseCache)
+	spans, err := bodySpans(ctx, lang, r, data, minBody)
 	if err != nil {
 		return "", false
 	}
@@ -184,14 +188,14 @@ type spanKey struct {
 	minBody int
 }
 
-// bodySpans returns the body spans of data, from the cache when it can.
-// Failures (syntax errors) are cached too, as an error.
-func bodySpans(ctx context.Context, lang string, data []byte, minBody int) ([]outline.Span, error) {
+// bodySpans returns the body spans of data (the content of r), from the
+// cache when it can. Failures (syntax errors) are cached too, as an error.
+func bodySpans(ctx context.Context, lang string, r *resolved, data []byte, minBody int) ([]outline.Span, error) {
 	key := spanKey{xxh3.Hash128(data), lang, minBody}
 	if v, ok := spanCache.get(key); ok {
 		return v.spans, v.err
 	}
-	spans, err := outline.Bodies(ctx, lang, data, minBody)
+	spans, err := outline.BodiesOf(ctx, lang, r.abs, r.info, data, minBody)
 	if ctx.Err() == nil {
 		spanCache.put(key, spanResult{spans, err})
 	}

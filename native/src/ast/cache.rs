@@ -66,6 +66,16 @@ pub struct Stamp {
 }
 
 impl Stamp {
+    /// A stamp from its parts, as a caller that did the stat reports them.
+    pub fn new(size: u64, mtime: Option<SystemTime>, ino: u64, dev: u64) -> Stamp {
+        Stamp {
+            size,
+            mtime,
+            ino,
+            dev,
+        }
+    }
+
     /// The stamp of a file from its metadata.
     pub fn of(md: &std::fs::Metadata) -> Stamp {
         #[cfg(unix)]

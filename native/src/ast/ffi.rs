@@ -31,6 +31,117 @@ pub struct SearchOptions {
     pub flags: u32,
 }
 
+/// What the caller saw of a file before reading it (C layout): size,
+/// modification time (`has_mtime` 0: unknown), inode and device.
+#[repr(C)]
+pub struct FileStamp {
+    pub size: u64,
+    pub mtime_sec: i64,
+    pub mtime_nsec: u32,
+    pub has_mtime: u32,
+    pub ino: u64,
+    pub dev: u64,
+}
+
+impl FileStamp {
+    fn stamp(&self) -> cache::Stamp {
+        let mtime = (self.has_mtime != 0).then(|| {
+            let nanos = Duration::from_nanos(u64::from(self.mtime_nsec));
+            if self.mtime_sec >= 0 {
+                std::time::UNIX_EPOCH + Duration::from_secs(self.mtime_sec as u64) + nanos
+            } else {
+                std::time::UNIX_EPOCH - Duration::from_secs(self.mtime_sec.unsigned_abs()) + nanos
+            }
+        });
+        cache::Stamp::new(self.size, mtime, self.ino, self.dev)
+    }
+}
+
+/// Gives `buf` to the caller, who frees it with gopi_ast_buffer_free.
+///
+/// # Safety
+/// `out` and `out_len` writable.
+unsafe fn hand_out(buf: Vec<u8>, out: *mut *mut u8, out_len: *mut usize) {
+    let mut buf = buf.into_boxed_slice();
+    *out_len = buf.len();
+    *out = buf.as_mut_ptr();
+    std::mem::forget(buf);
+    crate::ffi::count_alloc();
+}
+
+/// Outline results (see gopi_ast_outline).
+pub const OUTLINE_OK: i32 = 0;
+pub const OUTLINE_SYNTAX: i32 = 1;
+pub const OUTLINE_CANCELLED: i32 = 2;
+pub const OUTLINE_UNSUPPORTED: i32 = 3;
+pub const OUTLINE_NOT_UTF8: i32 = 4;
+
+/// The function bodies of `data` parsed as the language named `lang`, for
+/// a structural summary: `*out` gets `u32 count` and per body `u32 first`,
+/// `u32 last` (1-based lines, inclusive; free with gopi_ast_buffer_free).
+/// With `path_len` > 0 and `stamp` set (what the caller saw before reading
+/// `data`), the tree goes through the parse cache. Returns OUTLINE_OK,
+/// OUTLINE_SYNTAX, OUTLINE_CANCELLED, OUTLINE_UNSUPPORTED, OUTLINE_NOT_UTF8
+/// or -1 with `*err` set.
+///
+/// # Safety
+/// Pointers valid for their lengths; `stamp` and `cancel` null or valid;
+/// `out`, `out_len` writable; `err` null or writable.
+#[no_mangle]
+pub unsafe extern "C" fn gopi_ast_outline(
+    lang_name: *const u8,
+    lang_len: usize,
+    path: *const u8,
+    path_len: usize,
+    stamp: *const FileStamp,
+    data: *const u8,
+    data_len: usize,
+    min_lines: u32,
+    cancel: *const CancelFlag,
+    out: *mut *mut u8,
+    out_len: *mut usize,
+    err: *mut *mut c_char,
+) -> i32 {
+    guard(err, -1, || {
+        *out = ptr::null_mut();
+        *out_len = 0;
+        let name = String::from_utf8_lossy(bytes(lang_name, lang_len)).into_owned();
+        let Some(l) = lang::by_name(&name) else {
+            return OUTLINE_UNSUPPORTED;
+        };
+        let file_path = (path_len > 0).then(|| encode::path_from_bytes(bytes(path, path_len)));
+        let file = match (&file_path, stamp.as_ref()) {
+            (Some(p), Some(st)) => Some((p.as_path(), st.stamp())),
+            _ => None,
+        };
+        let ctl = Control {
+            cancel: cancel.as_ref().map(|c| &c.0),
+            deadline: None,
+        };
+        use super::outline::{outline, Fail};
+        match outline(l, file, bytes(data, data_len), min_lines, &ctl) {
+            Ok(spans) => {
+                let mut buf = Vec::with_capacity(4 + 8 * spans.len());
+                buf.extend_from_slice(&(spans.len() as u32).to_le_bytes());
+                for (a, b) in spans {
+                    buf.extend_from_slice(&a.to_le_bytes());
+                    buf.extend_from_slice(&b.to_le_bytes());
+                }
+                hand_out(buf, out, out_len);
+                OUTLINE_OK
+            }
+            Err(Fail::Syntax) => OUTLINE_SYNTAX,
+            Err(Fail::Unsupported) => OUTLINE_UNSUPPORTED,
+            Err(Fail::NotUtf8) => OUTLINE_NOT_UTF8,
+            Err(Fail::Stopped(_)) => OUTLINE_CANCELLED,
+            Err(Fail::Failed(m)) => {
+                set_message(err, &m);
+                -1
+            }
+        }
+    })
+}
+
 /// A cancel flag shared between Go and any number of running searches.
 pub struct CancelFlag(AtomicBool);
 
@@ -222,11 +333,7 @@ pub unsafe extern "C" fn gopi_ast_search(
             w.record(&rec);
         }
         crate::ast::parse::trim_if_due();
-        let mut buf = w.buf.into_boxed_slice();
-        *out_len = buf.len();
-        *out = buf.as_mut_ptr();
-        std::mem::forget(buf);
-        crate::ffi::count_alloc();
+        hand_out(w.buf, out, out_len);
         match stop {
             None => 0,
             Some(Stop::Cancelled) => 1,

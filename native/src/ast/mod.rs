@@ -18,6 +18,7 @@
 //! * [`search`]: matching one source and collecting its records.
 //! * [`split`]: parsing only the top-level declarations that can match.
 //! * [`parallel`]: one large file parsed and searched on several threads.
+//! * [`outline`]: function bodies for the read tool's structural summaries.
 //! * [`encode`]: the wire format of the result buffer.
 //! * [`ffi`]: the `gopi_ast_*` C functions.
 pub mod ambiguity;
@@ -26,6 +27,7 @@ pub mod compile;
 pub mod encode;
 pub mod ffi;
 pub mod lang;
+pub mod outline;
 pub mod parallel;
 pub mod parse;
 pub mod search;
