@@ -210,6 +210,8 @@ struct Positions<'s> {
     line_starts: Vec<usize>,
     /// Characters before each BLOCK-byte block.
     block_chars: Vec<u32>,
+    /// Whether each block is ASCII, where characters are bytes.
+    block_ascii: Vec<bool>,
 }
 
 const BLOCK: usize = 256;
@@ -227,23 +229,37 @@ impl<'s> Positions<'s> {
         let mut line_starts = vec![0];
         line_starts.extend(memchr::memchr_iter(b'\n', b).map(|i| i + 1));
         let mut block_chars = Vec::with_capacity(b.len() / BLOCK + 1);
+        let mut block_ascii = Vec::with_capacity(b.len() / BLOCK + 1);
         let mut n = 0u32;
         for chunk in b.chunks(BLOCK) {
             block_chars.push(n);
-            n += count_chars(chunk) as u32;
+            let ascii = chunk.is_ascii();
+            block_ascii.push(ascii);
+            n += if ascii {
+                chunk.len()
+            } else {
+                count_chars(chunk)
+            } as u32;
         }
         block_chars.push(n);
+        block_ascii.push(true);
         Positions {
             src,
             line_starts,
             block_chars,
+            block_ascii,
         }
     }
 
     /// Characters in the source before byte `at`.
     fn chars_before(&self, at: usize) -> usize {
         let k = at / BLOCK;
-        self.block_chars[k] as usize + count_chars(&self.src.as_bytes()[k * BLOCK..at])
+        let within = if self.block_ascii[k] {
+            at - k * BLOCK
+        } else {
+            count_chars(&self.src.as_bytes()[k * BLOCK..at])
+        };
+        self.block_chars[k] as usize + within
     }
 
     /// Start of the line holding byte `at`.
@@ -481,35 +497,73 @@ fn find_pruned<'r>(
     ctl: &Control,
 ) -> Result<Vec<NodeMatch<'r, Doc>>, Stop> {
     let kinds: Vec<_> = patterns.iter().map(|p| p.potential_kinds()).collect();
+    let root = top.root();
+    let holds = |n: &tree_sitter::Node| {
+        let i = hits.partition_point(|&at| at < n.start_byte());
+        i < hits.len() && hits[i] + len <= n.end_byte()
+    };
     let mut out = Vec::new();
-    let mut stack = vec![top.clone()];
+    // One cursor, pre-order, entering only nodes that hold a hit: no node
+    // list is built per visited node. `ends` holds the end of each
+    // ancestor of the cursor's node, so that once no hit is left before
+    // the parent's end its remaining children are not looked at.
+    let mut cursor = top.get_inner_node().walk();
+    if !holds(&cursor.node()) {
+        return Ok(out);
+    }
+    let mut ends: Vec<usize> = Vec::new();
     let mut visited = 0usize;
-    while let Some(node) = stack.pop() {
+    'visit: loop {
         visited += 1;
         if visited.is_multiple_of(STOP_CHECK_EVERY) {
             if let Some(s) = ctl.stopped() {
                 return Err(s);
             }
         }
-        let r = node.range();
-        let i = hits.partition_point(|&at| at < r.start);
-        if i == hits.len() || hits[i] + len > r.end {
-            continue;
-        }
+        let node = cursor.node();
         let kind = usize::from(node.kind_id());
         for (p, k) in patterns.iter().zip(&kinds) {
             if k.as_ref().is_some_and(|k| !k.contains(kind)) {
                 continue;
             }
-            if let Some(nm) = p.match_node(node.clone()) {
+            if let Some(nm) = p.match_node(root.adopt(node)) {
                 out.push(nm);
             }
         }
-        let first = stack.len();
-        stack.extend(node.children());
-        stack[first..].reverse();
+        if cursor.goto_first_child() {
+            ends.push(node.end_byte());
+            loop {
+                if holds(&cursor.node()) {
+                    continue 'visit;
+                }
+                if !cursor.goto_next_sibling() {
+                    break;
+                }
+            }
+            cursor.goto_parent();
+            ends.pop();
+        }
+        // This node's subtree is done: on to the next sibling that holds a
+        // hit, climbing as far as needed.
+        loop {
+            let done = cursor.node().end_byte();
+            let next = hits.partition_point(|&at| at < done);
+            let more = ends
+                .last()
+                .is_some_and(|&end| next < hits.len() && hits[next] + len <= end);
+            if more {
+                while cursor.goto_next_sibling() {
+                    if holds(&cursor.node()) {
+                        continue 'visit;
+                    }
+                }
+            }
+            if !cursor.goto_parent() {
+                return Ok(out);
+            }
+            ends.pop();
+        }
     }
-    Ok(out)
 }
 
 /// Every match of the patterns in the tree (ast-grep's full walk, one per
@@ -945,6 +999,15 @@ pub(crate) mod tests {
         let long = "\u{e9}".repeat(1000) + "x";
         let at = Positions::new(&long);
         assert_eq!(at.pos(0, long.len() - 1).column, 1000);
+        // ASCII blocks (counted as bytes) next to blocks that are not.
+        let mixed =
+            "x".repeat(300) + "\u{e9}\n" + &"y".repeat(600) + "\u{1F600}" + &"z".repeat(300);
+        let at = Positions::new(&mixed);
+        for off in (0..=mixed.len()).filter(|&o| mixed.is_char_boundary(o)) {
+            let want =
+                count_chars(&mixed.as_bytes()[mixed[..off].rfind('\n').map_or(0, |i| i + 1)..off]);
+            assert_eq!(at.pos(0, off).column as usize, want, "offset {off}");
+        }
     }
 
     #[test]
