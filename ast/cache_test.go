@@ -161,4 +161,16 @@ func TestParseCacheKeepsResults(t *testing.T) {
 	if got := search(t, req).TotalMatches; got != 3 {
 		t.Fatalf("after a reported write: %d matches, want 3", got)
 	}
+
+	// A same-size rewrite in place that puts the old modification time
+	// back (as `touch -r` or `cp -p` can), not reported: the status-change
+	// time still moved, so neither results nor trees are served stale.
+	b := filepath.Join(dir, "b.go")
+	if err := os.WriteFile(b, []byte("package a\n\nfunc h() { x(2) }\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	setOld("b.go")
+	if got := search(t, req).TotalMatches; got != 2 {
+		t.Fatalf("after a same-size rewrite restoring the mtime: %d matches, want 2 (a.go's)", got)
+	}
 }

@@ -55,12 +55,20 @@ const (
 )
 
 // resultBytes estimates the memory a result holds while it waits: the
-// source its matches keep (their lines, which hold their texts) and the
-// match records.
+// source its matches keep (their lines, which hold their texts, and the
+// nodes a rule captured outside the match) and the match records.
 func resultBytes(r *astgrep.FileResult) int64 {
 	n := int64(64)
 	for i := range r.Matches {
-		n += int64(len(r.Matches[i].Lines)) + 256
+		m := &r.Matches[i]
+		n += int64(len(m.Lines)) + 256
+		for _, c := range m.Captures {
+			for _, nd := range c.Nodes {
+				if nd.Start.Offset < m.Start.Offset || nd.End.Offset > m.End.Offset {
+					n += int64(len(nd.Text))
+				}
+			}
+		}
 	}
 	return n
 }
@@ -206,6 +214,7 @@ func streamNative(ctx context.Context, cands []candidate, matcherOf func(i int) 
 				waiting.Add(resultBytes(&d.res[k]))
 			} else {
 				pending[idx] = astgrep.FileResult{Status: astgrep.Stopped}
+				waiting.Add(resultBytes(&astgrep.FileResult{}))
 			}
 			ready[idx] = true
 		}

@@ -25,18 +25,22 @@ var (
 
 // FileStamp is what a caller saw of a file before reading it: the parse
 // cache keeps a tree under it and trusts it to name the same content as
-// long as size, modification time, inode and device are unchanged (a
-// file modified within two seconds of being cached is also checked by a
-// hash of its content).
+// long as size, modification time, inode, device and (where the system
+// has one) status-change time are unchanged (a file modified within two
+// seconds of being cached is also checked by a hash of its content).
 type FileStamp struct {
 	Size     int64
 	ModTime  time.Time
 	Ino, Dev uint64
+	// ChangeTime is the status-change time, zero where unknown: a stamp
+	// without it never matches one the library took itself on Unix.
+	ChangeTime time.Time
 }
 
 // StampOf returns the stamp of a file from its FileInfo (taken before the
 // file was read).
 func StampOf(fi os.FileInfo) *FileStamp {
-	ino, dev := inodeOf(fi)
-	return &FileStamp{Size: fi.Size(), ModTime: fi.ModTime(), Ino: ino, Dev: dev}
+	st := &FileStamp{Size: fi.Size(), ModTime: fi.ModTime()}
+	st.Ino, st.Dev, st.ChangeTime = inodeOf(fi)
+	return st
 }

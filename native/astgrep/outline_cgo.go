@@ -44,6 +44,11 @@ func Outline(ctx context.Context, lang, path string, stamp *FileStamp, data []by
 			cs.mtime_nsec = C.uint32_t(stamp.ModTime.Nanosecond())
 			cs.has_mtime = 1
 		}
+		if !stamp.ChangeTime.IsZero() {
+			cs.ctime_sec = C.int64_t(stamp.ChangeTime.Unix())
+			cs.ctime_nsec = C.uint32_t(stamp.ChangeTime.Nanosecond())
+			cs.has_ctime = 1
+		}
 	}
 	var out *C.uint8_t
 	var outLen C.size_t

@@ -2,7 +2,11 @@
 
 package astgrep
 
-import "os"
+import (
+	"os"
+	"time"
+)
 
-// inodeOf returns 0, 0: the native side's stamps have no inode here.
-func inodeOf(fi os.FileInfo) (ino, dev uint64) { return 0, 0 }
+// inodeOf returns zeros: the native side's stamps have no inode or
+// status-change time here.
+func inodeOf(fi os.FileInfo) (ino, dev uint64, ctime time.Time) { return 0, 0, time.Time{} }

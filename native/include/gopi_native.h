@@ -243,7 +243,9 @@ int32_t gopi_ast_search(const gopi_ast_matcher *m, const uint8_t *inputs,
 void gopi_ast_buffer_free(uint8_t *p, size_t len);
 
 /* What a caller saw of a file before reading it: size, modification time
- * (has_mtime 0: unknown), inode, device. */
+ * (has_mtime 0: unknown), inode, device, status-change time (has_ctime 0:
+ * unknown; on Unix the library's own stamps have one, so a stamp without
+ * it never matches theirs). */
 typedef struct gopi_ast_stamp {
     uint64_t size;
     int64_t mtime_sec;
@@ -251,6 +253,9 @@ typedef struct gopi_ast_stamp {
     uint32_t has_mtime;
     uint64_t ino;
     uint64_t dev;
+    int64_t ctime_sec;
+    uint32_t ctime_nsec;
+    uint32_t has_ctime;
 } gopi_ast_stamp;
 
 enum {

@@ -3,7 +3,8 @@
 //! does not read and parse every file again.
 //!
 //! Entries are keyed by path and language and carry the file's stamp (size,
-//! modification time, inode, device). A stamp alone cannot prove that the
+//! modification time, inode, device, and on Unix the status-change time,
+//! which a rewrite that puts the old modification time back still moves). A stamp alone cannot prove that the
 //! content is unchanged when the file was modified within [`RACY`] of being
 //! cached (a second write in the same clock tick keeps size and mtime), so
 //! such entries also keep a hash of the content, and a lookup re-reads the
@@ -63,33 +64,47 @@ pub struct Stamp {
     mtime: Option<SystemTime>,
     ino: u64,
     dev: u64,
+    /// Status-change time (seconds, nanoseconds), where the system has one.
+    ctime: Option<(i64, u32)>,
 }
 
 impl Stamp {
     /// A stamp from its parts, as a caller that did the stat reports them.
-    pub fn new(size: u64, mtime: Option<SystemTime>, ino: u64, dev: u64) -> Stamp {
+    pub fn new(
+        size: u64,
+        mtime: Option<SystemTime>,
+        ino: u64,
+        dev: u64,
+        ctime: Option<(i64, u32)>,
+    ) -> Stamp {
         Stamp {
             size,
             mtime,
             ino,
             dev,
+            ctime,
         }
     }
 
     /// The stamp of a file from its metadata.
     pub fn of(md: &std::fs::Metadata) -> Stamp {
         #[cfg(unix)]
-        let (ino, dev) = {
+        let (ino, dev, ctime) = {
             use std::os::unix::fs::MetadataExt;
-            (md.ino(), md.dev())
+            (
+                md.ino(),
+                md.dev(),
+                Some((md.ctime(), md.ctime_nsec() as u32)),
+            )
         };
         #[cfg(not(unix))]
-        let (ino, dev) = (0, 0);
+        let (ino, dev, ctime) = (0, 0, None);
         Stamp {
             size: md.len(),
             mtime: md.modified().ok(),
             ino,
             dev,
+            ctime,
         }
     }
 }
@@ -520,6 +535,7 @@ mod tests {
             mtime: Some(SystemTime::now() - Duration::from_secs(60)),
             ino: 1,
             dev: 1,
+            ctime: None,
         }
     }
 
@@ -563,6 +579,7 @@ mod tests {
             mtime: Some(SystemTime::now()),
             ino: 2,
             dev: 1,
+            ctime: None,
         };
         set_budget(1 << 20);
         store_skip(a, SupportLang::Go, &fresh, 5, b"y");

@@ -32,7 +32,8 @@ pub struct SearchOptions {
 }
 
 /// What the caller saw of a file before reading it (C layout): size,
-/// modification time (`has_mtime` 0: unknown), inode and device.
+/// modification time (`has_mtime` 0: unknown), inode, device and
+/// status-change time (`has_ctime` 0: unknown).
 #[repr(C)]
 pub struct FileStamp {
     pub size: u64,
@@ -41,6 +42,9 @@ pub struct FileStamp {
     pub has_mtime: u32,
     pub ino: u64,
     pub dev: u64,
+    pub ctime_sec: i64,
+    pub ctime_nsec: u32,
+    pub has_ctime: u32,
 }
 
 impl FileStamp {
@@ -53,7 +57,8 @@ impl FileStamp {
                 std::time::UNIX_EPOCH - Duration::from_secs(self.mtime_sec.unsigned_abs()) + nanos
             }
         });
-        cache::Stamp::new(self.size, mtime, self.ino, self.dev)
+        let ctime = (self.has_ctime != 0).then_some((self.ctime_sec, self.ctime_nsec));
+        cache::Stamp::new(self.size, mtime, self.ino, self.dev, ctime)
     }
 }
 
@@ -400,7 +405,10 @@ fn search_cached(
 ) -> (FileRecord, Option<Stop>) {
     let stamp = cache::Stamp::of(md);
     // What was asked for changes the record: part of the results' key.
-    let key = m.result_key ^ (want.captures as u64) ^ ((want.edits as u64) << 1);
+    let key = m.result_key
+        ^ (want.captures as u64)
+        ^ ((want.edits as u64) << 1)
+        ^ ((want.prefilter as u64) << 2);
     if let Some(rec) = cache::lookup_results(p, m.lang, &stamp, key) {
         return (FileRecord::clone(&rec), None);
     }
