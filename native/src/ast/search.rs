@@ -396,6 +396,10 @@ pub fn search_doc(
     ctl: &Control,
 ) -> (FileRecord, Option<Stop>) {
     let mut rec = FileRecord::new(Status::Searched, "");
+    // ast-grep passes over empty files: no match, not even the root.
+    if root.get_text().is_empty() {
+        return (rec, None);
+    }
     let top = root.root();
     let inner = top.get_inner_node();
     if inner.has_error() {
@@ -405,7 +409,10 @@ pub fn search_doc(
     let source = root.get_text();
     let prune = want.prefilter && m.prefilter;
     let mut positions: Option<Positions> = None;
-    let mut seen: HashSet<(u32, usize, usize)> = HashSet::new();
+    // A node matched by two alternatives of one rule (see ambiguity) is
+    // reported once; two nodes with the same range (an expression
+    // statement and its expression) are two matches, as in ast-grep.
+    let mut seen: HashSet<(u32, usize, usize, u16)> = HashSet::new();
     for (ri, rule) in m.rules.iter().enumerate() {
         let hits = if prune && rule.engine.is_none() {
             anchor(rule, source.as_bytes())
@@ -436,7 +443,7 @@ pub fn search_doc(
                 }
             }
             let range = nm.get_node().range();
-            if !seen.insert((ri as u32, range.start, range.end)) {
+            if !seen.insert((ri as u32, range.start, range.end, nm.get_node().kind_id())) {
                 continue;
             }
             let edit = if !want.edits {
@@ -1023,6 +1030,23 @@ pub(crate) mod tests {
             }]
         );
         assert!(r.matches.iter().all(|m| m.lines == (0, 17)));
+    }
+
+    #[test]
+    fn same_range_nodes_are_two_matches_and_empty_files_none() {
+        // `x = 1` is an expression statement holding an assignment of the
+        // same range: ast-grep reports both.
+        let r = run(SupportLang::Python, "$A", None, "x = 1\n");
+        let texts: Vec<&str> = r.matches.iter().map(|m| match_text(&r, m)).collect();
+        assert_eq!(texts, vec!["x", "x = 1", "x = 1", "x = 1\n", "1"]);
+        let r = run(SupportLang::Python, "$A", None, "");
+        assert_eq!((r.status, r.matches.len()), (Status::Searched, 0));
+        let r = run_engine(
+            SupportLang::Python,
+            "id: m\nlanguage: python\nrule:\n  kind: module\n",
+            "",
+        );
+        assert_eq!(r.matches.len(), 0);
     }
 
     #[test]
