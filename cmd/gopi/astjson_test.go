@@ -39,7 +39,9 @@ var jsonTrickyStrings = []string{
 
 func TestASTJSONMatchesEncodingJSON(t *testing.T) {
 	pos := func(line, col, off int) astgrep.Pos { return astgrep.Pos{Line: line, Column: col, Offset: off} }
-	node := func(text string) astgrep.Node { return astgrep.Node{Start: pos(1, 2, 3), End: pos(4, 5, 600000), Text: text} }
+	node := func(text string) astgrep.Node {
+		return astgrep.Node{Start: pos(1, 2, 3), End: pos(4, 5, 600000), Text: text}
+	}
 	cases := []ast.Match{
 		{Path: "a.go", Lang: "go", Text: "f(x)", Lines: "\tf(x)", Start: pos(0, 1, 1), End: pos(0, 5, 5)},
 		{Path: "dir/\xff.py", Lang: "python", Text: "x", Lines: "x"},
