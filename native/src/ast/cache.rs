@@ -58,7 +58,7 @@ const PROTECT: Duration = Duration::from_secs(60);
 const ENTRY_COST: usize = 160;
 
 /// What identifies a file's content cheaply.
-#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+#[derive(Clone, Copy, Debug)]
 pub struct Stamp {
     size: u64,
     mtime: Option<SystemTime>,
@@ -66,10 +66,23 @@ pub struct Stamp {
     dev: u64,
     /// Status-change time (seconds, nanoseconds), where the system has one.
     ctime: Option<(i64, u32)>,
+    /// When the stamp was taken: how old the modification was then decides
+    /// whether the stamp can be trusted alone (not part of its identity).
+    seen: SystemTime,
 }
 
+impl PartialEq for Stamp {
+    fn eq(&self, o: &Stamp) -> bool {
+        (self.size, self.mtime, self.ino, self.dev, self.ctime)
+            == (o.size, o.mtime, o.ino, o.dev, o.ctime)
+    }
+}
+
+impl Eq for Stamp {}
+
 impl Stamp {
-    /// A stamp from its parts, as a caller that did the stat reports them.
+    /// A stamp from its parts, as a caller that did the stat (just now)
+    /// reports them.
     pub fn new(
         size: u64,
         mtime: Option<SystemTime>,
@@ -83,6 +96,7 @@ impl Stamp {
             ino,
             dev,
             ctime,
+            seen: SystemTime::now(),
         }
     }
 
@@ -105,6 +119,7 @@ impl Stamp {
             ino,
             dev,
             ctime,
+            seen: SystemTime::now(),
         }
     }
 }
@@ -276,10 +291,12 @@ pub fn store_results(path: &Path, lang: SupportLang, stamp: &Stamp, key: u64, re
     c.evict_results();
 }
 
-/// Whether an entry stored now for a file of this stamp must keep a hash.
+/// Whether an entry for a file of this stamp must keep a hash: its
+/// modification was recent when the stamp was taken (a later check would
+/// count the time spent reading and parsing as age).
 fn is_racy(stamp: &Stamp) -> bool {
     match stamp.mtime {
-        Some(m) => match SystemTime::now().duration_since(m) {
+        Some(m) => match stamp.seen.duration_since(m) {
             Ok(age) => age < RACY,
             Err(_) => true, // modified "in the future"
         },
@@ -536,7 +553,27 @@ mod tests {
             ino: 1,
             dev: 1,
             ctime: None,
+            seen: SystemTime::now(),
         }
+    }
+
+    #[test]
+    fn racy_is_judged_when_the_stamp_was_taken() {
+        // Modified a second before the stat, stored two seconds later:
+        // still not trusted alone.
+        let now = SystemTime::now();
+        let st = Stamp {
+            size: 3,
+            mtime: Some(now - Duration::from_secs(3)),
+            ino: 3,
+            dev: 1,
+            ctime: None,
+            seen: now - Duration::from_secs(2),
+        };
+        assert!(is_racy(&st));
+        assert!(!is_racy(&Stamp { seen: now, ..st }));
+        // Identity ignores when the stamp was taken.
+        assert_eq!(st, Stamp { seen: now, ..st });
     }
 
     #[test]
@@ -580,6 +617,7 @@ mod tests {
             ino: 2,
             dev: 1,
             ctime: None,
+            seen: SystemTime::now(),
         };
         set_budget(1 << 20);
         store_skip(a, SupportLang::Go, &fresh, 5, b"y");
