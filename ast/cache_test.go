@@ -1,6 +1,7 @@
 package ast
 
 import (
+	"maps"
 	"os"
 	"path/filepath"
 	"strings"
@@ -10,17 +11,27 @@ import (
 	"github.com/gopi-agent/gopi/fscache"
 )
 
+// cachedTree turns the parse cache on for the test and writes a.go and
+// b.go (each with one call of g) plus extra files into a new tree.
+func cachedTree(t *testing.T, extra map[string]string) string {
+	t.Helper()
+	requireNative(t)
+	ConfigureParseCache(64 << 20)
+	t.Cleanup(func() { ConfigureParseCache(-1) })
+	files := map[string]string{
+		"a.go": "package a\n\nfunc f() { g(1) }\n",
+		"b.go": "package a\n\nfunc h() { g(2) }\n",
+	}
+	maps.Copy(files, extra)
+	return tree(t, files)
+}
+
 // The parse cache answers a repeated search without parsing again, keeps
 // results identical, and never serves a stale tree: not after a write
 // reported through the scan cache's hooks, and not after a same-size
 // rewrite that keeps the modification time (the content hash catches it).
 func TestParseCacheReuseAndStaleness(t *testing.T) {
-	requireNative(t)
-	ConfigureParseCache(64 << 20)
-	t.Cleanup(func() { ConfigureParseCache(-1) })
-	dir := tree(t, map[string]string{
-		"a.go": "package a\n\nfunc f() { g(1) }\n",
-		"b.go": "package a\n\nfunc h() { g(2) }\n",
+	dir := cachedTree(t, map[string]string{
 		"c.go": "package a\n\nfunc k() {}\n", // ruled out by the literal filter
 	})
 	req := SearchRequest{Scope: Scope{Paths: []string{dir}}, Patterns: []string{"g($A)"}, Cache: true}
@@ -108,13 +119,7 @@ func TestParseCacheSameMatchesAsUncached(t *testing.T) {
 // another pattern over the same files uses the cached trees; a reported
 // write drops the file's results.
 func TestParseCacheKeepsResults(t *testing.T) {
-	requireNative(t)
-	ConfigureParseCache(64 << 20)
-	t.Cleanup(func() { ConfigureParseCache(-1) })
-	dir := tree(t, map[string]string{
-		"a.go": "package a\n\nfunc f() { g(1) }\n",
-		"b.go": "package a\n\nfunc h() { g(2) }\n",
-	})
+	dir := cachedTree(t, nil)
 	old := time.Now().Add(-time.Hour)
 	setOld := func(name string) {
 		if err := os.Chtimes(filepath.Join(dir, name), old, old); err != nil {
