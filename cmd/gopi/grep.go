@@ -205,6 +205,7 @@ type grepJob struct {
 	lastFile     string // file of the last printed line, for context separators
 	lastLine     int
 	spanBuf      []grep.Span // printMatch's spans of one line of a multiline match
+	block        lineBlock   // printMatch's block of touching multiline matches in the current file
 	lineBuf      []byte      // printMatch's formatted lines
 	lineFormat               // how content lines are laid out
 }
@@ -296,6 +297,13 @@ func newGrepJob(c *grepCLI, rest []string, env *cliEnv) (*grepJob, error) {
 		j.paths = []string{""}
 		if env.stdinReadable && !c.files {
 			j.paths = []string{stdinPath}
+		}
+	}
+	if o.Mode == grep.ModeContent && (c.column || c.vimgrep) && !c.invert {
+		// Only columns and --vimgrep lay out lines differently when
+		// matches can span lines.
+		if j.crosses, err = grep.CrossesLines(o); err != nil {
+			return nil, err
 		}
 	}
 	if o.Mode == grep.ModeCount && !c.invert {
@@ -460,8 +468,9 @@ func (j *grepJob) renderer(arg string) func([]byte, string, iter.Seq[*grep.Match
 			path = displayPath(arg, path, isFile)
 		}
 		var spanBuf []grep.Span
+		var blk lineBlock
 		for m := range matches {
-			dst, _ = appendMatch(dst, &f, path, m.Line, m.Offset, m.Text, m.Spans, &spanBuf)
+			dst, _ = appendMatch(dst, &f, path, m.Line, m.Offset, m.Text, m.Spans, &spanBuf, &blk)
 		}
 		return dst
 	}
@@ -791,8 +800,11 @@ func (j *grepJob) printMatch(path string, m *grep.Match) {
 	for _, c := range m.Before {
 		j.printLine(path, c.Line, c.Offset, c.Text)
 	}
+	if j.lastFile != path {
+		j.block = lineBlock{}
+	}
 	var lines int
-	j.lineBuf, lines = appendMatch(j.lineBuf[:0], &j.lineFormat, path, m.Line, m.Offset, m.Text, m.Spans, &j.spanBuf)
+	j.lineBuf, lines = appendMatch(j.lineBuf[:0], &j.lineFormat, path, m.Line, m.Offset, m.Text, m.Spans, &j.spanBuf, &j.block)
 	j.out.Write(j.lineBuf)
 	last := m.Line + lines - 1
 	for _, c := range m.After {

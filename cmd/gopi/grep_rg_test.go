@@ -27,6 +27,7 @@ var grepTree = map[string]string{
 	"notes/readme.md":   "no match here\n",
 	"notes/Makefile":    "all:\n\tfoo build\n",
 	"unicode/greek.txt": "ΑΒΓ foo\n",
+	"multi.txt":         "ab\ncd\nzz ab\ncd\n\nq ab\ncd ab\ncd\n",
 }
 
 // TestGrepMatchesRipgrep runs gopi grep and ripgrep with the same
@@ -104,6 +105,15 @@ func TestGrepMatchesRipgrep(t *testing.T) {
 		{"-n -0", []string{"-n", "-0", "bar"}, ""},
 		{"--vimgrep", []string{"--vimgrep", "o"}, ""},
 		{"--column", []string{"-n", "--column", "bar"}, ""},
+		// Matches that can span lines: touching ones make one block whose
+		// lines all show the block's first column; --vimgrep prints a
+		// match once, on its first line (-b: that line's offset).
+		{"-U --column blocks", []string{"-n", "-U", "--column", `ab\ncd`, "multi.txt"}, ""},
+		{"-U --column single-line pattern", []string{"-n", "-U", "--column", "b", "multi.txt"}, ""},
+		{"-U --vimgrep", []string{"-U", "--vimgrep", `ab\ncd`}, ""},
+		{"-U --vimgrep -b", []string{"-U", "--vimgrep", "-b", `ab\ncd`, "multi.txt"}, ""},
+		{"-o empty matches", []string{"-n", "-o", "^", "a.txt"}, ""},
+		{"-o --column empty matches", []string{"-n", "-o", "--column", "o*", "a.txt"}, ""},
 		{"-q match", []string{"-q", "foo"}, ""},
 		{"-q none", []string{"-q", "zzz"}, ""},
 		{"binary named", []string{"-n", "foo", "bin.dat"}, ""},

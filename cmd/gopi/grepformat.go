@@ -20,6 +20,19 @@ type lineFormat struct {
 	only     bool // -o
 	vimgrep  bool
 	null     bool // a NUL after each path instead of ':' or a newline
+	// crosses: a multiline search whose matches can hold a newline. As in
+	// ripgrep, matches whose lines touch are then printed as one block
+	// (see lineBlock), and --vimgrep gives each match one line, its first.
+	crosses bool
+}
+
+// lineBlock carries, from one match of a file to the next, the block of
+// touching lines ripgrep prints a multiline search's matches in: every
+// line of a block is printed with the column of the block's first match.
+// The zero value starts a file.
+type lineBlock struct {
+	next int // the line after the block's last line; 0 before the first match
+	col  int // the column of the block's first match
 }
 
 // pathSep is what follows a path before more text on the same line.
@@ -34,8 +47,9 @@ func (f *lineFormat) pathSep(sep byte) byte {
 // multiline one; one line per match with -o and --vimgrep) and returns
 // how many lines of the file the match covers. at is the byte offset of
 // the match's first line in the text searched. spanBuf is scratch for the
-// spans of one line of a multiline match.
-func appendMatch[T string | []byte](dst []byte, f *lineFormat, path string, line int, at int64, text T, spans []grep.Span, spanBuf *[]grep.Span) ([]byte, int) {
+// spans of one line of a multiline match; blk is the file's block state
+// (used when f.crosses).
+func appendMatch[T string | []byte](dst []byte, f *lineFormat, path string, line int, at int64, text T, spans []grep.Span, spanBuf *[]grep.Span, blk *lineBlock) ([]byte, int) {
 	rest := text
 	offset, k := 0, 0
 	for more := true; more; k++ {
@@ -56,13 +70,21 @@ func appendMatch[T string | []byte](dst []byte, f *lineFormat, path string, line
 			*spanBuf = lineSpans
 		}
 		switch {
-		case f.only || f.vimgrep:
-			// One output line per match: -o prints the matched text,
-			// --vimgrep the whole line, each with the match's column.
-			for _, s := range lineSpans {
-				if f.only && s.Start == s.End {
+		case f.vimgrep && f.crosses:
+			// One line per match, the line it starts on, with its column
+			// there; -b gives that line's offset (as ripgrep does).
+			for _, s := range spans {
+				if s.Start < offset || s.Start > offset+len(cur) {
 					continue
 				}
+				mark := grep.Span{Start: s.Start - offset, End: min(s.End-offset, len(cur))}
+				dst = appendLine(dst, f, path, line+k, ':', mark.Start+1, at+int64(offset), cur, []grep.Span{mark})
+			}
+		case f.only || f.vimgrep:
+			// One output line per match: -o prints the matched text (an
+			// empty match as an empty line, as ripgrep does), --vimgrep
+			// the whole line, each with the match's column.
+			for _, s := range lineSpans {
 				// The match is highlighted: all of -o's text, the
 				// line's one match of this --vimgrep line.
 				shown, mark := cur, s
@@ -78,9 +100,19 @@ func appendMatch[T string | []byte](dst []byte, f *lineFormat, path string, line
 			} else if f.column {
 				col = 1
 			}
+			if f.crosses && blk != nil {
+				// A match on the line after the block's end joins it.
+				if k == 0 && (blk.next == 0 || line > blk.next) {
+					blk.col = col
+				}
+				col = blk.col
+			}
 			dst = appendLine(dst, f, path, line+k, ':', col, at+int64(offset), cur, lineSpans)
 		}
 		offset += len(cur) + 1
+	}
+	if blk != nil {
+		blk.next = line + k
 	}
 	return dst, k
 }
