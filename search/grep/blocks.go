@@ -116,7 +116,7 @@ func (w *worker) searchReader(ctx context.Context, c candidate, r io.Reader, cou
 			capped = &capReader{r: r, left: SpecialFileCap}
 			r = capped
 		}
-		buf, err := io.ReadAll(r)
+		buf, err := readAll(r, nil)
 		if err != nil {
 			return fileOutcome{skipped: &fs.PathError{Op: "read", Path: c.abs, Err: err}}
 		}
@@ -137,13 +137,27 @@ func (w *worker) searchReader(ctx context.Context, c candidate, r io.Reader, cou
 	lineBase, nul := 0, -1
 	var byteBase int64 // offset of region in the text searched (after a byte-order mark)
 	first := true
+	skip := 0    // a UTF-8 byte-order mark at the start of buf, not yet consumed
+	scanned := 0 // bytes at the start of the text in buf already seen to hold no newline (and no NUL)
+	// A stream nothing caps (standard input, a FIFO) holding a line that
+	// never ends is searched up to SpecialFileCap of that line, then cut.
+	_, capped := r.(*capReader)
+	lineCap := c.special && !capped
+	var cut error
 	for {
 		if ctx.Err() != nil {
 			return fileOutcome{}
 		}
-		if cap(buf)-len(buf) < blockSize/2 {
-			// A line longer than the buffer: grow it.
-			buf = append(make([]byte, 0, 2*cap(buf)), buf...)
+		if room := cap(buf) - len(buf); room < blockSize/2 {
+			if size, ok := grownSize(r, len(buf), cap(buf)); ok {
+				// A line longer than the buffer: grow it.
+				if lineCap && size > SpecialFileCap/8 {
+					// Long enough to be one of those lines: straight to
+					// the cap, not through buffers held until a GC.
+					size = SpecialFileCap + blockSize
+				}
+				buf = append(make([]byte, 0, size), buf...)
+			}
 		}
 		// What the reader has now, not a full block: a pipe that delivers
 		// a line at a time (`tail -f log | gopi grep x`) gets each line
@@ -161,7 +175,7 @@ func (w *worker) searchReader(ctx context.Context, c candidate, r io.Reader, cou
 		if rerr != nil && !eof {
 			return fileOutcome{skipped: &fs.PathError{Op: "read", Path: c.abs, Err: rerr}}
 		}
-		data := buf
+		data := buf[skip:]
 		stop := eof
 		if first {
 			first = false
@@ -169,7 +183,8 @@ func (w *worker) searchReader(ctx context.Context, c candidate, r io.Reader, cou
 				return w.searchRestWhole(c, r, buf, countOnly, send)
 			}
 			if bytes.HasPrefix(data, utf8BOM) {
-				data = data[len(utf8BOM):]
+				skip = len(utf8BOM)
+				data = data[skip:]
 			}
 			if i := bytes.IndexByte(data, 0); i >= 0 && !o.Text {
 				if !c.named {
@@ -178,19 +193,27 @@ func (w *worker) searchReader(ctx context.Context, c candidate, r io.Reader, cou
 				nul, aggregate = i+len(buf)-len(data), true
 			}
 		} else if nul < 0 && !o.Text {
-			if i := bytes.IndexByte(data, 0); i >= 0 {
+			// Only what this read added: the rest was looked at before.
+			if i := bytes.IndexByte(data[scanned:], 0); i >= 0 {
 				// Binary data after text: stop at the line before it.
+				i += scanned
 				data = data[:bytes.LastIndexByte(data[:i], '\n')+1]
 				stop = true
 			}
 		}
 		end := len(data)
 		if !stop {
-			end = bytes.LastIndexByte(data, '\n') + 1
-			if end == 0 {
+			end = bytes.LastIndexByte(data[scanned:], '\n') + 1
+			if end > 0 {
+				end += scanned
+			} else if lineCap && len(data) >= SpecialFileCap {
+				end, stop = len(data), true
+				cut = &fs.PathError{Op: "read", Path: c.abs, Err: errLongLine{}}
+			} else {
 				// No complete line yet: read more. A line is always
 				// searched whole, as ripgrep does, so one line longer
 				// than the buffer grows it.
+				scanned = len(data)
 				continue
 			}
 		}
@@ -231,7 +254,8 @@ func (w *worker) searchReader(ctx context.Context, c candidate, r io.Reader, cou
 		}
 		lineBase += bytes.Count(region, []byte{'\n'})
 		byteBase += int64(end)
-		consumed := len(buf) - len(data) + end
+		consumed := skip + end
+		skip, scanned = 0, 0
 		buf = buf[:copy(buf, buf[consumed:])]
 	}
 	if total.Lines > 0 {
@@ -240,17 +264,74 @@ func (w *worker) searchReader(ctx context.Context, c candidate, r io.Reader, cou
 		}
 		send(total)
 	}
-	return fileOutcome{}
+	return fileOutcome{skipped: cut}
+}
+
+// errLongLine is the SkippedFile error of a stream (standard input, a
+// FIFO) with a line longer than SpecialFileCap: that much of the line was
+// searched and the search of the stream stopped there. It wraps
+// ErrTooLarge.
+type errLongLine struct{}
+
+func (errLongLine) Error() string {
+	return fmt.Sprintf("a line longer than %d MiB: searched up to there, and the rest of the input was not read", SpecialFileCap>>20)
+}
+
+// Is makes the error match ErrTooLarge.
+func (errLongLine) Is(target error) bool { return target == ErrTooLarge }
+
+// grownSize is the capacity for a block buffer holding n bytes of a line
+// that did not fit in its capacity c: twice as much, or, when r is capped,
+// as much as it can still deliver at once — doubling towards a cap holds
+// both buffers at the end (a 64 MiB line of /dev/zero peaked at 190 MB).
+// ok is false when r has nothing left to give and there is room for the
+// end-of-file read.
+func grownSize(r io.Reader, n, c int) (size int, ok bool) {
+	capped, isCapped := r.(*capReader)
+	if !isCapped {
+		return 2 * c, true
+	}
+	if capped.left <= int64(c-n) {
+		return 0, false
+	}
+	return n + int(capped.left), true
+}
+
+// readAll is io.ReadAll appending to head, growing as grownSize says: a
+// capped reader's data ends in one buffer of at most the cap, not in a
+// buffer grown past it while the last one is still held.
+func readAll(r io.Reader, head []byte) ([]byte, error) {
+	buf := head
+	if cap(buf)-len(buf) < 512 {
+		buf = append(make([]byte, 0, len(buf)+512<<10), buf...)
+	}
+	for {
+		if len(buf) == cap(buf) {
+			// A capped reader with nothing left is read into an empty
+			// slice once more, which records that the cap was hit.
+			if size, ok := grownSize(r, len(buf), cap(buf)); ok {
+				buf = append(make([]byte, 0, size), buf...)
+			}
+		}
+		n, err := r.Read(buf[len(buf):cap(buf)])
+		buf = buf[:len(buf)+n]
+		if err == io.EOF {
+			return buf, nil
+		}
+		if err != nil {
+			return buf, err
+		}
+	}
 }
 
 // searchRestWhole reads the rest of r after head and searches everything
 // at once (UTF-16 text, which is transcoded whole).
 func (w *worker) searchRestWhole(c candidate, r io.Reader, head []byte, countOnly bool, send func(*FileResult) bool) fileOutcome {
-	rest, err := io.ReadAll(r)
+	all, err := readAll(r, head)
 	if err != nil {
 		return fileOutcome{skipped: &fs.PathError{Op: "read", Path: c.abs, Err: err}}
 	}
-	out := w.searchBuf(c, append(head, rest...), countOnly)
+	out := w.searchBuf(c, all, countOnly)
 	if out.result != nil {
 		send(out.result)
 		out.result = nil

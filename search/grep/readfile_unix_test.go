@@ -79,6 +79,40 @@ func TestSearchNamedDeviceSaysItWasCut(t *testing.T) {
 	}
 }
 
+// A line that never ends in a named device grows the buffer once to the
+// cap, not by doubling past it while the last buffer is still held (a
+// 64 MiB line of /dev/zero peaked at 190 MB, 205 MB with -U), whatever the
+// mode: lines by blocks, counts, multiline and context (read whole).
+func TestSearchNamedDeviceAllocatesOneCap(t *testing.T) {
+	if _, err := os.Stat("/dev/zero"); err != nil {
+		t.Skip("no /dev/zero")
+	}
+	for _, tc := range []struct {
+		name string
+		set  func(*Options)
+	}{
+		{"content", func(*Options) {}},
+		{"count", func(o *Options) { o.Mode = ModeCount }},
+		{"multiline", func(o *Options) { o.Multiline = true }},
+		{"context", func(o *Options) { o.ContextAfter = 1 }},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			o := DefaultOptions("x", "/dev/zero")
+			o.Text = true
+			tc.set(&o)
+			var before, after runtime.MemStats
+			runtime.ReadMemStats(&before)
+			if _, err := Search(context.Background(), o); err != nil {
+				t.Fatal(err)
+			}
+			runtime.ReadMemStats(&after)
+			if grown := int64(after.TotalAlloc - before.TotalAlloc); grown > SpecialFileCap+SpecialFileCap/4 {
+				t.Fatalf("allocated %d MiB for a cap of %d MiB", grown>>20, SpecialFileCap>>20)
+			}
+		})
+	}
+}
+
 // A named file that reports size 0 but never ends (/proc/self/pagemap) is
 // read like a device, in blocks and up to SpecialFileCap, not whole.
 func TestSearchNamedEndlessPseudoFile(t *testing.T) {
@@ -96,7 +130,8 @@ func TestSearchNamedEndlessPseudoFile(t *testing.T) {
 		t.Fatalf("still reading %s after a minute (err %v)", p, err)
 	}
 	runtime.ReadMemStats(&after)
-	if grown := int64(after.TotalAlloc - before.TotalAlloc); grown > 2*SpecialFileCap {
+	// One buffer of the cap, and the text of a matching line as long.
+	if grown := int64(after.TotalAlloc - before.TotalAlloc); grown > 2*SpecialFileCap+SpecialFileCap/2 {
 		t.Fatalf("allocated %d MiB reading %s", grown>>20, p)
 	}
 }

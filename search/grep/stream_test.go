@@ -6,8 +6,10 @@ import (
 	"fmt"
 	"io"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"testing"
+	"testing/iotest"
 	"time"
 
 	"github.com/gopi-agent/gopi/fscache"
@@ -235,5 +237,95 @@ func TestBinaryLongLineCountsOnce(t *testing.T) {
 	}
 	if sum.TotalMatches != 2 {
 		t.Errorf("%d matching lines, want 2", sum.TotalMatches)
+	}
+}
+
+// repeatReader yields n bytes of b, then tail, in reads of at most chunk
+// bytes: a stream whose first line is n bytes long.
+type repeatReader struct {
+	b     byte
+	n     int
+	tail  string
+	chunk int
+}
+
+func (r *repeatReader) Read(p []byte) (int, error) {
+	if len(p) > r.chunk {
+		p = p[:r.chunk]
+	}
+	if r.n > 0 {
+		k := min(len(p), r.n)
+		for i := range k {
+			p[i] = r.b
+		}
+		r.n -= k
+		return k, nil
+	}
+	if r.tail == "" {
+		return 0, io.EOF
+	}
+	k := copy(p, r.tail)
+	r.tail = r.tail[k:]
+	return k, nil
+}
+
+// A long line that arrives in small reads is looked at once, not again
+// after every read: a 2 MiB line in 16-byte reads took a quadratic 137 GB
+// of newline scanning before (minutes); the deadline only ends a
+// regression.
+func TestStreamReaderLongLineInSmallReads(t *testing.T) {
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	o := DefaultOptions("ax", "")
+	o.Mode = ModeCount
+	sum, err := StreamReader(ctx, o, "<stdin>", &repeatReader{b: 'a', n: 2 << 20, tail: "x\nax\n", chunk: 16}, func(*FileResult) error { return nil })
+	if err != nil {
+		t.Fatal(err)
+	}
+	if sum.TotalMatches != 2 {
+		t.Fatalf("%d matching lines, want 2", sum.TotalMatches)
+	}
+}
+
+// A stream holding a line that never ends is searched up to SpecialFileCap
+// of it and then reported as cut, with one buffer of about the cap (it grew
+// without bound, by doubling).
+func TestStreamReaderCutsAnEndlessLine(t *testing.T) {
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	o := DefaultOptions("a", "")
+	o.Mode = ModeCount
+	sum, err := StreamReader(context.Background(), o, "<stdin>", &repeatReader{b: 'a', n: SpecialFileCap + 4<<20, tail: "\na\n", chunk: 64 << 10}, func(*FileResult) error { return nil })
+	runtime.ReadMemStats(&after)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(sum.Skipped) != 1 || !errors.Is(sum.Skipped[0].Err, ErrTooLarge) || !strings.Contains(sum.Skipped[0].Err.Error(), "line longer than 64 MiB") {
+		t.Fatalf("skipped %+v, want the stream reported as cut at its long line", sum.Skipped)
+	}
+	if sum.TotalMatches != 1 {
+		t.Errorf("%d matching lines, want 1 (the long line's first 64 MiB)", sum.TotalMatches)
+	}
+	if grown := int64(after.TotalAlloc - before.TotalAlloc); grown > SpecialFileCap+SpecialFileCap/2 {
+		t.Errorf("allocated %d MiB for a cap of %d MiB", grown>>20, SpecialFileCap>>20)
+	}
+}
+
+// A UTF-8 byte-order mark is dropped even when the first line is longer
+// than the first read: it stayed in the text when more had to be read.
+func TestStreamReaderBOMBeforeALongFirstLine(t *testing.T) {
+	o := DefaultOptions("^import", "")
+	var texts []string
+	_, err := StreamReader(context.Background(), o, "<stdin>", iotest.OneByteReader(strings.NewReader("\ufeffimport x\nimport y\n")), func(fr *FileResult) error {
+		for _, m := range fr.Matches {
+			texts = append(texts, m.Text)
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Join(texts, "|") != "import x|import y" {
+		t.Fatalf("matched %q, want both lines without the mark", texts)
 	}
 }
