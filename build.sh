@@ -19,9 +19,14 @@
 #   host   the machine's own rustup toolchain and gcc (linux/amd64)
 #   cross  Debian's rustc-web + rust-web-src with -Zbuild-std for the target,
 #          Debian's cross gcc as C compiler, archiver and cgo linker
+#   zig    macOS: the same rustc-web + -Zbuild-std for the Rust side, zig
+#          (PyPI's ziglang) as C compiler, archiver and Mach-O linker,
+#          against libSystem (shipped with zig) and text stubs of the other
+#          system libraries Go calls (scripts/darwin-sdk-stubs.sh)
 #   purego no native core: CGO_ENABLED=0 with the pure-Go fallbacks; the
 #          binary's --version and README's platform table say so
-# Cross toolchains are installed by scripts/setup-cross.sh (apt only).
+# Cross toolchains are installed by scripts/setup-cross.sh (apt, and zig
+# from PyPI).
 set -euo pipefail
 cd "$(dirname "$0")"
 root=$PWD
@@ -44,7 +49,7 @@ if [ -n "$languages" ]; then
   features=(--no-default-features --features "$(tr ',' '\n' <<<"$languages" | sed 's/^/lang-/' | paste -sd, -)")
 fi
 
-# os/arch/variant  route  rust-target  rust-cpu  C-march  GOAMD64  cross-prefix
+# os/arch/variant  route  rust-target  rust-cpu  C-march  GOAMD64  cross-prefix (zig: zig's target)
 # ("-" for rust-cpu and C-march: the target's baseline, no flag passed, so a
 # warm cargo cache from a plain build is reused.)
 TARGETS=(
@@ -57,8 +62,10 @@ TARGETS=(
   # "linux/amd64/modern   host  x86_64-unknown-linux-gnu  x86-64-v3 x86-64-v3 v3 -"
   "linux/arm64/         cross aarch64-unknown-linux-gnu -         -         -  aarch64-linux-gnu-"
   "windows/amd64/       cross x86_64-pc-windows-gnu     -         -         v1 x86_64-w64-mingw32-"
-  "darwin/arm64/        purego aarch64-apple-darwin     -         -         -  -"
-  "darwin/amd64/        purego x86_64-apple-darwin      -         -         v1 -"
+  # For zig the last column is zig's target, with the minimum macOS that
+  # Go 1.26 supports.
+  "darwin/arm64/        zig   aarch64-apple-darwin      -         -         -  aarch64-macos.12.0"
+  "darwin/amd64/        zig   x86_64-apple-darwin       -         -         v1 x86_64-macos.12.0"
 )
 
 say() { printf 'build: %s\n' "$*"; }
@@ -97,12 +104,28 @@ for t in "${TARGETS[@]}"; do
   [ "$golevel" != - ] && goenv+=(GOAMD64="$golevel")
   native=true
   case $route in
-  host|cross)
+  host|cross|zig)
     tdir="native/_target/$rtarget${variant:+-$variant}"
     rflags=(); cflags=(); gocflags=-O2
     [ "$rustcpu" != - ] && rflags=("RUSTFLAGS=-C target-cpu=$rustcpu")
     [ "$march" != - ] && gocflags+=" -march=$march"
-    if [ "$route" = host ]; then
+    if [ "$route" = zig ]; then
+      say "$name: native core cross built for $rtarget (Debian rustc-web, -Zbuild-std, zig cc -target $prefix)"
+      up=$(echo "$rtarget" | tr 'a-z-' 'A-Z_'); low=${rtarget//-/_}
+      export GOPI_ZIG="${GOPI_ZIG_HOME:-$HOME/.cache/gopi/zig-0.17.1}/ziglang/zig" GOPI_ZIG_TARGET=$prefix GOPI_ZIG_SDK="$root/$tdir/sdk"
+      [ -x "$GOPI_ZIG" ] || { say "no zig at $GOPI_ZIG (scripts/setup-cross.sh installs it)" >&2; exit 1; }
+      scripts/darwin-sdk-stubs.sh "$GOPI_ZIG_SDK" >/dev/null
+      # No stripping: for Apple targets rustc strips the dylibs it links
+      # (the cdylib of rure) with rust-objcopy, which Debian's rustc lacks;
+      # the static library gopi links is never stripped by rustc anyway.
+      (cd native && env "${rflags[@]}" PATH="/usr/bin:$PATH" RUSTC_BOOTSTRAP=1 CARGO_TARGET_DIR="../$tdir" \
+         CARGO_PROFILE_RELEASE_STRIP=false \
+         "CARGO_TARGET_${up}_LINKER=$root/scripts/zig-cc.sh" "CC_${low}=$root/scripts/zig-cc.sh" "AR_${low}=$root/scripts/zig-ar.sh" \
+         nice -n 10 /usr/bin/cargo build --release --locked --quiet -j "$jobs" \
+           -Zbuild-std=std,panic_unwind --target "$rtarget" "${features[@]}")
+      lib="$tdir/$rtarget/release/libgopi_native.a"
+      cc="$root/scripts/zig-cc.sh"
+    elif [ "$route" = host ]; then
       say "$name: native core with the host toolchain (rust target-cpu=$rustcpu, cc -march=$march)"
       [ "$march" != - ] && cflags=("CFLAGS=-O2 -march=$march")
       (cd native && env CARGO_TARGET_DIR="../$tdir" "${rflags[@]}" "${cflags[@]}" \
@@ -121,14 +144,22 @@ for t in "${TARGETS[@]}"; do
       cc="${prefix}gcc"
     fi
     mkdir -p "$tdir/localized"
-    cp=$prefix; [ "$cp" = - ] && cp=
-    CROSS_PREFIX=$cp scripts/localize-native.sh "$lib" "$tdir/localized/libgopi_native.a"
     stamp=$(sha256sum "$lib" | cut -c1-16)
     ldflags+=" -X github.com/gopi-agent/gopi/native/rure.NativeLibStamp=$stamp"
-    # Static executables: no dynamic loader at start-up, no glibc version
-    # requirement on the user's machine, no MinGW DLLs next to gopi.exe.
-    ldflags+=" -linkmode external -extldflags -static"
-    goenv+=(CGO_ENABLED=1 CC="$cc" CGO_CFLAGS="$gocflags" CGO_LDFLAGS="-L$root/$tdir/localized")
+    if [ "$route" = zig ]; then
+      # No other copy of tree-sitter is linked into gopi (go-tree-sitter is
+      # only in tests), so the library goes in as built. macOS has no
+      # static executables: the system libraries are loaded at start-up.
+      cp "$lib" "$tdir/localized/libgopi_native.a"
+      goenv+=(CGO_ENABLED=1 CC="$cc" CGO_CFLAGS="$gocflags" CGO_LDFLAGS="-L$root/$tdir/localized")
+    else
+      cp=$prefix; [ "$cp" = - ] && cp=
+      CROSS_PREFIX=$cp scripts/localize-native.sh "$lib" "$tdir/localized/libgopi_native.a"
+      # Static executables: no dynamic loader at start-up, no glibc version
+      # requirement on the user's machine, no MinGW DLLs next to gopi.exe.
+      ldflags+=" -linkmode external -extldflags -static"
+      goenv+=(CGO_ENABLED=1 CC="$cc" CGO_CFLAGS="$gocflags" CGO_LDFLAGS="-L$root/$tdir/localized")
+    fi
     ;;
   purego)
     native=false
