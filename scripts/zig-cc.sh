@@ -31,9 +31,10 @@ if [ -z "$stdin" ]; then
   exec "$GOPI_ZIG" cc -target "$GOPI_ZIG_TARGET" "$@"
 fi
 # Go probes flags by compiling standard input to /dev/null; zig then
-# leaves an empty "-.o" in the working directory. Remove it if it is new.
+# writes the object to "-.o" in the working directory instead. Remove it
+# if it is new.
 [ -e ./-.o ] && had=1 || had=
 "$GOPI_ZIG" cc -target "$GOPI_ZIG_TARGET" "$@"
 rc=$?
-if [ -z "$had" ] && [ -f ./-.o ] && [ ! -s ./-.o ]; then rm -f ./-.o; fi
+if [ -z "$had" ] && [ -f ./-.o ]; then rm -f ./-.o; fi
 exit $rc
