@@ -84,9 +84,8 @@ m = json.load(open("dist/manifest.json")) if os.path.exists("dist/manifest.json"
 print(f'| linux/amd64, plain `go build` (dynamic, symbols and DWARF) | yes | {os.path.getsize(sys.argv[1])/1048576:.1f} MB |')
 if len(m["targets"]) < 5:
     print()
-    print(f'Only the {len(m["targets"])} target(s) of the last `./build.sh` run are listed; the others, last built'
-          ' 2026-11-25 (5bf5d47): linux/arm64 82.4 MB, windows/amd64 83.5 MB, darwin/arm64 33.9 MB,'
-          ' darwin/amd64 36.0 MB.')
+    print(f'Only the {len(m["targets"])} target(s) of the last `./build.sh` run are listed (`./build.sh` with no'
+          ' argument builds all five).')
 PY
 if [ -f dist/manifest.json ]; then
   echo
@@ -96,9 +95,7 @@ m = json.load(open("dist/manifest.json"))
 t = m["targets"]
 print(f'The last `./build.sh` ({m["version"]}, {len(t)} targets) took {sum(x["build_seconds"] for x in t)} s in all, smoke tests'
       ' included (per target: ' + ", ".join(f'{x["os"]}/{x["arch"]} {x["build_seconds"]} s' for x in t) + ').'
-      ' From a cold cache the cross targets take far longer: compiling the standard library and the 29'
-      ' grammars for linux/arm64 took 47 min and for windows/amd64 26 min of wall time on this shared'
-      ' 2-core machine under load (nice 10, -j 2).')
+      ' Build times from a warm and a cold cache are in the cross section (bench/cross.sh).')
 PY
 fi
 echo
