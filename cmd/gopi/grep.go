@@ -289,8 +289,11 @@ func newGrepJob(c *grepCLI, rest []string, env *cliEnv) (*grepJob, error) {
 		base: o, paths: rest, json: c.json, stats: c.stats, quiet: c.quiet, listFiles: c.files, order: c.sort,
 		out: newPromptWriter(env.stdout, 64<<10), errOut: env.stderr,
 		lineFormat: lineFormat{
-			colors: colors, lineNums: !c.noLineNumber || c.column || c.vimgrep, column: c.column || c.vimgrep, offsets: c.byteOffset,
-			only: c.onlyMatching, vimgrep: c.vimgrep, null: c.null,
+			colors: colors, lineNums: !c.noLineNumber || c.column || c.vimgrep, offsets: c.byteOffset, null: c.null,
+			// Lines that do not match have no match to show alone or
+			// to point at: -v prints them whole, without a column (as
+			// ripgrep does with -o, --column and --vimgrep).
+			column: (c.column || c.vimgrep) && !c.invert, only: c.onlyMatching && !c.invert, vimgrep: c.vimgrep && !c.invert,
 		},
 	}
 	if len(j.paths) == 0 {
@@ -310,7 +313,8 @@ func newGrepJob(c *grepCLI, rest []string, env *cliEnv) (*grepJob, error) {
 		if j.countMatches, err = grep.CrossesLines(o); err != nil {
 			return nil, err
 		}
-		j.countMatches = j.countMatches || c.countMatches
+		// -o -c counts the parts -o would print, as ripgrep does.
+		j.countMatches = j.countMatches || c.countMatches || c.onlyMatching
 		// -c prints line counts; --json also prints the match count.
 		j.base.CountLinesOnly = !j.countMatches && !c.json
 	}

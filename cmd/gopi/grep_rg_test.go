@@ -28,6 +28,7 @@ var grepTree = map[string]string{
 	"notes/Makefile":    "all:\n\tfoo build\n",
 	"unicode/greek.txt": "ΑΒΓ foo\n",
 	"multi.txt":         "ab\ncd\nzz ab\ncd\n\nq ab\ncd ab\ncd\n",
+	"nl.txt":            "ab\ncd\n\nab\n",
 }
 
 // TestGrepMatchesRipgrep runs gopi grep and ripgrep with the same
@@ -113,6 +114,18 @@ func TestGrepMatchesRipgrep(t *testing.T) {
 		{"-U --vimgrep", []string{"-U", "--vimgrep", `ab\ncd`}, ""},
 		{"-U --vimgrep -b", []string{"-U", "--vimgrep", "-b", `ab\ncd`, "multi.txt"}, ""},
 		{"-o empty matches", []string{"-n", "-o", "^", "a.txt"}, ""},
+		// A match that takes the newline: -o prints the part on the line,
+		// colours still mark it, and a part left empty is no match.
+		{"-o -U parts", []string{"-n", "-o", "-U", `b\n?`, "nl.txt"}, ""},
+		{"-o -U newline alone", []string{"-n", "-o", "-U", `\n`, "nl.txt"}, ""},
+		{"-o -U across an empty line", []string{"-n", "-o", "-U", `(?s).*`, "nl.txt"}, ""},
+		{"-U colors at the line's end", []string{"-n", "-U", "--color", "always", `b\n`, "nl.txt"}, ""},
+		{"-U --column from the newline", []string{"-n", "-U", "--column", `\nc`, "nl.txt"}, ""},
+		// -o counts parts; -v prints whole lines with no column.
+		{"-o -c", []string{"-o", "-c", "o", "a.txt"}, ""},
+		{"-o -v", []string{"-n", "-o", "-v", "foo", "a.txt"}, ""},
+		{"-v --column", []string{"-n", "-v", "--column", "foo", "a.txt"}, ""},
+		{"--vimgrep -v", []string{"--vimgrep", "-v", "foo", "a.txt"}, ""},
 		{"-o --column empty matches", []string{"-n", "-o", "--column", "o*", "a.txt"}, ""},
 		{"-q match", []string{"-q", "foo"}, ""},
 		{"-q none", []string{"-q", "zzz"}, ""},
@@ -175,5 +188,24 @@ func TestGrepMatchesRipgrep(t *testing.T) {
 				t.Errorf("gopi grep %q: stderr %q; rg's %q", tc.args, stderr.String(), rgErr.String())
 			}
 		})
+	}
+}
+
+// Where ripgrep's output is a quirk gopi does not copy, gopi's own layout
+// is held here: -o with --vimgrep prints each part of a multiline match on
+// its line with that part's column (ripgrep repeats the match's start
+// column, relative to a block of touching lines).
+func TestGrepMultilineOnlyMatchingVimgrep(t *testing.T) {
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "nl.txt"), []byte("ab\ncd\n\nab\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	t.Chdir(dir)
+	var stdout, stderr bytes.Buffer
+	env := &cliEnv{stdout: &stdout, stderr: &stderr, stdin: strings.NewReader(""), environ: isolatedEnviron(t)}
+	code := run(context.Background(), env, []string{"grep", "-U", "--vimgrep", "-o", `b\ncd\n|a`, "nl.txt"})
+	want := "nl.txt:1:1:a\nnl.txt:1:2:b\nnl.txt:2:1:cd\nnl.txt:4:1:a\n"
+	if code != 0 || stdout.String() != want {
+		t.Fatalf("exit %d, stdout:\n%s\nwant:\n%s\nstderr: %s", code, stdout.String(), want, stderr.String())
 	}
 }

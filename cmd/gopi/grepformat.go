@@ -60,17 +60,28 @@ func appendMatch[T string | []byte](dst []byte, f *lineFormat, path string, line
 			more = false
 		}
 		lineSpans := spans
-		if more || offset > 0 { // a multiline match: the spans of this line, relative to it
+		if more || offset > 0 || overruns(spans, len(cur)) {
+			// A match that spans lines (or ends with the line's newline):
+			// the parts of its spans on this line, relative to it. A part
+			// left empty by the cut (the newline itself, an empty line
+			// inside a match) is no match of its own; an empty match is.
 			lineSpans = (*spanBuf)[:0]
 			for _, s := range spans {
-				if s.End > offset && s.Start < offset+len(cur) || (s.Start == s.End && s.Start >= offset && s.Start <= offset+len(cur)) {
-					lineSpans = append(lineSpans, grep.Span{Start: max(s.Start-offset, 0), End: min(s.End-offset, len(cur))})
+				if s.Start == s.End {
+					if s.Start >= offset && s.Start <= offset+len(cur) {
+						lineSpans = append(lineSpans, grep.Span{Start: s.Start - offset, End: s.Start - offset})
+					}
+					continue
+				}
+				part := grep.Span{Start: max(s.Start-offset, 0), End: min(s.End-offset, len(cur))}
+				if s.End > offset && s.Start < offset+len(cur) && part.Start < part.End {
+					lineSpans = append(lineSpans, part)
 				}
 			}
 			*spanBuf = lineSpans
 		}
 		switch {
-		case f.vimgrep && f.crosses:
+		case f.vimgrep && f.crosses && !f.only:
 			// One line per match, the line it starts on, with its column
 			// there; -b gives that line's offset (as ripgrep does).
 			for _, s := range spans {
@@ -101,9 +112,14 @@ func appendMatch[T string | []byte](dst []byte, f *lineFormat, path string, line
 				col = 1
 			}
 			if f.crosses && blk != nil {
-				// A match on the line after the block's end joins it.
+				// A match on the line after the block's end joins it; the
+				// block's column is where its first match starts, even on
+				// the newline that ends the line.
 				if k == 0 && (blk.next == 0 || line > blk.next) {
-					blk.col = col
+					blk.col = 1
+					if len(spans) > 0 {
+						blk.col = spans[0].Start + 1
+					}
 				}
 				col = blk.col
 			}
@@ -115,6 +131,17 @@ func appendMatch[T string | []byte](dst []byte, f *lineFormat, path string, line
 		blk.next = line + k
 	}
 	return dst, k
+}
+
+// overruns reports whether a span ends past a line of n bytes (a match
+// that takes the line's newline).
+func overruns(spans []grep.Span, n int) bool {
+	for _, s := range spans {
+		if s.End > n {
+			return true
+		}
+	}
+	return false
 }
 
 // indexNewline returns the offset of text's first newline, or -1. (A

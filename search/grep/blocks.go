@@ -161,12 +161,12 @@ func (w *worker) searchReader(ctx context.Context, c candidate, r io.Reader, cou
 		}
 		// What the reader has now, not a full block: a pipe that delivers
 		// a line at a time (`tail -f log | gopi grep x`) gets each line
-		// searched and reported as it comes. The first read waits for a
-		// few bytes, enough to see a byte-order mark.
+		// searched and reported as it comes. The first read waits for
+		// more only while what came could begin a byte-order mark.
 		var n int
 		var rerr error
 		if first {
-			n, rerr = io.ReadAtLeast(r, buf[len(buf):cap(buf)], 4)
+			n, rerr = readHead(r, buf[len(buf):cap(buf)])
 		} else {
 			n, rerr = r.Read(buf[len(buf):cap(buf)])
 		}
@@ -279,6 +279,35 @@ func (errLongLine) Error() string {
 
 // Is makes the error match ErrTooLarge.
 func (errLongLine) Is(target error) bool { return target == ErrTooLarge }
+
+// readHead is the first read of a stream: what r has now, read again only
+// while those bytes could still be the start of a byte-order mark (`EF`,
+// `EF BB`, `FF`, `FE`). It used to wait for 4 bytes, which held back a
+// first line such as "x\n" until more came or the stream ended.
+func readHead(r io.Reader, p []byte) (int, error) {
+	n := 0
+	for {
+		k, err := r.Read(p[n:])
+		n += k
+		if err != nil || n == len(p) || !startsBOM(p[:n]) {
+			return n, err
+		}
+	}
+}
+
+// startsBOM reports whether b is a proper beginning of a UTF-8 or UTF-16
+// byte-order mark (or empty).
+func startsBOM(b []byte) bool {
+	switch len(b) {
+	case 0:
+		return true
+	case 1:
+		return b[0] == 0xEF || b[0] == 0xFF || b[0] == 0xFE
+	case 2:
+		return b[0] == 0xEF && b[1] == 0xBB
+	}
+	return false
+}
 
 // grownSize is the capacity for a block buffer holding n bytes of a line
 // that did not fit in its capacity c: twice as much, or, when r is capped,

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
 	"path/filepath"
 	"runtime"
 	"sync"
@@ -127,8 +128,16 @@ func StreamReader(ctx context.Context, opts Options, name string, r io.Reader, f
 	var fnErr error
 	matched := false
 	// special: context and multiline searches, which need the whole text,
-	// read at most SpecialFileCap of it.
-	o := w.searchReader(ctx, candidate{display: name, abs: name, named: true, special: true}, r, false, func(fr *FileResult) bool {
+	// read at most SpecialFileCap of it, and a line longer than that ends
+	// the search. Not for a regular file given as standard input
+	// (`gopi grep x < file`): it ends, and is searched as the file would be.
+	special := true
+	if f, ok := r.(*os.File); ok {
+		if fi, err := f.Stat(); err == nil && fi.Mode().IsRegular() {
+			special = false
+		}
+	}
+	o := w.searchReader(ctx, candidate{display: name, abs: name, named: true, special: special}, r, false, func(fr *FileResult) bool {
 		matched = true
 		sum.TotalMatches += fr.Lines
 		if fnErr == nil {

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
 	"path/filepath"
 	"runtime"
 	"strings"
@@ -327,5 +328,65 @@ func TestStreamReaderBOMBeforeALongFirstLine(t *testing.T) {
 	}
 	if strings.Join(texts, "|") != "import x|import y" {
 		t.Fatalf("matched %q, want both lines without the mark", texts)
+	}
+}
+
+// A first line shorter than 4 bytes is reported at once: the first read
+// waited for 4 bytes (to see a byte-order mark), so `x\n` from a writer
+// that stays open was held until more came.
+func TestStreamReaderShortFirstLine(t *testing.T) {
+	pr, pw := io.Pipe()
+	got := make(chan string, 1)
+	done := make(chan error, 1)
+	go func() {
+		_, err := StreamReader(context.Background(), DefaultOptions("x", ""), "<stdin>", pr, func(fr *FileResult) error {
+			for _, m := range fr.Matches {
+				got <- m.Text
+			}
+			return nil
+		})
+		done <- err
+	}()
+	if _, err := pw.Write([]byte("x\n")); err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case s := <-got:
+		if s != "x" {
+			t.Fatalf("got %q", s)
+		}
+	case <-time.After(5 * time.Second):
+		t.Fatal(`"x" not reported while the stream stays open`)
+	}
+	pw.Close()
+	if err := <-done; err != nil {
+		t.Fatal(err)
+	}
+}
+
+// A regular file given as standard input (`gopi grep x < file`) ends, so it
+// is searched as the file itself would be: a line longer than
+// SpecialFileCap does not cut it.
+func TestStreamReaderRegularFileIsNotCut(t *testing.T) {
+	p := filepath.Join(t.TempDir(), "big")
+	f, err := os.Create(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := io.Copy(f, &repeatReader{b: 'a', n: SpecialFileCap + 1<<20, tail: "\nx\n", chunk: 1 << 20}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := f.Seek(0, io.SeekStart); err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	o := DefaultOptions("x", "")
+	o.Mode, o.CountLinesOnly = ModeCount, true
+	sum, err := StreamReader(context.Background(), o, "<stdin>", f, func(*FileResult) error { return nil })
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(sum.Skipped) != 0 || sum.TotalMatches != 1 {
+		t.Fatalf("skipped %+v, %d matching lines; want the whole file searched, 1 line", sum.Skipped, sum.TotalMatches)
 	}
 }
