@@ -25,6 +25,7 @@ import (
 
 // grepCLI holds the typed values of `gopi grep`'s flags.
 type grepCLI struct {
+	maxColumnsSet                        bool // --max-columns was given
 	ignoreCase, smartCase, caseSensitive bool
 	word, fixed, invert, onlyMatching    bool
 	line                                 bool // -x: the match must be the whole line
@@ -160,6 +161,7 @@ func runGrep(ctx context.Context, env *cliEnv, args []string) int {
 	if err := fs.Parse(args); err != nil {
 		return fail(env, "grep", usagef("%v", err))
 	}
+	c.maxColumnsSet = fs.Changed("max-columns")
 	if c.help {
 		fmt.Fprint(env.stdout, grepUsage+pflagHelp(fs))
 		return exitMatch
@@ -267,6 +269,11 @@ func newGrepJob(c *grepCLI, rest []string, env *cliEnv) (*grepJob, error) {
 	}
 	o.MaxDepth = c.maxDepth
 	o.MaxColumns = c.maxColumns
+	if !c.maxColumnsSet && (c.onlyMatching || c.vimgrep || c.json) {
+		// These print every match on its own: cutting the line would
+		// drop the matches past the cut.
+		o.MaxColumns = 0
+	}
 	o.Types, o.TypesNot = c.types, c.typesNot
 	switch {
 	case (c.count || c.countMatches) && c.filesWithMatches:

@@ -29,6 +29,7 @@ var grepTree = map[string]string{
 	"unicode/greek.txt": "ΑΒΓ foo\n",
 	"multi.txt":         "ab\ncd\nzz ab\ncd\n\nq ab\ncd ab\ncd\n",
 	"nl.txt":            "ab\ncd\n\nab\n",
+	"long.txt":          strings.Repeat("a", 2000) + "qqq\n",
 }
 
 // TestGrepMatchesRipgrep runs gopi grep and ripgrep with the same
@@ -121,6 +122,10 @@ func TestGrepMatchesRipgrep(t *testing.T) {
 		{"-o -U across an empty line", []string{"-n", "-o", "-U", `(?s).*`, "nl.txt"}, ""},
 		{"-U colors at the line's end", []string{"-n", "-U", "--color", "always", `b\n`, "nl.txt"}, ""},
 		{"-U --column from the newline", []string{"-n", "-U", "--column", `\nc`, "nl.txt"}, ""},
+		// Matches past gopi's default --max-columns (ripgrep has none):
+		// -o and --vimgrep print them all the same.
+		{"-o past the default column cut", []string{"-n", "-o", "qqq", "long.txt"}, ""},
+		{"--vimgrep past the default column cut", []string{"--vimgrep", "qqq", "long.txt"}, ""},
 		// -o counts parts; -v prints whole lines with no column.
 		{"-o -c", []string{"-o", "-c", "o", "a.txt"}, ""},
 		{"-o -v", []string{"-n", "-o", "-v", "foo", "a.txt"}, ""},
