@@ -120,7 +120,9 @@ func (w *worker) searchReader(ctx context.Context, c candidate, r io.Reader, cou
 		if err != nil {
 			return fileOutcome{skipped: &fs.PathError{Op: "read", Path: c.abs, Err: err}}
 		}
+		w.batches = send
 		out := w.searchBuf(c, buf, countOnly)
+		w.batches = nil
 		if out.result != nil {
 			send(out.result)
 			out.result = nil

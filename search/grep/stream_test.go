@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -388,5 +389,76 @@ func TestStreamReaderRegularFileIsNotCut(t *testing.T) {
 	}
 	if len(sum.Skipped) != 0 || sum.TotalMatches != 1 {
 		t.Fatalf("skipped %+v, %d matching lines; want the whole file searched, 1 line", sum.Skipped, sum.TotalMatches)
+	}
+}
+
+// A large text searched whole for its context lines hands its matches out
+// a piece at a time (contentInBatches); what it reports must be what one
+// piece gives: the same matches, spans, counts and context lines, never a
+// context line twice and never a match shown as context, whatever the
+// piece size, context, -v and -m.
+func TestContextInPiecesMatchesWhole(t *testing.T) {
+	rng := rand.New(rand.NewPCG(7, 11))
+	words := []string{"foo", "bar", "x", "", "foo bar", "zz"}
+	flat := func(results []*FileResult) string {
+		var b strings.Builder
+		for _, fr := range results {
+			fmt.Fprintf(&b, "file lines=%d count=%d\n", fr.Lines, fr.Count)
+			for _, m := range fr.Matches {
+				for _, c := range m.Before {
+					fmt.Fprintf(&b, "%d-%d-%s\n", c.Line, c.Offset, c.Text)
+				}
+				fmt.Fprintf(&b, "%d:%d:%s %v\n", m.Line, m.Offset, m.Text, m.Spans)
+				for _, c := range m.After {
+					fmt.Fprintf(&b, "%d-%d-%s\n", c.Line, c.Offset, c.Text)
+				}
+			}
+		}
+		return b.String()
+	}
+	// Counts and match lines summed over pieces; the listing itself.
+	total := func(results []*FileResult) (lines, count int, listing string) {
+		var all FileResult
+		for _, fr := range results {
+			lines += fr.Lines
+			count += fr.Count
+			all.Matches = append(all.Matches, fr.Matches...)
+		}
+		return lines, count, flat([]*FileResult{&all})
+	}
+	savedLimit, savedPiece := wholeFileLimit, contextPieceBytes
+	defer func() { wholeFileLimit, contextPieceBytes = savedLimit, savedPiece }()
+	for round := range 150 {
+		var text strings.Builder
+		for range 20 + rng.IntN(200) {
+			text.WriteString(words[rng.IntN(len(words))])
+			text.WriteByte('\n')
+		}
+		dir := writeTree(t, map[string]string{"f.txt": text.String()})
+		o := DefaultOptions([]string{"foo", "x", "^$", "bar"}[rng.IntN(4)], filepath.Join(dir, "f.txt"))
+		o.ContextBefore, o.ContextAfter = rng.IntN(4), rng.IntN(4)
+		if o.ContextBefore+o.ContextAfter == 0 {
+			o.ContextAfter = 1
+		}
+		o.Invert = rng.IntN(4) == 0
+		if rng.IntN(3) == 0 {
+			o.MaxCount = 1 + rng.IntN(20)
+		}
+		run := func(limit int64, piece int) []*FileResult {
+			wholeFileLimit, contextPieceBytes = limit, piece
+			var got []*FileResult
+			if _, err := Stream(context.Background(), o, func(fr *FileResult) error {
+				got = append(got, fr)
+				return nil
+			}); err != nil {
+				t.Fatal(err)
+			}
+			return got
+		}
+		wl, wc, want := total(run(savedLimit, savedPiece)) // read whole, one result
+		gl, gc, got := total(run(16, 1+rng.IntN(64)))      // in blocks: pieces
+		if got != want || gl != wl || gc != wc {
+			t.Fatalf("round %d, %+v:\npieces (lines %d, count %d):\n%s\nwhole (lines %d, count %d):\n%s", round, o, gl, gc, got, wl, wc, want)
+		}
 	}
 }
