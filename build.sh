@@ -32,11 +32,17 @@ cd "$(dirname "$0")"
 root=$PWD
 
 version=$(git describe --tags --always --dirty 2>/dev/null || echo dev)
+# git describe --dirty ignores files git does not track, which can still be
+# compiled in (a new .go file): they mark the build too.
+if [ -n "$(git status --porcelain --untracked-files=normal 2>/dev/null | grep '^??' || true)" ] && [ "${version%-dirty}" = "$version" ]; then
+  version="$version-dirty"
+fi
 commit=$(git rev-parse HEAD 2>/dev/null || echo unknown)
 # Reproducible date: the commit's time, not the wall clock.
 date=$(TZ=UTC git log -1 --date=format-local:%Y-%m-%dT%H:%M:%SZ --format=%cd 2>/dev/null || date -u +%Y-%m-%dT%H:%M:%SZ)
 jobs=${JOBS:-2}
 smoke=${SMOKE:-1}
+[ "$smoke" = 0 ] || smoke=1 # anything but 0 runs them (SMOKE=yes too)
 # GOPI_LANGUAGES=go,python,rust: link only these grammars (gopi's canonical
 # names) into the native core, for a smaller binary; empty: all of them.
 languages=${GOPI_LANGUAGES:-}
@@ -75,6 +81,23 @@ want() { # want OS/ARCH: is this platform selected (no filter: all are)?
   return 1
 }
 filters=("$@")
+case "${1:-}" in
+-h | --help)
+  sed -n '2,/^set -euo/p' "$0" | sed '$d; s/^# \{0,1\}//'
+  exit 0
+  ;;
+esac
+# Every platform named must be one of TARGETS: a typo is an error, not a
+# silently smaller release.
+known=$(for t in "${TARGETS[@]}"; do read -r triple _ <<<"$t"; IFS=/ read -r os arch _ <<<"$triple"; echo "$os/$arch"; done | sort -u)
+for f in "${filters[@]}"; do
+  grep -qxF -- "$f" <<<"$known" || { echo "build: unknown platform '$f'; known: $(tr '\n' ' ' <<<"$known")" >&2; exit 2; }
+done
+
+# One build at a time in this tree: two would share dist/.
+mkdir -p dist
+exec 9>dist/.lock
+flock -n 9 || { echo "build: another ./build.sh is running in this tree (dist/.lock)" >&2; exit 1; }
 
 scripts/setup.sh
 need_cross=0
@@ -85,8 +108,12 @@ for t in "${TARGETS[@]}"; do
 done
 [ "$need_cross" = 1 ] && scripts/setup-cross.sh
 
-rm -rf dist/stage dist/gopi-* dist/SHA256SUMS dist/manifest.json && mkdir -p dist/stage
-: > dist/SHA256SUMS.tmp
+# Everything is made in dist/.work and moves into dist/ only once every
+# target has been built, packed and smoke-tested: a failed or interrupted
+# build leaves the last complete release in dist/ as it was.
+work=dist/.work
+rm -rf "$work" && mkdir -p "$work/stage"
+: > "$work/SHA256SUMS"
 manifest=()
 built=0
 start=$(date +%s)
@@ -167,44 +194,50 @@ for t in "${TARGETS[@]}"; do
     goenv+=(CGO_ENABLED=0)
     ;;
   esac
-  stage="dist/stage/$name"
+  stage="$work/stage/$name"
   mkdir -p "$stage"
   env "${goenv[@]}" nice -n 10 go build -trimpath -tags "$tags" -ldflags "$ldflags" -o "$stage/$exe" ./cmd/gopi
   cp README.md LICENSE "$stage/"
+  # The commit's date on every file: archives of one commit are identical.
+  find "$stage" -exec touch -d "$date" {} +
   if [ "$os" = windows ]; then
     archive="$name.zip"
-    (cd dist/stage && rm -f "../$archive" && zip -qr -X "../$archive" "$name")
+    (cd "$work/stage" && rm -f "../$archive" && zip -qr -X "../$archive" "$name")
   else
     archive="$name.tar.gz"
-    tar -C dist/stage --owner=0 --group=0 --numeric-owner --mtime="$date" -czf "dist/$archive" "$name"
+    tar -C "$work/stage" --sort=name --owner=0 --group=0 --numeric-owner --mtime="$date" -czf "$work/$archive" "$name"
   fi
   smoked=skipped
   if [ "$smoke" = 1 ]; then
-    if scripts/smoke.sh "$stage/$exe" "$os/$arch" "$variant" > "dist/stage/$name.smoke.log" 2>&1; then
-      smoked=$(tail -1 "dist/stage/$name.smoke.log")
+    if SMOKE_NATIVE=$native scripts/smoke.sh "$stage/$exe" "$os/$arch" "$variant" > "$work/stage/$name.smoke.log" 2>&1; then
+      smoked=$(tail -1 "$work/stage/$name.smoke.log")
     else
-      cat "dist/stage/$name.smoke.log" >&2
+      cat "$work/stage/$name.smoke.log" >&2
       say "$name: smoke test FAILED" >&2
       exit 1
     fi
     say "$name: smoke: $smoked"
   fi
-  sum=$(sha256sum "dist/$archive" | cut -d' ' -f1)
+  sum=$(sha256sum "$work/$archive" | cut -d' ' -f1)
   bsum=$(sha256sum "$stage/$exe" | cut -d' ' -f1)
-  echo "$sum  $archive" >> dist/SHA256SUMS.tmp
+  echo "$sum  $archive" >> "$work/SHA256SUMS"
   size=$(stat -c %s "$stage/$exe")
   manifest+=("$(printf '{"name":"%s","os":"%s","arch":"%s","variant":"%s","archive":"%s","sha256":"%s","binary":"%s","binary_sha256":"%s","binary_size":%s,"native_core":%s,"route":"%s","rust_target":"%s","goamd64":"%s","languages":"%s","smoke":"%s","build_seconds":%s}' \
-    "$name" "$os" "$arch" "${variant:-default}" "$archive" "$sum" "$name/$exe" "$bsum" "$size" "$native" "$route" "$rtarget" "$golevel" "${languages:-all}" "$smoked" "$(( $(date +%s) - t0 ))")")
+    "$name" "$os" "$arch" "${variant:-default}" "$archive" "$sum" "$name/$exe" "$bsum" "$size" "$native" "$route" "$rtarget" "${golevel#-}" "${languages:-all}" "$smoked" "$(( $(date +%s) - t0 ))")")
   built=$((built + 1))
 done
 
 [ "$built" -gt 0 ] || { say "no target selected" >&2; exit 1; }
-mv dist/SHA256SUMS.tmp dist/SHA256SUMS
 {
   printf '{"version":"%s","commit":"%s","date":"%s","go":"%s","targets":[\n' "$version" "$commit" "$date" "$(go env GOVERSION)"
   for i in "${!manifest[@]}"; do
     printf '  %s%s\n' "${manifest[$i]}" "$([ "$i" -lt $((${#manifest[@]} - 1)) ] && echo ,)"
   done
   printf ']}\n'
-} > dist/manifest.json
-say "$built targets in $(( $(date +%s) - start )) s: archives, SHA256SUMS and manifest.json in dist/"
+} > "$work/manifest.json"
+# Publish: the previous release's files go, this one's come in.
+rm -rf dist/stage dist/gopi-* dist/SHA256SUMS dist/manifest.json
+mv "$work"/gopi-* "$work/SHA256SUMS" "$work/manifest.json" "$work/stage" dist/
+rmdir "$work"
+plural=s; [ "$built" = 1 ] && plural=
+say "$built target$plural in $(( $(date +%s) - start )) s: archives, SHA256SUMS and manifest.json in dist/"

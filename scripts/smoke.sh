@@ -51,6 +51,8 @@ darwin/*)
   native="pure Go"
   "$objdump" --macho --syms "$bin" > "$tmp/syms"
   if grep -q '_Cfunc_gopi_ast_search$' "$tmp/syms"; then native="native core linked"; fi
+  # build.sh says what it linked (SMOKE_NATIVE=true|false): hold it to that.
+  if [ "${SMOKE_NATIVE:-}" = true ] && [ "$native" = "pure Go" ]; then fail "built with the native core, but it is not linked"; fi
   echo "checked file type, load commands and symbol bindings only, $native (no macOS runner on this machine)"
   exit 0
   ;;

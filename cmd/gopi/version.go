@@ -105,7 +105,7 @@ func (bi buildInfo) String() string {
 
 func runVersion(_ context.Context, env *cliEnv, args []string) int {
 	if len(args) == 1 && (args[0] == "--help" || args[0] == "-h") {
-		fmt.Fprintln(env.stdout, "Usage: gopi version\n\nPrint the version, commit, build date, Go version, target, CPU variant and\nwhich engines are native.")
+		fmt.Fprintln(env.stdout, "Usage: gopi version\n\nPrint the version, commit, the commit's date (shown as \"built\", so that a\nrebuild of a commit is identical), Go version, target, CPU variant and which\nengines are native.")
 		return exitMatch
 	}
 	if len(args) > 0 {
