@@ -14,6 +14,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"syscall"
 	"time"
 	"unicode"
@@ -181,6 +182,48 @@ func runGrep(ctx context.Context, env *cliEnv, args []string) int {
 		return fail(env, "grep", err)
 	}
 	return code
+}
+
+// streamStdin searches standard input, giving up after o.Timeout: a read
+// of a terminal or a pipe cannot be interrupted, so the search goes on in
+// a goroutine that is abandoned (and ends with the process) when the time
+// is up; from then on its results are dropped.
+func streamStdin(ctx context.Context, o grep.Options, r io.Reader, onResult func(*grep.FileResult) error) (*grep.Summary, error) {
+	if o.Timeout <= 0 {
+		return grep.StreamReader(ctx, o, "<stdin>", r, onResult)
+	}
+	ctx, cancel := context.WithTimeout(ctx, o.Timeout)
+	defer cancel()
+	var mu sync.Mutex
+	abandoned := false
+	type outcome struct {
+		sum *grep.Summary
+		err error
+	}
+	done := make(chan outcome, 1)
+	go func() {
+		sum, err := grep.StreamReader(ctx, o, "<stdin>", r, func(fr *grep.FileResult) error {
+			mu.Lock()
+			defer mu.Unlock()
+			if abandoned {
+				return context.DeadlineExceeded
+			}
+			return onResult(fr)
+		})
+		done <- outcome{sum, err}
+	}()
+	select {
+	case d := <-done:
+		return d.sum, d.err
+	case <-ctx.Done():
+		mu.Lock()
+		abandoned = true
+		mu.Unlock()
+		if errors.Is(ctx.Err(), context.DeadlineExceeded) {
+			return nil, fmt.Errorf("grep timed out after %s", o.Timeout)
+		}
+		return nil, ctx.Err()
+	}
 }
 
 // stdinPath is the path argument that names standard input.
@@ -576,7 +619,7 @@ func (j *grepJob) run(ctx context.Context, env *cliEnv) (int, error) {
 			matched = true
 			sum = &grep.Summary{}
 		case path == stdinPath:
-			sum, err = grep.StreamReader(ctx, o, "<stdin>", env.stdin, onResult)
+			sum, err = streamStdin(ctx, o, env.stdin, onResult)
 		case s.planned:
 			sum, err = grep.Stream(ctx, o, onResult)
 		case j.listFiles:

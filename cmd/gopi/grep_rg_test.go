@@ -3,12 +3,14 @@ package main
 import (
 	"bytes"
 	"context"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
+	"time"
 )
 
 // grepTree is the tree the ripgrep comparison runs in.
@@ -212,5 +214,25 @@ func TestGrepMultilineOnlyMatchingVimgrep(t *testing.T) {
 	want := "nl.txt:1:1:a\nnl.txt:1:2:b\nnl.txt:2:1:cd\nnl.txt:4:1:a\n"
 	if code != 0 || stdout.String() != want {
 		t.Fatalf("exit %d, stdout:\n%s\nwant:\n%s\nstderr: %s", code, stdout.String(), want, stderr.String())
+	}
+}
+
+// --timeout also ends a search of standard input that waits for a writer
+// that stays quiet: the result so far is printed, then the timeout error.
+func TestGrepStdinTimeout(t *testing.T) {
+	pr, pw := io.Pipe()
+	defer pw.Close()
+	go pw.Write([]byte("x\n"))
+	var stdout, stderr bytes.Buffer
+	env := &cliEnv{stdout: &stdout, stderr: &stderr, stdin: pr, environ: isolatedEnviron(t), stdinReadable: true}
+	done := make(chan int, 1)
+	go func() { done <- run(context.Background(), env, []string{"grep", "--timeout", "200ms", "x"}) }()
+	select {
+	case code := <-done:
+		if code != 2 || stdout.String() != "1:x\n" || !strings.Contains(stderr.String(), "timed out") {
+			t.Fatalf("exit %d, stdout %q, stderr %q", code, stdout.String(), stderr.String())
+		}
+	case <-time.After(30 * time.Second):
+		t.Fatal("--timeout did not end a search of standard input")
 	}
 }
