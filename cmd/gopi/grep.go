@@ -862,7 +862,14 @@ func (j *grepJob) printMatch(path string, m *grep.Match) {
 	j.out.Write(j.lineBuf)
 	last := m.Line + lines - 1
 	for _, c := range m.After {
-		j.printLine(path, c.Line, c.Offset, c.Text)
+		if c.Spans != nil {
+			// A matching line after the last match -m allows: printed as
+			// a match, as ripgrep does.
+			j.lineBuf, _ = appendMatch(j.lineBuf[:0], &j.lineFormat, path, c.Line, c.Offset, c.Text, c.Spans, &j.spanBuf, nil)
+			j.out.Write(j.lineBuf)
+		} else {
+			j.printLine(path, c.Line, c.Offset, c.Text)
+		}
 		last = c.Line
 	}
 	j.lastFile, j.lastLine = path, last

@@ -32,6 +32,7 @@ var grepTree = map[string]string{
 	"multi.txt":         "ab\ncd\nzz ab\ncd\n\nq ab\ncd ab\ncd\n",
 	"nl.txt":            "ab\ncd\n\nab\n",
 	"long.txt":          strings.Repeat("a", 2000) + "qqq\n",
+	"rep.txt":           "foo\nfoo\nbar\nfoo\nbaz\n",
 }
 
 // TestGrepMatchesRipgrep runs gopi grep and ripgrep with the same
@@ -128,6 +129,11 @@ func TestGrepMatchesRipgrep(t *testing.T) {
 		// -o and --vimgrep print them all the same.
 		{"-o past the default column cut", []string{"-n", "-o", "qqq", "long.txt"}, ""},
 		{"--vimgrep past the default column cut", []string{"--vimgrep", "qqq", "long.txt"}, ""},
+		// After the last match -m allows, a matching line in the trailing
+		// context is printed as a match (not counted).
+		{"-m with matching after-context", []string{"-n", "-m1", "-A2", "foo", "rep.txt"}, ""},
+		{"-m with matching after-context, colors", []string{"-n", "-m1", "-A3", "--color", "always", "foo", "rep.txt"}, ""},
+		{"-m -v with after-context", []string{"-n", "-m1", "-A2", "-v", "bar", "rep.txt"}, ""},
 		// -o counts parts; -v prints whole lines with no column.
 		{"-o -c", []string{"-o", "-c", "o", "a.txt"}, ""},
 		{"-o -v", []string{"-n", "-o", "-v", "foo", "a.txt"}, ""},

@@ -149,6 +149,10 @@ type ContextLine struct {
 	Offset    int64  // byte offset of the line's start in the text searched
 	Text      string // the line without its terminator, cut to MaxColumns
 	Truncated bool   // Text was cut
+	// Spans, when not nil, says the line matches too: a line of the
+	// after-context of the last match MaxCount allows (ripgrep prints it
+	// as a match, without counting it).
+	Spans []Span
 }
 
 // Match is one matching line (in multiline mode: the run of lines a match spans).

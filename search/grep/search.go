@@ -607,8 +607,36 @@ func (w *worker) searchText(c candidate, buf []byte, nul int, countOnly bool) fi
 	}
 	if w.opts.Mode == ModeContent {
 		w.content(fr, buf, hits, c.display, 0, 0)
+		if w.opts.MaxCount > 0 && fr.Lines >= w.opts.MaxCount {
+			w.markTrailing(fr.Matches)
+		}
 	}
 	return fileOutcome{result: fr}
+}
+
+// markTrailing gives the after-context lines of the last of matches that
+// match the pattern too their spans (ContextLine.Spans): once MaxCount
+// matching lines were found, ripgrep still prints the context after the
+// last one, and a matching line in it as a match.
+func (w *worker) markTrailing(matches []Match) {
+	if len(matches) == 0 {
+		return
+	}
+	after := matches[len(matches)-1].After
+	for i := range after {
+		line := []byte(after[i].Text)
+		var h rure.Hits
+		if err := w.m.findLines(line, 1, false, &h); err != nil {
+			continue
+		}
+		switch {
+		case w.opts.Invert && len(h.Lines) == 0:
+			// With -v a line that lacks the pattern is the match.
+			after[i].Spans = []Span{}
+		case !w.opts.Invert && len(h.Lines) > 0:
+			after[i].Spans = slices.Clone(h.Spans)
+		}
+	}
 }
 
 // contentInBatches is searchText's content mode for a large text searched
@@ -681,6 +709,9 @@ func (w *worker) contentInBatches(c candidate, buf []byte) fileOutcome {
 				part.Count = n
 			}
 			part.Matches, shown = buildMatchesFrom(buf, cur, 0, n, shown, c.display, w.opts)
+			if after == nil && w.opts.MaxCount > 0 && remaining <= 0 {
+				w.markTrailing(part.Matches)
+			}
 			if !w.batches(part) {
 				return fileOutcome{}
 			}
