@@ -126,7 +126,11 @@ for t in "${TARGETS[@]}"; do
   exe=gopi; [ "$os" = windows ] && exe=gopi.exe
   t0=$(date +%s)
   tags=netgo,osusergo
-  ldflags="-s -w -X main.version=$version -X main.commit=$commit -X main.buildDate=$date -X main.cpuVariant=${variant:-default}"
+  # The CPU line of --version: every amd64 build without a named variant is
+  # the x86-64 baseline (GOAMD64=v1), on Windows and macOS as on Linux.
+  cpuvar=${variant:-default}
+  [ -z "$variant" ] && [ "$arch" = amd64 ] && cpuvar=baseline
+  ldflags="-s -w -X main.version=$version -X main.commit=$commit -X main.buildDate=$date -X main.cpuVariant=$cpuvar"
   goenv=(GOOS="$os" GOARCH="$arch")
   [ "$golevel" != - ] && goenv+=(GOAMD64="$golevel")
   native=true
