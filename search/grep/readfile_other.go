@@ -19,20 +19,11 @@ func readWhole(path string, sizeHint int64, buf []byte) ([]byte, error) {
 	if want := int(sizeHint); cap(buf) < want+1 {
 		buf = make([]byte, 0, want+want/8+512)
 	}
-	buf = buf[:0]
-	for {
-		if len(buf) == cap(buf) {
-			buf = append(buf, 0)[:len(buf)]
-		}
-		n, err := f.Read(buf[len(buf):cap(buf)])
-		buf = buf[:len(buf)+n]
-		if err == io.EOF {
-			return buf, nil
-		}
-		if err != nil {
-			return nil, err
-		}
+	buf, err = readAll(f, buf[:0])
+	if err != nil {
+		return nil, err
 	}
+	return buf, nil
 }
 
 // readUpTo reads the file at path into buf (reusing its capacity) while it

@@ -165,13 +165,24 @@ func TestUnsizedFilesFromTheWalk(t *testing.T) {
 
 // A pipe that delivers a line at a time gets each line searched and
 // reported as it comes (`tail -f log | gopi grep x`), not when a block
-// fills or the stream ends.
+// fills or the stream ends. A first line shorter than 4 bytes too: the
+// first read waited for 4 bytes (to see a byte-order mark), so `x\n` from
+// a writer that stays open was held until more came.
 func TestStreamReaderReportsEachLineAsItComes(t *testing.T) {
+	reportsAsWritten(t, "match", []string{"noise\nmatch 0\n", "noise\nmatch 1\n", "noise\nmatch 2\n"}, []string{"match 0", "match 1", "match 2"})
+	reportsAsWritten(t, "x", []string{"x\n"}, []string{"x"})
+}
+
+// reportsAsWritten writes each of writes into a pipe that stays open and
+// checks that StreamReader reports the matching line want[i] before the
+// next write.
+func reportsAsWritten(t *testing.T, pattern string, writes, want []string) {
+	t.Helper()
 	pr, pw := io.Pipe()
-	got := make(chan string, 4)
+	got := make(chan string, len(want))
 	done := make(chan error, 1)
 	go func() {
-		_, err := StreamReader(context.Background(), DefaultOptions("match", ""), "<stdin>", pr, func(fr *FileResult) error {
+		_, err := StreamReader(context.Background(), DefaultOptions(pattern, ""), "<stdin>", pr, func(fr *FileResult) error {
 			for _, m := range fr.Matches {
 				got <- m.Text
 			}
@@ -179,18 +190,17 @@ func TestStreamReaderReportsEachLineAsItComes(t *testing.T) {
 		})
 		done <- err
 	}()
-	for i := range 3 {
-		line := fmt.Sprintf("match %d", i)
-		if _, err := pw.Write([]byte("noise\n" + line + "\n")); err != nil {
+	for i, w := range writes {
+		if _, err := pw.Write([]byte(w)); err != nil {
 			t.Fatal(err)
 		}
 		select {
 		case s := <-got:
-			if s != line {
-				t.Fatalf("got %q, want %q", s, line)
+			if s != want[i] {
+				t.Fatalf("got %q, want %q", s, want[i])
 			}
 		case <-time.After(5 * time.Second):
-			t.Fatalf("%q not reported while the stream stays open", line)
+			t.Fatalf("%q not reported while the stream stays open", want[i])
 		}
 	}
 	pw.Close()
@@ -329,39 +339,6 @@ func TestStreamReaderBOMBeforeALongFirstLine(t *testing.T) {
 	}
 	if strings.Join(texts, "|") != "import x|import y" {
 		t.Fatalf("matched %q, want both lines without the mark", texts)
-	}
-}
-
-// A first line shorter than 4 bytes is reported at once: the first read
-// waited for 4 bytes (to see a byte-order mark), so `x\n` from a writer
-// that stays open was held until more came.
-func TestStreamReaderShortFirstLine(t *testing.T) {
-	pr, pw := io.Pipe()
-	got := make(chan string, 1)
-	done := make(chan error, 1)
-	go func() {
-		_, err := StreamReader(context.Background(), DefaultOptions("x", ""), "<stdin>", pr, func(fr *FileResult) error {
-			for _, m := range fr.Matches {
-				got <- m.Text
-			}
-			return nil
-		})
-		done <- err
-	}()
-	if _, err := pw.Write([]byte("x\n")); err != nil {
-		t.Fatal(err)
-	}
-	select {
-	case s := <-got:
-		if s != "x" {
-			t.Fatalf("got %q", s)
-		}
-	case <-time.After(5 * time.Second):
-		t.Fatal(`"x" not reported while the stream stays open`)
-	}
-	pw.Close()
-	if err := <-done; err != nil {
-		t.Fatal(err)
 	}
 }
 
