@@ -514,19 +514,33 @@ func (j *grepJob) pathOptions(path string) grep.Options {
 
 // renderer returns the grep.Options.Render of a search of the path
 // argument arg: the lines printMatch would print, formatted in the worker.
-func (j *grepJob) renderer(arg string) func([]byte, string, iter.Seq[*grep.MatchView]) []byte {
+func (j *grepJob) renderer(arg string) func(*grep.Rendering, string, iter.Seq[*grep.MatchView]) {
 	isFile := arg != "" && arg != stdinPath && j.argIsFile(arg)
 	f := j.lineFormat // a copy: workers only read it
-	return func(dst []byte, path string, matches iter.Seq[*grep.MatchView]) []byte {
+	asJSON := j.json
+	return func(out *grep.Rendering, path string, matches iter.Seq[*grep.MatchView]) {
 		if arg != stdinPath {
 			path = displayPath(arg, path, isFile)
+		}
+		spill := func(dst []byte) ([]byte, bool) {
+			out.Buf = dst
+			ok := out.Spill()
+			return out.Buf, ok
 		}
 		var spanBuf []grep.Span
 		var blk lineBlock
 		for m := range matches {
-			dst, _ = appendMatch(dst, &f, path, m.Line, m.Offset, m.Text, m.Spans, &spanBuf, &blk)
+			var ok bool
+			if asJSON {
+				out.Buf, ok = appendGrepJSON(out.Buf, path, m, spill)
+				ok = ok && out.Spill()
+			} else {
+				out.Buf, _, ok = appendMatch(out.Buf, &f, path, m.Line, m.Offset, m.Text, m.Spans, &spanBuf, &blk, spill)
+			}
+			if !ok {
+				return
+			}
 		}
-		return dst
 	}
 }
 
@@ -584,12 +598,13 @@ func (j *grepJob) run(ctx context.Context, env *cliEnv) (int, error) {
 		if s.planned {
 			o.Files = s.files
 		}
-		if o.Mode == grep.ModeContent && !j.json && !j.quiet {
-			// The workers format the lines (ignored with context lines).
+		if o.Mode == grep.ModeContent && !j.quiet {
+			// The workers format the lines or JSON objects (ignored
+			// with context lines).
 			o.Render = j.renderer(path)
 			// Whole lines without colour need no match but a line's
 			// first (for --column): the rest of the line is not searched.
-			o.FirstMatchOnly = j.colors.match == "" && !j.only && !j.vimgrep
+			o.FirstMatchOnly = j.colors.match == "" && !j.only && !j.vimgrep && !j.json
 		}
 		onResult := func(fr *grep.FileResult) error {
 			matched = true
@@ -767,8 +782,8 @@ func (j *grepJob) print(arg string, fr *grep.FileResult) error {
 		path = displayPath(arg, fr.Path, arg != "" && j.argIsFile(arg))
 	}
 	if fr.Rendered != nil {
-		j.out.Write(fr.Rendered)
-		return nil
+		_, err := j.out.Write(fr.Rendered)
+		return err
 	}
 	if fr.Binary && j.base.Mode == grep.ModeContent {
 		if j.json {
@@ -858,14 +873,14 @@ func (j *grepJob) printMatch(path string, m *grep.Match) {
 		j.block = lineBlock{}
 	}
 	var lines int
-	j.lineBuf, lines = appendMatch(j.lineBuf[:0], &j.lineFormat, path, m.Line, m.Offset, m.Text, m.Spans, &j.spanBuf, &j.block)
+	j.lineBuf, lines, _ = appendMatch(j.lineBuf[:0], &j.lineFormat, path, m.Line, m.Offset, m.Text, m.Spans, &j.spanBuf, &j.block, j.spillLines)
 	j.out.Write(j.lineBuf)
 	last := m.Line + lines - 1
 	for _, c := range m.After {
 		if c.Spans != nil {
 			// A matching line after the last match -m allows: printed as
 			// a match, as ripgrep does.
-			j.lineBuf, _ = appendMatch(j.lineBuf[:0], &j.lineFormat, path, c.Line, c.Offset, c.Text, c.Spans, &j.spanBuf, nil)
+			j.lineBuf, _, _ = appendMatch(j.lineBuf[:0], &j.lineFormat, path, c.Line, c.Offset, c.Text, c.Spans, &j.spanBuf, nil, j.spillLines)
 			j.out.Write(j.lineBuf)
 		} else {
 			j.printLine(path, c.Line, c.Offset, c.Text)
@@ -874,6 +889,19 @@ func (j *grepJob) printMatch(path string, m *grep.Match) {
 	}
 	j.lastFile, j.lastLine = path, last
 }
+
+// spillLines is printMatch's lineSpill: once the lines formatted for one
+// match pass spillLineBytes they are written out.
+func (j *grepJob) spillLines(dst []byte) ([]byte, bool) {
+	if len(dst) < spillLineBytes {
+		return dst, true
+	}
+	_, err := j.out.Write(dst)
+	return dst[:0], err == nil
+}
+
+// spillLineBytes is how much printMatch formats before writing it.
+const spillLineBytes = 64 << 10
 
 // printLine prints a context line (numbered line, starting at byte at).
 func (j *grepJob) printLine(path string, line int, at int64, text string) {

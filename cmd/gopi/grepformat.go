@@ -43,13 +43,28 @@ func (f *lineFormat) pathSep(sep byte) byte {
 	return sep
 }
 
+// lineSpill hands the lines appendMatch has formatted so far on (to the
+// printer) and returns the buffer to go on with; ok is false once nothing
+// more is wanted (the reader went away), and appendMatch then returns.
+// One long line can print millions of lines under -o or --vimgrep, so
+// they are never all held at once.
+type lineSpill func(dst []byte) (rest []byte, ok bool)
+
 // appendMatch appends the output lines of one match (every line of a
 // multiline one; one line per match with -o and --vimgrep) and returns
 // how many lines of the file the match covers. at is the byte offset of
 // the match's first line in the text searched. spanBuf is scratch for the
 // spans of one line of a multiline match; blk is the file's block state
-// (used when f.crosses).
-func appendMatch[T string | []byte](dst []byte, f *lineFormat, path string, line int, at int64, text T, spans []grep.Span, spanBuf *[]grep.Span, blk *lineBlock) ([]byte, int) {
+// (used when f.crosses). spill, unless nil, is called after each output
+// line; ok is false when it said to stop.
+func appendMatch[T string | []byte](dst []byte, f *lineFormat, path string, line int, at int64, text T, spans []grep.Span, spanBuf *[]grep.Span, blk *lineBlock, spill lineSpill) (out []byte, lines int, ok bool) {
+	ok = true
+	emit := func() bool {
+		if spill != nil && ok {
+			dst, ok = spill(dst)
+		}
+		return ok
+	}
 	rest := text
 	offset, k := 0, 0
 	for more := true; more; k++ {
@@ -90,6 +105,9 @@ func appendMatch[T string | []byte](dst []byte, f *lineFormat, path string, line
 				}
 				mark := grep.Span{Start: s.Start - offset, End: min(s.End-offset, len(cur))}
 				dst = appendLine(dst, f, path, line+k, ':', mark.Start+1, at+int64(offset), cur, []grep.Span{mark})
+				if !emit() {
+					return dst, k + 1, false
+				}
 			}
 		case f.only || f.vimgrep:
 			// One output line per match: -o prints the matched text (an
@@ -103,6 +121,9 @@ func appendMatch[T string | []byte](dst []byte, f *lineFormat, path string, line
 					shown, mark = cur[s.Start:s.End], grep.Span{Start: 0, End: s.End - s.Start}
 				}
 				dst = appendLine(dst, f, path, line+k, ':', s.Start+1, at+int64(offset+s.Start), shown, []grep.Span{mark})
+				if !emit() {
+					return dst, k + 1, false
+				}
 			}
 		default:
 			col := 0
@@ -124,13 +145,16 @@ func appendMatch[T string | []byte](dst []byte, f *lineFormat, path string, line
 				col = blk.col
 			}
 			dst = appendLine(dst, f, path, line+k, ':', col, at+int64(offset), cur, lineSpans)
+			if !emit() {
+				return dst, k + 1, false
+			}
 		}
 		offset += len(cur) + 1
 	}
 	if blk != nil {
 		blk.next = line + k
 	}
-	return dst, k
+	return dst, k, true
 }
 
 // overruns reports whether a span ends past a line of n bytes (a match

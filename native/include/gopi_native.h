@@ -126,6 +126,7 @@ typedef struct gopi_line_cursor {
     uint64_t pos;
     uint64_t line_off;
     uint64_t line_no;
+    uint64_t spans_needed; /* set with GOPI_FULL_SPANS: the spans of the hit that did not fit */
 } gopi_line_cursor;
 
 /* One hit: 1-based first line, byte range of its line(s) without the final

@@ -215,7 +215,10 @@ func (m *LineMatcher) findLines(buf []byte, maxLines int, firstOnly bool, h *Hit
 		case C.GOPI_FULL_HITS:
 			h.Lines = slices.Grow(h.Lines, max(2*len(freeHits), minFreeHits))
 		case C.GOPI_FULL_SPANS:
-			h.Spans = slices.Grow(h.Spans, max(2*len(freeSpans), minFreeSpans))
+			// Room for the whole hit that did not fit (Rust counted its
+			// spans), at least doubling: a line with millions of matches
+			// is then stored after one growth instead of twenty.
+			h.Spans = slices.Grow(h.Spans, max(int(cur.spans_needed), 2*len(freeSpans), minFreeSpans))
 		}
 	}
 }

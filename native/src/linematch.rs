@@ -95,6 +95,10 @@ pub struct Cursor {
     pub line_off: u64,
     /// 1-based number of the line starting at `line_off`; 0 means 1.
     pub line_no: u64,
+    /// Set with `GOPI_FULL_SPANS`: how many spans the hit that did not fit
+    /// holds, so that the caller grows its array once to fit it (a line
+    /// can hold millions of matches). Ignored on input.
+    pub spans_needed: u64,
 }
 
 /// One reported hit; layout shared with Go's `LineHit` (five 64-bit ints).
@@ -356,6 +360,7 @@ impl LineMatcher {
                 pos: p.first_match as u64,
                 line_off: p.line_start as u64,
                 line_no: p.line,
+                spans_needed: 0,
             })
         };
         let mut seg_start = pos;
@@ -617,6 +622,9 @@ impl LineMatcher {
             span_base: i64,
             status: i32,
             first_only: bool,
+            /// Spans of the unfinished hit past the end of `spans`: once
+            /// they no longer fit, the rest of the hit is only counted.
+            overflow: u64,
         }
         impl Sink for Out<'_> {
             fn first_match_only(&self) -> bool {
@@ -625,7 +633,8 @@ impl LineMatcher {
             fn span(&mut self, start: usize, end: usize) -> bool {
                 if self.nspans == self.spans.len() {
                     self.status = GOPI_FULL_SPANS;
-                    return false;
+                    self.overflow += 1;
+                    return true;
                 }
                 self.spans[self.nspans] = Span {
                     start: start as i64,
@@ -635,6 +644,9 @@ impl LineMatcher {
                 true
             }
             fn hit(&mut self, p: &Pending, _: &[u8]) -> bool {
+                if self.overflow > 0 {
+                    return false; // its spans are all counted: resume at its start
+                }
                 if self.nhits == self.hits.len() {
                     self.status = GOPI_FULL_HITS;
                     return false;
@@ -660,10 +672,14 @@ impl LineMatcher {
             span_base,
             status: GOPI_DONE,
             first_only,
+            overflow: 0,
         };
         match self.scan(buf, *cur, max_hits, &mut out) {
             Scan::Done => (GOPI_DONE, out.nhits, out.nspans),
-            Scan::Full(next) => {
+            Scan::Full(mut next) => {
+                if out.status == GOPI_FULL_SPANS {
+                    next.spans_needed = (out.nspans - out.committed) as u64 + out.overflow;
+                }
                 *cur = next;
                 // Spans of the unfinished hit are written again on resume.
                 (out.status, out.nhits, out.committed)
@@ -880,6 +896,8 @@ mod tests {
         let mut all_spans = Vec::new();
         let mut cur = Cursor::default();
         let (mut hcap, mut scap) = (1, 1);
+        // (start of the hit that did not fit, the spans it was said to need)
+        let mut promised: Option<(i64, u64)> = None;
         loop {
             let mut hits = vec![Hit::default(); hcap];
             let mut spans = vec![Span::default(); scap];
@@ -893,14 +911,26 @@ mod tests {
                 &mut spans,
                 base,
             );
+            if let (Some((at, need)), true) = (promised, nh > 0) {
+                let h = &hits[0];
+                if spans[(h.span_lo - base) as usize].start == at {
+                    assert_eq!((h.span_hi - h.span_lo) as u64, need, "spans needed at {at}");
+                    promised = None;
+                }
+            }
             out.extend_from_slice(&hits[..nh]);
             all_spans.extend_from_slice(&spans[..ns]);
             match st {
                 GOPI_DONE => break,
                 GOPI_FULL_HITS => hcap *= 2,
-                _ => scap *= 2,
+                _ => {
+                    assert!(cur.spans_needed > 0);
+                    promised = Some((cur.pos as i64, cur.spans_needed));
+                    scap *= 2
+                }
             }
         }
+        assert!(promised.is_none(), "a hit said to need spans never came");
         out.iter()
             .map(|h| {
                 let s = all_spans[h.span_lo as usize..h.span_hi as usize]

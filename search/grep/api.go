@@ -98,13 +98,16 @@ type Options struct {
 	FirstMatchOnly bool
 	// Render, when set, formats content-mode results in the workers:
 	// instead of Matches, each FileResult carries Rendered, what Render
-	// appended to dst for the file (path as in Match.Path) and its
+	// wrote to out.Buf for the file (path as in Match.Path) and its
 	// matches in order. A printer then writes bytes, and no match record
 	// is built (which costs more than the search when most lines match).
-	// Ignored with context lines, which need the matches of neighbouring
-	// files to be laid out. Stream only: Search builds records whatever
-	// Render says. Called from several goroutines at once.
-	Render func(dst []byte, path string, matches iter.Seq[*MatchView]) []byte
+	// Render calls out.Spill after each line it writes: a file with a
+	// large output then arrives as several FileResults, the earlier ones
+	// holding only Rendered, the last one the counts too. Ignored with
+	// context lines, which need the matches of neighbouring files to be
+	// laid out. Stream only: Search builds records whatever Render says.
+	// Called from several goroutines at once.
+	Render func(out *Rendering, path string, matches iter.Seq[*MatchView])
 	// Files, when not nil, is the whole scope of the search in place of
 	// Path: these files, searched and reported in this order, each opened
 	// and reported by its Path. Nothing filters them (the glob, types,
@@ -174,7 +177,8 @@ type FileResult struct {
 	Count   int     // individual matches
 	Matches []Match // content mode only
 	// Rendered: content mode with Options.Render (and no context lines):
-	// the formatted matches, in place of Matches.
+	// the formatted matches, in place of Matches (a file with a large
+	// output comes in several parts: see Options.Render).
 	Rendered []byte
 	// Binary: the file holds a NUL byte and was searched because it was
 	// named as Path (a file found in a directory is skipped instead, unless

@@ -107,6 +107,11 @@ func (c *capReader) Read(p []byte) (int, error) {
 
 // searchReader is searchBlocks over any reader (a file, standard input).
 func (w *worker) searchReader(ctx context.Context, c candidate, r io.Reader, countOnly bool, send func(*FileResult) bool) fileOutcome {
+	if w.send == nil {
+		// Standard input (StreamReader): no search() around this one.
+		w.send = send
+		defer func() { w.send = nil }()
+	}
 	o := w.opts
 	if o.Multiline || NeedsMultiline(o.Pattern) || o.ContextBefore > 0 || o.ContextAfter > 0 {
 		// These need the whole text at once. A stream that may not end

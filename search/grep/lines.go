@@ -88,45 +88,6 @@ func buildMatchesFrom(buf []byte, h *rure.Hits, lo, hi, shownLine int, path stri
 	return out, shownLine
 }
 
-// renders reports whether the matches of a search are formatted by
-// Options.Render rather than built as records.
-func renders(opts *Options) bool {
-	return opts.Render != nil && opts.ContextBefore <= 0 && opts.ContextAfter <= 0
-}
-
-// renderMatches is buildMatches through Options.Render: it appends the
-// rendering of buf's hits, numbered from lineBase+1 and with buf starting
-// at byte byteBase of the text searched, to dst. view and cut
-// are the worker's scratch: the view handed to Render and the buffer of a
-// line cut to MaxColumns.
-func renderMatches(dst, buf []byte, h *rure.Hits, path string, lineBase int, byteBase int64, opts *Options, view *MatchView, cut *[]byte) []byte {
-	return opts.Render(dst, path, func(yield func(*MatchView) bool) {
-		for _, hit := range h.Lines {
-			text := buf[hit.Start:hit.End]
-			*view = MatchView{Line: hit.Line + lineBase, Offset: byteBase + int64(hit.Start), Text: text, Spans: view.Spans[:0]}
-			limit := len(text)
-			if opts.MaxColumns > 0 && len(text) > opts.MaxColumns {
-				if c := cutBytes(text, opts.MaxColumns); c < len(text) {
-					*cut = append(append((*cut)[:0], text[:c]...), "…"...)
-					view.Text, view.Truncated = *cut, true
-					limit = len(*cut)
-				}
-			}
-			for _, s := range h.Spans[hit.SpanLo:hit.SpanHi] {
-				s.Start -= hit.Start
-				s.End -= hit.Start
-				if view.Truncated && s.End > limit-len("…") {
-					break
-				}
-				view.Spans = append(view.Spans, s)
-			}
-			if !yield(view) {
-				return
-			}
-		}
-	})
-}
-
 // linesBefore returns up to n lines ending just before byte offset start
 // (the beginning of line number line), never reaching back to line
 // shownLine or earlier.

@@ -21,11 +21,13 @@ func formatRecord(path string, line int, text string, cut bool, spans []Span) st
 // replaces Matches.
 func TestRenderMatchesRecords(t *testing.T) {
 	dir := writeTree(t, map[string]string{"big.txt": fooLines("é"), "a/small.go": "foo\nbar foo\n", "a/none.txt": "bar\n"})
-	render := func(dst []byte, path string, matches iter.Seq[*MatchView]) []byte {
+	render := func(out *Rendering, path string, matches iter.Seq[*MatchView]) {
 		for m := range matches {
-			dst = append(dst, formatRecord(path, m.Line, string(m.Text), m.Truncated, m.Spans)...)
+			out.Buf = append(out.Buf, formatRecord(path, m.Line, string(m.Text), m.Truncated, m.Spans)...)
+			if !out.Spill() {
+				return
+			}
 		}
-		return dst
 	}
 	cases := []struct {
 		name    string
@@ -41,41 +43,8 @@ func TestRenderMatchesRecords(t *testing.T) {
 	}
 	for _, tc := range cases {
 		for _, blocks := range []bool{false, true} {
-			if blocks {
-				savedLimit, savedBlock := wholeFileLimit, blockSize
-				wholeFileLimit, blockSize = 64, 256
-				defer func() { wholeFileLimit, blockSize = savedLimit, savedBlock }()
-			}
-			o := DefaultOptions(tc.pattern, dir)
-			o.MaxColumns = 0
-			tc.opt(&o)
-			var want strings.Builder
-			wantSum, err := Stream(context.Background(), o, func(fr *FileResult) error {
-				for _, m := range fr.Matches {
-					want.WriteString(formatRecord(fr.Path, m.Line, m.Text, m.Truncated, m.Spans))
-				}
-				return nil
-			})
-			if err != nil {
-				t.Fatal(err)
-			}
-			o.Render = render
-			var got strings.Builder
-			gotSum, err := Stream(context.Background(), o, func(fr *FileResult) error {
-				if len(fr.Matches) > 0 {
-					t.Errorf("%s: records built with Render set", tc.name)
-				}
-				got.Write(fr.Rendered)
-				return nil
-			})
-			if err != nil {
-				t.Fatal(err)
-			}
-			if want.Len() == 0 || got.String() != want.String() {
-				t.Errorf("%s (blocks %v): rendered %d bytes, records %d:\n%.400s\nwant\n%.400s", tc.name, blocks, got.Len(), want.Len(), got.String(), want.String())
-			}
-			if gotSum.TotalMatches != wantSum.TotalMatches || gotSum.FilesWithMatches != wantSum.FilesWithMatches {
-				t.Errorf("%s: summary %+v, want %+v", tc.name, gotSum, wantSum)
+			for _, spill := range []int{renderSpillBytes, 1} {
+				testRenderCase(t, dir, tc.name, tc.pattern, tc.opt, blocks, spill, render)
 			}
 		}
 	}
@@ -92,6 +61,57 @@ func TestRenderMatchesRecords(t *testing.T) {
 		return nil
 	}); err != nil || res != 2 {
 		t.Fatalf("context: %d matches, %v", res, err)
+	}
+}
+
+// testRenderCase is one case of TestRenderMatchesRecords: the files are
+// read whole or in blocks, and Render's output is spilled to the printer
+// once it holds spill bytes (1: after every line).
+func testRenderCase(t *testing.T, dir, name, pattern string, opt func(*Options), blocks bool, spill int, render func(*Rendering, string, iter.Seq[*MatchView])) {
+	t.Helper()
+	savedSpill := renderSpillBytes
+	renderSpillBytes = spill
+	defer func() { renderSpillBytes = savedSpill }()
+	if blocks {
+		savedLimit, savedBlock := wholeFileLimit, blockSize
+		wholeFileLimit, blockSize = 64, 256
+		defer func() { wholeFileLimit, blockSize = savedLimit, savedBlock }()
+	}
+	o := DefaultOptions(pattern, dir)
+	o.MaxColumns = 0
+	opt(&o)
+	var want strings.Builder
+	wantSum, err := Stream(context.Background(), o, func(fr *FileResult) error {
+		for _, m := range fr.Matches {
+			want.WriteString(formatRecord(fr.Path, m.Line, m.Text, m.Truncated, m.Spans))
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	o.Render = render
+	var got strings.Builder
+	parts := 0
+	gotSum, err := Stream(context.Background(), o, func(fr *FileResult) error {
+		if len(fr.Matches) > 0 {
+			t.Errorf("%s: records built with Render set", name)
+		}
+		got.Write(fr.Rendered)
+		parts++
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want.Len() == 0 || got.String() != want.String() {
+		t.Errorf("%s (blocks %v, spill %d): rendered %d bytes, records %d:\n%.400s\nwant\n%.400s", name, blocks, spill, got.Len(), want.Len(), got.String(), want.String())
+	}
+	if gotSum.TotalMatches != wantSum.TotalMatches || gotSum.FilesWithMatches != wantSum.FilesWithMatches {
+		t.Errorf("%s: summary %+v, want %+v", name, gotSum, wantSum)
+	}
+	if spill == 1 && parts <= gotSum.FilesWithMatches {
+		t.Errorf("%s (blocks %v): %d parts for %d files: nothing spilled", name, blocks, parts, gotSum.FilesWithMatches)
 	}
 }
 

@@ -46,9 +46,6 @@ type SkippedFile struct {
 // inject engine failures.
 var compileSearchMatcher = compileMatcher
 
-// errStop ends a stream early without an error.
-var errStop = errors.New("stop")
-
 // Search runs a search and returns the requested page with totals. Totals
 // always cover every file: once the page is full, the remaining files are
 // only counted.
@@ -149,7 +146,7 @@ func StreamReader(ctx context.Context, opts Options, name string, r io.Reader, f
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	if fnErr != nil && !errors.Is(fnErr, errStop) {
+	if fnErr != nil {
 		return nil, fnErr
 	}
 	switch {
@@ -262,6 +259,9 @@ func stream(ctx context.Context, opts Options, fn func(*FileResult) error, enoug
 					sent := false
 					send := func(fr *FileResult) bool {
 						sent = true
+						if ctx.Err() != nil {
+							return false // the select below may pick either
+						}
 						select {
 						case b.parts <- fr:
 							return true
@@ -289,7 +289,7 @@ batches:
 					break parts
 				}
 				sum.TotalMatches += fr.Lines
-				if countOnly.Load() || stopErr != nil {
+				if countOnly.Load() {
 					continue
 				}
 				if opts.Mode == ModeContent {
@@ -301,7 +301,11 @@ batches:
 					delivered++
 				}
 				if err := fn(fr); err != nil {
+					// Stop the workers now (cancel, below): a file with a
+					// huge output would otherwise go on being formatted
+					// to the end, for nobody.
 					stopErr = err
+					break batches
 				}
 				if enough != nil && enough(delivered) {
 					countOnly.Store(true)
@@ -329,13 +333,10 @@ batches:
 				}
 			}
 		}
-		if stopErr != nil {
-			break
-		}
 	}
 	cancel()
 	wg.Wait()
-	if stopErr != nil && !errors.Is(stopErr, errStop) {
+	if stopErr != nil {
 		return nil, stopErr
 	}
 	if err := parent.Err(); err != nil && stopErr == nil {
@@ -415,6 +416,10 @@ type worker struct {
 	// a time (see contentInBatches), so that their records (context lines
 	// included) never all exist at once.
 	batches func(*FileResult) bool
+	// send, while a file is searched, hands a part of its results to the
+	// printer early: the formatted output of a file spilled by
+	// Rendering.Spill.
+	send func(*FileResult) bool
 }
 
 // utf8BOM is the UTF-8 encoding of U+FEFF, the byte-order mark.
@@ -424,6 +429,8 @@ var utf8BOM = []byte{0xEF, 0xBB, 0xBF}
 // reports false once the search is being abandoned). Large files and
 // files of unknown size are read a block at a time (see searchBlocks).
 func (w *worker) search(ctx context.Context, c candidate, countOnly bool, send func(*FileResult) bool) fileOutcome {
+	w.send = send
+	defer func() { w.send = nil }()
 	var key fileKey
 	var dir *dirWatch
 	cached := false
@@ -733,7 +740,14 @@ func (w *worker) content(fr *FileResult, buf []byte, hits *rure.Hits, display st
 		for _, hit := range hits.Lines {
 			room += hit.End - hit.Start + len(display) + 16
 		}
-		fr.Rendered = renderMatches(make([]byte, 0, room), buf, hits, display, lineBase, byteBase, w.opts, &w.view, &w.cut)
+		out := Rendering{Buf: make([]byte, 0, min(room, 2*renderSpillBytes))}
+		if send := w.send; send != nil {
+			out.spill = func(part []byte) bool {
+				return send(&FileResult{Path: display, Rendered: part})
+			}
+		}
+		renderMatches(&out, buf, hits, display, lineBase, byteBase, w.opts, &w.view, &w.cut)
+		fr.Rendered = out.Buf
 		return
 	}
 	fr.Matches = buildMatches(buf, hits, display, w.opts)

@@ -1,0 +1,89 @@
+package grep
+
+import "github.com/gopi-agent/gopi/native/rure"
+
+// Rendering is where Options.Render writes the formatted lines of one file
+// (or of one block of a file read in blocks). Render appends to Buf and
+// calls Spill after each line it writes: a file whose output is huge (one
+// long line with millions of matches under -o or --vimgrep) is then handed
+// to the printer a piece at a time instead of being held whole.
+type Rendering struct {
+	// Buf holds the lines formatted since the last spill.
+	Buf []byte
+	// spill hands a full Buf to the printer as a part of the file's
+	// results; it reports false once the search is being abandoned. Nil
+	// where nothing can be handed on early.
+	spill   func([]byte) bool
+	stopped bool
+}
+
+// renderSpillBytes is how much formatted output Spill lets Buf hold before
+// handing it on.
+var renderSpillBytes = 256 << 10
+
+// Spill hands Buf to the printer once it holds renderSpillBytes or more and
+// starts an empty one. It reports false once the search is being abandoned
+// (the printer stopped, the caller has enough): Render should then return
+// without formatting more.
+func (r *Rendering) Spill() bool {
+	if r.stopped {
+		return false
+	}
+	if len(r.Buf) < renderSpillBytes || r.spill == nil {
+		return true
+	}
+	full := r.Buf
+	r.Buf = make([]byte, 0, len(full))
+	if !r.spill(full) {
+		r.stopped = true
+	}
+	return !r.stopped
+}
+
+// renders reports whether the matches of a search are formatted by
+// Options.Render rather than built as records.
+func renders(opts *Options) bool {
+	return opts.Render != nil && opts.ContextBefore <= 0 && opts.ContextAfter <= 0
+}
+
+// renderMatches is buildMatches through Options.Render: it formats buf's
+// hits, numbered from lineBase+1 and with buf starting at byte byteBase of
+// the text searched, into out. view and cut are the worker's scratch: the
+// view handed to Render and the buffer of a line cut to MaxColumns. The
+// spans of h are made relative to their lines in place (a line can hold
+// millions of them: a copy would double the largest allocation of the
+// search), so h is spent afterwards.
+func renderMatches(out *Rendering, buf []byte, h *rure.Hits, path string, lineBase int, byteBase int64, opts *Options, view *MatchView, cut *[]byte) {
+	opts.Render(out, path, func(yield func(*MatchView) bool) {
+		for _, hit := range h.Lines {
+			if out.stopped {
+				return
+			}
+			text := buf[hit.Start:hit.End]
+			*view = MatchView{Line: hit.Line + lineBase, Offset: byteBase + int64(hit.Start), Text: text}
+			limit := len(text)
+			if opts.MaxColumns > 0 && len(text) > opts.MaxColumns {
+				if c := cutBytes(text, opts.MaxColumns); c < len(text) {
+					*cut = append(append((*cut)[:0], text[:c]...), "…"...)
+					view.Text, view.Truncated = *cut, true
+					limit = len(*cut)
+				}
+			}
+			spans := h.Spans[hit.SpanLo:hit.SpanHi]
+			kept := len(spans)
+			for i := range spans {
+				s := &spans[i]
+				s.Start -= hit.Start
+				s.End -= hit.Start
+				if view.Truncated && s.End > limit-len("…") {
+					kept = i
+					break
+				}
+			}
+			view.Spans = spans[:kept:kept]
+			if !yield(view) {
+				return
+			}
+		}
+	})
+}
