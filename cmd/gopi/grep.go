@@ -605,6 +605,9 @@ func (j *grepJob) run(ctx context.Context, env *cliEnv) (int, error) {
 			// Whole lines without colour need no match but a line's
 			// first (for --column): the rest of the line is not searched.
 			o.FirstMatchOnly = j.colors.match == "" && !j.only && !j.vimgrep && !j.json
+			// print writes the bytes out at once unless results are held
+			// for sorting.
+			o.ReuseRendered = !(j.order.holds() && !s.planned)
 		}
 		onResult := func(fr *grep.FileResult) error {
 			matched = true

@@ -115,6 +115,12 @@ type Options struct {
 	// that orders the files itself (gopi grep --sort modified) lists them
 	// first and then streams the results instead of holding them.
 	Files []FileRef
+	// ReuseRendered: the caller is done with FileResult.Rendered when its
+	// callback returns (it writes the bytes out and keeps nothing), so the
+	// engine hands the buffer to a worker again. A search that prints
+	// gigabytes then allocates a few buffers instead of a new one per file
+	// and per 256 KiB spilled, and its heap stays near what it holds.
+	ReuseRendered bool
 }
 
 // FileRef is one file of Options.Files.

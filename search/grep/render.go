@@ -2,6 +2,39 @@ package grep
 
 import "github.com/gopi-agent/gopi/native/rure"
 
+// renderBufs is a search's free list of output buffers
+// (Options.ReuseRendered): the printer puts back what it has written, the
+// workers take from it before they allocate. Nil when not reused.
+type renderBufs chan []byte
+
+// maxReusedRender is the largest buffer kept for reuse: one that held a
+// very long line is left to the garbage collector.
+const maxReusedRender = 32 << 20
+
+// get returns an empty buffer of about size bytes, a reused one if any is
+// free. A new one has a quarter more room: the next part is often a little
+// longer than the last (one long line printed again with a wider column),
+// and a buffer that had to grow would be allocated twice.
+func (p renderBufs) get(size int) []byte {
+	select {
+	case b := <-p: // a nil channel is never ready
+		return b[:0]
+	default:
+		return make([]byte, 0, size+size/4)
+	}
+}
+
+// put hands b back for reuse, unless it is too large or the list is full.
+func (p renderBufs) put(b []byte) {
+	if p == nil || cap(b) == 0 || cap(b) > maxReusedRender {
+		return
+	}
+	select {
+	case p <- b:
+	default:
+	}
+}
+
 // Rendering is where Options.Render writes the formatted lines of one file
 // (or of one block of a file read in blocks). Render appends to Buf and
 // calls Spill after each line it writes: a file whose output is huge (one
@@ -14,6 +47,7 @@ type Rendering struct {
 	// results; it reports false once the search is being abandoned. Nil
 	// where nothing can be handed on early.
 	spill   func([]byte) bool
+	bufs    renderBufs // where the next Buf comes from
 	stopped bool
 }
 
@@ -33,7 +67,7 @@ func (r *Rendering) Spill() bool {
 		return true
 	}
 	full := r.Buf
-	r.Buf = make([]byte, 0, len(full))
+	r.Buf = r.bufs.get(len(full))
 	if !r.spill(full) {
 		r.stopped = true
 	}

@@ -91,6 +91,7 @@ func testRenderCase(t *testing.T, dir, name, pattern string, opt func(*Options),
 		t.Fatal(err)
 	}
 	o.Render = render
+	o.ReuseRendered = spill == 1
 	var got strings.Builder
 	parts := 0
 	gotSum, err := Stream(context.Background(), o, func(fr *FileResult) error {

@@ -122,6 +122,9 @@ func StreamReader(ctx context.Context, opts Options, name string, r io.Reader, f
 	}
 	defer m.close()
 	w := worker{m: m, opts: &opts}
+	if opts.ReuseRendered {
+		w.bufs = make(renderBufs, 2)
+	}
 	sum := &Summary{}
 	var fnErr error
 	matched := false
@@ -139,7 +142,9 @@ func StreamReader(ctx context.Context, opts Options, name string, r io.Reader, f
 		matched = true
 		sum.TotalMatches += fr.Lines
 		if fnErr == nil {
-			fnErr = fn(fr)
+			if fnErr = fn(fr); fnErr == nil {
+				w.bufs.put(fr.Rendered)
+			}
 		}
 		return fnErr == nil
 	})
@@ -248,9 +253,13 @@ func stream(ctx context.Context, opts Options, fn func(*FileResult) error, enoug
 	if opts.ContentCache {
 		cacheGen = contents.begin()
 	}
+	var bufs renderBufs
+	if opts.ReuseRendered {
+		bufs = make(renderBufs, 2*workers+2)
+	}
 	for range workers {
 		wg.Go(func() {
-			w := worker{m: m, opts: &opts, cacheGen: cacheGen}
+			w := worker{m: m, opts: &opts, cacheGen: cacheGen, bufs: bufs}
 			for b := range jobs {
 				for i, c := range b.files {
 					if ctx.Err() != nil {
@@ -307,6 +316,7 @@ batches:
 					stopErr = err
 					break batches
 				}
+				bufs.put(fr.Rendered)
 				if enough != nil && enough(delivered) {
 					countOnly.Store(true)
 				}
@@ -420,6 +430,8 @@ type worker struct {
 	// printer early: the formatted output of a file spilled by
 	// Rendering.Spill.
 	send func(*FileResult) bool
+	// bufs: the search's output buffers for reuse (Options.ReuseRendered).
+	bufs renderBufs
 }
 
 // utf8BOM is the UTF-8 encoding of U+FEFF, the byte-order mark.
@@ -740,7 +752,7 @@ func (w *worker) content(fr *FileResult, buf []byte, hits *rure.Hits, display st
 		for _, hit := range hits.Lines {
 			room += hit.End - hit.Start + len(display) + 16
 		}
-		out := Rendering{Buf: make([]byte, 0, min(room, 2*renderSpillBytes))}
+		out := Rendering{Buf: w.bufs.get(min(room, 2*renderSpillBytes)), bufs: w.bufs}
 		if send := w.send; send != nil {
 			out.spill = func(part []byte) bool {
 				return send(&FileResult{Path: display, Rendered: part})
