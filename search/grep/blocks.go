@@ -20,8 +20,10 @@ var wholeFileLimit int64 = 1 << 20
 var blockSize = 1 << 20
 
 // SpecialFileCap bounds how much of a file that is not a regular file (a
-// device such as /dev/zero, a FIFO) is read when it is named as
-// Options.Path; such files found in a directory are never read.
+// device such as /dev/zero) is read when it is named as Options.Path; such
+// files found in a directory are never read. A named FIFO, like standard
+// input, is read to its end, and only a line longer than this (or, for a
+// search that needs the whole text, this much text) ends its search.
 const SpecialFileCap = 64 << 20
 
 // ErrTooLarge is wrapped by the SkippedFile error of a file over
@@ -56,6 +58,12 @@ func (w *worker) searchBlocks(ctx context.Context, c candidate, countOnly bool, 
 	// of ctx interrupts it (pipes are read through the poller).
 	stop := context.AfterFunc(ctx, func() { f.SetReadDeadline(time.Now()) })
 	defer stop()
+	if fi, err := f.Stat(); err == nil && fi.Mode()&fs.ModeNamedPipe != 0 {
+		// A FIFO is a stream like standard input (`mkfifo p; tail -f log
+		// > p`): searched for as long as its writer writes, with only a
+		// line longer than SpecialFileCap ending it.
+		return w.searchReader(ctx, c, f, countOnly, send)
+	}
 	return w.searchCapped(ctx, c, f, countOnly, send)
 }
 

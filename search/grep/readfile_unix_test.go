@@ -62,6 +62,37 @@ func TestSearchNamedFIFO(t *testing.T) {
 	}
 }
 
+// A named FIFO is a stream like standard input: searched to its end, past
+// SpecialFileCap (it used to be cut there, like a device).
+func TestSearchNamedFIFOPastTheCap(t *testing.T) {
+	p := filepath.Join(t.TempDir(), "fifo")
+	if err := syscall.Mkfifo(p, 0o600); err != nil {
+		t.Skipf("mkfifo: %v", err)
+	}
+	chunk := []byte(strings.Repeat("foo bar baz qux\n", 1<<16)) // 1 MiB, 65,536 lines
+	chunks := SpecialFileCap>>20 + 8
+	done := make(chan error, 1)
+	go func() {
+		f, err := os.OpenFile(p, os.O_WRONLY, 0)
+		for i := 0; err == nil && i < chunks; i++ {
+			_, err = f.Write(chunk)
+		}
+		if f != nil {
+			f.Close()
+		}
+		done <- err
+	}()
+	o := DefaultOptions("baz", p)
+	o.Mode = ModeCount
+	res, err := Search(context.Background(), o)
+	if werr := <-done; werr != nil {
+		t.Fatal(werr)
+	}
+	if err != nil || res.TotalMatches != chunks<<16 || len(res.Skipped) != 0 {
+		t.Fatalf("%d matching lines of %d, skipped %+v, err %v", res.TotalMatches, chunks<<16, res.Skipped, err)
+	}
+}
+
 // A named device that never ends (/dev/zero) is read up to SpecialFileCap
 // and then reported as cut, not searched silently in part.
 func TestSearchNamedDeviceSaysItWasCut(t *testing.T) {
