@@ -307,6 +307,12 @@ func (w *walker) work() {
 		w.mu.Unlock()
 		if d.done != nil {
 			close(d.done) // after ahead counts d, which the consumer's emit subtracts
+			// Let the consumer run: woken by the close, it would otherwise
+			// wait for this P until the walk is lookahead() entries ahead,
+			// and the caller's first results (the first match of `gopi
+			// grep x /`) with it. A listing takes microseconds, a system
+			// call too short for the scheduler to hand the P on.
+			runtime.Gosched()
 		}
 	}
 }
