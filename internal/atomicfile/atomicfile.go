@@ -107,21 +107,54 @@ func (s *Staged) Target() string { return s.target }
 // are directories and other files that are not regular. A missing parent
 // directory gives an error wrapping fs.ErrNotExist.
 func Stage(path string, perm fs.FileMode, write func(io.Writer) error) (*Staged, error) {
+	return stage(path, perm, "", write)
+}
+
+// WriteFileLike replaces path with data as WriteFile does, except that the
+// new file takes its permission bits, owner, group and extended
+// attributes from the file at like rather than from the file it replaces:
+// it is the content of like moving to path. A read-only or hard-linked
+// file at path is still refused.
+func WriteFileLike(path string, data []byte, like string) error {
+	s, err := stage(path, 0, like, func(w io.Writer) error {
+		_, err := w.Write(data)
+		return err
+	})
+	if err != nil {
+		return err
+	}
+	return s.Commit()
+}
+
+// stage is Stage; a non-empty like names the file whose metadata the new
+// content takes.
+func stage(path string, perm fs.FileMode, like string, write func(io.Writer) error) (*Staged, error) {
 	target, err := Resolve(path)
 	if err != nil {
 		return nil, err
 	}
 	dir := filepath.Dir(target)
 	var old fs.FileInfo
+	metaFrom := target
 	fi, err := os.Stat(target)
 	switch {
 	case err == nil:
 		if err := writable(target, path, fi); err != nil {
 			return nil, err
 		}
-		old, perm = fi, fi.Mode()&(fs.ModePerm|fs.ModeSetuid|fs.ModeSetgid|fs.ModeSticky)
+		old = fi
 	case !errors.Is(err, fs.ErrNotExist):
 		return nil, fmt.Errorf("cannot look at %s before replacing it: %w", path, err)
+	}
+	if like != "" {
+		lfi, err := os.Stat(like)
+		if err != nil {
+			return nil, fmt.Errorf("cannot look at %s to give %s its mode: %w", like, path, err)
+		}
+		old, metaFrom = lfi, like
+	}
+	if old != nil {
+		perm = old.Mode() & (fs.ModePerm | fs.ModeSetuid | fs.ModeSetgid | fs.ModeSticky)
 	}
 	sweep(dir)
 	f, err := createTemp(dir)
@@ -141,7 +174,7 @@ func Stage(path string, perm fs.FileMode, write func(io.Writer) error) (*Staged,
 		// Owner first: changing it clears the set-user-ID and set-group-ID
 		// bits, which the chmod below puts back.
 		keepOwner(f, old)
-		copyXattrs(target, f)
+		copyXattrs(metaFrom, f)
 	}
 	if err := f.Chmod(perm); err != nil {
 		return fail("cannot set the mode of", err)

@@ -17,8 +17,8 @@ import (
 // binary, e.g. a symlink called apply_patch to the codex executable that
 // bench/edit.sh installs) and requires the same files afterwards and the
 // same success or failure. Messages are not compared: Codex prints
-// absolute paths and, for a move, the destination, where the spec (which
-// gopi follows) names the path as written and the original path. Cases
+// absolute paths and, for a move, the destination, where gopi names the
+// paths as written and, for a move, both of them. Cases
 // named deviation_* document deliberate departures and are not compared.
 func TestApplyPatchConformance(t *testing.T) {
 	codex := os.Getenv("GOPI_CODEX_APPLY_PATCH")

@@ -121,7 +121,17 @@ func (t *Tool) ReadFile(abs string) ([]byte, error) { return t.env.ReadFile(file
 // invalidates the scan cache and records the new text in the read cache.
 // It fails with an fs.ErrNotExist error when the parent directory is
 // missing.
-func (t *Tool) WriteFile(abs string, data []byte) error {
+func (t *Tool) WriteFile(abs string, data []byte) error { return t.write(abs, data, "") }
+
+// WriteMoved is WriteFile for the content of the file at from moving to
+// abs: the file written takes from's mode, and on the local disk its
+// owner, group and extended attributes too, also when it replaces a file
+// that is there. Through a session's tool.Files only the mode of a new
+// file can be chosen.
+func (t *Tool) WriteMoved(abs, from string, data []byte) error { return t.write(abs, data, from) }
+
+// write is WriteFile, and WriteMoved when from is not "".
+func (t *Tool) write(abs string, data []byte, from string) error {
 	if _, err := os.Stat(filepath.Dir(abs)); err != nil {
 		return err
 	}
@@ -133,7 +143,19 @@ func (t *Tool) WriteFile(abs string, data []byte) error {
 	if err := atomicfile.Writable(target, t.env.DisplayPath(abs)); err != nil {
 		return err
 	}
-	if err := t.env.WriteFile(fileCtx, target, data, newFilePerm); err != nil {
+	switch {
+	case from == "":
+		err = t.env.WriteFile(fileCtx, target, data, newFilePerm)
+	case t.env.Files != nil:
+		perm := fs.FileMode(newFilePerm)
+		if fi, serr := os.Stat(from); serr == nil {
+			perm = fi.Mode().Perm()
+		}
+		err = t.env.WriteFile(fileCtx, target, data, perm)
+	default:
+		err = atomicfile.WriteFileLike(target, data, from)
+	}
+	if err != nil {
 		return err
 	}
 	fscache.InvalidateAfterWrite(abs)
@@ -165,6 +187,36 @@ func (t *Tool) Remove(abs string) error {
 	fscache.InvalidateAfterDelete(abs)
 	if t.env.ReadCache != nil {
 		t.env.ReadCache.Forget(abs)
+	}
+	return nil
+}
+
+// CanReplace refuses a file that must not be given new content by policy
+// (see atomicfile.Writable): a read-only file or one with other hard
+// links. Anything else, a missing file included, is left to the
+// operation to report.
+func (t *Tool) CanReplace(abs string) error {
+	err := atomicfile.Writable(abs, t.env.DisplayPath(abs))
+	var ro *atomicfile.ReadOnlyError
+	var hl *atomicfile.HardLinkError
+	if errors.As(err, &ro) || errors.As(err, &hl) {
+		return err
+	}
+	return nil
+}
+
+// CanRemove refuses to delete a read-only file, as rm asks before it does.
+// A file with other hard links may go: its other names keep the content,
+// as they would after rm, so nothing is left inconsistent. A symbolic link
+// is removed itself, whatever it points to, so it is not refused.
+func (t *Tool) CanRemove(abs string) error {
+	if fi, err := os.Lstat(abs); err != nil || fi.Mode()&fs.ModeSymlink != 0 {
+		return nil
+	}
+	err := atomicfile.Writable(abs, t.env.DisplayPath(abs))
+	var ro *atomicfile.ReadOnlyError
+	if errors.As(err, &ro) {
+		return err
 	}
 	return nil
 }

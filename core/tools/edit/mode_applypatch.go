@@ -10,9 +10,11 @@ import (
 	"github.com/gopi-agent/gopi/core/tools/edit/textfile"
 )
 
-// runApplyPatch applies a Codex-style patch. Operations run in order and
-// are not rolled back: when one fails, the error says which ones had
-// already been applied.
+// runApplyPatch applies a Codex-style patch. A file the patch may not
+// change (read-only, or hard-linked where it would be replaced) fails it
+// before anything is written. Otherwise operations run in order and are
+// not rolled back: when one fails, the error says which ones had already
+// been applied.
 func (t *Tool) runApplyPatch(input string) (*tool.Result, error) {
 	for _, line := range strings.Split(input, "\n") {
 		for _, marker := range []string{"*** Add File:", "*** Update File:", "*** Delete File:", "*** Move to:"} {
@@ -46,7 +48,7 @@ func (t *Tool) runApplyPatch(input string) (*tool.Result, error) {
 		if len(res.Changes) > 0 {
 			var done []string
 			for _, c := range res.Changes {
-				done = append(done, changeTag(c.Kind)+" "+c.Path)
+				done = append(done, c.Line())
 			}
 			return nil, &tool.Error{Msg: err.Error() + "\n\nOperations before the failing one were applied: " + strings.Join(done, ", "), Err: err}
 		}
@@ -99,14 +101,4 @@ func changeResult(c applypatch.Change) FileResult {
 	fr.Diff = diff.UnifiedScript(c.Path, edits, len(oldLines), len(newLines), oldFinal, newFinal)
 	fr.FirstChangedLine = diff.FirstChange(edits)
 	return fr
-}
-
-func changeTag(k applypatch.Kind) string {
-	switch k {
-	case applypatch.AddFile:
-		return "A"
-	case applypatch.DeleteFile:
-		return "D"
-	}
-	return "M"
 }

@@ -23,6 +23,19 @@ type FS interface {
 	MkdirAll(path string) error
 	Remove(path string) error
 	Stat(path string) (fs.FileInfo, error)
+	// WriteMoved writes data to path as the new content of the file at
+	// from, which a move takes there: the result keeps from's mode (and,
+	// as far as the implementation can, its owner and other metadata),
+	// not that of a file it replaces. Missing parents fail as in
+	// WriteFile.
+	WriteMoved(path, from string, data []byte) error
+	// CanReplace says why the file at path must not be given new content
+	// or moved (it is read-only, say), or returns nil when it may, or when
+	// it is missing (the operation itself reports that).
+	CanReplace(path string) error
+	// CanRemove says why the file at path must not be deleted, or returns
+	// nil as CanReplace does.
+	CanRemove(path string) error
 }
 
 // Change records what one applied hunk did to the disk.
@@ -48,20 +61,31 @@ type Result struct {
 	Changes []Change
 }
 
+// Line is the change as the summary lists it: "A path", "M path" or
+// "D path", with paths as the patch wrote them, and "M old -> new" for a
+// moved file.
+func (c Change) Line() string {
+	switch {
+	case c.Kind == AddFile:
+		return "A " + c.Path
+	case c.Kind == DeleteFile:
+		return "D " + c.Path
+	case c.NewPath != "":
+		return "M " + c.Path + " -> " + c.NewPath
+	}
+	return "M " + c.Path
+}
+
 // Summary renders the git-style report of a successful apply: a header
-// line then "A path", "M path" and "D path" lines, added files first,
-// then modified (a moved file appears under its original path), then
-// deleted.
+// line then one Line per change, added files first, then modified ones
+// (moved files among them, naming both paths), then deleted ones.
 func (r *Result) Summary() string {
 	var b strings.Builder
 	b.WriteString("Success. Updated the following files:\n")
-	for _, k := range []struct {
-		kind Kind
-		tag  string
-	}{{AddFile, "A"}, {UpdateFile, "M"}, {DeleteFile, "D"}} {
+	for _, k := range []Kind{AddFile, UpdateFile, DeleteFile} {
 		for _, c := range r.Changes {
-			if c.Kind == k.kind {
-				b.WriteString(k.tag + " " + c.Path + "\n")
+			if c.Kind == k {
+				b.WriteString(c.Line() + "\n")
 			}
 		}
 	}
@@ -71,11 +95,13 @@ func (r *Result) Summary() string {
 // ErrNoFiles is returned for a patch without any file operation.
 var ErrNoFiles = errors.New("No files were modified.")
 
-// Apply parses patch and applies its hunks in order against cwd. Hunks
-// are not transactional: when one fails, the ones before it stay applied
-// (the returned Result lists them) and the rest are skipped. Updates keep
-// a file's byte-order mark and CRLF line endings, and always end the file
-// with one line break.
+// Apply parses patch and applies its hunks in order against cwd. Files
+// the FS refuses to change (see FS.CanReplace and FS.CanRemove) are
+// looked for first, so that such a refusal fails the patch before
+// anything is written. Past that, hunks are not transactional: when one
+// fails, the ones before it stay applied (the returned Result lists them)
+// and the rest are skipped. Updates keep a file's byte-order mark and CRLF
+// line endings, and always end the file with one line break.
 func Apply(patch, cwd string, fsys FS) (*Result, error) {
 	hunks, err := Parse(patch)
 	if err != nil {
@@ -89,6 +115,24 @@ func ApplyHunks(hunks []Hunk, cwd string, fsys FS) (*Result, error) {
 	res := &Result{}
 	if len(hunks) == 0 {
 		return res, ErrNoFiles
+	}
+	// A path an earlier hunk changes is checked when its own hunk runs
+	// (applyHunk checks again): the state it will have then is unknown.
+	touched := map[string]bool{}
+	for _, h := range hunks {
+		abs, dest := Resolve(h.Path, cwd), ""
+		if h.MovePath != "" {
+			dest = Resolve(h.MovePath, cwd)
+		}
+		if !touched[abs] && !touched[dest] {
+			if err := refusal(h, abs, dest, fsys); err != nil {
+				return res, err
+			}
+		}
+		touched[abs] = true
+		if dest != "" {
+			touched[dest] = true
+		}
 	}
 	for _, h := range hunks {
 		c, err := applyHunk(h, cwd, fsys)
@@ -109,9 +153,51 @@ func Resolve(path, cwd string) string {
 	return filepath.Join(cwd, path)
 }
 
+// refusal is the error for a hunk that would change a file the FS says
+// must be left alone: a deleted, updated or moved file, or a move's
+// destination (dest, "" without a move). Added files are not checked:
+// Add File refuses any file that exists.
+func refusal(h Hunk, abs, dest string, fsys FS) error {
+	switch {
+	case h.Kind == DeleteFile:
+		if err := fsys.CanRemove(abs); err != nil {
+			return fmt.Errorf("Failed to delete file %s: %s", h.Path, ioReason(err))
+		}
+	case h.Kind == UpdateFile && dest != "":
+		if err := fsys.CanReplace(abs); err != nil {
+			return fmt.Errorf("Failed to move file %s: %s", h.Path, ioReason(err))
+		}
+		if dest != abs {
+			if err := fsys.CanReplace(dest); err != nil {
+				return fmt.Errorf("Failed to write file %s: %s", h.MovePath, ioReason(err))
+			}
+			// A destination that is the source under another name (a
+			// symbolic link to it) would get the new content and then
+			// lose it with the source.
+			si, serr := fsys.Stat(abs)
+			di, derr := fsys.Stat(dest)
+			if serr == nil && derr == nil && os.SameFile(si, di) {
+				return fmt.Errorf("Failed to move file %s: %s is the same file under another name (a link to it), so the move would delete it; update %s without *** Move to, or remove the link first", h.Path, h.MovePath, h.Path)
+			}
+		}
+	case h.Kind == UpdateFile:
+		if err := fsys.CanReplace(abs); err != nil {
+			return fmt.Errorf("Failed to write file %s: %s", h.Path, ioReason(err))
+		}
+	}
+	return nil
+}
+
 func applyHunk(h Hunk, cwd string, fsys FS) (Change, error) {
 	abs := Resolve(h.Path, cwd)
 	c := Change{Kind: h.Kind, Path: h.Path, AbsPath: abs}
+	dest := ""
+	if h.MovePath != "" {
+		dest = Resolve(h.MovePath, cwd)
+	}
+	if err := refusal(h, abs, dest, fsys); err != nil {
+		return c, err
+	}
 	switch h.Kind {
 	case AddFile:
 		// Add File creates; it never replaces a file that is there (its
@@ -122,7 +208,7 @@ func applyHunk(h Hunk, cwd string, fsys FS) (Change, error) {
 		if fi, err := fsys.Stat(abs); err == nil && !fi.IsDir() {
 			return c, fmt.Errorf("Failed to add file %s: it already exists, and Add File only creates new files. Change it with *** Update File, or remove it first with *** Delete File if it should be replaced whole", h.Path)
 		}
-		if err := writeCreatingParents(fsys, abs, h.Path, []byte(h.Contents)); err != nil {
+		if err := writeCreatingParents(fsys, abs, h.Path, []byte(h.Contents), fsys.WriteFile); err != nil {
 			return c, err
 		}
 		c.New = h.Contents
@@ -159,8 +245,9 @@ func applyHunk(h Hunk, cwd string, fsys FS) (Change, error) {
 			}
 			break
 		}
-		c.NewPath, c.NewAbs = h.MovePath, Resolve(h.MovePath, cwd)
-		if err := writeCreatingParents(fsys, c.NewAbs, h.MovePath, []byte(c.New)); err != nil {
+		c.NewPath, c.NewAbs = h.MovePath, dest
+		writeMoved := func(path string, data []byte) error { return fsys.WriteMoved(path, abs, data) }
+		if err := writeCreatingParents(fsys, dest, h.MovePath, []byte(c.New), writeMoved); err != nil {
 			return c, err
 		}
 		if c.NewAbs != abs {
@@ -175,15 +262,15 @@ func applyHunk(h Hunk, cwd string, fsys FS) (Change, error) {
 	return c, nil
 }
 
-// writeCreatingParents writes a file, creating its parent directories when
-// the first attempt finds them missing.
-func writeCreatingParents(fsys FS, abs, shown string, data []byte) error {
-	err := fsys.WriteFile(abs, data)
+// writeCreatingParents writes a file with write, creating its parent
+// directories when the first attempt finds them missing.
+func writeCreatingParents(fsys FS, abs, shown string, data []byte, write func(string, []byte) error) error {
+	err := write(abs, data)
 	if errors.Is(err, fs.ErrNotExist) {
 		if err := fsys.MkdirAll(filepath.Dir(abs)); err != nil {
 			return fmt.Errorf("Failed to create parent directories for %s: %s", shown, ioReason(err))
 		}
-		err = fsys.WriteFile(abs, data)
+		err = write(abs, data)
 	}
 	if err != nil {
 		return fmt.Errorf("Failed to write file %s: %s", shown, ioReason(err))

@@ -159,7 +159,7 @@ func TestApplyScenarios(t *testing.T) {
 			t.Errorf("%s still exists", p)
 		}
 	}
-	wantSummary := "Success. Updated the following files:\nA sub/dir/new.txt\nM a.txt\nM crlf.txt\nM mv/src.txt\nD gone.txt\n"
+	wantSummary := "Success. Updated the following files:\nA sub/dir/new.txt\nM a.txt\nM crlf.txt\nM mv/src.txt -> moved/dst.txt\nD gone.txt\n"
 	if got := res.Summary(); got != wantSummary {
 		t.Errorf("summary:\n%s\nwant:\n%s", got, wantSummary)
 	}
@@ -245,6 +245,13 @@ func (f *failFS) WriteFile(p string, data []byte) error {
 	return f.memFS.WriteFile(p, data)
 }
 
+func (f *failFS) WriteMoved(p, from string, data []byte) error {
+	if f.failWrite {
+		return &fs.PathError{Op: "open", Path: p, Err: memErr("read-only file system")}
+	}
+	return f.memFS.WriteMoved(p, from, data)
+}
+
 func (f *failFS) Remove(p string) error {
 	if f.failRemove {
 		return &fs.PathError{Op: "remove", Path: p, Err: memErr("permission denied")}
@@ -272,5 +279,50 @@ func TestApplyIOErrors(t *testing.T) {
 		if err == nil || err.Error() != c.want {
 			t.Errorf("got %v, want %s", err, c.want)
 		}
+	}
+}
+
+// A file the FS refuses fails the patch before its first hunk is applied,
+// however late in the patch it comes; a path an earlier hunk changes is
+// checked when its own hunk runs.
+func TestRefusalBeforeAnyWrite(t *testing.T) {
+	for _, last := range []string{
+		"*** Delete File: ro.txt",
+		"*** Update File: ro.txt\n-ro\n+RO",
+		"*** Update File: ro.txt\n*** Move to: moved.txt\n-ro\n+RO",
+		"*** Update File: a2.txt\n*** Move to: ro.txt\n-a\n+A",
+	} {
+		fsys := newMemFS(map[string]string{"/w/a.txt": "a\n", "/w/a2.txt": "a\n", "/w/ro.txt": "ro\n"})
+		fsys.readOnly["/w/ro.txt"] = true
+		patch := "*** Begin Patch\n*** Add File: new.txt\n+n\n*** Update File: a.txt\n-a\n+A\n" + last + "\n*** End Patch"
+		res, err := Apply(patch, "/w", fsys)
+		if err == nil || !strings.Contains(err.Error(), "ro.txt is read-only") || len(res.Changes) != 0 {
+			t.Errorf("%q: got %v, %d changes", last, err, len(res.Changes))
+		}
+		if _, ok := fsys.files["/w/new.txt"]; ok || fsys.files["/w/a.txt"] != "a\n" || fsys.files["/w/ro.txt"] != "ro\n" {
+			t.Errorf("%q: files changed: %v", last, fsys.files)
+		}
+	}
+	// Deleting a file and adding it again is checked hunk by hunk.
+	fsys := newMemFS(map[string]string{"/w/x.txt": "x\n"})
+	if _, err := Apply("*** Begin Patch\n*** Delete File: x.txt\n*** Add File: x.txt\n+y\n*** End Patch", "/w", fsys); err != nil || fsys.files["/w/x.txt"] != "y\n" {
+		t.Errorf("delete then add: %v, %v", err, fsys.files)
+	}
+}
+
+// A move writes the destination as the source's content moving there,
+// and its summary line names both paths.
+func TestMoveCarriesSource(t *testing.T) {
+	fsys := newMemFS(map[string]string{"/w/run.sh": "echo\n"})
+	fsys.modes["/w/run.sh"] = 0o755
+	res, err := Apply("*** Begin Patch\n*** Update File: run.sh\n*** Move to: bin/run.sh\n-echo\n+echo hi\n*** End Patch", "/w", fsys)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if m := fsys.modes["/w/bin/run.sh"]; m != 0o755 {
+		t.Errorf("destination mode %04o, want 0755", m)
+	}
+	if got, want := res.Summary(), "Success. Updated the following files:\nM run.sh -> bin/run.sh\n"; got != want {
+		t.Errorf("summary %q, want %q", got, want)
 	}
 }

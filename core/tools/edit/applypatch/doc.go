@@ -18,9 +18,13 @@
 // matches, searching forward from the end of the previous chunk, so
 // chunks must appear in file order.
 //
-// Deliberate choices where the format leaves room: hunks are applied one
-// after another and a failure leaves earlier hunks on disk (callers can
-// observe partial application, as with the reference); an updated file
+// Deliberate choices where the format leaves room: files the FS refuses
+// to change (read-only ones, say) are looked for before the first hunk
+// runs, so that such a refusal changes nothing; past that, hunks are
+// applied one after another and a failure leaves earlier hunks on disk
+// (callers can observe partial application, as with the reference); a
+// moved file keeps the source's mode, and the summary lists it as
+// "M old -> new" (the reference names only the old path); an updated file
 // keeps its byte-order mark and CRLF line endings (the reference would mix
 // LF lines into a CRLF file); a chunk with neither added nor removed lines
 // is rejected at parse time; Add File on a file that exists fails and

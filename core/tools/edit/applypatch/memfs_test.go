@@ -8,14 +8,19 @@ import (
 )
 
 // memFS is an in-memory FS for tests: files by absolute slash path;
-// directories exist implicitly as prefixes or explicitly in dirs.
+// directories exist implicitly as prefixes or explicitly in dirs. Files
+// in readOnly are refused by CanReplace and CanRemove; modes holds the
+// mode of files that have one other than 0644, which WriteMoved carries
+// to the destination.
 type memFS struct {
-	files map[string]string
-	dirs  map[string]bool
+	files    map[string]string
+	dirs     map[string]bool
+	readOnly map[string]bool
+	modes    map[string]fs.FileMode
 }
 
 func newMemFS(files map[string]string) *memFS {
-	m := &memFS{files: maps.Clone(files), dirs: map[string]bool{"/": true}}
+	m := &memFS{files: maps.Clone(files), dirs: map[string]bool{"/": true}, readOnly: map[string]bool{}, modes: map[string]fs.FileMode{}}
 	if m.files == nil {
 		m.files = map[string]string{}
 	}
@@ -49,6 +54,23 @@ func (m *memFS) WriteFile(p string, data []byte) error {
 	return nil
 }
 
+func (m *memFS) WriteMoved(p, from string, data []byte) error {
+	if err := m.WriteFile(p, data); err != nil {
+		return err
+	}
+	m.modes[p] = m.modes[from]
+	return nil
+}
+
+func (m *memFS) CanReplace(p string) error {
+	if m.readOnly[p] {
+		return memErr(p + " is read-only")
+	}
+	return nil
+}
+
+func (m *memFS) CanRemove(p string) error { return m.CanReplace(p) }
+
 func (m *memFS) MkdirAll(p string) error {
 	for d := p; d != "/"; d = path.Dir(d) {
 		if _, ok := m.files[d]; ok {
@@ -64,6 +86,7 @@ func (m *memFS) Remove(p string) error {
 		return &fs.PathError{Op: "remove", Path: p, Err: fs.ErrNotExist}
 	}
 	delete(m.files, p)
+	delete(m.modes, p)
 	return nil
 }
 
