@@ -228,10 +228,11 @@ func TestExplicitLanguageNarrowsScans(t *testing.T) {
 }
 
 // Scope.Globs filter the files found in directories like ast-grep's
-// --globs: includes, '!' excludes, the last match wins.
+// --globs: includes, '!' excludes, the last match wins; node_modules is
+// searched only when an including glob names it.
 func TestScopeGlobs(t *testing.T) {
 	requireNative(t)
-	dir := tree(t, map[string]string{"a.js": "f(1)\n", "sub/b.js": "f(2)\n", "sub/gen/c.js": "f(3)\n", "d.ts": "f(4)\n"})
+	dir := tree(t, map[string]string{"a.js": "f(1)\n", "sub/b.js": "f(2)\n", "sub/gen/c.js": "f(3)\n", "d.ts": "f(4)\n", "node_modules/p/e.js": "f(5)\n"})
 	for _, tc := range []struct {
 		globs []string
 		want  []string
@@ -241,6 +242,8 @@ func TestScopeGlobs(t *testing.T) {
 		{[]string{"!gen"}, []string{"a.js", "d.ts", "sub/b.js"}},
 		{[]string{"*.js", "!sub/gen/**"}, []string{"a.js", "sub/b.js"}},
 		{[]string{"!*.js", "sub/b.js"}, []string{"sub/b.js"}},
+		{[]string{"node_modules/**"}, []string{"node_modules/p/e.js"}},
+		{[]string{"*.js", "!node_modules"}, []string{"a.js", "sub/b.js", "sub/gen/c.js"}},
 	} {
 		res, err := Search(context.Background(), SearchRequest{Scope: Scope{Paths: []string{"."}, Cwd: dir, Globs: tc.globs}, Patterns: []string{"f($A)"}})
 		if err != nil {

@@ -30,6 +30,8 @@ type Scope struct {
 	// directory given; a glob without '/' matches names at any depth; '!'
 	// excludes; the last matching glob decides; once any plain glob is
 	// given a file no glob matches is dropped. Named files are kept.
+	// node_modules directories are walked only when a path glob or an
+	// including glob here names node_modules.
 	Globs []string
 }
 
@@ -121,6 +123,16 @@ func collect(ctx context.Context, sc Scope) ([]candidate, []string, []ParseIssue
 	}
 	slices.SortFunc(out, func(a, b candidate) int { return strings.Compare(a.display, b.display) })
 	return out, missing, issues, nil
+}
+
+// globsNameNodeModules reports whether an including glob of Scope.Globs
+// names node_modules: the walk then enters node_modules directories
+// (pruned otherwise), as search/grep does for its glob. An excluding glob
+// ("!node_modules") keeps them pruned.
+func globsNameNodeModules(globs []string) bool {
+	return slices.ContainsFunc(globs, func(g string) bool {
+		return !strings.HasPrefix(g, "!") && strings.Contains(g, "node_modules")
+	})
 }
 
 // compileScopeGlobs compiles Scope.Globs into a filter of relative paths.
@@ -235,7 +247,7 @@ func scanDir(ctx context.Context, sc Scope, given, dirAbs string, g *glob.Patter
 	opts := fscache.Options{
 		Hidden:          !sc.NoHidden,
 		Gitignore:       !sc.NoGitignore,
-		SkipNodeModules: g == nil || !g.MentionsNodeModules(),
+		SkipNodeModules: (g == nil || !g.MentionsNodeModules()) && !globsNameNodeModules(sc.Globs),
 	}
 	cache := scanCache()
 	scan, err := cache.GetOrScan(ctx, root, opts)

@@ -21,10 +21,12 @@
 //     inside, has, not, all, any, constraints, utils, transform, fix, ...)
 //     whole through ast-grep's own rule engine, linked into the native
 //     library; TestRuleConformanceCLI compares both with `sg scan`;
-//   - rewrites: rules in pattern order, one language per call, files with
-//     syntax errors skipped, overlapping edits refused, edits applied end to
-//     start, files written atomically only when they change, the scan
-//     cache invalidated (edit.go).
+//   - rewrites: rules in pattern order, one language per call, a file's
+//     rewrite refused when it would add a syntax error (the errors of a
+//     file that already had some compared by place, syntax.go),
+//     overlapping edits refused, edits applied end to start, files written
+//     atomically only when they change, the scan cache invalidated
+//     (edit.go).
 //
 // Where we differ from the ast-grep CLI on purpose:
 //

@@ -82,8 +82,13 @@ type EditResult struct {
 	// Written lists the display paths of the files replaced on disk: all
 	// of Files once Applied, only some when Edit also returns a
 	// *PartialWriteError.
-	Written      []string
-	ParseIssues  []ParseIssue
+	Written     []string
+	ParseIssues []ParseIssue
+	// Refused lists the files whose rewrite was not applied (nor counted)
+	// because it would add a syntax error, with the first such error and
+	// its position; each is in ParseIssues too. A file that already had
+	// syntax errors is rewritten when the rewrite adds none.
+	Refused      []ParseIssue
 	MissingPaths []string
 	Lang         string
 	// Unsupported counts files left out because their language's grammar
@@ -146,9 +151,11 @@ func Edit(ctx context.Context, req EditRequest) (*EditResult, error) {
 	}
 	issues := pl.issues
 	var writes []fileWrite
+	var check syntaxCheck
+	defer check.close()
 	for f := range pl.outcomes(results, &issues) {
 		c, m, r := f.cand, f.matcher, f.result
-		if r.Status != astgrep.Searched || r.SyntaxError || len(r.Matches) == 0 {
+		if r.Status != astgrep.Searched || len(r.Matches) == 0 {
 			continue
 		}
 		if req.MaxFiles > 0 && out.FilesTouched >= req.MaxFiles {
@@ -171,10 +178,12 @@ func Edit(ctx context.Context, req EditRequest) (*EditResult, error) {
 			continue
 		}
 		updated := applyChanges(src, changes)
-		if broken, err := introducesSyntaxError(m, c.display, updated); err != nil {
+		if added, err := check.rewriteError(m, c.display, src, r.SyntaxError, changes, updated); err != nil {
 			return nil, err
-		} else if broken {
-			issues = append(issues, ParseIssue{Path: c.display, Message: ErrRewriteBreaksSyntax.Error()})
+		} else if added != "" {
+			refused := ParseIssue{Path: c.display, Message: fmt.Sprintf(rewriteBreaksSyntax, added)}
+			issues = append(issues, refused)
+			out.Refused = append(out.Refused, refused)
 			continue
 		}
 		out.Files = append(out.Files, FileChanges{Path: c.display, Abs: c.abs, Changes: changes})
@@ -218,20 +227,10 @@ func Edit(ctx context.Context, req EditRequest) (*EditResult, error) {
 	return out, nil
 }
 
-// ErrRewriteBreaksSyntax is the parse issue of a file whose rewrite was
-// refused: the file parsed cleanly before (files with syntax errors are
-// never rewritten) but the rewritten text does not.
-var ErrRewriteBreaksSyntax = errors.New("rewrite not applied: the rewritten file would have syntax errors; fix the replacement so the result is valid code")
-
-// introducesSyntaxError re-parses a rewritten file with the matcher's
-// language and reports whether the tree has errors.
-func introducesSyntaxError(m *astgrep.Matcher, display string, updated []byte) (bool, error) {
-	res, err := m.Search([]astgrep.Input{{Path: display, Data: updated}}, astgrep.Options{NoPrefilter: true})
-	if err != nil {
-		return false, fmt.Errorf("re-parse %s after the rewrite: %w", display, err)
-	}
-	return len(res) == 1 && res[0].SyntaxError, nil
-}
+// rewriteBreaksSyntax is the message of a file whose rewrite was refused
+// because it would add a syntax error (see syntaxCheck.rewriteError); %s
+// says which error and where.
+const rewriteBreaksSyntax = "rewrite not applied: it would add a syntax error (%s of the rewritten file); fix the replacement so the result is valid code"
 
 // fileChanges turns the native edits of one file into changes: no-op
 // edits dropped, sorted, overlap checked, and verified against src (the

@@ -31,7 +31,9 @@ func TestEditPreviewThenApply(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if res.TotalReplacements != 2 || res.FilesTouched != 1 || res.Applied || res.Lang != "javascript" {
+	// broken.js has a syntax error of its own, which the rewrite leaves
+	// as it is: the file is rewritten too, and its error still reported.
+	if res.TotalReplacements != 3 || res.FilesTouched != 2 || res.Applied || res.Lang != "javascript" {
 		t.Fatalf("preview %+v", res)
 	}
 	ch := res.Files[0].Changes
@@ -52,8 +54,8 @@ func TestEditPreviewThenApply(t *testing.T) {
 	if got := read(t, dir, "a.js"); got != want {
 		t.Fatalf("applied:\n%s", got)
 	}
-	if read(t, dir, "broken.js") != "var z = 1;\nfunction (\n" {
-		t.Fatal("file with syntax errors was rewritten")
+	if got := read(t, dir, "broken.js"); got != "let z = 1\nfunction (\n" {
+		t.Fatalf("file with an older syntax error: %q", got)
 	}
 }
 
@@ -149,7 +151,8 @@ func TestEditRefusesSyntaxBreakingRewrite(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if res.FilesTouched != 0 || len(res.ParseIssues) != 2 || !strings.Contains(res.ParseIssues[0].Message, "syntax errors") {
+	want := "a.js: rewrite not applied: it would add a syntax error (missing ) at line 1, column 6 of the rewritten file); fix the replacement so the result is valid code"
+	if res.FilesTouched != 0 || len(res.ParseIssues) != 2 || res.ParseIssues[0].String() != want || len(res.Refused) != 2 || res.Refused[0].String() != want {
 		t.Fatalf("result %+v", res)
 	}
 	if read(t, dir, "a.js") != "old(1);\n" || read(t, dir, "b.js") != "old(2);\nkeep();\n" {
@@ -158,5 +161,72 @@ func TestEditRefusesSyntaxBreakingRewrite(t *testing.T) {
 	req.Rules = []Rewrite{{Pattern: "old($A)", Out: "neu($A)"}}
 	if res, err = Edit(context.Background(), req); err != nil || res.FilesTouched != 2 || len(res.ParseIssues) != 0 {
 		t.Fatalf("valid rewrite: %+v %v", res, err)
+	}
+}
+
+// A file that already has syntax errors is rewritten when the rewrite adds
+// none, and refused, naming the added error, when it adds one: before the
+// old error, after it (where the parser, which reports only the first
+// missing token, would not show it) or in a file whose old error is a
+// missing token itself.
+func TestEditFileWithSyntaxErrors(t *testing.T) {
+	requireNative(t)
+	const (
+		errLast  = "package main\n\nfunc main() {\n\tfoo(1)\n}\n\nfunc broken( {\n"
+		errFirst = "package main\n\nfunc broken( {\n}\n\nfunc main() {\n\tfoo(1)\n}\n"
+		missing  = "package main\n\nfunc a() {\n\tx := \n}\n\nfunc main() {\n\tfoo(1)\n}\n"
+		inside   = "package main\n\nfunc broken( {\n\tfoo(1)\n"
+	)
+	for _, tc := range []struct {
+		name, src, out string
+		refused        string // "" = rewritten
+	}{
+		{"error after the edit", errLast, "qux($A)", ""},
+		{"error before the edit", errFirst, "qux($A)", ""},
+		{"missing token before the edit", missing, "qux($A, 2)", ""},
+		{"edit inside the error", inside, "qux($A)", ""},
+		{"new error before the old one", errLast, "qux($A", "missing ) at line 4, column 7"},
+		{"new error after the old one", errFirst, "qux($A", "missing ) at line 7, column 7"},
+		{"new error after a missing token", missing, "qux($A", "missing ) at line 8, column 7"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			dir := tree(t, map[string]string{"br.go": tc.src})
+			res, err := Edit(context.Background(), EditRequest{
+				Scope: Scope{Paths: []string{"br.go"}, Cwd: dir},
+				Rules: []Rewrite{{Pattern: "foo($A)", Out: tc.out}},
+			})
+			if err != nil {
+				t.Fatal(err)
+			}
+			got := read(t, dir, "br.go")
+			if tc.refused == "" {
+				want := strings.Replace(tc.src, "foo(1)", strings.Replace(tc.out, "$A", "1", 1), 1)
+				if res.FilesTouched != 1 || len(res.Refused) != 0 || got != want {
+					t.Fatalf("not rewritten: %+v\n%s", res, got)
+				}
+				return
+			}
+			want := "br.go: rewrite not applied: it would add a syntax error (" + tc.refused + " of the rewritten file); fix the replacement so the result is valid code"
+			if res.FilesTouched != 0 || len(res.Refused) != 1 || res.Refused[0].String() != want || got != tc.src {
+				t.Fatalf("not refused: %+v\n%s", res, got)
+			}
+		})
+	}
+}
+
+func TestMapOffset(t *testing.T) {
+	// "aXXbYc" -> "aZbYYYc": XX (1-3) becomes Z, Y (4-5) becomes YYY.
+	changes := []Change{{EditStart: 1, EditEnd: 3, After: "Z"}, {EditStart: 4, EditEnd: 5, After: "YYY"}}
+	for _, tc := range []struct {
+		p     int
+		atEnd bool
+		want  int
+	}{
+		{0, false, 0}, {1, false, 1}, {1, true, 1}, {2, false, 1}, {2, true, 2},
+		{3, false, 2}, {4, false, 3}, {5, false, 6}, {6, true, 7},
+	} {
+		if got := mapOffset(tc.p, changes, tc.atEnd); got != tc.want {
+			t.Errorf("mapOffset(%d, atEnd %v) = %d, want %d", tc.p, tc.atEnd, got, tc.want)
+		}
 	}
 }

@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"slices"
 	"strings"
 	"time"
 	"unicode/utf8"
@@ -63,7 +64,8 @@ func runAST(ctx context.Context, env *cliEnv, args []string) int {
 // astCLI holds the typed flags of `gopi ast grep` and `gopi ast edit`.
 type astCLI struct {
 	pattern, lang, strictness string
-	noHidden, noIgnore        bool
+	noHidden                  bool
+	noIgnore                  astNoIgnore
 	timeout                   time.Duration
 	help                      bool
 	// ast grep
@@ -105,7 +107,7 @@ func newASTFlagSet(c *astCLI, edit bool) *pflag.FlagSet {
 	fs.StringVar(&c.strictness, "strictness", "smart", "cst, smart (default), ast, relaxed, signature or template")
 	valueName(fs, "strictness", "LEVEL")
 	fs.BoolVar(&c.noHidden, "no-hidden", false, "skip hidden files and directories")
-	fs.BoolVar(&c.noIgnore, "no-ignore", false, "do not honour .gitignore, .ignore or git's exclude files")
+	addASTNoIgnoreFlag(fs, &c.noIgnore)
 	fs.DurationVar(&c.timeout, "timeout", 0, "give up after `DURATION` (e.g. 5s)")
 	boundFlag(fs, "timeout", 1, "--timeout needs a positive duration like 5s, got %q")
 	fs.BoolVarP(&c.help, "help", "h", false, "show this help")
@@ -122,7 +124,7 @@ func parseAST(env *cliEnv, args []string, edit bool) (c *astCLI, fs *pflag.FlagS
 	}
 	c = &astCLI{}
 	fs = newASTFlagSet(c, edit)
-	if err := parseFlags(fs, args); err != nil {
+	if err := parseFlags(fs, astNoIgnoreArgs(args)); err != nil {
 		return nil, nil, fail(env, cmd, err), false
 	}
 	if c.help {
@@ -149,17 +151,19 @@ const astEditUsage = `Usage: gopi ast edit -p PATTERN -r REWRITE [-l LANG] [--ap
 
 Replace every node matching PATTERN with REWRITE. Without --apply the
 changes are only shown (as -old/+new lines); with --apply files are written
-atomically, only when they change. All files must be of one language; files
-with syntax errors are skipped; overlapping matches are an error and write
-nothing. Exit status: 0 when something was (or would be) replaced, 1 when
-nothing was, 2 on an error.
+atomically, only when they change. All files must be of one language;
+overlapping matches are an error and write nothing. A file whose rewrite
+would add a syntax error is left as it is and named on stderr (a file that
+already has syntax errors is rewritten when the rewrite adds none). Exit
+status: 0 when something was (or would be) replaced, 1 when nothing was, 2
+on an error, including a rewrite refused for a syntax error.
 
 Flags:
 `
 
 // astScope builds the engine scope and strictness from flags.
 func astScope(c *astCLI, paths []string) (ast.Scope, astgrep.Strictness, error) {
-	sc := ast.Scope{Paths: paths, NoHidden: c.noHidden, NoGitignore: c.noIgnore}
+	sc := ast.Scope{Paths: paths, NoHidden: c.noHidden && !c.noIgnore.hidden, NoGitignore: c.noIgnore.files}
 	if len(sc.Paths) == 0 {
 		sc.Paths = []string{"."}
 	}
@@ -472,8 +476,30 @@ func runASTEdit(ctx context.Context, env *cliEnv, args []string) int {
 	if err := out.Flush(); err != nil {
 		return fail(env, "ast edit", err)
 	}
-	reportASTIssues(env.stderr, "ast edit", res.ParseIssues, res.MissingPaths)
-	if res.TotalReplacements == 0 {
+	return finishASTRewrite(env.stderr, "ast edit", res)
+}
+
+// finishASTRewrite reports a rewrite's parse issues and missing paths as
+// warnings and the files whose rewrite was refused (it would have added a
+// syntax error) as errors, and returns the exit status: 2 when a file was
+// refused, even if others were rewritten, else 1 when nothing was
+// replaced and 0 when something was.
+func finishASTRewrite(w io.Writer, cmd string, res *ast.EditResult) int {
+	issues := slices.DeleteFunc(slices.Clone(res.ParseIssues), func(is ast.ParseIssue) bool {
+		return slices.Contains(res.Refused, is)
+	})
+	reportASTIssues(w, cmd, issues, res.MissingPaths)
+	for i, r := range res.Refused {
+		if i == astIssueLines {
+			fmt.Fprintf(w, "gopi %s: … %d more files not rewritten\n", cmd, len(res.Refused)-astIssueLines)
+			break
+		}
+		fmt.Fprintf(w, "gopi %s: %s\n", cmd, r)
+	}
+	switch {
+	case len(res.Refused) > 0:
+		return exitError
+	case res.TotalReplacements == 0:
 		return exitNoMatch
 	}
 	return exitMatch

@@ -121,3 +121,25 @@ func TestASTGrepContextStreamed(t *testing.T) {
 		t.Fatalf("exit %d\nstdout:\n%s\nwant:\n%s\nstderr:\n%s", code, stdout.String(), want, stderr.String())
 	}
 }
+
+// `--no-ignore VALUE`, ast-grep's spelling, becomes --no-ignore=VALUE for
+// ast-grep's values, unless a file of that name exists or "--" came
+// before: then it stays a path.
+func TestASTNoIgnoreArgs(t *testing.T) {
+	t.Chdir(t.TempDir())
+	if err := os.WriteFile("hidden", nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct{ in, want string }{
+		{"--no-ignore vcs", "--no-ignore=vcs"},
+		{"--no-ignore dot -p x", "--no-ignore=dot -p x"},
+		{"--no-ignore hidden", "--no-ignore hidden"},
+		{"--no-ignore src vcs", "--no-ignore src vcs"},
+		{"-- --no-ignore vcs", "-- --no-ignore vcs"},
+		{"--no-ignore", "--no-ignore"},
+	} {
+		if got := strings.Join(astNoIgnoreArgs(strings.Fields(tc.in)), " "); got != tc.want {
+			t.Errorf("%q: got %q, want %q", tc.in, got, tc.want)
+		}
+	}
+}

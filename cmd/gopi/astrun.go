@@ -27,7 +27,8 @@ type astRunCLI struct {
 	json                               string
 	after, before, context             int
 	globs                              []string
-	noHidden, noIgnore                 bool
+	noHidden                           bool
+	noIgnore                           astNoIgnore
 	maxFiles                           int
 	timeout                            time.Duration
 	help                               bool
@@ -58,9 +59,9 @@ func newASTRunFlagSet(c *astRunCLI, scan bool) *pflag.FlagSet {
 	fs.IntVarP(&c.after, "after", "A", 0, "show `N` lines after each match")
 	fs.IntVarP(&c.before, "before", "B", 0, "show `N` lines before each match")
 	fs.IntVarP(&c.context, "context", "C", 0, "show `N` lines around each match")
-	fs.StringArrayVar(&c.globs, "globs", nil, "search only files matching `GLOB` below the given directories; !GLOB excludes; the last match wins (repeatable)")
+	fs.StringArrayVar(&c.globs, "globs", nil, "search only files matching `GLOB` below the given directories; !GLOB excludes; the last match wins; one naming node_modules searches it (repeatable)")
 	fs.BoolVar(&c.noHidden, "no-hidden", false, "skip hidden files and directories")
-	fs.BoolVar(&c.noIgnore, "no-ignore", false, "do not honour .gitignore, .ignore or git's exclude files")
+	addASTNoIgnoreFlag(fs, &c.noIgnore)
 	fs.IntVar(&c.maxFiles, "max-files", 0, "with a rewrite: change at most `N` files (default: PI_MAX_AST_FILES or 1000)")
 	fs.DurationVar(&c.timeout, "timeout", 0, "give up after `DURATION` (e.g. 5s; 0: never)")
 	fs.BoolVarP(&c.help, "help", "h", false, "show this help")
@@ -71,8 +72,9 @@ const astRunUsage = `Usage: gopi ast run -p PATTERN [-r TEMPLATE [-U]] [-l LANG]
 
 ast-grep's run: print every node matching PATTERN (as PATH:LINE:TEXT, or
 JSON), or with -r show the rewrite of each match as -old/+new lines and with
--U apply them. Exit status: 0 when something matched, 1 when nothing did,
-2 on an error.
+-U apply them. A file whose rewrite would add a syntax error is left as it
+is and named on stderr. Exit status: 0 when something matched, 1 when
+nothing did, 2 on an error (a rewrite refused for a syntax error too).
 
 Flags:
 `
@@ -97,7 +99,7 @@ func parseASTRun(env *cliEnv, cmd string, args []string, scan bool, usage string
 	var c astRunCLI
 	fs := newASTRunFlagSet(&c, scan)
 	fs.SetOutput(io.Discard)
-	if err := fs.Parse(args); err != nil {
+	if err := fs.Parse(astNoIgnoreArgs(args)); err != nil {
 		return nil, nil, fail(env, cmd, usagef("%v", err)), false
 	}
 	if c.help {
@@ -139,7 +141,7 @@ func runASTRun(ctx context.Context, env *cliEnv, args []string) int {
 	if err != nil {
 		return fail(env, cmd, usagef("%v", err))
 	}
-	sc := ast.Scope{Paths: paths, NoHidden: c.noHidden, NoGitignore: c.noIgnore, Globs: c.globs}
+	sc := ast.Scope{Paths: paths, NoHidden: c.noHidden && !c.noIgnore.hidden, NoGitignore: c.noIgnore.files, Globs: c.globs}
 	req := ast.SearchRequest{Scope: sc, Patterns: []string{c.pattern}, Lang: c.lang, Strictness: strict, Captures: c.json != "", Timeout: c.timeout}
 	if c.rewrite != "\x00" {
 		if c.json == "" {
@@ -225,11 +227,7 @@ func astRewrite(ctx context.Context, env *cliEnv, cmd string, c *astRunCLI, sc a
 	if err := out.Flush(); err != nil {
 		return fail(env, cmd, err)
 	}
-	reportASTIssues(env.stderr, cmd, res.ParseIssues, res.MissingPaths)
-	if res.TotalReplacements == 0 {
-		return exitNoMatch
-	}
-	return exitMatch
+	return finishASTRewrite(env.stderr, cmd, res)
 }
 
 // runASTScan implements `gopi ast scan`.
@@ -261,7 +259,7 @@ func runASTScan(ctx context.Context, env *cliEnv, args []string) int {
 	if len(rules) == 0 {
 		return fail(env, cmd, usagef("give rules with -r RULE.yml or --inline-rules YAML"))
 	}
-	sc := ast.Scope{Paths: paths, NoHidden: c.noHidden, NoGitignore: c.noIgnore, Globs: c.globs}
+	sc := ast.Scope{Paths: paths, NoHidden: c.noHidden && !c.noIgnore.hidden, NoGitignore: c.noIgnore.files, Globs: c.globs}
 	if c.updateAll && c.json == "" { // with --json, ast-grep prints the fixes and writes nothing
 		rewrites, lang, err := ast.FixRewrites(rules)
 		if err != nil {
