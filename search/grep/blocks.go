@@ -121,7 +121,7 @@ func (w *worker) searchReader(ctx context.Context, c candidate, r io.Reader, cou
 		defer func() { w.send = nil }()
 	}
 	o := w.opts
-	if o.Multiline || NeedsMultiline(o.Pattern) || o.ContextBefore > 0 || o.ContextAfter > 0 {
+	if o.Multiline || NeedsMultiline(o.Pattern) {
 		// These need the whole text at once. A stream that may not end
 		// (standard input, a FIFO, a device) is read up to SpecialFileCap.
 		var capped *capReader
@@ -133,9 +133,7 @@ func (w *worker) searchReader(ctx context.Context, c candidate, r io.Reader, cou
 		if err != nil {
 			return fileOutcome{skipped: &fs.PathError{Op: "read", Path: c.abs, Err: err}}
 		}
-		w.batches = send
 		out := w.searchBuf(c, buf, countOnly)
-		w.batches = nil
 		if out.result != nil {
 			send(out.result)
 			out.result = nil
@@ -146,6 +144,14 @@ func (w *worker) searchReader(ctx context.Context, c candidate, r io.Reader, cou
 		return out
 	}
 	aggregate := countOnly || o.Mode != ModeContent
+	// Context lines: matches are built once their context is read (see
+	// contextStream), and the lines they may still need are kept between
+	// blocks: the first kept bytes of buf, already searched.
+	var ctxs *contextStream
+	if !aggregate && (o.ContextBefore > 0 || o.ContextAfter > 0) {
+		ctxs = newContextStream(w, c.display)
+	}
+	kept := 0 // bytes at the start of the text in buf kept for context, already searched
 	total := &FileResult{Path: c.display}
 	remaining := o.MaxCount // lines still wanted; 0 = no limit
 	buf := make([]byte, 0, blockSize+blockSize/4)
@@ -233,6 +239,25 @@ func (w *worker) searchReader(ctx context.Context, c candidate, r io.Reader, cou
 			}
 		}
 		region := data[:end]
+		if ctxs != nil && !aggregate {
+			drop, ok, err := ctxs.feed(region, kept, lineBase, byteBase, stop, send)
+			switch {
+			case err != nil:
+				return engineFailure(c, err)
+			case !ok:
+				return fileOutcome{}
+			}
+			if stop || ctxs.done() {
+				break
+			}
+			lineBase += bytes.Count(region[:drop], []byte{'\n'})
+			byteBase += int64(drop)
+			kept = end - drop
+			consumed := skip + drop
+			skip, scanned = 0, kept
+			buf = buf[:copy(buf, buf[consumed:])]
+			continue
+		}
 		if aggregate {
 			lines, count, err := w.countLimit(region, remaining)
 			if err != nil {

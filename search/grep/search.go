@@ -422,10 +422,6 @@ type worker struct {
 	inverted rure.Hits
 	view     MatchView // handed to Options.Render
 	cut      []byte    // a line cut to MaxColumns for Options.Render
-	// batches, when set, takes a large text's content results a piece at
-	// a time (see contentInBatches), so that their records (context lines
-	// included) never all exist at once.
-	batches func(*FileResult) bool
 	// send, while a file is searched, hands a part of its results to the
 	// printer early: the formatted output of a file spilled by
 	// Rendering.Spill.
@@ -610,9 +606,6 @@ func (w *worker) searchText(c candidate, buf []byte, nul int, countOnly bool) fi
 		}
 		return fileOutcome{result: &FileResult{Path: c.display, Lines: lines, Count: count}}
 	}
-	if w.opts.Mode == ModeContent && w.batches != nil && !renders(w.opts) && !w.opts.Multiline && !NeedsMultiline(w.opts.Pattern) {
-		return w.contentInBatches(c, buf)
-	}
 	hits, err := w.find(buf)
 	if err != nil {
 		return engineFailure(c, err)
@@ -657,91 +650,6 @@ func (w *worker) markTrailing(matches []Match) {
 		}
 	}
 }
-
-// contentInBatches is searchText's content mode for a large text searched
-// whole because it needs context lines: the lines are searched a piece of
-// about contextPieceBytes at a time (matches lie within one line), and each
-// piece's matches, with their context taken from the whole text, go to
-// w.batches at once. Every match and its context lines used to be built
-// before the first was printed: `yes | gopi grep -C1 y` took 5 GB for
-// its 64 MiB, and `| head -1` still waited for all of it.
-func (w *worker) contentInBatches(c candidate, buf []byte) fileOutcome {
-	remaining := w.opts.MaxCount // 0: no limit
-	pos, lineBase, shown := 0, 0, 0
-	// next finds the hits of the piece after pos, in whole-text offsets
-	// and line numbers (a copy: the worker's hits are reused).
-	next := func() (*rure.Hits, error) {
-		if pos >= len(buf) || w.opts.MaxCount > 0 && remaining <= 0 {
-			return nil, nil
-		}
-		end := len(buf)
-		if pos+contextPieceBytes < len(buf) {
-			if i := bytes.IndexByte(buf[pos+contextPieceBytes:], '\n'); i >= 0 {
-				end = pos + contextPieceBytes + i + 1
-			}
-		}
-		piece := buf[pos:end]
-		h, err := w.findLimit(piece, remaining)
-		if err != nil {
-			return nil, err
-		}
-		out := &rure.Hits{Lines: slices.Clone(h.Lines), Spans: slices.Clone(h.Spans)}
-		for i := range out.Lines {
-			l := &out.Lines[i]
-			l.Line += lineBase
-			l.Start += pos
-			l.End += pos
-		}
-		for i := range out.Spans {
-			out.Spans[i].Start += pos
-			out.Spans[i].End += pos
-		}
-		if w.opts.MaxCount > 0 {
-			remaining -= len(out.Lines)
-		}
-		lineBase += bytes.Count(piece, []byte{'\n'})
-		pos = end
-		return out, nil
-	}
-	cur, err := next()
-	if err != nil {
-		return engineFailure(c, err)
-	}
-	for cur != nil {
-		// The piece after this one, read first: its first hit is where
-		// the after-context of this piece's last hit must stop.
-		after, err := next()
-		if err != nil {
-			return engineFailure(c, err)
-		}
-		if n := len(cur.Lines); n > 0 {
-			for after != nil && len(after.Lines) == 0 {
-				if after, err = next(); err != nil {
-					return engineFailure(c, err)
-				}
-			}
-			if after != nil {
-				cur.Lines = append(cur.Lines, after.Lines[0]) // the stop, not built
-			}
-			part := &FileResult{Path: c.display, Lines: n, Count: cur.Lines[n-1].SpanHi - cur.Lines[0].SpanLo}
-			if w.opts.Invert {
-				part.Count = n
-			}
-			part.Matches, shown = buildMatchesFrom(buf, cur, 0, n, shown, c.display, w.opts)
-			if after == nil && w.opts.MaxCount > 0 && remaining <= 0 {
-				w.markTrailing(part.Matches)
-			}
-			if !w.batches(part) {
-				return fileOutcome{}
-			}
-		}
-		cur = after
-	}
-	return fileOutcome{}
-}
-
-// contextPieceBytes is about how much text contentInBatches searches at a time.
-var contextPieceBytes = 256 << 10
 
 // content fills fr's Matches, or Rendered with Options.Render, from the
 // hits of buf, whose first line is line lineBase+1 of the file and whose

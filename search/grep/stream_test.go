@@ -219,18 +219,30 @@ func (endless) Read(p []byte) (int, error) {
 	return len(p) &^ 1, nil
 }
 
-// Context lines need the whole text; from a stream that never ends it is
-// read up to SpecialFileCap and reported as cut, not read until memory
-// runs out (`yes | gopi grep -C1 y`).
-func TestStreamReaderWithContextIsCapped(t *testing.T) {
-	o := DefaultOptions("x", "") // no match: the pure-Go engine is slow on 32 M matching lines
-	o.ContextBefore, o.Mode = 1, ModeCount
-	sum, err := StreamReader(context.Background(), o, "<stdin>", endless{}, func(*FileResult) error { return nil })
-	if err != nil {
-		t.Fatal(err)
+// Context lines no longer need the whole text: from a stream that never
+// ends (`yes | gopi grep -C1 y`) matches come with their context as they
+// are read, and memory stays at a few blocks. (It used to be read whole,
+// up to SpecialFileCap, before the first match was reported.)
+func TestStreamReaderWithContextStreams(t *testing.T) {
+	o := DefaultOptions("y", "")
+	o.ContextBefore, o.ContextAfter = 1, 1
+	stop := errors.New("enough")
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	got := 0
+	_, err := StreamReader(context.Background(), o, "<stdin>", endless{}, func(fr *FileResult) error {
+		got += len(fr.Matches)
+		if got >= 100_000 {
+			return stop
+		}
+		return nil
+	})
+	runtime.ReadMemStats(&after)
+	if !errors.Is(err, stop) || got < 100_000 {
+		t.Fatalf("%d matches, err %v", got, err)
 	}
-	if len(sum.Skipped) != 1 || !errors.Is(sum.Skipped[0].Err, ErrTooLarge) {
-		t.Fatalf("skipped %+v, want the stream reported as cut", sum.Skipped)
+	if alloc := after.TotalAlloc - before.TotalAlloc; alloc > 256<<20 {
+		t.Fatalf("%d MiB allocated for 100,000 matches", alloc>>20)
 	}
 }
 
@@ -369,12 +381,13 @@ func TestStreamReaderRegularFileIsNotCut(t *testing.T) {
 	}
 }
 
-// A large text searched whole for its context lines hands its matches out
-// a piece at a time (contentInBatches); what it reports must be what one
-// piece gives: the same matches, spans, counts and context lines, never a
+// A large text searched with context lines is read a block at a time,
+// with only the lines later matches may need kept between blocks
+// (contextStream); what it reports must be what the whole text searched at
+// once gives: the same matches, spans, counts and context lines, never a
 // context line twice and never a match shown as context, whatever the
-// piece size, context, -v and -m.
-func TestContextInPiecesMatchesWhole(t *testing.T) {
+// block size, context, -v and -m.
+func TestContextInBlocksMatchesWhole(t *testing.T) {
 	rng := rand.New(rand.NewPCG(7, 11))
 	words := []string{"foo", "bar", "x", "", "foo bar", "zz"}
 	flat := func(results []*FileResult) string {
@@ -403,15 +416,19 @@ func TestContextInPiecesMatchesWhole(t *testing.T) {
 		}
 		return lines, count, flat([]*FileResult{&all})
 	}
-	savedLimit, savedPiece := wholeFileLimit, contextPieceBytes
-	defer func() { wholeFileLimit, contextPieceBytes = savedLimit, savedPiece }()
-	for round := range 150 {
+	savedLimit, savedBlock := wholeFileLimit, blockSize
+	defer func() { wholeFileLimit, blockSize = savedLimit, savedBlock }()
+	for round := range 300 {
 		var text strings.Builder
 		for range 20 + rng.IntN(200) {
 			text.WriteString(words[rng.IntN(len(words))])
 			text.WriteByte('\n')
 		}
-		dir := writeTree(t, map[string]string{"f.txt": text.String()})
+		content := text.String()
+		if rng.IntN(4) == 0 {
+			content = strings.TrimSuffix(content, "\n") // a last line without a newline
+		}
+		dir := writeTree(t, map[string]string{"f.txt": content})
 		o := DefaultOptions([]string{"foo", "x", "^$", "bar"}[rng.IntN(4)], filepath.Join(dir, "f.txt"))
 		o.ContextBefore, o.ContextAfter = rng.IntN(4), rng.IntN(4)
 		if o.ContextBefore+o.ContextAfter == 0 {
@@ -421,8 +438,8 @@ func TestContextInPiecesMatchesWhole(t *testing.T) {
 		if rng.IntN(3) == 0 {
 			o.MaxCount = 1 + rng.IntN(20)
 		}
-		run := func(limit int64, piece int) []*FileResult {
-			wholeFileLimit, contextPieceBytes = limit, piece
+		run := func(limit int64, block int) []*FileResult {
+			wholeFileLimit, blockSize = limit, block
 			var got []*FileResult
 			if _, err := Stream(context.Background(), o, func(fr *FileResult) error {
 				got = append(got, fr)
@@ -432,8 +449,8 @@ func TestContextInPiecesMatchesWhole(t *testing.T) {
 			}
 			return got
 		}
-		wl, wc, want := total(run(savedLimit, savedPiece)) // read whole, one result
-		gl, gc, got := total(run(16, 1+rng.IntN(64)))      // in blocks: pieces
+		wl, wc, want := total(run(savedLimit, savedBlock)) // read whole, one result
+		gl, gc, got := total(run(16, 2+rng.IntN(64)))      // in blocks, context kept between them
 		if got != want || gl != wl || gc != wc {
 			t.Fatalf("round %d, %+v:\npieces (lines %d, count %d):\n%s\nwhole (lines %d, count %d):\n%s", round, o, gl, gc, got, wl, wc, want)
 		}
