@@ -16,7 +16,7 @@
 #      then hyperfine times the count form and the content form
 #      (`gopi grep P DIR` vs `rg --no-heading -n P DIR`) in one run per form;
 #   4. find: `gopi find GLOB DIR` vs `fdfind -g GLOB DIR` (and GNU find for
-#      '*.go'), path sets compared after normalising, then timed;
+#      '*.go', '*.txt' on the tiny tree), path sets compared after normalising, then timed;
 #   5. the in-process Go benchmarks (go test ./bench -bench . -benchtime 20x),
 #      which time the engines with a warm scan cache;
 #   6. bench/cmd/benchreport turns the raw data (bench/_work/out/) into
@@ -257,7 +257,9 @@ done
 
 for c in "${ACTIVE[@]}"; do
 	dir=${DIRS[$c]}
-	for spec in 'star:*.go' 'globstar:**/*.go'; do
+	ext=go
+	[ "$c" = tiny ] && ext=txt # the 200,000-file tree holds text files only
+	for spec in "star:*.$ext" "globstar:**/*.$ext"; do
 		name=${spec%%:*} glob=${spec#*:}
 		d=$OUT/find/$c/$name
 		mkdir -p "$d"
