@@ -72,3 +72,35 @@ func TestBrokenPipeEndsQuietly(t *testing.T) {
 		})
 	}
 }
+
+// Help, usage and version text written to a pipe whose reader has already
+// gone ends quietly with status 0 too, for the agent's flags as for every
+// command: not by SIGPIPE (status 141).
+func TestHelpOnClosedPipeEndsQuietly(t *testing.T) {
+	exe, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, args := range [][]string{
+		{"--help"}, {"-h"}, {"--version"}, {"-p", "--help"}, {"help"}, {"help", "grep"},
+		{"help", "edit"}, {"edit", "--help"}, {"tool", "-h"}, {"ai", "--help"}, {"acp", "--help"},
+		{"mockllm", "--help"}, {"grep", "--help"}, {"version"},
+	} {
+		t.Run(strings.Join(args, " "), func(t *testing.T) {
+			r, w, err := os.Pipe()
+			if err != nil {
+				t.Fatal(err)
+			}
+			r.Close() // the reader is gone before anything is written
+			defer w.Close()
+			cmd := exec.Command(exe, args...)
+			cmd.Env = append(os.Environ(), "GOPI_TEST_RUN_MAIN=1", "HOME="+t.TempDir())
+			cmd.Stdout = w
+			var stderr strings.Builder
+			cmd.Stderr = &stderr
+			if err := cmd.Run(); err != nil {
+				t.Fatalf("%v on a closed pipe, want status 0 (stderr %q)", err, stderr.String())
+			}
+		})
+	}
+}

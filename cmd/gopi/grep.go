@@ -36,7 +36,8 @@ type grepCLI struct {
 	globs                                globList
 	types, typesNot                      []string
 	typeList                             bool
-	hidden, noIgnore, text, follow       bool
+	hidden, noIgnore, follow             bool
+	binary                               binaryMode // -a, --binary, --no-binary and -uuu: the last one given wins
 	unrestricted                         int
 	maxDepth, maxCount                   int
 	count, filesWithMatches, files       bool
@@ -101,8 +102,10 @@ func newGrepFlagSet(c *grepCLI) *pflag.FlagSet {
 	fs.BoolVar(&c.typeList, "type-list", false, "print the file types and their globs, then exit")
 	fs.BoolVar(&c.hidden, "hidden", false, "search hidden files and directories")
 	fs.BoolVar(&c.noIgnore, "no-ignore", false, "do not honour .gitignore, .ignore or git's exclude files")
-	fs.CountVarP(&c.unrestricted, "unrestricted", "u", "-u: --no-ignore; -uu: also --hidden; -uuu: also --text")
-	fs.BoolVarP(&c.text, "text", "a", false, "search binary files as if they were text")
+	fs.VarPF(&unrestrictedFlag{n: &c.unrestricted, binary: &c.binary}, "unrestricted", "u", "-u: --no-ignore; -uu: also --hidden; -uuu: also --binary").NoOptDefVal = "+1"
+	fs.VarPF(&binaryFlag{mode: &c.binary, on: binaryText}, "text", "a", "search binary files as if they were text, printing their lines (the last of -a, --binary and --no-binary wins)").NoOptDefVal = "true"
+	fs.VarPF(&binaryFlag{mode: &c.binary, on: binarySearch}, "binary", "", `search binary files found in directories too, reporting each as "binary file matches", as a named one is`).NoOptDefVal = "true"
+	fs.VarPF(&binaryFlag{mode: &c.binary, on: binarySkip}, "no-binary", "", "skip binary files found in directories (the default; undoes --binary, -a and -uuu)").NoOptDefVal = "true"
 	fs.BoolVarP(&c.follow, "follow", "L", false, "follow symbolic links while walking directories (a link loop is not entered twice)")
 	fs.IntVar(&c.maxDepth, "max-depth", 0, "descend at most `N` directory levels below each path (0: no limit)")
 	fs.BoolVarP(&c.count, "count", "c", false, "print the number of matching lines per file (of matches when a match can span lines)")
@@ -128,6 +131,16 @@ func newGrepFlagSet(c *grepCLI) *pflag.FlagSet {
 	fs.DurationVar(&c.timeout, "timeout", 0, "give up after `DURATION` (e.g. 5s; 0: never)")
 	fs.BoolVar(&c.stats, "stats", false, "print totals (files searched, skipped, matches) to stderr")
 	fs.BoolVarP(&c.help, "help", "h", false, "show this help")
+	// Counts cannot be negative: -A -1 is refused when parsed (as by
+	// ripgrep), not taken for "no context".
+	for _, name := range []string{"after-context", "before-context", "context", "max-count", "max-depth", "max-columns"} {
+		shown := "--" + name
+		if f := fs.Lookup(name); f.Shorthand != "" {
+			shown = "-" + f.Shorthand + "/" + shown
+		}
+		boundFlag(fs, name, 0, shown+" needs a whole number ≥ 0, got %q")
+	}
+	boundFlag(fs, "timeout", 0, "--timeout needs a duration such as 5s (0: none), got %q")
 	return fs
 }
 
@@ -142,9 +155,11 @@ and paths ignored by .gitignore/.ignore are skipped unless asked for;
 node_modules is an ordinary directory that only ignore files leave out.
 Binary files (holding a NUL byte) found in directories are skipped; one
 named on the command line is searched and reported as "binary file
-matches". UTF-16 files with a byte-order mark are searched as text. A
-pattern matches within one line unless it holds \n or a newline. Braces
-that cannot be repetitions are literal: '${name}' finds the text ${name}.
+matches", and so are those found in directories with --binary (or -uuu);
+-a prints their lines as text. UTF-16 files with a byte-order mark are
+searched as text. A pattern matches within one line unless it holds \n or
+a newline. Braces that cannot be repetitions are literal: '${name}' finds
+the text ${name}.
 
 Output is in path order, then line order, and printed as the search goes;
 --sort/--sortr by time (or --sortr path) first list every file with its
@@ -158,9 +173,8 @@ Flags:
 func runGrep(ctx context.Context, env *cliEnv, args []string) int {
 	var c grepCLI
 	fs := newGrepFlagSet(&c)
-	fs.SetOutput(io.Discard)
-	if err := fs.Parse(args); err != nil {
-		return fail(env, "grep", usagef("%v", err))
+	if err := parseFlags(fs, args); err != nil {
+		return fail(env, "grep", err)
 	}
 	c.maxColumnsSet = fs.Changed("max-columns")
 	if c.help {
@@ -253,6 +267,10 @@ type grepJob struct {
 	block        lineBlock   // printMatch's block of touching multiline matches in the current file
 	lineBuf      []byte      // printMatch's formatted lines
 	lineFormat               // how content lines are laid out
+
+	// filters are the filtering flags given (-g, --iglob, -t, -T,
+	// --max-depth, --max-filesize), named when they leave nothing to search.
+	filters []string
 }
 
 func newGrepJob(c *grepCLI, rest []string, env *cliEnv) (*grepJob, error) {
@@ -285,16 +303,12 @@ func newGrepJob(c *grepCLI, rest []string, env *cliEnv) (*grepJob, error) {
 	o.Follow = c.follow
 	o.Hidden = c.hidden || c.unrestricted >= 2
 	o.Gitignore = !c.noIgnore && c.unrestricted < 1
-	o.Text = c.text || c.unrestricted >= 3
+	o.Text = c.binary == binaryText
+	o.Binary = c.binary == binarySearch
 	o.Invert = c.invert
 	// Like ripgrep, the CLI has no rule of its own for node_modules: only
 	// ignore files keep it out. (The agent's search tool prunes it.)
 	o.NodeModules = true
-	for name, v := range map[string]int{"context": c.context, "max-count": c.maxCount, "max-depth": c.maxDepth, "max-columns": c.maxColumns} {
-		if v < 0 {
-			return nil, usagef("--%s needs a whole number ≥ 0, got %d", name, v)
-		}
-	}
 	o.ContextBefore, o.ContextAfter = c.context, c.context
 	if c.before >= 0 {
 		o.ContextBefore = c.before
@@ -326,9 +340,6 @@ func newGrepJob(c *grepCLI, rest []string, env *cliEnv) (*grepJob, error) {
 	case c.filesWithMatches:
 		o.Mode = grep.ModeFilesWithMatches
 	}
-	if c.timeout < 0 {
-		return nil, usagef("--timeout needs a positive duration such as 5s")
-	}
 	o.Timeout = c.timeout
 	o.Overrides, o.OverrideFold = c.globs.globs, c.globs.fold
 	colors, err := colorPalette(c.color, env.isTerminal, env.cfg.Env.Get)
@@ -346,6 +357,7 @@ func newGrepJob(c *grepCLI, rest []string, env *cliEnv) (*grepJob, error) {
 			column: (c.column || c.vimgrep) && !c.invert, only: c.onlyMatching && !c.invert, vimgrep: c.vimgrep && !c.invert,
 		},
 	}
+	j.filters = givenFilters(c)
 	if len(j.paths) == 0 {
 		j.paths = []string{""}
 		if env.stdinReadable && !c.files {
@@ -416,6 +428,68 @@ func (f *boundaryFlag) Set(v string) error {
 	*f.set = b
 	if b {
 		*f.other = false
+	}
+	return nil
+}
+
+// binaryMode is what a search does with binary files found in
+// directories (ripgrep's binary modes).
+type binaryMode uint8
+
+const (
+	binarySkip   binaryMode = iota // skipped (the default)
+	binarySearch                   // searched and reported as "binary file matches" (--binary, -uuu)
+	binaryText                     // searched as text, their lines printed (-a)
+)
+
+// binaryFlag is -a (on binaryText), --binary (binarySearch) or
+// --no-binary (binarySkip): each sets the one mode they share, so the
+// last one given wins, as in ripgrep 14. Turning -a or --binary off
+// (--binary=false) goes back to skipping if that flag had set the mode.
+type binaryFlag struct {
+	mode *binaryMode
+	on   binaryMode
+	set  bool // this flag was the last to set the mode
+}
+
+func (f *binaryFlag) String() string { return strconv.FormatBool(f.set && *f.mode == f.on) }
+func (f *binaryFlag) Type() string   { return "bool" }
+func (f *binaryFlag) Set(v string) error {
+	b, err := strconv.ParseBool(v)
+	if err != nil {
+		return err
+	}
+	switch {
+	case b:
+		*f.mode, f.set = f.on, true
+	case *f.mode == f.on:
+		*f.mode = binarySkip
+	}
+	return nil
+}
+
+// unrestrictedFlag is -u, counted as pflag counts: the third one also
+// sets the binary mode to binarySearch, at its place among -a, --binary
+// and --no-binary.
+type unrestrictedFlag struct {
+	n      *int
+	binary *binaryMode
+}
+
+func (f *unrestrictedFlag) String() string { return strconv.Itoa(*f.n) }
+func (f *unrestrictedFlag) Type() string   { return "count" }
+func (f *unrestrictedFlag) Set(v string) error {
+	if v == "+1" {
+		*f.n++
+	} else {
+		n, err := strconv.Atoi(v)
+		if err != nil || n < 0 {
+			return fmt.Errorf("give -u up to three times, or a count such as --unrestricted=2")
+		}
+		*f.n = n
+	}
+	if *f.n >= 3 {
+		*f.binary = binarySearch
 	}
 	return nil
 }
@@ -699,7 +773,30 @@ func (j *grepJob) run(ctx context.Context, env *cliEnv) (int, error) {
 	case matched:
 		return exitMatch, nil
 	}
+	if total.FilesSearched == 0 && total.BinarySkipped == 0 && len(j.filters) > 0 && !j.listFiles && slices.Equal(j.paths, []string{""}) {
+		// As ripgrep does when a search of the current directory reads
+		// nothing: the filters are the likely reason. Not an error.
+		fmt.Fprintf(j.errOut, "gopi grep: no file was searched: %s left out every file here; check them (--files lists what a search would read)\n", strings.Join(j.filters, ", "))
+	}
 	return exitNoMatch, nil
+}
+
+// givenFilters names the flags of c that leave files out of a directory
+// search, in a fixed order.
+func givenFilters(c *grepCLI) []string {
+	var out []string
+	add := func(given bool, name string) {
+		if given {
+			out = append(out, name)
+		}
+	}
+	add(slices.Contains(c.globs.fold, false), "-g")
+	add(slices.Contains(c.globs.fold, true), "--iglob")
+	add(len(c.types) > 0, "-t")
+	add(len(c.typesNot) > 0, "-T")
+	add(c.maxDepth > 0, "--max-depth")
+	add(c.maxFilesize != "", "--max-filesize")
+	return out
 }
 
 // printFiles prints the files a search of path would read (--files) and

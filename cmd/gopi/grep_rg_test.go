@@ -145,6 +145,17 @@ func TestGrepMatchesRipgrep(t *testing.T) {
 		{"binary named", []string{"-n", "foo", "bin.dat"}, ""},
 		{"binary named with another", []string{"-n", "foo", "bin.dat", "a.txt"}, ""},
 		{"binary -a", []string{"-n", "-a", "bar", "bin.dat"}, ""},
+		// -uuu and --binary search binary files found in directories and
+		// report them as named ones; the last of -a, --binary and
+		// --no-binary wins.
+		{"-uuu", []string{"-n", "-uuu", "foo"}, ""},
+		{"--binary", []string{"-n", "--binary", "foo"}, ""},
+		{"--binary -c", []string{"-c", "--binary", "foo"}, ""},
+		{"--binary -l", []string{"-l", "--binary", "foo"}, ""},
+		{"--binary then -a", []string{"-n", "--binary", "-a", "bar"}, ""},
+		{"-a then --binary", []string{"-n", "-a", "--binary", "bar"}, ""},
+		{"--binary then --no-binary", []string{"-n", "--binary", "--no-binary", "foo"}, ""},
+		{"--binary with a named binary file", []string{"-n", "--binary", "foo", "bin.dat", "sub"}, ""},
 		{"--max-depth 1", []string{"-n", "--max-depth", "1", "foo"}, ""},
 		{"--max-depth 2", []string{"-n", "--max-depth", "2", "foo"}, ""},
 		{"--iglob", []string{"-n", "--iglob", "*.go", "foo"}, ""},

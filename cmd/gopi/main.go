@@ -75,7 +75,7 @@ func main() {
 	ctx, stop := interruptContext()
 	defer stop()
 	env := &cliEnv{stdout: os.Stdout, stderr: os.Stderr, stdin: os.Stdin, isTerminal: isTerminal(os.Stdout), stdinTerminal: isTerminal(os.Stdin), stdinReadable: isReadableStdin(os.Stdin)}
-	if len(os.Args) > 1 && quietPipeCommands[os.Args[1]] {
+	if quietPipeRun(os.Args[1:]) {
 		signal.Ignore(syscall.SIGPIPE) // writes to a closed pipe now fail with EPIPE
 		env.stdout = quietPipe{os.Stdout}
 	}
@@ -108,6 +108,41 @@ func run(ctx context.Context, env *cliEnv, args []string) int {
 		}
 	}
 	return c.run(ctx, env, args[1:])
+}
+
+// quietPipeRun reports whether a run with args only prints (an engine
+// command, or help, usage or version text), so that a reader that goes
+// away ends it quietly with status 0 (see quietPipe) instead of SIGPIPE:
+// `gopi --help | head -1` as `gopi grep --help | head -1`.
+func quietPipeRun(args []string) bool {
+	if len(args) == 0 {
+		return false // the interactive agent
+	}
+	if quietPipeCommands[args[0]] || args[0] == "help" {
+		return true
+	}
+	if _, ok := commands[args[0]]; ok {
+		// Any command asked for its help. A value that happens to be
+		// "--help" only makes a closed pipe end the command quietly.
+		for _, a := range args[1:] {
+			if a == "--" {
+				break
+			}
+			if a == "-h" || a == "--help" {
+				return true
+			}
+		}
+		return false
+	}
+	// The agent: only its help, version and model list print and exit.
+	var f agentFlags
+	fs := newAgentFlagSet(&f)
+	fs.SetOutput(io.Discard)
+	filled, given := fillOptionalValues(args)
+	if fs.Parse(filled) != nil {
+		return false
+	}
+	return f.help || f.version || given["--list-models"]
 }
 
 // sortedCommands returns the command names in order.

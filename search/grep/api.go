@@ -21,8 +21,9 @@
 // (`${platform}` is literal, `a{2,4}` is not) and an unbalanced-group error
 // earns one retry with parentheses escaped. A UTF-8 byte-order mark at the
 // start of a file is dropped before matching, as ripgrep does. Files holding
-// a NUL byte are binary and skipped; files that cannot be read are skipped
-// and counted.
+// a NUL byte are binary and skipped (searched, without their lines, when
+// named as the path or with Options.Binary); files that cannot be read are
+// skipped and counted.
 package grep
 
 import (
@@ -73,6 +74,7 @@ type Options struct {
 	Invert       bool     // report the lines that do not match (ripgrep's -v)
 	MaxCount     int      // report at most this many matching lines per file; 0 = no limit
 	Text         bool     // search binary files as if they were text (ripgrep's -a)
+	Binary       bool     // directories only: search the binary files found too, reported as a named one is (FileResult.Binary; ripgrep's --binary)
 	MaxDepth     int      // directories only: files at most this many levels below Path (1 = direct children); 0 = no limit
 	Types        []string // directories only: keep files of these types (see TypeGlobs); empty = every type
 	TypesNot     []string // directories only: drop files of these types
@@ -187,9 +189,10 @@ type FileResult struct {
 	// output comes in several parts: see Options.Render).
 	Rendered []byte
 	// Binary: the file holds a NUL byte and was searched because it was
-	// named as Path (a file found in a directory is skipped instead, unless
-	// Options.Text). Matches is then empty, as ripgrep prints no lines of
-	// a binary file; NULOffset is the offset of its first NUL byte.
+	// named as Path or Options.Binary is set (a file found in a directory
+	// is otherwise skipped, unless Options.Text). Matches is then empty, as
+	// ripgrep prints no lines of a binary file; NULOffset is the offset of
+	// its first NUL byte.
 	Binary    bool
 	NULOffset int
 }

@@ -208,7 +208,7 @@ func (w *worker) searchReader(ctx context.Context, c candidate, r io.Reader, cou
 				data = data[skip:]
 			}
 			if i := bytes.IndexByte(data, 0); i >= 0 && !o.Text {
-				if !c.named {
+				if !w.searchesBinary(c) {
 					return fileOutcome{binary: true}
 				}
 				nul, aggregate = i+len(buf)-len(data), true

@@ -443,7 +443,7 @@ func (w *worker) search(ctx context.Context, c candidate, countOnly bool, send f
 	var dir *dirWatch
 	cached := false
 	if w.cacheGen != 0 && !c.special && filepath.IsAbs(c.abs) && filepath.Clean(c.abs) == c.abs {
-		needText := c.named || w.opts.Text
+		needText := w.searchesBinary(c) || w.opts.Text
 		if text, nul, size, ok := contents.getTrusted(c.abs, w.cacheGen, needText); ok {
 			if w.opts.MaxFileSize > 0 && size > w.opts.MaxFileSize {
 				return fileOutcome{skipped: tooLarge(size, w.opts.MaxFileSize)}
@@ -490,12 +490,17 @@ func (w *worker) search(ctx context.Context, c candidate, countOnly bool, send f
 	return o
 }
 
+// searchesBinary reports whether a binary file c is searched and reported
+// (FileResult.Binary) rather than skipped: one named as the path, or any
+// with Options.Binary.
+func (w *worker) searchesBinary(c candidate) bool { return c.named || w.opts.Binary }
+
 // searchThroughCache is search for a file the content cache's stat found
 // (key): a file unchanged since it was cached is searched from memory (the
 // stat instead of an open, a read and a close), another one is read and,
 // if its size is still the one the stat saw, cached.
 func (w *worker) searchThroughCache(c candidate, key fileKey, dir *dirWatch, countOnly bool) fileOutcome {
-	needText := c.named || w.opts.Text
+	needText := w.searchesBinary(c) || w.opts.Text
 	if text, nul, hit := contents.get(c.abs, key, w.cacheGen, needText); hit {
 		return w.searchText(c, text, nul, countOnly)
 	}
@@ -566,12 +571,13 @@ func (w *worker) searchText(c candidate, buf []byte, nul int, countOnly bool) fi
 	if w.opts.Text {
 		nul = -1
 	}
-	if nul >= 0 && !c.named {
+	if nul >= 0 && !w.searchesBinary(c) {
 		return fileOutcome{binary: true}
 	}
 	if nul >= 0 {
-		// A binary file named on the command line: say whether it
-		// matches, print none of its lines (ripgrep's behaviour).
+		// A binary file named on the command line (or found with
+		// Options.Binary): say whether it matches, print none of its
+		// lines (ripgrep's behaviour).
 		lines, count, err := w.count(buf)
 		if err != nil {
 			return engineFailure(c, err)

@@ -688,3 +688,62 @@ func TestSearchListedFiles(t *testing.T) {
 		t.Errorf("summary %+v", sum)
 	}
 }
+
+// Options.Binary (ripgrep's --binary): a binary file found by the walk is
+// searched and reported as it is when named as Path (FileResult.Binary,
+// no lines), in every mode, read whole or in blocks, with or without the
+// content cache; without it the file is skipped.
+func TestSearchBinaryOptionReportsWalkedFilesAsNamed(t *testing.T) {
+	resetContents(t, 0)
+	dir := writeTree(t, map[string]string{
+		"a.txt":    "foo text\n",
+		"bin.dat":  "foo\x00bar\nfoo again\n",
+		"late.bin": strings.Repeat("foo\n", 40) + "\x00foo\n",
+		"nomatch":  "bar\x00\n",
+	})
+	describe := func(fr *FileResult) string {
+		return fmt.Sprintf("%s lines %d binary %v nul %d matches %d", filepath.Base(fr.Path), fr.Lines, fr.Binary, fr.NULOffset, len(fr.Matches))
+	}
+	savedLimit, savedBlock := wholeFileLimit, blockSize
+	defer func() { wholeFileLimit, blockSize = savedLimit, savedBlock }()
+	for _, mode := range []Mode{ModeContent, ModeCount, ModeFilesWithMatches} {
+		for _, blocks := range []bool{false, true} {
+			wholeFileLimit, blockSize = savedLimit, savedBlock
+			if blocks {
+				wholeFileLimit, blockSize = 64, 256
+			}
+			for _, cached := range []bool{false, true} {
+				name := fmt.Sprintf("mode %d blocks %v content cache %v", mode, blocks, cached)
+				run := func(path string, binary bool) ([]string, *Summary) {
+					o := DefaultOptions("foo", path)
+					o.Mode, o.Binary, o.ContentCache = mode, binary, cached
+					var got []string
+					sum, err := Stream(context.Background(), o, func(fr *FileResult) error {
+						got = append(got, describe(fr))
+						return nil
+					})
+					if err != nil {
+						t.Fatalf("%s: %v", name, err)
+					}
+					return got, sum
+				}
+				var want []string
+				for _, f := range []string{"a.txt", "bin.dat", "late.bin", "nomatch"} {
+					named, _ := run(filepath.Join(dir, f), false)
+					want = append(want, named...)
+				}
+				got, sum := run(dir, true)
+				if !slices.Equal(got, want) {
+					t.Errorf("%s: with Binary the walk gives\n%q\nnamed files give\n%q", name, got, want)
+				}
+				if sum.BinarySkipped != 0 || sum.FilesSearched != 4 || sum.FilesWithMatches != 3 {
+					t.Errorf("%s: summary %+v", name, sum)
+				}
+				got, sum = run(dir, false)
+				if len(got) != 1 || sum.BinarySkipped != 3 {
+					t.Errorf("%s: without Binary: %q, summary %+v", name, got, sum)
+				}
+			}
+		}
+	}
+}
