@@ -121,11 +121,23 @@ func (t *Tool) readFile(ctx context.Context, r *resolved, sel Selector, d *Detai
 		return "", err
 	}
 	if w != nil && len(w.lines) > 0 && t.env.ReadCache != nil {
-		total := 0
-		if w.last() == w.total {
-			total = w.total
+		if len(w.long) == 0 {
+			total := 0
+			if w.last() == w.total {
+				total = w.total
+			}
+			t.env.ReadCache.RecordContiguous(r.abs, w.first, w.lines, total)
+		} else {
+			// Only the head of a long line was kept: the lines read whole
+			// are recorded, as search records the lines it shows whole.
+			whole := make(map[int]string, len(w.lines))
+			for i, l := range w.lines {
+				if _, cut := w.long[i]; !cut {
+					whole[w.first+i] = l
+				}
+			}
+			t.env.ReadCache.RecordSparse(r.abs, whole)
 		}
-		t.env.ReadCache.RecordContiguous(r.abs, w.first, w.lines, total)
 	}
 	return text, nil
 }
@@ -168,14 +180,14 @@ func (t *Tool) render(src io.Reader, sel Selector, name string, mode tool.Displa
 	var out []byte
 	for i, line := range w.lines {
 		shown := line
-		if len(line) > tool.DefaultMaxBytes-64 {
+		if isCut(w.size(i)) {
 			shown, _ = tool.TruncateLine(line, tool.DefaultMaxColumn)
 			win.CutLines = append(win.CutLines, w.first+i)
 		}
 		if i > 0 {
 			out = append(out, '\n')
 		}
-		if ref := mode.LineRef(w.first+i, line); ref != "" {
+		if ref := w.ref(mode, i); ref != "" {
 			out = append(out, ref...)
 			out = append(out, '|')
 		}

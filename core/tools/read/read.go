@@ -12,12 +12,16 @@
 // of the local one.
 //
 // File text is streamed in 8 KiB chunks: only the shown window is kept in
-// memory while every line is counted. Bounded selections get one line of
-// context before and three after on the bounded sides; open-ended reads
-// show read.defaultLimit lines (at most 3000); the text returned is capped
-// at 50 KiB. Reads past the end answer with a hint instead of an error.
-// Every contiguous window shown from a local file is recorded in the
-// session's read cache, the base for recovering stale hashline edits.
+// memory while every line is counted. A line too long to show whole (over
+// 50 KiB) is not held either: its first 8 KiB are kept for the cut display
+// and its anchor is hashed as it is read (package linehash). Bounded
+// selections get one line of context before and three after on the
+// bounded sides; open-ended reads show read.defaultLimit lines (at most
+// 3000); the text returned is capped at 50 KiB. Reads past the end answer
+// with a hint instead of an error. Every window shown from a local file is
+// recorded in the session's read cache, the base for recovering stale
+// hashline edits: the whole window with the line count when it reaches the
+// end, or, when it holds a cut line, only the lines shown whole.
 //
 // A long source file read without a selector is shown as a structural
 // summary instead of its first page (summary.go): function bodies are

@@ -1,10 +1,10 @@
 package search
 
 import (
-	"os"
 	"strconv"
 	"strings"
 
+	"github.com/gopi-agent/gopi/core/hashline/linehash"
 	"github.com/gopi-agent/gopi/core/tool"
 	"github.com/gopi-agent/gopi/core/tools/pathspec"
 )
@@ -68,24 +68,19 @@ func (t *Tool) renderFile(hits []hit, d *Details) string {
 	if mode == tool.DisplayPlain {
 		mode = tool.DisplayLineNumbers
 	}
-	var fullLines []string // the file's lines, loaded only to anchor a cut line
-	loaded := false
-	full := func(n int) (string, bool) {
-		if !loaded {
-			loaded = true
-			if b, err := os.ReadFile(abs); err == nil {
-				fullLines = tool.SplitDisplayLines(string(b))
-			}
-		}
-		if n >= 1 && n <= len(fullLines) {
-			return fullLines[n-1], true
-		}
-		return "", false
+	// A line shown cut is anchored with the hash of the whole line,
+	// read from the file (its line only) when the anchor needs it.
+	var src *lineSource
+	if mode == tool.DisplayHashline {
+		src = &lineSource{abs: abs}
+		defer src.close()
 	}
 	var b strings.Builder
 	record := map[int]string{}
 	last := 0
-	emit := func(mark byte, n int, text string, cut bool) {
+	// emit writes line n; when it is cut, offset is where the line, or
+	// the match of which it is line skip+1, starts in the text searched.
+	emit := func(mark byte, n int, text string, cut bool, offset int64, skip int) {
 		if n <= last {
 			return
 		}
@@ -94,32 +89,37 @@ func (t *Tool) renderFile(hits []hit, d *Details) string {
 		if n == 1 {
 			text = strings.TrimPrefix(text, "\uFEFF")
 		}
-		hashText := text
+		ref := ""
 		if cut {
 			d.LinesTruncated = true
-			if whole, ok := full(n); ok {
-				hashText = whole
+			if src != nil {
+				if sum, ok := src.hash(n, offset, skip, text); ok {
+					ref = linehash.Anchor(n, sum)
+				}
 			}
 		} else {
 			record[n] = text
+		}
+		if ref == "" {
+			ref = mode.LineRef(n, text)
 		}
 		if b.Len() > 0 {
 			b.WriteByte('\n')
 		}
 		b.WriteByte(mark)
-		b.WriteString(mode.LineRef(n, hashText))
+		b.WriteString(ref)
 		b.WriteByte('|')
 		b.WriteString(text)
 	}
 	for _, h := range hits {
 		for _, c := range h.Before {
-			emit(' ', c.Line, c.Text, c.Truncated)
+			emit(' ', c.Line, c.Text, c.Truncated, c.Offset, 0)
 		}
 		for i, piece := range strings.Split(h.Text, "\n") {
-			emit('*', h.Line+i, piece, h.Truncated)
+			emit('*', h.Line+i, piece, h.Truncated, h.Offset, i)
 		}
 		for _, c := range h.After {
-			emit(' ', c.Line, c.Text, c.Truncated)
+			emit(' ', c.Line, c.Text, c.Truncated, c.Offset, 0)
 		}
 	}
 	display := t.env.DisplayPath(abs)

@@ -1,0 +1,58 @@
+package read
+
+import (
+	"os"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"testing"
+
+	"github.com/gopi-agent/gopi/core/hashline"
+	"github.com/gopi-agent/gopi/core/tool"
+)
+
+// TestReadLongLinesBounded reads files whose lines are tens of megabytes:
+// only the first 1024 characters of such a line are shown, so a read must
+// not hold the line (a 256 MiB line cost 1.2 GB), while its anchor is
+// still the hash of the whole line and the rest of the output is as for a
+// line held whole.
+func TestReadLongLinesBounded(t *testing.T) {
+	dir := t.TempDir()
+	env := tool.NewEnv(dir)
+	env.Settings = tool.DefaultSettings()
+	// Line 1: a byte-order mark, text and trailing white space before a
+	// CRLF; line 3: only Unicode white space, hashed with its number.
+	line1 := strings.Repeat("héllo wörld ", 2<<20) + " \t"
+	line3 := strings.Repeat("\u3000", 3<<20)
+	content := "\uFEFF" + line1 + "\r\nshort\n" + line3 + "\r\nend"
+	path := filepath.Join(dir, "long.txt")
+	if err := os.WriteFile(path, []byte(content), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	cut := func(s string) string { c, _ := tool.TruncateLine(s, tool.DefaultMaxColumn); return c }
+	notice := func(n string) string {
+		return "\n[Line " + n + " is too long to show whole; it was cut to 1024 characters.]"
+	}
+	for _, tc := range []struct{ sel, want string }{
+		{"", hashline.Anchor(1, line1) + "|" + cut(line1) + "\n\n[Showing lines 1-1 of 4 (50.0KB output limit). Use :2 to continue.]" + notice("1")},
+		{":4", hashline.Anchor(3, line3) + "|" + cut(line3) + "\n\n[Showing lines 3-3 of 4 (50.0KB output limit). Use :4 to continue.]" + notice("3")},
+		{":3", hashline.Anchor(2, "short") + "|short\n\n[Showing lines 2-2 of 4 (50.0KB output limit). Use :3 to continue.]"},
+	} {
+		runtime.GC()
+		var before, after runtime.MemStats
+		runtime.ReadMemStats(&before)
+		res := call(t, env, "long.txt"+tc.sel)
+		runtime.ReadMemStats(&after)
+		if got := res.FirstText(); got != tc.want {
+			t.Errorf("long.txt%s:\n got %.300q…%.300q\nwant %.300q…%.300q", tc.sel, got, got[max(0, len(got)-300):], tc.want, tc.want[max(0, len(tc.want)-300):])
+		}
+		if alloc := after.TotalAlloc - before.TotalAlloc; alloc > 4<<20 {
+			t.Errorf("long.txt%s allocated %d MiB for a file of %d MiB", tc.sel, alloc>>20, len(content)>>20)
+		}
+	}
+	// Lines shown cut are not recorded: the model has not seen them.
+	snap, ok := env.ReadCache.Get(path)
+	if !ok || snap.Lines[2] != "short" || len(snap.Lines) != 1 {
+		t.Fatalf("read cache: %d lines, line 2 %q", len(snap.Lines), snap.Lines[2])
+	}
+}
