@@ -8,6 +8,7 @@ import (
 	"io"
 	"io/fs"
 	"os"
+	"runtime/debug"
 	"time"
 )
 
@@ -170,7 +171,7 @@ func (w *worker) searchReader(ctx context.Context, c candidate, r io.Reader, cou
 			return fileOutcome{}
 		}
 		if room := cap(buf) - len(buf); room < blockSize/2 {
-			if size, ok := grownSize(r, len(buf), cap(buf)); ok {
+			if size, ok := grownSize(r, len(buf), cap(buf), false); ok {
 				// A line longer than the buffer: grow it.
 				if lineCap && size > SpecialFileCap/8 {
 					// Long enough to be one of those lines: straight to
@@ -178,6 +179,12 @@ func (w *worker) searchReader(ctx context.Context, c candidate, r io.Reader, cou
 					size = SpecialFileCap + blockSize
 				}
 				buf = append(make([]byte, 0, size), buf...)
+				if size >= hugeLineBuffer {
+					// The buffers this line outgrew are garbage the size
+					// of the line: give them back before reading more
+					// (a 256 MiB line peaked at 633 MB, 2.5 times its size).
+					debug.FreeOSMemory()
+				}
 			}
 		}
 		// What the reader has now, not a full block: a pipe that delivers
@@ -349,21 +356,55 @@ func startsBOM(b []byte) bool {
 	return false
 }
 
+// hugeLineBuffer is the size from which a line buffer, once grown, has
+// the garbage it leaves returned to the system at once.
+const hugeLineBuffer = 64 << 20
+
 // grownSize is the capacity for a block buffer holding n bytes of a line
 // that did not fit in its capacity c: twice as much, or, when r is capped,
 // as much as it can still deliver at once — doubling towards a cap holds
 // both buffers at the end (a 64 MiB line of /dev/zero peaked at 190 MB).
+// A regular file's remaining size bounds it the same way (a 256 MiB line
+// doubled to 512 MiB). whole: everything r has is wanted (readAll), so a
+// regular file's rest is taken in one allocation rather than by doubling.
 // ok is false when r has nothing left to give and there is room for the
 // end-of-file read.
-func grownSize(r io.Reader, n, c int) (size int, ok bool) {
-	capped, isCapped := r.(*capReader)
-	if !isCapped {
-		return 2 * c, true
+func grownSize(r io.Reader, n, c int, whole bool) (size int, ok bool) {
+	if capped, isCapped := r.(*capReader); isCapped {
+		if capped.left <= int64(c-n) {
+			return 0, false
+		}
+		return n + int(capped.left), true
 	}
-	if capped.left <= int64(c-n) {
+	left, known := leftIn(r)
+	switch {
+	case !known:
+		return 2 * c, true
+	case left < int64(c-n):
+		return 0, false // room for the rest and the end-of-file read
+	case whole:
+		return n + int(left) + 1, true
+	}
+	return min(2*c, n+int(left)+1), true
+}
+
+// leftIn returns how many bytes r has left when it is a regular file: its
+// size less the current offset. A file that grows meanwhile is still read
+// to its end, by further growth.
+func leftIn(r io.Reader) (int64, bool) {
+	f, ok := r.(*os.File)
+	if !ok {
 		return 0, false
 	}
-	return n + int(capped.left), true
+	fi, err := f.Stat()
+	if err != nil || !fi.Mode().IsRegular() {
+		return 0, false
+	}
+	at, err := f.Seek(0, io.SeekCurrent)
+	if err != nil || at > fi.Size() {
+		return 0, false
+	}
+	return fi.Size() - at, true
 }
 
 // readAll is io.ReadAll appending to head, growing as grownSize says: a
@@ -378,7 +419,7 @@ func readAll(r io.Reader, head []byte) ([]byte, error) {
 		if len(buf) == cap(buf) {
 			// A capped reader with nothing left is read into an empty
 			// slice once more, which records that the cap was hit.
-			if size, ok := grownSize(r, len(buf), cap(buf)); ok {
+			if size, ok := grownSize(r, len(buf), cap(buf), true); ok {
 				buf = append(make([]byte, 0, size), buf...)
 			}
 		}

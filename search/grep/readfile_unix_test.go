@@ -93,6 +93,25 @@ func TestSearchNamedFIFOPastTheCap(t *testing.T) {
 	}
 }
 
+// A multiline search reads a regular file whole, as ripgrep does without a
+// memory map, into one buffer of the file's size: it used to double its way
+// there, allocating about twice the file (a 1 GiB file peaked at 3.2 GB).
+func TestSearchMultilineReadsRegularFileOnce(t *testing.T) {
+	const size = 48 << 20
+	dir := writeTree(t, map[string]string{"big.txt": strings.Repeat("abcdefghijklmno\n", size/16)})
+	o := DefaultOptions(`zzz\nyyy`, filepath.Join(dir, "big.txt"))
+	o.Mode = ModeCount
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	if _, err := Search(context.Background(), o); err != nil {
+		t.Fatal(err)
+	}
+	runtime.ReadMemStats(&after)
+	if alloc := after.TotalAlloc - before.TotalAlloc; alloc > size+size/4 {
+		t.Fatalf("allocated %d MiB to search a %d MiB file", alloc>>20, size>>20)
+	}
+}
+
 // A named device that never ends (/dev/zero) is read up to SpecialFileCap
 // and then reported as cut, not searched silently in part.
 func TestSearchNamedDeviceSaysItWasCut(t *testing.T) {
