@@ -22,6 +22,11 @@ type promptWriter struct {
 	timer     *time.Timer
 	armed     bool      // the timer will flush what is buffered
 	lastFlush time.Time // bytes written after a quiet spell go out at once
+	// fresh: the timer was armed by this record, so it may follow a quiet
+	// spell and EndRecord looks at the clock; inside a burst the timer is
+	// already running and the clock is not read per record (200,000
+	// paths printed read it 200,000 times, 3 % of the run).
+	fresh bool
 	// held: the writing goroutine holds mu for a whole record (Begin to
 	// EndRecord), so its writes skip the lock; only that goroutine reads
 	// or sets it.
@@ -49,7 +54,7 @@ func (p *promptWriter) tick() {
 // arm starts the timer for newly buffered bytes; p.mu is held.
 func (p *promptWriter) arm() {
 	if !p.armed && p.buf.Buffered() > 0 {
-		p.armed = true
+		p.armed, p.fresh = true, true
 		p.timer.Reset(promptDelay)
 	}
 }
@@ -66,6 +71,10 @@ func (p *promptWriter) EndRecord() {
 		p.mu.Lock()
 	}
 	defer p.mu.Unlock()
+	if !p.fresh {
+		return
+	}
+	p.fresh = false
 	if now := time.Now(); p.buf.Buffered() > 0 && now.Sub(p.lastFlush) >= promptDelay {
 		p.buf.Flush()
 		p.lastFlush = now
