@@ -32,6 +32,8 @@ type rule struct {
 	// '/' specially, so "a*" would also match "abc/def"; git only matches
 	// such a pattern at the top level of its base directory.
 	topLevel bool
+	// fast, when set, matches as pat does, without fnmatch.
+	fast *fastRule
 }
 
 // ruleSet is the parsed content of one ignore file.
@@ -53,7 +55,7 @@ func parseRules(content []byte) *ruleSet {
 			inner := strings.TrimSuffix(s[1:], "/")
 			top = !strings.Contains(inner, "/")
 		}
-		rs.rules = append(rs.rules, rule{pat: p, topLevel: top})
+		rs.rules = append(rs.rules, rule{pat: p, topLevel: top, fast: newFastRule(p.String(), p.Include())})
 	}
 	return rs
 }
@@ -96,7 +98,13 @@ func (rs *ruleSet) match(rel string, isDir bool) verdict {
 		if r.topLevel && strings.IndexByte(rel, '/') >= 0 {
 			continue
 		}
-		if r.pat.Match(rel, isDir) {
+		var hit bool
+		if r.fast != nil {
+			hit = r.fast.match(rel, isDir)
+		} else {
+			hit = r.pat.Match(rel, isDir)
+		}
+		if hit {
 			if r.pat.Include() {
 				return whitelist
 			}
