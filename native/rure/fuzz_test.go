@@ -145,6 +145,10 @@ func FuzzLineMatcher(f *testing.F) {
 		f.Add(p, lineBuffers[i%(len(lineBuffers)-1)], byte(2))
 	}
 	f.Add(`\bfo\w`, "éfoo\nfoo ü\n", byte(0))
+	// A literal filter with the ASCII variant: each candidate line picks its
+	// engine, non-ASCII next to the literal or elsewhere on its line.
+	f.Add(`\bfmt\.Errorf\b`, "fmt.Errorf\néfmt.Errorf\nfmt.Errorfé x\nx fmt.Errorf é\nafmt.Errorf\n", byte(0))
+	f.Add(`\bfoo\b`, "foo\xff\n\xfffoo\nfoo\n", byte(0))
 	f.Add(`[A-Z][a-z]+Error`, "xFooError\nError\nAbError yZzError\n", byte(0))
 	f.Add(`\p{Greek}+`, "abc\nαβγ x\n\xffΩ\n", byte(0))
 	f.Fuzz(func(t *testing.T, pattern, buf string, mode byte) {

@@ -59,6 +59,23 @@ pub fn inner_prefilter(hir: &Hir) -> Option<Prefilter> {
     pre.is_fast().then_some(pre)
 }
 
+/// Builds a line prefilter from the prefix literals of `hir` (every match
+/// starts with one of them), or `None` when they are not worth it. The
+/// regex engine's own prefilter already skips to them; this one is for a
+/// pattern with Unicode word boundaries (`\bfmt\.Errorf\b`), whose lines
+/// are searched with an ASCII-only regex when they are ASCII: with a line
+/// filter only the candidate lines are looked at for non-ASCII bytes,
+/// instead of every byte of the text.
+pub fn prefix_prefilter(hir: &Hir) -> Option<Prefilter> {
+    let seq = prefix_literals(hir);
+    if usable_min_len(&seq)? < MIN_LITERAL_LEN {
+        return None;
+    }
+    let lits: Vec<&[u8]> = seq.literals()?.iter().map(|l| l.as_bytes()).collect();
+    let pre = Prefilter::new(MatchKind::All, &lits)?;
+    pre.is_fast().then_some(pre)
+}
+
 /// Reports whether every match of `hir` contains a byte of 0x80 or above,
 /// so that a line made only of ASCII bytes can never hold a match. The
 /// answer errs on the side of "no": it is only true when certain.
@@ -124,6 +141,16 @@ mod tests {
         assert!(inner_prefilter(&hir("[a-z]+[0-9]")).is_none());
         // Too short to be worth it.
         assert!(inner_prefilter(&hir("[A-Z]+ab")).is_none());
+    }
+
+    #[test]
+    fn prefix_prefilter_needs_literals_of_three_bytes() {
+        assert!(prefix_prefilter(&hir(r"\bfmt\.Errorf\b")).is_some());
+        assert!(prefix_prefilter(&hir(r"(?:foo|bar)\w+")).is_some());
+        // Short or unbounded prefixes: nothing to filter lines with.
+        assert!(prefix_prefilter(&hir(r"ab\w+")).is_none());
+        assert!(prefix_prefilter(&hir(r"[A-Z][a-z]+Error")).is_none());
+        assert!(prefix_prefilter(&hir(r"\w+")).is_none());
     }
 
     #[test]

@@ -224,6 +224,10 @@ struct Segment<'a> {
     start: usize,
     end: usize,
     next: Option<usize>,
+    /// The engine is chosen per window (candidate line) instead: `engine`
+    /// (the ASCII variant) for a window whose bytes and neighbours are
+    /// ASCII, the general regex otherwise.
+    per_window: bool,
 }
 
 /// ASCII stretches shorter than this (in bytes) between non-ASCII lines
@@ -291,6 +295,11 @@ impl LineMatcher {
         let lines = if multiline || opts.flags & LINE_NO_INNER_LITERAL != 0 {
             LineFilter::All
         } else if let Some(pre) = crate::innerlit::inner_prefilter(&hir) {
+            LineFilter::Literal(pre)
+        } else if let Some(pre) = ascii
+            .as_ref()
+            .and_then(|_| crate::innerlit::prefix_prefilter(&hir))
+        {
             LineFilter::Literal(pre)
         } else if crate::innerlit::needs_non_ascii(&hir) {
             LineFilter::NonAscii
@@ -367,14 +376,23 @@ impl LineMatcher {
         let mut line_of_start = count_off; // start of the line holding seg_start
         loop {
             let seg = self.segment(buf, seg_start, line_of_start);
-            let engine = seg.engine;
-            let mut cache = engine.caches.get();
+            let mut cache = seg.engine.caches.get();
+            let mut general_cache = None; // taken when a window needs it (per_window)
             let mut window_start = seg.start;
             while let Some((ws, we)) = self.window(buf, window_start, seg.end) {
                 window_start = we + 1;
+                // The window and the bytes either side of it (look-arounds
+                // see them) decide between the two word-boundary forms.
+                let (engine, cache) =
+                    if seg.per_window && !buf[ws.saturating_sub(1)..(we + 1).min(len)].is_ascii() {
+                        let g = general_cache.get_or_insert_with(|| self.general.caches.get());
+                        (&self.general, &mut **g)
+                    } else {
+                        (seg.engine, &mut *cache)
+                    };
                 let mut searcher = Searcher::new(Input::new(buf).span(ws..we));
                 while let Some(m) =
-                    searcher.advance(|input| Ok(engine.re.search_with(&mut cache, input)))
+                    searcher.advance(|input| Ok(engine.re.search_with(cache, input)))
                 {
                     let (s, e) = (m.start(), m.end());
                     if s == phantom {
@@ -498,15 +516,30 @@ impl LineMatcher {
                     start,
                     end: len,
                     next: None,
+                    per_window: false,
                 }
             }
         };
+        if matches!(self.lines, LineFilter::Literal(_)) {
+            // Only the lines the literal filter lets through are searched:
+            // classifying them one by one costs less than scanning the
+            // whole buffer for non-ASCII bytes first (4 % of a search of
+            // GOROOT for `\bfmt\.Errorf\b`).
+            return Segment {
+                engine: ascii,
+                start,
+                end: len,
+                next: None,
+                per_window: true,
+            };
+        }
         let Some(bad) = first_non_ascii(buf, line_start) else {
             return Segment {
                 engine: ascii,
                 start,
                 end: len,
                 next: None,
+                per_window: false,
             };
         };
         // Line start of the first non-ASCII byte.
@@ -519,6 +552,7 @@ impl LineMatcher {
                 start,
                 end: bad_line - 1,
                 next: Some(bad_line),
+                per_window: false,
             };
         }
         // Non-ASCII lines, absorbing ASCII stretches too short to pay for a
@@ -537,6 +571,7 @@ impl LineMatcher {
             start,
             end,
             next: Some(end + 1),
+            per_window: false,
         }
     }
 
