@@ -65,8 +65,13 @@ func (s *Session) ExecuteBash(ctx context.Context, command string, excludeFromCo
 		return res, nil
 	}
 	o, err := bash.Run(ctx, s.toolEnv, command, bash.RunOptions{Timeout: userBashTimeout})
-	if err != nil {
+	if err != nil && ctx.Err() == nil {
 		return BashResult{}, err
+	}
+	if err != nil {
+		// Aborted before the shell ran it (AbortBash, or the caller's
+		// context): a cancelled command, not a failure to run one.
+		o.Result.Cancelled = true
 	}
 	res := bashResult(o)
 	m := &message.BashExecution{

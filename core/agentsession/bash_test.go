@@ -82,15 +82,21 @@ func TestAbortBash(t *testing.T) {
 	f := shellFixture(t)
 	reg := f.registry(f.config())
 	s := f.open(Options{Models: reg, Model: f.model(reg, "anthropic/claude-sonnet-4-5"), NoTitle: true, NoSession: true})
+	// Abort once the command has surely printed (its marker file exists):
+	// a fixed wait was too short on a loaded machine, and the abort then
+	// came before the shell had run anything.
+	marker := filepath.Join(t.TempDir(), "started")
 	go func() {
-		for !s.IsBashRunning() {
+		for {
+			if _, err := os.Stat(marker); err == nil {
+				break
+			}
 			time.Sleep(5 * time.Millisecond)
 		}
-		time.Sleep(50 * time.Millisecond)
 		s.AbortBash()
 	}()
 	start := time.Now()
-	res, err := s.ExecuteBash(context.Background(), "echo started; sleep 30", false)
+	res, err := s.ExecuteBash(context.Background(), "echo started; touch '"+marker+"'; sleep 30", false)
 	if err != nil || !res.Cancelled || res.ExitCode != nil || res.Output != "started\n" || time.Since(start) > 5*time.Second {
 		t.Fatalf("%+v %v", res, err)
 	}
@@ -99,6 +105,27 @@ func TestAbortBash(t *testing.T) {
 	}
 	if m := bashMessages(s.Messages()); len(m) != 1 || !m[0].Cancelled {
 		t.Fatal(m)
+	}
+}
+
+// An abort that comes before the shell has run the command (here, as
+// soon as it is in progress) is a cancelled command too, not an error
+// ("Cannot run the command: context canceled" before).
+func TestAbortBashAtOnce(t *testing.T) {
+	f := shellFixture(t)
+	reg := f.registry(f.config())
+	s := f.open(Options{Models: reg, Model: f.model(reg, "anthropic/claude-sonnet-4-5"), NoTitle: true, NoSession: true})
+	for range 5 {
+		go func() {
+			for !s.IsBashRunning() {
+				time.Sleep(time.Millisecond)
+			}
+			s.AbortBash()
+		}()
+		res, err := s.ExecuteBash(context.Background(), "sleep 30", false)
+		if err != nil || !res.Cancelled || res.ExitCode != nil {
+			t.Fatalf("%+v %v", res, err)
+		}
 	}
 }
 
