@@ -933,7 +933,7 @@ func (j *grepJob) print(arg string, fr *grep.FileResult) error {
 func toJSONMatch(path string, m *grep.Match) jsonMatch {
 	jm := jsonMatch{Path: path, Line: m.Line, Offset: m.Offset, Text: m.Text, Truncated: m.Truncated, Submatches: []jsonSpan{}}
 	for _, s := range m.Spans {
-		jm.Submatches = append(jm.Submatches, jsonSpan{Start: s.Start, End: s.End, Text: m.Text[s.Start:s.End]})
+		jm.Submatches = append(jm.Submatches, jsonSpan{Start: s.Start, End: s.End, Text: submatchText(m.Text, s)})
 	}
 	for _, c := range m.Before {
 		jm.Before = append(jm.Before, jsonCtxLine{c.Line, c.Offset, c.Text})

@@ -38,7 +38,7 @@ func appendGrepJSON(dst []byte, path string, m *grep.MatchView, spill lineSpill)
 		dst = append(dst, `,"end":`...)
 		dst = strconv.AppendInt(dst, int64(s.End), 10)
 		dst = append(dst, `,"text":`...)
-		dst = jsonquote.Append(dst, text[s.Start:s.End], true)
+		dst = jsonquote.Append(dst, submatchText(text, s), true)
 		dst = append(dst, '}')
 		if spill != nil {
 			var ok bool
@@ -54,4 +54,14 @@ func appendGrepJSON(dst []byte, path string, m *grep.MatchView, spill lineSpill)
 // not outlive b or be used after b changes.
 func bytesAsString(b []byte) string {
 	return unsafe.String(unsafe.SliceData(b), len(b))
+}
+
+// submatchText is the text of one match of a line: a match that takes the
+// line's final newline (a multiline pattern such as `foo\n`) ends past
+// the text, which holds the line without it, so the newline is added back.
+func submatchText(text string, s grep.Span) string {
+	if s.End <= len(text) {
+		return text[s.Start:s.End]
+	}
+	return text[min(s.Start, len(text)):] + "\n"
 }

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"math/rand/v2"
+	"strings"
 	"testing"
 
 	"github.com/gopi-agent/gopi/search/grep"
@@ -52,6 +53,13 @@ func TestGrepJSONMatchesEncodingJSON(t *testing.T) {
 				checkGrepJSON(t, path, v)
 			}
 		}
+	}
+	// A match that takes the line's newline ends one past the text (-U
+	// 'foo\n'); it panicked on both paths.
+	checkGrepJSON(t, "p", &grep.MatchView{Line: 1, Text: []byte("foo"), Spans: []grep.Span{{Start: 0, End: 4}}})
+	checkGrepJSON(t, "p", &grep.MatchView{Line: 1, Text: []byte("foo"), Spans: []grep.Span{{Start: 3, End: 4}}})
+	if got, _ := appendGrepJSON(nil, "p", &grep.MatchView{Line: 1, Text: []byte("foo"), Spans: []grep.Span{{Start: 1, End: 4}}}, nil); !strings.Contains(string(got), `"text":"oo\n"`) {
+		t.Errorf("submatch of a match taking the newline: %s", got)
 	}
 	// Random texts and spans.
 	rng := rand.New(rand.NewPCG(1, 2))

@@ -153,6 +153,11 @@ func (w *worker) searchReader(ctx context.Context, c candidate, r io.Reader, cou
 		ctxs = newContextStream(w, c.display)
 	}
 	kept := 0 // bytes at the start of the text in buf kept for context, already searched
+	// toCount, once a NUL byte turns up after the first block of a file
+	// searched as binary: where in data the lines to count only begin.
+	toCount := -1
+	shown := false // content results were sent for the text before a NUL
+	bom := 0       // length of a UTF-8 byte-order mark dropped at the start
 	total := &FileResult{Path: c.display}
 	remaining := o.MaxCount // lines still wanted; 0 = no limit
 	buf := make([]byte, 0, blockSize+blockSize/4)
@@ -212,6 +217,7 @@ func (w *worker) searchReader(ctx context.Context, c candidate, r io.Reader, cou
 			}
 			if bytes.HasPrefix(data, utf8BOM) {
 				skip = len(utf8BOM)
+				bom = skip
 				data = data[skip:]
 			}
 			if i := bytes.IndexByte(data, 0); i >= 0 && !o.Text {
@@ -223,14 +229,30 @@ func (w *worker) searchReader(ctx context.Context, c candidate, r io.Reader, cou
 		} else if nul < 0 && !o.Text {
 			// Only what this read added: the rest was looked at before.
 			if i := bytes.IndexByte(data[scanned:], 0); i >= 0 {
-				// Binary data after text: stop at the line before it.
 				i += scanned
-				data = data[:bytes.LastIndexByte(data[:i], '\n')+1]
-				stop = true
+				lineStart := bytes.LastIndexByte(data[:i], '\n') + 1
+				switch {
+				case !w.searchesBinary(c):
+					// Binary data after text in a file found by the walk:
+					// stop at the line before it (ripgrep's "quit").
+					data = data[:lineStart]
+					stop = true
+				case aggregate:
+					nul = bom + int(byteBase) + i // counted on through the NUL
+				default:
+					// A named file (or --binary): as ripgrep without a
+					// memory map, the text before the NUL line is shown,
+					// the rest only counted, and a file with any match
+					// ends with "binary file matches".
+					nul = bom + int(byteBase) + i
+					toCount = lineStart
+				}
 			}
 		}
 		end := len(data)
-		if !stop {
+		if toCount >= 0 {
+			end = toCount
+		} else if !stop {
 			end = bytes.LastIndexByte(data[scanned:], '\n') + 1
 			if end > 0 {
 				end += scanned
@@ -247,7 +269,10 @@ func (w *worker) searchReader(ctx context.Context, c candidate, r io.Reader, cou
 		}
 		region := data[:end]
 		if ctxs != nil && !aggregate {
-			drop, ok, err := ctxs.feed(region, kept, lineBase, byteBase, stop, send)
+			drop, ok, err := ctxs.feed(region, kept, lineBase, byteBase, stop || toCount >= 0, func(fr *FileResult) bool {
+				shown = true
+				return send(fr)
+			})
 			switch {
 			case err != nil:
 				return engineFailure(c, err)
@@ -256,6 +281,10 @@ func (w *worker) searchReader(ctx context.Context, c candidate, r io.Reader, cou
 			}
 			if stop || ctxs.done() {
 				break
+			}
+			if toCount >= 0 {
+				// Everything before the NUL line is shown: count the rest.
+				drop, ctxs, aggregate, toCount = end, nil, true, -1
 			}
 			lineBase += bytes.Count(region[:drop], []byte{'\n'})
 			byteBase += int64(drop)
@@ -290,6 +319,7 @@ func (w *worker) searchReader(ctx context.Context, c candidate, r io.Reader, cou
 				if !send(fr) {
 					return fileOutcome{}
 				}
+				shown = true
 				if remaining > 0 {
 					remaining -= k
 					stop = stop || remaining <= 0
@@ -299,13 +329,16 @@ func (w *worker) searchReader(ctx context.Context, c candidate, r io.Reader, cou
 		if stop {
 			break
 		}
+		if toCount >= 0 {
+			aggregate, toCount = true, -1 // the lines from the NUL on are counted
+		}
 		lineBase += bytes.Count(region, []byte{'\n'})
 		byteBase += int64(end)
 		consumed := skip + end
 		skip, scanned = 0, 0
 		buf = buf[:copy(buf, buf[consumed:])]
 	}
-	if total.Lines > 0 {
+	if total.Lines > 0 || nul >= 0 && shown {
 		if nul >= 0 {
 			total.Binary, total.NULOffset = true, nul
 		}

@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"strings"
 	"testing"
 	"testing/iotest"
@@ -453,6 +454,69 @@ func TestContextInBlocksMatchesWhole(t *testing.T) {
 		gl, gc, got := total(run(16, 2+rng.IntN(64)))      // in blocks, context kept between them
 		if got != want || gl != wl || gc != wc {
 			t.Fatalf("round %d, %+v:\npieces (lines %d, count %d):\n%s\nwhole (lines %d, count %d):\n%s", round, o, gl, gc, got, wl, wc, want)
+		}
+	}
+}
+
+// A NUL byte after the first block: a file found by the walk stops there
+// (ripgrep's "quit"), a named one (or any with Options.Binary) shows its
+// matches before the NUL line, counts the rest, and ends with a binary
+// result when anything matched, before or after, as ripgrep does without
+// a memory map. Its context search ended silently at the NUL before.
+func TestNULAfterTheFirstBlock(t *testing.T) {
+	savedLimit, savedBlock := wholeFileLimit, blockSize
+	wholeFileLimit, blockSize = 64, 256
+	defer func() { wholeFileLimit, blockSize = savedLimit, savedBlock }()
+	filler := strings.Repeat("filler\n", 100)
+	texts := map[string]string{
+		"before.txt": "MATCH a\n" + filler + "x\x00y\nfiller\n",
+		"after.txt":  filler + "x\x00y\nMATCH b\n",
+		"both.txt":   "MATCH c1\n" + filler + "x\x00y\nMATCH c2\n",
+		"none.txt":   filler + "x\x00y\n",
+	}
+	dir := writeTree(t, texts)
+	type want struct {
+		lines  []int // content lines shown
+		binary bool  // a binary result came
+		total  int
+	}
+	for _, tc := range []struct {
+		name, file string
+		binary     bool // Options.Binary on a walk
+		context    int
+		want       want
+	}{
+		{"named before", "before.txt", false, 0, want{[]int{1}, true, 1}},
+		{"named after", "after.txt", false, 0, want{nil, true, 1}},
+		{"named both", "both.txt", false, 0, want{[]int{1}, true, 2}},
+		{"named none", "none.txt", false, 0, want{nil, false, 0}},
+		{"named both, context", "both.txt", false, 1, want{[]int{1}, true, 2}},
+		{"named after, context", "after.txt", false, 1, want{nil, true, 1}},
+		{"walked both", "", false, 0, want{[]int{1}, false, 1}},
+		{"walked both, binary", "", true, 0, want{[]int{1}, true, 2}},
+	} {
+		path := filepath.Join(dir, tc.file)
+		o := DefaultOptions("MATCH", path)
+		if tc.file == "" {
+			o = DefaultOptions("MATCH", dir)
+			o.Glob = "both.txt"
+		}
+		o.Binary = tc.binary
+		o.ContextBefore, o.ContextAfter = tc.context, tc.context
+		var got want
+		sum, err := Stream(context.Background(), o, func(fr *FileResult) error {
+			for _, m := range fr.Matches {
+				got.lines = append(got.lines, m.Line)
+			}
+			got.binary = got.binary || fr.Binary
+			return nil
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		got.total = sum.TotalMatches
+		if !slices.Equal(got.lines, tc.want.lines) || got.binary != tc.want.binary || got.total != tc.want.total {
+			t.Errorf("%s: got %+v, want %+v", tc.name, got, tc.want)
 		}
 	}
 }

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"unicode/utf8"
 
 	"github.com/gopi-agent/gopi/core/hashline/linehash"
 	"github.com/gopi-agent/gopi/core/tool"
@@ -193,11 +194,19 @@ func scanWindow(r io.Reader, from, maxLines, budget int) (*window, error) {
 				w.lineLimit = true
 				return w, w.countRest(br, line, err)
 			}
-			if len(w.lines) > 0 && used+size+1 > budget {
+			// A line that will be shown cut costs what is shown of it: a
+			// long line right after a line of leading context used to end
+			// the window before itself, and the "Use :N to continue" hint
+			// then led back to the same window.
+			cost := size
+			if isCut(size) {
+				cost = min(size, tool.DefaultMaxColumn*utf8.UTFMax)
+			}
+			if len(w.lines) > 0 && used+cost+1 > budget {
 				w.byteLimit = true
 				return w, w.countRest(br, line, err)
 			}
-			used += size + 1
+			used += cost + 1
 			if info != nil {
 				if w.long == nil {
 					w.long = map[int]longInfo{}
