@@ -339,6 +339,9 @@ func newGrepJob(c *grepCLI, rest []string, env *cliEnv) (*grepJob, error) {
 		o.Mode = grep.ModeCount
 	case c.filesWithMatches:
 		o.Mode = grep.ModeFilesWithMatches
+		// A path is printed at its file's first match, as ripgrep does;
+		// --stats wants the whole count of matching lines.
+		o.FirstMatchEnough = !c.stats
 	}
 	o.Timeout = c.timeout
 	o.Overrides, o.OverrideFold = c.globs.globs, c.globs.fold

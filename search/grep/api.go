@@ -93,6 +93,11 @@ type Options struct {
 	// matches) is not needed and left 0, so a matching line is searched only
 	// up to its first match (what `-c` prints is the line count).
 	CountLinesOnly bool
+	// FirstMatchEnough: in files-with-matches mode a file is reported as
+	// soon as a line of it matches and read no further (`gopi grep -l` on
+	// a FIFO answers at once, not when its writer closes it);
+	// FileResult.Lines and Count then say 1, not the file's totals.
+	FirstMatchEnough bool
 	// FirstMatchOnly: in content mode only the first match of each line
 	// is needed (a printer of whole lines, which needs at most a column):
 	// a line's search stops there, so Match.Spans holds one span and

@@ -305,6 +305,10 @@ func (w *worker) searchReader(ctx context.Context, c candidate, r io.Reader, cou
 				remaining -= lines
 				stop = stop || remaining <= 0
 			}
+			if o.FirstMatchEnough && o.Mode == ModeFilesWithMatches && total.Lines > 0 && nul < 0 {
+				total.Lines, total.Count = 1, 1
+				stop = true // reported now, whatever follows (a FIFO's writer may go on for ever)
+			}
 		} else {
 			hits, err := w.findLimit(region, remaining)
 			if err != nil {

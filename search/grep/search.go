@@ -605,6 +605,9 @@ func (w *worker) searchText(c candidate, buf []byte, nul int, countOnly bool) fi
 		if !ok {
 			return fileOutcome{}
 		}
+		if w.opts.FirstMatchEnough {
+			return fileOutcome{result: &FileResult{Path: c.display, Lines: 1, Count: 1}}
+		}
 		// The line total still has to be exact.
 		lines, count, err := w.count(buf)
 		if err != nil {

@@ -520,3 +520,29 @@ func TestNULAfterTheFirstBlock(t *testing.T) {
 		}
 	}
 }
+
+// Files-with-matches mode with FirstMatchEnough reports a stream at its
+// first matching line and reads no further: `gopi grep -l` on a FIFO whose
+// writer goes on (here: for ever) used to wait for its end.
+func TestFirstMatchEnoughEndsAStream(t *testing.T) {
+	o := DefaultOptions("y", "")
+	o.Mode, o.FirstMatchEnough = ModeFilesWithMatches, true
+	done := make(chan error, 1)
+	go func() {
+		_, err := StreamReader(context.Background(), o, "<stdin>", endless{}, func(fr *FileResult) error {
+			if fr.Lines != 1 {
+				return fmt.Errorf("lines %d, want 1", fr.Lines)
+			}
+			return nil
+		})
+		done <- err
+	}()
+	select {
+	case err := <-done:
+		if err != nil {
+			t.Fatal(err)
+		}
+	case <-time.After(30 * time.Second):
+		t.Fatal("still reading an endless stream after its first match")
+	}
+}
