@@ -776,12 +776,37 @@ func (j *grepJob) run(ctx context.Context, env *cliEnv) (int, error) {
 	case matched:
 		return exitMatch, nil
 	}
-	if total.FilesSearched == 0 && total.BinarySkipped == 0 && len(j.filters) > 0 && !j.listFiles && slices.Equal(j.paths, []string{""}) {
+	if total.FilesSearched == 0 && total.BinarySkipped == 0 && len(j.filters) > 0 && !j.listFiles && slices.Equal(j.paths, []string{""}) && holdsAFile(".") {
 		// As ripgrep does when a search of the current directory reads
 		// nothing: the filters are the likely reason. Not an error.
 		fmt.Fprintf(j.errOut, "gopi grep: no file was searched: %s left out every file here; check them (--files lists what a search would read)\n", strings.Join(j.filters, ", "))
 	}
 	return exitNoMatch, nil
+}
+
+// holdsAFile reports whether a regular file lies somewhere below dir,
+// looking at no more than a few thousand entries: the hint that filters
+// left every file out would mislead in an empty tree.
+func holdsAFile(dir string) bool {
+	queue, seen := []string{dir}, 0
+	for len(queue) > 0 && seen < 4096 {
+		d := queue[0]
+		queue = queue[1:]
+		entries, err := os.ReadDir(d)
+		if err != nil {
+			continue
+		}
+		for _, e := range entries {
+			seen++
+			switch {
+			case e.Type().IsRegular():
+				return true
+			case e.IsDir() && e.Name() != ".git":
+				queue = append(queue, filepath.Join(d, e.Name()))
+			}
+		}
+	}
+	return seen >= 4096 // too many to look through: assume there are files
 }
 
 // givenFilters names the flags of c that leave files out of a directory

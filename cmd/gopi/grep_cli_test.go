@@ -119,6 +119,14 @@ func TestGrepHintsWhenFiltersLeaveNothing(t *testing.T) {
 			t.Errorf("grep %q: exit %d, stdout %q, stderr %q; want exit 1 and stderr %q", tc.args, code, out, errOut, tc.wantHint)
 		}
 	}
+	// In a directory holding no file at all, the filters are not why.
+	t.Chdir(t.TempDir())
+	if err := os.Mkdir("sub", 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if out, errOut, code := runIsolated(t, "grep", "-g", "*.zzz", "foo"); code != 1 || out != "" || errOut != "" {
+		t.Errorf("empty tree: exit %d, stdout %q, stderr %q; want exit 1 and nothing", code, out, errOut)
+	}
 }
 
 // Settings that cannot be read for lack of permission stop no engine
