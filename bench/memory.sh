@@ -100,7 +100,7 @@ LOAD=$(cut -d' ' -f1-3 /proc/loadavg)
 	echo "load average at the end $LOAD (the machine is shared: times are from a loaded machine,"
 	echo "RSS is not affected). Command: \`bench/memory.sh\`; each row is one run of the command under"
 	echo "\`/usr/bin/time -f '%M %e'\` (peak RSS of the whole pipeline's largest process, wall time)."
-	echo "Target: every gopi row under 300 MB; tokens time linear in the input."
+	echo "Target: every gopi row under 300 MB but the multiline one (a multiline search reads a file whole, as ripgrep does without a memory map); tokens time linear in the input."
 	echo
 	echo "| command | peak RSS | wall | output |"
 	echo "| --- | ---: | ---: | --- |"
