@@ -46,6 +46,15 @@ func normalize(text string) string {
 	return trimRightSpace(strings.ReplaceAll(text, "\r", ""))
 }
 
+// TrimmedLen is the length of s without its trailing Unicode white space:
+// the part of a line its hash covers (the streaming hasher of
+// core/hashline/linehash asks it of each piece).
+func TrimmedLen(s string) int { return len(trimRightSpace(s)) }
+
+// HasAlnum reports whether s holds a letter or a digit of any script: a
+// line without one is hashed with its line number as the seed.
+func HasAlnum(s string) bool { return hasAlnum(s) }
+
 // trimRightSpace trims trailing Unicode white space, with an ASCII fast path.
 func trimRightSpace(s string) string {
 	for len(s) > 0 {

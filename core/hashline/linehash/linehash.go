@@ -12,8 +12,8 @@ package linehash
 import (
 	"bytes"
 	"strconv"
-	"unicode"
 	"unicode/utf8"
+	"unsafe"
 
 	"github.com/gopi-agent/gopi/core/hashline"
 	"github.com/zeebo/xxh3"
@@ -73,10 +73,10 @@ func (h *Hash) add(d []byte) {
 	if len(d) == 0 {
 		return
 	}
-	if !h.alnum && hasAlnum(d) {
+	if !h.alnum && hashline.HasAlnum(view(d)) {
 		h.alnum = true
 	}
-	end := len(trimRightSpace(d))
+	end := hashline.TrimmedLen(view(d))
 	h.plain.Write(d[:end])
 	if !h.alnum {
 		h.seeded.Write(d[:end])
@@ -140,42 +140,6 @@ func lastRuneStart(p []byte) int {
 	return -1
 }
 
-// trimRightSpace trims trailing Unicode white space as hashline does.
-func trimRightSpace(s []byte) []byte {
-	for len(s) > 0 {
-		c := s[len(s)-1]
-		if c < utf8.RuneSelf {
-			if c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\v' || c == '\f' {
-				s = s[:len(s)-1]
-				continue
-			}
-			return s
-		}
-		r, size := utf8.DecodeLastRune(s)
-		if !unicode.IsSpace(r) {
-			return s
-		}
-		s = s[:len(s)-size]
-	}
-	return s
-}
-
-// hasAlnum reports whether s holds a letter or a digit (any script).
-func hasAlnum(s []byte) bool {
-	for i := 0; i < len(s); {
-		c := s[i]
-		if c < utf8.RuneSelf {
-			if c >= '0' && c <= '9' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' {
-				return true
-			}
-			i++
-			continue
-		}
-		r, size := utf8.DecodeRune(s[i:])
-		if unicode.IsLetter(r) || unicode.IsDigit(r) {
-			return true
-		}
-		i += size
-	}
-	return false
-}
+// view is b as a string without a copy, for the hashline helpers: it is
+// neither kept nor used after b changes.
+func view(b []byte) string { return unsafe.String(unsafe.SliceData(b), len(b)) }
