@@ -104,8 +104,7 @@ func appendMatch[T string | []byte](dst []byte, f *lineFormat, path string, line
 					continue
 				}
 				mark := grep.Span{Start: s.Start - offset, End: min(s.End-offset, len(cur))}
-				dst = appendLine(dst, f, path, line+k, ':', mark.Start+1, at+int64(offset), cur, []grep.Span{mark})
-				if !emit() {
+				if dst, ok = appendLineSpilled(dst, f, path, line+k, ':', mark.Start+1, at+int64(offset), cur, []grep.Span{mark}, spill); !ok || !emit() {
 					return dst, k + 1, false
 				}
 			}
@@ -120,8 +119,7 @@ func appendMatch[T string | []byte](dst []byte, f *lineFormat, path string, line
 				if f.only {
 					shown, mark = cur[s.Start:s.End], grep.Span{Start: 0, End: s.End - s.Start}
 				}
-				dst = appendLine(dst, f, path, line+k, ':', s.Start+1, at+int64(offset+s.Start), shown, []grep.Span{mark})
-				if !emit() {
+				if dst, ok = appendLineSpilled(dst, f, path, line+k, ':', s.Start+1, at+int64(offset+s.Start), shown, []grep.Span{mark}, spill); !ok || !emit() {
 					return dst, k + 1, false
 				}
 			}
@@ -144,8 +142,7 @@ func appendMatch[T string | []byte](dst []byte, f *lineFormat, path string, line
 				}
 				col = blk.col
 			}
-			dst = appendLine(dst, f, path, line+k, ':', col, at+int64(offset), cur, lineSpans)
-			if !emit() {
+			if dst, ok = appendLineSpilled(dst, f, path, line+k, ':', col, at+int64(offset), cur, lineSpans, spill); !ok || !emit() {
 				return dst, k + 1, false
 			}
 		}
@@ -183,6 +180,37 @@ func indexNewline[T string | []byte](text T) int {
 // line number when --column or --vimgrep asked for it and col > 0, then
 // the byte offset at with -b.
 func appendLine[T string | []byte](dst []byte, f *lineFormat, path string, line int, sep byte, col int, at int64, text T, spans []grep.Span) []byte {
+	dst, _ = appendLineSpilled(dst, f, path, line, sep, col, at, text, spans, nil)
+	return dst
+}
+
+// textChunk is how much of one line's text appendLineSpilled appends
+// between two calls of its spill.
+const textChunk = 256 << 10
+
+// appendLineSpilled is appendLine handing what it has formatted to spill
+// (when not nil) every textChunk bytes of text, so that one line of any
+// length never sits whole in an output buffer (--vimgrep prints a 40 MB
+// line once per match); ok is false when spill said to stop.
+func appendLineSpilled[T string | []byte](dst []byte, f *lineFormat, path string, line int, sep byte, col int, at int64, text T, spans []grep.Span, spill lineSpill) (out []byte, ok bool) {
+	ok = true
+	put := func(part T) {
+		for ok && len(part) > 0 {
+			n := len(part)
+			if spill != nil {
+				if len(dst) >= textChunk {
+					if dst, ok = spill(dst); !ok {
+						return
+					}
+				}
+				if len(dst) < textChunk { // a spill that kept the bytes: no pieces
+					n = min(n, textChunk-len(dst))
+				}
+			}
+			dst = append(dst, part[:n]...)
+			part = part[n:]
+		}
+	}
 	c := &f.colors
 	if f.withPath {
 		dst = append(dst, c.path...)
@@ -203,11 +231,11 @@ func appendLine[T string | []byte](dst []byte, f *lineFormat, path string, line 
 		dst = appendNumber(dst, c, at, sep)
 	}
 	if c.match == "" || len(spans) == 0 {
-		dst = append(dst, text...)
+		put(text)
 	} else {
 		// Matches that touch are highlighted as one run, as ripgrep does.
 		pos := 0
-		for i := 0; i < len(spans); i++ {
+		for i := 0; i < len(spans) && ok; i++ {
 			s := spans[i]
 			if s.Start < pos || s.End > len(text) || s.Start == s.End {
 				continue
@@ -216,15 +244,15 @@ func appendLine[T string | []byte](dst []byte, f *lineFormat, path string, line 
 				i++
 				s.End = spans[i].End
 			}
-			dst = append(dst, text[pos:s.Start]...)
+			put(text[pos:s.Start])
 			dst = append(dst, c.match...)
-			dst = append(dst, text[s.Start:s.End]...)
+			put(text[s.Start:s.End])
 			dst = append(dst, c.reset...)
 			pos = s.End
 		}
-		dst = append(dst, text[pos:]...)
+		put(text[pos:])
 	}
-	return append(dst, '\n')
+	return append(dst, '\n'), ok
 }
 
 // appendNumber appends a column or byte offset in ripgrep's style for them
