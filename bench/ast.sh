@@ -165,7 +165,7 @@ PY
   echo "  nothing is skipped; the time is the tree-sitter parse of 65 KB of dense Go (about 4–5 MB/s), since"
   echo "  2026-11-27 in two halves on two threads when a core is idle (native/src/ast/parallel.rs). The
   result moves with the host more than with the code: the same binary gave 9.38 / 9.18 ms best
-  (9.87 / 9.58 median) at 13:45 on 2026-11-27 and 12.7–16.8 ms ten minutes later with the guest idle
+  (9.87 / 9.58 median) at 13:45 on 2026-11-27 and 12.7–16.8 ms minutes later with the guest idle
   (load average 0.16)."
   echo "- gopi parses on every core (batches of files per cgo call); the CLI is multi-threaded too."
   echo "- Go patterns of the form \`pkg.F(\$\$\$A)\` are left out of the timing table: tree-sitter-go reads them as a"
