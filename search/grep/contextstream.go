@@ -116,16 +116,7 @@ func (s *contextStream) build(text []byte, src *rure.Hits, lo, hi int, base int6
 		part.Count = hi - lo
 	}
 	part.Matches, s.shown = buildMatchesFrom(text, src, lo, hi, s.shown, s.display, o)
-	for i := range part.Matches {
-		m := &part.Matches[i]
-		m.Offset += base
-		for j := range m.Before {
-			m.Before[j].Offset += base
-		}
-		for j := range m.After {
-			m.After[j].Offset += base
-		}
-	}
+	moveMatches(part.Matches, 0, base) // line numbers are whole-text ones already
 	if hi == len(lines) && s.exhausted {
 		// The last match MaxCount allows: a matching line in its
 		// after-context is printed as a match (see markTrailing).

@@ -680,15 +680,27 @@ func (w *worker) content(fr *FileResult, buf []byte, hits *rure.Hits, display st
 		return
 	}
 	fr.Matches = buildMatches(buf, hits, display, w.opts)
-	for i := range fr.Matches {
-		m := &fr.Matches[i]
-		m.Line += lineBase
-		m.Offset += byteBase
+	moveMatches(fr.Matches, lineBase, byteBase)
+}
+
+// moveMatches adds lines to the line numbers and bytes to the offsets of
+// matches and their context lines: built from a part of the text, they
+// become numbered in the whole.
+func moveMatches(matches []Match, lines int, bytes int64) {
+	if lines == 0 && bytes == 0 {
+		return
+	}
+	for i := range matches {
+		m := &matches[i]
+		m.Line += lines
+		m.Offset += bytes
 		for k := range m.Before {
-			m.Before[k].Offset += byteBase
+			m.Before[k].Line += lines
+			m.Before[k].Offset += bytes
 		}
 		for k := range m.After {
-			m.After[k].Offset += byteBase
+			m.After[k].Line += lines
+			m.After[k].Offset += bytes
 		}
 	}
 }
