@@ -4,10 +4,11 @@
 //! large file (the agent searching one file, or the last big file of a
 //! tree) leaves the other cores idle. Where [`split`](super::split) can cut
 //! a file into top-level declarations, the declarations to parse are shared
-//! out in groups of about the same size; each group is parsed alone (as the
-//! parts of a plan are, so nodes keep whole-file positions) and searched on
-//! its own thread, and the records are joined in file order. A group with a
-//! syntax error sends the file back to a whole parse, as a part does.
+//! out in groups of about the same size, two per thread; each group is parsed
+//! alone (as the parts of a plan are, so nodes keep whole-file positions) and
+//! searched by one of a few threads kept for this, and the records are
+//! joined in file order. A group with a syntax error sends the file back to
+//! a whole parse, as a part does.
 //!
 //! Threads are only taken from idle cores: [`Busy`] counts the searches
 //! running in the process, so that a tree search whose workers already fill
@@ -19,13 +20,17 @@ use super::search::{search_doc, FileRecord, Status, Want};
 use super::split::{self, Plan};
 use std::ops::Range;
 use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::OnceLock;
+use std::sync::{Mutex, MutexGuard, OnceLock};
 
 /// Threads parsing or searching a file now, in the whole process.
 static ACTIVE: AtomicUsize = AtomicUsize::new(0);
 
 /// At most this many threads for one file.
 const MAX_THREADS: usize = 4;
+
+/// Groups per pool thread a file is cut into, so that a thread that starts
+/// late or is slowed by the machine leaves the rest to the others.
+const GROUPS_PER_THREAD: usize = 2;
 
 /// Stack of a helper thread: as much as a thread the Go side makes, since
 /// matching recurses over deep trees.
@@ -45,6 +50,29 @@ impl Drop for Busy {
     fn drop(&mut self) {
         ACTIVE.fetch_sub(self.0, Ordering::Relaxed);
     }
+}
+
+/// The threads that parse the groups of one file, started at the first such
+/// search and kept: a thread started per search came up to 1.6 ms late on
+/// this machine, and its allocator arena was cold (every page of a group's
+/// tree a fresh fault). `None` when no thread could be started.
+fn pool() -> Option<&'static rayon_core::ThreadPool> {
+    static POOL: OnceLock<Option<rayon_core::ThreadPool>> = OnceLock::new();
+    POOL.get_or_init(|| {
+        rayon_core::ThreadPoolBuilder::new()
+            .num_threads(cores().min(MAX_THREADS))
+            .thread_name(|i| format!("gopi-parse-{i}"))
+            .stack_size(STACK)
+            .build()
+            .ok()
+    })
+    .as_ref()
+}
+
+/// Locks `m`, whether or not a thread panicked holding it (the data is a
+/// result slot or a list of trees: nothing half-written to fear).
+fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
+    m.lock().unwrap_or_else(|p| p.into_inner())
 }
 
 fn cores() -> usize {
@@ -80,8 +108,11 @@ fn search_on(
     ctl: &Control,
     threads: usize,
 ) -> Option<(FileRecord, Option<Stop>)> {
-    let groups = split::chunks(src.as_bytes(), plan, threads)?;
-    let _helpers = Busy::enter(groups.len() - 1);
+    let pool = pool()?;
+    let groups = split::chunks(src.as_bytes(), plan, threads * GROUPS_PER_THREAD)?;
+    let _helpers = Busy::enter(groups.len().min(threads) - 1);
+    // Trees are freed after the search has returned (see below).
+    let done_trees = Mutex::new(Vec::new());
     let one = |g: &[Range<usize>]| -> Option<(FileRecord, Option<Stop>)> {
         let ranges = split::ts_ranges(src.as_bytes(), g);
         // A group's tree owns the source up to the group's end only (its
@@ -90,33 +121,40 @@ fn search_on(
         let upto = g.last().map_or(src.len(), |r| r.end);
         match parse::parse_parts(m.lang, src[..upto].to_string(), &ranges, ctl) {
             Ok(doc) if doc.root().get_inner_node().has_error() => None,
-            Ok(doc) => Some(search_doc(m, &doc, want, ctl)),
+            Ok(doc) => {
+                let r = search_doc(m, &doc, want, ctl);
+                lock(&done_trees).push(doc);
+                Some(r)
+            }
             Err(ParseFail::Stopped(s)) => Some((FileRecord::new(Status::Stopped, ""), Some(s))),
             Err(ParseFail::Failed(msg)) => Some((FileRecord::new(Status::ParseFailed, msg), None)),
         }
     };
-    let results: Vec<Option<(FileRecord, Option<Stop>)>> = std::thread::scope(|sc| {
-        let spawned: Vec<_> = groups[1..]
-            .iter()
-            .map(|g| {
-                let one = &one;
-                let h = std::thread::Builder::new()
-                    .name("gopi-parse".into())
-                    .stack_size(STACK)
-                    .spawn_scoped(sc, move || one(g));
-                (g, h)
-            })
-            .collect();
-        let mut all = vec![one(&groups[0])];
-        for (g, h) in spawned {
-            all.push(match h {
-                Ok(h) => h.join().unwrap_or_else(|p| std::panic::resume_unwind(p)),
-                // No thread to be had: this one does that group too.
-                Err(_) => one(g),
-            });
+    // Groups are taken by whichever pool thread is free (the calling thread
+    // waits): a thread that starts late or runs slow takes fewer of them.
+    type Slot = Mutex<Option<Option<(FileRecord, Option<Stop>)>>>;
+    let slots: Vec<Slot> = groups.iter().map(|_| Mutex::new(None)).collect();
+    pool.scope(|sc| {
+        for (g, slot) in groups.iter().zip(&slots) {
+            let one = &one;
+            sc.spawn(move |_| *lock(slot) = Some(one(g)));
         }
-        all
     });
+    // Freeing the trees (a quarter of a millisecond per group of the
+    // 5,000-line benchmark file) is left to the pool, after the caller has
+    // its results.
+    let trees = done_trees.into_inner().unwrap_or_else(|p| p.into_inner());
+    if !trees.is_empty() {
+        pool.spawn(move || drop(trees));
+    }
+    let mut results = Vec::with_capacity(slots.len());
+    for s in slots {
+        let r = s.into_inner().unwrap_or_else(|p| p.into_inner());
+        // A group that did not run (its job panicked, and the scope passed
+        // the panic on before this point) cannot happen here; treat it as a
+        // file to parse whole.
+        results.push(r?);
+    }
     let mut out = FileRecord::new(Status::Searched, "");
     for r in results {
         let (rec, stop) = r?;

@@ -87,8 +87,8 @@ static PARSED_SINCE_TRIM: AtomicUsize = AtomicUsize::new(0);
 
 /// How many bytes of source are parsed between two trims: a trim costs
 /// about what its freed pages cost to fault in again, so it waits until
-/// enough trees have come and gone (a single-file search in a loop never
-/// trims; a tree search trims every few dozen files).
+/// enough trees have come and gone (a tree search trims every few dozen
+/// files; a loop searching one 64 KB file, every eighth search).
 const TRIM_EVERY: usize = 512 << 10;
 
 /// Gives the C allocator's free memory back to the system once enough
@@ -126,7 +126,14 @@ pub fn parse_parts(
     if let Some(why) = known_crash(lang, src.as_bytes()) {
         return Err(ParseFail::Failed(why.to_string()));
     }
-    PARSED_SINCE_TRIM.fetch_add(src.len(), Ordering::Relaxed);
+    // What is parsed, not the source the tree holds (a group of a file cut
+    // for several threads holds the source up to its end).
+    let parsed = if parts.is_empty() {
+        src.len()
+    } else {
+        parts.iter().map(|r| r.end_byte - r.start_byte).sum()
+    };
+    PARSED_SINCE_TRIM.fetch_add(parsed, Ordering::Relaxed);
     let tree = PARSERS.with(|cell| {
         let mut map = cell.borrow_mut();
         let parser = match map.entry(lang) {
