@@ -79,6 +79,15 @@ impl Literal {
         self.finder.find_iter(hay).collect()
     }
 
+    /// Where the token starts in `hay` as [`found_in`](Self::found_in)
+    /// counts it (for words: not followed by a word character), ascending.
+    pub fn found_at<'h>(&'h self, hay: &'h [u8]) -> impl Iterator<Item = usize> + 'h {
+        let n = self.text.len();
+        self.finder
+            .find_iter(hay)
+            .filter(move |&at| !self.word || !hay.get(at + n).copied().is_some_and(is_word_byte))
+    }
+
     /// Whether `hay` holds the token (for words: not followed by a word
     /// character).
     pub fn found_in(&self, hay: &[u8]) -> bool {

@@ -86,6 +86,12 @@ fn threads() -> usize {
     (1 + cores().saturating_sub(busy)).min(MAX_THREADS)
 }
 
+/// Whether a file of `len` bytes would be cut over idle cores now (so its
+/// declarations are worth finding even when no part can be skipped).
+pub fn would_cut(len: usize) -> bool {
+    len >= split::PARALLEL_MIN && threads() > 1
+}
+
 /// Searches `src` as `plan` says, on several threads when cores are idle
 /// and the file can be cut; `None` when it was not done (one thread is
 /// better, or a group has a syntax error): the caller parses as usual.
@@ -235,7 +241,7 @@ mod tests {
     fn same_as_whole(lang: SupportLang, pattern: &str, src: &str, threads: usize) -> usize {
         let m = matcher(lang, pattern);
         let (ctl, want) = (NO_STOP, SEARCH);
-        let plan = split::plan(&m, src.as_bytes());
+        let plan = split::plan(&m, src.as_bytes(), true);
         let (par, stop) =
             search_on(&m, src, &plan, &want, &ctl, threads).expect("searched in parallel");
         assert!(stop.is_none());
@@ -292,13 +298,13 @@ mod tests {
         let m = matcher(SupportLang::Go, "fmt.Errorf($$$A)");
         let (ctl, want) = (NO_STOP, SEARCH);
         let small = go_source(10);
-        let plan = split::plan(&m, small.as_bytes());
+        let plan = split::plan(&m, small.as_bytes(), true);
         assert!(search_on(&m, &small, &plan, &want, &ctl, 2).is_none());
         // A broken declaration in the second half: that group has an
         // error, so the whole file must be parsed.
         let mut broken = go_source(600);
         broken.push_str("func G() { fmt.Errorf(\"x\"\n\nfunc H() {}\n");
-        let plan = split::plan(&m, broken.as_bytes());
+        let plan = split::plan(&m, broken.as_bytes(), true);
         assert!(search_on(&m, &broken, &plan, &want, &ctl, 2).is_none());
         assert!(search_on(&m, &broken, &plan, &want, &ctl, 1).is_none());
     }

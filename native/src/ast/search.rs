@@ -335,12 +335,13 @@ pub fn search_source(
     // Only the declarations that can hold a match, when the language and
     // the rules allow it (see split); never for rewrites, whose result is
     // checked against the syntax errors of the whole file.
+    let _busy = super::parallel::Busy::enter(1);
     let plan = if want.prefilter && !want.edits {
-        super::split::plan(m, src.as_bytes())
+        let cut = super::parallel::would_cut(src.len());
+        super::split::plan(m, src.as_bytes(), cut)
     } else {
         super::split::Plan::Whole
     };
-    let _busy = super::parallel::Busy::enter(1);
     if let Some(done) = super::parallel::search(m, &src, &plan, want, ctl) {
         return done;
     }

@@ -58,9 +58,14 @@ const MIN_GAP: usize = 512;
 /// no faster than whole; 25,000 four to six times slower).
 const MAX_PARTS: usize = 256;
 
-/// Decides what of `src` to parse for `m`.
-pub fn plan(m: &Matcher, src: &[u8]) -> Plan {
-    if !m.prefilter || !rules_split(m) {
+/// Decides what of `src` to parse for `m`; with `declarations`, a file
+/// parsed whole is still cut into its declarations ([`Plan::Declarations`],
+/// for [`chunks`]) where the language allows it.
+pub fn plan(m: &Matcher, src: &[u8], declarations: bool) -> Plan {
+    if !m.prefilter || !rules_split(m) || !cuts(m.lang) {
+        return Plan::Whole;
+    }
+    if !declarations && parts_cannot_pay(m, src) {
         return Plan::Whole;
     }
     let Some(starts) = decl_starts(m.lang, src) else {
@@ -105,9 +110,80 @@ pub fn plan(m: &Matcher, src: &[u8]) -> Plan {
     Plan::Parts(parts)
 }
 
+/// Whether the literals of `m`'s one rule lie so close together all over
+/// `src` that [`plan`] cannot find a fifth of the file to skip, told
+/// without its lexer (a byte-by-byte scan, about 2 % of a search of the
+/// Python standard library for `def`, whose files hold the literal
+/// everywhere). A declaration left out holds no occurrence of the literal,
+/// so what is left out lies between two occurrences (or before the first,
+/// or after the last), from a declaration start after the one to a
+/// declaration start before the other, and is at least [`MIN_GAP`] bytes
+/// long unless it is the file's head or tail. Declarations start at the
+/// first column, so every line that starts with a character other than a
+/// blank stands in for a start here (some are not, which only makes the
+/// bound larger). `false` when that bound is a fifth of the file or more,
+/// or when it cannot be told (several rules, no literal).
+fn parts_cannot_pay(m: &Matcher, src: &[u8]) -> bool {
+    let [rule] = m.rules.as_slice() else {
+        return false;
+    };
+    // The longest literal: usually the rarest, so the tightest bound.
+    let Some(lit) = rule.literals.iter().max_by_key(|l| l.text.len()) else {
+        return false;
+    };
+    let budget = ((1.0 - WORTH) * src.len() as f64) as usize;
+    // A line that may start a declaration begins at `at`.
+    let starts_line = |at: usize| {
+        at == 0
+            || src
+                .get(at)
+                .is_some_and(|b| !matches!(b, b' ' | b'\t' | b'\r' | b'\n'))
+    };
+    // The first line start in `from+1..=to` that may start a declaration.
+    let first_after = |from: usize, to: usize| -> Option<usize> {
+        memchr::memchr_iter(b'\n', &src[from..to])
+            .map(|k| from + k + 1)
+            .find(|&at| starts_line(at))
+    };
+    // The last line start in `from..=to` that may start a declaration.
+    let last_before = |from: usize, to: usize| -> usize {
+        memchr::memrchr_iter(b'\n', &src[from..to])
+            .map(|k| from + k + 1)
+            .find(|&at| starts_line(at))
+            .unwrap_or(from)
+    };
+    let mut could_skip = 0usize;
+    let mut prev: Option<usize> = None;
+    for at in lit.found_at(src) {
+        could_skip += match prev {
+            None => last_before(0, at),
+            Some(p) => match first_after(p, at) {
+                Some(from) => {
+                    let gap = last_before(from, at) - from;
+                    if gap >= MIN_GAP {
+                        gap
+                    } else {
+                        0
+                    }
+                }
+                None => 0,
+            },
+        };
+        if could_skip >= budget {
+            return false;
+        }
+        prev = Some(at);
+    }
+    let Some(last) = prev else {
+        return false;
+    };
+    let tail = first_after(last, src.len()).map_or(0, |from| src.len() - from);
+    could_skip + tail < budget
+}
+
 /// Below this many bytes to parse, a file is parsed on one thread: a
 /// thread's start and a second parser cost more than they save.
-const PARALLEL_MIN: usize = 32 * 1024;
+pub const PARALLEL_MIN: usize = 32 * 1024;
 
 /// Cuts what `plan` parses of `src` into at most `threads` groups of whole
 /// top-level declarations of about the same size, to be parsed and searched
@@ -181,6 +257,14 @@ fn rules_split(m: &Matcher) -> bool {
 
 /// Where the top-level parts of `src` start (0 first), for the languages
 /// that can be cut.
+/// The languages [`decl_starts`] can cut.
+fn cuts(lang: SupportLang) -> bool {
+    matches!(
+        lang,
+        SupportLang::Go | SupportLang::Rust | SupportLang::TypeScript | SupportLang::Python
+    )
+}
+
 pub fn decl_starts(lang: SupportLang, src: &[u8]) -> Option<Vec<usize>> {
     match lang {
         SupportLang::Go => Some(brace_starts(src, &GO)),
@@ -884,5 +968,89 @@ mod tests {
         );
         let py = "x = f\"{'''\ndef fake(): foo(1)\n'''}\"\nz = 1 # '''\ndef g(): pass\n";
         assert_eq!(starts_of(SupportLang::Python, py), vec!["x = f\"{'''"]);
+    }
+
+    /// Whenever the bound says no part can be skipped, the lexer agrees:
+    /// random Go and Python files whose functions hold the literal densely,
+    /// sparsely or in runs, with small and large functions between.
+    #[test]
+    fn parts_cannot_pay_only_when_the_plan_keeps_the_whole_file() {
+        use crate::ast::compile::RuleSpec;
+        use ast_grep_core::MatchStrictness;
+        let mut seed = 0x9e37_79b9_7f4a_7c15u64;
+        let mut next = move |n: u64| {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            seed % n
+        };
+        let cases = [
+            (SupportLang::Go, "needle($$$A)"),
+            (SupportLang::Python, "needle($$$A)"),
+            (SupportLang::Python, "def $F($$$P): $$$B"),
+        ];
+        let (mut said_whole, mut parts_seen) = (0, 0);
+        for (lang, pattern) in cases {
+            let spec = RuleSpec {
+                pattern: pattern.into(),
+                rewrite: None,
+                config: None,
+            };
+            let m = Matcher::new(lang, &[spec], MatchStrictness::Smart)
+                .unwrap_or_else(|e| panic!("{}", e.message));
+            for _ in 0..300 {
+                let mut src = String::new();
+                if lang == SupportLang::Go {
+                    src.push_str("package p\n\n");
+                }
+                let density = next(4);
+                for f in 0..(2 + next(40)) {
+                    let holds = match density {
+                        0 => true,
+                        1 => next(2) == 0,
+                        2 => next(10) == 0,
+                        _ => f % 7 < 3,
+                    };
+                    let long = next(5) == 0;
+                    let body_lines = 1 + next(if long { 60 } else { 6 });
+                    let call = if holds { "needle(x)" } else { "other(x)" };
+                    if lang == SupportLang::Go {
+                        src.push_str(&format!("func f{f}(x int) {{\n"));
+                        for _ in 0..body_lines {
+                            src.push_str("\tx = x + 1 // filler text\n");
+                        }
+                        src.push_str(&format!("\t{call}\n}}\n\n"));
+                    } else {
+                        let head = if holds || pattern.starts_with("needle") {
+                            format!("def f{f}(x):\n")
+                        } else {
+                            format!("class C{f}:\n    x = 1\n")
+                        };
+                        src.push_str(&head);
+                        for _ in 0..body_lines {
+                            src.push_str("    x = x + 1  # filler text\n");
+                        }
+                        src.push_str(&format!("    {call}\n\n"));
+                    }
+                }
+                let full = plan(&m, src.as_bytes(), true);
+                if matches!(full, Plan::Parts(_)) {
+                    parts_seen += 1;
+                }
+                if parts_cannot_pay(&m, src.as_bytes()) {
+                    said_whole += 1;
+                    assert!(
+                        matches!(full, Plan::Whole | Plan::Declarations(_)),
+                        "{pattern} in {src:?}: {full:?}"
+                    );
+                    assert_eq!(plan(&m, src.as_bytes(), false), Plan::Whole);
+                }
+            }
+        }
+        // Both answers came up often enough for the test to mean something.
+        assert!(
+            said_whole > 100 && parts_seen > 100,
+            "{said_whole} {parts_seen}"
+        );
     }
 }
