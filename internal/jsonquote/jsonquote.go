@@ -13,6 +13,20 @@ var plain = func() (t [utf8.RuneSelf]bool) {
 	return t
 }()
 
+// plainWord reports whether the eight bytes of x are all plain ASCII: none
+// at or above 0x80, none below 0x20, none a quote or a backslash, all eight
+// checked at once. The borrows of the subtractions can only carry upward
+// from a byte that already fails, so the answer is exact.
+func plainWord(x uint64) bool {
+	const ones, highs = 0x0101010101010101, 0x8080808080808080
+	control := x - 0x20*ones // a byte below 0x20 borrows into its high bit
+	quote := x ^ '"'*ones    // a quote becomes a zero byte
+	backslash := x ^ '\\'*ones
+	zeroQuote := (quote - ones) &^ quote
+	zeroBackslash := (backslash - ones) &^ backslash
+	return (x|control&^x|zeroQuote|zeroBackslash)&highs == 0
+}
+
 // Append appends s quoted: '"', '\\' and control characters escaped (\b,
 // \f, \n, \r and \t in their short forms, the others as \u00XX), and
 // invalid UTF-8 replaced by \ufffd, as both encoding/json and
@@ -24,12 +38,21 @@ func Append(b []byte, s string, lineSeparators bool) []byte {
 	b = append(b, '"')
 	start := 0
 	for i := 0; i < len(s); {
+		// Past the plain ASCII bytes, eight at a time while it lasts (most
+		// of a line of source), then one at a time up to the next byte to
+		// look at.
+		for i+8 <= len(s) && plainWord(uint64(s[i])|uint64(s[i+1])<<8|uint64(s[i+2])<<16|
+			uint64(s[i+3])<<24|uint64(s[i+4])<<32|uint64(s[i+5])<<40|uint64(s[i+6])<<48|uint64(s[i+7])<<56) {
+			i += 8
+		}
+		for i < len(s) && s[i] < utf8.RuneSelf && plain[s[i]] {
+			i++
+		}
+		if i == len(s) {
+			break
+		}
 		c := s[i]
 		if c < utf8.RuneSelf {
-			if plain[c] {
-				i++
-				continue
-			}
 			b = append(b, s[start:i]...)
 			switch c {
 			case '"', '\\':
