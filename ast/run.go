@@ -132,6 +132,13 @@ func streamNative(ctx context.Context, cands []candidate, matcherOf func(i int) 
 	var wg sync.WaitGroup
 	for range workers {
 		wg.Go(func() {
+			// One OS thread per worker: the C allocator gives every thread
+			// that parses its own arena and keeps what the arena grew to, so
+			// a worker wandering over the Go runtime's threads left six
+			// arenas behind instead of two (about 5 MB more peak RSS over
+			// the Python standard library).
+			runtime.LockOSThread()
+			defer runtime.UnlockOSThread()
 			for j := range queue {
 				in := make([]astgrep.Input, len(j.items))
 				for k, idx := range j.items {

@@ -52,15 +52,16 @@ impl Drop for Busy {
     }
 }
 
-/// The threads that parse the groups of one file, started at the first such
-/// search and kept: a thread started per search came up to 1.6 ms late on
+/// The threads that help a calling thread parse the groups of one file,
+/// started at the first such search and kept: a thread started per search came up to 1.6 ms late on
 /// this machine, and its allocator arena was cold (every page of a group's
 /// tree a fresh fault). `None` when no thread could be started.
 fn pool() -> Option<&'static rayon_core::ThreadPool> {
     static POOL: OnceLock<Option<rayon_core::ThreadPool>> = OnceLock::new();
     POOL.get_or_init(|| {
         rayon_core::ThreadPoolBuilder::new()
-            .num_threads(cores().min(MAX_THREADS))
+            // The caller is the other thread of a search.
+            .num_threads((cores().min(MAX_THREADS) - 1).max(1))
             .thread_name(|i| format!("gopi-parse-{i}"))
             .stack_size(STACK)
             .build()
@@ -136,15 +137,25 @@ fn search_on(
             Err(ParseFail::Failed(msg)) => Some((FileRecord::new(Status::ParseFailed, msg), None)),
         }
     };
-    // Groups are taken by whichever pool thread is free (the calling thread
-    // waits): a thread that starts late or runs slow takes fewer of them.
+    // The calling thread and `threads - 1` pool threads take groups in
+    // turn until none is left: a thread that starts late or runs slow takes
+    // fewer of them. The caller works too, with its allocator arena already
+    // grown by its own parsing, rather than waiting.
     type Slot = Mutex<Option<Option<(FileRecord, Option<Stop>)>>>;
     let slots: Vec<Slot> = groups.iter().map(|_| Mutex::new(None)).collect();
-    pool.scope(|sc| {
-        for (g, slot) in groups.iter().zip(&slots) {
-            let one = &one;
-            sc.spawn(move |_| *lock(slot) = Some(one(g)));
+    let next = AtomicUsize::new(0);
+    let work = || loop {
+        let i = next.fetch_add(1, Ordering::Relaxed);
+        let (Some(g), Some(slot)) = (groups.get(i), slots.get(i)) else {
+            break;
+        };
+        *lock(slot) = Some(one(g));
+    };
+    pool.in_place_scope(|sc| {
+        for _ in 1..threads.min(groups.len()) {
+            sc.spawn(|_| work());
         }
+        work();
     });
     // Freeing the trees (a quarter of a millisecond per group of the
     // 5,000-line benchmark file) is left to the pool, after the caller has
