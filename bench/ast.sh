@@ -162,11 +162,13 @@ PY
   echo "  TSX files are not cut into parts (their JSX text defeats a lexer), and the small TypeScript case is"
   echo "  within start-up noise (0.16–0.19 s)."
   echo "- Single-file target ≤ 10 ms: the generated file repeats the pattern's tokens in every function, so"
-  echo "  nothing is skipped; the time is the tree-sitter parse of 65 KB of dense Go (about 4–5 MB/s), since"
-  echo "  2026-11-27 in two halves on two threads when a core is idle (native/src/ast/parallel.rs). The
-  result moves with the host more than with the code: the same binary gave 9.38 / 9.18 ms best
-  (9.87 / 9.58 median) at 13:45 on 2026-11-27 and 12.7–16.8 ms minutes later with the guest idle
-  (load average 0.16)."
+  echo "  nothing is skipped; the time is the tree-sitter parse of 65 KB of dense Go (about 4–5 MB/s, 15 ms"
+  echo "  on one thread; the CLI takes 22.7 ms for it as a process). Since 2026-11-27 the file is cut into"
+  echo "  four groups of declarations parsed by the calling thread and a kept pool thread"
+  echo "  (native/src/ast/parallel.rs), which take groups in turn; the trees are freed after the call has"
+  echo "  returned. A thread started per search (the version before) came up to 1.6 ms late and parsed into"
+  echo "  a cold allocator arena: 15 alternated runs, median 10.16 → 9.44 ms. The host moves these numbers"
+  echo "  by ±30 % from one minute to the next (the same binary gave 9.2 and 16.8 ms within ten minutes)."
   echo "- gopi parses on every core (batches of files per cgo call); the CLI is multi-threaded too."
   echo "- Go patterns of the form \`pkg.F(\$\$\$A)\` are left out of the timing table: tree-sitter-go reads them as a"
   echo "  type conversion, so the CLI finds (almost) nothing while gopi adds a call-expression parse; see"
