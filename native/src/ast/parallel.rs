@@ -25,6 +25,33 @@ use std::sync::{Mutex, MutexGuard, OnceLock};
 /// Threads parsing or searching a file now, in the whole process.
 static ACTIVE: AtomicUsize = AtomicUsize::new(0);
 
+/// Pool threads taken by the searches running now.
+static POOL_HELD: AtomicUsize = AtomicUsize::new(0);
+
+/// Pool threads taken until dropped.
+struct PoolHeld(usize);
+
+impl PoolHeld {
+    /// Takes up to `want` of the pool's `size` threads that no other search
+    /// holds; `None` when none is free.
+    fn take(want: usize, size: usize) -> Option<PoolHeld> {
+        let mut took = 0;
+        POOL_HELD
+            .fetch_update(Ordering::AcqRel, Ordering::Acquire, |held| {
+                took = want.min(size.saturating_sub(held));
+                (took > 0).then_some(held + took)
+            })
+            .ok()?;
+        Some(PoolHeld(took))
+    }
+}
+
+impl Drop for PoolHeld {
+    fn drop(&mut self) {
+        POOL_HELD.fetch_sub(self.0, Ordering::AcqRel);
+    }
+}
+
 /// At most this many threads for one file.
 const MAX_THREADS: usize = 4;
 
@@ -117,7 +144,12 @@ fn search_on(
 ) -> Option<(FileRecord, Option<Stop>)> {
     let pool = pool()?;
     let groups = split::chunks(src.as_bytes(), plan, threads * GROUPS_PER_THREAD)?;
-    let _helpers = Busy::enter(groups.len().min(threads) - 1);
+    // Only pool threads no other search holds: a job queued behind another
+    // search's group would keep this one (its deadline and cancel too)
+    // waiting until that group is parsed. None free: one thread, as usual.
+    let held = PoolHeld::take(groups.len().min(threads) - 1, pool.current_num_threads())?;
+    let threads = 1 + held.0;
+    let _helpers = Busy::enter(held.0);
     // Trees are freed after the search has returned (see below).
     let done_trees = Mutex::new(Vec::new());
     let one = |g: &[Range<usize>]| -> Option<(FileRecord, Option<Stop>)> {
@@ -192,6 +224,10 @@ mod tests {
     use crate::ast::search::search_bytes;
     use ast_grep_core::MatchStrictness;
     use ast_grep_language::SupportLang;
+
+    /// Held by the tests that need the pool to themselves (cargo runs tests
+    /// on several threads at once).
+    static POOL_TESTS: Mutex<()> = Mutex::new(());
 
     fn matcher(lang: SupportLang, pattern: &str) -> Matcher {
         let spec = RuleSpec {
@@ -277,6 +313,7 @@ mod tests {
 
     #[test]
     fn groups_find_what_a_whole_parse_finds() {
+        let _pool = lock(&POOL_TESTS);
         let src = go_source(600);
         for threads in 2..=4 {
             assert_eq!(
@@ -306,6 +343,7 @@ mod tests {
 
     #[test]
     fn small_files_and_syntax_errors_stay_whole() {
+        let _pool = lock(&POOL_TESTS);
         let m = matcher(SupportLang::Go, "fmt.Errorf($$$A)");
         let (ctl, want) = (NO_STOP, SEARCH);
         let small = go_source(10);
@@ -318,5 +356,23 @@ mod tests {
         let plan = split::plan(&m, broken.as_bytes(), true);
         assert!(search_on(&m, &broken, &plan, &want, &ctl, 2).is_none());
         assert!(search_on(&m, &broken, &plan, &want, &ctl, 1).is_none());
+    }
+
+    /// With every pool thread held by another search, a search does not
+    /// queue behind it (a review measured a 20 ms deadline kept 1.5 s): it
+    /// declines, and the caller parses the file on its own thread.
+    #[test]
+    fn a_held_pool_is_not_waited_for() {
+        let _pool = lock(&POOL_TESTS);
+        let m = matcher(SupportLang::Go, "if $C { return $$$ }");
+        let (ctl, want) = (NO_STOP, SEARCH);
+        let src = go_source(600);
+        let plan = split::plan(&m, src.as_bytes(), true);
+        let size = pool().expect("a pool").current_num_threads();
+        let others = PoolHeld::take(size, size).expect("the pool is free");
+        assert!(search_on(&m, &src, &plan, &want, &ctl, 2).is_none());
+        drop(others);
+        assert!(search_on(&m, &src, &plan, &want, &ctl, 2).is_some());
+        assert_eq!(POOL_HELD.load(Ordering::Acquire), 0);
     }
 }

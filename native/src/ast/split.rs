@@ -122,13 +122,15 @@ pub fn plan(m: &Matcher, src: &[u8], declarations: bool) -> Plan {
 /// first column, so every line that starts with a character other than a
 /// blank stands in for a start here (some are not, which only makes the
 /// bound larger). `false` when that bound is a fifth of the file or more,
-/// or when it cannot be told (several rules, no literal).
+/// or when it cannot be told (several rules, or a rule with other than one
+/// literal).
 fn parts_cannot_pay(m: &Matcher, src: &[u8]) -> bool {
     let [rule] = m.rules.as_slice() else {
         return false;
     };
-    // The longest literal: usually the rarest, so the tightest bound.
-    let Some(lit) = rule.literals.iter().max_by_key(|l| l.text.len()) else {
+    // One literal only: with several, a declaration lacking any one of them
+    // is left out, and no one literal's occurrences bound that.
+    let [lit] = rule.literals.as_slice() else {
         return false;
     };
     let budget = ((1.0 - WORTH) * src.len() as f64) as usize;
@@ -1052,5 +1054,32 @@ mod tests {
             said_whole > 100 && parts_seen > 100,
             "{said_whole} {parts_seen}"
         );
+    }
+
+    /// Two literals: one everywhere, the other in one function. The plan
+    /// keeps that function alone; the bound, built on one literal, must not
+    /// claim otherwise (a review found it did, with the longest literal).
+    #[test]
+    fn parts_cannot_pay_leaves_rules_of_several_literals_to_the_lexer() {
+        use crate::ast::compile::RuleSpec;
+        use ast_grep_core::MatchStrictness;
+        let spec = RuleSpec {
+            pattern: "fmt.Errorf($$$A)".into(),
+            rewrite: None,
+            config: None,
+        };
+        let m = Matcher::new(SupportLang::Go, &[spec], MatchStrictness::Smart)
+            .unwrap_or_else(|e| panic!("{}", e.message));
+        assert!(m.rules[0].literals.len() > 1);
+        let mut src = String::from("package p\n\n");
+        for f in 0..200 {
+            src.push_str(&format!(
+                "func f{f}() error {{\n\tx := 1\n\treturn log.Errorf(\"e%d\", x)\n}}\n\n"
+            ));
+        }
+        src.push_str("func g() error {\n\treturn fmt.Errorf(\"x\")\n}\n");
+        assert!(matches!(plan(&m, src.as_bytes(), true), Plan::Parts(_)));
+        assert!(!parts_cannot_pay(&m, src.as_bytes()));
+        assert!(matches!(plan(&m, src.as_bytes(), false), Plan::Parts(_)));
     }
 }
