@@ -64,7 +64,8 @@ func runAST(ctx context.Context, env *cliEnv, args []string) int {
 }
 
 // tightenGC halves the Go heap's growth target for a structural search
-// unless GOGC set one: the search holds little (a file's results until they
+// unless GOGC set another than the default 100 (GOGC=100 itself cannot be
+// told from no setting, so it gets 50 too): the search holds little (a file's results until they
 // are printed) and throws away as much as it prints (the text of every
 // match, decoded from the native engine), so the default target kept
 // about 3 MB of garbage resident for nothing. Over the Python standard
