@@ -80,9 +80,10 @@ impl Drop for Busy {
 }
 
 /// The threads that help a calling thread parse the groups of one file,
-/// started at the first such search and kept: a thread started per search came up to 1.6 ms late on
-/// this machine, and its allocator arena was cold (every page of a group's
-/// tree a fresh fault). `None` when no thread could be started.
+/// started at the first such search and kept: a thread started per search
+/// came up to 1.6 ms late on this machine, and its allocator arena was cold
+/// (every page of a group's tree a fresh fault). `None` when no thread could
+/// be started.
 fn pool() -> Option<&'static rayon_core::ThreadPool> {
     static POOL: OnceLock<Option<rayon_core::ThreadPool>> = OnceLock::new();
     POOL.get_or_init(|| {
@@ -181,7 +182,13 @@ fn search_on(
         let (Some(g), Some(slot)) = (groups.get(i), slots.get(i)) else {
             break;
         };
-        *lock(slot) = Some(one(g));
+        let done = one(g);
+        if done.is_none() {
+            // A syntax error: the file will be parsed whole, so the groups
+            // not yet taken are left alone.
+            next.store(groups.len(), Ordering::Relaxed);
+        }
+        *lock(slot) = Some(done);
     };
     pool.in_place_scope(|sc| {
         for _ in 1..threads.min(groups.len()) {
@@ -199,9 +206,8 @@ fn search_on(
     let mut results = Vec::with_capacity(slots.len());
     for s in slots {
         let r = s.into_inner().unwrap_or_else(|p| p.into_inner());
-        // A group that did not run (its job panicked, and the scope passed
-        // the panic on before this point) cannot happen here; treat it as a
-        // file to parse whole.
+        // A group left alone after another's syntax error: the whole file
+        // is parsed instead.
         results.push(r?);
     }
     let mut out = FileRecord::new(Status::Searched, "");
