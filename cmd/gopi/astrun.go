@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bufio"
 	"bytes"
 	"context"
 	"encoding/json"
@@ -155,7 +154,7 @@ func runASTRun(ctx context.Context, env *cliEnv, args []string) int {
 	if err != nil {
 		return fail(env, cmd, err)
 	}
-	out := bufio.NewWriter(env.stdout)
+	out := astOutput(env)
 	if c.json != "" {
 		items := make([]any, len(res.Matches))
 		for i, m := range res.Matches {
@@ -198,7 +197,7 @@ func astRewrite(ctx context.Context, env *cliEnv, cmd string, c *astRunCLI, sc a
 	if err != nil {
 		return fail(env, cmd, err)
 	}
-	out := bufio.NewWriter(env.stdout)
+	out := astOutput(env)
 	if c.json != "" {
 		var items []any
 		for _, f := range res.Files {
@@ -271,7 +270,7 @@ func runASTScan(ctx context.Context, env *cliEnv, args []string) int {
 	if err != nil {
 		return fail(env, cmd, err)
 	}
-	out := bufio.NewWriter(env.stdout)
+	out := astOutput(env)
 	failing := false
 	items := make([]any, 0, len(res.Findings))
 	for _, f := range res.Findings {
