@@ -91,13 +91,7 @@ impl Literal {
     /// Whether `hay` holds the token (for words: not followed by a word
     /// character).
     pub fn found_in(&self, hay: &[u8]) -> bool {
-        if !self.word {
-            return self.finder.find(hay).is_some();
-        }
-        let n = self.text.len();
-        self.finder
-            .find_iter(hay)
-            .any(|at| !hay.get(at + n).copied().is_some_and(is_word_byte))
+        self.found_at(hay).next().is_some()
     }
 }
 
@@ -541,10 +535,12 @@ fn is_operator(text: &str) -> bool {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
 
-    fn matcher(lang: SupportLang, pat: &str) -> Matcher {
+    /// A matcher of one plain pattern, smart strictness (for the tests of
+    /// every module of the engine).
+    pub(crate) fn matcher(lang: SupportLang, pat: &str) -> Matcher {
         Matcher::new(
             lang,
             &[RuleSpec {
@@ -554,7 +550,7 @@ mod tests {
             }],
             MatchStrictness::Smart,
         )
-        .unwrap()
+        .unwrap_or_else(|e| panic!("{}", e.message))
     }
 
     #[test]

@@ -226,24 +226,13 @@ fn search_on(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::ast::compile::RuleSpec;
+    use crate::ast::compile::tests::matcher;
     use crate::ast::search::search_bytes;
-    use ast_grep_core::MatchStrictness;
     use ast_grep_language::SupportLang;
 
     /// Held by the tests that need the pool to themselves (cargo runs tests
     /// on several threads at once).
     static POOL_TESTS: Mutex<()> = Mutex::new(());
-
-    fn matcher(lang: SupportLang, pattern: &str) -> Matcher {
-        let spec = RuleSpec {
-            pattern: pattern.into(),
-            rewrite: None,
-            config: None,
-        };
-        Matcher::new(lang, &[spec], MatchStrictness::Smart)
-            .unwrap_or_else(|e| panic!("{}", e.message))
-    }
 
     /// Everything a caller sees of a record's matches.
     fn seen(rec: &FileRecord) -> Vec<String> {

@@ -62,7 +62,7 @@ const MAX_PARTS: usize = 256;
 /// parsed whole is still cut into its declarations ([`Plan::Declarations`],
 /// for [`chunks`]) where the language allows it.
 pub fn plan(m: &Matcher, src: &[u8], declarations: bool) -> Plan {
-    if !m.prefilter || !rules_split(m) || !cuts(m.lang) {
+    if !m.prefilter || !rules_split(m) || lexer(m.lang).is_none() {
         return Plan::Whole;
     }
     if !declarations && parts_cannot_pay(m, src) {
@@ -257,27 +257,32 @@ fn rules_split(m: &Matcher) -> bool {
     })
 }
 
-/// Where the top-level parts of `src` start (0 first), for the languages
-/// that can be cut.
-/// The languages [`decl_starts`] can cut.
-fn cuts(lang: SupportLang) -> bool {
-    matches!(
-        lang,
-        SupportLang::Go | SupportLang::Rust | SupportLang::TypeScript | SupportLang::Python
-    )
+/// How a language's top-level parts are found, for the languages that can
+/// be cut. Not JavaScript or TSX: their JSX text can hold quotes and
+/// backticks that are not literals, which no lexer short of a parser tells
+/// apart.
+enum Lexer {
+    Brace(&'static Family),
+    Python,
 }
 
+fn lexer(lang: SupportLang) -> Option<Lexer> {
+    Some(match lang {
+        SupportLang::Go => Lexer::Brace(&GO),
+        SupportLang::Rust => Lexer::Brace(&RUST),
+        SupportLang::TypeScript => Lexer::Brace(&JS),
+        SupportLang::Python => Lexer::Python,
+        _ => return None,
+    })
+}
+
+/// Where the top-level parts of `src` start (0 first), for the languages
+/// that can be cut.
 pub fn decl_starts(lang: SupportLang, src: &[u8]) -> Option<Vec<usize>> {
-    match lang {
-        SupportLang::Go => Some(brace_starts(src, &GO)),
-        SupportLang::Rust => Some(brace_starts(src, &RUST)),
-        // Not JavaScript or TSX: their JSX text can hold quotes and
-        // backticks that are not literals, which no lexer short of a
-        // parser tells apart.
-        SupportLang::TypeScript => Some(brace_starts(src, &JS)),
-        SupportLang::Python => Some(python_starts(src)),
-        _ => None,
-    }
+    Some(match lexer(lang)? {
+        Lexer::Brace(f) => brace_starts(src, f),
+        Lexer::Python => python_starts(src),
+    })
 }
 
 /// The lexical rules of a brace language, as far as cutting needs them.
@@ -837,6 +842,7 @@ pub fn ts_ranges(src: &[u8], parts: &[Range<usize>]) -> Vec<tree_sitter::Range> 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::ast::compile::tests::matcher;
 
     fn starts_of(lang: SupportLang, src: &str) -> Vec<&str> {
         let s = decl_starts(lang, src.as_bytes()).unwrap();
@@ -977,8 +983,6 @@ mod tests {
     /// sparsely or in runs, with small and large functions between.
     #[test]
     fn parts_cannot_pay_only_when_the_plan_keeps_the_whole_file() {
-        use crate::ast::compile::RuleSpec;
-        use ast_grep_core::MatchStrictness;
         let mut seed = 0x9e37_79b9_7f4a_7c15u64;
         let mut next = move |n: u64| {
             seed ^= seed << 13;
@@ -993,13 +997,7 @@ mod tests {
         ];
         let (mut said_whole, mut parts_seen) = (0, 0);
         for (lang, pattern) in cases {
-            let spec = RuleSpec {
-                pattern: pattern.into(),
-                rewrite: None,
-                config: None,
-            };
-            let m = Matcher::new(lang, &[spec], MatchStrictness::Smart)
-                .unwrap_or_else(|e| panic!("{}", e.message));
+            let m = matcher(lang, pattern);
             for _ in 0..300 {
                 let mut src = String::new();
                 if lang == SupportLang::Go {
@@ -1061,15 +1059,7 @@ mod tests {
     /// claim otherwise (a review found it did, with the longest literal).
     #[test]
     fn parts_cannot_pay_leaves_rules_of_several_literals_to_the_lexer() {
-        use crate::ast::compile::RuleSpec;
-        use ast_grep_core::MatchStrictness;
-        let spec = RuleSpec {
-            pattern: "fmt.Errorf($$$A)".into(),
-            rewrite: None,
-            config: None,
-        };
-        let m = Matcher::new(SupportLang::Go, &[spec], MatchStrictness::Smart)
-            .unwrap_or_else(|e| panic!("{}", e.message));
+        let m = matcher(SupportLang::Go, "fmt.Errorf($$$A)");
         assert!(m.rules[0].literals.len() > 1);
         let mut src = String::from("package p\n\n");
         for f in 0..200 {
