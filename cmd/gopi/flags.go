@@ -52,7 +52,11 @@ func annotate(fs *pflag.FlagSet, flag, key, value string) {
 // nonNegIntVarP declares an int flag that must be ≥ 0.
 func nonNegIntVarP(fs *pflag.FlagSet, p *int, name, short string, def int, usage string) {
 	fs.IntVarP(p, name, short, def, usage)
-	boundFlag(fs, name, 0, "--"+name+" needs a whole number ≥ 0, got %q")
+	shown := "--" + name
+	if short != "" {
+		shown = "-" + short + "/" + shown
+	}
+	boundFlag(fs, name, 0, shown+" needs a whole number ≥ 0, got %q")
 }
 
 // parseFlags parses a command's arguments with fs, as ripgrep and fd take

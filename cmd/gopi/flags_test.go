@@ -125,7 +125,7 @@ func TestFlagValuesAreTyped(t *testing.T) {
 		{[]string{"ai", "--retry-delay", "0"}, `gopi ai: --retry-delay "0" is not a positive duration such as 500ms or 2s`},
 		{[]string{"ai", "--idle-timeout", "soon", "hello"}, `gopi ai: --idle-timeout "soon" is not a duration such as 500ms or 30s (0 = no limit)`},
 		{[]string{"ast", "grep", "--limit", "all"}, `gopi ast grep: --limit needs a whole number ≥ 0, got "all" (see 'gopi ast grep --help')`},
-		{[]string{"ast", "grep", "-C-2", "-p", "f($A)"}, `gopi ast grep: --context needs a whole number ≥ 0, got "-2"`},
+		{[]string{"ast", "grep", "-C-2", "-p", "f($A)"}, `gopi ast grep: -C/--context needs a whole number ≥ 0, got "-2"`},
 		{[]string{"ast", "grep", "--timeout=0"}, `gopi ast grep: --timeout needs a positive duration like 5s, got "0"`},
 		{[]string{"ast", "edit", "--max-files", "many"}, `gopi ast edit: --max-files needs a whole number ≥ 0, got "many"`},
 		// Errors pflag words itself are usage errors too.

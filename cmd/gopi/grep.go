@@ -91,10 +91,10 @@ func newGrepFlagSet(c *grepCLI) *pflag.FlagSet {
 	fs.VarPF(&boundaryFlag{set: &c.line, other: &c.word}, "line-regexp", "x", "only match whole lines (overrides -w, as -w overrides it)").NoOptDefVal = "true"
 	fs.BoolVarP(&c.invert, "invert-match", "v", false, "print the lines that do not match")
 	fs.BoolVarP(&c.onlyMatching, "only-matching", "o", false, "print only the matched parts, each on its own line")
-	fs.IntVarP(&c.after, "after-context", "A", -1, "show `N` lines after each match")
-	fs.IntVarP(&c.before, "before-context", "B", -1, "show `N` lines before each match")
-	fs.IntVarP(&c.context, "context", "C", 0, "show `N` lines before and after each match")
-	fs.IntVarP(&c.maxCount, "max-count", "m", 0, "print at most `N` matching lines per file (0: no limit)")
+	nonNegIntVarP(fs, &c.after, "after-context", "A", -1, "show `N` lines after each match")
+	nonNegIntVarP(fs, &c.before, "before-context", "B", -1, "show `N` lines before each match")
+	nonNegIntVarP(fs, &c.context, "context", "C", 0, "show `N` lines before and after each match")
+	nonNegIntVarP(fs, &c.maxCount, "max-count", "m", 0, "print at most `N` matching lines per file (0: no limit)")
 	fs.VarP(globFlag{&c.globs, false}, "glob", "g", "search only paths matching `GLOB`; !GLOB excludes; the last matching glob wins; a glob with '/' is anchored at the working directory (repeatable)")
 	fs.Var(globFlag{&c.globs, true}, "iglob", "like --glob, ignoring case (`GLOB`)")
 	fs.StringArrayVarP(&c.types, "type", "t", nil, "search only files of type `TYPE` (repeatable; see --type-list)")
@@ -107,7 +107,7 @@ func newGrepFlagSet(c *grepCLI) *pflag.FlagSet {
 	fs.VarPF(&binaryFlag{mode: &c.binary, on: binarySearch}, "binary", "", `search binary files found in directories too, reporting each as "binary file matches", as a named one is`).NoOptDefVal = "true"
 	fs.VarPF(&binaryFlag{mode: &c.binary, on: binarySkip}, "no-binary", "", "skip binary files found in directories (the default; undoes --binary, -a and -uuu)").NoOptDefVal = "true"
 	fs.BoolVarP(&c.follow, "follow", "L", false, "follow symbolic links while walking directories (a link loop is not entered twice)")
-	fs.IntVar(&c.maxDepth, "max-depth", 0, "descend at most `N` directory levels below each path (0: no limit)")
+	nonNegIntVarP(fs, &c.maxDepth, "max-depth", "", 0, "descend at most `N` directory levels below each path (0: no limit)")
 	fs.BoolVarP(&c.count, "count", "c", false, "print the number of matching lines per file (of matches when a match can span lines)")
 	fs.BoolVar(&c.countMatches, "count-matches", false, "print the number of matches per file (every match of a line counts)")
 	fs.BoolVarP(&c.filesWithMatches, "files-with-matches", "l", false, "print only the paths of files with a match")
@@ -123,7 +123,7 @@ func newGrepFlagSet(c *grepCLI) *pflag.FlagSet {
 	fs.BoolVarP(&c.null, "null", "0", false, "follow every printed path with a NUL byte instead of ':' or a newline")
 	fs.BoolVarP(&c.quiet, "quiet", "q", false, "print nothing; exit 0 at the first match")
 	fs.StringVar(&c.maxFilesize, "max-filesize", "", "skip files larger than `SIZE` (bytes, or with a K, M or G suffix), naming them on stderr")
-	fs.IntVar(&c.maxColumns, "max-columns", grep.DefaultMaxColumns, "cut lines longer than `N` characters, marking them with … (0: never)")
+	nonNegIntVarP(fs, &c.maxColumns, "max-columns", "", grep.DefaultMaxColumns, "cut lines longer than `N` characters, marking them with … (0: never)")
 	fs.Var(sortFlag{&c.sort, false}, "sort", "order results by `KEY`: path (the default), modified, accessed, created or none; any key but path lists every file before the search starts")
 	fs.Var(sortFlag{&c.sort, true}, "sortr", "like --sort, in descending order (`KEY`)")
 	fs.BoolVar(&c.json, "json", false, "print one JSON object per match (per file with -c or -l)")
@@ -131,15 +131,6 @@ func newGrepFlagSet(c *grepCLI) *pflag.FlagSet {
 	fs.DurationVar(&c.timeout, "timeout", 0, "give up after `DURATION` (e.g. 5s; 0: never)")
 	fs.BoolVar(&c.stats, "stats", false, "print totals (files searched, skipped, matches) to stderr")
 	fs.BoolVarP(&c.help, "help", "h", false, "show this help")
-	// Counts cannot be negative: -A -1 is refused when parsed (as by
-	// ripgrep), not taken for "no context".
-	for _, name := range []string{"after-context", "before-context", "context", "max-count", "max-depth", "max-columns"} {
-		shown := "--" + name
-		if f := fs.Lookup(name); f.Shorthand != "" {
-			shown = "-" + f.Shorthand + "/" + shown
-		}
-		boundFlag(fs, name, 0, shown+" needs a whole number ≥ 0, got %q")
-	}
 	boundFlag(fs, "timeout", 0, "--timeout needs a duration such as 5s (0: none), got %q")
 	return fs
 }
