@@ -558,16 +558,12 @@ func findMain(ctx context.Context, env *cliEnv, c *findCLI, fs *pflag.FlagSet, r
 	return exitMatch, nil
 }
 
-// fdPath is a result path as fd prints it: below the search directory arg
-// as typed but cleaned, "./" kept for ".".
-func fdPath(arg, rel string) string {
-	return joinClean(fdBase(arg), rel)
-}
-
-// fdBase is the part of fdPath that depends on arg only, worked out once
-// per search directory rather than once per path printed (cleaning every
-// joined path was 5 % of listing 200,000 files): "" for no directory, "."
-// for the current one, else arg cleaned and slash-separated.
+// fdBase is the search directory arg as fd prints it before each result
+// (joinClean(fdBase(arg), rel) is the path printed: as typed but cleaned,
+// "./" kept for "."), worked out once per search directory rather than once
+// per path printed (cleaning every joined path was 5 % of listing 200,000
+// files): "" for no directory, "." for the current one, else arg cleaned
+// and slash-separated.
 func fdBase(arg string) string {
 	if arg == "" {
 		return ""

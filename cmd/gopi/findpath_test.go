@@ -5,7 +5,7 @@ import (
 	"testing"
 )
 
-// fdPath joins without cleaning each path again: the same paths as
+// fdBase and joinClean join without cleaning each path again: the same paths as
 // cleaning the joined path, "./" kept for the current directory.
 func TestFdPathMatchesCleanJoin(t *testing.T) {
 	for _, arg := range []string{"", ".", "./", "a", "a/", "./a/../b", "/", "/x/", "a//b", "../up", ".."} {
@@ -17,8 +17,8 @@ func TestFdPathMatchesCleanJoin(t *testing.T) {
 			case filepath.Clean(arg) == ".":
 				want = "./" + rel
 			}
-			if got := fdPath(arg, rel); got != want {
-				t.Errorf("fdPath(%q, %q) = %q, want %q", arg, rel, got, want)
+			if got := joinClean(fdBase(arg), rel); got != want {
+				t.Errorf("path of %q under %q = %q, want %q", arg, rel, got, want)
 			}
 		}
 	}

@@ -37,8 +37,8 @@ var ErrTooLarge = errors.New("file is over the size limit")
 // "binary file matches" result of a named binary file) once at the end.
 // Like ripgrep, the first block decides whether the file is binary, and a
 // NUL byte found later ends the search of a text file there. Searches that
-// need the whole text at once (multiline, context lines, UTF-16) read it
-// whole, up to the size limit.
+// need the whole text at once (multiline, UTF-16) read it whole, up to the
+// size limit; context lines are read block by block too (contextstream.go).
 func (w *worker) searchBlocks(ctx context.Context, c candidate, countOnly bool, send func(*FileResult) bool) fileOutcome {
 	open := os.Open
 	if c.special {

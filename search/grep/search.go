@@ -128,9 +128,9 @@ func StreamReader(ctx context.Context, opts Options, name string, r io.Reader, f
 	sum := &Summary{}
 	var fnErr error
 	matched := false
-	// special: context and multiline searches, which need the whole text,
-	// read at most SpecialFileCap of it, and a line longer than that ends
-	// the search. Not for a regular file given as standard input
+	// special: a stream that may not end. A multiline search (which needs
+	// the whole text) reads at most SpecialFileCap of it; any other stops
+	// at a line longer than that. Not for a regular file given as standard input
 	// (`gopi grep x < file`): it ends, and is searched as the file would be.
 	special := true
 	if f, ok := r.(*os.File); ok {
@@ -349,10 +349,10 @@ batches:
 	if stopErr != nil {
 		return nil, stopErr
 	}
-	if err := parent.Err(); err != nil && stopErr == nil {
+	if err := parent.Err(); err != nil {
 		return nil, timeoutError(parent, opts, err)
 	}
-	if srcErr != nil && stopErr == nil && !errors.Is(srcErr, context.Canceled) {
+	if srcErr != nil && !errors.Is(srcErr, context.Canceled) {
 		return nil, timeoutError(parent, opts, srcErr)
 	}
 	return sum, nil
