@@ -2,6 +2,7 @@ package linehash
 
 import (
 	"math/rand/v2"
+	"slices"
 	"strings"
 	"testing"
 
@@ -50,7 +51,7 @@ func TestSumMatchesLineHash(t *testing.T) {
 		for range r.IntN(6) {
 			cuts = append(cuts, r.IntN(len(text)+1))
 		}
-		sortInts(cuts)
+		slices.Sort(cuts)
 		want := hashline.LineHash(line, text)
 		if got := sumInPieces(line, text, cuts); got != want {
 			t.Fatalf("line %d %q cut at %v: %s, LineHash says %s", line, text, cuts, got, want)
@@ -95,12 +96,4 @@ func FuzzSum(f *testing.F) {
 			t.Fatalf("%q cut at %d: %s, LineHash says %s", text, cut, got, want)
 		}
 	})
-}
-
-func sortInts(s []int) {
-	for i := 1; i < len(s); i++ {
-		for j := i; j > 0 && s[j] < s[j-1]; j-- {
-			s[j], s[j-1] = s[j-1], s[j]
-		}
-	}
 }

@@ -121,21 +121,23 @@ func (t *Tool) readFile(ctx context.Context, r *resolved, sel Selector, d *Detai
 		return "", err
 	}
 	if w != nil && len(w.lines) > 0 && t.env.ReadCache != nil {
-		if len(w.long) == 0 {
+		// Lines shown cut (render's isCut, which also covers every line
+		// kept as a head and a hash) are not recorded: the model has not
+		// seen them whole; the others are, as search records the lines it
+		// shows whole.
+		whole := make(map[int]string, len(w.lines))
+		for i, l := range w.lines {
+			if !isCut(w.size(i)) {
+				whole[w.first+i] = l
+			}
+		}
+		if len(whole) == len(w.lines) {
 			total := 0
 			if w.last() == w.total {
 				total = w.total
 			}
 			t.env.ReadCache.RecordContiguous(r.abs, w.first, w.lines, total)
 		} else {
-			// Only the head of a long line was kept: the lines read whole
-			// are recorded, as search records the lines it shows whole.
-			whole := make(map[int]string, len(w.lines))
-			for i, l := range w.lines {
-				if _, cut := w.long[i]; !cut {
-					whole[w.first+i] = l
-				}
-			}
 			t.env.ReadCache.RecordSparse(r.abs, whole)
 		}
 	}

@@ -63,3 +63,21 @@ func TestReadLongLinesBounded(t *testing.T) {
 		t.Fatalf("read cache: %d lines, line 2 %q", len(snap.Lines), snap.Lines[2])
 	}
 }
+
+// TestReadCutLineNotRecorded: a line just short of the long-line threshold
+// is held whole but shown cut; it is not recorded as seen either.
+func TestReadCutLineNotRecorded(t *testing.T) {
+	dir := t.TempDir()
+	env := tool.NewEnv(dir)
+	env.Settings = tool.DefaultSettings()
+	long := strings.Repeat("x", tool.DefaultMaxBytes-10)
+	path := filepath.Join(dir, "near.txt")
+	if err := os.WriteFile(path, []byte("a\n"+long+"\nb\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	call(t, env, "near.txt")
+	snap, ok := env.ReadCache.Get(path)
+	if _, seen := snap.Lines[2]; !ok || seen || snap.Lines[1] != "a" || snap.Lines[3] != "b" {
+		t.Fatalf("read cache: %d lines, line 2 recorded %v", len(snap.Lines), seen)
+	}
+}

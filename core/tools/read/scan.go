@@ -190,10 +190,6 @@ func scanWindow(r io.Reader, from, maxLines, budget int) (*window, error) {
 			if info != nil {
 				size = info.size
 			}
-			if len(w.lines) >= maxLines {
-				w.lineLimit = true
-				return w, w.countRest(br, line, err)
-			}
 			// A line that will be shown cut costs what is shown of it: a
 			// long line right after a line of leading context used to end
 			// the window before itself, and the "Use :N to continue" hint

@@ -15,14 +15,8 @@ import (
 
 // cut is a line as the search shows it: its first 1024 characters and "…".
 func cut(line string) string {
-	n := 0
-	for i := range line {
-		if n == tool.DefaultMaxColumn {
-			return line[:i] + tool.Ellipsis
-		}
-		n++
-	}
-	return line
+	c, _ := tool.TruncateLine(line, tool.DefaultMaxColumn)
+	return c
 }
 
 // TestCutLineAnchors checks that a line shown cut is anchored with the
