@@ -65,13 +65,8 @@ func (s *Session) ExecuteBash(ctx context.Context, command string, excludeFromCo
 		return res, nil
 	}
 	o, err := bash.Run(ctx, s.toolEnv, command, bash.RunOptions{Timeout: userBashTimeout})
-	if err != nil && ctx.Err() == nil {
-		return BashResult{}, err
-	}
 	if err != nil {
-		// Aborted before the shell ran it (AbortBash, or the caller's
-		// context): a cancelled command, not a failure to run one.
-		o.Result.Cancelled = true
+		return BashResult{}, err
 	}
 	res := bashResult(o)
 	m := &message.BashExecution{

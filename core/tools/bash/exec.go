@@ -91,6 +91,12 @@ func Run(ctx context.Context, env *tool.Env, command string, opts RunOptions) (O
 	stop()
 	sum, _ := sink.Close() // a failed spill only costs the full copy
 	o := Outcome{Output: sum, Result: res, FreshShell: !opts.OneShot && res.OneShot}
+	if err != nil && ctx.Err() != nil {
+		// Aborted before the shell ran it: a cancelled command, as one
+		// aborted while running, not a failure to run one.
+		o.Result.Cancelled = true
+		return o, nil
+	}
 	if err != nil {
 		return o, tool.Errorf("Cannot run the command: %v", err)
 	}
