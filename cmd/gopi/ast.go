@@ -190,7 +190,7 @@ Flags:
 
 // astScope builds the engine scope and strictness from flags.
 func astScope(c *astCLI, paths []string) (ast.Scope, astgrep.Strictness, error) {
-	sc := ast.Scope{Paths: paths, NoHidden: c.noHidden && !c.noIgnore.hidden, NoGitignore: c.noIgnore.files}
+	sc := c.noIgnore.scope(paths, c.noHidden)
 	if len(sc.Paths) == 0 {
 		sc.Paths = []string{"."}
 	}

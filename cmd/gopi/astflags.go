@@ -7,6 +7,8 @@ import (
 	"strconv"
 
 	"github.com/spf13/pflag"
+
+	"github.com/gopi-agent/gopi/ast"
 )
 
 // astNoIgnore is the --no-ignore flag of the ast commands. Bare, it turns
@@ -19,6 +21,11 @@ import (
 type astNoIgnore struct {
 	files  bool // do not honour ignore files
 	hidden bool // search hidden files, --no-hidden or not
+}
+
+// scope is the search scope of paths under these settings and --no-hidden.
+func (v astNoIgnore) scope(paths []string, noHidden bool) ast.Scope {
+	return ast.Scope{Paths: paths, NoHidden: noHidden && !v.hidden, NoGitignore: v.files}
 }
 
 // astNoIgnoreValues are the values of ast-grep's --no-ignore.

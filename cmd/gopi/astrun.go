@@ -140,7 +140,8 @@ func runASTRun(ctx context.Context, env *cliEnv, args []string) int {
 	if err != nil {
 		return fail(env, cmd, usagef("%v", err))
 	}
-	sc := ast.Scope{Paths: paths, NoHidden: c.noHidden && !c.noIgnore.hidden, NoGitignore: c.noIgnore.files, Globs: c.globs}
+	sc := c.noIgnore.scope(paths, c.noHidden)
+	sc.Globs = c.globs
 	req := ast.SearchRequest{Scope: sc, Patterns: []string{c.pattern}, Lang: c.lang, Strictness: strict, Captures: c.json != "", Timeout: c.timeout}
 	if c.rewrite != "\x00" {
 		if c.json == "" {
@@ -258,7 +259,8 @@ func runASTScan(ctx context.Context, env *cliEnv, args []string) int {
 	if len(rules) == 0 {
 		return fail(env, cmd, usagef("give rules with -r RULE.yml or --inline-rules YAML"))
 	}
-	sc := ast.Scope{Paths: paths, NoHidden: c.noHidden && !c.noIgnore.hidden, NoGitignore: c.noIgnore.files, Globs: c.globs}
+	sc := c.noIgnore.scope(paths, c.noHidden)
+	sc.Globs = c.globs
 	if c.updateAll && c.json == "" { // with --json, ast-grep prints the fixes and writes nothing
 		rewrites, lang, err := ast.FixRewrites(rules)
 		if err != nil {
