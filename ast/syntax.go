@@ -154,7 +154,8 @@ func (s *syntaxCheck) rewriteError(m *astgrep.Matcher, display string, src []byt
 	var allowed []errorSpan // in the rewritten text
 	for round := 0; ; round++ {
 		old := widen(src, before)
-		allowed = append(allowed, mapSpans(old, changes)...)
+		mapped := mapSpans(old, changes)
+		allowed = append(allowed, mapped...)
 		if e, bad := outside(after, allowed); bad {
 			return describeError(updated, e), nil
 		}
@@ -162,7 +163,7 @@ func (s *syntaxCheck) rewriteError(m *astgrep.Matcher, display string, src []byt
 		if round == maxSyntaxRounds || len(old) == 0 {
 			return "", nil
 		}
-		src, updated = blank(src, old), blank(updated, mapSpans(old, changes))
+		src, updated = blank(src, old), blank(updated, mapped)
 		prev := after
 		if after, err = s.errorsOf(m, display, updated); err != nil || after == nil {
 			return "", err
