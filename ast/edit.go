@@ -86,7 +86,7 @@ type EditResult struct {
 	ParseIssues []ParseIssue
 	// Refused lists the files whose rewrite was not applied (nor counted)
 	// because it would add a syntax error, with the first such error and
-	// its position; each is in ParseIssues too. A file that already had
+	// its position (not in ParseIssues). A file that already had
 	// syntax errors is rewritten when the rewrite adds none.
 	Refused      []ParseIssue
 	MissingPaths []string
@@ -181,9 +181,7 @@ func Edit(ctx context.Context, req EditRequest) (*EditResult, error) {
 		if added, err := check.rewriteError(m, c.display, src, r.SyntaxError, changes, updated); err != nil {
 			return nil, err
 		} else if added != "" {
-			refused := ParseIssue{Path: c.display, Message: fmt.Sprintf(rewriteBreaksSyntax, added)}
-			issues = append(issues, refused)
-			out.Refused = append(out.Refused, refused)
+			out.Refused = append(out.Refused, ParseIssue{Path: c.display, Message: fmt.Sprintf(rewriteBreaksSyntax, added)})
 			continue
 		}
 		out.Files = append(out.Files, FileChanges{Path: c.display, Abs: c.abs, Changes: changes})

@@ -152,7 +152,7 @@ func TestEditRefusesSyntaxBreakingRewrite(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := "a.js: rewrite not applied: it would add a syntax error (missing ) at line 1, column 6 of the rewritten file); fix the replacement so the result is valid code"
-	if res.FilesTouched != 0 || len(res.ParseIssues) != 2 || res.ParseIssues[0].String() != want || len(res.Refused) != 2 || res.Refused[0].String() != want {
+	if res.FilesTouched != 0 || len(res.ParseIssues) != 0 || len(res.Refused) != 2 || res.Refused[0].String() != want {
 		t.Fatalf("result %+v", res)
 	}
 	if read(t, dir, "a.js") != "old(1);\n" || read(t, dir, "b.js") != "old(2);\nkeep();\n" {

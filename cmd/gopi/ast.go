@@ -10,7 +10,6 @@ import (
 	"io"
 	"os"
 	"runtime/debug"
-	"slices"
 	"strings"
 	"time"
 	"unicode/utf8"
@@ -512,10 +511,7 @@ func runASTEdit(ctx context.Context, env *cliEnv, args []string) int {
 // refused, even if others were rewritten, else 1 when nothing was
 // replaced and 0 when something was.
 func finishASTRewrite(w io.Writer, cmd string, res *ast.EditResult) int {
-	issues := slices.DeleteFunc(slices.Clone(res.ParseIssues), func(is ast.ParseIssue) bool {
-		return slices.Contains(res.Refused, is)
-	})
-	reportASTIssues(w, cmd, issues, res.MissingPaths)
+	reportASTIssues(w, cmd, res.ParseIssues, res.MissingPaths)
 	for i, r := range res.Refused {
 		if i == astIssueLines {
 			fmt.Fprintf(w, "gopi %s: … %d more files not rewritten\n", cmd, len(res.Refused)-astIssueLines)

@@ -10,6 +10,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"slices"
 	"strings"
 
 	"github.com/gopi-agent/gopi/ast"
@@ -233,7 +234,7 @@ func stale(live, preview *Details) bool {
 func (t *Tool) details(res *ast.EditResult, sc ast.Scope) *Details {
 	d := &Details{
 		TotalReplacements: res.TotalReplacements, FilesTouched: res.FilesTouched, FilesSearched: res.FilesSearched,
-		Applied: res.Applied, LimitReached: res.LimitReached, ParseErrors: astgrep.IssueStrings(t.env, res.ParseIssues),
+		Applied: res.Applied, LimitReached: res.LimitReached, ParseErrors: astgrep.IssueStrings(t.env, append(slices.Clone(res.ParseIssues), res.Refused...)),
 		ScopePath: astgrep.ScopePath(t.env, sc), FileReplacements: map[string]int{},
 	}
 	written := map[string]bool{}

@@ -193,3 +193,14 @@ func TestStaleSameCounts(t *testing.T) {
 		t.Fatalf("file rewritten: %q", got)
 	}
 }
+
+// A rewrite refused because it would add a syntax error is named to the
+// model with the parse issues (ast keeps refusals apart from them).
+func TestRefusedRewriteIsReported(t *testing.T) {
+	env, q := setup(t, map[string]string{"a.js": "old(1);\n"}, false)
+	res := callTool(t, NewWithQueue(env, q), `{"ops":[{"pat":"old($A)","out":"neu($A"}],"paths":["."]}`)
+	d, ok := res.Details.(*Details)
+	if !ok || len(d.ParseErrors) != 1 || !strings.Contains(d.ParseErrors[0], "rewrite not applied") {
+		t.Fatalf("%q %+v", res.FirstText(), res.Details)
+	}
+}
