@@ -11,7 +11,6 @@ package linehash
 
 import (
 	"bytes"
-	"strconv"
 	"unicode/utf8"
 	"unsafe"
 
@@ -112,10 +111,6 @@ func (h *Hash) Sum() string {
 	}
 	return table[v%hashline.BigramCount]
 }
-
-// Anchor returns the anchor token of line n whose hash is sum ("41th"),
-// as hashline.Anchor spells it.
-func Anchor(n int, sum string) string { return strconv.Itoa(n) + sum }
 
 // appendWithoutCR appends p to dst without its '\r' bytes.
 func appendWithoutCR(dst, p []byte) []byte {

@@ -8,6 +8,7 @@ import (
 	"io"
 	"unicode/utf8"
 
+	"github.com/gopi-agent/gopi/core/hashline"
 	"github.com/gopi-agent/gopi/core/hashline/linehash"
 	"github.com/gopi-agent/gopi/core/tool"
 )
@@ -51,7 +52,7 @@ func (w *window) ref(mode tool.DisplayMode, i int) string {
 	n := w.first + i
 	if l, ok := w.long[i]; ok {
 		if mode == tool.DisplayHashline {
-			return linehash.Anchor(n, l.hash)
+			return hashline.Ref{Line: n, Hash: l.hash}.String()
 		}
 		return mode.LineRef(n, "") // the text matters to hashline anchors only
 	}

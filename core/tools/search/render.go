@@ -4,7 +4,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/gopi-agent/gopi/core/hashline/linehash"
+	"github.com/gopi-agent/gopi/core/hashline"
 	"github.com/gopi-agent/gopi/core/tool"
 	"github.com/gopi-agent/gopi/core/tools/pathspec"
 )
@@ -94,7 +94,7 @@ func (t *Tool) renderFile(hits []hit, d *Details) string {
 			d.LinesTruncated = true
 			if src != nil {
 				if sum, ok := src.hash(n, offset, skip, text); ok {
-					ref = linehash.Anchor(n, sum)
+					ref = hashline.Ref{Line: n, Hash: sum}.String()
 				}
 			}
 		} else {
