@@ -116,11 +116,6 @@ func (c *capReader) Read(p []byte) (int, error) {
 
 // searchReader is searchBlocks over any reader (a file, standard input).
 func (w *worker) searchReader(ctx context.Context, c candidate, r io.Reader, countOnly bool, send func(*FileResult) bool) fileOutcome {
-	if w.send == nil {
-		// Standard input (StreamReader): no search() around this one.
-		w.send = send
-		defer func() { w.send = nil }()
-	}
 	o := w.opts
 	if o.Multiline || NeedsMultiline(o.Pattern) {
 		// These need the whole text at once. A stream that may not end
@@ -134,7 +129,7 @@ func (w *worker) searchReader(ctx context.Context, c candidate, r io.Reader, cou
 		if err != nil {
 			return fileOutcome{skipped: &fs.PathError{Op: "read", Path: c.abs, Err: err}}
 		}
-		out := w.searchBuf(c, buf, countOnly)
+		out := w.searchBuf(c, buf, countOnly, send)
 		if out.result != nil {
 			send(out.result)
 			out.result = nil
@@ -319,7 +314,7 @@ func (w *worker) searchReader(ctx context.Context, c candidate, r io.Reader, cou
 				if o.Invert {
 					fr.Count = k
 				}
-				w.content(fr, region, hits, c.display, lineBase, byteBase)
+				w.content(fr, region, hits, c.display, lineBase, byteBase, send)
 				if !send(fr) {
 					return fileOutcome{}
 				}
@@ -478,7 +473,7 @@ func (w *worker) searchRestWhole(c candidate, r io.Reader, head []byte, countOnl
 	if err != nil {
 		return fileOutcome{skipped: &fs.PathError{Op: "read", Path: c.abs, Err: err}}
 	}
-	out := w.searchBuf(c, all, countOnly)
+	out := w.searchBuf(c, all, countOnly, send)
 	if out.result != nil {
 		send(out.result)
 		out.result = nil

@@ -422,10 +422,6 @@ type worker struct {
 	inverted rure.Hits
 	view     MatchView // handed to Options.Render
 	cut      []byte    // a line cut to MaxColumns for Options.Render
-	// send, while a file is searched, hands a part of its results to the
-	// printer early: the formatted output of a file spilled by
-	// Rendering.Spill.
-	send func(*FileResult) bool
 	// bufs: the search's output buffers for reuse (Options.ReuseRendered).
 	bufs renderBufs
 }
@@ -437,8 +433,6 @@ var utf8BOM = []byte{0xEF, 0xBB, 0xBF}
 // reports false once the search is being abandoned). Large files and
 // files of unknown size are read a block at a time (see searchBlocks).
 func (w *worker) search(ctx context.Context, c candidate, countOnly bool, send func(*FileResult) bool) fileOutcome {
-	w.send = send
-	defer func() { w.send = nil }()
 	var key fileKey
 	var dir *dirWatch
 	cached := false
@@ -448,7 +442,7 @@ func (w *worker) search(ctx context.Context, c candidate, countOnly bool, send f
 			if w.opts.MaxFileSize > 0 && size > w.opts.MaxFileSize {
 				return fileOutcome{skipped: tooLarge(size, w.opts.MaxFileSize)}
 			}
-			o := w.searchText(c, text, nul, countOnly)
+			o := w.searchText(c, text, nul, countOnly, send)
 			if o.result != nil {
 				send(o.result)
 				o.result = nil
@@ -475,13 +469,13 @@ func (w *worker) search(ctx context.Context, c candidate, countOnly bool, send f
 	}
 	var o fileOutcome
 	if cached {
-		o = w.searchThroughCache(c, key, dir, countOnly)
+		o = w.searchThroughCache(c, key, dir, countOnly, send)
 	} else {
 		buf, err := w.read(c)
 		if err != nil {
 			return fileOutcome{skipped: err}
 		}
-		o = w.searchBuf(c, buf, countOnly)
+		o = w.searchBuf(c, buf, countOnly, send)
 	}
 	if o.result != nil {
 		send(o.result)
@@ -499,10 +493,10 @@ func (w *worker) searchesBinary(c candidate) bool { return c.named || w.opts.Bin
 // (key): a file unchanged since it was cached is searched from memory (the
 // stat instead of an open, a read and a close), another one is read and,
 // if its size is still the one the stat saw, cached.
-func (w *worker) searchThroughCache(c candidate, key fileKey, dir *dirWatch, countOnly bool) fileOutcome {
+func (w *worker) searchThroughCache(c candidate, key fileKey, dir *dirWatch, countOnly bool, send func(*FileResult) bool) fileOutcome {
 	needText := w.searchesBinary(c) || w.opts.Text
 	if text, nul, hit := contents.get(c.abs, key, w.cacheGen, needText); hit {
-		return w.searchText(c, text, nul, countOnly)
+		return w.searchText(c, text, nul, countOnly, send)
 	}
 	buf, err := w.read(c)
 	if err != nil {
@@ -513,7 +507,7 @@ func (w *worker) searchThroughCache(c candidate, key fileKey, dir *dirWatch, cou
 	if int64(len(buf)) == key.size {
 		contents.put(c.abs, key, w.cacheGen, text, nul, dir)
 	}
-	return w.searchText(c, text, nul, countOnly)
+	return w.searchText(c, text, nul, countOnly, send)
 }
 
 // searchUnsized is search for a file whose size the walk did not look up:
@@ -529,7 +523,7 @@ func (w *worker) searchUnsized(ctx context.Context, c candidate, countOnly bool,
 		if limit := w.opts.MaxFileSize; limit > 0 && int64(len(data)) > limit {
 			return fileOutcome{skipped: tooLarge(int64(len(data)), limit)}
 		}
-		o := w.searchBuf(c, data, countOnly)
+		o := w.searchBuf(c, data, countOnly, send)
 		if o.result != nil {
 			send(o.result)
 			o.result = nil
@@ -555,19 +549,19 @@ func (w *worker) searchUnsized(ctx context.Context, c candidate, countOnly bool,
 // handled first, as ripgrep does: a UTF-8 one is dropped (it is not text of
 // the first line, so `^` matches right after it and reported text and
 // offsets leave it out) and UTF-16 text is transcoded to UTF-8.
-func (w *worker) searchBuf(c candidate, buf []byte, countOnly bool) fileOutcome {
+func (w *worker) searchBuf(c candidate, buf []byte, countOnly bool, send func(*FileResult) bool) fileOutcome {
 	buf = w.decode(buf)
 	nul := -1
 	if !w.opts.Text {
 		nul = bytes.IndexByte(buf, 0)
 	}
-	return w.searchText(c, buf, nul, countOnly)
+	return w.searchText(c, buf, nul, countOnly, send)
 }
 
 // searchText is searchBuf after decoding: buf is the file's text and nul
 // the offset of its first NUL byte (-1: none, or the search treats binary
 // files as text).
-func (w *worker) searchText(c candidate, buf []byte, nul int, countOnly bool) fileOutcome {
+func (w *worker) searchText(c candidate, buf []byte, nul int, countOnly bool, send func(*FileResult) bool) fileOutcome {
 	if w.opts.Text {
 		nul = -1
 	}
@@ -627,7 +621,7 @@ func (w *worker) searchText(c candidate, buf []byte, nul int, countOnly bool) fi
 		fr.Count = fr.Lines
 	}
 	if w.opts.Mode == ModeContent {
-		w.content(fr, buf, hits, c.display, 0, 0)
+		w.content(fr, buf, hits, c.display, 0, 0, send)
 		if w.opts.MaxCount > 0 && fr.Lines >= w.opts.MaxCount {
 			w.markTrailing(fr.Matches)
 		}
@@ -662,15 +656,16 @@ func (w *worker) markTrailing(matches []Match) {
 
 // content fills fr's Matches, or Rendered with Options.Render, from the
 // hits of buf, whose first line is line lineBase+1 of the file and whose
-// first byte is byte byteBase of the text searched.
-func (w *worker) content(fr *FileResult, buf []byte, hits *rure.Hits, display string, lineBase int, byteBase int64) {
+// first byte is byte byteBase of the text searched. Rendered output past
+// renderSpillBytes is handed to send ahead of fr (nil: kept in fr).
+func (w *worker) content(fr *FileResult, buf []byte, hits *rure.Hits, display string, lineBase int, byteBase int64, send func(*FileResult) bool) {
 	if renders(w.opts) {
 		room := 0
 		for _, hit := range hits.Lines {
 			room += hit.End - hit.Start + len(display) + 16
 		}
 		out := Rendering{Buf: w.bufs.get(min(room, 2*renderSpillBytes)), bufs: w.bufs}
-		if send := w.send; send != nil {
+		if send != nil {
 			out.spill = func(part []byte) bool {
 				return send(&FileResult{Path: display, Rendered: part})
 			}
