@@ -290,7 +290,11 @@ func (w *worker) searchReader(ctx context.Context, c candidate, r io.Reader, cou
 			continue
 		}
 		if aggregate {
-			lines, count, err := w.countLimit(region, remaining)
+			limit := remaining
+			if o.FirstMatchEnough && o.Mode == ModeFilesWithMatches && nul < 0 && !o.Invert {
+				limit = 1 // one match decides (below): no need to count the block
+			}
+			lines, count, err := w.countLimit(region, limit)
 			if err != nil {
 				return engineFailure(c, err)
 			}
