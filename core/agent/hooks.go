@@ -105,6 +105,7 @@ type ToolCallInfo struct {
 	ID   string    // the provider's call id
 	Name string    // the tool's name
 	Args tool.Args // validated arguments (hooks must not modify them)
+	Tool tool.Tool // the tool called (nil when a hook is run outside the loop)
 }
 
 // ToolCallDecision is a ToolCall hook's answer.

@@ -250,7 +250,7 @@ func (a *Agent) runCall(runCtx, batchCtx context.Context, hooks *hookChain, r *c
 	if err != nil {
 		return tool.ErrorResult(err)
 	}
-	info := &ToolCallInfo{ID: r.call.ID, Name: r.call.Name, Args: decoded}
+	info := &ToolCallInfo{ID: r.call.ID, Name: r.call.Name, Args: decoded, Tool: r.tool}
 	if blocked, reason := hooks.toolCall(runCtx, info); blocked {
 		return errorResult(reason)
 	}

@@ -25,6 +25,11 @@ type Definition struct {
 	Parameters   *Schema     // JSON Schema of the arguments (an object schema)
 	Concurrency  Concurrency // Shared unless the tool mutates shared state
 	NonAbortable bool        // an abort request does not interrupt a running call
+	// ReadOnly declares that no call changes anything outside the
+	// conversation: it writes no file and runs or stops no program.
+	// Permission gates pass such calls unless the user names the tool; a
+	// tool that does not declare it is treated as one that writes or runs.
+	ReadOnly bool
 }
 
 // UpdateFunc receives partial results while a tool runs (streaming output,

@@ -55,6 +55,7 @@ func (t *Tool) Definition() tool.Definition {
 		Description: description,
 		Parameters:  tool.Object(map[string]*tool.Schema{"questions": {Type: "array", Items: question, MinItems: tool.Ptr(1)}}, "questions"),
 		Concurrency: tool.Exclusive,
+		ReadOnly:    true,
 	}
 }
 

@@ -302,3 +302,7 @@ func firstLine(s string) string {
 	cut, _ := tool.TruncateLine(s, PreviewWidth)
 	return cut
 }
+
+// Access reports that an ast_edit call needs no permission: it only
+// previews; applying the preview (resolve) asks for ast_edit's.
+func (t *Tool) Access(tool.Args) tool.Access { return tool.Access{} }

@@ -67,6 +67,7 @@ func (t *Tool) Definition() tool.Definition {
 			"skip":  {Type: "number", Description: "Matches to skip (for paging); default 0"},
 		}, "pat", "paths"),
 		Concurrency: tool.Shared,
+		ReadOnly:    true,
 	}
 }
 

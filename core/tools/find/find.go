@@ -60,6 +60,7 @@ func (t *Tool) Definition() tool.Definition {
 			"limit":  {Type: "number", Description: "Most paths to return (default 1000)", Default: DefaultLimit},
 		}, "paths"),
 		Concurrency: tool.Shared,
+		ReadOnly:    true,
 	}
 }
 

@@ -264,3 +264,16 @@ func appendNew(list []string, more ...string) []string {
 	}
 	return out
 }
+
+// Access reports what a job call does: cancelling stops programs;
+// listing and waiting only read.
+func (t *Tool) Access(args tool.Args) tool.Access {
+	n := 0
+	switch ids := args["cancel"].(type) {
+	case []any:
+		n = len(ids)
+	case []string:
+		n = len(ids)
+	}
+	return tool.Access{Tool: "job", Writes: n > 0}
+}

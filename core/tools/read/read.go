@@ -107,6 +107,7 @@ func (t *Tool) Definition() tool.Definition {
 			"path": {Type: "string", MinLength: tool.Ptr(1), Description: "File or directory path (an archive member as a.zip:inner/path, a SQLite table as app.db:TABLE…), http(s) URL, artifact://<id>, agent://<id>, skill://<name>[/<file>] or rule://<name>, optionally ending with :N, :A-B, :A+C and/or :raw"},
 		}, "path"),
 		Concurrency:  tool.Shared,
+		ReadOnly:     true,
 		NonAbortable: true,
 	}
 }

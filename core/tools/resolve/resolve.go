@@ -100,3 +100,16 @@ func (t *Tool) Execute(ctx context.Context, args tool.Args, _ tool.UpdateFunc) (
 	res.Details = d
 	return res, nil
 }
+
+// Access reports what a resolve call does: applying the oldest preview
+// needs the permission of the tool that staged it; discarding needs none.
+func (t *Tool) Access(args tool.Args) tool.Access {
+	if action, _ := args["action"].(string); action != "apply" {
+		return tool.Access{}
+	}
+	a := t.queue.Peek()
+	if a == nil {
+		return tool.Access{} // the call fails: nothing is pending
+	}
+	return tool.Access{Tool: a.SourceTool, Writes: true, Summary: "Apply " + a.Label}
+}

@@ -66,6 +66,7 @@ func (t *Tool) Definition() tool.Definition {
 			"skip":      {Type: "number", Description: "Matches to skip, for paging (default 0)", Default: 0},
 		}, "pattern", "paths"),
 		Concurrency: tool.Shared,
+		ReadOnly:    true,
 	}
 }
 

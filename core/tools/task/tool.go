@@ -113,3 +113,7 @@ func (t *Tool) Definition() tool.Definition {
 		Concurrency: tool.Exclusive,
 	}
 }
+
+// Access reports that a task call needs no permission of its own: each
+// subagent's calls go through the session's permission gate.
+func (t *Tool) Access(tool.Args) tool.Access { return tool.Access{} }

@@ -226,6 +226,7 @@ func (t *Tool) Definition() tool.Definition {
 		Description: description,
 		Parameters:  tool.Object(map[string]*tool.Schema{"ops": {Type: "array", Items: op, MinItems: tool.Ptr(1)}}, "ops"),
 		Concurrency: tool.Exclusive,
+		ReadOnly:    true,
 	}
 }
 
