@@ -1,0 +1,70 @@
+package permission
+
+import (
+	"context"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/gopi-agent/gopi/core/tool"
+)
+
+// selectUI answers select dialogs with pick and records them.
+type selectUI struct {
+	tool.UI
+	pick    func(options []string) (string, error)
+	title   string
+	options []string
+	timeout time.Duration
+}
+
+func (u *selectUI) Select(_ context.Context, title string, options []string, timeout time.Duration) (string, error) {
+	u.title, u.options, u.timeout = title, options, timeout
+	return u.pick(options)
+}
+
+func TestDialogAsker(t *testing.T) {
+	req := bashCall("1")
+	req.Agent = "0-Fix"
+	for i, want := range []Answer{AllowOnce, AllowAlways, RejectOnce, RejectAlways} {
+		ui := &selectUI{pick: func(o []string) (string, error) { return o[i], nil }}
+		got, err := DialogAsker{UI: ui}.Ask(context.Background(), req)
+		if err != nil || got != want {
+			t.Errorf("option %d: %v %v, want %v", i, got, err, want)
+		}
+		if ui.timeout != 0 || ui.title != "Subagent 0-Fix wants to run bash. Allow it?\n$ make" {
+			t.Errorf("dialog %q (timeout %v)", ui.title, ui.timeout)
+		}
+		if ui.options[1] != "Always allow bash in this session" {
+			t.Errorf("options %q", ui.options)
+		}
+	}
+	ui := &selectUI{pick: func([]string) (string, error) { return "yes please", nil }}
+	if got, _ := (DialogAsker{UI: ui}).Ask(context.Background(), req); got != RejectOnce {
+		t.Errorf("an answer that is no option: %v", got)
+	}
+	ui = &selectUI{pick: func([]string) (string, error) { return "", tool.ErrDialogCancelled }}
+	if _, err := (DialogAsker{UI: ui}).Ask(context.Background(), req); err != tool.ErrDialogCancelled {
+		t.Errorf("dismissed: %v", err)
+	}
+}
+
+// A question shows what the call does; a long one says what it leaves
+// out rather than hiding a command's tail.
+func TestDescribe(t *testing.T) {
+	long := "echo " + strings.Repeat("x", 3000) + " && rm -rf ~"
+	for _, tc := range []struct {
+		req  Request
+		want string
+	}{
+		{Request{Tool: "bash", Args: map[string]any{"command": "go test ./...", "cwd": "core", "env": map[string]any{"B": "2", "A": "1"}}}, "$ go test ./...\n(in core)\n(with A=1 B=2)"},
+		{Request{Tool: "write", Args: map[string]any{"path": "/etc/hosts", "content": "x"}}, "write /etc/hosts"},
+		{Request{Tool: "resolve", Access: tool.Access{Summary: "Apply AST edit: 3 replacements in 2 files"}}, "Apply AST edit: 3 replacements in 2 files"},
+		{Request{Tool: "mcp__gh__create_issue", Args: map[string]any{"title": "t"}}, `{"title":"t"}`},
+		{Request{Tool: "bash", Args: map[string]any{"command": long}}, "$ echo " + strings.Repeat("x", describeLimit-7) + "\n… (1019 more bytes not shown)"},
+	} {
+		if got := Describe(tc.req); got != tc.want {
+			t.Errorf("%s: %q\nwant %q", tc.req.Tool, got, tc.want)
+		}
+	}
+}
