@@ -43,7 +43,8 @@ type ChildOptions struct {
 // NewChild creates a child session that shares the parent's configuration,
 // model registry (and so its credentials), HTTP client and provider
 // stream. It has its own conversation, tools and system prompt, no title
-// and no hooks. The caller prompts it and closes it.
+// and no hooks but the parent's permission gate, whose questions name the
+// child's task. The caller prompts it and closes it.
 func (s *Session) NewChild(ctx context.Context, o ChildOptions) (*Session, error) {
 	var store *session.Manager
 	if o.SessionFile != "" {
@@ -82,6 +83,8 @@ func (s *Session) NewChild(ctx context.Context, o ChildOptions) (*Session, error
 		Templates: s.res.templates,
 		sharedMCP: s.mcp,
 		NoMCP:     s.mcp == nil,
+		// One permission gate for the whole tree of agents.
+		gate: s.perm,
 	})
 	if err != nil {
 		store.Close()

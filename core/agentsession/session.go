@@ -17,6 +17,7 @@ import (
 	"github.com/gopi-agent/gopi/core/config"
 	"github.com/gopi-agent/gopi/core/mcp"
 	"github.com/gopi-agent/gopi/core/message"
+	"github.com/gopi-agent/gopi/core/permission"
 	"github.com/gopi-agent/gopi/core/prompt"
 	"github.com/gopi-agent/gopi/core/rules"
 	"github.com/gopi-agent/gopi/core/secrets"
@@ -101,6 +102,11 @@ type Options struct {
 
 	// Hooks are the agent loop's extension points.
 	Hooks []*agent.Hooks
+	// Permissions configure the permission gate every tool call passes:
+	// which calls need the user's approval and how to ask (an asker, or
+	// the UI SetUI gives). The zero value asks about nothing. Subagents
+	// share the session's gate.
+	Permissions permission.Options
 	// NoTitle turns off automatic session titles (also PI_NO_TITLE).
 	NoTitle bool
 	// CycleModels, when set, are the models CycleModel (Ctrl+P) goes
@@ -122,6 +128,8 @@ type Options struct {
 	// sharedMCP is the parent's MCP manager a child session uses (it
 	// does not close it).
 	sharedMCP *mcp.Manager
+	// gate is the parent's permission gate a child session uses.
+	gate *permission.Gate
 }
 
 // Session is a running conversation. Its methods are safe for concurrent
@@ -141,6 +149,7 @@ type Session struct {
 	secrets        *secrets.Obfuscator // secrets.enabled: hides secrets from providers; nil when off
 	secretProblems []string            // unusable secrets.yml entries
 	res            resources           // skills, rules, templates and the stream-rule watcher (resources.go)
+	perm           *permission.Gate    // asks the user before the calls that need it; shared with subagents
 
 	mu             sync.Mutex
 	store          *session.Manager
@@ -203,6 +212,11 @@ func New(ctx context.Context, opts Options) (*Session, error) {
 	if s.client == nil {
 		s.client = defaultHTTPClient(cfg)
 	}
+	perm, err := newGate(opts)
+	if err != nil {
+		return nil, err
+	}
+	s.perm = perm
 	s.bgCtx, s.bgCancel = context.WithCancel(context.Background())
 	s.loadSecrets()
 
@@ -290,7 +304,7 @@ func New(ctx context.Context, opts Options) (*Session, error) {
 		FollowUpMode:   follow,
 		InterruptMode:  interrupt,
 		Retry:          agent.RetryOptions{Enabled: retry.Enabled, Policy: ai.RetryPolicy{MaxAttempts: retry.MaxRetries, BaseDelay: retry.BaseDelay}},
-		Hooks:          opts.Hooks,
+		Hooks:          s.withGate(opts.Hooks),
 		Artifacts:      s.toolEnv.Artifacts,
 		Interrupter:    s.interrupter,
 		RestoreArgs:    s.restoreArgs(),

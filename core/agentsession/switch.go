@@ -179,6 +179,7 @@ func (s *Session) replaceStore(store *session.Manager, restore bool) error {
 	s.titleOnce = false
 	s.mu.Unlock()
 	s.agent.ClearQueues()
+	s.perm.Forget() // "always" answers hold for one session
 	if job.Enabled(s.toolEnv) {
 		job.For(s.toolEnv).Forget() // the old conversation's jobs end with it
 	}

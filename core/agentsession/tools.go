@@ -82,8 +82,10 @@ func (s *Session) Tools() []tool.Tool { return s.agent.Tools() }
 func (s *Session) SystemPrompt() string { return s.agent.SystemPrompt() }
 
 // SetUI gives the session a user interface (RPC mode's extension UI, the
-// TUI): tools that need one (ask) are offered from the next model call on.
+// TUI): tools that need one (ask) are offered from the next model call
+// on, and the permission gate asks its questions there.
 func (s *Session) SetUI(ui tool.UI) error {
 	s.toolEnv.UI = ui
+	s.perm.UseUI(ui) // unless the mode gave the gate its own asker
 	return s.rebuildTools()
 }
