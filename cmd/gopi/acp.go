@@ -42,10 +42,11 @@ and output, for editors such as Zed (https://agentclientprotocol.com). The
 editor starts this command; diagnostics go to standard error.
 
 Sessions are gopi's own (saved under ~/.gopi/agent/sessions/, resumable with
-gopi -r and loadable from the editor). The tools named in the
-acp.requirePermission setting (e.g. [write, edit, ast_edit]) ask the editor
-for permission before they run. When the editor offers it, files are read
-from and written to its buffers.
+gopi -r and loadable from the editor). Every call that may change files or
+run programs, a subagent's included, waits for the editor's permission; the
+acp.requirePermission setting (default ["*"]; e.g. [write, edit, ast_edit],
+or [] for none) says which. When the editor offers it, files are read from
+and written to its buffers.
 
 Zed (settings.json):
   "agent_servers": {

@@ -154,6 +154,17 @@ func (s *Settings) ModelRole(role string) string { return s.ModelRoles()[role] }
 // (default) or xhigh.
 func (s *Settings) DefaultThinkingLevel() string { return s.String("defaultThinkingLevel") }
 
-// ACPRequirePermission returns the tools whose calls `gopi acp` asks the
-// editor to approve first (acp.requirePermission; none by default).
+// ACPRequirePermission returns the permission patterns of `gopi acp`: the
+// calls it asks the editor to approve first (acp.requirePermission; by
+// default "*", every call that may change files or run programs).
 func (s *Settings) ACPRequirePermission() []string { return s.Strings("acp.requirePermission") }
+
+// RPCRequirePermission returns the permission patterns of --mode rpc: the
+// calls it asks the host to approve first through an extension UI select
+// dialog (rpc.requirePermission; none by default).
+func (s *Settings) RPCRequirePermission() []string { return s.Strings("rpc.requirePermission") }
+
+// TUIRequirePermission returns the permission patterns of the interactive
+// mode: the calls it asks the user to approve first
+// (tui.requirePermission; none by default).
+func (s *Settings) TUIRequirePermission() []string { return s.Strings("tui.requirePermission") }

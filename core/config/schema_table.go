@@ -261,9 +261,15 @@ var schema = []Def{
 
 	// gopi's own settings (omp has no such keys).
 
-	// acp.requirePermission lists the tools whose calls `gopi acp` asks the
-	// editor to approve before they run (session/request_permission).
-	{Key: "acp.requirePermission", Kind: KindArray, Default: []any{}},
+	// *.requirePermission list the tools whose calls a mode asks the user
+	// to approve before they run (core/permission: exact names, patterns
+	// such as mcp__* that cover the tools that write or run, !name to
+	// leave one out). `gopi acp` asks the editor about every call that
+	// may change files or run programs ("*"); the RPC host and the
+	// terminal are asked about nothing unless the user lists tools.
+	{Key: "acp.requirePermission", Kind: KindArray, Default: []any{"*"}},
+	{Key: "rpc.requirePermission", Kind: KindArray, Default: []any{}},
+	{Key: "tui.requirePermission", Kind: KindArray, Default: []any{}},
 
 	// bash.maxArtifactBytes caps the artifact a bash command's whole output
 	// is saved to: past it the file stops growing (the command runs on) so

@@ -79,6 +79,9 @@ func newRemoteTool(s *server, t *sdk.Tool) (*remoteTool, error) {
 		Description: fmt.Sprintf("[MCP server %s] %s", s.cfg.Name, desc),
 		Parameters:  schema,
 		Concurrency: tool.Shared,
+		// The server's own readOnlyHint: permission gates pass such tools
+		// unless the user names them.
+		ReadOnly: t.Annotations != nil && t.Annotations.ReadOnlyHint,
 	}}, nil
 }
 

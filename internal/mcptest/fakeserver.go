@@ -88,7 +88,8 @@ func NewServer() *sdk.Server {
 	type echoIn struct {
 		Text string `json:"text" jsonschema:"the text to echo"`
 	}
-	sdk.AddTool(s, &sdk.Tool{Name: "echo", Description: "Echo the text back."}, func(_ context.Context, _ *sdk.CallToolRequest, in echoIn) (*sdk.CallToolResult, any, error) {
+	// echo changes nothing and says so (readOnlyHint); the others do not.
+	sdk.AddTool(s, &sdk.Tool{Name: "echo", Description: "Echo the text back.", Annotations: &sdk.ToolAnnotations{ReadOnlyHint: true}}, func(_ context.Context, _ *sdk.CallToolRequest, in echoIn) (*sdk.CallToolResult, any, error) {
 		return &sdk.CallToolResult{Content: []sdk.Content{&sdk.TextContent{Text: "echo: " + in.Text}}}, nil, nil
 	})
 	sdk.AddTool(s, &sdk.Tool{Name: "fail", Description: "Always report a tool error."}, func(_ context.Context, _ *sdk.CallToolRequest, _ struct{}) (*sdk.CallToolResult, any, error) {

@@ -9,6 +9,7 @@ import (
 
 	sdk "github.com/coder/acp-go-sdk"
 
+	"github.com/gopi-agent/gopi/core/permission"
 	"github.com/gopi-agent/gopi/internal/mockllm"
 )
 
@@ -28,6 +29,7 @@ func TestPromptToolCallsDiffAndLoad(t *testing.T) {
 	r.settings(`{"edit": {"mode": "replace"}}`)
 	r.write(filepath.Join(r.project, "greet.go"), greetGo)
 	r.connect(sdk.FileSystemCapabilities{})
+	r.client.answer = answer(permission.AllowOnce)
 	sess := r.newSession()
 	if len(sess.ConfigOptions) != 2 || sess.ConfigOptions[0].Select.CurrentValue != "mock/mock-model" || sess.Models.CurrentModelId != "mock/mock-model" {
 		t.Fatalf("config options %+v, models %+v", sess.ConfigOptions, sess.Models)
@@ -126,7 +128,7 @@ func TestPermissions(t *testing.T) {
 	sess := r.newSession()
 
 	r.client.answer = func(sdk.RequestPermissionRequest) sdk.RequestPermissionOutcome {
-		return sdk.NewRequestPermissionOutcomeSelected(optReject)
+		return sdk.NewRequestPermissionOutcomeSelected(sdk.PermissionOptionId(permission.RejectOnce))
 	}
 	if got := r.prompt(sess.SessionId, "write new.txt"); got != sdk.StopReasonEndTurn {
 		t.Fatalf("stop reason %q", got)
@@ -136,7 +138,7 @@ func TestPermissions(t *testing.T) {
 	}
 	p := r.client.permissions[0]
 	abs := filepath.Join(r.project, "new.txt")
-	if *p.ToolCall.Kind != sdk.ToolKindEdit || *p.ToolCall.Title != "Write "+abs || len(p.ToolCall.Locations) != 1 || p.ToolCall.Locations[0].Path != abs || len(p.Options) != 3 {
+	if *p.ToolCall.Kind != sdk.ToolKindEdit || *p.ToolCall.Title != "Write "+abs || len(p.ToolCall.Locations) != 1 || p.ToolCall.Locations[0].Path != abs || len(p.Options) != 4 {
 		t.Errorf("permission request %+v", p)
 	}
 	_, byID := calls(r.client.take())
@@ -152,7 +154,7 @@ func TestPermissions(t *testing.T) {
 
 	r.client.permissions = nil
 	r.client.answer = func(sdk.RequestPermissionRequest) sdk.RequestPermissionOutcome {
-		return sdk.NewRequestPermissionOutcomeSelected(optAllowAlways)
+		return sdk.NewRequestPermissionOutcomeSelected(sdk.PermissionOptionId(permission.AllowAlways))
 	}
 	if got := r.prompt(sess.SessionId, "write it after all"); got != sdk.StopReasonEndTurn {
 		t.Fatalf("stop reason %q", got)
@@ -190,6 +192,7 @@ func TestEditorFiles(t *testing.T) {
 	r.connect(sdk.FileSystemCapabilities{ReadTextFile: true, WriteTextFile: true})
 	buffer := strings.Replace(greetGo, "Hello", "Unsaved", 1)
 	r.client.buffers[abs] = buffer
+	r.client.answer = answer(permission.AllowOnce)
 	sess := r.newSession()
 	if got := r.prompt(sess.SessionId, "fix greet"); got != sdk.StopReasonEndTurn {
 		t.Fatalf("stop reason %q", got)

@@ -39,11 +39,16 @@
 //
 // # Permissions, files, models
 //
-// Tools named in the acp.requirePermission setting (e.g. [write, edit,
-// ast_edit]; empty by default) run only after the editor approved the
-// call through session/request_permission; a rejection blocks the call and
-// the model is told so. ast_edit only previews: its permission is asked
-// when the preview is applied (the resolve call). When the editor offers
+// The session runtime's permission gate (core/permission) holds every
+// call the acp.requirePermission patterns cover — by default "*", every
+// call that may change files or run programs, a subagent's included —
+// until the editor approves it through session/request_permission
+// (editorAsker), with allow and reject, once or always for the session;
+// a rejection blocks the call and the model is told so, and
+// session/cancel withdraws a pending request. A subagent's call is shown
+// as a tool call of its own, titled with its task id, and closed when it
+// ends. ast_edit only previews: its permission is asked when the preview
+// is applied (the resolve call). When the editor offers
 // fs/read_text_file and fs/write_text_file, the read, edit and write tools
 // go through them (tool.Env.Files), so unsaved buffers are read and edits
 // land in the editor; search, find and the AST tools still read the disk.

@@ -16,6 +16,7 @@ import (
 
 	sdk "github.com/coder/acp-go-sdk"
 
+	"github.com/gopi-agent/gopi/core/permission"
 	"github.com/gopi-agent/gopi/internal/mockllm"
 )
 
@@ -166,7 +167,10 @@ type editor struct {
 	writes      map[string]string
 	buffers     map[string]string // abs path → unsaved buffer text
 	answer      func(sdk.RequestPermissionRequest) sdk.RequestPermissionOutcome
-	onUpdate    func(sdk.SessionNotification)
+	// ask, when set, answers instead of answer, with the request's
+	// context (it ends when gopi withdraws the request).
+	ask      func(context.Context, sdk.RequestPermissionRequest) (sdk.RequestPermissionResponse, error)
+	onUpdate func(sdk.SessionNotification)
 }
 
 func newEditor() *editor {
@@ -184,11 +188,14 @@ func (e *editor) SessionUpdate(_ context.Context, n sdk.SessionNotification) err
 	return nil
 }
 
-func (e *editor) RequestPermission(_ context.Context, p sdk.RequestPermissionRequest) (sdk.RequestPermissionResponse, error) {
+func (e *editor) RequestPermission(ctx context.Context, p sdk.RequestPermissionRequest) (sdk.RequestPermissionResponse, error) {
 	e.mu.Lock()
 	e.permissions = append(e.permissions, p)
-	answer := e.answer
+	answer, ask := e.answer, e.ask
 	e.mu.Unlock()
+	if ask != nil {
+		return ask(ctx, p)
+	}
 	if answer == nil {
 		return sdk.RequestPermissionResponse{}, errors.New("the test did not expect a permission request")
 	}
@@ -359,4 +366,18 @@ func (v *callView) contentText() string {
 func toolCallBlock(name string, args any) mockllm.Block {
 	data, _ := json.Marshal(args)
 	return mockllm.ToolCall(name, string(data))
+}
+
+// answer returns an editor's permission answer that always picks a.
+func answer(a permission.Answer) func(sdk.RequestPermissionRequest) sdk.RequestPermissionOutcome {
+	return func(sdk.RequestPermissionRequest) sdk.RequestPermissionOutcome {
+		return sdk.NewRequestPermissionOutcomeSelected(sdk.PermissionOptionId(a))
+	}
+}
+
+// asked returns the permission requests so far.
+func (e *editor) asked() []sdk.RequestPermissionRequest {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	return append([]sdk.RequestPermissionRequest(nil), e.permissions...)
 }

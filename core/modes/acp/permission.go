@@ -3,119 +3,126 @@ package acp
 import (
 	"context"
 	"fmt"
-	"sync"
 
 	sdk "github.com/coder/acp-go-sdk"
 
-	"github.com/gopi-agent/gopi/core/agent"
-	"github.com/gopi-agent/gopi/core/tools/resolve"
+	"github.com/gopi-agent/gopi/core/permission"
+	"github.com/gopi-agent/gopi/core/tool"
 )
 
-// Permission option ids offered to the editor.
-const (
-	optAllow       = "allow"
-	optAllowAlways = "allow_always"
-	optReject      = "reject"
+// permissionSetting is the setting that lists the calls gopi acp asks the
+// editor about.
+const permissionSetting = "acp.requirePermission"
+
+// optionKinds are the protocol's kinds of the gate's answers; the option
+// ids are the answers themselves.
+var optionKinds = map[permission.Answer]sdk.PermissionOptionKind{
+	permission.AllowOnce:    sdk.PermissionOptionKindAllowOnce,
+	permission.AllowAlways:  sdk.PermissionOptionKindAllowAlways,
+	permission.RejectOnce:   sdk.PermissionOptionKindRejectOnce,
+	permission.RejectAlways: sdk.PermissionOptionKindRejectAlways,
+}
+
+// editorAsker puts the session's permission questions to the editor with
+// session/request_permission: the call as a tool call (title, kind,
+// locations, raw input) and the four answers. The session runtime's gate
+// decides which calls need it, remembers the "always" answers and runs
+// the questions of subagents through here too.
+type editorAsker struct{ ss *session }
+
+var (
+	_ permission.Asker    = editorAsker{}
+	_ permission.Observer = editorAsker{}
 )
 
-// permissions says which calls need the editor's approval: the tools the
-// acp.requirePermission setting lists, minus those the user allowed for
-// the rest of the session.
-type permissions struct {
-	mu      sync.Mutex
-	require map[string]bool
-	always  map[string]bool
-}
-
-func newPermissions(names []string) *permissions {
-	p := &permissions{require: map[string]bool{}, always: map[string]bool{}}
-	for _, n := range names {
-		p.require[n] = true
+// Ask sends the request and waits for the editor's answer or ctx (the
+// library then withdraws the request with $/cancel_request).
+func (a editorAsker) Ask(ctx context.Context, req permission.Request) (permission.Answer, error) {
+	ss := a.ss
+	paths := callPaths(ss.sess.ToolEnv(), req.Tool, req.Args)
+	title := toolTitle(req.Tool, req.Args, paths)
+	if req.Access.Summary != "" {
+		title = req.Access.Summary
 	}
-	return p
-}
-
-// subject returns the tool whose permission a call needs ("" for none):
-// the call's own tool, or for resolve applying a preview, the tool that
-// staged it (ast_edit only previews; resolve writes).
-func (p *permissions) subject(name string, args map[string]any, queue *resolve.Queue) string {
-	if name == "resolve" {
-		if str(args, "action") != "apply" {
-			return ""
-		}
-		if a := queue.Peek(); a != nil {
-			name = a.SourceTool
-		}
+	if req.Agent != "" {
+		title = fmt.Sprintf("Subagent %s: %s", req.Agent, title)
 	}
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	if !p.require[name] || p.always[name] {
-		return ""
+	kind := toolKind(req.Tool)
+	var options []sdk.PermissionOption
+	for _, c := range permission.Choices(req) {
+		options = append(options, sdk.PermissionOption{OptionId: sdk.PermissionOptionId(c.Answer), Name: c.Label, Kind: optionKinds[c.Answer]})
 	}
-	return name
-}
-
-// allowAlways stops asking for a tool in this session.
-func (p *permissions) allowAlways(name string) {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	p.always[name] = true
-}
-
-// needsPermission reports whether a call waits for the editor's answer.
-func (ss *session) needsPermission(name string, args map[string]any) bool {
-	return ss.perm.subject(name, args, resolve.For(ss.sess.ToolEnv())) != ""
-}
-
-// toolCallHook is the agent's ToolCall hook: a call that needs permission
-// is shown to the editor with session/request_permission and runs only
-// when the user allows it; a rejection blocks it and tells the model.
-func (ss *session) toolCallHook(ctx context.Context, info *agent.ToolCallInfo) (*agent.ToolCallDecision, error) {
-	args := map[string]any(info.Args)
-	subject := ss.perm.subject(info.Name, args, resolve.For(ss.sess.ToolEnv()))
-	if subject == "" {
-		return nil, nil
-	}
-	paths := callPaths(ss.sess.ToolEnv(), info.Name, args)
-	title := toolTitle(info.Name, args, paths)
-	if info.Name == "resolve" {
-		if a := resolve.For(ss.sess.ToolEnv()).Peek(); a != nil {
-			title = "Apply " + a.Label
-		}
-	}
-	kind := toolKind(info.Name)
-	req := sdk.RequestPermissionRequest{
+	resp, err := ss.srv.peer().RequestPermission(ctx, sdk.RequestPermissionRequest{
 		SessionId: sdk.SessionId(ss.id),
 		ToolCall: sdk.ToolCallUpdate{
-			ToolCallId: sdk.ToolCallId(info.ID),
+			ToolCallId: cardID(req),
 			Title:      sdk.Ptr(title),
 			Kind:       &kind,
 			Status:     sdk.Ptr(sdk.ToolCallStatusPending),
 			Locations:  locations(paths),
-			RawInput:   args,
+			RawInput:   req.Args,
+			// The whole call, which the title may cut (a long command).
+			Content: []sdk.ToolCallContent{sdk.ToolContent(sdk.TextBlock(permission.Describe(req)))},
 		},
-		Options: []sdk.PermissionOption{
-			{OptionId: optAllow, Name: "Allow", Kind: sdk.PermissionOptionKindAllowOnce},
-			{OptionId: optAllowAlways, Name: fmt.Sprintf("Always allow %s in this session", subject), Kind: sdk.PermissionOptionKindAllowAlways},
-			{OptionId: optReject, Name: "Reject", Kind: sdk.PermissionOptionKindRejectOnce},
-		},
-	}
-	resp, err := ss.srv.peer().RequestPermission(ctx, req)
+		Options: options,
+	})
 	if err != nil {
 		if ctx.Err() != nil {
-			return &agent.ToolCallDecision{Block: true, Reason: "The turn was cancelled before the user answered the permission request; the call was not run."}, nil
+			return "", ctx.Err()
 		}
-		return &agent.ToolCallDecision{Block: true, Reason: fmt.Sprintf("The editor did not answer the permission request for this %s call (%s); it was not run.", info.Name, requestMessage(err))}, nil
+		return "", fmt.Errorf("the editor did not answer: %s", requestMessage(err))
 	}
-	switch o := resp.Outcome; {
-	case o.Cancelled != nil:
-		return &agent.ToolCallDecision{Block: true, Reason: "The turn was cancelled before the user answered the permission request; the call was not run."}, nil
-	case o.Selected != nil && (o.Selected.OptionId == optAllow || o.Selected.OptionId == optAllowAlways):
-		if o.Selected.OptionId == optAllowAlways {
-			ss.perm.allowAlways(subject)
+	o := resp.Outcome
+	if o.Cancelled != nil {
+		return "", permission.ErrCancelled
+	}
+	answer := permission.RejectOnce
+	if o.Selected != nil {
+		if _, ok := optionKinds[permission.Answer(o.Selected.OptionId)]; ok {
+			answer = permission.Answer(o.Selected.OptionId)
 		}
-		ss.srv.send(ss.id, sdk.UpdateToolCall(sdk.ToolCallId(info.ID), sdk.WithUpdateStatus(sdk.ToolCallStatusInProgress)))
-		return nil, nil
 	}
-	return &agent.ToolCallDecision{Block: true, Reason: fmt.Sprintf("The user rejected this %s call in the editor; it was not run. Do not retry it: ask the user how to proceed.", info.Name)}, nil
+	if answer.Allows() {
+		ss.srv.send(ss.id, sdk.UpdateToolCall(cardID(req), sdk.WithUpdateStatus(sdk.ToolCallStatusInProgress)))
+	}
+	return answer, nil
+}
+
+// Settled closes the card of a subagent's call the editor was asked
+// about (the calls of the session itself are reported by their events).
+func (a editorAsker) Settled(req permission.Request, res *tool.Result) {
+	if req.Agent == "" || res == nil {
+		return
+	}
+	status := sdk.ToolCallStatusCompleted
+	if res.IsError {
+		status = sdk.ToolCallStatusFailed
+	}
+	opts := []sdk.ToolCallUpdateOpt{sdk.WithUpdateStatus(status)}
+	if c := resultContent(res.Content); len(c) > 0 {
+		opts = append(opts, sdk.WithUpdateContent(c))
+	}
+	a.ss.srv.send(a.ss.id, sdk.UpdateToolCall(cardID(req), opts...))
+}
+
+// cardID is the editor's id of the call a request is about: the call's own
+// for the session's calls (the editor has seen them), prefixed with the
+// subagent's task id for a subagent's (they are shown only when asked
+// about, and ids need not be unique across agents).
+func cardID(req permission.Request) sdk.ToolCallId {
+	if req.Agent == "" {
+		return sdk.ToolCallId(req.CallID)
+	}
+	return sdk.ToolCallId(req.Agent + "/" + req.CallID)
+}
+
+// needsPermission reports whether a call of the session will wait for the
+// editor's answer (its in_progress status waits for it).
+func (ss *session) needsPermission(name string, args map[string]any) bool {
+	for _, t := range ss.sess.Tools() {
+		if t.Definition().Name == name {
+			return ss.sess.Permissions().Asks(tool.CallAccess(t, args))
+		}
+	}
+	return false
 }

@@ -10,10 +10,10 @@ import (
 
 	sdk "github.com/coder/acp-go-sdk"
 
-	"github.com/gopi-agent/gopi/core/agent"
 	"github.com/gopi-agent/gopi/core/agentsession"
 	"github.com/gopi-agent/gopi/core/ai/models"
 	"github.com/gopi-agent/gopi/core/config"
+	"github.com/gopi-agent/gopi/core/permission"
 	store "github.com/gopi-agent/gopi/core/session"
 )
 
@@ -25,7 +25,6 @@ type session struct {
 	cwd   string
 	sess  *agentsession.Session
 	files *fileAccess
-	perm  *permissions
 	unsub func()
 
 	turn sync.Mutex // one prompt turn at a time
@@ -55,7 +54,6 @@ func (s *server) openSession(ctx context.Context, cwd, path string, mcp []sdk.Mc
 		return nil, failed(fmt.Errorf("cannot load the models: %w", err))
 	}
 	ss := &session{srv: s, cwd: cwd, calls: map[string]*toolCall{}}
-	ss.perm = newPermissions(cfg.Settings.ACPRequirePermission())
 	opts := agentsession.Options{
 		Config:     cfg,
 		Cwd:        cwd,
@@ -64,7 +62,11 @@ func (s *server) openSession(ctx context.Context, cwd, path string, mcp []sdk.Mc
 		Thinking:   s.opts.Thinking,
 		NoTitle:    s.opts.NoTitle,
 		HTTPClient: s.opts.HTTPClient,
-		Hooks:      []*agent.Hooks{{Name: "acp-permissions", ToolCall: ss.toolCallHook}},
+		Permissions: permission.Options{
+			Require: cfg.Settings.ACPRequirePermission(),
+			Setting: permissionSetting,
+			Asker:   editorAsker{ss},
+		},
 		MCPServers: mcpServers(mcp),
 	}
 	if path != "" {

@@ -42,7 +42,7 @@ func toolKind(name string) sdk.ToolKind {
 // toolLabels are the tools' human titles (their Definition labels).
 var toolLabels = map[string]string{
 	"read": "Read", "write": "Write", "edit": "Edit", "search": "Search", "find": "Find",
-	"ast_grep": "AST Grep", "ast_edit": "AST Edit", "resolve": "Resolve",
+	"ast_grep": "AST Grep", "ast_edit": "AST Edit", "resolve": "Resolve", "bash": "Run",
 }
 
 // toolLabel returns a tool's title before its arguments are known.
@@ -68,6 +68,8 @@ func toolTitle(name string, args map[string]any, paths []string) string {
 		subject = strings.Join(strs(args, "paths"), ", ")
 	case "resolve":
 		subject = str(args, "action")
+	case "bash":
+		subject = str(args, "command")
 	default:
 		subject = strings.Join(paths, ", ")
 	}
