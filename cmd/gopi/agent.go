@@ -915,7 +915,10 @@ func (f *agentFlags) openSession(ctx context.Context, env *cliEnv, cfg *config.C
 // runRPC serves --mode rpc: the session is built as for -p (no title
 // request: the host decides), then standard input carries the commands.
 func runRPC(ctx context.Context, env *cliEnv, cfg *config.Config, f *agentFlags) int {
-	s, ok := f.openSession(ctx, env, cfg, func(o *agentsession.Options) { o.NoTitle = true })
+	s, ok := f.openSession(ctx, env, cfg, func(o *agentsession.Options) {
+		o.NoTitle = true
+		o.Permissions = rpcPermissions(cfg)
+	})
 	if !ok {
 		return exitError
 	}

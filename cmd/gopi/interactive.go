@@ -18,7 +18,10 @@ import (
 // first.
 func runInteractive(ctx context.Context, env *cliEnv, cfg *config.Config, f *agentFlags, prompts []printmode.Prompt) int {
 	gitProbe := prompt.StartGitStatus(ctx, cfg.Cwd, agentsession.GitStatusTimeout)
-	s, ok := f.openSession(ctx, env, cfg, func(o *agentsession.Options) { o.GitStatus = gitProbe })
+	s, ok := f.openSession(ctx, env, cfg, func(o *agentsession.Options) {
+		o.GitStatus = gitProbe
+		o.Permissions = tuiPermissions(cfg)
+	})
 	if !ok {
 		return exitError
 	}

@@ -38,6 +38,11 @@ func (r *Runtime) newTool(rt *goja.Runtime, x *ext, o *goja.Object) (*jsTool, er
 		return ""
 	}
 	t := &jsTool{r: r, x: x, def: tool.Definition{Name: str("name"), Label: str("label"), Description: str("description")}}
+	// readOnly: true (gopi's own field) declares that the tool changes
+	// nothing, so permission gates pass it unless the user names it.
+	if v := o.Get("readOnly"); v != nil {
+		t.def.ReadOnly, _ = v.Export().(bool)
+	}
 	if !toolName().MatchString(t.def.Name) {
 		return nil, fmt.Errorf("the tool name %q must be letters, digits, _ or - (starting with a letter, at most 64)", t.def.Name)
 	}

@@ -28,7 +28,10 @@ type Tool struct {
 	Label       string         `json:"label,omitempty"`
 	Description string         `json:"description"`
 	Parameters  map[string]any `json:"parameters"` // a JSON Schema object
-	Run         ToolFunc       `json:"-"`
+	// ReadOnly says the tool changes nothing, so gopi's permission
+	// questions (rpc.requirePermission) leave its calls out.
+	ReadOnly bool     `json:"readOnly,omitempty"`
+	Run      ToolFunc `json:"-"`
 }
 
 // SetHostTools offers tools the model may call; gopi calls back through

@@ -269,6 +269,7 @@ type hostToolDef struct {
 	Description string          `json:"description"`
 	Parameters  json.RawMessage `json:"parameters"`
 	Concurrency string          `json:"concurrency"`
+	ReadOnly    bool            `json:"readOnly"` // gopi's: the tool changes nothing (permission gates pass it)
 }
 
 func cmdSetHostTools(_ context.Context, srv *server, _ json.RawMessage, line []byte) (any, error) {

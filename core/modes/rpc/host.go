@@ -184,7 +184,7 @@ func (b *hostBridge) newTool(d hostToolDef) (tool.Tool, error) {
 	if strings.TrimSpace(d.Description) == "" {
 		return nil, fmt.Errorf("tool %s: \"description\" is required (the model chooses tools by it)", d.Name)
 	}
-	def := tool.Definition{Name: d.Name, Label: d.Label, Description: d.Description, Concurrency: tool.Shared}
+	def := tool.Definition{Name: d.Name, Label: d.Label, Description: d.Description, Concurrency: tool.Shared, ReadOnly: d.ReadOnly}
 	if d.Concurrency == string(tool.Exclusive) {
 		def.Concurrency = tool.Exclusive
 	}
