@@ -47,4 +47,15 @@
 // adds the rule (a hidden custom message, stored with a ttsr_injection
 // entry, announced by a ttsr_triggered event) and asks again, or adds the
 // rule after the turn when the rule's interrupt mode says not to stop.
+//
+// # Permissions
+//
+// New builds the session's permission gate (core/permission) from
+// Options.Permissions and runs it as the last tool_call hook, after the
+// extensions' own; NewChild hands the same gate to every subagent, so one
+// policy, one line of questions and one set of "always" answers serve the
+// whole tree of agents, each question naming the subagent that asks. The
+// questions go to the mode's asker (ACP's editor) or to the UI SetUI
+// gives (RPC's host, the terminal). Replacing the session (NewSession,
+// SwitchSession, Branch) forgets the "always" answers.
 package agentsession

@@ -18,7 +18,8 @@
 // the sink that spills long streamed output into it (outputsink.go),
 // the per-session file-read cache used to recover stale hashline edits
 // (readcache.go), line display modes (display.go), the diffs an edit
-// reports, for front ends (diffs.go), and the settings the
-// file tools read (settings.go), taken from core/config.
+// reports, for front ends (diffs.go), what a call does as permission
+// gates see it (access.go: ReadOnly tools, AccessReporter), and the
+// settings the file tools read (settings.go), taken from core/config.
 // Result content blocks are the message model's (core/ai) by alias.
 package tool

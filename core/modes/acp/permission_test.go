@@ -202,3 +202,44 @@ func TestCancelWithdrawsPermissionRequest(t *testing.T) {
 		t.Fatalf("%d model requests, want 1", n)
 	}
 }
+
+// Cancelling the prompt withdraws a subagent's pending request too: the
+// subagent's run ends with its parent's.
+func TestCancelWithdrawsSubagentRequest(t *testing.T) {
+	r := newRig(t,
+		mockllm.Turn{Blocks: []mockllm.Block{toolCallBlock("task", map[string]any{"agent": "implement", "tasks": []map[string]string{
+			{"id": "Fix", "description": "fix", "assignment": "ASSIGN-FIX: run it"},
+		}})}},
+		mockllm.Turn{Match: "ASSIGN-FIX", Blocks: []mockllm.Block{toolCallBlock("bash", map[string]any{"command": "echo ran > ran.txt"})}},
+		mockllm.Turn{Blocks: []mockllm.Block{mockllm.Text("never asked for")}},
+	)
+	r.connect(sdk.FileSystemCapabilities{})
+	waiting, withdrawn := make(chan string, 1), make(chan struct{})
+	r.client.ask = func(ctx context.Context, p sdk.RequestPermissionRequest) (sdk.RequestPermissionResponse, error) {
+		waiting <- *p.ToolCall.Title
+		<-ctx.Done()
+		close(withdrawn)
+		return sdk.RequestPermissionResponse{}, ctx.Err()
+	}
+	sess := r.newSession()
+	stop := make(chan sdk.StopReason, 1)
+	go func() { stop <- r.prompt(sess.SessionId, "delegate") }()
+	select {
+	case title := <-waiting:
+		if !strings.HasPrefix(title, "Subagent ") {
+			t.Fatalf("request %q is not the subagent's", title)
+		}
+	case got := <-stop:
+		t.Fatalf("the prompt ended (%s) without asking the editor", got)
+	}
+	if err := r.conn.Cancel(context.Background(), sdk.CancelNotification{SessionId: sess.SessionId}); err != nil {
+		t.Fatal(err)
+	}
+	if got := <-stop; got != sdk.StopReasonCancelled {
+		t.Fatalf("stop reason %q", got)
+	}
+	<-withdrawn
+	if fileExists(filepath.Join(r.project, "ran.txt")) {
+		t.Fatal("the subagent's call ran although its request was withdrawn")
+	}
+}
