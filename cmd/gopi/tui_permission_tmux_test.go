@@ -3,6 +3,7 @@ package main
 import (
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/gopi-agent/gopi/internal/mockllm"
@@ -12,7 +13,7 @@ import (
 // for the picker; "Allow once" runs it, "Reject" blocks the next one.
 func TestTUIPermissionInTmux(t *testing.T) {
 	r := newAgentRig(t,
-		mockllm.Turn{Blocks: []mockllm.Block{mockllm.ToolCall("bash", `{"command":"echo approved > ok.txt"}`)}},
+		mockllm.Turn{Blocks: []mockllm.Block{mockllm.ToolCall("bash", `{"command":"echo approved > ok.txt # `+strings.Repeat("padding ", 30)+`TAILMARK"}`)}},
 		mockllm.Turn{Blocks: []mockllm.Block{text("It ran.")}},
 		mockllm.Turn{Blocks: []mockllm.Block{mockllm.ToolCall("bash", `{"command":"echo refused > no.txt"}`)}},
 		mockllm.Turn{Blocks: []mockllm.Block{text("It was refused.")}},
@@ -24,7 +25,8 @@ func TestTUIPermissionInTmux(t *testing.T) {
 	x.waitFor("Message gopi")
 	x.typ("run the first")
 	x.keys("Enter")
-	x.waitFor("The agent wants to run bash. Allow it?", "$ echo approved > ok.txt", "Always allow bash in this session", "Always reject bash in this session")
+	// A command wider than the terminal is wrapped, not cut: its end shows.
+	x.waitFor("The agent wants to run bash. Allow it?", "$ echo approved > ok.txt", "TAILMARK", "Always allow bash in this session", "Always reject bash in this session")
 	x.keys("Enter") // Allow once
 	x.waitFor("It ran.")
 	if b, err := os.ReadFile(filepath.Join(r.project, "ok.txt")); err != nil || string(b) != "approved\n" {

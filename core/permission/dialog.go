@@ -64,10 +64,14 @@ func Title(req Request) string {
 	return fmt.Sprintf("%s wants to run %s. Allow it?\n%s", who, req.Tool, Describe(req))
 }
 
-// describeLimit is how much of a call's text a question shows; past it
-// the question says how much it left out, so that nothing is hidden
-// silently (a long command's dangerous tail).
-const describeLimit = 2000
+// How much of a call a question shows: at most describeLines lines and
+// describeBytes bytes. What is left out is taken from the middle and
+// counted in its place, so that the start and the end of a long command
+// (where a dangerous tail would hide) both stay in view.
+const (
+	describeLines = 24
+	describeBytes = 2000
+)
 
 // Describe says in a few lines what a call does: its summary, the command
 // of a bash call, the path of a file tool, else its arguments as JSON.
@@ -97,7 +101,7 @@ func Describe(req Request) string {
 		}
 		s = string(b)
 	}
-	return cut(s, describeLimit)
+	return elide(s)
 }
 
 // str returns a string argument.
@@ -106,15 +110,23 @@ func str(args map[string]any, key string) string {
 	return s
 }
 
-// cut keeps the first n bytes of s (at a rune boundary) and says how many
-// it dropped.
-func cut(s string, n int) string {
-	if len(s) <= n {
+// elide shortens s to describeLines lines and describeBytes bytes,
+// keeping its head and its tail and saying what it left out between them.
+func elide(s string) string {
+	if lines := strings.Split(s, "\n"); len(lines) > describeLines {
+		head, tail := describeLines*2/3, describeLines/3-1
+		s = strings.Join(lines[:head], "\n") + fmt.Sprintf("\n… (%d lines not shown) …\n", len(lines)-head-tail) + strings.Join(lines[len(lines)-tail:], "\n")
+	}
+	if len(s) <= describeBytes {
 		return s
 	}
-	k := n
-	for k > 0 && !utf8.RuneStart(s[k]) {
-		k--
+	head, tail := describeBytes*3/4, describeBytes/4
+	for head > 0 && !utf8.RuneStart(s[head]) {
+		head--
 	}
-	return strings.TrimRight(s[:k], " \n") + fmt.Sprintf("\n… (%d more bytes not shown)", len(s)-k)
+	from := len(s) - tail
+	for from < len(s) && !utf8.RuneStart(s[from]) {
+		from++
+	}
+	return s[:head] + fmt.Sprintf("\n… (%d bytes not shown) …\n", from-head) + s[from:]
 }

@@ -2,6 +2,7 @@ package permission
 
 import (
 	"context"
+	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -53,6 +54,13 @@ func TestDialogAsker(t *testing.T) {
 // out rather than hiding a command's tail.
 func TestDescribe(t *testing.T) {
 	long := "echo " + strings.Repeat("x", 3000) + " && rm -rf ~"
+	var lines []string
+	for i := range 56 {
+		lines = append(lines, fmt.Sprintf("echo %d", i))
+	}
+	lines[len(lines)-1] = "rm -rf ~"
+	many := strings.Join(lines, "\n")
+	lines[0] = "$ " + lines[0]
 	for _, tc := range []struct {
 		req  Request
 		want string
@@ -61,7 +69,8 @@ func TestDescribe(t *testing.T) {
 		{Request{Tool: "write", Args: map[string]any{"path": "/etc/hosts", "content": "x"}}, "write /etc/hosts"},
 		{Request{Tool: "resolve", Access: tool.Access{Summary: "Apply AST edit: 3 replacements in 2 files"}}, "Apply AST edit: 3 replacements in 2 files"},
 		{Request{Tool: "mcp__gh__create_issue", Args: map[string]any{"title": "t"}}, `{"title":"t"}`},
-		{Request{Tool: "bash", Args: map[string]any{"command": long}}, "$ echo " + strings.Repeat("x", describeLimit-7) + "\n… (1019 more bytes not shown)"},
+		{Request{Tool: "bash", Args: map[string]any{"command": long}}, "$ echo " + strings.Repeat("x", 1493) + "\n… (1019 bytes not shown) …\n" + strings.Repeat("x", 488) + " && rm -rf ~"},
+		{Request{Tool: "bash", Args: map[string]any{"command": many}}, strings.Join(lines[:16], "\n") + "\n… (33 lines not shown) …\n" + strings.Join(lines[49:], "\n")},
 	} {
 		if got := Describe(tc.req); got != tc.want {
 			t.Errorf("%s: %q\nwant %q", tc.req.Tool, got, tc.want)

@@ -122,7 +122,9 @@ func (p *picker) view(th theme, width, height int) string {
 	}
 	var b strings.Builder
 	b.WriteString(th.dim.Render(strings.Repeat("─", max(10, min(width-1, 200)))) + "\n")
-	b.WriteString(th.title.Render(p.title))
+	// Wrapped, not cut at the edge: a dialog's text (a permission
+	// question's command) must show to its end.
+	b.WriteString(th.title.Render(ansi.Wrap(p.title, max(10, width-1), "")))
 	if p.query != "" {
 		b.WriteString("  " + th.accent.Render("filter: "+p.query))
 	}
