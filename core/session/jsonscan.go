@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"strconv"
+	"strings"
 	"unicode/utf16"
 	"unicode/utf8"
 
@@ -268,10 +269,26 @@ func (m member) is(n string) bool {
 	return m.name() == n
 }
 
+// isFold reports whether the member's name is n in any letter case (how
+// encoding/json matches a member to a field).
+func (m member) isFold(n string) bool {
+	if !m.esc {
+		return len(m.Key) == len(n)+2 && strings.EqualFold(string(m.Key[1:len(m.Key)-1]), n)
+	}
+	return strings.EqualFold(m.name(), n)
+}
+
 // eachMember validates the object d (surrounding space allowed) and calls
 // fn for each member in order; fn returning false stops early (the rest is
 // then not validated).
-func eachMember(d []byte, fn func(member) bool) error {
+func eachMember(d []byte, fn func(member) bool) error { return eachMemberScan(d, nil, fn) }
+
+// eachMemberScan is eachMember where scan, when not nil, validates and
+// skips each member's value in place of skipValue: it gets the member (its
+// Value not yet set), d and the value's offset, and returns the offset
+// just past the value. It lets a caller look inside a value in the pass
+// that validates it.
+func eachMemberScan(d []byte, scan func(key member, d []byte, i int) (int, error), fn func(member) bool) error {
 	i := skipWS(d, 0)
 	if i >= len(d) || d[i] != '{' {
 		return synErr(i, "not a JSON object")
@@ -295,7 +312,12 @@ func eachMember(d []byte, fn func(member) bool) error {
 		}
 		i = skipWS(d, i+1)
 		vs := i
-		if i, err = skipValue(d, i, 1); err != nil {
+		if scan != nil {
+			i, err = scan(member{Key: d[ks:ke:ke], esc: esc}, d, i)
+		} else {
+			i, err = skipValue(d, i, 1)
+		}
+		if err != nil {
 			return err
 		}
 		if !fn(member{Key: d[ks:ke:ke], Value: d[vs:i:i], esc: esc}) {
