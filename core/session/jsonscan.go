@@ -4,6 +4,7 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
+	"math/bits"
 	"strconv"
 	"strings"
 	"unicode/utf16"
@@ -143,8 +144,13 @@ func skipString(d []byte, i int) (int, bool, error) {
 	esc := false
 	for i++; i < len(d); i++ {
 		// Eight bytes at a time while none is a quote, a backslash or a
-		// control character (long strings are most of a session).
-		for i+8 <= len(d) && !specialIn(binary.LittleEndian.Uint64(d[i:])) {
+		// control character (long strings are most of a session), then
+		// straight to the first one that is.
+		for i+8 <= len(d) {
+			if m := specialMask(binary.LittleEndian.Uint64(d[i:])); m != 0 {
+				i += bits.TrailingZeros64(m) >> 3
+				break
+			}
 			i += 8
 		}
 		if i >= len(d) {
@@ -185,14 +191,15 @@ func skipString(d []byte, i int) (int, bool, error) {
 	return i, esc, synErr(i, "unterminated string")
 }
 
-// specialIn reports whether any byte of x is '"', '\\' or below 0x20
-// (the classic SWAR tests: a byte b is zero iff (b-1) & ^b has its top bit
-// set, borrow effects only ever add false positives above a true one).
-func specialIn(x uint64) bool {
+// specialMask has the top bit of each byte of x (little-endian) that may
+// be '"', '\\' or below 0x20 set, and the lowest bit it sets is the first
+// such byte: the classic SWAR tests (a byte b is zero iff (b-1) & ^b has its
+// top bit set) give false positives only above a true one, from borrows.
+func specialMask(x uint64) uint64 {
 	const ones, highs = 0x0101010101010101, 0x8080808080808080
 	q := x ^ (ones * '"')
 	bs := x ^ (ones * '\\')
-	return ((q-ones)&^q|(bs-ones)&^bs|(x-ones*0x20)&^x)&highs != 0
+	return ((q-ones)&^q | (bs-ones)&^bs | (x-ones*0x20)&^x) & highs
 }
 
 func isHex(c byte) bool {

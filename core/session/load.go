@@ -56,7 +56,7 @@ func parseFile(data []byte, blobs *BlobStore, rnd io.Reader) (*parsedFile, error
 		b  []byte
 		no int
 	}
-	var lines []rawLine
+	lines := make([]rawLine, 0, bytes.Count(data, []byte{'\n'})+1)
 	no := 0
 	for len(data) > 0 {
 		no++
@@ -107,28 +107,23 @@ func parseFile(data []byte, blobs *BlobStore, rnd io.Reader) (*parsedFile, error
 	// Envelopes: every line is validated here, on all CPUs. Messages
 	// (nearly all of a file's bytes) are decoded when first needed
 	// (lazy.go); the other payloads are small and decoded here.
-	type envelopeOf struct {
-		msg  []byte
-		head msgHead
-		err  error // of the envelope, then of the payload
-	}
-	envs := make([]envelopeOf, len(body))
+	errs := make([]error, len(body)) // of the envelope, else of the payload
 	decodeAll(len(body), func(i int) {
 		if !valid[i] {
 			return
 		}
-		v := &envs[i]
-		var e *Entry
-		if e, v.msg, v.head, v.err = envelope(p.lines[i].raw); v.err != nil {
+		e, msg, head, err := envelope(p.lines[i].raw)
+		if err != nil {
+			errs[i] = err
 			return
 		}
 		e.line = body[i].no
 		p.lines[i].entry = e
-		if e.Type == TypeMessage && v.msg != nil {
-			e.pending, e.head = v.msg, v.head
+		if e.Type == TypeMessage && msg != nil {
+			e.pending, e.head = msg, head
 			return
 		}
-		v.err = e.decodePayload(e.raw, v.msg)
+		errs[i] = e.decodePayload(e.raw, msg)
 	})
 	cache := blobCache{store: blobs}
 	p.entries = make([]*Entry, 0, len(body))
@@ -136,12 +131,13 @@ func parseFile(data []byte, blobs *BlobStore, rnd io.Reader) (*parsedFile, error
 		e := p.lines[i].entry
 		if e == nil {
 			if valid[i] {
-				p.problems = append(p.problems, LineProblem{Line: body[i].no, Err: envs[i].err.Error(), Skipped: true})
+				p.problems = append(p.problems, LineProblem{Line: body[i].no, Err: errs[i].Error(), Skipped: true})
 			}
 			continue
 		}
 		if e.pending == nil {
-			p.problems = append(p.problems, payloadProblems(e, envs[i].msg, envs[i].err, &cache)...)
+			// A message entry is pending unless it has no message.
+			p.problems = append(p.problems, payloadProblems(e, nil, errs[i], &cache)...)
 		}
 		p.entries = append(p.entries, e)
 	}
@@ -193,7 +189,7 @@ func envelope(line []byte) (*Entry, []byte, msgHead, error) {
 	err := eachMemberScan(line, scan, func(m member) bool {
 		switch {
 		case m.is("type"):
-			e.Type, typeOK = stringValue(m.Value)
+			e.Type, typeOK = typeValue(m.Value)
 		case m.is("id"):
 			e.ID, idOK = stringValue(m.Value)
 		case m.is("parentId"):
@@ -223,6 +219,32 @@ func envelope(line []byte) (*Entry, []byte, msgHead, error) {
 		return nil, nil, msgHead{}, fmt.Errorf("%s entry %s: parentId is neither a string nor null", e.Type, e.ID)
 	}
 	return e, msg, head, nil
+}
+
+// typeValue is stringValue for an entry's type, without allocating for
+// the types this package knows.
+func typeValue(v []byte) (string, bool) {
+	if len(v) >= 2 && v[0] == '"' {
+		switch string(v[1 : len(v)-1]) {
+		case TypeMessage:
+			return TypeMessage, true
+		case TypeModelChange:
+			return TypeModelChange, true
+		case TypeThinkingLevelChange:
+			return TypeThinkingLevelChange, true
+		case TypeCompaction:
+			return TypeCompaction, true
+		case TypeBranchSummary:
+			return TypeBranchSummary, true
+		case TypeCustom:
+			return TypeCustom, true
+		case TypeCustomMessage:
+			return TypeCustomMessage, true
+		case TypeLabel:
+			return TypeLabel, true
+		}
+	}
+	return stringValue(v)
 }
 
 // decodeAll runs fn(0..n-1) on up to GOMAXPROCS goroutines, returning when

@@ -9,6 +9,7 @@ import (
 	"io"
 	"io/fs"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -146,8 +147,12 @@ func newManager(opts Options) *Manager {
 func (m *Manager) load(p *parsedFile) {
 	m.header, m.headerRaw = p.header, p.headerRaw
 	m.problems = p.problems
-	m.entries = m.entries[:0]
-	clear(m.byID)
+	m.entries = slices.Grow(m.entries[:0], len(p.entries))
+	if len(m.byID) == 0 {
+		m.byID = make(map[string]*Entry, len(p.entries))
+	} else {
+		clear(m.byID)
+	}
 	clear(m.labels)
 	for _, e := range p.entries {
 		m.index(e)
