@@ -11,6 +11,9 @@
 //	                  runs both sides in one run, writes results/<area>.md
 //	patterns.tsv      the grep patterns, shared by search.sh and the Go benchmarks
 //	cmd/gentree       writes the deterministic generated corpus
+//	cmd/gensession    writes the 50 MB, 40,000-entry session session.sh resumes
+//	cmd/firstbyte     times a command from exec to its first model request
+//	                  (and its CPU time and peak RSS) against the mock LLM
 //	cmd/benchreport   turns search.sh's raw measurements into results/search.md
 //	results/          the latest result of every area, each with its command,
 //	                  date and machine; search.md keeps its notes section

@@ -579,9 +579,11 @@ func (s *Session) promote(last *ai.AssistantMessage) bool {
 // another compaction; a usage measured before it is stale). The session
 // stores the very messages the agent holds, so the path is searched for
 // the message itself; one not on the path counts as old when there is a
-// compaction.
+// compaction. Only the part after the latest compaction matters, and only
+// that part is read (ContextPath): a long session's older messages stay
+// undecoded.
 func (s *Session) beforeLatestCompaction(m *ai.AssistantMessage) bool {
-	path := s.Store().Path("")
+	path := s.Store().ContextPath("")
 	for i := len(path) - 1; i >= 0; i-- {
 		switch {
 		case path[i].Message == ai.Message(m):
@@ -614,10 +616,11 @@ func marshalRaw(v any) (json.RawMessage, error) {
 
 // pruneToolOutputs replaces old tool output with notices (see
 // compaction.PlanPrune), in the session file and in what the model sees,
-// and returns the tokens saved.
+// and returns the tokens saved. Only output the model still sees is
+// pruned, so the part of the path the context is built from is enough.
 func (s *Session) pruneToolOutputs() int {
 	store := s.Store()
-	path := store.Path("")
+	path := store.ContextPath("")
 	prunes, saved := compaction.PlanPrune(path, compaction.DefaultPruneConfig, s.counter(), nowMillis())
 	if len(prunes) == 0 {
 		return 0

@@ -45,9 +45,12 @@ func (s *Session) TodoPhases() []TodoPhase {
 }
 
 // restoreTodos loads the latest plan on the store's path: the newest
-// user_todo_edit entry or successful todo_write result.
+// user_todo_edit entry or successful todo_write result. Only those kinds
+// of entries are read, so resuming a long session does not decode all of
+// its messages.
 func (s *Session) restoreTodos(store *session.Manager) {
-	path := store.Path(store.LeafID())
+	path := store.SelectPath(store.LeafID(), session.Selector{Types: []string{session.TypeCustom, session.TypeMessage},
+		Roles: []ai.Role{ai.RoleToolResult}, ToolNames: []string{"todo_write"}})
 	for i := len(path) - 1; i >= 0; i-- {
 		e := path[i]
 		var raw json.RawMessage

@@ -2,6 +2,7 @@ package session
 
 import (
 	"encoding/json"
+	"slices"
 	"time"
 
 	"github.com/gopi-agent/gopi/core/ai"
@@ -37,7 +38,7 @@ func (m *Manager) BuildContext() Context {
 	if m.leaf == "" {
 		return emptyContext()
 	}
-	return buildContext(m.entries, m.byID, m.byID[m.leaf])
+	return m.contextAt(m.byID[m.leaf])
 }
 
 // ContextAt returns the context at entry leafID ("" is the null leaf: an
@@ -48,7 +49,159 @@ func (m *Manager) ContextAt(leafID string) Context {
 	if leafID == "" {
 		return emptyContext()
 	}
-	return buildContext(m.entries, m.byID, m.byID[leafID])
+	return m.contextAt(m.byID[leafID])
+}
+
+// contextAt builds the context at leaf (the last entry when nil), decoding
+// only the messages it needs; the caller holds m.mu.
+func (m *Manager) contextAt(leaf *Entry) Context {
+	if leaf == nil {
+		if len(m.entries) == 0 {
+			return emptyContext()
+		}
+		leaf = m.entries[len(m.entries)-1]
+	}
+	path := pathTo(m.byID, leaf)
+	m.decodeContext(path)
+	return contextOf(path)
+}
+
+// decodeContext decodes the messages the context at the end of path needs;
+// the caller holds m.mu.
+func (m *Manager) decodeContext(path []*Entry) {
+	from := contextStart(path)
+	m.decode(path[from:])
+	if !hasDefaultModel(path) && !hasAssistant(path[from:]) {
+		// The model of the last answer stands for the default: find it
+		// among the older messages, newest first.
+		for i := from - 1; i >= 0; i-- {
+			e := path[i]
+			if e.pending != nil && e.head.mayBe(ai.RoleAssistant, "") {
+				m.decodeOne(e)
+			}
+			if _, ok := e.Message.(*ai.AssistantMessage); ok {
+				break
+			}
+		}
+	}
+}
+
+// ContextPath returns the part of the path from the root to entry id (""
+// for the leaf) that the context at id is built from, root first: from
+// the latest compaction's first kept entry (or the compaction itself when
+// that entry is not on the path before it) to id; the whole path when it
+// has no compaction. Unlike Path it leaves the older messages undecoded,
+// which makes it cheap on a long session. nil when id is unknown or the
+// leaf is null.
+func (m *Manager) ContextPath(id string) []*Entry {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if id == "" {
+		id = m.leaf
+	}
+	path := contextTail(m.byID, m.byID[id])
+	m.decode(path)
+	return path
+}
+
+// contextTail returns path[contextStart(path):] for the path to e, walking
+// back from e only as far as that part reaches (on a long session the
+// path is mostly what older compactions replaced).
+func contextTail(byID map[string]*Entry, e *Entry) []*Entry {
+	var tail []*Entry
+	at, keep := -1, "" // the latest compaction's index in tail, its first kept entry
+	for x := e; x != nil; x = byID[x.ParentID] {
+		if len(tail) > len(byID) {
+			path := pathToChecked(byID, e) // a cycle
+			return path[contextStart(path):]
+		}
+		tail = append(tail, x)
+		if at >= 0 && x.ID == keep {
+			at = -1
+			break
+		}
+		if at < 0 && x.Compaction != nil {
+			at, keep = len(tail)-1, x.Compaction.FirstKeptEntryID
+		}
+		if x.ParentID == "" {
+			break
+		}
+	}
+	if at >= 0 {
+		tail = tail[:at+1] // the kept entry is not on the path: from the compaction on
+	}
+	slices.Reverse(tail)
+	return tail
+}
+
+// Selector picks entries of a path by kind.
+type Selector struct {
+	Types     []string  // entry types; nil for every type
+	Roles     []ai.Role // message entries: the roles of their messages (MessageRole); nil for every role
+	ToolNames []string  // message entries holding tool results: the tools; nil for every tool
+}
+
+// admits reports whether a decoded entry is one sel picks.
+func (sel Selector) admits(e *Entry) bool {
+	if sel.Types != nil && !slices.Contains(sel.Types, e.Type) {
+		return false
+	}
+	if e.Type != TypeMessage || e.Message == nil {
+		return true
+	}
+	if sel.Roles != nil && !slices.Contains(sel.Roles, e.Message.MessageRole()) {
+		return false
+	}
+	r, ok := e.Message.(*ai.ToolResultMessage)
+	return !ok || sel.ToolNames == nil || slices.Contains(sel.ToolNames, r.ToolName)
+}
+
+// mayAdmit reports whether a pending entry may be one sel picks, from what
+// is known before decoding it.
+func (sel Selector) mayAdmit(e *Entry) bool {
+	if sel.Types != nil && !slices.Contains(sel.Types, e.Type) {
+		return false
+	}
+	if sel.Roles == nil {
+		return true
+	}
+	for _, r := range sel.Roles {
+		if sel.ToolNames == nil && e.head.mayBe(r, "") {
+			return true
+		}
+		for _, t := range sel.ToolNames {
+			if e.head.mayBe(r, t) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// SelectPath returns the entries of the path from the root to entry id
+// ("" for the leaf) that sel picks, root first. Only messages that may be
+// picked are decoded, so looking for a few entries of a long session is
+// cheap where Path decodes every message. nil when id is unknown or the
+// leaf is null.
+func (m *Manager) SelectPath(id string, sel Selector) []*Entry {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if id == "" {
+		id = m.leaf
+	}
+	var out []*Entry
+	for _, e := range pathTo(m.byID, m.byID[id]) {
+		if e.pending != nil {
+			if !sel.mayAdmit(e) {
+				continue
+			}
+			m.decodeOne(e)
+		}
+		if sel.admits(e) {
+			out = append(out, e)
+		}
+	}
+	return out
 }
 
 // BuildContext computes the context of entries at leafID: "" is the null
@@ -61,23 +214,69 @@ func BuildContext(entries []*Entry, leafID string) Context {
 	for _, e := range entries {
 		byID[e.ID] = e
 	}
-	return buildContext(entries, byID, byID[leafID])
-}
-
-// buildContext walks from leaf (or the last entry when nil) to the root
-// and collects the state and the messages along the path. With a
-// compaction on the path, the latest one's summary comes first, then the
-// entries from its firstKeptEntryId up to it, then the entries after it
-// (unless the compaction carries a provider's replacement history, which
-// stands for the kept entries).
-func buildContext(entries []*Entry, byID map[string]*Entry, leaf *Entry) Context {
+	leaf := byID[leafID]
 	if leaf == nil {
 		if len(entries) == 0 {
 			return emptyContext()
 		}
 		leaf = entries[len(entries)-1]
 	}
-	path := pathTo(byID, leaf)
+	return contextOf(pathTo(byID, leaf))
+}
+
+// latestCompaction returns the index in path of its latest compaction, or
+// -1.
+func latestCompaction(path []*Entry) int {
+	for i := len(path) - 1; i >= 0; i-- {
+		if path[i].Compaction != nil {
+			return i
+		}
+	}
+	return -1
+}
+
+// contextStart returns the index in path of the first entry the context
+// at its end is built from (see ContextPath).
+func contextStart(path []*Entry) int {
+	at := latestCompaction(path)
+	if at < 0 {
+		return 0
+	}
+	for i, e := range path[:at] {
+		if e.ID == path[at].Compaction.FirstKeptEntryID {
+			return i
+		}
+	}
+	return at
+}
+
+// hasDefaultModel reports whether path records a model for the default
+// role (then the answers' models do not set it).
+func hasDefaultModel(path []*Entry) bool {
+	for _, e := range path {
+		if mc := e.ModelChange; mc != nil && mc.Model != "" && (mc.Role == "" || mc.Role == "default") {
+			return true
+		}
+	}
+	return false
+}
+
+func hasAssistant(es []*Entry) bool {
+	for _, e := range es {
+		if _, ok := e.Message.(*ai.AssistantMessage); ok {
+			return true
+		}
+	}
+	return false
+}
+
+// contextOf collects the state and the messages along path (root to
+// leaf). With a compaction on the path, the latest one's summary comes
+// first, then the entries from its firstKeptEntryId up to it, then the
+// entries after it (unless the compaction carries a provider's replacement
+// history, which stands for the kept entries). Messages the context does
+// not send may still be pending (undecoded); they are skipped.
+func contextOf(path []*Entry) Context {
 	c := emptyContext()
 	var compaction *Entry
 	explicitDefault := false

@@ -60,10 +60,17 @@
 // # Loading fast
 //
 // A session file is mostly long strings. Loading validates each line and
-// decodes message content in one hand-written pass (jsonscan.go,
-// fastmsg.go) that scans strings eight bytes at a time, and leaves the
-// small rest of each message to core/ai; payloads are decoded on all CPUs.
-// Fuzz targets check the scanner against encoding/json and the fast
-// decoder against message.Decode. A 50 MB session loads and builds its
-// context in about 240 ms on a 2-core machine (BenchmarkOpen50MB).
+// reads its envelope in one hand-written pass (jsonscan.go) that scans
+// strings eight bytes at a time, on all CPUs, and decodes the small
+// payloads (settings changes, compactions, labels, …). Messages, nearly
+// all of the bytes, are decoded when first needed (lazy.go): at load those
+// of the context at the leaf (from the latest compaction's kept part on),
+// the others when an accessor hands them out; ContextPath and SelectPath
+// answer the runtime's questions about the path without decoding the
+// conversation the compactions replaced. Decoding a message does its
+// content in one pass (fastmsg.go) and leaves the small rest to core/ai.
+// Fuzz targets check the scanner against encoding/json, the fast decoder
+// against message.Decode, and the store with messages decoded on demand
+// against the store with every message decoded (FuzzLazyLoad). Resuming a
+// 40,000-entry, 50 MB session is measured end to end by bench/session.sh.
 package session

@@ -63,6 +63,14 @@ type Entry struct {
 	// replaces is, until the next rewrite, the stored line this entry
 	// replaced (PruneToolResults): the rewrite puts raw in its place.
 	replaces []byte
+
+	// pending is, for a message entry read from a file whose message has
+	// not been decoded yet, the message's JSON (a slice of raw); nil once
+	// Message is set. The store decodes messages when they are first
+	// needed (lazy.go) and never hands out an entry still pending.
+	pending []byte
+	head    msgHead // what the scan of the line learnt of the pending message
+	line    int     // 1-based line of the file the entry was read from; 0 for entries made here
 }
 
 // ModelChange records a model switch.

@@ -26,7 +26,7 @@ func TestEntryMarshalJSON(t *testing.T) {
 	m.Close()
 
 	line := `{"type":"future_thing","id":"abcd1234","parentId":null,"timestamp":"2026-01-01T00:00:00.000Z","extra":[1,2]}`
-	e, msg, err := envelope([]byte(line))
+	e, msg, _, err := envelope([]byte(line))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -47,6 +47,7 @@ func (m *Manager) Fork(leafID string, opts Options) (*Manager, error) {
 		}
 		h.Title, h.TitleSource = "", ""
 	}
+	m.decode(src)
 	m.mu.Unlock()
 
 	if opts.Cwd == "" {
@@ -98,6 +99,7 @@ func ForkFile(path, leafID string, opts Options) (*Manager, error) {
 		return nil, fmt.Errorf("fork session %s: %w", path, err)
 	}
 	src := newManager(Options{Now: opts.Now})
+	src.blobs = blobs // the messages left pending restore their images from it
 	src.load(p)
 	src.disk = &diskFile{path: path} // for the lineage marker only; never written
 	src.disk.path, _ = filepath.Abs(path)

@@ -4,7 +4,9 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
+	"math/bits"
 	"strconv"
+	"strings"
 	"unicode/utf16"
 	"unicode/utf8"
 
@@ -142,8 +144,13 @@ func skipString(d []byte, i int) (int, bool, error) {
 	esc := false
 	for i++; i < len(d); i++ {
 		// Eight bytes at a time while none is a quote, a backslash or a
-		// control character (long strings are most of a session).
-		for i+8 <= len(d) && !specialIn(binary.LittleEndian.Uint64(d[i:])) {
+		// control character (long strings are most of a session), then
+		// straight to the first one that is.
+		for i+8 <= len(d) {
+			if m := specialMask(binary.LittleEndian.Uint64(d[i:])); m != 0 {
+				i += bits.TrailingZeros64(m) >> 3
+				break
+			}
 			i += 8
 		}
 		if i >= len(d) {
@@ -184,14 +191,15 @@ func skipString(d []byte, i int) (int, bool, error) {
 	return i, esc, synErr(i, "unterminated string")
 }
 
-// specialIn reports whether any byte of x is '"', '\\' or below 0x20
-// (the classic SWAR tests: a byte b is zero iff (b-1) & ^b has its top bit
-// set, borrow effects only ever add false positives above a true one).
-func specialIn(x uint64) bool {
+// specialMask has the top bit of each byte of x (little-endian) that may
+// be '"', '\\' or below 0x20 set, and the lowest bit it sets is the first
+// such byte: the classic SWAR tests (a byte b is zero iff (b-1) & ^b has its
+// top bit set) give false positives only above a true one, from borrows.
+func specialMask(x uint64) uint64 {
 	const ones, highs = 0x0101010101010101, 0x8080808080808080
 	q := x ^ (ones * '"')
 	bs := x ^ (ones * '\\')
-	return ((q-ones)&^q|(bs-ones)&^bs|(x-ones*0x20)&^x)&highs != 0
+	return ((q-ones)&^q | (bs-ones)&^bs | (x-ones*0x20)&^x) & highs
 }
 
 func isHex(c byte) bool {
@@ -268,10 +276,26 @@ func (m member) is(n string) bool {
 	return m.name() == n
 }
 
+// isFold reports whether the member's name is n in any letter case (how
+// encoding/json matches a member to a field).
+func (m member) isFold(n string) bool {
+	if !m.esc {
+		return len(m.Key) == len(n)+2 && strings.EqualFold(string(m.Key[1:len(m.Key)-1]), n)
+	}
+	return strings.EqualFold(m.name(), n)
+}
+
 // eachMember validates the object d (surrounding space allowed) and calls
 // fn for each member in order; fn returning false stops early (the rest is
 // then not validated).
-func eachMember(d []byte, fn func(member) bool) error {
+func eachMember(d []byte, fn func(member) bool) error { return eachMemberScan(d, nil, fn) }
+
+// eachMemberScan is eachMember where scan, when not nil, validates and
+// skips each member's value in place of skipValue: it gets the member (its
+// Value not yet set), d and the value's offset, and returns the offset
+// just past the value. It lets a caller look inside a value in the pass
+// that validates it.
+func eachMemberScan(d []byte, scan func(key member, d []byte, i int) (int, error), fn func(member) bool) error {
 	i := skipWS(d, 0)
 	if i >= len(d) || d[i] != '{' {
 		return synErr(i, "not a JSON object")
@@ -295,7 +319,12 @@ func eachMember(d []byte, fn func(member) bool) error {
 		}
 		i = skipWS(d, i+1)
 		vs := i
-		if i, err = skipValue(d, i, 1); err != nil {
+		if scan != nil {
+			i, err = scan(member{Key: d[ks:ke:ke], esc: esc}, d, i)
+		} else {
+			i, err = skipValue(d, i, 1)
+		}
+		if err != nil {
 			return err
 		}
 		if !fn(member{Key: d[ks:ke:ke], Value: d[vs:i:i], esc: esc}) {

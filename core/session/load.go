@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"runtime"
+	"strings"
 	"sync"
 
 	"github.com/gopi-agent/gopi/core/ai"
@@ -55,7 +56,7 @@ func parseFile(data []byte, blobs *BlobStore, rnd io.Reader) (*parsedFile, error
 		b  []byte
 		no int
 	}
-	var lines []rawLine
+	lines := make([]rawLine, 0, bytes.Count(data, []byte{'\n'})+1)
 	no := 0
 	for len(data) > 0 {
 		no++
@@ -103,49 +104,40 @@ func parseFile(data []byte, blobs *BlobStore, rnd io.Reader) (*parsedFile, error
 		p.migrated = true
 	}
 
-	// Envelopes, in order.
-	msgs := make([][]byte, len(body))
-	for i := range body {
-		if !valid[i] {
-			continue
-		}
-		e, msg, err := envelope(p.lines[i].raw)
-		if err != nil {
-			p.problems = append(p.problems, LineProblem{Line: body[i].no, Err: err.Error(), Skipped: true})
-			continue
-		}
-		p.lines[i].entry = e
-		msgs[i] = msg
-	}
-	// Payloads, in parallel: this is where a large file spends its time.
-	errs := make([]error, len(body))
+	// Envelopes: every line is validated here, on all CPUs. Messages
+	// (nearly all of a file's bytes) are decoded when first needed
+	// (lazy.go); the other payloads are small and decoded here.
+	errs := make([]error, len(body)) // of the envelope, else of the payload
 	decodeAll(len(body), func(i int) {
-		if e := p.lines[i].entry; e != nil {
-			errs[i] = e.decodePayload(e.raw, msgs[i])
+		if !valid[i] {
+			return
 		}
+		e, msg, head, err := envelope(p.lines[i].raw)
+		if err != nil {
+			errs[i] = err
+			return
+		}
+		e.line = body[i].no
+		p.lines[i].entry = e
+		if e.Type == TypeMessage && msg != nil {
+			e.pending, e.head = msg, head
+			return
+		}
+		errs[i] = e.decodePayload(e.raw, msg)
 	})
 	cache := blobCache{store: blobs}
+	p.entries = make([]*Entry, 0, len(body))
 	for i := range body {
 		e := p.lines[i].entry
 		if e == nil {
+			if valid[i] {
+				p.problems = append(p.problems, LineProblem{Line: body[i].no, Err: errs[i].Error(), Skipped: true})
+			}
 			continue
 		}
-		if errs[i] != nil {
-			p.problems = append(p.problems, LineProblem{Line: body[i].no, Err: errs[i].Error() + " (kept as an unknown entry)"})
-			if e.Type == TypeMessage {
-				e.Message = &ai.OpaqueMessage{Role: roleOf(msgs[i]), Raw: msgs[i]}
-			}
-		}
-		for _, img := range imagesOf(e) {
-			if !bytes.HasPrefix([]byte(img.Data), []byte(BlobPrefix)) {
-				continue
-			}
-			data, err := cache.resolve(img.Data)
-			if err != nil {
-				p.problems = append(p.problems, LineProblem{Line: body[i].no, Err: "image not found, sent as a placeholder: " + err.Error()})
-				continue
-			}
-			img.Data = data
+		if e.pending == nil {
+			// A message entry is pending unless it has no message.
+			p.problems = append(p.problems, payloadProblems(e, nil, errs[i], &cache)...)
 		}
 		p.entries = append(p.entries, e)
 	}
@@ -153,15 +145,51 @@ func parseFile(data []byte, blobs *BlobStore, rnd io.Reader) (*parsedFile, error
 	return p, nil
 }
 
-// envelope reads the members every entry has. The entry's raw is line.
-func envelope(line []byte) (*Entry, []byte, error) {
+// payloadProblems finishes the decoding of an entry's payload: a payload
+// that could not be decoded (err) is reported and, for a message, kept as
+// an opaque message; blob references in its images are restored. msg is
+// the message's JSON for a message entry.
+func payloadProblems(e *Entry, msg []byte, err error, cache *blobCache) []LineProblem {
+	var out []LineProblem
+	if err != nil {
+		out = append(out, LineProblem{Line: e.line, Err: err.Error() + " (kept as an unknown entry)"})
+		if e.Type == TypeMessage {
+			e.Message = &ai.OpaqueMessage{Role: roleOf(msg), Raw: msg}
+		}
+	}
+	for _, img := range imagesOf(e) {
+		if !strings.HasPrefix(img.Data, BlobPrefix) {
+			continue
+		}
+		data, err := cache.resolve(img.Data)
+		if err != nil {
+			out = append(out, LineProblem{Line: e.line, Err: "image not found, sent as a placeholder: " + err.Error()})
+			continue
+		}
+		img.Data = data
+	}
+	return out
+}
+
+// envelope reads the members every entry has, and the head of its
+// message (see msgHead). The entry's raw is line.
+func envelope(line []byte) (*Entry, []byte, msgHead, error) {
 	e := &Entry{raw: line}
 	var msg []byte
+	var head msgHead
 	var typeOK, idOK, parentOK = false, false, true
-	err := eachMember(line, func(m member) bool {
+	scan := func(key member, d []byte, i int) (int, error) {
+		if key.is("message") && i < len(d) && d[i] == '{' {
+			end, h, err := scanHead(d, i)
+			head = h
+			return end, err
+		}
+		return skipValue(d, i, 1)
+	}
+	err := eachMemberScan(line, scan, func(m member) bool {
 		switch {
 		case m.is("type"):
-			e.Type, typeOK = stringValue(m.Value)
+			e.Type, typeOK = typeValue(m.Value)
 		case m.is("id"):
 			e.ID, idOK = stringValue(m.Value)
 		case m.is("parentId"):
@@ -174,20 +202,49 @@ func envelope(line []byte) (*Entry, []byte, error) {
 			e.Timestamp, _ = stringValue(m.Value)
 		case m.is("message"):
 			msg = m.Value
+			if len(msg) == 0 || msg[0] != '{' {
+				head = msgHead{}
+			}
 		}
 		return true
 	})
 	switch {
 	case err != nil:
-		return nil, nil, err
+		return nil, nil, msgHead{}, err
 	case !typeOK:
-		return nil, nil, fmt.Errorf("entry has no type")
+		return nil, nil, msgHead{}, fmt.Errorf("entry has no type")
 	case !idOK || e.ID == "":
-		return nil, nil, fmt.Errorf("%s entry has no id", e.Type)
+		return nil, nil, msgHead{}, fmt.Errorf("%s entry has no id", e.Type)
 	case !parentOK:
-		return nil, nil, fmt.Errorf("%s entry %s: parentId is neither a string nor null", e.Type, e.ID)
+		return nil, nil, msgHead{}, fmt.Errorf("%s entry %s: parentId is neither a string nor null", e.Type, e.ID)
 	}
-	return e, msg, nil
+	return e, msg, head, nil
+}
+
+// typeValue is stringValue for an entry's type, without allocating for
+// the types this package knows.
+func typeValue(v []byte) (string, bool) {
+	if len(v) >= 2 && v[0] == '"' {
+		switch string(v[1 : len(v)-1]) {
+		case TypeMessage:
+			return TypeMessage, true
+		case TypeModelChange:
+			return TypeModelChange, true
+		case TypeThinkingLevelChange:
+			return TypeThinkingLevelChange, true
+		case TypeCompaction:
+			return TypeCompaction, true
+		case TypeBranchSummary:
+			return TypeBranchSummary, true
+		case TypeCustom:
+			return TypeCustom, true
+		case TypeCustomMessage:
+			return TypeCustomMessage, true
+		case TypeLabel:
+			return TypeLabel, true
+		}
+	}
+	return stringValue(v)
 }
 
 // decodeAll runs fn(0..n-1) on up to GOMAXPROCS goroutines, returning when

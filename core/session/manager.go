@@ -9,6 +9,7 @@ import (
 	"io"
 	"io/fs"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -43,6 +44,7 @@ type Manager struct {
 	labels    map[string]string
 	leaf      string // "" is the null leaf: the next append is a root
 	problems  []LineProblem
+	cache     blobCache // blobs restored so far (messages are decoded on demand, lazy.go)
 
 	disk         *diskFile // nil for an in-memory session
 	onDisk       bool      // the file holds every entry persisted so far: new ones are appended
@@ -145,14 +147,21 @@ func newManager(opts Options) *Manager {
 func (m *Manager) load(p *parsedFile) {
 	m.header, m.headerRaw = p.header, p.headerRaw
 	m.problems = p.problems
-	m.entries = m.entries[:0]
-	clear(m.byID)
+	m.entries = slices.Grow(m.entries[:0], len(p.entries))
+	if len(m.byID) == 0 {
+		m.byID = make(map[string]*Entry, len(p.entries))
+	} else {
+		clear(m.byID)
+	}
 	clear(m.labels)
 	for _, e := range p.entries {
 		m.index(e)
 	}
 	if n := len(m.entries); n > 0 {
 		m.leaf = m.entries[n-1].ID
+		// What the session sends next is decoded now, so that Problems
+		// reports its messages (the rest waits until needed, lazy.go).
+		m.decodeContext(pathTo(m.byID, m.entries[n-1]))
 	}
 	if m.opts.Cwd == "" {
 		m.opts.Cwd = m.header.Cwd
@@ -170,7 +179,7 @@ func (m *Manager) index(e *Entry) {
 			delete(m.labels, e.Label.TargetID)
 		}
 	}
-	if _, ok := e.Message.(*ai.AssistantMessage); ok {
+	if _, ok := e.Message.(*ai.AssistantMessage); ok || e.pending != nil && e.head.roleKnown && e.head.role == string(ai.RoleAssistant) {
 		m.hasAssistant = true
 	}
 }
@@ -320,7 +329,7 @@ func (m *Manager) merge(current []byte) ([]byte, []*Entry, error) {
 			}
 			continue
 		}
-		e, msg, err := envelope(line)
+		e, msg, _, err := envelope(line)
 		if err == nil {
 			// Same id and same bytes: our entry (or the line a pruned
 			// entry replaces). Same id, other bytes: an entry another
@@ -358,8 +367,13 @@ func (m *Manager) Err() error {
 	return m.err
 }
 
-// Problems returns the lines of the file that could not be used when it
-// was loaded.
+// Problems returns the lines of the file that could not be used: lines
+// that are not entries (found when the file was loaded), payloads that
+// could not be decoded and images whose blob is missing. Messages are
+// decoded when first needed (see lazy.go): those of the context at the
+// leaf when the file is loaded, the others when asked for, so a message
+// off that context that nothing has needed yet is not reported even if it
+// cannot be decoded.
 func (m *Manager) Problems() []LineProblem {
 	m.mu.Lock()
 	defer m.mu.Unlock()

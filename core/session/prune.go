@@ -38,7 +38,7 @@ func (m *Manager) PruneToolResults(prunes []Prune) error {
 		at[e] = i
 	}
 	for _, p := range prunes {
-		old := m.byID[p.EntryID]
+		old := m.decodeOne(m.byID[p.EntryID])
 		if old == nil {
 			return fmt.Errorf("prune entry %s: %w", p.EntryID, ErrNotFound)
 		}

@@ -224,20 +224,21 @@ func (m *Manager) LeafID() string {
 func (m *Manager) Leaf() *Entry {
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	return m.byID[m.leaf]
+	return m.decodeOne(m.byID[m.leaf])
 }
 
 // Entry returns the entry with id, or nil.
 func (m *Manager) Entry(id string) *Entry {
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	return m.byID[id]
+	return m.decodeOne(m.byID[id])
 }
 
 // Entries returns all entries in file order (header excluded).
 func (m *Manager) Entries() []*Entry {
 	m.mu.Lock()
 	defer m.mu.Unlock()
+	m.decode(m.entries)
 	return slices.Clone(m.entries)
 }
 
@@ -251,6 +252,7 @@ func (m *Manager) Children(id string) []*Entry {
 			out = append(out, e)
 		}
 	}
+	m.decode(out)
 	return out
 }
 
@@ -262,12 +264,34 @@ func (m *Manager) Path(id string) []*Entry {
 	if id == "" {
 		id = m.leaf
 	}
-	return pathTo(m.byID, m.byID[id])
+	path := pathTo(m.byID, m.byID[id])
+	m.decode(path)
+	return path
 }
 
 // pathTo walks parent links from e to the root and returns the path root
 // first. A cycle (possible only in a corrupt file) ends the walk.
 func pathTo(byID map[string]*Entry, e *Entry) []*Entry {
+	// A path without a cycle has at most one entry per id: walk that far
+	// without remembering ids (on a long session the set of ids seen costs
+	// more than the walk), then again with them if the walk goes on.
+	var path []*Entry
+	for x := e; x != nil; x = byID[x.ParentID] {
+		if len(path) > len(byID) {
+			return pathToChecked(byID, e)
+		}
+		path = append(path, x)
+		if x.ParentID == "" {
+			break
+		}
+	}
+	slices.Reverse(path)
+	return path
+}
+
+// pathToChecked is pathTo remembering the ids seen, for a walk that has a
+// cycle.
+func pathToChecked(byID map[string]*Entry, e *Entry) []*Entry {
 	var path []*Entry
 	seen := map[string]bool{}
 	for e != nil && !seen[e.ID] {
@@ -306,6 +330,7 @@ func (m *Manager) Tree() []*TreeNode {
 
 // tree builds the forest; the caller holds m.mu.
 func (m *Manager) tree() []*TreeNode {
+	m.decode(m.entries)
 	nodes := make(map[*Entry]*TreeNode, len(m.entries))
 	for _, e := range m.entries {
 		nodes[e] = &TreeNode{Entry: e, Label: m.labels[e.ID]}

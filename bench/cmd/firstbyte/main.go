@@ -10,7 +10,7 @@
 //
 // Usage:
 //
-//	firstbyte [-n RUNS] [-warmup N] [-config DST=TEMPLATE]... [-dir DIR] -- COMMAND ARGS...
+//	firstbyte [-n RUNS] [-warmup N] [-usage] [-config DST=TEMPLATE]... [-dir DIR] -- COMMAND ARGS...
 //
 // Each -config writes TEMPLATE to DST with every "{{URL}}" replaced by the
 // mock's root URL (http://127.0.0.1:PORT), before the first run: the
@@ -23,6 +23,12 @@
 // median M" (milliseconds, three decimals). A run that exits non-zero or
 // makes no model request fails the whole measurement (exit status 1, with
 // the command's stderr).
+//
+// With -usage (Linux), each run line goes on with "cpu_first_ms C rss_first_mb
+// R cpu_ms U maxrss_mb X": the CPU time (user and system, every thread) the
+// process had used and its peak resident set when the first byte arrived,
+// read from /proc, and the same for the whole run from the kernel's
+// resource usage at exit; summary lines of those four follow.
 package main
 
 import (
@@ -40,6 +46,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/gopi-agent/gopi/internal/mockllm"
@@ -55,7 +62,7 @@ func main() {
 	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
 }
 
-const usage = "usage: firstbyte [-n RUNS] [-warmup N] [-config DST=TEMPLATE]... [-dir DIR] -- COMMAND ARGS..."
+const usage = "usage: firstbyte [-n RUNS] [-warmup N] [-usage] [-config DST=TEMPLATE]... [-dir DIR] -- COMMAND ARGS..."
 
 // run is the command with its arguments and output streams; it returns the
 // exit status.
@@ -66,6 +73,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 	warmup := fs.Int("warmup", 2, "unmeasured runs first")
 	dir := fs.String("dir", "", "working directory of the command (default: the current one)")
 	timeout := fs.Duration("timeout", 2*time.Minute, "limit for one run")
+	withUsage := fs.Bool("usage", false, "also report CPU time and peak RSS, at the first byte and at exit (Linux)")
 	var configs configFlags
 	fs.Var(&configs, "config", "DST=TEMPLATE: write TEMPLATE to DST with {{URL}} replaced (repeatable)")
 	if err := fs.Parse(args); err != nil {
@@ -92,9 +100,9 @@ func run(args []string, stdout, stderr io.Writer) int {
 		}
 	}
 
-	var first, exit []float64
+	var first, exit, cpuFirst, rssFirst, cpu, rss []float64
 	for i := -*warmup; i < *runs; i++ {
-		fb, ex, err := m.measure(argv, *dir, i, *timeout)
+		r, err := m.measure(argv, *dir, i, *timeout)
 		if err != nil {
 			fmt.Fprintf(stderr, "firstbyte: run %d: %v\n", i, err)
 			return 1
@@ -102,12 +110,25 @@ func run(args []string, stdout, stderr io.Writer) int {
 		if i < 0 {
 			continue
 		}
-		fmt.Fprintf(stdout, "run %d first_byte_ms %.3f exit_ms %.3f\n", i, ms(fb), ms(ex))
-		first = append(first, ms(fb))
-		exit = append(exit, ms(ex))
+		fmt.Fprintf(stdout, "run %d first_byte_ms %.3f exit_ms %.3f", i, ms(r.firstByte), ms(r.exit))
+		if *withUsage {
+			fmt.Fprintf(stdout, " cpu_first_ms %.3f rss_first_mb %.1f cpu_ms %.3f maxrss_mb %.1f",
+				ms(r.atFirst.cpu), mb(r.atFirst.rss), ms(r.atExit.cpu), mb(r.atExit.rss))
+			cpuFirst, rssFirst = append(cpuFirst, ms(r.atFirst.cpu)), append(rssFirst, mb(r.atFirst.rss))
+			cpu, rss = append(cpu, ms(r.atExit.cpu)), append(rss, mb(r.atExit.rss))
+		}
+		fmt.Fprintln(stdout)
+		first = append(first, ms(r.firstByte))
+		exit = append(exit, ms(r.exit))
 	}
 	fmt.Fprintf(stdout, "summary first_byte best %.3f median %.3f\n", best(first), median(first))
 	fmt.Fprintf(stdout, "summary exit best %.3f median %.3f\n", best(exit), median(exit))
+	if *withUsage {
+		fmt.Fprintf(stdout, "summary cpu_first best %.3f median %.3f\n", best(cpuFirst), median(cpuFirst))
+		fmt.Fprintf(stdout, "summary rss_first best %.1f median %.1f\n", best(rssFirst), median(rssFirst))
+		fmt.Fprintf(stdout, "summary cpu best %.3f median %.3f\n", best(cpu), median(cpu))
+		fmt.Fprintf(stdout, "summary maxrss best %.1f median %.1f\n", best(rss), median(rss))
+	}
 	return 0
 }
 
@@ -130,6 +151,8 @@ func writeConfig(spec, url string) error {
 
 func ms(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }
 
+func mb(bytes int64) float64 { return float64(bytes) / (1 << 20) }
+
 func best(v []float64) float64 { return slices.Min(v) }
 
 // median is the middle sample (the lower middle for an even count).
@@ -143,7 +166,27 @@ func median(v []float64) float64 {
 type mock struct {
 	hs       *http.Server
 	served   chan error
-	arrivals chan time.Time // first-byte time of each model request
+	arrivals chan arrival // each model request's first byte
+	pid      atomic.Int64 // the process being measured; 0 between runs
+}
+
+// arrival is a model request's first byte: when it came, and what the
+// process had used by then.
+type arrival struct {
+	at  time.Time
+	use resources
+}
+
+// resources is CPU time and peak resident set size; zero where unknown.
+type resources struct {
+	cpu time.Duration
+	rss int64 // bytes
+}
+
+// result is one measured run.
+type result struct {
+	firstByte, exit time.Duration
+	atFirst, atExit resources
 }
 
 // newMock serves a script of turns text replies on ln.
@@ -152,7 +195,7 @@ func newMock(ln net.Listener, turns int) *mock {
 	for range turns {
 		h.Script(mockllm.Turn{Blocks: []mockllm.Block{mockllm.Text("ok")}})
 	}
-	m := &mock{served: make(chan error, 1), arrivals: make(chan time.Time, turns)}
+	m := &mock{served: make(chan error, 1), arrivals: make(chan arrival, turns)}
 	m.hs = &http.Server{
 		Handler: http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 			c, _ := r.Context().Value(connKey{}).(*stampConn)
@@ -162,8 +205,12 @@ func newMock(ln net.Listener, turns int) *mock {
 				defer c.idle()
 			}
 			if r.Method == http.MethodPost && isModelPath(r.URL.Path) {
+				a := arrival{at: at}
+				if pid := m.pid.Load(); pid != 0 {
+					a.use = processUsage(int(pid))
+				}
 				select {
-				case m.arrivals <- at:
+				case m.arrivals <- a:
 				default:
 				}
 			}
@@ -196,8 +243,9 @@ func isModelPath(path string) bool {
 }
 
 // measure runs the command once: the time from start to the first model
-// request's first byte, and to the process's exit.
-func (m *mock) measure(argv []string, dir string, n int, timeout time.Duration) (firstByte, exit time.Duration, err error) {
+// request's first byte, and to the process's exit, with the resources used
+// by then.
+func (m *mock) measure(argv []string, dir string, n int, timeout time.Duration) (result, error) {
 	for len(m.arrivals) > 0 {
 		<-m.arrivals
 	}
@@ -213,18 +261,20 @@ func (m *mock) measure(argv []string, dir string, n int, timeout time.Duration) 
 	cmd.Stderr = &stderr
 	start := time.Now()
 	if err := cmd.Start(); err != nil {
-		return 0, 0, err
+		return result{}, err
 	}
+	m.pid.Store(int64(cmd.Process.Pid))
 	werr := cmd.Wait()
-	exit = time.Since(start)
+	exit := time.Since(start)
+	m.pid.Store(0)
 	if werr != nil {
-		return 0, 0, fmt.Errorf("%v: %w\n%s", args, werr, stderr.Bytes())
+		return result{}, fmt.Errorf("%v: %w\n%s", args, werr, stderr.Bytes())
 	}
 	select {
-	case at := <-m.arrivals:
-		return at.Sub(start), exit, nil
+	case a := <-m.arrivals:
+		return result{firstByte: a.at.Sub(start), exit: exit, atFirst: a.use, atExit: exitUsage(cmd.ProcessState)}, nil
 	default:
-		return 0, 0, errors.New("the command made no model request")
+		return result{}, errors.New("the command made no model request")
 	}
 }
 

@@ -22,6 +22,12 @@ const helperEnv = "FIRSTBYTE_TEST_HELPER"
 // measured time cannot be shorter.
 const helperDelay = 30 * time.Millisecond
 
+// helperBig is what the helper in mode "big" allocates before its first
+// request; big keeps it reachable.
+const helperBig = 64 << 20
+
+var big []byte
+
 func TestMain(m *testing.M) {
 	if path := os.Getenv(helperEnv); path != "" {
 		os.Exit(helper(path, os.Getenv("FIRSTBYTE_TEST_MODE")))
@@ -39,6 +45,13 @@ func helper(path, mode string) int {
 	url := strings.TrimSpace(string(data))
 	if mode == "none" {
 		return 0
+	}
+	if mode == "big" {
+		// Touch helperBig bytes before the first request, and keep them.
+		big = make([]byte, helperBig)
+		for i := range big {
+			big[i] = byte(i)
+		}
 	}
 	time.Sleep(helperDelay)
 	if resp, err := http.Get(url + "/v1/models"); err == nil {
@@ -108,6 +121,41 @@ func TestMeasuresFromStartToFirstModelRequest(t *testing.T) {
 	}
 	if !strings.Contains(out, "summary first_byte best ") || !strings.Contains(out, "summary exit best ") {
 		t.Errorf("no summary:\n%s", out)
+	}
+}
+
+// TestReportsUsage: -usage reports the CPU time and peak RSS at the first
+// byte and at exit; the helper touches 64 MB before its first request, so
+// both peaks are above that, and it uses no less CPU by its exit. (The two
+// peaks come from different counters, /proc's VmHWM and the kernel's
+// rusage, which may differ by a few pages.)
+func TestReportsUsage(t *testing.T) {
+	out, errOut, code := measureHelper(t, "big", "-n", "2", "-warmup", "0", "-usage")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	runs := 0
+	for _, line := range strings.Split(strings.TrimSpace(out), "\n") {
+		f := strings.Fields(line)
+		if f[0] != "run" {
+			continue
+		}
+		runs++
+		if len(f) != 14 || f[6] != "cpu_first_ms" || f[8] != "rss_first_mb" || f[10] != "cpu_ms" || f[12] != "maxrss_mb" {
+			t.Fatalf("run line %q", line)
+		}
+		v := func(i int) float64 { x, _ := strconv.ParseFloat(f[i], 64); return x }
+		if v(7) <= 0 || v(7) > v(11) || v(9) < helperBig>>20 || v(13) < helperBig>>20 {
+			t.Errorf("cpu at first byte %v ms of %v, rss at first byte %v MB of %v: %q", v(7), v(11), v(9), v(13), line)
+		}
+	}
+	for _, s := range []string{"cpu_first", "rss_first", "cpu", "maxrss"} {
+		if !strings.Contains(out, "summary "+s+" best ") {
+			t.Errorf("no %s summary:\n%s", s, out)
+		}
+	}
+	if runs != 2 {
+		t.Errorf("%d runs:\n%s", runs, out)
 	}
 }
 
