@@ -1,6 +1,9 @@
 package agent
 
 import (
+	"strconv"
+	"strings"
+
 	"github.com/gopi-agent/gopi/core/ai"
 )
 
@@ -9,47 +12,81 @@ import (
 // was edited), since providers refuse a call without a result.
 const MissingResultText = "No result was recorded for this tool call (the session ended before it finished)."
 
-// providerMessages makes a converted history safe to send: assistant
-// messages that failed or were aborted with nothing in them are dropped with
-// the tool results that answer their calls; a failed or aborted message that
-// has content keeps it, minus calls without results; every remaining tool
-// call gets a result (MissingResultText when none was recorded), placed
-// right after its assistant message; results that answer no call are
-// dropped. Messages of other roles pass unchanged. The input is not
-// modified.
+// providerMessages makes a converted history safe to send, whatever wrote
+// it (this process, an older gopi, omp, a hand edit). Providers refuse a
+// tool call without exactly one result right after its assistant message,
+// a result that answers no call, and two calls with the same id; so:
+//
+//   - a failed or aborted assistant message directly followed by another
+//     assistant message was retried (or recovered from) and replaced by
+//     it: it is not sent, as it was not during the run;
+//   - a tool result answers the nearest assistant message before it that
+//     made the call (a session may hold several calls with one id);
+//   - of another failed or aborted assistant message, the text and the
+//     calls that have a result are sent, and nothing when that is empty
+//     (its thinking signatures are incomplete, providers reject them);
+//   - every call sent is followed, in call order right after its
+//     assistant message, by exactly one result: the first recorded one,
+//     else MissingResultText; other results are dropped;
+//   - a call whose id an earlier call sent already used gets a new id
+//     (its result goes with it); for OpenAI Responses ids only the call
+//     part counts, as that is what is sent.
+//
+// Messages of other roles pass unchanged, in order. The input is not
+// modified; messages that need no change are passed through as they are.
 func providerMessages(in []ai.Message) []ai.Message {
-	// Which call ids have results anywhere in the history.
-	results := map[string]*ai.ToolResultMessage{}
-	for _, m := range in {
-		if r, ok := m.(*ai.ToolResultMessage); ok {
-			results[r.ToolCallID] = r
+	// Which assistant message each result answers: the latest one before
+	// it that made the call (and is sent).
+	superseded := func(i int) bool {
+		m, ok := in[i].(*ai.AssistantMessage)
+		if !ok || !failed(m) || i+1 >= len(in) {
+			return false
+		}
+		_, next := in[i+1].(*ai.AssistantMessage)
+		return next
+	}
+	owner := map[string]int{}                               // call id → index of the latest message making it
+	answers := map[int]map[string][]*ai.ToolResultMessage{} // message index → call id → its results, in order
+	for i, m := range in {
+		switch m := m.(type) {
+		case *ai.AssistantMessage:
+			if superseded(i) {
+				continue
+			}
+			for _, tc := range m.ToolCalls() {
+				owner[tc.ID] = i
+			}
+		case *ai.ToolResultMessage:
+			i, ok := owner[m.ToolCallID]
+			if !ok {
+				continue // answers no call: dropped
+			}
+			if answers[i] == nil {
+				answers[i] = map[string][]*ai.ToolResultMessage{}
+			}
+			answers[i][m.ToolCallID] = append(answers[i][m.ToolCallID], m)
 		}
 	}
+
 	out := make([]ai.Message, 0, len(in))
-	emitted := map[string]bool{}
-	for i := 0; i < len(in); i++ {
-		switch m := in[i].(type) {
+	used := map[string]bool{} // call ids sent so far (their call part)
+	for i, m := range in {
+		switch m := m.(type) {
 		case *ai.AssistantMessage:
-			failed := m.StopReason == ai.StopReasonError || m.StopReason == ai.StopReasonAborted
-			if failed {
-				m = keptPartOfFailed(m, results)
-				if m == nil {
+			if superseded(i) {
+				continue
+			}
+			results := answers[i]
+			if failed(m) {
+				if m = keptPartOfFailed(m, results); m == nil {
 					continue
 				}
 			}
-			out = append(out, m)
-			for _, tc := range m.ToolCalls() {
-				if r, ok := results[tc.ID]; ok && !emitted[tc.ID] {
-					out = append(out, r)
-				} else if !ok {
-					out = append(out, &ai.ToolResultMessage{ToolCallID: tc.ID, ToolName: tc.Name, Content: ai.ContentList{ai.Text(MissingResultText)}, IsError: true, Timestamp: m.Timestamp})
-				}
-				emitted[tc.ID] = true
-			}
+			sent, paired := pairCalls(m, results, used)
+			out = append(out, sent)
+			out = append(out, paired...)
 		case *ai.ToolResultMessage:
-			// Results are placed after their call above; anything left is
-			// an orphan.
-			continue
+			// Sent right after the call it answers (above), or dropped.
 		default:
 			out = append(out, m)
 		}
@@ -57,10 +94,91 @@ func providerMessages(in []ai.Message) []ai.Message {
 	return out
 }
 
+// failed reports whether an assistant message failed or was aborted.
+func failed(m *ai.AssistantMessage) bool {
+	return m.StopReason == ai.StopReasonError || m.StopReason == ai.StopReasonAborted
+}
+
+// pairCalls returns m as it is sent (a copy when a call needs a new id)
+// and one result for each of its calls, in call order: the next unused one
+// recorded for the call's id, else MissingResultText. used holds the call
+// ids sent before m and gets m's.
+func pairCalls(m *ai.AssistantMessage, results map[string][]*ai.ToolResultMessage, used map[string]bool) (*ai.AssistantMessage, []ai.Message) {
+	calls := m.ToolCalls()
+	if len(calls) == 0 {
+		return m, nil
+	}
+	taken := map[string]int{} // call id → results of it used so far
+	var out []ai.Message
+	var renamed map[int]string // index in m.Content → new id
+	for i, b := range m.Content {
+		tc, ok := b.(*ai.ToolCall)
+		if !ok {
+			continue
+		}
+		var res *ai.ToolResultMessage
+		if rs := results[tc.ID]; taken[tc.ID] < len(rs) {
+			res = rs[taken[tc.ID]]
+		}
+		taken[tc.ID]++
+		id := tc.ID
+		if used[callPart(id)] {
+			id = freshID(id, used)
+			if renamed == nil {
+				renamed = map[int]string{}
+			}
+			renamed[i] = id
+		}
+		used[callPart(id)] = true
+		switch {
+		case res == nil:
+			res = &ai.ToolResultMessage{ToolCallID: id, ToolName: tc.Name, Content: ai.ContentList{ai.Text(MissingResultText)}, IsError: true, Timestamp: m.Timestamp}
+		case res.ToolCallID != id:
+			c := *res
+			c.ToolCallID = id
+			res = &c
+		}
+		out = append(out, res)
+	}
+	if renamed != nil {
+		c := *m
+		c.Content = append(ai.ContentList(nil), m.Content...)
+		for i, id := range renamed {
+			tc := *c.Content[i].(*ai.ToolCall)
+			tc.ID = id
+			c.Content[i] = &tc
+		}
+		m = &c
+	}
+	return m, out
+}
+
+// callPart returns the part of a call id providers compare: an OpenAI
+// Responses id "<call_id>|<item_id>" is sent as its call id (see
+// ai.ToolCall.ID), so two calls that differ only in the item part collide.
+func callPart(id string) string {
+	call, _, _ := strings.Cut(id, "|")
+	return call
+}
+
+// freshID returns an id no call sent so far has, made from id: a short
+// prefix in front of its call part (the item part is left out, as the
+// item it names was already sent), so that providers that shorten ids
+// keep the difference.
+func freshID(id string, used map[string]bool) string {
+	call := callPart(id)
+	for n := 2; ; n++ {
+		c := "r" + strconv.Itoa(n) + "_" + call
+		if !used[c] {
+			return c
+		}
+	}
+}
+
 // keptPartOfFailed returns what of a failed or aborted assistant message is
-// worth sending: its text and thinking and the calls that have results, or
-// nil when nothing is left.
-func keptPartOfFailed(m *ai.AssistantMessage, results map[string]*ai.ToolResultMessage) *ai.AssistantMessage {
+// worth sending: its text and the calls that have results, or nil when
+// nothing is left.
+func keptPartOfFailed(m *ai.AssistantMessage, results map[string][]*ai.ToolResultMessage) *ai.AssistantMessage {
 	var kept ai.ContentList
 	for _, b := range m.Content {
 		switch b := b.(type) {
@@ -72,7 +190,7 @@ func keptPartOfFailed(m *ai.AssistantMessage, results map[string]*ai.ToolResultM
 			// Signatures of an interrupted stream are incomplete; providers
 			// reject them. Drop thinking of failed messages.
 		case *ai.ToolCall:
-			if _, ok := results[b.ID]; ok {
+			if len(results[b.ID]) > 0 {
 				kept = append(kept, b)
 			}
 		}
