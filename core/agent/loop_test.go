@@ -489,7 +489,7 @@ func TestContinue(t *testing.T) {
 	if err := a.Continue(context.Background()); err != nil {
 		t.Fatal(err)
 	}
-	if err := a.Continue(context.Background()); err == nil || !strings.Contains(err.Error(), "nothing to continue") {
+	if err := a.Continue(context.Background()); !errors.Is(err, ErrNothingToContinue) || !strings.Contains(err.Error(), "ends with the assistant's answer") {
 		t.Fatalf("continue after the answer: %v", err)
 	}
 	s.add(say("again"))
