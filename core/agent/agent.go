@@ -80,8 +80,11 @@ type Options struct {
 
 // RetryOptions configure automatic retries.
 type RetryOptions struct {
-	Enabled bool           // retry transient provider errors
-	Policy  ai.RetryPolicy // attempts and backoff; zero fields take core/ai's defaults
+	Enabled bool // retry transient provider errors
+	// Policy gives the attempts and the backoff. Unlike ai.Retry's, its
+	// MaxAttempts is taken as it is (retry.maxRetries): 0 (or less) means
+	// no retry; a zero BaseDelay or MaxDelay takes core/ai's default.
+	Policy ai.RetryPolicy
 }
 
 // DefaultMaxResultBytes is the default cap on one tool result's text: far

@@ -190,10 +190,7 @@ func (s *Session) generateWithRetry(ctx context.Context, prep *compaction.Prepar
 		return nil, errors.New("No model selected")
 	}
 	retry := s.agent.Retry()
-	policy := retry.Policy
-	if policy.MaxAttempts <= 0 {
-		policy.MaxAttempts = ai.DefaultRetryPolicy.MaxAttempts
-	}
+	policy := retry.Policy // MaxAttempts as set: 0 is no retry (agent.RetryOptions)
 	for attempt := 0; ; attempt++ {
 		res, err := compaction.Generate(ctx, prep, s.summarizer(model), opts)
 		if err == nil || ctx.Err() != nil {

@@ -819,3 +819,34 @@ func TestSilentOverflowKeepsTheAnswer(t *testing.T) {
 		t.Errorf("last answer %q", s.LastAssistantText())
 	}
 }
+
+// retry.maxRetries 0 means no retry, for the summary requests of a
+// compaction as for the turns: one overloaded answer fails the compaction.
+func TestCompactSummaryNotRetriedWithZeroMaxRetries(t *testing.T) {
+	f := newFixture(t, keyEnv)
+	f.settings("compaction:\n  keepRecentTokens: 100\nretry:\n  maxRetries: 0\n  baseDelayMs: 1\n")
+	var mu sync.Mutex
+	summaries := 0
+	f.script.summarize = func(ctx context.Context, req *ai.Request, em *ai.Emitter) {
+		mu.Lock()
+		summaries++
+		mu.Unlock()
+		fail("overloaded_error: Overloaded")(ctx, req, em)
+	}
+	f.script.add(sayUsage("a", 500), sayUsage("b", 900))
+	reg := f.registry(f.config())
+	s := f.open(Options{Models: reg, Model: f.model(reg, "anthropic/claude-sonnet-4-5"), NoTitle: true})
+	for _, p := range []string{"one" + longText(300), "two" + longText(300)} {
+		if err := s.Prompt(context.Background(), p, PromptOptions{}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if _, err := s.Compact(context.Background(), ""); err == nil || err.Error() != "Summarization failed: overloaded_error: Overloaded" {
+		t.Errorf("error: %v", err)
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	if summaries != 1 {
+		t.Errorf("%d summary requests: the failure was retried", summaries)
+	}
+}
