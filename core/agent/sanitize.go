@@ -35,8 +35,6 @@ const MissingResultText = "No result was recorded for this tool call (the sessio
 // Messages of other roles pass unchanged, in order. The input is not
 // modified; messages that need no change are passed through as they are.
 func providerMessages(in []ai.Message) []ai.Message {
-	// Which assistant message each result answers: the latest one before
-	// it that made the call (and is sent).
 	superseded := func(i int) bool {
 		m, ok := in[i].(*ai.AssistantMessage)
 		if !ok || !failed(m) || i+1 >= len(in) {
@@ -45,26 +43,25 @@ func providerMessages(in []ai.Message) []ai.Message {
 		_, next := in[i+1].(*ai.AssistantMessage)
 		return next
 	}
-	owner := map[string]int{}                               // call id → index of the latest message making it
-	answers := map[int]map[string][]*ai.ToolResultMessage{} // message index → call id → its results, in order
+	// Which assistant message each result answers: the latest one before
+	// it that made the call (and is sent).
+	owner := map[string]int{} // call id → index of the latest message making it
+	answers := recorded{first: map[answerKey]*ai.ToolResultMessage{}}
 	for i, m := range in {
 		switch m := m.(type) {
 		case *ai.AssistantMessage:
 			if superseded(i) {
 				continue
 			}
-			for _, tc := range m.ToolCalls() {
-				owner[tc.ID] = i
+			for _, b := range m.Content {
+				if tc, ok := b.(*ai.ToolCall); ok {
+					owner[tc.ID] = i
+				}
 			}
 		case *ai.ToolResultMessage:
-			i, ok := owner[m.ToolCallID]
-			if !ok {
-				continue // answers no call: dropped
-			}
-			if answers[i] == nil {
-				answers[i] = map[string][]*ai.ToolResultMessage{}
-			}
-			answers[i][m.ToolCallID] = append(answers[i][m.ToolCallID], m)
+			if i, ok := owner[m.ToolCallID]; ok {
+				answers.add(answerKey{i, m.ToolCallID}, m)
+			} // else it answers no call: dropped
 		}
 	}
 
@@ -76,15 +73,13 @@ func providerMessages(in []ai.Message) []ai.Message {
 			if superseded(i) {
 				continue
 			}
-			results := answers[i]
+			results := messageResults{&answers, i}
 			if failed(m) {
 				if m = keptPartOfFailed(m, results); m == nil {
 					continue
 				}
 			}
-			sent, paired := pairCalls(m, results, used)
-			out = append(out, sent)
-			out = append(out, paired...)
+			out = pairCalls(out, m, results, used)
 		case *ai.ToolResultMessage:
 			// Sent right after the call it answers (above), or dropped.
 		default:
@@ -94,40 +89,87 @@ func providerMessages(in []ai.Message) []ai.Message {
 	return out
 }
 
+// answerKey names the results of one call id of one assistant message
+// (its index in the history).
+type answerKey struct {
+	msg int
+	id  string
+}
+
+// recorded holds the results of the history by answerKey: the first one
+// of each, and the others of a key that has several.
+type recorded struct {
+	first map[answerKey]*ai.ToolResultMessage
+	more  map[answerKey][]*ai.ToolResultMessage
+}
+
+func (r *recorded) add(k answerKey, m *ai.ToolResultMessage) {
+	if _, ok := r.first[k]; !ok {
+		r.first[k] = m
+		return
+	}
+	if r.more == nil {
+		r.more = map[answerKey][]*ai.ToolResultMessage{}
+	}
+	r.more[k] = append(r.more[k], m)
+}
+
+// messageResults are the results recorded for one assistant message.
+type messageResults struct {
+	all *recorded
+	msg int
+}
+
+// nth returns the n-th result (from 0) recorded for call id, or nil.
+func (r messageResults) nth(id string, n int) *ai.ToolResultMessage {
+	k := answerKey{r.msg, id}
+	if n == 0 {
+		return r.all.first[k]
+	}
+	if more := r.all.more[k]; n-1 < len(more) {
+		return more[n-1]
+	}
+	return nil
+}
+
 // failed reports whether an assistant message failed or was aborted.
 func failed(m *ai.AssistantMessage) bool {
 	return m.StopReason == ai.StopReasonError || m.StopReason == ai.StopReasonAborted
 }
 
-// pairCalls returns m as it is sent (a copy when a call needs a new id)
-// and one result for each of its calls, in call order: the next unused one
-// recorded for the call's id, else MissingResultText. used holds the call
-// ids sent before m and gets m's.
-func pairCalls(m *ai.AssistantMessage, results map[string][]*ai.ToolResultMessage, used map[string]bool) (*ai.AssistantMessage, []ai.Message) {
-	calls := m.ToolCalls()
-	if len(calls) == 0 {
-		return m, nil
-	}
-	taken := map[string]int{} // call id → results of it used so far
-	var out []ai.Message
-	var renamed map[int]string // index in m.Content → new id
+// pairCalls appends to dst m as it is sent (a copy when a call needs a
+// new id) and one result for each of its calls, in call order: the next
+// unused one recorded for the call's id, else MissingResultText. used
+// holds the call ids sent before m and gets m's.
+func pairCalls(dst []ai.Message, m *ai.AssistantMessage, results messageResults, used map[string]bool) []ai.Message {
+	at := len(dst)
+	dst = append(dst, m)
+	var copied *ai.AssistantMessage // m with new ids, once one is needed
 	for i, b := range m.Content {
 		tc, ok := b.(*ai.ToolCall)
 		if !ok {
 			continue
 		}
-		var res *ai.ToolResultMessage
-		if rs := results[tc.ID]; taken[tc.ID] < len(rs) {
-			res = rs[taken[tc.ID]]
+		// The n-th call with an id in m takes the n-th result of that id.
+		n := 0
+		for _, e := range m.Content[:i] {
+			if p, ok := e.(*ai.ToolCall); ok && p.ID == tc.ID {
+				n++
+			}
 		}
-		taken[tc.ID]++
+		res := results.nth(tc.ID, n)
 		id := tc.ID
 		if used[callPart(id)] {
 			id = freshID(id, used)
-			if renamed == nil {
-				renamed = map[int]string{}
+			if copied == nil {
+				c := *m
+				c.Content = append(ai.ContentList(nil), m.Content...)
+				copied = &c
+				dst[at] = copied
 			}
-			renamed[i] = id
+			renamed := *tc
+			renamed.ID = id
+			copied.Content[i] = &renamed
 		}
 		used[callPart(id)] = true
 		switch {
@@ -138,19 +180,9 @@ func pairCalls(m *ai.AssistantMessage, results map[string][]*ai.ToolResultMessag
 			c.ToolCallID = id
 			res = &c
 		}
-		out = append(out, res)
+		dst = append(dst, res)
 	}
-	if renamed != nil {
-		c := *m
-		c.Content = append(ai.ContentList(nil), m.Content...)
-		for i, id := range renamed {
-			tc := *c.Content[i].(*ai.ToolCall)
-			tc.ID = id
-			c.Content[i] = &tc
-		}
-		m = &c
-	}
-	return m, out
+	return dst
 }
 
 // callPart returns the part of a call id providers compare: an OpenAI
@@ -178,7 +210,7 @@ func freshID(id string, used map[string]bool) string {
 // keptPartOfFailed returns what of a failed or aborted assistant message is
 // worth sending: its text and the calls that have results, or nil when
 // nothing is left.
-func keptPartOfFailed(m *ai.AssistantMessage, results map[string][]*ai.ToolResultMessage) *ai.AssistantMessage {
+func keptPartOfFailed(m *ai.AssistantMessage, results messageResults) *ai.AssistantMessage {
 	var kept ai.ContentList
 	for _, b := range m.Content {
 		switch b := b.(type) {
@@ -190,7 +222,7 @@ func keptPartOfFailed(m *ai.AssistantMessage, results map[string][]*ai.ToolResul
 			// Signatures of an interrupted stream are incomplete; providers
 			// reject them. Drop thinking of failed messages.
 		case *ai.ToolCall:
-			if len(results[b.ID]) > 0 {
+			if results.nth(b.ID, 0) != nil {
 				kept = append(kept, b)
 			}
 		}
