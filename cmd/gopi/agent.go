@@ -521,6 +521,9 @@ func (f *agentFlags) sessionOptions(env *cliEnv, cfg *config.Config, reg *models
 			}
 		}
 	}
+	if errors.Is(err, session.ErrInvalidHeader) {
+		err = fmt.Errorf("%w: give a session file that gopi or omp wrote, or run gopi --resume without an argument to pick one from a list", err)
+	}
 	if err != nil {
 		return opts, err
 	}

@@ -51,6 +51,17 @@ func newAgentRig(t testing.TB, turns ...mockllm.Turn) *agentRig {
 	return r
 }
 
+// setModel rewrites the rig's models.yml: provider "mock" speaks api and
+// mock-model has the given context window.
+func (r *agentRig) setModel(api string, contextWindow int) {
+	r.t.Helper()
+	yml := fmt.Sprintf("providers:\n  mock:\n    baseUrl: %s\n    api: %s\n    apiKey: MOCK_KEY\n    models:\n      - id: mock-model\n        name: Mock\n        contextWindow: %d\n",
+		r.srv.URL(), api, contextWindow)
+	if err := os.WriteFile(filepath.Join(r.agentDir, "models.yml"), []byte(yml), 0o644); err != nil {
+		r.t.Fatal(err)
+	}
+}
+
 func (r *agentRig) write(name, content string) {
 	r.t.Helper()
 	if err := os.WriteFile(filepath.Join(r.project, name), []byte(content), 0o644); err != nil {

@@ -3,6 +3,7 @@ package agent
 import (
 	"context"
 	"errors"
+	"fmt"
 	"sync"
 	"time"
 
@@ -12,6 +13,11 @@ import (
 
 // ErrBusy is returned by Prompt and Continue while a run is in progress.
 var ErrBusy = errors.New("the agent is still working on the previous prompt: send the message as a steer or a follow-up (streamingBehavior \"steer\" or \"followUp\"), or wait until it finishes")
+
+// ErrNothingToContinue is returned by Continue when the conversation gives
+// the model nothing to answer: it is empty, or it ends with the assistant's
+// answer and no steering or follow-up message is queued.
+var ErrNothingToContinue = errors.New("agent: nothing to continue")
 
 // ErrNoModel is returned when a run starts without a model.
 var ErrNoModel = errors.New("no model is configured: pick one with --model or set a default model in the settings")
@@ -74,8 +80,11 @@ type Options struct {
 
 // RetryOptions configure automatic retries.
 type RetryOptions struct {
-	Enabled bool           // retry transient provider errors
-	Policy  ai.RetryPolicy // attempts and backoff; zero fields take core/ai's defaults
+	Enabled bool // retry transient provider errors
+	// Policy gives the attempts and the backoff. Unlike ai.Retry's, its
+	// MaxAttempts is taken as it is (retry.maxRetries): 0 (or less) means
+	// no retry; a zero BaseDelay or MaxDelay takes core/ai's default.
+	Policy ai.RetryPolicy
 }
 
 // DefaultMaxResultBytes is the default cap on one tool result's text: far
@@ -403,7 +412,7 @@ func (a *Agent) Prompt(ctx context.Context, msgs ...ai.Message) error {
 // Continue runs the loop from the current conversation, which must end in
 // a message the model can answer (a user message or tool results); when it
 // ends in an assistant message, queued steering or follow-up messages are
-// delivered first, and without any it is an error.
+// delivered first, and without any it fails with ErrNothingToContinue.
 func (a *Agent) Continue(ctx context.Context) error {
 	return a.start(ctx, nil, true)
 }
@@ -422,7 +431,7 @@ func (a *Agent) start(ctx context.Context, msgs []ai.Message, cont bool) error {
 	if cont {
 		if len(a.messages) == 0 {
 			a.mu.Unlock()
-			return errors.New("agent: nothing to continue: the conversation is empty")
+			return fmt.Errorf("%w: the conversation is empty", ErrNothingToContinue)
 		}
 		if _, ok := a.messages[len(a.messages)-1].(*ai.AssistantMessage); ok {
 			if q := a.steering.take(); len(q) > 0 {
@@ -431,7 +440,7 @@ func (a *Agent) start(ctx context.Context, msgs []ai.Message, cont bool) error {
 				msgs = q
 			} else {
 				a.mu.Unlock()
-				return errors.New("agent: nothing to continue: the conversation ends with the assistant's answer and no message is queued")
+				return fmt.Errorf("%w: the conversation ends with the assistant's answer and no message is queued", ErrNothingToContinue)
 			}
 		}
 	}

@@ -369,6 +369,32 @@ func TestRetryTransientErrors(t *testing.T) {
 	}
 }
 
+// retry.maxRetries 0 means no retry: the first failure ends the run, and
+// the end of retrying is announced as omp does (attempt 0, the error).
+func TestRetryZeroMaxAttemptsDoesNotRetry(t *testing.T) {
+	s := newScript(t, fail("HTTP 503 Service Unavailable"), say("never asked"))
+	a, rec := newAgent(t, s)
+	a.SetRetry(RetryOptions{Enabled: true, Policy: ai.RetryPolicy{MaxAttempts: 0, BaseDelay: time.Millisecond}})
+	if err := a.Prompt(context.Background(), user("q")); err != nil {
+		t.Fatal(err)
+	}
+	if n := len(s.requests()); n != 1 {
+		t.Fatalf("%d requests: the failure was retried", n)
+	}
+	var ends []AutoRetryEnd
+	for _, ev := range rec.events() {
+		switch e := ev.(type) {
+		case AutoRetryStart:
+			t.Fatalf("retry announced: %+v", e)
+		case AutoRetryEnd:
+			ends = append(ends, e)
+		}
+	}
+	if len(ends) != 1 || ends[0].Success || ends[0].Attempt != 0 || ends[0].FinalError == "" {
+		t.Fatalf("retry end %+v", ends)
+	}
+}
+
 func TestRetryGivesUpAndNonTransientIsNotRetried(t *testing.T) {
 	s := newScript(t, fail("HTTP 500 server error"), fail("HTTP 500 server error"))
 	a, rec := newAgent(t, s)
@@ -489,7 +515,7 @@ func TestContinue(t *testing.T) {
 	if err := a.Continue(context.Background()); err != nil {
 		t.Fatal(err)
 	}
-	if err := a.Continue(context.Background()); err == nil || !strings.Contains(err.Error(), "nothing to continue") {
+	if err := a.Continue(context.Background()); !errors.Is(err, ErrNothingToContinue) || !strings.Contains(err.Error(), "ends with the assistant's answer") {
 		t.Fatalf("continue after the answer: %v", err)
 	}
 	s.add(say("again"))

@@ -63,9 +63,7 @@ func (a *Agent) streamWithRetry(ctx context.Context, hooks *hookChain, forced *f
 			return msg
 		}
 		policy := opts.Policy
-		if policy.MaxAttempts <= 0 {
-			policy.MaxAttempts = ai.DefaultRetryPolicy.MaxAttempts
-		}
+		policy.MaxAttempts = max(policy.MaxAttempts, 0)
 		if retries >= policy.MaxAttempts {
 			a.emit(AutoRetryEnd{Attempt: retries, FinalError: msg.ErrorMessage})
 			return msg

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/gopi-agent/gopi/core/agent"
 	"github.com/gopi-agent/gopi/core/ai"
 	"github.com/gopi-agent/gopi/core/ai/models"
 	"github.com/gopi-agent/gopi/core/compaction"
@@ -189,10 +190,7 @@ func (s *Session) generateWithRetry(ctx context.Context, prep *compaction.Prepar
 		return nil, errors.New("No model selected")
 	}
 	retry := s.agent.Retry()
-	policy := retry.Policy
-	if policy.MaxAttempts <= 0 {
-		policy.MaxAttempts = ai.DefaultRetryPolicy.MaxAttempts
-	}
+	policy := retry.Policy // MaxAttempts as set: 0 is no retry (agent.RetryOptions)
 	for attempt := 0; ; attempt++ {
 		res, err := compaction.Generate(ctx, prep, s.summarizer(model), opts)
 		if err == nil || ctx.Err() != nil {
@@ -306,7 +304,10 @@ const (
 // model, or a compaction) and the turn retried, a context over the
 // threshold is compacted and the agent told to continue (once), messages
 // queued meanwhile are delivered. gen is the abort generation the prompt
-// started in: after Abort nothing more runs.
+// started in: after Abort nothing more runs. When the conversation turns
+// out to end with an answer and nothing is queued (a queue another caller
+// emptied first), there is nothing to continue: the answer stands and the
+// maintenance is done, as omp's scheduled continue gives up silently.
 func (s *Session) maintain(ctx context.Context, gen int) error {
 	recovered, continued := false, false
 	for ctx.Err() == nil && !s.abortedSince(gen) {
@@ -327,6 +328,9 @@ func (s *Session) maintain(ctx context.Context, gen int) error {
 				return nil
 			}
 			err = s.agent.Continue(ctx)
+		}
+		if errors.Is(err, agent.ErrNothingToContinue) {
+			return nil
 		}
 		if err != nil {
 			return err
@@ -361,8 +365,14 @@ func (s *Session) checkCompaction(ctx context.Context, last *ai.AssistantMessage
 	sameModel := last.Provider == model.Provider && last.Model == model.ID
 	if sameModel && !s.beforeLatestCompaction(last) && ai.IsContextOverflow(last, window) {
 		// The failed answer stays in the session file; the retry must not
-		// see it.
+		// see it. An answer the provider gave in full although it reports
+		// more input than the window (a silent overflow) is kept: it is
+		// the turn's answer, and there is no failed turn to retry.
 		s.dropTrailingError()
+		retry := maintainRetry
+		if last.StopReason != ai.StopReasonError {
+			retry = maintainNothing
+		}
 		if *recovered {
 			s.emit(AutoCompactionStart{Reason: ReasonOverflow, Action: ActionContextFull})
 			s.emit(AutoCompactionEnd{Action: ActionContextFull, ErrorMessage: "Context overflow recovery failed: " + overflowPersists})
@@ -370,13 +380,13 @@ func (s *Session) checkCompaction(ctx context.Context, last *ai.AssistantMessage
 		}
 		if postRun && s.promote(last) {
 			*recovered = true
-			return maintainRetry
+			return retry
 		}
-		if set.Auto() && s.autoCompact(ctx, ReasonOverflow, postRun) != outcomeNone {
+		if set.Auto() && s.autoCompact(ctx, ReasonOverflow, postRun && retry == maintainRetry) != outcomeNone {
 			*recovered = true
 			if postRun {
 				s.dropTrailingError()
-				return maintainRetry
+				return retry
 			}
 		}
 		return maintainNothing

@@ -741,3 +741,112 @@ func TestAutoCompactionFailureIsReported(t *testing.T) {
 		})
 	}
 }
+
+// sayEstimated answers text with a usage gopi estimated (the server
+// reported none) of input prompt tokens.
+func sayEstimated(text string, input int) turnFunc {
+	return func(ctx context.Context, req *ai.Request, em *ai.Emitter) {
+		em.Start()
+		i := em.StartText()
+		em.TextDelta(i, text)
+		em.EndText(i)
+		em.SetUsage(ai.Usage{Input: input, Output: 10, TotalTokens: input + 10, Estimated: true})
+		em.SetStopReason(ai.StopReasonStop)
+		em.Done(req.Model)
+	}
+}
+
+// An answer whose estimated context is over the window (a server that
+// reports no usage) is not a silent overflow: the context is compacted as
+// over the threshold, the agent auto-continues once, and Prompt (the SDK's
+// too) succeeds with both answers in the conversation.
+func TestEstimatedUsageOverTheWindowIsTheThreshold(t *testing.T) {
+	f := newFixture(t, keyEnv)
+	f.settings("compaction:\n  keepRecentTokens: 100\n")
+	f.script.summarize = summaries()
+	f.script.add(sayUsage("a", 1000), sayEstimated("the answer", 250_000), sayEstimated("nothing is left", 500))
+	reg := f.registry(f.config())
+	s := f.open(Options{Models: reg, Model: f.model(reg, "anthropic/claude-sonnet-4-5"), NoTitle: true})
+	evs := record(s)
+	ctx := context.Background()
+	for _, p := range []string{"one" + longText(300), "two" + longText(300)} {
+		if err := s.Prompt(ctx, p, PromptOptions{}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	got := evs.compactions(t)
+	if len(got) != 2 || got[0] != `{"type":"auto_compaction_start","reason":"threshold","action":"context-full"}` {
+		t.Errorf("events:\n%s", strings.Join(got, "\n"))
+	}
+	var answers []string
+	for _, m := range s.Messages() {
+		if a, ok := m.(*ai.AssistantMessage); ok {
+			answers = append(answers, a.Text())
+		}
+	}
+	if !slices.Equal(answers, []string{"the answer", "nothing is left"}) {
+		t.Errorf("answers the model sees %q", answers)
+	}
+}
+
+// A complete answer reporting more input than the window (a server that
+// truncated silently) stays the turn's answer: the context is compacted,
+// and with no failed turn to retry, Prompt succeeds without another
+// request.
+func TestSilentOverflowKeepsTheAnswer(t *testing.T) {
+	f := newFixture(t, keyEnv)
+	f.settings("compaction:\n  keepRecentTokens: 100\n")
+	f.script.summarize = summaries()
+	f.script.add(sayUsage("a", 1000), sayUsage("the answer", 250_000))
+	reg := f.registry(f.config())
+	s := f.open(Options{Models: reg, Model: f.model(reg, "anthropic/claude-sonnet-4-5"), NoTitle: true})
+	evs := record(s)
+	ctx := context.Background()
+	for _, p := range []string{"one" + longText(300), "two" + longText(300)} {
+		if err := s.Prompt(ctx, p, PromptOptions{}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	got := evs.compactions(t)
+	if len(got) != 2 || got[0] != `{"type":"auto_compaction_start","reason":"overflow","action":"context-full"}` ||
+		!strings.HasSuffix(got[1], `"aborted":false,"willRetry":false}`) {
+		t.Errorf("events:\n%s", strings.Join(got, "\n"))
+	}
+	if n := len(f.script.requests()); n != 2 {
+		t.Errorf("%d requests", n)
+	}
+	if s.LastAssistantText() != "the answer" {
+		t.Errorf("last answer %q", s.LastAssistantText())
+	}
+}
+
+// retry.maxRetries 0 means no retry, for the summary requests of a
+// compaction as for the turns: one overloaded answer fails the compaction.
+func TestCompactSummaryNotRetriedWithZeroMaxRetries(t *testing.T) {
+	f := newFixture(t, keyEnv)
+	f.settings("compaction:\n  keepRecentTokens: 100\nretry:\n  maxRetries: 0\n  baseDelayMs: 1\n")
+	var mu sync.Mutex
+	summaries := 0
+	f.script.summarize = func(ctx context.Context, req *ai.Request, em *ai.Emitter) {
+		mu.Lock()
+		summaries++
+		mu.Unlock()
+		fail("overloaded_error: Overloaded")(ctx, req, em)
+	}
+	f.script.add(sayUsage("a", 500), sayUsage("b", 900))
+	reg := f.registry(f.config())
+	s := f.open(Options{Models: reg, Model: f.model(reg, "anthropic/claude-sonnet-4-5"), NoTitle: true})
+	for _, p := range []string{"one" + longText(300), "two" + longText(300)} {
+		if err := s.Prompt(context.Background(), p, PromptOptions{}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if _, err := s.Compact(context.Background(), ""); err == nil || err.Error() != "Summarization failed: overloaded_error: Overloaded" {
+		t.Errorf("error: %v", err)
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	if summaries != 1 {
+		t.Errorf("%d summary requests: the failure was retried", summaries)
+	}
+}

@@ -38,7 +38,9 @@ var rateLimitPattern = sync.OnceValue(func() *regexp.Regexp {
 // context was too large: its error text matches a provider's overflow
 // message, or (for servers that truncate silently) a successful response
 // reports more input tokens than contextWindow. contextWindow 0 skips the
-// second check.
+// second check, as does a usage gopi estimated (Usage.Estimated): the
+// server said nothing, and a count made with another tokenizer is no sign
+// that it cut anything.
 func IsContextOverflow(m *AssistantMessage, contextWindow int) bool {
 	if m == nil {
 		return false
@@ -54,7 +56,7 @@ func IsContextOverflow(m *AssistantMessage, contextWindow int) bool {
 		}
 		return false
 	}
-	if contextWindow > 0 && m.StopReason == StopReasonStop {
+	if contextWindow > 0 && m.StopReason == StopReasonStop && !m.Usage.Estimated {
 		return m.Usage.Input+m.Usage.CacheRead > contextWindow
 	}
 	return false

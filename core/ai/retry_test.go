@@ -154,4 +154,10 @@ func TestIsContextOverflow(t *testing.T) {
 	if !IsContextOverflow(silent, 200000) || IsContextOverflow(silent, 0) {
 		t.Error("silent overflow check")
 	}
+	// A usage gopi counted itself (the server reported none) is no sign
+	// of a silent overflow.
+	silent.Usage.Estimated = true
+	if IsContextOverflow(silent, 200000) {
+		t.Error("an estimated usage over the window is taken for an overflow")
+	}
 }

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"slices"
@@ -363,18 +364,36 @@ var ErrNoMatch = errors.New("no session matches")
 // ErrAmbiguous is returned by Resolve when a prefix matches several sessions.
 var ErrAmbiguous = errors.New("several sessions match")
 
+// ErrNotSessionPath is returned by Resolve for a path argument that names
+// something that cannot be a session file: a directory, a dangling
+// symbolic link, a device or pipe, or nothing at all.
+var ErrNotSessionPath = errors.New("not a session file")
+
 // Resolve finds the session file for a --resume argument: a path to a
 // file, or a prefix of a session id or file name. Sessions of cwd are
 // searched first, then (without SessionDir) every project. A prefix that
-// matches several sessions is an error listing them.
+// matches several sessions is an error listing them. An argument that
+// looks like a path (it has a path separator or ends in .jsonl) and names
+// something other than a readable regular file is an error saying what it
+// is (ErrNotSessionPath, or the reason it cannot be read), unless nothing
+// exists there and it is also the prefix of a session.
 func Resolve(l Locations, cwd, arg string) (string, error) {
 	if arg == "" {
 		return "", fmt.Errorf("session: %w: empty session id", ErrNoMatch)
 	}
+	var pathErr error
 	if strings.ContainsRune(arg, filepath.Separator) || strings.HasSuffix(arg, ".jsonl") {
-		if fi, err := os.Stat(arg); err == nil && !fi.IsDir() {
-			return filepath.Abs(arg)
+		p, err := checkSessionPath(arg)
+		if err == nil {
+			return p, nil
 		}
+		if !errors.Is(err, fs.ErrNotExist) {
+			return "", err
+		}
+		pathErr = err
+	}
+	if pathErr != nil && strings.ContainsRune(arg, filepath.Separator) {
+		return "", pathErr // no id or file name has a separator
 	}
 	local, _ := List(l, cwd)
 	if p, err := pick(local, arg); p != "" || err != nil {
@@ -386,7 +405,77 @@ func Resolve(l Locations, cwd, arg string) (string, error) {
 			return p, err
 		}
 	}
+	if pathErr != nil {
+		return "", pathErr
+	}
 	return "", fmt.Errorf("session %q: %w (list sessions with --resume and no id)", arg, ErrNoMatch)
+}
+
+// pickHint is what to do about a path that is not a session file.
+const pickHint = "run gopi --resume without an argument to pick a session from a list"
+
+// notSessionPath is an ErrNotSessionPath with its own text (and, for a
+// path where nothing exists, also an fs.ErrNotExist).
+type notSessionPath struct {
+	msg     string
+	missing bool
+}
+
+func (e *notSessionPath) Error() string { return e.msg }
+
+func (e *notSessionPath) Is(target error) bool {
+	return target == ErrNotSessionPath || (e.missing && target == fs.ErrNotExist)
+}
+
+// fileKind names the kind of a file that is neither regular nor a
+// directory.
+func fileKind(m fs.FileMode) string {
+	switch {
+	case m&fs.ModeNamedPipe != 0:
+		return "a named pipe"
+	case m&fs.ModeSocket != 0:
+		return "a socket"
+	case m&fs.ModeDevice != 0:
+		return "a device"
+	}
+	return "not a regular file"
+}
+
+// checkSessionPath returns the absolute path of arg when it names a
+// regular file that can be read (through symbolic links), else an error
+// that says what is there instead and what to do. Only a regular file is
+// opened: a named pipe would block its reader.
+func checkSessionPath(arg string) (string, error) {
+	li, err := os.Lstat(arg)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return "", &notSessionPath{msg: fmt.Sprintf("%s does not exist: check the path, or %s", arg, pickHint), missing: true}
+	case err != nil:
+		return "", fmt.Errorf("cannot read session file %s: %w; check the path and its permissions", arg, err)
+	}
+	fi := li
+	if li.Mode()&fs.ModeSymlink != 0 {
+		target, _ := os.Readlink(arg)
+		fi, err = os.Stat(arg)
+		switch {
+		case errors.Is(err, fs.ErrNotExist):
+			return "", &notSessionPath{msg: fmt.Sprintf("%s is a symbolic link to %s, which does not exist: give the session file itself, or point the link at it", arg, target)}
+		case err != nil:
+			return "", fmt.Errorf("cannot read session file %s (a symbolic link to %s): %w; check the link and the permissions of its target", arg, target, err)
+		}
+	}
+	switch {
+	case fi.IsDir():
+		return "", &notSessionPath{msg: fmt.Sprintf("%s is a directory, not a session file: give one of the .jsonl files in it, or %s", arg, pickHint)}
+	case !fi.Mode().IsRegular():
+		return "", &notSessionPath{msg: fmt.Sprintf("%s is %s, not a session file: give a session .jsonl file, or %s", arg, fileKind(fi.Mode()), pickHint)}
+	}
+	f, err := os.Open(arg)
+	if err != nil {
+		return "", fmt.Errorf("cannot read session file %s: %w; check its permissions", arg, err)
+	}
+	f.Close()
+	return filepath.Abs(arg)
 }
 
 // pick returns the one session matching arg, or an ambiguity error.

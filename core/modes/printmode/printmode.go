@@ -4,7 +4,12 @@
 //
 //   - text: when every prompt is done, the text blocks of the last
 //     assistant message, each followed by a newline, on standard output;
-//     with Verbose, tool calls and their outcome on standard error;
+//     with Verbose, tool calls and their outcome on standard error. When
+//     an automatic compaction after the answer sent the model back to
+//     work (compaction.autoContinue), the answer before it is printed
+//     first, and the continuation's answer after it only when the model
+//     did more work (ran tools): a reply that there was nothing left to
+//     do does not replace the answer;
 //   - json: the session header line, then every event as one JSON line —
 //     the same objects RPC mode sends.
 //
@@ -28,6 +33,7 @@ import (
 	"github.com/gopi-agent/gopi/core/agent"
 	"github.com/gopi-agent/gopi/core/agentsession"
 	"github.com/gopi-agent/gopi/core/ai"
+	"github.com/gopi-agent/gopi/core/message"
 )
 
 // Format is the output format.
@@ -74,6 +80,7 @@ func Run(ctx context.Context, s *agentsession.Session, prompts []Prompt, opts Op
 
 	status := ExitOK
 	for _, p := range prompts {
+		out.newPrompt()
 		err := s.Prompt(ctx, p.Text, agentsession.PromptOptions{Images: p.Images})
 		if out.failed() {
 			return ExitOutputClosed
@@ -119,7 +126,12 @@ func Run(ctx context.Context, s *agentsession.Session, prompts []Prompt, opts Op
 	// A failed answer's text is a fragment: stdout is for answers, so it
 	// stays in the session only. An interrupted one is shown, since the
 	// user stopped it on purpose.
-	if opts.Format == Text && last != nil && last.StopReason != ai.StopReasonError {
+	showLast := last != nil && last.StopReason != ai.StopReasonError
+	if before, worked := out.beforeAutoContinue(); before != nil && before != last && opts.Format == Text {
+		out.finalText(before)
+		showLast = showLast && worked
+	}
+	if opts.Format == Text && showLast {
 		out.finalText(last)
 	}
 	if last != nil && last.StopReason == ai.StopReasonError {
@@ -150,6 +162,52 @@ type printer struct {
 	tools  map[string]string // tool call id → short description, for -v
 	update int
 	answer bool // an assistant message ended during the run
+
+	// The prompt in progress (reset by newPrompt): the last assistant
+	// message that ended, the answer the auto-continue turn came after
+	// (nil when there was none) and whether that turn ran tools.
+	lastEnded *ai.AssistantMessage
+	before    *ai.AssistantMessage
+	worked    bool
+}
+
+// newPrompt forgets what the previous prompt's turns did.
+func (p *printer) newPrompt() {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.lastEnded, p.before, p.worked = nil, nil, false
+}
+
+// beforeAutoContinue returns the complete answer the current prompt's
+// auto-continue turn came after (nil when there was no such turn) and
+// whether the continuation ran tools.
+func (p *printer) beforeAutoContinue() (*ai.AssistantMessage, bool) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.before, p.worked
+}
+
+// track follows the turns of a prompt for beforeAutoContinue.
+func (p *printer) track(ev agent.Event) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	switch e := ev.(type) {
+	case agent.MessageEnd:
+		switch m := e.Message.(type) {
+		case *ai.AssistantMessage:
+			p.answer = true
+			p.lastEnded = m
+		case *message.Custom:
+			if m.CustomType == agentsession.AutoContinueType && p.before == nil && p.lastEnded != nil &&
+				p.lastEnded.StopReason != ai.StopReasonError && p.lastEnded.StopReason != ai.StopReasonAborted {
+				p.before = p.lastEnded
+			}
+		}
+	case agent.ToolExecutionStart:
+		if p.before != nil {
+			p.worked = true
+		}
+	}
 }
 
 // answered reports whether the model finished a message during the run.
@@ -190,13 +248,7 @@ func (p *printer) jsonLine(v any) {
 }
 
 func (p *printer) event(ev agent.Event) {
-	if e, ok := ev.(agent.MessageEnd); ok {
-		if _, ok := e.Message.(*ai.AssistantMessage); ok {
-			p.mu.Lock()
-			p.answer = true
-			p.mu.Unlock()
-		}
-	}
+	p.track(ev)
 	if p.opts.Format == JSON {
 		p.jsonLine(ev)
 		return

@@ -127,18 +127,22 @@ func cacheMark(r ai.CacheRetention) *cacheControl {
 }
 
 // convertMessages maps the conversation, merging consecutive tool results
-// into one user turn, skipping failed assistant turns and answering tool
-// calls left without a result (the API rejects unanswered tool_use).
+// into one user turn and answering tool calls left without a result (the
+// API rejects unanswered tool_use), and leaving out results that answer no
+// call of the assistant turn before them (the API rejects those too). Of a
+// failed or aborted assistant turn the thinking is left out: its signature
+// may be cut short.
 func convertMessages(msgs []ai.Message, model *ai.Model) []message {
 	var out []message
 	var pending []string // tool_use ids of the last assistant turn still unanswered
-	answer := func(id string) {
+	answer := func(id string) bool {
 		for i, p := range pending {
 			if p == id {
 				pending = append(pending[:i], pending[i+1:]...)
-				return
+				return true
 			}
 		}
+		return false
 	}
 	flushPending := func() {
 		if len(pending) == 0 {
@@ -162,12 +166,13 @@ func convertMessages(msgs []ai.Message, model *ai.Model) []message {
 			}
 		case *ai.AssistantMessage:
 			flushPending()
-			if m.StopReason == ai.StopReasonError || m.StopReason == ai.StopReasonAborted {
-				continue
-			}
+			failed := m.StopReason == ai.StopReasonError || m.StopReason == ai.StopReasonAborted
 			sameModel := m.Provider == model.Provider && m.Model == model.ID
 			var blocks []block
 			for _, c := range m.Content {
+				if _, ok := c.(*ai.ThinkingContent); ok && failed {
+					continue
+				}
 				switch c := c.(type) {
 				case *ai.TextContent:
 					if strings.TrimSpace(c.Text) != "" {
@@ -201,7 +206,9 @@ func convertMessages(msgs []ai.Message, model *ai.Model) []message {
 			}
 		case *ai.ToolResultMessage:
 			id := normalizeToolID(m.ToolCallID)
-			answer(id)
+			if !answer(id) {
+				continue
+			}
 			content := userBlocks(m.Content, model)
 			if len(content) == 0 {
 				content = []block{{Type: "text", Text: strp("(no output)")}}

@@ -35,8 +35,14 @@ func TestConvertMessages(t *testing.T) {
 	model := testModel("http://x")
 	msgs := []ai.Message{
 		&ai.UserMessage{Content: ai.ContentList{ai.Text("go")}},
-		// A failed turn is dropped.
-		&ai.AssistantMessage{Content: ai.ContentList{ai.Text("half")}, StopReason: ai.StopReasonError, Provider: "anthropic", Model: model.ID},
+		// A failed turn keeps its text and its answered call, not its
+		// thinking (the signature may be cut short).
+		&ai.AssistantMessage{Content: ai.ContentList{&ai.ThinkingContent{Thinking: "hm", ThinkingSignature: "cut"}, ai.Text("half"),
+			&ai.ToolCall{ID: "call_0", Name: "write"}}, StopReason: ai.StopReasonError, Provider: "anthropic", Model: model.ID},
+		&ai.ToolResultMessage{ToolCallID: "call_0", ToolName: "write", Content: ai.ContentList{ai.Text("not run")}, IsError: true},
+		// A result that answers no call of the turn before it is left out.
+		&ai.ToolResultMessage{ToolCallID: "call_0", ToolName: "write", Content: ai.ContentList{ai.Text("again")}},
+		&ai.ToolResultMessage{ToolCallID: "ghost", ToolName: "write", Content: ai.ContentList{ai.Text("orphan")}},
 		// Foreign thinking becomes text; ids are normalised; the second
 		// call has no result and gets a synthetic one.
 		&ai.AssistantMessage{Content: ai.ContentList{
@@ -50,6 +56,8 @@ func TestConvertMessages(t *testing.T) {
 	}
 	got, _ := json.Marshal(convertMessages(msgs, model))
 	want := `[{"role":"user","content":[{"type":"text","text":"go"}]},` +
+		`{"role":"assistant","content":[{"type":"text","text":"half"},{"type":"tool_use","id":"call_0","name":"write","input":{}}]},` +
+		`{"role":"user","content":[{"type":"tool_result","tool_use_id":"call_0","content":[{"type":"text","text":"not run"}],"is_error":true}]},` +
 		`{"role":"assistant","content":[{"type":"text","text":"other model's thoughts"},{"type":"tool_use","id":"call_1_item_1","name":"read","input":{"path":"a"}},{"type":"tool_use","id":"call_2","name":"ls","input":{}}]},` +
 		`{"role":"user","content":[{"type":"tool_result","tool_use_id":"call_1_item_1","content":[{"type":"text","text":"data"}]},` +
 		`{"type":"tool_result","tool_use_id":"call_2","content":[{"type":"text","text":"No result provided"}],"is_error":true},{"type":"text","text":"next"}]}]`
