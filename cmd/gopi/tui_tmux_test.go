@@ -18,6 +18,9 @@ import (
 // tests need a real executable on a real terminal).
 func TestMain(m *testing.M) {
 	mcptest.Main() // the test binary doubles as a fake MCP server
+	if os.Getenv(envBlockSignals) == "1" {
+		blockSignalsAndExec()
+	}
 	if os.Getenv("GOPI_TEST_RUN_MAIN") == "1" {
 		main()
 		return
