@@ -69,8 +69,14 @@ var commands = map[string]command{
 }
 
 func main() {
-	// What gopi starts gets an empty signal mask, whatever gopi inherited.
+	if len(os.Args) > 1 && os.Args[1] == childproc.GuardArg {
+		// The guard of another gopi process (see childproc.EnableGuard).
+		os.Exit(childproc.RunGuard(os.Args[2:]))
+	}
+	// What gopi starts gets an empty signal mask, whatever gopi inherited,
+	// and does not outlive it, however it ends.
 	childproc.UnblockInheritedSignals()
+	childproc.EnableGuard()
 	// The first Ctrl-C aborts the run; a second one ends the process (after
 	// removing the temporary files of unfinished writes, see signals.go).
 	ctx, stop := interruptContext()
