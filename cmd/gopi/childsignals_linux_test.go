@@ -15,8 +15,9 @@ import (
 )
 
 // envBlockSignals makes the test binary start gopi the way a careless
-// parent would: with SIGPIPE, SIGQUIT, SIGINT and SIGHUP ignored and
-// SIGPIPE, SIGUSR1 and SIGTERM blocked (see blockSignalsAndExec).
+// parent would: with SIGPIPE, SIGQUIT, SIGINT, SIGHUP and signals 32 and
+// 33 ignored and SIGPIPE, SIGUSR1 and SIGTERM blocked (see
+// blockSignalsAndExec).
 const envBlockSignals = "GOPI_TEST_BLOCK_SIGNALS"
 
 // blockSignalsAndExec is the careless parent: it ignores and blocks
@@ -25,6 +26,13 @@ const envBlockSignals = "GOPI_TEST_BLOCK_SIGNALS"
 func blockSignalsAndExec() {
 	runtime.LockOSThread()
 	signal.Ignore(syscall.SIGPIPE, syscall.SIGQUIT, syscall.SIGINT, syscall.SIGHUP)
+	// And the C library's own signals, as glibc's posix_spawn leaves them.
+	for _, sig := range []uintptr{32, 33} {
+		act := struct{ handler, flags, restorer, mask uint64 }{handler: 1} // SIG_IGN
+		if _, _, e := syscall.RawSyscall6(syscall.SYS_RT_SIGACTION, sig, uintptr(unsafe.Pointer(&act)), 0, 8, 0, 0); e != 0 {
+			panic(e)
+		}
+	}
 	var set uint64 = 1<<(syscall.SIGPIPE-1) | 1<<(syscall.SIGUSR1-1) | 1<<(syscall.SIGTERM-1)
 	if _, _, e := syscall.RawSyscall6(syscall.SYS_RT_SIGPROCMASK, 0 /* SIG_BLOCK */, uintptr(unsafe.Pointer(&set)), 0, 8, 0, 0); e != 0 {
 		panic(e)

@@ -75,7 +75,7 @@ func main() {
 	}
 	// What gopi starts gets an empty signal mask, whatever gopi inherited,
 	// and does not outlive it, however it ends.
-	childproc.UnblockInheritedSignals()
+	childproc.ResetInheritedSignals()
 	childproc.EnableGuard()
 	// The first Ctrl-C aborts the run; a second one ends the process (after
 	// removing the temporary files of unfinished writes, see signals.go).

@@ -13,8 +13,10 @@
 // thread that started it, which Go takes from the mask gopi itself
 // started with. So gopi never ignores a signal (a closed output pipe is
 // caught with signal.Notify, which also makes the write fail with EPIPE),
-// and UnblockInheritedSignals, called first thing in main, re-executes
-// gopi with an empty mask when its parent left signals blocked. Without
+// and ResetInheritedSignals, called first thing in main, sets back the
+// two signals Go never handles (32 and 33, the C library's) when they
+// were ignored, and re-executes gopi with an empty mask when its parent
+// left signals blocked. Without
 // this, `yes | head -1` in a command prints "Broken pipe" errors and
 // `(while :; do echo x; done) | head -1` never ends.
 //

@@ -2,6 +2,6 @@
 
 package childproc
 
-// UnblockInheritedSignals does nothing here: the inherited signal mask is
-// only checked on Linux.
-func UnblockInheritedSignals() {}
+// ResetInheritedSignals does nothing here: inherited signal state is only
+// checked on Linux.
+func ResetInheritedSignals() {}
