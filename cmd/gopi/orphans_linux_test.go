@@ -142,7 +142,7 @@ func TestStaleShellDirRemovedAtNextStart(t *testing.T) {
 	}
 	// Directories that must stay: one of a live process (this one), one
 	// named otherwise.
-	live, err := os.MkdirTemp(r.tmp, "gopi-shell-"+strconv.Itoa(os.Getpid())+"-"+selfStartTime(t)+"-")
+	live, err := os.MkdirTemp(r.tmp, "gopi-shell-"+strconv.Itoa(os.Getpid())+"-"+selfStartTime(t)+"-"+pidNamespace(t)+"-")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -182,4 +182,14 @@ func selfStartTime(t *testing.T) string {
 	data := string(mustRead(t, "/proc/self/stat"))
 	f := strings.Fields(data[strings.LastIndexByte(data, ')')+1:])
 	return f[19]
+}
+
+// pidNamespace is the inode of this process's pid namespace.
+func pidNamespace(t *testing.T) string {
+	t.Helper()
+	fi, err := os.Stat("/proc/self/ns/pid")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return strconv.FormatUint(fi.Sys().(*syscall.Stat_t).Ino, 10)
 }

@@ -57,7 +57,8 @@ func TestPrepare(t *testing.T) {
 
 // The guard's sweep removes the directories of owners that are gone (no
 // such process, or its pid now names a later process) and nothing else:
-// not a live owner's, not one named otherwise, not a symbolic link.
+// not a live owner's, not one of another pid namespace, not one named
+// otherwise, not a symbolic link.
 func TestSweepTemp(t *testing.T) {
 	tmp := t.TempDir()
 	t.Setenv("TMPDIR", tmp)
@@ -65,7 +66,8 @@ func TestSweepTemp(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if filepath.Dir(mine) != tmp || !strings.HasPrefix(filepath.Base(mine), "gopi-shell-"+strconv.Itoa(os.Getpid())+"-"+strconv.FormatUint(selfStart(), 10)+"-") {
+	ns := "-" + strconv.FormatUint(selfNamespace(), 10) + "-"
+	if filepath.Dir(mine) != tmp || !strings.HasPrefix(filepath.Base(mine), "gopi-shell-"+strconv.Itoa(os.Getpid())+"-"+strconv.FormatUint(selfStart(), 10)+ns) {
 		t.Fatal(mine)
 	}
 	dead := exec.Command("true")
@@ -82,12 +84,13 @@ func TestSweepTemp(t *testing.T) {
 		}
 		return p
 	}
-	gone := mk("gopi-shell-" + strconv.Itoa(dead.Process.Pid) + "-5-123")
-	reused := mk("gopi-shell-" + strconv.Itoa(os.Getpid()) + "-" + strconv.FormatUint(selfStart()+1, 10) + "-77")
+	gone := mk("gopi-shell-" + strconv.Itoa(dead.Process.Pid) + "-5" + ns + "123")
+	reused := mk("gopi-shell-" + strconv.Itoa(os.Getpid()) + "-" + strconv.FormatUint(selfStart()+1, 10) + ns + "77")
+	otherNS := mk("gopi-shell-" + strconv.Itoa(dead.Process.Pid) + "-5-" + strconv.FormatUint(selfNamespace()+1, 10) + "-123")
 	otherName := mk("gopi-shell-" + strconv.Itoa(dead.Process.Pid) + "-x")
 	oldStyle := mk("gopi-shell-123456")
 	target := mk("target")
-	link := filepath.Join(tmp, "gopi-shell-"+strconv.Itoa(dead.Process.Pid)+"-5-124")
+	link := filepath.Join(tmp, "gopi-shell-"+strconv.Itoa(dead.Process.Pid)+"-5"+ns+"124")
 	if err := os.Symlink(target, link); err != nil {
 		t.Fatal(err)
 	}
@@ -97,7 +100,7 @@ func TestSweepTemp(t *testing.T) {
 			t.Errorf("%s stayed: %v", p, err)
 		}
 	}
-	for _, p := range []string{mine, otherName, oldStyle, link, filepath.Join(target, "command")} {
+	for _, p := range []string{mine, otherNS, otherName, oldStyle, link, filepath.Join(target, "command")} {
 		if _, err := os.Lstat(p); err != nil {
 			t.Errorf("%s went: %v", p, err)
 		}
