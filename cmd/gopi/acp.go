@@ -4,8 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"os/signal"
-	"syscall"
 
 	"github.com/spf13/pflag"
 
@@ -87,7 +85,7 @@ func runACP(ctx context.Context, env *cliEnv, args []string) int {
 		opts.Thinking = l
 	}
 	// A closed pipe makes writes fail instead of killing the process.
-	signal.Ignore(syscall.SIGPIPE)
+	catchBrokenPipe()
 	if err := acp.Serve(ctx, env.stdin, env.stdout, opts); err != nil && !errors.Is(err, context.Canceled) {
 		return fail(env, "acp", err)
 	}

@@ -8,7 +8,6 @@ import (
 	"io"
 	"net/http"
 	"os"
-	"os/signal"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -373,7 +372,7 @@ func runAgentWith(ctx context.Context, env *cliEnv, fs *pflag.FlagSet, f *agentF
 	}
 	// A closed output pipe makes writes fail instead of killing the
 	// process, so the run is aborted cleanly and the session kept.
-	signal.Ignore(syscall.SIGPIPE)
+	catchBrokenPipe()
 	format := printmode.Text
 	if f.mode == "json" {
 		format = printmode.JSON
@@ -925,7 +924,7 @@ func runRPC(ctx context.Context, env *cliEnv, cfg *config.Config, f *agentFlags)
 	if !ok {
 		return exitError
 	}
-	signal.Ignore(syscall.SIGPIPE)
+	catchBrokenPipe()
 	var cmds []rpc.Command
 	for _, c := range env.extCommands {
 		cmds = append(cmds, rpc.Command{Name: c.Name, Run: c.Run})

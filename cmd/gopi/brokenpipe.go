@@ -13,7 +13,7 @@ import (
 // of a pipe has gone (`gopi grep x / | head -1`), nothing more can be
 // shown, so the process ends at once with status 0, as ripgrep does,
 // instead of dying by SIGPIPE (status 141) or searching on for nobody.
-// The agent modes keep their own handling (they ignore SIGPIPE and report
+// The agent modes keep their own handling (they catch SIGPIPE and report
 // write errors).
 type quietPipe struct{ w io.Writer }
 

@@ -21,6 +21,7 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/gopi-agent/gopi/fscache"
+	"github.com/gopi-agent/gopi/internal/childproc"
 	"github.com/gopi-agent/gopi/search/fuzzy"
 	"github.com/gopi-agent/gopi/search/glob"
 )
@@ -630,6 +631,8 @@ func runFindExec(ctx context.Context, env *cliEnv, argv, paths []string) error {
 	if q, ok := env.stdout.(quietPipe); ok {
 		cmd.Stdout = q.w // the file itself, so the program writes to it directly
 	}
+	// It stays in gopi's process group: Ctrl-C reaches it as it reaches gopi.
+	childproc.PrepareForeground(cmd)
 	err := cmd.Run()
 	var ee *exec.ExitError
 	if err != nil && !errors.As(err, &ee) {

@@ -13,12 +13,11 @@ import (
 	"io"
 	"net/http"
 	"os"
-	"os/signal"
 	"sort"
 	"strings"
-	"syscall"
 
 	"github.com/gopi-agent/gopi/core/config"
+	"github.com/gopi-agent/gopi/internal/childproc"
 )
 
 // Exit codes shared by every subcommand, as in grep and ripgrep.
@@ -70,13 +69,21 @@ var commands = map[string]command{
 }
 
 func main() {
+	if len(os.Args) > 1 && os.Args[1] == childproc.GuardArg {
+		// The guard of another gopi process (see childproc.EnableGuard).
+		os.Exit(childproc.RunGuard(os.Args[2:]))
+	}
+	// What gopi starts gets an empty signal mask, whatever gopi inherited,
+	// and does not outlive it, however it ends.
+	childproc.ResetInheritedSignals()
+	childproc.EnableGuard()
 	// The first Ctrl-C aborts the run; a second one ends the process (after
 	// removing the temporary files of unfinished writes, see signals.go).
 	ctx, stop := interruptContext()
 	defer stop()
 	env := &cliEnv{stdout: os.Stdout, stderr: os.Stderr, stdin: os.Stdin, isTerminal: isTerminal(os.Stdout), stdinTerminal: isTerminal(os.Stdin), stdinReadable: isReadableStdin(os.Stdin)}
 	if quietPipeRun(os.Args[1:]) {
-		signal.Ignore(syscall.SIGPIPE) // writes to a closed pipe now fail with EPIPE
+		catchBrokenPipe() // writes to a closed pipe now fail with EPIPE
 		env.stdout = quietPipe{os.Stdout}
 	}
 	os.Exit(run(ctx, env, os.Args[1:]))

@@ -97,3 +97,18 @@ func interruptContext() (ctx context.Context, stop func()) {
 		cancel()
 	}
 }
+
+var brokenPipe sync.Once
+
+// catchBrokenPipe makes a write to a pipe whose reader has gone fail with
+// EPIPE instead of ending gopi by SIGPIPE. The signal is caught, never
+// ignored: an ignored signal stays ignored in every program gopi starts
+// (a shell's `yes | head -1` would then print "Broken pipe" errors
+// forever), while a caught one is reset to the default for them.
+func catchBrokenPipe() {
+	brokenPipe.Do(func() {
+		// Nobody reads the channel: the signal package drops what does
+		// not fit, and catching is all that is wanted.
+		signal.Notify(make(chan os.Signal, 1), syscall.SIGPIPE)
+	})
+}

@@ -15,6 +15,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/gopi-agent/gopi/internal/childproc"
 )
 
 // MCP configuration files, relative to their directories: the agent
@@ -321,6 +323,7 @@ func (c *Config) runValueCommand(ctx context.Context, command string) (string, b
 	var out bytes.Buffer
 	cmd.Stdout = &out
 	cmd.WaitDelay = time.Second
+	childproc.Prepare(cmd)
 	if err := cmd.Run(); err != nil {
 		return "", false
 	}

@@ -272,8 +272,10 @@ var schema = []Def{
 	{Key: "tui.requirePermission", Kind: KindArray, Default: []any{}},
 
 	// bash.maxArtifactBytes caps the artifact a bash command's whole output
-	// is saved to: past it the file stops growing (the command runs on) so
-	// a runaway command cannot fill the disk. 0: no cap.
+	// is saved to: past it the file keeps the output's first and last
+	// halves of the cap and says what was dropped between them (the
+	// command runs on), so a runaway command cannot fill the disk. 0: no
+	// cap.
 	{Key: "bash.maxArtifactBytes", Kind: KindNumber, Default: int64(DefaultMaxArtifactBytes)},
 
 	// fetch.*TimeoutMs bound a web read (read of an http(s) URL): the

@@ -90,12 +90,14 @@ type Bash struct {
 	PollWait           time.Duration     // async.pollWaitDuration: how long job polls wait (default 30s)
 	AutoBackground     bool              // bash.autoBackground.enabled (default false)
 	AutoThreshold      time.Duration     // bash.autoBackground.thresholdMs (default 60s)
-	MaxArtifactBytes   int64             // bash.maxArtifactBytes: most bytes of a command's output artifact; 0 no cap (default DefaultMaxArtifactBytes)
+	MaxArtifactBytes   int64             // bash.maxArtifactBytes: about the most bytes of a command's output artifact (its head and tail past it); 0 no cap (default DefaultMaxArtifactBytes)
 }
 
-// DefaultMaxArtifactBytes is bash.maxArtifactBytes's default, 4 GiB:
-// enough for a whole 1 GB output, not enough to fill a disk unnoticed.
-const DefaultMaxArtifactBytes = 4 << 30
+// DefaultMaxArtifactBytes is bash.maxArtifactBytes's default, 64 MiB:
+// far more than anyone reads of a command's output (the model sees 50 KB),
+// small enough that a runaway command in a long session does not fill
+// the disk: past it the artifact keeps the first and last 32 MiB.
+const DefaultMaxArtifactBytes = 64 << 20
 
 // Bash returns the bash tool's settings.
 func (s *Settings) Bash() Bash {

@@ -48,7 +48,7 @@ func TestBashSettings(t *testing.T) {
 	b := newFixture(t).load().Settings.Bash()
 	want := Bash{AsyncMaxJobs: 100, PollWait: 30 * time.Second, AutoThreshold: 60 * time.Second}
 	if b.InterceptorRules != nil || b.InterceptorEnabled || b.AsyncEnabled || b.AutoBackground ||
-		b.AsyncMaxJobs != want.AsyncMaxJobs || b.PollWait != want.PollWait || b.AutoThreshold != want.AutoThreshold || b.MaxArtifactBytes != 4<<30 {
+		b.AsyncMaxJobs != want.AsyncMaxJobs || b.PollWait != want.PollWait || b.AutoThreshold != want.AutoThreshold || b.MaxArtifactBytes != 64<<20 {
 		t.Fatalf("%+v", b)
 	}
 	f := newFixture(t)

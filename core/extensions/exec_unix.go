@@ -5,12 +5,15 @@ package extensions
 import (
 	"os/exec"
 	"syscall"
+
+	"github.com/gopi-agent/gopi/internal/childproc"
 )
 
-// inOwnGroup runs cmd in a process group of its own, so that stopping it
-// (a cancelled call) ends whatever it started too.
+// inOwnGroup runs cmd under gopi's process policy (a process group of its
+// own, ended with gopi), so that stopping it (a cancelled call) ends
+// whatever it started too.
 func inOwnGroup(cmd *exec.Cmd) {
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	childproc.Prepare(cmd)
 	cmd.Cancel = func() error { return syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) }
 }
 

@@ -7,6 +7,8 @@ import (
 	"sync"
 	"time"
 	"unicode/utf8"
+
+	"github.com/gopi-agent/gopi/internal/childproc"
 )
 
 // stderrKeep is how much of a server's stderr is kept for error messages.
@@ -23,14 +25,15 @@ type process struct {
 	once   sync.Once
 }
 
-// newProcess prepares cmd: stderr is captured, the child gets its own
-// process group (where the platform has them), and Wait gives up on
-// pipes a grandchild keeps open after a second.
+// newProcess prepares cmd: stderr is captured, the child is started under
+// gopi's process policy (childproc: its own process group where the
+// platform has them, ended with gopi however gopi ends), and Wait gives
+// up on pipes a grandchild keeps open after a second.
 func newProcess(cmd *exec.Cmd) *process {
 	p := &process{cmd: cmd, stderr: &tailBuffer{}}
 	cmd.Stderr = p.stderr
 	cmd.WaitDelay = time.Second
-	setGroup(cmd)
+	childproc.Prepare(cmd)
 	return p
 }
 

@@ -10,6 +10,8 @@ import (
 	"path/filepath"
 	"strings"
 	"time"
+
+	"github.com/gopi-agent/gopi/internal/childproc"
 )
 
 // Git is the state of the repository holding the working directory.
@@ -87,6 +89,7 @@ func gitStatus(ctx context.Context, root string, timeout time.Duration) (int, er
 	defer cancel()
 	cmd := exec.CommandContext(ctx, "git", "--no-optional-locks", "-C", root, "status", "--porcelain", "--ignore-submodules=dirty")
 	cmd.WaitDelay = 10 * time.Millisecond
+	childproc.Prepare(cmd)
 	out, err := cmd.Output()
 	if ctx.Err() != nil {
 		return -1, fmt.Errorf("git status in %s: gave up after %v", root, timeout)

@@ -67,6 +67,12 @@
 // environment is empty, its parent is the same), so it would steal their
 // exit statuses.
 //
+// Every shell is started through internal/childproc, which also ends all
+// of this when gopi dies without closing the pool (kill -9): see its
+// package doc. The persistent shell's private directory is made there
+// too, named after its owner, so that one left by a killed gopi is
+// removed later.
+//
 // # One-shot commands
 //
 // RunOnce starts a fresh shell for one command (shell -l -c) and, when it

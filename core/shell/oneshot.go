@@ -6,6 +6,8 @@ import (
 	"os"
 	"os/exec"
 	"time"
+
+	"github.com/gopi-agent/gopi/internal/childproc"
 )
 
 // RunOnce runs req in a fresh shell (shell -l -c, or -c without Login)
@@ -29,7 +31,7 @@ func RunOnce(ctx context.Context, cfg Config, req Request) (Result, error) {
 	cmd.Dir = req.Dir
 	cmd.Env = append(append([]string(nil), cfg.Env...), envAssignments(req.Env)...)
 	cmd.Stdout, cmd.Stderr = outW, outW
-	setGroup(cmd)
+	childproc.Prepare(cmd) // a group of its own, guarded
 	err = cmd.Start()
 	outW.Close()
 	if err != nil {

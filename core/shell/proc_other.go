@@ -10,8 +10,6 @@ import (
 
 // Without process groups only the shell itself can be signalled.
 
-func setGroup(*exec.Cmd) {}
-
 func endGroup(pid int, _ time.Duration) { killGroup(pid) }
 
 func killGroup(pid int) {

@@ -10,16 +10,6 @@ import (
 	"time"
 )
 
-// setGroup makes cmd the leader of a new process group, so that it and
-// everything it starts can be signalled together.
-func setGroup(cmd *exec.Cmd) {
-	if cmd.SysProcAttr == nil {
-		cmd.SysProcAttr = &syscall.SysProcAttr{}
-	}
-	cmd.SysProcAttr.Setpgid = true
-	setParentDeathSignal(cmd.SysProcAttr)
-}
-
 // killMarkedWait bounds how long killMarked waits for the processes it
 // killed to go.
 const killMarkedWait = time.Second

@@ -13,6 +13,8 @@ import (
 	"time"
 
 	"github.com/creack/pty"
+
+	"github.com/gopi-agent/gopi/internal/childproc"
 )
 
 // PTYRequest is a command to run in a pseudo-terminal.
@@ -38,7 +40,7 @@ func RunPTY(ctx context.Context, cfg Config, req PTYRequest) (Result, error) {
 	cmd.Dir = req.Dir
 	cmd.Env = cfg.Env
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true, Setctty: true}
-	setParentDeathSignal(cmd.SysProcAttr)
+	childproc.Prepare(cmd) // guarded; the new session is its group
 	cols, rows := req.Cols, req.Rows
 	if cols <= 0 || rows <= 0 {
 		cols, rows = 80, 24

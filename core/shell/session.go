@@ -15,6 +15,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/gopi-agent/gopi/internal/childproc"
 )
 
 // ErrShellGone is returned by Run on a Session whose shell has exited.
@@ -57,7 +59,7 @@ type Session struct {
 // Start starts a persistent shell in dir and waits until it is ready
 // (its profile read). ctx bounds only the start.
 func Start(ctx context.Context, cfg Config, dir string) (*Session, error) {
-	tmp, err := os.MkdirTemp("", "gopi-shell-")
+	tmp, err := childproc.MkdirTemp("shell") // removed by Close, or after a crash by the next gopi
 	if err != nil {
 		return nil, fmt.Errorf("start shell: %w", err)
 	}
@@ -88,7 +90,7 @@ func Start(ctx context.Context, cfg Config, dir string) (*Session, error) {
 	cmd.Dir, cmd.Env = dir, cfg.Env
 	cmd.Stdin, cmd.Stdout, cmd.Stderr = inR, outW, outW
 	cmd.ExtraFiles = []*os.File{outW} // fd 3: where trailers (and command output) go
-	setGroup(cmd)
+	childproc.Prepare(cmd)            // a group of its own, guarded
 	err = cmd.Start()
 	inR.Close()
 	outW.Close()

@@ -23,12 +23,10 @@ type OutputSink struct {
 	total     int64
 	lines     int64
 	truncated bool
-	file      *os.File
+	file      *cappedFile // the artifact, once spilled
 	id        string
 	fileErr   error
-	fileMax   int64 // most bytes the artifact may hold; 0: no cap
-	fileSize  int64 // bytes written to the artifact
-	fileCut   bool  // output went past fileMax and was not saved
+	fileMax   int64 // about the most bytes the artifact may hold; 0: no cap
 }
 
 // NewOutputSink returns a sink spilling to store (may be nil) as toolType
@@ -37,8 +35,13 @@ func NewOutputSink(store *ArtifactStore, toolType string) *OutputSink {
 	return &OutputSink{store: store, toolType: toolType, limit: DefaultMaxBytes}
 }
 
-// LimitArtifact caps the artifact at n bytes (0: no cap): output past it
-// is counted and its tail kept, but not saved. Call it before writing.
+// LimitArtifact caps the artifact at about n bytes (0: no cap): past it
+// the artifact keeps the output's first and last n/2 bytes (cut at line
+// ends where near), with a line between them saying how many bytes and
+// lines were dropped; memory and disk use stay bounded whatever comes (on
+// disk the cap, and half of it more for a moment while Close finishes the
+// artifact).
+// Call it before writing.
 func (s *OutputSink) LimitArtifact(n int64) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -52,7 +55,7 @@ func (s *OutputSink) Write(p []byte) (int, error) {
 	s.total += int64(len(p))
 	s.lines += int64(bytes.Count(p, []byte{'\n'}))
 	if s.file != nil {
-		s.save(p)
+		s.file.write(p)
 	}
 	s.tail = append(s.tail, p...)
 	if len(s.tail) > s.limit {
@@ -89,24 +92,8 @@ func (s *OutputSink) openSpill(seen []byte) {
 		s.fileErr = err
 		return
 	}
-	s.file, s.id = f, id
-	s.save(seen)
-}
-
-// save writes p to the artifact, up to its cap.
-func (s *OutputSink) save(p []byte) {
-	if s.fileMax > 0 && s.fileSize+int64(len(p)) > s.fileMax {
-		p = p[:s.fileMax-s.fileSize]
-		s.fileCut = true
-	}
-	if len(p) == 0 {
-		return
-	}
-	n, err := s.file.Write(p)
-	s.fileSize += int64(n)
-	if err != nil && s.fileErr == nil {
-		s.fileErr = err
-	}
+	s.file, s.id = newCappedFile(f, s.fileMax), id
+	s.file.write(seen)
 }
 
 // Snapshot returns the tail kept so far and the number of bytes written,
@@ -124,10 +111,12 @@ type SinkSummary struct {
 	TotalBytes int64  // bytes written
 	TotalLines int64  // '\n' count plus one for a final unterminated line
 	ArtifactID string // artifact holding the full output; "" when none
-	// ArtifactCut is the size the artifact was cut at when the output went
-	// past the cap of LimitArtifact (it holds the first ArtifactCut bytes
-	// only); 0 when it holds everything.
-	ArtifactCut int64
+	// ArtifactDroppedBytes and ArtifactDroppedLines are what the artifact
+	// lacks when the output went past the cap of LimitArtifact: the middle
+	// of the output, this many bytes holding this many newlines, was
+	// dropped (the artifact says so where it was). 0 when it holds
+	// everything.
+	ArtifactDroppedBytes, ArtifactDroppedLines int64
 }
 
 // Close finishes the spill file and returns the summary. Further writes
@@ -141,15 +130,14 @@ func (s *OutputSink) Close() (SinkSummary, error) {
 	}
 	var err error
 	if s.file != nil {
-		if cerr := s.file.Close(); cerr != nil && s.fileErr == nil {
+		db, dl, cerr := s.file.close(s.lines)
+		if cerr != nil && s.fileErr == nil {
 			s.fileErr = cerr
 		}
 		s.file = nil
 		if s.fileErr == nil {
 			sum.ArtifactID = s.id
-			if s.fileCut {
-				sum.ArtifactCut = s.fileSize
-			}
+			sum.ArtifactDroppedBytes, sum.ArtifactDroppedLines = db, dl
 		}
 	}
 	if s.fileErr != nil {

@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"runtime"
 	"strings"
 	"sync"
 	"testing"
@@ -227,9 +228,11 @@ func TestOutputSink(t *testing.T) {
 	}
 }
 
-// A capped sink stops saving at the cap, whether the cap falls in what
-// was seen before the spill or later, and keeps counting and keeping the
-// tail; a cap the output stays under cuts nothing.
+// A capped sink keeps the output's first and last halves in the artifact,
+// cut at line ends, with a line between them naming what was dropped,
+// whether the cap falls in what was seen before the spill or later; the
+// counts and the in-memory tail still cover everything; output the cap
+// holds is saved whole.
 func TestOutputSinkArtifactCap(t *testing.T) {
 	store := NewArtifactStore(filepath.Join(t.TempDir(), "a"))
 	for _, limit := range []int64{1000, DefaultMaxBytes + 5000} {
@@ -242,17 +245,106 @@ func TestOutputSinkArtifactCap(t *testing.T) {
 			s.Write([]byte(line))
 		}
 		sum, err := s.Close()
-		if err != nil || sum.ArtifactCut != limit || sum.TotalBytes != int64(all.Len()) || sum.TotalLines != 20000 || !strings.HasSuffix(all.String(), sum.Output) {
-			t.Fatalf("limit %d: cut %d, total %d, %v", limit, sum.ArtifactCut, sum.TotalBytes, err)
+		if err != nil || sum.TotalBytes != int64(all.Len()) || sum.TotalLines != 20000 || !strings.HasSuffix(all.String(), sum.Output) {
+			t.Fatalf("limit %d: total %d, %v", limit, sum.TotalBytes, err)
 		}
-		if full, _ := store.Read(sum.ArtifactID); full != all.String()[:limit] {
-			t.Fatalf("limit %d: artifact has %d bytes", limit, len(full))
+		full, _ := store.Read(sum.ArtifactID)
+		head, rest, ok := strings.Cut(full, "\n[")
+		note, tail, ok2 := strings.Cut(rest, "]\n")
+		if !ok || !ok2 || int64(len(head)+1+len(tail)) > limit || int64(len(head)+1) < limit/2-20 || int64(len(tail)) < limit/2-20 {
+			t.Fatalf("limit %d: artifact of %d bytes:\n%.300s", limit, len(full), full)
+		}
+		if !strings.HasPrefix(all.String(), head+"\n") || !strings.HasSuffix(all.String(), "\n"+tail) || !strings.HasPrefix(tail, "line ") {
+			t.Fatalf("limit %d: not the head and tail of the output:\n%.200s … %.200s", limit, head, tail)
+		}
+		dropped := int64(all.Len() - len(head) - 1 - len(tail))
+		lines := int64(20000 - strings.Count(head, "\n") - 1 - strings.Count(tail, "\n"))
+		want := fmt.Sprintf("%d bytes (%d lines) of output dropped here: past the artifact cap of %s only the first %s and the last %s are kept", dropped, lines, FormatSize(limit), FormatSize(int64(len(head)+1)), FormatSize(int64(len(tail))))
+		if note != want || sum.ArtifactDroppedBytes != dropped || sum.ArtifactDroppedLines != lines {
+			t.Fatalf("limit %d: %q (%d, %d), want %q", limit, note, sum.ArtifactDroppedBytes, sum.ArtifactDroppedLines, want)
 		}
 	}
+	// Output the cap holds, even when its head was cut at a line end
+	// before the middle, is saved whole.
+	for _, size := range []int{DefaultMaxBytes * 2, 1 << 20} {
+		s := NewOutputSink(store, "bash")
+		s.LimitArtifact(1 << 20)
+		var all strings.Builder
+		for all.Len() < size-1000 {
+			line := strings.Repeat("y", all.Len()%97) + "\n"
+			all.WriteString(line)
+			s.Write([]byte(line))
+		}
+		sum, err := s.Close()
+		full, _ := store.Read(sum.ArtifactID)
+		if err != nil || sum.ArtifactID == "" || sum.ArtifactDroppedBytes != 0 || full != all.String() {
+			t.Fatalf("size %d: dropped %d, artifact %d of %d bytes, %v", size, sum.ArtifactDroppedBytes, len(full), all.Len(), err)
+		}
+	}
+}
+
+// A stream far larger than the cap keeps memory and disk bounded while it
+// is written: the artifacts directory never holds much more than the cap
+// (the head and the tail window), nor does the heap grow with the stream.
+func TestOutputSinkBoundedUse(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "a")
+	store := NewArtifactStore(dir)
+	const limit = 1 << 20
 	s := NewOutputSink(store, "bash")
-	s.LimitArtifact(1 << 30)
-	s.Write(bytes.Repeat([]byte("x\n"), DefaultMaxBytes))
-	if sum, err := s.Close(); err != nil || sum.ArtifactID == "" || sum.ArtifactCut != 0 {
-		t.Fatalf("%+v %v", sum.ArtifactCut, err)
+	s.LimitArtifact(limit)
+	chunk := bytes.Repeat([]byte("0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcde\n"), 1024) // 64 KiB
+	var before runtime.MemStats
+	runtime.GC()
+	runtime.ReadMemStats(&before)
+	var maxDisk int64
+	var maxHeap uint64
+	const chunks = 4096 // 256 MiB in all
+	for i := range chunks {
+		s.Write(chunk)
+		if i%256 == 0 {
+			maxDisk = max(maxDisk, dirSize(t, dir))
+			var m runtime.MemStats
+			runtime.GC()
+			runtime.ReadMemStats(&m)
+			maxHeap = max(maxHeap, m.HeapAlloc)
+		}
 	}
+	sum, err := s.Close()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := int64(chunks * len(chunk)); sum.TotalBytes != want || sum.ArtifactDroppedBytes < want-limit || sum.ArtifactDroppedLines < (want-limit)/64 {
+		t.Fatalf("%+v", sum)
+	}
+	if final := dirSize(t, dir); final > limit+300 || maxDisk > limit+300 {
+		t.Fatalf("artifacts directory up to %d bytes, %d at the end; cap %d", maxDisk, final, limit)
+	}
+	if grown := int64(maxHeap) - int64(before.HeapAlloc); grown > 8<<20 {
+		t.Fatalf("the heap grew by %d bytes while 256 MiB were written", grown)
+	}
+}
+
+// dirSize sums the sizes of the files in dir (0 when it does not exist);
+// an unlinked file still open counts by what its holder's descriptor
+// shows, so the sink's hidden window is looked up through /proc too.
+func dirSize(t *testing.T, dir string) int64 {
+	t.Helper()
+	var n int64
+	entries, _ := os.ReadDir(dir)
+	for _, e := range entries {
+		if fi, err := e.Info(); err == nil {
+			n += fi.Size()
+		}
+	}
+	fds, _ := os.ReadDir("/proc/self/fd")
+	for _, fd := range fds {
+		target, err := os.Readlink(filepath.Join("/proc/self/fd", fd.Name()))
+		if err != nil || !strings.HasPrefix(target, dir+"/") || !strings.HasSuffix(target, " (deleted)") {
+			continue
+		}
+		if fi, err := os.Stat(filepath.Join("/proc/self/fd", fd.Name())); err == nil {
+			n += fi.Size()
+		}
+	}
+	return n
 }

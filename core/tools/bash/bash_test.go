@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"runtime"
+	"strconv"
 	"strings"
 	"syscall"
 	"testing"
@@ -305,25 +307,106 @@ func TestBashFreshShellNotice(t *testing.T) {
 	}
 }
 
-// bash.maxArtifactBytes caps the saved output: the artifact holds the
-// first bytes only, the command still runs to its end (the tail and the
-// counts cover everything) and the result says where the cut is.
+// bash.maxArtifactBytes caps the saved output: the artifact keeps the
+// first and the last lines, says what it dropped between them, the
+// command still runs to its end (the tail and the counts cover
+// everything) and the result says what was dropped.
 func TestBashArtifactCap(t *testing.T) {
 	env := newEnv(t)
 	env.Settings.Bash.MaxArtifactBytes = 100000
 	o := callTool(t, env, `{"command": "seq 1 200000"}`)
 	tr := o.details.Meta.Truncation
-	if o.isError || tr == nil || tr.TotalBytes != 1288895 || tr.TotalLines != 200000 || tr.ArtifactID != "0" || tr.ArtifactCut != 100000 {
+	if o.isError || tr == nil || tr.TotalBytes != 1288895 || tr.TotalLines != 200000 || tr.ArtifactID != "0" {
 		t.Fatalf("%+v", tr)
 	}
-	want := fmt.Sprintf("199999\n200000\n\n[Showing lines %d-200000 of 200000 (50.0KB limit). The saved output was cut at 100000 bytes (bash.maxArtifactBytes); what it holds: artifact://0]", tr.ShownRange.Start)
-	if !strings.HasSuffix(o.text, want) {
-		t.Fatalf("%q", o.text[len(o.text)-200:])
-	}
 	full, err := env.Artifacts.Read("0")
-	if err != nil || len(full) != 100000 || !strings.HasPrefix(full, "1\n2\n") {
-		t.Fatal(len(full), err)
+	if err != nil {
+		t.Fatal(err)
 	}
+	head, rest, _ := strings.Cut(full, "\n[")
+	note, tail, _ := strings.Cut(rest, "]\n")
+	if !strings.HasPrefix(head, "1\n2\n3\n") || !strings.HasSuffix(tail, "\n199999\n200000\n") || len(head)+1+len(tail) > 100000 || len(head) < 49000 || len(tail) < 49000 {
+		t.Fatalf("artifact of %d bytes: %.100q … %.100q", len(full), head, tail)
+	}
+	first, _ := strconv.Atoi(head[strings.LastIndexByte(head, '\n')+1:])
+	last, _ := strconv.Atoi(tail[:strings.IndexByte(tail, '\n')])
+	lines := int64(last - first - 1)
+	dropped := int64(1288895 - len(head) - 1 - len(tail))
+	if tr.ArtifactDroppedBytes != dropped || tr.ArtifactDroppedLines != lines || !strings.HasPrefix(note, fmt.Sprintf("%d bytes (%d lines) of output dropped here", dropped, lines)) {
+		t.Fatalf("dropped %d bytes, %d lines (%d..%d); the artifact says %q", tr.ArtifactDroppedBytes, tr.ArtifactDroppedLines, first, last, note)
+	}
+	want := fmt.Sprintf("199999\n200000\n\n[Showing lines %d-200000 of 200000 (50.0KB limit). The saved output, artifact://0, keeps the start and the end: %d bytes (%d lines) in the middle were dropped (bash.maxArtifactBytes)]", tr.ShownRange.Start, dropped, lines)
+	if !strings.HasSuffix(o.text, want) {
+		t.Fatalf("%q", o.text[len(o.text)-250:])
+	}
+}
+
+// A command printing far more than the cap: the artifacts directory stays
+// near the cap and the heap does not grow with the output.
+func TestBashHugeOutputBounded(t *testing.T) {
+	env := newEnv(t)
+	const limit = 1 << 20
+	env.Settings.Bash.MaxArtifactBytes = limit
+	done := make(chan outcome, 1)
+	go func() {
+		var o outcome
+		defer func() { done <- o }() // also when callTool gives up on the test
+		o = callTool(t, env, `{"command": "yes 0123456789abcdefghijklmnopqrstuvwxyz | head -c 200000000", "timeout": 600}`)
+	}()
+	var before runtime.MemStats
+	runtime.ReadMemStats(&before)
+	var maxDisk int64
+	var maxHeap uint64
+	var o outcome
+	for running := true; running; {
+		select {
+		case o = <-done:
+			running = false
+		case <-time.After(50 * time.Millisecond): // a sampling period, not an assertion
+		}
+		maxDisk = max(maxDisk, treeSize(env.Artifacts.Dir()))
+		var m runtime.MemStats
+		runtime.ReadMemStats(&m)
+		maxHeap = max(maxHeap, m.HeapInuse)
+	}
+	tr := o.details.Meta.Truncation
+	if o.isError || tr == nil || tr.TotalBytes != 200000000 || tr.ArtifactDroppedBytes < 200000000-limit || tr.ArtifactDroppedLines < (200000000-limit)/37 {
+		t.Fatalf("%+v\n%s", tr, o.text[max(len(o.text)-300, 0):])
+	}
+	// While the command runs: the head and the tail window, at most the
+	// cap; as the artifact is finished the window is copied after the head
+	// before it is removed, half the cap more for a moment.
+	if maxDisk > limit*3/2+300 {
+		t.Fatalf("the artifacts directory grew to %d bytes (cap %d)", maxDisk, limit)
+	}
+	if grown := int64(maxHeap) - int64(before.HeapInuse); grown > 64<<20 {
+		t.Fatalf("the heap grew by %d bytes for a 200 MB output", grown)
+	}
+}
+
+// treeSize sums the sizes of the files under dir, and of the files this
+// process holds open there after deleting them (the artifact's hidden
+// tail window).
+func treeSize(dir string) int64 {
+	var n int64
+	filepath.WalkDir(dir, func(_ string, d os.DirEntry, err error) error {
+		if err == nil && !d.IsDir() {
+			if fi, err := d.Info(); err == nil {
+				n += fi.Size()
+			}
+		}
+		return nil
+	})
+	fds, _ := os.ReadDir("/proc/self/fd")
+	for _, fd := range fds {
+		p := filepath.Join("/proc/self/fd", fd.Name())
+		if target, err := os.Readlink(p); err == nil && strings.HasPrefix(target, dir+"/") && strings.HasSuffix(target, " (deleted)") {
+			if fi, err := os.Stat(p); err == nil {
+				n += fi.Size()
+			}
+		}
+	}
+	return n
 }
 
 // Once the shell's directory is deleted a command is refused, unless it

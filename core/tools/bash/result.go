@@ -40,9 +40,11 @@ type Truncation struct {
 	MaxBytes    int    `json:"maxBytes"`
 	ShownRange  Range  `json:"shownRange"`
 	ArtifactID  string `json:"artifactId,omitempty"` // the full output: artifact://<id>
-	// ArtifactCut is set when the artifact holds only the first
-	// ArtifactCut bytes (bash.maxArtifactBytes).
-	ArtifactCut int64 `json:"artifactCutAt,omitempty"`
+	// ArtifactDroppedBytes and ArtifactDroppedLines are set when the
+	// output went past bash.maxArtifactBytes: the artifact then lacks this
+	// much of the output's middle (it keeps the head and the tail).
+	ArtifactDroppedBytes int64 `json:"artifactDroppedBytes,omitempty"`
+	ArtifactDroppedLines int64 `json:"artifactDroppedLines,omitempty"`
 }
 
 // Range is a 1-based inclusive line range.
@@ -87,7 +89,7 @@ func truncation(o Outcome) *Truncation {
 		TotalLines: s.TotalLines, TotalBytes: s.TotalBytes,
 		OutputLines: outLines, OutputBytes: int64(len(s.Output)), MaxBytes: tool.DefaultMaxBytes,
 		ShownRange: Range{Start: max(s.TotalLines-outLines+1, 1), End: s.TotalLines},
-		ArtifactID: s.ArtifactID, ArtifactCut: s.ArtifactCut,
+		ArtifactID: s.ArtifactID, ArtifactDroppedBytes: s.ArtifactDroppedBytes, ArtifactDroppedLines: s.ArtifactDroppedLines,
 	}
 }
 
@@ -95,8 +97,8 @@ func truncation(o Outcome) *Truncation {
 func truncationNotice(tr *Truncation) string {
 	n := fmt.Sprintf("[Showing lines %d-%d of %d (%s limit)", tr.ShownRange.Start, tr.ShownRange.End, tr.TotalLines, tool.FormatSize(int64(tr.MaxBytes)))
 	switch {
-	case tr.ArtifactID != "" && tr.ArtifactCut > 0:
-		return fmt.Sprintf("%s. The saved output was cut at %d bytes (bash.maxArtifactBytes); what it holds: %s]", n, tr.ArtifactCut, tool.ArtifactURL(tr.ArtifactID))
+	case tr.ArtifactID != "" && tr.ArtifactDroppedBytes > 0:
+		return fmt.Sprintf("%s. The saved output, %s, keeps the start and the end: %d bytes (%d lines) in the middle were dropped (bash.maxArtifactBytes)]", n, tool.ArtifactURL(tr.ArtifactID), tr.ArtifactDroppedBytes, tr.ArtifactDroppedLines)
 	case tr.ArtifactID != "":
 		return n + ". " + tool.FullOutputNotice(tr.ArtifactID) + "]"
 	}

@@ -14,6 +14,8 @@ import (
 	"time"
 
 	"github.com/ledongthuc/pdf"
+
+	"github.com/gopi-agent/gopi/internal/childproc"
 )
 
 // pdftotextTimeout bounds one run of the pdftotext fallback.
@@ -148,6 +150,7 @@ func runPDFToText(ctx context.Context, bin string, r io.ReaderAt, size int64, fi
 	var stderr bytes.Buffer
 	cmd := exec.CommandContext(ctx, bin, "-q", "-enc", "UTF-8", file, "-")
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	childproc.Prepare(cmd)
 	if err := cmd.Run(); err != nil {
 		if ctx.Err() != nil {
 			return "", fmt.Errorf("stopped after %s", pdftotextTimeout)

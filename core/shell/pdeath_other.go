@@ -1,8 +1,0 @@
-//go:build unix && !linux
-
-package shell
-
-import "syscall"
-
-// setParentDeathSignal does nothing where the kernel has no such signal.
-func setParentDeathSignal(*syscall.SysProcAttr) {}
