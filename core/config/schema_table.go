@@ -261,6 +261,13 @@ var schema = []Def{
 
 	// gopi's own settings (omp has no such keys).
 
+	// trustedProjects lists directories whose projects are trusted, with
+	// everything below them: their MCP servers, extensions, custom tools,
+	// settings and .env take effect without a question (see trust.go).
+	// Read from the user's own config.yml only; a project cannot list
+	// itself.
+	{Key: "trustedProjects", Kind: KindArray, Default: []any{}},
+
 	// acp.requirePermission lists the tools whose calls `gopi acp` asks the
 	// editor to approve before they run (session/request_permission).
 	{Key: "acp.requirePermission", Kind: KindArray, Default: []any{}},
