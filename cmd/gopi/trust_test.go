@@ -92,6 +92,14 @@ func TestPrintRefusesUntrustedProject(t *testing.T) {
 		t.Error("an untrusted project's tools were offered")
 	}
 
+	// --mode json refuses the same way (its stdout stays JSON lines).
+	rj := newAgentRig(t, mockllm.Turn{Blocks: []mockllm.Block{text("done")}})
+	marker, _ = clonedRepo(rj)
+	out, stderr, code = rj.run("", "--mode", "json", "-p", "hi")
+	if code != 0 || exists(marker) || !strings.Contains(stderr, "not trusted") || strings.Contains(out, "not trusted") {
+		t.Errorf("--mode json: exit %d, marker %v, stderr %q", code, exists(marker), stderr)
+	}
+
 	for _, trust := range [][]string{{"--trust-project"}, {"env"}} {
 		r := newAgentRig(t, mockllm.Turn{Blocks: []mockllm.Block{text("done")}})
 		marker, secret := clonedRepo(r)
