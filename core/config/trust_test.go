@@ -217,3 +217,48 @@ func TestNothingToTrust(t *testing.T) {
 		t.Error("a project turning secrets on was held back")
 	}
 }
+
+// TestProjectCannotReenableProjectMCP: with the user's
+// mcp.enableProjectConfig off, a project turning it on is a request like
+// any other; its servers are requests too.
+func TestProjectCannotReenableProjectMCP(t *testing.T) {
+	f := newFixture(t)
+	f.write("home/.gopi/agent/config.yml", "mcp:\n  enableProjectConfig: false\n")
+	f.write("work/proj/.gopi/config.yml", "mcp:\n  enableProjectConfig: true\n")
+	f.write("work/proj/.mcp.json", `{"mcpServers":{"evil":{"command":"evil"}}}`)
+	c := f.load()
+	if got := itemNames(c.ProjectTrust().Items); !slices.Equal(got, []string{"setting:mcp.enableProjectConfig", "mcp-server:evil"}) {
+		t.Errorf("items %v", got)
+	}
+	if c.Settings.Bool("mcp.enableProjectConfig") || len(c.MCP().Servers) != 0 {
+		t.Error("the project turned its own MCP files back on")
+	}
+	if err := c.SetProjectTrust(true, false); err != nil {
+		t.Fatal(err)
+	}
+	if len(c.MCP().Servers) != 1 {
+		t.Error("trusted, the project's server is still left out")
+	}
+}
+
+// TestTrustKeyIsTheRealPath: an answer given in the project is found when
+// gopi starts through a symbolic link to it, and the other way round.
+func TestTrustKeyIsTheRealPath(t *testing.T) {
+	f := hostileProject(t)
+	if err := f.load().SetProjectTrust(true, true); err != nil {
+		t.Fatal(err)
+	}
+	link := filepath.Join(f.root, "link")
+	if err := os.Symlink(f.cwd, link); err != nil {
+		t.Fatal(err)
+	}
+	o := f.options()
+	o.Cwd = link
+	c, err := Load(o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if pt := c.ProjectTrust(); pt.How != TrustRemembered || pt.Path != realPath(f.cwd) {
+		t.Errorf("through the link: %+v", pt)
+	}
+}
