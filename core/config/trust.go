@@ -205,8 +205,8 @@ func (c *Config) applyTrust() {
 			c.Settings.mask(t.maskKeys)
 		}
 	}
-	if len(t.dotenv) == 0 {
-		return
+	if len(t.dotenv) == 0 || !slices.ContainsFunc(t.Items, func(i TrustItem) bool { return i.Kind == TrustEnv }) {
+		return // no variable to drop or to bring back
 	}
 	var drop func(path, key string) bool
 	if !t.Trusted {
