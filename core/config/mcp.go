@@ -124,9 +124,23 @@ func (c *Config) mcpFiles(project bool) []mcpFile {
 // in a user file's disabledServers, or with "enabled": false, are left
 // out. Invalid entries become Errors naming the server and the problem.
 // The project's files are read only when mcp.enableProjectConfig is on
-// and the project is trusted (see ProjectTrusted).
+// and the project is trusted, and their servers only as they were when
+// it was (see trustedServer): a server the project adds or changes later
+// (a pull, or the agent writing .mcp.json) waits for the next question.
 func (c *Config) MCP() *MCPConfig {
-	return c.readMCP(c.projectMCPEnabled() && c.ProjectTrusted(), true)
+	out := c.readMCP(c.projectMCPEnabled() && c.ProjectTrusted(), true)
+	if !c.ProjectTrusted() || c.trustedWholesale() {
+		return out
+	}
+	granted := c.grantedServers()
+	kept := out.Servers[:0]
+	for _, s := range out.Servers {
+		if s.Level != LevelProject || granted[s.Name] {
+			kept = append(kept, s)
+		}
+	}
+	out.Servers = kept
+	return out
 }
 
 // projectMCPEnabled reports the mcp.enableProjectConfig setting.

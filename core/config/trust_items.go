@@ -146,12 +146,50 @@ func (c *Config) mcpRequests() []TrustItem {
 		if n := valueCommands(s); n > 0 {
 			detail += fmt.Sprintf(" and %d !command value(s)", n)
 		}
-		data, _ := json.Marshal(struct {
-			Type, Command, Cwd, URL string
-			Args                    []string
-			Env, Headers            map[string]string
-		}{s.Type, s.Command, s.Cwd, s.URL, s.Args, s.Env, s.Headers})
-		out = append(out, TrustItem{Kind: TrustMCPServer, Name: s.Name, Detail: detail, Source: c.rel(s.Source), fp: string(data)})
+		out = append(out, TrustItem{Kind: TrustMCPServer, Name: s.Name, Detail: detail, Source: c.rel(s.Source), fp: serverPrint(s)})
+	}
+	return out
+}
+
+// serverPrint is what the fingerprint covers of a server: its definition
+// as written.
+func serverPrint(s *MCPServer) string {
+	data, _ := json.Marshal(struct {
+		Type, Command, Cwd, URL string
+		Args                    []string
+		Env, Headers            map[string]string
+	}{s.Type, s.Command, s.Cwd, s.URL, s.Args, s.Env, s.Headers})
+	return string(data)
+}
+
+// trustedWholesale reports whether the project is trusted whatever it
+// asks for (the flag, PI_TRUST_PROJECT, trustedProjects) rather than for
+// the requests that were answered.
+func (c *Config) trustedWholesale() bool {
+	switch c.trust.How {
+	case TrustByFlag, TrustByEnv, TrustBySetting:
+		return true
+	}
+	return false
+}
+
+// grantedServers names the project servers that were among the granted
+// requests and are still defined the same way (as written: the standalone
+// files' ${VAR} are expanded only for use).
+func (c *Config) grantedServers() map[string]bool {
+	out := map[string]bool{}
+	if !c.trust.Trusted {
+		return out
+	}
+	for _, r := range c.readMCP(true, false).Servers {
+		if r.Level != LevelProject {
+			continue
+		}
+		for _, it := range c.trust.Items {
+			if it.Kind == TrustMCPServer && it.Name == r.Name && it.Source == c.rel(r.Source) && it.fp == serverPrint(r) {
+				out[r.Name] = true
+			}
+		}
 	}
 	return out
 }

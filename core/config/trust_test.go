@@ -262,3 +262,43 @@ func TestTrustKeyIsTheRealPath(t *testing.T) {
 		t.Errorf("through the link: %+v", pt)
 	}
 }
+
+// TestLaterServersWaitForTheQuestion: servers a project gains or changes
+// after its trust was decided (a pull, or the agent writing .mcp.json
+// during the session) do not start on the next session of the same run;
+// only trust given wholesale (the flag) covers them.
+func TestLaterServersWaitForTheQuestion(t *testing.T) {
+	names := func(c *Config) string {
+		var out []string
+		for _, s := range c.MCP().Servers {
+			out = append(out, s.Name+"="+s.Command)
+		}
+		return strings.Join(out, ",")
+	}
+	// Nothing to trust at start, then a server appears.
+	f := newFixture(t)
+	c := f.load()
+	f.write("work/proj/.mcp.json", `{"mcpServers":{"late":{"command":"late"}}}`)
+	if got := names(c); got != "" {
+		t.Errorf("a server added after start-up started: %s", got)
+	}
+	// Trusted for one server; it is changed and another is added.
+	f = newFixture(t)
+	f.write("work/proj/.mcp.json", `{"mcpServers":{"a":{"command":"a"},"b":{"command":"b"}}}`)
+	c = f.load()
+	if err := c.SetProjectTrust(true, false); err != nil {
+		t.Fatal(err)
+	}
+	f.write("work/proj/.mcp.json", `{"mcpServers":{"a":{"command":"a"},"b":{"command":"changed"},"c":{"command":"c"}}}`)
+	if got := names(c); got != "a=a" {
+		t.Errorf("servers after a change: %s, want only the unchanged a", got)
+	}
+	// The flag trusts whatever the project holds.
+	o := f.options()
+	o.TrustProject = true
+	c, _ = Load(o)
+	f.write("work/proj/.mcp.json", `{"mcpServers":{"d":{"command":"d"}}}`)
+	if got := names(c); got != "d=d" {
+		t.Errorf("with the flag: %s", got)
+	}
+}
