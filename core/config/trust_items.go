@@ -22,8 +22,8 @@ func (c *Config) projectRequests() (items []TrustItem, mask []string) {
 		}
 	}
 	items = append(items, c.mcpRequests()...)
-	items = append(items, c.moduleRequests(TrustExtension, ProjectExtensionDirs)...)
-	items = append(items, c.moduleRequests(TrustCustomTool, ProjectToolDirs)...)
+	items = append(items, c.moduleRequests(TrustExtension, projectExtensionDirs)...)
+	items = append(items, c.moduleRequests(TrustCustomTool, projectToolDirs)...)
 	items = append(items, c.envRequests()...)
 	return items, mask
 }
@@ -220,13 +220,13 @@ func commandLine(cmd string, args []string) string {
 	return strings.Join(parts, " ")
 }
 
-// ProjectExtensionDirs are the project directories extensions are
+// projectExtensionDirs are the project directories extensions are
 // discovered in, relative to the project.
-var ProjectExtensionDirs = []string{filepath.Join(DirName, "extensions"), filepath.Join(OMPDirName, "extensions")}
+var projectExtensionDirs = []string{filepath.Join(DirName, "extensions"), filepath.Join(OMPDirName, "extensions")}
 
-// ProjectToolDirs are the project directories custom tool modules are
+// projectToolDirs are the project directories custom tool modules are
 // discovered in, relative to the project.
-var ProjectToolDirs = []string{
+var projectToolDirs = []string{
 	filepath.Join(DirName, "tools"), filepath.Join(OMPDirName, "tools"),
 	filepath.Join(".claude", "tools"), filepath.Join(".codex", "tools"),
 }
