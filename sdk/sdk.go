@@ -33,6 +33,15 @@
 // the configuration without starting anything. With the secrets.enabled
 // setting, secrets are hidden from providers as with the command.
 //
+// What a project's own files ask for — its MCP servers, settings that
+// weaken a protection, risky .env variables — is left out until the
+// project is trusted, as with the command (config.ProjectTrust): by
+// PI_TRUST_PROJECT=1 in the environ given to LoadConfig, by the user's
+// trustedProjects setting, or by an answer the user gave gopi before.
+// Config.ProjectTrust lists what was left out; Config.SetProjectTrust
+// trusts the project for your run (call it before New). Extension and
+// custom tool modules are never loaded by New itself.
+//
 // Events are the objects gopi prints in --mode json: marshal one with
 // encoding/json to get that line.
 package sdk

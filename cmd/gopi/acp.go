@@ -14,7 +14,7 @@ import (
 // acpCLI holds the typed flags of `gopi acp`.
 type acpCLI struct {
 	model, thinking, sessionDir string
-	noTitle, help               bool
+	noTitle, help, trustProject bool
 }
 
 // newACPFlagSet declares gopi acp's flags on c. It is also what
@@ -29,6 +29,7 @@ func newACPFlagSet(c *acpCLI) *pflag.FlagSet {
 	fs.StringVar(&c.sessionDir, "session-dir", "", "directory for session storage and lookup")
 	valueName(fs, "session-dir", "DIR")
 	fs.BoolVar(&c.noTitle, "no-title", false, "do not generate session titles")
+	fs.BoolVar(&c.trustProject, "trust-project", false, "trust the projects sessions open in: their MCP servers, settings and .env take effect (also PI_TRUST_PROJECT=1)")
 	fs.BoolVarP(&c.help, "help", "h", false, "show this help")
 	return fs
 }
@@ -40,11 +41,15 @@ and output, for editors such as Zed (https://agentclientprotocol.com). The
 editor starts this command; diagnostics go to standard error.
 
 Sessions are gopi's own (saved under ~/.gopi/agent/sessions/, resumable with
-gopi -r and loadable from the editor). Every call that may change files or
-run programs, a subagent's included, waits for the editor's permission; the
-acp.requirePermission setting (default ["*"]; e.g. [write, edit, ast_edit],
-or [] for none) says which. When the editor offers it, files are read from
-and written to its buffers.
+gopi -r and loadable from the editor). A project's own MCP servers,
+settings that weaken protections and risky .env variables take effect only
+once the project is trusted (--trust-project, PI_TRUST_PROJECT=1, the
+trustedProjects setting, or a yes given in gopi's interactive mode there);
+otherwise they are left out and the log says so. Every call that may change
+files or run programs, a subagent's included, waits for the editor's
+permission; the acp.requirePermission setting (default ["*"]; e.g. [write,
+edit, ast_edit], or [] for none) says which. When the editor offers it,
+files are read from and written to its buffers.
 
 Zed (settings.json):
   "agent_servers": {
@@ -69,13 +74,14 @@ func runACP(ctx context.Context, env *cliEnv, args []string) int {
 		return fail(env, "acp", usagef("unexpected argument %q: the editor sends the prompts over the protocol", fs.Arg(0)))
 	}
 	opts := acp.Options{
-		Environ:    env.environ,
-		Version:    version,
-		Log:        env.stderr,
-		HTTPClient: env.httpClient,
-		SessionDir: c.sessionDir,
-		Model:      c.model,
-		NoTitle:    c.noTitle,
+		Environ:      env.environ,
+		Version:      version,
+		Log:          env.stderr,
+		HTTPClient:   env.httpClient,
+		SessionDir:   c.sessionDir,
+		Model:        c.model,
+		NoTitle:      c.noTitle,
+		TrustProject: c.trustProject,
 	}
 	if c.thinking != "" {
 		l, ok := ai.ParseThinkingLevel(c.thinking)

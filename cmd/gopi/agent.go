@@ -32,7 +32,7 @@ type agentFlags struct {
 	systemPrompt, appendSystemPrompt          string
 	mode                                      string
 	print, cont, noSession, noTools, noTitle  bool
-	noMCP                                     bool
+	noMCP, trustProject                       bool
 	resume, fork, sessionDir                  string
 	resumeGiven, listModelsGiven              bool
 	listModels                                string
@@ -75,6 +75,7 @@ func newAgentFlagSet(f *agentFlags) *pflag.FlagSet {
 	fs.StringArrayVar(&f.hooks, "hook", nil, "load a hook file (loaded as an extension)")
 	fs.StringArrayVarP(&f.hooks, "extension", "e", nil, "load an extension (a .ts/.js file or a directory); repeatable")
 	fs.BoolVar(&f.noMCP, "no-mcp", false, "do not start the MCP servers of mcp.json files")
+	fs.BoolVar(&f.trustProject, "trust-project", false, "trust this project for this run: its MCP servers, extensions, tools, settings and .env take effect without a question (also PI_TRUST_PROJECT=1)")
 	fs.BoolVar(&f.noExtensions, "no-extensions", false, "do not load extensions (neither discovered nor given with -e)")
 	fs.BoolVar(&f.noSkills, "no-skills", false, "do not discover or offer skills")
 	fs.StringVar(&f.skills, "skills", "", "comma-separated globs: keep only the skills whose name matches (e.g. git-*,docker)")
@@ -120,6 +121,7 @@ Environment:
   PI_CODING_AGENT_DIR     agent directory (default ~/.gopi/agent; omp's ~/.omp/agent is read too)
   PI_SMOL_MODEL, PI_SLOW_MODEL, PI_PLAN_MODEL   role models
   PI_NO_TITLE             no automatic session titles
+  PI_TRUST_PROJECT        1: trust the project for this run (as --trust-project)
 
 Exit status: 0 when the model finished, 1 when the run failed (provider
 error, session not saved), 2 for bad flags or input, 130 when interrupted
@@ -293,7 +295,7 @@ func runAgentWith(ctx context.Context, env *cliEnv, fs *pflag.FlagSet, f *agentF
 		}
 		environ = append(slices.Clip(environ), config.EnvNoPTY+"=1")
 	}
-	cfg, err := config.Load(config.LoadOptions{Environ: environ, Overrides: f.overrides()})
+	cfg, err := config.Load(config.LoadOptions{Environ: environ, Overrides: f.overrides(), TrustProject: f.trustProject})
 	if err != nil {
 		fmt.Fprintf(env.stderr, "gopi: %v\n", err)
 		return exitError
@@ -325,6 +327,9 @@ func runAgentWith(ctx context.Context, env *cliEnv, fs *pflag.FlagSet, f *agentF
 		if f.noTitle {
 			args = append(args, "--no-title")
 		}
+		if f.trustProject {
+			args = append(args, "--trust-project")
+		}
 		return runACP(ctx, env, append(args, messages...))
 	}
 	if f.mode == "rpc" {
@@ -332,6 +337,7 @@ func runAgentWith(ctx context.Context, env *cliEnv, fs *pflag.FlagSet, f *agentF
 			fmt.Fprintln(env.stderr, "gopi: --mode rpc takes no messages or @files: standard input carries the commands; send prompts as prompt commands")
 			return exitError
 		}
+		settleTrust(ctx, env, cfg, false)
 		return runRPC(ctx, env, cfg, f)
 	}
 	dash := fs.ArgsLenAtDash()
@@ -352,6 +358,9 @@ func runAgentWith(ctx context.Context, env *cliEnv, fs *pflag.FlagSet, f *agentF
 			fmt.Fprintln(env.stderr, "gopi: the interactive mode needs a terminal that understands escape sequences (TERM is dumb). Give a message with -p to run without it, e.g. gopi -p \"explain this repository\".")
 			return exitError
 		}
+		if !settleTrust(ctx, env, cfg, true) {
+			return printmode.ExitInterrupted
+		}
 		return runInteractive(ctx, env, cfg, f, prompts)
 	}
 	if len(prompts) == 0 {
@@ -363,6 +372,7 @@ func runAgentWith(ctx context.Context, env *cliEnv, fs *pflag.FlagSet, f *agentF
 		return exitError
 	}
 
+	settleTrust(ctx, env, cfg, false)
 	// The system prompt reports git status, the slowest part of start-up:
 	// start it now so that it runs while models and the session load.
 	gitProbe := prompt.StartGitStatus(ctx, cfg.Cwd, agentsession.GitStatusTimeout)

@@ -29,6 +29,8 @@ func (f *agentFlags) loadExtensions(ctx context.Context, env *cliEnv, cfg *confi
 		Paths:     f.hooks,
 		Settings:  cfg.Settings.Strings("extensions"),
 		Disabled:  cfg.Settings.Strings("disabledExtensions"),
+		// An untrusted project's own modules never load (config.ProjectTrust).
+		SkipProject: !cfg.ProjectTrusted(),
 	})
 	for _, e := range errs {
 		fmt.Fprintf(env.stderr, "gopi: extension: %v\n", e)
@@ -36,6 +38,7 @@ func (f *agentFlags) loadExtensions(ctx context.Context, env *cliEnv, cfg *confi
 	// Custom tool modules (tools/ directories) run in the same engine.
 	toolEntries, toolErrs := extensions.ResolveCustomTools(extensions.ToolSources{
 		Cwd: cfg.Cwd, Home: cfg.Home, AgentDirs: []string{cfg.AgentDir, cfg.OMPAgentDir},
+		SkipProject: !cfg.ProjectTrusted(),
 	})
 	for _, e := range toolErrs {
 		fmt.Fprintf(env.stderr, "gopi: custom tool: %v\n", e)

@@ -265,6 +265,7 @@ func TestCustomToolsFromToolsDir(t *testing.T) {
 		mockllm.Turn{Blocks: []mockllm.Block{mockllm.ToolCall("resolve", `{"action":"apply","reason":"looks right"}`)}},
 		mockllm.Turn{Blocks: []mockllm.Block{text("noted")}},
 	)
+	r.trustProject() // the project's own tools load only when it is trusted
 	dir := filepath.Join(r.project, ".gopi", "tools")
 	os.MkdirAll(dir, 0o755)
 	os.WriteFile(filepath.Join(dir, "README.md"), []byte("# not a tool\n"), 0o644)

@@ -9,14 +9,23 @@ import (
 	"testing"
 	"time"
 
+	"github.com/gopi-agent/gopi/core/config"
 	"github.com/gopi-agent/gopi/internal/mcptest"
 	"github.com/gopi-agent/gopi/internal/mockllm"
 	"github.com/gopi-agent/gopi/sdk/rpcclient"
 )
 
-// writeMCPConfig writes the project's .gopi/mcp.json.
+// trustProject trusts the rig's project for its runs (PI_TRUST_PROJECT).
+func (r *agentRig) trustProject() {
+	r.environ = append(r.environ, config.EnvTrustProject+"=1")
+}
+
+// writeMCPConfig writes the project's .gopi/mcp.json and trusts the
+// project (PI_TRUST_PROJECT): these tests are about MCP, trust_test.go
+// about trust.
 func (r *agentRig) writeMCPConfig(servers map[string]any) {
 	r.t.Helper()
+	r.trustProject()
 	data, err := json.Marshal(map[string]any{"mcpServers": servers})
 	if err != nil {
 		r.t.Fatal(err)

@@ -70,3 +70,42 @@ func TestSecretsNeverReachTheProvider(t *testing.T) {
 		t.Error("secrets were hidden with secrets.enabled off")
 	}
 }
+
+// TestSecretsInDataURLLikeOutput: a tool output that starts like a data:
+// URL is text like any other; the secrets after it must not reach the
+// provider, in this request or any later one (they used to go out in
+// clear because the whole string was taken for image bytes).
+func TestSecretsInDataURLLikeOutput(t *testing.T) {
+	const envSecret, fileSecret = "abcdefgh12", "hunter2hunter2"
+	r := newAgentRig(t,
+		mockllm.Turn{Blocks: []mockllm.Block{mockllm.ToolCall("bash", `{"command":"cat blob.txt"}`)}},
+		mockllm.Turn{Blocks: []mockllm.Block{text("read it")}},
+		mockllm.Turn{Blocks: []mockllm.Block{text("still fine")}},
+	)
+	r.environ = append(r.environ, "MY_TOKEN="+envSecret)
+	if err := os.WriteFile(filepath.Join(r.agentDir, "config.yml"), []byte("secrets:\n  enabled: true\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(r.agentDir, "secrets.yml"), []byte("- type: plain\n  content: "+fileSecret+"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	r.write("blob.txt", "data:text/plain;base64,xx token "+envSecret+" password "+fileSecret+"\n")
+	if out, stderr, code := r.run("", "-p", "show me blob.txt", "and again"); code != 0 || !strings.Contains(out, "still fine") {
+		t.Fatalf("exit %d, stdout %q, stderr %q", code, out, stderr)
+	}
+	reqs := r.srv.Requests()
+	if len(reqs) != 3 {
+		t.Fatalf("%d requests", len(reqs))
+	}
+	for i, req := range reqs[1:] {
+		body := string(req.Body)
+		if !strings.Contains(body, "data:text/plain;base64,xx token #") {
+			t.Errorf("request %d does not carry the tool output with placeholders", i+2)
+		}
+		for _, secret := range []string{envSecret, fileSecret} {
+			if strings.Contains(body, secret) {
+				t.Errorf("request %d carries the secret %q", i+2, secret)
+			}
+		}
+	}
+}

@@ -53,9 +53,10 @@ func toolResultTexts(msgs []ai.Message) []string {
 
 // The session offers the MCP tools, serves mcp:// through read, keeps
 // working when a tool's server crashes, shares its servers with a
-// subagent, and shuts them down on Close.
+// subagent, and shuts them down on Close. The project is trusted
+// (PI_TRUST_PROJECT); without that its servers never start.
 func TestSessionMCP(t *testing.T) {
-	f := newFixture(t, keyEnv)
+	f := newFixture(t, keyEnv, config.EnvTrustProject+"=1")
 	f.writeMCP(map[string]string{"fake": "serve", "dead": "crash"})
 	f.script.add(
 		callTool("c1", "mcp__fake__echo", `{"text":"hello"}`),
@@ -109,8 +110,22 @@ func TestSessionMCP(t *testing.T) {
 		}
 	}
 
+	// An untrusted project's servers are not started, nor offered.
+	f3 := newFixture(t, keyEnv)
+	f3.writeMCP(map[string]string{"fake": "serve"})
+	reg3 := f3.registry(f3.config())
+	s3 := f3.open(Options{Models: reg3, Model: f3.model(reg3, "anthropic/claude-sonnet-4-5"), NoTitle: true})
+	if st := s3.MCPStatus(); len(st.Servers) != 0 {
+		t.Errorf("an untrusted project's MCP servers: %+v", st.Servers)
+	}
+	for _, tl := range s3.Tools() {
+		if strings.HasPrefix(tl.Definition().Name, "mcp__") {
+			t.Errorf("an untrusted project's MCP tool %s was offered", tl.Definition().Name)
+		}
+	}
+
 	// NoMCP starts nothing.
-	f2 := newFixture(t, keyEnv)
+	f2 := newFixture(t, keyEnv, config.EnvTrustProject+"=1")
 	f2.writeMCP(map[string]string{"fake": "serve"})
 	reg2 := f2.registry(f2.config())
 	s2 := f2.open(Options{Models: reg2, Model: f2.model(reg2, "anthropic/claude-sonnet-4-5"), NoTitle: true, NoMCP: true})

@@ -43,6 +43,12 @@
 // with the file, the key and what was expected; omp's files only produce
 // Warnings and lose the bad value. Unknown keys are kept and ignored.
 //
+// Project trust. What a project's own files ask for — MCP servers,
+// extension and tool modules, settings that name programs or weaken a
+// protection, risky .env variables — takes effect only once the project
+// is trusted (trust.go); until then Load holds it back and
+// ProjectTrust lists it for the front end to ask about or report.
+//
 // Settings.Set writes only gopi's global config.yml, editing it in place
 // (other keys, order and comments survive) through the atomic write path.
 package config

@@ -76,6 +76,12 @@ func (e Env) Len() int { return len(e.vars) }
 // skipped; an unreadable file or a bad line is reported and the rest
 // still applies.
 func (e Env) withDotenv(files []string) (Env, []error) {
+	return e.withDotenvFiltered(files, nil)
+}
+
+// withDotenvFiltered is withDotenv leaving out the variables drop names
+// (by the file and the key; nil drops nothing).
+func (e Env) withDotenvFiltered(files []string, drop func(path, key string) bool) (Env, []error) {
 	out := Env{vars: maps.Clone(e.vars), from: maps.Clone(e.from)}
 	if out.vars == nil {
 		out.vars = map[string]string{}
@@ -98,7 +104,7 @@ func (e Env) withDotenv(files []string) (Env, []error) {
 		}
 		mirrorOMP(vars)
 		for _, k := range slices.Sorted(maps.Keys(vars)) {
-			if out.vars[k] != "" {
+			if out.vars[k] != "" || drop != nil && drop(path, k) {
 				continue
 			}
 			out.vars[k] = vars[k]

@@ -62,3 +62,15 @@ func (f *fixture) load() *Config {
 	}
 	return c
 }
+
+// loadTrusted runs Load with the project trusted (as --trust-project).
+func (f *fixture) loadTrusted() *Config {
+	f.t.Helper()
+	o := f.options()
+	o.TrustProject = true
+	c, err := Load(o)
+	if err != nil {
+		f.t.Fatal(err)
+	}
+	return c
+}

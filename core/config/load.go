@@ -19,16 +19,20 @@ type Config struct {
 	Env      Env       // process environment plus .env files
 	Settings *Settings // layered settings
 	Warnings []error   // problems that did not stop loading (bad .env lines, omp files gopi could not use, a failed migration)
+	trust    trustState
 }
 
 // LoadOptions says where Load looks. The zero value loads the real
 // process environment, home and working directory.
 type LoadOptions struct {
-	Cwd          string                 // working directory; os.Getwd() when ""
-	Environ      []string               // the process environment as KEY=VALUE; os.Environ() when nil
-	Home         string                 // home directory; $HOME from Environ, else the system's, when ""
-	Overrides    map[string]any         // runtime overrides by dotted key (CLI flags): the highest layer
-	NoFiles      bool                   // read no .env or settings file: defaults, environment and overrides only
+	Cwd       string         // working directory; os.Getwd() when ""
+	Environ   []string       // the process environment as KEY=VALUE; os.Environ() when nil
+	Home      string         // home directory; $HOME from Environ, else the system's, when ""
+	Overrides map[string]any // runtime overrides by dotted key (CLI flags): the highest layer
+	NoFiles   bool           // read no .env or settings file: defaults, environment and overrides only
+	// TrustProject trusts the project for this load (the --trust-project
+	// flag): what its files ask for takes effect without a question.
+	TrustProject bool
 	IsLightTheme func(name string) bool // slot for a legacy flat theme name (true: theme.light); nil: theme.dark
 }
 
@@ -66,9 +70,11 @@ func Load(opts LoadOptions) (*Config, error) {
 	// Directories come from the process environment only: a .env file
 	// cannot move the directory it was read from.
 	c := &Config{Dirs: ResolveDirs(base.Get, home, cwd), Env: base}
+	var dotenv []string
 	if !opts.NoFiles {
 		var warns []error
-		c.Env, warns = base.withDotenv(c.dotenvFiles())
+		dotenv = c.dotenvFiles()
+		c.Env, warns = base.withDotenv(dotenv)
 		c.Warnings = append(c.Warnings, warns...)
 	}
 
@@ -99,6 +105,7 @@ func Load(opts LoadOptions) (*Config, error) {
 	}
 	s.isLight = opts.IsLightTheme
 	c.Settings = s
+	c.evaluateTrust(base, dotenv, opts.TrustProject)
 	return c, nil
 }
 

@@ -99,9 +99,8 @@ type mcpFile struct {
 
 // mcpFiles lists the candidate files, highest priority first: gopi's
 // project and user files, omp's, then the project root's standalone
-// files. Project files are left out when mcp.enableProjectConfig is off.
-func (c *Config) mcpFiles() []mcpFile {
-	project := c.Settings == nil || c.Settings.Bool("mcp.enableProjectConfig")
+// files; the project's only when project is true.
+func (c *Config) mcpFiles(project bool) []mcpFile {
 	var out []mcpFile
 	for _, s := range c.Dirs.Sources() {
 		if s.ID != SourceGopi && s.ID != SourceOMP {
@@ -126,12 +125,41 @@ func (c *Config) mcpFiles() []mcpFile {
 // first file (in mcpFiles order) that defines a name wins. Servers named
 // in a user file's disabledServers, or with "enabled": false, are left
 // out. Invalid entries become Errors naming the server and the problem.
+// The project's files are read only when mcp.enableProjectConfig is on
+// and the project is trusted, and their servers only as they were when
+// it was (see trustedServer): a server the project adds or changes later
+// (a pull, or the agent writing .mcp.json) waits for the next question.
 func (c *Config) MCP() *MCPConfig {
+	out := c.readMCP(c.projectMCPEnabled() && c.ProjectTrusted(), true)
+	if !c.ProjectTrusted() || c.trustedWholesale() {
+		return out
+	}
+	granted := c.grantedServers()
+	kept := out.Servers[:0]
+	for _, s := range out.Servers {
+		if s.Level != LevelProject || granted[s.Name] {
+			kept = append(kept, s)
+		}
+	}
+	out.Servers = kept
+	return out
+}
+
+// projectMCPEnabled reports the mcp.enableProjectConfig setting.
+func (c *Config) projectMCPEnabled() bool {
+	return c.Settings == nil || c.Settings.Bool("mcp.enableProjectConfig")
+}
+
+// readMCP reads the MCP files (the project's too when project is set);
+// expand false leaves ${VAR} references of the standalone files as
+// written.
+func (c *Config) readMCP(project, expand bool) *MCPConfig {
 	out := &MCPConfig{}
 	seen := map[string]bool{}
 	disabled := map[string]bool{}
 	var found []*MCPServer
-	for _, f := range c.mcpFiles() {
+	for _, f := range c.mcpFiles(project) {
+		f.expand = f.expand && expand
 		data, err := os.ReadFile(f.path)
 		if errors.Is(err, fs.ErrNotExist) || errors.Is(err, fs.ErrInvalid) {
 			continue

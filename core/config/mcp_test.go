@@ -22,7 +22,7 @@ func TestMCPFilesPrecedenceAndValidation(t *testing.T) {
 	f.write("home/.omp/agent/mcp.json", `{"mcpServers":{"three":{"type":"sse","url":"https://s.example/sse"}},"disabledServers":["two"]}`)
 	f.write("work/proj/.mcp.json", `{"mcpServers":{"four":{"type":"http","url":"https://${HOST}/mcp","headers":{"Authorization":"Bearer ${MISSING:-none}"}}}}`)
 	f.write("work/proj/mcp.json", `{"mcpServers":{"three":{"command":"late"}}}`)
-	c := f.load()
+	c := f.loadTrusted()
 	mc := c.MCP()
 	got := map[string]*MCPServer{}
 	var names []string

@@ -261,6 +261,13 @@ var schema = []Def{
 
 	// gopi's own settings (omp has no such keys).
 
+	// trustedProjects lists directories whose projects are trusted, with
+	// everything below them: their MCP servers, extensions, custom tools,
+	// settings and .env take effect without a question (see trust.go).
+	// Read from the user's own config.yml only; a project cannot list
+	// itself.
+	{Key: "trustedProjects", Kind: KindArray, Default: []any{}},
+
 	// *.requirePermission list the tools whose calls a mode asks the user
 	// to approve before they run (core/permission: exact names, patterns
 	// such as mcp__* that cover the tools that write or run, !name to

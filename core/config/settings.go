@@ -54,6 +54,7 @@ type Settings struct {
 	merged     map[string]any // deep merge of layers
 	globalPath string         // gopi's global file; "" keeps Set in memory
 	isLight    func(string) bool
+	masked     []string // dotted keys the project layers may not set (an untrusted project's, see trust.go)
 }
 
 // NewSettings returns settings made of the given layers (sorted by kind,
@@ -103,7 +104,14 @@ func (e *FileError) Unwrap() error { return e.Err }
 func (s *Settings) rebuild() {
 	m := map[string]any{}
 	for _, l := range s.layers {
-		m = deepMerge(m, l.Data)
+		data := l.Data
+		if l.Kind == LayerProject && len(s.masked) > 0 {
+			data = deepCopy(data).(map[string]any)
+			for _, k := range s.masked {
+				setPath(data, splitKey(k), nil)
+			}
+		}
+		m = deepMerge(m, data)
 	}
 	s.merged = m
 }

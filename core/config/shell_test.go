@@ -39,7 +39,7 @@ func TestShellFromEnvironment(t *testing.T) {
 	}
 	f := newFixture(t)
 	f.write("work/proj/.gopi/settings.json", `{"shellPath": "/usr/bin/bash"}`)
-	if p := f.load().Shell().Path; p != "/usr/bin/bash" {
+	if p := f.loadTrusted().Shell().Path; p != "/usr/bin/bash" {
 		t.Fatal(p)
 	}
 }

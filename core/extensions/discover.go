@@ -21,6 +21,9 @@ type Sources struct {
 	Settings    []string // the settings' extensions list
 	Disabled    []string // disabledExtensions: "extension-module:<name>" entries
 	NoDiscovery bool     // --no-extensions: no auto-discovery (explicit paths still load)
+	// SkipProject leaves the project's extensions directories out (the
+	// project is not trusted; see config.Config.ProjectTrusted).
+	SkipProject bool
 }
 
 // Entry is one extension module to load.
@@ -39,7 +42,10 @@ func Resolve(src Sources) ([]Entry, []LoadError) {
 	var paths []string
 	var errs []LoadError
 	if !src.NoDiscovery {
-		roots := []string{filepath.Join(src.Cwd, ".gopi", "extensions"), filepath.Join(src.Cwd, ".omp", "extensions")}
+		var roots []string
+		if !src.SkipProject {
+			roots = []string{filepath.Join(src.Cwd, ".gopi", "extensions"), filepath.Join(src.Cwd, ".omp", "extensions")}
+		}
 		for _, d := range src.AgentDirs {
 			roots = append(roots, filepath.Join(d, "extensions"))
 		}
@@ -94,6 +100,9 @@ type ToolSources struct {
 	// then omp's), after the project's.
 	AgentDirs []string
 	Paths     []string // configured paths (files or directories), relative to Cwd
+	// SkipProject leaves the project's tool directories out (the project
+	// is not trusted; see config.Config.ProjectTrusted).
+	SkipProject bool
 }
 
 // ResolveCustomTools lists the custom tool modules to load: the project's
@@ -105,7 +114,9 @@ type ToolSources struct {
 func ResolveCustomTools(src ToolSources) ([]Entry, []LoadError) {
 	var roots []string
 	for _, d := range []string{".gopi", ".omp", ".claude", ".codex"} {
-		roots = append(roots, filepath.Join(src.Cwd, d, "tools"))
+		if !src.SkipProject {
+			roots = append(roots, filepath.Join(src.Cwd, d, "tools"))
+		}
 	}
 	for _, d := range src.AgentDirs {
 		roots = append(roots, filepath.Join(d, "tools"))

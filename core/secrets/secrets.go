@@ -18,20 +18,23 @@
 // The session applies ObfuscateJSON to the exact JSON body of every
 // provider request (the before_provider_request point, after extension
 // hooks), so nothing reaches a provider unfiltered whatever part of the
-// request it is in: system prompt, user text, tool results, tool
-// descriptions. Strings are rewritten inside the decoded JSON, never in
-// the raw text, so JSON escapes cannot hide a secret or be broken by a
-// replacement; inline image bytes (base64 data beside a MIME type, data:
-// URLs) and reasoning signatures are skipped so a pattern cannot corrupt
-// them.
+// request it is in: system prompt, user text, tool results, tool call
+// arguments, thinking, tool names and descriptions, summaries. Strings
+// are rewritten inside the decoded JSON, never in the raw text, so JSON
+// escapes cannot hide a secret or be broken by a replacement. Only the
+// bytes of real image blocks and the reasoning signatures providers ask
+// to get back verbatim are left alone, recognised by their place in the
+// request (payload.go); a secret cut across adjacent text blocks is
+// found in their joined text.
 package secrets
 
 import (
-	"bytes"
 	"crypto/sha256"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"regexp"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -84,19 +87,42 @@ func New(entries []config.SecretEntry) (*Obfuscator, []error) {
 			if e.Content == "" || seen[e.Content] {
 				continue // the first entry for a value wins (environment before files)
 			}
-			seen[e.Content] = true
-			with := e.Replacement
-			switch {
-			case e.Mode != config.SecretReplace:
-				with = o.placeholder(e.Content)
-			case with == "":
-				with = sameLength(e.Content)
+			// The value as written, then as it reads inside a string that
+			// is itself JSON (OpenAI's tool call arguments, a tool printing
+			// a JSON file): quotes, backslashes and control characters
+			// escaped, with and without the HTML escapes Go's encoder adds.
+			// Each form has its own placeholder, so Restore gives back the
+			// text as it was.
+			for _, v := range []string{e.Content, jsonEscaped(e.Content, false), jsonEscaped(e.Content, true)} {
+				if seen[v] {
+					continue
+				}
+				seen[v] = true
+				with := e.Replacement
+				switch {
+				case e.Mode != config.SecretReplace:
+					with = o.placeholder(v)
+				case with == "":
+					with = sameLength(v)
+				}
+				o.plain = append(o.plain, plainSecret{value: v, with: with})
 			}
-			o.plain = append(o.plain, plainSecret{value: e.Content, with: with})
 		}
 	}
 	sort.SliceStable(o.plain, func(i, j int) bool { return len(o.plain[i].value) > len(o.plain[j].value) })
 	return o, errs
+}
+
+// jsonEscaped is s as it appears between the quotes of a JSON string.
+func jsonEscaped(s string, html bool) string {
+	var b strings.Builder
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(html)
+	if enc.Encode(s) != nil {
+		return s
+	}
+	out := strings.TrimSuffix(b.String(), "\n")
+	return out[1 : len(out)-1]
 }
 
 // Empty reports whether there is nothing to hide.
@@ -245,38 +271,6 @@ func (o *Obfuscator) RestoreArgs(args map[string]any) map[string]any {
 	return v.(map[string]any)
 }
 
-// ObfuscateJSON returns a JSON document with every secret in its strings
-// (keys and values) replaced. A document that holds none is returned
-// unchanged, byte for byte; one that is not valid JSON is obfuscated as
-// plain text.
-func (o *Obfuscator) ObfuscateJSON(doc []byte) []byte {
-	if o.Empty() {
-		return doc
-	}
-	dec := json.NewDecoder(bytes.NewReader(doc))
-	dec.UseNumber()
-	var v any
-	if err := dec.Decode(&v); err != nil {
-		return []byte(o.Obfuscate(string(doc)))
-	}
-	out, changed := walk(v, func(s string) string {
-		if isInlineData(s) {
-			return s
-		}
-		return o.Obfuscate(s)
-	})
-	if !changed {
-		return doc
-	}
-	var b bytes.Buffer
-	enc := json.NewEncoder(&b)
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(out); err != nil {
-		return []byte(o.Obfuscate(string(doc)))
-	}
-	return bytes.TrimRight(b.Bytes(), "\n")
-}
-
 // walk applies fn to every string in v (map keys too) and returns the
 // result, copying only the containers that change.
 func walk(v any, fn func(string) string) (any, bool) {
@@ -286,23 +280,14 @@ func walk(v any, fn func(string) string) (any, bool) {
 		return y, y != x
 	case map[string]any:
 		var out map[string]any
-		binary := isBinaryBlock(x)
 		for k, e := range x {
-			if opaqueKeys[k] || binary && k == "data" {
-				// Image bytes and provider signatures: a pattern could match
-				// inside them and break the image or the replayed reasoning.
-				continue
-			}
 			nk := fn(k)
 			ne, changed := walk(e, fn)
 			if !changed && nk == k {
 				continue
 			}
 			if out == nil {
-				out = make(map[string]any, len(x))
-				for k2, e2 := range x {
-					out[k2] = e2
-				}
+				out = maps.Clone(x)
 			}
 			if nk != k {
 				delete(out, k)
@@ -321,7 +306,7 @@ func walk(v any, fn func(string) string) (any, bool) {
 				continue
 			}
 			if out == nil {
-				out = append([]any(nil), x...)
+				out = slices.Clone(x)
 			}
 			out[i] = ne
 		}
@@ -331,37 +316,4 @@ func walk(v any, fn func(string) string) (any, bool) {
 		return out, true
 	}
 	return v, false
-}
-
-// opaqueKeys name values a provider gave back to be replayed verbatim
-// (reasoning signatures and encrypted reasoning).
-var opaqueKeys = map[string]bool{"signature": true, "thoughtSignature": true, "thought_signature": true, "encrypted_content": true}
-
-// isBinaryBlock reports whether a JSON object is an inline image or file
-// block (base64 data beside its MIME type, in any provider's spelling).
-func isBinaryBlock(m map[string]any) bool {
-	if _, ok := m["data"].(string); !ok {
-		return false
-	}
-	if m["type"] == "redacted_thinking" {
-		return true
-	}
-	for _, k := range []string{"media_type", "mimeType", "mime_type"} {
-		if _, ok := m[k]; ok {
-			return true
-		}
-	}
-	return false
-}
-
-// isInlineData reports whether s is a data: URL holding base64 bytes.
-func isInlineData(s string) bool {
-	if !strings.HasPrefix(s, "data:") {
-		return false
-	}
-	head := s
-	if len(head) > 100 {
-		head = head[:100]
-	}
-	return strings.Contains(head, ";base64,")
 }

@@ -134,12 +134,6 @@ func TestObfuscateJSON(t *testing.T) {
 	if !strings.Contains(s, "12345678901234567890") {
 		t.Errorf("a number lost its digits: %s", s)
 	}
-	// Inline images and signatures are left alone even when a pattern
-	// matches inside.
-	img := []byte(`{"source":{"type":"base64","media_type":"image/png","data":"xxpostgres://inbase64"},"url":"data:image/png;base64,postgres://x","signature":"postgres://sig","r":{"type":"redacted_thinking","data":"postgres://r"}}`)
-	if got := o.ObfuscateJSON(img); string(got) != string(img) {
-		t.Errorf("image data was rewritten: %s", got)
-	}
 	plain := []byte(`{"a":"nothing secret here"}`)
 	if got := o.ObfuscateJSON(plain); string(got) != string(plain) {
 		t.Errorf("an untouched document changed: %s", got)

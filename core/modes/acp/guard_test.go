@@ -20,7 +20,7 @@ func TestHostileLinesAreAnswered(t *testing.T) {
 	editorIn, fromAgent := io.Pipe()
 	done := make(chan error, 1)
 	go func() {
-		done <- Serve(context.Background(), toAgent, fromAgent, Options{Environ: []string{"HOME=" + t.TempDir()}, Log: testLog{t}})
+		done <- Serve(context.Background(), toAgent, fromAgent, Options{Environ: []string{"HOME=" + t.TempDir()}, Log: testLog{t, nil}})
 		fromAgent.Close()
 	}()
 	replies := make(chan map[string]any, 16)

@@ -32,6 +32,16 @@ type rig struct {
 	client  *editor
 	conn    *sdk.ClientSideConnection
 	stop    func()
+	trust   bool // serve with Options.TrustProject
+	logMu   sync.Mutex
+	logged  []string // what the agent logged
+}
+
+// logs returns what the agent logged so far.
+func (r *rig) logs() string {
+	r.logMu.Lock()
+	defer r.logMu.Unlock()
+	return strings.Join(r.logged, "\n")
 }
 
 func newRig(t *testing.T, turns ...mockllm.Turn) *rig {
@@ -86,12 +96,12 @@ func (r *rig) connect(fs sdk.FileSystemCapabilities) {
 	agentOut, toClient := io.Pipe()
 	done := make(chan error, 1)
 	go func() {
-		done <- Serve(context.Background(), toAgent, toClient, Options{Environ: r.environ, Version: "test", Log: testLog{r.t}})
+		done <- Serve(context.Background(), toAgent, toClient, Options{Environ: r.environ, Version: "test", Log: testLog{r.t, r}, TrustProject: r.trust})
 		toClient.Close()
 	}()
 	r.client = newEditor()
 	r.conn = sdk.NewClientSideConnection(r.client, agentIn, agentOut)
-	r.conn.SetLogger(slog.New(slog.NewTextHandler(testLog{r.t}, nil)))
+	r.conn.SetLogger(slog.New(slog.NewTextHandler(testLog{r.t, nil}, nil)))
 	r.stop = func() {
 		agentIn.Close()
 		select {
@@ -149,11 +159,21 @@ func (r *rig) requestText(i int) string {
 	return string(reqs[i].Body)
 }
 
-// testLog sends diagnostics to the test log.
-type testLog struct{ t *testing.T }
+// testLog sends diagnostics to the test log (and keeps the agent's in
+// its rig).
+type testLog struct {
+	t   *testing.T
+	rig *rig
+}
 
 func (l testLog) Write(p []byte) (int, error) {
-	l.t.Log(strings.TrimRight(string(p), "\n"))
+	line := strings.TrimRight(string(p), "\n")
+	l.t.Log(line)
+	if l.rig != nil {
+		l.rig.logMu.Lock()
+		l.rig.logged = append(l.rig.logged, line)
+		l.rig.logMu.Unlock()
+	}
 	return len(p), nil
 }
 

@@ -37,6 +37,10 @@ type Options struct {
 	Thinking ai.ThinkingLevel
 	// NoTitle turns off automatic session titles.
 	NoTitle bool
+	// TrustProject trusts the projects sessions open in (--trust-project);
+	// otherwise an untrusted project's requests are left out (see
+	// config.ProjectTrust) and the log says what was.
+	TrustProject bool
 }
 
 // Serve speaks the protocol on in and out until the editor closes the

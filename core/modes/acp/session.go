@@ -42,12 +42,15 @@ func (s *server) openSession(ctx context.Context, cwd, path string, mcp []sdk.Mc
 		return nil, invalidParams("cwd %q is not an absolute path: the editor must send the project's absolute directory", cwd)
 	}
 	cwd = filepath.Clean(cwd)
-	cfg, err := config.Load(config.LoadOptions{Cwd: cwd, Environ: s.opts.Environ})
+	cfg, err := config.Load(config.LoadOptions{Cwd: cwd, Environ: s.opts.Environ, TrustProject: s.opts.TrustProject})
 	if err != nil {
 		return nil, failed(fmt.Errorf("cannot load the configuration for %s: %w", cwd, err))
 	}
 	for _, w := range cfg.Warnings {
 		s.logf("warning: %v", w)
+	}
+	if !cfg.ProjectTrusted() {
+		s.logUntrusted(cfg)
 	}
 	reg, err := models.Load(models.OptionsFor(cfg))
 	if err != nil {
@@ -178,4 +181,18 @@ func (s *server) findStored(cwd, id string) (string, error) {
 		}
 	}
 	return "", notFound("no stored gopi session has id %q (a session is saved once the model has answered in it; session/list shows the stored ones)", id)
+}
+
+// logUntrusted says in the log what an untrusted project asked for and
+// was left out, and how to trust it. ACP does not ask: the protocol's
+// permission requests belong to a tool call of a running session, and the
+// project's MCP servers start while the session is created.
+func (s *server) logUntrusted(cfg *config.Config) {
+	pt := cfg.ProjectTrust()
+	var items []string
+	for _, it := range pt.Items {
+		items = append(items, it.String())
+	}
+	s.logf("the project %s is not trusted, so its sessions run without: %s. To trust it, start gopi acp with --trust-project or PI_TRUST_PROJECT=1, list it under %s in %s, or answer yes once in gopi's interactive mode there",
+		pt.Path, strings.Join(items, "; "), config.KeyTrustedProjects, filepath.Join(cfg.AgentDir, config.GlobalSettingsFile))
 }

@@ -10,6 +10,7 @@ import (
 
 	"github.com/gopi-agent/gopi/core/agentsession"
 	"github.com/gopi-agent/gopi/core/ai"
+	"github.com/gopi-agent/gopi/core/config"
 	"github.com/gopi-agent/gopi/core/session"
 	"github.com/gopi-agent/gopi/search/fuzzy"
 )
@@ -499,6 +500,17 @@ func (m *model) cmdMCP(string) tea.Cmd {
 	}
 	if len(st.Disabled) > 0 {
 		lines = append(lines, "  disabled: "+strings.Join(st.Disabled, ", "))
+	}
+	if cfg := m.s.Config(); cfg != nil && !cfg.ProjectTrusted() {
+		var names []string
+		for _, it := range cfg.ProjectTrust().Items {
+			if it.Kind == config.TrustMCPServer {
+				names = append(names, it.Name)
+			}
+		}
+		if len(names) > 0 {
+			lines = append(lines, "  not started, the project is not trusted: "+strings.Join(names, ", ")+" (restart with --trust-project, or see README: Project trust)")
+		}
 	}
 	return m.printSection(strings.Join(lines, "\n"))
 }

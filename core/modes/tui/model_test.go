@@ -10,6 +10,7 @@ import (
 	"github.com/gopi-agent/gopi/core/agentsession"
 	"github.com/gopi-agent/gopi/core/ai"
 	"github.com/gopi-agent/gopi/core/ai/models"
+	"github.com/gopi-agent/gopi/core/config"
 	"github.com/gopi-agent/gopi/internal/mockllm"
 )
 
@@ -495,11 +496,37 @@ func TestHistoryFile(t *testing.T) {
 	}
 }
 
+// reloadConfig loads the configuration again (after the test wrote
+// project files), trusting the project or not.
+func reloadConfig(t *testing.T, cfg *config.Config, trust bool) *config.Config {
+	t.Helper()
+	c, err := config.Load(config.LoadOptions{Cwd: cfg.Cwd, Home: cfg.Home, Environ: cfg.Env.Environ(), TrustProject: trust})
+	if err != nil {
+		t.Fatal(err)
+	}
+	c.Warnings = nil
+	return c
+}
+
+// /mcp names the servers an untrusted project asked for and that were
+// not started.
+func TestSlashMCPUntrusted(t *testing.T) {
+	r := newRigFull(t, "", func(o *agentsession.Options, _ *models.Registry) {
+		write(t, filepath.Join(o.Cwd, ".mcp.json"), `{"mcpServers":{"theirs":{"command":"/nonexistent/mcp-server"}}}`)
+		o.Config = reloadConfig(t, o.Config, false)
+	})
+	r.typeAndSend("/mcp")
+	r.settle()
+	if !r.printedHas("not started, the project is not trusted: theirs") || r.printedHas("failed") {
+		t.Errorf("/mcp:\n%s", r.transcript())
+	}
+}
+
 // /mcp lists the servers with their state and the configuration problems.
 func TestSlashMCP(t *testing.T) {
 	r := newRigFull(t, "", func(o *agentsession.Options, _ *models.Registry) {
 		write(t, filepath.Join(o.Cwd, ".gopi", "mcp.json"), `{"mcpServers":{"gone":{"command":"/nonexistent/mcp-server"},"remote":{"url":"https://x.example/mcp"}}}`)
-		o.Config.Warnings = nil
+		o.Config = reloadConfig(t, o.Config, true) // the project's servers count once it is trusted
 	})
 	r.typeAndSend("/mcp")
 	r.settle()
