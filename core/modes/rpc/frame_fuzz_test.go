@@ -37,8 +37,8 @@ var unsafeFrames = map[string]bool{
 // "parse" command; a command gets exactly one response naming it, which
 // echoes the line's id (an unknown command's carries none, as omp's
 // does); host answers and dialog answers get at most one.
-// The server keeps serving: after each input a get_state with a fresh id
-// is answered.
+// The server keeps serving: after each input a command with a fresh id
+// (get_login_providers, which costs nothing) is answered.
 func FuzzFrame(f *testing.F) {
 	for _, s := range []string{
 		`{"id":"1","type":"get_state"}`,
@@ -163,14 +163,14 @@ func answerOK(ctx context.Context, req *ai.Request) *ai.Stream {
 	return st
 }
 
-// exchange sends the lines and a get_state with syncID, and returns the
-// frames that came before that get_state's response.
+// exchange sends the lines and a get_login_providers with syncID, and
+// returns the frames that came before its response.
 func (h *fuzzServer) exchange(t *testing.T, lines []string, syncID string) []map[string]any {
 	var b strings.Builder
 	for _, l := range lines {
 		b.WriteString(l + "\n")
 	}
-	b.WriteString(`{"type":"get_state","id":"` + syncID + `"}` + "\n")
+	b.WriteString(`{"type":"get_login_providers","id":"` + syncID + `"}` + "\n")
 	werr := make(chan error, 1)
 	go func() {
 		_, err := io.WriteString(h.in, b.String())
@@ -191,7 +191,7 @@ func (h *fuzzServer) exchange(t *testing.T, lines []string, syncID string) []map
 		}
 		if fr["type"] == "response" && fr["id"] == syncID {
 			if fr["success"] != true {
-				t.Fatalf("get_state failed after %q: %s", lines, line)
+				t.Fatalf("get_login_providers failed after %q: %s", lines, line)
 			}
 			break
 		}
