@@ -7,7 +7,8 @@
 # interrupted and the count reached is recorded as such).
 #
 # With no argument every target of the list below runs, fastest first;
-# arguments pick some of them (e.g. ./core/session:FuzzLoad). A result is
+# arguments pick some of them (e.g. ./core/session:FuzzLoad); --report
+# only rewrites the Markdown from the TSV. A result is
 # one line of bench/results/fuzz-soak.tsv (a target's line is replaced when
 # it runs again), from which bench/results/fuzz-soak.md is written and
 # bench/RESULTS.md reassembled (bench/run.sh --assemble). Each run's whole
@@ -65,6 +66,33 @@ record() {
 	sort -o "$TSV" "$TSV.tmp" && rm -f "$TSV.tmp"
 }
 
+# write_md: bench/results/fuzz-soak.md from the TSV, and RESULTS.md again.
+write_md() {
+	{
+		echo "# fuzz-soak: long fuzzing runs of the parsers of untrusted input"
+		echo
+		echo "\`make fuzz-soak\` (scripts/fuzz-soak.sh): each target alone, one worker (\`-parallel 1\`), until"
+		echo "$(commas "$EXECS") executions (\`-fuzztime ${EXECS}x\`) or $LIMIT of fuzzing, whichever comes first."
+		echo "Machine: $(uname -srm), $(nproc) CPUs shared with other work while these ran (the rates"
+		echo "are those of a loaded machine, not the targets' best); $(go version | cut -d' ' -f3)."
+		echo "A target's line is rewritten each time it runs; the date is the run's (UTC)."
+		echo
+		echo "| target | executions | fuzzing time | executions/s | outcome | date |"
+		echo "| --- | ---: | ---: | ---: | --- | --- |"
+		while IFS=$'\t' read -r key n s rate outcome date; do
+			printf '| %s | %s | %s | %s | %s | %s |\n' "$key" \
+				"$(commas "$n")" \
+				"$(awk -v s="$s" 'BEGIN { printf "%dm%02ds", s / 60, s % 60 }')" "$rate" "$outcome" "$date"
+		done <"$TSV"
+	} >"$MD"
+	bench/run.sh --assemble
+}
+
+if [ "${1:-}" = --report ]; then
+	write_md
+	exit 0
+fi
+
 status=0
 for t in "${TARGETS[@]}"; do
 	pkg=${t%%:*} name=${t##*:}
@@ -75,6 +103,7 @@ for t in "${TARGETS[@]}"; do
 	if ! go test "$pkg" -run '^$' -fuzz "^$name\$" -fuzztime 1x -parallel 1 >"$logf" 2>&1; then
 		cat "$logf" >&2
 		record "$pkg" "$name" 0 0 "failed before fuzzing (see the log)"
+		write_md
 		status=1
 		continue
 	fi
@@ -103,24 +132,7 @@ for t in "${TARGETS[@]}"; do
 	record "$pkg" "$name" "$execs" "$fuzzsecs" "$outcome"
 	log "$pkg $name: $execs executions in ${fuzzsecs}s: $outcome"
 	tail -3 "$logf" >&2
+	write_md
 done
 
-{
-	echo "# fuzz-soak: long fuzzing runs of the parsers of untrusted input"
-	echo
-	echo "\`make fuzz-soak\` (scripts/fuzz-soak.sh): each target alone, one worker (\`-parallel 1\`), until"
-	echo "10,000,000 executions (\`-fuzztime 10000000x\`) or one hour of fuzzing, whichever comes first."
-	echo "Machine: $(uname -srm), $(nproc) CPUs shared with other work while these ran (the rates"
-	echo "are those of a loaded machine, not the targets' best); $(go version | cut -d' ' -f3)."
-	echo "A target's line is rewritten each time it runs; the date is the run's (UTC)."
-	echo
-	echo "| target | executions | fuzzing time | executions/s | outcome | date |"
-	echo "| --- | ---: | ---: | ---: | --- | --- |"
-	while IFS=$'\t' read -r key n s rate outcome date; do
-		printf '| %s | %s | %s | %s | %s | %s |\n' "$key" \
-			"$(commas "$n")" \
-			"$(awk -v s="$s" 'BEGIN { printf "%dm%02ds", s / 60, s % 60 }')" "$rate" "$outcome" "$date"
-	done <"$TSV"
-} >"$MD"
-bench/run.sh --assemble
 exit $status

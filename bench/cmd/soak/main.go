@@ -105,6 +105,14 @@ func run(args []string, stdout, stderr io.Writer) int {
 		defer os.RemoveAll(d)
 		o.dir = d
 	}
+	// gopi runs in DIR/project with HOME in DIR/home: a relative DIR
+	// would name another place from there.
+	dir, err := filepath.Abs(o.dir)
+	if err != nil {
+		fmt.Fprintf(stderr, "soak: %v\n", err)
+		return 1
+	}
+	o.dir = dir
 	samples, err := soak(context.Background(), o, stderr)
 	printTable(stdout, samples)
 	if err != nil {
