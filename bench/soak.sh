@@ -19,6 +19,7 @@
 #
 # Everything a run leaves (session files, the descriptor lists of each
 # sample, the goroutine stacks at the end) is in bench/_work/soak/.
+# `bench/soak.sh --report` only rewrites the Markdown from the last runs.
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 WORK=bench/_work/soak
@@ -26,10 +27,6 @@ N=${SOAK_PROMPTS:-1000}
 EVERY=${SOAK_SAMPLE:-100}
 mkdir -p "$WORK" bench/results
 log() { printf '\033[1m==> %s\033[0m\n' "$*" >&2; }
-
-log "building gopi and the soak driver"
-go build -o "$WORK/gopi" ./cmd/gopi
-go build -o "$WORK/soak" ./bench/cmd/soak
 
 status=0
 # run NAME ARGS...: one soak run; its table and verdict go to NAME.out.
@@ -45,8 +42,15 @@ run() {
 	echo "$((SECONDS - start))" >"$WORK/$name.secs"
 	cat "$WORK/$name.out" >&2
 }
-run bounded -session-every 100
-run one-session -session-every 0 -rss 0
+if [ "${1:-}" != --report ]; then
+	log "building gopi and the soak driver"
+	go build -o "$WORK/gopi" ./cmd/gopi
+	go build -o "$WORK/soak" ./bench/cmd/soak
+	run bounded -session-every 100
+	run one-session -session-every 0 -rss 0
+fi
+# requests NAME: the run's count of model requests and connections.
+requests() { grep -o '[0-9]* model requests over [0-9]* connections' "$WORK/$1.log" || echo "(no count)"; }
 
 {
 	echo "# soak: one RPC process through $N prompts with tool calls"
@@ -58,15 +62,18 @@ run one-session -session-every 0 -rss 0
 	echo "bench/cmd/soak serves the scripted mock LLM (Anthropic Messages API) and drives \`gopi --mode rpc\` through"
 	echo "$N prompts, each waiting for its agent_end. Every prompt runs five real tools in a small project (read, search"
 	echo "and bash in one model turn, write and a hashline edit in the next) before the answer: three model requests."
-	echo "After every ${EVERY}th prompt the process is left alone for a second and sampled from outside: VmRSS and"
-	echo "VmHWM from /proc/PID/status, open descriptors in /proc/PID/fd, threads, and goroutines that are not"
-	echo "dead in the Go runtime's scheduler trace (\`GODEBUG=schedtrace=500,scheddetail=1\` on gopi's standard"
-	echo "error; no debugging hook in gopi). The mock closes its idle connections before each sample."
+	echo "After every ${EVERY}th prompt the process is left alone for a second and sampled from outside: VmRSS,"
+	echo "RssAnon (its anonymous part: heap and stacks; VmRSS also counts whichever pages of the 100 MB binary"
+	echo "are in memory) and VmHWM from /proc/PID/status, open descriptors in /proc/PID/fd, threads, and"
+	echo "goroutines that are not dead in the Go runtime's scheduler trace (\`GODEBUG=schedtrace=500,scheddetail=1\`"
+	echo "on gopi's standard error; no debugging hook in gopi). The mock closes its idle connections before each"
+	echo "sample. VmRSS and RssAnon must each stay within 1.2× of their value after prompt 100."
 	echo
 	echo "## A new session after every 100 prompts (the check)"
 	echo
 	echo "The conversation gopi holds is the same size at each sample (a session of 100 prompts), so growth"
-	echo "from one sample to the next is what the process keeps and should not. $(cat "$WORK/bounded.secs") s in all."
+	echo "from one sample to the next is what the process keeps and should not. $(cat "$WORK/bounded.secs") s in all;"
+	echo "$(requests bounded)."
 	echo
 	cat "$WORK/bounded.out"
 	echo
@@ -74,7 +81,7 @@ run one-session -session-every 0 -rss 0
 	echo
 	echo "gopi keeps a session's conversation whole in memory (the session's entries and the agent's messages)"
 	echo "and encodes all of it into every request, so memory and CPU per prompt grow with the session file;"
-	echo "descriptors and goroutines must not. $(cat "$WORK/one-session.secs") s in all."
+	echo "descriptors and goroutines must not. $(cat "$WORK/one-session.secs") s in all; $(requests one-session)."
 	echo
 	cat "$WORK/one-session.out"
 	echo
