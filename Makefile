@@ -68,8 +68,8 @@ fuzz-soak: $(NATIVE_LIB)
 # A long RPC session checked for leaks (bench/soak.sh; minutes): 1,000
 # prompts with tool calls through the mock LLM, failing when memory, open
 # descriptors or goroutines grow. The figures go to bench/RESULTS.md.
-soak: $(NATIVE_LIB)
-	@BENCH_AREAS=soak bench/run.sh
+soak: bin/gopi
+	@SOAK_GOPI=bin/gopi BENCH_AREAS=soak bench/run.sh
 
 bench: bin/gopi
 	@bench/run.sh

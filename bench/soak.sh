@@ -23,6 +23,7 @@
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 WORK=bench/_work/soak
+GOPI=${SOAK_GOPI:-bin/gopi} # `make soak` builds it first
 N=${SOAK_PROMPTS:-1000}
 EVERY=${SOAK_SAMPLE:-100}
 mkdir -p "$WORK" bench/results
@@ -35,7 +36,7 @@ run() {
 	shift
 	log "soak run: $name ($N prompts)"
 	local start=$SECONDS
-	if ! "$WORK/soak" -gopi "$WORK/gopi" -n "$N" -sample "$EVERY" -dir "$WORK/$name" "$@" >"$WORK/$name.out" 2>"$WORK/$name.log"; then
+	if ! "$WORK/soak" -gopi "$GOPI" -n "$N" -sample "$EVERY" -dir "$WORK/$name" "$@" >"$WORK/$name.out" 2>"$WORK/$name.log"; then
 		status=1
 		tail -5 "$WORK/$name.log" >&2
 	fi
@@ -43,8 +44,11 @@ run() {
 	cat "$WORK/$name.out" >&2
 }
 if [ "${1:-}" != --report ]; then
-	log "building gopi and the soak driver"
-	go build -o "$WORK/gopi" ./cmd/gopi
+	if [ ! -x "$GOPI" ]; then
+		log "building $GOPI"
+		go build -o "$GOPI" ./cmd/gopi
+	fi
+	log "building the soak driver"
 	go build -o "$WORK/soak" ./bench/cmd/soak
 	run bounded -session-every 100
 	run one-session -session-every 0 -rss 0
@@ -56,7 +60,7 @@ requests() { grep -o '[0-9]* model requests over [0-9]* connections' "$WORK/$1.l
 	echo "# soak: one RPC process through $N prompts with tool calls"
 	echo
 	echo "Measured $(date -u +%Y-%m-%d) on $(uname -srm), $(nproc) CPUs (shared with other work while it ran); \`make soak\`"
-	echo "(bench/soak.sh: \`bench/_work/soak/soak -gopi bench/_work/soak/gopi -n $N -sample $EVERY -session-every 100\`, then"
+	echo "(bench/soak.sh: \`bench/_work/soak/soak -gopi $GOPI -n $N -sample $EVERY -session-every 100\`, then"
 	echo "the same with \`-session-every 0 -rss 0\`)."
 	echo
 	echo "bench/cmd/soak serves the scripted mock LLM (Anthropic Messages API) and drives \`gopi --mode rpc\` through"
