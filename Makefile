@@ -12,7 +12,7 @@ FUZZTIME   ?= 10s
 NATIVE_STAMP = $$(sha256sum $(NATIVE_LIB) | cut -c1-16)
 GO_LDFLAGS   = -X github.com/gopi-agent/gopi/native/rure.NativeLibStamp=$(NATIVE_STAMP)
 
-.PHONY: all setup native build test race fuzz bench lint clippy demo clean release
+.PHONY: all setup native build test race fuzz fuzz-soak soak bench lint clippy demo clean release
 
 all: build demo
 
@@ -58,6 +58,18 @@ race: $(NATIVE_LIB)
 # Short runs of every fuzz target (FUZZTIME each); `make fuzz FUZZTIME=1m` for the long runs.
 fuzz: $(NATIVE_LIB)
 	GOFLAGS="-ldflags=-X=github.com/gopi-agent/gopi/native/rure.NativeLibStamp=$(NATIVE_STAMP)" scripts/fuzz.sh $(FUZZTIME)
+
+# The long runs of the fuzz targets of untrusted input (hours): each until
+# FUZZ_EXECS executions (default 10 M) or FUZZ_LIMIT (default 1h); the counts
+# go to bench/results/fuzz-soak.md and bench/RESULTS.md.
+fuzz-soak: $(NATIVE_LIB)
+	GOFLAGS="-ldflags=-X=github.com/gopi-agent/gopi/native/rure.NativeLibStamp=$(NATIVE_STAMP)" scripts/fuzz-soak.sh
+
+# A long RPC session checked for leaks (bench/soak.sh; minutes): 1,000
+# prompts with tool calls through the mock LLM, failing when memory, open
+# descriptors or goroutines grow. The figures go to bench/RESULTS.md.
+soak: bin/gopi
+	@SOAK_GOPI=bin/gopi BENCH_AREAS=soak bench/run.sh
 
 bench: bin/gopi
 	@bench/run.sh

@@ -8,6 +8,9 @@
 #
 #   bench/run.sh                      every area
 #   BENCH_AREAS="search tokens" bench/run.sh   only those areas
+#   bench/run.sh --assemble           no area: only rebuild RESULTS.md (for
+#                                     scripts that write a result of their
+#                                     own, e.g. scripts/fuzz-soak.sh)
 #
 # An area whose script is missing is an error; an area that fails is reported
 # and the others still run (exit status 1 at the end). RESULTS.md is rebuilt
@@ -25,6 +28,7 @@ known_areas() {
 	done
 }
 AREAS=${BENCH_AREAS:-$(known_areas)}
+[ "${1:-}" = --assemble ] && AREAS=
 
 status=0
 for area in $AREAS; do

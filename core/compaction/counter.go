@@ -1,7 +1,9 @@
 package compaction
 
 import (
+	"runtime"
 	"sync"
+	"weak"
 
 	"github.com/gopi-agent/gopi/core/ai"
 	"github.com/gopi-agent/gopi/core/message"
@@ -19,14 +21,14 @@ const imageTokens = 1200
 // 1200), counted with the model's encoding — exactly for OpenAI models,
 // scaled by the family's ratio for the others (tokens.ForModel). Counts
 // are remembered per message (messages are never modified once stored),
-// so a session pays for each message once. A Counter is safe for
-// concurrent use.
+// so a session pays for each message once; the memory does not keep a
+// message alive (see Count). A Counter is safe for concurrent use.
 type Counter struct {
 	enc   *tokens.Encoding
 	model tokens.ModelEncoding
 
 	mu    sync.Mutex
-	cache map[ai.Message]int
+	cache map[any]int // by weakKey of the message
 }
 
 // NewCounter returns a counter for a model id (e.g. "claude-sonnet-4-5",
@@ -38,26 +40,82 @@ func NewCounter(modelID string) *Counter {
 		// The encodings are embedded; this does not happen.
 		enc, _ = tokens.Get(tokens.O200kBase)
 	}
-	return &Counter{enc: enc, model: me, cache: map[ai.Message]int{}}
+	return &Counter{enc: enc, model: me, cache: map[any]int{}}
 }
 
 // Count returns the estimated tokens of one message; roles that never
 // reach the model count 0.
+//
+// The count is remembered under a weak reference to the message and
+// forgotten once the message is collected: a strong one kept every
+// message ever counted alive for the counter's lifetime, which is the
+// session's (the previous conversations after new_session, tool output
+// after pruning replaced it).
 func (c *Counter) Count(m ai.Message) int {
 	if m == nil {
 		return 0
 	}
+	key, onCollect := weakKey(m)
+	if key == nil {
+		return c.count(m)
+	}
 	c.mu.Lock()
-	n, ok := c.cache[m]
+	n, ok := c.cache[key]
 	c.mu.Unlock()
 	if ok {
 		return n
 	}
 	n = c.count(m)
 	c.mu.Lock()
-	c.cache[m] = n
+	if _, ok := c.cache[key]; !ok {
+		c.cache[key] = n
+		onCollect(c.forget)
+	}
 	c.mu.Unlock()
 	return n
+}
+
+// forget drops the count of a collected message.
+func (c *Counter) forget(key any) {
+	c.mu.Lock()
+	delete(c.cache, key)
+	c.mu.Unlock()
+}
+
+// weakKey returns a cache key for m that does not keep it alive (a
+// weak.Pointer to its concrete type) and a function that arranges for
+// a function to be called with the key once m is collected; nil for a
+// message of another type, which is not remembered.
+func weakKey(m ai.Message) (key any, onCollect func(func(any))) {
+	switch m := m.(type) {
+	case *ai.UserMessage:
+		return weakRef(m)
+	case *ai.AssistantMessage:
+		return weakRef(m)
+	case *ai.ToolResultMessage:
+		return weakRef(m)
+	case *message.Custom:
+		return weakRef(m)
+	case *message.BashExecution:
+		return weakRef(m)
+	case *message.PythonExecution:
+		return weakRef(m)
+	case *message.FileMention:
+		return weakRef(m)
+	case *message.BranchSummary:
+		return weakRef(m)
+	case *message.CompactionSummary:
+		return weakRef(m)
+	}
+	return nil, nil
+}
+
+func weakRef[T any](p *T) (any, func(func(any))) {
+	if p == nil {
+		return nil, nil
+	}
+	key := weak.Make(p)
+	return key, func(forget func(any)) { runtime.AddCleanup(p, forget, any(key)) }
 }
 
 // countEntry returns the tokens of the message an entry puts in the

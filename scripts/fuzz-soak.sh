@@ -1,0 +1,138 @@
+#!/usr/bin/env bash
+# fuzz-soak.sh [PKG:FuzzName ...] — `make fuzz-soak`: the long fuzzing runs
+# of the parsers of untrusted input (issue 32). Each target runs alone, on
+# one worker (-parallel 1, so a shared machine keeps a core), until it has
+# made FUZZ_EXECS executions (default 10,000,000; -fuzztime Nx counts
+# them) or FUZZ_LIMIT of wall time has passed (default 1h; the run is then
+# interrupted and the count reached is recorded as such).
+#
+# With no argument every target of the list below runs, fastest first;
+# arguments pick some of them (e.g. ./core/session:FuzzLoad); --report
+# only rewrites the Markdown from the TSV. A result is
+# one line of bench/results/fuzz-soak.tsv (a target's line is replaced when
+# it runs again), from which bench/results/fuzz-soak.md is written and
+# bench/RESULTS.md reassembled (bench/run.sh --assemble). Each run's whole
+# output is kept in bench/_work/fuzz-soak/NAME.log.
+#
+# A crasher stops that target: `go test` writes the input to the package's
+# testdata/fuzz/FuzzName/ (keep it there as a seed once fixed) and the
+# outcome column says "crasher". The exit status is 1 if any target
+# crashed or could not be built.
+set -uo pipefail
+cd "$(dirname "${BASH_SOURCE[0]}")/.."
+EXECS=${FUZZ_EXECS:-10000000}
+LIMIT=${FUZZ_LIMIT:-1h}
+WORK=bench/_work/fuzz-soak
+TSV=bench/results/fuzz-soak.tsv
+MD=bench/results/fuzz-soak.md
+mkdir -p "$WORK" bench/results
+
+# The parsers of untrusted input, by the kind of input, fastest first.
+TARGETS=(
+	./core/session:FuzzUnquote             # session lines: JSON string unquoting
+	./core/session:FuzzValid               # session lines: JSON validation
+	./core/hashline:FuzzParseAnchor        # hashline edits: anchors
+	./sdk/rpcclient:FuzzFastParse          # RPC frames: the client's fast frame head parser
+	./core/config:FuzzParseDotenv          # settings files: .env
+	./core/ai:FuzzParsePartialJSON         # partial JSON of streamed tool arguments
+	./core/session:FuzzDecodeMessage       # session lines: messages
+	./core/config:FuzzParseSettings        # settings files: YAML/JSON settings
+	./core/modes/acp:FuzzInputGuard        # RPC frames: ACP's line guard
+	./core/modes/rpc:FuzzFrame             # RPC frames: the server's command decoding
+	./core/tools/edit/hashedit:FuzzHashlineParse # hashline edits: the patch language
+	./core/tools/edit/applypatch:FuzzApplyPatchParse # apply_patch
+	./core/tools/read:FuzzNotebook         # notebook JSON
+	./core/tools/read:FuzzArchivePath      # archive paths
+	./core/tools/read:FuzzArchiveIndex     # archive indexes (zip, tar, tar.gz)
+	./core/session:FuzzLoad                # session files
+	./ast:FuzzParseRules                   # AST rule files
+	./native/astgrep:FuzzRuleDocument      # AST rule documents (native)
+	./native/astgrep:FuzzCompile           # AST patterns (native)
+)
+[ $# -gt 0 ] && TARGETS=("$@")
+
+# commas N: 10000000 → 10,000,000.
+commas() { sed -E ':a; s/([0-9])([0-9]{3})($|,)/\1,\2\3/; ta' <<<"$1"; }
+
+log() { printf '\033[1m==> %s\033[0m\n' "$*" >&2; }
+
+# record PKG NAME EXECS SECONDS OUTCOME: replace the target's TSV line.
+record() {
+	local key="$1:$2" rate
+	rate=$(awk -v n="$3" -v s="$4" 'BEGIN { if (s > 0) printf "%d", n / s; else print "-" }')
+	touch "$TSV"
+	grep -v -F "$key	" "$TSV" >"$TSV.tmp" || true
+	printf '%s\t%s\t%s\t%s\t%s\t%s\n' "$key" "$3" "$4" "$rate" "$5" "$(date -u +%Y-%m-%d)" >>"$TSV.tmp"
+	sort -o "$TSV" "$TSV.tmp" && rm -f "$TSV.tmp"
+}
+
+# write_md: bench/results/fuzz-soak.md from the TSV, and RESULTS.md again.
+write_md() {
+	{
+		echo "# fuzz-soak: long fuzzing runs of the parsers of untrusted input"
+		echo
+		echo "\`make fuzz-soak\` (scripts/fuzz-soak.sh): each target alone, one worker (\`-parallel 1\`), until"
+		echo "$(commas "$EXECS") executions (\`-fuzztime ${EXECS}x\`) or $LIMIT of fuzzing, whichever comes first."
+		echo "Machine: $(uname -srm), $(nproc) CPUs shared with other work while these ran (the rates"
+		echo "are those of a loaded machine, not the targets' best); $(go version | cut -d' ' -f3)."
+		echo "A target's line is rewritten each time it runs; the date is the run's (UTC)."
+		echo
+		echo "| target | executions | fuzzing time | executions/s | outcome | date |"
+		echo "| --- | ---: | ---: | ---: | --- | --- |"
+		while IFS=$'\t' read -r key n s rate outcome date; do
+			printf '| %s | %s | %s | %s | %s | %s |\n' "$key" \
+				"$(commas "$n")" \
+				"$(awk -v s="$s" 'BEGIN { printf "%dm%02ds", s / 60, s % 60 }')" "$rate" "$outcome" "$date"
+		done <"$TSV"
+	} >"$MD"
+	bench/run.sh --assemble
+}
+
+if [ "${1:-}" = --report ]; then
+	write_md
+	exit 0
+fi
+
+status=0
+for t in "${TARGETS[@]}"; do
+	pkg=${t%%:*} name=${t##*:}
+	logf=$WORK/$(tr / _ <<<"${pkg#./}")_$name.log
+	log "$pkg $name: build and seed corpus"
+	# Builds the instrumented test binary (cached for the timed run) and
+	# runs the seed corpus once.
+	if ! go test "$pkg" -run '^$' -fuzz "^$name\$" -fuzztime 1x -parallel 1 >"$logf" 2>&1; then
+		cat "$logf" >&2
+		record "$pkg" "$name" 0 0 "failed before fuzzing (see the log)"
+		write_md
+		status=1
+		continue
+	fi
+	log "$pkg $name: up to $EXECS executions or $LIMIT"
+	start=$(date +%s)
+	timeout -s INT -k 2m "$LIMIT" go test "$pkg" -run '^$' -fuzz "^$name\$" -fuzztime "${EXECS}x" -parallel 1 >"$logf" 2>&1
+	rc=$?
+	secs=$(($(date +%s) - start))
+	execs=$(grep -o 'execs: [0-9]*' "$logf" | tail -1 | grep -o '[0-9]*' || true)
+	fuzzsecs=$(grep -o 'elapsed: [0-9hms]*' "$logf" | tail -1 | sed 's/elapsed: //' |
+		awk '{ s = 0; n = ""; for (i = 1; i <= length($0); i++) { c = substr($0, i, 1); if (c ~ /[0-9]/) n = n c; else { s += n * (c == "h" ? 3600 : c == "m" ? 60 : 1); n = "" } } print s }')
+	: "${execs:=0}" "${fuzzsecs:=$secs}"
+	if grep -q 'Failing input written to' "$logf"; then
+		outcome="crasher: $(grep -o 'testdata/fuzz/[^ ]*' "$logf" | head -1)"
+		status=1
+	elif [ "$rc" = 124 ] || [ "$rc" = 130 ]; then
+		outcome="stopped at the $LIMIT limit"
+	elif [ "$rc" = 0 ] && [ "$execs" -ge "$EXECS" ]; then
+		outcome=clean
+	elif [ "$rc" = 0 ]; then
+		outcome="clean (fewer executions than asked)"
+	else
+		outcome="failed (exit $rc, see the log)"
+		status=1
+	fi
+	record "$pkg" "$name" "$execs" "$fuzzsecs" "$outcome"
+	log "$pkg $name: $execs executions in ${fuzzsecs}s: $outcome"
+	tail -3 "$logf" >&2
+	write_md
+done
+
+exit $status
