@@ -284,4 +284,9 @@ var schema = []Def{
 	{Key: "provider.connectTimeoutMs", Kind: KindNumber, Default: nil},
 	{Key: "provider.firstEventTimeoutMs", Kind: KindNumber, Default: nil},
 	{Key: "provider.idleTimeoutMs", Kind: KindNumber, Default: nil},
+
+	// read.sqlite.timeoutMs bounds one SQLite read (read of a database,
+	// a table page or a ?q= statement), in milliseconds: past it the
+	// query is interrupted. A non-positive value keeps the default.
+	{Key: "read.sqlite.timeoutMs", Kind: KindNumber, Default: 30000}, // DefaultSQLiteTimeout
 }

@@ -1,0 +1,28 @@
+package config
+
+import (
+	"testing"
+	"time"
+)
+
+// read.sqlite.timeoutMs sets the time limit of a SQLite read; unset or
+// not positive keeps the default.
+func TestReadSQLiteTimeout(t *testing.T) {
+	for _, c := range []struct {
+		data map[string]any
+		want time.Duration
+	}{
+		{nil, DefaultSQLiteTimeout},
+		{map[string]any{"read": map[string]any{"sqlite": map[string]any{"timeoutMs": 1500}}}, 1500 * time.Millisecond},
+		{map[string]any{"read.sqlite.timeoutMs": 0}, DefaultSQLiteTimeout},
+		{map[string]any{"read.sqlite.timeoutMs": -5}, DefaultSQLiteTimeout},
+	} {
+		s, err := NewSettings("", Layer{Kind: LayerGlobal, Data: c.data})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := s.Read().SQLiteTimeout; got != c.want {
+			t.Errorf("%v: %v, want %v", c.data, got, c.want)
+		}
+	}
+}
