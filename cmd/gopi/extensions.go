@@ -46,7 +46,8 @@ func (f *agentFlags) loadExtensions(ctx context.Context, env *cliEnv, cfg *confi
 	}
 	var bound atomic.Pointer[agentsession.Session]
 	rt := extensions.Load(ctx, entries, extensions.Options{
-		Cwd: cfg.Cwd,
+		Cwd:        cfg.Cwd,
+		ToolBudget: cfg.Settings.ExtensionToolTimeout(),
 		Log: func(level, msg string) {
 			if level == "warn" || level == "error" {
 				fmt.Fprintf(env.stderr, "gopi: extension: %s\n", msg)

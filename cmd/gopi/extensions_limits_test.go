@@ -1,6 +1,8 @@
 package main
 
 import (
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -25,5 +27,30 @@ func TestThrowingRequestHookStillSends(t *testing.T) {
 	}
 	if reqs := r.srv.Requests(); len(reqs) != 1 || !strings.Contains(string(reqs[0].Body), `"user_id":"kept"`) {
 		t.Errorf("requests: %d", len(reqs))
+	}
+}
+
+// An extension tool that never answers no longer holds -p: past
+// tools.extensionTimeoutMs its call fails with a result naming the
+// setting, and the model gets it and goes on.
+func TestStuckExtensionToolTimesOut(t *testing.T) {
+	r := newAgentRig(t,
+		mockllm.Turn{Blocks: []mockllm.Block{mockllm.ToolCall("stuck", `{}`)}},
+		mockllm.Turn{Blocks: []mockllm.Block{text("gave up on it")}},
+	)
+	if err := os.WriteFile(filepath.Join(r.agentDir, "config.yml"), []byte("tools:\n  extensionTimeoutMs: 400\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	r.write("stuck.js", `export default function (pi) {
+	pi.registerTool({ name: "stuck", description: "Never answers", parameters: { type: "object", properties: {} },
+		execute() { return new Promise(() => {}); } });
+}`)
+	out, stderr, code := r.run("", "-p", "-e", "stuck.js", "use the stuck tool")
+	if code != 0 || !strings.Contains(out, "gave up on it") {
+		t.Fatalf("exit %d, stdout %q, stderr %q", code, out, stderr)
+	}
+	reqs := r.srv.Requests()
+	if len(reqs) != 2 || !strings.Contains(string(reqs[1].Body), "The tool stuck did not finish within 400ms and was cancelled. If it needs longer, raise tools.extensionTimeoutMs (milliseconds) in the settings.") {
+		t.Fatalf("%d requests; the last: %.2000s", len(reqs), reqs[len(reqs)-1].Body)
 	}
 }

@@ -136,6 +136,18 @@ func (s *Settings) Read() Read {
 	}
 }
 
+// DefaultExtensionToolTimeout is how long one call of an extension's tool
+// may run when tools.extensionTimeoutMs does not say otherwise.
+const DefaultExtensionToolTimeout = 2 * time.Minute
+
+// ExtensionToolTimeout returns tools.extensionTimeoutMs: how long one call
+// of a tool an extension or custom tool module provides may run before it
+// is cancelled (DefaultExtensionToolTimeout unless set to a positive
+// value).
+func (s *Settings) ExtensionToolTimeout() time.Duration {
+	return positiveMillis(s.Float("tools.extensionTimeoutMs"), DefaultExtensionToolTimeout)
+}
+
 // positiveMillis is ms milliseconds, or def when ms is not positive.
 func positiveMillis(ms float64, def time.Duration) time.Duration {
 	if ms <= 0 {

@@ -26,3 +26,24 @@ func TestReadSQLiteTimeout(t *testing.T) {
 		}
 	}
 }
+
+// tools.extensionTimeoutMs bounds an extension tool's call; unset or not
+// positive keeps the default.
+func TestExtensionToolTimeout(t *testing.T) {
+	for _, c := range []struct {
+		data map[string]any
+		want time.Duration
+	}{
+		{nil, DefaultExtensionToolTimeout},
+		{map[string]any{"tools": map[string]any{"extensionTimeoutMs": 2500}}, 2500 * time.Millisecond},
+		{map[string]any{"tools.extensionTimeoutMs": 0}, DefaultExtensionToolTimeout},
+	} {
+		s, err := NewSettings("", Layer{Kind: LayerGlobal, Data: c.data})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := s.ExtensionToolTimeout(); got != c.want {
+			t.Errorf("%v: %v, want %v", c.data, got, c.want)
+		}
+	}
+}

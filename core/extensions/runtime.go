@@ -13,6 +13,7 @@ import (
 	"github.com/dop251/goja"
 
 	"github.com/gopi-agent/gopi/core/agent"
+	"github.com/gopi-agent/gopi/core/config"
 	"github.com/gopi-agent/gopi/core/tool"
 )
 
@@ -21,9 +22,9 @@ var prelude string
 
 // Time budgets of extension code.
 const (
-	DefaultBudget     = 30 * time.Second // an event handler or command
-	DefaultToolBudget = 10 * time.Minute // a tool's execute
-	loadBudget        = 10 * time.Second // running a module's factory
+	DefaultBudget     = 30 * time.Second                   // an event handler or command
+	DefaultToolBudget = config.DefaultExtensionToolTimeout // a tool's execute (tools.extensionTimeoutMs)
+	loadBudget        = 10 * time.Second                   // running a module's factory
 )
 
 // LoadError is a failure of one extension: at load (Event "load"), or in
@@ -48,7 +49,7 @@ var ErrNotInitialized = errors.New("ExtensionRuntimeNotInitializedError: runtime
 // Options configure Load.
 type Options struct {
 	Budget     time.Duration           // per handler; DefaultBudget when 0
-	ToolBudget time.Duration           // per tool call; DefaultToolBudget when 0
+	ToolBudget time.Duration           // per tool call (tools.extensionTimeoutMs); DefaultToolBudget when 0
 	Log        func(level, msg string) // console output of the extensions; nil drops it
 	OnError    func(LoadError)         // failures after load (handlers, timers); nil drops them
 	Cwd        string                  // the working directory custom tools see before the session exists
