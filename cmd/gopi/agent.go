@@ -924,5 +924,5 @@ func runRPC(ctx context.Context, env *cliEnv, cfg *config.Config, f *agentFlags)
 	for _, c := range env.extCommands {
 		cmds = append(cmds, rpc.Command{Name: c.Name, Run: c.Run})
 	}
-	return rpc.Run(ctx, s, rpc.Options{In: env.stdin, Out: env.stdout, EmitTitle: cfg.Env.Get("PI_RPC_EMIT_TITLE") == "1", Commands: cmds})
+	return rpc.Run(ctx, s, rpc.Options{In: env.stdin, Out: env.stdout, EmitTitle: cfg.Env.Get("PI_RPC_EMIT_TITLE") == "1", Commands: cmds, Warnings: env.warnings})
 }

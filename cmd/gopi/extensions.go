@@ -66,6 +66,9 @@ func (f *agentFlags) loadExtensions(ctx context.Context, env *cliEnv, cfg *confi
 	for _, e := range rt.Errors() {
 		fmt.Fprintf(env.stderr, "gopi: extension %v (skipped)\n", e)
 	}
+	for _, w := range rt.Warnings() {
+		env.warn("extension " + w.Error())
+	}
 	opts.Hooks = append(opts.Hooks, rt.Hooks()...)
 	for _, p := range rt.Providers() {
 		if err := reg.AddProvider(p.Name, p.Config, p.Extension); err != nil {
@@ -108,4 +111,12 @@ func (f *agentFlags) loadExtensions(ctx context.Context, env *cliEnv, cfg *confi
 			}
 		}
 	}, rt.Close
+}
+
+// warn reports a problem found while the session starts: on stderr now,
+// and again in the interactive mode's transcript or as an RPC notify,
+// where stderr is easily missed.
+func (env *cliEnv) warn(msg string) {
+	fmt.Fprintf(env.stderr, "gopi: warning: %s\n", msg)
+	env.warnings = append(env.warnings, msg)
 }

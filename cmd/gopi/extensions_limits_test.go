@@ -54,3 +54,36 @@ func TestStuckExtensionToolTimesOut(t *testing.T) {
 		t.Fatalf("%d requests; the last: %.2000s", len(reqs), reqs[len(reqs)-1].Body)
 	}
 }
+
+// oddTool registers a tool whose parameters are a string.
+const oddTool = `export default function (pi) {
+	pi.registerTool({ name: "odd", description: "Has no real schema", parameters: "not a schema", execute: () => "ok" });
+}`
+
+// Extension tool parameters that are not a schema are still replaced by
+// an empty object schema, but with a warning: on stderr in -p, and as a
+// notify frame of type warning after ready over RPC.
+func TestExtensionToolSchemaWarning(t *testing.T) {
+	r := newAgentRig(t, mockllm.Turn{Blocks: []mockllm.Block{text("fine")}})
+	r.write("odd.js", oddTool)
+	out, stderr, code := r.run("", "-p", "-e", "odd.js", "hello")
+	if code != 0 || !strings.Contains(out, "fine") {
+		t.Fatalf("exit %d, stdout %q, stderr %q", code, out, stderr)
+	}
+	want := `odd.js (registerTool): the parameters of the tool odd are a string ("not a schema"), not a JSON Schema object; the tool is offered without parameters`
+	if !strings.Contains(stderr, "gopi: warning: extension ") || !strings.Contains(stderr, want) {
+		t.Errorf("stderr: %q", stderr)
+	}
+	if body := string(r.srv.Requests()[0].Body); !strings.Contains(body, `"name":"odd"`) || !strings.Contains(body, `"input_schema":{"type":"object"}`) {
+		t.Errorf("the tool as offered: %.3000s", body)
+	}
+
+	rr := startRPC(t, newAgentRig(t), "-e", filepath.Join(r.project, "odd.js"))
+	rr.call("get_state", nil) // frames sent before its answer are in the transcript
+	got := rr.transcript()
+	ready := strings.Index(got, `< {"type":"ready"}`)
+	notify := strings.Index(got, `"method":"notify"`)
+	if ready < 0 || notify < ready || !strings.Contains(got, `"notifyType":"warning"`) || !strings.Contains(got, strings.ReplaceAll(want, `"`, `\"`)) {
+		t.Errorf("transcript:\n%s", got)
+	}
+}

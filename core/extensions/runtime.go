@@ -61,6 +61,7 @@ type Runtime struct {
 	opts   Options
 	exts   []*ext
 	errs   []LoadError
+	warns  []LoadError // guarded by mu
 	host   atomic.Pointer[hostRef]
 	closed atomic.Bool
 	mu     sync.Mutex
@@ -186,6 +187,22 @@ func (r *Runtime) load(e Entry) error {
 
 // Errors returns the load failures.
 func (r *Runtime) Errors() []LoadError { return append([]LoadError(nil), r.errs...) }
+
+// Warnings returns what the extensions got wrong without failing: a
+// tool whose parameters are not a schema (it is offered without
+// parameters).
+func (r *Runtime) Warnings() []LoadError {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return append([]LoadError(nil), r.warns...)
+}
+
+// warn records a warning.
+func (r *Runtime) warn(e LoadError) {
+	r.mu.Lock()
+	r.warns = append(r.warns, e)
+	r.mu.Unlock()
+}
 
 // Loaded returns the paths of the extensions that loaded, in order.
 func (r *Runtime) Loaded() []string {

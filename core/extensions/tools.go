@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"reflect"
 	"regexp"
 	"sync"
 	"time"
@@ -55,7 +56,11 @@ func (r *Runtime) newTool(rt *goja.Runtime, x *ext, o *goja.Object) (*jsTool, er
 	schemaJSON, _ := goja.AssertFunction(rt.Get("__gopiSchemaJSON"))
 	params := o.Get("parameters")
 	s := &tool.Schema{Type: "object"}
-	if params != nil && !goja.IsUndefined(params) {
+	if what := notASchema(params); what != "" {
+		r.warn(LoadError{Path: x.entry.Path, Event: "registerTool", Err: fmt.Sprintf(
+			"the parameters of the tool %s are %s, not a JSON Schema object; the tool is offered without parameters (write them as { type: \"object\", properties: { … } }, or with pi.zod or pi.typebox)",
+			t.def.Name, what)})
+	} else if params != nil && !goja.IsUndefined(params) {
 		js, err := schemaJSON(goja.Undefined(), params)
 		if err != nil {
 			return nil, fmt.Errorf("the parameters of %s: %w", t.def.Name, jsError(err))
@@ -72,6 +77,39 @@ func (r *Runtime) newTool(rt *goja.Runtime, x *ext, o *goja.Object) (*jsTool, er
 	}
 	t.def.Parameters = s
 	return t, nil
+}
+
+// notASchema describes parameters that cannot be a schema (null, a
+// string, a number, a boolean, an array, a function); "" for an object
+// or undefined (a tool without parameters).
+func notASchema(v goja.Value) string {
+	switch {
+	case v == nil || goja.IsUndefined(v):
+		return ""
+	case goja.IsNull(v):
+		return "null"
+	}
+	o, ok := v.(*goja.Object)
+	if !ok {
+		shown := v.String()
+		if len(shown) > 40 {
+			shown = shown[:40] + "…"
+		}
+		switch v.ExportType().Kind() {
+		case reflect.String:
+			return fmt.Sprintf("a string (%q)", shown)
+		case reflect.Bool:
+			return "a boolean (" + shown + ")"
+		}
+		return "a number (" + shown + ")"
+	}
+	switch o.ClassName() {
+	case "Array":
+		return "an array"
+	case "Function":
+		return "a function"
+	}
+	return ""
 }
 
 // Definition describes the tool.
