@@ -908,6 +908,9 @@ func (f *agentFlags) openSession(ctx context.Context, env *cliEnv, cfg *config.C
 	for _, w := range append(s.SecretsProblems(), s.MCPStatus().Problems()...) {
 		fmt.Fprintf(env.stderr, "gopi: warning: %s\n", w)
 	}
+	for _, w := range s.MCPStatus().Warnings() {
+		env.warn(w)
+	}
 	attach(s)
 	return s, true
 }
