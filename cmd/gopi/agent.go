@@ -920,6 +920,9 @@ func (f *agentFlags) openSession(ctx context.Context, env *cliEnv, cfg *config.C
 	for _, w := range append(s.SecretsProblems(), s.MCPStatus().Problems()...) {
 		fmt.Fprintf(env.stderr, "gopi: warning: %s\n", w)
 	}
+	for _, w := range s.MCPStatus().Warnings() {
+		env.warn(w)
+	}
 	attach(s)
 	return s, true
 }
@@ -939,5 +942,5 @@ func runRPC(ctx context.Context, env *cliEnv, cfg *config.Config, f *agentFlags)
 	for _, c := range env.extCommands {
 		cmds = append(cmds, rpc.Command{Name: c.Name, Run: c.Run})
 	}
-	return rpc.Run(ctx, s, rpc.Options{In: env.stdin, Out: env.stdout, EmitTitle: cfg.Env.Get("PI_RPC_EMIT_TITLE") == "1", Commands: cmds})
+	return rpc.Run(ctx, s, rpc.Options{In: env.stdin, Out: env.stdout, EmitTitle: cfg.Env.Get("PI_RPC_EMIT_TITLE") == "1", Commands: cmds, Warnings: env.warnings})
 }

@@ -49,7 +49,8 @@ func (f *agentFlags) loadExtensions(ctx context.Context, env *cliEnv, cfg *confi
 	}
 	var bound atomic.Pointer[agentsession.Session]
 	rt := extensions.Load(ctx, entries, extensions.Options{
-		Cwd: cfg.Cwd,
+		Cwd:        cfg.Cwd,
+		ToolBudget: cfg.Settings.ExtensionToolTimeout(),
 		Log: func(level, msg string) {
 			if level == "warn" || level == "error" {
 				fmt.Fprintf(env.stderr, "gopi: extension: %s\n", msg)
@@ -67,6 +68,9 @@ func (f *agentFlags) loadExtensions(ctx context.Context, env *cliEnv, cfg *confi
 	})
 	for _, e := range rt.Errors() {
 		fmt.Fprintf(env.stderr, "gopi: extension %v (skipped)\n", e)
+	}
+	for _, w := range rt.Warnings() {
+		env.warn("extension " + w.Error())
 	}
 	opts.Hooks = append(opts.Hooks, rt.Hooks()...)
 	for _, p := range rt.Providers() {
@@ -110,4 +114,12 @@ func (f *agentFlags) loadExtensions(ctx context.Context, env *cliEnv, cfg *confi
 			}
 		}
 	}, rt.Close
+}
+
+// warn reports a problem found while the session starts: on stderr now,
+// and again in the interactive mode's transcript or as an RPC notify,
+// where stderr is easily missed.
+func (env *cliEnv) warn(msg string) {
+	fmt.Fprintf(env.stderr, "gopi: warning: %s\n", msg)
+	env.warnings = append(env.warnings, msg)
 }

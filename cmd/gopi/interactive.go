@@ -58,7 +58,7 @@ func runInteractive(ctx context.Context, env *cliEnv, cfg *config.Config, f *age
 	}
 	err := tui.Run(ctx, s, tui.Options{Shortcuts: keys, Renderers: renderers, ToolRenderers: toolDraw, Input: env.stdin, Output: env.stdout, Environ: env.environ, Cwd: cfg.Cwd, Home: cfg.Home,
 		HistoryFile: filepath.Join(cfg.AgentDir, "prompt-history.jsonl"),
-		Messages:    msgs, NoColor: cfg.Env.Get("NO_COLOR") != "", Commands: cmds})
+		Messages:    msgs, NoColor: cfg.Env.Get("NO_COLOR") != "", Commands: cmds, Warnings: env.warnings})
 	status := 0
 	if err != nil {
 		fmt.Fprintf(env.stderr, "gopi: %v\n", err)

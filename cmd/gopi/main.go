@@ -46,6 +46,10 @@ type cliEnv struct {
 	extShortcuts     []*extensions.Shortcut              // key bindings the session's extensions registered
 	extRenderers     map[string]*extensions.Renderer     // custom message renderers by customType
 	extToolRenderers map[string]*extensions.ToolRenderer // tool card renderers by tool name
+	// warnings are problems found while the session started that were
+	// printed on stderr and that the interactive and RPC modes show too
+	// (see warn).
+	warnings []string
 
 	cfg *config.Config // loaded by run before the command (nil for version and mockllm)
 }

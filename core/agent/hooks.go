@@ -1,6 +1,7 @@
 package agent
 
 import (
+	"bytes"
 	"context"
 	"fmt"
 
@@ -38,8 +39,10 @@ type Hooks struct {
 	ToolResult func(ctx context.Context, call *ToolCallInfo, result *tool.Result) (*ToolResultOverride, error)
 
 	// BeforeProviderRequest sees the exact JSON body of each provider
-	// request, tagged with its request id, and may replace it. An error
-	// fails the request.
+	// request, tagged with its request id, and may replace it. Hooks
+	// chain: each sees the body as the previous one left it. A hook that
+	// fails is reported and its change, if it made one, is dropped: the
+	// request goes out as the hooks before it left it.
 	BeforeProviderRequest func(ctx context.Context, req *ai.ProviderRequest) error
 
 	// AfterProviderResponse sees the status and headers of each provider
@@ -247,8 +250,10 @@ func (c *hookChain) requestHooks(req *ai.Request) {
 	if len(before) > 0 {
 		req.OnRequest = func(ctx context.Context, p *ai.ProviderRequest) error {
 			for _, h := range before {
+				kept := bytes.Clone(p.Payload) // a hook may have edited the bytes in place
 				if err := guard(func() error { return h.BeforeProviderRequest(ctx, p) }); err != nil {
-					return fmt.Errorf("%s: %w", h.Name, err)
+					p.Payload = kept
+					c.fail(h, "before_provider_request", err)
 				}
 			}
 			return nil

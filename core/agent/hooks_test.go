@@ -192,3 +192,50 @@ func TestSetArtifactsMovesSpills(t *testing.T) {
 		t.Fatalf("the old store got %d files", len(ents))
 	}
 }
+
+// A before_provider_request hook that fails is reported and its change
+// dropped; the request goes out as the hooks before it left it, and the
+// hooks after it still run (omp logs the failure and sends).
+func TestBeforeProviderRequestFailureSendsTheRequest(t *testing.T) {
+	var sawInC string
+	a1 := &Hooks{Name: "a", BeforeProviderRequest: func(ctx context.Context, r *ai.ProviderRequest) error {
+		r.Payload = []byte(`{"from":"a"}`)
+		return nil
+	}}
+	b := &Hooks{Name: "b", BeforeProviderRequest: func(ctx context.Context, r *ai.ProviderRequest) error {
+		copy(r.Payload, `{"from":"b"}`)
+		return errors.New("b cannot reach its policy server")
+	}}
+	panics := &Hooks{Name: "p", BeforeProviderRequest: func(ctx context.Context, r *ai.ProviderRequest) error {
+		r.Payload = []byte(`{"from":"p"}`)
+		panic("p is broken")
+	}}
+	c := &Hooks{Name: "c", BeforeProviderRequest: func(ctx context.Context, r *ai.ProviderRequest) error {
+		sawInC = string(r.Payload)
+		return nil
+	}}
+	s := newScript(t, say("ok"))
+	a := New(Options{Model: testModel, Stream: s.stream, Hooks: []*Hooks{a1, b, panics, c}})
+	rec := &recorder{}
+	a.Subscribe(rec.add)
+	if err := a.Prompt(context.Background(), user("q")); err != nil {
+		t.Fatal(err)
+	}
+	req := s.requests()[0]
+	p := &ai.ProviderRequest{RequestID: req.EnsureRequestID(), Payload: []byte(`{"original":true}`)}
+	if err := req.OnRequest(context.Background(), p); err != nil {
+		t.Fatalf("the request failed: %v", err)
+	}
+	if string(p.Payload) != `{"from":"a"}` || sawInC != `{"from":"a"}` {
+		t.Fatalf("sent %s, c saw %s", p.Payload, sawInC)
+	}
+	var failed []string
+	for _, ev := range rec.events() {
+		if e, ok := ev.(HookError); ok && e.Event == "before_provider_request" {
+			failed = append(failed, e.Hook+": "+e.Error)
+		}
+	}
+	if len(failed) != 2 || failed[0] != "b: b cannot reach its policy server" || !strings.Contains(failed[1], "p is broken") {
+		t.Fatalf("reported %q", failed)
+	}
+}

@@ -113,7 +113,15 @@ type Read struct {
 	// MinCommentLines is read.summarize.minCommentLines: the shortest run
 	// of comment lines a summary shortens to its first line (default 6).
 	MinCommentLines int
+	// SQLiteTimeout is read.sqlite.timeoutMs: how long one SQLite read
+	// may run before it is interrupted (DefaultSQLiteTimeout unless set
+	// to a positive value).
+	SQLiteTimeout time.Duration
 }
+
+// DefaultSQLiteTimeout is how long one SQLite read may run when
+// read.sqlite.timeoutMs does not say otherwise.
+const DefaultSQLiteTimeout = 30 * time.Second
 
 // Read returns the read tool's settings.
 func (s *Settings) Read() Read {
@@ -124,7 +132,28 @@ func (s *Settings) Read() Read {
 		Summarize:       s.Bool("read.summarize.enabled"),
 		MinBodyLines:    s.Int("read.summarize.minBodyLines"),
 		MinCommentLines: s.Int("read.summarize.minCommentLines"),
+		SQLiteTimeout:   positiveMillis(s.Float("read.sqlite.timeoutMs"), DefaultSQLiteTimeout),
 	}
+}
+
+// DefaultExtensionToolTimeout is how long one call of an extension's tool
+// may run when tools.extensionTimeoutMs does not say otherwise.
+const DefaultExtensionToolTimeout = 2 * time.Minute
+
+// ExtensionToolTimeout returns tools.extensionTimeoutMs: how long one call
+// of a tool an extension or custom tool module provides may run before it
+// is cancelled (DefaultExtensionToolTimeout unless set to a positive
+// value).
+func (s *Settings) ExtensionToolTimeout() time.Duration {
+	return positiveMillis(s.Float("tools.extensionTimeoutMs"), DefaultExtensionToolTimeout)
+}
+
+// positiveMillis is ms milliseconds, or def when ms is not positive.
+func positiveMillis(ms float64, def time.Duration) time.Duration {
+	if ms <= 0 {
+		return def
+	}
+	return time.Duration(ms * float64(time.Millisecond))
 }
 
 // SearchContext returns search.contextBefore and search.contextAfter

@@ -299,4 +299,15 @@ var schema = []Def{
 	{Key: "provider.connectTimeoutMs", Kind: KindNumber, Default: nil},
 	{Key: "provider.firstEventTimeoutMs", Kind: KindNumber, Default: nil},
 	{Key: "provider.idleTimeoutMs", Kind: KindNumber, Default: nil},
+
+	// read.sqlite.timeoutMs bounds one SQLite read (read of a database,
+	// a table page or a ?q= statement), in milliseconds: past it the
+	// query is interrupted. A non-positive value keeps the default.
+	{Key: "read.sqlite.timeoutMs", Kind: KindNumber, Default: 30000}, // DefaultSQLiteTimeout
+
+	// tools.extensionTimeoutMs bounds one call of a tool an extension or a
+	// custom tool module provides, in milliseconds: past it the call is
+	// cancelled (its signal aborts, its pi.exec processes are killed) and
+	// fails. A non-positive value keeps the default.
+	{Key: "tools.extensionTimeoutMs", Kind: KindNumber, Default: 120000}, // DefaultExtensionToolTimeout
 }

@@ -34,7 +34,7 @@ func TestDefaults(t *testing.T) {
 	if got := s.Compaction(); got != want {
 		t.Fatalf("%+v", got)
 	}
-	if got := s.Read(); got != (Read{DefaultLimit: 500, HashLines: true, LineNumbers: false, Summarize: true, MinBodyLines: 4, MinCommentLines: 6}) {
+	if got := s.Read(); got != (Read{DefaultLimit: 500, HashLines: true, LineNumbers: false, Summarize: true, MinBodyLines: 4, MinCommentLines: 6, SQLiteTimeout: 30 * time.Second}) {
 		t.Fatalf("%+v", got)
 	}
 	if b, a := s.SearchContext(); b != 1 || a != 3 {

@@ -13,6 +13,7 @@ import (
 	"github.com/dop251/goja"
 
 	"github.com/gopi-agent/gopi/core/agent"
+	"github.com/gopi-agent/gopi/core/config"
 	"github.com/gopi-agent/gopi/core/tool"
 )
 
@@ -21,9 +22,9 @@ var prelude string
 
 // Time budgets of extension code.
 const (
-	DefaultBudget     = 30 * time.Second // an event handler or command
-	DefaultToolBudget = 10 * time.Minute // a tool's execute
-	loadBudget        = 10 * time.Second // running a module's factory
+	DefaultBudget     = 30 * time.Second                   // an event handler or command
+	DefaultToolBudget = config.DefaultExtensionToolTimeout // a tool's execute (tools.extensionTimeoutMs)
+	loadBudget        = 10 * time.Second                   // running a module's factory
 )
 
 // LoadError is a failure of one extension: at load (Event "load"), or in
@@ -48,7 +49,7 @@ var ErrNotInitialized = errors.New("ExtensionRuntimeNotInitializedError: runtime
 // Options configure Load.
 type Options struct {
 	Budget     time.Duration           // per handler; DefaultBudget when 0
-	ToolBudget time.Duration           // per tool call; DefaultToolBudget when 0
+	ToolBudget time.Duration           // per tool call (tools.extensionTimeoutMs); DefaultToolBudget when 0
 	Log        func(level, msg string) // console output of the extensions; nil drops it
 	OnError    func(LoadError)         // failures after load (handlers, timers); nil drops them
 	Cwd        string                  // the working directory custom tools see before the session exists
@@ -60,6 +61,7 @@ type Runtime struct {
 	opts   Options
 	exts   []*ext
 	errs   []LoadError
+	warns  []LoadError // guarded by mu
 	host   atomic.Pointer[hostRef]
 	closed atomic.Bool
 	mu     sync.Mutex
@@ -185,6 +187,22 @@ func (r *Runtime) load(e Entry) error {
 
 // Errors returns the load failures.
 func (r *Runtime) Errors() []LoadError { return append([]LoadError(nil), r.errs...) }
+
+// Warnings returns what the extensions got wrong without failing: a
+// tool whose parameters are not a schema (it is offered without
+// parameters).
+func (r *Runtime) Warnings() []LoadError {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return append([]LoadError(nil), r.warns...)
+}
+
+// warn records a warning.
+func (r *Runtime) warn(e LoadError) {
+	r.mu.Lock()
+	r.warns = append(r.warns, e)
+	r.mu.Unlock()
+}
 
 // Loaded returns the paths of the extensions that loaded, in order.
 func (r *Runtime) Loaded() []string {

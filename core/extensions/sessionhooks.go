@@ -262,19 +262,24 @@ func (r *Runtime) beforeTree(ctx context.Context, x *ext, ev *compaction.BeforeT
 // beforeProviderRequest runs before_provider_request handlers (an answer
 // other than undefined replaces the payload the next one sees and the
 // provider gets), then reports the final payload as
-// provider_request_prepared.
+// provider_request_prepared. A handler that throws, runs out of time or
+// answers something that is not an object is reported and skipped, as
+// omp does: the request goes out as the other handlers left it.
 func (r *Runtime) beforeProviderRequest(ctx context.Context, x *ext, req *ai.ProviderRequest) error {
-	for _, fn := range x.handlers["before_provider_request"] {
-		out, err := r.callHandler(ctx, extHandler{x, fn}, "before_provider_request",
+	const event = "before_provider_request"
+	for _, fn := range x.handlers[event] {
+		out, err := r.callHandler(ctx, extHandler{x, fn}, event,
 			map[string]any{"requestId": req.RequestID, "model": modelRef(req.Model), "payload": req.Payload})
 		if err != nil {
-			return fmt.Errorf("before_provider_request: %w", err)
+			r.report(LoadError{Path: x.entry.Path, Event: event, Err: err.Error() + " (the request was sent without this handler's change)"})
+			continue
 		}
 		if len(out) == 0 || string(out) == "null" {
 			continue
 		}
 		if !json.Valid(out) || out[0] != '{' {
-			return fmt.Errorf("before_provider_request: the replacement payload must be an object, got %.40s", out)
+			r.report(LoadError{Path: x.entry.Path, Event: event, Err: fmt.Sprintf("the replacement payload must be an object, got %.40s (the request was sent without this handler's change)", out)})
+			continue
 		}
 		req.Payload = out
 	}

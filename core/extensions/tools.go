@@ -5,8 +5,10 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"reflect"
 	"regexp"
 	"sync"
+	"time"
 
 	"github.com/dop251/goja"
 
@@ -59,7 +61,11 @@ func (r *Runtime) newTool(rt *goja.Runtime, x *ext, o *goja.Object) (*jsTool, er
 	schemaJSON, _ := goja.AssertFunction(rt.Get("__gopiSchemaJSON"))
 	params := o.Get("parameters")
 	s := &tool.Schema{Type: "object"}
-	if params != nil && !goja.IsUndefined(params) {
+	if what := notASchema(params); what != "" {
+		r.warn(LoadError{Path: x.entry.Path, Event: "registerTool", Err: fmt.Sprintf(
+			"the parameters of the tool %s are %s, not a JSON Schema object; the tool is offered without parameters (write them as { type: \"object\", properties: { … } }, or with pi.zod or pi.typebox)",
+			t.def.Name, what)})
+	} else if params != nil && !goja.IsUndefined(params) {
 		js, err := schemaJSON(goja.Undefined(), params)
 		if err != nil {
 			return nil, fmt.Errorf("the parameters of %s: %w", t.def.Name, jsError(err))
@@ -78,20 +84,64 @@ func (r *Runtime) newTool(rt *goja.Runtime, x *ext, o *goja.Object) (*jsTool, er
 	return t, nil
 }
 
+// notASchema describes parameters that cannot be a schema (null, a
+// string, a number, a boolean, an array, a function); "" for an object
+// or undefined (a tool without parameters).
+func notASchema(v goja.Value) string {
+	switch {
+	case v == nil || goja.IsUndefined(v):
+		return ""
+	case goja.IsNull(v):
+		return "null"
+	}
+	o, ok := v.(*goja.Object)
+	if !ok {
+		shown := v.String()
+		if len(shown) > 40 {
+			shown = shown[:40] + "…"
+		}
+		switch v.ExportType().Kind() {
+		case reflect.String:
+			return fmt.Sprintf("a string (%q)", shown)
+		case reflect.Bool:
+			return "a boolean (" + shown + ")"
+		}
+		return "a number (" + shown + ")"
+	}
+	switch o.ClassName() {
+	case "Array":
+		return "an array"
+	case "Function":
+		return "a function"
+	}
+	return ""
+}
+
 // Definition describes the tool.
 func (t *jsTool) Definition() tool.Definition { return t.def }
 
+// errToolTimedOut is the cause of a tool call stopped by its time limit.
+var errToolTimedOut = errors.New("the extension tool ran out of time")
+
 // Execute calls the extension's execute(toolCallId, params, signal,
-// onUpdate, ctx) and reads its {content, details, isError}.
+// onUpdate, ctx) and reads its {content, details, isError}. The call has
+// the runtime's tool budget (tools.extensionTimeoutMs): when it runs out,
+// or the caller aborts, the call's signal aborts (its listeners run, the
+// processes pi.exec started for it are killed) and the call ends.
 func (t *jsTool) Execute(ctx context.Context, args tool.Args, onUpdate tool.UpdateFunc) (*tool.Result, error) {
 	params, err := json.Marshal(args)
 	if err != nil {
 		return nil, err
 	}
+	budget := t.r.opts.ToolBudget
+	cctx, cancel := context.WithCancelCause(ctx)
+	defer cancel(nil)
+	limit := time.AfterFunc(budget, func() { cancel(errToolTimedOut) })
+	sig := t.r.newSignal(cctx, t.x.entry.Path)
 	callID := tool.CallID(ctx)
 	id := func(rt *goja.Runtime) goja.Value { return rt.ToValue(callID) }
 	input := func(rt *goja.Runtime) goja.Value { v, _ := jsonParse(rt, params); return v }
-	signal := func(rt *goja.Runtime) goja.Value { return signalObject(rt, ctx) }
+	signal := sig.object
 	update := func(rt *goja.Runtime) goja.Value {
 		return rt.ToValue(func(partial goja.Value) {
 			if onUpdate == nil {
@@ -107,10 +157,18 @@ func (t *jsTool) Execute(ctx context.Context, args tool.Args, onUpdate tool.Upda
 	if t.custom {
 		order = []func(*goja.Runtime) goja.Value{id, input, update, hctx, signal}
 	}
-	val, err := t.r.vm.call(ctx, t.r.opts.ToolBudget, t.execute, order...)
+	val, err := t.r.vm.call(cctx, budget, t.execute, order...)
+	limit.Stop()
+	if errors.Is(err, ErrBudget) {
+		cancel(errToolTimedOut) // the engine's clock ran out before the timer
+	}
+	sig.release() // a stopped call's abort listeners run now
 	if err != nil {
-		if ctx.Err() != nil {
+		switch {
+		case ctx.Err() != nil:
 			return nil, fmt.Errorf("%s: %w", t.def.Name, tool.ErrAborted)
+		case errors.Is(context.Cause(cctx), errToolTimedOut):
+			return nil, &tool.Error{Msg: fmt.Sprintf("The tool %s did not finish within %v and was cancelled. If it needs longer, raise tools.extensionTimeoutMs (milliseconds) in the settings.", t.def.Name, budget), Err: errToolTimedOut}
 		}
 		return nil, err
 	}
@@ -124,16 +182,6 @@ func (t *jsTool) Execute(ctx context.Context, args tool.Args, onUpdate tool.Upda
 		return nil, fmt.Errorf("the tool %s returned something that is not a result ({content: [{type: \"text\", text}]}): %w", t.def.Name, err)
 	}
 	return res, nil
-}
-
-// signalObject is the AbortSignal-like object execute receives.
-func signalObject(rt *goja.Runtime, ctx context.Context) *goja.Object {
-	o := rt.NewObject()
-	_ = o.DefineAccessorProperty("aborted", rt.ToValue(func() bool { return ctx.Err() != nil }), nil, goja.FLAG_FALSE, goja.FLAG_TRUE)
-	_ = o.Set("addEventListener", func(goja.FunctionCall) goja.Value { return goja.Undefined() })
-	// pi.exec reads the call's context from here to stop its process.
-	_ = o.DefineDataProperty("__gopiCtx", rt.ToValue(ctx), goja.FLAG_FALSE, goja.FLAG_FALSE, goja.FLAG_FALSE)
-	return o
 }
 
 // resultFrom reads {content, details, isError} (a string is text).

@@ -329,8 +329,15 @@ func (p *page) summary(kind, title, text string) {
 }
 
 // markdownBlock renders Markdown inside <div class="class">; text that
-// cannot be rendered is shown as it is.
+// cannot be rendered, or would cost too much to (markdownTooCostly), is
+// shown as it is, with a note saying why.
 func (p *page) markdownBlock(class, text string) {
+	if why := markdownTooCostly(text); why != "" {
+		p.elem("div", class+" plain", text)
+		p.elem("div", "note", "Shown as plain text: "+why+".")
+		p.raw("\n")
+		return
+	}
 	p.md.Reset()
 	if err := markdown().Convert([]byte(text), &p.md); err != nil {
 		p.elem("div", class+" plain", text)

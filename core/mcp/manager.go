@@ -82,6 +82,16 @@ func (st Status) Problems() []string {
 	return out
 }
 
+// Warnings lists, one line each, how the servers' tool schemas were
+// changed to suit providers and which tools were left out.
+func (st Status) Warnings() []string {
+	var out []string
+	for _, s := range st.Servers {
+		out = append(out, s.Warnings...)
+	}
+	return out
+}
+
 // Status returns the servers with the configuration problems.
 func (m *Manager) Status() Status {
 	st := Status{Servers: m.Servers(), Disabled: m.opts.Disabled}
@@ -101,6 +111,9 @@ type ServerInfo struct {
 	Server    string   `json:"server,omitempty"`    // name and version the server reported
 	Tools     []string `json:"tools"`               // the tool names offered to the model
 	Resources bool     `json:"resources,omitempty"` // the server offers resources (mcp://<name>/…)
+	// Warnings say how tools' input schemas were changed to suit
+	// providers, or why a tool was left out.
+	Warnings []string `json:"warnings,omitempty"`
 }
 
 // Manager owns the connections to a set of MCP servers. Its methods are
@@ -226,6 +239,7 @@ type server struct {
 	proc      *process // stdio: the child, for the group kill
 	impl      string
 	tools     []*remoteTool
+	warnings  []string // what cleaning the tools' schemas changed (see newRemoteTool)
 	resources bool
 	started   bool // connected once: later connects are restarts that keep the tool list
 }
@@ -237,7 +251,8 @@ func (s *server) info() ServerInfo {
 	for _, t := range s.tools {
 		names = append(names, t.def.Name)
 	}
-	return ServerInfo{Name: s.cfg.Name, Type: s.cfg.Type, Source: s.cfg.Source, State: s.state, Error: s.err, Server: s.impl, Tools: names, Resources: s.resources}
+	return ServerInfo{Name: s.cfg.Name, Type: s.cfg.Type, Source: s.cfg.Source, State: s.state, Error: s.err, Server: s.impl, Tools: names, Resources: s.resources,
+		Warnings: append([]string(nil), s.warnings...)}
 }
 
 // live returns the connected session, connecting (or restarting a server
@@ -437,20 +452,21 @@ func (s *server) discover(ctx context.Context, cs *sdk.ClientSession) error {
 		return nil
 	}
 	var tools []*remoteTool
+	var warnings []string
 	if init == nil || init.Capabilities == nil || init.Capabilities.Tools != nil {
 		for t, err := range cs.Tools(ctx, nil) {
 			if err != nil {
 				return fmt.Errorf("listing its tools: %w", err)
 			}
-			rt, err := newRemoteTool(s, t)
-			if err != nil {
-				return err
+			rt, w := newRemoteTool(s, t)
+			warnings = append(warnings, w...)
+			if rt != nil {
+				tools = append(tools, rt)
 			}
-			tools = append(tools, rt)
 		}
 	}
 	s.mu.Lock()
-	s.tools = tools
+	s.tools, s.warnings = tools, warnings
 	s.mu.Unlock()
 	return nil
 }

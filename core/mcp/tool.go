@@ -48,20 +48,25 @@ type remoteTool struct {
 	def  tool.Definition
 }
 
-// newRemoteTool adapts a listed tool: its input schema is kept verbatim
-// for providers and parsed for argument validation.
-func newRemoteTool(s *server, t *sdk.Tool) (*remoteTool, error) {
-	raw, err := json.Marshal(t.InputSchema)
-	if err != nil || string(raw) == "null" {
-		raw = []byte(`{"type":"object","properties":{}}`)
+// newRemoteTool adapts a listed tool: its input schema is cleaned for
+// providers (cleanInputSchema) and parsed for argument validation. The
+// warnings say what the cleaning changed; a nil tool is one left out.
+func newRemoteTool(s *server, t *sdk.Tool) (*remoteTool, []string) {
+	clean := cleanInputSchema(t.InputSchema)
+	warnings := make([]string, len(clean.warnings))
+	for i, w := range clean.warnings {
+		warnings[i] = fmt.Sprintf("MCP server %q, tool %s: %s", s.cfg.Name, t.Name, w)
+	}
+	if clean.drop {
+		return nil, warnings
 	}
 	schema := &tool.Schema{}
-	if err := json.Unmarshal(raw, schema); err != nil || schema.Type != "object" {
-		// Validation is the server's job then; the model still sees the
-		// schema as written.
+	if err := json.Unmarshal(clean.raw, schema); err != nil || schema.Type != "object" {
+		// Validation is the server's job then (a property schema gopi
+		// cannot read); the model still sees the cleaned schema.
 		schema = &tool.Schema{Type: "object"}
 	}
-	schema.Raw = raw
+	schema.Raw = clean.raw
 	desc := strings.TrimSpace(t.Description)
 	if desc == "" {
 		desc = t.Name
@@ -82,7 +87,7 @@ func newRemoteTool(s *server, t *sdk.Tool) (*remoteTool, error) {
 		// The server's own readOnlyHint: permission gates pass such tools
 		// unless the user names them.
 		ReadOnly: t.Annotations != nil && t.Annotations.ReadOnlyHint,
-	}}, nil
+	}}, warnings
 }
 
 // Definition describes the tool.

@@ -45,6 +45,9 @@ type Settings struct {
 	ImagesAutoResize                     bool         // images.autoResize: scale images read for the model down to the providers' limits
 	InspectImage                         bool         // inspect_image.enabled: read describes images instead of attaching them
 	Fetch                                Fetch        // fetch.*: web reads
+	// ReadSQLiteTimeout is read.sqlite.timeoutMs: how long one SQLite
+	// read may run before it is interrupted; 0 is config.DefaultSQLiteTimeout.
+	ReadSQLiteTimeout time.Duration
 }
 
 // Fetch are the settings of web reads.
@@ -101,6 +104,7 @@ func settingsFrom(cs *config.Settings) Settings {
 		Bash:                                 cs.Bash(),
 		Fetch: Fetch{Enabled: cs.Bool("fetch.enabled"), Connect: millis(cs.Int("fetch.connectTimeoutMs")),
 			FirstByte: millis(cs.Int("fetch.firstByteTimeoutMs")), Total: millis(cs.Int("fetch.timeoutMs"))},
+		ReadSQLiteTimeout: read.SQLiteTimeout,
 	}
 }
 

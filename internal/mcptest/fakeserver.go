@@ -24,7 +24,7 @@ import (
 
 // Environment variables that drive the fake server.
 const (
-	EnvMode    = "GOPI_FAKE_MCP"         // startup behaviour: serve, hang, crash, garbage, grandchild
+	EnvMode    = "GOPI_FAKE_MCP"         // startup behaviour: serve, hang, crash, garbage, grandchild, schemas
 	EnvPIDFile = "GOPI_FAKE_MCP_PIDFILE" // grandchild mode: where the grandchild's pid is written
 )
 
@@ -40,7 +40,8 @@ func FakeServer() (command string, args []string) {
 // echo, fail, hang, crash and garbage, and the resource fake://greeting),
 // hang (never answers the handshake), crash (exits at once with a message
 // on stderr), garbage (writes text that is not JSON-RPC), grandchild
-// (serve, after starting a "sleep 300" whose pid goes to EnvPIDFile).
+// (serve, after starting a "sleep 300" whose pid goes to EnvPIDFile),
+// schemas (tools with input schemas providers refuse, see SchemaTools).
 func Main() {
 	mode := os.Getenv(EnvMode)
 	if mode == "" {
@@ -58,6 +59,8 @@ func run(mode string) int {
 	case "crash":
 		fmt.Fprintln(os.Stderr, "fake server: missing API key, giving up")
 		return 3
+	case "schemas":
+		return serveSchemas(os.Stdin, os.Stdout)
 	case "garbage":
 		fmt.Fprintln(os.Stdout, "this is not JSON-RPC")
 		fmt.Fprintln(os.Stdout, "{\"jsonrpc\":\"2.0\",\"id\":\"bogus\",\"result\":")

@@ -184,6 +184,7 @@ type MCPServer struct {
 	Server    string   `json:"server,omitempty"`    // name and version the server reported
 	Tools     []string `json:"tools"`               // the tool names offered to the model
 	Resources bool     `json:"resources,omitempty"` // it offers resources (mcp://<name>/…)
+	Warnings  []string `json:"warnings,omitempty"`  // how its tools' schemas were changed for providers, which tools were left out
 }
 
 // MCPStatus is get_mcp_servers' answer.

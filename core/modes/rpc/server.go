@@ -29,6 +29,12 @@ type Options struct {
 	// Commands are extensions' slash commands: a prompt "/name args"
 	// naming one runs it instead of going to the model.
 	Commands []Command
+	// Warnings are problems found while the session started that the
+	// user should see (an extension tool whose parameters are not a
+	// schema, an MCP tool whose schema had to be changed): each is sent
+	// after the ready frame as an extension_ui_request notify of type
+	// warning.
+	Warnings []string
 }
 
 // Command is an extension's slash command.
@@ -77,6 +83,9 @@ func Run(ctx context.Context, s *agentsession.Session, opts Options) int {
 	unsub := s.Subscribe(srv.onEvent)
 
 	srv.out.send(map[string]string{"type": "ready"})
+	for _, w := range opts.Warnings {
+		srv.ui.Notify(w, "warning")
+	}
 	lines := readLines(ctx, opts.In)
 	for {
 		var line []byte

@@ -494,6 +494,9 @@ func (m *model) cmdMCP(string) tea.Cmd {
 		if sv.Error != "" {
 			lines = append(lines, "    "+m.r.errorLine(sv.Error))
 		}
+		for _, w := range sv.Warnings {
+			lines = append(lines, "    "+m.r.warning(w))
+		}
 	}
 	for _, e := range st.Errors {
 		lines = append(lines, "  "+m.r.errorLine(e))

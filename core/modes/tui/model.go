@@ -126,6 +126,13 @@ func (m *model) Init() tea.Cmd {
 	if !m.opts.NoColor {
 		cmds = append(cmds, tea.RequestBackgroundColor)
 	}
+	if len(m.opts.Warnings) > 0 {
+		var lines []string
+		for _, w := range m.opts.Warnings {
+			lines = append(lines, m.r.warning(w))
+		}
+		cmds = append(cmds, m.printSection(strings.Join(lines, "\n")))
+	}
 	if c := m.printHistory(""); c != nil {
 		cmds = append(cmds, c)
 	}

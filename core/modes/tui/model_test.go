@@ -536,3 +536,16 @@ func TestSlashMCP(t *testing.T) {
 		}
 	}
 }
+
+// Warnings from the start of the session (an extension tool whose
+// parameters are not a schema) are printed first, as warnings.
+func TestStartupWarningsPrinted(t *testing.T) {
+	r := newRig(t)
+	r.printed = nil
+	m := newModel(r.m.ctx, r.s, Options{NoColor: true, Record: &r.printed,
+		Warnings: []string{"extension odd.js (registerTool): the parameters of the tool text are null, not a JSON Schema object"}})
+	m.Init()
+	if !r.printedHas("⚠ extension odd.js (registerTool): the parameters of the tool text are null") {
+		t.Errorf("printed:\n%s", r.transcript())
+	}
+}

@@ -218,6 +218,9 @@ func (r *renderer) marker(text string) string {
 // notice draws a dim informational line.
 func (r *renderer) notice(text string) string { return r.th.dim.Render(r.wrap(text)) }
 
+// warning draws a warning.
+func (r *renderer) warning(text string) string { return r.th.warn.Render(r.wrap("⚠ " + text)) }
+
 // errorLine draws an error in red.
 func (r *renderer) errorLine(text string) string { return r.th.err.Render(r.wrap("✗ " + text)) }
 

@@ -44,6 +44,11 @@ type Options struct {
 	// ToolRenderers draw extension and custom tools' cards by tool name
 	// (an error falls back to the usual card).
 	ToolRenderers map[string]ToolRenderer
+	// Warnings are problems found while the session started that the
+	// user should see (an extension tool whose parameters are not a
+	// schema, an MCP tool whose schema had to be changed); they are
+	// printed first.
+	Warnings []string
 }
 
 // ToolRenderer draws one tool's card: Call the line naming the call (from

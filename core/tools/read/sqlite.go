@@ -86,7 +86,7 @@ func (t *Tool) readSQLite(ctx context.Context, target string) (*tool.Result, err
 		return nil, tool.Errorf("Invalid SQLite selector in %s: %v", target, err)
 	}
 	d := &Details{ResolvedPath: r.abs, Source: r.abs + split.sel}
-	text, err := queryDatabase(ctx, r.abs, r.display, sel, d)
+	text, err := queryDatabase(ctx, r.abs, r.display, sel, d, t.sqliteTimeLimit())
 	if err != nil {
 		return nil, err
 	}
@@ -144,19 +144,49 @@ func openDatabase(abs string) (*sql.DB, error) {
 }
 
 // queryDatabase runs sel against the database at abs inside one read
-// transaction, so counts and rows come from the same snapshot.
-func queryDatabase(ctx context.Context, abs, name string, sel sqliteSel, d *Details) (string, error) {
+// transaction, so counts and rows come from the same snapshot. The
+// connection only reads (sqliteAuthorize), and the whole read is
+// interrupted once it has run for limit.
+func queryDatabase(ctx context.Context, abs, name string, sel sqliteSel, d *Details, limit time.Duration) (string, error) {
+	qctx, cancel := context.WithTimeoutCause(ctx, limit, errSQLiteTimeLimit)
+	defer cancel()
+	text, err := runQuery(qctx, abs, name, sel, d)
+	switch {
+	case err == nil:
+		return text, nil
+	case ctx.Err() != nil:
+		return "", ctx.Err() // the caller's abort
+	case errors.Is(context.Cause(qctx), errSQLiteTimeLimit):
+		return "", sqliteTimedOut(name, limit)
+	}
+	return "", err
+}
+
+// runQuery is queryDatabase without the time limit.
+func runQuery(ctx context.Context, abs, name string, sel sqliteSel, d *Details) (string, error) {
 	db, err := openDatabase(abs)
 	if err != nil {
 		return "", sqliteError(name, err)
 	}
 	defer db.Close()
-	tx, err := db.BeginTx(ctx, &sql.TxOptions{ReadOnly: true})
+	conn, err := db.Conn(ctx)
+	if err != nil {
+		return "", sqliteError(name, err)
+	}
+	defer conn.Close()
+	if err := guardConn(conn); err != nil {
+		return "", fmt.Errorf("cannot open %s read-only: %w", name, err)
+	}
+	var names []string
+	if sel.kind == sqliteRaw {
+		names = columnNames(conn, sel.sql)
+	}
+	tx, err := conn.BeginTx(ctx, &sql.TxOptions{ReadOnly: true})
 	if err != nil {
 		return "", sqliteError(name, err)
 	}
 	defer tx.Rollback()
-	q := &dbQuery{ctx: ctx, tx: tx, name: name, d: d}
+	q := &dbQuery{ctx: ctx, tx: tx, name: name, d: d, rawNames: names}
 	var text string
 	switch sel.kind {
 	case sqliteList:
@@ -195,6 +225,8 @@ func sqliteError(name string, err error) error {
 		code = se.Code() & 0xff
 	}
 	switch code {
+	case 23: // SQLITE_AUTH: sqliteAuthorize refused the statement
+		return sqliteRefused(name, err)
 	case 5, 6: // SQLITE_BUSY, SQLITE_LOCKED
 		return tool.Errorf("Cannot read %s: the database is locked by another connection that is writing to it (waited %v; %v); try again once the writer has finished.",
 			name, sqliteBusyTimeout, err)
@@ -214,6 +246,9 @@ type dbQuery struct {
 	tx   *sql.Tx
 	name string // the database as shown
 	d    *Details
+	// rawNames are the column names of the ?q= statement as it names
+	// them (columnNames), nil when unknown.
+	rawNames []string
 }
 
 // dbTable is a table or view with its columns.
@@ -349,18 +384,18 @@ func (q *dbQuery) noTable(name string) error {
 	return tool.Errorf("SQLite table '%s' not found in %s; its tables: %s (read %s to list them all).", name, q.name, strings.Join(names, ", "), q.name)
 }
 
-// selectList is the column list of a table query. Each column is written
-// as the expression +"col" (a no-op) so the driver hands values over as
-// stored instead of converting DATE-typed text to times.
-func (tb *dbTable) selectList() string {
+// selectList is the column list of a table query fetching at most n
+// characters of a value (cappedExpr), and the cap to give collect: 0
+// when the columns are unknown and the list is "*".
+func (tb *dbTable) selectList(n int) (string, int) {
 	if len(tb.columns) == 0 {
-		return "*"
+		return "*", 0
 	}
 	parts := make([]string, len(tb.columns))
 	for i, c := range tb.columns {
-		parts[i] = "+" + quoteIdent(c.name) + " AS " + quoteIdent(c.name)
+		parts[i] = cappedExpr(quoteIdent(c.name), n) + " AS " + quoteIdent(c.name)
 	}
-	return strings.Join(parts, ", ")
+	return strings.Join(parts, ", "), n
 }
 
 // schema shows a table's CREATE statement, its indexes and a few rows.
@@ -411,8 +446,9 @@ func (q *dbQuery) page(tb *dbTable, sel sqliteSel) (string, error) {
 			order += " DESC"
 		}
 	}
-	stmt := "SELECT " + tb.selectList() + from + order + " LIMIT " + strconv.Itoa(sel.limit) + " OFFSET " + strconv.Itoa(sel.offset)
-	cols, cells, err := q.collect(stmt, sel.limit)
+	list, n := tb.selectList(cellChars)
+	stmt := "SELECT " + list + from + order + " LIMIT " + strconv.Itoa(sel.limit) + " OFFSET " + strconv.Itoa(sel.offset)
+	cols, cells, err := q.collect(materialized(stmt), sel.limit, n)
 	if err != nil {
 		return "", err
 	}
@@ -542,7 +578,8 @@ func (q *dbQuery) row(tb *dbTable, key string) (string, error) {
 		}
 		arg = n
 	}
-	stmt := "SELECT " + tb.selectList() + " FROM " + quoteIdent(tb.name) + " WHERE " + quoteIdent(col) + " = ? LIMIT 1"
+	list, n := tb.selectList(rowChars)
+	stmt := "SELECT " + list + " FROM " + quoteIdent(tb.name) + " WHERE " + quoteIdent(col) + " = ? LIMIT 1"
 	rows, err := q.tx.QueryContext(q.ctx, stmt, arg)
 	if err != nil {
 		return "", err
@@ -565,6 +602,11 @@ func (q *dbQuery) row(tb *dbTable, key string) (string, error) {
 	}
 	if err := rows.Scan(ptrs...); err != nil {
 		return "", err
+	}
+	if n > 0 {
+		for i := range vals {
+			vals[i] = uncap(vals[i], n)
+		}
 	}
 	return renderRecord(names, vals), rows.Err()
 }
@@ -592,7 +634,8 @@ func pkNames(cols []dbColumn) string {
 
 // raw runs one read-only statement and shows up to sqliteMaxLimit rows.
 func (q *dbQuery) raw(stmt string) (string, error) {
-	cols, cells, err := q.collect(stmt, sqliteMaxLimit+1)
+	stmt, n := q.bounded(stmt)
+	cols, cells, err := q.collect(stmt, sqliteMaxLimit+1, n)
 	if err != nil {
 		return "", err
 	}
@@ -614,8 +657,38 @@ func (q *dbQuery) raw(stmt string) (string, error) {
 	return text, nil
 }
 
-// collect runs stmt and formats up to max rows of it as table cells.
-func (q *dbQuery) collect(stmt string, max int) ([]string, [][]string, error) {
+// bounded rewrites a query so that it fetches only what raw shows (the
+// first sqliteMaxLimit+1 rows, cells capped at cellChars) and does its
+// work in its first step; it returns the statement and the cap to give
+// collect. A statement that cannot be the subquery of a SELECT (a PRAGMA,
+// EXPLAIN, or SQL with an error, which then reports it) is returned as
+// it is, with cap 0.
+func (q *dbQuery) bounded(stmt string) (string, int) {
+	inner := "(\n" + strings.TrimRight(strings.TrimSpace(stmt), "; \t\r\n") + "\n)"
+	rows, err := q.tx.QueryContext(q.ctx, "SELECT * FROM "+inner+" LIMIT 0")
+	if err != nil {
+		return stmt, 0
+	}
+	names, err := rows.Columns()
+	rows.Close()
+	if err != nil || len(names) == 0 {
+		return stmt, 0
+	}
+	shown := names
+	if len(q.rawNames) == len(names) {
+		shown = q.rawNames // a name the subquery had to make unique ("id:1") shown as written
+	}
+	exprs := make([]string, len(names))
+	for i, name := range names {
+		exprs[i] = cappedExpr(quoteIdent(name), cellChars) + " AS " + quoteIdent(shown[i])
+	}
+	return materialized("SELECT " + strings.Join(exprs, ", ") + " FROM " + inner + " LIMIT " + strconv.Itoa(sqliteMaxLimit+1)), cellChars
+}
+
+// collect runs stmt and formats up to max rows of it as table cells; n,
+// when not 0, is the cap the statement's columns were written with
+// (cappedExpr).
+func (q *dbQuery) collect(stmt string, max, n int) ([]string, [][]string, error) {
 	rows, err := q.tx.QueryContext(q.ctx, stmt)
 	if err != nil {
 		return nil, nil, err
@@ -637,6 +710,9 @@ func (q *dbQuery) collect(stmt string, max int) ([]string, [][]string, error) {
 		}
 		row := make([]string, len(cols))
 		for i, v := range vals {
+			if n > 0 {
+				v = uncap(v, n)
+			}
 			row[i] = cellText(v)
 		}
 		out = append(out, row)
@@ -661,6 +737,8 @@ func valueText(v any) string {
 		return v
 	case []byte:
 		return "<blob " + tool.FormatSize(int64(len(v))) + ">"
+	case blobSize:
+		return "<blob " + tool.FormatSize(int64(v)) + ">"
 	case time.Time:
 		if v.Location() == time.UTC {
 			return v.Format("2006-01-02 15:04:05.999999999")

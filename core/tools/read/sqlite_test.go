@@ -60,7 +60,7 @@ func TestSQLiteOpenedReadOnly(t *testing.T) {
 
 	for _, q := range []string{"app.db?q=DELETE FROM users", "app.db?q=PRAGMA query_only=0"} {
 		res := call(t, env, q)
-		if q == "app.db?q=DELETE FROM users" && (!res.IsError || res.FirstText() != "Cannot run that on app.db: read opens databases read-only (attempt to write a readonly database (8)); use statements that only read, such as SELECT.") {
+		if q == "app.db?q=DELETE FROM users" && (!res.IsError || !strings.HasPrefix(res.FirstText(), "Cannot run that on app.db: read only reads the one database it opens")) {
 			t.Fatalf("%s: %s", q, res.FirstText())
 		}
 	}
@@ -306,7 +306,7 @@ INSERT INTO e VALUES (1, '2024-03-05T10:20:30Z', 2, x'00ff', NULL);`)
 	if got := call(t, env, "app.db:e:1").FirstText(); got != "id: 1\nat: 2024-03-05T10:20:30Z\nn: 2.0\nb: <blob 2B>\nz: NULL" {
 		t.Fatalf("row:\n%s", got)
 	}
-	if got := call(t, env, "app.db?q=SELECT at FROM e").FirstText(); !strings.Contains(got, "| 2024-03-05 10:20:30 |") {
+	if got := call(t, env, "app.db?q=SELECT at FROM e").FirstText(); !strings.Contains(got, "| 2024-03-05T10:20:30Z |") {
 		t.Fatalf("raw:\n%s", got)
 	}
 }
