@@ -236,7 +236,7 @@ func stream(ctx context.Context, opts Options, fn func(*FileResult) error, enoug
 	defer cancel()
 	workers := runtime.GOMAXPROCS(0)
 	if tgt.walk == nil {
-		workers = max(min(workers, len(tgt.files)), 1)
+		workers = max(min(workers, tgt.known()), 1)
 	}
 	order := make(chan *batch, queueBatches*workers) // to the printer, in candidate order
 	jobs := make(chan *batch, queueBatches*workers)  // to the workers, in the same order
@@ -423,6 +423,7 @@ type worker struct {
 	cacheGen uint64        // the content cache generation of this search; 0: the cache is not used
 	scope    *contentScope // what the search charges its files to in the content cache (with cacheGen)
 	buf      []byte
+	block    []byte // searchReader's buffer, kept for the next large file (takeBlock)
 	conv     []byte // UTF-16 text transcoded to UTF-8
 	hits     rure.Hits
 	inverted rure.Hits
