@@ -16,7 +16,8 @@
 //	                  (and its CPU time and peak RSS) against the mock LLM
 //	cmd/benchreport   turns search.sh's raw measurements into results/search.md
 //	results/          the latest result of every area, each with its command,
-//	                  date and machine; search.md keeps its notes section
+//	                  date and machine; search.md and memory-disk.md keep
+//	                  their notes sections
 //	RESULTS.md        all areas in one file (assembled, never edited by hand)
 //	_work/            scratch space (generated corpus, raw outputs); not in git
 //

@@ -115,6 +115,9 @@ func Find(ctx context.Context, root string, opts Options) (*Result, error) {
 		Follow:          opts.Follow,
 		MaxDepth:        opts.MaxDepth,
 	}}
+	if opts.SortByMtime && !opts.Cache {
+		return collectNewest(ctx, lookup, dir, pat, &opts)
+	}
 	scan, err := lookup.First(ctx)
 	if err != nil {
 		return nil, err
@@ -183,6 +186,44 @@ func Each(ctx context.Context, root string, opts Options, fn func(Match) (more b
 	return err
 }
 
+// collectNewest is an uncached Find with SortByMtime: the matches are
+// collected as the walk streams its entries and then sorted, so what is
+// held is the matches, not every entry of the tree (a scan of / held
+// every path of the disk to sort a few).
+func collectNewest(ctx context.Context, lookup fscache.Lookup, dir string, pat *Pattern, opts *Options) (*Result, error) {
+	res := &Result{Root: dir}
+	if _, err := lookup.Stream(ctx, func(e fscache.Entry) error {
+		if !opts.FileType.accepts(e.Type) || !pat.Match(e.Path) {
+			return nil
+		}
+		m := Match{Path: e.Path, Type: e.Type, MTime: e.MTime}
+		res.Matches = append(res.Matches, m)
+		if opts.OnMatch != nil {
+			opts.OnMatch(m)
+		}
+		return nil
+	}, nil); err != nil {
+		return nil, err
+	}
+	sortNewest(res, opts.MaxResults)
+	return res, nil
+}
+
+// sortNewest orders res's matches newest first (ties by path) and applies
+// the limit.
+func sortNewest(res *Result, limit int) {
+	slices.SortFunc(res.Matches, func(a, b Match) int {
+		if c := cmp.Compare(b.MTime, a.MTime); c != 0 {
+			return c
+		}
+		return cmp.Compare(a.Path, b.Path)
+	})
+	if limit > 0 && len(res.Matches) > limit {
+		res.Matches = res.Matches[:limit]
+		res.LimitReached = true
+	}
+}
+
 // filter applies the pattern, type filter, limit and ordering to one scan.
 func filter(ctx context.Context, scan *fscache.Scan, pat *Pattern, opts *Options) (*Result, error) {
 	res := &Result{Root: scan.Root, CacheAge: scan.Age}
@@ -214,16 +255,7 @@ func filter(ctx context.Context, scan *fscache.Scan, pat *Pattern, opts *Options
 		return nil, err
 	}
 	if opts.SortByMtime {
-		slices.SortFunc(res.Matches, func(a, b Match) int {
-			if c := cmp.Compare(b.MTime, a.MTime); c != 0 {
-				return c
-			}
-			return cmp.Compare(a.Path, b.Path)
-		})
-		if opts.MaxResults > 0 && len(res.Matches) > opts.MaxResults {
-			res.Matches = res.Matches[:opts.MaxResults]
-			res.LimitReached = true
-		}
+		sortNewest(res, opts.MaxResults)
 	}
 	return res, nil
 }

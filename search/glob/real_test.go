@@ -2,12 +2,15 @@ package glob
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
+	"runtime"
 	"slices"
 	"strings"
 	"testing"
 	"time"
+	"unsafe"
 
 	"github.com/gopi-agent/gopi/fscache"
 )
@@ -98,5 +101,54 @@ func TestFindRealEmptyRecheck(t *testing.T) {
 	opts.Cache = false
 	if r, err := Find(ctx, root, opts); err != nil || len(r.Matches) != 1 {
 		t.Fatalf("no cache: %v %v", r, err)
+	}
+}
+
+// An uncached Find sorted by modification time (gopi find --newest) holds
+// its matches while the walk goes on, not a scan of every entry of the
+// tree: over / that was every path of the disk, to sort a few.
+func TestFindNewestHoldsMatchesNotTheTree(t *testing.T) {
+	if testing.Short() {
+		t.Skip("writes 40,000 files")
+	}
+	const dirs, perDir = 400, 100
+	root := t.TempDir()
+	for d := range dirs {
+		dir := filepath.Join(root, fmt.Sprintf("d%03d", d))
+		if err := os.Mkdir(dir, 0o755); err != nil {
+			t.Fatal(err)
+		}
+		for f := range perDir {
+			if err := os.WriteFile(filepath.Join(dir, fmt.Sprintf("file%03d.txt", f)), nil, 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	last := filepath.Join(root, "zz", "last.go") // the only match, last in walk order
+	if err := os.MkdirAll(filepath.Dir(last), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(last, nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var ms runtime.MemStats
+	runtime.GC()
+	runtime.ReadMemStats(&ms)
+	base := ms.HeapAlloc
+	var grown uint64
+	res, err := Find(context.Background(), root, Options{Pattern: "**/*.go", SortByMtime: true, OnMatch: func(Match) {
+		runtime.GC()
+		runtime.ReadMemStats(&ms)
+		grown = ms.HeapAlloc - min(base, ms.HeapAlloc)
+	}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Matches) != 1 || res.Matches[0].Path != "zz/last.go" {
+		t.Fatalf("matches %+v, want zz/last.go", res.Matches)
+	}
+	entries := uint64(dirs * perDir)
+	if per := uint64(unsafe.Sizeof(fscache.Entry{})); grown > entries*per/4 {
+		t.Fatalf("heap grew by %d KiB during the walk of %d entries (their entries alone: %d KiB)", grown>>10, entries, entries*per>>10)
 	}
 }

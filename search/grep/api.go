@@ -88,6 +88,9 @@ type Options struct {
 	// change goes unseen on Linux: a write through a hard link made after
 	// the file was cached from a directory the cache does not watch; the
 	// stale text is served until the file changes through its own path.
+	// What a search may add to the cache depends on the size of its tree
+	// as earlier searches measured it (contentscope.go): a tree larger
+	// than the budget, such as /, never fills it.
 	ContentCache bool
 	// CountLinesOnly: in count mode FileResult.Count (the number of
 	// matches) is not needed and left 0, so a matching line is searched only

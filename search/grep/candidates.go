@@ -26,7 +26,11 @@ type candidate struct {
 // target is the resolved scope of a search: a list of files known up
 // front, or a directory walk that hands its files over as it finds them.
 type target struct {
-	files    []candidate
+	files []candidate
+	// refs: Options.Files, made into candidates one at a time as they are
+	// handed over (a sorted search of a whole disk lists every file: a
+	// candidate each, up front, was twice the memory of the list).
+	refs     []FileRef
 	walk     func(ctx context.Context, emit func(candidate) error, idle func()) error // nil when files is the whole scope
 	cacheAge int64                                                                    // milliseconds; for the result
 }
@@ -42,8 +46,16 @@ func (t *target) each(ctx context.Context, emit func(candidate) error, idle func
 			return err
 		}
 	}
+	for _, f := range t.refs {
+		if err := emit(listedCandidate(f)); err != nil {
+			return err
+		}
+	}
 	return nil
 }
+
+// known is how many candidates a target without a walk holds.
+func (t *target) known() int { return len(t.files) + len(t.refs) }
 
 // scanCache is the scan cache the engine uses; tests replace it.
 var scanCache = fscache.Default
@@ -155,18 +167,19 @@ func collect(ctx context.Context, opts *Options) (*target, error) {
 // collect looks at a Path that is a file; one that cannot be stat'ed is
 // left to the read, which reports why.
 func listed(files []FileRef) *target {
-	out := make([]candidate, len(files))
-	for i, f := range files {
-		c := candidate{display: f.Path, abs: f.Path, size: -1, named: f.Named}
-		if f.Named {
-			if info, err := os.Stat(f.Path); err == nil {
-				c.size = info.Size()
-				c.special = !info.Mode().IsRegular() || info.Size() == 0
-			}
+	return &target{refs: files}
+}
+
+// listedCandidate is the candidate of one file of Options.Files.
+func listedCandidate(f FileRef) candidate {
+	c := candidate{display: f.Path, abs: f.Path, size: -1, named: f.Named}
+	if f.Named {
+		if info, err := os.Stat(f.Path); err == nil {
+			c.size = info.Size()
+			c.special = !info.Mode().IsRegular() || info.Size() == 0
 		}
-		out[i] = c
 	}
-	return &target{files: out}
+	return c
 }
 
 // compileGlob compiles an optional glob filter.

@@ -72,7 +72,7 @@ type cachedFile struct {
 }
 
 // cost is what the entry counts against the budget.
-func (f *cachedFile) cost() int64 { return int64(len(f.text)+len(f.path)) + contentOverhead }
+func (f *cachedFile) cost() int64 { return contentCost(f.path, f.text) }
 
 // contentCache keeps the text of searched files between searches of one
 // process (the agent's search tool), so that a repeated search costs one
@@ -81,7 +81,9 @@ func (f *cachedFile) cost() int64 { return int64(len(f.text)+len(f.path)) + cont
 // way since it was cached is read again. Eviction is least recently used,
 // except that entries used by the current or the previous search are
 // never evicted for new ones (a tree larger than the budget then keeps a
-// stable part cached instead of evicting everything on every pass).
+// stable part cached instead of evicting everything on every pass), and a
+// search admits files only within the allowance of its scope (see
+// contentscope.go), so a search of a huge tree does not fill the budget.
 type contentCache struct {
 	mu      sync.Mutex
 	budget  int64
@@ -96,10 +98,13 @@ type contentCache struct {
 	noWatch   bool     // inotify refused once: do not try again; also set by tests
 	dirs      map[string]*dirWatch
 	watchLost uint64 // times the event queue was lost (overflow)
+
+	scopes     map[string]int64 // cache cost of the files of each scope a search went through (contentscope.go)
+	scopeOrder []string         // keys of scopes, oldest recorded first
 }
 
 // contents is the process's content cache.
-var contents = &contentCache{budget: DefaultContentCacheBytes, files: map[string]*cachedFile{}, dirs: map[string]*dirWatch{}}
+var contents = &contentCache{budget: DefaultContentCacheBytes, files: map[string]*cachedFile{}, dirs: map[string]*dirWatch{}, scopes: map[string]int64{}}
 
 // ConfigureContentCache sets the budget of the content cache that searches
 // with Options.ContentCache use: 0 keeps the default
@@ -115,8 +120,12 @@ func ConfigureContentCache(budget int64) {
 	for contents.used > contents.budget {
 		contents.dropLocked(contents.lru.Back().Value.(*cachedFile))
 	}
-	if contents.budget == 0 && contents.watch != nil {
-		contents.forgetDirsLocked()
+	if contents.budget == 0 {
+		clear(contents.scopes)
+		contents.scopeOrder = nil
+		if contents.watch != nil {
+			contents.forgetDirsLocked()
+		}
 	}
 }
 
@@ -128,13 +137,15 @@ func ContentCacheStats() (files int, bytes int64) {
 	return len(contents.files), contents.used
 }
 
-// begin starts a search: it returns the generation that marks what this
-// search uses, or 0 when the cache is off.
-func (c *contentCache) begin() uint64 {
+// begin starts a search of the scope key (contentScopeKey): it returns
+// the generation that marks what this search uses and the scope it
+// charges its files to, or 0 and nil when the cache is off. A search that
+// began calls end when it is over.
+func (c *contentCache) begin(key string) (uint64, *contentScope) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if c.budget <= 0 {
-		return 0
+		return 0, nil
 	}
 	c.gen++
 	if c.watch != nil {
@@ -157,7 +168,7 @@ func (c *contentCache) begin() uint64 {
 			c.forgetDirsLocked()
 		})
 	}
-	return c.gen
+	return c.gen, &contentScope{key: key, allowance: c.allowanceLocked(key), budget: c.budget}
 }
 
 // dropOtherLinksLocked drops the cached files that path is a new hard link
@@ -250,6 +261,13 @@ func (c *contentCache) getTrusted(path string, gen uint64, needText bool) (text 
 	c.trusted++
 	c.lru.MoveToFront(f.elem)
 	return f.text, f.nul, f.key.size, true
+}
+
+// holds reports whether path is cached (in whatever version).
+func (c *contentCache) holds(path string) bool {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.files[path] != nil
 }
 
 // get returns the cached text of path and its NUL offset when the file is

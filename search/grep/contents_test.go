@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"runtime"
 	"slices"
 	"strings"
 	"sync"
@@ -148,45 +149,195 @@ func testContentCacheSeesChanges(t *testing.T) {
 	}
 }
 
-// With a budget smaller than the tree, what is cached stays within it and
-// stays put across passes (a pass does not evict what the previous one
-// used), and the results are still complete.
-func TestContentCacheBudget(t *testing.T) {
+// sizedTree writes n files of one line each (f000.txt, f001.txt, …) and
+// returns the tree's root and what one of its files costs in the content
+// cache (all cost the same).
+func sizedTree(t *testing.T, n int) (root string, one int64) {
+	t.Helper()
 	files := map[string]string{}
-	for i := range 50 {
-		files[fmt.Sprintf("f%02d.txt", i)] = fmt.Sprintf("line %02d needle\n", i)
+	for i := range n {
+		files[fmt.Sprintf("f%03d.txt", i)] = fmt.Sprintf("line %03d needle\n", i)
 	}
-	root := writeTree(t, files)
-	one := int64(len("line 10 needle\n") + len(filepath.Join(root, "f10.txt")) + contentOverhead)
-	resetContents(t, 10*one)
+	root = writeTree(t, files)
+	return root, contentCost(filepath.Join(root, "f000.txt"), []byte("line 000 needle\n"))
+}
+
+// A tree larger than the budget (a search of /): a search of it never
+// fills the cache, only the eighth of the budget a tree not measured yet
+// may take, and the next searches add nothing (the tree is known not to
+// fit), keep what is cached and serve it from memory; results stay
+// complete.
+func TestContentCacheTreeLargerThanBudget(t *testing.T) {
+	root, one := sizedTree(t, 200)
+	budget := 40 * one // the tree is five times the budget
+	resetContents(t, budget)
 	o := DefaultOptions("needle", root)
 	o.ContentCache = true
-	var firstFiles int
 	var firstSet []string
 	for pass := range 3 {
 		hitsBefore := contents.hits
-		if res := search(t, o); res.TotalMatches != 50 {
-			t.Fatalf("pass %d: %d matches, want 50", pass, res.TotalMatches)
+		if res := search(t, o); res.TotalMatches != 200 {
+			t.Fatalf("pass %d: %d matches, want 200", pass, res.TotalMatches)
 		}
 		n, used := ContentCacheStats()
-		if used > 10*one {
-			t.Fatalf("pass %d: %d bytes cached over the budget %d", pass, used, 10*one)
+		if used > budget/contentProbationShare {
+			t.Fatalf("pass %d: %d files, %d bytes cached; a tree larger than the budget %d may take %d", pass, n, used, budget, budget/contentProbationShare)
 		}
 		set := cachedPaths()
 		if pass == 0 {
-			firstFiles, firstSet = n, set
+			if n == 0 {
+				t.Fatal("the first search cached nothing")
+			}
+			firstSet = set
 		} else if !reflect.DeepEqual(set, firstSet) {
 			t.Fatalf("pass %d: cached %v, after the first pass %v", pass, set, firstSet)
 		} else if hits := contents.hits - hitsBefore; hits != uint64(n) {
 			t.Fatalf("pass %d: %d files served from memory, want the %d cached", pass, hits, n)
 		}
 	}
-	if firstFiles < 5 {
-		t.Fatalf("only %d files cached within a budget for 10", firstFiles)
-	}
 	ConfigureContentCache(-1)
 	if n, used := ContentCacheStats(); n != 0 || used != 0 {
 		t.Fatalf("cache off: %d files, %d bytes still held", n, used)
+	}
+}
+
+// A tree that fits the budget but is larger than what an unmeasured tree
+// may take: the first search caches part of it and measures it, the
+// second caches the rest, the third reads nothing from disk.
+func TestContentCacheTreeThatFits(t *testing.T) {
+	root, one := sizedTree(t, 30)
+	resetContents(t, 40*one)
+	o := DefaultOptions("needle", root)
+	o.ContentCache = true
+	if search(t, o).TotalMatches != 30 {
+		t.Fatal("first search: matches missing")
+	}
+	if n, _ := ContentCacheStats(); n == 0 || n > 40/contentProbationShare {
+		t.Fatalf("first search cached %d files, want 1 to %d", n, 40/contentProbationShare)
+	}
+	search(t, o)
+	if n, _ := ContentCacheStats(); n != 30 {
+		t.Fatalf("second search: %d files cached, want all 30", n)
+	}
+	before := contents.hits
+	search(t, o)
+	if hits := contents.hits - before; hits != 30 {
+		t.Fatalf("third search: %d of 30 files served from memory", hits)
+	}
+}
+
+// What a search of a small part of a tree measured (a narrow glob) does
+// not let a search of the whole tree fill the cache: each choice of files
+// is measured on its own.
+func TestContentCacheScopeIsTheFileSelection(t *testing.T) {
+	root, one := sizedTree(t, 200)
+	budget := 40 * one
+	resetContents(t, budget)
+	o := DefaultOptions("needle", root)
+	o.ContentCache = true
+	narrow := o
+	narrow.Glob = "f00*.txt" // 10 files
+	for range 2 {
+		if n := search(t, narrow).TotalMatches; n != 10 {
+			t.Fatalf("narrow search: %d matches, want 10", n)
+		}
+	}
+	for pass := range 2 {
+		search(t, o)
+		if _, used := ContentCacheStats(); used > 10*one+budget/contentProbationShare {
+			t.Fatalf("whole tree, pass %d: %d bytes cached, want at most the narrow part and an unmeasured tree's share (%d)", pass, used, 10*one+budget/contentProbationShare)
+		}
+	}
+}
+
+// A file larger than a whole read (wholeFileLimit) is read whole only to
+// be cached; one the search would not admit is read in blocks, so a
+// search of a tree that does not fit does not allocate a file-sized
+// buffer per large file.
+func TestContentCacheLargeFileNotAdmittedIsReadInBlocks(t *testing.T) {
+	if !useNative {
+		t.Skip("Go's regexp engine (no cgo) allocates per line searched: the bound is for the read buffers")
+	}
+	savedLimit, savedBlock := wholeFileLimit, blockSize
+	wholeFileLimit, blockSize = 64<<10, 16<<10
+	defer func() { wholeFileLimit, blockSize = savedLimit, savedBlock }()
+	const size = 1 << 20
+	text := strings.Repeat("abcdefghijklmno\n", size/16)
+	root := writeTree(t, map[string]string{"a.txt": text, "b.txt": text, "c.txt": text, "d.txt": text})
+	resetContents(t, 256<<10) // room for none of them
+	o := DefaultOptions("zzz|abc", root)
+	o.ContentCache, o.Mode = true, ModeCount
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	res := search(t, o)
+	runtime.ReadMemStats(&after)
+	if res.TotalMatches != 4*size/16 {
+		t.Fatalf("%d matching lines, want %d", res.TotalMatches, 4*size/16)
+	}
+	if n, _ := ContentCacheStats(); n != 0 {
+		t.Fatalf("%d files cached over the budget", n)
+	}
+	if alloc := after.TotalAlloc - before.TotalAlloc; alloc >= size {
+		t.Fatalf("allocated %d KiB to search four files of %d KiB in blocks of %d KiB", alloc>>10, size>>10, blockSize>>10)
+	}
+}
+
+// A worker that read a large file whole to cache it does not keep a
+// buffer that size for the rest of the search.
+func TestContentCacheWorkerDropsLargeReadBuffer(t *testing.T) {
+	resetContents(t, 0)
+	const size = keptBufferLimit + 1<<20
+	root := writeTree(t, map[string]string{"big.txt": strings.Repeat("abcdefghijklmno\n", size/16)})
+	path := filepath.Join(root, "big.txt")
+	o := DefaultOptions("abc", path)
+	o.ContentCache, o.Mode = true, ModeCount
+	m, err := compileMatcher(matcherConfig{pattern: o.Pattern})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer m.close()
+	gen, scope := contents.begin(contentScopeKey(&o))
+	w := worker{m: m, opts: &o, cacheGen: gen, scope: scope}
+	out := w.search(context.Background(), candidate{display: path, abs: path, size: -1}, false, func(*FileResult) bool { return true })
+	contents.end(scope, true)
+	if out.skipped != nil {
+		t.Fatal(out.skipped)
+	}
+	if !contents.holds(path) {
+		t.Fatal("the file was not cached: the test needs it read whole")
+	}
+	if c := cap(w.buf); c > keptBufferLimit {
+		t.Fatalf("the worker kept a read buffer of %d MiB after a %d MiB file", c>>20, size>>20)
+	}
+}
+
+// Once a search has gone through more than the whole budget it admits
+// nothing more, so the files it has not cached are searched as without
+// the cache: no directory watch (a search of / would otherwise take the
+// 8192 it may hold) and no stat.
+func TestContentCachePastBudgetWatchesNoMore(t *testing.T) {
+	setWatching(t, true)
+	files := map[string]string{}
+	for i := range 60 {
+		files[fmt.Sprintf("d%02d/f.txt", i)] = "line needle\n"
+	}
+	root := writeTree(t, files)
+	one := contentCost(filepath.Join(root, "d00", "f.txt"), []byte("line needle\n"))
+	resetContents(t, 8*one)
+	o := DefaultOptions("needle", root)
+	o.ContentCache = true
+	if n := search(t, o).TotalMatches; n != 60 {
+		t.Fatalf("%d matches, want 60", n)
+	}
+	if contents.watch == nil {
+		t.Skip("inotify unavailable here")
+	}
+	contents.mu.Lock()
+	watched := len(contents.dirs)
+	contents.mu.Unlock()
+	// Up to 8 files' worth, and those the two workers had in hand.
+	if watched > 16 {
+		t.Fatalf("%d of 60 directories watched by a search past a budget of 8 files", watched)
 	}
 }
 

@@ -5,6 +5,7 @@ package grep
 import (
 	"context"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -214,5 +215,36 @@ func TestSearchFIFOHonoursTimeout(t *testing.T) {
 		if err == nil || !strings.Contains(err.Error(), "timed out") && !strings.Contains(err.Error(), "timeout") {
 			t.Errorf("writer %v: err %v, want the timeout", withWriter, err)
 		}
+	}
+}
+
+// The files of a search read in blocks share their worker's block buffer:
+// each used to allocate its own (1.25 MiB a file at the default sizes,
+// 1.3 GB of garbage over a sorted search of /).
+func TestSearchBlocksReuseTheWorkersBuffer(t *testing.T) {
+	if !useNative {
+		t.Skip("Go's regexp engine (no cgo) allocates per line searched: the bound is for the read buffers")
+	}
+	savedLimit, savedBlock := wholeFileLimit, blockSize
+	wholeFileLimit, blockSize = 64<<10, 64<<10
+	defer func() { wholeFileLimit, blockSize = savedLimit, savedBlock }()
+	const n = 64
+	files := map[string]string{}
+	text := strings.Repeat("abcdefghijklmno\n", (128<<10)/16)
+	for i := range n {
+		files[fmt.Sprintf("f%02d.txt", i)] = text
+	}
+	root := writeTree(t, files)
+	o := DefaultOptions("zzz", root)
+	o.Mode = ModeCount
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	if res := search(t, o); res.FilesSearched != n {
+		t.Fatalf("%d files searched, want %d", res.FilesSearched, n)
+	}
+	runtime.ReadMemStats(&after)
+	perFile := uint64(blockSize + blockSize/4)
+	if alloc := after.TotalAlloc - before.TotalAlloc; alloc > n*perFile/4 {
+		t.Fatalf("allocated %d KiB to search %d files in blocks; a buffer each would be %d KiB", alloc>>10, n, n*perFile>>10)
 	}
 }

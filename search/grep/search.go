@@ -236,7 +236,7 @@ func stream(ctx context.Context, opts Options, fn func(*FileResult) error, enoug
 	defer cancel()
 	workers := runtime.GOMAXPROCS(0)
 	if tgt.walk == nil {
-		workers = max(min(workers, len(tgt.files)), 1)
+		workers = max(min(workers, tgt.known()), 1)
 	}
 	order := make(chan *batch, queueBatches*workers) // to the printer, in candidate order
 	jobs := make(chan *batch, queueBatches*workers)  // to the workers, in the same order
@@ -250,8 +250,9 @@ func stream(ctx context.Context, opts Options, fn func(*FileResult) error, enoug
 
 	var countOnly atomic.Bool // set once the caller has enough materialised results
 	var cacheGen uint64
+	var scope *contentScope
 	if opts.ContentCache {
-		cacheGen = contents.begin()
+		cacheGen, scope = contents.begin(contentScopeKey(&opts))
 	}
 	var bufs renderBufs
 	if opts.ReuseRendered {
@@ -259,7 +260,7 @@ func stream(ctx context.Context, opts Options, fn func(*FileResult) error, enoug
 	}
 	for range workers {
 		wg.Go(func() {
-			w := worker{m: m, opts: &opts, cacheGen: cacheGen, bufs: bufs}
+			w := worker{m: m, opts: &opts, cacheGen: cacheGen, scope: scope, bufs: bufs}
 			for b := range jobs {
 				for i, c := range b.files {
 					if ctx.Err() != nil {
@@ -344,8 +345,12 @@ batches:
 			}
 		}
 	}
+	complete := ctx.Err() == nil && stopErr == nil // every file was gone through
 	cancel()
 	wg.Wait()
+	if scope != nil {
+		contents.end(scope, complete && srcErr == nil)
+	}
 	if stopErr != nil {
 		return nil, stopErr
 	}
@@ -415,8 +420,10 @@ func timeoutError(_ context.Context, opts Options, err error) error {
 type worker struct {
 	m        lineMatcher
 	opts     *Options
-	cacheGen uint64 // the content cache generation of this search; 0: the cache is not used
+	cacheGen uint64        // the content cache generation of this search; 0: the cache is not used
+	scope    *contentScope // what the search charges its files to in the content cache (with cacheGen)
 	buf      []byte
+	block    []byte // searchReader's buffer, kept for the next large file (takeBlock)
 	conv     []byte // UTF-16 text transcoded to UTF-8
 	hits     rure.Hits
 	inverted rure.Hits
@@ -439,6 +446,7 @@ func (w *worker) search(ctx context.Context, c candidate, countOnly bool, send f
 	if w.cacheGen != 0 && !c.special && filepath.IsAbs(c.abs) && filepath.Clean(c.abs) == c.abs {
 		needText := w.searchesBinary(c) || w.opts.Text
 		if text, nul, size, ok := contents.getTrusted(c.abs, w.cacheGen, needText); ok {
+			w.scope.charge(contentCost(c.abs, text))
 			if w.opts.MaxFileSize > 0 && size > w.opts.MaxFileSize {
 				return fileOutcome{skipped: tooLarge(size, w.opts.MaxFileSize)}
 			}
@@ -449,11 +457,17 @@ func (w *worker) search(ctx context.Context, c candidate, countOnly bool, send f
 			}
 			return o
 		}
-		// Watch the directory before the file is stat'ed and read, so that
-		// any later change is reported; the stat also gives the size.
-		dir = contents.watchDir(filepath.Dir(c.abs), w.cacheGen)
-		if key, cached = statKey(c.abs); cached {
-			c.size = key.size
+		if w.scope.pastBudget() && !contents.holds(c.abs) {
+			// The search went through more than the whole budget: it
+			// admits nothing more, so a file not cached is searched as
+			// without the cache (no watch, no stat).
+		} else {
+			// Watch the directory before the file is stat'ed and read, so that
+			// any later change is reported; the stat also gives the size.
+			dir = contents.watchDir(filepath.Dir(c.abs), w.cacheGen)
+			if key, cached = statKey(c.abs); cached {
+				c.size = key.size
+			}
 		}
 	}
 	if c.size <= 0 && !c.special {
@@ -464,12 +478,26 @@ func (w *worker) search(ctx context.Context, c candidate, countOnly bool, send f
 	if w.opts.MaxFileSize > 0 && c.size > w.opts.MaxFileSize {
 		return fileOutcome{skipped: tooLarge(c.size, w.opts.MaxFileSize)}
 	}
-	if (c.size > wholeFileLimit && !(cached && c.size <= contentFileLimit)) || c.special {
+	if cached && c.size > wholeFileLimit {
+		// A large file is read whole only to be kept (and then searched
+		// from memory); one that is not is read in blocks.
+		switch {
+		case c.size > contentFileLimit:
+			cached = false // never kept
+		case !contents.holds(c.abs) && !w.scope.room(c.abs, c.size):
+			// This search would not admit it: counted (as text: whether
+			// it is binary is not known yet) and not read whole.
+			w.scope.charge(contentCost(c.abs, nil) + c.size)
+			cached = false
+		}
+	}
+	if (c.size > wholeFileLimit && !cached) || c.special {
 		return w.searchBlocks(ctx, c, countOnly, send)
 	}
 	var o fileOutcome
 	if cached {
 		o = w.searchThroughCache(c, key, dir, countOnly, send)
+		w.trimBuffers()
 	} else {
 		buf, err := w.read(c)
 		if err != nil {
@@ -496,6 +524,7 @@ func (w *worker) searchesBinary(c candidate) bool { return c.named || w.opts.Bin
 func (w *worker) searchThroughCache(c candidate, key fileKey, dir *dirWatch, countOnly bool, send func(*FileResult) bool) fileOutcome {
 	needText := w.searchesBinary(c) || w.opts.Text
 	if text, nul, hit := contents.get(c.abs, key, w.cacheGen, needText); hit {
+		w.scope.charge(contentCost(c.abs, text))
 		return w.searchText(c, text, nul, countOnly, send)
 	}
 	buf, err := w.read(c)
@@ -504,7 +533,11 @@ func (w *worker) searchThroughCache(c candidate, key fileKey, dir *dirWatch, cou
 	}
 	text := w.decode(buf)
 	nul := bytes.IndexByte(text, 0)
-	if int64(len(buf)) == key.size {
+	kept := text
+	if nul >= 0 {
+		kept = nil // a binary file's verdict is kept, not its text
+	}
+	if w.scope.charge(contentCost(c.abs, kept)) && int64(len(buf)) == key.size {
 		contents.put(c.abs, key, w.cacheGen, text, nul, dir)
 	}
 	return w.searchText(c, text, nul, countOnly, send)
@@ -811,6 +844,23 @@ func appendUTF16(dst, src []byte, bigEndian bool) []byte {
 // goes on with the next one.
 func engineFailure(c candidate, err error) fileOutcome {
 	return fileOutcome{skipped: fmt.Errorf("regex engine failed on %s: %w", c.display, err)}
+}
+
+// keptBufferLimit is the largest read buffer a worker keeps for the next
+// file: one grown for a large file read whole to be cached (up to
+// contentFileLimit) goes back to the heap instead of staying with the
+// worker for the rest of the search.
+const keptBufferLimit = 4 << 20
+
+// trimBuffers drops the worker's read and transcoding buffers when a large
+// file grew them past keptBufferLimit.
+func (w *worker) trimBuffers() {
+	if cap(w.buf) > keptBufferLimit {
+		w.buf = nil
+	}
+	if cap(w.conv) > keptBufferLimit {
+		w.conv = nil
+	}
 }
 
 // read loads a whole file into the worker's buffer, which is reused for the

@@ -14,6 +14,7 @@ import (
 	"testing"
 	"testing/iotest"
 	"time"
+	"unsafe"
 
 	"github.com/gopi-agent/gopi/fscache"
 )
@@ -555,5 +556,42 @@ func TestFirstMatchEnoughEndsAStream(t *testing.T) {
 		}
 	case <-time.After(30 * time.Second):
 		t.Fatal("still reading an endless stream after its first match")
+	}
+}
+
+// A search of a long Options.Files list (gopi grep --sort over a whole
+// disk) makes each file's candidate as it is handed over, not all of them
+// before the first is searched: that doubled what the list holds.
+func TestStreamFilesListMadeIntoCandidatesAsItGoes(t *testing.T) {
+	const n = 200_000
+	path := filepath.Join(writeTree(t, map[string]string{"f.txt": "needle\n"}), "f.txt")
+	files := make([]FileRef, n)
+	for i := range files {
+		files[i] = FileRef{Path: path}
+	}
+	o := DefaultOptions("needle", "")
+	o.Files, o.Mode = files, ModeCount
+	var ms runtime.MemStats
+	runtime.GC()
+	runtime.ReadMemStats(&ms)
+	base := ms.HeapAlloc
+	var grown uint64
+	stop := errors.New("measured")
+	seen := 0
+	_, err := Stream(context.Background(), o, func(*FileResult) error {
+		if seen++; seen == 1000 {
+			runtime.GC()
+			runtime.ReadMemStats(&ms)
+			grown = ms.HeapAlloc - min(base, ms.HeapAlloc)
+			return stop
+		}
+		return nil
+	})
+	if !errors.Is(err, stop) {
+		t.Fatalf("search ended with %v after %d files", err, seen)
+	}
+	candidates := uint64(n) * uint64(unsafe.Sizeof(candidate{}))
+	if grown > candidates/4 {
+		t.Fatalf("heap grew by %d KiB during the search of %d listed files; their candidates take %d KiB", grown>>10, n, candidates>>10)
 	}
 }

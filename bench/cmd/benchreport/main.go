@@ -658,7 +658,8 @@ func (r *report) writeInProcess(b *strings.Builder) {
 		return
 	}
 	w("`go test ./bench -run '^$' -bench . -benchtime 20x`: grep.Search, glob.Find and fuzzy.Find with\n")
-	w("`Cache: true` after one untimed call, CLI defaults otherwise (GrepWarm = count mode, GrepWarmContent =\n")
+	w("`Cache: true` after untimed calls (two for grep, whose content cache takes a tree whole from its second\n")
+	w("search), CLI defaults otherwise (GrepWarm = count mode, GrepWarmContent =\n")
 	w("content mode). \"rg lines\" repeats ripgrep's total from the table above as a cross-check.\n\n")
 	w("| benchmark | ms/op | result | rg lines | equal |\n| --- | ---: | ---: | ---: | :---: |\n")
 	for _, bn := range r.bench {
