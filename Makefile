@@ -12,7 +12,7 @@ FUZZTIME   ?= 10s
 NATIVE_STAMP = $$(sha256sum $(NATIVE_LIB) | cut -c1-16)
 GO_LDFLAGS   = -X github.com/gopi-agent/gopi/native/rure.NativeLibStamp=$(NATIVE_STAMP)
 
-.PHONY: all setup native build test race fuzz fuzz-soak soak bench lint clippy demo clean release
+.PHONY: all setup native build install test race fuzz fuzz-soak soak bench lint clippy demo docs clean release
 
 all: build demo
 
@@ -73,6 +73,11 @@ soak: bin/gopi
 
 bench: bin/gopi
 	@bench/run.sh
+
+# The generated tables in docs/ (flags, settings, slash and RPC commands;
+# internal/docgen): rewritten from the code. go test fails while they differ.
+docs: $(NATIVE_LIB)
+	GOPI_UPDATE_DOCS=1 $(GO) test $(GOFLAGS) -ldflags "$(GO_LDFLAGS)" -count=1 -run '^TestDocsUpToDate$$' ./cmd/gopi
 
 lint: $(NATIVE_LIB)
 	@out=$$(gofmt -l $$(git ls-files '*.go')); if [ -n "$$out" ]; then echo "gofmt needed:"; echo "$$out"; exit 1; fi
