@@ -9,7 +9,7 @@
 #
 # Output in dist/:
 #   gopi-<ver>-<os>-<arch>[-<variant>].tar.gz (.zip for Windows): the binary,
-#     README.md and LICENSE in a folder of the same name
+#     README.md, LICENSE and docs/ in a folder of the same name
 #   SHA256SUMS      one line per archive
 #   manifest.json   one object per target: files, checksums, sizes, whether
 #                   the native core (Rust regex + ast-grep) is linked in,
@@ -201,7 +201,7 @@ for t in "${TARGETS[@]}"; do
   stage="$work/stage/$name"
   mkdir -p "$stage"
   env "${goenv[@]}" nice -n 10 go build -trimpath -tags "$tags" -ldflags "$ldflags" -o "$stage/$exe" ./cmd/gopi
-  cp README.md LICENSE "$stage/"
+  cp -r README.md LICENSE docs "$stage/"
   # The commit's date on every file: archives of one commit are identical.
   find "$stage" -exec touch -d "$date" {} +
   if [ "$os" = windows ]; then
