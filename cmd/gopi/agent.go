@@ -909,7 +909,7 @@ func (f *agentFlags) openSession(ctx context.Context, env *cliEnv, cfg *config.C
 		fmt.Fprintf(env.stderr, "gopi: %v\n", err)
 		return nil, false
 	}
-	if msg := s.ModelFallbackMessage(); msg != "" {
+	if msg := s.Model().FallbackMessage(); msg != "" {
 		fmt.Fprintf(env.stderr, "gopi: %s\n", msg)
 	}
 	for _, w := range s.ResourceWarnings() {

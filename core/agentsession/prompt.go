@@ -83,7 +83,7 @@ func (s *Session) Prompt(ctx context.Context, text string, opts PromptOptions) e
 		return err
 	}
 	defer s.release()
-	if err := s.checkModel(); err != nil {
+	if err := s.model.check(); err != nil {
 		return err
 	}
 	if err := s.Err(); err != nil {
@@ -91,7 +91,7 @@ func (s *Session) Prompt(ctx context.Context, text string, opts PromptOptions) e
 	}
 	gen := s.abortGeneration()
 	// A context left too large by the previous prompt is compacted first.
-	s.prePromptCheck(ctx)
+	s.compactor.prePromptCheck(ctx)
 	msgs := []ai.Message{first}
 	if len(opts.Files) > 0 {
 		msgs = append(msgs, &message.FileMention{Files: opts.Files, Timestamp: nowMillis()})
@@ -124,7 +124,7 @@ func (s *Session) Prompt(ctx context.Context, text string, opts PromptOptions) e
 // tasks, followed by maintenance again.
 func (s *Session) afterRuns(ctx context.Context, gen, planBefore int) error {
 	for attempt := 0; ; attempt++ {
-		if err := s.maintain(ctx, gen); err != nil {
+		if err := s.compactor.maintain(ctx, gen); err != nil {
 			return err
 		}
 		if ctx.Err() != nil || s.abortedSince(gen) {
@@ -197,7 +197,7 @@ func (s *Session) SendCustomMessage(ctx context.Context, m *message.Custom, opts
 	}
 	defer s.release()
 	if opts.TriggerTurn {
-		if err := s.checkModel(); err != nil {
+		if err := s.model.check(); err != nil {
 			return err
 		}
 		gen := s.abortGeneration()
@@ -205,7 +205,7 @@ func (s *Session) SendCustomMessage(ctx context.Context, m *message.Custom, opts
 		if err := s.agent.Prompt(ctx, m); err != nil {
 			return err
 		}
-		return s.maintain(ctx, gen)
+		return s.compactor.maintain(ctx, gen)
 	}
 	msgs := append(s.agent.Messages(), m)
 	if err := s.agent.SetMessages(msgs); err != nil {

@@ -1,22 +1,22 @@
 package agentsession
 
-// AutoCompaction reports whether automatic compaction is on (the setting
+// Auto reports whether automatic compaction is on (the setting
 // compaction.enabled, changed at run time by SetAutoCompaction) — the
 // flag get_state reports.
-func (s *Session) AutoCompaction() bool {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if s.autoCompaction != nil {
-		return *s.autoCompaction
+func (c *Compactor) Auto() bool {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.autoOverride != nil {
+		return *c.autoOverride
 	}
-	return s.cfg.Settings.Compaction().Enabled
+	return c.cfg.Settings.Compaction().Enabled
 }
 
-// SetAutoCompaction turns automatic compaction on or off for this session.
-func (s *Session) SetAutoCompaction(on bool) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	s.autoCompaction = &on
+// SetAuto turns automatic compaction on or off for this session.
+func (c *Compactor) SetAuto(on bool) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.autoOverride = &on
 }
 
 // SetAutoRetry turns automatic retries on or off.

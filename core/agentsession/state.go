@@ -94,7 +94,7 @@ func (s *Session) State() State {
 		Model:              s.agent.Model(),
 		ThinkingLevel:      s.agent.Thinking(),
 		IsStreaming:        s.agent.IsRunning(),
-		IsCompacting:       s.IsCompacting(),
+		IsCompacting:       s.compactor.IsCompacting(),
 		SteeringMode:       string(steer),
 		FollowUpMode:       string(follow),
 		InterruptMode:      string(interrupt),
@@ -105,7 +105,7 @@ func (s *Session) State() State {
 		MessageCount:       len(s.agent.Messages()),
 		QueuedMessageCount: qs + qf + next,
 
-		AutoCompactionEnabled: s.AutoCompaction(),
+		AutoCompactionEnabled: s.compactor.Auto(),
 		TodoPhases:            s.TodoPhases(),
 	}
 	st.SystemPrompt, st.promptJSON, st.DumpTools, st.dumpJSON = s.stateCache()

@@ -65,11 +65,8 @@ func (s *Session) abortedSince(gen int) bool { return s.abortGeneration() != gen
 func (s *Session) abortRun() {
 	s.mu.Lock()
 	s.aborts++
-	auto := s.compact.auto
 	s.mu.Unlock()
-	if auto != nil {
-		auto()
-	}
+	s.compactor.abortAuto()
 	s.agent.Abort()
 }
 
@@ -78,14 +75,7 @@ func (s *Session) abortRun() {
 // progress.
 func (s *Session) Abort() {
 	s.abortRun()
-	s.AbortCompaction()
-	s.AbortBranchSummary()
-	s.AbortHandoff()
-}
-
-// opState holds the cancel functions of the session operations that
-// call the model outside a run (guarded by Session.mu).
-type opState struct {
-	tree    context.CancelFunc // the branch summary of a Navigate
-	handoff context.CancelFunc // a handoff document being written
+	s.compactor.Abort()
+	s.tree.AbortSummary()
+	s.compactor.AbortHandoff()
 }

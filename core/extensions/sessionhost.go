@@ -81,11 +81,11 @@ func (h sessionHost) SetActiveTools(names []string) error {
 }
 
 func (h sessionHost) SetModel(provider, id string) error {
-	m, err := h.s.FindModel(provider, id)
+	m, err := h.s.Model().Find(provider, id)
 	if err != nil {
 		return err
 	}
-	return h.s.SetModel(m)
+	return h.s.Model().Set(m)
 }
 
 func (h sessionHost) ThinkingLevel() string { return string(h.s.Agent().Thinking()) }
@@ -95,7 +95,7 @@ func (h sessionHost) SetThinkingLevel(level string) error {
 	if !ok {
 		return fmt.Errorf("unknown thinking level %q: use off, minimal, low, medium, high or xhigh", level)
 	}
-	return h.s.SetThinkingLevel(l)
+	return h.s.Model().SetThinking(l)
 }
 
 func (h sessionHost) IsIdle() bool { return !h.s.IsBusy() }
@@ -111,7 +111,7 @@ func (h sessionHost) ContextUsage() (int, int) {
 	if m := h.s.Agent().Model(); m != nil {
 		window = m.ContextWindow
 	}
-	return h.s.ContextTokens(), window
+	return h.s.Compactor().ContextTokens(), window
 }
 
 // delivery reads deliverAs ("" is steer).
@@ -128,7 +128,7 @@ func delivery(s string) agentsession.Delivery {
 func (h sessionHost) Model() *ai.Model { return h.s.Agent().Model() }
 
 func (h sessionHost) FindModel(provider, id string) *ai.Model {
-	m, err := h.s.FindModel(provider, id)
+	m, err := h.s.Model().Find(provider, id)
 	if err != nil {
 		return nil
 	}
@@ -159,9 +159,9 @@ func (h sessionHost) PushPendingAction(label string, apply, reject func(ctx cont
 	return nil
 }
 
-func (h sessionHost) AvailableModels() []*ai.Model { return h.s.AvailableModels() }
+func (h sessionHost) AvailableModels() []*ai.Model { return h.s.Model().Available() }
 
 func (h sessionHost) APIKey(provider string) string {
-	key, _ := h.s.Models().APIKey(provider)
+	key, _ := h.s.Model().Registry().APIKey(provider)
 	return key
 }

@@ -102,7 +102,7 @@ func (s *server) openSession(ctx context.Context, cwd, path string, mcp []sdk.Mc
 		}
 		return nil, failed(err)
 	}
-	if msg := as.ModelFallbackMessage(); msg != "" {
+	if msg := as.Model().FallbackMessage(); msg != "" {
 		s.logf("%s", msg)
 	}
 	ss.sess = as

@@ -237,7 +237,7 @@ func cmdNewSession(ctx context.Context, srv *server, _ json.RawMessage, line []b
 	}
 	// As omp does, a new session ends the run in progress.
 	srv.abortAndWait()
-	cancelled, err := srv.s.NewSession(ctx, f.ParentSession)
+	cancelled, err := srv.s.Tree().New(ctx, f.ParentSession)
 	if err != nil {
 		return nil, err
 	}
@@ -326,18 +326,18 @@ func cmdSetModel(_ context.Context, srv *server, _ json.RawMessage, line []byte)
 	if err := decode(line, &f); err != nil {
 		return nil, err
 	}
-	m, err := srv.s.FindModel(f.Provider, f.ModelID)
+	m, err := srv.s.Model().Find(f.Provider, f.ModelID)
 	if err != nil {
 		return nil, err
 	}
-	if err := srv.s.SetModel(m); err != nil {
+	if err := srv.s.Model().Set(m); err != nil {
 		return nil, err
 	}
 	return m, nil
 }
 
 func cmdCycleModel(_ context.Context, srv *server, _ json.RawMessage, _ []byte) (any, error) {
-	m, err := srv.s.CycleModel()
+	m, err := srv.s.Model().Cycle()
 	if err != nil {
 		return nil, err
 	}
@@ -348,7 +348,7 @@ func cmdCycleModel(_ context.Context, srv *server, _ json.RawMessage, _ []byte) 
 }
 
 func cmdAvailableModels(_ context.Context, srv *server, _ json.RawMessage, _ []byte) (any, error) {
-	list := srv.s.AvailableModels()
+	list := srv.s.Model().Available()
 	if list == nil {
 		list = []*ai.Model{}
 	}
@@ -362,11 +362,11 @@ func cmdSetThinkingLevel(_ context.Context, srv *server, _ json.RawMessage, line
 	if err := decode(line, &f); err != nil {
 		return nil, err
 	}
-	return nil, srv.s.SetThinkingLevel(ai.ThinkingLevel(f.Level))
+	return nil, srv.s.Model().SetThinking(ai.ThinkingLevel(f.Level))
 }
 
 func cmdCycleThinkingLevel(_ context.Context, srv *server, _ json.RawMessage, _ []byte) (any, error) {
-	l, err := srv.s.CycleThinkingLevel()
+	l, err := srv.s.Model().CycleThinking()
 	if err != nil {
 		return nil, err
 	}
@@ -428,7 +428,7 @@ func cmdSetAutoCompaction(_ context.Context, srv *server, _ json.RawMessage, lin
 	if err != nil {
 		return nil, err
 	}
-	srv.s.SetAutoCompaction(on)
+	srv.s.Compactor().SetAuto(on)
 	return nil, nil
 }
 
@@ -466,7 +466,7 @@ func cmdSwitchSession(ctx context.Context, srv *server, _ json.RawMessage, line 
 	}
 	// As omp does, switching ends the run in progress.
 	srv.abortAndWait()
-	cancelled, err := srv.s.SwitchSession(ctx, f.SessionPath)
+	cancelled, err := srv.s.Tree().Switch(ctx, f.SessionPath)
 	if err != nil {
 		return nil, err
 	}
@@ -490,7 +490,7 @@ func cmdBranch(ctx context.Context, srv *server, _ json.RawMessage, line []byte)
 	if srv.s.IsStreaming() {
 		return nil, errBranchBusy
 	}
-	res, err := srv.s.Branch(ctx, f.EntryID)
+	res, err := srv.s.Tree().Branch(ctx, f.EntryID)
 	if errors.Is(err, agentsession.ErrWorking) {
 		return nil, errBranchBusy
 	}
@@ -501,7 +501,7 @@ func cmdBranch(ctx context.Context, srv *server, _ json.RawMessage, line []byte)
 }
 
 func cmdBranchMessages(_ context.Context, srv *server, _ json.RawMessage, _ []byte) (any, error) {
-	points := srv.s.BranchPoints()
+	points := srv.s.Tree().BranchPoints()
 	if points == nil {
 		points = []agentsession.BranchPoint{}
 	}

@@ -26,7 +26,7 @@ func cmdHandoff(ctx context.Context, srv *server, id json.RawMessage, line []byt
 		return nil, errors.New("cannot hand off while the agent is working: wait for agent_end, or send abort first")
 	}
 	srv.background(ctx, id, "handoff", func(ctx context.Context) (any, error) {
-		res, err := srv.s.Handoff(ctx, f.CustomInstructions)
+		res, err := srv.s.Compactor().Handoff(ctx, f.CustomInstructions)
 		if errors.Is(err, agentsession.ErrHandoffEmpty) {
 			return nil, nil
 		}

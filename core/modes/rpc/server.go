@@ -106,7 +106,7 @@ func Run(ctx context.Context, s *agentsession.Session, opts Options) int {
 	srv.ui.cancelAll()
 	s.Abort()
 	srv.bashEpoch.Add(1) // user commands still waiting for their turn are skipped
-	s.AbortBash()
+	s.Shell().Abort()
 	wctx, wcancel := context.WithTimeout(context.Background(), opts.StopGrace)
 	_ = s.WaitIdle(wctx)
 	wcancel()

@@ -31,7 +31,7 @@ type status struct {
 // readStatus reads the footer's facts from the session.
 func readStatus(s *agentsession.Session, opts Options) status {
 	out := quickStatus(s, opts)
-	out.contextTokens = s.ContextTokens()
+	out.contextTokens = s.Compactor().ContextTokens()
 	out.cost = s.Stats().Cost
 	return out
 }

@@ -184,7 +184,7 @@ func (m *model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 			return m, nil
 		}
 		ctx, s := m.ctx, m.s
-		return m, func() tea.Msg { s.RunIdleCompaction(ctx); return nil }
+		return m, func() tea.Msg { s.Compactor().RunIdle(ctx); return nil }
 	case tea.PasteMsg:
 		if m.picker != nil {
 			m.picker.query += strings.ReplaceAll(msg.Content, "\n", " ")
