@@ -54,10 +54,12 @@ func (s *Session) Prompt(ctx context.Context, text string, opts PromptOptions) e
 }
 
 // Steer queues text to be delivered before the next model call.
-func (s *Session) Steer(text string, images ...*ai.ImageContent) { s.rt.Steer(text, images...) }
+func (s *Session) Steer(text string, images ...*ai.ImageContent) { s.rt.Turn().Steer(text, images...) }
 
 // FollowUp queues text to be delivered when the current run would end.
-func (s *Session) FollowUp(text string, images ...*ai.ImageContent) { s.rt.FollowUp(text, images...) }
+func (s *Session) FollowUp(text string, images ...*ai.ImageContent) {
+	s.rt.Turn().FollowUp(text, images...)
+}
 
 // Abort stops the current run (its partial answer is kept) and any
 // compaction, branch summary or handoff in progress.
@@ -65,7 +67,7 @@ func (s *Session) Abort() { s.rt.Abort() }
 
 // WaitIdle waits until no run is in progress and the work after it is
 // done.
-func (s *Session) WaitIdle(ctx context.Context) error { return s.rt.WaitIdle(ctx) }
+func (s *Session) WaitIdle(ctx context.Context) error { return s.rt.Turn().WaitIdle(ctx) }
 
 // Subscribe registers fn for every event of the session and returns a
 // function that removes it.
@@ -145,7 +147,7 @@ func (s *Session) NewChild(ctx context.Context, o ChildOptions) (*Session, error
 }
 
 // MCPStatus describes the session's MCP servers.
-func (s *Session) MCPStatus() MCPStatus { return s.rt.MCPStatus() }
+func (s *Session) MCPStatus() MCPStatus { return s.rt.Resources().MCPStatus() }
 
 // SessionFile returns the session file's path ("" in memory).
 func (s *Session) SessionFile() string { return s.rt.Store().File() }

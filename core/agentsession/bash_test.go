@@ -194,11 +194,11 @@ func TestBackgroundJobDelivery(t *testing.T) {
 	if !strings.Contains(last, "Background job bg_1") || !strings.Contains(last, "from-the-background") {
 		t.Fatalf("%q", last)
 	}
-	if err := s.WaitIdle(context.Background()); err != nil {
+	if err := s.Turn().WaitIdle(context.Background()); err != nil {
 		t.Fatal(err)
 	}
 	time.Sleep(50 * time.Millisecond)
-	_ = s.WaitIdle(context.Background())
+	_ = s.Turn().WaitIdle(context.Background())
 	var custom *message.Custom
 	for _, m := range s.Messages() {
 		if c, ok := m.(*message.Custom); ok && c.CustomType == JobResultType {

@@ -49,6 +49,7 @@ const AutoContinueType = "auto-continue"
 // compactorHost.
 type Compactor struct {
 	host  compactorHost
+	turn  *Turn          // compactions and handoffs take the turn
 	agent *agent.Agent   // the loop whose conversation is compacted
 	model *ModelState    // credentials, context promotion's model change
 	cfg   *config.Config // compaction.*, contextPromotion.* settings
@@ -66,13 +67,7 @@ type Compactor struct {
 // the turn, the store and its replacement (handoff), the provider, the
 // events and the compaction hook points.
 type compactorHost interface {
-	isClosed() bool
 	abortRun()
-	acquire(ctx context.Context) error
-	tryAcquire() bool
-	takeTurn(ctx context.Context) error
-	release()
-	abortedSince(gen int) bool
 	Store() *session.Manager
 	newStoreLike(cur *session.Manager, parent string) (*session.Manager, error)
 	replaceStore(store *session.Manager, restore bool) error
@@ -163,7 +158,7 @@ func (c *Compactor) Abort() {
 // ctx ends; AbortCompaction; a hook cancels), nothing is stored and the
 // session is unchanged.
 func (c *Compactor) Compact(ctx context.Context, customInstructions string) (*compaction.Result, error) {
-	if c.host.isClosed() {
+	if c.turn.isClosed() {
 		return nil, errClosed
 	}
 	c.mu.Lock()
@@ -183,10 +178,10 @@ func (c *Compactor) Compact(ctx context.Context, customInstructions string) (*co
 
 	// Stop whatever runs (a prompt, its maintenance) and take the turn.
 	c.host.abortRun()
-	if err := c.host.acquire(cctx); err != nil {
+	if err := c.turn.acquire(cctx); err != nil {
 		return nil, ErrCompactionCancelled
 	}
-	defer c.host.release()
+	defer c.turn.release()
 	if c.agent.Model() == nil {
 		return nil, errors.New("No model selected")
 	}
@@ -361,7 +356,7 @@ const (
 // maintenance is done, as omp's scheduled continue gives up silently.
 func (c *Compactor) maintain(ctx context.Context, gen int) error {
 	recovered, continued := false, false
-	for ctx.Err() == nil && !c.host.abortedSince(gen) {
+	for ctx.Err() == nil && !c.turn.abortedSince(gen) {
 		var err error
 		switch m := c.checkCompaction(ctx, c.host.LastAssistant(), true, &recovered, continued); m {
 		case maintainRetry:
@@ -558,10 +553,10 @@ func (c *Compactor) autoCompact(ctx context.Context, reason string, willRetry bo
 // compaction.idleThresholdTokens (see IdleCompactionDue). It does nothing
 // while a prompt runs or another compaction does.
 func (c *Compactor) RunIdle(ctx context.Context) {
-	if c.host.isClosed() || !c.host.tryAcquire() {
+	if c.turn.isClosed() || !c.turn.tryAcquire() {
 		return
 	}
-	defer c.host.release()
+	defer c.turn.release()
 	if c.IsCompacting() {
 		return
 	}

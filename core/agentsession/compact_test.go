@@ -256,7 +256,7 @@ func TestCompactFailureLeavesSessionUnchanged(t *testing.T) {
 				}}}
 			}
 			s := f.open(Options{Models: reg, Model: f.model(reg, "anthropic/claude-sonnet-4-5"), NoTitle: true, Hooks: hooks})
-			s.SetAutoRetry(false)
+			s.Turn().SetAutoRetry(false)
 			for _, p := range []string{"one" + longText(300), "two" + longText(300)} {
 				if err := s.Prompt(context.Background(), p, PromptOptions{}); err != nil {
 					t.Fatal(err)
@@ -625,8 +625,8 @@ func TestPromptDuringCompactionWaits(t *testing.T) {
 	first := make(chan error, 1)
 	go func() { first <- s.Prompt(ctx, "two"+longText(300), PromptOptions{}) }()
 	<-inSummary
-	if !s.Compactor().IsCompacting() || !s.IsBusy() || s.IsStreaming() {
-		t.Errorf("compacting %v busy %v streaming %v", s.Compactor().IsCompacting(), s.IsBusy(), s.IsStreaming())
+	if !s.Compactor().IsCompacting() || !s.Turn().IsBusy() || s.Turn().IsStreaming() {
+		t.Errorf("compacting %v busy %v streaming %v", s.Compactor().IsCompacting(), s.Turn().IsBusy(), s.Turn().IsStreaming())
 	}
 	second := make(chan error, 1)
 	go func() { second <- s.Prompt(ctx, "three", PromptOptions{}) }()
@@ -722,7 +722,7 @@ func TestAutoCompactionFailureIsReported(t *testing.T) {
 			f.script.add(sayUsage("a", 1000), sayUsage("b", 2000), tc.third, sayUsage("never", 500))
 			reg := f.registry(f.config())
 			s := f.open(Options{Models: reg, Model: f.model(reg, "anthropic/claude-sonnet-4-5"), NoTitle: true})
-			s.SetAutoRetry(false)
+			s.Turn().SetAutoRetry(false)
 			evs := record(s)
 			ctx := context.Background()
 			for _, p := range []string{"one" + longText(300), "two" + longText(300), "three"} {

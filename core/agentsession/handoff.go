@@ -98,10 +98,10 @@ const handoffContinueText = `The previous session was handed over to this one: t
 // ErrHandoffEmpty when the model wrote nothing, and with "Handoff failed:
 // …" when the request fails. In every failure the session is unchanged.
 func (c *Compactor) Handoff(ctx context.Context, customInstructions string) (*HandoffResult, error) {
-	if err := c.host.takeTurn(ctx); err != nil {
+	if err := c.turn.take(ctx); err != nil {
 		return nil, err
 	}
-	defer c.host.release()
+	defer c.turn.release()
 	return c.handoffNow(ctx, customInstructions, false)
 }
 

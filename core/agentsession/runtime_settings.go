@@ -18,10 +18,3 @@ func (c *Compactor) SetAuto(on bool) {
 	defer c.mu.Unlock()
 	c.autoOverride = &on
 }
-
-// SetAutoRetry turns automatic retries on or off.
-func (s *Session) SetAutoRetry(on bool) {
-	r := s.agent.Retry()
-	r.Enabled = on
-	s.agent.SetRetry(r)
-}

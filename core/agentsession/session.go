@@ -136,28 +136,25 @@ type Options struct {
 // Session is a running conversation. Its methods are safe for concurrent
 // use.
 type Session struct {
-	cfg            *config.Config
-	reg            *models.Registry
-	opts           Options
-	client         *http.Client
-	toolEnv        *tool.Env
-	position       task.Position // place in the task tree
-	agent          *agent.Agent
-	promptInfo     *prompt.Prompt      // the built system prompt with its environment facts and context files
-	mcp            *mcp.Manager        // MCP servers; nil with NoMCP
-	ownsMCP        bool                // mcp was started by this session (a child shares its parent's)
-	secrets        *secrets.Obfuscator // secrets.enabled: hides secrets from providers; nil when off
-	secretProblems []string            // unusable secrets.yml entries
-	res            resources           // skills, rules, templates and the stream-rule watcher (resources.go)
-	perm           *permission.Gate    // asks the user before the calls that need it; shared with subagents
-	shell          *Shell              // the user's own shell commands (shell.go)
-	model          *ModelState         // model, thinking level, credentials (model.go)
-	tree           *Tree               // moves in the session tree, branches, switches (tree.go)
-	compactor      *Compactor          // compaction, pruning, promotion, handoff (compact.go)
+	cfg        *config.Config
+	reg        *models.Registry
+	opts       Options
+	client     *http.Client
+	toolEnv    *tool.Env
+	position   task.Position // place in the task tree
+	agent      *agent.Agent
+	promptInfo *prompt.Prompt      // the built system prompt with its environment facts and context files
+	secrets    *secrets.Obfuscator // secrets.enabled: hides secrets from providers; nil when off
+	res        Resources           // skills, rules, templates, MCP, the stream-rule watcher (resources.go)
+	perm       *permission.Gate    // asks the user before the calls that need it; shared with subagents
+	shell      *Shell              // the user's own shell commands (shell.go)
+	model      *ModelState         // model, thinking level, credentials (model.go)
+	tree       *Tree               // moves in the session tree, branches, switches (tree.go)
+	compactor  *Compactor          // compaction, pruning, promotion, handoff (compact.go)
+	gate       *Turn               // who works on the conversation; closed state (turn.go)
 
 	mu           sync.Mutex
 	store        *session.Manager
-	nextTurn     []ai.Message
 	listeners    agent.Listeners
 	unsub        func()
 	titleOnce    bool
@@ -166,14 +163,10 @@ type Session struct {
 	stateJSON    stateJSON        // cached encodings for State
 	allTools     []tool.Tool      // every tool buildTools made, before the active-tool filter
 	activeTools  map[string]bool  // SetActiveTools' names; nil offers every tool
-	turn         chan struct{}    // held by the prompt or compaction working (turn.go)
-	closing      chan struct{}    // closed by Close: nobody new gets the turn
-	aborts       int              // Abort calls so far (work of an older generation stops)
 	bg           sync.WaitGroup   // background work (titles) the session owns
 	deliveryRuns atomic.Int64     // runs started by job deliveries, not yet returned
 	bgCtx        context.Context
 	bgCancel     context.CancelFunc
-	closed       bool
 	onClose      []func() // run by Close once the work has stopped (OnClose)
 }
 
@@ -203,7 +196,7 @@ func New(ctx context.Context, opts Options) (*Session, error) {
 			return nil, err
 		}
 	}
-	s := &Session{cfg: cfg, reg: reg, opts: opts, titleWait: titleGrace, turn: make(chan struct{}, 1), closing: make(chan struct{})}
+	s := &Session{cfg: cfg, reg: reg, opts: opts, titleWait: titleGrace}
 	s.opts.Cwd = cwd
 	s.client = opts.HTTPClient
 	if s.client == nil {
@@ -305,9 +298,10 @@ func New(ctx context.Context, opts Options) (*Session, error) {
 	if len(sctx.Messages) > 0 || sctx.Models["default"] != "" {
 		s.model.recorded.model, s.model.recorded.thinking = sctx.Models["default"], sctx.ThinkingLevel
 	}
-	s.compactor = &Compactor{host: s, agent: s.agent, model: s.model, cfg: cfg}
-	s.tree = &Tree{host: s, agent: s.agent, model: s.model, cfg: cfg, cwd: cwd, sessionDir: opts.SessionDir}
-	s.shell = &Shell{agent: s.agent, env: s.toolEnv, store: s.Store, hooks: s.userBashHooks, closed: s.isClosed, bg: &s.bg, bgCtx: s.bgCtx}
+	s.gate = newTurn(s.agent)
+	s.compactor = &Compactor{host: s, turn: s.gate, agent: s.agent, model: s.model, cfg: cfg}
+	s.tree = &Tree{host: s, turn: s.gate, agent: s.agent, model: s.model, cfg: cfg, cwd: cwd, sessionDir: opts.SessionDir}
+	s.shell = &Shell{agent: s.agent, env: s.toolEnv, store: s.Store, hooks: s.userBashHooks, closed: s.gate.isClosed, bg: &s.bg, bgCtx: s.bgCtx}
 	s.unsub = s.agent.Subscribe(s.onAgentEvent)
 	resolve.For(s.toolEnv).OnPush = s.onPreviewQueued
 	if job.Enabled(s.toolEnv) {
@@ -509,20 +503,17 @@ func (s *Session) Err() error { return s.Store().Err() }
 // generated), and closes the session file. It returns the first
 // persistence error.
 func (s *Session) Close() error {
-	s.mu.Lock()
-	if s.closed {
-		s.mu.Unlock()
+	if !s.gate.close() {
 		return nil
 	}
-	s.closed = true
+	s.mu.Lock()
 	onClose := s.onClose
 	s.onClose = nil
 	s.mu.Unlock()
-	close(s.closing)
 	s.Abort()
 	// Wait for the prompt or compaction in progress to see the abort and
 	// give the turn back; it is kept, nothing may start after Close.
-	s.turn <- struct{}{}
+	s.gate.keep()
 	_ = s.agent.WaitIdle(context.Background())
 	s.shell.Abort()
 	// Background jobs and the shell end before the rest: a job's last
@@ -567,6 +558,14 @@ func (s *Session) Compactor() *Compactor { return s.compactor }
 
 // counter returns the compactor's token counter of the current model.
 func (s *Session) counter() *compaction.Counter { return s.compactor.counter() }
+
+// Resources returns the part that holds the skills, rules, templates and
+// MCP servers the session found.
+func (s *Session) Resources() *Resources { return &s.res }
+
+// Turn returns the part that decides who works on the conversation
+// (steering, follow-ups, the busy state).
+func (s *Session) Turn() *Turn { return s.gate }
 
 // Shell returns the part that runs the user's own shell commands ("!cmd").
 func (s *Session) Shell() *Shell { return s.shell }

@@ -87,9 +87,7 @@ func (s *Session) State() State {
 	store := s.Store()
 	steer, follow, interrupt := s.agent.Modes()
 	qs, qf := s.agent.QueuedCount()
-	s.mu.Lock()
-	next := len(s.nextTurn)
-	s.mu.Unlock()
+	next := s.gate.keptCount()
 	st := State{
 		Model:              s.agent.Model(),
 		ThinkingLevel:      s.agent.Thinking(),

@@ -27,10 +27,10 @@ import (
 // so and nothing changed.
 func (t *Tree) New(ctx context.Context, parent string) (cancelled bool, err error) {
 	s := t.host
-	if err := s.takeTurn(ctx); err != nil {
+	if err := t.turn.take(ctx); err != nil {
 		return false, err
 	}
-	defer s.release()
+	defer t.turn.release()
 	if s.beforeSwitchHooks(ctx, &agent.BeforeSwitchEvent{Reason: agent.SwitchNew}) {
 		return true, nil
 	}
@@ -60,10 +60,10 @@ func (t *Tree) Switch(ctx context.Context, path string) (cancelled bool, err err
 	if fi, err := os.Stat(abs); err != nil || fi.IsDir() {
 		return false, fmt.Errorf("cannot switch to %s: there is no session file there", path)
 	}
-	if err := s.takeTurn(ctx); err != nil {
+	if err := t.turn.take(ctx); err != nil {
 		return false, err
 	}
-	defer s.release()
+	defer t.turn.release()
 	prev := s.Store().File()
 	if prev != "" && sameFile(prev, abs) {
 		return false, nil
@@ -110,10 +110,10 @@ type BranchResult struct {
 // for an unknown id, and for an entry that is not a user message.
 func (t *Tree) Branch(ctx context.Context, entryID string) (BranchResult, error) {
 	s := t.host
-	if err := s.takeTurn(ctx); err != nil {
+	if err := t.turn.take(ctx); err != nil {
 		return BranchResult{}, err
 	}
-	defer s.release()
+	defer t.turn.release()
 	cur := s.Store()
 	e := cur.Entry(entryID)
 	if e == nil {
@@ -177,9 +177,9 @@ func (s *Session) replaceStore(store *session.Manager, restore bool) error {
 	s.mu.Lock()
 	old := s.store
 	s.store = store
-	s.nextTurn = nil
 	s.titleOnce = false
 	s.mu.Unlock()
+	s.gate.takeNext()
 	s.model.setRecorded(new(string), new(string))
 	s.agent.ClearQueues()
 	s.perm.Forget() // "always" answers hold for one session

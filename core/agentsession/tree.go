@@ -26,6 +26,7 @@ import (
 // through treeHost, and the model through the ModelState part.
 type Tree struct {
 	host       treeHost
+	turn       *Turn          // the tree operations take the turn
 	agent      *agent.Agent   // the loop: its model writes branch summaries
 	model      *ModelState    // checks credentials before a summary
 	cfg        *config.Config // branchSummary.* settings, session locations
@@ -38,13 +39,10 @@ type Tree struct {
 // the turn, the current store and its replacement, summaries, and the
 // session hook points.
 type treeHost interface {
-	takeTurn(ctx context.Context) error
-	release()
 	Store() *session.Manager
 	newStoreLike(cur *session.Manager, parent string) (*session.Manager, error)
 	replaceStore(store *session.Manager, restore bool) error
 	reloadFromStore() error
-	isClosed() bool
 	counter() *compaction.Counter
 	summarizer(model *ai.Model) compaction.Summarizer
 	beforeTreeHooks(ctx context.Context, ev *compaction.BeforeTreeEvent) (cancel bool, supplied *compaction.TreeSummary)
@@ -98,10 +96,10 @@ var ErrNoSummaryModel = errors.New("cannot summarise the branch: no model is sel
 // (AbortSummary, Session.Abort, ctx) leaves the session as it was.
 func (t *Tree) Navigate(ctx context.Context, targetID string, opts NavigateOptions) (NavigateResult, error) {
 	s := t.host
-	if err := s.takeTurn(ctx); err != nil {
+	if err := t.turn.take(ctx); err != nil {
 		return NavigateResult{}, err
 	}
-	defer s.release()
+	defer t.turn.release()
 	store := s.Store()
 	oldLeaf := store.LeafID()
 	if targetID == oldLeaf && targetID != "" {
@@ -198,7 +196,7 @@ func (t *Tree) SummarySettings() compaction.BranchSettings {
 // SetLabel sets the label of entry id (a bookmark shown in the tree), or
 // clears it with "". The label entry is appended at the leaf, as omp does.
 func (t *Tree) SetLabel(id, label string) error {
-	if t.host.isClosed() {
+	if t.turn.isClosed() {
 		return errClosed
 	}
 	if _, err := t.host.Store().AppendLabel(id, strings.TrimSpace(label)); err != nil {
@@ -217,27 +215,6 @@ func (t *Tree) Rows(q session.TreeQuery) []session.TreeRow { return t.host.Store
 // Locations returns where sessions are stored and looked up: gopi's agent
 // directory first, omp's second, or the --session-dir override.
 func (t *Tree) Locations() session.Locations { return Locations(t.cfg, t.sessionDir) }
-
-// takeTurn takes the turn for work on the conversation outside a run (a
-// tree move, a branch, a switch, a handoff): it fails with ErrWorking
-// while a run streams and waits for the work after a run (maintenance, a
-// compaction) to finish.
-func (s *Session) takeTurn(ctx context.Context) error {
-	if s.isClosed() {
-		return errClosed
-	}
-	if s.agent.IsRunning() {
-		return ErrWorking
-	}
-	if err := s.acquire(ctx); err != nil {
-		return err
-	}
-	if s.agent.IsRunning() { // a run started outside the session (through Agent())
-		s.release()
-		return ErrWorking
-	}
-	return nil
-}
 
 // entryIsUser reports whether e is a user message entry (the ones /branch
 // can start from).

@@ -210,7 +210,7 @@ func TestNavigateBadInput(t *testing.T) {
 
 	// The summary fails.
 	f.script.summarize = fail("overloaded_error: Overloaded")
-	s.SetAutoRetry(false)
+	s.Turn().SetAutoRetry(false)
 	_, err := s.Tree().Navigate(ctx, entryOf(t, s, "a1"), NavigateOptions{Summarize: true})
 	if err == nil || err.Error() != "Branch summarization failed: overloaded_error: Overloaded" {
 		t.Errorf("failed summary: %v", err)
@@ -247,7 +247,7 @@ func TestNavigateBadInput(t *testing.T) {
 	done := make(chan error, 1)
 	go func() { done <- s.Prompt(ctx, "slow", PromptOptions{}) }()
 	deadline := time.Now().Add(5 * time.Second)
-	for !s.IsStreaming() && time.Now().Before(deadline) {
+	for !s.Turn().IsStreaming() && time.Now().Before(deadline) {
 		time.Sleep(5 * time.Millisecond)
 	}
 	if _, err := s.Tree().Navigate(ctx, entryOf(t, s, "a1"), NavigateOptions{}); !errors.Is(err, ErrWorking) {

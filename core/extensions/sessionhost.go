@@ -38,7 +38,7 @@ func (h sessionHost) SendUserMessage(ctx context.Context, text, deliverAs string
 	if d == agentsession.DeliverNextTurn {
 		return errors.New("sendUserMessage cannot deliver as nextTurn: use steer or followUp")
 	}
-	if h.s.IsStreaming() {
+	if h.s.Turn().IsStreaming() {
 		return h.s.Prompt(ctx, text, agentsession.PromptOptions{StreamingBehavior: d})
 	}
 	// Idle: the message starts a run, which must not hold up the caller.
@@ -98,7 +98,7 @@ func (h sessionHost) SetThinkingLevel(level string) error {
 	return h.s.Model().SetThinking(l)
 }
 
-func (h sessionHost) IsIdle() bool { return !h.s.IsBusy() }
+func (h sessionHost) IsIdle() bool { return !h.s.Turn().IsBusy() }
 
 func (h sessionHost) HasPendingMessages() bool { return h.s.State().QueuedMessageCount > 0 }
 

@@ -82,8 +82,8 @@ func init() {
 		"set_thinking_level":   cmdSetThinkingLevel,
 		"cycle_thinking_level": cmdCycleThinkingLevel,
 		// Queue modes
-		"set_steering_mode":  cmdSetQueueMode(func(s *agentsession.Session, m agent.QueueMode) { s.Agent().SetSteeringMode(m) }),
-		"set_follow_up_mode": cmdSetQueueMode(func(s *agentsession.Session, m agent.QueueMode) { s.Agent().SetFollowUpMode(m) }),
+		"set_steering_mode":  cmdSetQueueMode(func(s Session, m agent.QueueMode) { s.Agent().SetSteeringMode(m) }),
+		"set_follow_up_mode": cmdSetQueueMode(func(s Session, m agent.QueueMode) { s.Agent().SetFollowUpMode(m) }),
 		"set_interrupt_mode": cmdSetInterruptMode,
 		// Compaction and retry
 		"compact":             cmdCompact,
@@ -109,7 +109,7 @@ func init() {
 		"set_label":     cmdSetLabel,
 		// MCP servers (gopi's addition): what /mcp shows.
 		"get_mcp_servers": func(_ context.Context, srv *server, _ json.RawMessage, _ []byte) (any, error) {
-			return srv.s.MCPStatus(), nil
+			return srv.s.Resources().MCPStatus(), nil
 		},
 		// Login
 		"get_login_providers": func(context.Context, *server, json.RawMessage, []byte) (any, error) {
@@ -165,7 +165,7 @@ func cmdPrompt(ctx context.Context, srv *server, id json.RawMessage, line []byte
 		// An extension's command runs here; the answer says how it went.
 		return nil, c.Run(ctx, args)
 	}
-	if p.StreamingBehavior == "" && srv.s.IsStreaming() {
+	if p.StreamingBehavior == "" && srv.s.Turn().IsStreaming() {
 		return nil, agent.ErrBusy
 	}
 	// Acknowledge first, then queue or run: the events follow the
@@ -184,7 +184,7 @@ func cmdSteer(_ context.Context, srv *server, _ json.RawMessage, line []byte) (a
 	if err := p.check(); err != nil {
 		return nil, err
 	}
-	srv.s.Steer(*p.Message, p.Images...)
+	srv.s.Turn().Steer(*p.Message, p.Images...)
 	return nil, nil
 }
 
@@ -196,7 +196,7 @@ func cmdFollowUp(_ context.Context, srv *server, _ json.RawMessage, line []byte)
 	if err := p.check(); err != nil {
 		return nil, err
 	}
-	srv.s.FollowUp(*p.Message, p.Images...)
+	srv.s.Turn().FollowUp(*p.Message, p.Images...)
 	return nil, nil
 }
 
@@ -205,7 +205,7 @@ func (srv *server) abortAndWait() {
 	srv.s.Abort()
 	ctx, cancel := context.WithTimeout(context.Background(), srv.opts.StopGrace)
 	defer cancel()
-	_ = srv.s.WaitIdle(ctx)
+	_ = srv.s.Turn().WaitIdle(ctx)
 }
 
 func cmdAbort(_ context.Context, srv *server, _ json.RawMessage, _ []byte) (any, error) {
@@ -376,7 +376,7 @@ func cmdCycleThinkingLevel(_ context.Context, srv *server, _ json.RawMessage, _ 
 	return map[string]any{"level": l}, nil
 }
 
-func cmdSetQueueMode(set func(*agentsession.Session, agent.QueueMode)) command {
+func cmdSetQueueMode(set func(Session, agent.QueueMode)) command {
 	return func(_ context.Context, srv *server, _ json.RawMessage, line []byte) (any, error) {
 		var f struct {
 			Mode string `json:"mode"`
@@ -441,12 +441,12 @@ func cmdSetAutoRetry(_ context.Context, srv *server, _ json.RawMessage, line []b
 	if err != nil {
 		return nil, err
 	}
-	srv.s.SetAutoRetry(on)
+	srv.s.Turn().SetAutoRetry(on)
 	return nil, nil
 }
 
 func cmdAbortRetry(_ context.Context, srv *server, _ json.RawMessage, _ []byte) (any, error) {
-	srv.s.AbortRetry()
+	srv.s.Turn().AbortRetry()
 	return nil, nil
 }
 
@@ -487,7 +487,7 @@ func cmdBranch(ctx context.Context, srv *server, _ json.RawMessage, line []byte)
 	if f.EntryID == "" {
 		return nil, errors.New(`"entryId" is required (get_branch_messages lists the user messages to branch from)`)
 	}
-	if srv.s.IsStreaming() {
+	if srv.s.Turn().IsStreaming() {
 		return nil, errBranchBusy
 	}
 	res, err := srv.s.Tree().Branch(ctx, f.EntryID)

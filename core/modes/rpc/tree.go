@@ -79,7 +79,7 @@ func cmdNavigateTree(ctx context.Context, srv *server, id json.RawMessage, line 
 	if f.EntryID == "" {
 		return nil, errors.New(`"entryId" is required (get_tree lists the entries)`)
 	}
-	if srv.s.IsStreaming() {
+	if srv.s.Turn().IsStreaming() {
 		return nil, errors.New("cannot navigate while the agent is working: wait for agent_end, or send abort first")
 	}
 	opts := agentsession.NavigateOptions{Summarize: f.Summarize, CustomInstructions: f.CustomInstructions}

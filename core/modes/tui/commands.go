@@ -84,17 +84,17 @@ func (m *model) command(line string, d agentsession.Delivery) tea.Cmd {
 // which the session expands into a message.
 func (m *model) promptCommand(name string) bool {
 	if sk, ok := strings.CutPrefix(name, "skill:"); ok {
-		if !m.s.SkillCommandsEnabled() {
+		if !m.s.Resources().SkillCommandsEnabled() {
 			return false
 		}
-		for _, x := range m.s.Skills() {
+		for _, x := range m.s.Resources().Skills() {
 			if x.Name == sk {
 				return true
 			}
 		}
 		return false
 	}
-	for _, t := range m.s.Templates() {
+	for _, t := range m.s.Resources().Templates() {
 		if t.Name == name {
 			return true
 		}
@@ -106,12 +106,12 @@ func (m *model) promptCommand(name string) bool {
 // the templates' names, for completion.
 func (m *model) promptCommandNames() []string {
 	var out []string
-	if m.s.SkillCommandsEnabled() {
-		for _, x := range m.s.Skills() {
+	if m.s.Resources().SkillCommandsEnabled() {
+		for _, x := range m.s.Resources().Skills() {
 			out = append(out, "skill:"+x.Name)
 		}
 	}
-	for _, t := range m.s.Templates() {
+	for _, t := range m.s.Resources().Templates() {
 		if !BuiltinCommand(t.Name) {
 			out = append(out, t.Name)
 		}
@@ -122,14 +122,14 @@ func (m *model) promptCommandNames() []string {
 // cmdSkills lists the skills, rules and prompt templates of the session.
 func (m *model) cmdSkills(string) tea.Cmd {
 	lines := []string{m.th.title.Render("Skills") + m.th.dim.Render("  (/skill:<name> [text] sends one; the model reads them as skill://<name>)")}
-	sks := m.s.Skills()
+	sks := m.s.Resources().Skills()
 	if len(sks) == 0 {
 		lines = append(lines, "  none found (see the README: <dir>/skills/<name>/SKILL.md)")
 	}
 	for _, x := range sks {
 		lines = append(lines, fmt.Sprintf("  %-24s %s %s", x.Name, clean(x.Description), m.th.dim.Render("("+x.Provider+", "+string(x.Level)+")")))
 	}
-	rs := m.s.Rules()
+	rs := m.s.Resources().Rules()
 	lines = append(lines, m.th.title.Render("Rules"))
 	if rs == nil || len(rs.All) == 0 {
 		lines = append(lines, "  none found")
@@ -145,14 +145,14 @@ func (m *model) cmdSkills(string) tea.Cmd {
 		}
 	}
 	lines = append(lines, m.th.title.Render("Prompt templates"))
-	ts := m.s.Templates()
+	ts := m.s.Resources().Templates()
 	if len(ts) == 0 {
 		lines = append(lines, "  none found")
 	}
 	for _, t := range ts {
 		lines = append(lines, fmt.Sprintf("  /%-23s %s", t.Name, clean(t.Description)))
 	}
-	for _, w := range m.s.ResourceWarnings() {
+	for _, w := range m.s.Resources().Warnings() {
 		lines = append(lines, m.r.errorLine(w.Error()))
 	}
 	return m.printSection(strings.Join(lines, "\n"))
@@ -476,10 +476,10 @@ func (m *model) cmdSettings(string) tea.Cmd {
 }
 
 func (m *model) cmdMCP(string) tea.Cmd {
-	st := m.s.MCPStatus()
+	st := m.s.Resources().MCPStatus()
 	lines := []string{m.th.title.Render("MCP servers")}
 	if len(st.Servers) == 0 && len(st.Errors) == 0 {
-		if m.s.MCP() == nil {
+		if m.s.Resources().MCP() == nil {
 			lines = append(lines, "  MCP is off for this session (--no-mcp)")
 		} else {
 			lines = append(lines, "  No MCP servers are configured: add them to .gopi/mcp.json or ~/.gopi/agent/mcp.json (README: MCP servers)")
