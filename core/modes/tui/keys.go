@@ -249,7 +249,7 @@ func (m *model) quit() tea.Cmd {
 }
 
 // lastUserText is the text of the conversation's latest user message.
-func lastUserText(s *agentsession.Session) string {
+func lastUserText(s Session) string {
 	msgs := s.Messages()
 	for i := len(msgs) - 1; i >= 0; i-- {
 		if u, ok := msgs[i].(*ai.UserMessage); ok {
