@@ -155,7 +155,7 @@ func (c *Compactor) Abort() {
 // compact (session too small)"), one just compacted with
 // compaction.ErrAlreadyCompacted. When the summary cannot be written
 // (the model fails, or answers without text: compaction.ErrEmptySummary;
-// ctx ends; AbortCompaction; a hook cancels), nothing is stored and the
+// ctx ends; Abort; a hook cancels), nothing is stored and the
 // session is unchanged.
 func (c *Compactor) Compact(ctx context.Context, customInstructions string) (*compaction.Result, error) {
 	if c.turn.isClosed() {
@@ -550,7 +550,7 @@ func (c *Compactor) autoCompact(ctx context.Context, reason string, willRetry bo
 // RunIdle compacts an idle session (reason idle, no
 // auto-continue): front ends call it once the user has been away for
 // compaction.idleTimeoutSeconds with a context of at least
-// compaction.idleThresholdTokens (see IdleCompactionDue). It does nothing
+// compaction.idleThresholdTokens (see IdleDue). It does nothing
 // while a prompt runs or another compaction does.
 func (c *Compactor) RunIdle(ctx context.Context) {
 	if c.turn.isClosed() || !c.turn.tryAcquire() {

@@ -110,7 +110,7 @@ type Options struct {
 	Permissions permission.Options
 	// NoTitle turns off automatic session titles (also PI_NO_TITLE).
 	NoTitle bool
-	// CycleModels, when set, are the models CycleModel (Ctrl+P) goes
+	// CycleModels, when set, are the models ModelState.Cycle (Ctrl+P) goes
 	// through, in order (--models); nil cycles every model with a key.
 	CycleModels []*ai.Model
 	// HTTPClient is used for provider requests; nil means a client with

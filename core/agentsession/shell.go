@@ -24,7 +24,7 @@ const userBashTimeout = bash.DefaultTimeout * time.Second
 type BashResult struct {
 	Output      string `json:"output"`               // the output's tail (all of it when short), stdout and stderr merged
 	ExitCode    *int   `json:"exitCode,omitempty"`   // nil when the command did not finish
-	Cancelled   bool   `json:"cancelled"`            // aborted (AbortBash) or timed out
+	Cancelled   bool   `json:"cancelled"`            // aborted (Shell.Abort) or timed out
 	Truncated   bool   `json:"truncated"`            // Output is the tail of a longer output
 	TotalLines  int64  `json:"totalLines"`           // lines of the whole output
 	TotalBytes  int64  `json:"totalBytes"`           // bytes of the whole output
