@@ -284,7 +284,7 @@ func (s *Session) summarizer(model *ai.Model) compaction.Summarizer {
 			Messages:     []ai.Message{&ai.UserMessage{Content: ai.ContentList{ai.Text(req.Prompt)}, Attribution: "agent", Timestamp: nowMillis()}},
 			MaxTokens:    max,
 			Thinking:     thinking,
-			SessionID:    s.SessionID(),
+			SessionID:    s.Store().SessionID(),
 		}
 		s.prepareRequest(r)
 		msg := s.streamFunc()(ctx, r).Result(ctx)

@@ -2,10 +2,7 @@ package agentsession
 
 import (
 	"encoding/json"
-	"errors"
-	"fmt"
 
-	"github.com/gopi-agent/gopi/core/agent"
 	"github.com/gopi-agent/gopi/core/ai"
 	"github.com/gopi-agent/gopi/core/tool"
 )
@@ -168,28 +165,3 @@ func toolSummaries(tools []tool.Tool) []ToolSummary {
 
 // SessionFile returns the session file's path ("" in memory).
 func (s *Session) SessionFile() string { return s.Store().File() }
-
-// SessionID returns the session's id.
-func (s *Session) SessionID() string { return s.Store().SessionID() }
-
-// SetName names the session (the header title, source "user").
-func (s *Session) SetName(name string) error {
-	if name == "" {
-		return errEmptyName
-	}
-	_, err := s.Store().SetName(name, "user")
-	return err
-}
-
-// RebuildContext reloads the conversation the model sees from the
-// session's current branch: an extension calls it after saving entries
-// that its context handler reads. It fails while the agent runs.
-func (s *Session) RebuildContext() error {
-	if err := s.agent.SetMessages(s.Store().BuildContext().Messages); err != nil {
-		if errors.Is(err, agent.ErrBusy) {
-			return errors.New("rebuild context: the agent is running; call it from a command or once the run ends")
-		}
-		return fmt.Errorf("rebuild context: %w", err)
-	}
-	return nil
-}

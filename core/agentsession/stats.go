@@ -30,7 +30,7 @@ type StatsTokens struct {
 
 // Stats counts the conversation the model sees.
 func (s *Session) Stats() Stats {
-	st := Stats{SessionFile: s.SessionFile(), SessionID: s.SessionID()}
+	st := Stats{SessionFile: s.SessionFile(), SessionID: s.Store().SessionID()}
 	msgs := s.agent.Messages()
 	st.TotalMessages = len(msgs)
 	for _, m := range msgs {

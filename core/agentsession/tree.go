@@ -19,9 +19,10 @@ import (
 // compaction's branch summaries) and the summary is stored at the new
 // position as a branch_summary entry.
 
-// Tree is the part of a session that moves within and between session
-// files: /tree moves (Navigate), labels, /branch, a new session and a
-// switch to another file. It owns the branch summary in progress; the
+// Tree is the part of a session that works on the session file and its
+// tree: /tree moves (Navigate), labels and the name, /branch, a new
+// session, a switch to another file, and reloading the conversation from
+// the current branch. It owns the branch summary in progress; the
 // turn, the store and its replacement and the hook points it reaches
 // through treeHost, and the model through the ModelState part.
 type Tree struct {
@@ -204,6 +205,28 @@ func (t *Tree) SetLabel(id, label string) error {
 			return fmt.Errorf("cannot label entry %q: %w in this session", id, session.ErrNotFound)
 		}
 		return err
+	}
+	return nil
+}
+
+// SetName names the session (the header title, source "user").
+func (t *Tree) SetName(name string) error {
+	if name == "" {
+		return errEmptyName
+	}
+	_, err := t.host.Store().SetName(name, "user")
+	return err
+}
+
+// RebuildContext reloads the conversation the model sees from the
+// session's current branch: an extension calls it after saving entries
+// that its context handler reads. It fails while the agent runs.
+func (t *Tree) RebuildContext() error {
+	if err := t.agent.SetMessages(t.host.Store().BuildContext().Messages); err != nil {
+		if errors.Is(err, agent.ErrBusy) {
+			return errors.New("rebuild context: the agent is running; call it from a command or once the run ends")
+		}
+		return fmt.Errorf("rebuild context: %w", err)
 	}
 	return nil
 }

@@ -55,7 +55,7 @@ func (h sessionHost) SessionID() string { return h.s.Store().SessionID() }
 
 func (h sessionHost) SessionName() string { return h.s.Store().Name() }
 
-func (h sessionHost) SetSessionName(name string) error { return h.s.SetName(name) }
+func (h sessionHost) SetSessionName(name string) error { return h.s.Tree().SetName(name) }
 
 func (h sessionHost) ActiveTools() []string {
 	var out []string
@@ -148,7 +148,7 @@ func (h sessionHost) SaveEntry(typ string, fields json.RawMessage) error {
 	return err
 }
 
-func (h sessionHost) RebuildContext() error { return h.s.RebuildContext() }
+func (h sessionHost) RebuildContext() error { return h.s.Tree().RebuildContext() }
 
 func (h sessionHost) PushPendingAction(label string, apply, reject func(ctx context.Context, reason string) (*tool.Result, error)) error {
 	env := h.s.ToolEnv()

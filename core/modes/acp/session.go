@@ -133,7 +133,7 @@ func (s *server) openSession(ctx context.Context, cwd, path string, mcp []sdk.Mc
 		s.logf("%s", msg)
 	}
 	ss.sess = as
-	ss.id = as.SessionID()
+	ss.id = as.Store().SessionID()
 	caps := s.clientCaps()
 	ss.files = &fileAccess{srv: s, sessionID: ss.id, editorRead: caps.Fs.ReadTextFile, editorWrite: caps.Fs.WriteTextFile, writes: map[string]fileChange{}}
 	as.ToolEnv().Files = ss.files

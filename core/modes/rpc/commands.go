@@ -519,7 +519,7 @@ func cmdSetSessionName(_ context.Context, srv *server, _ json.RawMessage, line [
 	if err := decode(line, &f); err != nil {
 		return nil, err
 	}
-	return nil, srv.s.SetName(strings.TrimSpace(f.Name))
+	return nil, srv.s.Tree().SetName(strings.TrimSpace(f.Name))
 }
 
 func cmdExportHTML(_ context.Context, srv *server, _ json.RawMessage, line []byte) (any, error) {

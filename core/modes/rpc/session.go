@@ -40,8 +40,7 @@ type Session interface {
 	SetUI(ui tool.UI) error
 	SetExtraTools(extra []tool.Tool) error
 	SetTodoPhases(phases []agentsession.TodoPhase) ([]agentsession.TodoPhase, error)
-	// SetName names the session; ExportHTML writes it as a web page.
-	SetName(name string) error
+	// ExportHTML writes the session as a web page.
 	ExportHTML(outputPath string) (string, error)
 
 	Turn() *agentsession.Turn
