@@ -153,21 +153,23 @@ type Session struct {
 	compactor  *Compactor          // compaction, pruning, promotion, handoff (compact.go)
 	gate       *Turn               // who works on the conversation; closed state (turn.go)
 
-	mu           sync.Mutex
-	store        *session.Manager
+	// Set in New, or safe for concurrent use by themselves.
 	listeners    agent.Listeners
 	unsub        func()
-	titleOnce    bool
-	titleWait    time.Duration    // how long Close waits for a title (titleGrace)
-	runLock      *session.RunLock // this process runs the store's session file
-	stateJSON    stateJSON        // cached encodings for State
-	allTools     []tool.Tool      // every tool buildTools made, before the active-tool filter
-	activeTools  map[string]bool  // SetActiveTools' names; nil offers every tool
-	bg           sync.WaitGroup   // background work (titles) the session owns
-	deliveryRuns atomic.Int64     // runs started by job deliveries, not yet returned
+	titleWait    time.Duration  // how long Close waits for a title (titleGrace)
+	bg           sync.WaitGroup // background work (titles) the session owns
+	deliveryRuns atomic.Int64   // runs started by job deliveries, not yet returned
 	bgCtx        context.Context
 	bgCancel     context.CancelFunc
-	onClose      []func() // run by Close once the work has stopped (OnClose)
+
+	mu          sync.Mutex
+	store       *session.Manager
+	titleOnce   bool
+	runLock     *session.RunLock // this process runs the store's session file
+	stateJSON   stateJSON        // cached encodings for State
+	allTools    []tool.Tool      // every tool buildTools made, before the active-tool filter
+	activeTools map[string]bool  // SetActiveTools' names; nil offers every tool
+	onClose     []func()         // run by Close once the work has stopped (OnClose)
 }
 
 // New builds a session: configuration, models, the store, tools, system
