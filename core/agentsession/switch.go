@@ -179,8 +179,8 @@ func (s *Session) replaceStore(store *session.Manager, restore bool) error {
 	s.store = store
 	s.titleOnce = false
 	s.mu.Unlock()
-	s.gate.takeNext()
-	s.model.setRecorded(new(string), new(string))
+	s.gate.takeNext()                             // messages kept for the next prompt belong to the old conversation
+	s.model.setRecorded(new(string), new(string)) // nothing is recorded in the new file yet
 	s.agent.ClearQueues()
 	s.perm.Forget() // "always" answers hold for one session
 	if job.Enabled(s.toolEnv) {
