@@ -64,8 +64,9 @@ type Compactor struct {
 }
 
 // compactorHost is what the compactor uses of the rest of the session:
-// the turn, the store and its replacement (handoff), the provider, the
-// events and the compaction hook points.
+// stopping the run (a manual compaction does first), the store and its
+// replacement (handoff), the provider, the events and the compaction hook
+// points.
 type compactorHost interface {
 	abortRun()
 	Store() *session.Manager
@@ -82,7 +83,7 @@ type compactorHost interface {
 }
 
 // settings returns the compaction.* settings with the run-time
-// override of SetAutoCompaction (turning it on also overrides a strategy
+// override of SetAuto (turning it on also overrides a strategy
 // of off, as omp's does).
 func (c *Compactor) settings() compaction.Settings {
 	set := c.cfg.Settings.Compaction()

@@ -94,7 +94,7 @@ const handoffContinueText = `The previous session was handed over to this one: t
 // when given, say what the document should focus on. It fails with
 // ErrNothingToHandOff when the conversation has fewer than two messages,
 // ErrWorking while a run streams (the work after a run is waited for),
-// ErrHandoffCancelled when aborted (AbortHandoff, Abort, ctx),
+// ErrHandoffCancelled when aborted (AbortHandoff, Session.Abort, ctx),
 // ErrHandoffEmpty when the model wrote nothing, and with "Handoff failed:
 // …" when the request fails. In every failure the session is unchanged.
 func (c *Compactor) Handoff(ctx context.Context, customInstructions string) (*HandoffResult, error) {

@@ -1,7 +1,7 @@
 package agentsession
 
 // Auto reports whether automatic compaction is on (the setting
-// compaction.enabled, changed at run time by SetAutoCompaction) — the
+// compaction.enabled, changed at run time by SetAuto) — the
 // flag get_state reports.
 func (c *Compactor) Auto() bool {
 	c.mu.Lock()
