@@ -131,6 +131,10 @@ type Options struct {
 	// gigabytes then allocates a few buffers instead of a new one per file
 	// and per 256 KiB spilled, and its heap stays near what it holds.
 	ReuseRendered bool
+
+	// tuning: the engine's sizes and seams; the zero value in production,
+	// set by this package's tests (see tuning).
+	tuning tuning
 }
 
 // FileRef is one file of Options.Files.

@@ -12,14 +12,6 @@ import (
 	"time"
 )
 
-// wholeFileLimit is the largest file read whole; larger ones (and named
-// files that are not regular files) are read a block at a time. Tests
-// lower it and blockSize.
-var wholeFileLimit int64 = 1 << 20
-
-// blockSize is how much searchBlocks reads at a time.
-var blockSize = 1 << 20
-
 // SpecialFileCap bounds how much of a file that is not a regular file (a
 // device such as /dev/zero) is read when it is named as Options.Path; such
 // files found in a directory are never read. A named FIFO, like standard
@@ -118,6 +110,7 @@ func (c *capReader) Read(p []byte) (int, error) {
 // and a quarter), made on first use: every large file of a search used to
 // allocate its own, 1.25 MiB a file (1.3 GB over a sorted search of /).
 func (w *worker) takeBlock() []byte {
+	blockSize := w.opts.tuning.blockSize
 	if cap(w.block) < blockSize+blockSize/4 {
 		w.block = make([]byte, 0, blockSize+blockSize/4)
 	}
@@ -129,6 +122,7 @@ func (w *worker) takeBlock() []byte {
 // putBlock gives buf back for the next large file, unless a long line
 // grew it past keptBufferLimit (then the heap gets it back).
 func (w *worker) putBlock(buf []byte) {
+	blockSize := w.opts.tuning.blockSize
 	if cap(buf) <= max(keptBufferLimit, blockSize+blockSize/4) {
 		w.block = buf[:0]
 	}
@@ -137,6 +131,7 @@ func (w *worker) putBlock(buf []byte) {
 // searchReader is searchBlocks over any reader (a file, standard input).
 func (w *worker) searchReader(ctx context.Context, c candidate, r io.Reader, countOnly bool, send func(*FileResult) bool) fileOutcome {
 	o := w.opts
+	blockSize := o.tuning.blockSize
 	if o.Multiline || NeedsMultiline(o.Pattern) {
 		// These need the whole text at once. A stream that may not end
 		// (standard input, a FIFO, a device) is read up to SpecialFileCap.

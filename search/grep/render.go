@@ -48,14 +48,11 @@ type Rendering struct {
 	// where nothing can be handed on early.
 	spill   func([]byte) bool
 	bufs    renderBufs // where the next Buf comes from
+	spillAt int        // how much Buf holds before Spill hands it on
 	stopped bool
 }
 
-// renderSpillBytes is how much formatted output Spill lets Buf hold before
-// handing it on.
-var renderSpillBytes = 256 << 10
-
-// Spill hands Buf to the printer once it holds renderSpillBytes or more and
+// Spill hands Buf to the printer once it holds the spill size (256 KiB) or more and
 // starts an empty one. It reports false once the search is being abandoned
 // (the printer stopped, the caller has enough): Render should then return
 // without formatting more.
@@ -63,7 +60,7 @@ func (r *Rendering) Spill() bool {
 	if r.stopped {
 		return false
 	}
-	if len(r.Buf) < renderSpillBytes || r.spill == nil {
+	if len(r.Buf) < r.spillAt || r.spill == nil {
 		return true
 	}
 	full := r.Buf

@@ -20,6 +20,7 @@ func formatRecord(path string, line int, text string, cut bool, spans []Span) st
 // numbers, cut text, spans), whole or read in blocks, and its output
 // replaces Matches.
 func TestRenderMatchesRecords(t *testing.T) {
+	t.Parallel()
 	dir := writeTree(t, map[string]string{"big.txt": fooLines("é"), "a/small.go": "foo\nbar foo\n", "a/none.txt": "bar\n"})
 	render := func(out *Rendering, path string, matches iter.Seq[*MatchView]) {
 		for m := range matches {
@@ -43,7 +44,7 @@ func TestRenderMatchesRecords(t *testing.T) {
 	}
 	for _, tc := range cases {
 		for _, blocks := range []bool{false, true} {
-			for _, spill := range []int{renderSpillBytes, 1} {
+			for _, spill := range []int{defaultRenderSpill, 1} {
 				testRenderCase(t, dir, tc.name, tc.pattern, tc.opt, blocks, spill, render)
 			}
 		}
@@ -69,15 +70,11 @@ func TestRenderMatchesRecords(t *testing.T) {
 // once it holds spill bytes (1: after every line).
 func testRenderCase(t *testing.T, dir, name, pattern string, opt func(*Options), blocks bool, spill int, render func(*Rendering, string, iter.Seq[*MatchView])) {
 	t.Helper()
-	savedSpill := renderSpillBytes
-	renderSpillBytes = spill
-	defer func() { renderSpillBytes = savedSpill }()
-	if blocks {
-		savedLimit, savedBlock := wholeFileLimit, blockSize
-		wholeFileLimit, blockSize = 64, 256
-		defer func() { wholeFileLimit, blockSize = savedLimit, savedBlock }()
-	}
 	o := DefaultOptions(pattern, dir)
+	o.tuning.renderSpill = spill
+	if blocks {
+		o = withBlocks(o, 64, 256)
+	}
 	o.MaxColumns = 0
 	opt(&o)
 	var want strings.Builder
@@ -118,6 +115,7 @@ func testRenderCase(t *testing.T, dir, name, pattern string, opt func(*Options),
 
 // FirstMatchOnly finds the same lines with only their first span.
 func TestFirstMatchOnly(t *testing.T) {
+	t.Parallel()
 	dir := writeTree(t, map[string]string{"a.txt": "foo foo foo\nbar\nx foo\n", "b.txt": fooLines("y")})
 	collect := func(first bool) (lines []string, spans int) {
 		o := DefaultOptions("foo", dir)

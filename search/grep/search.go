@@ -42,10 +42,6 @@ type SkippedFile struct {
 	Err  error  // the read error, or the engine's error for this file
 }
 
-// compileSearchMatcher builds a search's matcher; tests replace it to
-// inject engine failures.
-var compileSearchMatcher = compileMatcher
-
 // Search runs a search and returns the requested page with totals. Totals
 // always cover every file: once the page is full, the remaining files are
 // only counted.
@@ -112,11 +108,8 @@ func Stream(ctx context.Context, opts Options, fn func(*FileResult) error) (*Sum
 // stays bounded whatever its length, and fn gets each block's results as
 // they are found. Options.Path and the directory options are ignored.
 func StreamReader(ctx context.Context, opts Options, name string, r io.Reader, fn func(*FileResult) error) (*Summary, error) {
-	m, err := compileSearchMatcher(matcherConfig{
-		pattern:    opts.Pattern,
-		ignoreCase: opts.IgnoreCase,
-		multiline:  opts.Multiline || NeedsMultiline(opts.Pattern),
-	})
+	opts.tuning = opts.tuning.resolved()
+	m, err := opts.compileSearch()
 	if err != nil {
 		return nil, err
 	}
@@ -216,11 +209,8 @@ func stream(ctx context.Context, opts Options, fn func(*FileResult) error, enoug
 		ctx, cancel = context.WithTimeout(ctx, opts.Timeout)
 		defer cancel()
 	}
-	m, err := compileSearchMatcher(matcherConfig{
-		pattern:    opts.Pattern,
-		ignoreCase: opts.IgnoreCase,
-		multiline:  opts.Multiline || NeedsMultiline(opts.Pattern),
-	})
+	opts.tuning = opts.tuning.resolved()
+	m, err := opts.compileSearch()
 	if err != nil {
 		return nil, err
 	}
@@ -478,7 +468,7 @@ func (w *worker) search(ctx context.Context, c candidate, countOnly bool, send f
 	if w.opts.MaxFileSize > 0 && c.size > w.opts.MaxFileSize {
 		return fileOutcome{skipped: tooLarge(c.size, w.opts.MaxFileSize)}
 	}
-	if cached && c.size > wholeFileLimit {
+	if cached && c.size > w.opts.tuning.wholeFileLimit {
 		// A large file is read whole only to be kept (and then searched
 		// from memory); one that is not is read in blocks.
 		switch {
@@ -491,7 +481,7 @@ func (w *worker) search(ctx context.Context, c candidate, countOnly bool, send f
 			cached = false
 		}
 	}
-	if (c.size > wholeFileLimit && !cached) || c.special {
+	if (c.size > w.opts.tuning.wholeFileLimit && !cached) || c.special {
 		return w.searchBlocks(ctx, c, countOnly, send)
 	}
 	var o fileOutcome
@@ -547,7 +537,7 @@ func (w *worker) searchThroughCache(c candidate, key fileKey, dir *dirWatch, cou
 // a file that ends within wholeFileLimit is searched whole, a longer one
 // goes on a block at a time from where the first read stopped.
 func (w *worker) searchUnsized(ctx context.Context, c candidate, countOnly bool, send func(*FileResult) bool) fileOutcome {
-	data, rest, err := readUpTo(c.abs, int(wholeFileLimit), w.buf[:0])
+	data, rest, err := readUpTo(c.abs, int(w.opts.tuning.wholeFileLimit), w.buf[:0])
 	if err != nil {
 		return fileOutcome{skipped: err}
 	}
@@ -690,14 +680,15 @@ func (w *worker) markTrailing(matches []Match) {
 // content fills fr's Matches, or Rendered with Options.Render, from the
 // hits of buf, whose first line is line lineBase+1 of the file and whose
 // first byte is byte byteBase of the text searched. Rendered output past
-// renderSpillBytes is handed to send ahead of fr (nil: kept in fr).
+// the tuning's renderSpill is handed to send ahead of fr (nil: kept in fr).
 func (w *worker) content(fr *FileResult, buf []byte, hits *rure.Hits, display string, lineBase int, byteBase int64, send func(*FileResult) bool) {
 	if renders(w.opts) {
 		room := 0
 		for _, hit := range hits.Lines {
 			room += hit.End - hit.Start + len(display) + 16
 		}
-		out := Rendering{Buf: w.bufs.get(min(room, 2*renderSpillBytes)), bufs: w.bufs}
+		spillAt := w.opts.tuning.renderSpill
+		out := Rendering{Buf: w.bufs.get(min(room, 2*spillAt)), bufs: w.bufs, spillAt: spillAt}
 		if send != nil {
 			out.spill = func(part []byte) bool {
 				return send(&FileResult{Path: display, Rendered: part})
