@@ -193,9 +193,9 @@ func runGrep(ctx context.Context, env *cliEnv, args []string) int {
 // of a terminal or a pipe cannot be interrupted, so the search goes on in
 // a goroutine that is abandoned (and ends with the process) when the time
 // is up; from then on its results are dropped.
-func streamStdin(ctx context.Context, o grep.Options, r io.Reader, onResult func(*grep.FileResult) error) (*grep.Summary, error) {
+func streamStdin(ctx context.Context, o grep.Options, r io.Reader, needs grep.Needs, onResult func(*grep.FileResult) error) (*grep.Summary, error) {
 	if o.Timeout <= 0 {
-		return grep.StreamReader(ctx, o, "<stdin>", r, onResult)
+		return grep.StreamReaderTo(ctx, o, "<stdin>", r, fileSink{needs, onResult})
 	}
 	ctx, cancel := context.WithTimeout(ctx, o.Timeout)
 	defer cancel()
@@ -207,14 +207,14 @@ func streamStdin(ctx context.Context, o grep.Options, r io.Reader, onResult func
 	}
 	done := make(chan outcome, 1)
 	go func() {
-		sum, err := grep.StreamReader(ctx, o, "<stdin>", r, func(fr *grep.FileResult) error {
+		sum, err := grep.StreamReaderTo(ctx, o, "<stdin>", r, fileSink{needs, func(fr *grep.FileResult) error {
 			mu.Lock()
 			defer mu.Unlock()
 			if abandoned {
 				return context.DeadlineExceeded
 			}
 			return onResult(fr)
-		})
+		}})
 		done <- outcome{sum, err}
 	}()
 	select {
@@ -231,12 +231,23 @@ func streamStdin(ctx context.Context, o grep.Options, r io.Reader, onResult func
 	}
 }
 
+// fileSink is a grep.Sink: fn gets each file's results, which hold what
+// needs asks for.
+type fileSink struct {
+	needs grep.Needs
+	fn    func(*grep.FileResult) error
+}
+
+func (s fileSink) Needs() grep.Needs              { return s.needs }
+func (s fileSink) File(fr *grep.FileResult) error { return s.fn(fr) }
+
 // stdinPath is the path argument that names standard input.
 const stdinPath = "-"
 
 // grepJob is one `gopi grep` invocation.
 type grepJob struct {
 	base    grep.Options
+	needs   grep.Needs    // what the printer needs of each file (more per path: see run)
 	jsonEnc *json.Encoder // --json output, made on first use
 	paths   []string      // as typed; "" for the implicit current directory, "-" for stdin
 	// countMatches: -c prints the number of matches rather than of
@@ -283,6 +294,7 @@ func newGrepJob(c *grepCLI, rest []string, env *cliEnv) (*grepJob, error) {
 		pattern = `^(?:` + pattern + `)$`
 	}
 	o := grep.DefaultOptions(pattern, "")
+	var needs grep.Needs
 	switch {
 	case c.caseSensitive:
 	case c.ignoreCase:
@@ -332,7 +344,7 @@ func newGrepJob(c *grepCLI, rest []string, env *cliEnv) (*grepJob, error) {
 		o.Mode = grep.ModeFilesWithMatches
 		// A path is printed at its file's first match, as ripgrep does;
 		// --stats wants the whole count of matching lines.
-		o.FirstMatchEnough = !c.stats
+		needs.FirstMatchEnough = !c.stats
 	}
 	o.Timeout = c.timeout
 	o.Overrides, o.OverrideFold = c.globs.globs, c.globs.fold
@@ -341,7 +353,7 @@ func newGrepJob(c *grepCLI, rest []string, env *cliEnv) (*grepJob, error) {
 		return nil, err
 	}
 	j := &grepJob{
-		base: o, paths: rest, json: c.json, stats: c.stats, quiet: c.quiet, listFiles: c.files, order: c.sort,
+		base: o, needs: needs, paths: rest, json: c.json, stats: c.stats, quiet: c.quiet, listFiles: c.files, order: c.sort,
 		out: newPromptWriter(env.stdout, 64<<10), errOut: env.stderr,
 		lineFormat: lineFormat{
 			colors: colors, lineNums: !c.noLineNumber || c.column || c.vimgrep, offsets: c.byteOffset, null: c.null,
@@ -372,7 +384,7 @@ func newGrepJob(c *grepCLI, rest []string, env *cliEnv) (*grepJob, error) {
 		// -o -c counts the parts -o would print, as ripgrep does.
 		j.countMatches = j.countMatches || c.countMatches || c.onlyMatching
 		// -c prints line counts; --json also prints the match count.
-		j.base.CountLinesOnly = !j.countMatches && !c.json
+		j.needs.CountLinesOnly = !j.countMatches && !c.json
 	}
 	switch {
 	case c.noFilename:
@@ -580,7 +592,7 @@ func (j *grepJob) pathOptions(path string) grep.Options {
 	return o
 }
 
-// renderer returns the grep.Options.Render of a search of the path
+// renderer returns the grep.Needs.Render of a search of the path
 // argument arg: the lines printMatch would print, formatted in the worker.
 func (j *grepJob) renderer(arg string) func(*grep.Rendering, string, iter.Seq[*grep.MatchView]) {
 	isFile := arg != "" && arg != stdinPath && j.argIsFile(arg)
@@ -666,16 +678,17 @@ func (j *grepJob) run(ctx context.Context, env *cliEnv) (int, error) {
 		if s.planned {
 			o.Files = s.files
 		}
+		needs := j.needs
 		if o.Mode == grep.ModeContent && !j.quiet {
 			// The workers format the lines or JSON objects (ignored
 			// with context lines).
-			o.Render = j.renderer(path)
+			needs.Render = j.renderer(path)
 			// Whole lines without colour need no match but a line's
 			// first (for --column): the rest of the line is not searched.
-			o.FirstMatchOnly = j.colors.match == "" && !j.only && !j.vimgrep && !j.json
+			needs.FirstMatchOnly = j.colors.match == "" && !j.only && !j.vimgrep && !j.json
 			// print writes the bytes out at once unless results are held
 			// for sorting.
-			o.ReuseRendered = !(j.order.holds() && !s.planned)
+			needs.ReuseRendered = !(j.order.holds() && !s.planned)
 		}
 		onResult := func(fr *grep.FileResult) error {
 			matched = true
@@ -705,9 +718,9 @@ func (j *grepJob) run(ctx context.Context, env *cliEnv) (int, error) {
 			matched = true
 			sum = &grep.Summary{}
 		case path == stdinPath:
-			sum, err = streamStdin(ctx, o, env.stdin, onResult)
+			sum, err = streamStdin(ctx, o, env.stdin, needs, onResult)
 		case s.planned:
-			sum, err = grep.Stream(ctx, o, onResult)
+			sum, err = grep.StreamTo(ctx, o, fileSink{needs, onResult})
 		case j.listFiles:
 			var n int
 			n, err = j.printFiles(ctx, path, o)
@@ -723,7 +736,7 @@ func (j *grepJob) run(ctx context.Context, env *cliEnv) (int, error) {
 			if err := j.takeTimes(ctx, path, o); err != nil {
 				return exitError, err
 			}
-			sum, err = grep.Stream(ctx, o, onResult)
+			sum, err = grep.StreamTo(ctx, o, fileSink{needs, onResult})
 		}
 		if errors.Is(err, stopped) {
 			return exitMatch, nil

@@ -9,7 +9,7 @@ import (
 // lineFormat is how gopi grep lays out content lines (ripgrep's layout:
 // `path:line:col:text`, `-` instead of `:` for context lines). It is fixed
 // once the job is built, so the search workers format their files' lines
-// with it concurrently (grep.Options.Render) while the printer writes
+// with it concurrently (grep.Needs.Render) while the printer writes
 // bytes.
 type lineFormat struct {
 	colors   palette

@@ -12,7 +12,7 @@ import (
 // lines: exactly the bytes a json.Encoder with HTML escaping off writes for
 // toJSONMatch of the same match (TestGrepJSONMatchesEncodingJSON and
 // FuzzGrepJSONMatchesEncodingJSON hold them equal). It is built by hand so
-// that the workers format it (grep.Options.Render) and so that a line with
+// that the workers format it (grep.Needs.Render) and so that a line with
 // millions of matches is written out as it goes (spill, after each
 // submatch) rather than built as millions of records first.
 func appendGrepJSON(dst []byte, path string, m *grep.MatchView, spill lineSpill) ([]byte, bool) {

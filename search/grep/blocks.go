@@ -307,7 +307,7 @@ func (w *worker) searchReader(ctx context.Context, c candidate, r io.Reader, cou
 		}
 		if aggregate {
 			limit := remaining
-			if o.FirstMatchEnough && o.Mode == ModeFilesWithMatches && nul < 0 && !o.Invert {
+			if w.needs.FirstMatchEnough && o.Mode == ModeFilesWithMatches && nul < 0 && !o.Invert {
 				limit = 1 // one match decides (below): no need to count the block
 			}
 			lines, count, err := w.countLimit(region, limit)
@@ -320,7 +320,7 @@ func (w *worker) searchReader(ctx context.Context, c candidate, r io.Reader, cou
 				remaining -= lines
 				stop = stop || remaining <= 0
 			}
-			if o.FirstMatchEnough && o.Mode == ModeFilesWithMatches && total.Lines > 0 && nul < 0 {
+			if w.needs.FirstMatchEnough && o.Mode == ModeFilesWithMatches && total.Lines > 0 && nul < 0 {
 				total.Lines, total.Count = 1, 1
 				stop = true // reported now, whatever follows (a FIFO's writer may go on for ever)
 			}

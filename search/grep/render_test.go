@@ -52,15 +52,14 @@ func TestRenderMatchesRecords(t *testing.T) {
 	// With context lines, records are built whatever Render says.
 	o := DefaultOptions("foo", filepath.Join(dir, "a"))
 	o.ContextAfter = 1
-	o.Render = render
 	res := 0
-	if _, err := Stream(context.Background(), o, func(fr *FileResult) error {
+	if _, err := StreamTo(context.Background(), o, needing(Needs{Render: render}, func(fr *FileResult) error {
 		if fr.Rendered != nil {
 			t.Error("rendered with context lines")
 		}
 		res += len(fr.Matches)
 		return nil
-	}); err != nil || res != 2 {
+	})); err != nil || res != 2 {
 		t.Fatalf("context: %d matches, %v", res, err)
 	}
 }
@@ -87,18 +86,16 @@ func testRenderCase(t *testing.T, dir, name, pattern string, opt func(*Options),
 	if err != nil {
 		t.Fatal(err)
 	}
-	o.Render = render
-	o.ReuseRendered = spill == 1
 	var got strings.Builder
 	parts := 0
-	gotSum, err := Stream(context.Background(), o, func(fr *FileResult) error {
+	gotSum, err := StreamTo(context.Background(), o, needing(Needs{Render: render, ReuseRendered: spill == 1}, func(fr *FileResult) error {
 		if len(fr.Matches) > 0 {
 			t.Errorf("%s: records built with Render set", name)
 		}
 		got.Write(fr.Rendered)
 		parts++
 		return nil
-	})
+	}))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -119,14 +116,13 @@ func TestFirstMatchOnly(t *testing.T) {
 	dir := writeTree(t, map[string]string{"a.txt": "foo foo foo\nbar\nx foo\n", "b.txt": fooLines("y")})
 	collect := func(first bool) (lines []string, spans int) {
 		o := DefaultOptions("foo", dir)
-		o.FirstMatchOnly = first
-		if _, err := Stream(context.Background(), o, func(fr *FileResult) error {
+		if _, err := StreamTo(context.Background(), o, needing(Needs{FirstMatchOnly: first}, func(fr *FileResult) error {
 			for _, m := range fr.Matches {
 				lines = append(lines, fmt.Sprintf("%s:%d:%s:%v", fr.Path, m.Line, m.Text, m.Spans[0]))
 				spans += len(m.Spans)
 			}
 			return nil
-		}); err != nil {
+		})); err != nil {
 			t.Fatal(err)
 		}
 		return lines, spans
@@ -141,3 +137,15 @@ func TestFirstMatchOnly(t *testing.T) {
 		t.Errorf("%d spans for %d lines (all spans: %d)", firstSpans, len(first), allSpans)
 	}
 }
+
+// needingSink is the Sink needing(n, fn) returns.
+type needingSink struct {
+	n  Needs
+	fn func(*FileResult) error
+}
+
+func (s needingSink) Needs() Needs              { return s.n }
+func (s needingSink) File(fr *FileResult) error { return s.fn(fr) }
+
+// needing returns a Sink that needs n and hands each file to fn.
+func needing(n Needs, fn func(*FileResult) error) Sink { return needingSink{n, fn} }

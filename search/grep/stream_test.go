@@ -327,8 +327,9 @@ func TestStreamReaderCutsAnEndlessLine(t *testing.T) {
 	var before, after runtime.MemStats
 	runtime.ReadMemStats(&before)
 	o := DefaultOptions("a", "")
-	o.Mode, o.CountLinesOnly = ModeCount, true // as -c asks: lines, not every 'a'
-	sum, err := StreamReader(context.Background(), o, "<stdin>", &repeatReader{b: 'a', n: SpecialFileCap + 4<<20, tail: "\na\n", chunk: 64 << 10}, func(*FileResult) error { return nil })
+	o.Mode = ModeCount
+	lines := Needs{CountLinesOnly: true} // as -c asks: lines, not every 'a'
+	sum, err := StreamReaderTo(context.Background(), o, "<stdin>", &repeatReader{b: 'a', n: SpecialFileCap + 4<<20, tail: "\na\n", chunk: 64 << 10}, needing(lines, func(*FileResult) error { return nil }))
 	runtime.ReadMemStats(&after)
 	if err != nil {
 		t.Fatal(err)
@@ -381,8 +382,8 @@ func TestStreamReaderRegularFileIsNotCut(t *testing.T) {
 	}
 	defer f.Close()
 	o := DefaultOptions("x", "")
-	o.Mode, o.CountLinesOnly = ModeCount, true
-	sum, err := StreamReader(context.Background(), o, "<stdin>", f, func(*FileResult) error { return nil })
+	o.Mode = ModeCount
+	sum, err := StreamReaderTo(context.Background(), o, "<stdin>", f, needing(Needs{CountLinesOnly: true}, func(*FileResult) error { return nil }))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -531,15 +532,15 @@ func TestNULAfterTheFirstBlock(t *testing.T) {
 // writer goes on (here: for ever) used to wait for its end.
 func TestFirstMatchEnoughEndsAStream(t *testing.T) {
 	o := DefaultOptions("y", "")
-	o.Mode, o.FirstMatchEnough = ModeFilesWithMatches, true
+	o.Mode = ModeFilesWithMatches
 	done := make(chan error, 1)
 	go func() {
-		_, err := StreamReader(context.Background(), o, "<stdin>", endless{}, func(fr *FileResult) error {
+		_, err := StreamReaderTo(context.Background(), o, "<stdin>", endless{}, needing(Needs{FirstMatchEnough: true}, func(fr *FileResult) error {
 			if fr.Lines != 1 {
 				return fmt.Errorf("lines %d, want 1", fr.Lines)
 			}
 			return nil
-		})
+		}))
 		done <- err
 	}()
 	select {
