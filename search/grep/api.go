@@ -1,6 +1,15 @@
 // Package grep is gopi's regex search engine: the native contract of the
 // original system's grep, over the shared scan cache.
 //
+// Its parts, as ripgrep keeps searcher, sink and printer apart: a search
+// is described by Options, which embeds the Matcher (what to look for)
+// and the Scope (which files); what each file reports is the Sink's to say
+// (Needs: records, counts, the first match, lines formatted in the
+// workers), and StreamTo feeds the sink file by file in path order.
+// Search is a paging sink (the agent's tool); the CLI's ripgrep-style and
+// JSON printer is package printer. Large files and streams are read a
+// block of lines at a time through a lineBuffer (blocks.go, linebuffer.go).
+//
 // A search compiles one line matcher (Rust's regex through cgo, or Go's
 // regexp where cgo is off), collects candidate files from a single file or a
 // directory scan (hidden files and gitignore rules per Scope, an optional

@@ -16,7 +16,7 @@ func formatRecord(path string, line int, text string, cut bool, spans []Span) st
 	return fmt.Sprintf("%s:%d:%q:%v:%v\n", path, line, text, cut, spans)
 }
 
-// Options.Render sees exactly the matches Stream builds as records (line
+// Needs.Render sees exactly the matches Stream builds as records (line
 // numbers, cut text, spans), whole or read in blocks, and its output
 // replaces Matches.
 func TestRenderMatchesRecords(t *testing.T) {
