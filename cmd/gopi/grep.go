@@ -237,7 +237,10 @@ type fileSink struct {
 	fn    func(*grep.FileResult) error
 }
 
-func (s fileSink) Needs() grep.Needs              { return s.needs }
+// Needs returns the needs the sink was made with.
+func (s fileSink) Needs() grep.Needs { return s.needs }
+
+// File hands fr to the function.
 func (s fileSink) File(fr *grep.FileResult) error { return s.fn(fr) }
 
 // stdinPath is the path argument that names standard input.

@@ -63,9 +63,6 @@ func New(out io.Writer, cfg Config) *Printer {
 	return &Printer{cfg: cfg, out: out}
 }
 
-// Config returns the printer's layout.
-func (p *Printer) Config() Config { return p.cfg }
-
 // PathEnd is what ends a path printed alone (-l, --files): a newline, or a
 // NUL with Null.
 func (p *Printer) PathEnd() byte { return p.cfg.pathSep('\n') }
