@@ -54,6 +54,7 @@ func must(t *testing.T) func(*Scan, error) *Scan {
 }
 
 func TestTTLZeroBypassesCache(t *testing.T) {
+	t.Parallel()
 	c, _, walks := testCache(Policy{TTL: 0, EmptyRecheck: time.Millisecond, MaxEntries: 4})
 	root := t.TempDir()
 	for i := range 3 {
@@ -72,6 +73,7 @@ func TestTTLZeroBypassesCache(t *testing.T) {
 }
 
 func TestHitExpiryAndRescan(t *testing.T) {
+	t.Parallel()
 	c, clk, walks := testCache(Policy{TTL: time.Second, EmptyRecheck: 200 * time.Millisecond, MaxEntries: 4})
 	root := t.TempDir()
 	writeTree(t, root, map[string]string{"a": ""})
@@ -146,6 +148,7 @@ func TestKeyPartitions(t *testing.T) {
 }
 
 func TestMaxEntriesEvictsOldest(t *testing.T) {
+	t.Parallel()
 	c, clk, walks := testCache(Policy{TTL: time.Hour, MaxEntries: 2})
 	base := t.TempDir()
 	writeTree(t, base, map[string]string{"a/": "", "b/": "", "c/": ""})
@@ -172,6 +175,7 @@ func TestMaxEntriesEvictsOldest(t *testing.T) {
 }
 
 func TestForceRescan(t *testing.T) {
+	t.Parallel()
 	c, clk, walks := testCache(Policy{TTL: time.Hour, MaxEntries: 4})
 	root := t.TempDir()
 	ctx := context.Background()
@@ -206,6 +210,7 @@ func TestForceRescan(t *testing.T) {
 }
 
 func TestShouldRecheckEmpty(t *testing.T) {
+	t.Parallel()
 	c := New(Policy{TTL: time.Second, EmptyRecheck: 200 * time.Millisecond, MaxEntries: 1})
 	for _, tc := range []struct {
 		s    *Scan
@@ -265,6 +270,7 @@ func waitFor(t *testing.T, cond func() bool) {
 }
 
 func TestSingleflight(t *testing.T) {
+	t.Parallel()
 	c, walks, _, release := blockingCache(Policy{TTL: time.Minute, MaxEntries: 4})
 	root, _ := ResolveSearchPath(t.TempDir())
 	const n = 8
@@ -296,6 +302,7 @@ func TestSingleflight(t *testing.T) {
 }
 
 func TestSingleflightCancelledWaiter(t *testing.T) {
+	t.Parallel()
 	c, walks, started, release := blockingCache(Policy{TTL: time.Minute, MaxEntries: 4})
 	root, _ := ResolveSearchPath(t.TempDir())
 
@@ -329,6 +336,7 @@ func TestSingleflightCancelledWaiter(t *testing.T) {
 }
 
 func TestSingleflightAllWaitersGone(t *testing.T) {
+	t.Parallel()
 	c, walks, started, release := blockingCache(Policy{TTL: time.Minute, MaxEntries: 4})
 	root, _ := ResolveSearchPath(t.TempDir())
 	ctx, cancel := context.WithCancel(context.Background())
@@ -361,6 +369,7 @@ func TestSingleflightAllWaitersGone(t *testing.T) {
 }
 
 func TestInvalidateDuringWalkDoesNotStore(t *testing.T) {
+	t.Parallel()
 	c, walks, started, release := blockingCache(Policy{TTL: time.Minute, MaxEntries: 4})
 	root, _ := ResolveSearchPath(t.TempDir())
 	done := make(chan struct{})

@@ -242,6 +242,7 @@ func TestIgnorePrecedence(t *testing.T) {
 
 // TestNormalizeRules pins the rewrites applied before parsing.
 func TestNormalizeRules(t *testing.T) {
+	t.Parallel()
 	for in, want := range map[string]string{
 		"a/**":             "a/**/*",
 		"a/**/":            "a/**/*/",

@@ -34,6 +34,7 @@ func checkFastRule(t *testing.T, content string, paths []string) (fast int) {
 }
 
 func TestFastRuleMatchesGitignore(t *testing.T) {
+	t.Parallel()
 	lines := []string{
 		"/bin/", "/dist/", "/native/_target/", "/native/_lib", "/bench/_work/", "*.test", "*.prof", "/gopi",
 		"/cmd/gopi/gopi", "node_modules", "node_modules/", "!keep.log", "*.log", "/*.log", "docs/build",

@@ -10,6 +10,7 @@ import (
 )
 
 func TestWithinComponentWise(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		path, dir string
 		want      bool
@@ -54,6 +55,7 @@ func fill(t *testing.T, c *Cache, base string, names ...string) string {
 }
 
 func TestInvalidate(t *testing.T) {
+	t.Parallel()
 	base := t.TempDir()
 	writeTree(t, base, map[string]string{"a/b/c/f.txt": "", "a/bc/g.txt": "", "other/h.txt": ""})
 	all := []string{"a", "a/b", "a/b/c", "a/bc", "other"}

@@ -28,6 +28,7 @@ func (r *recordingScanner) ForceRescan(_ context.Context, root string, _ Options
 func (r *recordingScanner) ShouldRecheckEmpty(*Scan) bool { return r.stale }
 
 func TestLookupFollowsTheOptInContract(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	for _, tc := range []struct {
 		useCache, stale bool

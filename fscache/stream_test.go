@@ -31,6 +31,7 @@ func streamAll(t *testing.T, root string, opts Options) ([]Entry, int) {
 // The streamed walk hands over exactly Walk's entries in Walk's order,
 // under every traversal policy.
 func TestWalkStreamMatchesWalk(t *testing.T) {
+	t.Parallel()
 	root := filepath.Join(goroot(t), "src")
 	if testing.Short() {
 		root = filepath.Join(root, "net")
@@ -55,6 +56,7 @@ func TestWalkStreamMatchesWalk(t *testing.T) {
 
 // A consumer that stops early gets its error back and the walk ends.
 func TestWalkStreamStopsEarly(t *testing.T) {
+	t.Parallel()
 	stop := errors.New("enough")
 	n := 0
 	err := WalkStream(context.Background(), filepath.Join(goroot(t), "src"), Options{}, false, func(Entry) error {
@@ -70,6 +72,7 @@ func TestWalkStreamStopsEarly(t *testing.T) {
 }
 
 func TestWalkStreamCancelled(t *testing.T) {
+	t.Parallel()
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
 	if err := WalkStream(ctx, t.TempDir(), Options{}, false, func(Entry) error { return nil }, nil); !errors.Is(err, context.Canceled) {
@@ -89,6 +92,7 @@ func TestWalkStreamCancelled(t *testing.T) {
 // A consumer blocked on the first entry does not hold up the walk's
 // workers for ever: once it gives up, WalkStream returns.
 func TestWalkStreamConsumerStopsWhileWalking(t *testing.T) {
+	t.Parallel()
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	done := make(chan error, 1)
@@ -112,6 +116,7 @@ func TestWalkStreamConsumerStopsWhileWalking(t *testing.T) {
 
 // SkipPseudoDirs prunes /proc, /sys and /dev below the root / only.
 func TestSkipPseudoDirs(t *testing.T) {
+	t.Parallel()
 	if !isPseudoDir("/", "proc") || !isPseudoDir("/", "dev") || isPseudoDir("/usr", "proc") || isPseudoDir("/", "procs") {
 		t.Fatal("isPseudoDir")
 	}
@@ -140,6 +145,7 @@ var errStopTest = errors.New("stop")
 
 // With noStat the streamed walk hands over WalkTypes' entries.
 func TestWalkStreamNoStatMatchesWalkTypes(t *testing.T) {
+	t.Parallel()
 	root := filepath.Join(goroot(t), "src", "net")
 	want, err := WalkTypes(context.Background(), root, Options{Gitignore: true})
 	if err != nil {
@@ -162,12 +168,11 @@ func TestWalkStreamNoStatMatchesWalkTypes(t *testing.T) {
 func TestWalkStreamBoundedLookahead(t *testing.T) {
 	root := filepath.Join(goroot(t), "src")
 	want := walkAll(t, root, Options{})
-	defer func(n int) { streamLookahead = n }(streamLookahead)
-	streamLookahead = 64
 	w, top, err := newWalker(context.Background(), root, Options{}, false, "", true)
 	if err != nil {
 		t.Fatal(err)
 	}
+	w.maxAhead = 64
 	var wg sync.WaitGroup
 	w.start(&wg)
 	var got []Entry
@@ -203,10 +208,10 @@ func TestWalkStreamBoundedLookahead(t *testing.T) {
 	}); err != nil {
 		t.Fatal(err)
 	}
-	if limit := streamLookahead + runtime.GOMAXPROCS(0)*largest; maxAhead > limit {
+	if limit := w.maxAhead + runtime.GOMAXPROCS(0)*largest; maxAhead > limit {
 		t.Fatalf("the walk ran %d entries ahead of its consumer, bound %d", maxAhead, limit)
 	}
-	t.Logf("at most %d entries ahead (bound %d, %d entries)", maxAhead, streamLookahead, len(want))
+	t.Logf("at most %d entries ahead (bound %d, %d entries)", maxAhead, w.maxAhead, len(want))
 }
 
 // At its start a streamed walk's bound is streamLookaheadStart, growing
@@ -215,12 +220,11 @@ func TestWalkStreamBoundedLookahead(t *testing.T) {
 // early instead of listing up to streamLookahead entries.
 func TestWalkStreamLookaheadStartsSmall(t *testing.T) {
 	root := filepath.Join(goroot(t), "src")
-	defer func(n, s int) { streamLookahead, streamLookaheadStart = n, s }(streamLookahead, streamLookaheadStart)
-	streamLookahead, streamLookaheadStart = 4096, 16
 	w, top, err := newWalker(context.Background(), root, Options{}, false, "", true)
 	if err != nil {
 		t.Fatal(err)
 	}
+	w.maxAhead, w.startAhead = 4096, 16
 	var wg sync.WaitGroup
 	w.start(&wg)
 	var ahead int

@@ -71,22 +71,25 @@ type walker struct {
 	// first results someone may be waiting for, does not share the cores
 	// with a walk listing thousands of entries it will not need for a while.
 	reached int
+	// maxAhead and startAhead are the walk's streamLookahead and
+	// streamLookaheadStart; tests lower them (before start).
+	maxAhead, startAhead int
 }
 
 // streamLookahead bounds how far a streamed walk lists ahead of its consumer
 // (entries of directories listed but not reached): a slow consumer (a
 // search of every file) keeps neither the listing of a whole tree in memory
 // nor the walk's workers busy on cores it needs itself.
-var streamLookahead = 4096
+const streamLookahead = 4096
 
 // streamLookaheadStart is the bound before the consumer has reached any
 // entry; it grows by one for each entry reached, up to streamLookahead.
-var streamLookaheadStart = 256
+const streamLookaheadStart = 256
 
 // lookahead is the current bound of a streamed walk. Must be called with
 // w.mu held.
 func (w *walker) lookahead() int {
-	return min(streamLookahead, streamLookaheadStart+w.reached)
+	return min(w.maxAhead, w.startAhead+w.reached)
 }
 
 // Walk lists every entry below root (not root itself) under the traversal
@@ -176,7 +179,7 @@ func newWalker(ctx context.Context, root string, opts Options, noStat bool, excl
 		return nil, nil, err
 	}
 	opts.Follow = opts.Follow && followSupported
-	w := &walker{ctx: ctx, opts: opts, noStat: noStat}
+	w := &walker{ctx: ctx, opts: opts, noStat: noStat, maxAhead: streamLookahead, startAhead: streamLookaheadStart}
 	w.cond = sync.NewCond(&w.mu)
 	top := &dirNode{abs: abs}
 	if stream {
@@ -601,5 +604,3 @@ func flatten(d *dirNode, out []Entry) []Entry {
 	}
 	return out
 }
-
-var walkerMul = 8

@@ -70,6 +70,7 @@ func paths(es []Entry) []string {
 }
 
 func TestWalkOrderAndMetadata(t *testing.T) {
+	t.Parallel()
 	root := t.TempDir()
 	writeTree(t, root, map[string]string{
 		"b.txt": "bb", "a.txt": "a", "a/z": "zzz", "a/b/c": "", "B": "", "_u": "", "a-b": "", "a0": "",
@@ -96,6 +97,7 @@ func TestWalkOrderAndMetadata(t *testing.T) {
 
 // TestWalkGorootMatchesReference compares a large real tree, entry by entry.
 func TestWalkGorootMatchesReference(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("short")
 	}
@@ -110,6 +112,7 @@ func TestWalkGorootMatchesReference(t *testing.T) {
 // WalkTypes must list exactly what Walk lists, with the same types, and
 // leave MTime and Size at 0.
 func TestWalkTypesMatchesWalk(t *testing.T) {
+	t.Parallel()
 	root := filepath.Join(goroot(t), "src", "net")
 	for _, opts := range []Options{{Hidden: true}, {Gitignore: true, SkipNodeModules: true}} {
 		full, err := Walk(context.Background(), root, opts)
@@ -130,6 +133,7 @@ func TestWalkTypesMatchesWalk(t *testing.T) {
 }
 
 func TestWalkNeverReturnsGit(t *testing.T) {
+	t.Parallel()
 	root := t.TempDir()
 	writeTree(t, root, map[string]string{".git/HEAD": "", ".git/objects/x": "", "sub/.git": "gitdir: x", "sub/f": "", ".github/w": ""})
 	for _, opts := range []Options{{Hidden: true}, {Hidden: true, Gitignore: true}, {}} {
@@ -145,6 +149,7 @@ func TestWalkNeverReturnsGit(t *testing.T) {
 }
 
 func TestWalkSymlinksNotFollowed(t *testing.T) {
+	t.Parallel()
 	root := t.TempDir()
 	writeTree(t, root, map[string]string{"d/f": "x"})
 	for link, target := range map[string]string{"loop": ".", "d/up": "..", "self": "self", "dangling": "nowhere", "toD": "d"} {
@@ -175,6 +180,7 @@ func TestWalkSymlinksNotFollowed(t *testing.T) {
 }
 
 func TestWalkHidden(t *testing.T) {
+	t.Parallel()
 	root := t.TempDir()
 	writeTree(t, root, map[string]string{".env": "", ".config/a": "", "v/.h": "", "v/x": ""})
 	if got := paths(walkAll(t, root, Options{})); !slices.Equal(got, []string{"v", "v/x"}) {
@@ -186,6 +192,7 @@ func TestWalkHidden(t *testing.T) {
 }
 
 func TestWalkNodeModules(t *testing.T) {
+	t.Parallel()
 	root := t.TempDir()
 	writeTree(t, root, map[string]string{"node_modules/p/i.js": "", "a/node_modules/q": "", "b/node_modules": "file", "c.js": ""})
 	if got := paths(walkAll(t, root, Options{SkipNodeModules: true})); !slices.Equal(got, []string{"a", "b", "b/node_modules", "c.js"}) {
@@ -199,6 +206,7 @@ func TestWalkNodeModules(t *testing.T) {
 }
 
 func TestWalkRootErrors(t *testing.T) {
+	t.Parallel()
 	root := t.TempDir()
 	writeTree(t, root, map[string]string{"file": ""})
 	missing := filepath.Join(root, "missing")
@@ -214,6 +222,7 @@ func TestWalkRootErrors(t *testing.T) {
 }
 
 func TestWalkCancelled(t *testing.T) {
+	t.Parallel()
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
 	if _, err := Walk(ctx, t.TempDir(), Options{}); !errors.Is(err, context.Canceled) {
@@ -235,6 +244,7 @@ func TestWalkCancelled(t *testing.T) {
 // directories at that depth are not entered (a search of / at depth 1
 // must not list the whole disk).
 func TestWalkMaxDepth(t *testing.T) {
+	t.Parallel()
 	root := t.TempDir()
 	writeTree(t, root, map[string]string{"f": "", "a/g": "", "a/b/h": "", "a/b/c/i": ""})
 	for depth, want := range map[int][]string{

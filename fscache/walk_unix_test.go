@@ -13,6 +13,7 @@ import (
 )
 
 func TestWalkOtherTypesAndUnreadable(t *testing.T) {
+	t.Parallel()
 	root := t.TempDir()
 	writeTree(t, root, map[string]string{"locked/secret": "", "open/f": ""})
 	if err := syscall.Mkfifo(filepath.Join(root, "fifo"), 0o644); err != nil {
@@ -39,6 +40,7 @@ func TestWalkOtherTypesAndUnreadable(t *testing.T) {
 // point at, a link loop is listed but not entered twice, and a dangling
 // link stays a link.
 func TestWalkFollow(t *testing.T) {
+	t.Parallel()
 	root := t.TempDir()
 	writeTree(t, root, map[string]string{"real/f.txt": "hello", "other/g.txt": "hi"})
 	for link, target := range map[string]string{

@@ -426,12 +426,12 @@ func findMain(ctx context.Context, env *cliEnv, c *findCLI, fs *pflag.FlagSet, r
 			out.EndRecord()
 			return err
 		}
-		if colors.path != "" {
-			out.WriteString(colors.path)
+		if colors.Path != "" {
+			out.WriteString(colors.Path)
 		}
 		out.WriteString(p)
-		if colors.reset != "" {
-			out.WriteString(colors.reset)
+		if colors.Reset != "" {
+			out.WriteString(colors.Reset)
 		}
 		err := out.WriteByte(end)
 		out.EndRecord()

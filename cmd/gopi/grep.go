@@ -2,12 +2,10 @@ package main
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
 	"io/fs"
-	"iter"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -22,6 +20,7 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/gopi-agent/gopi/search/grep"
+	"github.com/gopi-agent/gopi/search/grep/printer"
 )
 
 // grepCLI holds the typed values of `gopi grep`'s flags.
@@ -50,7 +49,7 @@ type grepCLI struct {
 	maxFilesize                          string
 	json, stats                          bool
 	color                                string
-	sort                                 sortChoice
+	sort                                 printer.Order
 	timeout                              time.Duration
 	help                                 bool
 }
@@ -193,9 +192,9 @@ func runGrep(ctx context.Context, env *cliEnv, args []string) int {
 // of a terminal or a pipe cannot be interrupted, so the search goes on in
 // a goroutine that is abandoned (and ends with the process) when the time
 // is up; from then on its results are dropped.
-func streamStdin(ctx context.Context, o grep.Options, r io.Reader, onResult func(*grep.FileResult) error) (*grep.Summary, error) {
+func streamStdin(ctx context.Context, o grep.Options, r io.Reader, needs grep.Needs, onResult func(*grep.FileResult) error) (*grep.Summary, error) {
 	if o.Timeout <= 0 {
-		return grep.StreamReader(ctx, o, "<stdin>", r, onResult)
+		return grep.StreamReaderTo(ctx, o, "<stdin>", r, fileSink{needs, onResult})
 	}
 	ctx, cancel := context.WithTimeout(ctx, o.Timeout)
 	defer cancel()
@@ -207,14 +206,14 @@ func streamStdin(ctx context.Context, o grep.Options, r io.Reader, onResult func
 	}
 	done := make(chan outcome, 1)
 	go func() {
-		sum, err := grep.StreamReader(ctx, o, "<stdin>", r, func(fr *grep.FileResult) error {
+		sum, err := grep.StreamReaderTo(ctx, o, "<stdin>", r, fileSink{needs, func(fr *grep.FileResult) error {
 			mu.Lock()
 			defer mu.Unlock()
 			if abandoned {
 				return context.DeadlineExceeded
 			}
 			return onResult(fr)
-		})
+		}})
 		done <- outcome{sum, err}
 	}()
 	select {
@@ -231,33 +230,37 @@ func streamStdin(ctx context.Context, o grep.Options, r io.Reader, onResult func
 	}
 }
 
+// fileSink is a grep.Sink: fn gets each file's results, which hold what
+// needs asks for.
+type fileSink struct {
+	needs grep.Needs
+	fn    func(*grep.FileResult) error
+}
+
+// Needs returns the needs the sink was made with.
+func (s fileSink) Needs() grep.Needs { return s.needs }
+
+// File hands fr to the function.
+func (s fileSink) File(fr *grep.FileResult) error { return s.fn(fr) }
+
 // stdinPath is the path argument that names standard input.
 const stdinPath = "-"
 
 // grepJob is one `gopi grep` invocation.
 type grepJob struct {
-	base    grep.Options
-	jsonEnc *json.Encoder // --json output, made on first use
-	paths   []string      // as typed; "" for the implicit current directory, "-" for stdin
-	// countMatches: -c prints the number of matches rather than of
-	// matching lines, as ripgrep does when a match can span lines.
-	countMatches bool
-	json         bool
-	stats        bool
-	quiet        bool
-	listFiles    bool // --files
-	order        sortChoice
-	held         []heldResult         // results waiting for the end of the search when order needs them all
-	times        map[string]time.Time // sort timestamps taken before the search (see takeTimes)
-	argFiles     map[string]bool      // per path argument: names a file, not a directory (see argIsFile)
-	out          *promptWriter
-	errOut       io.Writer
-	lastFile     string // file of the last printed line, for context separators
-	lastLine     int
-	spanBuf      []grep.Span // printMatch's spans of one line of a multiline match
-	block        lineBlock   // printMatch's block of touching multiline matches in the current file
-	lineBuf      []byte      // printMatch's formatted lines
-	lineFormat               // how content lines are laid out
+	base      grep.Options
+	needs     grep.Needs // what the printer needs of each file (more per path: see run)
+	paths     []string   // as typed; "" for the implicit current directory, "-" for stdin
+	stats     bool
+	quiet     bool
+	listFiles bool // --files
+	order     printer.Order
+	held      []heldResult         // results waiting for the end of the search when order needs them all
+	times     map[string]time.Time // sort timestamps taken before the search (see takeTimes)
+	argFiles  map[string]bool      // per path argument: names a file, not a directory (see argIsFile)
+	out       *promptWriter
+	errOut    io.Writer
+	printer   *printer.Printer // lays the results out on out
 
 	// filters are the filtering flags given (-g, --iglob, -t, -T,
 	// --max-depth, --max-filesize), named when they leave nothing to search.
@@ -283,6 +286,7 @@ func newGrepJob(c *grepCLI, rest []string, env *cliEnv) (*grepJob, error) {
 		pattern = `^(?:` + pattern + `)$`
 	}
 	o := grep.DefaultOptions(pattern, "")
+	var needs grep.Needs
 	switch {
 	case c.caseSensitive:
 	case c.ignoreCase:
@@ -332,7 +336,7 @@ func newGrepJob(c *grepCLI, rest []string, env *cliEnv) (*grepJob, error) {
 		o.Mode = grep.ModeFilesWithMatches
 		// A path is printed at its file's first match, as ripgrep does;
 		// --stats wants the whole count of matching lines.
-		o.FirstMatchEnough = !c.stats
+		needs.FirstMatchEnough = !c.stats
 	}
 	o.Timeout = c.timeout
 	o.Overrides, o.OverrideFold = c.globs.globs, c.globs.fold
@@ -341,15 +345,16 @@ func newGrepJob(c *grepCLI, rest []string, env *cliEnv) (*grepJob, error) {
 		return nil, err
 	}
 	j := &grepJob{
-		base: o, paths: rest, json: c.json, stats: c.stats, quiet: c.quiet, listFiles: c.files, order: c.sort,
+		base: o, needs: needs, paths: rest, stats: c.stats, quiet: c.quiet, listFiles: c.files, order: c.sort,
 		out: newPromptWriter(env.stdout, 64<<10), errOut: env.stderr,
-		lineFormat: lineFormat{
-			colors: colors, lineNums: !c.noLineNumber || c.column || c.vimgrep, offsets: c.byteOffset, null: c.null,
-			// Lines that do not match have no match to show alone or
-			// to point at: -v prints them whole, without a column (as
-			// ripgrep does with -o, --column and --vimgrep).
-			column: (c.column || c.vimgrep) && !c.invert, only: c.onlyMatching && !c.invert, vimgrep: c.vimgrep && !c.invert,
-		},
+	}
+	layout := printer.Config{
+		Colors: colors, Mode: o.Mode, JSON: c.json, Context: o.ContextBefore > 0 || o.ContextAfter > 0,
+		LineNumbers: !c.noLineNumber || c.column || c.vimgrep, ByteOffset: c.byteOffset, Null: c.null,
+		// Lines that do not match have no match to show alone or
+		// to point at: -v prints them whole, without a column (as
+		// ripgrep does with -o, --column and --vimgrep).
+		Column: (c.column || c.vimgrep) && !c.invert, OnlyMatching: c.onlyMatching && !c.invert, Vimgrep: c.vimgrep && !c.invert,
 	}
 	j.filters = givenFilters(c)
 	if len(j.paths) == 0 {
@@ -361,27 +366,30 @@ func newGrepJob(c *grepCLI, rest []string, env *cliEnv) (*grepJob, error) {
 	if o.Mode == grep.ModeContent && (c.column || c.vimgrep) && !c.invert {
 		// Only columns and --vimgrep lay out lines differently when
 		// matches can span lines.
-		if j.crosses, err = grep.CrossesLines(o); err != nil {
+		if layout.Crosses, err = grep.CrossesLines(o); err != nil {
 			return nil, err
 		}
 	}
 	if o.Mode == grep.ModeCount && !c.invert {
-		if j.countMatches, err = grep.CrossesLines(o); err != nil {
+		// -c prints the number of matches rather than of matching
+		// lines, as ripgrep does when a match can span lines.
+		if layout.CountMatches, err = grep.CrossesLines(o); err != nil {
 			return nil, err
 		}
 		// -o -c counts the parts -o would print, as ripgrep does.
-		j.countMatches = j.countMatches || c.countMatches || c.onlyMatching
+		layout.CountMatches = layout.CountMatches || c.countMatches || c.onlyMatching
 		// -c prints line counts; --json also prints the match count.
-		j.base.CountLinesOnly = !j.countMatches && !c.json
+		j.needs.CountLinesOnly = !layout.CountMatches && !c.json
 	}
 	switch {
 	case c.noFilename:
-		j.withPath = false
+		layout.WithPath = false
 	case c.withFilename || c.vimgrep:
-		j.withPath = true
+		layout.WithPath = true
 	default:
-		j.withPath = len(j.paths) > 1 || (j.paths[0] != stdinPath && !isRegularFile(j.paths[0]))
+		layout.WithPath = len(j.paths) > 1 || (j.paths[0] != stdinPath && !isRegularFile(j.paths[0]))
 	}
+	j.printer = printer.New(j.out, layout)
 	return j, nil
 }
 
@@ -580,36 +588,23 @@ func (j *grepJob) pathOptions(path string) grep.Options {
 	return o
 }
 
-// renderer returns the grep.Options.Render of a search of the path
-// argument arg: the lines printMatch would print, formatted in the worker.
-func (j *grepJob) renderer(arg string) func(*grep.Rendering, string, iter.Seq[*grep.MatchView]) {
-	isFile := arg != "" && arg != stdinPath && j.argIsFile(arg)
-	f := j.lineFormat // a copy: workers only read it
-	asJSON := j.json
-	return func(out *grep.Rendering, path string, matches iter.Seq[*grep.MatchView]) {
-		if arg != stdinPath {
-			path = displayPath(arg, path, isFile)
-		}
-		spill := func(dst []byte) ([]byte, bool) {
-			out.Buf = dst
-			ok := out.Spill()
-			return out.Buf, ok
-		}
-		var spanBuf []grep.Span
-		var blk lineBlock
-		for m := range matches {
-			var ok bool
-			if asJSON {
-				out.Buf, ok = appendGrepJSON(out.Buf, path, m, spill)
-				ok = ok && out.Spill()
-			} else {
-				out.Buf, _, ok = appendMatch(out.Buf, &f, path, m.Line, m.Offset, m.Text, m.Spans, &spanBuf, &blk, spill)
-			}
-			if !ok {
-				return
-			}
-		}
+// shownPath returns, for a search of the path argument arg, the path a
+// result path is printed by; safe for the search workers to call.
+func (j *grepJob) shownPath(arg string) func(path string) string {
+	if arg == stdinPath {
+		return func(path string) string { return path }
 	}
+	isFile := arg != "" && j.argIsFile(arg)
+	return func(path string) string { return printer.DisplayPath(arg, path, isFile) }
+}
+
+// shown is the path a result path rel of a search of the path argument
+// arg is printed by (shownPath's, for the printing goroutine).
+func (j *grepJob) shown(arg, rel string) string {
+	if arg == stdinPath {
+		return rel
+	}
+	return printer.DisplayPath(arg, rel, arg != "" && j.argIsFile(arg))
 }
 
 // argIsFile is isRegularFile for a path argument, asked once per argument:
@@ -649,7 +644,7 @@ func (j *grepJob) run(ctx context.Context, env *cliEnv) (int, error) {
 	for i, p := range j.paths {
 		searches[i] = grepSearch{arg: p}
 	}
-	if j.order.holds() && !j.listFiles && !slices.Contains(j.paths, stdinPath) {
+	if j.order.Holds() && !j.listFiles && !slices.Contains(j.paths, stdinPath) {
 		// Sorted: list every file and its timestamp first, then search
 		// them in order as one list, printing as the results come.
 		files, missing, err := j.plan(ctx)
@@ -666,28 +661,28 @@ func (j *grepJob) run(ctx context.Context, env *cliEnv) (int, error) {
 		if s.planned {
 			o.Files = s.files
 		}
+		needs := j.needs
 		if o.Mode == grep.ModeContent && !j.quiet {
 			// The workers format the lines or JSON objects (ignored
-			// with context lines).
-			o.Render = j.renderer(path)
-			// Whole lines without colour need no match but a line's
-			// first (for --column): the rest of the line is not searched.
-			o.FirstMatchOnly = j.colors.match == "" && !j.only && !j.vimgrep && !j.json
+			// with context lines), and need no more of a line than the
+			// printer shows.
+			content := j.printer.ContentNeeds(j.shownPath(path))
+			needs.Render, needs.FirstMatchOnly = content.Render, content.FirstMatchOnly
 			// print writes the bytes out at once unless results are held
 			// for sorting.
-			o.ReuseRendered = !(j.order.holds() && !s.planned)
+			needs.ReuseRendered = !(j.order.Holds() && !s.planned)
 		}
 		onResult := func(fr *grep.FileResult) error {
 			matched = true
 			switch {
 			case j.quiet:
 				return stopped
-			case j.order.holds() && !s.planned:
+			case j.order.Holds() && !s.planned:
 				j.held = append(j.held, heldResult{arg: path, result: fr})
 				return nil
 			}
 			j.out.Begin()
-			err := j.print(path, fr)
+			err := j.printer.File(j.shown(path, fr.Path), fr)
 			j.out.EndRecord()
 			return err
 		}
@@ -697,17 +692,13 @@ func (j *grepJob) run(ctx context.Context, env *cliEnv) (int, error) {
 		case path == stdinPath && j.listFiles:
 			// As ripgrep: standard input is one of the "files" searched.
 			j.out.WriteString("<stdin>")
-			if j.null {
-				j.out.WriteByte(0)
-			} else {
-				j.out.WriteByte('\n')
-			}
+			j.out.WriteByte(j.printer.PathEnd())
 			matched = true
 			sum = &grep.Summary{}
 		case path == stdinPath:
-			sum, err = streamStdin(ctx, o, env.stdin, onResult)
+			sum, err = streamStdin(ctx, o, env.stdin, needs, onResult)
 		case s.planned:
-			sum, err = grep.Stream(ctx, o, onResult)
+			sum, err = grep.StreamTo(ctx, o, fileSink{needs, onResult})
 		case j.listFiles:
 			var n int
 			n, err = j.printFiles(ctx, path, o)
@@ -723,7 +714,7 @@ func (j *grepJob) run(ctx context.Context, env *cliEnv) (int, error) {
 			if err := j.takeTimes(ctx, path, o); err != nil {
 				return exitError, err
 			}
-			sum, err = grep.Stream(ctx, o, onResult)
+			sum, err = grep.StreamTo(ctx, o, fileSink{needs, onResult})
 		}
 		if errors.Is(err, stopped) {
 			return exitMatch, nil
@@ -737,7 +728,7 @@ func (j *grepJob) run(ctx context.Context, env *cliEnv) (int, error) {
 			for _, s := range sum.Skipped {
 				shown := s.Path // "<stdin>"
 				if path != stdinPath {
-					shown = displayPath(path, s.Path, path == o.Path && j.argIsFile(path))
+					shown = printer.DisplayPath(path, s.Path, path == o.Path && j.argIsFile(path))
 				}
 				fmt.Fprintf(j.errOut, "gopi grep: %s: %s\n", shown, errnoText(s.Err))
 				// A file over --max-filesize is skipped as asked: named,
@@ -825,16 +816,12 @@ func (j *grepJob) printFiles(ctx context.Context, path string, o grep.Options) (
 	isFile := isRegularFile(path)
 	err := grep.EachFile(ctx, o, func(f string) error {
 		n++
-		if j.order.holds() {
+		if j.order.Holds() {
 			j.held = append(j.held, heldResult{arg: path, file: f})
 			return nil
 		}
-		j.out.WriteString(displayPath(path, f, isFile))
-		end := byte('\n')
-		if j.null {
-			end = 0
-		}
-		err := j.out.WriteByte(end) // a failed write (the reader has gone) stops the walk
+		j.out.WriteString(printer.DisplayPath(path, f, isFile))
+		err := j.out.WriteByte(j.printer.PathEnd()) // a failed write (the reader has gone) stops the walk
 		j.out.EndRecord()
 		return err
 	})
@@ -854,176 +841,4 @@ func errnoText(err error) string {
 		return pe.Err.Error()
 	}
 	return err.Error()
-}
-
-// displayPath is what the user sees for a result path: a file argument as
-// typed, a path below a directory argument joined to it the way ripgrep
-// does (no cleaning: "./" stays, a final '/' is not doubled).
-func displayPath(arg, rel string, isFile bool) string {
-	switch {
-	case isFile:
-		return arg
-	case arg == "":
-		return rel
-	case strings.HasSuffix(arg, "/"):
-		return arg + rel
-	}
-	return filepath.ToSlash(arg) + "/" + rel
-}
-
-// jsonMatch is the --json shape of one match.
-type jsonMatch struct {
-	Path       string        `json:"path"`
-	Line       int           `json:"line"`
-	Offset     int64         `json:"offset"` // of the line's first byte, as -b prints it
-	Text       string        `json:"text"`
-	Truncated  bool          `json:"truncated,omitempty"`
-	Submatches []jsonSpan    `json:"submatches"`
-	Before     []jsonCtxLine `json:"before,omitempty"`
-	After      []jsonCtxLine `json:"after,omitempty"`
-}
-
-type jsonSpan struct {
-	Start int    `json:"start"`
-	End   int    `json:"end"`
-	Text  string `json:"text"`
-}
-
-type jsonCtxLine struct {
-	Line   int    `json:"line"`
-	Offset int64  `json:"offset"`
-	Text   string `json:"text"`
-}
-
-func (j *grepJob) print(arg string, fr *grep.FileResult) error {
-	path := fr.Path
-	if arg != stdinPath {
-		path = displayPath(arg, fr.Path, arg != "" && j.argIsFile(arg))
-	}
-	if fr.Rendered != nil {
-		_, err := j.out.Write(fr.Rendered)
-		return err
-	}
-	if fr.Binary && j.base.Mode == grep.ModeContent {
-		if j.json {
-			return j.writeJSON(map[string]any{"path": path, "binary": true, "nulOffset": fr.NULOffset})
-		}
-		if j.withPath {
-			j.out.WriteString(j.colors.path + path + j.colors.reset + ": ")
-		}
-		fmt.Fprintf(j.out, "binary file matches (found \"\\0\" byte around offset %d)\n", fr.NULOffset)
-		return nil
-	}
-	switch j.base.Mode {
-	case grep.ModeCount:
-		count := fr.Lines
-		if j.countMatches {
-			count = fr.Count
-		}
-		if j.json {
-			return j.writeJSON(map[string]any{"path": path, "count": count, "matches": fr.Count})
-		}
-		if j.withPath {
-			fmt.Fprintf(j.out, "%s%s%s%c%d\n", j.colors.path, path, j.colors.reset, j.pathSep(':'), count)
-		} else {
-			fmt.Fprintf(j.out, "%d\n", count)
-		}
-		return nil
-	case grep.ModeFilesWithMatches:
-		if j.json {
-			return j.writeJSON(map[string]any{"path": path})
-		}
-		fmt.Fprintf(j.out, "%s%s%s%c", j.colors.path, path, j.colors.reset, j.pathSep('\n'))
-		return nil
-	}
-	for i := range fr.Matches {
-		m := &fr.Matches[i]
-		if j.json {
-			if err := j.writeJSON(toJSONMatch(path, m)); err != nil {
-				return err
-			}
-			continue
-		}
-		j.printMatch(path, m)
-	}
-	return nil
-}
-
-func toJSONMatch(path string, m *grep.Match) jsonMatch {
-	jm := jsonMatch{Path: path, Line: m.Line, Offset: m.Offset, Text: m.Text, Truncated: m.Truncated, Submatches: []jsonSpan{}}
-	for _, s := range m.Spans {
-		jm.Submatches = append(jm.Submatches, jsonSpan{Start: s.Start, End: s.End, Text: submatchText(m.Text, s)})
-	}
-	for _, c := range m.Before {
-		jm.Before = append(jm.Before, jsonCtxLine{c.Line, c.Offset, c.Text})
-	}
-	for _, c := range m.After {
-		jm.After = append(jm.After, jsonCtxLine{c.Line, c.Offset, c.Text})
-	}
-	return jm
-}
-
-// writeJSON prints v as one line of JSON, with <, > and & as they are
-// (as ripgrep and gopi ast write them: code is full of them).
-func (j *grepJob) writeJSON(v any) error {
-	if j.jsonEnc == nil {
-		j.jsonEnc = json.NewEncoder(j.out)
-		j.jsonEnc.SetEscapeHTML(false)
-	}
-	return j.jsonEnc.Encode(v)
-}
-
-// printMatch prints a match with its context in ripgrep's layout:
-// `path:line:text` for matched lines, `path-line-text` for context, and `--`
-// between groups that are not adjacent.
-func (j *grepJob) printMatch(path string, m *grep.Match) {
-	first := m.Line
-	if len(m.Before) > 0 {
-		first = m.Before[0].Line
-	}
-	hasContext := j.base.ContextBefore > 0 || j.base.ContextAfter > 0
-	if hasContext && j.lastFile != "" && (j.lastFile != path || first > j.lastLine+1) {
-		j.out.WriteString("--\n") // uncolored, as ripgrep prints it
-	}
-	for _, c := range m.Before {
-		j.printLine(path, c.Line, c.Offset, c.Text)
-	}
-	if j.lastFile != path {
-		j.block = lineBlock{}
-	}
-	var lines int
-	j.lineBuf, lines, _ = appendMatch(j.lineBuf[:0], &j.lineFormat, path, m.Line, m.Offset, m.Text, m.Spans, &j.spanBuf, &j.block, j.spillLines)
-	j.out.Write(j.lineBuf)
-	last := m.Line + lines - 1
-	for _, c := range m.After {
-		if c.Spans != nil {
-			// A matching line after the last match -m allows: printed as
-			// a match, as ripgrep does.
-			j.lineBuf, _, _ = appendMatch(j.lineBuf[:0], &j.lineFormat, path, c.Line, c.Offset, c.Text, c.Spans, &j.spanBuf, nil, j.spillLines)
-			j.out.Write(j.lineBuf)
-		} else {
-			j.printLine(path, c.Line, c.Offset, c.Text)
-		}
-		last = c.Line
-	}
-	j.lastFile, j.lastLine = path, last
-}
-
-// spillLines is printMatch's lineSpill: once the lines formatted for one
-// match pass spillLineBytes they are written out.
-func (j *grepJob) spillLines(dst []byte) ([]byte, bool) {
-	if len(dst) < spillLineBytes {
-		return dst, true
-	}
-	_, err := j.out.Write(dst)
-	return dst[:0], err == nil
-}
-
-// spillLineBytes is how much printMatch formats before writing it.
-const spillLineBytes = 64 << 10
-
-// printLine prints a context line (numbered line, starting at byte at).
-func (j *grepJob) printLine(path string, line int, at int64, text string) {
-	j.lineBuf = appendLine(j.lineBuf[:0], &j.lineFormat, path, line, '-', 0, at, text, nil)
-	j.out.Write(j.lineBuf)
 }

@@ -1,40 +1,20 @@
 package main
 
 import (
-	"cmp"
 	"context"
 	"fmt"
 	"os"
 	"slices"
-	"strings"
 	"time"
 
 	"github.com/gopi-agent/gopi/search/grep"
+	"github.com/gopi-agent/gopi/search/grep/printer"
 )
-
-// sortChoice is the order asked for with --sort or --sortr; the zero value
-// is path order, which the engine delivers as it searches.
-type sortChoice struct {
-	key     string // "path", "modified", "accessed", "created" or "none"; "" = path
-	reverse bool
-}
-
-// holds reports whether results must be collected and sorted at the end:
-// every order but ascending path order (or none) needs all of them first.
-func (s sortChoice) holds() bool {
-	switch s.key {
-	case "", "path":
-		return s.reverse
-	case "none":
-		return false
-	}
-	return true
-}
 
 // sortFlag is the pflag.Value of --sort (reverse false) and --sortr
 // (reverse true): both set one choice, so the last one given wins.
 type sortFlag struct {
-	choice  *sortChoice
+	choice  *printer.Order
 	reverse bool
 }
 
@@ -46,7 +26,7 @@ func (f sortFlag) Set(v string) error {
 	default:
 		return fmt.Errorf("unknown sort key %q: use path, modified, accessed, created or none", v)
 	}
-	*f.choice = sortChoice{key: v, reverse: f.reverse}
+	*f.choice = printer.Order{Key: v, Reverse: f.reverse}
 	return nil
 }
 
@@ -75,102 +55,40 @@ func (j *grepJob) printHeld() error {
 	}
 	type keyed struct {
 		heldResult
-		sortKey
+		printer.SortKey
 	}
 	items := make([]keyed, len(j.held))
 	for i, h := range j.held {
-		k := keyed{heldResult: h, sortKey: sortKey{shown: h.relPath()}}
+		k := keyed{heldResult: h, SortKey: printer.SortKey{Shown: h.relPath()}}
 		if h.arg != stdinPath {
-			k.shown = displayPath(h.arg, h.relPath(), j.argIsFile(h.arg))
-			if kind, ok := j.order.timeKind(); ok {
+			k.Shown = printer.DisplayPath(h.arg, h.relPath(), j.argIsFile(h.arg))
+			if kind, ok := orderTime(j.order); ok {
 				// Taken before the search when possible: reading a
 				// file moves its access time.
-				if t, found := j.times[k.shown]; found {
-					k.t, k.ok = t, true
+				if t, found := j.times[k.Shown]; found {
+					k.Time, k.HasTime = t, true
 				} else {
-					k.t, k.ok = fileTime(k.shown, kind)
+					k.Time, k.HasTime = fileTime(k.Shown, kind)
 				}
 			}
 		}
 		items[i] = k
 	}
 	j.held = nil
-	slices.SortStableFunc(items, func(a, b keyed) int { return j.order.compare(a.sortKey, b.sortKey) })
-	end := byte('\n')
-	if j.null {
-		end = 0
-	}
+	slices.SortStableFunc(items, func(a, b keyed) int { return j.order.Compare(a.SortKey, b.SortKey) })
 	for _, it := range items {
 		if it.result == nil {
-			j.out.WriteString(it.shown)
-			if err := j.out.WriteByte(end); err != nil {
+			j.out.WriteString(it.Shown)
+			if err := j.out.WriteByte(j.printer.PathEnd()); err != nil {
 				return err
 			}
 			continue
 		}
-		if err := j.print(it.arg, it.result); err != nil {
+		if err := j.printer.File(j.shown(it.arg, it.result.Path), it.result); err != nil {
 			return err
 		}
 	}
 	return nil
-}
-
-// sortKey is what a file is sorted by: its path as printed and, for the
-// time orders, its timestamp (ok false: none could be read).
-type sortKey struct {
-	shown string
-	t     time.Time
-	ok    bool
-}
-
-// compare orders two files as s asks. Like ripgrep 14, a missing
-// timestamp sorts after every present one, and --sortr reverses the whole
-// order (missing ones first).
-func (s sortChoice) compare(a, b sortKey) int {
-	var c int
-	if s.key == "path" || s.key == "" {
-		c = comparePathComponents(a.shown, b.shown)
-	} else {
-		switch {
-		case a.ok && b.ok:
-			c = a.t.Compare(b.t)
-		case a.ok:
-			c = -1
-		case b.ok:
-			c = 1
-		}
-	}
-	if s.reverse {
-		c = -c
-	}
-	return c
-}
-
-// comparePathComponents orders two slash-separated paths component by
-// component, the order of a walk ("a/b" before "a.b"). Empty components
-// and "." after the first are skipped, as Rust's Path ordering does
-// ("c//z" and "c/./z" are "c/z").
-func comparePathComponents(a, b string) int {
-	ca, cb := pathComponents(a), pathComponents(b)
-	for i := 0; i < len(ca) && i < len(cb); i++ {
-		if c := cmp.Compare(ca[i], cb[i]); c != 0 {
-			return c
-		}
-	}
-	return cmp.Compare(len(ca), len(cb))
-}
-
-// pathComponents splits p at '/', leaving out empty components and "."
-// components other than the first.
-func pathComponents(p string) []string {
-	var out []string
-	for i, c := range strings.Split(p, "/") {
-		if c == "" || (c == "." && i > 0) {
-			continue
-		}
-		out = append(out, c)
-	}
-	return out
 }
 
 // grepSearch is one search of a gopi grep run: a path argument ("" for the
@@ -189,16 +107,16 @@ type grepSearch struct {
 // is held is a path and a time per file, not the results: they are printed
 // as the search of the sorted list finds them.
 func (j *grepJob) plan(ctx context.Context) (files []grep.FileRef, missing bool, err error) {
-	kind, timed := j.order.timeKind()
+	kind, timed := orderTime(j.order)
 	type planned struct {
 		ref grep.FileRef
-		key sortKey
+		key printer.SortKey
 	}
 	var all []planned
 	add := func(shown string, named bool) {
-		p := planned{ref: grep.FileRef{Path: shown, Named: named}, key: sortKey{shown: shown}}
+		p := planned{ref: grep.FileRef{Path: shown, Named: named}, key: printer.SortKey{Shown: shown}}
 		if timed {
-			p.key.t, p.key.ok = fileTime(shown, kind)
+			p.key.Time, p.key.HasTime = fileTime(shown, kind)
 		}
 		all = append(all, p)
 	}
@@ -216,13 +134,13 @@ func (j *grepJob) plan(ctx context.Context) (files []grep.FileRef, missing bool,
 			continue
 		}
 		if err := grep.EachFile(ctx, o, func(f string) error {
-			add(displayPath(path, f, false), false)
+			add(printer.DisplayPath(path, f, false), false)
 			return nil
 		}); err != nil {
 			return nil, missing, err
 		}
 	}
-	slices.SortStableFunc(all, func(a, b planned) int { return j.order.compare(a.key, b.key) })
+	slices.SortStableFunc(all, func(a, b planned) int { return j.order.Compare(a.key, b.key) })
 	files = make([]grep.FileRef, len(all))
 	for i, p := range all {
 		files[i] = p.ref
@@ -230,9 +148,9 @@ func (j *grepJob) plan(ctx context.Context) (files []grep.FileRef, missing bool,
 	return files, missing, nil
 }
 
-// timeKind is the timestamp the order sorts by, if any.
-func (s sortChoice) timeKind() (timeKind, bool) {
-	switch s.key {
+// orderTime is the timestamp o sorts by, if any.
+func orderTime(o printer.Order) (timeKind, bool) {
+	switch o.Key {
 	case "modified":
 		return timeModified, true
 	case "accessed":
@@ -246,7 +164,7 @@ func (s sortChoice) timeKind() (timeKind, bool) {
 // takeTimes records, before anything is read, the sort timestamp of every
 // file a search of path with o would read.
 func (j *grepJob) takeTimes(ctx context.Context, path string, o grep.Options) error {
-	kind, ok := j.order.timeKind()
+	kind, ok := orderTime(j.order)
 	if !ok || path == stdinPath {
 		return nil
 	}
@@ -255,7 +173,7 @@ func (j *grepJob) takeTimes(ctx context.Context, path string, o grep.Options) er
 	}
 	isFile := isRegularFile(path)
 	return grep.EachFile(ctx, o, func(f string) error {
-		shown := displayPath(path, f, isFile)
+		shown := printer.DisplayPath(path, f, isFile)
 		if t, ok := fileTime(shown, kind); ok {
 			j.times[shown] = t
 		}

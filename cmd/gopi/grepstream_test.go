@@ -9,8 +9,6 @@ import (
 	"runtime"
 	"strings"
 	"testing"
-
-	"github.com/gopi-agent/gopi/search/grep"
 )
 
 // closingWriter takes limit bytes and then fails every write, as a pipe
@@ -52,32 +50,6 @@ func TestGrepHugeOutputOfOneLineIsStreamed(t *testing.T) {
 		}
 		if alloc := after.TotalAlloc - before.TotalAlloc; alloc > 64<<20 {
 			t.Errorf("%v: %d MB allocated for 1 MB read: the output was not streamed", flags, alloc>>20)
-		}
-	}
-}
-
-// One long output line is handed on in pieces of at most textChunk bytes
-// of text, with and without colours, and the pieces make the same line.
-func TestLongLineSpilledInPieces(t *testing.T) {
-	text := strings.Repeat("ab", 600_000) // 1.2 MB
-	spans := []grep.Span{{Start: 1, End: 2}, {Start: 700_001, End: 900_000}}
-	for _, colors := range []palette{{}, {path: "P", line: "L", match: "M", reset: "R", column: "C"}} {
-		f := &lineFormat{colors: colors, withPath: true, lineNums: true, column: true}
-		want := appendLine(nil, f, "p", 3, ':', 2, 0, text, spans)
-		var got []byte
-		largest := 0
-		spill := func(dst []byte) ([]byte, bool) {
-			largest = max(largest, len(dst))
-			got = append(got, dst...)
-			return dst[:0], true
-		}
-		rest, ok := appendLineSpilled(nil, f, "p", 3, ':', 2, 0, text, spans, spill)
-		got = append(got, rest...)
-		if !ok || !bytes.Equal(got, want) {
-			t.Fatalf("colors %+v: pieces make %d bytes, the line is %d", colors, len(got), len(want))
-		}
-		if largest > textChunk+64 {
-			t.Errorf("colors %+v: a piece of %d bytes", colors, largest)
 		}
 	}
 }

@@ -52,7 +52,7 @@ const (
 // Find scores every entry under root (files and directories, node_modules
 // never walked) against opts.Query and returns the best MaxResults.
 func Find(ctx context.Context, root string, opts Options) (*Result, error) {
-	dir, err := resolveRoot(root)
+	dir, err := resolveRoot(opts.Scanner, root)
 	if err != nil {
 		return nil, err
 	}

@@ -50,16 +50,13 @@ func (f *fakeScanner) ShouldRecheckEmpty(s *fscache.Scan) bool {
 	return s.Age > 0 && s.Age >= fscache.DefaultPolicy.EmptyRecheck
 }
 
-func useFakeRoot(t *testing.T) {
-	t.Helper()
-	old := resolveRoot
-	resolveRoot = func(p string) (string, error) {
-		if p == "missing" {
-			return "", errors.New("Path not found: missing")
-		}
-		return "/abs/" + p, nil
+// resolveRoot serves made-up roots: "missing" is not found, any other
+// is under /abs.
+func (f *fakeScanner) resolveRoot(p string) (string, error) {
+	if p == "missing" {
+		return "", errors.New("Path not found: missing")
 	}
-	t.Cleanup(func() { resolveRoot = old })
+	return "/abs/" + p, nil
 }
 
 func entries(paths ...string) []fscache.Entry {
@@ -78,7 +75,7 @@ var repo = entries("cmd/", "cmd/server/", "cmd/server/main.go", "internal/", "in
 	"internal/http/server.go", "internal/http/server_test.go", "internal/hsrv.go", "README.md")
 
 func TestFindRanking(t *testing.T) {
-	useFakeRoot(t)
+	t.Parallel()
 	fs := &fakeScanner{entries: repo}
 	r, err := Find(context.Background(), "repo", Options{Query: "server", Scanner: fs})
 	if err != nil {
@@ -114,7 +111,7 @@ func TestFindRanking(t *testing.T) {
 }
 
 func TestFindEmptyQueryAndLimit(t *testing.T) {
-	useFakeRoot(t)
+	t.Parallel()
 	r, err := Find(context.Background(), "repo", Options{MaxResults: 3, Scanner: &fakeScanner{entries: repo}})
 	if err != nil {
 		t.Fatal(err)
@@ -129,7 +126,7 @@ func TestFindEmptyQueryAndLimit(t *testing.T) {
 }
 
 func TestFindCacheContract(t *testing.T) {
-	useFakeRoot(t)
+	t.Parallel()
 	ctx := context.Background()
 	fs := &fakeScanner{entries: repo}
 	if _, err := Find(ctx, "repo", Options{Query: "zzz", Scanner: fs}); err != nil {
@@ -165,7 +162,7 @@ func TestFindCacheContract(t *testing.T) {
 }
 
 func TestFindParallelAndCancel(t *testing.T) {
-	useFakeRoot(t)
+	t.Parallel()
 	var es []fscache.Entry
 	for i := range 3 * parallelMin {
 		es = append(es, fscache.Entry{Path: fmt.Sprintf("d%d/file%05d.go", i%7, i), Type: fscache.TypeFile})
@@ -226,6 +223,7 @@ func cmpString(a, b string) int {
 }
 
 func TestFindRealFS(t *testing.T) {
+	t.Parallel()
 	root := t.TempDir()
 	for _, f := range []string{"net/http/server.go", "node_modules/http/server.js", ".cfg/httpserver", "docs/x.md"} {
 		p := root + "/" + f

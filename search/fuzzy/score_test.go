@@ -44,6 +44,7 @@ func checkAgainstReference(t *testing.T, query, cand string) {
 }
 
 func TestScoreTable(t *testing.T) {
+	t.Parallel()
 	better := []struct{ query, hi, lo string }{
 		{"main", "cmd/main.go", "cmd/mxaxixn.go"},
 		{"fb", "foo/bar", "foobar"},
@@ -100,6 +101,7 @@ func TestScoreNoAlloc(t *testing.T) {
 // TestScoreExhaustive sweeps every query of up to 3 and candidate of up to
 // 6 characters over an alphabet that exercises every bonus rule.
 func TestScoreExhaustive(t *testing.T) {
+	t.Parallel()
 	qAlpha := []string{"a", "b", "A", "/", "1"}
 	cAlpha := []string{"a", "b", "B", "/", "_", "1", "é"}
 	gen := func(alpha []string, n int) []string {

@@ -34,6 +34,7 @@ func (h heldScanner) WalkStream(ctx context.Context, root string, opts fscache.O
 // Each hands matches over while the walk goes on (`gopi find x / | head
 // -1`), and stops the walk when fn has enough.
 func TestEachStreamsAndStops(t *testing.T) {
+	t.Parallel()
 	root := t.TempDir()
 	for _, name := range []string{"a.go", "b.go", "c.go", "d/e.go"} {
 		p := filepath.Join(root, filepath.FromSlash(name))

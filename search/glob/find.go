@@ -104,7 +104,7 @@ func Find(ctx context.Context, root string, opts Options) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	dir, err := resolveRoot(root)
+	dir, err := resolveRoot(opts.Scanner, root)
 	if err != nil {
 		return nil, err
 	}
@@ -159,7 +159,7 @@ func Each(ctx context.Context, root string, opts Options, fn func(Match) (more b
 	if err != nil {
 		return err
 	}
-	dir, err := resolveRoot(root)
+	dir, err := resolveRoot(opts.Scanner, root)
 	if err != nil {
 		return err
 	}

@@ -101,16 +101,13 @@ func tree() []fscache.Entry {
 	}
 }
 
-func useFakeRoot(t *testing.T) {
-	t.Helper()
-	old := resolveRoot
-	resolveRoot = func(p string) (string, error) {
-		if p == "missing" {
-			return "", errors.New("Path not found: missing")
-		}
-		return "/abs/" + p, nil
+// resolveRoot serves made-up roots: "missing" is not found, any other
+// is under /abs.
+func (f *fakeScanner) resolveRoot(p string) (string, error) {
+	if p == "missing" {
+		return "", errors.New("Path not found: missing")
 	}
-	t.Cleanup(func() { resolveRoot = old })
+	return "/abs/" + p, nil
 }
 
 func paths(r *Result) []string {
@@ -122,7 +119,7 @@ func paths(r *Result) []string {
 }
 
 func TestFindPatterns(t *testing.T) {
-	useFakeRoot(t)
+	t.Parallel()
 	tests := []struct {
 		name string
 		opts Options
@@ -172,7 +169,7 @@ func TestFindPatterns(t *testing.T) {
 }
 
 func TestFindLimitReached(t *testing.T) {
-	useFakeRoot(t)
+	t.Parallel()
 	for _, tc := range []struct {
 		max  int
 		sort bool
@@ -190,7 +187,7 @@ func TestFindLimitReached(t *testing.T) {
 }
 
 func TestFindCacheContract(t *testing.T) {
-	useFakeRoot(t)
+	t.Parallel()
 	policy := fscache.Policy{TTL: time.Second, EmptyRecheck: 200 * time.Millisecond, MaxEntries: 16}
 	ctx := context.Background()
 
@@ -253,7 +250,7 @@ func TestFindCacheContract(t *testing.T) {
 }
 
 func TestFindErrors(t *testing.T) {
-	useFakeRoot(t)
+	t.Parallel()
 	fs := &fakeScanner{entries: tree()}
 	if _, err := Find(context.Background(), "missing", Options{Scanner: fs}); err == nil || !strings.Contains(err.Error(), "Path not found") {
 		t.Errorf("missing root: %v", err)
@@ -265,7 +262,7 @@ func TestFindErrors(t *testing.T) {
 }
 
 func TestFindCancellation(t *testing.T) {
-	useFakeRoot(t)
+	t.Parallel()
 	fs := &fakeScanner{}
 	for i := range 3 * cancelEvery {
 		fs.entries = append(fs.entries, file(fmt.Sprintf("f%05d.go", i), 0))

@@ -7,6 +7,7 @@ import (
 )
 
 func TestMatchTable(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		pattern string
 		yes     []string
@@ -73,6 +74,7 @@ func TestMatchTable(t *testing.T) {
 }
 
 func TestCompileErrors(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		pattern string
 		pos     int
@@ -105,6 +107,7 @@ func TestCompileErrors(t *testing.T) {
 }
 
 func TestPatternHelpers(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		pattern, suffix string
 		all, nm         bool
@@ -150,6 +153,7 @@ func TestMatchDoesNotAllocate(t *testing.T) {
 // pattern built from up to three pieces against every short path over a
 // small alphabet.
 func TestMatchExhaustive(t *testing.T) {
+	t.Parallel()
 	pieces := []string{"a", "b", "/", "*", "**", "?", "[ab]", "[!a]", "{a,b/}", "{,a/}", `\*`}
 	paths := []string{""}
 	for n, frontier := 0, []string{""}; n < 5; n++ {
@@ -187,6 +191,7 @@ func TestMatchExhaustive(t *testing.T) {
 }
 
 func TestCompileFold(t *testing.T) {
+	t.Parallel()
 	for _, tt := range []struct {
 		pattern string
 		yes     []string

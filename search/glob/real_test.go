@@ -33,6 +33,7 @@ func mkTree(t *testing.T, files ...string) string {
 }
 
 func TestFindRealFS(t *testing.T) {
+	t.Parallel()
 	root := mkTree(t, "a.go", "sub/b.go", "sub/c.txt", ".hidden/d.go", "node_modules/pkg/e.go", ".git/config")
 	if err := os.Symlink("sub", filepath.Join(root, "link")); err != nil {
 		t.Fatal(err)
@@ -68,6 +69,7 @@ func TestFindRealFS(t *testing.T) {
 }
 
 func TestFindRealEmptyRecheck(t *testing.T) {
+	t.Parallel()
 	root := mkTree(t, "a.go")
 	ctx := context.Background()
 	c := fscache.New(fscache.Policy{TTL: time.Minute, EmptyRecheck: 30 * time.Millisecond, MaxEntries: 4})

@@ -1,11 +1,20 @@
 // Package grep is gopi's regex search engine: the native contract of the
 // original system's grep, over the shared scan cache.
 //
+// Its parts, as ripgrep keeps searcher, sink and printer apart: a search
+// is described by Options, which embeds the Matcher (what to look for)
+// and the Scope (which files); what each file reports is the Sink's to say
+// (Needs: records, counts, the first match, lines formatted in the
+// workers), and StreamTo feeds the sink file by file in path order.
+// Search is a paging sink (the agent's tool); the CLI's ripgrep-style and
+// JSON printer is package printer. Large files and streams are read a
+// block of lines at a time through a lineBuffer (blocks.go, linebuffer.go).
+//
 // A search compiles one line matcher (Rust's regex through cgo, or Go's
 // regexp where cgo is off), collects candidate files from a single file or a
-// directory scan (hidden files and gitignore rules per Options, an optional
+// directory scan (hidden files and gitignore rules per Scope, an optional
 // glob filter and ripgrep's ordered -g globs, node_modules only when the
-// glob names it or Options.NodeModules is set), then searches the files on
+// glob names it or Scope.NodeModules is set), then searches the files on
 // every core. Each file is read whole and searched in one native
 // call that returns every matching line; results are delivered in the
 // deterministic (path, line) order whatever order the workers finish in.
@@ -22,12 +31,11 @@
 // earns one retry with parentheses escaped. A UTF-8 byte-order mark at the
 // start of a file is dropped before matching, as ripgrep does. Files holding
 // a NUL byte are binary and skipped (searched, without their lines, when
-// named as the path or with Options.Binary); files that cannot be read are
+// named as the path or with Scope.Binary); files that cannot be read are
 // skipped and counted.
 package grep
 
 import (
-	"iter"
 	"time"
 
 	"github.com/gopi-agent/gopi/native/rure"
@@ -47,39 +55,64 @@ const (
 // and flagged.
 const DefaultMaxColumns = 1024
 
-// Options describes one search. Start from DefaultOptions: the zero value
-// turns hidden files and gitignore handling off.
-type Options struct {
-	Pattern       string        // regex; Rust regex syntax (Go regexp syntax without cgo)
-	Path          string        // file or directory to search
-	Glob          string        // keep only paths relative to Path that match (directories only); see search/glob
-	Overrides     []string      // ripgrep's -g globs, in order: '!' drops, the last match decides (directories only; see overrides)
-	OverrideBase  string        // Path as ripgrep prints it (slash-separated, cleaned); Overrides match it joined with each path below it
-	OverrideCwd   string        // working directory (slash-separated); cut off absolute paths inside it before Overrides match
-	IgnoreCase    bool          // case-insensitive matching
-	Multiline     bool          // allow matches across lines; forced on when the pattern needs it
-	Hidden        bool          // search dot-files and dot-directories
-	Gitignore     bool          // honour .gitignore, .ignore and git's exclude files
-	Cache         bool          // use the shared scan cache for the directory walk
-	NodeModules   bool          // walk node_modules like any directory; by default it is pruned unless Glob names it
-	ContextBefore int           // lines of context before each match
-	ContextAfter  int           // lines of context after each match
-	MaxColumns    int           // lines longer than this many characters are cut; 0 = never
-	Offset        int           // matches (content mode) or files (other modes) to skip
-	Limit         int           // at most this many after Offset; 0 = unlimited
-	Mode          Mode          // what to report
-	Timeout       time.Duration // give up after this long; 0 = no timeout
+// Matcher is what a search looks for: the pattern and how it matches a
+// line. It is the query of a search, a value of its own (Options embeds it).
+type Matcher struct {
+	Pattern    string // regex; Rust regex syntax (Go regexp syntax without cgo)
+	IgnoreCase bool   // case-insensitive matching
+	Multiline  bool   // allow matches across lines; forced on when the pattern needs it
+	Invert     bool   // report the lines that do not match (ripgrep's -v)
+}
 
+// Scope is which files a search reads: one file, a directory walked under
+// its filters, or a list of files (Options embeds it).
+type Scope struct {
+	Path         string   // file or directory to search
+	Glob         string   // keep only paths relative to Path that match (directories only); see search/glob
+	Overrides    []string // ripgrep's -g globs, in order: '!' drops, the last match decides (directories only; see overrides)
 	OverrideFold []bool   // per Overrides entry: match it case-insensitively (ripgrep's --iglob); may be shorter
-	Invert       bool     // report the lines that do not match (ripgrep's -v)
-	MaxCount     int      // report at most this many matching lines per file; 0 = no limit
-	Text         bool     // search binary files as if they were text (ripgrep's -a)
+	OverrideBase string   // Path as ripgrep prints it (slash-separated, cleaned); Overrides match it joined with each path below it
+	OverrideCwd  string   // working directory (slash-separated); cut off absolute paths inside it before Overrides match
+	Hidden       bool     // search dot-files and dot-directories
+	Gitignore    bool     // honour .gitignore, .ignore and git's exclude files
+	Cache        bool     // use the shared scan cache for the directory walk
+	NodeModules  bool     // walk node_modules like any directory; by default it is pruned unless Glob names it
 	Binary       bool     // directories only: search the binary files found too, reported as a named one is (FileResult.Binary; ripgrep's --binary)
 	MaxDepth     int      // directories only: files at most this many levels below Path (1 = direct children); 0 = no limit
 	Types        []string // directories only: keep files of these types (see TypeGlobs); empty = every type
 	TypesNot     []string // directories only: drop files of these types
 	MaxFileSize  int64    // skip files larger than this many bytes (listed in Skipped, wrapping ErrTooLarge); 0 = no limit
 	Follow       bool     // directories only: follow symbolic links (see fscache.Options.Follow)
+	// Files, when not nil, is the whole scope of the search in place of
+	// Path: these files, searched and reported in this order, each opened
+	// and reported by its Path. Nothing filters them (the glob, types,
+	// ignore and depth options apply to a walk of Path only). A caller
+	// that orders the files itself (gopi grep --sort modified) lists them
+	// first and then streams the results instead of holding them.
+	Files []FileRef
+}
+
+// Options describes one search: the matcher, the scope, what each file
+// reports and, for Search, the page. What a streamed search hands back of
+// each file is its Sink's to say (Needs). Start from DefaultOptions: the
+// zero value turns hidden files and gitignore handling off.
+type Options struct {
+	Matcher
+	Scope
+
+	// What each file reports.
+	Mode          Mode // what to report
+	ContextBefore int  // lines of context before each match
+	ContextAfter  int  // lines of context after each match
+	MaxColumns    int  // lines longer than this many characters are cut; 0 = never
+	MaxCount      int  // report at most this many matching lines per file; 0 = no limit
+	Text          bool // search binary files as if they were text (ripgrep's -a)
+
+	// The page Search returns (Stream ignores them).
+	Offset int // matches (content mode) or files (other modes) to skip
+	Limit  int // at most this many after Offset; 0 = unlimited
+
+	Timeout time.Duration // give up after this long; 0 = no timeout
 	// ContentCache keeps the text of searched files in memory for the next
 	// search of this process (see ConfigureContentCache): worth it for an
 	// agent that searches one tree again and again, not for a one-shot CLI.
@@ -92,48 +125,13 @@ type Options struct {
 	// as earlier searches measured it (contentscope.go): a tree larger
 	// than the budget, such as /, never fills it.
 	ContentCache bool
-	// CountLinesOnly: in count mode FileResult.Count (the number of
-	// matches) is not needed and left 0, so a matching line is searched only
-	// up to its first match (what `-c` prints is the line count).
-	CountLinesOnly bool
-	// FirstMatchEnough: in files-with-matches mode a file is reported as
-	// soon as a line of it matches and read no further (`gopi grep -l` on
-	// a FIFO answers at once, not when its writer closes it);
-	// FileResult.Lines and Count then say 1, not the file's totals.
-	FirstMatchEnough bool
-	// FirstMatchOnly: in content mode only the first match of each line
-	// is needed (a printer of whole lines, which needs at most a column):
-	// a line's search stops there, so Match.Spans holds one span and
-	// FileResult.Count counts matching lines. Multiline searches ignore it.
-	FirstMatchOnly bool
-	// Render, when set, formats content-mode results in the workers:
-	// instead of Matches, each FileResult carries Rendered, what Render
-	// wrote to out.Buf for the file (path as in Match.Path) and its
-	// matches in order. A printer then writes bytes, and no match record
-	// is built (which costs more than the search when most lines match).
-	// Render calls out.Spill after each line it writes: a file with a
-	// large output then arrives as several FileResults, the earlier ones
-	// holding only Rendered, the last one the counts too. Ignored with
-	// context lines, which need the matches of neighbouring files to be
-	// laid out. Stream only: Search builds records whatever Render says.
-	// Called from several goroutines at once.
-	Render func(out *Rendering, path string, matches iter.Seq[*MatchView])
-	// Files, when not nil, is the whole scope of the search in place of
-	// Path: these files, searched and reported in this order, each opened
-	// and reported by its Path. Nothing filters them (the glob, types,
-	// ignore and depth options apply to a walk of Path only). A caller
-	// that orders the files itself (gopi grep --sort modified) lists them
-	// first and then streams the results instead of holding them.
-	Files []FileRef
-	// ReuseRendered: the caller is done with FileResult.Rendered when its
-	// callback returns (it writes the bytes out and keeps nothing), so the
-	// engine hands the buffer to a worker again. A search that prints
-	// gigabytes then allocates a few buffers instead of a new one per file
-	// and per 256 KiB spilled, and its heap stays near what it holds.
-	ReuseRendered bool
+
+	// tuning: the engine's sizes and seams; the zero value in production,
+	// set by this package's tests (see tuning).
+	tuning tuning
 }
 
-// FileRef is one file of Options.Files.
+// FileRef is one file of Scope.Files.
 type FileRef struct {
 	Path string
 	// Named: the user named this file (rather than a directory holding
@@ -142,7 +140,7 @@ type FileRef struct {
 	Named bool
 }
 
-// MatchView is a match handed to Options.Render: a Match without context
+// MatchView is a match handed to Needs.Render: a Match without context
 // lines whose Text points into the worker's buffer; the view and its
 // slices are valid only until the iteration moves on.
 type MatchView struct {
@@ -156,7 +154,11 @@ type MatchView struct {
 // DefaultOptions returns the engine defaults for pattern: hidden files
 // searched, gitignore honoured, no cache, lines cut at 1024 characters.
 func DefaultOptions(pattern, path string) Options {
-	return Options{Pattern: pattern, Path: path, Hidden: true, Gitignore: true, MaxColumns: DefaultMaxColumns}
+	return Options{
+		Matcher:    Matcher{Pattern: pattern},
+		Scope:      Scope{Path: path, Hidden: true, Gitignore: true},
+		MaxColumns: DefaultMaxColumns,
+	}
 }
 
 // Span is a byte range.
@@ -192,12 +194,12 @@ type FileResult struct {
 	Lines   int     // matching lines (hits in multiline mode)
 	Count   int     // individual matches
 	Matches []Match // content mode only
-	// Rendered: content mode with Options.Render (and no context lines):
+	// Rendered: content mode with Needs.Render (and no context lines):
 	// the formatted matches, in place of Matches (a file with a large
-	// output comes in several parts: see Options.Render).
+	// output comes in several parts: see Needs.Render).
 	Rendered []byte
 	// Binary: the file holds a NUL byte and was searched because it was
-	// named as Path or Options.Binary is set (a file found in a directory
+	// named as Path or Scope.Binary is set (a file found in a directory
 	// is otherwise skipped, unless Options.Text). Matches is then empty, as
 	// ripgrep prints no lines of a binary file; NULOffset is the offset of
 	// its first NUL byte.

@@ -8,17 +8,8 @@ import (
 	"io"
 	"io/fs"
 	"os"
-	"runtime/debug"
 	"time"
 )
-
-// wholeFileLimit is the largest file read whole; larger ones (and named
-// files that are not regular files) are read a block at a time. Tests
-// lower it and blockSize.
-var wholeFileLimit int64 = 1 << 20
-
-// blockSize is how much searchBlocks reads at a time.
-var blockSize = 1 << 20
 
 // SpecialFileCap bounds how much of a file that is not a regular file (a
 // device such as /dev/zero) is read when it is named as Options.Path; such
@@ -118,6 +109,7 @@ func (c *capReader) Read(p []byte) (int, error) {
 // and a quarter), made on first use: every large file of a search used to
 // allocate its own, 1.25 MiB a file (1.3 GB over a sorted search of /).
 func (w *worker) takeBlock() []byte {
+	blockSize := w.opts.tuning.blockSize
 	if cap(w.block) < blockSize+blockSize/4 {
 		w.block = make([]byte, 0, blockSize+blockSize/4)
 	}
@@ -129,6 +121,7 @@ func (w *worker) takeBlock() []byte {
 // putBlock gives buf back for the next large file, unless a long line
 // grew it past keptBufferLimit (then the heap gets it back).
 func (w *worker) putBlock(buf []byte) {
+	blockSize := w.opts.tuning.blockSize
 	if cap(buf) <= max(keptBufferLimit, blockSize+blockSize/4) {
 		w.block = buf[:0]
 	}
@@ -137,6 +130,7 @@ func (w *worker) putBlock(buf []byte) {
 // searchReader is searchBlocks over any reader (a file, standard input).
 func (w *worker) searchReader(ctx context.Context, c candidate, r io.Reader, countOnly bool, send func(*FileResult) bool) fileOutcome {
 	o := w.opts
+	blockSize := o.tuning.blockSize
 	if o.Multiline || NeedsMultiline(o.Pattern) {
 		// These need the whole text at once. A stream that may not end
 		// (standard input, a FIFO, a device) is read up to SpecialFileCap.
@@ -175,77 +169,39 @@ func (w *worker) searchReader(ctx context.Context, c candidate, r io.Reader, cou
 	bom := 0       // length of a UTF-8 byte-order mark dropped at the start
 	total := &FileResult{Path: c.display}
 	remaining := o.MaxCount // lines still wanted; 0 = no limit
-	buf := w.takeBlock()
-	defer func() { w.putBlock(buf) }()
-	lineBase, nul := 0, -1
-	var byteBase int64 // offset of region in the text searched (after a byte-order mark)
-	first := true
-	skip := 0    // a UTF-8 byte-order mark at the start of buf, not yet consumed
-	scanned := 0 // bytes at the start of the text in buf already seen to hold no newline (and no NUL)
+	nul := -1
 	// A stream nothing caps (standard input, a FIFO) holding a line that
 	// never ends is searched up to SpecialFileCap of that line, then cut.
 	_, capped := r.(*capReader)
-	lineCap := c.special && !capped
+	lb := newLineBuffer(w.takeBlock(), blockSize, c.special && !capped)
+	defer func() { w.putBlock(lb.buf) }()
 	var cut error
 	for {
 		if ctx.Err() != nil {
 			return fileOutcome{}
 		}
-		if room := cap(buf) - len(buf); room < blockSize/2 {
-			if size, ok := grownSize(r, len(buf), cap(buf), false); ok {
-				// A line longer than the buffer: grow it.
-				if lineCap && size > SpecialFileCap/8 {
-					// Long enough to be one of those lines: straight to
-					// the cap, not through buffers held until a GC.
-					size = SpecialFileCap + blockSize
-				}
-				buf = append(make([]byte, 0, size), buf...)
-				if size >= hugeLineBuffer {
-					// The buffers this line outgrew are garbage the size
-					// of the line: give them back before reading more
-					// (a 256 MiB line peaked at 633 MB, 2.5 times its size).
-					debug.FreeOSMemory()
-				}
-			}
-		}
-		// What the reader has now, not a full block: a pipe that delivers
-		// a line at a time (`tail -f log | gopi grep x`) gets each line
-		// searched and reported as it comes. The first read waits for
-		// more only while what came could begin a byte-order mark.
-		var n int
-		var rerr error
-		if first {
-			n, rerr = readHead(r, buf[len(buf):cap(buf)])
-		} else {
-			n, rerr = r.Read(buf[len(buf):cap(buf)])
-		}
-		buf = buf[:len(buf)+n]
-		eof := rerr == io.EOF || rerr == io.ErrUnexpectedEOF
-		if rerr != nil && !eof {
+		first := lb.first
+		eof, rerr := lb.fill(r)
+		if rerr != nil {
 			return fileOutcome{skipped: &fs.PathError{Op: "read", Path: c.abs, Err: rerr}}
 		}
-		data := buf[skip:]
+		data := lb.data()
 		stop := eof
 		if first {
-			first = false
 			if len(data) >= 2 && (data[0] == 0xFF && data[1] == 0xFE || data[0] == 0xFE && data[1] == 0xFF) {
-				return w.searchRestWhole(c, r, buf, countOnly, send)
+				return w.searchRestWhole(c, r, lb.buf, countOnly, send)
 			}
-			if bytes.HasPrefix(data, utf8BOM) {
-				skip = len(utf8BOM)
-				bom = skip
-				data = data[skip:]
-			}
+			bom = lb.dropBOM()
+			data = lb.data()
 			if i := bytes.IndexByte(data, 0); i >= 0 && !o.Text {
 				if !w.searchesBinary(c) {
 					return fileOutcome{binary: true}
 				}
-				nul, aggregate = i+len(buf)-len(data), true
+				nul, aggregate = i+bom, true
 			}
 		} else if nul < 0 && !o.Text {
 			// Only what this read added: the rest was looked at before.
-			if i := bytes.IndexByte(data[scanned:], 0); i >= 0 {
-				i += scanned
+			if i := lb.newNUL(); i >= 0 {
 				lineStart := bytes.LastIndexByte(data[:i], '\n') + 1
 				switch {
 				case !w.searchesBinary(c):
@@ -254,13 +210,13 @@ func (w *worker) searchReader(ctx context.Context, c candidate, r io.Reader, cou
 					data = data[:lineStart]
 					stop = true
 				case aggregate:
-					nul = bom + int(byteBase) + i // counted on through the NUL
+					nul = bom + int(lb.byteBase) + i // counted on through the NUL
 				default:
 					// A named file (or --binary): as ripgrep without a
 					// memory map, the text before the NUL line is shown,
 					// the rest only counted, and a file with any match
 					// ends with "binary file matches".
-					nul = bom + int(byteBase) + i
+					nul = bom + int(lb.byteBase) + i
 					toCount = lineStart
 				}
 			}
@@ -269,23 +225,23 @@ func (w *worker) searchReader(ctx context.Context, c candidate, r io.Reader, cou
 		if toCount >= 0 {
 			end = toCount
 		} else if !stop {
-			end = bytes.LastIndexByte(data[scanned:], '\n') + 1
-			if end > 0 {
-				end += scanned
-			} else if lineCap && len(data) >= SpecialFileCap {
+			end = lb.lineEnd()
+			switch {
+			case end > 0:
+			case lb.lineCap && len(data) >= SpecialFileCap:
 				end, stop = len(data), true
 				cut = &fs.PathError{Op: "read", Path: c.abs, Err: errLongLine{}}
-			} else {
+			default:
 				// No complete line yet: read more. A line is always
 				// searched whole, as ripgrep does, so one line longer
 				// than the buffer grows it.
-				scanned = len(data)
+				lb.scanned = len(data)
 				continue
 			}
 		}
 		region := data[:end]
 		if ctxs != nil && !aggregate {
-			drop, ok, err := ctxs.feed(region, kept, lineBase, byteBase, stop || toCount >= 0, func(fr *FileResult) bool {
+			drop, ok, err := ctxs.feed(region, kept, lb.lineBase, lb.byteBase, stop || toCount >= 0, func(fr *FileResult) bool {
 				shown = true
 				return send(fr)
 			})
@@ -302,17 +258,13 @@ func (w *worker) searchReader(ctx context.Context, c candidate, r io.Reader, cou
 				// Everything before the NUL line is shown: count the rest.
 				drop, ctxs, aggregate, toCount = end, nil, true, -1
 			}
-			lineBase += bytes.Count(region[:drop], []byte{'\n'})
-			byteBase += int64(drop)
+			lb.roll(drop, end)
 			kept = end - drop
-			consumed := skip + drop
-			skip, scanned = 0, kept
-			buf = buf[:copy(buf, buf[consumed:])]
 			continue
 		}
 		if aggregate {
 			limit := remaining
-			if o.FirstMatchEnough && o.Mode == ModeFilesWithMatches && nul < 0 && !o.Invert {
+			if w.needs.FirstMatchEnough && o.Mode == ModeFilesWithMatches && nul < 0 && !o.Invert {
 				limit = 1 // one match decides (below): no need to count the block
 			}
 			lines, count, err := w.countLimit(region, limit)
@@ -325,7 +277,7 @@ func (w *worker) searchReader(ctx context.Context, c candidate, r io.Reader, cou
 				remaining -= lines
 				stop = stop || remaining <= 0
 			}
-			if o.FirstMatchEnough && o.Mode == ModeFilesWithMatches && total.Lines > 0 && nul < 0 {
+			if w.needs.FirstMatchEnough && o.Mode == ModeFilesWithMatches && total.Lines > 0 && nul < 0 {
 				total.Lines, total.Count = 1, 1
 				stop = true // reported now, whatever follows (a FIFO's writer may go on for ever)
 			}
@@ -339,7 +291,7 @@ func (w *worker) searchReader(ctx context.Context, c candidate, r io.Reader, cou
 				if o.Invert {
 					fr.Count = k
 				}
-				w.content(fr, region, hits, c.display, lineBase, byteBase, send)
+				w.content(fr, region, hits, c.display, lb.lineBase, lb.byteBase, send)
 				if !send(fr) {
 					return fileOutcome{}
 				}
@@ -356,11 +308,7 @@ func (w *worker) searchReader(ctx context.Context, c candidate, r io.Reader, cou
 		if toCount >= 0 {
 			aggregate, toCount = true, -1 // the lines from the NUL on are counted
 		}
-		lineBase += bytes.Count(region, []byte{'\n'})
-		byteBase += int64(end)
-		consumed := skip + end
-		skip, scanned = 0, 0
-		buf = buf[:copy(buf, buf[consumed:])]
+		lb.roll(end, end)
 	}
 	if total.Lines > 0 || nul >= 0 && shown {
 		if nul >= 0 {

@@ -18,6 +18,8 @@ import (
 	"time"
 
 	"golang.org/x/sys/unix"
+
+	"github.com/gopi-agent/gopi/native/rure"
 )
 
 // resetContents empties the content cache and gives it budget for the
@@ -255,17 +257,14 @@ func TestContentCacheScopeIsTheFileSelection(t *testing.T) {
 // search of a tree that does not fit does not allocate a file-sized
 // buffer per large file.
 func TestContentCacheLargeFileNotAdmittedIsReadInBlocks(t *testing.T) {
-	if !useNative {
+	if !rure.Available {
 		t.Skip("Go's regexp engine (no cgo) allocates per line searched: the bound is for the read buffers")
 	}
-	savedLimit, savedBlock := wholeFileLimit, blockSize
-	wholeFileLimit, blockSize = 64<<10, 16<<10
-	defer func() { wholeFileLimit, blockSize = savedLimit, savedBlock }()
 	const size = 1 << 20
 	text := strings.Repeat("abcdefghijklmno\n", size/16)
 	root := writeTree(t, map[string]string{"a.txt": text, "b.txt": text, "c.txt": text, "d.txt": text})
 	resetContents(t, 256<<10) // room for none of them
-	o := DefaultOptions("zzz|abc", root)
+	o := withBlocks(DefaultOptions("zzz|abc", root), 64<<10, 16<<10)
 	o.ContentCache, o.Mode = true, ModeCount
 	var before, after runtime.MemStats
 	runtime.ReadMemStats(&before)
@@ -278,7 +277,7 @@ func TestContentCacheLargeFileNotAdmittedIsReadInBlocks(t *testing.T) {
 		t.Fatalf("%d files cached over the budget", n)
 	}
 	if alloc := after.TotalAlloc - before.TotalAlloc; alloc >= size {
-		t.Fatalf("allocated %d KiB to search four files of %d KiB in blocks of %d KiB", alloc>>10, size>>10, blockSize>>10)
+		t.Fatalf("allocated %d KiB to search four files of %d KiB in blocks of %d KiB", alloc>>10, size>>10, o.tuning.blockSize>>10)
 	}
 }
 
@@ -297,6 +296,7 @@ func TestContentCacheWorkerDropsLargeReadBuffer(t *testing.T) {
 	}
 	defer m.close()
 	gen, scope := contents.begin(contentScopeKey(&o))
+	o.tuning = o.tuning.resolved()
 	w := worker{m: m, opts: &o, cacheGen: gen, scope: scope}
 	out := w.search(context.Background(), candidate{display: path, abs: path, size: -1}, false, func(*FileResult) bool { return true })
 	contents.end(scope, true)

@@ -37,11 +37,8 @@ type matcherConfig struct {
 	pattern    string
 	ignoreCase bool
 	multiline  bool
+	goRegex    bool // Go's regexp even where the native engine is linked in (tests)
 }
-
-// useNative selects the native regex engine when the binary was built with
-// cgo. Tests flip it to exercise the pure-Go engine.
-var useNative = rure.Available
 
 // compileMatcher builds the matcher for a search: literal braces escaped,
 // then one retry with escaped parentheses after an unbalanced-group error.
@@ -91,7 +88,7 @@ func unescapedOffset(orig, escaped string, pos int) int {
 }
 
 func compileOnce(pattern string, cfg matcherConfig) (lineMatcher, error) {
-	if useNative {
+	if rure.Available && !cfg.goRegex {
 		m, err := rure.NewLineMatcher(pattern, rure.LineOptions{
 			CaseInsensitive: cfg.ignoreCase,
 			Multiline:       cfg.multiline,
@@ -128,11 +125,7 @@ func (n nativeMatcher) close()                           { n.m.Close() }
 // matches instead of matching lines for exactly such searches. The error
 // is the pattern's compile error.
 func CrossesLines(opts Options) (bool, error) {
-	m, err := compileMatcher(matcherConfig{
-		pattern:    opts.Pattern,
-		ignoreCase: opts.IgnoreCase,
-		multiline:  opts.Multiline || NeedsMultiline(opts.Pattern),
-	})
+	m, err := compileMatcher(opts.matcherConfig())
 	if err != nil {
 		return false, err
 	}

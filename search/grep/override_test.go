@@ -7,6 +7,7 @@ import (
 
 // The expectations were checked against ripgrep 13's -g on the same tree.
 func TestOverrides(t *testing.T) {
+	t.Parallel()
 	files := []string{"a.go", "src/a.go", "src/deep/b.go", "x/src/a.go", "x/y/src/c.go", "w/src"}
 	for _, tt := range []struct {
 		globs     []string

@@ -7,6 +7,7 @@ import (
 )
 
 func TestEscapeLiteralBraces(t *testing.T) {
+	t.Parallel()
 	cases := []struct{ in, want string }{
 		{`${platform}`, `\$\{platform\}`},
 		{`a{2,4}`, `a{2,4}`},
@@ -48,6 +49,7 @@ func TestEscapeLiteralBraces(t *testing.T) {
 }
 
 func TestEscapeLiteralBracesSearchesLiterally(t *testing.T) {
+	t.Parallel()
 	// The check from the original system: template text is found verbatim,
 	// quantifiers keep working.
 	re := regexp.MustCompile(EscapeLiteralBraces(`${platform}`))
@@ -61,6 +63,7 @@ func TestEscapeLiteralBracesSearchesLiterally(t *testing.T) {
 }
 
 func TestEscapeParens(t *testing.T) {
+	t.Parallel()
 	cases := []struct{ in, want string }{
 		{`foo(`, `foo\(`},
 		{`foo)`, `foo\)`},
@@ -77,6 +80,7 @@ func TestEscapeParens(t *testing.T) {
 }
 
 func TestNeedsMultiline(t *testing.T) {
+	t.Parallel()
 	for in, want := range map[string]bool{"a\nb": true, `a\nb`: true, `a\\b`: false, "plain": false, `\s+`: false} {
 		if got := NeedsMultiline(in); got != want {
 			t.Errorf("NeedsMultiline(%q) = %v", in, got)

@@ -13,12 +13,15 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/gopi-agent/gopi/native/rure"
 )
 
 // TestReadWholeDoesNotBlock reads a FIFO that has no writer: a blocking
 // open would wait for one forever, so readWhole must answer at once (with
 // no content) the way it must for pseudo-files such as /proc/kmsg.
 func TestReadWholeDoesNotBlock(t *testing.T) {
+	t.Parallel()
 	path := filepath.Join(t.TempDir(), "fifo")
 	if err := syscall.Mkfifo(path, 0o600); err != nil {
 		t.Skipf("mkfifo: %v", err)
@@ -41,6 +44,7 @@ func TestReadWholeDoesNotBlock(t *testing.T) {
 // A FIFO named as the path is read (as a special file, in blocks) until
 // its writer closes it.
 func TestSearchNamedFIFO(t *testing.T) {
+	t.Parallel()
 	p := filepath.Join(t.TempDir(), "fifo")
 	if err := syscall.Mkfifo(p, 0o600); err != nil {
 		t.Skipf("mkfifo: %v", err)
@@ -116,6 +120,7 @@ func TestSearchMultilineReadsRegularFileOnce(t *testing.T) {
 // A named device that never ends (/dev/zero) is read up to SpecialFileCap
 // and then reported as cut, not searched silently in part.
 func TestSearchNamedDeviceSaysItWasCut(t *testing.T) {
+	t.Parallel()
 	if _, err := os.Stat("/dev/zero"); err != nil {
 		t.Skip("no /dev/zero")
 	}
@@ -222,12 +227,9 @@ func TestSearchFIFOHonoursTimeout(t *testing.T) {
 // each used to allocate its own (1.25 MiB a file at the default sizes,
 // 1.3 GB of garbage over a sorted search of /).
 func TestSearchBlocksReuseTheWorkersBuffer(t *testing.T) {
-	if !useNative {
+	if !rure.Available {
 		t.Skip("Go's regexp engine (no cgo) allocates per line searched: the bound is for the read buffers")
 	}
-	savedLimit, savedBlock := wholeFileLimit, blockSize
-	wholeFileLimit, blockSize = 64<<10, 64<<10
-	defer func() { wholeFileLimit, blockSize = savedLimit, savedBlock }()
 	const n = 64
 	files := map[string]string{}
 	text := strings.Repeat("abcdefghijklmno\n", (128<<10)/16)
@@ -235,7 +237,7 @@ func TestSearchBlocksReuseTheWorkersBuffer(t *testing.T) {
 		files[fmt.Sprintf("f%02d.txt", i)] = text
 	}
 	root := writeTree(t, files)
-	o := DefaultOptions("zzz", root)
+	o := withBlocks(DefaultOptions("zzz", root), 64<<10, 64<<10)
 	o.Mode = ModeCount
 	var before, after runtime.MemStats
 	runtime.ReadMemStats(&before)
@@ -243,7 +245,7 @@ func TestSearchBlocksReuseTheWorkersBuffer(t *testing.T) {
 		t.Fatalf("%d files searched, want %d", res.FilesSearched, n)
 	}
 	runtime.ReadMemStats(&after)
-	perFile := uint64(blockSize + blockSize/4)
+	perFile := uint64(o.tuning.blockSize + o.tuning.blockSize/4)
 	if alloc := after.TotalAlloc - before.TotalAlloc; alloc > n*perFile/4 {
 		t.Fatalf("allocated %d KiB to search %d files in blocks; a buffer each would be %d KiB", alloc>>10, n, n*perFile>>10)
 	}

@@ -1,9 +1,13 @@
 package grep
 
-import "github.com/gopi-agent/gopi/native/rure"
+import (
+	"iter"
+
+	"github.com/gopi-agent/gopi/native/rure"
+)
 
 // renderBufs is a search's free list of output buffers
-// (Options.ReuseRendered): the printer puts back what it has written, the
+// (Needs.ReuseRendered): the printer puts back what it has written, the
 // workers take from it before they allocate. Nil when not reused.
 type renderBufs chan []byte
 
@@ -35,7 +39,7 @@ func (p renderBufs) put(b []byte) {
 	}
 }
 
-// Rendering is where Options.Render writes the formatted lines of one file
+// Rendering is where Needs.Render writes the formatted lines of one file
 // (or of one block of a file read in blocks). Render appends to Buf and
 // calls Spill after each line it writes: a file whose output is huge (one
 // long line with millions of matches under -o or --vimgrep) is then handed
@@ -48,14 +52,11 @@ type Rendering struct {
 	// where nothing can be handed on early.
 	spill   func([]byte) bool
 	bufs    renderBufs // where the next Buf comes from
+	spillAt int        // how much Buf holds before Spill hands it on
 	stopped bool
 }
 
-// renderSpillBytes is how much formatted output Spill lets Buf hold before
-// handing it on.
-var renderSpillBytes = 256 << 10
-
-// Spill hands Buf to the printer once it holds renderSpillBytes or more and
+// Spill hands Buf to the printer once it holds the spill size (256 KiB) or more and
 // starts an empty one. It reports false once the search is being abandoned
 // (the printer stopped, the caller has enough): Render should then return
 // without formatting more.
@@ -63,7 +64,7 @@ func (r *Rendering) Spill() bool {
 	if r.stopped {
 		return false
 	}
-	if len(r.Buf) < renderSpillBytes || r.spill == nil {
+	if len(r.Buf) < r.spillAt || r.spill == nil {
 		return true
 	}
 	full := r.Buf
@@ -74,21 +75,21 @@ func (r *Rendering) Spill() bool {
 	return !r.stopped
 }
 
-// renders reports whether the matches of a search are formatted by
-// Options.Render rather than built as records.
-func renders(opts *Options) bool {
-	return opts.Render != nil && opts.ContextBefore <= 0 && opts.ContextAfter <= 0
+// renders reports whether the matches of w's search are formatted by
+// Needs.Render rather than built as records.
+func (w *worker) renders() bool {
+	return w.needs.Render != nil && w.opts.ContextBefore <= 0 && w.opts.ContextAfter <= 0
 }
 
-// renderMatches is buildMatches through Options.Render: it formats buf's
+// renderMatches is buildMatches through Needs.Render (render): it formats buf's
 // hits, numbered from lineBase+1 and with buf starting at byte byteBase of
 // the text searched, into out. view and cut are the worker's scratch: the
 // view handed to Render and the buffer of a line cut to MaxColumns. The
 // spans of h are made relative to their lines in place (a line can hold
 // millions of them: a copy would double the largest allocation of the
 // search), so h is spent afterwards.
-func renderMatches(out *Rendering, buf []byte, h *rure.Hits, path string, lineBase int, byteBase int64, opts *Options, view *MatchView, cut *[]byte) {
-	opts.Render(out, path, func(yield func(*MatchView) bool) {
+func renderMatches(out *Rendering, buf []byte, h *rure.Hits, path string, lineBase int, byteBase int64, opts *Options, render func(*Rendering, string, iter.Seq[*MatchView]), view *MatchView, cut *[]byte) {
+	render(out, path, func(yield func(*MatchView) bool) {
 		for _, hit := range h.Lines {
 			if out.stopped {
 				return

@@ -16,10 +16,11 @@ func formatRecord(path string, line int, text string, cut bool, spans []Span) st
 	return fmt.Sprintf("%s:%d:%q:%v:%v\n", path, line, text, cut, spans)
 }
 
-// Options.Render sees exactly the matches Stream builds as records (line
+// Needs.Render sees exactly the matches Stream builds as records (line
 // numbers, cut text, spans), whole or read in blocks, and its output
 // replaces Matches.
 func TestRenderMatchesRecords(t *testing.T) {
+	t.Parallel()
 	dir := writeTree(t, map[string]string{"big.txt": fooLines("é"), "a/small.go": "foo\nbar foo\n", "a/none.txt": "bar\n"})
 	render := func(out *Rendering, path string, matches iter.Seq[*MatchView]) {
 		for m := range matches {
@@ -43,7 +44,7 @@ func TestRenderMatchesRecords(t *testing.T) {
 	}
 	for _, tc := range cases {
 		for _, blocks := range []bool{false, true} {
-			for _, spill := range []int{renderSpillBytes, 1} {
+			for _, spill := range []int{defaultRenderSpill, 1} {
 				testRenderCase(t, dir, tc.name, tc.pattern, tc.opt, blocks, spill, render)
 			}
 		}
@@ -51,15 +52,14 @@ func TestRenderMatchesRecords(t *testing.T) {
 	// With context lines, records are built whatever Render says.
 	o := DefaultOptions("foo", filepath.Join(dir, "a"))
 	o.ContextAfter = 1
-	o.Render = render
 	res := 0
-	if _, err := Stream(context.Background(), o, func(fr *FileResult) error {
+	if _, err := StreamTo(context.Background(), o, needing(Needs{Render: render}, func(fr *FileResult) error {
 		if fr.Rendered != nil {
 			t.Error("rendered with context lines")
 		}
 		res += len(fr.Matches)
 		return nil
-	}); err != nil || res != 2 {
+	})); err != nil || res != 2 {
 		t.Fatalf("context: %d matches, %v", res, err)
 	}
 }
@@ -69,15 +69,11 @@ func TestRenderMatchesRecords(t *testing.T) {
 // once it holds spill bytes (1: after every line).
 func testRenderCase(t *testing.T, dir, name, pattern string, opt func(*Options), blocks bool, spill int, render func(*Rendering, string, iter.Seq[*MatchView])) {
 	t.Helper()
-	savedSpill := renderSpillBytes
-	renderSpillBytes = spill
-	defer func() { renderSpillBytes = savedSpill }()
-	if blocks {
-		savedLimit, savedBlock := wholeFileLimit, blockSize
-		wholeFileLimit, blockSize = 64, 256
-		defer func() { wholeFileLimit, blockSize = savedLimit, savedBlock }()
-	}
 	o := DefaultOptions(pattern, dir)
+	o.tuning.renderSpill = spill
+	if blocks {
+		o = withBlocks(o, 64, 256)
+	}
 	o.MaxColumns = 0
 	opt(&o)
 	var want strings.Builder
@@ -90,18 +86,16 @@ func testRenderCase(t *testing.T, dir, name, pattern string, opt func(*Options),
 	if err != nil {
 		t.Fatal(err)
 	}
-	o.Render = render
-	o.ReuseRendered = spill == 1
 	var got strings.Builder
 	parts := 0
-	gotSum, err := Stream(context.Background(), o, func(fr *FileResult) error {
+	gotSum, err := StreamTo(context.Background(), o, needing(Needs{Render: render, ReuseRendered: spill == 1}, func(fr *FileResult) error {
 		if len(fr.Matches) > 0 {
 			t.Errorf("%s: records built with Render set", name)
 		}
 		got.Write(fr.Rendered)
 		parts++
 		return nil
-	})
+	}))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -118,17 +112,17 @@ func testRenderCase(t *testing.T, dir, name, pattern string, opt func(*Options),
 
 // FirstMatchOnly finds the same lines with only their first span.
 func TestFirstMatchOnly(t *testing.T) {
+	t.Parallel()
 	dir := writeTree(t, map[string]string{"a.txt": "foo foo foo\nbar\nx foo\n", "b.txt": fooLines("y")})
 	collect := func(first bool) (lines []string, spans int) {
 		o := DefaultOptions("foo", dir)
-		o.FirstMatchOnly = first
-		if _, err := Stream(context.Background(), o, func(fr *FileResult) error {
+		if _, err := StreamTo(context.Background(), o, needing(Needs{FirstMatchOnly: first}, func(fr *FileResult) error {
 			for _, m := range fr.Matches {
 				lines = append(lines, fmt.Sprintf("%s:%d:%s:%v", fr.Path, m.Line, m.Text, m.Spans[0]))
 				spans += len(m.Spans)
 			}
 			return nil
-		}); err != nil {
+		})); err != nil {
 			t.Fatal(err)
 		}
 		return lines, spans
@@ -143,3 +137,15 @@ func TestFirstMatchOnly(t *testing.T) {
 		t.Errorf("%d spans for %d lines (all spans: %d)", firstSpans, len(first), allSpans)
 	}
 }
+
+// needingSink is the Sink needing(n, fn) returns.
+type needingSink struct {
+	n  Needs
+	fn func(*FileResult) error
+}
+
+func (s needingSink) Needs() Needs              { return s.n }
+func (s needingSink) File(fr *FileResult) error { return s.fn(fr) }
+
+// needing returns a Sink that needs n and hands each file to fn.
+func needing(n Needs, fn func(*FileResult) error) Sink { return needingSink{n, fn} }

@@ -42,44 +42,13 @@ type SkippedFile struct {
 	Err  error  // the read error, or the engine's error for this file
 }
 
-// compileSearchMatcher builds a search's matcher; tests replace it to
-// inject engine failures.
-var compileSearchMatcher = compileMatcher
-
 // Search runs a search and returns the requested page with totals. Totals
 // always cover every file: once the page is full, the remaining files are
 // only counted.
 func Search(ctx context.Context, opts Options) (*Result, error) {
-	opts.Render = nil // Result holds match records
 	res := &Result{}
-	skip, limit := max(opts.Offset, 0), opts.Limit
-	full := func() bool { return limit > 0 && len(res.Matches)+len(res.Files) >= limit }
-	sum, err := stream(ctx, opts, func(fr *FileResult) error {
-		if opts.Mode == ModeContent {
-			for _, m := range fr.Matches {
-				if skip > 0 {
-					skip--
-					continue
-				}
-				if full() {
-					res.LimitReached = true
-					break
-				}
-				res.Matches = append(res.Matches, m)
-			}
-			fr.Matches = nil
-			return nil
-		}
-		switch {
-		case skip > 0:
-			skip--
-		case full():
-			res.LimitReached = true
-		default:
-			res.Files = append(res.Files, *fr)
-		}
-		return nil
-	}, func(seen int) bool { return limit > 0 && seen >= max(opts.Offset, 0)+limit })
+	p := &pager{res: res, content: opts.Mode == ModeContent, skip: max(opts.Offset, 0), offset: max(opts.Offset, 0), limit: opts.Limit}
+	sum, err := stream(ctx, opts, p)
 	if err != nil {
 		return nil, err
 	}
@@ -91,18 +60,72 @@ func Search(ctx context.Context, opts Options) (*Result, error) {
 	res.Skipped = sum.Skipped
 	res.CacheAge = time.Duration(sum.CacheAge) * time.Millisecond
 	if opts.Mode == ModeContent {
-		res.LimitReached = limit > 0 && sum.TotalMatches > max(opts.Offset, 0)+len(res.Matches)
+		res.LimitReached = p.limit > 0 && sum.TotalMatches > max(opts.Offset, 0)+len(res.Matches)
 	} else {
-		res.LimitReached = limit > 0 && sum.FilesWithMatches > max(opts.Offset, 0)+len(res.Files)
+		res.LimitReached = p.limit > 0 && sum.FilesWithMatches > max(opts.Offset, 0)+len(res.Files)
 	}
 	return res, nil
 }
 
+// pager is Search's sink: it keeps the page [Offset, Offset+Limit) of
+// the matches (content mode) or files, and has enough once the page is
+// full (the remaining files are then only counted).
+type pager struct {
+	res     *Result
+	content bool // content mode: the page is of matches, not files
+	skip    int  // of the Offset, how much is still to skip
+	offset  int
+	limit   int // 0: no limit
+}
+
+// Needs asks for whole records: Result holds them.
+func (p *pager) Needs() Needs { return Needs{} }
+
+func (p *pager) full() bool { return p.limit > 0 && len(p.res.Matches)+len(p.res.Files) >= p.limit }
+
+// File adds what of fr falls in the page.
+func (p *pager) File(fr *FileResult) error {
+	res := p.res
+	if p.content {
+		for _, m := range fr.Matches {
+			if p.skip > 0 {
+				p.skip--
+				continue
+			}
+			if p.full() {
+				res.LimitReached = true
+				break
+			}
+			res.Matches = append(res.Matches, m)
+		}
+		fr.Matches = nil
+		return nil
+	}
+	switch {
+	case p.skip > 0:
+		p.skip--
+	case p.full():
+		res.LimitReached = true
+	default:
+		res.Files = append(res.Files, *fr)
+	}
+	return nil
+}
+
+// enough reports whether delivered results fill the page.
+func (p *pager) enough(delivered int) bool { return p.limit > 0 && delivered >= p.offset+p.limit }
+
 // Stream runs a search and calls fn with each file that has matches, in
 // path order, as soon as that file and every file before it are done.
 // Offset and Limit are ignored; return a non-nil error from fn to stop.
+// It is StreamTo with a sink of whole records.
 func Stream(ctx context.Context, opts Options, fn func(*FileResult) error) (*Summary, error) {
-	return stream(ctx, opts, fn, nil)
+	return stream(ctx, opts, Records(fn))
+}
+
+// StreamTo is Stream with a sink that says what it needs of each file.
+func StreamTo(ctx context.Context, opts Options, sink Sink) (*Summary, error) {
+	return stream(ctx, opts, sink)
 }
 
 // StreamReader searches everything r delivers as one file named name (the
@@ -112,17 +135,20 @@ func Stream(ctx context.Context, opts Options, fn func(*FileResult) error) (*Sum
 // stays bounded whatever its length, and fn gets each block's results as
 // they are found. Options.Path and the directory options are ignored.
 func StreamReader(ctx context.Context, opts Options, name string, r io.Reader, fn func(*FileResult) error) (*Summary, error) {
-	m, err := compileSearchMatcher(matcherConfig{
-		pattern:    opts.Pattern,
-		ignoreCase: opts.IgnoreCase,
-		multiline:  opts.Multiline || NeedsMultiline(opts.Pattern),
-	})
+	return StreamReaderTo(ctx, opts, name, r, Records(fn))
+}
+
+// StreamReaderTo is StreamReader with a sink that says what it needs of
+// each part of the input.
+func StreamReaderTo(ctx context.Context, opts Options, name string, r io.Reader, sink Sink) (*Summary, error) {
+	opts.tuning = opts.tuning.resolved()
+	m, err := opts.compileSearch()
 	if err != nil {
 		return nil, err
 	}
 	defer m.close()
-	w := worker{m: m, opts: &opts}
-	if opts.ReuseRendered {
+	w := worker{m: m, opts: &opts, needs: sink.Needs()}
+	if w.needs.ReuseRendered {
 		w.bufs = make(renderBufs, 2)
 	}
 	sum := &Summary{}
@@ -142,7 +168,7 @@ func StreamReader(ctx context.Context, opts Options, name string, r io.Reader, f
 		matched = true
 		sum.TotalMatches += fr.Lines
 		if fnErr == nil {
-			if fnErr = fn(fr); fnErr == nil {
+			if fnErr = sink.File(fr); fnErr == nil {
 				w.bufs.put(fr.Rendered)
 			}
 		}
@@ -200,8 +226,8 @@ type fileOutcome struct {
 	matched bool // the file sent at least one result
 }
 
-// stream is the engine. enough, when set, is told how many matches (content
-// mode) or files have been delivered so far; once it answers true the
+// stream is the engine. A pagingSink is told how many matches (content
+// mode) or files have been delivered so far; once it has enough the
 // remaining files are counted instead of materialised.
 //
 // Three parties run at once: a producer walks the candidates (a directory
@@ -210,17 +236,16 @@ type fileOutcome struct {
 // delivers each batch's results in order as soon as that batch and every
 // earlier one are done. The queues between them are short, so a fast
 // producer or worker waits for the printer instead of piling results up.
-func stream(ctx context.Context, opts Options, fn func(*FileResult) error, enough func(int) bool) (*Summary, error) {
+func stream(ctx context.Context, opts Options, sink Sink) (*Summary, error) {
+	needs := sink.Needs()
+	pages, _ := sink.(pagingSink)
 	if opts.Timeout > 0 {
 		var cancel context.CancelFunc
 		ctx, cancel = context.WithTimeout(ctx, opts.Timeout)
 		defer cancel()
 	}
-	m, err := compileSearchMatcher(matcherConfig{
-		pattern:    opts.Pattern,
-		ignoreCase: opts.IgnoreCase,
-		multiline:  opts.Multiline || NeedsMultiline(opts.Pattern),
-	})
+	opts.tuning = opts.tuning.resolved()
+	m, err := opts.compileSearch()
 	if err != nil {
 		return nil, err
 	}
@@ -255,12 +280,12 @@ func stream(ctx context.Context, opts Options, fn func(*FileResult) error, enoug
 		cacheGen, scope = contents.begin(contentScopeKey(&opts))
 	}
 	var bufs renderBufs
-	if opts.ReuseRendered {
+	if needs.ReuseRendered {
 		bufs = make(renderBufs, 2*workers+2)
 	}
 	for range workers {
 		wg.Go(func() {
-			w := worker{m: m, opts: &opts, cacheGen: cacheGen, scope: scope, bufs: bufs}
+			w := worker{m: m, opts: &opts, needs: needs, cacheGen: cacheGen, scope: scope, bufs: bufs}
 			for b := range jobs {
 				for i, c := range b.files {
 					if ctx.Err() != nil {
@@ -310,7 +335,7 @@ batches:
 				} else {
 					delivered++
 				}
-				if err := fn(fr); err != nil {
+				if err := sink.File(fr); err != nil {
 					// Stop the workers now (cancel, below): a file with a
 					// huge output would otherwise go on being formatted
 					// to the end, for nobody.
@@ -318,7 +343,7 @@ batches:
 					break batches
 				}
 				bufs.put(fr.Rendered)
-				if enough != nil && enough(delivered) {
+				if pages != nil && pages.enough(delivered) {
 					countOnly.Store(true)
 				}
 			case <-ctx.Done():
@@ -420,6 +445,7 @@ func timeoutError(_ context.Context, opts Options, err error) error {
 type worker struct {
 	m        lineMatcher
 	opts     *Options
+	needs    Needs         // what the sink needs of each file
 	cacheGen uint64        // the content cache generation of this search; 0: the cache is not used
 	scope    *contentScope // what the search charges its files to in the content cache (with cacheGen)
 	buf      []byte
@@ -427,9 +453,9 @@ type worker struct {
 	conv     []byte // UTF-16 text transcoded to UTF-8
 	hits     rure.Hits
 	inverted rure.Hits
-	view     MatchView // handed to Options.Render
-	cut      []byte    // a line cut to MaxColumns for Options.Render
-	// bufs: the search's output buffers for reuse (Options.ReuseRendered).
+	view     MatchView // handed to Needs.Render
+	cut      []byte    // a line cut to MaxColumns for Needs.Render
+	// bufs: the search's output buffers for reuse (Needs.ReuseRendered).
 	bufs renderBufs
 }
 
@@ -478,7 +504,7 @@ func (w *worker) search(ctx context.Context, c candidate, countOnly bool, send f
 	if w.opts.MaxFileSize > 0 && c.size > w.opts.MaxFileSize {
 		return fileOutcome{skipped: tooLarge(c.size, w.opts.MaxFileSize)}
 	}
-	if cached && c.size > wholeFileLimit {
+	if cached && c.size > w.opts.tuning.wholeFileLimit {
 		// A large file is read whole only to be kept (and then searched
 		// from memory); one that is not is read in blocks.
 		switch {
@@ -491,7 +517,7 @@ func (w *worker) search(ctx context.Context, c candidate, countOnly bool, send f
 			cached = false
 		}
 	}
-	if (c.size > wholeFileLimit && !cached) || c.special {
+	if (c.size > w.opts.tuning.wholeFileLimit && !cached) || c.special {
 		return w.searchBlocks(ctx, c, countOnly, send)
 	}
 	var o fileOutcome
@@ -547,7 +573,7 @@ func (w *worker) searchThroughCache(c candidate, key fileKey, dir *dirWatch, cou
 // a file that ends within wholeFileLimit is searched whole, a longer one
 // goes on a block at a time from where the first read stopped.
 func (w *worker) searchUnsized(ctx context.Context, c candidate, countOnly bool, send func(*FileResult) bool) fileOutcome {
-	data, rest, err := readUpTo(c.abs, int(wholeFileLimit), w.buf[:0])
+	data, rest, err := readUpTo(c.abs, int(w.opts.tuning.wholeFileLimit), w.buf[:0])
 	if err != nil {
 		return fileOutcome{skipped: err}
 	}
@@ -632,7 +658,7 @@ func (w *worker) searchText(c candidate, buf []byte, nul int, countOnly bool, se
 		if !ok {
 			return fileOutcome{}
 		}
-		if w.opts.FirstMatchEnough {
+		if w.needs.FirstMatchEnough {
 			return fileOutcome{result: &FileResult{Path: c.display, Lines: 1, Count: 1}}
 		}
 		// The line total still has to be exact.
@@ -687,23 +713,24 @@ func (w *worker) markTrailing(matches []Match) {
 	}
 }
 
-// content fills fr's Matches, or Rendered with Options.Render, from the
+// content fills fr's Matches, or Rendered with Needs.Render, from the
 // hits of buf, whose first line is line lineBase+1 of the file and whose
 // first byte is byte byteBase of the text searched. Rendered output past
-// renderSpillBytes is handed to send ahead of fr (nil: kept in fr).
+// the tuning's renderSpill is handed to send ahead of fr (nil: kept in fr).
 func (w *worker) content(fr *FileResult, buf []byte, hits *rure.Hits, display string, lineBase int, byteBase int64, send func(*FileResult) bool) {
-	if renders(w.opts) {
+	if w.renders() {
 		room := 0
 		for _, hit := range hits.Lines {
 			room += hit.End - hit.Start + len(display) + 16
 		}
-		out := Rendering{Buf: w.bufs.get(min(room, 2*renderSpillBytes)), bufs: w.bufs}
+		spillAt := w.opts.tuning.renderSpill
+		out := Rendering{Buf: w.bufs.get(min(room, 2*spillAt)), bufs: w.bufs, spillAt: spillAt}
 		if send != nil {
 			out.spill = func(part []byte) bool {
 				return send(&FileResult{Path: display, Rendered: part})
 			}
 		}
-		renderMatches(&out, buf, hits, display, lineBase, byteBase, w.opts, &w.view, &w.cut)
+		renderMatches(&out, buf, hits, display, lineBase, byteBase, w.opts, w.needs.Render, &w.view, &w.cut)
 		fr.Rendered = out.Buf
 		return
 	}
@@ -741,7 +768,7 @@ func (w *worker) find(buf []byte) (*rure.Hits, error) { return w.findLimit(buf, 
 func (w *worker) findLimit(buf []byte, limit int) (*rure.Hits, error) {
 	w.hits.Reset()
 	if !w.opts.Invert {
-		err := w.m.findLines(buf, max(limit, 0), w.opts.FirstMatchOnly, &w.hits)
+		err := w.m.findLines(buf, max(limit, 0), w.needs.FirstMatchOnly, &w.hits)
 		return &w.hits, err
 	}
 	if err := w.m.findLines(buf, 0, true, &w.hits); err != nil { // inverted lines have no spans
@@ -760,7 +787,7 @@ func (w *worker) count(buf []byte) (lines, matches int, err error) {
 // countLimit is count with at most limit lines (0: no limit).
 func (w *worker) countLimit(buf []byte, limit int) (lines, matches int, err error) {
 	if !w.opts.Invert && limit <= 0 {
-		if w.opts.CountLinesOnly && w.opts.Mode == ModeCount {
+		if w.needs.CountLinesOnly && w.opts.Mode == ModeCount {
 			n, err := w.m.countMatchingLines(buf)
 			return n, 0, err
 		}

@@ -15,6 +15,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/gopi-agent/gopi/fscache"
 	"github.com/gopi-agent/gopi/native/rure"
 )
 
@@ -35,15 +36,19 @@ func writeTree(t testing.TB, files map[string]string) string {
 }
 
 // engines runs fn once per available engine.
-func engines(t *testing.T, fn func(t *testing.T)) {
-	saved := useNative
-	defer func() { useNative = saved }()
+// fn builds its options with opts, DefaultOptions for that engine.
+func engines(t *testing.T, fn func(t *testing.T, opts func(pattern, path string) Options)) {
 	for _, native := range []bool{false, true} {
-		if native && !saved {
+		if native && !rure.Available {
 			continue
 		}
-		useNative = native
-		t.Run(map[bool]string{false: "go", true: "native"}[native], fn)
+		t.Run(map[bool]string{false: "go", true: "native"}[native], func(t *testing.T) {
+			fn(t, func(pattern, path string) Options {
+				o := DefaultOptions(pattern, path)
+				o.tuning.goRegex = !native
+				return o
+			})
+		})
 	}
 }
 
@@ -65,6 +70,7 @@ func lineNumbers(ms []Match) []string {
 }
 
 func TestSearchOrderAndModes(t *testing.T) {
+	t.Parallel()
 	dir := writeTree(t, map[string]string{
 		"b.txt":       "x1\nno\nx2\n",
 		"a/z.txt":     "x3",
@@ -72,8 +78,8 @@ func TestSearchOrderAndModes(t *testing.T) {
 		".hidden.txt": "x5\n",
 		"bin.dat":     "x6\x00\n",
 	})
-	engines(t, func(t *testing.T) {
-		o := DefaultOptions(`x\d`, dir)
+	engines(t, func(t *testing.T, opts func(pattern, path string) Options) {
+		o := opts(`x\d`, dir)
 		res := search(t, o)
 		want := []string{"a/z.txt:1:x3", "a.txt:2:x4", "b.txt:1:x1", "b.txt:3:x2", ".hidden.txt:1:x5"}
 		// Siblings sort bytewise: ".hidden.txt" < "a" < "a.txt" < "b.txt".
@@ -104,13 +110,14 @@ func TestSearchOrderAndModes(t *testing.T) {
 }
 
 func TestSearchOffsetLimitTotals(t *testing.T) {
+	t.Parallel()
 	files := map[string]string{}
 	for i := range 20 {
 		files[fmt.Sprintf("f%02d.txt", i)] = strings.Repeat("hit\nmiss\n", 5)
 	}
 	dir := writeTree(t, files)
-	engines(t, func(t *testing.T) {
-		o := DefaultOptions("hit", dir)
+	engines(t, func(t *testing.T, opts func(pattern, path string) Options) {
+		o := opts("hit", dir)
 		o.Offset, o.Limit = 7, 6
 		res := search(t, o)
 		if len(res.Matches) != 6 || res.TotalMatches != 100 || !res.LimitReached {
@@ -128,9 +135,10 @@ func TestSearchOffsetLimitTotals(t *testing.T) {
 }
 
 func TestSearchContext(t *testing.T) {
+	t.Parallel()
 	dir := writeTree(t, map[string]string{"f.txt": "1\nhit\n3\n4\n5\nhit\nhit\n8\n9\n10\n"})
-	engines(t, func(t *testing.T) {
-		o := DefaultOptions("hit", filepath.Join(dir, "f.txt"))
+	engines(t, func(t *testing.T, opts func(pattern, path string) Options) {
+		o := opts("hit", filepath.Join(dir, "f.txt"))
 		o.ContextBefore, o.ContextAfter = 2, 2
 		res := search(t, o)
 		if len(res.Matches) != 3 {
@@ -152,6 +160,7 @@ func TestSearchContext(t *testing.T) {
 }
 
 func TestSearchEdgeInputs(t *testing.T) {
+	t.Parallel()
 	long := strings.Repeat("é", 1500) + "needle"
 	huge := strings.Repeat("a", 10<<20) + "needle"
 	dir := writeTree(t, map[string]string{
@@ -164,8 +173,8 @@ func TestSearchEdgeInputs(t *testing.T) {
 	if err := os.Symlink(dir, filepath.Join(dir, "loop")); err != nil {
 		t.Fatal(err)
 	}
-	engines(t, func(t *testing.T) {
-		res := search(t, DefaultOptions("needle", dir))
+	engines(t, func(t *testing.T, opts func(pattern, path string) Options) {
+		res := search(t, opts("needle", dir))
 		byPath := map[string]Match{}
 		for _, m := range res.Matches {
 			byPath[m.Path] = m
@@ -189,10 +198,11 @@ func TestSearchEdgeInputs(t *testing.T) {
 }
 
 func TestSearchEmptyMatchingPattern(t *testing.T) {
+	t.Parallel()
 	dir := writeTree(t, map[string]string{"f.txt": "a\n\nb", "g.txt": "one\n"})
-	engines(t, func(t *testing.T) {
+	engines(t, func(t *testing.T, opts func(pattern, path string) Options) {
 		for _, p := range []string{"x*", "^", "$", ""} {
-			res := search(t, DefaultOptions(p, dir))
+			res := search(t, opts(p, dir))
 			if res.TotalMatches != 4 {
 				t.Fatalf("%q: %d matching lines (%q), want every line (4)", p, res.TotalMatches, lineNumbers(res.Matches))
 			}
@@ -201,48 +211,52 @@ func TestSearchEmptyMatchingPattern(t *testing.T) {
 }
 
 func TestSearchErrors(t *testing.T) {
+	t.Parallel()
 	dir := writeTree(t, map[string]string{"f.txt": "x"})
-	engines(t, func(t *testing.T) {
-		_, err := Search(context.Background(), DefaultOptions("a[b", dir))
+	engines(t, func(t *testing.T, opts func(pattern, path string) Options) {
+		_, err := Search(context.Background(), opts("a[b", dir))
 		if err == nil || !strings.HasPrefix(err.Error(), "regex parse error") {
 			t.Fatalf("invalid regex: %v", err)
 		}
-		_, err = Search(context.Background(), DefaultOptions("x", filepath.Join(dir, "nope")))
+		_, err = Search(context.Background(), opts("x", filepath.Join(dir, "nope")))
 		if err == nil || err.Error() != "Path not found: "+filepath.Join(dir, "nope") {
 			t.Fatalf("missing path: %v", err)
 		}
 		// Unbalanced parentheses are retried literally.
 		dir2 := writeTree(t, map[string]string{"f.txt": "call(1\n"})
-		if res := search(t, DefaultOptions("call(", dir2)); res.TotalMatches != 1 {
+		if res := search(t, opts("call(", dir2)); res.TotalMatches != 1 {
 			t.Fatalf("call( retry found %d", res.TotalMatches)
 		}
 	})
 }
 
 func TestSearchMultiline(t *testing.T) {
+	t.Parallel()
 	dir := writeTree(t, map[string]string{"f.txt": "foo\nbar\nfoo bar\nfoo\nbar\n"})
-	engines(t, func(t *testing.T) {
-		res := search(t, DefaultOptions(`foo\nbar`, dir))
+	engines(t, func(t *testing.T, opts func(pattern, path string) Options) {
+		res := search(t, opts(`foo\nbar`, dir))
 		got := lineNumbers(res.Matches)
 		want := []string{"f.txt:1:foo\nbar", "f.txt:4:foo\nbar"}
 		if !reflect.DeepEqual(got, want) {
 			t.Fatalf("multiline %q want %q", got, want)
 		}
 		// Without \n a pattern can never cross a line, even through \s.
-		if res := search(t, DefaultOptions(`foo\sbar`, dir)); res.TotalMatches != 1 {
+		if res := search(t, opts(`foo\sbar`, dir)); res.TotalMatches != 1 {
 			t.Fatalf(`foo\sbar matched %d lines`, res.TotalMatches)
 		}
 	})
 }
 
 func TestSearchUnreadableFileSkipped(t *testing.T) {
-	w := worker{m: nil, opts: &Options{}}
+	t.Parallel()
+	w := worker{m: nil, opts: &Options{tuning: tuning{}.resolved()}}
 	if o := w.search(context.Background(), candidate{display: "gone", abs: filepath.Join(t.TempDir(), "gone")}, false, func(*FileResult) bool { return true }); o.skipped == nil {
 		t.Fatalf("missing file not reported as skipped: %+v", o)
 	}
 }
 
 func TestSearchTimeoutAndCancel(t *testing.T) {
+	t.Parallel()
 	files := map[string]string{}
 	for i := range 200 {
 		files[fmt.Sprintf("d/f%03d.txt", i)] = strings.Repeat("line\n", 1000)
@@ -264,7 +278,8 @@ func TestSearchTimeoutAndCancel(t *testing.T) {
 // patterns in the syntax both engines share, the native engine's results
 // equal the pure-Go engine's.
 func TestNativeMatchesGoEngine(t *testing.T) {
-	if !useNative {
+	t.Parallel()
+	if !rure.Available {
 		t.Skip("native engine not built (cgo off)")
 	}
 	rng := rand.New(rand.NewSource(7))
@@ -296,8 +311,6 @@ func TestNativeMatchesGoEngine(t *testing.T) {
 	asciiDir := writeTree(t, ascii)
 	patterns := []string{`foo`, `(?i)foo`, `^foo`, `bar$`, `fo+`, `[0-9]+`, `\bx\b`, `ba[rz]`, `foo|bar`,
 		`^$`, `x*`, `\{`, `${x}`, `f(`, `[a-z]+_[0-9]`, `foo\s+bar`, `\w+\.`, `foo\nbar`, `end\.\n`, `^\s*$`, `\d{2}`, `(?i)NAÏVE`}
-	saved := useNative
-	defer func() { useNative = saved }()
 	for _, p := range patterns {
 		for _, ic := range []bool{false, true} {
 			o := DefaultOptions(p, dir)
@@ -306,9 +319,9 @@ func TestNativeMatchesGoEngine(t *testing.T) {
 			}
 			o.IgnoreCase = ic
 			o.ContextBefore, o.ContextAfter = 1, 2
-			useNative = false
+			o.tuning.goRegex = true
 			want, errWant := Search(context.Background(), o)
-			useNative = true
+			o.tuning.goRegex = false
 			got, errGot := Search(context.Background(), o)
 			if (errWant == nil) != (errGot == nil) {
 				t.Fatalf("%q: go err %v, native err %v", p, errWant, errGot)
@@ -332,10 +345,11 @@ func TestNativeMatchesGoEngine(t *testing.T) {
 // Escapes with braced arguments keep their braces: they are not template
 // text (a regression: \p{Greek} used to become \p\{Greek\}, an error).
 func TestSearchBracedEscapes(t *testing.T) {
+	t.Parallel()
 	dir := writeTree(t, map[string]string{"f.txt": "plain\nαβγ word\nA{x}\n"})
-	engines(t, func(t *testing.T) {
+	engines(t, func(t *testing.T, opts func(pattern, path string) Options) {
 		for p, want := range map[string]int{`\p{Greek}+`: 1, `\x{41}\{x\}`: 1, `\P{Greek}{5}`: 2, `${x}`: 0, `A{x}`: 1} {
-			if res := search(t, DefaultOptions(p, dir)); res.TotalMatches != want {
+			if res := search(t, opts(p, dir)); res.TotalMatches != want {
 				t.Errorf("%q: %d matching lines, want %d", p, res.TotalMatches, want)
 			}
 		}
@@ -345,10 +359,11 @@ func TestSearchBracedEscapes(t *testing.T) {
 // A line holding only invalid UTF-8 is still a line that `^` and friends
 // match (ripgrep prints it).
 func TestSearchEmptyMatchOnInvalidUTF8Line(t *testing.T) {
+	t.Parallel()
 	dir := writeTree(t, map[string]string{"f.txt": "a\n\xa6\n"})
-	engines(t, func(t *testing.T) {
+	engines(t, func(t *testing.T, opts func(pattern, path string) Options) {
 		for _, p := range []string{`^`, `^.*`, `^\s*`, `\A.*`} {
-			res := search(t, DefaultOptions(p, dir))
+			res := search(t, opts(p, dir))
 			if got := lineNumbers(res.Matches); !reflect.DeepEqual(got, []string{"f.txt:1:a", "f.txt:2:\xa6"}) {
 				t.Errorf("%q: %q", p, got)
 			}
@@ -359,9 +374,10 @@ func TestSearchEmptyMatchOnInvalidUTF8Line(t *testing.T) {
 // A UTF-8 byte-order mark is not part of the first line: ripgrep drops it
 // before matching, so `^import` finds line 1 and the text has no BOM.
 func TestSearchSkipsUTF8BOM(t *testing.T) {
+	t.Parallel()
 	dir := writeTree(t, map[string]string{"a.go": "\xef\xbb\xbfimport x\nimport y\n", "b.txt": "\xef\xbb\xbf"})
-	engines(t, func(t *testing.T) {
-		res := search(t, DefaultOptions(`^import`, dir))
+	engines(t, func(t *testing.T, opts func(pattern, path string) Options) {
+		res := search(t, opts(`^import`, dir))
 		want := []string{"a.go:1:import x", "a.go:2:import y"}
 		if got := lineNumbers(res.Matches); !reflect.DeepEqual(got, want) {
 			t.Fatalf("got %q, want %q", got, want)
@@ -370,7 +386,7 @@ func TestSearchSkipsUTF8BOM(t *testing.T) {
 			t.Fatalf("spans %v", s)
 		}
 		// A file holding only a BOM has no lines.
-		if res := search(t, DefaultOptions(`^`, dir)); res.TotalMatches != 2 {
+		if res := search(t, opts(`^`, dir)); res.TotalMatches != 2 {
 			t.Fatalf("^ matched %q", lineNumbers(res.Matches))
 		}
 	})
@@ -379,7 +395,8 @@ func TestSearchSkipsUTF8BOM(t *testing.T) {
 // ripgrep's --count counts matches when a match can span lines; the engine
 // tells such searches apart.
 func TestCrossesLines(t *testing.T) {
-	engines(t, func(t *testing.T) {
+	t.Parallel()
+	engines(t, func(t *testing.T, opts func(pattern, path string) Options) {
 		for _, tt := range []struct {
 			pattern   string
 			multiline bool
@@ -388,14 +405,14 @@ func TestCrossesLines(t *testing.T) {
 			{`a\nb|x`, false, true}, {`\s`, true, true}, {`[^x]`, true, true}, {`(?s).`, true, true},
 			{`o|x`, true, false}, {`^a$`, true, false}, {`.`, true, false}, {`\s`, false, false},
 		} {
-			o := DefaultOptions(tt.pattern, ".")
+			o := opts(tt.pattern, ".")
 			o.Multiline = tt.multiline
 			got, err := CrossesLines(o)
 			if err != nil || got != tt.want {
 				t.Errorf("%q multiline=%v: %v, %v; want %v", tt.pattern, tt.multiline, got, err, tt.want)
 			}
 		}
-		if _, err := CrossesLines(DefaultOptions("a[", ".")); err == nil {
+		if _, err := CrossesLines(opts("a[", ".")); err == nil {
 			t.Error("no compile error")
 		}
 	})
@@ -404,6 +421,7 @@ func TestCrossesLines(t *testing.T) {
 // node_modules is pruned unless the glob names it or NodeModules is set
 // (the CLI sets it, as ripgrep has no such rule).
 func TestSearchNodeModules(t *testing.T) {
+	t.Parallel()
 	dir := writeTree(t, map[string]string{"a.js": "x\n", "node_modules/p/b.js": "x\n", "sub/node_modules/c.js": "x\n"})
 	o := DefaultOptions("x", dir)
 	o.Mode = ModeFilesWithMatches
@@ -446,9 +464,8 @@ func (f failingMatcher) isMatch(buf []byte) (bool, error) {
 // An engine failure on one file skips that file with its error and the
 // search goes on: no panic reaches the worker goroutine.
 func TestSearchEngineFailureSkipsFile(t *testing.T) {
-	saved := compileSearchMatcher
-	defer func() { compileSearchMatcher = saved }()
-	compileSearchMatcher = func(cfg matcherConfig) (lineMatcher, error) {
+	t.Parallel()
+	failing := func(cfg matcherConfig) (lineMatcher, error) {
 		m, err := compileMatcher(cfg)
 		if err != nil {
 			return nil, err
@@ -459,6 +476,7 @@ func TestSearchEngineFailureSkipsFile(t *testing.T) {
 	for _, mode := range []Mode{ModeContent, ModeCount, ModeFilesWithMatches} {
 		opts := DefaultOptions("foo", dir)
 		opts.Mode = mode
+		opts.tuning.compile = failing
 		res, err := Search(context.Background(), opts)
 		if err != nil {
 			t.Fatalf("mode %d: %v", mode, err)
@@ -475,6 +493,7 @@ func TestSearchEngineFailureSkipsFile(t *testing.T) {
 
 // Unreadable files are named in Skipped with their read error.
 func TestSearchSkippedNamesUnreadable(t *testing.T) {
+	t.Parallel()
 	if os.Getuid() == 0 {
 		t.Skip("root reads everything")
 	}
@@ -494,7 +513,8 @@ func TestSearchSkippedNamesUnreadable(t *testing.T) {
 // A syntax error in a pattern whose braces were escaped before compiling
 // names the pattern as typed, at the position of the mistake in it.
 func TestSearchErrorPositionIsTheTypedOne(t *testing.T) {
-	if !useNative {
+	t.Parallel()
+	if !rure.Available {
 		t.Skip("the Go engine reports no positions")
 	}
 	dir := writeTree(t, map[string]string{"f.txt": "x"})
@@ -548,6 +568,7 @@ func fooLines(long string) string {
 }
 
 func TestSearchBlocksMatchWhole(t *testing.T) {
+	t.Parallel()
 	text := fooLines("x") + "last foo without newline"
 	dir := writeTree(t, map[string]string{"big.txt": text, "late.bin": strings.Repeat("foo\n", 500) + "\x00foo\n", "bin.dat": "foo\x00\nfoo\n"})
 	type variant struct {
@@ -563,8 +584,11 @@ func TestSearchBlocksMatchWhole(t *testing.T) {
 		{"invert max-count count", func(o *Options) { o.Invert, o.MaxCount, o.Mode = true, 99, ModeCount }},
 		{"context (whole read)", func(o *Options) { o.ContextBefore, o.ContextAfter = 1, 2 }},
 	}
-	run := func(path string, v variant) []string {
+	run := func(path string, v variant, blocks bool) []string {
 		o := DefaultOptions("foo", path)
+		if blocks {
+			o = withBlocks(o, 64, 256)
+		}
 		o.MaxColumns = 0
 		v.opt(&o)
 		var got []string
@@ -593,11 +617,8 @@ func TestSearchBlocksMatchWhole(t *testing.T) {
 	for _, v := range variants {
 		for _, name := range []string{"big.txt", "late.bin", "bin.dat"} {
 			path := filepath.Join(dir, name)
-			want := run(path, v)
-			savedLimit, savedBlock := wholeFileLimit, blockSize
-			wholeFileLimit, blockSize = 64, 256
-			got := run(path, v)
-			wholeFileLimit, blockSize = savedLimit, savedBlock
+			want := run(path, v, false)
+			got := run(path, v, true)
 			if name == "late.bin" && !strings.Contains(v.name, "invert") {
 				// Read whole, the NUL makes nothing of it printable
 				// (the named file is binary); read in blocks, the text
@@ -622,6 +643,7 @@ func TestSearchBlocksMatchWhole(t *testing.T) {
 }
 
 func TestIsPseudoFile(t *testing.T) {
+	t.Parallel()
 	for p, want := range map[string]bool{"/proc/1/pagemap": true, "/sys/kernel/x": true, "/dev/zero": true, "/home/proc/x": false, "/procfs": false, "/": false} {
 		if isPseudoFile(p) != want {
 			t.Errorf("isPseudoFile(%q) = %v", p, !want)
@@ -632,6 +654,7 @@ func TestIsPseudoFile(t *testing.T) {
 // StreamReader reads its input a block at a time and gives what Stream
 // gives for the same text in a named file.
 func TestStreamReaderInBlocks(t *testing.T) {
+	t.Parallel()
 	var text strings.Builder
 	for i := range 2000 {
 		fmt.Fprintf(&text, "line %d %s\n", i, strings.Repeat("ab", i%50))
@@ -646,11 +669,8 @@ func TestStreamReaderInBlocks(t *testing.T) {
 	if _, err := Stream(context.Background(), DefaultOptions(`7 (ab)+$`, filepath.Join(dir, "f.txt")), func(fr *FileResult) error { collect(fr, &want); return nil }); err != nil {
 		t.Fatal(err)
 	}
-	saved := blockSize
-	blockSize = 100
-	defer func() { blockSize = saved }()
 	parts := 0
-	sum, err := StreamReader(context.Background(), DefaultOptions(`7 (ab)+$`, ""), "<stdin>", strings.NewReader(text.String()), func(fr *FileResult) error {
+	sum, err := StreamReader(context.Background(), withBlocks(DefaultOptions(`7 (ab)+$`, ""), 0, 100), "<stdin>", strings.NewReader(text.String()), func(fr *FileResult) error {
 		parts++
 		collect(fr, &got)
 		return nil
@@ -667,6 +687,7 @@ func TestStreamReaderInBlocks(t *testing.T) {
 // Path; a named binary file is reported, an unnamed one skipped, and a
 // missing one is named among the skipped files.
 func TestSearchListedFiles(t *testing.T) {
+	t.Parallel()
 	dir := writeTree(t, map[string]string{"a.txt": "foo a\n", "b/c.txt": "foo c\nfoo c2\n", "bin.dat": "foo\x00\n", "d.txt": "no\n"})
 	j := func(p string) string { return filepath.Join(dir, p) }
 	o := DefaultOptions("foo", "ignored")
@@ -704,18 +725,15 @@ func TestSearchBinaryOptionReportsWalkedFilesAsNamed(t *testing.T) {
 	describe := func(fr *FileResult) string {
 		return fmt.Sprintf("%s lines %d binary %v nul %d matches %d", filepath.Base(fr.Path), fr.Lines, fr.Binary, fr.NULOffset, len(fr.Matches))
 	}
-	savedLimit, savedBlock := wholeFileLimit, blockSize
-	defer func() { wholeFileLimit, blockSize = savedLimit, savedBlock }()
 	for _, mode := range []Mode{ModeContent, ModeCount, ModeFilesWithMatches} {
 		for _, blocks := range []bool{false, true} {
-			wholeFileLimit, blockSize = savedLimit, savedBlock
-			if blocks {
-				wholeFileLimit, blockSize = 64, 256
-			}
 			for _, cached := range []bool{false, true} {
 				name := fmt.Sprintf("mode %d blocks %v content cache %v", mode, blocks, cached)
 				run := func(path string, binary bool) ([]string, *Summary) {
 					o := DefaultOptions("foo", path)
+					if blocks {
+						o = withBlocks(o, 64, 256)
+					}
 					o.Mode, o.Binary, o.ContentCache = mode, binary, cached
 					var got []string
 					sum, err := Stream(context.Background(), o, func(fr *FileResult) error {
@@ -746,4 +764,17 @@ func TestSearchBinaryOptionReportsWalkedFilesAsNamed(t *testing.T) {
 			}
 		}
 	}
+}
+
+// withBlocks returns o with files over limit bytes read in blocks of block
+// bytes (0: the default of either).
+func withBlocks(o Options, limit int64, block int) Options {
+	o.tuning.wholeFileLimit, o.tuning.blockSize = limit, block
+	return o
+}
+
+// withScanner returns o walking directories through s.
+func withScanner(o Options, s fscache.Scanner) Options {
+	o.tuning.scannerOf = func(*fscache.Cache) fscache.Scanner { return s }
+	return o
 }

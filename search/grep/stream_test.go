@@ -58,20 +58,19 @@ func (g *gatedScanner) ForceRescan(ctx context.Context, root string, opts fscach
 }
 
 func TestStreamDeliversBeforeTheWalkEnds(t *testing.T) {
+	t.Parallel()
 	files := map[string]string{}
 	for i := range 200 {
 		files[fmt.Sprintf("d%03d/f.txt", i)] = "needle\n"
 	}
 	root := writeTree(t, files)
 	g := &gatedScanner{Cache: fscache.New(fscache.DefaultPolicy), after: 6, gate: make(chan struct{})}
-	scannerOf = func(*fscache.Cache) fscache.Scanner { return g }
-	defer func() { scannerOf = defaultScannerOf }()
 
 	first := make(chan string, 1)
 	done := make(chan error, 1)
 	var got []string
 	go func() {
-		_, err := Stream(context.Background(), DefaultOptions("needle", root), func(fr *FileResult) error {
+		_, err := Stream(context.Background(), withScanner(DefaultOptions("needle", root), g), func(fr *FileResult) error {
 			if len(got) == 0 {
 				first <- fr.Path
 			}
@@ -99,18 +98,17 @@ func TestStreamDeliversBeforeTheWalkEnds(t *testing.T) {
 
 // A caller that stops at its first result ends the walk too.
 func TestStreamStopEndsTheWalk(t *testing.T) {
+	t.Parallel()
 	files := map[string]string{}
 	for i := range 100 {
 		files[fmt.Sprintf("d%03d/f.txt", i)] = "needle\n"
 	}
 	root := writeTree(t, files)
 	g := &gatedScanner{Cache: fscache.New(fscache.DefaultPolicy), after: 50, gate: make(chan struct{})} // never opened
-	scannerOf = func(*fscache.Cache) fscache.Scanner { return g }
-	defer func() { scannerOf = defaultScannerOf }()
 	stop := errors.New("enough")
 	done := make(chan error, 1)
 	go func() {
-		_, err := Stream(context.Background(), DefaultOptions("needle", root), func(*FileResult) error { return stop })
+		_, err := Stream(context.Background(), withScanner(DefaultOptions("needle", root), g), func(*FileResult) error { return stop })
 		done <- err
 	}()
 	select {
@@ -127,6 +125,7 @@ func TestStreamStopEndsTheWalk(t *testing.T) {
 // on in blocks from where the first read stopped, with the results of a
 // whole read; the size limit holds on both paths.
 func TestUnsizedFilesFromTheWalk(t *testing.T) {
+	t.Parallel()
 	var text strings.Builder
 	for i := range 2000 {
 		fmt.Fprintf(&text, "line %d %s\n", i, strings.Repeat("ab", i%50))
@@ -148,15 +147,11 @@ func TestUnsizedFilesFromTheWalk(t *testing.T) {
 	if len(want) < 30 {
 		t.Fatalf("only %d matches", len(want))
 	}
-	savedLimit, savedBlock := wholeFileLimit, blockSize
-	wholeFileLimit, blockSize = 64, 256
-	defer func() { wholeFileLimit, blockSize = savedLimit, savedBlock }()
-	if got := lines(DefaultOptions(`7 (ab)+$`, root)); strings.Join(got, "\n") != strings.Join(want, "\n") {
+	if got := lines(withBlocks(DefaultOptions(`7 (ab)+$`, root), 64, 256)); strings.Join(got, "\n") != strings.Join(want, "\n") {
 		t.Fatalf("read on in blocks: %d matches, want %d\n%v", len(got), len(want), got)
 	}
 	for _, limit := range []int64{64, 1 << 20} {
-		wholeFileLimit = limit
-		o := DefaultOptions("line", root)
+		o := withBlocks(DefaultOptions("line", root), limit, 256)
 		o.MaxFileSize = 100
 		res := search(t, o)
 		if res.FilesSkipped != 1 || len(res.Skipped) != 1 || !errors.Is(res.Skipped[0].Err, ErrTooLarge) || res.FilesWithMatches != 1 {
@@ -171,6 +166,7 @@ func TestUnsizedFilesFromTheWalk(t *testing.T) {
 // first read waited for 4 bytes (to see a byte-order mark), so `x\n` from
 // a writer that stays open was held until more came.
 func TestStreamReaderReportsEachLineAsItComes(t *testing.T) {
+	t.Parallel()
 	reportsAsWritten(t, "match", []string{"noise\nmatch 0\n", "noise\nmatch 1\n", "noise\nmatch 2\n"}, []string{"match 0", "match 1", "match 2"})
 	reportsAsWritten(t, "x", []string{"x\n"}, []string{"x"})
 }
@@ -226,15 +222,16 @@ func (endless) Read(p []byte) (int, error) {
 // are read, and memory stays at a few blocks. (It used to be read whole,
 // up to SpecialFileCap, before the first match was reported.)
 func TestStreamReaderWithContextStreams(t *testing.T) {
-	savedBlock := blockSize
-	blockSize = 64 << 10 // the heap follows the block: 32,768 lines that all match
-	defer func() { blockSize = savedBlock }()
-	o := DefaultOptions("y", "")
+	// The heap follows the block: 32,768 lines that all match.
+	o := withBlocks(DefaultOptions("y", ""), 0, 64<<10)
 	o.ContextBefore, o.ContextAfter = 1, 1
 	stop := errors.New("enough")
 	// The heap in use, sampled as the matches come, stays at a few
 	// blocks' worth whatever the length of the stream (reading it whole
 	// up to the cap held 64 MiB and the records of 32 M lines).
+	// Collected first: the garbage of the tests before (the parallel
+	// ones wait, so the memory tests run back to back) is not this one's.
+	runtime.GC()
 	var peak uint64
 	got, next := 0, 0
 	_, err := StreamReader(context.Background(), o, "<stdin>", endless{}, func(fr *FileResult) error {
@@ -262,11 +259,9 @@ func TestStreamReaderWithContextStreams(t *testing.T) {
 // A named binary file read in blocks counts its lines as they are: a long
 // run of NUL bytes is part of the line it is in (ripgrep counts 2 here).
 func TestBinaryLongLineCountsOnce(t *testing.T) {
+	t.Parallel()
 	dir := writeTree(t, map[string]string{"z.bin": strings.Repeat("\x00", 300_000) + "x\nx\n"})
-	savedLimit, savedBlock := wholeFileLimit, blockSize
-	wholeFileLimit, blockSize = 64, 4096
-	defer func() { wholeFileLimit, blockSize = savedLimit, savedBlock }()
-	o := DefaultOptions("^", filepath.Join(dir, "z.bin"))
+	o := withBlocks(DefaultOptions("^", filepath.Join(dir, "z.bin")), 64, 4096)
 	o.Mode = ModeCount
 	sum, err := Stream(context.Background(), o, func(*FileResult) error { return nil })
 	if err != nil {
@@ -311,6 +306,7 @@ func (r *repeatReader) Read(p []byte) (int, error) {
 // of newline scanning before (minutes); the deadline only ends a
 // regression.
 func TestStreamReaderLongLineInSmallReads(t *testing.T) {
+	t.Parallel()
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	defer cancel()
 	o := DefaultOptions("ax", "")
@@ -331,8 +327,9 @@ func TestStreamReaderCutsAnEndlessLine(t *testing.T) {
 	var before, after runtime.MemStats
 	runtime.ReadMemStats(&before)
 	o := DefaultOptions("a", "")
-	o.Mode, o.CountLinesOnly = ModeCount, true // as -c asks: lines, not every 'a'
-	sum, err := StreamReader(context.Background(), o, "<stdin>", &repeatReader{b: 'a', n: SpecialFileCap + 4<<20, tail: "\na\n", chunk: 64 << 10}, func(*FileResult) error { return nil })
+	o.Mode = ModeCount
+	lines := Needs{CountLinesOnly: true} // as -c asks: lines, not every 'a'
+	sum, err := StreamReaderTo(context.Background(), o, "<stdin>", &repeatReader{b: 'a', n: SpecialFileCap + 4<<20, tail: "\na\n", chunk: 64 << 10}, needing(lines, func(*FileResult) error { return nil }))
 	runtime.ReadMemStats(&after)
 	if err != nil {
 		t.Fatal(err)
@@ -351,6 +348,7 @@ func TestStreamReaderCutsAnEndlessLine(t *testing.T) {
 // A UTF-8 byte-order mark is dropped even when the first line is longer
 // than the first read: it stayed in the text when more had to be read.
 func TestStreamReaderBOMBeforeALongFirstLine(t *testing.T) {
+	t.Parallel()
 	o := DefaultOptions("^import", "")
 	var texts []string
 	_, err := StreamReader(context.Background(), o, "<stdin>", iotest.OneByteReader(strings.NewReader("\ufeffimport x\nimport y\n")), func(fr *FileResult) error {
@@ -384,8 +382,8 @@ func TestStreamReaderRegularFileIsNotCut(t *testing.T) {
 	}
 	defer f.Close()
 	o := DefaultOptions("x", "")
-	o.Mode, o.CountLinesOnly = ModeCount, true
-	sum, err := StreamReader(context.Background(), o, "<stdin>", f, func(*FileResult) error { return nil })
+	o.Mode = ModeCount
+	sum, err := StreamReaderTo(context.Background(), o, "<stdin>", f, needing(Needs{CountLinesOnly: true}, func(*FileResult) error { return nil }))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -401,6 +399,7 @@ func TestStreamReaderRegularFileIsNotCut(t *testing.T) {
 // context line twice and never a match shown as context, whatever the
 // block size, context, -v and -m.
 func TestContextInBlocksMatchesWhole(t *testing.T) {
+	t.Parallel()
 	rng := rand.New(rand.NewPCG(7, 11))
 	words := []string{"foo", "bar", "x", "", "foo bar", "zz"}
 	flat := func(results []*FileResult) string {
@@ -429,8 +428,6 @@ func TestContextInBlocksMatchesWhole(t *testing.T) {
 		}
 		return lines, count, flat([]*FileResult{&all})
 	}
-	savedLimit, savedBlock := wholeFileLimit, blockSize
-	defer func() { wholeFileLimit, blockSize = savedLimit, savedBlock }()
 	for round := range 300 {
 		var text strings.Builder
 		for range 20 + rng.IntN(200) {
@@ -452,9 +449,8 @@ func TestContextInBlocksMatchesWhole(t *testing.T) {
 			o.MaxCount = 1 + rng.IntN(20)
 		}
 		run := func(limit int64, block int) []*FileResult {
-			wholeFileLimit, blockSize = limit, block
 			var got []*FileResult
-			if _, err := Stream(context.Background(), o, func(fr *FileResult) error {
+			if _, err := Stream(context.Background(), withBlocks(o, limit, block), func(fr *FileResult) error {
 				got = append(got, fr)
 				return nil
 			}); err != nil {
@@ -462,8 +458,8 @@ func TestContextInBlocksMatchesWhole(t *testing.T) {
 			}
 			return got
 		}
-		wl, wc, want := total(run(savedLimit, savedBlock)) // read whole, one result
-		gl, gc, got := total(run(16, 2+rng.IntN(64)))      // in blocks, context kept between them
+		wl, wc, want := total(run(0, 0))              // read whole, one result
+		gl, gc, got := total(run(16, 2+rng.IntN(64))) // in blocks, context kept between them
 		if got != want || gl != wl || gc != wc {
 			t.Fatalf("round %d, %+v:\npieces (lines %d, count %d):\n%s\nwhole (lines %d, count %d):\n%s", round, o, gl, gc, got, wl, wc, want)
 		}
@@ -476,9 +472,7 @@ func TestContextInBlocksMatchesWhole(t *testing.T) {
 // result when anything matched, before or after, as ripgrep does without
 // a memory map. Its context search ended silently at the NUL before.
 func TestNULAfterTheFirstBlock(t *testing.T) {
-	savedLimit, savedBlock := wholeFileLimit, blockSize
-	wholeFileLimit, blockSize = 64, 256
-	defer func() { wholeFileLimit, blockSize = savedLimit, savedBlock }()
+	t.Parallel()
 	filler := strings.Repeat("filler\n", 100)
 	texts := map[string]string{
 		"before.txt": "MATCH a\n" + filler + "x\x00y\nfiller\n",
@@ -508,9 +502,9 @@ func TestNULAfterTheFirstBlock(t *testing.T) {
 		{"walked both, binary", "", true, 0, want{[]int{1}, true, 2}},
 	} {
 		path := filepath.Join(dir, tc.file)
-		o := DefaultOptions("MATCH", path)
+		o := withBlocks(DefaultOptions("MATCH", path), 64, 256)
 		if tc.file == "" {
-			o = DefaultOptions("MATCH", dir)
+			o = withBlocks(DefaultOptions("MATCH", dir), 64, 256)
 			o.Glob = "both.txt"
 		}
 		o.Binary = tc.binary
@@ -538,15 +532,15 @@ func TestNULAfterTheFirstBlock(t *testing.T) {
 // writer goes on (here: for ever) used to wait for its end.
 func TestFirstMatchEnoughEndsAStream(t *testing.T) {
 	o := DefaultOptions("y", "")
-	o.Mode, o.FirstMatchEnough = ModeFilesWithMatches, true
+	o.Mode = ModeFilesWithMatches
 	done := make(chan error, 1)
 	go func() {
-		_, err := StreamReader(context.Background(), o, "<stdin>", endless{}, func(fr *FileResult) error {
+		_, err := StreamReaderTo(context.Background(), o, "<stdin>", endless{}, needing(Needs{FirstMatchEnough: true}, func(fr *FileResult) error {
 			if fr.Lines != 1 {
 				return fmt.Errorf("lines %d, want 1", fr.Lines)
 			}
 			return nil
-		})
+		}))
 		done <- err
 	}()
 	select {

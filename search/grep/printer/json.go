@@ -1,4 +1,4 @@
-package main
+package printer
 
 import (
 	"strconv"
@@ -8,14 +8,14 @@ import (
 	"github.com/gopi-agent/gopi/search/grep"
 )
 
-// appendGrepJSON appends the --json line of one match without context
+// appendJSON appends the --json line of one match without context
 // lines: exactly the bytes a json.Encoder with HTML escaping off writes for
-// toJSONMatch of the same match (TestGrepJSONMatchesEncodingJSON and
-// FuzzGrepJSONMatchesEncodingJSON hold them equal). It is built by hand so
-// that the workers format it (grep.Options.Render) and so that a line with
+// toJSONMatch of the same match (TestJSONMatchesEncodingJSON and
+// FuzzJSONMatchesEncodingJSON hold them equal). It is built by hand so
+// that the workers format it (grep.Needs.Render) and so that a line with
 // millions of matches is written out as it goes (spill, after each
 // submatch) rather than built as millions of records first.
-func appendGrepJSON(dst []byte, path string, m *grep.MatchView, spill lineSpill) ([]byte, bool) {
+func appendJSON(dst []byte, path string, m *grep.MatchView, spill lineSpill) ([]byte, bool) {
 	text := bytesAsString(m.Text)
 	dst = append(dst, `{"path":`...)
 	dst = jsonquote.Append(dst, path, true)
@@ -64,4 +64,45 @@ func submatchText(text string, s grep.Span) string {
 		return text[s.Start:s.End]
 	}
 	return text[min(s.Start, len(text)):] + "\n"
+}
+
+// jsonMatch is the --json shape of one match record.
+type jsonMatch struct {
+	Path       string        `json:"path"`
+	Line       int           `json:"line"`
+	Offset     int64         `json:"offset"` // of the line's first byte, as -b prints it
+	Text       string        `json:"text"`
+	Truncated  bool          `json:"truncated,omitempty"`
+	Submatches []jsonSpan    `json:"submatches"`
+	Before     []jsonCtxLine `json:"before,omitempty"`
+	After      []jsonCtxLine `json:"after,omitempty"`
+}
+
+// jsonSpan is one submatch of a jsonMatch.
+type jsonSpan struct {
+	Start int    `json:"start"`
+	End   int    `json:"end"`
+	Text  string `json:"text"`
+}
+
+// jsonCtxLine is a context line of a jsonMatch.
+type jsonCtxLine struct {
+	Line   int    `json:"line"`
+	Offset int64  `json:"offset"`
+	Text   string `json:"text"`
+}
+
+// toJSONMatch is the --json record of m, printed as path.
+func toJSONMatch(path string, m *grep.Match) jsonMatch {
+	jm := jsonMatch{Path: path, Line: m.Line, Offset: m.Offset, Text: m.Text, Truncated: m.Truncated, Submatches: []jsonSpan{}}
+	for _, s := range m.Spans {
+		jm.Submatches = append(jm.Submatches, jsonSpan{Start: s.Start, End: s.End, Text: submatchText(m.Text, s)})
+	}
+	for _, c := range m.Before {
+		jm.Before = append(jm.Before, jsonCtxLine{c.Line, c.Offset, c.Text})
+	}
+	for _, c := range m.After {
+		jm.After = append(jm.After, jsonCtxLine{c.Line, c.Offset, c.Text})
+	}
+	return jm
 }

@@ -1,30 +1,10 @@
-package main
+package printer
 
 import (
 	"strconv"
 
 	"github.com/gopi-agent/gopi/search/grep"
 )
-
-// lineFormat is how gopi grep lays out content lines (ripgrep's layout:
-// `path:line:col:text`, `-` instead of `:` for context lines). It is fixed
-// once the job is built, so the search workers format their files' lines
-// with it concurrently (grep.Options.Render) while the printer writes
-// bytes.
-type lineFormat struct {
-	colors   palette
-	withPath bool // print file names
-	lineNums bool
-	column   bool // --column
-	offsets  bool // -b: the byte offset of each line (of each match with -o or --vimgrep)
-	only     bool // -o
-	vimgrep  bool
-	null     bool // a NUL after each path instead of ':' or a newline
-	// crosses: a multiline search whose matches can hold a newline. As in
-	// ripgrep, matches whose lines touch are then printed as one block
-	// (see lineBlock), and --vimgrep gives each match one line, its first.
-	crosses bool
-}
 
 // lineBlock carries, from one match of a file to the next, the block of
 // touching lines ripgrep prints a multiline search's matches in: every
@@ -36,8 +16,8 @@ type lineBlock struct {
 }
 
 // pathSep is what follows a path before more text on the same line.
-func (f *lineFormat) pathSep(sep byte) byte {
-	if f.null {
+func (f *Config) pathSep(sep byte) byte {
+	if f.Null {
 		return 0
 	}
 	return sep
@@ -55,9 +35,9 @@ type lineSpill func(dst []byte) (rest []byte, ok bool)
 // how many lines of the file the match covers. at is the byte offset of
 // the match's first line in the text searched. spanBuf is scratch for the
 // spans of one line of a multiline match; blk is the file's block state
-// (used when f.crosses). spill, unless nil, is called after each output
+// (used when f.Crosses). spill, unless nil, is called after each output
 // line; ok is false when it said to stop.
-func appendMatch[T string | []byte](dst []byte, f *lineFormat, path string, line int, at int64, text T, spans []grep.Span, spanBuf *[]grep.Span, blk *lineBlock, spill lineSpill) (out []byte, lines int, ok bool) {
+func appendMatch[T string | []byte](dst []byte, f *Config, path string, line int, at int64, text T, spans []grep.Span, spanBuf *[]grep.Span, blk *lineBlock, spill lineSpill) (out []byte, lines int, ok bool) {
 	ok = true
 	emit := func() bool {
 		if spill != nil && ok {
@@ -96,7 +76,7 @@ func appendMatch[T string | []byte](dst []byte, f *lineFormat, path string, line
 			*spanBuf = lineSpans
 		}
 		switch {
-		case f.vimgrep && f.crosses && !f.only:
+		case f.Vimgrep && f.Crosses && !f.OnlyMatching:
 			// One line per match, the line it starts on, with its column
 			// there; -b gives that line's offset (as ripgrep does).
 			for _, s := range spans {
@@ -108,7 +88,7 @@ func appendMatch[T string | []byte](dst []byte, f *lineFormat, path string, line
 					return dst, k + 1, false
 				}
 			}
-		case f.only || f.vimgrep:
+		case f.OnlyMatching || f.Vimgrep:
 			// One output line per match: -o prints the matched text (an
 			// empty match as an empty line, as ripgrep does), --vimgrep
 			// the whole line, each with the match's column.
@@ -116,7 +96,7 @@ func appendMatch[T string | []byte](dst []byte, f *lineFormat, path string, line
 				// The match is highlighted: all of -o's text, the
 				// line's one match of this --vimgrep line.
 				shown, mark := cur, s
-				if f.only {
+				if f.OnlyMatching {
 					shown, mark = cur[s.Start:s.End], grep.Span{Start: 0, End: s.End - s.Start}
 				}
 				if dst, ok = appendLineSpilled(dst, f, path, line+k, ':', s.Start+1, at+int64(offset+s.Start), shown, []grep.Span{mark}, spill); !ok || !emit() {
@@ -127,10 +107,10 @@ func appendMatch[T string | []byte](dst []byte, f *lineFormat, path string, line
 			col := 0
 			if len(lineSpans) > 0 {
 				col = lineSpans[0].Start + 1
-			} else if f.column {
+			} else if f.Column {
 				col = 1
 			}
-			if f.crosses && blk != nil {
+			if f.Crosses && blk != nil {
 				// A match on the line after the block's end joins it; the
 				// block's column is where its first match starts, even on
 				// the newline that ends the line.
@@ -179,7 +159,7 @@ func indexNewline[T string | []byte](text T) int {
 // appendLine appends one output line; col (1-based) is printed after the
 // line number when --column or --vimgrep asked for it and col > 0, then
 // the byte offset at with -b.
-func appendLine[T string | []byte](dst []byte, f *lineFormat, path string, line int, sep byte, col int, at int64, text T, spans []grep.Span) []byte {
+func appendLine[T string | []byte](dst []byte, f *Config, path string, line int, sep byte, col int, at int64, text T, spans []grep.Span) []byte {
 	dst, _ = appendLineSpilled(dst, f, path, line, sep, col, at, text, spans, nil)
 	return dst
 }
@@ -192,7 +172,7 @@ const textChunk = 256 << 10
 // (when not nil) every textChunk bytes of text, so that one line of any
 // length never sits whole in an output buffer (--vimgrep prints a 40 MB
 // line once per match); ok is false when spill said to stop.
-func appendLineSpilled[T string | []byte](dst []byte, f *lineFormat, path string, line int, sep byte, col int, at int64, text T, spans []grep.Span, spill lineSpill) (out []byte, ok bool) {
+func appendLineSpilled[T string | []byte](dst []byte, f *Config, path string, line int, sep byte, col int, at int64, text T, spans []grep.Span, spill lineSpill) (out []byte, ok bool) {
 	ok = true
 	put := func(part T) {
 		for ok && len(part) > 0 {
@@ -211,26 +191,26 @@ func appendLineSpilled[T string | []byte](dst []byte, f *lineFormat, path string
 			part = part[n:]
 		}
 	}
-	c := &f.colors
-	if f.withPath {
-		dst = append(dst, c.path...)
+	c := &f.Colors
+	if f.WithPath {
+		dst = append(dst, c.Path...)
 		dst = append(dst, path...)
-		dst = append(dst, c.reset...)
+		dst = append(dst, c.Reset...)
 		dst = append(dst, f.pathSep(sep))
 	}
-	if f.lineNums {
-		dst = append(dst, c.line...)
+	if f.LineNumbers {
+		dst = append(dst, c.Line...)
 		dst = strconv.AppendInt(dst, int64(line), 10)
-		dst = append(dst, c.reset...)
+		dst = append(dst, c.Reset...)
 		dst = append(dst, sep)
 	}
-	if f.column && col > 0 {
+	if f.Column && col > 0 {
 		dst = appendNumber(dst, c, int64(col), sep)
 	}
-	if f.offsets {
+	if f.ByteOffset {
 		dst = appendNumber(dst, c, at, sep)
 	}
-	if c.match == "" || len(spans) == 0 {
+	if c.Match == "" || len(spans) == 0 {
 		put(text)
 	} else {
 		// Matches that touch are highlighted as one run, as ripgrep does.
@@ -245,9 +225,9 @@ func appendLineSpilled[T string | []byte](dst []byte, f *lineFormat, path string
 				s.End = spans[i].End
 			}
 			put(text[pos:s.Start])
-			dst = append(dst, c.match...)
+			dst = append(dst, c.Match...)
 			put(text[s.Start:s.End])
-			dst = append(dst, c.reset...)
+			dst = append(dst, c.Reset...)
 			pos = s.End
 		}
 		put(text[pos:])
@@ -257,11 +237,11 @@ func appendLineSpilled[T string | []byte](dst []byte, f *lineFormat, path string
 
 // appendNumber appends a column or byte offset in ripgrep's style for them
 // (uncolored, but wrapped in resets when colors are on) and sep.
-func appendNumber(dst []byte, c *palette, n int64, sep byte) []byte {
-	dst = append(dst, c.column...)
+func appendNumber(dst []byte, c *Palette, n int64, sep byte) []byte {
+	dst = append(dst, c.Column...)
 	dst = strconv.AppendInt(dst, n, 10)
-	if c.column != "" {
-		dst = append(dst, c.reset...)
+	if c.Column != "" {
+		dst = append(dst, c.Reset...)
 	}
 	return append(dst, sep)
 }

@@ -1,4 +1,4 @@
-package main
+package printer
 
 import (
 	"bytes"
@@ -10,9 +10,9 @@ import (
 	"github.com/gopi-agent/gopi/search/grep"
 )
 
-// referenceGrepJSON is the slow path appendGrepJSON replaces: the encoder
+// referenceJSON is the slow path appendJSON replaces: the encoder
 // over toJSONMatch of the same match as a record.
-func referenceGrepJSON(t testing.TB, path string, v *grep.MatchView) []byte {
+func referenceJSON(t testing.TB, path string, v *grep.MatchView) []byte {
 	var buf bytes.Buffer
 	enc := json.NewEncoder(&buf)
 	enc.SetEscapeHTML(false)
@@ -23,11 +23,11 @@ func referenceGrepJSON(t testing.TB, path string, v *grep.MatchView) []byte {
 	return buf.Bytes()
 }
 
-// checkGrepJSON compares the two, whole and spilled after every submatch.
-func checkGrepJSON(t testing.TB, path string, v *grep.MatchView) {
+// checkJSON compares the two, whole and spilled after every submatch.
+func checkJSON(t testing.TB, path string, v *grep.MatchView) {
 	t.Helper()
-	want := referenceGrepJSON(t, path, v)
-	got, ok := appendGrepJSON(nil, path, v, nil)
+	want := referenceJSON(t, path, v)
+	got, ok := appendJSON(nil, path, v, nil)
 	if !ok || !bytes.Equal(got, want) {
 		t.Fatalf("match %+v\n got %s\nwant %s", v, got, want)
 	}
@@ -36,29 +36,37 @@ func checkGrepJSON(t testing.TB, path string, v *grep.MatchView) {
 		spilled = append(spilled, dst...)
 		return dst[:0], true
 	}
-	rest, ok := appendGrepJSON(nil, path, v, spill)
+	rest, ok := appendJSON(nil, path, v, spill)
 	if got := append(spilled, rest...); !ok || !bytes.Equal(got, want) {
 		t.Fatalf("spilled: match %+v\n got %s\nwant %s", v, got, want)
 	}
 }
 
-func TestGrepJSONMatchesEncodingJSON(t *testing.T) {
-	for _, path := range jsonTrickyStrings {
-		for _, text := range jsonTrickyStrings {
+// trickyStrings hold what a JSON string must escape or replace.
+var trickyStrings = []string{
+	"", "plain", `quote " and \ backslash`, "tab\tnew\nline\r\x00\x01\x1f\x7f",
+	"\b\f", "<html> & </html>", "caf\u00e9 \U0001F600", "\u2028\u2029 x \u2027",
+	"bad \xff utf8 \xc3", "\xed\xa0\x80 surrogate", "end\\",
+}
+
+func TestJSONMatchesEncodingJSON(t *testing.T) {
+	t.Parallel()
+	for _, path := range trickyStrings {
+		for _, text := range trickyStrings {
 			v := &grep.MatchView{Line: 7, Offset: 1 << 40, Text: []byte(text), Spans: []grep.Span{}}
-			checkGrepJSON(t, path, v)
+			checkJSON(t, path, v)
 			if len(text) > 2 {
 				v.Spans = []grep.Span{{Start: 0, End: 1}, {Start: 1, End: 1}, {Start: 2, End: len(text)}}
 				v.Truncated = true
-				checkGrepJSON(t, path, v)
+				checkJSON(t, path, v)
 			}
 		}
 	}
 	// A match that takes the line's newline ends one past the text (-U
 	// 'foo\n'); it panicked on both paths.
-	checkGrepJSON(t, "p", &grep.MatchView{Line: 1, Text: []byte("foo"), Spans: []grep.Span{{Start: 0, End: 4}}})
-	checkGrepJSON(t, "p", &grep.MatchView{Line: 1, Text: []byte("foo"), Spans: []grep.Span{{Start: 3, End: 4}}})
-	if got, _ := appendGrepJSON(nil, "p", &grep.MatchView{Line: 1, Text: []byte("foo"), Spans: []grep.Span{{Start: 1, End: 4}}}, nil); !strings.Contains(string(got), `"text":"oo\n"`) {
+	checkJSON(t, "p", &grep.MatchView{Line: 1, Text: []byte("foo"), Spans: []grep.Span{{Start: 0, End: 4}}})
+	checkJSON(t, "p", &grep.MatchView{Line: 1, Text: []byte("foo"), Spans: []grep.Span{{Start: 3, End: 4}}})
+	if got, _ := appendJSON(nil, "p", &grep.MatchView{Line: 1, Text: []byte("foo"), Spans: []grep.Span{{Start: 1, End: 4}}}, nil); !strings.Contains(string(got), `"text":"oo\n"`) {
 		t.Errorf("submatch of a match taking the newline: %s", got)
 	}
 	// Random texts and spans.
@@ -69,7 +77,7 @@ func TestGrepJSONMatchesEncodingJSON(t *testing.T) {
 		for i := range text {
 			text[i] = alphabet[rng.IntN(len(alphabet))]
 		}
-		checkGrepJSON(t, "p", &grep.MatchView{Line: rng.IntN(1000), Offset: rng.Int64N(1 << 30), Text: text, Spans: randomSpans(rng, len(text))})
+		checkJSON(t, "p", &grep.MatchView{Line: rng.IntN(1000), Offset: rng.Int64N(1 << 30), Text: text, Spans: randomSpans(rng, len(text))})
 	}
 }
 
@@ -85,12 +93,12 @@ func randomSpans(rng *rand.Rand, n int) []grep.Span {
 	return spans
 }
 
-func FuzzGrepJSONMatchesEncodingJSON(f *testing.F) {
-	for _, s := range jsonTrickyStrings {
+func FuzzJSONMatchesEncodingJSON(f *testing.F) {
+	for _, s := range trickyStrings {
 		f.Add("dir/a.go", s, uint64(3), false)
 	}
 	f.Fuzz(func(t *testing.T, path, text string, seed uint64, truncated bool) {
 		rng := rand.New(rand.NewPCG(seed, seed))
-		checkGrepJSON(t, path, &grep.MatchView{Line: 1, Text: []byte(text), Truncated: truncated, Spans: randomSpans(rng, len(text))})
+		checkJSON(t, path, &grep.MatchView{Line: 1, Text: []byte(text), Truncated: truncated, Spans: randomSpans(rng, len(text))})
 	})
 }
