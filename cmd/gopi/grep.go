@@ -283,6 +283,7 @@ func newGrepJob(c *grepCLI, rest []string, env *cliEnv) (*grepJob, error) {
 		pattern = `^(?:` + pattern + `)$`
 	}
 	o := grep.DefaultOptions(pattern, "")
+	o.ScanCache = env.scanner()
 	switch {
 	case c.caseSensitive:
 	case c.ignoreCase:

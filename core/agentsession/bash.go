@@ -64,7 +64,7 @@ func (s *Session) ExecuteBash(ctx context.Context, command string, excludeFromCo
 			Truncated: res.Truncated, Timestamp: nowMillis(), ExcludeFromContext: excludeFromContext})
 		return res, nil
 	}
-	o, err := bash.Run(ctx, s.toolEnv, command, bash.RunOptions{Timeout: userBashTimeout})
+	o, err := bash.Run(ctx, s.toolEnv, s.svc.Shell, command, bash.RunOptions{Timeout: userBashTimeout})
 	if err != nil {
 		return BashResult{}, err
 	}

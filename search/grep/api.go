@@ -30,6 +30,7 @@ import (
 	"iter"
 	"time"
 
+	"github.com/gopi-agent/gopi/fscache"
 	"github.com/gopi-agent/gopi/native/rure"
 )
 
@@ -60,7 +61,7 @@ type Options struct {
 	Multiline     bool          // allow matches across lines; forced on when the pattern needs it
 	Hidden        bool          // search dot-files and dot-directories
 	Gitignore     bool          // honour .gitignore, .ignore and git's exclude files
-	Cache         bool          // use the shared scan cache for the directory walk
+	Cache         bool          // use ScanCache for the directory walk
 	NodeModules   bool          // walk node_modules like any directory; by default it is pruned unless Glob names it
 	ContextBefore int           // lines of context before each match
 	ContextAfter  int           // lines of context after each match
@@ -80,9 +81,10 @@ type Options struct {
 	TypesNot     []string // directories only: drop files of these types
 	MaxFileSize  int64    // skip files larger than this many bytes (listed in Skipped, wrapping ErrTooLarge); 0 = no limit
 	Follow       bool     // directories only: follow symbolic links (see fscache.Options.Follow)
-	// ContentCache keeps the text of searched files in memory for the next
-	// search of this process (see ConfigureContentCache): worth it for an
-	// agent that searches one tree again and again, not for a one-shot CLI.
+	// ContentCache, when not nil, keeps the text of searched files in
+	// memory for the next search given the same cache (see NewContentCache;
+	// its owner, the agent session, builds one): worth it for an agent that
+	// searches one tree again and again, not for a one-shot CLI.
 	// A file is read again after any change to it reported by the watch of
 	// its directory (Linux) or seen by a stat (size, times, inode). One
 	// change goes unseen on Linux: a write through a hard link made after
@@ -91,7 +93,11 @@ type Options struct {
 	// What a search may add to the cache depends on the size of its tree
 	// as earlier searches measured it (contentscope.go): a tree larger
 	// than the budget, such as /, never fills it.
-	ContentCache bool
+	ContentCache *ContentCache
+	// ScanCache is the scan cache a walk with Cache uses: its owner's
+	// *fscache.Cache (an agent session's), or a fake in tests. nil walks
+	// afresh every time and stores nothing.
+	ScanCache fscache.Scanner
 	// CountLinesOnly: in count mode FileResult.Count (the number of
 	// matches) is not needed and left 0, so a matching line is searched only
 	// up to its first match (what `-c` prints is the line count).

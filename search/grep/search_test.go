@@ -716,7 +716,11 @@ func TestSearchBinaryOptionReportsWalkedFilesAsNamed(t *testing.T) {
 				name := fmt.Sprintf("mode %d blocks %v content cache %v", mode, blocks, cached)
 				run := func(path string, binary bool) ([]string, *Summary) {
 					o := DefaultOptions("foo", path)
-					o.Mode, o.Binary, o.ContentCache = mode, binary, cached
+					o.Mode, o.Binary = mode, binary
+					if cached {
+						o.ContentCache = NewContentCache(0)
+						defer o.ContentCache.Close()
+					}
 					var got []string
 					sum, err := Stream(context.Background(), o, func(fr *FileResult) error {
 						got = append(got, describe(fr))

@@ -64,14 +64,14 @@ func TestStreamDeliversBeforeTheWalkEnds(t *testing.T) {
 	}
 	root := writeTree(t, files)
 	g := &gatedScanner{Cache: fscache.New(fscache.DefaultPolicy), after: 6, gate: make(chan struct{})}
-	scannerOf = func(*fscache.Cache) fscache.Scanner { return g }
-	defer func() { scannerOf = defaultScannerOf }()
 
 	first := make(chan string, 1)
 	done := make(chan error, 1)
 	var got []string
 	go func() {
-		_, err := Stream(context.Background(), DefaultOptions("needle", root), func(fr *FileResult) error {
+		o := DefaultOptions("needle", root)
+		o.ScanCache = g
+		_, err := Stream(context.Background(), o, func(fr *FileResult) error {
 			if len(got) == 0 {
 				first <- fr.Path
 			}
@@ -105,12 +105,12 @@ func TestStreamStopEndsTheWalk(t *testing.T) {
 	}
 	root := writeTree(t, files)
 	g := &gatedScanner{Cache: fscache.New(fscache.DefaultPolicy), after: 50, gate: make(chan struct{})} // never opened
-	scannerOf = func(*fscache.Cache) fscache.Scanner { return g }
-	defer func() { scannerOf = defaultScannerOf }()
 	stop := errors.New("enough")
 	done := make(chan error, 1)
 	go func() {
-		_, err := Stream(context.Background(), DefaultOptions("needle", root), func(*FileResult) error { return stop })
+		o := DefaultOptions("needle", root)
+		o.ScanCache = g
+		_, err := Stream(context.Background(), o, func(*FileResult) error { return stop })
 		done <- err
 	}()
 	select {
