@@ -62,10 +62,13 @@ var builtins = []Entry{
 	{"ask", envOnly(ask.New), func(env *tool.Env, _ *Services) bool { return ask.Available(env) }},
 	// task needs a session to start subagents from (Services.Subagents),
 	// and room in the task tree (task.maxRecursionDepth).
-	{"task", func(env *tool.Env, svc *Services) tool.Tool {
-		return task.New(env, svc.Subagents, svc.Jobs, svc.TaskIDs)
-	},
-		func(_ *tool.Env, svc *Services) bool { return task.Available(svc.Subagents) }},
+	{"task", newTask, func(_ *tool.Env, svc *Services) bool { return task.Available(svc.Subagents) }},
+}
+
+// newTask builds the task tool over the session's subagent host, jobs and
+// task ids.
+func newTask(env *tool.Env, svc *Services) tool.Tool {
+	return task.New(env, svc.Subagents, svc.Jobs, svc.TaskIDs)
 }
 
 // envOnly is the factory of a tool that needs no service.
