@@ -512,8 +512,8 @@ func retryDelay(attempt int) time.Duration {
 	return min(d, retryMax)
 }
 
-// Close is Shutdown with a five-second grace (the session's Env closes
-// it).
+// Close is Shutdown with a five-second grace (the session's services
+// close it, before the shell).
 func (m *Manager) Close() error {
 	m.Shutdown(5 * time.Second)
 	return nil
