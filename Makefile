@@ -12,16 +12,23 @@ FUZZTIME   ?= 10s
 NATIVE_STAMP = $$(sha256sum $(NATIVE_LIB) | cut -c1-16)
 GO_LDFLAGS   = -X github.com/gopi-agent/gopi/native/rure.NativeLibStamp=$(NATIVE_STAMP)
 
-.PHONY: all setup native build test race fuzz fuzz-soak soak bench lint clippy demo clean release
+.PHONY: all setup native build install test race fuzz fuzz-soak soak bench lint clippy demo docs clean release
+
+# Where `make install` puts gopi: PREFIX/bin, by default ~/.local/bin (no
+# root needed); `make install PREFIX=/usr/local` for /usr/local/bin.
+PREFIX ?= $(HOME)/.local
+BINDIR ?= $(PREFIX)/bin
 
 all: build demo
+	@echo "make: gopi is built: $(CURDIR)/bin/gopi"
+	@echo "make: put it on your PATH with 'make install' (copies it to $(BINDIR)), or: export PATH=\"$(CURDIR)/bin:\$$PATH\""
 
 setup:
 	@scripts/setup.sh
 
 # GOPI_LANGUAGES=go,python,rust (gopi's canonical names) links only those
-# grammars into the native library: a smaller binary (README, "Release
-# builds"). Empty: every grammar. The set of the last build is kept in
+# grammars into the native library: a smaller binary (docs/building.md,
+# "Release builds"). Empty: every grammar. The set of the last build is kept in
 # LANG_STAMP, so changing it rebuilds the library.
 GOPI_LANGUAGES ?=
 comma := ,
@@ -41,6 +48,12 @@ bin/gopi: $(NATIVE_LIB) $(GO_SRC) go.mod
 	$(GO) build $(GOFLAGS) -ldflags "$(GO_LDFLAGS)" -o bin/gopi ./cmd/gopi
 
 build: bin/gopi
+
+install: bin/gopi
+	install -d "$(DESTDIR)$(BINDIR)"
+	install -m 0755 bin/gopi "$(DESTDIR)$(BINDIR)/gopi"
+	@echo "make: installed $(DESTDIR)$(BINDIR)/gopi"
+	@case ":$$PATH:" in *":$(BINDIR):"*) ;; *) echo "make: $(BINDIR) is not on your PATH; add to your shell's profile: export PATH=\"$(BINDIR):\$$PATH\"";; esac
 
 # The demo: gopi's main job (search) over its own sources.
 demo: bin/gopi
@@ -73,6 +86,11 @@ soak: bin/gopi
 
 bench: bin/gopi
 	@bench/run.sh
+
+# The generated tables in docs/ (flags, settings, slash and RPC commands;
+# internal/docgen): rewritten from the code. go test fails while they differ.
+docs: $(NATIVE_LIB)
+	GOPI_UPDATE_DOCS=1 $(GO) test $(GOFLAGS) -ldflags "$(GO_LDFLAGS)" -count=1 -run '^TestDocsUpToDate$$' ./cmd/gopi
 
 lint: $(NATIVE_LIB)
 	@out=$$(gofmt -l $$(git ls-files '*.go')); if [ -n "$$out" ]; then echo "gofmt needed:"; echo "$$out"; exit 1; fi

@@ -9,13 +9,13 @@
 #
 # Output in dist/:
 #   gopi-<ver>-<os>-<arch>[-<variant>].tar.gz (.zip for Windows): the binary,
-#     README.md and LICENSE in a folder of the same name
+#     README.md, LICENSE and docs/ in a folder of the same name
 #   SHA256SUMS      one line per archive
 #   manifest.json   one object per target: files, checksums, sizes, whether
 #                   the native core (Rust regex + ast-grep) is linked in,
 #                   toolchain route and smoke-test result
 #
-# Routes (column "route" below; details in README "Release builds"):
+# Routes (column "route" below; details in docs/building.md, "Release builds"):
 #   host   the machine's own rustup toolchain and gcc (linux/amd64)
 #   cross  Debian's rustc-web + rust-web-src with -Zbuild-std for the target,
 #          Debian's cross gcc as C compiler, archiver and cgo linker
@@ -24,7 +24,7 @@
 #          against libSystem (shipped with zig) and text stubs of the other
 #          system libraries Go calls (scripts/darwin-sdk-stubs.sh)
 #   purego no native core: CGO_ENABLED=0 with the pure-Go fallbacks; the
-#          binary's --version and README's platform table say so
+#          binary's --version and docs/building.md's platform table say so
 # Cross toolchains are installed by scripts/setup-cross.sh (apt, and zig
 # from PyPI).
 set -euo pipefail
@@ -194,14 +194,14 @@ for t in "${TARGETS[@]}"; do
     ;;
   purego)
     native=false
-    say "$name: NO native core (pure-Go fallbacks: Go regexp, no AST engine); see README 'Platforms'"
+    say "$name: NO native core (pure-Go fallbacks: Go regexp, no AST engine); see docs/building.md, 'Platforms'"
     goenv+=(CGO_ENABLED=0)
     ;;
   esac
   stage="$work/stage/$name"
   mkdir -p "$stage"
   env "${goenv[@]}" nice -n 10 go build -trimpath -tags "$tags" -ldflags "$ldflags" -o "$stage/$exe" ./cmd/gopi
-  cp README.md LICENSE "$stage/"
+  cp -r README.md LICENSE docs "$stage/"
   # The commit's date on every file: archives of one commit are identical.
   find "$stage" -exec touch -d "$date" {} +
   if [ "$os" = windows ]; then

@@ -3,7 +3,7 @@
 # binaries from a Debian 12 (bookworm) x86_64 machine. Called by build.sh;
 # never by make, make test or .ci/run, which need none of this.
 #
-# Route (see README "Release builds"):
+# Route (see docs/building.md, "Release builds"):
 #   - Rust: Debian's rustc-web/cargo-web (a recent rustc, 1.96 on bookworm
 #     security updates) with its own library sources (rust-web-src). No
 #     rust-std is packaged for other targets, so build.sh compiles the

@@ -47,8 +47,6 @@
 package sdk
 
 import (
-	"context"
-
 	"github.com/gopi-agent/gopi/core/agent"
 	"github.com/gopi-agent/gopi/core/agentsession"
 	"github.com/gopi-agent/gopi/core/ai/models"
@@ -57,26 +55,6 @@ import (
 	"github.com/gopi-agent/gopi/core/mcp"
 	"github.com/gopi-agent/gopi/core/session"
 )
-
-// Session is a running conversation; see agentsession.Session for its
-// methods (Prompt, Steer, FollowUp, Abort, Subscribe, SetModel,
-// SetThinkingLevel, Compact, AbortCompaction, SetAutoCompaction,
-// NewSession, SwitchSession, Branch, Navigate, Tree, SetLabel, Handoff,
-// State, Close).
-//
-// Compact(ctx, instructions) summarises the older part of the
-// conversation now and returns the CompactionResult; the session also
-// compacts by itself (see the compaction.* settings), announcing it with
-// AutoCompactionStart and AutoCompactionEnd events.
-//
-// The session is a tree: Tree(TreeQuery) lists its entries as the rows of
-// a tree selector (filters FilterDefault, FilterNoTools, FilterUserOnly,
-// FilterLabeledOnly, FilterAll; a search), SetLabel bookmarks one,
-// Navigate(ctx, id, NavigateOptions) moves to it in the same file (with a
-// summary of the branch left, when asked), Branch(ctx, id) starts a new
-// file from a user message, and Handoff(ctx, instructions) continues in a
-// new session from a document the model writes.
-type Session = agentsession.Session
 
 // NavigateOptions refine Session.Navigate (a summary of the branch left,
 // its instructions); NavigateResult says what it did.
@@ -134,6 +112,10 @@ type PromptOptions = agentsession.PromptOptions
 // sharing the session's configuration, models and credentials.
 type ChildOptions = agentsession.ChildOptions
 
+// State is a snapshot of a session (model, thinking level, streaming,
+// session file, queued messages, tools): what RPC's get_state returns.
+type State = agentsession.State
+
 // Delivery values for PromptOptions.StreamingBehavior and custom messages.
 const (
 	DeliverSteer    = agentsession.DeliverSteer
@@ -175,9 +157,6 @@ type (
 	AutoCompactionStart = agentsession.AutoCompactionStart
 	AutoCompactionEnd   = agentsession.AutoCompactionEnd
 )
-
-// New starts a session.
-func New(ctx context.Context, opts Options) (*Session, error) { return agentsession.New(ctx, opts) }
 
 // LoadConfig loads the configuration for a working directory the way the
 // gopi command does. environ is the environment as KEY=VALUE (nil: the

@@ -909,18 +909,18 @@ func (f *agentFlags) openSession(ctx context.Context, env *cliEnv, cfg *config.C
 		fmt.Fprintf(env.stderr, "gopi: %v\n", err)
 		return nil, false
 	}
-	if msg := s.ModelFallbackMessage(); msg != "" {
+	if msg := s.Model().FallbackMessage(); msg != "" {
 		fmt.Fprintf(env.stderr, "gopi: %s\n", msg)
 	}
-	for _, w := range s.ResourceWarnings() {
+	for _, w := range s.Resources().Warnings() {
 		if !errors.Is(w, config.ErrShadowed) { // copies in several agents' directories are normal
 			fmt.Fprintf(env.stderr, "gopi: warning: %v\n", w)
 		}
 	}
-	for _, w := range append(s.SecretsProblems(), s.MCPStatus().Problems()...) {
+	for _, w := range append(s.Resources().SecretsProblems(), s.Resources().MCPStatus().Problems()...) {
 		fmt.Fprintf(env.stderr, "gopi: warning: %s\n", w)
 	}
-	for _, w := range s.MCPStatus().Warnings() {
+	for _, w := range s.Resources().MCPStatus().Warnings() {
 		env.warn(w)
 	}
 	attach(s)

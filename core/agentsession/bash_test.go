@@ -39,11 +39,11 @@ func TestExecuteBash(t *testing.T) {
 	s := f.open(Options{Models: reg, Model: f.model(reg, "anthropic/claude-sonnet-4-5"), NoTitle: true})
 	os.Mkdir(filepath.Join(f.project, "sub"), 0o755)
 	ctx := context.Background()
-	res, err := s.ExecuteBash(ctx, "cd sub && export MARK=shared && echo hello", false)
+	res, err := s.Shell().Execute(ctx, "cd sub && export MARK=shared && echo hello", false)
 	if err != nil || res.Output != "hello\n" || res.ExitCode == nil || *res.ExitCode != 0 || res.Cancelled || res.TotalLines != 1 || res.OutputBytes != 6 {
 		t.Fatalf("%+v %v", res, err)
 	}
-	res, _ = s.ExecuteBash(ctx, "pwd; echo $MARK; exit 3", true)
+	res, _ = s.Shell().Execute(ctx, "pwd; echo $MARK; exit 3", true)
 	if res.Output != filepath.Join(f.project, "sub")+"\nshared\n" || *res.ExitCode != 3 {
 		t.Fatalf("%+v", res)
 	}
@@ -64,7 +64,7 @@ func TestExecuteBash(t *testing.T) {
 		t.Fatalf("%q", text.String())
 	}
 	// Long output is cut to its tail with the whole in an artifact.
-	res, _ = s.ExecuteBash(ctx, "seq 1 100000", false)
+	res, _ = s.Shell().Execute(ctx, "seq 1 100000", false)
 	if !res.Truncated || res.ArtifactID == "" || res.TotalLines != 100000 || res.OutputLines >= 100000 || !strings.HasSuffix(res.Output, "100000\n") {
 		t.Fatalf("%+v", res.ArtifactID)
 	}
@@ -94,14 +94,14 @@ func TestAbortBash(t *testing.T) {
 			}
 			time.Sleep(5 * time.Millisecond)
 		}
-		s.AbortBash()
+		s.Shell().Abort()
 	}()
 	start := time.Now()
-	res, err := s.ExecuteBash(context.Background(), "echo started; touch '"+marker+"'; sleep 30", false)
+	res, err := s.Shell().Execute(context.Background(), "echo started; touch '"+marker+"'; sleep 30", false)
 	if err != nil || !res.Cancelled || res.ExitCode != nil || res.Output != "started\n" || time.Since(start) > 5*time.Second {
 		t.Fatalf("%+v %v", res, err)
 	}
-	if s.IsBashRunning() {
+	if s.Shell().IsRunning() {
 		t.Fatal("still running")
 	}
 	if m := bashMessages(s.Messages()); len(m) != 1 || !m[0].Cancelled {
@@ -118,7 +118,7 @@ func TestAbortBashBeforeItRuns(t *testing.T) {
 	s := f.open(Options{Models: reg, Model: f.model(reg, "anthropic/claude-sonnet-4-5"), NoTitle: true, NoSession: true})
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	res, err := s.ExecuteBash(ctx, "sleep 30", false)
+	res, err := s.Shell().Execute(ctx, "sleep 30", false)
 	if err != nil || !res.Cancelled || res.ExitCode != nil {
 		t.Fatalf("%+v %v", res, err)
 	}
@@ -138,7 +138,7 @@ func TestExecuteBashDuringRun(t *testing.T) {
 	done := make(chan error)
 	go func() { done <- s.Prompt(context.Background(), "work", PromptOptions{}) }()
 	<-started
-	if _, err := s.ExecuteBash(context.Background(), "echo side", false); err != nil {
+	if _, err := s.Shell().Execute(context.Background(), "echo side", false); err != nil {
 		t.Fatal(err)
 	}
 	if len(bashMessages(s.Messages())) != 0 {
@@ -194,11 +194,11 @@ func TestBackgroundJobDelivery(t *testing.T) {
 	if !strings.Contains(last, "Background job bg_1") || !strings.Contains(last, "from-the-background") {
 		t.Fatalf("%q", last)
 	}
-	if err := s.WaitIdle(context.Background()); err != nil {
+	if err := s.Turn().WaitIdle(context.Background()); err != nil {
 		t.Fatal(err)
 	}
 	time.Sleep(50 * time.Millisecond)
-	_ = s.WaitIdle(context.Background())
+	_ = s.Turn().WaitIdle(context.Background())
 	var custom *message.Custom
 	for _, m := range s.Messages() {
 		if c, ok := m.(*message.Custom); ok && c.CustomType == JobResultType {

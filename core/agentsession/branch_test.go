@@ -22,12 +22,12 @@ func TestBranchNewFile(t *testing.T) {
 	ctx := context.Background()
 	old := s.SessionFile()
 	q1, q2 := entryOf(t, s, "q1"), entryOf(t, s, "q2")
-	if err := s.SetLabel(q1, "start"); err != nil {
+	if err := s.Tree().SetLabel(q1, "start"); err != nil {
 		t.Fatal(err)
 	}
 	oldData, _ := os.ReadFile(old)
 
-	res, err := s.Branch(ctx, q2)
+	res, err := s.Tree().Branch(ctx, q2)
 	if err != nil || res.Text != "q2" || res.Cancelled {
 		t.Fatalf("branch: %+v %v", res, err)
 	}
@@ -58,7 +58,7 @@ func TestBranchNewFile(t *testing.T) {
 
 	// From the first message (its parent is the thinking-level entry the
 	// session starts with): the new file starts before it.
-	res, err = s.Branch(ctx, entryOf(t, s, "q1"))
+	res, err = s.Tree().Branch(ctx, entryOf(t, s, "q1"))
 	if err != nil || res.Text != "q1" || len(s.Messages()) != 0 || s.Store().Header().ParentSession != file {
 		t.Fatalf("branch from q1: %+v %v (%d messages)", res, err, len(s.Messages()))
 	}
@@ -78,16 +78,16 @@ func TestBranchBadInputAndInMemory(t *testing.T) {
 		}
 	}
 	store := s.Store()
-	if _, err := s.Branch(ctx, "nope"); !errors.Is(err, session.ErrNotFound) {
+	if _, err := s.Tree().Branch(ctx, "nope"); !errors.Is(err, session.ErrNotFound) {
 		t.Errorf("unknown: %v", err)
 	}
-	if _, err := s.Branch(ctx, entryOf(t, s, "a1")); err == nil || !strings.Contains(err.Error(), "not a user message") {
+	if _, err := s.Tree().Branch(ctx, entryOf(t, s, "a1")); err == nil || !strings.Contains(err.Error(), "not a user message") {
 		t.Errorf("assistant entry: %v", err)
 	}
 	if s.Store() != store || len(s.Messages()) != 4 {
 		t.Fatal("the session changed")
 	}
-	res, err := s.Branch(ctx, entryOf(t, s, "q2"))
+	res, err := s.Tree().Branch(ctx, entryOf(t, s, "q2"))
 	if err != nil || res.Text != "q2" || s.Store() == store || s.Store().Persistent() || s.Store().Header().ParentSession != store.SessionID() {
 		t.Fatalf("in memory: %+v %v", res, err)
 	}
@@ -114,12 +114,12 @@ func TestBranchHooks(t *testing.T) {
 	q2 := entryOf(t, s, "q2")
 
 	cancel = true
-	res, err := s.Branch(ctx, q2)
+	res, err := s.Tree().Branch(ctx, q2)
 	if err != nil || !res.Cancelled || res.Text != "q2" || s.SessionFile() != old || len(branched) != 0 || !slices.Equal(seen, []string{q2}) {
 		t.Fatalf("cancelled: %+v %v", res, err)
 	}
 	cancel, skip = false, true
-	res, err = s.Branch(ctx, q2)
+	res, err = s.Tree().Branch(ctx, q2)
 	if err != nil || res.Cancelled || s.SessionFile() == old {
 		t.Fatalf("skip restore: %+v %v", res, err)
 	}
@@ -149,20 +149,20 @@ func TestSwitchHooksAndBadInput(t *testing.T) {
 	first := s.SessionFile()
 
 	cancel = true
-	if c, err := s.NewSession(ctx, ""); err != nil || !c || s.SessionFile() != first {
+	if c, err := s.Tree().New(ctx, ""); err != nil || !c || s.SessionFile() != first {
 		t.Fatalf("cancelled new session: %v %v", c, err)
 	}
 	cancel = false
-	if c, err := s.NewSession(ctx, first); err != nil || c || s.SessionFile() == first {
+	if c, err := s.Tree().New(ctx, first); err != nil || c || s.SessionFile() == first {
 		t.Fatalf("new session: %v %v", c, err)
 	}
 	second := s.SessionFile()
 	cancel = true
-	if c, err := s.SwitchSession(ctx, first); err != nil || !c || s.SessionFile() != second {
+	if c, err := s.Tree().Switch(ctx, first); err != nil || !c || s.SessionFile() != second {
 		t.Fatalf("cancelled switch: %v %v", c, err)
 	}
 	cancel = false
-	if c, err := s.SwitchSession(ctx, first); err != nil || c || s.SessionFile() != first || len(s.Messages()) != 4 {
+	if c, err := s.Tree().Switch(ctx, first); err != nil || c || s.SessionFile() != first || len(s.Messages()) != 4 {
 		t.Fatalf("switch: %v %v", c, err)
 	}
 	want := []agent.BeforeSwitchEvent{{Reason: "new"}, {Reason: "new"}, {Reason: "resume", TargetSessionFile: first}, {Reason: "resume", TargetSessionFile: first}}
@@ -174,14 +174,14 @@ func TestSwitchHooksAndBadInput(t *testing.T) {
 	}
 
 	missing := filepath.Join(filepath.Dir(first), "missing.jsonl")
-	if _, err := s.SwitchSession(ctx, missing); err == nil || !strings.Contains(err.Error(), "no session file") {
+	if _, err := s.Tree().Switch(ctx, missing); err == nil || !strings.Contains(err.Error(), "no session file") {
 		t.Errorf("missing file: %v", err)
 	}
 	if _, err := os.Stat(missing); err == nil {
 		t.Error("switching to a missing file created it")
 	}
 	n := len(before)
-	if c, err := s.SwitchSession(ctx, first); err != nil || c || len(before) != n || s.SessionFile() != first {
+	if c, err := s.Tree().Switch(ctx, first); err != nil || c || len(before) != n || s.SessionFile() != first {
 		t.Errorf("switch to the current file: %v %v", c, err)
 	}
 }

@@ -83,8 +83,8 @@ func (s *Session) NewChild(ctx context.Context, o ChildOptions) (*Session, error
 		Skills:    s.res.skills,
 		Rules:     s.res.rules,
 		Templates: s.res.templates,
-		sharedMCP: s.mcp,
-		NoMCP:     s.mcp == nil,
+		sharedMCP: s.res.mcp,
+		NoMCP:     s.res.mcp == nil,
 		// One permission gate for the whole tree of agents.
 		gate: s.perm,
 	})

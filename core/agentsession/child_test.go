@@ -388,10 +388,10 @@ func TestTaskWithoutSessionFile(t *testing.T) {
 // agent, else the parent.
 func TestChildModel(t *testing.T) {
 	r := newTaskRig(t, "  slow: mock/mock-think:high\n  plan: nowhere/none\n")
-	if err := r.s.SetModel(r.f.model(r.s.Models(), "mock/mock-think")); err != nil {
+	if err := r.s.Model().Set(r.f.model(r.s.Model().Registry(), "mock/mock-think")); err != nil {
 		t.Fatal(err)
 	}
-	if err := r.s.SetThinkingLevel(ai.ThinkingMinimal); err != nil {
+	if err := r.s.Model().SetThinking(ai.ThinkingMinimal); err != nil {
 		t.Fatal(err)
 	}
 	for _, c := range []struct {

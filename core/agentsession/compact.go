@@ -6,12 +6,14 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/gopi-agent/gopi/core/agent"
 	"github.com/gopi-agent/gopi/core/ai"
 	"github.com/gopi-agent/gopi/core/ai/models"
 	"github.com/gopi-agent/gopi/core/compaction"
+	"github.com/gopi-agent/gopi/core/config"
 	"github.com/gopi-agent/gopi/core/message"
 	"github.com/gopi-agent/gopi/core/session"
 )
@@ -38,23 +40,58 @@ const autoContinueText = `The conversation was just compacted: the summary above
 // goes in.
 const AutoContinueType = "auto-continue"
 
-// compactState is the session's compaction state (guarded by Session.mu).
-type compactState struct {
+// Compactor is the part of a session that keeps the context in shape:
+// manual and automatic compaction (threshold, overflow recovery, idle),
+// pruning of old tool output, context promotion, and handoff to a new
+// session. It owns the compactions in progress, the token counter and the
+// run-time switch of automatic compaction, under its own lock; it reaches
+// the turn, the store, the events and the hook points through
+// compactorHost.
+type Compactor struct {
+	host  compactorHost
+	turn  *Turn          // compactions and handoffs take the turn
+	agent *agent.Agent   // the loop whose conversation is compacted
+	model *ModelState    // credentials, context promotion's model change
+	cfg   *config.Config // compaction.*, contextPromotion.* settings
+
+	handoff opSlot // a handoff document being written
+
+	mu           sync.Mutex
 	manual, auto context.CancelFunc // cancel the manual / automatic compaction in progress
-	counter      *compaction.Counter
-	counterModel string // the model id counter counts for
+	tokens       *compaction.Counter
+	counterModel string // the model id tokens counts for
+	autoOverride *bool  // run-time override of compaction.enabled (SetAuto)
 }
 
-// compactionSettings returns the compaction.* settings with the run-time
-// override of SetAutoCompaction (turning it on also overrides a strategy
+// compactorHost is what the compactor uses of the rest of the session:
+// stopping the run (a manual compaction does first), the store and its
+// replacement (handoff), the provider, the events and the compaction hook
+// points.
+type compactorHost interface {
+	abortRun()
+	Store() *session.Manager
+	newStoreLike(cur *session.Manager, parent string) (*session.Manager, error)
+	replaceStore(store *session.Manager, restore bool) error
+	reloadFromStore() error
+	LastAssistant() *ai.AssistantMessage
+	emit(ev agent.Event)
+	streamFunc() agent.StreamFunc
+	summarizer(model *ai.Model) compaction.Summarizer
+	beforeCompactHooks(ctx context.Context, ev *compaction.BeforeCompactEvent) (cancel bool, supplied *compaction.Result)
+	compactingHooks(ctx context.Context, ev *compaction.CompactingEvent) *compaction.CompactingResult
+	compactHooks(ctx context.Context, ev *compaction.CompactEvent)
+}
+
+// settings returns the compaction.* settings with the run-time
+// override of SetAuto (turning it on also overrides a strategy
 // of off, as omp's does).
-func (s *Session) compactionSettings() compaction.Settings {
-	c := s.cfg.Settings.Compaction()
-	out := compaction.Settings{Enabled: c.Enabled, Strategy: c.Strategy, ThresholdPercent: c.ThresholdPercent,
-		ThresholdTokens: c.ThresholdTokens, ReserveTokens: c.ReserveTokens, KeepRecentTokens: c.KeepRecentTokens}
-	s.mu.Lock()
-	override := s.autoCompaction
-	s.mu.Unlock()
+func (c *Compactor) settings() compaction.Settings {
+	set := c.cfg.Settings.Compaction()
+	out := compaction.Settings{Enabled: set.Enabled, Strategy: set.Strategy, ThresholdPercent: set.ThresholdPercent,
+		ThresholdTokens: set.ThresholdTokens, ReserveTokens: set.ReserveTokens, KeepRecentTokens: set.KeepRecentTokens}
+	c.mu.Lock()
+	override := c.autoOverride
+	c.mu.Unlock()
 	if override != nil {
 		out.Enabled = *override
 		if *override && out.Strategy == compaction.StrategyOff {
@@ -66,32 +103,42 @@ func (s *Session) compactionSettings() compaction.Settings {
 
 // counter returns the token counter of the current model (recreated when
 // the model changes; it remembers the counts of messages it has seen).
-func (s *Session) counter() *compaction.Counter {
+func (c *Compactor) counter() *compaction.Counter {
 	id := ""
-	if m := s.agent.Model(); m != nil {
+	if m := c.agent.Model(); m != nil {
 		id = m.ID
 	}
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if s.compact.counter == nil || s.compact.counterModel != id {
-		s.compact.counter, s.compact.counterModel = compaction.NewCounter(id), id
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.tokens == nil || c.counterModel != id {
+		c.tokens, c.counterModel = compaction.NewCounter(id), id
 	}
-	return s.compact.counter
+	return c.tokens
+}
+
+// abortAuto stops the automatic compaction in progress, if any.
+func (c *Compactor) abortAuto() {
+	c.mu.Lock()
+	auto := c.auto
+	c.mu.Unlock()
+	if auto != nil {
+		auto()
+	}
 }
 
 // IsCompacting reports whether a compaction (manual or automatic) runs.
-func (s *Session) IsCompacting() bool {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.compact.manual != nil || s.compact.auto != nil
+func (c *Compactor) IsCompacting() bool {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.manual != nil || c.auto != nil
 }
 
-// AbortCompaction cancels the compaction in progress, manual or automatic;
+// Abort cancels the compaction in progress, manual or automatic;
 // the session is left as it was.
-func (s *Session) AbortCompaction() {
-	s.mu.Lock()
-	manual, auto := s.compact.manual, s.compact.auto
-	s.mu.Unlock()
+func (c *Compactor) Abort() {
+	c.mu.Lock()
+	manual, auto := c.manual, c.auto
+	c.mu.Unlock()
 	if manual != nil {
 		manual()
 	}
@@ -109,40 +156,40 @@ func (s *Session) AbortCompaction() {
 // compact (session too small)"), one just compacted with
 // compaction.ErrAlreadyCompacted. When the summary cannot be written
 // (the model fails, or answers without text: compaction.ErrEmptySummary;
-// ctx ends; AbortCompaction; a hook cancels), nothing is stored and the
+// ctx ends; Abort; a hook cancels), nothing is stored and the
 // session is unchanged.
-func (s *Session) Compact(ctx context.Context, customInstructions string) (*compaction.Result, error) {
-	if s.isClosed() {
+func (c *Compactor) Compact(ctx context.Context, customInstructions string) (*compaction.Result, error) {
+	if c.turn.isClosed() {
 		return nil, errClosed
 	}
-	s.mu.Lock()
-	if s.compact.manual != nil {
-		s.mu.Unlock()
+	c.mu.Lock()
+	if c.manual != nil {
+		c.mu.Unlock()
 		return nil, ErrCompacting
 	}
 	cctx, cancel := context.WithCancel(ctx)
-	s.compact.manual = cancel
-	s.mu.Unlock()
+	c.manual = cancel
+	c.mu.Unlock()
 	defer func() {
 		cancel()
-		s.mu.Lock()
-		s.compact.manual = nil
-		s.mu.Unlock()
+		c.mu.Lock()
+		c.manual = nil
+		c.mu.Unlock()
 	}()
 
 	// Stop whatever runs (a prompt, its maintenance) and take the turn.
-	s.abortRun()
-	if err := s.acquire(cctx); err != nil {
+	c.host.abortRun()
+	if err := c.turn.acquire(cctx); err != nil {
 		return nil, ErrCompactionCancelled
 	}
-	defer s.release()
-	if s.agent.Model() == nil {
+	defer c.turn.release()
+	if c.agent.Model() == nil {
 		return nil, errors.New("No model selected")
 	}
-	if err := s.checkModel(); err != nil {
+	if err := c.model.check(); err != nil {
 		return nil, err
 	}
-	res, err := s.compactNow(cctx, customInstructions)
+	res, err := c.compactNow(cctx, customInstructions)
 	if err != nil && cctx.Err() != nil {
 		return nil, ErrCompactionCancelled
 	}
@@ -151,32 +198,32 @@ func (s *Session) Compact(ctx context.Context, customInstructions string) (*comp
 
 // compactNow prepares, generates and stores a compaction of the current
 // path. Nothing is stored unless everything succeeded.
-func (s *Session) compactNow(ctx context.Context, customInstructions string) (*compaction.Result, error) {
-	store := s.Store()
+func (c *Compactor) compactNow(ctx context.Context, customInstructions string) (*compaction.Result, error) {
+	store := c.host.Store()
 	path := store.Path("")
-	prep, err := compaction.Prepare(path, s.compactionSettings(), s.counter())
+	prep, err := compaction.Prepare(path, c.settings(), c.counter())
 	if err != nil {
 		return nil, err
 	}
-	cancelled, supplied := s.beforeCompactHooks(ctx, &compaction.BeforeCompactEvent{Preparation: prep, BranchEntries: path, CustomInstructions: customInstructions})
+	cancelled, supplied := c.host.beforeCompactHooks(ctx, &compaction.BeforeCompactEvent{Preparation: prep, BranchEntries: path, CustomInstructions: customInstructions})
 	if cancelled {
 		return nil, ErrCompactionCancelled
 	}
 	res, fromExt := supplied, supplied != nil
 	if res == nil {
 		opts := compaction.Options{CustomInstructions: customInstructions}
-		if r := s.compactingHooks(ctx, &compaction.CompactingEvent{SessionID: store.SessionID(),
+		if r := c.host.compactingHooks(ctx, &compaction.CompactingEvent{SessionID: store.SessionID(),
 			Messages: append(append([]ai.Message(nil), prep.MessagesToSummarize...), prep.TurnPrefixMessages...)}); r != nil {
 			opts.ExtraContext, opts.Prompt, opts.PreserveData = r.Context, r.Prompt, r.PreserveData
 		}
-		if res, err = s.generateWithRetry(ctx, prep, opts); err != nil {
+		if res, err = c.generateWithRetry(ctx, prep, opts); err != nil {
 			return nil, err
 		}
 	}
 	if err := ctx.Err(); err != nil {
 		return nil, ErrCompactionCancelled
 	}
-	if err := s.storeCompaction(ctx, res, fromExt); err != nil {
+	if err := c.storeCompaction(ctx, res, fromExt); err != nil {
 		return nil, err
 	}
 	return res, nil
@@ -184,15 +231,15 @@ func (s *Session) compactNow(ctx context.Context, customInstructions string) (*c
 
 // generateWithRetry writes the summaries with the current model, retrying
 // transient provider failures as the retry.* settings say.
-func (s *Session) generateWithRetry(ctx context.Context, prep *compaction.Preparation, opts compaction.Options) (*compaction.Result, error) {
-	model := s.agent.Model()
+func (c *Compactor) generateWithRetry(ctx context.Context, prep *compaction.Preparation, opts compaction.Options) (*compaction.Result, error) {
+	model := c.agent.Model()
 	if model == nil {
 		return nil, errors.New("No model selected")
 	}
-	retry := s.agent.Retry()
+	retry := c.agent.Retry()
 	policy := retry.Policy // MaxAttempts as set: 0 is no retry (agent.RetryOptions)
 	for attempt := 0; ; attempt++ {
-		res, err := compaction.Generate(ctx, prep, s.summarizer(model), opts)
+		res, err := compaction.Generate(ctx, prep, c.host.summarizer(model), opts)
 		if err == nil || ctx.Err() != nil {
 			return res, err
 		}
@@ -238,7 +285,7 @@ func (s *Session) summarizer(model *ai.Model) compaction.Summarizer {
 			Messages:     []ai.Message{&ai.UserMessage{Content: ai.ContentList{ai.Text(req.Prompt)}, Attribution: "agent", Timestamp: nowMillis()}},
 			MaxTokens:    max,
 			Thinking:     thinking,
-			SessionID:    s.SessionID(),
+			SessionID:    s.Store().SessionID(),
 		}
 		s.prepareRequest(r)
 		msg := s.streamFunc()(ctx, r).Result(ctx)
@@ -258,34 +305,34 @@ func (s *Session) summarizer(model *ai.Model) compaction.Summarizer {
 
 // storeCompaction appends the compaction entry, makes the agent see the
 // rebuilt context (summary, kept messages) and reports it to the hooks.
-func (s *Session) storeCompaction(ctx context.Context, res *compaction.Result, fromExt bool) error {
-	store := s.Store()
-	c := session.Compaction{Summary: res.Summary, ShortSummary: res.ShortSummary, FirstKeptEntryID: res.FirstKeptEntryID,
+func (c *Compactor) storeCompaction(ctx context.Context, res *compaction.Result, fromExt bool) error {
+	store := c.host.Store()
+	entry := session.Compaction{Summary: res.Summary, ShortSummary: res.ShortSummary, FirstKeptEntryID: res.FirstKeptEntryID,
 		TokensBefore: res.TokensBefore, FromExtension: fromExt}
 	var err error
 	if res.Details != nil {
-		if c.Details, err = marshalRaw(res.Details); err != nil {
+		if entry.Details, err = marshalRaw(res.Details); err != nil {
 			return fmt.Errorf("compaction details: %w", err)
 		}
 	}
 	if res.PreserveData != nil {
-		if c.PreserveData, err = marshalRaw(res.PreserveData); err != nil {
+		if entry.PreserveData, err = marshalRaw(res.PreserveData); err != nil {
 			return fmt.Errorf("compaction preserveData: %w", err)
 		}
 	}
-	if store.Entry(c.FirstKeptEntryID) == nil {
-		return fmt.Errorf("the compaction keeps entries from %q, which is not in this session", c.FirstKeptEntryID)
+	if store.Entry(entry.FirstKeptEntryID) == nil {
+		return fmt.Errorf("the compaction keeps entries from %q, which is not in this session", entry.FirstKeptEntryID)
 	}
-	id, err := store.AppendCompaction(c)
+	id, err := store.AppendCompaction(entry)
 	if id == "" {
 		return err
 	}
 	// The entry is in the session (a write failure is latched and
 	// reported by Err): the agent continues from it either way.
-	if serr := s.agent.SetMessages(store.BuildContext().Messages); serr != nil && err == nil {
+	if serr := c.agent.SetMessages(store.BuildContext().Messages); serr != nil && err == nil {
 		err = serr
 	}
-	s.compactHooks(ctx, &compaction.CompactEvent{Entry: store.Entry(id), FromExtension: fromExt})
+	c.host.compactHooks(ctx, &compaction.CompactEvent{Entry: store.Entry(id), FromExtension: fromExt})
 	return err
 }
 
@@ -308,26 +355,26 @@ const (
 // out to end with an answer and nothing is queued (a queue another caller
 // emptied first), there is nothing to continue: the answer stands and the
 // maintenance is done, as omp's scheduled continue gives up silently.
-func (s *Session) maintain(ctx context.Context, gen int) error {
+func (c *Compactor) maintain(ctx context.Context, gen int) error {
 	recovered, continued := false, false
-	for ctx.Err() == nil && !s.abortedSince(gen) {
+	for ctx.Err() == nil && !c.turn.abortedSince(gen) {
 		var err error
-		switch m := s.checkCompaction(ctx, s.LastAssistant(), true, &recovered, continued); m {
+		switch m := c.checkCompaction(ctx, c.host.LastAssistant(), true, &recovered, continued); m {
 		case maintainRetry:
-			err = s.agent.Continue(ctx)
+			err = c.agent.Continue(ctx)
 		case maintainContinue, maintainContinueHandoff:
 			continued = true
 			text := autoContinueText
 			if m == maintainContinueHandoff {
 				text = handoffContinueText
 			}
-			err = s.agent.Prompt(ctx, &message.Custom{CustomType: AutoContinueType, Content: message.PlainText(text),
+			err = c.agent.Prompt(ctx, &message.Custom{CustomType: AutoContinueType, Content: message.PlainText(text),
 				Display: false, Attribution: "agent", Timestamp: nowMillis()})
 		default:
-			if st, fu := s.agent.QueuedCount(); st+fu == 0 {
+			if st, fu := c.agent.QueuedCount(); st+fu == 0 {
 				return nil
 			}
-			err = s.agent.Continue(ctx)
+			err = c.agent.Continue(ctx)
 		}
 		if errors.Is(err, agent.ErrNothingToContinue) {
 			return nil
@@ -343,9 +390,9 @@ func (s *Session) maintain(ctx context.Context, gen int) error {
 // threshold (or an overflow left unrecovered) by the previous prompt is
 // compacted first, so the new prompt starts small. Nothing is retried or
 // continued: the prompt follows.
-func (s *Session) prePromptCheck(ctx context.Context) {
+func (c *Compactor) prePromptCheck(ctx context.Context) {
 	recovered := false
-	s.checkCompaction(ctx, s.LastAssistant(), false, &recovered, true)
+	c.checkCompaction(ctx, c.host.LastAssistant(), false, &recovered, true)
 }
 
 // checkCompaction decides and runs the maintenance for the last assistant
@@ -355,37 +402,37 @@ func (s *Session) prePromptCheck(ctx context.Context) {
 // looks at aborted answers and never retries); recovered says an overflow
 // was already recovered in this prompt; continued that the agent was
 // already told to continue.
-func (s *Session) checkCompaction(ctx context.Context, last *ai.AssistantMessage, postRun bool, recovered *bool, continued bool) maintenance {
-	model := s.agent.Model()
+func (c *Compactor) checkCompaction(ctx context.Context, last *ai.AssistantMessage, postRun bool, recovered *bool, continued bool) maintenance {
+	model := c.agent.Model()
 	if last == nil || model == nil || (postRun && last.StopReason == ai.StopReasonAborted) {
 		return maintainNothing
 	}
-	set := s.compactionSettings()
+	set := c.settings()
 	window := model.ContextWindow
 	sameModel := last.Provider == model.Provider && last.Model == model.ID
-	if sameModel && !s.beforeLatestCompaction(last) && ai.IsContextOverflow(last, window) {
+	if sameModel && !c.beforeLatestCompaction(last) && ai.IsContextOverflow(last, window) {
 		// The failed answer stays in the session file; the retry must not
 		// see it. An answer the provider gave in full although it reports
 		// more input than the window (a silent overflow) is kept: it is
 		// the turn's answer, and there is no failed turn to retry.
-		s.dropTrailingError()
+		c.dropTrailingError()
 		retry := maintainRetry
 		if last.StopReason != ai.StopReasonError {
 			retry = maintainNothing
 		}
 		if *recovered {
-			s.emit(AutoCompactionStart{Reason: ReasonOverflow, Action: ActionContextFull})
-			s.emit(AutoCompactionEnd{Action: ActionContextFull, ErrorMessage: "Context overflow recovery failed: " + overflowPersists})
+			c.host.emit(AutoCompactionStart{Reason: ReasonOverflow, Action: ActionContextFull})
+			c.host.emit(AutoCompactionEnd{Action: ActionContextFull, ErrorMessage: "Context overflow recovery failed: " + overflowPersists})
 			return maintainNothing
 		}
-		if postRun && s.promote(last) {
+		if postRun && c.promote(last) {
 			*recovered = true
 			return retry
 		}
-		if set.Auto() && s.autoCompact(ctx, ReasonOverflow, postRun && retry == maintainRetry) != outcomeNone {
+		if set.Auto() && c.autoCompact(ctx, ReasonOverflow, postRun && retry == maintainRetry) != outcomeNone {
 			*recovered = true
 			if postRun {
-				s.dropTrailingError()
+				c.dropTrailingError()
 				return retry
 			}
 		}
@@ -393,24 +440,24 @@ func (s *Session) checkCompaction(ctx context.Context, last *ai.AssistantMessage
 	}
 	// An answer from before the latest compaction measured the context
 	// that compaction already shrank.
-	if !set.Auto() || last.StopReason == ai.StopReasonError || s.beforeLatestCompaction(last) {
+	if !set.Auto() || last.StopReason == ai.StopReasonError || c.beforeLatestCompaction(last) {
 		return maintainNothing
 	}
-	saved := s.pruneToolOutputs()
+	saved := c.pruneToolOutputs()
 	tokens := max(0, compaction.ContextTokens(last.Usage)-saved)
 	if !compaction.ShouldCompact(tokens, window, set) {
 		return maintainNothing
 	}
-	if s.promote(last) {
+	if c.promote(last) {
 		return maintainNothing
 	}
-	switch s.autoCompact(ctx, ReasonThreshold, false) {
+	switch c.autoCompact(ctx, ReasonThreshold, false) {
 	case outcomeCompacted:
-		if postRun && !continued && s.cfg.Settings.Compaction().AutoContinue {
+		if postRun && !continued && c.cfg.Settings.Compaction().AutoContinue {
 			return maintainContinue
 		}
 	case outcomeHandedOff:
-		if postRun && !continued && s.cfg.Settings.Compaction().AutoContinue {
+		if postRun && !continued && c.cfg.Settings.Compaction().AutoContinue {
 			return maintainContinueHandoff
 		}
 	}
@@ -430,8 +477,8 @@ const (
 // or with compaction.strategy handoff (except for an overflow, which is
 // always compacted in place) a handoff to a new session, falling back to
 // a compaction when the model wrote no document. It reports what was done.
-func (s *Session) autoCompact(ctx context.Context, reason string, willRetry bool) outcome {
-	set := s.compactionSettings()
+func (c *Compactor) autoCompact(ctx context.Context, reason string, willRetry bool) outcome {
+	set := c.settings()
 	if set.Strategy == compaction.StrategyOff || (reason != ReasonIdle && !set.Enabled) {
 		return outcomeNone
 	}
@@ -440,53 +487,53 @@ func (s *Session) autoCompact(ctx context.Context, reason string, willRetry bool
 	if handoff {
 		action = ActionHandoff
 	}
-	s.emit(AutoCompactionStart{Reason: reason, Action: action})
+	c.host.emit(AutoCompactionStart{Reason: reason, Action: action})
 	actx, cancel := context.WithCancel(ctx)
-	s.mu.Lock()
-	if s.compact.auto != nil {
-		s.compact.auto()
+	c.mu.Lock()
+	if c.auto != nil {
+		c.auto()
 	}
-	s.compact.auto = cancel
-	s.mu.Unlock()
+	c.auto = cancel
+	c.mu.Unlock()
 	defer func() {
 		cancel()
-		s.mu.Lock()
-		s.compact.auto = nil
-		s.mu.Unlock()
+		c.mu.Lock()
+		c.auto = nil
+		c.mu.Unlock()
 	}()
 	end := AutoCompactionEnd{Action: action}
-	if s.agent.Model() == nil {
+	if c.agent.Model() == nil {
 		end.Skipped = true
-		s.emit(end)
+		c.host.emit(end)
 		return outcomeNone
 	}
 	if handoff {
-		_, err := s.handoffNow(actx, autoHandoffFocus, true)
+		_, err := c.handoffNow(actx, autoHandoffFocus, true)
 		switch {
 		case err == nil:
-			s.emit(end)
+			c.host.emit(end)
 			return outcomeHandedOff
 		case actx.Err() != nil || errors.Is(err, ErrHandoffCancelled):
 			end.Aborted = true
-			s.emit(end)
+			c.host.emit(end)
 			return outcomeNone
 		case errors.Is(err, ErrNothingToHandOff):
 			end.Skipped = true
-			s.emit(end)
+			c.host.emit(end)
 			return outcomeNone
 		case !errors.Is(err, ErrHandoffEmpty):
 			end.ErrorMessage = "Auto-compaction failed: " + err.Error()
-			s.emit(end)
+			c.host.emit(end)
 			return outcomeNone
 		}
 		// No document: summarise in place instead.
 		end.Action = ActionContextFull
 	}
-	res, err := s.compactNow(actx, "")
+	res, err := c.compactNow(actx, "")
 	switch {
 	case err == nil:
 		end.Result, end.WillRetry = res, willRetry
-		s.emit(end)
+		c.host.emit(end)
 		return outcomeCompacted
 	case actx.Err() != nil || errors.Is(err, ErrCompactionCancelled):
 		end.Aborted = true
@@ -497,54 +544,54 @@ func (s *Session) autoCompact(ctx context.Context, reason string, willRetry bool
 	default:
 		end.ErrorMessage = "Auto-compaction failed: " + err.Error()
 	}
-	s.emit(end)
+	c.host.emit(end)
 	return outcomeNone
 }
 
-// RunIdleCompaction compacts an idle session (reason idle, no
+// RunIdle compacts an idle session (reason idle, no
 // auto-continue): front ends call it once the user has been away for
 // compaction.idleTimeoutSeconds with a context of at least
-// compaction.idleThresholdTokens (see IdleCompactionDue). It does nothing
+// compaction.idleThresholdTokens (see IdleDue). It does nothing
 // while a prompt runs or another compaction does.
-func (s *Session) RunIdleCompaction(ctx context.Context) {
-	if s.isClosed() || !s.tryAcquire() {
+func (c *Compactor) RunIdle(ctx context.Context) {
+	if c.turn.isClosed() || !c.turn.tryAcquire() {
 		return
 	}
-	defer s.release()
-	if s.IsCompacting() {
+	defer c.turn.release()
+	if c.IsCompacting() {
 		return
 	}
-	s.autoCompact(ctx, ReasonIdle, false)
+	c.autoCompact(ctx, ReasonIdle, false)
 }
 
-// IdleCompactionDue says whether an idle session should be compacted and
+// IdleDue says whether an idle session should be compacted and
 // after how long: idle compaction is on, automatic compaction is not off,
 // and the context is at least compaction.idleThresholdTokens. The wait is
 // compaction.idleTimeoutSeconds, kept within 60 s … 1 h.
-func (s *Session) IdleCompactionDue() (wait time.Duration, due bool) {
-	c := s.cfg.Settings.Compaction()
-	if !c.IdleEnabled || s.compactionSettings().Strategy == compaction.StrategyOff || c.IdleThresholdTokens <= 0 {
+func (c *Compactor) IdleDue() (wait time.Duration, due bool) {
+	set := c.cfg.Settings.Compaction()
+	if !set.IdleEnabled || c.settings().Strategy == compaction.StrategyOff || set.IdleThresholdTokens <= 0 {
 		return 0, false
 	}
-	if s.ContextTokens() < c.IdleThresholdTokens {
+	if c.ContextTokens() < set.IdleThresholdTokens {
 		return 0, false
 	}
-	return min(max(c.IdleTimeout, time.Minute), time.Hour), true
+	return min(max(set.IdleTimeout, time.Minute), time.Hour), true
 }
 
 // ContextTokens estimates the size of the conversation the model sees
 // next: the context the last complete answer reported (when it came after
 // the latest compaction), plus the messages since, counted with the
 // model's tokenizer.
-func (s *Session) ContextTokens() int {
-	msgs := s.agent.Messages()
-	c := s.counter()
+func (c *Compactor) ContextTokens() int {
+	msgs := c.agent.Messages()
+	tokens := c.counter()
 	n := 0
 	for i := len(msgs) - 1; i >= 0; i-- {
-		if u, ok := compaction.UsableUsage(msgs[i]); ok && !s.beforeLatestCompaction(msgs[i].(*ai.AssistantMessage)) {
+		if u, ok := compaction.UsableUsage(msgs[i]); ok && !c.beforeLatestCompaction(msgs[i].(*ai.AssistantMessage)) {
 			return n + compaction.ContextTokens(u)
 		}
-		n += c.Count(msgs[i])
+		n += tokens.Count(msgs[i])
 	}
 	return n
 }
@@ -554,32 +601,30 @@ func (s *Session) ContextTokens() int {
 // contextPromotion.enabled is on and the target has credentials. The
 // switch is recorded as a temporary model change: a resumed session goes
 // back to its own model.
-func (s *Session) promote(last *ai.AssistantMessage) bool {
-	if !s.cfg.Settings.Bool("contextPromotion.enabled") {
+func (c *Compactor) promote(last *ai.AssistantMessage) bool {
+	if !c.cfg.Settings.Bool("contextPromotion.enabled") {
 		return false
 	}
-	cur := s.agent.Model()
+	cur := c.agent.Model()
 	if cur == nil || cur.ContextPromotionTarget == "" || last.Provider != cur.Provider || last.Model != cur.ID || cur.ContextWindow <= 0 {
 		return false
 	}
 	ref := strings.TrimSpace(cur.ContextPromotionTarget)
 	var target *ai.Model
-	for _, m := range s.reg.Models() {
+	for _, m := range c.model.reg.Models() {
 		if m.Provider+"/"+m.ID == ref || (m.Provider == cur.Provider && m.ID == ref) {
 			target = m
 			break
 		}
 	}
-	if target == nil || target == cur || target.ContextWindow <= cur.ContextWindow || !s.reg.HasAuth(target) {
+	if target == nil || target == cur || target.ContextWindow <= cur.ContextWindow || !c.model.reg.HasAuth(target) {
 		return false
 	}
-	s.agent.SetModel(target)
-	s.agent.SetThinking(models.ClampThinking(target, s.agent.Thinking()))
+	c.agent.SetModel(target)
+	c.agent.SetThinking(models.ClampThinking(target, c.agent.Thinking()))
 	full := target.Provider + "/" + target.ID
-	if _, err := s.Store().AppendModelChange(full, "temporary"); err == nil {
-		s.mu.Lock()
-		s.recorded.model = full
-		s.mu.Unlock()
+	if _, err := c.host.Store().AppendModelChange(full, "temporary"); err == nil {
+		c.model.setRecorded(&full, nil)
 	}
 	return true
 }
@@ -592,8 +637,8 @@ func (s *Session) promote(last *ai.AssistantMessage) bool {
 // compaction. Only the part after the latest compaction matters, and only
 // that part is read (ContextPath): a long session's older messages stay
 // undecoded.
-func (s *Session) beforeLatestCompaction(m *ai.AssistantMessage) bool {
-	path := s.Store().ContextPath("")
+func (c *Compactor) beforeLatestCompaction(m *ai.AssistantMessage) bool {
+	path := c.host.Store().ContextPath("")
 	for i := len(path) - 1; i >= 0; i-- {
 		switch {
 		case path[i].Message == ai.Message(m):
@@ -607,11 +652,11 @@ func (s *Session) beforeLatestCompaction(m *ai.AssistantMessage) bool {
 
 // dropTrailingError removes a failed last answer from what the model sees
 // next (it stays in the session file).
-func (s *Session) dropTrailingError() {
-	msgs := s.agent.Messages()
+func (c *Compactor) dropTrailingError() {
+	msgs := c.agent.Messages()
 	if n := len(msgs); n > 0 {
 		if a, ok := msgs[n-1].(*ai.AssistantMessage); ok && a.StopReason == ai.StopReasonError {
-			_ = s.agent.SetMessages(msgs[:n-1])
+			_ = c.agent.SetMessages(msgs[:n-1])
 		}
 	}
 }
@@ -628,10 +673,10 @@ func marshalRaw(v any) (json.RawMessage, error) {
 // compaction.PlanPrune), in the session file and in what the model sees,
 // and returns the tokens saved. Only output the model still sees is
 // pruned, so the part of the path the context is built from is enough.
-func (s *Session) pruneToolOutputs() int {
-	store := s.Store()
+func (c *Compactor) pruneToolOutputs() int {
+	store := c.host.Store()
 	path := store.ContextPath("")
-	prunes, saved := compaction.PlanPrune(path, compaction.DefaultPruneConfig, s.counter(), nowMillis())
+	prunes, saved := compaction.PlanPrune(path, compaction.DefaultPruneConfig, c.counter(), nowMillis())
 	if len(prunes) == 0 {
 		return 0
 	}
@@ -650,12 +695,12 @@ func (s *Session) pruneToolOutputs() int {
 			repl[old[p.EntryID]] = e.Message
 		}
 	}
-	msgs := s.agent.Messages()
+	msgs := c.agent.Messages()
 	for i, m := range msgs {
 		if r, ok := repl[m]; ok {
 			msgs[i] = r
 		}
 	}
-	_ = s.agent.SetMessages(msgs)
+	_ = c.agent.SetMessages(msgs)
 	return saved
 }

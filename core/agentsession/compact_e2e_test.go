@@ -268,7 +268,7 @@ func TestPruneIgnoresOutputBeforeTheCompaction(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	if _, err := s.Compact(ctx, ""); err != nil {
+	if _, err := s.Compactor().Compact(ctx, ""); err != nil {
 		t.Fatal(err)
 	}
 	if err := s.Prompt(ctx, "dump seven times", PromptOptions{}); err != nil {
@@ -335,7 +335,7 @@ func TestCompactEmptySummaryLeavesSessionUnchanged(t *testing.T) {
 				t.Fatal(err)
 			}
 			msgs := roles(s.Messages())
-			res, err := s.Compact(ctx, "")
+			res, err := s.Compactor().Compact(ctx, "")
 			if err == nil || !strings.HasPrefix(err.Error(), tc.want) || !errors.Is(err, compaction.ErrEmptySummary) || res != nil {
 				t.Fatalf("compact: %v, %+v", err, res)
 			}
@@ -351,8 +351,8 @@ func TestCompactEmptySummaryLeavesSessionUnchanged(t *testing.T) {
 			if tc.name == "turn prefix" {
 				wantLeft = []int{1, 2}
 			}
-			if !slices.Contains(wantLeft, left) || s.IsCompacting() {
-				t.Errorf("%d turns left (want %v: the recap's), compacting %v", left, wantLeft, s.IsCompacting())
+			if !slices.Contains(wantLeft, left) || s.Compactor().IsCompacting() {
+				t.Errorf("%d turns left (want %v: the recap's), compacting %v", left, wantLeft, s.Compactor().IsCompacting())
 			}
 		})
 	}

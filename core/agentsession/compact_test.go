@@ -158,7 +158,7 @@ func TestCompactManual(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	res, err := s.Compact(ctx, "the numbers")
+	res, err := s.Compactor().Compact(ctx, "the numbers")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -217,13 +217,13 @@ func TestCompactTooSmallAndAlreadyCompacted(t *testing.T) {
 	f.script.add(sayUsage("hi", 100))
 	reg := f.registry(f.config())
 	s := f.open(Options{Models: reg, Model: f.model(reg, "anthropic/claude-sonnet-4-5"), NoTitle: true})
-	if _, err := s.Compact(context.Background(), ""); !errors.Is(err, compaction.ErrTooSmall) {
+	if _, err := s.Compactor().Compact(context.Background(), ""); !errors.Is(err, compaction.ErrTooSmall) {
 		t.Errorf("empty session: %v", err)
 	}
 	if err := s.Prompt(context.Background(), "hello", PromptOptions{}); err != nil {
 		t.Fatal(err)
 	}
-	_, err := s.Compact(context.Background(), "")
+	_, err := s.Compactor().Compact(context.Background(), "")
 	if err == nil || err.Error() != "Nothing to compact (session too small)" {
 		t.Errorf("small session: %v", err)
 	}
@@ -256,7 +256,7 @@ func TestCompactFailureLeavesSessionUnchanged(t *testing.T) {
 				}}}
 			}
 			s := f.open(Options{Models: reg, Model: f.model(reg, "anthropic/claude-sonnet-4-5"), NoTitle: true, Hooks: hooks})
-			s.SetAutoRetry(false)
+			s.Turn().SetAutoRetry(false)
 			for _, p := range []string{"one" + longText(300), "two" + longText(300)} {
 				if err := s.Prompt(context.Background(), p, PromptOptions{}); err != nil {
 					t.Fatal(err)
@@ -270,7 +270,7 @@ func TestCompactFailureLeavesSessionUnchanged(t *testing.T) {
 					s.Abort()
 				}()
 			}
-			_, err := s.Compact(context.Background(), "")
+			_, err := s.Compactor().Compact(context.Background(), "")
 			switch mode {
 			case "error":
 				if err == nil || err.Error() != "Summarization failed: overloaded_error: Overloaded" {
@@ -285,7 +285,7 @@ func TestCompactFailureLeavesSessionUnchanged(t *testing.T) {
 			if len(compactionEntries(t, s.Store())) != 0 || string(after) != string(data) || !slices.Equal(roles(s.Messages()), roles(before)) {
 				t.Error("the session changed")
 			}
-			if s.IsCompacting() {
+			if s.Compactor().IsCompacting() {
 				t.Error("still compacting")
 			}
 		})
@@ -333,7 +333,7 @@ func TestCompactionHooks(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	if _, err := s.Compact(context.Background(), ""); err != nil {
+	if _, err := s.Compactor().Compact(context.Background(), ""); err != nil {
 		t.Fatal(err)
 	}
 	f.script.mu.Lock()
@@ -366,7 +366,7 @@ func TestCompactionHooks(t *testing.T) {
 	f.script.mu.Lock()
 	nsums := len(f.script.sums)
 	f.script.mu.Unlock()
-	res, err := s.Compact(context.Background(), "")
+	res, err := s.Compactor().Compact(context.Background(), "")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -625,8 +625,8 @@ func TestPromptDuringCompactionWaits(t *testing.T) {
 	first := make(chan error, 1)
 	go func() { first <- s.Prompt(ctx, "two"+longText(300), PromptOptions{}) }()
 	<-inSummary
-	if !s.IsCompacting() || !s.IsBusy() || s.IsStreaming() {
-		t.Errorf("compacting %v busy %v streaming %v", s.IsCompacting(), s.IsBusy(), s.IsStreaming())
+	if !s.Compactor().IsCompacting() || !s.Turn().IsBusy() || s.Turn().IsStreaming() {
+		t.Errorf("compacting %v busy %v streaming %v", s.Compactor().IsCompacting(), s.Turn().IsBusy(), s.Turn().IsStreaming())
 	}
 	second := make(chan error, 1)
 	go func() { second <- s.Prompt(ctx, "three", PromptOptions{}) }()
@@ -660,17 +660,17 @@ func TestIdleCompaction(t *testing.T) {
 	if err := s.Prompt(ctx, "one"+longText(300), PromptOptions{}); err != nil {
 		t.Fatal(err)
 	}
-	if _, due := s.IdleCompactionDue(); due {
-		t.Errorf("due at %d tokens", s.ContextTokens())
+	if _, due := s.Compactor().IdleDue(); due {
+		t.Errorf("due at %d tokens", s.Compactor().ContextTokens())
 	}
 	if err := s.Prompt(ctx, "two"+longText(300), PromptOptions{}); err != nil {
 		t.Fatal(err)
 	}
-	wait, due := s.IdleCompactionDue()
-	if !due || wait != time.Minute || s.ContextTokens() != 1210 {
-		t.Errorf("due %v after %v at %d tokens", due, wait, s.ContextTokens())
+	wait, due := s.Compactor().IdleDue()
+	if !due || wait != time.Minute || s.Compactor().ContextTokens() != 1210 {
+		t.Errorf("due %v after %v at %d tokens", due, wait, s.Compactor().ContextTokens())
 	}
-	s.RunIdleCompaction(ctx)
+	s.Compactor().RunIdle(ctx)
 	got := evs.compactions(t)
 	if len(got) != 2 || got[0] != `{"type":"auto_compaction_start","reason":"idle","action":"context-full"}` || !strings.Contains(got[1], `"result":{"summary":"SUMMARY 1"`) {
 		t.Errorf("events %v", got)
@@ -679,8 +679,8 @@ func TestIdleCompaction(t *testing.T) {
 	if n := len(f.script.requests()); n != 2 {
 		t.Errorf("%d requests", n)
 	}
-	if _, due := s.IdleCompactionDue(); due {
-		t.Errorf("still due at %d tokens", s.ContextTokens())
+	if _, due := s.Compactor().IdleDue(); due {
+		t.Errorf("still due at %d tokens", s.Compactor().ContextTokens())
 	}
 }
 
@@ -722,7 +722,7 @@ func TestAutoCompactionFailureIsReported(t *testing.T) {
 			f.script.add(sayUsage("a", 1000), sayUsage("b", 2000), tc.third, sayUsage("never", 500))
 			reg := f.registry(f.config())
 			s := f.open(Options{Models: reg, Model: f.model(reg, "anthropic/claude-sonnet-4-5"), NoTitle: true})
-			s.SetAutoRetry(false)
+			s.Turn().SetAutoRetry(false)
 			evs := record(s)
 			ctx := context.Background()
 			for _, p := range []string{"one" + longText(300), "two" + longText(300), "three"} {
@@ -841,7 +841,7 @@ func TestCompactSummaryNotRetriedWithZeroMaxRetries(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	if _, err := s.Compact(context.Background(), ""); err == nil || err.Error() != "Summarization failed: overloaded_error: Overloaded" {
+	if _, err := s.Compactor().Compact(context.Background(), ""); err == nil || err.Error() != "Summarization failed: overloaded_error: Overloaded" {
 		t.Errorf("error: %v", err)
 	}
 	mu.Lock()

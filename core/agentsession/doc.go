@@ -5,6 +5,35 @@
 // the TUI and Go programs embedding gopi (package sdk) all call the same
 // methods and subscribe to the same events.
 //
+// # Parts
+//
+// A Session composes parts, each owning its state and its lock and taking
+// narrow dependencies (the store through a getter, the agent loop, the
+// event emitter, or a small host interface naming what it calls back):
+//
+//   - Turn (Session.Turn): who works on the conversation — the turn a
+//     prompt or compaction holds, the closed state, the abort generation,
+//     the messages kept for the next prompt; Steer, FollowUp, WaitIdle,
+//     IsBusy.
+//   - ModelState (Session.Model): the model and thinking level, cycling,
+//     credentials, and what the session file last recorded of them.
+//   - Tree (Session.Tree): moves in the session tree and between files —
+//     Navigate with its branch summary, Branch, New, Switch, labels, rows.
+//   - Compactor (Session.Compactor): manual, threshold, overflow and idle
+//     compaction, pruning, context promotion, Handoff; the compactions in
+//     progress and the token counter.
+//   - Shell (Session.Shell): the user's own "!cmd" commands and the
+//     executions waiting for a run to end.
+//   - Resources (Session.Resources): skills, rules, templates, MCP servers
+//     and the problems found discovering them.
+//
+// The Session itself keeps the life cycle (New, Close), the prompt
+// (Prompt, SendCustomMessage, Abort), the events (Subscribe), the store
+// and the tool set (tools.go, jobs.go, todo.go, child.go). Front ends do
+// not take *Session: each mode declares the interface it uses next to
+// itself (printmode.Session, rpc.Session, acp.Session, tui.Session), and
+// package sdk offers embedders a chosen surface over it.
+//
 // # Life of a prompt
 //
 // Prompt checks that a model with credentials is selected, adds the user's
@@ -25,12 +54,12 @@
 //
 // # The session tree
 //
-// Navigate moves the leaf within the session file (/tree), optionally
-// storing a model-written summary of the branch it leaves; Branch starts a
-// new file from a user message (/branch); Handoff continues in a new
-// session from a document the model writes about the work; NewSession and
-// SwitchSession replace the session. These wait for the work after a run
-// and fail with ErrWorking while a run streams; a failure or an abort
+// Tree.Navigate moves the leaf within the session file (/tree), optionally
+// storing a model-written summary of the branch it leaves; Tree.Branch
+// starts a new file from a user message (/branch); Compactor.Handoff
+// continues in a new session from a document the model writes about the
+// work; Tree.New and Tree.Switch replace the session. These wait for the
+// work after a run and fail with ErrWorking while a run streams; a failure or an abort
 // leaves the session as it was. Extensions see and may veto them through
 // the session hook points of agent.Hooks.
 //
@@ -56,6 +85,6 @@
 // policy, one line of questions and one set of "always" answers serve the
 // whole tree of agents, each question naming the subagent that asks. The
 // questions go to the mode's asker (ACP's editor) or to the UI SetUI
-// gives (RPC's host, the terminal). Replacing the session (NewSession,
-// SwitchSession, Branch) forgets the "always" answers.
+// gives (RPC's host, the terminal). Replacing the session (Tree.New,
+// Tree.Switch, Tree.Branch) forgets the "always" answers.
 package agentsession

@@ -94,39 +94,32 @@ const handoffContinueText = `The previous session was handed over to this one: t
 // when given, say what the document should focus on. It fails with
 // ErrNothingToHandOff when the conversation has fewer than two messages,
 // ErrWorking while a run streams (the work after a run is waited for),
-// ErrHandoffCancelled when aborted (AbortHandoff, Abort, ctx),
+// ErrHandoffCancelled when aborted (AbortHandoff, Session.Abort, ctx),
 // ErrHandoffEmpty when the model wrote nothing, and with "Handoff failed:
 // …" when the request fails. In every failure the session is unchanged.
-func (s *Session) Handoff(ctx context.Context, customInstructions string) (*HandoffResult, error) {
-	if err := s.takeTurn(ctx); err != nil {
+func (c *Compactor) Handoff(ctx context.Context, customInstructions string) (*HandoffResult, error) {
+	if err := c.turn.take(ctx); err != nil {
 		return nil, err
 	}
-	defer s.release()
-	return s.handoffNow(ctx, customInstructions, false)
+	defer c.turn.release()
+	return c.handoffNow(ctx, customInstructions, false)
 }
 
 // AbortHandoff stops the handoff document being written; the session
 // stays as it was.
-func (s *Session) AbortHandoff() {
-	s.mu.Lock()
-	cancel := s.ops.handoff
-	s.mu.Unlock()
-	if cancel != nil {
-		cancel()
-	}
+func (c *Compactor) AbortHandoff() {
+	c.handoff.abort()
 }
 
 // IsGeneratingHandoff reports whether a handoff document is being written.
-func (s *Session) IsGeneratingHandoff() bool {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.ops.handoff != nil
+func (c *Compactor) IsGeneratingHandoff() bool {
+	return c.handoff.active()
 }
 
 // handoffNow writes the document and switches to the new session; the
 // caller holds the turn. auto marks a handoff the threshold started.
-func (s *Session) handoffNow(ctx context.Context, focus string, auto bool) (*HandoffResult, error) {
-	store := s.Store()
+func (c *Compactor) handoffNow(ctx context.Context, focus string, auto bool) (*HandoffResult, error) {
+	store := c.host.Store()
 	n := 0
 	for _, e := range store.Path("") {
 		if e.Type == session.TypeMessage {
@@ -136,25 +129,17 @@ func (s *Session) handoffNow(ctx context.Context, focus string, auto bool) (*Han
 	if n < 2 {
 		return nil, ErrNothingToHandOff
 	}
-	model := s.agent.Model()
+	model := c.agent.Model()
 	if model == nil {
 		return nil, errors.New("No model selected")
 	}
-	if err := s.checkModel(); err != nil {
+	if err := c.model.check(); err != nil {
 		return nil, err
 	}
-	hctx, cancel := context.WithCancel(ctx)
-	s.mu.Lock()
-	s.ops.handoff = cancel
-	s.mu.Unlock()
-	defer func() {
-		cancel()
-		s.mu.Lock()
-		s.ops.handoff = nil
-		s.mu.Unlock()
-	}()
+	hctx, done := c.handoff.start(ctx)
+	defer done()
 
-	doc, err := s.writeHandoff(hctx, model, focus)
+	doc, err := c.writeHandoff(hctx, model, focus)
 	if hctx.Err() != nil || errors.Is(err, context.Canceled) {
 		return nil, ErrHandoffCancelled
 	}
@@ -168,11 +153,11 @@ func (s *Session) handoffNow(ctx context.Context, focus string, auto bool) (*Han
 
 	prev := store.File()
 	_ = store.Flush()
-	next, err := s.newStoreLike(store, prev)
+	next, err := c.host.newStoreLike(store, prev)
 	if err != nil {
 		return nil, err
 	}
-	if err := s.replaceStore(next, true); err != nil {
+	if err := c.host.replaceStore(next, true); err != nil {
 		return nil, err
 	}
 	content := "<handoff-context>\n" + doc + "\n</handoff-context>\n\n" + handoffNote
@@ -180,11 +165,11 @@ func (s *Session) handoffNow(ctx context.Context, focus string, auto bool) (*Han
 	if err == nil {
 		err = next.EnsureOnDisk()
 	}
-	if rerr := s.reloadFromStore(); rerr != nil && err == nil {
+	if rerr := c.host.reloadFromStore(); rerr != nil && err == nil {
 		err = rerr
 	}
 	res := &HandoffResult{Document: doc, SessionFile: next.File()}
-	if auto && s.cfg.Settings.Compaction().HandoffSaveToDisk {
+	if auto && c.cfg.Settings.Compaction().HandoffSaveToDisk {
 		// A failure to save the copy does not fail the handoff.
 		if dir := next.ArtifactsDir(); dir != "" {
 			name := "handoff-" + strings.NewReplacer(":", "-", ".", "-").Replace(time.Now().UTC().Format("2006-01-02T15:04:05.000Z")) + ".md"
@@ -199,19 +184,19 @@ func (s *Session) handoffNow(ctx context.Context, focus string, auto bool) (*Han
 
 // writeHandoff sends the one request that writes the document and returns
 // the text of the answer (tool calls a provider sends anyway are ignored).
-func (s *Session) writeHandoff(ctx context.Context, model *ai.Model, focus string) (string, error) {
+func (c *Compactor) writeHandoff(ctx context.Context, model *ai.Model, focus string) (string, error) {
 	extra := ""
 	if f := strings.TrimSpace(focus); f != "" {
 		extra = handoffFocusIntro + f
 	}
 	ask := &ai.UserMessage{Content: ai.ContentList{ai.Text(fmt.Sprintf(handoffInstructions, extra))}, Attribution: "agent", Timestamp: nowMillis()}
-	req := s.agent.RequestWith(ctx, ask)
+	req := c.agent.RequestWith(ctx, ask)
 	req.ToolChoice = &ai.ToolChoice{Mode: ai.ToolChoiceNone}
 	req.Thinking = ai.ThinkingOff
 	if model.Reasoning {
 		req.Thinking = models.ClampThinking(model, ai.ThinkingHigh)
 	}
-	msg := s.streamFunc()(ctx, req).Result(ctx)
+	msg := c.host.streamFunc()(ctx, req).Result(ctx)
 	switch {
 	case ctx.Err() != nil:
 		return "", ctx.Err()

@@ -39,7 +39,7 @@ func TestHandoff(t *testing.T) {
 	oldData, _ := os.ReadFile(old)
 	f.script.add(sayAndCall("## Goal\nFinish q2."))
 
-	res, err := s.Handoff(ctx, "the open question")
+	res, err := s.Compactor().Handoff(ctx, "the open question")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -89,7 +89,7 @@ func TestHandoff(t *testing.T) {
 	if got := roles(reqs[len(reqs)-1].Messages); len(got) != 2 || !strings.HasPrefix(got[0], "user:<handoff-context>") || got[1] != "user:go on" {
 		t.Errorf("next request %q", got)
 	}
-	if s.IsGeneratingHandoff() {
+	if s.Compactor().IsGeneratingHandoff() {
 		t.Error("still generating")
 	}
 }
@@ -101,7 +101,7 @@ func TestHandoffFailuresLeaveSessionUnchanged(t *testing.T) {
 	reg := f.registry(f.config())
 	s := f.open(Options{Models: reg, Model: f.model(reg, "anthropic/claude-sonnet-4-5"), NoTitle: true})
 	ctx := context.Background()
-	if _, err := s.Handoff(ctx, ""); !errors.Is(err, ErrNothingToHandOff) || err.Error() != "Nothing to hand off (no messages yet)" {
+	if _, err := s.Compactor().Handoff(ctx, ""); !errors.Is(err, ErrNothingToHandOff) || err.Error() != "Nothing to hand off (no messages yet)" {
 		t.Errorf("empty session: %v", err)
 	}
 	f.script.add(say("a1"))
@@ -113,24 +113,24 @@ func TestHandoffFailuresLeaveSessionUnchanged(t *testing.T) {
 	check := func(what string) {
 		t.Helper()
 		after, _ := os.ReadFile(s.SessionFile())
-		if s.SessionFile() != file || string(after) != string(data) || len(s.Messages()) != 2 || s.IsGeneratingHandoff() {
+		if s.SessionFile() != file || string(after) != string(data) || len(s.Messages()) != 2 || s.Compactor().IsGeneratingHandoff() {
 			t.Errorf("%s: the session changed", what)
 		}
 	}
 
 	f.script.add(fail("overloaded_error: Overloaded"))
-	if _, err := s.Handoff(ctx, ""); err == nil || err.Error() != "Handoff failed: overloaded_error: Overloaded" {
+	if _, err := s.Compactor().Handoff(ctx, ""); err == nil || err.Error() != "Handoff failed: overloaded_error: Overloaded" {
 		t.Errorf("failure: %v", err)
 	}
 	check("failure")
 
 	f.script.add(say("   "))
-	if _, err := s.Handoff(ctx, ""); !errors.Is(err, ErrHandoffEmpty) {
+	if _, err := s.Compactor().Handoff(ctx, ""); !errors.Is(err, ErrHandoffEmpty) {
 		t.Errorf("empty answer: %v", err)
 	}
 	check("empty answer")
 
-	for _, abort := range []func(){s.AbortHandoff, s.Abort} {
+	for _, abort := range []func(){s.Compactor().AbortHandoff, s.Abort} {
 		started := make(chan struct{})
 		f.script.add(func(ctx context.Context, req *ai.Request, em *ai.Emitter) {
 			close(started)
@@ -141,7 +141,7 @@ func TestHandoffFailuresLeaveSessionUnchanged(t *testing.T) {
 			<-started
 			abort()
 		}()
-		if _, err := s.Handoff(ctx, ""); !errors.Is(err, ErrHandoffCancelled) || err.Error() != "Handoff cancelled" {
+		if _, err := s.Compactor().Handoff(ctx, ""); !errors.Is(err, ErrHandoffCancelled) || err.Error() != "Handoff cancelled" {
 			t.Errorf("abort: %v", err)
 		}
 		check("abort")
@@ -227,7 +227,7 @@ func TestHandoffGuardOneMessage(t *testing.T) {
 	}
 	reg := f.registry(f.config())
 	s := f.open(Options{Models: reg, Model: f.model(reg, "anthropic/claude-sonnet-4-5"), NoTitle: true, Store: store})
-	if _, err := s.Handoff(context.Background(), ""); !errors.Is(err, ErrNothingToHandOff) {
+	if _, err := s.Compactor().Handoff(context.Background(), ""); !errors.Is(err, ErrNothingToHandOff) {
 		t.Errorf("one message: %v", err)
 	}
 	if len(f.script.requests()) != 0 || s.Store() != store {

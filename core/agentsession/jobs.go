@@ -59,7 +59,7 @@ func (s *Session) deliverJob(ctx context.Context, d job.Delivery) error {
 		s.agent.FollowUp(m)
 		return nil
 	}
-	if err := s.checkModel(); err != nil {
+	if err := s.model.check(); err != nil {
 		return err
 	}
 	// Idle: start a run with it, owned by the session, so the delivery

@@ -12,18 +12,18 @@ import (
 
 // startMCP connects the configured MCP servers (unless NoMCP) and serves
 // mcp:// reads from them. A subagent shares its parent's servers. Servers
-// that fail are recorded in MCPStatus; the session starts anyway.
+// that fail are recorded in Resources.MCPStatus; the session starts anyway.
 func (s *Session) startMCP(ctx context.Context) {
 	switch {
 	case s.opts.sharedMCP != nil:
-		s.mcp = s.opts.sharedMCP
+		s.res.mcp = s.opts.sharedMCP
 	case s.opts.NoMCP:
 		return
 	default:
 		mc := s.cfg.MCP()
 		servers, errs := mergeMCPServers(s.opts.MCPServers, mc.Servers)
 		connect, call := s.cfg.MCPTimeouts()
-		s.mcp = mcp.New(mcp.Options{
+		s.res.mcp = mcp.New(mcp.Options{
 			Servers:        servers,
 			ConfigErrors:   append(errs, mc.Errors...),
 			Disabled:       mc.Disabled,
@@ -34,37 +34,25 @@ func (s *Session) startMCP(ctx context.Context) {
 			CallTimeout:    call,
 			HTTPClient:     s.opts.HTTPClient,
 		})
-		s.ownsMCP = true
-		s.mcp.Start(ctx)
+		s.res.ownsMCP = true
+		s.res.mcp.Start(ctx)
 	}
-	s.toolEnv.SetSchemeReader(mcp.Scheme, s.mcp)
+	s.toolEnv.SetSchemeReader(mcp.Scheme, s.res.mcp)
 }
 
 // mcpTools returns the MCP servers' tools (none without servers).
 func (s *Session) mcpTools() []tool.Tool {
-	if s.mcp == nil {
+	if s.res.mcp == nil {
 		return nil
 	}
-	return s.mcp.Tools()
+	return s.res.mcp.Tools()
 }
 
 // closeMCP shuts the session's own MCP servers down.
 func (s *Session) closeMCP() {
-	if s.mcp != nil && s.ownsMCP {
-		_ = s.mcp.Close()
+	if s.res.mcp != nil && s.res.ownsMCP {
+		_ = s.res.mcp.Close()
 	}
-}
-
-// MCP returns the session's MCP manager, nil when MCP is off (NoMCP).
-func (s *Session) MCP() *mcp.Manager { return s.mcp }
-
-// MCPStatus describes the MCP servers (state, tools, errors) and the
-// configuration problems found, for /mcp and RPC's get_mcp_servers.
-func (s *Session) MCPStatus() mcp.Status {
-	if s.mcp == nil {
-		return mcp.Status{Servers: []mcp.ServerInfo{}}
-	}
-	return s.mcp.Status()
 }
 
 // mergeMCPServers puts the given servers (checked like a file's entries)

@@ -88,7 +88,7 @@ func TestSessionMCP(t *testing.T) {
 			t.Errorf("result %d = %q; want %q", i, got[i], want[i])
 		}
 	}
-	st := s.MCPStatus()
+	st := s.Resources().MCPStatus()
 	if len(st.Problems()) != 1 || !strings.Contains(st.Problems()[0], `MCP server "dead" cannot start`) {
 		t.Errorf("problems = %v", st.Problems())
 	}
@@ -96,15 +96,15 @@ func TestSessionMCP(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if child.MCP() != s.MCP() {
+	if child.Resources().MCP() != s.Resources().MCP() {
 		t.Error("the subagent does not share its parent's MCP servers")
 	}
 	child.Close()
-	if st := s.MCPStatus().Servers; st[0].State != mcp.StateConnected && st[1].State != mcp.StateConnected {
+	if st := s.Resources().MCPStatus().Servers; st[0].State != mcp.StateConnected && st[1].State != mcp.StateConnected {
 		t.Errorf("closing the subagent closed the parent's servers: %+v", st)
 	}
 	s.Close()
-	for _, sv := range s.MCPStatus().Servers {
+	for _, sv := range s.Resources().MCPStatus().Servers {
 		if sv.State != mcp.StateClosed {
 			t.Errorf("after Close %s is %s", sv.Name, sv.State)
 		}
@@ -115,7 +115,7 @@ func TestSessionMCP(t *testing.T) {
 	f3.writeMCP(map[string]string{"fake": "serve"})
 	reg3 := f3.registry(f3.config())
 	s3 := f3.open(Options{Models: reg3, Model: f3.model(reg3, "anthropic/claude-sonnet-4-5"), NoTitle: true})
-	if st := s3.MCPStatus(); len(st.Servers) != 0 {
+	if st := s3.Resources().MCPStatus(); len(st.Servers) != 0 {
 		t.Errorf("an untrusted project's MCP servers: %+v", st.Servers)
 	}
 	for _, tl := range s3.Tools() {
@@ -129,7 +129,7 @@ func TestSessionMCP(t *testing.T) {
 	f2.writeMCP(map[string]string{"fake": "serve"})
 	reg2 := f2.registry(f2.config())
 	s2 := f2.open(Options{Models: reg2, Model: f2.model(reg2, "anthropic/claude-sonnet-4-5"), NoTitle: true, NoMCP: true})
-	if s2.MCP() != nil {
+	if s2.Resources().MCP() != nil {
 		t.Error("NoMCP still started MCP")
 	}
 	for _, tl := range s2.Tools() {

@@ -53,7 +53,7 @@ func TestNewSessionReleasesTheOldConversation(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	s.ContextTokens() // as get_session_stats and the idle compaction check do
+	s.Compactor().ContextTokens() // as get_session_stats and the idle compaction check do
 	var old []weakMessage
 	for _, m := range s.Messages() {
 		old = append(old, weakOf(t, m))
@@ -61,7 +61,7 @@ func TestNewSessionReleasesTheOldConversation(t *testing.T) {
 	if len(old) != 6 {
 		t.Fatalf("%d messages before the new session, want 6", len(old))
 	}
-	if _, err := s.NewSession(ctx, ""); err != nil {
+	if _, err := s.Tree().New(ctx, ""); err != nil {
 		t.Fatal(err)
 	}
 	if n := len(s.Messages()); n != 0 {

@@ -5,7 +5,9 @@ import (
 	"fmt"
 	"sort"
 	"strings"
+	"sync"
 
+	"github.com/gopi-agent/gopi/core/agent"
 	"github.com/gopi-agent/gopi/core/ai"
 	"github.com/gopi-agent/gopi/core/ai/models"
 	"github.com/gopi-agent/gopi/core/session"
@@ -74,23 +76,23 @@ func (s *Session) selectModel(sctx session.Context) (model *ai.Model, thinking a
 // provider has no key.
 var ErrNoCredentials = errors.New("no credentials")
 
-// checkModel returns an error that says how to fix a missing model or key.
-func (s *Session) checkModel() error {
-	m := s.agent.Model()
+// check returns an error that says how to fix a missing model or key.
+func (ms *ModelState) check() error {
+	m := ms.agent.Model()
 	if m == nil {
-		return fmt.Errorf("no model is available: %s", s.credentialHint())
+		return fmt.Errorf("no model is available: %s", ms.credentialHint())
 	}
-	if !s.reg.HasAuth(m) {
-		p, _ := s.reg.Provider(m.Provider)
-		how := "add a key to auth.json in " + s.cfg.AgentDir + " or pass --api-key"
+	if !ms.reg.HasAuth(m) {
+		p, _ := ms.reg.Provider(m.Provider)
+		how := "add a key to auth.json in " + ms.agentDir + " or pass --api-key"
 		if p != nil && len(p.KeyEnv) > 0 {
 			how = "set " + strings.Join(p.KeyEnv, " or ") + ", " + how
 		}
-		if v := s.unsetKeyVar(p); v != "" {
+		if v := ms.unsetKeyVar(p); v != "" {
 			how = "set " + v + " (models.yml names it as the provider's apiKey), " + how
 		}
 		msg := fmt.Sprintf("no API key for %s (model %s): %s", m.Provider, m.ID, how)
-		if others := s.modelsWithKeys(); len(others) > 0 {
+		if others := ms.modelsWithKeys(); len(others) > 0 {
 			msg += "; models with keys: " + strings.Join(others, ", ")
 		}
 		return fmt.Errorf("%s: %w", msg, ErrNoCredentials)
@@ -100,52 +102,52 @@ func (s *Session) checkModel() error {
 
 // credentialHint names the usual key variables and the models that have
 // keys.
-func (s *Session) credentialHint() string {
-	if others := s.modelsWithKeys(); len(others) > 0 {
+func (ms *ModelState) credentialHint() string {
+	if others := ms.modelsWithKeys(); len(others) > 0 {
 		return "pick one with --model (models with keys: " + strings.Join(others, ", ") + ")"
 	}
 	var envs []string
 	for _, name := range []string{"anthropic", "openai", "google"} {
-		if p, ok := s.reg.Provider(name); ok && len(p.KeyEnv) > 0 {
+		if p, ok := ms.reg.Provider(name); ok && len(p.KeyEnv) > 0 {
 			envs = append(envs, strings.Join(p.KeyEnv, " or "))
 		}
 	}
 	// Providers from models.yml whose key variable is not set come first:
 	// the user configured them, the variable is what is missing.
 	var custom []string
-	for _, p := range s.reg.Providers() {
-		if v := s.unsetKeyVar(p); v != "" {
+	for _, p := range ms.reg.Providers() {
+		if v := ms.unsetKeyVar(p); v != "" {
 			custom = append(custom, v+" for provider "+p.Name)
 		}
 	}
 	if len(custom) > 0 {
 		return "set " + strings.Join(custom, ", ") + " (models.yml names them as apiKey), or set an API key (" + strings.Join(envs, "; ") + ")"
 	}
-	return "set an API key (" + strings.Join(envs, "; ") + ")" + ", or add a provider to models.yml in " + s.cfg.AgentDir + " ('gopi models' lists what is known)"
+	return "set an API key (" + strings.Join(envs, "; ") + ")" + ", or add a provider to models.yml in " + ms.agentDir + " ('gopi models' lists what is known)"
 }
 
 // unsetKeyVar returns the environment variable a models.yml provider takes
 // its key from when it yields no key ("" otherwise): a literal apiKey is
 // always a key, so an apiKey that yields none names an unset variable.
-func (s *Session) unsetKeyVar(p *models.ProviderInfo) string {
+func (ms *ModelState) unsetKeyVar(p *models.ProviderInfo) string {
 	if p == nil || p.APIKey == "" || p.KeyOptional {
 		return ""
 	}
-	if key, _ := s.reg.APIKey(p.Name); key != "" {
+	if key, _ := ms.reg.APIKey(p.Name); key != "" {
 		return ""
 	}
 	return p.APIKey
 }
 
 // modelsWithKeys lists up to 8 "provider/id" of models that have keys.
-func (s *Session) modelsWithKeys() []string {
+func (ms *ModelState) modelsWithKeys() []string {
 	var out []string
 	seen := map[string]bool{}
-	for _, m := range s.reg.Models() {
+	for _, m := range ms.reg.Models() {
 		if len(out) >= 8 {
 			break
 		}
-		if seen[m.Provider] || !s.reg.HasAuth(m) {
+		if seen[m.Provider] || !ms.reg.HasAuth(m) {
 			continue
 		}
 		seen[m.Provider] = true
@@ -155,39 +157,166 @@ func (s *Session) modelsWithKeys() []string {
 	return out
 }
 
-// SetModel switches the model from the next request on and records the
+// ModelState is the part of a session that owns the model and the
+// reasoning effort: switching and cycling them, checking credentials, and
+// recording changes in the session file so a resumed session continues
+// with them. The model and level themselves live in the agent loop; this
+// part keeps what was last recorded on the store's path, under its own
+// lock.
+type ModelState struct {
+	reg      *models.Registry        // the model registry with its credentials
+	agent    *agent.Agent            // holds the current model and thinking level
+	store    func() *session.Manager // the current session store
+	agentDir string                  // where auth.json lives (named in errors)
+	cycle    []*ai.Model             // Options.CycleModels
+	fallback string                  // why the session's own model could not be restored
+
+	mu       sync.Mutex
+	recorded struct{ model, thinking string } // model and thinking level last written on the store's path
+}
+
+// Registry returns the model registry.
+func (ms *ModelState) Registry() *models.Registry { return ms.reg }
+
+// FallbackMessage says why the session's own model could not be restored
+// ("" when it was, or when there was none).
+func (ms *ModelState) FallbackMessage() string { return ms.fallback }
+
+// Set switches the model from the next request on and records the
 // change in the session.
-func (s *Session) SetModel(m *ai.Model) error {
+func (ms *ModelState) Set(m *ai.Model) error {
 	if m == nil {
 		return errors.New("no model given")
 	}
-	s.agent.SetModel(m)
-	s.agent.SetThinking(models.ClampThinking(m, s.agent.Thinking()))
+	ms.agent.SetModel(m)
+	ms.agent.SetThinking(models.ClampThinking(m, ms.agent.Thinking()))
 	ref := m.Provider + "/" + m.ID
-	_, err := s.Store().AppendModelChange(ref, "default")
+	_, err := ms.store().AppendModelChange(ref, "default")
 	if err == nil {
-		s.mu.Lock()
-		s.recorded.model = ref
-		s.mu.Unlock()
+		ms.setRecorded(&ref, nil)
 	}
 	return err
 }
 
-// SetThinkingLevel changes the reasoning effort (clamped to what the model
+// SetThinking changes the reasoning effort (clamped to what the model
 // supports) and records it in the session.
-func (s *Session) SetThinkingLevel(l ai.ThinkingLevel) error {
+func (ms *ModelState) SetThinking(l ai.ThinkingLevel) error {
 	if _, ok := ai.ParseThinkingLevel(string(l)); !ok {
 		return fmt.Errorf("unknown thinking level %q: use off, minimal, low, medium, high or xhigh", l)
 	}
-	if m := s.agent.Model(); m != nil {
+	if m := ms.agent.Model(); m != nil {
 		l = models.ClampThinking(m, l)
 	}
-	s.agent.SetThinking(l)
-	_, err := s.Store().AppendThinkingLevelChange(string(l))
+	ms.agent.SetThinking(l)
+	_, err := ms.store().AppendThinkingLevelChange(string(l))
 	if err == nil {
-		s.mu.Lock()
-		s.recorded.thinking = string(l)
-		s.mu.Unlock()
+		level := string(l)
+		ms.setRecorded(nil, &level)
 	}
 	return err
+}
+
+// setRecorded notes what the store's path now records (nil leaves a
+// value as it is).
+func (ms *ModelState) setRecorded(model, thinking *string) {
+	ms.mu.Lock()
+	defer ms.mu.Unlock()
+	if model != nil {
+		ms.recorded.model = *model
+	}
+	if thinking != nil {
+		ms.recorded.thinking = *thinking
+	}
+}
+
+// record writes the model and thinking level into store when they differ
+// from what was last recorded on its path, so a resumed session continues
+// with them (omp starts every session with these two entries).
+func (ms *ModelState) record(store *session.Manager) {
+	ms.mu.Lock()
+	defer ms.mu.Unlock()
+	if m := ms.agent.Model(); m != nil {
+		if ref := m.Provider + "/" + m.ID; ms.recorded.model != ref {
+			if _, err := store.AppendModelChange(ref, ""); err == nil {
+				ms.recorded.model = ref
+			}
+		}
+	}
+	level := string(ms.agent.Thinking())
+	if level == "" {
+		level = string(ai.ThinkingOff)
+	}
+	if ms.recorded.thinking != level {
+		if _, err := store.AppendThinkingLevelChange(level); err == nil {
+			ms.recorded.thinking = level
+		}
+	}
+}
+
+// Available lists the models that have credentials.
+func (ms *ModelState) Available() []*ai.Model {
+	var out []*ai.Model
+	for _, m := range ms.reg.Models() {
+		if ms.reg.HasAuth(m) {
+			out = append(out, m)
+		}
+	}
+	return out
+}
+
+// Find returns the model provider/id among all known models.
+func (ms *ModelState) Find(provider, id string) (*ai.Model, error) {
+	for _, m := range ms.reg.Models() {
+		if m.Provider == provider && m.ID == id {
+			return m, nil
+		}
+	}
+	return nil, fmt.Errorf("Model not found: %s/%s", provider, id)
+}
+
+// Cycle switches to the next model of Options.CycleModels, else of the
+// models with credentials (in catalog order), and returns it; nil when
+// there is no other.
+func (ms *ModelState) Cycle() (*ai.Model, error) {
+	avail := ms.cycle
+	if len(avail) == 0 {
+		avail = ms.Available()
+	}
+	cur := ms.agent.Model()
+	if len(avail) == 0 || (len(avail) == 1 && cur != nil && avail[0] == cur) {
+		return nil, nil
+	}
+	next := avail[0]
+	for i, m := range avail {
+		if cur != nil && m.Provider == cur.Provider && m.ID == cur.ID {
+			next = avail[(i+1)%len(avail)]
+			break
+		}
+	}
+	return next, ms.Set(next)
+}
+
+// CycleThinking moves to the next thinking level the model supports and
+// returns it; "" when the model does not reason.
+func (ms *ModelState) CycleThinking() (ai.ThinkingLevel, error) {
+	m := ms.agent.Model()
+	if m == nil {
+		return "", errors.New("no model is selected")
+	}
+	if !m.Reasoning {
+		return "", nil
+	}
+	cur := ms.agent.Thinking()
+	levels := ai.ThinkingLevels
+	next := levels[0]
+	for i, l := range levels {
+		if l == cur {
+			next = levels[(i+1)%len(levels)]
+			break
+		}
+	}
+	if clamped := models.ClampThinking(m, next); clamped != next {
+		next = ai.ThinkingOff
+	}
+	return next, ms.SetThinking(next)
 }

@@ -64,7 +64,7 @@ func TestPermissionGate(t *testing.T) {
 	if b, _ := os.ReadFile(filepath.Join(f.project, "log.txt")); string(b) != "one\ntwo\n" {
 		t.Fatalf("log.txt %q", b)
 	}
-	if _, err := s.NewSession(ctx, ""); err != nil {
+	if _, err := s.Tree().New(ctx, ""); err != nil {
 		t.Fatal(err)
 	}
 	f.script.add(callTool("c5", "bash", `{"command": "echo three >> log.txt"}`), say("done"))

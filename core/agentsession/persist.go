@@ -25,33 +25,12 @@ func (s *Session) onAgentEvent(ev agent.Event) {
 		_ = s.Store().Flush()
 	case agent.AgentEnd:
 		_ = s.Store().Flush()
-		s.flushAfterRun()
+		s.shell.flushAfterRun()
 	}
 	s.emit(ev)
 }
 
 // recordSettings writes the model and thinking level into the session when
-// they differ from what was last recorded on its path, so a resumed
-// session continues with them (omp starts every session with these two
-// entries).
-func (s *Session) recordSettings() {
-	store := s.Store()
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if m := s.agent.Model(); m != nil {
-		if ref := m.Provider + "/" + m.ID; s.recorded.model != ref {
-			if _, err := store.AppendModelChange(ref, ""); err == nil {
-				s.recorded.model = ref
-			}
-		}
-	}
-	level := string(s.agent.Thinking())
-	if level == "" {
-		level = string(ai.ThinkingOff)
-	}
-	if s.recorded.thinking != level {
-		if _, err := store.AppendThinkingLevelChange(level); err == nil {
-			s.recorded.thinking = level
-		}
-	}
-}
+// they differ from what was last recorded on its path (see
+// ModelState.record).
+func (s *Session) recordSettings() { s.model.record(s.Store()) }

@@ -78,27 +78,24 @@ func (s *Session) Prompt(ctx context.Context, text string, opts PromptOptions) e
 	}
 	// The work after a run (maintenance, reminders) or a compaction may
 	// still hold the turn: the prompt follows it.
-	if err := s.acquire(ctx); err != nil {
+	if err := s.gate.acquire(ctx); err != nil {
 		return err
 	}
-	defer s.release()
-	if err := s.checkModel(); err != nil {
+	defer s.gate.release()
+	if err := s.model.check(); err != nil {
 		return err
 	}
 	if err := s.Err(); err != nil {
 		return err
 	}
-	gen := s.abortGeneration()
+	gen := s.gate.abortGeneration()
 	// A context left too large by the previous prompt is compacted first.
-	s.prePromptCheck(ctx)
+	s.compactor.prePromptCheck(ctx)
 	msgs := []ai.Message{first}
 	if len(opts.Files) > 0 {
 		msgs = append(msgs, &message.FileMention{Files: opts.Files, Timestamp: nowMillis()})
 	}
-	s.mu.Lock()
-	msgs = append(msgs, s.nextTurn...)
-	s.nextTurn = nil
-	s.mu.Unlock()
+	msgs = append(msgs, s.gate.takeNext()...)
 	s.recordSettings()
 	s.inputHooks(ctx, &agent.InputEvent{Text: text, Images: len(opts.Images)})
 	s.maybeTitle(text)
@@ -123,10 +120,10 @@ func (s *Session) Prompt(ctx context.Context, text string, opts PromptOptions) e
 // tasks, followed by maintenance again.
 func (s *Session) afterRuns(ctx context.Context, gen, planBefore int) error {
 	for attempt := 0; ; attempt++ {
-		if err := s.maintain(ctx, gen); err != nil {
+		if err := s.compactor.maintain(ctx, gen); err != nil {
 			return err
 		}
-		if ctx.Err() != nil || s.abortedSince(gen) {
+		if ctx.Err() != nil || s.gate.abortedSince(gen) {
 			return nil
 		}
 		m := s.todoFollowUp(attempt, s.svc.Todos.Version() != planBefore)
@@ -154,16 +151,6 @@ func (s *Session) queue(m ai.Message, d Delivery) error {
 	return nil
 }
 
-// Steer queues text to be delivered before the next model call.
-func (s *Session) Steer(text string, images ...*ai.ImageContent) {
-	s.agent.Steer(userMessage(text, images))
-}
-
-// FollowUp queues text to be delivered when the current run would end.
-func (s *Session) FollowUp(text string, images ...*ai.ImageContent) {
-	s.agent.FollowUp(userMessage(text, images))
-}
-
 // CustomOptions say how SendCustomMessage delivers its message.
 type CustomOptions struct {
 	DeliverAs   Delivery // steer (default), followUp or nextTurn
@@ -179,9 +166,7 @@ func (s *Session) SendCustomMessage(ctx context.Context, m *message.Custom, opts
 		m.Timestamp = nowMillis()
 	}
 	if opts.DeliverAs == DeliverNextTurn {
-		s.mu.Lock()
-		s.nextTurn = append(s.nextTurn, m)
-		s.mu.Unlock()
+		s.gate.keepForNext(m)
 		return nil
 	}
 	if s.agent.IsRunning() {
@@ -191,20 +176,20 @@ func (s *Session) SendCustomMessage(ctx context.Context, m *message.Custom, opts
 		}
 		return s.queue(m, d)
 	}
-	if err := s.acquire(ctx); err != nil {
+	if err := s.gate.acquire(ctx); err != nil {
 		return err
 	}
-	defer s.release()
+	defer s.gate.release()
 	if opts.TriggerTurn {
-		if err := s.checkModel(); err != nil {
+		if err := s.model.check(); err != nil {
 			return err
 		}
-		gen := s.abortGeneration()
+		gen := s.gate.abortGeneration()
 		s.recordSettings()
 		if err := s.agent.Prompt(ctx, m); err != nil {
 			return err
 		}
-		return s.maintain(ctx, gen)
+		return s.compactor.maintain(ctx, gen)
 	}
 	msgs := append(s.agent.Messages(), m)
 	if err := s.agent.SetMessages(msgs); err != nil {
@@ -215,34 +200,6 @@ func (s *Session) SendCustomMessage(ctx context.Context, m *message.Custom, opts
 	_, err := s.Store().AppendMessage(m)
 	return err
 }
-
-// AbortRetry cancels a retry wait in progress.
-func (s *Session) AbortRetry() { s.agent.AbortRetry() }
-
-// WaitIdle waits until no run is in progress and the work after it
-// (maintenance, reminders, a compaction) is done.
-func (s *Session) WaitIdle(ctx context.Context) error {
-	if err := s.agent.WaitIdle(ctx); err != nil {
-		return err
-	}
-	if err := s.acquire(ctx); err != nil {
-		if errors.Is(err, errClosed) {
-			return nil // Close holds the turn for good
-		}
-		return err
-	}
-	s.release()
-	return nil
-}
-
-// IsStreaming reports whether a run is in progress.
-func (s *Session) IsStreaming() bool { return s.agent.IsRunning() }
-
-// IsBusy reports whether the session is working: a run, the maintenance
-// after it, todo reminders or a compaction. A prompt sent while a run
-// streams must say how to deliver it (steer or follow-up); one sent during
-// the rest waits for it.
-func (s *Session) IsBusy() bool { return s.busy() || s.agent.IsRunning() }
 
 // Messages returns the conversation the model sees next (a copy).
 func (s *Session) Messages() []ai.Message { return s.agent.Messages() }
@@ -265,10 +222,4 @@ func (s *Session) LastAssistantText() string {
 		return m.Text()
 	}
 	return ""
-}
-
-func (s *Session) isClosed() bool {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.closed
 }

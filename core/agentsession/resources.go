@@ -9,6 +9,8 @@ import (
 
 	"github.com/gopi-agent/gopi/core/agent"
 	"github.com/gopi-agent/gopi/core/ai"
+	"github.com/gopi-agent/gopi/core/config"
+	"github.com/gopi-agent/gopi/core/mcp"
 	"github.com/gopi-agent/gopi/core/message"
 	"github.com/gopi-agent/gopi/core/prompt"
 	"github.com/gopi-agent/gopi/core/rules"
@@ -25,13 +27,19 @@ const (
 // SkillCommandPrefix starts a prompt that invokes a skill: /skill:<name>.
 const SkillCommandPrefix = "/skill:"
 
-// resources are the skills, rules and prompt templates a session found,
-// and the stream-rule watcher. Discovery happens once, in New.
-type resources struct {
-	skills    *skills.Set
-	rules     *rules.Set
-	templates *templates.Set
-	warnings  []error
+// Resources is the part of a session that holds what it discovered and
+// connected once, in New: the skills, rules and prompt templates, the MCP
+// servers, the problems found on the way, and the stream-rule watcher
+// (under its own lock). A subagent reuses its parent's.
+type Resources struct {
+	cfg            *config.Config // skills.enableSkillCommands
+	skills         *skills.Set
+	rules          *rules.Set
+	templates      *templates.Set
+	warnings       []error
+	mcp            *mcp.Manager // MCP servers; nil with NoMCP
+	ownsMCP        bool         // mcp was started by this session (a child shares its parent's)
+	secretProblems []string     // unusable secrets.yml entries
 
 	ttsrMu      sync.Mutex
 	ttsr        *rules.Watcher // nil without stream rules
@@ -43,6 +51,7 @@ type resources struct {
 // the options and settings say.
 func (s *Session) discoverResources(injected []string) {
 	r := &s.res
+	r.cfg = s.cfg
 	dirs := s.cfg.Dirs
 	dirs.Cwd = s.opts.Cwd
 	switch {
@@ -90,7 +99,7 @@ func (s *Session) discoverResources(injected []string) {
 // restoreTTSR resets the stream rules' memory to the rules injected on
 // the session's current path (after a switch to another session or
 // branch).
-func (r *resources) restoreTTSR(injected []string) {
+func (r *Resources) restoreTTSR(injected []string) {
 	r.ttsrMu.Lock()
 	defer r.ttsrMu.Unlock()
 	if r.ttsr != nil {
@@ -119,7 +128,7 @@ func absDirs(dirs []string, home, cwd string) []string {
 }
 
 // sessionResources serves skill:// and rule:// to the read tool.
-type sessionResources struct{ r *resources }
+type sessionResources struct{ r *Resources }
 
 // ReadInternal implements tool.InternalResources.
 func (sr sessionResources) ReadInternal(url string) (string, string, bool, error) {
@@ -149,7 +158,7 @@ func (sr sessionResources) InternalFile(url string) (string, bool, error) {
 
 // promptResources returns what the system prompt lists: skills, the
 // always-apply rules and the rulebook.
-func (r *resources) promptResources() (sk []prompt.Skill, always, book []prompt.Rule) {
+func (r *Resources) promptResources() (sk []prompt.Skill, always, book []prompt.Rule) {
 	for _, x := range r.skills.List() {
 		sk = append(sk, prompt.Skill{Name: x.Name, Description: x.Description})
 	}
@@ -163,22 +172,38 @@ func (r *resources) promptResources() (sk []prompt.Skill, always, book []prompt.
 }
 
 // Skills returns the session's skills in precedence order.
-func (s *Session) Skills() []*skills.Skill { return s.res.skills.List() }
+func (r *Resources) Skills() []*skills.Skill { return r.skills.List() }
 
 // Rules returns the session's rules, split into their buckets.
-func (s *Session) Rules() *rules.Set { return s.res.rules }
+func (r *Resources) Rules() *rules.Set { return r.rules }
 
 // Templates returns the prompt templates and command files /name expands.
-func (s *Session) Templates() []*templates.Template { return s.res.templates.List() }
+func (r *Resources) Templates() []*templates.Template { return r.templates.List() }
 
 // SkillCommandsEnabled reports whether /skill:<name> is offered
 // (skills.enableSkillCommands).
-func (s *Session) SkillCommandsEnabled() bool { return s.cfg.Settings.Skills().EnableSkillCommands }
+func (r *Resources) SkillCommandsEnabled() bool { return r.cfg.Settings.Skills().EnableSkillCommands }
 
-// ResourceWarnings returns the problems found while discovering skills,
-// rules and templates: files with broken front matter (still loaded),
-// shadowed names, skills without a description, bad rule conditions.
-func (s *Session) ResourceWarnings() []error { return append([]error(nil), s.res.warnings...) }
+// Warnings returns the problems found while discovering skills, rules and
+// templates: files with broken front matter (still loaded), shadowed
+// names, skills without a description, bad rule conditions.
+func (r *Resources) Warnings() []error { return append([]error(nil), r.warnings...) }
+
+// SecretsProblems lists the secrets.yml entries and patterns that could
+// not be used (they are skipped; the rest still apply).
+func (r *Resources) SecretsProblems() []string { return append([]string(nil), r.secretProblems...) }
+
+// MCP returns the session's MCP manager, nil when MCP is off (NoMCP).
+func (r *Resources) MCP() *mcp.Manager { return r.mcp }
+
+// MCPStatus describes the MCP servers (state, tools, errors) and the
+// configuration problems found, for /mcp and RPC's get_mcp_servers.
+func (r *Resources) MCPStatus() mcp.Status {
+	if r.mcp == nil {
+		return mcp.Status{Servers: []mcp.ServerInfo{}}
+	}
+	return r.mcp.Status()
+}
 
 // expandPrompt turns the user's text into the message to send: a
 // /skill:<name> invocation becomes the skill's text as a custom message,
@@ -190,7 +215,7 @@ func (s *Session) expandPrompt(text string, opts PromptOptions) (ai.Message, str
 		return nil, text, nil
 	}
 	trimmed := strings.TrimLeft(text, " \t")
-	if rest, ok := strings.CutPrefix(trimmed, SkillCommandPrefix); ok && s.SkillCommandsEnabled() {
+	if rest, ok := strings.CutPrefix(trimmed, SkillCommandPrefix); ok && s.res.SkillCommandsEnabled() {
 		name, args, _ := strings.Cut(rest, " ")
 		body, sk, err := s.res.skills.CommandMessage(strings.TrimSpace(name), args)
 		if err != nil {

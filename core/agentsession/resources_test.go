@@ -78,13 +78,13 @@ func TestSystemPromptListsSkillsAndRules(t *testing.T) {
 		}
 	}
 	var warned bool
-	for _, w := range s.ResourceWarnings() {
+	for _, w := range s.Resources().Warnings() {
 		if strings.Contains(w.Error(), filepath.Join(".gopi", "rules", "broken.md")) {
 			warned = true
 		}
 	}
 	if !warned {
-		t.Errorf("broken front matter not reported: %v", s.ResourceWarnings())
+		t.Errorf("broken front matter not reported: %v", s.Resources().Warnings())
 	}
 	// The session keeps working.
 	f.script.add(say("fine"))
@@ -247,8 +247,8 @@ func TestChildInheritsSkillsAndRules(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer child.Close()
-	if len(child.Skills()) != 1 || child.Rules() != s.Rules() {
-		t.Errorf("child skills %v, same rules %v", child.Skills(), child.Rules() == s.Rules())
+	if len(child.Resources().Skills()) != 1 || child.Resources().Rules() != s.Resources().Rules() {
+		t.Errorf("child skills %v, same rules %v", child.Resources().Skills(), child.Resources().Rules() == s.Resources().Rules())
 	}
 	if sp := child.SystemPrompt(); !strings.Contains(sp, "- pdf: Work with PDF files") || !strings.Contains(sp, "- go: Go conventions") {
 		t.Error("the child's system prompt lacks the parent's skills or rules")
@@ -267,7 +267,7 @@ func TestCustomSkillDirectories(t *testing.T) {
 	reg := f.registry(cfg)
 	s := f.open(Options{Config: cfg, Models: reg, Model: f.model(reg, "anthropic/claude-sonnet-4-5"), NoTitle: true, NoSession: true})
 	var names []string
-	for _, sk := range s.Skills() {
+	for _, sk := range s.Resources().Skills() {
 		names = append(names, sk.Name)
 	}
 	if strings.Join(names, ",") != "deploy,lint" {

@@ -14,23 +14,19 @@ import (
 func (s *Session) loadSecrets() {
 	entries, errs := s.cfg.Secrets()
 	for _, e := range errs {
-		s.secretProblems = append(s.secretProblems, e.Error())
+		s.res.secretProblems = append(s.res.secretProblems, e.Error())
 	}
 	if len(entries) == 0 {
 		return
 	}
 	o, errs := secrets.New(entries)
 	for _, e := range errs {
-		s.secretProblems = append(s.secretProblems, e.Error())
+		s.res.secretProblems = append(s.res.secretProblems, e.Error())
 	}
 	if !o.Empty() {
 		s.secrets = o
 	}
 }
-
-// SecretsProblems lists the secrets.yml entries and patterns that could
-// not be used (they are skipped; the rest still apply).
-func (s *Session) SecretsProblems() []string { return append([]string(nil), s.secretProblems...) }
 
 // hideSecrets wraps a StreamFunc so the JSON body of every provider
 // request has its secrets replaced, after the before_provider_request

@@ -14,6 +14,7 @@ import (
 	"github.com/gopi-agent/gopi/core/agent"
 	"github.com/gopi-agent/gopi/core/ai"
 	"github.com/gopi-agent/gopi/core/ai/models"
+	"github.com/gopi-agent/gopi/core/compaction"
 	"github.com/gopi-agent/gopi/core/config"
 	"github.com/gopi-agent/gopi/core/mcp"
 	"github.com/gopi-agent/gopi/core/message"
@@ -109,7 +110,7 @@ type Options struct {
 	Permissions permission.Options
 	// NoTitle turns off automatic session titles (also PI_NO_TITLE).
 	NoTitle bool
-	// CycleModels, when set, are the models CycleModel (Ctrl+P) goes
+	// CycleModels, when set, are the models ModelState.Cycle (Ctrl+P) goes
 	// through, in order (--models); nil cycles every model with a key.
 	CycleModels []*ai.Model
 	// HTTPClient is used for provider requests; nil means a client with
@@ -142,52 +143,43 @@ type Options struct {
 // Session is a running conversation. Its methods are safe for concurrent
 // use.
 type Session struct {
-	cfg            *config.Config
-	reg            *models.Registry
-	opts           Options
-	client         *http.Client
-	toolEnv        *tool.Env
-	svc            *registry.Services // what the tools share besides the Env (services.go)
-	caches         *tool.Caches       // the tools' engine caches (Options.Caches, or the session's own)
-	ownsCaches     bool               // caches were built by this session, which closes them
-	position       task.Position      // place in the task tree
-	agent          *agent.Agent
-	fallback       string              // why the session's own model could not be restored, if it could not
-	promptInfo     *prompt.Prompt      // the built system prompt with its environment facts and context files
-	mcp            *mcp.Manager        // MCP servers; nil with NoMCP
-	ownsMCP        bool                // mcp was started by this session (a child shares its parent's)
-	secrets        *secrets.Obfuscator // secrets.enabled: hides secrets from providers; nil when off
-	secretProblems []string            // unusable secrets.yml entries
-	res            resources           // skills, rules, templates and the stream-rule watcher (resources.go)
-	perm           *permission.Gate    // asks the user before the calls that need it; shared with subagents
+	cfg        *config.Config
+	reg        *models.Registry
+	opts       Options
+	client     *http.Client
+	toolEnv    *tool.Env
+	svc        *registry.Services // what the tools share besides the Env (services.go)
+	caches     *tool.Caches       // the tools' engine caches (Options.Caches, or the session's own)
+	ownsCaches bool               // caches were built by this session, which closes them
+	position   task.Position      // place in the task tree
+	agent      *agent.Agent
+	promptInfo *prompt.Prompt      // the built system prompt with its environment facts and context files
+	secrets    *secrets.Obfuscator // secrets.enabled: hides secrets from providers; nil when off
+	res        Resources           // skills, rules, templates, MCP, the stream-rule watcher (resources.go)
+	perm       *permission.Gate    // asks the user before the calls that need it; shared with subagents
+	shell      *Shell              // the user's own shell commands (shell.go)
+	model      *ModelState         // model, thinking level, credentials (model.go)
+	tree       *Tree               // moves in the session tree, branches, switches (tree.go)
+	compactor  *Compactor          // compaction, pruning, promotion, handoff (compact.go)
+	gate       *Turn               // who works on the conversation; closed state (turn.go)
 
-	mu             sync.Mutex
-	store          *session.Manager
-	nextTurn       []ai.Message
-	listeners      agent.Listeners
-	unsub          func()
-	titleOnce      bool
-	titleWait      time.Duration                    // how long Close waits for a title (titleGrace)
-	recorded       struct{ model, thinking string } // model and thinking level last written on the store's path
-	runLock        *session.RunLock                 // this process runs the store's session file
-	stateJSON      stateJSON                        // cached encodings for State
-	autoCompaction *bool                            // run-time override of compaction.enabled
-	allTools       []tool.Tool                      // every tool buildTools made, before the active-tool filter
-	activeTools    map[string]bool                  // SetActiveTools' names; nil offers every tool
-	bashRuns       map[int]context.CancelFunc       // the user's shell commands in progress (ExecuteBash)
-	nextBash       int                              // key of the next one
-	pendingBash    []*message.BashExecution         // executions waiting for the run to end
-	compact        compactState                     // compaction in progress, token counter
-	ops            opState                          // branch summary or handoff in progress
-	turn           chan struct{}                    // held by the prompt or compaction working (turn.go)
-	closing        chan struct{}                    // closed by Close: nobody new gets the turn
-	aborts         int                              // Abort calls so far (work of an older generation stops)
-	bg             sync.WaitGroup                   // background work (titles) the session owns
-	deliveryRuns   atomic.Int64                     // runs started by job deliveries, not yet returned
-	bgCtx          context.Context
-	bgCancel       context.CancelFunc
-	closed         bool
-	onClose        []func() // run by Close once the work has stopped (OnClose)
+	// Set in New, or safe for concurrent use by themselves.
+	listeners    agent.Listeners
+	unsub        func()
+	titleWait    time.Duration  // how long Close waits for a title (titleGrace)
+	bg           sync.WaitGroup // background work (titles) the session owns
+	deliveryRuns atomic.Int64   // runs started by job deliveries, not yet returned
+	bgCtx        context.Context
+	bgCancel     context.CancelFunc
+
+	mu          sync.Mutex
+	store       *session.Manager
+	titleOnce   bool
+	runLock     *session.RunLock // this process runs the store's session file
+	stateJSON   stateJSON        // cached encodings for State
+	allTools    []tool.Tool      // every tool buildTools made, before the active-tool filter
+	activeTools map[string]bool  // SetActiveTools' names; nil offers every tool
+	onClose     []func()         // run by Close once the work has stopped (OnClose)
 }
 
 // New builds a session: configuration, models, the store, tools, system
@@ -216,7 +208,7 @@ func New(ctx context.Context, opts Options) (*Session, error) {
 			return nil, err
 		}
 	}
-	s := &Session{cfg: cfg, reg: reg, opts: opts, titleWait: titleGrace, turn: make(chan struct{}, 1), closing: make(chan struct{})}
+	s := &Session{cfg: cfg, reg: reg, opts: opts, titleWait: titleGrace}
 	s.opts.Cwd = cwd
 	s.client = opts.HTTPClient
 	if s.client == nil {
@@ -265,15 +257,10 @@ func New(ctx context.Context, opts Options) (*Session, error) {
 		}
 	}()
 	sctx := store.BuildContext()
-	if len(sctx.Messages) > 0 || sctx.Models["default"] != "" {
-		s.recorded.model, s.recorded.thinking = sctx.Models["default"], sctx.ThinkingLevel
-	}
-
 	model, thinking, fallback, err := s.selectModel(sctx)
 	if err != nil {
 		return nil, err
 	}
-	s.fallback = fallback
 	if opts.APIKey != "" && model != nil {
 		reg.SetAPIKey(model.Provider, opts.APIKey)
 	}
@@ -325,6 +312,14 @@ func New(ctx context.Context, opts Options) (*Session, error) {
 		Interrupter:    s.interrupter,
 		RestoreArgs:    s.restoreArgs(),
 	})
+	s.model = &ModelState{reg: reg, agent: s.agent, store: s.Store, agentDir: cfg.AgentDir, cycle: opts.CycleModels, fallback: fallback}
+	if len(sctx.Messages) > 0 || sctx.Models["default"] != "" {
+		s.model.recorded.model, s.model.recorded.thinking = sctx.Models["default"], sctx.ThinkingLevel
+	}
+	s.gate = newTurn(s.agent)
+	s.compactor = &Compactor{host: s, turn: s.gate, agent: s.agent, model: s.model, cfg: cfg}
+	s.tree = &Tree{host: s, turn: s.gate, agent: s.agent, model: s.model, cfg: cfg, cwd: cwd, sessionDir: opts.SessionDir}
+	s.shell = &Shell{agent: s.agent, env: s.toolEnv, shell: s.svc.Shell, store: s.Store, hooks: s.userBashHooks, closed: s.gate.isClosed, bg: &s.bg, bgCtx: s.bgCtx}
 	s.unsub = s.agent.Subscribe(s.onAgentEvent)
 	s.svc.Pending.OnPush = s.onPreviewQueued
 	if job.Enabled(s.toolEnv) {
@@ -360,12 +355,6 @@ func (s *Session) newStore(parent string) (*session.Manager, error) {
 	o := StoreOptions(s.cfg, s.opts.Cwd, s.opts.SessionDir)
 	o.ParentSession = parent
 	return session.Create(o)
-}
-
-// Locations returns where sessions are stored and looked up: gopi's agent
-// directory first, omp's second, or the --session-dir override.
-func (s *Session) Locations() session.Locations {
-	return Locations(s.cfg, s.opts.SessionDir)
 }
 
 // StoreOptions returns the options for opening or creating session files
@@ -523,12 +512,8 @@ func (s *Session) Store() *session.Manager {
 // Config returns the configuration.
 func (s *Session) Config() *config.Config { return s.cfg }
 
-// Models returns the model registry.
-func (s *Session) Models() *models.Registry { return s.reg }
-
-// ModelFallbackMessage says why the session's own model could not be
-// restored ("" when it was, or when there was none).
-func (s *Session) ModelFallbackMessage() string { return s.fallback }
+// Model returns the part that owns the model and the thinking level.
+func (s *Session) Model() *ModelState { return s.model }
 
 // Err returns the session's latched persistence error, if any.
 func (s *Session) Err() error { return s.Store().Err() }
@@ -537,28 +522,25 @@ func (s *Session) Err() error { return s.Store().Err() }
 // generated), and closes the session file. It returns the first
 // persistence error.
 func (s *Session) Close() error {
-	s.mu.Lock()
-	if s.closed {
-		s.mu.Unlock()
+	if !s.gate.close() {
 		return nil
 	}
-	s.closed = true
+	s.mu.Lock()
 	onClose := s.onClose
 	s.onClose = nil
 	s.mu.Unlock()
-	close(s.closing)
 	s.Abort()
 	// Wait for the prompt or compaction in progress to see the abort and
 	// give the turn back; it is kept, nothing may start after Close.
-	s.turn <- struct{}{}
+	s.gate.keep()
 	_ = s.agent.WaitIdle(context.Background())
-	s.AbortBash()
+	s.shell.Abort()
 	// Background jobs and the shell end before the rest: a job's last
 	// delivery cannot start a run any more (the session is closed).
 	s.closeTools()
 	s.closeMCP()
 	s.waitBackground(s.titleWait)
-	s.flushPendingBash()
+	s.shell.flush()
 	for _, fn := range onClose {
 		fn()
 	}
@@ -584,6 +566,28 @@ func (s *Session) OnClose(fn func()) {
 	defer s.mu.Unlock()
 	s.onClose = append(s.onClose, fn)
 }
+
+// Tree returns the part that moves in the session tree and between
+// session files.
+func (s *Session) Tree() *Tree { return s.tree }
+
+// Compactor returns the part that keeps the context in shape (compaction,
+// handoff).
+func (s *Session) Compactor() *Compactor { return s.compactor }
+
+// counter returns the compactor's token counter of the current model.
+func (s *Session) counter() *compaction.Counter { return s.compactor.counter() }
+
+// Resources returns the part that holds the skills, rules, templates and
+// MCP servers the session found.
+func (s *Session) Resources() *Resources { return &s.res }
+
+// Turn returns the part that decides who works on the conversation
+// (steering, follow-ups, the busy state).
+func (s *Session) Turn() *Turn { return s.gate }
+
+// Shell returns the part that runs the user's own shell commands ("!cmd").
+func (s *Session) Shell() *Shell { return s.shell }
 
 // ToolEnv returns the tools' shared state (working directory, settings,
 // read cache, artifacts, the pending-action queue): custom tools built

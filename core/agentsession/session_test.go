@@ -163,13 +163,13 @@ func TestModelAndThinkingChangesAreRecorded(t *testing.T) {
 	if err := s.Prompt(context.Background(), "q", PromptOptions{}); err != nil {
 		t.Fatal(err)
 	}
-	if err := s.SetModel(f.model(reg, "anthropic/claude-opus-4-1")); err != nil {
+	if err := s.Model().Set(f.model(reg, "anthropic/claude-opus-4-1")); err != nil {
 		t.Fatal(err)
 	}
-	if err := s.SetThinkingLevel(ai.ThinkingHigh); err != nil {
+	if err := s.Model().SetThinking(ai.ThinkingHigh); err != nil {
 		t.Fatal(err)
 	}
-	if err := s.SetThinkingLevel("loud"); err == nil {
+	if err := s.Model().SetThinking("loud"); err == nil {
 		t.Fatal("bad level accepted")
 	}
 	path := s.SessionFile()
@@ -350,7 +350,7 @@ func TestBranchAndNavigate(t *testing.T) {
 		}
 	}
 	oldFile := s.SessionFile()
-	nav, err := s.Navigate(ctx, q2, NavigateOptions{})
+	nav, err := s.Tree().Navigate(ctx, q2, NavigateOptions{})
 	if err != nil || nav.EditorText != "q2" {
 		t.Fatalf("navigate: %+v %v", nav, err)
 	}
@@ -363,7 +363,7 @@ func TestBranchAndNavigate(t *testing.T) {
 	if s.SessionFile() != oldFile {
 		t.Fatal("navigate changed the file")
 	}
-	br, err := s.Branch(ctx, q2)
+	br, err := s.Tree().Branch(ctx, q2)
 	if err != nil || br.Text != "q2" {
 		t.Fatalf("branch: %+v %v", br, err)
 	}
@@ -385,13 +385,13 @@ func TestNewAndSwitchSession(t *testing.T) {
 		t.Fatal(err)
 	}
 	first := s.SessionFile()
-	if _, err := s.NewSession(ctx, first); err != nil {
+	if _, err := s.Tree().New(ctx, first); err != nil {
 		t.Fatal(err)
 	}
 	if len(s.Messages()) != 0 || s.Store().Header().ParentSession != first {
 		t.Fatalf("new session: %d messages, parent %q", len(s.Messages()), s.Store().Header().ParentSession)
 	}
-	if _, err := s.SwitchSession(ctx, first); err != nil {
+	if _, err := s.Tree().Switch(ctx, first); err != nil {
 		t.Fatal(err)
 	}
 	if got := userTexts(s.Messages()); !slices.Equal(got, []string{"first session"}) {

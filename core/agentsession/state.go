@@ -2,10 +2,7 @@ package agentsession
 
 import (
 	"encoding/json"
-	"errors"
-	"fmt"
 
-	"github.com/gopi-agent/gopi/core/agent"
 	"github.com/gopi-agent/gopi/core/ai"
 	"github.com/gopi-agent/gopi/core/tool"
 )
@@ -87,14 +84,12 @@ func (s *Session) State() State {
 	store := s.Store()
 	steer, follow, interrupt := s.agent.Modes()
 	qs, qf := s.agent.QueuedCount()
-	s.mu.Lock()
-	next := len(s.nextTurn)
-	s.mu.Unlock()
+	next := s.gate.keptCount()
 	st := State{
 		Model:              s.agent.Model(),
 		ThinkingLevel:      s.agent.Thinking(),
 		IsStreaming:        s.agent.IsRunning(),
-		IsCompacting:       s.IsCompacting(),
+		IsCompacting:       s.compactor.IsCompacting(),
 		SteeringMode:       string(steer),
 		FollowUpMode:       string(follow),
 		InterruptMode:      string(interrupt),
@@ -105,7 +100,7 @@ func (s *Session) State() State {
 		MessageCount:       len(s.agent.Messages()),
 		QueuedMessageCount: qs + qf + next,
 
-		AutoCompactionEnabled: s.AutoCompaction(),
+		AutoCompactionEnabled: s.compactor.Auto(),
 		TodoPhases:            s.TodoPhases(),
 	}
 	st.SystemPrompt, st.promptJSON, st.DumpTools, st.dumpJSON = s.stateCache()
@@ -170,28 +165,3 @@ func toolSummaries(tools []tool.Tool) []ToolSummary {
 
 // SessionFile returns the session file's path ("" in memory).
 func (s *Session) SessionFile() string { return s.Store().File() }
-
-// SessionID returns the session's id.
-func (s *Session) SessionID() string { return s.Store().SessionID() }
-
-// SetName names the session (the header title, source "user").
-func (s *Session) SetName(name string) error {
-	if name == "" {
-		return errEmptyName
-	}
-	_, err := s.Store().SetName(name, "user")
-	return err
-}
-
-// RebuildContext reloads the conversation the model sees from the
-// session's current branch: an extension calls it after saving entries
-// that its context handler reads. It fails while the agent runs.
-func (s *Session) RebuildContext() error {
-	if err := s.agent.SetMessages(s.Store().BuildContext().Messages); err != nil {
-		if errors.Is(err, agent.ErrBusy) {
-			return errors.New("rebuild context: the agent is running; call it from a command or once the run ends")
-		}
-		return fmt.Errorf("rebuild context: %w", err)
-	}
-	return nil
-}

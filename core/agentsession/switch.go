@@ -20,16 +20,17 @@ import (
 // for the work after a run; the previous session's file is closed, its
 // queued messages and background jobs dropped.
 
-// NewSession ends the current session and starts an empty one with the
-// same model and settings; parent, when set, is recorded as the new
-// session's parentSession. A session kept in memory is followed by one in
-// memory. A session_before_switch hook (reason "new") may cancel it:
-// cancelled says so and nothing changed.
-func (s *Session) NewSession(ctx context.Context, parent string) (cancelled bool, err error) {
-	if err := s.takeTurn(ctx); err != nil {
+// New ends the current session and starts an empty one with the same
+// model and settings; parent, when set, is recorded as the new session's
+// parentSession. A session kept in memory is followed by one in memory. A
+// session_before_switch hook (reason "new") may cancel it: cancelled says
+// so and nothing changed.
+func (t *Tree) New(ctx context.Context, parent string) (cancelled bool, err error) {
+	s := t.host
+	if err := t.turn.take(ctx); err != nil {
 		return false, err
 	}
-	defer s.release()
+	defer t.turn.release()
 	if s.beforeSwitchHooks(ctx, &agent.BeforeSwitchEvent{Reason: agent.SwitchNew}) {
 		return true, nil
 	}
@@ -45,12 +46,13 @@ func (s *Session) NewSession(ctx context.Context, parent string) (cancelled bool
 	return false, nil
 }
 
-// SwitchSession ends the current session and continues the session file
-// at path (gopi's or omp's), restoring its conversation, model and
-// thinking level. The file must exist; switching to the current file
-// changes nothing. A session_before_switch hook (reason "resume") may
-// cancel it: cancelled says so and nothing changed.
-func (s *Session) SwitchSession(ctx context.Context, path string) (cancelled bool, err error) {
+// Switch ends the current session and continues the session file at path
+// (gopi's or omp's), restoring its conversation, model and thinking level.
+// The file must exist; switching to the current file changes nothing. A
+// session_before_switch hook (reason "resume") may cancel it: cancelled
+// says so and nothing changed.
+func (t *Tree) Switch(ctx context.Context, path string) (cancelled bool, err error) {
+	s := t.host
 	abs, err := filepath.Abs(path)
 	if err != nil {
 		return false, fmt.Errorf("switch session: %w", err)
@@ -58,10 +60,10 @@ func (s *Session) SwitchSession(ctx context.Context, path string) (cancelled boo
 	if fi, err := os.Stat(abs); err != nil || fi.IsDir() {
 		return false, fmt.Errorf("cannot switch to %s: there is no session file there", path)
 	}
-	if err := s.takeTurn(ctx); err != nil {
+	if err := t.turn.take(ctx); err != nil {
 		return false, err
 	}
-	defer s.release()
+	defer t.turn.release()
 	prev := s.Store().File()
 	if prev != "" && sameFile(prev, abs) {
 		return false, nil
@@ -69,7 +71,7 @@ func (s *Session) SwitchSession(ctx context.Context, path string) (cancelled boo
 	if s.beforeSwitchHooks(ctx, &agent.BeforeSwitchEvent{Reason: agent.SwitchResume, TargetSessionFile: abs}) {
 		return true, nil
 	}
-	store, err := session.Open(abs, StoreOptions(s.cfg, s.opts.Cwd, s.opts.SessionDir))
+	store, err := session.Open(abs, StoreOptions(t.cfg, t.cwd, t.sessionDir))
 	if err != nil {
 		return false, err
 	}
@@ -106,11 +108,12 @@ type BranchResult struct {
 //
 // It fails with ErrWorking while a run streams, with session.ErrNotFound
 // for an unknown id, and for an entry that is not a user message.
-func (s *Session) Branch(ctx context.Context, entryID string) (BranchResult, error) {
-	if err := s.takeTurn(ctx); err != nil {
+func (t *Tree) Branch(ctx context.Context, entryID string) (BranchResult, error) {
+	s := t.host
+	if err := t.turn.take(ctx); err != nil {
 		return BranchResult{}, err
 	}
-	defer s.release()
+	defer t.turn.release()
 	cur := s.Store()
 	e := cur.Entry(entryID)
 	if e == nil {
@@ -132,9 +135,9 @@ func (s *Session) Branch(ctx context.Context, entryID string) (BranchResult, err
 	case e.ParentID == "":
 		next, err = s.newStoreLike(cur, prev)
 	case !cur.Persistent():
-		next, err = cur.Fork(e.ParentID, session.Options{Cwd: s.opts.Cwd})
+		next, err = cur.Fork(e.ParentID, session.Options{Cwd: t.cwd})
 	default:
-		next, err = cur.Fork(e.ParentID, StoreOptions(s.cfg, s.opts.Cwd, s.opts.SessionDir))
+		next, err = cur.Fork(e.ParentID, StoreOptions(t.cfg, t.cwd, t.sessionDir))
 	}
 	if err != nil {
 		return BranchResult{}, err
@@ -174,10 +177,10 @@ func (s *Session) replaceStore(store *session.Manager, restore bool) error {
 	s.mu.Lock()
 	old := s.store
 	s.store = store
-	s.recorded.model, s.recorded.thinking = "", ""
-	s.nextTurn = nil
 	s.titleOnce = false
 	s.mu.Unlock()
+	s.gate.takeNext()                             // messages kept for the next prompt belong to the old conversation
+	s.model.setRecorded(new(string), new(string)) // nothing is recorded in the new file yet
 	s.agent.ClearQueues()
 	s.perm.Forget() // "always" answers hold for one session
 	if job.Enabled(s.toolEnv) {
@@ -209,15 +212,11 @@ func (s *Session) reloadFromStore() error {
 	}
 	s.restoreTodos(store)
 	s.res.restoreTTSR(sctx.InjectedTTSRRules)
-	s.mu.Lock()
+	model, thinking := "", "" // nothing recorded on a new root: the next prompt records them
 	if len(sctx.Messages) > 0 || sctx.Models["default"] != "" {
-		s.recorded.model, s.recorded.thinking = sctx.Models["default"], sctx.ThinkingLevel
-	} else {
-		// Nothing recorded on this path (a new root): the next prompt
-		// records the model and thinking level.
-		s.recorded.model, s.recorded.thinking = "", ""
+		model, thinking = sctx.Models["default"], sctx.ThinkingLevel
 	}
-	s.mu.Unlock()
+	s.model.setRecorded(&model, &thinking)
 	if ref := sctx.Models["default"]; ref != "" {
 		if m, err := s.reg.Find(ref); err == nil && s.reg.HasAuth(m) {
 			s.agent.SetModel(m)

@@ -6,8 +6,10 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/gopi-agent/gopi/core/agent"
 	"github.com/gopi-agent/gopi/core/ai"
 	"github.com/gopi-agent/gopi/core/compaction"
+	"github.com/gopi-agent/gopi/core/config"
 	"github.com/gopi-agent/gopi/core/session"
 )
 
@@ -16,6 +18,41 @@ import (
 // left stays in the file; on request it is summarised first (see package
 // compaction's branch summaries) and the summary is stored at the new
 // position as a branch_summary entry.
+
+// Tree is the part of a session that works on the session file and its
+// tree: /tree moves (Navigate), labels and the name, /branch, a new
+// session, a switch to another file, and reloading the conversation from
+// the current branch. It owns the branch summary in progress; the
+// turn, the store and its replacement and the hook points it reaches
+// through treeHost, and the model through the ModelState part.
+type Tree struct {
+	host       treeHost
+	turn       *Turn          // the tree operations take the turn
+	agent      *agent.Agent   // the loop: its model writes branch summaries
+	model      *ModelState    // checks credentials before a summary
+	cfg        *config.Config // branchSummary.* settings, session locations
+	cwd        string         // the working directory new sessions are for
+	sessionDir string         // --session-dir
+	summary    opSlot         // the branch summary of a Navigate in progress
+}
+
+// treeHost is what the tree operations use of the rest of the session:
+// the turn, the current store and its replacement, summaries, and the
+// session hook points.
+type treeHost interface {
+	Store() *session.Manager
+	newStoreLike(cur *session.Manager, parent string) (*session.Manager, error)
+	replaceStore(store *session.Manager, restore bool) error
+	reloadFromStore() error
+	counter() *compaction.Counter
+	summarizer(model *ai.Model) compaction.Summarizer
+	beforeTreeHooks(ctx context.Context, ev *compaction.BeforeTreeEvent) (cancel bool, supplied *compaction.TreeSummary)
+	treeHooks(ctx context.Context, ev *compaction.TreeEvent)
+	beforeBranchHooks(ctx context.Context, ev *agent.BeforeBranchEvent) (cancel, skip bool)
+	branchHooks(ctx context.Context, ev *agent.BranchEvent)
+	beforeSwitchHooks(ctx context.Context, ev *agent.BeforeSwitchEvent) (cancel bool)
+	switchHooks(ctx context.Context, ev *agent.SwitchEvent)
+}
 
 // NavigateOptions refine Navigate.
 type NavigateOptions struct {
@@ -57,12 +94,13 @@ var ErrNoSummaryModel = errors.New("cannot summarise the branch: no model is sel
 // It fails with ErrWorking while a run streams (the work after a run is
 // waited for), with session.ErrNotFound for an unknown id, and with the
 // summary's error when it cannot be written; a failed or aborted summary
-// (AbortBranchSummary, Abort, ctx) leaves the session as it was.
-func (s *Session) Navigate(ctx context.Context, targetID string, opts NavigateOptions) (NavigateResult, error) {
-	if err := s.takeTurn(ctx); err != nil {
+// (AbortSummary, Session.Abort, ctx) leaves the session as it was.
+func (t *Tree) Navigate(ctx context.Context, targetID string, opts NavigateOptions) (NavigateResult, error) {
+	s := t.host
+	if err := t.turn.take(ctx); err != nil {
 		return NavigateResult{}, err
 	}
-	defer s.release()
+	defer t.turn.release()
 	store := s.Store()
 	oldLeaf := store.LeafID()
 	if targetID == oldLeaf && targetID != "" {
@@ -72,7 +110,7 @@ func (s *Session) Navigate(ctx context.Context, targetID string, opts NavigateOp
 	if target == nil {
 		return NavigateResult{}, fmt.Errorf("cannot navigate to entry %q: %w in this session", targetID, session.ErrNotFound)
 	}
-	model := s.agent.Model()
+	model := t.agent.Model()
 	if opts.Summarize && model == nil {
 		return NavigateResult{}, ErrNoSummaryModel
 	}
@@ -84,16 +122,8 @@ func (s *Session) Navigate(ctx context.Context, targetID string, opts NavigateOp
 	prep := &compaction.TreePreparation{TargetID: targetID, OldLeafID: oldLeaf, CommonAncestorID: common,
 		EntriesToSummarize: entries, UserWantsSummary: opts.Summarize}
 
-	tctx, cancel := context.WithCancel(ctx)
-	s.mu.Lock()
-	s.ops.tree = cancel
-	s.mu.Unlock()
-	defer func() {
-		cancel()
-		s.mu.Lock()
-		s.ops.tree = nil
-		s.mu.Unlock()
-	}()
+	tctx, done := t.summary.start(ctx)
+	defer done()
 
 	cancelled, supplied := s.beforeTreeHooks(tctx, &compaction.BeforeTreeEvent{Preparation: prep})
 	if cancelled {
@@ -109,10 +139,10 @@ func (s *Session) Navigate(ctx context.Context, targetID string, opts NavigateOp
 	case opts.Summarize && supplied != nil:
 		summary, details, fromExt = supplied.Summary, supplied.Details, true
 	case opts.Summarize && len(entries) > 0:
-		if err := s.checkModel(); err != nil {
+		if err := t.model.check(); err != nil {
 			return NavigateResult{}, err
 		}
-		set := compaction.BranchSettings{ReserveTokens: s.cfg.Settings.Int("branchSummary.reserveTokens")}
+		set := compaction.BranchSettings{ReserveTokens: t.cfg.Settings.Int("branchSummary.reserveTokens")}
 		bp := compaction.PrepareBranch(entries, set.Budget(model.ContextWindow), s.counter())
 		res, err := compaction.GenerateBranchSummary(tctx, bp, s.summarizer(model), compaction.BranchOptions{CustomInstructions: opts.CustomInstructions})
 		if tctx.Err() != nil {
@@ -154,30 +184,23 @@ func (s *Session) Navigate(ctx context.Context, targetID string, opts NavigateOp
 	return out, err
 }
 
-// AbortBranchSummary stops the branch summary being written for a
-// Navigate; the move does not happen.
-func (s *Session) AbortBranchSummary() {
-	s.mu.Lock()
-	cancel := s.ops.tree
-	s.mu.Unlock()
-	if cancel != nil {
-		cancel()
-	}
-}
+// AbortSummary stops the branch summary being written for a Navigate;
+// the move does not happen.
+func (t *Tree) AbortSummary() { t.summary.abort() }
 
-// BranchSummarySettings returns the branchSummary.* settings: front ends
-// offer to summarise the branch a /tree move leaves when Enabled.
-func (s *Session) BranchSummarySettings() compaction.BranchSettings {
-	return compaction.BranchSettings{Enabled: s.cfg.Settings.Bool("branchSummary.enabled"), ReserveTokens: s.cfg.Settings.Int("branchSummary.reserveTokens")}
+// SummarySettings returns the branchSummary.* settings: front ends offer
+// to summarise the branch a /tree move leaves when Enabled.
+func (t *Tree) SummarySettings() compaction.BranchSettings {
+	return compaction.BranchSettings{Enabled: t.cfg.Settings.Bool("branchSummary.enabled"), ReserveTokens: t.cfg.Settings.Int("branchSummary.reserveTokens")}
 }
 
 // SetLabel sets the label of entry id (a bookmark shown in the tree), or
 // clears it with "". The label entry is appended at the leaf, as omp does.
-func (s *Session) SetLabel(id, label string) error {
-	if s.isClosed() {
+func (t *Tree) SetLabel(id, label string) error {
+	if t.turn.isClosed() {
 		return errClosed
 	}
-	if _, err := s.Store().AppendLabel(id, strings.TrimSpace(label)); err != nil {
+	if _, err := t.host.Store().AppendLabel(id, strings.TrimSpace(label)); err != nil {
 		if errors.Is(err, session.ErrNotFound) {
 			return fmt.Errorf("cannot label entry %q: %w in this session", id, session.ErrNotFound)
 		}
@@ -186,34 +209,63 @@ func (s *Session) SetLabel(id, label string) error {
 	return nil
 }
 
-// Tree returns the session's tree view: its entries as the rows a tree
-// selector shows, filtered and searched as q says (see session.TreeRows).
-func (s *Session) Tree(q session.TreeQuery) []session.TreeRow { return s.Store().TreeRows(q) }
+// SetName names the session (the header title, source "user").
+func (t *Tree) SetName(name string) error {
+	if name == "" {
+		return errEmptyName
+	}
+	_, err := t.host.Store().SetName(name, "user")
+	return err
+}
 
-// takeTurn takes the turn for work on the conversation outside a run (a
-// tree move, a branch, a switch, a handoff): it fails with ErrWorking
-// while a run streams and waits for the work after a run (maintenance, a
-// compaction) to finish.
-func (s *Session) takeTurn(ctx context.Context) error {
-	if s.isClosed() {
-		return errClosed
-	}
-	if s.agent.IsRunning() {
-		return ErrWorking
-	}
-	if err := s.acquire(ctx); err != nil {
-		return err
-	}
-	if s.agent.IsRunning() { // a run started outside the session (through Agent())
-		s.release()
-		return ErrWorking
+// RebuildContext reloads the conversation the model sees from the
+// session's current branch: an extension calls it after saving entries
+// that its context handler reads. It fails while the agent runs.
+func (t *Tree) RebuildContext() error {
+	if err := t.agent.SetMessages(t.host.Store().BuildContext().Messages); err != nil {
+		if errors.Is(err, agent.ErrBusy) {
+			return errors.New("rebuild context: the agent is running; call it from a command or once the run ends")
+		}
+		return fmt.Errorf("rebuild context: %w", err)
 	}
 	return nil
 }
+
+// Rows returns the session's tree view: its entries as the rows a tree
+// selector shows, filtered and searched as q says (see session.TreeRows).
+func (t *Tree) Rows(q session.TreeQuery) []session.TreeRow { return t.host.Store().TreeRows(q) }
+
+// Locations returns where sessions are stored and looked up: gopi's agent
+// directory first, omp's second, or the --session-dir override.
+func (t *Tree) Locations() session.Locations { return Locations(t.cfg, t.sessionDir) }
 
 // entryIsUser reports whether e is a user message entry (the ones /branch
 // can start from).
 func entryIsUser(e *session.Entry) bool {
 	_, ok := e.Message.(*ai.UserMessage)
 	return ok && e.Type == session.TypeMessage
+}
+
+// BranchPoint is a user message the session can branch before.
+type BranchPoint struct {
+	EntryID string `json:"entryId"`
+	Text    string `json:"text"`
+}
+
+// BranchPoints lists the user messages of the session, oldest first (RPC
+// get_branch_messages).
+func (t *Tree) BranchPoints() []BranchPoint {
+	var out []BranchPoint
+	for _, e := range t.host.Store().Entries() {
+		if e.Type != session.TypeMessage {
+			continue
+		}
+		if _, ok := e.Message.(*ai.UserMessage); !ok {
+			continue
+		}
+		if t := entryText(e); t != "" {
+			out = append(out, BranchPoint{EntryID: e.ID, Text: t})
+		}
+	}
+	return out
 }

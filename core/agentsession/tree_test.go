@@ -63,7 +63,7 @@ func TestNavigateTree(t *testing.T) {
 	file := s.SessionFile()
 	q2, a2 := entryOf(t, s, "q2"), entryOf(t, s, "a2")
 
-	res, err := s.Navigate(ctx, q2, NavigateOptions{})
+	res, err := s.Tree().Navigate(ctx, q2, NavigateOptions{})
 	if err != nil || res.EditorText != "q2" || res.Cancelled || res.SummaryEntry != nil {
 		t.Fatalf("navigate to q2: %+v %v", res, err)
 	}
@@ -88,7 +88,7 @@ func TestNavigateTree(t *testing.T) {
 	f.script.summarize = func(ctx context.Context, req *ai.Request, em *ai.Emitter) {
 		say("## Objective\nAsk q2 again.")(ctx, req, em)
 	}
-	res, err = s.Navigate(ctx, a2, NavigateOptions{Summarize: true})
+	res, err = s.Tree().Navigate(ctx, a2, NavigateOptions{Summarize: true})
 	if err != nil || res.EditorText != "" || res.SummaryEntry == nil {
 		t.Fatalf("navigate to a2: %+v %v", res, err)
 	}
@@ -152,16 +152,16 @@ func TestNavigateToRootAndCustomMessage(t *testing.T) {
 		e    *session.Entry
 		want string
 	}{{remember, "remember this"}, {ext, "an extension's"}} {
-		res, err := s.Navigate(ctx, c.e.ID, NavigateOptions{})
+		res, err := s.Tree().Navigate(ctx, c.e.ID, NavigateOptions{})
 		if err != nil || res.EditorText != c.want || s.Store().LeafID() != c.e.ParentID {
 			t.Fatalf("custom message %s: %+v %v", c.e.Type, res, err)
 		}
 	}
-	if res, err := s.Navigate(ctx, s.Store().LeafID(), NavigateOptions{}); err != nil || res != (NavigateResult{}) {
+	if res, err := s.Tree().Navigate(ctx, s.Store().LeafID(), NavigateOptions{}); err != nil || res != (NavigateResult{}) {
 		t.Fatalf("the leaf: %+v %v", res, err)
 	}
 	q1 := s.Store().Entry(entryOf(t, s, "q1"))
-	res, err := s.Navigate(ctx, q1.ID, NavigateOptions{})
+	res, err := s.Tree().Navigate(ctx, q1.ID, NavigateOptions{})
 	if err != nil || res.EditorText != "q1" || s.Store().LeafID() != q1.ParentID || len(s.Messages()) != 0 {
 		t.Fatalf("first message: %+v %v, leaf %q", res, err, s.Store().LeafID())
 	}
@@ -176,7 +176,7 @@ func TestNavigateToRootAndCustomMessage(t *testing.T) {
 	}
 	reg := f.registry(f.config())
 	s2 := f.open(Options{Models: reg, Model: f.model(reg, "anthropic/claude-sonnet-4-5"), NoTitle: true, Store: store})
-	res, err = s2.Navigate(ctx, entryOf(t, s2, "root question"), NavigateOptions{})
+	res, err = s2.Tree().Navigate(ctx, entryOf(t, s2, "root question"), NavigateOptions{})
 	if err != nil || res.EditorText != "root question" || store.LeafID() != "" || len(s2.Messages()) != 0 {
 		t.Fatalf("root message: %+v %v, leaf %q", res, err, store.LeafID())
 	}
@@ -204,14 +204,14 @@ func TestNavigateBadInput(t *testing.T) {
 	}
 	before := snapshot()
 
-	if _, err := s.Navigate(ctx, "nope1234", NavigateOptions{}); !errors.Is(err, session.ErrNotFound) || !strings.Contains(err.Error(), `"nope1234"`) {
+	if _, err := s.Tree().Navigate(ctx, "nope1234", NavigateOptions{}); !errors.Is(err, session.ErrNotFound) || !strings.Contains(err.Error(), `"nope1234"`) {
 		t.Errorf("unknown entry: %v", err)
 	}
 
 	// The summary fails.
 	f.script.summarize = fail("overloaded_error: Overloaded")
-	s.SetAutoRetry(false)
-	_, err := s.Navigate(ctx, entryOf(t, s, "a1"), NavigateOptions{Summarize: true})
+	s.Turn().SetAutoRetry(false)
+	_, err := s.Tree().Navigate(ctx, entryOf(t, s, "a1"), NavigateOptions{Summarize: true})
 	if err == nil || err.Error() != "Branch summarization failed: overloaded_error: Overloaded" {
 		t.Errorf("failed summary: %v", err)
 	}
@@ -224,9 +224,9 @@ func TestNavigateBadInput(t *testing.T) {
 	}
 	go func() {
 		<-started
-		s.AbortBranchSummary()
+		s.Tree().AbortSummary()
 	}()
-	res, err := s.Navigate(ctx, entryOf(t, s, "a1"), NavigateOptions{Summarize: true})
+	res, err := s.Tree().Navigate(ctx, entryOf(t, s, "a1"), NavigateOptions{Summarize: true})
 	if err != nil || !res.Cancelled || !res.Aborted {
 		t.Errorf("aborted summary: %+v %v", res, err)
 	}
@@ -247,13 +247,13 @@ func TestNavigateBadInput(t *testing.T) {
 	done := make(chan error, 1)
 	go func() { done <- s.Prompt(ctx, "slow", PromptOptions{}) }()
 	deadline := time.Now().Add(5 * time.Second)
-	for !s.IsStreaming() && time.Now().Before(deadline) {
+	for !s.Turn().IsStreaming() && time.Now().Before(deadline) {
 		time.Sleep(5 * time.Millisecond)
 	}
-	if _, err := s.Navigate(ctx, entryOf(t, s, "a1"), NavigateOptions{}); !errors.Is(err, ErrWorking) {
+	if _, err := s.Tree().Navigate(ctx, entryOf(t, s, "a1"), NavigateOptions{}); !errors.Is(err, ErrWorking) {
 		t.Errorf("during a run: %v", err)
 	}
-	if _, err := s.Branch(ctx, entryOf(t, s, "q2")); !errors.Is(err, ErrWorking) {
+	if _, err := s.Tree().Branch(ctx, entryOf(t, s, "q2")); !errors.Is(err, ErrWorking) {
 		t.Errorf("branch during a run: %v", err)
 	}
 	close(hold)
@@ -297,7 +297,7 @@ func TestTreeHooks(t *testing.T) {
 	a1, q2 := entryOf(t, s, "a1"), entryOf(t, s, "q2")
 
 	cancel = true
-	res, err := s.Navigate(ctx, a1, NavigateOptions{Summarize: true})
+	res, err := s.Tree().Navigate(ctx, a1, NavigateOptions{Summarize: true})
 	if err != nil || !res.Cancelled || s.Store().LeafID() != oldLeaf || len(after) != 0 {
 		t.Fatalf("cancelled: %+v %v", res, err)
 	}
@@ -319,7 +319,7 @@ func TestTreeHooks(t *testing.T) {
 	}
 
 	cancel, supply = false, true
-	res, err = s.Navigate(ctx, q2, NavigateOptions{Summarize: true})
+	res, err = s.Tree().Navigate(ctx, q2, NavigateOptions{Summarize: true})
 	if err != nil || res.SummaryEntry == nil || res.EditorText != "q2" {
 		t.Fatalf("supplied: %+v %v", res, err)
 	}
@@ -337,7 +337,7 @@ func TestTreeHooks(t *testing.T) {
 		t.Errorf("session_tree %+v", after)
 	}
 	// A supplied summary is not used when none was asked for.
-	res, err = s.Navigate(ctx, oldLeaf, NavigateOptions{})
+	res, err = s.Tree().Navigate(ctx, oldLeaf, NavigateOptions{})
 	if err != nil || res.SummaryEntry != nil || s.Store().LeafID() != oldLeaf || len(after) != 2 || after[1].SummaryEntry != nil {
 		t.Errorf("without summary: %+v %v", res, err)
 	}
@@ -348,23 +348,23 @@ func TestTreeHooks(t *testing.T) {
 func TestLabelsAndTreeView(t *testing.T) {
 	_, s := treeFixture(t)
 	q1 := entryOf(t, s, "q1")
-	if err := s.SetLabel(q1, "  start  "); err != nil {
+	if err := s.Tree().SetLabel(q1, "  start  "); err != nil {
 		t.Fatal(err)
 	}
-	rows := s.Tree(session.TreeQuery{Filter: session.FilterLabeledOnly})
+	rows := s.Tree().Rows(session.TreeQuery{Filter: session.FilterLabeledOnly})
 	if len(rows) != 1 || rows[0].Entry.ID != q1 || rows[0].Label != "start" || rows[0].String() != "• [start] user: q1" {
 		t.Fatalf("labeled-only %+v", rows)
 	}
-	if rows := s.Tree(session.TreeQuery{Filter: session.FilterUserOnly}); len(rows) != 2 {
+	if rows := s.Tree().Rows(session.TreeQuery{Filter: session.FilterUserOnly}); len(rows) != 2 {
 		t.Errorf("user-only: %d rows", len(rows))
 	}
-	if err := s.SetLabel(q1, ""); err != nil {
+	if err := s.Tree().SetLabel(q1, ""); err != nil {
 		t.Fatal(err)
 	}
-	if rows := s.Tree(session.TreeQuery{Filter: session.FilterLabeledOnly}); len(rows) != 0 {
+	if rows := s.Tree().Rows(session.TreeQuery{Filter: session.FilterLabeledOnly}); len(rows) != 0 {
 		t.Errorf("cleared label still shown: %+v", rows)
 	}
-	if err := s.SetLabel("nope", "x"); !errors.Is(err, session.ErrNotFound) {
+	if err := s.Tree().SetLabel("nope", "x"); !errors.Is(err, session.ErrNotFound) {
 		t.Errorf("unknown entry: %v", err)
 	}
 }

@@ -15,7 +15,7 @@ import (
 // read, write and merge it by dotted path.
 
 // normalize converts a decoded value into the settings tree shape:
-// integral numbers become int, other numbers float64, maps get string keys,
+// integral numbers in int64's range become int, other numbers float64, maps get string keys,
 // timestamps become their text and anything else its fmt form.
 func normalize(v any) any {
 	switch x := v.(type) {
@@ -39,7 +39,10 @@ func normalize(v any) any {
 	case float32:
 		return normalize(float64(x))
 	case float64:
-		if x == math.Trunc(x) && math.Abs(x) <= 1<<53 {
+		// Every integral float64 in int64's range converts exactly; the
+		// same number written back as JSON reads as an int, so it must be
+		// one here too (a YAML 1e16 and a JSON 10000000000000000 agree).
+		if x == math.Trunc(x) && x >= math.MinInt64 && x < math.MaxInt64 {
 			return int(x)
 		}
 		return x

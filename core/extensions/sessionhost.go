@@ -38,7 +38,7 @@ func (h sessionHost) SendUserMessage(ctx context.Context, text, deliverAs string
 	if d == agentsession.DeliverNextTurn {
 		return errors.New("sendUserMessage cannot deliver as nextTurn: use steer or followUp")
 	}
-	if h.s.IsStreaming() {
+	if h.s.Turn().IsStreaming() {
 		return h.s.Prompt(ctx, text, agentsession.PromptOptions{StreamingBehavior: d})
 	}
 	// Idle: the message starts a run, which must not hold up the caller.
@@ -55,7 +55,7 @@ func (h sessionHost) SessionID() string { return h.s.Store().SessionID() }
 
 func (h sessionHost) SessionName() string { return h.s.Store().Name() }
 
-func (h sessionHost) SetSessionName(name string) error { return h.s.SetName(name) }
+func (h sessionHost) SetSessionName(name string) error { return h.s.Tree().SetName(name) }
 
 func (h sessionHost) ActiveTools() []string {
 	var out []string
@@ -81,11 +81,11 @@ func (h sessionHost) SetActiveTools(names []string) error {
 }
 
 func (h sessionHost) SetModel(provider, id string) error {
-	m, err := h.s.FindModel(provider, id)
+	m, err := h.s.Model().Find(provider, id)
 	if err != nil {
 		return err
 	}
-	return h.s.SetModel(m)
+	return h.s.Model().Set(m)
 }
 
 func (h sessionHost) ThinkingLevel() string { return string(h.s.Agent().Thinking()) }
@@ -95,10 +95,10 @@ func (h sessionHost) SetThinkingLevel(level string) error {
 	if !ok {
 		return fmt.Errorf("unknown thinking level %q: use off, minimal, low, medium, high or xhigh", level)
 	}
-	return h.s.SetThinkingLevel(l)
+	return h.s.Model().SetThinking(l)
 }
 
-func (h sessionHost) IsIdle() bool { return !h.s.IsBusy() }
+func (h sessionHost) IsIdle() bool { return !h.s.Turn().IsBusy() }
 
 func (h sessionHost) HasPendingMessages() bool { return h.s.State().QueuedMessageCount > 0 }
 
@@ -111,7 +111,7 @@ func (h sessionHost) ContextUsage() (int, int) {
 	if m := h.s.Agent().Model(); m != nil {
 		window = m.ContextWindow
 	}
-	return h.s.ContextTokens(), window
+	return h.s.Compactor().ContextTokens(), window
 }
 
 // delivery reads deliverAs ("" is steer).
@@ -128,7 +128,7 @@ func delivery(s string) agentsession.Delivery {
 func (h sessionHost) Model() *ai.Model { return h.s.Agent().Model() }
 
 func (h sessionHost) FindModel(provider, id string) *ai.Model {
-	m, err := h.s.FindModel(provider, id)
+	m, err := h.s.Model().Find(provider, id)
 	if err != nil {
 		return nil
 	}
@@ -148,7 +148,7 @@ func (h sessionHost) SaveEntry(typ string, fields json.RawMessage) error {
 	return err
 }
 
-func (h sessionHost) RebuildContext() error { return h.s.RebuildContext() }
+func (h sessionHost) RebuildContext() error { return h.s.Tree().RebuildContext() }
 
 func (h sessionHost) PushPendingAction(label string, apply, reject func(ctx context.Context, reason string) (*tool.Result, error)) error {
 	svc := h.s.Services()
@@ -159,9 +159,9 @@ func (h sessionHost) PushPendingAction(label string, apply, reject func(ctx cont
 	return nil
 }
 
-func (h sessionHost) AvailableModels() []*ai.Model { return h.s.AvailableModels() }
+func (h sessionHost) AvailableModels() []*ai.Model { return h.s.Model().Available() }
 
 func (h sessionHost) APIKey(provider string) string {
-	key, _ := h.s.Models().APIKey(provider)
+	key, _ := h.s.Model().Registry().APIKey(provider)
 	return key
 }

@@ -146,11 +146,24 @@ func TestSessionBackgroundProcess(t *testing.T) {
 		t.Fatalf("%q %+v", out, res)
 	}
 	// The daemon's later output does not confuse the next command.
-	out, res = run(t, sh, Request{Command: "(sleep 0.05; echo late) & echo now"})
+	// It writes, then leaves a marker: the next command starts only once
+	// its output is in the pipe and read (on a loaded machine the sleep
+	// 0.05 can take longer than any fixed wait, and a daemon that writes
+	// during a command is that command's output).
+	marker := filepath.Join(t.TempDir(), "late-written")
+	out, res = run(t, sh, Request{Command: "(sleep 0.05; echo late; : >'" + marker + "') & echo now"})
 	if out != "now\n" || res.ExitCode != 0 {
 		t.Fatalf("%q %+v", out, res)
 	}
-	time.Sleep(100 * time.Millisecond)
+	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(5 * time.Millisecond) {
+		if _, err := os.Stat(marker); err == nil {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("the background command did not write within 10 s")
+		}
+	}
+	waitOutputRead(t, sh)
 	out, _ = run(t, sh, Request{Command: "echo next"})
 	if out != "next\n" {
 		t.Fatalf("%q", out)

@@ -19,7 +19,7 @@ func modelRef(m *ai.Model) string { return m.Provider + "/" + m.ID }
 // usableModels lists the models that have credentials, the current one
 // included.
 func (ss *session) usableModels() []*ai.Model {
-	reg := ss.sess.Models()
+	reg := ss.sess.Model().Registry()
 	cur := ss.sess.Agent().Model()
 	var out []*ai.Model
 	for _, m := range reg.Models() {
@@ -101,14 +101,14 @@ func (ss *session) modelState() *sdk.SessionModelState {
 func (ss *session) setOption(id, value string) error {
 	switch id {
 	case configModel:
-		m, err := ss.sess.Models().Find(value)
+		m, err := ss.sess.Model().Registry().Find(value)
 		if err != nil {
 			return invalidParams("model %q: %v", value, err)
 		}
-		if !ss.sess.Models().HasAuth(m) {
+		if !ss.sess.Model().Registry().HasAuth(m) {
 			return invalidParams("model %s has no credentials: set its provider's API key, or pick one of the listed models", modelRef(m))
 		}
-		if err := ss.sess.SetModel(m); err != nil {
+		if err := ss.sess.Model().Set(m); err != nil {
 			return failed(err)
 		}
 	case configThinking:
@@ -116,7 +116,7 @@ func (ss *session) setOption(id, value string) error {
 		if !ok {
 			return invalidParams("unknown thinking level %q: use off, minimal, low, medium, high or xhigh", value)
 		}
-		if err := ss.sess.SetThinkingLevel(l); err != nil {
+		if err := ss.sess.Model().SetThinking(l); err != nil {
 			return failed(err)
 		}
 	default:

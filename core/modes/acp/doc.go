@@ -56,4 +56,7 @@
 // (session/set_config_option, categories model and thought_level), and
 // the model can also be set with the unstable session/set_model. gopi has
 // no session modes and no slash commands yet, so it offers none.
+//
+// Each ACP session holds a gopi session through the Session interface
+// (session.go), the part of agentsession.Session the server calls.
 package acp

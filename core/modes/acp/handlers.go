@@ -96,7 +96,7 @@ func (s *server) reopen(ctx context.Context, cwd, id string, mcp []sdk.McpServer
 		if filepath.Clean(cwd) != ss.cwd {
 			return nil, invalidParams("session %s is open for %s, not %s", id, ss.cwd, cwd)
 		}
-		if ss.sess.IsStreaming() {
+		if ss.sess.Turn().IsStreaming() {
 			return nil, invalidParams("session %s is answering a prompt: cancel it first", id)
 		}
 		return ss, nil

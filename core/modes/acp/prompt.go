@@ -18,7 +18,7 @@ import (
 func (ss *session) prompt(ctx context.Context, blocks []sdk.ContentBlock) (sdk.PromptResponse, error) {
 	ss.turn.Lock()
 	defer ss.turn.Unlock()
-	if err := ss.sess.WaitIdle(ctx); err != nil {
+	if err := ss.sess.Turn().WaitIdle(ctx); err != nil {
 		return sdk.PromptResponse{StopReason: sdk.StopReasonCancelled}, nil
 	}
 	text, images := promptText(blocks)

@@ -10,12 +10,39 @@ import (
 
 	sdk "github.com/coder/acp-go-sdk"
 
+	"github.com/gopi-agent/gopi/core/agent"
 	"github.com/gopi-agent/gopi/core/agentsession"
+	"github.com/gopi-agent/gopi/core/ai"
 	"github.com/gopi-agent/gopi/core/ai/models"
 	"github.com/gopi-agent/gopi/core/config"
 	"github.com/gopi-agent/gopi/core/permission"
 	store "github.com/gopi-agent/gopi/core/session"
+	"github.com/gopi-agent/gopi/core/tool"
 )
+
+// Session is what the ACP server uses of a gopi session;
+// *agentsession.Session, which openSession builds, implements it.
+type Session interface {
+	// Prompt runs one prompt turn; Abort cancels it (session/cancel).
+	Prompt(ctx context.Context, text string, opts agentsession.PromptOptions) error
+	Abort()
+	// Close ends the session.
+	Close() error
+	// Messages and LastAssistant describe the conversation.
+	Messages() []ai.Message
+	LastAssistant() *ai.AssistantMessage
+	// Store is the session file; Agent the loop (model, thinking level).
+	Store() *store.Manager
+	Agent() *agent.Agent
+	// ToolEnv, Tools and Permissions connect the editor's files, the
+	// offered tools and the permission questions.
+	ToolEnv() *tool.Env
+	Tools() []tool.Tool
+	Permissions() *permission.Gate
+	// Turn and Model are the session's turn gate and model state.
+	Turn() *agentsession.Turn
+	Model() *agentsession.ModelState
+}
 
 // session is one ACP session: a gopi session and what the protocol needs
 // around it (tool calls announced, permissions granted, files written).
@@ -23,7 +50,7 @@ type session struct {
 	srv   *server
 	id    string // the ACP session id: gopi's session id
 	cwd   string
-	sess  *agentsession.Session
+	sess  Session
 	files *fileAccess
 	unsub func()
 
@@ -102,11 +129,11 @@ func (s *server) openSession(ctx context.Context, cwd, path string, mcp []sdk.Mc
 		}
 		return nil, failed(err)
 	}
-	if msg := as.ModelFallbackMessage(); msg != "" {
+	if msg := as.Model().FallbackMessage(); msg != "" {
 		s.logf("%s", msg)
 	}
 	ss.sess = as
-	ss.id = as.SessionID()
+	ss.id = as.Store().SessionID()
 	caps := s.clientCaps()
 	ss.files = &fileAccess{srv: s, sessionID: ss.id, editorRead: caps.Fs.ReadTextFile, editorWrite: caps.Fs.WriteTextFile, writes: map[string]fileChange{}}
 	as.ToolEnv().Files = ss.files

@@ -34,6 +34,7 @@ import (
 	"github.com/gopi-agent/gopi/core/agentsession"
 	"github.com/gopi-agent/gopi/core/ai"
 	"github.com/gopi-agent/gopi/core/message"
+	"github.com/gopi-agent/gopi/core/session"
 )
 
 // Format is the output format.
@@ -67,10 +68,29 @@ type Options struct {
 	Stderr  io.Writer // diagnostics
 }
 
+// Session is what print mode uses of a session; *agentsession.Session
+// implements it (tests fake it).
+type Session interface {
+	// Prompt sends one prompt and runs the agent until it is done.
+	Prompt(ctx context.Context, text string, opts agentsession.PromptOptions) error
+	// Abort stops the run in progress.
+	Abort()
+	// Subscribe registers fn for every event and returns its removal.
+	Subscribe(fn func(agent.Event)) (cancel func())
+	// Store is the session file (its header starts the JSON output).
+	Store() *session.Manager
+	// Err is the latched failure to write the session.
+	Err() error
+	// LastAssistant is the last answer of the conversation, or nil.
+	LastAssistant() *ai.AssistantMessage
+	// WaitJobs waits for the background jobs and the runs they start.
+	WaitJobs(ctx context.Context, onWait func(running int)) error
+}
+
 // Run sends prompts in order and prints as Format says; it returns the
 // exit status. ctx cancelled (Ctrl-C) aborts the run in progress: what was
 // streamed so far is kept in the session and printed.
-func Run(ctx context.Context, s *agentsession.Session, prompts []Prompt, opts Options) int {
+func Run(ctx context.Context, s Session, prompts []Prompt, opts Options) int {
 	out := &printer{opts: opts, abort: s.Abort}
 	if opts.Format == JSON {
 		out.jsonLine(s.Store().Header())
@@ -139,7 +159,7 @@ func Run(ctx context.Context, s *agentsession.Session, prompts []Prompt, opts Op
 	}
 	if status == ExitInterrupted {
 		msg := "gopi: interrupted"
-		if last != nil && last.StopReason == ai.StopReasonAborted && len(last.Content) > 0 && s.SessionFile() != "" {
+		if last != nil && last.StopReason == ai.StopReasonAborted && len(last.Content) > 0 && s.Store().File() != "" {
 			msg += "; the partial answer is kept in the session"
 		}
 		fmt.Fprintln(opts.Stderr, msg)

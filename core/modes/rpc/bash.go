@@ -41,7 +41,7 @@ func cmdBash(ctx context.Context, srv *server, id json.RawMessage, line []byte) 
 			srv.out.send(ok(id, "bash", agentsession.BashResult{Cancelled: true}))
 			return
 		}
-		res, err := srv.s.ExecuteBash(ctx, f.Command, false)
+		res, err := srv.s.Shell().Execute(ctx, f.Command, false)
 		if err != nil {
 			srv.out.send(fail(id, "bash", err.Error()))
 			return
@@ -55,6 +55,6 @@ func cmdBash(ctx context.Context, srv *server, id json.RawMessage, line []byte) 
 // waiting for their turn.
 func cmdAbortBash(_ context.Context, srv *server, _ json.RawMessage, _ []byte) (any, error) {
 	srv.bashEpoch.Add(1)
-	srv.s.AbortBash()
+	srv.s.Shell().Abort()
 	return nil, nil
 }

@@ -82,8 +82,8 @@ func init() {
 		"set_thinking_level":   cmdSetThinkingLevel,
 		"cycle_thinking_level": cmdCycleThinkingLevel,
 		// Queue modes
-		"set_steering_mode":  cmdSetQueueMode(func(s *agentsession.Session, m agent.QueueMode) { s.Agent().SetSteeringMode(m) }),
-		"set_follow_up_mode": cmdSetQueueMode(func(s *agentsession.Session, m agent.QueueMode) { s.Agent().SetFollowUpMode(m) }),
+		"set_steering_mode":  cmdSetQueueMode(func(s Session, m agent.QueueMode) { s.Agent().SetSteeringMode(m) }),
+		"set_follow_up_mode": cmdSetQueueMode(func(s Session, m agent.QueueMode) { s.Agent().SetFollowUpMode(m) }),
 		"set_interrupt_mode": cmdSetInterruptMode,
 		// Compaction and retry
 		"compact":             cmdCompact,
@@ -109,7 +109,7 @@ func init() {
 		"set_label":     cmdSetLabel,
 		// MCP servers (gopi's addition): what /mcp shows.
 		"get_mcp_servers": func(_ context.Context, srv *server, _ json.RawMessage, _ []byte) (any, error) {
-			return srv.s.MCPStatus(), nil
+			return srv.s.Resources().MCPStatus(), nil
 		},
 		// Login
 		"get_login_providers": func(context.Context, *server, json.RawMessage, []byte) (any, error) {
@@ -165,7 +165,7 @@ func cmdPrompt(ctx context.Context, srv *server, id json.RawMessage, line []byte
 		// An extension's command runs here; the answer says how it went.
 		return nil, c.Run(ctx, args)
 	}
-	if p.StreamingBehavior == "" && srv.s.IsStreaming() {
+	if p.StreamingBehavior == "" && srv.s.Turn().IsStreaming() {
 		return nil, agent.ErrBusy
 	}
 	// Acknowledge first, then queue or run: the events follow the
@@ -184,7 +184,7 @@ func cmdSteer(_ context.Context, srv *server, _ json.RawMessage, line []byte) (a
 	if err := p.check(); err != nil {
 		return nil, err
 	}
-	srv.s.Steer(*p.Message, p.Images...)
+	srv.s.Turn().Steer(*p.Message, p.Images...)
 	return nil, nil
 }
 
@@ -196,7 +196,7 @@ func cmdFollowUp(_ context.Context, srv *server, _ json.RawMessage, line []byte)
 	if err := p.check(); err != nil {
 		return nil, err
 	}
-	srv.s.FollowUp(*p.Message, p.Images...)
+	srv.s.Turn().FollowUp(*p.Message, p.Images...)
 	return nil, nil
 }
 
@@ -205,7 +205,7 @@ func (srv *server) abortAndWait() {
 	srv.s.Abort()
 	ctx, cancel := context.WithTimeout(context.Background(), srv.opts.StopGrace)
 	defer cancel()
-	_ = srv.s.WaitIdle(ctx)
+	_ = srv.s.Turn().WaitIdle(ctx)
 }
 
 func cmdAbort(_ context.Context, srv *server, _ json.RawMessage, _ []byte) (any, error) {
@@ -237,7 +237,7 @@ func cmdNewSession(ctx context.Context, srv *server, _ json.RawMessage, line []b
 	}
 	// As omp does, a new session ends the run in progress.
 	srv.abortAndWait()
-	cancelled, err := srv.s.NewSession(ctx, f.ParentSession)
+	cancelled, err := srv.s.Tree().New(ctx, f.ParentSession)
 	if err != nil {
 		return nil, err
 	}
@@ -326,18 +326,18 @@ func cmdSetModel(_ context.Context, srv *server, _ json.RawMessage, line []byte)
 	if err := decode(line, &f); err != nil {
 		return nil, err
 	}
-	m, err := srv.s.FindModel(f.Provider, f.ModelID)
+	m, err := srv.s.Model().Find(f.Provider, f.ModelID)
 	if err != nil {
 		return nil, err
 	}
-	if err := srv.s.SetModel(m); err != nil {
+	if err := srv.s.Model().Set(m); err != nil {
 		return nil, err
 	}
 	return m, nil
 }
 
 func cmdCycleModel(_ context.Context, srv *server, _ json.RawMessage, _ []byte) (any, error) {
-	m, err := srv.s.CycleModel()
+	m, err := srv.s.Model().Cycle()
 	if err != nil {
 		return nil, err
 	}
@@ -348,7 +348,7 @@ func cmdCycleModel(_ context.Context, srv *server, _ json.RawMessage, _ []byte) 
 }
 
 func cmdAvailableModels(_ context.Context, srv *server, _ json.RawMessage, _ []byte) (any, error) {
-	list := srv.s.AvailableModels()
+	list := srv.s.Model().Available()
 	if list == nil {
 		list = []*ai.Model{}
 	}
@@ -362,11 +362,11 @@ func cmdSetThinkingLevel(_ context.Context, srv *server, _ json.RawMessage, line
 	if err := decode(line, &f); err != nil {
 		return nil, err
 	}
-	return nil, srv.s.SetThinkingLevel(ai.ThinkingLevel(f.Level))
+	return nil, srv.s.Model().SetThinking(ai.ThinkingLevel(f.Level))
 }
 
 func cmdCycleThinkingLevel(_ context.Context, srv *server, _ json.RawMessage, _ []byte) (any, error) {
-	l, err := srv.s.CycleThinkingLevel()
+	l, err := srv.s.Model().CycleThinking()
 	if err != nil {
 		return nil, err
 	}
@@ -376,7 +376,7 @@ func cmdCycleThinkingLevel(_ context.Context, srv *server, _ json.RawMessage, _ 
 	return map[string]any{"level": l}, nil
 }
 
-func cmdSetQueueMode(set func(*agentsession.Session, agent.QueueMode)) command {
+func cmdSetQueueMode(set func(Session, agent.QueueMode)) command {
 	return func(_ context.Context, srv *server, _ json.RawMessage, line []byte) (any, error) {
 		var f struct {
 			Mode string `json:"mode"`
@@ -428,7 +428,7 @@ func cmdSetAutoCompaction(_ context.Context, srv *server, _ json.RawMessage, lin
 	if err != nil {
 		return nil, err
 	}
-	srv.s.SetAutoCompaction(on)
+	srv.s.Compactor().SetAuto(on)
 	return nil, nil
 }
 
@@ -441,12 +441,12 @@ func cmdSetAutoRetry(_ context.Context, srv *server, _ json.RawMessage, line []b
 	if err != nil {
 		return nil, err
 	}
-	srv.s.SetAutoRetry(on)
+	srv.s.Turn().SetAutoRetry(on)
 	return nil, nil
 }
 
 func cmdAbortRetry(_ context.Context, srv *server, _ json.RawMessage, _ []byte) (any, error) {
-	srv.s.AbortRetry()
+	srv.s.Turn().AbortRetry()
 	return nil, nil
 }
 
@@ -466,7 +466,7 @@ func cmdSwitchSession(ctx context.Context, srv *server, _ json.RawMessage, line 
 	}
 	// As omp does, switching ends the run in progress.
 	srv.abortAndWait()
-	cancelled, err := srv.s.SwitchSession(ctx, f.SessionPath)
+	cancelled, err := srv.s.Tree().Switch(ctx, f.SessionPath)
 	if err != nil {
 		return nil, err
 	}
@@ -487,10 +487,10 @@ func cmdBranch(ctx context.Context, srv *server, _ json.RawMessage, line []byte)
 	if f.EntryID == "" {
 		return nil, errors.New(`"entryId" is required (get_branch_messages lists the user messages to branch from)`)
 	}
-	if srv.s.IsStreaming() {
+	if srv.s.Turn().IsStreaming() {
 		return nil, errBranchBusy
 	}
-	res, err := srv.s.Branch(ctx, f.EntryID)
+	res, err := srv.s.Tree().Branch(ctx, f.EntryID)
 	if errors.Is(err, agentsession.ErrWorking) {
 		return nil, errBranchBusy
 	}
@@ -501,7 +501,7 @@ func cmdBranch(ctx context.Context, srv *server, _ json.RawMessage, line []byte)
 }
 
 func cmdBranchMessages(_ context.Context, srv *server, _ json.RawMessage, _ []byte) (any, error) {
-	points := srv.s.BranchPoints()
+	points := srv.s.Tree().BranchPoints()
 	if points == nil {
 		points = []agentsession.BranchPoint{}
 	}
@@ -519,7 +519,7 @@ func cmdSetSessionName(_ context.Context, srv *server, _ json.RawMessage, line [
 	if err := decode(line, &f); err != nil {
 		return nil, err
 	}
-	return nil, srv.s.SetName(strings.TrimSpace(f.Name))
+	return nil, srv.s.Tree().SetName(strings.TrimSpace(f.Name))
 }
 
 func cmdExportHTML(_ context.Context, srv *server, _ json.RawMessage, line []byte) (any, error) {

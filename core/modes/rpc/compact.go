@@ -26,7 +26,7 @@ func cmdCompact(ctx context.Context, srv *server, id json.RawMessage, line []byt
 	srv.prompts.Add(1)
 	go func() {
 		defer srv.prompts.Done()
-		res, err := srv.s.Compact(ctx, f.CustomInstructions)
+		res, err := srv.s.Compactor().Compact(ctx, f.CustomInstructions)
 		if err != nil {
 			srv.out.send(fail(id, "compact", err.Error()))
 		} else {

@@ -35,4 +35,8 @@
 // it. When standard input closes (or the process is told to stop),
 // pending host calls fail, the run is aborted, the session is flushed and
 // Run returns 0.
+//
+// Run takes the Session interface (session.go): what the commands call
+// of a session, its parts included. A new command is a function in the
+// table of commands.go that decodes its frame and calls the session.
 package rpc

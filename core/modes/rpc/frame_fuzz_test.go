@@ -10,6 +10,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -57,10 +58,25 @@ func FuzzFrame(f *testing.F) {
 	} {
 		f.Add(s)
 	}
-	h := startFuzzServer(f)
+	root := f.TempDir()
+	h, err := startFuzzServer(filepath.Join(root, "0"))
+	if err != nil {
+		f.Fatal(err)
+	}
+	f.Cleanup(func() { h.stop() })
 	n := 0
 	f.Fuzz(func(t *testing.T, in string) {
 		n++
+		// Commands such as set_label and set_todos add entries, and a
+		// long fuzzing run made the session so large that get_tree and
+		// get_messages slowed it to a crawl: a fresh server every
+		// fuzzServerLife inputs keeps each execution as cheap as the first.
+		if n%fuzzServerLife == 0 {
+			h.stop()
+			if h, err = startFuzzServer(filepath.Join(root, strconv.Itoa(n))); err != nil {
+				t.Fatal(err)
+			}
+		}
 		lines := strings.Split(in, "\n")
 		if len(lines) > 8 {
 			lines = lines[:8]
@@ -85,36 +101,41 @@ func FuzzFrame(f *testing.F) {
 	})
 }
 
+// fuzzServerLife is how many inputs one server of FuzzFrame serves.
+const fuzzServerLife = 500
+
 // fuzzServer is rpc.Run serving a session over pipes.
 type fuzzServer struct {
-	in  io.WriteCloser
-	out *bufio.Reader
+	in   io.WriteCloser
+	out  *bufio.Reader
+	stop func() // ends the server and removes its directory
 }
 
-func startFuzzServer(f *testing.F) *fuzzServer {
-	root := f.TempDir()
+// startFuzzServer starts rpc.Run on a new in-memory session whose
+// configuration lives under root.
+func startFuzzServer(root string) (*fuzzServer, error) {
 	home, project := filepath.Join(root, "home"), filepath.Join(root, "project")
 	agentDir := filepath.Join(home, ".gopi", "agent")
 	for _, d := range []string{agentDir, project} {
 		if err := os.MkdirAll(d, 0o755); err != nil {
-			f.Fatal(err)
+			return nil, err
 		}
 	}
 	yml := "providers:\n  mock:\n    baseUrl: http://127.0.0.1:9\n    api: anthropic-messages\n    apiKey: MOCK_KEY\n    models:\n      - id: mock-model\n      - id: other-model\n"
 	if err := os.WriteFile(filepath.Join(agentDir, "models.yml"), []byte(yml), 0o644); err != nil {
-		f.Fatal(err)
+		return nil, err
 	}
 	cfg, err := config.Load(config.LoadOptions{Cwd: project, Home: home, Environ: []string{"HOME=" + home, "MOCK_KEY=x", "PI_NO_TITLE=1"}})
 	if err != nil {
-		f.Fatal(err)
+		return nil, err
 	}
 	reg, err := models.Load(models.OptionsFor(cfg))
 	if err != nil {
-		f.Fatal(err)
+		return nil, err
 	}
 	model, err := reg.Find("mock/mock-model")
 	if err != nil {
-		f.Fatal(err)
+		return nil, err
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	s, err := agentsession.New(ctx, agentsession.Options{
@@ -122,11 +143,13 @@ func startFuzzServer(f *testing.F) *fuzzServer {
 		NoTitle: true, ToolNames: []string{}, Stream: answerOK,
 	})
 	if err != nil {
-		f.Fatal(err)
+		cancel()
+		return nil, err
 	}
 	// One exchange, so that the session has entries to list and branch from.
 	if err := s.Prompt(ctx, "hello", agentsession.PromptOptions{}); err != nil {
-		f.Fatal(err)
+		cancel()
+		return nil, err
 	}
 	inR, inW := io.Pipe()
 	outR, outW := io.Pipe()
@@ -136,17 +159,19 @@ func startFuzzServer(f *testing.F) *fuzzServer {
 		rpc.Run(ctx, s, rpc.Options{In: inR, Out: outW, StopGrace: time.Second})
 		outW.Close()
 	}()
-	f.Cleanup(func() {
+	h := &fuzzServer{in: inW, out: bufio.NewReaderSize(outR, 1<<16)}
+	h.stop = func() {
 		inW.Close()
 		go io.Copy(io.Discard, outR)
 		<-done
 		cancel()
-	})
-	h := &fuzzServer{in: inW, out: bufio.NewReaderSize(outR, 1<<16)}
-	if line, err := h.out.ReadBytes('\n'); err != nil || !bytes.Contains(line, []byte(`"ready"`)) {
-		f.Fatalf("no ready frame: %q %v", line, err)
+		_ = os.RemoveAll(root)
 	}
-	return h
+	if line, err := h.out.ReadBytes('\n'); err != nil || !bytes.Contains(line, []byte(`"ready"`)) {
+		h.stop()
+		return nil, fmt.Errorf("no ready frame: %q %v", line, err)
+	}
+	return h, nil
 }
 
 // answerOK is the model: every request gets the text "ok".

@@ -22,11 +22,11 @@ func cmdHandoff(ctx context.Context, srv *server, id json.RawMessage, line []byt
 	if err := decode(line, &f); err != nil {
 		return nil, err
 	}
-	if srv.s.IsStreaming() {
+	if srv.s.Turn().IsStreaming() {
 		return nil, errors.New("cannot hand off while the agent is working: wait for agent_end, or send abort first")
 	}
 	srv.background(ctx, id, "handoff", func(ctx context.Context) (any, error) {
-		res, err := srv.s.Handoff(ctx, f.CustomInstructions)
+		res, err := srv.s.Compactor().Handoff(ctx, f.CustomInstructions)
 		if errors.Is(err, agentsession.ErrHandoffEmpty) {
 			return nil, nil
 		}

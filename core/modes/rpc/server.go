@@ -14,7 +14,6 @@ import (
 	"unicode/utf8"
 
 	"github.com/gopi-agent/gopi/core/agent"
-	"github.com/gopi-agent/gopi/core/agentsession"
 )
 
 // Options configure Run.
@@ -45,7 +44,7 @@ type Command struct {
 
 // server is one RPC session.
 type server struct {
-	s    *agentsession.Session
+	s    Session
 	out  *writer
 	opts Options
 
@@ -67,7 +66,7 @@ type server struct {
 // then shuts down (pending host calls fail, the run is aborted, the
 // session is closed) and returns the exit status: 0, or 1 when the
 // session could not be saved.
-func Run(ctx context.Context, s *agentsession.Session, opts Options) int {
+func Run(ctx context.Context, s Session, opts Options) int {
 	if opts.StopGrace <= 0 {
 		opts.StopGrace = 5 * time.Second
 	}
@@ -106,9 +105,9 @@ func Run(ctx context.Context, s *agentsession.Session, opts Options) int {
 	srv.ui.cancelAll()
 	s.Abort()
 	srv.bashEpoch.Add(1) // user commands still waiting for their turn are skipped
-	s.AbortBash()
+	s.Shell().Abort()
 	wctx, wcancel := context.WithTimeout(context.Background(), opts.StopGrace)
-	_ = s.WaitIdle(wctx)
+	_ = s.Turn().WaitIdle(wctx)
 	wcancel()
 	waitGroup(&srv.prompts, opts.StopGrace)
 	unsub()

@@ -44,7 +44,7 @@ func cmdGetTree(_ context.Context, srv *server, _ json.RawMessage, line []byte) 
 	if err != nil {
 		return nil, err
 	}
-	rows := srv.s.Tree(session.TreeQuery{Filter: filter, Search: f.Search})
+	rows := srv.s.Tree().Rows(session.TreeQuery{Filter: filter, Search: f.Search})
 	out := make([]treeRow, len(rows))
 	for i, r := range rows {
 		var parent *string
@@ -79,15 +79,15 @@ func cmdNavigateTree(ctx context.Context, srv *server, id json.RawMessage, line 
 	if f.EntryID == "" {
 		return nil, errors.New(`"entryId" is required (get_tree lists the entries)`)
 	}
-	if srv.s.IsStreaming() {
+	if srv.s.Turn().IsStreaming() {
 		return nil, errors.New("cannot navigate while the agent is working: wait for agent_end, or send abort first")
 	}
 	opts := agentsession.NavigateOptions{Summarize: f.Summarize, CustomInstructions: f.CustomInstructions}
 	if !f.Summarize {
-		return srv.s.Navigate(ctx, f.EntryID, opts)
+		return srv.s.Tree().Navigate(ctx, f.EntryID, opts)
 	}
 	srv.background(ctx, id, "navigate_tree", func(ctx context.Context) (any, error) {
-		return srv.s.Navigate(ctx, f.EntryID, opts)
+		return srv.s.Tree().Navigate(ctx, f.EntryID, opts)
 	})
 	return skipResponse, nil
 }
@@ -103,5 +103,5 @@ func cmdSetLabel(_ context.Context, srv *server, _ json.RawMessage, line []byte)
 	if f.EntryID == "" {
 		return nil, errors.New(`"entryId" is required`)
 	}
-	return nil, srv.s.SetLabel(f.EntryID, f.Label)
+	return nil, srv.s.Tree().SetLabel(f.EntryID, f.Label)
 }

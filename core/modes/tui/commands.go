@@ -84,17 +84,17 @@ func (m *model) command(line string, d agentsession.Delivery) tea.Cmd {
 // which the session expands into a message.
 func (m *model) promptCommand(name string) bool {
 	if sk, ok := strings.CutPrefix(name, "skill:"); ok {
-		if !m.s.SkillCommandsEnabled() {
+		if !m.s.Resources().SkillCommandsEnabled() {
 			return false
 		}
-		for _, x := range m.s.Skills() {
+		for _, x := range m.s.Resources().Skills() {
 			if x.Name == sk {
 				return true
 			}
 		}
 		return false
 	}
-	for _, t := range m.s.Templates() {
+	for _, t := range m.s.Resources().Templates() {
 		if t.Name == name {
 			return true
 		}
@@ -106,12 +106,12 @@ func (m *model) promptCommand(name string) bool {
 // the templates' names, for completion.
 func (m *model) promptCommandNames() []string {
 	var out []string
-	if m.s.SkillCommandsEnabled() {
-		for _, x := range m.s.Skills() {
+	if m.s.Resources().SkillCommandsEnabled() {
+		for _, x := range m.s.Resources().Skills() {
 			out = append(out, "skill:"+x.Name)
 		}
 	}
-	for _, t := range m.s.Templates() {
+	for _, t := range m.s.Resources().Templates() {
 		if !BuiltinCommand(t.Name) {
 			out = append(out, t.Name)
 		}
@@ -122,14 +122,14 @@ func (m *model) promptCommandNames() []string {
 // cmdSkills lists the skills, rules and prompt templates of the session.
 func (m *model) cmdSkills(string) tea.Cmd {
 	lines := []string{m.th.title.Render("Skills") + m.th.dim.Render("  (/skill:<name> [text] sends one; the model reads them as skill://<name>)")}
-	sks := m.s.Skills()
+	sks := m.s.Resources().Skills()
 	if len(sks) == 0 {
 		lines = append(lines, "  none found (see the README: <dir>/skills/<name>/SKILL.md)")
 	}
 	for _, x := range sks {
 		lines = append(lines, fmt.Sprintf("  %-24s %s %s", x.Name, clean(x.Description), m.th.dim.Render("("+x.Provider+", "+string(x.Level)+")")))
 	}
-	rs := m.s.Rules()
+	rs := m.s.Resources().Rules()
 	lines = append(lines, m.th.title.Render("Rules"))
 	if rs == nil || len(rs.All) == 0 {
 		lines = append(lines, "  none found")
@@ -145,14 +145,14 @@ func (m *model) cmdSkills(string) tea.Cmd {
 		}
 	}
 	lines = append(lines, m.th.title.Render("Prompt templates"))
-	ts := m.s.Templates()
+	ts := m.s.Resources().Templates()
 	if len(ts) == 0 {
 		lines = append(lines, "  none found")
 	}
 	for _, t := range ts {
 		lines = append(lines, fmt.Sprintf("  /%-23s %s", t.Name, clean(t.Description)))
 	}
-	for _, w := range m.s.ResourceWarnings() {
+	for _, w := range m.s.Resources().Warnings() {
 		lines = append(lines, m.r.errorLine(w.Error()))
 	}
 	return m.printSection(strings.Join(lines, "\n"))
@@ -169,7 +169,7 @@ func (m *model) busyCmd(what string, work func() tea.Msg) tea.Cmd {
 }
 
 func (m *model) cmdModel(args string) tea.Cmd {
-	avail := m.s.AvailableModels()
+	avail := m.s.Model().Available()
 	if len(avail) == 0 {
 		return m.printSection(m.r.errorLine("No model has a key: set one (e.g. ANTHROPIC_API_KEY) or add models.yml; `gopi models` lists them"))
 	}
@@ -197,7 +197,7 @@ func (m *model) cmdModel(args string) tea.Cmd {
 func (m *model) setModel(md *ai.Model) tea.Cmd {
 	s := m.s
 	return func() tea.Msg {
-		if err := s.SetModel(md); err != nil {
+		if err := s.Model().Set(md); err != nil {
 			return errMsg{err}
 		}
 		return tea.BatchMsg{func() tea.Msg { return noticeMsg{"Model: " + md.Provider + "/" + md.ID} }, m.refreshStatus()}
@@ -208,7 +208,7 @@ func (m *model) cmdThinking(args string) tea.Cmd {
 	set := func(l ai.ThinkingLevel) tea.Cmd {
 		s := m.s
 		return func() tea.Msg {
-			if err := s.SetThinkingLevel(l); err != nil {
+			if err := s.Model().SetThinking(l); err != nil {
 				return errMsg{err}
 			}
 			return tea.BatchMsg{func() tea.Msg { return noticeMsg{"Thinking: " + string(l)} }, m.refreshStatus()}
@@ -233,7 +233,7 @@ func (m *model) cmdThinking(args string) tea.Cmd {
 func (m *model) cycleModel() tea.Cmd {
 	s := m.s
 	return func() tea.Msg {
-		md, err := s.CycleModel()
+		md, err := s.Model().Cycle()
 		switch {
 		case err != nil:
 			return errMsg{err}
@@ -247,7 +247,7 @@ func (m *model) cycleModel() tea.Cmd {
 func (m *model) cycleThinking() tea.Cmd {
 	s := m.s
 	return func() tea.Msg {
-		l, err := s.CycleThinkingLevel()
+		l, err := s.Model().CycleThinking()
 		switch {
 		case err != nil:
 			return errMsg{err}
@@ -261,7 +261,7 @@ func (m *model) cycleThinking() tea.Cmd {
 func (m *model) cmdCompact(args string) tea.Cmd {
 	ctx, s := m.ctx, m.s
 	return m.busyCmd("Compacting the conversation…", func() tea.Msg {
-		res, err := s.Compact(ctx, args)
+		res, err := s.Compactor().Compact(ctx, args)
 		switch {
 		case err != nil:
 			return errMsg{err}
@@ -279,7 +279,7 @@ func (m *model) cmdTree(string) tea.Cmd {
 	filter := 0
 	p := &picker{title: "Session tree", hint: "filter: " + string(treeFilters[filter]) + " (tab)"}
 	load := func(p *picker) {
-		rows := m.s.Tree(session.TreeQuery{Filter: treeFilters[filter]})
+		rows := m.s.Tree().Rows(session.TreeQuery{Filter: treeFilters[filter]})
 		p.items = p.items[:0]
 		for _, r := range rows {
 			label := r.Prefix() + clean(r.Text)
@@ -302,7 +302,7 @@ func (m *model) cmdTree(string) tea.Cmd {
 		id := it.value.(string)
 		ctx, s := m.ctx, m.s
 		return m.busyCmd("Moving in the tree…", func() tea.Msg {
-			res, err := s.Navigate(ctx, id, agentsession.NavigateOptions{})
+			res, err := s.Tree().Navigate(ctx, id, agentsession.NavigateOptions{})
 			switch {
 			case err != nil:
 				return errMsg{err}
@@ -323,7 +323,7 @@ func (m *model) cmdTree(string) tea.Cmd {
 }
 
 func (m *model) cmdBranch(string) tea.Cmd {
-	points := m.s.BranchPoints()
+	points := m.s.Tree().BranchPoints()
 	if len(points) == 0 {
 		return m.printSection(m.r.notice("No messages yet: nothing to branch from"))
 	}
@@ -336,7 +336,7 @@ func (m *model) cmdBranch(string) tea.Cmd {
 		ctx, s := m.ctx, m.s
 		id := it.value.(string)
 		return m.busyCmd("Branching…", func() tea.Msg {
-			res, err := s.Branch(ctx, id)
+			res, err := s.Tree().Branch(ctx, id)
 			switch {
 			case err != nil:
 				return errMsg{err}
@@ -353,7 +353,7 @@ func (m *model) cmdBranch(string) tea.Cmd {
 func (m *model) cmdNew(string) tea.Cmd {
 	ctx, s := m.ctx, m.s
 	return m.busyCmd("Starting a new session…", func() tea.Msg {
-		cancelled, err := s.NewSession(ctx, "")
+		cancelled, err := s.Tree().New(ctx, "")
 		switch {
 		case err != nil:
 			return errMsg{err}
@@ -365,7 +365,7 @@ func (m *model) cmdNew(string) tea.Cmd {
 }
 
 func (m *model) cmdResume(string) tea.Cmd {
-	infos, err := session.List(m.s.Locations(), m.opts.Cwd)
+	infos, err := session.List(m.s.Tree().Locations(), m.opts.Cwd)
 	if err != nil {
 		return m.printSection(m.r.errorLine(err.Error()))
 	}
@@ -393,7 +393,7 @@ func (m *model) cmdResume(string) tea.Cmd {
 		ctx, s := m.ctx, m.s
 		path := it.value.(string)
 		return m.busyCmd("Opening the session…", func() tea.Msg {
-			cancelled, err := s.SwitchSession(ctx, path)
+			cancelled, err := s.Tree().Switch(ctx, path)
 			switch {
 			case err != nil:
 				return errMsg{err}
@@ -409,7 +409,7 @@ func (m *model) cmdResume(string) tea.Cmd {
 func (m *model) cmdHandoff(args string) tea.Cmd {
 	ctx, s := m.ctx, m.s
 	return m.busyCmd("Writing the handoff…", func() tea.Msg {
-		res, err := s.Handoff(ctx, args)
+		res, err := s.Compactor().Handoff(ctx, args)
 		switch {
 		case err != nil:
 			return errMsg{err}
@@ -476,10 +476,10 @@ func (m *model) cmdSettings(string) tea.Cmd {
 }
 
 func (m *model) cmdMCP(string) tea.Cmd {
-	st := m.s.MCPStatus()
+	st := m.s.Resources().MCPStatus()
 	lines := []string{m.th.title.Render("MCP servers")}
 	if len(st.Servers) == 0 && len(st.Errors) == 0 {
-		if m.s.MCP() == nil {
+		if m.s.Resources().MCP() == nil {
 			lines = append(lines, "  MCP is off for this session (--no-mcp)")
 		} else {
 			lines = append(lines, "  No MCP servers are configured: add them to .gopi/mcp.json or ~/.gopi/agent/mcp.json (README: MCP servers)")

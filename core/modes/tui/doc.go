@@ -1,6 +1,7 @@
 // Package tui is gopi's interactive mode: `gopi` on a terminal. It is a
-// Bubble Tea program (charm.land/bubbletea/v2) around one
-// agentsession.Session, kept in the model/update/view shape: the session
+// Bubble Tea program (charm.land/bubbletea/v2) around one session (the
+// Session interface of session.go, which agentsession.Session
+// implements), kept in the model/update/view shape: the session
 // runs outside the UI, its events arrive as messages, and everything that
 // may block (prompting, aborting, compacting, switching sessions) runs as
 // a command, never inside Update.

@@ -168,7 +168,7 @@ func (m *model) printPieces(ps []piece, note string) tea.Cmd {
 func (m *model) scheduleIdle() tea.Cmd {
 	s, gen := m.s, m.activity
 	return func() tea.Msg {
-		wait, due := s.IdleCompactionDue()
+		wait, due := s.Compactor().IdleDue()
 		if !due {
 			return nil
 		}

@@ -9,8 +9,6 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
-
-	"github.com/gopi-agent/gopi/core/agentsession"
 )
 
 // status holds the footer's facts, read from the session by a command
@@ -29,9 +27,9 @@ type status struct {
 }
 
 // readStatus reads the footer's facts from the session.
-func readStatus(s *agentsession.Session, opts Options) status {
+func readStatus(s Session, opts Options) status {
 	out := quickStatus(s, opts)
-	out.contextTokens = s.ContextTokens()
+	out.contextTokens = s.Compactor().ContextTokens()
 	out.cost = s.Stats().Cost
 	return out
 }
@@ -39,7 +37,7 @@ func readStatus(s *agentsession.Session, opts Options) status {
 // quickStatus reads the facts that cost nothing to get, for the first
 // frame; counting the context's tokens (which loads a tokenizer) is left
 // to readStatus, run in the background.
-func quickStatus(s *agentsession.Session, opts Options) status {
+func quickStatus(s Session, opts Options) status {
 	st := s.State()
 	out := status{thinking: string(st.ThinkingLevel), queued: st.QueuedMessageCount, sessionName: st.SessionName, cwd: opts.Cwd,
 		jobs: s.RunningJobs()}

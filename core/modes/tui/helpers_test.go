@@ -206,7 +206,7 @@ func (r *rig) settle() {
 // idle waits for the agent's run to end and the UI to see it.
 func (r *rig) idle() {
 	r.t.Helper()
-	r.until("the run to end", func() bool { return !r.m.running && !r.s.IsBusy() && r.m.busy == "" })
+	r.until("the run to end", func() bool { return !r.m.running && !r.s.Turn().IsBusy() && r.m.busy == "" })
 	r.settle()
 }
 

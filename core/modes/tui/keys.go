@@ -224,7 +224,7 @@ func (m *model) bash(line string) tea.Cmd {
 	m.busy = "Running $ " + cmdline
 	ctx, s := m.ctx, m.s
 	return tea.Batch(m.tick(), func() tea.Msg {
-		res, err := s.ExecuteBash(ctx, cmdline, exclude)
+		res, err := s.Shell().Execute(ctx, cmdline, exclude)
 		return bashDoneMsg{res: res, cmd: cmdline, err: err}
 	})
 }
@@ -234,10 +234,10 @@ func (m *model) cancelBusy() tea.Cmd {
 	s := m.s
 	m.setNotice("Cancelling…")
 	return func() tea.Msg {
-		s.AbortCompaction()
-		s.AbortHandoff()
-		s.AbortBranchSummary()
-		s.AbortBash()
+		s.Compactor().Abort()
+		s.Compactor().AbortHandoff()
+		s.Tree().AbortSummary()
+		s.Shell().Abort()
 		return nil
 	}
 }
@@ -249,7 +249,7 @@ func (m *model) quit() tea.Cmd {
 }
 
 // lastUserText is the text of the conversation's latest user message.
-func lastUserText(s *agentsession.Session) string {
+func lastUserText(s Session) string {
 	msgs := s.Messages()
 	for i := len(msgs) - 1; i >= 0; i-- {
 		if u, ok := msgs[i].(*ai.UserMessage); ok {

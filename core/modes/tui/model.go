@@ -56,7 +56,7 @@ type liveTool struct {
 // model is the program's state.
 type model struct {
 	ctx  context.Context
-	s    *agentsession.Session
+	s    Session
 	opts Options
 	th   theme
 	r    *renderer
@@ -99,7 +99,7 @@ type model struct {
 	inflight  bool      // a print is on its way (see flush)
 }
 
-func newModel(ctx context.Context, s *agentsession.Session, opts Options) *model {
+func newModel(ctx context.Context, s Session, opts Options) *model {
 	th := newTheme(true, opts.NoColor)
 	m := &model{ctx: ctx, s: s, opts: opts, th: th, r: &renderer{th: th, width: 80, custom: customRenderer(ctx, opts), tools: opts.ToolRenderers, ctx: ctx}, width: 80, height: 24,
 		ed: newEditor(th), tools: map[string]*liveTool{}, calls: map[string]*ai.ToolCall{}, pending: opts.Messages,
@@ -184,7 +184,7 @@ func (m *model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 			return m, nil
 		}
 		ctx, s := m.ctx, m.s
-		return m, func() tea.Msg { s.RunIdleCompaction(ctx); return nil }
+		return m, func() tea.Msg { s.Compactor().RunIdle(ctx); return nil }
 	case tea.PasteMsg:
 		if m.picker != nil {
 			m.picker.query += strings.ReplaceAll(msg.Content, "\n", " ")

@@ -10,7 +10,6 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/gopi-agent/gopi/core/agent"
-	"github.com/gopi-agent/gopi/core/agentsession"
 	"github.com/gopi-agent/gopi/core/message"
 	"github.com/gopi-agent/gopi/fscache"
 )
@@ -81,7 +80,7 @@ type ExtCommand struct {
 // Run runs the interactive mode on the session until the user quits or
 // ctx ends; the session's running work is aborted on the way out (the
 // caller closes the session).
-func Run(ctx context.Context, s *agentsession.Session, opts Options) error {
+func Run(ctx context.Context, s Session, opts Options) error {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	m := newModel(ctx, s, opts)

@@ -5,10 +5,13 @@ import (
 	"encoding/json"
 	"fmt"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/gopi-agent/gopi/core/agent"
 	"github.com/gopi-agent/gopi/core/message"
+	"github.com/gopi-agent/gopi/core/session"
+	"github.com/gopi-agent/gopi/core/tool"
 	"github.com/gopi-agent/gopi/core/tools/bash"
 )
 
@@ -21,7 +24,7 @@ const userBashTimeout = bash.DefaultTimeout * time.Second
 type BashResult struct {
 	Output      string `json:"output"`               // the output's tail (all of it when short), stdout and stderr merged
 	ExitCode    *int   `json:"exitCode,omitempty"`   // nil when the command did not finish
-	Cancelled   bool   `json:"cancelled"`            // aborted (AbortBash) or timed out
+	Cancelled   bool   `json:"cancelled"`            // aborted (Shell.Abort) or timed out
 	Truncated   bool   `json:"truncated"`            // Output is the tail of a longer output
 	TotalLines  int64  `json:"totalLines"`           // lines of the whole output
 	TotalBytes  int64  `json:"totalBytes"`           // bytes of the whole output
@@ -30,41 +33,62 @@ type BashResult struct {
 	ArtifactID  string `json:"artifactId,omitempty"` // the artifact holding the whole output
 }
 
-// ExecuteBash runs a command the user typed ("!cmd"; "!!cmd" with
+// Shell is the part of a session that runs the user's own shell commands
+// ("!cmd"): the commands in progress, and the executions waiting for a run
+// to end before they are recorded. It owns that state and its lock; it
+// reaches the conversation only through the agent loop and the current
+// store.
+type Shell struct {
+	agent  *agent.Agent                                                      // the loop whose conversation records the executions
+	env    *tool.Env                                                         // the tools' environment: the working directory
+	shell  *bash.Shell                                                       // the shell the bash tool uses too (the session's services')
+	store  func() *session.Manager                                           // the current session store
+	hooks  func(context.Context, *agent.UserBashEvent) *agent.UserBashResult // user_bash hooks
+	closed func() bool                                                       // the session is closed
+	bg     *sync.WaitGroup                                                   // the session's background work, which Close waits for
+	bgCtx  context.Context                                                   // cancelled when the session stops its background work
+
+	mu      sync.Mutex
+	runs    map[int]context.CancelFunc // commands in progress
+	next    int                        // key of the next one
+	pending []*message.BashExecution   // executions waiting for the run to end
+}
+
+// Execute runs a command the user typed ("!cmd"; "!!cmd" with
 // excludeFromContext) in the session's shell — the one the bash tool uses,
 // so directory changes and variables are shared — and records it in the
 // session as a bash execution message, which the model sees from its next
 // request unless excludeFromContext. A command run while the agent is
-// working is recorded when the run ends. AbortBash cancels it; it times
+// working is recorded when the run ends. Abort cancels it; it times
 // out after 300 seconds.
-func (s *Session) ExecuteBash(ctx context.Context, command string, excludeFromContext bool) (BashResult, error) {
-	if s.isClosed() {
+func (sh *Shell) Execute(ctx context.Context, command string, excludeFromContext bool) (BashResult, error) {
+	if sh.closed() {
 		return BashResult{}, errClosed
 	}
 	ctx, cancel := context.WithCancel(ctx)
-	s.mu.Lock()
-	id := s.nextBash
-	s.nextBash++
-	if s.bashRuns == nil {
-		s.bashRuns = map[int]context.CancelFunc{}
+	sh.mu.Lock()
+	id := sh.next
+	sh.next++
+	if sh.runs == nil {
+		sh.runs = map[int]context.CancelFunc{}
 	}
-	s.bashRuns[id] = cancel
-	s.mu.Unlock()
+	sh.runs[id] = cancel
+	sh.mu.Unlock()
 	defer func() {
 		cancel()
-		s.mu.Lock()
-		delete(s.bashRuns, id)
-		s.mu.Unlock()
+		sh.mu.Lock()
+		delete(sh.runs, id)
+		sh.mu.Unlock()
 	}()
 
-	if hr := s.userBashHooks(ctx, &agent.UserBashEvent{Command: command, ExcludeFromContext: excludeFromContext, Cwd: s.toolEnv.Cwd}); hr != nil {
+	if hr := sh.hooks(ctx, &agent.UserBashEvent{Command: command, ExcludeFromContext: excludeFromContext, Cwd: sh.env.Cwd}); hr != nil {
 		res := BashResult{Output: hr.Output, ExitCode: hr.ExitCode, Cancelled: hr.Cancelled, Truncated: hr.Truncated,
 			TotalLines: int64(countLines(hr.Output)), TotalBytes: int64(len(hr.Output)), OutputLines: int64(countLines(hr.Output)), OutputBytes: int64(len(hr.Output))}
-		s.recordBash(&message.BashExecution{Command: command, Output: res.Output, ExitCode: res.ExitCode, Cancelled: res.Cancelled,
+		sh.record(&message.BashExecution{Command: command, Output: res.Output, ExitCode: res.ExitCode, Cancelled: res.Cancelled,
 			Truncated: res.Truncated, Timestamp: nowMillis(), ExcludeFromContext: excludeFromContext})
 		return res, nil
 	}
-	o, err := bash.Run(ctx, s.toolEnv, s.svc.Shell, command, bash.RunOptions{Timeout: userBashTimeout})
+	o, err := bash.Run(ctx, sh.env, sh.shell, command, bash.RunOptions{Timeout: userBashTimeout})
 	if err != nil {
 		return BashResult{}, err
 	}
@@ -76,7 +100,7 @@ func (s *Session) ExecuteBash(ctx context.Context, command string, excludeFromCo
 	if res.Truncated {
 		m.Meta, _ = json.Marshal(map[string]any{"truncation": bash.TruncationOf(o)})
 	}
-	s.recordBash(m)
+	sh.record(m)
 	return res, nil
 }
 
@@ -106,67 +130,68 @@ func bashResult(o bash.Outcome) BashResult {
 	return res
 }
 
-// AbortBash cancels the user's shell commands in progress.
-func (s *Session) AbortBash() {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	for _, cancel := range s.bashRuns {
+// Abort cancels the user's shell commands in progress.
+func (sh *Shell) Abort() {
+	sh.mu.Lock()
+	defer sh.mu.Unlock()
+	for _, cancel := range sh.runs {
 		cancel()
 	}
 }
 
-// IsBashRunning reports whether a user's shell command is in progress.
-func (s *Session) IsBashRunning() bool {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return len(s.bashRuns) > 0
+// IsRunning reports whether a user's shell command is in progress.
+func (sh *Shell) IsRunning() bool {
+	sh.mu.Lock()
+	defer sh.mu.Unlock()
+	return len(sh.runs) > 0
 }
 
-// recordBash adds a bash execution message to the conversation and the
+// record adds a bash execution message to the conversation and the
 // session file; during a run it waits for the run to end, so that it never
 // lands between a tool call and its result.
-func (s *Session) recordBash(m *message.BashExecution) {
-	s.mu.Lock()
-	s.pendingBash = append(s.pendingBash, m)
-	s.mu.Unlock()
-	s.flushPendingBash()
+func (sh *Shell) record(m *message.BashExecution) {
+	sh.mu.Lock()
+	sh.pending = append(sh.pending, m)
+	sh.mu.Unlock()
+	sh.flush()
 }
 
-// flushPendingBash records the queued bash execution messages unless a run
+// flush records the queued bash execution messages unless a run
 // is in progress (then the end of the run flushes them).
-func (s *Session) flushPendingBash() {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if len(s.pendingBash) == 0 {
+func (sh *Shell) flush() {
+	sh.mu.Lock()
+	defer sh.mu.Unlock()
+	if len(sh.pending) == 0 {
 		return
 	}
-	msgs := s.agent.Messages()
-	for _, m := range s.pendingBash {
+	msgs := sh.agent.Messages()
+	for _, m := range sh.pending {
 		msgs = append(msgs, m)
 	}
-	if err := s.agent.SetMessages(msgs); err != nil {
+	if err := sh.agent.SetMessages(msgs); err != nil {
 		return // a run is in progress
 	}
-	for _, m := range s.pendingBash {
-		_, _ = s.store.AppendMessage(m) // errors are latched by the store
+	store := sh.store()
+	for _, m := range sh.pending {
+		_, _ = store.AppendMessage(m) // errors are latched by the store
 	}
-	s.pendingBash = nil
+	sh.pending = nil
 }
 
 // flushAfterRun records queued bash messages once the run that ended is
 // over.
-func (s *Session) flushAfterRun() {
-	s.mu.Lock()
-	pending := len(s.pendingBash) > 0
-	s.mu.Unlock()
+func (sh *Shell) flushAfterRun() {
+	sh.mu.Lock()
+	pending := len(sh.pending) > 0
+	sh.mu.Unlock()
 	if !pending {
 		return
 	}
-	s.bg.Add(1)
+	sh.bg.Add(1)
 	go func() {
-		defer s.bg.Done()
-		if s.agent.WaitIdle(s.bgCtx) == nil {
-			s.flushPendingBash()
+		defer sh.bg.Done()
+		if sh.agent.WaitIdle(sh.bgCtx) == nil {
+			sh.flush()
 		}
 	}()
 }

@@ -1,0 +1,70 @@
+package main
+
+import (
+	"os"
+	"strings"
+	"testing"
+
+	"github.com/gopi-agent/gopi/core/modes/rpc"
+	"github.com/gopi-agent/gopi/internal/docgen"
+	"github.com/spf13/pflag"
+)
+
+// regenerate is the command that rewrites the generated tables in docs/.
+const regenerate = "make docs (or: GOPI_UPDATE_DOCS=1 go test ./cmd/gopi -run '^TestDocsUpToDate$')"
+
+// docCommands returns every command's flags as its help lists them, from
+// the flag sets the commands parse with.
+func docCommands() []docgen.Command {
+	var out []docgen.Command
+	for _, c := range allFlagSets() {
+		dc := docgen.Command{Path: strings.Join(c.path, " ")}
+		c.fs.VisitAll(func(f *pflag.Flag) {
+			value, usage := flagUsage(f)
+			if c.path == nil { // the agent's help has its own renderer, flagUsages
+				value, usage = valueNames[f.Name], f.Usage
+				if value == "" && f.Value.Type() != "bool" {
+					value = "VALUE"
+				}
+				if f.DefValue != "" && f.Value.Type() == "string" {
+					usage += " (default " + f.DefValue + ")"
+				}
+			}
+			dc.Flags = append(dc.Flags, docgen.Flag{Short: f.Shorthand, Long: f.Name, Value: value, Usage: usage})
+		})
+		out = append(out, dc)
+	}
+	return out
+}
+
+// TestDocsUpToDate fails while a generated table in docs/ (flags,
+// settings, slash commands, key bindings, RPC commands) differs from the
+// code; GOPI_UPDATE_DOCS=1 rewrites the tables instead.
+func TestDocsUpToDate(t *testing.T) {
+	write := os.Getenv("GOPI_UPDATE_DOCS") == "1"
+	stale, err := docgen.Sync("../../docs", docgen.Sections(docCommands()), write)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(stale) > 0 && !write {
+		t.Fatalf("docs/%s out of date with the code; regenerate with: %s", strings.Join(stale, ", docs/"), regenerate)
+	}
+}
+
+// Each RPC command is described by hand in docs/rpc.md, beside the
+// generated list of names.
+func TestDocsDescribeEveryRPCCommand(t *testing.T) {
+	b, err := os.ReadFile("../../docs/rpc.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	text := string(b)
+	if i := strings.Index(text, docgen.Begin("rpc-commands")); i >= 0 {
+		text = text[:i] + text[strings.Index(text, docgen.End("rpc-commands")):]
+	}
+	for _, name := range rpc.CommandNames() {
+		if !strings.Contains(text, "`"+name+"`") && !strings.Contains(text, "`"+name+" {") {
+			t.Errorf("docs/rpc.md does not describe the RPC command %s outside its generated list", name)
+		}
+	}
+}
