@@ -2,9 +2,7 @@ package ast
 
 import (
 	"path/filepath"
-	"sync/atomic"
 
-	"github.com/gopi-agent/gopi/fscache"
 	"github.com/gopi-agent/gopi/native/astgrep"
 )
 
@@ -12,51 +10,64 @@ import (
 // sets none.
 const DefaultParseCacheBytes = 256 << 20
 
-// cacheBudget is the budget last handed to the native cache (-1: never).
-var cacheBudget atomic.Int64
-
-func init() {
-	cacheBudget.Store(-1)
-	// Every tool that writes files reports it to the scan cache; the trees
-	// of those files must go too.
-	fscache.OnInvalidate(invalidateParseCache)
+// ParseCache keeps the parsed trees of the files searches read (see
+// astgrep.ParseCache), for a long-lived owner such as an agent session:
+// the owner builds one, hands it to its searches and edits (Scope's
+// ParseCache) and to the read tool's outlines, invalidates it after
+// writing files and closes it at the end. Caches are independent values;
+// a nil cache is off and every method accepts one.
+type ParseCache struct {
+	native *astgrep.ParseCache
 }
 
-// ConfigureParseCache sets the budget of the process-wide parse cache that
-// requests with Cache set use (0: DefaultParseCacheBytes; below 0: off).
-// Cheap when the budget is unchanged, so callers may apply their setting
-// before every request.
-func ConfigureParseCache(budget int64) {
+// NewParseCache returns an empty cache of budget bytes: 0 is
+// DefaultParseCacheBytes; a negative budget turns the cache off and
+// returns nil.
+func NewParseCache(budget int64) *ParseCache {
 	switch {
+	case budget < 0:
+		return nil
 	case budget == 0:
 		budget = DefaultParseCacheBytes
-	case budget < 0:
-		budget = 0
 	}
-	if cacheBudget.Swap(budget) != budget {
-		astgrep.SetParseCache(budget)
-	}
+	return &ParseCache{native: astgrep.NewParseCache(budget)}
 }
 
-// ParseCacheStats returns the parse cache's counters.
-func ParseCacheStats() astgrep.CacheStats { return astgrep.ParseCacheStats() }
+// Native returns the native cache, for the calls that take one
+// (astgrep.Options.Cache, outline.BodiesOf); nil for a nil cache.
+func (c *ParseCache) Native() *astgrep.ParseCache {
+	if c == nil {
+		return nil
+	}
+	return c.native
+}
 
-// invalidateParseCache drops the cached trees of path (and everything
-// under it) under both its absolute and its symlink-free spelling: the
-// cache is keyed by the paths searches used, which come from the scan
-// cache's canonical roots or from the caller. When path no longer exists
-// its parent is resolved instead.
-func invalidateParseCache(path string) {
+// Stats returns the cache's counters (zero for a nil cache).
+func (c *ParseCache) Stats() astgrep.CacheStats { return c.Native().Stats() }
+
+// Close frees the cache; searches given it afterwards parse afresh.
+func (c *ParseCache) Close() { c.Native().Close() }
+
+// Invalidate drops the cached trees of path (and everything under it)
+// under both its absolute and its symlink-free spelling: the cache is
+// keyed by the paths searches used, which come from the scan cache's
+// canonical roots or from the caller. When path no longer exists its
+// parent is resolved instead. "" drops everything.
+func (c *ParseCache) Invalidate(path string) {
+	n := c.Native()
+	if n == nil {
+		return
+	}
 	if path == "" {
-		astgrep.InvalidateParseCache("")
+		n.Invalidate("")
 		return
 	}
 	abs, err := filepath.Abs(path)
 	if err != nil {
-		astgrep.InvalidateParseCache("")
+		n.Invalidate("")
 		return
 	}
-	astgrep.InvalidateParseCache(abs)
+	n.Invalidate(abs)
 	real, err := filepath.EvalSymlinks(abs)
 	if err != nil {
 		if dir, err := filepath.EvalSymlinks(filepath.Dir(abs)); err == nil {
@@ -66,6 +77,6 @@ func invalidateParseCache(path string) {
 		}
 	}
 	if real != abs {
-		astgrep.InvalidateParseCache(real)
+		n.Invalidate(real)
 	}
 }

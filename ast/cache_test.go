@@ -9,36 +9,40 @@ import (
 	"time"
 
 	"github.com/gopi-agent/gopi/fscache"
+	"github.com/gopi-agent/gopi/native/astgrep"
 )
 
-// cachedTree turns the parse cache on for the test and writes a.go and
-// b.go (each with one call of g) plus extra files into a new tree.
-func cachedTree(t *testing.T, extra map[string]string) string {
+// cachedTree makes a parse cache and a scan cache for the test and writes
+// a.go and b.go (each with one call of g) plus extra files into a new
+// tree.
+func cachedTree(t *testing.T, extra map[string]string) (string, Scope) {
 	t.Helper()
 	requireNative(t)
-	ConfigureParseCache(64 << 20)
-	t.Cleanup(func() { ConfigureParseCache(-1) })
+	pc := NewParseCache(64 << 20)
+	t.Cleanup(pc.Close)
 	files := map[string]string{
 		"a.go": "package a\n\nfunc f() { g(1) }\n",
 		"b.go": "package a\n\nfunc h() { g(2) }\n",
 	}
 	maps.Copy(files, extra)
-	return tree(t, files)
+	dir := tree(t, files)
+	return dir, Scope{Paths: []string{dir}, ScanCache: fscache.New(fscache.DefaultPolicy), ParseCache: pc}
 }
 
 // The parse cache answers a repeated search without parsing again, keeps
 // results identical, and never serves a stale tree: not after a write
-// reported through the scan cache's hooks, and not after a same-size
+// reported to the cache, and not after a same-size
 // rewrite that keeps the modification time (the content hash catches it).
 func TestParseCacheReuseAndStaleness(t *testing.T) {
-	dir := cachedTree(t, map[string]string{
+	dir, sc := cachedTree(t, map[string]string{
 		"c.go": "package a\n\nfunc k() {}\n", // ruled out by the literal filter
 	})
-	req := SearchRequest{Scope: Scope{Paths: []string{dir}}, Patterns: []string{"g($A)"}, Cache: true}
+	pc := sc.ParseCache
+	req := SearchRequest{Scope: sc, Patterns: []string{"g($A)"}}
 	first := search(t, req)
-	before := ParseCacheStats()
+	before := pc.Stats()
 	second := search(t, req)
-	after := ParseCacheStats()
+	after := pc.Stats()
 	if locations(first.Matches) != locations(second.Matches) || first.TotalMatches != 2 {
 		t.Fatalf("first %q, second %q", locations(first.Matches), locations(second.Matches))
 	}
@@ -60,7 +64,7 @@ func TestParseCacheReuseAndStaleness(t *testing.T) {
 	if err := os.Chtimes(a, future, future); err != nil {
 		t.Fatal(err)
 	}
-	fscache.InvalidateAfterWrite(a)
+	pc.Invalidate(a)
 	if got := search(t, req).TotalMatches; got != 3 {
 		t.Fatalf("after a reported write: %d matches, want 3", got)
 	}
@@ -79,8 +83,8 @@ func TestParseCacheReuseAndStaleness(t *testing.T) {
 	}
 
 	// Deleting a directory's files drops their entries.
-	fscache.InvalidateAfterDelete(dir)
-	if s := ParseCacheStats(); s.Entries != 0 {
+	pc.Invalidate(dir)
+	if s := pc.Stats(); s.Entries != 0 {
 		t.Fatalf("after invalidating the directory: %d entries left", s.Entries)
 	}
 }
@@ -89,14 +93,14 @@ func TestParseCacheReuseAndStaleness(t *testing.T) {
 // patterns) find exactly what uncached searches find.
 func TestParseCacheSameMatchesAsUncached(t *testing.T) {
 	requireNative(t)
-	ConfigureParseCache(64 << 20)
-	t.Cleanup(func() { ConfigureParseCache(-1) })
+	pc := NewParseCache(64 << 20)
+	t.Cleanup(pc.Close)
 	sc := Scope{Paths: []string{"../core/tools", "."}}
 	for round := range 2 {
 		for _, pat := range []string{"$A.Lock()", "if err != nil { return $$$ }", "fmt.Errorf($$$A)", "errors.Is($E, $T)"} {
 			req := SearchRequest{Scope: sc, Patterns: []string{pat}, Captures: true}
 			plain := search(t, req)
-			req.Cache = true
+			req.ParseCache = pc
 			cached := search(t, req)
 			if plain.TotalMatches == 0 || cached.TotalMatches != plain.TotalMatches || locations(cached.Matches) != locations(plain.Matches) {
 				t.Fatalf("round %d, %s: cached %d matches, uncached %d", round, pat, cached.TotalMatches, plain.TotalMatches)
@@ -109,7 +113,7 @@ func TestParseCacheSameMatchesAsUncached(t *testing.T) {
 			}
 		}
 	}
-	if s := ParseCacheStats(); s.Hits == 0 {
+	if s := pc.Stats(); s.Hits == 0 {
 		t.Fatalf("no cache hits: %+v", s)
 	}
 }
@@ -119,7 +123,8 @@ func TestParseCacheSameMatchesAsUncached(t *testing.T) {
 // another pattern over the same files uses the cached trees; a reported
 // write drops the file's results.
 func TestParseCacheKeepsResults(t *testing.T) {
-	dir := cachedTree(t, nil)
+	dir, sc := cachedTree(t, nil)
+	pc := sc.ParseCache
 	old := time.Now().Add(-time.Hour)
 	setOld := func(name string) {
 		if err := os.Chtimes(filepath.Join(dir, name), old, old); err != nil {
@@ -128,14 +133,14 @@ func TestParseCacheKeepsResults(t *testing.T) {
 	}
 	setOld("a.go")
 	setOld("b.go")
-	req := SearchRequest{Scope: Scope{Paths: []string{dir}}, Patterns: []string{"g($A)"}, Captures: true, Cache: true}
+	req := SearchRequest{Scope: sc, Patterns: []string{"g($A)"}, Captures: true}
 	first := search(t, req)
-	before := ParseCacheStats()
+	before := pc.Stats()
 	if before.Entries != 4 {
 		t.Fatalf("after the first search: %d entries, want 4 (two trees, two files' results)", before.Entries)
 	}
 	second := search(t, req)
-	if hits := ParseCacheStats().Hits - before.Hits; hits != 2 {
+	if hits := pc.Stats().Hits - before.Hits; hits != 2 {
 		t.Fatalf("repeat: %d cache hits, want 2", hits)
 	}
 	if locations(first.Matches) != locations(second.Matches) || second.TotalMatches != 2 {
@@ -149,11 +154,11 @@ func TestParseCacheKeepsResults(t *testing.T) {
 	}
 	other := req
 	other.Patterns = []string{"func $F() { $$$ }"}
-	before = ParseCacheStats()
+	before = pc.Stats()
 	if got := search(t, other).TotalMatches; got != 2 {
 		t.Fatalf("other pattern: %d matches, want 2", got)
 	}
-	if hits := ParseCacheStats().Hits - before.Hits; hits != 2 {
+	if hits := pc.Stats().Hits - before.Hits; hits != 2 {
 		t.Fatalf("other pattern: %d cache hits (trees), want 2", hits)
 	}
 
@@ -162,7 +167,7 @@ func TestParseCacheKeepsResults(t *testing.T) {
 		t.Fatal(err)
 	}
 	setOld("a.go")
-	fscache.InvalidateAfterWrite(a)
+	pc.Invalidate(a)
 	if got := search(t, req).TotalMatches; got != 3 {
 		t.Fatalf("after a reported write: %d matches, want 3", got)
 	}
@@ -177,5 +182,40 @@ func TestParseCacheKeepsResults(t *testing.T) {
 	setOld("b.go")
 	if got := search(t, req).TotalMatches; got != 2 {
 		t.Fatalf("after a same-size rewrite restoring the mtime: %d matches, want 2 (a.go's)", got)
+	}
+}
+
+// Two parse caches are independent: a search through one leaves the
+// other empty, and invalidating or closing one leaves the other as it
+// was. A nil cache is off.
+func TestParseCachesAreIndependent(t *testing.T) {
+	dir, sc := cachedTree(t, nil)
+	other := NewParseCache(64 << 20)
+	defer other.Close()
+	search(t, SearchRequest{Scope: sc, Patterns: []string{"g($A)"}})
+	if n := sc.ParseCache.Stats().Entries; n == 0 {
+		t.Fatal("the searched cache holds nothing")
+	}
+	if s := other.Stats(); s.Entries != 0 || s.Hits+s.Misses != 0 {
+		t.Fatalf("the other cache was used: %+v", s)
+	}
+	osc := sc
+	osc.ParseCache = other
+	search(t, SearchRequest{Scope: osc, Patterns: []string{"g($A)"}})
+	sc.ParseCache.Invalidate(dir)
+	sc.ParseCache.Close()
+	if other.Stats().Entries == 0 {
+		t.Fatal("invalidating and closing one cache emptied the other")
+	}
+	if got := search(t, SearchRequest{Scope: sc, Patterns: []string{"g($A)"}}).TotalMatches; got != 2 {
+		t.Fatalf("through a closed cache: %d matches, want 2", got)
+	}
+	if NewParseCache(-1) != nil {
+		t.Fatal("a negative budget must give no cache")
+	}
+	var none *ParseCache
+	none.Invalidate(dir)
+	if none.Stats() != (astgrep.CacheStats{}) {
+		t.Fatal("a nil cache has counters")
 	}
 }

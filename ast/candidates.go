@@ -33,6 +33,22 @@ type Scope struct {
 	// node_modules directories are walked only when a path glob or an
 	// including glob here names node_modules.
 	Globs []string
+	// ScanCache is the scan cache directory walks go through (an agent
+	// session's); nil walks afresh every time and stores nothing. Edit
+	// invalidates it for the files it writes.
+	ScanCache *fscache.Cache
+	// ParseCache keeps and reuses the parsed trees of the files read from
+	// disk (an agent session's); nil parses every file afresh. Edit
+	// invalidates it for the files it writes.
+	ParseCache *ParseCache
+}
+
+// scanner is the scan cache as a lookup takes it (nil stays nil).
+func (sc *Scope) scanner() fscache.Scanner {
+	if sc.ScanCache == nil {
+		return nil
+	}
+	return sc.ScanCache
 }
 
 // candidate is one file to search.
@@ -44,9 +60,6 @@ type candidate struct {
 	named   bool      // given explicitly as a file (not found by a scan)
 	rel     string    // path relative to the directory given (found by a scan)
 }
-
-// scanCache is the scan cache the engine uses; tests may replace it.
-var scanCache = fscache.Default
 
 // hasGlobMeta reports whether p contains glob syntax.
 func hasGlobMeta(p string) bool { return strings.ContainsAny(p, "*?[{") }
@@ -249,17 +262,20 @@ func scanDir(ctx context.Context, sc Scope, given, dirAbs string, g *glob.Patter
 		Gitignore:       !sc.NoGitignore,
 		SkipNodeModules: (g == nil || !g.MentionsNodeModules()) && !globsNameNodeModules(sc.Globs),
 	}
-	cache := scanCache()
-	scan, err := cache.GetOrScan(ctx, root, opts)
+	lookup := fscache.Lookup{Scanner: sc.scanner(), Root: root, Options: opts, UseCache: true}
+	scan, err := lookup.First(ctx)
 	if err != nil {
 		return nil, fmt.Errorf("scan %s: %w", given, err)
 	}
 	files := filterScan(scan, given, root, g)
-	if len(files) == 0 && cache.ShouldRecheckEmpty(scan) {
-		if scan, err = cache.ForceRescan(ctx, root, opts, true); err != nil {
+	if len(files) == 0 {
+		fresh, err := lookup.RecheckEmpty(ctx, scan)
+		if err != nil {
 			return nil, fmt.Errorf("scan %s: %w", given, err)
 		}
-		files = filterScan(scan, given, root, g)
+		if fresh != nil {
+			files = filterScan(fresh, given, root, g)
+		}
 	}
 	return files, nil
 }

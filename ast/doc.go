@@ -13,9 +13,10 @@
 //     in path then position order, streamed to the caller as files finish
 //     (SearchRequest.OnMatch) or collected, offset/limit, parse issues
 //     collected (search.go, run.go);
-//   - the process-wide parse cache the agent tools use: parsed trees kept
-//     between requests within a budget, dropped when a tool writes through
-//     the scan cache's invalidation hooks (cache.go);
+//   - the parse cache (a ParseCache value its owner, an agent session,
+//     builds and hands over in Scope.ParseCache): parsed trees kept
+//     between requests within a budget, dropped when the owner's tools
+//     write files and invalidate it (cache.go);
 //   - ast-grep rule files for `gopi ast scan` (rules.go): rules of plain
 //     patterns through the pattern matcher, every other rule (kind,
 //     inside, has, not, all, any, constraints, utils, transform, fix, ...)

@@ -10,7 +10,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/gopi-agent/gopi/fscache"
 	"github.com/gopi-agent/gopi/native/astgrep"
 )
 
@@ -39,9 +38,6 @@ type EditRequest struct {
 	DryRun          bool // compute the changes but write nothing
 	MaxFileSize     int64
 	Timeout         time.Duration
-	// Cache lets the native engine keep and reuse parsed trees (see
-	// ConfigureParseCache).
-	Cache bool
 	// SkipOverlapping leaves out an edit that overlaps an earlier one in
 	// the file (the outer of nested matches is kept), as the ast-grep CLI's
 	// --update-all does; a second run rewrites what is left. Without it an
@@ -144,7 +140,7 @@ func Edit(ctx context.Context, req EditRequest) (*EditResult, error) {
 	if len(pl.langs) == 1 {
 		out.Lang = pl.langs[0]
 	}
-	opts := astgrep.Options{Edits: true, MaxFileSize: maxSize(req.MaxFileSize), Cache: req.Cache}
+	opts := astgrep.Options{Edits: true, MaxFileSize: maxSize(req.MaxFileSize), Cache: req.ParseCache.Native()}
 	results, err := pl.search(ctx, opts, req.Timeout)
 	if err != nil {
 		return nil, err
@@ -208,7 +204,10 @@ func Edit(ctx context.Context, req EditRequest) (*EditResult, error) {
 	}
 	for _, w := range writes {
 		if done[w.display] {
-			fscache.InvalidateAfterWrite(w.abs)
+			if req.ScanCache != nil {
+				req.ScanCache.Invalidate(w.abs)
+			}
+			req.ParseCache.Invalidate(w.abs)
 		}
 	}
 	if err != nil {

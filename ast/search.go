@@ -32,10 +32,6 @@ type SearchRequest struct {
 	// of a whole tree are never held at once. An error stops the search
 	// and is returned.
 	OnMatch func(Match) error
-	// Cache lets the native engine keep and reuse the parsed trees of the
-	// files it searches (see SetParseCacheBudget); for long-lived
-	// processes such as the agent.
-	Cache bool
 	// Rewrite, when not nil, is a rewrite template for Patterns ("" deletes
 	// the match): every Match then carries the edit it would make
 	// (Match.Edit), for previews such as `gopi ast run -r --json`.
@@ -99,7 +95,7 @@ func Search(ctx context.Context, req SearchRequest) (*SearchResult, error) {
 		return nil, err
 	}
 	defer pl.close()
-	opts := astgrep.Options{Captures: req.Captures, NoPrefilter: req.NoPrefilter, MaxFileSize: maxSize(req.MaxFileSize), Cache: req.Cache,
+	opts := astgrep.Options{Captures: req.Captures, NoPrefilter: req.NoPrefilter, MaxFileSize: maxSize(req.MaxFileSize), Cache: req.ParseCache.Native(),
 		Edits: req.Rewrite != nil || req.edits}
 	out := &SearchResult{FilesSearched: pl.searched(), MissingPaths: pl.missing, Languages: pl.langs, Unsupported: pl.unsupported}
 	issues := pl.issues

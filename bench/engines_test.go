@@ -27,9 +27,10 @@ import (
 //
 //	go test ./bench -run '^$' -bench . -benchtime 20x
 
-// TestMain gives the process-wide scan cache the policy the CLI would use,
-// with the TTL raised to an hour unless FS_SCAN_CACHE_TTL_MS sets it, so
-// the cache stays warm for a whole benchmark run.
+// TestMain builds the benchmarks' scan cache with the policy the CLI would
+// use, the TTL raised to an hour unless FS_SCAN_CACHE_TTL_MS sets it, so
+// the cache stays warm for a whole benchmark run, and their content cache
+// with the default budget (an agent session's caches).
 func TestMain(m *testing.M) {
 	cfg, err := config.Load(config.LoadOptions{NoFiles: true})
 	if err != nil {
@@ -40,9 +41,17 @@ func TestMain(m *testing.M) {
 	if cfg.Env.Get(config.EnvScanCacheTTL) == "" {
 		p.TTL = time.Hour
 	}
-	fscache.SetDefaultPolicy(p)
+	scanCache = fscache.New(p)
+	contentCache = grep.NewContentCache(0)
 	os.Exit(m.Run())
 }
+
+// The caches every benchmark of the process shares, as the tools of one
+// session do (built by TestMain).
+var (
+	scanCache    *fscache.Cache
+	contentCache *grep.ContentCache
+)
 
 // corpus is one tree to benchmark over.
 type corpus struct {
@@ -99,7 +108,8 @@ func grepOptions(p Pattern, root string, mode grep.Mode) grep.Options {
 	o.Hidden = false
 	o.Gitignore = true
 	o.Cache = true
-	o.ContentCache = true
+	o.ScanCache = scanCache
+	o.ContentCache = contentCache
 	o.Mode = mode
 	return o
 }
@@ -154,7 +164,7 @@ func BenchmarkGlobWarm(b *testing.B) {
 	ctx := context.Background()
 	for _, c := range corpora(b) {
 		b.Run(c.name, func(b *testing.B) {
-			opts := glob.Options{Pattern: "**/*.go", Gitignore: true, Cache: true}
+			opts := glob.Options{Pattern: "**/*.go", Gitignore: true, Cache: true, Scanner: scanCache}
 			warm, err := glob.Find(ctx, c.root, opts)
 			if err != nil {
 				b.Fatal(err)
@@ -178,7 +188,7 @@ func BenchmarkFuzzyWarm(b *testing.B) {
 	for _, c := range corpora(b) {
 		for _, q := range queries {
 			b.Run(c.name+"/"+q.name, func(b *testing.B) {
-				opts := fuzzy.Options{Query: q.q, Gitignore: true, Cache: true}
+				opts := fuzzy.Options{Query: q.q, Gitignore: true, Cache: true, Scanner: scanCache}
 				warm, err := fuzzy.Find(ctx, c.root, opts)
 				if err != nil {
 					b.Fatal(err)

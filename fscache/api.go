@@ -17,7 +17,10 @@
 // default 16, oldest evicted first), a caller-side empty-result recheck
 // (FS_SCAN_EMPTY_RECHECK_MS, default 200) and explicit invalidation by path
 // after every mutation. The variables are read by core/config, which hands
-// the resulting Policy to SetDefaultPolicy or New. `.git` is never returned and symlinks are never
+// the resulting Policy to New. There is no process-wide cache: whoever
+// builds an agent session builds its Cache and passes it down to the
+// engines (their options' Scanner), and the tools that write files
+// invalidate that value. `.git` is never returned and symlinks are never
 // followed.
 package fscache
 
@@ -70,7 +73,7 @@ type Scan struct {
 	Age     time.Duration // time since the walk ran; 0 for a walk done by this call
 }
 
-// Policy is the global cache policy. There are no per-call knobs. The
+// Policy is a cache's policy. There are no per-call knobs. The
 // package reads no environment: core/config builds the policy from
 // FS_SCAN_CACHE_TTL_MS, FS_SCAN_EMPTY_RECHECK_MS, FS_SCAN_CACHE_MAX_ENTRIES
 // and the user's git configuration.

@@ -3,7 +3,6 @@ package fscache
 import (
 	"context"
 	"sync"
-	"sync/atomic"
 	"time"
 )
 
@@ -31,8 +30,9 @@ type flight struct {
 	stale   bool // superseded or invalidated: do not store, do not join
 }
 
-// Cache is a process-local cache of directory scans. It is safe for
-// concurrent use. Scans of one key run at most once at a time: concurrent
+// Cache is a cache of directory scans, a value its owner builds (New)
+// and passes to the engines: an agent session holds one for its tools,
+// a one-shot CLI command builds its own. It is safe for concurrent use. Scans of one key run at most once at a time: concurrent
 // GetOrScan callers share the walk in progress.
 type Cache struct {
 	policy Policy
@@ -62,24 +62,9 @@ func New(p Policy) *Cache {
 	}
 }
 
-// Default returns the process-wide cache the engines use when they are
-// given no Scanner. Its policy is DefaultPolicy until SetDefaultPolicy
-// replaces it.
-func Default() *Cache {
-	if c := defaultCache.Load(); c != nil {
-		return c
-	}
-	defaultCache.CompareAndSwap(nil, New(DefaultPolicy))
-	return defaultCache.Load()
-}
-
-// SetDefaultPolicy replaces the process-wide cache by an empty one with
-// policy p. The program's entry point calls it once with the policy its
-// configuration gives (core/config's ScanCachePolicy); callers holding the
-// previous cache keep using it.
-func SetDefaultPolicy(p Policy) { defaultCache.Store(New(p)) }
-
-var defaultCache atomic.Pointer[Cache]
+// uncached serves lookups that name no scanner: every call walks afresh
+// and nothing is stored (TTL 0), so it holds no state between calls.
+var uncached = New(Policy{})
 
 // Policy returns the cache's policy.
 func (c *Cache) Policy() Policy { return c.policy }

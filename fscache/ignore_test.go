@@ -8,7 +8,6 @@ import (
 	"slices"
 	"strings"
 	"testing"
-	"time"
 )
 
 // writeTree creates files (slash paths, parents made as needed) under root.
@@ -269,8 +268,7 @@ func testExcludes() string {
 }
 
 // TestCacheAppliesPolicyExcludesFile checks that the global excludes file
-// comes from the cache's policy (the package reads no environment) and
-// that the process-wide cache takes the policy SetDefaultPolicy gives.
+// comes from the cache's policy (the package reads no environment).
 func TestCacheAppliesPolicyExcludesFile(t *testing.T) {
 	tmp := t.TempDir()
 	writeTree(t, tmp, map[string]string{
@@ -302,12 +300,5 @@ func TestCacheAppliesPolicyExcludesFile(t *testing.T) {
 	es, err := Walk(context.Background(), root, opts)
 	if err != nil || len(es) != 2 {
 		t.Fatalf("Walk applies no global excludes: %v %v", es, err)
-	}
-	old := Default()
-	t.Cleanup(func() { SetDefaultPolicy(old.Policy()) })
-	p := Policy{TTL: time.Minute, MaxEntries: 2, ExcludesFile: filepath.Join(tmp, "ignore")}
-	SetDefaultPolicy(p)
-	if Default() == old || Default().Policy() != p {
-		t.Fatal("SetDefaultPolicy did not replace the default cache")
 	}
 }

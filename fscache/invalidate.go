@@ -4,7 +4,6 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"sync"
 )
 
 // Invalidate drops every cached scan whose root contains path or lies under
@@ -47,57 +46,6 @@ func (c *Cache) Clear() {
 	for k, f := range c.flights {
 		f.stale = true
 		delete(c.flights, k)
-	}
-}
-
-// InvalidateAfterWrite invalidates the default cache after path was created
-// or modified.
-func InvalidateAfterWrite(path string) {
-	Default().Invalidate(path)
-	runHooks(path)
-}
-
-// InvalidateAfterDelete invalidates the default cache after path was removed.
-func InvalidateAfterDelete(path string) {
-	Default().Invalidate(path)
-	runHooks(path)
-}
-
-// InvalidateAfterRename invalidates the default cache for both sides of a
-// rename or move; the second side only when it differs from the first.
-func InvalidateAfterRename(oldPath, newPath string) {
-	c := Default()
-	c.Invalidate(oldPath)
-	runHooks(oldPath)
-	if newPath != oldPath {
-		c.Invalidate(newPath)
-		runHooks(newPath)
-	}
-}
-
-// hooks are the functions OnInvalidate registered.
-var hooks struct {
-	sync.Mutex
-	fns []func(path string)
-}
-
-// OnInvalidate registers f to run, synchronously, after every
-// InvalidateAfterWrite, InvalidateAfterDelete and InvalidateAfterRename
-// with each path they were given, so that caches derived from file
-// contents (the AST parse cache) drop what they hold for it. f must be
-// quick and safe for concurrent use.
-func OnInvalidate(f func(path string)) {
-	hooks.Lock()
-	defer hooks.Unlock()
-	hooks.fns = append(hooks.fns, f)
-}
-
-func runHooks(path string) {
-	hooks.Lock()
-	fns := hooks.fns
-	hooks.Unlock()
-	for _, f := range fns {
-		f(path)
 	}
 }
 

@@ -124,40 +124,28 @@ func TestInvalidateResolvesPaths(t *testing.T) {
 	}
 }
 
+// Invalidation after a write, a delete and a rename (both sides) drops
+// the scans of the directories involved.
 func TestInvalidateAfterMutations(t *testing.T) {
 	base := t.TempDir()
 	writeTree(t, base, map[string]string{"from/x.txt": "", "to/": "", "w/": "", "d/y.txt": ""})
-	c := Default()
-	c.Clear()
-	t.Cleanup(c.Clear)
+	c := New(DefaultPolicy)
 	real := fill(t, c, base, "from", "to", "w", "d")
 
-	InvalidateAfterWrite(filepath.Join(base, "w", "new.txt"))
+	c.Invalidate(filepath.Join(base, "w", "new.txt"))
 	if err := os.Remove(filepath.Join(base, "d", "y.txt")); err != nil {
 		t.Fatal(err)
 	}
-	InvalidateAfterDelete(filepath.Join(base, "d", "y.txt"))
+	c.Invalidate(filepath.Join(base, "d", "y.txt"))
 	if got := cachedRoots(c); !slices.Equal(got, []string{filepath.Join(real, "from"), filepath.Join(real, "to")}) {
 		t.Fatalf("after write+delete: %q", got)
 	}
 	if err := os.Rename(filepath.Join(base, "from", "x.txt"), filepath.Join(base, "to", "x.txt")); err != nil {
 		t.Fatal(err)
 	}
-	InvalidateAfterRename(filepath.Join(base, "from", "x.txt"), filepath.Join(base, "to", "x.txt"))
+	c.Invalidate(filepath.Join(base, "from", "x.txt"))
+	c.Invalidate(filepath.Join(base, "to", "x.txt"))
 	if got := cachedRoots(c); len(got) != 0 {
 		t.Fatalf("after rename: %q", got)
-	}
-}
-
-// The invalidation helpers run the registered hooks with each path.
-func TestOnInvalidateHooks(t *testing.T) {
-	var got []string
-	OnInvalidate(func(p string) { got = append(got, p) })
-	InvalidateAfterWrite("/x/a")
-	InvalidateAfterDelete("/x/b")
-	InvalidateAfterRename("/x/c", "/x/d")
-	InvalidateAfterRename("/x/e", "/x/e")
-	if want := []string{"/x/a", "/x/b", "/x/c", "/x/d", "/x/e"}; !slices.Equal(got, want) {
-		t.Fatalf("hooks saw %q, want %q", got, want)
 	}
 }

@@ -6,8 +6,8 @@ import (
 )
 
 // Scanner is the part of *Cache that search engines use. Engines accept one
-// in their options so tests can substitute a fake; production code passes
-// nil and gets Default().
+// in their options: the owner's *Cache, or a fake in tests; nil walks
+// afresh on every call and stores nothing.
 type Scanner interface {
 	GetOrScan(ctx context.Context, root string, opts Options) (*Scan, error)
 	ForceRescan(ctx context.Context, root string, opts Options, store bool) (*Scan, error)
@@ -21,7 +21,7 @@ type Scanner interface {
 // (ShouldRecheckEmpty), it rescans once, storing the fresh scan, so that
 // files created since are found.
 type Lookup struct {
-	Scanner  Scanner // nil means Default()
+	Scanner  Scanner // nil: walk afresh, store nothing (no global excludes file)
 	Root     string  // canonical search root (see ResolveSearchPath)
 	Options  Options // traversal policy, part of the cache key
 	UseCache bool    // the caller opted in to the cache
@@ -45,7 +45,7 @@ type streamWalker interface {
 
 func (l Lookup) scanner() Scanner {
 	if l.Scanner == nil {
-		return Default()
+		return uncached
 	}
 	return l.Scanner
 }

@@ -3,6 +3,8 @@ package fscache
 import (
 	"context"
 	"fmt"
+	"os"
+	"path/filepath"
 	"slices"
 	"testing"
 	"time"
@@ -58,8 +60,23 @@ func TestLookupFollowsTheOptInContract(t *testing.T) {
 	}
 }
 
-func TestLookupDefaultsToTheProcessCache(t *testing.T) {
-	if (Lookup{}).scanner() != Default() {
-		t.Fatal("a nil Scanner must mean Default()")
+// A lookup that names no scanner walks afresh every time, even with
+// UseCache, and keeps nothing between calls.
+func TestLookupWithoutScannerStoresNothing(t *testing.T) {
+	root := t.TempDir()
+	l := Lookup{Root: root, UseCache: true}
+	s, err := l.First(context.Background())
+	if err != nil || s.Age != 0 || len(s.Entries) != 0 {
+		t.Fatalf("first: %+v %v", s, err)
+	}
+	if err := os.WriteFile(filepath.Join(root, "new.txt"), nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	s, err = l.First(context.Background())
+	if err != nil || s.Age != 0 || len(s.Entries) != 1 {
+		t.Fatalf("second: %+v %v", s, err)
+	}
+	if len(uncached.entries) != 0 {
+		t.Fatal("the scanner-less cache stored a scan")
 	}
 }

@@ -206,6 +206,7 @@ func runASTGrep(ctx context.Context, env *cliEnv, args []string) int {
 		return code
 	}
 	sc, strict, err := astScope(c, fs.Args())
+	sc.ScanCache = env.scan
 	if err != nil {
 		return fail(env, "ast grep", err)
 	}
@@ -440,6 +441,7 @@ func runASTEdit(ctx context.Context, env *cliEnv, args []string) int {
 		return fail(env, "ast edit", usagef("missing -r REWRITE (use -r '' to delete matches)"))
 	}
 	sc, strict, err := astScope(c, fs.Args())
+	sc.ScanCache = env.scan
 	if err != nil {
 		return fail(env, "ast edit", err)
 	}

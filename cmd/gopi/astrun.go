@@ -141,7 +141,7 @@ func runASTRun(ctx context.Context, env *cliEnv, args []string) int {
 		return fail(env, cmd, usagef("%v", err))
 	}
 	sc := c.noIgnore.scope(paths, c.noHidden)
-	sc.Globs = c.globs
+	sc.Globs, sc.ScanCache = c.globs, env.scan
 	req := ast.SearchRequest{Scope: sc, Patterns: []string{c.pattern}, Lang: c.lang, Strictness: strict, Captures: c.json != "", Timeout: c.timeout}
 	if c.rewrite != "\x00" {
 		if c.json == "" {
@@ -260,7 +260,7 @@ func runASTScan(ctx context.Context, env *cliEnv, args []string) int {
 		return fail(env, cmd, usagef("give rules with -r RULE.yml or --inline-rules YAML"))
 	}
 	sc := c.noIgnore.scope(paths, c.noHidden)
-	sc.Globs = c.globs
+	sc.Globs, sc.ScanCache = c.globs, env.scan
 	if c.updateAll && c.json == "" { // with --json, ast-grep prints the fixes and writes nothing
 		rewrites, lang, err := ast.FixRewrites(rules)
 		if err != nil {

@@ -24,8 +24,9 @@ var loadSettings = config.Load
 var defaultsSuffice = map[string]bool{"grep": true, "find": true, "ast": true, "read": true, "tokens": true}
 
 // loadConfig builds the configuration once for a command run and hands
-// the engines their share: the scan cache policy goes to the process-wide
-// cache; everything else is read from env.cfg by the command. Warnings
+// the engines their share: the command's own scan cache (env.scan) with
+// the configured policy; everything else is read from env.cfg by the
+// command. Warnings
 // (a bad .env line, an omp file gopi cannot use) are printed and do not
 // stop the command.
 func loadConfig(env *cliEnv, cmd string) error {
@@ -43,8 +44,18 @@ func loadConfig(env *cliEnv, cmd string) error {
 		fmt.Fprintf(env.stderr, "gopi %s: warning: %v\n", cmd, w)
 	}
 	env.cfg = cfg
-	fscache.SetDefaultPolicy(cfg.ScanCachePolicy())
+	env.scan = fscache.New(cfg.ScanCachePolicy())
 	return nil
+}
+
+// scanner is env.scan as the engines' options take it: nil (an uncached
+// walk without the global excludes file) when no configuration was
+// loaded.
+func (env *cliEnv) scanner() fscache.Scanner {
+	if env.scan == nil {
+		return nil
+	}
+	return env.scan
 }
 
 // permissionText is the file a permission error is about and the reason,

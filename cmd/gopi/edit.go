@@ -67,7 +67,6 @@ func runEdit(ctx context.Context, env *cliEnv, args []string) int {
 		return fail(env, "edit", usagef("unexpected argument %q; the edit input comes from standard input or --input", fs.Arg(0)))
 	}
 	tenv := tool.NewEnvFrom(env.cfg)
-	defer tenv.Close()
 	tenv.ReadCache = nil // one call per process: nothing would ever read it back
 	mode := tenv.Settings.EditMode
 	if c.mode != "" {

@@ -477,7 +477,7 @@ func findMain(ctx context.Context, env *cliEnv, c *findCLI, fs *pflag.FlagSet, r
 		}
 		if fuzzyMode {
 			res, err := fuzzy.Find(ctx, root, fuzzy.Options{
-				Query: c.fuzzy, Hidden: c.hidden, Gitignore: !c.noIgnore, MaxResults: c.limit,
+				Query: c.fuzzy, Hidden: c.hidden, Gitignore: !c.noIgnore, MaxResults: c.limit, Scanner: env.scanner(),
 			})
 			if err != nil {
 				return exitError, err
@@ -502,7 +502,7 @@ func findMain(ctx context.Context, env *cliEnv, c *findCLI, fs *pflag.FlagSet, r
 			Pattern: globPattern, IgnoreCase: ignoreCase, FileType: fileType, Hidden: c.hidden, Gitignore: !c.noIgnore,
 			NodeModules: true, // as in fd: only ignore files leave node_modules out
 			MaxResults:  maxResults, SortByMtime: c.newest, NoMTime: !c.json, Follow: c.follow,
-			MaxDepth: c.maxDepth,
+			MaxDepth: c.maxDepth, Scanner: env.scanner(),
 		}
 		take := func(m glob.Match) (bool, error) {
 			if c.limit > 0 && found >= c.limit {

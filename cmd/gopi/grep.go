@@ -287,6 +287,7 @@ func newGrepJob(c *grepCLI, rest []string, env *cliEnv) (*grepJob, error) {
 	}
 	o := grep.DefaultOptions(pattern, "")
 	var needs grep.Needs
+	o.ScanCache = env.scanner()
 	switch {
 	case c.caseSensitive:
 	case c.ignoreCase:

@@ -17,6 +17,7 @@ import (
 	"strings"
 
 	"github.com/gopi-agent/gopi/core/config"
+	"github.com/gopi-agent/gopi/fscache"
 	"github.com/gopi-agent/gopi/internal/childproc"
 )
 
@@ -52,6 +53,10 @@ type cliEnv struct {
 	warnings []string
 
 	cfg *config.Config // loaded by run before the command (nil for version and mockllm)
+	// scan is the scan cache of the engine commands (grep, find, ast,
+	// read), built with cfg: a value of this one command, with the
+	// configuration's policy (the global git excludes file among it).
+	scan *fscache.Cache
 }
 
 // noConfig lists the commands that run without loading the configuration.

@@ -84,9 +84,13 @@ func runRead(ctx context.Context, env *cliEnv, args []string) int {
 // result as JSON. editMode, when set, overrides the edit mode setting.
 func callTool(ctx context.Context, env *cliEnv, name string, args json.RawMessage, editMode string, asJSON bool) int {
 	tenv := tool.NewEnvFrom(env.cfg)
+	// One call: the command's own scan cache (read's path suggestions
+	// honour the global excludes file through its policy), no other cache.
+	tenv.Caches = &tool.Caches{Scan: env.scan}
 	// The tool's session ends with the call: its shell and whatever the
 	// command left running (background processes, jobs) are ended.
-	defer tenv.Close()
+	svc := registry.NewServices(tenv)
+	defer svc.Close()
 	if editMode != "" {
 		m, ok := tool.ParseEditMode(editMode)
 		if !ok {
@@ -94,7 +98,7 @@ func callTool(ctx context.Context, env *cliEnv, name string, args json.RawMessag
 		}
 		tenv.Settings.EditMode = m
 	}
-	t, err := registry.New(name, tenv)
+	t, err := registry.New(name, tenv, svc)
 	if err != nil {
 		return fail(env, "tool", usagef("unknown tool %q", name))
 	}

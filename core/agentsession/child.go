@@ -77,6 +77,8 @@ func (s *Session) NewChild(ctx context.Context, o ChildOptions) (*Session, error
 		Stream:             s.opts.Stream,
 		position:           &pos,
 		artifacts:          o.Artifacts,
+		// Subagents search the same tree: they share the parent's caches.
+		Caches: s.caches,
 		// Subagents work with the parent's skills and rules (found once).
 		Skills:    s.res.skills,
 		Rules:     s.res.rules,

@@ -80,7 +80,7 @@ func (s *Session) RunningJobs() int {
 	if !job.Enabled(s.toolEnv) {
 		return 0
 	}
-	return len(job.For(s.toolEnv).Running())
+	return len(s.svc.Jobs.Running())
 }
 
 // jobsPoll is how often WaitJobs looks at the jobs.
@@ -97,7 +97,7 @@ func (s *Session) WaitJobs(ctx context.Context, onWait func(running int)) error 
 	if !job.Enabled(s.toolEnv) {
 		return nil
 	}
-	m := job.For(s.toolEnv)
+	m := s.svc.Jobs
 	told := false
 	t := time.NewTicker(jobsPoll)
 	defer t.Stop()

@@ -9,7 +9,6 @@ import (
 	"github.com/gopi-agent/gopi/core/agent"
 	"github.com/gopi-agent/gopi/core/ai"
 	"github.com/gopi-agent/gopi/core/message"
-	"github.com/gopi-agent/gopi/core/tools/todo"
 )
 
 // Delivery says how a message sent during a run is delivered.
@@ -100,7 +99,7 @@ func (s *Session) Prompt(ctx context.Context, text string, opts PromptOptions) e
 	s.recordSettings()
 	s.inputHooks(ctx, &agent.InputEvent{Text: text, Images: len(opts.Images)})
 	s.maybeTitle(text)
-	planBefore := todo.For(s.toolEnv).Version()
+	planBefore := s.svc.Todos.Version()
 	err = s.agent.Prompt(ctx, msgs...)
 	if errors.Is(err, agent.ErrBusy) {
 		// A run started outside the session (through Agent()).
@@ -127,7 +126,7 @@ func (s *Session) afterRuns(ctx context.Context, gen, planBefore int) error {
 		if ctx.Err() != nil || s.gate.abortedSince(gen) {
 			return nil
 		}
-		m := s.todoFollowUp(attempt, todo.For(s.toolEnv).Version() != planBefore)
+		m := s.todoFollowUp(attempt, s.svc.Todos.Version() != planBefore)
 		if m == nil {
 			return nil
 		}

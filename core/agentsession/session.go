@@ -120,6 +120,13 @@ type Options struct {
 	// model registry.
 	Stream agent.StreamFunc
 
+	// Caches are the engine caches (scan, file content, parse trees) the
+	// session's tools share. nil: the session builds its own from Config
+	// (tool.CachesFrom) and closes them when it closes; caches given here
+	// belong to the caller, who may share them between sessions (a child
+	// session gets its parent's) and closes them after the last one.
+	Caches *tool.Caches
+
 	// position is a child session's place in the task tree (NewChild);
 	// nil is a session the user started.
 	position *task.Position
@@ -141,7 +148,10 @@ type Session struct {
 	opts       Options
 	client     *http.Client
 	toolEnv    *tool.Env
-	position   task.Position // place in the task tree
+	svc        *registry.Services // what the tools share besides the Env (services.go)
+	caches     *tool.Caches       // the tools' engine caches (Options.Caches, or the session's own)
+	ownsCaches bool               // caches were built by this session, which closes them
+	position   task.Position      // place in the task tree
 	agent      *agent.Agent
 	promptInfo *prompt.Prompt      // the built system prompt with its environment facts and context files
 	secrets    *secrets.Obfuscator // secrets.enabled: hides secrets from providers; nil when off
@@ -236,6 +246,7 @@ func New(ctx context.Context, opts Options) (*Session, error) {
 		}
 		s.bgCancel()
 		s.closeMCP()
+		s.closeTools()
 		s.mu.Lock()
 		lock := s.runLock
 		s.runLock = nil
@@ -258,9 +269,14 @@ func New(ctx context.Context, opts Options) (*Session, error) {
 	if opts.position != nil {
 		s.position = *opts.position
 	}
+	s.caches, s.ownsCaches = opts.Caches, opts.Caches == nil
+	if s.ownsCaches {
+		s.caches = tool.CachesFrom(cfg)
+	}
 	s.toolEnv = s.newToolEnv(store)
+	s.svc = registry.NewServices(s.toolEnv)
+	s.svc.Subagents = taskHost{s}
 	s.restoreTodos(store)
-	task.Bind(s.toolEnv, taskHost{s})
 	s.discoverResources(sctx.InjectedTTSRRules)
 	s.startMCP(ctx)
 	tools, err := s.buildTools(s.toolEnv)
@@ -303,11 +319,11 @@ func New(ctx context.Context, opts Options) (*Session, error) {
 	s.gate = newTurn(s.agent)
 	s.compactor = &Compactor{host: s, turn: s.gate, agent: s.agent, model: s.model, cfg: cfg}
 	s.tree = &Tree{host: s, turn: s.gate, agent: s.agent, model: s.model, cfg: cfg, cwd: cwd, sessionDir: opts.SessionDir}
-	s.shell = &Shell{agent: s.agent, env: s.toolEnv, store: s.Store, hooks: s.userBashHooks, closed: s.gate.isClosed, bg: &s.bg, bgCtx: s.bgCtx}
+	s.shell = &Shell{agent: s.agent, env: s.toolEnv, shell: s.svc.Shell, store: s.Store, hooks: s.userBashHooks, closed: s.gate.isClosed, bg: &s.bg, bgCtx: s.bgCtx}
 	s.unsub = s.agent.Subscribe(s.onAgentEvent)
-	resolve.For(s.toolEnv).OnPush = s.onPreviewQueued
+	s.svc.Pending.OnPush = s.onPreviewQueued
 	if job.Enabled(s.toolEnv) {
-		job.For(s.toolEnv).SetDeliver(s.deliverJob)
+		s.svc.Jobs.SetDeliver(s.deliverJob)
 	}
 	built = true
 	return s, nil
@@ -371,6 +387,7 @@ func (s *Session) newToolEnv(store *session.Manager) *tool.Env {
 		env.Artifacts = s.opts.artifacts
 	}
 	env.ToolNames = s.offeredToolNames
+	env.Caches = s.caches
 	return env
 }
 
@@ -379,7 +396,7 @@ func (s *Session) newToolEnv(store *session.Manager) *tool.Env {
 func (s *Session) buildTools(env *tool.Env) ([]tool.Tool, error) {
 	var out []tool.Tool
 	if s.opts.ToolNames == nil {
-		out = registry.All(env)
+		out = registry.All(env, s.svc)
 	} else {
 		env.EditEnabled = false
 		for _, n := range s.opts.ToolNames {
@@ -388,7 +405,7 @@ func (s *Session) buildTools(env *tool.Env) ([]tool.Tool, error) {
 			}
 		}
 		for _, n := range s.opts.ToolNames {
-			t, err := registry.New(n, env)
+			t, err := registry.New(n, env, s.svc)
 			if err != nil {
 				return nil, err
 			}
@@ -396,7 +413,7 @@ func (s *Session) buildTools(env *tool.Env) ([]tool.Tool, error) {
 		}
 		if len(s.opts.ToolNames) > 0 && !contains(s.opts.ToolNames, "resolve") {
 			// Previews need resolve; it stays hidden until one is queued.
-			if t, err := registry.New("resolve", env); err == nil {
+			if t, err := registry.New("resolve", env, s.svc); err == nil {
 				out = append(out, t)
 			}
 		}
@@ -520,7 +537,7 @@ func (s *Session) Close() error {
 	s.shell.Abort()
 	// Background jobs and the shell end before the rest: a job's last
 	// delivery cannot start a run any more (the session is closed).
-	_ = s.toolEnv.Close()
+	s.closeTools()
 	s.closeMCP()
 	s.waitBackground(s.titleWait)
 	s.shell.flush()

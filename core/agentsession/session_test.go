@@ -206,12 +206,12 @@ func TestPersistErrorIsReported(t *testing.T) {
 // reminder into the next request.
 func TestPreviewForcesResolve(t *testing.T) {
 	f := newFixture(t, keyEnv)
-	var env *tool.Env
-	preview := &previewTool{env: &env}
+	var queue *resolve.Queue
+	preview := &previewTool{queue: &queue}
 	f.script.add(callTool("p1", "stage", `{}`), callTool("r1", "resolve", `{"action":"apply","reason":"looks right"}`), say("done"))
 	reg := f.registry(f.config())
 	s := f.open(Options{Models: reg, Model: f.model(reg, "anthropic/claude-sonnet-4-5"), NoTitle: true, ExtraTools: []tool.Tool{preview}})
-	env = s.ToolEnv()
+	queue = s.Services().Pending
 	if err := s.Prompt(context.Background(), "change it", PromptOptions{}); err != nil {
 		t.Fatal(err)
 	}
@@ -241,7 +241,7 @@ func TestPreviewForcesResolve(t *testing.T) {
 }
 
 type previewTool struct {
-	env     **tool.Env
+	queue   **resolve.Queue // the session's, set once it is built
 	applied bool
 }
 
@@ -250,7 +250,7 @@ func (p *previewTool) Definition() tool.Definition {
 }
 
 func (p *previewTool) Execute(ctx context.Context, args tool.Args, _ tool.UpdateFunc) (*tool.Result, error) {
-	resolve.For(*p.env).Push(&resolve.Action{Label: "test change", SourceTool: "stage", Apply: func(ctx context.Context, reason string) (*tool.Result, error) {
+	(*p.queue).Push(&resolve.Action{Label: "test change", SourceTool: "stage", Apply: func(ctx context.Context, reason string) (*tool.Result, error) {
 		p.applied = true
 		return tool.TextResult("applied", nil), nil
 	}})

@@ -40,7 +40,8 @@ type BashResult struct {
 // store.
 type Shell struct {
 	agent  *agent.Agent                                                      // the loop whose conversation records the executions
-	env    *tool.Env                                                         // the tools' environment: the shared shell and working directory
+	env    *tool.Env                                                         // the tools' environment: the working directory
+	shell  *bash.Shell                                                       // the shell the bash tool uses too (the session's services')
 	store  func() *session.Manager                                           // the current session store
 	hooks  func(context.Context, *agent.UserBashEvent) *agent.UserBashResult // user_bash hooks
 	closed func() bool                                                       // the session is closed
@@ -87,7 +88,7 @@ func (sh *Shell) Execute(ctx context.Context, command string, excludeFromContext
 			Truncated: res.Truncated, Timestamp: nowMillis(), ExcludeFromContext: excludeFromContext})
 		return res, nil
 	}
-	o, err := bash.Run(ctx, sh.env, command, bash.RunOptions{Timeout: userBashTimeout})
+	o, err := bash.Run(ctx, sh.env, sh.shell, command, bash.RunOptions{Timeout: userBashTimeout})
 	if err != nil {
 		return BashResult{}, err
 	}

@@ -184,7 +184,7 @@ func (s *Session) replaceStore(store *session.Manager, restore bool) error {
 	s.agent.ClearQueues()
 	s.perm.Forget() // "always" answers hold for one session
 	if job.Enabled(s.toolEnv) {
-		job.For(s.toolEnv).Forget() // the old conversation's jobs end with it
+		s.svc.Jobs.Forget() // the old conversation's jobs end with it
 	}
 	closeErr := old.Close()
 	s.toolEnv.Artifacts = store.Artifacts()

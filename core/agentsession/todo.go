@@ -25,7 +25,7 @@ const UserTodoEdit = "user_todo_edit"
 // SetTodoPhases replaces the todo plan (RPC set_todos), records it in the
 // session so a resumed session has it, and returns it normalised.
 func (s *Session) SetTodoPhases(phases []TodoPhase) ([]TodoPhase, error) {
-	out, err := todo.For(s.toolEnv).Set(phases)
+	out, err := s.svc.Todos.Set(phases)
 	if err != nil {
 		return nil, err
 	}
@@ -37,7 +37,7 @@ func (s *Session) SetTodoPhases(phases []TodoPhase) ([]TodoPhase, error) {
 
 // TodoPhases returns the todo plan.
 func (s *Session) TodoPhases() []TodoPhase {
-	p := todo.For(s.toolEnv).Phases()
+	p := s.svc.Todos.Phases()
 	if p == nil {
 		p = []TodoPhase{}
 	}
@@ -70,11 +70,11 @@ func (s *Session) restoreTodos(store *session.Manager) {
 			Phases []TodoPhase `json:"phases"`
 		}
 		if json.Unmarshal(raw, &d) == nil && d.Phases != nil {
-			_, _ = todo.For(s.toolEnv).Set(d.Phases)
+			_, _ = s.svc.Todos.Set(d.Phases)
 			return
 		}
 	}
-	_, _ = todo.For(s.toolEnv).Set(nil)
+	_, _ = s.svc.Todos.Set(nil)
 }
 
 // TodoReminder is emitted when the model stopped with unfinished todo

@@ -151,11 +151,11 @@ func (h sessionHost) SaveEntry(typ string, fields json.RawMessage) error {
 func (h sessionHost) RebuildContext() error { return h.s.Tree().RebuildContext() }
 
 func (h sessionHost) PushPendingAction(label string, apply, reject func(ctx context.Context, reason string) (*tool.Result, error)) error {
-	env := h.s.ToolEnv()
-	if env == nil {
+	svc := h.s.Services()
+	if svc == nil {
 		return ErrNoPendingStore
 	}
-	resolve.For(env).Push(&resolve.Action{Label: label, Apply: apply, Reject: reject})
+	svc.Pending.Push(&resolve.Action{Label: label, Apply: apply, Reject: reject})
 	return nil
 }
 

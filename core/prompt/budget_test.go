@@ -67,9 +67,10 @@ func measureBudget(t testing.TB, root string) []budgetRow {
 		env := tool.NewEnv(filepath.Join(root, "repo"))
 		env.Settings = tool.DefaultSettings()
 		env.Settings.EditMode = mode
-		task.Bind(env, budgetHost{cfg})
+		svc := registry.NewServices(env)
+		svc.Subagents = budgetHost{cfg}
 		row := budgetRow{mode: mode, perTool: map[string]int{}}
-		for _, tl := range registry.All(env) {
+		for _, tl := range registry.All(env, svc) {
 			def := tl.Definition()
 			n := toolTokens(t, enc, def)
 			row.perTool[def.Name] = n

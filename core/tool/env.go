@@ -3,20 +3,24 @@ package tool
 import (
 	"path/filepath"
 	"strings"
-	"sync"
+	"sync/atomic"
 
 	"github.com/gopi-agent/gopi/core/config"
 )
 
 // Env is the session state the built-in tools share: where relative paths
-// start, the settings, the read cache and the artifact store. One Env per
-// session; the tools built from it keep a pointer.
+// start, the settings, the read cache, the artifact store and the engine
+// caches. One Env per session; the tools built from it keep a pointer. It
+// owns nothing that needs closing: the session's services (jobs, shell,
+// pending actions; core/tools/registry.Services) and caches are closed by
+// the session.
 type Env struct {
 	Cwd         string         // absolute working directory of the session
 	Home        string         // the user's home directory, for "~" in paths; "" leaves "~" as written
 	Settings    Settings       // tool settings
 	ReadCache   *ReadCache     // lines shown to the model, for stale-edit recovery
 	Artifacts   *ArtifactStore // full outputs; nil when the session has none
+	Caches      *Caches        // engine caches of the session (scan, content, parse); nil: none, every call walks and parses afresh
 	EditEnabled bool           // the edit tool is offered (anchors are pointless without it)
 	UI          UI             // the user's front end; nil when there is none (print mode)
 	Files       Files          // where read, edit and write get and put file contents; nil: the local disk
@@ -25,41 +29,8 @@ type Env struct {
 	// tool it points to is offered); nil: unknown, treated as none.
 	ToolNames func() []string
 
-	// values holds per-session state owned by other packages (e.g. the
-	// pending-action queue of the resolve tool), keyed by a private type
-	// of the owning package; it lives and dies with the Env.
-	values sync.Map
-
-	hosts hostURIs // URL schemes served by an embedding host (SetHostURIs)
-}
-
-// Value returns the session value stored under key, storing make() first
-// when there is none. Concurrent first calls agree on one value. Keys
-// should be unexported types of the owning package so packages cannot
-// collide.
-func (e *Env) Value(key any, make func() any) any {
-	if v, ok := e.values.Load(key); ok {
-		return v
-	}
-	v, _ := e.values.LoadOrStore(key, make())
-	return v
-}
-
-// Close releases the session state other packages keep in the Env (the
-// bash tool's shell, the background jobs): every value stored with Value
-// that has a Close() error method is closed. The Env must not be used
-// afterwards.
-func (e *Env) Close() error {
-	var first error
-	e.values.Range(func(_, v any) bool {
-		if c, ok := v.(interface{ Close() error }); ok {
-			if err := c.Close(); err != nil && first == nil {
-				first = err
-			}
-		}
-		return true
-	})
-	return first
+	hosts    hostURIs                          // URL schemes served by an embedding host (SetHostURIs)
+	internal atomic.Pointer[internalResources] // the session's skill:// and rule:// server (SetInternalResources)
 }
 
 // NewEnv returns an Env rooted at cwd (made absolute) with the default

@@ -13,24 +13,26 @@ type InternalResources interface {
 	InternalFile(url string) (file string, served bool, err error)
 }
 
-// internalResourcesKey keys an Env's InternalResources.
-type internalResourcesKey struct{}
+// internalResources holds an Env's InternalResources (set while tools may
+// be reading it).
+type internalResources struct{ r InternalResources }
 
 // SetInternalResources installs the session's internal-URL server (nil
 // removes it).
 func (e *Env) SetInternalResources(r InternalResources) {
 	if r == nil {
-		e.values.Delete(internalResourcesKey{})
+		e.internal.Store(nil)
 		return
 	}
-	e.values.Store(internalResourcesKey{}, r)
+	e.internal.Store(&internalResources{r})
 }
 
 // InternalResources returns the internal-URL server, or nil.
 func (e *Env) InternalResources() InternalResources {
-	v, _ := e.values.Load(internalResourcesKey{})
-	r, _ := v.(InternalResources)
-	return r
+	if p := e.internal.Load(); p != nil {
+		return p.r
+	}
+	return nil
 }
 
 // InternalFile resolves an internal URL the session serves to its backing

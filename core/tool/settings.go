@@ -36,8 +36,6 @@ type Settings struct {
 	HashlineAutoDropPureInsertDuplicates bool         // edit.hashlineAutoDropPureInsertDuplicates
 	EditSeparator                        string       // PI_HL_SEP: prefix of hashline payload lines; "" is hashline.DefaultEditSeparator
 	ASTMaxFiles                          int          // PI_MAX_AST_FILES: files one ast_edit may change; 0 is ast.DefaultMaxFiles
-	ASTParseCache                        int64        // PI_AST_PARSE_CACHE_MB: bytes of parsed trees ast_grep and ast_edit keep; 0 is ast.DefaultParseCacheBytes, < 0 off
-	GrepContentCache                     int64        // PI_GREP_CONTENT_CACHE_MB: bytes of file text the search tool keeps; 0 is grep.DefaultContentCacheBytes, < 0 off
 	AskTimeout                           int          // ask.timeout in seconds: an unanswered question takes its default; 0 waits forever
 	Bash                                 config.Bash  // the bash tool's and background jobs' settings (bashInterceptor.*, async.*, bash.autoBackground.*)
 	Shell                                config.Shell // how commands are run: shell, login, prefix, environment (PI_BASH_NO_LOGIN, PI_SHELL_PREFIX, …)
@@ -72,8 +70,6 @@ func SettingsFrom(c *config.Config) Settings {
 	s := settingsFrom(c.Settings)
 	s.EditSeparator = c.HashlineSeparator()
 	s.ASTMaxFiles = c.ASTMaxFiles()
-	s.ASTParseCache = c.ASTParseCacheBytes()
-	s.GrepContentCache = c.GrepContentCacheBytes()
 	s.Shell = c.Shell()
 	return s
 }

@@ -51,8 +51,8 @@ func BenchmarkSearch5000LinesCached(b *testing.B) {
 	if err := os.WriteFile(path, goSource5000(), 0o644); err != nil {
 		b.Fatal(err)
 	}
-	SetParseCache(64 << 20)
-	b.Cleanup(func() { SetParseCache(0) })
+	pc := NewParseCache(64 << 20)
+	b.Cleanup(pc.Close)
 	for _, pat := range []string{"fmt.Errorf($$$A)", "if $C { return $$$ }"} {
 		b.Run(pat, func(b *testing.B) {
 			m, err := Compile("go", []Rule{{Pattern: pat}}, Smart)
@@ -61,7 +61,7 @@ func BenchmarkSearch5000LinesCached(b *testing.B) {
 			}
 			defer m.Close()
 			in := []Input{{Path: path}}
-			opts := Options{Captures: true, Cache: true}
+			opts := Options{Captures: true, Cache: pc}
 			if res, err := m.Search(in, opts); err != nil || len(res[0].Matches) == 0 {
 				b.Fatal(err)
 			}

@@ -22,10 +22,10 @@
 //
 // Rust panics are caught at the C boundary and come back as errors.
 //
-// With Options.Cache, files read from disk go through a process-wide parse
-// cache (SetParseCache, InvalidateParseCache): their trees, and the
-// literal filters that ruled them out, are reused while the file is
-// unchanged.
+// With Options.Cache, files read from disk go through that parse cache
+// (a ParseCache its owner creates, invalidates and closes): their trees,
+// and the literal filters that ruled them out, are reused while the file
+// is unchanged. There is no process-wide cache.
 //
 // Concurrency: a Matcher may be used by any number of goroutines at once;
 // each Search call runs on its calling thread, so callers parallelise by

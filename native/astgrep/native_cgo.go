@@ -161,10 +161,11 @@ func (m *Matcher) Search(in []Input, opts Options) ([]FileResult, error) {
 	if opts.NoPrefilter {
 		flags |= C.GOPI_AST_NO_PREFILTER
 	}
-	if opts.Cache {
-		flags |= C.GOPI_AST_CACHE
-	}
 	copts.flags = C.uint32_t(flags)
+	if cp := opts.Cache.acquire(); cp != nil {
+		defer opts.Cache.mu.RUnlock()
+		copts.cache = cp
+	}
 	var cancel *C.gopi_ast_cancel
 	if opts.Cancel != nil {
 		cancel = opts.Cancel.p
@@ -237,34 +238,6 @@ func (c *Canceller) Close() {
 		C.gopi_ast_cancel_free(c.p)
 		c.p = nil
 	}
-}
-
-// SetParseCache sets the byte budget of the process-wide parse cache that
-// searches with Options.Cache use: the parsed trees of the files they read
-// (and which files a pattern's literal filter ruled out), reused while a
-// file's size, modification time and inode are unchanged (and, for a file
-// modified just before it was cached, its content hash). Least recently
-// used entries are evicted beyond the budget; 0 turns the cache off and
-// empties it (the initial state).
-func SetParseCache(budget int64) {
-	C.gopi_ast_cache_set_budget(C.uint64_t(max(budget, 0)))
-}
-
-// InvalidateParseCache drops the cached trees of path and of every file
-// under it (compared by path component); "" drops everything. Call it
-// after writing files, with the same absolute path the searches used.
-func InvalidateParseCache(path string) {
-	b := []byte(path)
-	p, n := bytesArg(b)
-	C.gopi_ast_cache_invalidate(p, n)
-	runtime.KeepAlive(b)
-}
-
-// ParseCacheStats returns the parse cache's counters.
-func ParseCacheStats() CacheStats {
-	var e, b, h, m C.uint64_t
-	C.gopi_ast_cache_stats(&e, &b, &h, &m)
-	return CacheStats{Entries: int64(e), Bytes: int64(b), Hits: int64(h), Misses: int64(m)}
 }
 
 var (

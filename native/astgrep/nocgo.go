@@ -42,16 +42,25 @@ func (c *Canceller) Close() {}
 // Languages returns nil: no grammar is linked without cgo.
 func Languages() []string { return nil }
 
-// SetParseCache does nothing without the native library.
-func SetParseCache(budget int64) {}
-
-// InvalidateParseCache does nothing without the native library.
-func InvalidateParseCache(path string) {}
-
-// ParseCacheStats returns zero counters without the native library.
-func ParseCacheStats() CacheStats { return CacheStats{} }
-
 // Outline fails with ErrUnavailable without the native library.
-func Outline(ctx context.Context, lang, path string, stamp *FileStamp, data []byte, minLines int) ([]OutlineSpan, error) {
+func Outline(ctx context.Context, cache *ParseCache, lang, path string, stamp *FileStamp, data []byte, minLines int) ([]OutlineSpan, error) {
 	return nil, ErrUnavailable
 }
+
+// ParseCache is a parse cache; inert without the native library.
+type ParseCache struct{}
+
+// NewParseCache returns an inert cache.
+func NewParseCache(budget int64) *ParseCache { return &ParseCache{} }
+
+// SetBudget does nothing.
+func (c *ParseCache) SetBudget(budget int64) {}
+
+// Invalidate does nothing.
+func (c *ParseCache) Invalidate(path string) {}
+
+// Stats returns zero counters.
+func (c *ParseCache) Stats() CacheStats { return CacheStats{} }
+
+// Close does nothing.
+func (c *ParseCache) Close() {}

@@ -19,11 +19,11 @@ import (
 // Outline returns the function bodies of data parsed as lang (Python,
 // JavaScript, TypeScript, TSX or Rust) that are at least minLines long, in
 // file order and none inside another, for a structural summary of the
-// file. With a path and the stamp taken before data was read, the tree
-// goes through the parse cache (see SetParseCache), so a file summarised
-// and searched is parsed once. It fails with ErrOutlineSyntax,
+// file. With a cache, a path and the stamp taken before data was read,
+// the tree goes through that parse cache, so a file summarised and
+// searched is parsed once. It fails with ErrOutlineSyntax,
 // ErrOutlineUnsupported, ErrOutlineNotUTF8 or the context's error.
-func Outline(ctx context.Context, lang, path string, stamp *FileStamp, data []byte, minLines int) ([]OutlineSpan, error) {
+func Outline(ctx context.Context, cache *ParseCache, lang, path string, stamp *FileStamp, data []byte, minLines int) ([]OutlineSpan, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
@@ -50,10 +50,16 @@ func Outline(ctx context.Context, lang, path string, stamp *FileStamp, data []by
 			cs.has_ctime = 1
 		}
 	}
+	var cp *C.gopi_ast_cache
+	if cs != nil {
+		if cp = cache.acquire(); cp != nil {
+			defer cache.mu.RUnlock()
+		}
+	}
 	var out *C.uint8_t
 	var outLen C.size_t
 	var msg *C.char
-	rc := C.gopi_ast_outline(lp, ll, pp, pl, cs, dp, dl, C.uint32_t(max(minLines, 0)), c.p, &out, &outLen, &msg)
+	rc := C.gopi_ast_outline(lp, ll, pp, pl, cs, dp, dl, C.uint32_t(max(minLines, 0)), cp, c.p, &out, &outLen, &msg)
 	runtime.KeepAlive(lb)
 	runtime.KeepAlive(pb)
 	runtime.KeepAlive(data)

@@ -104,9 +104,9 @@ type Options struct {
 	MaxFileSize int64         // files larger than this are reported TooLarge; 0: no limit
 	Timeout     time.Duration // 0: none
 	Cancel      *Canceller    // nil: not cancellable
-	// Cache keeps the parsed tree of every file read from disk in the
-	// process-wide parse cache and reuses cached trees (see SetParseCache).
-	Cache bool
+	// Cache, when not nil, keeps the parsed tree of every file read from
+	// disk in that parse cache and reuses cached trees (see ParseCache).
+	Cache *ParseCache
 }
 
 // Status tells how far the search of one input got.

@@ -182,12 +182,13 @@ int32_t gopi_line_matcher_find(const gopi_line_matcher *m, const uint8_t *buf,
 typedef struct gopi_ast_matcher gopi_ast_matcher;
 /* A cancel flag; setting it stops every search that was given it. */
 typedef struct gopi_ast_cancel gopi_ast_cancel;
+/* A parse cache (gopi_ast_cache_new); safe to share between threads. */
+typedef struct gopi_ast_cache gopi_ast_cache;
 
 enum {
     GOPI_AST_CAPTURES = 1 << 0,    /* report captured metavariables */
     GOPI_AST_EDITS = 1 << 1,       /* compute the edits of rewrite rules */
-    GOPI_AST_NO_PREFILTER = 1 << 2, /* parse even files the literal filter rules out */
-    GOPI_AST_CACHE = 1 << 3         /* use the process-wide parse cache for files read from disk */
+    GOPI_AST_NO_PREFILTER = 1 << 2 /* parse even files the literal filter rules out */
 };
 
 enum {
@@ -200,6 +201,7 @@ typedef struct gopi_ast_search_options {
     uint64_t max_file_size; /* files larger than this are not read; 0: no limit */
     int64_t timeout_ms;     /* 0: no timeout */
     uint32_t flags;         /* GOPI_AST_* bits */
+    const gopi_ast_cache *cache; /* parse cache for files read from disk; NULL: none */
 } gopi_ast_search_options;
 
 /* Wire formats (little endian; str = u32 length + bytes) are documented in
@@ -270,24 +272,29 @@ enum {
 /* The function bodies of data parsed as lang, for the read tool's
  * structural summaries: *out (free with gopi_ast_buffer_free) holds u32 n,
  * then per body u32 first, u32 last (1-based lines, inclusive), bodies of
- * at least min_lines lines, in file order, none inside another. With
- * path_len > 0 and a stamp (taken before data was read) the tree goes
- * through the parse cache. Returns GOPI_AST_OUTLINE_*, or -1 with *err. */
+ * at least min_lines lines, in file order, none inside another. With a
+ * cache, path_len > 0 and a stamp (taken before data was read) the tree
+ * goes through that cache. Returns GOPI_AST_OUTLINE_*, or -1 with *err. */
 int32_t gopi_ast_outline(const uint8_t *lang, size_t lang_len,
                          const uint8_t *path, size_t path_len,
                          const gopi_ast_stamp *stamp, const uint8_t *data,
                          size_t data_len, uint32_t min_lines,
+                         const gopi_ast_cache *cache,
                          const gopi_ast_cancel *cancel, uint8_t **out,
                          size_t *out_len, char **err);
 
-/* The process-wide parse cache (used by searches with GOPI_AST_CACHE): byte
- * budget (0: off and emptied; the initial state), invalidation of a path and
+/* Parse caches, one per owner (used by searches whose options name one,
+ * and by outlines given one): new with a byte budget (0: off), free once
+ * unused, budget (0: off and emptied), invalidation of a path and
  * everything under it (len 0: everything), and counters (pointers may be
  * NULL). */
-void gopi_ast_cache_set_budget(uint64_t bytes);
-void gopi_ast_cache_invalidate(const uint8_t *path, size_t len);
-void gopi_ast_cache_stats(uint64_t *entries, uint64_t *bytes, uint64_t *hits,
-                          uint64_t *misses);
+gopi_ast_cache *gopi_ast_cache_new(uint64_t bytes);
+void gopi_ast_cache_free(gopi_ast_cache *c);
+void gopi_ast_cache_set_budget(const gopi_ast_cache *c, uint64_t bytes);
+void gopi_ast_cache_invalidate(const gopi_ast_cache *c, const uint8_t *path,
+                               size_t len);
+void gopi_ast_cache_stats(const gopi_ast_cache *c, uint64_t *entries,
+                          uint64_t *bytes, uint64_t *hits, uint64_t *misses);
 
 #ifdef __cplusplus
 }

@@ -16,14 +16,14 @@ import (
 // at least minLines long. A nested function inside a dropped body is not
 // reported on its own. It fails with ErrUnsupported or ErrSyntax.
 func Bodies(ctx context.Context, lang string, src []byte, minLines int) ([]Span, error) {
-	return BodiesOf(ctx, lang, "", nil, src, minLines)
+	return BodiesOf(ctx, nil, lang, "", nil, src, minLines)
 }
 
 // BodiesOf is Bodies for the content of the file at path, read after info
-// was taken: the tree goes through the native parse cache, which the AST
-// search tools share, so a file both summarised and searched is parsed
-// once.
-func BodiesOf(ctx context.Context, lang, path string, info os.FileInfo, src []byte, minLines int) ([]Span, error) {
+// was taken: the tree goes through cache (nil: none), which the AST search
+// tools of the same session share, so a file both summarised and searched
+// is parsed once.
+func BodiesOf(ctx context.Context, cache *astgrep.ParseCache, lang, path string, info os.FileInfo, src []byte, minLines int) ([]Span, error) {
 	if lang == "go" {
 		return goBodies(src, minLines)
 	}
@@ -34,7 +34,7 @@ func BodiesOf(ctx context.Context, lang, path string, info os.FileInfo, src []by
 	if info != nil && path != "" {
 		stamp = astgrep.StampOf(info)
 	}
-	got, err := astgrep.Outline(ctx, lang, path, stamp, src, minLines)
+	got, err := astgrep.Outline(ctx, cache, lang, path, stamp, src, minLines)
 	switch {
 	case errors.Is(err, astgrep.ErrOutlineSyntax):
 		return nil, ErrSyntax

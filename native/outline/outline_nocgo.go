@@ -5,6 +5,8 @@ package outline
 import (
 	"context"
 	"os"
+
+	"github.com/gopi-agent/gopi/native/astgrep"
 )
 
 // Bodies handles only Go without cgo (the other grammars are C).
@@ -16,6 +18,6 @@ func Bodies(ctx context.Context, lang string, src []byte, minLines int) ([]Span,
 }
 
 // BodiesOf is Bodies; there is no parse cache without cgo.
-func BodiesOf(ctx context.Context, lang, path string, info os.FileInfo, src []byte, minLines int) ([]Span, error) {
+func BodiesOf(ctx context.Context, cache *astgrep.ParseCache, lang, path string, info os.FileInfo, src []byte, minLines int) ([]Span, error) {
 	return Bodies(ctx, lang, src, minLines)
 }

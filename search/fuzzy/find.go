@@ -22,7 +22,7 @@ type Options struct {
 	Gitignore  bool            // honour ignore files
 	Cache      bool            // use the shared scan cache (opt-in)
 	MaxResults int             // result cap; 0 means DefaultMaxResults
-	Scanner    fscache.Scanner // scan source; nil = fscache.Default()
+	Scanner    fscache.Scanner // scan source (its owner's cache); nil walks afresh, storing nothing
 }
 
 // Match is one scored path.

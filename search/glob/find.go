@@ -65,7 +65,7 @@ type Options struct {
 	Follow      bool            // follow symbolic links (see fscache.Options.Follow)
 	MaxDepth    int             // paths at most this many levels below root (1 = its own entries); deeper directories are not walked; 0 = no limit
 	OnMatch     func(Match)     // optional; called for each match as it is found, in scan order
-	Scanner     fscache.Scanner // scan source; nil = fscache.Default()
+	Scanner     fscache.Scanner // scan source (its owner's cache); nil walks afresh, storing nothing
 }
 
 // Match is one path that matched.

@@ -38,6 +38,7 @@ package grep
 import (
 	"time"
 
+	"github.com/gopi-agent/gopi/fscache"
 	"github.com/gopi-agent/gopi/native/rure"
 )
 
@@ -75,7 +76,7 @@ type Scope struct {
 	OverrideCwd  string   // working directory (slash-separated); cut off absolute paths inside it before Overrides match
 	Hidden       bool     // search dot-files and dot-directories
 	Gitignore    bool     // honour .gitignore, .ignore and git's exclude files
-	Cache        bool     // use the shared scan cache for the directory walk
+	Cache        bool     // use ScanCache for the directory walk
 	NodeModules  bool     // walk node_modules like any directory; by default it is pruned unless Glob names it
 	Binary       bool     // directories only: search the binary files found too, reported as a named one is (FileResult.Binary; ripgrep's --binary)
 	MaxDepth     int      // directories only: files at most this many levels below Path (1 = direct children); 0 = no limit
@@ -90,6 +91,10 @@ type Scope struct {
 	// that orders the files itself (gopi grep --sort modified) lists them
 	// first and then streams the results instead of holding them.
 	Files []FileRef
+	// ScanCache is the scan cache a walk with Cache uses: its owner's
+	// *fscache.Cache (an agent session's), or a fake in tests. nil walks
+	// afresh every time and stores nothing.
+	ScanCache fscache.Scanner
 }
 
 // Options describes one search: the matcher, the scope, what each file
@@ -113,9 +118,10 @@ type Options struct {
 	Limit  int // at most this many after Offset; 0 = unlimited
 
 	Timeout time.Duration // give up after this long; 0 = no timeout
-	// ContentCache keeps the text of searched files in memory for the next
-	// search of this process (see ConfigureContentCache): worth it for an
-	// agent that searches one tree again and again, not for a one-shot CLI.
+	// ContentCache, when not nil, keeps the text of searched files in
+	// memory for the next search given the same cache (see NewContentCache;
+	// its owner, the agent session, builds one): worth it for an agent that
+	// searches one tree again and again, not for a one-shot CLI.
 	// A file is read again after any change to it reported by the watch of
 	// its directory (Linux) or seen by a stat (size, times, inode). One
 	// change goes unseen on Linux: a write through a hard link made after
@@ -124,7 +130,7 @@ type Options struct {
 	// What a search may add to the cache depends on the size of its tree
 	// as earlier searches measured it (contentscope.go): a tree larger
 	// than the budget, such as /, never fills it.
-	ContentCache bool
+	ContentCache *ContentCache
 
 	// tuning: the engine's sizes and seams; the zero value in production,
 	// set by this package's tests (see tuning).

@@ -57,9 +57,6 @@ func (t *target) each(ctx context.Context, emit func(candidate) error, idle func
 // known is how many candidates a target without a walk holds.
 func (t *target) known() int { return len(t.files) + len(t.refs) }
 
-// scanCache is the scan cache the engine uses; tests replace it.
-var scanCache = fscache.Default
-
 // collect resolves opts.Path into the files to search.
 func collect(ctx context.Context, opts *Options) (*target, error) {
 	if opts.Files != nil {
@@ -104,7 +101,7 @@ func collect(ctx context.Context, opts *Options) (*target, error) {
 		Follow:          opts.Follow,
 		MaxDepth:        opts.MaxDepth,
 	}
-	lookup := fscache.Lookup{Scanner: opts.scanner(scanCache()), Root: root, Options: scanOpts, UseCache: opts.Cache}
+	lookup := fscache.Lookup{Scanner: opts.ScanCache, Root: root, Options: scanOpts, UseCache: opts.Cache}
 	keep, err := fileFilter(opts)
 	if err != nil {
 		return nil, err
@@ -148,7 +145,7 @@ func collect(ctx context.Context, opts *Options) (*target, error) {
 		// directories must still be ones the search enters).
 		allOpts := scanOpts
 		allOpts.Gitignore, allOpts.Hidden = false, true
-		all, err := (&fscache.Lookup{Scanner: scanCache(), Root: root, Options: allOpts, UseCache: opts.Cache}).First(ctx)
+		all, err := (&fscache.Lookup{Scanner: opts.ScanCache, Root: root, Options: allOpts, UseCache: opts.Cache}).First(ctx)
 		if err != nil {
 			return nil, err
 		}

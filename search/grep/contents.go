@@ -6,8 +6,8 @@ import (
 	"time"
 )
 
-// DefaultContentCacheBytes is the content cache's budget until
-// ConfigureContentCache says otherwise.
+// DefaultContentCacheBytes is the content cache's budget when its owner
+// asks for the default (NewContentCache(0)).
 const DefaultContentCacheBytes = 256 << 20
 
 // racyWindow: a file whose status changed this recently is not cached.
@@ -74,8 +74,9 @@ type cachedFile struct {
 // cost is what the entry counts against the budget.
 func (f *cachedFile) cost() int64 { return contentCost(f.path, f.text) }
 
-// contentCache keeps the text of searched files between searches of one
-// process (the agent's search tool), so that a repeated search costs one
+// ContentCache keeps the text of searched files between searches (the
+// agent's search tool: one cache per session, built by whoever builds the
+// session and handed to its searches in Options.ContentCache), so that a repeated search costs one
 // stat per file instead of an open, a read and a close. Every use checks
 // the file's size, times, inode and device first: a file changed in any
 // way since it was cached is read again. Eviction is least recently used,
@@ -84,7 +85,9 @@ func (f *cachedFile) cost() int64 { return contentCost(f.path, f.text) }
 // stable part cached instead of evicting everything on every pass), and a
 // search admits files only within the allowance of its scope (see
 // contentscope.go), so a search of a huge tree does not fill the budget.
-type contentCache struct {
+// Caches are independent values; all methods are safe for concurrent use,
+// and a nil cache is off.
+type ContentCache struct {
 	mu      sync.Mutex
 	budget  int64
 	used    int64
@@ -103,45 +106,75 @@ type contentCache struct {
 	scopeOrder []string         // keys of scopes, oldest recorded first
 }
 
-// contents is the process's content cache.
-var contents = &contentCache{budget: DefaultContentCacheBytes, files: map[string]*cachedFile{}, dirs: map[string]*dirWatch{}, scopes: map[string]int64{}}
-
-// ConfigureContentCache sets the budget of the content cache that searches
-// with Options.ContentCache use: 0 keeps the default
-// (DefaultContentCacheBytes), a negative value turns the cache off and
-// frees it. Entries over a smaller budget are dropped at once.
-func ConfigureContentCache(budget int64) {
+// NewContentCache returns an empty cache with budget bytes: 0 is
+// DefaultContentCacheBytes; a negative budget turns the cache off and
+// returns nil (searches given nil use no cache). Close it when done.
+func NewContentCache(budget int64) *ContentCache {
+	if budget < 0 {
+		return nil
+	}
 	if budget == 0 {
 		budget = DefaultContentCacheBytes
 	}
-	contents.mu.Lock()
-	defer contents.mu.Unlock()
-	contents.budget = max(budget, 0)
-	for contents.used > contents.budget {
-		contents.dropLocked(contents.lru.Back().Value.(*cachedFile))
+	return &ContentCache{budget: budget, files: map[string]*cachedFile{}, dirs: map[string]*dirWatch{}, scopes: map[string]int64{}}
+}
+
+// SetBudget changes the budget (0: DefaultContentCacheBytes; negative:
+// off, and everything cached is freed). Entries over a smaller budget
+// are dropped at once.
+func (c *ContentCache) SetBudget(budget int64) {
+	if budget == 0 {
+		budget = DefaultContentCacheBytes
 	}
-	if contents.budget == 0 {
-		clear(contents.scopes)
-		contents.scopeOrder = nil
-		if contents.watch != nil {
-			contents.forgetDirsLocked()
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.budget = max(budget, 0)
+	for c.used > c.budget {
+		c.dropLocked(c.lru.Back().Value.(*cachedFile))
+	}
+	if c.budget == 0 {
+		clear(c.scopes)
+		c.scopeOrder = nil
+		if c.watch != nil {
+			c.forgetDirsLocked()
 		}
 	}
 }
 
-// ContentCacheStats reports the cache's use: files held and bytes counted
-// against the budget.
-func ContentCacheStats() (files int, bytes int64) {
-	contents.mu.Lock()
-	defer contents.mu.Unlock()
-	return len(contents.files), contents.used
+// Stats reports the cache's use: files held and bytes counted against
+// the budget (zero for a nil cache).
+func (c *ContentCache) Stats() (files int, bytes int64) {
+	if c == nil {
+		return 0, 0
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return len(c.files), c.used
+}
+
+// Close frees what the cache holds and its directory watches (an inotify
+// instance on Linux). Searches may still be given it afterwards: they
+// then use no cache. A nil cache is fine.
+func (c *ContentCache) Close() error {
+	if c == nil {
+		return nil
+	}
+	c.SetBudget(-1)
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.watch != nil {
+		c.watch.close()
+		c.watch = nil
+	}
+	c.noWatch = true
+	return nil
 }
 
 // begin starts a search of the scope key (contentScopeKey): it returns
 // the generation that marks what this search uses and the scope it
 // charges its files to, or 0 and nil when the cache is off. A search that
 // began calls end when it is over.
-func (c *contentCache) begin(key string) (uint64, *contentScope) {
+func (c *ContentCache) begin(key string) (uint64, *contentScope) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if c.budget <= 0 {
@@ -168,7 +201,7 @@ func (c *contentCache) begin(key string) (uint64, *contentScope) {
 			c.forgetDirsLocked()
 		})
 	}
-	return c.gen, &contentScope{key: key, allowance: c.allowanceLocked(key), budget: c.budget}
+	return c.gen, &contentScope{cache: c, key: key, allowance: c.allowanceLocked(key), budget: c.budget}
 }
 
 // dropOtherLinksLocked drops the cached files that path is a new hard link
@@ -176,7 +209,7 @@ func (c *contentCache) begin(key string) (uint64, *contentScope) {
 // theirs. (A link made from a directory the cache does not watch is not
 // seen; such files change unnoticed until their own directory reports a
 // change.) c.mu is held.
-func (c *contentCache) dropOtherLinksLocked(path string) {
+func (c *ContentCache) dropOtherLinksLocked(path string) {
 	key, ok := statKey(path)
 	if !ok || key.links < 2 {
 		return
@@ -189,7 +222,7 @@ func (c *contentCache) dropOtherLinksLocked(path string) {
 }
 
 // forgetDirsLocked stops trusting any watch; c.mu is held.
-func (c *contentCache) forgetDirsLocked() {
+func (c *ContentCache) forgetDirsLocked() {
 	for _, d := range c.dirs {
 		d.alive = false
 	}
@@ -199,7 +232,7 @@ func (c *contentCache) forgetDirsLocked() {
 
 // watchDir returns the live watch of dir, adding one if it can; nil when
 // the directory cannot be watched. Call it before reading a file of dir.
-func (c *contentCache) watchDir(dir string, gen uint64) *dirWatch {
+func (c *ContentCache) watchDir(dir string, gen uint64) *dirWatch {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if d := c.dirs[dir]; d != nil && d.alive {
@@ -227,7 +260,7 @@ func (c *contentCache) watchDir(dir string, gen uint64) *dirWatch {
 // only when its directory's watch is alive, reported no change of it
 // since it was cached, and the directory path still names the watched
 // directory (one stat per directory and search). size is the file's.
-func (c *contentCache) getTrusted(path string, gen uint64, needText bool) (text []byte, nul int, size int64, ok bool) {
+func (c *ContentCache) getTrusted(path string, gen uint64, needText bool) (text []byte, nul int, size int64, ok bool) {
 	c.mu.Lock()
 	f := c.files[path]
 	if f == nil || f.dir == nil || !f.dir.alive || f.key.links != 1 || (f.text == nil && needText && f.nul >= 0) {
@@ -264,7 +297,7 @@ func (c *contentCache) getTrusted(path string, gen uint64, needText bool) (text 
 }
 
 // holds reports whether path is cached (in whatever version).
-func (c *contentCache) holds(path string) bool {
+func (c *ContentCache) holds(path string) bool {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	return c.files[path] != nil
@@ -273,7 +306,7 @@ func (c *contentCache) holds(path string) bool {
 // get returns the cached text of path and its NUL offset when the file is
 // still the version key describes. needText asks for the text of a binary
 // file too (which is not kept: the answer is then a miss).
-func (c *contentCache) get(path string, key fileKey, gen uint64, needText bool) (text []byte, nul int, ok bool) {
+func (c *ContentCache) get(path string, key fileKey, gen uint64, needText bool) (text []byte, nul int, ok bool) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	f := c.files[path]
@@ -296,7 +329,7 @@ func (c *contentCache) get(path string, key fileKey, gen uint64, needText bool) 
 // put stores a file's text (copied) or, for a binary file, its verdict,
 // if the budget has room or can make room from entries neither this nor
 // the previous search used.
-func (c *contentCache) put(path string, key fileKey, gen uint64, text []byte, nul int, dir *dirWatch) {
+func (c *ContentCache) put(path string, key fileKey, gen uint64, text []byte, nul int, dir *dirWatch) {
 	if contentNow().Add(-racyWindow).UnixNano() <= max(key.ctime, key.mtime) {
 		return // changed too recently to trust its times: read it again next time
 	}
@@ -338,7 +371,7 @@ func (c *contentCache) put(path string, key fileKey, gen uint64, text []byte, nu
 }
 
 // dropLocked removes f; c.mu is held.
-func (c *contentCache) dropLocked(f *cachedFile) {
+func (c *ContentCache) dropLocked(f *cachedFile) {
 	c.lru.Remove(f.elem)
 	delete(c.files, f.path)
 	c.used -= f.cost()

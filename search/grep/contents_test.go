@@ -17,8 +17,6 @@ import (
 	"testing"
 	"time"
 
-	"golang.org/x/sys/unix"
-
 	"github.com/gopi-agent/gopi/native/rure"
 )
 
@@ -30,11 +28,19 @@ import (
 // tests that change a file wait for the file system's clock to tick first.
 func resetContents(t *testing.T, budget int64) {
 	t.Helper()
-	ConfigureContentCache(-1)
-	ConfigureContentCache(budget)
+	contents = NewContentCache(budget)
+	contents.noWatch = noWatchInTest
 	contentNow = func() time.Time { return time.Now().Add(time.Hour) }
-	t.Cleanup(func() { ConfigureContentCache(-1); ConfigureContentCache(0); contentNow = time.Now })
+	c := contents
+	t.Cleanup(func() { c.Close(); contentNow = time.Now })
 }
+
+// contents is the content cache of the running test (resetContents).
+var contents *ContentCache
+
+// noWatchInTest makes resetContents build caches that do not use inotify
+// (setWatching).
+var noWatchInTest bool
 
 // nextTick waits long enough for file times to differ from the last ones
 // (Linux file times come from a clock that ticks every few milliseconds).
@@ -51,21 +57,11 @@ func bothValidations(t *testing.T, fn func(t *testing.T)) {
 	}
 }
 
-// setWatching turns the cache's use of inotify on or off for one test.
+// setWatching turns the use of inotify on or off for the caches one test
+// builds with resetContents.
 func setWatching(t *testing.T, on bool) {
-	contents.mu.Lock()
-	defer contents.mu.Unlock()
-	if contents.watch != nil {
-		contents.forgetDirsLocked()
-		unix.Close(contents.watch.fd)
-		contents.watch = nil
-	}
-	contents.noWatch = !on
-	t.Cleanup(func() {
-		contents.mu.Lock()
-		defer contents.mu.Unlock()
-		contents.noWatch = false
-	})
+	noWatchInTest = !on
+	t.Cleanup(func() { noWatchInTest = false })
 }
 
 // The content cache changes nothing in what a search finds: every mode,
@@ -88,7 +84,7 @@ func testContentCacheFinds(t *testing.T) {
 			o := DefaultOptions("^foo|foo$", root)
 			o.Mode, o.Cache = mode, scan
 			want := search(t, o)
-			o.ContentCache = true
+			o.ContentCache = contents
 			for pass := range 3 {
 				got := search(t, o)
 				got.CacheAge, want.CacheAge = 0, 0
@@ -101,13 +97,13 @@ func testContentCacheFinds(t *testing.T) {
 	// A binary file named as the path is still searched (its text is not
 	// cached, only the verdict of a directory search).
 	o := DefaultOptions("foo", filepath.Join(root, "bin.dat"))
-	o.ContentCache = true
+	o.ContentCache = contents
 	for range 2 {
 		if res := search(t, o); len(res.Matches) != 0 || res.TotalMatches != 1 {
 			t.Fatalf("named binary file: %+v", res)
 		}
 	}
-	if n, used := ContentCacheStats(); n == 0 || used == 0 {
+	if n, used := contents.Stats(); n == 0 || used == 0 {
 		t.Fatalf("nothing cached: %d files, %d bytes", n, used)
 	}
 }
@@ -121,7 +117,7 @@ func testContentCacheSeesChanges(t *testing.T) {
 	root := writeTree(t, map[string]string{"f.txt": "alpha\n", "g.txt": "gamma\n"})
 	f := filepath.Join(root, "f.txt")
 	o := DefaultOptions("beta|delta", root)
-	o.ContentCache = true
+	o.ContentCache = contents
 	if res := search(t, o); res.TotalMatches != 0 {
 		t.Fatalf("before: %+v", res)
 	}
@@ -174,14 +170,14 @@ func TestContentCacheTreeLargerThanBudget(t *testing.T) {
 	budget := 40 * one // the tree is five times the budget
 	resetContents(t, budget)
 	o := DefaultOptions("needle", root)
-	o.ContentCache = true
+	o.ContentCache = contents
 	var firstSet []string
 	for pass := range 3 {
 		hitsBefore := contents.hits
 		if res := search(t, o); res.TotalMatches != 200 {
 			t.Fatalf("pass %d: %d matches, want 200", pass, res.TotalMatches)
 		}
-		n, used := ContentCacheStats()
+		n, used := contents.Stats()
 		if used > budget/contentProbationShare {
 			t.Fatalf("pass %d: %d files, %d bytes cached; a tree larger than the budget %d may take %d", pass, n, used, budget, budget/contentProbationShare)
 		}
@@ -197,8 +193,8 @@ func TestContentCacheTreeLargerThanBudget(t *testing.T) {
 			t.Fatalf("pass %d: %d files served from memory, want the %d cached", pass, hits, n)
 		}
 	}
-	ConfigureContentCache(-1)
-	if n, used := ContentCacheStats(); n != 0 || used != 0 {
+	contents.SetBudget(-1)
+	if n, used := contents.Stats(); n != 0 || used != 0 {
 		t.Fatalf("cache off: %d files, %d bytes still held", n, used)
 	}
 }
@@ -210,15 +206,15 @@ func TestContentCacheTreeThatFits(t *testing.T) {
 	root, one := sizedTree(t, 30)
 	resetContents(t, 40*one)
 	o := DefaultOptions("needle", root)
-	o.ContentCache = true
+	o.ContentCache = contents
 	if search(t, o).TotalMatches != 30 {
 		t.Fatal("first search: matches missing")
 	}
-	if n, _ := ContentCacheStats(); n == 0 || n > 40/contentProbationShare {
+	if n, _ := contents.Stats(); n == 0 || n > 40/contentProbationShare {
 		t.Fatalf("first search cached %d files, want 1 to %d", n, 40/contentProbationShare)
 	}
 	search(t, o)
-	if n, _ := ContentCacheStats(); n != 30 {
+	if n, _ := contents.Stats(); n != 30 {
 		t.Fatalf("second search: %d files cached, want all 30", n)
 	}
 	before := contents.hits
@@ -236,7 +232,7 @@ func TestContentCacheScopeIsTheFileSelection(t *testing.T) {
 	budget := 40 * one
 	resetContents(t, budget)
 	o := DefaultOptions("needle", root)
-	o.ContentCache = true
+	o.ContentCache = contents
 	narrow := o
 	narrow.Glob = "f00*.txt" // 10 files
 	for range 2 {
@@ -246,7 +242,7 @@ func TestContentCacheScopeIsTheFileSelection(t *testing.T) {
 	}
 	for pass := range 2 {
 		search(t, o)
-		if _, used := ContentCacheStats(); used > 10*one+budget/contentProbationShare {
+		if _, used := contents.Stats(); used > 10*one+budget/contentProbationShare {
 			t.Fatalf("whole tree, pass %d: %d bytes cached, want at most the narrow part and an unmeasured tree's share (%d)", pass, used, 10*one+budget/contentProbationShare)
 		}
 	}
@@ -265,7 +261,7 @@ func TestContentCacheLargeFileNotAdmittedIsReadInBlocks(t *testing.T) {
 	root := writeTree(t, map[string]string{"a.txt": text, "b.txt": text, "c.txt": text, "d.txt": text})
 	resetContents(t, 256<<10) // room for none of them
 	o := withBlocks(DefaultOptions("zzz|abc", root), 64<<10, 16<<10)
-	o.ContentCache, o.Mode = true, ModeCount
+	o.ContentCache, o.Mode = contents, ModeCount
 	var before, after runtime.MemStats
 	runtime.ReadMemStats(&before)
 	res := search(t, o)
@@ -273,7 +269,7 @@ func TestContentCacheLargeFileNotAdmittedIsReadInBlocks(t *testing.T) {
 	if res.TotalMatches != 4*size/16 {
 		t.Fatalf("%d matching lines, want %d", res.TotalMatches, 4*size/16)
 	}
-	if n, _ := ContentCacheStats(); n != 0 {
+	if n, _ := contents.Stats(); n != 0 {
 		t.Fatalf("%d files cached over the budget", n)
 	}
 	if alloc := after.TotalAlloc - before.TotalAlloc; alloc >= size {
@@ -289,7 +285,7 @@ func TestContentCacheWorkerDropsLargeReadBuffer(t *testing.T) {
 	root := writeTree(t, map[string]string{"big.txt": strings.Repeat("abcdefghijklmno\n", size/16)})
 	path := filepath.Join(root, "big.txt")
 	o := DefaultOptions("abc", path)
-	o.ContentCache, o.Mode = true, ModeCount
+	o.ContentCache, o.Mode = contents, ModeCount
 	m, err := compileMatcher(matcherConfig{pattern: o.Pattern})
 	if err != nil {
 		t.Fatal(err)
@@ -325,7 +321,7 @@ func TestContentCachePastBudgetWatchesNoMore(t *testing.T) {
 	one := contentCost(filepath.Join(root, "d00", "f.txt"), []byte("line needle\n"))
 	resetContents(t, 8*one)
 	o := DefaultOptions("needle", root)
-	o.ContentCache = true
+	o.ContentCache = contents
 	if n := search(t, o).TotalMatches; n != 60 {
 		t.Fatalf("%d matches, want 60", n)
 	}
@@ -367,7 +363,7 @@ func testContentCacheConcurrent(t *testing.T) {
 	for g := range 4 {
 		wg.Go(func() {
 			o := DefaultOptions("needle", root)
-			o.ContentCache = true
+			o.ContentCache = contents
 			o.Cache = g%2 == 0
 			for range 20 {
 				res, err := Search(ctx, o)
@@ -403,7 +399,7 @@ func TestContentCacheWatchedChanges(t *testing.T) {
 	resetContents(t, 0)
 	root := writeTree(t, map[string]string{"a/b/f.txt": "one\n", "a/b/g.txt": "two\n", "h/x.txt": "xxx\n"})
 	o := DefaultOptions("one|two", root)
-	o.ContentCache = true
+	o.ContentCache = contents
 	count := func() int { return search(t, o).TotalMatches }
 	if n := count(); n != 2 {
 		t.Fatalf("first search: %d matches", n)
@@ -462,7 +458,7 @@ func TestContentCacheWatchOverflow(t *testing.T) {
 	resetContents(t, 0)
 	root := writeTree(t, map[string]string{"a.txt": "aaa\n", "b.txt": "bbb\n"})
 	o := DefaultOptions("zzz", root)
-	o.ContentCache = true
+	o.ContentCache = contents
 	search(t, o)
 	if contents.watch == nil {
 		t.Skip("inotify unavailable here")
@@ -516,9 +512,9 @@ func TestContentCacheSkipsRacyFiles(t *testing.T) {
 	contentNow = time.Now
 	root := writeTree(t, map[string]string{"f.txt": "one\n"})
 	o := DefaultOptions("one", root)
-	o.ContentCache = true
+	o.ContentCache = contents
 	search(t, o)
-	if n, _ := ContentCacheStats(); n != 0 {
+	if n, _ := contents.Stats(); n != 0 {
 		t.Fatalf("a file written just now was cached (%d files)", n)
 	}
 	// The same-size rewrite in the same tick that stat could not see.
@@ -542,7 +538,7 @@ func TestContentCacheDirectoryUnderTwoPaths(t *testing.T) {
 		t.Fatal(err)
 	}
 	o := DefaultOptions("one", root)
-	o.ContentCache, o.Follow = true, true
+	o.ContentCache, o.Follow = contents, true
 	if n := search(t, o).TotalMatches; n != 2 {
 		t.Fatalf("%d matches, want 2 (real/f.txt and alias/f.txt)", n)
 	}
@@ -568,7 +564,7 @@ func TestContentCacheWriteBetweenReadAndStore(t *testing.T) {
 	other := writeTree(t, map[string]string{"y.txt": "other line\n"})
 	texts := func(path string) string {
 		o := DefaultOptions("line", path)
-		o.ContentCache = true
+		o.ContentCache = contents
 		var b strings.Builder
 		for _, m := range search(t, o).Matches {
 			b.WriteString(m.Text + ";")
@@ -599,5 +595,36 @@ func TestContentCacheWriteBetweenReadAndStore(t *testing.T) {
 		if got := texts(dir); got != "NEW line;" {
 			t.Fatalf("search after the write: %q, want the new text", got)
 		}
+	}
+}
+
+// Two caches are independent: what one search keeps in its cache is not
+// in another, and turning one off leaves the other as it was.
+func TestContentCachesAreIndependent(t *testing.T) {
+	resetContents(t, 0)
+	root := writeTree(t, map[string]string{"a.txt": "foo\n", "b.txt": "bar foo\n"})
+	other := NewContentCache(0)
+	defer other.Close()
+	o := DefaultOptions("foo", root)
+	o.ContentCache = contents
+	for range 2 {
+		if res := search(t, o); res.TotalMatches != 2 {
+			t.Fatalf("%+v", res)
+		}
+	}
+	if n, _ := contents.Stats(); n != 2 {
+		t.Fatalf("the searched cache holds %d files, want 2", n)
+	}
+	if n, _ := other.Stats(); n != 0 {
+		t.Fatalf("the other cache holds %d files", n)
+	}
+	o.ContentCache = other
+	search(t, o)
+	contents.SetBudget(-1)
+	if n, _ := other.Stats(); n == 0 {
+		t.Fatal("turning one cache off emptied the other")
+	}
+	if NewContentCache(-1) != nil {
+		t.Fatal("a negative budget must give no cache")
 	}
 }

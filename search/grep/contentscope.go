@@ -45,6 +45,7 @@ const maxContentScopes = 64
 
 // contentScope is one search's use of the content cache.
 type contentScope struct {
+	cache     *ContentCache // the cache the search uses
 	key       string
 	allowance int64        // admit while seen is at most this
 	budget    int64        // the cache's budget when the search began
@@ -97,7 +98,7 @@ func contentScopeKey(opts *Options) string {
 
 // allowanceLocked is what a search of key may go through while admitting
 // files; c.mu is held.
-func (c *contentCache) allowanceLocked(key string) int64 {
+func (c *ContentCache) allowanceLocked(key string) int64 {
 	share := c.budget / contentProbationShare
 	size, measured := c.scopes[key]
 	switch {
@@ -112,7 +113,7 @@ func (c *contentCache) allowanceLocked(key string) int64 {
 // end closes a search's use of the cache: a search that went through every
 // file of its scope (complete), or through more than the budget, records
 // the scope's size.
-func (c *contentCache) end(s *contentScope, complete bool) {
+func (c *ContentCache) end(s *contentScope, complete bool) {
 	seen := s.seen.Load()
 	c.mu.Lock()
 	defer c.mu.Unlock()

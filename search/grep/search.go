@@ -276,8 +276,8 @@ func stream(ctx context.Context, opts Options, sink Sink) (*Summary, error) {
 	var countOnly atomic.Bool // set once the caller has enough materialised results
 	var cacheGen uint64
 	var scope *contentScope
-	if opts.ContentCache {
-		cacheGen, scope = contents.begin(contentScopeKey(&opts))
+	if opts.ContentCache != nil {
+		cacheGen, scope = opts.ContentCache.begin(contentScopeKey(&opts))
 	}
 	var bufs renderBufs
 	if needs.ReuseRendered {
@@ -374,7 +374,7 @@ batches:
 	cancel()
 	wg.Wait()
 	if scope != nil {
-		contents.end(scope, complete && srcErr == nil)
+		scope.cache.end(scope, complete && srcErr == nil)
 	}
 	if stopErr != nil {
 		return nil, stopErr
@@ -471,7 +471,7 @@ func (w *worker) search(ctx context.Context, c candidate, countOnly bool, send f
 	cached := false
 	if w.cacheGen != 0 && !c.special && filepath.IsAbs(c.abs) && filepath.Clean(c.abs) == c.abs {
 		needText := w.searchesBinary(c) || w.opts.Text
-		if text, nul, size, ok := contents.getTrusted(c.abs, w.cacheGen, needText); ok {
+		if text, nul, size, ok := w.scope.cache.getTrusted(c.abs, w.cacheGen, needText); ok {
 			w.scope.charge(contentCost(c.abs, text))
 			if w.opts.MaxFileSize > 0 && size > w.opts.MaxFileSize {
 				return fileOutcome{skipped: tooLarge(size, w.opts.MaxFileSize)}
@@ -483,14 +483,14 @@ func (w *worker) search(ctx context.Context, c candidate, countOnly bool, send f
 			}
 			return o
 		}
-		if w.scope.pastBudget() && !contents.holds(c.abs) {
+		if w.scope.pastBudget() && !w.scope.cache.holds(c.abs) {
 			// The search went through more than the whole budget: it
 			// admits nothing more, so a file not cached is searched as
 			// without the cache (no watch, no stat).
 		} else {
 			// Watch the directory before the file is stat'ed and read, so that
 			// any later change is reported; the stat also gives the size.
-			dir = contents.watchDir(filepath.Dir(c.abs), w.cacheGen)
+			dir = w.scope.cache.watchDir(filepath.Dir(c.abs), w.cacheGen)
 			if key, cached = statKey(c.abs); cached {
 				c.size = key.size
 			}
@@ -510,7 +510,7 @@ func (w *worker) search(ctx context.Context, c candidate, countOnly bool, send f
 		switch {
 		case c.size > contentFileLimit:
 			cached = false // never kept
-		case !contents.holds(c.abs) && !w.scope.room(c.abs, c.size):
+		case !w.scope.cache.holds(c.abs) && !w.scope.room(c.abs, c.size):
 			// This search would not admit it: counted (as text: whether
 			// it is binary is not known yet) and not read whole.
 			w.scope.charge(contentCost(c.abs, nil) + c.size)
@@ -549,7 +549,7 @@ func (w *worker) searchesBinary(c candidate) bool { return c.named || w.opts.Bin
 // if its size is still the one the stat saw, cached.
 func (w *worker) searchThroughCache(c candidate, key fileKey, dir *dirWatch, countOnly bool, send func(*FileResult) bool) fileOutcome {
 	needText := w.searchesBinary(c) || w.opts.Text
-	if text, nul, hit := contents.get(c.abs, key, w.cacheGen, needText); hit {
+	if text, nul, hit := w.scope.cache.get(c.abs, key, w.cacheGen, needText); hit {
 		w.scope.charge(contentCost(c.abs, text))
 		return w.searchText(c, text, nul, countOnly, send)
 	}
@@ -564,7 +564,7 @@ func (w *worker) searchThroughCache(c candidate, key fileKey, dir *dirWatch, cou
 		kept = nil // a binary file's verdict is kept, not its text
 	}
 	if w.scope.charge(contentCost(c.abs, kept)) && int64(len(buf)) == key.size {
-		contents.put(c.abs, key, w.cacheGen, text, nul, dir)
+		w.scope.cache.put(c.abs, key, w.cacheGen, text, nul, dir)
 	}
 	return w.searchText(c, text, nul, countOnly, send)
 }

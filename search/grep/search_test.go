@@ -15,7 +15,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/gopi-agent/gopi/fscache"
 	"github.com/gopi-agent/gopi/native/rure"
 )
 
@@ -734,7 +733,11 @@ func TestSearchBinaryOptionReportsWalkedFilesAsNamed(t *testing.T) {
 					if blocks {
 						o = withBlocks(o, 64, 256)
 					}
-					o.Mode, o.Binary, o.ContentCache = mode, binary, cached
+					o.Mode, o.Binary = mode, binary
+					if cached {
+						o.ContentCache = NewContentCache(0)
+						defer o.ContentCache.Close()
+					}
 					var got []string
 					sum, err := Stream(context.Background(), o, func(fr *FileResult) error {
 						got = append(got, describe(fr))
@@ -770,11 +773,5 @@ func TestSearchBinaryOptionReportsWalkedFilesAsNamed(t *testing.T) {
 // bytes (0: the default of either).
 func withBlocks(o Options, limit int64, block int) Options {
 	o.tuning.wholeFileLimit, o.tuning.blockSize = limit, block
-	return o
-}
-
-// withScanner returns o walking directories through s.
-func withScanner(o Options, s fscache.Scanner) Options {
-	o.tuning.scannerOf = func(*fscache.Cache) fscache.Scanner { return s }
 	return o
 }

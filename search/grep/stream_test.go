@@ -70,7 +70,9 @@ func TestStreamDeliversBeforeTheWalkEnds(t *testing.T) {
 	done := make(chan error, 1)
 	var got []string
 	go func() {
-		_, err := Stream(context.Background(), withScanner(DefaultOptions("needle", root), g), func(fr *FileResult) error {
+		o := DefaultOptions("needle", root)
+		o.ScanCache = g
+		_, err := Stream(context.Background(), o, func(fr *FileResult) error {
 			if len(got) == 0 {
 				first <- fr.Path
 			}
@@ -108,7 +110,9 @@ func TestStreamStopEndsTheWalk(t *testing.T) {
 	stop := errors.New("enough")
 	done := make(chan error, 1)
 	go func() {
-		_, err := Stream(context.Background(), withScanner(DefaultOptions("needle", root), g), func(*FileResult) error { return stop })
+		o := DefaultOptions("needle", root)
+		o.ScanCache = g
+		_, err := Stream(context.Background(), o, func(*FileResult) error { return stop })
 		done <- err
 	}()
 	select {

@@ -1,7 +1,5 @@
 package grep
 
-import "github.com/gopi-agent/gopi/fscache"
-
 // Default engine sizes (see tuning).
 const (
 	// defaultWholeFileLimit is the largest file read whole; larger ones
@@ -29,9 +27,6 @@ type tuning struct {
 	// compile builds the search's matcher; nil: compileMatcher. Tests wrap
 	// it to inject engine failures.
 	compile func(matcherConfig) (lineMatcher, error)
-	// scannerOf wraps the scan cache for a search; nil: the cache itself.
-	// Tests hold a walk in progress with it.
-	scannerOf func(*fscache.Cache) fscache.Scanner
 }
 
 // resolved returns t with every zero size set to its default.
@@ -65,12 +60,4 @@ func (o *Options) matcherConfig() matcherConfig {
 		multiline:  o.Multiline || NeedsMultiline(o.Pattern),
 		goRegex:    o.tuning.goRegex,
 	}
-}
-
-// scanner is the scanner a directory search of opts walks with over c.
-func (o *Options) scanner(c *fscache.Cache) fscache.Scanner {
-	if o.tuning.scannerOf != nil {
-		return o.tuning.scannerOf(c)
-	}
-	return c
 }

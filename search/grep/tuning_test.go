@@ -2,12 +2,10 @@ package grep
 
 import (
 	"testing"
-
-	"github.com/gopi-agent/gopi/fscache"
 )
 
 // The zero tuning is the production configuration; a size a test sets is
-// kept, and the seams default to the real matcher and the cache itself.
+// kept, and the seams default to the real matcher.
 func TestTuningResolved(t *testing.T) {
 	t.Parallel()
 	if got := (tuning{}).resolved(); got.wholeFileLimit != defaultWholeFileLimit || got.blockSize != defaultBlockSize || got.renderSpill != defaultRenderSpill {
@@ -17,9 +15,6 @@ func TestTuningResolved(t *testing.T) {
 		t.Fatalf("set sizes resolved to %+v", got)
 	}
 	o := DefaultOptions("x", "")
-	if c := fscache.New(fscache.DefaultPolicy); o.scanner(c) != fscache.Scanner(c) {
-		t.Fatal("without a test's scanner a search walks through the cache it is given")
-	}
 	if cfg := o.matcherConfig(); cfg.goRegex || cfg.pattern != "x" {
 		t.Fatalf("matcher config %+v", cfg)
 	}

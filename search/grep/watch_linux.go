@@ -135,6 +135,12 @@ func (w *watcher) forget() {
 	}
 }
 
+// close releases the inotify instance; the watcher is unusable after.
+func (w *watcher) close() {
+	unix.Close(w.fd)
+	clear(w.byWD)
+}
+
 // dirIdentity is the device and inode of dir.
 func dirIdentity(dir string) (dev, ino uint64, ok bool) {
 	var st syscall.Stat_t

@@ -10,4 +10,5 @@ func newWatcher() *watcher                                                      
 func (w *watcher) add(string) *dirWatch                                         { return nil }
 func (w *watcher) drain(func(*dirWatch, string, bool), func(*dirWatch), func()) {}
 func (w *watcher) forget()                                                      {}
+func (w *watcher) close()                                                       {}
 func dirIdentity(string) (dev, ino uint64, ok bool)                             { return 0, 0, false }

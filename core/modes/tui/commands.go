@@ -585,9 +585,9 @@ func (m *model) complete() (tea.Cmd, bool) {
 	if !strings.HasPrefix(word, "@") {
 		return nil, false
 	}
-	ctx, cwd, query := m.ctx, m.opts.Cwd, word[1:]
+	ctx, cwd, query, scan := m.ctx, m.opts.Cwd, word[1:], m.opts.ScanCache
 	return func() tea.Msg {
-		res, err := fuzzy.Find(ctx, cwd, fuzzy.Options{Query: query, Gitignore: true, Cache: true, MaxResults: 50})
+		res, err := fuzzy.Find(ctx, cwd, fuzzy.Options{Query: query, Gitignore: true, Cache: true, MaxResults: 50, Scanner: scan})
 		if err != nil {
 			return errMsg{fmt.Errorf("find files: %w", err)}
 		}

@@ -11,6 +11,7 @@ import (
 
 	"github.com/gopi-agent/gopi/core/agent"
 	"github.com/gopi-agent/gopi/core/message"
+	"github.com/gopi-agent/gopi/fscache"
 )
 
 // Options configure Run.
@@ -20,6 +21,10 @@ type Options struct {
 	Environ []string  // the environment the terminal is described by (TERM, COLORTERM, …)
 	Cwd     string    // the working directory, for the footer, @file completion and attachments
 	Home    string    // the user's home directory, for @~/… attachments
+	// ScanCache is the scan cache @file completion goes through (the
+	// program builds it with the configuration's policy); nil walks
+	// afresh on every completion.
+	ScanCache fscache.Scanner
 	// HistoryFile keeps the messages sent, across runs (one JSON string a
 	// line, the newest last); "" keeps them for this run only.
 	HistoryFile string

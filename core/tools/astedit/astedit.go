@@ -43,12 +43,9 @@ type Tool struct {
 	queue *resolve.Queue
 }
 
-// New returns the ast_edit tool for env; previews are queued on the
-// session's queue, resolve.For(env), where the resolve tool finds them.
-func New(env *tool.Env) tool.Tool { return &Tool{env: env, queue: resolve.For(env)} }
-
-// NewWithQueue returns the ast_edit tool for env queueing previews on q.
-func NewWithQueue(env *tool.Env, q *resolve.Queue) tool.Tool { return &Tool{env: env, queue: q} }
+// New returns the ast_edit tool for env; previews are queued on q, the
+// session's queue, where the resolve tool finds them.
+func New(env *tool.Env, q *resolve.Queue) tool.Tool { return &Tool{env: env, queue: q} }
 
 // Definition describes the tool.
 func (t *Tool) Definition() tool.Definition {
@@ -111,8 +108,7 @@ func (t *Tool) Execute(ctx context.Context, args tool.Args, _ tool.UpdateFunc) (
 	if maxFiles <= 0 {
 		maxFiles = ast.DefaultMaxFiles
 	}
-	ast.ConfigureParseCache(t.env.Settings.ASTParseCache)
-	req := ast.EditRequest{Scope: sc, Rules: rules, MaxFiles: maxFiles, DryRun: true, Cache: t.env.Settings.ASTParseCache >= 0}
+	req := ast.EditRequest{Scope: sc, Rules: rules, MaxFiles: maxFiles, DryRun: true}
 	res, err := run(ctx, req)
 	if err != nil {
 		return nil, err

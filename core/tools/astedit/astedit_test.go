@@ -57,7 +57,7 @@ func TestPreviewQueueApply(t *testing.T) {
 		"a.go": "package a\n\nfunc f() {\n\told(1, \"" + long + "\")\n\told(2,\n\t\t3)\n}\n",
 		"b.go": "package b\n\nvar v = old(4)\n",
 	}, false)
-	tl := NewWithQueue(env, q)
+	tl := New(env, q)
 	res := callTool(t, tl, `{"ops":[{"pat":"old($$$A)","out":"neu($$$A)"}],"paths":["."]}`)
 	line4 := "old(1, \"" + long + "\")"
 	want := strings.Join([]string{
@@ -81,7 +81,7 @@ func TestPreviewQueueApply(t *testing.T) {
 	if !strings.Contains(read(t, env, "a.go"), "old(2") {
 		t.Fatal("preview wrote")
 	}
-	out := callTool(t, resolve.NewWithQueue(q), `{"action":"apply","reason":"ok"}`)
+	out := callTool(t, resolve.New(q), `{"action":"apply","reason":"ok"}`)
 	if out.FirstText() != "Applied 3 replacements in 2 files." {
 		t.Fatalf("apply: %q", out.FirstText())
 	}
@@ -92,19 +92,19 @@ func TestPreviewQueueApply(t *testing.T) {
 
 func TestStaleApplyAndDiscard(t *testing.T) {
 	env, q := setup(t, map[string]string{"a.py": "f(1)\nf(2)\n"}, true)
-	tl := NewWithQueue(env, q)
+	tl := New(env, q)
 	res := callTool(t, tl, `{"ops":[{"pat":"f($A)","out":"g($A)"}],"paths":["a.py"]}`)
 	want := "-" + hashline.Anchor(1, "f(1)") + "|f(1)\n+" + hashline.Anchor(1, "f(1)") + "|g(1)\n-" + hashline.Anchor(2, "f(2)") + "|f(2)\n+" + hashline.Anchor(2, "f(2)") + "|g(2)"
 	if res.FirstText() != want {
 		t.Fatalf("hashline preview:\n%s\nwant\n%s", res.FirstText(), want)
 	}
 	os.WriteFile(filepath.Join(env.Cwd, "a.py"), []byte("f(1)\nf(2)\nf(3)\n"), 0o644)
-	out := callTool(t, resolve.NewWithQueue(q), `{"action":"apply","reason":"ok"}`)
+	out := callTool(t, resolve.New(q), `{"action":"apply","reason":"ok"}`)
 	if !out.IsError || !strings.Contains(out.FirstText(), "stale") || read(t, env, "a.py") != "f(1)\nf(2)\nf(3)\n" {
 		t.Fatalf("stale: %q", out.FirstText())
 	}
 	callTool(t, tl, `{"ops":[{"pat":"f($A)","out":"g($A)"}],"paths":["a.py"]}`)
-	out = callTool(t, resolve.NewWithQueue(q), `{"action":"discard","reason":"no"}`)
+	out = callTool(t, resolve.New(q), `{"action":"discard","reason":"no"}`)
 	if out.FirstText() != "Discarded: AST edit: 3 replacements in 1 files. Reason: no" {
 		t.Fatalf("discard: %q", out.FirstText())
 	}
@@ -112,7 +112,7 @@ func TestStaleApplyAndDiscard(t *testing.T) {
 
 func TestValidationAndNoReplacements(t *testing.T) {
 	env, q := setup(t, map[string]string{"a.py": "f(1)\n"}, false)
-	tl := NewWithQueue(env, q)
+	tl := New(env, q)
 	res := callTool(t, tl, `{"ops":[{"pat":"f($A)","out":"x"},{"pat":"f($A)","out":"y"}],"paths":["a.py"]}`)
 	if !res.IsError || !strings.Contains(res.FirstText(), "Duplicate") {
 		t.Fatalf("duplicate: %q", res.FirstText())
@@ -129,8 +129,9 @@ func TestValidationAndNoReplacements(t *testing.T) {
 
 func TestSessionQueue(t *testing.T) {
 	env, _ := setup(t, map[string]string{"a.py": "f(1)\n"}, false)
-	callTool(t, New(env), `{"ops":[{"pat":"f($A)","out":"g($A)"}],"paths":["a.py"]}`)
-	if out := callTool(t, resolve.New(env), `{"action":"apply","reason":"r"}`); out.FirstText() != "Applied 1 replacements in 1 files." {
+	q := resolve.NewQueue()
+	callTool(t, New(env, q), `{"ops":[{"pat":"f($A)","out":"g($A)"}],"paths":["a.py"]}`)
+	if out := callTool(t, resolve.New(q), `{"action":"apply","reason":"r"}`); out.FirstText() != "Applied 1 replacements in 1 files." {
 		t.Fatalf("apply: %q", out.FirstText())
 	}
 	if got := read(t, env, "a.py"); got != "g(1)\n" {
@@ -140,11 +141,11 @@ func TestSessionQueue(t *testing.T) {
 
 func TestNoReplacementsNamesUnsupported(t *testing.T) {
 	env, q := setup(t, map[string]string{"a.py": "f(1)\n", "c.toml": "x = 1\n"}, false)
-	res := callTool(t, NewWithQueue(env, q), `{"ops":[{"pat":"h($A)","out":"x"}],"paths":["."]}`)
+	res := callTool(t, New(env, q), `{"ops":[{"pat":"h($A)","out":"x"}],"paths":["."]}`)
 	if res.FirstText() != NoReplacements+"\n\n1 toml files not searched: no toml grammar is built in" {
 		t.Fatalf("none: %q", res.FirstText())
 	}
-	res = callTool(t, NewWithQueue(env, q), `{"ops":[{"pat":"f($A)","out":"g($A)"}],"paths":["."]}`)
+	res = callTool(t, New(env, q), `{"ops":[{"pat":"f($A)","out":"g($A)"}],"paths":["."]}`)
 	if res.FirstText() != "# a.py\n-1:1 f(1)\n+1:1 g(1)\n\n1 toml files not searched: no toml grammar is built in" {
 		t.Fatalf("preview: %q", res.FirstText())
 	}
@@ -167,9 +168,9 @@ func immutable(t *testing.T, path string) {
 // is tested in package ast with a failing commit.)
 func TestApplyUnwritableFileWritesNothing(t *testing.T) {
 	env, q := setup(t, map[string]string{"a.py": "f(1)\n", "b.py": "f(2)\n", "c.py": "f(3)\n"}, false)
-	callTool(t, NewWithQueue(env, q), `{"ops":[{"pat":"f($A)","out":"g($A)"}],"paths":["."]}`)
+	callTool(t, New(env, q), `{"ops":[{"pat":"f($A)","out":"g($A)"}],"paths":["."]}`)
 	immutable(t, filepath.Join(env.Cwd, "b.py"))
-	out := callTool(t, resolve.NewWithQueue(q), `{"action":"apply","reason":"ok"}`)
+	out := callTool(t, resolve.New(q), `{"action":"apply","reason":"ok"}`)
 	if text := out.FirstText(); !out.IsError || !strings.Contains(text, "b.py is read-only (it is marked immutable)") || !strings.Contains(text, "chattr -i") {
 		t.Fatalf("apply: %q", text)
 	}
@@ -183,9 +184,9 @@ func TestApplyUnwritableFileWritesNothing(t *testing.T) {
 // since the model never saw the new code.
 func TestStaleSameCounts(t *testing.T) {
 	env, q := setup(t, map[string]string{"a.py": "f(1)\nf(2)\n"}, false)
-	callTool(t, NewWithQueue(env, q), `{"ops":[{"pat":"f($A)","out":"g($A)"}],"paths":["a.py"]}`)
+	callTool(t, New(env, q), `{"ops":[{"pat":"f($A)","out":"g($A)"}],"paths":["a.py"]}`)
 	os.WriteFile(filepath.Join(env.Cwd, "a.py"), []byte("f(1)\nf(99)\n"), 0o644)
-	out := callTool(t, resolve.NewWithQueue(q), `{"action":"apply","reason":"ok"}`)
+	out := callTool(t, resolve.New(q), `{"action":"apply","reason":"ok"}`)
 	if !out.IsError || !strings.Contains(out.FirstText(), "no longer what it showed") {
 		t.Fatalf("apply after a same-count change: %q", out.FirstText())
 	}
@@ -198,7 +199,7 @@ func TestStaleSameCounts(t *testing.T) {
 // model with the parse issues (ast keeps refusals apart from them).
 func TestRefusedRewriteIsReported(t *testing.T) {
 	env, q := setup(t, map[string]string{"a.js": "old(1);\n"}, false)
-	res := callTool(t, NewWithQueue(env, q), `{"ops":[{"pat":"old($A)","out":"neu($A"}],"paths":["."]}`)
+	res := callTool(t, New(env, q), `{"ops":[{"pat":"old($A)","out":"neu($A"}],"paths":["."]}`)
 	d, ok := res.Details.(*Details)
 	if !ok || len(d.ParseErrors) != 1 || !strings.Contains(d.ParseErrors[0], "rewrite not applied") {
 		t.Fatalf("%q %+v", res.FirstText(), res.Details)

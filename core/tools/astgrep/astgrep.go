@@ -113,12 +113,10 @@ func (t *Tool) Execute(ctx context.Context, args tool.Args, _ tool.UpdateFunc) (
 	if err != nil {
 		return nil, err
 	}
-	// Parsed trees are kept between calls (a second search of the same
-	// tree costs a fraction of the first); writes drop them through the
-	// scan cache's invalidation hooks.
-	ast.ConfigureParseCache(t.env.Settings.ASTParseCache)
-	res, err := ast.Search(ctx, ast.SearchRequest{Scope: sc, Patterns: []string{pat}, Offset: skip, Limit: Limit, Captures: true,
-		Cache: t.env.Settings.ASTParseCache >= 0})
+	// Parsed trees are kept between calls in the session's parse cache
+	// (Scope sets it: a second search of the same tree costs a fraction
+	// of the first); the tools that write files invalidate it.
+	res, err := ast.Search(ctx, ast.SearchRequest{Scope: sc, Patterns: []string{pat}, Offset: skip, Limit: Limit, Captures: true})
 	if err != nil {
 		if errors.Is(err, ast.ErrAborted) {
 			return nil, fmt.Errorf("%w: %w", tool.ErrAborted, err)

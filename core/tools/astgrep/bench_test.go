@@ -31,8 +31,9 @@ func BenchmarkToolRepeated(b *testing.B) {
 	}
 	env := tool.NewEnv(dir)
 	env.Settings = tool.DefaultSettings()
+	env.Caches = &tool.Caches{Scan: fscache.New(fscache.DefaultPolicy), Parse: ast.NewParseCache(0)}
 	t := New(env)
-	b.Cleanup(func() { ast.ConfigureParseCache(-1) })
+	b.Cleanup(func() { env.Caches.Close() })
 	for _, pat := range []string{`$A.Lock()`, `errors.Is($ERR, $TARGET)`, `if err != nil { return $$$ }`} {
 		args, _ := json.Marshal(map[string]any{"pat": pat, "paths": []string{"."}})
 		run := func(b *testing.B) {
@@ -43,8 +44,8 @@ func BenchmarkToolRepeated(b *testing.B) {
 		b.Run(pat+"/first", func(b *testing.B) {
 			for b.Loop() {
 				b.StopTimer()
-				fscache.Default().Clear()
-				native.InvalidateParseCache("")
+				env.Caches.Scan.Clear()
+				env.Caches.Parse.Invalidate("")
 				b.StartTimer()
 				run(b)
 			}
@@ -55,7 +56,7 @@ func BenchmarkToolRepeated(b *testing.B) {
 			for b.Loop() {
 				run(b)
 			}
-			s := native.ParseCacheStats()
+			s := env.Caches.Parse.Stats()
 			b.ReportMetric(float64(s.Bytes)/(1<<20), "cacheMB")
 		})
 	}

@@ -22,7 +22,7 @@ const startedText = "Its result will be delivered to you when it finishes; carry
 // returns at once with the job id.
 func (t *Tool) startJob(c call) (*tool.Result, error) {
 	lbl := label(c.Command)
-	id, err := job.For(t.env).Register(jobType, lbl, func(ctx context.Context, _ string, _ func(string, any)) (string, error) {
+	id, err := t.jobs.Register(jobType, lbl, func(ctx context.Context, _ string, _ func(string, any)) (string, error) {
 		res, err := t.jobRun(ctx, c, RunOptions{OneShot: true}, nil)
 		return res.FirstText(), err
 	}, job.RegisterOptions{})
@@ -36,7 +36,7 @@ func (t *Tool) startJob(c call) (*tool.Result, error) {
 // a result, or an error holding the output and the reason.
 func (t *Tool) jobRun(ctx context.Context, c call, opts RunOptions, onTail func(string)) (*tool.Result, error) {
 	opts.Dir, opts.Env, opts.Timeout, opts.OnTail = c.dir, c.env, c.timeout(), onTail
-	o, err := Run(ctx, t.env, c.command, opts)
+	o, err := Run(ctx, t.env, t.shell, c.command, opts)
 	if err != nil {
 		return &tool.Result{}, err
 	}
@@ -81,7 +81,7 @@ type finished struct {
 // call as a foreground run would; one still running becomes a background
 // job and the call returns its id with the output so far.
 func (t *Tool) runAutoBackground(ctx context.Context, c call, onUpdate tool.UpdateFunc) (*tool.Result, error) {
-	m := job.For(t.env)
+	m := t.jobs
 	lbl := label(c.Command)
 	wait := t.autoWait(c)
 	done := make(chan finished, 1)

@@ -47,7 +47,7 @@ func TestBashAsync(t *testing.T) {
 	env := newEnv(t)
 	env.Settings.Bash.AsyncEnabled = true
 	var d deliveries
-	job.For(env).SetDeliver(d.deliver)
+	env.manager().SetDeliver(d.deliver)
 	o := callTool(t, env, `{"command": "sleep 0.1; echo done; export NOT_SHARED=1", "async": true, "timeout": 5000}`)
 	want := "Timeout clamped to 3600s (requested 5000s; allowed range 1-3600s).\n\nBackground job bg_1 started: sleep 0.1; echo done; export NOT_SHARED=1\n" + startedText
 	if o.isError || o.text != want || o.details.Async == nil || *o.details.Async != (Async{State: "running", JobID: "bg_1", Type: "bash"}) {
@@ -67,7 +67,7 @@ func TestBashAsync(t *testing.T) {
 	if got[1].Text != "oops\n\nCommand exited with code 2" {
 		t.Fatalf("%q", got[1].Text)
 	}
-	if s, _ := job.For(env).Get(got[1].JobID); s.Status != job.Failed {
+	if s, _ := env.manager().Get(got[1].JobID); s.Status != job.Failed {
 		t.Fatal(s)
 	}
 }
@@ -77,7 +77,7 @@ func TestBashAsyncLimit(t *testing.T) {
 	env.Settings.Bash.AsyncEnabled = true
 	env.Settings.Bash.AsyncMaxJobs = 100
 	var d deliveries
-	job.For(env).SetDeliver(d.deliver)
+	env.manager().SetDeliver(d.deliver)
 	// The jobs wait for a gate file, so all 100 still run when the 101st
 	// is asked for, however slowly they were started.
 	gate := filepath.Join(t.TempDir(), "gate")
@@ -119,7 +119,7 @@ func TestBashAutoBackground(t *testing.T) {
 	env.Settings.Bash.AutoBackground = true
 	env.Settings.Bash.AutoThreshold = 300 * time.Millisecond
 	var d deliveries
-	m := job.For(env)
+	m := env.manager()
 	m.SetDeliver(d.deliver)
 	// Fast commands answer as usual, in the persistent shell.
 	callTool(t, env, `{"command": "export SHARED=yes"}`)
@@ -165,7 +165,7 @@ func TestBashAutoBackgroundAbort(t *testing.T) {
 	env.Settings.Bash.AutoBackground = true
 	env.Settings.Bash.AutoThreshold = 10 * time.Second
 	var d deliveries
-	job.For(env).SetDeliver(d.deliver)
+	env.manager().SetDeliver(d.deliver)
 	ctx, cancel := context.WithTimeout(context.Background(), 200*time.Millisecond)
 	defer cancel()
 	start := time.Now()
@@ -177,7 +177,7 @@ func TestBashAutoBackgroundAbort(t *testing.T) {
 	if len(d.got) != 0 {
 		t.Fatal("an aborted call was delivered")
 	}
-	if s, _ := job.For(env).Get("bg_1"); s.Status != job.Cancelled {
+	if s, _ := env.manager().Get("bg_1"); s.Status != job.Cancelled {
 		t.Fatal(s)
 	}
 }

@@ -27,6 +27,7 @@ import (
 	"time"
 
 	"github.com/gopi-agent/gopi/core/tool"
+	"github.com/gopi-agent/gopi/core/tools/job"
 )
 
 const description = `Run a shell command (bash) in the session's shell. The shell persists between calls: cd and exported variables carry over. stdout and stderr come back merged; a non-zero exit is an error that includes the output.
@@ -47,10 +48,18 @@ const (
 )
 
 // Tool is the bash tool of a session.
-type Tool struct{ env *tool.Env }
+type Tool struct {
+	env   *tool.Env
+	jobs  *job.Manager
+	shell *Shell
+}
 
-// New returns the bash tool for env.
-func New(env *tool.Env) tool.Tool { return &Tool{env: env} }
+// New returns the bash tool for env running commands in sh, the session's
+// shell, and background jobs under jobs (both owned by the session's
+// services).
+func New(env *tool.Env, jobs *job.Manager, sh *Shell) tool.Tool {
+	return &Tool{env: env, jobs: jobs, shell: sh}
+}
 
 // Definition describes the tool; async is offered only with async.enabled.
 func (t *Tool) Definition() tool.Definition {
@@ -108,7 +117,7 @@ func (t *Tool) Execute(ctx context.Context, args tool.Args, onUpdate tool.Update
 	case bs.AutoBackground:
 		return t.runAutoBackground(ctx, c, onUpdate)
 	}
-	o, err := Run(ctx, t.env, c.command, RunOptions{Dir: c.dir, Env: c.env, Timeout: c.timeout(), OnTail: tailUpdates(onUpdate)})
+	o, err := Run(ctx, t.env, t.shell, c.command, RunOptions{Dir: c.dir, Env: c.env, Timeout: c.timeout(), OnTail: tailUpdates(onUpdate)})
 	if err != nil {
 		return nil, err
 	}
@@ -159,7 +168,7 @@ func (t *Tool) prepare(in input) (call, error) {
 	if dir != "" {
 		c.dir = t.env.Resolve(dir)
 		check = c.dir
-	} else if pool, err := SessionShell(t.env); err == nil {
+	} else if pool, err := t.shell.Pool(); err == nil {
 		check = pool.Dir()
 		// The shell's directory may have been deleted; a command that
 		// starts by leaving it for one that exists still runs.

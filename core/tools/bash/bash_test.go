@@ -238,7 +238,7 @@ func TestBashInterceptor(t *testing.T) {
 
 func TestDefinition(t *testing.T) {
 	env := newEnv(t)
-	d := New(env).Definition()
+	d := env.tool().Definition()
 	if d.Name != "bash" || d.Concurrency != "exclusive" || d.Parameters.Properties["async"] != nil || d.Parameters.Properties["env"].Values == nil {
 		t.Fatalf("%+v", d)
 	}
@@ -246,7 +246,7 @@ func TestDefinition(t *testing.T) {
 		t.Fatal("async or pty described without them")
 	}
 	env.Settings.Bash.AsyncEnabled = true
-	if d := New(env).Definition(); d.Parameters.Properties["async"] == nil || !strings.Contains(d.Description, "async: true") {
+	if d := env.tool().Definition(); d.Parameters.Properties["async"] == nil || !strings.Contains(d.Description, "async: true") {
 		t.Fatal("async missing")
 	}
 }

@@ -8,8 +8,8 @@ import (
 	"github.com/gopi-agent/gopi/core/tool"
 )
 
-func benchEnv(b *testing.B) *tool.Env {
-	env := tool.NewEnv(b.TempDir())
+func benchEnv(b *testing.B) *testEnv {
+	env := withServices(tool.NewEnv(b.TempDir()))
 	env.Settings.Shell.Path = "/bin/bash"
 	env.Settings.Shell.Environ = []string{"PATH=/usr/bin:/bin"}
 	env.Artifacts = tool.NewArtifactStore(filepath.Join(b.TempDir(), "artifacts"))
@@ -23,7 +23,7 @@ func BenchmarkRunEcho(b *testing.B) {
 	env := benchEnv(b)
 	ctx := context.Background()
 	for b.Loop() {
-		o, err := Run(ctx, env, "echo hi", RunOptions{})
+		o, err := Run(ctx, env.Env, env.shell, "echo hi", RunOptions{})
 		if err != nil || o.Output.Output != "hi\n" {
 			b.Fatal(o, err)
 		}
@@ -39,7 +39,7 @@ func BenchmarkRun1GB(b *testing.B) {
 	const size = 1 << 30
 	b.SetBytes(size)
 	for b.Loop() {
-		o, err := Run(context.Background(), env, "yes 0123456789abcdefghijklmnopqrstuvwxyz | head -c 1073741824", RunOptions{})
+		o, err := Run(context.Background(), env.Env, env.shell, "yes 0123456789abcdefghijklmnopqrstuvwxyz | head -c 1073741824", RunOptions{})
 		if err != nil || o.Output.TotalBytes != size || o.Output.ArtifactID == "" {
 			b.Fatal(o.Output.TotalBytes, err)
 		}

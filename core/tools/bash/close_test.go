@@ -11,7 +11,6 @@ import (
 
 	"github.com/gopi-agent/gopi/core/shell/shelltest"
 	"github.com/gopi-agent/gopi/core/tool"
-	"github.com/gopi-agent/gopi/core/tools/job"
 )
 
 // closeHelperVar makes TestCloseHelper act: it holds the marker entry of
@@ -48,7 +47,7 @@ func TestCloseHelper(t *testing.T) {
 	if mark == "" {
 		t.Skip("run by TestCloseEndsJobsIgnoringTerm")
 	}
-	env := tool.NewEnv(t.TempDir())
+	env := withServices(tool.NewEnv(t.TempDir()))
 	env.Settings.Shell.Path = "/bin/bash"
 	env.Settings.Shell.Environ = []string{"PATH=/usr/local/bin:/usr/bin:/bin", "HOME=" + t.TempDir(), "LC_ALL=C", mark}
 	env.Settings.Bash.AsyncEnabled = true
@@ -74,7 +73,7 @@ func TestCloseHelper(t *testing.T) {
 	}
 	// The manager gives up on the jobs before their shells' grace has
 	// passed; closing the session must still end them.
-	job.For(env).Shutdown(10 * time.Millisecond)
+	env.manager().Shutdown(10 * time.Millisecond)
 	if err := env.Close(); err != nil {
 		t.Fatal(err)
 	}

@@ -2,6 +2,7 @@ package bash
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"sync"
 	"time"
@@ -14,38 +15,60 @@ import (
 // reported.
 const UpdateInterval = 50 * time.Millisecond
 
-type poolKey struct{}
-
-// sessionShell is the session's shell pool, or why there is none.
-type sessionShell struct {
-	pool *shell.Pool
-	err  error
+// Shell is a session's shell: a persistent shell (one at a time, with
+// one-shot fallback) shared by the bash tool and the user's "!cmd"
+// commands, starting in the session's directory. The session's services
+// own it; it is set up on first use, from the Env's shell settings and
+// directory at that time. Every process a command of the session starts,
+// in the foreground, the background or a terminal, belongs to its pool
+// and ends with Close.
+type Shell struct {
+	env     *tool.Env
+	mu      sync.Mutex
+	started bool // the pool was set up (or why not, in err)
+	closed  bool
+	pool    *shell.Pool
+	err     error // why no shell can be found
 }
 
-// Close ends the session's shell (tool.Env.Close calls it).
-func (s *sessionShell) Close() error {
-	if s.pool != nil {
-		return s.pool.Close()
+// NewShell returns the (not yet started) shell of the session of env.
+func NewShell(env *tool.Env) *Shell { return &Shell{env: env} }
+
+// Pool returns the shell's pool; the error says why no shell can be
+// found (also after Close).
+func (s *Shell) Pool() (*shell.Pool, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.closed {
+		return nil, errShellClosed
+	}
+	if !s.started {
+		s.started = true
+		cfg, err := shell.FromConfig(s.env.Settings.Shell)
+		if err != nil {
+			s.err = err
+		} else {
+			s.pool = shell.NewPool(cfg, s.env.Cwd)
+		}
+	}
+	return s.pool, s.err
+}
+
+// Close ends the shell and every process its commands started; a shell
+// never used has nothing to end. Pool fails afterwards.
+func (s *Shell) Close() error {
+	s.mu.Lock()
+	s.closed = true
+	p := s.pool
+	s.mu.Unlock()
+	if p != nil {
+		return p.Close()
 	}
 	return nil
 }
 
-// SessionShell returns the session's shell: a persistent shell (one at a
-// time, with one-shot fallback) shared by the bash tool and the user's
-// "!cmd" commands, starting in the session's directory. The error says
-// why no shell can be found. Every process a command of the session
-// starts, in the foreground, the background or a terminal, belongs to the
-// pool and ends when the Env is closed.
-func SessionShell(env *tool.Env) (*shell.Pool, error) {
-	s := env.Value(poolKey{}, func() any {
-		cfg, err := shell.FromConfig(env.Settings.Shell)
-		if err != nil {
-			return &sessionShell{err: err}
-		}
-		return &sessionShell{pool: shell.NewPool(cfg, env.Cwd)}
-	}).(*sessionShell)
-	return s.pool, s.err
-}
+// errShellClosed is the reason a closed session has no shell.
+var errShellClosed = errors.New("the session is closed")
 
 // RunOptions refine Run.
 type RunOptions struct {
@@ -73,8 +96,8 @@ type Outcome struct {
 // Run runs command in the session's shell with its output going through
 // an OutputSink (a 50 KB tail in memory, everything in an artifact once it
 // is longer). It fails only when the command could not be started.
-func Run(ctx context.Context, env *tool.Env, command string, opts RunOptions) (Outcome, error) {
-	pool, err := SessionShell(env)
+func Run(ctx context.Context, env *tool.Env, sh *Shell, command string, opts RunOptions) (Outcome, error) {
+	pool, err := sh.Pool()
 	if err != nil {
 		return Outcome{}, tool.Errorf("Cannot run commands: %v", err)
 	}

@@ -12,12 +12,13 @@ import (
 
 	"github.com/gopi-agent/gopi/core/shell/shelltest"
 	"github.com/gopi-agent/gopi/core/tool"
+	"github.com/gopi-agent/gopi/core/tools/job"
 )
 
 // newEnv returns a session Env in a temporary directory with a
 // non-login bash, an artifact store, and a check that no process is left
 // when the test ends.
-func newEnv(t *testing.T) *tool.Env {
+func newEnv(t *testing.T) *testEnv {
 	t.Helper()
 	if _, err := os.Stat("/bin/bash"); err != nil {
 		t.Skip("no /bin/bash")
@@ -26,12 +27,39 @@ func newEnv(t *testing.T) *tool.Env {
 	if real, err := filepath.EvalSymlinks(dir); err == nil {
 		dir = real
 	}
-	env := tool.NewEnv(dir)
+	env := withServices(tool.NewEnv(dir))
 	env.Settings.Shell.Path = "/bin/bash"
 	env.Settings.Shell.Environ = []string{"PATH=/usr/local/go/bin:/usr/local/bin:/usr/bin:/bin", "HOME=" + t.TempDir(), "LC_ALL=C", shelltest.Mark(t)}
 	env.Artifacts = tool.NewArtifactStore(filepath.Join(t.TempDir(), "artifacts"))
 	t.Cleanup(func() { env.Close() })
 	return env
+}
+
+// testEnv is a session's Env with the services the bash tool uses, as
+// the session's services hold them: the job manager (made on first use,
+// with the settings then) and the shell.
+type testEnv struct {
+	*tool.Env
+	once  sync.Once
+	jobs  *job.Manager
+	shell *Shell
+}
+
+func withServices(env *tool.Env) *testEnv { return &testEnv{Env: env, shell: NewShell(env)} }
+
+// manager returns the session's job manager.
+func (e *testEnv) manager() *job.Manager {
+	e.once.Do(func() { e.jobs = job.NewManagerFor(e.Env) })
+	return e.jobs
+}
+
+// tool returns the bash tool of the session.
+func (e *testEnv) tool() tool.Tool { return New(e.Env, e.manager(), e.shell) }
+
+// Close ends the jobs, then the shell, as the session's services do.
+func (e *testEnv) Close() error {
+	e.manager().Close()
+	return e.shell.Close()
 }
 
 // outcome is one call's answer.
@@ -43,14 +71,14 @@ type outcome struct {
 }
 
 // callTool runs one bash call with JSON arguments.
-func callTool(t *testing.T, env *tool.Env, args string) outcome {
+func callTool(t *testing.T, env *testEnv, args string) outcome {
 	t.Helper()
 	return callCtx(context.Background(), t, env, args, nil)
 }
 
-func callCtx(ctx context.Context, t *testing.T, env *tool.Env, args string, onUpdate tool.UpdateFunc) outcome {
+func callCtx(ctx context.Context, t *testing.T, env *testEnv, args string, onUpdate tool.UpdateFunc) outcome {
 	t.Helper()
-	res, err := tool.Run(ctx, New(env), json.RawMessage(args), onUpdate)
+	res, err := tool.Run(ctx, env.tool(), json.RawMessage(args), onUpdate)
 	o := outcome{text: res.FirstText(), isError: res.IsError}
 	if err != nil {
 		if !errors.Is(err, tool.ErrAborted) {

@@ -15,7 +15,7 @@ const terminalTitle = "Console"
 // can show a terminal, the output is shown there and the user's typing
 // goes to the command; dismissing the terminal ends the command.
 func (t *Tool) runPTY(ctx context.Context, c call) (*tool.Result, error) {
-	pool, err := SessionShell(t.env)
+	pool, err := t.shell.Pool()
 	if err != nil {
 		return nil, tool.Errorf("Cannot run commands: %v", err)
 	}

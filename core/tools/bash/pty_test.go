@@ -95,7 +95,7 @@ func TestBashPTYTyping(t *testing.T) {
 	if ui.title != "Console" || !ui.closed {
 		t.Fatal(ui.title, ui.closed)
 	}
-	if d := New(env).Definition(); !strings.Contains(d.Description, "pty: true") {
+	if d := env.tool().Definition(); !strings.Contains(d.Description, "pty: true") {
 		t.Fatal("pty not described with a UI")
 	}
 }

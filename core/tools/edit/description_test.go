@@ -36,7 +36,7 @@ func TestHashlineDescriptionExample(t *testing.T) {
 		t.Fatal(err)
 	}
 
-	out := call(t, read.New(env), map[string]any{"path": "calc.go:12-14"}).FirstText()
+	out := call(t, read.New(env, nil), map[string]any{"path": "calc.go:12-14"}).FirstText()
 	if !strings.Contains(out, shown) {
 		t.Fatalf("read shows\n%s\nthe description shows\n%s", out, shown)
 	}

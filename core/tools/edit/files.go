@@ -12,7 +12,6 @@ import (
 
 	"github.com/gopi-agent/gopi/core/tools/edit/hashedit"
 	"github.com/gopi-agent/gopi/core/tools/edit/textfile"
-	"github.com/gopi-agent/gopi/fscache"
 	"github.com/gopi-agent/gopi/internal/atomicfile"
 )
 
@@ -158,9 +157,9 @@ func (t *Tool) write(abs string, data []byte, from string) error {
 	if err != nil {
 		return err
 	}
-	fscache.InvalidateAfterWrite(abs)
+	t.env.Caches.Invalidate(abs)
 	if target != abs {
-		fscache.InvalidateAfterWrite(target)
+		t.env.Caches.Invalidate(target)
 	}
 	if t.env.ReadCache != nil {
 		lines, _ := textfile.Lines(textfile.Decode(data).Text)
@@ -175,7 +174,7 @@ func (t *Tool) MkdirAll(abs string) error {
 	if err := os.MkdirAll(abs, 0o755); err != nil {
 		return err
 	}
-	fscache.InvalidateAfterWrite(abs)
+	t.env.Caches.Invalidate(abs)
 	return nil
 }
 
@@ -184,7 +183,7 @@ func (t *Tool) Remove(abs string) error {
 	if err := os.Remove(abs); err != nil {
 		return err
 	}
-	fscache.InvalidateAfterDelete(abs)
+	t.env.Caches.Invalidate(abs)
 	if t.env.ReadCache != nil {
 		t.env.ReadCache.Forget(abs)
 	}

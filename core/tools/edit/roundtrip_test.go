@@ -45,7 +45,7 @@ func TestReadEditRoundTrip(t *testing.T) {
 	env.Settings = tool.DefaultSettings()
 	path := filepath.Join(dir, "f.txt")
 	os.WriteFile(path, []byte("a\nb\nc\nd\ne\nf\ng\n"), 0o600)
-	rd, ed := read.New(env), New(env)
+	rd, ed := read.New(env, nil), New(env)
 
 	out := call(t, rd, map[string]any{"path": "f.txt"}).FirstText()
 	anchorD := anchorOf(t, out, "d")

@@ -202,6 +202,7 @@ func (t *Tool) findOne(ctx context.Context, s *pathspec.Spec, hidden bool, limit
 		Hidden:      hidden,
 		Gitignore:   true,
 		Cache:       true,
+		Scanner:     t.env.Caches.Scanner(),
 		MaxResults:  limit,
 		SortByMtime: true,
 		OnMatch: func(m glob.Match) {

@@ -31,10 +31,13 @@ const description = `Inspect, wait for or cancel background jobs (async or auto-
 - cancel: [ids] — stop jobs; returns at once.`
 
 // Tool is the job tool of a session.
-type Tool struct{ env *tool.Env }
+type Tool struct {
+	env  *tool.Env
+	jobs *Manager
+}
 
-// New returns the job tool for env.
-func New(env *tool.Env) tool.Tool { return &Tool{env: env} }
+// New returns the job tool for env over the session's jobs.
+func New(env *tool.Env, jobs *Manager) tool.Tool { return &Tool{env: env, jobs: jobs} }
 
 // Available reports whether the session has background jobs (async.enabled
 // or bash.autoBackground.enabled); the registry offers the tool only then.
@@ -81,7 +84,7 @@ func (t *Tool) Execute(ctx context.Context, args tool.Args, onUpdate tool.Update
 	if !Enabled(t.env) {
 		return tool.TextResult(disabledText, Details{Jobs: []Snapshot{}}), nil
 	}
-	m := For(t.env)
+	m := t.jobs
 	if a.List {
 		if len(a.Cancel) > 0 || a.Poll != nil && len(*a.Poll) > 0 {
 			return nil, tool.Errorf(listConflict)

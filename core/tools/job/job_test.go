@@ -11,17 +11,24 @@ import (
 	"github.com/gopi-agent/gopi/core/tool"
 )
 
-func newEnv(t *testing.T, enabled bool) *tool.Env {
+// testEnv is a tool environment with the session's job manager.
+type testEnv struct {
+	*tool.Env
+	jobs *Manager
+}
+
+func newEnv(t *testing.T, enabled bool) *testEnv {
 	env := tool.NewEnv(t.TempDir())
 	env.Settings.Bash.AsyncEnabled = enabled
 	env.Settings.Bash.PollWait = 300 * time.Millisecond
-	t.Cleanup(func() { For(env).Shutdown(time.Second) })
-	return env
+	m := NewManagerFor(env)
+	t.Cleanup(func() { m.Shutdown(time.Second) })
+	return &testEnv{env, m}
 }
 
-func call(t *testing.T, env *tool.Env, args string, onUpdate tool.UpdateFunc) (*tool.Result, Details) {
+func call(t *testing.T, env *testEnv, args string, onUpdate tool.UpdateFunc) (*tool.Result, Details) {
 	t.Helper()
-	res, err := tool.Run(context.Background(), New(env), json.RawMessage(args), onUpdate)
+	res, err := tool.Run(context.Background(), New(env.Env, env.jobs), json.RawMessage(args), onUpdate)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -34,7 +41,7 @@ func call(t *testing.T, env *tool.Env, args string, onUpdate tool.UpdateFunc) (*
 
 func TestJobDisabled(t *testing.T) {
 	env := newEnv(t, false)
-	if Available(env) {
+	if Available(env.Env) {
 		t.Fatal("available")
 	}
 	res, _ := call(t, env, `{"list": true}`, nil)
@@ -42,14 +49,14 @@ func TestJobDisabled(t *testing.T) {
 		t.Fatal(res.FirstText())
 	}
 	env.Settings.Bash.AutoBackground = true
-	if !Available(env) {
+	if !Available(env.Env) {
 		t.Fatal("auto-background should enable the tool")
 	}
 }
 
 func TestJobPollAndList(t *testing.T) {
 	env := newEnv(t, true)
-	m := For(env)
+	m := env.jobs
 	if res, _ := call(t, env, `{}`, nil); res.FirstText() != noRunningText {
 		t.Fatal(res.FirstText())
 	}
@@ -93,7 +100,7 @@ func TestJobPollAndList(t *testing.T) {
 
 func TestJobCancel(t *testing.T) {
 	env := newEnv(t, true)
-	m := For(env)
+	m := env.jobs
 	id, _ := m.Register("bash", "sleep 60", sleeper(time.Hour, ""), RegisterOptions{})
 	done, _ := m.Register("bash", "true", sleeper(0, ""), RegisterOptions{})
 	m.WaitAny(context.Background(), []string{done})
@@ -119,12 +126,12 @@ func TestJobCancel(t *testing.T) {
 func TestJobPollAbort(t *testing.T) {
 	env := newEnv(t, true)
 	env.Settings.Bash.PollWait = time.Hour
-	m := For(env)
+	m := env.jobs
 	m.Register("bash", "sleep", sleeper(time.Hour, ""), RegisterOptions{})
 	ctx, cancel := context.WithTimeout(context.Background(), 100*time.Millisecond)
 	defer cancel()
 	start := time.Now()
-	res, _ := tool.Run(ctx, New(env), json.RawMessage(`{}`), nil)
+	res, _ := tool.Run(ctx, New(env.Env, env.jobs), json.RawMessage(`{}`), nil)
 	if time.Since(start) > 2*time.Second || res == nil {
 		t.Fatal("abort did not stop the wait")
 	}

@@ -124,14 +124,10 @@ func NewManager(maxRunning int, retention time.Duration) *Manager {
 	}
 }
 
-type managerKey struct{}
-
-// For returns the session's manager, created on first use with the
-// session's async.maxJobs.
-func For(env *tool.Env) *Manager {
-	return env.Value(managerKey{}, func() any {
-		return NewManager(env.Settings.Bash.AsyncMaxJobs, DefaultRetention)
-	}).(*Manager)
+// NewManagerFor returns the manager of a session with env's settings
+// (async.maxJobs); the session's services own it and close it.
+func NewManagerFor(env *tool.Env) *Manager {
+	return NewManager(env.Settings.Bash.AsyncMaxJobs, DefaultRetention)
 }
 
 // Enabled reports whether background jobs exist in a session: async.enabled
@@ -516,8 +512,8 @@ func retryDelay(attempt int) time.Duration {
 	return min(d, retryMax)
 }
 
-// Close is Shutdown with a five-second grace (the session's Env closes
-// it).
+// Close is Shutdown with a five-second grace (the session's services
+// close it, before the shell).
 func (m *Manager) Close() error {
 	m.Shutdown(5 * time.Second)
 	return nil

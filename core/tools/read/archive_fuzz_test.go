@@ -61,7 +61,7 @@ func FuzzArchiveIndex(f *testing.F) {
 	file := filepath.Join(dir, "a.tar")
 	env := tool.NewEnv(dir)
 	env.Settings = tool.DefaultSettings()
-	rt := New(env).(*Tool)
+	rt := New(env, nil).(*Tool)
 
 	f.Fuzz(func(t *testing.T, kind byte, data []byte, member string) {
 		var ix *archiveIndex

@@ -22,7 +22,7 @@ func TestDescriptionFollowsDisplayMode(t *testing.T) {
 		env.Settings = tool.DefaultSettings()
 		env.Settings.EditMode = c.mode
 		env.Settings.ReadLineNumbers = true // numbers where anchors are off
-		desc := New(env).Definition().Description
+		desc := New(env, nil).Definition().Description
 		if !strings.Contains(desc, c.want) || strings.Contains(desc, c.not) {
 			t.Errorf("%s mode:\n%s", c.mode, desc)
 		}

@@ -90,12 +90,19 @@ the bar are not part of the file.` + descriptionTail
 
 // Tool is the read tool bound to a session.
 type Tool struct {
-	env *tool.Env
-	now func() time.Time // clock for directory ages
+	env   *tool.Env
+	pages *Pages           // web pages read, for paging
+	now   func() time.Time // clock for directory ages
 }
 
-// New returns the read tool for env.
-func New(env *tool.Env) tool.Tool { return &Tool{env: env, now: time.Now} }
+// New returns the read tool for env keeping web pages in pages, the
+// session's (nil: the tool keeps its own).
+func New(env *tool.Env, pages *Pages) tool.Tool {
+	if pages == nil {
+		pages = &Pages{}
+	}
+	return &Tool{env: env, pages: pages, now: time.Now}
+}
 
 // Definition describes the tool.
 func (t *Tool) Definition() tool.Definition {

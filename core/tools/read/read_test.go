@@ -7,20 +7,33 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/gopi-agent/gopi/core/hashline"
 	"github.com/gopi-agent/gopi/core/tool"
 )
 
+// call runs one read in the session of env: a tool built for the call,
+// with the session's pages (sessionPages), as the session's tools share
+// them.
 func call(t *testing.T, env *tool.Env, path string) *tool.Result {
 	t.Helper()
 	raw, _ := json.Marshal(map[string]string{"path": path})
-	res, err := tool.Run(context.Background(), New(env), raw, nil)
+	res, err := tool.Run(context.Background(), New(env, sessionPages(env)), raw, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
 	return res
+}
+
+// pagesOf holds the pages of each test session (a session's services hold
+// them in production).
+var pagesOf sync.Map // *tool.Env → *Pages
+
+func sessionPages(env *tool.Env) *Pages {
+	p, _ := pagesOf.LoadOrStore(env, &Pages{})
+	return p.(*Pages)
 }
 
 func TestSplitSelector(t *testing.T) {

@@ -24,7 +24,7 @@ func TestReadRefusesNonRegularFiles(t *testing.T) {
 	env := tool.NewEnv(dir)
 	done := make(chan *tool.Result, 1)
 	go func() {
-		res, _ := tool.Run(context.Background(), New(env), json.RawMessage(`{"path":"pipe"}`), nil)
+		res, _ := tool.Run(context.Background(), New(env, nil), json.RawMessage(`{"path":"pipe"}`), nil)
 		done <- res
 	}()
 	select {

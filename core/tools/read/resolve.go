@@ -81,6 +81,7 @@ func suffixMatches(ctx context.Context, env *tool.Env, p string) []string {
 		Hidden:     true,
 		Gitignore:  true,
 		Cache:      true,
+		Scanner:    env.Caches.Scanner(),
 		MaxResults: 50,
 	})
 	if err != nil {

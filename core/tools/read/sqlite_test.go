@@ -324,7 +324,7 @@ func BenchmarkSQLiteTablePage(b *testing.B) {
 	}
 	s.WriteString("COMMIT;\n")
 	env, _ := dbEnv(b, s.String())
-	tl := New(env)
+	tl := New(env, nil)
 	for _, c := range []struct{ name, path string }{
 		{"first", "app.db:events"},
 		{"middle", "app.db:events?offset=5000"},

@@ -51,10 +51,9 @@ func (t *Tool) summarize(ctx context.Context, r *resolved, data []byte, mode too
 	}
 	lang := outline.LanguageOf(r.abs)
 	minBody := max(t.env.Settings.ReadSummaryMinBody, 1)
-	// The trees go through the parse cache the AST tools use, at their
-	// budget, so a file summarised and then searched is parsed once.
-	ast.ConfigureParseCache(t.env.Settings.ASTParseCache)
-	spans, err := bodySpans(ctx, lang, r, data, minBody)
+	// The trees go through the session's parse cache, which the AST tools
+	// use too, so a file summarised and then searched is parsed once.
+	spans, err := bodySpans(ctx, t.env.Caches.ParseCache(), lang, r, data, minBody)
 	if err != nil {
 		return "", false
 	}
@@ -189,13 +188,14 @@ type spanKey struct {
 }
 
 // bodySpans returns the body spans of data (the content of r), from the
-// cache when it can. Failures (syntax errors) are cached too, as an error.
-func bodySpans(ctx context.Context, lang string, r *resolved, data []byte, minBody int) ([]outline.Span, error) {
+// cache when it can, parsing through pc (nil: none). Failures (syntax
+// errors) are cached too, as an error.
+func bodySpans(ctx context.Context, pc *ast.ParseCache, lang string, r *resolved, data []byte, minBody int) ([]outline.Span, error) {
 	key := spanKey{xxh3.Hash128(data), lang, minBody}
 	if v, ok := spanCache.get(key); ok {
 		return v.spans, v.err
 	}
-	spans, err := outline.BodiesOf(ctx, lang, r.abs, r.info, data, minBody)
+	spans, err := outline.BodiesOf(ctx, pc.Native(), lang, r.abs, r.info, data, minBody)
 	if ctx.Err() == nil {
 		spanCache.put(key, spanResult{spans, err})
 	}

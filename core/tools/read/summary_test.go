@@ -35,9 +35,7 @@ func summaryEnv(tb testing.TB, name, text string) *tool.Env {
 	if err := os.WriteFile(filepath.Join(dir, name), []byte(text), 0o644); err != nil {
 		tb.Fatal(err)
 	}
-	env := tool.NewEnv(dir)
-	tb.Cleanup(func() { env.Close() })
-	return env
+	return tool.NewEnv(dir)
 }
 
 // TestSummaryLargeFile: a 10,000-line file with 250 functions comes
@@ -116,7 +114,7 @@ func TestSpanCacheBound(t *testing.T) {
 func BenchmarkSummary10k(b *testing.B) {
 	src := goSource(250, 34)
 	env := summaryEnv(b, "big.go", src)
-	tl := New(env)
+	tl := New(env, nil)
 	raw := []byte(`{"path": "big.go"}`)
 	run := func(b *testing.B) {
 		res, err := tool.Run(context.Background(), tl, raw, nil)

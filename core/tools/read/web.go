@@ -148,7 +148,7 @@ func (t *Tool) readWeb(ctx context.Context, target string) (*tool.Result, error)
 	if err != nil {
 		return nil, err
 	}
-	cache := t.urlCache()
+	cache := t.pages
 	d := &Details{Source: u}
 	if sel.HasLines() {
 		text, e := "", cache.get(u, sel.Raw)
@@ -384,10 +384,12 @@ func decodeText(body []byte, contentType string) string {
 	return strings.ToValidUTF8(strings.TrimPrefix(b.String(), "\uFEFF"), "\uFFFD")
 }
 
-// urlCache keeps the text of recent web reads for paging with line
-// selectors: by artifact id when the text was saved, in memory otherwise
-// (bounded by urlCacheEntries and urlCacheBytes).
-type urlCache struct {
+// Pages keeps the text of a session's recent web reads for paging with
+// line selectors: by artifact id when the text was saved, in memory
+// otherwise (bounded by urlCacheEntries and urlCacheBytes). The session's
+// services own it, so paging goes on across the read tools the session
+// builds. The zero value is empty.
+type Pages struct {
 	mu      sync.Mutex
 	entries []*urlEntry // oldest first
 }
@@ -403,13 +405,6 @@ const (
 	urlCacheBytes   = 32 << 20
 )
 
-type urlCacheKey struct{}
-
-// urlCache returns the session's URL cache.
-func (t *Tool) urlCache() *urlCache {
-	return t.env.Value(urlCacheKey{}, func() any { return &urlCache{} }).(*urlCache)
-}
-
 func cacheKey(u string, raw bool) string {
 	if raw {
 		return "raw " + u
@@ -418,7 +413,7 @@ func cacheKey(u string, raw bool) string {
 }
 
 // get returns the newest entry for u in the given mode.
-func (c *urlCache) get(u string, raw bool) *urlEntry {
+func (c *Pages) get(u string, raw bool) *urlEntry {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	k := cacheKey(u, raw)
@@ -433,7 +428,7 @@ func (c *urlCache) get(u string, raw bool) *urlEntry {
 }
 
 // text returns an entry's text, from its artifact when it was saved.
-func (c *urlCache) text(store *tool.ArtifactStore, e *urlEntry) (string, error) {
+func (c *Pages) text(store *tool.ArtifactStore, e *urlEntry) (string, error) {
 	if e.info.ArtifactID == "" {
 		return e.text, nil
 	}
@@ -445,7 +440,7 @@ func (c *urlCache) text(store *tool.ArtifactStore, e *urlEntry) (string, error) 
 
 // put records a read of u. With save (and a store) the text is saved as a
 // new artifact and the entry refers to it.
-func (c *urlCache) put(store *tool.ArtifactStore, u string, raw bool, info *URLDetails, text string, save bool) *urlEntry {
+func (c *Pages) put(store *tool.ArtifactStore, u string, raw bool, info *URLDetails, text string, save bool) *urlEntry {
 	e := &urlEntry{keys: []string{cacheKey(u, raw)}, info: *info}
 	if info.FinalURL != u {
 		e.keys = append(e.keys, cacheKey(info.FinalURL, raw))

@@ -13,7 +13,8 @@ import (
 // calls that answer for another tool (or for none) report it.
 func TestBuiltinAccess(t *testing.T) {
 	env := tool.NewEnv(t.TempDir())
-	queue := resolve.For(env)
+	svc := testServices(t, env)
+	queue := svc.Pending
 	queue.Push(&resolve.Action{Label: "AST edit: 1 replacements in 1 files", SourceTool: "ast_edit",
 		Apply: func(context.Context, string) (*tool.Result, error) { return tool.TextResult("applied", nil), nil }})
 	for _, tc := range []struct {
@@ -38,7 +39,7 @@ func TestBuiltinAccess(t *testing.T) {
 		{"job", tool.Args{"poll": []any{"j1"}}, tool.Access{Tool: "job"}},
 		{"job", tool.Args{"cancel": []any{"j1"}}, tool.Access{Tool: "job", Writes: true}},
 	} {
-		tl, err := New(tc.tool, env)
+		tl, err := New(tc.tool, env, svc)
 		if err != nil {
 			t.Fatal(err)
 		}

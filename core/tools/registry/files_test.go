@@ -49,12 +49,13 @@ func TestToolsUseFiles(t *testing.T) {
 		t.Fatal(err)
 	}
 	env := tool.NewEnv(dir)
+	svc := testServices(t, env)
 	env.Settings.EditMode = tool.EditReplace
 	files := &memFiles{files: map[string]string{p: "in the buffer\n"}}
 	env.Files = files
 	call := func(name string, args map[string]any) *tool.Result {
 		t.Helper()
-		tl, err := New(name, env)
+		tl, err := New(name, env, svc)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -40,11 +40,12 @@ func call(t *testing.T, tl tool.Tool, args map[string]any) *tool.Result {
 // read-only scheme refuses writes.
 func TestHostURIs(t *testing.T) {
 	env := tool.NewEnv(t.TempDir())
+	svc := testServices(t, env)
 	host := &fakeHost{rows: map[string]string{"db://users/42": "id=42\nname=Alice\n"}}
 	env.SetHostURIs(host, []tool.HostURIScheme{{Scheme: "DB", Writable: true}, {Scheme: "ro"}})
-	read, _ := New("read", env)
-	write, _ := New("write", env)
-	edit, _ := New("edit", env)
+	read, _ := New("read", env, svc)
+	write, _ := New("write", env, svc)
+	edit, _ := New("edit", env, svc)
 
 	res := call(t, read, map[string]any{"path": "db://users/42"})
 	if res.IsError || !strings.Contains(res.FirstText(), "name=Alice") || !strings.Contains(res.FirstText(), "from the host") {

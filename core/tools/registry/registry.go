@@ -1,9 +1,9 @@
 // Package registry lists the built-in tools and builds them for a session.
 //
 // Each built-in is one line of the builtins table: its name and its
-// constructor, func(*tool.Env) tool.Tool. A tool added to gopi is added
-// here with one line; the order of the table is the order tools are
-// offered to the model.
+// constructor, which takes the session's Env and the Services it needs
+// (services.go). A tool added to gopi is added here with one line; the
+// order of the table is the order tools are offered to the model.
 package registry
 
 import (
@@ -26,8 +26,8 @@ import (
 	"github.com/gopi-agent/gopi/core/tools/write"
 )
 
-// Factory builds a tool for a session.
-type Factory func(env *tool.Env) tool.Tool
+// Factory builds a tool for a session from its Env and Services.
+type Factory func(env *tool.Env, svc *Services) tool.Tool
 
 // Entry is one built-in tool.
 type Entry struct {
@@ -35,32 +35,45 @@ type Entry struct {
 	New  Factory // constructor
 	// Available, when set, says whether the session can offer the tool
 	// (ask needs a UI); All leaves it out otherwise.
-	Available func(env *tool.Env) bool
+	Available func(env *tool.Env, svc *Services) bool
 }
 
 // builtins is the table of built-in tools, in the order they are offered.
 var builtins = []Entry{
-	{"read", read.New, nil},
-	{"write", write.New, nil},
-	{"edit", edit.New, nil},
-	{"search", search.New, nil},
-	{"find", find.New, nil},
-	{"ast_grep", astgrep.New, nil},
-	{"ast_edit", astedit.New, nil},
-	{"todo_write", todo.New, func(env *tool.Env) bool { return env.Settings.TodoEnabled }},
-	{"bash", bash.New, nil},
+	{"read", func(env *tool.Env, svc *Services) tool.Tool { return read.New(env, svc.Pages) }, nil},
+	{"write", envOnly(write.New), nil},
+	{"edit", envOnly(edit.New), nil},
+	{"search", envOnly(search.New), nil},
+	{"find", envOnly(find.New), nil},
+	{"ast_grep", envOnly(astgrep.New), nil},
+	{"ast_edit", func(env *tool.Env, svc *Services) tool.Tool { return astedit.New(env, svc.Pending) }, nil},
+	{"todo_write", func(_ *tool.Env, svc *Services) tool.Tool { return todo.New(svc.Todos) },
+		func(env *tool.Env, _ *Services) bool { return env.Settings.TodoEnabled }},
+	{"bash", func(env *tool.Env, svc *Services) tool.Tool { return bash.New(env, svc.Jobs, svc.Shell) }, nil},
 	// job exists when background jobs do (async.enabled or
 	// bash.autoBackground.enabled).
-	{"job", job.New, job.Available},
+	{"job", func(env *tool.Env, svc *Services) tool.Tool { return job.New(env, svc.Jobs) },
+		func(env *tool.Env, _ *Services) bool { return job.Available(env) }},
 	// resolve is hidden (tool.Hidden): offered only while ast_edit or
 	// another previewing tool has an action pending in the session's
-	// queue (resolve.For(env)), which the tools built from one Env share.
-	{"resolve", resolve.New, nil},
+	// queue (Services.Pending).
+	{"resolve", func(_ *tool.Env, svc *Services) tool.Tool { return resolve.New(svc.Pending) }, nil},
 	// ask needs a user to answer: offered only with a UI (RPC, TUI).
-	{"ask", ask.New, ask.Available},
-	// task needs a session to start subagents from (task.Bind), and room
-	// in the task tree (task.maxRecursionDepth).
-	{"task", task.New, task.Available},
+	{"ask", envOnly(ask.New), func(env *tool.Env, _ *Services) bool { return ask.Available(env) }},
+	// task needs a session to start subagents from (Services.Subagents),
+	// and room in the task tree (task.maxRecursionDepth).
+	{"task", newTask, func(_ *tool.Env, svc *Services) bool { return task.Available(svc.Subagents) }},
+}
+
+// newTask builds the task tool over the session's subagent host, jobs and
+// task ids.
+func newTask(env *tool.Env, svc *Services) tool.Tool {
+	return task.New(env, svc.Subagents, svc.Jobs, svc.TaskIDs)
+}
+
+// envOnly is the factory of a tool that needs no service.
+func envOnly(New func(*tool.Env) tool.Tool) Factory {
+	return func(env *tool.Env, _ *Services) tool.Tool { return New(env) }
 }
 
 // Builtins returns the table of built-in tools.
@@ -75,20 +88,20 @@ func Names() []string {
 	return names
 }
 
-// New builds the named built-in tool for env.
-func New(name string, env *tool.Env) (tool.Tool, error) {
+// New builds the named built-in tool for env and svc.
+func New(name string, env *tool.Env, svc *Services) (tool.Tool, error) {
 	for _, e := range builtins {
 		if e.Name == name {
-			return e.New(env), nil
+			return e.New(env, svc), nil
 		}
 	}
 	return nil, fmt.Errorf("unknown tool %q; built-in tools: %s", name, strings.Join(Names(), ", "))
 }
 
-// All builds every built-in tool for env. env.EditEnabled is set from
-// whether the table holds an edit tool, since read and search only show
-// edit anchors when one exists.
-func All(env *tool.Env) []tool.Tool {
+// All builds every built-in tool the session of env and svc can offer.
+// env.EditEnabled is set from whether the table holds an edit tool, since
+// read and search only show edit anchors when one exists.
+func All(env *tool.Env, svc *Services) []tool.Tool {
 	env.EditEnabled = false
 	for _, e := range builtins {
 		if e.Name == "edit" {
@@ -97,8 +110,8 @@ func All(env *tool.Env) []tool.Tool {
 	}
 	tools := make([]tool.Tool, 0, len(builtins))
 	for _, e := range builtins {
-		if e.Available == nil || e.Available(env) {
-			tools = append(tools, e.New(env))
+		if e.Available == nil || e.Available(env, svc) {
+			tools = append(tools, e.New(env, svc))
 		}
 	}
 	return tools

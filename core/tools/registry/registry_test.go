@@ -9,14 +9,14 @@ import (
 	"testing"
 
 	"github.com/gopi-agent/gopi/core/tool"
-	"github.com/gopi-agent/gopi/core/tools/resolve"
 	native "github.com/gopi-agent/gopi/native/astgrep"
 )
 
 func TestBuiltins(t *testing.T) {
 	env := tool.NewEnv(t.TempDir())
+	svc := testServices(t, env)
 	seen := map[string]bool{}
-	for _, tl := range All(env) {
+	for _, tl := range All(env, svc) {
 		def := tl.Definition()
 		if seen[def.Name] || def.Description == "" || def.Parameters == nil || def.Parameters.Type != "object" {
 			t.Fatalf("bad definition %+v", def)
@@ -27,12 +27,12 @@ func TestBuiltins(t *testing.T) {
 		seen[def.Name] = true
 	}
 	for _, e := range Builtins() {
-		tl, err := New(e.Name, env)
+		tl, err := New(e.Name, env, svc)
 		if err != nil || tl.Definition().Name != e.Name {
 			t.Fatalf("entry %s builds %v (%v)", e.Name, tl, err)
 		}
 	}
-	if _, err := New("nope", env); err == nil {
+	if _, err := New("nope", env, svc); err == nil {
 		t.Fatal("unknown tool accepted")
 	}
 }
@@ -50,10 +50,11 @@ func TestASTToolsShareQueue(t *testing.T) {
 		t.Fatal(err)
 	}
 	env := tool.NewEnv(dir)
+	svc := testServices(t, env)
 	env.Settings = tool.DefaultSettings()
 	call := func(name, args string) *tool.Result {
 		t.Helper()
-		tl, err := New(name, env)
+		tl, err := New(name, env, svc)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -79,8 +80,16 @@ func TestASTToolsShareQueue(t *testing.T) {
 	if b, _ := os.ReadFile(path); string(b) != "package a\n\nvar v = neu(1)\n" {
 		t.Fatalf("after resolve: %q", b)
 	}
-	other := tool.NewEnv(dir)
-	if resolve.For(other) == resolve.For(env) {
-		t.Fatal("two sessions share one pending-action queue")
+	other := testServices(t, tool.NewEnv(dir))
+	if other.Pending == svc.Pending || other.Jobs == svc.Jobs || other.Todos == svc.Todos || other.Shell == svc.Shell {
+		t.Fatal("two sessions share services")
 	}
+}
+
+// testServices returns the services of a test session of env, closed
+// when the test ends.
+func testServices(t *testing.T, env *tool.Env) *Services {
+	svc := NewServices(env)
+	t.Cleanup(func() { svc.Close() })
+	return svc
 }

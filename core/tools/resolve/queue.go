@@ -40,16 +40,6 @@ type Queue struct {
 // NewQueue returns an empty queue.
 func NewQueue() *Queue { return &Queue{} }
 
-// queueKey is the key of a session's queue among its Env values.
-type queueKey struct{}
-
-// For returns the queue of the session env belongs to, creating it on
-// first use, so tools built from the same Env share one queue. The queue
-// is stored in the Env and goes away with it.
-func For(env *tool.Env) *Queue {
-	return env.Value(queueKey{}, func() any { return NewQueue() }).(*Queue)
-}
-
 // Push queues an action.
 func (q *Queue) Push(a *Action) {
 	if a.SourceTool == "" {

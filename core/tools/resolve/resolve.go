@@ -25,12 +25,9 @@ Use action "apply" to write it, or "discard" to drop it; give a short reason eit
 // Tool is the resolve tool bound to a session's queue.
 type Tool struct{ queue *Queue }
 
-// New returns the resolve tool for the session of env (its queue is
-// For(env)).
-func New(env *tool.Env) tool.Tool { return &Tool{queue: For(env)} }
-
-// NewWithQueue returns the resolve tool over q.
-func NewWithQueue(q *Queue) *Tool { return &Tool{queue: q} }
+// New returns the resolve tool over q, the session's queue (its services
+// own it; ast_edit and extensions push their previews there).
+func New(q *Queue) tool.Tool { return &Tool{queue: q} }
 
 // Hidden reports that the tool is left out of the normal tool index.
 func (t *Tool) Hidden() bool { return true }

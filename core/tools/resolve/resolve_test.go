@@ -9,7 +9,7 @@ import (
 	"github.com/gopi-agent/gopi/core/tool"
 )
 
-func call(t *testing.T, tl *Tool, args string) *tool.Result {
+func call(t *testing.T, tl tool.Tool, args string) *tool.Result {
 	t.Helper()
 	res, err := tool.Run(context.Background(), tl, json.RawMessage(args), nil)
 	if err != nil {
@@ -19,7 +19,7 @@ func call(t *testing.T, tl *Tool, args string) *tool.Result {
 }
 
 func TestNothingPending(t *testing.T) {
-	res := call(t, NewWithQueue(NewQueue()), `{"action":"apply","reason":"x"}`)
+	res := call(t, New(NewQueue()), `{"action":"apply","reason":"x"}`)
 	if !res.IsError || res.FirstText() != "No pending action to resolve. Nothing to apply or discard." {
 		t.Fatalf("%+v %q", res, res.FirstText())
 	}
@@ -35,7 +35,7 @@ func TestApplyDiscardAndHook(t *testing.T) {
 		return tool.TextResult("Applied 1 replacements in 1 files.", map[string]int{"n": 1}), nil
 	}})
 	q.Push(&Action{Label: "second", Apply: func(context.Context, string) (*tool.Result, error) { return nil, errors.New("boom") }})
-	tl := NewWithQueue(q)
+	tl := New(q)
 	res := call(t, tl, `{"action":"apply","reason":"looks right"}`)
 	d := res.Details.(*Details)
 	if res.IsError || applied != "looks right" || d.Label != "first" || d.SourceToolName != "ast_edit" || d.SourceResultDetails == nil {
@@ -51,7 +51,7 @@ func TestApplyDiscardAndHook(t *testing.T) {
 	if res := call(t, tl, `{"action":"maybe","reason":"x"}`); !res.IsError {
 		t.Fatal("bad action accepted")
 	}
-	if !tl.Hidden() {
+	if !tl.(*Tool).Hidden() {
 		t.Fatal("not hidden")
 	}
 }
@@ -59,15 +59,8 @@ func TestApplyDiscardAndHook(t *testing.T) {
 func TestFailedApplyIsConsumed(t *testing.T) {
 	q := NewQueue()
 	q.Push(&Action{Label: "x", Apply: func(context.Context, string) (*tool.Result, error) { return nil, tool.Errorf("stale") }})
-	res := call(t, NewWithQueue(q), `{"action":"apply","reason":"r"}`)
+	res := call(t, New(q), `{"action":"apply","reason":"r"}`)
 	if !res.IsError || res.FirstText() != "stale" || q.Len() != 0 {
 		t.Fatalf("%+v", res)
-	}
-}
-
-func TestQueuePerEnv(t *testing.T) {
-	a, b := tool.NewEnv(t.TempDir()), tool.NewEnv(t.TempDir())
-	if For(a) != For(a) || For(a) == For(b) {
-		t.Fatal("queues not per env")
 	}
 }

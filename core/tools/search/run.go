@@ -82,8 +82,7 @@ func (t *Tool) searchOne(ctx context.Context, q query, tg target, offset, limit 
 	opts.Gitignore = q.gitignore
 	opts.Hidden = true
 	opts.Cache = false
-	grep.ConfigureContentCache(t.env.Settings.GrepContentCache)
-	opts.ContentCache = t.env.Settings.GrepContentCache >= 0
+	opts.ContentCache = t.env.Caches.ContentCache()
 	opts.ContextBefore, opts.ContextAfter = q.before, q.after
 	opts.MaxColumns = tool.DefaultMaxColumn
 	opts.Offset, opts.Limit = offset, limit

@@ -17,7 +17,7 @@ import (
 // done (or through the job tool). The jobs outlive the call; they share
 // one task.maxConcurrency limit and end with the session or a job cancel.
 func (t *Tool) startJobs(ctx context.Context, h Host, a *Agent, p params, ts config.Task, pos Position, ids []string, onUpdate tool.UpdateFunc) (*tool.Result, error) {
-	m := job.For(t.env)
+	m := t.jobs
 	slots := make(chan struct{}, max(ts.MaxConcurrency, 1))
 	batch := t.newRun(h, a, p, ts, pos, ids, nil) // the batch's progress, for the call's result
 	var started, failed []string

@@ -19,12 +19,11 @@ func asyncTool(t *testing.T, h *fakeHost) (tool.Tool, *job.Manager, chan job.Del
 	env := tool.NewEnv(t.TempDir())
 	env.Artifacts = tool.NewArtifactStore(artifactsDir(t))
 	env.Settings.Bash.AsyncEnabled = true
-	t.Cleanup(func() { env.Close() })
-	Bind(env, h)
+	m := job.NewManagerFor(env)
+	t.Cleanup(func() { m.Close() })
 	got := make(chan job.Delivery, 16)
-	m := job.For(env)
 	m.SetDeliver(func(_ context.Context, d job.Delivery) error { got <- d; return nil })
-	return New(env), m, got
+	return New(env, h, m, &IDs{}), m, got
 }
 
 // With async.enabled the call returns at once: each task is a background
@@ -116,7 +115,8 @@ func TestBlockingAgentStaysInForeground(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(dir, "gate.md"), []byte(def), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	tl = New(tl.(*Tool).env) // definitions are read when the tool is built
+	old := tl.(*Tool)
+	tl = New(old.env, old.host, old.jobs, old.ids) // definitions are read when the tool is built
 	res, _ := execute(t, context.Background(), tl, map[string]any{"agent": "gate", "tasks": tasks("A")})
 	if res.IsError || !strings.HasPrefix(res.FirstText(), "1 of 1 gate tasks completed") || len(m.All()) != 0 {
 		t.Fatalf("result %s, jobs %+v", res.FirstText(), m.All())

@@ -116,8 +116,7 @@ func bind(t *testing.T, h *fakeHost, dir string) tool.Tool {
 	if dir != "" {
 		env.Artifacts = tool.NewArtifactStore(dir)
 	}
-	Bind(env, h)
-	return New(env)
+	return New(env, h, nil, &IDs{}) // no background jobs
 }
 
 // execute runs one call and collects its updates.

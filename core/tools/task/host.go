@@ -3,7 +3,6 @@ package task
 import (
 	"context"
 	"slices"
-	"sync/atomic"
 
 	"github.com/gopi-agent/gopi/core/agent"
 	"github.com/gopi-agent/gopi/core/ai"
@@ -85,25 +84,4 @@ type Child interface {
 	Model() *ai.Model
 	// Close ends the child and closes its session file.
 	Close() error
-}
-
-// hostKey keys the bound host in a tool Env.
-type hostKey struct{}
-
-// Bind makes h the host of the task tools built from env. The session
-// binds it before building its tools.
-func Bind(env *tool.Env, h Host) {
-	slot(env).Store(&h)
-}
-
-// HostOf returns the host bound to env, nil when none.
-func HostOf(env *tool.Env) Host {
-	if p := slot(env).Load(); p != nil {
-		return *p
-	}
-	return nil
-}
-
-func slot(env *tool.Env) *atomic.Pointer[Host] {
-	return env.Value(hostKey{}, func() any { return new(atomic.Pointer[Host]) }).(*atomic.Pointer[Host])
 }

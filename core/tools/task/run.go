@@ -42,7 +42,7 @@ func (t *Tool) Execute(ctx context.Context, args tool.Args, onUpdate tool.Update
 	if err := args.Decode(&p); err != nil {
 		return nil, err
 	}
-	h := HostOf(t.env)
+	h := t.host
 	if h == nil {
 		return nil, tool.Errorf("The task tool cannot start subagents here: it needs a session to run them in.")
 	}
@@ -132,8 +132,10 @@ func (t *Tool) check(p params, ts config.Task, pos Position) (*Agent, error) {
 	return a, nil
 }
 
-// memoryIDs counts the tasks of a session without an artifacts directory.
-type memoryIDs struct{ next atomic.Int64 }
+// IDs numbers the tasks of a session without an artifacts directory; the
+// session's services own it, so the numbers go on across the task tools
+// the session builds. The zero value starts at 0.
+type IDs struct{ next atomic.Int64 }
 
 // allocate reserves an output id per task: in the artifacts store, or
 // counted in memory when the session has none.
@@ -145,7 +147,7 @@ func (t *Tool) allocate(tasks []taskItem, pos Position) ([]string, error) {
 	if t.env.Artifacts != nil {
 		return t.env.Artifacts.AllocateAgentIDs(pos.ID, names)
 	}
-	c := t.env.Value(memoryIDs{}, func() any { return &memoryIDs{} }).(*memoryIDs)
+	c := t.ids
 	lead := ""
 	if pos.ID != "" {
 		lead = pos.ID + "."

@@ -7,6 +7,7 @@ import (
 
 	"github.com/gopi-agent/gopi/core/config"
 	"github.com/gopi-agent/gopi/core/tool"
+	"github.com/gopi-agent/gopi/core/tools/job"
 )
 
 // toolName is the tool's name.
@@ -15,17 +16,22 @@ const toolName = "task"
 // Tool is the task tool of a session.
 type Tool struct {
 	env      *tool.Env
-	agents   []*Agent // every definition found, in priority order
-	problems []error  // definition files that could not be used
+	host     Host         // starts the subagents; nil: none can start
+	jobs     *job.Manager // background tasks (async.enabled)
+	ids      *IDs         // task ids without an artifacts directory
+	agents   []*Agent     // every definition found, in priority order
+	problems []error      // definition files that could not be used
 	desc     string
 }
 
-// New returns the task tool for env. The agent definitions are read once,
-// here, for the configuration of the bound host (the bundled ones only
-// when there is none).
-func New(env *tool.Env) tool.Tool {
-	t := &Tool{env: env}
-	h := HostOf(env)
+// New returns the task tool for env, starting subagents through h (the
+// session; nil: none can start), background tasks under jobs and
+// numbering tasks with ids when there is no artifacts directory (the
+// session's services own all three). The agent definitions are read
+// once, here, for the configuration of h (the bundled ones only when
+// there is none).
+func New(env *tool.Env, h Host, jobs *job.Manager, ids *IDs) tool.Tool {
+	t := &Tool{env: env, host: h, jobs: jobs, ids: ids}
 	var ts config.Task
 	pos := TopLevel
 	if h != nil {
@@ -39,11 +45,10 @@ func New(env *tool.Env) tool.Tool {
 	return t
 }
 
-// Available reports whether env's session may start subagents: it has a
-// host, and its place in the task tree leaves room for another level
-// (task.maxRecursionDepth) and some agent to start.
-func Available(env *tool.Env) bool {
-	h := HostOf(env)
+// Available reports whether a session with host h may start subagents:
+// it has a host, and its place in the task tree leaves room for another
+// level (task.maxRecursionDepth) and some agent to start.
+func Available(h Host) bool {
 	return h != nil && canSpawn(h.Position(), h.Config().Task())
 }
 

@@ -68,13 +68,6 @@ func (s *State) Version() int {
 	return s.version
 }
 
-type stateKey struct{}
-
-// For returns the plan of the session env belongs to.
-func For(env *tool.Env) *State {
-	return env.Value(stateKey{}, func() any { return &State{} }).(*State)
-}
-
 // Phases returns a copy of the plan.
 func (s *State) Phases() []Phase {
 	s.mu.Lock()
@@ -206,8 +199,9 @@ One task is in progress at a time (the next pending one is started for you). Ski
 // Tool is the todo_write tool.
 type Tool struct{ state *State }
 
-// New returns todo_write for the session of env.
-func New(env *tool.Env) tool.Tool { return &Tool{state: For(env)} }
+// New returns todo_write over the session's plan (its services own it;
+// the zero State is an empty plan).
+func New(state *State) tool.Tool { return &Tool{state: state} }
 
 // Definition describes the tool.
 func (t *Tool) Definition() tool.Definition {

@@ -29,9 +29,8 @@ func statuses(s *State) string {
 }
 
 func TestTodoOps(t *testing.T) {
-	env := tool.NewEnv(t.TempDir())
-	tl := New(env)
-	st := For(env)
+	st := &State{}
+	tl := New(st)
 	run(t, tl, `[{"op":"init","list":[{"phase":"Build","items":["parse","check"]},{"phase":"Ship","items":["release"]}]}]`)
 	if got := statuses(st); got != "parse=in_progress check=pending release=pending" {
 		t.Fatalf("after init: %s", got)
@@ -70,9 +69,8 @@ func TestTodoOps(t *testing.T) {
 // after the highest number seen otherwise, never changed while the task
 // lives, and not reused after an init replaces the plan.
 func TestTodoIDs(t *testing.T) {
-	env := tool.NewEnv(t.TempDir())
-	tl := New(env)
-	st := For(env)
+	st := &State{}
+	tl := New(st)
 	ids := func() string {
 		var out []string
 		for _, p := range st.Phases() {
@@ -109,12 +107,11 @@ func TestTodoIDs(t *testing.T) {
 	}
 	// A resumed session (a fresh state given the saved plan) goes on from
 	// the highest number in it.
-	env2 := tool.NewEnv(t.TempDir())
-	st2 := For(env2)
+	st2 := &State{}
 	if _, err := st2.Set(got); err != nil {
 		t.Fatal(err)
 	}
-	run(t, New(env2), `[{"op":"append","phase":"B","items":["e"]}]`)
+	run(t, New(st2), `[{"op":"append","phase":"B","items":["e"]}]`)
 	if p := st2.Phases(); p[1].Tasks[1].ID != "task-12" || p[0].Tasks[0].ID != "task-9" {
 		t.Fatalf("after resume: %+v", p)
 	}

@@ -20,7 +20,6 @@ import (
 	"strings"
 
 	"github.com/gopi-agent/gopi/core/tool"
-	"github.com/gopi-agent/gopi/fscache"
 	"github.com/gopi-agent/gopi/internal/atomicfile"
 )
 
@@ -110,7 +109,7 @@ func (t *Tool) Execute(ctx context.Context, args tool.Args, _ tool.UpdateFunc) (
 	if err := t.env.WriteFile(ctx, abs, []byte(a.Content), 0o644); err != nil {
 		return nil, tool.Errorf("Cannot write %s: %v", display, pathErr(err))
 	}
-	fscache.InvalidateAfterWrite(abs)
+	t.env.Caches.Invalidate(abs)
 	if t.env.ReadCache != nil {
 		t.env.ReadCache.RecordText(abs, a.Content)
 	}

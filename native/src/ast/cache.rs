@@ -1,6 +1,8 @@
-//! The process-wide parse cache: the parsed trees of files read from disk,
-//! so that a long-lived process (the agent) searching the same tree again
-//! does not read and parse every file again.
+//! The parse cache: the parsed trees of files read from disk, so that a
+//! long-lived process (the agent) searching the same tree again does not
+//! read and parse every file again. Each [`ParseCache`] is a value its
+//! owner creates (one per agent session) and hands to every search and
+//! outline that may use it; there is no process-wide cache.
 //!
 //! Entries are keyed by path and language and carry the file's stamp (size,
 //! modification time, inode, device, and on Unix the status-change time,
@@ -28,8 +30,7 @@
 //! used entries a new one is not admitted. Without that, searching a tree
 //! bigger than the budget again and again (a cyclic scan) would evict
 //! every entry just before its next use and never hit; with it, the part
-//! that fits is reused. The budget is 0 (disabled) until the embedding
-//! program sets it.
+//! that fits is reused. A budget of 0 disables the cache.
 use super::search::FileRecord;
 use ast_grep_core::tree_sitter::StrDoc;
 use ast_grep_core::AstGrep;
@@ -37,7 +38,7 @@ use ast_grep_language::SupportLang;
 use std::collections::{BTreeMap, HashMap};
 use std::hash::{Hash, Hasher};
 use std::path::{Path, PathBuf};
-use std::sync::{Arc, LazyLock, Mutex};
+use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::{Duration, Instant, SystemTime};
 
 /// A parsed file.
@@ -172,18 +173,9 @@ struct Cache {
     results_used: usize,
 }
 
-static CACHE: LazyLock<Mutex<Cache>> = LazyLock::new(|| Mutex::new(Cache::default()));
-
-fn lock() -> std::sync::MutexGuard<'static, Cache> {
-    // A panic while holding the lock leaves consistent data (every update
-    // is done before the guard drops): keep using it.
-    CACHE.lock().unwrap_or_else(|e| e.into_inner())
-}
-
-/// Whether the cache is on (budget above 0).
-pub fn enabled() -> bool {
-    lock().budget > 0
-}
+/// One parse cache: safe to share between threads (one lock inside).
+#[derive(Default)]
+pub struct ParseCache(Mutex<Cache>);
 
 /// What a lookup found.
 pub enum Found {
@@ -198,97 +190,267 @@ pub enum Found {
     Verify(u64, Option<Arc<Doc>>, bool),
 }
 
-/// Looks `path` up for `lang` with the file's current stamp; `filter` is
-/// the matcher's filter key (0: no filter in use).
-pub fn lookup(path: &Path, lang: SupportLang, stamp: &Stamp, filter: u64) -> Found {
-    let mut c = lock();
-    if c.budget == 0 {
-        return Found::Miss;
+impl ParseCache {
+    /// A cache holding at most `budget` bytes (0: disabled).
+    pub fn new(budget: usize) -> ParseCache {
+        let c = ParseCache::default();
+        c.lock().budget = budget;
+        c
     }
-    let key = (path.to_path_buf(), lang);
-    let Some(e) = c.map.get(&key) else {
-        c.misses += 1;
-        return Found::Miss;
-    };
-    if e.stamp != *stamp {
-        c.misses += 1;
-        let e = c.map.remove(&key).expect("entry present");
-        c.lru.remove(&e.tick);
-        c.used -= e.cost;
-        return Found::Miss;
-    }
-    let skip = filter != 0 && e.skips.contains(&filter);
-    let (racy, doc) = (e.racy_hash, e.doc.clone());
-    if !skip && doc.is_none() {
-        c.misses += 1;
-        return Found::Miss;
-    }
-    c.hits += 1;
-    c.touch(&key);
-    match racy {
-        Some(h) => Found::Verify(h, doc, skip),
-        None if skip => Found::Skip,
-        None => Found::Doc(doc.expect("checked above")),
-    }
-}
 
-/// The results `path` gave for the matcher of `key` when its content had
-/// this stamp, if kept.
-pub fn lookup_results(
-    path: &Path,
-    lang: SupportLang,
-    stamp: &Stamp,
-    key: u64,
-) -> Option<Arc<FileRecord>> {
-    let mut c = lock();
-    if c.budget == 0 {
-        return None;
+    fn lock(&self) -> MutexGuard<'_, Cache> {
+        // A panic while holding the lock leaves consistent data (every
+        // update is done before the guard drops): keep using it.
+        self.0.lock().unwrap_or_else(|e| e.into_inner())
     }
-    let rk = ((path.to_path_buf(), lang), key);
-    let r = c.results.get(&rk)?;
-    if r.stamp != *stamp {
+
+    /// Whether the cache is on (budget above 0).
+    pub fn enabled(&self) -> bool {
+        self.lock().budget > 0
+    }
+
+    /// Looks `path` up for `lang` with the file's current stamp; `filter` is
+    /// the matcher's filter key (0: no filter in use).
+    pub fn lookup(&self, path: &Path, lang: SupportLang, stamp: &Stamp, filter: u64) -> Found {
+        let mut c = self.lock();
+        if c.budget == 0 {
+            return Found::Miss;
+        }
+        let key = (path.to_path_buf(), lang);
+        let Some(e) = c.map.get(&key) else {
+            c.misses += 1;
+            return Found::Miss;
+        };
+        if e.stamp != *stamp {
+            c.misses += 1;
+            let e = c.map.remove(&key).expect("entry present");
+            c.lru.remove(&e.tick);
+            c.used -= e.cost;
+            return Found::Miss;
+        }
+        let skip = filter != 0 && e.skips.contains(&filter);
+        let (racy, doc) = (e.racy_hash, e.doc.clone());
+        if !skip && doc.is_none() {
+            c.misses += 1;
+            return Found::Miss;
+        }
+        c.hits += 1;
+        c.touch(&key);
+        match racy {
+            Some(h) => Found::Verify(h, doc, skip),
+            None if skip => Found::Skip,
+            None => Found::Doc(doc.expect("checked above")),
+        }
+    }
+
+    /// The results `path` gave for the matcher of `key` when its content had
+    /// this stamp, if kept.
+    pub fn lookup_results(
+        &self,
+        path: &Path,
+        lang: SupportLang,
+        stamp: &Stamp,
+        key: u64,
+    ) -> Option<Arc<FileRecord>> {
+        let mut c = self.lock();
+        if c.budget == 0 {
+            return None;
+        }
+        let rk = ((path.to_path_buf(), lang), key);
+        let r = c.results.get(&rk)?;
+        if r.stamp != *stamp {
+            c.remove_results(&rk);
+            return None;
+        }
+        let rec = r.rec.clone();
+        c.hits += 1;
+        c.tick += 1;
+        let t = c.tick;
+        let r = c.results.get_mut(&rk).expect("entry present");
+        let old = std::mem::replace(&mut r.tick, t);
+        c.results_lru.remove(&old);
+        c.results_lru.insert(t, rk);
+        Some(rec)
+    }
+
+    /// Keeps the results of a complete search of `path` (content of this
+    /// stamp) by the matcher of `key`.
+    pub fn store_results(
+        &self,
+        path: &Path,
+        lang: SupportLang,
+        stamp: &Stamp,
+        key: u64,
+        rec: &FileRecord,
+    ) {
+        let mut c = self.lock();
+        let room = c.budget / 8;
+        if room == 0 || is_racy(stamp) {
+            return;
+        }
+        let cost = ENTRY_COST + path.as_os_str().len() + rec.cost();
+        if cost > room / 2 {
+            return;
+        }
+        let rk = ((path.to_path_buf(), lang), key);
         c.remove_results(&rk);
-        return None;
+        c.tick += 1;
+        let tick = c.tick;
+        c.results_used += cost;
+        c.results_lru.insert(tick, rk.clone());
+        c.results.insert(
+            rk,
+            Results {
+                stamp: *stamp,
+                rec: Arc::new(rec.clone()),
+                cost,
+                tick,
+            },
+        );
+        c.evict_results();
     }
-    let rec = r.rec.clone();
-    c.hits += 1;
-    c.tick += 1;
-    let t = c.tick;
-    let r = c.results.get_mut(&rk).expect("entry present");
-    let old = std::mem::replace(&mut r.tick, t);
-    c.results_lru.remove(&old);
-    c.results_lru.insert(t, rk);
-    Some(rec)
-}
 
-/// Keeps the results of a complete search of `path` (content of this
-/// stamp) by the matcher of `key`.
-pub fn store_results(path: &Path, lang: SupportLang, stamp: &Stamp, key: u64, rec: &FileRecord) {
-    let mut c = lock();
-    let room = c.budget / 8;
-    if room == 0 || is_racy(stamp) {
-        return;
+    /// Records that `filter` ruled out the content of `path` (read as `data`).
+    pub fn store_skip(
+        &self,
+        path: &Path,
+        lang: SupportLang,
+        stamp: &Stamp,
+        filter: u64,
+        data: &[u8],
+    ) {
+        if filter == 0 {
+            return;
+        }
+        let mut c = self.lock();
+        if c.budget == 0 {
+            return;
+        }
+        let key = (path.to_path_buf(), lang);
+        if let Some(e) = c.map.get_mut(&key) {
+            if e.stamp == *stamp {
+                if !e.skips.contains(&filter) {
+                    e.skips.push(filter);
+                    e.cost += 8;
+                    c.used += 8;
+                }
+                c.touch(&key);
+                return;
+            }
+        }
+        let racy_hash = is_racy(stamp).then(|| content_hash(data));
+        let cost = ENTRY_COST + path.as_os_str().len() + 8;
+        c.insert(
+            key,
+            Entry {
+                stamp: *stamp,
+                racy_hash,
+                doc: None,
+                skips: vec![filter],
+                cost,
+                tick: 0,
+                used_at: Instant::now(),
+            },
+        );
     }
-    let cost = ENTRY_COST + path.as_os_str().len() + rec.cost();
-    if cost > room / 2 {
-        return;
+
+    /// Stores the parsed `doc` of `path` (keeping any skip records of the same
+    /// content).
+    pub fn store_doc(&self, path: &Path, lang: SupportLang, stamp: &Stamp, doc: Arc<Doc>) {
+        let mut c = self.lock();
+        if c.budget == 0 {
+            return;
+        }
+        let src = doc.get_text().as_bytes();
+        let nodes = doc.root().get_inner_node().descendant_count();
+        let cost = ENTRY_COST + path.as_os_str().len() + src.len() + nodes * NODE_COST;
+        if cost > c.budget / 2 {
+            return; // would push out most of the cache
+        }
+        let racy_hash = is_racy(stamp).then(|| content_hash(src));
+        let key = (path.to_path_buf(), lang);
+        let skips = match c.map.get(&key) {
+            Some(e) if e.stamp == *stamp => e.skips.clone(),
+            _ => Vec::new(),
+        };
+        let cost = cost + 8 * skips.len();
+        c.insert(
+            key,
+            Entry {
+                stamp: *stamp,
+                racy_hash,
+                doc: Some(doc),
+                skips,
+                cost,
+                tick: 0,
+                used_at: Instant::now(),
+            },
+        );
     }
-    let rk = ((path.to_path_buf(), lang), key);
-    c.remove_results(&rk);
-    c.tick += 1;
-    let tick = c.tick;
-    c.results_used += cost;
-    c.results_lru.insert(tick, rk.clone());
-    c.results.insert(
-        rk,
-        Results {
-            stamp: *stamp,
-            rec: Arc::new(rec.clone()),
-            cost,
-            tick,
-        },
-    );
-    c.evict_results();
+
+    /// Marks an entry's content as verified: once its modification is old
+    /// enough, the stamp alone is trusted from then on.
+    pub fn confirm(&self, path: &Path, lang: SupportLang, stamp: &Stamp) {
+        if is_racy(stamp) {
+            return;
+        }
+        let mut c = self.lock();
+        if let Some(e) = c.map.get_mut(&(path.to_path_buf(), lang)) {
+            if e.stamp == *stamp {
+                e.racy_hash = None;
+            }
+        }
+    }
+
+    /// Drops every entry for `path` or a path under it (component-wise); an
+    /// empty path drops everything.
+    pub fn invalidate(&self, path: &Path) {
+        let mut c = self.lock();
+        if path.as_os_str().is_empty() {
+            c.clear();
+            return;
+        }
+        let gone: Vec<Key> = c
+            .map
+            .keys()
+            .filter(|(p, _)| p.starts_with(path))
+            .cloned()
+            .collect();
+        for k in gone {
+            c.remove(&k);
+        }
+        let gone: Vec<ResultsKey> = c
+            .results
+            .keys()
+            .filter(|((p, _), _)| p.starts_with(path))
+            .cloned()
+            .collect();
+        for k in gone {
+            c.remove_results(&k);
+        }
+    }
+
+    /// Sets the byte budget (0 disables the cache and empties it).
+    pub fn set_budget(&self, bytes: usize) {
+        let mut c = self.lock();
+        c.budget = bytes;
+        if bytes == 0 {
+            c.clear();
+        }
+        c.evict();
+        c.evict_results();
+    }
+
+    /// Entries, estimated bytes held, hits and misses so far.
+    pub fn stats(&self) -> (usize, usize, u64, u64) {
+        let c = self.lock();
+        (
+            c.map.len() + c.results.len(),
+            c.used + c.results_used,
+            c.hits,
+            c.misses,
+        )
+    }
 }
 
 /// Whether an entry for a file of this stamp must keep a hash: its
@@ -302,141 +464,6 @@ fn is_racy(stamp: &Stamp) -> bool {
         },
         None => true,
     }
-}
-
-/// Records that `filter` ruled out the content of `path` (read as `data`).
-pub fn store_skip(path: &Path, lang: SupportLang, stamp: &Stamp, filter: u64, data: &[u8]) {
-    if filter == 0 {
-        return;
-    }
-    let mut c = lock();
-    if c.budget == 0 {
-        return;
-    }
-    let key = (path.to_path_buf(), lang);
-    if let Some(e) = c.map.get_mut(&key) {
-        if e.stamp == *stamp {
-            if !e.skips.contains(&filter) {
-                e.skips.push(filter);
-                e.cost += 8;
-                c.used += 8;
-            }
-            c.touch(&key);
-            return;
-        }
-    }
-    let racy_hash = is_racy(stamp).then(|| content_hash(data));
-    let cost = ENTRY_COST + path.as_os_str().len() + 8;
-    c.insert(
-        key,
-        Entry {
-            stamp: *stamp,
-            racy_hash,
-            doc: None,
-            skips: vec![filter],
-            cost,
-            tick: 0,
-            used_at: Instant::now(),
-        },
-    );
-}
-
-/// Stores the parsed `doc` of `path` (keeping any skip records of the same
-/// content).
-pub fn store_doc(path: &Path, lang: SupportLang, stamp: &Stamp, doc: Arc<Doc>) {
-    let mut c = lock();
-    if c.budget == 0 {
-        return;
-    }
-    let src = doc.get_text().as_bytes();
-    let nodes = doc.root().get_inner_node().descendant_count();
-    let cost = ENTRY_COST + path.as_os_str().len() + src.len() + nodes * NODE_COST;
-    if cost > c.budget / 2 {
-        return; // would push out most of the cache
-    }
-    let racy_hash = is_racy(stamp).then(|| content_hash(src));
-    let key = (path.to_path_buf(), lang);
-    let skips = match c.map.get(&key) {
-        Some(e) if e.stamp == *stamp => e.skips.clone(),
-        _ => Vec::new(),
-    };
-    let cost = cost + 8 * skips.len();
-    c.insert(
-        key,
-        Entry {
-            stamp: *stamp,
-            racy_hash,
-            doc: Some(doc),
-            skips,
-            cost,
-            tick: 0,
-            used_at: Instant::now(),
-        },
-    );
-}
-
-/// Marks an entry's content as verified: once its modification is old
-/// enough, the stamp alone is trusted from then on.
-pub fn confirm(path: &Path, lang: SupportLang, stamp: &Stamp) {
-    if is_racy(stamp) {
-        return;
-    }
-    let mut c = lock();
-    if let Some(e) = c.map.get_mut(&(path.to_path_buf(), lang)) {
-        if e.stamp == *stamp {
-            e.racy_hash = None;
-        }
-    }
-}
-
-/// Drops every entry for `path` or a path under it (component-wise); an
-/// empty path drops everything.
-pub fn invalidate(path: &Path) {
-    let mut c = lock();
-    if path.as_os_str().is_empty() {
-        c.clear();
-        return;
-    }
-    let gone: Vec<Key> = c
-        .map
-        .keys()
-        .filter(|(p, _)| p.starts_with(path))
-        .cloned()
-        .collect();
-    for k in gone {
-        c.remove(&k);
-    }
-    let gone: Vec<ResultsKey> = c
-        .results
-        .keys()
-        .filter(|((p, _), _)| p.starts_with(path))
-        .cloned()
-        .collect();
-    for k in gone {
-        c.remove_results(&k);
-    }
-}
-
-/// Sets the byte budget (0 disables the cache and empties it).
-pub fn set_budget(bytes: usize) {
-    let mut c = lock();
-    c.budget = bytes;
-    if bytes == 0 {
-        c.clear();
-    }
-    c.evict();
-    c.evict_results();
-}
-
-/// Entries, estimated bytes held, hits and misses so far.
-pub fn stats() -> (usize, usize, u64, u64) {
-    let c = lock();
-    (
-        c.map.len() + c.results.len(),
-        c.used + c.results_used,
-        c.hits,
-        c.misses,
-    )
 }
 
 impl Cache {
@@ -578,38 +605,40 @@ mod tests {
 
     #[test]
     fn budget_evicts_least_recent_and_stamps_invalidate() {
-        // One global cache: this is the only test that changes it.
-        set_budget(1 << 20);
+        let c = ParseCache::new(1 << 20);
         let st = old_stamp(10);
         let a = Path::new("/t/a.go");
         let b = Path::new("/t/sub/b.go");
-        store_doc(a, SupportLang::Go, &st, doc("package a\n"));
-        store_doc(b, SupportLang::Go, &st, doc("package b\n"));
-        assert!(matches!(lookup(a, SupportLang::Go, &st, 0), Found::Doc(_)));
+        c.store_doc(a, SupportLang::Go, &st, doc("package a\n"));
+        c.store_doc(b, SupportLang::Go, &st, doc("package b\n"));
+        assert!(matches!(
+            c.lookup(a, SupportLang::Go, &st, 0),
+            Found::Doc(_)
+        ));
         // Another stamp: a miss, and the stale entry goes.
         assert!(matches!(
-            lookup(a, SupportLang::Go, &old_stamp(11), 0),
+            c.lookup(a, SupportLang::Go, &old_stamp(11), 0),
             Found::Miss
         ));
-        assert!(matches!(lookup(a, SupportLang::Go, &st, 0), Found::Miss));
+        assert!(matches!(c.lookup(a, SupportLang::Go, &st, 0), Found::Miss));
         // Skip records.
-        store_skip(a, SupportLang::Go, &st, 42, b"package a\n");
-        assert!(matches!(lookup(a, SupportLang::Go, &st, 42), Found::Skip));
-        assert!(matches!(lookup(a, SupportLang::Go, &st, 43), Found::Miss));
+        c.store_skip(a, SupportLang::Go, &st, 42, b"package a\n");
+        assert!(matches!(c.lookup(a, SupportLang::Go, &st, 42), Found::Skip));
+        assert!(matches!(c.lookup(a, SupportLang::Go, &st, 43), Found::Miss));
         // Invalidation by directory.
-        invalidate(Path::new("/t/sub"));
-        assert!(matches!(lookup(b, SupportLang::Go, &st, 0), Found::Miss));
-        assert!(matches!(lookup(a, SupportLang::Go, &st, 42), Found::Skip));
+        c.invalidate(Path::new("/t/sub"));
+        assert!(matches!(c.lookup(b, SupportLang::Go, &st, 0), Found::Miss));
+        assert!(matches!(c.lookup(a, SupportLang::Go, &st, 42), Found::Skip));
         // A full cache of recently used entries admits no new one (a
         // cyclic scan over more than fits keeps hitting what fits).
-        let (_, used, _, _) = stats();
-        set_budget(used + 10);
-        store_skip(b, SupportLang::Go, &st, 7, b"x");
-        assert!(matches!(lookup(a, SupportLang::Go, &st, 42), Found::Skip));
-        assert!(matches!(lookup(b, SupportLang::Go, &st, 7), Found::Miss));
+        let (_, used, _, _) = c.stats();
+        c.set_budget(used + 10);
+        c.store_skip(b, SupportLang::Go, &st, 7, b"x");
+        assert!(matches!(c.lookup(a, SupportLang::Go, &st, 42), Found::Skip));
+        assert!(matches!(c.lookup(b, SupportLang::Go, &st, 7), Found::Miss));
         // Shrinking the budget evicts regardless.
-        set_budget(1);
-        assert!(matches!(lookup(a, SupportLang::Go, &st, 42), Found::Miss));
+        c.set_budget(1);
+        assert!(matches!(c.lookup(a, SupportLang::Go, &st, 42), Found::Miss));
         // A fresh modification keeps a hash to verify.
         let fresh = Stamp {
             size: 1,
@@ -619,33 +648,49 @@ mod tests {
             ctime: None,
             seen: SystemTime::now(),
         };
-        set_budget(1 << 20);
-        store_skip(a, SupportLang::Go, &fresh, 5, b"y");
+        c.set_budget(1 << 20);
+        c.store_skip(a, SupportLang::Go, &fresh, 5, b"y");
         assert!(
-            matches!(lookup(a, SupportLang::Go, &fresh, 5), Found::Verify(h, None, true) if h == content_hash(b"y"))
+            matches!(c.lookup(a, SupportLang::Go, &fresh, 5), Found::Verify(h, None, true) if h == content_hash(b"y"))
         );
         // Results: found by file, matcher and stamp; dropped by a new
         // stamp and by invalidation; never kept for a fresh modification.
         let mut rec = FileRecord::new(super::super::search::Status::Searched, "");
         rec.message = "kept".into();
-        store_results(a, SupportLang::Go, &st, 9, &rec);
-        store_results(b, SupportLang::Go, &fresh, 9, &rec);
-        assert!(lookup_results(a, SupportLang::Go, &st, 9).is_some_and(|r| r.message == "kept"));
-        assert!(lookup_results(a, SupportLang::Go, &st, 8).is_none());
-        assert!(lookup_results(b, SupportLang::Go, &fresh, 9).is_none());
-        assert!(lookup_results(a, SupportLang::Go, &old_stamp(12), 9).is_none());
-        assert!(lookup_results(a, SupportLang::Go, &st, 9).is_none());
-        store_results(a, SupportLang::Go, &st, 9, &rec);
-        invalidate(Path::new("/t"));
-        assert!(lookup_results(a, SupportLang::Go, &st, 9).is_none());
+        c.store_results(a, SupportLang::Go, &st, 9, &rec);
+        c.store_results(b, SupportLang::Go, &fresh, 9, &rec);
+        assert!(c
+            .lookup_results(a, SupportLang::Go, &st, 9)
+            .is_some_and(|r| r.message == "kept"));
+        assert!(c.lookup_results(a, SupportLang::Go, &st, 8).is_none());
+        assert!(c.lookup_results(b, SupportLang::Go, &fresh, 9).is_none());
+        assert!(c
+            .lookup_results(a, SupportLang::Go, &old_stamp(12), 9)
+            .is_none());
+        assert!(c.lookup_results(a, SupportLang::Go, &st, 9).is_none());
+        c.store_results(a, SupportLang::Go, &st, 9, &rec);
+        c.invalidate(Path::new("/t"));
+        assert!(c.lookup_results(a, SupportLang::Go, &st, 9).is_none());
         // Past their share of the budget, the least recent go first.
-        set_budget(8 * (ENTRY_COST + 20 + rec.cost()) * 3);
+        c.set_budget(8 * (ENTRY_COST + 20 + rec.cost()) * 3);
         for i in 0..4 {
-            store_results(Path::new(&format!("/r/{i}")), SupportLang::Go, &st, 1, &rec);
+            c.store_results(Path::new(&format!("/r/{i}")), SupportLang::Go, &st, 1, &rec);
         }
-        assert!(lookup_results(Path::new("/r/0"), SupportLang::Go, &st, 1).is_none());
-        assert!(lookup_results(Path::new("/r/3"), SupportLang::Go, &st, 1).is_some());
-        set_budget(0);
-        assert_eq!(stats().0, 0);
+        assert!(c
+            .lookup_results(Path::new("/r/0"), SupportLang::Go, &st, 1)
+            .is_none());
+        assert!(c
+            .lookup_results(Path::new("/r/3"), SupportLang::Go, &st, 1)
+            .is_some());
+        c.set_budget(0);
+        assert_eq!(c.stats().0, 0);
+        // Caches are independent values.
+        let other = ParseCache::new(1 << 20);
+        other.store_doc(a, SupportLang::Go, &st, doc("package a\n"));
+        assert!(matches!(
+            other.lookup(a, SupportLang::Go, &st, 0),
+            Found::Doc(_)
+        ));
+        assert!(matches!(c.lookup(a, SupportLang::Go, &st, 0), Found::Miss));
     }
 }

@@ -1,6 +1,6 @@
 //! The `gopi_ast_*` C functions (declared in `include/gopi_native.h`).
 //! Every body runs under [`guard`], so a panic becomes an error value.
-use super::cache;
+use super::cache::{self, ParseCache};
 use super::compile::{self, Matcher};
 use super::encode::{self, Input, Writer};
 use super::lang;
@@ -18,8 +18,6 @@ pub const FLAG_CAPTURES: u32 = 1;
 pub const FLAG_EDITS: u32 = 2;
 /// Parse every input, even those the literal prefilter rules out.
 pub const FLAG_NO_PREFILTER: u32 = 4;
-/// Use the process-wide parse cache for files read from disk.
-pub const FLAG_CACHE: u32 = 8;
 
 /// Search options (C layout).
 #[repr(C)]
@@ -29,6 +27,8 @@ pub struct SearchOptions {
     /// Stop after this many milliseconds (0: no timeout).
     pub timeout_ms: i64,
     pub flags: u32,
+    /// The parse cache for files read from disk (null: none).
+    pub cache: *const ParseCache,
 }
 
 /// What the caller saw of a file before reading it (C layout): size,
@@ -84,14 +84,14 @@ pub const OUTLINE_NOT_UTF8: i32 = 4;
 /// The function bodies of `data` parsed as the language named `lang`, for
 /// a structural summary: `*out` gets `u32 count` and per body `u32 first`,
 /// `u32 last` (1-based lines, inclusive; free with gopi_ast_buffer_free).
-/// With `path_len` > 0 and `stamp` set (what the caller saw before reading
-/// `data`), the tree goes through the parse cache. Returns OUTLINE_OK,
+/// With `cache` set, `path_len` > 0 and `stamp` set (what the caller saw
+/// before reading `data`), the tree goes through that parse cache. Returns OUTLINE_OK,
 /// OUTLINE_SYNTAX, OUTLINE_CANCELLED, OUTLINE_UNSUPPORTED, OUTLINE_NOT_UTF8
 /// or -1 with `*err` set.
 ///
 /// # Safety
-/// Pointers valid for their lengths; `stamp` and `cancel` null or valid;
-/// `out`, `out_len` writable; `err` null or writable.
+/// Pointers valid for their lengths; `cache`, `stamp` and `cancel` null or
+/// valid; `out`, `out_len` writable; `err` null or writable.
 #[no_mangle]
 pub unsafe extern "C" fn gopi_ast_outline(
     lang_name: *const u8,
@@ -102,6 +102,7 @@ pub unsafe extern "C" fn gopi_ast_outline(
     data: *const u8,
     data_len: usize,
     min_lines: u32,
+    cache: *const ParseCache,
     cancel: *const CancelFlag,
     out: *mut *mut u8,
     out_len: *mut usize,
@@ -115,8 +116,8 @@ pub unsafe extern "C" fn gopi_ast_outline(
             return OUTLINE_UNSUPPORTED;
         };
         let file_path = (path_len > 0).then(|| encode::path_from_bytes(bytes(path, path_len)));
-        let file = match (&file_path, stamp.as_ref()) {
-            (Some(p), Some(st)) => Some((p.as_path(), st.stamp())),
+        let file = match (cache.as_ref(), &file_path, stamp.as_ref()) {
+            (Some(pc), Some(p), Some(st)) => Some((pc, p.as_path(), st.stamp())),
             _ => None,
         };
         let ctl = Control {
@@ -320,8 +321,8 @@ pub unsafe extern "C" fn gopi_ast_search(
             captures: opts.flags & FLAG_CAPTURES != 0,
             edits: opts.flags & FLAG_EDITS != 0,
             prefilter: opts.flags & FLAG_NO_PREFILTER == 0,
-            cache: opts.flags & FLAG_CACHE != 0,
         };
+        let pc = opts.cache.as_ref().filter(|c| c.enabled());
         let mut w = Writer::new(items.len());
         let mut stop: Option<Stop> = None;
         for item in &items {
@@ -331,7 +332,7 @@ pub unsafe extern "C" fn gopi_ast_search(
             let rec = if stop.is_some() {
                 FileRecord::new(Status::Stopped, "")
             } else {
-                let (rec, s) = search_one(m, item, opts.max_file_size, &want, &ctl);
+                let (rec, s) = search_one(m, item, opts.max_file_size, &want, pc, &ctl);
                 stop = s;
                 rec
             };
@@ -352,6 +353,7 @@ fn search_one(
     item: &Input,
     max: u64,
     want: &Want,
+    pc: Option<&ParseCache>,
     ctl: &Control,
 ) -> (FileRecord, Option<Stop>) {
     match item {
@@ -381,8 +383,8 @@ fn search_one(
                     None,
                 );
             }
-            if want.cache && cache::enabled() {
-                return search_cached(m, p, &md, want, ctl);
+            if let Some(pc) = pc {
+                return search_cached(pc, m, p, &md, want, ctl);
             }
             match std::fs::read(p) {
                 Ok(data) => search::search_bytes(m, data, want, ctl),
@@ -397,6 +399,7 @@ fn search_one(
 /// file's stamp is unchanged; otherwise the file is read, and what the
 /// search learns about it is stored.
 fn search_cached(
+    pc: &ParseCache,
     m: &Matcher,
     p: &std::path::Path,
     md: &std::fs::Metadata,
@@ -409,12 +412,12 @@ fn search_cached(
         ^ (want.captures as u64)
         ^ ((want.edits as u64) << 1)
         ^ ((want.prefilter as u64) << 2);
-    if let Some(rec) = cache::lookup_results(p, m.lang, &stamp, key) {
+    if let Some(rec) = pc.lookup_results(p, m.lang, &stamp, key) {
         return (FileRecord::clone(&rec), None);
     }
-    let out = search_through_cache(m, p, &stamp, want, ctl);
+    let out = search_through_cache(pc, m, p, &stamp, want, ctl);
     if out.1.is_none() && out.0.status == Status::Searched {
-        cache::store_results(p, m.lang, &stamp, key, &out.0);
+        pc.store_results(p, m.lang, &stamp, key, &out.0);
     }
     out
 }
@@ -422,6 +425,7 @@ fn search_cached(
 /// search_cached without the results: the cached tree or filter record,
 /// else the file read and parsed.
 fn search_through_cache(
+    pc: &ParseCache,
     m: &Matcher,
     p: &std::path::Path,
     stamp: &cache::Stamp,
@@ -431,7 +435,7 @@ fn search_through_cache(
     let stamp = *stamp;
     let filter = if want.prefilter { m.filter_key } else { 0 };
     let mut data = None;
-    match cache::lookup(p, m.lang, &stamp, filter) {
+    match pc.lookup(p, m.lang, &stamp, filter) {
         cache::Found::Miss => {}
         cache::Found::Skip => return (FileRecord::new(Status::Skipped, ""), None),
         cache::Found::Doc(doc) => return search_parsed(m, &doc, want, ctl),
@@ -441,7 +445,7 @@ fn search_through_cache(
                 Err(e) => return (FileRecord::new(Status::ReadError, e.to_string()), None),
             };
             if cache::content_hash(&d) == hash {
-                cache::confirm(p, m.lang, &stamp);
+                pc.confirm(p, m.lang, &stamp);
                 if skip {
                     return (FileRecord::new(Status::Skipped, ""), None);
                 }
@@ -457,7 +461,7 @@ fn search_through_cache(
         Err(e) => return (FileRecord::new(Status::ReadError, e.to_string()), None),
     };
     if want.prefilter && !m.may_match(&data) {
-        cache::store_skip(p, m.lang, &stamp, filter, &data);
+        pc.store_skip(p, m.lang, &stamp, filter, &data);
         return (FileRecord::new(Status::Skipped, ""), None);
     }
     let src = match search::decode_source(data) {
@@ -468,7 +472,7 @@ fn search_through_cache(
         Ok(doc) => {
             let doc = std::sync::Arc::new(doc);
             let out = search::search_doc(m, &doc, want, ctl);
-            cache::store_doc(p, m.lang, &stamp, doc);
+            pc.store_doc(p, m.lang, &stamp, doc);
             out
         }
         Err(fail) => fail,
@@ -503,40 +507,70 @@ pub unsafe extern "C" fn gopi_ast_buffer_free(p: *mut u8, len: usize) {
     })
 }
 
-/// Sets the parse cache's byte budget (0: off, and emptied).
+/// A new parse cache holding at most `bytes` (0: off); free it with
+/// gopi_ast_cache_free once no search or outline uses it.
 #[no_mangle]
-pub extern "C" fn gopi_ast_cache_set_budget(bytes: u64) {
-    guard(ptr::null_mut(), (), || {
-        cache::set_budget(usize::try_from(bytes).unwrap_or(usize::MAX))
+pub extern "C" fn gopi_ast_cache_new(bytes: u64) -> *mut ParseCache {
+    guard(ptr::null_mut(), ptr::null_mut(), || {
+        into_raw(ParseCache::new(
+            usize::try_from(bytes).unwrap_or(usize::MAX),
+        ))
     })
 }
 
-/// Drops the parse cache's entries for a path and everything under it
+/// Frees a parse cache. Null is ignored.
+///
+/// # Safety
+/// `c` null or from gopi_ast_cache_new, not yet freed, no longer in use.
+#[no_mangle]
+pub unsafe extern "C" fn gopi_ast_cache_free(c: *mut ParseCache) {
+    guard(ptr::null_mut(), (), || free_boxed(c))
+}
+
+/// Sets a parse cache's byte budget (0: off, and emptied).
+///
+/// # Safety
+/// `c` from gopi_ast_cache_new, not yet freed.
+#[no_mangle]
+pub unsafe extern "C" fn gopi_ast_cache_set_budget(c: *const ParseCache, bytes: u64) {
+    guard(ptr::null_mut(), (), || {
+        (*c).set_budget(usize::try_from(bytes).unwrap_or(usize::MAX))
+    })
+}
+
+/// Drops a parse cache's entries for a path and everything under it
 /// (`len` 0: all entries).
 ///
 /// # Safety
-/// `path` valid for `len` bytes.
+/// `c` from gopi_ast_cache_new, not yet freed; `path` valid for `len`
+/// bytes.
 #[no_mangle]
-pub unsafe extern "C" fn gopi_ast_cache_invalidate(path: *const u8, len: usize) {
+pub unsafe extern "C" fn gopi_ast_cache_invalidate(
+    c: *const ParseCache,
+    path: *const u8,
+    len: usize,
+) {
     guard(ptr::null_mut(), (), || {
-        cache::invalidate(&encode::path_from_bytes(bytes(path, len)))
+        (*c).invalidate(&encode::path_from_bytes(bytes(path, len)))
     })
 }
 
-/// Reads the parse cache's counters: entries, estimated bytes, hits and
+/// Reads a parse cache's counters: entries, estimated bytes, hits and
 /// misses (each pointer may be null).
 ///
 /// # Safety
-/// Each pointer null or writable.
+/// `c` from gopi_ast_cache_new, not yet freed; each other pointer null or
+/// writable.
 #[no_mangle]
 pub unsafe extern "C" fn gopi_ast_cache_stats(
+    c: *const ParseCache,
     entries: *mut u64,
     bytes_held: *mut u64,
     hits: *mut u64,
     misses: *mut u64,
 ) {
     guard(ptr::null_mut(), (), || {
-        let (e, b, h, m) = cache::stats();
+        let (e, b, h, m) = (*c).stats();
         for (p, v) in [
             (entries, e as u64),
             (bytes_held, b as u64),

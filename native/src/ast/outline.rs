@@ -3,7 +3,7 @@
 //! tree comes from the parse cache when the caller names the file and its
 //! stamp, so a file the agent already searched is not parsed again (and a
 //! file summarised first is searched from the same tree).
-use super::cache::{self, Doc, Found, Stamp};
+use super::cache::{self, Doc, Found, ParseCache, Stamp};
 use super::parse::{self, Control, ParseFail, Stop};
 use ast_grep_language::SupportLang;
 use std::path::Path;
@@ -117,22 +117,22 @@ pub fn bodies(
     }
 }
 
-/// The body spans of `data` parsed as `lang`. With a path and the stamp
-/// the caller saw before reading `data`, the tree is taken from the parse
-/// cache when it holds this content, and stored there otherwise.
+/// The body spans of `data` parsed as `lang`. With a cache, a path and
+/// the stamp the caller saw before reading `data`, the tree is taken from
+/// the cache when it holds this content, and stored there otherwise.
 pub fn outline(
     lang: SupportLang,
-    file: Option<(&Path, Stamp)>,
+    file: Option<(&ParseCache, &Path, Stamp)>,
     data: &[u8],
     min_lines: u32,
     ctl: &Control,
 ) -> Result<Vec<Span>, Fail> {
     function_kinds(lang).ok_or(Fail::Unsupported)?;
-    if let Some((path, stamp)) = file.filter(|_| cache::enabled()) {
-        let cached = match cache::lookup(path, lang, &stamp, 0) {
+    if let Some((pc, path, stamp)) = file.filter(|f| f.0.enabled()) {
+        let cached = match pc.lookup(path, lang, &stamp, 0) {
             Found::Doc(doc) => Some(doc),
             Found::Verify(hash, Some(doc), _) if cache::content_hash(data) == hash => {
-                cache::confirm(path, lang, &stamp);
+                pc.confirm(path, lang, &stamp);
                 Some(doc)
             }
             _ => None,
@@ -141,7 +141,7 @@ pub fn outline(
             Some(doc) => doc,
             None => {
                 let doc = Arc::new(parse_text(lang, data, ctl)?);
-                cache::store_doc(path, lang, &stamp, doc.clone());
+                pc.store_doc(path, lang, &stamp, doc.clone());
                 doc
             }
         };

@@ -277,7 +277,6 @@ mod tests {
         captures: true,
         edits: false,
         prefilter: true,
-        cache: false,
     };
 
     fn same_as_whole(lang: SupportLang, pattern: &str, src: &str, threads: usize) -> usize {

@@ -284,8 +284,6 @@ pub struct Want {
     pub captures: bool,
     pub edits: bool,
     pub prefilter: bool,
-    /// Use the parse cache for files read from disk.
-    pub cache: bool,
 }
 
 /// Bytes looked at for a NUL when deciding whether input is binary.
@@ -784,7 +782,6 @@ pub(crate) mod tests {
             captures: true,
             edits: true,
             prefilter: true,
-            cache: false,
         };
         search_bytes(&m, src.as_bytes().to_vec(), &want, &ctl).0
     }
@@ -819,7 +816,6 @@ pub(crate) mod tests {
             captures: false,
             edits: false,
             prefilter: false,
-            cache: false,
         };
         let ctl = Control {
             cancel: None,

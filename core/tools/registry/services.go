@@ -1,0 +1,69 @@
+package registry
+
+import (
+	"errors"
+
+	"github.com/gopi-agent/gopi/core/tool"
+	"github.com/gopi-agent/gopi/core/tools/bash"
+	"github.com/gopi-agent/gopi/core/tools/job"
+	"github.com/gopi-agent/gopi/core/tools/read"
+	"github.com/gopi-agent/gopi/core/tools/resolve"
+	"github.com/gopi-agent/gopi/core/tools/task"
+	"github.com/gopi-agent/gopi/core/tools/todo"
+)
+
+// Services are what the built-in tools of one session share besides the
+// Env: the long-lived state and processes a tool may use. The session
+// builds them once (NewServices), hands them to every tool factory (each
+// tool takes the services it needs in its constructor) and closes them
+// when it ends (Close, in the order written there). Tools built again
+// during the session (a new UI, a new active set) get the same services.
+//
+// A service added later (LSP clients, Jupyter kernels, a browser) is a
+// field here, built in NewServices or on first use, and closed in Close at
+// its place in the order.
+type Services struct {
+	Caches  *tool.Caches   // engine caches: scan, file content, parse trees (env.Caches; closed by their owner, not here)
+	Jobs    *job.Manager   // background jobs: async and auto-backgrounded bash commands, async tasks
+	Shell   *bash.Shell    // the persistent shell of bash and the user's "!" commands
+	Pending *resolve.Queue // previews (ast_edit, extensions) waiting for resolve
+	Todos   *todo.State    // the plan todo_write keeps
+	Pages   *read.Pages    // web pages read, for paging with line selectors
+	TaskIDs *task.IDs      // subagent ids when the session has no artifacts directory
+	// Subagents starts child sessions for the task tool; nil (no session
+	// to run them in) leaves the tool out. The session sets it to itself
+	// before it builds its tools.
+	Subagents task.Host
+}
+
+// NewServices returns the services of the session of env, with env's
+// caches and settings (the job manager's limit). Nothing is started yet:
+// the shell starts with the first command, jobs with the first job.
+func NewServices(env *tool.Env) *Services {
+	return &Services{
+		Caches:  env.Caches,
+		Jobs:    job.NewManagerFor(env),
+		Shell:   bash.NewShell(env),
+		Pending: resolve.NewQueue(),
+		Todos:   &todo.State{},
+		Pages:   &read.Pages{},
+		TaskIDs: &task.IDs{},
+	}
+}
+
+// Close ends the services that run something, in this order:
+//
+//  1. Jobs: running background jobs are cancelled and waited for (a
+//     grace period), and no delivery starts any more. First, because a
+//     job runs in the shell and through the other services, and its
+//     delivery would start another model run.
+//  2. Shell: the persistent shell and every process the session's
+//     commands started (foreground, background, terminals) end, also
+//     those of jobs that ignored their cancellation.
+//
+// The pending actions, the plan, the pages and the ids are memory; the
+// caches belong to whoever built them (the session closes its own after
+// this). Close returns the first error; the services are not used after.
+func (s *Services) Close() error {
+	return errors.Join(s.Jobs.Close(), s.Shell.Close())
+}
