@@ -49,7 +49,8 @@ TARGETS=(
 	./native/astgrep:FuzzRuleDocument      # AST rule documents (native)
 	./native/astgrep:FuzzCompile           # AST patterns (native)
 )
-[ $# -gt 0 ] && TARGETS=("$@")
+ALL_TARGETS=("${TARGETS[@]}")
+[ $# -gt 0 ] && [ "$1" != --report ] && TARGETS=("$@")
 
 # commas N: 10000000 → 10,000,000.
 commas() { sed -E ':a; s/([0-9])([0-9]{3})($|,)/\1,\2\3/; ta' <<<"$1"; }
@@ -84,6 +85,14 @@ write_md() {
 				"$(commas "$n")" \
 				"$(awk -v s="$s" 'BEGIN { printf "%dm%02ds", s / 60, s % 60 }')" "$rate" "$outcome" "$date"
 		done <"$TSV"
+		local t missing=()
+		for t in "${ALL_TARGETS[@]}"; do
+			grep -q "^$t	" "$TSV" || missing+=("\`$t\`")
+		done
+		if [ ${#missing[@]} -gt 0 ]; then
+			echo
+			echo "No recorded run yet: ${missing[*]}."
+		fi
 	} >"$MD"
 	bench/run.sh --assemble
 }
