@@ -12,9 +12,9 @@
 # under 300 MB.
 #
 # Environment:
-#   BENCH_BEFORE=REV   also build gopi at git revision REV (git archive of
-#                      REV with this tree's native/_lib) and measure it in a
-#                      column of its own, for before/after figures
+#   BENCH_BEFORE=REV   also build gopi at git revision REV and measure it in
+#                      a column of its own, for before/after figures (see
+#                      bench/before_build.bash for its native library)
 #   BENCH_RG=0         skip the ripgrep rows
 #
 # ripgrep runs with --one-file-system: it does not prune /proc, /sys and /dev
@@ -45,12 +45,8 @@ if [ -n "$BEFORE" ]; then
 	OLD=$WORK/gopi-before
 	BEFORE=$(git rev-parse --short "$BEFORE")
 	log "building gopi at $BEFORE into $OLD"
-	rm -rf "$WORK/before-src"
-	mkdir -p "$WORK/before-src"
-	git archive "$BEFORE" | tar -x -C "$WORK/before-src"
-	cp -r native/_lib "$WORK/before-src/native/"
-	(cd "$WORK/before-src" && go build -o "$OLD" ./cmd/gopi)
-	rm -rf "$WORK/before-src"
+	. "$ROOT/bench/before_build.bash"
+	build_gopi_at "$BEFORE" "$OLD"
 fi
 
 # A pattern found in no file but this script and what records it.

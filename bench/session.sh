@@ -28,9 +28,9 @@
 #
 # Environment knobs:
 #   BENCH_RUNS            measured runs per binary (default 10)
-#   BENCH_SESSION_BEFORE  a git revision to measure too, as "before" (built
-#                         from `git archive` of that revision with this
-#                         tree's native/_lib); unset: only the current tree
+#   BENCH_SESSION_BEFORE  a git revision to measure too, as "before" (see
+#                         bench/before_build.bash for its native library);
+#                         unset: only the current tree
 #
 # The text between the notes markers of an existing results/session.md
 # (profile findings, written by hand) is kept.
@@ -52,15 +52,11 @@ go build -o "$WORK/gopi" ./cmd/gopi
 go build -o "$WORK/firstbyte" ./bench/cmd/firstbyte
 go build -o "$WORK/gensession" ./bench/cmd/gensession
 if [ -n "$BEFORE" ]; then
+	. "$ROOT/bench/before_build.bash"
 	rev=$(git rev-parse --short "$BEFORE")
 	if [ ! -x "$WORK/gopi-$rev" ]; then
 		log "building gopi at $rev (the \"before\" figures)"
-		src=$WORK/src-$rev
-		rm -rf "$src" && mkdir -p "$src"
-		git archive "$rev" | tar -x -C "$src"
-		rm -rf "$src/native/_lib" && ln -s "$ROOT/native/_lib" "$src/native/_lib"
-		(cd "$src" && go build -o "$WORK/gopi-$rev" ./cmd/gopi)
-		rm -rf "$src"
+		build_gopi_at "$rev" "$WORK/gopi-$rev"
 	fi
 fi
 
