@@ -21,9 +21,9 @@ type Options struct {
 	Environ []string  // the environment the terminal is described by (TERM, COLORTERM, …)
 	Cwd     string    // the working directory, for the footer, @file completion and attachments
 	Home    string    // the user's home directory, for @~/… attachments
-	// ScanCache is the scan cache @file completion goes through (the
-	// program builds it with the configuration's policy); nil walks
-	// afresh on every completion.
+	// ScanCache is the scan cache @file completion goes through: the
+	// session's own (its tools' walks and completion share one scan, and
+	// writes invalidate it); nil walks afresh on every completion.
 	ScanCache fscache.Scanner
 	// HistoryFile keeps the messages sent, across runs (one JSON string a
 	// line, the newest last); "" keeps them for this run only.
