@@ -14,6 +14,12 @@
 # bench/RESULTS.md reassembled (bench/run.sh --assemble). Each run's whole
 # output is kept in bench/_work/fuzz-soak/NAME.log.
 #
+# A target whose last run ended clean before the count (interrupted, or
+# stopped at the time limit) resumes: the next run asks only for the
+# executions still missing, on the corpus `go test` kept in its cache, and
+# the recorded count is the sum, with the number of runs in the outcome.
+# FUZZ_FRESH=1 starts every target from zero instead.
+#
 # A crasher stops that target: `go test` writes the input to the package's
 # testdata/fuzz/FuzzName/ (keep it there as a seed once fixed) and the
 # outcome column says "crasher". The exit status is 1 if any target
@@ -116,15 +122,24 @@ for t in "${TARGETS[@]}"; do
 		status=1
 		continue
 	fi
-	log "$pkg $name: up to $EXECS executions or $LIMIT"
+	# An earlier partial clean run of this target: resume it.
+	prev_n=0 prev_s=0 runs=1
+	if [ -z "${FUZZ_FRESH:-}" ] && line=$(grep -F "$pkg:$name	" "$TSV" 2>/dev/null) &&
+		grep -Eq $'\t(clean so far|clean \(fewer|stopped at the)' <<<"$line"; then
+		prev_n=$(cut -f2 <<<"$line") prev_s=$(cut -f3 <<<"$line")
+		runs=$(($(cut -f5 <<<"$line" | grep -o 'in [0-9]* runs' | grep -o '[0-9]*' || echo 1) + 1))
+	fi
+	want=$((EXECS - prev_n))
+	log "$pkg $name: up to $want executions or $LIMIT (run $runs, $prev_n before)"
 	start=$(date +%s)
-	timeout -s INT -k 2m "$LIMIT" go test "$pkg" -run '^$' -fuzz "^$name\$" -fuzztime "${EXECS}x" -parallel 1 >"$logf" 2>&1
+	timeout -s INT -k 2m "$LIMIT" go test "$pkg" -run '^$' -fuzz "^$name\$" -fuzztime "${want}x" -parallel 1 >"$logf" 2>&1
 	rc=$?
 	secs=$(($(date +%s) - start))
 	execs=$(grep -o 'execs: [0-9]*' "$logf" | tail -1 | grep -o '[0-9]*' || true)
 	fuzzsecs=$(grep -o 'elapsed: [0-9hms]*' "$logf" | tail -1 | sed 's/elapsed: //' |
 		awk '{ s = 0; n = ""; for (i = 1; i <= length($0); i++) { c = substr($0, i, 1); if (c ~ /[0-9]/) n = n c; else { s += n * (c == "h" ? 3600 : c == "m" ? 60 : 1); n = "" } } print s }')
 	: "${execs:=0}" "${fuzzsecs:=$secs}"
+	execs=$((execs + prev_n)) fuzzsecs=$((fuzzsecs + prev_s))
 	if grep -q 'Failing input written to' "$logf"; then
 		outcome="crasher: $(grep -o 'testdata/fuzz/[^ ]*' "$logf" | head -1)"
 		status=1
@@ -138,6 +153,7 @@ for t in "${TARGETS[@]}"; do
 		outcome="failed (exit $rc, see the log)"
 		status=1
 	fi
+	[ "$runs" -gt 1 ] && case $outcome in clean* | stopped*) outcome="$outcome, in $runs runs" ;; esac
 	record "$pkg" "$name" "$execs" "$fuzzsecs" "$outcome"
 	log "$pkg $name: $execs executions in ${fuzzsecs}s: $outcome"
 	tail -3 "$logf" >&2
