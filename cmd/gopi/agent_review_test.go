@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/gopi-agent/gopi/core/launch"
 	"github.com/gopi-agent/gopi/core/session"
 	"github.com/gopi-agent/gopi/internal/mockllm"
 )
@@ -37,10 +38,8 @@ func TestFileArgReadIsBounded(t *testing.T) {
 	if _, err := os.Stat("/proc/self/status"); err != nil {
 		t.Skip("no /proc")
 	}
-	old := maxFileArg
-	maxFileArg = 100
-	defer func() { maxFileArg = old }()
 	r := newAgentRig(t, mockllm.Turn{Blocks: []mockllm.Block{mockllm.Text("ok")}})
+	r.maxFileArg = 100
 	_, stderr, code := r.run("", "-p", "--no-session", "@/proc/self/status", "what is this?")
 	if code != 0 || !strings.Contains(stderr, "@/proc/self/status is larger than 100 bytes") {
 		t.Fatalf("exit %d, no warning on stderr: %s", code, stderr)
@@ -209,38 +208,10 @@ func TestResumeOtherProjectRefused(t *testing.T) {
 	}
 }
 
-func TestOtherProject(t *testing.T) {
-	dir := t.TempDir()
-	real := filepath.Join(dir, "real")
-	link := filepath.Join(dir, "link")
-	if err := os.Mkdir(real, 0o755); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.Symlink(real, link); err != nil {
-		t.Skip(err)
-	}
-	for _, c := range []struct {
-		session, cwd string
-		want         bool
-	}{
-		{"", real, false},
-		{real, real + "/", false},
-		{link, real, false},
-		{real, dir, true},
-		{filepath.Join(dir, "gone"), real, true},
-	} {
-		if got := otherProject(c.session, c.cwd); got != c.want {
-			t.Errorf("otherProject(%q, %q) = %v", c.session, c.cwd, got)
-		}
-	}
-}
-
 // An @file over the limit is named, not sent, and the user is told so.
 func TestLargeFileArgWarns(t *testing.T) {
-	old := maxFileArg
-	maxFileArg = 100
-	defer func() { maxFileArg = old }()
 	r := newAgentRig(t, mockllm.Turn{Blocks: []mockllm.Block{mockllm.Text("ok")}})
+	r.maxFileArg = 100
 	r.write("big.txt", strings.Repeat("x", 101))
 	_, stderr, code := r.run("", "-p", "--no-session", "@big.txt", "summarise")
 	if code != 0 || !strings.Contains(stderr, "@big.txt is larger than 100 bytes; only its name is sent") {
@@ -252,7 +223,7 @@ func TestLargeFileArgWarns(t *testing.T) {
 // inlines less than the pipe limit, so it is not the way out.
 func TestLargePipedInputAdvice(t *testing.T) {
 	r := newAgentRig(t)
-	_, stderr, code := r.run(strings.Repeat("y\n", maxPipedInput/2+1), "-p", "x")
+	_, stderr, code := r.run(strings.Repeat("y\n", launch.MaxPipedInput/2+1), "-p", "x")
 	if code != 2 || !strings.Contains(stderr, "pipe less") || !strings.Contains(stderr, "ask the agent to read it") {
 		t.Fatalf("exit %d, stderr %q", code, stderr)
 	}

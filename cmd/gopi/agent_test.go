@@ -30,6 +30,8 @@ type agentRig struct {
 	agentDir string
 	project  string
 	environ  []string
+	// maxFileArg lowers the @file limit of the runs (0: the default).
+	maxFileArg int64
 }
 
 func newAgentRig(t testing.TB, turns ...mockllm.Turn) *agentRig {
@@ -74,7 +76,7 @@ func (r *agentRig) run(stdin string, args ...string) (stdout, stderr string, cod
 	r.t.Helper()
 	r.t.Chdir(r.project)
 	var out, errb bytes.Buffer
-	env := &cliEnv{stdout: &out, stderr: &errb, stdin: strings.NewReader(stdin), environ: r.environ}
+	env := &cliEnv{stdout: &out, stderr: &errb, stdin: strings.NewReader(stdin), environ: r.environ, maxFileArg: r.maxFileArg}
 	code = run(context.Background(), env, args)
 	return out.String(), errb.String(), code
 }
