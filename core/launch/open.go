@@ -31,11 +31,11 @@ func (st *Started) warn(r *Request, msg string) {
 // the models, the extensions (loaded first: the providers they declare
 // can be the model asked for), the stored session, then the runtime.
 // adjust, if not nil, changes the options last. Problems that do not stop
-// the session are reported through r.Report.
+// the session are reported through r.Report; a failure is an *Error.
 func Open(ctx context.Context, r *Request, cfg *config.Config, adjust func(*agentsession.Options)) (*Started, error) {
 	reg, err := models.Load(models.OptionsFor(cfg))
 	if err != nil {
-		return nil, err
+		return nil, fail(StageModels, err)
 	}
 	started := &Started{}
 	var extOpts agentsession.Options
@@ -60,7 +60,7 @@ func Open(ctx context.Context, r *Request, cfg *config.Config, adjust func(*agen
 		if opts.Store != nil {
 			opts.Store.Close()
 		}
-		return nil, err
+		return nil, fail(StageSession, err)
 	}
 	if msg := s.Model().FallbackMessage(); msg != "" {
 		r.report("%s", msg)

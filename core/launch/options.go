@@ -17,7 +17,7 @@ import (
 // SessionOptions resolves the request into the options of the session
 // runtime: the model, the tools and the stored session to continue (its
 // store is open when the error is nil; the caller closes it if the
-// session is not made). Problems found in the stored session's lines are
+// session is not made); a failure is an *Error. Problems found in the stored session's lines are
 // reported.
 func SessionOptions(r *Request, cfg *config.Config, reg *models.Registry) (agentsession.Options, error) {
 	opts := agentsession.Options{
@@ -45,12 +45,12 @@ func SessionOptions(r *Request, cfg *config.Config, reg *models.Registry) (agent
 	for _, pat := range r.CycleModels {
 		m, err := reg.Find(pat)
 		if err != nil {
-			return opts, fmt.Errorf("--models %s: %w", pat, err)
+			return opts, fail(StageModel, fmt.Errorf("--models %s: %w", pat, err))
 		}
 		opts.CycleModels = append(opts.CycleModels, m)
 	}
 	if m, level, err := pickModel(r, reg); err != nil {
-		return opts, err
+		return opts, fail(StageModel, err)
 	} else if m != nil {
 		opts.Model = m
 		if level != "" && opts.Thinking == "" {
@@ -65,7 +65,7 @@ func SessionOptions(r *Request, cfg *config.Config, reg *models.Registry) (agent
 	}
 	store, err := openStore(r, cfg)
 	if err != nil {
-		return opts, err
+		return opts, fail(StageStore, err)
 	}
 	opts.Store = store
 	if store != nil {
