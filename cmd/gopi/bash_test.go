@@ -13,6 +13,7 @@ import (
 
 	"github.com/gopi-agent/gopi/core/hashline"
 	"github.com/gopi-agent/gopi/core/shell/shelltest"
+	"github.com/gopi-agent/gopi/internal/agentrig"
 	"github.com/gopi-agent/gopi/internal/mockllm"
 	"github.com/gopi-agent/gopi/sdk/rpcclient"
 )
@@ -22,7 +23,7 @@ import (
 // recorded as bash executions.
 func TestRPCBash(t *testing.T) {
 	r := newAgentRig(t)
-	r.environ = append(r.environ, shelltest.Mark(t))
+	r.Environ = append(r.Environ, shelltest.Mark(t))
 	rr := startRPC(t, r)
 	resp := rr.call("bash", map[string]any{"command": "cd /tmp && echo hi; echo err >&2; (exit 2)"})
 	var res map[string]any
@@ -30,7 +31,7 @@ func TestRPCBash(t *testing.T) {
 		t.Fatal(resp, err)
 	}
 	want := map[string]any{"output": "hi\nerr\n", "exitCode": 2.0, "cancelled": false, "truncated": false, "totalLines": 2.0, "totalBytes": 7.0, "outputLines": 2.0, "outputBytes": 7.0}
-	if mustMarshal(t, res) != mustMarshal(t, want) {
+	if agentrig.MustMarshal(t, res) != agentrig.MustMarshal(t, want) {
 		t.Fatalf("%s", resp.Data)
 	}
 	if resp := rr.call("bash", map[string]any{}); resp.Success || !strings.Contains(resp.Error, `"command" is required`) {
@@ -85,34 +86,34 @@ func TestPrintModeGoTestLoop(t *testing.T) {
 	fix := "@@ calc.go\n= " + hashline.Anchor(10, "\treturn a + b") + ".." + hashline.Anchor(10, "\treturn a + b") + "\n~\treturn a * b\n"
 	goTest := map[string]any{"command": "go test ./...", "timeout": 600}
 	r := newAgentRig(t,
-		mockllm.Turn{Blocks: []mockllm.Block{mockllm.Text("Adding Mul."), toolCall("edit", map[string]any{"input": addMul})}},
-		mockllm.Turn{Blocks: []mockllm.Block{toolCall("bash", goTest)}},
-		mockllm.Turn{Blocks: []mockllm.Block{mockllm.Text("Mul adds instead of multiplying."), toolCall("edit", map[string]any{"input": fix})}},
-		mockllm.Turn{Blocks: []mockllm.Block{toolCall("bash", goTest)}},
+		mockllm.Turn{Blocks: []mockllm.Block{mockllm.Text("Adding Mul."), agentrig.ToolCall("edit", map[string]any{"input": addMul})}},
+		mockllm.Turn{Blocks: []mockllm.Block{agentrig.ToolCall("bash", goTest)}},
+		mockllm.Turn{Blocks: []mockllm.Block{mockllm.Text("Mul adds instead of multiplying."), agentrig.ToolCall("edit", map[string]any{"input": fix})}},
+		mockllm.Turn{Blocks: []mockllm.Block{agentrig.ToolCall("bash", goTest)}},
 		mockllm.Turn{Blocks: []mockllm.Block{mockllm.Text("Mul is added and go test passes.")}},
 	)
-	r.environ = append(r.environ, "GOCACHE="+strings.TrimSpace(string(gocache)), "GOTOOLCHAIN=local", "GOPROXY=off", "GOFLAGS=", shelltest.Mark(t))
-	r.write("go.mod", "module calc\n\ngo 1.22\n")
-	r.write("calc.go", calcGo)
-	r.write("calc_test.go", testGo)
+	r.Environ = append(r.Environ, "GOCACHE="+strings.TrimSpace(string(gocache)), "GOTOOLCHAIN=local", "GOPROXY=off", "GOFLAGS=", shelltest.Mark(t))
+	r.Write("go.mod", "module calc\n\ngo 1.22\n")
+	r.Write("calc.go", calcGo)
+	r.Write("calc_test.go", testGo)
 	stdout, stderr, code := r.run("", "-p", "--model", "mock/mock-model", "-v", "add Mul to calc.go and make the tests pass")
 	if code != 0 || stdout != "Mul is added and go test passes.\n" {
 		t.Fatalf("exit %d\nstdout:\n%s\nstderr:\n%s", code, stdout, stderr)
 	}
 	// The first run failed and the model saw why.
-	failed := mustMarshal(t, r.requestMessages(2))
+	failed := agentrig.MustMarshal(t, r.RequestMessages(2))
 	for _, want := range []string{"Mul(3, 4) = 7, want 12", "FAIL", "Command exited with code 1", `"is_error":true`} {
 		if !strings.Contains(failed, want) {
 			t.Errorf("the failing go test result lacks %q:\n%s", want, failed)
 		}
 	}
 	// The second run passed.
-	last := r.requestMessages(4)
-	passed := mustMarshal(t, last[len(last)-1])
+	last := r.RequestMessages(4)
+	passed := agentrig.MustMarshal(t, last[len(last)-1])
 	if !strings.Contains(passed, "ok  \\tcalc") || strings.Contains(passed, `"is_error":true`) {
 		t.Errorf("the passing go test result:\n%s", passed)
 	}
-	got, _ := os.ReadFile(filepath.Join(r.project, "calc.go"))
+	got, _ := os.ReadFile(filepath.Join(r.Project, "calc.go"))
 	if want := calcGo + "\n// Mul returns the product of a and b.\nfunc Mul(a, b int) int {\n\treturn a * b\n}\n"; string(got) != want {
 		t.Fatalf("calc.go:\n%s", got)
 	}
@@ -126,7 +127,7 @@ func TestPrintModeGoTestLoop(t *testing.T) {
 // waiting for their turn.
 func TestRPCBashCommandsQueue(t *testing.T) {
 	r := newAgentRig(t)
-	r.environ = append(r.environ, shelltest.Mark(t))
+	r.Environ = append(r.Environ, shelltest.Mark(t))
 	rr := startRPC(t, r)
 	got := make(chan map[string]any, 10)
 	stop := rr.c.OnEvent(func(f rpcclient.Frame) {

@@ -42,7 +42,7 @@ func TestMCPSchemasCleanedThroughCLI(t *testing.T) {
 			InputSchema json.RawMessage `json:"input_schema"`
 		} `json:"tools"`
 	}
-	reqs := r.srv.Requests()
+	reqs := r.Srv.Requests()
 	if err := json.Unmarshal(reqs[0].Body, &body); err != nil {
 		t.Fatal(err)
 	}

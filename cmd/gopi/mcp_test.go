@@ -17,7 +17,7 @@ import (
 
 // trustProject trusts the rig's project for its runs (PI_TRUST_PROJECT).
 func (r *agentRig) trustProject() {
-	r.environ = append(r.environ, config.EnvTrustProject+"=1")
+	r.Environ = append(r.Environ, config.EnvTrustProject+"=1")
 }
 
 // writeMCPConfig writes the project's .gopi/mcp.json and trusts the
@@ -30,7 +30,7 @@ func (r *agentRig) writeMCPConfig(servers map[string]any) {
 	if err != nil {
 		r.t.Fatal(err)
 	}
-	dir := filepath.Join(r.project, ".gopi")
+	dir := filepath.Join(r.Project, ".gopi")
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		r.t.Fatal(err)
 	}
@@ -69,7 +69,7 @@ func TestMCPToolThroughModel(t *testing.T) {
 			t.Errorf("stderr lacks %q:\n%s", want, stderr)
 		}
 	}
-	reqs := r.srv.Requests()
+	reqs := r.Srv.Requests()
 	if len(reqs) != 3 {
 		t.Fatalf("%d requests", len(reqs))
 	}
@@ -89,7 +89,7 @@ func TestMCPToolThroughModel(t *testing.T) {
 	if _, stderr, code := r2.run("", "-p", "--no-mcp", "hi"); code != 0 {
 		t.Fatalf("exit %d: %s", code, stderr)
 	}
-	if strings.Contains(string(r2.srv.Requests()[0].Body), "mcp__everything") {
+	if strings.Contains(string(r2.Srv.Requests()[0].Body), "mcp__everything") {
 		t.Error("--no-mcp still offered MCP tools")
 	}
 }

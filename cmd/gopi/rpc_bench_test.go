@@ -54,7 +54,7 @@ func BenchmarkRPC(b *testing.B) {
 			var total time.Duration
 			n := 0
 			for b.Loop() {
-				r.srv.Script(mockllm.Turn{Blocks: []mockllm.Block{mockllm.Text("ok")}, ChunkSize: 1000})
+				r.Srv.Script(mockllm.Turn{Blocks: []mockllm.Block{mockllm.Text("ok")}, ChunkSize: 1000})
 				start := rr.c.Expect("agent_start")
 				end := rr.c.Expect("agent_end")
 				if _, err := rr.c.Call(ctx, "prompt", map[string]any{"message": "hi"}); err != nil {

@@ -33,7 +33,7 @@ func TestRPCCompact(t *testing.T) {
 		// The second compaction stalls until the abort.
 		mockllm.Turn{Match: "previous-summary", Blocks: []mockllm.Block{text("never")}, StallAfter: 1},
 	)
-	if err := os.WriteFile(filepath.Join(r.agentDir, "config.yml"), []byte("compaction:\n  keepRecentTokens: 200\n"), 0o644); err != nil {
+	if err := os.WriteFile(filepath.Join(r.AgentDir, "config.yml"), []byte("compaction:\n  keepRecentTokens: 200\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	rr := startRPC(t, r)
@@ -61,7 +61,7 @@ func TestRPCCompact(t *testing.T) {
 		string(data["tokensBefore"]) != "905" || string(data["details"]) != `{"readFiles":[],"modifiedFiles":[]}` || string(data["preserveData"]) != "{}" {
 		t.Errorf("data %s (keys %v)", resp.Data, keys)
 	}
-	hist := r.srv.Requests()[2]
+	hist := r.Srv.Requests()[2]
 	if !strings.Contains(string(hist.Body), "the counting") {
 		t.Error("the custom instructions are not in the summary request")
 	}
@@ -69,7 +69,7 @@ func TestRPCCompact(t *testing.T) {
 	end := rr.expect("agent_end")
 	rr.call("prompt", map[string]any{"message": "three" + long})
 	end()
-	reqs := r.srv.Requests()
+	reqs := r.Srv.Requests()
 	body := string(reqs[len(reqs)-1].Body)
 	if i, j := strings.Index(body, "Earlier parts of this conversation"), strings.Index(body, "two word"); i < 0 || j < i || strings.Contains(body, "one word") {
 		t.Errorf("the request after compaction: %.400s", body)
@@ -77,18 +77,18 @@ func TestRPCCompact(t *testing.T) {
 	end = rr.expect("agent_end")
 	rr.call("prompt", map[string]any{"message": "four" + long})
 	end()
-	reqs = r.srv.Requests()
+	reqs = r.Srv.Requests()
 
 	// Abort a compaction in progress (abort does not wait for it):
 	// "Compaction cancelled", nothing stored.
-	before, _ := os.ReadFile(r.sessionFiles()[0])
+	before, _ := os.ReadFile(r.SessionFiles()[0])
 	done := make(chan *rpcclient.Response, 1)
 	go func() {
 		resp, _ := rr.c.Call(context.Background(), "compact", nil)
 		done <- resp
 	}()
 	deadline := time.Now().Add(10 * time.Second)
-	for len(r.srv.Requests()) < len(reqs)+1 && time.Now().Before(deadline) {
+	for len(r.Srv.Requests()) < len(reqs)+1 && time.Now().Before(deadline) {
 		time.Sleep(10 * time.Millisecond)
 	}
 	if resp := rr.call("abort", nil); !resp.Success {
@@ -97,10 +97,10 @@ func TestRPCCompact(t *testing.T) {
 	if resp := <-done; resp == nil || resp.Success || resp.Error != "Compaction cancelled" {
 		t.Fatalf("aborted compact: %+v", resp)
 	}
-	if last := r.srv.Requests()[len(reqs)]; !strings.Contains(string(last.Body), "previous-summary") {
+	if last := r.Srv.Requests()[len(reqs)]; !strings.Contains(string(last.Body), "previous-summary") {
 		t.Errorf("the aborted request was not the update of the summary: %.300s", last.Body)
 	}
-	after, _ := os.ReadFile(r.sessionFiles()[0])
+	after, _ := os.ReadFile(r.SessionFiles()[0])
 	if string(after) != string(before) {
 		t.Error("the session changed")
 	}
@@ -125,7 +125,7 @@ func TestRPCCompactEmptySummary(t *testing.T) {
 		// Never asked for: the compaction ends at the empty summary.
 		mockllm.Turn{Match: "two or three sentences", Blocks: []mockllm.Block{text("Recap.")}},
 	)
-	if err := os.WriteFile(filepath.Join(r.agentDir, "config.yml"), []byte("compaction:\n  keepRecentTokens: 300\n"), 0o644); err != nil {
+	if err := os.WriteFile(filepath.Join(r.AgentDir, "config.yml"), []byte("compaction:\n  keepRecentTokens: 300\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	rr := startRPC(t, r)
@@ -134,20 +134,20 @@ func TestRPCCompactEmptySummary(t *testing.T) {
 		rr.call("prompt", map[string]any{"message": p})
 		end()
 	}
-	before, _ := os.ReadFile(r.sessionFiles()[0])
+	before, _ := os.ReadFile(r.SessionFiles()[0])
 	msgs := rr.call("get_messages", nil)
 	resp := rr.call("compact", nil)
 	if resp.Success || !strings.HasPrefix(resp.Error, "Summarization failed: the model wrote an empty summary, so nothing was compacted; try again") {
 		t.Errorf("compact: %+v", resp)
 	}
-	after, _ := os.ReadFile(r.sessionFiles()[0])
+	after, _ := os.ReadFile(r.SessionFiles()[0])
 	if string(after) != string(before) || strings.Contains(string(after), `"type":"compaction"`) {
 		t.Error("the session changed")
 	}
 	if again := rr.call("get_messages", nil); string(again.Data) != string(msgs.Data) {
 		t.Errorf("messages changed:\n%.300s\nwas\n%.300s", again.Data, msgs.Data)
 	}
-	if n := r.srv.Remaining(); n != 1 {
+	if n := r.Srv.Remaining(); n != 1 {
 		t.Errorf("%d turns left, want the recap's", n)
 	}
 	rr.stdin.Close()

@@ -21,7 +21,7 @@ func TestRPCExportHTML(t *testing.T) {
 		mockllm.Turn{Blocks: []mockllm.Block{mockllm.ToolCall("read", `{"path":"notes.txt"}`)}},
 		mockllm.Turn{Blocks: []mockllm.Block{text("The notes say **hello**.")}},
 	)
-	r.write("notes.txt", "hello\n")
+	r.Write("notes.txt", "hello\n")
 	rr := startRPC(t, r)
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
@@ -30,14 +30,14 @@ func TestRPCExportHTML(t *testing.T) {
 		t.Fatalf("prompt: %+v", resp)
 	}
 	end()
-	file := r.sessionFiles()[0]
+	file := r.SessionFiles()[0]
 	before, _ := os.ReadFile(file)
 
 	path, err := rr.c.ExportHTML(ctx, "")
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := filepath.Join(r.project, "gopi-session-"+strings.TrimSuffix(filepath.Base(file), ".jsonl")+".html")
+	want := filepath.Join(r.Project, "gopi-session-"+strings.TrimSuffix(filepath.Base(file), ".jsonl")+".html")
 	if path != want {
 		t.Errorf("exported to %s, want %s", path, want)
 	}
@@ -53,8 +53,8 @@ func TestRPCExportHTML(t *testing.T) {
 	if p, err := rr.c.ExportHTML(ctx, "out/page.html"); err == nil {
 		t.Errorf("export into a missing directory succeeded: %s", p)
 	}
-	os.Mkdir(filepath.Join(r.project, "out"), 0o755)
-	if p, err := rr.c.ExportHTML(ctx, "out/page.html"); err != nil || p != filepath.Join(r.project, "out", "page.html") {
+	os.Mkdir(filepath.Join(r.Project, "out"), 0o755)
+	if p, err := rr.c.ExportHTML(ctx, "out/page.html"); err != nil || p != filepath.Join(r.Project, "out", "page.html") {
 		t.Errorf("relative path: %s %v", p, err)
 	}
 	abs := filepath.Join(t.TempDir(), "abs.html")

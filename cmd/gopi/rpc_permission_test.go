@@ -8,6 +8,7 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/gopi-agent/gopi/internal/agentrig"
 	"github.com/gopi-agent/gopi/internal/mockllm"
 	"github.com/gopi-agent/gopi/sdk/rpcclient"
 )
@@ -15,7 +16,7 @@ import (
 // rpcPermissionConfig turns the gate on for --mode rpc.
 func rpcPermissionConfig(t *testing.T, r *agentRig, patterns string) {
 	t.Helper()
-	if err := os.WriteFile(filepath.Join(r.agentDir, "config.yml"), []byte("rpc:\n  requirePermission: "+patterns+"\n"), 0o644); err != nil {
+	if err := os.WriteFile(filepath.Join(r.AgentDir, "config.yml"), []byte("rpc:\n  requirePermission: "+patterns+"\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
 }
@@ -27,16 +28,16 @@ func rpcPermissionConfig(t *testing.T, r *agentRig, patterns string) {
 func TestRPCPermissionGate(t *testing.T) {
 	r := newAgentRig(t,
 		mockllm.Turn{Blocks: []mockllm.Block{
-			toolCall("bash", map[string]any{"command": "echo parent >> log.txt"}),
-			toolCall("peek_host", map[string]any{}),
-			toolCall("poke_host", map[string]any{}),
+			agentrig.ToolCall("bash", map[string]any{"command": "echo parent >> log.txt"}),
+			agentrig.ToolCall("peek_host", map[string]any{}),
+			agentrig.ToolCall("poke_host", map[string]any{}),
 		}},
-		mockllm.Turn{Blocks: []mockllm.Block{toolCall("task", map[string]any{"agent": "implement", "tasks": []map[string]string{
+		mockllm.Turn{Blocks: []mockllm.Block{agentrig.ToolCall("task", map[string]any{"agent": "implement", "tasks": []map[string]string{
 			{"id": "Fix", "description": "fix it", "assignment": "ASSIGN-FIX: log and write"},
 		}})}},
 		mockllm.Turn{Match: "ASSIGN-FIX", Blocks: []mockllm.Block{
-			toolCall("bash", map[string]any{"command": "echo child >> log.txt"}),
-			toolCall("write", map[string]any{"path": "child.txt", "content": "from the subagent\n"}),
+			agentrig.ToolCall("bash", map[string]any{"command": "echo child >> log.txt"}),
+			agentrig.ToolCall("write", map[string]any{"path": "child.txt", "content": "from the subagent\n"}),
 		}},
 		mockllm.Turn{Match: "ASSIGN-FIX", Blocks: []mockllm.Block{text("child done")}},
 		mockllm.Turn{Blocks: []mockllm.Block{text("all done")}},
@@ -94,14 +95,14 @@ func TestRPCPermissionGate(t *testing.T) {
 	if !strings.HasPrefix(second.Title, "Subagent ") || !strings.Contains(second.Title, "-Fix wants to run write. Allow it?\nwrite child.txt") {
 		t.Errorf("subagent question %+v", second)
 	}
-	if b, err := os.ReadFile(filepath.Join(r.project, "log.txt")); err != nil || string(b) != "parent\nchild\n" {
+	if b, err := os.ReadFile(filepath.Join(r.Project, "log.txt")); err != nil || string(b) != "parent\nchild\n" {
 		t.Errorf("log.txt %q %v: both bash calls should have run", b, err)
 	}
-	if _, err := os.Stat(filepath.Join(r.project, "child.txt")); err == nil {
+	if _, err := os.Stat(filepath.Join(r.Project, "child.txt")); err == nil {
 		t.Error("the rejected write wrote child.txt")
 	}
 	told := false
-	for _, req := range r.srv.Requests() {
+	for _, req := range r.Srv.Requests() {
 		if b := string(req.Body); strings.Contains(b, "ASSIGN-FIX") && strings.Contains(b, "The user rejected this write call") {
 			told = true
 		}
@@ -117,7 +118,7 @@ func TestRPCPermissionGate(t *testing.T) {
 // dialog's cancel frame, the call does not run and the run ends.
 func TestRPCPermissionAbort(t *testing.T) {
 	r := newAgentRig(t,
-		mockllm.Turn{Blocks: []mockllm.Block{toolCall("bash", map[string]any{"command": "echo ran > ran.txt"})}},
+		mockllm.Turn{Blocks: []mockllm.Block{agentrig.ToolCall("bash", map[string]any{"command": "echo ran > ran.txt"})}},
 		mockllm.Turn{Blocks: []mockllm.Block{text("never asked for")}},
 	)
 	rpcPermissionConfig(t, r, "[bash]")
@@ -154,10 +155,10 @@ func TestRPCPermissionAbort(t *testing.T) {
 		t.Fatalf("cancel frame %+v %v (question %s)", f, err, q.ID)
 	}
 	<-ended
-	if _, err := os.Stat(filepath.Join(r.project, "ran.txt")); err == nil {
+	if _, err := os.Stat(filepath.Join(r.Project, "ran.txt")); err == nil {
 		t.Error("the call ran although its question was withdrawn")
 	}
-	if n := len(r.srv.Requests()); n != 1 {
+	if n := len(r.Srv.Requests()); n != 1 {
 		t.Errorf("%d model requests after the abort, want 1", n)
 	}
 	rr.stdin.Close()

@@ -15,6 +15,7 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"github.com/gopi-agent/gopi/internal/agentrig"
 	"github.com/gopi-agent/gopi/internal/mockllm"
 	"github.com/gopi-agent/gopi/sdk/rpcclient"
 )
@@ -37,11 +38,11 @@ type rpcRig struct {
 
 func startRPC(t testing.TB, r *agentRig, args ...string) *rpcRig {
 	t.Helper()
-	r.t.Chdir(r.project)
+	r.t.Chdir(r.Project)
 	inR, inW := io.Pipe()
 	outR, outW := io.Pipe()
 	rr := &rpcRig{agentRig: r, stdin: inW, exit: make(chan int, 1)}
-	env := &cliEnv{stdout: outW, stderr: io.Discard, stdin: inR, environ: r.environ}
+	env := &cliEnv{stdout: outW, stderr: io.Discard, stdin: inR, environ: r.Environ}
 	go func() {
 		code := run(context.Background(), env, append([]string{"--mode", "rpc", "--model", "mock/mock-model"}, args...))
 		outW.Close()
@@ -156,7 +157,7 @@ func (rr *rpcRig) transcript() string {
 	rr.flushUpdates()
 	out := make([]string, len(rr.lines))
 	for i, l := range rr.lines {
-		l = strings.ReplaceAll(l, rr.project, "$WORK")
+		l = strings.ReplaceAll(l, rr.Project, "$WORK")
 		l = rpcPort.ReplaceAllString(l, "http://127.0.0.1:PORT")
 		l = rpcSystem.ReplaceAllString(l, `"systemPrompt":"…"`)
 		l = rpcDumpTools.ReplaceAllString(l, `"dumpTools":[…]}$1`)
@@ -201,11 +202,11 @@ func TestRPCTranscript(t *testing.T) {
 	}
 	r := newAgentRig(t,
 		// 1. host tool, host URI, answer
-		quick(toolCall("echo_host", map[string]any{"message": "hi"})),
-		quick(toolCall("read", map[string]any{"path": "db://users/42"})),
+		quick(agentrig.ToolCall("echo_host", map[string]any{"message": "hi"})),
+		quick(agentrig.ToolCall("read", map[string]any{"path": "db://users/42"})),
 		quick(text("Alice, and the echo said hi.")),
 		// 2. host tool error
-		quick(toolCall("echo_host", map[string]any{"message": "fail"})),
+		quick(agentrig.ToolCall("echo_host", map[string]any{"message": "fail"})),
 		quick(text("The host tool failed.")),
 		// 3. two steers while streaming, one at a time
 		slow("first answer"),
@@ -342,7 +343,7 @@ func TestRPCTranscript(t *testing.T) {
 		t.Errorf("transcript differs from %s (run with -update-agent to accept):\n%s", golden, diffLines(string(want), got))
 	}
 	// The session holds the conversation.
-	files := r.sessionFiles()
+	files := r.SessionFiles()
 	if len(files) != 1 {
 		t.Fatalf("session files %v", files)
 	}
@@ -375,7 +376,7 @@ func diffLines(want, got string) string {
 // The ask tool goes through the extension UI sub-protocol.
 func TestRPCAskThroughUI(t *testing.T) {
 	r := newAgentRig(t,
-		mockllm.Turn{Blocks: []mockllm.Block{toolCall("ask", map[string]any{"questions": []any{map[string]any{"id": "db", "question": "Which database?", "options": []any{map[string]any{"label": "Postgres"}, map[string]any{"label": "SQLite"}}}}})}},
+		mockllm.Turn{Blocks: []mockllm.Block{agentrig.ToolCall("ask", map[string]any{"questions": []any{map[string]any{"id": "db", "question": "Which database?", "options": []any{map[string]any{"label": "Postgres"}, map[string]any{"label": "SQLite"}}}}})}},
 		mockllm.Turn{Blocks: []mockllm.Block{text("Postgres it is.")}},
 	)
 	rr := startRPC(t, r)
@@ -391,7 +392,7 @@ func TestRPCAskThroughUI(t *testing.T) {
 	if asked.Method != "select" || asked.Title != "Which database?" || len(asked.Options) != 3 || asked.Timeout != 30000 {
 		t.Fatalf("dialog %+v", asked)
 	}
-	msgs := mustMarshal(t, r.requestMessages(1))
+	msgs := agentrig.MustMarshal(t, r.RequestMessages(1))
 	if !strings.Contains(msgs, "User selected: Postgres") {
 		t.Fatalf("the answer did not reach the model: %s", msgs)
 	}
@@ -403,7 +404,7 @@ func TestRPCAskThroughUI(t *testing.T) {
 // recommended), then answers.
 func askTurns() []mockllm.Turn {
 	return []mockllm.Turn{
-		{Blocks: []mockllm.Block{toolCall("ask", map[string]any{"questions": []any{map[string]any{"id": "db", "question": "Which database?", "options": []any{map[string]any{"label": "Postgres"}, map[string]any{"label": "SQLite"}}, "recommended": 1}}})}},
+		{Blocks: []mockllm.Block{agentrig.ToolCall("ask", map[string]any{"questions": []any{map[string]any{"id": "db", "question": "Which database?", "options": []any{map[string]any{"label": "Postgres"}, map[string]any{"label": "SQLite"}}, "recommended": 1}}})}},
 		{Blocks: []mockllm.Block{text("Done.")}},
 	}
 }
@@ -434,7 +435,7 @@ func TestRPCAskDismissed(t *testing.T) {
 		t.Fatalf("ask result %+v", res)
 	}
 	end()
-	if n := len(r.srv.Requests()); n != 1 {
+	if n := len(r.Srv.Requests()); n != 1 {
 		t.Fatalf("%d model requests; the dismissal should have ended the run after the first", n)
 	}
 	rr.stdin.Close()
@@ -455,7 +456,7 @@ func TestRPCAskTimedOut(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			r := newAgentRig(t, askTurns()...)
-			if err := os.WriteFile(filepath.Join(r.agentDir, "config.yml"), []byte("ask:\n  timeout: 1\n"), 0o644); err != nil {
+			if err := os.WriteFile(filepath.Join(r.AgentDir, "config.yml"), []byte("ask:\n  timeout: 1\n"), 0o644); err != nil {
 				t.Fatal(err)
 			}
 			rr := startRPC(t, r)
@@ -465,7 +466,7 @@ func TestRPCAskTimedOut(t *testing.T) {
 			end := rr.expect("agent_end")
 			rr.call("prompt", map[string]any{"message": "pick a database"})
 			end()
-			if msgs := mustMarshal(t, r.requestMessages(1)); !strings.Contains(msgs, "User selected: SQLite") {
+			if msgs := agentrig.MustMarshal(t, r.RequestMessages(1)); !strings.Contains(msgs, "User selected: SQLite") {
 				t.Fatalf("the recommended option did not reach the model: %s", msgs)
 			}
 			rr.stdin.Close()
@@ -531,8 +532,8 @@ func TestRPCSetTodos(t *testing.T) {
 // call is pending still exits 0, promptly, and keeps the session.
 func TestRPCHostToolCancelAndEOF(t *testing.T) {
 	r := newAgentRig(t,
-		mockllm.Turn{Blocks: []mockllm.Block{toolCall("slow_host", map[string]any{})}},
-		mockllm.Turn{Blocks: []mockllm.Block{toolCall("slow_host", map[string]any{})}},
+		mockllm.Turn{Blocks: []mockllm.Block{agentrig.ToolCall("slow_host", map[string]any{})}},
+		mockllm.Turn{Blocks: []mockllm.Block{agentrig.ToolCall("slow_host", map[string]any{})}},
 	)
 	rr := startRPC(t, r)
 	started := make(chan struct{}, 2)
@@ -569,7 +570,7 @@ func TestRPCHostToolCancelAndEOF(t *testing.T) {
 	case <-time.After(20 * time.Second):
 		t.Fatal("gopi waited for a host that was gone")
 	}
-	files := r.sessionFiles()
+	files := r.SessionFiles()
 	if len(files) != 1 {
 		t.Fatalf("session files %v", files)
 	}
@@ -587,7 +588,7 @@ func TestRPCLongLine(t *testing.T) {
 	big := strings.Repeat("x", 10<<20)
 	rr.call("prompt", map[string]any{"message": big})
 	end()
-	if n := len(r.srv.Requests()[0].Body); n < 10<<20 {
+	if n := len(r.Srv.Requests()[0].Body); n < 10<<20 {
 		t.Fatalf("request body %d bytes", n)
 	}
 	rr.stdin.Close()
@@ -750,7 +751,7 @@ func TestRPCPromptNeedsAMessage(t *testing.T) {
 	}
 	rr.stdin.Close()
 	<-rr.exit
-	if n := len(r.srv.Requests()); n != 0 {
+	if n := len(r.Srv.Requests()); n != 0 {
 		t.Errorf("%d model requests", n)
 	}
 }
@@ -774,7 +775,7 @@ func (slowDB) Write(context.Context, string, string) error { return nil }
 // to complete the read with empty content.
 func TestRPCHostAnswerOfTheWrongKind(t *testing.T) {
 	r := newAgentRig(t,
-		mockllm.Turn{Blocks: []mockllm.Block{toolCall("read", map[string]any{"path": "db://users/42"})}},
+		mockllm.Turn{Blocks: []mockllm.Block{agentrig.ToolCall("read", map[string]any{"path": "db://users/42"})}},
 		mockllm.Turn{Blocks: []mockllm.Block{text("done")}},
 	)
 	rr := startRPC(t, r)
@@ -799,7 +800,7 @@ func TestRPCHostAnswerOfTheWrongKind(t *testing.T) {
 	}
 	close(db.release)
 	end()
-	msgs := mustMarshal(t, r.requestMessages(1))
+	msgs := agentrig.MustMarshal(t, r.RequestMessages(1))
 	if !strings.Contains(msgs, "id=42") || strings.Contains(msgs, "wrong") {
 		t.Fatalf("the read's result is not the host's answer: %s", msgs)
 	}

@@ -52,7 +52,7 @@ func TestRPCTreeBranchHandoff(t *testing.T) {
 		// The aborted handoff stalls until the abort.
 		mockllm.Turn{Match: "write a handoff document", Blocks: []mockllm.Block{text("never")}, StallAfter: 1},
 	)
-	r.write("notes.txt", "some notes\n")
+	r.Write("notes.txt", "some notes\n")
 	rr := startRPC(t, r)
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
@@ -66,7 +66,7 @@ func TestRPCTreeBranchHandoff(t *testing.T) {
 	}
 	prompt("q1")
 	prompt("q2")
-	file := r.sessionFiles()[0]
+	file := r.SessionFiles()[0]
 
 	msgs, err := rr.c.BranchMessages(ctx)
 	if err != nil || len(msgs) != 2 || msgs[0].Text != "q1" || msgs[1].Text != "q2" {
@@ -83,7 +83,7 @@ func TestRPCTreeBranchHandoff(t *testing.T) {
 		t.Fatalf("navigate to q2: %+v %v", nav, err)
 	}
 	prompt("q2 again")
-	if files := r.sessionFiles(); len(files) != 1 {
+	if files := r.SessionFiles(); len(files) != 1 {
 		t.Fatalf("navigation made files %v", files)
 	}
 
@@ -92,7 +92,7 @@ func TestRPCTreeBranchHandoff(t *testing.T) {
 	if err != nil || nav.SummaryEntry == nil {
 		t.Fatalf("navigate to a2: %+v %v", nav, err)
 	}
-	reqs := r.srv.Requests()
+	reqs := r.Srv.Requests()
 	sumBody := string(reqs[len(reqs)-1].Body)
 	if !strings.Contains(sumBody, "User: q2 again") || !strings.Contains(sumBody, `read(path=\"notes.txt\")`) || strings.Contains(sumBody, "User: q1") {
 		t.Errorf("summary request: %.600s", sumBody)
@@ -196,7 +196,7 @@ func TestRPCTreeBranchHandoff(t *testing.T) {
 	if err != nil || h == nil || h.Document != "## Goal\nAnswer q2." || h.SessionFile == branchFile {
 		t.Fatalf("handoff %+v %v", h, err)
 	}
-	reqs = r.srv.Requests()
+	reqs = r.Srv.Requests()
 	hb := string(reqs[len(reqs)-1].Body)
 	var body struct {
 		System     json.RawMessage `json:"system"`
@@ -232,14 +232,14 @@ func TestRPCTreeBranchHandoff(t *testing.T) {
 	// An aborted handoff: "Handoff cancelled", nothing changes.
 	prompt("continue")
 	before, _ = os.ReadFile(h.SessionFile)
-	count := len(r.srv.Requests())
+	count := len(r.Srv.Requests())
 	done := make(chan *rpcclient.Response, 1)
 	go func() {
 		resp, _ := rr.c.Call(context.Background(), "handoff", nil)
 		done <- resp
 	}()
 	deadline := time.Now().Add(10 * time.Second)
-	for len(r.srv.Requests()) <= count && time.Now().Before(deadline) {
+	for len(r.Srv.Requests()) <= count && time.Now().Before(deadline) {
 		time.Sleep(10 * time.Millisecond)
 	}
 	if resp := rr.call("abort", nil); !resp.Success {
