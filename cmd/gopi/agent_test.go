@@ -7,7 +7,6 @@ import (
 	"flag"
 	"os"
 	"path/filepath"
-	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -183,25 +182,6 @@ func TestResumeOmpSession(t *testing.T) {
 	}
 }
 
-var (
-	timestampField = regexp.MustCompile(`"timestamp":("[^"]*"|\d+)`)
-	idField        = regexp.MustCompile(`"(id|parentId|responseId)":"[^"]*"`)
-	durationField  = regexp.MustCompile(`"(duration)":\d+`)
-	// ttft is there only when a delta arrived before the end, which an
-	// abort makes a matter of timing.
-	ttftField = regexp.MustCompile(`,"ttft":\d+`)
-	cwdField  = regexp.MustCompile(`"cwd":"[^"]*"`)
-)
-
-// normalizeEvents replaces what changes from run to run.
-func normalizeEvents(s string) string {
-	s = timestampField.ReplaceAllString(s, `"timestamp":0`)
-	s = idField.ReplaceAllString(s, `"$1":"ID"`)
-	s = ttftField.ReplaceAllString(s, "")
-	s = durationField.ReplaceAllString(s, `"$1":0`)
-	return cwdField.ReplaceAllString(s, `"cwd":"CWD"`)
-}
-
 // --mode json prints the session header and every event as a JSON line;
 // the golden file pins the objects.
 func TestJSONModeGolden(t *testing.T) {
@@ -218,7 +198,7 @@ func TestJSONModeGolden(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, stderr)
 	}
-	got := normalizeEvents(strings.ReplaceAll(out, r.Project, "$WORK"))
+	got := agentrig.NormalizeEvents(strings.ReplaceAll(out, r.Project, "$WORK"))
 	var types []string
 	for _, line := range strings.Split(strings.TrimSpace(got), "\n") {
 		var v struct {

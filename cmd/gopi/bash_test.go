@@ -25,7 +25,7 @@ func TestRPCBash(t *testing.T) {
 	r := newAgentRig(t)
 	r.Environ = append(r.Environ, shelltest.Mark(t))
 	rr := startRPC(t, r)
-	resp := rr.call("bash", map[string]any{"command": "cd /tmp && echo hi; echo err >&2; (exit 2)"})
+	resp := rr.Call("bash", map[string]any{"command": "cd /tmp && echo hi; echo err >&2; (exit 2)"})
 	var res map[string]any
 	if err := json.Unmarshal(resp.Data, &res); err != nil || !resp.Success {
 		t.Fatal(resp, err)
@@ -34,7 +34,7 @@ func TestRPCBash(t *testing.T) {
 	if agentrig.MustMarshal(t, res) != agentrig.MustMarshal(t, want) {
 		t.Fatalf("%s", resp.Data)
 	}
-	if resp := rr.call("bash", map[string]any{}); resp.Success || !strings.Contains(resp.Error, `"command" is required`) {
+	if resp := rr.Call("bash", map[string]any{}); resp.Success || !strings.Contains(resp.Error, `"command" is required`) {
 		t.Fatal(resp)
 	}
 	// The shell persists (the cd above); abort_bash ends a long command.
@@ -42,11 +42,11 @@ func TestRPCBash(t *testing.T) {
 	go func() {
 		ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
 		defer cancel()
-		r, _ := rr.c.Call(ctx, "bash", map[string]any{"command": "pwd; sleep 60"})
+		r, _ := rr.C.Call(ctx, "bash", map[string]any{"command": "pwd; sleep 60"})
 		done <- r.Data
 	}()
 	time.Sleep(300 * time.Millisecond)
-	if resp := rr.call("abort_bash", nil); !resp.Success {
+	if resp := rr.Call("abort_bash", nil); !resp.Success {
 		t.Fatal(resp)
 	}
 	select {
@@ -58,12 +58,12 @@ func TestRPCBash(t *testing.T) {
 	case <-time.After(10 * time.Second):
 		t.Fatal("abort_bash did not stop the command")
 	}
-	msgs := rr.call("get_messages", nil)
+	msgs := rr.Call("get_messages", nil)
 	if n := strings.Count(string(msgs.Data), `"role":"bashExecution"`); n != 2 {
 		t.Fatalf("%d bash executions in %s", n, msgs.Data)
 	}
-	rr.stdin.Close()
-	if code := <-rr.exit; code != 0 {
+	rr.Stdin.Close()
+	if code := <-rr.Exit; code != 0 {
 		t.Fatal(code)
 	}
 }
@@ -130,7 +130,7 @@ func TestRPCBashCommandsQueue(t *testing.T) {
 	r.Environ = append(r.Environ, shelltest.Mark(t))
 	rr := startRPC(t, r)
 	got := make(chan map[string]any, 10)
-	stop := rr.c.OnEvent(func(f rpcclient.Frame) {
+	stop := rr.C.OnEvent(func(f rpcclient.Frame) {
 		var v map[string]any
 		if f.Type == "response" && json.Unmarshal(f.Raw, &v) == nil && strings.HasPrefix(fmt.Sprint(v["id"]), "q") {
 			got <- v
@@ -140,7 +140,7 @@ func TestRPCBashCommandsQueue(t *testing.T) {
 	send := func(id string, frame map[string]any) {
 		frame["id"] = id
 		b, _ := json.Marshal(frame)
-		if _, err := rr.stdin.Write(append(b, '\n')); err != nil {
+		if _, err := rr.Stdin.Write(append(b, '\n')); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -177,11 +177,11 @@ func TestRPCBashCommandsQueue(t *testing.T) {
 	if seen["q3"] != " cancelled=true" || seen["q4"] != " cancelled=true" || seen["q5"] != "<nil> cancelled=<nil>" {
 		t.Fatalf("after abort_bash: %v", seen)
 	}
-	if resp := rr.call("bash", map[string]any{"command": "echo after"}); !strings.Contains(string(resp.Data), `"output":"after\n"`) {
+	if resp := rr.Call("bash", map[string]any{"command": "echo after"}); !strings.Contains(string(resp.Data), `"output":"after\n"`) {
 		t.Fatalf("after the abort: %s", resp.Data)
 	}
-	rr.stdin.Close()
-	if code := <-rr.exit; code != 0 {
+	rr.Stdin.Close()
+	if code := <-rr.Exit; code != 0 {
 		t.Fatal(code)
 	}
 }

@@ -144,17 +144,17 @@ func TestJSONModeAnswerSurvivesCompactionAfterIt(t *testing.T) {
 func TestRPCAnswerSurvivesCompactionAfterIt(t *testing.T) {
 	r := newCompactRig(t)
 	rr := startRPC(t, r)
-	compacted := rr.expect("auto_compaction_end")
-	if resp := rr.call("prompt", map[string]any{"message": "write a.txt to d.txt"}); !resp.Success {
+	compacted := rr.Expect("auto_compaction_end")
+	if resp := rr.Call("prompt", map[string]any{"message": "write a.txt to d.txt"}); !resp.Success {
 		t.Fatalf("prompt: %+v", resp)
 	}
 	compacted()
-	rr.expect("agent_end")()
-	rr.stdin.Close()
-	if code := <-rr.exit; code != 0 {
+	rr.Expect("agent_end")()
+	rr.Stdin.Close()
+	if code := <-rr.Exit; code != 0 {
 		t.Fatalf("exit %d", code)
 	}
-	if tr := rr.transcript(); strings.Contains(tr, "nothing to continue") || strings.Contains(tr, `"success":false`) {
+	if tr := rr.Transcript(); strings.Contains(tr, "nothing to continue") || strings.Contains(tr, `"success":false`) {
 		t.Errorf("a failure was reported:\n%s", tr)
 	}
 	checkAutoContinued(t, r)

@@ -46,15 +46,15 @@ func TestExtensionProviderAndSessionEvents(t *testing.T) {
 	rr := startRPC(t, r, "-e", "events.js")
 	long := strings.Repeat(" word", 400)
 	for _, p := range []string{"one" + long, "two" + long} {
-		end := rr.expect("agent_end")
-		rr.call("prompt", map[string]any{"message": p})
+		end := rr.Expect("agent_end")
+		rr.Call("prompt", map[string]any{"message": p})
 		end()
 	}
 	reqs := r.Srv.Requests()
 	if len(reqs) != 2 || !strings.Contains(string(reqs[0].Body), `"user_id":"set-by-extension"`) {
 		t.Fatalf("%d requests; the first: %.300s", len(reqs), reqs[0].Body)
 	}
-	resp := rr.call("compact", nil)
+	resp := rr.Call("compact", nil)
 	if !resp.Success || !strings.Contains(string(resp.Data), `"summary":"summary by extension: 2 messages, split false"`) {
 		t.Fatalf("compact: %+v", resp)
 	}
@@ -70,10 +70,10 @@ func TestExtensionProviderAndSessionEvents(t *testing.T) {
 			break
 		}
 	}
-	if resp := rr.call("navigate_tree", map[string]any{"entryId": first}); !resp.Success || !strings.Contains(string(resp.Data), `"cancelled":true`) {
+	if resp := rr.Call("navigate_tree", map[string]any{"entryId": first}); !resp.Success || !strings.Contains(string(resp.Data), `"cancelled":true`) {
 		t.Errorf("the move was not cancelled: %+v", resp)
 	}
-	if resp := rr.call("prompt", map[string]any{"message": "/seen"}); !resp.Success {
+	if resp := rr.Call("prompt", map[string]any{"message": "/seen"}); !resp.Success {
 		t.Fatalf("/seen: %+v", resp)
 	}
 
@@ -138,8 +138,8 @@ func TestExtensionStackPopOverRPC(t *testing.T) {
 	r.Write("stack.js", string(src))
 	rr := startRPC(t, r, "-e", "stack.js")
 	for _, p := range []string{"first question", "second question"} {
-		end := rr.expect("agent_end")
-		rr.call("prompt", map[string]any{"message": p})
+		end := rr.Expect("agent_end")
+		rr.Call("prompt", map[string]any{"message": p})
 		end()
 	}
 	// The branch index of the second user message (the file holds one
@@ -151,11 +151,11 @@ func TestExtensionStackPopOverRPC(t *testing.T) {
 			back = i
 		}
 	}
-	if resp := rr.call("prompt", map[string]any{"message": "/pop " + strconv.Itoa(back)}); !resp.Success {
+	if resp := rr.Call("prompt", map[string]any{"message": "/pop " + strconv.Itoa(back)}); !resp.Success {
 		t.Fatalf("/pop: %+v", resp)
 	}
-	end := rr.expect("agent_end")
-	rr.call("prompt", map[string]any{"message": "third question"})
+	end := rr.Expect("agent_end")
+	rr.Call("prompt", map[string]any{"message": "third question"})
 	end()
 	reqs := r.Srv.Requests()
 	body := string(reqs[len(reqs)-1].Body)
@@ -182,17 +182,17 @@ func TestExtensionUserBashAndInput(t *testing.T) {
 }
 `)
 	rr := startRPC(t, r, "-e", "shell.js")
-	end := rr.expect("agent_end")
-	rr.call("prompt", map[string]any{"message": "hello there"})
+	end := rr.Expect("agent_end")
+	rr.Call("prompt", map[string]any{"message": "hello there"})
 	end()
-	resp := rr.call("bash", map[string]any{"command": "deploy && touch deployed"})
+	resp := rr.Call("bash", map[string]any{"command": "deploy && touch deployed"})
 	if !resp.Success || !strings.Contains(string(resp.Data), `"output":"deploys go through the release bot (hello there)\n"`) || !strings.Contains(string(resp.Data), `"exitCode":3`) {
 		t.Fatalf("bash: %+v %s", resp, resp.Data)
 	}
 	if _, err := os.Stat(filepath.Join(r.Project, "deployed")); err == nil {
 		t.Error("the command ran although the extension answered it")
 	}
-	resp = rr.call("bash", map[string]any{"command": "echo real"})
+	resp = rr.Call("bash", map[string]any{"command": "echo real"})
 	if !resp.Success || !strings.Contains(string(resp.Data), `"output":"real\n"`) {
 		t.Errorf("a command the extension leaves alone: %s", resp.Data)
 	}
@@ -211,9 +211,9 @@ func TestExtensionErrorFrame(t *testing.T) {
 }
 `)
 	rr := startRPC(t, r, "-e", "thrower.js")
-	failed := rr.expect("extension_error")
-	end := rr.expect("agent_end")
-	rr.call("prompt", map[string]any{"message": "hi"})
+	failed := rr.Expect("extension_error")
+	end := rr.Expect("agent_end")
+	rr.Call("prompt", map[string]any{"message": "hi"})
 	end()
 	f := failed()
 	var e struct{ ExtensionPath, Event, Error string }
@@ -235,14 +235,14 @@ func TestExtensionSetActiveTools(t *testing.T) {
 }
 `)
 	rr := startRPC(t, r, "-e", "narrow.js")
-	end := rr.expect("agent_end")
-	rr.call("prompt", map[string]any{"message": "before"})
+	end := rr.Expect("agent_end")
+	rr.Call("prompt", map[string]any{"message": "before"})
 	end()
-	if resp := rr.call("prompt", map[string]any{"message": "/narrow"}); !resp.Success {
+	if resp := rr.Call("prompt", map[string]any{"message": "/narrow"}); !resp.Success {
 		t.Fatal(resp.Error)
 	}
-	end = rr.expect("agent_end")
-	rr.call("prompt", map[string]any{"message": "after"})
+	end = rr.Expect("agent_end")
+	rr.Call("prompt", map[string]any{"message": "after"})
 	end()
 	reqs := r.Srv.Requests()
 	before, after := string(reqs[0].Body), string(reqs[1].Body)
@@ -358,10 +358,10 @@ func TestExtensionModelsAndKeys(t *testing.T) {
 }
 `)
 	rr := startRPC(t, r, "-e", "keys.js")
-	end := rr.expect("agent_end")
-	rr.call("prompt", map[string]any{"message": "hello"}) // the file exists from the first answer on
+	end := rr.Expect("agent_end")
+	rr.Call("prompt", map[string]any{"message": "hello"}) // the file exists from the first answer on
 	end()
-	if resp := rr.call("prompt", map[string]any{"message": "/keys"}); !resp.Success {
+	if resp := rr.Call("prompt", map[string]any{"message": "/keys"}); !resp.Success {
 		t.Fatal(resp.Error)
 	}
 	file := readFile(t, r.SessionFiles()[0])

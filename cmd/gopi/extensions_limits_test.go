@@ -79,8 +79,8 @@ func TestExtensionToolSchemaWarning(t *testing.T) {
 	}
 
 	rr := startRPC(t, newAgentRig(t), "-e", filepath.Join(r.Project, "odd.js"))
-	rr.call("get_state", nil) // frames sent before its answer are in the transcript
-	got := rr.transcript()
+	rr.Call("get_state", nil) // frames sent before its answer are in the transcript
+	got := rr.Transcript()
 	ready := strings.Index(got, `< {"type":"ready"}`)
 	notify := strings.Index(got, `"method":"notify"`)
 	if ready < 0 || notify < ready || !strings.Contains(got, `"notifyType":"warning"`) || !strings.Contains(got, strings.ReplaceAll(want, `"`, `\"`)) {

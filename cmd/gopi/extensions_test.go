@@ -83,10 +83,10 @@ func TestExtensionCommandOverRPC(t *testing.T) {
 		pi.registerCommand("name", { description: "names the session", handler: async (args) => { await pi.setSessionName("named by " + args); } });
 	}`), 0o644)
 	rr := startRPC(t, r, "-e", "namer.js")
-	if resp := rr.call("prompt", map[string]any{"message": "/name the extension"}); !resp.Success {
+	if resp := rr.Call("prompt", map[string]any{"message": "/name the extension"}); !resp.Success {
 		t.Fatalf("prompt: %+v", resp)
 	}
-	resp := rr.call("get_state", nil)
+	resp := rr.Call("get_state", nil)
 	if !strings.Contains(string(resp.Data), `"sessionName":"named by the extension"`) {
 		t.Errorf("state %s", resp.Data)
 	}

@@ -107,7 +107,7 @@ func TestRPCGetMCPServers(t *testing.T) {
 	rr := startRPC(t, r)
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
-	st, err := rr.c.MCPServers(ctx)
+	st, err := rr.C.MCPServers(ctx)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -124,8 +124,8 @@ func TestRPCGetMCPServers(t *testing.T) {
 	if len(st.Errors) != 1 || !strings.Contains(st.Errors[0], `Server "both": both "command" and "url" are set`) {
 		t.Errorf("errors = %v", st.Errors)
 	}
-	rr.stdin.Close()
-	if code := <-rr.exit; code != 0 {
+	rr.Stdin.Close()
+	if code := <-rr.Exit; code != 0 {
 		t.Fatal(code)
 	}
 }

@@ -37,15 +37,15 @@ func TestRPCCompact(t *testing.T) {
 		t.Fatal(err)
 	}
 	rr := startRPC(t, r)
-	if resp := rr.call("compact", nil); resp.Success || resp.Error != "Nothing to compact (session too small)" {
+	if resp := rr.Call("compact", nil); resp.Success || resp.Error != "Nothing to compact (session too small)" {
 		t.Fatalf("empty session: %+v", resp)
 	}
 	for _, p := range []string{"one" + long, "two" + long} {
-		end := rr.expect("agent_end")
-		rr.call("prompt", map[string]any{"message": p})
+		end := rr.Expect("agent_end")
+		rr.Call("prompt", map[string]any{"message": p})
 		end()
 	}
-	resp := rr.call("compact", map[string]any{"customInstructions": "the counting"})
+	resp := rr.Call("compact", map[string]any{"customInstructions": "the counting"})
 	if !resp.Success {
 		t.Fatalf("compact: %+v", resp)
 	}
@@ -66,16 +66,16 @@ func TestRPCCompact(t *testing.T) {
 		t.Error("the custom instructions are not in the summary request")
 	}
 
-	end := rr.expect("agent_end")
-	rr.call("prompt", map[string]any{"message": "three" + long})
+	end := rr.Expect("agent_end")
+	rr.Call("prompt", map[string]any{"message": "three" + long})
 	end()
 	reqs := r.Srv.Requests()
 	body := string(reqs[len(reqs)-1].Body)
 	if i, j := strings.Index(body, "Earlier parts of this conversation"), strings.Index(body, "two word"); i < 0 || j < i || strings.Contains(body, "one word") {
 		t.Errorf("the request after compaction: %.400s", body)
 	}
-	end = rr.expect("agent_end")
-	rr.call("prompt", map[string]any{"message": "four" + long})
+	end = rr.Expect("agent_end")
+	rr.Call("prompt", map[string]any{"message": "four" + long})
 	end()
 	reqs = r.Srv.Requests()
 
@@ -84,14 +84,14 @@ func TestRPCCompact(t *testing.T) {
 	before, _ := os.ReadFile(r.SessionFiles()[0])
 	done := make(chan *rpcclient.Response, 1)
 	go func() {
-		resp, _ := rr.c.Call(context.Background(), "compact", nil)
+		resp, _ := rr.C.Call(context.Background(), "compact", nil)
 		done <- resp
 	}()
 	deadline := time.Now().Add(10 * time.Second)
 	for len(r.Srv.Requests()) < len(reqs)+1 && time.Now().Before(deadline) {
 		time.Sleep(10 * time.Millisecond)
 	}
-	if resp := rr.call("abort", nil); !resp.Success {
+	if resp := rr.Call("abort", nil); !resp.Success {
 		t.Fatalf("abort: %+v", resp)
 	}
 	if resp := <-done; resp == nil || resp.Success || resp.Error != "Compaction cancelled" {
@@ -104,8 +104,8 @@ func TestRPCCompact(t *testing.T) {
 	if string(after) != string(before) {
 		t.Error("the session changed")
 	}
-	rr.stdin.Close()
-	if code := <-rr.exit; code != 0 {
+	rr.Stdin.Close()
+	if code := <-rr.Exit; code != 0 {
 		t.Fatalf("exit %d", code)
 	}
 }
@@ -130,13 +130,13 @@ func TestRPCCompactEmptySummary(t *testing.T) {
 	}
 	rr := startRPC(t, r)
 	for _, p := range []string{"q1" + long, "q2" + long} {
-		end := rr.expect("agent_end")
-		rr.call("prompt", map[string]any{"message": p})
+		end := rr.Expect("agent_end")
+		rr.Call("prompt", map[string]any{"message": p})
 		end()
 	}
 	before, _ := os.ReadFile(r.SessionFiles()[0])
-	msgs := rr.call("get_messages", nil)
-	resp := rr.call("compact", nil)
+	msgs := rr.Call("get_messages", nil)
+	resp := rr.Call("compact", nil)
 	if resp.Success || !strings.HasPrefix(resp.Error, "Summarization failed: the model wrote an empty summary, so nothing was compacted; try again") {
 		t.Errorf("compact: %+v", resp)
 	}
@@ -144,14 +144,14 @@ func TestRPCCompactEmptySummary(t *testing.T) {
 	if string(after) != string(before) || strings.Contains(string(after), `"type":"compaction"`) {
 		t.Error("the session changed")
 	}
-	if again := rr.call("get_messages", nil); string(again.Data) != string(msgs.Data) {
+	if again := rr.Call("get_messages", nil); string(again.Data) != string(msgs.Data) {
 		t.Errorf("messages changed:\n%.300s\nwas\n%.300s", again.Data, msgs.Data)
 	}
 	if n := r.Srv.Remaining(); n != 1 {
 		t.Errorf("%d turns left, want the recap's", n)
 	}
-	rr.stdin.Close()
-	if code := <-rr.exit; code != 0 {
+	rr.Stdin.Close()
+	if code := <-rr.Exit; code != 0 {
 		t.Fatalf("exit %d", code)
 	}
 }

@@ -25,15 +25,15 @@ func TestRPCExportHTML(t *testing.T) {
 	rr := startRPC(t, r)
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
-	end := rr.expect("agent_end")
-	if resp := rr.call("prompt", map[string]any{"message": "what do the notes say?"}); !resp.Success {
+	end := rr.Expect("agent_end")
+	if resp := rr.Call("prompt", map[string]any{"message": "what do the notes say?"}); !resp.Success {
 		t.Fatalf("prompt: %+v", resp)
 	}
 	end()
 	file := r.SessionFiles()[0]
 	before, _ := os.ReadFile(file)
 
-	path, err := rr.c.ExportHTML(ctx, "")
+	path, err := rr.C.ExportHTML(ctx, "")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -50,15 +50,15 @@ func TestRPCExportHTML(t *testing.T) {
 			t.Errorf("the page lacks %q", s)
 		}
 	}
-	if p, err := rr.c.ExportHTML(ctx, "out/page.html"); err == nil {
+	if p, err := rr.C.ExportHTML(ctx, "out/page.html"); err == nil {
 		t.Errorf("export into a missing directory succeeded: %s", p)
 	}
 	os.Mkdir(filepath.Join(r.Project, "out"), 0o755)
-	if p, err := rr.c.ExportHTML(ctx, "out/page.html"); err != nil || p != filepath.Join(r.Project, "out", "page.html") {
+	if p, err := rr.C.ExportHTML(ctx, "out/page.html"); err != nil || p != filepath.Join(r.Project, "out", "page.html") {
 		t.Errorf("relative path: %s %v", p, err)
 	}
 	abs := filepath.Join(t.TempDir(), "abs.html")
-	if p, err := rr.c.ExportHTML(ctx, abs); err != nil || p != abs {
+	if p, err := rr.C.ExportHTML(ctx, abs); err != nil || p != abs {
 		t.Errorf("absolute path: %s %v", p, err)
 	}
 	if after, _ := os.ReadFile(file); string(after) != string(before) {
@@ -66,7 +66,7 @@ func TestRPCExportHTML(t *testing.T) {
 	}
 
 	mem := startRPC(t, newAgentRig(t), "--no-session")
-	resp := mem.call("export_html", nil)
+	resp := mem.Call("export_html", nil)
 	if resp.Success || resp.Error != "Cannot export in-memory session to HTML" {
 		t.Errorf("in-memory export: %+v", resp)
 	}

@@ -55,11 +55,11 @@ func TestRPCPermissionGate(t *testing.T) {
 				return rpcclient.TextResult("ok"), nil
 			}}
 	}
-	if err := rr.c.SetHostTools(context.Background(), hostTool("peek_host", true), hostTool("poke_host", false)); err != nil {
+	if err := rr.C.SetHostTools(context.Background(), hostTool("peek_host", true), hostTool("poke_host", false)); err != nil {
 		t.Fatal(err)
 	}
 	var asked []rpcclient.UIRequest
-	rr.c.OnUI(func(req rpcclient.UIRequest) rpcclient.UIAnswer {
+	rr.C.OnUI(func(req rpcclient.UIRequest) rpcclient.UIAnswer {
 		mu.Lock()
 		asked = append(asked, req)
 		mu.Unlock()
@@ -69,8 +69,8 @@ func TestRPCPermissionGate(t *testing.T) {
 		}
 		return rpcclient.UIAnswer{Value: &pick}
 	})
-	end := rr.expect("agent_end")
-	rr.call("prompt", map[string]any{"message": "log twice"})
+	end := rr.Expect("agent_end")
+	rr.Call("prompt", map[string]any{"message": "log twice"})
 	end()
 	mu.Lock()
 	defer mu.Unlock()
@@ -110,8 +110,8 @@ func TestRPCPermissionGate(t *testing.T) {
 	if !told {
 		t.Error("the subagent was not told that its write was rejected")
 	}
-	rr.stdin.Close()
-	<-rr.exit
+	rr.Stdin.Close()
+	<-rr.Exit
 }
 
 // abort withdraws a question the host has not answered: gopi sends the
@@ -125,7 +125,7 @@ func TestRPCPermissionAbort(t *testing.T) {
 	rr := startRPC(t, r)
 	asked := make(chan rpcclient.UIRequest, 1)
 	release := make(chan struct{})
-	rr.c.OnUI(func(req rpcclient.UIRequest) rpcclient.UIAnswer {
+	rr.C.OnUI(func(req rpcclient.UIRequest) rpcclient.UIAnswer {
 		asked <- req
 		<-release // the user never answers in time
 		v := "Allow once"
@@ -133,20 +133,20 @@ func TestRPCPermissionAbort(t *testing.T) {
 	})
 	defer close(release)
 	ended := make(chan struct{})
-	rr.c.OnEvent(func(f rpcclient.Frame) {
+	rr.C.OnEvent(func(f rpcclient.Frame) {
 		if f.Type == "agent_end" {
 			close(ended)
 		}
 	})
-	rr.call("prompt", map[string]any{"message": "run it"})
+	rr.Call("prompt", map[string]any{"message": "run it"})
 	var q rpcclient.UIRequest
 	select {
 	case q = <-asked:
 	case <-ended:
 		t.Fatal("the run ended without asking the host")
 	}
-	cancelled := rr.expect("extension_ui_request")
-	rr.call("abort", nil)
+	cancelled := rr.Expect("extension_ui_request")
+	rr.Call("abort", nil)
 	var f struct {
 		Method   string `json:"method"`
 		TargetID string `json:"targetId"`
@@ -161,6 +161,6 @@ func TestRPCPermissionAbort(t *testing.T) {
 	if n := len(r.Srv.Requests()); n != 1 {
 		t.Errorf("%d model requests after the abort, want 1", n)
 	}
-	rr.stdin.Close()
-	<-rr.exit
+	rr.Stdin.Close()
+	<-rr.Exit
 }

@@ -100,13 +100,13 @@ func TestRPCPromptExpandsTemplateAndSkill(t *testing.T) {
 	writeAll(t, filepath.Join(r.Project, ".gopi", "prompts", "review.md"), "---\ndescription: Review a file\n---\nReview $1, focusing on ${@:2}.\n")
 	writeAll(t, filepath.Join(r.AgentDir, "skills", "release", "SKILL.md"), "---\ndescription: Cut a release\n---\nTag it after CI is green.\n")
 	rr := startRPC(t, r)
-	end := rr.expect("agent_end")
-	if resp := rr.call("prompt", map[string]any{"message": "/review main.go error paths"}); !resp.Success {
+	end := rr.Expect("agent_end")
+	if resp := rr.Call("prompt", map[string]any{"message": "/review main.go error paths"}); !resp.Success {
 		t.Fatalf("prompt: %+v", resp)
 	}
 	end()
-	end = rr.expect("agent_end")
-	if resp := rr.call("prompt", map[string]any{"message": "/skill:release v2"}); !resp.Success {
+	end = rr.Expect("agent_end")
+	if resp := rr.Call("prompt", map[string]any{"message": "/skill:release v2"}); !resp.Success {
 		t.Fatalf("prompt: %+v", resp)
 	}
 	end()
