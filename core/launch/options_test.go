@@ -31,4 +31,3 @@ func TestOtherProject(t *testing.T) {
 		}
 	}
 }
-

@@ -12,6 +12,10 @@ import (
 	"github.com/gopi-agent/gopi/sdk/rpcclient"
 )
 
+// frameWait bounds the wait for a frame: long enough for a 10 MB prompt
+// under the race detector on a loaded machine (it only stops a hung test).
+const frameWait = 2 * time.Minute
+
 // RPC is an RPC server running in-process against the rig's mock, with a
 // client and the transcript: commands in ("> "), frames out ("< "),
 // message_update frames counted rather than kept (their number depends on
@@ -51,7 +55,7 @@ func (r *Rig) StartRPC(serve func(in io.Reader, out io.Writer) int) *RPC {
 	})
 	select {
 	case <-rr.C.Ready():
-	case <-time.After(10 * time.Second):
+	case <-time.After(frameWait):
 		t.Fatal("no ready frame")
 	}
 	return rr
@@ -116,7 +120,7 @@ func (rr *RPC) Expect(types ...string) func() rpcclient.Frame {
 	e := rr.C.Expect(types...)
 	return func() rpcclient.Frame {
 		rr.T.Helper()
-		ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+		ctx, cancel := context.WithTimeout(context.Background(), frameWait)
 		defer cancel()
 		f, err := e.Wait(ctx)
 		if err != nil {
@@ -130,7 +134,7 @@ func (rr *RPC) Expect(types ...string) func() rpcclient.Frame {
 // none comes.
 func (rr *RPC) Call(typ string, fields map[string]any) *rpcclient.Response {
 	rr.T.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	ctx, cancel := context.WithTimeout(context.Background(), frameWait)
 	defer cancel()
 	r, err := rr.C.Call(ctx, typ, fields)
 	if r == nil {

@@ -1,9 +1,10 @@
-package main
+package rpc_test
 
 import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -14,22 +15,47 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"github.com/gopi-agent/gopi/core/agentsession"
+	"github.com/gopi-agent/gopi/core/launch"
 	"github.com/gopi-agent/gopi/internal/agentrig"
 	"github.com/gopi-agent/gopi/internal/mockllm"
 	"github.com/gopi-agent/gopi/sdk/rpcclient"
 )
 
-// rpcRig is an RPC session of the gopi command with its transcript.
-type rpcRig = agentrig.RPC
+var updateGolden = flag.Bool("update", false, "rewrite the golden transcript (testdata/transcript.txt)")
 
-// startRPC runs `gopi --mode rpc` in-process in the rig's project with
-// the mock model and args.
-func startRPC(t testing.TB, r *agentRig, args ...string) *rpcRig {
+// newAgentRig is an isolated home whose mock LLM answers with turns.
+func newAgentRig(t testing.TB, turns ...mockllm.Turn) *agentrig.Rig { return agentrig.New(t, turns...) }
+
+// startRPC serves RPC mode on a session built through the launch path
+// the command takes, in the rig's project with the mock model; flags are
+// the command line's --continue and --no-session.
+func startRPC(t testing.TB, r *agentrig.Rig, flags ...string) *agentrig.RPC {
 	t.Helper()
-	r.t.Chdir(r.Project)
+	req := &launch.Request{Cwd: r.Project, Environ: r.Environ, Mode: launch.RPC, Model: "mock/mock-model"}
+	for _, f := range flags {
+		switch f {
+		case "--continue":
+			req.Continue = true
+		case "--no-session":
+			req.NoSession = true
+		default:
+			t.Fatalf("startRPC: unknown flag %s", f)
+		}
+	}
 	return r.StartRPC(func(in io.Reader, out io.Writer) int {
-		env := &cliEnv{stdout: out, stderr: io.Discard, stdin: in, environ: r.Environ}
-		return run(context.Background(), env, append([]string{"--mode", "rpc", "--model", "mock/mock-model"}, args...))
+		ctx := context.Background()
+		cfg, err := launch.LoadConfig(req)
+		if err != nil {
+			t.Error(err)
+			return 2
+		}
+		st, err := launch.Open(ctx, req, cfg, func(o *agentsession.Options) { o.NoTitle = true })
+		if err != nil {
+			t.Error(err)
+			return 2
+		}
+		return st.RunRPC(ctx, cfg, in, out)
 	})
 }
 
@@ -52,7 +78,8 @@ func text(s string) mockllm.Block { return mockllm.Text(s) }
 // calls, steering and follow-ups while streaming in both queue modes,
 // abort, queries, parse errors, an unknown command, and the exit on EOF.
 func TestRPCTranscript(t *testing.T) {
-	golden, err := filepath.Abs(filepath.Join("testdata", "rpc", "transcript.txt"))
+	t.Parallel()
+	golden, err := filepath.Abs(filepath.Join("testdata", "transcript.txt"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -191,7 +218,7 @@ func TestRPCTranscript(t *testing.T) {
 	<-rr.C.Done()
 
 	got := rr.Transcript()
-	if *updateAgent {
+	if *updateGolden {
 		os.MkdirAll(filepath.Dir(golden), 0o755)
 		if err := os.WriteFile(golden, []byte(got), 0o644); err != nil {
 			t.Fatal(err)
@@ -199,10 +226,10 @@ func TestRPCTranscript(t *testing.T) {
 	}
 	want, err := os.ReadFile(golden)
 	if err != nil {
-		t.Fatalf("%v (run with -update-agent)", err)
+		t.Fatalf("%v (run with -update)", err)
 	}
 	if !bytes.Equal([]byte(got), want) {
-		t.Errorf("transcript differs from %s (run with -update-agent to accept):\n%s", golden, diffLines(string(want), got))
+		t.Errorf("transcript differs from %s (run with -update to accept):\n%s", golden, diffLines(string(want), got))
 	}
 	// The session holds the conversation.
 	files := r.SessionFiles()
@@ -237,6 +264,7 @@ func diffLines(want, got string) string {
 
 // The ask tool goes through the extension UI sub-protocol.
 func TestRPCAskThroughUI(t *testing.T) {
+	t.Parallel()
 	r := newAgentRig(t,
 		mockllm.Turn{Blocks: []mockllm.Block{agentrig.ToolCall("ask", map[string]any{"questions": []any{map[string]any{"id": "db", "question": "Which database?", "options": []any{map[string]any{"label": "Postgres"}, map[string]any{"label": "SQLite"}}}}})}},
 		mockllm.Turn{Blocks: []mockllm.Block{text("Postgres it is.")}},
@@ -275,6 +303,7 @@ func askTurns() []mockllm.Turn {
 // ask call fails with the cancel text and the run ends there, without
 // another model request, even though ask.timeout is set (30 s by default).
 func TestRPCAskDismissed(t *testing.T) {
+	t.Parallel()
 	r := newAgentRig(t, askTurns()...)
 	rr := startRPC(t, r)
 	rr.C.OnUI(func(rpcclient.UIRequest) rpcclient.UIAnswer { return rpcclient.UIAnswer{Cancelled: true} })
@@ -307,6 +336,7 @@ func TestRPCAskDismissed(t *testing.T) {
 // Only a timeout takes the recommended option: the host's own (cancelled
 // with timedOut) and gopi's (ask.timeout passes with no answer).
 func TestRPCAskTimedOut(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		name string
 		ui   rpcclient.UIHandler
@@ -342,6 +372,7 @@ func TestRPCAskTimedOut(t *testing.T) {
 // pending); an unknown status is refused and leaves the plan as it was;
 // get_state and a resumed session show the same plan, ids included.
 func TestRPCSetTodos(t *testing.T) {
+	t.Parallel()
 	r := newAgentRig(t, mockllm.Turn{Blocks: []mockllm.Block{text("Noted.")}})
 	rr := startRPC(t, r)
 	todos := func(resp *rpcclient.Response) string {
@@ -393,6 +424,7 @@ func TestRPCSetTodos(t *testing.T) {
 // Aborting a run cancels the host's tool call; closing stdin while a host
 // call is pending still exits 0, promptly, and keeps the session.
 func TestRPCHostToolCancelAndEOF(t *testing.T) {
+	t.Parallel()
 	r := newAgentRig(t,
 		mockllm.Turn{Blocks: []mockllm.Block{agentrig.ToolCall("slow_host", map[string]any{})}},
 		mockllm.Turn{Blocks: []mockllm.Block{agentrig.ToolCall("slow_host", map[string]any{})}},
@@ -444,6 +476,7 @@ func TestRPCHostToolCancelAndEOF(t *testing.T) {
 
 // A 10 MB line is read whole (here: a prompt carrying 10 MB of text).
 func TestRPCLongLine(t *testing.T) {
+	t.Parallel()
 	r := newAgentRig(t, mockllm.Turn{Blocks: []mockllm.Block{text("big")}})
 	rr := startRPC(t, r)
 	end := rr.Expect("agent_end")
@@ -463,6 +496,7 @@ func TestRPCLongLine(t *testing.T) {
 // fails with its own id. They used to race: either could run and the
 // other fail after both were acknowledged.
 func TestRPCPromptsKeepTheirOrder(t *testing.T) {
+	t.Parallel()
 	r := newAgentRig(t, mockllm.Turn{Blocks: []mockllm.Block{text("answer to one")}, ChunkSize: 4, ChunkDelay: 30 * time.Millisecond})
 	rr := startRPC(t, r)
 	var mu sync.Mutex
@@ -501,6 +535,7 @@ func TestRPCPromptsKeepTheirOrder(t *testing.T) {
 // byte for byte), and an object whose "type" is not a string is reported
 // as such (not as "a command must be a JSON object").
 func TestRPCHostileLinesGetValidFrames(t *testing.T) {
+	t.Parallel()
 	r := newAgentRig(t)
 	rr := startRPC(t, r)
 	for _, line := range []string{
@@ -540,6 +575,7 @@ func TestRPCHostileLinesGetValidFrames(t *testing.T) {
 // to send a steer or a follow-up); branch during a run fails with a
 // message of its own.
 func TestRPCSessionCommandsDuringARun(t *testing.T) {
+	t.Parallel()
 	stall := mockllm.Turn{Blocks: []mockllm.Block{text("this never ends")}, ChunkSize: 4, StallAfterDeltas: 2}
 	r := newAgentRig(t, stall, stall)
 	rr := startRPC(t, r)
@@ -591,6 +627,7 @@ func TestRPCSessionCommandsDuringARun(t *testing.T) {
 // A prompt, steer, follow_up or abort_and_prompt without "message" fails
 // (it used to send the model an empty user message, or queue one).
 func TestRPCPromptNeedsAMessage(t *testing.T) {
+	t.Parallel()
 	r := newAgentRig(t)
 	rr := startRPC(t, r)
 	for _, typ := range []string{"prompt", "steer", "follow_up", "abort_and_prompt"} {
@@ -634,6 +671,7 @@ func (slowDB) Write(context.Context, string, string) error { return nil }
 // is refused and the request keeps waiting for its real answer; it used
 // to complete the read with empty content.
 func TestRPCHostAnswerOfTheWrongKind(t *testing.T) {
+	t.Parallel()
 	r := newAgentRig(t,
 		mockllm.Turn{Blocks: []mockllm.Block{agentrig.ToolCall("read", map[string]any{"path": "db://users/42"})}},
 		mockllm.Turn{Blocks: []mockllm.Block{text("done")}},
@@ -670,6 +708,7 @@ func TestRPCHostAnswerOfTheWrongKind(t *testing.T) {
 
 // Host tools must have a name providers accept and a description.
 func TestRPCHostToolValidation(t *testing.T) {
+	t.Parallel()
 	rr := startRPC(t, newAgentRig(t))
 	for _, tc := range []struct {
 		tool map[string]any

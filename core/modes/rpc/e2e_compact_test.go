@@ -1,4 +1,4 @@
-package main
+package rpc_test
 
 import (
 	"context"
@@ -19,6 +19,7 @@ import (
 // session too small says so; an abort cancels a compaction in progress and
 // leaves the session as it was.
 func TestRPCCompact(t *testing.T) {
+	t.Parallel()
 	answer := func(s string, input int) mockllm.Turn {
 		return mockllm.Turn{Blocks: []mockllm.Block{text(s)}, Usage: &mockllm.Usage{Input: input, Output: 5}}
 	}
@@ -114,6 +115,7 @@ func TestRPCCompact(t *testing.T) {
 // makes compact fail with a message saying so; the session file and the
 // messages are as they were.
 func TestRPCCompactEmptySummary(t *testing.T) {
+	t.Parallel()
 	answer := func(s string, input int) mockllm.Turn {
 		return mockllm.Turn{Blocks: []mockllm.Block{text(s)}, Usage: &mockllm.Usage{Input: input, Output: 5}}
 	}

@@ -1,4 +1,4 @@
-package main
+package rpc_test
 
 import (
 	"context"
@@ -14,7 +14,7 @@ import (
 )
 
 // rpcPermissionConfig turns the gate on for --mode rpc.
-func rpcPermissionConfig(t *testing.T, r *agentRig, patterns string) {
+func rpcPermissionConfig(t *testing.T, r *agentrig.Rig, patterns string) {
 	t.Helper()
 	if err := os.WriteFile(filepath.Join(r.AgentDir, "config.yml"), []byte("rpc:\n  requirePermission: "+patterns+"\n"), 0o644); err != nil {
 		t.Fatal(err)
@@ -26,6 +26,7 @@ func rpcPermissionConfig(t *testing.T, r *agentRig, patterns string) {
 // included (one gate for the tree): "always allow" covers the rest of the
 // session, a rejection blocks the call and the (sub)agent is told.
 func TestRPCPermissionGate(t *testing.T) {
+	t.Parallel()
 	r := newAgentRig(t,
 		mockllm.Turn{Blocks: []mockllm.Block{
 			agentrig.ToolCall("bash", map[string]any{"command": "echo parent >> log.txt"}),
@@ -117,6 +118,7 @@ func TestRPCPermissionGate(t *testing.T) {
 // abort withdraws a question the host has not answered: gopi sends the
 // dialog's cancel frame, the call does not run and the run ends.
 func TestRPCPermissionAbort(t *testing.T) {
+	t.Parallel()
 	r := newAgentRig(t,
 		mockllm.Turn{Blocks: []mockllm.Block{agentrig.ToolCall("bash", map[string]any{"command": "echo ran > ran.txt"})}},
 		mockllm.Turn{Blocks: []mockllm.Block{text("never asked for")}},

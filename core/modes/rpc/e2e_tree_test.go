@@ -1,4 +1,4 @@
-package main
+package rpc_test
 
 import (
 	"context"
@@ -40,6 +40,7 @@ func openSession(t *testing.T, path string) *session.Manager {
 //   - bad input (unknown ids, a non-user entry) fails and changes nothing;
 //     an aborted handoff answers "Handoff cancelled" and changes nothing.
 func TestRPCTreeBranchHandoff(t *testing.T) {
+	t.Parallel()
 	answer := func(s string) mockllm.Turn { return mockllm.Turn{Blocks: []mockllm.Block{text(s)}} }
 	r := newAgentRig(t,
 		answer("a1"),

@@ -1,10 +1,11 @@
-package main
+package rpc_test
 
 import (
 	"context"
 	"testing"
 	"time"
 
+	"github.com/gopi-agent/gopi/internal/agentrig"
 	"github.com/gopi-agent/gopi/internal/mockllm"
 )
 
@@ -20,7 +21,7 @@ func BenchmarkRPC(b *testing.B) {
 	b.Run("get_state", func(b *testing.B) {
 		rr := startRPC(b, newAgentRig(b))
 		rr.NoRecord = true
-		func(rr *rpcRig) {
+		func(rr *agentrig.RPC) {
 			ctx := context.Background()
 			for b.Loop() {
 				if _, err := rr.C.Call(ctx, "get_state", nil); err != nil {
@@ -34,7 +35,7 @@ func BenchmarkRPC(b *testing.B) {
 	b.Run("bash-echo", func(b *testing.B) {
 		rr := startRPC(b, newAgentRig(b))
 		rr.NoRecord = true
-		func(rr *rpcRig) {
+		func(rr *agentrig.RPC) {
 			ctx := context.Background()
 			for b.Loop() {
 				if _, err := rr.C.Call(ctx, "bash", map[string]any{"command": "echo hi"}); err != nil {
@@ -49,7 +50,7 @@ func BenchmarkRPC(b *testing.B) {
 		r := newAgentRig(b)
 		rr := startRPC(b, r)
 		rr.NoRecord = true
-		func(rr *rpcRig) {
+		func(rr *agentrig.RPC) {
 			ctx := context.Background()
 			var total time.Duration
 			n := 0

@@ -1,4 +1,4 @@
-package main
+package rpc_test
 
 import (
 	"context"
@@ -17,6 +17,7 @@ import (
 // session file gains no entry; an in-memory session is refused with
 // omp's text.
 func TestRPCExportHTML(t *testing.T) {
+	t.Parallel()
 	r := newAgentRig(t,
 		mockllm.Turn{Blocks: []mockllm.Block{mockllm.ToolCall("read", `{"path":"notes.txt"}`)}},
 		mockllm.Turn{Blocks: []mockllm.Block{text("The notes say **hello**.")}},
