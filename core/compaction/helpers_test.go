@@ -1,10 +1,7 @@
 package compaction
 
 import (
-	"flag"
 	"fmt"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 
@@ -12,8 +9,6 @@ import (
 	"github.com/gopi-agent/gopi/core/message"
 	"github.com/gopi-agent/gopi/core/session"
 )
-
-var update = flag.Bool("update", false, "rewrite testdata/*.golden")
 
 // builder appends entries to an in-memory session and names them.
 type builder struct {
@@ -120,26 +115,4 @@ func words(n int) string {
 		sb.WriteString([]string{"one", "two", "three", "four", "five", "six", "seven", "eight"}[i%8])
 	}
 	return sb.String()
-}
-
-// golden compares got with testdata/name, or rewrites it with -update.
-func golden(t *testing.T, name, got string) {
-	t.Helper()
-	path := filepath.Join("testdata", name)
-	if *update {
-		if err := os.MkdirAll("testdata", 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (run with -update to create it)", err)
-	}
-	if got != string(want) {
-		t.Errorf("%s differs (run with -update to accept)\n--- got ---\n%s\n--- want ---\n%s", path, got, want)
-	}
 }

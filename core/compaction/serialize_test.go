@@ -7,6 +7,7 @@ import (
 
 	"github.com/gopi-agent/gopi/core/ai"
 	"github.com/gopi-agent/gopi/core/message"
+	"github.com/gopi-agent/gopi/internal/golden"
 )
 
 func TestSerialize(t *testing.T) {
@@ -26,7 +27,7 @@ func TestSerialize(t *testing.T) {
 		&message.CompactionSummary{Summary: "Earlier work."},
 		&ai.AssistantMessage{Content: ai.ContentList{ai.Text("")}},
 	}
-	golden(t, "serialize.golden", Serialize(msgs))
+	golden.Check(t, "testdata/serialize.golden", Serialize(msgs))
 }
 
 func TestFileTags(t *testing.T) {

@@ -1,35 +1,21 @@
 package hashline
 
 import (
-	"flag"
 	"fmt"
-	"os"
 	"regexp"
 	"strings"
 	"testing"
 	"unicode"
 
+	"github.com/gopi-agent/gopi/internal/golden"
 	"github.com/zeebo/xxh3"
 )
 
-var update = flag.Bool("update", false, "rewrite testdata/*.golden")
-
-// golden compares got with testdata/name, or rewrites it under -update.
-func golden(t *testing.T, name, got string) {
+// checkGolden compares got with testdata/name, or rewrites it under -update.
+func checkGolden(t *testing.T, name, got string) {
 	t.Helper()
-	path := "testdata/" + name
-	if *update {
-		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (run with -update to create)", err)
-	}
-	if got != string(want) {
-		t.Fatalf("%s changed: anchors must never change.\n--- got ---\n%s", path, got)
+	if !golden.Check(t, "testdata/"+name, got) {
+		t.Fatal("anchors must never change.")
 	}
 }
 
@@ -39,7 +25,7 @@ func TestBigramTableGolden(t *testing.T) {
 	for i, s := range bigrams {
 		fmt.Fprintf(&b, "%d %s\n", i, s)
 	}
-	golden(t, "bigrams.golden", b.String())
+	checkGolden(t, "bigrams.golden", b.String())
 }
 
 func TestBigramTableShape(t *testing.T) {
@@ -97,7 +83,7 @@ func TestAnchorGolden(t *testing.T) {
 			fmt.Fprintf(&b, "%s %q\n", Anchor(line, s), s)
 		}
 	}
-	golden(t, "anchors.golden", b.String())
+	checkGolden(t, "anchors.golden", b.String())
 }
 
 // referenceIndex is a slow, obviously correct statement of the hash.

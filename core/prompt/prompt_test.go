@@ -2,7 +2,6 @@ package prompt
 
 import (
 	"context"
-	"flag"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -11,10 +10,9 @@ import (
 	"time"
 
 	"github.com/gopi-agent/gopi/core/tool"
+	"github.com/gopi-agent/gopi/internal/golden"
 	"golang.org/x/tools/txtar"
 )
-
-var update = flag.Bool("update", false, "rewrite testdata/*.golden")
 
 // fixedNow is the date the golden prompts state.
 var fixedNow = time.Date(2026, 11, 23, 9, 30, 0, 0, time.UTC)
@@ -61,20 +59,7 @@ func normalise(text, root string) string {
 
 func checkGolden(t *testing.T, name, got string) {
 	t.Helper()
-	path := filepath.Join("testdata", name)
-	if *update {
-		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (run go test -update to create it)", err)
-	}
-	if got != string(want) {
-		t.Errorf("%s differs (go test -update rewrites it); got:\n%s", path, got)
-	}
+	golden.Check(t, filepath.Join("testdata", name), got)
 }
 
 func fixtureOptions(root string) Options {

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
-	"flag"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
@@ -15,8 +14,6 @@ import (
 
 	"github.com/gopi-agent/gopi/core/ai"
 )
-
-var update = flag.Bool("update", false, "rewrite testdata/golden/*.jsonl")
 
 // clock returns a deterministic clock that advances 1 ms per call.
 func clock() func() time.Time {

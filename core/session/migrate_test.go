@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/gopi-agent/gopi/core/message"
+	"github.com/gopi-agent/gopi/internal/golden"
 )
 
 // copyFixture copies testdata/<name> into a temporary directory.
@@ -30,20 +31,7 @@ func checkGolden(t *testing.T, path, name string) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	gp := filepath.Join("testdata", "golden", name)
-	if *update {
-		if err := os.WriteFile(gp, got, 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(gp)
-	if err != nil {
-		t.Fatalf("%v (run go test -update to create it)", err)
-	}
-	if string(got) != string(want) {
-		t.Errorf("%s differs from %s:\n got:\n%s\nwant:\n%s", path, gp, got, want)
-	}
+	golden.Check(t, filepath.Join("testdata", "golden", name), string(got))
 }
 
 // INVENTORY §5 check 2.

@@ -3,7 +3,6 @@ package session
 import (
 	"fmt"
 	"math/rand/v2"
-	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -12,6 +11,7 @@ import (
 
 	"github.com/gopi-agent/gopi/core/ai"
 	"github.com/gopi-agent/gopi/core/message"
+	"github.com/gopi-agent/gopi/internal/golden"
 )
 
 func toolCallMsg(text string, calls ...*ai.ToolCall) *ai.AssistantMessage {
@@ -118,23 +118,7 @@ func TestTreeViewGolden(t *testing.T) {
 			fmt.Fprintf(&b, "## %s\n%s\n", f, renderRows(c.m.TreeRows(TreeQuery{Filter: f})))
 		}
 		fmt.Fprintf(&b, "## all, search \"MAIN go\"\n%s", renderRows(c.m.TreeRows(TreeQuery{Filter: FilterAll, Search: "MAIN go"})))
-		path := filepath.Join("testdata", "tree", c.name+".txt")
-		if *update {
-			if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-				t.Fatal(err)
-			}
-			if err := os.WriteFile(path, []byte(b.String()), 0o644); err != nil {
-				t.Fatal(err)
-			}
-			continue
-		}
-		want, err := os.ReadFile(path)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if b.String() != string(want) {
-			t.Errorf("%s: tree view differs from %s (go test -update to rewrite)\n%s", c.name, path, b.String())
-		}
+		golden.Check(t, filepath.Join("testdata", "tree", c.name+".txt"), b.String())
 	}
 }
 

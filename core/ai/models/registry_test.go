@@ -1,7 +1,6 @@
 package models
 
 import (
-	"flag"
 	"os"
 	"path/filepath"
 	"sort"
@@ -9,9 +8,8 @@ import (
 	"testing"
 
 	"github.com/gopi-agent/gopi/core/ai"
+	"github.com/gopi-agent/gopi/internal/golden"
 )
-
-var update = flag.Bool("update", false, "rewrite golden files")
 
 func env(m map[string]string) func(string) string {
 	return func(k string) string { return m[k] }
@@ -143,20 +141,7 @@ func TestBadConfigErrors(t *testing.T) {
 		_, rest, _ := strings.Cut(msg, ModelsFile+": ")
 		out.WriteString(name + ": " + rest + "\n")
 	}
-	golden := "testdata/config/errors.golden"
-	if *update {
-		if err := os.WriteFile(golden, []byte(out.String()), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(golden)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if out.String() != string(want) {
-		t.Errorf("errors differ from %s (run with -update):\n%s", golden, out.String())
-	}
+	golden.Check(t, "testdata/config/errors.golden", out.String())
 }
 
 func TestBadCredentialsFile(t *testing.T) {
