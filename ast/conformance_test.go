@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"flag"
 	"fmt"
 	"os"
 	"os/exec"
@@ -13,10 +12,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/gopi-agent/gopi/internal/golden"
 	"golang.org/x/tools/txtar"
 )
-
-var update = flag.Bool("update", false, "rewrite the expected sections of testdata/conformance/*.txtar")
 
 // confCase is one conformance case: a source file, a pattern for a
 // language, the expected matches and, for rewrites, the expected output.
@@ -26,7 +24,7 @@ var update = flag.Bool("update", false, "rewrite the expected sections of testda
 // "cli: differs: WHY" for an intentional difference from the ast-grep CLI.
 type confCase struct {
 	file            string
-	ar              *txtar.Archive
+	ar              *golden.Archive
 	lang, pattern   string
 	rewrite         string
 	hasRewrite      bool
@@ -44,10 +42,7 @@ func loadConformance(t *testing.T) []*confCase {
 	}
 	var out []*confCase
 	for _, f := range files {
-		ar, err := txtar.ParseFile(f)
-		if err != nil {
-			t.Fatal(err)
-		}
+		ar := golden.ReadArchive(t, f)
 		c := &confCase{file: f, ar: ar}
 		for _, line := range strings.Split(string(ar.Comment), "\n") {
 			k, v, ok := strings.Cut(line, ":")
@@ -128,22 +123,11 @@ func TestConformance(t *testing.T) {
 				b, _ := os.ReadFile(path)
 				out = string(b)
 			}
-			if *update {
-				c.matches.Data = []byte(got[0])
-				if c.hasRewrite {
-					c.output.Data = []byte(out)
-				}
-				if err := os.WriteFile(c.file, txtar.Format(c.ar), 0o644); err != nil {
-					t.Fatal(err)
-				}
-				return
+			c.ar.CheckFile(t, c.matches, got[0])
+			if c.hasRewrite {
+				c.ar.CheckFile(t, c.output, out)
 			}
-			if got[0] != string(c.matches.Data) {
-				t.Errorf("matches:\n%s\nwant:\n%s", got[0], c.matches.Data)
-			}
-			if c.hasRewrite && out != string(c.output.Data) {
-				t.Errorf("output:\n%s\nwant:\n%s", out, c.output.Data)
-			}
+			c.ar.Save(t)
 		})
 	}
 	if len(langs) < 12 {

@@ -12,6 +12,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/gopi-agent/gopi/internal/golden"
 	"golang.org/x/tools/txtar"
 )
 
@@ -22,11 +23,10 @@ import (
 // file it changes ("fixed/PATH"; a file without one must not change).
 type ruleCase struct {
 	file     string
-	ar       *txtar.Archive
+	ar       *golden.Archive
 	rules    []byte
 	srcs     map[string][]byte
 	findings *txtar.File
-	fixed    map[string]*txtar.File
 }
 
 func loadRuleCases(t *testing.T) []*ruleCase {
@@ -37,11 +37,8 @@ func loadRuleCases(t *testing.T) []*ruleCase {
 	}
 	var out []*ruleCase
 	for _, f := range files {
-		ar, err := txtar.ParseFile(f)
-		if err != nil {
-			t.Fatal(err)
-		}
-		c := &ruleCase{file: f, ar: ar, srcs: map[string][]byte{}, fixed: map[string]*txtar.File{}}
+		ar := golden.ReadArchive(t, f)
+		c := &ruleCase{file: f, ar: ar, srcs: map[string][]byte{}}
 		for i := range ar.Files {
 			af := &ar.Files[i]
 			switch {
@@ -49,8 +46,7 @@ func loadRuleCases(t *testing.T) []*ruleCase {
 				c.rules = af.Data
 			case af.Name == "findings":
 				c.findings = af
-			case strings.HasPrefix(af.Name, "fixed/"):
-				c.fixed[strings.TrimPrefix(af.Name, "fixed/")] = af
+			case strings.HasPrefix(af.Name, "fixed/"): // expected, compared as a set
 			default:
 				c.srcs[af.Name] = af.Data
 			}
@@ -153,48 +149,21 @@ func TestRuleConformance(t *testing.T) {
 			res, rules := scanCase(t, c, dir)
 			got := renderFindings(res.Findings)
 			fixed := fixCase(t, c, rules, dir)
-			if *update {
-				c.findings.Data = []byte(got)
-				var files []txtar.File
-				for _, f := range c.ar.Files {
-					if !strings.HasPrefix(f.Name, "fixed/") {
-						files = append(files, f)
-					}
+			c.ar.CheckFile(t, c.findings, got)
+			changed := map[string]string{} // a file -U leaves unchanged has no section
+			for name, data := range fixed {
+				if data != string(c.srcs[name]) {
+					changed["fixed/"+name] = data
 				}
-				names := make([]string, 0, len(fixed))
-				for name := range fixed {
-					names = append(names, name)
-				}
-				slices.Sort(names)
-				for _, name := range names {
-					if fixed[name] != string(c.srcs[name]) {
-						files = append(files, txtar.File{Name: "fixed/" + name, Data: []byte(fixed[name])})
-					}
-				}
-				c.ar.Files = files
-				if err := os.WriteFile(c.file, txtar.Format(c.ar), 0o644); err != nil {
-					t.Fatal(err)
-				}
+			}
+			c.ar.CheckPrefix(t, "fixed/", changed)
+			c.ar.Save(t)
+			if golden.Update() {
 				return
 			}
 			for _, r := range rules {
 				if !slices.ContainsFunc(res.Findings, func(f Finding) bool { return f.Rule.ID == r.ID }) {
 					t.Errorf("rule %s finds nothing", r.ID)
-				}
-			}
-			if got != string(c.findings.Data) {
-				t.Errorf("findings:\n%s\nwant:\n%s", got, c.findings.Data)
-			}
-			if fixed == nil && len(c.fixed) > 0 {
-				t.Errorf("fixed sections but no rule has a fix")
-			}
-			for name, data := range fixed {
-				want := string(c.srcs[name])
-				if f := c.fixed[name]; f != nil {
-					want = string(f.Data)
-				}
-				if data != want {
-					t.Errorf("%s after -U:\n%s\nwant:\n%s", name, data, want)
 				}
 			}
 		})

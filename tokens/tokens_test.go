@@ -2,7 +2,6 @@ package tokens
 
 import (
 	"context"
-	"flag"
 	"fmt"
 	"math/rand/v2"
 	"os"
@@ -11,9 +10,9 @@ import (
 	"strings"
 	"sync"
 	"testing"
-)
 
-var update = flag.Bool("update", false, "rewrite testdata/corpus from the generator")
+	"github.com/gopi-agent/gopi/internal/golden"
+)
 
 // corpus generates the equivalence corpus: one file per hazard, built from a
 // fixed seed so -update is reproducible.
@@ -80,14 +79,9 @@ func corpus() map[string]string {
 // TestCorpus compares ids and counts with tiktoken-go on every corpus file.
 func TestCorpus(t *testing.T) {
 	dir := filepath.Join("testdata", "corpus")
-	if *update {
-		if err := os.MkdirAll(dir, 0o755); err != nil {
-			t.Fatal(err)
-		}
+	if golden.Update() {
 		for name, text := range corpus() {
-			if err := os.WriteFile(filepath.Join(dir, name), []byte(text), 0o644); err != nil {
-				t.Fatal(err)
-			}
+			golden.Check(t, filepath.Join(dir, name), text)
 		}
 	}
 	paths, err := filepath.Glob(filepath.Join(dir, "*.txt"))

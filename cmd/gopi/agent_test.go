@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"flag"
 	"os"
 	"path/filepath"
 	"strings"
@@ -14,10 +13,9 @@ import (
 	"github.com/gopi-agent/gopi/core/hashline"
 	"github.com/gopi-agent/gopi/core/session"
 	"github.com/gopi-agent/gopi/internal/agentrig"
+	"github.com/gopi-agent/gopi/internal/golden"
 	"github.com/gopi-agent/gopi/internal/mockllm"
 )
-
-var updateAgent = flag.Bool("update-agent", false, "rewrite testdata/agent golden files")
 
 // agentRig is an isolated home (internal/agentrig) in which the tests
 // run the gopi command in-process.
@@ -185,7 +183,7 @@ func TestResumeOmpSession(t *testing.T) {
 // --mode json prints the session header and every event as a JSON line;
 // the golden file pins the objects.
 func TestJSONModeGolden(t *testing.T) {
-	golden, err := filepath.Abs(filepath.Join("testdata", "agent", "json-mode.jsonl"))
+	goldenPath, err := filepath.Abs(filepath.Join("testdata", "agent", "json-mode.jsonl"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -212,21 +210,7 @@ func TestJSONModeGolden(t *testing.T) {
 	if types[0] != "session" || types[1] != "agent_start" || types[len(types)-1] != "agent_end" {
 		t.Fatalf("types %v", types)
 	}
-	if *updateAgent {
-		if err := os.MkdirAll(filepath.Dir(golden), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(golden, []byte(got), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	want, err := os.ReadFile(golden)
-	if err != nil {
-		t.Fatalf("%v (run with -update-agent)", err)
-	}
-	if got != string(want) {
-		t.Errorf("json mode output differs from %s (run with -update-agent to accept):\n%s", golden, got)
-	}
+	golden.Check(t, goldenPath, got)
 }
 
 // Provider failures: retried, then reported with exit 1.

@@ -3,7 +3,6 @@ package main
 import (
 	"bytes"
 	"context"
-	"flag"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -11,10 +10,8 @@ import (
 	"testing"
 
 	"github.com/gopi-agent/gopi/core/tools/read/readtest"
-	"golang.org/x/tools/txtar"
+	"github.com/gopi-agent/gopi/internal/golden"
 )
-
-var update = flag.Bool("update", false, "rewrite the expected sections of testdata/cli/*.txtar")
 
 // TestCLI runs every testdata/cli/*.txtar case: the archive's files are
 // written to a fresh directory, `args` (one argument per line) is run there
@@ -37,13 +34,9 @@ func TestCLI(t *testing.T) {
 }
 
 func runCLICase(t *testing.T, file string) {
-	ar, err := txtar.ParseFile(file)
-	if err != nil {
-		t.Fatal(err)
-	}
+	ar := golden.ReadArchive(t, file)
 	dir := t.TempDir()
 	var args []string
-	sections := map[string]*txtar.File{}
 	for i := range ar.Files {
 		f := &ar.Files[i]
 		switch f.Name {
@@ -51,7 +44,6 @@ func runCLICase(t *testing.T, file string) {
 			args = strings.Split(strings.TrimSuffix(string(f.Data), "\n"), "\n")
 			continue
 		case "stdout", "stderr", "exit":
-			sections[f.Name] = f
 			continue
 		}
 		name, data := f.Name, f.Data
@@ -81,31 +73,14 @@ func runCLICase(t *testing.T, file string) {
 		"stderr": strings.ReplaceAll(stderr.String(), dir, "$WORK"),
 		"exit":   strconv.Itoa(code) + "\n",
 	}
-	if *update {
-		for _, name := range []string{"stdout", "stderr", "exit"} {
-			if f := sections[name]; f != nil {
-				f.Data = []byte(got[name])
-			} else if name != "stderr" || got[name] != "" {
-				ar.Files = append(ar.Files, txtar.File{Name: name, Data: []byte(got[name])})
-			}
-		}
-		if err := os.WriteFile(file, txtar.Format(ar), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
 	for _, name := range []string{"stdout", "stderr", "exit"} {
-		f := sections[name]
-		if f == nil {
-			if name == "stdout" || name == "exit" {
-				t.Errorf("case has no %s section (run with -update)", name)
-			}
-			continue
-		}
-		if want := string(f.Data); got[name] != want {
-			t.Errorf("%s differs\n--- got ---\n%s--- want ---\n%s", name, got[name], want)
+		// stderr is compared where the case has it; -update adds it when
+		// there is some.
+		if name != "stderr" || ar.Section(name) != nil || (golden.Update() && got[name] != "") {
+			ar.Check(t, name, got[name])
 		}
 	}
+	ar.Save(t)
 }
 
 // isolatedEnviron is the process environment with the user's

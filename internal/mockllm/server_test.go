@@ -4,18 +4,16 @@ import (
 	"bufio"
 	"context"
 	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"net/http"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
-)
 
-var update = flag.Bool("update", false, "rewrite testdata/wire/*.txt")
+	"github.com/gopi-agent/gopi/internal/golden"
+)
 
 // post sends a request of the given format to the server.
 func post(t *testing.T, ctx context.Context, srv *Server, format, body string) (*http.Response, error) {
@@ -86,23 +84,7 @@ func TestWireGolden(t *testing.T) {
 				}
 				got.WriteString("\n")
 				got.Write(body)
-				golden := filepath.Join("testdata", "wire", c.name+"."+format+".txt")
-				if *update {
-					if err := os.MkdirAll(filepath.Dir(golden), 0o755); err != nil {
-						t.Fatal(err)
-					}
-					if err := os.WriteFile(golden, []byte(got.String()), 0o644); err != nil {
-						t.Fatal(err)
-					}
-					return
-				}
-				want, err := os.ReadFile(golden)
-				if err != nil {
-					t.Fatalf("%v (run with -update)", err)
-				}
-				if got.String() != string(want) {
-					t.Errorf("wire output differs from %s\n--- got ---\n%s", golden, got.String())
-				}
+				golden.Check(t, filepath.Join("testdata", "wire", c.name+"."+format+".txt"), got.String())
 			})
 		}
 	}

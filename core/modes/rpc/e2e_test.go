@@ -1,10 +1,8 @@
 package rpc_test
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
-	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -18,11 +16,10 @@ import (
 	"github.com/gopi-agent/gopi/core/agentsession"
 	"github.com/gopi-agent/gopi/core/launch"
 	"github.com/gopi-agent/gopi/internal/agentrig"
+	"github.com/gopi-agent/gopi/internal/golden"
 	"github.com/gopi-agent/gopi/internal/mockllm"
 	"github.com/gopi-agent/gopi/sdk/rpcclient"
 )
-
-var updateGolden = flag.Bool("update", false, "rewrite the golden transcript (testdata/transcript.txt)")
 
 // newAgentRig is an isolated home whose mock LLM answers with turns.
 func newAgentRig(t testing.TB, turns ...mockllm.Turn) *agentrig.Rig { return agentrig.New(t, turns...) }
@@ -79,7 +76,7 @@ func text(s string) mockllm.Block { return mockllm.Text(s) }
 // abort, queries, parse errors, an unknown command, and the exit on EOF.
 func TestRPCTranscript(t *testing.T) {
 	t.Parallel()
-	golden, err := filepath.Abs(filepath.Join("testdata", "transcript.txt"))
+	transcript, err := filepath.Abs(filepath.Join("testdata", "transcript.txt"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -217,20 +214,7 @@ func TestRPCTranscript(t *testing.T) {
 	}
 	<-rr.C.Done()
 
-	got := rr.Transcript()
-	if *updateGolden {
-		os.MkdirAll(filepath.Dir(golden), 0o755)
-		if err := os.WriteFile(golden, []byte(got), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	want, err := os.ReadFile(golden)
-	if err != nil {
-		t.Fatalf("%v (run with -update)", err)
-	}
-	if !bytes.Equal([]byte(got), want) {
-		t.Errorf("transcript differs from %s (run with -update to accept):\n%s", golden, diffLines(string(want), got))
-	}
+	golden.Check(t, transcript, rr.Transcript())
 	// The session holds the conversation.
 	files := r.SessionFiles()
 	if len(files) != 1 {
@@ -242,24 +226,6 @@ func TestRPCTranscript(t *testing.T) {
 			t.Errorf("session lacks %s", want)
 		}
 	}
-}
-
-// diffLines shows the first differing lines.
-func diffLines(want, got string) string {
-	w, g := strings.Split(want, "\n"), strings.Split(got, "\n")
-	for i := 0; i < len(w) || i < len(g); i++ {
-		var a, b string
-		if i < len(w) {
-			a = w[i]
-		}
-		if i < len(g) {
-			b = g[i]
-		}
-		if a != b {
-			return fmt.Sprintf("line %d:\nwant: %s\n got: %s", i+1, a, b)
-		}
-	}
-	return ""
 }
 
 // The ask tool goes through the extension UI sub-protocol.

@@ -26,13 +26,13 @@
 // (the first file is 1 hour old, the next 2 hours, …), and directories the
 // time of their newest child, so listings sorted by time are reproducible.
 // The working directory appears as $WORK in compared text. Run the tests
-// with -update to rewrite the expected sections from the actual output.
+// with -update (internal/golden's flag) to rewrite the expected sections
+// from the actual output.
 package tooltest
 
 import (
 	"context"
 	"encoding/json"
-	"flag"
 	"fmt"
 	"net/http"
 	"net/http/httptest"
@@ -46,10 +46,9 @@ import (
 
 	"github.com/gopi-agent/gopi/core/config"
 	"github.com/gopi-agent/gopi/core/tool"
+	"github.com/gopi-agent/gopi/internal/golden"
 	"golang.org/x/tools/txtar"
 )
-
-var update = flag.Bool("update", false, "rewrite the expected sections of golden tool cases")
 
 // Factory builds the tool under test for a case's session.
 type Factory func(env *tool.Env) tool.Tool
@@ -85,10 +84,7 @@ func isExpect(name string) bool {
 
 // RunCase runs one case file.
 func RunCase(t *testing.T, file string, newTool Factory, opts ...Options) {
-	ar, err := txtar.ParseFile(file)
-	if err != nil {
-		t.Fatal(err)
-	}
+	ar := golden.ReadArchive(t, file)
 	work := t.TempDir()
 	if real, err := filepath.EvalSymlinks(work); err == nil {
 		work = real
@@ -147,7 +143,7 @@ func RunCase(t *testing.T, file string, newTool Factory, opts ...Options) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	server := serve(t, ar)
+	server := serve(t, ar.Archive)
 	env := tool.NewEnvFrom(cfg)
 	env.Artifacts = tool.NewArtifactStore(filepath.Join(work, ".artifacts"))
 	tl := newTool(env)
@@ -175,36 +171,26 @@ func RunCase(t *testing.T, file string, newTool Factory, opts ...Options) {
 			if server != "" {
 				got = strings.ReplaceAll(got, server, "$SERVER")
 			}
-			if *update {
+			if golden.Update() { // -update also turns a result into an error and back
 				if f.Name == "result" && last.IsError {
 					f.Name = "error"
 				} else if f.Name == "error" && !last.IsError {
 					f.Name = "result"
 				}
-				f.Data = []byte(got)
-				continue
-			}
-			if f.Name == "result" && last.IsError {
+			} else if f.Name == "result" && last.IsError {
 				t.Errorf("want a result, got an error:\n%s", last.FirstText())
 				continue
-			}
-			if f.Name == "error" && !last.IsError {
+			} else if f.Name == "error" && !last.IsError {
 				t.Errorf("want an error, got a result:\n%s", last.FirstText())
 				continue
 			}
-			if want := string(f.Data); got != want {
-				t.Errorf("%s differs\n--- got ---\n%s--- want ---\n%s", f.Name, got, want)
-			}
+			ar.CheckFile(t, f, got)
 		}
 	}
 	if !ran {
 		t.Fatal("case has no call section")
 	}
-	if *update {
-		if err := os.WriteFile(file, txtar.Format(ar), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	ar.Save(t)
 }
 
 // actual renders what a section compares against.

@@ -3,23 +3,19 @@ package edit
 import (
 	"context"
 	"encoding/json"
-	"flag"
 	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
 	"regexp"
-	"slices"
 	"strconv"
 	"strings"
 	"testing"
 
 	"github.com/gopi-agent/gopi/core/hashline"
 	"github.com/gopi-agent/gopi/core/tool"
-	"golang.org/x/tools/txtar"
+	"github.com/gopi-agent/gopi/internal/golden"
 )
-
-var update = flag.Bool("update", false, "rewrite the want/ sections of testdata/*/*.txtar")
 
 // TestGolden runs every testdata/<mode>/*.txtar case. A case holds:
 //
@@ -52,10 +48,7 @@ func TestGolden(t *testing.T) {
 var anchorRef = regexp.MustCompile(`\{\{([^}:]+):(\d+)\}\}`)
 
 func runGolden(t *testing.T, file string) {
-	ar, err := txtar.ParseFile(file)
-	if err != nil {
-		t.Fatal(err)
-	}
+	ar := golden.ReadArchive(t, file)
 	mode, ok := tool.ParseEditMode(filepath.Base(filepath.Dir(file)))
 	if !ok {
 		t.Fatalf("directory %s is not an edit mode", filepath.Dir(file))
@@ -153,44 +146,15 @@ func runGolden(t *testing.T, file string) {
 		t.Fatal(err)
 	}
 
-	if *update {
-		var files []txtar.File
-		for _, f := range ar.Files {
-			if !strings.HasPrefix(f.Name, "want/") {
-				files = append(files, f)
-			}
-		}
-		// want/diff is opt-in: kept up to date only where a case has it.
-		var names []string
-		for n := range got {
-			if _, has := sections[n]; n != "want/diff" || has {
-				names = append(names, n)
-			}
-		}
-		slices.Sort(names)
-		for _, n := range names {
-			files = append(files, txtar.File{Name: n, Data: []byte(got[n])})
-		}
-		ar.Files = files
-		if err := os.WriteFile(file, txtar.Format(ar), 0o644); err != nil {
-			t.Fatal(err)
-		}
+	// want/diff is opt-in: compared, and kept up to date, only where a case
+	// has it.
+	if _, has := sections["want/diff"]; !has {
+		delete(got, "want/diff")
+	}
+	ar.CheckPrefix(t, "want/", got)
+	ar.Save(t)
+	if golden.Update() {
 		return
-	}
-	for name, want := range sections {
-		if !strings.HasPrefix(name, "want/") {
-			continue
-		}
-		if g, ok := got[name]; !ok {
-			t.Errorf("%s: expected to exist, is missing", name)
-		} else if g != want {
-			t.Errorf("%s differs\n--- got ---\n%s--- want ---\n%s", name, g, want)
-		}
-	}
-	for name := range got {
-		if _, ok := sections[name]; !ok && name != "want/diff" {
-			t.Errorf("%s: exists but the case does not expect it (run with -update)", name)
-		}
 	}
 	if fmt.Sprint(res.IsError) != fmt.Sprint(strings.HasPrefix(sections["want/result"], "ERROR\n")) {
 		t.Errorf("isError = %v", res.IsError)

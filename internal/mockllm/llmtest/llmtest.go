@@ -16,8 +16,8 @@
 // an abort, plus the
 // Config.Extra scenarios of the API under test. Goldens live in
 // the calling package's testdata/golden/<scenario>.txt and are rewritten
-// with `go test -update` (this package registers the -update flag, so a
-// test binary that imports it must not define its own). The request body of the first scenario is kept as
+// with `go test -update` (the flag of internal/golden, so a test binary
+// that imports this package must not define its own). The request body of the first scenario is kept as
 // testdata/golden/request.json, so message conversion is reviewed too.
 //
 // The throttle may merge consecutive deltas of one block or not, depending
@@ -33,19 +33,16 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"flag"
 	"fmt"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/gopi-agent/gopi/core/ai"
+	"github.com/gopi-agent/gopi/internal/golden"
 	"github.com/gopi-agent/gopi/internal/mockllm"
 )
-
-var update = flag.Bool("update", false, "rewrite testdata/golden files")
 
 // Config describes the provider under test.
 type Config struct {
@@ -192,9 +189,9 @@ func Run(t *testing.T, cfg Config) {
 			if cfg.CheckRequest != nil {
 				cfg.CheckRequest(t, reqs[0])
 			}
-			Compare(t, filepath.Join(cfg.Dir, sc.Name+".txt"), got)
+			golden.Check(t, filepath.Join(cfg.Dir, sc.Name+".txt"), got)
 			if i == 0 {
-				Compare(t, filepath.Join(cfg.Dir, "request.json"), PrettyJSON(t, reqs[0].Body))
+				golden.Check(t, filepath.Join(cfg.Dir, "request.json"), PrettyJSON(t, reqs[0].Body))
 			}
 		})
 	}
@@ -399,27 +396,6 @@ func PrettyJSON(t *testing.T, body []byte) string {
 		t.Fatal(err)
 	}
 	return buf.String()
-}
-
-// Compare checks got against a golden file, or rewrites it with -update.
-func Compare(t *testing.T, path, got string) {
-	t.Helper()
-	if *update {
-		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (run go test with -update to create it)", err)
-	}
-	if got != string(want) {
-		t.Errorf("output differs from %s (run with -update to accept)\n--- got ---\n%s--- want ---\n%s", path, got, want)
-	}
 }
 
 // RunOverflow plays an HTTP error whose message is the API's context
