@@ -17,6 +17,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"unicode/utf8"
 )
 
 var update = flag.Bool("update", false, "rewrite golden files and the expected sections of txtar cases from the actual output")
@@ -61,14 +62,18 @@ func check(t testing.TB, path, got string, rewrite bool) bool {
 }
 
 // diffContext is how many equal lines Diff shows before the first
-// difference.
-const diffContext = 2
+// difference, and contextWidth how much of each it shows.
+const (
+	diffContext  = 2
+	contextWidth = 120
+)
 
-// Diff describes the first difference between want and got: its line
-// number, the line counts, up to two equal lines before it, and the two
-// differing lines quoted with their line ends, so that invisible
-// differences (trailing blanks, "\r", a missing final newline) show. It
-// returns "" when want and got are equal.
+// Diff describes the first difference between want and got: its line and
+// the byte in that line where they part, the line counts, up to two equal
+// lines before it (cut at 120 bytes), and the two differing lines in full,
+// quoted with their line ends, so that invisible differences (trailing
+// blanks, "\r", a missing final newline) show. It returns "" when want and
+// got are equal.
 func Diff(want, got string) string {
 	if want == got {
 		return ""
@@ -79,12 +84,33 @@ func Diff(want, got string) string {
 		i++
 	}
 	var b strings.Builder
-	fmt.Fprintf(&b, "first difference at line %d (want %d lines, got %d):\n", i+1, len(w), len(g))
+	fmt.Fprintf(&b, "first difference at line %d", i+1)
+	if i < len(w) && i < len(g) {
+		fmt.Fprintf(&b, ", byte %d", commonPrefix(w[i], g[i])+1)
+	}
+	fmt.Fprintf(&b, " (want %d lines, got %d):\n", len(w), len(g))
 	for j := max(0, i-diffContext); j < i; j++ {
-		fmt.Fprintf(&b, "      %s\n", strings.TrimSuffix(w[j], "\n"))
+		line := strings.TrimSuffix(w[j], "\n")
+		if len(line) > contextWidth {
+			n := contextWidth
+			for n > 0 && !utf8.RuneStart(line[n]) {
+				n--
+			}
+			line = line[:n] + "…"
+		}
+		fmt.Fprintf(&b, "      %s\n", line)
 	}
 	fmt.Fprintf(&b, "-want %s\n+got  %s", quoteLine(w, i), quoteLine(g, i))
 	return b.String()
+}
+
+// commonPrefix is the length of the longest common prefix of a and b.
+func commonPrefix(a, b string) int {
+	n := 0
+	for n < len(a) && n < len(b) && a[n] == b[n] {
+		n++
+	}
+	return n
 }
 
 // lines splits s after each newline; a final line without one is kept.

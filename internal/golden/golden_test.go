@@ -123,11 +123,13 @@ func TestDiff(t *testing.T) {
 		name, want, got, diff string
 	}{
 		{"equal", "a\nb\n", "a\nb\n", ""},
-		{"first line", "a\n", "b\n", "first difference at line 1 (want 1 lines, got 1):\n-want \"a\\n\"\n+got  \"b\\n\""},
-		{"context", "a\nb\nc\nd\n", "a\nb\nc\nx\n", "first difference at line 4 (want 4 lines, got 4):\n      b\n      c\n-want \"d\\n\"\n+got  \"x\\n\""},
+		{"first line", "a\n", "b\n", "first difference at line 1, byte 1 (want 1 lines, got 1):\n-want \"a\\n\"\n+got  \"b\\n\""},
+		{"context", "a\nb\nc\nd\n", "a\nb\nc\nx\n", "first difference at line 4, byte 1 (want 4 lines, got 4):\n      b\n      c\n-want \"d\\n\"\n+got  \"x\\n\""},
+		{"long context", strings.Repeat("y", 130) + "\nab\n", strings.Repeat("y", 130) + "\naB\n", "first difference at line 2, byte 2 (want 2 lines, got 2):\n      " + strings.Repeat("y", 120) + "…\n-want \"ab\\n\"\n+got  \"aB\\n\""},
 		{"got longer", "a\n", "a\nb\n", "first difference at line 2 (want 1 lines, got 2):\n      a\n-want (end of text)\n+got  \"b\\n\""},
-		{"final newline", "a\nb\n", "a\nb", "first difference at line 2 (want 2 lines, got 2):\n      a\n-want \"b\\n\"\n+got  \"b\""},
-		{"carriage return", "a\n", "a\r\n", "first difference at line 1 (want 1 lines, got 1):\n-want \"a\\n\"\n+got  \"a\\r\\n\""},
+		{"long context cut at a rune", strings.Repeat("y", 119) + "éé\na\n", strings.Repeat("y", 119) + "éé\nb\n", "first difference at line 2, byte 1 (want 2 lines, got 2):\n      " + strings.Repeat("y", 119) + "…\n-want \"a\\n\"\n+got  \"b\\n\""},
+		{"final newline", "a\nb\n", "a\nb", "first difference at line 2, byte 2 (want 2 lines, got 2):\n      a\n-want \"b\\n\"\n+got  \"b\""},
+		{"carriage return", "a\n", "a\r\n", "first difference at line 1, byte 2 (want 1 lines, got 1):\n-want \"a\\n\"\n+got  \"a\\r\\n\""},
 		{"empty want", "", "a", "first difference at line 1 (want 0 lines, got 1):\n-want (end of text)\n+got  \"a\""},
 	}
 	for _, c := range cases {
