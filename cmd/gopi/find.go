@@ -22,6 +22,7 @@ import (
 
 	"github.com/gopi-agent/gopi/fscache"
 	"github.com/gopi-agent/gopi/internal/childproc"
+	"github.com/gopi-agent/gopi/internal/promptwriter"
 	"github.com/gopi-agent/gopi/search/fuzzy"
 	"github.com/gopi-agent/gopi/search/glob"
 )
@@ -379,7 +380,7 @@ func findMain(ctx context.Context, env *cliEnv, c *findCLI, fs *pflag.FlagSet, r
 		}
 	}
 
-	out := newPromptWriter(env.stdout, 64<<10)
+	out := promptwriter.New(env.stdout, 64<<10)
 	defer out.Stop()
 	var collected []string // paths for -X
 	execFailed := false

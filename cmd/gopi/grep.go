@@ -19,6 +19,7 @@ import (
 
 	"github.com/spf13/pflag"
 
+	"github.com/gopi-agent/gopi/internal/promptwriter"
 	"github.com/gopi-agent/gopi/search/grep"
 	"github.com/gopi-agent/gopi/search/grep/printer"
 )
@@ -258,7 +259,7 @@ type grepJob struct {
 	held      []heldResult         // results waiting for the end of the search when order needs them all
 	times     map[string]time.Time // sort timestamps taken before the search (see takeTimes)
 	argFiles  map[string]bool      // per path argument: names a file, not a directory (see argIsFile)
-	out       *promptWriter
+	out       *promptwriter.Writer
 	errOut    io.Writer
 	printer   *printer.Printer // lays the results out on out
 
@@ -347,7 +348,7 @@ func newGrepJob(c *grepCLI, rest []string, env *cliEnv) (*grepJob, error) {
 	}
 	j := &grepJob{
 		base: o, needs: needs, paths: rest, stats: c.stats, quiet: c.quiet, listFiles: c.files, order: c.sort,
-		out: newPromptWriter(env.stdout, 64<<10), errOut: env.stderr,
+		out: promptwriter.New(env.stdout, 64<<10), errOut: env.stderr,
 	}
 	layout := printer.Config{
 		Colors: colors, Mode: o.Mode, JSON: c.json, Context: o.ContextBefore > 0 || o.ContextAfter > 0,
