@@ -5,30 +5,19 @@ import (
 	"fmt"
 	"io"
 	"runtime"
-	"time"
 
 	"github.com/spf13/pflag"
 
 	"github.com/gopi-agent/gopi/search/find"
 )
 
-// findCLI holds the typed values of `gopi find`'s flags.
+// findCLI holds the typed values of `gopi find`'s flags: those that say
+// one thing of a run straight in its options, the others beside them.
 type findCLI struct {
-	hidden, noIgnore, ignoreCase, caseSensitive bool
-	typ                                         string
-	limit                                       int
-	newest                                      bool
-	fuzzy                                       string
-	json                                        bool
-	color                                       string
-	timeout                                     time.Duration
-	globMode, regexMode, fullPath               bool
-	extensions, excludes                        []string
-	maxDepth                                    int
-	print0, absolute, follow                    bool
-	size                                        []string
-	changedWithin                               string
-	help                                        bool
+	o                  find.Options
+	noIgnore, globMode bool
+	color              string
+	help               bool
 }
 
 // newFindFlagSet declares gopi find's flags on c. It is also what
@@ -38,30 +27,30 @@ type findCLI struct {
 func newFindFlagSet(c *findCLI, execDummy *[]string) *pflag.FlagSet {
 	fs := pflag.NewFlagSet("find", pflag.ContinueOnError)
 	fs.SortFlags = false
-	fs.BoolVarP(&c.hidden, "hidden", "H", false, "include hidden files and directories")
+	fs.BoolVarP(&c.o.Hidden, "hidden", "H", false, "include hidden files and directories")
 	fs.BoolVarP(&c.noIgnore, "no-ignore", "I", false, "do not honour .gitignore, .ignore or git's exclude files")
-	fs.BoolVarP(&c.ignoreCase, "ignore-case", "i", false, "match the pattern case-insensitively")
-	fs.BoolVarP(&c.caseSensitive, "case-sensitive", "s", false, "match the pattern case-sensitively")
+	fs.BoolVarP(&c.o.IgnoreCase, "ignore-case", "i", false, "match the pattern case-insensitively")
+	fs.BoolVarP(&c.o.CaseSensitive, "case-sensitive", "s", false, "match the pattern case-sensitively")
 	fs.BoolVarP(&c.globMode, "glob", "g", false, "the pattern is a glob (the default; accepted for fd's habit)")
-	fs.BoolVar(&c.regexMode, "regex", false, "the pattern is a regex searched for in each name (in the whole path with -p), as fd does by default")
-	fs.BoolVarP(&c.fullPath, "full-path", "p", false, "match the pattern against the whole path relative to PATH, not just the name")
-	fs.StringVarP(&c.typ, "type", "t", "", "only entries of `TYPE`: f (file), d (directory), l (symlink), x (executable file), e (empty file or directory)")
-	fs.StringArrayVarP(&c.extensions, "extension", "e", nil, "only files with extension `EXT` (repeatable; case-insensitive)")
-	fs.StringArrayVarP(&c.excludes, "exclude", "E", nil, "leave out paths matching `GLOB` and everything below them (repeatable)")
-	fs.IntVarP(&c.maxDepth, "max-depth", "d", 0, "descend at most `N` levels below each PATH (0: no limit)")
-	fs.StringArrayVarP(&c.size, "size", "S", nil, "only files of `SIZE`: +N at least, -N at most, N exactly; units b, k, m, g, t (powers of 1000) and ki, mi, gi, ti (of 1024) (repeatable)")
-	fs.StringVar(&c.changedWithin, "changed-within", "", "only entries modified within `DURATION` (e.g. 2h, 3d, 1w) or since a date (2024-01-31 or 2024-01-31 10:00:00)")
+	fs.BoolVar(&c.o.Regex, "regex", false, "the pattern is a regex searched for in each name (in the whole path with -p), as fd does by default")
+	fs.BoolVarP(&c.o.FullPath, "full-path", "p", false, "match the pattern against the whole path relative to PATH, not just the name")
+	fs.StringVarP(&c.o.Type, "type", "t", "", "only entries of `TYPE`: f (file), d (directory), l (symlink), x (executable file), e (empty file or directory)")
+	fs.StringArrayVarP(&c.o.Extensions, "extension", "e", nil, "only files with extension `EXT` (repeatable; case-insensitive)")
+	fs.StringArrayVarP(&c.o.Excludes, "exclude", "E", nil, "leave out paths matching `GLOB` and everything below them (repeatable)")
+	fs.IntVarP(&c.o.MaxDepth, "max-depth", "d", 0, "descend at most `N` levels below each PATH (0: no limit)")
+	fs.StringArrayVarP(&c.o.Sizes, "size", "S", nil, "only files of `SIZE`: +N at least, -N at most, N exactly; units b, k, m, g, t (powers of 1000) and ki, mi, gi, ti (of 1024) (repeatable)")
+	fs.StringVar(&c.o.ChangedWithin, "changed-within", "", "only entries modified within `DURATION` (e.g. 2h, 3d, 1w) or since a date (2024-01-31 or 2024-01-31 10:00:00)")
 	fs.StringArrayVarP(execDummy, "exec", "x", nil, "run `CMD` for each path: the arguments up to ';' ({} path, {/} base name, {//} parent, {.} path and {/.} base name without extension; the path is appended when none is given)")
 	fs.StringArrayVarP(execDummy, "exec-batch", "X", nil, "run `CMD` once with every path (arguments up to ';', {} placeholders as -x)")
-	fs.BoolVarP(&c.print0, "print0", "0", false, "end every path with a NUL byte instead of a newline")
-	fs.BoolVarP(&c.absolute, "absolute-path", "a", false, "print absolute paths")
-	fs.BoolVarP(&c.follow, "follow", "L", false, "follow symbolic links: a link is listed as what it points at and a linked directory is walked (a link loop is not entered twice)")
-	fs.IntVar(&c.limit, "limit", 0, "print at most `N` paths (0: no limit)")
-	fs.BoolVar(&c.newest, "newest", false, "sort by modification time, newest first")
-	fs.StringVar(&c.fuzzy, "fuzzy", "", "rank paths by fuzzy match against `QUERY` instead of a pattern")
-	fs.BoolVar(&c.json, "json", false, "print one JSON object per path")
+	fs.BoolVarP(&c.o.Print0, "print0", "0", false, "end every path with a NUL byte instead of a newline")
+	fs.BoolVarP(&c.o.Absolute, "absolute-path", "a", false, "print absolute paths")
+	fs.BoolVarP(&c.o.Follow, "follow", "L", false, "follow symbolic links: a link is listed as what it points at and a linked directory is walked (a link loop is not entered twice)")
+	fs.IntVar(&c.o.Limit, "limit", 0, "print at most `N` paths (0: no limit)")
+	fs.BoolVar(&c.o.Newest, "newest", false, "sort by modification time, newest first")
+	fs.StringVar(&c.o.Query, "fuzzy", "", "rank paths by fuzzy match against `QUERY` instead of a pattern")
+	fs.BoolVar(&c.o.JSON, "json", false, "print one JSON object per path")
 	fs.StringVar(&c.color, "color", "auto", "`WHEN` to color: auto (only on a terminal), always or never")
-	fs.DurationVar(&c.timeout, "timeout", 0, "give up after `DURATION` (e.g. 5s; 0: never)")
+	fs.DurationVar(&c.o.Timeout, "timeout", 0, "give up after `DURATION` (e.g. 5s; 0: never)")
 	fs.BoolVarP(&c.help, "help", "h", false, "show this help")
 	return fs
 }
@@ -152,34 +141,29 @@ func runFind(ctx context.Context, env *cliEnv, args []string) int {
 // newFinder checks the flags of c and the arguments after them and
 // compiles them into a run.
 func newFinder(env *cliEnv, c *findCLI, fs *pflag.FlagSet, rest []string, ex *find.Exec) (*find.Finder, error) {
-	if c.limit < 0 || c.maxDepth < 0 {
+	o := c.o
+	if o.Limit < 0 || o.MaxDepth < 0 {
 		return nil, usagef("--limit and --max-depth need a whole number ≥ 0")
 	}
-	if c.follow && runtime.GOOS == "windows" {
+	if o.Follow && runtime.GOOS == "windows" {
 		return nil, usagef("-L/--follow is not supported on Windows: symbolic links are listed, never followed")
 	}
-	if c.globMode && c.regexMode {
+	if c.globMode && o.Regex {
 		return nil, usagef("-g/--glob and --regex cannot be combined")
 	}
 	colors, err := colorPalette(c.color, env.isTerminal, env.cfg.Env.Get)
 	if err != nil {
 		return nil, err
 	}
-	if c.timeout < 0 {
+	if o.Timeout < 0 {
 		return nil, usagef("--timeout needs a positive duration such as 5s")
 	}
-	o := find.Options{
-		Regex: c.regexMode, FullPath: c.fullPath, Fuzzy: fs.Changed("fuzzy"), Query: c.fuzzy,
-		IgnoreCase: c.ignoreCase, CaseSensitive: c.caseSensitive,
-		Type: c.typ, Extensions: c.extensions, Excludes: c.excludes, Sizes: c.size, ChangedWithin: c.changedWithin,
-		MaxDepth: c.maxDepth, Hidden: c.hidden, Gitignore: !c.noIgnore, Follow: c.follow, ScanCache: env.scanner(),
-		Limit: c.limit, Newest: c.newest, JSON: c.json, Print0: c.print0, Absolute: c.absolute,
-		PathColor: colors.Path, ColorReset: colors.Reset, Exec: ex, Timeout: c.timeout,
-	}
+	o.Fuzzy = fs.Changed("fuzzy")
 	if !o.Fuzzy && len(rest) > 0 {
 		o.Pattern, rest = rest[0], rest[1:]
 	}
-	o.Paths = rest
+	o.Paths, o.Gitignore, o.ScanCache, o.Exec = rest, !c.noIgnore, env.scanner(), ex
+	o.PathColor, o.ColorReset = colors.Path, colors.Reset
 	f, err := find.New(o)
 	if err != nil {
 		return nil, usagef("%v", err)

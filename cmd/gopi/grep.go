@@ -6,7 +6,6 @@ import (
 	"runtime"
 	"strconv"
 	"strings"
-	"time"
 
 	"github.com/spf13/pflag"
 
@@ -15,55 +14,37 @@ import (
 	"github.com/gopi-agent/gopi/search/grep/printer"
 )
 
-// grepCLI holds the typed values of `gopi grep`'s flags.
+// grepCLI holds the typed values of `gopi grep`'s flags: those that say
+// one thing of a run straight in its options, the others (resolved by
+// grepOptions) beside them.
 type grepCLI struct {
+	o                                    job.Options
 	maxColumnsSet                        bool // --max-columns was given
 	ignoreCase, smartCase, caseSensitive bool
-	word, fixed, invert, onlyMatching    bool
-	line                                 bool // -x: the match must be the whole line
-	countMatches                         bool // --count-matches
 	regexps                              []string
 	after, before, context               int
-	globs                                globList
-	types, typesNot                      []string
 	typeList                             bool
-	hidden, noIgnore, follow             bool
-	binary                               job.BinaryMode // -a, --binary, --no-binary and -uuu: the last one given wins
+	noIgnore                             bool
 	unrestricted                         int
-	maxDepth, maxCount                   int
-	count, filesWithMatches, files       bool
-	multiline                            bool
 	lineNumber, noLineNumber             bool
-	withFilename, noFilename             bool
-	column, vimgrep, null, quiet         bool
-	byteOffset                           bool
-	maxColumns                           int
 	maxFilesize                          string
-	json, stats                          bool
 	color                                string
-	sort                                 printer.Order
-	timeout                              time.Duration
 	help                                 bool
 }
 
-// globList collects -g and --iglob values in the order given: ripgrep
-// lets the last matching glob decide, whichever flag it came from.
-type globList struct {
-	globs []string
-	fold  []bool
-}
-
-// globFlag is the pflag.Value of -g (fold false) or --iglob (fold true).
+// globFlag is the pflag.Value of -g (fold false) or --iglob (fold true):
+// both add to one list in the order given, as ripgrep lets the last
+// matching glob decide, whichever flag it came from.
 type globFlag struct {
-	list *globList
+	o    *job.Options
 	fold bool
 }
 
 func (g globFlag) String() string { return "" }
 func (g globFlag) Type() string   { return "stringArray" }
 func (g globFlag) Set(v string) error {
-	g.list.globs = append(g.list.globs, v)
-	g.list.fold = append(g.list.fold, g.fold)
+	g.o.Globs = append(g.o.Globs, v)
+	g.o.GlobFold = append(g.o.GlobFold, g.fold)
 	return nil
 }
 
@@ -76,51 +57,51 @@ func newGrepFlagSet(c *grepCLI) *pflag.FlagSet {
 	fs.BoolVarP(&c.smartCase, "smart-case", "S", false, "match case-insensitively unless the pattern has an upper-case letter")
 	fs.BoolVarP(&c.caseSensitive, "case-sensitive", "s", false, "match case-sensitively (overrides -i and -S)")
 	fs.StringArrayVarP(&c.regexps, "regexp", "e", nil, "search for `PATTERN` (repeatable; a line matching any of them matches); the first positional argument is then a path")
-	fs.BoolVarP(&c.fixed, "fixed-strings", "F", false, "treat the patterns as literal text, not regexes")
+	fs.BoolVarP(&c.o.Fixed, "fixed-strings", "F", false, "treat the patterns as literal text, not regexes")
 	// -w and -x override each other: the last one given wins (ripgrep).
-	fs.VarPF(&boundaryFlag{set: &c.word, other: &c.line}, "word-regexp", "w", "only match at word boundaries").NoOptDefVal = "true"
-	fs.VarPF(&boundaryFlag{set: &c.line, other: &c.word}, "line-regexp", "x", "only match whole lines (overrides -w, as -w overrides it)").NoOptDefVal = "true"
-	fs.BoolVarP(&c.invert, "invert-match", "v", false, "print the lines that do not match")
-	fs.BoolVarP(&c.onlyMatching, "only-matching", "o", false, "print only the matched parts, each on its own line")
+	fs.VarPF(&boundaryFlag{set: &c.o.Word, other: &c.o.Line}, "word-regexp", "w", "only match at word boundaries").NoOptDefVal = "true"
+	fs.VarPF(&boundaryFlag{set: &c.o.Line, other: &c.o.Word}, "line-regexp", "x", "only match whole lines (overrides -w, as -w overrides it)").NoOptDefVal = "true"
+	fs.BoolVarP(&c.o.Invert, "invert-match", "v", false, "print the lines that do not match")
+	fs.BoolVarP(&c.o.OnlyMatching, "only-matching", "o", false, "print only the matched parts, each on its own line")
 	nonNegIntVarP(fs, &c.after, "after-context", "A", -1, "show `N` lines after each match")
 	nonNegIntVarP(fs, &c.before, "before-context", "B", -1, "show `N` lines before each match")
 	nonNegIntVarP(fs, &c.context, "context", "C", 0, "show `N` lines before and after each match")
-	nonNegIntVarP(fs, &c.maxCount, "max-count", "m", 0, "print at most `N` matching lines per file (0: no limit)")
-	fs.VarP(globFlag{&c.globs, false}, "glob", "g", "search only paths matching `GLOB`; !GLOB excludes; the last matching glob wins; a glob with '/' is anchored at the working directory (repeatable)")
-	fs.Var(globFlag{&c.globs, true}, "iglob", "like --glob, ignoring case (`GLOB`)")
-	fs.StringArrayVarP(&c.types, "type", "t", nil, "search only files of type `TYPE` (repeatable; see --type-list)")
-	fs.StringArrayVarP(&c.typesNot, "type-not", "T", nil, "do not search files of type `TYPE` (repeatable)")
+	nonNegIntVarP(fs, &c.o.MaxCount, "max-count", "m", 0, "print at most `N` matching lines per file (0: no limit)")
+	fs.VarP(globFlag{&c.o, false}, "glob", "g", "search only paths matching `GLOB`; !GLOB excludes; the last matching glob wins; a glob with '/' is anchored at the working directory (repeatable)")
+	fs.Var(globFlag{&c.o, true}, "iglob", "like --glob, ignoring case (`GLOB`)")
+	fs.StringArrayVarP(&c.o.Types, "type", "t", nil, "search only files of type `TYPE` (repeatable; see --type-list)")
+	fs.StringArrayVarP(&c.o.TypesNot, "type-not", "T", nil, "do not search files of type `TYPE` (repeatable)")
 	fs.BoolVar(&c.typeList, "type-list", false, "print the file types and their globs, then exit")
-	fs.BoolVar(&c.hidden, "hidden", false, "search hidden files and directories")
+	fs.BoolVar(&c.o.Hidden, "hidden", false, "search hidden files and directories")
 	fs.BoolVar(&c.noIgnore, "no-ignore", false, "do not honour .gitignore, .ignore or git's exclude files")
-	fs.VarPF(&unrestrictedFlag{n: &c.unrestricted, binary: &c.binary}, "unrestricted", "u", "-u: --no-ignore; -uu: also --hidden; -uuu: also --binary").NoOptDefVal = "+1"
-	fs.VarPF(&binaryFlag{mode: &c.binary, on: job.BinaryText}, "text", "a", "search binary files as if they were text, printing their lines (the last of -a, --binary and --no-binary wins)").NoOptDefVal = "true"
-	fs.VarPF(&binaryFlag{mode: &c.binary, on: job.BinarySearch}, "binary", "", `search binary files found in directories too, reporting each as "binary file matches", as a named one is`).NoOptDefVal = "true"
-	fs.VarPF(&binaryFlag{mode: &c.binary, on: job.BinarySkip}, "no-binary", "", "skip binary files found in directories (the default; undoes --binary, -a and -uuu)").NoOptDefVal = "true"
-	fs.BoolVarP(&c.follow, "follow", "L", false, "follow symbolic links while walking directories (a link loop is not entered twice)")
-	nonNegIntVarP(fs, &c.maxDepth, "max-depth", "", 0, "descend at most `N` directory levels below each path (0: no limit)")
-	fs.BoolVarP(&c.count, "count", "c", false, "print the number of matching lines per file (of matches when a match can span lines)")
-	fs.BoolVar(&c.countMatches, "count-matches", false, "print the number of matches per file (every match of a line counts)")
-	fs.BoolVarP(&c.filesWithMatches, "files-with-matches", "l", false, "print only the paths of files with a match")
-	fs.BoolVar(&c.files, "files", false, "print the files that would be searched, without searching (no PATTERN)")
-	fs.BoolVarP(&c.multiline, "multiline", "U", false, "let matches span lines (implied by a pattern holding \\n)")
+	fs.VarPF(&unrestrictedFlag{n: &c.unrestricted, binary: &c.o.Binary}, "unrestricted", "u", "-u: --no-ignore; -uu: also --hidden; -uuu: also --binary").NoOptDefVal = "+1"
+	fs.VarPF(&binaryFlag{mode: &c.o.Binary, on: job.BinaryText}, "text", "a", "search binary files as if they were text, printing their lines (the last of -a, --binary and --no-binary wins)").NoOptDefVal = "true"
+	fs.VarPF(&binaryFlag{mode: &c.o.Binary, on: job.BinarySearch}, "binary", "", `search binary files found in directories too, reporting each as "binary file matches", as a named one is`).NoOptDefVal = "true"
+	fs.VarPF(&binaryFlag{mode: &c.o.Binary, on: job.BinarySkip}, "no-binary", "", "skip binary files found in directories (the default; undoes --binary, -a and -uuu)").NoOptDefVal = "true"
+	fs.BoolVarP(&c.o.Follow, "follow", "L", false, "follow symbolic links while walking directories (a link loop is not entered twice)")
+	nonNegIntVarP(fs, &c.o.MaxDepth, "max-depth", "", 0, "descend at most `N` directory levels below each path (0: no limit)")
+	fs.BoolVarP(&c.o.Count, "count", "c", false, "print the number of matching lines per file (of matches when a match can span lines)")
+	fs.BoolVar(&c.o.CountMatches, "count-matches", false, "print the number of matches per file (every match of a line counts)")
+	fs.BoolVarP(&c.o.FilesWithMatches, "files-with-matches", "l", false, "print only the paths of files with a match")
+	fs.BoolVar(&c.o.ListFiles, "files", false, "print the files that would be searched, without searching (no PATTERN)")
+	fs.BoolVarP(&c.o.Multiline, "multiline", "U", false, "let matches span lines (implied by a pattern holding \\n)")
 	fs.BoolVarP(&c.lineNumber, "line-number", "n", false, "print line numbers (the default)")
 	fs.BoolVarP(&c.noLineNumber, "no-line-number", "N", false, "do not print line numbers")
-	fs.BoolVarP(&c.withFilename, "with-filename", "H", false, "print the path with every line, even for one file")
-	fs.BoolVarP(&c.noFilename, "no-filename", "I", false, "never print paths with matching lines")
-	fs.BoolVar(&c.column, "column", false, "print the column (1-based byte offset) of the first match after the line number")
-	fs.BoolVarP(&c.byteOffset, "byte-offset", "b", false, "print the 0-based byte offset of each line (of each match with -o or --vimgrep) before its text")
-	fs.BoolVar(&c.vimgrep, "vimgrep", false, "print every match as PATH:LINE:COLUMN:TEXT, a line repeated for each of its matches")
-	fs.BoolVarP(&c.null, "null", "0", false, "follow every printed path with a NUL byte instead of ':' or a newline")
-	fs.BoolVarP(&c.quiet, "quiet", "q", false, "print nothing; exit 0 at the first match")
+	fs.BoolVarP(&c.o.WithFilename, "with-filename", "H", false, "print the path with every line, even for one file")
+	fs.BoolVarP(&c.o.NoFilename, "no-filename", "I", false, "never print paths with matching lines")
+	fs.BoolVar(&c.o.Column, "column", false, "print the column (1-based byte offset) of the first match after the line number")
+	fs.BoolVarP(&c.o.ByteOffset, "byte-offset", "b", false, "print the 0-based byte offset of each line (of each match with -o or --vimgrep) before its text")
+	fs.BoolVar(&c.o.Vimgrep, "vimgrep", false, "print every match as PATH:LINE:COLUMN:TEXT, a line repeated for each of its matches")
+	fs.BoolVarP(&c.o.Null, "null", "0", false, "follow every printed path with a NUL byte instead of ':' or a newline")
+	fs.BoolVarP(&c.o.Quiet, "quiet", "q", false, "print nothing; exit 0 at the first match")
 	fs.StringVar(&c.maxFilesize, "max-filesize", "", "skip files larger than `SIZE` (bytes, or with a K, M or G suffix), naming them on stderr")
-	nonNegIntVarP(fs, &c.maxColumns, "max-columns", "", grep.DefaultMaxColumns, "cut lines longer than `N` characters, marking them with … (0: never)")
-	fs.Var(sortFlag{&c.sort, false}, "sort", "order results by `KEY`: path (the default), modified, accessed, created or none; any key but path lists every file before the search starts")
-	fs.Var(sortFlag{&c.sort, true}, "sortr", "like --sort, in descending order (`KEY`)")
-	fs.BoolVar(&c.json, "json", false, "print one JSON object per match (per file with -c or -l)")
+	nonNegIntVarP(fs, &c.o.MaxColumns, "max-columns", "", grep.DefaultMaxColumns, "cut lines longer than `N` characters, marking them with … (0: never)")
+	fs.Var(sortFlag{&c.o.Sort, false}, "sort", "order results by `KEY`: path (the default), modified, accessed, created or none; any key but path lists every file before the search starts")
+	fs.Var(sortFlag{&c.o.Sort, true}, "sortr", "like --sort, in descending order (`KEY`)")
+	fs.BoolVar(&c.o.JSON, "json", false, "print one JSON object per match (per file with -c or -l)")
 	fs.StringVar(&c.color, "color", "auto", "`WHEN` to color: auto (only on a terminal), always or never")
-	fs.DurationVar(&c.timeout, "timeout", 0, "give up after `DURATION` (e.g. 5s; 0: never)")
-	fs.BoolVar(&c.stats, "stats", false, "print totals (files searched, skipped, matches) to stderr")
+	fs.DurationVar(&c.o.Timeout, "timeout", 0, "give up after `DURATION` (e.g. 5s; 0: never)")
+	fs.BoolVar(&c.o.Stats, "stats", false, "print totals (files searched, skipped, matches) to stderr")
 	fs.BoolVarP(&c.help, "help", "h", false, "show this help")
 	boundFlag(fs, "timeout", 0, "--timeout needs a duration such as 5s (0: none), got %q")
 	return fs
@@ -183,27 +164,17 @@ func runGrep(ctx context.Context, env *cliEnv, args []string) int {
 // grepOptions resolves the flags of c and the arguments after them into
 // a run's options, refusing what the flags cannot mean together.
 func grepOptions(c *grepCLI, rest []string, env *cliEnv) (job.Options, error) {
-	patterns := c.regexps
-	if len(patterns) == 0 && !c.files {
+	o := c.o
+	o.Patterns = c.regexps
+	if len(o.Patterns) == 0 && !o.ListFiles {
 		if len(rest) == 0 {
-			return job.Options{}, usagef("missing PATTERN")
+			return o, usagef("missing PATTERN")
 		}
-		patterns, rest = rest[:1], rest[1:]
+		o.Patterns, rest = rest[:1], rest[1:]
 	}
-	if c.follow && runtime.GOOS == "windows" {
-		return job.Options{}, usagef("-L/--follow is not supported on Windows: symbolic links are never followed; name the link targets as paths instead")
-	}
-	o := job.Options{
-		Patterns: patterns, Fixed: c.fixed, Word: c.word, Line: c.line, Multiline: c.multiline, Invert: c.invert,
-		Paths: rest, Globs: c.globs.globs, GlobFold: c.globs.fold, Types: c.types, TypesNot: c.typesNot,
-		Hidden: c.hidden || c.unrestricted >= 2, Gitignore: !c.noIgnore && c.unrestricted < 1, Follow: c.follow,
-		Binary: c.binary, MaxDepth: c.maxDepth, ScanCache: env.scanner(),
-		MaxCount: c.maxCount, ContextBefore: c.context, ContextAfter: c.context, MaxColumns: c.maxColumns,
-		Count: c.count, CountMatches: c.countMatches, FilesWithMatches: c.filesWithMatches, ListFiles: c.files,
-		OnlyMatching: c.onlyMatching, Quiet: c.quiet, Stats: c.stats,
-		LineNumbers: !c.noLineNumber, WithFilename: c.withFilename, NoFilename: c.noFilename,
-		Column: c.column, ByteOffset: c.byteOffset, Vimgrep: c.vimgrep, Null: c.null, JSON: c.json,
-		Sort: c.sort, Timeout: c.timeout,
+	o.Paths = rest
+	if o.Follow && runtime.GOOS == "windows" {
+		return o, usagef("-L/--follow is not supported on Windows: symbolic links are never followed; name the link targets as paths instead")
 	}
 	switch {
 	case c.caseSensitive:
@@ -212,6 +183,11 @@ func grepOptions(c *grepCLI, rest []string, env *cliEnv) (job.Options, error) {
 	case c.smartCase:
 		o.Case = job.CaseSmart
 	}
+	o.Hidden = o.Hidden || c.unrestricted >= 2
+	o.Gitignore = !c.noIgnore && c.unrestricted < 1
+	o.ScanCache = env.scanner()
+	o.LineNumbers = !c.noLineNumber
+	o.ContextBefore, o.ContextAfter = c.context, c.context
 	if c.before >= 0 {
 		o.ContextBefore = c.before
 	}
@@ -219,48 +195,23 @@ func grepOptions(c *grepCLI, rest []string, env *cliEnv) (job.Options, error) {
 		o.ContextAfter = c.after
 	}
 	if c.maxFilesize != "" {
-		n, err := parseByteSize(c.maxFilesize)
+		n, err := job.ParseByteSize(c.maxFilesize)
 		if err != nil {
-			return job.Options{}, err
+			return o, usagef("%v", err)
 		}
 		o.MaxFileSize = n
 	}
-	if !c.maxColumnsSet && (c.onlyMatching || c.vimgrep || c.json) {
+	if !c.maxColumnsSet && (o.OnlyMatching || o.Vimgrep || o.JSON) {
 		// These print every match on its own: cutting the line would
 		// drop the matches past the cut.
 		o.MaxColumns = 0
 	}
-	if (c.count || c.countMatches) && c.filesWithMatches {
-		return job.Options{}, usagef("-c and -l cannot be combined")
+	if (o.Count || o.CountMatches) && o.FilesWithMatches {
+		return o, usagef("-c and -l cannot be combined")
 	}
 	var err error
-	if o.Colors, err = colorPalette(c.color, env.isTerminal, env.cfg.Env.Get); err != nil {
-		return job.Options{}, err
-	}
-	return o, nil
-}
-
-// parseByteSize reads ripgrep's --max-filesize syntax: a number with an
-// optional K, M or G suffix (powers of 1024).
-func parseByteSize(s string) (int64, error) {
-	mult := int64(1)
-	switch strings.ToUpper(s[len(s)-1:]) {
-	case "K":
-		mult = 1 << 10
-	case "M":
-		mult = 1 << 20
-	case "G":
-		mult = 1 << 30
-	}
-	num := s
-	if mult > 1 {
-		num = s[:len(s)-1]
-	}
-	n, err := strconv.ParseInt(num, 10, 64)
-	if err != nil || n <= 0 {
-		return 0, usagef("--max-filesize %q: give a size in bytes, optionally with a K, M or G suffix (e.g. 10M)", s)
-	}
-	return n * mult, nil
+	o.Colors, err = colorPalette(c.color, env.isTerminal, env.cfg.Env.Get)
+	return o, err
 }
 
 // boundaryFlag is -w or -x: setting one clears the other, so the last one
