@@ -52,7 +52,7 @@ type Options struct {
 	Fixed    bool // -F: the patterns are literal text
 	Word     bool // -w: a match must start and end at word boundaries
 	Line     bool // -x: a match must be the whole line
-	Case     Case
+	Case     Case // -s, -i or -S: how the patterns treat letter case
 	// Multiline lets matches span lines (also when a pattern needs it).
 	Multiline bool
 	Invert    bool // -v: report the lines that do not match
@@ -61,15 +61,15 @@ type Options struct {
 	// StdinPath. None: the current directory, or standard input when
 	// Streams.StdinReadable says it holds input.
 	Paths     []string
-	Globs     []string // -g and --iglob globs in the order given (the last matching one decides)
-	GlobFold  []bool   // per Globs entry: --iglob (match ignoring case)
-	Types     []string // -t: search only files of these types
-	TypesNot  []string // -T: skip files of these types
-	Hidden    bool     // search hidden files and directories
-	Gitignore bool     // honour .gitignore, .ignore and git's exclude files
-	Follow    bool     // -L: follow symbolic links while walking
-	Binary    BinaryMode
-	MaxDepth  int // descend at most this many levels below a directory argument; 0: no limit
+	Globs     []string   // -g and --iglob globs in the order given (the last matching one decides)
+	GlobFold  []bool     // one per Globs entry: it came from --iglob (match ignoring case)
+	Types     []string   // -t: search only files of these types
+	TypesNot  []string   // -T: skip files of these types
+	Hidden    bool       // search hidden files and directories
+	Gitignore bool       // honour .gitignore, .ignore and git's exclude files
+	Follow    bool       // -L: follow symbolic links while walking
+	Binary    BinaryMode // what becomes of binary files found in directories
+	MaxDepth  int        // descend at most this many levels below a directory argument; 0: no limit
 	// MaxFileSize skips (and names on stderr) files larger than this many
 	// bytes; 0: no limit.
 	MaxFileSize int64
@@ -89,16 +89,16 @@ type Options struct {
 	Quiet            bool // -q: print nothing, stop at the first match
 	Stats            bool // print totals to stderr at the end
 
-	LineNumbers  bool // print line numbers (--column and --vimgrep print them anyway)
-	WithFilename bool // -H: print the path with every line
-	NoFilename   bool // -I: never print paths with lines (wins over WithFilename)
-	Column       bool // --column
-	ByteOffset   bool // -b
-	Vimgrep      bool // --vimgrep
-	Null         bool // -0: a NUL after each printed path
-	JSON         bool // --json
-	Colors       printer.Palette
-	Sort         printer.Order // --sort/--sortr; the zero value is path order
+	LineNumbers  bool            // print line numbers (--column and --vimgrep print them anyway)
+	WithFilename bool            // -H: print the path with every line
+	NoFilename   bool            // -I: never print paths with lines (wins over WithFilename)
+	Column       bool            // --column
+	ByteOffset   bool            // -b
+	Vimgrep      bool            // --vimgrep
+	Null         bool            // -0: a NUL after each printed path
+	JSON         bool            // --json
+	Colors       printer.Palette // the escape sequences of colored output; the zero value prints plain text
+	Sort         printer.Order   // --sort/--sortr; the zero value is path order
 
 	Timeout time.Duration // give up after this long; 0: never
 }
