@@ -143,15 +143,3 @@ func TestASTNoIgnoreArgs(t *testing.T) {
 		}
 	}
 }
-
-// TestASTOutputBuffer: a terminal gets the small buffer (first matches
-// early), a pipe or a file the large one (few write calls).
-func TestASTOutputBuffer(t *testing.T) {
-	var sink strings.Builder
-	if got := astOutput(&cliEnv{stdout: &sink, isTerminal: true}).Size(); got != 4096 {
-		t.Errorf("terminal buffer %d, want 4096", got)
-	}
-	if got := astOutput(&cliEnv{stdout: &sink}).Size(); got != 64<<10 {
-		t.Errorf("pipe buffer %d, want %d", got, 64<<10)
-	}
-}
