@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/gopi-agent/gopi/ast/astcli"
 	"github.com/gopi-agent/gopi/native/astgrep"
 )
 
@@ -141,5 +142,13 @@ func TestASTNoIgnoreArgs(t *testing.T) {
 		if got := strings.Join(astNoIgnoreArgs(strings.Fields(tc.in)), " "); got != tc.want {
 			t.Errorf("%q: got %q, want %q", tc.in, got, tc.want)
 		}
+	}
+}
+
+// The ast commands return astcli's exit statuses as they are: they must
+// be the CLI's.
+func TestASTExitStatusesAreTheCLIs(t *testing.T) {
+	if astcli.ExitMatch != exitMatch || astcli.ExitNoMatch != exitNoMatch || astcli.ExitError != exitError {
+		t.Fatalf("astcli exits %d %d %d, CLI %d %d %d", astcli.ExitMatch, astcli.ExitNoMatch, astcli.ExitError, exitMatch, exitNoMatch, exitError)
 	}
 }

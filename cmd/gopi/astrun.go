@@ -16,6 +16,7 @@ import (
 // astRunCLI holds the typed flags of `gopi ast run` and `gopi ast scan`.
 type astRunCLI struct {
 	pattern, rewrite, lang, strictness string
+	hasRewrite                         bool     // run: -r was given (an empty one deletes)
 	rules                              []string // scan: rule files
 	inlineRules                        string
 	updateAll                          bool
@@ -102,7 +103,7 @@ func parseASTRun(env *cliEnv, cmd string, args []string, scan bool, usage string
 		return nil, nil, exitMatch, false
 	}
 	switch c.json {
-	case "", "pretty", "compact", "stream":
+	case "", astcli.JSONPretty, astcli.JSONCompact, astcli.JSONStream:
 	default:
 		return nil, nil, fail(env, cmd, usagef("--json=%s: use pretty, compact or stream", c.json)), false
 	}
@@ -116,9 +117,7 @@ func parseASTRun(env *cliEnv, cmd string, args []string, scan bool, usage string
 	if len(paths) == 0 {
 		paths = []string{"."}
 	}
-	if !scan && !fs.Changed("rewrite") {
-		c.rewrite = "\x00" // marks "no -r"
-	}
+	c.hasRewrite = !scan && fs.Changed("rewrite")
 	return &c, paths, 0, true
 }
 
@@ -140,7 +139,7 @@ func runASTRun(ctx context.Context, env *cliEnv, args []string) int {
 		Before: c.before, After: c.after, MaxFiles: c.maxFiles, Timeout: c.timeout}
 	o.Scope = c.noIgnore.scope(paths, c.noHidden)
 	o.Scope.Globs, o.Scope.ScanCache = c.globs, env.scan
-	if c.rewrite != "\x00" {
+	if c.hasRewrite {
 		o.Rewrite = &c.rewrite
 		if o.MaxFiles == 0 {
 			o.MaxFiles = astMaxFiles(env)
