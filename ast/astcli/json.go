@@ -37,6 +37,7 @@ type jsonOffsets struct {
 	End   int `json:"end"`
 }
 
+// jsonSpan is a range: byte offsets and 0-based line/column positions.
 type jsonSpan struct {
 	ByteOffset struct {
 		Start int `json:"start"`
@@ -46,22 +47,27 @@ type jsonSpan struct {
 	End   jsonPos `json:"end"`
 }
 
+// jsonPos is a 0-based line and column (in characters).
 type jsonPos struct {
 	Line   int `json:"line"`
 	Column int `json:"column"`
 }
 
+// jsonNode is a captured node.
 type jsonNode struct {
 	Text  string   `json:"text"`
 	Range jsonSpan `json:"range"`
 }
 
+// jsonMeta holds a match's metavariables: single and multiple captures
+// and transformed variables, by name.
 type jsonMeta struct {
 	Single      map[string]jsonNode   `json:"single"`
 	Multi       map[string][]jsonNode `json:"multi"`
 	Transformed map[string]string     `json:"transformed"`
 }
 
+// jsonSpanOf is the span from s to e.
 func jsonSpanOf(s, e astgrep.Pos) jsonSpan {
 	var sp jsonSpan
 	sp.ByteOffset.Start, sp.ByteOffset.End = s.Offset, e.Offset
@@ -70,6 +76,7 @@ func jsonSpanOf(s, e astgrep.Pos) jsonSpan {
 	return sp
 }
 
+// toMatchJSON is a match as `gopi ast grep --json` prints it.
 func toMatchJSON(m ast.Match) matchJSON {
 	j := matchJSON{Text: m.Text, Range: jsonSpanOf(m.Start, m.End), File: m.Path, Lines: m.Lines, Language: m.Lang}
 	if len(m.Captures) > 0 {
