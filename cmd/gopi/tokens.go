@@ -3,12 +3,10 @@ package main
 import (
 	"context"
 	"fmt"
-	"strings"
 
 	"github.com/spf13/pflag"
 
 	"github.com/gopi-agent/gopi/core/ai/models"
-	"github.com/gopi-agent/gopi/core/config"
 	"github.com/gopi-agent/gopi/tokens"
 )
 
@@ -74,7 +72,7 @@ func tokensMain(ctx context.Context, env *cliEnv, c *tokensCLI, paths []string) 
 		if c.encoding != "" {
 			return exitError, usagef("give --encoding or --model, not both")
 		}
-		how, model = modelCounting(env.cfg, model)
+		how, model = models.TokenCounting(model, func() (*models.Registry, error) { return models.Load(modelsOptions(env.cfg)) })
 	} else if c.encoding != "" {
 		how.Encoding = c.encoding
 	}
@@ -104,32 +102,4 @@ func tokensMain(ctx context.Context, env *cliEnv, c *tokensCLI, paths []string) 
 	}
 	report.WriteText(env.stdout)
 	return code, nil
-}
-
-// modelCounting says how to count for the model the user named. A name the
-// id rules recognise is used as given; otherwise it is looked up in the
-// model catalog and models.yml, so "opus" counts as the Claude model it
-// names. Only exact and substring matches are taken: a fuzzy guess could
-// turn an unknown open-weight model into an unrelated OpenAI one. It
-// returns the rule and the model id the counts are for.
-func modelCounting(cfg *config.Config, name string) (tokens.ModelEncoding, string) {
-	how := tokens.ForModel(name)
-	if !how.Guessed {
-		return how, name
-	}
-	reg, err := models.Load(modelsOptions(cfg))
-	if err != nil {
-		return how, name
-	}
-	m, err := reg.Find(name)
-	if err != nil {
-		return how, name
-	}
-	q := strings.ToLower(strings.TrimSpace(name))
-	for _, s := range []string{m.ID, m.Name, m.Provider + "/" + m.ID} {
-		if strings.Contains(strings.ToLower(s), q) {
-			return tokens.ForModel(m.ID), m.ID
-		}
-	}
-	return how, name
 }
