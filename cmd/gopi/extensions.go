@@ -80,7 +80,7 @@ func (f *agentFlags) loadExtensions(ctx context.Context, env *cliEnv, cfg *confi
 	}
 	return func(s *agentsession.Session) {
 		taken := map[string]bool{}
-		for _, t := range s.Tools() {
+		for _, t := range s.Tools().Offered() {
 			taken[t.Definition().Name] = true
 		}
 		var tools []tool.Tool
@@ -93,7 +93,7 @@ func (f *agentFlags) loadExtensions(ctx context.Context, env *cliEnv, cfg *confi
 			taken[name] = true
 			tools = append(tools, t)
 		}
-		if err := s.SetExtensionTools(tools); err != nil {
+		if err := s.Tools().SetExtension(tools); err != nil {
 			fmt.Fprintf(env.stderr, "gopi: extension tools: %v\n", err)
 		}
 		unsub := s.Subscribe(func(e agent.Event) { rt.Observe(e) })

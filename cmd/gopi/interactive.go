@@ -56,7 +56,7 @@ func runInteractive(ctx context.Context, env *cliEnv, cfg *config.Config, f *age
 		}
 		toolDraw[name] = d
 	}
-	err := tui.Run(ctx, s, tui.Options{Shortcuts: keys, Renderers: renderers, ToolRenderers: toolDraw, Input: env.stdin, Output: env.stdout, Environ: env.environ, Cwd: cfg.Cwd, Home: cfg.Home, ScanCache: s.ToolEnv().Caches.Scanner(),
+	err := tui.Run(ctx, s, tui.Options{Shortcuts: keys, Renderers: renderers, ToolRenderers: toolDraw, Input: env.stdin, Output: env.stdout, Environ: env.environ, Cwd: cfg.Cwd, Home: cfg.Home, ScanCache: s.Tools().Env().Caches.Scanner(),
 		HistoryFile: filepath.Join(cfg.AgentDir, "prompt-history.jsonl"),
 		Messages:    msgs, NoColor: cfg.Env.Get("NO_COLOR") != "", Commands: cmds, Warnings: env.warnings})
 	status := 0

@@ -13,10 +13,10 @@ import (
 
 // tuiPermissions is the interactive mode's gate (tui.requirePermission).
 func tuiPermissions(cfg *config.Config) permission.Options {
-	return permission.Options{Require: cfg.Settings.TUIRequirePermission(), Setting: "tui.requirePermission"}
+	return permission.Options{Require: cfg.Settings.RequirePermission(config.PermissionTUI), Setting: "tui.requirePermission"}
 }
 
 // rpcPermissions is --mode rpc's gate (rpc.requirePermission).
 func rpcPermissions(cfg *config.Config) permission.Options {
-	return permission.Options{Require: cfg.Settings.RPCRequirePermission(), Setting: "rpc.requirePermission"}
+	return permission.Options{Require: cfg.Settings.RequirePermission(config.PermissionRPC), Setting: "rpc.requirePermission"}
 }

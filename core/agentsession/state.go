@@ -101,7 +101,7 @@ func (s *Session) State() State {
 		QueuedMessageCount: qs + qf + next,
 
 		AutoCompactionEnabled: s.compactor.Auto(),
-		TodoPhases:            s.TodoPhases(),
+		TodoPhases:            s.tools.TodoPhases(),
 	}
 	st.SystemPrompt, st.promptJSON, st.DumpTools, st.dumpJSON = s.stateCache()
 	return st

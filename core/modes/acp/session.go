@@ -17,7 +17,6 @@ import (
 	"github.com/gopi-agent/gopi/core/config"
 	"github.com/gopi-agent/gopi/core/permission"
 	store "github.com/gopi-agent/gopi/core/session"
-	"github.com/gopi-agent/gopi/core/tool"
 )
 
 // Session is what the ACP server uses of a gopi session;
@@ -34,10 +33,9 @@ type Session interface {
 	// Store is the session file; Agent the loop (model, thinking level).
 	Store() *store.Manager
 	Agent() *agent.Agent
-	// ToolEnv, Tools and Permissions connect the editor's files, the
-	// offered tools and the permission questions.
-	ToolEnv() *tool.Env
-	Tools() []tool.Tool
+	// Tools and Permissions connect the editor's files, the offered
+	// tools and the permission questions.
+	Tools() *agentsession.Tools
 	Permissions() *permission.Gate
 	// Turn and Model are the session's turn gate and model state.
 	Turn() *agentsession.Turn
@@ -93,7 +91,7 @@ func (s *server) openSession(ctx context.Context, cwd, path string, mcp []sdk.Mc
 		NoTitle:    s.opts.NoTitle,
 		HTTPClient: s.opts.HTTPClient,
 		Permissions: permission.Options{
-			Require: cfg.Settings.ACPRequirePermission(),
+			Require: cfg.Settings.RequirePermission(config.PermissionACP),
 			Setting: permissionSetting,
 			Asker:   editorAsker{ss},
 		},
@@ -136,7 +134,7 @@ func (s *server) openSession(ctx context.Context, cwd, path string, mcp []sdk.Mc
 	ss.id = as.Store().SessionID()
 	caps := s.clientCaps()
 	ss.files = &fileAccess{srv: s, sessionID: ss.id, editorRead: caps.Fs.ReadTextFile, editorWrite: caps.Fs.WriteTextFile, writes: map[string]fileChange{}}
-	as.ToolEnv().Files = ss.files
+	as.Tools().Env().Files = ss.files
 	ss.unsub = as.Subscribe(ss.onEvent)
 	return ss, nil
 }

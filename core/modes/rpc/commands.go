@@ -216,7 +216,7 @@ type setTodosArgs struct {
 }
 
 func cmdSetTodos(_ context.Context, srv *server, _ json.RawMessage, f *setTodosArgs) (any, error) {
-	phases, err := srv.s.SetTodoPhases(f.Phases)
+	phases, err := srv.s.Tools().SetTodoPhases(f.Phases)
 	if err != nil {
 		return nil, err
 	}
@@ -249,7 +249,7 @@ func cmdSetHostTools(_ context.Context, srv *server, _ json.RawMessage, f *setHo
 		tools = append(tools, t)
 		names = append(names, d.Name)
 	}
-	if err := srv.s.SetExtraTools(tools); err != nil {
+	if err := srv.s.Tools().SetExtra(tools); err != nil {
 		return nil, err
 	}
 	return map[string]any{"toolNames": names}, nil
@@ -273,7 +273,7 @@ func cmdSetHostURISchemes(_ context.Context, srv *server, _ json.RawMessage, f *
 		f.Schemes[i] = s
 		names = append(names, s.Scheme)
 	}
-	srv.s.ToolEnv().SetHostURIs(srv.host, f.Schemes)
+	srv.s.Tools().Env().SetHostURIs(srv.host, f.Schemes)
 	return map[string]any{"schemes": names}, nil
 }
 
