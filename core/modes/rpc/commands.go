@@ -73,8 +73,8 @@ func init() {
 		"set_thinking_level":   withArgs(cmdSetThinkingLevel),
 		"cycle_thinking_level": cmdCycleThinkingLevel,
 		// Queue modes
-		"set_steering_mode":  cmdSetQueueMode(func(s Session, m agent.QueueMode) { s.Agent().SetSteeringMode(m) }),
-		"set_follow_up_mode": cmdSetQueueMode(func(s Session, m agent.QueueMode) { s.Agent().SetFollowUpMode(m) }),
+		"set_steering_mode":  cmdSetQueueMode(func(s Session, m agent.QueueMode) { s.Agent().SetModes(agent.Modes{Steering: m}) }),
+		"set_follow_up_mode": cmdSetQueueMode(func(s Session, m agent.QueueMode) { s.Agent().SetModes(agent.Modes{FollowUp: m}) }),
 		"set_interrupt_mode": withArgs(cmdSetInterruptMode),
 		// Compaction and retry
 		"compact":             withArgs(cmdCompact),
@@ -355,7 +355,7 @@ func cmdSetInterruptMode(_ context.Context, srv *server, _ json.RawMessage, f *m
 	if err != nil || f.Mode == "" {
 		return nil, fmt.Errorf(`unknown mode %q: use "immediate" or "wait"`, f.Mode)
 	}
-	srv.s.Agent().SetInterruptMode(m)
+	srv.s.Agent().SetModes(agent.Modes{Interrupt: m})
 	return nil, nil
 }
 
