@@ -2,7 +2,7 @@
 # bench/rpc.sh — the rpc area of `make bench`: the frame overhead of
 # `gopi --mode rpc`; writes bench/results/rpc.md.
 #
-# In process: `go test ./cmd/gopi -bench BenchmarkRPC`, BENCH_RUNS samples
+# In process: `go test ./core/modes/rpc -bench BenchmarkRPC`, BENCH_RUNS samples
 # of 2,000 operations: a get_state round trip through pipes with
 # sdk/rpcclient as the host, and the time from a prompt's response frame to
 # its agent_start frame (the scripted mock LLM answers each prompt).
@@ -27,7 +27,7 @@ mkdir -p "$WORK" bench/results
 log() { printf '\033[1m==> %s\033[0m\n' "$*" >&2; }
 
 log "BenchmarkRPC ($RUNS runs)"
-BENCH=$(go test ./cmd/gopi -run '^$' -bench '^BenchmarkRPC$' -benchtime 2000x -count "$RUNS" | grep '^BenchmarkRPC')
+BENCH=$(go test ./core/modes/rpc -run '^$' -bench '^BenchmarkRPC$' -benchtime 2000x -count "$RUNS" | grep '^BenchmarkRPC')
 stat() { # stat SUB UNIT → "best median" in µs
 	grep "^BenchmarkRPC/$1-" <<<"$BENCH" | awk -v u="$2" '{for (i = 2; i <= NF; i++) if ($i == u) print $(i-1) / 1e3}' | sort -g |
 		awk '{v[NR] = $1} END {if (NR == 0) {print "- -"; exit} printf "%.1f %.1f\n", v[1], v[int((NR + 1) / 2)]}'
@@ -64,7 +64,7 @@ met() { awk -v v="$1" -v t="$2" 'BEGIN { if (v == "-") print "-"; else print (v 
 	echo "| | across processes (Python host), $N for gopi, $NOMP for omp: per round trip | $g_per µs | $(per "$g_m" "$N") µs | $o_per µs | $(per "$o_m" "$NOMP") µs | $(ratio "$g_per" "$o_per") | $(met "$(awk -v v="$g_per" 'BEGIN{print v*10000/1e6}')" 1) |"
 	echo "| agent_start ≤ 2 ms after the ack | in process | $ack_b µs | $ack_m µs | | | | $(met "$ack_b" 2000) |"
 	echo
-	echo "The in-process figures come from BenchmarkRPC in cmd/gopi (pipes, the real server, sdk/rpcclient);"
+	echo "The in-process figures come from BenchmarkRPC in core/modes/rpc (pipes, the real server, sdk/rpcclient);"
 	echo "the cross-process ones from bench/rpc_roundtrip.py, the same Python host for both agents"
 	echo "(omp's get_state carries its larger system prompt and tool list)."
 	echo

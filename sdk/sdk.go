@@ -15,7 +15,10 @@
 //	})
 //	err = s.Prompt(ctx, "Summarise this repository in three bullets.", sdk.PromptOptions{})
 //
-// Provide what you want to control and leave the rest: Options.Config
+// Launch starts a session from what the gopi command line would say
+// (LaunchOptions: a model by name, Continue, Resume, Fork, SessionDir,
+// the tools), through the very path the command takes (core/launch).
+// With New, provide what you want to control and leave the rest: Options.Config
 // (see LoadConfig) for an isolated configuration, Options.Store for an
 // in-memory (InMemory) or resumed (OpenSession, ContinueRecent) session,
 // Options.Model for a fixed model, Options.ToolNames to limit the
@@ -40,7 +43,8 @@
 // trustedProjects setting, or by an answer the user gave gopi before.
 // Config.ProjectTrust lists what was left out; Config.SetProjectTrust
 // trusts the project for your run (call it before New). Extension and
-// custom tool modules are never loaded by New itself.
+// custom tool modules are never loaded by New itself (Launch loads them
+// as the command does, unless LaunchOptions.NoExtensions).
 //
 // Events are the objects gopi prints in --mode json: marshal one with
 // encoding/json to get that line.

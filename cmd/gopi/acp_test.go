@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/gopi-agent/gopi/internal/agentrig"
 	"github.com/gopi-agent/gopi/internal/mockllm"
 )
 
@@ -24,11 +25,11 @@ func TestACPCommandWire(t *testing.T) {
 
 func acpWire(t *testing.T, args ...string) {
 	r := newAgentRig(t, mockllm.Turn{Blocks: []mockllm.Block{mockllm.Text("Hi there.")}})
-	r.t.Chdir(r.project)
+	r.t.Chdir(r.Project)
 	inR, inW := io.Pipe()
 	outR, outW := io.Pipe()
 	var errb strings.Builder
-	env := &cliEnv{stdout: outW, stderr: &errb, stdin: inR, environ: r.environ}
+	env := &cliEnv{stdout: outW, stderr: &errb, stdin: inR, environ: r.Environ}
 	done := make(chan int, 1)
 	go func() {
 		done <- run(context.Background(), env, args)
@@ -60,10 +61,10 @@ func acpWire(t *testing.T, args ...string) {
 	}
 	send(1, "initialize", map[string]any{"protocolVersion": 1, "clientCapabilities": map[string]any{}})
 	resp, _ := await(1)
-	if res, _ := resp["result"].(map[string]any); res == nil || res["protocolVersion"] != float64(1) || !strings.Contains(mustMarshal(t, res), `"loadSession":true`) {
+	if res, _ := resp["result"].(map[string]any); res == nil || res["protocolVersion"] != float64(1) || !strings.Contains(agentrig.MustMarshal(t, res), `"loadSession":true`) {
 		t.Fatalf("initialize: %v", resp)
 	}
-	send(2, "session/new", map[string]any{"cwd": r.project, "mcpServers": []any{}})
+	send(2, "session/new", map[string]any{"cwd": r.Project, "mcpServers": []any{}})
 	resp, _ = await(2)
 	res, _ := resp["result"].(map[string]any)
 	id, _ := res["sessionId"].(string)
@@ -96,8 +97,8 @@ func acpWire(t *testing.T, args ...string) {
 	case <-time.After(10 * time.Second):
 		t.Fatal("gopi acp did not exit when stdin closed")
 	}
-	if len(r.sessionFiles()) != 1 {
-		t.Fatalf("session files %v", r.sessionFiles())
+	if len(r.SessionFiles()) != 1 {
+		t.Fatalf("session files %v", r.SessionFiles())
 	}
 }
 

@@ -2,14 +2,11 @@ package main
 
 import (
 	"context"
-	"encoding/base64"
 	"errors"
 	"fmt"
 	"io"
-	"net/http"
 	"os"
 	"path/filepath"
-	"slices"
 	"strings"
 	"syscall"
 	"time"
@@ -18,10 +15,9 @@ import (
 
 	"github.com/gopi-agent/gopi/core/agentsession"
 	"github.com/gopi-agent/gopi/core/ai"
-	"github.com/gopi-agent/gopi/core/ai/models"
 	"github.com/gopi-agent/gopi/core/config"
+	"github.com/gopi-agent/gopi/core/launch"
 	"github.com/gopi-agent/gopi/core/modes/printmode"
-	"github.com/gopi-agent/gopi/core/modes/rpc"
 	"github.com/gopi-agent/gopi/core/prompt"
 	"github.com/gopi-agent/gopi/core/session"
 )
@@ -230,13 +226,14 @@ func runAgent(ctx context.Context, env *cliEnv, args []string) int {
 	if f.version {
 		return runVersion(ctx, env, nil)
 	}
-	if err := f.check(); err != nil {
+	req := f.request(env)
+	if err := req.Check(); err != nil {
 		fmt.Fprintf(env.stderr, "gopi: %v\n", err)
 		return exitError
 	}
 	ctx, caught, stopTrap := trapTermSignals(ctx)
 	defer stopTrap()
-	status := runAgentWith(ctx, env, fs, &f)
+	status := runAgentWith(ctx, env, fs, &f, req)
 	if sig, ok := caught().(syscall.Signal); ok && status == printmode.ExitInterrupted {
 		status = 128 + int(sig)
 	}
@@ -284,18 +281,11 @@ func trapTermSignals(parent context.Context) (ctx context.Context, caught func()
 	return ctx, caught, stop
 }
 
-// runAgentWith runs the agent once the flags are parsed and checked.
-func runAgentWith(ctx context.Context, env *cliEnv, fs *pflag.FlagSet, f *agentFlags) int {
-
-	environ := env.environ
-	if f.noPTY {
-		// --no-pty is PI_NO_PTY=1 for this run.
-		if environ == nil {
-			environ = os.Environ()
-		}
-		environ = append(slices.Clip(environ), config.EnvNoPTY+"=1")
-	}
-	cfg, err := config.Load(config.LoadOptions{Environ: environ, Overrides: f.overrides(), TrustProject: f.trustProject})
+// runAgentWith runs the agent once the flags are parsed and checked:
+// the launch path builds the session the request describes and runs the
+// mode; this function decides which, and asks what needs a terminal.
+func runAgentWith(ctx context.Context, env *cliEnv, fs *pflag.FlagSet, f *agentFlags, req *launch.Request) int {
+	cfg, err := launch.LoadConfig(req)
 	if err != nil {
 		fmt.Fprintf(env.stderr, "gopi: %v\n", err)
 		return exitError
@@ -332,16 +322,25 @@ func runAgentWith(ctx context.Context, env *cliEnv, fs *pflag.FlagSet, f *agentF
 		}
 		return runACP(ctx, env, append(args, messages...))
 	}
-	if f.mode == "rpc" {
+	if req.Mode == launch.RPC {
 		if len(messages) > 0 {
 			fmt.Fprintln(env.stderr, "gopi: --mode rpc takes no messages or @files: standard input carries the commands; send prompts as prompt commands")
 			return exitError
 		}
 		settleTrust(ctx, env, cfg, false)
-		return runRPC(ctx, env, cfg, f)
+		// The session is built as for -p, without a title request (the
+		// host decides).
+		st, ok := startSession(ctx, env, req, cfg, func(o *agentsession.Options) { o.NoTitle = true })
+		if !ok {
+			return exitError
+		}
+		catchBrokenPipe()
+		return st.RunRPC(ctx, cfg, env.stdin, env.stdout)
 	}
-	dash := fs.ArgsLenAtDash()
-	prompts, err := readPrompts(ctx, env, cfg, messages, dash)
+	prompts, err := launch.Prompts(ctx, cfg, launch.PromptInput{
+		Args: messages, Dash: fs.ArgsLenAtDash(), Stdin: env.stdin, StdinTerminal: env.stdinTerminal,
+		MaxFileBytes: env.maxFileArg, Report: req.Report,
+	})
 	if errors.Is(err, context.Canceled) {
 		fmt.Fprintln(env.stderr, "gopi: interrupted while reading the input")
 		return printmode.ExitInterrupted
@@ -353,6 +352,12 @@ func runAgentWith(ctx context.Context, env *cliEnv, fs *pflag.FlagSet, f *agentF
 	if len(prompts) == 0 && f.resumeGiven && f.resume == "" {
 		return listSessions(env, cfg, f.sessionDir)
 	}
+	// The system prompt reports git status, the slowest part of start-up:
+	// start it now so that it runs while models and the session load.
+	withGitProbe := func() func(*agentsession.Options) {
+		probe := prompt.StartGitStatus(ctx, cfg.Cwd, agentsession.GitStatusTimeout)
+		return func(o *agentsession.Options) { o.GitStatus = probe }
+	}
 	if env.stdinTerminal && env.isTerminal && !f.print && f.mode == "text" {
 		if t := cfg.Env.Get("TERM"); t == "dumb" {
 			fmt.Fprintln(env.stderr, "gopi: the interactive mode needs a terminal that understands escape sequences (TERM is dumb). Give a message with -p to run without it, e.g. gopi -p \"explain this repository\".")
@@ -361,7 +366,12 @@ func runAgentWith(ctx context.Context, env *cliEnv, fs *pflag.FlagSet, f *agentF
 		if !settleTrust(ctx, env, cfg, true) {
 			return printmode.ExitInterrupted
 		}
-		return runInteractive(ctx, env, cfg, f, prompts)
+		req.Mode = launch.Interactive
+		st, ok := startSession(ctx, env, req, cfg, withGitProbe())
+		if !ok {
+			return exitError
+		}
+		return st.RunInteractive(ctx, req, cfg, launch.Terminal{In: env.stdin, Out: env.stdout, Environ: env.environ}, prompts)
 	}
 	if len(prompts) == 0 {
 		if env.stdinTerminal && !f.print {
@@ -373,10 +383,7 @@ func runAgentWith(ctx context.Context, env *cliEnv, fs *pflag.FlagSet, f *agentF
 	}
 
 	settleTrust(ctx, env, cfg, false)
-	// The system prompt reports git status, the slowest part of start-up:
-	// start it now so that it runs while models and the session load.
-	gitProbe := prompt.StartGitStatus(ctx, cfg.Cwd, agentsession.GitStatusTimeout)
-	s, ok := f.openSession(ctx, env, cfg, func(o *agentsession.Options) { o.GitStatus = gitProbe })
+	st, ok := startSession(ctx, env, req, cfg, withGitProbe())
 	if !ok {
 		return exitError
 	}
@@ -384,404 +391,59 @@ func runAgentWith(ctx context.Context, env *cliEnv, fs *pflag.FlagSet, f *agentF
 	// process, so the run is aborted cleanly and the session kept.
 	catchBrokenPipe()
 	format := printmode.Text
-	if f.mode == "json" {
+	if req.Mode == launch.JSON {
 		format = printmode.JSON
 	}
-	status := printmode.Run(ctx, s, prompts, printmode.Options{Format: format, Verbose: f.verbose, Stdout: env.stdout, Stderr: env.stderr})
-	if err := s.Close(); err != nil && status == printmode.ExitOK {
-		fmt.Fprintf(env.stderr, "gopi: the session could not be saved: %v\n", err)
-		status = printmode.ExitFailed
-	}
-	return status
+	return st.RunPrint(ctx, req, prompts, printmode.Options{Format: format, Verbose: f.verbose, Stdout: env.stdout, Stderr: env.stderr})
 }
 
-// check rejects flag combinations that cannot work.
-func (f *agentFlags) check() error {
-	switch f.mode {
-	case "text", "json", "rpc", "acp":
-	default:
-		return fmt.Errorf("unknown --mode %q: use text, json, rpc or acp", f.mode)
+// startSession builds the session through the launch path; a failure is
+// reported and ok is false.
+func startSession(ctx context.Context, env *cliEnv, req *launch.Request, cfg *config.Config, adjust func(*agentsession.Options)) (*launch.Started, bool) {
+	st, err := launch.Open(ctx, req, cfg, adjust)
+	if err != nil {
+		fmt.Fprintf(env.stderr, "gopi: %v\n", err)
+		return nil, false
 	}
-	n := 0
-	for _, set := range []bool{f.cont, f.resumeGiven, f.fork != ""} {
-		if set {
-			n++
-		}
-	}
-	if n > 1 {
-		return errors.New("--continue, --resume and --fork choose the session in different ways: give one of them")
-	}
-	if f.noSession && (f.cont || f.resumeGiven) {
-		return errors.New("--no-session cannot be combined with --continue or --resume (they reopen a saved session)")
-	}
-	if f.thinking != "" {
-		if _, ok := ai.ParseThinkingLevel(f.thinking); !ok {
-			return fmt.Errorf("unknown --thinking level %q: use off, minimal, low, medium, high or xhigh", f.thinking)
-		}
-	}
-	return nil
+	return st, true
 }
 
-// rpcResetPrefixes are the settings RPC mode puts back to their defaults:
-// they change how a run proceeds, and a host expects the documented
-// behaviour whatever the user configured.
-var rpcResetPrefixes = []string{"todo.", "task.", "async.", "bash.autoBackground."}
-
-// overrides turns role flags into runtime settings (and, in RPC mode,
-// resets the workflow settings).
-func (f *agentFlags) overrides() map[string]any {
-	o := map[string]any{}
-	if f.mode == "rpc" {
-		for _, k := range config.Keys() {
-			for _, p := range rpcResetPrefixes {
-				if strings.HasPrefix(k, p) {
-					if d, ok := config.Lookup(k); ok {
-						o[k] = d.Default
-					}
-				}
-			}
-		}
-	}
-	for role, v := range map[string]string{"smol": f.smol, "slow": f.slow, "plan": f.plan} {
-		if v != "" {
-			o["modelRoles."+role] = v
-		}
-	}
-	return o
-}
-
-// sessionOptions resolves the model, the tools and the session store.
-func (f *agentFlags) sessionOptions(env *cliEnv, cfg *config.Config, reg *models.Registry) (agentsession.Options, error) {
-	opts := agentsession.Options{
-		Config:             cfg,
-		Models:             reg,
-		NoSession:          f.noSession,
-		SessionDir:         f.sessionDir,
+// request turns the flags into what the launch path takes.
+func (f *agentFlags) request(env *cliEnv) *launch.Request {
+	r := &launch.Request{
+		Environ:            env.environ,
+		TrustProject:       f.trustProject,
+		Mode:               launch.Mode(f.mode),
+		Model:              f.model,
+		Provider:           f.provider,
+		Smol:               f.smol,
+		Slow:               f.slow,
+		Plan:               f.plan,
+		CycleModels:        launch.SplitList(f.modelsCycle),
+		Thinking:           ai.ThinkingLevel(f.thinking),
 		APIKey:             f.apiKey,
 		SystemPrompt:       f.systemPrompt,
 		AppendSystemPrompt: f.appendSystemPrompt,
+		Continue:           f.cont,
+		Resume:             f.resume,
+		ResumeGiven:        f.resumeGiven,
+		Fork:               f.fork,
+		SessionDir:         f.sessionDir,
+		NoSession:          f.noSession,
+		Tools:              launch.SplitList(f.tools),
+		NoTools:            f.noTools,
+		Skills:             launch.SplitList(f.skills),
+		Extensions:         f.hooks,
 		NoTitle:            f.noTitle,
 		NoSkills:           f.noSkills,
 		NoRules:            f.noRules,
 		NoMCP:              f.noMCP,
+		NoExtensions:       f.noExtensions,
+		NoPTY:              f.noPTY,
+		HTTPClient:         env.httpClient,
+		Report:             func(line string) { fmt.Fprintf(env.stderr, "gopi: %s\n", line) },
 	}
-	for _, pat := range strings.Split(f.skills, ",") {
-		if pat = strings.TrimSpace(pat); pat != "" {
-			opts.SkillPatterns = append(opts.SkillPatterns, pat)
-		}
-	}
-	if f.thinking != "" {
-		opts.Thinking = ai.ThinkingLevel(f.thinking)
-	}
-	for _, pat := range strings.Split(f.modelsCycle, ",") {
-		if pat = strings.TrimSpace(pat); pat == "" {
-			continue
-		}
-		m, err := reg.Find(pat)
-		if err != nil {
-			return opts, fmt.Errorf("--models %s: %w", pat, err)
-		}
-		opts.CycleModels = append(opts.CycleModels, m)
-	}
-	if m, level, err := f.pickModel(reg); err != nil {
-		return opts, err
-	} else if m != nil {
-		opts.Model = m
-		if level != "" && opts.Thinking == "" {
-			opts.Thinking = level
-		}
-	}
-	switch {
-	case f.noTools:
-		opts.ToolNames = []string{}
-	case f.tools != "":
-		for _, n := range strings.Split(f.tools, ",") {
-			if n = strings.TrimSpace(n); n != "" {
-				opts.ToolNames = append(opts.ToolNames, n)
-			}
-		}
-	}
-	loc := agentsession.Locations(cfg, f.sessionDir)
-	sopts := agentsession.StoreOptions(cfg, cfg.Cwd, f.sessionDir)
-	var err error
-	switch {
-	case f.cont:
-		opts.Store, err = session.ContinueRecent(loc, cfg.Cwd, sopts)
-	case f.resumeGiven:
-		var path string
-		if path, err = session.Resolve(loc, cfg.Cwd, f.resume); err == nil {
-			opts.Store, err = session.Open(path, sopts)
-		}
-		if err == nil && !isPathArg(f.resume) && otherProject(opts.Store.Cwd(), cfg.Cwd) {
-			// As omp does without a terminal to ask on: an id found in
-			// another project is not silently continued here.
-			err = fmt.Errorf("session %q is in another project (%s): continue it there, or fork it into this directory with --fork %s", f.resume, opts.Store.Cwd(), f.resume)
-			opts.Store.Close()
-			opts.Store = nil
-		}
-	case f.fork != "":
-		var path string
-		if path, err = session.Resolve(loc, cfg.Cwd, f.fork); err == nil {
-			if f.noSession {
-				err = errors.New("--fork writes a new session file: drop --no-session")
-			} else {
-				sopts.ParentSession = path
-				opts.Store, err = session.ForkFile(path, "", sopts)
-			}
-		}
-	}
-	if errors.Is(err, session.ErrInvalidHeader) {
-		err = fmt.Errorf("%w: give a session file that gopi or omp wrote, or run gopi --resume without an argument to pick one from a list", err)
-	}
-	if err != nil {
-		return opts, err
-	}
-	if opts.Store != nil {
-		for _, p := range opts.Store.Problems() {
-			fmt.Fprintf(env.stderr, "gopi: warning: %s %s (the line is kept in the file)\n", opts.Store.File(), p)
-		}
-	}
-	return opts, nil
-}
-
-// isPathArg reports whether a --resume or --fork argument names a file
-// rather than an id prefix (the rule session.Resolve applies).
-func isPathArg(arg string) bool {
-	return strings.ContainsRune(arg, filepath.Separator) || strings.HasSuffix(arg, ".jsonl")
-}
-
-// otherProject reports whether a session recorded for sessionCwd belongs
-// to another directory than cwd (old sessions without a cwd do not; a
-// path reached through a symbolic link is the same directory).
-func otherProject(sessionCwd, cwd string) bool {
-	if sessionCwd == "" || filepath.Clean(sessionCwd) == filepath.Clean(cwd) {
-		return false
-	}
-	a, errA := filepath.EvalSymlinks(sessionCwd)
-	b, errB := filepath.EvalSymlinks(cwd)
-	return errA != nil || errB != nil || a != b
-}
-
-// pickModel resolves --model and --provider.
-func (f *agentFlags) pickModel(reg *models.Registry) (*ai.Model, ai.ThinkingLevel, error) {
-	query, level, _ := models.ParseModelArg(f.model)
-	switch {
-	case query == "" && f.provider == "":
-		return nil, "", nil
-	case query == "":
-		p, ok := reg.Provider(f.provider)
-		if !ok {
-			return nil, "", fmt.Errorf("unknown --provider %q ('gopi models' lists the providers)", f.provider)
-		}
-		for _, m := range reg.Models() {
-			if m.Provider == p.Name && reg.HasAuth(m) {
-				return m, level, nil
-			}
-		}
-		for _, m := range reg.Models() {
-			if m.Provider == p.Name {
-				return m, level, nil
-			}
-		}
-		return nil, "", fmt.Errorf("provider %q has no models", f.provider)
-	case f.provider != "" && !strings.Contains(query, "/"):
-		query = f.provider + "/" + query
-		if m, err := reg.Find(query); err == nil {
-			return m, level, nil
-		}
-		query = f.model
-	}
-	m, err := reg.Find(query)
-	if err != nil {
-		return nil, "", fmt.Errorf("--model: %w", err)
-	}
-	return m, level, nil
-}
-
-// maxPipedInput bounds what gopi reads from a pipe into the first prompt.
-const maxPipedInput = 10 << 20
-
-// maxFileArg bounds an @file's text; larger files are named, not inlined.
-// A variable so tests can lower it.
-var maxFileArg = 5 << 20
-
-// maxImageArg bounds an @image.
-const maxImageArg = 25 << 20
-
-// readPrompts runs buildPrompts until it is done or ctx ends (Ctrl-C):
-// piped input that never ends ("sleep 1000 | gopi -p hi") or an @file
-// whose read blocks must not make the first Ctrl-C do nothing. On
-// cancellation the read is left blocked; the process exits right after.
-func readPrompts(ctx context.Context, env *cliEnv, cfg *config.Config, args []string, dash int) ([]printmode.Prompt, error) {
-	type result struct {
-		prompts []printmode.Prompt
-		err     error
-	}
-	done := make(chan result, 1)
-	go func() {
-		p, err := buildPrompts(env, cfg, args, dash)
-		done <- result{p, err}
-	}()
-	select {
-	case r := <-done:
-		return r.prompts, r.err
-	case <-ctx.Done():
-		return nil, ctx.Err()
-	}
-}
-
-// buildPrompts turns the messages, @file arguments and piped input into
-// prompts: the first prompt holds the piped input, then the files, then
-// the first message; each further message is a prompt of its own.
-// Arguments after "--" (index dash) are messages even when they start
-// with @.
-func buildPrompts(env *cliEnv, cfg *config.Config, args []string, dash int) ([]printmode.Prompt, error) {
-	var files []string
-	var msgs []string
-	for i, a := range args {
-		if strings.HasPrefix(a, "@") && len(a) > 1 && (dash < 0 || i < dash) {
-			files = append(files, a[1:])
-			continue
-		}
-		msgs = append(msgs, a)
-	}
-	var text strings.Builder
-	var images []*ai.ImageContent
-	for _, name := range files {
-		if err := addFileArg(&text, &images, cfg, name, env.stderr); err != nil {
-			return nil, err
-		}
-	}
-	piped, err := readPiped(env)
-	if err != nil {
-		return nil, err
-	}
-	body := text.String()
-	if len(msgs) > 0 {
-		body += msgs[0]
-		msgs = msgs[1:]
-	}
-	var prompts []printmode.Prompt
-	switch {
-	case piped != "" && body != "":
-		prompts = append(prompts, printmode.Prompt{Text: piped + "\n" + body, Images: images})
-	case piped != "":
-		prompts = append(prompts, printmode.Prompt{Text: piped, Images: images})
-	case body != "" || len(images) > 0:
-		prompts = append(prompts, printmode.Prompt{Text: body, Images: images})
-	}
-	for _, m := range msgs {
-		prompts = append(prompts, printmode.Prompt{Text: m})
-	}
-	return prompts, nil
-}
-
-// readPiped reads standard input when it is not a terminal; "" when there
-// is none or it is blank.
-func readPiped(env *cliEnv) (string, error) {
-	if env.stdinTerminal || env.stdin == nil {
-		return "", nil
-	}
-	data, err := io.ReadAll(io.LimitReader(env.stdin, maxPipedInput+1))
-	if err != nil {
-		return "", fmt.Errorf("read piped input: %w", err)
-	}
-	if len(data) > maxPipedInput {
-		return "", fmt.Errorf("piped input is larger than %d MB: pipe less, or save it to a file and ask the agent to read it (an @FILE is inlined only up to %d MB)", maxPipedInput>>20, maxFileArg>>20)
-	}
-	if strings.TrimSpace(string(data)) == "" {
-		return "", nil
-	}
-	return string(data), nil
-}
-
-// addFileArg inlines a text file or attaches an image, as omp does: text
-// as <file name="ABS">…</file>, an image as a block plus an empty <file>
-// tag naming it.
-func addFileArg(text *strings.Builder, images *[]*ai.ImageContent, cfg *config.Config, name string, stderr io.Writer) error {
-	path := name
-	if strings.HasPrefix(path, "~/") {
-		path = filepath.Join(cfg.Home, path[2:])
-	}
-	if !filepath.IsAbs(path) {
-		path = filepath.Join(cfg.Cwd, path)
-	}
-	info, err := os.Stat(path)
-	if err != nil {
-		return fmt.Errorf("@%s: file not found (%s)", name, path)
-	}
-	if !info.Mode().IsRegular() {
-		if info.IsDir() {
-			return fmt.Errorf("@%s: is a directory; attach files (the agent can list directories with its read tool)", name)
-		}
-		return fmt.Errorf("@%s: not a regular file", name)
-	}
-	fh, err := os.Open(path)
-	if err != nil {
-		return fmt.Errorf("@%s: %w", name, err)
-	}
-	defer fh.Close()
-	head := make([]byte, 512)
-	n, err := io.ReadFull(fh, head)
-	if err != nil && !errors.Is(err, io.EOF) && !errors.Is(err, io.ErrUnexpectedEOF) {
-		return fmt.Errorf("@%s: %w", name, err)
-	}
-	head = head[:n]
-	mime := imageMIME(http.DetectContentType(head))
-	limit := int64(maxFileArg)
-	if mime != "" {
-		limit = maxImageArg
-	}
-	if info.Size() > limit {
-		fmt.Fprintf(text, "<file name=\"%s\">(skipped: too large, %d bytes)</file>\n", path, info.Size())
-		warnTooLarge(stderr, name, limit)
-		return nil
-	}
-	// The size from stat is not a bound: files under /proc report 0 and
-	// a log can grow while it is read.
-	rest, err := io.ReadAll(io.LimitReader(fh, limit+1-int64(n)))
-	if err != nil {
-		return fmt.Errorf("@%s: %w", name, err)
-	}
-	data := append(head, rest...)
-	if int64(len(data)) > limit {
-		fmt.Fprintf(text, "<file name=\"%s\">(skipped: too large, more than %d bytes)</file>\n", path, limit)
-		warnTooLarge(stderr, name, limit)
-		return nil
-	}
-	if len(data) == 0 {
-		return nil
-	}
-	if mime != "" {
-		*images = append(*images, &ai.ImageContent{Data: base64.StdEncoding.EncodeToString(data), MIMEType: mime})
-		fmt.Fprintf(text, "<file name=\"%s\"></file>\n", path)
-		return nil
-	}
-	fmt.Fprintf(text, "<file name=\"%s\">\n%s\n</file>\n", path, data)
-	return nil
-}
-
-// warnTooLarge tells the user that only an @file's name is sent: the
-// model would otherwise answer about a file it never saw.
-func warnTooLarge(stderr io.Writer, name string, limit int64) {
-	fmt.Fprintf(stderr, "gopi: warning: @%s is larger than %s; only its name is sent (attach a smaller part, or let the agent read it with its tools)\n", name, sizeText(limit))
-}
-
-// sizeText renders a byte count as "5 MB" or "100 bytes".
-func sizeText(n int64) string {
-	if n >= 1<<20 && n%(1<<20) == 0 {
-		return fmt.Sprintf("%d MB", n>>20)
-	}
-	return fmt.Sprintf("%d bytes", n)
-}
-
-// imageMIME keeps the image types models accept.
-func imageMIME(detected string) string {
-	switch detected {
-	case "image/png", "image/jpeg", "image/gif", "image/webp":
-		return detected
-	}
-	return ""
+	return r
 }
 
 // listSessions prints this directory's sessions (gopi -r without an id).
@@ -848,99 +510,4 @@ func listModels(ctx context.Context, env *cliEnv, search string) int {
 		args = append(args, search)
 	}
 	return runModels(ctx, env, args)
-}
-
-// looksLikeMissingFile reports whether a --system-prompt value looks like a
-// path (a leading /, ./ or ~/, or a .md or .txt name) but no such file
-// exists: it would silently become the prompt text.
-func looksLikeMissingFile(cfg *config.Config, v string) bool {
-	if v == "" || strings.ContainsAny(v, "\n ") {
-		return false
-	}
-	if !strings.HasPrefix(v, "/") && !strings.HasPrefix(v, "./") && !strings.HasPrefix(v, "~/") &&
-		!strings.HasSuffix(v, ".md") && !strings.HasSuffix(v, ".txt") {
-		return false
-	}
-	p := v
-	if strings.HasPrefix(p, "~/") {
-		p = filepath.Join(cfg.Home, p[2:])
-	} else if !filepath.IsAbs(p) {
-		p = filepath.Join(cfg.Cwd, p)
-	}
-	_, err := os.Stat(p)
-	return err != nil
-}
-
-// openSession builds the session the flags describe (model, tools,
-// stored session), lets adjust change the options, and reports problems on
-// stderr; ok is false when there is no session.
-func (f *agentFlags) openSession(ctx context.Context, env *cliEnv, cfg *config.Config, adjust func(*agentsession.Options)) (*agentsession.Session, bool) {
-	reg, err := models.Load(models.OptionsFor(cfg))
-	if err != nil {
-		fmt.Fprintf(env.stderr, "gopi: %v\n", err)
-		return nil, false
-	}
-	// Extensions load first: the providers they declare can be the model
-	// the flags ask for.
-	var extOpts agentsession.Options
-	attach, abandon := f.loadExtensions(ctx, env, cfg, &extOpts, reg)
-	opts, err := f.sessionOptions(env, cfg, reg)
-	if err != nil {
-		abandon()
-		fmt.Fprintf(env.stderr, "gopi: %v\n", err)
-		return nil, false
-	}
-	opts.Hooks = append(opts.Hooks, extOpts.Hooks...)
-	opts.HTTPClient = env.httpClient
-	for flag, v := range map[string]string{"--system-prompt": f.systemPrompt, "--append-system-prompt": f.appendSystemPrompt} {
-		if looksLikeMissingFile(cfg, v) {
-			fmt.Fprintf(env.stderr, "gopi: warning: %s %q names no file; it is used as the text itself\n", flag, v)
-		}
-	}
-	if adjust != nil {
-		adjust(&opts)
-	}
-	s, err := agentsession.New(ctx, opts)
-	if err != nil {
-		abandon()
-		if opts.Store != nil {
-			opts.Store.Close()
-		}
-		fmt.Fprintf(env.stderr, "gopi: %v\n", err)
-		return nil, false
-	}
-	if msg := s.Model().FallbackMessage(); msg != "" {
-		fmt.Fprintf(env.stderr, "gopi: %s\n", msg)
-	}
-	for _, w := range s.Resources().Warnings() {
-		if !errors.Is(w, config.ErrShadowed) { // copies in several agents' directories are normal
-			fmt.Fprintf(env.stderr, "gopi: warning: %v\n", w)
-		}
-	}
-	for _, w := range append(s.Resources().SecretsProblems(), s.Resources().MCPStatus().Problems()...) {
-		fmt.Fprintf(env.stderr, "gopi: warning: %s\n", w)
-	}
-	for _, w := range s.Resources().MCPStatus().Warnings() {
-		env.warn(w)
-	}
-	attach(s)
-	return s, true
-}
-
-// runRPC serves --mode rpc: the session is built as for -p (no title
-// request: the host decides), then standard input carries the commands.
-func runRPC(ctx context.Context, env *cliEnv, cfg *config.Config, f *agentFlags) int {
-	s, ok := f.openSession(ctx, env, cfg, func(o *agentsession.Options) {
-		o.NoTitle = true
-		o.Permissions = rpcPermissions(cfg)
-	})
-	if !ok {
-		return exitError
-	}
-	catchBrokenPipe()
-	var cmds []rpc.Command
-	for _, c := range env.extCommands {
-		cmds = append(cmds, rpc.Command{Name: c.Name, Run: c.Run})
-	}
-	return rpc.Run(ctx, s, rpc.Options{In: env.stdin, Out: env.stdout, EmitTitle: cfg.Env.Get("PI_RPC_EMIT_TITLE") == "1", Commands: cmds, Warnings: env.warnings})
 }

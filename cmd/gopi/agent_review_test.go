@@ -11,7 +11,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/gopi-agent/gopi/core/launch"
 	"github.com/gopi-agent/gopi/core/session"
+	"github.com/gopi-agent/gopi/internal/agentrig"
 	"github.com/gopi-agent/gopi/internal/mockllm"
 )
 
@@ -37,15 +39,13 @@ func TestFileArgReadIsBounded(t *testing.T) {
 	if _, err := os.Stat("/proc/self/status"); err != nil {
 		t.Skip("no /proc")
 	}
-	old := maxFileArg
-	maxFileArg = 100
-	defer func() { maxFileArg = old }()
 	r := newAgentRig(t, mockllm.Turn{Blocks: []mockllm.Block{mockllm.Text("ok")}})
+	r.maxFileArg = 100
 	_, stderr, code := r.run("", "-p", "--no-session", "@/proc/self/status", "what is this?")
 	if code != 0 || !strings.Contains(stderr, "@/proc/self/status is larger than 100 bytes") {
 		t.Fatalf("exit %d, no warning on stderr: %s", code, stderr)
 	}
-	msgs := mustMarshal(t, r.requestMessages(0))
+	msgs := agentrig.MustMarshal(t, r.RequestMessages(0))
 	if strings.Contains(msgs, "VmRSS") || !strings.Contains(msgs, "skipped: too large") {
 		t.Fatalf("a /proc file larger than the limit was inlined: %s", msgs)
 	}
@@ -55,12 +55,12 @@ func TestFileArgReadIsBounded(t *testing.T) {
 // once with status 130 (the first Ctrl-C used to do nothing).
 func TestInterruptWhileReadingInput(t *testing.T) {
 	r := newAgentRig(t)
-	t.Chdir(r.project)
+	t.Chdir(r.Project)
 	pr, pw := io.Pipe()
 	defer pw.Close()
 	ctx, cancel := context.WithCancel(context.Background())
 	var out, errb bytes.Buffer
-	env := &cliEnv{stdout: &out, stderr: &errb, stdin: pr, environ: r.environ}
+	env := &cliEnv{stdout: &out, stderr: &errb, stdin: pr, environ: r.Environ}
 	code := make(chan int, 1)
 	go func() { code <- run(ctx, env, []string{"-p", "hi"}) }()
 	time.Sleep(50 * time.Millisecond)
@@ -75,7 +75,7 @@ func TestInterruptWhileReadingInput(t *testing.T) {
 		<-code
 		t.Fatal("gopi kept waiting for its input after Ctrl-C")
 	}
-	if len(r.srv.Requests()) != 0 {
+	if len(r.Srv.Requests()) != 0 {
 		t.Error("an interrupted command reached the provider")
 	}
 }
@@ -84,12 +84,12 @@ func TestInterruptWhileReadingInput(t *testing.T) {
 // called (nothing is paid for), with the ways out.
 func TestUnwritableSessionDirRefusedUpFront(t *testing.T) {
 	r := newAgentRig(t, mockllm.Turn{Blocks: []mockllm.Block{mockllm.Text("the paid-for answer")}})
-	r.write("blocker", "a file where the session directory should be")
+	r.Write("blocker", "a file where the session directory should be")
 	out, stderr, code := r.run("", "-p", "--model", "mock/mock-model", "--session-dir", "blocker/sessions", "hi")
 	if code != 2 || out != "" || !strings.Contains(stderr, "--no-session") {
 		t.Fatalf("exit %d, stdout %q, stderr %q", code, out, stderr)
 	}
-	if len(r.srv.Requests()) != 0 {
+	if len(r.Srv.Requests()) != 0 {
 		t.Error("the model was called although the session could not be saved")
 	}
 }
@@ -103,13 +103,13 @@ func TestSessionInUseRefused(t *testing.T) {
 	if _, stderr, code := r.run("", "-p", "--model", "mock/mock-model", "hi"); code != 0 {
 		t.Fatalf("first: %d %s", code, stderr)
 	}
-	r.t.Chdir(r.project)
+	r.t.Chdir(r.Project)
 	var out, errb bytes.Buffer
-	env := &cliEnv{stdout: &out, stderr: &errb, stdin: strings.NewReader(""), environ: r.environ}
+	env := &cliEnv{stdout: &out, stderr: &errb, stdin: strings.NewReader(""), environ: r.Environ}
 	done := make(chan int, 1)
 	go func() { done <- run(context.Background(), env, []string{"-p", "-c", "go on"}) }()
 	deadline := time.Now().Add(5 * time.Second)
-	for len(r.srv.Requests()) < 2 && time.Now().Before(deadline) {
+	for len(r.Srv.Requests()) < 2 && time.Now().Before(deadline) {
 		time.Sleep(10 * time.Millisecond)
 	}
 	_, stderr, code := r.run("", "-p", "-c", "me too")
@@ -126,11 +126,11 @@ func TestSessionInUseRefused(t *testing.T) {
 // "blob:sha256:…" reference (which a provider rejects as bad base64).
 func TestContinueOmpSessionWithImage(t *testing.T) {
 	r := newAgentRig(t, mockllm.Turn{Blocks: []mockllm.Block{mockllm.Text("I see it.")}})
-	yml := fmt.Sprintf("providers:\n  mock:\n    baseUrl: %s\n    api: anthropic-messages\n    apiKey: MOCK_KEY\n    models:\n      - id: mock-model\n        input: [text, image]\n", r.srv.URL())
-	if err := os.WriteFile(filepath.Join(r.agentDir, "models.yml"), []byte(yml), 0o644); err != nil {
+	yml := fmt.Sprintf("providers:\n  mock:\n    baseUrl: %s\n    api: anthropic-messages\n    apiKey: MOCK_KEY\n    models:\n      - id: mock-model\n        input: [text, image]\n", r.Srv.URL())
+	if err := os.WriteFile(filepath.Join(r.AgentDir, "models.yml"), []byte(yml), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	omp := filepath.Join(r.home, ".omp", "agent")
+	omp := filepath.Join(r.Home, ".omp", "agent")
 	fixtures := "../../core/session/testdata/omp/"
 	blobs, err := os.ReadDir(fixtures + "blobs")
 	if err != nil {
@@ -139,12 +139,12 @@ func TestContinueOmpSessionWithImage(t *testing.T) {
 	for _, b := range blobs {
 		copyFile(t, fixtures+"blobs/"+b.Name(), filepath.Join(omp, "blobs", b.Name()))
 	}
-	copyFile(t, fixtures+"image.jsonl", filepath.Join(omp, "sessions", "--"+strings.ReplaceAll(strings.TrimPrefix(r.project, "/"), "/", "-")+"--", "2026-01-01T00-00-00-000Z_x.jsonl"))
+	copyFile(t, fixtures+"image.jsonl", filepath.Join(omp, "sessions", "--"+strings.ReplaceAll(strings.TrimPrefix(r.Project, "/"), "/", "-")+"--", "2026-01-01T00-00-00-000Z_x.jsonl"))
 	out, stderr, code := r.run("", "-p", "-c", "and now?")
 	if code != 0 || out != "I see it.\n" {
 		t.Fatalf("exit %d %q: %s", code, out, stderr)
 	}
-	msgs := mustMarshal(t, r.requestMessages(0))
+	msgs := agentrig.MustMarshal(t, r.RequestMessages(0))
 	if strings.Contains(msgs, "blob:sha256:") || !strings.Contains(msgs, `"media_type":"image/png"`) {
 		t.Fatalf("the image was not restored from omp's blobs: %.600s", msgs)
 	}
@@ -173,11 +173,11 @@ func TestResumeOtherProjectRefused(t *testing.T) {
 		mockllm.Turn{Blocks: []mockllm.Block{mockllm.Text("forked into B")}},
 		mockllm.Turn{Blocks: []mockllm.Block{mockllm.Text("by path")}},
 	)
-	projectA := r.project
+	projectA := r.Project
 	if _, stderr, code := r.run("", "-p", "hello from A"); code != 0 {
 		t.Fatalf("first run: %d %s", code, stderr)
 	}
-	files := r.sessionFiles()
+	files := r.SessionFiles()
 	before, _ := os.ReadFile(files[0])
 	store, err := session.Open(files[0], session.Options{})
 	if err != nil {
@@ -186,8 +186,8 @@ func TestResumeOtherProjectRefused(t *testing.T) {
 	id := store.SessionID()
 	store.Close()
 
-	r.project = filepath.Join(filepath.Dir(projectA), "projectB")
-	if err := os.MkdirAll(r.project, 0o755); err != nil {
+	r.Project = filepath.Join(filepath.Dir(projectA), "projectB")
+	if err := os.MkdirAll(r.Project, 0o755); err != nil {
 		t.Fatal(err)
 	}
 	_, stderr, code := r.run("", "-p", "-r", id[:13], "hello from B")
@@ -197,7 +197,7 @@ func TestResumeOtherProjectRefused(t *testing.T) {
 	if after, _ := os.ReadFile(files[0]); !bytes.Equal(before, after) {
 		t.Fatal("project A's session file was changed")
 	}
-	if len(r.srv.Requests()) != 1 {
+	if len(r.Srv.Requests()) != 1 {
 		t.Fatal("the refused resume reached the provider")
 	}
 	if out, stderr, code := r.run("", "-p", "--fork", id[:13], "hello from B"); code != 0 || out != "forked into B\n" {
@@ -209,39 +209,11 @@ func TestResumeOtherProjectRefused(t *testing.T) {
 	}
 }
 
-func TestOtherProject(t *testing.T) {
-	dir := t.TempDir()
-	real := filepath.Join(dir, "real")
-	link := filepath.Join(dir, "link")
-	if err := os.Mkdir(real, 0o755); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.Symlink(real, link); err != nil {
-		t.Skip(err)
-	}
-	for _, c := range []struct {
-		session, cwd string
-		want         bool
-	}{
-		{"", real, false},
-		{real, real + "/", false},
-		{link, real, false},
-		{real, dir, true},
-		{filepath.Join(dir, "gone"), real, true},
-	} {
-		if got := otherProject(c.session, c.cwd); got != c.want {
-			t.Errorf("otherProject(%q, %q) = %v", c.session, c.cwd, got)
-		}
-	}
-}
-
 // An @file over the limit is named, not sent, and the user is told so.
 func TestLargeFileArgWarns(t *testing.T) {
-	old := maxFileArg
-	maxFileArg = 100
-	defer func() { maxFileArg = old }()
 	r := newAgentRig(t, mockllm.Turn{Blocks: []mockllm.Block{mockllm.Text("ok")}})
-	r.write("big.txt", strings.Repeat("x", 101))
+	r.maxFileArg = 100
+	r.Write("big.txt", strings.Repeat("x", 101))
 	_, stderr, code := r.run("", "-p", "--no-session", "@big.txt", "summarise")
 	if code != 0 || !strings.Contains(stderr, "@big.txt is larger than 100 bytes; only its name is sent") {
 		t.Fatalf("exit %d, stderr %q", code, stderr)
@@ -252,7 +224,7 @@ func TestLargeFileArgWarns(t *testing.T) {
 // inlines less than the pipe limit, so it is not the way out.
 func TestLargePipedInputAdvice(t *testing.T) {
 	r := newAgentRig(t)
-	_, stderr, code := r.run(strings.Repeat("y\n", maxPipedInput/2+1), "-p", "x")
+	_, stderr, code := r.run(strings.Repeat("y\n", launch.MaxPipedInput/2+1), "-p", "x")
 	if code != 2 || !strings.Contains(stderr, "pipe less") || !strings.Contains(stderr, "ask the agent to read it") {
 		t.Fatalf("exit %d, stderr %q", code, stderr)
 	}

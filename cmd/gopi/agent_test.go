@@ -5,112 +5,41 @@ import (
 	"context"
 	"encoding/json"
 	"flag"
-	"fmt"
 	"os"
 	"path/filepath"
-	"regexp"
-	"sort"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/gopi-agent/gopi/core/hashline"
 	"github.com/gopi-agent/gopi/core/session"
+	"github.com/gopi-agent/gopi/internal/agentrig"
 	"github.com/gopi-agent/gopi/internal/mockllm"
 )
 
 var updateAgent = flag.Bool("update-agent", false, "rewrite testdata/agent golden files")
 
-// agentRig is an isolated home with a models.yml pointing provider "mock"
-// at a scripted mock LLM, and a project directory the agent works in.
+// agentRig is an isolated home (internal/agentrig) in which the tests
+// run the gopi command in-process.
 type agentRig struct {
-	t        testing.TB
-	srv      *mockllm.Server
-	home     string
-	agentDir string
-	project  string
-	environ  []string
+	*agentrig.Rig
+	t testing.TB
+	// maxFileArg lowers the @file limit of the runs (0: the default).
+	maxFileArg int64
 }
 
 func newAgentRig(t testing.TB, turns ...mockllm.Turn) *agentRig {
 	t.Helper()
-	root := t.TempDir()
-	r := &agentRig{t: t, srv: mockllm.New(t), home: filepath.Join(root, "home"), project: filepath.Join(root, "project")}
-	r.agentDir = filepath.Join(r.home, ".gopi", "agent")
-	for _, d := range []string{r.agentDir, r.project} {
-		if err := os.MkdirAll(d, 0o755); err != nil {
-			t.Fatal(err)
-		}
-	}
-	r.srv.Script(turns...)
-	yml := fmt.Sprintf("providers:\n  mock:\n    baseUrl: %s\n    api: anthropic-messages\n    apiKey: MOCK_KEY\n    models:\n      - id: mock-model\n        name: Mock\n", r.srv.URL())
-	if err := os.WriteFile(filepath.Join(r.agentDir, "models.yml"), []byte(yml), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	r.environ = []string{"HOME=" + r.home, "MOCK_KEY=test", "PI_NO_TITLE=1", "PATH=" + os.Getenv("PATH")}
-	return r
+	return &agentRig{Rig: agentrig.New(t, turns...), t: t}
 }
 
-// setModel rewrites the rig's models.yml: provider "mock" speaks api and
-// mock-model has the given context window.
-func (r *agentRig) setModel(api string, contextWindow int) {
-	r.t.Helper()
-	yml := fmt.Sprintf("providers:\n  mock:\n    baseUrl: %s\n    api: %s\n    apiKey: MOCK_KEY\n    models:\n      - id: mock-model\n        name: Mock\n        contextWindow: %d\n",
-		r.srv.URL(), api, contextWindow)
-	if err := os.WriteFile(filepath.Join(r.agentDir, "models.yml"), []byte(yml), 0o644); err != nil {
-		r.t.Fatal(err)
-	}
-}
-
-func (r *agentRig) write(name, content string) {
-	r.t.Helper()
-	if err := os.WriteFile(filepath.Join(r.project, name), []byte(content), 0o644); err != nil {
-		r.t.Fatal(err)
-	}
-}
-
-// run runs gopi in-process in the project directory.
 func (r *agentRig) run(stdin string, args ...string) (stdout, stderr string, code int) {
 	r.t.Helper()
-	r.t.Chdir(r.project)
+	r.t.Chdir(r.Project)
 	var out, errb bytes.Buffer
-	env := &cliEnv{stdout: &out, stderr: &errb, stdin: strings.NewReader(stdin), environ: r.environ}
+	env := &cliEnv{stdout: &out, stderr: &errb, stdin: strings.NewReader(stdin), environ: r.Environ, maxFileArg: r.maxFileArg}
 	code = run(context.Background(), env, args)
 	return out.String(), errb.String(), code
-}
-
-// sessionFiles lists the session files under the agent dir.
-func (r *agentRig) sessionFiles() []string {
-	var out []string
-	filepath.WalkDir(filepath.Join(r.agentDir, "sessions"), func(p string, d os.DirEntry, err error) error {
-		if err == nil && !d.IsDir() && strings.HasSuffix(p, ".jsonl") {
-			out = append(out, p)
-		}
-		return nil
-	})
-	sort.Strings(out)
-	return out
-}
-
-// requestMessages returns the messages of the i-th provider request.
-func (r *agentRig) requestMessages(i int) []map[string]any {
-	r.t.Helper()
-	reqs := r.srv.Requests()
-	if i >= len(reqs) {
-		r.t.Fatalf("only %d requests", len(reqs))
-	}
-	var body struct {
-		Messages []map[string]any `json:"messages"`
-	}
-	if err := json.Unmarshal(reqs[i].Body, &body); err != nil {
-		r.t.Fatal(err)
-	}
-	return body.Messages
-}
-
-func toolCall(name string, args any) mockllm.Block {
-	data, _ := json.Marshal(args)
-	return mockllm.ToolCall(name, string(data))
 }
 
 const greetGo = "package main\n\nfunc greet() string {\n\treturn \"Hello\"\n}\n"
@@ -126,12 +55,12 @@ func TestPrintModeCodingTask(t *testing.T) {
 		return "@@ greet.go\n= " + anchor + ".." + anchor + "\n~\treturn \"Hello, world!\"\n"
 	}
 	r := newAgentRig(t,
-		mockllm.Turn{Blocks: []mockllm.Block{mockllm.Text("Reading it first."), toolCall("read", map[string]any{"path": "greet.go"})}},
-		mockllm.Turn{Blocks: []mockllm.Block{toolCall("edit", map[string]any{"input": edit(stale)})}},
-		mockllm.Turn{Blocks: []mockllm.Block{toolCall("edit", map[string]any{"input": edit(good)})}},
+		mockllm.Turn{Blocks: []mockllm.Block{mockllm.Text("Reading it first."), agentrig.ToolCall("read", map[string]any{"path": "greet.go"})}},
+		mockllm.Turn{Blocks: []mockllm.Block{agentrig.ToolCall("edit", map[string]any{"input": edit(stale)})}},
+		mockllm.Turn{Blocks: []mockllm.Block{agentrig.ToolCall("edit", map[string]any{"input": edit(good)})}},
 		mockllm.Turn{Blocks: []mockllm.Block{mockllm.Text("greet now says Hello, world!")}},
 	)
-	r.write("greet.go", greetGo)
+	r.Write("greet.go", greetGo)
 	stdout, stderr, code := r.run("", "-p", "--model", "mock/mock-model", "-v", "make greet say Hello, world!")
 	if code != 0 {
 		t.Fatalf("exit %d\nstdout:\n%s\nstderr:\n%s", code, stdout, stderr)
@@ -144,21 +73,21 @@ func TestPrintModeCodingTask(t *testing.T) {
 			t.Errorf("stderr lacks %q:\n%s", want, stderr)
 		}
 	}
-	got, _ := os.ReadFile(filepath.Join(r.project, "greet.go"))
+	got, _ := os.ReadFile(filepath.Join(r.Project, "greet.go"))
 	if want := strings.Replace(greetGo, `"Hello"`, `"Hello, world!"`, 1); string(got) != want {
 		t.Fatalf("greet.go:\n%s", got)
 	}
 	// The read result carried the anchor the model used.
-	msgs := r.requestMessages(1)
-	if !strings.Contains(mustMarshal(t, msgs), good+"|") {
+	msgs := r.RequestMessages(1)
+	if !strings.Contains(agentrig.MustMarshal(t, msgs), good+"|") {
 		t.Errorf("the read result in the second request lacks anchor %s", good)
 	}
 	// The stale edit was rejected and said so.
-	third := mustMarshal(t, r.requestMessages(2))
+	third := agentrig.MustMarshal(t, r.RequestMessages(2))
 	if !strings.Contains(third, "stale") || !strings.Contains(third, `"is_error":true`) {
 		t.Errorf("the stale edit was not rejected:\n%s", third)
 	}
-	files := r.sessionFiles()
+	files := r.SessionFiles()
 	if len(files) != 1 {
 		t.Fatalf("session files %v", files)
 	}
@@ -187,15 +116,6 @@ func TestPrintModeCodingTask(t *testing.T) {
 	}
 }
 
-func mustMarshal(t *testing.T, v any) string {
-	t.Helper()
-	data, err := json.Marshal(v)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return string(data)
-}
-
 // --continue and --resume continue the conversation: the next request
 // carries the history.
 func TestContinueAndResume(t *testing.T) {
@@ -211,10 +131,10 @@ func TestContinueAndResume(t *testing.T) {
 	if code != 0 || out != "I said 42.\n" {
 		t.Fatalf("continue: %d %q %s", code, out, stderr)
 	}
-	if msgs := mustMarshal(t, r.requestMessages(1)); !strings.Contains(msgs, "what is the answer?") || !strings.Contains(msgs, "The answer is 42.") {
+	if msgs := agentrig.MustMarshal(t, r.RequestMessages(1)); !strings.Contains(msgs, "what is the answer?") || !strings.Contains(msgs, "The answer is 42.") {
 		t.Fatalf("continued request lacks the history: %s", msgs)
 	}
-	files := r.sessionFiles()
+	files := r.SessionFiles()
 	if len(files) != 1 {
 		t.Fatalf("continue made a new file: %v", files)
 	}
@@ -228,7 +148,7 @@ func TestContinueAndResume(t *testing.T) {
 	if code != 0 || out != "Still 42.\n" {
 		t.Fatalf("resume: %d %q %s", code, out, stderr)
 	}
-	if msgs := mustMarshal(t, r.requestMessages(2)); !strings.Contains(msgs, "what did you say?") {
+	if msgs := agentrig.MustMarshal(t, r.RequestMessages(2)); !strings.Contains(msgs, "what did you say?") {
 		t.Fatalf("resumed request lacks the history: %s", msgs)
 	}
 	if _, stderr, code := r.run("", "-p", "--resume", "zzzz", "x"); code != 2 || !strings.Contains(stderr, "zzzz") {
@@ -244,7 +164,7 @@ func TestResumeOmpSession(t *testing.T) {
 		t.Fatal(err)
 	}
 	r := newAgentRig(t, mockllm.Turn{Blocks: []mockllm.Block{mockllm.Text("Continuing omp's session.")}})
-	path := filepath.Join(r.home, "omp-session.jsonl")
+	path := filepath.Join(r.Home, "omp-session.jsonl")
 	if err := os.WriteFile(path, data, 0o644); err != nil {
 		t.Fatal(err)
 	}
@@ -252,33 +172,14 @@ func TestResumeOmpSession(t *testing.T) {
 	if code != 0 || out != "Continuing omp's session.\n" {
 		t.Fatalf("exit %d %q\n%s", code, out, stderr)
 	}
-	msgs := r.requestMessages(0)
-	if len(msgs) < 5 || !strings.Contains(mustMarshal(t, msgs), "greet.go") {
+	msgs := r.RequestMessages(0)
+	if len(msgs) < 5 || !strings.Contains(agentrig.MustMarshal(t, msgs), "greet.go") {
 		t.Fatalf("request lacks omp's history (%d messages)", len(msgs))
 	}
 	after, err := os.ReadFile(path)
 	if err != nil || !bytes.HasPrefix(after, data) {
 		t.Fatal("omp's lines were not kept byte for byte")
 	}
-}
-
-var (
-	timestampField = regexp.MustCompile(`"timestamp":("[^"]*"|\d+)`)
-	idField        = regexp.MustCompile(`"(id|parentId|responseId)":"[^"]*"`)
-	durationField  = regexp.MustCompile(`"(duration)":\d+`)
-	// ttft is there only when a delta arrived before the end, which an
-	// abort makes a matter of timing.
-	ttftField = regexp.MustCompile(`,"ttft":\d+`)
-	cwdField  = regexp.MustCompile(`"cwd":"[^"]*"`)
-)
-
-// normalizeEvents replaces what changes from run to run.
-func normalizeEvents(s string) string {
-	s = timestampField.ReplaceAllString(s, `"timestamp":0`)
-	s = idField.ReplaceAllString(s, `"$1":"ID"`)
-	s = ttftField.ReplaceAllString(s, "")
-	s = durationField.ReplaceAllString(s, `"$1":0`)
-	return cwdField.ReplaceAllString(s, `"cwd":"CWD"`)
 }
 
 // --mode json prints the session header and every event as a JSON line;
@@ -289,15 +190,15 @@ func TestJSONModeGolden(t *testing.T) {
 		t.Fatal(err)
 	}
 	r := newAgentRig(t,
-		mockllm.Turn{Blocks: []mockllm.Block{toolCall("read", map[string]any{"path": "note.txt"})}, Usage: &mockllm.Usage{Input: 10, Output: 5}, ChunkSize: 1000},
+		mockllm.Turn{Blocks: []mockllm.Block{agentrig.ToolCall("read", map[string]any{"path": "note.txt"})}, Usage: &mockllm.Usage{Input: 10, Output: 5}, ChunkSize: 1000},
 		mockllm.Turn{Blocks: []mockllm.Block{mockllm.Text("It says hi.")}, Usage: &mockllm.Usage{Input: 20, Output: 3}, ChunkSize: 1000},
 	)
-	r.write("note.txt", "hi\n")
+	r.Write("note.txt", "hi\n")
 	out, stderr, code := r.run("", "--mode", "json", "-p", "--model", "mock/mock-model", "what does note.txt say?")
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, stderr)
 	}
-	got := normalizeEvents(strings.ReplaceAll(out, r.project, "$WORK"))
+	got := agentrig.NormalizeEvents(strings.ReplaceAll(out, r.Project, "$WORK"))
 	var types []string
 	for _, line := range strings.Split(strings.TrimSpace(got), "\n") {
 		var v struct {
@@ -356,14 +257,14 @@ func TestAgentInputErrors(t *testing.T) {
 			t.Errorf("%v: exit %d, stderr %q (want %q)", c.args, code, stderr, c.want)
 		}
 	}
-	if len(r.srv.Requests()) != 0 {
+	if len(r.Srv.Requests()) != 0 {
 		t.Error("a bad command line reached the provider")
 	}
 }
 
 func TestNoKeyNamesTheVariable(t *testing.T) {
 	r := newAgentRig(t)
-	r.environ = []string{"HOME=" + r.home, "PATH=" + os.Getenv("PATH")}
+	r.Environ = []string{"HOME=" + r.Home, "PATH=" + os.Getenv("PATH")}
 	_, stderr, code := r.run("", "-p", "--model", "anthropic/claude-sonnet-4-5", "hi")
 	if code != 1 || !strings.Contains(stderr, "ANTHROPIC_API_KEY") {
 		t.Fatalf("exit %d: %s", code, stderr)
@@ -377,11 +278,11 @@ func TestPromptAssembly(t *testing.T) {
 		mockllm.Turn{Blocks: []mockllm.Block{mockllm.Text("ok")}},
 		mockllm.Turn{Blocks: []mockllm.Block{mockllm.Text("ok")}},
 	)
-	r.write("spec.md", "# Spec\nbe nice\n")
+	r.Write("spec.md", "# Spec\nbe nice\n")
 	if _, stderr, code := r.run("diff --git a/x b/x\n", "-p", "--model", "mock/mock-model", "@spec.md", "review this"); code != 0 {
 		t.Fatalf("exit %d %s", code, stderr)
 	}
-	text := mustMarshal(t, r.requestMessages(0))
+	text := agentrig.MustMarshal(t, r.RequestMessages(0))
 	for _, want := range []string{`diff --git a/x b/x\n\n\u003cfile name=`, `spec.md\"\u003e\n# Spec\nbe nice\n\n\u003c/file\u003e\nreview this`} {
 		if !strings.Contains(text, want) {
 			t.Errorf("request lacks %s:\n%s", want, text)
@@ -390,7 +291,7 @@ func TestPromptAssembly(t *testing.T) {
 	if _, stderr, code := r.run("", "-p", "--model", "mock/mock-model", "--", "grep"); code != 0 {
 		t.Fatalf("-- grep: exit %d %s", code, stderr)
 	}
-	if text := mustMarshal(t, r.requestMessages(1)); !strings.Contains(text, `"text":"grep"`) {
+	if text := agentrig.MustMarshal(t, r.RequestMessages(1)); !strings.Contains(text, `"text":"grep"`) {
 		t.Errorf("-- grep was not a prompt: %s", text)
 	}
 }
@@ -399,15 +300,15 @@ func TestPromptAssembly(t *testing.T) {
 // session as an aborted message, and the exit status is 130.
 func TestInterruptKeepsPartial(t *testing.T) {
 	r := newAgentRig(t, mockllm.Turn{Blocks: []mockllm.Block{mockllm.Text("partial answer that never ends")}, ChunkSize: 8, StallAfterDeltas: 2})
-	r.t.Chdir(r.project)
+	r.t.Chdir(r.Project)
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	var out, errb bytes.Buffer
-	env := &cliEnv{stdout: &out, stderr: &errb, stdin: strings.NewReader(""), environ: r.environ}
+	env := &cliEnv{stdout: &out, stderr: &errb, stdin: strings.NewReader(""), environ: r.Environ}
 	done := make(chan int)
 	go func() { done <- run(ctx, env, []string{"-p", "--model", "mock/mock-model", "go"}) }()
 	deadline := time.Now().Add(5 * time.Second)
-	for len(r.srv.Requests()) == 0 && time.Now().Before(deadline) {
+	for len(r.Srv.Requests()) == 0 && time.Now().Before(deadline) {
 		time.Sleep(10 * time.Millisecond)
 	}
 	time.Sleep(200 * time.Millisecond) // let the two deltas arrive
@@ -421,7 +322,7 @@ func TestInterruptKeepsPartial(t *testing.T) {
 	if code != 130 || out.String() != "partial answer t\n" || !strings.Contains(errb.String(), "interrupted") {
 		t.Fatalf("exit %d stdout %q stderr %s", code, out.String(), errb.String())
 	}
-	files := r.sessionFiles()
+	files := r.SessionFiles()
 	if len(files) != 1 {
 		t.Fatalf("session files %v", files)
 	}
@@ -435,8 +336,8 @@ func TestInterruptKeepsPartial(t *testing.T) {
 // 200 ms, retries off) instead of hanging.
 func TestServerThatNeverAnswers(t *testing.T) {
 	r := newAgentRig(t, mockllm.Turn{Blocks: []mockllm.Block{mockllm.Text("never")}, StallAfter: 1})
-	r.environ = append(r.environ, "PI_STREAM_FIRST_EVENT_TIMEOUT_MS=200", "PI_STREAM_IDLE_TIMEOUT_MS=200")
-	if err := os.WriteFile(filepath.Join(r.agentDir, "config.yml"), []byte("retry:\n  enabled: false\n"), 0o644); err != nil {
+	r.Environ = append(r.Environ, "PI_STREAM_FIRST_EVENT_TIMEOUT_MS=200", "PI_STREAM_IDLE_TIMEOUT_MS=200")
+	if err := os.WriteFile(filepath.Join(r.AgentDir, "config.yml"), []byte("retry:\n  enabled: false\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	start := time.Now()
@@ -454,7 +355,7 @@ func TestDamagedSessions(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	broken := filepath.Join(r.home, "broken.jsonl")
+	broken := filepath.Join(r.Home, "broken.jsonl")
 	lines := strings.SplitAfter(string(good), "\n")
 	damaged := lines[0] + "{this is not json\n" + strings.Join(lines[1:], "")
 	if err := os.WriteFile(broken, []byte(damaged), 0o644); err != nil {
@@ -469,7 +370,7 @@ func TestDamagedSessions(t *testing.T) {
 		t.Fatal("the malformed line was dropped")
 	}
 
-	newer := filepath.Join(r.home, "newer.jsonl")
+	newer := filepath.Join(r.Home, "newer.jsonl")
 	content := strings.Replace(lines[0], `"version":3`, `"version":9`, 1) + strings.Join(lines[1:], "")
 	if err := os.WriteFile(newer, []byte(content), 0o644); err != nil {
 		t.Fatal(err)

@@ -13,6 +13,7 @@ import (
 
 	"github.com/gopi-agent/gopi/core/hashline"
 	"github.com/gopi-agent/gopi/core/shell/shelltest"
+	"github.com/gopi-agent/gopi/internal/agentrig"
 	"github.com/gopi-agent/gopi/internal/mockllm"
 	"github.com/gopi-agent/gopi/sdk/rpcclient"
 )
@@ -22,18 +23,18 @@ import (
 // recorded as bash executions.
 func TestRPCBash(t *testing.T) {
 	r := newAgentRig(t)
-	r.environ = append(r.environ, shelltest.Mark(t))
+	r.Environ = append(r.Environ, shelltest.Mark(t))
 	rr := startRPC(t, r)
-	resp := rr.call("bash", map[string]any{"command": "cd /tmp && echo hi; echo err >&2; (exit 2)"})
+	resp := rr.Call("bash", map[string]any{"command": "cd /tmp && echo hi; echo err >&2; (exit 2)"})
 	var res map[string]any
 	if err := json.Unmarshal(resp.Data, &res); err != nil || !resp.Success {
 		t.Fatal(resp, err)
 	}
 	want := map[string]any{"output": "hi\nerr\n", "exitCode": 2.0, "cancelled": false, "truncated": false, "totalLines": 2.0, "totalBytes": 7.0, "outputLines": 2.0, "outputBytes": 7.0}
-	if mustMarshal(t, res) != mustMarshal(t, want) {
+	if agentrig.MustMarshal(t, res) != agentrig.MustMarshal(t, want) {
 		t.Fatalf("%s", resp.Data)
 	}
-	if resp := rr.call("bash", map[string]any{}); resp.Success || !strings.Contains(resp.Error, `"command" is required`) {
+	if resp := rr.Call("bash", map[string]any{}); resp.Success || !strings.Contains(resp.Error, `"command" is required`) {
 		t.Fatal(resp)
 	}
 	// The shell persists (the cd above); abort_bash ends a long command.
@@ -41,11 +42,11 @@ func TestRPCBash(t *testing.T) {
 	go func() {
 		ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
 		defer cancel()
-		r, _ := rr.c.Call(ctx, "bash", map[string]any{"command": "pwd; sleep 60"})
+		r, _ := rr.C.Call(ctx, "bash", map[string]any{"command": "pwd; sleep 60"})
 		done <- r.Data
 	}()
 	time.Sleep(300 * time.Millisecond)
-	if resp := rr.call("abort_bash", nil); !resp.Success {
+	if resp := rr.Call("abort_bash", nil); !resp.Success {
 		t.Fatal(resp)
 	}
 	select {
@@ -57,12 +58,12 @@ func TestRPCBash(t *testing.T) {
 	case <-time.After(10 * time.Second):
 		t.Fatal("abort_bash did not stop the command")
 	}
-	msgs := rr.call("get_messages", nil)
+	msgs := rr.Call("get_messages", nil)
 	if n := strings.Count(string(msgs.Data), `"role":"bashExecution"`); n != 2 {
 		t.Fatalf("%d bash executions in %s", n, msgs.Data)
 	}
-	rr.stdin.Close()
-	if code := <-rr.exit; code != 0 {
+	rr.Stdin.Close()
+	if code := <-rr.Exit; code != 0 {
 		t.Fatal(code)
 	}
 }
@@ -85,34 +86,34 @@ func TestPrintModeGoTestLoop(t *testing.T) {
 	fix := "@@ calc.go\n= " + hashline.Anchor(10, "\treturn a + b") + ".." + hashline.Anchor(10, "\treturn a + b") + "\n~\treturn a * b\n"
 	goTest := map[string]any{"command": "go test ./...", "timeout": 600}
 	r := newAgentRig(t,
-		mockllm.Turn{Blocks: []mockllm.Block{mockllm.Text("Adding Mul."), toolCall("edit", map[string]any{"input": addMul})}},
-		mockllm.Turn{Blocks: []mockllm.Block{toolCall("bash", goTest)}},
-		mockllm.Turn{Blocks: []mockllm.Block{mockllm.Text("Mul adds instead of multiplying."), toolCall("edit", map[string]any{"input": fix})}},
-		mockllm.Turn{Blocks: []mockllm.Block{toolCall("bash", goTest)}},
+		mockllm.Turn{Blocks: []mockllm.Block{mockllm.Text("Adding Mul."), agentrig.ToolCall("edit", map[string]any{"input": addMul})}},
+		mockllm.Turn{Blocks: []mockllm.Block{agentrig.ToolCall("bash", goTest)}},
+		mockllm.Turn{Blocks: []mockllm.Block{mockllm.Text("Mul adds instead of multiplying."), agentrig.ToolCall("edit", map[string]any{"input": fix})}},
+		mockllm.Turn{Blocks: []mockllm.Block{agentrig.ToolCall("bash", goTest)}},
 		mockllm.Turn{Blocks: []mockllm.Block{mockllm.Text("Mul is added and go test passes.")}},
 	)
-	r.environ = append(r.environ, "GOCACHE="+strings.TrimSpace(string(gocache)), "GOTOOLCHAIN=local", "GOPROXY=off", "GOFLAGS=", shelltest.Mark(t))
-	r.write("go.mod", "module calc\n\ngo 1.22\n")
-	r.write("calc.go", calcGo)
-	r.write("calc_test.go", testGo)
+	r.Environ = append(r.Environ, "GOCACHE="+strings.TrimSpace(string(gocache)), "GOTOOLCHAIN=local", "GOPROXY=off", "GOFLAGS=", shelltest.Mark(t))
+	r.Write("go.mod", "module calc\n\ngo 1.22\n")
+	r.Write("calc.go", calcGo)
+	r.Write("calc_test.go", testGo)
 	stdout, stderr, code := r.run("", "-p", "--model", "mock/mock-model", "-v", "add Mul to calc.go and make the tests pass")
 	if code != 0 || stdout != "Mul is added and go test passes.\n" {
 		t.Fatalf("exit %d\nstdout:\n%s\nstderr:\n%s", code, stdout, stderr)
 	}
 	// The first run failed and the model saw why.
-	failed := mustMarshal(t, r.requestMessages(2))
+	failed := agentrig.MustMarshal(t, r.RequestMessages(2))
 	for _, want := range []string{"Mul(3, 4) = 7, want 12", "FAIL", "Command exited with code 1", `"is_error":true`} {
 		if !strings.Contains(failed, want) {
 			t.Errorf("the failing go test result lacks %q:\n%s", want, failed)
 		}
 	}
 	// The second run passed.
-	last := r.requestMessages(4)
-	passed := mustMarshal(t, last[len(last)-1])
+	last := r.RequestMessages(4)
+	passed := agentrig.MustMarshal(t, last[len(last)-1])
 	if !strings.Contains(passed, "ok  \\tcalc") || strings.Contains(passed, `"is_error":true`) {
 		t.Errorf("the passing go test result:\n%s", passed)
 	}
-	got, _ := os.ReadFile(filepath.Join(r.project, "calc.go"))
+	got, _ := os.ReadFile(filepath.Join(r.Project, "calc.go"))
 	if want := calcGo + "\n// Mul returns the product of a and b.\nfunc Mul(a, b int) int {\n\treturn a * b\n}\n"; string(got) != want {
 		t.Fatalf("calc.go:\n%s", got)
 	}
@@ -126,10 +127,10 @@ func TestPrintModeGoTestLoop(t *testing.T) {
 // waiting for their turn.
 func TestRPCBashCommandsQueue(t *testing.T) {
 	r := newAgentRig(t)
-	r.environ = append(r.environ, shelltest.Mark(t))
+	r.Environ = append(r.Environ, shelltest.Mark(t))
 	rr := startRPC(t, r)
 	got := make(chan map[string]any, 10)
-	stop := rr.c.OnEvent(func(f rpcclient.Frame) {
+	stop := rr.C.OnEvent(func(f rpcclient.Frame) {
 		var v map[string]any
 		if f.Type == "response" && json.Unmarshal(f.Raw, &v) == nil && strings.HasPrefix(fmt.Sprint(v["id"]), "q") {
 			got <- v
@@ -139,7 +140,7 @@ func TestRPCBashCommandsQueue(t *testing.T) {
 	send := func(id string, frame map[string]any) {
 		frame["id"] = id
 		b, _ := json.Marshal(frame)
-		if _, err := rr.stdin.Write(append(b, '\n')); err != nil {
+		if _, err := rr.Stdin.Write(append(b, '\n')); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -176,11 +177,11 @@ func TestRPCBashCommandsQueue(t *testing.T) {
 	if seen["q3"] != " cancelled=true" || seen["q4"] != " cancelled=true" || seen["q5"] != "<nil> cancelled=<nil>" {
 		t.Fatalf("after abort_bash: %v", seen)
 	}
-	if resp := rr.call("bash", map[string]any{"command": "echo after"}); !strings.Contains(string(resp.Data), `"output":"after\n"`) {
+	if resp := rr.Call("bash", map[string]any{"command": "echo after"}); !strings.Contains(string(resp.Data), `"output":"after\n"`) {
 		t.Fatalf("after the abort: %s", resp.Data)
 	}
-	rr.stdin.Close()
-	if code := <-rr.exit; code != 0 {
+	rr.Stdin.Close()
+	if code := <-rr.Exit; code != 0 {
 		t.Fatal(code)
 	}
 }

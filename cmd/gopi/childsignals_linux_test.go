@@ -11,6 +11,7 @@ import (
 	"testing"
 	"unsafe"
 
+	"github.com/gopi-agent/gopi/internal/agentrig"
 	"github.com/gopi-agent/gopi/internal/mockllm"
 )
 
@@ -60,20 +61,20 @@ func TestBashChildrenGetDefaultSignals(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			script := `grep -E '^Sig(Ign|Blk)' /proc/self/status; (while :; do echo x; done) | head -1; yes | head -c 4; echo; echo end`
 			r := newAgentRig(t,
-				mockllm.Turn{Blocks: []mockllm.Block{toolCall("bash", map[string]any{"command": script, "timeout": 30})}},
+				mockllm.Turn{Blocks: []mockllm.Block{agentrig.ToolCall("bash", map[string]any{"command": script, "timeout": 30})}},
 				mockllm.Turn{Blocks: []mockllm.Block{mockllm.Text("done")}},
 			)
 			cmd := exec.Command(os.Args[0], "-p", "--model", "mock/mock-model", "go")
-			cmd.Dir = r.project
-			cmd.Env = append(r.environ, "GOPI_TEST_RUN_MAIN=1")
+			cmd.Dir = r.Project
+			cmd.Env = append(r.Environ, "GOPI_TEST_RUN_MAIN=1")
 			if careless {
-				cmd.Env = append(r.environ, envBlockSignals+"=1")
+				cmd.Env = append(r.Environ, envBlockSignals+"=1")
 			}
 			out, err := cmd.CombinedOutput()
 			if err != nil {
 				t.Fatalf("%v\n%s", err, out)
 			}
-			result := mustMarshal(t, r.requestMessages(1))
+			result := agentrig.MustMarshal(t, r.RequestMessages(1))
 			if len(result) > 4000 {
 				result = result[:2000] + " … " + result[len(result)-2000:]
 			}

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/gopi-agent/gopi/internal/agentrig"
 	"github.com/gopi-agent/gopi/internal/mockllm"
 )
 
@@ -20,7 +21,7 @@ func writeFilesScript() []mockllm.Turn {
 	big := strings.Repeat("lorem ipsum dolor sit amet ", 60_000/27)
 	var turns []mockllm.Turn
 	for _, name := range []string{"a.txt", "b.txt", "c.txt", "d.txt"} {
-		turns = append(turns, mockllm.Turn{NoUsage: true, Blocks: []mockllm.Block{toolCall("write", map[string]any{"path": name, "content": big})}})
+		turns = append(turns, mockllm.Turn{NoUsage: true, Blocks: []mockllm.Block{agentrig.ToolCall("write", map[string]any{"path": name, "content": big})}})
 	}
 	return append(turns,
 		mockllm.Turn{NoUsage: true, Blocks: []mockllm.Block{text("The files are written.")}},
@@ -37,8 +38,8 @@ func writeFilesScript() []mockllm.Turn {
 // compactions that keep 4k tokens and retries 1 ms apart.
 func newCompactRig(t *testing.T) *agentRig {
 	r := newAgentRig(t, writeFilesScript()...)
-	r.setModel("anthropic-messages", 40_000)
-	if err := os.WriteFile(filepath.Join(r.agentDir, "config.yml"), []byte("retry:\n  baseDelayMs: 1\ncompaction:\n  keepRecentTokens: 4000\n"), 0o644); err != nil {
+	r.SetModel("anthropic-messages", 40_000)
+	if err := os.WriteFile(filepath.Join(r.AgentDir, "config.yml"), []byte("retry:\n  baseDelayMs: 1\ncompaction:\n  keepRecentTokens: 4000\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	return r
@@ -48,11 +49,11 @@ func newCompactRig(t *testing.T) *agentRig {
 // turn and that none failed (each request played a scripted turn).
 func checkAutoContinued(t *testing.T, r *agentRig) {
 	t.Helper()
-	reqs := r.srv.Requests()
+	reqs := r.Srv.Requests()
 	if len(reqs) < 8 || !strings.Contains(string(reqs[len(reqs)-1].Body), "was just compacted") {
 		t.Errorf("%d requests; the last is not the auto-continue turn", len(reqs))
 	}
-	if played := len(writeFilesScript()) - r.srv.Remaining(); played != len(reqs) {
+	if played := len(writeFilesScript()) - r.Srv.Remaining(); played != len(reqs) {
 		t.Errorf("%d requests, %d scripted turns played: a request found no turn", len(reqs), played)
 	}
 }
@@ -69,7 +70,7 @@ func TestPrintModeAnswerSurvivesCompactionAfterIt(t *testing.T) {
 	}
 	checkAutoContinued(t, r)
 	for _, name := range []string{"a.txt", "b.txt", "c.txt", "d.txt"} {
-		if info, err := os.Stat(filepath.Join(r.project, name)); err != nil || info.Size() < 59_000 {
+		if info, err := os.Stat(filepath.Join(r.Project, name)); err != nil || info.Size() < 59_000 {
 			t.Errorf("%s: %v", name, err)
 		}
 	}
@@ -80,18 +81,18 @@ func TestPrintModeAnswerSurvivesCompactionAfterIt(t *testing.T) {
 func TestPrintModeAutoContinueThatWorks(t *testing.T) {
 	turns := writeFilesScript()
 	turns[len(turns)-1] = mockllm.Turn{Match: "was just compacted", NoUsage: true,
-		Blocks: []mockllm.Block{toolCall("write", map[string]any{"path": "e.txt", "content": "e"})}}
+		Blocks: []mockllm.Block{agentrig.ToolCall("write", map[string]any{"path": "e.txt", "content": "e"})}}
 	turns = append(turns, mockllm.Turn{NoUsage: true, Blocks: []mockllm.Block{text("I also wrote e.txt.")}})
 	r := newAgentRig(t, turns...)
-	r.setModel("anthropic-messages", 40_000)
-	if err := os.WriteFile(filepath.Join(r.agentDir, "config.yml"), []byte("compaction:\n  keepRecentTokens: 4000\n"), 0o644); err != nil {
+	r.SetModel("anthropic-messages", 40_000)
+	if err := os.WriteFile(filepath.Join(r.AgentDir, "config.yml"), []byte("compaction:\n  keepRecentTokens: 4000\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	stdout, stderr, code := r.run("", "-p", "--model", "mock/mock-model", "write a.txt to d.txt")
 	if code != 0 || stdout != "The files are written.\nI also wrote e.txt.\n" {
 		t.Fatalf("exit %d\nstdout:\n%s\nstderr:\n%s", code, stdout, stderr)
 	}
-	if _, err := os.Stat(filepath.Join(r.project, "e.txt")); err != nil {
+	if _, err := os.Stat(filepath.Join(r.Project, "e.txt")); err != nil {
 		t.Error(err)
 	}
 }
@@ -143,17 +144,17 @@ func TestJSONModeAnswerSurvivesCompactionAfterIt(t *testing.T) {
 func TestRPCAnswerSurvivesCompactionAfterIt(t *testing.T) {
 	r := newCompactRig(t)
 	rr := startRPC(t, r)
-	compacted := rr.expect("auto_compaction_end")
-	if resp := rr.call("prompt", map[string]any{"message": "write a.txt to d.txt"}); !resp.Success {
+	compacted := rr.Expect("auto_compaction_end")
+	if resp := rr.Call("prompt", map[string]any{"message": "write a.txt to d.txt"}); !resp.Success {
 		t.Fatalf("prompt: %+v", resp)
 	}
 	compacted()
-	rr.expect("agent_end")()
-	rr.stdin.Close()
-	if code := <-rr.exit; code != 0 {
+	rr.Expect("agent_end")()
+	rr.Stdin.Close()
+	if code := <-rr.Exit; code != 0 {
 		t.Fatalf("exit %d", code)
 	}
-	if tr := rr.transcript(); strings.Contains(tr, "nothing to continue") || strings.Contains(tr, `"success":false`) {
+	if tr := rr.Transcript(); strings.Contains(tr, "nothing to continue") || strings.Contains(tr, `"success":false`) {
 		t.Errorf("a failure was reported:\n%s", tr)
 	}
 	checkAutoContinued(t, r)

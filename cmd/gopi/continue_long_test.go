@@ -10,6 +10,7 @@ import (
 	"github.com/gopi-agent/gopi/core/ai"
 	"github.com/gopi-agent/gopi/core/message"
 	"github.com/gopi-agent/gopi/core/session"
+	"github.com/gopi-agent/gopi/internal/agentrig"
 	"github.com/gopi-agent/gopi/internal/mockllm"
 	"github.com/gopi-agent/gopi/internal/sessiongen"
 )
@@ -20,8 +21,8 @@ import (
 // reported, and the file keeps every byte it had, the new turn appended.
 func TestContinueLongSession(t *testing.T) {
 	r := newAgentRig(t, mockllm.Turn{Blocks: []mockllm.Block{mockllm.Text("Carrying on.")}})
-	dir := filepath.Join(r.home, "sessions")
-	st, err := sessiongen.Write(sessiongen.Options{Dir: dir, BlobDir: filepath.Join(r.agentDir, "blobs"), Cwd: r.project,
+	dir := filepath.Join(r.Home, "sessions")
+	st, err := sessiongen.Write(sessiongen.Options{Dir: dir, BlobDir: filepath.Join(r.AgentDir, "blobs"), Cwd: r.Project,
 		Entries: 3000, Bytes: 3_000_000, Seed: 11, CompactAt: 20_000, KeepRecent: 4_000})
 	if err != nil {
 		t.Fatal(err)
@@ -30,7 +31,7 @@ func TestContinueLongSession(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ref, err := session.OpenSnapshot(st.Path, session.Options{BlobDir: filepath.Join(r.agentDir, "blobs")})
+	ref, err := session.OpenSnapshot(st.Path, session.Options{BlobDir: filepath.Join(r.AgentDir, "blobs")})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -42,8 +43,8 @@ func TestContinueLongSession(t *testing.T) {
 	if code != 0 || out != "Carrying on.\n" || stderr != "" {
 		t.Fatalf("exit %d, stdout %q, stderr:\n%s", code, out, stderr)
 	}
-	msgs := mustMarshal(t, r.requestMessages(0))
-	first, lastAt, prompt := strings.Index(msgs, mustMarshal(t, summary)[1:40]), strings.LastIndex(msgs, mustMarshal(t, last)[1:40]), strings.LastIndex(msgs, "go on")
+	msgs := agentrig.MustMarshal(t, r.RequestMessages(0))
+	first, lastAt, prompt := strings.Index(msgs, agentrig.MustMarshal(t, summary)[1:40]), strings.LastIndex(msgs, agentrig.MustMarshal(t, last)[1:40]), strings.LastIndex(msgs, "go on")
 	if first < 0 || lastAt < first || prompt < lastAt {
 		t.Errorf("request: summary at %d, last answer at %d, prompt at %d (want them in that order)", first, lastAt, prompt)
 	}

@@ -34,24 +34,24 @@ func TestContinueAfterStreamCutInToolCall(t *testing.T) {
 			cut := mockllm.Turn{Blocks: []mockllm.Block{text("Writing it."),
 				{Type: mockllm.BlockToolCall, ID: "call_x", Name: "write", Arguments: args}, text("Done.")}, DisconnectAfter: frames}
 			r := newAgentRig(t, cut, cut, cut, cut, mockllm.Turn{Blocks: []mockllm.Block{text("The connection dropped; nothing was written.")}})
-			r.setModel(api, 200_000)
-			if err := os.WriteFile(filepath.Join(r.agentDir, "config.yml"), []byte("retry:\n  baseDelayMs: 1\n"), 0o644); err != nil {
+			r.SetModel(api, 200_000)
+			if err := os.WriteFile(filepath.Join(r.AgentDir, "config.yml"), []byte("retry:\n  baseDelayMs: 1\n"), 0o644); err != nil {
 				t.Fatal(err)
 			}
 			_, stderr, code := r.run("", "-p", "--model", "mock/mock-model", "write notes.txt")
 			if code != 1 || strings.Count(stderr, "retry ") != 3 {
 				t.Fatalf("exit %d, stderr:\n%s", code, stderr)
 			}
-			if _, err := os.Stat(filepath.Join(r.project, "notes.txt")); err == nil {
+			if _, err := os.Stat(filepath.Join(r.Project, "notes.txt")); err == nil {
 				t.Fatal("the cut call was run")
 			}
-			checkCutSession(t, r.sessionFiles()[0], api)
+			checkCutSession(t, r.SessionFiles()[0], api)
 
 			stdout, stderr, code := r.run("", "-p", "--continue", "--model", "mock/mock-model", "what happened?")
 			if code != 0 || stdout != "The connection dropped; nothing was written.\n" {
 				t.Fatalf("exit %d\nstdout:\n%s\nstderr:\n%s", code, stdout, stderr)
 			}
-			reqs := r.srv.Requests()
+			reqs := r.Srv.Requests()
 			if len(reqs) != 5 {
 				t.Fatalf("%d requests", len(reqs))
 			}
@@ -251,8 +251,8 @@ func TestResumeOmpSessionWithCutCall(t *testing.T) {
 	for _, api := range []string{"anthropic-messages", "openai-completions", "openai-responses", "google-generative-ai"} {
 		t.Run(api, func(t *testing.T) {
 			r := newAgentRig(t, mockllm.Turn{Blocks: []mockllm.Block{text("The connection dropped; nothing was written.")}})
-			r.setModel(api, 200_000)
-			path := filepath.Join(r.home, "omp-session.jsonl")
+			r.SetModel(api, 200_000)
+			path := filepath.Join(r.Home, "omp-session.jsonl")
 			if err := os.WriteFile(path, data, 0o644); err != nil {
 				t.Fatal(err)
 			}
@@ -260,7 +260,7 @@ func TestResumeOmpSessionWithCutCall(t *testing.T) {
 			if code != 0 || stdout != "The connection dropped; nothing was written.\n" {
 				t.Fatalf("exit %d\nstdout:\n%s\nstderr:\n%s", code, stdout, stderr)
 			}
-			body := r.srv.Requests()[0].Body
+			body := r.Srv.Requests()[0].Body
 			calls, err := checkPairedCalls(api, body)
 			if err != nil {
 				t.Fatalf("%v\nbody: %s", err, body)

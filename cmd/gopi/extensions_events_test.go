@@ -22,10 +22,10 @@ func TestExtensionProviderAndSessionEvents(t *testing.T) {
 		return mockllm.Turn{Blocks: []mockllm.Block{text(s)}, Usage: &mockllm.Usage{Input: input, Output: 5}}
 	}
 	r := newAgentRig(t, answer("first", 500), answer("second", 900))
-	if err := os.WriteFile(filepath.Join(r.agentDir, "config.yml"), []byte("compaction:\n  keepRecentTokens: 200\n"), 0o644); err != nil {
+	if err := os.WriteFile(filepath.Join(r.AgentDir, "config.yml"), []byte("compaction:\n  keepRecentTokens: 200\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	r.write("events.js", `export default function (pi) {
+	r.Write("events.js", `export default function (pi) {
 	const seen = [];
 	pi.on("before_provider_request", (e) => {
 		seen.push("before " + e.requestId + " " + e.model.id);
@@ -46,23 +46,23 @@ func TestExtensionProviderAndSessionEvents(t *testing.T) {
 	rr := startRPC(t, r, "-e", "events.js")
 	long := strings.Repeat(" word", 400)
 	for _, p := range []string{"one" + long, "two" + long} {
-		end := rr.expect("agent_end")
-		rr.call("prompt", map[string]any{"message": p})
+		end := rr.Expect("agent_end")
+		rr.Call("prompt", map[string]any{"message": p})
 		end()
 	}
-	reqs := r.srv.Requests()
+	reqs := r.Srv.Requests()
 	if len(reqs) != 2 || !strings.Contains(string(reqs[0].Body), `"user_id":"set-by-extension"`) {
 		t.Fatalf("%d requests; the first: %.300s", len(reqs), reqs[0].Body)
 	}
-	resp := rr.call("compact", nil)
+	resp := rr.Call("compact", nil)
 	if !resp.Success || !strings.Contains(string(resp.Data), `"summary":"summary by extension: 2 messages, split false"`) {
 		t.Fatalf("compact: %+v", resp)
 	}
-	if n := len(r.srv.Requests()); n != 2 {
+	if n := len(r.Srv.Requests()); n != 2 {
 		t.Errorf("the model was asked for a summary (%d requests)", n)
 	}
 	var first string
-	for _, line := range strings.Split(readFile(t, r.sessionFiles()[0]), "\n") {
+	for _, line := range strings.Split(readFile(t, r.SessionFiles()[0]), "\n") {
 		if strings.Contains(line, `"role":"user"`) {
 			var e struct{ ID string }
 			json.Unmarshal([]byte(line), &e)
@@ -70,14 +70,14 @@ func TestExtensionProviderAndSessionEvents(t *testing.T) {
 			break
 		}
 	}
-	if resp := rr.call("navigate_tree", map[string]any{"entryId": first}); !resp.Success || !strings.Contains(string(resp.Data), `"cancelled":true`) {
+	if resp := rr.Call("navigate_tree", map[string]any{"entryId": first}); !resp.Success || !strings.Contains(string(resp.Data), `"cancelled":true`) {
 		t.Errorf("the move was not cancelled: %+v", resp)
 	}
-	if resp := rr.call("prompt", map[string]any{"message": "/seen"}); !resp.Success {
+	if resp := rr.Call("prompt", map[string]any{"message": "/seen"}); !resp.Success {
 		t.Fatalf("/seen: %+v", resp)
 	}
 
-	file := readFile(t, r.sessionFiles()[0])
+	file := readFile(t, r.SessionFiles()[0])
 	var seen []string
 	for _, line := range strings.Split(file, "\n") {
 		var e struct {
@@ -135,34 +135,34 @@ func TestExtensionStackPopOverRPC(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	r.write("stack.js", string(src))
+	r.Write("stack.js", string(src))
 	rr := startRPC(t, r, "-e", "stack.js")
 	for _, p := range []string{"first question", "second question"} {
-		end := rr.expect("agent_end")
-		rr.call("prompt", map[string]any{"message": p})
+		end := rr.Expect("agent_end")
+		rr.Call("prompt", map[string]any{"message": p})
 		end()
 	}
 	// The branch index of the second user message (the file holds one
 	// branch: its entries in order after the header).
-	lines := strings.Split(strings.TrimSpace(readFile(t, r.sessionFiles()[0])), "\n")[1:]
+	lines := strings.Split(strings.TrimSpace(readFile(t, r.SessionFiles()[0])), "\n")[1:]
 	back := -1
 	for i, line := range lines {
 		if strings.Contains(line, `"text":"second question"`) {
 			back = i
 		}
 	}
-	if resp := rr.call("prompt", map[string]any{"message": "/pop " + strconv.Itoa(back)}); !resp.Success {
+	if resp := rr.Call("prompt", map[string]any{"message": "/pop " + strconv.Itoa(back)}); !resp.Success {
 		t.Fatalf("/pop: %+v", resp)
 	}
-	end := rr.expect("agent_end")
-	rr.call("prompt", map[string]any{"message": "third question"})
+	end := rr.Expect("agent_end")
+	rr.Call("prompt", map[string]any{"message": "third question"})
 	end()
-	reqs := r.srv.Requests()
+	reqs := r.Srv.Requests()
 	body := string(reqs[len(reqs)-1].Body)
 	if !strings.Contains(body, `[Summary]\n\npopped: 2 messages`) || strings.Contains(body, "second question") || !strings.Contains(body, "first question") {
 		t.Errorf("the request after /pop: %s", body)
 	}
-	file := readFile(t, r.sessionFiles()[0])
+	file := readFile(t, r.SessionFiles()[0])
 	if !strings.Contains(file, `"type":"stack_pop"`) || !strings.Contains(file, `"backToIndex":`+strconv.Itoa(back)) {
 		t.Errorf("no stack_pop entry in the file:\n%s", file)
 	}
@@ -173,7 +173,7 @@ func TestExtensionStackPopOverRPC(t *testing.T) {
 // input sees each prompt.
 func TestExtensionUserBashAndInput(t *testing.T) {
 	r := newAgentRig(t, mockllm.Turn{Blocks: []mockllm.Block{text("ok")}})
-	r.write("shell.js", `export default function (pi) {
+	r.Write("shell.js", `export default function (pi) {
 	const prompts = [];
 	pi.on("input", (e) => { prompts.push(e.text); });
 	pi.on("user_bash", (e) => {
@@ -182,21 +182,21 @@ func TestExtensionUserBashAndInput(t *testing.T) {
 }
 `)
 	rr := startRPC(t, r, "-e", "shell.js")
-	end := rr.expect("agent_end")
-	rr.call("prompt", map[string]any{"message": "hello there"})
+	end := rr.Expect("agent_end")
+	rr.Call("prompt", map[string]any{"message": "hello there"})
 	end()
-	resp := rr.call("bash", map[string]any{"command": "deploy && touch deployed"})
+	resp := rr.Call("bash", map[string]any{"command": "deploy && touch deployed"})
 	if !resp.Success || !strings.Contains(string(resp.Data), `"output":"deploys go through the release bot (hello there)\n"`) || !strings.Contains(string(resp.Data), `"exitCode":3`) {
 		t.Fatalf("bash: %+v %s", resp, resp.Data)
 	}
-	if _, err := os.Stat(filepath.Join(r.project, "deployed")); err == nil {
+	if _, err := os.Stat(filepath.Join(r.Project, "deployed")); err == nil {
 		t.Error("the command ran although the extension answered it")
 	}
-	resp = rr.call("bash", map[string]any{"command": "echo real"})
+	resp = rr.Call("bash", map[string]any{"command": "echo real"})
 	if !resp.Success || !strings.Contains(string(resp.Data), `"output":"real\n"`) {
 		t.Errorf("a command the extension leaves alone: %s", resp.Data)
 	}
-	if file := readFile(t, r.sessionFiles()[0]); !strings.Contains(file, "deploys go through the release bot") {
+	if file := readFile(t, r.SessionFiles()[0]); !strings.Contains(file, "deploys go through the release bot") {
 		t.Error("the answered command is not recorded in the session")
 	}
 }
@@ -206,14 +206,14 @@ func TestExtensionUserBashAndInput(t *testing.T) {
 // extension and the event; the session goes on.
 func TestExtensionErrorFrame(t *testing.T) {
 	r := newAgentRig(t, mockllm.Turn{Blocks: []mockllm.Block{text("fine")}})
-	r.write("thrower.js", `export default function (pi) {
+	r.Write("thrower.js", `export default function (pi) {
 	pi.on("turn_end", () => { throw new Error("observer broke"); });
 }
 `)
 	rr := startRPC(t, r, "-e", "thrower.js")
-	failed := rr.expect("extension_error")
-	end := rr.expect("agent_end")
-	rr.call("prompt", map[string]any{"message": "hi"})
+	failed := rr.Expect("extension_error")
+	end := rr.Expect("agent_end")
+	rr.Call("prompt", map[string]any{"message": "hi"})
 	end()
 	f := failed()
 	var e struct{ ExtensionPath, Event, Error string }
@@ -227,7 +227,7 @@ func TestExtensionErrorFrame(t *testing.T) {
 // request lists only those); an unknown name is refused with the list.
 func TestExtensionSetActiveTools(t *testing.T) {
 	r := newAgentRig(t, mockllm.Turn{Blocks: []mockllm.Block{text("one")}}, mockllm.Turn{Blocks: []mockllm.Block{text("two")}})
-	r.write("narrow.js", `export default function (pi) {
+	r.Write("narrow.js", `export default function (pi) {
 	pi.registerCommand("narrow", { handler: async () => {
 		try { await pi.setActiveTools(["read", "nope"]); } catch (e) { pi.appendEntry("refused", { error: String(e) }); }
 		await pi.setActiveTools(["read"]);
@@ -235,21 +235,21 @@ func TestExtensionSetActiveTools(t *testing.T) {
 }
 `)
 	rr := startRPC(t, r, "-e", "narrow.js")
-	end := rr.expect("agent_end")
-	rr.call("prompt", map[string]any{"message": "before"})
+	end := rr.Expect("agent_end")
+	rr.Call("prompt", map[string]any{"message": "before"})
 	end()
-	if resp := rr.call("prompt", map[string]any{"message": "/narrow"}); !resp.Success {
+	if resp := rr.Call("prompt", map[string]any{"message": "/narrow"}); !resp.Success {
 		t.Fatal(resp.Error)
 	}
-	end = rr.expect("agent_end")
-	rr.call("prompt", map[string]any{"message": "after"})
+	end = rr.Expect("agent_end")
+	rr.Call("prompt", map[string]any{"message": "after"})
 	end()
-	reqs := r.srv.Requests()
+	reqs := r.Srv.Requests()
 	before, after := string(reqs[0].Body), string(reqs[1].Body)
 	if !strings.Contains(before, `"name":"bash"`) || !strings.Contains(after, `"name":"read"`) || strings.Contains(after, `"name":"bash"`) {
 		t.Errorf("tools before: bash %v; after: read %v, bash %v", strings.Contains(before, `"name":"bash"`), strings.Contains(after, `"name":"read"`), strings.Contains(after, `"name":"bash"`))
 	}
-	if file := readFile(t, r.sessionFiles()[0]); !strings.Contains(file, `no tool is named \"nope\"`) {
+	if file := readFile(t, r.SessionFiles()[0]); !strings.Contains(file, `no tool is named \"nope\"`) {
 		t.Errorf("the unknown name was not refused:\n%s", file)
 	}
 }
@@ -266,7 +266,7 @@ func TestCustomToolsFromToolsDir(t *testing.T) {
 		mockllm.Turn{Blocks: []mockllm.Block{text("noted")}},
 	)
 	r.trustProject() // the project's own tools load only when it is trusted
-	dir := filepath.Join(r.project, ".gopi", "tools")
+	dir := filepath.Join(r.Project, ".gopi", "tools")
 	os.MkdirAll(dir, 0o755)
 	os.WriteFile(filepath.Join(dir, "README.md"), []byte("# not a tool\n"), 0o644)
 	os.WriteFile(filepath.Join(dir, "notes.ts"), []byte(`
@@ -304,7 +304,7 @@ export default factory;
 	if code != 0 || !strings.Contains(out, "noted") {
 		t.Fatalf("exit %d, stdout %q, stderr %q", code, out, stderr)
 	}
-	reqs := r.srv.Requests()
+	reqs := r.Srv.Requests()
 	if len(reqs) != 4 {
 		t.Fatalf("%d requests", len(reqs))
 	}
@@ -314,7 +314,7 @@ export default factory;
 	if !strings.Contains(string(reqs[3].Body), "NOTES.txt written") {
 		t.Errorf("the resolve result missing: %.600s", reqs[3].Body)
 	}
-	if b, err := os.ReadFile(filepath.Join(r.project, "NOTES.txt")); err != nil || string(b) != "remember the milk\n" {
+	if b, err := os.ReadFile(filepath.Join(r.Project, "NOTES.txt")); err != nil || string(b) != "remember the milk\n" {
 		t.Errorf("NOTES.txt: %q, %v", b, err)
 	}
 	if strings.Contains(stderr, "README.md") {
@@ -326,13 +326,13 @@ export default factory;
 // model can be picked with --model in the same run.
 func TestExtensionRegisterProvider(t *testing.T) {
 	r := newAgentRig(t, mockllm.Turn{Blocks: []mockllm.Block{text("from the extension's provider")}})
-	r.write("prov.js", `export default function (pi) {
-	pi.registerProvider("team", { baseUrl: "`+r.srv.URL()+`", api: "anthropic-messages", apiKey: "TEAM_KEY",
+	r.Write("prov.js", `export default function (pi) {
+	pi.registerProvider("team", { baseUrl: "`+r.Srv.URL()+`", api: "anthropic-messages", apiKey: "TEAM_KEY",
 		models: [{ id: "team-model", name: "Team", contextWindow: 50000 }] });
 	pi.registerProvider("broken", { models: [{ id: "x" }] });
 }
 `)
-	r.environ = append(r.environ, "TEAM_KEY=secret")
+	r.Environ = append(r.Environ, "TEAM_KEY=secret")
 	out, stderr, code := r.run("", "-p", "-e", "prov.js", "--model", "team/team-model", "hi")
 	if code != 0 || !strings.Contains(out, "from the extension's provider") {
 		t.Fatalf("exit %d, stdout %q, stderr %q", code, out, stderr)
@@ -340,7 +340,7 @@ func TestExtensionRegisterProvider(t *testing.T) {
 	if !strings.Contains(stderr, "broken") || !strings.Contains(stderr, "needs baseUrl and api") {
 		t.Errorf("the broken provider was not reported: %q", stderr)
 	}
-	if reqs := r.srv.Requests(); len(reqs) != 1 || !strings.Contains(string(reqs[0].Body), `"model":"team-model"`) {
+	if reqs := r.Srv.Requests(); len(reqs) != 1 || !strings.Contains(string(reqs[0].Body), `"model":"team-model"`) {
 		t.Errorf("requests %d", len(reqs))
 	}
 }
@@ -349,7 +349,7 @@ func TestExtensionRegisterProvider(t *testing.T) {
 // context): a command reads them.
 func TestExtensionModelsAndKeys(t *testing.T) {
 	r := newAgentRig(t, mockllm.Turn{Blocks: []mockllm.Block{text("ok")}})
-	r.write("keys.js", `export default function (pi) {
+	r.Write("keys.js", `export default function (pi) {
 	pi.registerCommand("keys", { handler: async (_args, ctx) => {
 		const models = await ctx.availableModels();
 		const key = await ctx.resolveApiKey(ctx.model);
@@ -358,13 +358,13 @@ func TestExtensionModelsAndKeys(t *testing.T) {
 }
 `)
 	rr := startRPC(t, r, "-e", "keys.js")
-	end := rr.expect("agent_end")
-	rr.call("prompt", map[string]any{"message": "hello"}) // the file exists from the first answer on
+	end := rr.Expect("agent_end")
+	rr.Call("prompt", map[string]any{"message": "hello"}) // the file exists from the first answer on
 	end()
-	if resp := rr.call("prompt", map[string]any{"message": "/keys"}); !resp.Success {
+	if resp := rr.Call("prompt", map[string]any{"message": "/keys"}); !resp.Success {
 		t.Fatal(resp.Error)
 	}
-	file := readFile(t, r.sessionFiles()[0])
+	file := readFile(t, r.SessionFiles()[0])
 	if !strings.Contains(file, `"mock/mock-model"`) || !strings.Contains(file, `"key":"test"`) {
 		t.Errorf("entry:\n%s", file)
 	}

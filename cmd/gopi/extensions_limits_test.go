@@ -14,7 +14,7 @@ import (
 // it was (with the change of the handler that did not fail).
 func TestThrowingRequestHookStillSends(t *testing.T) {
 	r := newAgentRig(t, mockllm.Turn{Blocks: []mockllm.Block{text("answered anyway")}})
-	r.write("req.js", `export default function (pi) {
+	r.Write("req.js", `export default function (pi) {
 	pi.on("before_provider_request", (e) => Object.assign({}, e.payload, { metadata: { user_id: "kept" } }));
 	pi.on("before_provider_request", () => { throw new Error("the policy server is down"); });
 }`)
@@ -25,7 +25,7 @@ func TestThrowingRequestHookStillSends(t *testing.T) {
 	if !strings.Contains(stderr, "req.js failed at before_provider_request: Error: the policy server is down") {
 		t.Errorf("the failure was not reported: %q", stderr)
 	}
-	if reqs := r.srv.Requests(); len(reqs) != 1 || !strings.Contains(string(reqs[0].Body), `"user_id":"kept"`) {
+	if reqs := r.Srv.Requests(); len(reqs) != 1 || !strings.Contains(string(reqs[0].Body), `"user_id":"kept"`) {
 		t.Errorf("requests: %d", len(reqs))
 	}
 }
@@ -38,10 +38,10 @@ func TestStuckExtensionToolTimesOut(t *testing.T) {
 		mockllm.Turn{Blocks: []mockllm.Block{mockllm.ToolCall("stuck", `{}`)}},
 		mockllm.Turn{Blocks: []mockllm.Block{text("gave up on it")}},
 	)
-	if err := os.WriteFile(filepath.Join(r.agentDir, "config.yml"), []byte("tools:\n  extensionTimeoutMs: 400\n"), 0o644); err != nil {
+	if err := os.WriteFile(filepath.Join(r.AgentDir, "config.yml"), []byte("tools:\n  extensionTimeoutMs: 400\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	r.write("stuck.js", `export default function (pi) {
+	r.Write("stuck.js", `export default function (pi) {
 	pi.registerTool({ name: "stuck", description: "Never answers", parameters: { type: "object", properties: {} },
 		execute() { return new Promise(() => {}); } });
 }`)
@@ -49,7 +49,7 @@ func TestStuckExtensionToolTimesOut(t *testing.T) {
 	if code != 0 || !strings.Contains(out, "gave up on it") {
 		t.Fatalf("exit %d, stdout %q, stderr %q", code, out, stderr)
 	}
-	reqs := r.srv.Requests()
+	reqs := r.Srv.Requests()
 	if len(reqs) != 2 || !strings.Contains(string(reqs[1].Body), "The tool stuck did not finish within 400ms and was cancelled. If it needs longer, raise tools.extensionTimeoutMs (milliseconds) in the settings.") {
 		t.Fatalf("%d requests; the last: %.2000s", len(reqs), reqs[len(reqs)-1].Body)
 	}
@@ -65,7 +65,7 @@ const oddTool = `export default function (pi) {
 // notify frame of type warning after ready over RPC.
 func TestExtensionToolSchemaWarning(t *testing.T) {
 	r := newAgentRig(t, mockllm.Turn{Blocks: []mockllm.Block{text("fine")}})
-	r.write("odd.js", oddTool)
+	r.Write("odd.js", oddTool)
 	out, stderr, code := r.run("", "-p", "-e", "odd.js", "hello")
 	if code != 0 || !strings.Contains(out, "fine") {
 		t.Fatalf("exit %d, stdout %q, stderr %q", code, out, stderr)
@@ -74,13 +74,13 @@ func TestExtensionToolSchemaWarning(t *testing.T) {
 	if !strings.Contains(stderr, "gopi: warning: extension ") || !strings.Contains(stderr, want) {
 		t.Errorf("stderr: %q", stderr)
 	}
-	if body := string(r.srv.Requests()[0].Body); !strings.Contains(body, `"name":"odd"`) || !strings.Contains(body, `"input_schema":{"type":"object"}`) {
+	if body := string(r.Srv.Requests()[0].Body); !strings.Contains(body, `"name":"odd"`) || !strings.Contains(body, `"input_schema":{"type":"object"}`) {
 		t.Errorf("the tool as offered: %.3000s", body)
 	}
 
-	rr := startRPC(t, newAgentRig(t), "-e", filepath.Join(r.project, "odd.js"))
-	rr.call("get_state", nil) // frames sent before its answer are in the transcript
-	got := rr.transcript()
+	rr := startRPC(t, newAgentRig(t), "-e", filepath.Join(r.Project, "odd.js"))
+	rr.Call("get_state", nil) // frames sent before its answer are in the transcript
+	got := rr.Transcript()
 	ready := strings.Index(got, `< {"type":"ready"}`)
 	notify := strings.Index(got, `"method":"notify"`)
 	if ready < 0 || notify < ready || !strings.Contains(got, `"notifyType":"warning"`) || !strings.Contains(got, strings.ReplaceAll(want, `"`, `\"`)) {

@@ -20,7 +20,7 @@ func TestExtensionThroughFlag(t *testing.T) {
 		mockllm.Turn{Blocks: []mockllm.Block{mockllm.ToolCall("hello", `{"name":"gopi"}`)}},
 		mockllm.Turn{Blocks: []mockllm.Block{text("all done")}},
 	)
-	ext := filepath.Join(r.project, "guard.ts")
+	ext := filepath.Join(r.Project, "guard.ts")
 	if err := os.WriteFile(ext, []byte(`
 import type { ExtensionAPI } from "@oh-my-pi/pi-coding-agent";
 export default function (pi: ExtensionAPI) {
@@ -41,7 +41,7 @@ export default function (pi: ExtensionAPI) {
 `), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	broken := filepath.Join(r.project, "broken.js")
+	broken := filepath.Join(r.Project, "broken.js")
 	os.WriteFile(broken, []byte("export default function (pi) { throw new Error('cannot start'); }"), 0o644)
 	out, stderr, code := r.run("", "-p", "-e", ext, "-e", broken, "clean the build")
 	if code != 0 || !strings.Contains(out, "all done") {
@@ -50,7 +50,7 @@ export default function (pi: ExtensionAPI) {
 	if !strings.Contains(stderr, "broken.js") || !strings.Contains(stderr, "cannot start") {
 		t.Errorf("the broken extension was not reported: %q", stderr)
 	}
-	reqs := r.srv.Requests()
+	reqs := r.Srv.Requests()
 	if len(reqs) != 3 {
 		t.Fatalf("%d requests", len(reqs))
 	}
@@ -66,11 +66,11 @@ export default function (pi: ExtensionAPI) {
 
 	// --no-extensions loads nothing.
 	r2 := newAgentRig(t, mockllm.Turn{Blocks: []mockllm.Block{text("plain")}})
-	os.WriteFile(filepath.Join(r2.project, "guard.ts"), []byte("export default function (pi) { pi.registerTool({ name: 'hello', description: 'x', execute() { return 'x'; } }); }"), 0o644)
+	os.WriteFile(filepath.Join(r2.Project, "guard.ts"), []byte("export default function (pi) { pi.registerTool({ name: 'hello', description: 'x', execute() { return 'x'; } }); }"), 0o644)
 	if _, _, code := r2.run("", "-p", "--no-extensions", "-e", "guard.ts", "hi"); code != 0 {
 		t.Fatal(code)
 	}
-	if strings.Contains(string(r2.srv.Requests()[0].Body), `"name":"hello"`) {
+	if strings.Contains(string(r2.Srv.Requests()[0].Body), `"name":"hello"`) {
 		t.Error("--no-extensions still loaded the extension")
 	}
 }
@@ -79,18 +79,18 @@ export default function (pi: ExtensionAPI) {
 // not asked); the command acts on the session through pi.
 func TestExtensionCommandOverRPC(t *testing.T) {
 	r := newAgentRig(t)
-	os.WriteFile(filepath.Join(r.project, "namer.js"), []byte(`export default function (pi) {
+	os.WriteFile(filepath.Join(r.Project, "namer.js"), []byte(`export default function (pi) {
 		pi.registerCommand("name", { description: "names the session", handler: async (args) => { await pi.setSessionName("named by " + args); } });
 	}`), 0o644)
 	rr := startRPC(t, r, "-e", "namer.js")
-	if resp := rr.call("prompt", map[string]any{"message": "/name the extension"}); !resp.Success {
+	if resp := rr.Call("prompt", map[string]any{"message": "/name the extension"}); !resp.Success {
 		t.Fatalf("prompt: %+v", resp)
 	}
-	resp := rr.call("get_state", nil)
+	resp := rr.Call("get_state", nil)
 	if !strings.Contains(string(resp.Data), `"sessionName":"named by the extension"`) {
 		t.Errorf("state %s", resp.Data)
 	}
-	if n := len(r.srv.Requests()); n != 0 {
+	if n := len(r.Srv.Requests()); n != 0 {
 		t.Errorf("%d model requests for a command", n)
 	}
 }

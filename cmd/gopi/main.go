@@ -9,7 +9,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"github.com/gopi-agent/gopi/core/extensions"
 	"io"
 	"net/http"
 	"os"
@@ -36,21 +35,16 @@ type command struct {
 
 // cliEnv is what a command may touch, injectable for tests.
 type cliEnv struct {
-	stdout, stderr   io.Writer
-	stdin            io.Reader
-	isTerminal       bool                                // stdout is a terminal (color and headings)
-	stdinTerminal    bool                                // stdin is a terminal (no piped input to read)
-	stdinReadable    bool                                // stdin is a pipe or a regular file: gopi grep searches it when given no path
-	httpClient       *http.Client                        // provider HTTP client for the agent; nil for the default
-	environ          []string                            // process environment for the configuration; os.Environ() when nil
-	extCommands      []*extensions.Command               // slash commands the session's extensions registered
-	extShortcuts     []*extensions.Shortcut              // key bindings the session's extensions registered
-	extRenderers     map[string]*extensions.Renderer     // custom message renderers by customType
-	extToolRenderers map[string]*extensions.ToolRenderer // tool card renderers by tool name
-	// warnings are problems found while the session started that were
-	// printed on stderr and that the interactive and RPC modes show too
-	// (see warn).
-	warnings []string
+	stdout, stderr io.Writer
+	stdin          io.Reader
+	isTerminal     bool         // stdout is a terminal (color and headings)
+	stdinTerminal  bool         // stdin is a terminal (no piped input to read)
+	stdinReadable  bool         // stdin is a pipe or a regular file: gopi grep searches it when given no path
+	httpClient     *http.Client // provider HTTP client for the agent; nil for the default
+	environ        []string     // process environment for the configuration; os.Environ() when nil
+	// maxFileArg bounds an @file's text (0: launch.MaxFileArg); tests
+	// lower it.
+	maxFileArg int64
 
 	cfg *config.Config // loaded by run before the command (nil for version and mockllm)
 	// scan is the scan cache of the engine commands (grep, find, ast,

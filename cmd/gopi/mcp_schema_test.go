@@ -42,7 +42,7 @@ func TestMCPSchemasCleanedThroughCLI(t *testing.T) {
 			InputSchema json.RawMessage `json:"input_schema"`
 		} `json:"tools"`
 	}
-	reqs := r.srv.Requests()
+	reqs := r.Srv.Requests()
 	if err := json.Unmarshal(reqs[0].Body, &body); err != nil {
 		t.Fatal(err)
 	}
@@ -72,14 +72,14 @@ func TestMCPSchemasCleanedThroughCLI(t *testing.T) {
 	rr := startRPC(t, r2)
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
-	st, err := rr.c.MCPServers(ctx)
+	st, err := rr.C.MCPServers(ctx)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if len(st.Servers) != 1 || len(st.Servers[0].Warnings) != 3 {
 		t.Errorf("get_mcp_servers: %+v", st)
 	}
-	if got := rr.transcript(); strings.Count(got, `"method":"notify"`) != 3 || !strings.Contains(got, `"notifyType":"warning"`) {
+	if got := rr.Transcript(); strings.Count(got, `"method":"notify"`) != 3 || !strings.Contains(got, `"notifyType":"warning"`) {
 		t.Errorf("transcript:\n%.3000s", got)
 	}
 }

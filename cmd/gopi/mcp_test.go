@@ -17,7 +17,7 @@ import (
 
 // trustProject trusts the rig's project for its runs (PI_TRUST_PROJECT).
 func (r *agentRig) trustProject() {
-	r.environ = append(r.environ, config.EnvTrustProject+"=1")
+	r.Environ = append(r.Environ, config.EnvTrustProject+"=1")
 }
 
 // writeMCPConfig writes the project's .gopi/mcp.json and trusts the
@@ -30,7 +30,7 @@ func (r *agentRig) writeMCPConfig(servers map[string]any) {
 	if err != nil {
 		r.t.Fatal(err)
 	}
-	dir := filepath.Join(r.project, ".gopi")
+	dir := filepath.Join(r.Project, ".gopi")
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		r.t.Fatal(err)
 	}
@@ -69,7 +69,7 @@ func TestMCPToolThroughModel(t *testing.T) {
 			t.Errorf("stderr lacks %q:\n%s", want, stderr)
 		}
 	}
-	reqs := r.srv.Requests()
+	reqs := r.Srv.Requests()
 	if len(reqs) != 3 {
 		t.Fatalf("%d requests", len(reqs))
 	}
@@ -89,7 +89,7 @@ func TestMCPToolThroughModel(t *testing.T) {
 	if _, stderr, code := r2.run("", "-p", "--no-mcp", "hi"); code != 0 {
 		t.Fatalf("exit %d: %s", code, stderr)
 	}
-	if strings.Contains(string(r2.srv.Requests()[0].Body), "mcp__everything") {
+	if strings.Contains(string(r2.Srv.Requests()[0].Body), "mcp__everything") {
 		t.Error("--no-mcp still offered MCP tools")
 	}
 }
@@ -107,7 +107,7 @@ func TestRPCGetMCPServers(t *testing.T) {
 	rr := startRPC(t, r)
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
-	st, err := rr.c.MCPServers(ctx)
+	st, err := rr.C.MCPServers(ctx)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -124,8 +124,8 @@ func TestRPCGetMCPServers(t *testing.T) {
 	if len(st.Errors) != 1 || !strings.Contains(st.Errors[0], `Server "both": both "command" and "url" are set`) {
 		t.Errorf("errors = %v", st.Errors)
 	}
-	rr.stdin.Close()
-	if code := <-rr.exit; code != 0 {
+	rr.Stdin.Close()
+	if code := <-rr.Exit; code != 0 {
 		t.Fatal(code)
 	}
 }

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/gopi-agent/gopi/core/shell/shelltest"
+	"github.com/gopi-agent/gopi/internal/agentrig"
 	"github.com/gopi-agent/gopi/internal/mcptest"
 	"github.com/gopi-agent/gopi/internal/mockllm"
 )
@@ -40,8 +41,8 @@ func newOrphanRig(t *testing.T, turns ...mockllm.Turn) *orphanRig {
 func (r *orphanRig) start(t *testing.T) *exec.Cmd {
 	t.Helper()
 	cmd := exec.Command(os.Args[0], "-p", "--model", "mock/mock-model", "go")
-	cmd.Dir = r.project
-	cmd.Env = append(r.environ, "GOPI_TEST_RUN_MAIN=1", "TMPDIR="+r.tmp, r.mark)
+	cmd.Dir = r.Project
+	cmd.Env = append(r.Environ, "GOPI_TEST_RUN_MAIN=1", "TMPDIR="+r.tmp, r.mark)
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
@@ -93,15 +94,15 @@ func (r *orphanRig) shellDirs() []string {
 func TestKill9LeavesNoOrphans(t *testing.T) {
 	fake, fakeArgs := mcptest.FakeServer()
 	r := newOrphanRig(t,
-		mockllm.Turn{Blocks: []mockllm.Block{toolCall("bash", map[string]any{"command": "sleep 1002", "async": true})}},
-		mockllm.Turn{Blocks: []mockllm.Block{toolCall("bash", map[string]any{"command": "sleep 1000 & sleep 1001", "timeout": 3000})}},
+		mockllm.Turn{Blocks: []mockllm.Block{agentrig.ToolCall("bash", map[string]any{"command": "sleep 1002", "async": true})}},
+		mockllm.Turn{Blocks: []mockllm.Block{agentrig.ToolCall("bash", map[string]any{"command": "sleep 1000 & sleep 1001", "timeout": 3000})}},
 		mockllm.Turn{Blocks: []mockllm.Block{mockllm.Text("never reached")}},
 	)
-	if err := os.WriteFile(filepath.Join(r.agentDir, "config.yml"), []byte("async:\n  enabled: true\n"), 0o644); err != nil {
+	if err := os.WriteFile(filepath.Join(r.AgentDir, "config.yml"), []byte("async:\n  enabled: true\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	r.writeMCPConfig(map[string]any{
-		"fake": map[string]any{"command": fake, "args": fakeArgs, "env": map[string]string{mcptest.EnvMode: "grandchild", mcptest.EnvPIDFile: filepath.Join(r.project, "mcp-child.pid")}},
+		"fake": map[string]any{"command": fake, "args": fakeArgs, "env": map[string]string{mcptest.EnvMode: "grandchild", mcptest.EnvPIDFile: filepath.Join(r.Project, "mcp-child.pid")}},
 	})
 	gopi := r.start(t)
 	waitUntil(t, "the commands, the job and the MCP server to run", func() bool {
@@ -122,9 +123,9 @@ func TestKill9LeavesNoOrphans(t *testing.T) {
 // named otherwise stays.
 func TestStaleShellDirRemovedAtNextStart(t *testing.T) {
 	r := newOrphanRig(t,
-		mockllm.Turn{Blocks: []mockllm.Block{toolCall("bash", map[string]any{"command": "sleep 1003", "timeout": 3000})}},
+		mockllm.Turn{Blocks: []mockllm.Block{agentrig.ToolCall("bash", map[string]any{"command": "sleep 1003", "timeout": 3000})}},
 		// The next gopi's turns.
-		mockllm.Turn{Blocks: []mockllm.Block{toolCall("bash", map[string]any{"command": "true"})}},
+		mockllm.Turn{Blocks: []mockllm.Block{agentrig.ToolCall("bash", map[string]any{"command": "true"})}},
 		mockllm.Turn{Blocks: []mockllm.Block{mockllm.Text("done")}},
 	)
 	gopi := r.start(t)

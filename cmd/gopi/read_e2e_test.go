@@ -36,17 +36,17 @@ func TestReadThroughTheAgent(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := os.WriteFile(filepath.Join(r.project, "bundle.zip"), zipData, 0o644); err != nil {
+	if err := os.WriteFile(filepath.Join(r.Project, "bundle.zip"), zipData, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if err := readtest.ExecSQLite(filepath.Join(r.project, "app.db"), "CREATE TABLE users (id INTEGER PRIMARY KEY, name TEXT); INSERT INTO users VALUES (1, 'ada'), (2, 'grace');"); err != nil {
+	if err := readtest.ExecSQLite(filepath.Join(r.Project, "app.db"), "CREATE TABLE users (id INTEGER PRIMARY KEY, name TEXT); INSERT INTO users VALUES (1, 'ada'), (2, 'grace');"); err != nil {
 		t.Fatal(err)
 	}
 	out, stderr, code := r.run("", "-p", "look at the bundle, the users and the notes")
 	if code != 0 || !strings.Contains(out, "read all three") {
 		t.Fatalf("exit %d %q %q", code, out, stderr)
 	}
-	reqs := r.srv.Requests()
+	reqs := r.Srv.Requests()
 	if len(reqs) != 4 {
 		t.Fatalf("%d requests", len(reqs))
 	}

@@ -15,24 +15,24 @@ import (
 // nothing is created or changed at the path.
 func TestResumePathMessages(t *testing.T) {
 	r := newAgentRig(t)
-	dir := filepath.Join(r.home, "sessions-copy")
+	dir := filepath.Join(r.Home, "sessions-copy")
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		t.Fatal(err)
 	}
-	dangling := filepath.Join(r.home, "last.jsonl")
-	gone := filepath.Join(r.home, "deleted", "old.jsonl")
+	dangling := filepath.Join(r.Home, "last.jsonl")
+	gone := filepath.Join(r.Home, "deleted", "old.jsonl")
 	if err := os.Symlink(gone, dangling); err != nil {
 		t.Fatal(err)
 	}
-	notes := filepath.Join(r.home, "notes.jsonl")
+	notes := filepath.Join(r.Home, "notes.jsonl")
 	if err := os.WriteFile(notes, []byte("just some notes\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	fifo := filepath.Join(r.home, "pipe.jsonl")
+	fifo := filepath.Join(r.Home, "pipe.jsonl")
 	if err := syscall.Mkfifo(fifo, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	missing := filepath.Join(r.home, "nowhere", "x.jsonl")
+	missing := filepath.Join(r.Home, "nowhere", "x.jsonl")
 	for _, tc := range []struct {
 		name, arg string
 		want      []string
@@ -63,7 +63,7 @@ func TestResumePathMessages(t *testing.T) {
 	if data, _ := os.ReadFile(notes); string(data) != "just some notes\n" {
 		t.Errorf("the file that is not a session changed: %q", data)
 	}
-	if len(r.srv.Requests()) != 0 {
+	if len(r.Srv.Requests()) != 0 {
 		t.Error("a request was sent")
 	}
 }

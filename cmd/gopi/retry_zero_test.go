@@ -16,14 +16,14 @@ func TestPrintModeZeroMaxRetries(t *testing.T) {
 		mockllm.Turn{Status: 503, ErrorMessage: "upstream overloaded"},
 		mockllm.Turn{Blocks: []mockllm.Block{text("a retry would get this")}},
 	)
-	if err := os.WriteFile(filepath.Join(r.agentDir, "config.yml"), []byte("retry:\n  maxRetries: 0\n  baseDelayMs: 1\n"), 0o644); err != nil {
+	if err := os.WriteFile(filepath.Join(r.AgentDir, "config.yml"), []byte("retry:\n  maxRetries: 0\n  baseDelayMs: 1\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	stdout, stderr, code := r.run("", "-p", "--model", "mock/mock-model", "hello")
 	if code != 1 || stdout != "" || strings.Contains(stderr, "retry") || !strings.Contains(stderr, "upstream overloaded") {
 		t.Fatalf("exit %d\nstdout:\n%s\nstderr:\n%s", code, stdout, stderr)
 	}
-	if n := len(r.srv.Requests()); n != 1 {
+	if n := len(r.Srv.Requests()); n != 1 {
 		t.Fatalf("%d requests: the failure was retried", n)
 	}
 }

@@ -23,25 +23,25 @@ func TestSecretsNeverReachTheProvider(t *testing.T) {
 		mockllm.Turn{Blocks: []mockllm.Block{mockllm.ToolCall("bash", `{"command":"echo '`+ph+`' > seen.txt; cat notes.txt"}`)}},
 		mockllm.Turn{Blocks: []mockllm.Block{text("done")}},
 	)
-	r.environ = append(r.environ, "MY_TOKEN="+envSecret)
-	if err := os.WriteFile(filepath.Join(r.agentDir, "config.yml"), []byte("secrets:\n  enabled: true\n"), 0o644); err != nil {
+	r.Environ = append(r.Environ, "MY_TOKEN="+envSecret)
+	if err := os.WriteFile(filepath.Join(r.AgentDir, "config.yml"), []byte("secrets:\n  enabled: true\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if err := os.MkdirAll(filepath.Join(r.project, ".gopi"), 0o755); err != nil {
+	if err := os.MkdirAll(filepath.Join(r.Project, ".gopi"), 0o755); err != nil {
 		t.Fatal(err)
 	}
-	r.write(".gopi/secrets.yml", "- type: plain\n  content: "+fileSecret+"\n- type: regex\n  content: \"AKIA[0-9A-Z]{16}\"\n")
-	r.write("notes.txt", "db password "+fileSecret+", aws "+awsKey+" and "+awsKey+", token "+envSecret+"\n")
-	r.write("AGENTS.md", "Deploy with the token "+envSecret+".\n")
+	r.Write(".gopi/secrets.yml", "- type: plain\n  content: "+fileSecret+"\n- type: regex\n  content: \"AKIA[0-9A-Z]{16}\"\n")
+	r.Write("notes.txt", "db password "+fileSecret+", aws "+awsKey+" and "+awsKey+", token "+envSecret+"\n")
+	r.Write("AGENTS.md", "Deploy with the token "+envSecret+".\n")
 	out, stderr, code := r.run("", "-p", "--append-system-prompt", "Never print "+fileSecret, "use "+envSecret+" to log in")
 	if code != 0 || !strings.Contains(out, "done") {
 		t.Fatalf("exit %d, stdout %q, stderr %q", code, out, stderr)
 	}
-	seen, err := os.ReadFile(filepath.Join(r.project, "seen.txt"))
+	seen, err := os.ReadFile(filepath.Join(r.Project, "seen.txt"))
 	if err != nil || strings.TrimSpace(string(seen)) != envSecret {
 		t.Errorf("the tool ran with %q (err %v); want the real secret", seen, err)
 	}
-	reqs := r.srv.Requests()
+	reqs := r.Srv.Requests()
 	if len(reqs) != 2 {
 		t.Fatalf("%d requests", len(reqs))
 	}
@@ -62,11 +62,11 @@ func TestSecretsNeverReachTheProvider(t *testing.T) {
 
 	// Off by default: the same setup without the setting sends the text as is.
 	r2 := newAgentRig(t, mockllm.Turn{Blocks: []mockllm.Block{text("plain")}})
-	r2.environ = append(r2.environ, "MY_TOKEN="+envSecret)
+	r2.Environ = append(r2.Environ, "MY_TOKEN="+envSecret)
 	if _, _, code := r2.run("", "-p", "use "+envSecret); code != 0 {
 		t.Fatal(code)
 	}
-	if !strings.Contains(string(r2.srv.Requests()[0].Body), envSecret) {
+	if !strings.Contains(string(r2.Srv.Requests()[0].Body), envSecret) {
 		t.Error("secrets were hidden with secrets.enabled off")
 	}
 }
@@ -82,18 +82,18 @@ func TestSecretsInDataURLLikeOutput(t *testing.T) {
 		mockllm.Turn{Blocks: []mockllm.Block{text("read it")}},
 		mockllm.Turn{Blocks: []mockllm.Block{text("still fine")}},
 	)
-	r.environ = append(r.environ, "MY_TOKEN="+envSecret)
-	if err := os.WriteFile(filepath.Join(r.agentDir, "config.yml"), []byte("secrets:\n  enabled: true\n"), 0o644); err != nil {
+	r.Environ = append(r.Environ, "MY_TOKEN="+envSecret)
+	if err := os.WriteFile(filepath.Join(r.AgentDir, "config.yml"), []byte("secrets:\n  enabled: true\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if err := os.WriteFile(filepath.Join(r.agentDir, "secrets.yml"), []byte("- type: plain\n  content: "+fileSecret+"\n"), 0o644); err != nil {
+	if err := os.WriteFile(filepath.Join(r.AgentDir, "secrets.yml"), []byte("- type: plain\n  content: "+fileSecret+"\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	r.write("blob.txt", "data:text/plain;base64,xx token "+envSecret+" password "+fileSecret+"\n")
+	r.Write("blob.txt", "data:text/plain;base64,xx token "+envSecret+" password "+fileSecret+"\n")
 	if out, stderr, code := r.run("", "-p", "show me blob.txt", "and again"); code != 0 || !strings.Contains(out, "still fine") {
 		t.Fatalf("exit %d, stdout %q, stderr %q", code, out, stderr)
 	}
-	reqs := r.srv.Requests()
+	reqs := r.Srv.Requests()
 	if len(reqs) != 3 {
 		t.Fatalf("%d requests", len(reqs))
 	}

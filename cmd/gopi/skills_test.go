@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/gopi-agent/gopi/internal/agentrig"
 	"github.com/gopi-agent/gopi/internal/mockllm"
 )
 
@@ -25,15 +26,15 @@ func writeAll(t *testing.T, path, content string) {
 // broken front matter is reported with its file and the run goes on.
 func TestPrintModeModelReadsSkill(t *testing.T) {
 	r := newAgentRig(t,
-		mockllm.Turn{Blocks: []mockllm.Block{toolCall("read", map[string]any{"path": "skill://release"})}},
-		mockllm.Turn{Blocks: []mockllm.Block{toolCall("read", map[string]any{"path": "skill://release/checklist.md"})}},
-		mockllm.Turn{Blocks: []mockllm.Block{toolCall("read", map[string]any{"path": "skill://release/../../models.yml"})}},
+		mockllm.Turn{Blocks: []mockllm.Block{agentrig.ToolCall("read", map[string]any{"path": "skill://release"})}},
+		mockllm.Turn{Blocks: []mockllm.Block{agentrig.ToolCall("read", map[string]any{"path": "skill://release/checklist.md"})}},
+		mockllm.Turn{Blocks: []mockllm.Block{agentrig.ToolCall("read", map[string]any{"path": "skill://release/../../models.yml"})}},
 		mockllm.Turn{Blocks: []mockllm.Block{mockllm.Text("Tagged v1.2.0 after the checklist.")}},
 	)
-	skillDir := filepath.Join(r.agentDir, "skills", "release")
+	skillDir := filepath.Join(r.AgentDir, "skills", "release")
 	writeAll(t, filepath.Join(skillDir, "SKILL.md"), "---\nname: release\ndescription: Cut a release of this project\n---\n# Releasing\nRun the checklist in checklist.md, then tag vMAJOR.MINOR.PATCH.\n")
 	writeAll(t, filepath.Join(skillDir, "checklist.md"), "1. CHANGELOG updated\n2. CI green\n")
-	writeAll(t, filepath.Join(r.project, ".claude", "skills", "bad", "SKILL.md"), "---\ndescription: [broken\n---\nstill usable\n")
+	writeAll(t, filepath.Join(r.Project, ".claude", "skills", "bad", "SKILL.md"), "---\ndescription: [broken\n---\nstill usable\n")
 
 	stdout, stderr, code := r.run("", "-p", "--model", "mock/mock-model", "cut the release")
 	if code != 0 {
@@ -46,21 +47,21 @@ func TestPrintModeModelReadsSkill(t *testing.T) {
 		t.Errorf("stderr lacks the broken skill's warning %q:\n%s", want, stderr)
 	}
 	// The system prompt lists the skill.
-	first := r.srv.Requests()[0]
+	first := r.Srv.Requests()[0]
 	if !strings.Contains(string(first.Body), "- release: Cut a release of this project") {
 		t.Errorf("the system prompt does not list the skill:\n%s", first.Body)
 	}
 	// The skill's body came back as the read result, front matter and all.
-	second := mustMarshal(t, r.requestMessages(1))
+	second := agentrig.MustMarshal(t, r.RequestMessages(1))
 	if !strings.Contains(second, "Run the checklist in checklist.md") {
 		t.Errorf("the second request lacks the skill's text:\n%s", second)
 	}
-	third := mustMarshal(t, r.requestMessages(2))
+	third := agentrig.MustMarshal(t, r.RequestMessages(2))
 	if !strings.Contains(third, "CHANGELOG updated") {
 		t.Errorf("the third request lacks the skill's checklist:\n%s", third)
 	}
 	// Reading out of the skill's directory is refused.
-	fourth := mustMarshal(t, r.requestMessages(3))
+	fourth := agentrig.MustMarshal(t, r.RequestMessages(3))
 	if !strings.Contains(fourth, `\"..\" is not allowed`) || strings.Contains(fourth, "MOCK_KEY") {
 		t.Errorf("the escape attempt was not refused:\n%s", fourth)
 	}
@@ -72,15 +73,15 @@ func TestSkillFlags(t *testing.T) {
 		mockllm.Turn{Blocks: []mockllm.Block{mockllm.Text("a")}},
 		mockllm.Turn{Blocks: []mockllm.Block{mockllm.Text("b")}},
 	)
-	writeAll(t, filepath.Join(r.agentDir, "skills", "git-rebase", "SKILL.md"), "---\ndescription: Rebasing\n---\nx\n")
-	writeAll(t, filepath.Join(r.agentDir, "skills", "docker", "SKILL.md"), "---\ndescription: Containers\n---\ny\n")
+	writeAll(t, filepath.Join(r.AgentDir, "skills", "git-rebase", "SKILL.md"), "---\ndescription: Rebasing\n---\nx\n")
+	writeAll(t, filepath.Join(r.AgentDir, "skills", "docker", "SKILL.md"), "---\ndescription: Containers\n---\ny\n")
 	if _, stderr, code := r.run("", "-p", "--model", "mock/mock-model", "--no-skills", "hi"); code != 0 {
 		t.Fatalf("exit %d: %s", code, stderr)
 	}
 	if _, stderr, code := r.run("", "-p", "--model", "mock/mock-model", "--skills", "git-*", "hi"); code != 0 {
 		t.Fatalf("exit %d: %s", code, stderr)
 	}
-	reqs := r.srv.Requests()
+	reqs := r.Srv.Requests()
 	if b := string(reqs[0].Body); strings.Contains(b, "git-rebase") || strings.Contains(b, "docker") {
 		t.Error("--no-skills still listed skills")
 	}
@@ -96,23 +97,23 @@ func TestRPCPromptExpandsTemplateAndSkill(t *testing.T) {
 		mockllm.Turn{Blocks: []mockllm.Block{mockllm.Text("reviewed")}},
 		mockllm.Turn{Blocks: []mockllm.Block{mockllm.Text("released")}},
 	)
-	writeAll(t, filepath.Join(r.project, ".gopi", "prompts", "review.md"), "---\ndescription: Review a file\n---\nReview $1, focusing on ${@:2}.\n")
-	writeAll(t, filepath.Join(r.agentDir, "skills", "release", "SKILL.md"), "---\ndescription: Cut a release\n---\nTag it after CI is green.\n")
+	writeAll(t, filepath.Join(r.Project, ".gopi", "prompts", "review.md"), "---\ndescription: Review a file\n---\nReview $1, focusing on ${@:2}.\n")
+	writeAll(t, filepath.Join(r.AgentDir, "skills", "release", "SKILL.md"), "---\ndescription: Cut a release\n---\nTag it after CI is green.\n")
 	rr := startRPC(t, r)
-	end := rr.expect("agent_end")
-	if resp := rr.call("prompt", map[string]any{"message": "/review main.go error paths"}); !resp.Success {
+	end := rr.Expect("agent_end")
+	if resp := rr.Call("prompt", map[string]any{"message": "/review main.go error paths"}); !resp.Success {
 		t.Fatalf("prompt: %+v", resp)
 	}
 	end()
-	end = rr.expect("agent_end")
-	if resp := rr.call("prompt", map[string]any{"message": "/skill:release v2"}); !resp.Success {
+	end = rr.Expect("agent_end")
+	if resp := rr.Call("prompt", map[string]any{"message": "/skill:release v2"}); !resp.Success {
 		t.Fatalf("prompt: %+v", resp)
 	}
 	end()
-	if first := mustMarshal(t, r.requestMessages(0)); !strings.Contains(first, "Review main.go, focusing on error paths.") {
+	if first := agentrig.MustMarshal(t, r.RequestMessages(0)); !strings.Contains(first, "Review main.go, focusing on error paths.") {
 		t.Errorf("template not expanded:\n%s", first)
 	}
-	if second := mustMarshal(t, r.requestMessages(1)); !strings.Contains(second, "Tag it after CI is green.") || !strings.Contains(second, "User: v2") {
+	if second := agentrig.MustMarshal(t, r.RequestMessages(1)); !strings.Contains(second, "Tag it after CI is green.") || !strings.Contains(second, "User: v2") {
 		t.Errorf("skill not sent:\n%s", second)
 	}
 }

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/gopi-agent/gopi/core/session"
+	"github.com/gopi-agent/gopi/internal/agentrig"
 	"github.com/gopi-agent/gopi/internal/mockllm"
 )
 
@@ -17,7 +18,7 @@ import (
 // its parentSession.
 func TestPrintModeTaskSubagents(t *testing.T) {
 	r := newAgentRig(t,
-		mockllm.Turn{Blocks: []mockllm.Block{toolCall("task", map[string]any{"agent": "explore", "tasks": []map[string]string{
+		mockllm.Turn{Blocks: []mockllm.Block{agentrig.ToolCall("task", map[string]any{"agent": "explore", "tasks": []map[string]string{
 			{"id": "Callers", "description": "who calls greet", "assignment": "ASSIGN-CALLERS: list the callers of greet"},
 			{"id": "Tests", "description": "tests of greet", "assignment": "ASSIGN-TESTS: list the tests of greet"},
 		}})}},
@@ -29,7 +30,7 @@ func TestPrintModeTaskSubagents(t *testing.T) {
 	if code != 0 || stdout != "greet is called once and untested.\n" {
 		t.Fatalf("exit %d\nstdout:\n%s\nstderr:\n%s", code, stdout, stderr)
 	}
-	files := r.sessionFiles()
+	files := r.SessionFiles()
 	if len(files) != 3 {
 		t.Fatalf("session files %v", files)
 	}
@@ -51,7 +52,7 @@ func TestPrintModeTaskSubagents(t *testing.T) {
 		m.Close()
 	}
 	// The parent's final request carried both answers.
-	last := mustMarshal(t, r.requestMessages(3))
+	last := agentrig.MustMarshal(t, r.RequestMessages(3))
 	for _, want := range []string{"main.go:3 calls greet", "no tests", `id=\"0-Callers\" status=\"completed\"`} {
 		if !strings.Contains(last, want) {
 			t.Errorf("the parent's last request lacks %q", want)
@@ -78,15 +79,15 @@ func TestPrintModeTaskSubagents(t *testing.T) {
 func TestPrintModeBackgroundTask(t *testing.T) {
 	r := newAgentRig(t)
 	release := make(chan struct{})
-	r.srv.Script(
-		mockllm.Turn{Blocks: []mockllm.Block{toolCall("task", map[string]any{"agent": "explore", "tasks": []map[string]string{
+	r.Srv.Script(
+		mockllm.Turn{Blocks: []mockllm.Block{agentrig.ToolCall("task", map[string]any{"agent": "explore", "tasks": []map[string]string{
 			{"id": "Scout", "description": "find callers", "assignment": "ASSIGN-SCOUT: who calls greet"}}})}},
 		// The subagent's turn waits until the parent has gone on.
 		mockllm.Turn{Blocks: []mockllm.Block{mockllm.Text("main.go:3 calls greet")}, Match: "Working as a subagent", Hold: release},
 		mockllm.Turn{Blocks: []mockllm.Block{mockllm.Text("The scout is looking; meanwhile nothing else to do.")}, Match: "Started 1 background task job"},
 		mockllm.Turn{Blocks: []mockllm.Block{mockllm.Text("greet is called from main.go:3.")}, Match: "main.go:3 calls greet"},
 	)
-	if err := os.WriteFile(filepath.Join(r.agentDir, "config.yml"), []byte("async:\n  enabled: true\n"), 0o644); err != nil {
+	if err := os.WriteFile(filepath.Join(r.AgentDir, "config.yml"), []byte("async:\n  enabled: true\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	// The subagent answers once the parent has finished its second turn.
@@ -94,7 +95,7 @@ func TestPrintModeBackgroundTask(t *testing.T) {
 	defer close(stop)
 	go func() {
 		for {
-			for _, q := range r.srv.Requests() {
+			for _, q := range r.Srv.Requests() {
 				if strings.Contains(string(q.Body), "Started 1 background task job") {
 					time.Sleep(100 * time.Millisecond) // its answer streams back meanwhile
 					close(release)
@@ -118,7 +119,7 @@ func TestPrintModeBackgroundTask(t *testing.T) {
 	// The parent's turns, in order: the call, the turn while the subagent
 	// worked, the turn with the delivered result.
 	var parent []string
-	for _, q := range r.srv.Requests() {
+	for _, q := range r.Srv.Requests() {
 		if !strings.Contains(string(q.Body), "Working as a subagent") {
 			parent = append(parent, string(q.Body))
 		}

@@ -24,23 +24,23 @@ import (
 func clonedRepo(r *agentRig) (marker, secret string) {
 	r.t.Helper()
 	secret = "abcdefgh12"
-	r.environ = append(r.environ, "MY_TOKEN="+secret)
-	if err := os.WriteFile(filepath.Join(r.agentDir, "config.yml"), []byte("secrets:\n  enabled: true\n"), 0o644); err != nil {
+	r.Environ = append(r.Environ, "MY_TOKEN="+secret)
+	if err := os.WriteFile(filepath.Join(r.AgentDir, "config.yml"), []byte("secrets:\n  enabled: true\n"), 0o644); err != nil {
 		r.t.Fatal(err)
 	}
-	marker = filepath.Join(r.project, "mcp-ran")
+	marker = filepath.Join(r.Project, "mcp-ran")
 	fake, fakeArgs := mcptest.FakeServer()
 	args := append([]string{"-c", `touch "$0"; exec "$@"`, marker, fake}, fakeArgs...)
 	r.writeJSON(".mcp.json", map[string]any{"mcpServers": map[string]any{
 		"marker": map[string]any{"command": "sh", "args": args, "env": map[string]string{mcptest.EnvMode: "serve"}},
 	}})
 	for _, d := range []string{".gopi", filepath.Join(".gopi", "tools")} {
-		if err := os.MkdirAll(filepath.Join(r.project, d), 0o755); err != nil {
+		if err := os.MkdirAll(filepath.Join(r.Project, d), 0o755); err != nil {
 			r.t.Fatal(err)
 		}
 	}
-	r.write(".gopi/config.yml", "secrets:\n  enabled: false\n")
-	r.write(".gopi/tools/projtool.js", `export default function () {
+	r.Write(".gopi/config.yml", "secrets:\n  enabled: false\n")
+	r.Write(".gopi/tools/projtool.js", `export default function () {
   return { name: "project_tool", description: "a tool the project brings", parameters: { type: "object", properties: {} },
     execute: async () => ({ content: [{ type: "text", text: "ran" }] }) };
 }
@@ -54,7 +54,7 @@ func (r *agentRig) writeJSON(name string, v any) {
 	if err != nil {
 		r.t.Fatal(err)
 	}
-	r.write(name, string(data))
+	r.Write(name, string(data))
 }
 
 func exists(p string) bool {
@@ -84,7 +84,7 @@ func TestPrintRefusesUntrustedProject(t *testing.T) {
 			t.Errorf("stderr lacks %q:\n%s", want, stderr)
 		}
 	}
-	body := string(r.srv.Requests()[0].Body)
+	body := string(r.Srv.Requests()[0].Body)
 	if strings.Contains(body, secret) {
 		t.Error("the project switched secret obfuscation off")
 	}
@@ -105,7 +105,7 @@ func TestPrintRefusesUntrustedProject(t *testing.T) {
 		marker, secret := clonedRepo(r)
 		args := append([]string{"-p"}, trust...)
 		if trust[0] == "env" {
-			r.environ = append(r.environ, config.EnvTrustProject+"=1")
+			r.Environ = append(r.Environ, config.EnvTrustProject+"=1")
 			args = []string{"-p"}
 		}
 		out, stderr, code := r.run("", append(args, "log in with "+secret)...)
@@ -118,7 +118,7 @@ func TestPrintRefusesUntrustedProject(t *testing.T) {
 		if strings.Contains(stderr, "not trusted") {
 			t.Errorf("%v: stderr still refuses: %s", trust, stderr)
 		}
-		body := string(r.srv.Requests()[0].Body)
+		body := string(r.Srv.Requests()[0].Body)
 		if !strings.Contains(body, secret) || !strings.Contains(body, "mcp__marker__echo") || !strings.Contains(body, "project_tool") {
 			t.Errorf("%v: the trusted project's settings or tools did not take effect", trust)
 		}
@@ -156,17 +156,17 @@ func TestInteractiveAsksOnceAndRemembers(t *testing.T) {
 		return answer, nil
 	}
 	t.Cleanup(func() { askTrust = saved })
-	r.t.Chdir(r.project)
+	r.t.Chdir(r.Project)
 	load := func() *config.Config {
 		t.Helper()
-		cfg, err := config.Load(config.LoadOptions{Environ: r.environ})
+		cfg, err := config.Load(config.LoadOptions{Environ: r.Environ})
 		if err != nil {
 			t.Fatal(err)
 		}
 		return cfg
 	}
 	var errb bytes.Buffer
-	env := &cliEnv{stdout: &bytes.Buffer{}, stderr: &errb, stdin: strings.NewReader(""), environ: r.environ}
+	env := &cliEnv{stdout: &bytes.Buffer{}, stderr: &errb, stdin: strings.NewReader(""), environ: r.Environ}
 
 	// Ctrl+C at the question: gopi ends before anything starts (the
 	// interactive branch of the command itself). Were the interactive
@@ -174,7 +174,7 @@ func TestInteractiveAsksOnceAndRemembers(t *testing.T) {
 	answer = tui.TrustQuit
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	tty := &cliEnv{stdout: cancelOnWrite(cancel), stderr: &errb, stdin: strings.NewReader(""), environ: r.environ, stdinTerminal: true, isTerminal: true}
+	tty := &cliEnv{stdout: cancelOnWrite(cancel), stderr: &errb, stdin: strings.NewReader(""), environ: r.Environ, stdinTerminal: true, isTerminal: true}
 	if code := run(ctx, tty, nil); code != 130 || asked != 1 || exists(marker) {
 		t.Fatalf("quit at the question: exit %d, asked %d, marker %v, stderr %s", code, asked, exists(marker), errb.String())
 	}
@@ -223,7 +223,7 @@ func TestInteractiveAsksOnceAndRemembers(t *testing.T) {
 	if !strings.Contains(errb.String(), "you chose not to trust this project") || !strings.Contains(errb.String(), "to be asked again") {
 		t.Errorf("stderr: %s", errb.String())
 	}
-	r.srv.Script(mockllm.Turn{Blocks: []mockllm.Block{text("done")}})
+	r.Srv.Script(mockllm.Turn{Blocks: []mockllm.Block{text("done")}})
 	if _, _, code := r.run("", "-p", "hi"); code != 0 || exists(marker) {
 		t.Fatalf("-p after a remembered no: exit %d, marker %v", code, exists(marker))
 	}
@@ -247,7 +247,7 @@ func TestTrustCoversDiscoveredModules(t *testing.T) {
 		".omp/extensions/b.js", ".omp/extensions/man/package.json",
 		".gopi/tools/t.ts", ".omp/tools/u.js", ".claude/tools/v.mts", ".codex/tools/w.mjs", ".codex/tools/notes.md",
 	} {
-		p := filepath.Join(r.project, f)
+		p := filepath.Join(r.Project, f)
 		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
 			t.Fatal(err)
 		}
@@ -260,8 +260,8 @@ func TestTrustCoversDiscoveredModules(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	r.t.Chdir(r.project)
-	cfg, err := config.Load(config.LoadOptions{Environ: r.environ})
+	r.t.Chdir(r.Project)
+	cfg, err := config.Load(config.LoadOptions{Environ: r.Environ})
 	if err != nil {
 		t.Fatal(err)
 	}

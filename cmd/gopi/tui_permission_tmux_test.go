@@ -18,10 +18,10 @@ func TestTUIPermissionInTmux(t *testing.T) {
 		mockllm.Turn{Blocks: []mockllm.Block{mockllm.ToolCall("bash", `{"command":"echo refused > no.txt"}`)}},
 		mockllm.Turn{Blocks: []mockllm.Block{text("It was refused.")}},
 	)
-	if err := os.WriteFile(filepath.Join(r.agentDir, "config.yml"), []byte("tui:\n  requirePermission: [bash]\n"), 0o644); err != nil {
+	if err := os.WriteFile(filepath.Join(r.AgentDir, "config.yml"), []byte("tui:\n  requirePermission: [bash]\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	x := startTmux(t, 100, 30, r.project, r.environ, "--no-title")
+	x := startTmux(t, 100, 30, r.Project, r.Environ, "--no-title")
 	x.waitFor("Message gopi")
 	x.typ("run the first")
 	x.keys("Enter")
@@ -29,7 +29,7 @@ func TestTUIPermissionInTmux(t *testing.T) {
 	x.waitFor("The agent wants to run bash. Allow it?", "$ echo approved > ok.txt", "TAILMARK", "Always allow bash in this session", "Always reject bash in this session")
 	x.keys("Enter") // Allow once
 	x.waitFor("It ran.")
-	if b, err := os.ReadFile(filepath.Join(r.project, "ok.txt")); err != nil || string(b) != "approved\n" {
+	if b, err := os.ReadFile(filepath.Join(r.Project, "ok.txt")); err != nil || string(b) != "approved\n" {
 		t.Fatalf("ok.txt %q %v", b, err)
 	}
 	x.typ("run the second")
@@ -37,7 +37,7 @@ func TestTUIPermissionInTmux(t *testing.T) {
 	x.waitFor("$ echo refused > no.txt")
 	x.keys("Down", "Down", "Enter") // Reject
 	x.waitFor("The user rejected this bash call", "It was refused.")
-	if _, err := os.Stat(filepath.Join(r.project, "no.txt")); err == nil {
+	if _, err := os.Stat(filepath.Join(r.Project, "no.txt")); err == nil {
 		t.Fatal("the rejected call ran")
 	}
 	x.keys("C-d")

@@ -128,12 +128,12 @@ func TestTUIInTmux(t *testing.T) {
 		mockllm.Turn{Blocks: []mockllm.Block{text("Answer from print mode.")}},
 		mockllm.Turn{Blocks: []mockllm.Block{text("Back in the terminal.")}},
 	)
-	r.write("greet.go", "package greet\n\nfunc Hello() string { return \"hi\" }\n")
-	if err := os.WriteFile(filepath.Join(r.agentDir, "config.yml"), []byte("edit:\n  mode: replace\n"), 0o644); err != nil {
+	r.Write("greet.go", "package greet\n\nfunc Hello() string { return \"hi\" }\n")
+	if err := os.WriteFile(filepath.Join(r.AgentDir, "config.yml"), []byte("edit:\n  mode: replace\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	env := append(append([]string(nil), r.environ...), mark)
-	x := startTmux(t, 100, 30, r.project, env, "--no-title")
+	env := append(append([]string(nil), r.Environ...), mark)
+	x := startTmux(t, 100, 30, r.Project, env, "--no-title")
 	x.waitFor("Message gopi")
 
 	x.typ("make Hello exclaim")
@@ -147,7 +147,7 @@ func TestTUIInTmux(t *testing.T) {
 	x.typ("steer this way")
 	x.keys("Enter")
 	x.waitFor("Steering: delivered before the agent's next step")
-	r.write("release", "")
+	r.Write("release", "")
 	x.waitFor("✓ [bash: while", "tool ran", "▌ steer this way", "Noted the steering.")
 
 	// Esc aborts an answer that stalls.
@@ -202,7 +202,7 @@ func TestTUIInTmux(t *testing.T) {
 	if code != 0 || !strings.Contains(out, "Answer from print mode.") {
 		t.Fatalf("gopi -p -c: %d %q", code, out)
 	}
-	y := startTmux(t, 100, 30, r.project, env, "--no-title", "-c")
+	y := startTmux(t, 100, 30, r.Project, env, "--no-title", "-c")
 	y.waitFor("▌ and from print mode?", "Answer from print mode.")
 	y.typ("and back")
 	y.keys("Enter")

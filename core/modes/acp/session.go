@@ -13,8 +13,8 @@ import (
 	"github.com/gopi-agent/gopi/core/agent"
 	"github.com/gopi-agent/gopi/core/agentsession"
 	"github.com/gopi-agent/gopi/core/ai"
-	"github.com/gopi-agent/gopi/core/ai/models"
 	"github.com/gopi-agent/gopi/core/config"
+	"github.com/gopi-agent/gopi/core/launch"
 	"github.com/gopi-agent/gopi/core/permission"
 	store "github.com/gopi-agent/gopi/core/session"
 )
@@ -67,7 +67,29 @@ func (s *server) openSession(ctx context.Context, cwd, path string, mcp []sdk.Mc
 		return nil, invalidParams("cwd %q is not an absolute path: the editor must send the project's absolute directory", cwd)
 	}
 	cwd = filepath.Clean(cwd)
-	cfg, err := config.Load(config.LoadOptions{Cwd: cwd, Environ: s.opts.Environ, TrustProject: s.opts.TrustProject})
+	ss := &session{srv: s, cwd: cwd, calls: map[string]*toolCall{}}
+	req := &launch.Request{
+		Cwd:          cwd,
+		Environ:      s.opts.Environ,
+		TrustProject: s.opts.TrustProject,
+		Mode:         launch.ACP,
+		SessionDir:   s.opts.SessionDir,
+		Thinking:     s.opts.Thinking,
+		NoTitle:      s.opts.NoTitle,
+		HTTPClient:   s.opts.HTTPClient,
+		// Extensions are the terminal's: their commands and renderers
+		// have no place in an editor.
+		NoExtensions: true,
+		MCPServers:   mcpServers(mcp),
+		Report:       func(line string) { s.logf("%s", line) },
+	}
+	if path != "" {
+		// A stored session keeps its own model.
+		req.Resume, req.ResumeGiven = path, true
+	} else {
+		req.Model = s.opts.Model
+	}
+	cfg, err := launch.LoadConfig(req)
 	if err != nil {
 		return nil, failed(fmt.Errorf("cannot load the configuration for %s: %w", cwd, err))
 	}
@@ -77,56 +99,27 @@ func (s *server) openSession(ctx context.Context, cwd, path string, mcp []sdk.Mc
 	if !cfg.ProjectTrusted() {
 		s.logUntrusted(cfg)
 	}
-	reg, err := models.Load(models.OptionsFor(cfg))
-	if err != nil {
-		return nil, failed(fmt.Errorf("cannot load the models: %w", err))
+	req.Permissions = &permission.Options{
+		Require: cfg.Settings.RequirePermission(config.PermissionACP),
+		Setting: permissionSetting,
+		Asker:   editorAsker{ss},
 	}
-	ss := &session{srv: s, cwd: cwd, calls: map[string]*toolCall{}}
-	opts := agentsession.Options{
-		Config:     cfg,
-		Cwd:        cwd,
-		Models:     reg,
-		SessionDir: s.opts.SessionDir,
-		Thinking:   s.opts.Thinking,
-		NoTitle:    s.opts.NoTitle,
-		HTTPClient: s.opts.HTTPClient,
-		Permissions: permission.Options{
-			Require: cfg.Settings.RequirePermission(config.PermissionACP),
-			Setting: permissionSetting,
-			Asker:   editorAsker{ss},
-		},
-		MCPServers: mcpServers(mcp),
-	}
-	if path != "" {
-		st, err := store.Open(path, agentsession.StoreOptions(cfg, cwd, s.opts.SessionDir))
-		if err != nil {
-			return nil, failed(fmt.Errorf("cannot open the session file %s: %w", path, err))
-		}
-		for _, p := range st.Problems() {
-			s.logf("warning: %s %s (the line is kept in the file)", path, p)
-		}
-		opts.Store = st
-	} else if s.opts.Model != "" {
-		q, level, _ := models.ParseModelArg(s.opts.Model)
-		m, err := reg.Find(q)
-		if err != nil {
-			return nil, invalidParams("--model: %v", err)
-		}
-		opts.Model = m
-		if level != "" && opts.Thinking == "" {
-			opts.Thinking = level
-		}
-	}
-	as, err := agentsession.New(ctx, opts)
-	if err != nil {
-		if opts.Store != nil {
-			opts.Store.Close()
-		}
-		if errors.Is(err, store.ErrInUse) {
-			return nil, failed(fmt.Errorf("%w (close it there first)", err))
-		}
+	st, err := launch.Open(ctx, req, cfg, nil)
+	var le *launch.Error
+	switch {
+	case err == nil:
+	case errors.As(err, &le) && le.Stage == launch.StageModels:
+		return nil, failed(fmt.Errorf("cannot load the models: %w", le.Err))
+	case errors.As(err, &le) && le.Stage == launch.StageStore:
+		return nil, failed(fmt.Errorf("cannot open the session file %s: %w", path, le.Err))
+	case errors.As(err, &le) && le.Stage == launch.StageModel:
+		return nil, invalidParams("%v", le.Err)
+	case errors.Is(err, store.ErrInUse):
+		return nil, failed(fmt.Errorf("%w (close it there first)", err))
+	default:
 		return nil, failed(err)
 	}
+	as := st.Session
 	if msg := as.Model().FallbackMessage(); msg != "" {
 		s.logf("%s", msg)
 	}

@@ -1,173 +1,62 @@
-package main
+package rpc_test
 
 import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"flag"
 	"fmt"
 	"io"
 	"os"
 	"path/filepath"
-	"regexp"
 	"strings"
 	"sync"
 	"testing"
 	"time"
 	"unicode/utf8"
 
+	"github.com/gopi-agent/gopi/core/agentsession"
+	"github.com/gopi-agent/gopi/core/launch"
+	"github.com/gopi-agent/gopi/internal/agentrig"
 	"github.com/gopi-agent/gopi/internal/mockllm"
 	"github.com/gopi-agent/gopi/sdk/rpcclient"
 )
 
-// rpcRig runs `gopi --mode rpc` in-process against the rig's mock and
-// records the transcript: commands in ("> "), frames out ("< "),
-// message_update frames counted rather than kept (their number depends on
-// how deltas merge).
-type rpcRig struct {
-	*agentRig
-	c      *rpcclient.Client
-	stdin  *io.PipeWriter
-	exit   chan int
-	mu     sync.Mutex
-	lines  []string
-	update int
+var updateGolden = flag.Bool("update", false, "rewrite the golden transcript (testdata/transcript.txt)")
 
-	noRecord bool
-}
+// newAgentRig is an isolated home whose mock LLM answers with turns.
+func newAgentRig(t testing.TB, turns ...mockllm.Turn) *agentrig.Rig { return agentrig.New(t, turns...) }
 
-func startRPC(t testing.TB, r *agentRig, args ...string) *rpcRig {
+// startRPC serves RPC mode on a session built through the launch path
+// the command takes, in the rig's project with the mock model; flags are
+// the command line's --continue and --no-session.
+func startRPC(t testing.TB, r *agentrig.Rig, flags ...string) *agentrig.RPC {
 	t.Helper()
-	r.t.Chdir(r.project)
-	inR, inW := io.Pipe()
-	outR, outW := io.Pipe()
-	rr := &rpcRig{agentRig: r, stdin: inW, exit: make(chan int, 1)}
-	env := &cliEnv{stdout: outW, stderr: io.Discard, stdin: inR, environ: r.environ}
-	go func() {
-		code := run(context.Background(), env, append([]string{"--mode", "rpc", "--model", "mock/mock-model"}, args...))
-		outW.Close()
-		rr.exit <- code
-	}()
-	rr.c = rpcclient.New(io.TeeReader(outR, rr), &recordingWriter{rig: rr, w: inW})
-	t.Cleanup(func() {
-		if t.Failed() {
-			t.Logf("transcript so far:\n%s", rr.transcript())
+	req := &launch.Request{Cwd: r.Project, Environ: r.Environ, Mode: launch.RPC, Model: "mock/mock-model"}
+	for _, f := range flags {
+		switch f {
+		case "--continue":
+			req.Continue = true
+		case "--no-session":
+			req.NoSession = true
+		default:
+			t.Fatalf("startRPC: unknown flag %s", f)
 		}
-	})
-	select {
-	case <-rr.c.Ready():
-	case <-time.After(10 * time.Second):
-		t.Fatal("no ready frame")
 	}
-	return rr
-}
-
-// Write records frames from gopi (the TeeReader feeds whole chunks; frames
-// are split at newlines). Benchmarks turn recording off.
-func (rr *rpcRig) Write(p []byte) (int, error) {
-	if rr.noRecord {
-		return len(p), nil
-	}
-	rr.mu.Lock()
-	defer rr.mu.Unlock()
-	for _, line := range strings.Split(strings.TrimRight(string(p), "\n"), "\n") {
-		if line == "" {
-			continue
-		}
-		if strings.HasPrefix(line, `{"type":"message_update"`) {
-			rr.update++
-			continue
-		}
-		rr.flushUpdates()
-		rr.lines = append(rr.lines, "< "+line)
-	}
-	return len(p), nil
-}
-
-func (rr *rpcRig) flushUpdates() {
-	if rr.update > 0 {
-		rr.lines = append(rr.lines, "< (message_update frames)")
-		rr.update = 0
-	}
-}
-
-// recordingWriter records commands sent to gopi.
-type recordingWriter struct {
-	rig *rpcRig
-	w   io.WriteCloser
-}
-
-func (w *recordingWriter) Write(p []byte) (int, error) {
-	w.rig.mu.Lock()
-	w.rig.flushUpdates()
-	w.rig.lines = append(w.rig.lines, "> "+strings.TrimRight(string(p), "\n"))
-	w.rig.mu.Unlock()
-	return w.w.Write(p)
-}
-
-func (w *recordingWriter) Close() error { return w.w.Close() }
-
-// raw sends a line as is.
-func (rr *rpcRig) raw(line string) {
-	rr.mu.Lock()
-	rr.flushUpdates()
-	rr.lines = append(rr.lines, "> "+line)
-	rr.mu.Unlock()
-	io.WriteString(rr.stdin, line+"\n")
-}
-
-// expect starts waiting for a frame; the returned function waits for it.
-func (rr *rpcRig) expect(types ...string) func() rpcclient.Frame {
-	e := rr.c.Expect(types...)
-	return func() rpcclient.Frame {
-		rr.t.Helper()
-		ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
-		defer cancel()
-		f, err := e.Wait(ctx)
+	return r.StartRPC(func(in io.Reader, out io.Writer) int {
+		ctx := context.Background()
+		cfg, err := launch.LoadConfig(req)
 		if err != nil {
-			rr.t.Fatalf("waiting for %v: %v", types, err)
+			t.Error(err)
+			return 2
 		}
-		return f
-	}
-}
-
-func (rr *rpcRig) call(typ string, fields map[string]any) *rpcclient.Response {
-	rr.t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
-	defer cancel()
-	r, err := rr.c.Call(ctx, typ, fields)
-	if r == nil {
-		rr.t.Fatalf("%s: %v", typ, err)
-	}
-	return r
-}
-
-var (
-	rpcPort      = regexp.MustCompile(`http://127\.0\.0\.1:\d+`)
-	rpcSystem    = regexp.MustCompile(`"systemPrompt":"(?:[^"\\]|\\.)*"`)
-	rpcDumpTools = regexp.MustCompile(`"dumpTools":\[.*?\]\}(,|\})`)
-	rpcSession   = regexp.MustCompile(`"(sessionFile|sessionId|entryId)":"[^"]*"`)
-	rpcMessages  = regexp.MustCompile(`"data":\{"messages":\[.*\]\}\}$`)
-)
-
-// transcript returns the normalised transcript.
-func (rr *rpcRig) transcript() string {
-	rr.mu.Lock()
-	defer rr.mu.Unlock()
-	rr.flushUpdates()
-	out := make([]string, len(rr.lines))
-	for i, l := range rr.lines {
-		l = strings.ReplaceAll(l, rr.project, "$WORK")
-		l = rpcPort.ReplaceAllString(l, "http://127.0.0.1:PORT")
-		l = rpcSystem.ReplaceAllString(l, `"systemPrompt":"…"`)
-		l = rpcDumpTools.ReplaceAllString(l, `"dumpTools":[…]}$1`)
-		l = rpcSession.ReplaceAllString(l, `"$1":"…"`)
-		if strings.Contains(l, `"command":"get_messages"`) {
-			n := strings.Count(l, `"role":`)
-			l = rpcMessages.ReplaceAllString(l, fmt.Sprintf(`"data":{"messages":[%d messages]}}`, n))
+		st, err := launch.Open(ctx, req, cfg, func(o *agentsession.Options) { o.NoTitle = true })
+		if err != nil {
+			t.Error(err)
+			return 2
 		}
-		out[i] = normalizeEvents(l)
-	}
-	return strings.Join(out, "\n") + "\n"
+		return st.RunRPC(ctx, cfg, in, out)
+	})
 }
 
 // db is the host's URI store.
@@ -189,7 +78,8 @@ func text(s string) mockllm.Block { return mockllm.Text(s) }
 // calls, steering and follow-ups while streaming in both queue modes,
 // abort, queries, parse errors, an unknown command, and the exit on EOF.
 func TestRPCTranscript(t *testing.T) {
-	golden, err := filepath.Abs(filepath.Join("testdata", "rpc", "transcript.txt"))
+	t.Parallel()
+	golden, err := filepath.Abs(filepath.Join("testdata", "transcript.txt"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -201,11 +91,11 @@ func TestRPCTranscript(t *testing.T) {
 	}
 	r := newAgentRig(t,
 		// 1. host tool, host URI, answer
-		quick(toolCall("echo_host", map[string]any{"message": "hi"})),
-		quick(toolCall("read", map[string]any{"path": "db://users/42"})),
+		quick(agentrig.ToolCall("echo_host", map[string]any{"message": "hi"})),
+		quick(agentrig.ToolCall("read", map[string]any{"path": "db://users/42"})),
 		quick(text("Alice, and the echo said hi.")),
 		// 2. host tool error
-		quick(toolCall("echo_host", map[string]any{"message": "fail"})),
+		quick(agentrig.ToolCall("echo_host", map[string]any{"message": "fail"})),
 		quick(text("The host tool failed.")),
 		// 3. two steers while streaming, one at a time
 		slow("first answer"),
@@ -224,15 +114,15 @@ func TestRPCTranscript(t *testing.T) {
 		mockllm.Turn{Blocks: []mockllm.Block{text("this never ends")}, ChunkSize: 4, StallAfterDeltas: 2},
 	)
 	rr := startRPC(t, r)
-	rr.c.OnUI(func(rpcclient.UIRequest) rpcclient.UIAnswer { return rpcclient.UIAnswer{Cancelled: true} })
+	rr.C.OnUI(func(rpcclient.UIRequest) rpcclient.UIAnswer { return rpcclient.UIAnswer{Cancelled: true} })
 
-	rr.call("get_state", nil)
-	if resp := rr.call("set_session_name", map[string]any{"name": ""}); resp.Success || resp.Error != "Session name cannot be empty" {
+	rr.Call("get_state", nil)
+	if resp := rr.Call("set_session_name", map[string]any{"name": ""}); resp.Success || resp.Error != "Session name cannot be empty" {
 		t.Fatalf("empty name: %+v", resp)
 	}
-	rr.call("set_session_name", map[string]any{"name": "RPC test"})
+	rr.Call("set_session_name", map[string]any{"name": "RPC test"})
 	ctx := context.Background()
-	if err := rr.c.SetHostTools(ctx, rpcclient.Tool{
+	if err := rr.C.SetHostTools(ctx, rpcclient.Tool{
 		Name: "echo_host", Description: "Echo a value from the host",
 		Parameters: map[string]any{"type": "object", "properties": map[string]any{"message": map[string]any{"type": "string"}}, "required": []string{"message"}},
 		Run: func(_ context.Context, args map[string]any, update func(rpcclient.ToolResult)) (rpcclient.ToolResult, error) {
@@ -244,91 +134,91 @@ func TestRPCTranscript(t *testing.T) {
 	}); err != nil {
 		t.Fatal(err)
 	}
-	if schemes, err := rr.c.SetHostURISchemes(ctx, dbHost{}, rpcclient.URIScheme{Scheme: "DB", Writable: true}); err != nil || strings.Join(schemes, ",") != "db" {
+	if schemes, err := rr.C.SetHostURISchemes(ctx, dbHost{}, rpcclient.URIScheme{Scheme: "DB", Writable: true}); err != nil || strings.Join(schemes, ",") != "db" {
 		t.Fatalf("schemes %v %v", schemes, err)
 	}
 
 	// 1 and 2
-	end := rr.expect("agent_end")
-	rr.call("prompt", map[string]any{"message": "look up user 42 and echo hi"})
+	end := rr.Expect("agent_end")
+	rr.Call("prompt", map[string]any{"message": "look up user 42 and echo hi"})
 	end()
-	end = rr.expect("agent_end")
-	rr.call("prompt", map[string]any{"message": "echo fail"})
+	end = rr.Expect("agent_end")
+	rr.Call("prompt", map[string]any{"message": "echo fail"})
 	end()
-	rr.call("get_last_assistant_text", nil)
+	rr.Call("get_last_assistant_text", nil)
 
 	// 3: steers while the first answer streams (one-at-a-time).
-	end = rr.expect("agent_end")
-	update := rr.expect("message_update")
-	rr.call("prompt", map[string]any{"message": "answer slowly"})
+	end = rr.Expect("agent_end")
+	update := rr.Expect("message_update")
+	rr.Call("prompt", map[string]any{"message": "answer slowly"})
 	update()
-	if resp := rr.call("prompt", map[string]any{"message": "no behavior"}); resp.Success {
+	if resp := rr.Call("prompt", map[string]any{"message": "no behavior"}); resp.Success {
 		t.Fatal("a prompt without streamingBehavior was accepted while streaming")
 	}
-	rr.call("steer", map[string]any{"message": "s1"})
-	rr.call("prompt", map[string]any{"message": "s2", "streamingBehavior": "steer"})
+	rr.Call("steer", map[string]any{"message": "s1"})
+	rr.Call("prompt", map[string]any{"message": "s2", "streamingBehavior": "steer"})
 	end()
 
 	// 4: follow-ups delivered together.
-	rr.call("set_follow_up_mode", map[string]any{"mode": "all"})
-	end = rr.expect("agent_end")
-	update = rr.expect("message_update")
-	rr.call("prompt", map[string]any{"message": "answer slowly again"})
+	rr.Call("set_follow_up_mode", map[string]any{"mode": "all"})
+	end = rr.Expect("agent_end")
+	update = rr.Expect("message_update")
+	rr.Call("prompt", map[string]any{"message": "answer slowly again"})
 	update()
-	rr.call("follow_up", map[string]any{"message": "f1"})
-	rr.call("prompt", map[string]any{"message": "f2", "streamingBehavior": "followUp"})
+	rr.Call("follow_up", map[string]any{"message": "f1"})
+	rr.Call("prompt", map[string]any{"message": "f2", "streamingBehavior": "followUp"})
 	end()
 
 	// 5: the other two queue modes.
-	rr.call("set_steering_mode", map[string]any{"mode": "all"})
-	end = rr.expect("agent_end")
-	update = rr.expect("message_update")
-	rr.call("prompt", map[string]any{"message": "answer slowly a third time"})
+	rr.Call("set_steering_mode", map[string]any{"mode": "all"})
+	end = rr.Expect("agent_end")
+	update = rr.Expect("message_update")
+	rr.Call("prompt", map[string]any{"message": "answer slowly a third time"})
 	update()
-	rr.call("steer", map[string]any{"message": "s3"})
-	rr.call("steer", map[string]any{"message": "s4"})
+	rr.Call("steer", map[string]any{"message": "s3"})
+	rr.Call("steer", map[string]any{"message": "s4"})
 	end()
-	rr.call("set_follow_up_mode", map[string]any{"mode": "one-at-a-time"})
-	end = rr.expect("agent_end")
-	update = rr.expect("message_update")
-	rr.call("prompt", map[string]any{"message": "answer slowly a fourth time"})
+	rr.Call("set_follow_up_mode", map[string]any{"mode": "one-at-a-time"})
+	end = rr.Expect("agent_end")
+	update = rr.Expect("message_update")
+	rr.Call("prompt", map[string]any{"message": "answer slowly a fourth time"})
 	update()
-	rr.call("follow_up", map[string]any{"message": "f3"})
-	rr.call("follow_up", map[string]any{"message": "f4"})
+	rr.Call("follow_up", map[string]any{"message": "f3"})
+	rr.Call("follow_up", map[string]any{"message": "f4"})
 	end()
 
 	// 6: abort mid-stream.
-	update = rr.expect("message_update")
-	rr.call("prompt", map[string]any{"message": "stall"})
+	update = rr.Expect("message_update")
+	rr.Call("prompt", map[string]any{"message": "stall"})
 	update()
 	time.Sleep(200 * time.Millisecond) // both deltas in (the stream then stalls)
-	rr.call("abort", nil)
+	rr.Call("abort", nil)
 
-	rr.call("get_messages", nil)
-	rr.call("get_session_stats", nil)
-	rr.call("get_branch_messages", nil)
-	rr.call("set_steering_mode", map[string]any{"mode": "sideways"})
+	rr.Call("get_messages", nil)
+	rr.Call("get_session_stats", nil)
+	rr.Call("get_branch_messages", nil)
+	rr.Call("set_steering_mode", map[string]any{"mode": "sideways"})
 	for _, line := range []string{`{not json`, `[1,2]`, `{"id":"x1","type":"frobnicate"}`} {
-		resp := rr.expect("response")
-		rr.raw(line)
+		resp := rr.Expect("response")
+		rr.Raw(line)
 		resp()
 	}
-	rr.raw(`{"type":"host_tool_result","id":"nobody-asked","result":{"content":[]}}`)
-	rr.call("get_state", nil)
+	rr.Raw(`{"type":"host_tool_result","id":"nobody-asked","result":{"content":[]}}`)
+	rr.Call("get_state", nil)
 
-	rr.stdin.Close()
+	rr.Stdin.Close()
 	select {
-	case code := <-rr.exit:
+	case code := <-rr.Exit:
 		if code != 0 {
 			t.Fatalf("exit %d after EOF", code)
 		}
 	case <-time.After(20 * time.Second):
 		t.Fatal("gopi did not exit after stdin closed")
 	}
-	<-rr.c.Done()
+	<-rr.C.Done()
 
-	got := rr.transcript()
-	if *updateAgent {
+	got := rr.Transcript()
+	if *updateGolden {
 		os.MkdirAll(filepath.Dir(golden), 0o755)
 		if err := os.WriteFile(golden, []byte(got), 0o644); err != nil {
 			t.Fatal(err)
@@ -336,13 +226,13 @@ func TestRPCTranscript(t *testing.T) {
 	}
 	want, err := os.ReadFile(golden)
 	if err != nil {
-		t.Fatalf("%v (run with -update-agent)", err)
+		t.Fatalf("%v (run with -update)", err)
 	}
 	if !bytes.Equal([]byte(got), want) {
-		t.Errorf("transcript differs from %s (run with -update-agent to accept):\n%s", golden, diffLines(string(want), got))
+		t.Errorf("transcript differs from %s (run with -update to accept):\n%s", golden, diffLines(string(want), got))
 	}
 	// The session holds the conversation.
-	files := r.sessionFiles()
+	files := r.SessionFiles()
 	if len(files) != 1 {
 		t.Fatalf("session files %v", files)
 	}
@@ -374,36 +264,37 @@ func diffLines(want, got string) string {
 
 // The ask tool goes through the extension UI sub-protocol.
 func TestRPCAskThroughUI(t *testing.T) {
+	t.Parallel()
 	r := newAgentRig(t,
-		mockllm.Turn{Blocks: []mockllm.Block{toolCall("ask", map[string]any{"questions": []any{map[string]any{"id": "db", "question": "Which database?", "options": []any{map[string]any{"label": "Postgres"}, map[string]any{"label": "SQLite"}}}}})}},
+		mockllm.Turn{Blocks: []mockllm.Block{agentrig.ToolCall("ask", map[string]any{"questions": []any{map[string]any{"id": "db", "question": "Which database?", "options": []any{map[string]any{"label": "Postgres"}, map[string]any{"label": "SQLite"}}}}})}},
 		mockllm.Turn{Blocks: []mockllm.Block{text("Postgres it is.")}},
 	)
 	rr := startRPC(t, r)
 	var asked rpcclient.UIRequest
-	rr.c.OnUI(func(req rpcclient.UIRequest) rpcclient.UIAnswer {
+	rr.C.OnUI(func(req rpcclient.UIRequest) rpcclient.UIAnswer {
 		asked = req
 		v := "Postgres"
 		return rpcclient.UIAnswer{Value: &v}
 	})
-	end := rr.expect("agent_end")
-	rr.call("prompt", map[string]any{"message": "pick a database"})
+	end := rr.Expect("agent_end")
+	rr.Call("prompt", map[string]any{"message": "pick a database"})
 	end()
 	if asked.Method != "select" || asked.Title != "Which database?" || len(asked.Options) != 3 || asked.Timeout != 30000 {
 		t.Fatalf("dialog %+v", asked)
 	}
-	msgs := mustMarshal(t, r.requestMessages(1))
+	msgs := agentrig.MustMarshal(t, r.RequestMessages(1))
 	if !strings.Contains(msgs, "User selected: Postgres") {
 		t.Fatalf("the answer did not reach the model: %s", msgs)
 	}
-	rr.stdin.Close()
-	<-rr.exit
+	rr.Stdin.Close()
+	<-rr.Exit
 }
 
 // askTurns is a run whose model asks which database to use (SQLite
 // recommended), then answers.
 func askTurns() []mockllm.Turn {
 	return []mockllm.Turn{
-		{Blocks: []mockllm.Block{toolCall("ask", map[string]any{"questions": []any{map[string]any{"id": "db", "question": "Which database?", "options": []any{map[string]any{"label": "Postgres"}, map[string]any{"label": "SQLite"}}, "recommended": 1}}})}},
+		{Blocks: []mockllm.Block{agentrig.ToolCall("ask", map[string]any{"questions": []any{map[string]any{"id": "db", "question": "Which database?", "options": []any{map[string]any{"label": "Postgres"}, map[string]any{"label": "SQLite"}}, "recommended": 1}}})}},
 		{Blocks: []mockllm.Block{text("Done.")}},
 	}
 }
@@ -412,12 +303,13 @@ func askTurns() []mockllm.Turn {
 // ask call fails with the cancel text and the run ends there, without
 // another model request, even though ask.timeout is set (30 s by default).
 func TestRPCAskDismissed(t *testing.T) {
+	t.Parallel()
 	r := newAgentRig(t, askTurns()...)
 	rr := startRPC(t, r)
-	rr.c.OnUI(func(rpcclient.UIRequest) rpcclient.UIAnswer { return rpcclient.UIAnswer{Cancelled: true} })
-	toolEnd := rr.expect("tool_execution_end")
-	end := rr.expect("agent_end")
-	rr.call("prompt", map[string]any{"message": "pick a database"})
+	rr.C.OnUI(func(rpcclient.UIRequest) rpcclient.UIAnswer { return rpcclient.UIAnswer{Cancelled: true} })
+	toolEnd := rr.Expect("tool_execution_end")
+	end := rr.Expect("agent_end")
+	rr.Call("prompt", map[string]any{"message": "pick a database"})
 	var res struct {
 		ToolName string `json:"toolName"`
 		IsError  bool   `json:"isError"`
@@ -434,16 +326,17 @@ func TestRPCAskDismissed(t *testing.T) {
 		t.Fatalf("ask result %+v", res)
 	}
 	end()
-	if n := len(r.srv.Requests()); n != 1 {
+	if n := len(r.Srv.Requests()); n != 1 {
 		t.Fatalf("%d model requests; the dismissal should have ended the run after the first", n)
 	}
-	rr.stdin.Close()
-	<-rr.exit
+	rr.Stdin.Close()
+	<-rr.Exit
 }
 
 // Only a timeout takes the recommended option: the host's own (cancelled
 // with timedOut) and gopi's (ask.timeout passes with no answer).
 func TestRPCAskTimedOut(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		name string
 		ui   rpcclient.UIHandler
@@ -455,21 +348,21 @@ func TestRPCAskTimedOut(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			r := newAgentRig(t, askTurns()...)
-			if err := os.WriteFile(filepath.Join(r.agentDir, "config.yml"), []byte("ask:\n  timeout: 1\n"), 0o644); err != nil {
+			if err := os.WriteFile(filepath.Join(r.AgentDir, "config.yml"), []byte("ask:\n  timeout: 1\n"), 0o644); err != nil {
 				t.Fatal(err)
 			}
 			rr := startRPC(t, r)
 			if tc.ui != nil {
-				rr.c.OnUI(tc.ui)
+				rr.C.OnUI(tc.ui)
 			}
-			end := rr.expect("agent_end")
-			rr.call("prompt", map[string]any{"message": "pick a database"})
+			end := rr.Expect("agent_end")
+			rr.Call("prompt", map[string]any{"message": "pick a database"})
 			end()
-			if msgs := mustMarshal(t, r.requestMessages(1)); !strings.Contains(msgs, "User selected: SQLite") {
+			if msgs := agentrig.MustMarshal(t, r.RequestMessages(1)); !strings.Contains(msgs, "User selected: SQLite") {
 				t.Fatalf("the recommended option did not reach the model: %s", msgs)
 			}
-			rr.stdin.Close()
-			<-rr.exit
+			rr.Stdin.Close()
+			<-rr.Exit
 		})
 	}
 }
@@ -479,6 +372,7 @@ func TestRPCAskTimedOut(t *testing.T) {
 // pending); an unknown status is refused and leaves the plan as it was;
 // get_state and a resumed session show the same plan, ids included.
 func TestRPCSetTodos(t *testing.T) {
+	t.Parallel()
 	r := newAgentRig(t, mockllm.Turn{Blocks: []mockllm.Block{text("Noted.")}})
 	rr := startRPC(t, r)
 	todos := func(resp *rpcclient.Response) string {
@@ -496,48 +390,49 @@ func TestRPCSetTodos(t *testing.T) {
 	if err := json.Unmarshal([]byte(spec), &phases); err != nil {
 		t.Fatal(err)
 	}
-	if got := todos(rr.call("set_todos", map[string]any{"phases": phases})); got != spec {
+	if got := todos(rr.Call("set_todos", map[string]any{"phases": phases})); got != spec {
 		t.Fatalf("set_todos answered %s", got)
 	}
 	next := []any{map[string]any{"name": "Next", "tasks": []any{map[string]any{"content": "x"}, map[string]any{"content": "y", "status": "completed"}}}, phases[0]}
 	want := `[{"id":"phase-2","name":"Next","tasks":[{"id":"task-3","content":"x","status":"pending"},{"id":"task-4","content":"y","status":"completed"}]},` + spec[1:]
-	if got := todos(rr.call("set_todos", map[string]any{"phases": next})); got != want {
+	if got := todos(rr.Call("set_todos", map[string]any{"phases": next})); got != want {
 		t.Fatalf("set_todos answered %s\nwant %s", got, want)
 	}
 	bad := []any{map[string]any{"name": "Bad", "tasks": []any{map[string]any{"content": "z", "status": "someday"}}}}
-	if resp := rr.call("set_todos", map[string]any{"phases": bad}); resp.Success || !strings.Contains(resp.Error, `unknown status "someday"`) {
+	if resp := rr.Call("set_todos", map[string]any{"phases": bad}); resp.Success || !strings.Contains(resp.Error, `unknown status "someday"`) {
 		t.Fatalf("unknown status: %+v", resp)
 	}
-	if got := todos(rr.call("get_state", nil)); got != want {
+	if got := todos(rr.Call("get_state", nil)); got != want {
 		t.Fatalf("get_state has %s", got)
 	}
 	// A session is written once the model has answered.
-	end := rr.expect("agent_end")
-	rr.call("prompt", map[string]any{"message": "here is the plan"})
+	end := rr.Expect("agent_end")
+	rr.Call("prompt", map[string]any{"message": "here is the plan"})
 	end()
-	rr.stdin.Close()
-	if code := <-rr.exit; code != 0 {
+	rr.Stdin.Close()
+	if code := <-rr.Exit; code != 0 {
 		t.Fatal(code)
 	}
 	rr = startRPC(t, r, "--continue")
-	if got := todos(rr.call("get_state", nil)); got != want {
+	if got := todos(rr.Call("get_state", nil)); got != want {
 		t.Fatalf("after resume get_state has %s", got)
 	}
-	rr.stdin.Close()
-	<-rr.exit
+	rr.Stdin.Close()
+	<-rr.Exit
 }
 
 // Aborting a run cancels the host's tool call; closing stdin while a host
 // call is pending still exits 0, promptly, and keeps the session.
 func TestRPCHostToolCancelAndEOF(t *testing.T) {
+	t.Parallel()
 	r := newAgentRig(t,
-		mockllm.Turn{Blocks: []mockllm.Block{toolCall("slow_host", map[string]any{})}},
-		mockllm.Turn{Blocks: []mockllm.Block{toolCall("slow_host", map[string]any{})}},
+		mockllm.Turn{Blocks: []mockllm.Block{agentrig.ToolCall("slow_host", map[string]any{})}},
+		mockllm.Turn{Blocks: []mockllm.Block{agentrig.ToolCall("slow_host", map[string]any{})}},
 	)
 	rr := startRPC(t, r)
 	started := make(chan struct{}, 2)
 	cancelled := make(chan struct{}, 1)
-	if err := rr.c.SetHostTools(context.Background(), rpcclient.Tool{Name: "slow_host", Description: "never finishes", Parameters: map[string]any{"type": "object"},
+	if err := rr.C.SetHostTools(context.Background(), rpcclient.Tool{Name: "slow_host", Description: "never finishes", Parameters: map[string]any{"type": "object"},
 		Run: func(ctx context.Context, _ map[string]any, _ func(rpcclient.ToolResult)) (rpcclient.ToolResult, error) {
 			started <- struct{}{}
 			<-ctx.Done()
@@ -546,10 +441,10 @@ func TestRPCHostToolCancelAndEOF(t *testing.T) {
 		}}); err != nil {
 		t.Fatal(err)
 	}
-	cancelFrame := rr.expect("host_tool_cancel")
-	rr.call("prompt", map[string]any{"message": "go"})
+	cancelFrame := rr.Expect("host_tool_cancel")
+	rr.Call("prompt", map[string]any{"message": "go"})
 	<-started
-	rr.call("abort", nil)
+	rr.Call("abort", nil)
 	cancelFrame()
 	select {
 	case <-cancelled:
@@ -557,19 +452,19 @@ func TestRPCHostToolCancelAndEOF(t *testing.T) {
 		t.Fatal("the host tool was not cancelled")
 	}
 	// A second call left pending when the host goes away.
-	rr.call("prompt", map[string]any{"message": "again"})
+	rr.Call("prompt", map[string]any{"message": "again"})
 	<-started
 	start := time.Now()
-	rr.stdin.Close()
+	rr.Stdin.Close()
 	select {
-	case code := <-rr.exit:
+	case code := <-rr.Exit:
 		if code != 0 || time.Since(start) > 10*time.Second {
 			t.Fatalf("exit %d after %s", code, time.Since(start))
 		}
 	case <-time.After(20 * time.Second):
 		t.Fatal("gopi waited for a host that was gone")
 	}
-	files := r.sessionFiles()
+	files := r.SessionFiles()
 	if len(files) != 1 {
 		t.Fatalf("session files %v", files)
 	}
@@ -581,17 +476,18 @@ func TestRPCHostToolCancelAndEOF(t *testing.T) {
 
 // A 10 MB line is read whole (here: a prompt carrying 10 MB of text).
 func TestRPCLongLine(t *testing.T) {
+	t.Parallel()
 	r := newAgentRig(t, mockllm.Turn{Blocks: []mockllm.Block{text("big")}})
 	rr := startRPC(t, r)
-	end := rr.expect("agent_end")
+	end := rr.Expect("agent_end")
 	big := strings.Repeat("x", 10<<20)
-	rr.call("prompt", map[string]any{"message": big})
+	rr.Call("prompt", map[string]any{"message": big})
 	end()
-	if n := len(r.srv.Requests()[0].Body); n < 10<<20 {
+	if n := len(r.Srv.Requests()[0].Body); n < 10<<20 {
 		t.Fatalf("request body %d bytes", n)
 	}
-	rr.stdin.Close()
-	<-rr.exit
+	rr.Stdin.Close()
+	<-rr.Exit
 }
 
 // Two prompts sent back to back, without waiting for the first one's
@@ -600,11 +496,12 @@ func TestRPCLongLine(t *testing.T) {
 // fails with its own id. They used to race: either could run and the
 // other fail after both were acknowledged.
 func TestRPCPromptsKeepTheirOrder(t *testing.T) {
+	t.Parallel()
 	r := newAgentRig(t, mockllm.Turn{Blocks: []mockllm.Block{text("answer to one")}, ChunkSize: 4, ChunkDelay: 30 * time.Millisecond})
 	rr := startRPC(t, r)
 	var mu sync.Mutex
 	responses := map[string]rpcclient.Response{}
-	rr.c.OnEvent(func(f rpcclient.Frame) {
+	rr.C.OnEvent(func(f rpcclient.Frame) {
 		var resp rpcclient.Response
 		if f.Type == "response" && f.Decode(&resp) == nil {
 			mu.Lock()
@@ -612,11 +509,11 @@ func TestRPCPromptsKeepTheirOrder(t *testing.T) {
 			mu.Unlock()
 		}
 	})
-	end := rr.expect("agent_end")
-	io.WriteString(rr.stdin, `{"id":"p1","type":"prompt","message":"one"}`+"\n"+`{"id":"p2","type":"prompt","message":"two"}`+"\n")
+	end := rr.Expect("agent_end")
+	io.WriteString(rr.Stdin, `{"id":"p1","type":"prompt","message":"one"}`+"\n"+`{"id":"p2","type":"prompt","message":"two"}`+"\n")
 	endFrame := end()
 	// A get_state after both: its response comes after theirs.
-	rr.call("get_state", nil)
+	rr.Call("get_state", nil)
 	mu.Lock()
 	p1, p2 := responses["p1"], responses["p2"]
 	mu.Unlock()
@@ -629,8 +526,8 @@ func TestRPCPromptsKeepTheirOrder(t *testing.T) {
 	if raw := string(endFrame.Raw); !strings.Contains(raw, `"text":"one"`) || strings.Contains(raw, `"text":"two"`) {
 		t.Fatalf("the run is not the first prompt's: %s", raw)
 	}
-	rr.stdin.Close()
-	<-rr.exit
+	rr.Stdin.Close()
+	<-rr.Exit
 }
 
 // Every frame gopi writes is valid JSON in UTF-8, whatever the host sent:
@@ -638,22 +535,21 @@ func TestRPCPromptsKeepTheirOrder(t *testing.T) {
 // byte for byte), and an object whose "type" is not a string is reported
 // as such (not as "a command must be a JSON object").
 func TestRPCHostileLinesGetValidFrames(t *testing.T) {
+	t.Parallel()
 	r := newAgentRig(t)
 	rr := startRPC(t, r)
 	for _, line := range []string{
 		"{\"id\":\"bad\xff\",\"type\":\"get_last_assistant_text\"}",
 		`{"id":"n","type":5}`,
 	} {
-		resp := rr.expect("response")
-		rr.raw(line)
+		resp := rr.Expect("response")
+		rr.Raw(line)
 		resp()
 	}
-	rr.call("get_last_assistant_text", nil)
-	rr.stdin.Close()
-	<-rr.exit
-	rr.mu.Lock()
-	lines := append([]string(nil), rr.lines...)
-	rr.mu.Unlock()
+	rr.Call("get_last_assistant_text", nil)
+	rr.Stdin.Close()
+	<-rr.Exit
+	lines := rr.Lines()
 	var out []string
 	for _, l := range lines {
 		if frame, ok := strings.CutPrefix(l, "< "); ok {
@@ -679,6 +575,7 @@ func TestRPCHostileLinesGetValidFrames(t *testing.T) {
 // to send a steer or a follow-up); branch during a run fails with a
 // message of its own.
 func TestRPCSessionCommandsDuringARun(t *testing.T) {
+	t.Parallel()
 	stall := mockllm.Turn{Blocks: []mockllm.Block{text("this never ends")}, ChunkSize: 4, StallAfterDeltas: 2}
 	r := newAgentRig(t, stall, stall)
 	rr := startRPC(t, r)
@@ -687,21 +584,21 @@ func TestRPCSessionCommandsDuringARun(t *testing.T) {
 			SessionFile  string `json:"sessionFile"`
 			MessageCount int    `json:"messageCount"`
 		}
-		if err := json.Unmarshal(rr.call("get_state", nil).Data, &st); err != nil {
+		if err := json.Unmarshal(rr.Call("get_state", nil).Data, &st); err != nil {
 			t.Fatal(err)
 		}
 		return st.SessionFile, st.MessageCount
 	}
 	first, _ := state()
 
-	update := rr.expect("message_update")
-	rr.call("prompt", map[string]any{"message": "one"})
+	update := rr.Expect("message_update")
+	rr.Call("prompt", map[string]any{"message": "one"})
 	update()
-	if resp := rr.call("branch", map[string]any{"entryId": "whatever"}); resp.Success || !strings.Contains(resp.Error, "cannot branch while the agent is working") {
+	if resp := rr.Call("branch", map[string]any{"entryId": "whatever"}); resp.Success || !strings.Contains(resp.Error, "cannot branch while the agent is working") {
 		t.Fatalf("branch during a run: %+v", resp)
 	}
-	end := rr.expect("agent_end")
-	if resp := rr.call("new_session", nil); !resp.Success {
+	end := rr.Expect("agent_end")
+	if resp := rr.Call("new_session", nil); !resp.Success {
 		t.Fatalf("new_session during a run: %+v", resp)
 	}
 	end()
@@ -710,19 +607,19 @@ func TestRPCSessionCommandsDuringARun(t *testing.T) {
 		t.Fatalf("after new_session: file %s (was %s), %d messages", second, first, n)
 	}
 
-	update = rr.expect("message_update")
-	rr.call("prompt", map[string]any{"message": "two"})
+	update = rr.Expect("message_update")
+	rr.Call("prompt", map[string]any{"message": "two"})
 	update()
-	end = rr.expect("agent_end")
-	if resp := rr.call("switch_session", map[string]any{"sessionPath": first}); !resp.Success {
+	end = rr.Expect("agent_end")
+	if resp := rr.Call("switch_session", map[string]any{"sessionPath": first}); !resp.Success {
 		t.Fatalf("switch_session during a run: %+v", resp)
 	}
 	end()
 	if file, n := state(); file != first || n != 2 {
 		t.Fatalf("after switch_session: file %s, %d messages; want %s with the first run's 2", file, n, first)
 	}
-	rr.stdin.Close()
-	if code := <-rr.exit; code != 0 {
+	rr.Stdin.Close()
+	if code := <-rr.Exit; code != 0 {
 		t.Fatalf("exit %d", code)
 	}
 }
@@ -730,10 +627,11 @@ func TestRPCSessionCommandsDuringARun(t *testing.T) {
 // A prompt, steer, follow_up or abort_and_prompt without "message" fails
 // (it used to send the model an empty user message, or queue one).
 func TestRPCPromptNeedsAMessage(t *testing.T) {
+	t.Parallel()
 	r := newAgentRig(t)
 	rr := startRPC(t, r)
 	for _, typ := range []string{"prompt", "steer", "follow_up", "abort_and_prompt"} {
-		resp := rr.call(typ, nil)
+		resp := rr.Call(typ, nil)
 		if resp.Success || !strings.Contains(resp.Error, `"message"`) {
 			t.Errorf("%s without a message: %+v", typ, resp)
 		}
@@ -742,15 +640,15 @@ func TestRPCPromptNeedsAMessage(t *testing.T) {
 		MessageCount       int `json:"messageCount"`
 		QueuedMessageCount int `json:"queuedMessageCount"`
 	}
-	if err := json.Unmarshal(rr.call("get_state", nil).Data, &st); err != nil {
+	if err := json.Unmarshal(rr.Call("get_state", nil).Data, &st); err != nil {
 		t.Fatal(err)
 	}
 	if st.MessageCount != 0 || st.QueuedMessageCount != 0 {
 		t.Errorf("state after the refused commands: %+v", st)
 	}
-	rr.stdin.Close()
-	<-rr.exit
-	if n := len(r.srv.Requests()); n != 0 {
+	rr.Stdin.Close()
+	<-rr.Exit
+	if n := len(r.Srv.Requests()); n != 0 {
 		t.Errorf("%d model requests", n)
 	}
 }
@@ -773,42 +671,44 @@ func (slowDB) Write(context.Context, string, string) error { return nil }
 // is refused and the request keeps waiting for its real answer; it used
 // to complete the read with empty content.
 func TestRPCHostAnswerOfTheWrongKind(t *testing.T) {
+	t.Parallel()
 	r := newAgentRig(t,
-		mockllm.Turn{Blocks: []mockllm.Block{toolCall("read", map[string]any{"path": "db://users/42"})}},
+		mockllm.Turn{Blocks: []mockllm.Block{agentrig.ToolCall("read", map[string]any{"path": "db://users/42"})}},
 		mockllm.Turn{Blocks: []mockllm.Block{text("done")}},
 	)
 	rr := startRPC(t, r)
 	db := slowDB{release: make(chan struct{})}
-	if _, err := rr.c.SetHostURISchemes(context.Background(), db, rpcclient.URIScheme{Scheme: "db"}); err != nil {
+	if _, err := rr.C.SetHostURISchemes(context.Background(), db, rpcclient.URIScheme{Scheme: "db"}); err != nil {
 		t.Fatal(err)
 	}
-	req := rr.expect("host_uri_request")
-	end := rr.expect("agent_end")
-	rr.call("prompt", map[string]any{"message": "read user 42"})
+	req := rr.Expect("host_uri_request")
+	end := rr.Expect("agent_end")
+	rr.Call("prompt", map[string]any{"message": "read user 42"})
 	var f struct {
 		ID string `json:"id"`
 	}
 	if err := req().Decode(&f); err != nil {
 		t.Fatal(err)
 	}
-	refused := rr.expect("response")
-	rr.raw(`{"type":"host_tool_result","id":"` + f.ID + `","result":{"content":[{"type":"text","text":"wrong"}]}}`)
+	refused := rr.Expect("response")
+	rr.Raw(`{"type":"host_tool_result","id":"` + f.ID + `","result":{"content":[{"type":"text","text":"wrong"}]}}`)
 	var resp rpcclient.Response
 	if err := refused().Decode(&resp); err != nil || resp.Success || !strings.Contains(resp.Error, "answer it with host_uri_result") {
 		t.Fatalf("wrong-kind answer: %+v %v", resp, err)
 	}
 	close(db.release)
 	end()
-	msgs := mustMarshal(t, r.requestMessages(1))
+	msgs := agentrig.MustMarshal(t, r.RequestMessages(1))
 	if !strings.Contains(msgs, "id=42") || strings.Contains(msgs, "wrong") {
 		t.Fatalf("the read's result is not the host's answer: %s", msgs)
 	}
-	rr.stdin.Close()
-	<-rr.exit
+	rr.Stdin.Close()
+	<-rr.Exit
 }
 
 // Host tools must have a name providers accept and a description.
 func TestRPCHostToolValidation(t *testing.T) {
+	t.Parallel()
 	rr := startRPC(t, newAgentRig(t))
 	for _, tc := range []struct {
 		tool map[string]any
@@ -817,10 +717,10 @@ func TestRPCHostToolValidation(t *testing.T) {
 		{map[string]any{"name": "has space", "description": "d"}, "letters, digits"},
 		{map[string]any{"name": "ok_name"}, "description"},
 	} {
-		if r := rr.call("set_host_tools", map[string]any{"tools": []any{tc.tool}}); r.Success || !strings.Contains(r.Error, tc.want) {
+		if r := rr.Call("set_host_tools", map[string]any{"tools": []any{tc.tool}}); r.Success || !strings.Contains(r.Error, tc.want) {
 			t.Errorf("%v: %+v", tc.tool, r)
 		}
 	}
-	rr.stdin.Close()
-	<-rr.exit
+	rr.Stdin.Close()
+	<-rr.Exit
 }

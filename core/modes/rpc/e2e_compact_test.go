@@ -1,4 +1,4 @@
-package main
+package rpc_test
 
 import (
 	"context"
@@ -19,6 +19,7 @@ import (
 // session too small says so; an abort cancels a compaction in progress and
 // leaves the session as it was.
 func TestRPCCompact(t *testing.T) {
+	t.Parallel()
 	answer := func(s string, input int) mockllm.Turn {
 		return mockllm.Turn{Blocks: []mockllm.Block{text(s)}, Usage: &mockllm.Usage{Input: input, Output: 5}}
 	}
@@ -33,19 +34,19 @@ func TestRPCCompact(t *testing.T) {
 		// The second compaction stalls until the abort.
 		mockllm.Turn{Match: "previous-summary", Blocks: []mockllm.Block{text("never")}, StallAfter: 1},
 	)
-	if err := os.WriteFile(filepath.Join(r.agentDir, "config.yml"), []byte("compaction:\n  keepRecentTokens: 200\n"), 0o644); err != nil {
+	if err := os.WriteFile(filepath.Join(r.AgentDir, "config.yml"), []byte("compaction:\n  keepRecentTokens: 200\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	rr := startRPC(t, r)
-	if resp := rr.call("compact", nil); resp.Success || resp.Error != "Nothing to compact (session too small)" {
+	if resp := rr.Call("compact", nil); resp.Success || resp.Error != "Nothing to compact (session too small)" {
 		t.Fatalf("empty session: %+v", resp)
 	}
 	for _, p := range []string{"one" + long, "two" + long} {
-		end := rr.expect("agent_end")
-		rr.call("prompt", map[string]any{"message": p})
+		end := rr.Expect("agent_end")
+		rr.Call("prompt", map[string]any{"message": p})
 		end()
 	}
-	resp := rr.call("compact", map[string]any{"customInstructions": "the counting"})
+	resp := rr.Call("compact", map[string]any{"customInstructions": "the counting"})
 	if !resp.Success {
 		t.Fatalf("compact: %+v", resp)
 	}
@@ -61,51 +62,51 @@ func TestRPCCompact(t *testing.T) {
 		string(data["tokensBefore"]) != "905" || string(data["details"]) != `{"readFiles":[],"modifiedFiles":[]}` || string(data["preserveData"]) != "{}" {
 		t.Errorf("data %s (keys %v)", resp.Data, keys)
 	}
-	hist := r.srv.Requests()[2]
+	hist := r.Srv.Requests()[2]
 	if !strings.Contains(string(hist.Body), "the counting") {
 		t.Error("the custom instructions are not in the summary request")
 	}
 
-	end := rr.expect("agent_end")
-	rr.call("prompt", map[string]any{"message": "three" + long})
+	end := rr.Expect("agent_end")
+	rr.Call("prompt", map[string]any{"message": "three" + long})
 	end()
-	reqs := r.srv.Requests()
+	reqs := r.Srv.Requests()
 	body := string(reqs[len(reqs)-1].Body)
 	if i, j := strings.Index(body, "Earlier parts of this conversation"), strings.Index(body, "two word"); i < 0 || j < i || strings.Contains(body, "one word") {
 		t.Errorf("the request after compaction: %.400s", body)
 	}
-	end = rr.expect("agent_end")
-	rr.call("prompt", map[string]any{"message": "four" + long})
+	end = rr.Expect("agent_end")
+	rr.Call("prompt", map[string]any{"message": "four" + long})
 	end()
-	reqs = r.srv.Requests()
+	reqs = r.Srv.Requests()
 
 	// Abort a compaction in progress (abort does not wait for it):
 	// "Compaction cancelled", nothing stored.
-	before, _ := os.ReadFile(r.sessionFiles()[0])
+	before, _ := os.ReadFile(r.SessionFiles()[0])
 	done := make(chan *rpcclient.Response, 1)
 	go func() {
-		resp, _ := rr.c.Call(context.Background(), "compact", nil)
+		resp, _ := rr.C.Call(context.Background(), "compact", nil)
 		done <- resp
 	}()
 	deadline := time.Now().Add(10 * time.Second)
-	for len(r.srv.Requests()) < len(reqs)+1 && time.Now().Before(deadline) {
+	for len(r.Srv.Requests()) < len(reqs)+1 && time.Now().Before(deadline) {
 		time.Sleep(10 * time.Millisecond)
 	}
-	if resp := rr.call("abort", nil); !resp.Success {
+	if resp := rr.Call("abort", nil); !resp.Success {
 		t.Fatalf("abort: %+v", resp)
 	}
 	if resp := <-done; resp == nil || resp.Success || resp.Error != "Compaction cancelled" {
 		t.Fatalf("aborted compact: %+v", resp)
 	}
-	if last := r.srv.Requests()[len(reqs)]; !strings.Contains(string(last.Body), "previous-summary") {
+	if last := r.Srv.Requests()[len(reqs)]; !strings.Contains(string(last.Body), "previous-summary") {
 		t.Errorf("the aborted request was not the update of the summary: %.300s", last.Body)
 	}
-	after, _ := os.ReadFile(r.sessionFiles()[0])
+	after, _ := os.ReadFile(r.SessionFiles()[0])
 	if string(after) != string(before) {
 		t.Error("the session changed")
 	}
-	rr.stdin.Close()
-	if code := <-rr.exit; code != 0 {
+	rr.Stdin.Close()
+	if code := <-rr.Exit; code != 0 {
 		t.Fatalf("exit %d", code)
 	}
 }
@@ -114,6 +115,7 @@ func TestRPCCompact(t *testing.T) {
 // makes compact fail with a message saying so; the session file and the
 // messages are as they were.
 func TestRPCCompactEmptySummary(t *testing.T) {
+	t.Parallel()
 	answer := func(s string, input int) mockllm.Turn {
 		return mockllm.Turn{Blocks: []mockllm.Block{text(s)}, Usage: &mockllm.Usage{Input: input, Output: 5}}
 	}
@@ -125,33 +127,33 @@ func TestRPCCompactEmptySummary(t *testing.T) {
 		// Never asked for: the compaction ends at the empty summary.
 		mockllm.Turn{Match: "two or three sentences", Blocks: []mockllm.Block{text("Recap.")}},
 	)
-	if err := os.WriteFile(filepath.Join(r.agentDir, "config.yml"), []byte("compaction:\n  keepRecentTokens: 300\n"), 0o644); err != nil {
+	if err := os.WriteFile(filepath.Join(r.AgentDir, "config.yml"), []byte("compaction:\n  keepRecentTokens: 300\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	rr := startRPC(t, r)
 	for _, p := range []string{"q1" + long, "q2" + long} {
-		end := rr.expect("agent_end")
-		rr.call("prompt", map[string]any{"message": p})
+		end := rr.Expect("agent_end")
+		rr.Call("prompt", map[string]any{"message": p})
 		end()
 	}
-	before, _ := os.ReadFile(r.sessionFiles()[0])
-	msgs := rr.call("get_messages", nil)
-	resp := rr.call("compact", nil)
+	before, _ := os.ReadFile(r.SessionFiles()[0])
+	msgs := rr.Call("get_messages", nil)
+	resp := rr.Call("compact", nil)
 	if resp.Success || !strings.HasPrefix(resp.Error, "Summarization failed: the model wrote an empty summary, so nothing was compacted; try again") {
 		t.Errorf("compact: %+v", resp)
 	}
-	after, _ := os.ReadFile(r.sessionFiles()[0])
+	after, _ := os.ReadFile(r.SessionFiles()[0])
 	if string(after) != string(before) || strings.Contains(string(after), `"type":"compaction"`) {
 		t.Error("the session changed")
 	}
-	if again := rr.call("get_messages", nil); string(again.Data) != string(msgs.Data) {
+	if again := rr.Call("get_messages", nil); string(again.Data) != string(msgs.Data) {
 		t.Errorf("messages changed:\n%.300s\nwas\n%.300s", again.Data, msgs.Data)
 	}
-	if n := r.srv.Remaining(); n != 1 {
+	if n := r.Srv.Remaining(); n != 1 {
 		t.Errorf("%d turns left, want the recap's", n)
 	}
-	rr.stdin.Close()
-	if code := <-rr.exit; code != 0 {
+	rr.Stdin.Close()
+	if code := <-rr.Exit; code != 0 {
 		t.Fatalf("exit %d", code)
 	}
 }

@@ -1,4 +1,4 @@
-package main
+package rpc_test
 
 import (
 	"context"
@@ -8,14 +8,15 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/gopi-agent/gopi/internal/agentrig"
 	"github.com/gopi-agent/gopi/internal/mockllm"
 	"github.com/gopi-agent/gopi/sdk/rpcclient"
 )
 
 // rpcPermissionConfig turns the gate on for --mode rpc.
-func rpcPermissionConfig(t *testing.T, r *agentRig, patterns string) {
+func rpcPermissionConfig(t *testing.T, r *agentrig.Rig, patterns string) {
 	t.Helper()
-	if err := os.WriteFile(filepath.Join(r.agentDir, "config.yml"), []byte("rpc:\n  requirePermission: "+patterns+"\n"), 0o644); err != nil {
+	if err := os.WriteFile(filepath.Join(r.AgentDir, "config.yml"), []byte("rpc:\n  requirePermission: "+patterns+"\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
 }
@@ -25,18 +26,19 @@ func rpcPermissionConfig(t *testing.T, r *agentRig, patterns string) {
 // included (one gate for the tree): "always allow" covers the rest of the
 // session, a rejection blocks the call and the (sub)agent is told.
 func TestRPCPermissionGate(t *testing.T) {
+	t.Parallel()
 	r := newAgentRig(t,
 		mockllm.Turn{Blocks: []mockllm.Block{
-			toolCall("bash", map[string]any{"command": "echo parent >> log.txt"}),
-			toolCall("peek_host", map[string]any{}),
-			toolCall("poke_host", map[string]any{}),
+			agentrig.ToolCall("bash", map[string]any{"command": "echo parent >> log.txt"}),
+			agentrig.ToolCall("peek_host", map[string]any{}),
+			agentrig.ToolCall("poke_host", map[string]any{}),
 		}},
-		mockllm.Turn{Blocks: []mockllm.Block{toolCall("task", map[string]any{"agent": "implement", "tasks": []map[string]string{
+		mockllm.Turn{Blocks: []mockllm.Block{agentrig.ToolCall("task", map[string]any{"agent": "implement", "tasks": []map[string]string{
 			{"id": "Fix", "description": "fix it", "assignment": "ASSIGN-FIX: log and write"},
 		}})}},
 		mockllm.Turn{Match: "ASSIGN-FIX", Blocks: []mockllm.Block{
-			toolCall("bash", map[string]any{"command": "echo child >> log.txt"}),
-			toolCall("write", map[string]any{"path": "child.txt", "content": "from the subagent\n"}),
+			agentrig.ToolCall("bash", map[string]any{"command": "echo child >> log.txt"}),
+			agentrig.ToolCall("write", map[string]any{"path": "child.txt", "content": "from the subagent\n"}),
 		}},
 		mockllm.Turn{Match: "ASSIGN-FIX", Blocks: []mockllm.Block{text("child done")}},
 		mockllm.Turn{Blocks: []mockllm.Block{text("all done")}},
@@ -54,11 +56,11 @@ func TestRPCPermissionGate(t *testing.T) {
 				return rpcclient.TextResult("ok"), nil
 			}}
 	}
-	if err := rr.c.SetHostTools(context.Background(), hostTool("peek_host", true), hostTool("poke_host", false)); err != nil {
+	if err := rr.C.SetHostTools(context.Background(), hostTool("peek_host", true), hostTool("poke_host", false)); err != nil {
 		t.Fatal(err)
 	}
 	var asked []rpcclient.UIRequest
-	rr.c.OnUI(func(req rpcclient.UIRequest) rpcclient.UIAnswer {
+	rr.C.OnUI(func(req rpcclient.UIRequest) rpcclient.UIAnswer {
 		mu.Lock()
 		asked = append(asked, req)
 		mu.Unlock()
@@ -68,8 +70,8 @@ func TestRPCPermissionGate(t *testing.T) {
 		}
 		return rpcclient.UIAnswer{Value: &pick}
 	})
-	end := rr.expect("agent_end")
-	rr.call("prompt", map[string]any{"message": "log twice"})
+	end := rr.Expect("agent_end")
+	rr.Call("prompt", map[string]any{"message": "log twice"})
 	end()
 	mu.Lock()
 	defer mu.Unlock()
@@ -94,14 +96,14 @@ func TestRPCPermissionGate(t *testing.T) {
 	if !strings.HasPrefix(second.Title, "Subagent ") || !strings.Contains(second.Title, "-Fix wants to run write. Allow it?\nwrite child.txt") {
 		t.Errorf("subagent question %+v", second)
 	}
-	if b, err := os.ReadFile(filepath.Join(r.project, "log.txt")); err != nil || string(b) != "parent\nchild\n" {
+	if b, err := os.ReadFile(filepath.Join(r.Project, "log.txt")); err != nil || string(b) != "parent\nchild\n" {
 		t.Errorf("log.txt %q %v: both bash calls should have run", b, err)
 	}
-	if _, err := os.Stat(filepath.Join(r.project, "child.txt")); err == nil {
+	if _, err := os.Stat(filepath.Join(r.Project, "child.txt")); err == nil {
 		t.Error("the rejected write wrote child.txt")
 	}
 	told := false
-	for _, req := range r.srv.Requests() {
+	for _, req := range r.Srv.Requests() {
 		if b := string(req.Body); strings.Contains(b, "ASSIGN-FIX") && strings.Contains(b, "The user rejected this write call") {
 			told = true
 		}
@@ -109,22 +111,23 @@ func TestRPCPermissionGate(t *testing.T) {
 	if !told {
 		t.Error("the subagent was not told that its write was rejected")
 	}
-	rr.stdin.Close()
-	<-rr.exit
+	rr.Stdin.Close()
+	<-rr.Exit
 }
 
 // abort withdraws a question the host has not answered: gopi sends the
 // dialog's cancel frame, the call does not run and the run ends.
 func TestRPCPermissionAbort(t *testing.T) {
+	t.Parallel()
 	r := newAgentRig(t,
-		mockllm.Turn{Blocks: []mockllm.Block{toolCall("bash", map[string]any{"command": "echo ran > ran.txt"})}},
+		mockllm.Turn{Blocks: []mockllm.Block{agentrig.ToolCall("bash", map[string]any{"command": "echo ran > ran.txt"})}},
 		mockllm.Turn{Blocks: []mockllm.Block{text("never asked for")}},
 	)
 	rpcPermissionConfig(t, r, "[bash]")
 	rr := startRPC(t, r)
 	asked := make(chan rpcclient.UIRequest, 1)
 	release := make(chan struct{})
-	rr.c.OnUI(func(req rpcclient.UIRequest) rpcclient.UIAnswer {
+	rr.C.OnUI(func(req rpcclient.UIRequest) rpcclient.UIAnswer {
 		asked <- req
 		<-release // the user never answers in time
 		v := "Allow once"
@@ -132,20 +135,20 @@ func TestRPCPermissionAbort(t *testing.T) {
 	})
 	defer close(release)
 	ended := make(chan struct{})
-	rr.c.OnEvent(func(f rpcclient.Frame) {
+	rr.C.OnEvent(func(f rpcclient.Frame) {
 		if f.Type == "agent_end" {
 			close(ended)
 		}
 	})
-	rr.call("prompt", map[string]any{"message": "run it"})
+	rr.Call("prompt", map[string]any{"message": "run it"})
 	var q rpcclient.UIRequest
 	select {
 	case q = <-asked:
 	case <-ended:
 		t.Fatal("the run ended without asking the host")
 	}
-	cancelled := rr.expect("extension_ui_request")
-	rr.call("abort", nil)
+	cancelled := rr.Expect("extension_ui_request")
+	rr.Call("abort", nil)
 	var f struct {
 		Method   string `json:"method"`
 		TargetID string `json:"targetId"`
@@ -154,12 +157,12 @@ func TestRPCPermissionAbort(t *testing.T) {
 		t.Fatalf("cancel frame %+v %v (question %s)", f, err, q.ID)
 	}
 	<-ended
-	if _, err := os.Stat(filepath.Join(r.project, "ran.txt")); err == nil {
+	if _, err := os.Stat(filepath.Join(r.Project, "ran.txt")); err == nil {
 		t.Error("the call ran although its question was withdrawn")
 	}
-	if n := len(r.srv.Requests()); n != 1 {
+	if n := len(r.Srv.Requests()); n != 1 {
 		t.Errorf("%d model requests after the abort, want 1", n)
 	}
-	rr.stdin.Close()
-	<-rr.exit
+	rr.Stdin.Close()
+	<-rr.Exit
 }

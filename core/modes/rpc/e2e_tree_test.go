@@ -1,4 +1,4 @@
-package main
+package rpc_test
 
 import (
 	"context"
@@ -40,6 +40,7 @@ func openSession(t *testing.T, path string) *session.Manager {
 //   - bad input (unknown ids, a non-user entry) fails and changes nothing;
 //     an aborted handoff answers "Handoff cancelled" and changes nothing.
 func TestRPCTreeBranchHandoff(t *testing.T) {
+	t.Parallel()
 	answer := func(s string) mockllm.Turn { return mockllm.Turn{Blocks: []mockllm.Block{text(s)}} }
 	r := newAgentRig(t,
 		answer("a1"),
@@ -52,23 +53,23 @@ func TestRPCTreeBranchHandoff(t *testing.T) {
 		// The aborted handoff stalls until the abort.
 		mockllm.Turn{Match: "write a handoff document", Blocks: []mockllm.Block{text("never")}, StallAfter: 1},
 	)
-	r.write("notes.txt", "some notes\n")
+	r.Write("notes.txt", "some notes\n")
 	rr := startRPC(t, r)
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
 	prompt := func(p string) {
 		t.Helper()
-		end := rr.expect("agent_end")
-		if resp := rr.call("prompt", map[string]any{"message": p}); !resp.Success {
+		end := rr.Expect("agent_end")
+		if resp := rr.Call("prompt", map[string]any{"message": p}); !resp.Success {
 			t.Fatalf("prompt: %+v", resp)
 		}
 		end()
 	}
 	prompt("q1")
 	prompt("q2")
-	file := r.sessionFiles()[0]
+	file := r.SessionFiles()[0]
 
-	msgs, err := rr.c.BranchMessages(ctx)
+	msgs, err := rr.C.BranchMessages(ctx)
 	if err != nil || len(msgs) != 2 || msgs[0].Text != "q1" || msgs[1].Text != "q2" {
 		t.Fatalf("branch messages %+v %v", msgs, err)
 	}
@@ -78,21 +79,21 @@ func TestRPCTreeBranchHandoff(t *testing.T) {
 	m.Close()
 
 	// /tree to q2: the leaf goes before it, the text comes back.
-	nav, err := rr.c.NavigateTree(ctx, q2, false, "")
+	nav, err := rr.C.NavigateTree(ctx, q2, false, "")
 	if err != nil || nav.EditorText != "q2" || nav.Cancelled || nav.SummaryEntry != nil {
 		t.Fatalf("navigate to q2: %+v %v", nav, err)
 	}
 	prompt("q2 again")
-	if files := r.sessionFiles(); len(files) != 1 {
+	if files := r.SessionFiles(); len(files) != 1 {
 		t.Fatalf("navigation made files %v", files)
 	}
 
 	// Back to a2 with a summary of the branch left.
-	nav, err = rr.c.NavigateTree(ctx, a2, true, "")
+	nav, err = rr.C.NavigateTree(ctx, a2, true, "")
 	if err != nil || nav.SummaryEntry == nil {
 		t.Fatalf("navigate to a2: %+v %v", nav, err)
 	}
-	reqs := r.srv.Requests()
+	reqs := r.Srv.Requests()
 	sumBody := string(reqs[len(reqs)-1].Body)
 	if !strings.Contains(sumBody, "User: q2 again") || !strings.Contains(sumBody, `read(path=\"notes.txt\")`) || strings.Contains(sumBody, "User: q1") {
 		t.Errorf("summary request: %.600s", sumBody)
@@ -113,10 +114,10 @@ func TestRPCTreeBranchHandoff(t *testing.T) {
 	m.Close()
 
 	// The tree: labels and filters.
-	if err := rr.c.SetLabel(ctx, q1, "start"); err != nil {
+	if err := rr.C.SetLabel(ctx, q1, "start"); err != nil {
 		t.Fatal(err)
 	}
-	leafID, rows, err := rr.c.Tree(ctx, "default", "")
+	leafID, rows, err := rr.C.Tree(ctx, "default", "")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -144,13 +145,13 @@ func TestRPCTreeBranchHandoff(t *testing.T) {
 	if strings.Join(lines, "\n") != strings.Join(want, "\n") || leafID == "" {
 		t.Errorf("tree (leaf %q):\n%s", leafID, strings.Join(lines, "\n"))
 	}
-	if _, rows, _ := rr.c.Tree(ctx, "labeled-only", ""); len(rows) != 1 || rows[0].EntryID != q1 {
+	if _, rows, _ := rr.C.Tree(ctx, "labeled-only", ""); len(rows) != 1 || rows[0].EntryID != q1 {
 		t.Errorf("labeled-only %+v", rows)
 	}
-	if _, rows, _ := rr.c.Tree(ctx, "user-only", "again"); len(rows) != 1 || rows[0].Text != "user: q2 again" {
+	if _, rows, _ := rr.C.Tree(ctx, "user-only", "again"); len(rows) != 1 || rows[0].Text != "user: q2 again" {
 		t.Errorf("user-only search %+v", rows)
 	}
-	if resp := rr.call("get_tree", map[string]any{"filter": "tools"}); resp.Success || !strings.Contains(resp.Error, "no-tools") {
+	if resp := rr.Call("get_tree", map[string]any{"filter": "tools"}); resp.Success || !strings.Contains(resp.Error, "no-tools") {
 		t.Errorf("unknown filter: %+v", resp)
 	}
 
@@ -161,7 +162,7 @@ func TestRPCTreeBranchHandoff(t *testing.T) {
 		{"branch", "nope1234", `cannot branch from entry "nope1234": entry not found in this session`},
 		{"branch", a2, "is not a user message"},
 	} {
-		if resp := rr.call(c.typ, map[string]any{"entryId": c.id}); resp.Success || !strings.Contains(resp.Error, c.want) {
+		if resp := rr.Call(c.typ, map[string]any{"entryId": c.id}); resp.Success || !strings.Contains(resp.Error, c.want) {
 			t.Errorf("%s %s: %+v", c.typ, c.id, resp)
 		}
 	}
@@ -170,11 +171,11 @@ func TestRPCTreeBranchHandoff(t *testing.T) {
 	}
 
 	// /branch from q2: a new file linked to the old one.
-	text, cancelled, err := rr.c.Branch(ctx, q2)
+	text, cancelled, err := rr.C.Branch(ctx, q2)
 	if err != nil || text != "q2" || cancelled {
 		t.Fatalf("branch: %q %v %v", text, cancelled, err)
 	}
-	st, err := rr.c.GetState(ctx)
+	st, err := rr.C.GetState(ctx)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -192,11 +193,11 @@ func TestRPCTreeBranchHandoff(t *testing.T) {
 
 	// Handoff: one request like the next turn, then a linked session.
 	before, _ = os.ReadFile(branchFile)
-	h, err := rr.c.Handoff(ctx, "the second question")
+	h, err := rr.C.Handoff(ctx, "the second question")
 	if err != nil || h == nil || h.Document != "## Goal\nAnswer q2." || h.SessionFile == branchFile {
 		t.Fatalf("handoff %+v %v", h, err)
 	}
-	reqs = r.srv.Requests()
+	reqs = r.Srv.Requests()
 	hb := string(reqs[len(reqs)-1].Body)
 	var body struct {
 		System     json.RawMessage `json:"system"`
@@ -232,17 +233,17 @@ func TestRPCTreeBranchHandoff(t *testing.T) {
 	// An aborted handoff: "Handoff cancelled", nothing changes.
 	prompt("continue")
 	before, _ = os.ReadFile(h.SessionFile)
-	count := len(r.srv.Requests())
+	count := len(r.Srv.Requests())
 	done := make(chan *rpcclient.Response, 1)
 	go func() {
-		resp, _ := rr.c.Call(context.Background(), "handoff", nil)
+		resp, _ := rr.C.Call(context.Background(), "handoff", nil)
 		done <- resp
 	}()
 	deadline := time.Now().Add(10 * time.Second)
-	for len(r.srv.Requests()) <= count && time.Now().Before(deadline) {
+	for len(r.Srv.Requests()) <= count && time.Now().Before(deadline) {
 		time.Sleep(10 * time.Millisecond)
 	}
-	if resp := rr.call("abort", nil); !resp.Success {
+	if resp := rr.Call("abort", nil); !resp.Success {
 		t.Fatalf("abort: %+v", resp)
 	}
 	if resp := <-done; resp == nil || resp.Success || resp.Error != "Handoff cancelled" {
@@ -251,11 +252,11 @@ func TestRPCTreeBranchHandoff(t *testing.T) {
 	if after, _ := os.ReadFile(h.SessionFile); string(after) != string(before) {
 		t.Error("the aborted handoff changed the session")
 	}
-	if st, _ := rr.c.GetState(ctx); st.SessionFile != h.SessionFile {
+	if st, _ := rr.C.GetState(ctx); st.SessionFile != h.SessionFile {
 		t.Errorf("session file %s after the aborted handoff", st.SessionFile)
 	}
-	rr.stdin.Close()
-	if code := <-rr.exit; code != 0 {
+	rr.Stdin.Close()
+	if code := <-rr.Exit; code != 0 {
 		t.Fatalf("exit %d", code)
 	}
 }

@@ -1,10 +1,11 @@
-package main
+package rpc_test
 
 import (
 	"context"
 	"testing"
 	"time"
 
+	"github.com/gopi-agent/gopi/internal/agentrig"
 	"github.com/gopi-agent/gopi/internal/mockllm"
 )
 
@@ -19,45 +20,45 @@ import (
 func BenchmarkRPC(b *testing.B) {
 	b.Run("get_state", func(b *testing.B) {
 		rr := startRPC(b, newAgentRig(b))
-		rr.noRecord = true
-		func(rr *rpcRig) {
+		rr.NoRecord = true
+		func(rr *agentrig.RPC) {
 			ctx := context.Background()
 			for b.Loop() {
-				if _, err := rr.c.Call(ctx, "get_state", nil); err != nil {
+				if _, err := rr.C.Call(ctx, "get_state", nil); err != nil {
 					b.Fatal(err)
 				}
 			}
 		}(rr)
-		rr.stdin.Close()
-		<-rr.exit
+		rr.Stdin.Close()
+		<-rr.Exit
 	})
 	b.Run("bash-echo", func(b *testing.B) {
 		rr := startRPC(b, newAgentRig(b))
-		rr.noRecord = true
-		func(rr *rpcRig) {
+		rr.NoRecord = true
+		func(rr *agentrig.RPC) {
 			ctx := context.Background()
 			for b.Loop() {
-				if _, err := rr.c.Call(ctx, "bash", map[string]any{"command": "echo hi"}); err != nil {
+				if _, err := rr.C.Call(ctx, "bash", map[string]any{"command": "echo hi"}); err != nil {
 					b.Fatal(err)
 				}
 			}
 		}(rr)
-		rr.stdin.Close()
-		<-rr.exit
+		rr.Stdin.Close()
+		<-rr.Exit
 	})
 	b.Run("prompt-ack-to-agent_start", func(b *testing.B) {
 		r := newAgentRig(b)
 		rr := startRPC(b, r)
-		rr.noRecord = true
-		func(rr *rpcRig) {
+		rr.NoRecord = true
+		func(rr *agentrig.RPC) {
 			ctx := context.Background()
 			var total time.Duration
 			n := 0
 			for b.Loop() {
-				r.srv.Script(mockllm.Turn{Blocks: []mockllm.Block{mockllm.Text("ok")}, ChunkSize: 1000})
-				start := rr.c.Expect("agent_start")
-				end := rr.c.Expect("agent_end")
-				if _, err := rr.c.Call(ctx, "prompt", map[string]any{"message": "hi"}); err != nil {
+				r.Srv.Script(mockllm.Turn{Blocks: []mockllm.Block{mockllm.Text("ok")}, ChunkSize: 1000})
+				start := rr.C.Expect("agent_start")
+				end := rr.C.Expect("agent_end")
+				if _, err := rr.C.Call(ctx, "prompt", map[string]any{"message": "hi"}); err != nil {
 					b.Fatal(err)
 				}
 				acked := time.Now()
@@ -72,7 +73,7 @@ func BenchmarkRPC(b *testing.B) {
 			}
 			b.ReportMetric(float64(total.Nanoseconds())/float64(n), "ns-ack-to-start")
 		}(rr)
-		rr.stdin.Close()
-		<-rr.exit
+		rr.Stdin.Close()
+		<-rr.Exit
 	})
 }

@@ -1,9 +1,8 @@
-package main
+package launch
 
 import (
 	"context"
 	"errors"
-	"fmt"
 	"sync/atomic"
 
 	"github.com/gopi-agent/gopi/core/agent"
@@ -14,26 +13,41 @@ import (
 	"github.com/gopi-agent/gopi/core/tool"
 )
 
+// Extras are what the session's extensions give the modes besides hooks
+// and tools: slash commands, key bindings and renderers.
+type Extras struct {
+	// Commands are the slash commands the extensions registered.
+	Commands []*extensions.Command
+	// Shortcuts are the key bindings the extensions registered.
+	Shortcuts []*extensions.Shortcut
+	// Renderers draw custom messages, by customType.
+	Renderers map[string]*extensions.Renderer
+	// ToolRenderers draw the cards of the extension tools that joined
+	// the session, by tool name.
+	ToolRenderers map[string]*extensions.ToolRenderer
+}
+
 // loadExtensions finds and loads the extensions for a session (unless
-// --no-extensions): their hooks join opts; attach binds them once the
-// session exists, abandon stops them when it could not be made. Failures
-// are reported on stderr and never stop gopi.
-func (f *agentFlags) loadExtensions(ctx context.Context, env *cliEnv, cfg *config.Config, opts *agentsession.Options, reg *models.Registry) (attach func(*agentsession.Session), abandon func()) {
+// NoExtensions): their hooks join opts and their providers the registry;
+// attach binds them once the session exists and fills extras, abandon
+// stops them when it could not be made. Failures are reported and never
+// stop the launch.
+func loadExtensions(ctx context.Context, r *Request, cfg *config.Config, opts *agentsession.Options, reg *models.Registry, started *Started) (attach func(*agentsession.Session), abandon func()) {
 	none := func(*agentsession.Session) {}
-	if f.noExtensions {
+	if r.NoExtensions {
 		return none, func() {}
 	}
 	entries, errs := extensions.Resolve(extensions.Sources{
 		Cwd:       cfg.Cwd,
 		AgentDirs: []string{cfg.AgentDir, cfg.OMPAgentDir},
-		Paths:     f.hooks,
+		Paths:     r.Extensions,
 		Settings:  cfg.Settings.Strings("extensions"),
 		Disabled:  cfg.Settings.Strings("disabledExtensions"),
 		// An untrusted project's own modules never load (config.ProjectTrust).
 		SkipProject: !cfg.ProjectTrusted(),
 	})
 	for _, e := range errs {
-		fmt.Fprintf(env.stderr, "gopi: extension: %v\n", e)
+		r.report("extension: %v", e)
 	}
 	// Custom tool modules (tools/ directories) run in the same engine.
 	toolEntries, toolErrs := extensions.ResolveCustomTools(extensions.ToolSources{
@@ -41,7 +55,7 @@ func (f *agentFlags) loadExtensions(ctx context.Context, env *cliEnv, cfg *confi
 		SkipProject: !cfg.ProjectTrusted(),
 	})
 	for _, e := range toolErrs {
-		fmt.Fprintf(env.stderr, "gopi: custom tool: %v\n", e)
+		r.report("custom tool: %v", e)
 	}
 	entries = append(entries, toolEntries...)
 	if len(entries) == 0 {
@@ -53,7 +67,7 @@ func (f *agentFlags) loadExtensions(ctx context.Context, env *cliEnv, cfg *confi
 		ToolBudget: cfg.Settings.ExtensionToolTimeout(),
 		Log: func(level, msg string) {
 			if level == "warn" || level == "error" {
-				fmt.Fprintf(env.stderr, "gopi: extension: %s\n", msg)
+				r.report("extension: %s", msg)
 			}
 		},
 		OnError: func(e extensions.LoadError) {
@@ -63,19 +77,19 @@ func (f *agentFlags) loadExtensions(ctx context.Context, env *cliEnv, cfg *confi
 				s.ReportHookError(e.Path, e.Event, errors.New(e.Err))
 				return
 			}
-			fmt.Fprintf(env.stderr, "gopi: extension %v\n", e)
+			r.report("extension %v", e)
 		},
 	})
 	for _, e := range rt.Errors() {
-		fmt.Fprintf(env.stderr, "gopi: extension %v (skipped)\n", e)
+		r.report("extension %v (skipped)", e)
 	}
 	for _, w := range rt.Warnings() {
-		env.warn("extension " + w.Error())
+		started.warn(r, "extension "+w.Error())
 	}
 	opts.Hooks = append(opts.Hooks, rt.Hooks()...)
 	for _, p := range rt.Providers() {
 		if err := reg.AddProvider(p.Name, p.Config, p.Extension); err != nil {
-			fmt.Fprintf(env.stderr, "gopi: extension provider: %v\n", err)
+			r.report("extension provider: %v", err)
 		}
 	}
 	return func(s *agentsession.Session) {
@@ -87,39 +101,29 @@ func (f *agentFlags) loadExtensions(ctx context.Context, env *cliEnv, cfg *confi
 		for _, t := range rt.Tools() {
 			name := t.Definition().Name
 			if taken[name] {
-				fmt.Fprintf(env.stderr, "gopi: extension: the tool %s is already defined; the extension's is skipped\n", name)
+				r.report("extension: the tool %s is already defined; the extension's is skipped", name)
 				continue
 			}
 			taken[name] = true
 			tools = append(tools, t)
 		}
 		if err := s.Tools().SetExtension(tools); err != nil {
-			fmt.Fprintf(env.stderr, "gopi: extension tools: %v\n", err)
+			r.report("extension tools: %v", err)
 		}
 		unsub := s.Subscribe(func(e agent.Event) { rt.Observe(e) })
 		s.OnClose(func() { unsub(); rt.Close() })
 		bound.Store(s)
 		rt.Bind(extensions.SessionHost(s))
-		env.extCommands = rt.Commands()
-		env.extShortcuts = rt.Shortcuts()
-		env.extRenderers = rt.Renderers()
+		started.Extras = Extras{Commands: rt.Commands(), Shortcuts: rt.Shortcuts(), Renderers: rt.Renderers()}
 		// Only the tools that joined the session (a skipped one must not
 		// draw the built-in of its name).
-		env.extToolRenderers = map[string]*extensions.ToolRenderer{}
+		started.Extras.ToolRenderers = map[string]*extensions.ToolRenderer{}
 		for name, tr := range rt.ToolRenderers() {
 			for _, t := range tools {
 				if t.Definition().Name == name {
-					env.extToolRenderers[name] = tr
+					started.Extras.ToolRenderers[name] = tr
 				}
 			}
 		}
 	}, rt.Close
-}
-
-// warn reports a problem found while the session starts: on stderr now,
-// and again in the interactive mode's transcript or as an RPC notify,
-// where stderr is easily missed.
-func (env *cliEnv) warn(msg string) {
-	fmt.Fprintf(env.stderr, "gopi: warning: %s\n", msg)
-	env.warnings = append(env.warnings, msg)
 }

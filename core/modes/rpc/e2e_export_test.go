@@ -1,4 +1,4 @@
-package main
+package rpc_test
 
 import (
 	"context"
@@ -17,27 +17,28 @@ import (
 // session file gains no entry; an in-memory session is refused with
 // omp's text.
 func TestRPCExportHTML(t *testing.T) {
+	t.Parallel()
 	r := newAgentRig(t,
 		mockllm.Turn{Blocks: []mockllm.Block{mockllm.ToolCall("read", `{"path":"notes.txt"}`)}},
 		mockllm.Turn{Blocks: []mockllm.Block{text("The notes say **hello**.")}},
 	)
-	r.write("notes.txt", "hello\n")
+	r.Write("notes.txt", "hello\n")
 	rr := startRPC(t, r)
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
-	end := rr.expect("agent_end")
-	if resp := rr.call("prompt", map[string]any{"message": "what do the notes say?"}); !resp.Success {
+	end := rr.Expect("agent_end")
+	if resp := rr.Call("prompt", map[string]any{"message": "what do the notes say?"}); !resp.Success {
 		t.Fatalf("prompt: %+v", resp)
 	}
 	end()
-	file := r.sessionFiles()[0]
+	file := r.SessionFiles()[0]
 	before, _ := os.ReadFile(file)
 
-	path, err := rr.c.ExportHTML(ctx, "")
+	path, err := rr.C.ExportHTML(ctx, "")
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := filepath.Join(r.project, "gopi-session-"+strings.TrimSuffix(filepath.Base(file), ".jsonl")+".html")
+	want := filepath.Join(r.Project, "gopi-session-"+strings.TrimSuffix(filepath.Base(file), ".jsonl")+".html")
 	if path != want {
 		t.Errorf("exported to %s, want %s", path, want)
 	}
@@ -50,15 +51,15 @@ func TestRPCExportHTML(t *testing.T) {
 			t.Errorf("the page lacks %q", s)
 		}
 	}
-	if p, err := rr.c.ExportHTML(ctx, "out/page.html"); err == nil {
+	if p, err := rr.C.ExportHTML(ctx, "out/page.html"); err == nil {
 		t.Errorf("export into a missing directory succeeded: %s", p)
 	}
-	os.Mkdir(filepath.Join(r.project, "out"), 0o755)
-	if p, err := rr.c.ExportHTML(ctx, "out/page.html"); err != nil || p != filepath.Join(r.project, "out", "page.html") {
+	os.Mkdir(filepath.Join(r.Project, "out"), 0o755)
+	if p, err := rr.C.ExportHTML(ctx, "out/page.html"); err != nil || p != filepath.Join(r.Project, "out", "page.html") {
 		t.Errorf("relative path: %s %v", p, err)
 	}
 	abs := filepath.Join(t.TempDir(), "abs.html")
-	if p, err := rr.c.ExportHTML(ctx, abs); err != nil || p != abs {
+	if p, err := rr.C.ExportHTML(ctx, abs); err != nil || p != abs {
 		t.Errorf("absolute path: %s %v", p, err)
 	}
 	if after, _ := os.ReadFile(file); string(after) != string(before) {
@@ -66,7 +67,7 @@ func TestRPCExportHTML(t *testing.T) {
 	}
 
 	mem := startRPC(t, newAgentRig(t), "--no-session")
-	resp := mem.call("export_html", nil)
+	resp := mem.Call("export_html", nil)
 	if resp.Success || resp.Error != "Cannot export in-memory session to HTML" {
 		t.Errorf("in-memory export: %+v", resp)
 	}

@@ -1,0 +1,82 @@
+package launch
+
+import (
+	"context"
+	"errors"
+
+	"github.com/gopi-agent/gopi/core/agentsession"
+	"github.com/gopi-agent/gopi/core/ai/models"
+	"github.com/gopi-agent/gopi/core/config"
+)
+
+// Started is a session built by Open, with what its modes need besides it.
+type Started struct {
+	// Session is the session runtime; the caller closes it.
+	Session *agentsession.Session
+	// Extras are the extensions' commands, key bindings and renderers.
+	Extras Extras
+	// Warnings are the problems found while the session started that
+	// were reported and that the interactive and RPC modes show again,
+	// where a line on standard error is easily missed.
+	Warnings []string
+}
+
+// warn reports msg as a warning and keeps it for the modes.
+func (st *Started) warn(r *Request, msg string) {
+	r.report("warning: %s", msg)
+	st.Warnings = append(st.Warnings, msg)
+}
+
+// Open builds the session the request describes on cfg (see LoadConfig):
+// the models, the extensions (loaded first: the providers they declare
+// can be the model asked for), the stored session, then the runtime.
+// adjust, if not nil, changes the options last. Problems that do not stop
+// the session are reported through r.Report; a failure is an *Error.
+func Open(ctx context.Context, r *Request, cfg *config.Config, adjust func(*agentsession.Options)) (*Started, error) {
+	reg, err := models.Load(models.OptionsFor(cfg))
+	if err != nil {
+		return nil, fail(StageModels, err)
+	}
+	started := &Started{}
+	var extOpts agentsession.Options
+	attach, abandon := loadExtensions(ctx, r, cfg, &extOpts, reg, started)
+	opts, err := SessionOptions(r, cfg, reg)
+	if err != nil {
+		abandon()
+		return nil, err
+	}
+	opts.Hooks = append(opts.Hooks, extOpts.Hooks...)
+	for flag, v := range map[string]string{"--system-prompt": r.SystemPrompt, "--append-system-prompt": r.AppendSystemPrompt} {
+		if looksLikeMissingFile(cfg, v) {
+			r.report("warning: %s %q names no file; it is used as the text itself", flag, v)
+		}
+	}
+	if adjust != nil {
+		adjust(&opts)
+	}
+	s, err := agentsession.New(ctx, opts)
+	if err != nil {
+		abandon()
+		if opts.Store != nil {
+			opts.Store.Close()
+		}
+		return nil, fail(StageSession, err)
+	}
+	if msg := s.Model().FallbackMessage(); msg != "" {
+		r.report("%s", msg)
+	}
+	for _, w := range s.Resources().Warnings() {
+		if !errors.Is(w, config.ErrShadowed) { // copies in several agents' directories are normal
+			r.report("warning: %v", w)
+		}
+	}
+	for _, w := range append(s.Resources().SecretsProblems(), s.Resources().MCPStatus().Problems()...) {
+		r.report("warning: %s", w)
+	}
+	for _, w := range s.Resources().MCPStatus().Warnings() {
+		started.warn(r, w)
+	}
+	attach(s)
+	started.Session = s
+	return started, nil
+}
