@@ -82,7 +82,7 @@ func TestSteeringModes(t *testing.T) {
 		t.Run(string(mode), func(t *testing.T) {
 			s := newScript(t, say("a"), say("b"), say("c"))
 			a, _ := newAgent(t, s)
-			a.SetSteeringMode(mode)
+			a.SetModes(Modes{Steering: mode})
 			a.Steer(user("s1"))
 			a.Steer(user("s2"))
 			if err := a.Prompt(context.Background(), user("p")); err != nil {
@@ -142,7 +142,7 @@ func TestImmediateInterruptSkipsRemainingCalls(t *testing.T) {
 	ran.Store(0)
 	s2 := newScript(t, calls("c", call{"work", `{}`}, call{"work", `{}`}, call{"work", `{}`}), say("ok"))
 	a, _ = newAgent(t, s2, slow)
-	a.SetInterruptMode(InterruptWait)
+	a.SetModes(Modes{Interrupt: InterruptWait})
 	if err := a.Prompt(context.Background(), user("go")); err != nil {
 		t.Fatal(err)
 	}
@@ -470,7 +470,7 @@ func TestForcedToolChoiceRequeuedWhenRefused(t *testing.T) {
 	if err := a.Prompt(context.Background(), user("q")); err != nil {
 		t.Fatal(err)
 	}
-	if got := a.PendingToolChoices(); !slices.Equal(got, []string{"resolve"}) {
+	if got := a.pendingToolChoices(); !slices.Equal(got, []string{"resolve"}) {
 		t.Fatalf("refused choice not requeued: %v", got)
 	}
 	reqs := s.requests()
@@ -480,7 +480,7 @@ func TestForcedToolChoiceRequeuedWhenRefused(t *testing.T) {
 	if err := a.Prompt(context.Background(), user("again")); err != nil {
 		t.Fatal(err)
 	}
-	if got := a.PendingToolChoices(); len(got) != 0 {
+	if got := a.pendingToolChoices(); len(got) != 0 {
 		t.Fatalf("used choice still queued: %v", got)
 	}
 	reqs = s.requests()

@@ -302,7 +302,7 @@ func TestTaskNestingAndDepthLimit(t *testing.T) {
 	if h := header(t, innerFile); h.ParentSession != outerFile {
 		t.Errorf("inner parentSession %q, want %q", h.ParentSession, outerFile)
 	}
-	if out, err := r.s.ToolEnv().Artifacts.ReadAgentOutput("agent://0-Outer.0-Inner"); err != nil || out != "inner result" {
+	if out, err := r.s.Tools().Env().Artifacts.ReadAgentOutput("agent://0-Outer.0-Inner"); err != nil || out != "inner result" {
 		t.Errorf("nested output %q %v", out, err)
 	}
 	if d := r.end("task").Result.Details.(*task.Details); d.Results[0].Output != "outer result" {
@@ -336,7 +336,7 @@ func TestTaskUnknownAgent(t *testing.T) {
 		t.Fatal(err)
 	}
 	// The definitions are read when the tools are built.
-	if err := r.s.SetExtraTools(nil); err != nil {
+	if err := r.s.Tools().SetExtra(nil); err != nil {
 		t.Fatal(err)
 	}
 	r.srv.Script(

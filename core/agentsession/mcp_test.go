@@ -68,7 +68,7 @@ func TestSessionMCP(t *testing.T) {
 	reg := f.registry(f.config())
 	s := f.open(Options{Models: reg, Model: f.model(reg, "anthropic/claude-sonnet-4-5"), NoTitle: true})
 	names := map[string]bool{}
-	for _, tl := range s.Tools() {
+	for _, tl := range s.Tools().Offered() {
 		names[tl.Definition().Name] = true
 	}
 	if !names["mcp__fake__echo"] || names["mcp__dead__echo"] {
@@ -118,7 +118,7 @@ func TestSessionMCP(t *testing.T) {
 	if st := s3.Resources().MCPStatus(); len(st.Servers) != 0 {
 		t.Errorf("an untrusted project's MCP servers: %+v", st.Servers)
 	}
-	for _, tl := range s3.Tools() {
+	for _, tl := range s3.Tools().Offered() {
 		if strings.HasPrefix(tl.Definition().Name, "mcp__") {
 			t.Errorf("an untrusted project's MCP tool %s was offered", tl.Definition().Name)
 		}
@@ -132,7 +132,7 @@ func TestSessionMCP(t *testing.T) {
 	if s2.Resources().MCP() != nil {
 		t.Error("NoMCP still started MCP")
 	}
-	for _, tl := range s2.Tools() {
+	for _, tl := range s2.Tools().Offered() {
 		if strings.HasPrefix(tl.Definition().Name, "mcp__") {
 			t.Errorf("NoMCP offered %s", tl.Definition().Name)
 		}

@@ -211,7 +211,7 @@ func TestPreviewForcesResolve(t *testing.T) {
 	f.script.add(callTool("p1", "stage", `{}`), callTool("r1", "resolve", `{"action":"apply","reason":"looks right"}`), say("done"))
 	reg := f.registry(f.config())
 	s := f.open(Options{Models: reg, Model: f.model(reg, "anthropic/claude-sonnet-4-5"), NoTitle: true, ExtraTools: []tool.Tool{preview}})
-	queue = s.Services().Pending
+	queue = s.Tools().Services().Pending
 	if err := s.Prompt(context.Background(), "change it", PromptOptions{}); err != nil {
 		t.Fatal(err)
 	}

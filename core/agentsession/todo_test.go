@@ -49,7 +49,7 @@ func TestTodoRemindersAndResume(t *testing.T) {
 		t.Fatal(err)
 	}
 	s2 := f.open(Options{Models: reg, Store: store, NoTitle: true})
-	if got := s2.TodoPhases(); len(got) != 1 || len(got[0].Tasks) != 2 {
+	if got := s2.Tools().TodoPhases(); len(got) != 1 || len(got[0].Tasks) != 2 {
 		t.Fatalf("plan after resume: %+v", got)
 	}
 	var cleared bool

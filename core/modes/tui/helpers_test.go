@@ -85,7 +85,7 @@ func newRigFull(t *testing.T, extraConfig string, adjust func(*agentsession.Opti
 	r.m = newModel(ctx, s, Options{Cwd: project, NoColor: true, Record: &r.printed})
 	r.m.width, r.m.height, r.m.r.width = 100, 30, 100
 	unsub := s.Subscribe(func(e agent.Event) { r.msgs <- eventMsg{e} })
-	if err := s.SetUI(&dialogUI{send: func(msg tea.Msg) { r.msgs <- msg }}); err != nil {
+	if err := s.Tools().SetUI(&dialogUI{send: func(msg tea.Msg) { r.msgs <- msg }}); err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() {
