@@ -56,6 +56,7 @@ func toolResultTexts(msgs []ai.Message) []string {
 // subagent, and shuts them down on Close. The project is trusted
 // (PI_TRUST_PROJECT); without that its servers never start.
 func TestSessionMCP(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t, keyEnv, config.EnvTrustProject+"=1")
 	f.writeMCP(map[string]string{"fake": "serve", "dead": "crash"})
 	f.script.add(
@@ -142,6 +143,7 @@ func TestSessionMCP(t *testing.T) {
 // Servers given in the options come first and hide a file's server of the
 // same name; invalid ones are reported, not started.
 func TestMergeMCPServers(t *testing.T) {
+	t.Parallel()
 	given := []*config.MCPServer{{Name: "a", Command: "x"}, {Name: "bad", URL: "https://x"}}
 	configured := []*config.MCPServer{{Name: "a", Type: config.MCPStdio, Command: "from-file"}, {Name: "b", Type: config.MCPStdio, Command: "y"}}
 	out, errs := mergeMCPServers(given, configured)

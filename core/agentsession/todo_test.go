@@ -14,6 +14,7 @@ import (
 // todo_reminder event) up to todo.reminders.max times; the plan survives a
 // resume; finishing it announces todo_auto_clear.
 func TestTodoRemindersAndResume(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t, keyEnv)
 	f.script.add(
 		callTool("t1", "todo_write", `{"ops":[{"op":"init","list":[{"phase":"Work","items":["write code","run tests"]}]}]}`),

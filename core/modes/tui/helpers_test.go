@@ -203,10 +203,13 @@ func (r *rig) settle() {
 	}
 }
 
-// idle waits for the agent's run to end and the UI to see it.
+// idle waits for the agent's run to end and the UI to see it: every
+// prompt sent has come back (with its error, if any) and nothing runs.
 func (r *rig) idle() {
 	r.t.Helper()
-	r.until("the run to end", func() bool { return !r.m.running && !r.s.Turn().IsBusy() && r.m.busy == "" })
+	r.until("the run to end", func() bool {
+		return r.m.prompting == 0 && !r.m.running && !r.s.Turn().IsBusy() && r.m.busy == ""
+	})
 	r.settle()
 }
 

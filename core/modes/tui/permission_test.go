@@ -25,6 +25,7 @@ func toolCall(name string, args any) mockllm.Block {
 // rest of the session, subagents included, while a subagent's write is
 // still asked about (one gate for the tree) and Esc refuses it.
 func TestPermissionDialog(t *testing.T) {
+	t.Parallel()
 	r := newRigFull(t, "tui:\n  requirePermission: [\"*\"]\n", func(o *agentsession.Options, _ *models.Registry) {
 		o.Permissions = permission.Options{Require: o.Config.Settings.RequirePermission(config.PermissionTUI), Setting: "tui.requirePermission"}
 	},
