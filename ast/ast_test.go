@@ -56,6 +56,7 @@ func locations(ms []Match) string {
 }
 
 func TestSearchMixedTreeSortedAndPaged(t *testing.T) {
+	t.Parallel()
 	requireNative(t)
 	dir := tree(t, map[string]string{
 		"b.py":               "foo(1)\nfoo(2)\n",
@@ -105,6 +106,7 @@ func TestSearchMixedTreeSortedAndPaged(t *testing.T) {
 }
 
 func TestGlobsAndMissingPaths(t *testing.T) {
+	t.Parallel()
 	requireNative(t)
 	dir := tree(t, map[string]string{"a.py": "f(1)\n", "d/b.py": "f(2)\n", "d/e/c.py": "f(3)\n"})
 	run := func(paths ...string) string {
@@ -130,6 +132,7 @@ func TestGlobsAndMissingPaths(t *testing.T) {
 }
 
 func TestSearchErrors(t *testing.T) {
+	t.Parallel()
 	requireNative(t)
 	dir := tree(t, map[string]string{"a.go": "package a\n", "x.unknown": "hi\n", "p.php": "<?php $x = 1;\n"})
 	cases := []struct {
@@ -160,6 +163,7 @@ func TestSearchErrors(t *testing.T) {
 }
 
 func TestGoAmbiguousPatternFindsCalls(t *testing.T) {
+	t.Parallel()
 	requireNative(t)
 	dir := tree(t, map[string]string{"e.go": "package e\n\nimport \"fmt\"\n\nfunc f(n int) error {\n\tif n > 1 {\n\t\treturn fmt.Errorf(\"bad %d\", n)\n\t}\n\treturn fmt.Errorf(\"x\")\n}\n"})
 	res := search(t, SearchRequest{Scope: Scope{Paths: []string{"."}, Cwd: dir}, Patterns: []string{"fmt.Errorf($$$A)"}})
@@ -169,6 +173,7 @@ func TestGoAmbiguousPatternFindsCalls(t *testing.T) {
 }
 
 func TestCancelled(t *testing.T) {
+	t.Parallel()
 	requireNative(t)
 	dir := tree(t, map[string]string{"a.py": "f(1)\n"})
 	ctx, cancel := context.WithCancel(context.Background())
@@ -180,6 +185,7 @@ func TestCancelled(t *testing.T) {
 }
 
 func TestCheckMetavariables(t *testing.T) {
+	t.Parallel()
 	goLang, _ := LookupLanguage("go")
 	for pat, bad := range map[string]bool{"f($A)": false, "f($$$ARGS)": false, "f($_)": false, "f($$$)": false, "f($a)": true, "f($$$rest)": true, "x := \"$5\"": false} {
 		if err := checkMetavariables(pat, goLang); (err != nil) != bad {
@@ -189,6 +195,7 @@ func TestCheckMetavariables(t *testing.T) {
 }
 
 func TestLanguageRegistry(t *testing.T) {
+	t.Parallel()
 	if n := len(Languages()); n != 56 {
 		t.Fatalf("%d languages", n)
 	}
@@ -209,6 +216,7 @@ func TestLanguageRegistry(t *testing.T) {
 }
 
 func TestExplicitLanguageNarrowsScans(t *testing.T) {
+	t.Parallel()
 	requireNative(t)
 	dir := tree(t, map[string]string{"a.py": "f(1)\n", "b.js": "f(2)\n", "notes.txt": "f(3)\n"})
 	res := search(t, SearchRequest{Scope: Scope{Paths: []string{"."}, Cwd: dir}, Patterns: []string{"f($A)"}, Lang: "py"})
@@ -231,6 +239,7 @@ func TestExplicitLanguageNarrowsScans(t *testing.T) {
 // --globs: includes, '!' excludes, the last match wins; node_modules is
 // searched only when an including glob names it.
 func TestScopeGlobs(t *testing.T) {
+	t.Parallel()
 	requireNative(t)
 	dir := tree(t, map[string]string{"a.js": "f(1)\n", "sub/b.js": "f(2)\n", "sub/gen/c.js": "f(3)\n", "d.ts": "f(4)\n", "node_modules/p/e.js": "f(5)\n"})
 	for _, tc := range []struct {

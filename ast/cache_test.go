@@ -34,6 +34,7 @@ func cachedTree(t *testing.T, extra map[string]string) (string, Scope) {
 // reported to the cache, and not after a same-size
 // rewrite that keeps the modification time (the content hash catches it).
 func TestParseCacheReuseAndStaleness(t *testing.T) {
+	t.Parallel()
 	dir, sc := cachedTree(t, map[string]string{
 		"c.go": "package a\n\nfunc k() {}\n", // ruled out by the literal filter
 	})
@@ -92,6 +93,7 @@ func TestParseCacheReuseAndStaleness(t *testing.T) {
 // Searches through the parse cache (filled, then reused by other
 // patterns) find exactly what uncached searches find.
 func TestParseCacheSameMatchesAsUncached(t *testing.T) {
+	t.Parallel()
 	requireNative(t)
 	pc := NewParseCache(64 << 20)
 	t.Cleanup(pc.Close)
@@ -189,6 +191,7 @@ func TestParseCacheKeepsResults(t *testing.T) {
 // other empty, and invalidating or closing one leaves the other as it
 // was. A nil cache is off.
 func TestParseCachesAreIndependent(t *testing.T) {
+	t.Parallel()
 	dir, sc := cachedTree(t, nil)
 	other := NewParseCache(64 << 20)
 	defer other.Close()

@@ -13,6 +13,7 @@ import (
 )
 
 func TestNamedFIFOIsSkipped(t *testing.T) {
+	t.Parallel()
 	requireNative(t)
 	dir := tree(t, map[string]string{"a.py": "f(1)\n"})
 	fifo := filepath.Join(dir, "p.py")

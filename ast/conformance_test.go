@@ -94,6 +94,7 @@ func renderMatches(ms []Match) string {
 // the literal prefilter (which must never change a result), and for
 // rewrites through Edit.
 func TestConformance(t *testing.T) {
+	t.Parallel()
 	requireNative(t)
 	langs := map[string]bool{}
 	for _, c := range loadConformance(t) {
@@ -140,6 +141,7 @@ func TestConformance(t *testing.T) {
 // agreement rate and every difference. Cases marked "cli: differs" must
 // differ (their reason is printed); any other difference fails.
 func TestConformanceCLI(t *testing.T) {
+	t.Parallel()
 	cli := os.Getenv("GOPI_ASTGREP_CLI")
 	if cli == "" {
 		t.Skip("GOPI_ASTGREP_CLI not set")

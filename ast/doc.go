@@ -1,7 +1,8 @@
 // Package ast is gopi's structural search and rewrite engine: the layer
-// the ast_grep / ast_edit tools and `gopi ast` are built on. Matching is
-// done by ast-grep inside the native library (package native/astgrep);
-// this package decides what to search and how to report it:
+// the ast_grep / ast_edit tools and `gopi ast` (package ast/astcli) are
+// built on. Matching is done by ast-grep inside the native library
+// (package native/astgrep); this package decides what to search and how
+// to report it:
 //
 //   - a language registry with the canonical names of the reference
 //     agent, aliases, and inference from file names (lang.go);

@@ -19,6 +19,7 @@ func read(t *testing.T, dir, name string) string {
 }
 
 func TestEditPreviewThenApply(t *testing.T) {
+	t.Parallel()
 	requireNative(t)
 	src := "function f() {\n  var a = 1;\n  if (x) {\n    old(a, 2);\n  }\n}\n"
 	dir := tree(t, map[string]string{"a.js": src, "b.js": "let same = keep(1);\n", "broken.js": "var z = 1;\nfunction (\n"})
@@ -60,6 +61,7 @@ func TestEditPreviewThenApply(t *testing.T) {
 }
 
 func TestEditOverlapAndDelete(t *testing.T) {
+	t.Parallel()
 	requireNative(t)
 	dir := tree(t, map[string]string{"a.py": "f(f(1))\nprint(2)\nx = 3\n"})
 	_, err := Edit(context.Background(), EditRequest{Scope: Scope{Paths: []string{"a.py"}, Cwd: dir}, Rules: []Rewrite{{Pattern: "f($A)", Out: "g($A)"}}})
@@ -86,6 +88,7 @@ func TestEditOverlapAndDelete(t *testing.T) {
 }
 
 func TestEditRules(t *testing.T) {
+	t.Parallel()
 	requireNative(t)
 	dir := tree(t, map[string]string{"a.go": "package a\n", "b.py": "x = 1\n", "c.go": "package c\nvar v = h(1)\n", "d.go": "package d\nvar w = h(2)\n"})
 	ctx := context.Background()
@@ -112,6 +115,7 @@ func TestEditRules(t *testing.T) {
 // TestEditKeepsCRLF rewrites a call into several lines in a CRLF file: the
 // new lines must end with "\r\n" like the rest of the file.
 func TestEditKeepsCRLF(t *testing.T) {
+	t.Parallel()
 	requireNative(t)
 	dir := tree(t, map[string]string{"a.go": "package a\r\n\r\nfunc f() {\r\n\tfoo(1)\r\n}\r\n"})
 	req := EditRequest{
@@ -131,6 +135,7 @@ func TestEditKeepsCRLF(t *testing.T) {
 }
 
 func TestToCRLF(t *testing.T) {
+	t.Parallel()
 	for in, want := range map[string]string{"": "", "a": "a", "a\nb": "a\r\nb", "a\r\nb\n": "a\r\nb\r\n", "\n": "\r\n"} {
 		if got := toCRLF(in); got != want {
 			t.Errorf("toCRLF(%q) = %q, want %q", in, got, want)
@@ -141,6 +146,7 @@ func TestToCRLF(t *testing.T) {
 // A rewrite whose result does not parse is refused for that file and
 // reported as a parse issue; other files are still rewritten.
 func TestEditRefusesSyntaxBreakingRewrite(t *testing.T) {
+	t.Parallel()
 	requireNative(t)
 	dir := tree(t, map[string]string{"a.js": "old(1);\n", "b.js": "old(2);\nkeep();\n"})
 	req := EditRequest{
@@ -170,6 +176,7 @@ func TestEditRefusesSyntaxBreakingRewrite(t *testing.T) {
 // missing token, would not show it) or in a file whose old error is a
 // missing token itself.
 func TestEditFileWithSyntaxErrors(t *testing.T) {
+	t.Parallel()
 	requireNative(t)
 	const (
 		errLast  = "package main\n\nfunc main() {\n\tfoo(1)\n}\n\nfunc broken( {\n"
@@ -215,6 +222,7 @@ func TestEditFileWithSyntaxErrors(t *testing.T) {
 }
 
 func TestMapOffset(t *testing.T) {
+	t.Parallel()
 	// "aXXbYc" -> "aZbYYYc": XX (1-3) becomes Z, Y (4-5) becomes YYY.
 	changes := []Change{{EditStart: 1, EditEnd: 3, After: "Z"}, {EditStart: 4, EditEnd: 5, After: "YYY"}}
 	for _, tc := range []struct {

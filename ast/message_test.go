@@ -9,6 +9,7 @@ import (
 // Messages are filled as ast-grep 0.51 fills them (its output for the same
 // rule and file, checked by hand: `ast-grep scan --json`).
 func TestFindingMessage(t *testing.T) {
+	t.Parallel()
 	// print(a, b,   c) at offset 100 of its file.
 	node := func(text string, at int) astgrep.Node {
 		return astgrep.Node{Text: text, Start: astgrep.Pos{Offset: at}, End: astgrep.Pos{Offset: at + len(text)}}

@@ -142,6 +142,7 @@ func renderFindings(fs []Finding) string {
 // compares them with the recorded results, which TestRuleConformanceCLI
 // checks against the ast-grep CLI (-update rewrites them).
 func TestRuleConformance(t *testing.T) {
+	t.Parallel()
 	requireNative(t)
 	for _, c := range loadRuleCases(t) {
 		t.Run(strings.TrimSuffix(filepath.Base(c.file), ".txtar"), func(t *testing.T) {
@@ -194,6 +195,7 @@ func astgrepCLI() string {
 // same rewritten files. Skipped without the CLI (scripts/astgrep-cli.sh
 // installs it; GOPI_ASTGREP_CLI names another).
 func TestRuleConformanceCLI(t *testing.T) {
+	t.Parallel()
 	cli := astgrepCLI()
 	if cli == "" {
 		t.Skip("ast-grep CLI not found: set GOPI_ASTGREP_CLI or run scripts/astgrep-cli.sh")

@@ -7,6 +7,7 @@ import (
 )
 
 func TestParseRulesSubset(t *testing.T) {
+	t.Parallel()
 	requireNative(t)
 	rules, err := ParseRules([]byte(`id: no-print
 language: python
@@ -67,6 +68,7 @@ fix: new($A)
 // TestParseRulesEngine: rules beyond patterns go whole to ast-grep's rule
 // engine, with the language set to gopi's canonical name.
 func TestParseRulesEngine(t *testing.T) {
+	t.Parallel()
 	requireNative(t)
 	for _, y := range []string{
 		"id: x\nlanguage: go\nrule:\n  kind: call_expression\n",
@@ -91,6 +93,7 @@ func TestParseRulesEngine(t *testing.T) {
 }
 
 func TestScanRules(t *testing.T) {
+	t.Parallel()
 	requireNative(t)
 	dir := tree(t, map[string]string{
 		"a.py": "print(1)\nsleep(5)\nsleep(1000)\npprint(x)\n",
@@ -118,6 +121,7 @@ func TestScanRules(t *testing.T) {
 // refused, as ast-grep refuses it, also for rules the pattern path runs:
 // `fix: bar($Z)` would otherwise rewrite foo(c) to bar(), deleting code.
 func TestParseRulesUndefinedMetavariable(t *testing.T) {
+	t.Parallel()
 	requireNative(t)
 	for _, doc := range []string{
 		"id: r\nlanguage: python\nrule: {pattern: foo($A)}\nfix: bar($Z)\n",

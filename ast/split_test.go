@@ -98,6 +98,7 @@ func TestPartsMatchWholeFiles(t *testing.T) {
 // parsed, so not reported; one in a parsed declaration is, and a parsed
 // part with an error is parsed again as the whole file.
 func TestPartsReportTheirOwnSyntaxErrors(t *testing.T) {
+	t.Parallel()
 	requireNative(t)
 	dir := tree(t, map[string]string{
 		"skipped.py": "foo(1)\n\ndef (:\n",

@@ -17,6 +17,7 @@ import (
 // collected one, with the same totals; a huge file (searched first) does
 // not disturb the order.
 func TestSearchOnMatchStreamsInOrder(t *testing.T) {
+	t.Parallel()
 	requireNative(t)
 	files := map[string]string{}
 	for i := range 150 { // more files than one batch holds
@@ -50,6 +51,7 @@ func TestSearchOnMatchStreamsInOrder(t *testing.T) {
 
 // An error from OnMatch stops the search and is returned.
 func TestSearchOnMatchErrorStops(t *testing.T) {
+	t.Parallel()
 	requireNative(t)
 	files := map[string]string{}
 	for i := range 200 {
@@ -68,6 +70,7 @@ func TestSearchOnMatchErrorStops(t *testing.T) {
 // Huge files get jobs of their own, first and largest first; the others
 // are batched in candidate order.
 func TestMakeJobsHugeFirstThenInOrder(t *testing.T) {
+	t.Parallel()
 	m := &astgrep.Matcher{}
 	sizes := []int64{10, hugeFile, 20, 3 * hugeFile, 30, 2 * hugeFile, 40}
 	cands := make([]candidate, len(sizes))
@@ -126,6 +129,7 @@ func TestSearchInterleavedLanguagesNoStall(t *testing.T) {
 // is still taking the last results, is not a timeout: nothing was cut
 // short (the CLI printed every match and then exited 2).
 func TestDeadlineAfterTheLastFileIsNotATimeout(t *testing.T) {
+	t.Parallel()
 	requireNative(t)
 	dir := tree(t, map[string]string{"a.go": "package a\n\nfunc f() { g(1) }\n"})
 	var got []Match

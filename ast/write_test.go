@@ -33,6 +33,7 @@ func tempLeft(t *testing.T, dir string) {
 }
 
 func TestEditLongFileName(t *testing.T) {
+	t.Parallel()
 	requireNative(t)
 	name := strings.Repeat("n", 242) + ".py" // 245 bytes; NAME_MAX is 255
 	dir := tree(t, map[string]string{name: "f(1)\n"})
@@ -98,6 +99,7 @@ func TestEditRenameFailureReportsPartial(t *testing.T) {
 }
 
 func TestEditWritesThroughSymlinkKeepingMode(t *testing.T) {
+	t.Parallel()
 	requireNative(t)
 	dir := tree(t, map[string]string{"real/t.py": "f(1)\n", "x.py": "f(2)\n"})
 	target := filepath.Join(dir, "real", "t.py")
@@ -130,6 +132,7 @@ func TestEditWritesThroughSymlinkKeepingMode(t *testing.T) {
 }
 
 func TestSearchHugeLimit(t *testing.T) {
+	t.Parallel()
 	requireNative(t)
 	dir := tree(t, map[string]string{"a.py": "f(1)\nf(2)\nf(3)\n"})
 	res := search(t, SearchRequest{Scope: Scope{Paths: []string{"a.py"}, Cwd: dir}, Patterns: []string{"f($A)"}, Offset: 1, Limit: math.MaxInt})
@@ -139,6 +142,7 @@ func TestSearchHugeLimit(t *testing.T) {
 }
 
 func TestUnsupportedNotes(t *testing.T) {
+	t.Parallel()
 	got := strings.Join(UnsupportedNotes(map[string]int{"toml": 2, "sql": 1, "none": 0}), "\n")
 	if got != "1 sql files not searched: no sql grammar is built in\n2 toml files not searched: no toml grammar is built in" {
 		t.Fatalf("%q", got)
@@ -149,6 +153,7 @@ func TestUnsupportedNotes(t *testing.T) {
 // overwritten: the rewrite fails as stale and writes nothing, since its
 // result was computed from content that is gone.
 func TestEditStaleFileNotOverwritten(t *testing.T) {
+	t.Parallel()
 	requireNative(t)
 	dir := tree(t, map[string]string{"a.py": "f(1)\n", "b.py": "f(2)\n"})
 	req := renameEdit(dir, ".")
@@ -171,6 +176,7 @@ func TestEditStaleFileNotOverwritten(t *testing.T) {
 
 // A read-only file fails the rewrite before anything is written.
 func TestEditRefusesReadOnlyFile(t *testing.T) {
+	t.Parallel()
 	requireNative(t)
 	dir := tree(t, map[string]string{"a.py": "f(1)\n", "b.py": "f(2)\n"})
 	if err := os.Chmod(filepath.Join(dir, "b.py"), 0o444); err != nil {

@@ -78,6 +78,7 @@ func corpus() map[string]string {
 
 // TestCorpus compares ids and counts with tiktoken-go on every corpus file.
 func TestCorpus(t *testing.T) {
+	t.Parallel()
 	dir := filepath.Join("testdata", "corpus")
 	if golden.Update() {
 		for name, text := range corpus() {
@@ -123,6 +124,7 @@ func (e *Encoding) vocabEncodeUncached(text string) []int {
 }
 
 func TestCases(t *testing.T) {
+	t.Parallel()
 	for _, s := range []string{"", "hello world", "<|endoftext|> is plain text", "don't", "  \n\n  x", "\xff\xfe", "a\x80b",
 		"The quick brown fox jumps over the lazy dog.", "🤖🤖🤖", strings.Repeat("x", 200)} {
 		checkSame(t, fmt.Sprintf("%q", s), s)
@@ -130,6 +132,7 @@ func TestCases(t *testing.T) {
 }
 
 func TestCachedLongText(t *testing.T) {
+	t.Parallel()
 	// Long, with many repeats, so cache hits and evictions
 	// both happen.
 	var b strings.Builder
@@ -145,6 +148,7 @@ func TestCachedLongText(t *testing.T) {
 }
 
 func TestDecodeRoundTrip(t *testing.T) {
+	t.Parallel()
 	for _, name := range Names() {
 		e := mustGet(t, name)
 		for _, s := range []string{"hello, world\n", "中文 😀 e\u0301", strings.Repeat("ab ", 100)} {
@@ -167,6 +171,7 @@ func TestDecodeRoundTrip(t *testing.T) {
 }
 
 func TestGetUnknown(t *testing.T) {
+	t.Parallel()
 	if _, err := Get("p50k_base"); err == nil || !strings.Contains(err.Error(), "o200k_base") {
 		t.Fatalf("Get(p50k_base) error = %v", err)
 	}
@@ -175,6 +180,7 @@ func TestGetUnknown(t *testing.T) {
 // TestConcurrentUse runs counts from several goroutines (meaningful under
 // -race): the encodings and the pooled caches are shared.
 func TestConcurrentUse(t *testing.T) {
+	t.Parallel()
 	data, err := os.ReadFile(filepath.Join("testdata", "corpus", "code.txt"))
 	if err != nil {
 		t.Fatal(err)
@@ -199,6 +205,7 @@ func TestConcurrentUse(t *testing.T) {
 }
 
 func TestEstimate(t *testing.T) {
+	t.Parallel()
 	e := mustGet(t, O200kBase)
 	small := "short text stays exact"
 	if got, want := e.Estimate(small), e.Count(small); got != want {
@@ -220,6 +227,7 @@ func TestEstimate(t *testing.T) {
 }
 
 func TestForModel(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		model, enc string
 		exact      bool
@@ -269,6 +277,7 @@ func FuzzEncode(f *testing.F) {
 // piece and UTF-8 sequence gets cut, counts what Count counts on the
 // whole text, for every corpus file and both encodings.
 func TestCountReaderMatchesCount(t *testing.T) {
+	t.Parallel()
 	paths, err := filepath.Glob(filepath.Join("testdata", "corpus", "*.txt"))
 	if err != nil || len(paths) == 0 {
 		t.Fatalf("corpus missing: %v", err)

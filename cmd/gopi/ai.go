@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"io"
 	"strings"
@@ -11,6 +10,7 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/gopi-agent/gopi/core/ai"
+	"github.com/gopi-agent/gopi/core/ai/aicli"
 	"github.com/gopi-agent/gopi/core/ai/models"
 )
 
@@ -150,133 +150,25 @@ func runAI(ctx context.Context, env *cliEnv, args []string) int {
 		reg.SetAPIKey(model.Provider, c.apiKey)
 	}
 
-	newRequest := func() *ai.Request {
-		return &ai.Request{
+	err = aicli.Run(ctx, aicli.Options{
+		Stream: func(ctx context.Context, req *ai.Request) *ai.Stream { return reg.Stream(ctx, req, client) },
+		Request: ai.Request{
 			Model:        model,
 			SystemPrompt: c.system,
-			Messages:     []ai.Message{&ai.UserMessage{Content: ai.ContentList{ai.Text(prompt)}, Timestamp: time.Now().UnixMilli()}},
 			MaxTokens:    c.maxTokens,
 			Thinking:     level,
 			BaseURL:      c.baseURL,
 
 			FirstEventTimeout: timeouts.FirstEvent,
 			IdleTimeout:       timeouts.Idle,
-		}
-	}
-	out := &aiPrinter{env: env, json: c.json, thinking: c.showThinking}
-	attempt := func(ctx context.Context) *ai.AssistantMessage {
-		s := reg.Stream(ctx, newRequest(), client)
-		for {
-			ev, ok := s.Next(ctx)
-			if !ok {
-				break
-			}
-			out.event(ev)
-		}
-		return s.Result(context.Background())
-	}
-	var final *ai.AssistantMessage
-	if c.retries == 0 {
-		final = attempt(ctx)
-	} else {
-		policy := ai.RetryPolicy{MaxAttempts: c.retries, BaseDelay: c.retryDelay}
-		final = ai.Retry(ctx, policy, attempt, out.retry)
-	}
-	out.finish(final)
-	if c.verbose && final != nil {
-		u := final.Usage
-		estimated := ""
-		if u.Estimated {
-			estimated = " (estimated)"
-		}
-		fmt.Fprintf(env.stderr, "model %s/%s, stop %s, tokens in %d out %d cache read %d write %d%s, cost $%.6f\n",
-			final.Provider, final.Model, final.StopReason, u.Input, u.Output, u.CacheRead, u.CacheWrite, estimated, u.Cost.Total)
-	}
-	if final == nil || final.StopReason == ai.StopReasonError || final.StopReason == ai.StopReasonAborted {
-		msg := "no response"
-		if final != nil {
-			msg = final.ErrorMessage
-		}
-		fmt.Fprintf(env.stderr, "gopi ai: %s\n", msg)
+		},
+		Prompt:  prompt,
+		Retries: c.retries, RetryDelay: c.retryDelay,
+		JSON: c.json, Thinking: c.showThinking, Verbose: c.verbose,
+	}, env.stdout, env.stderr)
+	if err != nil {
+		fmt.Fprintf(env.stderr, "gopi ai: %v\n", err)
 		return exitError
 	}
 	return exitMatch
 }
-
-// aiPrinter renders stream events as text or JSON lines. The text output
-// ends with exactly one newline when any text was printed, however the
-// answer itself ends: newlines at the end of what arrived so far are held
-// back until more text follows, and endLine writes the single closing one.
-// An answer of newlines only prints nothing.
-type aiPrinter struct {
-	env      *cliEnv
-	json     bool
-	thinking bool
-	open     bool // text was printed and its last line not yet ended
-	held     int  // trailing newlines of the text, not printed yet
-}
-
-func (o *aiPrinter) event(ev ai.Event) {
-	if o.json {
-		ev.Partial = nil
-		if ev.Message != nil {
-			m := *ev.Message
-			m.Timestamp = 0
-			ev.Message = &m
-		}
-		data, _ := json.Marshal(ev)
-		fmt.Fprintf(o.env.stdout, "%s\n", data)
-		return
-	}
-	switch ev.Type {
-	case ai.EventTextDelta:
-		o.text(ev.Delta)
-	case ai.EventThinkingDelta:
-		if o.thinking {
-			io.WriteString(o.env.stderr, ev.Delta)
-		}
-	case ai.EventThinkingEnd:
-		if o.thinking {
-			io.WriteString(o.env.stderr, "\n")
-		}
-	}
-}
-
-func (o *aiPrinter) retry(e ai.RetryEvent) {
-	o.endLine()
-	if o.json {
-		data, _ := json.Marshal(e)
-		fmt.Fprintf(o.env.stdout, "%s\n", data)
-		return
-	}
-	switch e.Type {
-	case ai.EventAutoRetryStart:
-		fmt.Fprintf(o.env.stderr, "gopi ai: %s; retry %d/%d in %s\n", e.ErrorMessage, e.Attempt, e.MaxAttempts, time.Duration(e.DelayMs)*time.Millisecond)
-	case ai.EventAutoRetryEnd:
-		if e.Success {
-			fmt.Fprintf(o.env.stderr, "gopi ai: retry %d succeeded\n", e.Attempt)
-		}
-	}
-}
-
-// text prints a piece of the answer, holding back its trailing newlines.
-func (o *aiPrinter) text(s string) {
-	body := strings.TrimRight(s, "\n")
-	if body == "" {
-		o.held += len(s)
-		return
-	}
-	io.WriteString(o.env.stdout, strings.Repeat("\n", o.held)+body)
-	o.held = len(s) - len(body)
-	o.open = true
-}
-
-// endLine ends the printed text with exactly one newline.
-func (o *aiPrinter) endLine() {
-	if !o.json && o.open {
-		io.WriteString(o.env.stdout, "\n")
-		o.open, o.held = false, 0
-	}
-}
-
-func (o *aiPrinter) finish(*ai.AssistantMessage) { o.endLine() }

@@ -12,7 +12,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/gopi-agent/gopi/core/ai"
 	"github.com/gopi-agent/gopi/core/ai/models"
 	"github.com/gopi-agent/gopi/internal/mockllm"
 )
@@ -293,38 +292,6 @@ func TestModelsThenAIAgainstMock(t *testing.T) {
 		if r.Format != mockllm.FormatCompletions || r.Header.Get("Authorization") != "Bearer local-literal-key" {
 			t.Errorf("request %s %s auth %q", r.Format, r.Path, r.Header.Get("Authorization"))
 		}
-	}
-}
-
-// TestAIPrinterEndsWithOneNewline: the answer ends with exactly one
-// newline when text was printed, whatever the model's text ends with and
-// however it is split into deltas; no text prints nothing.
-func TestAIPrinterEndsWithOneNewline(t *testing.T) {
-	for _, tc := range []struct {
-		name   string
-		deltas []string
-		want   string
-	}{
-		{"no newline", []string{"Hello", " world."}, "Hello world.\n"},
-		{"one newline", []string{"Hello.\n"}, "Hello.\n"},
-		{"blank lines at the end", []string{"Hello.\n\n", "\n", ""}, "Hello.\n"},
-		{"newlines inside", []string{"a\n", "\n", "b\n\n"}, "a\n\nb\n"},
-		{"leading newlines kept", []string{"\n", "\nHi"}, "\n\nHi\n"},
-		{"only newlines", []string{"\n\n"}, ""},
-		{"no text", nil, ""},
-	} {
-		t.Run(tc.name, func(t *testing.T) {
-			var out bytes.Buffer
-			p := &aiPrinter{env: &cliEnv{stdout: &out, stderr: &bytes.Buffer{}}}
-			p.event(ai.Event{Type: ai.EventStart})
-			for _, d := range tc.deltas {
-				p.event(ai.Event{Type: ai.EventTextDelta, Delta: d})
-			}
-			p.finish(nil)
-			if out.String() != tc.want {
-				t.Errorf("printed %q, want %q", out.String(), tc.want)
-			}
-		})
 	}
 }
 

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/gopi-agent/gopi/ast/astcli"
 	"github.com/gopi-agent/gopi/native/astgrep"
 )
 
@@ -144,14 +145,10 @@ func TestASTNoIgnoreArgs(t *testing.T) {
 	}
 }
 
-// TestASTOutputBuffer: a terminal gets the small buffer (first matches
-// early), a pipe or a file the large one (few write calls).
-func TestASTOutputBuffer(t *testing.T) {
-	var sink strings.Builder
-	if got := astOutput(&cliEnv{stdout: &sink, isTerminal: true}).Size(); got != 4096 {
-		t.Errorf("terminal buffer %d, want 4096", got)
-	}
-	if got := astOutput(&cliEnv{stdout: &sink}).Size(); got != 64<<10 {
-		t.Errorf("pipe buffer %d, want %d", got, 64<<10)
+// The ast commands return astcli's exit statuses as they are: they must
+// be the CLI's.
+func TestASTExitStatusesAreTheCLIs(t *testing.T) {
+	if astcli.ExitMatch != exitMatch || astcli.ExitNoMatch != exitNoMatch || astcli.ExitError != exitError {
+		t.Fatalf("astcli exits %d %d %d, CLI %d %d %d", astcli.ExitMatch, astcli.ExitNoMatch, astcli.ExitError, exitMatch, exitNoMatch, exitError)
 	}
 }

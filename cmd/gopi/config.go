@@ -8,6 +8,7 @@ import (
 	"github.com/gopi-agent/gopi/core/ai/models"
 	"github.com/gopi-agent/gopi/core/config"
 	"github.com/gopi-agent/gopi/fscache"
+	"github.com/gopi-agent/gopi/search/grep/job"
 )
 
 // loadSettings is config.Load; tests replace it.
@@ -64,7 +65,7 @@ func (env *cliEnv) scanner() fscache.Scanner {
 func permissionText(err error) string {
 	var pe *fs.PathError
 	if errors.As(err, &pe) {
-		return pe.Path + ": " + errnoText(pe)
+		return pe.Path + ": " + job.ErrnoText(pe)
 	}
 	return err.Error()
 }

@@ -256,32 +256,35 @@ func (a *Agent) SetTools(ts []tool.Tool) {
 	a.tools = append([]tool.Tool(nil), ts...)
 }
 
+// Modes are how the loop delivers queued messages and when steering
+// interrupts a turn.
+type Modes struct {
+	Steering  QueueMode     // how queued steering messages are delivered
+	FollowUp  QueueMode     // how queued follow-up messages are delivered
+	Interrupt InterruptMode // when steering interrupts a turn
+}
+
 // Modes returns the steering, follow-up and interrupt modes.
-func (a *Agent) Modes() (steering, followUp QueueMode, interrupt InterruptMode) {
+func (a *Agent) Modes() Modes {
 	a.mu.Lock()
 	defer a.mu.Unlock()
-	return a.steering.mode, a.followUp.mode, a.interruptMode
+	return Modes{Steering: a.steering.mode, FollowUp: a.followUp.mode, Interrupt: a.interruptMode}
 }
 
-// SetSteeringMode sets how queued steering messages are delivered.
-func (a *Agent) SetSteeringMode(m QueueMode) {
+// SetModes sets the modes m names; a zero field keeps the current mode, so
+// one mode changes without a read-modify-write race with another.
+func (a *Agent) SetModes(m Modes) {
 	a.mu.Lock()
 	defer a.mu.Unlock()
-	a.steering.mode = orDefault(m, OneAtATime)
-}
-
-// SetFollowUpMode sets how queued follow-up messages are delivered.
-func (a *Agent) SetFollowUpMode(m QueueMode) {
-	a.mu.Lock()
-	defer a.mu.Unlock()
-	a.followUp.mode = orDefault(m, OneAtATime)
-}
-
-// SetInterruptMode sets when steering interrupts a turn.
-func (a *Agent) SetInterruptMode(m InterruptMode) {
-	a.mu.Lock()
-	defer a.mu.Unlock()
-	a.interruptMode = orDefault(m, InterruptImmediate)
+	if m.Steering != "" {
+		a.steering.mode = m.Steering
+	}
+	if m.FollowUp != "" {
+		a.followUp.mode = m.FollowUp
+	}
+	if m.Interrupt != "" {
+		a.interruptMode = m.Interrupt
+	}
 }
 
 // Retry returns the retry options.
@@ -344,8 +347,8 @@ func (a *Agent) ForceToolChoice(toolName, label string) {
 	a.forced = append(a.forced, forcedChoice{tool: toolName, label: label})
 }
 
-// PendingToolChoices returns the tools of queued forced choices, in order.
-func (a *Agent) PendingToolChoices() []string {
+// pendingToolChoices returns the tools of queued forced choices, in order.
+func (a *Agent) pendingToolChoices() []string {
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	out := make([]string, len(a.forced))

@@ -15,6 +15,7 @@ import (
 // INVENTORY §6 check 1: the first tool_call hook that blocks stops the
 // chain and the call fails with its reason; a hook that fails blocks too.
 func TestToolCallHooksBlock(t *testing.T) {
+	t.Parallel()
 	ran := false
 	tl := &fakeTool{name: "rm", run: func(context.Context, tool.Args) (*tool.Result, error) {
 		ran = true
@@ -59,6 +60,7 @@ func TestToolCallHooksBlock(t *testing.T) {
 
 // INVENTORY §6 check 2: tool_result hooks chain; B sees A's output.
 func TestToolResultHooksChain(t *testing.T) {
+	t.Parallel()
 	var sawInB string
 	a1 := &Hooks{Name: "a", ToolResult: func(ctx context.Context, c *ToolCallInfo, r *tool.Result) (*ToolResultOverride, error) {
 		return &ToolResultOverride{Content: []tool.Content{tool.Text(r.FirstText() + " +A")}}, nil
@@ -81,6 +83,7 @@ func TestToolResultHooksChain(t *testing.T) {
 
 // INVENTORY §6 check 3: context edits do not touch the stored messages.
 func TestContextHookWorksOnACopy(t *testing.T) {
+	t.Parallel()
 	h := &Hooks{Name: "ctx", Context: func(ctx context.Context, msgs []ai.Message) ([]ai.Message, error) {
 		msgs[0] = user("rewritten")
 		return append(msgs, user("injected")), nil
@@ -113,6 +116,7 @@ func TestContextHookWorksOnACopy(t *testing.T) {
 }
 
 func TestBeforeAgentStartFirstMessageWins(t *testing.T) {
+	t.Parallel()
 	mk := func(text string) *Hooks {
 		return &Hooks{BeforeAgentStart: func(ctx context.Context, prompt []ai.Message) (ai.Message, error) {
 			return user(text), nil
@@ -129,6 +133,7 @@ func TestBeforeAgentStartFirstMessageWins(t *testing.T) {
 }
 
 func TestProviderHooksSeeRequestID(t *testing.T) {
+	t.Parallel()
 	var seen string
 	h := &Hooks{Name: "p", BeforeProviderRequest: func(ctx context.Context, r *ai.ProviderRequest) error {
 		seen = r.RequestID
@@ -152,6 +157,7 @@ func TestProviderHooksSeeRequestID(t *testing.T) {
 // A huge tool result is cut to its tail, the whole text saved as an
 // artifact.
 func TestHugeResultSpillsToArtifact(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	big := strings.Repeat("x", 3<<20) + "THE END"
 	tl := &fakeTool{name: "dump", run: func(context.Context, tool.Args) (*tool.Result, error) {
@@ -174,6 +180,7 @@ func TestHugeResultSpillsToArtifact(t *testing.T) {
 
 // SetArtifacts moves later spills to another store (a new session file).
 func TestSetArtifactsMovesSpills(t *testing.T) {
+	t.Parallel()
 	first, second := t.TempDir(), t.TempDir()
 	big := strings.Repeat("y", 2<<20)
 	tl := &fakeTool{name: "dump", run: func(context.Context, tool.Args) (*tool.Result, error) {
@@ -197,6 +204,7 @@ func TestSetArtifactsMovesSpills(t *testing.T) {
 // dropped; the request goes out as the hooks before it left it, and the
 // hooks after it still run (omp logs the failure and sends).
 func TestBeforeProviderRequestFailureSendsTheRequest(t *testing.T) {
+	t.Parallel()
 	var sawInC string
 	a1 := &Hooks{Name: "a", BeforeProviderRequest: func(ctx context.Context, r *ai.ProviderRequest) error {
 		r.Payload = []byte(`{"from":"a"}`)

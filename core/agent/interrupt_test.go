@@ -24,6 +24,7 @@ func streamUntilStopped(pieces ...string) turnFunc {
 }
 
 func TestInterrupterRestartsTheResponse(t *testing.T) {
+	t.Parallel()
 	for _, keep := range []bool{false, true} {
 		s := newScript(t, streamUntilStopped("fine so far, ", "then BA", "D words"), say("corrected"))
 		fired := 0

@@ -15,6 +15,7 @@ import (
 )
 
 func TestTextTurnEventSequence(t *testing.T) {
+	t.Parallel()
 	s := newScript(t, say("hello"))
 	a, rec := newAgent(t, s)
 	if err := a.Prompt(context.Background(), user("hi")); err != nil {
@@ -47,6 +48,7 @@ func TestTextTurnEventSequence(t *testing.T) {
 // INVENTORY §4 check 1: a prompt during a run fails; a follow-up runs
 // after the run would have ended.
 func TestPromptWhileRunningFailsAndFollowUpRunsAfter(t *testing.T) {
+	t.Parallel()
 	started := make(chan struct{})
 	release := make(chan struct{})
 	s := newScript(t, func(ctx context.Context, req *ai.Request, em *ai.Emitter) {
@@ -78,11 +80,12 @@ func TestPromptWhileRunningFailsAndFollowUpRunsAfter(t *testing.T) {
 // INVENTORY §4 check 2: one-at-a-time delivers two steers on two turns;
 // all delivers them together.
 func TestSteeringModes(t *testing.T) {
+	t.Parallel()
 	for _, mode := range []QueueMode{OneAtATime, AllAtOnce} {
 		t.Run(string(mode), func(t *testing.T) {
 			s := newScript(t, say("a"), say("b"), say("c"))
 			a, _ := newAgent(t, s)
-			a.SetSteeringMode(mode)
+			a.SetModes(Modes{Steering: mode})
 			a.Steer(user("s1"))
 			a.Steer(user("s2"))
 			if err := a.Prompt(context.Background(), user("p")); err != nil {
@@ -108,6 +111,7 @@ func TestSteeringModes(t *testing.T) {
 // INVENTORY §4 check 3: in immediate mode a steer during tool 1 of 3
 // skips tools 2 and 3 and keeps result 1.
 func TestImmediateInterruptSkipsRemainingCalls(t *testing.T) {
+	t.Parallel()
 	var a *Agent
 	var ran atomic.Int32
 	slow := &fakeTool{name: "work", exclusive: true, run: func(ctx context.Context, args tool.Args) (*tool.Result, error) {
@@ -142,7 +146,7 @@ func TestImmediateInterruptSkipsRemainingCalls(t *testing.T) {
 	ran.Store(0)
 	s2 := newScript(t, calls("c", call{"work", `{}`}, call{"work", `{}`}, call{"work", `{}`}), say("ok"))
 	a, _ = newAgent(t, s2, slow)
-	a.SetInterruptMode(InterruptWait)
+	a.SetModes(Modes{Interrupt: InterruptWait})
 	if err := a.Prompt(context.Background(), user("go")); err != nil {
 		t.Fatal(err)
 	}
@@ -154,6 +158,7 @@ func TestImmediateInterruptSkipsRemainingCalls(t *testing.T) {
 // INVENTORY §4 check 4: a tool that fails gives isError and the loop goes
 // on; so do a panic, bad arguments and an unknown tool.
 func TestToolFailuresBecomeErrorResults(t *testing.T) {
+	t.Parallel()
 	failing := &fakeTool{name: "fails", run: func(context.Context, tool.Args) (*tool.Result, error) {
 		return nil, errors.New("disk on fire")
 	}}
@@ -191,6 +196,7 @@ func TestToolFailuresBecomeErrorResults(t *testing.T) {
 // INVENTORY §4 check 5: exclusive calls never overlap anything; shared
 // ones run together.
 func TestExclusiveCallsRunAlone(t *testing.T) {
+	t.Parallel()
 	var mu sync.Mutex
 	running, maxShared := 0, 0
 	var overlapped atomic.Bool
@@ -250,6 +256,7 @@ func TestExclusiveCallsRunAlone(t *testing.T) {
 // INVENTORY §4 check 6: aborting mid-stream gives an aborted message with
 // the partial content.
 func TestAbortMidStreamKeepsPartial(t *testing.T) {
+	t.Parallel()
 	started := make(chan struct{})
 	s := newScript(t, stall("partial answ", started))
 	a, rec := newAgent(t, s)
@@ -275,6 +282,7 @@ func TestAbortMidStreamKeepsPartial(t *testing.T) {
 // A provider that ignores cancellation is ended by the loop after the
 // grace period.
 func TestAbortWithStuckProvider(t *testing.T) {
+	t.Parallel()
 	started := make(chan struct{})
 	block := make(chan struct{})
 	defer close(block)
@@ -304,6 +312,7 @@ func TestAbortWithStuckProvider(t *testing.T) {
 }
 
 func TestAbortDuringToolsCancelsThemAndEnds(t *testing.T) {
+	t.Parallel()
 	inTool := make(chan struct{})
 	waiting := &fakeTool{name: "wait", run: func(ctx context.Context, _ tool.Args) (*tool.Result, error) {
 		close(inTool)
@@ -332,6 +341,7 @@ func TestAbortDuringToolsCancelsThemAndEnds(t *testing.T) {
 }
 
 func TestRetryTransientErrors(t *testing.T) {
+	t.Parallel()
 	s := newScript(t, fail("HTTP 529: overloaded"), fail("HTTP 503 Service Unavailable"), say("finally"))
 	a, rec := newAgent(t, s)
 	a.SetRetry(RetryOptions{Enabled: true, Policy: ai.RetryPolicy{MaxAttempts: 3, BaseDelay: time.Millisecond}})
@@ -372,6 +382,7 @@ func TestRetryTransientErrors(t *testing.T) {
 // retry.maxRetries 0 means no retry: the first failure ends the run, and
 // the end of retrying is announced as omp does (attempt 0, the error).
 func TestRetryZeroMaxAttemptsDoesNotRetry(t *testing.T) {
+	t.Parallel()
 	s := newScript(t, fail("HTTP 503 Service Unavailable"), say("never asked"))
 	a, rec := newAgent(t, s)
 	a.SetRetry(RetryOptions{Enabled: true, Policy: ai.RetryPolicy{MaxAttempts: 0, BaseDelay: time.Millisecond}})
@@ -396,6 +407,7 @@ func TestRetryZeroMaxAttemptsDoesNotRetry(t *testing.T) {
 }
 
 func TestRetryGivesUpAndNonTransientIsNotRetried(t *testing.T) {
+	t.Parallel()
 	s := newScript(t, fail("HTTP 500 server error"), fail("HTTP 500 server error"))
 	a, rec := newAgent(t, s)
 	a.SetRetry(RetryOptions{Enabled: true, Policy: ai.RetryPolicy{MaxAttempts: 1, BaseDelay: time.Millisecond}})
@@ -431,6 +443,7 @@ func TestRetryGivesUpAndNonTransientIsNotRetried(t *testing.T) {
 }
 
 func TestAbortRetryStopsTheWait(t *testing.T) {
+	t.Parallel()
 	s := newScript(t, fail("HTTP 529 overloaded"))
 	a, rec := newAgent(t, s)
 	a.SetRetry(RetryOptions{Enabled: true, Policy: ai.RetryPolicy{MaxAttempts: 3, BaseDelay: time.Hour, MaxDelay: time.Hour}})
@@ -463,6 +476,7 @@ func TestAbortRetryStopsTheWait(t *testing.T) {
 // A forced tool choice goes into the request, is offered even when the
 // tool is hidden, and comes back when the model does not call the tool.
 func TestForcedToolChoiceRequeuedWhenRefused(t *testing.T) {
+	t.Parallel()
 	res := &hiddenTool{fakeTool{name: "resolve"}}
 	s := newScript(t, say("I would rather not"), calls("r", call{"resolve", `{}`}), say("done"))
 	a, _ := newAgent(t, s, &fakeTool{name: "read"}, res)
@@ -470,7 +484,7 @@ func TestForcedToolChoiceRequeuedWhenRefused(t *testing.T) {
 	if err := a.Prompt(context.Background(), user("q")); err != nil {
 		t.Fatal(err)
 	}
-	if got := a.PendingToolChoices(); !slices.Equal(got, []string{"resolve"}) {
+	if got := a.pendingToolChoices(); !slices.Equal(got, []string{"resolve"}) {
 		t.Fatalf("refused choice not requeued: %v", got)
 	}
 	reqs := s.requests()
@@ -480,7 +494,7 @@ func TestForcedToolChoiceRequeuedWhenRefused(t *testing.T) {
 	if err := a.Prompt(context.Background(), user("again")); err != nil {
 		t.Fatal(err)
 	}
-	if got := a.PendingToolChoices(); len(got) != 0 {
+	if got := a.pendingToolChoices(); len(got) != 0 {
 		t.Fatalf("used choice still queued: %v", got)
 	}
 	reqs = s.requests()
@@ -504,6 +518,7 @@ func names(r *ai.Request) []string {
 }
 
 func TestContinue(t *testing.T) {
+	t.Parallel()
 	s := newScript(t, say("answer"))
 	a, _ := newAgent(t, s)
 	if err := a.Continue(context.Background()); err == nil {
@@ -529,6 +544,7 @@ func TestContinue(t *testing.T) {
 }
 
 func TestNoModel(t *testing.T) {
+	t.Parallel()
 	a := New(Options{Stream: newScript(t).stream})
 	if err := a.Prompt(context.Background(), user("q")); !errors.Is(err, ErrNoModel) {
 		t.Fatalf("err %v", err)
@@ -538,6 +554,7 @@ func TestNoModel(t *testing.T) {
 // Tool calls of an aborted response are answered so the history stays
 // valid for providers.
 func TestFailedResponseCallsGetResults(t *testing.T) {
+	t.Parallel()
 	s := newScript(t, func(ctx context.Context, req *ai.Request, em *ai.Emitter) {
 		em.Start()
 		i := em.StartToolCall("x1", "read")
@@ -558,6 +575,7 @@ func TestFailedResponseCallsGetResults(t *testing.T) {
 // A tool that ignores cancellation does not keep an aborted run alive:
 // after the abort grace its call is given up.
 func TestAbortDoesNotWaitForStuckTools(t *testing.T) {
+	t.Parallel()
 	inTool := make(chan struct{})
 	release := make(chan struct{})
 	defer close(release)
@@ -587,6 +605,7 @@ func TestAbortDoesNotWaitForStuckTools(t *testing.T) {
 // A call whose arguments were cut off is not run: a write tool would save
 // half a file.
 func TestIncompleteArgumentsAreNotRun(t *testing.T) {
+	t.Parallel()
 	ran := false
 	w := &fakeTool{name: "write", run: func(context.Context, tool.Args) (*tool.Result, error) {
 		ran = true
@@ -613,6 +632,7 @@ func TestIncompleteArgumentsAreNotRun(t *testing.T) {
 // Models used to omp's schemas send an "_i" intent argument; it is taken
 // out before validation (a strict schema would refuse it) and reported.
 func TestIntentArgumentIsAccepted(t *testing.T) {
+	t.Parallel()
 	var got tool.Args
 	strict := &fakeTool{name: "edit", schema: &tool.Schema{Type: "object", Properties: map[string]*tool.Schema{"input": tool.String("x")}, Required: []string{"input"}, AdditionalProperties: tool.Ptr(false)},
 		run: func(ctx context.Context, args tool.Args) (*tool.Result, error) {

@@ -12,6 +12,7 @@ import (
 // conversation as the context hooks leave it) plus the extra messages,
 // which the context hooks do not see; the conversation is unchanged.
 func TestRequestWith(t *testing.T) {
+	t.Parallel()
 	var hookSaw int
 	h := &Hooks{Context: func(_ context.Context, msgs []ai.Message) ([]ai.Message, error) {
 		hookSaw = len(msgs)

@@ -92,6 +92,7 @@ func checkSendable(t *testing.T, msgs []ai.Message) {
 }
 
 func TestProviderMessagesRepairsHistory(t *testing.T) {
+	t.Parallel()
 	user := func(s string) *ai.UserMessage { return &ai.UserMessage{Content: ai.ContentList{ai.Text(s)}} }
 	cut := func() *ai.AssistantMessage {
 		return asst(ai.StopReasonError, ai.Text("writing"), &ai.ThinkingContent{Thinking: "t", ThinkingSignature: "partial"}, writeCall("call_x"))

@@ -33,6 +33,7 @@ func bashMessages(msgs []ai.Message) []*message.BashExecution {
 }
 
 func TestExecuteBash(t *testing.T) {
+	t.Parallel()
 	f := shellFixture(t)
 	f.script.add(say("ok"))
 	reg := f.registry(f.config())
@@ -79,6 +80,7 @@ func TestExecuteBash(t *testing.T) {
 }
 
 func TestAbortBash(t *testing.T) {
+	t.Parallel()
 	f := shellFixture(t)
 	reg := f.registry(f.config())
 	s := f.open(Options{Models: reg, Model: f.model(reg, "anthropic/claude-sonnet-4-5"), NoTitle: true, NoSession: true})
@@ -113,6 +115,7 @@ func TestAbortBash(t *testing.T) {
 // the call) is a cancelled command too, not an error ("Cannot run the
 // command: context canceled" before).
 func TestAbortBashBeforeItRuns(t *testing.T) {
+	t.Parallel()
 	f := shellFixture(t)
 	reg := f.registry(f.config())
 	s := f.open(Options{Models: reg, Model: f.model(reg, "anthropic/claude-sonnet-4-5"), NoTitle: true, NoSession: true})
@@ -125,6 +128,7 @@ func TestAbortBashBeforeItRuns(t *testing.T) {
 }
 
 func TestExecuteBashDuringRun(t *testing.T) {
+	t.Parallel()
 	f := shellFixture(t)
 	started := make(chan struct{})
 	release := make(chan struct{})
@@ -162,6 +166,7 @@ func TestExecuteBashDuringRun(t *testing.T) {
 }
 
 func TestBackgroundJobDelivery(t *testing.T) {
+	t.Parallel()
 	f := shellFixture(t)
 	os.MkdirAll(filepath.Join(f.project, ".gopi"), 0o755)
 	os.WriteFile(filepath.Join(f.project, ".gopi", "settings.json"), []byte(`{"async": {"enabled": true}}`), 0o644)

@@ -67,6 +67,7 @@ func TestBranchNewFile(t *testing.T) {
 // Branching needs a user message; an unknown id or another entry fails and
 // changes nothing. A session in memory branches in memory.
 func TestBranchBadInputAndInMemory(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t, keyEnv)
 	f.script.add(say("a1"), say("a2"))
 	reg := f.registry(f.config())
@@ -135,6 +136,7 @@ func TestBranchHooks(t *testing.T) {
 // target given); session_switch reports them. Switching to a missing file
 // fails, to the current file changes nothing.
 func TestSwitchHooksAndBadInput(t *testing.T) {
+	t.Parallel()
 	var cancel bool
 	var before []agent.BeforeSwitchEvent
 	var after []agent.SwitchEvent

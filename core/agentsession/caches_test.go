@@ -36,7 +36,7 @@ func TestSessionsHaveTheirOwnCaches(t *testing.T) {
 	}
 	sOn := on.open(Options{Cwd: on.project, NoSession: true})
 	sOff := off.open(Options{Cwd: off.project, NoSession: true})
-	cOn, cOff := sOn.ToolEnv().Caches, sOff.ToolEnv().Caches
+	cOn, cOff := sOn.Tools().Env().Caches, sOff.Tools().Env().Caches
 	if cOn == cOff || cOn.Scan == cOff.Scan {
 		t.Fatal("the sessions share their caches")
 	}
@@ -48,7 +48,7 @@ func TestSessionsHaveTheirOwnCaches(t *testing.T) {
 	}
 	grep := func(s *Session) {
 		t.Helper()
-		tl, err := registry.New("ast_grep", s.ToolEnv(), s.Services())
+		tl, err := registry.New("ast_grep", s.Tools().Env(), s.Tools().Services())
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -150,6 +150,7 @@ func header(t *testing.T, path string) session.Header {
 }
 
 func TestTaskSubagentsRunInParallel(t *testing.T) {
+	t.Parallel()
 	r := newTaskRig(t, "", "PI_TASK_MAX_OUTPUT_LINES=3")
 	alpha := "alpha 1\nalpha 2\nalpha 3\nalpha 4\nalpha 5\nalpha 6"
 	r.srv.Script(
@@ -238,6 +239,7 @@ func TestTaskSubagentsRunInParallel(t *testing.T) {
 }
 
 func TestTaskAbortCancelsChildren(t *testing.T) {
+	t.Parallel()
 	r := newTaskRig(t, "")
 	r.srv.Script(
 		mockllm.Turn{Blocks: []mockllm.Block{call("task", map[string]any{"agent": "implement", "tasks": []map[string]string{
@@ -275,6 +277,7 @@ func TestTaskAbortCancelsChildren(t *testing.T) {
 }
 
 func TestTaskNestingAndDepthLimit(t *testing.T) {
+	t.Parallel()
 	r := newTaskRig(t, "")
 	r.srv.Script(
 		mockllm.Turn{Blocks: []mockllm.Block{call("task", map[string]any{"agent": "implement", "tasks": []map[string]string{
@@ -302,7 +305,7 @@ func TestTaskNestingAndDepthLimit(t *testing.T) {
 	if h := header(t, innerFile); h.ParentSession != outerFile {
 		t.Errorf("inner parentSession %q, want %q", h.ParentSession, outerFile)
 	}
-	if out, err := r.s.ToolEnv().Artifacts.ReadAgentOutput("agent://0-Outer.0-Inner"); err != nil || out != "inner result" {
+	if out, err := r.s.Tools().Env().Artifacts.ReadAgentOutput("agent://0-Outer.0-Inner"); err != nil || out != "inner result" {
 		t.Errorf("nested output %q %v", out, err)
 	}
 	if d := r.end("task").Result.Details.(*task.Details); d.Results[0].Output != "outer result" {
@@ -311,6 +314,7 @@ func TestTaskNestingAndDepthLimit(t *testing.T) {
 }
 
 func TestTaskDepthLimitSetting(t *testing.T) {
+	t.Parallel()
 	r := newTaskRig(t, "task:\n  maxRecursionDepth: 1\n")
 	r.srv.Script(
 		mockllm.Turn{Blocks: []mockllm.Block{call("task", map[string]any{"agent": "implement", "tasks": []map[string]string{
@@ -327,6 +331,7 @@ func TestTaskDepthLimitSetting(t *testing.T) {
 }
 
 func TestTaskUnknownAgent(t *testing.T) {
+	t.Parallel()
 	r := newTaskRig(t, "")
 	dir := filepath.Join(r.f.project, ".gopi", "agents")
 	if err := os.MkdirAll(dir, 0o755); err != nil {
@@ -336,7 +341,7 @@ func TestTaskUnknownAgent(t *testing.T) {
 		t.Fatal(err)
 	}
 	// The definitions are read when the tools are built.
-	if err := r.s.SetExtraTools(nil); err != nil {
+	if err := r.s.Tools().SetExtra(nil); err != nil {
 		t.Fatal(err)
 	}
 	r.srv.Script(
@@ -359,6 +364,7 @@ func TestTaskUnknownAgent(t *testing.T) {
 // Without a session file the subagents run in memory: the task works, and
 // the whole answer is not kept.
 func TestTaskWithoutSessionFile(t *testing.T) {
+	t.Parallel()
 	r := newTaskRigWith(t, Options{NoSession: true}, "", "PI_TASK_MAX_OUTPUT_LINES=1")
 	r.srv.Script(
 		mockllm.Turn{Blocks: []mockllm.Block{call("task", map[string]any{"agent": "explore", "tasks": []map[string]string{
@@ -387,6 +393,7 @@ func TestTaskWithoutSessionFile(t *testing.T) {
 // parent's model, and takes the thinking level from the pattern, else the
 // agent, else the parent.
 func TestChildModel(t *testing.T) {
+	t.Parallel()
 	r := newTaskRig(t, "  slow: mock/mock-think:high\n  plan: nowhere/none\n")
 	if err := r.s.Model().Set(r.f.model(r.s.Model().Registry(), "mock/mock-think")); err != nil {
 		t.Fatal(err)

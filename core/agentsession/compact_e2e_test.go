@@ -79,6 +79,7 @@ func anthropicMessages(t *testing.T, body []byte) []string {
 // kept entries. Then the mock refuses a request as too long: the session
 // compacts again, updating the summary, and retries the turn.
 func TestCompactionEndToEnd(t *testing.T) {
+	t.Parallel()
 	srv := mockllm.New(t)
 	f := newFixture(t, "MOCK_KEY=test", "PI_NO_TITLE=1")
 	agentDir := filepath.Join(f.home, ".gopi", "agent")
@@ -244,6 +245,7 @@ func mockSummary(match, text string) mockllm.Turn {
 // the five summarised results as well (~80k) took it below and skipped
 // the compaction.
 func TestPruneIgnoresOutputBeforeTheCompaction(t *testing.T) {
+	t.Parallel()
 	dump := mockllm.Turn{Blocks: []mockllm.Block{mockllm.ToolCall("dump", `{}`)}}
 	var turns []mockllm.Turn
 	for range 5 {
@@ -303,6 +305,7 @@ func TestPruneIgnoresOutputBeforeTheCompaction(t *testing.T) {
 // what happened. The same holds for the summary of the start of a split
 // turn.
 func TestCompactEmptySummaryLeavesSessionUnchanged(t *testing.T) {
+	t.Parallel()
 	thinking := func(match string) mockllm.Turn {
 		return mockllm.Turn{Match: match, Blocks: []mockllm.Block{mockllm.Thinking("let me think", "sig")}, Stop: mockllm.StopLength}
 	}

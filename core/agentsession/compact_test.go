@@ -146,6 +146,7 @@ func compactionEntries(t *testing.T, store *session.Manager) []*session.Entry {
 func longText(n int) string { return strings.Repeat(" word", n) }
 
 func TestCompactManual(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t, keyEnv)
 	f.settings("compaction:\n  keepRecentTokens: 300\n")
 	f.script.summarize = summaries()
@@ -212,6 +213,7 @@ func TestCompactManual(t *testing.T) {
 }
 
 func TestCompactTooSmallAndAlreadyCompacted(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t, keyEnv)
 	f.script.summarize = summaries()
 	f.script.add(sayUsage("hi", 100))
@@ -232,6 +234,7 @@ func TestCompactTooSmallAndAlreadyCompacted(t *testing.T) {
 // A summary request that fails or is aborted leaves the session as it
 // was: no entry, the same messages, the same file.
 func TestCompactFailureLeavesSessionUnchanged(t *testing.T) {
+	t.Parallel()
 	for _, mode := range []string{"error", "abort", "hook-cancel"} {
 		t.Run(mode, func(t *testing.T) {
 			f := newFixture(t, keyEnv)
@@ -293,6 +296,7 @@ func TestCompactFailureLeavesSessionUnchanged(t *testing.T) {
 }
 
 func TestCompactionHooks(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t, keyEnv)
 	f.settings("compaction:\n  keepRecentTokens: 100\n")
 	f.script.summarize = summaries()
@@ -387,6 +391,7 @@ func TestCompactionHooks(t *testing.T) {
 }
 
 func TestThresholdCompactionAfterATurn(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t, keyEnv)
 	f.settings("compaction:\n  thresholdTokens: 3000\n  keepRecentTokens: 100\n")
 	f.script.summarize = summaries()
@@ -425,6 +430,7 @@ func TestThresholdCompactionAfterATurn(t *testing.T) {
 }
 
 func TestOverflowRecovery(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t, keyEnv)
 	f.settings("compaction:\n  keepRecentTokens: 100\n")
 	f.script.summarize = summaries()
@@ -461,6 +467,7 @@ func TestOverflowRecovery(t *testing.T) {
 // An overflow that persists after compacting ends with the documented
 // failure and keeps the user's message.
 func TestOverflowRecoveryFails(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t, keyEnv)
 	f.settings("compaction:\n  keepRecentTokens: 100\n")
 	f.script.summarize = summaries()
@@ -498,6 +505,7 @@ func TestOverflowRecoveryFails(t *testing.T) {
 // Without anything to summarise, an overflow cannot be recovered: the
 // failure says why.
 func TestOverflowWithNothingToCompact(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t, keyEnv)
 	f.script.summarize = summaries()
 	f.script.add(fail(tooLong))
@@ -514,6 +522,7 @@ func TestOverflowWithNothingToCompact(t *testing.T) {
 }
 
 func TestOverflowPromotesToALargerModel(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t, "MOCK_KEY=k")
 	dir := filepath.Join(f.home, ".gopi", "agent")
 	os.MkdirAll(dir, 0o755)
@@ -559,6 +568,7 @@ func (bigTool) Execute(ctx context.Context, args tool.Args, _ tool.UpdateFunc) (
 // After a turn, old tool output beyond the newest 40,000 tokens is pruned
 // in the file and in what the model sees (read output is never pruned).
 func TestPruneOldToolOutputAfterATurn(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t, keyEnv)
 	f.script.summarize = summaries()
 	for i := range 7 {
@@ -605,6 +615,7 @@ func TestPruneOldToolOutputAfterATurn(t *testing.T) {
 // A prompt sent while the previous one is still compacting (after its
 // run) waits for the compaction and then runs on the compacted context.
 func TestPromptDuringCompactionWaits(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t, keyEnv)
 	f.settings("compaction:\n  thresholdTokens: 3000\n  keepRecentTokens: 100\n  autoContinue: false\n")
 	release := make(chan struct{})
@@ -649,6 +660,7 @@ func TestPromptDuringCompactionWaits(t *testing.T) {
 }
 
 func TestIdleCompaction(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t, keyEnv)
 	f.settings("compaction:\n  idleEnabled: true\n  idleThresholdTokens: 1000\n  idleTimeoutSeconds: 5\n  keepRecentTokens: 100\n")
 	f.script.summarize = summaries()
@@ -703,6 +715,7 @@ func thinkOnly() turnFunc {
 // whether the summary request failed or came back without text; nothing
 // is stored and the turn is not continued or retried.
 func TestAutoCompactionFailureIsReported(t *testing.T) {
+	t.Parallel()
 	empty := "Summarization failed: the model wrote an empty summary, so nothing was compacted; try again, or switch to another model (an answer without text usually ran out of output tokens while thinking)"
 	for _, tc := range []struct {
 		name  string
@@ -761,6 +774,7 @@ func sayEstimated(text string, input int) turnFunc {
 // over the threshold, the agent auto-continues once, and Prompt (the SDK's
 // too) succeeds with both answers in the conversation.
 func TestEstimatedUsageOverTheWindowIsTheThreshold(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t, keyEnv)
 	f.settings("compaction:\n  keepRecentTokens: 100\n")
 	f.script.summarize = summaries()
@@ -794,6 +808,7 @@ func TestEstimatedUsageOverTheWindowIsTheThreshold(t *testing.T) {
 // and with no failed turn to retry, Prompt succeeds without another
 // request.
 func TestSilentOverflowKeepsTheAnswer(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t, keyEnv)
 	f.settings("compaction:\n  keepRecentTokens: 100\n")
 	f.script.summarize = summaries()
@@ -823,6 +838,7 @@ func TestSilentOverflowKeepsTheAnswer(t *testing.T) {
 // retry.maxRetries 0 means no retry, for the summary requests of a
 // compaction as for the turns: one overloaded answer fails the compaction.
 func TestCompactSummaryNotRetriedWithZeroMaxRetries(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t, keyEnv)
 	f.settings("compaction:\n  keepRecentTokens: 100\nretry:\n  maxRetries: 0\n  baseDelayMs: 1\n")
 	var mu sync.Mutex

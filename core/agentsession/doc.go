@@ -26,10 +26,15 @@
 //     executions waiting for a run to end.
 //   - Resources (Session.Resources): skills, rules, templates, MCP servers
 //     and the problems found discovering them.
+//   - Tools (Session.Tools): the tools offered to the model (built-ins,
+//     extra, extension and MCP tools, an active set), their environment and
+//     services, the UI they ask through, the todo plan and the count of
+//     background jobs.
 //
 // The Session itself keeps the life cycle (New, Close), the prompt
-// (Prompt, SendCustomMessage, Abort), the events (Subscribe), the store
-// and the tool set (tools.go, jobs.go, todo.go, child.go). Front ends do
+// (Prompt, SendCustomMessage, Abort), the events (Subscribe), the store,
+// the delivery of finished background jobs and the wait for them
+// (jobs.go, WaitJobs) and subagents (child.go). Front ends do
 // not take *Session: each mode declares the interface it uses next to
 // itself (printmode.Session, rpc.Session, acp.Session, tui.Session), and
 // package sdk offers embedders a chosen surface over it.

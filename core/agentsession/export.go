@@ -24,7 +24,7 @@ func (s *Session) ExportHTML(outputPath string) (string, error) {
 		outputPath = filepath.Join(s.opts.Cwd, outputPath)
 	}
 	opts := htmlexport.Options{SystemPrompt: s.SystemPrompt(), SessionFile: store.File(), Generator: "gopi"}
-	for _, t := range s.Tools() {
+	for _, t := range s.tools.Offered() {
 		d := t.Definition()
 		opts.Tools = append(opts.Tools, htmlexport.ToolInfo{Name: d.Name, Description: d.Description})
 	}

@@ -97,6 +97,7 @@ func TestHandoff(t *testing.T) {
 // The guard for short sessions, a failed request, an abort and an empty
 // answer: each leaves the session as it was.
 func TestHandoffFailuresLeaveSessionUnchanged(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t, keyEnv)
 	reg := f.registry(f.config())
 	s := f.open(Options{Models: reg, Model: f.model(reg, "anthropic/claude-sonnet-4-5"), NoTitle: true})
@@ -153,6 +154,7 @@ func TestHandoffFailuresLeaveSessionUnchanged(t *testing.T) {
 // carries on there; a handoff without a document falls back to a
 // compaction in place.
 func TestAutoHandoff(t *testing.T) {
+	t.Parallel()
 	for _, empty := range []bool{false, true} {
 		name := "handoff"
 		if empty {
@@ -220,6 +222,7 @@ func TestAutoHandoff(t *testing.T) {
 
 // A conversation of one message is too short to hand off.
 func TestHandoffGuardOneMessage(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t, keyEnv)
 	store := session.InMemory(f.project)
 	if _, err := store.AppendMessage(userMessage("only a question", nil)); err != nil {

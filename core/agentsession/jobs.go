@@ -74,15 +74,6 @@ func (s *Session) deliverJob(ctx context.Context, d job.Delivery) error {
 	return nil
 }
 
-// RunningJobs is the number of background jobs running now (async bash
-// commands and background tasks); 0 when background jobs are off.
-func (s *Session) RunningJobs() int {
-	if !job.Enabled(s.toolEnv) {
-		return 0
-	}
-	return len(s.svc.Jobs.Running())
-}
-
 // jobsPoll is how often WaitJobs looks at the jobs.
 const jobsPoll = 50 * time.Millisecond
 

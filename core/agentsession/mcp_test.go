@@ -56,6 +56,7 @@ func toolResultTexts(msgs []ai.Message) []string {
 // subagent, and shuts them down on Close. The project is trusted
 // (PI_TRUST_PROJECT); without that its servers never start.
 func TestSessionMCP(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t, keyEnv, config.EnvTrustProject+"=1")
 	f.writeMCP(map[string]string{"fake": "serve", "dead": "crash"})
 	f.script.add(
@@ -68,7 +69,7 @@ func TestSessionMCP(t *testing.T) {
 	reg := f.registry(f.config())
 	s := f.open(Options{Models: reg, Model: f.model(reg, "anthropic/claude-sonnet-4-5"), NoTitle: true})
 	names := map[string]bool{}
-	for _, tl := range s.Tools() {
+	for _, tl := range s.Tools().Offered() {
 		names[tl.Definition().Name] = true
 	}
 	if !names["mcp__fake__echo"] || names["mcp__dead__echo"] {
@@ -118,7 +119,7 @@ func TestSessionMCP(t *testing.T) {
 	if st := s3.Resources().MCPStatus(); len(st.Servers) != 0 {
 		t.Errorf("an untrusted project's MCP servers: %+v", st.Servers)
 	}
-	for _, tl := range s3.Tools() {
+	for _, tl := range s3.Tools().Offered() {
 		if strings.HasPrefix(tl.Definition().Name, "mcp__") {
 			t.Errorf("an untrusted project's MCP tool %s was offered", tl.Definition().Name)
 		}
@@ -132,7 +133,7 @@ func TestSessionMCP(t *testing.T) {
 	if s2.Resources().MCP() != nil {
 		t.Error("NoMCP still started MCP")
 	}
-	for _, tl := range s2.Tools() {
+	for _, tl := range s2.Tools().Offered() {
 		if strings.HasPrefix(tl.Definition().Name, "mcp__") {
 			t.Errorf("NoMCP offered %s", tl.Definition().Name)
 		}
@@ -142,6 +143,7 @@ func TestSessionMCP(t *testing.T) {
 // Servers given in the options come first and hide a file's server of the
 // same name; invalid ones are reported, not started.
 func TestMergeMCPServers(t *testing.T) {
+	t.Parallel()
 	given := []*config.MCPServer{{Name: "a", Command: "x"}, {Name: "bad", URL: "https://x"}}
 	configured := []*config.MCPServer{{Name: "a", Type: config.MCPStdio, Command: "from-file"}, {Name: "b", Type: config.MCPStdio, Command: "y"}}
 	out, errs := mergeMCPServers(given, configured)

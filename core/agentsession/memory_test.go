@@ -42,6 +42,7 @@ func weakOf(t *testing.T, m ai.Message) weakMessage {
 // cache is keyed by the message), so each new_session of a long RPC or
 // ACP connection kept the whole previous conversation in memory.
 func TestNewSessionReleasesTheOldConversation(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t, keyEnv)
 	f.script.add(say("first answer"), callTool("c1", "read", `{"path":"nope.txt"}`), say("second answer"))
 	cfg := f.config()
@@ -83,6 +84,7 @@ func TestNewSessionReleasesTheOldConversation(t *testing.T) {
 // counter used to keep every result it had counted, so a long session
 // kept all its pruned output in memory.
 func TestPrunedToolOutputIsReleased(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t, keyEnv)
 	f.script.summarize = summaries()
 	for i := range 7 {

@@ -6,6 +6,7 @@ import (
 )
 
 func TestOpSlot(t *testing.T) {
+	t.Parallel()
 	var o opSlot
 	if o.active() {
 		t.Fatal("a new slot is idle")

@@ -36,6 +36,7 @@ func (a *recordingAsker) count() int {
 // after every other tool_call hook (a call they block is not asked
 // about); "always allow" lasts until the session is replaced.
 func TestPermissionGate(t *testing.T) {
+	t.Parallel()
 	f := shellFixture(t)
 	reg := f.registry(f.config())
 	asker := &recordingAsker{answer: permission.AllowAlways}
@@ -78,6 +79,7 @@ func TestPermissionGate(t *testing.T) {
 
 // A malformed pattern stops the session from opening, naming the setting.
 func TestPermissionGateBadPattern(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t, keyEnv)
 	reg := f.registry(f.config())
 	_, err := f.tryOpen(Options{Models: reg, Model: f.model(reg, "anthropic/claude-sonnet-4-5"), NoTitle: true, NoSession: true,

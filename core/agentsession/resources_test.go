@@ -63,6 +63,7 @@ func streamThenWait(pieces ...string) turnFunc {
 }
 
 func TestSystemPromptListsSkillsAndRules(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t, keyEnv)
 	writeFile(t, filepath.Join(f.home, ".gopi", "agent", "skills", "pdf", "SKILL.md"), "---\nname: pdf\ndescription: Work with PDF files\n---\nUse pdftotext.\n")
 	writeFile(t, filepath.Join(f.project, ".gopi", "rules", "tabs.md"), "---\nalwaysApply: true\n---\nIndent with tabs.\n")
@@ -99,6 +100,7 @@ func TestSystemPromptListsSkillsAndRules(t *testing.T) {
 }
 
 func TestPromptExpandsTemplatesAndSkills(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t, keyEnv)
 	writeFile(t, filepath.Join(f.project, ".gopi", "prompts", "review.md"), "---\ndescription: Review a file\n---\nReview $1 with care about $2.")
 	writeFile(t, filepath.Join(f.home, ".claude", "skills", "git", "SKILL.md"), "---\ndescription: Git workflows\n---\nAlways rebase.\n")
@@ -136,6 +138,7 @@ func TestPromptExpandsTemplatesAndSkills(t *testing.T) {
 }
 
 func TestTTSRInterruptsTheStream(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t, keyEnv)
 	writeFile(t, filepath.Join(f.project, ".gopi", "rules", "nolog.md"), "---\ncondition: \"console\\\\.log\\\\(\"\nalwaysApply: true\n---\nNever leave console.log calls in the code.\n")
 	f.script.add(streamThenWait("Let me add a con", "sole.log(x) call", " and more"), say("I will use the logger instead."))
@@ -215,6 +218,7 @@ func TestTTSRInterruptsTheStream(t *testing.T) {
 }
 
 func TestTTSRNeverModeFollowsTheTurn(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t, keyEnv)
 	writeFile(t, filepath.Join(f.project, ".gopi", "rules", "todo.md"), "---\ncondition: TODO\ninterruptMode: never\n---\nFile an issue instead of writing TODO.\n")
 	f.script.add(say("Done. TODO: tests."), say("Filed an issue instead."))
@@ -236,6 +240,7 @@ func TestTTSRNeverModeFollowsTheTurn(t *testing.T) {
 
 // Subagents get the parent's skills and rules without discovering again.
 func TestChildInheritsSkillsAndRules(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t, keyEnv)
 	writeFile(t, filepath.Join(f.home, ".gopi", "agent", "skills", "pdf", "SKILL.md"), "---\ndescription: Work with PDF files\n---\nUse pdftotext.\n")
 	writeFile(t, filepath.Join(f.project, ".gopi", "rules", "go.md"), "---\ndescription: Go conventions\n---\nGo text.\n")
@@ -258,6 +263,7 @@ func TestChildInheritsSkillsAndRules(t *testing.T) {
 // skills.customDirectories: "~/" and relative paths work; nested roots are
 // scanned one level deep like the others.
 func TestCustomSkillDirectories(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t, keyEnv)
 	writeFile(t, filepath.Join(f.home, "team", "skills", "deploy", "SKILL.md"), "---\ndescription: Deploy the service\n---\nx\n")
 	writeFile(t, filepath.Join(f.project, "tools", "skills", "lint", "SKILL.md"), "---\ndescription: Lint\n---\ny\n")

@@ -22,6 +22,7 @@ var promptTime = regexp.MustCompile(`"timestamp":[0-9]+}]$`)
 // messages the context does not send. A message the compactions left
 // behind is made undecodable to tell: decoding it would report it.
 func TestResumeLongSessionReadsOnlyItsContext(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t, keyEnv)
 	st, err := sessiongen.Write(sessiongen.Options{Dir: filepath.Join(t.TempDir(), "gen"), Cwd: f.project,
 		Entries: 2500, Bytes: 2_500_000, Seed: 3, CompactAt: 20_000, KeepRecent: 4_000})

@@ -1,13 +1,5 @@
 package agentsession
 
-import "github.com/gopi-agent/gopi/core/tools/registry"
-
-// Services returns what the session's tools share besides the Env: the
-// background jobs, the shell, the pending actions, the plan, the caches
-// (see registry.Services). Embedders use it to reach them (an extension
-// queueing a preview on Pending); they are closed with the session.
-func (s *Session) Services() *registry.Services { return s.svc }
-
 // closeTools ends what the session's tools use, in this order:
 //
 //  1. the services (registry.Services.Close: background jobs, then the

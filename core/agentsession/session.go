@@ -65,7 +65,7 @@ type Options struct {
 	// ExtraTools are offered after the built-ins (custom and host tools).
 	ExtraTools []tool.Tool
 	// ExtensionTools are the tools extensions registered, offered after
-	// ExtraTools (SetExtensionTools replaces them).
+	// ExtraTools (Tools().SetExtension replaces them).
 	ExtensionTools []tool.Tool
 
 	// SystemPrompt replaces the base system prompt; AppendSystemPrompt is
@@ -162,6 +162,7 @@ type Session struct {
 	tree       *Tree               // moves in the session tree, branches, switches (tree.go)
 	compactor  *Compactor          // compaction, pruning, promotion, handoff (compact.go)
 	gate       *Turn               // who works on the conversation; closed state (turn.go)
+	tools      *Tools              // the offered tools, their environment, UI, todos and jobs (tools.go)
 
 	// Set in New, or safe for concurrent use by themselves.
 	listeners    agent.Listeners
@@ -172,14 +173,12 @@ type Session struct {
 	bgCtx        context.Context
 	bgCancel     context.CancelFunc
 
-	mu          sync.Mutex
-	store       *session.Manager
-	titleOnce   bool
-	runLock     *session.RunLock // this process runs the store's session file
-	stateJSON   stateJSON        // cached encodings for State
-	allTools    []tool.Tool      // every tool buildTools made, before the active-tool filter
-	activeTools map[string]bool  // SetActiveTools' names; nil offers every tool
-	onClose     []func()         // run by Close once the work has stopped (OnClose)
+	mu        sync.Mutex
+	store     *session.Manager
+	titleOnce bool
+	runLock   *session.RunLock // this process runs the store's session file
+	stateJSON stateJSON        // cached encodings for State
+	onClose   []func()         // run by Close once the work has stopped (OnClose)
 }
 
 // New builds a session: configuration, models, the store, tools, system
@@ -279,7 +278,9 @@ func New(ctx context.Context, opts Options) (*Session, error) {
 	s.restoreTodos(store)
 	s.discoverResources(sctx.InjectedTTSRRules)
 	s.startMCP(ctx)
-	tools, err := s.buildTools(s.toolEnv)
+	s.tools = &Tools{host: s, env: s.toolEnv, svc: s.svc, perm: s.perm, store: s.Store, names: opts.ToolNames,
+		extra: opts.ExtraTools, extension: opts.ExtensionTools}
+	tools, err := s.tools.build()
 	if err != nil {
 		return nil, err
 	}
@@ -312,6 +313,7 @@ func New(ctx context.Context, opts Options) (*Session, error) {
 		Interrupter:    s.interrupter,
 		RestoreArgs:    s.restoreArgs(),
 	})
+	s.tools.agent = s.agent
 	s.model = &ModelState{reg: reg, agent: s.agent, store: s.Store, agentDir: cfg.AgentDir, cycle: opts.CycleModels, fallback: fallback}
 	if len(sctx.Messages) > 0 || sctx.Models["default"] != "" {
 		s.model.recorded.model, s.model.recorded.thinking = sctx.Models["default"], sctx.ThinkingLevel
@@ -389,72 +391,6 @@ func (s *Session) newToolEnv(store *session.Manager) *tool.Env {
 	env.ToolNames = s.offeredToolNames
 	env.Caches = s.caches
 	return env
-}
-
-// buildTools builds the built-in tools (limited by ToolNames) and the
-// extra tools.
-func (s *Session) buildTools(env *tool.Env) ([]tool.Tool, error) {
-	var out []tool.Tool
-	if s.opts.ToolNames == nil {
-		out = registry.All(env, s.svc)
-	} else {
-		env.EditEnabled = false
-		for _, n := range s.opts.ToolNames {
-			if n == "edit" {
-				env.EditEnabled = true
-			}
-		}
-		for _, n := range s.opts.ToolNames {
-			t, err := registry.New(n, env, s.svc)
-			if err != nil {
-				return nil, err
-			}
-			out = append(out, t)
-		}
-		if len(s.opts.ToolNames) > 0 && !contains(s.opts.ToolNames, "resolve") {
-			// Previews need resolve; it stays hidden until one is queued.
-			if t, err := registry.New("resolve", env, s.svc); err == nil {
-				out = append(out, t)
-			}
-		}
-	}
-	seen := map[string]bool{}
-	for _, t := range out {
-		seen[t.Definition().Name] = true
-	}
-	s.mu.Lock()
-	extra := append(append([]tool.Tool(nil), s.opts.ExtraTools...), s.opts.ExtensionTools...)
-	s.mu.Unlock()
-	for _, t := range extra {
-		name := t.Definition().Name
-		if seen[name] {
-			return nil, fmt.Errorf("tool %q is defined twice (a built-in or another extra tool has that name)", name)
-		}
-		seen[name] = true
-		out = append(out, t)
-	}
-	// MCP tools come last; their mcp__ prefix keeps them apart, and one
-	// that still collides is left out rather than failing the session.
-	for _, t := range s.mcpTools() {
-		if name := t.Definition().Name; !seen[name] {
-			seen[name] = true
-			out = append(out, t)
-		}
-	}
-	s.mu.Lock()
-	s.allTools = out
-	active := s.activeTools
-	s.mu.Unlock()
-	if active != nil {
-		var kept []tool.Tool
-		for _, t := range out {
-			if active[t.Definition().Name] {
-				kept = append(kept, t)
-			}
-		}
-		out = kept
-	}
-	return out, nil
 }
 
 func contains(list []string, s string) bool {
@@ -588,11 +524,6 @@ func (s *Session) Turn() *Turn { return s.gate }
 
 // Shell returns the part that runs the user's own shell commands ("!cmd").
 func (s *Session) Shell() *Shell { return s.shell }
-
-// ToolEnv returns the tools' shared state (working directory, settings,
-// read cache, artifacts, the pending-action queue): custom tools built
-// for this session use it.
-func (s *Session) ToolEnv() *tool.Env { return s.toolEnv }
 
 // lockStore takes the run lock of a stored session, so a second gopi
 // cannot continue it at the same time, and makes sure its directory

@@ -21,6 +21,7 @@ import (
 const keyEnv = "ANTHROPIC_API_KEY=test-key"
 
 func TestPromptPersistsAndResumes(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t, keyEnv)
 	f.script.add(say("first answer"), say("second answer"))
 	cfg := f.config()
@@ -67,6 +68,7 @@ func TestPromptPersistsAndResumes(t *testing.T) {
 }
 
 func TestNothingStoredWithoutAnAnswer(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t, keyEnv)
 	f.script.add(func(ctx context.Context, req *ai.Request, em *ai.Emitter) {
 		em.Fail(nil, req.Model, errors.New("HTTP 401 Unauthorized: bad key"))
@@ -87,6 +89,7 @@ func TestNothingStoredWithoutAnAnswer(t *testing.T) {
 }
 
 func TestMissingModelOrKeySaysWhatToDo(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t) // no keys at all
 	s := f.open(Options{NoTitle: true})
 	err := s.Prompt(context.Background(), "hi", PromptOptions{})
@@ -105,6 +108,7 @@ func TestMissingModelOrKeySaysWhatToDo(t *testing.T) {
 }
 
 func TestModelSelectionOrder(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t, "OPENAI_API_KEY=k")
 	s := f.open(Options{NoTitle: true})
 	if m := s.Agent().Model(); m == nil || m.Provider != "openai" {
@@ -124,6 +128,7 @@ func TestModelSelectionOrder(t *testing.T) {
 }
 
 func TestPromptWhileStreaming(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t, keyEnv)
 	started := make(chan struct{})
 	release := make(chan struct{})
@@ -156,6 +161,7 @@ func TestPromptWhileStreaming(t *testing.T) {
 }
 
 func TestModelAndThinkingChangesAreRecorded(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t, keyEnv)
 	f.script.add(say("a"))
 	reg := f.registry(f.config())
@@ -205,13 +211,14 @@ func TestPersistErrorIsReported(t *testing.T) {
 // A preview queued by a tool forces a one-shot resolve call and steers a
 // reminder into the next request.
 func TestPreviewForcesResolve(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t, keyEnv)
 	var queue *resolve.Queue
 	preview := &previewTool{queue: &queue}
 	f.script.add(callTool("p1", "stage", `{}`), callTool("r1", "resolve", `{"action":"apply","reason":"looks right"}`), say("done"))
 	reg := f.registry(f.config())
 	s := f.open(Options{Models: reg, Model: f.model(reg, "anthropic/claude-sonnet-4-5"), NoTitle: true, ExtraTools: []tool.Tool{preview}})
-	queue = s.Services().Pending
+	queue = s.Tools().Services().Pending
 	if err := s.Prompt(context.Background(), "change it", PromptOptions{}); err != nil {
 		t.Fatal(err)
 	}
@@ -258,6 +265,7 @@ func (p *previewTool) Execute(ctx context.Context, args tool.Args, _ tool.Update
 }
 
 func TestTitleIsGeneratedOnce(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t, keyEnv)
 	f.script.add(say("a"), say("b"))
 	reg := f.registry(f.config())
@@ -291,6 +299,7 @@ func TestTitleIsGeneratedOnce(t *testing.T) {
 }
 
 func TestNoTitleFromEnvironment(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t, keyEnv, "PI_NO_TITLE=1")
 	f.script.add(say("a"))
 	reg := f.registry(f.config())
@@ -305,6 +314,7 @@ func TestNoTitleFromEnvironment(t *testing.T) {
 }
 
 func TestCustomMessages(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t, keyEnv)
 	f.script.add(say("a"), say("b"))
 	reg := f.registry(f.config())
@@ -376,6 +386,7 @@ func TestBranchAndNavigate(t *testing.T) {
 }
 
 func TestNewAndSwitchSession(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t, keyEnv)
 	f.script.add(say("a"), say("b"))
 	reg := f.registry(f.config())
@@ -400,6 +411,7 @@ func TestNewAndSwitchSession(t *testing.T) {
 }
 
 func TestCloseWaitsForNothingForever(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t, keyEnv)
 	block := make(chan struct{})
 	defer close(block)
@@ -426,6 +438,7 @@ func TestCloseWaitsForNothingForever(t *testing.T) {
 // A models.yml provider whose apiKey names an unset variable: the messages
 // name that variable, with or without --model.
 func TestMissingModelsYmlKeyNamesTheVariable(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t)
 	dir := filepath.Join(f.home, ".gopi", "agent")
 	if err := os.MkdirAll(dir, 0o755); err != nil {
@@ -449,6 +462,7 @@ func TestMissingModelsYmlKeyNamesTheVariable(t *testing.T) {
 // A New that fails after taking the session file's run lock gives it
 // back: the next attempt is not told the session is in use.
 func TestFailedNewReleasesTheRunLock(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t, keyEnv)
 	cfg := f.config()
 	o := StoreOptions(cfg, f.project, "")

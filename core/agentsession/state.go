@@ -82,7 +82,7 @@ type ToolSummary struct {
 // State returns a snapshot of the session.
 func (s *Session) State() State {
 	store := s.Store()
-	steer, follow, interrupt := s.agent.Modes()
+	modes := s.agent.Modes()
 	qs, qf := s.agent.QueuedCount()
 	next := s.gate.keptCount()
 	st := State{
@@ -90,9 +90,9 @@ func (s *Session) State() State {
 		ThinkingLevel:      s.agent.Thinking(),
 		IsStreaming:        s.agent.IsRunning(),
 		IsCompacting:       s.compactor.IsCompacting(),
-		SteeringMode:       string(steer),
-		FollowUpMode:       string(follow),
-		InterruptMode:      string(interrupt),
+		SteeringMode:       string(modes.Steering),
+		FollowUpMode:       string(modes.FollowUp),
+		InterruptMode:      string(modes.Interrupt),
 		SessionFile:        store.File(),
 		SessionID:          store.SessionID(),
 		SessionName:        store.Name(),
@@ -101,7 +101,7 @@ func (s *Session) State() State {
 		QueuedMessageCount: qs + qf + next,
 
 		AutoCompactionEnabled: s.compactor.Auto(),
-		TodoPhases:            s.TodoPhases(),
+		TodoPhases:            s.tools.TodoPhases(),
 	}
 	st.SystemPrompt, st.promptJSON, st.DumpTools, st.dumpJSON = s.stateCache()
 	return st

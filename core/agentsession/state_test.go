@@ -8,6 +8,7 @@ import (
 
 // State's spliced encoding is the plain one.
 func TestStateJSON(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t, keyEnv)
 	reg := f.registry(f.config())
 	s := f.open(Options{Models: reg, Model: f.model(reg, "anthropic/claude-sonnet-4-5"), NoTitle: true})

@@ -23,6 +23,10 @@ func startGitStatus(ctx context.Context, opts Options, cwd string) *prompt.Statu
 	return prompt.StartGitStatus(ctx, cwd, GitStatusTimeout)
 }
 
+// toolsPrompt builds the system prompt for the offered tools when they
+// change (the tool set's host).
+func (s *Session) toolsPrompt(tools []tool.Tool) (string, error) { return s.systemPrompt(tools, nil) }
+
 // systemPrompt builds the system prompt for the offered tools, with the
 // result of the git status probe (nil: Build runs one if cwd is in a
 // repository).

@@ -44,6 +44,7 @@ func newTestSession(t *testing.T, cwd string, probe *prompt.StatusProbe) *Sessio
 // counted by the git status New starts, or by the one the caller started
 // earlier (Options.GitStatus), which is used as it is.
 func TestSystemPromptGitStatus(t *testing.T) {
+	t.Parallel()
 	if _, err := exec.LookPath("git"); err != nil {
 		t.Skip("git is not installed")
 	}

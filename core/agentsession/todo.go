@@ -22,28 +22,6 @@ type TodoTask = todo.Task
 // the model (RPC set_todos), as omp names it.
 const UserTodoEdit = "user_todo_edit"
 
-// SetTodoPhases replaces the todo plan (RPC set_todos), records it in the
-// session so a resumed session has it, and returns it normalised.
-func (s *Session) SetTodoPhases(phases []TodoPhase) ([]TodoPhase, error) {
-	out, err := s.svc.Todos.Set(phases)
-	if err != nil {
-		return nil, err
-	}
-	if _, err := s.Store().AppendCustom(UserTodoEdit, map[string]any{"phases": out}); err != nil {
-		return nil, err
-	}
-	return out, nil
-}
-
-// TodoPhases returns the todo plan.
-func (s *Session) TodoPhases() []TodoPhase {
-	p := s.svc.Todos.Phases()
-	if p == nil {
-		p = []TodoPhase{}
-	}
-	return p
-}
-
 // restoreTodos loads the latest plan on the store's path: the newest
 // user_todo_edit entry or successful todo_write result. Only those kinds
 // of entries are read, so resuming a long session does not decode all of
@@ -123,7 +101,7 @@ var _ agent.Event = TodoReminder{}
 // the plan is fully done it announces todo_auto_clear.
 func (s *Session) todoFollowUp(attempt int, changed bool) ai.Message {
 	st := s.cfg.Settings
-	phases := s.TodoPhases()
+	phases := s.tools.TodoPhases()
 	open := todo.Incomplete(phases)
 	if len(phases) > 0 && len(open) == 0 && changed {
 		s.emit(TodoAutoClear{})

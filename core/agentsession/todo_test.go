@@ -14,6 +14,7 @@ import (
 // todo_reminder event) up to todo.reminders.max times; the plan survives a
 // resume; finishing it announces todo_auto_clear.
 func TestTodoRemindersAndResume(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t, keyEnv)
 	f.script.add(
 		callTool("t1", "todo_write", `{"ops":[{"op":"init","list":[{"phase":"Work","items":["write code","run tests"]}]}]}`),
@@ -49,7 +50,7 @@ func TestTodoRemindersAndResume(t *testing.T) {
 		t.Fatal(err)
 	}
 	s2 := f.open(Options{Models: reg, Store: store, NoTitle: true})
-	if got := s2.TodoPhases(); len(got) != 1 || len(got[0].Tasks) != 2 {
+	if got := s2.Tools().TodoPhases(); len(got) != 1 || len(got[0].Tasks) != 2 {
 		t.Fatalf("plan after resume: %+v", got)
 	}
 	var cleared bool

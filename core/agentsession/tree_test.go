@@ -58,6 +58,7 @@ func treeFixture(t *testing.T, hooks ...*agent.Hooks) (*fixture, *Session) {
 // entry at the new position (fromId, details, file tags) written from the
 // branch that was left, and the model sees it next.
 func TestNavigateTree(t *testing.T) {
+	t.Parallel()
 	f, s := treeFixture(t)
 	ctx := context.Background()
 	file := s.SessionFile()
@@ -138,6 +139,7 @@ func TestNavigateTree(t *testing.T) {
 // starts a new root. Picking a custom message works like a user message;
 // picking the leaf does nothing.
 func TestNavigateToRootAndCustomMessage(t *testing.T) {
+	t.Parallel()
 	f, s := treeFixture(t)
 	ctx := context.Background()
 	if err := s.SendCustomMessage(ctx, &message.Custom{CustomType: "note", Content: message.PlainText("remember this"), Display: true}, CustomOptions{}); err != nil {
@@ -192,6 +194,7 @@ func TestNavigateToRootAndCustomMessage(t *testing.T) {
 // Bad input: an unknown entry, a move during a run; a summary that fails,
 // is aborted, or is asked for a session too short changes nothing.
 func TestNavigateBadInput(t *testing.T) {
+	t.Parallel()
 	f, s := treeFixture(t)
 	ctx := context.Background()
 	leaf := s.Store().LeafID()
@@ -346,6 +349,7 @@ func TestTreeHooks(t *testing.T) {
 // Labels: set, shown in the tree view and its labeled-only filter,
 // cleared; an unknown entry is refused.
 func TestLabelsAndTreeView(t *testing.T) {
+	t.Parallel()
 	_, s := treeFixture(t)
 	q1 := entryOf(t, s, "q1")
 	if err := s.Tree().SetLabel(q1, "  start  "); err != nil {

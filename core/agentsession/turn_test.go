@@ -12,6 +12,7 @@ import (
 // The turn is held by one worker at a time, and nobody gets it once the
 // session is closed.
 func TestTurnGate(t *testing.T) {
+	t.Parallel()
 	g := newTurn(nil)
 	if !g.tryAcquire() || g.tryAcquire() || !g.busy() {
 		t.Fatal("the turn is not exclusive")
@@ -49,6 +50,7 @@ func TestTurnGate(t *testing.T) {
 
 // Messages kept for the next prompt are handed out once.
 func TestTurnKeepsMessagesForTheNextPrompt(t *testing.T) {
+	t.Parallel()
 	g := newTurn(nil)
 	m := &message.Custom{CustomType: "note", Content: message.PlainText("x")}
 	g.keepForNext(m)

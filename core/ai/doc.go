@@ -37,9 +37,10 @@
 //
 // # Transport: our own SSE client, not the vendor SDKs
 //
-// Providers speak HTTP through Post (transport.go) and decode server-sent
-// events with package core/ai/sse instead of using anthropic-sdk-go,
-// openai-go or google.golang.org/genai. The hooks need to see and replace the
+// Providers speak HTTP through Post (transport.go) and read server-sent
+// events through ReadEvents (events.go, over package core/ai/sse: one read
+// loop with its limits and end-of-stream errors for all of them) instead
+// of using anthropic-sdk-go, openai-go or google.golang.org/genai. The hooks need to see and replace the
 // exact JSON body before it is sent (before_provider_request) and to read the
 // response status and headers before the body is consumed
 // (after_provider_response), each tagged with the request id. The SDKs build

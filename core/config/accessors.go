@@ -183,17 +183,23 @@ func (s *Settings) ModelRole(role string) string { return s.ModelRoles()[role] }
 // (default) or xhigh.
 func (s *Settings) DefaultThinkingLevel() string { return s.String("defaultThinkingLevel") }
 
-// ACPRequirePermission returns the permission patterns of `gopi acp`: the
-// calls it asks the editor to approve first (acp.requirePermission; by
-// default "*", every call that may change files or run programs).
-func (s *Settings) ACPRequirePermission() []string { return s.Strings("acp.requirePermission") }
+// A front end whose calls may need the user's approval, as named in its
+// <front end>.requirePermission setting.
+const (
+	// PermissionACP is `gopi acp`: it asks the editor (by default "*",
+	// every call that may change files or run programs).
+	PermissionACP = "acp"
+	// PermissionRPC is --mode rpc: it asks the host through an extension
+	// UI select dialog (none by default).
+	PermissionRPC = "rpc"
+	// PermissionTUI is the interactive mode: it asks the user (none by
+	// default).
+	PermissionTUI = "tui"
+)
 
-// RPCRequirePermission returns the permission patterns of --mode rpc: the
-// calls it asks the host to approve first through an extension UI select
-// dialog (rpc.requirePermission; none by default).
-func (s *Settings) RPCRequirePermission() []string { return s.Strings("rpc.requirePermission") }
-
-// TUIRequirePermission returns the permission patterns of the interactive
-// mode: the calls it asks the user to approve first
-// (tui.requirePermission; none by default).
-func (s *Settings) TUIRequirePermission() []string { return s.Strings("tui.requirePermission") }
+// RequirePermission returns the permission patterns of a front end
+// (PermissionACP, PermissionRPC or PermissionTUI): the calls it asks to
+// have approved first (its <front end>.requirePermission setting).
+func (s *Settings) RequirePermission(frontEnd string) []string {
+	return s.Strings(frontEnd + ".requirePermission")
+}

@@ -22,7 +22,7 @@ type sessionHost struct{ s *agentsession.Session }
 func (h sessionHost) Cwd() string { return h.s.Config().Cwd }
 
 func (h sessionHost) UI() tool.UI {
-	if env := h.s.ToolEnv(); env != nil {
+	if env := h.s.Tools().Env(); env != nil {
 		return env.UI
 	}
 	return nil
@@ -59,7 +59,7 @@ func (h sessionHost) SetSessionName(name string) error { return h.s.Tree().SetNa
 
 func (h sessionHost) ActiveTools() []string {
 	var out []string
-	for _, t := range h.s.Tools() {
+	for _, t := range h.s.Tools().Offered() {
 		out = append(out, t.Definition().Name)
 	}
 	return out
@@ -67,7 +67,7 @@ func (h sessionHost) ActiveTools() []string {
 
 func (h sessionHost) AllTools() []string {
 	var out []string
-	for _, t := range h.s.AllTools() {
+	for _, t := range h.s.Tools().All() {
 		out = append(out, t.Definition().Name)
 	}
 	return out
@@ -77,7 +77,7 @@ func (h sessionHost) SetActiveTools(names []string) error {
 	if names == nil {
 		names = []string{}
 	}
-	return h.s.SetActiveTools(names)
+	return h.s.Tools().SetActive(names)
 }
 
 func (h sessionHost) SetModel(provider, id string) error {
@@ -151,7 +151,7 @@ func (h sessionHost) SaveEntry(typ string, fields json.RawMessage) error {
 func (h sessionHost) RebuildContext() error { return h.s.Tree().RebuildContext() }
 
 func (h sessionHost) PushPendingAction(label string, apply, reject func(ctx context.Context, reason string) (*tool.Result, error)) error {
-	svc := h.s.Services()
+	svc := h.s.Tools().Services()
 	if svc == nil {
 		return ErrNoPendingStore
 	}

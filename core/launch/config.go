@@ -62,9 +62,9 @@ func (r *Request) overrides() map[string]any {
 func PermissionsFor(m Mode, cfg *config.Config) permission.Options {
 	switch m {
 	case Interactive:
-		return permission.Options{Require: cfg.Settings.TUIRequirePermission(), Setting: "tui.requirePermission"}
+		return permission.Options{Require: cfg.Settings.RequirePermission(config.PermissionTUI), Setting: "tui.requirePermission"}
 	case RPC:
-		return permission.Options{Require: cfg.Settings.RPCRequirePermission(), Setting: "rpc.requirePermission"}
+		return permission.Options{Require: cfg.Settings.RequirePermission(config.PermissionRPC), Setting: "rpc.requirePermission"}
 	}
 	return permission.Options{}
 }

@@ -94,7 +94,7 @@ func loadExtensions(ctx context.Context, r *Request, cfg *config.Config, opts *a
 	}
 	return func(s *agentsession.Session) {
 		taken := map[string]bool{}
-		for _, t := range s.Tools() {
+		for _, t := range s.Tools().Offered() {
 			taken[t.Definition().Name] = true
 		}
 		var tools []tool.Tool
@@ -107,7 +107,7 @@ func loadExtensions(ctx context.Context, r *Request, cfg *config.Config, opts *a
 			taken[name] = true
 			tools = append(tools, t)
 		}
-		if err := s.SetExtensionTools(tools); err != nil {
+		if err := s.Tools().SetExtension(tools); err != nil {
 			r.report("extension tools: %v", err)
 		}
 		unsub := s.Subscribe(func(e agent.Event) { rt.Observe(e) })

@@ -81,7 +81,7 @@ func (st *Started) RunInteractive(ctx context.Context, r *Request, cfg *config.C
 		toolDraw[name] = d
 	}
 	s := st.Session
-	err := tui.Run(ctx, s, tui.Options{Shortcuts: keys, Renderers: renderers, ToolRenderers: toolDraw, Input: term.In, Output: term.Out, Environ: term.Environ, Cwd: cfg.Cwd, Home: cfg.Home, ScanCache: s.ToolEnv().Caches.Scanner(),
+	err := tui.Run(ctx, s, tui.Options{Shortcuts: keys, Renderers: renderers, ToolRenderers: toolDraw, Input: term.In, Output: term.Out, Environ: term.Environ, Cwd: cfg.Cwd, Home: cfg.Home, ScanCache: s.Tools().Env().Caches.Scanner(),
 		HistoryFile: filepath.Join(cfg.AgentDir, "prompt-history.jsonl"),
 		Messages:    msgs, NoColor: cfg.Env.Get("NO_COLOR") != "", Commands: cmds, Warnings: st.Warnings})
 	status := 0

@@ -88,6 +88,7 @@ func BenchmarkOpen50MB(b *testing.B) {
 // $SESSION_BENCH_FILE as a session of $SESSION_BENCH_CWD, for
 // bench/agent.sh to time `gopi -p --continue` on it; skipped without them.
 func TestWriteBenchSession(t *testing.T) {
+	t.Parallel()
 	path, cwd := os.Getenv("SESSION_BENCH_FILE"), os.Getenv("SESSION_BENCH_CWD")
 	if path == "" || cwd == "" {
 		t.Skip("SESSION_BENCH_FILE and SESSION_BENCH_CWD not set (bench/agent.sh sets them)")
@@ -96,6 +97,7 @@ func TestWriteBenchSession(t *testing.T) {
 }
 
 func TestBigSessionLoads(t *testing.T) {
+	t.Parallel()
 	path := filepath.Join(t.TempDir(), "big.jsonl")
 	writeBigSession(t, path, 2<<20)
 	m := must[*Manager](t)(Open(path, Options{}))

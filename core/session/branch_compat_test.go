@@ -17,6 +17,7 @@ import (
 //     "handoff", re-encodes byte for byte as gopi writes that entry;
 //   - the handoff session's context is what omp's get_messages answered.
 func TestOmpBranchAndHandoff(t *testing.T) {
+	t.Parallel()
 	from := must[*Manager](t)(Open(copyFixture(t, "omp/branch-from.jsonl"), Options{}))
 	branch := must[*Manager](t)(Open(copyFixture(t, "omp/branch.jsonl"), Options{}))
 	if p := branch.Header().ParentSession; !strings.HasSuffix(filepath.Base(p), "_"+from.SessionID()+".jsonl") {

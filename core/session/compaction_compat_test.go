@@ -15,6 +15,7 @@ import (
 // transcripts in core/modes/rpc/testdata/omp). Both a cut at a user message
 // and a split turn (the cut on an assistant message) are covered.
 func TestOmpCompactionReload(t *testing.T) {
+	t.Parallel()
 	for _, name := range []string{"compact", "compact-split"} {
 		t.Run(name, func(t *testing.T) {
 			m := must[*Manager](t)(Open(copyFixture(t, "omp/"+name+".jsonl"), Options{}))

@@ -16,6 +16,7 @@ import (
 // A session written through every append method; the file is the golden
 // testdata/golden/new.jsonl (go test -update rewrites it).
 func TestGoldenNewSession(t *testing.T) {
+	t.Parallel()
 	opts := testOptions(t)
 	m := must[*Manager](t)(Create(opts))
 	must[string](t)(m.AppendModelChange("anthropic/claude-sonnet-4-5", ""))
@@ -160,6 +161,7 @@ func TestOmpFixtures(t *testing.T) {
 
 // Fields and lines this version does not model survive a rewrite in place.
 func TestUnknownContentKept(t *testing.T) {
+	t.Parallel()
 	const file = `{"type":"session","version":3,"id":"s1","timestamp":"2026-01-01T00:00:00.000Z","cwd":"/w","future":{"x":1}}
 {"type":"message","id":"a1","parentId":null,"timestamp":"2026-01-01T00:00:01.000Z","message":{"role":"user","content":"hi","timestamp":1,"providerPayload":{"k":[1,2]}}}
 not json at all
@@ -201,6 +203,7 @@ not json at all
 }
 
 func TestOpenEdgeCases(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	t.Run("missing file starts a new session there", func(t *testing.T) {
 		p := filepath.Join(dir, "sub", "new.jsonl")
@@ -245,6 +248,7 @@ func TestOpenEdgeCases(t *testing.T) {
 }
 
 func TestPersistErrorsAreLatched(t *testing.T) {
+	t.Parallel()
 	blocker := filepath.Join(t.TempDir(), "file")
 	os.WriteFile(blocker, nil, 0o644)
 	m := must[*Manager](t)(Create(Options{Dir: filepath.Join(blocker, "sessions")}))
@@ -266,6 +270,7 @@ func TestPersistErrorsAreLatched(t *testing.T) {
 }
 
 func TestFileRemovedUnderUs(t *testing.T) {
+	t.Parallel()
 	m := must[*Manager](t)(Create(testOptions(t)))
 	must[string](t)(m.AppendMessage(user("a")))
 	must[string](t)(m.AppendMessage(assistant("b")))
@@ -279,6 +284,7 @@ func TestFileRemovedUnderUs(t *testing.T) {
 // An entry another process appended under an id we also have is kept
 // beside ours, not replaced by it.
 func TestMergeKeepsCollidingForeignEntry(t *testing.T) {
+	t.Parallel()
 	path := newFile(t)
 	m := must[*Manager](t)(Open(path, Options{}))
 	id := m.Entries()[0].ID

@@ -179,6 +179,7 @@ func TestKilledWriter(t *testing.T) {
 // Many goroutines use one Manager while another Manager appends to the
 // same file: run with -race.
 func TestGoroutinesAndTwoManagers(t *testing.T) {
+	t.Parallel()
 	path := newFile(t)
 	m1 := must[*Manager](t)(Open(path, Options{Sync: SyncOnFlush}))
 	m2 := must[*Manager](t)(Open(path, Options{Sync: SyncOnFlush}))

@@ -12,6 +12,7 @@ import (
 )
 
 func TestEncodeCwdAndDirs(t *testing.T) {
+	t.Parallel()
 	for cwd, want := range map[string]string{
 		"/work/pi":        "--work-pi--",
 		"/":               "----",
@@ -110,6 +111,7 @@ func TestListContinueResolve(t *testing.T) {
 }
 
 func TestFork(t *testing.T) {
+	t.Parallel()
 	opts := testOptions(t)
 	m := must[*Manager](t)(Create(opts))
 	a := must[string](t)(m.AppendMessage(user("a")))
@@ -154,6 +156,7 @@ func TestFork(t *testing.T) {
 }
 
 func TestListNestsSubagentSessions(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	l := Locations{SessionDir: dir}
 	opts := testOptions(t)

@@ -8,6 +8,7 @@ import (
 // An entry marshals as its file line: the same bytes the file holds for an
 // entry of a known type, the line as read for an unknown type.
 func TestEntryMarshalJSON(t *testing.T) {
+	t.Parallel()
 	opts := testOptions(t)
 	m := must[*Manager](t)(Create(opts))
 	u := must[string](t)(m.AppendMessage(user("hello")))
@@ -43,6 +44,7 @@ func TestEntryMarshalJSON(t *testing.T) {
 // the file reads back the same line (an unknown type kept as it is), the
 // context ignores it, and gopi's own types are refused.
 func TestAppendOther(t *testing.T) {
+	t.Parallel()
 	opts := testOptions(t)
 	m := must[*Manager](t)(Create(opts))
 	must[string](t)(m.AppendMessage(user("hello")))

@@ -10,6 +10,7 @@ import (
 // left out), which parseHeader reads back unchanged. `gopi --mode json`
 // prints its first line this way.
 func TestHeaderMarshalJSON(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		h    Header
 		want string

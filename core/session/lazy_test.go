@@ -74,6 +74,7 @@ func pendingIDs(m *Manager) []string {
 // ContextPath and a selective SelectPath decode no more; Entries decodes
 // the rest, and the result is what decoding everything gives.
 func TestOpenDecodesOnlyTheContext(t *testing.T) {
+	t.Parallel()
 	path, firstKept, abandoned := writeCompacted(t, 40, 2, 3)
 	m := must[*Manager](t)(Open(path, Options{}))
 	ctxPath := m.ContextPath("")
@@ -133,6 +134,7 @@ func countIn(es, in []*Entry) int {
 // not send is reported only once something decodes it, with its line, and
 // then kept as an opaque message, as at load before.
 func TestUndecodableMessageReportedWhenDecoded(t *testing.T) {
+	t.Parallel()
 	path, _, _ := writeCompacted(t, 10, 1, 1)
 	lines := readLines(t, path)
 	// Line 2 is the first prompt, long compacted away.
@@ -168,6 +170,7 @@ func TestUndecodableMessageReportedWhenDecoded(t *testing.T) {
 // model of the last answer on the path is the default, even when that
 // answer is before the context's part.
 func TestLastAnswerModelDecodedOnDemand(t *testing.T) {
+	t.Parallel()
 	const file = `{"type":"session","version":3,"id":"s","timestamp":"2026-01-01T00:00:00.000Z","cwd":"/w"}
 {"type":"message","id":"a1","parentId":null,"timestamp":"2026-01-01T00:00:01.000Z","message":{"role":"user","content":"hi","timestamp":1}}
 {"type":"message","id":"a2","parentId":"a1","timestamp":"2026-01-01T00:00:02.000Z","message":{"role":"assistant","content":[{"type":"text","text":"ok"}],"provider":"p","model":"old","stopReason":"stop","timestamp":2}}

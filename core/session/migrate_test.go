@@ -36,6 +36,7 @@ func checkGolden(t *testing.T, path, name string) {
 
 // INVENTORY §5 check 2.
 func TestMigrateV1(t *testing.T) {
+	t.Parallel()
 	p := copyFixture(t, "migrate/v1.jsonl")
 	opts := testOptions(t)
 	m := must[*Manager](t)(Open(p, opts))
@@ -78,6 +79,7 @@ func TestMigrateV1(t *testing.T) {
 }
 
 func TestMigrateV2(t *testing.T) {
+	t.Parallel()
 	p := copyFixture(t, "migrate/v2.jsonl")
 	m := must[*Manager](t)(Open(p, testOptions(t)))
 	checkGolden(t, p, "migrated-v2.jsonl")

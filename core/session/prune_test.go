@@ -14,6 +14,7 @@ import (
 // other member and every other line keeps its bytes; the pruned output
 // reloads and reaches the model as the notice.
 func TestPruneToolResults(t *testing.T) {
+	t.Parallel()
 	p := copyFixture(t, "omp/tool.jsonl")
 	before := readLines(t, p)
 	m := must[*Manager](t)(Open(p, Options{}))
@@ -77,6 +78,7 @@ func TestPruneToolResults(t *testing.T) {
 // A prune in a session not yet written, or in memory, changes the entry;
 // an unknown id or a message that is not a tool result is refused.
 func TestPruneToolResultsInMemoryAndErrors(t *testing.T) {
+	t.Parallel()
 	for _, m := range []*Manager{InMemory("/p"), must[*Manager](t)(Create(testOptions(t)))} {
 		must[string](t)(m.AppendMessage(user("hi")))
 		id := must[string](t)(m.AppendMessage(&ai.ToolResultMessage{ToolCallID: "c", ToolName: "bash", Content: ai.ContentList{ai.Text("long output")}}))

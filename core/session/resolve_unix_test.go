@@ -15,6 +15,7 @@ import (
 // A --resume path that is not a readable regular file is refused with what
 // it is; a regular file (also through a link) resolves to its path.
 func TestResolvePathKinds(t *testing.T) {
+	t.Parallel()
 	root := t.TempDir()
 	l := Locations{Roots: []string{filepath.Join(root, "sessions")}, Home: root}
 	file := filepath.Join(root, "s.jsonl")

@@ -10,6 +10,7 @@ import (
 )
 
 func TestRunLock(t *testing.T) {
+	t.Parallel()
 	path := filepath.Join(t.TempDir(), "s.jsonl")
 	a, err := LockRun(path)
 	if err != nil {

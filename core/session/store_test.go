@@ -16,6 +16,7 @@ import (
 
 // INVENTORY §5 check 1.
 func TestNothingWrittenBeforeFirstAssistant(t *testing.T) {
+	t.Parallel()
 	m := must[*Manager](t)(Create(testOptions(t)))
 	must[string](t)(m.AppendModelChange("anthropic/claude-sonnet-4-5", ""))
 	must[string](t)(m.AppendMessage(user("hi")))
@@ -46,6 +47,7 @@ func TestNothingWrittenBeforeFirstAssistant(t *testing.T) {
 
 // INVENTORY §5 check 3.
 func TestBranchAndResetLeaf(t *testing.T) {
+	t.Parallel()
 	m := InMemory("/w")
 	a := must[string](t)(m.AppendMessage(user("a")))
 	must[string](t)(m.AppendMessage(assistant("b")))
@@ -95,6 +97,7 @@ func TestBranchAndResetLeaf(t *testing.T) {
 }
 
 func TestLabels(t *testing.T) {
+	t.Parallel()
 	m := InMemory("/w")
 	a := must[string](t)(m.AppendMessage(user("a")))
 	must[string](t)(m.AppendLabel(a, "checkpoint"))
@@ -116,6 +119,7 @@ func TestLabels(t *testing.T) {
 
 // INVENTORY §5 check 4 and the state collected along the path.
 func TestBuildContextCompactionAndState(t *testing.T) {
+	t.Parallel()
 	m := InMemory("/w")
 	must[string](t)(m.AppendMessage(user("old1")))
 	a1 := assistant("old2")
@@ -183,6 +187,7 @@ func TestBuildContextCompactionAndState(t *testing.T) {
 }
 
 func TestRemoteCompactionSkipsKeptEntries(t *testing.T) {
+	t.Parallel()
 	m := InMemory("/w")
 	kept := must[string](t)(m.AppendMessage(user("kept")))
 	must[string](t)(m.AppendCompaction(Compaction{Summary: "S", FirstKeptEntryID: kept,
@@ -200,6 +205,7 @@ func TestRemoteCompactionSkipsKeptEntries(t *testing.T) {
 
 // INVENTORY §5 check 5.
 func TestSizeControlsAndBlobs(t *testing.T) {
+	t.Parallel()
 	opts := testOptions(t)
 	m := must[*Manager](t)(Create(opts))
 	big := strings.Repeat("x", 600_000)
@@ -267,6 +273,7 @@ func TestSizeControlsAndBlobs(t *testing.T) {
 }
 
 func TestSignatureEmptiedNotCut(t *testing.T) {
+	t.Parallel()
 	out, err := prepare([]byte(`{"a":{"thinkingSignature":"`+strings.Repeat("s", 500_001)+`","x":"é"}}`), nil)
 	if err != nil {
 		t.Fatal(err)

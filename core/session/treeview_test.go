@@ -107,6 +107,7 @@ func renderRows(rows []TreeRow) string {
 // The tree views of two sessions under every filter, and a search, as
 // golden text (go test -update rewrites testdata/tree/).
 func TestTreeViewGolden(t *testing.T) {
+	t.Parallel()
 	branched, _ := treeSession(t)
 	cases := []struct {
 		name string
@@ -123,6 +124,7 @@ func TestTreeViewGolden(t *testing.T) {
 }
 
 func TestParseTreeFilter(t *testing.T) {
+	t.Parallel()
 	for _, f := range TreeFilters {
 		if got, err := ParseTreeFilter(string(f)); err != nil || got != f {
 			t.Errorf("ParseTreeFilter(%q) = %q, %v", f, got, err)
@@ -214,6 +216,7 @@ func isSubsequence(sub, all []TreeRow) bool {
 // visible labelled entries, the leaf always shown, searches keeping only
 // matching rows.
 func TestTreeViewProperties(t *testing.T) {
+	t.Parallel()
 	for seed := range uint64(200) {
 		r := rand.New(rand.NewPCG(seed, 7))
 		m := randomTree(t, r)
@@ -342,6 +345,7 @@ func BenchmarkTreeRows(b *testing.B) {
 }
 
 func TestDescribeToolCallEdit(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		args map[string]any
 		want string
@@ -359,6 +363,7 @@ func TestDescribeToolCallEdit(t *testing.T) {
 
 // Shows agrees with FilterRows row by row.
 func TestFilterShowsMatchesFilterRows(t *testing.T) {
+	t.Parallel()
 	m := must[*Manager](t)(Create(testOptions(t)))
 	must[string](t)(m.AppendMessage(user("q")))
 	a := assistant("")

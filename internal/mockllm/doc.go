@@ -44,5 +44,6 @@
 //	reqs := srv.Requests()
 //
 // From the command line, `gopi mockllm --script FILE` serves a script file
-// (see ParseScript for the JSON format) and prints its URL.
+// (see ParseScript for the JSON format) through an Endpoint and prints
+// its URL; WriteRecord keeps its requests.
 package mockllm

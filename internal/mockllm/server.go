@@ -66,7 +66,7 @@ func New(t TB) *Server {
 }
 
 // NewHandler returns a server that is not listening: serve it with your own
-// http.Server (the CLI does). URL is empty for such a server.
+// http.Server (as Endpoint does). URL is empty for such a server.
 func NewHandler() *Server { return &Server{} }
 
 // Script appends turns to the script.

@@ -20,6 +20,7 @@ const greetGo = "package main\n\nfunc greet() string {\n\treturn \"Hello\"\n}\n"
 // outcome, shows the edit as a diff of the whole file, and ends the turn;
 // session/load then replays the conversation and the session goes on.
 func TestPromptToolCallsDiffAndLoad(t *testing.T) {
+	t.Parallel()
 	r := newRig(t,
 		mockllm.Turn{Blocks: []mockllm.Block{mockllm.Thinking("Look first.", "sig"), mockllm.Text("Reading it."), toolCallBlock("read", map[string]any{"path": "greet.go"})}},
 		mockllm.Turn{Blocks: []mockllm.Block{toolCallBlock("edit", map[string]any{"path": "greet.go", "old_text": `"Hello"`, "new_text": `"Hello, world!"`})}},
@@ -116,6 +117,7 @@ func contains[T comparable](list []T, x T) bool {
 // blocks the call (nothing is written, the model is told), "always allow"
 // stops the questions for that tool, and other tools never ask.
 func TestPermissions(t *testing.T) {
+	t.Parallel()
 	r := newRig(t,
 		mockllm.Turn{Blocks: []mockllm.Block{toolCallBlock("write", map[string]any{"path": "new.txt", "content": "one\n"})}},
 		mockllm.Turn{Blocks: []mockllm.Block{mockllm.Text("I will not write it.")}},
@@ -181,6 +183,7 @@ func TestPermissions(t *testing.T) {
 // When the editor offers its file system, the tools read its buffers
 // (unsaved text included) and write through it; the disk is left alone.
 func TestEditorFiles(t *testing.T) {
+	t.Parallel()
 	r := newRig(t,
 		mockllm.Turn{Blocks: []mockllm.Block{toolCallBlock("read", map[string]any{"path": "greet.go"})}},
 		mockllm.Turn{Blocks: []mockllm.Block{toolCallBlock("edit", map[string]any{"path": "greet.go", "old_text": "Unsaved", "new_text": "Saved by gopi"})}},
@@ -216,6 +219,7 @@ func TestEditorFiles(t *testing.T) {
 // session/cancel aborts the run mid-answer: the prompt answers
 // "cancelled", and the session takes the next prompt.
 func TestCancel(t *testing.T) {
+	t.Parallel()
 	r := newRig(t,
 		mockllm.Turn{Blocks: []mockllm.Block{mockllm.Text("This answer is long and will never end because the server stalls.")}, StallAfterDeltas: 2, ChunkSize: 4},
 		mockllm.Turn{Blocks: []mockllm.Block{mockllm.Text("Back.")}},
@@ -249,6 +253,7 @@ func TestCancel(t *testing.T) {
 // The output limit ends the turn with max_tokens, a refusal with refusal,
 // and a provider failure is an error carrying its message.
 func TestStopReasons(t *testing.T) {
+	t.Parallel()
 	r := newRig(t,
 		mockllm.Turn{Blocks: []mockllm.Block{mockllm.Text("cut")}, Stop: mockllm.StopLength},
 		mockllm.Turn{Blocks: []mockllm.Block{mockllm.Text("no")}, Stop: mockllm.StopRefusal},
@@ -271,6 +276,7 @@ func TestStopReasons(t *testing.T) {
 // The model and the thinking level are configuration options; unknown
 // options, values and modes are refused with a message.
 func TestConfigOptions(t *testing.T) {
+	t.Parallel()
 	r := newRig(t)
 	r.connect(sdk.FileSystemCapabilities{})
 	sess := r.newSession()

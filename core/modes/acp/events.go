@@ -57,7 +57,7 @@ func (ss *session) onStream(e agent.MessageUpdate) {
 			if ss.track(tc.ID, tc.Name) {
 				ss.srv.send(ss.id, sdk.StartToolCall(sdk.ToolCallId(tc.ID), toolLabel(tc.Name), sdk.WithStartKind(toolKind(tc.Name)), sdk.WithStartStatus(sdk.ToolCallStatusPending)))
 			}
-			paths := callPaths(ss.sess.ToolEnv(), tc.Name, tc.Arguments)
+			paths := callPaths(ss.sess.Tools().Env(), tc.Name, tc.Arguments)
 			ss.srv.send(ss.id, sdk.UpdateToolCall(sdk.ToolCallId(tc.ID),
 				sdk.WithUpdateTitle(toolTitle(tc.Name, tc.Arguments, paths)),
 				sdk.WithUpdateLocations(locations(paths)),
@@ -88,7 +88,7 @@ func (ss *session) onToolStart(e agent.ToolExecutionStart) {
 	ss.mu.Unlock()
 	id := sdk.ToolCallId(e.ToolCallID)
 	if isNew {
-		paths := callPaths(ss.sess.ToolEnv(), e.ToolName, e.Args)
+		paths := callPaths(ss.sess.Tools().Env(), e.ToolName, e.Args)
 		ss.srv.send(ss.id, sdk.StartToolCall(id, toolTitle(e.ToolName, e.Args, paths),
 			sdk.WithStartKind(toolKind(e.ToolName)), sdk.WithStartStatus(sdk.ToolCallStatusPending),
 			sdk.WithStartLocations(locations(paths)), sdk.WithStartRawInput(e.Args)))

@@ -16,6 +16,7 @@ import (
 // with neither method nor id went unanswered (and an object id was
 // echoed).
 func TestHostileLinesAreAnswered(t *testing.T) {
+	t.Parallel()
 	toAgent, editorOut := io.Pipe()
 	editorIn, fromAgent := io.Pipe()
 	done := make(chan error, 1)

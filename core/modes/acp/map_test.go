@@ -12,6 +12,7 @@ import (
 )
 
 func TestToolKind(t *testing.T) {
+	t.Parallel()
 	for name, want := range map[string]sdk.ToolKind{
 		"read": sdk.ToolKindRead, "write": sdk.ToolKindEdit, "edit": sdk.ToolKindEdit, "ast_edit": sdk.ToolKindEdit,
 		"resolve": sdk.ToolKindEdit, "search": sdk.ToolKindSearch, "find": sdk.ToolKindSearch, "ast_grep": sdk.ToolKindSearch,
@@ -24,6 +25,7 @@ func TestToolKind(t *testing.T) {
 }
 
 func TestCallPathsAndTitles(t *testing.T) {
+	t.Parallel()
 	env := tool.NewEnv("/work/p")
 	for _, c := range []struct {
 		name  string
@@ -52,6 +54,7 @@ func TestCallPathsAndTitles(t *testing.T) {
 }
 
 func TestPromptText(t *testing.T) {
+	t.Parallel()
 	mime := "image/png"
 	blocks := []sdk.ContentBlock{
 		sdk.TextBlock("Explain "),
@@ -72,6 +75,7 @@ func TestPromptText(t *testing.T) {
 }
 
 func TestStopReason(t *testing.T) {
+	t.Parallel()
 	for _, c := range []struct {
 		m    *ai.AssistantMessage
 		want sdk.StopReason
@@ -93,6 +97,7 @@ func TestStopReason(t *testing.T) {
 }
 
 func TestHunkTexts(t *testing.T) {
+	t.Parallel()
 	old, new := hunkTexts("--- a/x.go\n+++ b/x.go\n@@ -1,3 +1,3 @@\n a\n-b\n+B\n c\n\\ No newline at end of file\n")
 	if old != "a\nb\nc\n" || new != "a\nB\nc\n" {
 		t.Errorf("old %q new %q", old, new)
@@ -100,6 +105,7 @@ func TestHunkTexts(t *testing.T) {
 }
 
 func TestCut(t *testing.T) {
+	t.Parallel()
 	if got := cut(strings.Repeat("é", 10), 7); got != "ééé…" || cut("abcdef", 3) != "abc…" {
 		t.Errorf("%q", got)
 	}

@@ -19,6 +19,7 @@ import (
 // server marks read-only runs without a permission request; one it does
 // not mark is asked about (here rejected).
 func TestEditorMCPServers(t *testing.T) {
+	t.Parallel()
 	r := newRig(t,
 		mockllm.Turn{Blocks: []mockllm.Block{
 			mockllm.ToolCall("mcp__editor__echo", `{"text":"from the editor's server"}`),
@@ -56,6 +57,7 @@ func TestEditorMCPServers(t *testing.T) {
 // same project's server and settings take effect. (The editor's own
 // servers are the editor's choice and always start.)
 func TestUntrustedProjectInACP(t *testing.T) {
+	t.Parallel()
 	const secret = "abcdefgh12"
 	for _, trust := range []bool{false, true} {
 		r := newRig(t, mockllm.Turn{Blocks: []mockllm.Block{mockllm.Text("done")}})

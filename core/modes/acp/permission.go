@@ -39,7 +39,7 @@ var (
 // library then withdraws the request with $/cancel_request).
 func (a editorAsker) Ask(ctx context.Context, req permission.Request) (permission.Answer, error) {
 	ss := a.ss
-	paths := callPaths(ss.sess.ToolEnv(), req.Tool, req.Args)
+	paths := callPaths(ss.sess.Tools().Env(), req.Tool, req.Args)
 	title := toolTitle(req.Tool, req.Args, paths)
 	if req.Access.Summary != "" {
 		title = req.Access.Summary
@@ -119,7 +119,7 @@ func cardID(req permission.Request) sdk.ToolCallId {
 // needsPermission reports whether a call of the session will wait for the
 // editor's answer (its in_progress status waits for it).
 func (ss *session) needsPermission(name string, args map[string]any) bool {
-	for _, t := range ss.sess.Tools() {
+	for _, t := range ss.sess.Tools().Offered() {
 		if t.Definition().Name == name {
 			return ss.sess.Permissions().Asks(tool.CallAccess(t, args))
 		}

@@ -18,6 +18,7 @@ import (
 // out of it — and not before reads; with every request rejected nothing
 // runs and the model is told each time.
 func TestDefaultPermissions(t *testing.T) {
+	t.Parallel()
 	r := newRig(t,
 		mockllm.Turn{Blocks: []mockllm.Block{
 			toolCallBlock("bash", map[string]any{"command": "echo ran > ran.txt"}),
@@ -65,6 +66,7 @@ func TestDefaultPermissions(t *testing.T) {
 // "Always allow" and "always reject" hold for the rest of the session
 // and not for the next one.
 func TestAlwaysAnswersArePerSession(t *testing.T) {
+	t.Parallel()
 	bash := func(s string) mockllm.Turn {
 		return mockllm.Turn{Blocks: []mockllm.Block{toolCallBlock("bash", map[string]any{"command": "echo " + s + " >> log.txt"})}}
 	}
@@ -100,6 +102,7 @@ func TestAlwaysAnswersArePerSession(t *testing.T) {
 // shown as its own tool call and closed when it ends; a rejection blocks
 // a subagent's call as it does the session's.
 func TestSubagentPermissions(t *testing.T) {
+	t.Parallel()
 	task := func(id, assignment string) mockllm.Block {
 		return toolCallBlock("task", map[string]any{"agent": "implement", "tasks": []map[string]string{{"id": id, "description": id, "assignment": assignment}}})
 	}
@@ -168,6 +171,7 @@ func TestSubagentPermissions(t *testing.T) {
 // ends the turn and withdraws the pending request ($/cancel_request ends
 // the editor's handler), and the call does not run.
 func TestCancelWithdrawsPermissionRequest(t *testing.T) {
+	t.Parallel()
 	r := newRig(t,
 		mockllm.Turn{Blocks: []mockllm.Block{toolCallBlock("bash", map[string]any{"command": "echo ran > ran.txt"})}},
 		mockllm.Turn{Blocks: []mockllm.Block{mockllm.Text("never asked for")}},
@@ -206,6 +210,7 @@ func TestCancelWithdrawsPermissionRequest(t *testing.T) {
 // Cancelling the prompt withdraws a subagent's pending request too: the
 // subagent's run ends with its parent's.
 func TestCancelWithdrawsSubagentRequest(t *testing.T) {
+	t.Parallel()
 	r := newRig(t,
 		mockllm.Turn{Blocks: []mockllm.Block{toolCallBlock("task", map[string]any{"agent": "implement", "tasks": []map[string]string{
 			{"id": "Fix", "description": "fix", "assignment": "ASSIGN-FIX: run it"},

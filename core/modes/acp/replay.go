@@ -72,7 +72,7 @@ func (ss *session) replayAssistant(m *ai.AssistantMessage, args map[string]map[s
 			}
 		case *ai.ToolCall:
 			args[b.ID] = b.Arguments
-			paths := callPaths(ss.sess.ToolEnv(), b.Name, b.Arguments)
+			paths := callPaths(ss.sess.Tools().Env(), b.Name, b.Arguments)
 			ss.srv.send(ss.id, sdk.StartToolCall(sdk.ToolCallId(b.ID), toolTitle(b.Name, b.Arguments, paths),
 				sdk.WithStartKind(toolKind(b.Name)), sdk.WithStartStatus(sdk.ToolCallStatusPending),
 				sdk.WithStartLocations(locations(paths)), sdk.WithStartRawInput(b.Arguments)))
@@ -110,7 +110,7 @@ func (ss *session) replayResult(m *ai.ToolResultMessage, args map[string]any) {
 // and new text, without the unchanged lines between hunks); a write's
 // arguments keep the new content.
 func (ss *session) storedDiffs(m *ai.ToolResultMessage, args map[string]any) []sdk.ToolCallContent {
-	env := ss.sess.ToolEnv()
+	env := ss.sess.Tools().Env()
 	switch m.ToolName {
 	case "edit":
 		var d edit.Details

@@ -17,7 +17,6 @@ import (
 	"github.com/gopi-agent/gopi/core/launch"
 	"github.com/gopi-agent/gopi/core/permission"
 	store "github.com/gopi-agent/gopi/core/session"
-	"github.com/gopi-agent/gopi/core/tool"
 )
 
 // Session is what the ACP server uses of a gopi session;
@@ -34,10 +33,9 @@ type Session interface {
 	// Store is the session file; Agent the loop (model, thinking level).
 	Store() *store.Manager
 	Agent() *agent.Agent
-	// ToolEnv, Tools and Permissions connect the editor's files, the
-	// offered tools and the permission questions.
-	ToolEnv() *tool.Env
-	Tools() []tool.Tool
+	// Tools and Permissions connect the editor's files, the offered
+	// tools and the permission questions.
+	Tools() *agentsession.Tools
 	Permissions() *permission.Gate
 	// Turn and Model are the session's turn gate and model state.
 	Turn() *agentsession.Turn
@@ -102,7 +100,7 @@ func (s *server) openSession(ctx context.Context, cwd, path string, mcp []sdk.Mc
 		s.logUntrusted(cfg)
 	}
 	req.Permissions = &permission.Options{
-		Require: cfg.Settings.ACPRequirePermission(),
+		Require: cfg.Settings.RequirePermission(config.PermissionACP),
 		Setting: permissionSetting,
 		Asker:   editorAsker{ss},
 	}
@@ -129,7 +127,7 @@ func (s *server) openSession(ctx context.Context, cwd, path string, mcp []sdk.Mc
 	ss.id = as.Store().SessionID()
 	caps := s.clientCaps()
 	ss.files = &fileAccess{srv: s, sessionID: ss.id, editorRead: caps.Fs.ReadTextFile, editorWrite: caps.Fs.WriteTextFile, writes: map[string]fileChange{}}
-	as.ToolEnv().Files = ss.files
+	as.Tools().Env().Files = ss.files
 	ss.unsub = as.Subscribe(ss.onEvent)
 	return ss, nil
 }

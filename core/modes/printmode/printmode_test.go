@@ -48,6 +48,7 @@ func (f *fakeSession) LastAssistant() *ai.AssistantMessage {
 func (f *fakeSession) WaitJobs(context.Context, func(int)) error { return nil }
 
 func TestRunPrintsTheLastAnswer(t *testing.T) {
+	t.Parallel()
 	f := &fakeSession{answer: &ai.AssistantMessage{Content: ai.ContentList{ai.Text("four")}, StopReason: ai.StopReasonStop}, store: session.InMemory(t.TempDir())}
 	var out, errOut bytes.Buffer
 	status := Run(context.Background(), f, []Prompt{{Text: "2+2?"}, {Text: "again"}}, Options{Format: Text, Stdout: &out, Stderr: &errOut})
@@ -60,6 +61,7 @@ func TestRunPrintsTheLastAnswer(t *testing.T) {
 }
 
 func TestRunReportsAFailedPrompt(t *testing.T) {
+	t.Parallel()
 	f := &fakeSession{err: errors.New("no API key"), store: session.InMemory(t.TempDir())}
 	var out, errOut bytes.Buffer
 	status := Run(context.Background(), f, []Prompt{{Text: "hi"}}, Options{Format: Text, Stdout: &out, Stderr: &errOut})

@@ -13,13 +13,12 @@ import (
 // command is recorded in the session as a bash execution. It runs in the
 // background, so abort_bash can stop it; several run one after the other
 // in the order received.
-func cmdBash(ctx context.Context, srv *server, id json.RawMessage, line []byte) (any, error) {
-	var f struct {
-		Command string `json:"command"`
-	}
-	if err := decode(line, &f); err != nil {
-		return nil, err
-	}
+// bashArgs are the fields of a bash frame.
+type bashArgs struct {
+	Command string `json:"command"`
+}
+
+func cmdBash(ctx context.Context, srv *server, id json.RawMessage, f *bashArgs) (any, error) {
 	if f.Command == "" {
 		return nil, errors.New(`"command" is required: the shell command to run`)
 	}

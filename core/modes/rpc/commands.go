@@ -26,15 +26,6 @@ func notYet(what string) command {
 	}
 }
 
-// decode reads a command's fields, naming the command in the error.
-func decode(line []byte, v any) error {
-	dec := json.NewDecoder(strings.NewReader(string(line)))
-	if err := dec.Decode(v); err != nil {
-		return fmt.Errorf("invalid command: %w", err)
-	}
-	return nil
-}
-
 // promptFields are the fields of prompt, steer, follow_up and
 // abort_and_prompt.
 type promptFields struct {
@@ -64,49 +55,49 @@ var commands map[string]command
 func init() {
 	commands = map[string]command{
 		// Prompting
-		"prompt":           cmdPrompt,
-		"steer":            cmdSteer,
-		"follow_up":        cmdFollowUp,
+		"prompt":           withArgs(cmdPrompt),
+		"steer":            withArgs(cmdSteer),
+		"follow_up":        withArgs(cmdFollowUp),
 		"abort":            cmdAbort,
-		"abort_and_prompt": cmdAbortAndPrompt,
-		"new_session":      cmdNewSession,
+		"abort_and_prompt": withArgs(cmdAbortAndPrompt),
+		"new_session":      withArgs(cmdNewSession),
 		// State
 		"get_state":            cmdGetState,
-		"set_todos":            cmdSetTodos,
-		"set_host_tools":       cmdSetHostTools,
-		"set_host_uri_schemes": cmdSetHostURISchemes,
+		"set_todos":            withArgs(cmdSetTodos),
+		"set_host_tools":       withArgs(cmdSetHostTools),
+		"set_host_uri_schemes": withArgs(cmdSetHostURISchemes),
 		// Model and thinking
-		"set_model":            cmdSetModel,
+		"set_model":            withArgs(cmdSetModel),
 		"cycle_model":          cmdCycleModel,
 		"get_available_models": cmdAvailableModels,
-		"set_thinking_level":   cmdSetThinkingLevel,
+		"set_thinking_level":   withArgs(cmdSetThinkingLevel),
 		"cycle_thinking_level": cmdCycleThinkingLevel,
 		// Queue modes
-		"set_steering_mode":  cmdSetQueueMode(func(s Session, m agent.QueueMode) { s.Agent().SetSteeringMode(m) }),
-		"set_follow_up_mode": cmdSetQueueMode(func(s Session, m agent.QueueMode) { s.Agent().SetFollowUpMode(m) }),
-		"set_interrupt_mode": cmdSetInterruptMode,
+		"set_steering_mode":  cmdSetQueueMode(func(s Session, m agent.QueueMode) { s.Agent().SetModes(agent.Modes{Steering: m}) }),
+		"set_follow_up_mode": cmdSetQueueMode(func(s Session, m agent.QueueMode) { s.Agent().SetModes(agent.Modes{FollowUp: m}) }),
+		"set_interrupt_mode": withArgs(cmdSetInterruptMode),
 		// Compaction and retry
-		"compact":             cmdCompact,
-		"set_auto_compaction": cmdSetAutoCompaction,
-		"set_auto_retry":      cmdSetAutoRetry,
+		"compact":             withArgs(cmdCompact),
+		"set_auto_compaction": withArgs(cmdSetAutoCompaction),
+		"set_auto_retry":      withArgs(cmdSetAutoRetry),
 		"abort_retry":         cmdAbortRetry,
-		"handoff":             cmdHandoff,
+		"handoff":             withArgs(cmdHandoff),
 		// Bash
-		"bash":       cmdBash,
+		"bash":       withArgs(cmdBash),
 		"abort_bash": cmdAbortBash,
 		// Session
 		"get_session_stats":       cmdSessionStats,
-		"export_html":             cmdExportHTML,
-		"switch_session":          cmdSwitchSession,
-		"branch":                  cmdBranch,
+		"export_html":             withArgs(cmdExportHTML),
+		"switch_session":          withArgs(cmdSwitchSession),
+		"branch":                  withArgs(cmdBranch),
 		"get_branch_messages":     cmdBranchMessages,
 		"get_last_assistant_text": cmdLastAssistantText,
-		"set_session_name":        cmdSetSessionName,
+		"set_session_name":        withArgs(cmdSetSessionName),
 		"get_messages":            cmdGetMessages,
 		// Session tree (gopi's additions, see tree.go)
-		"get_tree":      cmdGetTree,
-		"navigate_tree": cmdNavigateTree,
-		"set_label":     cmdSetLabel,
+		"get_tree":      withArgs(cmdGetTree),
+		"navigate_tree": withArgs(cmdNavigateTree),
+		"set_label":     withArgs(cmdSetLabel),
 		// MCP servers (gopi's addition): what /mcp shows.
 		"get_mcp_servers": func(_ context.Context, srv *server, _ json.RawMessage, _ []byte) (any, error) {
 			return srv.s.Resources().MCPStatus(), nil
@@ -153,14 +144,7 @@ func (srv *server) runPrompt(ctx context.Context, id json.RawMessage, command st
 	srv.mu.Unlock()
 }
 
-func cmdPrompt(ctx context.Context, srv *server, id json.RawMessage, line []byte) (any, error) {
-	var p promptFields
-	if err := decode(line, &p); err != nil {
-		return nil, err
-	}
-	if err := p.check(); err != nil {
-		return nil, err
-	}
+func cmdPrompt(ctx context.Context, srv *server, id json.RawMessage, p *promptFields) (any, error) {
 	if c, args, ok := srv.command(*p.Message); ok {
 		// An extension's command runs here; the answer says how it went.
 		return nil, c.Run(ctx, args)
@@ -172,30 +156,16 @@ func cmdPrompt(ctx context.Context, srv *server, id json.RawMessage, line []byte
 	// response. (A run that ends between the check and the prompt makes
 	// a steer or follow-up start a run of its own.)
 	srv.out.send(ok(id, "prompt", nil))
-	srv.runPrompt(ctx, id, "prompt", p)
+	srv.runPrompt(ctx, id, "prompt", *p)
 	return skipResponse, nil
 }
 
-func cmdSteer(_ context.Context, srv *server, _ json.RawMessage, line []byte) (any, error) {
-	var p promptFields
-	if err := decode(line, &p); err != nil {
-		return nil, err
-	}
-	if err := p.check(); err != nil {
-		return nil, err
-	}
+func cmdSteer(_ context.Context, srv *server, _ json.RawMessage, p *promptFields) (any, error) {
 	srv.s.Turn().Steer(*p.Message, p.Images...)
 	return nil, nil
 }
 
-func cmdFollowUp(_ context.Context, srv *server, _ json.RawMessage, line []byte) (any, error) {
-	var p promptFields
-	if err := decode(line, &p); err != nil {
-		return nil, err
-	}
-	if err := p.check(); err != nil {
-		return nil, err
-	}
+func cmdFollowUp(_ context.Context, srv *server, _ json.RawMessage, p *promptFields) (any, error) {
 	srv.s.Turn().FollowUp(*p.Message, p.Images...)
 	return nil, nil
 }
@@ -213,28 +183,20 @@ func cmdAbort(_ context.Context, srv *server, _ json.RawMessage, _ []byte) (any,
 	return nil, nil
 }
 
-func cmdAbortAndPrompt(ctx context.Context, srv *server, id json.RawMessage, line []byte) (any, error) {
-	var p promptFields
-	if err := decode(line, &p); err != nil {
-		return nil, err
-	}
-	if err := p.check(); err != nil {
-		return nil, err
-	}
+func cmdAbortAndPrompt(ctx context.Context, srv *server, id json.RawMessage, p *promptFields) (any, error) {
 	srv.abortAndWait()
 	p.StreamingBehavior = ""
 	srv.out.send(ok(id, "abort_and_prompt", nil))
-	srv.runPrompt(ctx, id, "abort_and_prompt", p)
+	srv.runPrompt(ctx, id, "abort_and_prompt", *p)
 	return skipResponse, nil
 }
 
-func cmdNewSession(ctx context.Context, srv *server, _ json.RawMessage, line []byte) (any, error) {
-	var f struct {
-		ParentSession string `json:"parentSession"`
-	}
-	if err := decode(line, &f); err != nil {
-		return nil, err
-	}
+// newSessionArgs are the fields of a new_session frame.
+type newSessionArgs struct {
+	ParentSession string `json:"parentSession"`
+}
+
+func cmdNewSession(ctx context.Context, srv *server, _ json.RawMessage, f *newSessionArgs) (any, error) {
 	// As omp does, a new session ends the run in progress.
 	srv.abortAndWait()
 	cancelled, err := srv.s.Tree().New(ctx, f.ParentSession)
@@ -248,14 +210,13 @@ func cmdGetState(_ context.Context, srv *server, _ json.RawMessage, _ []byte) (a
 	return srv.s.State(), nil
 }
 
-func cmdSetTodos(_ context.Context, srv *server, _ json.RawMessage, line []byte) (any, error) {
-	var f struct {
-		Phases []agentsession.TodoPhase `json:"phases"`
-	}
-	if err := decode(line, &f); err != nil {
-		return nil, err
-	}
-	phases, err := srv.s.SetTodoPhases(f.Phases)
+// setTodosArgs are the fields of a set_todos frame.
+type setTodosArgs struct {
+	Phases []agentsession.TodoPhase `json:"phases"`
+}
+
+func cmdSetTodos(_ context.Context, srv *server, _ json.RawMessage, f *setTodosArgs) (any, error) {
+	phases, err := srv.s.Tools().SetTodoPhases(f.Phases)
 	if err != nil {
 		return nil, err
 	}
@@ -272,13 +233,12 @@ type hostToolDef struct {
 	ReadOnly    bool            `json:"readOnly"` // gopi's: the tool changes nothing (permission gates pass it)
 }
 
-func cmdSetHostTools(_ context.Context, srv *server, _ json.RawMessage, line []byte) (any, error) {
-	var f struct {
-		Tools []hostToolDef `json:"tools"`
-	}
-	if err := decode(line, &f); err != nil {
-		return nil, err
-	}
+// setHostToolsArgs are the fields of a set_host_tools frame.
+type setHostToolsArgs struct {
+	Tools []hostToolDef `json:"tools"`
+}
+
+func cmdSetHostTools(_ context.Context, srv *server, _ json.RawMessage, f *setHostToolsArgs) (any, error) {
 	tools := make([]tool.Tool, 0, len(f.Tools))
 	names := make([]string, 0, len(f.Tools))
 	for i, d := range f.Tools {
@@ -289,19 +249,18 @@ func cmdSetHostTools(_ context.Context, srv *server, _ json.RawMessage, line []b
 		tools = append(tools, t)
 		names = append(names, d.Name)
 	}
-	if err := srv.s.SetExtraTools(tools); err != nil {
+	if err := srv.s.Tools().SetExtra(tools); err != nil {
 		return nil, err
 	}
 	return map[string]any{"toolNames": names}, nil
 }
 
-func cmdSetHostURISchemes(_ context.Context, srv *server, _ json.RawMessage, line []byte) (any, error) {
-	var f struct {
-		Schemes []tool.HostURIScheme `json:"schemes"`
-	}
-	if err := decode(line, &f); err != nil {
-		return nil, err
-	}
+// setHostURISchemesArgs are the fields of a set_host_uri_schemes frame.
+type setHostURISchemesArgs struct {
+	Schemes []tool.HostURIScheme `json:"schemes"`
+}
+
+func cmdSetHostURISchemes(_ context.Context, srv *server, _ json.RawMessage, f *setHostURISchemesArgs) (any, error) {
 	names := make([]string, 0, len(f.Schemes))
 	for i, s := range f.Schemes {
 		s.Scheme = strings.ToLower(strings.TrimSuffix(strings.TrimSpace(s.Scheme), "://"))
@@ -314,18 +273,17 @@ func cmdSetHostURISchemes(_ context.Context, srv *server, _ json.RawMessage, lin
 		f.Schemes[i] = s
 		names = append(names, s.Scheme)
 	}
-	srv.s.ToolEnv().SetHostURIs(srv.host, f.Schemes)
+	srv.s.Tools().Env().SetHostURIs(srv.host, f.Schemes)
 	return map[string]any{"schemes": names}, nil
 }
 
-func cmdSetModel(_ context.Context, srv *server, _ json.RawMessage, line []byte) (any, error) {
-	var f struct {
-		Provider string `json:"provider"`
-		ModelID  string `json:"modelId"`
-	}
-	if err := decode(line, &f); err != nil {
-		return nil, err
-	}
+// setModelArgs are the fields of a set_model frame.
+type setModelArgs struct {
+	Provider string `json:"provider"`
+	ModelID  string `json:"modelId"`
+}
+
+func cmdSetModel(_ context.Context, srv *server, _ json.RawMessage, f *setModelArgs) (any, error) {
 	m, err := srv.s.Model().Find(f.Provider, f.ModelID)
 	if err != nil {
 		return nil, err
@@ -355,13 +313,12 @@ func cmdAvailableModels(_ context.Context, srv *server, _ json.RawMessage, _ []b
 	return map[string]any{"models": list}, nil
 }
 
-func cmdSetThinkingLevel(_ context.Context, srv *server, _ json.RawMessage, line []byte) (any, error) {
-	var f struct {
-		Level string `json:"level"`
-	}
-	if err := decode(line, &f); err != nil {
-		return nil, err
-	}
+// setThinkingLevelArgs are the fields of a set_thinking_level frame.
+type setThinkingLevelArgs struct {
+	Level string `json:"level"`
+}
+
+func cmdSetThinkingLevel(_ context.Context, srv *server, _ json.RawMessage, f *setThinkingLevelArgs) (any, error) {
 	return nil, srv.s.Model().SetThinking(ai.ThinkingLevel(f.Level))
 }
 
@@ -377,34 +334,28 @@ func cmdCycleThinkingLevel(_ context.Context, srv *server, _ json.RawMessage, _ 
 }
 
 func cmdSetQueueMode(set func(Session, agent.QueueMode)) command {
-	return func(_ context.Context, srv *server, _ json.RawMessage, line []byte) (any, error) {
-		var f struct {
-			Mode string `json:"mode"`
-		}
-		if err := decode(line, &f); err != nil {
-			return nil, err
-		}
+	return withArgs(func(_ context.Context, srv *server, _ json.RawMessage, f *modeArgs) (any, error) {
 		m, err := agent.ParseQueueMode(f.Mode)
 		if err != nil || f.Mode == "" {
 			return nil, fmt.Errorf(`unknown mode %q: use "one-at-a-time" or "all"`, f.Mode)
 		}
 		set(srv.s, m)
 		return nil, nil
-	}
+	})
 }
 
-func cmdSetInterruptMode(_ context.Context, srv *server, _ json.RawMessage, line []byte) (any, error) {
-	var f struct {
-		Mode string `json:"mode"`
-	}
-	if err := decode(line, &f); err != nil {
-		return nil, err
-	}
+// modeArgs are the fields of set_steering_mode, set_follow_up_mode and
+// set_interrupt_mode.
+type modeArgs struct {
+	Mode string `json:"mode"`
+}
+
+func cmdSetInterruptMode(_ context.Context, srv *server, _ json.RawMessage, f *modeArgs) (any, error) {
 	m, err := agent.ParseInterruptMode(f.Mode)
 	if err != nil || f.Mode == "" {
 		return nil, fmt.Errorf(`unknown mode %q: use "immediate" or "wait"`, f.Mode)
 	}
-	srv.s.Agent().SetInterruptMode(m)
+	srv.s.Agent().SetModes(agent.Modes{Interrupt: m})
 	return nil, nil
 }
 
@@ -412,36 +363,20 @@ type enabledField struct {
 	Enabled *bool `json:"enabled"`
 }
 
-func (f *enabledField) get() (bool, error) {
+func (f *enabledField) check() error {
 	if f.Enabled == nil {
-		return false, errors.New(`"enabled" (true or false) is required`)
+		return errors.New(`"enabled" (true or false) is required`)
 	}
-	return *f.Enabled, nil
+	return nil
 }
 
-func cmdSetAutoCompaction(_ context.Context, srv *server, _ json.RawMessage, line []byte) (any, error) {
-	var f enabledField
-	if err := decode(line, &f); err != nil {
-		return nil, err
-	}
-	on, err := f.get()
-	if err != nil {
-		return nil, err
-	}
-	srv.s.Compactor().SetAuto(on)
+func cmdSetAutoCompaction(_ context.Context, srv *server, _ json.RawMessage, f *enabledField) (any, error) {
+	srv.s.Compactor().SetAuto(*f.Enabled)
 	return nil, nil
 }
 
-func cmdSetAutoRetry(_ context.Context, srv *server, _ json.RawMessage, line []byte) (any, error) {
-	var f enabledField
-	if err := decode(line, &f); err != nil {
-		return nil, err
-	}
-	on, err := f.get()
-	if err != nil {
-		return nil, err
-	}
-	srv.s.Turn().SetAutoRetry(on)
+func cmdSetAutoRetry(_ context.Context, srv *server, _ json.RawMessage, f *enabledField) (any, error) {
+	srv.s.Turn().SetAutoRetry(*f.Enabled)
 	return nil, nil
 }
 
@@ -454,13 +389,12 @@ func cmdSessionStats(_ context.Context, srv *server, _ json.RawMessage, _ []byte
 	return srv.s.Stats(), nil
 }
 
-func cmdSwitchSession(ctx context.Context, srv *server, _ json.RawMessage, line []byte) (any, error) {
-	var f struct {
-		SessionPath string `json:"sessionPath"`
-	}
-	if err := decode(line, &f); err != nil {
-		return nil, err
-	}
+// switchSessionArgs are the fields of a switch_session frame.
+type switchSessionArgs struct {
+	SessionPath string `json:"sessionPath"`
+}
+
+func cmdSwitchSession(ctx context.Context, srv *server, _ json.RawMessage, f *switchSessionArgs) (any, error) {
 	if f.SessionPath == "" {
 		return nil, errors.New(`"sessionPath" is required`)
 	}
@@ -477,13 +411,12 @@ func cmdSwitchSession(ctx context.Context, srv *server, _ json.RawMessage, line 
 // session's own busy error talks about prompts).
 var errBranchBusy = errors.New("cannot branch while the agent is working: wait for agent_end, or send abort first")
 
-func cmdBranch(ctx context.Context, srv *server, _ json.RawMessage, line []byte) (any, error) {
-	var f struct {
-		EntryID string `json:"entryId"`
-	}
-	if err := decode(line, &f); err != nil {
-		return nil, err
-	}
+// branchArgs are the fields of a branch frame.
+type branchArgs struct {
+	EntryID string `json:"entryId"`
+}
+
+func cmdBranch(ctx context.Context, srv *server, _ json.RawMessage, f *branchArgs) (any, error) {
 	if f.EntryID == "" {
 		return nil, errors.New(`"entryId" is required (get_branch_messages lists the user messages to branch from)`)
 	}
@@ -512,23 +445,21 @@ func cmdLastAssistantText(_ context.Context, srv *server, _ json.RawMessage, _ [
 	return map[string]string{"text": srv.s.LastAssistantText()}, nil
 }
 
-func cmdSetSessionName(_ context.Context, srv *server, _ json.RawMessage, line []byte) (any, error) {
-	var f struct {
-		Name string `json:"name"`
-	}
-	if err := decode(line, &f); err != nil {
-		return nil, err
-	}
+// setSessionNameArgs are the fields of a set_session_name frame.
+type setSessionNameArgs struct {
+	Name string `json:"name"`
+}
+
+func cmdSetSessionName(_ context.Context, srv *server, _ json.RawMessage, f *setSessionNameArgs) (any, error) {
 	return nil, srv.s.Tree().SetName(strings.TrimSpace(f.Name))
 }
 
-func cmdExportHTML(_ context.Context, srv *server, _ json.RawMessage, line []byte) (any, error) {
-	var f struct {
-		OutputPath string `json:"outputPath"`
-	}
-	if err := decode(line, &f); err != nil {
-		return nil, err
-	}
+// exportHTMLArgs are the fields of an export_html frame.
+type exportHTMLArgs struct {
+	OutputPath string `json:"outputPath"`
+}
+
+func cmdExportHTML(_ context.Context, srv *server, _ json.RawMessage, f *exportHTMLArgs) (any, error) {
 	path, err := srv.s.ExportHTML(f.OutputPath)
 	if err != nil {
 		return nil, err

@@ -12,13 +12,12 @@ import (
 // cancelled", …). The compaction runs in the background so that an abort
 // sent meanwhile can stop it; every other command waits for it, so
 // commands still take effect in the order they were sent.
-func cmdCompact(ctx context.Context, srv *server, id json.RawMessage, line []byte) (any, error) {
-	var f struct {
-		CustomInstructions string `json:"customInstructions"`
-	}
-	if err := decode(line, &f); err != nil {
-		return nil, err
-	}
+// compactArgs are the fields of a compact frame.
+type compactArgs struct {
+	CustomInstructions string `json:"customInstructions"`
+}
+
+func cmdCompact(ctx context.Context, srv *server, id json.RawMessage, f *compactArgs) (any, error) {
 	done := make(chan struct{})
 	srv.mu.Lock()
 	srv.compacting = done

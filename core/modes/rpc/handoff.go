@@ -15,13 +15,12 @@ import (
 // unchanged); it fails with "Nothing to hand off (no messages yet)",
 // "Handoff cancelled" (abort), or "Handoff failed: …". It runs in the
 // background like compact: abort stops it, other commands wait for it.
-func cmdHandoff(ctx context.Context, srv *server, id json.RawMessage, line []byte) (any, error) {
-	var f struct {
-		CustomInstructions string `json:"customInstructions"`
-	}
-	if err := decode(line, &f); err != nil {
-		return nil, err
-	}
+// handoffArgs are the fields of a handoff frame.
+type handoffArgs struct {
+	CustomInstructions string `json:"customInstructions"`
+}
+
+func cmdHandoff(ctx context.Context, srv *server, id json.RawMessage, f *handoffArgs) (any, error) {
 	if srv.s.Turn().IsStreaming() {
 		return nil, errors.New("cannot hand off while the agent is working: wait for agent_end, or send abort first")
 	}

@@ -75,8 +75,8 @@ func Run(ctx context.Context, s Session, opts Options) int {
 	srv := &server{s: s, opts: opts, out: &writer{w: opts.Out, onFail: cancel}}
 	srv.host = newHostBridge(srv.out)
 	srv.ui = newUIBridge(srv.out, opts.EmitTitle)
-	s.ToolEnv().SetHostURIs(srv.host, nil)
-	if err := s.SetUI(srv.ui); err != nil {
+	s.Tools().Env().SetHostURIs(srv.host, nil)
+	if err := s.Tools().SetUI(srv.ui); err != nil {
 		srv.out.send(map[string]string{"type": "extension_error", "extensionPath": "rpc", "event": "ui", "error": err.Error()})
 	}
 	unsub := s.Subscribe(srv.onEvent)

@@ -7,7 +7,6 @@ import (
 	"github.com/gopi-agent/gopi/core/agentsession"
 	"github.com/gopi-agent/gopi/core/ai"
 	"github.com/gopi-agent/gopi/core/session"
-	"github.com/gopi-agent/gopi/core/tool"
 )
 
 // Session is what RPC mode uses of a session; *agentsession.Session
@@ -34,15 +33,12 @@ type Session interface {
 	// Agent is the loop (queue and interrupt modes, thinking level).
 	Agent() *agent.Agent
 
-	// ToolEnv, SetUI, SetExtraTools and SetTodoPhases connect the host's
-	// tools, URI schemes, dialogs and todo list.
-	ToolEnv() *tool.Env
-	SetUI(ui tool.UI) error
-	SetExtraTools(extra []tool.Tool) error
-	SetTodoPhases(phases []agentsession.TodoPhase) ([]agentsession.TodoPhase, error)
 	// ExportHTML writes the session as a web page.
 	ExportHTML(outputPath string) (string, error)
 
+	// Tools connects the host's tools, URI schemes, dialogs and todo
+	// list.
+	Tools() *agentsession.Tools
 	Turn() *agentsession.Turn
 	Model() *agentsession.ModelState
 	Tree() *agentsession.Tree

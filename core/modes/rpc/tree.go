@@ -32,14 +32,13 @@ type treeRow struct {
 	Leaf      bool             `json:"leaf"`
 }
 
-func cmdGetTree(_ context.Context, srv *server, _ json.RawMessage, line []byte) (any, error) {
-	var f struct {
-		Filter string `json:"filter"`
-		Search string `json:"search"`
-	}
-	if err := decode(line, &f); err != nil {
-		return nil, err
-	}
+// getTreeArgs are the fields of a get_tree frame.
+type getTreeArgs struct {
+	Filter string `json:"filter"`
+	Search string `json:"search"`
+}
+
+func cmdGetTree(_ context.Context, srv *server, _ json.RawMessage, f *getTreeArgs) (any, error) {
 	filter, err := session.ParseTreeFilter(f.Filter)
 	if err != nil {
 		return nil, err
@@ -67,15 +66,14 @@ func cmdGetTree(_ context.Context, srv *server, _ json.RawMessage, line []byte) 
 
 // cmdNavigateTree moves the leaf. With a summary it runs in the background
 // (abort stops it and nothing changes).
-func cmdNavigateTree(ctx context.Context, srv *server, id json.RawMessage, line []byte) (any, error) {
-	var f struct {
-		EntryID            string `json:"entryId"`
-		Summarize          bool   `json:"summarize"`
-		CustomInstructions string `json:"customInstructions"`
-	}
-	if err := decode(line, &f); err != nil {
-		return nil, err
-	}
+// navigateTreeArgs are the fields of a navigate_tree frame.
+type navigateTreeArgs struct {
+	EntryID            string `json:"entryId"`
+	Summarize          bool   `json:"summarize"`
+	CustomInstructions string `json:"customInstructions"`
+}
+
+func cmdNavigateTree(ctx context.Context, srv *server, id json.RawMessage, f *navigateTreeArgs) (any, error) {
 	if f.EntryID == "" {
 		return nil, errors.New(`"entryId" is required (get_tree lists the entries)`)
 	}
@@ -92,14 +90,13 @@ func cmdNavigateTree(ctx context.Context, srv *server, id json.RawMessage, line 
 	return skipResponse, nil
 }
 
-func cmdSetLabel(_ context.Context, srv *server, _ json.RawMessage, line []byte) (any, error) {
-	var f struct {
-		EntryID string `json:"entryId"`
-		Label   string `json:"label"`
-	}
-	if err := decode(line, &f); err != nil {
-		return nil, err
-	}
+// setLabelArgs are the fields of a set_label frame.
+type setLabelArgs struct {
+	EntryID string `json:"entryId"`
+	Label   string `json:"label"`
+}
+
+func cmdSetLabel(_ context.Context, srv *server, _ json.RawMessage, f *setLabelArgs) (any, error) {
 	if f.EntryID == "" {
 		return nil, errors.New(`"entryId" is required`)
 	}

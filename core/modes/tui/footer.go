@@ -40,7 +40,7 @@ func readStatus(s Session, opts Options) status {
 func quickStatus(s Session, opts Options) status {
 	st := s.State()
 	out := status{thinking: string(st.ThinkingLevel), queued: st.QueuedMessageCount, sessionName: st.SessionName, cwd: opts.Cwd,
-		jobs: s.RunningJobs()}
+		jobs: s.Tools().RunningJobs()}
 	if st.Model != nil {
 		out.model = st.Model.Provider + "/" + st.Model.ID
 		out.window = st.Model.ContextWindow

@@ -85,7 +85,7 @@ func newRigFull(t *testing.T, extraConfig string, adjust func(*agentsession.Opti
 	r.m = newModel(ctx, s, Options{Cwd: project, NoColor: true, Record: &r.printed})
 	r.m.width, r.m.height, r.m.r.width = 100, 30, 100
 	unsub := s.Subscribe(func(e agent.Event) { r.msgs <- eventMsg{e} })
-	if err := s.SetUI(&dialogUI{send: func(msg tea.Msg) { r.msgs <- msg }}); err != nil {
+	if err := s.Tools().SetUI(&dialogUI{send: func(msg tea.Msg) { r.msgs <- msg }}); err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() {
@@ -203,10 +203,13 @@ func (r *rig) settle() {
 	}
 }
 
-// idle waits for the agent's run to end and the UI to see it.
+// idle waits for the agent's run to end and the UI to see it: every
+// prompt sent has come back (with its error, if any) and nothing runs.
 func (r *rig) idle() {
 	r.t.Helper()
-	r.until("the run to end", func() bool { return !r.m.running && !r.s.Turn().IsBusy() && r.m.busy == "" })
+	r.until("the run to end", func() bool {
+		return r.m.prompting == 0 && !r.m.running && !r.s.Turn().IsBusy() && r.m.busy == ""
+	})
 	r.settle()
 }
 

@@ -184,6 +184,7 @@ func (m *model) submitAs(text string, d agentsession.Delivery) tea.Cmd {
 // prompt sends a message to the model, with the files it names with
 // @path attached.
 func (m *model) prompt(text string) tea.Cmd {
+	m.prompting++
 	ctx, s, cwd, home := m.ctx, m.s, m.opts.Cwd, m.opts.Home
 	return func() tea.Msg {
 		files := prompt.Mentions(text, cwd, home)

@@ -11,6 +11,7 @@ import (
 // nested, ordered, tasks), quotes, code with a gutter, tables, headings,
 // links, and HTML kept as text.
 func TestRenderMarkdown(t *testing.T) {
+	t.Parallel()
 	th := newTheme(true, true)
 	for _, c := range []struct{ in, want string }{
 		{"Hello **bold** and `code`.", "Hello bold and code."},
@@ -36,6 +37,7 @@ func TestRenderMarkdown(t *testing.T) {
 // Code is coloured by language: keywords, strings, comments; a block
 // comment carries over lines.
 func TestHighlight(t *testing.T) {
+	t.Parallel()
 	th := newTheme(true, false)
 	lines := highlight(th, "go", "func f() string { // hi\n\treturn \"x\" /* a\nb */ }")
 	if len(lines) != 3 {
@@ -56,6 +58,7 @@ func TestHighlight(t *testing.T) {
 // A table whose quote or list prefix is wider than the screen is drawn
 // without its rule rather than panicking (a negative repeat count).
 func TestTableUnderAPrefixWiderThanTheScreen(t *testing.T) {
+	t.Parallel()
 	for _, width := range []int{0, 5, 40} {
 		q := strings.Repeat("> ", 21)
 		out := renderMarkdown(newTheme(true, true), q+"| a |\n"+q+"| - |\n"+q+"| b |\n", width)

@@ -65,6 +65,7 @@ type model struct {
 	ed            editor
 
 	running   bool
+	prompting int // prompts sent to the session whose promptDoneMsg has not come back
 	started   time.Time
 	spin      int
 	ticking   bool
@@ -197,6 +198,7 @@ func (m *model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case submitMsg:
 		return m, m.submit(msg.text)
 	case promptDoneMsg:
+		m.prompting--
 		var cmds []tea.Cmd
 		if msg.err != nil && m.ctx.Err() == nil {
 			cmds = append(cmds, m.printSection(m.r.errorLine(msg.err.Error())))

@@ -21,6 +21,7 @@ func answer(s string) mockllm.Turn { return mockllm.Turn{Blocks: []mockllm.Block
 // A prompt runs: the user's message, the streamed answer (Markdown,
 // thinking collapsed), a tool card with the edit's diff, the final answer.
 func TestPromptStreamsToolCardsAndAnswer(t *testing.T) {
+	t.Parallel()
 	r := newRig(t,
 		mockllm.Turn{Blocks: []mockllm.Block{mockllm.Thinking("look at the file", "sig"), text("I will **edit** greet.go.\n\nFirst paragraph done.\n\n"),
 			mockllm.ToolCall("edit", `{"path":"greet.go","old_text":"\"hi\"","new_text":"\"hi!\""}`)}, ChunkSize: 3},
@@ -60,6 +61,7 @@ func TestPromptStreamsToolCardsAndAnswer(t *testing.T) {
 // Enter while the agent works steers it; Alt+Enter queues a follow-up;
 // both reach the model.
 func TestSteerAndFollowUpWhileRunning(t *testing.T) {
+	t.Parallel()
 	hold := make(chan struct{})
 	r := newRig(t,
 		mockllm.Turn{Blocks: []mockllm.Block{mockllm.ToolCall("bash", `{"command":"echo working"}`)}, Hold: hold},
@@ -93,6 +95,7 @@ func TestSteerAndFollowUpWhileRunning(t *testing.T) {
 
 // Esc aborts a run that stalls; the partial answer is kept and marked.
 func TestEscAborts(t *testing.T) {
+	t.Parallel()
 	r := newRig(t, mockllm.Turn{Blocks: []mockllm.Block{text("a long answer that never ends")}, StallAfterDeltas: 2, ChunkSize: 2})
 	r.typeAndSend("go")
 	r.until("streaming", func() bool { return r.m.live != nil })
@@ -109,6 +112,7 @@ func TestEscAborts(t *testing.T) {
 // Ctrl+C clears the editor; on an empty editor it exits when pressed
 // twice; Ctrl+D exits on an empty editor only.
 func TestCtrlCAndCtrlD(t *testing.T) {
+	t.Parallel()
 	r := newRig(t)
 	r.key("draft text")
 	r.key("ctrl+d")
@@ -131,6 +135,7 @@ func TestCtrlCAndCtrlD(t *testing.T) {
 
 // Up and Down walk the history; the draft comes back.
 func TestHistory(t *testing.T) {
+	t.Parallel()
 	r := newRig(t, answer("one"), answer("two"))
 	r.typeAndSend("first message")
 	r.idle()
@@ -154,6 +159,7 @@ func TestHistory(t *testing.T) {
 
 // A large paste is shown as a marker and sent in full.
 func TestLargePasteCollapsed(t *testing.T) {
+	t.Parallel()
 	r := newRig(t, answer("got it"))
 	big := strings.Repeat("line of pasted log output\n", 40)
 	r.key("look: ")
@@ -225,6 +231,7 @@ func TestSlashCommands(t *testing.T) {
 // /tree: picking the user message moves before it and gives its text
 // back for editing; the next prompt grows a new branch.
 func TestTreeGivesTheMessageBack(t *testing.T) {
+	t.Parallel()
 	r := newRig(t, answer("first"), answer("second"))
 	r.typeAndSend("original question")
 	r.idle()
@@ -253,6 +260,7 @@ func TestTreeGivesTheMessageBack(t *testing.T) {
 
 // "!cmd" runs in the session's shell and is recorded.
 func TestBangShell(t *testing.T) {
+	t.Parallel()
 	r := newRig(t)
 	r.typeAndSend("!echo hi from the shell")
 	r.until("the command", func() bool { return r.printedHas("hi from the shell") })
@@ -269,6 +277,7 @@ func TestBangShell(t *testing.T) {
 // A failing prompt (the provider refuses) is reported and the text is
 // kept in the session, not lost.
 func TestProviderErrorShown(t *testing.T) {
+	t.Parallel()
 	r := newRig(t, mockllm.Turn{Status: 401, ErrorMessage: "bad key"})
 	r.typeAndSend("hello?")
 	r.idle()
@@ -279,6 +288,7 @@ func TestProviderErrorShown(t *testing.T) {
 
 // A resumed conversation is printed at start.
 func TestHistoryPrintedAtStart(t *testing.T) {
+	t.Parallel()
 	r := newRig(t, answer("remembered answer"))
 	r.typeAndSend("remember me")
 	r.idle()
@@ -295,6 +305,7 @@ func TestHistoryPrintedAtStart(t *testing.T) {
 
 // The working line shows while a run is in progress and says how to stop.
 func TestWorkingLine(t *testing.T) {
+	t.Parallel()
 	hold := make(chan struct{})
 	r := newRig(t, mockllm.Turn{Blocks: []mockllm.Block{text("slow")}, Hold: hold})
 	r.typeAndSend("go")
@@ -313,6 +324,7 @@ func TestWorkingLine(t *testing.T) {
 // Idle compaction runs when the user has been away, not after new
 // activity.
 func TestIdleCompaction(t *testing.T) {
+	t.Parallel()
 	r := newRigWith(t, "compaction:\n  keepRecentTokens: 5\n", answer("first answer with enough words to count"), answer("second answer"), answer("## Goal\nkeep going"), answer("## Turn\nthe second question"), answer("recap"))
 	r.typeAndSend("a first question")
 	r.idle()
@@ -334,6 +346,7 @@ func TestIdleCompaction(t *testing.T) {
 // model with a key; Shift+Tab cycles the thinking level of a reasoning
 // model.
 func TestCycleModelsAndThinking(t *testing.T) {
+	t.Parallel()
 	r := newRigFull(t, "", func(o *agentsession.Options, reg *models.Registry) {
 		a, _ := reg.Find("mock/mock-model")
 		b, _ := reg.Find("mock/other-model")
@@ -350,6 +363,7 @@ func TestCycleModelsAndThinking(t *testing.T) {
 // The remaining keys: Shift+Enter adds a line, Esc twice clears, Ctrl+T
 // toggles thinking, Tab completes commands and @files.
 func TestEditingKeys(t *testing.T) {
+	t.Parallel()
 	r := newRig(t)
 	write(t, filepath.Join(r.project, "internal", "parser.go"), "package internal\n")
 	r.key("one")
@@ -432,6 +446,7 @@ func TestMoreCommands(t *testing.T) {
 // A paste that starts with "!" or "/" is a message, never a command; CR
 // line ends from a terminal's paste become new lines.
 func TestPasteNeverRunsCommands(t *testing.T) {
+	t.Parallel()
 	r := newRig(t, answer("it is a script"))
 	marker := filepath.Join(r.project, "injected")
 	r.update(pasteMsg("!touch " + marker + "\r" + strings.Repeat("more\r", 12)))
@@ -449,6 +464,7 @@ func TestPasteNeverRunsCommands(t *testing.T) {
 
 // Esc puts the messages queued for the aborted run back in the editor.
 func TestAbortGivesQueuedMessagesBack(t *testing.T) {
+	t.Parallel()
 	hold := make(chan struct{})
 	defer close(hold)
 	r := newRig(t, mockllm.Turn{Blocks: []mockllm.Block{text("slow")}, Hold: hold})
@@ -469,6 +485,7 @@ func TestAbortGivesQueuedMessagesBack(t *testing.T) {
 // @path in a message attaches the file; a word that names no file stays
 // text.
 func TestAtFileAttaches(t *testing.T) {
+	t.Parallel()
 	r := newRig(t, answer("seen it"))
 	write(t, filepath.Join(r.project, "notes.md"), "line one\nline two\n")
 	r.typeAndSend("summarise @notes.md and @nowhere.txt")
@@ -485,6 +502,7 @@ func TestAtFileAttaches(t *testing.T) {
 // Sent messages are kept in the history file and come back in the next
 // run's history.
 func TestHistoryFile(t *testing.T) {
+	t.Parallel()
 	r := newRig(t, answer("ok"))
 	file := filepath.Join(t.TempDir(), "history.jsonl")
 	r.m.ed.file = file
@@ -511,6 +529,7 @@ func reloadConfig(t *testing.T, cfg *config.Config, trust bool) *config.Config {
 // /mcp names the servers an untrusted project asked for and that were
 // not started.
 func TestSlashMCPUntrusted(t *testing.T) {
+	t.Parallel()
 	r := newRigFull(t, "", func(o *agentsession.Options, _ *models.Registry) {
 		write(t, filepath.Join(o.Cwd, ".mcp.json"), `{"mcpServers":{"theirs":{"command":"/nonexistent/mcp-server"}}}`)
 		o.Config = reloadConfig(t, o.Config, false)
@@ -524,6 +543,7 @@ func TestSlashMCPUntrusted(t *testing.T) {
 
 // /mcp lists the servers with their state and the configuration problems.
 func TestSlashMCP(t *testing.T) {
+	t.Parallel()
 	r := newRigFull(t, "", func(o *agentsession.Options, _ *models.Registry) {
 		write(t, filepath.Join(o.Cwd, ".gopi", "mcp.json"), `{"mcpServers":{"gone":{"command":"/nonexistent/mcp-server"},"remote":{"url":"https://x.example/mcp"}}}`)
 		o.Config = reloadConfig(t, o.Config, true) // the project's servers count once it is trusted
@@ -540,6 +560,7 @@ func TestSlashMCP(t *testing.T) {
 // Warnings from the start of the session (an extension tool whose
 // parameters are not a schema) are printed first, as warnings.
 func TestStartupWarningsPrinted(t *testing.T) {
+	t.Parallel()
 	r := newRig(t)
 	r.printed = nil
 	m := newModel(r.m.ctx, r.s, Options{NoColor: true, Record: &r.printed,

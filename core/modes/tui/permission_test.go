@@ -9,6 +9,7 @@ import (
 
 	"github.com/gopi-agent/gopi/core/agentsession"
 	"github.com/gopi-agent/gopi/core/ai/models"
+	"github.com/gopi-agent/gopi/core/config"
 	"github.com/gopi-agent/gopi/core/permission"
 	"github.com/gopi-agent/gopi/internal/mockllm"
 )
@@ -24,8 +25,9 @@ func toolCall(name string, args any) mockllm.Block {
 // rest of the session, subagents included, while a subagent's write is
 // still asked about (one gate for the tree) and Esc refuses it.
 func TestPermissionDialog(t *testing.T) {
+	t.Parallel()
 	r := newRigFull(t, "tui:\n  requirePermission: [\"*\"]\n", func(o *agentsession.Options, _ *models.Registry) {
-		o.Permissions = permission.Options{Require: o.Config.Settings.TUIRequirePermission(), Setting: "tui.requirePermission"}
+		o.Permissions = permission.Options{Require: o.Config.Settings.RequirePermission(config.PermissionTUI), Setting: "tui.requirePermission"}
 	},
 		mockllm.Turn{Blocks: []mockllm.Block{toolCall("bash", map[string]any{"command": "echo parent >> log.txt"})}},
 		mockllm.Turn{Blocks: []mockllm.Block{toolCall("task", map[string]any{"agent": "implement", "tasks": []map[string]string{

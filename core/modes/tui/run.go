@@ -94,7 +94,7 @@ func Run(ctx context.Context, s Session, opts Options) error {
 	p := tea.NewProgram(m, popts...)
 	unsub := s.Subscribe(func(e agent.Event) { p.Send(eventMsg{e}) })
 	// The ask tool's questions open as dialogs.
-	uiErr := s.SetUI(&dialogUI{send: p.Send})
+	uiErr := s.Tools().SetUI(&dialogUI{send: p.Send})
 	if uiErr != nil {
 		m.notice, m.noticeAt = "Dialogs are unavailable: "+uiErr.Error(), time.Now()
 	}

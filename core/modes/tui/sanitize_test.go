@@ -8,6 +8,7 @@ import (
 )
 
 func TestClean(t *testing.T) {
+	t.Parallel()
 	for in, want := range map[string]string{
 		"plain text\n\tindented":                      "plain text\n\tindented",
 		"red \x1b[31mtext\x1b[0m":                     "red text",
@@ -25,6 +26,7 @@ func TestClean(t *testing.T) {
 
 // Nothing the model writes reaches the terminal as a control sequence.
 func TestRenderedTextHasNoForeignEscapes(t *testing.T) {
+	t.Parallel()
 	r := &renderer{th: newTheme(true, true), width: 80}
 	evil := "hi \x1b]0;owned\x07 \x1b[2J \x1b]52;c;ZXZpbA==\x07"
 	for _, out := range []string{r.markdown(evil), r.user(evil, 0), r.thinking(evil, true), r.bashRun(evil, evil, nil, false), r.errorLine(evil), r.notice(evil)} {

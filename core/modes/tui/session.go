@@ -7,7 +7,6 @@ import (
 	"github.com/gopi-agent/gopi/core/agentsession"
 	"github.com/gopi-agent/gopi/core/ai"
 	"github.com/gopi-agent/gopi/core/config"
-	"github.com/gopi-agent/gopi/core/tool"
 )
 
 // Session is what the terminal UI uses of a session;
@@ -34,11 +33,11 @@ type Session interface {
 	Config() *config.Config
 	Agent() *agent.Agent
 
-	// SetUI connects the dialogs; RunningJobs counts background jobs;
 	// ExportHTML writes the session as a web page (/export).
-	SetUI(ui tool.UI) error
-	RunningJobs() int
 	ExportHTML(outputPath string) (string, error)
+
+	// Tools connects the dialogs and counts background jobs.
+	Tools() *agentsession.Tools
 
 	Model() *agentsession.ModelState
 	Tree() *agentsession.Tree

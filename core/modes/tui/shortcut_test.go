@@ -19,6 +19,7 @@ import (
 // named as the extensions package normalises it), /hotkeys lists it, and
 // the interactive mode's own keys keep their meaning.
 func TestExtensionShortcut(t *testing.T) {
+	t.Parallel()
 	r := newRig(t)
 	ran := make(chan struct{}, 1)
 	r.m.opts.Shortcuts = []ExtShortcut{{Key: "ctrl+alt+shift+y", Description: "yank the plan", Run: func(context.Context) error {
@@ -41,6 +42,7 @@ func TestExtensionShortcut(t *testing.T) {
 // An extension's renderer draws its custom messages under their label; a
 // failing renderer falls back to the message's own text.
 func TestExtensionMessageRenderer(t *testing.T) {
+	t.Parallel()
 	r := newRig(t, mockllm.Turn{Blocks: []mockllm.Block{mockllm.Text("ok")}})
 	r.m.r.custom = customRenderer(context.Background(), Options{Renderers: map[string]func(context.Context, *message.Custom, bool, int) (string, error){
 		"status": func(_ context.Context, m *message.Custom, _ bool, width int) (string, error) {
@@ -64,6 +66,7 @@ func TestExtensionMessageRenderer(t *testing.T) {
 // A tool with extension renderers gets its card drawn by them; a renderer
 // that fails leaves the usual card.
 func TestToolCardRenderers(t *testing.T) {
+	t.Parallel()
 	r := &renderer{th: newTheme(true, true), width: 80, tools: map[string]ToolRenderer{
 		"deploy": {
 			Call: func(_ context.Context, args json.RawMessage, _ int) (string, error) { return "deploy to the moon", nil },

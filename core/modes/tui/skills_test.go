@@ -23,6 +23,7 @@ func withSkillAndTemplate(t *testing.T) func(*agentsession.Options, *models.Regi
 // prompt, while the agent works as a steer (Enter) or a follow-up
 // (Alt+Enter, which this terminal rig sends for Ctrl+Enter too).
 func TestSkillAndTemplateCommands(t *testing.T) {
+	t.Parallel()
 	hold := make(chan struct{})
 	r := newRigFull(t, "", withSkillAndTemplate(t),
 		mockllm.Turn{Blocks: []mockllm.Block{mockllm.ToolCall("bash", `{"command":"echo working"}`)}, Hold: hold},
@@ -59,6 +60,7 @@ func TestSkillAndTemplateCommands(t *testing.T) {
 }
 
 func TestSkillsCommandAndCompletion(t *testing.T) {
+	t.Parallel()
 	r := newRigFull(t, "", withSkillAndTemplate(t))
 	r.key("/skill:g")
 	r.key("tab")
@@ -78,6 +80,7 @@ func TestSkillsCommandAndCompletion(t *testing.T) {
 // A stream rule stops an answer that breaks it; the transcript says so and
 // shows the answer given with the rule in front of the model.
 func TestStreamRuleNote(t *testing.T) {
+	t.Parallel()
 	r := newRigFull(t, "", func(o *agentsession.Options, _ *models.Registry) {
 		write(t, filepath.Join(o.Cwd, ".gopi", "rules", "nolog.md"), "---\ncondition: \"console\\\\.log\"\n---\nNo console.log calls.\n")
 	},

@@ -12,6 +12,7 @@ import (
 // left at the end, make up the text exactly; no piece but the last ends
 // inside a code fence; paragraphs come out before the message ends.
 func TestStreamPiecesCoverTheText(t *testing.T) {
+	t.Parallel()
 	paras := []string{"Intro line.\n", "\n", "- item one\n- item two\n", "\n", "```go\nfunc f() {\n\n\treturn\n}\n```\n", "After the code.\n", "\n", "~~~\nraw\n\n~~~\n", "Last words\n"}
 	rng := rand.New(rand.NewPCG(1, 2))
 	for round := range 300 {
@@ -54,6 +55,7 @@ func TestStreamPiecesCoverTheText(t *testing.T) {
 // A block is complete once the next one starts; thinking is handed out
 // as thinking; tool calls are skipped.
 func TestStreamBlocks(t *testing.T) {
+	t.Parallel()
 	var s stream
 	m := &ai.AssistantMessage{Content: ai.ContentList{&ai.ThinkingContent{Thinking: "hmm"}}}
 	if ps := s.advance(m, false); len(ps) != 0 {

@@ -10,6 +10,7 @@ import (
 // A bash call with pty:true opens the console: its output shows, the
 // user's typing reaches the command, the console closes when it ends.
 func TestConsoleTyping(t *testing.T) {
+	t.Parallel()
 	r := newRig(t,
 		mockllm.Turn{Blocks: []mockllm.Block{mockllm.ToolCall("bash", `{"command":"read -p 'Name? ' n; echo \"hello $n\"","pty":true}`)}},
 		answer("greeted"),

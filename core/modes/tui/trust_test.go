@@ -23,6 +23,7 @@ func trustQuestion() TrustQuestion {
 // choice under it, Esc is "not now" and Ctrl+C quits; each answer ends the
 // program.
 func TestTrustQuestionKeys(t *testing.T) {
+	t.Parallel()
 	m := newTrustModel(trustQuestion(), true)
 	view := m.View().Content
 	for _, want := range []string{"/src/cloned", `MCP server "evil" runs sh -c "touch marker"`, "secrets.enabled: false", "Yes, trust this project", "No, do not trust it", "Not now", "trusted-projects.json"} {
@@ -68,6 +69,7 @@ func TestTrustQuestionKeys(t *testing.T) {
 
 // TestTrustQuestionManyItems: a long list is cut with a count of the rest.
 func TestTrustQuestionManyItems(t *testing.T) {
+	t.Parallel()
 	q := trustQuestion()
 	q.Items = nil
 	for range 20 {
@@ -83,6 +85,7 @@ func TestTrustQuestionManyItems(t *testing.T) {
 // TestAskTrustProgram runs the question as a program on a fake terminal:
 // the key typed is the answer.
 func TestAskTrustProgram(t *testing.T) {
+	t.Parallel()
 	var out bytes.Buffer
 	a, err := AskTrust(context.Background(), trustQuestion(), TrustOptions{Input: strings.NewReader("y"), Output: &out, Environ: []string{"TERM=dumb"}, NoColor: true})
 	if err != nil || a != TrustYes {

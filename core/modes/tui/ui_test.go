@@ -17,6 +17,7 @@ const askArgs = `{"questions":[{"id":"db","question":"Which database?","options"
 
 // The ask tool's question opens as a picker; the choice reaches the model.
 func TestAskDialogAnswered(t *testing.T) {
+	t.Parallel()
 	r := newRig(t, mockllm.Turn{Blocks: []mockllm.Block{mockllm.ToolCall("ask", askArgs)}}, answer("SQLite it is"))
 	r.typeAndSend("set up storage")
 	r.until("the question", func() bool { return r.m.picker != nil && r.m.dialog != nil })
@@ -37,6 +38,7 @@ func TestAskDialogAnswered(t *testing.T) {
 // Esc dismisses the question: the tool reports the user's cancel and
 // the run ends; no answer is made up.
 func TestAskDialogDismissed(t *testing.T) {
+	t.Parallel()
 	r := newRig(t, mockllm.Turn{Blocks: []mockllm.Block{mockllm.ToolCall("ask", askArgs)}}, answer("never asked for"))
 	r.typeAndSend("set up storage")
 	r.until("the question", func() bool { return r.m.dialog != nil })
@@ -52,6 +54,7 @@ func TestAskDialogDismissed(t *testing.T) {
 
 // Input and editor dialogs, one at a time; a timeout closes the dialog.
 func TestTextDialogs(t *testing.T) {
+	t.Parallel()
 	r := newRig(t)
 	ui := &dialogUI{send: func(msg tea.Msg) { r.msgs <- msg }}
 	type result struct {
@@ -100,6 +103,7 @@ func TestTextDialogs(t *testing.T) {
 
 // Notify, status, widgets, title and editor text from the UI.
 func TestUICalls(t *testing.T) {
+	t.Parallel()
 	r := newRig(t)
 	ui := &dialogUI{send: func(msg tea.Msg) { r.msgs <- msg }}
 	ui.Notify("heads up", "info")

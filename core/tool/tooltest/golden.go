@@ -138,7 +138,6 @@ func RunCase(t *testing.T, file string, newTool Factory, opts ...Options) {
 		}
 	}
 	stampDirs(t, work)
-	t.Chdir(work)
 	cfg, err := config.Load(config.LoadOptions{Cwd: work, Home: t.TempDir(), Environ: environ})
 	if err != nil {
 		t.Fatal(err)

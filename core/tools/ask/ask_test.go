@@ -76,6 +76,7 @@ func runErr(t *testing.T, ui tool.UI, timeout int, args string) (*tool.Result, e
 // a timeout is configured, and whatever was picked before; only a timeout
 // takes the recommended option.
 func TestAskDismissedIsNotATimeout(t *testing.T) {
+	t.Parallel()
 	multi := `{"questions":[{"id":"a","question":"Which?","options":[{"label":"x"},{"label":"y"}],"multi":true}]}`
 	for _, tc := range []struct {
 		name    string
@@ -103,6 +104,7 @@ func TestAskDismissedIsNotATimeout(t *testing.T) {
 const oneQuestion = `{"questions":[{"id":"db","question":"Which database?","options":[{"label":"Postgres"},{"label":"SQLite"}],"recommended":1}]}`
 
 func TestAsk(t *testing.T) {
+	t.Parallel()
 	ui := &scriptedUI{choices: []string{"SQLite (Recommended)"}}
 	if res := run(t, ui, 30, oneQuestion); res.IsError || res.FirstText() != "User selected: SQLite" {
 		t.Fatalf("pick: %q", res.FirstText())

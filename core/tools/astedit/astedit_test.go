@@ -52,6 +52,7 @@ func read(t *testing.T, env *tool.Env, name string) string {
 }
 
 func TestPreviewQueueApply(t *testing.T) {
+	t.Parallel()
 	long := strings.Repeat("x", 150)
 	env, q := setup(t, map[string]string{
 		"a.go": "package a\n\nfunc f() {\n\told(1, \"" + long + "\")\n\told(2,\n\t\t3)\n}\n",
@@ -91,6 +92,7 @@ func TestPreviewQueueApply(t *testing.T) {
 }
 
 func TestStaleApplyAndDiscard(t *testing.T) {
+	t.Parallel()
 	env, q := setup(t, map[string]string{"a.py": "f(1)\nf(2)\n"}, true)
 	tl := New(env, q)
 	res := callTool(t, tl, `{"ops":[{"pat":"f($A)","out":"g($A)"}],"paths":["a.py"]}`)
@@ -111,6 +113,7 @@ func TestStaleApplyAndDiscard(t *testing.T) {
 }
 
 func TestValidationAndNoReplacements(t *testing.T) {
+	t.Parallel()
 	env, q := setup(t, map[string]string{"a.py": "f(1)\n"}, false)
 	tl := New(env, q)
 	res := callTool(t, tl, `{"ops":[{"pat":"f($A)","out":"x"},{"pat":"f($A)","out":"y"}],"paths":["a.py"]}`)
@@ -128,6 +131,7 @@ func TestValidationAndNoReplacements(t *testing.T) {
 }
 
 func TestSessionQueue(t *testing.T) {
+	t.Parallel()
 	env, _ := setup(t, map[string]string{"a.py": "f(1)\n"}, false)
 	q := resolve.NewQueue()
 	callTool(t, New(env, q), `{"ops":[{"pat":"f($A)","out":"g($A)"}],"paths":["a.py"]}`)
@@ -140,6 +144,7 @@ func TestSessionQueue(t *testing.T) {
 }
 
 func TestNoReplacementsNamesUnsupported(t *testing.T) {
+	t.Parallel()
 	env, q := setup(t, map[string]string{"a.py": "f(1)\n", "c.toml": "x = 1\n"}, false)
 	res := callTool(t, New(env, q), `{"ops":[{"pat":"h($A)","out":"x"}],"paths":["."]}`)
 	if res.FirstText() != NoReplacements+"\n\n1 toml files not searched: no toml grammar is built in" {
@@ -167,6 +172,7 @@ func immutable(t *testing.T, path string) {
 // (The report of a rewrite that does stop part way, when a rename fails,
 // is tested in package ast with a failing commit.)
 func TestApplyUnwritableFileWritesNothing(t *testing.T) {
+	t.Parallel()
 	env, q := setup(t, map[string]string{"a.py": "f(1)\n", "b.py": "f(2)\n", "c.py": "f(3)\n"}, false)
 	callTool(t, New(env, q), `{"ops":[{"pat":"f($A)","out":"g($A)"}],"paths":["."]}`)
 	immutable(t, filepath.Join(env.Cwd, "b.py"))
@@ -183,6 +189,7 @@ func TestApplyUnwritableFileWritesNothing(t *testing.T) {
 // without changing any count: the apply must refuse and write nothing,
 // since the model never saw the new code.
 func TestStaleSameCounts(t *testing.T) {
+	t.Parallel()
 	env, q := setup(t, map[string]string{"a.py": "f(1)\nf(2)\n"}, false)
 	callTool(t, New(env, q), `{"ops":[{"pat":"f($A)","out":"g($A)"}],"paths":["a.py"]}`)
 	os.WriteFile(filepath.Join(env.Cwd, "a.py"), []byte("f(1)\nf(99)\n"), 0o644)
@@ -198,6 +205,7 @@ func TestStaleSameCounts(t *testing.T) {
 // A rewrite refused because it would add a syntax error is named to the
 // model with the parse issues (ast keeps refusals apart from them).
 func TestRefusedRewriteIsReported(t *testing.T) {
+	t.Parallel()
 	env, q := setup(t, map[string]string{"a.js": "old(1);\n"}, false)
 	res := callTool(t, New(env, q), `{"ops":[{"pat":"old($A)","out":"neu($A"}],"paths":["."]}`)
 	d, ok := res.Details.(*Details)

@@ -42,6 +42,7 @@ func call(t *testing.T, env *tool.Env, args string) *tool.Result {
 }
 
 func TestGroupedRowsAndMeta(t *testing.T) {
+	t.Parallel()
 	env := setup(t, map[string]string{
 		"src/a.ts": "const x = 1;\nconsole.log(x,\n  \"two\");\n",
 		"src/b.ts": "console.log()\n",
@@ -75,6 +76,7 @@ func TestGroupedRowsAndMeta(t *testing.T) {
 }
 
 func TestHashlineRowsSingleFile(t *testing.T) {
+	t.Parallel()
 	env := setup(t, map[string]string{"m.py": "import os\nprint(os.sep)\n"}, true)
 	res := call(t, env, `{"pat":"print($A)","paths":["m.py"]}`)
 	want := "*" + hashline.Anchor(2, "print(os.sep)") + "|print(os.sep)\nmeta: A=os.sep"
@@ -84,6 +86,7 @@ func TestHashlineRowsSingleFile(t *testing.T) {
 }
 
 func TestLimitSkipAndNoMatch(t *testing.T) {
+	t.Parallel()
 	env := setup(t, map[string]string{"m.py": strings.Repeat("f(1)\n", 60), "bad.py": "g(\n"}, false)
 	res := call(t, env, `{"pat":"f($A)","paths":["."]}`)
 	if !strings.Contains(res.FirstText(), "meta: A=1\n\n"+LimitReached+"\n\nParse issues:\n- bad.py: ") || strings.Count(res.FirstText(), "*") != 50 {
@@ -102,6 +105,7 @@ func TestLimitSkipAndNoMatch(t *testing.T) {
 }
 
 func TestErrors(t *testing.T) {
+	t.Parallel()
 	env := setup(t, map[string]string{"m.py": "x\n"}, false)
 	for args, want := range map[string]string{
 		`{"pat":"  ","paths":["m.py"]}`:              "Pattern must not be empty",
@@ -118,6 +122,7 @@ func TestErrors(t *testing.T) {
 }
 
 func TestUnsupportedFilesAreNamed(t *testing.T) {
+	t.Parallel()
 	env := setup(t, map[string]string{"m.py": "f(1)\n", "a.toml": "x = 1\n", "b.toml": "y = 2\n"}, false)
 	note := "2 toml files not searched: no toml grammar is built in"
 	if got := call(t, env, `{"pat":"h($A)","paths":["."]}`).FirstText(); got != NoMatches+"\n\n"+note {
@@ -132,6 +137,7 @@ func TestUnsupportedFilesAreNamed(t *testing.T) {
 }
 
 func TestSkipBeyondIntRange(t *testing.T) {
+	t.Parallel()
 	env := setup(t, map[string]string{"m.py": "f(1)\nf(2)\n"}, false)
 	for _, skip := range []string{"1e300", "9007199254740992", "1.8446744073709552e19"} {
 		res := call(t, env, `{"pat":"f($A)","paths":["m.py"],"skip":`+skip+`}`)

@@ -44,6 +44,7 @@ func (d *deliveries) wait(t *testing.T, n int) []job.Delivery {
 }
 
 func TestBashAsync(t *testing.T) {
+	t.Parallel()
 	env := newEnv(t)
 	env.Settings.Bash.AsyncEnabled = true
 	var d deliveries
@@ -73,6 +74,7 @@ func TestBashAsync(t *testing.T) {
 }
 
 func TestBashAsyncLimit(t *testing.T) {
+	t.Parallel()
 	env := newEnv(t)
 	env.Settings.Bash.AsyncEnabled = true
 	env.Settings.Bash.AsyncMaxJobs = 100
@@ -115,6 +117,7 @@ func TestBashAsyncLimit(t *testing.T) {
 }
 
 func TestBashAutoBackground(t *testing.T) {
+	t.Parallel()
 	env := newEnv(t)
 	env.Settings.Bash.AutoBackground = true
 	env.Settings.Bash.AutoThreshold = 300 * time.Millisecond
@@ -161,6 +164,7 @@ func TestBashAutoBackground(t *testing.T) {
 }
 
 func TestBashAutoBackgroundAbort(t *testing.T) {
+	t.Parallel()
 	env := newEnv(t)
 	env.Settings.Bash.AutoBackground = true
 	env.Settings.Bash.AutoThreshold = 10 * time.Second

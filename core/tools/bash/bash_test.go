@@ -14,6 +14,7 @@ import (
 )
 
 func TestBashTexts(t *testing.T) {
+	t.Parallel()
 	env := newEnv(t)
 	os.Mkdir(filepath.Join(env.Cwd, "sub"), 0o755)
 	os.WriteFile(filepath.Join(env.Cwd, "file.txt"), []byte("x"), 0o644)
@@ -55,6 +56,7 @@ func TestBashTexts(t *testing.T) {
 }
 
 func TestBashDetailsAndTimeout(t *testing.T) {
+	t.Parallel()
 	env := newEnv(t)
 	o := callTool(t, env, `{"command": "echo ok", "timeout": 99999}`)
 	want := "ok\n\nTimeout clamped to 3600s (requested 99999s; allowed range 1-3600s)."
@@ -82,6 +84,7 @@ func TestBashDetailsAndTimeout(t *testing.T) {
 }
 
 func TestBashPersistentShell(t *testing.T) {
+	t.Parallel()
 	env := newEnv(t)
 	os.Mkdir(filepath.Join(env.Cwd, "sub"), 0o755)
 	callTool(t, env, `{"command": "cd sub; export KEEP=kept; f() { echo fn; }"}`)
@@ -108,6 +111,7 @@ func TestBashPersistentShell(t *testing.T) {
 }
 
 func TestBashDeletedCwd(t *testing.T) {
+	t.Parallel()
 	env := newEnv(t)
 	sub := filepath.Join(env.Cwd, "gone")
 	os.Mkdir(sub, 0o755)
@@ -122,6 +126,7 @@ func TestBashDeletedCwd(t *testing.T) {
 }
 
 func TestBashLargeOutput(t *testing.T) {
+	t.Parallel()
 	env := newEnv(t)
 	o := callTool(t, env, `{"command": "seq 1 200000"}`)
 	tr := o.details.Meta.Truncation
@@ -161,6 +166,7 @@ func TestBashLargeOutput(t *testing.T) {
 }
 
 func TestBashLiveUpdates(t *testing.T) {
+	t.Parallel()
 	env := newEnv(t)
 	var u updates
 	o := callCtx(context.Background(), t, env, `{"command": "for i in 1 2 3 4 5; do echo line$i; sleep 0.06; done"}`, u.fn)
@@ -171,6 +177,7 @@ func TestBashLiveUpdates(t *testing.T) {
 }
 
 func TestBashAbort(t *testing.T) {
+	t.Parallel()
 	env := newEnv(t)
 	ctx, cancel := context.WithCancel(context.Background())
 	var u updates
@@ -191,6 +198,7 @@ func TestBashAbort(t *testing.T) {
 }
 
 func TestBashInterceptor(t *testing.T) {
+	t.Parallel()
 	env := newEnv(t)
 	os.WriteFile(filepath.Join(env.Cwd, "f.txt"), []byte("content\n"), 0o644)
 	offered := []string{"bash", "read", "search", "find", "edit", "write"}
@@ -237,6 +245,7 @@ func TestBashInterceptor(t *testing.T) {
 }
 
 func TestDefinition(t *testing.T) {
+	t.Parallel()
 	env := newEnv(t)
 	d := env.tool().Definition()
 	if d.Name != "bash" || d.Concurrency != "exclusive" || d.Parameters.Properties["async"] != nil || d.Parameters.Properties["env"].Values == nil {
@@ -252,6 +261,7 @@ func TestDefinition(t *testing.T) {
 }
 
 func TestParseInputCd(t *testing.T) {
+	t.Parallel()
 	for cmd, want := range map[string][2]string{
 		"cd src && make":              {"src", "make"},
 		"cd 'my dir' && ls":           {"my dir", "ls"},
@@ -276,6 +286,7 @@ func TestParseInputCd(t *testing.T) {
 // separate shell and says so: earlier exports are missing there and its
 // own do not last. A call that gets the session's shell says nothing.
 func TestBashFreshShellNotice(t *testing.T) {
+	t.Parallel()
 	env := newEnv(t)
 	if o := callTool(t, env, `{"command": "export KEPT=yes"}`); o.isError {
 		t.Fatal(o.text)
@@ -312,6 +323,7 @@ func TestBashFreshShellNotice(t *testing.T) {
 // command still runs to its end (the tail and the counts cover
 // everything) and the result says what was dropped.
 func TestBashArtifactCap(t *testing.T) {
+	t.Parallel()
 	env := newEnv(t)
 	env.Settings.Bash.MaxArtifactBytes = 100000
 	o := callTool(t, env, `{"command": "seq 1 200000"}`)
@@ -413,6 +425,7 @@ func treeSize(dir string) int64 {
 // starts by changing to a directory that exists: with && (moved to cwd),
 // ; or a newline.
 func TestBashDeletedDirectory(t *testing.T) {
+	t.Parallel()
 	env := newEnv(t)
 	env.Home = t.TempDir() // ~ in the cd and the shell's HOME agree
 	env.Settings.Shell.Environ = append(env.Settings.Shell.Environ, "HOME="+env.Home)

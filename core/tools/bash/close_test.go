@@ -25,6 +25,7 @@ const closeJobs = 32
 // waiting for the jobs first: the helper process exits right after Close,
 // so anything not yet killed would be left running.
 func TestCloseEndsJobsIgnoringTerm(t *testing.T) {
+	t.Parallel()
 	if _, err := os.Stat("/bin/bash"); err != nil {
 		t.Skip("no /bin/bash")
 	}
@@ -43,6 +44,7 @@ func TestCloseEndsJobsIgnoringTerm(t *testing.T) {
 
 // TestCloseHelper is the helper process of TestCloseEndsJobsIgnoringTerm.
 func TestCloseHelper(t *testing.T) {
+	t.Parallel()
 	mark := os.Getenv(closeHelperVar)
 	if mark == "" {
 		t.Skip("run by TestCloseEndsJobsIgnoringTerm")

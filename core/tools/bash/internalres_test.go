@@ -21,6 +21,7 @@ func (s skillFiles) InternalFile(url string) (string, bool, error) {
 }
 
 func TestBashResolvesSkillURLs(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	if err := os.WriteFile(filepath.Join(dir, "run.sh"), []byte("echo from the skill\n"), 0o755); err != nil {
 		t.Fatal(err)

@@ -85,6 +85,7 @@ func (t *typingTerm) Close() error {
 }
 
 func TestBashPTYTyping(t *testing.T) {
+	t.Parallel()
 	env := newEnv(t)
 	ui := &typingUI{answers: map[string]string{"name? ": "gopi\r", "again? ": "yes\r"}}
 	env.UI = ui
@@ -101,6 +102,7 @@ func TestBashPTYTyping(t *testing.T) {
 }
 
 func TestBashPTYDismiss(t *testing.T) {
+	t.Parallel()
 	env := newEnv(t)
 	env.UI = &typingUI{dismiss: "waiting"}
 	start := time.Now()
@@ -111,6 +113,7 @@ func TestBashPTYDismiss(t *testing.T) {
 }
 
 func TestBashPTYModes(t *testing.T) {
+	t.Parallel()
 	env := newEnv(t)
 	tty := `{"command": "if [ -t 1 ]; then echo tty; else echo pipe; fi; exit 4", "pty": true}`
 	// No UI: pty is ignored.
@@ -133,6 +136,7 @@ func TestBashPTYModes(t *testing.T) {
 }
 
 func TestBashShellCannotStart(t *testing.T) {
+	t.Parallel()
 	env := newEnv(t)
 	notExec := filepath.Join(t.TempDir(), "bash")
 	os.WriteFile(notExec, []byte("#!/bin/sh\n"), 0o644)

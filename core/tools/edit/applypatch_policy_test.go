@@ -50,6 +50,7 @@ func wantNoFile(t *testing.T, dir, name string) {
 // in place. A hard-linked name may be deleted (the other name keeps the
 // content, as after rm).
 func TestApplyPatchDeleteRefusesReadOnly(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	writeFiles(t, dir, 0o444, "r.txt=r\n")
 	res := runEdit(t, dir, tool.EditApplyPatch, patchArgs("*** Delete File: r.txt"))
@@ -74,6 +75,7 @@ func TestApplyPatchDeleteRefusesReadOnly(t *testing.T) {
 // A moved file keeps the source's mode, whether the destination is new
 // or replaced.
 func TestApplyPatchMoveKeepsMode(t *testing.T) {
+	t.Parallel()
 	for _, existing := range []bool{false, true} {
 		dir := t.TempDir()
 		writeFiles(t, dir, 0o755, "run.sh=echo hi\n")
@@ -99,6 +101,7 @@ func TestApplyPatchMoveKeepsMode(t *testing.T) {
 // A move whose source may not be replaced (read-only, hard-linked) is
 // refused with both files as they were.
 func TestApplyPatchMoveRefusesProtectedSource(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	writeFiles(t, dir, 0o444, "rs.txt=one\n")
 	res := runEdit(t, dir, tool.EditApplyPatch, patchArgs("*** Update File: rs.txt", "*** Move to: rs2.txt", "@@", "-one", "+two"))
@@ -123,6 +126,7 @@ func TestApplyPatchMoveRefusesProtectedSource(t *testing.T) {
 
 // The result of a move names the source and the destination.
 func TestApplyPatchMoveNamesBothPaths(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	writeFiles(t, dir, 0o644, "rs.txt=one\n")
 	res := runEdit(t, dir, tool.EditApplyPatch, patchArgs("*** Update File: rs.txt", "*** Move to: sub/rs2.txt", "@@", "-one", "+two"))
@@ -135,6 +139,7 @@ func TestApplyPatchMoveNamesBothPaths(t *testing.T) {
 // A patch naming a read-only file anywhere is refused before its first
 // operation runs: no file changes.
 func TestApplyPatchRefusalChangesNothing(t *testing.T) {
+	t.Parallel()
 	for _, last := range [][]string{
 		{"*** Delete File: ro.txt"},
 		{"*** Update File: ro.txt", "@@", "-ro", "+RO"},
@@ -159,6 +164,7 @@ func TestApplyPatchRefusalChangesNothing(t *testing.T) {
 // Moving a file onto a symbolic link to itself is refused: the write
 // would land in the source, which the move then deletes.
 func TestApplyPatchMoveOntoLinkToSource(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	writeFiles(t, dir, 0o644, "s.txt=x\n")
 	if err := os.Symlink("s.txt", filepath.Join(dir, "l.txt")); err != nil {

@@ -26,6 +26,7 @@ const helperEnv = "GOPI_TEST_EDIT_HELPER"
 // as a child process, it waits for a line on standard input (the start
 // signal), applies one edit with the edit tool and prints the outcome.
 func TestEditHelperProcess(t *testing.T) {
+	t.Parallel()
 	if os.Getenv(helperEnv) != "1" {
 		t.Skip("helper process for TestConcurrentEditsLoseNothing")
 	}

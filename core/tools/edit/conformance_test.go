@@ -21,6 +21,7 @@ import (
 // paths as written and, for a move, both of them. Cases
 // named deviation_* document deliberate departures and are not compared.
 func TestApplyPatchConformance(t *testing.T) {
+	t.Parallel()
 	codex := os.Getenv("GOPI_CODEX_APPLY_PATCH")
 	if codex == "" {
 		t.Skip("set GOPI_CODEX_APPLY_PATCH to Codex's apply_patch binary to compare with it")

@@ -14,6 +14,7 @@ import (
 // description is what read shows for its file, and its input does what
 // the description says when given to the tool.
 func TestHashlineDescriptionExample(t *testing.T) {
+	t.Parallel()
 	desc := hashlineDescription(tool.DefaultSettings().Separator())
 	_, rest, ok := strings.Cut(desc, "read showed:\n")
 	if !ok {

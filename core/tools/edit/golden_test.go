@@ -35,6 +35,7 @@ import (
 // In input and args.json, {{path:N}} stands for the anchor of line N of
 // <path> as seen (seen/<path> when present, else the file itself).
 func TestGolden(t *testing.T) {
+	t.Parallel()
 	cases, _ := filepath.Glob("testdata/*/*.txtar")
 	if len(cases) == 0 {
 		t.Fatal("no golden cases")

@@ -40,6 +40,7 @@ func anchorOf(t *testing.T, out, text string) string {
 // an outside change the stale anchors are recovered through the read
 // cache; the preview's anchors work for the next edit without a read.
 func TestReadEditRoundTrip(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	env := tool.NewEnv(dir)
 	env.Settings = tool.DefaultSettings()
@@ -84,6 +85,7 @@ func TestReadEditRoundTrip(t *testing.T) {
 }
 
 func TestDefinitions(t *testing.T) {
+	t.Parallel()
 	env := tool.NewEnv(t.TempDir())
 	for _, m := range []tool.EditMode{tool.EditHashline, tool.EditReplace, tool.EditApplyPatch, tool.EditVim} {
 		def := NewMode(env, m).Definition()
@@ -124,6 +126,7 @@ func TestDefinitions(t *testing.T) {
 }
 
 func TestEditThroughSymlink(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	env := tool.NewEnv(dir)
 	env.Settings = tool.DefaultSettings()

@@ -44,6 +44,7 @@ var allModes = []tool.EditMode{tool.EditHashline, tool.EditReplace, tool.EditApp
 // how to proceed, and stays as it was; the rename of a new file over it
 // would otherwise succeed (the directory is writable), even for root.
 func TestEditRefusesReadOnlyFile(t *testing.T) {
+	t.Parallel()
 	for _, mode := range allModes {
 		t.Run(string(mode), func(t *testing.T) {
 			dir := t.TempDir()
@@ -66,6 +67,7 @@ func TestEditRefusesReadOnlyFile(t *testing.T) {
 // A file with a second hard link is refused: replacing it would leave the
 // other name with the old content.
 func TestEditRefusesHardLinkedFile(t *testing.T) {
+	t.Parallel()
 	for _, mode := range allModes {
 		t.Run(string(mode), func(t *testing.T) {
 			dir := t.TempDir()
@@ -91,6 +93,7 @@ func TestEditRefusesHardLinkedFile(t *testing.T) {
 // the result says that the file was outside; files inside get no such
 // warning.
 func TestEditOutsideCwdWarns(t *testing.T) {
+	t.Parallel()
 	for _, mode := range allModes {
 		t.Run(string(mode), func(t *testing.T) {
 			root := t.TempDir()

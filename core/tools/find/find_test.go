@@ -37,6 +37,7 @@ func TestTimeout(t *testing.T) {
 }
 
 func TestAbortAndProgress(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	for i := range 50 {
 		os.WriteFile(filepath.Join(dir, fmt.Sprintf("f%02d.go", i)), nil, 0o644)

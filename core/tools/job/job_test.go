@@ -40,6 +40,7 @@ func call(t *testing.T, env *testEnv, args string, onUpdate tool.UpdateFunc) (*t
 }
 
 func TestJobDisabled(t *testing.T) {
+	t.Parallel()
 	env := newEnv(t, false)
 	if Available(env.Env) {
 		t.Fatal("available")
@@ -55,6 +56,7 @@ func TestJobDisabled(t *testing.T) {
 }
 
 func TestJobPollAndList(t *testing.T) {
+	t.Parallel()
 	env := newEnv(t, true)
 	m := env.jobs
 	if res, _ := call(t, env, `{}`, nil); res.FirstText() != noRunningText {
@@ -99,6 +101,7 @@ func TestJobPollAndList(t *testing.T) {
 }
 
 func TestJobCancel(t *testing.T) {
+	t.Parallel()
 	env := newEnv(t, true)
 	m := env.jobs
 	id, _ := m.Register("bash", "sleep 60", sleeper(time.Hour, ""), RegisterOptions{})
@@ -124,6 +127,7 @@ func TestJobCancel(t *testing.T) {
 }
 
 func TestJobPollAbort(t *testing.T) {
+	t.Parallel()
 	env := newEnv(t, true)
 	env.Settings.Bash.PollWait = time.Hour
 	m := env.jobs

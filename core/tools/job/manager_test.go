@@ -61,6 +61,7 @@ func sleeper(d time.Duration, text string) RunFunc {
 }
 
 func TestManagerLifecycle(t *testing.T) {
+	t.Parallel()
 	m := NewManager(0, 0)
 	defer m.Shutdown(time.Second)
 	rec := newRecorder()
@@ -98,6 +99,7 @@ func TestManagerLifecycle(t *testing.T) {
 }
 
 func TestManagerCancel(t *testing.T) {
+	t.Parallel()
 	m := NewManager(0, 0)
 	defer m.Shutdown(time.Second)
 	rec := newRecorder()
@@ -118,6 +120,7 @@ func TestManagerCancel(t *testing.T) {
 }
 
 func TestManagerLimitAndRetention(t *testing.T) {
+	t.Parallel()
 	m := NewManager(2, 50*time.Millisecond)
 	defer m.Shutdown(time.Second)
 	m.Register("bash", "a", sleeper(time.Hour, ""), RegisterOptions{})
@@ -154,6 +157,7 @@ func TestManagerLimitAndRetention(t *testing.T) {
 }
 
 func TestManagerSuppression(t *testing.T) {
+	t.Parallel()
 	m := NewManager(0, 0)
 	defer m.Shutdown(time.Second)
 	rec := newRecorder()
@@ -188,6 +192,7 @@ func TestManagerSuppression(t *testing.T) {
 }
 
 func TestManagerRetry(t *testing.T) {
+	t.Parallel()
 	m := NewManager(0, 0)
 	defer m.Shutdown(time.Second)
 	rec := newRecorder()
@@ -209,6 +214,7 @@ func TestManagerRetry(t *testing.T) {
 }
 
 func TestManagerManyJobs(t *testing.T) {
+	t.Parallel()
 	m := NewManager(100, 0)
 	rec := newRecorder()
 	m.SetDeliver(rec.deliver)
@@ -227,6 +233,7 @@ func TestManagerManyJobs(t *testing.T) {
 }
 
 func TestManagerCloseCancels(t *testing.T) {
+	t.Parallel()
 	m := NewManager(0, 0)
 	id, _ := m.Register("bash", "x", sleeper(time.Hour, ""), RegisterOptions{})
 	start := time.Now()
@@ -242,6 +249,7 @@ func TestManagerCloseCancels(t *testing.T) {
 // Forget ends the old conversation's jobs and drops its undelivered
 // results; jobs started afterwards are delivered as usual.
 func TestManagerForget(t *testing.T) {
+	t.Parallel()
 	m := NewManager(0, 0)
 	defer m.Shutdown(time.Second)
 	rec := newRecorder()

@@ -3,6 +3,7 @@ package pathspec
 import "testing"
 
 func TestSplit(t *testing.T) {
+	t.Parallel()
 	cases := map[string][2]string{
 		"src":            {"src", ""},
 		"src/a.go":       {"src/a.go", ""},

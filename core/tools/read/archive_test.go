@@ -238,6 +238,7 @@ func TestArchiveMemberTooLarge(t *testing.T) {
 // TestZipEncryptedAndUnsupported: encrypted members, unknown compression
 // methods and checksum mismatches are errors that say so.
 func TestZipEncryptedAndUnsupported(t *testing.T) {
+	t.Parallel()
 	z := zipOf(t, func(zw *zip.Writer) {
 		w, _ := zw.CreateRaw(&zip.FileHeader{Name: "secret.txt", Method: zip.Deflate, Flags: 0x1,
 			CompressedSize64: 12, UncompressedSize64: 10})
@@ -303,6 +304,7 @@ func TestArchiveListCap(t *testing.T) {
 // TestArchiveSuffixMatch: a missing archive path is looked up by suffix
 // like any path.
 func TestArchiveSuffixMatch(t *testing.T) {
+	t.Parallel()
 	env, dir := archiveEnv(t, nil)
 	os.MkdirAll(filepath.Join(dir, "deep", "er"), 0o755)
 	z := zipOf(t, func(zw *zip.Writer) { w, _ := zw.Create("a.txt"); w.Write([]byte("hi\n")) })
@@ -314,6 +316,7 @@ func TestArchiveSuffixMatch(t *testing.T) {
 }
 
 func TestArchiveSplits(t *testing.T) {
+	t.Parallel()
 	for in, want := range map[string][]string{
 		"a.zip":                {"a.zip|"},
 		"A.ZIP:x":              {"A.ZIP|x"},
@@ -337,6 +340,7 @@ func TestArchiveSplits(t *testing.T) {
 }
 
 func TestCleanMemberPath(t *testing.T) {
+	t.Parallel()
 	for in, want := range map[string]string{
 		"a/b.txt":       "a/b.txt",
 		"./a//b/./c":    "a/b/c",
@@ -372,6 +376,7 @@ func TestCleanMemberPath(t *testing.T) {
 // link for a symbolic link, from the root for a hard link — or says it
 // points outside the archive.
 func TestTarLinks(t *testing.T) {
+	t.Parallel()
 	var raw bytes.Buffer
 	tw := tar.NewWriter(&raw)
 	tw.WriteHeader(&tar.Header{Name: "pkg/a.txt", Typeflag: tar.TypeReg, Size: 2, Mode: 0o644})

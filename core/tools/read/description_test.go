@@ -10,6 +10,7 @@ import (
 // TestDescriptionFollowsDisplayMode: the description promises the line
 // prefix the session shows — anchors only when edit takes them.
 func TestDescriptionFollowsDisplayMode(t *testing.T) {
+	t.Parallel()
 	for _, c := range []struct {
 		mode      tool.EditMode
 		want, not string

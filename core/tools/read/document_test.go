@@ -68,6 +68,7 @@ func plainEnv(t *testing.T) *tool.Env {
 }
 
 func TestReadDocx(t *testing.T) {
+	t.Parallel()
 	env := plainEnv(t)
 	body := `<w:p><w:pPr><w:pStyle w:val="Title"/></w:pPr><w:r><w:t>Quarterly report</w:t></w:r></w:p>
 <w:p><w:pPr><w:pStyle w:val="Heading2"/><w:tabs><w:tab w:val="left" w:pos="720"/></w:tabs></w:pPr><w:r><w:t>Summary</w:t></w:r></w:p>
@@ -87,6 +88,7 @@ func TestReadDocx(t *testing.T) {
 }
 
 func TestReadXlsx(t *testing.T) {
+	t.Parallel()
 	env := plainEnv(t)
 	files := map[string]string{
 		"xl/workbook.xml": `<workbook xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main" xmlns:r="http://schemas.openxmlformats.org/officeDocument/2006/relationships"><sheets>
@@ -108,6 +110,7 @@ func TestReadXlsx(t *testing.T) {
 }
 
 func TestReadPptx(t *testing.T) {
+	t.Parallel()
 	env := plainEnv(t)
 	slide := func(texts ...string) string {
 		var b strings.Builder
@@ -132,6 +135,7 @@ func TestReadPptx(t *testing.T) {
 }
 
 func TestReadEpub(t *testing.T) {
+	t.Parallel()
 	env := plainEnv(t)
 	files := map[string]string{
 		"mimetype":               "application/epub+zip",
@@ -150,6 +154,7 @@ func TestReadEpub(t *testing.T) {
 }
 
 func TestReadDocumentFailures(t *testing.T) {
+	t.Parallel()
 	env := plainEnv(t)
 	writeDoc(t, env, "broken.docx", []byte("this is not a zip"))
 	writeDoc(t, env, "old.doc", []byte{0xd0, 0xcf, 0x11, 0xe0})
@@ -193,6 +198,7 @@ func TestReadDocxZipBomb(t *testing.T) {
 }
 
 func TestReadLongDocumentIsCut(t *testing.T) {
+	t.Parallel()
 	env := plainEnv(t)
 	var body strings.Builder
 	for i := 1; i <= 4000; i++ {
@@ -209,6 +215,7 @@ func TestReadLongDocumentIsCut(t *testing.T) {
 }
 
 func TestReadRTF(t *testing.T) {
+	t.Parallel()
 	env := plainEnv(t)
 	rtf := `{\rtf1\ansi\ansicpg1252\deff0{\fonttbl{\f0 Times;}}{\colortbl;\red0\green0\blue0;}
 {\*\generator Writer;}{\info{\title Hidden}}\pard\b Heading\b0\par
@@ -301,6 +308,7 @@ func TestReadPDF(t *testing.T) {
 }
 
 func TestReadPDFWithPDFToText(t *testing.T) {
+	t.Parallel()
 	bin, err := pdftotextPath()
 	if err != nil {
 		t.Skip("pdftotext is not installed")

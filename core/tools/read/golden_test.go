@@ -12,5 +12,6 @@ import (
 // rewrites the expected sections. Sections named zip:, tar:, tgz: and
 // sqlite: are built into archives and databases by package readtest.
 func TestGolden(t *testing.T) {
+	t.Parallel()
 	tooltest.RunDir(t, "testdata/golden", func(env *tool.Env) tool.Tool { return New(env, nil) }, tooltest.Options{Build: readtest.Build})
 }

@@ -54,6 +54,7 @@ func imageEnv(t *testing.T) *tool.Env {
 }
 
 func TestReadImageFormats(t *testing.T) {
+	t.Parallel()
 	env := imageEnv(t)
 	small := noisy(40, 30)
 	webp, err := os.ReadFile("testdata/media/gopher.webp")
@@ -89,6 +90,7 @@ func TestReadImageFormats(t *testing.T) {
 }
 
 func TestReadImageResized(t *testing.T) {
+	t.Parallel()
 	env := imageEnv(t)
 	writeDoc(t, env, "wide.png", encoded(t, "png", noisy(3000, 1000)))
 	res := call(t, env, "wide.png")
@@ -131,6 +133,7 @@ func TestReadImageResized(t *testing.T) {
 }
 
 func TestReadImageInspectMode(t *testing.T) {
+	t.Parallel()
 	env := imageEnv(t)
 	env.Settings.InspectImage = true
 	writeDoc(t, env, "g.png", encoded(t, "png", image.NewGray(image.Rect(0, 0, 8, 4))))
@@ -202,6 +205,7 @@ func TestReadImageBombsAndCorruption(t *testing.T) {
 }
 
 func TestFitWithin(t *testing.T) {
+	t.Parallel()
 	for _, c := range [][4]int{{3000, 1000, 1568, 522}, {1000, 3000, 522, 1568}, {100, 50, 100, 50}, {5000, 1, 1568, 1}} {
 		if w, h := fitWithin(c[0], c[1], imageMaxSide); w != c[2] || h != c[3] {
 			t.Errorf("fitWithin(%d, %d) = %d, %d; want %d, %d", c[0], c[1], w, h, c[2], c[3])

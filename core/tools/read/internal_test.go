@@ -10,6 +10,7 @@ import (
 )
 
 func TestReadAgentOutput(t *testing.T) {
+	t.Parallel()
 	env := tool.NewEnv(t.TempDir())
 	if res := call(t, env, "agent://0-Scan"); !res.IsError || res.FirstText() != "No session - agent outputs unavailable" {
 		t.Fatalf("no store: %+v", res.FirstText())

@@ -67,6 +67,7 @@ func TestReadLongLinesBounded(t *testing.T) {
 // TestReadCutLineNotRecorded: a line just short of the long-line threshold
 // is held whole but shown cut; it is not recorded as seen either.
 func TestReadCutLineNotRecorded(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	env := tool.NewEnv(dir)
 	env.Settings = tool.DefaultSettings()

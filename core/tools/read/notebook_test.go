@@ -24,6 +24,7 @@ func TestNotebookSizeCap(t *testing.T) {
 // TestNotebookTextJoin: sources given as one string or as a list join to
 // the same text, and null sources are empty cells.
 func TestNotebookTextJoin(t *testing.T) {
+	t.Parallel()
 	for in, want := range map[string]string{
 		`{"cells": [{"cell_type": "code", "source": "a\nb\n"}]}`:                                     "# %% [code] cell:0\na\nb\n",
 		`{"cells": [{"cell_type": "code", "source": ["a\n", "b\n"]}]}`:                               "# %% [code] cell:0\na\nb\n",

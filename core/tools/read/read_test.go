@@ -37,6 +37,7 @@ func sessionPages(env *tool.Env) *Pages {
 }
 
 func TestSplitSelector(t *testing.T) {
+	t.Parallel()
 	cases := map[string]struct {
 		path string
 		sel  Selector
@@ -74,6 +75,7 @@ func TestSplitSelector(t *testing.T) {
 }
 
 func TestReadByteBudgetAndLongLines(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	env := tool.NewEnv(dir)
 	env.Settings = tool.DefaultSettings()
@@ -111,6 +113,7 @@ func TestReadByteBudgetAndLongLines(t *testing.T) {
 }
 
 func TestReadCRLFAndBOM(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	env := tool.NewEnv(dir)
 	env.Settings = tool.DefaultSettings()
@@ -126,6 +129,7 @@ func TestReadCRLFAndBOM(t *testing.T) {
 }
 
 func TestReadHomeExpansion(t *testing.T) {
+	t.Parallel()
 	home := t.TempDir()
 	os.WriteFile(filepath.Join(home, "notes.txt"), []byte("hi\n"), 0o644)
 	env := tool.NewEnv(t.TempDir())
@@ -144,6 +148,7 @@ func TestReadHomeExpansion(t *testing.T) {
 // TestScanWindowMatchesSplit checks the streaming window against slicing a
 // fully split text, across buffer-sized lines and budgets.
 func TestScanWindowMatchesSplit(t *testing.T) {
+	t.Parallel()
 	texts := []string{"", "a", "a\n", "a\nb", "\n\n\n", strings.Repeat("z", 3*chunkSize) + "\nq\n" + strings.Repeat("w", chunkSize+5)}
 	for _, text := range texts {
 		lines := hashline.SplitLines(text)
@@ -182,6 +187,7 @@ func TestScanWindowMatchesSplit(t *testing.T) {
 // TestAnchorsVerify checks that every anchor read shows is accepted by
 // hashline.Check against the file on disk, whatever the window.
 func TestAnchorsVerify(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	env := tool.NewEnv(dir)
 	env.Settings = tool.DefaultSettings()

@@ -16,6 +16,7 @@ import (
 
 // A FIFO (or a device) would block the read forever: it is refused.
 func TestReadRefusesNonRegularFiles(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	fifo := filepath.Join(dir, "pipe")
 	if err := syscall.Mkfifo(fifo, 0o600); err != nil {

@@ -27,6 +27,7 @@ func (schemeStub) ReadURI(_ context.Context, url string) (*tool.HostURIContent, 
 // An internal scheme the session serves (mcp://) is read through its
 // reader, with line selectors; without one it stays unavailable.
 func TestReadSchemeReader(t *testing.T) {
+	t.Parallel()
 	env := tool.NewEnv(t.TempDir())
 	if res := call(t, env, "mcp://srv/x"); !res.IsError || !strings.Contains(res.FirstText(), "mcp:// resources are not available") {
 		t.Fatalf("no reader: %q", res.FirstText())

@@ -34,6 +34,7 @@ func (fakeResources) InternalFile(url string) (string, bool, error) {
 }
 
 func TestReadSessionResources(t *testing.T) {
+	t.Parallel()
 	env := tool.NewEnv(t.TempDir())
 	env.SetInternalResources(fakeResources{})
 	res := call(t, env, "skill://doc:6-6")

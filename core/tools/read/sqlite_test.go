@@ -36,6 +36,7 @@ INSERT INTO users(name) VALUES ('ada'), ('bob'), ('cyd');`
 // over (mode=ro and query_only) and waits 3000 ms for locks; a writing
 // statement fails and leaves the file as it was.
 func TestSQLiteOpenedReadOnly(t *testing.T) {
+	t.Parallel()
 	env, path := dbEnv(t, usersSQL)
 	before, _ := os.ReadFile(path)
 	db, err := openDatabase(path)
@@ -141,6 +142,7 @@ func TestSQLiteLockedByWriter(t *testing.T) {
 // TestSQLiteCorrupt: a file with the SQLite header but damaged contents
 // is an error saying so.
 func TestSQLiteCorrupt(t *testing.T) {
+	t.Parallel()
 	env, path := dbEnv(t, usersSQL)
 	good, _ := os.ReadFile(path)
 	garbage := append([]byte(sqliteMagic), bytes.Repeat([]byte{0xa5}, 4096-len(sqliteMagic))...)
@@ -163,6 +165,7 @@ func TestSQLiteCorrupt(t *testing.T) {
 // TestSQLiteSelectorErrors: every rejected selector says what was wrong
 // and what to use instead.
 func TestSQLiteSelectorErrors(t *testing.T) {
+	t.Parallel()
 	for sel, want := range map[string]string{
 		":t?where=1;DROP TABLE t":        "where must not contain comments (--, /* */) or ';'; for SQL of your own use DB?q=SELECT …",
 		":t?where=1 -- x":                "where must not contain comments (--, /* */) or ';'; for SQL of your own use DB?q=SELECT …",
@@ -214,6 +217,7 @@ func TestSQLiteSelectorErrors(t *testing.T) {
 // TestSQLiteSelectorValues: values are literal, '&' splits only before a
 // NAME=, and URL-encoded values are decoded.
 func TestSQLiteSelectorValues(t *testing.T) {
+	t.Parallel()
 	for sel, want := range map[string]sqliteSel{
 		"":                            {kind: sqliteList},
 		":t":                          {kind: sqliteSchema, table: "t"},
@@ -237,6 +241,7 @@ func TestSQLiteSelectorValues(t *testing.T) {
 // TestSQLiteListCap: more than 500 tables are cut with a note giving the
 // query for the rest.
 func TestSQLiteListCap(t *testing.T) {
+	t.Parallel()
 	var b strings.Builder
 	b.WriteString("BEGIN;\n")
 	for i := range 510 {
@@ -258,6 +263,7 @@ func TestSQLiteListCap(t *testing.T) {
 // TestSQLiteRenderCaps: no table line is wider than 120 columns, no cell
 // wider than 40; a table too wide for that is shown record by record.
 func TestSQLiteRenderCaps(t *testing.T) {
+	t.Parallel()
 	long := strings.Repeat("é", 100)
 	env, _ := dbEnv(t, fmt.Sprintf(`CREATE TABLE n(a TEXT, b TEXT, c TEXT, d TEXT);
 INSERT INTO n VALUES ('%[1]s', '%[1]s', '%[1]s', 'short');
@@ -297,6 +303,7 @@ func colsVals(n int) string {
 // TestSQLiteValuesAsStored: DATE-typed text, reals, blobs and NULLs show
 // as stored, in table pages, rows and raw queries.
 func TestSQLiteValuesAsStored(t *testing.T) {
+	t.Parallel()
 	env, _ := dbEnv(t, `CREATE TABLE e(id INTEGER PRIMARY KEY, at DATETIME, n REAL, b BLOB, z);
 INSERT INTO e VALUES (1, '2024-03-05T10:20:30Z', 2, x'00ff', NULL);`)
 	page := call(t, env, "app.db:e?limit=1").FirstText()
@@ -345,6 +352,7 @@ func BenchmarkSQLiteTablePage(b *testing.B) {
 // TestSQLiteOutputCap: a page larger than 50 KB is cut with a note, and a
 // value too long for one line is shortened.
 func TestSQLiteOutputCap(t *testing.T) {
+	t.Parallel()
 	env, _ := dbEnv(t, `CREATE TABLE t(a TEXT, b TEXT, c TEXT);
 WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 500)
 INSERT INTO t SELECT printf('%040d', i), printf('%040d', i), printf('%040d', i) FROM n;
@@ -366,6 +374,7 @@ INSERT INTO big VALUES (1, printf('%0100000d', 7));`)
 // TestSQLiteSuffixMatch: a database path that does not exist is looked up
 // by suffix like any path; the selector still applies.
 func TestSQLiteSuffixMatch(t *testing.T) {
+	t.Parallel()
 	env, path := dbEnv(t, usersSQL)
 	deep := filepath.Join(filepath.Dir(path), "data", "v1")
 	os.MkdirAll(deep, 0o755)

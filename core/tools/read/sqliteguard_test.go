@@ -16,6 +16,7 @@ import (
 // the read's transaction; nothing appears on disk and the database is
 // untouched, while SELECTs and reporting pragmas still work.
 func TestSQLiteRefusesWhatIsNotAReading(t *testing.T) {
+	t.Parallel()
 	env, path := dbEnv(t, usersSQL)
 	before, _ := os.ReadFile(path)
 	elsewhere := t.TempDir()
@@ -63,6 +64,7 @@ func TestSQLiteRefusesWhatIsNotAReading(t *testing.T) {
 // the first. The limit is the context's deadline, the same path an abort
 // takes.
 func TestSQLiteTimeLimit(t *testing.T) {
+	t.Parallel()
 	env, _ := dbEnv(t, usersSQL)
 	env.Settings.ReadSQLiteTimeout = 200 * time.Millisecond
 	endless := "WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c)"
@@ -117,6 +119,7 @@ INSERT INTO big VALUES (1, 'é' || replace(hex(zeroblob(8388608)), '0', 'x'), ze
 // statement's row order, its column names, duplicates, NULLs, numbers,
 // and statements that cannot be wrapped (PRAGMA, EXPLAIN) still run.
 func TestSQLiteRawKeepsOrderAndNames(t *testing.T) {
+	t.Parallel()
 	env, _ := dbEnv(t, usersSQL)
 	got := call(t, env, "app.db?q=SELECT a.name, b.name, a.id * 1.5 AS x, NULL AS z FROM users a JOIN users b ON b.id = 4 - a.id ORDER BY a.name DESC;").FirstText()
 	want := "| name | name:1 | x   | z    |\n| ---- | ------ | --- | ---- |\n| cyd  | ada    | 4.5 | NULL |\n| bob  | bob    | 3.0 | NULL |\n| ada  | cyd    | 1.5 | NULL |"

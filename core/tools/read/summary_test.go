@@ -42,6 +42,7 @@ func summaryEnv(tb testing.TB, name, text string) *tool.Env {
 // back whole as a summary, every body elided, and a second read answers
 // from the span cache.
 func TestSummaryLargeFile(t *testing.T) {
+	t.Parallel()
 	if _, err := outline.Bodies(context.Background(), "go", []byte("package p\n"), 1); err != nil {
 		t.Skip("no grammars in this build:", err)
 	}
@@ -65,6 +66,7 @@ func TestSummaryLargeFile(t *testing.T) {
 // TestSummaryCut: a summary larger than the output cap stops at a row
 // boundary and says where to read on.
 func TestSummaryCut(t *testing.T) {
+	t.Parallel()
 	if _, err := outline.Bodies(context.Background(), "go", []byte("package p\n"), 1); err != nil {
 		t.Skip("no grammars in this build:", err)
 	}
@@ -83,6 +85,7 @@ func TestSummaryCut(t *testing.T) {
 
 // TestSummaryTooManyLines: past 20,000 lines a file is paged as usual.
 func TestSummaryTooManyLines(t *testing.T) {
+	t.Parallel()
 	env := summaryEnv(t, "huge.go", goSource(2001, 4))
 	res := call(t, env, "huge.go")
 	if res.Details.(*Details).Summary != nil || !strings.Contains(res.FirstText(), "[Showing lines 1-500 of 20012.") {
@@ -93,6 +96,7 @@ func TestSummaryTooManyLines(t *testing.T) {
 // TestSpanCacheBound: the cache keeps at most summaryCacheSize entries,
 // dropping the least recently used.
 func TestSpanCacheBound(t *testing.T) {
+	t.Parallel()
 	c := newLRU(2)
 	k := func(i int) spanKey { return spanKey{lang: "go", minBody: i} }
 	c.put(k(1), spanResult{})

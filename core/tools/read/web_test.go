@@ -47,6 +47,7 @@ func details(t *testing.T, res *tool.Result) *Details {
 }
 
 func TestWebHTMLToMarkdown(t *testing.T) {
+	t.Parallel()
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "text/html; charset=utf-8")
 		io.WriteString(w, `<!doctype html><html><head><title>Release notes</title>
@@ -87,6 +88,7 @@ func TestWebHTMLToMarkdown(t *testing.T) {
 }
 
 func TestWebCharsets(t *testing.T) {
+	t.Parallel()
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		switch r.URL.Path {
 		case "/latin1":
@@ -110,6 +112,7 @@ func TestWebCharsets(t *testing.T) {
 }
 
 func TestWebTextJSONMarkdown(t *testing.T) {
+	t.Parallel()
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		switch r.URL.Path {
 		case "/a.json":
@@ -139,6 +142,7 @@ func TestWebTextJSONMarkdown(t *testing.T) {
 }
 
 func TestWebFailedStatus(t *testing.T) {
+	t.Parallel()
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "text/html")
 		w.WriteHeader(http.StatusNotFound)
@@ -159,6 +163,7 @@ func TestWebFailedStatus(t *testing.T) {
 }
 
 func TestWebTruncationAndPaging(t *testing.T) {
+	t.Parallel()
 	var hits atomic.Int32
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		hits.Add(1)
@@ -197,6 +202,7 @@ func TestWebTruncationAndPaging(t *testing.T) {
 }
 
 func TestWebByteLimitWithoutArtifacts(t *testing.T) {
+	t.Parallel()
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "text/plain")
 		for i := range 200 {
@@ -259,6 +265,7 @@ func TestWebNeverAnswers(t *testing.T) {
 // The fetch.* settings bound a web read (here the wait for headers) and
 // fetch.enabled=false refuses URLs with the setting's name.
 func TestWebSettings(t *testing.T) {
+	t.Parallel()
 	ln := silentServer(t)
 	env := webEnv(t)
 	env.Settings.Fetch.FirstByte = 250 * time.Millisecond
@@ -299,6 +306,7 @@ func TestWebTotalTimeout(t *testing.T) {
 }
 
 func TestWebConnectionRefused(t *testing.T) {
+	t.Parallel()
 	ln, _ := net.Listen("tcp", "127.0.0.1:0")
 	addr := ln.Addr().String()
 	ln.Close()
@@ -309,6 +317,7 @@ func TestWebConnectionRefused(t *testing.T) {
 }
 
 func TestWebRedirects(t *testing.T) {
+	t.Parallel()
 	mux := http.NewServeMux()
 	mux.HandleFunc("/a", func(w http.ResponseWriter, r *http.Request) { http.Redirect(w, r, "/b", http.StatusFound) })
 	mux.HandleFunc("/b", func(w http.ResponseWriter, r *http.Request) { http.Redirect(w, r, "/a", http.StatusMovedPermanently) })
@@ -384,6 +393,7 @@ func TestWebHugePageIsCut(t *testing.T) {
 }
 
 func TestWebDefaultCapOnHugePage(t *testing.T) {
+	t.Parallel()
 	var sent atomic.Int64
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "text/html")
@@ -406,6 +416,7 @@ func TestWebDefaultCapOnHugePage(t *testing.T) {
 }
 
 func TestWebLyingContentLength(t *testing.T) {
+	t.Parallel()
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		switch r.URL.Path {
 		case "/short": // announces more than it sends, then hangs up
@@ -501,6 +512,7 @@ func TestWebGzipBomb(t *testing.T) {
 }
 
 func TestWebImage(t *testing.T) {
+	t.Parallel()
 	img := image.NewNRGBA(image.Rect(0, 0, 2000, 1000))
 	for y := range 1000 {
 		for x := range 2000 {
@@ -531,6 +543,7 @@ func TestWebImage(t *testing.T) {
 }
 
 func TestWebDocument(t *testing.T) {
+	t.Parallel()
 	docx := buildZip(t, map[string]string{"word/document.xml": docxXML(`<w:p><w:r><w:t>Served over HTTP</w:t></w:r></w:p>`)})
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "application/vnd.openxmlformats-officedocument.wordprocessingml.document")
@@ -544,6 +557,7 @@ func TestWebDocument(t *testing.T) {
 }
 
 func TestSplitURLSelector(t *testing.T) {
+	t.Parallel()
 	cases := map[string]struct {
 		url string
 		sel Selector
@@ -572,6 +586,7 @@ func TestSplitURLSelector(t *testing.T) {
 }
 
 func TestWebInvalidURL(t *testing.T) {
+	t.Parallel()
 	env := webEnv(t)
 	for in, want := range map[string]string{
 		"http://":          "Invalid URL http://: it names no host",
@@ -609,6 +624,7 @@ func TestWebUntypedImageOverTextCap(t *testing.T) {
 }
 
 func TestWebUnsupportedImageAndBinary(t *testing.T) {
+	t.Parallel()
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		switch r.URL.Path {
 		case "/pic.bmp":

@@ -12,6 +12,7 @@ import (
 // that only read say so, the ones that write or run do not, and the
 // calls that answer for another tool (or for none) report it.
 func TestBuiltinAccess(t *testing.T) {
+	t.Parallel()
 	env := tool.NewEnv(t.TempDir())
 	svc := testServices(t, env)
 	queue := svc.Pending

@@ -43,6 +43,7 @@ func (m *memFiles) WriteFile(_ context.Context, abs string, data []byte, _ fs.Fi
 // it: the read tool shows the buffer, not the disk; edit and write change
 // the buffer and leave the disk alone.
 func TestToolsUseFiles(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	p := filepath.Join(dir, "a.txt")
 	if err := os.WriteFile(p, []byte("on disk\n"), 0o644); err != nil {

@@ -39,6 +39,7 @@ func call(t *testing.T, tl tool.Tool, args map[string]any) *tool.Result {
 // Host-owned URLs: read and write go to the host, edit refuses them, and a
 // read-only scheme refuses writes.
 func TestHostURIs(t *testing.T) {
+	t.Parallel()
 	env := tool.NewEnv(t.TempDir())
 	svc := testServices(t, env)
 	host := &fakeHost{rows: map[string]string{"db://users/42": "id=42\nname=Alice\n"}}

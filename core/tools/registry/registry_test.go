@@ -13,6 +13,7 @@ import (
 )
 
 func TestBuiltins(t *testing.T) {
+	t.Parallel()
 	env := tool.NewEnv(t.TempDir())
 	svc := testServices(t, env)
 	seen := map[string]bool{}
@@ -41,6 +42,7 @@ func TestBuiltins(t *testing.T) {
 // apply through tools built by the registry from one Env: the preview is
 // queued in that session's queue and resolve writes it.
 func TestASTToolsShareQueue(t *testing.T) {
+	t.Parallel()
 	if !native.Available {
 		t.Skip("native library not linked")
 	}

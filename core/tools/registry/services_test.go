@@ -15,6 +15,7 @@ import (
 // is gone), later jobs are refused, and the shell cannot start again.
 // What the services hold in memory stays readable.
 func TestServicesClose(t *testing.T) {
+	t.Parallel()
 	env := tool.NewEnv(t.TempDir())
 	svc := NewServices(env)
 	started := make(chan struct{})

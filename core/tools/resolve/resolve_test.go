@@ -19,6 +19,7 @@ func call(t *testing.T, tl tool.Tool, args string) *tool.Result {
 }
 
 func TestNothingPending(t *testing.T) {
+	t.Parallel()
 	res := call(t, New(NewQueue()), `{"action":"apply","reason":"x"}`)
 	if !res.IsError || res.FirstText() != "No pending action to resolve. Nothing to apply or discard." {
 		t.Fatalf("%+v %q", res, res.FirstText())
@@ -26,6 +27,7 @@ func TestNothingPending(t *testing.T) {
 }
 
 func TestApplyDiscardAndHook(t *testing.T) {
+	t.Parallel()
 	q := NewQueue()
 	var pushed []string
 	q.OnPush = func(a *Action) { pushed = append(pushed, a.Label) }
@@ -57,6 +59,7 @@ func TestApplyDiscardAndHook(t *testing.T) {
 }
 
 func TestFailedApplyIsConsumed(t *testing.T) {
+	t.Parallel()
 	q := NewQueue()
 	q.Push(&Action{Label: "x", Apply: func(context.Context, string) (*tool.Result, error) { return nil, tool.Errorf("stale") }})
 	res := call(t, New(q), `{"action":"apply","reason":"r"}`)

@@ -91,6 +91,7 @@ func TestCutLineAnchors(t *testing.T) {
 // and transcoded): by its number, as in the file on disk, and not at all
 // when the file no longer has it.
 func TestLineSourceFallback(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	utf8Path, utf16Path := filepath.Join(dir, "a.txt"), filepath.Join(dir, "w.txt")
 	os.WriteFile(utf8Path, []byte("\uFEFFone\r\ntwo\nthree"), 0o644)

@@ -10,6 +10,7 @@ import (
 // TestDescriptionFollowsDisplayMode: REF is called an anchor only when
 // the edit tool takes anchors.
 func TestDescriptionFollowsDisplayMode(t *testing.T) {
+	t.Parallel()
 	for mode, want := range map[tool.EditMode]string{
 		tool.EditHashline: refHashline,
 		tool.EditReplace:  refLineNumber,

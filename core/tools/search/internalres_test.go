@@ -28,6 +28,7 @@ func (s skillFiles) InternalFile(url string) (string, bool, error) {
 }
 
 func TestSearchSkillURL(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	file := filepath.Join(dir, "SKILL.md")
 	if err := os.WriteFile(file, []byte("intro\nrun the needle step\nend\n"), 0o644); err != nil {

@@ -19,6 +19,7 @@ func TestGolden(t *testing.T) { tooltest.RunDir(t, "testdata/golden", New) }
 // TestGoldenNative runs testdata/native/*.txtar, cases whose text comes
 // from the native regex engine (the pure-Go fallback words them otherwise).
 func TestGoldenNative(t *testing.T) {
+	t.Parallel()
 	if !rure.Available {
 		t.Skip("native regex engine not built in")
 	}
@@ -26,6 +27,7 @@ func TestGoldenNative(t *testing.T) {
 }
 
 func TestRoundRobin(t *testing.T) {
+	t.Parallel()
 	var hits []hit
 	for i := range 150 {
 		hits = append(hits, hit{abs: "/big"})
@@ -49,6 +51,7 @@ func TestRoundRobin(t *testing.T) {
 }
 
 func TestVisibleLimit(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	for f := range 3 {
 		var b strings.Builder
@@ -82,6 +85,7 @@ func TestVisibleLimit(t *testing.T) {
 // between the Rust and the pure-Go matcher, so the golden case holding the
 // full text, testdata/native, runs only with the native engine).
 func TestRegexError(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	os.WriteFile(filepath.Join(dir, "f.txt"), []byte("a\n"), 0o644)
 	res, err := tool.Run(context.Background(), New(tool.NewEnv(dir)), json.RawMessage(`{"pattern":"a[","paths":["."]}`), nil)

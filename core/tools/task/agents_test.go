@@ -12,6 +12,7 @@ import (
 )
 
 func TestParseAgent(t *testing.T) {
+	t.Parallel()
 	cases := []struct {
 		name, in string
 		want     *Agent
@@ -55,6 +56,7 @@ func TestParseAgent(t *testing.T) {
 }
 
 func TestBundled(t *testing.T) {
+	t.Parallel()
 	var names []string
 	for _, a := range Bundled() {
 		names = append(names, a.Name)
@@ -68,6 +70,7 @@ func TestBundled(t *testing.T) {
 }
 
 func TestDiscover(t *testing.T) {
+	t.Parallel()
 	root := t.TempDir()
 	home, cwd := filepath.Join(root, "home"), filepath.Join(root, "work", "proj", "sub")
 	write := func(rel, name, desc string) {

@@ -30,6 +30,7 @@ func asyncTool(t *testing.T, h *fakeHost) (tool.Tool, *job.Manager, chan job.Del
 // job, the subagents run while the parent goes on, and each result is
 // delivered when it is done.
 func TestAsyncTasksRunAsJobs(t *testing.T) {
+	t.Parallel()
 	h := newFakeHost(t, nil)
 	h.hold = make(chan struct{})
 	tl, m, got := asyncTool(t, h)
@@ -71,6 +72,7 @@ func artifactsDirOf(tl tool.Tool) string { return tl.(*Tool).env.Artifacts.Dir()
 // The background tasks share the task.maxConcurrency limit, and a
 // cancelled job ends its subagent.
 func TestAsyncTasksLimitAndCancel(t *testing.T) {
+	t.Parallel()
 	h := newFakeHost(t, map[string]any{"task": map[string]any{"maxConcurrency": 1}})
 	h.hold = make(chan struct{})
 	tl, m, got := asyncTool(t, h)

@@ -27,6 +27,7 @@ func waitStarted(t *testing.T, h *fakeHost, n int) {
 }
 
 func TestTasksRunInParallel(t *testing.T) {
+	t.Parallel()
 	h := newFakeHost(t, nil)
 	h.hold = make(chan struct{})
 	dir := artifactsDir(t)
@@ -87,6 +88,7 @@ func TestTasksRunInParallel(t *testing.T) {
 }
 
 func TestConcurrencyLimit(t *testing.T) {
+	t.Parallel()
 	h := newFakeHost(t, map[string]any{"task.maxConcurrency": 1})
 	res, updates := execute(t, context.Background(), bind(t, h, ""), map[string]any{"agent": "implement", "tasks": tasks("A", "B", "C")})
 	if h.peak != 1 || res.IsError {
@@ -104,6 +106,7 @@ func TestConcurrencyLimit(t *testing.T) {
 }
 
 func TestAbortCancelsChildren(t *testing.T) {
+	t.Parallel()
 	h := newFakeHost(t, map[string]any{"task.maxConcurrency": 1})
 	h.hold = make(chan struct{})
 	ctx, cancel := context.WithCancel(context.Background())
@@ -130,6 +133,7 @@ func TestAbortCancelsChildren(t *testing.T) {
 }
 
 func TestOutputCapAndFullText(t *testing.T) {
+	t.Parallel()
 	h := newFakeHost(t, nil, config.EnvTaskMaxOutputLines+"=2")
 	long := "line 1\nline 2\nline 3\nline 4\nline 5"
 	h.answer = func(string) (string, error) { return long, nil }
@@ -149,6 +153,7 @@ func TestOutputCapAndFullText(t *testing.T) {
 }
 
 func TestLongAnswerPreview(t *testing.T) {
+	t.Parallel()
 	h := newFakeHost(t, nil)
 	long := strings.Repeat(strings.Repeat("x", 99)+"\n", 80)
 	h.answer = func(string) (string, error) { return long, nil }
@@ -163,6 +168,7 @@ func TestLongAnswerPreview(t *testing.T) {
 }
 
 func TestFailures(t *testing.T) {
+	t.Parallel()
 	h := newFakeHost(t, nil)
 	h.answer = func(a string) (string, error) {
 		switch a {
@@ -192,6 +198,7 @@ func TestFailures(t *testing.T) {
 }
 
 func TestCallErrors(t *testing.T) {
+	t.Parallel()
 	cases := []struct {
 		name     string
 		settings map[string]any
@@ -230,6 +237,7 @@ func TestCallErrors(t *testing.T) {
 }
 
 func TestChildSpec(t *testing.T) {
+	t.Parallel()
 	cases := []struct {
 		agent    string
 		settings map[string]any
@@ -271,6 +279,7 @@ func TestChildSpec(t *testing.T) {
 }
 
 func TestAvailable(t *testing.T) {
+	t.Parallel()
 	if Available(nil) {
 		t.Error("available without a host")
 	}
@@ -295,6 +304,7 @@ func TestAvailable(t *testing.T) {
 }
 
 func TestDescriptionListsOfferedAgents(t *testing.T) {
+	t.Parallel()
 	h := newFakeHost(t, map[string]any{"task.disabledAgents": []any{"plan"}, "task.maxConcurrency": 4})
 	desc := bind(t, h, "").Definition().Description
 	if !strings.Contains(desc, "at most 4 at a time") || !strings.Contains(desc, "\n- explore: Read-only scout.") ||

@@ -29,6 +29,7 @@ func statuses(s *State) string {
 }
 
 func TestTodoOps(t *testing.T) {
+	t.Parallel()
 	st := &State{}
 	tl := New(st)
 	run(t, tl, `[{"op":"init","list":[{"phase":"Build","items":["parse","check"]},{"phase":"Ship","items":["release"]}]}]`)
@@ -69,6 +70,7 @@ func TestTodoOps(t *testing.T) {
 // after the highest number seen otherwise, never changed while the task
 // lives, and not reused after an init replaces the plan.
 func TestTodoIDs(t *testing.T) {
+	t.Parallel()
 	st := &State{}
 	tl := New(st)
 	ids := func() string {

@@ -15,6 +15,7 @@ import (
 func TestGolden(t *testing.T) { tooltest.RunDir(t, "testdata/golden", New) }
 
 func TestWriteKeepsModeAndInvalidatesScan(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	p := filepath.Join(dir, "run.sh")
 	os.WriteFile(p, []byte("#!/bin/sh\n"), 0o755)
@@ -44,6 +45,7 @@ func write(t *testing.T, cwd, path, content string) *tool.Result {
 // Read-only and hard-linked files are refused, each with a message that
 // says why and what to do, and are left as they were.
 func TestWriteRefusesReadOnlyAndHardLinked(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	ro := filepath.Join(dir, "ro.txt")
 	os.WriteFile(ro, []byte("old\n"), 0o444)
@@ -69,6 +71,7 @@ func TestWriteRefusesReadOnlyAndHardLinked(t *testing.T) {
 
 // A symbolic link is written through and stays a link.
 func TestWriteThroughSymlink(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	os.WriteFile(filepath.Join(dir, "real.txt"), []byte("old\n"), 0o600)
 	if err := os.Symlink("real.txt", filepath.Join(dir, "link.txt")); err != nil {
@@ -88,6 +91,7 @@ func TestWriteThroughSymlink(t *testing.T) {
 
 // A file outside the working directory is written, with a warning.
 func TestWriteOutsideCwdWarns(t *testing.T) {
+	t.Parallel()
 	root := t.TempDir()
 	cwd := filepath.Join(root, "project")
 	os.MkdirAll(cwd, 0o755)

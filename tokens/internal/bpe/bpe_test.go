@@ -75,6 +75,7 @@ func rankMap(v *Vocab) map[string]int {
 }
 
 func TestLookupEveryToken(t *testing.T) {
+	t.Parallel()
 	v := load200k(t)
 	for r := range v.Len() {
 		if got, ok := v.Lookup(v.Token(r)); !ok || got != r {
@@ -105,6 +106,7 @@ func randomPiece(rng *rand.Rand, v *Vocab, n int) string {
 }
 
 func TestMergeMatchesReference(t *testing.T) {
+	t.Parallel()
 	v := load200k(t)
 	ranks := rankMap(v)
 	rng := rand.New(rand.NewPCG(1, 2))
@@ -131,6 +133,7 @@ func TestMergeMatchesReference(t *testing.T) {
 }
 
 func TestRepeatedBytes(t *testing.T) {
+	t.Parallel()
 	v := load200k(t)
 	ranks := rankMap(v)
 	for _, c := range []string{"a", " ", "=", "\n", "ab", "é"} {
@@ -150,6 +153,7 @@ func TestRepeatedBytes(t *testing.T) {
 // overflow its arena several times, checking every answer against the
 // uncached merge, and repeats pieces so hits happen too.
 func TestCacheMatchesAppend(t *testing.T) {
+	t.Parallel()
 	v := load200k(t)
 	c := NewCache()
 	rng := rand.New(rand.NewPCG(3, 4))
@@ -183,6 +187,7 @@ func TestCacheMatchesAppend(t *testing.T) {
 // repeated byte (and of a repeated two-byte character) that gives exactly
 // the whole-piece merge. mergeWindow over the whole piece is the oracle.
 func TestWindowedMergeOfRuns(t *testing.T) {
+	t.Parallel()
 	v := load200k(t)
 	for _, c := range []string{"a", " ", "=", "\n", "0", "é"} {
 		for _, n := range []int{MaxMergeWindow, MaxMergeWindow + 1, 2*MaxMergeWindow + 77} {
@@ -209,6 +214,7 @@ func TestWindowedMergeOfRuns(t *testing.T) {
 // text (random bytes, "ab" runs and real tokens glued together), not only
 // runs of one character.
 func TestWindowedMergeOfMixedPieces(t *testing.T) {
+	t.Parallel()
 	v := load200k(t)
 	rng := rand.New(rand.NewPCG(7, 8))
 	for i := range 6 {

@@ -96,6 +96,7 @@ func checkSplit(t *testing.T, s string) {
 }
 
 func TestSplitCases(t *testing.T) {
+	t.Parallel()
 	for _, s := range []string{
 		"", "a", "hello world", "Hello World", "HELLO world", "HelloWorld", "don't DON'T can'T we'Re I'M they'LL he'd",
 		"'s 'S 'x", "x's", "123456789", "a1b22c333d4444", "  a", "a  ", "a  b", "a \n\n b", "\r\n\r\n", " \t\n ",
@@ -135,6 +136,7 @@ func TestSplitExhaustiveShort(t *testing.T) {
 // TestClassesMatchUnicode checks the precomputed table against the
 // definition for every rune it covers.
 func TestClassesMatchUnicode(t *testing.T) {
+	t.Parallel()
 	for r := rune(0); r < tableLimit+0x100; r++ {
 		var got uint8
 		if r < utf8.RuneSelf {
@@ -151,6 +153,7 @@ func TestClassesMatchUnicode(t *testing.T) {
 // TestContractionLettersAreASCII backs the ASCII-only case folding of
 // contraction: no other rune lower-cases to one of its letters.
 func TestContractionLettersAreASCII(t *testing.T) {
+	t.Parallel()
 	for r := rune(utf8.RuneSelf); r <= unicode.MaxRune; r++ {
 		if l := unicode.ToLower(r); strings.ContainsRune("strevmld", l) {
 			t.Fatalf("%U lower-cases to %q", r, l)

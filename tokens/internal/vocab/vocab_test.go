@@ -10,6 +10,7 @@ import (
 // .tiktoken sources they were generated from (run `go generate` after an
 // upgrade of tiktoken-go-loader).
 func TestEmbeddedMatchesLoader(t *testing.T) {
+	t.Parallel()
 	for _, name := range []string{"o200k_base", "cl100k_base"} {
 		text, err := assets.Assets.ReadFile(name + ".tiktoken")
 		if err != nil {
@@ -39,6 +40,7 @@ func TestEmbeddedMatchesLoader(t *testing.T) {
 }
 
 func TestFormatRoundTrip(t *testing.T) {
+	t.Parallel()
 	tokens := []string{"a", "b", "ab", "\x00\xff", string(make([]byte, 255))}
 	data, err := Format(tokens)
 	if err != nil {
@@ -59,6 +61,7 @@ func TestFormatRoundTrip(t *testing.T) {
 }
 
 func TestParseRejectsDamage(t *testing.T) {
+	t.Parallel()
 	good, _ := Format([]string{"ab", "c"})
 	for _, bad := range []string{"", "GOPIBPE2\x01\x00\x00\x00\x01a", string(good[:len(good)-1]), string(good) + "x",
 		"GOPIBPE1\x01\x00\x00\x00\x00", "GOPIBPE1\xff\xff\xff\xff"} {
@@ -69,6 +72,7 @@ func TestParseRejectsDamage(t *testing.T) {
 }
 
 func TestParseTiktokenRejectsGaps(t *testing.T) {
+	t.Parallel()
 	if _, err := ParseTiktoken("YQ== 0\nYg== 2\n"); err == nil {
 		t.Fatal("a rank gap was accepted")
 	}

@@ -1,11 +1,12 @@
 package anthropic
 
 import (
+	"context"
+	"io"
 	"strings"
 	"testing"
 
 	"github.com/gopi-agent/gopi/core/ai"
-	"github.com/gopi-agent/gopi/core/ai/sse"
 )
 
 // FuzzDecode feeds arbitrary event streams to the decoder: it must not
@@ -20,7 +21,7 @@ func FuzzDecode(f *testing.F) {
 	f.Add("data: {\"type\":\"error\",\"error\":{\"type\":\"overloaded_error\",\"message\":\"x\"}}\n\n")
 	f.Fuzz(func(t *testing.T, s string) {
 		em, stream := ai.NewEmitter(&ai.Model{ID: "m"})
-		err := decode(sse.NewReader(strings.NewReader(s)), em)
+		err := decode(context.Background(), io.NopCloser(strings.NewReader(s)), em)
 		if err != nil {
 			em.Fail(nil, nil, err)
 		} else {

@@ -89,10 +89,7 @@ func (p *Provider) run(ctx context.Context, req *ai.Request, em *ai.Emitter) {
 		return
 	}
 	defer resp.Body.Close()
-	// Close the body when ctx ends so a stalled read returns at once.
-	stop := context.AfterFunc(ctx, func() { resp.Body.Close() })
-	defer stop()
-	if err := decode(sse.NewReader(resp.Body), em); err != nil {
+	if err := decode(ctx, resp.Body, em); err != nil {
 		em.Fail(ctx, req.Model, err)
 		return
 	}
@@ -144,112 +141,119 @@ type (
 
 // decode maps SSE events to emitter calls until message_stop. It returns an
 // error for an "error" event, malformed JSON, or a stream that ends first.
-func decode(r *sse.Reader, em *ai.Emitter) error {
-	blocks := map[int]int{} // Anthropic block index → our content index
-	started := false
-	for {
-		sev, err := r.Next()
-		if err != nil {
-			if errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) {
-				return ai.ErrStreamEnded
-			}
-			return fmt.Errorf("read response stream: %w", err)
-		}
-		if sev.Data == "" {
-			continue
-		}
-		var ev wireEvent
-		if err := json.Unmarshal([]byte(sev.Data), &ev); err != nil {
-			return fmt.Errorf("decode %q event: %w", sev.Event, err)
-		}
-		if ev.Type == "" {
-			ev.Type = sev.Event
-		}
-		if !started && ev.Type != "error" && ev.Type != "ping" {
-			em.Start()
-			started = true
-		}
-		switch ev.Type {
-		case "message_start":
-			if ev.Message != nil {
-				em.SetResponseID(ev.Message.ID)
-				em.UpdateUsage(func(u *ai.Usage) { applyUsage(u, ev.Message.Usage) })
-			}
-		case "content_block_start":
-			cb := ev.ContentBlock
-			if cb == nil {
-				continue
-			}
-			switch cb.Type {
-			case "text":
-				idx := em.StartText()
-				blocks[ev.Index] = idx
-				if cb.Text != "" {
-					em.TextDelta(idx, cb.Text)
-				}
-			case "thinking":
-				idx := em.StartThinking()
-				blocks[ev.Index] = idx
-				if cb.Thinking != "" {
-					em.ThinkingDelta(idx, cb.Thinking)
-				}
-			case "redacted_thinking":
-				idx := em.StartThinking()
-				blocks[ev.Index] = idx
-				em.SetThinkingRedacted(idx, cb.Data)
-			case "tool_use":
-				blocks[ev.Index] = em.StartToolCall(cb.ID, cb.Name)
-			}
-		case "content_block_delta":
-			idx, ok := blocks[ev.Index]
-			if !ok || ev.Delta == nil {
-				continue
-			}
-			switch ev.Delta.Type {
-			case "text_delta":
-				em.TextDelta(idx, ev.Delta.Text)
-			case "thinking_delta":
-				em.ThinkingDelta(idx, ev.Delta.Thinking)
-			case "input_json_delta":
-				em.ToolCallDelta(idx, ev.Delta.PartialJSON)
-			case "signature_delta":
-				em.AppendThinkingSignature(idx, ev.Delta.Signature)
-			}
-		case "content_block_stop":
-			idx, ok := blocks[ev.Index]
-			if !ok {
-				continue
-			}
-			delete(blocks, ev.Index)
-			switch em.Message().Content[idx].(type) {
-			case *ai.TextContent:
-				em.EndText(idx)
-			case *ai.ThinkingContent:
-				em.EndThinking(idx)
-			case *ai.ToolCall:
-				em.EndToolCall(idx)
-			}
-		case "message_delta":
-			if ev.Delta != nil && ev.Delta.StopReason != "" {
-				reason, msg := MapStopReason(ev.Delta.StopReason)
-				em.SetStopReason(reason)
-				if msg != "" {
-					em.SetErrorMessage(msg)
-				}
-			}
-			if ev.Usage != nil {
-				em.UpdateUsage(func(u *ai.Usage) { applyUsage(u, *ev.Usage) })
-			}
-		case "message_stop":
-			em.EndOpenBlocks()
-			return nil
-		case "error":
-			if ev.Error != nil {
-				return &ai.StreamError{Kind: ev.Error.Type, Message: ev.Error.Message}
-			}
-			return &ai.StreamError{Message: "the provider reported an error: " + sev.Data}
-		}
+func decode(ctx context.Context, body io.ReadCloser, em *ai.Emitter) error {
+	d := &decoder{em: em, blocks: map[int]int{}}
+	done, err := ai.ReadEvents(ctx, body, d.event)
+	if (!done && err == nil) || errors.Is(err, ai.ErrStreamEnded) {
+		// A cut body ends like a clean early end here, with no cause
+		// appended (the other providers append it; the goldens pin both).
+		return ai.ErrStreamEnded
 	}
+	return err
+}
+
+// decoder is the state of one stream's decoding.
+type decoder struct {
+	em      *ai.Emitter
+	blocks  map[int]int // Anthropic block index → our content index
+	started bool
+}
+
+// event handles one SSE event; done means message_stop.
+func (d *decoder) event(sev sse.Event) (done bool, err error) {
+	em, blocks := d.em, d.blocks
+	var ev wireEvent
+	if err := json.Unmarshal(sev.Data, &ev); err != nil {
+		return false, fmt.Errorf("decode %q event: %w", sev.Name, err)
+	}
+	if ev.Type == "" {
+		ev.Type = string(sev.Name)
+	}
+	if !d.started && ev.Type != "error" && ev.Type != "ping" {
+		em.Start()
+		d.started = true
+	}
+	switch ev.Type {
+	case "message_start":
+		if ev.Message != nil {
+			em.SetResponseID(ev.Message.ID)
+			em.UpdateUsage(func(u *ai.Usage) { applyUsage(u, ev.Message.Usage) })
+		}
+	case "content_block_start":
+		cb := ev.ContentBlock
+		if cb == nil {
+			return false, nil
+		}
+		switch cb.Type {
+		case "text":
+			idx := em.StartText()
+			blocks[ev.Index] = idx
+			if cb.Text != "" {
+				em.TextDelta(idx, cb.Text)
+			}
+		case "thinking":
+			idx := em.StartThinking()
+			blocks[ev.Index] = idx
+			if cb.Thinking != "" {
+				em.ThinkingDelta(idx, cb.Thinking)
+			}
+		case "redacted_thinking":
+			idx := em.StartThinking()
+			blocks[ev.Index] = idx
+			em.SetThinkingRedacted(idx, cb.Data)
+		case "tool_use":
+			blocks[ev.Index] = em.StartToolCall(cb.ID, cb.Name)
+		}
+	case "content_block_delta":
+		idx, ok := blocks[ev.Index]
+		if !ok || ev.Delta == nil {
+			return false, nil
+		}
+		switch ev.Delta.Type {
+		case "text_delta":
+			em.TextDelta(idx, ev.Delta.Text)
+		case "thinking_delta":
+			em.ThinkingDelta(idx, ev.Delta.Thinking)
+		case "input_json_delta":
+			em.ToolCallDelta(idx, ev.Delta.PartialJSON)
+		case "signature_delta":
+			em.AppendThinkingSignature(idx, ev.Delta.Signature)
+		}
+	case "content_block_stop":
+		idx, ok := blocks[ev.Index]
+		if !ok {
+			return false, nil
+		}
+		delete(blocks, ev.Index)
+		switch em.Message().Content[idx].(type) {
+		case *ai.TextContent:
+			em.EndText(idx)
+		case *ai.ThinkingContent:
+			em.EndThinking(idx)
+		case *ai.ToolCall:
+			em.EndToolCall(idx)
+		}
+	case "message_delta":
+		if ev.Delta != nil && ev.Delta.StopReason != "" {
+			reason, msg := MapStopReason(ev.Delta.StopReason)
+			em.SetStopReason(reason)
+			if msg != "" {
+				em.SetErrorMessage(msg)
+			}
+		}
+		if ev.Usage != nil {
+			em.UpdateUsage(func(u *ai.Usage) { applyUsage(u, *ev.Usage) })
+		}
+	case "message_stop":
+		em.EndOpenBlocks()
+		return true, nil
+	case "error":
+		if ev.Error != nil {
+			return false, &ai.StreamError{Kind: ev.Error.Type, Message: ev.Error.Message}
+		}
+		return false, &ai.StreamError{Message: "the provider reported an error: " + string(sev.Data)}
+	}
+	return false, nil
 }
 
 func applyUsage(u *ai.Usage, w wireUsage) {

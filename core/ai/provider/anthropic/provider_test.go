@@ -38,3 +38,5 @@ func TestScenarios(t *testing.T) {
 		},
 	})
 }
+
+func BenchmarkStream(b *testing.B) { llmtest.Bench(b, New(nil), testModel) }

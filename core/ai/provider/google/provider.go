@@ -3,9 +3,7 @@ package google
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
-	"io"
 	"net/http"
 	"net/url"
 	"strings"
@@ -60,24 +58,11 @@ func (p *Provider) stream(ctx context.Context, req *ai.Request, em *ai.Emitter) 
 	defer resp.Body.Close()
 	em.Start()
 	st := &state{em: em, reqID: req.RequestID}
-	r := sse.NewReader(resp.Body)
-	for {
-		ev, err := r.Next()
-		if errors.Is(err, io.EOF) {
-			break
-		}
-		if errors.Is(err, io.ErrUnexpectedEOF) {
-			return fmt.Errorf("%w: %v", ai.ErrStreamEnded, err)
-		}
-		if err != nil {
-			return fmt.Errorf("reading the response stream: %w", err)
-		}
-		if strings.TrimSpace(ev.Data) == "" {
-			continue
-		}
-		if err := st.chunk([]byte(ev.Data)); err != nil {
-			return err
-		}
+	// Gemini has no final event: the stream ends after the last chunk.
+	if _, err := ai.ReadEvents(ctx, resp.Body, func(ev sse.Event) (bool, error) {
+		return false, st.chunk(ev.Data)
+	}); err != nil {
+		return err
 	}
 	if st.finish == "" {
 		return ai.ErrStreamEnded

@@ -3,11 +3,8 @@ package openaicompletions
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
-	"io"
 	"net/http"
-	"strings"
 
 	"github.com/gopi-agent/gopi/core/ai"
 	"github.com/gopi-agent/gopi/core/ai/sse"
@@ -64,29 +61,14 @@ func (p *Provider) stream(ctx context.Context, req *ai.Request, em *ai.Emitter) 
 	defer resp.Body.Close()
 	em.Start()
 	st := &state{em: em, tools: map[int]int{}}
-	r := sse.NewReader(resp.Body)
-	for {
-		ev, err := r.Next()
-		if errors.Is(err, io.EOF) {
-			break
-		}
-		if errors.Is(err, io.ErrUnexpectedEOF) {
-			return fmt.Errorf("%w: %v", ai.ErrStreamEnded, err)
-		}
-		if err != nil {
-			return fmt.Errorf("reading the response stream: %w", err)
-		}
-		data := strings.TrimSpace(ev.Data)
-		if data == "" {
-			continue
-		}
-		if data == "[DONE]" {
+	if _, err := ai.ReadEvents(ctx, resp.Body, func(ev sse.Event) (bool, error) {
+		if string(ev.Data) == "[DONE]" {
 			st.sawDone = true
-			break
+			return true, nil
 		}
-		if err := st.chunk([]byte(data)); err != nil {
-			return err
-		}
+		return false, st.chunk(ev.Data)
+	}); err != nil {
+		return err
 	}
 	if !st.sawDone && st.finish == "" {
 		return ai.ErrStreamEnded

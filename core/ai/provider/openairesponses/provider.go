@@ -4,11 +4,8 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
-	"io"
 	"net/http"
-	"strings"
 
 	"github.com/gopi-agent/gopi/core/ai"
 	"github.com/gopi-agent/gopi/core/ai/sse"
@@ -62,24 +59,11 @@ func (p *Provider) stream(ctx context.Context, req *ai.Request, em *ai.Emitter) 
 	defer resp.Body.Close()
 	em.Start()
 	st := &state{em: em, items: map[string]int{}}
-	r := sse.NewReader(resp.Body)
-	for !st.finished {
-		ev, err := r.Next()
-		if errors.Is(err, io.EOF) {
-			break
-		}
-		if errors.Is(err, io.ErrUnexpectedEOF) {
-			return fmt.Errorf("%w: %v", ai.ErrStreamEnded, err)
-		}
-		if err != nil {
-			return fmt.Errorf("reading the response stream: %w", err)
-		}
-		if strings.TrimSpace(ev.Data) == "" {
-			continue
-		}
-		if err := st.event([]byte(ev.Data)); err != nil {
-			return err
-		}
+	if _, err := ai.ReadEvents(ctx, resp.Body, func(ev sse.Event) (bool, error) {
+		err := st.event(ev.Data)
+		return st.finished, err
+	}); err != nil {
+		return err
 	}
 	if !st.finished {
 		return ai.ErrStreamEnded

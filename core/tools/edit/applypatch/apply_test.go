@@ -11,6 +11,7 @@ import (
 )
 
 func TestParseErrors(t *testing.T) {
+	t.Parallel()
 	cases := []struct{ patch, want string }{
 		{"", "Invalid patch: The first line of the patch must be '*** Begin Patch'"},
 		{"*** Begin Patch\n*** Add File: a\n+x", "Invalid patch: The last line of the patch must be '*** End Patch'"},
@@ -31,6 +32,7 @@ func TestParseErrors(t *testing.T) {
 }
 
 func TestParseShapes(t *testing.T) {
+	t.Parallel()
 	patch := "  *** Begin Patch  \n*** Add File: new.txt\n+one\n+\n*** Delete File: old.txt\n*** Update File: src/app.py\n*** Move to: src/main.py\n@@ def greet():\n-print(\"Hi\")\n+print(\"Hello\")\n\n@@\n a\n-b\n*** End of File\n *** End Patch "
 	hunks, err := Parse(patch)
 	if err != nil {
@@ -58,6 +60,7 @@ func TestParseShapes(t *testing.T) {
 }
 
 func TestHeredoc(t *testing.T) {
+	t.Parallel()
 	for _, open := range []string{"<<EOF", "<<'EOF'", `<<"EOF"`} {
 		hunks, err := Parse(open + "\n*** Begin Patch\n*** Delete File: a\n*** End Patch\nEOF\n")
 		if err != nil || len(hunks) != 1 {
@@ -67,6 +70,7 @@ func TestHeredoc(t *testing.T) {
 }
 
 func TestParseStreaming(t *testing.T) {
+	t.Parallel()
 	hunks, err := ParseStreaming("*** Begin Patch\n*** Add File: a\n+x\n*** Update File: b\n@@\n-y")
 	if err != nil || len(hunks) != 1 || hunks[0].Path != "a" {
 		t.Fatalf("got %+v %v", hunks, err)
@@ -77,6 +81,7 @@ func TestParseStreaming(t *testing.T) {
 }
 
 func TestSeekSequence(t *testing.T) {
+	t.Parallel()
 	lines := []string{"alpha", "  beta  ", "gamma\u2014delta", "\u201cq\u201d", "alpha"}
 	cases := []struct {
 		pattern []string
@@ -102,6 +107,7 @@ func TestSeekSequence(t *testing.T) {
 }
 
 func TestFoldTable(t *testing.T) {
+	t.Parallel()
 	in := "\u2010\u2011\u2012\u2013\u2014\u2015\u2212\u2018\u2019\u201a\u201b\u201c\u201d\u201e\u201f\u00a0\u2002\u2003\u2004\u2005\u2006\u2007\u2008\u2009\u200a\u202f\u205f\u3000\u2016"
 	want := "-------''''\"\"\"\"             \u2016"
 	if got := foldPunctuation(in); got != want {
@@ -110,6 +116,7 @@ func TestFoldTable(t *testing.T) {
 }
 
 func TestApplyScenarios(t *testing.T) {
+	t.Parallel()
 	fsys := newMemFS(map[string]string{
 		"/w/a.txt":      "one\ntwo\nthree\nfour",
 		"/w/crlf.txt":   "\ufeffx\r\ny\r\n",
@@ -166,6 +173,7 @@ func TestApplyScenarios(t *testing.T) {
 }
 
 func TestApplyFailures(t *testing.T) {
+	t.Parallel()
 	base := map[string]string{"/w/a.txt": "one\ntwo\n"}
 	cases := []struct{ patch, want string }{
 		{"*** Begin Patch\n*** End Patch", "No files were modified."},
@@ -190,6 +198,7 @@ func TestApplyFailures(t *testing.T) {
 }
 
 func TestPartialApplication(t *testing.T) {
+	t.Parallel()
 	fsys := newMemFS(map[string]string{"/w/a.txt": "a\n"})
 	patch := "*** Begin Patch\n*** Add File: first.txt\n+1\n*** Update File: a.txt\n-zzz\n+y\n*** Add File: third.txt\n+3\n*** End Patch"
 	res, err := Apply(patch, "/w", fsys)
@@ -260,6 +269,7 @@ func (f *failFS) Remove(p string) error {
 }
 
 func TestApplyIOErrors(t *testing.T) {
+	t.Parallel()
 	base := map[string]string{"/w/a.txt": "one\n"}
 	update := "*** Begin Patch\n*** Update File: a.txt\n-one\n+two\n*** End Patch"
 	move := "*** Begin Patch\n*** Update File: a.txt\n*** Move to: b.txt\n-one\n+two\n*** End Patch"
@@ -286,6 +296,7 @@ func TestApplyIOErrors(t *testing.T) {
 // however late in the patch it comes; a path an earlier hunk changes is
 // checked when its own hunk runs.
 func TestRefusalBeforeAnyWrite(t *testing.T) {
+	t.Parallel()
 	for _, last := range []string{
 		"*** Delete File: ro.txt",
 		"*** Update File: ro.txt\n-ro\n+RO",
@@ -313,6 +324,7 @@ func TestRefusalBeforeAnyWrite(t *testing.T) {
 // A move writes the destination as the source's content moving there,
 // and its summary line names both paths.
 func TestMoveCarriesSource(t *testing.T) {
+	t.Parallel()
 	fsys := newMemFS(map[string]string{"/w/run.sh": "echo\n"})
 	fsys.modes["/w/run.sh"] = 0o755
 	res, err := Apply("*** Begin Patch\n*** Update File: run.sh\n*** Move to: bin/run.sh\n-echo\n+echo hi\n*** End Patch", "/w", fsys)

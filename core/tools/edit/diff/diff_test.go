@@ -58,6 +58,7 @@ func randLines(r *rand.Rand, n int) []string {
 }
 
 func TestLinesMinimalAgainstDP(t *testing.T) {
+	t.Parallel()
 	r := rand.New(rand.NewPCG(1, 2))
 	for range 3000 {
 		a, b := randLines(r, r.IntN(12)), randLines(r, r.IntN(12))
@@ -76,6 +77,7 @@ func TestLinesMinimalAgainstDP(t *testing.T) {
 }
 
 func TestLinesFallbackStillCorrect(t *testing.T) {
+	t.Parallel()
 	a := make([]string, MaxEditDistance+10)
 	b := make([]string, MaxEditDistance+10)
 	for i := range a {
@@ -85,6 +87,7 @@ func TestLinesFallbackStillCorrect(t *testing.T) {
 }
 
 func TestUnified(t *testing.T) {
+	t.Parallel()
 	old := "1\n2\n3\n4\n5\n6\n7\n8\n9\n10\n11\n12\n"
 	new := "1\n2\nthree\n4\n5\n6\n7\n8\n9\n10\n11\n12\n13"
 	want := `--- a/f.txt
@@ -121,6 +124,7 @@ func TestUnified(t *testing.T) {
 }
 
 func TestHunksMerge(t *testing.T) {
+	t.Parallel()
 	a := strings.Split("a b c d e f g h i j k l m n", " ")
 	b := slices.Clone(a)
 	b[2], b[8] = "C", "I" // 5 equal lines apart: merged with context 3
@@ -134,6 +138,7 @@ func TestHunksMerge(t *testing.T) {
 }
 
 func TestApplyFuzzy(t *testing.T) {
+	t.Parallel()
 	base := strings.Split("p q r s t u v w x y z", " ")
 	edited := slices.Clone(base)
 	edited[5] = "U"
@@ -169,6 +174,7 @@ func TestApplyFuzzy(t *testing.T) {
 // large file of unique lines give a valid script with exactly the edited
 // lines changed.
 func TestLinesSplitLarge(t *testing.T) {
+	t.Parallel()
 	r := rand.New(rand.NewPCG(3, 4))
 	for range 20 {
 		n := 3000 + r.IntN(3000)
@@ -207,6 +213,7 @@ func TestLinesSplitLarge(t *testing.T) {
 }
 
 func TestLongestIncreasing(t *testing.T) {
+	t.Parallel()
 	pairs := [][2]int32{{0, 5}, {1, 1}, {2, 2}, {3, 9}, {4, 3}, {5, 4}}
 	got := longestIncreasing(pairs)
 	want := [][2]int32{{1, 1}, {2, 2}, {4, 3}, {5, 4}}
@@ -216,6 +223,7 @@ func TestLongestIncreasing(t *testing.T) {
 }
 
 func TestLinesInRegions(t *testing.T) {
+	t.Parallel()
 	r := rand.New(rand.NewPCG(5, 6))
 	for range 2000 {
 		a := randLines(r, r.IntN(20))

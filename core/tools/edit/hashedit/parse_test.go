@@ -9,6 +9,7 @@ import (
 )
 
 func TestParseSections(t *testing.T) {
+	t.Parallel()
 	input := "\n*** Begin Patch\n@@ /work/p/src/a.ts\n+ 4fb\n~x\n~\n\n~y\n@@@b.ts\n= 1ab..3cd\n@ src/a.ts\n- 7ab..9cd\n*** End Patch\n@@ ignored.ts\n"
 	in, err := Parse(input, "/work/p", "~")
 	if err != nil {
@@ -32,6 +33,7 @@ func TestParseSections(t *testing.T) {
 }
 
 func TestParseCustomSeparator(t *testing.T) {
+	t.Parallel()
 	in, err := Parse("@@ a\n< BOF\n>>hello\n>> world", "", ">>")
 	if err != nil {
 		t.Fatal(err)
@@ -51,6 +53,7 @@ func TestParseCustomSeparator(t *testing.T) {
 }
 
 func TestParseRowTail(t *testing.T) {
+	t.Parallel()
 	in, err := Parse("@@ a\n- 3ab|text..4cd|more\n+ 5ef|x\n~y", "", "~")
 	if err != nil {
 		t.Fatal(err)
@@ -62,6 +65,7 @@ func TestParseRowTail(t *testing.T) {
 }
 
 func TestAbortWarning(t *testing.T) {
+	t.Parallel()
 	in, err := Parse("@@ a\n+ EOF\n~x\n*** Abort\n+ EOF\n~y", "", "~")
 	if err != nil || len(in.Warnings) != 1 || in.Warnings[0] != AbortWarning || len(in.Sections[0].Ops) != 1 {
 		t.Fatalf("%+v %v", in, err)
@@ -69,6 +73,7 @@ func TestAbortWarning(t *testing.T) {
 }
 
 func TestApplyMismatchCollectsAll(t *testing.T) {
+	t.Parallel()
 	lines := []string{"a", "b", "c", "d", "e", "f", "g", "h", "i"}
 	stale1 := hashline.Ref{Line: 2, Hash: other(hashline.LineHash(2, "b"))}
 	stale2 := hashline.Ref{Line: 8, Hash: other(hashline.LineHash(8, "h"))}
@@ -101,6 +106,7 @@ func other(h string) string {
 }
 
 func TestRecoverSparseSnapshot(t *testing.T) {
+	t.Parallel()
 	// The model saw lines 10..12 of a file (e.g. through search); two
 	// lines were since inserted at the top.
 	seen := map[int]string{10: "ten", 11: "eleven", 12: "twelve"}

@@ -16,6 +16,7 @@ import (
 // line the edit does not name must survive unchanged and in order, and
 // nothing else may appear but the payloads.
 func TestFreshAnchorsChangeOnlyNamedLines(t *testing.T) {
+	t.Parallel()
 	r := rand.New(rand.NewPCG(7, 11))
 	texts := []string{"}", "{", "", "return x", "  }", "x := 1", "// note", "end"}
 	for iter := range 4000 {

@@ -7,6 +7,7 @@ import (
 )
 
 func TestReplace(t *testing.T) {
+	t.Parallel()
 	text := "func a() {\n\treturn 1\n}\n\nfunc b() {\n\treturn 1\n}\n"
 	cases := []struct {
 		name, old, new string
@@ -38,6 +39,7 @@ func TestReplace(t *testing.T) {
 }
 
 func TestErrorTexts(t *testing.T) {
+	t.Parallel()
 	text := "a\nneedle one\nb\nneedle two\n"
 	_, _, err := Replace(text, "needle", "x", false, "f.txt")
 	want := "old_text matches 2 places in f.txt (lines 2, 4). Include more surrounding lines in old_text so it matches exactly one place, or set all to true to replace every match."

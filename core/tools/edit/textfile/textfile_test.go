@@ -6,6 +6,7 @@ import (
 )
 
 func TestRoundTrip(t *testing.T) {
+	t.Parallel()
 	for _, raw := range []string{
 		"", "a", "a\n", "a\r\nb\r\n", "\ufeffa\nb", "\ufeffx\r\ny", "a\rb\n", "a\nb\r\n",
 	} {
@@ -17,6 +18,7 @@ func TestRoundTrip(t *testing.T) {
 }
 
 func TestDecode(t *testing.T) {
+	t.Parallel()
 	d := Decode([]byte("\ufeffone\r\ntwo\r\n"))
 	if !d.BOM || !d.CRLF || d.Text != "one\ntwo\n" {
 		t.Fatalf("got %+v", d)
@@ -27,6 +29,7 @@ func TestDecode(t *testing.T) {
 }
 
 func TestLines(t *testing.T) {
+	t.Parallel()
 	cases := []struct {
 		in    string
 		lines []string

@@ -1,6 +1,6 @@
 //go:build !linux && !darwin && !freebsd && !netbsd && !windows
 
-package main
+package job
 
 import (
 	"os"

@@ -1,4 +1,9 @@
-package main
+// Package promptwriter buffers command output the way bufio.Writer does,
+// so that a command printing a lot (gopi grep, gopi find) writes in large
+// blocks, but never keeps bytes back for longer than Delay: the first
+// result of a long search reaches a reader such as `head -1` at once
+// instead of when the buffer fills or the search ends.
+package promptwriter
 
 import (
 	"bufio"
@@ -7,16 +12,16 @@ import (
 	"time"
 )
 
-// promptDelay is the longest a promptWriter keeps bytes back.
-const promptDelay = 10 * time.Millisecond
+// Delay is the longest a Writer keeps bytes back.
+const Delay = 10 * time.Millisecond
 
-// promptWriter buffers output as bufio.Writer does, so that a search that
+// Writer buffers output as bufio.Writer does, so that a search that
 // prints a lot writes in large blocks, but never holds bytes for more than
-// promptDelay: the first result of a long search (`gopi grep x / | head
+// Delay: the first result of a long search (`gopi grep x / | head
 // -1`) reaches the reader at once instead of when 64 KiB have piled up.
 // A write error (the reader went away) is kept by the buffer and returned
 // by the next write, which stops the search.
-type promptWriter struct {
+type Writer struct {
 	mu        sync.Mutex
 	buf       *bufio.Writer
 	timer     *time.Timer
@@ -33,17 +38,16 @@ type promptWriter struct {
 	held bool
 }
 
-// newPromptWriter buffers up to size bytes of output for w. Stop it when
-// done.
-func newPromptWriter(w io.Writer, size int) *promptWriter {
-	p := &promptWriter{buf: bufio.NewWriterSize(w, size)}
+// New buffers up to size bytes of output for w. Stop it when done.
+func New(w io.Writer, size int) *Writer {
+	p := &Writer{buf: bufio.NewWriterSize(w, size)}
 	p.timer = time.AfterFunc(time.Hour, p.tick)
 	p.timer.Stop()
 	return p
 }
 
 // tick is the timer's flush.
-func (p *promptWriter) tick() {
+func (p *Writer) tick() {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	p.armed = false
@@ -52,19 +56,19 @@ func (p *promptWriter) tick() {
 }
 
 // arm starts the timer for newly buffered bytes; p.mu is held.
-func (p *promptWriter) arm() {
+func (p *Writer) arm() {
 	if !p.armed && p.buf.Buffered() > 0 {
 		p.armed, p.fresh = true, true
-		p.timer.Reset(promptDelay)
+		p.timer.Reset(Delay)
 	}
 }
 
 // EndRecord marks the end of one complete piece of output (a file's
-// results, a path), begun with Begin or not. After a quiet spell (nothing written for promptDelay)
+// results, a path), begun with Begin or not. After a quiet spell (nothing written for Delay)
 // it goes out at once, so the first result of a search is not delayed at
-// all; otherwise the timer writes it within promptDelay together with
+// all; otherwise the timer writes it within Delay together with
 // whatever follows.
-func (p *promptWriter) EndRecord() {
+func (p *Writer) EndRecord() {
 	if p.held {
 		p.held = false // mu stays locked until the deferred unlock below
 	} else {
@@ -75,26 +79,27 @@ func (p *promptWriter) EndRecord() {
 		return
 	}
 	p.fresh = false
-	if now := time.Now(); p.buf.Buffered() > 0 && now.Sub(p.lastFlush) >= promptDelay {
+	if now := time.Now(); p.buf.Buffered() > 0 && now.Sub(p.lastFlush) >= Delay {
 		p.buf.Flush()
 		p.lastFlush = now
 	}
 }
 
 // lock takes mu unless the current record holds it; unlock undoes it.
-func (p *promptWriter) lock() {
+func (p *Writer) lock() {
 	if !p.held {
 		p.mu.Lock()
 	}
 }
 
-func (p *promptWriter) unlock() {
+func (p *Writer) unlock() {
 	if !p.held {
 		p.mu.Unlock()
 	}
 }
 
-func (p *promptWriter) Write(b []byte) (int, error) {
+// Write writes b.
+func (p *Writer) Write(b []byte) (int, error) {
 	p.lock()
 	defer p.unlock()
 	n, err := p.buf.Write(b)
@@ -103,7 +108,7 @@ func (p *promptWriter) Write(b []byte) (int, error) {
 }
 
 // WriteString writes s.
-func (p *promptWriter) WriteString(s string) (int, error) {
+func (p *Writer) WriteString(s string) (int, error) {
 	p.lock()
 	defer p.unlock()
 	n, err := p.buf.WriteString(s)
@@ -112,7 +117,7 @@ func (p *promptWriter) WriteString(s string) (int, error) {
 }
 
 // WriteByte writes c.
-func (p *promptWriter) WriteByte(c byte) error {
+func (p *Writer) WriteByte(c byte) error {
 	p.lock()
 	defer p.unlock()
 	err := p.buf.WriteByte(c)
@@ -122,13 +127,13 @@ func (p *promptWriter) WriteByte(c byte) error {
 
 // Begin starts a record: until EndRecord the writes of this goroutine
 // take no lock each (the timer waits for the record to end).
-func (p *promptWriter) Begin() {
+func (p *Writer) Begin() {
 	p.mu.Lock()
 	p.held = true
 }
 
 // Flush writes everything buffered now.
-func (p *promptWriter) Flush() error {
+func (p *Writer) Flush() error {
 	p.lock()
 	defer p.unlock()
 	return p.buf.Flush()
@@ -136,7 +141,7 @@ func (p *promptWriter) Flush() error {
 
 // Stop ends the timer and writes what is left; the writer must not be used
 // afterwards.
-func (p *promptWriter) Stop() error {
+func (p *Writer) Stop() error {
 	p.timer.Stop()
 	return p.Flush()
 }

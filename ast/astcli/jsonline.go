@@ -1,4 +1,4 @@
-package main
+package astcli
 
 import (
 	"slices"
@@ -10,14 +10,14 @@ import (
 	"github.com/gopi-agent/gopi/native/astgrep"
 )
 
-// appendASTJSON appends one line of `gopi ast grep --json`: exactly the
-// bytes a json.Encoder with HTML escaping off writes for toASTJSON(m),
+// appendMatchJSON appends one line of `gopi ast grep --json`: exactly the
+// bytes a json.Encoder with HTML escaping off writes for toMatchJSON(m),
 // built without reflection and without the three maps of the
 // metavariables. A search of a large tree prints tens of thousands of
 // these, and the reflective encoder and its allocations were a tenth of
 // the process's CPU time. TestASTJSONMatchesEncodingJSON and
 // FuzzASTJSONMatchesEncodingJSON hold the two outputs equal.
-func appendASTJSON(b []byte, m ast.Match) []byte {
+func appendMatchJSON(b []byte, m ast.Match) []byte {
 	b = append(b, `{"text":`...)
 	b = appendJSONString(b, m.Text)
 	b = append(b, `,"range":`...)
@@ -96,7 +96,7 @@ func replacedLater(caps []astgrep.Capture, rest []int, name string, g int) bool 
 	return false
 }
 
-// inJSONGroup reports whether toASTJSON puts capture c in group g of its
+// inJSONGroup reports whether toMatchJSON puts capture c in group g of its
 // metavariables (0 single, 1 multi, 2 transformed).
 func inJSONGroup(c *astgrep.Capture, g int) bool {
 	switch {

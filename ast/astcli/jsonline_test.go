@@ -1,4 +1,4 @@
-package main
+package astcli
 
 import (
 	"bytes"
@@ -10,22 +10,22 @@ import (
 	"github.com/gopi-agent/gopi/native/astgrep"
 )
 
-// referenceASTJSON is the slow path appendASTJSON replaces: the encoder
-// over toASTJSON.
-func referenceASTJSON(t testing.TB, m ast.Match) []byte {
+// referenceMatchJSON is the slow path appendMatchJSON replaces: the encoder
+// over toMatchJSON.
+func referenceMatchJSON(t testing.TB, m ast.Match) []byte {
 	var buf bytes.Buffer
 	enc := json.NewEncoder(&buf)
 	enc.SetEscapeHTML(false)
-	if err := enc.Encode(toASTJSON(m)); err != nil {
+	if err := enc.Encode(toMatchJSON(m)); err != nil {
 		t.Fatal(err)
 	}
 	return buf.Bytes()
 }
 
-func checkASTJSON(t testing.TB, m ast.Match) {
+func checkMatchJSON(t testing.TB, m ast.Match) {
 	t.Helper()
-	want := referenceASTJSON(t, m)
-	if got := appendASTJSON(nil, m); !bytes.Equal(got, want) {
+	want := referenceMatchJSON(t, m)
+	if got := appendMatchJSON(nil, m); !bytes.Equal(got, want) {
 		t.Fatalf("match %+v\n got %s\nwant %s", m, got, want)
 	}
 }
@@ -66,7 +66,7 @@ func TestASTJSONMatchesEncodingJSON(t *testing.T) {
 			Captures: []astgrep.Capture{{Name: s, Nodes: []astgrep.Node{node(s)}}}})
 	}
 	for _, m := range cases {
-		checkASTJSON(t, m)
+		checkMatchJSON(t, m)
 	}
 	// Random matches built from the tricky strings.
 	rng := rand.New(rand.NewPCG(1, 2))
@@ -88,7 +88,7 @@ func TestASTJSONMatchesEncodingJSON(t *testing.T) {
 			}
 			m.Captures = append(m.Captures, c)
 		}
-		checkASTJSON(t, m)
+		checkMatchJSON(t, m)
 	}
 }
 
@@ -104,6 +104,6 @@ func FuzzASTJSONMatchesEncodingJSON(f *testing.F) {
 			c.Nodes = []astgrep.Node{{Text: text}}
 			m.Captures = append(m.Captures, c)
 		}
-		checkASTJSON(t, m)
+		checkMatchJSON(t, m)
 	})
 }

@@ -1,4 +1,4 @@
-package main
+package job
 
 import (
 	"context"
@@ -10,25 +10,6 @@ import (
 	"github.com/gopi-agent/gopi/search/grep"
 	"github.com/gopi-agent/gopi/search/grep/printer"
 )
-
-// sortFlag is the pflag.Value of --sort (reverse false) and --sortr
-// (reverse true): both set one choice, so the last one given wins.
-type sortFlag struct {
-	choice  *printer.Order
-	reverse bool
-}
-
-func (f sortFlag) String() string { return "" }
-func (f sortFlag) Type() string   { return "string" }
-func (f sortFlag) Set(v string) error {
-	switch v {
-	case "path", "modified", "accessed", "created", "none":
-	default:
-		return fmt.Errorf("unknown sort key %q: use path, modified, accessed, created or none", v)
-	}
-	*f.choice = printer.Order{Key: v, Reverse: f.reverse}
-	return nil
-}
 
 // heldResult is one file's results (or, with --files, one file) kept for
 // sorting: arg is the path argument the file was found under.
@@ -49,7 +30,7 @@ func (h heldResult) relPath() string {
 // printHeld sorts the held results as j.order asks and prints them. Like
 // ripgrep, the sort is stable (files with equal keys stay in path order)
 // and files whose timestamp cannot be read come last.
-func (j *grepJob) printHeld() error {
+func (j *job) printHeld() error {
 	if len(j.held) == 0 {
 		return nil
 	}
@@ -60,7 +41,7 @@ func (j *grepJob) printHeld() error {
 	items := make([]keyed, len(j.held))
 	for i, h := range j.held {
 		k := keyed{heldResult: h, SortKey: printer.SortKey{Shown: h.relPath()}}
-		if h.arg != stdinPath {
+		if h.arg != StdinPath {
 			k.Shown = printer.DisplayPath(h.arg, h.relPath(), j.argIsFile(h.arg))
 			if kind, ok := orderTime(j.order); ok {
 				// Taken before the search when possible: reading a
@@ -91,10 +72,10 @@ func (j *grepJob) printHeld() error {
 	return nil
 }
 
-// grepSearch is one search of a gopi grep run: a path argument ("" for the
-// current directory, stdinPath for standard input), or (planned) the
+// pathSearch is one search of a gopi grep run: a path argument ("" for the
+// current directory, StdinPath for standard input), or (planned) the
 // files of every argument in the order --sort asked for.
-type grepSearch struct {
+type pathSearch struct {
 	arg     string
 	planned bool
 	files   []grep.FileRef
@@ -106,7 +87,7 @@ type grepSearch struct {
 // Paths that do not exist are named on stderr (missing reports one). What
 // is held is a path and a time per file, not the results: they are printed
 // as the search of the sorted list finds them.
-func (j *grepJob) plan(ctx context.Context) (files []grep.FileRef, missing bool, err error) {
+func (j *job) plan(ctx context.Context) (files []grep.FileRef, missing bool, err error) {
 	kind, timed := orderTime(j.order)
 	type planned struct {
 		ref grep.FileRef
@@ -125,7 +106,7 @@ func (j *grepJob) plan(ctx context.Context) (files []grep.FileRef, missing bool,
 		info, err := os.Stat(o.Path)
 		if err != nil {
 			j.out.Flush()
-			fmt.Fprintf(j.errOut, "gopi grep: %s: %s\n", o.Path, errnoText(err))
+			fmt.Fprintf(j.errOut, "gopi grep: %s: %s\n", o.Path, ErrnoText(err))
 			missing = true
 			continue
 		}
@@ -163,9 +144,9 @@ func orderTime(o printer.Order) (timeKind, bool) {
 
 // takeTimes records, before anything is read, the sort timestamp of every
 // file a search of path with o would read.
-func (j *grepJob) takeTimes(ctx context.Context, path string, o grep.Options) error {
+func (j *job) takeTimes(ctx context.Context, path string, o grep.Options) error {
 	kind, ok := orderTime(j.order)
-	if !ok || path == stdinPath {
+	if !ok || path == StdinPath {
 		return nil
 	}
 	if j.times == nil {
