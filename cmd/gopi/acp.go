@@ -9,6 +9,8 @@ import (
 
 	"github.com/gopi-agent/gopi/core/ai"
 	"github.com/gopi-agent/gopi/core/modes/acp"
+	"github.com/gopi-agent/gopi/internal/cliflags"
+	"github.com/gopi-agent/gopi/internal/signals"
 )
 
 // acpCLI holds the typed flags of `gopi acp`.
@@ -23,11 +25,11 @@ func newACPFlagSet(c *acpCLI) *pflag.FlagSet {
 	fs := pflag.NewFlagSet("acp", pflag.ContinueOnError)
 	fs.SortFlags = false
 	fs.StringVar(&c.model, "model", "", "model new sessions start with (id, provider/id or a fuzzy name; MODEL:LEVEL sets thinking)")
-	valueName(fs, "model", "MODEL")
+	cliflags.ValueName(fs, "model", "MODEL")
 	fs.StringVar(&c.thinking, "thinking", "", "thinking level new sessions start with: off, minimal, low, medium, high, xhigh")
-	valueName(fs, "thinking", "LEVEL")
+	cliflags.ValueName(fs, "thinking", "LEVEL")
 	fs.StringVar(&c.sessionDir, "session-dir", "", "directory for session storage and lookup")
-	valueName(fs, "session-dir", "DIR")
+	cliflags.ValueName(fs, "session-dir", "DIR")
 	fs.BoolVar(&c.noTitle, "no-title", false, "do not generate session titles")
 	fs.BoolVar(&c.trustProject, "trust-project", false, "trust the projects sessions open in: their MCP servers, settings and .env take effect (also PI_TRUST_PROJECT=1)")
 	fs.BoolVarP(&c.help, "help", "h", false, "show this help")
@@ -63,15 +65,15 @@ Flags:
 func runACP(ctx context.Context, env *cliEnv, args []string) int {
 	var c acpCLI
 	fs := newACPFlagSet(&c)
-	if err := parseFlags(fs, args); err != nil {
+	if err := cliflags.Parse(fs, args); err != nil {
 		return fail(env, "acp", err)
 	}
 	if c.help {
-		fmt.Fprint(env.stdout, acpHelp+pflagHelp(fs))
+		fmt.Fprint(env.stdout, acpHelp+cliflags.Help(fs))
 		return exitMatch
 	}
 	if fs.NArg() > 0 {
-		return fail(env, "acp", usagef("unexpected argument %q: the editor sends the prompts over the protocol", fs.Arg(0)))
+		return fail(env, "acp", cliflags.Usagef("unexpected argument %q: the editor sends the prompts over the protocol", fs.Arg(0)))
 	}
 	opts := acp.Options{
 		Environ:      env.environ,
@@ -86,12 +88,12 @@ func runACP(ctx context.Context, env *cliEnv, args []string) int {
 	if c.thinking != "" {
 		l, ok := ai.ParseThinkingLevel(c.thinking)
 		if !ok {
-			return fail(env, "acp", usagef("unknown --thinking level %q: use off, minimal, low, medium, high or xhigh", c.thinking))
+			return fail(env, "acp", cliflags.Usagef("unknown --thinking level %q: use off, minimal, low, medium, high or xhigh", c.thinking))
 		}
 		opts.Thinking = l
 	}
 	// A closed pipe makes writes fail instead of killing the process.
-	catchBrokenPipe()
+	signals.CatchBrokenPipe()
 	if err := acp.Serve(ctx, env.stdin, env.stdout, opts); err != nil && !errors.Is(err, context.Canceled) {
 		return fail(env, "acp", err)
 	}

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"path/filepath"
 	"strings"
 	"syscall"
@@ -20,6 +19,8 @@ import (
 	"github.com/gopi-agent/gopi/core/modes/printmode"
 	"github.com/gopi-agent/gopi/core/prompt"
 	"github.com/gopi-agent/gopi/core/session"
+	"github.com/gopi-agent/gopi/internal/cliflags"
+	"github.com/gopi-agent/gopi/internal/signals"
 )
 
 // agentFlags are the agent's command-line flags; they mirror omp's.
@@ -129,7 +130,7 @@ func printAgentUsage(w io.Writer) {
 	var f agentFlags
 	fs := newAgentFlagSet(&f)
 	fmt.Fprintf(w, agentUsageHead, version)
-	fmt.Fprint(w, flagUsages(fs))
+	fmt.Fprint(w, cliflags.Table(fs, valueNames))
 	fmt.Fprint(w, "\nCommands:\n")
 	for _, name := range sortedCommands() {
 		fmt.Fprintf(w, "  %-10s %s\n", name, commands[name].summary)
@@ -144,39 +145,6 @@ var valueNames = map[string]string{
 	"system-prompt": "TEXT|FILE", "append-system-prompt": "TEXT|FILE", "mode": "MODE", "resume": "ID",
 	"fork": "ID", "session-dir": "DIR", "models": "LIST", "tools": "LIST", "thinking": "LEVEL",
 	"hook": "FILE", "extension": "FILE", "skills": "LIST", "export": "FILE", "list-models": "SEARCH",
-}
-
-// flagUsages renders the flag table: "-p, --print", "--model VALUE"
-// (pflag's own rendering shows "[=true|false]" on every boolean).
-func flagUsages(fs *pflag.FlagSet) string {
-	type row struct{ left, help string }
-	var rows []row
-	width := 0
-	fs.VisitAll(func(f *pflag.Flag) {
-		left := "    "
-		if f.Shorthand != "" {
-			left = "-" + f.Shorthand + ", "
-		}
-		left += "--" + f.Name
-		if f.Value.Type() != "bool" {
-			name := valueNames[f.Name]
-			if name == "" {
-				name = "VALUE"
-			}
-			left += " " + name
-		}
-		help := f.Usage
-		if f.DefValue != "" && f.Value.Type() == "string" {
-			help += fmt.Sprintf(" (default %s)", f.DefValue)
-		}
-		rows = append(rows, row{left, help})
-		width = max(width, len(left))
-	})
-	var b strings.Builder
-	for _, r := range rows {
-		fmt.Fprintf(&b, "  %-*s  %s\n", width, r.left, r.help)
-	}
-	return b.String()
 }
 
 // optionalValueFlags are flags whose value may be left out (omp's
@@ -231,54 +199,13 @@ func runAgent(ctx context.Context, env *cliEnv, args []string) int {
 		fmt.Fprintf(env.stderr, "gopi: %v\n", err)
 		return exitError
 	}
-	ctx, caught, stopTrap := trapTermSignals(ctx)
+	ctx, caught, stopTrap := signals.TrapTerm(ctx)
 	defer stopTrap()
 	status := runAgentWith(ctx, env, fs, &f, req)
 	if sig, ok := caught().(syscall.Signal); ok && status == printmode.ExitInterrupted {
 		status = 128 + int(sig)
 	}
 	return status
-}
-
-// termSignals end a run as Ctrl-C does — the partial answer is printed and
-// kept in the session — with exit status 128+signal, as omp exits:
-// `timeout`, `docker stop` or a closed terminal must not lose the answer.
-var termSignals = []os.Signal{syscall.SIGTERM, syscall.SIGHUP}
-
-// signalCause is the cancellation cause of a caught signal.
-type signalCause struct{ sig os.Signal }
-
-func (c signalCause) Error() string { return "received " + c.sig.String() }
-
-// trapTermSignals returns a context cancelled by the first of termSignals
-// (a second one ends the process, see signals.go), a function telling
-// which signal was caught (nil if none), and stop, which withdraws the
-// claim and ends the watching goroutine.
-func trapTermSignals(parent context.Context) (ctx context.Context, caught func() os.Signal, stop func()) {
-	ctx, cancel := context.WithCancelCause(parent)
-	sigs, release := claimSignal(termSignals...)
-	done := make(chan struct{})
-	go func() {
-		defer close(done)
-		select {
-		case sig := <-sigs:
-			cancel(signalCause{sig})
-		case <-ctx.Done():
-		}
-	}()
-	caught = func() os.Signal {
-		var c signalCause
-		if errors.As(context.Cause(ctx), &c) {
-			return c.sig
-		}
-		return nil
-	}
-	stop = func() {
-		release()
-		cancel(nil)
-		<-done
-	}
-	return ctx, caught, stop
 }
 
 // runAgentWith runs the agent once the flags are parsed and checked:
@@ -334,7 +261,7 @@ func runAgentWith(ctx context.Context, env *cliEnv, fs *pflag.FlagSet, f *agentF
 		if !ok {
 			return exitError
 		}
-		catchBrokenPipe()
+		signals.CatchBrokenPipe()
 		return st.RunRPC(ctx, cfg, env.stdin, env.stdout)
 	}
 	prompts, err := launch.Prompts(ctx, cfg, launch.PromptInput{
@@ -389,7 +316,7 @@ func runAgentWith(ctx context.Context, env *cliEnv, fs *pflag.FlagSet, f *agentF
 	}
 	// A closed output pipe makes writes fail instead of killing the
 	// process, so the run is aborted cleanly and the session kept.
-	catchBrokenPipe()
+	signals.CatchBrokenPipe()
 	format := printmode.Text
 	if req.Mode == launch.JSON {
 		format = printmode.JSON

@@ -12,6 +12,7 @@ import (
 	"github.com/gopi-agent/gopi/core/ai"
 	"github.com/gopi-agent/gopi/core/ai/aicli"
 	"github.com/gopi-agent/gopi/core/ai/models"
+	"github.com/gopi-agent/gopi/internal/cliflags"
 )
 
 // aiCLI holds the typed flags of `gopi ai`.
@@ -34,18 +35,18 @@ func newAIFlagSet(c *aiCLI) *pflag.FlagSet {
 	fs.SetInterspersed(false)
 	fs.StringVarP(&c.model, "model", "m", "", "model: id, provider/id, name or fuzzy query; `MODEL`:LEVEL sets thinking")
 	fs.StringVarP(&c.thinking, "thinking", "t", "", "thinking level: off, minimal, low, medium, high, xhigh")
-	valueName(fs, "thinking", "LEVEL")
+	cliflags.ValueName(fs, "thinking", "LEVEL")
 	fs.StringVarP(&c.system, "system", "s", "", "system prompt")
-	valueName(fs, "system", "TEXT")
-	nonNegIntVarP(fs, &c.maxTokens, "max-tokens", "", 0, "output token limit (default: the model's)")
-	valueName(fs, "max-tokens", "N")
+	cliflags.ValueName(fs, "system", "TEXT")
+	cliflags.NonNegIntVarP(fs, &c.maxTokens, "max-tokens", "", 0, "output token limit (default: the model's)")
+	cliflags.ValueName(fs, "max-tokens", "N")
 	fs.StringVar(&c.apiKey, "api-key", "", "API key (overrides stored credentials and environment)")
-	valueName(fs, "api-key", "KEY")
+	cliflags.ValueName(fs, "api-key", "KEY")
 	fs.StringVar(&c.baseURL, "base-url", "", "API base `URL` (overrides the model's)")
-	nonNegIntVarP(fs, &c.retries, "retries", "", 0, "retry transient failures up to `N` times (default 0)")
+	cliflags.NonNegIntVarP(fs, &c.retries, "retries", "", 0, "retry transient failures up to `N` times (default 0)")
 	fs.DurationVar(&c.retryDelay, "retry-delay", 2*time.Second, "first retry delay, doubled each time (default 2s)")
-	valueName(fs, "retry-delay", "DURATION")
-	boundFlag(fs, "retry-delay", 1, "--retry-delay %q is not a positive duration such as 500ms or 2s")
+	cliflags.ValueName(fs, "retry-delay", "DURATION")
+	cliflags.Bound(fs, "retry-delay", 1, "--retry-delay %q is not a positive duration such as 500ms or 2s")
 	for _, f := range []struct {
 		dst        *time.Duration
 		name, help string
@@ -55,7 +56,7 @@ func newAIFlagSet(c *aiCLI) *pflag.FlagSet {
 		{&c.idleTimeout, "idle-timeout", "give up when the streamed answer pauses for `DURATION` (default 120s; 0 = never; setting provider.idleTimeoutMs)"},
 	} {
 		fs.DurationVar(f.dst, f.name, 0, f.help)
-		boundFlag(fs, f.name, 0, "--"+f.name+" %q is not a duration such as 500ms or 30s (0 = no limit)")
+		cliflags.Bound(fs, f.name, 0, "--"+f.name+" %q is not a duration such as 500ms or 30s (0 = no limit)")
 	}
 	fs.BoolVar(&c.showThinking, "show-thinking", false, "print thinking to stderr as it streams")
 	fs.BoolVar(&c.json, "json", false, "print every stream event as a JSON line instead of text")
@@ -79,20 +80,20 @@ Flags:
 func runAI(ctx context.Context, env *cliEnv, args []string) int {
 	var c aiCLI
 	fs := newAIFlagSet(&c)
-	if err := parseFlags(fs, args); err != nil {
+	if err := cliflags.Parse(fs, args); err != nil {
 		return fail(env, "ai", err)
 	}
 	if c.help {
-		fmt.Fprint(env.stdout, aiHelp+pflagHelp(fs))
+		fmt.Fprint(env.stdout, aiHelp+cliflags.Help(fs))
 		return exitMatch
 	}
 	if c.model == "" {
 		for _, w := range fs.Args() {
 			if w == "-m" || w == "--model" || strings.HasPrefix(w, "--model=") {
-				return fail(env, "ai", usagef("-m MODEL is required before the prompt: from the first prompt word on, %q is prompt text", w))
+				return fail(env, "ai", cliflags.Usagef("-m MODEL is required before the prompt: from the first prompt word on, %q is prompt text", w))
 			}
 		}
-		return fail(env, "ai", usagef("-m MODEL is required ('gopi models' lists them)"))
+		return fail(env, "ai", cliflags.Usagef("-m MODEL is required ('gopi models' lists them)"))
 	}
 	prompt := strings.Join(fs.Args(), " ")
 	if prompt == "" || prompt == "-" {
@@ -103,7 +104,7 @@ func runAI(ctx context.Context, env *cliEnv, args []string) int {
 		prompt = string(data)
 	}
 	if strings.TrimSpace(prompt) == "" {
-		return fail(env, "ai", usagef("empty prompt: give it as arguments or on stdin"))
+		return fail(env, "ai", cliflags.Usagef("empty prompt: give it as arguments or on stdin"))
 	}
 	// A timeout flag given overrides the setting; 0 means no limit, which
 	// core/ai takes as a negative duration.
@@ -126,7 +127,7 @@ func runAI(ctx context.Context, env *cliEnv, args []string) int {
 	if c.thinking != "" {
 		l, ok := ai.ParseThinkingLevel(c.thinking)
 		if !ok {
-			return fail(env, "ai", usagef("unknown thinking level %q; use off, minimal, low, medium, high or xhigh", c.thinking))
+			return fail(env, "ai", cliflags.Usagef("unknown thinking level %q; use off, minimal, low, medium, high or xhigh", c.thinking))
 		}
 		flagLevel = l
 	}

@@ -12,6 +12,7 @@ import (
 
 	"github.com/gopi-agent/gopi/ast"
 	"github.com/gopi-agent/gopi/ast/astcli"
+	"github.com/gopi-agent/gopi/internal/cliflags"
 	"github.com/gopi-agent/gopi/native/astgrep"
 )
 
@@ -54,7 +55,7 @@ func runAST(ctx context.Context, env *cliEnv, args []string) int {
 	case "scan":
 		return runASTScan(ctx, env, args[1:])
 	}
-	return fail(env, "ast", usagef("unknown subcommand %q: use run, scan, grep or edit", args[0]))
+	return fail(env, "ast", cliflags.Usagef("unknown subcommand %q: use run, scan, grep or edit", args[0]))
 }
 
 // tightenGC halves the Go heap's growth target for a structural search
@@ -99,27 +100,27 @@ func newASTFlagSet(c *astCLI, edit bool) *pflag.FlagSet {
 	fs.SortFlags = false
 	if edit {
 		fs.StringVarP(&c.rewrite, "rewrite", "r", "", "the replacement; captures are substituted; empty deletes (required)")
-		valueName(fs, "rewrite", "REWRITE")
+		cliflags.ValueName(fs, "rewrite", "REWRITE")
 		fs.BoolVar(&c.apply, "apply", false, "write the changes (default: only preview them)")
 		fs.StringVar(&c.expect, "expect", "", "with --apply: write only if the changes and files are exactly those of the preview that printed `ID`")
-		nonNegIntVarP(fs, &c.maxFiles, "max-files", "", 0, "change at most `N` files (default: PI_MAX_AST_FILES or 1000)")
+		cliflags.NonNegIntVarP(fs, &c.maxFiles, "max-files", "", 0, "change at most `N` files (default: PI_MAX_AST_FILES or 1000)")
 	} else {
 		fs.BoolVar(&c.json, "json", false, "print one JSON object per match")
-		nonNegIntVarP(fs, &c.context, "context", "C", 0, "show `N` lines before and after each match")
-		nonNegIntVarP(fs, &c.offset, "offset", "", 0, "skip the first `N` matches (after sorting by path and position)")
-		nonNegIntVarP(fs, &c.limit, "limit", "", 0, "print at most `N` matches (default: all)")
+		cliflags.NonNegIntVarP(fs, &c.context, "context", "C", 0, "show `N` lines before and after each match")
+		cliflags.NonNegIntVarP(fs, &c.offset, "offset", "", 0, "skip the first `N` matches (after sorting by path and position)")
+		cliflags.NonNegIntVarP(fs, &c.limit, "limit", "", 0, "print at most `N` matches (default: all)")
 		fs.BoolVar(&c.noPrefilter, "no-prefilter", false, "parse every file, even those that cannot contain the pattern's tokens")
 		fs.BoolVar(&c.stats, "stats", false, "print totals (files searched, matches) to stderr")
 	}
 	fs.StringVarP(&c.pattern, "pattern", "p", "", "the AST pattern (required)")
-	valueName(fs, "pattern", "PATTERN")
+	cliflags.ValueName(fs, "pattern", "PATTERN")
 	fs.StringVarP(&c.lang, "lang", "l", "", "search only files of `LANG`, named ones too (default: every file, language from its extension)")
 	fs.StringVar(&c.strictness, "strictness", "smart", "cst, smart (default), ast, relaxed, signature or template")
-	valueName(fs, "strictness", "LEVEL")
+	cliflags.ValueName(fs, "strictness", "LEVEL")
 	fs.BoolVar(&c.noHidden, "no-hidden", false, "skip hidden files and directories")
 	addASTNoIgnoreFlag(fs, &c.noIgnore)
 	fs.DurationVar(&c.timeout, "timeout", 0, "give up after `DURATION` (e.g. 5s)")
-	boundFlag(fs, "timeout", 1, "--timeout needs a positive duration like 5s, got %q")
+	cliflags.Bound(fs, "timeout", 1, "--timeout needs a positive duration like 5s, got %q")
 	fs.BoolVarP(&c.help, "help", "h", false, "show this help")
 	return fs
 }
@@ -134,15 +135,15 @@ func parseAST(env *cliEnv, args []string, edit bool) (c *astCLI, fs *pflag.FlagS
 	}
 	c = &astCLI{}
 	fs = newASTFlagSet(c, edit)
-	if err := parseFlags(fs, astNoIgnoreArgs(args)); err != nil {
+	if err := cliflags.Parse(fs, astNoIgnoreArgs(args)); err != nil {
 		return nil, nil, fail(env, cmd, err), false
 	}
 	if c.help {
-		fmt.Fprint(env.stdout, usage+pflagHelp(fs))
+		fmt.Fprint(env.stdout, usage+cliflags.Help(fs))
 		return nil, nil, exitMatch, false
 	}
 	if strings.TrimSpace(c.pattern) == "" {
-		return nil, nil, fail(env, cmd, usagef("missing -p PATTERN")), false
+		return nil, nil, fail(env, cmd, cliflags.Usagef("missing -p PATTERN")), false
 	}
 	return c, fs, 0, true
 }
@@ -179,7 +180,7 @@ func astScope(c *astCLI, paths []string) (ast.Scope, astgrep.Strictness, error) 
 	}
 	strict, err := astgrep.ParseStrictness(c.strictness)
 	if err != nil {
-		return sc, 0, usagef("%v", err)
+		return sc, 0, cliflags.Usagef("%v", err)
 	}
 	return sc, strict, nil
 }
@@ -207,7 +208,7 @@ func runASTEdit(ctx context.Context, env *cliEnv, args []string) int {
 		return code
 	}
 	if !fs.Changed("rewrite") {
-		return fail(env, "ast edit", usagef("missing -r REWRITE (use -r '' to delete matches)"))
+		return fail(env, "ast edit", cliflags.Usagef("missing -r REWRITE (use -r '' to delete matches)"))
 	}
 	sc, strict, err := astScope(c, fs.Args())
 	sc.ScanCache = env.scan
@@ -219,7 +220,7 @@ func runASTEdit(ctx context.Context, env *cliEnv, args []string) int {
 		maxFiles = astMaxFiles(env)
 	}
 	if c.expect != "" && !c.apply {
-		return fail(env, "ast edit", usagef("--expect only makes sense with --apply"))
+		return fail(env, "ast edit", cliflags.Usagef("--expect only makes sense with --apply"))
 	}
 	code, err = astcli.Edit(ctx, astcli.EditOptions{
 		Scope: sc, Pattern: c.pattern, Rewrite: c.rewrite, Lang: c.lang, Strictness: strict,
@@ -251,7 +252,7 @@ func astDone(env *cliEnv, cmd string, code int, err error) int {
 	}
 	var ue *astcli.UsageError
 	if errors.As(err, &ue) {
-		err = usagef("%v", ue.Err)
+		err = cliflags.Usagef("%v", ue.Err)
 	}
 	return fail(env, cmd, err)
 }

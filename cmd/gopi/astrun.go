@@ -10,6 +10,7 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/gopi-agent/gopi/ast/astcli"
+	"github.com/gopi-agent/gopi/internal/cliflags"
 	"github.com/gopi-agent/gopi/native/astgrep"
 )
 
@@ -96,19 +97,19 @@ func parseASTRun(env *cliEnv, cmd string, args []string, scan bool, usage string
 	fs := newASTRunFlagSet(&c, scan)
 	fs.SetOutput(io.Discard)
 	if err := fs.Parse(astNoIgnoreArgs(args)); err != nil {
-		return nil, nil, fail(env, cmd, usagef("%v", err)), false
+		return nil, nil, fail(env, cmd, cliflags.Usagef("%v", err)), false
 	}
 	if c.help {
-		fmt.Fprint(env.stdout, usage+pflagHelp(fs))
+		fmt.Fprint(env.stdout, usage+cliflags.Help(fs))
 		return nil, nil, exitMatch, false
 	}
 	switch c.json {
 	case "", astcli.JSONPretty, astcli.JSONCompact, astcli.JSONStream:
 	default:
-		return nil, nil, fail(env, cmd, usagef("--json=%s: use pretty, compact or stream", c.json)), false
+		return nil, nil, fail(env, cmd, cliflags.Usagef("--json=%s: use pretty, compact or stream", c.json)), false
 	}
 	if c.context < 0 || c.after < 0 || c.before < 0 || c.maxFiles < 0 {
-		return nil, nil, fail(env, cmd, usagef("-A, -B, -C and --max-files need a whole number ≥ 0")), false
+		return nil, nil, fail(env, cmd, cliflags.Usagef("-A, -B, -C and --max-files need a whole number ≥ 0")), false
 	}
 	if c.context > 0 {
 		c.after, c.before = max(c.after, c.context), max(c.before, c.context)
@@ -129,11 +130,11 @@ func runASTRun(ctx context.Context, env *cliEnv, args []string) int {
 		return code
 	}
 	if strings.TrimSpace(c.pattern) == "" {
-		return fail(env, cmd, usagef("missing -p PATTERN"))
+		return fail(env, cmd, cliflags.Usagef("missing -p PATTERN"))
 	}
 	strict, err := astgrep.ParseStrictness(c.strictness)
 	if err != nil {
-		return fail(env, cmd, usagef("%v", err))
+		return fail(env, cmd, cliflags.Usagef("%v", err))
 	}
 	o := astcli.RunOptions{Pattern: c.pattern, Lang: c.lang, Strictness: strict, UpdateAll: c.updateAll, JSON: c.json,
 		Before: c.before, After: c.after, MaxFiles: c.maxFiles, Timeout: c.timeout}

@@ -1,6 +1,9 @@
 package main
 
-import "github.com/gopi-agent/gopi/search/grep/printer"
+import (
+	"github.com/gopi-agent/gopi/internal/cliflags"
+	"github.com/gopi-agent/gopi/search/grep/printer"
+)
 
 // colorPalette chooses colors from --color (auto, always, never): auto
 // colors only a terminal and honours NO_COLOR and TERM=dumb, looked up
@@ -15,7 +18,7 @@ func colorPalette(mode string, terminal bool, getenv func(string) string) (print
 	case "never":
 		return printer.Palette{}, nil
 	default:
-		return printer.Palette{}, usagef("--color must be auto, always or never, got %q", mode)
+		return printer.Palette{}, cliflags.Usagef("--color must be auto, always or never, got %q", mode)
 	}
 	return printer.Ripgrep(), nil
 }

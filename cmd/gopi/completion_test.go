@@ -8,6 +8,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/gopi-agent/gopi/internal/cliflags"
 )
 
 // The completion scripts and the man page come from the flag definitions
@@ -30,22 +32,27 @@ func TestCompletionAndMan(t *testing.T) {
 			t.Errorf("fish offers grep's --sortr after `gopi ast grep` too: %s", line)
 		}
 	}
+	var covered []string
 	for _, c := range allFlagSets() {
-		name := strings.Join(c.path, " ")
-		for _, w := range flagWords(c.fs) {
+		name := strings.Join(c.Path, " ")
+		if c.Flags == nil {
+			continue // the ast group
+		}
+		covered = append(covered, name)
+		for _, w := range cliflags.Words(c.Flags) {
 			if !strings.Contains(bash, w) || !strings.Contains(zsh, w) {
 				t.Errorf("%s: %s missing from the bash/zsh script", name, w)
 			}
 			if strings.HasPrefix(w, "--") && !strings.Contains(fish, "-l "+w[2:]) {
 				t.Errorf("%s: %s missing from the fish script", name, w)
 			}
-			if strings.HasPrefix(w, "--") && !strings.Contains(man, `\fB\-\-`+roffEscape(w[2:])+`\fR`) {
+			if strings.HasPrefix(w, "--") && !strings.Contains(man, `\fB\-\-`+cliflags.RoffEscape(w[2:])+`\fR`) {
 				t.Errorf("%s: %s missing from the man page", name, w)
 			}
 		}
 	}
 	for _, want := range []string{"grep", "find", "ast run", "ast scan", "tokens"} {
-		if !strings.Contains(strings.Join(commandsWithFlags(), ","), want) {
+		if !strings.Contains(strings.Join(covered, ","), want) {
 			t.Errorf("command %q not covered", want)
 		}
 	}

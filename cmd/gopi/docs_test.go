@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/gopi-agent/gopi/core/modes/rpc"
+	"github.com/gopi-agent/gopi/internal/cliflags"
 	"github.com/gopi-agent/gopi/internal/docgen"
 	"github.com/spf13/pflag"
 )
@@ -18,10 +19,13 @@ const regenerate = "make docs (or: GOPI_UPDATE_DOCS=1 go test ./cmd/gopi -run '^
 func docCommands() []docgen.Command {
 	var out []docgen.Command
 	for _, c := range allFlagSets() {
-		dc := docgen.Command{Path: strings.Join(c.path, " ")}
-		c.fs.VisitAll(func(f *pflag.Flag) {
-			value, usage := flagUsage(f)
-			if c.path == nil { // the agent's help has its own renderer, flagUsages
+		if c.Flags == nil {
+			continue // the ast group
+		}
+		dc := docgen.Command{Path: strings.Join(c.Path, " ")}
+		c.Flags.VisitAll(func(f *pflag.Flag) {
+			value, usage := cliflags.Usage(f)
+			if c.Path == nil { // the agent's help has its own renderer, cliflags.Table
 				value, usage = valueNames[f.Name], f.Usage
 				if value == "" && f.Value.Type() != "bool" {
 					value = "VALUE"

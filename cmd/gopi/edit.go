@@ -12,6 +12,7 @@ import (
 
 	"github.com/gopi-agent/gopi/core/tool"
 	"github.com/gopi-agent/gopi/core/tools/edit"
+	"github.com/gopi-agent/gopi/internal/cliflags"
 )
 
 // editCLI holds the typed flags of `gopi edit`.
@@ -26,7 +27,7 @@ func newEditFlagSet(c *editCLI) *pflag.FlagSet {
 	fs := pflag.NewFlagSet("edit", pflag.ContinueOnError)
 	fs.SortFlags = false
 	fs.StringVarP(&c.mode, "mode", "m", "", "hashline, replace or apply_patch (default: PI_EDIT_VARIANT, else hashline)")
-	valueName(fs, "mode", "MODE")
+	cliflags.ValueName(fs, "mode", "MODE")
 	fs.StringVarP(&c.input, "input", "i", "", "read the edit input from `FILE` instead of standard input")
 	fs.BoolVar(&c.json, "json", false, "print the whole tool result (content, details with the unified diff, isError) as JSON")
 	fs.BoolVarP(&c.help, "help", "h", false, "show this help")
@@ -56,15 +57,15 @@ Flags:
 func runEdit(ctx context.Context, env *cliEnv, args []string) int {
 	var c editCLI
 	fs := newEditFlagSet(&c)
-	if err := parseFlags(fs, args); err != nil {
+	if err := cliflags.Parse(fs, args); err != nil {
 		return fail(env, "edit", err)
 	}
 	if c.help {
-		fmt.Fprint(env.stdout, editUsage+pflagHelp(fs))
+		fmt.Fprint(env.stdout, editUsage+cliflags.Help(fs))
 		return exitMatch
 	}
 	if fs.NArg() > 0 {
-		return fail(env, "edit", usagef("unexpected argument %q; the edit input comes from standard input or --input", fs.Arg(0)))
+		return fail(env, "edit", cliflags.Usagef("unexpected argument %q; the edit input comes from standard input or --input", fs.Arg(0)))
 	}
 	tenv := tool.NewEnvFrom(env.cfg)
 	tenv.ReadCache = nil // one call per process: nothing would ever read it back
@@ -72,7 +73,7 @@ func runEdit(ctx context.Context, env *cliEnv, args []string) int {
 	if c.mode != "" {
 		parsed, ok := tool.ParseEditMode(c.mode)
 		if !ok || (parsed != tool.EditHashline && parsed != tool.EditReplace && parsed != tool.EditApplyPatch) {
-			return fail(env, "edit", usagef("--mode must be hashline, replace or apply_patch, got %q", c.mode))
+			return fail(env, "edit", cliflags.Usagef("--mode must be hashline, replace or apply_patch, got %q", c.mode))
 		}
 		mode = parsed
 	}

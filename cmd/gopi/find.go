@@ -8,6 +8,7 @@ import (
 
 	"github.com/spf13/pflag"
 
+	"github.com/gopi-agent/gopi/internal/cliflags"
 	"github.com/gopi-agent/gopi/search/find"
 )
 
@@ -94,14 +95,14 @@ func splitExec(args []string) ([]string, *find.Exec, error) {
 			continue
 		}
 		if spec != nil {
-			return nil, nil, usagef("give only one -x/--exec or -X/--exec-batch")
+			return nil, nil, cliflags.Usagef("give only one -x/--exec or -X/--exec-batch")
 		}
 		spec = &find.Exec{Batch: batch}
 		for i++; i < len(args) && args[i] != ";"; i++ {
 			spec.Argv = append(spec.Argv, args[i])
 		}
 		if len(spec.Argv) == 0 {
-			return nil, nil, usagef("%s needs a command", a)
+			return nil, nil, cliflags.Usagef("%s needs a command", a)
 		}
 	}
 	return rest, spec, nil
@@ -117,10 +118,10 @@ func runFind(ctx context.Context, env *cliEnv, args []string) int {
 	fs := newFindFlagSet(&c, &execDummy)
 	fs.SetOutput(io.Discard)
 	if err := fs.Parse(args); err != nil {
-		return fail(env, "find", usagef("%v", err))
+		return fail(env, "find", cliflags.Usagef("%v", err))
 	}
 	if c.help {
-		fmt.Fprint(env.stdout, findUsage+pflagHelp(fs))
+		fmt.Fprint(env.stdout, findUsage+cliflags.Help(fs))
 		return exitMatch
 	}
 	f, err := newFinder(env, &c, fs, fs.Args(), ex)
@@ -143,20 +144,20 @@ func runFind(ctx context.Context, env *cliEnv, args []string) int {
 func newFinder(env *cliEnv, c *findCLI, fs *pflag.FlagSet, rest []string, ex *find.Exec) (*find.Finder, error) {
 	o := c.o
 	if o.Limit < 0 || o.MaxDepth < 0 {
-		return nil, usagef("--limit and --max-depth need a whole number ≥ 0")
+		return nil, cliflags.Usagef("--limit and --max-depth need a whole number ≥ 0")
 	}
 	if o.Follow && runtime.GOOS == "windows" {
-		return nil, usagef("-L/--follow is not supported on Windows: symbolic links are listed, never followed")
+		return nil, cliflags.Usagef("-L/--follow is not supported on Windows: symbolic links are listed, never followed")
 	}
 	if c.globMode && o.Regex {
-		return nil, usagef("-g/--glob and --regex cannot be combined")
+		return nil, cliflags.Usagef("-g/--glob and --regex cannot be combined")
 	}
 	colors, err := colorPalette(c.color, env.isTerminal, env.cfg.Env.Get)
 	if err != nil {
 		return nil, err
 	}
 	if o.Timeout < 0 {
-		return nil, usagef("--timeout needs a positive duration such as 5s")
+		return nil, cliflags.Usagef("--timeout needs a positive duration such as 5s")
 	}
 	o.Fuzzy = fs.Changed("fuzzy")
 	if !o.Fuzzy && len(rest) > 0 {
@@ -166,7 +167,7 @@ func newFinder(env *cliEnv, c *findCLI, fs *pflag.FlagSet, rest []string, ex *fi
 	o.PathColor, o.ColorReset = colors.Path, colors.Reset
 	f, err := find.New(o)
 	if err != nil {
-		return nil, usagef("%v", err)
+		return nil, cliflags.Usagef("%v", err)
 	}
 	return f, nil
 }

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/gopi-agent/gopi/internal/cliflags"
 	"github.com/spf13/pflag"
 )
 
@@ -51,15 +52,15 @@ var helpFlag = regexp.MustCompile(`(?m)^  (?:-(\S), |    )--([A-Za-z0-9][A-Za-z0
 func TestFlagSetsAreTheParsers(t *testing.T) {
 	t.Chdir(t.TempDir())
 	for _, c := range allFlagSets() {
-		name := strings.Join(c.path, " ")
+		name := strings.Join(c.Path, " ")
 		if name == "" {
 			name = "(agent)"
 		}
-		if !c.fs.HasFlags() {
-			continue // completion, man, version
+		if c.Flags == nil || !c.Flags.HasFlags() {
+			continue // completion, man, version; the ast group
 		}
 		t.Run(name, func(t *testing.T) {
-			help, errOut, code := runIsolated(t, append(slices.Clone(c.path), "--help")...)
+			help, errOut, code := runIsolated(t, append(slices.Clone(c.Path), "--help")...)
 			if code != 0 {
 				t.Fatalf("--help: exit %d: %s", code, errOut)
 			}
@@ -70,13 +71,13 @@ func TestFlagSetsAreTheParsers(t *testing.T) {
 					listed = append(listed, "-"+m[1])
 				}
 			}
-			declared := flagWords(c.fs)
+			declared := cliflags.Words(c.Flags)
 			slices.Sort(listed)
 			slices.Sort(declared)
 			if !slices.Equal(listed, declared) {
 				t.Errorf("--help lists %v\ndeclared for completion: %v", listed, declared)
 			}
-			c.fs.VisitAll(func(f *pflag.Flag) {
+			c.Flags.VisitAll(func(f *pflag.Flag) {
 				if f.Name == "help" {
 					return
 				}
@@ -85,7 +86,7 @@ func TestFlagSetsAreTheParsers(t *testing.T) {
 					forms = append(forms, append([]string{"-" + f.Shorthand}, sampleValue(f)...))
 				}
 				for _, form := range forms {
-					args := append(append(slices.Clone(c.path), form...), "--help")
+					args := append(append(slices.Clone(c.Path), form...), "--help")
 					out, errOut, code := runIsolated(t, args...)
 					if code != 0 || out != help {
 						t.Errorf("%q: exit %d, stderr %q; want the help", args, code, errOut)
@@ -107,9 +108,9 @@ func TestFlagValuesAreTyped(t *testing.T) {
 		"ast edit": {"max-files": "int", "timeout": "duration"},
 	}
 	for _, c := range allFlagSets() {
-		for flag, want := range types[strings.Join(c.path, " ")] {
-			if f := c.fs.Lookup(flag); f == nil || f.Value.Type() != want {
-				t.Errorf("gopi %s --%s: declared as %v, want %s", strings.Join(c.path, " "), flag, f, want)
+		for flag, want := range types[strings.Join(c.Path, " ")] {
+			if f := c.Flags.Lookup(flag); f == nil || f.Value.Type() != want {
+				t.Errorf("gopi %s --%s: declared as %v, want %s", strings.Join(c.Path, " "), flag, f, want)
 			}
 		}
 	}

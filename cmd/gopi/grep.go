@@ -9,6 +9,7 @@ import (
 
 	"github.com/spf13/pflag"
 
+	"github.com/gopi-agent/gopi/internal/cliflags"
 	"github.com/gopi-agent/gopi/search/grep"
 	"github.com/gopi-agent/gopi/search/grep/job"
 	"github.com/gopi-agent/gopi/search/grep/printer"
@@ -63,10 +64,10 @@ func newGrepFlagSet(c *grepCLI) *pflag.FlagSet {
 	fs.VarPF(&boundaryFlag{set: &c.o.Line, other: &c.o.Word}, "line-regexp", "x", "only match whole lines (overrides -w, as -w overrides it)").NoOptDefVal = "true"
 	fs.BoolVarP(&c.o.Invert, "invert-match", "v", false, "print the lines that do not match")
 	fs.BoolVarP(&c.o.OnlyMatching, "only-matching", "o", false, "print only the matched parts, each on its own line")
-	nonNegIntVarP(fs, &c.after, "after-context", "A", -1, "show `N` lines after each match")
-	nonNegIntVarP(fs, &c.before, "before-context", "B", -1, "show `N` lines before each match")
-	nonNegIntVarP(fs, &c.context, "context", "C", 0, "show `N` lines before and after each match")
-	nonNegIntVarP(fs, &c.o.MaxCount, "max-count", "m", 0, "print at most `N` matching lines per file (0: no limit)")
+	cliflags.NonNegIntVarP(fs, &c.after, "after-context", "A", -1, "show `N` lines after each match")
+	cliflags.NonNegIntVarP(fs, &c.before, "before-context", "B", -1, "show `N` lines before each match")
+	cliflags.NonNegIntVarP(fs, &c.context, "context", "C", 0, "show `N` lines before and after each match")
+	cliflags.NonNegIntVarP(fs, &c.o.MaxCount, "max-count", "m", 0, "print at most `N` matching lines per file (0: no limit)")
 	fs.VarP(globFlag{&c.o, false}, "glob", "g", "search only paths matching `GLOB`; !GLOB excludes; the last matching glob wins; a glob with '/' is anchored at the working directory (repeatable)")
 	fs.Var(globFlag{&c.o, true}, "iglob", "like --glob, ignoring case (`GLOB`)")
 	fs.StringArrayVarP(&c.o.Types, "type", "t", nil, "search only files of type `TYPE` (repeatable; see --type-list)")
@@ -79,7 +80,7 @@ func newGrepFlagSet(c *grepCLI) *pflag.FlagSet {
 	fs.VarPF(&binaryFlag{mode: &c.o.Binary, on: job.BinarySearch}, "binary", "", `search binary files found in directories too, reporting each as "binary file matches", as a named one is`).NoOptDefVal = "true"
 	fs.VarPF(&binaryFlag{mode: &c.o.Binary, on: job.BinarySkip}, "no-binary", "", "skip binary files found in directories (the default; undoes --binary, -a and -uuu)").NoOptDefVal = "true"
 	fs.BoolVarP(&c.o.Follow, "follow", "L", false, "follow symbolic links while walking directories (a link loop is not entered twice)")
-	nonNegIntVarP(fs, &c.o.MaxDepth, "max-depth", "", 0, "descend at most `N` directory levels below each path (0: no limit)")
+	cliflags.NonNegIntVarP(fs, &c.o.MaxDepth, "max-depth", "", 0, "descend at most `N` directory levels below each path (0: no limit)")
 	fs.BoolVarP(&c.o.Count, "count", "c", false, "print the number of matching lines per file (of matches when a match can span lines)")
 	fs.BoolVar(&c.o.CountMatches, "count-matches", false, "print the number of matches per file (every match of a line counts)")
 	fs.BoolVarP(&c.o.FilesWithMatches, "files-with-matches", "l", false, "print only the paths of files with a match")
@@ -95,7 +96,7 @@ func newGrepFlagSet(c *grepCLI) *pflag.FlagSet {
 	fs.BoolVarP(&c.o.Null, "null", "0", false, "follow every printed path with a NUL byte instead of ':' or a newline")
 	fs.BoolVarP(&c.o.Quiet, "quiet", "q", false, "print nothing; exit 0 at the first match")
 	fs.StringVar(&c.maxFilesize, "max-filesize", "", "skip files larger than `SIZE` (bytes, or with a K, M or G suffix), naming them on stderr")
-	nonNegIntVarP(fs, &c.o.MaxColumns, "max-columns", "", grep.DefaultMaxColumns, "cut lines longer than `N` characters, marking them with … (0: never)")
+	cliflags.NonNegIntVarP(fs, &c.o.MaxColumns, "max-columns", "", grep.DefaultMaxColumns, "cut lines longer than `N` characters, marking them with … (0: never)")
 	fs.Var(sortFlag{&c.o.Sort, false}, "sort", "order results by `KEY`: path (the default), modified, accessed, created or none; any key but path lists every file before the search starts")
 	fs.Var(sortFlag{&c.o.Sort, true}, "sortr", "like --sort, in descending order (`KEY`)")
 	fs.BoolVar(&c.o.JSON, "json", false, "print one JSON object per match (per file with -c or -l)")
@@ -103,7 +104,7 @@ func newGrepFlagSet(c *grepCLI) *pflag.FlagSet {
 	fs.DurationVar(&c.o.Timeout, "timeout", 0, "give up after `DURATION` (e.g. 5s; 0: never)")
 	fs.BoolVar(&c.o.Stats, "stats", false, "print totals (files searched, skipped, matches) to stderr")
 	fs.BoolVarP(&c.help, "help", "h", false, "show this help")
-	boundFlag(fs, "timeout", 0, "--timeout needs a duration such as 5s (0: none), got %q")
+	cliflags.Bound(fs, "timeout", 0, "--timeout needs a duration such as 5s (0: none), got %q")
 	return fs
 }
 
@@ -136,12 +137,12 @@ Flags:
 func runGrep(ctx context.Context, env *cliEnv, args []string) int {
 	var c grepCLI
 	fs := newGrepFlagSet(&c)
-	if err := parseFlags(fs, args); err != nil {
+	if err := cliflags.Parse(fs, args); err != nil {
 		return fail(env, "grep", err)
 	}
 	c.maxColumnsSet = fs.Changed("max-columns")
 	if c.help {
-		fmt.Fprint(env.stdout, grepUsage+pflagHelp(fs))
+		fmt.Fprint(env.stdout, grepUsage+cliflags.Help(fs))
 		return exitMatch
 	}
 	if c.typeList {
@@ -168,13 +169,13 @@ func grepOptions(c *grepCLI, rest []string, env *cliEnv) (job.Options, error) {
 	o.Patterns = c.regexps
 	if len(o.Patterns) == 0 && !o.ListFiles {
 		if len(rest) == 0 {
-			return o, usagef("missing PATTERN")
+			return o, cliflags.Usagef("missing PATTERN")
 		}
 		o.Patterns, rest = rest[:1], rest[1:]
 	}
 	o.Paths = rest
 	if o.Follow && runtime.GOOS == "windows" {
-		return o, usagef("-L/--follow is not supported on Windows: symbolic links are never followed; name the link targets as paths instead")
+		return o, cliflags.Usagef("-L/--follow is not supported on Windows: symbolic links are never followed; name the link targets as paths instead")
 	}
 	switch {
 	case c.caseSensitive:
@@ -197,7 +198,7 @@ func grepOptions(c *grepCLI, rest []string, env *cliEnv) (job.Options, error) {
 	if c.maxFilesize != "" {
 		n, err := job.ParseByteSize(c.maxFilesize)
 		if err != nil {
-			return o, usagef("%v", err)
+			return o, cliflags.Usagef("%v", err)
 		}
 		o.MaxFileSize = n
 	}
@@ -207,7 +208,7 @@ func grepOptions(c *grepCLI, rest []string, env *cliEnv) (job.Options, error) {
 		o.MaxColumns = 0
 	}
 	if (o.Count || o.CountMatches) && o.FilesWithMatches {
-		return o, usagef("-c and -l cannot be combined")
+		return o, cliflags.Usagef("-c and -l cannot be combined")
 	}
 	var err error
 	o.Colors, err = colorPalette(c.color, env.isTerminal, env.cfg.Env.Get)

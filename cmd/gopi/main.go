@@ -18,6 +18,9 @@ import (
 	"github.com/gopi-agent/gopi/core/config"
 	"github.com/gopi-agent/gopi/fscache"
 	"github.com/gopi-agent/gopi/internal/childproc"
+	"github.com/gopi-agent/gopi/internal/cliflags"
+	"github.com/gopi-agent/gopi/internal/signals"
+	"github.com/gopi-agent/gopi/internal/tty"
 )
 
 // Exit codes shared by every subcommand, as in grep and ripgrep.
@@ -81,12 +84,12 @@ func main() {
 	childproc.ResetInheritedSignals()
 	childproc.EnableGuard()
 	// The first Ctrl-C aborts the run; a second one ends the process (after
-	// removing the temporary files of unfinished writes, see signals.go).
-	ctx, stop := interruptContext()
+	// removing the temporary files of unfinished writes, see internal/signals).
+	ctx, stop := signals.InterruptContext()
 	defer stop()
-	env := &cliEnv{stdout: os.Stdout, stderr: os.Stderr, stdin: os.Stdin, isTerminal: isTerminal(os.Stdout), stdinTerminal: isTerminal(os.Stdin), stdinReadable: isReadableStdin(os.Stdin)}
+	env := &cliEnv{stdout: os.Stdout, stderr: os.Stderr, stdin: os.Stdin, isTerminal: tty.IsTerminal(os.Stdout), stdinTerminal: tty.IsTerminal(os.Stdin), stdinReadable: tty.IsReadableInput(os.Stdin)}
 	if quietPipeRun(os.Args[1:]) {
-		catchBrokenPipe() // writes to a closed pipe now fail with EPIPE
+		signals.CatchBrokenPipe() // writes to a closed pipe now fail with EPIPE
 		env.stdout = quietPipe{os.Stdout}
 	}
 	os.Exit(run(ctx, env, os.Args[1:]))
@@ -169,22 +172,10 @@ func sortedCommands() []string {
 // mistakes get a pointer to --help.
 func fail(env *cliEnv, cmd string, err error) int {
 	msg := err.Error()
-	var ue *usageError
+	var ue *cliflags.UsageError
 	if errors.As(err, &ue) {
 		msg += fmt.Sprintf(" (see 'gopi %s --help')", cmd)
 	}
 	fmt.Fprintf(env.stderr, "gopi %s: %s\n", cmd, strings.TrimSpace(msg))
 	return exitError
-}
-
-// isReadableStdin reports whether f (standard input) is a pipe, a socket
-// or a regular file: input worth searching when no path is given, as
-// ripgrep decides. A terminal or /dev/null is not.
-func isReadableStdin(f *os.File) bool {
-	info, err := f.Stat()
-	if err != nil {
-		return false
-	}
-	m := info.Mode()
-	return m.IsRegular() || m&(os.ModeNamedPipe|os.ModeSocket) != 0
 }

@@ -6,6 +6,7 @@ import (
 
 	"github.com/spf13/pflag"
 
+	"github.com/gopi-agent/gopi/internal/cliflags"
 	"github.com/gopi-agent/gopi/internal/mockllm"
 )
 
@@ -21,13 +22,13 @@ func newMockLLMFlagSet(c *mockllmCLI) *pflag.FlagSet {
 	fs := pflag.NewFlagSet("mockllm", pflag.ContinueOnError)
 	fs.SortFlags = false
 	fs.StringVar(&c.script, "script", "", "JSON script of turns to play (required; format below)")
-	valueName(fs, "script", "FILE")
+	cliflags.ValueName(fs, "script", "FILE")
 	fs.StringVar(&c.addr, "addr", "127.0.0.1:0", "listen address (default 127.0.0.1:0, a free port)")
-	valueName(fs, "addr", "ADDR")
+	cliflags.ValueName(fs, "addr", "ADDR")
 	fs.BoolVar(&c.check, "check", false, "validate the script, print its turns and exit")
 	fs.BoolVar(&c.exitWhenDone, "exit-when-done", false, "exit once every turn has been played")
 	fs.StringVar(&c.record, "record", "", "write every request (method, path, headers, body) as JSON lines on exit")
-	valueName(fs, "record", "FILE")
+	cliflags.ValueName(fs, "record", "FILE")
 	fs.BoolVarP(&c.help, "help", "h", false, "show this help")
 	return fs
 }
@@ -39,21 +40,21 @@ func newMockLLMFlagSet(c *mockllmCLI) *pflag.FlagSet {
 func runMockLLM(ctx context.Context, env *cliEnv, args []string) int {
 	var c mockllmCLI
 	fs := newMockLLMFlagSet(&c)
-	if err := parseFlags(fs, args); err != nil {
+	if err := cliflags.Parse(fs, args); err != nil {
 		return fail(env, "mockllm", err)
 	}
 	if c.help {
 		fmt.Fprintf(env.stdout, "Usage: gopi mockllm --script FILE [--addr ADDR] [--check] [--exit-when-done] [--record FILE]\n\n")
 		fmt.Fprintf(env.stdout, "Serve a scripted mock LLM for testing providers and the agent.\n\nFlags:\n")
-		fmt.Fprint(env.stdout, pflagHelp(fs))
+		fmt.Fprint(env.stdout, cliflags.Help(fs))
 		fmt.Fprint(env.stdout, mockllmScriptHelp)
 		return exitMatch
 	}
 	if fs.NArg() > 0 {
-		return fail(env, "mockllm", usagef("unexpected argument %q", fs.Arg(0)))
+		return fail(env, "mockllm", cliflags.Usagef("unexpected argument %q", fs.Arg(0)))
 	}
 	if c.script == "" {
-		return fail(env, "mockllm", usagef("--script FILE is required"))
+		return fail(env, "mockllm", cliflags.Usagef("--script FILE is required"))
 	}
 	turns, err := mockllm.LoadScript(c.script)
 	if err != nil {

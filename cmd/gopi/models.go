@@ -12,6 +12,7 @@ import (
 
 	"github.com/gopi-agent/gopi/core/ai"
 	"github.com/gopi-agent/gopi/core/ai/models"
+	"github.com/gopi-agent/gopi/internal/cliflags"
 )
 
 // modelsCLI holds the typed flags of `gopi models`.
@@ -65,15 +66,15 @@ Flags:
 func runModels(_ context.Context, env *cliEnv, args []string) int {
 	var c modelsCLI
 	fs := newModelsFlagSet(&c)
-	if err := parseFlags(fs, args); err != nil {
+	if err := cliflags.Parse(fs, args); err != nil {
 		return fail(env, "models", err)
 	}
 	if c.help {
-		fmt.Fprint(env.stdout, modelsHelp+pflagHelp(fs))
+		fmt.Fprint(env.stdout, modelsHelp+cliflags.Help(fs))
 		return exitMatch
 	}
 	if fs.NArg() > 1 {
-		return fail(env, "models", usagef("give at most one SEARCH (quote it if it has spaces)"))
+		return fail(env, "models", cliflags.Usagef("give at most one SEARCH (quote it if it has spaces)"))
 	}
 	reg, err := models.Load(modelsOptions(env.cfg))
 	if err != nil {

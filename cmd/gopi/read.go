@@ -9,6 +9,7 @@ import (
 
 	"github.com/gopi-agent/gopi/core/tool"
 	"github.com/gopi-agent/gopi/core/tools/registry"
+	"github.com/gopi-agent/gopi/internal/cliflags"
 )
 
 // toolCallCLI holds the typed flags of the commands that run one tool
@@ -26,7 +27,7 @@ func newToolCallFlagSet(name, editModeHelp string, c *toolCallCLI) *pflag.FlagSe
 	fs.SortFlags = false
 	fs.BoolVar(&c.json, "json", false, "print the whole tool result (content, details, isError) as JSON")
 	fs.StringVar(&c.editMode, "edit-mode", "", editModeHelp)
-	valueName(fs, "edit-mode", "MODE")
+	cliflags.ValueName(fs, "edit-mode", "MODE")
 	fs.BoolVarP(&c.help, "help", "h", false, "show this help")
 	return fs
 }
@@ -65,15 +66,15 @@ Flags:
 func runRead(ctx context.Context, env *cliEnv, args []string) int {
 	var c toolCallCLI
 	fs := newReadFlagSet(&c)
-	if err := parseFlags(fs, args); err != nil {
+	if err := cliflags.Parse(fs, args); err != nil {
 		return fail(env, "read", err)
 	}
 	if c.help {
-		fmt.Fprint(env.stdout, readUsage+pflagHelp(fs))
+		fmt.Fprint(env.stdout, readUsage+cliflags.Help(fs))
 		return exitMatch
 	}
 	if fs.NArg() != 1 {
-		return fail(env, "read", usagef("expected one PATH[:SELECTOR], got %d arguments", fs.NArg()))
+		return fail(env, "read", cliflags.Usagef("expected one PATH[:SELECTOR], got %d arguments", fs.NArg()))
 	}
 	raw, _ := json.Marshal(map[string]string{"path": fs.Arg(0)})
 	return callTool(ctx, env, "read", raw, c.editMode, c.json)
@@ -94,13 +95,13 @@ func callTool(ctx context.Context, env *cliEnv, name string, args json.RawMessag
 	if editMode != "" {
 		m, ok := tool.ParseEditMode(editMode)
 		if !ok {
-			return fail(env, name, usagef("unknown edit mode %q; use hashline, replace, patch or apply_patch", editMode))
+			return fail(env, name, cliflags.Usagef("unknown edit mode %q; use hashline, replace, patch or apply_patch", editMode))
 		}
 		tenv.Settings.EditMode = m
 	}
 	t, err := registry.New(name, tenv, svc)
 	if err != nil {
-		return fail(env, "tool", usagef("unknown tool %q", name))
+		return fail(env, "tool", cliflags.Usagef("unknown tool %q", name))
 	}
 	res, err := tool.Run(ctx, t, args, nil)
 	if err != nil {

@@ -7,6 +7,7 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/gopi-agent/gopi/core/ai/models"
+	"github.com/gopi-agent/gopi/internal/cliflags"
 	"github.com/gopi-agent/gopi/tokens"
 )
 
@@ -22,7 +23,7 @@ func newTokensFlagSet(c *tokensCLI) *pflag.FlagSet {
 	fs := pflag.NewFlagSet("tokens", pflag.ContinueOnError)
 	fs.SortFlags = false
 	fs.StringVarP(&c.encoding, "encoding", "e", "", "o200k_base (default) or cl100k_base")
-	valueName(fs, "encoding", "NAME")
+	cliflags.ValueName(fs, "encoding", "NAME")
 	fs.StringVarP(&c.model, "model", "m", "", "count for `MODEL`: its encoding, and for non-OpenAI models an estimate with a stated ratio")
 	fs.BoolVar(&c.estimate, "estimate", false, "sample files over 4 MiB instead of counting every token (within a few percent)")
 	fs.BoolVar(&c.json, "json", false, "print one JSON object with per-file and total counts")
@@ -50,11 +51,11 @@ Flags:
 func runTokens(ctx context.Context, env *cliEnv, args []string) int {
 	var c tokensCLI
 	fs := newTokensFlagSet(&c)
-	if err := parseFlags(fs, args); err != nil {
+	if err := cliflags.Parse(fs, args); err != nil {
 		return fail(env, "tokens", err)
 	}
 	if c.help {
-		fmt.Fprint(env.stdout, tokensUsage+pflagHelp(fs))
+		fmt.Fprint(env.stdout, tokensUsage+cliflags.Help(fs))
 		return exitMatch
 	}
 	code, err := tokensMain(ctx, env, &c, fs.Args())
@@ -70,7 +71,7 @@ func tokensMain(ctx context.Context, env *cliEnv, c *tokensCLI, paths []string) 
 	model := c.model
 	if model != "" {
 		if c.encoding != "" {
-			return exitError, usagef("give --encoding or --model, not both")
+			return exitError, cliflags.Usagef("give --encoding or --model, not both")
 		}
 		how, model = models.TokenCounting(model, func() (*models.Registry, error) { return models.Load(modelsOptions(env.cfg)) })
 	} else if c.encoding != "" {
@@ -79,7 +80,7 @@ func tokensMain(ctx context.Context, env *cliEnv, c *tokensCLI, paths []string) 
 	enc, err := tokens.Get(how.Encoding)
 	if err != nil {
 		if model == "" {
-			return exitError, usagef("--encoding: %v", err)
+			return exitError, cliflags.Usagef("--encoding: %v", err)
 		}
 		return exitError, err
 	}

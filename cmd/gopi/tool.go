@@ -10,6 +10,7 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/gopi-agent/gopi/core/tools/registry"
+	"github.com/gopi-agent/gopi/internal/cliflags"
 )
 
 // newToolFlagSet declares gopi tool's flags on c.
@@ -38,17 +39,17 @@ Flags:
 func runToolCmd(ctx context.Context, env *cliEnv, args []string) int {
 	var c toolCallCLI
 	fs := newToolFlagSet(&c)
-	if err := parseFlags(fs, args); err != nil {
+	if err := cliflags.Parse(fs, args); err != nil {
 		return fail(env, "tool", err)
 	}
 	if c.help {
 		fmt.Fprintf(env.stdout, toolUsage, strings.Join(registry.Names(), ", "))
-		fmt.Fprint(env.stdout, pflagHelp(fs))
+		fmt.Fprint(env.stdout, cliflags.Help(fs))
 		return exitMatch
 	}
 	rest := fs.Args()
 	if len(rest) < 1 || len(rest) > 2 {
-		return fail(env, "tool", usagef("expected NAME [ARGS_JSON]"))
+		return fail(env, "tool", cliflags.Usagef("expected NAME [ARGS_JSON]"))
 	}
 	var raw []byte
 	if len(rest) == 2 && rest[1] != "-" {

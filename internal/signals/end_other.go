@@ -1,6 +1,6 @@
 //go:build !unix
 
-package main
+package signals
 
 import (
 	"os"
@@ -16,5 +16,5 @@ func endBySignal(sig os.Signal) {
 	if s, ok := sig.(syscall.Signal); ok {
 		os.Exit(128 + int(s))
 	}
-	os.Exit(exitError)
+	os.Exit(2) // the status of a usage error: no signal number to give
 }

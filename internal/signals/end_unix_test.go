@@ -1,6 +1,6 @@
 //go:build unix
 
-package main
+package signals
 
 import (
 	"bufio"
@@ -23,7 +23,7 @@ import (
 const signalHelperEnv = "GOPI_TEST_SIGNAL_HELPER"
 
 // TestSignalHelperProcess is not a test: run as a child process by
-// TestSignalRemovesTempFiles, it sets up the CLI's signal handling as
+// TestSignalRemovesTempFiles, it sets up the signal handling as gopi's
 // main does, starts writing the file named in its environment, prints the
 // temporary file's name and blocks in the middle of the write.
 func TestSignalHelperProcess(t *testing.T) {
@@ -31,7 +31,7 @@ func TestSignalHelperProcess(t *testing.T) {
 	if target == "" {
 		t.Skip("helper process for TestSignalRemovesTempFiles")
 	}
-	_, stop := interruptContext()
+	_, stop := InterruptContext()
 	defer stop()
 	err := atomicfile.Write(target, 0o644, func(w io.Writer) error {
 		io.WriteString(w, "half of the new content")

@@ -1,6 +1,6 @@
 //go:build unix
 
-package main
+package signals
 
 import (
 	"os"
@@ -18,7 +18,7 @@ func endBySignal(sig os.Signal) {
 	atomicfile.RemoveTemps()
 	s, ok := sig.(syscall.Signal)
 	if !ok {
-		os.Exit(exitError)
+		os.Exit(2) // the status of a usage error: no signal number to give
 	}
 	signal.Reset(sig)
 	syscall.Kill(os.Getpid(), s)

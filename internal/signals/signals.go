@@ -1,7 +1,14 @@
-package main
+// Package signals is gopi's handling of the signals that end a process
+// and of SIGPIPE: one goroutine watches SIGINT, SIGTERM and SIGHUP for
+// the whole process, parts of gopi claim the next one to end their work
+// gracefully (Claim, InterruptContext, TrapTerm), and a signal nobody
+// claims removes the temporary files of writes in progress before it
+// ends the process.
+package signals
 
 import (
 	"context"
+	"errors"
 	"os"
 	"os/signal"
 	"slices"
@@ -11,9 +18,9 @@ import (
 
 // endSignals are the signals that end gopi. One goroutine watches them
 // for the whole process (watchSignals). A part of gopi that handles one
-// of them gracefully claims it (claimSignal): the first Ctrl-C cancels
-// the run (interruptContext), the first SIGTERM or SIGHUP of an agent run
-// does the same (trapTermSignals). A claim catches one signal. A signal
+// of them gracefully claims it (Claim): the first Ctrl-C cancels the run
+// (InterruptContext), the first SIGTERM or SIGHUP of an agent run does
+// the same (TrapTerm). A claim catches one signal. A signal
 // nobody claims ends the process as it would by default, but only after
 // the temporary files of writes still in progress are removed
 // (endBySignal), so that an interrupted write leaves nothing behind.
@@ -62,10 +69,10 @@ func deliverSignal(sig os.Signal) bool {
 	return false
 }
 
-// claimSignal catches the next of sigs: it arrives on the returned
+// Claim catches the next of sigs: it arrives on the returned
 // channel instead of ending the process. release withdraws the claim if
 // it has not caught anything yet.
-func claimSignal(sigs ...os.Signal) (caught <-chan os.Signal, release func()) {
+func Claim(sigs ...os.Signal) (caught <-chan os.Signal, release func()) {
 	watchSignals()
 	c := &signalClaim{sigs: sigs, ch: make(chan os.Signal, 1)}
 	signalWatch.mu.Lock()
@@ -80,11 +87,11 @@ func claimSignal(sigs ...os.Signal) (caught <-chan os.Signal, release func()) {
 	}
 }
 
-// interruptContext returns a context cancelled by the first Ctrl-C; a
+// InterruptContext returns a context cancelled by the first Ctrl-C; a
 // second one ends the process (endBySignal). stop releases the claim.
-func interruptContext() (ctx context.Context, stop func()) {
+func InterruptContext() (ctx context.Context, stop func()) {
 	ctx, cancel := context.WithCancel(context.Background())
-	caught, release := claimSignal(os.Interrupt)
+	caught, release := Claim(os.Interrupt)
 	go func() {
 		select {
 		case <-caught:
@@ -100,15 +107,56 @@ func interruptContext() (ctx context.Context, stop func()) {
 
 var brokenPipe sync.Once
 
-// catchBrokenPipe makes a write to a pipe whose reader has gone fail with
+// CatchBrokenPipe makes a write to a pipe whose reader has gone fail with
 // EPIPE instead of ending gopi by SIGPIPE. The signal is caught, never
 // ignored: an ignored signal stays ignored in every program gopi starts
 // (a shell's `yes | head -1` would then print "Broken pipe" errors
 // forever), while a caught one is reset to the default for them.
-func catchBrokenPipe() {
+func CatchBrokenPipe() {
 	brokenPipe.Do(func() {
 		// Nobody reads the channel: the signal package drops what does
 		// not fit, and catching is all that is wanted.
 		signal.Notify(make(chan os.Signal, 1), syscall.SIGPIPE)
 	})
+}
+
+// termSignals end a run as Ctrl-C does — the partial answer is printed and
+// kept in the session — with exit status 128+signal, as omp exits:
+// `timeout`, `docker stop` or a closed terminal must not lose the answer.
+var termSignals = []os.Signal{syscall.SIGTERM, syscall.SIGHUP}
+
+// signalCause is the cancellation cause of a caught signal.
+type signalCause struct{ sig os.Signal }
+
+func (c signalCause) Error() string { return "received " + c.sig.String() }
+
+// TrapTerm returns a context cancelled by the first SIGTERM or SIGHUP (a
+// second one ends the process), a function telling which signal was
+// caught (nil if none), and stop, which withdraws the claim and ends the
+// watching goroutine.
+func TrapTerm(parent context.Context) (ctx context.Context, caught func() os.Signal, stop func()) {
+	ctx, cancel := context.WithCancelCause(parent)
+	sigs, release := Claim(termSignals...)
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		select {
+		case sig := <-sigs:
+			cancel(signalCause{sig})
+		case <-ctx.Done():
+		}
+	}()
+	caught = func() os.Signal {
+		var c signalCause
+		if errors.As(context.Cause(ctx), &c) {
+			return c.sig
+		}
+		return nil
+	}
+	stop = func() {
+		release()
+		cancel(nil)
+		<-done
+	}
+	return ctx, caught, stop
 }

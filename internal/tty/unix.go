@@ -1,6 +1,6 @@
 //go:build unix
 
-package main
+package tty
 
 import (
 	"os"
@@ -8,9 +8,9 @@ import (
 	"golang.org/x/sys/unix"
 )
 
-// isTerminal reports whether f is a terminal. A character device is not
+// IsTerminal reports whether f is a terminal. A character device is not
 // enough: /dev/null is one, and `gopi </dev/null` has no terminal.
-func isTerminal(f *os.File) bool {
+func IsTerminal(f *os.File) bool {
 	_, err := unix.IoctlGetTermios(int(f.Fd()), ioctlGetTermios)
 	return err == nil
 }
