@@ -115,7 +115,6 @@ type Agent struct {
 	cancel        context.CancelFunc
 	retryCancel   context.CancelFunc
 	idle          chan struct{} // closed when no run is in progress
-	streaming     *ai.AssistantMessage
 
 	listeners Listeners
 	emitMu    sync.Mutex // serialises delivery: subscribers never run concurrently
@@ -191,13 +190,6 @@ func (a *Agent) SetMessages(msgs []ai.Message) error {
 	}
 	a.messages = append([]ai.Message(nil), msgs...)
 	return nil
-}
-
-// StreamingMessage returns the assistant message being streamed, or nil.
-func (a *Agent) StreamingMessage() *ai.AssistantMessage {
-	a.mu.Lock()
-	defer a.mu.Unlock()
-	return a.streaming
 }
 
 // Model returns the current model.
@@ -464,7 +456,6 @@ func (a *Agent) start(ctx context.Context, msgs []ai.Message, cont bool) error {
 	a.mu.Lock()
 	a.running = false
 	a.cancel = nil
-	a.streaming = nil
 	a.mu.Unlock()
 	a.emit(AgentEnd{Messages: added})
 	close(idle)

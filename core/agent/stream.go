@@ -240,7 +240,6 @@ func (a *Agent) streamOnce(ctx context.Context, hooks *hookChain, forced *forced
 		} else {
 			a.messages = append(a.messages, p)
 		}
-		a.streaming = p
 		a.mu.Unlock()
 		partial = p
 	}
@@ -254,9 +253,6 @@ func (a *Agent) streamOnce(ctx context.Context, hooks *hookChain, forced *forced
 		wasStarted := started
 		setPartial(final)
 		started = true
-		a.mu.Lock()
-		a.streaming = nil
-		a.mu.Unlock()
 		if !wasStarted {
 			a.emit(MessageStart{Message: final})
 		}

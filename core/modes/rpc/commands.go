@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"strings"
-	"time"
 
 	"github.com/gopi-agent/gopi/core/agent"
 	"github.com/gopi-agent/gopi/core/agentsession"
@@ -474,8 +473,6 @@ func cmdGetMessages(_ context.Context, srv *server, _ json.RawMessage, _ []byte)
 	}
 	return map[string]any{"messages": msgs}, nil
 }
-
-var _ = time.Second
 
 // command finds the extension command a prompt names ("/name args").
 func (srv *server) command(msg string) (Command, string, bool) {
