@@ -18,8 +18,12 @@ type LaunchOptions = launch.Request
 // project trust included), the model registry, the extensions and custom
 // tools (unless NoExtensions), the stored session to continue, then the
 // runtime. Use New instead to supply the configuration, models or store
-// yourself.
+// yourself. A nil opts is the zero value: a new session in the process's
+// directory with the configured model.
 func Launch(ctx context.Context, opts *LaunchOptions) (*Session, error) {
+	if opts == nil {
+		opts = &LaunchOptions{}
+	}
 	if err := opts.Check(); err != nil {
 		return nil, err
 	}
