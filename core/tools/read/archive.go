@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/gopi-agent/gopi/core/tool"
+	"github.com/gopi-agent/gopi/core/tools/read/archive"
 )
 
 // archiveListCap is how many entries one archive listing shows.
@@ -24,7 +25,7 @@ func isArchivePath(target string) bool {
 	if err != nil {
 		p = target
 	}
-	return len(archiveSplits(p)) > 0
+	return len(archive.Splits(p)) > 0
 }
 
 // readArchive lists a directory of an archive or reads one of its members
@@ -39,10 +40,10 @@ func (t *Tool) readArchive(ctx context.Context, target string) (*tool.Result, er
 	if r == nil {
 		return nil, errPass // no such archive file: some other kind of path
 	}
-	inner, _, err := cleanMemberPath(split.inner)
+	inner, _, err := archive.CleanPath(split.Inner)
 	if err != nil {
 		return nil, tool.Errorf("Cannot read %s: the member path %q has a \"..\" segment; name the member by its path from the archive's root, e.g. %s:dir/file.txt (read %s to list them).",
-			p, split.inner, r.display, r.display)
+			p, split.Inner, r.display, r.display)
 	}
 	name := r.display
 	if inner != "" {
@@ -58,36 +59,36 @@ func (t *Tool) readArchive(ctx context.Context, target string) (*tool.Result, er
 		return nil, tool.Errorf("Cannot read %s: %v", r.display, unwrapPathError(err))
 	}
 	defer f.Close()
-	var ix *archiveIndex
-	var member *tarMember
-	switch split.format {
-	case formatZip:
+	var ix *archive.Index
+	var member *archive.Member
+	switch split.Format {
+	case archive.Zip:
 		zr, err := zip.NewReader(f, r.info.Size())
 		if err != nil && !errors.Is(err, zip.ErrInsecurePath) {
 			return nil, tool.Errorf("Cannot read %s: it is not a valid zip archive (%v); check that the file is complete", r.display, err)
 		}
-		ix = indexZip(zr)
+		ix = archive.IndexZip(zr, t.caps.archive)
 	default:
-		member = &tarMember{want: inner}
-		ix, err = indexTar(f, split.format == formatTarGz || isGzip(f), member)
+		member = &archive.Member{Want: inner}
+		ix, err = archive.IndexTar(f, split.Format == archive.TarGz || isGzip(f), member, t.caps.archive)
 		if err != nil {
 			return nil, tool.Errorf("Cannot read %s: %v", r.display, err)
 		}
 	}
 
-	e := ix.entries[inner]
+	e := ix.Entries[inner]
 	if e == nil {
-		return nil, ix.missing(r.display, inner)
+		return nil, missingMember(ix, r.display, inner)
 	}
 	var text string
-	if e.dir {
+	if e.Dir {
 		d.IsDirectory = true
-		text, d.ResultLimit = ix.list(e, sel, name)
+		text, d.ResultLimit = listArchive(ix, e, sel, name)
 		if capped, cut := capOutput(text, "list fewer entries at a time, e.g. "+name+":1-100"); cut {
 			text, d.ResultLimit = capped, true
 		}
 	} else {
-		text, err = t.readArchiveMember(e, member, sel, r.display, name, d)
+		text, err = t.readArchiveMember(ix, e, member, sel, r.display, name, d)
 		if err != nil {
 			return nil, err
 		}
@@ -102,20 +103,20 @@ func (t *Tool) readArchive(ctx context.Context, target string) (*tool.Result, er
 // findArchive finds the archive file p names: the first split whose
 // archive is a regular file, else a unique suffix match for the shortest
 // one. It returns a nil resolution when there is none.
-func (t *Tool) findArchive(ctx context.Context, p string) (archiveSplit, *resolved) {
-	splits := archiveSplits(p)
+func (t *Tool) findArchive(ctx context.Context, p string) (archive.Split, *resolved) {
+	splits := archive.Splits(p)
 	for _, s := range splits {
-		abs := t.env.Resolve(s.archive)
+		abs := t.env.Resolve(s.Archive)
 		if info, err := os.Stat(abs); err == nil && info.Mode().IsRegular() {
 			return s, &resolved{abs: abs, display: t.env.DisplayPath(abs), info: info}
 		}
 	}
 	if len(splits) > 0 {
-		if r, err := resolvePath(ctx, t.env, splits[0].archive); err == nil && r.info.Mode().IsRegular() {
+		if r, err := resolvePath(ctx, t.env, splits[0].Archive); err == nil && r.info.Mode().IsRegular() {
 			return splits[0], r
 		}
 	}
-	return archiveSplit{}, nil
+	return archive.Split{}, nil
 }
 
 // isGzip reports whether f starts with the gzip magic (a .tar that is
@@ -126,22 +127,22 @@ func isGzip(f *os.File) bool {
 	return n == 2 && magic[0] == 0x1f && magic[1] == 0x8b
 }
 
-// missing explains a member path the archive does not hold: a path
+// missingMember explains a member path the archive does not hold: a path
 // through a nested archive, or simply absent.
-func (ix *archiveIndex) missing(archive, inner string) error {
+func missingMember(ix *archive.Index, archivePath, inner string) error {
 	for i := strings.IndexByte(inner, ':'); i >= 0; i = next(inner, i) {
 		head := inner[:i]
-		if e := ix.entries[head]; e != nil && !e.dir {
-			if _, ok := archiveFormatOf(head); ok {
-				return nestedError(archive, head)
+		if e := ix.Entries[head]; e != nil && !e.Dir {
+			if _, ok := archive.FormatOf(head); ok {
+				return nestedError(archivePath, head)
 			}
 		}
 	}
-	msg := "Path '" + archive + ":" + inner + "' not found inside the archive"
-	if ix.stopped != "" {
-		msg += " (" + ix.stopped + ")"
+	msg := "Path '" + archivePath + ":" + inner + "' not found inside the archive"
+	if ix.Stopped != "" {
+		msg += " (" + ix.Stopped + ")"
 	}
-	return tool.Errorf("%s; read %s to list its members.", msg, archive)
+	return tool.Errorf("%s; read %s to list its members.", msg, archivePath)
 }
 
 // next returns the index of the next ':' in s after i, or -1.
@@ -153,37 +154,37 @@ func next(s string, i int) int {
 	return i + 1 + j
 }
 
-func nestedError(archive, inner string) error {
+func nestedError(archivePath, inner string) error {
 	return tool.Errorf("Cannot read inside %s:%s: it is an archive within an archive, and read opens only one level; extract %s from %s and read the extracted file.",
-		archive, inner, inner, archive)
+		archivePath, inner, inner, archivePath)
 }
 
-// list renders the children of dir, sel choosing which rows (at most
-// archiveListCap). It reports whether rows were left out.
-func (ix *archiveIndex) list(dir *archiveEntry, sel Selector, name string) (string, bool) {
-	children := dir.sorted()
+// listArchive renders the children of dir, sel choosing which rows (at
+// most archiveListCap). It reports whether rows were left out.
+func listArchive(ix *archive.Index, dir *archive.Entry, sel Selector, name string) (string, bool) {
+	children := dir.Children()
 	var notes []string
-	if dir.name == "" && len(ix.unsafe) > 0 {
+	if dir.Name == "" && len(ix.Unsafe) > 0 {
 		var shown []string
-		for _, n := range ix.unsafe[:min(len(ix.unsafe), 5)] {
+		for _, n := range ix.Unsafe[:min(len(ix.Unsafe), 5)] {
 			shown = append(shown, strconv.Quote(n))
 		}
 		more := ""
-		if len(ix.unsafe) > len(shown) {
+		if len(ix.Unsafe) > len(shown) {
 			more = ", …"
 		}
-		notes = append(notes, "["+plural(len(ix.unsafe), "member")+" with an absolute path or a \"..\" segment not shown and not readable: "+
+		notes = append(notes, "["+plural(len(ix.Unsafe), "member")+" with an absolute path or a \"..\" segment not shown and not readable: "+
 			strings.Join(shown, ", ")+more+"]")
 	}
-	if ix.stopped != "" {
-		notes = append(notes, "["+ix.stopped+"]")
+	if ix.Stopped != "" {
+		notes = append(notes, "["+ix.Stopped+"]")
 	}
 	if len(children) == 0 {
 		empty := "(empty archive)"
-		if dir.name != "" {
+		if dir.Name != "" {
 			empty = emptyDirectory
 		}
-		return strings.Join(append([]string{empty}, notes...), "\n"), ix.stopped != ""
+		return strings.Join(append([]string{empty}, notes...), "\n"), ix.Stopped != ""
 	}
 	from := max(sel.Start, 1)
 	if from > len(children) {
@@ -206,7 +207,7 @@ func (ix *archiveIndex) list(dir *archiveEntry, sel Selector, name string) (stri
 		}
 		notes = append([]string{"", row + ".]"}, notes...)
 	}
-	return strings.Join(append(rows, notes...), "\n"), cut || ix.stopped != ""
+	return strings.Join(append(rows, notes...), "\n"), cut || ix.Stopped != ""
 }
 
 // entries counts listing entries: "1 entry", "2 entries".
@@ -219,19 +220,19 @@ func entries(n int) string {
 
 // describeMember renders one listing row: "dir/", "name (size)",
 // "name -> target", with ", encrypted" when it is.
-func describeMember(e *archiveEntry) string {
-	base := e.name[strings.LastIndexByte(e.name, '/')+1:]
+func describeMember(e *archive.Entry) string {
+	base := e.Name[strings.LastIndexByte(e.Name, '/')+1:]
 	switch {
-	case e.dir:
+	case e.Dir:
 		return base + "/"
-	case e.link != "":
-		return base + " -> " + e.link
+	case e.Link != "":
+		return base + " -> " + e.Link
 	}
 	var attrs []string
-	if e.size > 0 {
-		attrs = append(attrs, tool.FormatSize(e.size))
+	if e.Size > 0 {
+		attrs = append(attrs, tool.FormatSize(e.Size))
 	}
-	if e.encrypted {
+	if e.Encrypted {
 		attrs = append(attrs, "encrypted")
 	}
 	if len(attrs) == 0 {
@@ -241,27 +242,27 @@ func describeMember(e *archiveEntry) string {
 }
 
 // readArchiveMember shows a member's text like a file's, without anchors.
-func (t *Tool) readArchiveMember(e *archiveEntry, m *tarMember, sel Selector, archive, name string, d *Details) (string, error) {
-	if _, ok := archiveFormatOf(e.name); ok {
-		return "", nestedError(archive, e.name)
+func (t *Tool) readArchiveMember(ix *archive.Index, e *archive.Entry, m *archive.Member, sel Selector, archivePath, name string, d *Details) (string, error) {
+	if _, ok := archive.FormatOf(e.Name); ok {
+		return "", nestedError(archivePath, e.Name)
 	}
-	if e.link != "" {
-		from := path.Dir(e.name)
-		if e.hardLink {
+	if e.Link != "" {
+		from := path.Dir(e.Name)
+		if e.HardLink {
 			from = ""
 		}
-		target, abs, err := cleanMemberPath(path.Join(from, e.link))
-		if err != nil || abs || strings.HasPrefix(e.link, "/") {
-			return "", tool.Errorf("Cannot read %s: it is a link to %s, outside the archive; read files inside it instead.", name, e.link)
+		target, abs, err := archive.CleanPath(path.Join(from, e.Link))
+		if err != nil || abs || strings.HasPrefix(e.Link, "/") {
+			return "", tool.Errorf("Cannot read %s: it is a link to %s, outside the archive; read files inside it instead.", name, e.Link)
 		}
-		return "", tool.Errorf("Cannot read %s: it is a link to %s; read %s:%s instead.", name, e.link, archive, target)
+		return "", tool.Errorf("Cannot read %s: it is a link to %s; read %s:%s instead.", name, e.Link, archivePath, target)
 	}
 	var data []byte
 	var err error
-	if e.zf != nil {
-		data, err = readZipEntry(e)
-	} else if m != nil && m.seen {
-		data, err = m.data, m.err
+	if e.InZip() {
+		data, err = ix.ReadZip(e)
+	} else if m != nil && m.Seen {
+		data, err = m.Data, m.Err
 	} else {
 		err = errors.New("it could not be found while walking the archive")
 	}
@@ -269,7 +270,7 @@ func (t *Tool) readArchiveMember(e *archiveEntry, m *tarMember, sel Selector, ar
 		return "", tool.Errorf("Cannot read %s: %v", name, err)
 	}
 	if looksBinary(data) {
-		return "[Cannot read binary archive entry '" + e.name + "' (" + tool.FormatSize(int64(len(data))) + ")]", nil
+		return "[Cannot read binary archive entry '" + e.Name + "' (" + tool.FormatSize(int64(len(data))) + ")]", nil
 	}
 	text, _, err := t.render(bytes.NewReader(data), sel, name, t.env.DisplayMode(sel.Raw, true), d)
 	return text, err

@@ -17,6 +17,7 @@ import (
 	"time"
 
 	"github.com/gopi-agent/gopi/core/tool"
+	"github.com/gopi-agent/gopi/core/tools/read/archive"
 )
 
 // archiveEnv is a session in a fresh directory holding files.
@@ -127,11 +128,11 @@ func TestZipBombLyingSize(t *testing.T) {
 
 // TestZipBombRatio: an honest member of 20 MiB of zeros packed over
 // 1000:1 is refused before anything is decompressed; a member declaring
-// more than maxEntryBytes is refused by size.
+// more than the entry cap is refused by size.
 func TestZipBombRatio(t *testing.T) {
 	const mib = 20
 	data := zeroDeflate(t, mib)
-	if ratio := (mib << 20) / len(data); ratio <= int(maxPackRatio) {
+	if ratio := (mib << 20) / len(data); ratio <= int(archive.DefaultLimits().PackRatio) {
 		t.Fatalf("fixture ratio %d:1 is not over the cap", ratio)
 	}
 	z := zipOf(t, func(zw *zip.Writer) {
@@ -189,14 +190,13 @@ func TestTarGzBomb(t *testing.T) {
 	}
 
 	// The total cap, for data that compresses normally.
-	defer func(v int64) { maxStreamBytes = v }(maxStreamBytes)
-	maxStreamBytes = 64 << 10
 	var plain bytes.Buffer
 	for i := range 20000 {
 		fmt.Fprintf(&plain, "line %d %x\n", i, i*7919)
 	}
 	tgz := tarGzOf(t, map[string]string{"log.txt": plain.String()})
 	env, _ = archiveEnv(t, map[string][]byte{"big.tgz": tgz})
+	withCaps(env, func(c *caps) { c.archive.StreamBytes = 64 << 10 })
 	if msg := readErr(t, env, "big.tgz"); msg != "Cannot read big.tgz: it expands past 64.0KB, more than read decompresses; reading stopped there" {
 		t.Fatalf("message: %s", msg)
 	}
@@ -218,11 +218,10 @@ func tarGzOf(t *testing.T, files map[string]string) []byte {
 	return out.Bytes()
 }
 
-// TestArchiveMemberTooLarge: a tar member over maxEntryBytes is refused
+// TestArchiveMemberTooLarge: a tar member over the entry cap is refused
 // by its declared size.
 func TestArchiveMemberTooLarge(t *testing.T) {
-	defer func(v int64) { maxEntryBytes = v }(maxEntryBytes)
-	maxEntryBytes = 1024
+	t.Parallel()
 	var raw bytes.Buffer
 	tw := tar.NewWriter(&raw)
 	body := strings.Repeat("0123456789abcdef\n", 200)
@@ -230,6 +229,7 @@ func TestArchiveMemberTooLarge(t *testing.T) {
 	tw.Write([]byte(body))
 	tw.Close()
 	env, _ := archiveEnv(t, map[string][]byte{"a.tar": raw.Bytes()})
+	withCaps(env, func(c *caps) { c.archive.EntryBytes = 1024 })
 	if msg := readErr(t, env, "a.tar:big.txt"); msg != "Cannot read a.tar:big.txt: it expands to 3.3KB, over the 1.0KB limit for one archive member; extract it and read the extracted file in parts" {
 		t.Fatalf("message: %s", msg)
 	}
@@ -266,6 +266,7 @@ func TestZipEncryptedAndUnsupported(t *testing.T) {
 // TestArchiveListCap: a listing shows 500 entries and says how to go on;
 // a line selector pages through the listing.
 func TestArchiveListCap(t *testing.T) {
+	t.Parallel()
 	z := zipOf(t, func(zw *zip.Writer) {
 		for i := range 520 {
 			w, _ := zw.Create(fmt.Sprintf("d/f%03d.txt", i))
@@ -293,8 +294,7 @@ func TestArchiveListCap(t *testing.T) {
 		t.Fatalf("past end: %s", got)
 	}
 
-	defer func(v int) { maxArchiveEntries = v }(maxArchiveEntries)
-	maxArchiveEntries = 10
+	withCaps(env, func(c *caps) { c.archive.Entries = 10 })
 	got = call(t, env, "many.zip").FirstText()
 	if got != "d/\n[only the first 10 members are indexed]" {
 		t.Fatalf("entry cap:\n%s", got)
@@ -312,63 +312,6 @@ func TestArchiveSuffixMatch(t *testing.T) {
 	res := call(t, env, "er/pack.zip:a.txt")
 	if got := res.FirstText(); got != "[Path 'er/pack.zip' not found; resolved to 'deep/er/pack.zip' via suffix match]\nhi" {
 		t.Fatalf("got %q", got)
-	}
-}
-
-func TestArchiveSplits(t *testing.T) {
-	t.Parallel()
-	for in, want := range map[string][]string{
-		"a.zip":                {"a.zip|"},
-		"A.ZIP:x":              {"A.ZIP|x"},
-		"a.tar.gz:d/f":         {"a.tar.gz|d/f"},
-		"a.tgz":                {"a.tgz|"},
-		"x.tar":                {"x.tar|"},
-		"o.zip:i.tgz:f":        {"o.zip|i.tgz:f", "o.zip:i.tgz|f"},
-		"dir.zip/f.txt":        nil,
-		"notes.zip.txt":        nil,
-		"a.zip:":               {"a.zip|"},
-		"weird:name.zip:inner": {"weird:name.zip|inner"},
-	} {
-		var got []string
-		for _, s := range archiveSplits(in) {
-			got = append(got, s.archive+"|"+s.inner)
-		}
-		if fmt.Sprint(got) != fmt.Sprint(want) {
-			t.Errorf("archiveSplits(%q) = %q, want %q", in, got, want)
-		}
-	}
-}
-
-func TestCleanMemberPath(t *testing.T) {
-	t.Parallel()
-	for in, want := range map[string]string{
-		"a/b.txt":       "a/b.txt",
-		"./a//b/./c":    "a/b/c",
-		`a\b\c.txt`:     "a/b/c.txt",
-		"a/../b":        "error",
-		"dir/":          "dir",
-		"/etc/passwd":   "etc/passwd (abs)",
-		`C:\x\y`:        "C:/x/y (abs)",
-		"C:x":           "C:x",
-		"":              "",
-		"../x":          "error",
-		"a/../../x":     "error",
-		`..\x`:          "error",
-		"/../x":         "error",
-		"a/b/../../c/d": "error",
-		"a/..b/c..":     "a/..b/c..",
-	} {
-		clean, abs, err := cleanMemberPath(in)
-		got := clean
-		switch {
-		case err != nil:
-			got = "error"
-		case abs:
-			got += " (abs)"
-		}
-		if got != want {
-			t.Errorf("cleanMemberPath(%q) = %q, want %q", in, got, want)
-		}
 	}
 }
 

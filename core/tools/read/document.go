@@ -98,10 +98,10 @@ func (d *docText) result() string {
 // ".docx", …) from r (size bytes). file, when set, is the document's path
 // on disk (the pdftotext fallback needs one). The error says why the
 // document could not be converted; callers show it as a notice.
-func convertDocument(ctx context.Context, r io.ReaderAt, size int64, ext, file string) (string, error) {
+func (t *Tool) convertDocument(ctx context.Context, r io.ReaderAt, size int64, ext, file string) (string, error) {
 	switch ext {
 	case ".pdf":
-		return convertPDF(ctx, r, size, file)
+		return t.convertPDF(ctx, r, size, file)
 	case ".rtf":
 		b, err := io.ReadAll(io.NewSectionReader(r, 0, size))
 		if err != nil {

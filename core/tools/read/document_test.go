@@ -280,16 +280,15 @@ func minimalPDF(pages ...[]string) []byte {
 	return b.Bytes()
 }
 
-// noPDFToText hides pdftotext for one test.
-func noPDFToText(t *testing.T) {
-	old := pdftotextPath
-	pdftotextPath = func() (string, error) { return "", os.ErrNotExist }
-	t.Cleanup(func() { pdftotextPath = old })
+// noPDFToText hides pdftotext from env's read tools.
+func noPDFToText(env *tool.Env) {
+	withCaps(env, func(c *caps) { c.pdftotext = func() (string, error) { return "", os.ErrNotExist } })
 }
 
 func TestReadPDF(t *testing.T) {
-	noPDFToText(t)
+	t.Parallel()
 	env := plainEnv(t)
+	noPDFToText(env)
 	writeDoc(t, env, "two.pdf", minimalPDF([]string{"Hello PDF world", "second line"}, []string{"Page two"}))
 	want := "--- Page 1 ---\nHello PDF world\nsecond line\n\n--- Page 2 ---\nPage two"
 	if got := call(t, env, "two.pdf").FirstText(); got != want {
@@ -309,7 +308,7 @@ func TestReadPDF(t *testing.T) {
 
 func TestReadPDFWithPDFToText(t *testing.T) {
 	t.Parallel()
-	bin, err := pdftotextPath()
+	bin, err := defaultCaps().pdftotext()
 	if err != nil {
 		t.Skip("pdftotext is not installed")
 	}

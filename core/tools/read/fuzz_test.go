@@ -34,48 +34,6 @@ func FuzzSplitSelector(f *testing.F) {
 	})
 }
 
-// FuzzArchivePath checks archive path parsing: every split puts the path
-// back together, names an archive by its extension, and a member path
-// cleans to a canonical form (idempotent; no "..", "." or empty segments;
-// no leading or trailing slash) or is refused for its "..".
-func FuzzArchivePath(f *testing.F) {
-	for _, s := range []string{"a.zip", "a.zip:dir/f.txt", "a.tgz:f:50-60", "o.zip:i.tar.gz:f", "A.TAR:./x/../y",
-		`a.zip:..\..\evil`, "a.zip:/abs", `a.zip:C:\x`, "a.zip::", "x.tar.gz:", "dir.zip/f", "a.zip:a/b/../../../c"} {
-		f.Add(s)
-	}
-	f.Fuzz(func(t *testing.T, in string) {
-		for _, s := range archiveSplits(in) {
-			joined := s.archive
-			if len(in) > len(s.archive) {
-				joined += ":" + s.inner
-			}
-			if joined != in {
-				t.Fatalf("split %q|%q does not rebuild %q", s.archive, s.inner, in)
-			}
-			if f, ok := archiveFormatOf(s.archive); !ok || f != s.format {
-				t.Fatalf("split archive %q has no archive extension", s.archive)
-			}
-		}
-		clean, _, err := cleanMemberPath(in)
-		if err != nil {
-			if err != errDotDot {
-				t.Fatalf("unexpected error %v", err)
-			}
-			return
-		}
-		if strings.HasPrefix(clean, "/") || strings.HasSuffix(clean, "/") || strings.Contains(clean, "//") ||
-			strings.Contains(clean, `\`) || clean == "." || clean == ".." ||
-			strings.HasPrefix(clean, "../") || strings.Contains(clean, "/../") || strings.HasSuffix(clean, "/..") ||
-			strings.HasPrefix(clean, "./") || strings.Contains(clean, "/./") || strings.HasSuffix(clean, "/.") {
-			t.Fatalf("cleanMemberPath(%q) = %q is not canonical", in, clean)
-		}
-		again, _, err := cleanMemberPath(clean)
-		if err != nil || again != clean {
-			t.Fatalf("cleaning %q again gave %q, %v", clean, again, err)
-		}
-	})
-}
-
 // FuzzSQLiteSelector checks SQLite selector parsing: it never panics, a
 // parsed selector is well-formed for its kind (filters and statements
 // pass their checks, limits stay within 1..500), and a table query written

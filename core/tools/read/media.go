@@ -80,7 +80,7 @@ func (t *Tool) readDocument(ctx context.Context, r *resolved, ext string, sel Se
 		return "", tool.Errorf("Cannot read %s: %v", r.display, unwrapPathError(err))
 	}
 	defer f.Close()
-	text, err := convertDocument(ctx, f, r.info.Size(), ext, r.abs)
+	text, err := t.convertDocument(ctx, f, r.info.Size(), ext, r.abs)
 	if err != nil {
 		return "[Cannot read " + ext + " file: " + err.Error() + "]", nil
 	}

@@ -21,17 +21,14 @@ import (
 // pdftotextTimeout bounds one run of the pdftotext fallback.
 const pdftotextTimeout = 30 * time.Second
 
-// pdftotextPath finds Debian's pdftotext (poppler-utils); tests replace it.
-var pdftotextPath = func() (string, error) { return exec.LookPath("pdftotext") }
-
 // convertPDF extracts a PDF's text with the pure-Go reader and, when that
 // fails or finds no text, with pdftotext if it is installed.
-func convertPDF(ctx context.Context, r io.ReaderAt, size int64, file string) (string, error) {
+func (t *Tool) convertPDF(ctx context.Context, r io.ReaderAt, size int64, file string) (string, error) {
 	text, err := pdfReaderText(ctx, r, size)
 	if err == nil && strings.TrimSpace(text) != "" {
 		return text, nil
 	}
-	bin, lookErr := pdftotextPath()
+	bin, lookErr := t.caps.pdftotext()
 	if lookErr != nil {
 		if err != nil {
 			return "", fmt.Errorf("the PDF could not be parsed (%v), and pdftotext (Debian package poppler-utils) is not installed to try instead", err)

@@ -93,6 +93,7 @@ type Tool struct {
 	env   *tool.Env
 	pages *Pages           // web pages read, for paging
 	now   func() time.Time // clock for directory ages
+	caps  caps             // bounds on what is expanded, converted and fetched
 }
 
 // New returns the read tool for env keeping web pages in pages, the
@@ -101,7 +102,7 @@ func New(env *tool.Env, pages *Pages) tool.Tool {
 	if pages == nil {
 		pages = &Pages{}
 	}
-	return &Tool{env: env, pages: pages, now: time.Now}
+	return &Tool{env: env, pages: pages, now: time.Now, caps: defaultCaps()}
 }
 
 // Definition describes the tool.

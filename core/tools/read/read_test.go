@@ -20,7 +20,11 @@ import (
 func call(t *testing.T, env *tool.Env, path string) *tool.Result {
 	t.Helper()
 	raw, _ := json.Marshal(map[string]string{"path": path})
-	res, err := tool.Run(context.Background(), New(env, sessionPages(env)), raw, nil)
+	rt := New(env, sessionPages(env)).(*Tool)
+	if change, ok := capsOf.Load(env); ok {
+		change.(func(*caps))(&rt.caps)
+	}
+	res, err := tool.Run(context.Background(), rt, raw, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -30,6 +34,14 @@ func call(t *testing.T, env *tool.Env, path string) *tool.Result {
 // pagesOf holds the pages of each test session (a session's services hold
 // them in production).
 var pagesOf sync.Map // *tool.Env → *Pages
+
+// capsOf holds the caps a test lowered for the tools call builds for its
+// session, so no test changes a package variable another one reads.
+var capsOf sync.Map // *tool.Env → func(*caps)
+
+// withCaps makes call build env's read tools with their caps changed by
+// change (replacing an earlier change).
+func withCaps(env *tool.Env, change func(*caps)) { capsOf.Store(env, change) }
 
 func sessionPages(env *tool.Env) *Pages {
 	p, _ := pagesOf.LoadOrStore(env, &Pages{})

@@ -16,10 +16,6 @@ import (
 	"modernc.org/sqlite"
 )
 
-// sqliteBusyTimeout is how long a read waits for a writer's lock before
-// giving up (a variable so tests can shorten it).
-var sqliteBusyTimeout = 3000 * time.Millisecond
-
 // sqliteExts are the extensions (compared in lower case) a database path
 // may have.
 var sqliteExts = []string{".sqlite", ".sqlite3", ".db", ".db3"}
@@ -86,7 +82,7 @@ func (t *Tool) readSQLite(ctx context.Context, target string) (*tool.Result, err
 		return nil, tool.Errorf("Invalid SQLite selector in %s: %v", target, err)
 	}
 	d := &Details{ResolvedPath: r.abs, Source: r.abs + split.sel}
-	text, err := queryDatabase(ctx, r.abs, r.display, sel, d, t.sqliteTimeLimit())
+	text, err := queryDatabase(ctx, r.abs, r.display, sel, d, t.sqliteTimeLimit(), t.caps.sqliteBusy)
 	if err != nil {
 		return nil, err
 	}
@@ -131,10 +127,10 @@ func (t *Tool) findDatabase(ctx context.Context, target string) (split sqliteSpl
 
 // openDatabase opens the database at abs read-only: the file is opened
 // with mode=ro, the connection is query_only, and a writer's lock is
-// waited for at most sqliteBusyTimeout.
-func openDatabase(abs string) (*sql.DB, error) {
+// waited for at most busy.
+func openDatabase(abs string, busy time.Duration) (*sql.DB, error) {
 	u := url.URL{Scheme: "file", OmitHost: true, Path: abs}
-	dsn := u.String() + "?mode=ro&_pragma=busy_timeout(" + strconv.FormatInt(sqliteBusyTimeout.Milliseconds(), 10) + ")&_pragma=query_only(1)"
+	dsn := u.String() + "?mode=ro&_pragma=busy_timeout(" + strconv.FormatInt(busy.Milliseconds(), 10) + ")&_pragma=query_only(1)"
 	db, err := sql.Open("sqlite", dsn)
 	if err != nil {
 		return nil, err
@@ -146,11 +142,12 @@ func openDatabase(abs string) (*sql.DB, error) {
 // queryDatabase runs sel against the database at abs inside one read
 // transaction, so counts and rows come from the same snapshot. The
 // connection only reads (sqliteAuthorize), and the whole read is
-// interrupted once it has run for limit.
-func queryDatabase(ctx context.Context, abs, name string, sel sqliteSel, d *Details, limit time.Duration) (string, error) {
+// interrupted once it has run for limit; a writer's lock is waited for at
+// most busy.
+func queryDatabase(ctx context.Context, abs, name string, sel sqliteSel, d *Details, limit, busy time.Duration) (string, error) {
 	qctx, cancel := context.WithTimeoutCause(ctx, limit, errSQLiteTimeLimit)
 	defer cancel()
-	text, err := runQuery(qctx, abs, name, sel, d)
+	text, err := runQuery(qctx, abs, name, sel, d, busy)
 	switch {
 	case err == nil:
 		return text, nil
@@ -163,15 +160,15 @@ func queryDatabase(ctx context.Context, abs, name string, sel sqliteSel, d *Deta
 }
 
 // runQuery is queryDatabase without the time limit.
-func runQuery(ctx context.Context, abs, name string, sel sqliteSel, d *Details) (string, error) {
-	db, err := openDatabase(abs)
+func runQuery(ctx context.Context, abs, name string, sel sqliteSel, d *Details, busy time.Duration) (string, error) {
+	db, err := openDatabase(abs, busy)
 	if err != nil {
-		return "", sqliteError(name, err)
+		return "", sqliteError(name, err, busy)
 	}
 	defer db.Close()
 	conn, err := db.Conn(ctx)
 	if err != nil {
-		return "", sqliteError(name, err)
+		return "", sqliteError(name, err, busy)
 	}
 	defer conn.Close()
 	if err := guardConn(conn); err != nil {
@@ -183,7 +180,7 @@ func runQuery(ctx context.Context, abs, name string, sel sqliteSel, d *Details) 
 	}
 	tx, err := conn.BeginTx(ctx, &sql.TxOptions{ReadOnly: true})
 	if err != nil {
-		return "", sqliteError(name, err)
+		return "", sqliteError(name, err, busy)
 	}
 	defer tx.Rollback()
 	q := &dbQuery{ctx: ctx, tx: tx, name: name, d: d, rawNames: names}
@@ -212,13 +209,14 @@ func runQuery(ctx context.Context, abs, name string, sel sqliteSel, d *Details) 
 		if errors.As(err, &te) {
 			return "", err
 		}
-		return "", sqliteError(name, err)
+		return "", sqliteError(name, err, busy)
 	}
 	return text, nil
 }
 
-// sqliteError explains a database failure and what to do about it.
-func sqliteError(name string, err error) error {
+// sqliteError explains a database failure and what to do about it (busy:
+// how long a writer's lock was waited for).
+func sqliteError(name string, err error, busy time.Duration) error {
 	var se *sqlite.Error
 	code := 0
 	if errors.As(err, &se) {
@@ -229,7 +227,7 @@ func sqliteError(name string, err error) error {
 		return sqliteRefused(name, err)
 	case 5, 6: // SQLITE_BUSY, SQLITE_LOCKED
 		return tool.Errorf("Cannot read %s: the database is locked by another connection that is writing to it (waited %v; %v); try again once the writer has finished.",
-			name, sqliteBusyTimeout, err)
+			name, busy, err)
 	case 11, 26: // SQLITE_CORRUPT, SQLITE_NOTADB
 		return tool.Errorf("Cannot read %s: the database file is damaged (%v); check it with sqlite3 (PRAGMA integrity_check) or restore a copy.", name, err)
 	case 8: // SQLITE_READONLY

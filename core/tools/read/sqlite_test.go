@@ -39,7 +39,7 @@ func TestSQLiteOpenedReadOnly(t *testing.T) {
 	t.Parallel()
 	env, path := dbEnv(t, usersSQL)
 	before, _ := os.ReadFile(path)
-	db, err := openDatabase(path)
+	db, err := openDatabase(path, defaultCaps().sqliteBusy)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -104,11 +104,12 @@ func writer(t *testing.T, path string, stmts ...string) {
 // holds the exclusive lock, fails with a clear busy message once the busy
 // timeout has passed — it never hangs.
 func TestSQLiteLockedByWriter(t *testing.T) {
-	defer func(d time.Duration) { sqliteBusyTimeout = d }(sqliteBusyTimeout)
-	sqliteBusyTimeout = 300 * time.Millisecond
+	t.Parallel()
+	shortWait := func(c *caps) { c.sqliteBusy = 300 * time.Millisecond }
 
 	t.Run("reserved", func(t *testing.T) {
 		env, path := dbEnv(t, usersSQL)
+		withCaps(env, shortWait)
 		writer(t, path, "BEGIN IMMEDIATE", "INSERT INTO users(name) VALUES ('uncommitted')")
 		res := call(t, env, "app.db:users?order=id")
 		if res.IsError || strings.Contains(res.FirstText(), "uncommitted") || !strings.Contains(res.FirstText(), "| 3  | cyd  |") {
@@ -117,6 +118,7 @@ func TestSQLiteLockedByWriter(t *testing.T) {
 	})
 	t.Run("exclusive", func(t *testing.T) {
 		env, path := dbEnv(t, usersSQL)
+		withCaps(env, shortWait)
 		writer(t, path, "BEGIN EXCLUSIVE", "INSERT INTO users(name) VALUES ('uncommitted')")
 		start := time.Now()
 		res := call(t, env, "app.db:users")
@@ -131,6 +133,7 @@ func TestSQLiteLockedByWriter(t *testing.T) {
 	})
 	t.Run("wal", func(t *testing.T) {
 		env, path := dbEnv(t, "PRAGMA journal_mode=WAL;\n"+usersSQL)
+		withCaps(env, shortWait)
 		writer(t, path, "BEGIN EXCLUSIVE", "INSERT INTO users(name) VALUES ('uncommitted')")
 		res := call(t, env, "app.db")
 		if res.IsError || res.FirstText() != "users (3 rows)" {

@@ -25,9 +25,6 @@ const (
 	failedBodyBytes = 4 << 10
 )
 
-// webLimits are the fetch limits of web reads (tests shrink them).
-var webLimits = defaultFetchLimits
-
 // URLDetails are the details of a web read.
 type URLDetails struct {
 	Kind        string   `json:"kind"`                 // "url"
@@ -115,9 +112,9 @@ func (p *webPage) text() string {
 		"\nNotes: " + notes + "\n\n---\n\n" + strings.TrimRight(p.body, "\n")
 }
 
-// fetchLimits are webLimits with the session's fetch.* timeouts.
+// fetchLimits are the tool's fetch caps with the session's fetch.* timeouts.
 func (t *Tool) fetchLimits() fetchLimits {
-	l := webLimits
+	l := t.caps.web
 	f := t.env.Settings.Fetch
 	if f.Connect > 0 {
 		l.Connect = f.Connect
@@ -228,7 +225,7 @@ func (t *Tool) loadPage(ctx context.Context, u string, raw bool) (*webPage, erro
 		p.Notes = append(p.Notes, "redirected from "+u)
 	}
 	if f.cut {
-		p.Notes = append(p.Notes, "the body was larger than "+tool.FormatSize(webLimits.TextBytes)+"; only that much was read")
+		p.Notes = append(p.Notes, "the body was larger than "+tool.FormatSize(t.caps.web.TextBytes)+"; only that much was read")
 	}
 	if f.short > 0 {
 		p.Notes = append(p.Notes, fmt.Sprintf("the connection closed %d bytes short of the announced length; the text may be incomplete", f.short))
@@ -237,7 +234,7 @@ func (t *Tool) loadPage(ctx context.Context, u string, raw bool) (*webPage, erro
 	if f.ok() && f.cut && (kind == "image" || kind == "document") {
 		// Untyped bodies are read with the text cap; an image or document
 		// cut there is of no use.
-		return nil, tool.Errorf("Cannot read %s: the %s is larger than %s, the most that is read without a Content-Type", u, kind, tool.FormatSize(webLimits.TextBytes))
+		return nil, tool.Errorf("Cannot read %s: the %s is larger than %s, the most that is read without a Content-Type", u, kind, tool.FormatSize(t.caps.web.TextBytes))
 	}
 	if !f.ok() {
 		p.Method = "failed"
@@ -276,7 +273,7 @@ func (t *Tool) loadPage(ctx context.Context, u string, raw bool) (*webPage, erro
 		return nil, tool.Errorf("Cannot read %s: %s images are not supported; read takes PNG, JPEG, GIF and WebP", u, p.ContentType)
 	case "document":
 		p.Method = "document"
-		text, err := convertDocument(ctx, bytes.NewReader(f.body), int64(len(f.body)), ext, "")
+		text, err := t.convertDocument(ctx, bytes.NewReader(f.body), int64(len(f.body)), ext, "")
 		if err != nil {
 			text = "[Cannot read " + ext + " file: " + err.Error() + "]"
 		}

@@ -29,12 +29,11 @@ func webEnv(t *testing.T) *tool.Env {
 	return env
 }
 
-// withLimits shrinks the fetch limits for one test.
-func withLimits(t *testing.T, change func(*fetchLimits)) {
-	t.Helper()
-	old := webLimits
-	change(&webLimits)
-	t.Cleanup(func() { webLimits = old })
+// limitedWebEnv is webEnv with its fetch limits changed by change.
+func limitedWebEnv(t *testing.T, change func(*fetchLimits)) *tool.Env {
+	env := webEnv(t)
+	withCaps(env, func(c *caps) { change(&c.web) })
+	return env
 }
 
 func details(t *testing.T, res *tool.Result) *Details {
@@ -250,10 +249,11 @@ func silentServer(t *testing.T) net.Listener {
 }
 
 func TestWebNeverAnswers(t *testing.T) {
+	t.Parallel()
 	ln := silentServer(t)
-	withLimits(t, func(l *fetchLimits) { l.FirstByte = 300 * time.Millisecond })
+	env := limitedWebEnv(t, func(l *fetchLimits) { l.FirstByte = 300 * time.Millisecond })
 	start := time.Now()
-	res := call(t, webEnv(t), "http://"+ln.Addr().String()+"/")
+	res := call(t, env, "http://"+ln.Addr().String()+"/")
 	if !res.IsError || res.FirstText() != "Cannot read http://"+ln.Addr().String()+"/: "+ln.Addr().String()+" accepted the connection but sent no response within 300ms" {
 		t.Fatalf("got %q", res.FirstText())
 	}
@@ -281,6 +281,7 @@ func TestWebSettings(t *testing.T) {
 }
 
 func TestWebTotalTimeout(t *testing.T) {
+	t.Parallel()
 	done := make(chan struct{})
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "text/plain")
@@ -298,8 +299,7 @@ func TestWebTotalTimeout(t *testing.T) {
 	}))
 	defer srv.Close()
 	defer close(done)
-	withLimits(t, func(l *fetchLimits) { l.Total = 500 * time.Millisecond })
-	res := call(t, webEnv(t), srv.URL)
+	res := call(t, limitedWebEnv(t, func(l *fetchLimits) { l.Total = 500 * time.Millisecond }), srv.URL)
 	if !res.IsError || !strings.HasSuffix(res.FirstText(), ": no complete answer within 500ms (the time limit of a web read)") {
 		t.Fatalf("got %q", res.FirstText())
 	}
@@ -365,6 +365,7 @@ func (c countingWriter) Write(p []byte) (int, error) {
 }
 
 func TestWebHugePageIsCut(t *testing.T) {
+	t.Parallel()
 	var sent atomic.Int64
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "text/html")
@@ -378,8 +379,7 @@ func TestWebHugePageIsCut(t *testing.T) {
 		}
 	}))
 	defer srv.Close()
-	withLimits(t, func(l *fetchLimits) { l.TextBytes = 1 << 20 })
-	res := call(t, webEnv(t), srv.URL+"/big")
+	res := call(t, limitedWebEnv(t, func(l *fetchLimits) { l.TextBytes = 1 << 20 }), srv.URL+"/big")
 	text := res.FirstText()
 	if res.IsError || !strings.Contains(text, "Notes: the body was larger than 1.0MB; only that much was read\n") {
 		t.Fatalf("huge page: %.400s", text)
@@ -489,8 +489,7 @@ func TestWebGzipBomb(t *testing.T) {
 		}
 	}))
 	defer srv.Close()
-	withLimits(t, func(l *fetchLimits) { l.TextBytes = 2 << 20 })
-	env := webEnv(t)
+	env := limitedWebEnv(t, func(l *fetchLimits) { l.TextBytes = 2 << 20 })
 	var before, after runtimeMem
 	before.read()
 	res := call(t, env, srv.URL+"/text")
@@ -610,14 +609,14 @@ type runtimeMem struct{ total uint64 }
 func (m *runtimeMem) read() { m.total = totalAlloc() }
 
 func TestWebUntypedImageOverTextCap(t *testing.T) {
+	t.Parallel()
 	big := encoded(t, "png", noisy(700, 700)) // about 2 MiB of noise
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		w.Header()["Content-Type"] = nil // no type: sniffing only
 		w.Write(big)
 	}))
 	defer srv.Close()
-	withLimits(t, func(l *fetchLimits) { l.TextBytes = 1 << 20 })
-	res := call(t, webEnv(t), srv.URL+"/blob")
+	res := call(t, limitedWebEnv(t, func(l *fetchLimits) { l.TextBytes = 1 << 20 }), srv.URL+"/blob")
 	if !res.IsError || res.FirstText() != "Cannot read "+srv.URL+"/blob: the image is larger than 1.0MB, the most that is read without a Content-Type" {
 		t.Fatalf("got %q", res.FirstText())
 	}

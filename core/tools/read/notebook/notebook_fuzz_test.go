@@ -1,4 +1,4 @@
-package read
+package notebook
 
 import (
 	"bytes"
@@ -28,13 +28,13 @@ func FuzzNotebook(f *testing.F) {
 		f.Add([]byte(s))
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
-		got, err := notebookText(data)
+		got, err := Text(data)
 		if ambiguousKeys(data) {
 			return
 		}
 		want, ok := referenceNotebookText(data)
 		if ok != (err == nil) {
-			t.Fatalf("notebookText(%q) = %q, %v; the reference accepts it: %v (%q)", data, got, err, ok, want)
+			t.Fatalf("Text(%q) = %q, %v; the reference accepts it: %v (%q)", data, got, err, ok, want)
 		}
 		if err != nil {
 			if strings.TrimSpace(err.Error()) == "" {
@@ -43,9 +43,9 @@ func FuzzNotebook(f *testing.F) {
 			return
 		}
 		if got != want {
-			t.Fatalf("notebookText(%q) = %q, the reference says %q", data, got, want)
+			t.Fatalf("Text(%q) = %q, the reference says %q", data, got, want)
 		}
-		again, err := notebookText(rewriteNotebook(t, data))
+		again, err := Text(rewriteNotebook(t, data))
 		if err != nil || again != got {
 			t.Fatalf("written back, %q converts to %q, %v; want %q", rewriteNotebook(t, data), again, err, got)
 		}
@@ -108,7 +108,7 @@ func referenceNotebookText(data []byte) (string, bool) {
 // source as one string and nothing else.
 func rewriteNotebook(t *testing.T, data []byte) []byte {
 	var nb struct {
-		Cells []notebookCell `json:"cells"`
+		Cells []cell `json:"cells"`
 	}
 	if err := json.Unmarshal(data, &nb); err != nil {
 		t.Fatalf("an accepted notebook does not decode: %v", err)
