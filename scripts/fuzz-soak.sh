@@ -49,8 +49,8 @@ TARGETS=(
 	./core/ai:FuzzParsePartialJSON         # partial JSON of streamed tool arguments
 	./core/session:FuzzDecodeMessage       # session lines: messages
 	./core/config:FuzzParseSettings        # settings files: YAML/JSON settings
-	./core/modes/acp:FuzzInputGuard        # RPC frames: ACP's line guard
-	./core/modes/rpc:FuzzFrame             # RPC frames: the server's command decoding
+	./core/modes/acp/lineguard:FuzzInputGuard # RPC frames: ACP's line guard
+	./core/modes/rpc/inbound:FuzzParseHead # RPC frames: the head of each line the RPC server reads
 	./core/tools/edit/hashedit:FuzzHashlineParse # hashline edits: the patch language
 	./core/tools/edit/applypatch:FuzzApplyPatchParse # apply_patch
 	./core/tools/read/notebook:FuzzNotebook # notebook JSON
@@ -60,7 +60,20 @@ TARGETS=(
 	./ast:FuzzParseRules                   # AST rule files
 	./native/astgrep:FuzzRuleDocument      # AST rule documents (native)
 	./native/astgrep:FuzzCompile           # AST patterns (native)
+	# End to end, not a parser alone: lines sent to a running RPC server,
+	# each answered through its pipes (a few hundred executions/s), so its
+	# goal is FUZZ_E2E_EXECS (default 1,000,000).
+	./core/modes/rpc:FuzzFrame
 )
+E2E_EXECS=${FUZZ_E2E_EXECS:-1000000}
+
+# goal TARGET: the executions TARGET runs to.
+goal() {
+	case $1 in
+	./core/modes/rpc:FuzzFrame) echo "$E2E_EXECS" ;;
+	*) echo "$EXECS" ;;
+	esac
+}
 ALL_TARGETS=("${TARGETS[@]}")
 [ $# -gt 0 ] && [ "$1" != --report ] && TARGETS=("$@")
 
@@ -86,10 +99,13 @@ write_md() {
 		echo
 		echo "\`make fuzz-soak\` (scripts/fuzz-soak.sh): each target alone, one worker (\`-parallel 1\`), until"
 		echo "$(commas "$EXECS") executions (\`-fuzztime ${EXECS}x\`) or $LIMIT of fuzzing, whichever comes first."
+		echo "The end-to-end target \`./core/modes/rpc:FuzzFrame\` (lines sent to a running RPC server) runs to $(commas "$E2E_EXECS")."
 		echo "New interesting inputs are minimised for at most $MINIMIZE (\`-fuzzminimizetime\`; those executions are not counted)."
-		echo "The archive and notebook parsers live in small packages (core/tools/read/archive, …/notebook): fuzzing them"
-		echo "inside the read tool's package, which links SQLite, ran 10-40 times slower (coverage of the whole binary is"
-		echo "compared after every execution); their counts start from zero at the move (2026-11-29)."
+		echo "The archive, notebook, ACP line and RPC frame head parsers live in small packages of their own"
+		echo "(core/tools/read/archive, core/tools/read/notebook, core/modes/acp/lineguard, core/modes/rpc/inbound):"
+		echo "fuzzed inside their tool's or mode's package, which links SQLite or the whole agent, they ran 10-40 times"
+		echo "slower (the whole binary's coverage is compared after every execution); their counts start from zero"
+		echo "at the move (2026-11-29)."
 		echo "Machine: $(uname -srm), $(nproc) CPUs shared with other work while these ran (the rates"
 		echo "are those of a loaded machine, not the targets' best); $(go version | cut -d' ' -f3)."
 		echo "A target's line is rewritten each time it runs; the date is the run's (UTC)."
@@ -139,7 +155,8 @@ for t in "${TARGETS[@]}"; do
 		prev_n=$(cut -f2 <<<"$line") prev_s=$(cut -f3 <<<"$line")
 		runs=$(($(cut -f5 <<<"$line" | grep -o 'in [0-9]* runs' | grep -o '[0-9]*' || echo 1) + 1))
 	fi
-	want=$((EXECS - prev_n))
+	target_execs=$(goal "$t")
+	want=$((target_execs - prev_n))
 	log "$pkg $name: up to $want executions or $LIMIT (run $runs, $prev_n before)"
 	start=$(date +%s)
 	timeout -s INT -k 2m "$LIMIT" go test "$pkg" -run '^$' -fuzz "^$name\$" -fuzztime "${want}x" -fuzzminimizetime "$MINIMIZE" -parallel 1 >"$logf" 2>&1
@@ -155,7 +172,7 @@ for t in "${TARGETS[@]}"; do
 		status=1
 	elif [ "$rc" = 124 ] || [ "$rc" = 130 ]; then
 		outcome="stopped at the $LIMIT limit"
-	elif [ "$rc" = 0 ] && [ "$execs" -ge "$EXECS" ]; then
+	elif [ "$rc" = 0 ] && [ "$execs" -ge "$target_execs" ]; then
 		outcome=clean
 	elif [ "$rc" = 0 ]; then
 		outcome="clean (fewer executions than asked)"

@@ -5,7 +5,7 @@
 // core/agentsession. Lines the library would drop without an answer or
 // choke on (invalid JSON, batches, messages over its 10 MB line limit,
 // which would end the connection) are answered with JSON-RPC errors
-// before they reach it (inputGuard).
+// before they reach it (package lineguard).
 //
 // # Sessions
 //

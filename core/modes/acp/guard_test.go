@@ -8,6 +8,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/gopi-agent/gopi/core/modes/acp/lineguard"
 )
 
 // Lines the library cannot take get JSON-RPC errors and the connection
@@ -67,7 +69,7 @@ func TestHostileLinesAreAnswered(t *testing.T) {
 		return m["id"], c, s
 	}
 
-	huge := `{"jsonrpc":"2.0","id":7,"method":"session/prompt","params":{"sessionId":"x","prompt":[{"type":"text","text":"` + strings.Repeat("x", maxMessage) + `"}]}}`
+	huge := `{"jsonrpc":"2.0","id":7,"method":"session/prompt","params":{"sessionId":"x","prompt":[{"type":"text","text":"` + strings.Repeat("x", lineguard.MaxLine) + `"}]}}`
 	for _, tc := range []struct {
 		line string
 		id   any

@@ -11,6 +11,7 @@ import (
 	sdk "github.com/coder/acp-go-sdk"
 
 	"github.com/gopi-agent/gopi/core/ai"
+	"github.com/gopi-agent/gopi/core/modes/acp/lineguard"
 )
 
 // Options configure Serve.
@@ -51,9 +52,9 @@ func Serve(ctx context.Context, in io.Reader, out io.Writer, opts Options) error
 	// The library starts reading at once, and its logger and our handlers'
 	// connection must be set before anything is read: the gate holds the
 	// first read until they are. The guard answers the lines the library
-	// would choke on (see inputGuard), writing through the same lock.
-	lw := &lockedWriter{w: out}
-	gate := &gatedReader{r: newInputGuard(in, lw, srv.logf), open: make(chan struct{})}
+	// would choke on (see lineguard), writing through the same lock.
+	lw := lineguard.NewLockedWriter(out)
+	gate := &gatedReader{r: lineguard.New(in, lw, srv.logf), open: make(chan struct{})}
 	conn := sdk.NewAgentSideConnection(srv, lw, gate)
 	conn.SetLogger(slog.New(slog.NewTextHandler(srv.logw, nil)))
 	srv.conn = conn

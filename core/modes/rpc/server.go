@@ -4,16 +4,13 @@ import (
 	"bufio"
 	"bytes"
 	"context"
-	"encoding/json"
-	"errors"
-	"fmt"
 	"io"
 	"sync"
 	"sync/atomic"
 	"time"
-	"unicode/utf8"
 
 	"github.com/gopi-agent/gopi/core/agent"
+	"github.com/gopi-agent/gopi/core/modes/rpc/inbound"
 )
 
 // Options configure Run.
@@ -165,24 +162,11 @@ func readLines(ctx context.Context, in io.Reader) <-chan []byte {
 	return ch
 }
 
-// envelope is what every inbound frame has.
-type envelope struct {
-	ID   json.RawMessage `json:"id"`
-	Type string          `json:"type"`
-}
-
 // handleLine dispatches one inbound frame.
 func (srv *server) handleLine(ctx context.Context, line []byte) {
-	var head envelope
-	if err := json.Unmarshal(line, &head); err != nil {
-		srv.out.send(fail(nil, "parse", "Failed to parse command: "+parseError(line, err)))
-		return
-	}
-	if !utf8.Valid(head.ID) {
-		head.ID = validID(head.ID)
-	}
-	if head.Type == "" {
-		srv.out.send(fail(nil, "parse", `Failed to parse command: the object has no "type" field`))
+	head, err := inbound.ParseHead(line)
+	if err != nil {
+		srv.out.send(fail(nil, "parse", "Failed to parse command: "+err.Error()))
 		return
 	}
 	switch head.Type {
@@ -212,56 +196,5 @@ func (srv *server) handleLine(ctx context.Context, line []byte) {
 	srv.out.send(ok(head.ID, head.Type, data))
 }
 
-// validID re-encodes an id holding invalid UTF-8 (which encoding/json
-// keeps in a RawMessage) the way a string field would decode it, with
-// U+FFFD for the bad bytes, so that the echo is valid JSON text.
-func validID(id json.RawMessage) json.RawMessage {
-	dec := json.NewDecoder(bytes.NewReader(id))
-	dec.UseNumber()
-	var v any
-	if dec.Decode(&v) != nil {
-		return nil
-	}
-	out, err := json.Marshal(v)
-	if err != nil {
-		return nil
-	}
-	return out
-}
-
 // skipResponse is returned by a command that sent its response itself.
 var skipResponse = &struct{}{}
-
-// parseError describes why a line is not a JSON object.
-func parseError(line []byte, err error) string {
-	trimmed := bytes.TrimSpace(line)
-	if json.Valid(trimmed) {
-		if trimmed[0] != '{' {
-			return "a command must be a JSON object, got " + jsonKind(trimmed)
-		}
-		var te *json.UnmarshalTypeError
-		if errors.As(err, &te) && te.Field != "" {
-			return fmt.Sprintf("%q must be a string, got %s", te.Field, te.Value)
-		}
-		return err.Error()
-	}
-	var se *json.SyntaxError
-	if errors.As(err, &se) {
-		return fmt.Sprintf("invalid JSON at byte %d: %v", se.Offset, se)
-	}
-	return err.Error()
-}
-
-func jsonKind(v []byte) string {
-	switch v[0] {
-	case '[':
-		return "an array"
-	case '"':
-		return "a string"
-	case 't', 'f':
-		return "a boolean"
-	case 'n':
-		return "null"
-	}
-	return "a number"
-}

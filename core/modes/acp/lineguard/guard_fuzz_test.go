@@ -1,4 +1,4 @@
-package acp
+package lineguard
 
 import (
 	"bytes"
@@ -25,7 +25,7 @@ func FuzzInputGuard(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, in []byte) {
 		var replies bytes.Buffer
-		g := newInputGuard(bytes.NewReader(in), &replies, func(string, ...any) {})
+		g := New(bytes.NewReader(in), &replies, func(string, ...any) {})
 		passed, err := io.ReadAll(g)
 		if err != nil {
 			t.Fatalf("reading through the guard: %v", err)
@@ -86,7 +86,7 @@ func splitLinesKeepEnd(b []byte) [][]byte {
 }
 
 // referenceGuard decides a line as the guard should (lines are shorter
-// than maxMessage here): 0 passes it to the library, else the JSON-RPC
+// than MaxLine here): 0 passes it to the library, else the JSON-RPC
 // error code of its answer. Keys are matched as encoding/json matches the
 // library's struct fields: case-insensitively, the last one winning.
 func referenceGuard(line []byte) float64 {

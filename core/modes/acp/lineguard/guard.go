@@ -1,4 +1,8 @@
-package acp
+// Package lineguard stands between an editor's output and the ACP
+// library: it passes on the lines the library can take and answers, with
+// JSON-RPC errors, the ones that would end the connection or that the
+// library would drop without a word.
+package lineguard
 
 import (
 	"bufio"
@@ -10,15 +14,15 @@ import (
 	"sync"
 )
 
-// maxMessage is the longest line, newline included, that the ACP library
+// MaxLine is the longest line, newline included, that the ACP library
 // reads: its bufio.Scanner stops at 10 MB and then ends the connection.
-const maxMessage = 10 << 20
+const MaxLine = 10 << 20
 
-// inputGuard stands between the editor's output and the library. It hands
+// Reader stands between the editor's output and the library. It hands
 // the library the lines it can take and answers, itself, the ones that
 // would end the connection or that the library drops without a word:
 //
-//   - a line longer than maxMessage: a request gets a JSON-RPC error
+//   - a line longer than MaxLine: a request gets a JSON-RPC error
 //     (-32600) saying so, anything else is dropped and logged;
 //   - a line that is not JSON: -32700 (parse error), id null;
 //   - JSON that is not an object (a batch, a number…), an object with
@@ -26,21 +30,24 @@ const maxMessage = 10 << 20
 //     or null: -32600 (invalid request), id null.
 //
 // Everything else reaches the library unchanged.
-type inputGuard struct {
+type Reader struct {
 	r    *bufio.Reader
-	out  io.Writer // shared with the library (a lockedWriter)
+	out  io.Writer // shared with the library (a LockedWriter)
 	logf func(format string, args ...any)
 
 	rest []byte // the part of the current line not yet read
 	err  error  // the input's error, returned once rest is empty
 }
 
-func newInputGuard(in io.Reader, out io.Writer, logf func(string, ...any)) *inputGuard {
-	return &inputGuard{r: bufio.NewReaderSize(in, 64<<10), out: out, logf: logf}
+// New returns a guard reading the editor's lines from in and writing its
+// answers to out (which the library writes to as well: a LockedWriter);
+// logf records what was dropped.
+func New(in io.Reader, out io.Writer, logf func(string, ...any)) *Reader {
+	return &Reader{r: bufio.NewReaderSize(in, 64<<10), out: out, logf: logf}
 }
 
 // Read gives the library the next acceptable lines.
-func (g *inputGuard) Read(p []byte) (int, error) {
+func (g *Reader) Read(p []byte) (int, error) {
 	for len(g.rest) == 0 {
 		if g.err != nil {
 			return 0, g.err
@@ -58,20 +65,20 @@ func (g *inputGuard) Read(p []byte) (int, error) {
 
 // accept reports whether line goes to the library; when it does not, the
 // editor is answered here if the line asked for an answer.
-func (g *inputGuard) accept(line []byte) bool {
+func (g *Reader) accept(line []byte) bool {
 	msg := bytes.TrimSpace(line)
 	if len(msg) == 0 {
 		return true // the library skips blank lines
 	}
-	if len(line) > maxMessage {
+	if len(line) > MaxLine {
 		var head struct {
 			ID     *json.RawMessage `json:"id"`
 			Method string           `json:"method"`
 		}
 		if json.Unmarshal(msg, &head) == nil && head.ID != nil && head.Method != "" {
-			g.reply(*head.ID, -32600, fmt.Sprintf("Invalid Request: the %s message is %d bytes, more than the %d gopi acp reads: send large files as links (resource_link) rather than embedded", head.Method, len(line), maxMessage))
+			g.reply(*head.ID, -32600, fmt.Sprintf("Invalid Request: the %s message is %d bytes, more than the %d gopi acp reads: send large files as links (resource_link) rather than embedded", head.Method, len(line), MaxLine))
 		}
-		g.logf("dropped a message of %d bytes (the limit is %d)", len(line), maxMessage)
+		g.logf("dropped a message of %d bytes (the limit is %d)", len(line), MaxLine)
 		return false
 	}
 	if !json.Valid(msg) {
@@ -101,7 +108,7 @@ func (g *inputGuard) accept(line []byte) bool {
 }
 
 // reply sends a JSON-RPC error response (id nil: null).
-func (g *inputGuard) reply(id json.RawMessage, code int, message string) {
+func (g *Reader) reply(id json.RawMessage, code int, message string) {
 	if id == nil {
 		id = json.RawMessage("null")
 	}
@@ -126,14 +133,18 @@ func (g *inputGuard) reply(id json.RawMessage, code int, message string) {
 	}
 }
 
-// lockedWriter serialises writes: the library writes each message with
-// one Write, and so does inputGuard, so messages never interleave.
-type lockedWriter struct {
+// LockedWriter serialises writes: the library writes each message with
+// one Write, and so does Reader, so messages never interleave.
+type LockedWriter struct {
 	mu sync.Mutex
 	w  io.Writer
 }
 
-func (l *lockedWriter) Write(p []byte) (int, error) {
+// NewLockedWriter returns a LockedWriter writing to w.
+func NewLockedWriter(w io.Writer) *LockedWriter { return &LockedWriter{w: w} }
+
+// Write writes p to the underlying writer under the lock.
+func (l *LockedWriter) Write(p []byte) (int, error) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	return l.w.Write(p)
