@@ -89,7 +89,7 @@ func TestBranchBadInputAndInMemory(t *testing.T) {
 		t.Fatal("the session changed")
 	}
 	res, err := s.Tree().Branch(ctx, entryOf(t, s, "q2"))
-	if err != nil || res.Text != "q2" || s.Store() == store || s.Store().Persistent() || s.Store().Header().ParentSession != store.SessionID() {
+	if err != nil || res.Text != "q2" || s.Store() == store || s.Store().File() != "" || s.Store().Header().ParentSession != store.SessionID() {
 		t.Fatalf("in memory: %+v %v", res, err)
 	}
 	if got := roles(s.Messages()); !slices.Equal(got, []string{"user:q1", "assistant:a1"}) {

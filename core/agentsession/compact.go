@@ -323,7 +323,7 @@ func (c *Compactor) storeCompaction(ctx context.Context, res *compaction.Result,
 	if store.Entry(entry.FirstKeptEntryID) == nil {
 		return fmt.Errorf("the compaction keeps entries from %q, which is not in this session", entry.FirstKeptEntryID)
 	}
-	id, err := store.AppendCompaction(entry)
+	id, err := store.Record(entry)
 	if id == "" {
 		return err
 	}
@@ -623,7 +623,7 @@ func (c *Compactor) promote(last *ai.AssistantMessage) bool {
 	c.agent.SetModel(target)
 	c.agent.SetThinking(models.ClampThinking(target, c.agent.Thinking()))
 	full := target.Provider + "/" + target.ID
-	if _, err := c.host.Store().AppendModelChange(full, "temporary"); err == nil {
+	if _, err := c.host.Store().Record(session.ModelChange{Model: full, Role: "temporary"}); err == nil {
 		c.model.setRecorded(&full, nil)
 	}
 	return true

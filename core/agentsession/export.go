@@ -14,7 +14,7 @@ import (
 // exported (htmlexport.ErrInMemory). Nothing is appended to the session.
 func (s *Session) ExportHTML(outputPath string) (string, error) {
 	store := s.Store()
-	if !store.Persistent() {
+	if store.File() == "" {
 		return "", htmlexport.ErrInMemory
 	}
 	if outputPath == "" {

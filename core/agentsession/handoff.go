@@ -161,7 +161,7 @@ func (c *Compactor) handoffNow(ctx context.Context, focus string, auto bool) (*H
 		return nil, err
 	}
 	content := "<handoff-context>\n" + doc + "\n</handoff-context>\n\n" + handoffNote
-	_, err = next.AppendCustomMessage(session.CustomMessage{CustomType: HandoffType, Content: message.PlainText(content), Display: true, Attribution: "agent"})
+	_, err = next.Record(session.CustomMessage{CustomType: HandoffType, Content: message.PlainText(content), Display: true, Attribution: "agent"})
 	if err == nil {
 		err = next.EnsureOnDisk()
 	}
@@ -171,7 +171,8 @@ func (c *Compactor) handoffNow(ctx context.Context, focus string, auto bool) (*H
 	res := &HandoffResult{Document: doc, SessionFile: next.File()}
 	if auto && c.cfg.Settings.Compaction().HandoffSaveToDisk {
 		// A failure to save the copy does not fail the handoff.
-		if dir := next.ArtifactsDir(); dir != "" {
+		if store := next.Artifacts(); store != nil {
+			dir := store.Dir()
 			name := "handoff-" + strings.NewReplacer(":", "-", ".", "-").Replace(time.Now().UTC().Format("2006-01-02T15:04:05.000Z")) + ".md"
 			path := filepath.Join(dir, name)
 			if os.MkdirAll(dir, 0o755) == nil && tool.WriteFileAtomic(path, []byte(doc+"\n"), 0o644) == nil {

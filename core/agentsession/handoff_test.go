@@ -198,7 +198,7 @@ func TestAutoHandoff(t *testing.T) {
 				if len(last) != 2 || !strings.HasPrefix(last[0], "user:<handoff-context>") || !strings.HasPrefix(last[1], "user:The previous session was handed over") {
 					t.Errorf("continue request %q", last)
 				}
-				saved, err := os.ReadDir(s.Store().ArtifactsDir())
+				saved, err := os.ReadDir(s.Store().Artifacts().Dir())
 				if err != nil || len(saved) != 1 || !strings.HasPrefix(saved[0].Name(), "handoff-") {
 					t.Errorf("saved document: %v %v", saved, err)
 				}

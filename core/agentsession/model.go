@@ -191,7 +191,7 @@ func (ms *ModelState) Set(m *ai.Model) error {
 	ms.agent.SetModel(m)
 	ms.agent.SetThinking(models.ClampThinking(m, ms.agent.Thinking()))
 	ref := m.Provider + "/" + m.ID
-	_, err := ms.store().AppendModelChange(ref, "default")
+	_, err := ms.store().Record(session.ModelChange{Model: ref, Role: "default"})
 	if err == nil {
 		ms.setRecorded(&ref, nil)
 	}
@@ -208,7 +208,7 @@ func (ms *ModelState) SetThinking(l ai.ThinkingLevel) error {
 		l = models.ClampThinking(m, l)
 	}
 	ms.agent.SetThinking(l)
-	_, err := ms.store().AppendThinkingLevelChange(string(l))
+	_, err := ms.store().Record(session.ThinkingLevel(string(l)))
 	if err == nil {
 		level := string(l)
 		ms.setRecorded(nil, &level)
@@ -237,7 +237,7 @@ func (ms *ModelState) record(store *session.Manager) {
 	defer ms.mu.Unlock()
 	if m := ms.agent.Model(); m != nil {
 		if ref := m.Provider + "/" + m.ID; ms.recorded.model != ref {
-			if _, err := store.AppendModelChange(ref, ""); err == nil {
+			if _, err := store.Record(session.ModelChange{Model: ref, Role: ""}); err == nil {
 				ms.recorded.model = ref
 			}
 		}
@@ -247,7 +247,7 @@ func (ms *ModelState) record(store *session.Manager) {
 		level = string(ai.ThinkingOff)
 	}
 	if ms.recorded.thinking != level {
-		if _, err := store.AppendThinkingLevelChange(level); err == nil {
+		if _, err := store.Record(session.ThinkingLevel(level)); err == nil {
 			ms.recorded.thinking = level
 		}
 	}

@@ -14,6 +14,7 @@ import (
 	"github.com/gopi-agent/gopi/core/message"
 	"github.com/gopi-agent/gopi/core/prompt"
 	"github.com/gopi-agent/gopi/core/rules"
+	"github.com/gopi-agent/gopi/core/session"
 	"github.com/gopi-agent/gopi/core/skills"
 	"github.com/gopi-agent/gopi/core/templates"
 )
@@ -327,7 +328,7 @@ func (s *Session) onTTSRMessage(m *message.Custom) {
 	if json.Unmarshal(m.Details, &d) != nil || len(d.Rules) == 0 {
 		return
 	}
-	_, _ = s.Store().AppendTTSRInjection(d.Rules)
+	_, _ = s.Store().Record(session.TTSRInjection{InjectedRules: d.Rules})
 	s.emit(TTSRTriggered{Rules: d.Rules, Interrupted: d.Interrupted})
 }
 

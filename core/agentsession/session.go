@@ -529,7 +529,7 @@ func (s *Session) Shell() *Shell { return s.shell }
 // cannot continue it at the same time, and makes sure its directory
 // exists and is writable before any model is called.
 func (s *Session) lockStore(store *session.Manager) error {
-	if !store.Persistent() || store.File() == "" {
+	if store.File() == "" {
 		return nil
 	}
 	dir := filepath.Dir(store.File())

@@ -134,7 +134,7 @@ func (t *Tree) Branch(ctx context.Context, entryID string) (BranchResult, error)
 	switch {
 	case e.ParentID == "":
 		next, err = s.newStoreLike(cur, prev)
-	case !cur.Persistent():
+	case cur.File() == "":
 		next, err = cur.Fork(e.ParentID, session.Options{Cwd: t.cwd})
 	default:
 		next, err = cur.Fork(e.ParentID, StoreOptions(t.cfg, t.cwd, t.sessionDir))
@@ -152,7 +152,7 @@ func (t *Tree) Branch(ctx context.Context, entryID string) (BranchResult, error)
 // newStoreLike creates the store that follows cur: in memory when cur is,
 // else a new file (see newStore).
 func (s *Session) newStoreLike(cur *session.Manager, parent string) (*session.Manager, error) {
-	if !cur.Persistent() {
+	if cur.File() == "" {
 		return session.InMemory(s.opts.Cwd), nil
 	}
 	return s.newStore(parent)

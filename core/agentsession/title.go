@@ -24,7 +24,7 @@ const titleInstructions = `You give conversations short titles. Read the user's 
 func (s *Session) maybeTitle(text string) {
 	store := s.Store()
 	s.mu.Lock()
-	if s.titleOnce || s.opts.NoTitle || !s.cfg.TitleGeneration() || !store.Persistent() || store.Name() != "" || len(s.agent.Messages()) > 0 {
+	if s.titleOnce || s.opts.NoTitle || !s.cfg.TitleGeneration() || store.File() == "" || store.Name() != "" || len(s.agent.Messages()) > 0 {
 		s.mu.Unlock()
 		return
 	}

@@ -142,7 +142,7 @@ func (t *Tools) SetTodoPhases(phases []TodoPhase) ([]TodoPhase, error) {
 	if err != nil {
 		return nil, err
 	}
-	if _, err := t.store().AppendCustom(UserTodoEdit, map[string]any{"phases": out}); err != nil {
+	if _, err := t.store().Record(session.CustomState(UserTodoEdit, map[string]any{"phases": out})); err != nil {
 		return nil, err
 	}
 	return out, nil

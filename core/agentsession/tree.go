@@ -200,7 +200,7 @@ func (t *Tree) SetLabel(id, label string) error {
 	if t.turn.isClosed() {
 		return errClosed
 	}
-	if _, err := t.host.Store().AppendLabel(id, strings.TrimSpace(label)); err != nil {
+	if _, err := t.host.Store().Record(session.Label{TargetID: id, Label: strings.TrimSpace(label)}); err != nil {
 		if errors.Is(err, session.ErrNotFound) {
 			return fmt.Errorf("cannot label entry %q: %w in this session", id, session.ErrNotFound)
 		}

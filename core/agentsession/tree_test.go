@@ -145,7 +145,7 @@ func TestNavigateToRootAndCustomMessage(t *testing.T) {
 	if err := s.SendCustomMessage(ctx, &message.Custom{CustomType: "note", Content: message.PlainText("remember this"), Display: true}, CustomOptions{}); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := s.Store().AppendCustomMessage(session.CustomMessage{CustomType: "ext", Content: message.PlainText("an extension's"), Display: true}); err != nil {
+	if _, err := s.Store().Record(session.CustomMessage{CustomType: "ext", Content: message.PlainText("an extension's"), Display: true}); err != nil {
 		t.Fatal(err)
 	}
 	ext := s.Store().Leaf()

@@ -72,15 +72,15 @@ func (b *builder) bash(name, cmd, out string) {
 }
 
 func (b *builder) modelChange(name string) {
-	b.name(name, b.ok(b.m.AppendModelChange("p/m2", "")))
+	b.name(name, b.ok(b.m.Record(session.ModelChange{Model: "p/m2", Role: ""})))
 }
 
 func (b *builder) label(name, target string) {
-	b.name(name, b.ok(b.m.AppendLabel(b.ids[target], "mark")))
+	b.name(name, b.ok(b.m.Record(session.Label{TargetID: b.ids[target], Label: "mark"})))
 }
 
 func (b *builder) customMessage(name, text string) {
-	b.name(name, b.ok(b.m.AppendCustomMessage(session.CustomMessage{CustomType: "ext", Content: message.PlainText(text), Display: true})))
+	b.name(name, b.ok(b.m.Record(session.CustomMessage{CustomType: "ext", Content: message.PlainText(text), Display: true})))
 }
 
 func (b *builder) compaction(name, summary, firstKept string, details string) {
@@ -88,7 +88,7 @@ func (b *builder) compaction(name, summary, firstKept string, details string) {
 	if details != "" {
 		c.Details = []byte(details)
 	}
-	b.name(name, b.ok(b.m.AppendCompaction(c)))
+	b.name(name, b.ok(b.m.Record(c)))
 }
 
 func (b *builder) path() []*session.Entry { return b.m.Path("") }

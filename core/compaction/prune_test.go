@@ -103,7 +103,7 @@ func TestPlanPruneSkipsOutputBeforeTheCompaction(t *testing.T) {
 			// A provider's replacement history stands for the kept part.
 			c.PreserveData = []byte(`{"openaiRemoteCompaction":{"provider":"openai","replacementHistory":[]}}`)
 		}
-		b.name("c", b.ok(b.m.AppendCompaction(c)))
+		b.name("c", b.ok(b.m.Record(c)))
 		b.user("u2", "more")
 		res(5, 9)
 		return b

@@ -85,7 +85,7 @@ func TestHooksV2LaterWins(t *testing.T) {
 	for i := 1; i <= 3; i++ {
 		ids = append(ids, add("user", "u"+string(rune('0'+i))), add("assistant", "a"+string(rune('0'+i))))
 	}
-	if _, err := m.AppendCompaction(session.Compaction{Summary: "C1", FirstKeptEntryID: ids[4], TokensBefore: 1}); err != nil {
+	if _, err := m.Record(session.Compaction{Summary: "C1", FirstKeptEntryID: ids[4], TokensBefore: 1}); err != nil {
 		t.Fatal(err)
 	}
 	for i := 4; i <= 5; i++ {
@@ -144,7 +144,7 @@ func TestHooksV2LaterWins(t *testing.T) {
 	// Another compaction, keeping from u7: it wins over every range.
 	u7 := add("user", "u7")
 	add("assistant", "a7")
-	if _, err := m.AppendCompaction(session.Compaction{Summary: "C2", FirstKeptEntryID: u7, TokensBefore: 1}); err != nil {
+	if _, err := m.Record(session.Compaction{Summary: "C2", FirstKeptEntryID: u7, TokensBefore: 1}); err != nil {
 		t.Fatal(err)
 	}
 	if got, want := contextOf(), "user:=C2 user:u7 assistant:a7"; got != want {
@@ -164,7 +164,7 @@ func TestContextMessagesEntryIndex(t *testing.T) {
 	h := &storeHost{m: m}
 	m.AppendMessage(&ai.UserMessage{Content: ai.ContentList{&ai.TextContent{Text: "hello"}}})
 	m.AppendOther("marker", json.RawMessage(`{"n":1}`))
-	m.AppendCustomMessage(session.CustomMessage{CustomType: "note", Content: message.PlainText("a note"), Display: true})
+	m.Record(session.CustomMessage{CustomType: "note", Content: message.PlainText("a note"), Display: true})
 	m.AppendMessage(&ai.AssistantMessage{Content: ai.ContentList{&ai.TextContent{Text: "hi"}}})
 	dir := t.TempDir()
 	path := writeExt(t, dir, "idx.js", `export default function (pi) {

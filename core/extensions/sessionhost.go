@@ -47,7 +47,7 @@ func (h sessionHost) SendUserMessage(ctx context.Context, text, deliverAs string
 }
 
 func (h sessionHost) AppendEntry(customType string, data json.RawMessage) error {
-	_, err := h.s.Store().AppendCustom(customType, data)
+	_, err := h.s.Store().Record(session.CustomState(customType, data))
 	return err
 }
 

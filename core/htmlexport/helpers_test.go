@@ -67,7 +67,7 @@ func newFixture(t testing.TB) *fixture {
 		return &ai.AssistantMessage{Content: blocks, API: "anthropic-messages", Provider: "anthropic", Model: "claude-sonnet-4-5",
 			StopReason: ai.StopReasonToolUse, Usage: ai.Usage{Input: 1200, Output: 80, CacheRead: 300, Cost: ai.Cost{Total: 0.0123}}, Duration: 1500}
 	}
-	must[string](t)(m.AppendModelChange("anthropic/claude-sonnet-4-5", ""))
+	must[string](t)(m.Record(session.ModelChange{Model: "anthropic/claude-sonnet-4-5", Role: ""}))
 	f.firstUser = add(&ai.UserMessage{Content: ai.ContentList{ai.Text("Make Hello end with an exclamation mark <b>now</b>"),
 		&ai.ImageContent{Data: pngData, MIMEType: "image/png"}}})
 	// The abandoned branch.
@@ -86,15 +86,15 @@ func newFixture(t testing.TB) *fixture {
 	add(asst(&ai.ToolCall{ID: "call_4", Name: "screenshot", Arguments: map[string]any{}}))
 	add(&ai.ToolResultMessage{ToolCallID: "call_4", ToolName: "screenshot", Content: ai.ContentList{&ai.ImageContent{Data: pngData, MIMEType: "image/png"}}})
 	kept := add(&ai.UserMessage{Content: ai.ContentList{ai.Text("now tidy up")}})
-	f.compaction = must[string](t)(m.AppendCompaction(session.Compaction{Summary: "## Goal\nHello ends with `!`.", FirstKeptEntryID: kept, TokensBefore: 45210}))
+	f.compaction = must[string](t)(m.Record(session.Compaction{Summary: "## Goal\nHello ends with `!`.", FirstKeptEntryID: kept, TokensBefore: 45210}))
 	exit := 0
 	add(&message.BashExecution{Command: "git diff --stat", Output: " greet.go | 2 +-", ExitCode: &exit})
-	must[string](t)(m.AppendCustomMessage(session.CustomMessage{CustomType: "todo", Content: message.PlainText("1. tidy"), Display: true}))
-	must[string](t)(m.AppendCustomMessage(session.CustomMessage{CustomType: "secret-context", Content: message.PlainText("hidden from the UI"), Display: false}))
+	must[string](t)(m.Record(session.CustomMessage{CustomType: "todo", Content: message.PlainText("1. tidy"), Display: true}))
+	must[string](t)(m.Record(session.CustomMessage{CustomType: "secret-context", Content: message.PlainText("hidden from the UI"), Display: false}))
 	f.answer = add(&ai.AssistantMessage{Content: ai.ContentList{ai.Text("Done. <script>alert('x')</script> and Vec<T> stay text.\n\n| a | b |\n|---|---|\n| 1 | 2 |\n\n![remote](https://example.com/x.png)")},
 		API: "anthropic-messages", Provider: "anthropic", Model: "claude-sonnet-4-5", StopReason: ai.StopReasonStop})
 	f.labelled = f.editResult
-	must[string](t)(m.AppendLabel(f.editResult, "the fix"))
+	must[string](t)(m.Record(session.Label{TargetID: f.editResult, Label: "the fix"}))
 	f.leaf = m.LeafID()
 	if err := m.Flush(); err != nil {
 		t.Fatal(err)

@@ -91,10 +91,10 @@ func openStore(r *Request, cfg *config.Config) (*session.Manager, error) {
 		if path, err = session.Resolve(loc, cfg.Cwd, r.Resume); err == nil {
 			store, err = session.Open(path, sopts)
 		}
-		if err == nil && !IsPathArg(r.Resume) && otherProject(store.Cwd(), cfg.Cwd) {
+		if err == nil && !IsPathArg(r.Resume) && otherProject(store.Header().Cwd, cfg.Cwd) {
 			// As omp does without a terminal to ask on: an id found in
 			// another project is not silently continued here.
-			err = fmt.Errorf("session %q is in another project (%s): continue it there, or fork it into this directory with --fork %s", r.Resume, store.Cwd(), r.Resume)
+			err = fmt.Errorf("session %q is in another project (%s): continue it there, or fork it into this directory with --fork %s", r.Resume, store.Header().Cwd, r.Resume)
 			store.Close()
 			store = nil
 		}

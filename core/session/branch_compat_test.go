@@ -66,7 +66,7 @@ func TestOmpBranchAndHandoff(t *testing.T) {
 	if p := h.Header().ParentSession; !strings.HasSuffix(filepath.Base(p), "_"+branch.SessionID()+".jsonl") {
 		t.Errorf("handoff.jsonl's parentSession %q does not name branch.jsonl", p)
 	}
-	ctx, err := json.Marshal(h.ContextAt(first.ID).Messages)
+	ctx, err := json.Marshal(h.contextAtID(first.ID).Messages)
 	if err != nil {
 		t.Fatal(err)
 	}

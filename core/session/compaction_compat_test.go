@@ -28,7 +28,7 @@ func TestOmpCompactionReload(t *testing.T) {
 			if comp == nil {
 				t.Fatal("no compaction entry in the fixture")
 			}
-			got, err := json.Marshal(m.ContextAt(comp.ID).Messages)
+			got, err := json.Marshal(m.contextAtID(comp.ID).Messages)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -40,7 +40,7 @@ func TestOmpCompactionReload(t *testing.T) {
 			// At the leaf (one more prompt and answer): summary, kept
 			// entries, then the newer ones.
 			c := m.BuildContext()
-			atComp := m.ContextAt(comp.ID).Messages
+			atComp := m.contextAtID(comp.ID).Messages
 			first, _ := json.Marshal(c.Messages[0])
 			firstAt, _ := json.Marshal(atComp[0])
 			if len(c.Messages) != len(atComp)+2 || string(first) != string(firstAt) {

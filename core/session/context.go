@@ -41,9 +41,9 @@ func (m *Manager) BuildContext() Context {
 	return m.contextAt(m.byID[m.leaf])
 }
 
-// ContextAt returns the context at entry leafID ("" is the null leaf: an
+// contextAtID returns the context at entry leafID ("" is the null leaf: an
 // empty context).
-func (m *Manager) ContextAt(leafID string) Context {
+func (m *Manager) contextAtID(leafID string) Context {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	if leafID == "" {

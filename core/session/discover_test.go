@@ -115,7 +115,7 @@ func TestFork(t *testing.T) {
 	opts := testOptions(t)
 	m := must[*Manager](t)(Create(opts))
 	a := must[string](t)(m.AppendMessage(user("a")))
-	must[string](t)(m.AppendLabel(a, "start"))
+	must[string](t)(m.Record(Label{TargetID: a, Label: "start"}))
 	b := must[string](t)(m.AppendMessage(assistant("b")))
 	must[string](t)(m.AppendMessage(user("c")))
 	must[bool](t)(m.SetName("Forked", TitleUser))
@@ -165,7 +165,7 @@ func TestListNestsSubagentSessions(t *testing.T) {
 	must[string](t)(parent.AppendMessage(user("parent")))
 	must[string](t)(parent.AppendMessage(assistant("ok")))
 	parent.Close()
-	sub := parent.ArtifactsDir()
+	sub := parent.Artifacts().Dir()
 	mkChild := func(name, link, first string) string {
 		o := testOptions(t)
 		o.Cwd, o.ParentSession = "/p", link

@@ -13,7 +13,7 @@ func TestEntryMarshalJSON(t *testing.T) {
 	m := must[*Manager](t)(Create(opts))
 	u := must[string](t)(m.AppendMessage(user("hello")))
 	must[string](t)(m.AppendMessage(assistant("hi")))
-	l := must[string](t)(m.AppendLabel(u, "start"))
+	l := must[string](t)(m.Record(Label{TargetID: u, Label: "start"}))
 	for _, id := range []string{u, l} {
 		e := m.Entry(id)
 		got, err := json.Marshal(e)

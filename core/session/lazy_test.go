@@ -40,7 +40,7 @@ func writeCompacted(t *testing.T, turns, kept, after int) (path, firstKept, aban
 		turn(i)
 	}
 	firstKept = starts[len(starts)-kept]
-	must[string](t)(m.AppendCompaction(Compaction{Summary: "so far", FirstKeptEntryID: firstKept, TokensBefore: 1000}))
+	must[string](t)(m.Record(Compaction{Summary: "so far", FirstKeptEntryID: firstKept, TokensBefore: 1000}))
 	for i := range after {
 		turn(turns + i)
 	}
@@ -237,7 +237,7 @@ func FuzzLazyLoad(f *testing.F) {
 			ids = append(ids, all[int(pick)%len(all)].ID, all[len(all)/2].ID)
 		}
 		for _, id := range ids {
-			if id != "" && !reflect.DeepEqual(m.ContextAt(id), r.ContextAt(id)) {
+			if id != "" && !reflect.DeepEqual(m.contextAtID(id), r.contextAtID(id)) {
 				t.Fatalf("context at %s differs", id)
 			}
 			full := r.Path(id)

@@ -34,19 +34,20 @@ type Options struct {
 // pointer, and (unless in memory) its file. Methods are safe for
 // concurrent use. A Manager starts no goroutines.
 type Manager struct {
-	mu        sync.Mutex
-	opts      Options
-	blobs     *BlobStore
-	header    Header
-	headerRaw []byte // the header line as stored; nil until written or when it must be re-encoded
-	entries   []*Entry
-	byID      map[string]*Entry
-	labels    map[string]string
-	leaf      string // "" is the null leaf: the next append is a root
-	problems  []LineProblem
-	cache     blobCache // blobs restored so far (messages are decoded on demand, lazy.go)
+	// Set when the Manager is made, never changed after.
+	opts  Options
+	blobs *BlobStore
+	disk  *diskFile // nil for an in-memory session; its state is guarded by mu
 
-	disk         *diskFile // nil for an in-memory session
+	mu           sync.Mutex // guards the fields below
+	header       Header
+	headerRaw    []byte // the header line as stored; nil until written or when it must be re-encoded
+	entries      []*Entry
+	byID         map[string]*Entry
+	labels       map[string]string
+	leaf         string // "" is the null leaf: the next append is a root
+	problems     []LineProblem
+	cache        blobCache // blobs restored so far (messages are decoded on demand, lazy.go)
 	onDisk       bool      // the file holds every entry persisted so far: new ones are appended
 	hasAssistant bool      // some entry is an assistant message
 	err          error     // first persistence error, returned from then on
@@ -390,9 +391,6 @@ func (m *Manager) Header() Header {
 // SessionID returns the session id.
 func (m *Manager) SessionID() string { return m.Header().ID }
 
-// Cwd returns the session's working directory.
-func (m *Manager) Cwd() string { return m.Header().Cwd }
-
 // File returns the session file's path ("" for an in-memory session). The
 // file may not exist yet (see Create).
 func (m *Manager) File() string {
@@ -401,9 +399,6 @@ func (m *Manager) File() string {
 	}
 	return m.disk.path
 }
-
-// Persistent reports whether the session has a file.
-func (m *Manager) Persistent() bool { return m.disk != nil }
 
 // Name returns the session's display name ("" when unset).
 func (m *Manager) Name() string { return m.Header().Title }
@@ -502,9 +497,9 @@ func (m *Manager) Close() error {
 	return err
 }
 
-// ArtifactsDir returns the directory for this session's artifacts (the
+// artifactsDir returns the directory for this session's artifacts (the
 // session file without ".jsonl"), or "" for an in-memory session.
-func (m *Manager) ArtifactsDir() string {
+func (m *Manager) artifactsDir() string {
 	if m.disk == nil {
 		return ""
 	}
@@ -521,13 +516,10 @@ func (m *Manager) Artifacts() *tool.ArtifactStore {
 		return nil
 	}
 	if m.artifacts == nil {
-		m.artifacts = tool.NewArtifactStore(m.ArtifactsDir())
+		m.artifacts = tool.NewArtifactStore(m.artifactsDir())
 	}
 	return m.artifacts
 }
-
-// Blobs returns the blob store (nil when none is configured).
-func (m *Manager) Blobs() *BlobStore { return m.blobs }
 
 // ---- ids and names ----
 

@@ -18,7 +18,7 @@ import (
 func TestNothingWrittenBeforeFirstAssistant(t *testing.T) {
 	t.Parallel()
 	m := must[*Manager](t)(Create(testOptions(t)))
-	must[string](t)(m.AppendModelChange("anthropic/claude-sonnet-4-5", ""))
+	must[string](t)(m.Record(ModelChange{Model: "anthropic/claude-sonnet-4-5", Role: ""}))
 	must[string](t)(m.AppendMessage(user("hi")))
 	if _, err := os.Stat(m.File()); !errors.Is(err, os.ErrNotExist) {
 		t.Fatalf("file exists before the first assistant message: %v", err)
@@ -64,7 +64,7 @@ func TestBranchAndResetLeaf(t *testing.T) {
 	if err := m.Branch("nope"); !errors.Is(err, ErrNotFound) {
 		t.Errorf("Branch(unknown) = %v", err)
 	}
-	if kids := m.Children(a); len(kids) != 2 {
+	if kids := m.children(a); len(kids) != 2 {
 		t.Errorf("children of %s: %d", a, len(kids))
 	}
 	m.ResetLeaf()
@@ -100,15 +100,15 @@ func TestLabels(t *testing.T) {
 	t.Parallel()
 	m := InMemory("/w")
 	a := must[string](t)(m.AppendMessage(user("a")))
-	must[string](t)(m.AppendLabel(a, "checkpoint"))
+	must[string](t)(m.Record(Label{TargetID: a, Label: "checkpoint"}))
 	if m.Label(a) != "checkpoint" {
 		t.Errorf("label %q", m.Label(a))
 	}
-	must[string](t)(m.AppendLabel(a, ""))
+	must[string](t)(m.Record(Label{TargetID: a, Label: ""}))
 	if m.Label(a) != "" {
 		t.Errorf("cleared label %q", m.Label(a))
 	}
-	if _, err := m.AppendLabel("zzz", "x"); !errors.Is(err, ErrNotFound) {
+	if _, err := m.Record(Label{TargetID: "zzz", Label: "x"}); !errors.Is(err, ErrNotFound) {
 		t.Errorf("label on unknown entry: %v", err)
 	}
 	tree := m.Tree()
@@ -126,19 +126,19 @@ func TestBuildContextCompactionAndState(t *testing.T) {
 	a1.Provider, a1.Model = "openai", "gpt-4o"
 	must[string](t)(m.AppendMessage(a1))
 	kept := must[string](t)(m.AppendMessage(user("kept1")))
-	must[string](t)(m.AppendCustom("ext", map[string]bool{"state": true}))
+	must[string](t)(m.Record(CustomState("ext", map[string]bool{"state": true})))
 	must[string](t)(m.AppendMessage(assistant("kept2")))
-	must[string](t)(m.AppendThinkingLevelChange("high"))
-	must[string](t)(m.AppendServiceTierChange("flex"))
-	must[string](t)(m.AppendTTSRInjection([]string{"r1", "r2"}))
-	must[string](t)(m.AppendCompaction(Compaction{Summary: "SUMMARY", FirstKeptEntryID: kept, TokensBefore: 42000}))
+	must[string](t)(m.Record(ThinkingLevel("high")))
+	must[string](t)(m.Record(ServiceTier("flex")))
+	must[string](t)(m.Record(TTSRInjection{InjectedRules: []string{"r1", "r2"}}))
+	must[string](t)(m.Record(Compaction{Summary: "SUMMARY", FirstKeptEntryID: kept, TokensBefore: 42000}))
 	must[string](t)(m.AppendMessage(user("new1")))
-	must[string](t)(m.AppendCustomMessage(CustomMessage{CustomType: "note", Content: message.PlainText("injected"), Display: true}))
-	must[string](t)(m.AppendTTSRInjection([]string{"r2", "r3"}))
-	must[string](t)(m.AppendMCPToolSelection([]string{"srv.tool"}))
-	must[string](t)(m.AppendModeChange("plan", map[string]string{"planFile": "/tmp/p.md"}))
-	must[string](t)(m.AppendModelChange("anthropic/claude-haiku", "smol"))
-	must[string](t)(m.AppendSessionInit(SessionInit{SystemPrompt: "sys", Task: "t"}))
+	must[string](t)(m.Record(CustomMessage{CustomType: "note", Content: message.PlainText("injected"), Display: true}))
+	must[string](t)(m.Record(TTSRInjection{InjectedRules: []string{"r2", "r3"}}))
+	must[string](t)(m.Record(MCPToolSelection{SelectedToolNames: []string{"srv.tool"}}))
+	must[string](t)(m.Record(ModeSwitch("plan", map[string]string{"planFile": "/tmp/p.md"})))
+	must[string](t)(m.Record(ModelChange{Model: "anthropic/claude-haiku", Role: "smol"}))
+	must[string](t)(m.Record(SessionInit{SystemPrompt: "sys", Task: "t"}))
 
 	c := m.BuildContext()
 	msgs := c.Messages
@@ -167,7 +167,7 @@ func TestBuildContextCompactionAndState(t *testing.T) {
 		t.Errorf("models %v", c.Models)
 	}
 	// An explicit default wins over later assistants.
-	must[string](t)(m.AppendModelChange("openai/gpt-5", ""))
+	must[string](t)(m.Record(ModelChange{Model: "openai/gpt-5", Role: ""}))
 	must[string](t)(m.AppendMessage(assistant("x")))
 	if d := m.BuildContext().Models["default"]; d != "openai/gpt-5" {
 		t.Errorf("explicit default replaced by assistant's model: %s", d)
@@ -190,7 +190,7 @@ func TestRemoteCompactionSkipsKeptEntries(t *testing.T) {
 	t.Parallel()
 	m := InMemory("/w")
 	kept := must[string](t)(m.AppendMessage(user("kept")))
-	must[string](t)(m.AppendCompaction(Compaction{Summary: "S", FirstKeptEntryID: kept,
+	must[string](t)(m.Record(Compaction{Summary: "S", FirstKeptEntryID: kept,
 		PreserveData: json.RawMessage(`{"openaiRemoteCompaction":{"provider":"openai","replacementHistory":[{"type":"message"}]}}`)}))
 	must[string](t)(m.AppendMessage(user("after")))
 	msgs := m.BuildContext().Messages

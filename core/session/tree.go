@@ -34,49 +34,16 @@ func (m *Manager) appendLocked(e *Entry) (string, error) {
 
 // AppendMessage appends a message entry: any ai message or core/message
 // agent message, except the two summaries, which have entries of their own
-// (AppendCompaction, BranchWithSummary). The message must not be modified
+// (a Compaction record, BranchWithSummary). The message must not be modified
 // afterwards.
 func (m *Manager) AppendMessage(msg ai.Message) (string, error) {
 	switch msg.(type) {
 	case nil:
 		return "", errors.New("append message: nil message")
 	case *message.CompactionSummary, *message.BranchSummary:
-		return "", fmt.Errorf("append message: a %s message is not stored as a message; use AppendCompaction or BranchWithSummary", msg.MessageRole())
+		return "", fmt.Errorf("append message: a %s message is not stored as a message; record a Compaction or use BranchWithSummary", msg.MessageRole())
 	}
 	return m.appendLocked(&Entry{Type: TypeMessage, Message: msg})
-}
-
-// AppendModelChange records a switch to model ("provider/modelId") for
-// role ("" for the default role).
-func (m *Manager) AppendModelChange(model, role string) (string, error) {
-	return m.appendLocked(&Entry{Type: TypeModelChange, ModelChange: &ModelChange{Model: model, Role: role}})
-}
-
-// AppendThinkingLevelChange records a thinking level ("" is written as
-// null, read as "off").
-func (m *Manager) AppendThinkingLevelChange(level string) (string, error) {
-	return m.appendLocked(&Entry{Type: TypeThinkingLevelChange, ThinkingLevelChange: &ThinkingLevelChange{ThinkingLevel: strPtr(level)}})
-}
-
-// AppendServiceTierChange records a service tier ("" clears it: null).
-func (m *Manager) AppendServiceTierChange(tier string) (string, error) {
-	return m.appendLocked(&Entry{Type: TypeServiceTierChange, ServiceTierChange: &ServiceTierChange{ServiceTier: strPtr(tier)}})
-}
-
-// AppendCompaction records a compaction. c.FirstKeptEntryID should name an
-// entry on the current path.
-func (m *Manager) AppendCompaction(c Compaction) (string, error) {
-	return m.appendLocked(&Entry{Type: TypeCompaction, Compaction: &c})
-}
-
-// AppendCustom records extension state (never part of the context). data
-// is encoded as JSON; nil leaves it out.
-func (m *Manager) AppendCustom(customType string, data any) (string, error) {
-	raw, err := rawJSON(data)
-	if err != nil {
-		return "", fmt.Errorf("append custom entry: %w", err)
-	}
-	return m.appendLocked(&Entry{Type: TypeCustom, Custom: &Custom{CustomType: customType, Data: raw}})
 }
 
 // AppendOther records an entry of a type of the caller's own (hooks-v2's
@@ -126,51 +93,6 @@ func checkOtherType(typ string) error {
 		}
 	}
 	return nil
-}
-
-// AppendCustomMessage records a message an extension puts into the
-// context. An empty Attribution is recorded as "agent".
-func (m *Manager) AppendCustomMessage(cm CustomMessage) (string, error) {
-	if cm.Attribution == "" {
-		cm.Attribution = "agent"
-	}
-	return m.appendLocked(&Entry{Type: TypeCustomMessage, CustomMessage: &cm})
-}
-
-// AppendLabel sets (or with "" clears) the label of entry targetID.
-func (m *Manager) AppendLabel(targetID, label string) (string, error) {
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	if m.byID[targetID] == nil {
-		return "", fmt.Errorf("label entry %s: %w", targetID, ErrNotFound)
-	}
-	return m.append(&Entry{Type: TypeLabel, Label: &Label{TargetID: targetID, Label: label}})
-}
-
-// AppendTTSRInjection records rules injected by the stream rules.
-func (m *Manager) AppendTTSRInjection(rules []string) (string, error) {
-	return m.appendLocked(&Entry{Type: TypeTTSRInjection, TTSRInjection: &TTSRInjection{InjectedRules: nonNil(rules)}})
-}
-
-// AppendSessionInit records how a (subagent) session was started.
-func (m *Manager) AppendSessionInit(si SessionInit) (string, error) {
-	si.Tools = nonNil(si.Tools)
-	return m.appendLocked(&Entry{Type: TypeSessionInit, SessionInit: &si})
-}
-
-// AppendModeChange records a mode switch ("none" leaves a mode); data is
-// encoded as JSON, nil leaves it out.
-func (m *Manager) AppendModeChange(mode string, data any) (string, error) {
-	raw, err := rawJSON(data)
-	if err != nil {
-		return "", fmt.Errorf("append mode change: %w", err)
-	}
-	return m.appendLocked(&Entry{Type: TypeModeChange, ModeChange: &ModeChange{Mode: mode, Data: raw}})
-}
-
-// AppendMCPToolSelection records the MCP tools selected through discovery.
-func (m *Manager) AppendMCPToolSelection(names []string) (string, error) {
-	return m.appendLocked(&Entry{Type: TypeMCPToolSelection, MCPToolSelection: &MCPToolSelection{SelectedToolNames: slices.Clone(nonNil(names))}})
 }
 
 // Branch moves the leaf to entry id; the next append becomes its child.
@@ -242,8 +164,8 @@ func (m *Manager) Entries() []*Entry {
 	return slices.Clone(m.entries)
 }
 
-// Children returns the entries whose parent is id, in file order.
-func (m *Manager) Children(id string) []*Entry {
+// children returns the entries whose parent is id, in file order.
+func (m *Manager) children(id string) []*Entry {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	var out []*Entry

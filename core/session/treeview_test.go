@@ -54,7 +54,7 @@ func treeSession(t *testing.T) (*Manager, map[string]string) {
 	add("a2")(m.AppendMessage(toolCallMsg("", &ai.ToolCall{ID: "c2", Name: "edit", Arguments: map[string]any{"path": "main.go"}})))
 	add("r2")(m.AppendMessage(toolResult("c2", "edit", "ok")))
 	add("a3")(m.AppendMessage(assistant("Fixed: main checks for empty input.")))
-	add("model")(m.AppendModelChange("anthropic/claude-opus-4-5", ""))
+	add("model")(m.Record(ModelChange{Model: "anthropic/claude-opus-4-5", Role: ""}))
 	add("u2")(m.AppendMessage(user("Now add a test")))
 	add("a4")(m.AppendMessage(toolCallMsg("", &ai.ToolCall{ID: "c3", Name: "bash", Arguments: map[string]any{"command": "go test ./..."}})))
 	add("r3")(m.AppendMessage(toolResult("c3", "bash", "ok")))
@@ -62,16 +62,16 @@ func treeSession(t *testing.T) (*Manager, map[string]string) {
 	if err := m.Branch(ids["a3"]); err != nil {
 		t.Fatal(err)
 	}
-	add("think")(m.AppendThinkingLevelChange("high"))
+	add("think")(m.Record(ThinkingLevel("high")))
 	add("sum")(m.BranchWithSummary(ids["think"], "The user asked for a test; I added TestEmptyInput.", nil, false))
 	add("u3")(m.AppendMessage(user("Document the fix instead")))
-	add("cm")(m.AppendCustomMessage(CustomMessage{CustomType: "reminder", Content: message.PlainText("Keep the docs short."), Display: true}))
+	add("cm")(m.Record(CustomMessage{CustomType: "reminder", Content: message.PlainText("Keep the docs short."), Display: true}))
 	add("a6")(m.AppendMessage(assistant("Documented in README.")))
-	add("cust")(m.AppendCustom("ext-state", map[string]int{"n": 1}))
-	add("comp")(m.AppendCompaction(Compaction{Summary: "s", FirstKeptEntryID: ids["u3"], TokensBefore: 12400}))
+	add("cust")(m.Record(CustomState("ext-state", map[string]int{"n": 1})))
+	add("comp")(m.Record(Compaction{Summary: "s", FirstKeptEntryID: ids["u3"], TokensBefore: 12400}))
 	add("bash")(m.AppendMessage(&message.BashExecution{Command: "git diff --stat", Output: "1 file"}))
 	add("u4")(m.AppendMessage(user("Thanks")))
-	add("label")(m.AppendLabel(ids["u1"], "start"))
+	add("label")(m.Record(Label{TargetID: ids["u1"], Label: "start"}))
 	add("aborted")(m.AppendMessage(&ai.AssistantMessage{StopReason: ai.StopReasonAborted}))
 	return m, ids
 }
@@ -170,12 +170,12 @@ func randomTree(t *testing.T, r *rand.Rand) *Manager {
 			add(m.AppendMessage(toolCallMsg(text, &ai.ToolCall{ID: id, Name: "read", Arguments: map[string]any{"path": "main.go"}})))
 			add(m.AppendMessage(toolResult(id, "read", "contents")))
 		case 7:
-			add(m.AppendModelChange("p/m", ""))
+			add(m.Record(ModelChange{Model: "p/m", Role: ""}))
 		case 8:
-			add(m.AppendCustomMessage(CustomMessage{CustomType: "note", Content: message.PlainText("a note")}))
+			add(m.Record(CustomMessage{CustomType: "note", Content: message.PlainText("a note")}))
 		case 9:
 			if len(ids) > 0 {
-				add(m.AppendLabel(ids[r.IntN(len(ids))], []string{"", "mark", "other"}[r.IntN(3)]))
+				add(m.Record(Label{TargetID: ids[r.IntN(len(ids))], Label: []string{"", "mark", "other"}[r.IntN(3)]}))
 			}
 		case 10:
 			if len(ids) > 0 {
@@ -370,8 +370,8 @@ func TestFilterShowsMatchesFilterRows(t *testing.T) {
 	a.Content = ai.ContentList{&ai.ToolCall{ID: "c", Name: "read", Arguments: map[string]any{"path": "x"}}}
 	must[string](t)(m.AppendMessage(a))
 	must[string](t)(m.AppendMessage(&ai.ToolResultMessage{ToolCallID: "c", ToolName: "read", Content: ai.ContentList{ai.Text("x")}}))
-	must[string](t)(m.AppendModelChange("p/m", ""))
-	must[string](t)(m.AppendLabel(m.LeafID(), "mark"))
+	must[string](t)(m.Record(ModelChange{Model: "p/m", Role: ""}))
+	must[string](t)(m.Record(Label{TargetID: m.LeafID(), Label: "mark"}))
 	rows := m.TreeRows(TreeQuery{Filter: FilterAll})
 	all := FlattenTree(m.Tree(), m.LeafID())
 	for _, f := range TreeFilters {

@@ -131,10 +131,10 @@ func Write(opts Options) (Stats, error) {
 }
 
 func (g *gen) run() error {
-	if err := g.record(g.m.AppendModelChange("anthropic/"+g.model, "")); err != nil {
+	if err := g.record(g.m.Record(session.ModelChange{Model: "anthropic/" + g.model, Role: ""})); err != nil {
 		return err
 	}
-	if err := g.record(g.m.AppendThinkingLevelChange("medium")); err != nil {
+	if err := g.record(g.m.Record(session.ThinkingLevel("medium"))); err != nil {
 		return err
 	}
 	for g.count < g.opts.Entries {
@@ -216,7 +216,7 @@ func (g *gen) turn() error {
 		return err
 	}
 	if g.r.IntN(50) == 0 {
-		if err := g.record(g.m.AppendLabel(user.ID, g.t.word()+"-"+g.t.word())); err != nil {
+		if err := g.record(g.m.Record(session.Label{TargetID: user.ID, Label: g.t.word() + "-" + g.t.word()})); err != nil {
 			return err
 		}
 	}
@@ -250,12 +250,12 @@ func (g *gen) between() error {
 		} else {
 			g.model = "claude-sonnet-4-5"
 		}
-		if err := g.record(g.m.AppendModelChange("anthropic/"+g.model, "")); err != nil {
+		if err := g.record(g.m.Record(session.ModelChange{Model: "anthropic/" + g.model, Role: ""})); err != nil {
 			return err
 		}
 	case g.r.IntN(60) == 0:
 		g.tick()
-		if err := g.record(g.m.AppendThinkingLevelChange([]string{"low", "medium", "high"}[g.r.IntN(3)])); err != nil {
+		if err := g.record(g.m.Record(session.ThinkingLevel([]string{"low", "medium", "high"}[g.r.IntN(3)]))); err != nil {
 			return err
 		}
 	case g.r.IntN(100) == 0:
@@ -265,27 +265,27 @@ func (g *gen) between() error {
 		if g.plan {
 			mode, data = "plan", map[string]any{"planFile": ".gopi/plans/" + g.t.word() + ".md"}
 		}
-		if err := g.record(g.m.AppendModeChange(mode, data)); err != nil {
+		if err := g.record(g.m.Record(session.ModeSwitch(mode, data))); err != nil {
 			return err
 		}
 	}
 	if g.r.IntN(8) == 0 {
 		g.tick()
 		state := map[string]any{"turn": g.count, "files": []string{paths[g.r.IntN(len(paths))], paths[g.r.IntN(len(paths))]}, "note": g.t.sentence(6)}
-		if err := g.record(g.m.AppendCustom("workspace-tracker", state)); err != nil {
+		if err := g.record(g.m.Record(session.CustomState("workspace-tracker", state))); err != nil {
 			return err
 		}
 	}
 	if g.r.IntN(70) == 0 {
 		g.tick()
-		if err := g.record(g.m.AppendTTSRInjection([]string{"no-" + g.t.word(), "prefer-" + g.t.word()})); err != nil {
+		if err := g.record(g.m.Record(session.TTSRInjection{InjectedRules: []string{"no-" + g.t.word(), "prefer-" + g.t.word()}})); err != nil {
 			return err
 		}
 	}
 	if g.r.IntN(50) == 0 {
 		g.tick()
 		s := g.t.sentence(10 + g.r.IntN(30))
-		e, err := g.entry(g.m.AppendCustomMessage(session.CustomMessage{CustomType: "reminder", Content: message.PlainText(s), Attribution: "agent"}))
+		e, err := g.entry(g.m.Record(session.CustomMessage{CustomType: "reminder", Content: message.PlainText(s), Attribution: "agent"}))
 		if err != nil {
 			return err
 		}
@@ -565,7 +565,7 @@ func (g *gen) compact() error {
 	}
 	details, _ := json.Marshal(map[string]any{"readFiles": read, "modifiedFiles": modified})
 	g.tick()
-	e, err := g.entry(g.m.AppendCompaction(session.Compaction{Summary: summary, ShortSummary: g.t.sentence(8), FirstKeptEntryID: g.ctx[keep].id,
+	e, err := g.entry(g.m.Record(session.Compaction{Summary: summary, ShortSummary: g.t.sentence(8), FirstKeptEntryID: g.ctx[keep].id,
 		TokensBefore: before, Details: details}))
 	if err != nil {
 		return err
