@@ -94,6 +94,11 @@ func runACP(ctx context.Context, env *cliEnv, args []string) int {
 	}
 	// A closed pipe makes writes fail instead of killing the process.
 	signals.CatchBrokenPipe()
+	// An editor stops its agent with SIGTERM (or the terminal goes with
+	// SIGHUP): the sessions close as when the input ends, so what a run
+	// has recorded stays in its file.
+	ctx, _, stopTrap := signals.TrapTerm(ctx)
+	defer stopTrap()
 	if err := acp.Serve(ctx, env.stdin, env.stdout, opts); err != nil && !errors.Is(err, context.Canceled) {
 		return fail(env, "acp", err)
 	}

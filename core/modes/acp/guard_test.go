@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 	"time"
+	"unicode/utf8"
 
 	"github.com/gopi-agent/gopi/core/modes/acp/lineguard"
 )
@@ -16,7 +17,8 @@ import (
 // goes on: a message over the library's 10 MB line limit used to end the
 // connection (and gopi acp with it), and invalid JSON, batches and objects
 // with neither method nor id went unanswered (and an object id was
-// echoed).
+// echoed); an id of bytes that are not UTF-8 was echoed as they were (not
+// JSON text), and a method that is not a string left a request unanswered.
 func TestHostileLinesAreAnswered(t *testing.T) {
 	t.Parallel()
 	toAgent, editorOut := io.Pipe()
@@ -32,7 +34,7 @@ func TestHostileLinesAreAnswered(t *testing.T) {
 		sc.Buffer(nil, 1<<20)
 		for sc.Scan() {
 			var m map[string]any
-			if err := json.Unmarshal(sc.Bytes(), &m); err != nil {
+			if err := json.Unmarshal(sc.Bytes(), &m); err != nil || !utf8.Valid(sc.Bytes()) {
 				t.Errorf("gopi wrote a line that is not JSON: %q", sc.Text())
 				continue
 			}
@@ -80,6 +82,8 @@ func TestHostileLinesAreAnswered(t *testing.T) {
 		{`[{"jsonrpc":"2.0","id":1,"method":"initialize"}]`, nil, -32600, "JSON object"},
 		{`{"jsonrpc":"2.0"}`, nil, -32600, `neither "method" nor "id"`},
 		{`{"jsonrpc":"2.0","id":{"x":1},"method":"initialize","params":{"protocolVersion":1}}`, nil, -32600, `"id" must be`},
+		{"{\"jsonrpc\":\"2.0\",\"id\":\"\xff\xfe\",\"method\":\"session/list\",\"params\":{}}", nil, -32600, "not UTF-8"},
+		{`{"jsonrpc":"2.0","id":9,"method":5}`, nil, -32600, `"method" must be a string`},
 		{huge, float64(7), -32600, "more than the 10485760 gopi acp reads"},
 	} {
 		send(tc.line)

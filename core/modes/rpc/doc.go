@@ -1,6 +1,6 @@
 // Package rpc is `gopi --mode rpc`: the agent driven by another program
 // over standard input and output, one JSON object per line, in omp's RPC
-// protocol (../shared/spec/rpc.md).
+// protocol (docs/rpc.md).
 //
 // The first frame out is {"type":"ready"}. Each command in gets one
 // response frame {id?,type:"response",command,success,data?|error} with

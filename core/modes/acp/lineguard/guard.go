@@ -12,6 +12,7 @@ import (
 	"io"
 	"strings"
 	"sync"
+	"unicode/utf8"
 )
 
 // MaxLine is the longest line, newline included, that the ACP library
@@ -26,8 +27,9 @@ const MaxLine = 10 << 20
 //     (-32600) saying so, anything else is dropped and logged;
 //   - a line that is not JSON: -32700 (parse error), id null;
 //   - JSON that is not an object (a batch, a number…), an object with
-//     neither "method" nor "id", or an id that is not a string, a number
-//     or null: -32600 (invalid request), id null.
+//     neither "method" nor "id", an id that is not a string, a number or
+//     null, an id holding bytes that are not UTF-8, or a method that is
+//     not a string: -32600 (invalid request), id null.
 //
 // Everything else reaches the library unchanged.
 type Reader struct {
@@ -102,6 +104,16 @@ func (g *Reader) accept(line []byte) bool {
 	}
 	if head.ID != nil && !strings.ContainsRune(`"-0123456789n`, rune(head.ID[0])) {
 		g.reply(nil, -32600, `Invalid Request: "id" must be a string, a number or null`)
+		return false
+	}
+	if !utf8.Valid(head.ID) {
+		// The library would echo the bytes as they are: not JSON text.
+		g.reply(nil, -32600, `Invalid Request: "id" holds bytes that are not UTF-8`)
+		return false
+	}
+	if head.Method != nil && head.Method[0] != '"' && string(head.Method) != "null" {
+		// The library cannot decode the message and drops it unanswered.
+		g.reply(nil, -32600, `Invalid Request: "method" must be a string`)
 		return false
 	}
 	return true

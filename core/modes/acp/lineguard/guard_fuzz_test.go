@@ -6,6 +6,7 @@ import (
 	"io"
 	"strings"
 	"testing"
+	"unicode/utf8"
 )
 
 // FuzzInputGuard feeds arbitrary editor output through the line guard and
@@ -122,6 +123,10 @@ func referenceGuard(line []byte) float64 {
 	case id == nil && method == nil:
 		return -32600
 	case id != nil && !(id[0] == '"' || id[0] == '-' || (id[0] >= '0' && id[0] <= '9') || string(id) == "null"):
+		return -32600
+	case !utf8.Valid(id):
+		return -32600
+	case method != nil && method[0] != '"' && string(method) != "null":
 		return -32600
 	}
 	return 0
