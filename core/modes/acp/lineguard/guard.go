@@ -24,7 +24,8 @@ const MaxLine = 10 << 20
 // would end the connection or that the library drops without a word:
 //
 //   - a line longer than MaxLine: a request gets a JSON-RPC error
-//     (-32600) saying so, anything else is dropped and logged;
+//     (-32600) saying so, anything else is dropped and logged; only its
+//     first MaxLine bytes are ever held;
 //   - a line that is not JSON: -32700 (parse error), id null;
 //   - JSON that is not an object (a batch, a number…), an object with
 //     neither "method" nor "id", an id that is not a string, a number or
@@ -54,9 +55,12 @@ func (g *Reader) Read(p []byte) (int, error) {
 		if g.err != nil {
 			return 0, g.err
 		}
-		line, err := g.r.ReadBytes('\n')
+		line, n, err := g.readLine()
 		g.err = err
-		if len(line) > 0 && g.accept(line) {
+		switch {
+		case n > MaxLine:
+			g.oversize(line, n)
+		case n > 0 && g.accept(line):
 			g.rest = line
 		}
 	}
@@ -65,23 +69,73 @@ func (g *Reader) Read(p []byte) (int, error) {
 	return n, nil
 }
 
+// readLine returns the next line, newline included, and its length n.
+// Of a line longer than MaxLine only the first MaxLine bytes are kept: a
+// huge line costs no more memory than one the library could take.
+func (g *Reader) readLine() (line []byte, n int, err error) {
+	for {
+		chunk, err := g.r.ReadSlice('\n')
+		n += len(chunk)
+		if room := MaxLine - len(line); room > 0 {
+			line = append(line, chunk[:min(len(chunk), room)]...)
+		}
+		if err != bufio.ErrBufferFull {
+			return line, n, err
+		}
+	}
+}
+
+// oversize answers a line of n bytes, more than MaxLine, whose first
+// MaxLine bytes are head: a request whose "id" and "method" come before
+// its bulk (as editors write them) gets -32600 saying why; anything else
+// is dropped and logged.
+func (g *Reader) oversize(head []byte, n int) {
+	if id, method, ok := requestHead(head[:min(len(head), headLimit)]); ok {
+		g.reply(id, -32600, fmt.Sprintf("Invalid Request: the %s message is %d bytes, more than the %d gopi acp reads: send large files as links (resource_link) rather than embedded", method, n, MaxLine))
+	}
+	g.logf("dropped a message of %d bytes (the limit is %d)", n, MaxLine)
+}
+
+// headLimit is how much of an oversize line is searched for its id and
+// method: they come first, before the bulk that made the line too long.
+const headLimit = 64 << 10
+
+// requestHead reads "id" and "method" from the start of a JSON object cut
+// anywhere, up to the first member it cannot read whole. ok is false
+// unless both came first and the id is a string or a number of UTF-8.
+func requestHead(b []byte) (id json.RawMessage, method string, ok bool) {
+	dec := json.NewDecoder(bytes.NewReader(b))
+	if t, err := dec.Token(); err != nil || t != json.Delim('{') {
+		return nil, "", false
+	}
+	for dec.More() {
+		t, err := dec.Token()
+		key, isKey := t.(string)
+		if err != nil || !isKey {
+			break
+		}
+		var v json.RawMessage
+		if dec.Decode(&v) != nil {
+			break
+		}
+		switch {
+		case strings.EqualFold(key, "id"):
+			id = v
+		case strings.EqualFold(key, "method"):
+			method = ""
+			json.Unmarshal(v, &method)
+		}
+	}
+	ok = id != nil && method != "" && utf8.Valid(id) && strings.ContainsRune(`"-0123456789`, rune(id[0]))
+	return id, method, ok
+}
+
 // accept reports whether line goes to the library; when it does not, the
 // editor is answered here if the line asked for an answer.
 func (g *Reader) accept(line []byte) bool {
 	msg := bytes.TrimSpace(line)
 	if len(msg) == 0 {
 		return true // the library skips blank lines
-	}
-	if len(line) > MaxLine {
-		var head struct {
-			ID     *json.RawMessage `json:"id"`
-			Method string           `json:"method"`
-		}
-		if json.Unmarshal(msg, &head) == nil && head.ID != nil && head.Method != "" {
-			g.reply(*head.ID, -32600, fmt.Sprintf("Invalid Request: the %s message is %d bytes, more than the %d gopi acp reads: send large files as links (resource_link) rather than embedded", head.Method, len(line), MaxLine))
-		}
-		g.logf("dropped a message of %d bytes (the limit is %d)", len(line), MaxLine)
-		return false
 	}
 	if !json.Valid(msg) {
 		g.reply(nil, -32700, "Parse error: the message is not valid JSON")
