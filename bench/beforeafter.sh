@@ -46,6 +46,7 @@
 #   BENCH_RUNS       hyperfine runs per search command per round (default 10)
 #   BENCH_WARMUP     hyperfine warm-up runs per call (default 2)
 #   BENCH_AST_RUNS   hyperfine runs per ast command per round (default 3)
+#   BENCH_AST_WARMUP hyperfine warm-up runs per ast call (default 1)
 #   BENCH_AGENT_RUNS firstbyte runs per case per round (default 20)
 #   BENCH_RSS_RUNS   peak-RSS runs per round (default 5)
 #   BENCH_GO_COUNT   -test.count of the Go benchmarks per round (default 1)
@@ -56,7 +57,7 @@
 #                    case-insensitive, alternation, class regex, rare)
 #   BENCH_BA_AREAS   areas to run (default "search ast agent rpc")
 #   BENCH_NO_ASSEMBLE=1  do not rebuild bench/RESULTS.md
-# A smoke run: BENCH_ROUNDS=1 BENCH_RUNS=1 BENCH_WARMUP=0 BENCH_AST_RUNS=1
+# A smoke run: BENCH_ROUNDS=1 BENCH_RUNS=1 BENCH_WARMUP=0 BENCH_AST_RUNS=1 BENCH_AST_WARMUP=0
 # BENCH_AGENT_RUNS=2 BENCH_RSS_RUNS=1 BENCH_GO_COUNT=1 BENCH_BENCHTIME=1x
 # BENCH_RPC_BENCHTIME=10x.
 set -euo pipefail
@@ -72,6 +73,7 @@ ROUNDS=${BENCH_ROUNDS:-6}
 RUNS=${BENCH_RUNS:-10}
 WARMUP=${BENCH_WARMUP:-2}
 AST_RUNS=${BENCH_AST_RUNS:-3}
+AST_WARMUP=${BENCH_AST_WARMUP:-1}
 AGENT_RUNS=${BENCH_AGENT_RUNS:-20}
 RSS_RUNS=${BENCH_RSS_RUNS:-5}
 GO_COUNT=${BENCH_GO_COUNT:-1}
@@ -231,7 +233,7 @@ measure() {
 	cmd_of "$n" "$rev"
 	case $kind in
 	hyperfine)
-		(cd "$dir" && hyperfine -N --warmup "$WARMUP" --runs "$RUNS_OF" --output=pipe --style none --ignore-failure \
+		(cd "$dir" && hyperfine -N --warmup "$WARMUP_OF" --runs "$RUNS_OF" --output=pipe --style none --ignore-failure \
 			--export-json "$d/$rev.$round.json" -n "$rev" "$(q "${CMD[@]}")" >/dev/null) ||
 			warn "hyperfine failed: $id ($rev, round $round)"
 		;;
@@ -302,8 +304,8 @@ for round in $(seq "$ROUNDS"); do
 	((round % 2)) || order="after before"
 	log "round $round/$ROUNDS ($order)"
 	for n in "${!CASES[@]}"; do
-		RUNS_OF=$RUNS
-		[[ ${CASES[$n]} == ast$'\t'* ]] && RUNS_OF=$AST_RUNS
+		RUNS_OF=$RUNS WARMUP_OF=$WARMUP
+		[[ ${CASES[$n]} == ast$'\t'* ]] && RUNS_OF=$AST_RUNS WARMUP_OF=$AST_WARMUP
 		for rev in $order; do
 			measure "$n" "$rev" "$round"
 		done
@@ -335,7 +337,7 @@ stat_block() { # stat_block NAME UNITS — benchstat of $OUT/go/NAME-{before,aft
 subject() { git log -1 --format='%ad %s' --date=short "$1" | awk '{ print (length($0) > 90 ? substr($0, 1, 89) "…" : $0) }'; }
 read -r HIGHER MEASURED <"$OUT/summary.txt"
 CPU=$(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -n1)
-knobs="BENCH_ROUNDS=$ROUNDS BENCH_RUNS=$RUNS BENCH_WARMUP=$WARMUP BENCH_AST_RUNS=$AST_RUNS BENCH_AGENT_RUNS=$AGENT_RUNS BENCH_RSS_RUNS=$RSS_RUNS BENCH_GO_COUNT=$GO_COUNT BENCH_BENCHTIME=$BENCHTIME BENCH_RPC_BENCHTIME=$RPC_BENCHTIME"
+knobs="BENCH_ROUNDS=$ROUNDS BENCH_RUNS=$RUNS BENCH_WARMUP=$WARMUP BENCH_AST_RUNS=$AST_RUNS BENCH_AST_WARMUP=$AST_WARMUP BENCH_AGENT_RUNS=$AGENT_RUNS BENCH_RSS_RUNS=$RSS_RUNS BENCH_GO_COUNT=$GO_COUNT BENCH_BENCHTIME=$BENCHTIME BENCH_RPC_BENCHTIME=$RPC_BENCHTIME"
 {
 	echo "# before/after: gopi at $BEFORE_REV against $AFTER_REV"
 	echo
