@@ -116,7 +116,7 @@ fi
 BEFORE_REV=$(git rev-parse --short "$BENCH_BEFORE") || die "BENCH_BEFORE=$BENCH_BEFORE is not a revision"
 AFTER_REV=$(git rev-parse --short HEAD)
 git diff --quiet HEAD -- . ':!bench/results' ':!bench/RESULTS.md' || AFTER_REV="$AFTER_REV+changes"
-rm -rf "$WORK/src-before" "$WORK/before" "$WORK/after" "$OUT"
+rm -rf "$WORK/src-before" "$WORK/before" "$WORK/after" "$WORK/home-before" "$WORK/home-after" "$OUT"
 mkdir -p "$WORK/src-before" "$WORK/before" "$WORK/after" "$OUT/data" bench/results
 log "extracting $BEFORE_REV into $WORK/src-before"
 before_tree "$BEFORE_REV" "$WORK/src-before" || die "cannot prepare $BEFORE_REV"
