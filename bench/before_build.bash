@@ -1,15 +1,23 @@
 # bench/before_build.bash — sourced by the area scripts that measure an
 # older revision beside the current tree (BENCH_BEFORE, BENCH_SESSION_BEFORE).
 #
-# build_gopi_at REV OUT: builds cmd/gopi as it was at git revision REV into
-# OUT, from `git archive REV`. The Rust library is not rebuilt: REV links
-# this tree's native/_lib when native/ has not changed since REV, or the
-# library named by BENCH_BEFORE_NATIVE_LIB (a libgopi_native.a built from
-# REV's native/, e.g. by `make native` in a checkout of REV). Linking an
-# older Go side against a newer library whose C interface changed would
-# measure nothing sensible (or crash), so that case stops with a message.
-build_gopi_at() {
-	local rev=$1 out=$2 root src lib
+# before_tree REV DIR: REV's source tree, from `git archive REV`, in DIR
+# (which must exist), with the native library REV links in DIR/native/_lib.
+# The Rust library is not rebuilt: REV links this tree's native/_lib when
+# native/ has not changed since REV, or the library named by
+# BENCH_BEFORE_NATIVE_LIB (a libgopi_native.a built from REV's native/, e.g.
+# by `make native` in a checkout of REV). Linking an older Go side against a
+# newer library whose C interface changed would measure nothing sensible (or
+# crash), so that case stops with a message.
+#
+# native_ldflags LIB: the -ldflags value that stamps LIB's hash into a
+# binary, as the Makefile does (Go's build cache does not hash the archive,
+# so without it a build could reuse objects linked against another library).
+#
+# build_gopi_at REV OUT: builds cmd/gopi as it was at REV into OUT, from a
+# before_tree in a temporary directory that is removed afterwards.
+before_tree() {
+	local rev=$1 dir=$2 root lib
 	root=$(git rev-parse --show-toplevel)
 	lib=$root/native/_lib/libgopi_native.a
 	if [ -n "${BENCH_BEFORE_NATIVE_LIB:-}" ]; then
@@ -20,13 +28,25 @@ build_gopi_at() {
 		return 1
 	fi
 	[ -f "$lib" ] || { echo "bench: no native library at $lib" >&2; return 1; }
+	git -C "$root" archive "$rev" | tar -x -C "$dir" || return 1
+	mkdir -p "$dir/native/_lib"
+	cp "$lib" "$dir/native/_lib/libgopi_native.a"
+	[ -f "$root/native/_lib/languages" ] && cp "$root/native/_lib/languages" "$dir/native/_lib/"
+	return 0
+}
+
+native_ldflags() {
+	printf -- '-X github.com/gopi-agent/gopi/native/rure.NativeLibStamp=%s' "$(sha256sum "$1" | cut -c1-16)"
+}
+
+build_gopi_at() {
+	local rev=$1 out=$2 src rc=0
 	src=$(mktemp -d "${TMPDIR:-/tmp}/gopi-before-XXXXXX")
-	git -C "$root" archive "$rev" | tar -x -C "$src"
-	mkdir -p "$src/native/_lib"
-	cp "$lib" "$src/native/_lib/libgopi_native.a"
-	[ -f "$root/native/_lib/languages" ] && cp "$root/native/_lib/languages" "$src/native/_lib/"
-	(cd "$src" && go build -o "$out" ./cmd/gopi)
-	local rc=$?
+	if before_tree "$rev" "$src"; then
+		(cd "$src" && go build -ldflags "$(native_ldflags native/_lib/libgopi_native.a)" -o "$out" ./cmd/gopi) || rc=$?
+	else
+		rc=1
+	fi
 	rm -rf "$src"
 	return $rc
 }
