@@ -85,7 +85,11 @@ func (ix *Index) parent(name string) *Entry {
 		ix.Entries[dir] = p
 		ix.parent(dir).children = append(ix.parent(dir).children, p)
 	}
-	p.Dir = true
+	if !p.Dir {
+		// A member of that name came first: the directory wins, as it
+		// does when the directory comes first (see add).
+		*p = Entry{Name: dir, Dir: true, children: p.children}
+	}
 	return p
 }
 
