@@ -155,14 +155,10 @@ func TestSessionBackgroundProcess(t *testing.T) {
 	if out != "now\n" || res.ExitCode != 0 {
 		t.Fatalf("%q %+v", out, res)
 	}
-	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(5 * time.Millisecond) {
-		if _, err := os.Stat(marker); err == nil {
-			break
-		}
-		if time.Now().After(deadline) {
-			t.Fatal("the background command did not write within 10 s")
-		}
-	}
+	waitFor(t, "the background command to write", func() bool {
+		_, err := os.Stat(marker)
+		return err == nil
+	})
 	waitOutputRead(t, sh)
 	out, _ = run(t, sh, Request{Command: "echo next"})
 	if out != "next\n" {
