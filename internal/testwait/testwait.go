@@ -49,6 +49,10 @@ func Recv[T any](t testing.TB, what string, ch <-chan T) (v T, ok bool) {
 	}
 }
 
+// Deadline is when the waits of t give up: for a helper that polls with
+// a failure message of its own.
+func Deadline(t testing.TB) time.Time { return end(t) }
+
 // poll reports whether cond held within bound.
 func poll(bound time.Duration, cond func() bool) bool {
 	deadline := time.Now().Add(bound)

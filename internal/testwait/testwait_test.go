@@ -52,7 +52,7 @@ func TestEndFollowsTheDeadline(t *testing.T) {
 	if got := end(deadliner{t, at}); got.After(at) || got.Before(at.Add(-20*time.Second)) {
 		t.Fatalf("end %v for a deadline at %v", got, at)
 	}
-	if got := time.Until(end(t)); got <= 0 {
+	if got := time.Until(Deadline(t)); got <= 0 {
 		t.Fatalf("no time left to wait: %v", got)
 	}
 }
