@@ -111,9 +111,7 @@ func TestSessionCancel(t *testing.T) {
 		res, _ := sh.Run(ctx, Request{Command: "yes", Output: &out})
 		done <- res
 	}()
-	for out.Len() < 1<<20 {
-		time.Sleep(5 * time.Millisecond)
-	}
+	waitFor(t, "a MiB of output", func() bool { return out.Len() >= 1<<20 })
 	cancel()
 	res := <-done
 	if !res.Cancelled || !res.ShellExited {
