@@ -48,6 +48,8 @@ type EditRequest struct {
 	// written; an error from it is returned as is and nothing is written
 	// (resolve uses it to refuse a preview that no longer matches).
 	Check func(*EditResult) error
+
+	steps writeSteps // how files are staged and renamed: atomicfile's; tests make a step fail
 }
 
 // Change is one replacement.
@@ -197,7 +199,7 @@ func Edit(ctx context.Context, req EditRequest) (*EditResult, error) {
 	if req.DryRun {
 		return out, nil
 	}
-	written, err := writeFiles(writes)
+	written, err := writeFiles(writes, req.steps)
 	done := map[string]bool{}
 	for _, p := range written {
 		done[p] = true

@@ -28,11 +28,13 @@ type staged struct {
 	file    *atomicfile.Staged
 }
 
-// Hooks the tests replace to make one step fail.
-var (
-	stageFile  = atomicfile.Stage
-	commitFile = (*atomicfile.Staged).Commit
-)
+// writeSteps are the two steps of writeFiles for one file; a nil step is
+// atomicfile's (Stage, Staged.Commit). Tests set them on an EditRequest
+// to make one step fail.
+type writeSteps struct {
+	stage  func(path string, perm os.FileMode, write func(io.Writer) error) (*atomicfile.Staged, error)
+	commit func(*atomicfile.Staged) error
+}
 
 // PartialWriteError reports a rewrite whose renames stopped part way:
 // the files in Written hold their new content, those in Unwritten were
@@ -66,8 +68,16 @@ func (e *PartialWriteError) Unwrap() error { return e.Err }
 //
 // A path that is a symbolic link is written through: the file it points
 // to gets the new content and the link stays a link. Read-only and
-// hard-linked files are refused (see atomicfile).
-func writeFiles(ws []fileWrite) ([]string, error) {
+// hard-linked files are refused (see atomicfile). steps replaces the
+// staging and the rename for tests.
+func writeFiles(ws []fileWrite, steps writeSteps) ([]string, error) {
+	stageFile, commitFile := atomicfile.Stage, (*atomicfile.Staged).Commit
+	if steps.stage != nil {
+		stageFile = steps.stage
+	}
+	if steps.commit != nil {
+		commitFile = steps.commit
+	}
 	var st []*staged
 	byTarget := map[string]*staged{}
 	for _, w := range ws {

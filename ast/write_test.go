@@ -47,17 +47,18 @@ func TestEditLongFileName(t *testing.T) {
 }
 
 func TestEditTempFailureChangesNothing(t *testing.T) {
+	t.Parallel()
 	requireNative(t)
 	dir := tree(t, map[string]string{"a.py": "f(1)\n", "b.py": "f(2)\n", "c.py": "f(3)\n"})
 	calls := 0
-	stageFile = func(path string, perm os.FileMode, write func(io.Writer) error) (*atomicfile.Staged, error) {
+	req := renameEdit(dir, ".")
+	req.steps.stage = func(path string, perm os.FileMode, write func(io.Writer) error) (*atomicfile.Staged, error) {
 		if calls++; calls == 2 {
 			return nil, errors.New("disk full")
 		}
 		return atomicfile.Stage(path, perm, write)
 	}
-	t.Cleanup(func() { stageFile = atomicfile.Stage })
-	res, err := Edit(context.Background(), renameEdit(dir, "."))
+	res, err := Edit(context.Background(), req)
 	if err == nil || !strings.Contains(err.Error(), "disk full") || res != nil {
 		t.Fatalf("want the write error and no result: %v %+v", err, res)
 	}
@@ -70,17 +71,18 @@ func TestEditTempFailureChangesNothing(t *testing.T) {
 }
 
 func TestEditRenameFailureReportsPartial(t *testing.T) {
+	t.Parallel()
 	requireNative(t)
 	dir := tree(t, map[string]string{"a.py": "f(1)\n", "b.py": "f(2)\n", "c.py": "f(3)\n"})
 	calls := 0
-	commitFile = func(s *atomicfile.Staged) error {
+	req := renameEdit(dir, ".")
+	req.steps.commit = func(s *atomicfile.Staged) error {
 		if calls++; calls == 2 {
 			return errors.New("device gone")
 		}
 		return s.Commit()
 	}
-	t.Cleanup(func() { commitFile = (*atomicfile.Staged).Commit })
-	res, err := Edit(context.Background(), renameEdit(dir, "."))
+	res, err := Edit(context.Background(), req)
 	var pe *PartialWriteError
 	if !errors.As(err, &pe) || res == nil {
 		t.Fatalf("want a partial write error with a result: %v %+v", err, res)

@@ -9,6 +9,8 @@ import (
 	"sync/atomic"
 	"testing"
 	"time"
+
+	"github.com/gopi-agent/gopi/internal/testwait"
 )
 
 // fakeClock is a manually advanced clock.
@@ -258,15 +260,10 @@ func waiters(c *Cache, root string) int {
 	return 0
 }
 
+// waitFor polls cond until it holds (testwait.Until).
 func waitFor(t *testing.T, cond func() bool) {
 	t.Helper()
-	deadline := time.Now().Add(5 * time.Second)
-	for !cond() {
-		if time.Now().After(deadline) {
-			t.Fatal("timed out")
-		}
-		time.Sleep(time.Millisecond)
-	}
+	testwait.Until(t, "the condition", cond)
 }
 
 func TestSingleflight(t *testing.T) {

@@ -11,6 +11,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/gopi-agent/gopi/internal/testwait"
 )
 
 // streamAll collects what WalkStream hands over.
@@ -96,21 +98,19 @@ func TestWalkStreamConsumerStopsWhileWalking(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	done := make(chan error, 1)
+	blocked := make(chan struct{})
+	var once sync.Once
 	go func() {
 		done <- WalkStream(ctx, filepath.Join(goroot(t), "src"), Options{}, false, func(Entry) error {
+			once.Do(func() { close(blocked) })
 			<-ctx.Done()
 			return ctx.Err()
 		}, nil)
 	}()
-	time.Sleep(20 * time.Millisecond)
+	<-blocked
 	cancel()
-	select {
-	case err := <-done:
-		if !errors.Is(err, context.Canceled) {
-			t.Fatalf("err %v", err)
-		}
-	case <-time.After(10 * time.Second):
-		t.Fatal("WalkStream did not return after its consumer stopped")
+	if err, _ := testwait.Recv(t, "WalkStream to return after its consumer stopped", done); !errors.Is(err, context.Canceled) {
+		t.Fatalf("err %v", err)
 	}
 }
 
@@ -230,11 +230,14 @@ func TestWalkStreamLookaheadStartsSmall(t *testing.T) {
 	var ahead int
 	stop := errors.New("stop")
 	err = w.emit(top, func(e Entry) error {
-		// Give the workers time to run as far ahead as they may.
-		time.Sleep(200 * time.Millisecond)
-		w.mu.Lock()
-		ahead = w.ahead
-		w.mu.Unlock()
+		// Wait until the workers have run as far ahead as they may: no
+		// listing in progress, and none they may start.
+		testwait.Until(t, "the walk to stop ahead of its consumer", func() bool {
+			w.mu.Lock()
+			defer w.mu.Unlock()
+			ahead = w.ahead
+			return w.pending == len(w.stack) && (len(w.stack) == 0 || w.throttled())
+		})
 		return stop
 	}, nil)
 	w.halt()

@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -15,6 +16,7 @@ import (
 	"github.com/gopi-agent/gopi/core/session"
 	"github.com/gopi-agent/gopi/internal/agentrig"
 	"github.com/gopi-agent/gopi/internal/mockllm"
+	"github.com/gopi-agent/gopi/internal/testwait"
 )
 
 // "-r" without an id lists the sessions, as "--resume" does, wherever it
@@ -60,10 +62,11 @@ func TestInterruptWhileReadingInput(t *testing.T) {
 	defer pw.Close()
 	ctx, cancel := context.WithCancel(context.Background())
 	var out, errb bytes.Buffer
-	env := &cliEnv{stdout: &out, stderr: &errb, stdin: pr, environ: r.Environ}
+	reading := make(chan struct{})
+	env := &cliEnv{stdout: &out, stderr: &errb, stdin: &readSignal{r: pr, reading: reading}, environ: r.Environ}
 	code := make(chan int, 1)
 	go func() { code <- run(ctx, env, []string{"-p", "hi"}) }()
-	time.Sleep(50 * time.Millisecond)
+	testwait.Recv(t, "gopi to read its input", reading)
 	cancel()
 	select {
 	case c := <-code:
@@ -78,6 +81,18 @@ func TestInterruptWhileReadingInput(t *testing.T) {
 	if len(r.Srv.Requests()) != 0 {
 		t.Error("an interrupted command reached the provider")
 	}
+}
+
+// readSignal is a reader that closes reading when it is first read.
+type readSignal struct {
+	r       io.Reader
+	reading chan struct{}
+	once    sync.Once
+}
+
+func (s *readSignal) Read(p []byte) (int, error) {
+	s.once.Do(func() { close(s.reading) })
+	return s.r.Read(p)
 }
 
 // A session directory that cannot be written is found before the model is
@@ -108,10 +123,7 @@ func TestSessionInUseRefused(t *testing.T) {
 	env := &cliEnv{stdout: &out, stderr: &errb, stdin: strings.NewReader(""), environ: r.Environ}
 	done := make(chan int, 1)
 	go func() { done <- run(context.Background(), env, []string{"-p", "-c", "go on"}) }()
-	deadline := time.Now().Add(5 * time.Second)
-	for len(r.Srv.Requests()) < 2 && time.Now().Before(deadline) {
-		time.Sleep(10 * time.Millisecond)
-	}
+	testwait.Until(t, "the first run to call the model", func() bool { return len(r.Srv.Requests()) >= 2 })
 	_, stderr, code := r.run("", "-p", "-c", "me too")
 	if code != 2 || !strings.Contains(stderr, "in use") || !strings.Contains(stderr, "--fork") {
 		t.Fatalf("second run at once: exit %d, stderr %q", code, stderr)

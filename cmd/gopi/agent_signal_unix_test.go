@@ -9,9 +9,9 @@ import (
 	"strings"
 	"syscall"
 	"testing"
-	"time"
 
 	"github.com/gopi-agent/gopi/internal/mockllm"
+	"github.com/gopi-agent/gopi/internal/testwait"
 )
 
 // SIGTERM (timeout, docker stop) and SIGHUP end a run as Ctrl-C does: the
@@ -23,23 +23,16 @@ func TestTermSignalKeepsPartial(t *testing.T) {
 			r := newAgentRig(t, mockllm.Turn{Blocks: []mockllm.Block{mockllm.Text("partial answer that never ends")}, ChunkSize: 8, StallAfterDeltas: 2})
 			r.t.Chdir(r.Project)
 			var out, errb bytes.Buffer
-			env := &cliEnv{stdout: &out, stderr: &errb, stdin: strings.NewReader(""), environ: r.Environ}
+			// Both deltas handled: the provider asks for more after them.
+			past := newReadPast("answer t")
+			env := &cliEnv{stdout: &out, stderr: &errb, stdin: strings.NewReader(""), environ: r.Environ, httpClient: past.Client()}
 			done := make(chan int)
 			go func() { done <- run(context.Background(), env, []string{"-p", "--model", "mock/mock-model", "go"}) }()
-			deadline := time.Now().Add(5 * time.Second)
-			for len(r.Srv.Requests()) == 0 && time.Now().Before(deadline) {
-				time.Sleep(10 * time.Millisecond)
-			}
-			time.Sleep(200 * time.Millisecond) // let the two deltas arrive
+			testwait.Recv(t, "both deltas to be handled", past.Seen)
 			if err := syscall.Kill(os.Getpid(), sig); err != nil {
 				t.Fatal(err)
 			}
-			var code int
-			select {
-			case code = <-done:
-			case <-time.After(10 * time.Second):
-				t.Fatal("the signal did not end the run")
-			}
+			code, _ := testwait.Recv(t, "the signal to end the run", done)
 			if code != 128+int(sig) || out.String() != "partial answer t\n" {
 				t.Fatalf("exit %d stdout %q stderr %s", code, out.String(), errb.String())
 			}

@@ -15,6 +15,7 @@ import (
 	"github.com/gopi-agent/gopi/internal/agentrig"
 	"github.com/gopi-agent/gopi/internal/golden"
 	"github.com/gopi-agent/gopi/internal/mockllm"
+	"github.com/gopi-agent/gopi/internal/testwait"
 )
 
 // agentRig is an isolated home (internal/agentrig) in which the tests
@@ -288,21 +289,14 @@ func TestInterruptKeepsPartial(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	var out, errb bytes.Buffer
-	env := &cliEnv{stdout: &out, stderr: &errb, stdin: strings.NewReader(""), environ: r.Environ}
+	// Both deltas handled: the provider asks for more after them.
+	past := newReadPast("answer t")
+	env := &cliEnv{stdout: &out, stderr: &errb, stdin: strings.NewReader(""), environ: r.Environ, httpClient: past.Client()}
 	done := make(chan int)
 	go func() { done <- run(ctx, env, []string{"-p", "--model", "mock/mock-model", "go"}) }()
-	deadline := time.Now().Add(5 * time.Second)
-	for len(r.Srv.Requests()) == 0 && time.Now().Before(deadline) {
-		time.Sleep(10 * time.Millisecond)
-	}
-	time.Sleep(200 * time.Millisecond) // let the two deltas arrive
+	testwait.Recv(t, "both deltas to be handled", past.Seen)
 	cancel()
-	var code int
-	select {
-	case code = <-done:
-	case <-time.After(10 * time.Second):
-		t.Fatal("interrupt did not end the run")
-	}
+	code, _ := testwait.Recv(t, "the interrupt to end the run", done)
 	if code != 130 || out.String() != "partial answer t\n" || !strings.Contains(errb.String(), "interrupted") {
 		t.Fatalf("exit %d stdout %q stderr %s", code, out.String(), errb.String())
 	}

@@ -15,6 +15,7 @@ import (
 	"github.com/gopi-agent/gopi/core/shell/shelltest"
 	"github.com/gopi-agent/gopi/internal/agentrig"
 	"github.com/gopi-agent/gopi/internal/mockllm"
+	"github.com/gopi-agent/gopi/internal/testwait"
 	"github.com/gopi-agent/gopi/sdk/rpcclient"
 )
 
@@ -39,13 +40,17 @@ func TestRPCBash(t *testing.T) {
 	}
 	// The shell persists (the cd above); abort_bash ends a long command.
 	done := make(chan []byte)
+	running := filepath.Join(t.TempDir(), "running")
 	go func() {
 		ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
 		defer cancel()
-		r, _ := rr.C.Call(ctx, "bash", map[string]any{"command": "pwd; sleep 60"})
+		r, _ := rr.C.Call(ctx, "bash", map[string]any{"command": "pwd; : > '" + running + "'; sleep 60"})
 		done <- r.Data
 	}()
-	time.Sleep(300 * time.Millisecond)
+	testwait.Until(t, "the long command to run", func() bool {
+		_, err := os.Stat(running)
+		return err == nil
+	})
 	if resp := rr.Call("abort_bash", nil); !resp.Success {
 		t.Fatal(resp)
 	}
@@ -146,16 +151,12 @@ func TestRPCBashCommandsQueue(t *testing.T) {
 	}
 	send("q1", map[string]any{"type": "bash", "command": "sleep 0.3; cd /tmp; export QV=one; echo first"})
 	send("q2", map[string]any{"type": "bash", "command": "echo \"$PWD $QV\""})
-	send("q3", map[string]any{"type": "bash", "command": "sleep 60"})
+	running := filepath.Join(t.TempDir(), "running")
+	send("q3", map[string]any{"type": "bash", "command": ": > '" + running + "'; sleep 60"})
 	send("q4", map[string]any{"type": "bash", "command": "echo never"})
 	next := func() map[string]any {
-		select {
-		case v := <-got:
-			return v
-		case <-time.After(15 * time.Second):
-			t.Fatal("no response")
-			return nil
-		}
+		v, _ := testwait.Recv(t, "a response", got)
+		return v
 	}
 	output := func(v map[string]any) string {
 		d, _ := v["data"].(map[string]any)
@@ -167,7 +168,11 @@ func TestRPCBashCommandsQueue(t *testing.T) {
 	if v := next(); v["id"] != "q2" || output(v) != "/tmp one\n cancelled=false" {
 		t.Fatalf("second response %v", v)
 	}
-	time.Sleep(200 * time.Millisecond) // q3 is running, q4 waits
+	// q3 is running (q4, read before it started, waits).
+	testwait.Until(t, "q3 to run", func() bool {
+		_, err := os.Stat(running)
+		return err == nil
+	})
 	send("q5", map[string]any{"type": "abort_bash"})
 	seen := map[string]string{}
 	for range 3 {

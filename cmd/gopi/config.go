@@ -11,9 +11,6 @@ import (
 	"github.com/gopi-agent/gopi/search/grep/job"
 )
 
-// loadSettings is config.Load; tests replace it.
-var loadSettings = config.Load
-
 // defaultsSuffice lists the commands that work as well on the default
 // settings: the engines (and read, which shows a file as the read tool
 // does). When the settings cannot be read for lack of permission (gopi
@@ -31,6 +28,10 @@ var defaultsSuffice = map[string]bool{"grep": true, "find": true, "ast": true, "
 // (a bad .env line, an omp file gopi cannot use) are printed and do not
 // stop the command.
 func loadConfig(env *cliEnv, cmd string) error {
+	loadSettings := config.Load
+	if env.loadSettings != nil {
+		loadSettings = env.loadSettings
+	}
 	cfg, err := loadSettings(config.LoadOptions{Environ: env.environ})
 	if err != nil && defaultsSuffice[cmd] && errors.Is(err, fs.ErrPermission) {
 		// Defaults and the environment only: no settings or .env file

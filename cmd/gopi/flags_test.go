@@ -15,8 +15,16 @@ import (
 // runIsolated runs gopi with args in an empty directory and an empty home.
 func runIsolated(t *testing.T, args ...string) (stdout, stderr string, code int) {
 	t.Helper()
+	return runIsolatedWith(t, func(*cliEnv) {}, args...)
+}
+
+// runIsolatedWith is runIsolated with the environment changed by set
+// first.
+func runIsolatedWith(t *testing.T, set func(*cliEnv), args ...string) (stdout, stderr string, code int) {
+	t.Helper()
 	var out, errb bytes.Buffer
 	env := &cliEnv{stdout: &out, stderr: &errb, stdin: strings.NewReader(""), environ: isolatedEnviron(t)}
+	set(env)
 	code = run(context.Background(), env, args)
 	return out.String(), errb.String(), code
 }

@@ -135,32 +135,32 @@ func TestGrepHintsWhenFiltersLeaveNothing(t *testing.T) {
 func TestUnreadableSettingsWarnForEngines(t *testing.T) {
 	denied := fmt.Errorf("config: %w", &config.FileError{Path: "/home/x/.gopi/agent/config.json",
 		Err: &fs.PathError{Op: "open", Path: "/home/x/.gopi/agent/config.json", Err: syscall.EACCES}})
-	calls := 0
-	saved := loadSettings
-	loadSettings = func(o config.LoadOptions) (*config.Config, error) {
-		calls++
+	load := func(o config.LoadOptions) (*config.Config, error) {
 		if !o.NoFiles {
 			return nil, denied
 		}
-		return saved(o)
+		return config.Load(o)
 	}
-	defer func() { loadSettings = saved }()
+	// runLoading is runIsolated with the settings read by load.
+	runLoading := func(load func(config.LoadOptions) (*config.Config, error), args ...string) (stdout, stderr string, code int) {
+		return runIsolatedWith(t, func(env *cliEnv) { env.loadSettings = load }, args...)
+	}
 	dir := t.TempDir()
 	if err := os.WriteFile(filepath.Join(dir, "a.txt"), []byte("foo\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	t.Chdir(dir)
-	out, errOut, code := runIsolated(t, "grep", "foo", "a.txt")
+	out, errOut, code := runLoading(load, "grep", "foo", "a.txt")
 	want := "gopi grep: warning: the settings could not be read (/home/x/.gopi/agent/config.json: Permission denied); going on with the defaults (give gopi read access to them, or point HOME elsewhere)\n"
 	if code != 0 || out != "1:foo\n" || errOut != want {
 		t.Errorf("grep: exit %d, stdout %q, stderr %q; want the match and %q", code, out, errOut, want)
 	}
-	if _, errOut, code := runIsolated(t, "models"); code != exitError || !strings.Contains(errOut, "permission denied") {
+	if _, errOut, code := runLoading(load, "models"); code != exitError || !strings.Contains(errOut, "permission denied") {
 		t.Errorf("models: exit %d, stderr %q; want exit 2 with the error", code, errOut)
 	}
 	// Any other error is still an error.
-	loadSettings = func(config.LoadOptions) (*config.Config, error) { return nil, fmt.Errorf("config: bad value") }
-	if _, errOut, code := runIsolated(t, "grep", "foo", "a.txt"); code != exitError || errOut != "gopi grep: config: bad value\n" {
+	bad := func(config.LoadOptions) (*config.Config, error) { return nil, fmt.Errorf("config: bad value") }
+	if _, errOut, code := runLoading(bad, "grep", "foo", "a.txt"); code != exitError || errOut != "gopi grep: config: bad value\n" {
 		t.Errorf("grep with a bad setting: exit %d, stderr %q", code, errOut)
 	}
 }

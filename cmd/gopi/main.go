@@ -16,7 +16,9 @@ import (
 	"strings"
 
 	"github.com/gopi-agent/gopi/core/config"
+	"github.com/gopi-agent/gopi/core/modes/tui"
 	"github.com/gopi-agent/gopi/fscache"
+	"github.com/gopi-agent/gopi/internal/buildinfo"
 	"github.com/gopi-agent/gopi/internal/childproc"
 	"github.com/gopi-agent/gopi/internal/cliflags"
 	"github.com/gopi-agent/gopi/internal/signals"
@@ -54,6 +56,13 @@ type cliEnv struct {
 	// read), built with cfg: a value of this one command, with the
 	// configuration's policy (the global git excludes file among it).
 	scan *fscache.Cache
+
+	// What tests replace: the settings loader (nil: config.Load), the
+	// project trust question (nil: tui.AskTrust) and the build facts
+	// `gopi version` prints (nil: those linked in, linkStamp).
+	loadSettings func(config.LoadOptions) (*config.Config, error)
+	askTrust     func(context.Context, tui.TrustQuestion, tui.TrustOptions) (tui.TrustAnswer, error)
+	build        *buildinfo.Stamp
 }
 
 // noConfig lists the commands that run without loading the configuration.

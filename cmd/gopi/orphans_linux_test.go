@@ -8,12 +8,13 @@ import (
 	"strings"
 	"syscall"
 	"testing"
-	"time"
 
 	"github.com/gopi-agent/gopi/core/shell/shelltest"
 	"github.com/gopi-agent/gopi/internal/agentrig"
+	"github.com/gopi-agent/gopi/internal/childproc"
 	"github.com/gopi-agent/gopi/internal/mcptest"
 	"github.com/gopi-agent/gopi/internal/mockllm"
+	"github.com/gopi-agent/gopi/internal/testwait"
 )
 
 // orphanRig runs gopi (the test binary as gopi) as a separate process
@@ -47,19 +48,6 @@ func (r *orphanRig) start(t *testing.T) *exec.Cmd {
 		t.Fatal(err)
 	}
 	return cmd
-}
-
-// waitUntil polls cond every 20 ms for at most 30 s; the bound only keeps
-// a broken build from hanging, it is not what the test measures.
-func waitUntil(t *testing.T, what string, cond func() bool) {
-	t.Helper()
-	deadline := time.Now().Add(30 * time.Second)
-	for !cond() {
-		if time.Now().After(deadline) {
-			t.Fatalf("timed out waiting for %s", what)
-		}
-		time.Sleep(20 * time.Millisecond)
-	}
 }
 
 // commands returns the command lines of the live marked processes.
@@ -105,7 +93,7 @@ func TestKill9LeavesNoOrphans(t *testing.T) {
 		"fake": map[string]any{"command": fake, "args": fakeArgs, "env": map[string]string{mcptest.EnvMode: "grandchild", mcptest.EnvPIDFile: filepath.Join(r.Project, "mcp-child.pid")}},
 	})
 	gopi := r.start(t)
-	waitUntil(t, "the commands, the job and the MCP server to run", func() bool {
+	testwait.Until(t, "the commands, the job and the MCP server to run", func() bool {
 		return r.running("sleep 1000") && r.running("sleep 1001") && r.running("sleep 1002") && r.running("sleep 300") && len(r.shellDirs()) > 0
 	})
 	t.Logf("running: %q", r.commands())
@@ -113,8 +101,8 @@ func TestKill9LeavesNoOrphans(t *testing.T) {
 		t.Fatal(err)
 	}
 	_ = gopi.Wait()
-	waitUntil(t, "every process gopi started to end", func() bool { return len(r.commands()) == 0 })
-	waitUntil(t, "the shell directory to be removed", func() bool { return len(r.shellDirs()) == 0 })
+	testwait.Until(t, "every process gopi started to end", func() bool { return len(r.commands()) == 0 })
+	testwait.Until(t, "the shell directory to be removed", func() bool { return len(r.shellDirs()) == 0 })
 }
 
 // When the guard dies with gopi (both killed at once, say), the shell
@@ -129,15 +117,22 @@ func TestStaleShellDirRemovedAtNextStart(t *testing.T) {
 		mockllm.Turn{Blocks: []mockllm.Block{mockllm.Text("done")}},
 	)
 	gopi := r.start(t)
-	waitUntil(t, "the command to run", func() bool { return r.running("sleep 1003") && len(r.shellDirs()) == 1 })
+	testwait.Until(t, "the command to run", func() bool { return r.running("sleep 1003") && len(r.shellDirs()) == 1 })
 	stale := r.shellDirs()[0]
-	// gopi, its guard and the shell's group go at once.
-	for _, p := range shelltest.Marked(r.mark) {
-		pid, _ := strconv.Atoi(strings.Fields(p)[0])
-		_ = syscall.Kill(pid, syscall.SIGKILL)
+	// gopi, its guard and the shell's group go at once, the guard first:
+	// a guard still alive when gopi goes cleans up (it did when the test
+	// was descheduled between two kills).
+	marked := shelltest.Marked(r.mark)
+	for _, guard := range []bool{true, false} {
+		for _, p := range marked {
+			if strings.Contains(p, " "+childproc.GuardArg+" ") == guard {
+				pid, _ := strconv.Atoi(strings.Fields(p)[0])
+				_ = syscall.Kill(pid, syscall.SIGKILL)
+			}
+		}
 	}
 	_ = gopi.Wait()
-	waitUntil(t, "everything to be gone", func() bool { return len(r.commands()) == 0 })
+	testwait.Until(t, "everything to be gone", func() bool { return len(r.commands()) == 0 })
 	if _, err := os.Stat(stale); err != nil {
 		t.Fatalf("the shell directory went with its owner already: %v", err)
 	}
@@ -156,11 +151,11 @@ func TestStaleShellDirRemovedAtNextStart(t *testing.T) {
 	if err := next.Wait(); err != nil {
 		t.Fatal(err)
 	}
-	waitUntil(t, "the stale directory to be removed", func() bool {
+	testwait.Until(t, "the stale directory to be removed", func() bool {
 		_, err := os.Stat(stale)
 		return os.IsNotExist(err)
 	})
-	waitUntil(t, "the next gopi's guard to end", func() bool { return len(r.commands()) == 0 })
+	testwait.Until(t, "the next gopi's guard to end", func() bool { return len(r.commands()) == 0 })
 	for _, d := range []string{live, other} {
 		if _, err := os.Stat(d); err != nil {
 			t.Errorf("%s was removed: %v", d, err)

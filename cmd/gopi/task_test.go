@@ -95,9 +95,11 @@ func TestPrintModeBackgroundTask(t *testing.T) {
 	defer close(stop)
 	go func() {
 		for {
+			// The parent's two answers written to the end (the
+			// subagent's is held), the second for its turn after the
+			// task started.
 			for _, q := range r.Srv.Requests() {
-				if strings.Contains(string(q.Body), "Started 1 background task job") {
-					time.Sleep(100 * time.Millisecond) // its answer streams back meanwhile
+				if strings.Contains(string(q.Body), "Started 1 background task job") && r.Srv.Finished() >= 2 {
 					close(release)
 					return
 				}

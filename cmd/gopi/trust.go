@@ -10,10 +10,6 @@ import (
 	"github.com/gopi-agent/gopi/core/modes/tui"
 )
 
-// askTrust asks the project trust question on the terminal; tests
-// replace it.
-var askTrust = tui.AskTrust
-
 // settleTrust decides, before the session is built, whether what the
 // project's files ask for takes effect (see config.ProjectTrust). On a
 // terminal (interactive) a project not answered yet is asked about and
@@ -32,6 +28,10 @@ func settleTrust(ctx context.Context, env *cliEnv, cfg *config.Config, interacti
 	q := tui.TrustQuestion{Path: pt.Path, Changed: pt.Changed, AnswersFile: pt.StoreFile}
 	for _, it := range pt.Items {
 		q.Items = append(q.Items, it.String())
+	}
+	askTrust := tui.AskTrust
+	if env.askTrust != nil {
+		askTrust = env.askTrust
 	}
 	answer, err := askTrust(ctx, q, tui.TrustOptions{Input: env.stdin, Output: env.stdout, Environ: env.environ, NoColor: cfg.Env.Get("NO_COLOR") != ""})
 	if err != nil {

@@ -149,13 +149,11 @@ func TestInteractiveAsksOnceAndRemembers(t *testing.T) {
 	asked := 0
 	var answer tui.TrustAnswer
 	var question tui.TrustQuestion
-	saved := askTrust
-	askTrust = func(_ context.Context, q tui.TrustQuestion, _ tui.TrustOptions) (tui.TrustAnswer, error) {
+	ask := func(_ context.Context, q tui.TrustQuestion, _ tui.TrustOptions) (tui.TrustAnswer, error) {
 		asked++
 		question = q
 		return answer, nil
 	}
-	t.Cleanup(func() { askTrust = saved })
 	r.t.Chdir(r.Project)
 	load := func() *config.Config {
 		t.Helper()
@@ -166,7 +164,7 @@ func TestInteractiveAsksOnceAndRemembers(t *testing.T) {
 		return cfg
 	}
 	var errb bytes.Buffer
-	env := &cliEnv{stdout: &bytes.Buffer{}, stderr: &errb, stdin: strings.NewReader(""), environ: r.Environ}
+	env := &cliEnv{stdout: &bytes.Buffer{}, stderr: &errb, stdin: strings.NewReader(""), environ: r.Environ, askTrust: ask}
 
 	// Ctrl+C at the question: gopi ends before anything starts (the
 	// interactive branch of the command itself). Were the interactive
@@ -174,7 +172,7 @@ func TestInteractiveAsksOnceAndRemembers(t *testing.T) {
 	answer = tui.TrustQuit
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	tty := &cliEnv{stdout: cancelOnWrite(cancel), stderr: &errb, stdin: strings.NewReader(""), environ: r.Environ, stdinTerminal: true, isTerminal: true}
+	tty := &cliEnv{stdout: cancelOnWrite(cancel), stderr: &errb, stdin: strings.NewReader(""), environ: r.Environ, stdinTerminal: true, isTerminal: true, askTrust: ask}
 	if code := run(ctx, tty, nil); code != 130 || asked != 1 || exists(marker) {
 		t.Fatalf("quit at the question: exit %d, asked %d, marker %v, stderr %s", code, asked, exists(marker), errb.String())
 	}

@@ -12,6 +12,7 @@ import (
 	"github.com/gopi-agent/gopi/core/shell/shelltest"
 	"github.com/gopi-agent/gopi/internal/mcptest"
 	"github.com/gopi-agent/gopi/internal/mockllm"
+	"github.com/gopi-agent/gopi/internal/testwait"
 )
 
 // TestMain lets a test start the test binary as gopi itself (the tmux
@@ -90,7 +91,7 @@ func (x *tmuxTerm) scrollback() string { return x.tmux("capture-pane", "-p", "-S
 // waitFor waits until the history and screen contain every text.
 func (x *tmuxTerm) waitFor(texts ...string) {
 	x.t.Helper()
-	deadline := time.Now().Add(20 * time.Second)
+	deadline := testwait.Deadline(x.t)
 	for {
 		all := x.scrollback()
 		missing := ""
@@ -171,11 +172,20 @@ func TestTUIInTmux(t *testing.T) {
 
 	// A narrower window still draws the editor and the footer.
 	x.tmux("resize-window", "-t", "main", "-x", "60", "-y", "20")
-	time.Sleep(300 * time.Millisecond)
-	for _, line := range strings.Split(x.screen(), "\n") {
-		if w := len([]rune(line)); w > 60 {
-			t.Errorf("a line of %d columns after the resize: %q", w, line)
+	wide := func() string { // a line wider than the window, or ""
+		for _, line := range strings.Split(x.screen(), "\n") {
+			if len([]rune(line)) > 60 {
+				return line
+			}
 		}
+		return ""
+	}
+	for deadline, line := testwait.Deadline(t), wide(); line != ""; line = wide() {
+		if time.Now().After(deadline) {
+			t.Errorf("a line of %d columns after the resize: %q", len([]rune(line)), line)
+			break
+		}
+		time.Sleep(20 * time.Millisecond)
 	}
 	x.waitFor("mock/mock-model")
 
@@ -190,7 +200,7 @@ func TestTUIInTmux(t *testing.T) {
 	// gopi's guard ends right after gopi, once it has checked that
 	// nothing else is left: give it a moment, nothing more.
 	left := shelltest.Marked(mark)
-	for deadline := time.Now().Add(10 * time.Second); len(left) > 0 && time.Now().Before(deadline); left = shelltest.Marked(mark) {
+	for deadline := testwait.Deadline(t); len(left) > 0 && time.Now().Before(deadline); left = shelltest.Marked(mark) {
 		time.Sleep(20 * time.Millisecond)
 	}
 	if len(left) > 0 {

@@ -18,6 +18,11 @@ var (
 	cpuVariant = ""    // release variant name: baseline, modern, or empty
 )
 
+// linkStamp returns the build facts linked into the binary.
+func linkStamp() buildinfo.Stamp {
+	return buildinfo.Stamp{Version: version, Commit: commit, Date: buildDate, CPUVariant: cpuVariant}
+}
+
 func runVersion(_ context.Context, env *cliEnv, args []string) int {
 	if len(args) == 1 && (args[0] == "--help" || args[0] == "-h") {
 		fmt.Fprintln(env.stdout, "Usage: gopi version\n\nPrint the version, commit, the commit's date (shown as \"built\", so that a\nrebuild of a commit is identical), Go version, target, CPU variant and which\nengines are native.")
@@ -26,6 +31,10 @@ func runVersion(_ context.Context, env *cliEnv, args []string) int {
 	if len(args) > 0 {
 		return fail(env, "version", cliflags.Usagef("takes no arguments (got %q)", args[0]))
 	}
-	fmt.Fprint(env.stdout, buildinfo.Collect(buildinfo.Stamp{Version: version, Commit: commit, Date: buildDate, CPUVariant: cpuVariant}).String())
+	stamp := linkStamp()
+	if env.build != nil {
+		stamp = *env.build
+	}
+	fmt.Fprint(env.stdout, buildinfo.Collect(stamp).String())
 	return exitMatch
 }

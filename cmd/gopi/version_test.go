@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/gopi-agent/gopi/internal/buildinfo"
 	"github.com/gopi-agent/gopi/native/astgrep"
 	"github.com/gopi-agent/gopi/native/rure"
 )
@@ -16,12 +17,11 @@ import (
 // status of each native engine, and that link-time values win over the
 // toolchain's stamps.
 func TestVersionReport(t *testing.T) {
-	defer func(v, c, d, cpu string) { version, commit, buildDate, cpuVariant = v, c, d, cpu }(version, commit, buildDate, cpuVariant)
-	version, commit, buildDate, cpuVariant = "v1.2.3", "0123abcd", "2026-01-02T03:04:05Z", "modern"
-
+	t.Parallel()
+	stamp := &buildinfo.Stamp{Version: "v1.2.3", Commit: "0123abcd", Date: "2026-01-02T03:04:05Z", CPUVariant: "modern"}
 	for _, args := range [][]string{{"--version"}, {"version"}} {
 		var out, errOut bytes.Buffer
-		env := &cliEnv{stdout: &out, stderr: &errOut}
+		env := &cliEnv{stdout: &out, stderr: &errOut, build: stamp}
 		if code := run(context.Background(), env, args); code != exitMatch {
 			t.Fatalf("%v: exit %d, stderr %q", args, code, errOut.String())
 		}

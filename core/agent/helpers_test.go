@@ -5,12 +5,14 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 	"sync"
 	"testing"
 	"time"
 
 	"github.com/gopi-agent/gopi/core/ai"
 	"github.com/gopi-agent/gopi/core/tool"
+	"github.com/gopi-agent/gopi/internal/testwait"
 )
 
 var testModel = &ai.Model{ID: "m1", Provider: "mock", API: "mock-api", ContextWindow: 100000, MaxTokens: 1000}
@@ -159,6 +161,18 @@ func (r *recorder) events() []Event {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	return append([]Event(nil), r.evs...)
+}
+
+// waitTextDelta waits until the recorder has seen a text delta of the
+// message being streamed, so that the loop's partial message holds it.
+func (r *recorder) waitTextDelta(t *testing.T) {
+	t.Helper()
+	testwait.Until(t, "a text delta", func() bool {
+		return slices.ContainsFunc(r.events(), func(ev Event) bool {
+			u, ok := ev.(MessageUpdate)
+			return ok && u.AssistantMessageEvent.Type == ai.EventTextDelta
+		})
+	})
 }
 
 func newAgent(t *testing.T, s *script, tools ...tool.Tool) (*Agent, *recorder) {

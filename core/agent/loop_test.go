@@ -12,6 +12,7 @@ import (
 
 	"github.com/gopi-agent/gopi/core/ai"
 	"github.com/gopi-agent/gopi/core/tool"
+	"github.com/gopi-agent/gopi/internal/testwait"
 )
 
 func TestTextTurnEventSequence(t *testing.T) {
@@ -201,6 +202,11 @@ func TestExclusiveCallsRunAlone(t *testing.T) {
 	running, maxShared := 0, 0
 	var overlapped atomic.Bool
 	exclusiveRunning := false
+	// The shared calls come in two pairs (c0 c1, c4 c5); each waits until
+	// the other of its pair runs too (a minute at most: calls run one at a
+	// time would otherwise never finish), then stays a while.
+	var looks atomic.Int32
+	pairs := [2]chan struct{}{make(chan struct{}), make(chan struct{})}
 	shared := &fakeTool{name: "look", run: func(context.Context, tool.Args) (*tool.Result, error) {
 		mu.Lock()
 		if exclusiveRunning {
@@ -209,6 +215,15 @@ func TestExclusiveCallsRunAlone(t *testing.T) {
 		running++
 		maxShared = max(maxShared, running)
 		mu.Unlock()
+		n := looks.Add(1)
+		if pair := pairs[min((n-1)/2, 1)]; n%2 == 0 {
+			close(pair)
+		} else {
+			select {
+			case <-pair:
+			case <-time.After(time.Minute):
+			}
+		}
 		time.Sleep(30 * time.Millisecond)
 		mu.Lock()
 		running--
@@ -263,7 +278,7 @@ func TestAbortMidStreamKeepsPartial(t *testing.T) {
 	errc := make(chan error)
 	go func() { errc <- a.Prompt(context.Background(), user("q")) }()
 	<-started
-	time.Sleep(70 * time.Millisecond) // let the delta be delivered
+	rec.waitTextDelta(t)
 	a.Abort()
 	if err := <-errc; err != nil {
 		t.Fatal(err)
@@ -293,18 +308,14 @@ func TestAbortWithStuckProvider(t *testing.T) {
 		close(started)
 		<-block
 	})
-	a, _ := newAgent(t, s)
+	a, rec := newAgent(t, s)
 	a.opts.AbortGrace = 50 * time.Millisecond
 	errc := make(chan error)
 	go func() { errc <- a.Prompt(context.Background(), user("q")) }()
 	<-started
-	time.Sleep(70 * time.Millisecond)
+	rec.waitTextDelta(t)
 	a.Abort()
-	select {
-	case <-errc:
-	case <-time.After(5 * time.Second):
-		t.Fatal("abort did not end the run")
-	}
+	testwait.Recv(t, "the abort to end the run", errc)
 	last := a.Messages()[1].(*ai.AssistantMessage)
 	if last.StopReason != ai.StopReasonAborted || last.Text() != "stuck" {
 		t.Fatalf("last message %s", mustJSON(t, last))

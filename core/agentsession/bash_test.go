@@ -11,6 +11,7 @@ import (
 	"github.com/gopi-agent/gopi/core/ai"
 	"github.com/gopi-agent/gopi/core/message"
 	"github.com/gopi-agent/gopi/core/shell/shelltest"
+	"github.com/gopi-agent/gopi/internal/testwait"
 )
 
 // shellFixture is a fixture whose commands run with a PATH and are
@@ -152,10 +153,7 @@ func TestExecuteBashDuringRun(t *testing.T) {
 	if err := <-done; err != nil {
 		t.Fatal(err)
 	}
-	deadline := time.Now().Add(5 * time.Second)
-	for len(bashMessages(s.Messages())) == 0 && time.Now().Before(deadline) {
-		time.Sleep(10 * time.Millisecond)
-	}
+	testwait.Until(t, "the command to be recorded", func() bool { return len(bashMessages(s.Messages())) != 0 })
 	msgs := s.Messages()
 	if _, ok := msgs[len(msgs)-1].(*message.BashExecution); !ok {
 		t.Fatalf("last message %T", msgs[len(msgs)-1])
@@ -188,28 +186,26 @@ func TestBackgroundJobDelivery(t *testing.T) {
 	if err := s.Prompt(context.Background(), "run it in the background", PromptOptions{}); err != nil {
 		t.Fatal(err)
 	}
-	var req *ai.Request
-	select {
-	case req = <-delivered:
-	case <-time.After(10 * time.Second):
-		t.Fatal("no run for the delivery")
-	}
+	req, _ := testwait.Recv(t, "a run for the delivery", delivered)
 	users := userTexts(req.Messages)
 	last := users[len(users)-1]
 	if !strings.Contains(last, "Background job bg_1") || !strings.Contains(last, "from-the-background") {
 		t.Fatalf("%q", last)
 	}
-	if err := s.Turn().WaitIdle(context.Background()); err != nil {
-		t.Fatal(err)
-	}
-	time.Sleep(50 * time.Millisecond)
-	_ = s.Turn().WaitIdle(context.Background())
+	// The delivery's run ends with the answer to it.
 	var custom *message.Custom
-	for _, m := range s.Messages() {
-		if c, ok := m.(*message.Custom); ok && c.CustomType == JobResultType {
-			custom = c
+	testwait.Until(t, "the delivery's run to end", func() bool {
+		if err := s.Turn().WaitIdle(context.Background()); err != nil {
+			t.Fatal(err)
 		}
-	}
+		custom = nil
+		for _, m := range s.Messages() {
+			if c, ok := m.(*message.Custom); ok && c.CustomType == JobResultType {
+				custom = c
+			}
+		}
+		return custom != nil && s.LastAssistantText() == "got the result"
+	})
 	if custom == nil || !strings.Contains(string(custom.Details), `"jobId":"bg_1"`) || s.LastAssistantText() != "got the result" {
 		t.Fatalf("%+v %q", custom, s.LastAssistantText())
 	}

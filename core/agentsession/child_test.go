@@ -17,6 +17,7 @@ import (
 	"github.com/gopi-agent/gopi/core/session"
 	"github.com/gopi-agent/gopi/core/tools/task"
 	"github.com/gopi-agent/gopi/internal/mockllm"
+	"github.com/gopi-agent/gopi/internal/testwait"
 )
 
 // taskRig is a session whose provider is a mockllm server: the parent and
@@ -252,19 +253,9 @@ func TestTaskAbortCancelsChildren(t *testing.T) {
 	)
 	done := make(chan error, 1)
 	go func() { done <- r.s.Prompt(context.Background(), "go", PromptOptions{}) }()
-	deadline := time.Now().Add(10 * time.Second)
-	for len(r.srv.Requests()) < 3 {
-		if time.Now().After(deadline) {
-			t.Fatal("the subagents never called the model")
-		}
-		time.Sleep(5 * time.Millisecond)
-	}
+	testwait.Until(t, "the subagents to call the model", func() bool { return len(r.srv.Requests()) >= 3 })
 	r.s.Abort()
-	select {
-	case <-done:
-	case <-time.After(10 * time.Second):
-		t.Fatal("the abort did not stop the task call")
-	}
+	testwait.Recv(t, "the abort to stop the task call", done)
 	d := r.end("task").Result.Details.(*task.Details)
 	for _, res := range d.Results {
 		if res.Status != task.StatusAborted || !res.Aborted {

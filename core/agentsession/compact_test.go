@@ -19,6 +19,7 @@ import (
 	"github.com/gopi-agent/gopi/core/message"
 	"github.com/gopi-agent/gopi/core/session"
 	"github.com/gopi-agent/gopi/core/tool"
+	"github.com/gopi-agent/gopi/internal/testwait"
 )
 
 // settings writes the agent directory's config.yml.
@@ -641,7 +642,7 @@ func TestPromptDuringCompactionWaits(t *testing.T) {
 	}
 	second := make(chan error, 1)
 	go func() { second <- s.Prompt(ctx, "three", PromptOptions{}) }()
-	time.Sleep(50 * time.Millisecond)
+	testwait.Until(t, "the prompt to wait for the compaction", func() bool { return s.gate.waiting.Load() == 1 })
 	if n := len(f.script.requests()); n != 2 {
 		t.Fatalf("%d requests while compacting: the waiting prompt ran", n)
 	}

@@ -9,13 +9,13 @@ import (
 	"strings"
 	"sync"
 	"testing"
-	"time"
 
 	"github.com/gopi-agent/gopi/core/agent"
 	"github.com/gopi-agent/gopi/core/ai"
 	"github.com/gopi-agent/gopi/core/compaction"
 	"github.com/gopi-agent/gopi/core/message"
 	"github.com/gopi-agent/gopi/core/session"
+	"github.com/gopi-agent/gopi/internal/testwait"
 )
 
 // entryOf returns the id of the user message with text, or of the
@@ -249,10 +249,7 @@ func TestNavigateBadInput(t *testing.T) {
 	})
 	done := make(chan error, 1)
 	go func() { done <- s.Prompt(ctx, "slow", PromptOptions{}) }()
-	deadline := time.Now().Add(5 * time.Second)
-	for !s.Turn().IsStreaming() && time.Now().Before(deadline) {
-		time.Sleep(5 * time.Millisecond)
-	}
+	testwait.Until(t, "the run to stream", s.Turn().IsStreaming)
 	if _, err := s.Tree().Navigate(ctx, entryOf(t, s, "a1"), NavigateOptions{}); !errors.Is(err, ErrWorking) {
 		t.Errorf("during a run: %v", err)
 	}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"sync"
+	"sync/atomic"
 
 	"github.com/gopi-agent/gopi/core/agent"
 	"github.com/gopi-agent/gopi/core/ai"
@@ -23,6 +24,10 @@ type Turn struct {
 	agent   *agent.Agent
 	held    chan struct{} // held by the prompt or compaction working
 	closing chan struct{} // closed by Close: nobody new gets the turn
+
+	// waiting counts the callers in acquire (a prompt waiting for the
+	// work before it), so that a test can wait for one to be there.
+	waiting atomic.Int32
 
 	mu       sync.Mutex
 	closed   bool
@@ -98,6 +103,8 @@ func (t *Turn) tryAcquire() bool {
 
 // acquire waits for the turn, for ctx, or for the session to close.
 func (t *Turn) acquire(ctx context.Context) error {
+	t.waiting.Add(1)
+	defer t.waiting.Add(-1)
 	select {
 	case t.held <- struct{}{}:
 		select {

@@ -4,9 +4,9 @@ import (
 	"runtime"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/gopi-agent/gopi/core/ai"
+	"github.com/gopi-agent/gopi/internal/testwait"
 )
 
 // A count is remembered for the message it was made for, and the memory
@@ -35,11 +35,11 @@ func TestCounterRemembersWithoutRetaining(t *testing.T) {
 		t.Fatalf("%d counts remembered, want 101", s)
 	}
 	// Cleanups run on their own goroutine after a collection: wait for
-	// them (a bounded number of rounds, no timing is asserted).
-	for i := 0; i < 1000 && size() > 1; i++ {
+	// them (no timing is asserted).
+	testwait.Until(t, "the cleanups of the dropped messages", func() bool {
 		runtime.GC()
-		time.Sleep(time.Millisecond)
-	}
+		return size() <= 1
+	})
 	if s := size(); s != 1 {
 		t.Fatalf("%d counts remembered after the messages were dropped, want 1", s)
 	}

@@ -14,6 +14,7 @@ import (
 
 	"github.com/gopi-agent/gopi/core/agent"
 	"github.com/gopi-agent/gopi/core/tool"
+	"github.com/gopi-agent/gopi/internal/testwait"
 )
 
 func writeExt(t testing.TB, dir, name, src string) string {
@@ -178,19 +179,36 @@ func TestHandlerBudget(t *testing.T) {
 
 // Timers fire on the engine's goroutine; Close stops those still pending.
 func TestTimersAndClose(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
+	// The interval is cleared by another timer once it has ticked three
+	// times; a while after the clear, the count is taken again.
 	p := writeExt(t, dir, "timers.js", `export default function (pi) {
 		globalThis.ticks = 0;
-		const id = setInterval(() => { globalThis.ticks++; }, 5);
-		setTimeout(() => clearInterval(id), 60);
+		const id = setInterval(() => {
+			if (++globalThis.ticks === 3) {
+				setTimeout(() => {
+					clearInterval(id);
+					globalThis.stopped = globalThis.ticks;
+					setTimeout(() => { globalThis.after = globalThis.ticks; }, 30);
+				}, 0);
+			}
+		}, 5);
 		setTimeout(() => { globalThis.late = true; }, 60000);
 	}`)
 	r := Load(context.Background(), []Entry{{Path: p}}, Options{})
-	time.Sleep(150 * time.Millisecond)
-	var ticks int64
-	r.vm.do(time.Second, func(rt *gojaRuntime) error { ticks = rt.Get("ticks").ToInteger(); return nil })
-	if ticks < 3 || ticks > 20 {
-		t.Errorf("%d ticks", ticks)
+	var stopped, after int64
+	testwait.Until(t, "the count taken after the interval was cleared", func() bool {
+		r.vm.do(10*time.Second, func(rt *gojaRuntime) error {
+			if v := rt.Get("after"); v != nil && !goja.IsUndefined(v) {
+				stopped, after = rt.Get("stopped").ToInteger(), v.ToInteger()
+			}
+			return nil
+		})
+		return after != 0
+	})
+	if stopped < 3 || after != stopped {
+		t.Errorf("%d ticks when the interval was cleared, %d afterwards", stopped, after)
 	}
 	r.Close()
 	if err := r.vm.do(time.Second, func(*gojaRuntime) error { return nil }); err != errClosed {

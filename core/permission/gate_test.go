@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/gopi-agent/gopi/core/tool"
+	"github.com/gopi-agent/gopi/internal/testwait"
 )
 
 // fakeAsker answers with the next of its answers (or err), counting the
@@ -161,9 +162,7 @@ func TestGateCancel(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)
 	go func() { done <- g.Check(ctx, bashCall("1")) }()
-	for f.count() == 0 {
-		time.Sleep(time.Millisecond)
-	}
+	testwait.Until(t, "the question", func() bool { return f.count() != 0 })
 	cancel()
 	if err := <-done; err == nil || !strings.Contains(err.Error(), "cancelled before the user answered") {
 		t.Fatalf("%v", err)
@@ -173,9 +172,7 @@ func TestGateCancel(t *testing.T) {
 	f2 := &fakeAsker{answers: []Answer{AllowOnce}, hold: make(chan struct{})}
 	g2 := newGate(t, f2, "*")
 	go g2.Check(context.Background(), bashCall("first"))
-	for f2.count() == 0 {
-		time.Sleep(time.Millisecond)
-	}
+	testwait.Until(t, "the question", func() bool { return f2.count() != 0 })
 	ctx2, cancel2 := context.WithCancel(context.Background())
 	cancel2()
 	if err := g2.Check(ctx2, bashCall("second")); err == nil || !strings.Contains(err.Error(), "cancelled") {

@@ -81,6 +81,10 @@ func TestDescribeGit(t *testing.T) {
 // TestGitStatus runs the real git: a fresh repository is clean, an
 // untracked and a modified file make two changed paths, and a deadline too
 // short for git leaves the state unknown with a warning.
+// statusBound is the time limit of the git status runs that must finish:
+// generous, since a loaded machine can take seconds to start git.
+const statusBound = time.Minute
+
 func TestGitStatus(t *testing.T) {
 	if _, err := exec.LookPath("git"); err != nil {
 		t.Skip("git is not installed")
@@ -98,20 +102,20 @@ func TestGitStatus(t *testing.T) {
 	run("commit", "-q", "-m", "a")
 
 	ctx := context.Background()
-	env := Environment(ctx, EnvOptions{Cwd: dir, GitStatusTimeout: 5 * time.Second})
+	env := Environment(ctx, EnvOptions{Cwd: dir, GitStatusTimeout: statusBound})
 	if env.Git == nil || env.Git.Root != dir || env.Git.Branch != "trunk" || env.Git.Changed != 0 {
 		t.Fatalf("clean repository: %+v", env.Git)
 	}
 	os.WriteFile(filepath.Join(dir, "a.txt"), []byte("changed\n"), 0o644)
 	os.WriteFile(filepath.Join(dir, "b.txt"), []byte("new\n"), 0o644)
-	if env := Environment(ctx, EnvOptions{Cwd: dir, GitStatusTimeout: 5 * time.Second}); env.Git.Changed != 2 {
+	if env := Environment(ctx, EnvOptions{Cwd: dir, GitStatusTimeout: statusBound}); env.Git.Changed != 2 {
 		t.Errorf("two changes: %+v", env.Git)
 	}
 	if env := Environment(ctx, EnvOptions{Cwd: dir}); env.Git.Changed != -1 {
 		t.Errorf("status run without a timeout: %+v", env.Git)
 	}
 	// Started early and handed to Build.
-	probe := StartGitStatus(ctx, dir, 5*time.Second)
+	probe := StartGitStatus(ctx, dir, statusBound)
 	if p, err := Build(ctx, Options{Cwd: dir, ContextFiles: []ContextFile{}, GitStatus: probe}); err != nil || p.Env.Git.Changed != 2 {
 		t.Errorf("early probe: %+v, %v", p.Env.Git, err)
 	}

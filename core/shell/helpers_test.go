@@ -64,6 +64,13 @@ func (b *buffer) Len() int {
 }
 
 // run runs command in sh and returns its output and result.
+// handed is how many output bytes sh has handed on so far.
+func handed(sh *Session) int64 {
+	sh.mu.Lock()
+	defer sh.mu.Unlock()
+	return sh.handed
+}
+
 func run(t *testing.T, sh *Session, req Request) (string, Result) {
 	t.Helper()
 	var out buffer

@@ -104,11 +104,15 @@ func TestPool(t *testing.T) {
 		t.Fatal(err)
 	}
 	busy := make(chan Result)
+	holding := filepath.Join(t.TempDir(), "holding")
 	go func() {
-		res, _ := p.Run(ctx, Request{Command: "read x < " + Quote(fifo)})
+		res, _ := p.Run(ctx, Request{Command: ": > " + Quote(holding) + "; read x < " + Quote(fifo)})
 		busy <- res
 	}()
-	time.Sleep(50 * time.Millisecond)
+	waitFor(t, "the first command to hold the shell", func() bool {
+		_, err := os.Stat(holding)
+		return err == nil
+	})
 	out = buffer{}
 	res, err := p.Run(ctx, Request{Command: "pwd; echo ${X-none}", Output: &out})
 	if err != nil || !res.OneShot || out.String() != "/\nnone\n" {

@@ -5,19 +5,14 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/gopi-agent/gopi/internal/testwait"
 )
 
-// waitFor polls cond until it holds; the test fails after a generous
-// bound instead of hanging.
+// waitFor polls cond until it holds (testwait.Until).
 func waitFor(t *testing.T, what string, cond func() bool) {
 	t.Helper()
-	deadline := time.Now().Add(30 * time.Second)
-	for !cond() {
-		if time.Now().After(deadline) {
-			t.Fatalf("gave up waiting for %s", what)
-		}
-		time.Sleep(10 * time.Millisecond)
-	}
+	testwait.Until(t, what, cond)
 }
 
 // Close does not leave one-shot commands to their callers: however long

@@ -49,6 +49,7 @@ type Session struct {
 	cur     io.Writer   // output of the running command; nil discards
 	trailer chan string // trailers, for the running command
 	pwd     string      // the shell's directory after the last command
+	handed  int64       // output bytes handed on (to cur or discarded), so that tests can wait for output written between commands
 
 	exited     chan struct{} // closed when the shell process has exited
 	exitCode   int           // its status, once exited
@@ -150,6 +151,7 @@ func (s *Session) read() {
 		if s.cur != nil {
 			_, _ = s.cur.Write(p)
 		}
+		s.handed += int64(len(p))
 		s.mu.Unlock()
 	}
 	done := func(t string) {

@@ -111,9 +111,7 @@ func TestSessionCancel(t *testing.T) {
 		res, _ := sh.Run(ctx, Request{Command: "yes", Output: &out})
 		done <- res
 	}()
-	for out.Len() < 1<<20 {
-		time.Sleep(5 * time.Millisecond)
-	}
+	waitFor(t, "a MiB of output", func() bool { return out.Len() >= 1<<20 })
 	cancel()
 	res := <-done
 	if !res.Cancelled || !res.ShellExited {
@@ -145,25 +143,20 @@ func TestSessionBackgroundProcess(t *testing.T) {
 	if out != "started\n" || res.ExitCode != 0 || time.Since(start) > 5*time.Second {
 		t.Fatalf("%q %+v", out, res)
 	}
-	// The daemon's later output does not confuse the next command.
-	// It writes, then leaves a marker: the next command starts only once
-	// its output is in the pipe and read (on a loaded machine the sleep
-	// 0.05 can take longer than any fixed wait, and a daemon that writes
-	// during a command is that command's output).
-	marker := filepath.Join(t.TempDir(), "late-written")
-	out, res = run(t, sh, Request{Command: "(sleep 0.05; echo late; : >'" + marker + "') & echo now"})
+	// The daemon's later output does not confuse the next command. It
+	// writes once the command that started it has returned (a daemon
+	// that writes during a command is that command's output), and the
+	// next command starts once the session has read it.
+	goAhead := filepath.Join(t.TempDir(), "write-now")
+	out, res = run(t, sh, Request{Command: "(while [ ! -e '" + goAhead + "' ]; do sleep 0.01; done; echo late) & echo now"})
 	if out != "now\n" || res.ExitCode != 0 {
 		t.Fatalf("%q %+v", out, res)
 	}
-	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(5 * time.Millisecond) {
-		if _, err := os.Stat(marker); err == nil {
-			break
-		}
-		if time.Now().After(deadline) {
-			t.Fatal("the background command did not write within 10 s")
-		}
+	before := handed(sh)
+	if err := os.WriteFile(goAhead, nil, 0o644); err != nil {
+		t.Fatal(err)
 	}
-	waitOutputRead(t, sh)
+	waitFor(t, "the session to read the late output", func() bool { return handed(sh) == before+int64(len("late\n")) })
 	out, _ = run(t, sh, Request{Command: "echo next"})
 	if out != "next\n" {
 		t.Fatalf("%q", out)

@@ -103,6 +103,13 @@ func (s *Server) Requests() []Request {
 	return append([]Request(nil), s.requests...)
 }
 
+// Finished returns how many answers have been written to the end.
+func (s *Server) Finished() int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.finished
+}
+
 // Remaining returns how many scripted turns have not been played.
 func (s *Server) Remaining() int {
 	s.mu.Lock()

@@ -113,6 +113,9 @@ func TestRecordsRequests(t *testing.T) {
 	if srv.Remaining() != 0 {
 		t.Errorf("Remaining = %d, want 0", srv.Remaining())
 	}
+	if err := srv.WaitPlayed(context.Background()); err != nil || srv.Finished() != 2 {
+		t.Errorf("Finished = %d (%v), want 2", srv.Finished(), err)
+	}
 	// A third request finds the script exhausted.
 	resp, err := post(t, context.Background(), srv, FormatAnthropic, streamBody)
 	if err != nil {

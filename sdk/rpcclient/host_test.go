@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/gopi-agent/gopi/internal/testwait"
 )
 
 // A host_tool_cancel that follows its host_tool_call at once cancels the
@@ -62,19 +64,11 @@ func TestCallWatchIsReleased(t *testing.T) {
 	if err != nil || !strings.Contains(line, `"host_tool_result"`) {
 		t.Fatalf("result %q %v", line, err)
 	}
-	deadline := time.Now().Add(2 * time.Second)
-	for {
+	testwait.Until(t, "the call's listeners to go", func() bool {
 		c.mu.Lock()
-		n := len(c.listeners)
-		c.mu.Unlock()
-		if n == 0 {
-			break
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("%d listeners left after the call", n)
-		}
-		time.Sleep(5 * time.Millisecond)
-	}
+		defer c.mu.Unlock()
+		return len(c.listeners) == 0
+	})
 	gopiOut.Close()
 	gopiIn.Close()
 	<-c.Done()

@@ -18,9 +18,6 @@ const DefaultContentCacheBytes = 256 << 20
 // any write.
 const racyWindow = 2 * time.Second
 
-// contentNow is the clock the racy check reads; tests move it.
-var contentNow = time.Now
-
 // contentFileLimit is the largest file the cache keeps; larger ones are
 // read in blocks on every search.
 const contentFileLimit = 16 << 20
@@ -104,6 +101,8 @@ type ContentCache struct {
 
 	scopes     map[string]int64 // cache cost of the files of each scope a search went through (contentscope.go)
 	scopeOrder []string         // keys of scopes, oldest recorded first
+
+	now func() time.Time // the clock the racy check reads: time.Now; tests move it
 }
 
 // NewContentCache returns an empty cache with budget bytes: 0 is
@@ -116,7 +115,7 @@ func NewContentCache(budget int64) *ContentCache {
 	if budget == 0 {
 		budget = DefaultContentCacheBytes
 	}
-	return &ContentCache{budget: budget, files: map[string]*cachedFile{}, dirs: map[string]*dirWatch{}, scopes: map[string]int64{}}
+	return &ContentCache{budget: budget, files: map[string]*cachedFile{}, dirs: map[string]*dirWatch{}, scopes: map[string]int64{}, now: time.Now}
 }
 
 // SetBudget changes the budget (0: DefaultContentCacheBytes; negative:
@@ -330,7 +329,7 @@ func (c *ContentCache) get(path string, key fileKey, gen uint64, needText bool) 
 // if the budget has room or can make room from entries neither this nor
 // the previous search used.
 func (c *ContentCache) put(path string, key fileKey, gen uint64, text []byte, nul int, dir *dirWatch) {
-	if contentNow().Add(-racyWindow).UnixNano() <= max(key.ctime, key.mtime) {
+	if c.now().Add(-racyWindow).UnixNano() <= max(key.ctime, key.mtime) {
 		return // changed too recently to trust its times: read it again next time
 	}
 	f := &cachedFile{path: path, key: key, nul: nul, lastGen: gen, dir: dir}

@@ -20,48 +20,20 @@ import (
 	"github.com/gopi-agent/gopi/native/rure"
 )
 
-// resetContents empties the content cache and gives it budget for the
-// test, restoring the default afterwards.
-//
-// The files of these tests were just written, which the cache would not
-// keep (see racyWindow): its clock runs an hour ahead during the test, and
-// tests that change a file wait for the file system's clock to tick first.
-func resetContents(t *testing.T, budget int64) {
-	t.Helper()
-	contents = NewContentCache(budget)
-	contents.noWatch = noWatchInTest
-	contentNow = func() time.Time { return time.Now().Add(time.Hour) }
-	c := contents
-	t.Cleanup(func() { c.Close(); contentNow = time.Now })
-}
-
-// contents is the content cache of the running test (resetContents).
-var contents *ContentCache
-
-// noWatchInTest makes resetContents build caches that do not use inotify
-// (setWatching).
-var noWatchInTest bool
-
 // nextTick waits long enough for file times to differ from the last ones
 // (Linux file times come from a clock that ticks every few milliseconds).
 func nextTick() { time.Sleep(20 * time.Millisecond) }
 
 // bothValidations runs fn with the cache trusting watched directories and
 // with it checking every file with a stat (inotify unavailable).
-func bothValidations(t *testing.T, fn func(t *testing.T)) {
+func bothValidations(t *testing.T, fn func(t *testing.T, watch bool)) {
+	t.Parallel()
 	for _, watch := range []bool{true, false} {
 		t.Run(map[bool]string{true: "watched", false: "stat"}[watch], func(t *testing.T) {
-			setWatching(t, watch)
-			fn(t)
+			t.Parallel()
+			fn(t, watch)
 		})
 	}
-}
-
-// setWatching turns the use of inotify on or off for the caches one test
-// builds with resetContents.
-func setWatching(t *testing.T, on bool) {
-	noWatchInTest = !on
-	t.Cleanup(func() { noWatchInTest = false })
 }
 
 // The content cache changes nothing in what a search finds: every mode,
@@ -69,8 +41,8 @@ func setWatching(t *testing.T, on bool) {
 // without the scan cache.
 func TestContentCacheFindsWhatAReadFinds(t *testing.T) { bothValidations(t, testContentCacheFinds) }
 
-func testContentCacheFinds(t *testing.T) {
-	resetContents(t, 0)
+func testContentCacheFinds(t *testing.T, watch bool) {
+	contents := newContents(t, 0, watch)
 	root := writeTree(t, map[string]string{
 		"a.txt":     "foo\nbar foo\n",
 		"b/c.go":    "package foo\n// nothing\nfunc foo() {}\n",
@@ -112,8 +84,8 @@ func testContentCacheFinds(t *testing.T) {
 // with the modification time put back, and replaced by a rename.
 func TestContentCacheSeesChanges(t *testing.T) { bothValidations(t, testContentCacheSeesChanges) }
 
-func testContentCacheSeesChanges(t *testing.T) {
-	resetContents(t, 0)
+func testContentCacheSeesChanges(t *testing.T, watch bool) {
+	contents := newContents(t, 0, watch)
 	root := writeTree(t, map[string]string{"f.txt": "alpha\n", "g.txt": "gamma\n"})
 	f := filepath.Join(root, "f.txt")
 	o := DefaultOptions("beta|delta", root)
@@ -166,9 +138,10 @@ func sizedTree(t *testing.T, n int) (root string, one int64) {
 // fit), keep what is cached and serve it from memory; results stay
 // complete.
 func TestContentCacheTreeLargerThanBudget(t *testing.T) {
+	t.Parallel()
 	root, one := sizedTree(t, 200)
 	budget := 40 * one // the tree is five times the budget
-	resetContents(t, budget)
+	contents := newContents(t, budget, true)
 	o := DefaultOptions("needle", root)
 	o.ContentCache = contents
 	var firstSet []string
@@ -181,7 +154,7 @@ func TestContentCacheTreeLargerThanBudget(t *testing.T) {
 		if used > budget/contentProbationShare {
 			t.Fatalf("pass %d: %d files, %d bytes cached; a tree larger than the budget %d may take %d", pass, n, used, budget, budget/contentProbationShare)
 		}
-		set := cachedPaths()
+		set := cachedPaths(contents)
 		if pass == 0 {
 			if n == 0 {
 				t.Fatal("the first search cached nothing")
@@ -203,8 +176,9 @@ func TestContentCacheTreeLargerThanBudget(t *testing.T) {
 // may take: the first search caches part of it and measures it, the
 // second caches the rest, the third reads nothing from disk.
 func TestContentCacheTreeThatFits(t *testing.T) {
+	t.Parallel()
 	root, one := sizedTree(t, 30)
-	resetContents(t, 40*one)
+	contents := newContents(t, 40*one, true)
 	o := DefaultOptions("needle", root)
 	o.ContentCache = contents
 	if search(t, o).TotalMatches != 30 {
@@ -228,9 +202,10 @@ func TestContentCacheTreeThatFits(t *testing.T) {
 // not let a search of the whole tree fill the cache: each choice of files
 // is measured on its own.
 func TestContentCacheScopeIsTheFileSelection(t *testing.T) {
+	t.Parallel()
 	root, one := sizedTree(t, 200)
 	budget := 40 * one
-	resetContents(t, budget)
+	contents := newContents(t, budget, true)
 	o := DefaultOptions("needle", root)
 	o.ContentCache = contents
 	narrow := o
@@ -253,13 +228,14 @@ func TestContentCacheScopeIsTheFileSelection(t *testing.T) {
 // search of a tree that does not fit does not allocate a file-sized
 // buffer per large file.
 func TestContentCacheLargeFileNotAdmittedIsReadInBlocks(t *testing.T) {
+	// Not parallel: it measures the process's allocations.
 	if !rure.Available {
 		t.Skip("Go's regexp engine (no cgo) allocates per line searched: the bound is for the read buffers")
 	}
 	const size = 1 << 20
 	text := strings.Repeat("abcdefghijklmno\n", size/16)
 	root := writeTree(t, map[string]string{"a.txt": text, "b.txt": text, "c.txt": text, "d.txt": text})
-	resetContents(t, 256<<10) // room for none of them
+	contents := newContents(t, 256<<10, true) // room for none of them
 	o := withBlocks(DefaultOptions("zzz|abc", root), 64<<10, 16<<10)
 	o.ContentCache, o.Mode = contents, ModeCount
 	var before, after runtime.MemStats
@@ -280,7 +256,8 @@ func TestContentCacheLargeFileNotAdmittedIsReadInBlocks(t *testing.T) {
 // A worker that read a large file whole to cache it does not keep a
 // buffer that size for the rest of the search.
 func TestContentCacheWorkerDropsLargeReadBuffer(t *testing.T) {
-	resetContents(t, 0)
+	t.Parallel()
+	contents := newContents(t, 0, true)
 	const size = keptBufferLimit + 1<<20
 	root := writeTree(t, map[string]string{"big.txt": strings.Repeat("abcdefghijklmno\n", size/16)})
 	path := filepath.Join(root, "big.txt")
@@ -312,14 +289,14 @@ func TestContentCacheWorkerDropsLargeReadBuffer(t *testing.T) {
 // the cache: no directory watch (a search of / would otherwise take the
 // 8192 it may hold) and no stat.
 func TestContentCachePastBudgetWatchesNoMore(t *testing.T) {
-	setWatching(t, true)
+	t.Parallel()
 	files := map[string]string{}
 	for i := range 60 {
 		files[fmt.Sprintf("d%02d/f.txt", i)] = "line needle\n"
 	}
 	root := writeTree(t, files)
 	one := contentCost(filepath.Join(root, "d00", "f.txt"), []byte("line needle\n"))
-	resetContents(t, 8*one)
+	contents := newContents(t, 8*one, true)
 	o := DefaultOptions("needle", root)
 	o.ContentCache = contents
 	if n := search(t, o).TotalMatches; n != 60 {
@@ -337,11 +314,11 @@ func TestContentCachePastBudgetWatchesNoMore(t *testing.T) {
 	}
 }
 
-// cachedPaths lists the cached files' paths, sorted.
-func cachedPaths() []string {
-	contents.mu.Lock()
-	defer contents.mu.Unlock()
-	return slices.Sorted(maps.Keys(contents.files))
+// cachedPaths lists the paths of the files c holds, sorted.
+func cachedPaths(c *ContentCache) []string {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return slices.Sorted(maps.Keys(c.files))
 }
 
 // Searches running at once share the cache while files change under them
@@ -350,8 +327,8 @@ func TestContentCacheConcurrentSearches(t *testing.T) {
 	bothValidations(t, testContentCacheConcurrent)
 }
 
-func testContentCacheConcurrent(t *testing.T) {
-	resetContents(t, 0)
+func testContentCacheConcurrent(t *testing.T, watch bool) {
+	contents := newContents(t, 0, watch)
 	files := map[string]string{}
 	for i := range 40 {
 		files[fmt.Sprintf("d%d/f%d.txt", i%4, i)] = "needle\n"
@@ -395,8 +372,8 @@ func testContentCacheConcurrent(t *testing.T) {
 // in place, through a hard link in another directory, and a directory
 // above it renamed away and rebuilt (its watch hears nothing of that).
 func TestContentCacheWatchedChanges(t *testing.T) {
-	setWatching(t, true)
-	resetContents(t, 0)
+	t.Parallel()
+	contents := newContents(t, 0, true)
 	root := writeTree(t, map[string]string{"a/b/f.txt": "one\n", "a/b/g.txt": "two\n", "h/x.txt": "xxx\n"})
 	o := DefaultOptions("one|two", root)
 	o.ContentCache = contents
@@ -454,8 +431,8 @@ func TestContentCacheWatchedChanges(t *testing.T) {
 // A lost event queue (overflow) drops every watch: nothing stale is
 // served, and watching starts again.
 func TestContentCacheWatchOverflow(t *testing.T) {
-	setWatching(t, true)
-	resetContents(t, 0)
+	t.Parallel()
+	contents := newContents(t, 0, true)
 	root := writeTree(t, map[string]string{"a.txt": "aaa\n", "b.txt": "bbb\n"})
 	o := DefaultOptions("zzz", root)
 	o.ContentCache = contents
@@ -507,9 +484,9 @@ func TestContentCacheWatchOverflow(t *testing.T) {
 // same tick of the file system's clock would leave its size and times as
 // they were.
 func TestContentCacheSkipsRacyFiles(t *testing.T) {
-	setWatching(t, false)
-	resetContents(t, 0)
-	contentNow = time.Now
+	t.Parallel()
+	contents := newContents(t, 0, false)
+	contents.now = time.Now
 	root := writeTree(t, map[string]string{"f.txt": "one\n"})
 	o := DefaultOptions("one", root)
 	o.ContentCache = contents
@@ -531,8 +508,8 @@ func TestContentCacheSkipsRacyFiles(t *testing.T) {
 // a change is reported under one path only, so the other path's files are
 // checked with a stat.
 func TestContentCacheDirectoryUnderTwoPaths(t *testing.T) {
-	setWatching(t, true)
-	resetContents(t, 0)
+	t.Parallel()
+	contents := newContents(t, 0, true)
 	root := writeTree(t, map[string]string{"real/f.txt": "one\n"})
 	if err := os.Symlink("real", filepath.Join(root, "alias")); err != nil {
 		t.Fatal(err)
@@ -558,8 +535,8 @@ func TestContentCacheDirectoryUnderTwoPaths(t *testing.T) {
 // does the first search store the text it read. That text must not be
 // trusted without a stat, or it would be served until the next change.
 func TestContentCacheWriteBetweenReadAndStore(t *testing.T) {
-	setWatching(t, true)
-	resetContents(t, 0)
+	t.Parallel()
+	contents := newContents(t, 0, true)
 	dir := writeTree(t, map[string]string{"x.txt": "OLD line\n"})
 	other := writeTree(t, map[string]string{"y.txt": "other line\n"})
 	texts := func(path string) string {
@@ -572,7 +549,7 @@ func TestContentCacheWriteBetweenReadAndStore(t *testing.T) {
 		return b.String()
 	}
 	var fired atomic.Bool
-	contentNow = func() time.Time {
+	contents.now = func() time.Time {
 		if fired.CompareAndSwap(false, true) {
 			// Called by the first search's store of x.txt, after its read.
 			nextTick()
@@ -601,10 +578,10 @@ func TestContentCacheWriteBetweenReadAndStore(t *testing.T) {
 // Two caches are independent: what one search keeps in its cache is not
 // in another, and turning one off leaves the other as it was.
 func TestContentCachesAreIndependent(t *testing.T) {
-	resetContents(t, 0)
+	t.Parallel()
+	contents := newContents(t, 0, true)
 	root := writeTree(t, map[string]string{"a.txt": "foo\n", "b.txt": "bar foo\n"})
-	other := NewContentCache(0)
-	defer other.Close()
+	other := newContents(t, 0, true)
 	o := DefaultOptions("foo", root)
 	o.ContentCache = contents
 	for range 2 {

@@ -70,6 +70,7 @@ func TestSearchNamedFIFO(t *testing.T) {
 // A named FIFO is a stream like standard input: searched to its end, past
 // SpecialFileCap (it used to be cut there, like a device).
 func TestSearchNamedFIFOPastTheCap(t *testing.T) {
+	t.Parallel()
 	p := filepath.Join(t.TempDir(), "fifo")
 	if err := syscall.Mkfifo(p, 0o600); err != nil {
 		t.Skipf("mkfifo: %v", err)
@@ -195,6 +196,7 @@ func TestSearchNamedEndlessPseudoFile(t *testing.T) {
 // A search's timeout also ends the wait for a FIFO's writer and for a
 // writer that opened the FIFO and went quiet.
 func TestSearchFIFOHonoursTimeout(t *testing.T) {
+	t.Parallel()
 	for _, withWriter := range []bool{false, true} {
 		p := filepath.Join(t.TempDir(), "fifo")
 		if err := syscall.Mkfifo(p, 0o600); err != nil {

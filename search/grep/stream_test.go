@@ -535,6 +535,7 @@ func TestNULAfterTheFirstBlock(t *testing.T) {
 // first matching line and reads no further: `gopi grep -l` on a FIFO whose
 // writer goes on (here: for ever) used to wait for its end.
 func TestFirstMatchEnoughEndsAStream(t *testing.T) {
+	t.Parallel()
 	o := DefaultOptions("y", "")
 	o.Mode = ModeFilesWithMatches
 	done := make(chan error, 1)

@@ -7,10 +7,10 @@ import (
 	"io"
 	"strings"
 	"testing"
-	"time"
 	"unicode/utf8"
 
 	"github.com/gopi-agent/gopi/core/modes/acp/lineguard"
+	"github.com/gopi-agent/gopi/internal/testwait"
 )
 
 // Lines the library cannot take get JSON-RPC errors and the connection
@@ -50,16 +50,11 @@ func TestHostileLinesAreAnswered(t *testing.T) {
 	}
 	next := func() map[string]any {
 		t.Helper()
-		select {
-		case m, ok := <-replies:
-			if !ok {
-				t.Fatal("the connection ended")
-			}
-			return m
-		case <-time.After(10 * time.Second):
-			t.Fatal("no reply")
+		m, ok := testwait.Recv(t, "a reply", replies)
+		if !ok {
+			t.Fatal("the connection ended")
 		}
-		return nil
+		return m
 	}
 	errorOf := func(m map[string]any) (id any, code float64, msg string) {
 		e, _ := m["error"].(map[string]any)
@@ -98,9 +93,5 @@ func TestHostileLinesAreAnswered(t *testing.T) {
 		t.Fatalf("initialize after the hostile lines: %v", m)
 	}
 	editorOut.Close()
-	select {
-	case <-done:
-	case <-time.After(10 * time.Second):
-		t.Fatal("Serve did not return after the input closed")
-	}
+	testwait.Recv(t, "Serve to return after the input closed", done)
 }

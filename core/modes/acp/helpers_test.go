@@ -12,12 +12,12 @@ import (
 	"strings"
 	"sync"
 	"testing"
-	"time"
 
 	sdk "github.com/coder/acp-go-sdk"
 
 	"github.com/gopi-agent/gopi/core/permission"
 	"github.com/gopi-agent/gopi/internal/mockllm"
+	"github.com/gopi-agent/gopi/internal/testwait"
 )
 
 // rig is an isolated home whose models.yml points provider "mock" at a
@@ -104,11 +104,7 @@ func (r *rig) connect(fs sdk.FileSystemCapabilities) {
 	r.conn.SetLogger(slog.New(slog.NewTextHandler(testLog{r.t, nil}, nil)))
 	r.stop = func() {
 		agentIn.Close()
-		select {
-		case <-done:
-		case <-time.After(10 * time.Second):
-			r.t.Error("Serve did not return after the editor closed the connection")
-		}
+		testwait.Recv(r.t, "Serve to return after the editor closed the connection", done)
 		r.stop = nil
 	}
 	r.t.Cleanup(func() {

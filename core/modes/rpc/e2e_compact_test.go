@@ -7,9 +7,9 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/gopi-agent/gopi/internal/mockllm"
+	"github.com/gopi-agent/gopi/internal/testwait"
 	"github.com/gopi-agent/gopi/sdk/rpcclient"
 )
 
@@ -88,10 +88,7 @@ func TestRPCCompact(t *testing.T) {
 		resp, _ := rr.C.Call(context.Background(), "compact", nil)
 		done <- resp
 	}()
-	deadline := time.Now().Add(10 * time.Second)
-	for len(r.Srv.Requests()) < len(reqs)+1 && time.Now().Before(deadline) {
-		time.Sleep(10 * time.Millisecond)
-	}
+	testwait.Until(t, "the compaction to call the model", func() bool { return len(r.Srv.Requests()) >= len(reqs)+1 })
 	if resp := rr.Call("abort", nil); !resp.Success {
 		t.Fatalf("abort: %+v", resp)
 	}

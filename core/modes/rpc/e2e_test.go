@@ -1,6 +1,7 @@
 package rpc_test
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -18,6 +19,7 @@ import (
 	"github.com/gopi-agent/gopi/internal/agentrig"
 	"github.com/gopi-agent/gopi/internal/golden"
 	"github.com/gopi-agent/gopi/internal/mockllm"
+	"github.com/gopi-agent/gopi/internal/testwait"
 	"github.com/gopi-agent/gopi/sdk/rpcclient"
 )
 
@@ -186,9 +188,17 @@ func TestRPCTranscript(t *testing.T) {
 
 	// 6: abort mid-stream.
 	update = rr.Expect("message_update")
+	bothIn := make(chan struct{})
+	var once sync.Once
+	stopWatching := rr.C.OnEvent(func(f rpcclient.Frame) {
+		if f.Type == "message_update" && bytes.Contains(f.Raw, []byte("this nev")) {
+			once.Do(func() { close(bothIn) })
+		}
+	})
 	rr.Call("prompt", map[string]any{"message": "stall"})
 	update()
-	time.Sleep(200 * time.Millisecond) // both deltas in (the stream then stalls)
+	testwait.Recv(t, "both deltas (the stream then stalls)", bothIn)
+	stopWatching()
 	rr.Call("abort", nil)
 
 	rr.Call("get_messages", nil)

@@ -10,6 +10,7 @@ import (
 
 	"github.com/gopi-agent/gopi/core/session"
 	"github.com/gopi-agent/gopi/internal/mockllm"
+	"github.com/gopi-agent/gopi/internal/testwait"
 	"github.com/gopi-agent/gopi/sdk/rpcclient"
 )
 
@@ -239,10 +240,7 @@ func TestRPCTreeBranchHandoff(t *testing.T) {
 		resp, _ := rr.C.Call(context.Background(), "handoff", nil)
 		done <- resp
 	}()
-	deadline := time.Now().Add(10 * time.Second)
-	for len(r.Srv.Requests()) <= count && time.Now().Before(deadline) {
-		time.Sleep(10 * time.Millisecond)
-	}
+	testwait.Until(t, "the handoff to call the model", func() bool { return len(r.Srv.Requests()) > count })
 	if resp := rr.Call("abort", nil); !resp.Success {
 		t.Fatalf("abort: %+v", resp)
 	}

@@ -8,6 +8,8 @@ import (
 	"runtime"
 	"testing"
 	"time"
+
+	"github.com/gopi-agent/gopi/internal/testwait"
 )
 
 // Run quits on Ctrl+D and leaves no goroutine of its own behind.
@@ -25,18 +27,13 @@ func TestRunLeavesNoGoroutines(t *testing.T) {
 	go func() {
 		done <- Run(context.Background(), r.s, Options{Input: in, Output: io.Discard, Cwd: r.project, NoColor: true, Width: 80, Height: 24})
 	}()
-	time.Sleep(300 * time.Millisecond)
+	// The write returns once Run has read the key.
 	keys.Write([]byte{4}) // Ctrl+D on an empty editor
-	select {
-	case err := <-done:
-		if err != nil {
-			t.Fatal(err)
-		}
-	case <-time.After(10 * time.Second):
-		t.Fatal("Run did not return after Ctrl+D")
+	if err, _ := testwait.Recv(t, "Run to return after Ctrl+D", done); err != nil {
+		t.Fatal(err)
 	}
 	keys.Close()
-	deadline := time.Now().Add(3 * time.Second)
+	deadline := testwait.Deadline(t)
 	for runtime.NumGoroutine() > base && time.Now().Before(deadline) {
 		time.Sleep(20 * time.Millisecond)
 	}

@@ -117,8 +117,11 @@ func (t *Tool) runAutoBackground(ctx context.Context, c call, onUpdate tool.Upda
 	if wait == 0 {
 		return startedResult(c, id, lbl, ""), nil
 	}
-	timer := time.NewTimer(wait)
-	defer timer.Stop()
+	after := time.After
+	if t.autoTimer != nil {
+		after = t.autoTimer
+	}
+	waited := after(wait)
 	answer := func(f finished) (*tool.Result, error) {
 		if f.err != nil {
 			return nil, f.err
@@ -133,7 +136,7 @@ func (t *Tool) runAutoBackground(ctx context.Context, c call, onUpdate tool.Upda
 		m.Acknowledge([]string{id})
 		<-done
 		return nil, fmt.Errorf("bash: %w", tool.ErrAborted)
-	case <-timer.C:
+	case <-waited:
 		mu.Lock()
 		if claimed {
 			mu.Unlock()

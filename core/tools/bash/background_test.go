@@ -10,7 +10,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/gopi-agent/gopi/core/tool"
 	"github.com/gopi-agent/gopi/core/tools/job"
+	"github.com/gopi-agent/gopi/internal/testwait"
 )
 
 // deliveries collects what the job manager delivers.
@@ -26,21 +28,17 @@ func (d *deliveries) deliver(_ context.Context, x job.Delivery) error {
 	return nil
 }
 
+// wait returns the deliveries once there are n of them.
 func (d *deliveries) wait(t *testing.T, n int) []job.Delivery {
 	t.Helper()
-	deadline := time.Now().Add(20 * time.Second)
-	for time.Now().Before(deadline) {
+	var out []job.Delivery
+	testwait.Until(t, fmt.Sprintf("%d deliveries", n), func() bool {
 		d.mu.Lock()
-		if len(d.got) >= n {
-			out := append([]job.Delivery(nil), d.got...)
-			d.mu.Unlock()
-			return out
-		}
-		d.mu.Unlock()
-		time.Sleep(10 * time.Millisecond)
-	}
-	t.Fatalf("only %d of %d deliveries", len(d.got), n)
-	return nil
+		defer d.mu.Unlock()
+		out = append(out[:0], d.got...)
+		return len(out) >= n
+	})
+	return out
 }
 
 func TestBashAsync(t *testing.T) {
@@ -133,14 +131,28 @@ func TestBashAutoBackground(t *testing.T) {
 	if o := callTool(t, env, `{"command": "false"}`); o.text != "(no output)\n\nCommand exited with code 1" {
 		t.Fatal(o.text)
 	}
+	// The call moves to the background when the test says so, once the
+	// command's first line has come as an update; the command waits for a
+	// gate file written only once the call has returned, so it cannot
+	// finish first however loaded the machine is.
 	var u updates
-	start := time.Now()
-	// The command waits for a gate file written only once the call has
-	// returned: it cannot finish first however loaded the machine is.
+	waited, firstSeen := make(chan time.Duration, 1), make(chan time.Time)
+	var once sync.Once
+	tl := env.tool().(*Tool)
+	tl.autoTimer = func(d time.Duration) <-chan time.Time {
+		waited <- d
+		return firstSeen
+	}
+	onUpdate := func(r *tool.Result) {
+		u.fn(r)
+		if strings.Contains(r.FirstText(), "first") {
+			once.Do(func() { close(firstSeen) })
+		}
+	}
 	gate := filepath.Join(t.TempDir(), "gate")
-	o = callCtx(context.Background(), t, env, fmt.Sprintf(`{"command": "echo first; while [ ! -e %s ]; do sleep 0.02; done; echo second"}`, gate), u.fn)
-	if el := time.Since(start); el < 250*time.Millisecond {
-		t.Fatalf("returned after %v, before the threshold", el)
+	o = callToolCtx(context.Background(), t, tl, fmt.Sprintf(`{"command": "echo first; while [ ! -e %s ]; do sleep 0.02; done; echo second"}`, gate), onUpdate)
+	if d := <-waited; d != 300*time.Millisecond {
+		t.Fatalf("waited %v, want the 300ms threshold", d)
 	}
 	if err := os.WriteFile(gate, nil, 0o644); err != nil {
 		t.Fatal(err)
@@ -177,8 +189,15 @@ func TestBashAutoBackgroundAbort(t *testing.T) {
 	if !o.aborted || time.Since(start) > 5*time.Second {
 		t.Fatalf("%+v", o)
 	}
-	time.Sleep(100 * time.Millisecond)
-	if len(d.got) != 0 {
+	// Once the job has finished its work, a delivery would be queued or
+	// made already.
+	if !env.manager().WaitAny(context.Background(), []string{"bg_1"}) {
+		t.Fatal("no job bg_1")
+	}
+	d.mu.Lock()
+	delivered := len(d.got)
+	d.mu.Unlock()
+	if delivered != 0 || len(env.manager().Pending()) != 0 {
 		t.Fatal("an aborted call was delivered")
 	}
 	if s, _ := env.manager().Get("bg_1"); s.Status != job.Cancelled {

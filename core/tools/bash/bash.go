@@ -52,6 +52,9 @@ type Tool struct {
 	env   *tool.Env
 	jobs  *job.Manager
 	shell *Shell
+	// autoTimer ends the wait of an auto-backgrounded call after its
+	// threshold (nil: time.After); tests end it themselves.
+	autoTimer func(time.Duration) <-chan time.Time
 }
 
 // New returns the bash tool for env running commands in sh, the session's

@@ -8,9 +8,13 @@ import (
 	"runtime"
 	"strconv"
 	"strings"
+	"sync"
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/gopi-agent/gopi/core/tool"
+	"github.com/gopi-agent/gopi/internal/testwait"
 )
 
 func TestBashTexts(t *testing.T) {
@@ -180,15 +184,10 @@ func TestBashAbort(t *testing.T) {
 	t.Parallel()
 	env := newEnv(t)
 	ctx, cancel := context.WithCancel(context.Background())
-	var u updates
-	go func() {
-		for len(u.all()) == 0 {
-			time.Sleep(10 * time.Millisecond)
-		}
-		cancel()
-	}()
+	// The first update (output has come) cancels the call.
+	var once sync.Once
 	start := time.Now()
-	o := callCtx(ctx, t, env, `{"command": "yes"}`, u.fn)
+	o := callCtx(ctx, t, env, `{"command": "yes"}`, func(*tool.Result) { once.Do(cancel) })
 	if !o.aborted || time.Since(start) > 5*time.Second {
 		t.Fatalf("%+v", o)
 	}
@@ -297,12 +296,10 @@ func TestBashFreshShellNotice(t *testing.T) {
 	}
 	held := make(chan outcome)
 	go func() { held <- callTool(t, env, `{"command": "echo > holding; read x < fifo; echo released"}`) }()
-	for {
-		if _, err := os.Stat(filepath.Join(env.Cwd, "holding")); err == nil {
-			break
-		}
-		time.Sleep(5 * time.Millisecond)
-	}
+	testwait.Until(t, "the first call to hold the shell", func() bool {
+		_, err := os.Stat(filepath.Join(env.Cwd, "holding"))
+		return err == nil
+	})
 	o := callTool(t, env, `{"command": "echo ${KEPT-unset}; export LOST=1"}`)
 	if want := "unset\n\n" + freshShellNotice; o.isError || o.text != want {
 		t.Fatalf("got %q, want %q", o.text, want)

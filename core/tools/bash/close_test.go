@@ -11,6 +11,7 @@ import (
 
 	"github.com/gopi-agent/gopi/core/shell/shelltest"
 	"github.com/gopi-agent/gopi/core/tool"
+	"github.com/gopi-agent/gopi/internal/testwait"
 )
 
 // closeHelperVar makes TestCloseHelper act: it holds the marker entry of
@@ -60,19 +61,15 @@ func TestCloseHelper(t *testing.T) {
 			t.Fatalf("job %d: %s", i, o.text)
 		}
 	}
-	deadline := time.Now().Add(30 * time.Second)
-	for n := 0; n < closeJobs; {
-		if time.Now().After(deadline) {
-			t.Fatalf("only %d jobs started", n)
-		}
-		time.Sleep(10 * time.Millisecond)
-		n = 0
+	testwait.Until(t, fmt.Sprintf("%d jobs to start", closeJobs), func() bool {
+		n := 0
 		for _, p := range shelltest.Marked(mark) {
 			if strings.HasSuffix(p, " sleep 300") {
 				n++
 			}
 		}
-	}
+		return n == closeJobs
+	})
 	// The manager gives up on the jobs before their shells' grace has
 	// passed; closing the session must still end them.
 	env.manager().Shutdown(10 * time.Millisecond)

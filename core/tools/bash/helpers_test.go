@@ -78,7 +78,13 @@ func callTool(t *testing.T, env *testEnv, args string) outcome {
 
 func callCtx(ctx context.Context, t *testing.T, env *testEnv, args string, onUpdate tool.UpdateFunc) outcome {
 	t.Helper()
-	res, err := tool.Run(ctx, env.tool(), json.RawMessage(args), onUpdate)
+	return callToolCtx(ctx, t, env.tool(), args, onUpdate)
+}
+
+// callToolCtx is callCtx with the tool given.
+func callToolCtx(ctx context.Context, t *testing.T, tl tool.Tool, args string, onUpdate tool.UpdateFunc) outcome {
+	t.Helper()
+	res, err := tool.Run(ctx, tl, json.RawMessage(args), onUpdate)
 	o := outcome{text: res.FirstText(), isError: res.IsError}
 	if err != nil {
 		if !errors.Is(err, tool.ErrAborted) {

@@ -39,14 +39,14 @@ directory (everything below it) or a file. A glob without a directory is searche
 the working directory. Results are file paths, newest first, respecting .gitignore; hidden files
 are included unless hidden is false. Use search instead to match file contents.`
 
-// timeout is Timeout, shortened by tests.
-var timeout = Timeout
-
 // Tool is the find tool bound to a session.
-type Tool struct{ env *tool.Env }
+type Tool struct {
+	env     *tool.Env
+	timeout time.Duration // longest a find may run; Timeout, shortened by tests
+}
 
 // New returns the find tool for env.
-func New(env *tool.Env) tool.Tool { return &Tool{env: env} }
+func New(env *tool.Env) tool.Tool { return &Tool{env: env, timeout: Timeout} }
 
 // Definition describes the tool.
 func (t *Tool) Definition() tool.Definition {
@@ -129,7 +129,7 @@ func (t *Tool) Execute(ctx context.Context, raw tool.Args, onUpdate tool.UpdateF
 		}
 	}
 
-	ctx, cancel := context.WithTimeout(ctx, timeout)
+	ctx, cancel := context.WithTimeout(ctx, t.timeout)
 	defer cancel()
 	prog := &progress{onUpdate: onUpdate}
 	var hits []hit

@@ -15,22 +15,26 @@ import (
 	"github.com/gopi-agent/gopi/core/tool/tooltest"
 )
 
-func TestGolden(t *testing.T) { tooltest.RunDir(t, "testdata/golden", New) }
+func TestGolden(t *testing.T) {
+	t.Parallel()
+	tooltest.RunDir(t, "testdata/golden", New)
+}
 
 // TestGoldenTimeout runs testdata/timeout/*.txtar with the time limit cut
 // to a nanosecond, so every glob times out.
 func TestGoldenTimeout(t *testing.T) {
-	defer func(d time.Duration) { timeout = d }(timeout)
-	timeout = time.Nanosecond
-	tooltest.RunDir(t, "testdata/timeout", New)
+	t.Parallel()
+	tooltest.RunDir(t, "testdata/timeout", newHasty)
 }
 
+// newHasty returns a find tool whose time limit is a nanosecond.
+func newHasty(env *tool.Env) tool.Tool { return &Tool{env: env, timeout: time.Nanosecond} }
+
 func TestTimeout(t *testing.T) {
-	defer func(d time.Duration) { timeout = d }(timeout)
-	timeout = time.Nanosecond
+	t.Parallel()
 	dir := t.TempDir()
 	os.WriteFile(filepath.Join(dir, "a.go"), nil, 0o644)
-	res, err := tool.Run(context.Background(), New(tool.NewEnv(dir)), json.RawMessage(`{"paths":["*.go"]}`), nil)
+	res, err := tool.Run(context.Background(), newHasty(tool.NewEnv(dir)), json.RawMessage(`{"paths":["*.go"]}`), nil)
 	if err != nil || !res.IsError || res.FirstText() != "find timed out after 5s" {
 		t.Fatalf("%v %v", res.FirstText(), err)
 	}

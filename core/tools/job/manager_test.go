@@ -8,6 +8,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/gopi-agent/gopi/internal/testwait"
 )
 
 // recorder collects deliveries.
@@ -113,8 +115,9 @@ func TestManagerCancel(t *testing.T) {
 	if s.Status != Cancelled || !strings.Contains(s.ErrorText, "canceled") {
 		t.Fatalf("%+v", s)
 	}
-	time.Sleep(50 * time.Millisecond)
-	if rec.count() != 0 {
+	// A delivery is queued before the job counts as finished: none is
+	// queued or made.
+	if len(m.Pending()) != 0 || rec.count() != 0 {
 		t.Fatal("a cancelled job was delivered")
 	}
 }
@@ -134,16 +137,10 @@ func TestManagerLimitAndRetention(t *testing.T) {
 	if err != nil || id != "bg_3" {
 		t.Fatal(id, err)
 	}
-	deadline := time.Now().Add(2 * time.Second)
-	for {
-		if _, ok := m.Get("bg_1"); !ok {
-			break
-		}
-		if time.Now().After(deadline) {
-			t.Fatal("not evicted")
-		}
-		time.Sleep(10 * time.Millisecond)
-	}
+	testwait.Until(t, "bg_1 to be evicted", func() bool {
+		_, ok := m.Get("bg_1")
+		return !ok
+	})
 	if got := len(m.All()); got != 1 { // bg_2 runs; bg_3 evicted too
 		if _, ok := m.Get("bg_2"); !ok || got > 2 {
 			t.Fatal(m.All())
@@ -170,8 +167,9 @@ func TestManagerSuppression(t *testing.T) {
 	m.WaitAny(context.Background(), []string{watched})
 	m.Acknowledge([]string{watched})
 	m.Unwatch([]string{watched})
-	time.Sleep(50 * time.Millisecond)
-	if rec.count() != 0 {
+	// A delivery is queued before the job counts as finished: none is
+	// queued or made.
+	if len(m.Pending()) != 0 || rec.count() != 0 {
 		t.Fatal("a watched result was delivered")
 	}
 	// Without a deliverer results wait; acknowledging drops them.
@@ -180,7 +178,6 @@ func TestManagerSuppression(t *testing.T) {
 	b, _ := m.Register("bash", "b", sleeper(0, "B"), RegisterOptions{})
 	m.WaitAny(context.Background(), []string{a})
 	m.WaitAny(context.Background(), []string{b})
-	time.Sleep(20 * time.Millisecond)
 	if p := m.Pending(); len(p) != 2 {
 		t.Fatal(p)
 	}
@@ -276,7 +273,8 @@ func TestManagerForget(t *testing.T) {
 	if d := rec.wait(t); d.JobID != fresh || d.Text != "new result" {
 		t.Fatalf("delivered %+v", d)
 	}
-	time.Sleep(50 * time.Millisecond)
+	// Anything else would still be queued or delivered by now.
+	testwait.Until(t, "the delivered result to leave the queue", func() bool { return len(m.Pending()) == 0 })
 	if rec.count() != 1 {
 		t.Fatalf("%d deliveries, want only the new job's", rec.count())
 	}
