@@ -95,55 +95,51 @@ const DefaultMaxResultBytes = 1 << 20
 // Agent runs the loop over one conversation. Its methods are safe for
 // concurrent use: a front end prompts from one goroutine while another
 // steers or aborts.
+//
+// Its state is in three parts, each with its own lock: the run state
+// (runs, runstate.go), the conversation (mu) and the queues (queued,
+// queue.go). Locks are taken in this order, never the other way round:
+//
+//	runs.serial → emitMu → runs.mu → mu → queued.mu
+//
+// runs.serial is held by a run while it emits, and subscribers may call any
+// method; runs.mu is held while start checks the conversation and takes
+// from the queues, and while SetMessages replaces the conversation, so
+// that neither races with a run starting. No lock but runs.serial and
+// emitMu is held while emitting or calling out (hooks, tools, providers).
 type Agent struct {
 	opts Options
 
-	mu            sync.Mutex
-	messages      []ai.Message
-	model         *ai.Model
-	thinking      ai.ThinkingLevel
-	systemPrompt  string
-	tools         []tool.Tool
-	steering      messageQueue
-	followUp      messageQueue
-	interruptMode InterruptMode
-	retry         RetryOptions
-	artifacts     *tool.ArtifactStore
-	forced        []forcedChoice
-	running       bool
-	runMu         sync.Mutex // held by a run until its agent_end is delivered
-	cancel        context.CancelFunc
-	retryCancel   context.CancelFunc
-	idle          chan struct{} // closed when no run is in progress
-
 	listeners Listeners
 	emitMu    sync.Mutex // serialises delivery: subscribers never run concurrently
-}
 
-// forcedChoice is a queued one-shot tool choice.
-type forcedChoice struct {
-	tool  string // the tool the next call must use
-	label string // why, for diagnostics
+	runs   runState // whether a run is in progress and how to stop it
+	queued queues   // steering, follow-up, forced tool choices, interrupt mode
+
+	mu           sync.Mutex
+	messages     []ai.Message
+	model        *ai.Model
+	thinking     ai.ThinkingLevel
+	systemPrompt string
+	tools        []tool.Tool
+	retry        RetryOptions
+	artifacts    *tool.ArtifactStore
 }
 
 // New returns an idle agent.
 func New(opts Options) *Agent {
-	a := &Agent{
-		opts:          opts,
-		messages:      append([]ai.Message(nil), opts.Messages...),
-		model:         opts.Model,
-		thinking:      opts.Thinking,
-		systemPrompt:  opts.SystemPrompt,
-		tools:         append([]tool.Tool(nil), opts.Tools...),
-		steering:      messageQueue{mode: orDefault(opts.SteeringMode, OneAtATime)},
-		followUp:      messageQueue{mode: orDefault(opts.FollowUpMode, OneAtATime)},
-		interruptMode: orDefault(opts.InterruptMode, InterruptImmediate),
-		retry:         opts.Retry,
-		artifacts:     opts.Artifacts,
-		idle:          make(chan struct{}),
+	return &Agent{
+		opts:         opts,
+		runs:         newRunState(),
+		queued:       newQueues(opts),
+		messages:     append([]ai.Message(nil), opts.Messages...),
+		model:        opts.Model,
+		thinking:     opts.Thinking,
+		systemPrompt: opts.SystemPrompt,
+		tools:        append([]tool.Tool(nil), opts.Tools...),
+		retry:        opts.Retry,
+		artifacts:    opts.Artifacts,
 	}
-	close(a.idle)
-	return a
 }
 
 func orDefault[T ~string](v, def T) T {
@@ -183,13 +179,12 @@ func (a *Agent) Messages() []ai.Message {
 // SetMessages replaces the conversation (a session switch or branch). It
 // fails with ErrBusy during a run.
 func (a *Agent) SetMessages(msgs []ai.Message) error {
-	a.mu.Lock()
-	defer a.mu.Unlock()
-	if a.running {
-		return ErrBusy
-	}
-	a.messages = append([]ai.Message(nil), msgs...)
-	return nil
+	return a.runs.whileIdle(func() error {
+		a.mu.Lock()
+		defer a.mu.Unlock()
+		a.messages = append([]ai.Message(nil), msgs...)
+		return nil
+	})
 }
 
 // Model returns the current model.
@@ -257,27 +252,11 @@ type Modes struct {
 }
 
 // Modes returns the steering, follow-up and interrupt modes.
-func (a *Agent) Modes() Modes {
-	a.mu.Lock()
-	defer a.mu.Unlock()
-	return Modes{Steering: a.steering.mode, FollowUp: a.followUp.mode, Interrupt: a.interruptMode}
-}
+func (a *Agent) Modes() Modes { return a.queued.modes() }
 
 // SetModes sets the modes m names; a zero field keeps the current mode, so
 // one mode changes without a read-modify-write race with another.
-func (a *Agent) SetModes(m Modes) {
-	a.mu.Lock()
-	defer a.mu.Unlock()
-	if m.Steering != "" {
-		a.steering.mode = m.Steering
-	}
-	if m.FollowUp != "" {
-		a.followUp.mode = m.FollowUp
-	}
-	if m.Interrupt != "" {
-		a.interruptMode = m.Interrupt
-	}
-}
+func (a *Agent) SetModes(m Modes) { a.queued.setModes(m) }
 
 // Retry returns the retry options.
 func (a *Agent) Retry() RetryOptions {
@@ -304,86 +283,40 @@ func (a *Agent) SetArtifacts(store *tool.ArtifactStore) {
 
 // Steer queues m for delivery before the next model call of the current
 // run (or of the next run).
-func (a *Agent) Steer(m ai.Message) {
-	a.mu.Lock()
-	defer a.mu.Unlock()
-	a.steering.items = append(a.steering.items, m)
-}
+func (a *Agent) Steer(m ai.Message) { a.queued.steer(m) }
 
 // FollowUp queues m for delivery when the current run would otherwise end.
-func (a *Agent) FollowUp(m ai.Message) {
-	a.mu.Lock()
-	defer a.mu.Unlock()
-	a.followUp.items = append(a.followUp.items, m)
-}
+func (a *Agent) FollowUp(m ai.Message) { a.queued.followUpWith(m) }
 
 // QueuedCount returns how many steering and follow-up messages wait.
-func (a *Agent) QueuedCount() (steering, followUp int) {
-	a.mu.Lock()
-	defer a.mu.Unlock()
-	return len(a.steering.items), len(a.followUp.items)
-}
+func (a *Agent) QueuedCount() (steering, followUp int) { return a.queued.counts() }
 
 // ClearQueues removes and returns every queued message.
-func (a *Agent) ClearQueues() (steering, followUp []ai.Message) {
-	a.mu.Lock()
-	defer a.mu.Unlock()
-	return a.steering.drain(), a.followUp.drain()
-}
+func (a *Agent) ClearQueues() (steering, followUp []ai.Message) { return a.queued.clear() }
 
 // ForceToolChoice makes a coming model call use the named tool once. If the
 // response does not call it, the directive is put back for the next call.
 func (a *Agent) ForceToolChoice(toolName, label string) {
-	a.mu.Lock()
-	defer a.mu.Unlock()
-	a.forced = append(a.forced, forcedChoice{tool: toolName, label: label})
+	a.queued.force(forcedChoice{tool: toolName, label: label})
 }
 
 // pendingToolChoices returns the tools of queued forced choices, in order.
-func (a *Agent) pendingToolChoices() []string {
-	a.mu.Lock()
-	defer a.mu.Unlock()
-	out := make([]string, len(a.forced))
-	for i, f := range a.forced {
-		out[i] = f.tool
-	}
-	return out
-}
+func (a *Agent) pendingToolChoices() []string { return a.queued.forcedTools() }
 
 // IsRunning reports whether a run is in progress.
-func (a *Agent) IsRunning() bool {
-	a.mu.Lock()
-	defer a.mu.Unlock()
-	return a.running
-}
+func (a *Agent) IsRunning() bool { return a.runs.isRunning() }
 
 // Abort cancels the current run, if any: the stream ends as an aborted
 // message keeping its partial content and running tools are cancelled.
-func (a *Agent) Abort() {
-	a.mu.Lock()
-	cancel := a.cancel
-	a.mu.Unlock()
-	if cancel != nil {
-		cancel()
-	}
-}
+func (a *Agent) Abort() { a.runs.abort() }
 
 // AbortRetry cancels a retry wait in progress; the run ends with the
 // failed message.
-func (a *Agent) AbortRetry() {
-	a.mu.Lock()
-	cancel := a.retryCancel
-	a.mu.Unlock()
-	if cancel != nil {
-		cancel()
-	}
-}
+func (a *Agent) AbortRetry() { a.runs.abortRetry() }
 
 // WaitIdle waits until no run is in progress or ctx is done.
 func (a *Agent) WaitIdle(ctx context.Context) error {
-	a.mu.Lock()
-	idle := a.idle
-	a.mu.Unlock()
+	idle := a.runs.idleChan()
 	select {
 	case <-idle:
 		return nil
@@ -413,50 +346,38 @@ func (a *Agent) Continue(ctx context.Context) error {
 }
 
 func (a *Agent) start(ctx context.Context, msgs []ai.Message, cont bool) error {
-	a.mu.Lock()
-	if a.running {
-		a.mu.Unlock()
-		return ErrBusy
-	}
-	if a.model == nil {
-		a.mu.Unlock()
-		return ErrNoModel
-	}
 	skipInitialSteer := false
-	if cont {
+	runCtx, cancel, idle, err := a.runs.begin(ctx, func() error {
+		a.mu.Lock()
+		defer a.mu.Unlock()
+		if a.model == nil {
+			return ErrNoModel
+		}
+		if !cont {
+			return nil
+		}
 		if len(a.messages) == 0 {
-			a.mu.Unlock()
 			return fmt.Errorf("%w: the conversation is empty", ErrNothingToContinue)
 		}
 		if _, ok := a.messages[len(a.messages)-1].(*ai.AssistantMessage); ok {
-			if q := a.steering.take(); len(q) > 0 {
-				msgs, skipInitialSteer = q, true
-			} else if q := a.followUp.take(); len(q) > 0 {
-				msgs = q
-			} else {
-				a.mu.Unlock()
+			if msgs, skipInitialSteer = a.queued.takeAny(); len(msgs) == 0 {
 				return fmt.Errorf("%w: the conversation ends with the assistant's answer and no message is queued", ErrNothingToContinue)
 			}
 		}
+		return nil
+	})
+	if err != nil {
+		return err
 	}
-	runCtx, cancel := context.WithCancel(ctx)
-	a.running = true
-	a.cancel = cancel
-	idle := make(chan struct{})
-	a.idle = idle
-	a.mu.Unlock()
 
 	// Runs are serialised including their agent_end: a prompt that arrives
 	// once agent_end is being delivered (the agent is no longer running)
 	// starts after that event, never before it.
-	a.runMu.Lock()
-	defer a.runMu.Unlock()
+	a.runs.serial.Lock()
+	defer a.runs.serial.Unlock()
 	added := a.run(runCtx, msgs, skipInitialSteer)
 	cancel()
-	a.mu.Lock()
-	a.running = false
-	a.cancel = nil
-	a.mu.Unlock()
+	a.runs.end()
 	a.emit(AgentEnd{Messages: added})
 	close(idle)
 	if err := ctx.Err(); err != nil {

@@ -34,7 +34,7 @@ func (a *Agent) run(ctx context.Context, prompts []ai.Message, skipInitialSteer 
 
 	var pending []ai.Message
 	if !skipInitialSteer {
-		pending = a.takeSteering()
+		pending = a.queued.takeSteering()
 	}
 	firstTurn := true
 	for {
@@ -70,28 +70,16 @@ func (a *Agent) run(ctx context.Context, prompts []ai.Message, skipInitialSteer 
 			if steered != nil {
 				pending = steered
 			} else {
-				pending = a.takeSteering()
+				pending = a.queued.takeSteering()
 			}
 		}
-		if follow := a.takeFollowUp(); len(follow) > 0 {
+		if follow := a.queued.takeFollowUp(); len(follow) > 0 {
 			pending = follow
 			continue
 		}
 		break
 	}
 	return added
-}
-
-func (a *Agent) takeSteering() []ai.Message {
-	a.mu.Lock()
-	defer a.mu.Unlock()
-	return a.steering.take()
-}
-
-func (a *Agent) takeFollowUp() []ai.Message {
-	a.mu.Lock()
-	defer a.mu.Unlock()
-	return a.followUp.take()
 }
 
 func toMessages(rs []*ai.ToolResultMessage) []ai.Message {

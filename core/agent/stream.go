@@ -13,25 +13,12 @@ import (
 // is queued, streams the response, retries transient failures when retries
 // are on, and puts the forced choice back when the model did not use it.
 func (a *Agent) respond(ctx context.Context, hooks *hookChain) *ai.AssistantMessage {
-	forced := a.takeForced()
+	forced := a.queued.takeForced()
 	msg := a.streamWithRetry(ctx, hooks, forced)
 	if forced != nil && msg.StopReason != ai.StopReasonAborted && !callsTool(msg, forced.tool) {
-		a.mu.Lock()
-		a.forced = append([]forcedChoice{*forced}, a.forced...)
-		a.mu.Unlock()
+		a.queued.putBackForced(*forced)
 	}
 	return msg
-}
-
-func (a *Agent) takeForced() *forcedChoice {
-	a.mu.Lock()
-	defer a.mu.Unlock()
-	if len(a.forced) == 0 {
-		return nil
-	}
-	f := a.forced[0]
-	a.forced = a.forced[1:]
-	return &f
 }
 
 func callsTool(m *ai.AssistantMessage, name string) bool {
@@ -109,14 +96,10 @@ func (a *Agent) streamInterruptible(ctx context.Context, hooks *hookChain, force
 // and the function that ends the wait.
 func (a *Agent) retryWait(ctx context.Context) (context.Context, func()) {
 	rctx, cancel := context.WithCancel(ctx)
-	a.mu.Lock()
-	a.retryCancel = cancel
-	a.mu.Unlock()
+	a.runs.setRetryCancel(cancel)
 	return rctx, func() {
 		cancel()
-		a.mu.Lock()
-		a.retryCancel = nil
-		a.mu.Unlock()
+		a.runs.setRetryCancel(nil)
 	}
 }
 

@@ -60,8 +60,8 @@ func (r *callRecord) take() *tool.Result {
 func (a *Agent) runTools(ctx context.Context, hooks *hookChain, msg *ai.AssistantMessage) ([]*ai.ToolResultMessage, []ai.Message) {
 	a.mu.Lock()
 	tools := a.tools
-	immediate := a.interruptMode == InterruptImmediate
 	a.mu.Unlock()
+	immediate := a.queued.interruptImmediate()
 	byName := make(map[string]tool.Tool, len(tools))
 	for _, t := range tools {
 		byName[t.Definition().Name] = t
@@ -93,7 +93,7 @@ func (a *Agent) runTools(ctx context.Context, hooks *hookChain, msg *ai.Assistan
 		if steered != nil {
 			return
 		}
-		if q := a.takeSteering(); len(q) > 0 {
+		if q := a.queued.takeSteering(); len(q) > 0 {
 			steered = q
 			stopBatch()
 		}

@@ -24,29 +24,32 @@ const DeltaInterval = 50 * time.Millisecond
 //
 // # Ownership
 //
-// All queue state is guarded by mu. A stream fed by an Emitter also shares
-// mu with it: the Emitter changes its message only while holding mu, and
-// the stream takes each event's Partial snapshot (a Clone of that message)
+// The fields before mu are set when the stream is made, before it is
+// shared, and never change; mu guards the fields after it, all of the
+// queue state. A stream fed by an Emitter also shares mu with it: the
+// Emitter changes its message (source) only while holding mu, and the
+// stream takes each event's Partial snapshot (a Clone of that message)
 // under mu, once per event, when the event is sealed: when another event is
 // queued after it or when Next hands it out. A snapshot is the consumer's
 // from then on; tool-call arguments in it are parsed by Next, outside the
 // lock, so the producer never waits for a parse.
 type Stream struct {
-	mu       sync.Mutex
-	queue    []Event         // events Next may return, oldest first
-	notify   chan struct{}   // closed and replaced when the queue grows or the stream ends
-	pending  *Event          // delta held back for up to interval (not visible to Next)
-	tailOpen bool            // the queue's last event is unsealed (see open)
-	text     strings.Builder // merged text of the open delta (plain Push)
-	start    int             // where the open delta's text begins in its block (with a source)
-	timer    stopper         // flushes pending after interval
-	held     uint64          // counts held deltas, so a late timer cannot flush a newer one
-	after    afterFunc       // timer factory (tests replace it)
-	interval time.Duration
+	after    afterFunc         // timer factory (tests replace it)
+	interval time.Duration     // how long a delta is held back
 	source   *AssistantMessage // the Emitter's message snapshots are cloned from; nil for plain Push
+	done     chan struct{}     // closed (under mu) when the terminal event is pushed
+
+	mu       sync.Mutex
+	queue    []Event           // events Next may return, oldest first
+	notify   chan struct{}     // closed and replaced when the queue grows or the stream ends
+	pending  *Event            // delta held back for up to interval (not visible to Next)
+	tailOpen bool              // the queue's last event is unsealed (see open)
+	text     strings.Builder   // merged text of the open delta (plain Push)
+	start    int               // where the open delta's text begins in its block (with a source)
+	timer    stopper           // flushes pending after interval
+	held     uint64            // counts held deltas, so a late timer cannot flush a newer one
 	ended    bool              // the terminal event was pushed
 	final    *AssistantMessage // message of the terminal event
-	done     chan struct{}     // closed when the terminal event is pushed
 }
 
 // The open event is the last event pushed while it is unsealed: the pending

@@ -47,11 +47,12 @@ func (r *Request) timeouts() (first, idle time.Duration) {
 
 // watchdog cancels a request when it is not fed in time.
 type watchdog struct {
-	mu     sync.Mutex
-	timer  *time.Timer
 	cancel context.CancelCauseFunc
 	idle   time.Duration
-	fired  *StallError
+
+	mu    sync.Mutex
+	timer *time.Timer
+	fired *StallError
 }
 
 // newWatchdog arms a watchdog that cancels with a StallError after first

@@ -49,12 +49,13 @@ type Layer struct {
 // schema default; Set writes gopi's global file only. Safe for concurrent
 // use.
 type Settings struct {
-	mu         sync.RWMutex
-	layers     []Layer        // lowest first
-	merged     map[string]any // deep merge of layers
-	globalPath string         // gopi's global file; "" keeps Set in memory
-	isLight    func(string) bool
-	masked     []string // dotted keys the project layers may not set (an untrusted project's, see trust.go)
+	globalPath string            // gopi's global file; "" keeps Set in memory
+	isLight    func(string) bool // set by Load, before the settings are shared
+
+	mu     sync.RWMutex
+	layers []Layer        // lowest first
+	merged map[string]any // deep merge of layers
+	masked []string       // dotted keys the project layers may not set (an untrusted project's, see trust.go)
 }
 
 // NewSettings returns settings made of the given layers (sorted by kind,

@@ -59,12 +59,13 @@ type Options struct {
 type Runtime struct {
 	vm     *vm
 	opts   Options
-	exts   []*ext
-	errs   []LoadError
-	warns  []LoadError // guarded by mu
+	errs   []LoadError // load failures, collected before Load returns the runtime
 	host   atomic.Pointer[hostRef]
 	closed atomic.Bool
-	mu     sync.Mutex
+
+	mu    sync.Mutex
+	exts  []*ext      // the loaded extensions, in load order
+	warns []LoadError // what the extensions got wrong without failing (Warnings)
 
 	observeOnce  sync.Once
 	obsMu        sync.Mutex

@@ -26,11 +26,11 @@ var ErrNoArtifactsDir = errors.New("No artifacts directory found")
 // so a resumed session never overwrites an earlier artifact. Safe for
 // concurrent use.
 type ArtifactStore struct {
-	dir     string
-	mu      sync.Mutex
-	next    int
-	scanned bool
+	dir string
 
+	mu        sync.Mutex
+	next      int
+	scanned   bool
 	agentNext map[string]int // next subagent number per id prefix (agentoutput.go)
 }
 

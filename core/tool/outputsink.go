@@ -15,10 +15,11 @@ import (
 // nothing is lost. Without a store, or when the artifact cannot be
 // created, only the tail survives. Safe for concurrent writers.
 type OutputSink struct {
+	store    *ArtifactStore
+	toolType string
+	limit    int
+
 	mu        sync.Mutex
-	store     *ArtifactStore
-	toolType  string
-	limit     int
 	tail      []byte
 	total     int64
 	lines     int64

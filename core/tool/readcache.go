@@ -26,8 +26,9 @@ const MaxReadCachePaths = 30
 // file has changed since the old lines were seen. Records that agree are
 // merged. Safe for concurrent use.
 type ReadCache struct {
+	max int
+
 	mu      sync.Mutex
-	max     int
 	order   *list.List               // front = most recently recorded; values are *Snapshot
 	entries map[string]*list.Element // by absolute clean path
 }

@@ -14,14 +14,14 @@ import (
 // MaxExportedMethods is the most exported methods one type may declare.
 const MaxExportedMethods = 30
 
-// MaxGuarded is the most fields a mutex should sit beside in one struct.
+// MaxGuarded is the most fields one mutex may guard.
 const MaxGuarded = 12
 
 // TypeCount is one type and how many of something it has.
 type TypeCount struct {
 	Dir   string // the package directory, slash-separated, relative to the root
 	Type  string // the type's name
-	Count int    // exported methods, or fields beside the mutex
+	Count int    // exported methods, or fields guarded by the struct's largest guarded group
 }
 
 // String returns "dir.Type (count)".
@@ -32,7 +32,7 @@ func (t TypeCount) String() string {
 // Report is what Scan measured.
 type Report struct {
 	Methods []TypeCount // every type with an exported method, most first
-	Mutexes []TypeCount // every struct with a sync.Mutex or sync.RWMutex field, by fields beside it, most first
+	Mutexes []TypeCount // every struct with a sync.Mutex or sync.RWMutex field, by the fields its mutexes guard (the largest group), most first
 }
 
 // Over returns the counts above limit.
@@ -47,8 +47,8 @@ func Over(counts []TypeCount, limit int) []TypeCount {
 }
 
 // Scan parses the non-test Go files under root (skipping testdata and
-// hidden directories) and counts each type's exported methods and each
-// mutex-holding struct's other fields.
+// hidden directories) and counts each type's exported methods and the
+// fields each mutex-holding struct's mutexes guard.
 func Scan(root string) (*Report, error) {
 	methods := map[TypeCount]int{}
 	var rep Report
@@ -67,7 +67,7 @@ func Scan(root string) (*Report, error) {
 		if !strings.HasSuffix(name, ".go") || strings.HasSuffix(name, "_test.go") {
 			return nil
 		}
-		f, err := parser.ParseFile(fset, path, nil, parser.SkipObjectResolution)
+		f, err := parser.ParseFile(fset, path, nil, parser.SkipObjectResolution|parser.ParseComments)
 		if err != nil {
 			return err
 		}
@@ -89,7 +89,7 @@ func Scan(root string) (*Report, error) {
 						continue
 					}
 					if st, ok := ts.Type.(*ast.StructType); ok {
-						if n, ok := besideMutex(st); ok {
+						if n, ok := guarded(fset, st); ok {
 							rep.Mutexes = append(rep.Mutexes, TypeCount{Dir: dir, Type: ts.Name.Name, Count: n})
 						}
 					}
@@ -130,20 +130,37 @@ func receiverType(e ast.Expr) string {
 	}
 }
 
-// besideMutex reports whether st has a sync.Mutex or sync.RWMutex field
-// (named or embedded) and how many other fields it has (each name of a
-// multi-name field counts).
-func besideMutex(st *ast.StructType) (int, bool) {
-	fields, mutexes := 0, 0
+// guarded reports whether st has a sync.Mutex or sync.RWMutex field
+// (named or embedded) and how many fields the largest group guarded by one
+// has. By the code's convention a mutex guards the fields that follow it up
+// to the next blank line or the next mutex; fields before it are set when
+// the value is made (or guarded otherwise, as their comments say). Each
+// name of a multi-name field counts.
+func guarded(fset *token.FileSet, st *ast.StructType) (int, bool) {
+	seen, largest, group := false, 0, -1 // group < 0: not in a guarded group
+	prevEnd := 0                         // the last line of the previous field and its comment
 	for _, f := range st.Fields.List {
-		n := max(len(f.Names), 1)
-		if isMutex(f.Type) {
-			mutexes += n
-			continue
+		start := f.Pos()
+		if f.Doc != nil {
+			start = f.Doc.Pos()
 		}
-		fields += n
+		if prevEnd > 0 && fset.Position(start).Line > prevEnd+1 {
+			group = -1 // a blank line ends the group
+		}
+		end := f.End()
+		if f.Comment != nil {
+			end = f.Comment.End()
+		}
+		prevEnd = fset.Position(end).Line
+		switch {
+		case isMutex(f.Type):
+			seen, group = true, 0
+		case group >= 0:
+			group += max(len(f.Names), 1)
+			largest = max(largest, group)
+		}
 	}
-	return fields, mutexes > 0
+	return largest, seen
 }
 
 func isMutex(e ast.Expr) bool {

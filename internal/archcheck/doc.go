@@ -1,7 +1,9 @@
 // Package archcheck measures the shape limits the architecture sets on
 // core/: no type with more than MaxExportedMethods exported methods, and
-// (reported, for a reader to judge) no mutex beside more than MaxGuarded
-// other fields of its struct.
+// no mutex guarding more than MaxGuarded fields. Which fields a mutex
+// guards is read from the layout, by the code's convention: the fields
+// that follow it up to the next blank line or the next mutex (fields set
+// when the value is made go before it).
 //
 // It reads the source with go/parser only, no type checking, so it runs in
 // a fraction of a second over the whole tree: a method counts for the type

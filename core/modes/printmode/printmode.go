@@ -175,14 +175,14 @@ func Run(ctx context.Context, s Session, prompts []Prompt, opts Options) int {
 
 // printer renders events.
 type printer struct {
-	opts   Options
-	abort  func() // stops the run when the output went away
+	opts  Options
+	abort func() // stops the run when the output went away
+
 	mu     sync.Mutex
 	werr   error
 	tools  map[string]string // tool call id → short description, for -v
 	update int
 	answer bool // an assistant message ended during the run
-
 	// The prompt in progress (reset by newPrompt): the last assistant
 	// message that ended, the answer the auto-continue turn came after
 	// (nil when there was none) and whether that turn ran tools.

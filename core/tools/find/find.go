@@ -246,10 +246,11 @@ func (t *Tool) scope(specs []*pathspec.Spec) string {
 
 // progress sends throttled snapshots of the paths found so far.
 type progress struct {
-	mu       sync.Mutex
 	onUpdate tool.UpdateFunc
-	found    []string
-	last     time.Time
+
+	mu    sync.Mutex
+	found []string
+	last  time.Time
 }
 
 func (p *progress) add(path string) {

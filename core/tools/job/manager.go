@@ -80,8 +80,13 @@ type job struct {
 // retention period, and delivers results the model has not collected
 // with the job tool. Safe for concurrent use.
 type Manager struct {
+	// Set by NewManager and never changed.
 	maxRunning int
 	retention  time.Duration
+	wake       chan struct{}      // nudges the delivery loop
+	ctx        context.Context    // the jobs' and deliveries' parent, cancelled by Close
+	stop       context.CancelFunc // cancels ctx
+	work       sync.WaitGroup     // running jobs and the delivery loop
 
 	mu         sync.Mutex
 	jobs       map[string]*job
@@ -91,12 +96,8 @@ type Manager struct {
 	queue      []queued        // deliveries not yet made
 	timers     map[string]*time.Timer
 	deliver    DeliverFunc
-	wake       chan struct{} // nudges the delivery loop
-	loop       bool          // the delivery loop is running
+	loop       bool // the delivery loop is running
 	closed     bool
-	ctx        context.Context
-	stop       context.CancelFunc
-	work       sync.WaitGroup // running jobs and the delivery loop
 }
 
 // queued is a pending delivery.

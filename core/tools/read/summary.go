@@ -210,8 +210,9 @@ type spanResult struct {
 
 // lru is a small least-recently-used map, safe for concurrent use.
 type lru struct {
+	max int
+
 	mu    sync.Mutex
-	max   int
 	order *list.List // front = most recent; values are *lruEntry
 	items map[spanKey]*list.Element
 }

@@ -31,6 +31,7 @@ type Action struct {
 type Queue struct {
 	mu      sync.Mutex
 	actions []*Action
+
 	// OnPush, when set, is called after an action is queued (outside the
 	// lock): the session forces a one-shot resolve tool choice and adds
 	// Reminder as a steering message there.

@@ -45,17 +45,31 @@ type Generic[T any] struct{ v T }
 func (g *Generic[T]) A() {}
 func (g Generic[T]) B()  {}
 
-// Locked has a mutex beside 13 fields.
+// Locked has a mutex guarding 13 fields, between fields it does not guard.
 type Locked struct {
+	made int // set when made: before the mutex
+
 	mu            sync.Mutex
 	a, b, c, d, e int
 	f, g, h, i, j string
-	k, l          []byte
+	// k and l are guarded too: a comment line is not a blank line.
+	k, l []byte
+	n    int // the thirteenth
+
+	after int // a blank line ended the group
 	sync.RWMutex
 	m bool
 }
 
-// Small has a mutex beside 2.
+// Split has two mutexes guarding 7 fields each: the next mutex ends a group.
+type Split struct {
+	mu1                 sync.Mutex
+	a, b, c, d, e, f, g int
+	mu2                 sync.Mutex
+	h, i, j, k, l, m, n int
+}
+
+// Small has a mutex guarding 2.
 type Small struct {
 	mu   sync.RWMutex
 	x, y int
