@@ -218,7 +218,7 @@ func IndexTar(r io.Reader, gz bool, m *Member, l Limits) (*Index, error) {
 		case tar.TypeDir:
 			e = ix.add(h.Name, true)
 		case tar.TypeSymlink, tar.TypeLink:
-			if e = ix.add(h.Name, false); e != nil {
+			if e = ix.add(h.Name, false); e != nil && !e.Dir { // a directory of that name wins
 				e.Link, e.HardLink = h.Linkname, h.Typeflag == tar.TypeLink
 			}
 		case tar.TypeReg, tar.TypeChar, tar.TypeBlock, tar.TypeFifo, tar.TypeGNUSparse:
