@@ -3,11 +3,7 @@
 package main
 
 import (
-	"bufio"
-	"context"
-	"encoding/json"
 	"fmt"
-	"io"
 	"os"
 	"strings"
 	"syscall"
@@ -23,50 +19,10 @@ import (
 // of a first prompt.
 func TestACPTermSignalKeepsSession(t *testing.T) {
 	r := newAgentRig(t, mockllm.Turn{Blocks: []mockllm.Block{mockllm.Text("partial answer that never ends")}, ChunkSize: 8, StallAfterDeltas: 2})
-	r.t.Chdir(r.Project)
-	inR, inW := io.Pipe()
-	outR, outW := io.Pipe()
-	var errb strings.Builder
-	env := &cliEnv{stdout: outW, stderr: &errb, stdin: inR, environ: r.Environ}
-	done := make(chan int, 1)
-	go func() {
-		done <- run(context.Background(), env, []string{"acp", "--model", "mock/mock-model", "--no-title"})
-		outW.Close()
-	}()
-	defer inW.Close()
-	frames := make(chan map[string]any, 64)
-	go func() {
-		lines := bufio.NewScanner(outR)
-		lines.Buffer(make([]byte, 1<<20), 1<<20)
-		for lines.Scan() {
-			var m map[string]any
-			if json.Unmarshal(lines.Bytes(), &m) == nil {
-				frames <- m
-			}
-		}
-		close(frames)
-	}()
-	send := func(id int, method string, params any) {
-		data, _ := json.Marshal(map[string]any{"jsonrpc": "2.0", "id": id, "method": method, "params": params})
-		if _, err := fmt.Fprintf(inW, "%s\n", data); err != nil {
-			t.Fatal(err)
-		}
-	}
-	await := func(id int) map[string]any {
-		for {
-			select {
-			case m, ok := <-frames:
-				if !ok {
-					t.Fatalf("stdout ended before the response to %d; stderr:\n%s", id, errb.String())
-				}
-				if m["id"] == float64(id) {
-					return m
-				}
-			case <-time.After(10 * time.Second):
-				t.Fatalf("no response to %d", id)
-			}
-		}
-	}
+	p := startACP(t, r, "acp", "--model", "mock/mock-model", "--no-title")
+	frames, done, errb := p.frames, p.done, p.stderr
+	send := p.send
+	await := func(id int) map[string]any { m, _ := p.await(id); return m }
 	send(1, "initialize", map[string]any{"protocolVersion": 1, "clientCapabilities": map[string]any{}})
 	await(1)
 	send(2, "session/new", map[string]any{"cwd": r.Project, "mcpServers": []any{}})

@@ -23,42 +23,78 @@ func TestACPCommandWire(t *testing.T) {
 	t.Run("mode", func(t *testing.T) { acpWire(t, "--mode", "acp", "--model", "mock/mock-model") })
 }
 
-func acpWire(t *testing.T, args ...string) {
-	r := newAgentRig(t, mockllm.Turn{Blocks: []mockllm.Block{mockllm.Text("Hi there.")}})
+// acpPeer is an editor's end of `gopi acp` run in process: send writes a
+// request, frames carries every JSON line gopi writes, done its exit status.
+type acpPeer struct {
+	t      *testing.T
+	in     *io.PipeWriter
+	frames chan map[string]any
+	done   chan int
+	stderr *strings.Builder
+}
+
+// startACP runs gopi with args (an acp command line) in the rig's project.
+func startACP(t *testing.T, r *agentRig, args ...string) *acpPeer {
+	t.Helper()
 	r.t.Chdir(r.Project)
 	inR, inW := io.Pipe()
 	outR, outW := io.Pipe()
-	var errb strings.Builder
-	env := &cliEnv{stdout: outW, stderr: &errb, stdin: inR, environ: r.Environ}
-	done := make(chan int, 1)
+	p := &acpPeer{t: t, in: inW, frames: make(chan map[string]any, 64), done: make(chan int, 1), stderr: &strings.Builder{}}
+	env := &cliEnv{stdout: outW, stderr: p.stderr, stdin: inR, environ: r.Environ}
 	go func() {
-		done <- run(context.Background(), env, args)
+		p.done <- run(context.Background(), env, args)
 		outW.Close()
 	}()
-	lines := bufio.NewScanner(outR)
-	lines.Buffer(make([]byte, 1<<20), 1<<20)
-	send := func(id int, method string, params any) {
-		data, _ := json.Marshal(map[string]any{"jsonrpc": "2.0", "id": id, "method": method, "params": params})
-		if _, err := fmt.Fprintf(inW, "%s\n", data); err != nil {
-			t.Fatal(err)
-		}
-	}
-	// await reads lines until the response to id, returning it and the
-	// notifications before it.
-	await := func(id int) (resp map[string]any, notes []map[string]any) {
+	go func() {
+		lines := bufio.NewScanner(outR)
+		lines.Buffer(make([]byte, 1<<20), 1<<20)
 		for lines.Scan() {
 			var m map[string]any
 			if err := json.Unmarshal(lines.Bytes(), &m); err != nil {
-				t.Fatalf("not JSON on stdout: %q", lines.Text())
+				t.Errorf("not JSON on stdout: %q", lines.Text())
+				continue
+			}
+			p.frames <- m
+		}
+		close(p.frames)
+	}()
+	t.Cleanup(func() { inW.Close() })
+	return p
+}
+
+// send writes one JSON-RPC request.
+func (p *acpPeer) send(id int, method string, params any) {
+	p.t.Helper()
+	data, _ := json.Marshal(map[string]any{"jsonrpc": "2.0", "id": id, "method": method, "params": params})
+	if _, err := fmt.Fprintf(p.in, "%s\n", data); err != nil {
+		p.t.Fatal(err)
+	}
+}
+
+// await reads frames until the response to id, returning it and the
+// notifications before it.
+func (p *acpPeer) await(id int) (resp map[string]any, notes []map[string]any) {
+	p.t.Helper()
+	for {
+		select {
+		case m, ok := <-p.frames:
+			if !ok {
+				p.t.Fatalf("stdout ended before the response to %d; stderr:\n%s", id, p.stderr.String())
 			}
 			if m["id"] == float64(id) {
 				return m, notes
 			}
 			notes = append(notes, m)
+		case <-time.After(10 * time.Second):
+			p.t.Fatalf("no response to %d", id)
 		}
-		t.Fatalf("stdout ended before the response to %d; stderr:\n%s", id, errb.String())
-		return nil, nil
 	}
+}
+
+func acpWire(t *testing.T, args ...string) {
+	r := newAgentRig(t, mockllm.Turn{Blocks: []mockllm.Block{mockllm.Text("Hi there.")}})
+	p := startACP(t, r, args...)
+	send, await, inW, done, errb := p.send, p.await, p.in, p.done, p.stderr
 	send(1, "initialize", map[string]any{"protocolVersion": 1, "clientCapabilities": map[string]any{}})
 	resp, _ := await(1)
 	if res, _ := resp["result"].(map[string]any); res == nil || res["protocolVersion"] != float64(1) || !strings.Contains(agentrig.MustMarshal(t, res), `"loadSession":true`) {
