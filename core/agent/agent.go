@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/gopi-agent/gopi/core/ai"
+	"github.com/gopi-agent/gopi/core/artifact"
 	"github.com/gopi-agent/gopi/core/tool"
 )
 
@@ -62,7 +63,7 @@ type Options struct {
 	Hooks []*Hooks
 	// Artifacts receives the full text of tool results too large to keep
 	// (see MaxResultBytes); nil keeps only the tail.
-	Artifacts *tool.ArtifactStore
+	Artifacts *artifact.Store
 	// MaxResultBytes caps the text of one tool result; larger results keep
 	// their last tool.DefaultMaxBytes and the whole text goes to Artifacts.
 	// 0 means DefaultMaxResultBytes.
@@ -123,7 +124,7 @@ type Agent struct {
 	systemPrompt string
 	tools        []tool.Tool
 	retry        RetryOptions
-	artifacts    *tool.ArtifactStore
+	artifacts    *artifact.Store
 }
 
 // New returns an idle agent.
@@ -275,7 +276,7 @@ func (a *Agent) SetRetry(r RetryOptions) {
 // SetArtifacts changes where oversized tool results are spilled (a new
 // session file has its own artifacts directory); nil keeps only the
 // truncated text.
-func (a *Agent) SetArtifacts(store *tool.ArtifactStore) {
+func (a *Agent) SetArtifacts(store *artifact.Store) {
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	a.artifacts = store

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/gopi-agent/gopi/core/ai"
+	"github.com/gopi-agent/gopi/core/artifact"
 	"github.com/gopi-agent/gopi/core/tool"
 )
 
@@ -164,7 +165,7 @@ func TestHugeResultSpillsToArtifact(t *testing.T) {
 		return tool.TextResult(big, nil), nil
 	}}
 	s := newScript(t, calls("c", call{"dump", `{}`}), say("ok"))
-	a := New(Options{Model: testModel, Stream: s.stream, Tools: []tool.Tool{tl}, Artifacts: tool.NewArtifactStore(dir)})
+	a := New(Options{Model: testModel, Stream: s.stream, Tools: []tool.Tool{tl}, Artifacts: artifact.NewStore(dir)})
 	if err := a.Prompt(context.Background(), user("q")); err != nil {
 		t.Fatal(err)
 	}
@@ -187,8 +188,8 @@ func TestSetArtifactsMovesSpills(t *testing.T) {
 		return tool.TextResult(big, nil), nil
 	}}
 	s := newScript(t, calls("c", call{"dump", `{}`}), say("ok"))
-	a := New(Options{Model: testModel, Stream: s.stream, Tools: []tool.Tool{tl}, Artifacts: tool.NewArtifactStore(first)})
-	a.SetArtifacts(tool.NewArtifactStore(second))
+	a := New(Options{Model: testModel, Stream: s.stream, Tools: []tool.Tool{tl}, Artifacts: artifact.NewStore(first)})
+	a.SetArtifacts(artifact.NewStore(second))
 	if err := a.Prompt(context.Background(), user("q")); err != nil {
 		t.Fatal(err)
 	}

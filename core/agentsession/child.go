@@ -7,9 +7,9 @@ import (
 
 	"github.com/gopi-agent/gopi/core/ai"
 	"github.com/gopi-agent/gopi/core/ai/models"
+	"github.com/gopi-agent/gopi/core/artifact"
 	"github.com/gopi-agent/gopi/core/config"
 	"github.com/gopi-agent/gopi/core/session"
-	"github.com/gopi-agent/gopi/core/tool"
 	"github.com/gopi-agent/gopi/core/tools/registry"
 	"github.com/gopi-agent/gopi/core/tools/task"
 )
@@ -37,7 +37,7 @@ type ChildOptions struct {
 	Position task.Position
 	// Artifacts, when set, is the store the child's tools spill to
 	// instead of its own (the parent's, so ids stay unique).
-	Artifacts *tool.ArtifactStore
+	Artifacts *artifact.Store
 }
 
 // NewChild creates a child session that shares the parent's configuration,

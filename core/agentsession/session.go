@@ -14,6 +14,7 @@ import (
 	"github.com/gopi-agent/gopi/core/agent"
 	"github.com/gopi-agent/gopi/core/ai"
 	"github.com/gopi-agent/gopi/core/ai/models"
+	"github.com/gopi-agent/gopi/core/artifact"
 	"github.com/gopi-agent/gopi/core/compaction"
 	"github.com/gopi-agent/gopi/core/config"
 	"github.com/gopi-agent/gopi/core/mcp"
@@ -132,7 +133,7 @@ type Options struct {
 	position *task.Position
 	// artifacts replaces the store's artifacts for a child session, which
 	// shares its parent's.
-	artifacts *tool.ArtifactStore
+	artifacts *artifact.Store
 	// sharedMCP is the parent's MCP manager a child session uses (it
 	// does not close it).
 	sharedMCP *mcp.Manager

@@ -11,7 +11,7 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/gopi-agent/gopi/core/tool"
+	"github.com/gopi-agent/gopi/internal/atomicfile"
 )
 
 // BlobPrefix starts a blob reference: blob:sha256:<64 hex digits>.
@@ -40,7 +40,7 @@ func (s *BlobStore) Put(data []byte) (string, error) {
 	if err := os.MkdirAll(s.Dir, 0o755); err != nil {
 		return "", fmt.Errorf("create blob directory: %w", err)
 	}
-	if err := tool.WriteFileAtomic(path, data, 0o644); err != nil {
+	if err := atomicfile.WriteFile(path, data, 0o644); err != nil {
 		return "", fmt.Errorf("store blob: %w", err)
 	}
 	return hash, nil

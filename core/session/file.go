@@ -7,7 +7,7 @@ import (
 	"os"
 	"path/filepath"
 
-	"github.com/gopi-agent/gopi/core/tool"
+	"github.com/gopi-agent/gopi/internal/atomicfile"
 )
 
 // SyncPolicy says when appended entries are forced to stable storage.
@@ -38,7 +38,7 @@ const fileMode = 0o600
 //     newline (a writer was killed mid-line), the write starts with one, so
 //     the torn line stays a line of its own;
 //   - a rewrite re-reads the file under the lock and merges (see
-//     Manager.rewrite), then replaces it with tool.WriteFileAtomic (temp
+//     Manager.rewrite), then replaces it with atomicfile.WriteFile (temp
 //     file beside it, fsync, rename).
 type diskFile struct {
 	path string
@@ -149,7 +149,7 @@ func (d *diskFile) rewrite(build func(current []byte) ([]byte, error)) error {
 	if err != nil {
 		return err
 	}
-	if err := tool.WriteFileAtomic(d.path, data, fileMode); err != nil {
+	if err := atomicfile.WriteFile(d.path, data, fileMode); err != nil {
 		return fmt.Errorf("rewrite session file: %w", err)
 	}
 	return nil

@@ -15,7 +15,7 @@ import (
 	"time"
 
 	"github.com/gopi-agent/gopi/core/ai"
-	"github.com/gopi-agent/gopi/core/tool"
+	"github.com/gopi-agent/gopi/core/artifact"
 )
 
 // Options configures a Manager.
@@ -51,7 +51,7 @@ type Manager struct {
 	onDisk       bool      // the file holds every entry persisted so far: new ones are appended
 	hasAssistant bool      // some entry is an assistant message
 	err          error     // first persistence error, returned from then on
-	artifacts    *tool.ArtifactStore
+	artifacts    *artifact.Store
 }
 
 // InMemory returns a session that is never written to disk.
@@ -509,14 +509,14 @@ func (m *Manager) artifactsDir() string {
 // Artifacts returns the store for this session's spilled tool output
 // (<n>.<tool>.log in ArtifactsDir, numbered on from the largest present),
 // or nil for an in-memory session.
-func (m *Manager) Artifacts() *tool.ArtifactStore {
+func (m *Manager) Artifacts() *artifact.Store {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	if m.disk == nil {
 		return nil
 	}
 	if m.artifacts == nil {
-		m.artifacts = tool.NewArtifactStore(m.artifactsDir())
+		m.artifacts = artifact.NewStore(m.artifactsDir())
 	}
 	return m.artifacts
 }

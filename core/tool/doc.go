@@ -13,9 +13,8 @@
 //
 // Shared helpers live next to the contract, one concern per file:
 // truncation (truncate.go: the 50 KiB / 3000-line / 1024-column caps), the
-// session artifact store for full outputs (artifacts.go: artifact://<id>;
-// agentoutput.go: subagent outputs and session files, agent://<id>) and
-// the sink that spills long streamed output into it (outputsink.go),
+// sink that spills long streamed output into the session artifact store
+// (package core/artifact; outputsink.go),
 // the per-session file-read cache used to recover stale hashline edits
 // (readcache.go), line display modes (display.go), the diffs an edit
 // reports, for front ends (diffs.go), what a call does as permission

@@ -5,6 +5,7 @@ import (
 	"strings"
 	"sync/atomic"
 
+	"github.com/gopi-agent/gopi/core/artifact"
 	"github.com/gopi-agent/gopi/core/config"
 )
 
@@ -15,15 +16,15 @@ import (
 // pending actions; core/tools/registry.Services) and caches are closed by
 // the session.
 type Env struct {
-	Cwd         string         // absolute working directory of the session
-	Home        string         // the user's home directory, for "~" in paths; "" leaves "~" as written
-	Settings    Settings       // tool settings
-	ReadCache   *ReadCache     // lines shown to the model, for stale-edit recovery
-	Artifacts   *ArtifactStore // full outputs; nil when the session has none
-	Caches      *Caches        // engine caches of the session (scan, content, parse); nil: none, every call walks and parses afresh
-	EditEnabled bool           // the edit tool is offered (anchors are pointless without it)
-	UI          UI             // the user's front end; nil when there is none (print mode)
-	Files       Files          // where read, edit and write get and put file contents; nil: the local disk
+	Cwd         string          // absolute working directory of the session
+	Home        string          // the user's home directory, for "~" in paths; "" leaves "~" as written
+	Settings    Settings        // tool settings
+	ReadCache   *ReadCache      // lines shown to the model, for stale-edit recovery
+	Artifacts   *artifact.Store // full outputs; nil when the session has none
+	Caches      *Caches         // engine caches of the session (scan, content, parse); nil: none, every call walks and parses afresh
+	EditEnabled bool            // the edit tool is offered (anchors are pointless without it)
+	UI          UI              // the user's front end; nil when there is none (print mode)
+	Files       Files           // where read, edit and write get and put file contents; nil: the local disk
 	// ToolNames, when set, returns the names of the tools the session
 	// offers now (the bash interceptor blocks a command only while the
 	// tool it points to is offered); nil: unknown, treated as none.

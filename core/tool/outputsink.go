@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"sync"
 	"unicode/utf8"
+
+	"github.com/gopi-agent/gopi/core/artifact"
 )
 
 // OutputSink collects a streamed output (a command's stdout and stderr)
@@ -15,7 +17,7 @@ import (
 // nothing is lost. Without a store, or when the artifact cannot be
 // created, only the tail survives. Safe for concurrent writers.
 type OutputSink struct {
-	store    *ArtifactStore
+	store    *artifact.Store
 	toolType string
 	limit    int
 
@@ -32,7 +34,7 @@ type OutputSink struct {
 
 // NewOutputSink returns a sink spilling to store (may be nil) as toolType
 // artifacts ("bash", "python", …).
-func NewOutputSink(store *ArtifactStore, toolType string) *OutputSink {
+func NewOutputSink(store *artifact.Store, toolType string) *OutputSink {
 	return &OutputSink{store: store, toolType: toolType, limit: DefaultMaxBytes}
 }
 
@@ -149,4 +151,4 @@ func (s *OutputSink) Close() (SinkSummary, error) {
 
 // FullOutputNotice is the line appended to a truncated output that was
 // saved whole: "Full: artifact://<id>".
-func FullOutputNotice(id string) string { return "Full: " + ArtifactURL(id) }
+func FullOutputNotice(id string) string { return "Full: " + artifact.URL(id) }

@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"path/filepath"
 	"testing"
+
+	"github.com/gopi-agent/gopi/core/artifact"
 )
 
 // BenchmarkOutputSink streams output through a sink in 64 KB writes, as
@@ -12,7 +14,7 @@ import (
 func BenchmarkOutputSink(b *testing.B) {
 	chunk := bytes.Repeat([]byte("0123456789abcdefghijklmnopqrstuvwxyz-0123456789 lorem ipsum dolor\n"), 1000)[:64<<10]
 	const total = 256 << 20 // per iteration
-	store := NewArtifactStore(filepath.Join(b.TempDir(), "artifacts"))
+	store := artifact.NewStore(filepath.Join(b.TempDir(), "artifacts"))
 	b.SetBytes(total)
 	for b.Loop() {
 		s := NewOutputSink(store, "bash")

@@ -2,7 +2,6 @@ package tool
 
 import (
 	"bytes"
-	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -12,42 +11,9 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/gopi-agent/gopi/core/artifact"
 	"github.com/gopi-agent/gopi/core/config"
 )
-
-func TestArtifactStore(t *testing.T) {
-	dir := filepath.Join(t.TempDir(), "sess")
-	s := NewArtifactStore(dir)
-	if _, err := s.Read("artifact://0"); !errors.Is(err, ErrNoArtifactsDir) {
-		t.Fatalf("missing dir: %v", err)
-	}
-	id, err := s.Save("bash", "full output")
-	if err != nil || id != "0" {
-		t.Fatal(id, err)
-	}
-	id2, _ := s.Save("py thon/../x", "second")
-	if id2 != "1" {
-		t.Fatal(id2)
-	}
-	if txt, err := s.Read(ArtifactURL("1")); err != nil || txt != "second" {
-		t.Fatal(txt, err)
-	}
-	if _, err := os.Stat(filepath.Join(dir, "1.py_thon_x.log")); err != nil {
-		t.Fatal(err)
-	}
-	if _, err := s.Read("7"); err == nil || err.Error() != "Artifact 7 not found. Available artifacts: 0, 1" {
-		t.Fatal(err)
-	}
-	if _, err := s.Read("x"); err == nil || !strings.Contains(err.Error(), "artifact IDs are numbers") {
-		t.Fatal(err)
-	}
-	// A resumed session continues numbering after what is on disk.
-	os.WriteFile(filepath.Join(dir, "9.bash.log"), []byte("old"), 0o644)
-	s2 := NewArtifactStore(dir)
-	if id, _ := s2.Save("bash", "new"); id != "10" {
-		t.Fatal(id)
-	}
-}
 
 func TestReadCache(t *testing.T) {
 	c := NewReadCache()
@@ -196,7 +162,7 @@ func TestSettingsAndDisplay(t *testing.T) {
 }
 
 func TestOutputSink(t *testing.T) {
-	store := NewArtifactStore(filepath.Join(t.TempDir(), "a"))
+	store := artifact.NewStore(filepath.Join(t.TempDir(), "a"))
 	s := NewOutputSink(store, "bash")
 	s.Write([]byte("small\n"))
 	sum, err := s.Close()
@@ -234,7 +200,7 @@ func TestOutputSink(t *testing.T) {
 // counts and the in-memory tail still cover everything; output the cap
 // holds is saved whole.
 func TestOutputSinkArtifactCap(t *testing.T) {
-	store := NewArtifactStore(filepath.Join(t.TempDir(), "a"))
+	store := artifact.NewStore(filepath.Join(t.TempDir(), "a"))
 	for _, limit := range []int64{1000, DefaultMaxBytes + 5000} {
 		s := NewOutputSink(store, "bash")
 		s.LimitArtifact(limit)
@@ -288,7 +254,7 @@ func TestOutputSinkArtifactCap(t *testing.T) {
 // (the head and the tail window), nor does the heap grow with the stream.
 func TestOutputSinkBoundedUse(t *testing.T) {
 	dir := filepath.Join(t.TempDir(), "a")
-	store := NewArtifactStore(dir)
+	store := artifact.NewStore(dir)
 	const limit = 1 << 20
 	s := NewOutputSink(store, "bash")
 	s.LimitArtifact(limit)

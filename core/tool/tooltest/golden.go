@@ -44,6 +44,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/gopi-agent/gopi/core/artifact"
 	"github.com/gopi-agent/gopi/core/config"
 	"github.com/gopi-agent/gopi/core/tool"
 	"github.com/gopi-agent/gopi/internal/golden"
@@ -144,7 +145,7 @@ func RunCase(t *testing.T, file string, newTool Factory, opts ...Options) {
 	}
 	server := serve(t, ar.Archive)
 	env := tool.NewEnvFrom(cfg)
-	env.Artifacts = tool.NewArtifactStore(filepath.Join(work, ".artifacts"))
+	env.Artifacts = artifact.NewStore(filepath.Join(work, ".artifacts"))
 	tl := newTool(env)
 
 	var last *tool.Result

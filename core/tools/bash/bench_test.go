@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/gopi-agent/gopi/core/artifact"
 	"github.com/gopi-agent/gopi/core/tool"
 )
 
@@ -12,7 +13,7 @@ func benchEnv(b *testing.B) *testEnv {
 	env := withServices(tool.NewEnv(b.TempDir()))
 	env.Settings.Shell.Path = "/bin/bash"
 	env.Settings.Shell.Environ = []string{"PATH=/usr/bin:/bin"}
-	env.Artifacts = tool.NewArtifactStore(filepath.Join(b.TempDir(), "artifacts"))
+	env.Artifacts = artifact.NewStore(filepath.Join(b.TempDir(), "artifacts"))
 	b.Cleanup(func() { env.Close() })
 	return env
 }

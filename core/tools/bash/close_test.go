@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/gopi-agent/gopi/core/artifact"
 	"github.com/gopi-agent/gopi/core/shell/shelltest"
 	"github.com/gopi-agent/gopi/core/tool"
 	"github.com/gopi-agent/gopi/internal/testwait"
@@ -55,7 +56,7 @@ func TestCloseHelper(t *testing.T) {
 	env.Settings.Shell.Environ = []string{"PATH=/usr/local/bin:/usr/bin:/bin", "HOME=" + t.TempDir(), "LC_ALL=C", mark}
 	env.Settings.Bash.AsyncEnabled = true
 	env.Settings.Bash.AsyncMaxJobs = closeJobs
-	env.Artifacts = tool.NewArtifactStore(filepath.Join(t.TempDir(), "artifacts"))
+	env.Artifacts = artifact.NewStore(filepath.Join(t.TempDir(), "artifacts"))
 	for i := range closeJobs {
 		if o := callTool(t, env, `{"command": "trap \"\" TERM; sleep 300; echo done", "async": true}`); o.isError {
 			t.Fatalf("job %d: %s", i, o.text)

@@ -10,6 +10,7 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/gopi-agent/gopi/core/artifact"
 	"github.com/gopi-agent/gopi/core/shell/shelltest"
 	"github.com/gopi-agent/gopi/core/tool"
 	"github.com/gopi-agent/gopi/core/tools/job"
@@ -30,7 +31,7 @@ func newEnv(t *testing.T) *testEnv {
 	env := withServices(tool.NewEnv(dir))
 	env.Settings.Shell.Path = "/bin/bash"
 	env.Settings.Shell.Environ = []string{"PATH=/usr/local/go/bin:/usr/local/bin:/usr/bin:/bin", "HOME=" + t.TempDir(), "LC_ALL=C", shelltest.Mark(t)}
-	env.Artifacts = tool.NewArtifactStore(filepath.Join(t.TempDir(), "artifacts"))
+	env.Artifacts = artifact.NewStore(filepath.Join(t.TempDir(), "artifacts"))
 	t.Cleanup(func() { env.Close() })
 	return env
 }

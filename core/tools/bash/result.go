@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/gopi-agent/gopi/core/artifact"
 	"github.com/gopi-agent/gopi/core/tool"
 )
 
@@ -98,7 +99,7 @@ func truncationNotice(tr *Truncation) string {
 	n := fmt.Sprintf("[Showing lines %d-%d of %d (%s limit)", tr.ShownRange.Start, tr.ShownRange.End, tr.TotalLines, tool.FormatSize(int64(tr.MaxBytes)))
 	switch {
 	case tr.ArtifactID != "" && tr.ArtifactDroppedBytes > 0:
-		return fmt.Sprintf("%s. The saved output, %s, keeps the start and the end: %d bytes (%d lines) in the middle were dropped (bash.maxArtifactBytes)]", n, tool.ArtifactURL(tr.ArtifactID), tr.ArtifactDroppedBytes, tr.ArtifactDroppedLines)
+		return fmt.Sprintf("%s. The saved output, %s, keeps the start and the end: %d bytes (%d lines) in the middle were dropped (bash.maxArtifactBytes)]", n, artifact.URL(tr.ArtifactID), tr.ArtifactDroppedBytes, tr.ArtifactDroppedLines)
 	case tr.ArtifactID != "":
 		return n + ". " + tool.FullOutputNotice(tr.ArtifactID) + "]"
 	}

@@ -5,6 +5,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/gopi-agent/gopi/core/artifact"
 	"github.com/gopi-agent/gopi/core/shell"
 	"github.com/gopi-agent/gopi/core/tool"
 )
@@ -59,7 +60,7 @@ func resolveURL(env *tool.Env, url string) (string, error) {
 		return "", tool.Errorf("Cannot resolve %s:// URL in bash command: %s\nThis session has no %s:// resources; only artifact:// and agent:// URLs can be used in shell commands.", scheme, url, scheme)
 	}
 	if env.Artifacts == nil {
-		return "", tool.Errorf("Cannot resolve %s in bash command: %s", url, tool.ErrNoArtifactsDir)
+		return "", tool.Errorf("Cannot resolve %s in bash command: %s", url, artifact.ErrNoDir)
 	}
 	var path string
 	var err error

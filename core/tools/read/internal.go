@@ -5,6 +5,7 @@ import (
 	"os"
 	"strings"
 
+	"github.com/gopi-agent/gopi/core/artifact"
 	"github.com/gopi-agent/gopi/core/tool"
 )
 
@@ -37,8 +38,8 @@ func (t *Tool) readInternal(ctx context.Context, target string) (*tool.Result, e
 	if res, served, err := t.readSessionResource(ctx, target); served {
 		return res, err
 	}
-	agent := strings.HasPrefix(target, tool.AgentScheme)
-	if !agent && !strings.HasPrefix(target, tool.ArtifactScheme) {
+	agent := strings.HasPrefix(target, artifact.AgentScheme)
+	if !agent && !strings.HasPrefix(target, artifact.Scheme) {
 		scheme, _, _ := strings.Cut(target, "://")
 		return nil, tool.Errorf("Cannot read %s: %s:// resources are not available in this session; read a file path, artifact://<id> or agent://<id>.", target, scheme)
 	}
@@ -52,7 +53,7 @@ func (t *Tool) readInternal(ctx context.Context, target string) (*tool.Result, e
 	case agent && store == nil:
 		return nil, tool.Errorf("No session - agent outputs unavailable")
 	case store == nil:
-		return nil, &tool.Error{Msg: tool.ErrNoArtifactsDir.Error(), Err: tool.ErrNoArtifactsDir}
+		return nil, &tool.Error{Msg: artifact.ErrNoDir.Error(), Err: artifact.ErrNoDir}
 	case agent:
 		content, err = store.ReadAgentOutput(ref)
 	default:

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/gopi-agent/gopi/core/artifact"
 	"github.com/gopi-agent/gopi/core/tool"
 )
 
@@ -16,7 +17,7 @@ func TestReadAgentOutput(t *testing.T) {
 		t.Fatalf("no store: %+v", res.FirstText())
 	}
 	dir := filepath.Join(t.TempDir(), "sess")
-	env.Artifacts = tool.NewArtifactStore(dir)
+	env.Artifacts = artifact.NewStore(dir)
 	if res := call(t, env, "agent://0-Scan"); !res.IsError || res.FirstText() != "No artifacts directory found" {
 		t.Fatalf("no dir: %q", res.FirstText())
 	}

@@ -14,6 +14,7 @@ import (
 
 	"golang.org/x/net/html/charset"
 
+	"github.com/gopi-agent/gopi/core/artifact"
 	"github.com/gopi-agent/gopi/core/tool"
 )
 
@@ -425,19 +426,19 @@ func (c *Pages) get(u string, raw bool) *urlEntry {
 }
 
 // text returns an entry's text, from its artifact when it was saved.
-func (c *Pages) text(store *tool.ArtifactStore, e *urlEntry) (string, error) {
+func (c *Pages) text(store *artifact.Store, e *urlEntry) (string, error) {
 	if e.info.ArtifactID == "" {
 		return e.text, nil
 	}
 	if store == nil {
-		return "", tool.ErrNoArtifactsDir
+		return "", artifact.ErrNoDir
 	}
 	return store.Read(e.info.ArtifactID)
 }
 
 // put records a read of u. With save (and a store) the text is saved as a
 // new artifact and the entry refers to it.
-func (c *Pages) put(store *tool.ArtifactStore, u string, raw bool, info *URLDetails, text string, save bool) *urlEntry {
+func (c *Pages) put(store *artifact.Store, u string, raw bool, info *URLDetails, text string, save bool) *urlEntry {
 	e := &urlEntry{keys: []string{cacheKey(u, raw)}, info: *info}
 	if info.FinalURL != u {
 		e.keys = append(e.keys, cacheKey(info.FinalURL, raw))

@@ -17,6 +17,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/gopi-agent/gopi/core/artifact"
 	"github.com/gopi-agent/gopi/core/tool"
 )
 
@@ -25,7 +26,7 @@ func webEnv(t *testing.T) *tool.Env {
 	t.Helper()
 	dir := t.TempDir()
 	env := tool.NewEnv(dir)
-	env.Artifacts = tool.NewArtifactStore(filepath.Join(dir, ".artifacts"))
+	env.Artifacts = artifact.NewStore(filepath.Join(dir, ".artifacts"))
 	return env
 }
 

@@ -4,6 +4,7 @@ import (
 	"os"
 	"strings"
 
+	"github.com/gopi-agent/gopi/core/artifact"
 	"github.com/gopi-agent/gopi/core/tool"
 	"github.com/gopi-agent/gopi/core/tools/pathspec"
 )
@@ -45,10 +46,10 @@ func (t *Tool) resolveTargets(entries []string) ([]target, []string, error) {
 		case served && err != nil:
 			return nil, nil, &tool.Error{Msg: err.Error(), Err: err}
 		case served:
-		case scheme != tool.ArtifactScheme:
+		case scheme != artifact.Scheme:
 			return nil, nil, tool.Errorf("Cannot search internal URL without a backing file: %s", in)
 		case t.env.Artifacts == nil:
-			return nil, nil, &tool.Error{Msg: tool.ErrNoArtifactsDir.Error(), Err: tool.ErrNoArtifactsDir}
+			return nil, nil, &tool.Error{Msg: artifact.ErrNoDir.Error(), Err: artifact.ErrNoDir}
 		default:
 			if path, err = t.env.Artifacts.Path(in); err != nil {
 				return nil, nil, &tool.Error{Msg: err.Error(), Err: err}

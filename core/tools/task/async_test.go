@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/gopi-agent/gopi/core/artifact"
 	"github.com/gopi-agent/gopi/core/tool"
 	"github.com/gopi-agent/gopi/core/tools/job"
 )
@@ -17,7 +18,7 @@ import (
 func asyncTool(t *testing.T, h *fakeHost) (tool.Tool, *job.Manager, chan job.Delivery) {
 	t.Helper()
 	env := tool.NewEnv(t.TempDir())
-	env.Artifacts = tool.NewArtifactStore(artifactsDir(t))
+	env.Artifacts = artifact.NewStore(artifactsDir(t))
 	env.Settings.Bash.AsyncEnabled = true
 	m := job.NewManagerFor(env)
 	t.Cleanup(func() { m.Close() })

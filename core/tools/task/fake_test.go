@@ -10,6 +10,7 @@ import (
 
 	"github.com/gopi-agent/gopi/core/agent"
 	"github.com/gopi-agent/gopi/core/ai"
+	"github.com/gopi-agent/gopi/core/artifact"
 	"github.com/gopi-agent/gopi/core/config"
 	"github.com/gopi-agent/gopi/core/tool"
 )
@@ -114,7 +115,7 @@ func bind(t *testing.T, h *fakeHost, dir string) tool.Tool {
 	t.Helper()
 	env := tool.NewEnv(t.TempDir())
 	if dir != "" {
-		env.Artifacts = tool.NewArtifactStore(dir)
+		env.Artifacts = artifact.NewStore(dir)
 	}
 	return New(env, h, nil, &IDs{}) // no background jobs
 }

@@ -6,8 +6,8 @@ import (
 
 	"github.com/gopi-agent/gopi/core/agent"
 	"github.com/gopi-agent/gopi/core/ai"
+	"github.com/gopi-agent/gopi/core/artifact"
 	"github.com/gopi-agent/gopi/core/config"
-	"github.com/gopi-agent/gopi/core/tool"
 )
 
 // Host is the session the task tool belongs to: it knows the configuration
@@ -66,7 +66,7 @@ type ChildSpec struct {
 	Position Position
 	// Artifacts is the store the child's tools spill to and its own tasks
 	// keep their outputs in: the parent's, so ids stay unique in the tree.
-	Artifacts *tool.ArtifactStore
+	Artifacts *artifact.Store
 }
 
 // Child is a running child session.

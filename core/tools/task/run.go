@@ -16,6 +16,7 @@ import (
 
 	"github.com/gopi-agent/gopi/core/agent"
 	"github.com/gopi-agent/gopi/core/ai"
+	"github.com/gopi-agent/gopi/core/artifact"
 	"github.com/gopi-agent/gopi/core/config"
 	"github.com/gopi-agent/gopi/core/tool"
 )
@@ -294,7 +295,7 @@ func (r *run) runOne(ctx context.Context, i int) {
 }
 
 // writeOutput keeps a whole answer as <id>.md.
-func writeOutput(store *tool.ArtifactStore, id, output string) (string, error) {
+func writeOutput(store *artifact.Store, id, output string) (string, error) {
 	path := store.AgentOutputPath(id)
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 		return "", fmt.Errorf("keep the whole answer: %w", err)

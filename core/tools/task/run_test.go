@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/gopi-agent/gopi/core/ai"
+	"github.com/gopi-agent/gopi/core/artifact"
 	"github.com/gopi-agent/gopi/core/config"
 	"github.com/gopi-agent/gopi/core/tool"
 )
@@ -143,7 +144,7 @@ func TestOutputCapAndFullText(t *testing.T) {
 	if r.Output != "line 4\nline 5" || !r.Truncated || r.OutputMeta.LineCount != 5 {
 		t.Fatalf("capped result: %+v", r)
 	}
-	full, err := tool.NewArtifactStore(dir).ReadAgentOutput("agent://0-A")
+	full, err := artifact.NewStore(dir).ReadAgentOutput("agent://0-A")
 	if err != nil || full != long {
 		t.Fatalf("whole text: %q %v", full, err)
 	}

@@ -1,4 +1,4 @@
-package tool
+package artifact
 
 import (
 	"errors"
@@ -11,34 +11,36 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+
+	"github.com/gopi-agent/gopi/internal/atomicfile"
 )
 
-// ArtifactScheme prefixes artifact references: artifact://<id>.
-const ArtifactScheme = "artifact://"
+// Scheme prefixes artifact references: artifact://<id>.
+const Scheme = "artifact://"
 
-// ErrNoArtifactsDir is returned when a session has no artifacts directory.
-var ErrNoArtifactsDir = errors.New("No artifacts directory found")
+// ErrNoDir is returned when a session has no artifacts directory.
+var ErrNoDir = errors.New("No artifacts directory found")
 
-// ArtifactStore keeps the full text of outputs that were truncated for the
+// Store keeps the full text of outputs that were truncated for the
 // model, one file per output in a session's artifacts directory, named
 // `<id>.<toolType>.log` with ids 0, 1, 2 … allocated in order. The first
 // allocation scans the directory and continues after the largest id found,
 // so a resumed session never overwrites an earlier artifact. Safe for
 // concurrent use.
-type ArtifactStore struct {
+type Store struct {
 	dir string
 
 	mu        sync.Mutex
 	next      int
 	scanned   bool
-	agentNext map[string]int // next subagent number per id prefix (agentoutput.go)
+	agentNext map[string]int // next subagent number per id prefix (agent.go)
 }
 
-// NewArtifactStore returns a store over dir (created on first write).
-func NewArtifactStore(dir string) *ArtifactStore { return &ArtifactStore{dir: dir} }
+// NewStore returns a store over dir (created on first write).
+func NewStore(dir string) *Store { return &Store{dir: dir} }
 
 // Dir returns the artifacts directory.
-func (s *ArtifactStore) Dir() string { return s.dir }
+func (s *Store) Dir() string { return s.dir }
 
 var artifactName = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^(\d+)\.([^/]*)\.log$`) })
 
@@ -47,12 +49,12 @@ var toolTypeUnsafe = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCo
 
 // Allocate reserves the next id for toolType and returns the id and the
 // path of its (not yet created) file.
-func (s *ArtifactStore) Allocate(toolType string) (id, path string, err error) {
+func (s *Store) Allocate(toolType string) (id, path string, err error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if !s.scanned {
 		ids, err := s.ids()
-		if err != nil && !errors.Is(err, ErrNoArtifactsDir) {
+		if err != nil && !errors.Is(err, ErrNoDir) {
 			return "", "", err
 		}
 		if len(ids) > 0 {
@@ -72,7 +74,7 @@ func (s *ArtifactStore) Allocate(toolType string) (id, path string, err error) {
 
 // Save stores content as a new artifact for toolType and returns its id.
 // The file is written atomically.
-func (s *ArtifactStore) Save(toolType, content string) (string, error) {
+func (s *Store) Save(toolType, content string) (string, error) {
 	id, path, err := s.Allocate(toolType)
 	if err != nil {
 		return "", err
@@ -80,7 +82,7 @@ func (s *ArtifactStore) Save(toolType, content string) (string, error) {
 	if err := os.MkdirAll(s.dir, 0o755); err != nil {
 		return "", fmt.Errorf("create artifacts directory: %w", err)
 	}
-	if err := WriteFileAtomic(path, []byte(content), 0o644); err != nil {
+	if err := atomicfile.WriteFile(path, []byte(content), 0o644); err != nil {
 		return "", fmt.Errorf("save artifact %s: %w", id, err)
 	}
 	return id, nil
@@ -88,14 +90,14 @@ func (s *ArtifactStore) Save(toolType, content string) (string, error) {
 
 // Path resolves an artifact id (or an artifact://<id> reference) to its
 // file. Errors say which ids exist.
-func (s *ArtifactStore) Path(ref string) (string, error) {
-	id := strings.TrimPrefix(ref, ArtifactScheme)
+func (s *Store) Path(ref string) (string, error) {
+	id := strings.TrimPrefix(ref, Scheme)
 	if _, err := strconv.Atoi(id); err != nil || strings.HasPrefix(id, "-") {
 		return "", fmt.Errorf("Invalid artifact ID %q: artifact IDs are numbers, as in artifact://0", id)
 	}
 	entries, err := os.ReadDir(s.dir)
 	if errors.Is(err, fs.ErrNotExist) {
-		return "", ErrNoArtifactsDir
+		return "", ErrNoDir
 	}
 	if err != nil {
 		return "", fmt.Errorf("list artifacts: %w", err)
@@ -117,7 +119,7 @@ func (s *ArtifactStore) Path(ref string) (string, error) {
 }
 
 // Read returns the text of an artifact by id or artifact:// reference.
-func (s *ArtifactStore) Read(ref string) (string, error) {
+func (s *Store) Read(ref string) (string, error) {
 	path, err := s.Path(ref)
 	if err != nil {
 		return "", err
@@ -130,10 +132,10 @@ func (s *ArtifactStore) Read(ref string) (string, error) {
 }
 
 // ids lists the ids present, ascending.
-func (s *ArtifactStore) ids() ([]int, error) {
+func (s *Store) ids() ([]int, error) {
 	entries, err := os.ReadDir(s.dir)
 	if errors.Is(err, fs.ErrNotExist) {
-		return nil, ErrNoArtifactsDir
+		return nil, ErrNoDir
 	}
 	if err != nil {
 		return nil, fmt.Errorf("list artifacts: %w", err)
@@ -150,5 +152,5 @@ func (s *ArtifactStore) ids() ([]int, error) {
 	return slices.Compact(ids), nil
 }
 
-// ArtifactURL returns the reference for an id: artifact://<id>.
-func ArtifactURL(id string) string { return ArtifactScheme + id }
+// URL returns the reference for an id: artifact://<id>.
+func URL(id string) string { return Scheme + id }

@@ -1,4 +1,4 @@
-package tool
+package artifact
 
 import (
 	"errors"
@@ -10,7 +10,7 @@ import (
 
 func TestAgentIDs(t *testing.T) {
 	dir := filepath.Join(t.TempDir(), "sess")
-	s := NewArtifactStore(dir)
+	s := NewStore(dir)
 	ids, err := s.AllocateAgentIDs("", []string{"Scan", "Fix"})
 	if err != nil || !reflect.DeepEqual(ids, []string{"0-Scan", "1-Fix"}) {
 		t.Fatal(ids, err)
@@ -33,7 +33,7 @@ func TestAgentIDs(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	resumed := NewArtifactStore(dir)
+	resumed := NewStore(dir)
 	if ids, _ := resumed.AllocateAgentIDs("", []string{"New"}); ids[0] != "7-New" {
 		t.Fatal(ids)
 	}
@@ -47,8 +47,8 @@ func TestAgentIDs(t *testing.T) {
 
 func TestReadAgentOutput(t *testing.T) {
 	dir := filepath.Join(t.TempDir(), "sess")
-	s := NewArtifactStore(dir)
-	if _, err := s.ReadAgentOutput("agent://0-A"); !errors.Is(err, ErrNoArtifactsDir) {
+	s := NewStore(dir)
+	if _, err := s.ReadAgentOutput("agent://0-A"); !errors.Is(err, ErrNoDir) {
 		t.Fatal(err)
 	}
 	if err := os.MkdirAll(dir, 0o755); err != nil {

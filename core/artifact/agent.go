@@ -1,4 +1,4 @@
-package tool
+package artifact
 
 import (
 	"errors"
@@ -30,7 +30,7 @@ var agentFile = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile
 // prefix. The first allocation for a prefix scans the directory and
 // continues after the largest n found, so a resumed session never reuses
 // an id.
-func (s *ArtifactStore) AllocateAgentIDs(prefix string, names []string) ([]string, error) {
+func (s *Store) AllocateAgentIDs(prefix string, names []string) ([]string, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.agentNext == nil {
@@ -59,7 +59,7 @@ func (s *ArtifactStore) AllocateAgentIDs(prefix string, names []string) ([]strin
 
 // scanAgentIDs returns one more than the largest n of the files of
 // prefix's tasks (0 when there are none).
-func (s *ArtifactStore) scanAgentIDs(prefix string) (int, error) {
+func (s *Store) scanAgentIDs(prefix string) (int, error) {
 	entries, err := os.ReadDir(s.dir)
 	if errors.Is(err, fs.ErrNotExist) {
 		return 0, nil
@@ -87,16 +87,16 @@ func (s *ArtifactStore) scanAgentIDs(prefix string) (int, error) {
 }
 
 // AgentOutputPath returns the file of a subagent's full output: <id>.md.
-func (s *ArtifactStore) AgentOutputPath(id string) string { return filepath.Join(s.dir, id+".md") }
+func (s *Store) AgentOutputPath(id string) string { return filepath.Join(s.dir, id+".md") }
 
 // AgentSessionPath returns the session file of a subagent: <id>.jsonl.
-func (s *ArtifactStore) AgentSessionPath(id string) string {
+func (s *Store) AgentSessionPath(id string) string {
 	return filepath.Join(s.dir, id+".jsonl")
 }
 
 // ReadAgentOutput returns a subagent's full output by id or agent://<id>
 // reference. An unknown id is an error listing the ids present.
-func (s *ArtifactStore) ReadAgentOutput(ref string) (string, error) {
+func (s *Store) ReadAgentOutput(ref string) (string, error) {
 	path, err := s.AgentOutputFile(ref)
 	if err != nil {
 		return "", err
@@ -111,14 +111,14 @@ func (s *ArtifactStore) ReadAgentOutput(ref string) (string, error) {
 // AgentOutputFile returns the file holding a subagent's full output, by
 // id or agent://<id> reference. An unknown id is an error listing the ids
 // present.
-func (s *ArtifactStore) AgentOutputFile(ref string) (string, error) {
+func (s *Store) AgentOutputFile(ref string) (string, error) {
 	id := strings.TrimSuffix(strings.TrimPrefix(ref, AgentScheme), "/")
 	if id == "" {
 		return "", errors.New("agent:// URL requires an output ID: agent://<id>")
 	}
 	entries, err := os.ReadDir(s.dir)
 	if errors.Is(err, fs.ErrNotExist) {
-		return "", ErrNoArtifactsDir
+		return "", ErrNoDir
 	}
 	if err != nil {
 		return "", fmt.Errorf("list subagent outputs: %w", err)
