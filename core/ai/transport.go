@@ -20,9 +20,6 @@ import (
 // start within the first-event timeout or goes silent for the idle timeout
 // (Request.FirstEventTimeout, Request.IdleTimeout).
 func Post(ctx context.Context, client *http.Client, req *Request, url string, headers http.Header, payload any) (*http.Response, error) {
-	if client == nil {
-		client = http.DefaultClient
-	}
 	id := req.EnsureRequestID()
 	body, err := json.Marshal(payload)
 	if err != nil {
@@ -38,13 +35,8 @@ func Post(ctx context.Context, client *http.Client, req *Request, url string, he
 		}
 		body = pr.Payload
 	}
-	wctx, cancel := context.WithCancelCause(ctx)
-	first, idle := req.timeouts()
-	dog := newWatchdog(cancel, first, idle)
-	hr, err := http.NewRequestWithContext(wctx, http.MethodPost, url, bytes.NewReader(body))
+	hr, err := http.NewRequestWithContext(ctx, http.MethodPost, url, bytes.NewReader(body))
 	if err != nil {
-		dog.stop()
-		cancel(nil)
 		return nil, fmt.Errorf("build request for %s: %w", url, err)
 	}
 	hr.Header.Set("Content-Type", "application/json")
@@ -60,16 +52,10 @@ func Post(ctx context.Context, client *http.Client, req *Request, url string, he
 	for k, v := range req.Headers {
 		hr.Header.Set(k, v)
 	}
-	resp, err := client.Do(hr)
+	resp, err := Send(client, req, hr)
 	if err != nil {
-		dog.stop()
-		cancel(nil)
-		if s := dog.stall(); s != nil {
-			return nil, s
-		}
 		return nil, err
 	}
-	resp.Body = &watchedBody{ReadCloser: resp.Body, dog: dog, cancel: cancel}
 	if req.OnResponse != nil {
 		req.OnResponse(ctx, &ProviderResponse{RequestID: id, Model: req.Model, Status: resp.StatusCode, Headers: resp.Header.Clone()})
 	}
@@ -83,6 +69,33 @@ func Post(ctx context.Context, client *http.Client, req *Request, url string, he
 			RequestID:  id,
 		}
 	}
+	return resp, nil
+}
+
+// Send does hr with client under req's watchdogs: the request fails with a
+// *StallError when the response does not start within the first-event
+// timeout, and reading its body fails with one when the stream goes silent
+// for the idle timeout (Request.FirstEventTimeout, Request.IdleTimeout).
+// Closing the body disarms the watchdog. It is the part of Post after the
+// hooks, for providers whose SDK builds and signs the HTTP request itself
+// and only hands over the finished request (Bedrock).
+func Send(client *http.Client, req *Request, hr *http.Request) (*http.Response, error) {
+	if client == nil {
+		client = http.DefaultClient
+	}
+	wctx, cancel := context.WithCancelCause(hr.Context())
+	first, idle := req.timeouts()
+	dog := newWatchdog(cancel, first, idle)
+	resp, err := client.Do(hr.WithContext(wctx))
+	if err != nil {
+		dog.stop()
+		cancel(nil)
+		if s := dog.stall(); s != nil {
+			return nil, s
+		}
+		return nil, err
+	}
+	resp.Body = &watchedBody{ReadCloser: resp.Body, dog: dog, cancel: cancel}
 	return resp, nil
 }
 

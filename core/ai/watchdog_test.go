@@ -72,3 +72,34 @@ func TestWatchdogStalls(t *testing.T) {
 		t.Fatalf("got %q", data)
 	}
 }
+
+// Send guards a request built elsewhere (an SDK's signed request) with the
+// same watchdogs as Post, keeping its method, headers and body.
+func TestSendWatchesForeignRequest(t *testing.T) {
+	release := make(chan struct{})
+	got := make(chan string, 1)
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		body, _ := io.ReadAll(r.Body)
+		got <- r.Method + " " + r.Header.Get("Authorization") + " " + string(body)
+		select {
+		case <-release:
+		case <-r.Context().Done():
+		}
+	}))
+	defer srv.Close()
+	defer close(release)
+	hr, err := http.NewRequestWithContext(context.Background(), http.MethodPost, srv.URL, strings.NewReader(`{"a":1}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	hr.Header.Set("Authorization", "AWS4-HMAC-SHA256 Credential=x")
+	req := &Request{FirstEventTimeout: 100 * time.Millisecond}
+	_, err = Send(nil, req, hr)
+	var se *StallError
+	if !errors.As(err, &se) || !se.First {
+		t.Fatalf("silent server: %v", err)
+	}
+	if s := <-got; s != `POST AWS4-HMAC-SHA256 Credential=x {"a":1}` {
+		t.Errorf("server saw %q", s)
+	}
+}

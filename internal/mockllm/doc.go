@@ -1,5 +1,5 @@
 // Package mockllm is a scripted, in-process LLM server for tests and
-// debugging. It speaks the four streaming wire formats gopi's providers
+// debugging. It speaks the five streaming wire formats gopi's providers
 // consume, so a provider, the agent loop or a whole session can be exercised
 // end to end without a network:
 //
@@ -7,6 +7,7 @@
 //   - OpenAI Chat Completions:   POST …/chat/completions     (SSE data chunks, "[DONE]")
 //   - OpenAI Responses:          POST …/responses            (SSE with named events)
 //   - Gemini generateContent:    POST …/models/M:streamGenerateContent?alt=sse
+//   - Bedrock ConverseStream:    POST …/model/M/converse-stream   (binary AWS event stream)
 //
 // The request path decides the format, so any base URL prefix works
 // (http://HOST/v1/messages, http://HOST/anthropic/v1/messages, …).
@@ -33,7 +34,10 @@
 // response.output_item.added/done, content parts, reasoning summary parts and
 // response.completed/incomplete/failed with sequence numbers for Responses;
 // candidate chunks with parts, thought parts and whole functionCall parts,
-// finishReason and usageMetadata for Gemini). Ids are deterministic (derived
+// finishReason and usageMetadata for Gemini; binary event-stream messages
+// messageStart, contentBlockStart (tool use only) / contentBlockDelta /
+// contentBlockStop, messageStop and metadata for Bedrock, with exceptions
+// as exception messages and HTTP errors named by x-amzn-ErrorType). Ids are deterministic (derived
 // from the request number and block index) so golden files stay stable.
 //
 // From Go tests:

@@ -28,6 +28,10 @@ func writeError(w http.ResponseWriter, format string, status int, msg, retryAfte
 	if msg == "" {
 		msg = defaultErrorMessage(status)
 	}
+	if format == FormatBedrock {
+		writeBedrockError(w, status, msg)
+		return
+	}
 	var body any
 	switch format {
 	case FormatAnthropic:

@@ -37,6 +37,7 @@ const (
 	FormatCompletions = "openai-completions"
 	FormatResponses   = "openai-responses"
 	FormatGemini      = "google-generative-ai"
+	FormatBedrock     = "bedrock-converse-stream"
 )
 
 // Block is one content block of a scripted assistant reply.
@@ -183,9 +184,9 @@ func (t *Turn) Validate() error {
 		return fmt.Errorf("status %d is not an HTTP error status (400-599)", t.Status)
 	}
 	switch t.Format {
-	case "", FormatAnthropic, FormatCompletions, FormatResponses, FormatGemini:
+	case "", FormatAnthropic, FormatCompletions, FormatResponses, FormatGemini, FormatBedrock:
 	default:
-		return fmt.Errorf("format %q is not one of %s, %s, %s, %s", t.Format, FormatAnthropic, FormatCompletions, FormatResponses, FormatGemini)
+		return fmt.Errorf("format %q is not one of %s, %s, %s, %s, %s", t.Format, FormatAnthropic, FormatCompletions, FormatResponses, FormatGemini, FormatBedrock)
 	}
 	switch t.ReasoningField {
 	case "", "reasoning_content", "reasoning":

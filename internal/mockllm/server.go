@@ -161,6 +161,8 @@ func formatOf(path string) string {
 		return FormatAnthropic
 	case strings.HasSuffix(path, ":streamGenerateContent"):
 		return FormatGemini
+	case strings.HasSuffix(path, "/converse-stream"):
+		return FormatBedrock
 	}
 	return ""
 }
@@ -199,7 +201,7 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		writeMockError(w, format, http.StatusMethodNotAllowed, fmt.Sprintf("mockllm: %s is not supported; send POST", r.Method))
 		return
 	case format == "":
-		writeMockError(w, format, http.StatusNotFound, fmt.Sprintf("mockllm: no API at %s; use …/messages, …/chat/completions, …/responses or …/models/M:streamGenerateContent", r.URL.Path))
+		writeMockError(w, format, http.StatusNotFound, fmt.Sprintf("mockllm: no API at %s; use …/messages, …/chat/completions, …/responses, …/models/M:streamGenerateContent or …/model/M/converse-stream", r.URL.Path))
 		return
 	case turn == nil && played < total:
 		writeMockError(w, format, http.StatusInternalServerError, fmt.Sprintf("mockllm: no unplayed turn matches request %d (%d of %d turns played)", index+1, played, total))
@@ -247,13 +249,17 @@ func play(w http.ResponseWriter, r *http.Request, format string, req map[string]
 		writeMockError(w, format, http.StatusBadRequest, "mockllm: streamGenerateContent needs ?alt=sse (the JSON-array stream is not supported)")
 		return
 	}
-	if format != FormatGemini {
+	if format != FormatGemini && format != FormatBedrock { // both stream by URL
 		if stream, _ := req["stream"].(bool); !stream {
 			writeMockError(w, format, http.StatusBadRequest, `mockllm: only streaming requests are supported; set "stream": true`)
 			return
 		}
 	}
-	sw := newStreamWriter(w, r, turn)
+	contentType := "text/event-stream"
+	if format == FormatBedrock {
+		contentType = bedrockContentType
+	}
+	sw := newStreamWriter(w, r, turn, contentType)
 	defer sw.finish()
 	switch format {
 	case FormatAnthropic:
@@ -264,11 +270,16 @@ func play(w http.ResponseWriter, r *http.Request, format string, req map[string]
 		playResponses(sw, turn, model, index)
 	case FormatGemini:
 		playGemini(sw, turn, model, index)
+	case FormatBedrock:
+		playBedrock(sw, turn, index)
 	}
 }
 
 // requestModel finds the model the request asked for.
 func requestModel(format string, r *http.Request, req map[string]any) string {
+	if format == FormatBedrock {
+		return bedrockModel(r.URL)
+	}
 	if format == FormatGemini {
 		p := r.URL.Path
 		if i := strings.LastIndex(p, "/models/"); i >= 0 {
@@ -296,5 +307,7 @@ func setRequestIDHeader(w http.ResponseWriter, format string, index int) {
 		w.Header().Set("Request-Id", id)
 	case FormatCompletions, FormatResponses:
 		w.Header().Set("X-Request-Id", id)
+	case FormatBedrock:
+		w.Header().Set("X-Amzn-Requestid", id)
 	}
 }

@@ -23,8 +23,10 @@ type streamWriter struct {
 	deltas int
 }
 
-func newStreamWriter(w http.ResponseWriter, r *http.Request, turn *Turn) *streamWriter {
-	w.Header().Set("Content-Type", "text/event-stream")
+// newStreamWriter starts a 200 response of the given content type
+// ("text/event-stream" for the SSE formats).
+func newStreamWriter(w http.ResponseWriter, r *http.Request, turn *Turn, contentType string) *streamWriter {
+	w.Header().Set("Content-Type", contentType)
 	w.Header().Set("Cache-Control", "no-cache")
 	w.WriteHeader(http.StatusOK)
 	fl, _ := w.(http.Flusher)
@@ -57,6 +59,12 @@ func (s *streamWriter) event(name string, payload any) {
 // or a whole Gemini function call) and applies StallAfterDeltas.
 func (s *streamWriter) delta(name string, payload any) {
 	s.event(name, payload)
+	s.countDelta()
+}
+
+// countDelta counts a frame that carried content and applies
+// StallAfterDeltas.
+func (s *streamWriter) countDelta() {
 	s.deltas++
 	if s.turn.StallAfterDeltas > 0 && s.deltas >= s.turn.StallAfterDeltas {
 		<-s.r.Context().Done()
@@ -66,6 +74,17 @@ func (s *streamWriter) delta(name string, payload any) {
 
 // frame writes one raw SSE frame.
 func (s *streamWriter) frame(name, data string) {
+	if name != "" {
+		s.write([]byte(fmt.Sprintf("event: %s\ndata: %s\n\n", name, data)))
+	} else {
+		s.write([]byte(fmt.Sprintf("data: %s\n\n", data)))
+	}
+}
+
+// write sends one frame's bytes (an SSE frame, or a binary event-stream
+// message), first applying the turn's stall, disconnect and delay
+// settings, and counts it.
+func (s *streamWriter) write(frame []byte) {
 	if s.turn.StallAfter > 0 && s.frames >= s.turn.StallAfter {
 		<-s.r.Context().Done()
 		panic(stopStream{})
@@ -84,13 +103,7 @@ func (s *streamWriter) frame(name, data string) {
 			panic(stopStream{})
 		}
 	}
-	var err error
-	if name != "" {
-		_, err = fmt.Fprintf(s.w, "event: %s\ndata: %s\n\n", name, data)
-	} else {
-		_, err = fmt.Fprintf(s.w, "data: %s\n\n", data)
-	}
-	if err != nil {
+	if _, err := s.w.Write(frame); err != nil {
 		panic(stopStream{})
 	}
 	if s.flush != nil {

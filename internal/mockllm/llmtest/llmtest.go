@@ -59,6 +59,10 @@ type Config struct {
 	CheckRequest func(t *testing.T, r mockllm.Request)
 	// Dir holds the goldens (default "testdata/golden").
 	Dir string
+	// ContentType is the media type of a streamed answer, as OnResponse
+	// sees it ("text/event-stream" when empty; Bedrock's event stream is
+	// "application/vnd.amazon.eventstream").
+	ContentType string
 	// Extra scenarios are played after the standard ones, for cases only
 	// this API has (e.g. the Responses API's content-filter stop, which is
 	// distinct from its refusal content part).
@@ -230,7 +234,11 @@ func RunHooks(t *testing.T, cfg Config) {
 	if len(reqs) != 1 || reqs[0].JSON()["x_hook_marker"] != true {
 		t.Errorf("the payload replaced by OnRequest did not reach the server")
 	}
-	if status != 200 || header != "text/event-stream" {
+	wantType := cfg.ContentType
+	if wantType == "" {
+		wantType = "text/event-stream"
+	}
+	if status != 200 || header != wantType {
 		t.Errorf("OnResponse saw status %d, content type %q", status, header)
 	}
 }
