@@ -5,10 +5,11 @@ type API string
 
 // Built-in wire APIs.
 const (
-	APIAnthropicMessages  API = "anthropic-messages"   // Anthropic Messages API (SSE)
-	APIOpenAICompletions  API = "openai-completions"   // OpenAI Chat Completions (SSE), and compatible servers
-	APIOpenAIResponses    API = "openai-responses"     // OpenAI Responses API (SSE)
-	APIGoogleGenerativeAI API = "google-generative-ai" // Gemini streamGenerateContent (SSE)
+	APIAnthropicMessages     API = "anthropic-messages"      // Anthropic Messages API (SSE)
+	APIOpenAICompletions     API = "openai-completions"      // OpenAI Chat Completions (SSE), and compatible servers
+	APIOpenAIResponses       API = "openai-responses"        // OpenAI Responses API (SSE)
+	APIGoogleGenerativeAI    API = "google-generative-ai"    // Gemini streamGenerateContent (SSE)
+	APIBedrockConverseStream API = "bedrock-converse-stream" // Amazon Bedrock ConverseStream (AWS event stream, SigV4)
 )
 
 // Input modalities a model accepts.

@@ -48,6 +48,9 @@ func Load(opts Options) (*Registry, error) {
 	for _, p := range builtinProviders() {
 		r.addProvider(p)
 	}
+	if _, ok := r.byName[BedrockProvider]; !ok {
+		r.addProvider(bedrockInfo())
+	}
 	for _, e := range catalog {
 		p := r.byName[e.provider]
 		r.models = append(r.models, &ai.Model{
@@ -286,7 +289,7 @@ func isEnvName(s string) bool {
 // HasAuth reports whether a request to the model's provider can be made:
 // a key is available or the provider works without one.
 func (r *Registry) HasAuth(m *ai.Model) bool {
-	if k, _ := r.APIKey(m.Provider); k != "" {
+	if k, _ := r.APIKey(m.Provider); k != "" || r.awsAuthSource(m.Provider) != "" {
 		return true
 	}
 	p, ok := r.byName[m.Provider]
@@ -323,7 +326,7 @@ func (r *Registry) Prepare(req *ai.Request) error {
 	if req.APIKey == "" && !foundry {
 		req.APIKey, _ = r.APIKey(m.Provider)
 	}
-	if req.APIKey == "" && !foundry && (p == nil || !p.KeyOptional) {
+	if req.APIKey == "" && !foundry && (p == nil || !p.KeyOptional) && r.awsAuthSource(m.Provider) == "" {
 		return fmt.Errorf("no API key for provider %q: %s", m.Provider, r.keyHint(m.Provider))
 	}
 	if req.BaseURL == "" {
@@ -345,6 +348,9 @@ func (r *Registry) Prepare(req *ai.Request) error {
 		req.Cache = ai.CacheLong
 	}
 	req.Thinking = ClampThinking(m, req.Thinking)
+	if req.Getenv == nil {
+		req.Getenv = r.getenv
+	}
 	return nil
 }
 
@@ -353,6 +359,9 @@ func (r *Registry) keyHint(provider string) string {
 	p, ok := r.byName[provider]
 	if !ok {
 		return "unknown provider; define it in " + ModelsFile
+	}
+	if p.API == ai.APIBedrockConverseStream {
+		return awsKeyHint
 	}
 	var ways []string
 	if len(p.KeyEnv) > 0 {

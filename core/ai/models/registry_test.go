@@ -434,3 +434,31 @@ equivalence:
 		t.Errorf("bad auth value: %v", err)
 	}
 }
+
+// Bedrock needs no key when the environment names AWS credentials, and its
+// requests carry the registry's environment lookup for the AWS chain.
+func TestBedrockAmbientAuth(t *testing.T) {
+	env := map[string]string{}
+	r, err := Load(Options{NoFiles: true, Getenv: func(k string) string { return env[k] }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := &ai.Model{ID: "anthropic.claude-sonnet-4-5-20250929-v1:0", Provider: BedrockProvider, API: ai.APIBedrockConverseStream}
+	if r.HasAuth(m) {
+		t.Fatal("bedrock has auth with an empty environment")
+	}
+	if err := r.Prepare(&ai.Request{Model: m}); err == nil || !strings.Contains(err.Error(), "AWS_BEARER_TOKEN_BEDROCK") {
+		t.Fatalf("Prepare without credentials: %v", err)
+	}
+	env["AWS_PROFILE"] = "dev"
+	req := &ai.Request{Model: m}
+	if !r.HasAuth(m) || r.Prepare(req) != nil || req.APIKey != "" || req.Getenv == nil || req.Getenv("AWS_PROFILE") != "dev" {
+		t.Fatalf("with AWS_PROFILE: auth %v, key %q", r.HasAuth(m), req.APIKey)
+	}
+	delete(env, "AWS_PROFILE")
+	env["AWS_BEARER_TOKEN_BEDROCK"] = "bedrock-api-key"
+	req = &ai.Request{Model: m}
+	if err := r.Prepare(req); err != nil || req.APIKey != "bedrock-api-key" {
+		t.Fatalf("with a Bedrock API key: %v, key %q", err, req.APIKey)
+	}
+}

@@ -190,7 +190,7 @@ func convertMessages(msgs []ai.Message, model *ai.Model) []message {
 						blocks = append(blocks, block{Type: "text", Text: strp(c.Thinking)})
 					}
 				case *ai.ToolCall:
-					id := normalizeToolID(c.ID)
+					id := ai.NormalizeToolCallID(c.ID)
 					args := c.Arguments
 					if args == nil {
 						args = map[string]any{}
@@ -205,7 +205,7 @@ func convertMessages(msgs []ai.Message, model *ai.Model) []message {
 				pending = nil
 			}
 		case *ai.ToolResultMessage:
-			id := normalizeToolID(m.ToolCallID)
+			id := ai.NormalizeToolCallID(m.ToolCallID)
 			if !answer(id) {
 				continue
 			}
@@ -247,24 +247,6 @@ func userBlocks(content ai.ContentList, model *ai.Model) []block {
 		}
 	}
 	return out
-}
-
-// normalizeToolID makes an id match the API's ^[a-zA-Z0-9_-]{1,64}$ (ids
-// from other providers may contain "|" or be longer).
-func normalizeToolID(id string) string {
-	b := []byte(id)
-	for i, c := range b {
-		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '_' || c == '-') {
-			b[i] = '_'
-		}
-	}
-	if len(b) > 64 {
-		b = b[:64]
-	}
-	if len(b) == 0 {
-		return "toolu_unknown"
-	}
-	return string(b)
 }
 
 // toolChoice maps a tool choice to the Messages API's tool_choice object
