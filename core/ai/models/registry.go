@@ -33,7 +33,8 @@ type Registry struct {
 	credentials map[string]Credential
 	overrides   map[string]string
 	getenv      func(string) string
-	ConfigPath  string // models.yml that was loaded ("" if none)
+	streamers   providerCache // providers built for Stream, kept with their state
+	ConfigPath  string        // models.yml that was loaded ("" if none)
 }
 
 // Load builds the registry: the built-in catalog, then models.yml from the
@@ -374,15 +375,22 @@ func (r *Registry) keyHint(provider string) string {
 	return strings.Join(ways, ", ")
 }
 
-// Stream prepares req and streams it with the provider for its model's API.
-// A preparation error becomes a stream with a single "error" event.
+// Stream prepares req and streams it with the provider for its model's API,
+// one provider per API and client for the registry's lifetime. A
+// preparation error becomes a stream with a single "error" event.
 func (r *Registry) Stream(ctx context.Context, req *ai.Request, client *http.Client) *ai.Stream {
-	if err := r.Prepare(req); err != nil {
+	err := r.Prepare(req)
+	var p ai.Provider
+	if err == nil {
+		p, err = r.streamers.get(req.Model.API, client)
+	}
+	if err != nil {
 		em, s := ai.NewEmitter(req.Model)
 		em.Fail(nil, req.Model, err)
 		return s
 	}
-	return ai.StreamRequest(ctx, req, client)
+	req.EnsureRequestID()
+	return p.Stream(ctx, req)
 }
 
 // NewProvider returns the streaming provider for a model's API.

@@ -1,6 +1,7 @@
 package models
 
 import (
+	"net/http"
 	"os"
 	"path/filepath"
 	"sort"
@@ -460,5 +461,24 @@ func TestBedrockAmbientAuth(t *testing.T) {
 	req = &ai.Request{Model: m}
 	if err := r.Prepare(req); err != nil || req.APIKey != "bedrock-api-key" {
 		t.Fatalf("with a Bedrock API key: %v, key %q", err, req.APIKey)
+	}
+}
+
+// Stream keeps one provider per API and client, so provider state (the
+// Bedrock credentials cache) outlives a request.
+func TestProviderCacheKeepsProviders(t *testing.T) {
+	var c providerCache
+	a, err := c.get(ai.APIAnthropicMessages, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if b, _ := c.get(ai.APIAnthropicMessages, nil); b != a {
+		t.Error("second get built a new provider")
+	}
+	if o, _ := c.get(ai.APIAnthropicMessages, &http.Client{}); o == a {
+		t.Error("another client shares the provider")
+	}
+	if _, err := c.get("no-such-api", nil); err == nil {
+		t.Error("unknown API accepted")
 	}
 }

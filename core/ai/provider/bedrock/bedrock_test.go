@@ -512,3 +512,30 @@ func renderMessages(msgs []types.Message) string {
 	data, _ := json.Marshal(out)
 	return string(data)
 }
+
+// The session (configuration and credentials cache) is loaded once per
+// environment and shared by concurrent requests; a changed environment
+// loads a new one.
+func TestSessionReuse(t *testing.T) {
+	p := New(nil)
+	s := readSettings(testEnv(nil))
+	var wg sync.WaitGroup
+	got := make([]*session, 4)
+	for i := range got {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			got[i], _ = p.session(context.Background(), s)
+		}()
+	}
+	wg.Wait()
+	for _, g := range got {
+		if g == nil || g != got[0] {
+			t.Fatalf("sessions %v, want one shared", got)
+		}
+	}
+	other, err := p.session(context.Background(), readSettings(testEnv(map[string]string{"AWS_REGION": "eu-west-1"})))
+	if err != nil || other == got[0] || other.cfg.Region != "eu-west-1" {
+		t.Errorf("changed region: %v, %v", other, err)
+	}
+}
