@@ -115,6 +115,7 @@ Examples:
 
 Environment:
   ANTHROPIC_API_KEY, OPENAI_API_KEY, GEMINI_API_KEY, …   provider keys ('gopi models' shows which are set)
+  AWS_PROFILE, AWS_REGION (or AWS_ACCESS_KEY_ID + AWS_SECRET_ACCESS_KEY)   Amazon Bedrock
   PI_CODING_AGENT_DIR     agent directory (default ~/.gopi/agent; omp's ~/.omp/agent is read too)
   PI_SMOL_MODEL, PI_SLOW_MODEL, PI_PLAN_MODEL   role models
   PI_NO_TITLE             no automatic session titles

@@ -131,6 +131,9 @@ func keyColumn(reg *models.Registry, m *ai.Model) string {
 	if _, src := reg.APIKey(m.Provider); src != "" {
 		return src
 	}
+	if src := reg.AmbientAuth(m.Provider); src != "" {
+		return src
+	}
 	if reg.HasAuth(m) {
 		return "local"
 	}

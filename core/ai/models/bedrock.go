@@ -24,6 +24,12 @@ func bedrockInfo() *ProviderInfo {
 // awsKeyHint tells the user how to give Bedrock credentials.
 const awsKeyHint = "set AWS_PROFILE (after `aws configure` or `aws sso login`), AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY, or a Bedrock API key in AWS_BEARER_TOKEN_BEDROCK"
 
+// AmbientAuth returns where a provider that signs with the AWS credential
+// chain (Bedrock) would take its credentials from ("env AWS_PROFILE", …),
+// or "" when the provider uses keys or the environment names no AWS
+// credentials.
+func (r *Registry) AmbientAuth(provider string) string { return r.awsAuthSource(provider) }
+
 // awsAuthSource returns where the AWS credential chain would find
 // credentials for a provider that uses it, judged from the environment as
 // omp judges it (a profile, static keys, a Bedrock API key, container or

@@ -453,6 +453,9 @@ func TestBedrockAmbientAuth(t *testing.T) {
 	}
 	env["AWS_PROFILE"] = "dev"
 	req := &ai.Request{Model: m}
+	if r.AmbientAuth(BedrockProvider) != "env AWS_PROFILE" || r.AmbientAuth("anthropic") != "" {
+		t.Errorf("AmbientAuth: %q", r.AmbientAuth(BedrockProvider))
+	}
 	if !r.HasAuth(m) || r.Prepare(req) != nil || req.APIKey != "" || req.Getenv == nil || req.Getenv("AWS_PROFILE") != "dev" {
 		t.Fatalf("with AWS_PROFILE: auth %v, key %q", r.HasAuth(m), req.APIKey)
 	}
