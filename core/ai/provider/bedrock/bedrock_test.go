@@ -116,13 +116,22 @@ func jsonOf(t *testing.T, v any) string {
 }
 
 // The signature the server receives is the SigV4 signature of exactly
-// what it received, recomputed here with the test key.
+// what it received, recomputed here with the test key; a payload the
+// before_provider_request hook replaced is what gets signed.
 func TestSigV4SignatureVerifies(t *testing.T) {
 	rec := newRecorder(t, mockllm.Turn{Blocks: []mockllm.Block{mockllm.Text("ok")}})
-	if m := run(t, testEnv(nil), simpleRequest(rec.srv.URL)); m.StopReason != ai.StopReasonStop {
+	req := simpleRequest(rec.srv.URL)
+	req.OnRequest = func(_ context.Context, p *ai.ProviderRequest) error {
+		p.Payload = append(bytes.TrimSuffix(p.Payload, []byte("}")), []byte(`,"requestMetadata":{"hook":"yes"}}`)...)
+		return nil
+	}
+	if m := run(t, testEnv(nil), req); m.StopReason != ai.StopReasonStop {
 		t.Fatalf("request failed: %s", m.ErrorMessage)
 	}
 	got := rec.last(t)
+	if !bytes.Contains(got.Body, []byte(`"hook":"yes"`)) {
+		t.Fatalf("the hook's payload was not sent: %s", got.Body)
+	}
 	auth := got.Header.Get("Authorization")
 	_, signed, ok := strings.Cut(auth, "SignedHeaders=")
 	if !ok {
@@ -537,5 +546,44 @@ func TestSessionReuse(t *testing.T) {
 	other, err := p.session(context.Background(), readSettings(testEnv(map[string]string{"AWS_REGION": "eu-west-1"})))
 	if err != nil || other == got[0] || other.cfg.Region != "eu-west-1" {
 		t.Errorf("changed region: %v, %v", other, err)
+	}
+}
+
+// The watchdogs of ai.Send guard the SDK's requests: a server that never
+// answers, or stops in the middle of the event stream, fails the request
+// with a stall instead of hanging.
+func TestStalls(t *testing.T) {
+	release := make(chan struct{})
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if strings.Contains(r.URL.Path, "silent") {
+			select {
+			case <-release:
+			case <-r.Context().Done():
+			}
+			return
+		}
+		w.Header().Set("Content-Type", "application/vnd.amazon.eventstream")
+		w.Write(eventStream("messageStart", `{"role":"assistant"}`, "contentBlockDelta", `{"contentBlockIndex":0,"delta":{"text":"Hel"}}`))
+		w.(http.Flusher).Flush()
+		select {
+		case <-release:
+		case <-r.Context().Done():
+		}
+	}))
+	defer srv.Close()
+	defer close(release)
+
+	req := simpleRequest(srv.URL)
+	req.Model.ID = "silent"
+	req.FirstEventTimeout, req.IdleTimeout = 100*time.Millisecond, 100*time.Millisecond
+	m := run(t, testEnv(nil), req)
+	if m.StopReason != ai.StopReasonError || !strings.Contains(m.ErrorMessage, "did not start answering") || !ai.IsRetryable(m) {
+		t.Errorf("silent server: %q", m.ErrorMessage)
+	}
+	req = simpleRequest(srv.URL)
+	req.FirstEventTimeout, req.IdleTimeout = 100*time.Millisecond, 100*time.Millisecond
+	m = run(t, testEnv(nil), req)
+	if m.StopReason != ai.StopReasonError || !strings.Contains(m.ErrorMessage, "stream stalled") || len(m.Content) != 1 {
+		t.Errorf("stalled stream: %q, content %v", m.ErrorMessage, m.Content)
 	}
 }
