@@ -48,17 +48,7 @@ func (*Provider) API() ai.API { return ai.APIBedrockConverseStream }
 func (p *Provider) Stream(ctx context.Context, req *ai.Request) *ai.Stream {
 	req.EnsureRequestID()
 	em, s := ai.NewRequestEmitter(req)
-	go func() {
-		if err := p.stream(ctx, req, em); err != nil {
-			em.Fail(ctx, req.Model, err)
-			return
-		}
-		if ctx.Err() != nil {
-			em.Fail(ctx, req.Model, ctx.Err())
-			return
-		}
-		em.Done(req.Model)
-	}()
+	go func() { em.Finish(ctx, req.Model, p.stream(ctx, req, em)) }()
 	return s
 }
 
