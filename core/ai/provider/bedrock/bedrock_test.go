@@ -230,7 +230,7 @@ func TestModelNotInRegion(t *testing.T) {
 	} {
 		rec := newRecorder(t, turn)
 		m := run(t, testEnv(nil), simpleRequest(rec.srv.URL))
-		for _, want := range []string{testModelID, "us-west-2", "AWS_REGION", "Model access"} {
+		for _, want := range []string{testModelID, "us-west-2", "AWS_REGION", "Model access", `"us.` + testModelID + `"`} {
 			if !strings.Contains(m.ErrorMessage, want) {
 				t.Errorf("%d: %q lacks %q", turn.Status, m.ErrorMessage, want)
 			}
@@ -585,5 +585,20 @@ func TestStalls(t *testing.T) {
 	m = run(t, testEnv(nil), req)
 	if m.StopReason != ai.StopReasonError || !strings.Contains(m.ErrorMessage, "stream stalled") || len(m.Content) != 1 {
 		t.Errorf("stalled stream: %q, content %v", m.ErrorMessage, m.Content)
+	}
+}
+
+func TestInferenceProfile(t *testing.T) {
+	for _, c := range [][3]string{
+		{"anthropic.claude-x-v1:0", "us-east-1", "us.anthropic.claude-x-v1:0"},
+		{"anthropic.claude-x-v1:0", "eu-central-1", "eu.anthropic.claude-x-v1:0"},
+		{"anthropic.claude-x-v1:0", "ap-northeast-1", "apac.anthropic.claude-x-v1:0"},
+		{"anthropic.claude-x-v1:0", "sa-east-1", "global.anthropic.claude-x-v1:0"},
+		{"eu.anthropic.claude-x-v1:0", "us-east-1", ""},
+		{"arn:aws:bedrock:us-east-1:1:application-inference-profile/x", "us-east-1", ""},
+	} {
+		if got := inferenceProfile(c[0], c[1]); got != c[2] {
+			t.Errorf("%s in %s: %q, want %q", c[0], c[1], got, c[2])
+		}
 	}
 }

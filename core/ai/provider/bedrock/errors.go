@@ -25,8 +25,38 @@ type ModelUnavailableError struct {
 }
 
 func (e *ModelUnavailableError) Error() string {
-	return fmt.Sprintf("Bedrock model %q is not available in region %s (%s): enable it under Model access in the Bedrock console for that region, set AWS_REGION to a region that offers it, or use a cross-region inference profile id such as \"us.%s\"",
-		e.Model, e.Region, strings.TrimRight(e.Reason, "."), strings.TrimPrefix(e.Model, "us."))
+	fix := "enable it under Model access in the Bedrock console for that region or set AWS_REGION to a region that offers it"
+	if p := inferenceProfile(e.Model, e.Region); p != "" {
+		fix += fmt.Sprintf(", or use its inference profile id %q", p)
+	}
+	return fmt.Sprintf("Bedrock model %q is not available in region %s (%s): %s", e.Model, e.Region, strings.TrimRight(e.Reason, "."), fix)
+}
+
+// inferenceProfile suggests the cross-region inference profile id of a
+// base model id for the region's geography ("us.…" for us-east-1), or ""
+// when the id already names a profile or an ARN.
+func inferenceProfile(model, region string) string {
+	if strings.HasPrefix(model, "arn:") {
+		return ""
+	}
+	if geo, _, ok := strings.Cut(model, "."); ok {
+		switch geo {
+		case "us", "eu", "apac", "au", "jp", "ca", "global", "us-gov":
+			return ""
+		}
+	}
+	geo := "global"
+	switch {
+	case strings.HasPrefix(region, "us-gov-"):
+		geo = "us-gov"
+	case strings.HasPrefix(region, "us-"):
+		geo = "us"
+	case strings.HasPrefix(region, "eu-"):
+		geo = "eu"
+	case strings.HasPrefix(region, "ap-"):
+		geo = "apac"
+	}
+	return geo + "." + model
 }
 
 // CredentialsError is a failure to find or fetch AWS credentials.
