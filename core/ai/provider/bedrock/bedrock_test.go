@@ -177,6 +177,10 @@ func TestBearerToken(t *testing.T) {
 	req := simpleRequest(rec.srv.URL)
 	req.APIKey = "stored-key"
 	runWith(t, rec.srv.Client(), env, req)
+	plain := newRecorder(t)
+	if m := run(t, env, simpleRequest(plain.srv.URL)); !strings.Contains(m.ErrorMessage, "only sent over HTTPS") || len(plain.reqs) != 0 {
+		t.Errorf("bearer over plain HTTP: %q", m.ErrorMessage)
+	}
 	if got := rec.last(t).Header.Get("Authorization"); got != "Bearer stored-key" {
 		t.Errorf("Authorization %q, want the request's key", got)
 	}

@@ -118,6 +118,9 @@ func mapError(err error, s *session, model string, header http.Header, requestID
 	if isCredentialsFailure(err) {
 		return &CredentialsError{Source: s.source, Err: err}
 	}
+	if strings.Contains(err.Error(), "bearer token with HTTP request requires HTTPS") {
+		return errors.New("a Bedrock API key is only sent over HTTPS: give an https:// base URL (models.yml or AWS_ENDPOINT_URL_BEDROCK_RUNTIME), or sign with AWS credentials instead of AWS_BEARER_TOKEN_BEDROCK")
+	}
 	return err
 }
 
