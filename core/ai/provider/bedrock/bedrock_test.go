@@ -351,11 +351,12 @@ func TestToolChoice(t *testing.T) {
 		msgs   []ai.Message
 		want   string // toolChoice JSON, "-" for no toolConfig
 	}{
-		{"auto", nil, nil, `{"auto":{}}`},
+		{"default", nil, nil, `null`},
+		{"auto", &ai.ToolChoice{Mode: ai.ToolChoiceAuto}, nil, `{"auto":{}}`},
 		{"required", &ai.ToolChoice{Mode: ai.ToolChoiceRequired}, nil, `{"any":{}}`},
 		{"named", &ai.ToolChoice{Mode: ai.ToolChoiceTool, Name: "read"}, nil, `{"tool":{"name":"read"}}`},
 		{"none", &ai.ToolChoice{Mode: ai.ToolChoiceNone}, nil, "-"},
-		{"none-with-history", &ai.ToolChoice{Mode: ai.ToolChoiceNone}, history, `{"auto":{}}`},
+		{"none-with-history", &ai.ToolChoice{Mode: ai.ToolChoiceNone}, history, `null`},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

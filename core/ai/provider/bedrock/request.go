@@ -167,7 +167,8 @@ func thinkingFields(req *ai.Request, maxTokens *int) map[string]any {
 // toolConfig returns the tool configuration, or nil when there are no
 // tools. Converse has no "none" choice: with ToolChoiceNone the tools are
 // left out, unless the conversation already holds tool blocks, which
-// Bedrock only accepts with a tool configuration (then the choice is auto).
+// Bedrock only accepts with a tool configuration (then no choice is sent:
+// auto).
 func toolConfig(req *ai.Request, msgs []types.Message) (*types.ToolConfiguration, error) {
 	if len(req.Tools) == 0 {
 		return nil, nil
@@ -193,7 +194,9 @@ func toolConfig(req *ai.Request, msgs []types.Message) (*types.ToolConfiguration
 		}})
 	}
 	switch {
-	case choice == nil || choice.Mode == ai.ToolChoiceAuto:
+	case choice == nil:
+		// Left out, as omp does: auto is Bedrock's default.
+	case choice.Mode == ai.ToolChoiceAuto:
 		tc.ToolChoice = &types.ToolChoiceMemberAuto{}
 	case choice.Mode == ai.ToolChoiceRequired:
 		tc.ToolChoice = &types.ToolChoiceMemberAny{}
