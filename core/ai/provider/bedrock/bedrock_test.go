@@ -607,3 +607,15 @@ func TestInferenceProfile(t *testing.T) {
 		}
 	}
 }
+
+// A model stream error is retried when the model itself answered with a
+// rate limit or a server error, not when it refused the input.
+func TestModelStreamErrorRetry(t *testing.T) {
+	for code, retry := range map[int32]bool{429: true, 529: true, 500: true, 400: false} {
+		err := streamError(&types.ModelStreamErrorException{Message: aws.String("failed"), OriginalStatusCode: aws.Int32(code)})
+		m := &ai.AssistantMessage{StopReason: ai.StopReasonError, ErrorMessage: ai.FormatError(err)}
+		if ai.IsRetryable(m) != retry {
+			t.Errorf("status %d: %q retryable %v, want %v", code, m.ErrorMessage, ai.IsRetryable(m), retry)
+		}
+	}
+}

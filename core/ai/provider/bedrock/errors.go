@@ -152,7 +152,7 @@ func streamError(err error) error {
 	case errors.As(err, &throttle):
 		return &ai.StreamError{Kind: "throttlingException", Message: "rate limit reached: " + throttle.ErrorMessage()}
 	case errors.As(err, &modelStream):
-		return &ai.StreamError{Kind: "modelStreamErrorException", Message: "model stream error: " + modelStream.ErrorMessage()}
+		return &ai.StreamError{Kind: "modelStreamErrorException", Message: modelStreamMessage(modelStream)}
 	case errors.As(err, &validation):
 		return &ai.StreamError{Kind: "validationException", Message: validation.ErrorMessage()}
 	case errors.As(err, &internal):
@@ -173,4 +173,22 @@ func streamError(err error) error {
 func firstLine(err error) string {
 	s, _, _ := strings.Cut(err.Error(), "\n")
 	return s
+}
+
+// modelStreamMessage describes a model stream error by the status the
+// model itself answered with, so a rate limit or an overloaded model
+// reads as one (and is retried) while other failures are not.
+func modelStreamMessage(e *types.ModelStreamErrorException) string {
+	msg := "model stream error: " + e.ErrorMessage()
+	if e.OriginalStatusCode == nil {
+		return msg
+	}
+	switch code := *e.OriginalStatusCode; {
+	case code == http.StatusTooManyRequests:
+		return fmt.Sprintf("%s (rate limit: the model answered %d)", msg, code)
+	case code >= 500:
+		return fmt.Sprintf("%s (upstream server error: the model answered %d)", msg, code)
+	default:
+		return fmt.Sprintf("%s (the model answered %d)", msg, code)
+	}
 }
