@@ -46,7 +46,7 @@ type Copilot struct {
 	// does for every Copilot model it ships; nil enables none.
 	Models []string
 	now    clock
-	sleep  func(ctx context.Context, d time.Duration) error
+	sleep  waitFunc
 }
 
 // NewCopilot returns the Copilot sign-in with omp's endpoints.

@@ -44,7 +44,7 @@ type devicePoller struct {
 	Body     func(deviceCode string) any
 	Header   map[string]string
 	now      clock
-	sleep    func(ctx context.Context, d time.Duration) error
+	sleep    waitFunc
 }
 
 // poll waits for the access token of g.
@@ -59,7 +59,7 @@ func (p devicePoller) poll(ctx context.Context, g deviceGrant) (string, error) {
 			break
 		}
 		wait := min(time.Duration(math.Ceil(float64(interval)*margin)), left)
-		if err := p.sleeper()(ctx, wait); err != nil {
+		if err := p.sleep.wait(ctx, wait); err != nil {
 			return "", err
 		}
 		var a devicePoll
@@ -91,20 +91,22 @@ func (p devicePoller) poll(ctx context.Context, g deviceGrant) (string, error) {
 	return "", &Error{Provider: p.Provider, Step: "device sign-in", Detail: detail}
 }
 
-// sleeper is the poller's wait: sleep, or a timer that ctx cuts short.
-func (p devicePoller) sleeper() func(context.Context, time.Duration) error {
-	if p.sleep != nil {
-		return p.sleep
+// waitFunc waits d, or less when ctx ends (then it returns ctx's error);
+// tests replace it with a clock that steps without sleeping.
+type waitFunc func(ctx context.Context, d time.Duration) error
+
+// wait runs w, or a real timer when w is nil.
+func (w waitFunc) wait(ctx context.Context, d time.Duration) error {
+	if w != nil {
+		return w(ctx, d)
 	}
-	return func(ctx context.Context, d time.Duration) error {
-		t := time.NewTimer(d)
-		defer t.Stop()
-		select {
-		case <-t.C:
-			return nil
-		case <-ctx.Done():
-			return ctx.Err()
-		}
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-t.C:
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
 	}
 }
 
