@@ -83,7 +83,7 @@ func (a *Anthropic) Login(ctx context.Context, ui UI) (Credentials, error) {
 	if err != nil {
 		return Credentials{}, err
 	}
-	return a.credentials(t, ""), nil
+	return a.credentials(t, Credentials{}), nil
 }
 
 // Refresh trades the refresh token for a new access token (and, when the
@@ -97,17 +97,21 @@ func (a *Anthropic) Refresh(ctx context.Context, c Credentials) (Credentials, er
 	if err != nil {
 		return Credentials{}, err
 	}
-	return a.credentials(t, c.Refresh), nil
+	return a.credentials(t, c), nil
 }
 
-// credentials stores a token answer; oldRefresh stays when none came back.
-func (a *Anthropic) credentials(t tokenAnswer, oldRefresh string) Credentials {
-	c := Credentials{Access: t.AccessToken, Refresh: t.RefreshToken, Expires: t.expiry(a.now.now(), RefreshBuffer)}
+// credentials stores a token answer; what it leaves out (the refresh token,
+// the account) stays as in old.
+func (a *Anthropic) credentials(t tokenAnswer, old Credentials) Credentials {
+	c := Credentials{Access: t.AccessToken, Refresh: t.RefreshToken, Expires: t.expiry(a.now.now(), RefreshBuffer), AccountID: old.AccountID, Email: old.Email}
 	if c.Refresh == "" {
-		c.Refresh = oldRefresh
+		c.Refresh = old.Refresh
 	}
-	if t.Account != nil {
-		c.AccountID, c.Email = t.Account.UUID, t.Account.Email
+	if t.Account != nil && t.Account.UUID != "" {
+		c.AccountID = t.Account.UUID
+	}
+	if t.Account != nil && t.Account.Email != "" {
+		c.Email = t.Account.Email
 	}
 	return c
 }

@@ -3,7 +3,6 @@ package oauth
 import (
 	"context"
 	"errors"
-	"net"
 	"net/http"
 	"net/url"
 	"strconv"
@@ -107,12 +106,7 @@ func TestLoginRefusesPasteWithWrongState(t *testing.T) {
 
 func TestLoginMovesToNextPortWhenBusy(t *testing.T) {
 	a, _ := newTestAnthropic(t)
-	busy, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer busy.Close()
-	port := busy.Addr().(*net.TCPAddr).Port
+	port := occupyPort(t)
 	a.Callback.Port = port
 	ui := &scriptUI{browse: browser(t)}
 	if _, err := a.Login(context.Background(), ui); err != nil {
@@ -170,5 +164,55 @@ func TestLoginCancelled(t *testing.T) {
 	ui := &scriptUI{browse: func(AuthInfo) { cancel() }}
 	if _, err := a.Login(ctx, ui); !errors.Is(err, context.Canceled) {
 		t.Fatalf("err = %v, want context.Canceled", err)
+	}
+}
+
+func TestLoginFailsWhenBrowserReportsError(t *testing.T) {
+	a, _ := newTestAnthropic(t)
+	ui := &scriptUI{browse: func(ai AuthInfo) {
+		u, _ := url.Parse(ai.URL)
+		back, _ := url.Parse(u.Query().Get("redirect_uri"))
+		back.RawQuery = url.Values{"error": {"access_denied"}, "error_description": {"The user said no"}, "state": {u.Query().Get("state")}}.Encode()
+		resp, err := http.Get(back.String())
+		if err != nil {
+			t.Errorf("callback: %v", err)
+			return
+		}
+		resp.Body.Close()
+	}}
+	_, err := a.Login(context.Background(), ui)
+	if err == nil || !strings.Contains(err.Error(), "access_denied: The user said no") || !strings.Contains(err.Error(), "gopi login anthropic") {
+		t.Fatalf("err = %v", err)
+	}
+}
+
+// A front end that cannot prompt does not end the sign-in: the browser's
+// callback still completes it.
+func TestLoginWithoutPromptWaitsForBrowser(t *testing.T) {
+	a, _ := newTestAnthropic(t)
+	ui := &scriptUI{}
+	ui.prompt = func(ctx context.Context, p Prompt) (string, error) {
+		browser(t)(ui.auths[0])
+		return "", errors.New("no terminal")
+	}
+	if c, err := a.Login(context.Background(), ui); err != nil || c.Access == "" {
+		t.Fatalf("credentials %+v, err %v", c, err)
+	}
+}
+
+// Input without a code is asked for again.
+func TestPasteAsksAgainForInputWithoutCode(t *testing.T) {
+	a, _ := newTestAnthropic(t)
+	ui := &scriptUI{}
+	n := 0
+	ui.prompt = func(ctx context.Context, p Prompt) (string, error) {
+		n++
+		if n == 1 {
+			return "https://example.com/?nothing=here", nil
+		}
+		return redirectOf(t, ui.auths[0].URL), nil
+	}
+	if _, err := a.Login(context.Background(), ui); err != nil || n != 2 {
+		t.Fatalf("err %v after %d prompts", err, n)
 	}
 }

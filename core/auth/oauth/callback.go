@@ -142,7 +142,7 @@ func judgeCallback(provider string, q url.Values, state string) callbackResult {
 }
 
 // errStateMismatch is the Detail of a refused callback or paste.
-const errStateMismatch = "the browser answered for a different sign-in (state mismatch, possible CSRF); refused"
+const errStateMismatch = "refused an answer meant for a different sign-in: state mismatch, possible CSRF"
 
 // checkCode accepts code when its state is the expected one; a paste may
 // leave the state out (stateRequired false).

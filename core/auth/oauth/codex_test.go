@@ -6,7 +6,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"net"
 	"net/url"
 	"strings"
 	"testing"
@@ -60,12 +59,7 @@ func TestCodexLoginThroughBrowser(t *testing.T) {
 // the address the browser ended on, whose redirect_uri is still port 1455.
 func TestCodexBusyPortFallsBackToPaste(t *testing.T) {
 	x, _ := newTestCodex(t)
-	busy, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer busy.Close()
-	x.Callback.Port = busy.Addr().(*net.TCPAddr).Port
+	x.Callback.Port = occupyPort(t)
 	ui := &scriptUI{}
 	ui.prompt = func(ctx context.Context, p Prompt) (string, error) {
 		return redirectOf(t, ui.auths[0].URL), nil
@@ -142,4 +136,16 @@ func FuzzCodexClaims(f *testing.F) {
 			t.Fatalf("account %q came back as %q", id, got)
 		}
 	})
+}
+
+// With no callback server and no way to prompt, the sign-in fails in one
+// line instead of waiting for nothing.
+func TestCodexBusyPortAndNoPromptFails(t *testing.T) {
+	x, _ := newTestCodex(t)
+	x.Callback.Port = occupyPort(t)
+	ui := &scriptUI{prompt: func(context.Context, Prompt) (string, error) { return "", errors.New("stdin is not a terminal") }}
+	_, err := x.Login(context.Background(), ui)
+	if err == nil || !strings.Contains(err.Error(), "stdin is not a terminal") || !strings.Contains(err.Error(), "gopi login openai-codex") {
+		t.Fatalf("err = %v", err)
+	}
 }

@@ -53,8 +53,10 @@ func (e *Error) Error() string {
 	switch {
 	case e.Relogin:
 		fmt.Fprintf(&b, "; sign in again with `gopi login %s`", e.Provider)
-	case e.Err != nil || e.Status >= 500 || e.Status == 429:
+	case e.Err != nil:
 		fmt.Fprintf(&b, "; check the network and try again, or sign in again with `gopi login %s`", e.Provider)
+	case e.Status >= 500 || e.Status == 429:
+		fmt.Fprintf(&b, "; try again later, or sign in again with `gopi login %s`", e.Provider)
 	default:
 		fmt.Fprintf(&b, "; try `gopi login %s` again", e.Provider)
 	}

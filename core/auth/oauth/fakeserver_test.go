@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"net"
 	"net/http"
 	"net/http/httptest"
 	"net/url"
@@ -242,4 +243,14 @@ func redirectOf(t *testing.T, authURL string) string {
 		t.Fatalf("authorize: status %d", resp.StatusCode)
 	}
 	return resp.Header.Get("Location")
+}
+
+// occupyPort holds a loopback port for the test and returns it.
+func occupyPort(t *testing.T) int {
+	busy, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { busy.Close() })
+	return busy.Addr().(*net.TCPAddr).Port
 }

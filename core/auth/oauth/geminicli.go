@@ -103,7 +103,7 @@ func (p *GeminiCLI) discover(ctx context.Context, ui UI, access string) (string,
 	fail := func(detail string) error {
 		return &Error{Provider: p.ID(), Step: "project discovery", Detail: detail}
 	}
-	needProject := fail("this account needs a Google Cloud project: set GOOGLE_CLOUD_PROJECT (or GOOGLE_CLOUD_PROJECT_ID) and sign in again; see " + geminiProjectHelp)
+	needProject := fail("this account needs a Google Cloud project: set GOOGLE_CLOUD_PROJECT or GOOGLE_CLOUD_PROJECT_ID, see " + geminiProjectHelp)
 
 	ui.Progress("Looking for the account's Cloud Code Assist project…")
 	var load codeAssistLoad
@@ -152,7 +152,7 @@ func (p *GeminiCLI) discover(ctx context.Context, ui UI, access string) (string,
 	}
 	for poll := 1; !op.Done && op.Name != ""; poll++ {
 		if poll > geminiOpPolls {
-			return "", fail("the project is still being provisioned after five minutes; sign in again later")
+			return "", fail("the project was still being provisioned after five minutes")
 		}
 		ui.Progress(fmt.Sprintf("Waiting for the project (check %d)…", poll+1))
 		if err := p.sleep.wait(ctx, geminiOpWait); err != nil {
@@ -168,7 +168,7 @@ func (p *GeminiCLI) discover(ctx context.Context, ui UI, access string) (string,
 	if p.Project != "" {
 		return p.Project, nil
 	}
-	return "", fail("no Google Cloud project could be found or provisioned: set GOOGLE_CLOUD_PROJECT (or GOOGLE_CLOUD_PROJECT_ID) and sign in again; see " + geminiProjectHelp)
+	return "", fail("no Google Cloud project could be found or provisioned: set GOOGLE_CLOUD_PROJECT or GOOGLE_CLOUD_PROJECT_ID, see " + geminiProjectHelp)
 }
 
 // securityPolicyViolated reports a Google error whose details name the
