@@ -35,6 +35,7 @@ func parsePasted(input string) (code, state string) {
 		q, _ := url.ParseQuery(s)
 		return q.Get("code"), q.Get("state")
 	}
-	code, state, _ = strings.Cut(s, "#")
+	code, rest, _ := strings.Cut(s, "#")
+	state, _, _ = strings.Cut(rest, "#")
 	return code, state
 }

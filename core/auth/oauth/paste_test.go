@@ -20,6 +20,8 @@ func TestParsePasted(t *testing.T) {
 		{"abc#s5", "abc", "s5"},
 		{"  abc  ", "abc", ""},
 		{"4/0AeanS0ab-cd_EF", "4/0AeanS0ab-cd_EF", ""},
+		{"x#y#z", "x", "y"},
+		{"abc:def", "abc:def", ""}, // omp reads this as a URL without a code; a code is likelier
 	} {
 		code, state := parsePasted(tc.in)
 		if code != tc.code || state != tc.state {
@@ -47,7 +49,7 @@ func FuzzParsePasted(f *testing.F) {
 		}
 		bare := strings.TrimSpace(code)
 		if bare != code || strings.ContainsAny(code, "#") || strings.Contains(code, "code=") || strings.Contains(code, "://") ||
-			strings.ContainsAny(state, " \t\r\n\v\f\u0085\u00a0") {
+			strings.ContainsAny(state, "# \t\r\n\v\f\u0085\u00a0") {
 			return
 		}
 		if c, s := parsePasted(code + "#" + state); c != code || s != state {
