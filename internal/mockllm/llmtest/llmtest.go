@@ -54,6 +54,9 @@ type Config struct {
 	// earlier assistant turn ("call_prev_1" when empty; OpenAI Responses
 	// uses "<call_id>|<item_id>").
 	PriorToolCallID string
+	// APIKey is the credential every request carries ("" for none), for
+	// providers that refuse to send without one.
+	APIKey string
 	// CheckRequest, when set, runs on every recorded request for
 	// provider-specific assertions (auth header, path, query).
 	CheckRequest func(t *testing.T, r mockllm.Request)
@@ -181,6 +184,7 @@ func Run(t *testing.T, cfg Config) {
 		t.Run(sc.Name, func(t *testing.T) {
 			srv := mockllm.New(t).Script(sc.Turn)
 			req := Conversation(cfg.Model(srv.URL()), cfg.PriorToolCallID)
+			req.APIKey = cfg.APIKey
 			got := Play(t, cfg.Provider, req, sc.Abort)
 			reqs := srv.Requests()
 			if len(reqs) != 1 {
@@ -204,6 +208,7 @@ func RunHooks(t *testing.T, cfg Config) {
 	t.Helper()
 	srv := mockllm.New(t).Script(mockllm.Turn{Blocks: []mockllm.Block{mockllm.Text("ok")}})
 	req := Conversation(cfg.Model(srv.URL()), cfg.PriorToolCallID)
+	req.APIKey = cfg.APIKey
 	var sawID string
 	var status int
 	var header string
@@ -406,6 +411,7 @@ func RunOverflow(t *testing.T, cfg Config, status int, message string) {
 	t.Helper()
 	srv := mockllm.New(t).Script(mockllm.Turn{Status: status, ErrorMessage: message})
 	req := Conversation(cfg.Model(srv.URL()), cfg.PriorToolCallID)
+	req.APIKey = cfg.APIKey
 	_, final := cfg.Provider.Stream(context.Background(), req).Collect()
 	if final.StopReason != ai.StopReasonError || !ai.IsContextOverflow(final, 0) {
 		t.Errorf("overflow not recognised: stop %s, error %q", final.StopReason, final.ErrorMessage)
