@@ -82,10 +82,19 @@ func explainError(err error, now time.Time) error {
 		return err
 	}
 	var body struct {
-		Error backendError `json:"error"`
+		Error  backendError `json:"error"`
+		Detail any          `json:"detail"` // the backend's other error shape: {"detail": "…"}
 	}
 	_ = json.Unmarshal(he.Body, &body)
 	e := body.Error
+	msg := e.Message
+	if msg == "" {
+		msg = text(body.Detail)
+	}
+	out := *he
+	if e.Message == "" && msg != "" {
+		out.Message = msg // the {"detail"} shape, which ai.Post leaves as raw JSON
+	}
 	code := strings.ToLower(text(e.Code))
 	if code == "" {
 		code = strings.ToLower(text(e.Type))
@@ -102,21 +111,20 @@ func explainError(err error, now time.Time) error {
 	if resetAt > 0 {
 		resetsIn = max(time.Unix(resetAt, 0).Sub(now), 0)
 	}
-	out := *he
 	switch {
 	case strings.Contains(code, "usage_limit_reached") || strings.Contains(code, "usage_not_included"):
-		return &UsageLimitError{Plan: strings.ToLower(e.PlanType), ResetsIn: resetsIn, Message: e.Message}
+		return &UsageLimitError{Plan: strings.ToLower(e.PlanType), ResetsIn: resetsIn, Message: msg}
 	case strings.Contains(code, "rate_limit_exceeded") || he.Status == http.StatusTooManyRequests:
 		out.Message = "ChatGPT rate limit exceeded"
-		if e.Message != "" {
-			out.Message += " (" + e.Message + ")"
+		if msg != "" {
+			out.Message += " (" + msg + ")"
 		}
 		if resetsIn > 0 {
 			out.Message += fmt.Sprintf("; try again in about %d min", minutes(resetsIn))
 		}
 	case he.Status == http.StatusUnauthorized || he.Status == http.StatusForbidden:
 		out.Message += "; sign in again: " + loginHint
-	default:
+	case out.Message == he.Message:
 		return err
 	}
 	return &out

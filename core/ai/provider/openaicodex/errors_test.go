@@ -122,6 +122,13 @@ func TestSessionHeaders(t *testing.T) {
 	}
 }
 
+func TestDetailShapeBecomesTheMessage(t *testing.T) {
+	he := &ai.HTTPError{Status: 400, Message: `{"detail":"Unsupported model"}`, Body: []byte(`{"detail":"Unsupported model"}`)}
+	if got := explainError(he, clock).Error(); got != "HTTP 400 Bad Request: Unsupported model" {
+		t.Errorf("error = %q", got)
+	}
+}
+
 func TestOtherErrorsPassThrough(t *testing.T) {
 	plain := errors.New("dial tcp: refused")
 	if explainError(plain, clock) != plain {
