@@ -7,11 +7,13 @@ import (
 	"strings"
 )
 
-// Azure OpenAI's Responses endpoint (a path under /openai/ ending in
-// /responses, e.g. /openai/v1/responses) is checked as Azure does: an
-// api-version query parameter, a key in the api-key header or an Entra ID
-// token as Authorization: Bearer, and a deployment (the body's "model")
-// that exists when AzureDeployments named some. The refusals use Azure's
+// Requests to Azure OpenAI's paths (under /openai/: the v1 surface
+// /openai/v1/responses, or the deployment layout
+// /openai/deployments/<name>/chat/completions) are checked as Azure does:
+// an api-version query parameter, a key in the api-key header or an Entra
+// ID token as Authorization: Bearer, and a deployment that exists when
+// AzureDeployments named some (the path's deployment, else the body's
+// "model"). The refusals use Azure's
 // error shape, {"error": {"code": …, "message": …}}; the unknown-deployment
 // and access-denied texts are Azure's own, the missing api-version text is
 // the mock's.
@@ -44,14 +46,31 @@ func checkAzure(r *http.Request, body []byte, deployments []string) *rejection {
 	if r.Header.Get("api-key") == "" && strings.TrimSpace(bearer) == "" {
 		return refuse(http.StatusUnauthorized, "401", azureAccessDenied)
 	}
-	var req struct {
-		Model string `json:"model"`
-	}
-	if json.Unmarshal(body, &req) != nil || len(deployments) == 0 {
+	if len(deployments) == 0 {
 		return nil
 	}
-	if !slices.Contains(deployments, req.Model) {
+	deployment, inPath := pathDeployment(r.URL.Path)
+	if !inPath {
+		var req struct {
+			Model string `json:"model"`
+		}
+		if json.Unmarshal(body, &req) != nil {
+			return nil // the server reports an unreadable body
+		}
+		deployment = req.Model
+	}
+	if !slices.Contains(deployments, deployment) {
 		return refuse(http.StatusNotFound, "DeploymentNotFound", azureDeploymentNotFound)
 	}
 	return nil
+}
+
+// pathDeployment returns the <name> of a /openai/deployments/<name>/… path.
+func pathDeployment(path string) (string, bool) {
+	rest, ok := strings.CutPrefix(path, "/openai/deployments/")
+	if !ok {
+		return "", false
+	}
+	name, _, _ := strings.Cut(rest, "/")
+	return name, true
 }

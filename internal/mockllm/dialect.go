@@ -23,8 +23,8 @@ func (rj *rejection) write(w http.ResponseWriter) {
 
 // checkDialect applies the checks of the service a request's URL names,
 // before the request may consume a turn: the ChatGPT backend for
-// …/codex/responses (codex.go) and Azure OpenAI for paths under /openai/
-// (azure.go). Other requests pass.
+// …/codex/responses (codex.go) and Azure OpenAI for every path under
+// /openai/ (azure.go). Other requests pass.
 func (s *Server) checkDialect(r *http.Request, body []byte) *rejection {
 	if r.Method != http.MethodPost {
 		return nil
@@ -32,7 +32,7 @@ func (s *Server) checkDialect(r *http.Request, body []byte) *rejection {
 	switch {
 	case strings.HasSuffix(r.URL.Path, "/codex/responses"):
 		return checkCodex(r, body)
-	case strings.HasPrefix(r.URL.Path, "/openai/") && strings.HasSuffix(r.URL.Path, "/responses"):
+	case strings.HasPrefix(r.URL.Path, "/openai/"):
 		s.mu.Lock()
 		deployments := s.azureDeployments
 		s.mu.Unlock()

@@ -87,6 +87,7 @@ func TestAzureRules(t *testing.T) {
 		{"no api-version", "/openai/v1/responses", key, body, 400, "MissingApiVersionParameter"},
 		{"no credential", "/openai/v1/responses?api-version=v1", nil, body, 401, azureAccessDenied},
 		{"unknown deployment", "/openai/v1/responses?api-version=v1", key, `{"model":"gpt-5","stream":true}`, 404, `"code":"DeploymentNotFound"`},
+		{"unknown deployment in the path", "/openai/deployments/gpt-5/chat/completions?api-version=2024-10-21", key, body, 404, `"code":"DeploymentNotFound"`},
 	} {
 		srv := New(t).AzureDeployments("my-gpt5").Script(Turn{Blocks: []Block{Text("ok")}})
 		status, got := send(t, srv, tc.path, tc.body, tc.headers)
@@ -103,8 +104,12 @@ func TestAzureRules(t *testing.T) {
 			t.Errorf("%v: %d %s", h, status, got)
 		}
 	}
+	srv := New(t).AzureDeployments("team").Script(Turn{Blocks: []Block{Text("ok")}})
+	if status, got := send(t, srv, "/openai/deployments/team/chat/completions?api-version=2024-10-21", `{"messages":[],"stream":true}`, key); status != 200 || !strings.Contains(got, "[DONE]") {
+		t.Errorf("deployment path: %d %s", status, got)
+	}
 	// Without declared deployments every deployment exists.
-	srv := New(t).Script(Turn{Blocks: []Block{Text("ok")}})
+	srv = New(t).Script(Turn{Blocks: []Block{Text("ok")}})
 	if status, _ := send(t, srv, "/openai/responses?api-version=2025-04-01-preview", `{"model":"any","stream":true}`, key); status != 200 {
 		t.Errorf("undeclared deployments: status %d", status)
 	}

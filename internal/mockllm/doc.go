@@ -14,7 +14,8 @@
 // paths and checked the way they check requests, before a turn is played:
 // the ChatGPT backend (…/codex/responses: its headers, a JWT access token
 // naming the account, store false; codex.go) and Azure OpenAI (paths under
-// /openai/: api-version, api-key or bearer, known deployments; azure.go).
+// /openai/, the v1 surface or /openai/deployments/<name>/…: api-version,
+// api-key or bearer, known deployments; azure.go).
 //
 // A server plays a script: every request consumes the next Turn, whatever its
 // format, and the turn is rendered in the format the request asked for. A
