@@ -113,7 +113,7 @@ func explainError(err error, now time.Time) error {
 	}
 	switch {
 	case strings.Contains(code, "usage_limit_reached") || strings.Contains(code, "usage_not_included"):
-		return &UsageLimitError{Plan: strings.ToLower(e.PlanType), ResetsIn: resetsIn, Message: msg}
+		return &UsageLimitError{Plan: strings.ToLower(strings.Join(strings.Fields(e.PlanType), " ")), ResetsIn: resetsIn, Message: msg}
 	case strings.Contains(code, "rate_limit_exceeded") || he.Status == http.StatusTooManyRequests:
 		out.Message = "ChatGPT rate limit exceeded"
 		if msg != "" {

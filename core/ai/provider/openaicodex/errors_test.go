@@ -139,3 +139,23 @@ func TestOtherErrorsPassThrough(t *testing.T) {
 		t.Error("a 500 was changed")
 	}
 }
+
+// FuzzExplainError: any error body and rate-limit header give an error,
+// never a panic; a usage limit is reported on one line.
+func FuzzExplainError(f *testing.F) {
+	f.Add(429, []byte(`{"error":{"type":"usage_limit_reached","plan_type":"pro","resets_at":1800000600}}`), "1800000300")
+	f.Add(429, []byte(`{"error":{"code":"rate_limit_exceeded","message":"slow"}}`), "")
+	f.Add(401, []byte(`{"detail":"Unauthorized"}`), "x")
+	f.Add(400, []byte(`{"detail":{"a":1}}`), "-5")
+	f.Fuzz(func(t *testing.T, status int, body []byte, resetAt string) {
+		h := http.Header{}
+		h.Set("x-codex-primary-used-percent", "50")
+		h.Set("x-codex-primary-reset-at", resetAt)
+		he := &ai.HTTPError{Status: status, Message: "m", Body: body, Header: h}
+		err := explainError(he, clock)
+		var ul *UsageLimitError
+		if err == nil || errors.As(err, &ul) && strings.ContainsAny(err.Error(), "\n\r") {
+			t.Fatalf("explainError(%d, %q) = %v", status, body, err)
+		}
+	})
+}
