@@ -66,6 +66,10 @@ func (p *Provider) Stream(ctx context.Context, req *ai.Request) *ai.Stream {
 func buildPayload(req *ai.Request, deployment string) map[string]any {
 	p := openairesponses.BuildPayload(req)
 	p["model"] = deployment
+	delete(p, "prompt_cache_retention") // an api.openai.com option
+	if req.SessionID != "" {
+		p["prompt_cache_key"] = openairesponses.PromptCacheKey(req.SessionID)
+	}
 	m := req.Model
 	if !m.Reasoning {
 		return p

@@ -140,4 +140,12 @@ func TestPayload(t *testing.T) {
 	if _, ok := buildPayload(req, "dep")["include"]; ok {
 		t.Error("include sent for a model without reasoning")
 	}
+	req.Cache, req.SessionID = ai.CacheLong, strings.Repeat("s", 80)
+	p = buildPayload(req, "dep")
+	if _, ok := p["prompt_cache_retention"]; ok {
+		t.Error("prompt_cache_retention sent to Azure")
+	}
+	if key, _ := p["prompt_cache_key"].(string); !strings.HasPrefix(key, "pc_") {
+		t.Errorf("prompt_cache_key = %q, want a hashed key", key)
+	}
 }

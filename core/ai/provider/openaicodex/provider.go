@@ -90,7 +90,7 @@ func headers(req *ai.Request, account string) http.Header {
 	h.Set(HeaderBeta, BetaResponses)
 	h.Set(HeaderOrigin, Originator)
 	h.Set("User-Agent", userAgent)
-	if key := cacheKey(req.SessionID); key != "" {
+	if key := openairesponses.PromptCacheKey(req.SessionID); key != "" {
 		h.Set("session_id", key)
 		h.Set("conversation_id", key)
 		h.Set("X-Client-Request-Id", key)

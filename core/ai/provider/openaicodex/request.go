@@ -1,8 +1,6 @@
 package openaicodex
 
 import (
-	"hash/fnv"
-	"strconv"
 	"strings"
 	"unicode/utf8"
 
@@ -31,7 +29,7 @@ func buildPayload(req *ai.Request) map[string]any {
 	if req.SystemPrompt != "" {
 		p["instructions"] = req.SystemPrompt
 	}
-	if key := cacheKey(req.SessionID); key != "" {
+	if key := openairesponses.PromptCacheKey(req.SessionID); key != "" {
 		p["prompt_cache_key"] = key
 	}
 	if req.Temperature != nil {
@@ -120,15 +118,4 @@ func toolNames(req *ai.Request) map[string]string {
 		}
 	}
 	return out
-}
-
-// cacheKey turns a session id into a prompt-cache key: as is up to 64
-// characters, else "pc_" and a hash (the backend limits the key's length).
-func cacheKey(session string) string {
-	if utf8.RuneCountInString(session) <= 64 {
-		return session
-	}
-	h := fnv.New64a()
-	_, _ = h.Write([]byte(session))
-	return "pc_" + strconv.FormatUint(h.Sum64(), 36)
 }

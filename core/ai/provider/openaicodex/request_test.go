@@ -103,14 +103,3 @@ func TestThinkingOffSendsNoReasoning(t *testing.T) {
 		t.Errorf("include = %v", inc)
 	}
 }
-
-func TestCacheKey(t *testing.T) {
-	short := strings.Repeat("s", 64)
-	if cacheKey(short) != short || cacheKey("") != "" {
-		t.Error("short keys must pass unchanged")
-	}
-	long := cacheKey(strings.Repeat("s", 65))
-	if !strings.HasPrefix(long, "pc_") || len(long) > 64 || long != cacheKey(strings.Repeat("s", 65)) {
-		t.Errorf("long key = %q", long)
-	}
-}
