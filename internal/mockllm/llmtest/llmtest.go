@@ -133,6 +133,21 @@ var Scenarios = []Scenario{
 	}},
 }
 
+// ResponsesContentFilter is the extra scenario of the OpenAI Responses
+// family (openai-responses, openai-codex-responses, azure-openai-responses):
+// a refusal there is a "refusal" content part of a completed response (the
+// standard "refusal" scenario: text, then done stop), while the safety stop
+// is status incomplete with reason content_filter, which must end in an
+// error.
+var ResponsesContentFilter = Scenario{Name: "content-filter", Turn: mockllm.Turn{
+	Blocks:  []mockllm.Block{mockllm.Text("Here is how you would start to")},
+	RawStop: "content_filter",
+}}
+
+// ResponsesOverflow is the Responses family's context-overflow error text,
+// for RunOverflow with status 400.
+const ResponsesOverflow = "Your input exceeds the context window of this model. Please adjust your input and try again."
+
 // Conversation returns the request used by every scenario: a system prompt,
 // a user message with an image, an earlier assistant turn with thinking,
 // text and a tool call, its tool result, a follow-up user message, and two

@@ -32,10 +32,7 @@ func TestScenarios(t *testing.T) {
 		Model:           testModel,
 		APIKey:          testKey,
 		PriorToolCallID: "call_prev_1|fc_prev_1",
-		Extra: []llmtest.Scenario{{Name: "content-filter", Turn: mockllm.Turn{
-			Blocks:  []mockllm.Block{mockllm.Text("Here is how you would start to")},
-			RawStop: "content_filter",
-		}}},
+		Extra:           []llmtest.Scenario{llmtest.ResponsesContentFilter},
 		CheckRequest: func(t *testing.T, r mockllm.Request) {
 			if r.Path != "/openai/v1/responses" || r.RawQuery != "api-version=v1" {
 				t.Errorf("path %s?%s", r.Path, r.RawQuery)
@@ -51,8 +48,7 @@ func TestScenarios(t *testing.T) {
 }
 
 func TestContextOverflow(t *testing.T) {
-	llmtest.RunOverflow(t, llmtest.Config{Provider: New(nil), Model: testModel, APIKey: testKey}, 400,
-		"Your input exceeds the context window of this model. Please adjust your input and try again.")
+	llmtest.RunOverflow(t, llmtest.Config{Provider: New(nil), Model: testModel, APIKey: testKey}, 400, llmtest.ResponsesOverflow)
 }
 
 func TestRegisteredForItsAPI(t *testing.T) {

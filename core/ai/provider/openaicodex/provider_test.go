@@ -34,10 +34,7 @@ func TestScenarios(t *testing.T) {
 		Model:           testModel,
 		APIKey:          testToken,
 		PriorToolCallID: "call_prev_1|fc_prev_1",
-		Extra: []llmtest.Scenario{{Name: "content-filter", Turn: mockllm.Turn{
-			Blocks:  []mockllm.Block{mockllm.Text("Here is how you would start to")},
-			RawStop: "content_filter",
-		}}},
+		Extra:           []llmtest.Scenario{llmtest.ResponsesContentFilter},
 		CheckRequest: func(t *testing.T, r mockllm.Request) {
 			if r.Path != "/backend-api/codex/responses" {
 				t.Errorf("path = %s", r.Path)
@@ -59,8 +56,7 @@ func TestScenarios(t *testing.T) {
 }
 
 func TestContextOverflow(t *testing.T) {
-	llmtest.RunOverflow(t, llmtest.Config{Provider: New(nil), Model: testModel, APIKey: testToken}, 400,
-		"Your input exceeds the context window of this model. Please adjust your input and try again.")
+	llmtest.RunOverflow(t, llmtest.Config{Provider: New(nil), Model: testModel, APIKey: testToken}, 400, llmtest.ResponsesOverflow)
 }
 
 func TestRegisteredForItsAPI(t *testing.T) {

@@ -32,7 +32,7 @@
 //
 // The Responses-family providers (openaicodex for the ChatGPT backend,
 // azureopenai for Azure OpenAI) share this package's request building
-// (BuildPayload, ConvertInput, Tools, ToolChoice), its event decoding
+// (BuildPayload, ConvertInput, Tools, ToolChoice, PromptCacheKey), its event decoding
 // (Decoder) and its stream driver (Start, Exchange); each adds only its
 // URL, headers, payload changes and error shapes.
 package openairesponses
