@@ -11,6 +11,12 @@ const (
 	APIGoogleGenerativeAI API = "google-generative-ai" // Gemini streamGenerateContent (SSE)
 )
 
+// Wire APIs of the Responses family beyond OpenAI's own.
+const (
+	APIOpenAICodexResponses API = "openai-codex-responses" // the ChatGPT backend's Responses API (ChatGPT sign-in)
+	APIAzureOpenAIResponses API = "azure-openai-responses" // Azure OpenAI's Responses API (deployments, api-version)
+)
+
 // Input modalities a model accepts.
 const (
 	InputText  = "text"  // text input

@@ -10,6 +10,12 @@
 //
 // The request path decides the format, so any base URL prefix works
 // (http://HOST/v1/messages, http://HOST/anthropic/v1/messages, …).
+// Two services that speak the Responses format are recognised by their
+// paths and checked the way they check requests, before a turn is played:
+// the ChatGPT backend (…/codex/responses: its headers, a JWT access token
+// naming the account, store false; codex.go) and Azure OpenAI (paths under
+// /openai/, the v1 surface or /openai/deployments/<name>/…: api-version,
+// api-key or bearer, known deployments; azure.go).
 //
 // A server plays a script: every request consumes the next Turn, whatever its
 // format, and the turn is rendered in the format the request asked for. A

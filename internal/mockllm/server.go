@@ -51,6 +51,8 @@ type Server struct {
 	finished int           // requests whose answer is complete
 	changed  chan struct{} // closed and replaced whenever finished grows
 	ts       *httptest.Server
+	// azureDeployments are the deployments Azure paths may name (nil: any).
+	azureDeployments []string
 }
 
 // New starts a server on a loopback port. With a non-nil t the server is
@@ -174,6 +176,7 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	format := formatOf(r.URL.Path)
+	refused := s.checkDialect(r, body)
 	s.mu.Lock()
 	index := len(s.requests)
 	s.requests = append(s.requests, Request{
@@ -182,7 +185,7 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	})
 	var turn *Turn
 	played, total, number := s.nPlayed, len(s.turns), 0
-	if format != "" && r.Method == http.MethodPost {
+	if format != "" && r.Method == http.MethodPost && refused == nil {
 		for i := range s.turns {
 			if !s.played[i] && (s.turns[i].Match == "" || bytes.Contains(body, []byte(s.turns[i].Match))) {
 				turn, number = &s.turns[i], i+1
@@ -200,6 +203,9 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	case format == "":
 		writeMockError(w, format, http.StatusNotFound, fmt.Sprintf("mockllm: no API at %s; use …/messages, …/chat/completions, …/responses or …/models/M:streamGenerateContent", r.URL.Path))
+		return
+	case refused != nil:
+		refused.write(w)
 		return
 	case turn == nil && played < total:
 		writeMockError(w, format, http.StatusInternalServerError, fmt.Sprintf("mockllm: no unplayed turn matches request %d (%d of %d turns played)", index+1, played, total))

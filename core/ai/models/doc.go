@@ -10,8 +10,9 @@
 // ANTHROPIC_OAUTH_TOKEN before ANTHROPIC_API_KEY). With
 // CLAUDE_CODE_USE_FOUNDRY set, anthropic requests use FOUNDRY_BASE_URL,
 // ANTHROPIC_FOUNDRY_API_KEY (as a bearer token) and ANTHROPIC_CUSTOM_HEADERS
-// (foundry.go).
+// (foundry.go). Azure OpenAI requests take their address, deployment and
+// api-version from the AZURE_OPENAI_* variables (azure.go).
 //
 // Importing this package registers every built-in provider implementation
-// with core/ai (anthropic, openai-completions, openai-responses, google).
+// with core/ai (the blank imports of providers.go).
 package models

@@ -48,6 +48,7 @@ func Load(opts Options) (*Registry, error) {
 	for _, p := range builtinProviders() {
 		r.addProvider(p)
 	}
+	r.addProvider(azureProvider())
 	for _, e := range catalog {
 		p := r.byName[e.provider]
 		r.models = append(r.models, &ai.Model{
@@ -323,6 +324,7 @@ func (r *Registry) Prepare(req *ai.Request) error {
 	if req.APIKey == "" && !foundry {
 		req.APIKey, _ = r.APIKey(m.Provider)
 	}
+	r.applyAzure(req)
 	if req.APIKey == "" && !foundry && (p == nil || !p.KeyOptional) {
 		return fmt.Errorf("no API key for provider %q: %s", m.Provider, r.keyHint(m.Provider))
 	}
