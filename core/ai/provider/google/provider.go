@@ -9,7 +9,6 @@ import (
 	"strings"
 
 	"github.com/gopi-agent/gopi/core/ai"
-	"github.com/gopi-agent/gopi/core/ai/sse"
 )
 
 func init() {
@@ -22,7 +21,7 @@ type Provider struct {
 }
 
 // New returns a provider using client (http.DefaultClient when nil).
-func New(client *http.Client) *Provider { return &Provider{client: withRetryInfo(client)} }
+func New(client *http.Client) *Provider { return &Provider{client: WithRetryInfo(client)} }
 
 // API returns "google-generative-ai".
 func (*Provider) API() ai.API { return ai.APIGoogleGenerativeAI }
@@ -51,25 +50,11 @@ func (p *Provider) stream(ctx context.Context, req *ai.Request, em *ai.Emitter) 
 		headers.Set("x-goog-api-key", req.APIKey)
 	}
 	endpoint := ai.JoinURL(req.EffectiveBaseURL(), "models/"+url.PathEscape(req.Model.ID)+":streamGenerateContent") + "?alt=sse"
-	resp, err := ai.Post(ctx, p.client, req, endpoint, headers, buildPayload(req))
-	if err != nil {
+	dec := NewDecoder(em, req.RequestID)
+	if err := Run(ctx, p.client, req, dec, Call{URL: endpoint, Headers: headers, Payload: buildPayload(req)}); err != nil {
 		return err
 	}
-	defer resp.Body.Close()
-	em.Start()
-	st := &state{em: em, reqID: req.RequestID}
-	// Gemini has no final event: the stream ends after the last chunk.
-	if _, err := ai.ReadEvents(ctx, resp.Body, func(ev sse.Event) (bool, error) {
-		return false, st.chunk(ev.Data)
-	}); err != nil {
-		return err
-	}
-	if st.finish == "" {
-		return ai.ErrStreamEnded
-	}
-	st.closeOpen()
-	st.applyStop()
-	return nil
+	return dec.Finish()
 }
 
 // chunk is one streamed GenerateContentResponse.
@@ -117,6 +102,9 @@ type state struct {
 	idx    int
 	calls  int
 	finish string
+	// content is set once a text or function-call part arrives (Cloud
+	// Code Assist sends the request again after a reply without any).
+	content bool
 }
 
 func (s *state) chunk(data []byte) error {
@@ -161,6 +149,9 @@ func (s *state) chunk(data []byte) error {
 }
 
 func (s *state) part(p part) {
+	if p.FunctionCall != nil || p.Text != nil {
+		s.content = true
+	}
 	if p.FunctionCall != nil {
 		s.closeOpen()
 		s.calls++
