@@ -167,7 +167,7 @@ func convertContents(req *ai.Request, opts PayloadOptions) []any {
 					}
 					call := map[string]any{"name": b.Name, "args": args}
 					if opts.CallIDs {
-						call["id"] = cleanCallID(b.ID)
+						call["id"] = ai.CleanToolCallID(b.ID)
 					}
 					part := map[string]any{"functionCall": call}
 					if opts.CallSignature != "" && strings.Contains(m.ID, "gemini-3") {
@@ -201,7 +201,7 @@ func convertContents(req *ai.Request, opts PayloadOptions) []any {
 			}
 			fr := map[string]any{"name": msg.ToolName, "response": map[string]any{key: text.String()}}
 			if opts.CallIDs {
-				fr["id"] = cleanCallID(msg.ToolCallID)
+				fr["id"] = ai.CleanToolCallID(msg.ToolCallID)
 			}
 			toolParts = append(toolParts, map[string]any{"functionResponse": fr})
 			toolParts = append(toolParts, imgs...)
@@ -212,21 +212,6 @@ func convertContents(req *ai.Request, opts PayloadOptions) []any {
 		contents = []any{}
 	}
 	return contents
-}
-
-// cleanCallID keeps a call id within what Claude accepts behind Cloud Code
-// Assist: letters, digits, '_' and '-', at most 64 bytes.
-func cleanCallID(id string) string {
-	b := []byte(id)
-	for i, c := range b {
-		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '_' || c == '-') {
-			b[i] = '_'
-		}
-	}
-	if len(b) > 64 {
-		b = b[:64]
-	}
-	return string(b)
 }
 
 func inlineData(b *ai.ImageContent) map[string]any {
