@@ -8,6 +8,7 @@ import (
 	_ "github.com/gopi-agent/gopi/core/ai/provider/anthropic"
 	_ "github.com/gopi-agent/gopi/core/ai/provider/google"
 	_ "github.com/gopi-agent/gopi/core/ai/provider/openairesponses"
+	_ "github.com/gopi-agent/gopi/core/ai/provider/vertex"
 )
 
 // ProviderInfo describes one provider: where it listens and how it

@@ -28,20 +28,7 @@ func (*Provider) API() ai.API { return ai.APIGoogleGenerativeAI }
 
 // Stream starts the request; every failure ends the stream with an error event.
 func (p *Provider) Stream(ctx context.Context, req *ai.Request) *ai.Stream {
-	em, s := ai.NewRequestEmitter(req)
-	req.EnsureRequestID()
-	go func() {
-		if err := p.stream(ctx, req, em); err != nil {
-			em.Fail(ctx, req.Model, err)
-			return
-		}
-		if ctx.Err() != nil {
-			em.Fail(ctx, req.Model, ctx.Err())
-			return
-		}
-		em.Done(req.Model)
-	}()
-	return s
+	return ai.StreamFunc(ctx, req, func(ctx context.Context, em *ai.Emitter) error { return p.stream(ctx, req, em) })
 }
 
 func (p *Provider) stream(ctx context.Context, req *ai.Request, em *ai.Emitter) error {
