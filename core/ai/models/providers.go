@@ -6,6 +6,7 @@ import (
 
 	// Provider implementations register themselves with core/ai.
 	_ "github.com/gopi-agent/gopi/core/ai/provider/anthropic"
+	_ "github.com/gopi-agent/gopi/core/ai/provider/geminicli"
 	_ "github.com/gopi-agent/gopi/core/ai/provider/google"
 	_ "github.com/gopi-agent/gopi/core/ai/provider/openairesponses"
 	_ "github.com/gopi-agent/gopi/core/ai/provider/vertex"

@@ -73,6 +73,10 @@ func (d *Decoder) Chunk(data []byte) error {
 	return d.st.chunk(data)
 }
 
+// Started reports whether a response was accepted (its status was 2xx)
+// and the message started.
+func (d *Decoder) Started() bool { return d.started }
+
 // HasContent reports whether any text, thinking or function-call part has
 // arrived.
 func (d *Decoder) HasContent() bool { return d.st.content }

@@ -16,7 +16,7 @@ import (
 // as for the other APIs.
 type retryInfoTransport struct {
 	base  http.RoundTripper
-	delay func(body []byte) time.Duration
+	delay func(h http.Header, body []byte) time.Duration
 }
 
 func (t retryInfoTransport) RoundTrip(r *http.Request) (*http.Response, error) {
@@ -28,7 +28,7 @@ func (t retryInfoTransport) RoundTrip(r *http.Request) (*http.Response, error) {
 	resp.Body.Close()
 	resp.Body = io.NopCloser(bytes.NewReader(body))
 	if rerr == nil {
-		if d := t.delay(body); d > 0 {
+		if d := t.delay(resp.Header, body); d > 0 {
 			resp.Header.Set("Retry-After", strconv.FormatFloat(d.Seconds(), 'f', -1, 64))
 		}
 	}
@@ -63,11 +63,14 @@ func RetryInfoDelay(body []byte) time.Duration {
 // WithRetryInfo returns a client like c (http.DefaultClient when nil) whose
 // transport adds Retry-After from the RetryInfo detail of Google error
 // bodies.
-func WithRetryInfo(c *http.Client) *http.Client { return WithRetryHint(c, RetryInfoDelay) }
+func WithRetryInfo(c *http.Client) *http.Client {
+	return WithRetryHint(c, func(_ http.Header, body []byte) time.Duration { return RetryInfoDelay(body) })
+}
 
-// WithRetryHint is WithRetryInfo with another reading of the error body:
-// delay returns the wait the body asks for, or 0.
-func WithRetryHint(c *http.Client, delay func(body []byte) time.Duration) *http.Client {
+// WithRetryHint is WithRetryInfo with another reading of an error response
+// without Retry-After: delay returns the wait its headers or body ask
+// for, or 0.
+func WithRetryHint(c *http.Client, delay func(h http.Header, body []byte) time.Duration) *http.Client {
 	if c == nil {
 		c = http.DefaultClient
 	}
