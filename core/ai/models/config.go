@@ -246,7 +246,7 @@ func yamlMessage(err error) string {
 	return "invalid YAML: " + strings.Join(lines, "; ")
 }
 
-var apis = []ai.API{ai.APIAnthropicMessages, ai.APIOpenAICompletions, ai.APIOpenAIResponses, ai.APIGoogleGenerativeAI}
+var apis = []ai.API{ai.APIAnthropicMessages, ai.APIOpenAICompletions, ai.APIOpenAIResponses, ai.APIGoogleGenerativeAI, ai.APIGoogleVertex, ai.APIGoogleGeminiCLI}
 
 func knownAPI(s string) bool {
 	for _, a := range apis {
