@@ -154,3 +154,32 @@ func TestRegisteredForItsAPI(t *testing.T) {
 		t.Errorf("registry built %T", p)
 	}
 }
+
+func TestGemini3ThinkingAndReplayedCalls(t *testing.T) {
+	srv := mockllm.New(t).Script(mockllm.Turn{Blocks: []mockllm.Block{mockllm.Text("ok")}})
+	m := testModel(srv.URL())
+	m.ID = "gemini-3-pro-preview"
+	req := llmtest.Conversation(m, "")
+	_, final := New(nil, Settings{}).Stream(context.Background(), withKey(req)).Collect()
+	if final.Text() != "ok" {
+		t.Fatalf("final = %+v", final)
+	}
+	body := srv.Requests()[0].JSON()
+	tc := body["generationConfig"].(map[string]any)["thinkingConfig"].(map[string]any)
+	if tc["thinkingLevel"] != "high" || tc["includeThoughts"] != true {
+		t.Errorf("thinkingConfig = %v", tc)
+	}
+	// The earlier reply's function call carries the placeholder signature
+	// Gemini 3 needs, and no id (Vertex refuses ids).
+	model := body["contents"].([]any)[1].(map[string]any)["parts"].([]any)
+	call := model[len(model)-1].(map[string]any)
+	fc := call["functionCall"].(map[string]any)
+	if call["thoughtSignature"] != "skip_thought_signature_validator" || fc["id"] != nil {
+		t.Errorf("replayed call = %v", call)
+	}
+}
+
+func withKey(req *ai.Request) *ai.Request {
+	req.APIKey = "AQ.key"
+	return req
+}
