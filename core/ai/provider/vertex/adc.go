@@ -37,14 +37,20 @@ const refreshMargin = 5 * time.Minute
 // ADC is application default credentials loaded from a JSON file: an
 // authorized user ({"type":"authorized_user"}, written by `gcloud auth
 // application-default login`), whose refresh token is exchanged for access
-// tokens, or a service account key ({"type":"service_account"}), whose
-// private key signs a JWT bearer assertion (RFC 7523) for them. Tokens are
-// cached until refreshMargin before they expire; concurrent callers share
-// one exchange. Other credential kinds (workload identity federation,
-// impersonation) are refused with a message saying what works.
+// tokens; a service account key ({"type":"service_account"}), whose
+// private key signs a JWT bearer assertion (RFC 7523) for them; or an
+// impersonated service account ({"type":"impersonated_service_account"},
+// from `gcloud auth application-default login
+// --impersonate-service-account`), whose source credentials (one of the
+// other two) ask IAM Credentials' generateAccessToken for a token of the
+// service account. Tokens are cached until refreshMargin before they
+// expire; concurrent callers share one exchange. Workload identity
+// federation (external_account) is refused with a message saying what
+// works.
 type ADC struct {
 	file     adcFile
 	key      *rsa.PrivateKey // service accounts
+	source   *ADC            // impersonation: the credentials that ask for the token
 	tokenURL string
 	client   *http.Client
 	now      func() time.Time
@@ -66,6 +72,10 @@ type adcFile struct {
 	PrivateKey     string `json:"private_key"`
 	PrivateKeyID   string `json:"private_key_id"`
 	TokenURI       string `json:"token_uri"`
+	// impersonated_service_account
+	ImpersonationURL  string          `json:"service_account_impersonation_url"`
+	SourceCredentials json.RawMessage `json:"source_credentials"`
+	Delegates         []string        `json:"delegates"`
 }
 
 // CredentialsPath is where application default credentials are looked
@@ -131,6 +141,18 @@ func ParseADC(data []byte, client *http.Client) (*ADC, error) {
 			return nil, err
 		}
 		a.key = key
+	case "impersonated_service_account":
+		if f.ImpersonationURL == "" || len(f.SourceCredentials) == 0 {
+			return nil, errors.New("impersonated_service_account credentials lack service_account_impersonation_url or source_credentials (run `gcloud auth application-default login --impersonate-service-account=…` again)")
+		}
+		src, err := ParseADC(f.SourceCredentials, client)
+		if err != nil {
+			return nil, fmt.Errorf("source_credentials: %w", err)
+		}
+		if src.source != nil {
+			return nil, errors.New("source_credentials of an impersonated service account cannot be impersonated themselves")
+		}
+		a.source = src
 	case "":
 		return nil, errors.New(`application default credentials have no "type" (run ` + "`gcloud auth application-default login`" + ` again)`)
 	default:
@@ -158,7 +180,8 @@ func parseRSAKey(s string) (*rsa.PrivateKey, error) {
 	return k, nil
 }
 
-// Kind returns the credentials' type: "authorized_user" or "service_account".
+// Kind returns the credentials' type: "authorized_user", "service_account"
+// or "impersonated_service_account".
 func (a *ADC) Kind() string { return a.file.Type }
 
 // QuotaProject returns the file's quota_project_id ("" when unset).
@@ -177,6 +200,9 @@ func (a *ADC) Token(ctx context.Context) (string, error) {
 	if a.token != "" && a.now().Add(refreshMargin).Before(a.expiry) {
 		return a.token, nil
 	}
+	if a.source != nil {
+		return a.impersonate(ctx)
+	}
 	form, err := a.grant()
 	if err != nil {
 		return "", err
@@ -192,6 +218,58 @@ func (a *ADC) Token(ctx context.Context) (string, error) {
 	}
 	a.token, a.expiry = tok, a.now().Add(life)
 	return tok, nil
+}
+
+// impersonate asks IAM Credentials for a token of the impersonated
+// service account, authorised by the source credentials' token. The
+// caller holds a.sem.
+func (a *ADC) impersonate(ctx context.Context) (string, error) {
+	src, err := a.source.Token(ctx)
+	if err != nil {
+		return "", err
+	}
+	delegates := a.file.Delegates
+	if delegates == nil {
+		delegates = []string{}
+	}
+	body, _ := json.Marshal(map[string]any{"scope": []string{CloudPlatform}, "delegates": delegates, "lifetime": "3600s"})
+	tctx, cancel := context.WithTimeout(ctx, tokenTimeout)
+	defer cancel()
+	req, err := http.NewRequestWithContext(tctx, http.MethodPost, a.file.ImpersonationURL, strings.NewReader(string(body)))
+	if err != nil {
+		return "", fmt.Errorf("impersonation request to %s: %w", a.file.ImpersonationURL, err)
+	}
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Authorization", "Bearer "+src)
+	resp, err := a.client.Do(req)
+	if err != nil {
+		return "", fmt.Errorf("impersonation request to %s failed: %w", a.file.ImpersonationURL, err)
+	}
+	defer resp.Body.Close()
+	data, err := io.ReadAll(io.LimitReader(resp.Body, 1<<20))
+	if err != nil {
+		return "", fmt.Errorf("reading the impersonation response: %w", err)
+	}
+	var r struct {
+		AccessToken string    `json:"accessToken"`
+		ExpireTime  time.Time `json:"expireTime"`
+		Error       struct {
+			Message string `json:"message"`
+		} `json:"error"`
+	}
+	_ = json.Unmarshal(data, &r)
+	if resp.StatusCode != http.StatusOK || r.AccessToken == "" {
+		msg := r.Error.Message
+		if msg == "" {
+			msg = "no access token in the response"
+		}
+		return "", fmt.Errorf("Google refused to impersonate the service account: HTTP %d: %s (check that your account has roles/iam.serviceAccountTokenCreator on it)", resp.StatusCode, msg)
+	}
+	a.token, a.expiry = r.AccessToken, r.ExpireTime
+	if a.expiry.IsZero() {
+		a.expiry = a.now().Add(time.Hour)
+	}
+	return a.token, nil
 }
 
 // grant is the token request's form for the credentials' kind.

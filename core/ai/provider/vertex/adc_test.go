@@ -217,3 +217,35 @@ func TestCredentialsPath(t *testing.T) {
 		t.Errorf("GOOGLE_APPLICATION_CREDENTIALS path = %q", got)
 	}
 }
+
+func TestImpersonatedServiceAccount(t *testing.T) {
+	ts := newTokenServer(t)
+	var got struct {
+		auth string
+		body map[string]any
+	}
+	iam := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		got.auth = r.Header.Get("Authorization")
+		_ = json.NewDecoder(r.Body).Decode(&got.body)
+		w.Header().Set("Content-Type", "application/json")
+		fmt.Fprint(w, `{"accessToken":"ya29.impersonated","expireTime":"2030-01-01T00:00:00Z"}`)
+	}))
+	t.Cleanup(iam.Close)
+	file := fmt.Sprintf(`{"type":"impersonated_service_account","service_account_impersonation_url":%q,"delegates":["d@p.iam.gserviceaccount.com"],"source_credentials":%s}`,
+		iam.URL+"/v1/projects/-/serviceAccounts/sa@p.iam.gserviceaccount.com:generateAccessToken", userFile(ts.URL))
+	a, err := ParseADC([]byte(file), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := 0; i < 2; i++ {
+		if tok, err := a.Token(context.Background()); err != nil || tok != "ya29.impersonated" {
+			t.Fatalf("token = %q, %v", tok, err)
+		}
+	}
+	if got.auth != "Bearer ya29.token-1" || len(ts.requests()) != 1 {
+		t.Errorf("IAM saw %q after %d source exchanges", got.auth, len(ts.requests()))
+	}
+	if scope := got.body["scope"].([]any); scope[0] != CloudPlatform || got.body["lifetime"] != "3600s" || got.body["delegates"].([]any)[0] != "d@p.iam.gserviceaccount.com" {
+		t.Errorf("generateAccessToken body = %v", got.body)
+	}
+}

@@ -22,9 +22,9 @@
 // how tests point the provider at a local server). The request carries
 // "Authorization: Bearer <token>" from application default credentials
 // (adc.go: an authorized-user file from `gcloud auth application-default
-// login` or a service-account key, exchanged at Google's token endpoint
-// and cached until five minutes before it expires) and the file's quota
-// project in x-goog-user-project.
+// login`, a service-account key, or an impersonated service account,
+// exchanged at Google's token endpoint and cached until five minutes
+// before it expires) and the file's quota project in x-goog-user-project.
 //
 // The provider reads no environment: the model registry resolves the
 // settings and the credentials file (core/ai/models/vertex.go) and builds

@@ -25,6 +25,10 @@ func FuzzParseADC(f *testing.F) {
 			if a.key == nil || a.file.ClientEmail == "" {
 				t.Errorf("accepted a service_account without a key: %s", data)
 			}
+		case "impersonated_service_account":
+			if a.source == nil || a.file.ImpersonationURL == "" {
+				t.Errorf("accepted an impersonation without its source: %s", data)
+			}
 		default:
 			t.Errorf("accepted kind %q", a.Kind())
 		}
