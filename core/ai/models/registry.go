@@ -377,7 +377,7 @@ func (r *Registry) Stream(ctx context.Context, req *ai.Request, client *http.Cli
 		em.Fail(nil, req.Model, err)
 		return s
 	}
-	if p, err := r.cloudProvider(req.Model, client); p != nil || err != nil {
+	if p, err := r.cloudProvider(req, client); p != nil || err != nil {
 		if err != nil {
 			em, s := ai.NewEmitter(req.Model)
 			em.Fail(nil, req.Model, err)

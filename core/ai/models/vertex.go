@@ -87,21 +87,24 @@ func ambientHint(p *ProviderInfo) string {
 	return ""
 }
 
-// cloudProvider builds the provider for a Google Cloud model with the
-// settings from the environment, or returns nil for other APIs (the
-// provider registered with core/ai serves them). A Vertex AI credentials
-// file that exists but cannot be used is an error.
-func (r *Registry) cloudProvider(m *ai.Model, client *http.Client) (ai.Provider, error) {
-	switch m.API {
+// cloudProvider builds the provider for a prepared request to a Google
+// Cloud model with the settings from the environment, or returns nil for
+// other APIs (the provider registered with core/ai serves them). Vertex AI
+// credentials are loaded only when the request has no key of its own; a
+// credentials file that exists but cannot be used is then an error.
+func (r *Registry) cloudProvider(req *ai.Request, client *http.Client) (ai.Provider, error) {
+	switch req.Model.API {
 	case ai.APIGoogleVertex:
 		project, location, path := r.vertexSettings()
 		s := vertex.Settings{Project: project, Location: location}
-		adc, err := r.cloud.credentials(path, client)
-		if err != nil {
-			return nil, err
-		}
-		if adc != nil {
-			s.Credentials = adc
+		if req.APIKey == vertex.ADCMarker || req.APIKey == "" {
+			adc, err := r.cloud.credentials(path, client)
+			if err != nil {
+				return nil, err
+			}
+			if adc != nil {
+				s.Credentials = adc
+			}
 		}
 		return vertex.New(client, s), nil
 	case ai.APIGoogleGeminiCLI:
