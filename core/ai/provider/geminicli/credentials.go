@@ -64,6 +64,23 @@ func ParseCredentials(key, provider string) (Credentials, error) {
 	return c, nil
 }
 
+// Key renders the credentials as the API key ParseCredentials reads, in
+// omp's field names (a sign-in that stores Credentials hands requests
+// this).
+func (c Credentials) Key() string {
+	v := struct {
+		Token        string `json:"token"`
+		ProjectID    string `json:"projectId"`
+		RefreshToken string `json:"refreshToken,omitempty"`
+		ExpiresAt    int64  `json:"expiresAt,omitempty"`
+	}{Token: c.Token, ProjectID: c.ProjectID, RefreshToken: c.RefreshToken}
+	if !c.ExpiresAt.IsZero() {
+		v.ExpiresAt = c.ExpiresAt.UnixMilli()
+	}
+	data, _ := json.Marshal(v)
+	return string(data)
+}
+
 func str(v any) string {
 	s, _ := v.(string)
 	return s

@@ -31,6 +31,17 @@ func TestParseCredentials(t *testing.T) {
 	}
 }
 
+func TestCredentialsKeyRoundTrip(t *testing.T) {
+	c := Credentials{Token: "ya29.x", ProjectID: "p", RefreshToken: "1//r", ExpiresAt: time.UnixMilli(1767225600123)}
+	if k := c.Key(); k != `{"token":"ya29.x","projectId":"p","refreshToken":"1//r","expiresAt":1767225600123}` {
+		t.Errorf("Key() = %s", k)
+	}
+	back, err := ParseCredentials(c.Key(), "google-gemini-cli")
+	if err != nil || back != c {
+		t.Errorf("round trip = %+v, %v", back, err)
+	}
+}
+
 func TestRetryHint(t *testing.T) {
 	now := time.Unix(1_700_000_000, 0)
 	cases := []struct {
