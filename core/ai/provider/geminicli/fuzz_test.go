@@ -22,14 +22,10 @@ func FuzzCodeAssistChunks(f *testing.F) {
 	f.Fuzz(func(t *testing.T, data []byte) {
 		model := &ai.Model{ID: "m", API: ai.APIGoogleGeminiCLI}
 		em, stream := ai.NewEmitter(model)
-		dec := google.NewDecoder(em, "r")
+		dec := google.NewEnvelopeDecoder(em, "r")
 		var failed error
 		for _, line := range bytes.Split(data, []byte("\n")) {
-			inner, err := unwrapEnvelope(line)
-			if err == nil && inner != nil {
-				err = dec.Chunk(inner)
-			}
-			if err != nil {
+			if err := dec.Chunk(line); err != nil {
 				failed = err
 				break
 			}

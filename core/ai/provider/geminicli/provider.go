@@ -2,7 +2,6 @@ package geminicli
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"net/http"
@@ -91,8 +90,8 @@ func (p *Provider) stream(ctx context.Context, req *ai.Request, em *ai.Emitter) 
 	if !creds.ExpiresAt.IsZero() && !p.now().Before(creds.ExpiresAt) {
 		return fmt.Errorf("the %s sign-in expired at %s and was not refreshed; sign in again with `gopi login %s`", provider, creds.ExpiresAt.UTC().Format(time.RFC3339), provider)
 	}
-	call := google.Call{Headers: p.headers(m, creds.Token, antigravity), Payload: buildRequest(req, creds.ProjectID, antigravity, p.newID), Unwrap: unwrapEnvelope}
-	dec := google.NewDecoder(em, req.RequestID)
+	call := google.Call{Headers: p.headers(m, creds.Token, antigravity), Payload: buildRequest(req, creds.ProjectID, antigravity, p.newID)}
+	dec := google.NewEnvelopeDecoder(em, req.RequestID)
 	hosts := p.endpoints(req.EffectiveBaseURL(), antigravity)
 	for i, host := range hosts {
 		call.URL = strings.TrimRight(host, "/") + "/v1internal:streamGenerateContent?alt=sse"
@@ -191,26 +190,6 @@ func quotaError(err error) error {
 		return &QuotaError{Message: he.Message, RetryAfter: he.RetryAfter}
 	}
 	return err
-}
-
-// unwrapEnvelope takes the GenerateContentResponse out of a Code Assist
-// chunk {"response": …, "traceId": …}. A bare error object is passed on
-// whole (the decoder reports it); a chunk without a response is skipped.
-func unwrapEnvelope(data []byte) ([]byte, error) {
-	var env struct {
-		Response json.RawMessage `json:"response"`
-		Error    json.RawMessage `json:"error"`
-	}
-	if err := json.Unmarshal(data, &env); err != nil {
-		return nil, fmt.Errorf("decoding a Cloud Code Assist chunk: %w", err)
-	}
-	if len(env.Error) > 0 && string(env.Error) != "null" {
-		return data, nil
-	}
-	if len(env.Response) == 0 || string(env.Response) == "null" {
-		return nil, nil
-	}
-	return env.Response, nil
 }
 
 // sleep waits d or until ctx ends.

@@ -238,3 +238,5 @@ func TestRegisteredForItsAPI(t *testing.T) {
 		t.Error("a quota 429 is not a QuotaError")
 	}
 }
+
+func BenchmarkStream(b *testing.B) { llmtest.Bench(b, keyed{New(nil, Settings{})}, cliModel) }

@@ -14,10 +14,6 @@ type Call struct {
 	URL     string      // endpoint, including "?alt=sse"
 	Headers http.Header // authentication and API headers
 	Payload any         // the JSON body
-	// Unwrap takes the GenerateContentResponse out of one SSE event's data
-	// (Cloud Code Assist wraps it); nil data skips the event. Nil Unwrap
-	// reads every event as a GenerateContentResponse.
-	Unwrap func(data []byte) ([]byte, error)
 }
 
 // Run posts c and decodes its SSE stream into dec until the stream ends.
@@ -33,14 +29,7 @@ func Run(ctx context.Context, client *http.Client, req *ai.Request, dec *Decoder
 	dec.start()
 	// Gemini has no final event: the stream ends after the last chunk.
 	_, err = ai.ReadEvents(ctx, resp.Body, func(ev sse.Event) (bool, error) {
-		data := ev.Data
-		if c.Unwrap != nil {
-			var err error
-			if data, err = c.Unwrap(data); err != nil || data == nil {
-				return false, err
-			}
-		}
-		return false, dec.Chunk(data)
+		return false, dec.Chunk(ev.Data)
 	})
 	return err
 }
@@ -56,6 +45,14 @@ type Decoder struct {
 // come without an id.
 func NewDecoder(em *ai.Emitter, requestID string) *Decoder {
 	return &Decoder{st: state{em: em, reqID: requestID}}
+}
+
+// NewEnvelopeDecoder is NewDecoder for Cloud Code Assist's chunks, each a
+// GenerateContentResponse wrapped as {"response": {…}, "traceId": …} (read
+// in one pass). A bare error object is reported as Gemini's; a chunk with
+// neither is skipped.
+func NewEnvelopeDecoder(em *ai.Emitter, requestID string) *Decoder {
+	return &Decoder{st: state{em: em, reqID: requestID, envelope: true}}
 }
 
 // start pushes the message's start event the first time only.

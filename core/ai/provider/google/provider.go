@@ -81,6 +81,13 @@ type part struct {
 	} `json:"functionCall"`
 }
 
+// enveloped is a chunk wrapped as Cloud Code Assist sends it:
+// {"response": {…}, "traceId": …}, or a bare error object.
+type enveloped struct {
+	chunk
+	Response *chunk `json:"response"`
+}
+
 // state follows the open block while chunks arrive.
 type state struct {
 	em     *ai.Emitter
@@ -92,11 +99,26 @@ type state struct {
 	// content is set once a text or function-call part arrives (Cloud
 	// Code Assist sends the request again after a reply without any).
 	content bool
+	// envelope reads each chunk as an enveloped one.
+	envelope bool
 }
 
 func (s *state) chunk(data []byte) error {
 	var c chunk
-	if err := json.Unmarshal(data, &c); err != nil {
+	if s.envelope {
+		var e enveloped
+		if err := json.Unmarshal(data, &e); err != nil {
+			return fmt.Errorf("decoding a response chunk: %w", err)
+		}
+		switch {
+		case e.Error != nil:
+			c = e.chunk
+		case e.Response != nil:
+			c = *e.Response
+		default:
+			return nil // no response in this chunk
+		}
+	} else if err := json.Unmarshal(data, &c); err != nil {
 		return fmt.Errorf("decoding a response chunk: %w", err)
 	}
 	if c.Error != nil {

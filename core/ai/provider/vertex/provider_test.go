@@ -183,3 +183,14 @@ func withKey(req *ai.Request) *ai.Request {
 	req.APIKey = "AQ.key"
 	return req
 }
+
+func BenchmarkStream(b *testing.B) {
+	p := New(nil, Settings{Project: "proj", Location: "us-central1", Credentials: staticToken("ya29.bench")})
+	llmtest.Bench(b, p, testModel)
+}
+
+// staticToken is credentials with a fixed token.
+type staticToken string
+
+func (s staticToken) Token(context.Context) (string, error) { return string(s), nil }
+func (staticToken) QuotaProject() string                    { return "" }
