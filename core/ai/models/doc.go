@@ -13,7 +13,8 @@
 // (foundry.go). Providers whose API is google-vertex also take
 // GOOGLE_CLOUD_API_KEY, or count as signed in when application default
 // credentials, GOOGLE_CLOUD_PROJECT (or GCLOUD_PROJECT) and
-// GOOGLE_CLOUD_LOCATION are there; Vertex AI and Cloud Code Assist
+// GOOGLE_CLOUD_LOCATION are there (GOOGLE_VERTEX_BASE_URL replaces the
+// host); Vertex AI and Cloud Code Assist
 // (google-gemini-cli) providers are built with their settings from the
 // environment (vertex.go).
 //

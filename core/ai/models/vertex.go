@@ -23,6 +23,7 @@ const (
 	envProject        = "GOOGLE_CLOUD_PROJECT"
 	envProjectAlt     = "GCLOUD_PROJECT"
 	envLocation       = "GOOGLE_CLOUD_LOCATION"
+	envVertexBaseURL  = "GOOGLE_VERTEX_BASE_URL"
 	envCLIVersion     = "PI_AI_GEMINI_CLI_VERSION"
 	envAntigravityVer = "PI_AI_ANTIGRAVITY_VERSION"
 )
@@ -96,7 +97,7 @@ func (r *Registry) cloudProvider(req *ai.Request, client *http.Client) (ai.Provi
 	switch req.Model.API {
 	case ai.APIGoogleVertex:
 		project, location, path := r.vertexSettings()
-		s := vertex.Settings{Project: project, Location: location}
+		s := vertex.Settings{Project: project, Location: location, Host: strings.TrimSpace(r.getenv(envVertexBaseURL))}
 		if req.APIKey == vertex.ADCMarker || req.APIKey == "" {
 			adc, err := r.cloud.credentials(path, client)
 			if err != nil {

@@ -21,6 +21,10 @@ func init() {
 type Settings struct {
 	Project  string // Google Cloud project id (GOOGLE_CLOUD_PROJECT, GCLOUD_PROJECT)
 	Location string // "global", a region such as "us-central1", or a multi-region "us"/"eu" (GOOGLE_CLOUD_LOCATION)
+	// Host replaces the endpoint's host (GOOGLE_VERTEX_BASE_URL, read by
+	// Google's SDK in omp) when the model's base URL is the catalogue's
+	// template or empty; "" keeps the host the location picks.
+	Host string
 	// Credentials authorise requests without an API key; nil when no
 	// application default credentials were found.
 	Credentials Credentials
@@ -58,13 +62,17 @@ func (p *Provider) Stream(ctx context.Context, req *ai.Request) *ai.Stream {
 func (p *Provider) stream(ctx context.Context, req *ai.Request, em *ai.Emitter) error {
 	key := apiKey(req.APIKey)
 	headers := http.Header{}
+	base := req.EffectiveBaseURL()
+	if p.settings.Host != "" && (base == "" || strings.Contains(base, locationTemplate)) {
+		base = p.settings.Host
+	}
 	var endpoint string
 	var err error
 	if key != "" {
 		headers.Set("x-goog-api-key", key)
-		endpoint = expressURL(req.EffectiveBaseURL(), req.Model.ID)
+		endpoint = expressURL(base, req.Model.ID)
 	} else {
-		if endpoint, err = regionalURL(req.EffectiveBaseURL(), req.Model.ID, p.settings); err != nil {
+		if endpoint, err = regionalURL(base, req.Model.ID, p.settings); err != nil {
 			return err
 		}
 		if err := p.authorize(ctx, headers); err != nil {

@@ -69,6 +69,18 @@ func TestExpressModeWithAPIKey(t *testing.T) {
 	}
 }
 
+func TestHostOverride(t *testing.T) {
+	srv := mockllm.New(t).Script(mockllm.Turn{Blocks: []mockllm.Block{mockllm.Text("ok")}})
+	req := &ai.Request{Model: testModel("https://{location}-aiplatform.googleapis.com"), Messages: []ai.Message{&ai.UserMessage{Content: ai.ContentList{ai.Text("hi")}}}}
+	p := New(nil, Settings{Project: "p", Location: "us-east5", Host: srv.URL(), Credentials: staticToken("t")})
+	if _, final := p.Stream(context.Background(), req).Collect(); final.Text() != "ok" {
+		t.Fatalf("final = %+v", final)
+	}
+	if r := srv.Requests()[0]; r.Path != "/v1/projects/p/locations/us-east5/publishers/google/models/gemini-2.5-flash:streamGenerateContent" {
+		t.Errorf("path = %s", r.Path)
+	}
+}
+
 func TestMissingSettings(t *testing.T) {
 	srv := mockllm.New(t)
 	for _, c := range []struct {
