@@ -86,7 +86,7 @@ func TestModelsShowsCredentials(t *testing.T) {
 func TestModelsBadConfig(t *testing.T) {
 	dir := isolateAgentEnv(t, "providers:\n  x:\n    api: openai-chat\n")
 	_, errOut, code := runCmd(t, "models")
-	want := "gopi models: " + filepath.Join(dir, "models.yml") + ": providers.x.api: unknown API \"openai-chat\"; use one of anthropic-messages, azure-openai-responses, google-generative-ai, openai-codex-responses, openai-completions, openai-responses\n"
+	want := "gopi models: " + filepath.Join(dir, "models.yml") + ": providers.x.api: unknown API \"openai-chat\"; use one of anthropic-messages, azure-openai-responses, google-gemini-cli, google-generative-ai, google-vertex, openai-codex-responses, openai-completions, openai-responses\n"
 	if code != 2 || errOut != want {
 		t.Errorf("exit %d\n%q\nwant\n%q", code, errOut, want)
 	}

@@ -9,6 +9,8 @@ const (
 	APIOpenAICompletions  API = "openai-completions"   // OpenAI Chat Completions (SSE), and compatible servers
 	APIOpenAIResponses    API = "openai-responses"     // OpenAI Responses API (SSE)
 	APIGoogleGenerativeAI API = "google-generative-ai" // Gemini streamGenerateContent (SSE)
+	APIGoogleVertex       API = "google-vertex"        // Gemini on Vertex AI (SSE; application default credentials)
+	APIGoogleGeminiCLI    API = "google-gemini-cli"    // Cloud Code Assist (Gemini CLI and Antigravity logins; SSE)
 )
 
 // Wire APIs of the Responses family beyond OpenAI's own.

@@ -154,6 +154,9 @@ func (s *Server) WaitPlayed(ctx context.Context) error {
 
 // formatOf maps a request path to its wire format.
 func formatOf(path string) string {
+	if f := googleCloudFormat(path); f != "" {
+		return f
+	}
 	switch {
 	case strings.HasSuffix(path, "/chat/completions"):
 		return FormatCompletions
@@ -202,7 +205,7 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		writeMockError(w, format, http.StatusMethodNotAllowed, fmt.Sprintf("mockllm: %s is not supported; send POST", r.Method))
 		return
 	case format == "":
-		writeMockError(w, format, http.StatusNotFound, fmt.Sprintf("mockllm: no API at %s; use …/messages, …/chat/completions, …/responses or …/models/M:streamGenerateContent", r.URL.Path))
+		writeMockError(w, format, http.StatusNotFound, fmt.Sprintf("mockllm: no API at %s; use …/messages, …/chat/completions, …/responses, …/models/M:streamGenerateContent or …/v1internal:streamGenerateContent", r.URL.Path))
 		return
 	case refused != nil:
 		refused.write(w)
@@ -249,11 +252,15 @@ func play(w http.ResponseWriter, r *http.Request, format string, req map[string]
 	if model == "" {
 		model = requestModel(format, r, req)
 	}
-	if format == FormatGemini && r.URL.Query().Get("alt") != "sse" {
+	if status, msg := checkGoogleCloud(format, r, req); status != 0 {
+		writeError(w, format, status, msg, "")
+		return
+	}
+	if isGoogleFormat(format) && r.URL.Query().Get("alt") != "sse" {
 		writeMockError(w, format, http.StatusBadRequest, "mockllm: streamGenerateContent needs ?alt=sse (the JSON-array stream is not supported)")
 		return
 	}
-	if format != FormatGemini {
+	if !isGoogleFormat(format) {
 		if stream, _ := req["stream"].(bool); !stream {
 			writeMockError(w, format, http.StatusBadRequest, `mockllm: only streaming requests are supported; set "stream": true`)
 			return
@@ -268,14 +275,16 @@ func play(w http.ResponseWriter, r *http.Request, format string, req map[string]
 		playCompletions(sw, turn, model, index, includeUsage(req))
 	case FormatResponses:
 		playResponses(sw, turn, model, index)
-	case FormatGemini:
+	case FormatGemini, FormatVertex:
 		playGemini(sw, turn, model, index)
+	case FormatCodeAssist:
+		playGeminiChunks(sw, turn, model, index, codeAssistEnvelope(index))
 	}
 }
 
 // requestModel finds the model the request asked for.
 func requestModel(format string, r *http.Request, req map[string]any) string {
-	if format == FormatGemini {
+	if format == FormatGemini || format == FormatVertex {
 		p := r.URL.Path
 		if i := strings.LastIndex(p, "/models/"); i >= 0 {
 			return strings.TrimSuffix(p[i+len("/models/"):], ":streamGenerateContent")

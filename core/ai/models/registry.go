@@ -33,7 +33,8 @@ type Registry struct {
 	credentials map[string]Credential
 	overrides   map[string]string
 	getenv      func(string) string
-	ConfigPath  string // models.yml that was loaded ("" if none)
+	cloud       googleCloud // Vertex AI credentials (vertex.go)
+	ConfigPath  string      // models.yml that was loaded ("" if none)
 }
 
 // Load builds the registry: the built-in catalog, then models.yml from the
@@ -267,7 +268,7 @@ func (r *Registry) APIKey(provider string) (key, source string) {
 			return v, "env " + name
 		}
 	}
-	return "", ""
+	return r.ambientKey(p)
 }
 
 // isEnvName reports whether s looks like an environment variable name
@@ -364,6 +365,9 @@ func (r *Registry) keyHint(provider string) string {
 		ways = append(ways, "set "+p.APIKey+" (from "+ModelsFile+")")
 	}
 	ways = append(ways, "add it to "+CredentialsFile+" in the agent directory", "or pass --api-key")
+	if h := ambientHint(p); h != "" {
+		ways = append(ways, h)
+	}
 	return strings.Join(ways, ", ")
 }
 
@@ -374,6 +378,14 @@ func (r *Registry) Stream(ctx context.Context, req *ai.Request, client *http.Cli
 		em, s := ai.NewEmitter(req.Model)
 		em.Fail(nil, req.Model, err)
 		return s
+	}
+	if p, err := r.cloudProvider(req, client); p != nil || err != nil {
+		if err != nil {
+			em, s := ai.NewEmitter(req.Model)
+			em.Fail(nil, req.Model, err)
+			return s
+		}
+		return p.Stream(ctx, req)
 	}
 	return ai.StreamRequest(ctx, req, client)
 }

@@ -252,19 +252,10 @@ func userBlocks(content ai.ContentList, model *ai.Model) []block {
 // normalizeToolID makes an id match the API's ^[a-zA-Z0-9_-]{1,64}$ (ids
 // from other providers may contain "|" or be longer).
 func normalizeToolID(id string) string {
-	b := []byte(id)
-	for i, c := range b {
-		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '_' || c == '-') {
-			b[i] = '_'
-		}
-	}
-	if len(b) > 64 {
-		b = b[:64]
-	}
-	if len(b) == 0 {
+	if id = ai.CleanToolCallID(id); id == "" {
 		return "toolu_unknown"
 	}
-	return string(b)
+	return id
 }
 
 // toolChoice maps a tool choice to the Messages API's tool_choice object
