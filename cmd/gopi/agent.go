@@ -115,6 +115,8 @@ Examples:
 
 Environment:
   ANTHROPIC_API_KEY, OPENAI_API_KEY, GEMINI_API_KEY, …   provider keys ('gopi models' shows which are set)
+  GOOGLE_CLOUD_PROJECT, GOOGLE_CLOUD_LOCATION   Vertex AI with application default credentials
+                          (GOOGLE_APPLICATION_CREDENTIALS, or 'gcloud auth application-default login')
   AWS_PROFILE, AWS_REGION (or AWS_ACCESS_KEY_ID + AWS_SECRET_ACCESS_KEY)   Amazon Bedrock
   PI_CODING_AGENT_DIR     agent directory (default ~/.gopi/agent; omp's ~/.omp/agent is read too)
   PI_SMOL_MODEL, PI_SLOW_MODEL, PI_PLAN_MODEL   role models

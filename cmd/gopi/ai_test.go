@@ -86,7 +86,7 @@ func TestModelsShowsCredentials(t *testing.T) {
 func TestModelsBadConfig(t *testing.T) {
 	dir := isolateAgentEnv(t, "providers:\n  x:\n    api: openai-chat\n")
 	_, errOut, code := runCmd(t, "models")
-	want := "gopi models: " + filepath.Join(dir, "models.yml") + ": providers.x.api: unknown API \"openai-chat\"; use one of anthropic-messages, openai-completions, openai-responses, google-generative-ai\n"
+	want := "gopi models: " + filepath.Join(dir, "models.yml") + ": providers.x.api: unknown API \"openai-chat\"; use one of anthropic-messages, azure-openai-responses, bedrock-converse-stream, google-gemini-cli, google-generative-ai, google-vertex, openai-codex-responses, openai-completions, openai-responses\n"
 	if code != 2 || errOut != want {
 		t.Errorf("exit %d\n%q\nwant\n%q", code, errOut, want)
 	}

@@ -94,7 +94,10 @@ func runMockLLM(ctx context.Context, env *cliEnv, args []string) int {
 const mockllmScriptHelp = `
 Script: {"turns": [TURN, ...]}; each request plays the next turn, in whichever
 wire format it uses (POST …/messages, …/chat/completions, …/responses,
-…/models/M:streamGenerateContent?alt=sse). A TURN has:
+…/models/M:streamGenerateContent?alt=sse, Vertex AI's …/v1/projects/P/locations/L/
+publishers/google/models/M:streamGenerateContent, Cloud Code Assist's
+…/v1internal:streamGenerateContent, Bedrock's …/model/M/converse-stream).
+A TURN has:
   blocks     [{"type": "text"|"thinking"|"redactedThinking"|"toolCall",
                "text", "signature", "id", "name",
                "arguments": JSON value | "argumentsRaw": "verbatim text"}]

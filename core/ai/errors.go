@@ -16,6 +16,8 @@ type HTTPError struct {
 	Message    string        // the provider's error message, or the trimmed body
 	RetryAfter time.Duration // from Retry-After / retry-after-ms headers; 0 when absent
 	RequestID  string        // our request id
+	Body       []byte        // the response body as received (at most 64 KiB), for providers with their own error shapes
+	Header     http.Header   // the response headers (rate-limit and quota details)
 }
 
 // Error formats "HTTP 429 Too Many Requests: message".

@@ -9,7 +9,15 @@ const (
 	APIOpenAICompletions     API = "openai-completions"      // OpenAI Chat Completions (SSE), and compatible servers
 	APIOpenAIResponses       API = "openai-responses"        // OpenAI Responses API (SSE)
 	APIGoogleGenerativeAI    API = "google-generative-ai"    // Gemini streamGenerateContent (SSE)
+	APIGoogleVertex          API = "google-vertex"           // Gemini on Vertex AI (SSE; application default credentials)
+	APIGoogleGeminiCLI       API = "google-gemini-cli"       // Cloud Code Assist (Gemini CLI and Antigravity logins; SSE)
 	APIBedrockConverseStream API = "bedrock-converse-stream" // Amazon Bedrock ConverseStream (AWS event stream, SigV4)
+)
+
+// Wire APIs of the Responses family beyond OpenAI's own.
+const (
+	APIOpenAICodexResponses API = "openai-codex-responses" // the ChatGPT backend's Responses API (ChatGPT sign-in)
+	APIAzureOpenAIResponses API = "azure-openai-responses" // Azure OpenAI's Responses API (deployments, api-version)
 )
 
 // Input modalities a model accepts.

@@ -54,11 +54,6 @@ type Request struct {
 	RequestID    string            // correlates hooks, logs and events; NewRequestID when empty
 	SessionID    string            // session id for providers that accept one (cache keys)
 	Cache        CacheRetention    // prompt-cache marks; "" means short
-	// Getenv looks up configuration for providers that resolve their own
-	// credentials from the environment (Bedrock's AWS chain); the model
-	// registry's Prepare sets it to its injected lookup. nil means an empty
-	// environment: providers never read the process environment themselves.
-	Getenv func(string) string
 
 	// FirstEventTimeout bounds the wait for the response to start (0: the
 	// default, max(DefaultFirstEventTimeout, IdleTimeout); negative: none).

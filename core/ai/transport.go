@@ -67,6 +67,8 @@ func Post(ctx context.Context, client *http.Client, req *Request, url string, he
 			Message:    errorBodyMessage(data),
 			RetryAfter: ParseRetryAfter(resp.Header, time.Now()),
 			RequestID:  id,
+			Body:       data,
+			Header:     resp.Header.Clone(),
 		}
 	}
 	return resp, nil

@@ -1,5 +1,5 @@
 // Package mockllm is a scripted, in-process LLM server for tests and
-// debugging. It speaks the five streaming wire formats gopi's providers
+// debugging. It speaks the streaming wire formats gopi's providers
 // consume, so a provider, the agent loop or a whole session can be exercised
 // end to end without a network:
 //
@@ -7,10 +7,20 @@
 //   - OpenAI Chat Completions:   POST …/chat/completions     (SSE data chunks, "[DONE]")
 //   - OpenAI Responses:          POST …/responses            (SSE with named events)
 //   - Gemini generateContent:    POST …/models/M:streamGenerateContent?alt=sse
+//   - Vertex AI:                 POST …/v1/projects/P/locations/L/publishers/google/models/M:streamGenerateContent?alt=sse
+//     (bearer token required; the express path …/v1/publishers/google/models/M:… takes x-goog-api-key)
+//   - Cloud Code Assist:         POST …/v1internal:streamGenerateContent?alt=sse (bearer token; the
+//     {"project","model","request"} envelope in, {"response":…,"traceId":…} chunks out)
 //   - Bedrock ConverseStream:    POST …/model/M/converse-stream   (binary AWS event stream)
 //
 // The request path decides the format, so any base URL prefix works
 // (http://HOST/v1/messages, http://HOST/anthropic/v1/messages, …).
+// Two services that speak the Responses format are recognised by their
+// paths and checked the way they check requests, before a turn is played:
+// the ChatGPT backend (…/codex/responses: its headers, a JWT access token
+// naming the account, store false; codex.go) and Azure OpenAI (paths under
+// /openai/, the v1 surface or /openai/deployments/<name>/…: api-version,
+// api-key or bearer, known deployments; azure.go).
 //
 // A server plays a script: every request consumes the next Turn, whatever its
 // format, and the turn is rendered in the format the request asked for. A

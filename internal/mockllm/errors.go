@@ -36,7 +36,7 @@ func writeError(w http.ResponseWriter, format string, status int, msg, retryAfte
 	switch format {
 	case FormatAnthropic:
 		body = map[string]any{"type": "error", "error": map[string]any{"type": anthropicErrorType(status), "message": msg}}
-	case FormatGemini:
+	case FormatGemini, FormatVertex, FormatCodeAssist:
 		e := map[string]any{"code": status, "message": msg, "status": googleStatus(status)}
 		if retryAfter != "" {
 			e["details"] = []any{map[string]any{

@@ -1,6 +1,7 @@
 package mockllm
 
 import (
+	"strings"
 	"testing"
 )
 
@@ -19,6 +20,20 @@ func FuzzParseScript(f *testing.F) {
 			if err := turns[i].Validate(); err != nil {
 				t.Fatalf("parsed turn %d does not validate: %v", i, err)
 			}
+		}
+	})
+}
+
+// FuzzCodexToken checks the Codex double's token reading: any bearer value
+// yields an account or "", never a panic, and an account only from a
+// three-segment token.
+func FuzzCodexToken(f *testing.F) {
+	f.Add("eyJhbGciOiJSUzI1NiJ9.eyJodHRwczovL2FwaS5vcGVuYWkuY29tL2F1dGgiOnsiY2hhdGdwdF9hY2NvdW50X2lkIjoiYWNjdF8xIn19.c2ln")
+	f.Add("a.b.c")
+	f.Add("sk-proj-abc")
+	f.Fuzz(func(t *testing.T, token string) {
+		if jwtAccount(token) != "" && strings.Count(token, ".") != 2 {
+			t.Fatalf("account read from %q", token)
 		}
 	})
 }

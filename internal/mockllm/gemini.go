@@ -25,6 +25,18 @@ func geminiStop(t *Turn) string {
 // final usageMetadata. Every chunk carries usageMetadata with the prompt
 // count, as the service does; with NoUsage none does.
 func playGemini(s *streamWriter, t *Turn, model string, index int) {
+	playGeminiChunks(s, t, model, index, nil)
+}
+
+// playGeminiChunks is playGemini with every chunk passed through wrap
+// (Code Assist's envelope); nil wrap sends chunks as they are.
+func playGeminiChunks(s *streamWriter, t *Turn, model string, index int, wrap func(map[string]any) any) {
+	send := func(c map[string]any) any {
+		if wrap == nil {
+			return c
+		}
+		return wrap(c)
+	}
 	u := t.usage()
 	respID := fmt.Sprintf("mockresp%d", index+1)
 	type part = map[string]any
@@ -93,14 +105,14 @@ func playGemini(s *streamWriter, t *Turn, model string, index int) {
 		if i == last {
 			break
 		}
-		s.delta("", chunk([]part{p}, "", running))
+		s.delta("", send(chunk([]part{p}, "", running)))
 	}
 	if t.StreamError {
 		msg := t.ErrorMessage
 		if msg == "" {
 			msg = "An internal error has occurred. Please retry or report in https://developers.generativeai.google/guide/troubleshooting"
 		}
-		s.event("", map[string]any{"error": map[string]any{"code": 500, "message": msg, "status": "INTERNAL"}})
+		s.event("", send(map[string]any{"error": map[string]any{"code": 500, "message": msg, "status": "INTERNAL"}}))
 		return
 	}
 	final := map[string]any{
@@ -119,8 +131,8 @@ func playGemini(s *streamWriter, t *Turn, model string, index int) {
 		lastParts = []part{parts[last]}
 	}
 	if lastParts != nil {
-		s.delta("", chunk(lastParts, geminiStop(t), final))
+		s.delta("", send(chunk(lastParts, geminiStop(t), final)))
 	} else {
-		s.event("", chunk(nil, geminiStop(t), final))
+		s.event("", send(chunk(nil, geminiStop(t), final)))
 	}
 }

@@ -184,9 +184,9 @@ func (t *Turn) Validate() error {
 		return fmt.Errorf("status %d is not an HTTP error status (400-599)", t.Status)
 	}
 	switch t.Format {
-	case "", FormatAnthropic, FormatCompletions, FormatResponses, FormatGemini, FormatBedrock:
+	case "", FormatAnthropic, FormatCompletions, FormatResponses, FormatGemini, FormatVertex, FormatCodeAssist, FormatBedrock:
 	default:
-		return fmt.Errorf("format %q is not one of %s, %s, %s, %s, %s", t.Format, FormatAnthropic, FormatCompletions, FormatResponses, FormatGemini, FormatBedrock)
+		return fmt.Errorf("format %q is not one of %s, %s, %s, %s, %s, %s, %s", t.Format, FormatAnthropic, FormatCompletions, FormatResponses, FormatGemini, FormatVertex, FormatCodeAssist, FormatBedrock)
 	}
 	switch t.ReasoningField {
 	case "", "reasoning_content", "reasoning":

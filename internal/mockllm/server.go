@@ -51,6 +51,8 @@ type Server struct {
 	finished int           // requests whose answer is complete
 	changed  chan struct{} // closed and replaced whenever finished grows
 	ts       *httptest.Server
+	// azureDeployments are the deployments Azure paths may name (nil: any).
+	azureDeployments []string
 }
 
 // New starts a server on a loopback port. With a non-nil t the server is
@@ -152,6 +154,9 @@ func (s *Server) WaitPlayed(ctx context.Context) error {
 
 // formatOf maps a request path to its wire format.
 func formatOf(path string) string {
+	if f := googleCloudFormat(path); f != "" {
+		return f
+	}
 	switch {
 	case strings.HasSuffix(path, "/chat/completions"):
 		return FormatCompletions
@@ -176,6 +181,7 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	format := formatOf(r.URL.Path)
+	refused := s.checkDialect(r, body)
 	s.mu.Lock()
 	index := len(s.requests)
 	s.requests = append(s.requests, Request{
@@ -184,7 +190,7 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	})
 	var turn *Turn
 	played, total, number := s.nPlayed, len(s.turns), 0
-	if format != "" && r.Method == http.MethodPost {
+	if format != "" && r.Method == http.MethodPost && refused == nil {
 		for i := range s.turns {
 			if !s.played[i] && (s.turns[i].Match == "" || bytes.Contains(body, []byte(s.turns[i].Match))) {
 				turn, number = &s.turns[i], i+1
@@ -201,7 +207,10 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		writeMockError(w, format, http.StatusMethodNotAllowed, fmt.Sprintf("mockllm: %s is not supported; send POST", r.Method))
 		return
 	case format == "":
-		writeMockError(w, format, http.StatusNotFound, fmt.Sprintf("mockllm: no API at %s; use …/messages, …/chat/completions, …/responses, …/models/M:streamGenerateContent or …/model/M/converse-stream", r.URL.Path))
+		writeMockError(w, format, http.StatusNotFound, fmt.Sprintf("mockllm: no API at %s; use …/messages, …/chat/completions, …/responses, …/models/M:streamGenerateContent, …/v1internal:streamGenerateContent or …/model/M/converse-stream", r.URL.Path))
+		return
+	case refused != nil:
+		refused.write(w)
 		return
 	case turn == nil && played < total:
 		writeMockError(w, format, http.StatusInternalServerError, fmt.Sprintf("mockllm: no unplayed turn matches request %d (%d of %d turns played)", index+1, played, total))
@@ -245,11 +254,15 @@ func play(w http.ResponseWriter, r *http.Request, format string, req map[string]
 	if model == "" {
 		model = requestModel(format, r, req)
 	}
-	if format == FormatGemini && r.URL.Query().Get("alt") != "sse" {
+	if status, msg := checkGoogleCloud(format, r, req); status != 0 {
+		writeError(w, format, status, msg, "")
+		return
+	}
+	if isGoogleFormat(format) && r.URL.Query().Get("alt") != "sse" {
 		writeMockError(w, format, http.StatusBadRequest, "mockllm: streamGenerateContent needs ?alt=sse (the JSON-array stream is not supported)")
 		return
 	}
-	if format != FormatGemini && format != FormatBedrock { // both stream by URL
+	if !isGoogleFormat(format) && format != FormatBedrock { // those stream by URL
 		if stream, _ := req["stream"].(bool); !stream {
 			writeMockError(w, format, http.StatusBadRequest, `mockllm: only streaming requests are supported; set "stream": true`)
 			return
@@ -268,8 +281,10 @@ func play(w http.ResponseWriter, r *http.Request, format string, req map[string]
 		playCompletions(sw, turn, model, index, includeUsage(req))
 	case FormatResponses:
 		playResponses(sw, turn, model, index)
-	case FormatGemini:
+	case FormatGemini, FormatVertex:
 		playGemini(sw, turn, model, index)
+	case FormatCodeAssist:
+		playGeminiChunks(sw, turn, model, index, codeAssistEnvelope(index))
 	case FormatBedrock:
 		playBedrock(sw, turn, index)
 	}
@@ -280,7 +295,7 @@ func requestModel(format string, r *http.Request, req map[string]any) string {
 	if format == FormatBedrock {
 		return bedrockModel(r.URL)
 	}
-	if format == FormatGemini {
+	if format == FormatGemini || format == FormatVertex {
 		p := r.URL.Path
 		if i := strings.LastIndex(p, "/models/"); i >= 0 {
 			return strings.TrimSuffix(p[i+len("/models/"):], ":streamGenerateContent")

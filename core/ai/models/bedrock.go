@@ -1,9 +1,12 @@
 package models
 
 import (
+	"net/http"
 	"strings"
+	"sync"
 
 	"github.com/gopi-agent/gopi/core/ai"
+	"github.com/gopi-agent/gopi/core/ai/provider/bedrock"
 )
 
 // BedrockProvider is Amazon Bedrock's provider name, as in omp.
@@ -56,4 +59,33 @@ func (r *Registry) awsAuthSource(provider string) string {
 		return "env AWS_BEDROCK_SKIP_AUTH"
 	}
 	return ""
+}
+
+// awsProviders keeps one Bedrock provider per HTTP client for the
+// registry's lifetime, built with the registry's environment: each holds
+// the AWS session and credentials cache of that environment, so SSO or
+// assumed-role credentials are fetched once per expiry, not per request.
+type awsProviders struct {
+	mu sync.Mutex
+	m  map[*http.Client]*bedrock.Provider
+}
+
+// bedrockProvider returns the provider for a Bedrock request, or nil when
+// the model's API is another.
+func (r *Registry) bedrockProvider(req *ai.Request, client *http.Client) ai.Provider {
+	if req.Model.API != ai.APIBedrockConverseStream {
+		return nil
+	}
+	a := &r.aws
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	if p, ok := a.m[client]; ok {
+		return p
+	}
+	if a.m == nil {
+		a.m = map[*http.Client]*bedrock.Provider{}
+	}
+	p := bedrock.NewWithEnv(client, r.getenv)
+	a.m[client] = p
+	return p
 }

@@ -28,7 +28,7 @@ const (
 //	providers:
 //	  my-proxy:                      # provider name ("my-proxy/<model id>")
 //	    baseUrl: http://localhost:4000/v1
-//	    api: openai-completions      # anthropic-messages | openai-completions | openai-responses | google-generative-ai
+//	    api: openai-completions      # anthropic-messages | openai-completions | openai-responses | google-generative-ai | … (every registered API)
 //	    apiKey: MY_PROXY_KEY         # environment variable name, or the key itself
 //	    headers: {X-Team: tools}
 //	    models:
@@ -246,10 +246,10 @@ func yamlMessage(err error) string {
 	return "invalid YAML: " + strings.Join(lines, "; ")
 }
 
-var apis = []ai.API{ai.APIAnthropicMessages, ai.APIOpenAICompletions, ai.APIOpenAIResponses, ai.APIGoogleGenerativeAI}
-
+// knownAPI reports whether a provider implementation is registered for
+// the API named s (providers.go imports them all).
 func knownAPI(s string) bool {
-	for _, a := range apis {
+	for _, a := range ai.RegisteredAPIs() {
 		if string(a) == s {
 			return true
 		}
@@ -259,7 +259,7 @@ func knownAPI(s string) bool {
 
 func apiList() string {
 	var s []string
-	for _, a := range apis {
+	for _, a := range ai.RegisteredAPIs() {
 		s = append(s, string(a))
 	}
 	return strings.Join(s, ", ")

@@ -10,8 +10,15 @@
 // ANTHROPIC_OAUTH_TOKEN before ANTHROPIC_API_KEY). With
 // CLAUDE_CODE_USE_FOUNDRY set, anthropic requests use FOUNDRY_BASE_URL,
 // ANTHROPIC_FOUNDRY_API_KEY (as a bearer token) and ANTHROPIC_CUSTOM_HEADERS
-// (foundry.go).
+// (foundry.go). Azure OpenAI requests take their address, deployment and
+// api-version from the AZURE_OPENAI_* variables (azure.go). Providers whose
+// API is google-vertex also take GOOGLE_CLOUD_API_KEY, or count as signed in
+// when application default credentials, GOOGLE_CLOUD_PROJECT (or
+// GCLOUD_PROJECT) and GOOGLE_CLOUD_LOCATION are there
+// (GOOGLE_VERTEX_BASE_URL replaces the host); Vertex AI and Cloud Code
+// Assist (google-gemini-cli) providers are built with their settings from
+// the environment (vertex.go).
 //
 // Importing this package registers every built-in provider implementation
-// with core/ai (anthropic, openai-completions, openai-responses, google).
+// with core/ai (the blank imports of providers.go).
 package models

@@ -6,9 +6,13 @@ import (
 
 	// Provider implementations register themselves with core/ai.
 	_ "github.com/gopi-agent/gopi/core/ai/provider/anthropic"
+	_ "github.com/gopi-agent/gopi/core/ai/provider/azureopenai"
 	_ "github.com/gopi-agent/gopi/core/ai/provider/bedrock"
+	_ "github.com/gopi-agent/gopi/core/ai/provider/geminicli"
 	_ "github.com/gopi-agent/gopi/core/ai/provider/google"
+	_ "github.com/gopi-agent/gopi/core/ai/provider/openaicodex"
 	_ "github.com/gopi-agent/gopi/core/ai/provider/openairesponses"
+	_ "github.com/gopi-agent/gopi/core/ai/provider/vertex"
 )
 
 // ProviderInfo describes one provider: where it listens and how it

@@ -33,8 +33,9 @@ type Registry struct {
 	credentials map[string]Credential
 	overrides   map[string]string
 	getenv      func(string) string
-	streamers   providerCache // providers built for Stream, kept with their state
-	ConfigPath  string        // models.yml that was loaded ("" if none)
+	cloud       googleCloud  // Vertex AI credentials (vertex.go)
+	aws         awsProviders // Bedrock providers with their AWS sessions (bedrock.go)
+	ConfigPath  string       // models.yml that was loaded ("" if none)
 }
 
 // Load builds the registry: the built-in catalog, then models.yml from the
@@ -49,6 +50,7 @@ func Load(opts Options) (*Registry, error) {
 	for _, p := range builtinProviders() {
 		r.addProvider(p)
 	}
+	r.addProvider(azureProvider())
 	if _, ok := r.byName[BedrockProvider]; !ok {
 		r.addProvider(bedrockInfo())
 	}
@@ -270,7 +272,7 @@ func (r *Registry) APIKey(provider string) (key, source string) {
 			return v, "env " + name
 		}
 	}
-	return "", ""
+	return r.ambientKey(p)
 }
 
 // isEnvName reports whether s looks like an environment variable name
@@ -327,6 +329,7 @@ func (r *Registry) Prepare(req *ai.Request) error {
 	if req.APIKey == "" && !foundry {
 		req.APIKey, _ = r.APIKey(m.Provider)
 	}
+	r.applyAzure(req)
 	if req.APIKey == "" && !foundry && (p == nil || !p.KeyOptional) && r.awsAuthSource(m.Provider) == "" {
 		return fmt.Errorf("no API key for provider %q: %s", m.Provider, r.keyHint(m.Provider))
 	}
@@ -349,9 +352,6 @@ func (r *Registry) Prepare(req *ai.Request) error {
 		req.Cache = ai.CacheLong
 	}
 	req.Thinking = ClampThinking(m, req.Thinking)
-	if req.Getenv == nil {
-		req.Getenv = r.getenv
-	}
 	return nil
 }
 
@@ -372,25 +372,32 @@ func (r *Registry) keyHint(provider string) string {
 		ways = append(ways, "set "+p.APIKey+" (from "+ModelsFile+")")
 	}
 	ways = append(ways, "add it to "+CredentialsFile+" in the agent directory", "or pass --api-key")
+	if h := ambientHint(p); h != "" {
+		ways = append(ways, h)
+	}
 	return strings.Join(ways, ", ")
 }
 
-// Stream prepares req and streams it with the provider for its model's API,
-// one provider per API and client for the registry's lifetime. A
-// preparation error becomes a stream with a single "error" event.
+// Stream prepares req and streams it with the provider for its model's API.
+// A preparation error becomes a stream with a single "error" event.
 func (r *Registry) Stream(ctx context.Context, req *ai.Request, client *http.Client) *ai.Stream {
-	err := r.Prepare(req)
-	var p ai.Provider
-	if err == nil {
-		p, err = r.streamers.get(req.Model.API, client)
-	}
-	if err != nil {
+	if err := r.Prepare(req); err != nil {
 		em, s := ai.NewEmitter(req.Model)
 		em.Fail(nil, req.Model, err)
 		return s
 	}
-	req.EnsureRequestID()
-	return p.Stream(ctx, req)
+	if p := r.bedrockProvider(req, client); p != nil {
+		return p.Stream(ctx, req)
+	}
+	if p, err := r.cloudProvider(req, client); p != nil || err != nil {
+		if err != nil {
+			em, s := ai.NewEmitter(req.Model)
+			em.Fail(nil, req.Model, err)
+			return s
+		}
+		return p.Stream(ctx, req)
+	}
+	return ai.StreamRequest(ctx, req, client)
 }
 
 // NewProvider returns the streaming provider for a model's API.

@@ -436,8 +436,7 @@ equivalence:
 	}
 }
 
-// Bedrock needs no key when the environment names AWS credentials, and its
-// requests carry the registry's environment lookup for the AWS chain.
+// Bedrock needs no key when the environment names AWS credentials.
 func TestBedrockAmbientAuth(t *testing.T) {
 	env := map[string]string{}
 	r, err := Load(Options{NoFiles: true, Getenv: func(k string) string { return env[k] }})
@@ -456,7 +455,7 @@ func TestBedrockAmbientAuth(t *testing.T) {
 	if r.AmbientAuth(BedrockProvider) != "env AWS_PROFILE" || r.AmbientAuth("anthropic") != "" {
 		t.Errorf("AmbientAuth: %q", r.AmbientAuth(BedrockProvider))
 	}
-	if !r.HasAuth(m) || r.Prepare(req) != nil || req.APIKey != "" || req.Getenv == nil || req.Getenv("AWS_PROFILE") != "dev" {
+	if !r.HasAuth(m) || r.Prepare(req) != nil || req.APIKey != "" {
 		t.Fatalf("with AWS_PROFILE: auth %v, key %q", r.HasAuth(m), req.APIKey)
 	}
 	delete(env, "AWS_PROFILE")
@@ -467,21 +466,22 @@ func TestBedrockAmbientAuth(t *testing.T) {
 	}
 }
 
-// Stream keeps one provider per API and client, so provider state (the
-// Bedrock credentials cache) outlives a request.
-func TestProviderCacheKeepsProviders(t *testing.T) {
-	var c providerCache
-	a, err := c.get(ai.APIAnthropicMessages, nil)
+// Bedrock requests share one provider per client for the registry's life
+// (its AWS session and credentials cache); other APIs get none.
+func TestBedrockProviderKept(t *testing.T) {
+	r, err := Load(Options{NoFiles: true, Getenv: func(string) string { return "" }})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if b, _ := c.get(ai.APIAnthropicMessages, nil); b != a {
-		t.Error("second get built a new provider")
+	m := &ai.Model{ID: "x", Provider: BedrockProvider, API: ai.APIBedrockConverseStream}
+	a := r.bedrockProvider(&ai.Request{Model: m}, nil)
+	if a == nil || r.bedrockProvider(&ai.Request{Model: m}, nil) != a {
+		t.Error("a second request built a new provider")
 	}
-	if o, _ := c.get(ai.APIAnthropicMessages, &http.Client{}); o == a {
+	if o := r.bedrockProvider(&ai.Request{Model: m}, &http.Client{}); o == a {
 		t.Error("another client shares the provider")
 	}
-	if _, err := c.get("no-such-api", nil); err == nil {
-		t.Error("unknown API accepted")
+	if r.bedrockProvider(&ai.Request{Model: &ai.Model{API: ai.APIAnthropicMessages}}, nil) != nil {
+		t.Error("a provider for another API")
 	}
 }

@@ -54,6 +54,9 @@ type Config struct {
 	// earlier assistant turn ("call_prev_1" when empty; OpenAI Responses
 	// uses "<call_id>|<item_id>").
 	PriorToolCallID string
+	// APIKey is the credential every request carries ("" for none), for
+	// providers that refuse to send without one.
+	APIKey string
 	// CheckRequest, when set, runs on every recorded request for
 	// provider-specific assertions (auth header, path, query).
 	CheckRequest func(t *testing.T, r mockllm.Request)
@@ -134,6 +137,21 @@ var Scenarios = []Scenario{
 	}},
 }
 
+// ResponsesContentFilter is the extra scenario of the OpenAI Responses
+// family (openai-responses, openai-codex-responses, azure-openai-responses):
+// a refusal there is a "refusal" content part of a completed response (the
+// standard "refusal" scenario: text, then done stop), while the safety stop
+// is status incomplete with reason content_filter, which must end in an
+// error.
+var ResponsesContentFilter = Scenario{Name: "content-filter", Turn: mockllm.Turn{
+	Blocks:  []mockllm.Block{mockllm.Text("Here is how you would start to")},
+	RawStop: "content_filter",
+}}
+
+// ResponsesOverflow is the Responses family's context-overflow error text,
+// for RunOverflow with status 400.
+const ResponsesOverflow = "Your input exceeds the context window of this model. Please adjust your input and try again."
+
 // Conversation returns the request used by every scenario: a system prompt,
 // a user message with an image, an earlier assistant turn with thinking,
 // text and a tool call, its tool result, a follow-up user message, and two
@@ -185,6 +203,7 @@ func Run(t *testing.T, cfg Config) {
 		t.Run(sc.Name, func(t *testing.T) {
 			srv := mockllm.New(t).Script(sc.Turn)
 			req := Conversation(cfg.Model(srv.URL()), cfg.PriorToolCallID)
+			req.APIKey = cfg.APIKey
 			got := Play(t, cfg.Provider, req, sc.Abort)
 			reqs := srv.Requests()
 			if len(reqs) != 1 {
@@ -208,6 +227,7 @@ func RunHooks(t *testing.T, cfg Config) {
 	t.Helper()
 	srv := mockllm.New(t).Script(mockllm.Turn{Blocks: []mockllm.Block{mockllm.Text("ok")}})
 	req := Conversation(cfg.Model(srv.URL()), cfg.PriorToolCallID)
+	req.APIKey = cfg.APIKey
 	var sawID string
 	var status int
 	var header string
@@ -414,6 +434,7 @@ func RunOverflow(t *testing.T, cfg Config, status int, message string) {
 	t.Helper()
 	srv := mockllm.New(t).Script(mockllm.Turn{Status: status, ErrorMessage: message})
 	req := Conversation(cfg.Model(srv.URL()), cfg.PriorToolCallID)
+	req.APIKey = cfg.APIKey
 	_, final := cfg.Provider.Stream(context.Background(), req).Collect()
 	if final.StopReason != ai.StopReasonError || !ai.IsContextOverflow(final, 0) {
 		t.Errorf("overflow not recognised: stop %s, error %q", final.StopReason, final.ErrorMessage)

@@ -190,7 +190,7 @@ func convertMessages(msgs []ai.Message, model *ai.Model) []message {
 						blocks = append(blocks, block{Type: "text", Text: strp(c.Thinking)})
 					}
 				case *ai.ToolCall:
-					id := ai.NormalizeToolCallID(c.ID)
+					id := normalizeToolID(c.ID)
 					args := c.Arguments
 					if args == nil {
 						args = map[string]any{}
@@ -205,7 +205,7 @@ func convertMessages(msgs []ai.Message, model *ai.Model) []message {
 				pending = nil
 			}
 		case *ai.ToolResultMessage:
-			id := ai.NormalizeToolCallID(m.ToolCallID)
+			id := normalizeToolID(m.ToolCallID)
 			if !answer(id) {
 				continue
 			}
@@ -247,6 +247,15 @@ func userBlocks(content ai.ContentList, model *ai.Model) []block {
 		}
 	}
 	return out
+}
+
+// normalizeToolID makes an id match the API's ^[a-zA-Z0-9_-]{1,64}$ (ids
+// from other providers may contain "|" or be longer).
+func normalizeToolID(id string) string {
+	if id = ai.CleanToolCallID(id); id == "" {
+		return "toolu_unknown"
+	}
+	return id
 }
 
 // toolChoice maps a tool choice to the Messages API's tool_choice object

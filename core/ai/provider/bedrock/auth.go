@@ -34,7 +34,7 @@ const credentialTimeout = 30 * time.Second
 const ecsCredentialsHost = "http://169.254.170.2"
 
 // settings are the environment variables that decide region, endpoint and
-// credentials, read once per request through the request's Getenv. Their
+// credentials, read once per request through the provider's getenv. Their
 // String form is a digest, never the values: it keys the session cache.
 type settings struct {
 	Region, Profile                  string // AWS_REGION / AWS_DEFAULT_REGION, AWS_PROFILE

@@ -98,8 +98,7 @@ func runWith(t *testing.T, client *http.Client, env func(string) string, req *ai
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
 	defer cancel()
-	req.Getenv = env
-	return New(client).Stream(ctx, req).Result(ctx)
+	return NewWithEnv(client, env).Stream(ctx, req).Result(ctx)
 }
 
 func simpleRequest(base string) *ai.Request {
@@ -531,7 +530,7 @@ func renderMessages(msgs []types.Message) string {
 // environment and shared by concurrent requests; a changed environment
 // loads a new one.
 func TestSessionReuse(t *testing.T) {
-	p := New(nil)
+	p := NewWithEnv(nil, testEnv(nil))
 	s := readSettings(testEnv(nil))
 	var wg sync.WaitGroup
 	got := make([]*session, 4)

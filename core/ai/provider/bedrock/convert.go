@@ -118,7 +118,7 @@ func (c *converter) assistant(m *ai.AssistantMessage) {
 				blocks = append(blocks, blk)
 			}
 		case *ai.ToolCall:
-			id := ai.NormalizeToolCallID(b.ID)
+			id := toolID(b.ID)
 			args := b.Arguments
 			if args == nil {
 				args = map[string]any{}
@@ -170,7 +170,7 @@ func (c *converter) reasoning(t *ai.ThinkingContent, sameModel, failed bool) typ
 }
 
 func (c *converter) toolResult(m *ai.ToolResultMessage) error {
-	id := ai.NormalizeToolCallID(m.ToolCallID)
+	id := toolID(m.ToolCallID)
 	found := false
 	for i, p := range c.pending {
 		if p == id {
@@ -215,3 +215,12 @@ func (c *converter) toolResult(m *ai.ToolResultMessage) error {
 // validText replaces invalid UTF-8, which the SDK's JSON encoder would
 // otherwise send as is and Bedrock reject.
 func validText(s string) string { return strings.ToValidUTF8(s, "\uFFFD") }
+
+// toolID makes a tool call id fit Bedrock's ^[a-zA-Z0-9_-]{1,64}$ (ids of
+// other providers may hold "|" or be longer; an empty one gets a name).
+func toolID(id string) string {
+	if id = ai.CleanToolCallID(id); id == "" {
+		return "tooluse_unknown"
+	}
+	return id
+}

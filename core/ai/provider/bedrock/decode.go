@@ -43,7 +43,7 @@ func (d *decoder) event(ev types.ConverseStreamOutput) error {
 	case *types.ConverseStreamOutputMemberContentBlockStart:
 		d.start()
 		if tu, ok := ev.Value.Start.(*types.ContentBlockStartMemberToolUse); ok {
-			d.blocks[index(ev.Value.ContentBlockIndex)] = d.em.StartToolCall(ai.NormalizeToolCallID(str(tu.Value.ToolUseId)), str(tu.Value.Name))
+			d.blocks[index(ev.Value.ContentBlockIndex)] = d.em.StartToolCall(toolID(str(tu.Value.ToolUseId)), str(tu.Value.Name))
 		}
 	case *types.ConverseStreamOutputMemberContentBlockDelta:
 		d.start()

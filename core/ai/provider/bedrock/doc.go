@@ -12,8 +12,8 @@
 // watchdogs, the after_provider_response hook), and the SDK's retryer is
 // off, because the agent retries whole messages.
 //
-// Configuration comes only from Request.Getenv (the registry's injected
-// lookup), passed to the SDK explicitly: region from AWS_REGION, then
+// Configuration comes only from the getenv given to NewWithEnv (the model
+// registry's injected lookup), passed to the SDK explicitly: region from AWS_REGION, then
 // AWS_DEFAULT_REGION, then the profile, then us-east-1; credentials from
 // a Bedrock API key (Request.APIKey or AWS_BEARER_TOKEN_BEDROCK), then
 // AWS_BEDROCK_SKIP_AUTH's dummy keys, AWS_PROFILE (the SDK's shared-config

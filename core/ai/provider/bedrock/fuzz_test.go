@@ -73,13 +73,12 @@ func FuzzStreamBody(f *testing.F) {
 	f.Add(eventStream("messageStart", `{"role":"user"}`))
 	f.Add([]byte("not an event stream"))
 	var transport bodyTransport
-	p := New(&http.Client{Transport: &transport})
+	p := NewWithEnv(&http.Client{Transport: &transport}, testEnv(nil))
 	f.Fuzz(func(t *testing.T, body []byte) {
 		transport.body = body
 		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 		defer cancel()
 		req := simpleRequest("http://bedrock.invalid")
-		req.Getenv = testEnv(nil)
 		s := p.Stream(ctx, req)
 		evs, final := s.Collect()
 		if ctx.Err() != nil || final == nil || len(evs) == 0 || !evs[len(evs)-1].Type.IsTerminal() {

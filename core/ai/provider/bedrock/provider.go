@@ -24,6 +24,7 @@ func init() {
 // per process (the model registry does).
 type Provider struct {
 	client *http.Client
+	getenv func(string) string // the environment the AWS settings come from; nil: none
 
 	mu      sync.Mutex
 	key     string   // settings.key() of sess
@@ -31,13 +32,19 @@ type Provider struct {
 	loading chan struct{}
 }
 
-// New returns a provider using client for Bedrock and credential requests
-// (nil means http.DefaultClient).
-func New(client *http.Client) *Provider {
+// New returns a provider using client for Bedrock requests (nil means
+// http.DefaultClient) that takes no settings from the environment: only a
+// request's key (a Bedrock API key) or the SDK's own defaults. The model
+// registry builds its providers with NewWithEnv.
+func New(client *http.Client) *Provider { return NewWithEnv(client, nil) }
+
+// NewWithEnv returns a provider that reads region, endpoint and
+// credentials settings (the AWS_* variables) through getenv.
+func NewWithEnv(client *http.Client, getenv func(string) string) *Provider {
 	if client == nil {
 		client = http.DefaultClient
 	}
-	return &Provider{client: client}
+	return &Provider{client: client, getenv: getenv}
 }
 
 // API returns ai.APIBedrockConverseStream.
@@ -46,10 +53,7 @@ func (*Provider) API() ai.API { return ai.APIBedrockConverseStream }
 // Stream starts the request; every failure ends the stream with an error
 // event.
 func (p *Provider) Stream(ctx context.Context, req *ai.Request) *ai.Stream {
-	req.EnsureRequestID()
-	em, s := ai.NewRequestEmitter(req)
-	go func() { em.Finish(ctx, req.Model, p.stream(ctx, req, em)) }()
-	return s
+	return ai.StreamFunc(ctx, req, func(ctx context.Context, em *ai.Emitter) error { return p.stream(ctx, req, em) })
 }
 
 // session returns the session for s, loading it when the environment
@@ -89,7 +93,7 @@ func (p *Provider) session(ctx context.Context, s settings) (*session, error) {
 }
 
 func (p *Provider) stream(ctx context.Context, req *ai.Request, em *ai.Emitter) error {
-	s := readSettings(req.Getenv)
+	s := readSettings(p.getenv)
 	sess, err := p.session(ctx, s)
 	if err != nil {
 		return err

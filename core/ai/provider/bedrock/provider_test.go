@@ -1,7 +1,6 @@
 package bedrock
 
 import (
-	"context"
 	"regexp"
 	"testing"
 
@@ -43,25 +42,13 @@ func testModel(base string) *ai.Model {
 	}
 }
 
-// envProvider wraps the provider so every request carries testEnv, as the
-// registry's Prepare would set it.
-type envProvider struct {
-	*Provider
-	getenv func(string) string
-}
-
-func (p envProvider) Stream(ctx context.Context, req *ai.Request) *ai.Stream {
-	req.Getenv = p.getenv
-	return p.Provider.Stream(ctx, req)
-}
-
 // sigV4 is the shape of a SigV4 Authorization header for Bedrock in
 // us-west-2 with the test key.
 var sigV4 = regexp.MustCompile(`^AWS4-HMAC-SHA256 Credential=AKIDEXAMPLE/\d{8}/us-west-2/bedrock/aws4_request, SignedHeaders=[a-z0-9;-]*host[a-z0-9;-]*x-amz-date[a-z0-9;-]*, Signature=[0-9a-f]{64}$`)
 
 func TestScenarios(t *testing.T) {
 	llmtest.Run(t, llmtest.Config{
-		Provider: envProvider{New(nil), testEnv(nil)},
+		Provider: NewWithEnv(nil, testEnv(nil)),
 		Model: func(base string) *ai.Model {
 			m := testModel(base)
 			m.Headers = map[string]string{"X-Model-Header": "m"}

@@ -20,4 +20,11 @@
 // .blockReason) is an error too. usageMetadata maps promptTokenCount minus
 // cachedContentTokenCount to input, cachedContentTokenCount to cacheRead and
 // candidatesTokenCount plus thoughtsTokenCount to output.
+//
+// Vertex AI and Cloud Code Assist (Gemini CLI, Antigravity) carry the same
+// body and chunks, so the pieces are exported for their packages
+// (core/ai/provider/vertex, core/ai/provider/geminicli): BuildPayload with
+// PayloadOptions for their differences, Run and Decoder for one exchange
+// (NewEnvelopeDecoder reads Code Assist's wrapped chunks in one pass), and
+// WithRetryInfo / WithRetryHint for the retry delay of error responses.
 package google

@@ -9,7 +9,6 @@ import (
 	"strings"
 
 	"github.com/gopi-agent/gopi/core/ai"
-	"github.com/gopi-agent/gopi/core/ai/sse"
 )
 
 func init() {
@@ -22,27 +21,14 @@ type Provider struct {
 }
 
 // New returns a provider using client (http.DefaultClient when nil).
-func New(client *http.Client) *Provider { return &Provider{client: withRetryInfo(client)} }
+func New(client *http.Client) *Provider { return &Provider{client: WithRetryInfo(client)} }
 
 // API returns "google-generative-ai".
 func (*Provider) API() ai.API { return ai.APIGoogleGenerativeAI }
 
 // Stream starts the request; every failure ends the stream with an error event.
 func (p *Provider) Stream(ctx context.Context, req *ai.Request) *ai.Stream {
-	em, s := ai.NewRequestEmitter(req)
-	req.EnsureRequestID()
-	go func() {
-		if err := p.stream(ctx, req, em); err != nil {
-			em.Fail(ctx, req.Model, err)
-			return
-		}
-		if ctx.Err() != nil {
-			em.Fail(ctx, req.Model, ctx.Err())
-			return
-		}
-		em.Done(req.Model)
-	}()
-	return s
+	return ai.StreamFunc(ctx, req, func(ctx context.Context, em *ai.Emitter) error { return p.stream(ctx, req, em) })
 }
 
 func (p *Provider) stream(ctx context.Context, req *ai.Request, em *ai.Emitter) error {
@@ -51,25 +37,11 @@ func (p *Provider) stream(ctx context.Context, req *ai.Request, em *ai.Emitter) 
 		headers.Set("x-goog-api-key", req.APIKey)
 	}
 	endpoint := ai.JoinURL(req.EffectiveBaseURL(), "models/"+url.PathEscape(req.Model.ID)+":streamGenerateContent") + "?alt=sse"
-	resp, err := ai.Post(ctx, p.client, req, endpoint, headers, buildPayload(req))
-	if err != nil {
+	dec := NewDecoder(em, req.RequestID)
+	if err := Run(ctx, p.client, req, dec, Call{URL: endpoint, Headers: headers, Payload: buildPayload(req)}); err != nil {
 		return err
 	}
-	defer resp.Body.Close()
-	em.Start()
-	st := &state{em: em, reqID: req.RequestID}
-	// Gemini has no final event: the stream ends after the last chunk.
-	if _, err := ai.ReadEvents(ctx, resp.Body, func(ev sse.Event) (bool, error) {
-		return false, st.chunk(ev.Data)
-	}); err != nil {
-		return err
-	}
-	if st.finish == "" {
-		return ai.ErrStreamEnded
-	}
-	st.closeOpen()
-	st.applyStop()
-	return nil
+	return dec.Finish()
 }
 
 // chunk is one streamed GenerateContentResponse.
@@ -109,6 +81,13 @@ type part struct {
 	} `json:"functionCall"`
 }
 
+// enveloped is a chunk wrapped as Cloud Code Assist sends it:
+// {"response": {…}, "traceId": …}, or a bare error object.
+type enveloped struct {
+	chunk
+	Response *chunk `json:"response"`
+}
+
 // state follows the open block while chunks arrive.
 type state struct {
 	em     *ai.Emitter
@@ -117,11 +96,29 @@ type state struct {
 	idx    int
 	calls  int
 	finish string
+	// content is set once a text or function-call part arrives (Cloud
+	// Code Assist sends the request again after a reply without any).
+	content bool
+	// envelope reads each chunk as an enveloped one.
+	envelope bool
 }
 
 func (s *state) chunk(data []byte) error {
 	var c chunk
-	if err := json.Unmarshal(data, &c); err != nil {
+	if s.envelope {
+		var e enveloped
+		if err := json.Unmarshal(data, &e); err != nil {
+			return fmt.Errorf("decoding a response chunk: %w", err)
+		}
+		switch {
+		case e.Error != nil:
+			c = e.chunk
+		case e.Response != nil:
+			c = *e.Response
+		default:
+			return nil // no response in this chunk
+		}
+	} else if err := json.Unmarshal(data, &c); err != nil {
 		return fmt.Errorf("decoding a response chunk: %w", err)
 	}
 	if c.Error != nil {
@@ -161,6 +158,9 @@ func (s *state) chunk(data []byte) error {
 }
 
 func (s *state) part(p part) {
+	if p.FunctionCall != nil || p.Text != nil {
+		s.content = true
+	}
 	if p.FunctionCall != nil {
 		s.closeOpen()
 		s.calls++

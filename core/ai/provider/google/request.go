@@ -7,10 +7,44 @@ import (
 	"github.com/gopi-agent/gopi/core/ai"
 )
 
-// buildPayload turns a request into the generateContent JSON body.
-func buildPayload(req *ai.Request) map[string]any {
+// PayloadOptions adapt the generateContent body for the other APIs that
+// carry it (Vertex AI, Cloud Code Assist). The zero value is the Gemini
+// API's body.
+type PayloadOptions struct {
+	// CallIDs sends each tool call's id on its functionCall part and on the
+	// matching functionResponse, cleaned to [A-Za-z0-9_-]{1,64} (Claude
+	// models behind Cloud Code Assist pair calls and results by id).
+	CallIDs bool
+	// Parameters, when set, declares each tool's schema under "parameters"
+	// (the older OpenAPI-style Schema field) as this function returns it,
+	// instead of the full JSON Schema under "parametersJsonSchema".
+	Parameters func(schema json.RawMessage) any
+	// SameProvider also requires an earlier reply's provider to be the
+	// model's before its thinking and signatures are replayed (two
+	// providers may serve one API and model id with signatures that do not
+	// carry over, as Gemini CLI and Antigravity do).
+	SameProvider bool
+	// CallSignature is sent as the thoughtSignature of replayed function
+	// calls to Gemini 3 models, which refuse a call without one; gopi keeps
+	// no per-call signature, so this is the validator-skipping placeholder
+	// the services accept ("" sends none).
+	CallSignature string
+}
+
+// SkipSignatureValidator is the placeholder thoughtSignature Vertex AI and
+// Cloud Code Assist accept on a replayed Gemini 3 function call whose real
+// signature is unknown.
+const SkipSignatureValidator = "skip_thought_signature_validator"
+
+// buildPayload turns a request into the Gemini API's generateContent body.
+func buildPayload(req *ai.Request) map[string]any { return BuildPayload(req, PayloadOptions{}) }
+
+// BuildPayload turns a request into a generateContent JSON body: contents,
+// systemInstruction, generationConfig (output limit, temperature,
+// thinkingConfig), tools and toolConfig.
+func BuildPayload(req *ai.Request, opts PayloadOptions) map[string]any {
 	m := req.Model
-	p := map[string]any{"contents": convertContents(req)}
+	p := map[string]any{"contents": convertContents(req, opts)}
 	if req.SystemPrompt != "" {
 		p["systemInstruction"] = map[string]any{"parts": []any{map[string]any{"text": req.SystemPrompt}}}
 	}
@@ -28,7 +62,10 @@ func buildPayload(req *ai.Request) map[string]any {
 		decls := make([]any, 0, len(req.Tools))
 		for _, t := range req.Tools {
 			d := map[string]any{"name": t.Name, "description": t.Description}
-			if len(t.Parameters) > 0 {
+			switch {
+			case opts.Parameters != nil:
+				d["parameters"] = opts.Parameters(t.Parameters)
+			case len(t.Parameters) > 0:
 				d["parametersJsonSchema"] = t.Parameters
 			}
 			decls = append(decls, d)
@@ -69,7 +106,7 @@ func thinkingConfig(modelID string, l ai.ThinkingLevel) map[string]any {
 // "model"; tool results are functionResponse parts of a user turn, and
 // consecutive tool results share one turn. Thinking and thought signatures
 // are replayed only for messages this model produced.
-func convertContents(req *ai.Request) []any {
+func convertContents(req *ai.Request, opts PayloadOptions) []any {
 	m := req.Model
 	images := m.SupportsImages()
 	var contents []any
@@ -101,7 +138,7 @@ func convertContents(req *ai.Request) []any {
 				contents = append(contents, map[string]any{"role": "user", "parts": parts})
 			}
 		case *ai.AssistantMessage:
-			same := msg.API == ai.APIGoogleGenerativeAI && msg.Model == m.ID
+			same := msg.API == m.API && msg.Model == m.ID && (!opts.SameProvider || msg.Provider == m.Provider)
 			var parts []any
 			for _, b := range msg.Content {
 				switch b := b.(type) {
@@ -128,7 +165,15 @@ func convertContents(req *ai.Request) []any {
 					if args == nil {
 						args = map[string]any{}
 					}
-					parts = append(parts, map[string]any{"functionCall": map[string]any{"name": b.Name, "args": args}})
+					call := map[string]any{"name": b.Name, "args": args}
+					if opts.CallIDs {
+						call["id"] = ai.CleanToolCallID(b.ID)
+					}
+					part := map[string]any{"functionCall": call}
+					if opts.CallSignature != "" && strings.Contains(m.ID, "gemini-3") {
+						part["thoughtSignature"] = opts.CallSignature
+					}
+					parts = append(parts, part)
 				}
 			}
 			if len(parts) > 0 {
@@ -154,9 +199,11 @@ func convertContents(req *ai.Request) []any {
 			if msg.IsError {
 				key = "error"
 			}
-			toolParts = append(toolParts, map[string]any{"functionResponse": map[string]any{
-				"name": msg.ToolName, "response": map[string]any{key: text.String()},
-			}})
+			fr := map[string]any{"name": msg.ToolName, "response": map[string]any{key: text.String()}}
+			if opts.CallIDs {
+				fr["id"] = ai.CleanToolCallID(msg.ToolCallID)
+			}
+			toolParts = append(toolParts, map[string]any{"functionResponse": fr})
 			toolParts = append(toolParts, imgs...)
 		}
 	}

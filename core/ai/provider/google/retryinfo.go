@@ -15,7 +15,8 @@ import (
 // and the " (retry after Ns)" hint in the error message — work for Gemini
 // as for the other APIs.
 type retryInfoTransport struct {
-	base http.RoundTripper
+	base  http.RoundTripper
+	delay func(h http.Header, body []byte) time.Duration
 }
 
 func (t retryInfoTransport) RoundTrip(r *http.Request) (*http.Response, error) {
@@ -27,15 +28,16 @@ func (t retryInfoTransport) RoundTrip(r *http.Request) (*http.Response, error) {
 	resp.Body.Close()
 	resp.Body = io.NopCloser(bytes.NewReader(body))
 	if rerr == nil {
-		if d := retryDelay(body); d > 0 {
+		if d := t.delay(resp.Header, body); d > 0 {
 			resp.Header.Set("Retry-After", strconv.FormatFloat(d.Seconds(), 'f', -1, 64))
 		}
 	}
 	return resp, nil
 }
 
-// retryDelay finds a RetryInfo detail's delay in a Google error body.
-func retryDelay(body []byte) time.Duration {
+// RetryInfoDelay finds a RetryInfo detail's delay in a Google error body
+// (0 when there is none).
+func RetryInfoDelay(body []byte) time.Duration {
 	var v struct {
 		Error struct {
 			Details []struct {
@@ -58,9 +60,17 @@ func retryDelay(body []byte) time.Duration {
 	return 0
 }
 
-// withRetryInfo returns a client like c whose transport adds Retry-After
-// from Gemini error bodies.
-func withRetryInfo(c *http.Client) *http.Client {
+// WithRetryInfo returns a client like c (http.DefaultClient when nil) whose
+// transport adds Retry-After from the RetryInfo detail of Google error
+// bodies.
+func WithRetryInfo(c *http.Client) *http.Client {
+	return WithRetryHint(c, func(_ http.Header, body []byte) time.Duration { return RetryInfoDelay(body) })
+}
+
+// WithRetryHint is WithRetryInfo with another reading of an error response
+// without Retry-After: delay returns the wait its headers or body ask
+// for, or 0.
+func WithRetryHint(c *http.Client, delay func(h http.Header, body []byte) time.Duration) *http.Client {
 	if c == nil {
 		c = http.DefaultClient
 	}
@@ -69,6 +79,6 @@ func withRetryInfo(c *http.Client) *http.Client {
 		base = http.DefaultTransport
 	}
 	cc := *c
-	cc.Transport = retryInfoTransport{base: base}
+	cc.Transport = retryInfoTransport{base: base, delay: delay}
 	return &cc
 }

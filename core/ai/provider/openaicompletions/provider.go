@@ -27,22 +27,7 @@ func (*Provider) API() ai.API { return ai.APIOpenAICompletions }
 
 // Stream starts the request; every failure ends the stream with an error event.
 func (p *Provider) Stream(ctx context.Context, req *ai.Request) *ai.Stream {
-	em, s := ai.NewRequestEmitter(req)
-	req.EnsureRequestID()
-	go p.run(ctx, req, em)
-	return s
-}
-
-func (p *Provider) run(ctx context.Context, req *ai.Request, em *ai.Emitter) {
-	if err := p.stream(ctx, req, em); err != nil {
-		em.Fail(ctx, req.Model, err)
-		return
-	}
-	if ctx.Err() != nil {
-		em.Fail(ctx, req.Model, ctx.Err())
-		return
-	}
-	em.Done(req.Model)
+	return ai.StreamFunc(ctx, req, func(ctx context.Context, em *ai.Emitter) error { return p.stream(ctx, req, em) })
 }
 
 func (p *Provider) stream(ctx context.Context, req *ai.Request, em *ai.Emitter) error {

@@ -22,11 +22,17 @@
 // the call is replayed.
 //
 // The terminal response.completed / response.incomplete / response.failed
-// maps status completed → stop (toolUse when the reply calls a tool),
+// (or response.done, the ChatGPT backend's name for the end) maps status completed → stop (toolUse when the reply calls a tool),
 // incomplete → length (error when incomplete_details.reason is
 // content_filter: the API's safety stop), failed and cancelled → error. A
 // refusal is a refusal content part of a completed response, so it streams
 // as text and ends with stop, as in the reference implementation; usage maps
 // input_tokens minus cached tokens to input, cached tokens to cacheRead and
 // output_tokens to output. An "error" event ends the stream with an error.
+//
+// The Responses-family providers (openaicodex for the ChatGPT backend,
+// azureopenai for Azure OpenAI) share this package's request building
+// (BuildPayload, ConvertInput, Tools, ToolChoice, PromptCacheKey), its event decoding
+// (Decoder) and its stream driver (Start, Exchange); each adds only its
+// URL, headers, payload changes and error shapes.
 package openairesponses

@@ -93,7 +93,7 @@ func TestReplaysOwnReasoningOnly(t *testing.T) {
 	other := &ai.AssistantMessage{API: ai.APIAnthropicMessages, Provider: "anthropic", Model: "claude", Content: ai.ContentList{
 		&ai.ThinkingContent{Thinking: "t", ThinkingSignature: item}, &ai.TextContent{Text: "b", TextSignature: "msg_8"},
 	}}
-	items := convertInput(&ai.Request{Model: model, Messages: []ai.Message{own, other}})
+	items := ConvertInput(&ai.Request{Model: model, Messages: []ai.Message{own, other}})
 	if len(items) != 3 {
 		t.Fatalf("items = %v", items)
 	}

@@ -22,10 +22,10 @@ func FuzzEvents(f *testing.F) {
 		model := &ai.Model{ID: "m", API: ai.APIOpenAIResponses}
 		em, stream := ai.NewEmitter(model)
 		em.Start()
-		st := &state{em: em, items: map[string]int{}}
+		st := NewDecoder(em)
 		var failed error
 		for _, line := range bytes.Split(data, []byte("\n")) {
-			if err := st.event(line); err != nil {
+			if err := st.Event(line); err != nil {
 				failed = err
 				break
 			}

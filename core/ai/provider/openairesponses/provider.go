@@ -1,10 +1,7 @@
 package openairesponses
 
 import (
-	"bytes"
 	"context"
-	"encoding/json"
-	"fmt"
 	"net/http"
 
 	"github.com/gopi-agent/gopi/core/ai"
@@ -28,10 +25,29 @@ func (*Provider) API() ai.API { return ai.APIOpenAIResponses }
 
 // Stream starts the request; every failure ends the stream with an error event.
 func (p *Provider) Stream(ctx context.Context, req *ai.Request) *ai.Stream {
+	return Start(ctx, req, func(ctx context.Context, em *ai.Emitter) error {
+		headers := http.Header{}
+		// OpenAI echoes this id in its logs; compatible servers ignore it.
+		headers.Set("X-Client-Request-Id", req.RequestID)
+		if req.APIKey != "" {
+			headers.Set("Authorization", "Bearer "+req.APIKey)
+		}
+		url := ai.JoinURL(req.EffectiveBaseURL(), "responses")
+		return Exchange(ctx, p.client, req, em, url, headers, BuildPayload(req))
+	})
+}
+
+// Start runs exchange on a goroutine and returns the stream it feeds at
+// once. The goroutine is owned by the stream: it ends when exchange
+// returns, which it must do when ctx ends. An error from exchange, or a
+// cancelled ctx, ends the stream with an error event; otherwise it ends
+// with done. It is the driver every Responses-family provider shares
+// (openai-responses, openai-codex-responses, azure-openai-responses).
+func Start(ctx context.Context, req *ai.Request, exchange func(ctx context.Context, em *ai.Emitter) error) *ai.Stream {
 	em, s := ai.NewRequestEmitter(req)
 	req.EnsureRequestID()
 	go func() {
-		if err := p.stream(ctx, req, em); err != nil {
+		if err := exchange(ctx, em); err != nil {
 			em.Fail(ctx, req.Model, err)
 			return
 		}
@@ -44,212 +60,26 @@ func (p *Provider) Stream(ctx context.Context, req *ai.Request) *ai.Stream {
 	return s
 }
 
-func (p *Provider) stream(ctx context.Context, req *ai.Request, em *ai.Emitter) error {
-	headers := http.Header{}
-	// OpenAI echoes this id in its logs; compatible servers ignore it.
-	headers.Set("X-Client-Request-Id", req.RequestID)
-	if req.APIKey != "" {
-		headers.Set("Authorization", "Bearer "+req.APIKey)
-	}
-	url := ai.JoinURL(req.EffectiveBaseURL(), "responses")
-	resp, err := ai.Post(ctx, p.client, req, url, headers, buildPayload(req))
+// Exchange posts payload to url (ai.Post: hooks, headers, timeouts, HTTP
+// errors as *ai.HTTPError) and decodes the Responses event stream that
+// answers it into em, from start to the terminal event. A stream that
+// ends before a terminal event is ai.ErrStreamEnded.
+func Exchange(ctx context.Context, client *http.Client, req *ai.Request, em *ai.Emitter, url string, headers http.Header, payload any) error {
+	resp, err := ai.Post(ctx, client, req, url, headers, payload)
 	if err != nil {
 		return err
 	}
 	defer resp.Body.Close()
 	em.Start()
-	st := &state{em: em, items: map[string]int{}}
+	d := NewDecoder(em)
 	if _, err := ai.ReadEvents(ctx, resp.Body, func(ev sse.Event) (bool, error) {
-		err := st.event(ev.Data)
-		return st.finished, err
+		err := d.Event(ev.Data)
+		return d.Finished(), err
 	}); err != nil {
 		return err
 	}
-	if !st.finished {
+	if !d.Finished() {
 		return ai.ErrStreamEnded
 	}
 	return nil
-}
-
-// event is the union of the Responses stream events we read.
-type event struct {
-	Type         string          `json:"type"`
-	ItemID       string          `json:"item_id"`
-	SummaryIndex int             `json:"summary_index"`
-	Delta        string          `json:"delta"`
-	Arguments    *string         `json:"arguments"`
-	Item         json.RawMessage `json:"item"`
-	Response     *response       `json:"response"`
-	Code         string          `json:"code"`
-	Message      string          `json:"message"`
-}
-
-type item struct {
-	Type      string `json:"type"`
-	ID        string `json:"id"`
-	CallID    string `json:"call_id"`
-	Name      string `json:"name"`
-	Arguments string `json:"arguments"`
-}
-
-type response struct {
-	ID                string `json:"id"`
-	Status            string `json:"status"`
-	IncompleteDetails *struct {
-		Reason string `json:"reason"`
-	} `json:"incomplete_details"`
-	Error *struct {
-		Code    string `json:"code"`
-		Message string `json:"message"`
-	} `json:"error"`
-	Usage *struct {
-		InputTokens        int `json:"input_tokens"`
-		OutputTokens       int `json:"output_tokens"`
-		InputTokensDetails *struct {
-			CachedTokens int `json:"cached_tokens"`
-		} `json:"input_tokens_details"`
-	} `json:"usage"`
-}
-
-// state maps output items to content indexes while events arrive.
-type state struct {
-	em       *ai.Emitter
-	items    map[string]int // item id → content index
-	hasTools bool
-	finished bool
-}
-
-func (s *state) event(data []byte) error {
-	var ev event
-	if err := json.Unmarshal(data, &ev); err != nil {
-		return fmt.Errorf("decoding a response event: %w", err)
-	}
-	switch ev.Type {
-	case "response.created":
-		if ev.Response != nil {
-			s.em.SetResponseID(ev.Response.ID)
-		}
-	case "response.output_item.added":
-		var it item
-		if err := json.Unmarshal(ev.Item, &it); err != nil {
-			return fmt.Errorf("decoding an output item: %w", err)
-		}
-		switch it.Type {
-		case "reasoning":
-			s.items[it.ID] = s.em.StartThinking()
-		case "message":
-			s.items[it.ID] = s.em.StartText()
-		case "function_call":
-			idx := s.em.StartToolCall(it.CallID+"|"+it.ID, it.Name)
-			s.items[it.ID] = idx
-			s.hasTools = true
-			if it.Arguments != "" {
-				s.em.ToolCallDelta(idx, it.Arguments)
-			}
-		}
-	case "response.reasoning_summary_part.added":
-		if idx, ok := s.items[ev.ItemID]; ok && ev.SummaryIndex > 0 {
-			s.em.ThinkingDelta(idx, "\n\n")
-		}
-	case "response.reasoning_summary_text.delta", "response.reasoning_text.delta":
-		if idx, ok := s.items[ev.ItemID]; ok {
-			s.em.ThinkingDelta(idx, ev.Delta)
-		}
-	case "response.output_text.delta", "response.refusal.delta":
-		if idx, ok := s.items[ev.ItemID]; ok {
-			s.em.TextDelta(idx, ev.Delta)
-		}
-	case "response.function_call_arguments.delta":
-		if idx, ok := s.items[ev.ItemID]; ok {
-			s.em.ToolCallDelta(idx, ev.Delta)
-		}
-	case "response.function_call_arguments.done":
-		if idx, ok := s.items[ev.ItemID]; ok && ev.Arguments != nil {
-			s.em.SetToolCallArguments(idx, *ev.Arguments)
-		}
-	case "response.output_item.done":
-		return s.itemDone(ev.Item)
-	case "response.completed", "response.incomplete", "response.failed", "response.cancelled":
-		s.finish(ev.Response)
-	case "error":
-		msg := ev.Message
-		if msg == "" {
-			msg = "the provider reported an error in the stream"
-		}
-		return &ai.StreamError{Kind: ev.Code, Message: msg}
-	}
-	return nil
-}
-
-// itemDone closes the block of a finished output item.
-func (s *state) itemDone(raw json.RawMessage) error {
-	var it item
-	if err := json.Unmarshal(raw, &it); err != nil {
-		return fmt.Errorf("decoding an output item: %w", err)
-	}
-	idx, ok := s.items[it.ID]
-	if !ok {
-		return nil
-	}
-	switch it.Type {
-	case "reasoning":
-		var compact bytes.Buffer
-		if err := json.Compact(&compact, raw); err == nil {
-			s.em.AppendThinkingSignature(idx, compact.String())
-		}
-		s.em.EndThinking(idx)
-	case "message":
-		s.em.SetTextSignature(idx, it.ID)
-		s.em.EndText(idx)
-	case "function_call":
-		if it.Arguments != "" {
-			s.em.SetToolCallArguments(idx, it.Arguments)
-		}
-		s.em.EndToolCall(idx)
-	}
-	return nil
-}
-
-// finish maps the terminal response's status and usage.
-func (s *state) finish(r *response) {
-	s.finished = true
-	s.em.EndOpenBlocks()
-	if r == nil {
-		return
-	}
-	if r.ID != "" {
-		s.em.SetResponseID(r.ID)
-	}
-	if u := r.Usage; u != nil {
-		cached := 0
-		if u.InputTokensDetails != nil {
-			cached = u.InputTokensDetails.CachedTokens
-		}
-		s.em.SetUsage(ai.Usage{Input: max(u.InputTokens-cached, 0), Output: u.OutputTokens, CacheRead: cached})
-	}
-	switch r.Status {
-	case "incomplete":
-		if r.IncompleteDetails != nil && r.IncompleteDetails.Reason == "content_filter" {
-			s.em.SetStopReason(ai.StopReasonError)
-			s.em.SetErrorMessage("the provider's content filter stopped the response (status incomplete, reason content_filter)")
-			return
-		}
-		s.em.SetStopReason(ai.StopReasonLength)
-	case "failed", "cancelled":
-		s.em.SetStopReason(ai.StopReasonError)
-		msg := "the response ended with status " + r.Status
-		if r.Error != nil && r.Error.Message != "" {
-			msg = r.Error.Message
-			if r.Error.Code != "" {
-				msg = r.Error.Code + ": " + msg
-			}
-		}
-		s.em.SetErrorMessage(msg)
-	default:
-		if s.hasTools {
-			s.em.SetStopReason(ai.StopReasonToolUse)
-		} else {
-			s.em.SetStopReason(ai.StopReasonStop)
-		}
-	}
 }

@@ -22,14 +22,7 @@ func TestScenarios(t *testing.T) {
 		Provider:        New(nil),
 		Model:           testModel,
 		PriorToolCallID: "call_prev_1|fc_prev_1",
-		// A refusal in this API is a "refusal" content part in a completed
-		// response (the standard "refusal" scenario: text, then done stop);
-		// the safety stop is status incomplete with reason content_filter,
-		// which must end in an error.
-		Extra: []llmtest.Scenario{{Name: "content-filter", Turn: mockllm.Turn{
-			Blocks:  []mockllm.Block{mockllm.Text("Here is how you would start to")},
-			RawStop: "content_filter",
-		}}},
+		Extra:           []llmtest.Scenario{llmtest.ResponsesContentFilter},
 		CheckRequest: func(t *testing.T, r mockllm.Request) {
 			if r.Path != "/v1/responses" {
 				t.Errorf("path = %s", r.Path)
@@ -42,8 +35,7 @@ func TestScenarios(t *testing.T) {
 }
 
 func TestContextOverflow(t *testing.T) {
-	llmtest.RunOverflow(t, llmtest.Config{Provider: New(nil), Model: testModel}, 400,
-		"Your input exceeds the context window of this model. Please adjust your input and try again.")
+	llmtest.RunOverflow(t, llmtest.Config{Provider: New(nil), Model: testModel}, 400, llmtest.ResponsesOverflow)
 }
 
 func BenchmarkStream(b *testing.B) { llmtest.Bench(b, New(nil), testModel) }

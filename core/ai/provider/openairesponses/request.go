@@ -7,12 +7,12 @@ import (
 	"github.com/gopi-agent/gopi/core/ai"
 )
 
-// buildPayload turns a request into the Responses JSON body.
-func buildPayload(req *ai.Request) map[string]any {
+// BuildPayload turns a request into the Responses JSON body.
+func BuildPayload(req *ai.Request) map[string]any {
 	m := req.Model
 	p := map[string]any{
 		"model":             m.ID,
-		"input":             convertInput(req),
+		"input":             ConvertInput(req),
 		"stream":            true,
 		"store":             false,
 		"max_output_tokens": req.EffectiveMaxTokens(),
@@ -27,16 +27,8 @@ func buildPayload(req *ai.Request) map[string]any {
 		p["prompt_cache_retention"] = "24h"
 	}
 	if len(req.Tools) > 0 {
-		tools := make([]map[string]any, 0, len(req.Tools))
-		for _, t := range req.Tools {
-			tool := map[string]any{"type": "function", "name": t.Name, "description": t.Description, "strict": false}
-			if len(t.Parameters) > 0 {
-				tool["parameters"] = t.Parameters
-			}
-			tools = append(tools, tool)
-		}
-		p["tools"] = tools
-		if tc := toolChoice(req.ToolChoice); tc != nil {
+		p["tools"] = Tools(req.Tools)
+		if tc := ToolChoice(req.ToolChoice); tc != nil {
 			p["tool_choice"] = tc
 		}
 	}
@@ -56,11 +48,26 @@ func reasoningEffort(l ai.ThinkingLevel) string {
 	return string(l)
 }
 
-// convertInput renders the system prompt and conversation as input items.
-// Reasoning items and item ids are replayed only for messages this API and
-// model produced; thinking from other models is dropped. Images in tool
-// results follow as a user message, since function_call_output is text.
-func convertInput(req *ai.Request) []any {
+// Tools renders tool definitions as Responses function tools (not strict:
+// our schemas are not written for strict mode).
+func Tools(defs []ai.Tool) []map[string]any {
+	tools := make([]map[string]any, 0, len(defs))
+	for _, t := range defs {
+		tool := map[string]any{"type": "function", "name": t.Name, "description": t.Description, "strict": false}
+		if len(t.Parameters) > 0 {
+			tool["parameters"] = t.Parameters
+		}
+		tools = append(tools, tool)
+	}
+	return tools
+}
+
+// ConvertInput renders the system prompt and conversation as input items.
+// Reasoning items and item ids are replayed only for messages the request's
+// model produced through the same API; thinking from other models is
+// dropped. Images in tool results follow as a user message, since
+// function_call_output is text.
+func ConvertInput(req *ai.Request) []any {
 	m := req.Model
 	var items []any
 	if req.SystemPrompt != "" {
@@ -100,7 +107,7 @@ func convertInput(req *ai.Request) []any {
 				items = append(items, map[string]any{"role": "user", "content": content})
 			}
 		case *ai.AssistantMessage:
-			same := msg.API == ai.APIOpenAIResponses && msg.Provider == m.Provider && msg.Model == m.ID
+			same := msg.API == m.API && msg.Provider == m.Provider && msg.Model == m.ID
 			if msg.StopReason == ai.StopReasonError || msg.StopReason == ai.StopReasonAborted {
 				if len(msg.Content) == 0 {
 					continue
@@ -179,9 +186,9 @@ func nonNil(a map[string]any) map[string]any {
 	return a
 }
 
-// toolChoice maps a tool choice to the Responses API's tool_choice value
+// ToolChoice maps a tool choice to the Responses API's tool_choice value
 // (nil leaves the field out: auto).
-func toolChoice(c *ai.ToolChoice) any {
+func ToolChoice(c *ai.ToolChoice) any {
 	if c == nil {
 		return nil
 	}

@@ -18,7 +18,7 @@ func TestToolChoicePayload(t *testing.T) {
 		{&ai.ToolChoice{Mode: ai.ToolChoiceTool, Name: "resolve"}, `{"name":"resolve","type":"function"}`},
 	} {
 		req := &ai.Request{Model: m, Tools: tools, ToolChoice: tc.choice}
-		p := buildPayload(req)
+		p := BuildPayload(req)
 		got, _ := json.Marshal(p["tool_choice"])
 		if string(got) != tc.want {
 			t.Errorf("%+v: tool_choice %s, want %s", tc.choice, got, tc.want)
