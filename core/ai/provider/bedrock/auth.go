@@ -17,7 +17,6 @@ import (
 	"github.com/aws/aws-sdk-go-v2/credentials/endpointcreds"
 	"github.com/aws/aws-sdk-go-v2/credentials/stscreds"
 	"github.com/aws/aws-sdk-go-v2/feature/ec2/imds"
-	"github.com/aws/aws-sdk-go-v2/service/bedrockruntime"
 	"github.com/aws/aws-sdk-go-v2/service/sts"
 )
 
@@ -92,11 +91,10 @@ func (s settings) key() string {
 	return hex.EncodeToString(h[:])
 }
 
-// session is a loaded AWS configuration and the client built from it. Its
+// session is a loaded AWS configuration. Its
 // credentials provider caches what it fetched until shortly before expiry.
 type session struct {
 	cfg    aws.Config
-	client *bedrockruntime.Client
 	source string // where credentials come from, for error messages ("env AWS_PROFILE=dev", …)
 }
 
@@ -179,7 +177,7 @@ func loadSession(ctx context.Context, s settings) (*session, error) {
 	if cfg.Region == "" {
 		cfg.Region = DefaultRegion
 	}
-	return &session{cfg: cfg, client: bedrockruntime.NewFromConfig(cfg), source: source}, nil
+	return &session{cfg: cfg, source: source}, nil
 }
 
 // profileError explains a configuration that could not be loaded.

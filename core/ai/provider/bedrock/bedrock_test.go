@@ -618,3 +618,34 @@ func TestModelStreamErrorRetry(t *testing.T) {
 		}
 	}
 }
+
+// Two streams at once on one provider (parallel subagents) each get their
+// own answer; under -race this also checks that they share no decoder
+// state (the SDK keeps one per client, so each request has its client).
+func TestConcurrentStreams(t *testing.T) {
+	turn := func(s string) mockllm.Turn {
+		return mockllm.Turn{Blocks: []mockllm.Block{mockllm.Text(s)}, ChunkSize: 2, ChunkDelay: time.Millisecond, Match: s}
+	}
+	srv := mockllm.New(t).Script(turn("first answer"), turn("second answer"))
+	p := NewWithEnv(nil, testEnv(nil))
+	var wg sync.WaitGroup
+	got := make([]string, 2)
+	for i, want := range []string{"first answer", "second answer"} {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			req := simpleRequest(srv.URL())
+			req.Messages = []ai.Message{&ai.UserMessage{Content: ai.ContentList{ai.Text(want)}}}
+			ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+			defer cancel()
+			m := p.Stream(ctx, req).Result(ctx)
+			if m != nil && len(m.Content) == 1 {
+				got[i] = m.Content[0].(*ai.TextContent).Text
+			}
+		}()
+	}
+	wg.Wait()
+	if got[0] != "first answer" || got[1] != "second answer" {
+		t.Errorf("answers %q", got)
+	}
+}

@@ -111,7 +111,12 @@ func (p *Provider) stream(ctx context.Context, req *ai.Request, em *ai.Emitter) 
 	if base := req.EffectiveBaseURL(); base != "" && !isRegionalEndpoint(base) {
 		endpoint = strings.TrimRight(base, "/")
 	}
-	out, err := sess.client.ConverseStream(ctx, in, func(o *bedrockruntime.Options) {
+	// A client per request: the SDK's event-stream decoder keeps its
+	// buffer in the client's protocol, so concurrent streams on one client
+	// race (found with -race). The credentials cache lives in sess.cfg and
+	// is shared.
+	client := bedrockruntime.NewFromConfig(sess.cfg)
+	out, err := client.ConverseStream(ctx, in, func(o *bedrockruntime.Options) {
 		o.HTTPClient = t
 		o.Retryer = aws.NopRetryer{} // the agent retries whole messages
 		o.Interceptors.AddAfterSerialization(payloadHook{req: req})
