@@ -18,7 +18,7 @@ func init() {
 }
 
 // Provider streams Bedrock ConverseStream responses. It keeps the AWS
-// session (configuration, credentials cache, client) of the last
+// session (configuration and credentials cache) of the last
 // environment it saw, so refreshed credentials (SSO, assumed roles) are
 // fetched once per expiry rather than once per request; keep one Provider
 // per process (the model registry does).
