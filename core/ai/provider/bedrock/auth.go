@@ -1,53 +1,44 @@
 package bedrock
 
 import (
-	"bytes"
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
-	"os"
+	"path/filepath"
 	"strings"
+	"sync"
 	"time"
-
-	"github.com/aws/aws-sdk-go-v2/aws"
-	awshttp "github.com/aws/aws-sdk-go-v2/aws/transport/http"
-	"github.com/aws/aws-sdk-go-v2/config"
-	"github.com/aws/aws-sdk-go-v2/credentials"
-	"github.com/aws/aws-sdk-go-v2/credentials/endpointcreds"
-	"github.com/aws/aws-sdk-go-v2/credentials/stscreds"
-	"github.com/aws/aws-sdk-go-v2/feature/ec2/imds"
-	"github.com/aws/aws-sdk-go-v2/service/sts"
 )
 
 // DefaultRegion is the region used when neither the environment nor the
 // profile names one.
 const DefaultRegion = "us-east-1"
 
-// credentialTimeout bounds one credential fetch (SSO, STS, a container
-// endpoint, IMDS); requests to Bedrock itself are bounded by ai.Send's
-// watchdogs.
+// credentialTimeout bounds one run of a profile's credential_process;
+// requests to Bedrock itself are bounded by ai.Send's watchdogs.
 const credentialTimeout = 30 * time.Second
 
-// ecsCredentialsHost is where AWS_CONTAINER_CREDENTIALS_RELATIVE_URI points.
-const ecsCredentialsHost = "http://169.254.170.2"
+// refreshBefore is how long before their expiry fetched credentials are
+// fetched again.
+const refreshBefore = 5 * time.Minute
+
+// exportHint names the ways to use credentials gopi cannot fetch itself.
+const exportHint = "export them with `eval \"$(aws configure export-credentials --format env)\"`, or give the profile a credential_process"
 
 // settings are the environment variables that decide region, endpoint and
 // credentials, read once per request through the provider's getenv. Their
-// String form is a digest, never the values: it keys the session cache.
+// key is a digest, never the values: it keys the session cache.
 type settings struct {
-	Region, Profile                  string // AWS_REGION / AWS_DEFAULT_REGION, AWS_PROFILE
-	ConfigFile, CredentialsFile      string // AWS_CONFIG_FILE, AWS_SHARED_CREDENTIALS_FILE
-	AccessKeyID, SecretKey, Session  string // AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY, AWS_SESSION_TOKEN
-	BearerToken                      string // AWS_BEARER_TOKEN_BEDROCK (a Bedrock API key)
-	WebIdentityFile, RoleARN, RoleSN string // AWS_WEB_IDENTITY_TOKEN_FILE, AWS_ROLE_ARN, AWS_ROLE_SESSION_NAME
-	ContainerRelURI, ContainerURI    string // AWS_CONTAINER_CREDENTIALS_RELATIVE_URI / _FULL_URI
-	ContainerToken                   string // AWS_CONTAINER_AUTHORIZATION_TOKEN
-	Endpoint                         string // AWS_ENDPOINT_URL_BEDROCK_RUNTIME, then AWS_ENDPOINT_URL
-	CABundle                         string // AWS_CA_BUNDLE: extra roots for credential fetches
-	SkipAuth                         bool   // AWS_BEDROCK_SKIP_AUTH=1: dummy credentials for a proxy that signs itself
-	ForceCache                       bool   // AWS_BEDROCK_FORCE_CACHE=1: cache points for any model id
-	IMDS                             bool   // AWS_EC2_METADATA_DISABLED=false: ask the EC2 instance metadata service last
+	Region, Profile                 string // AWS_REGION / AWS_DEFAULT_REGION, AWS_PROFILE
+	ConfigFile, CredentialsFile     string // AWS_CONFIG_FILE, AWS_SHARED_CREDENTIALS_FILE (or under HOME)
+	AccessKeyID, SecretKey, Session string // AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY, AWS_SESSION_TOKEN
+	BearerToken                     string // AWS_BEARER_TOKEN_BEDROCK (a Bedrock API key)
+	WebIdentity                     bool   // AWS_WEB_IDENTITY_TOKEN_FILE and AWS_ROLE_ARN
+	Container                       bool   // AWS_CONTAINER_CREDENTIALS_RELATIVE_URI or _FULL_URI
+	Endpoint                        string // AWS_ENDPOINT_URL_BEDROCK_RUNTIME, then AWS_ENDPOINT_URL
+	SkipAuth                        bool   // AWS_BEDROCK_SKIP_AUTH=1: dummy credentials for a proxy that signs itself
+	ForceCache                      bool   // AWS_BEDROCK_FORCE_CACHE=1: cache points for any model id
 }
 
 // readSettings reads the settings through getenv (nil: none set).
@@ -70,18 +61,25 @@ func readSettings(getenv func(string) string) settings {
 		}
 		return false
 	}
-	return settings{
+	s := settings{
 		Region: get("AWS_REGION", "AWS_DEFAULT_REGION"), Profile: get("AWS_PROFILE"),
 		ConfigFile: get("AWS_CONFIG_FILE"), CredentialsFile: get("AWS_SHARED_CREDENTIALS_FILE"),
 		AccessKeyID: get("AWS_ACCESS_KEY_ID"), SecretKey: get("AWS_SECRET_ACCESS_KEY"), Session: get("AWS_SESSION_TOKEN"),
-		BearerToken:     get("AWS_BEARER_TOKEN_BEDROCK"),
-		WebIdentityFile: get("AWS_WEB_IDENTITY_TOKEN_FILE"), RoleARN: get("AWS_ROLE_ARN"), RoleSN: get("AWS_ROLE_SESSION_NAME"),
-		ContainerRelURI: get("AWS_CONTAINER_CREDENTIALS_RELATIVE_URI"), ContainerURI: get("AWS_CONTAINER_CREDENTIALS_FULL_URI"),
-		ContainerToken: get("AWS_CONTAINER_AUTHORIZATION_TOKEN"),
-		Endpoint:       get("AWS_ENDPOINT_URL_BEDROCK_RUNTIME", "AWS_ENDPOINT_URL"), CABundle: get("AWS_CA_BUNDLE"),
-		SkipAuth: flag("AWS_BEDROCK_SKIP_AUTH"), ForceCache: flag("AWS_BEDROCK_FORCE_CACHE"),
-		IMDS: strings.EqualFold(get("AWS_EC2_METADATA_DISABLED"), "false"),
+		BearerToken: get("AWS_BEARER_TOKEN_BEDROCK"),
+		WebIdentity: get("AWS_WEB_IDENTITY_TOKEN_FILE") != "" && get("AWS_ROLE_ARN") != "",
+		Container:   get("AWS_CONTAINER_CREDENTIALS_RELATIVE_URI", "AWS_CONTAINER_CREDENTIALS_FULL_URI") != "",
+		Endpoint:    get("AWS_ENDPOINT_URL_BEDROCK_RUNTIME", "AWS_ENDPOINT_URL"),
+		SkipAuth:    flag("AWS_BEDROCK_SKIP_AUTH"), ForceCache: flag("AWS_BEDROCK_FORCE_CACHE"),
 	}
+	if home := get("HOME", "USERPROFILE"); home != "" {
+		if s.ConfigFile == "" {
+			s.ConfigFile = filepath.Join(home, ".aws", "config")
+		}
+		if s.CredentialsFile == "" {
+			s.CredentialsFile = filepath.Join(home, ".aws", "credentials")
+		}
+	}
+	return s
 }
 
 // key is a digest of every setting, so sessions are cached per distinct
@@ -91,99 +89,116 @@ func (s settings) key() string {
 	return hex.EncodeToString(h[:])
 }
 
-// session is a loaded AWS configuration. Its
-// credentials provider caches what it fetched until shortly before expiry.
-type session struct {
-	cfg    aws.Config
-	source string // where credentials come from, for error messages ("env AWS_PROFILE=dev", …)
+// credentials are AWS access keys; Expires is zero for keys that do not
+// expire.
+type credentials struct {
+	AccessKeyID, SecretAccessKey, SessionToken string
+	Expires                                    time.Time
 }
 
-// loadSession resolves region and credentials: AWS_BEDROCK_SKIP_AUTH's
-// dummy keys, a profile named by AWS_PROFILE (static keys, SSO, assumed
-// roles, credential_process: the SDK's shared-config chain), static keys
-// from the environment, web identity, container credentials, then the
-// default profile and, when enabled, EC2 instance metadata. A bearer token
-// needs no credentials; region still comes from the environment or the
-// profile. Credential fetches time out after credentialTimeout.
-func loadSession(ctx context.Context, s settings) (*session, error) {
-	// The SDK's own client: it can take AWS_CA_BUNDLE, which a plain
-	// *http.Client cannot.
-	credClient := awshttp.NewBuildableClient().WithTimeout(credentialTimeout)
-	opts := []func(*config.LoadOptions) error{
-		config.WithHTTPClient(credClient),
-		config.WithRetryMaxAttempts(1),
+// session is the resolved region and credential source of one
+// environment. Credentials from a credential_process are cached until
+// shortly before they expire.
+type session struct {
+	region string
+	source string // where credentials come from, for error messages ("env AWS_PROFILE=dev", …)
+	bearer bool   // a Bedrock API key: no AWS credentials needed
+
+	static  *credentials // fixed keys; nil when fetched
+	process string       // credential_process command line
+
+	mu     sync.Mutex
+	cached *credentials
+}
+
+// credentials returns the keys to sign with, running the profile's
+// credential_process when there are none cached or they are about to
+// expire.
+func (s *session) credentials(ctx context.Context) (credentials, error) {
+	if s.static != nil {
+		return *s.static, nil
 	}
-	if s.CABundle != "" {
-		pem, err := os.ReadFile(s.CABundle)
-		if err != nil {
-			return nil, fmt.Errorf("AWS_CA_BUNDLE: %w (point it at a PEM file of certificates, or unset it)", err)
-		}
-		opts = append(opts, config.WithCustomCABundle(bytes.NewReader(pem)))
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if c := s.cached; c != nil && (c.Expires.IsZero() || time.Until(c.Expires) > refreshBefore) {
+		return *c, nil
 	}
-	if s.Region != "" {
-		opts = append(opts, config.WithRegion(s.Region))
+	c, err := runCredentialProcess(ctx, s.process, credentialTimeout)
+	if err != nil {
+		return credentials{}, &CredentialsError{Source: s.source, Err: err}
 	}
-	if s.ConfigFile != "" {
-		opts = append(opts, config.WithSharedConfigFiles([]string{s.ConfigFile}))
+	s.cached = &c
+	return c, nil
+}
+
+// loadSession resolves region and credentials, in this order: a Bedrock
+// API key (only the region is needed), AWS_BEDROCK_SKIP_AUTH's dummy keys,
+// the profile named by AWS_PROFILE, static keys from the environment, web
+// identity and container credentials (refused: they need AWS's STS and
+// container clients), then the default profile. A profile gives static
+// keys or a credential_process; SSO and assumed-role profiles are refused
+// with the way to export their keys. The region comes from the
+// environment, then the profile, then DefaultRegion.
+func loadSession(s settings) (*session, error) {
+	sess := &session{region: s.Region}
+	profileName := s.Profile
+	if profileName == "" {
+		profileName = "default"
 	}
-	if s.CredentialsFile != "" {
-		opts = append(opts, config.WithSharedCredentialsFiles([]string{s.CredentialsFile}))
+	prof, found, err := loadProfile(s.ConfigFile, s.CredentialsFile, profileName)
+	if err != nil {
+		return nil, err
 	}
-	if !s.IMDS {
-		opts = append(opts, config.WithEC2IMDSClientEnableState(imds.ClientDisabled))
+	if s.Profile != "" && !found {
+		return nil, fmt.Errorf("AWS profile %q (AWS_PROFILE) is not in the shared AWS config or credentials file: fix the name, or create it with `aws configure --profile %s`", s.Profile, s.Profile)
 	}
-	source, webIdentity := "", false
+	if sess.region == "" {
+		sess.region = prof["region"]
+	}
+	if sess.region == "" {
+		sess.region = DefaultRegion
+	}
 	switch {
 	case s.BearerToken != "":
-		source = "env AWS_BEARER_TOKEN_BEDROCK"
+		sess.source, sess.bearer = "env AWS_BEARER_TOKEN_BEDROCK", true
 	case s.SkipAuth:
-		source = "env AWS_BEDROCK_SKIP_AUTH (no signing)"
-		opts = append(opts, config.WithCredentialsProvider(credentials.NewStaticCredentialsProvider("dummy-access-key", "dummy-secret-key", "")))
+		sess.source = "env AWS_BEDROCK_SKIP_AUTH (no signing)"
+		sess.static = &credentials{AccessKeyID: "dummy-access-key", SecretAccessKey: "dummy-secret-key"}
 	case s.Profile != "":
-		source = "profile " + s.Profile + " (env AWS_PROFILE)"
-		opts = append(opts, config.WithSharedConfigProfile(s.Profile))
+		sess.source = "env AWS_PROFILE=" + s.Profile
+		if err := sess.fromProfile(s.Profile, prof); err != nil {
+			return nil, err
+		}
 	case s.AccessKeyID != "" && s.SecretKey != "":
-		source = "env AWS_ACCESS_KEY_ID"
-		opts = append(opts, config.WithCredentialsProvider(credentials.NewStaticCredentialsProvider(s.AccessKeyID, s.SecretKey, s.Session)))
-	case s.WebIdentityFile != "" && s.RoleARN != "":
-		source = "web identity (env AWS_WEB_IDENTITY_TOKEN_FILE)"
-		webIdentity = true
-	case s.ContainerRelURI != "" || s.ContainerURI != "":
-		source = "container credentials (env AWS_CONTAINER_CREDENTIALS_*)"
-		uri := s.ContainerURI
-		if s.ContainerRelURI != "" {
-			uri = ecsCredentialsHost + s.ContainerRelURI
+		sess.source = "env AWS_ACCESS_KEY_ID"
+		sess.static = &credentials{AccessKeyID: s.AccessKeyID, SecretAccessKey: s.SecretKey, SessionToken: s.Session}
+	case s.WebIdentity:
+		return nil, fmt.Errorf("gopi does not exchange web identity tokens (AWS_WEB_IDENTITY_TOKEN_FILE) for Bedrock credentials: %s", exportHint)
+	case s.Container:
+		return nil, fmt.Errorf("gopi does not fetch container credentials (AWS_CONTAINER_CREDENTIALS_*) for Bedrock: %s", exportHint)
+	case found:
+		sess.source = "the default profile of the shared AWS files"
+		if err := sess.fromProfile("default", prof); err != nil {
+			return nil, err
 		}
-		opts = append(opts, config.WithCredentialsProvider(aws.NewCredentialsCache(endpointcreds.New(uri, func(o *endpointcreds.Options) {
-			o.HTTPClient = credClient
-			o.AuthorizationToken = s.ContainerToken
-		}))))
 	default:
-		source = "the default profile of the shared AWS files"
+		sess.source = "the environment and the shared AWS files"
 	}
-	cfg, err := config.LoadDefaultConfig(ctx, opts...)
-	if err != nil {
-		return nil, profileError(s, err)
-	}
-	if webIdentity {
-		// The role is assumed with STS in the configured region.
-		roleSession := s.RoleSN
-		if roleSession == "" {
-			roleSession = "gopi"
-		}
-		cfg.Credentials = aws.NewCredentialsCache(stscreds.NewWebIdentityRoleProvider(sts.NewFromConfig(cfg), s.RoleARN,
-			stscreds.IdentityTokenFile(s.WebIdentityFile), func(o *stscreds.WebIdentityRoleOptions) { o.RoleSessionName = roleSession }))
-	}
-	if cfg.Region == "" {
-		cfg.Region = DefaultRegion
-	}
-	return &session{cfg: cfg, source: source}, nil
+	return sess, nil
 }
 
-// profileError explains a configuration that could not be loaded.
-func profileError(s settings, err error) error {
-	if s.Profile != "" && strings.Contains(err.Error(), "failed to get shared config profile") {
-		return fmt.Errorf("AWS profile %q (AWS_PROFILE) is not in the shared AWS config or credentials file: fix the name, or create it with `aws configure --profile %s` or `aws configure sso`", s.Profile, s.Profile)
+// fromProfile takes a profile's static keys or credential_process, or
+// refuses the kinds gopi does not fetch.
+func (s *session) fromProfile(name string, prof map[string]string) error {
+	switch {
+	case prof["aws_access_key_id"] != "" && prof["aws_secret_access_key"] != "":
+		s.static = &credentials{AccessKeyID: prof["aws_access_key_id"], SecretAccessKey: prof["aws_secret_access_key"], SessionToken: prof["aws_session_token"]}
+	case prof["credential_process"] != "":
+		s.process = prof["credential_process"]
+	case prof["sso_session"] != "" || prof["sso_start_url"] != "":
+		return fmt.Errorf("AWS profile %q uses SSO, which gopi does not sign in to for Bedrock: after `aws sso login --profile %s`, %s", name, name, exportHint)
+	case prof["role_arn"] != "" || prof["web_identity_token_file"] != "":
+		return fmt.Errorf("AWS profile %q assumes a role, which gopi does not do for Bedrock: %s", name, exportHint)
 	}
-	return fmt.Errorf("loading the AWS configuration failed: %w (check ~/.aws/config, ~/.aws/credentials and the AWS_* variables)", err)
+	return nil
 }

@@ -20,7 +20,6 @@ import (
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/aws/protocol/eventstream"
 	v4 "github.com/aws/aws-sdk-go-v2/aws/signer/v4"
-	"github.com/aws/aws-sdk-go-v2/service/bedrockruntime/types"
 
 	"github.com/gopi-agent/gopi/core/ai"
 	"github.com/gopi-agent/gopi/internal/mockllm"
@@ -473,50 +472,47 @@ func TestRegionalEndpoint(t *testing.T) {
 }
 
 // renderMessages renders converted messages compactly for comparison.
-func renderMessages(msgs []types.Message) string {
+func renderMessages(msgs []message) string {
 	type msg struct {
 		Role    string           `json:"role"`
 		Content []map[string]any `json:"content"`
 	}
-	part := func(c any) string {
-		switch c := c.(type) {
-		case *types.ToolResultContentBlockMemberText:
-			return "text:" + c.Value
-		case *types.ToolResultContentBlockMemberImage:
-			return "image:" + string(c.Value.Format)
+	part := func(c toolResultContent) string {
+		switch {
+		case c.Text != nil:
+			return "text:" + *c.Text
+		case c.Image != nil:
+			return "image:" + c.Image.Format
 		}
 		return "?"
 	}
 	var out []msg
 	for _, m := range msgs {
-		r := msg{Role: string(m.Role)}
+		r := msg{Role: m.Role}
 		for _, b := range m.Content {
-			switch b := b.(type) {
-			case *types.ContentBlockMemberText:
-				r.Content = append(r.Content, map[string]any{"text": b.Value})
-			case *types.ContentBlockMemberImage:
-				data := b.Value.Source.(*types.ImageSourceMemberBytes).Value
-				r.Content = append(r.Content, map[string]any{"image": map[string]any{"format": b.Value.Format, "bytes": base64.StdEncoding.EncodeToString(data)}})
-			case *types.ContentBlockMemberToolUse:
-				r.Content = append(r.Content, map[string]any{"toolUse": *b.Value.ToolUseId + " " + *b.Value.Name})
-			case *types.ContentBlockMemberToolResult:
+			switch {
+			case b.Text != nil:
+				r.Content = append(r.Content, map[string]any{"text": *b.Text})
+			case b.Image != nil:
+				r.Content = append(r.Content, map[string]any{"image": map[string]any{"format": b.Image.Format, "bytes": base64.StdEncoding.EncodeToString(b.Image.Source.Bytes)}})
+			case b.ToolUse != nil:
+				r.Content = append(r.Content, map[string]any{"toolUse": b.ToolUse.ToolUseID + " " + b.ToolUse.Name})
+			case b.ToolResult != nil:
 				var parts []string
-				for _, c := range b.Value.Content {
+				for _, c := range b.ToolResult.Content {
 					parts = append(parts, part(c))
 				}
-				r.Content = append(r.Content, map[string]any{"toolResult": *b.Value.ToolUseId + " " + string(b.Value.Status) + " [" + strings.Join(parts, ",") + "]"})
-			case *types.ContentBlockMemberReasoningContent:
-				switch rc := b.Value.(type) {
-				case *types.ReasoningContentBlockMemberReasoningText:
-					e := map[string]any{"reasoning": *rc.Value.Text}
-					if rc.Value.Signature != nil {
-						e["signature"] = *rc.Value.Signature
-					}
-					r.Content = append(r.Content, e)
-				case *types.ReasoningContentBlockMemberRedactedContent:
-					r.Content = append(r.Content, map[string]any{"redacted": base64.StdEncoding.EncodeToString(rc.Value)})
+				r.Content = append(r.Content, map[string]any{"toolResult": b.ToolResult.ToolUseID + " " + b.ToolResult.Status + " [" + strings.Join(parts, ",") + "]"})
+			case b.ReasoningContent != nil && b.ReasoningContent.ReasoningText != nil:
+				rt := b.ReasoningContent.ReasoningText
+				e := map[string]any{"reasoning": rt.Text}
+				if rt.Signature != "" {
+					e["signature"] = rt.Signature
 				}
-			case *types.ContentBlockMemberCachePoint:
+				r.Content = append(r.Content, e)
+			case b.ReasoningContent != nil:
+				r.Content = append(r.Content, map[string]any{"redacted": base64.StdEncoding.EncodeToString(b.ReasoningContent.RedactedContent)})
+			case b.CachePoint != nil:
 				r.Content = append(r.Content, map[string]any{"cachePoint": true})
 			}
 		}
@@ -548,12 +544,12 @@ func TestSessionReuse(t *testing.T) {
 		}
 	}
 	other, err := p.session(context.Background(), readSettings(testEnv(map[string]string{"AWS_REGION": "eu-west-1"})))
-	if err != nil || other == got[0] || other.cfg.Region != "eu-west-1" {
+	if err != nil || other == got[0] || other.region != "eu-west-1" {
 		t.Errorf("changed region: %v, %v", other, err)
 	}
 }
 
-// The watchdogs of ai.Send guard the SDK's requests: a server that never
+// The watchdogs of ai.Send guard Bedrock's requests: a server that never
 // answers, or stops in the middle of the event stream, fails the request
 // with a stall instead of hanging.
 func TestStalls(t *testing.T) {
@@ -610,8 +606,9 @@ func TestInferenceProfile(t *testing.T) {
 // A model stream error is retried when the model itself answered with a
 // rate limit or a server error, not when it refused the input.
 func TestModelStreamErrorRetry(t *testing.T) {
-	for code, retry := range map[int32]bool{429: true, 529: true, 500: true, 400: false} {
-		err := streamError(&types.ModelStreamErrorException{Message: aws.String("failed"), OriginalStatusCode: aws.Int32(code)})
+	for code, retry := range map[int]bool{429: true, 529: true, 500: true, 400: false} {
+		status := code
+		err := streamError(&streamException{Kind: "modelStreamErrorException", Payload: exceptionPayload{Message: "failed", OriginalStatusCode: &status}})
 		m := &ai.AssistantMessage{StopReason: ai.StopReasonError, ErrorMessage: ai.FormatError(err)}
 		if ai.IsRetryable(m) != retry {
 			t.Errorf("status %d: %q retryable %v, want %v", code, m.ErrorMessage, ai.IsRetryable(m), retry)
@@ -621,7 +618,7 @@ func TestModelStreamErrorRetry(t *testing.T) {
 
 // Two streams at once on one provider (parallel subagents) each get their
 // own answer; under -race this also checks that they share no decoder
-// state (the SDK keeps one per client, so each request has its client).
+// state (each request has its own event-stream decoder).
 func TestConcurrentStreams(t *testing.T) {
 	turn := func(s string) mockllm.Turn {
 		return mockllm.Turn{Blocks: []mockllm.Block{mockllm.Text(s)}, ChunkSize: 2, ChunkDelay: time.Millisecond, Match: s}

@@ -4,10 +4,6 @@ import (
 	"encoding/base64"
 	"strings"
 
-	"github.com/aws/aws-sdk-go-v2/aws"
-	"github.com/aws/aws-sdk-go-v2/service/bedrockruntime/document"
-	"github.com/aws/aws-sdk-go-v2/service/bedrockruntime/types"
-
 	"github.com/gopi-agent/gopi/core/ai"
 )
 
@@ -18,7 +14,7 @@ const noResult = "No result provided"
 // converter builds the Converse messages of one request.
 type converter struct {
 	model   *ai.Model
-	out     []types.Message
+	out     []message
 	pending []string // tool use ids of the last assistant turn not yet answered
 }
 
@@ -29,7 +25,7 @@ type converter struct {
 // that wrote it (Claude needs the signature; other models take it
 // unsigned), otherwise kept as text; the reasoning of a failed or aborted
 // turn loses its signature, which may be cut short.
-func convertMessages(msgs []ai.Message, model *ai.Model) ([]types.Message, error) {
+func convertMessages(msgs []ai.Message, model *ai.Model) ([]message, error) {
 	c := &converter{model: model}
 	for _, m := range msgs {
 		var err error
@@ -53,12 +49,12 @@ func convertMessages(msgs []ai.Message, model *ai.Model) ([]types.Message, error
 
 // appendUser adds blocks to the conversation as a user turn, joining a
 // user turn before it (Bedrock wants the roles to alternate).
-func (c *converter) appendUser(blocks []types.ContentBlock) {
-	if n := len(c.out); n > 0 && c.out[n-1].Role == types.ConversationRoleUser {
+func (c *converter) appendUser(blocks []contentBlock) {
+	if n := len(c.out); n > 0 && c.out[n-1].Role == roleUser {
 		c.out[n-1].Content = append(c.out[n-1].Content, blocks...)
 		return
 	}
-	c.out = append(c.out, types.Message{Role: types.ConversationRoleUser, Content: blocks})
+	c.out = append(c.out, message{Role: roleUser, Content: blocks})
 }
 
 // answerPending gives every unanswered tool call an error result.
@@ -66,11 +62,10 @@ func (c *converter) answerPending() {
 	if len(c.pending) == 0 {
 		return
 	}
-	var blocks []types.ContentBlock
+	var blocks []contentBlock
 	for _, id := range c.pending {
-		blocks = append(blocks, &types.ContentBlockMemberToolResult{Value: types.ToolResultBlock{
-			ToolUseId: aws.String(id), Status: types.ToolResultStatusError,
-			Content: []types.ToolResultContentBlock{&types.ToolResultContentBlockMemberText{Value: noResult}},
+		blocks = append(blocks, contentBlock{ToolResult: &toolResultBlock{
+			ToolUseID: id, Status: statusError, Content: []toolResultContent{resultText(noResult)},
 		}})
 	}
 	c.pending = nil
@@ -78,23 +73,23 @@ func (c *converter) answerPending() {
 }
 
 func (c *converter) user(content ai.ContentList) error {
-	var blocks []types.ContentBlock
+	var blocks []contentBlock
 	for _, b := range content {
 		switch b := b.(type) {
 		case *ai.TextContent:
 			if strings.TrimSpace(b.Text) != "" {
-				blocks = append(blocks, &types.ContentBlockMemberText{Value: validText(b.Text)})
+				blocks = append(blocks, textBlock(validText(b.Text)))
 			}
 		case *ai.ImageContent:
 			if !c.model.SupportsImages() {
-				blocks = append(blocks, &types.ContentBlockMemberText{Value: "(image omitted: model does not support images)"})
+				blocks = append(blocks, textBlock(imageOmitted))
 				continue
 			}
-			img, err := imageBlock(b)
+			img, err := decodeImage(b)
 			if err != nil {
 				return err
 			}
-			blocks = append(blocks, &types.ContentBlockMemberImage{Value: img})
+			blocks = append(blocks, contentBlock{Image: img})
 		}
 	}
 	if len(blocks) > 0 {
@@ -106,15 +101,15 @@ func (c *converter) user(content ai.ContentList) error {
 func (c *converter) assistant(m *ai.AssistantMessage) {
 	failed := m.StopReason == ai.StopReasonError || m.StopReason == ai.StopReasonAborted
 	sameModel := m.Provider == c.model.Provider && m.Model == c.model.ID
-	var blocks []types.ContentBlock
+	var blocks []contentBlock
 	for _, b := range m.Content {
 		switch b := b.(type) {
 		case *ai.TextContent:
 			if strings.TrimSpace(b.Text) != "" {
-				blocks = append(blocks, &types.ContentBlockMemberText{Value: validText(b.Text)})
+				blocks = append(blocks, textBlock(validText(b.Text)))
 			}
 		case *ai.ThinkingContent:
-			if blk := c.reasoning(b, sameModel, failed); blk != nil {
+			if blk, ok := c.reasoning(b, sameModel, failed); ok {
 				blocks = append(blocks, blk)
 			}
 		case *ai.ToolCall:
@@ -123,9 +118,7 @@ func (c *converter) assistant(m *ai.AssistantMessage) {
 			if args == nil {
 				args = map[string]any{}
 			}
-			blocks = append(blocks, &types.ContentBlockMemberToolUse{Value: types.ToolUseBlock{
-				ToolUseId: aws.String(id), Name: aws.String(b.Name), Input: document.NewLazyDocument(args),
-			}})
+			blocks = append(blocks, contentBlock{ToolUse: &toolUseBlock{ToolUseID: id, Name: b.Name, Input: args}})
 			c.pending = append(c.pending, id)
 		}
 	}
@@ -134,11 +127,11 @@ func (c *converter) assistant(m *ai.AssistantMessage) {
 		c.pending = nil
 		return
 	}
-	c.out = append(c.out, types.Message{Role: types.ConversationRoleAssistant, Content: blocks})
+	c.out = append(c.out, message{Role: roleAssistant, Content: blocks})
 }
 
-// reasoning replays one thinking block, or returns nil to leave it out.
-func (c *converter) reasoning(t *ai.ThinkingContent, sameModel, failed bool) types.ContentBlock {
+// reasoning replays one thinking block; false leaves it out.
+func (c *converter) reasoning(t *ai.ThinkingContent, sameModel, failed bool) (contentBlock, bool) {
 	sig := t.ThinkingSignature
 	if failed || !sameModel {
 		sig = ""
@@ -146,27 +139,25 @@ func (c *converter) reasoning(t *ai.ThinkingContent, sameModel, failed bool) typ
 	if t.Redacted {
 		data, err := base64.StdEncoding.DecodeString(sig)
 		if sig == "" || err != nil {
-			return nil // hidden reasoning cannot be shown to another model
+			return contentBlock{}, false // hidden reasoning cannot be shown to another model
 		}
-		return &types.ContentBlockMemberReasoningContent{Value: &types.ReasoningContentBlockMemberRedactedContent{Value: data}}
+		return contentBlock{ReasoningContent: &reasoningContent{RedactedContent: data}}, true
 	}
 	if strings.TrimSpace(t.Thinking) == "" {
-		return nil
+		return contentBlock{}, false
 	}
 	text := validText(t.Thinking)
 	switch {
 	case !sameModel:
-		return &types.ContentBlockMemberText{Value: text}
+		return textBlock(text), true
 	case !signsThinking(c.model):
-		return &types.ContentBlockMemberReasoningContent{Value: &types.ReasoningContentBlockMemberReasoningText{
-			Value: types.ReasoningTextBlock{Text: aws.String(text)}}}
+		return contentBlock{ReasoningContent: &reasoningContent{ReasoningText: &reasoningText{Text: text}}}, true
 	case sig != "":
-		return &types.ContentBlockMemberReasoningContent{Value: &types.ReasoningContentBlockMemberReasoningText{
-			Value: types.ReasoningTextBlock{Text: aws.String(text), Signature: aws.String(sig)}}}
+		return contentBlock{ReasoningContent: &reasoningContent{ReasoningText: &reasoningText{Text: text, Signature: sig}}}, true
 	}
 	// Claude needs a signature to take reasoning back; without one it is
 	// kept as text.
-	return &types.ContentBlockMemberText{Value: "[Thinking]: " + text}
+	return textBlock("[Thinking]: " + text), true
 }
 
 func (c *converter) toolResult(m *ai.ToolResultMessage) error {
@@ -182,38 +173,42 @@ func (c *converter) toolResult(m *ai.ToolResultMessage) error {
 	if !found {
 		return nil
 	}
-	var content []types.ToolResultContentBlock
+	var content []toolResultContent
 	for _, b := range m.Content {
 		switch b := b.(type) {
 		case *ai.TextContent:
-			content = append(content, &types.ToolResultContentBlockMemberText{Value: validText(b.Text)})
+			content = append(content, resultText(validText(b.Text)))
 		case *ai.ImageContent:
 			if !c.model.SupportsImages() {
-				content = append(content, &types.ToolResultContentBlockMemberText{Value: "(image omitted: model does not support images)"})
+				content = append(content, resultText(imageOmitted))
 				continue
 			}
-			img, err := imageBlock(b)
+			img, err := decodeImage(b)
 			if err != nil {
 				return err
 			}
-			content = append(content, &types.ToolResultContentBlockMemberImage{Value: img})
+			content = append(content, toolResultContent{Image: img})
 		}
 	}
 	if len(content) == 0 {
-		content = []types.ToolResultContentBlock{&types.ToolResultContentBlockMemberText{Value: "(no output)"}}
+		content = []toolResultContent{resultText("(no output)")}
 	}
-	status := types.ToolResultStatusSuccess
+	status := statusSuccess
 	if m.IsError {
-		status = types.ToolResultStatusError
+		status = statusError
 	}
-	c.appendUser([]types.ContentBlock{&types.ContentBlockMemberToolResult{Value: types.ToolResultBlock{
-		ToolUseId: aws.String(id), Content: content, Status: status,
-	}}})
+	c.appendUser([]contentBlock{{ToolResult: &toolResultBlock{ToolUseID: id, Content: content, Status: status}}})
 	return nil
 }
 
-// validText replaces invalid UTF-8, which the SDK's JSON encoder would
-// otherwise send as is and Bedrock reject.
+// imageOmitted stands in for an image the model cannot take.
+const imageOmitted = "(image omitted: model does not support images)"
+
+// resultText is a text part of a tool result.
+func resultText(s string) toolResultContent { return toolResultContent{Text: &s} }
+
+// validText replaces invalid UTF-8, which Bedrock rejects (encoding/json
+// would otherwise turn each bad byte into U+FFFD on its own).
 func validText(s string) string { return strings.ToValidUTF8(s, "\uFFFD") }
 
 // toolID makes a tool call id fit Bedrock's ^[a-zA-Z0-9_-]{1,64}$ (ids of

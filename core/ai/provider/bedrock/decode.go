@@ -2,9 +2,8 @@ package bedrock
 
 import (
 	"encoding/base64"
+	"encoding/json"
 	"fmt"
-
-	"github.com/aws/aws-sdk-go-v2/service/bedrockruntime/types"
 
 	"github.com/gopi-agent/gopi/core/ai"
 )
@@ -15,13 +14,13 @@ import (
 // delta.
 type decoder struct {
 	em      *ai.Emitter
-	blocks  map[int32]int // Converse content block index → our content index
+	blocks  map[int]int // Converse content block index → our content index
 	started bool
 	stopped bool // messageStop arrived
 }
 
 func newDecoder(em *ai.Emitter) *decoder {
-	return &decoder{em: em, blocks: map[int32]int{}}
+	return &decoder{em: em, blocks: map[int]int{}}
 }
 
 // start emits "start" once, at the first event.
@@ -32,38 +31,50 @@ func (d *decoder) start() {
 	}
 }
 
-// event handles one stream event.
-func (d *decoder) event(ev types.ConverseStreamOutput) error {
-	switch ev := ev.(type) {
-	case *types.ConverseStreamOutputMemberMessageStart:
-		if ev.Value.Role != "" && ev.Value.Role != types.ConversationRoleAssistant {
-			return fmt.Errorf("the stream started a %s message instead of the assistant's", ev.Value.Role)
+// event handles one stream event: its type (the :event-type header) and
+// JSON payload. Unknown event types are skipped, as new ones may appear.
+func (d *decoder) event(name string, payload []byte) error {
+	var ev streamEvent
+	switch name {
+	case "messageStart", "contentBlockStart", "contentBlockDelta", "contentBlockStop", "messageStop", "metadata":
+		if err := json.Unmarshal(payload, &ev); err != nil {
+			return fmt.Errorf("Bedrock sent a %s event that is not valid JSON: %w", name, err)
+		}
+	default:
+		return nil
+	}
+	switch name {
+	case "messageStart":
+		if ev.Role != "" && ev.Role != roleAssistant {
+			return fmt.Errorf("the stream started a %s message instead of the assistant's", ev.Role)
 		}
 		d.start()
-	case *types.ConverseStreamOutputMemberContentBlockStart:
+	case "contentBlockStart":
 		d.start()
-		if tu, ok := ev.Value.Start.(*types.ContentBlockStartMemberToolUse); ok {
-			d.blocks[index(ev.Value.ContentBlockIndex)] = d.em.StartToolCall(toolID(str(tu.Value.ToolUseId)), str(tu.Value.Name))
+		if ev.Start != nil && ev.Start.ToolUse != nil {
+			d.blocks[ev.ContentBlockIndex] = d.em.StartToolCall(toolID(ev.Start.ToolUse.ToolUseID), ev.Start.ToolUse.Name)
 		}
-	case *types.ConverseStreamOutputMemberContentBlockDelta:
+	case "contentBlockDelta":
 		d.start()
-		d.delta(index(ev.Value.ContentBlockIndex), ev.Value.Delta)
-	case *types.ConverseStreamOutputMemberContentBlockStop:
-		d.stop(index(ev.Value.ContentBlockIndex))
-	case *types.ConverseStreamOutputMemberMessageStop:
+		if ev.Delta != nil {
+			d.delta(ev.ContentBlockIndex, ev.Delta)
+		}
+	case "contentBlockStop":
+		d.stop(ev.ContentBlockIndex)
+	case "messageStop":
 		d.start()
 		d.em.EndOpenBlocks()
-		reason, msg := MapStopReason(string(ev.Value.StopReason))
+		reason, msg := MapStopReason(ev.StopReason)
 		d.em.SetStopReason(reason)
 		if msg != "" {
 			d.em.SetErrorMessage(msg)
 		}
 		d.stopped = true
-	case *types.ConverseStreamOutputMemberMetadata:
-		if u := ev.Value.Usage; u != nil {
+	case "metadata":
+		if u := ev.Usage; u != nil {
 			d.em.UpdateUsage(func(au *ai.Usage) {
-				au.Input, au.Output = i32(u.InputTokens), i32(u.OutputTokens)
-				au.CacheRead, au.CacheWrite = i32(u.CacheReadInputTokens), i32(u.CacheWriteInputTokens)
+				au.Input, au.Output = u.InputTokens, u.OutputTokens
+				au.CacheRead, au.CacheWrite = u.CacheReadInputTokens, u.CacheWriteInputTokens
 				au.TotalTokens = au.Input + au.Output + au.CacheRead + au.CacheWrite
 			})
 		}
@@ -73,7 +84,7 @@ func (d *decoder) event(ev types.ConverseStreamOutput) error {
 
 // delta appends a delta to its block, opening the block by the delta's
 // kind when it is the first.
-func (d *decoder) delta(i int32, delta types.ContentBlockDelta) {
+func (d *decoder) delta(i int, delta *blockDelta) {
 	idx, open := d.blocks[i]
 	kind := func() any {
 		if !open {
@@ -81,39 +92,39 @@ func (d *decoder) delta(i int32, delta types.ContentBlockDelta) {
 		}
 		return d.em.Message().Content[idx]
 	}
-	switch delta := delta.(type) {
-	case *types.ContentBlockDeltaMemberText:
+	switch {
+	case delta.Text != nil:
 		if !open {
 			idx = d.em.StartText()
 			d.blocks[i] = idx
 		}
 		if _, ok := kind().(*ai.TextContent); ok || !open {
-			d.em.TextDelta(idx, delta.Value)
+			d.em.TextDelta(idx, *delta.Text)
 		}
-	case *types.ContentBlockDeltaMemberToolUse:
+	case delta.ToolUse != nil:
 		if _, ok := kind().(*ai.ToolCall); ok {
-			d.em.ToolCallDelta(idx, str(delta.Value.Input))
+			d.em.ToolCallDelta(idx, delta.ToolUse.Input)
 		}
-	case *types.ContentBlockDeltaMemberReasoningContent:
+	case delta.ReasoningContent != nil:
 		if !open {
 			idx = d.em.StartThinking()
 			d.blocks[i] = idx
 		} else if _, ok := kind().(*ai.ThinkingContent); !ok {
 			return
 		}
-		switch r := delta.Value.(type) {
-		case *types.ReasoningContentBlockDeltaMemberText:
-			d.em.ThinkingDelta(idx, r.Value)
-		case *types.ReasoningContentBlockDeltaMemberSignature:
-			d.em.AppendThinkingSignature(idx, r.Value)
-		case *types.ReasoningContentBlockDeltaMemberRedactedContent:
-			d.em.SetThinkingRedacted(idx, base64.StdEncoding.EncodeToString(r.Value))
+		switch r := delta.ReasoningContent; {
+		case r.Text != nil:
+			d.em.ThinkingDelta(idx, *r.Text)
+		case r.Signature != nil:
+			d.em.AppendThinkingSignature(idx, *r.Signature)
+		case r.RedactedContent != nil:
+			d.em.SetThinkingRedacted(idx, base64.StdEncoding.EncodeToString(r.RedactedContent))
 		}
 	}
 }
 
 // stop closes a block.
-func (d *decoder) stop(i int32) {
+func (d *decoder) stop(i int) {
 	idx, ok := d.blocks[i]
 	if !ok {
 		return
@@ -132,40 +143,19 @@ func (d *decoder) stop(i int32) {
 // MapStopReason maps a Converse stopReason to ours, with an error text for
 // the reasons that map to error.
 func MapStopReason(s string) (ai.StopReason, string) {
-	switch types.StopReason(s) {
-	case types.StopReasonEndTurn, types.StopReasonStopSequence:
+	switch s {
+	case "end_turn", "stop_sequence":
 		return ai.StopReasonStop, ""
-	case types.StopReasonMaxTokens, types.StopReasonModelContextWindowExceeded:
+	case "max_tokens", "model_context_window_exceeded":
 		return ai.StopReasonLength, ""
-	case types.StopReasonToolUse:
+	case "tool_use":
 		return ai.StopReasonToolUse, ""
-	case types.StopReasonGuardrailIntervened:
+	case "guardrail_intervened":
 		return ai.StopReasonError, "The response was blocked by a Bedrock guardrail (stopReason: guardrail_intervened)"
-	case types.StopReasonContentFiltered:
+	case "content_filtered":
 		return ai.StopReasonError, "The response was stopped by the provider's content filter (stopReason: content_filtered)"
-	case types.StopReasonMalformedModelOutput, types.StopReasonMalformedToolUse:
+	case "malformed_model_output", "malformed_tool_use":
 		return ai.StopReasonError, "The model produced output Bedrock could not parse (stopReason: " + s + ")"
 	}
 	return ai.StopReasonError, "unknown stop reason from provider: " + s
-}
-
-func index(p *int32) int32 {
-	if p == nil {
-		return 0
-	}
-	return *p
-}
-
-func i32(p *int32) int {
-	if p == nil {
-		return 0
-	}
-	return int(*p)
-}
-
-func str(p *string) string {
-	if p == nil {
-		return ""
-	}
-	return *p
 }

@@ -1,32 +1,33 @@
 // Package bedrock streams from Amazon Bedrock's ConverseStream API
-// ("bedrock-converse-stream") with the official AWS SDK for Go v2.
+// ("bedrock-converse-stream") over gopi's own transport.
 //
-// Unlike the other providers it does not build its own HTTP request: the
-// SDK serializes the typed input, resolves the endpoint, and signs with
-// SigV4 (or sends a Bedrock API key as a bearer token), and its answer is
-// a binary AWS event stream, not server-sent events. The provider plugs
-// into the SDK at three points so it behaves like the others: an
-// after-serialization interceptor runs the before_provider_request hook
-// on the exact JSON body (its replacement is what gets signed and sent),
-// the SDK's HTTP client is an adapter over ai.Send (first-event and idle
-// watchdogs, the after_provider_response hook), and the SDK's retryer is
-// off, because the agent retries whole messages.
+// The JSON body is built here (wire.go) and goes through ai.NewRequest
+// (the before_provider_request hook may replace it), is then signed with
+// SigV4 by the AWS SDK's signer alone, or carries a Bedrock API key as a
+// bearer token, and is sent with ai.Send (first-event and idle
+// watchdogs). The answer is a binary AWS event stream, read with the
+// SDK's event-stream decoder alone (frame lengths and CRCs checked). No
+// other part of the AWS SDK is linked: its service clients and
+// configuration loader cost start-up time and megabytes of binary.
 //
 // Configuration comes only from the getenv given to NewWithEnv (the model
-// registry's injected lookup), passed to the SDK explicitly: region from AWS_REGION, then
-// AWS_DEFAULT_REGION, then the profile, then us-east-1; credentials from
-// a Bedrock API key (Request.APIKey or AWS_BEARER_TOKEN_BEDROCK), then
-// AWS_BEDROCK_SKIP_AUTH's dummy keys, AWS_PROFILE (the SDK's shared-config
-// chain: static keys, SSO, assumed roles, credential_process), static keys
-// in the environment, web identity, container credentials, the default
-// profile, and EC2 instance metadata only when AWS_EC2_METADATA_DISABLED
-// is "false" (off by default: off EC2 it costs seconds per failed
-// request). The SDK itself still reads a few process variables this list
-// does not cover (for example AWS_CA_BUNDLE). The loaded session and its
-// credentials cache live in the Provider, reused while the environment
-// stays the same. A model base URL that is not a public Bedrock endpoint
-// (a proxy, a test server) or AWS_ENDPOINT_URL_BEDROCK_RUNTIME replaces
-// the endpoint.
+// registry's injected lookup): region from AWS_REGION, then
+// AWS_DEFAULT_REGION, then the profile, then us-east-1; credentials from a
+// Bedrock API key (Request.APIKey or AWS_BEARER_TOKEN_BEDROCK), then
+// AWS_BEDROCK_SKIP_AUTH's dummy keys, the profile named by AWS_PROFILE,
+// static keys in the environment (AWS_ACCESS_KEY_ID,
+// AWS_SECRET_ACCESS_KEY, AWS_SESSION_TOKEN), then the default profile. A
+// profile (shared config and credentials files, AWS_CONFIG_FILE and
+// AWS_SHARED_CREDENTIALS_FILE or under HOME) gives static keys or a
+// credential_process, run with a timeout and cached until shortly before
+// its keys expire. SSO and assumed-role profiles, web identity and
+// container credentials are refused with a one-line error naming the
+// alternative (`aws configure export-credentials --format env`, or a
+// credential_process); EC2 instance metadata is not asked. The session
+// (region and credential source) lives in the Provider, reused while the
+// environment stays the same. A model base URL that is not a public
+// Bedrock endpoint (a proxy, a test server) or
+// AWS_ENDPOINT_URL_BEDROCK_RUNTIME replaces the regional endpoint.
 //
 // The request: system prompt, messages (text, images as bytes, tool use
 // and results with consecutive results in one user turn, reasoning

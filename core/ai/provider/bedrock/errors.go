@@ -1,16 +1,13 @@
 package bedrock
 
 import (
-	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"net/http"
 	"strings"
 	"time"
-
-	awshttp "github.com/aws/aws-sdk-go-v2/aws/transport/http"
-	"github.com/aws/aws-sdk-go-v2/service/bedrockruntime/types"
-	"github.com/aws/smithy-go"
 
 	"github.com/gopi-agent/gopi/core/ai"
 )
@@ -87,86 +84,84 @@ func modelRefusal(code, msg string) bool {
 	return false
 }
 
-// mapError turns a ConverseStream call's error into the error the message
-// reports: an *ai.HTTPError (status, "Code: message", Retry-After) for a
-// refused request, a *ModelUnavailableError, a *CredentialsError, or the
-// error itself (cancellation, a stall, a network failure, a hook error).
-func mapError(err error, s *session, model string, header http.Header, requestID string) error {
-	var he *hookError
-	var stall *ai.StallError
+// responseError turns a refused request (a non-2xx answer with a REST-JSON
+// error: the exception name in x-amzn-ErrorType, {"message": …} as the
+// body) into a *ModelUnavailableError or an *ai.HTTPError
+// ("ThrottlingException: …", with the Retry-After hint). It closes no
+// body; the caller does.
+func responseError(resp *http.Response, region, model, requestID string) error {
+	data, _ := io.ReadAll(io.LimitReader(resp.Body, 64<<10))
+	var body exceptionPayload
+	_ = json.Unmarshal(data, &body)
+	code := errorCode(resp.Header.Get("X-Amzn-Errortype"), body.Type)
+	msg := body.text()
+	if modelRefusal(code, msg) {
+		return &ModelUnavailableError{Model: model, Region: region, Status: resp.StatusCode, Reason: msg}
+	}
+	text := code
 	switch {
-	case errors.As(err, &he):
-		return he.err
-	case errors.As(err, &stall):
-		return stall
-	case errors.Is(err, context.Canceled), errors.Is(err, context.DeadlineExceeded):
-		return err
+	case text == "" && msg == "":
+		text = http.StatusText(resp.StatusCode)
+	case text == "":
+		text = msg
+	case msg != "":
+		text += ": " + msg
 	}
-	var api smithy.APIError
-	var re *awshttp.ResponseError
-	if errors.As(err, &api) && errors.As(err, &re) {
-		status := re.HTTPStatusCode()
-		if modelRefusal(api.ErrorCode(), api.ErrorMessage()) {
-			return &ModelUnavailableError{Model: model, Region: s.cfg.Region, Status: status, Reason: api.ErrorMessage()}
-		}
-		msg := api.ErrorCode()
-		if m := api.ErrorMessage(); m != "" {
-			msg += ": " + m
-		}
-		return &ai.HTTPError{Status: status, Message: msg, RetryAfter: ai.ParseRetryAfter(header, time.Now()), RequestID: requestID}
-	}
-	if isCredentialsFailure(err) {
-		return &CredentialsError{Source: s.source, Err: err}
-	}
-	if strings.Contains(err.Error(), "bearer token with HTTP request requires HTTPS") {
-		return errors.New("a Bedrock API key is only sent over HTTPS: give an https:// base URL (models.yml or AWS_ENDPOINT_URL_BEDROCK_RUNTIME), or sign with AWS credentials instead of AWS_BEARER_TOKEN_BEDROCK")
-	}
-	return err
+	return &ai.HTTPError{Status: resp.StatusCode, Message: text, RetryAfter: ai.ParseRetryAfter(resp.Header, time.Now()),
+		RequestID: requestID, Body: data, Header: resp.Header.Clone()}
 }
 
-// isCredentialsFailure reports whether the SDK failed before sending
-// because no credentials could be had.
-func isCredentialsFailure(err error) bool {
-	msg := err.Error()
-	for _, s := range []string{"failed to refresh cached credentials", "failed to retrieve credentials", "no EC2 IMDS role found", "anonymous credentials", "get identity:"} {
-		if strings.Contains(msg, s) {
-			return true
-		}
+// errorCode returns the exception name of a refusal from the
+// x-amzn-ErrorType header ("ThrottlingException:http://…") or the body's
+// __type ("com.amazon…#ThrottlingException").
+func errorCode(header, bodyType string) string {
+	code := header
+	if code == "" {
+		code = bodyType
 	}
-	return false
+	code, _, _ = strings.Cut(code, ":")
+	if i := strings.LastIndexByte(code, '#'); i >= 0 {
+		code = code[i+1:]
+	}
+	return strings.TrimSpace(code)
 }
 
-// streamError turns an exception event that ended the stream into the
-// message's error. Throttling says "rate limit" so retries treat it as
-// transient and the overflow check does not mistake Bedrock's "Too many
-// tokens" for a full context.
+// streamException is an exception message that ended the event stream:
+// its :exception-type and payload.
+type streamException struct {
+	Kind    string
+	Payload exceptionPayload
+}
+
+func (e *streamException) Error() string { return e.Kind + ": " + e.Payload.text() }
+
+// streamError turns an error that ended the stream into the message's
+// error. Throttling says "rate limit" so retries treat it as transient and
+// the overflow check does not mistake Bedrock's "Too many tokens" for a
+// full context.
 func streamError(err error) error {
-	var (
-		throttle    *types.ThrottlingException
-		modelStream *types.ModelStreamErrorException
-		validation  *types.ValidationException
-		internal    *types.InternalServerException
-		unavailable *types.ServiceUnavailableException
-	)
-	switch {
-	case errors.As(err, &throttle):
-		return &ai.StreamError{Kind: "throttlingException", Message: "rate limit reached: " + throttle.ErrorMessage()}
-	case errors.As(err, &modelStream):
-		return &ai.StreamError{Kind: "modelStreamErrorException", Message: modelStreamMessage(modelStream)}
-	case errors.As(err, &validation):
-		return &ai.StreamError{Kind: "validationException", Message: validation.ErrorMessage()}
-	case errors.As(err, &internal):
-		return &ai.StreamError{Kind: "internalServerException", Message: "internal server error: " + internal.ErrorMessage()}
-	case errors.As(err, &unavailable):
-		return &ai.StreamError{Kind: "serviceUnavailableException", Message: "service unavailable: " + unavailable.ErrorMessage()}
-	}
 	var stall *ai.StallError
 	if errors.As(err, &stall) {
 		return stall
 	}
-	// A cut connection: its cause (addresses, "unexpected EOF" or a closed
-	// connection, depending on timing) says nothing more useful.
-	return ai.ErrStreamEnded
+	var ex *streamException
+	if !errors.As(err, &ex) {
+		// A cut connection or a damaged frame: its cause (addresses,
+		// "unexpected EOF", a checksum) says nothing more useful.
+		return ai.ErrStreamEnded
+	}
+	msg := ex.Payload.text()
+	switch ex.Kind {
+	case "throttlingException":
+		msg = "rate limit reached: " + msg
+	case "modelStreamErrorException":
+		msg = modelStreamMessage(ex.Payload)
+	case "internalServerException":
+		msg = "internal server error: " + msg
+	case "serviceUnavailableException":
+		msg = "service unavailable: " + msg
+	}
+	return &ai.StreamError{Kind: ex.Kind, Message: msg}
 }
 
 // firstLine returns the first line of an error's text.
@@ -178,8 +173,8 @@ func firstLine(err error) string {
 // modelStreamMessage describes a model stream error by the status the
 // model itself answered with, so a rate limit or an overloaded model
 // reads as one (and is retried) while other failures are not.
-func modelStreamMessage(e *types.ModelStreamErrorException) string {
-	msg := "model stream error: " + e.ErrorMessage()
+func modelStreamMessage(e exceptionPayload) string {
+	msg := "model stream error: " + e.text()
 	if e.OriginalStatusCode == nil {
 		return msg
 	}

@@ -2,13 +2,13 @@ package bedrock
 
 import (
 	"context"
+	"errors"
+	"fmt"
 	"net/http"
+	"net/url"
 	"strings"
 	"sync"
-
-	"github.com/aws/aws-sdk-go-v2/aws"
-	"github.com/aws/aws-sdk-go-v2/service/bedrockruntime"
-	"github.com/aws/smithy-go/auth/bearer"
+	"time"
 
 	"github.com/gopi-agent/gopi/core/ai"
 )
@@ -18,10 +18,10 @@ func init() {
 }
 
 // Provider streams Bedrock ConverseStream responses. It keeps the AWS
-// session (configuration and credentials cache) of the last
-// environment it saw, so refreshed credentials (SSO, assumed roles) are
-// fetched once per expiry rather than once per request; keep one Provider
-// per process (the model registry does).
+// session (region, credential source and cache) of the last environment
+// it saw, so a profile's credential_process runs once per expiry rather
+// than once per request; keep one Provider per process (the model
+// registry does).
 type Provider struct {
 	client *http.Client
 	getenv func(string) string // the environment the AWS settings come from; nil: none
@@ -34,7 +34,7 @@ type Provider struct {
 
 // New returns a provider using client for Bedrock requests (nil means
 // http.DefaultClient) that takes no settings from the environment: only a
-// request's key (a Bedrock API key) or the SDK's own defaults. The model
+// request's key (a Bedrock API key), in us-east-1. The model
 // registry builds its providers with NewWithEnv.
 func New(client *http.Client) *Provider { return NewWithEnv(client, nil) }
 
@@ -80,7 +80,7 @@ func (p *Provider) session(ctx context.Context, s settings) (*session, error) {
 		p.loading = done
 		p.mu.Unlock()
 
-		sess, err := loadSession(ctx, s)
+		sess, err := loadSession(s)
 		p.mu.Lock()
 		if err == nil {
 			p.sess, p.key = sess, key
@@ -102,70 +102,102 @@ func (p *Provider) stream(ctx context.Context, req *ai.Request, em *ai.Emitter) 
 	if err != nil {
 		return err
 	}
-	t := &transport{client: p.client, req: req}
 	token := req.APIKey
 	if token == "" {
 		token = s.BearerToken
 	}
-	endpoint := s.Endpoint
-	if base := req.EffectiveBaseURL(); base != "" && !isRegionalEndpoint(base) {
-		endpoint = strings.TrimRight(base, "/")
+	endpoint := endpointFor(s, req, sess.region)
+	if token != "" && !strings.HasPrefix(endpoint, "https://") {
+		return errors.New("a Bedrock API key is only sent over HTTPS: give an https:// base URL (models.yml or AWS_ENDPOINT_URL_BEDROCK_RUNTIME), or sign with AWS credentials instead of AWS_BEARER_TOKEN_BEDROCK")
 	}
-	// A client per request: the SDK's event-stream decoder keeps its
-	// buffer in the client's protocol, so concurrent streams on one client
-	// race (found with -race). The credentials cache lives in sess.cfg and
-	// is shared.
-	client := bedrockruntime.NewFromConfig(sess.cfg)
-	out, err := client.ConverseStream(ctx, in, func(o *bedrockruntime.Options) {
-		o.HTTPClient = t
-		o.Retryer = aws.NopRetryer{} // the agent retries whole messages
-		o.Interceptors.AddAfterSerialization(payloadHook{req: req})
-		o.APIOptions = append(o.APIOptions, headersOption(req))
-		if endpoint != "" {
-			o.BaseEndpoint = aws.String(endpoint)
+	var creds credentials
+	if token == "" {
+		if sess.bearer {
+			return &CredentialsError{Source: sess.source, Err: errors.New("no Bedrock API key")}
 		}
-		// Choose the scheme here, whatever the SDK found in the process
-		// environment: a Bedrock API key (bearer), else SigV4.
-		if token != "" {
-			o.BearerAuthTokenProvider = bearer.StaticTokenProvider{Token: bearer.Token{Value: token}}
-			o.AuthSchemePreference = []string{"httpBearerAuth"}
-		} else {
-			o.BearerAuthTokenProvider = nil
-			o.AuthSchemePreference = []string{"sigv4"}
+		if sess.static == nil && sess.process == "" {
+			return &CredentialsError{Source: sess.source, Err: errors.New("none found")}
 		}
-	})
+		if creds, err = sess.credentials(ctx); err != nil {
+			return err
+		}
+	}
+	hr, err := newRequest(ctx, req, endpoint, in)
 	if err != nil {
-		return mapError(err, sess, req.Model.ID, t.responseHeader(), req.RequestID)
+		return err
 	}
-	es := out.GetStream()
-	defer es.Close()
-	d := newDecoder(em)
-	for {
-		select {
-		case ev, ok := <-es.Events():
-			if !ok {
-				if err := es.Err(); err != nil {
-					return streamError(err)
-				}
-				if !d.stopped {
-					return ai.ErrStreamEnded
-				}
-				return nil
-			}
-			if err := d.event(ev); err != nil {
-				return err
-			}
-		case <-ctx.Done():
-			return ctx.Err()
+	if token != "" {
+		hr.Header.Set("Authorization", "Bearer "+token)
+	} else if err := sign(ctx, hr, creds, sess.region, time.Now()); err != nil {
+		return err
+	}
+	resp, err := ai.Send(p.client, req, hr)
+	if err != nil {
+		return err
+	}
+	defer resp.Body.Close()
+	if req.OnResponse != nil {
+		req.OnResponse(ctx, &ai.ProviderResponse{RequestID: req.RequestID, Model: req.Model, Status: resp.StatusCode, Headers: resp.Header.Clone()})
+	}
+	if resp.StatusCode < 200 || resp.StatusCode > 299 {
+		return responseError(resp, sess.region, req.Model.ID, req.RequestID)
+	}
+	return readStream(ctx, resp.Body, newDecoder(em))
+}
+
+// endpointFor returns the Bedrock runtime endpoint: AWS_ENDPOINT_URL_*,
+// else a model base URL that is not a public regional endpoint (a proxy, a
+// test server), else the public endpoint of the region.
+func endpointFor(s settings, req *ai.Request, region string) string {
+	if s.Endpoint != "" {
+		return strings.TrimRight(s.Endpoint, "/")
+	}
+	base := req.EffectiveBaseURL()
+	if base != "" && !isRegionalEndpoint(base) {
+		return strings.TrimRight(base, "/")
+	}
+	host := "bedrock-runtime"
+	if strings.HasPrefix(base, "https://bedrock-runtime-fips.") {
+		host += "-fips"
+	}
+	suffix := ".amazonaws.com"
+	if strings.HasPrefix(region, "cn-") {
+		suffix += ".cn"
+	}
+	return "https://" + host + "." + region + suffix
+}
+
+// newRequest builds the ConverseStream request for in through
+// ai.NewRequest (the before_provider_request hook may replace the body:
+// what it returns is what gets signed and sent). The model id is escaped
+// into the path as AWS escapes it, which the signature covers.
+func newRequest(ctx context.Context, req *ai.Request, endpoint string, in *converseRequest) (*http.Request, error) {
+	if _, err := url.Parse(endpoint); err != nil {
+		return nil, fmt.Errorf("the Bedrock endpoint %q is not a valid URL (fix the base URL or AWS_ENDPOINT_URL_BEDROCK_RUNTIME): %w", endpoint, err)
+	}
+	target := endpoint + "/model/" + escapeSegment(req.Model.ID) + "/converse-stream"
+	return ai.NewRequest(ctx, req, target, http.Header{"Accept": {eventStreamType}}, in)
+}
+
+// escapeSegment percent-encodes a path segment as AWS does: everything
+// but letters, digits and -._~ (so the ":" of model ids becomes %3A).
+func escapeSegment(s string) string {
+	var b strings.Builder
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' || c == '-' || c == '.' || c == '_' || c == '~' {
+			b.WriteByte(c)
+			continue
 		}
+		fmt.Fprintf(&b, "%%%02X", c)
 	}
+	return b.String()
 }
 
 // isRegionalEndpoint reports whether base is a public Bedrock runtime
 // endpoint (https://bedrock-runtime.REGION.amazonaws.com), which the
-// catalog lists as every model's base URL: those are left to the SDK's
-// resolution from the configured region rather than pinned to the region
-// in the URL.
+// catalog lists as every model's base URL: those follow the configured
+// region rather than pin the region in the URL.
 func isRegionalEndpoint(base string) bool {
 	host, ok := strings.CutPrefix(strings.TrimRight(base, "/"), "https://bedrock-runtime")
 	if !ok {

@@ -6,11 +6,6 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/aws/aws-sdk-go-v2/aws"
-	"github.com/aws/aws-sdk-go-v2/service/bedrockruntime"
-	"github.com/aws/aws-sdk-go-v2/service/bedrockruntime/document"
-	"github.com/aws/aws-sdk-go-v2/service/bedrockruntime/types"
-
 	"github.com/gopi-agent/gopi/core/ai"
 )
 
@@ -28,25 +23,29 @@ var thinkingBudgets = map[ai.ThinkingLevel]int{
 	ai.ThinkingXHigh:   16384,
 }
 
-// buildInput converts a request to a ConverseStream input. forceCache is
+// buildInput converts a request to a ConverseStream body. forceCache is
 // AWS_BEDROCK_FORCE_CACHE: cache points also for model ids that do not
 // name a Claude model (application inference profile ARNs).
-func buildInput(req *ai.Request, forceCache bool) (*bedrockruntime.ConverseStreamInput, error) {
+func buildInput(req *ai.Request, forceCache bool) (*converseRequest, error) {
 	m := req.Model
 	cache := cachePoint(req.Cache, m, forceCache)
 	msgs, err := convertMessages(req.Messages, m)
 	if err != nil {
 		return nil, err
 	}
-	if cache != nil && len(msgs) > 0 && msgs[len(msgs)-1].Role == types.ConversationRoleUser {
+	if cache != nil && len(msgs) > 0 && msgs[len(msgs)-1].Role == roleUser {
 		last := &msgs[len(msgs)-1]
-		last.Content = append(last.Content, &types.ContentBlockMemberCachePoint{Value: *cache})
+		last.Content = append(last.Content, contentBlock{CachePoint: cache})
 	}
-	in := &bedrockruntime.ConverseStreamInput{ModelId: aws.String(m.ID), Messages: msgs}
+	if msgs == nil {
+		msgs = []message{}
+	}
+	in := &converseRequest{Messages: msgs}
 	if s := req.SystemPrompt; strings.TrimSpace(s) != "" {
-		in.System = []types.SystemContentBlock{&types.SystemContentBlockMemberText{Value: validText(s)}}
+		text := validText(s)
+		in.System = []systemBlock{{Text: &text}}
 		if cache != nil {
-			in.System = append(in.System, &types.SystemContentBlockMemberCachePoint{Value: *cache})
+			in.System = append(in.System, systemBlock{CachePoint: cache})
 		}
 	}
 	if in.ToolConfig, err = toolConfig(req, msgs); err != nil {
@@ -56,32 +55,30 @@ func buildInput(req *ai.Request, forceCache bool) (*bedrockruntime.ConverseStrea
 	fields := thinkingFields(req, &maxTokens)
 	if fields != nil && in.ToolConfig != nil {
 		// Bedrock refuses thinking together with a forced tool choice.
-		switch in.ToolConfig.ToolChoice.(type) {
-		case *types.ToolChoiceMemberAny, *types.ToolChoiceMemberTool:
+		if tc := in.ToolConfig.ToolChoice; tc != nil && (tc.Any != nil || tc.Tool != nil) {
 			fields, maxTokens = nil, req.EffectiveMaxTokens()
 		}
 	}
-	in.InferenceConfig = &types.InferenceConfiguration{MaxTokens: aws.Int32(int32(min(maxTokens, 1<<30)))}
+	in.InferenceConfig = &inferenceConfig{MaxTokens: min(maxTokens, 1<<30)}
 	if req.Temperature != nil && fields == nil {
 		// Claude rejects a temperature together with extended thinking.
-		in.InferenceConfig.Temperature = aws.Float32(float32(*req.Temperature))
+		t := *req.Temperature
+		in.InferenceConfig.Temperature = &t
 	}
-	if fields != nil {
-		in.AdditionalModelRequestFields = document.NewLazyDocument(fields)
-	}
+	in.AdditionalModelRequestFields = fields
 	return in, nil
 }
 
 // cachePoint returns the cache point to add after the system prompt and
 // the last user turn, or nil: none with retention "none" or for a model
 // without prompt caching.
-func cachePoint(r ai.CacheRetention, m *ai.Model, force bool) *types.CachePointBlock {
+func cachePoint(r ai.CacheRetention, m *ai.Model, force bool) *cachePointBlock {
 	if r == ai.CacheNone || !(force || supportsPromptCaching(m)) {
 		return nil
 	}
-	cp := &types.CachePointBlock{Type: types.CachePointTypeDefault}
+	cp := &cachePointBlock{Type: "default"}
 	if r == ai.CacheLong {
-		cp.Ttl = types.CacheTTLOneHour
+		cp.TTL = "1h"
 	}
 	return cp
 }
@@ -169,7 +166,7 @@ func thinkingFields(req *ai.Request, maxTokens *int) map[string]any {
 // left out, unless the conversation already holds tool blocks, which
 // Bedrock only accepts with a tool configuration (then no choice is sent:
 // auto).
-func toolConfig(req *ai.Request, msgs []types.Message) (*types.ToolConfiguration, error) {
+func toolConfig(req *ai.Request, msgs []message) (*toolConfiguration, error) {
 	if len(req.Tools) == 0 {
 		return nil, nil
 	}
@@ -180,7 +177,7 @@ func toolConfig(req *ai.Request, msgs []types.Message) (*types.ToolConfiguration
 		}
 		choice = nil
 	}
-	tc := &types.ToolConfiguration{}
+	tc := &toolConfiguration{}
 	for _, t := range req.Tools {
 		schema := map[string]any{"type": "object", "properties": map[string]any{}}
 		if len(t.Parameters) > 0 {
@@ -188,30 +185,26 @@ func toolConfig(req *ai.Request, msgs []types.Message) (*types.ToolConfiguration
 				return nil, fmt.Errorf("tool %q: its parameter schema is not valid JSON: %w", t.Name, err)
 			}
 		}
-		tc.Tools = append(tc.Tools, &types.ToolMemberToolSpec{Value: types.ToolSpecification{
-			Name: aws.String(t.Name), Description: aws.String(t.Description),
-			InputSchema: &types.ToolInputSchemaMemberJson{Value: document.NewLazyDocument(schema)},
-		}})
+		tc.Tools = append(tc.Tools, toolEntry{ToolSpec: toolSpec{Name: t.Name, Description: t.Description, InputSchema: inputSchema{JSON: schema}}})
 	}
 	switch {
 	case choice == nil:
 		// Left out, as omp does: auto is Bedrock's default.
 	case choice.Mode == ai.ToolChoiceAuto:
-		tc.ToolChoice = &types.ToolChoiceMemberAuto{}
+		tc.ToolChoice = &toolChoice{Auto: &struct{}{}}
 	case choice.Mode == ai.ToolChoiceRequired:
-		tc.ToolChoice = &types.ToolChoiceMemberAny{}
+		tc.ToolChoice = &toolChoice{Any: &struct{}{}}
 	case choice.Mode == ai.ToolChoiceTool:
-		tc.ToolChoice = &types.ToolChoiceMemberTool{Value: types.SpecificToolChoice{Name: aws.String(choice.Name)}}
+		tc.ToolChoice = &toolChoice{Tool: &specificTool{Name: choice.Name}}
 	}
 	return tc, nil
 }
 
 // hasToolBlocks reports whether any message carries a tool use or result.
-func hasToolBlocks(msgs []types.Message) bool {
+func hasToolBlocks(msgs []message) bool {
 	for _, m := range msgs {
 		for _, c := range m.Content {
-			switch c.(type) {
-			case *types.ContentBlockMemberToolUse, *types.ContentBlockMemberToolResult:
+			if c.ToolUse != nil || c.ToolResult != nil {
 				return true
 			}
 		}
@@ -219,24 +212,24 @@ func hasToolBlocks(msgs []types.Message) bool {
 	return false
 }
 
-// imageBlock decodes a base64 image into a Converse image block.
-func imageBlock(img *ai.ImageContent) (types.ImageBlock, error) {
-	var format types.ImageFormat
+// decodeImage decodes a base64 image into a Converse image block.
+func decodeImage(img *ai.ImageContent) (*imageBlock, error) {
+	var format string
 	switch img.MIMEType {
 	case "image/jpeg", "image/jpg":
-		format = types.ImageFormatJpeg
+		format = "jpeg"
 	case "image/png":
-		format = types.ImageFormatPng
+		format = "png"
 	case "image/gif":
-		format = types.ImageFormatGif
+		format = "gif"
 	case "image/webp":
-		format = types.ImageFormatWebp
+		format = "webp"
 	default:
-		return types.ImageBlock{}, fmt.Errorf("image type %q is not supported by Bedrock (use JPEG, PNG, GIF or WebP)", img.MIMEType)
+		return nil, fmt.Errorf("image type %q is not supported by Bedrock (use JPEG, PNG, GIF or WebP)", img.MIMEType)
 	}
 	data, err := base64.StdEncoding.DecodeString(img.Data)
 	if err != nil {
-		return types.ImageBlock{}, fmt.Errorf("an image's data is not valid base64: %w", err)
+		return nil, fmt.Errorf("an image's data is not valid base64: %w", err)
 	}
-	return types.ImageBlock{Format: format, Source: &types.ImageSourceMemberBytes{Value: data}}, nil
+	return &imageBlock{Format: format, Source: imageSource{Bytes: data}}, nil
 }
