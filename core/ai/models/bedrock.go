@@ -25,7 +25,7 @@ func bedrockInfo() *ProviderInfo {
 }
 
 // awsKeyHint tells the user how to give Bedrock credentials.
-const awsKeyHint = "set AWS_PROFILE (after `aws configure` or `aws sso login`), AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY, or a Bedrock API key in AWS_BEARER_TOKEN_BEDROCK"
+const awsKeyHint = "set AWS_PROFILE (a profile with keys or a credential_process, after `aws configure`), AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY, or a Bedrock API key in AWS_BEARER_TOKEN_BEDROCK"
 
 // AmbientAuth returns where a provider that signs with the AWS credential
 // chain (Bedrock) would take its credentials from ("env AWS_PROFILE", …),
@@ -63,8 +63,8 @@ func (r *Registry) awsAuthSource(provider string) string {
 
 // awsProviders keeps one Bedrock provider per HTTP client for the
 // registry's lifetime, built with the registry's environment: each holds
-// the AWS session and credentials cache of that environment, so SSO or
-// assumed-role credentials are fetched once per expiry, not per request.
+// the AWS session and credentials cache of that environment, so a
+// profile's credential_process runs once per expiry, not per request.
 type awsProviders struct {
 	mu sync.Mutex
 	m  map[*http.Client]*bedrock.Provider

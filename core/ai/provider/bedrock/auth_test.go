@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/gopi-agent/gopi/core/ai"
 	"github.com/gopi-agent/gopi/internal/mockllm"
@@ -167,4 +168,26 @@ func FuzzProcessOutput(f *testing.F) {
 			t.Fatalf("error repeats the output: %v", err)
 		}
 	})
+}
+
+// A credential_process that does not finish is stopped at the timeout,
+// its child included.
+func TestCredentialProcessTimeout(t *testing.T) {
+	_, err := runCredentialProcess(t.Context(), "sleep 30 & sleep 30", 50*time.Millisecond)
+	if err == nil || !strings.Contains(err.Error(), "did not finish within") {
+		t.Errorf("hanging process: %v", err)
+	}
+}
+
+// The exception name comes from x-amzn-ErrorType, else the body's __type.
+func TestErrorCode(t *testing.T) {
+	for _, c := range [][3]string{
+		{"ThrottlingException:http://internal.amazon.com/coral/com.amazon.bedrock/", "", "ThrottlingException"},
+		{"", "com.amazon.bedrock#ValidationException", "ValidationException"},
+		{"", "", ""},
+	} {
+		if got := errorCode(c[0], c[1]); got != c[2] {
+			t.Errorf("%q %q: %q, want %q", c[0], c[1], got, c[2])
+		}
+	}
 }

@@ -63,7 +63,7 @@ type CredentialsError struct {
 }
 
 func (e *CredentialsError) Error() string {
-	return fmt.Sprintf("no usable AWS credentials for Bedrock from %s (%v): set AWS_PROFILE (after `aws configure` or `aws sso login`), AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY, or a Bedrock API key in AWS_BEARER_TOKEN_BEDROCK", e.Source, firstLine(e.Err))
+	return fmt.Sprintf("no usable AWS credentials for Bedrock from %s (%v): set AWS_PROFILE (a profile with keys or a credential_process, after `aws configure`), AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY, or a Bedrock API key in AWS_BEARER_TOKEN_BEDROCK", e.Source, firstLine(e.Err))
 }
 
 func (e *CredentialsError) Unwrap() error { return e.Err }

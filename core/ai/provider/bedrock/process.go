@@ -22,7 +22,8 @@ type processOutput struct {
 }
 
 // runCredentialProcess runs a profile's credential_process through the
-// shell, within timeout, and reads the keys it prints. Its standard
+// shell, within timeout (ending its process group), and reads the keys it
+// prints. Its standard
 // output holds secrets and never appears in an error.
 func runCredentialProcess(ctx context.Context, command string, timeout time.Duration) (credentials, error) {
 	ctx, cancel := context.WithTimeout(ctx, timeout)
@@ -35,6 +36,10 @@ func runCredentialProcess(ctx context.Context, command string, timeout time.Dura
 	}
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	prepareProcess(cmd)
+	// Where a child of the shell outlives it (no process groups), stop
+	// waiting for the pipes it holds soon after.
+	cmd.WaitDelay = time.Second
 	if err := cmd.Run(); err != nil {
 		if errors.Is(ctx.Err(), context.DeadlineExceeded) {
 			return credentials{}, fmt.Errorf("credential_process did not finish within %s", timeout)
