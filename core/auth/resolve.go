@@ -1,0 +1,174 @@
+package auth
+
+import (
+	"context"
+	"fmt"
+	"strconv"
+
+	"github.com/gopi-agent/gopi/core/auth/oauth"
+)
+
+// Resolve returns the key stored for provider, the base URL its
+// credential names ("" for the model's own) and the source it came from.
+// It satisfies the registry's StoredCredentials (core/ai/models).
+//
+// Sources are asked in order, gopi's agent.db before omp's; in one source
+// API keys come before sign-ins, as in omp. Several credentials of one
+// kind are used in turn (round-robin, one step per call). A sign-in whose
+// token expires within oauth.RefreshBuffer is refreshed first (see
+// refresh); one that cannot be refreshed is skipped, and if nothing else
+// is usable the error says so and names the command that fixes it.
+// Nothing stored: key "" and a nil error.
+//
+// An unusable gopi agent.db (corrupt, locked, newer) is the error; an
+// unusable omp agent.db is skipped, since gopi's own sources still work.
+func (s *Store) Resolve(ctx context.Context, provider string) (key, baseURL, source string, err error) {
+	var firstErr error
+	for _, src := range s.sources {
+		db, err := src.get(ctx, false)
+		if err != nil {
+			if src.owned {
+				return "", "", "", err
+			}
+			continue
+		}
+		if db == nil {
+			continue
+		}
+		rows, err := db.active(ctx, provider)
+		if err != nil {
+			if src.owned {
+				return "", "", "", err
+			}
+			continue
+		}
+		rows = dedupe(rows)
+		if keys := ofKind(rows, KindAPIKey); len(keys) > 0 {
+			r := keys[s.turn(provider, KindAPIKey, len(keys))]
+			return r.cred.Key, "", src.name, nil
+		}
+		signins := ofKind(rows, KindOAuth)
+		if len(signins) == 0 {
+			continue
+		}
+		start := s.turn(provider, KindOAuth, len(signins))
+		for i := range signins {
+			r := signins[(start+i)%len(signins)]
+			if s.isBlocked(db, r) {
+				continue
+			}
+			c, err := s.fresh(ctx, src, db, provider, r)
+			if err != nil {
+				if firstErr == nil {
+					firstErr = err
+				}
+				continue
+			}
+			key, base := s.keyFor(provider, c)
+			return key, base, src.name, nil
+		}
+	}
+	return "", "", "", firstErr
+}
+
+// Stored names the first source with credentials for provider, without
+// refreshing anything or using the network; "" when none has any.
+func (s *Store) Stored(provider string) string {
+	for _, src := range s.sources {
+		if ok, _ := src.has(context.Background(), provider); ok {
+			return src.name
+		}
+	}
+	return ""
+}
+
+// keyFor is what requests carry for a sign-in, through the provider's
+// flow when gopi has one (the Copilot token, Gemini CLI's token with its
+// project), else the access token.
+func (s *Store) keyFor(provider string, c oauth.Credentials) (key, baseURL string) {
+	p, ok := s.provider(provider)
+	if !ok {
+		return c.Access, ""
+	}
+	if b, ok := p.(oauth.BaseURLProvider); ok {
+		baseURL = b.BaseURL(c)
+	}
+	return p.APIKey(c), baseURL
+}
+
+func (s *Store) provider(id string) (oauth.Provider, bool) {
+	if s.opts.Providers == nil {
+		return nil, false
+	}
+	return s.opts.Providers(id)
+}
+
+// turn returns the next round-robin position among n credentials of one
+// provider and kind: 0, 1, …, n-1, 0, … (omp's order without a session).
+func (s *Store) turn(provider string, kind Kind, n int) int {
+	if n <= 1 {
+		return 0
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	k := provider + ":" + string(kind)
+	i := s.next[k] % n
+	s.next[k] = i + 1
+	return i
+}
+
+// rowKey names a row across the sources.
+func rowKey(db *DB, r row) string { return db.path + "#" + strconv.FormatInt(r.id, 10) }
+
+func (s *Store) isBlocked(db *DB, r row) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	until, ok := s.blocked[rowKey(db, r)]
+	if !ok {
+		return false
+	}
+	if !s.opts.Now().Before(until) {
+		delete(s.blocked, rowKey(db, r))
+		return false
+	}
+	return true
+}
+
+// ofKind keeps the rows of one kind, in order.
+func ofKind(rows []row, k Kind) []row {
+	var out []row
+	for _, r := range rows {
+		if r.kind == k {
+			out = append(out, r)
+		}
+	}
+	return out
+}
+
+// dedupe drops older sign-ins of an identity that has a newer row, as omp
+// does when it loads the file (it also soft-deletes them; a read here
+// writes nothing).
+func dedupe(rows []row) []row {
+	seen := map[string]bool{}
+	keep := make([]bool, len(rows))
+	for i := len(rows) - 1; i >= 0; i-- {
+		r := rows[i]
+		if r.kind == KindOAuth && r.identity != "" {
+			if seen[r.identity] {
+				continue
+			}
+			seen[r.identity] = true
+		}
+		keep[i] = true
+	}
+	var out []row
+	for i, r := range rows {
+		if keep[i] {
+			out = append(out, r)
+		}
+	}
+	return out
+}
+
+// loginHint is the one-line fix for a sign-in gopi cannot use.
+func loginHint(provider string) string { return fmt.Sprintf("run `gopi login %s`", provider) }
