@@ -38,6 +38,7 @@ func (s *Store) Save(ctx context.Context, provider string, c Credential, add boo
 	if err != nil {
 		return err
 	}
+	defer db.Close()
 	defer s.sources[0].forget()
 	s.resetTurns(provider)
 	return db.save(ctx, provider, c, add)
@@ -52,6 +53,7 @@ func (s *Store) Logout(ctx context.Context, provider string) (int, error) {
 	if err != nil || db == nil {
 		return 0, err
 	}
+	defer db.Close()
 	defer s.sources[0].forget()
 	s.resetTurns(provider)
 	n, err := db.disable(ctx, "deleted by user", "provider = ?", provider)

@@ -2,6 +2,7 @@ package auth
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"strconv"
 
@@ -25,50 +26,61 @@ import (
 func (s *Store) Resolve(ctx context.Context, provider string) (key, baseURL, source string, err error) {
 	var firstErr error
 	for _, src := range s.sources {
-		db, err := src.get(ctx, false)
-		if err != nil {
-			if src.owned {
-				return "", "", "", err
-			}
-			continue
+		key, baseURL, err := s.resolveIn(ctx, src, provider)
+		if key != "" {
+			return key, baseURL, src.name, nil
 		}
-		if db == nil {
-			continue
+		var de *DBError
+		if err != nil && src.owned && errors.As(err, &de) {
+			return "", "", "", err
 		}
-		rows, err := db.active(ctx, provider)
-		if err != nil {
-			if src.owned {
-				return "", "", "", err
-			}
-			continue
+		if err != nil && ctx.Err() != nil {
+			return "", "", "", ctx.Err()
 		}
-		rows = dedupe(rows)
-		if keys := ofKind(rows, KindAPIKey); len(keys) > 0 {
-			r := keys[s.turn(provider, KindAPIKey, len(keys))]
-			return r.cred.Key, "", src.name, nil
-		}
-		signins := ofKind(rows, KindOAuth)
-		if len(signins) == 0 {
-			continue
-		}
-		start := s.turn(provider, KindOAuth, len(signins))
-		for i := range signins {
-			r := signins[(start+i)%len(signins)]
-			if s.isBlocked(db, r) {
-				continue
-			}
-			c, err := s.fresh(ctx, src, db, provider, r)
-			if err != nil {
-				if firstErr == nil {
-					firstErr = err
-				}
-				continue
-			}
-			key, base := s.keyFor(provider, c)
-			return key, base, src.name, nil
+		if err != nil && firstErr == nil && !errors.As(err, &de) {
+			firstErr = err
 		}
 	}
 	return "", "", "", firstErr
+}
+
+// resolveIn is Resolve in one source.
+func (s *Store) resolveIn(ctx context.Context, src *source, provider string) (key, baseURL string, err error) {
+	db, err := src.open(ctx, false)
+	if err != nil || db == nil {
+		return "", "", err
+	}
+	defer db.Close()
+	rows, err := db.active(ctx, provider)
+	if err != nil {
+		return "", "", err
+	}
+	rows = dedupe(rows)
+	if keys := ofKind(rows, KindAPIKey); len(keys) > 0 {
+		return keys[s.turn(provider, KindAPIKey, len(keys))].cred.Key, "", nil
+	}
+	signins := ofKind(rows, KindOAuth)
+	var firstErr error
+	start := s.turn(provider, KindOAuth, len(signins))
+	for i := range signins {
+		r := signins[(start+i)%len(signins)]
+		if s.isBlocked(db, r) {
+			continue
+		}
+		c, err := s.fresh(ctx, src, db, provider, r)
+		if err != nil {
+			if ctx.Err() != nil {
+				return "", "", ctx.Err()
+			}
+			if firstErr == nil {
+				firstErr = err
+			}
+			continue
+		}
+		key, baseURL := s.keyFor(provider, c)
+		return key, baseURL, nil
+	}
+	return "", "", firstErr
 }
 
 // Stored names the first source with credentials for provider, without

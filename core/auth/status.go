@@ -32,7 +32,7 @@ func Fingerprint(secret string) string {
 func (s *Store) Status(ctx context.Context) ([]Entry, error) {
 	var out []Entry
 	for _, src := range s.sources {
-		db, err := src.get(ctx, false)
+		db, err := src.open(ctx, false)
 		if err != nil {
 			return out, err
 		}
@@ -40,6 +40,7 @@ func (s *Store) Status(ctx context.Context) ([]Entry, error) {
 			continue
 		}
 		rows, err := db.query(ctx, "", false)
+		db.Close()
 		if err != nil {
 			return out, err
 		}

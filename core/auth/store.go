@@ -34,10 +34,11 @@ type Options struct {
 	BusyTimeout    time.Duration    // DefaultBusyTimeout when 0
 }
 
-// Store is the credential store: gopi's agent.db, then omp's. It opens the
-// files on first use and re-reads them on every resolution, so a login in
-// another process is seen at once. Its methods are safe for concurrent
-// use.
+// Store is the credential store: gopi's agent.db, then omp's. It holds no
+// file open between calls: each call opens what it reads and closes it
+// again, so a login in another process is seen at once and a Store needs
+// no closing (its owner may simply drop it). Its methods are safe for
+// concurrent use.
 type Store struct {
 	opts    Options
 	sources []*source
@@ -48,7 +49,7 @@ type Store struct {
 	inflight map[string]*refreshing // row → the refresh running for it
 }
 
-// New returns a store over the files opts names; nothing is opened yet.
+// New returns a store over the files opts names; nothing is opened.
 func New(opts Options) *Store {
 	if opts.Now == nil {
 		opts.Now = time.Now
@@ -66,28 +67,20 @@ func New(opts Options) *Store {
 	return s
 }
 
-// Close closes the databases that were opened.
-func (s *Store) Close() error {
-	var errs []error
-	for _, src := range s.sources {
-		errs = append(errs, src.close())
-	}
-	return errors.Join(errs...)
-}
-
 // Path is gopi's own agent.db ("" when the store has none).
 func (s *Store) Path() string { return s.opts.Path }
 
-// own returns gopi's agent.db, created when create is set; nil (without
-// an error) when it does not exist and create is not set.
+// own opens gopi's agent.db, created when create is set; nil (without an
+// error) when it does not exist and create is not set. The caller closes
+// it.
 func (s *Store) own(ctx context.Context, create bool) (*DB, error) {
 	if len(s.sources) == 0 || !s.sources[0].owned {
 		return nil, errors.New("no agent directory to keep credentials in")
 	}
-	return s.sources[0].get(ctx, create)
+	return s.sources[0].open(ctx, create)
 }
 
-// source is one agent.db, opened on first use.
+// source is one agent.db.
 type source struct {
 	name  string
 	path  string
@@ -95,7 +88,6 @@ type source struct {
 	busy  time.Duration
 
 	mu        sync.Mutex
-	db        *DB
 	providers map[string]bool // providers with active rows, as of stamp
 	stamp     [2]fileStamp    // agent.db and its -wal file when providers was read
 }
@@ -114,14 +106,9 @@ func stampOf(path string) fileStamp {
 	return fileStamp{fi.Size(), fi.ModTime()}
 }
 
-// get opens the database if it exists (or create is set and it is
-// gopi's); nil, nil when there is nothing to read.
-func (src *source) get(ctx context.Context, create bool) (*DB, error) {
-	src.mu.Lock()
-	defer src.mu.Unlock()
-	if src.db != nil {
-		return src.db, nil
-	}
+// open opens the database if it exists (or create is set and it is
+// gopi's); nil, nil when there is nothing to read. The caller closes it.
+func (src *source) open(ctx context.Context, create bool) (*DB, error) {
 	if !create {
 		if _, err := os.Stat(src.path); errors.Is(err, os.ErrNotExist) {
 			return nil, nil
@@ -131,22 +118,7 @@ func (src *source) get(ctx context.Context, create bool) (*DB, error) {
 	if errors.Is(err, ErrNoDB) {
 		return nil, nil
 	}
-	if err != nil {
-		return nil, err
-	}
-	src.db = db
-	return db, nil
-}
-
-func (src *source) close() error {
-	src.mu.Lock()
-	defer src.mu.Unlock()
-	if src.db == nil {
-		return nil
-	}
-	err := src.db.Close()
-	src.db = nil
-	return err
+	return db, err
 }
 
 // has reports whether provider has active rows, from a set re-read only
@@ -160,11 +132,12 @@ func (src *source) has(ctx context.Context, provider string) (bool, error) {
 		return ok, nil
 	}
 	src.mu.Unlock()
-	db, err := src.get(ctx, false)
+	db, err := src.open(ctx, false)
 	if err != nil || db == nil {
 		return false, err
 	}
 	rows, err := db.query(ctx, "", false)
+	db.Close()
 	if err != nil {
 		return false, err
 	}

@@ -44,16 +44,7 @@ func (p withBase) BaseURL(c oauth.Credentials) string { return p.base }
 // clock is a settable test clock.
 var testNow = time.UnixMilli(1_800_000_000_000)
 
-func providers(ps ...oauth.Provider) func(string) (oauth.Provider, bool) {
-	return func(id string) (oauth.Provider, bool) {
-		for _, p := range ps {
-			if p.ID() == id {
-				return p, true
-			}
-		}
-		return nil, false
-	}
-}
+func providers(ps ...oauth.Provider) func(string) (oauth.Provider, bool) { return Lookup(ps) }
 
 // copyFixture copies the omp-made agent.db into a temporary directory.
 func copyFixture(t *testing.T) string {
@@ -77,9 +68,22 @@ func newStore(t *testing.T, o Options) *Store {
 	if o.Now == nil {
 		o.Now = func() time.Time { return testNow }
 	}
-	s := New(o)
-	t.Cleanup(func() { s.Close() })
-	return s
+	return New(o)
+}
+
+// ownRows reads rows of the store's own agent.db.
+func ownRows(t *testing.T, s *Store, where string, all bool) []row {
+	t.Helper()
+	db, err := s.own(context.Background(), false)
+	if err != nil || db == nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	rows, err := db.query(context.Background(), where, all)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return rows
 }
 
 // rawDB opens a database file directly, as another program would.
@@ -166,7 +170,7 @@ func TestGopiDBBeforeOMPAndCreatedPrivate(t *testing.T) {
 	if err := s.Save(ctx, "openai", APIKey("sk-gopi-3"), false); err != nil {
 		t.Fatal(err)
 	}
-	rows, _ := s.sources[0].db.query(ctx, "provider = 'openai'", true)
+	rows := ownRows(t, s, "provider = 'openai'", true)
 	var causes []string
 	for _, r := range rows {
 		causes = append(causes, r.cred.Key+"="+r.disabled)
@@ -230,7 +234,6 @@ func TestNewerSchemaIsReportedAndKept(t *testing.T) {
 	if err := s.Save(context.Background(), "openai", APIKey("k"), false); err != nil {
 		t.Fatal(err)
 	}
-	s.Close()
 	raw := rawDB(t, path)
 	if _, err := raw.Exec("UPDATE auth_schema_version SET version = 5"); err != nil {
 		t.Fatal(err)
@@ -316,7 +319,7 @@ func TestRefreshOnceUnderConcurrency(t *testing.T) {
 		t.Fatalf("%d refreshes", c)
 	}
 	// Stored back, with what the refresh did not return kept.
-	rows, _ := s.sources[0].db.active(context.Background(), "anthropic")
+	rows := ownRows(t, s, "provider = 'anthropic'", false)
 	if len(rows) != 1 || rows[0].cred.OAuth.Access != "new-access" || rows[0].cred.OAuth.Refresh != "new-refresh" || rows[0].cred.OAuth.Email != "me@example.com" || rows[0].cred.OAuth.ProjectID != "proj" {
 		t.Fatalf("%+v", rows)
 	}
@@ -338,6 +341,7 @@ func TestSecondProcessUsesTheFirstOnesRefresh(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	defer stale.Close()
 	rows, _ := stale.active(context.Background(), "anthropic")
 	if k, _, _, err := a.Resolve(context.Background(), "anthropic"); k != "key:new-access" || err != nil {
 		t.Fatal(k, err)

@@ -6,6 +6,7 @@ import (
 
 	"github.com/gopi-agent/gopi/core/agentsession"
 	"github.com/gopi-agent/gopi/core/ai/models"
+	"github.com/gopi-agent/gopi/core/auth"
 	"github.com/gopi-agent/gopi/core/config"
 )
 
@@ -33,7 +34,9 @@ func (st *Started) warn(r *Request, msg string) {
 // adjust, if not nil, changes the options last. Problems that do not stop
 // the session are reported through r.Report; a failure is an *Error.
 func Open(ctx context.Context, r *Request, cfg *config.Config, adjust func(*agentsession.Options)) (*Started, error) {
-	reg, err := models.Load(models.OptionsFor(cfg))
+	mo := models.OptionsFor(cfg)
+	mo.Credentials = auth.New(auth.OptionsFor(cfg, r.Logins))
+	reg, err := models.Load(mo)
 	if err != nil {
 		return nil, fail(StageModels, err)
 	}
