@@ -14,6 +14,7 @@ import (
 	"github.com/gopi-agent/gopi/core/ai/models"
 	"github.com/gopi-agent/gopi/core/auth"
 	"github.com/gopi-agent/gopi/core/auth/oauth"
+	"github.com/gopi-agent/gopi/core/launch"
 	"github.com/gopi-agent/gopi/internal/cliflags"
 )
 
@@ -79,7 +80,7 @@ func runLogin(ctx context.Context, env *cliEnv, args []string) int {
 		if err != nil {
 			return fail(env, "login", err)
 		}
-		printLoginChoices(env.stdout, env.signIns(), apiKeyProviders(reg), false)
+		printLoginChoices(env.stdout, env.signIns(), launch.KeyProviders(reg), false)
 		return exitMatch
 	}
 	reg, err := models.Load(env.modelsOptions())
@@ -142,21 +143,9 @@ func readAPIKey(ctx context.Context, env *cliEnv, in *lineInput, p *models.Provi
 	return key, nil
 }
 
-// apiKeyProviders are the providers an API key can be stored for: every
-// known one that needs a key.
-func apiKeyProviders(reg *models.Registry) []*models.ProviderInfo {
-	var out []*models.ProviderInfo
-	for _, p := range reg.Providers() {
-		if !p.KeyOptional {
-			out = append(out, p)
-		}
-	}
-	return out
-}
-
 // printLoginChoices lists the sign-in flows, then the API-key providers;
 // numbered for the picker.
-func printLoginChoices(w io.Writer, flows []oauth.Provider, keys []*models.ProviderInfo, numbered bool) {
+func printLoginChoices(w io.Writer, flows []oauth.Provider, keys []auth.KeyProvider, numbered bool) {
 	n := 0
 	line := func(id, name string) {
 		n++
@@ -175,7 +164,7 @@ func printLoginChoices(w io.Writer, flows []oauth.Provider, keys []*models.Provi
 	}
 	fmt.Fprintln(w, "API key:")
 	for _, p := range keys {
-		line(p.Name, p.Title)
+		line(p.ID, p.Name)
 	}
 }
 
@@ -184,7 +173,7 @@ func pickLogin(ctx context.Context, env *cliEnv, in *lineInput, reg *models.Regi
 	if !env.stdinTerminal {
 		return "", cliflags.Usagef("name the provider: gopi login PROVIDER (gopi login --list shows them)")
 	}
-	flows, keys := env.signIns(), apiKeyProviders(reg)
+	flows, keys := env.signIns(), launch.KeyProviders(reg)
 	fmt.Fprintln(env.stdout, "Select a provider:")
 	fmt.Fprintln(env.stdout)
 	printLoginChoices(env.stdout, flows, keys, true)
@@ -204,7 +193,7 @@ func pickLogin(ctx context.Context, env *cliEnv, in *lineInput, reg *models.Regi
 	case i <= len(flows):
 		return flows[i-1].ID(), nil
 	}
-	return keys[i-1-len(flows)].Name, nil
+	return keys[i-1-len(flows)].ID, nil
 }
 
 // loginStatus prints the stored credentials without their secrets.

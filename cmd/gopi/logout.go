@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"sort"
 	"strconv"
@@ -48,10 +49,10 @@ func runLogout(ctx context.Context, env *cliEnv, args []string) int {
 	if fs.NArg() > 1 {
 		return fail(env, "logout", cliflags.Usagef("give at most one PROVIDER"))
 	}
-	store := env.credentials()
+	logins := &auth.Logins{Store: env.credentials()}
 	provider := fs.Arg(0)
 	if provider == "" {
-		p, err := pickLogout(ctx, env, store)
+		p, err := pickLogout(ctx, env, logins)
 		if err != nil {
 			return fail(env, "logout", err)
 		}
@@ -61,40 +62,25 @@ func runLogout(ctx context.Context, env *cliEnv, args []string) int {
 		}
 		provider = p
 	}
-	n, err := store.Logout(ctx, provider)
-	if err != nil {
+	text, err := logins.Logout(ctx, provider)
+	var de *auth.DBError
+	if errors.As(err, &de) {
 		return fail(env, "logout", err)
 	}
-	others := store.Elsewhere(provider)
-	if n == 0 {
-		msg := "not logged in to " + provider
-		if len(others) > 0 {
-			msg += " in gopi's agent.db; its credentials come from " + strings.Join(others, ", ") + " (log out in omp to remove them)"
-		}
-		fmt.Fprintf(env.stderr, "gopi logout: %s\n", msg)
+	if err != nil {
+		fmt.Fprintf(env.stderr, "gopi logout: %v\n", err)
 		return exitNoMatch
 	}
-	fmt.Fprintf(env.stdout, "Logged out from %s\n", provider)
-	if len(others) > 0 {
-		fmt.Fprintf(env.stdout, "Still logged in through %s (log out in omp to remove those)\n", strings.Join(others, ", "))
-	}
+	fmt.Fprintln(env.stdout, text)
 	return exitMatch
 }
 
 // pickLogout asks which of the providers with credentials in gopi's
 // agent.db to log out from; "" when there are none.
-func pickLogout(ctx context.Context, env *cliEnv, store *auth.Store) (string, error) {
-	entries, err := store.Status(ctx)
+func pickLogout(ctx context.Context, env *cliEnv, logins *auth.Logins) (string, error) {
+	providers, err := logins.LoggedIn(ctx)
 	if err != nil {
 		return "", err
-	}
-	seen := map[string]bool{}
-	var providers []string
-	for _, e := range entries {
-		if e.Source == auth.SourceGopi && !seen[e.Provider] {
-			seen[e.Provider] = true
-			providers = append(providers, e.Provider)
-		}
 	}
 	sort.Strings(providers)
 	if len(providers) == 0 {

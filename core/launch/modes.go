@@ -81,9 +81,13 @@ func (st *Started) RunInteractive(ctx context.Context, r *Request, cfg *config.C
 		toolDraw[name] = d
 	}
 	s := st.Session
-	err := tui.Run(ctx, s, tui.Options{Shortcuts: keys, Renderers: renderers, ToolRenderers: toolDraw, Input: term.In, Output: term.Out, Environ: term.Environ, Cwd: cfg.Cwd, Home: cfg.Home, ScanCache: s.Tools().Env().Caches.Scanner(),
+	opts := tui.Options{Shortcuts: keys, Renderers: renderers, ToolRenderers: toolDraw, Input: term.In, Output: term.Out, Environ: term.Environ, Cwd: cfg.Cwd, Home: cfg.Home, ScanCache: s.Tools().Env().Caches.Scanner(),
 		HistoryFile: filepath.Join(cfg.AgentDir, "prompt-history.jsonl"),
-		Messages:    msgs, NoColor: cfg.Env.Get("NO_COLOR") != "", Commands: cmds, Warnings: st.Warnings})
+		Messages:    msgs, NoColor: cfg.Env.Get("NO_COLOR") != "", Commands: cmds, Warnings: st.Warnings}
+	if st.Logins != nil {
+		opts.Logins = st.Logins
+	}
+	err := tui.Run(ctx, s, opts)
 	status := 0
 	if err != nil {
 		r.report("%v", err)

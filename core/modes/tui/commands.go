@@ -40,6 +40,8 @@ func init() {
 		{"settings", "", "the settings in force for this session", (*model).cmdSettings},
 		{"skills", "", "the skills, rules and prompt templates found for this session", (*model).cmdSkills},
 		{"mcp", "", "the MCP servers: state, tools and problems", (*model).cmdMCP},
+		{"login", "[provider]", "log in to a provider (subscription sign-in or API key), stored in agent.db", (*model).cmdLogin},
+		{"logout", "[provider]", "remove a provider's credentials from gopi's agent.db", (*model).cmdLogout},
 		{"hotkeys", "", "the key bindings", (*model).cmdHotkeys},
 		{"help", "", "this list", (*model).cmdHelp},
 		{"quit", "", "exit (also /exit)", func(m *model, _ string) tea.Cmd { return m.quit() }},
