@@ -35,7 +35,11 @@ func (st *Started) RunRPC(ctx context.Context, cfg *config.Config, in io.Reader,
 	for _, c := range st.Extras.Commands {
 		cmds = append(cmds, rpc.Command{Name: c.Name, Run: c.Run})
 	}
-	return rpc.Run(ctx, st.Session, rpc.Options{In: in, Out: out, EmitTitle: cfg.Env.Get("PI_RPC_EMIT_TITLE") == "1", Commands: cmds, Warnings: st.Warnings})
+	opts := rpc.Options{In: in, Out: out, EmitTitle: cfg.Env.Get("PI_RPC_EMIT_TITLE") == "1", Commands: cmds, Warnings: st.Warnings}
+	if st.Logins != nil {
+		opts.Logins = st.Logins
+	}
+	return rpc.Run(ctx, st.Session, opts)
 }
 
 // Terminal is what the interactive mode draws on.
