@@ -10,6 +10,7 @@ import (
 
 	"github.com/gopi-agent/gopi/core/auth"
 	"github.com/gopi-agent/gopi/core/auth/oauth"
+	"github.com/gopi-agent/gopi/internal/mockllm"
 )
 
 // loginRun runs gopi with stdin and fake sign-in flows in an isolated home.
@@ -122,5 +123,45 @@ func TestLoginSignInFlow(t *testing.T) {
 	}
 	if key, _, _, _ := store.Resolve(context.Background(), "anthropic"); key != "sk-ant-api-key" {
 		t.Fatalf("API key replaced nothing: %q", key)
+	}
+}
+
+// An omp user's sign-in (the agent.db omp itself wrote, see
+// core/auth/testdata/omp) is used by gopi without a new login.
+func TestOMPSignInUsedWithoutLogin(t *testing.T) {
+	srv := mockllm.New(t).Script(mockllm.Turn{Blocks: []mockllm.Block{mockllm.Text("hi from claude")}})
+	environ := isolatedEnviron(t)
+	home := homeOf(environ)
+	fixture, err := os.ReadFile("../../core/auth/testdata/omp/agent.db")
+	if err != nil {
+		t.Fatal(err)
+	}
+	write := func(path string, data []byte) {
+		if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(path, data, 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write(filepath.Join(home, ".omp", "agent", "agent.db"), fixture)
+	write(filepath.Join(home, ".gopi", "agent", "models.yml"), []byte("providers:\n  anthropic:\n    baseUrl: "+srv.URL()+"\n"))
+	var clean []string
+	for _, kv := range environ {
+		if !strings.HasPrefix(kv, "ANTHROPIC_") {
+			clean = append(clean, kv)
+		}
+	}
+	out, errOut, code := loginRun(t, clean, nil, "", "ai", "-m", "anthropic/claude-sonnet-4-5", "hello")
+	if code != 0 || out != "hi from claude\n" {
+		t.Fatalf("exit %d: %q %q", code, out, errOut)
+	}
+	reqs := srv.Requests()
+	if len(reqs) != 1 || reqs[0].Header.Get("Authorization") != "Bearer sk-ant-oat01-fixture-access-token" {
+		t.Fatalf("%+v", reqs)
+	}
+	out, _, _ = loginRun(t, clean, nil, "", "models", "claude-sonnet-4-5")
+	if !strings.HasSuffix(strings.TrimSpace(out), "omp agent.db") {
+		t.Fatalf("%s", out)
 	}
 }
