@@ -109,7 +109,7 @@ func TestLoginSignInFlow(t *testing.T) {
 		t.Fatalf("exit %d: %q\nwant %q\n%s", code, out, want, errOut)
 	}
 	store := auth.New(auth.Options{Path: db})
-	key, _, src, err := store.Resolve(context.Background(), "anthropic")
+	key, _, src, err := store.Resolve(context.Background(), "anthropic", "")
 	if key != "sk-ant-oat01-the-code" || src != auth.SourceGopi || err != nil {
 		t.Fatal(key, src, err)
 	}
@@ -121,7 +121,7 @@ func TestLoginSignInFlow(t *testing.T) {
 	if out, errOut, code = loginRun(t, environ, logins, "sk-ant-api-key\n", "login", "--key", "anthropic"); code != 0 {
 		t.Fatal(out, errOut)
 	}
-	if key, _, _, _ := store.Resolve(context.Background(), "anthropic"); key != "sk-ant-api-key" {
+	if key, _, _, _ := store.Resolve(context.Background(), "anthropic", ""); key != "sk-ant-api-key" {
 		t.Fatalf("API key replaced nothing: %q", key)
 	}
 }

@@ -29,8 +29,10 @@
 //
 // # Choosing and refreshing
 //
-// A provider's API keys are used before its sign-ins; several of one kind
-// are used in turn (round-robin, one step per request). A sign-in whose
+// A provider's API keys are used before its sign-ins. Of several of one
+// kind, a session keeps to the one its id hashes to (its provider-side
+// prompt cache stays warm) and requests without a session take them in
+// turn; the others are the fallbacks when one cannot be used. A sign-in whose
 // access token expires within oauth.RefreshBuffer is refreshed through its
 // oauth.Provider before the request leaves: concurrent requests share one
 // refresh, and two gopi processes on one file serialise on a lock beside

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"hash/fnv"
 	"strconv"
 
 	"github.com/gopi-agent/gopi/core/auth/oauth"
@@ -14,8 +15,9 @@ import (
 // It satisfies the registry's StoredCredentials (core/ai/models).
 //
 // Sources are asked in order, gopi's agent.db before omp's; in one source
-// API keys come before sign-ins, as in omp. Several credentials of one
-// kind are used in turn (round-robin, one step per call). A sign-in whose
+// API keys come before sign-ins, as in omp. Of several credentials of
+// one kind a session keeps to one, and calls without a session take them
+// in turn (see turn). A sign-in whose
 // token expires within oauth.RefreshBuffer is refreshed first (see
 // refresh); one that cannot be refreshed is skipped, and if nothing else
 // is usable the error says so and names the command that fixes it.
@@ -23,10 +25,10 @@ import (
 //
 // An unusable gopi agent.db (corrupt, locked, newer) is the error; an
 // unusable omp agent.db is skipped, since gopi's own sources still work.
-func (s *Store) Resolve(ctx context.Context, provider string) (key, baseURL, source string, err error) {
+func (s *Store) Resolve(ctx context.Context, provider, session string) (key, baseURL, source string, err error) {
 	var firstErr error
 	for _, src := range s.sources {
-		key, baseURL, err := s.resolveIn(ctx, src, provider)
+		key, baseURL, err := s.resolveIn(ctx, src, provider, session)
 		if key != "" {
 			return key, baseURL, src.name, nil
 		}
@@ -45,7 +47,7 @@ func (s *Store) Resolve(ctx context.Context, provider string) (key, baseURL, sou
 }
 
 // resolveIn is Resolve in one source.
-func (s *Store) resolveIn(ctx context.Context, src *source, provider string) (key, baseURL string, err error) {
+func (s *Store) resolveIn(ctx context.Context, src *source, provider, session string) (key, baseURL string, err error) {
 	db, err := src.open(ctx, false)
 	if err != nil || db == nil {
 		return "", "", err
@@ -57,11 +59,11 @@ func (s *Store) resolveIn(ctx context.Context, src *source, provider string) (ke
 	}
 	rows = dedupe(rows)
 	if keys := ofKind(rows, KindAPIKey); len(keys) > 0 {
-		return keys[s.turn(provider, KindAPIKey, len(keys))].cred.Key, "", nil
+		return keys[s.turn(provider, KindAPIKey, session, len(keys))].cred.Key, "", nil
 	}
 	signins := ofKind(rows, KindOAuth)
 	var firstErr error
-	start := s.turn(provider, KindOAuth, len(signins))
+	start := s.turn(provider, KindOAuth, session, len(signins))
 	for i := range signins {
 		r := signins[(start+i)%len(signins)]
 		if s.isBlocked(db, r) {
@@ -115,11 +117,19 @@ func (s *Store) provider(id string) (oauth.Provider, bool) {
 	return s.opts.Providers(id)
 }
 
-// turn returns the next round-robin position among n credentials of one
-// provider and kind: 0, 1, …, n-1, 0, … (omp's order without a session).
-func (s *Store) turn(provider string, kind Kind, n int) int {
+// turn returns where to start among n credentials of one provider and
+// kind. A session starts from a position its id hashes to, so its
+// requests keep to one credential (and its provider-side prompt cache);
+// without a session the position goes round: 0, 1, …, n-1, 0, … — omp's
+// two orders. The later credentials are the fallbacks, in order.
+func (s *Store) turn(provider string, kind Kind, session string, n int) int {
 	if n <= 1 {
 		return 0
+	}
+	if session != "" {
+		h := fnv.New32a()
+		h.Write([]byte(session))
+		return int(h.Sum32() % uint32(n))
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()

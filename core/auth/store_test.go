@@ -103,7 +103,7 @@ func TestOMPFixtureSignInUsedWithoutLogin(t *testing.T) {
 	// Row 1 is valid, row 2 expired (and gopi has no flow to refresh it
 	// here): every call ends on row 1, whichever the round-robin starts at.
 	for i := 0; i < 3; i++ {
-		key, base, src, err := s.Resolve(context.Background(), "anthropic")
+		key, base, src, err := s.Resolve(context.Background(), "anthropic", "")
 		if key != "sk-ant-oat01-fixture-access-token" || base != "" || src != SourceOMP {
 			t.Fatalf("call %d: %q %q %q %v", i, key, base, src, err)
 		}
@@ -123,7 +123,7 @@ func TestRoundRobinAPIKeys(t *testing.T) {
 	s := newStore(t, Options{OMPPath: copyFixture(t)})
 	var got []string
 	for i := 0; i < 4; i++ {
-		k, _, _, err := s.Resolve(context.Background(), "openai")
+		k, _, _, err := s.Resolve(context.Background(), "openai", "")
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -144,7 +144,7 @@ func TestGopiDBBeforeOMPAndCreatedPrivate(t *testing.T) {
 		t.Fatal(err)
 	}
 	for i := 0; i < 2; i++ {
-		if k, _, src, _ := s.Resolve(ctx, "openai"); k != "sk-gopi" || src != SourceGopi {
+		if k, _, src, _ := s.Resolve(ctx, "openai", ""); k != "sk-gopi" || src != SourceGopi {
 			t.Fatalf("%q %q", k, src)
 		}
 	}
@@ -162,8 +162,8 @@ func TestGopiDBBeforeOMPAndCreatedPrivate(t *testing.T) {
 	if err := s.Save(ctx, "openai", APIKey("sk-gopi-2"), true); err != nil {
 		t.Fatal(err)
 	}
-	a, _, _, _ := s.Resolve(ctx, "openai")
-	b, _, _, _ := s.Resolve(ctx, "openai")
+	a, _, _, _ := s.Resolve(ctx, "openai", "")
+	b, _, _, _ := s.Resolve(ctx, "openai", "")
 	if a != "sk-gopi" || b != "sk-gopi-2" {
 		t.Fatal(a, b)
 	}
@@ -203,7 +203,7 @@ func TestLogoutSoftDeletes(t *testing.T) {
 	if got := s.Elsewhere("anthropic"); len(got) != 1 || got[0] != omp {
 		t.Fatal(got)
 	}
-	if _, _, src, _ := s.Resolve(ctx, "anthropic"); src != SourceOMP {
+	if _, _, src, _ := s.Resolve(ctx, "anthropic", ""); src != SourceOMP {
 		t.Fatal(src)
 	}
 }
@@ -215,7 +215,7 @@ func TestCorruptDBIsReportedAndKept(t *testing.T) {
 		t.Fatal(err)
 	}
 	s := newStore(t, Options{Path: path})
-	_, _, _, err := s.Resolve(context.Background(), "anthropic")
+	_, _, _, err := s.Resolve(context.Background(), "anthropic", "")
 	var de *DBError
 	if !errors.As(err, &de) || !strings.Contains(err.Error(), path) || !strings.Contains(err.Error(), "move it aside") || strings.Contains(err.Error(), "\n") {
 		t.Fatalf("%v", err)
@@ -241,7 +241,7 @@ func TestNewerSchemaIsReportedAndKept(t *testing.T) {
 	raw.Close()
 	before, _ := os.ReadFile(path)
 	s2 := newStore(t, Options{Path: path})
-	_, _, _, err := s2.Resolve(context.Background(), "openai")
+	_, _, _, err := s2.Resolve(context.Background(), "openai", "")
 	if err == nil || !strings.Contains(err.Error(), "version 5") || !strings.Contains(err.Error(), "upgrade gopi") {
 		t.Fatalf("%v", err)
 	}
@@ -271,7 +271,7 @@ func TestLockedDBIsReported(t *testing.T) {
 	}
 	conn.ExecContext(context.Background(), "ROLLBACK")
 	// Reading goes on while another process writes (WAL).
-	if k, _, _, err := s.Resolve(context.Background(), "openai"); k != "k" || err != nil {
+	if k, _, _, err := s.Resolve(context.Background(), "openai", ""); k != "k" || err != nil {
 		t.Fatal(k, err)
 	}
 }
@@ -305,7 +305,7 @@ func TestRefreshOnceUnderConcurrency(t *testing.T) {
 		wg.Add(1)
 		go func(i int) {
 			defer wg.Done()
-			keys[i], _, _, errs[i] = s.Resolve(context.Background(), "anthropic")
+			keys[i], _, _, errs[i] = s.Resolve(context.Background(), "anthropic", "")
 		}(i)
 	}
 	close(release)
@@ -343,7 +343,7 @@ func TestSecondProcessUsesTheFirstOnesRefresh(t *testing.T) {
 	}
 	defer stale.Close()
 	rows, _ := stale.active(context.Background(), "anthropic")
-	if k, _, _, err := a.Resolve(context.Background(), "anthropic"); k != "key:new-access" || err != nil {
+	if k, _, _, err := a.Resolve(context.Background(), "anthropic", ""); k != "key:new-access" || err != nil {
 		t.Fatal(k, err)
 	}
 	// … and its refresh, under the lock, finds the new tokens instead of
@@ -361,12 +361,12 @@ func TestRefusedRefreshIsReportedOnceAndSoftDeletes(t *testing.T) {
 	path := filepath.Join(t.TempDir(), DBFile)
 	s := newStore(t, Options{Path: path, Providers: providers(p)})
 	expiredSignIn(t, s, "anthropic")
-	_, _, _, err := s.Resolve(context.Background(), "anthropic")
+	_, _, _, err := s.Resolve(context.Background(), "anthropic", "")
 	var re *RefreshError
 	if !errors.As(err, &re) || !re.Disabled || !strings.Contains(err.Error(), "run `gopi login anthropic`") || strings.Contains(err.Error(), "old-refresh") {
 		t.Fatalf("%v", err)
 	}
-	if k, _, _, err := s.Resolve(context.Background(), "anthropic"); k != "" || err != nil {
+	if k, _, _, err := s.Resolve(context.Background(), "anthropic", ""); k != "" || err != nil {
 		t.Fatalf("reported twice: %q %v", k, err)
 	}
 	var cause string
@@ -383,14 +383,14 @@ func TestPassingRefreshFailureBlocksForAWhile(t *testing.T) {
 	}}
 	s := newStore(t, Options{Path: filepath.Join(t.TempDir(), DBFile), Providers: providers(p), Now: func() time.Time { return now }})
 	expiredSignIn(t, s, "anthropic")
-	if _, _, _, err := s.Resolve(context.Background(), "anthropic"); err == nil {
+	if _, _, _, err := s.Resolve(context.Background(), "anthropic", ""); err == nil {
 		t.Fatal("no error")
 	}
-	if _, _, _, err := s.Resolve(context.Background(), "anthropic"); err != nil || p.calls.Load() != 1 {
+	if _, _, _, err := s.Resolve(context.Background(), "anthropic", ""); err != nil || p.calls.Load() != 1 {
 		t.Fatal("tried again at once", err, p.calls.Load())
 	}
 	now = now.Add(transientBlock)
-	s.Resolve(context.Background(), "anthropic")
+	s.Resolve(context.Background(), "anthropic", "")
 	if p.calls.Load() != 2 {
 		t.Fatal("not tried after the block", p.calls.Load())
 	}
@@ -413,7 +413,7 @@ func TestRefreshWritesBackToOMPAndNamesBaseURL(t *testing.T) {
 		return oauth.Credentials{Access: "rotated-access", Refresh: "rotated-refresh", Expires: testNow.Add(time.Hour).UnixMilli()}, nil
 	}}}
 	s := newStore(t, Options{Path: filepath.Join(t.TempDir(), DBFile), OMPPath: omp, Providers: providers(p)})
-	key, base, src, err := s.Resolve(context.Background(), "anthropic")
+	key, base, src, err := s.Resolve(context.Background(), "anthropic", "")
 	if key != "key:rotated-access" || base != "https://api.example.test" || src != SourceOMP || err != nil {
 		t.Fatal(key, base, src, err)
 	}
@@ -439,7 +439,7 @@ func TestMigratesAnOlderOwnSchema(t *testing.T) {
 	}
 	raw.Close()
 	s := newStore(t, Options{Path: path})
-	if k, _, _, err := s.Resolve(context.Background(), "openai"); k != "kept" || err != nil {
+	if k, _, _, err := s.Resolve(context.Background(), "openai", ""); k != "kept" || err != nil {
 		t.Fatal(k, err)
 	}
 	raw = rawDB(t, path)
@@ -475,5 +475,23 @@ func TestStatusShowsNoSecrets(t *testing.T) {
 	}
 	if strings.Contains(got, "sk-") || len(Fingerprint("x")) != 8 {
 		t.Fatal("a secret shows")
+	}
+}
+
+func TestSessionKeepsToOneKey(t *testing.T) {
+	s := newStore(t, Options{OMPPath: copyFixture(t)})
+	ctx := context.Background()
+	seen := map[string]string{}
+	for _, session := range []string{"s1", "s2", "s3", "s4", "s5", "s6"} {
+		first, _, _, _ := s.Resolve(ctx, "openai", session)
+		for i := 0; i < 3; i++ {
+			if k, _, _, _ := s.Resolve(ctx, "openai", session); k != first {
+				t.Fatalf("session %s moved from %s to %s", session, first, k)
+			}
+		}
+		seen[first] = session
+	}
+	if len(seen) != 2 {
+		t.Fatalf("sessions all on one key: %v", seen)
 	}
 }

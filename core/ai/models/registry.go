@@ -256,11 +256,17 @@ func (r *Registry) APIKey(provider string) (key, source string) {
 // cannot be used (a refresh the provider refused, an unreadable agent.db)
 // is the error only when no later source has a key either.
 func (r *Registry) APIKeyContext(ctx context.Context, provider string) (key, baseURL, source string, err error) {
+	return r.resolveKey(ctx, provider, "")
+}
+
+// resolveKey is APIKeyContext for a request of session (see
+// StoredCredentials.Resolve).
+func (r *Registry) resolveKey(ctx context.Context, provider, session string) (key, baseURL, source string, err error) {
 	if k := r.overrides[provider]; k != "" {
 		return k, "", "--api-key", nil
 	}
 	if r.stored != nil {
-		k, base, src, serr := r.stored.Resolve(ctx, provider)
+		k, base, src, serr := r.stored.Resolve(ctx, provider, session)
 		if k != "" {
 			return k, base, src, nil
 		}
@@ -371,7 +377,7 @@ func (r *Registry) Prepare(ctx context.Context, req *ai.Request) error {
 	p := r.byName[m.Provider]
 	foundry := r.applyFoundry(req)
 	if req.APIKey == "" && !foundry {
-		key, base, _, err := r.APIKeyContext(ctx, m.Provider)
+		key, base, _, err := r.resolveKey(ctx, m.Provider, req.SessionID)
 		if err != nil {
 			return err
 		}

@@ -444,7 +444,7 @@ type fakeStore struct {
 	resolved          int
 }
 
-func (f *fakeStore) Resolve(ctx context.Context, provider string) (string, string, string, error) {
+func (f *fakeStore) Resolve(ctx context.Context, provider, session string) (string, string, string, error) {
 	f.resolved++
 	if provider != "anthropic" {
 		return "", "", "", nil
