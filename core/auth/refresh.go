@@ -144,6 +144,12 @@ func (s *Store) refreshRow(ctx context.Context, db *DB, provider string, r row) 
 	defer cancel()
 	got, err := p.Refresh(rctx, cur.cred.OAuth)
 	if err != nil {
+		// omp (which does not take the lock) may have refreshed the row
+		// meanwhile, spending the refresh token this call offered: its
+		// tokens are the ones to use.
+		if now, ok, _ := db.byID(context.WithoutCancel(ctx), r.id); ok && now.disabled == "" && now.data != cur.data && !now.cred.OAuth.Expired(s.opts.Now()) {
+			return now.cred.OAuth, nil
+		}
 		if ctx.Err() == nil && rctx.Err() != nil {
 			return oauth.Credentials{}, fmt.Errorf("the token endpoint did not answer within %s", s.opts.RefreshTimeout)
 		}

@@ -495,3 +495,74 @@ func TestSessionKeepsToOneKey(t *testing.T) {
 		t.Fatalf("sessions all on one key: %v", seen)
 	}
 }
+
+// Two stores on one file stand for two gopi processes: they share no
+// memory, only agent.db and its lock. The token endpoint rotates refresh
+// tokens, so a second refresh with the old one would be refused.
+func TestTwoProcessesRefreshOnce(t *testing.T) {
+	var mu sync.Mutex
+	live, issued := "old-refresh", 0
+	endpoint := func(_ context.Context, c oauth.Credentials) (oauth.Credentials, error) {
+		mu.Lock()
+		defer mu.Unlock()
+		if c.Refresh != live {
+			return oauth.Credentials{}, errors.New("invalid_grant")
+		}
+		issued++
+		live = fmt.Sprintf("refresh-%d", issued)
+		return oauth.Credentials{Access: fmt.Sprintf("access-%d", issued), Refresh: live, Expires: testNow.Add(time.Hour).UnixMilli()}, nil
+	}
+	path := filepath.Join(t.TempDir(), DBFile)
+	a := newStore(t, Options{Path: path, Providers: providers(&fakeProvider{id: "anthropic", refresh: endpoint})})
+	b := newStore(t, Options{Path: path, Providers: providers(&fakeProvider{id: "anthropic", refresh: endpoint})})
+	expiredSignIn(t, a, "anthropic")
+	var wg sync.WaitGroup
+	keys := make(chan string, 16)
+	for i := 0; i < 16; i++ {
+		s := a
+		if i%2 == 1 {
+			s = b
+		}
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			k, _, _, err := s.Resolve(context.Background(), "anthropic", "")
+			if err != nil {
+				k = err.Error()
+			}
+			keys <- k
+		}()
+	}
+	wg.Wait()
+	close(keys)
+	for k := range keys {
+		if k != "key:access-1" {
+			t.Fatalf("got %q", k)
+		}
+	}
+	if issued != 1 {
+		t.Fatalf("%d refreshes", issued)
+	}
+}
+
+// omp refreshes without gopi's lock: when its refresh lands first, gopi's
+// refusal is answered with omp's new tokens, and nothing is soft-deleted.
+func TestRefreshRefusedBecauseOMPRefreshedFirst(t *testing.T) {
+	path := filepath.Join(t.TempDir(), DBFile)
+	p := &fakeProvider{id: "anthropic", refresh: func(ctx context.Context, c oauth.Credentials) (oauth.Credentials, error) {
+		// omp writes its refresh while ours is on the way.
+		raw := rawDB(t, path)
+		if _, err := raw.Exec(`UPDATE auth_credentials SET data = ? WHERE id = 1`, fmt.Sprintf(`{"access":"omp-access","refresh":"omp-refresh","expires":%d}`, testNow.Add(time.Hour).UnixMilli())); err != nil {
+			t.Fatal(err)
+		}
+		return oauth.Credentials{}, errors.New("invalid_grant")
+	}}
+	s := newStore(t, Options{Path: path, Providers: providers(p)})
+	expiredSignIn(t, s, "anthropic")
+	if k, _, _, err := s.Resolve(context.Background(), "anthropic", ""); k != "key:omp-access" || err != nil {
+		t.Fatal(k, err)
+	}
+	if rows := ownRows(t, s, "", true); len(rows) != 1 || rows[0].disabled != "" {
+		t.Fatalf("%+v", rows)
+	}
+}
