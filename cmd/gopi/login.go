@@ -42,10 +42,10 @@ Sign in to PROVIDER and store the credentials in gopi's agent.db (in the
 agent directory, ~/.gopi/agent/agent.db, mode 0600). Without PROVIDER, a
 numbered list asks which one.
 
-A subscription provider (Claude Pro/Max, ChatGPT, GitHub Copilot, Gemini CLI,
-…) opens a browser sign-in: the URL is printed, and on a machine without a
-browser the code or the whole redirect URL can be pasted back. Tokens are
-refreshed before they expire. Any other provider takes an API key, read
+A provider with a subscription sign-in (listed first by --list) opens a
+browser sign-in: the URL is printed, and on a machine without a browser the
+code or the whole redirect URL can be pasted back. Tokens are refreshed
+before they expire. Any other provider takes an API key, read
 without echo from the terminal or as the first line of piped input
 (echo "$KEY" | gopi login openai); keys of the providers omp checks are
 checked before they are stored.
