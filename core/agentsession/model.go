@@ -123,7 +123,7 @@ func (ms *ModelState) credentialHint() string {
 	if len(custom) > 0 {
 		return "set " + strings.Join(custom, ", ") + " (models.yml names them as apiKey), or set an API key (" + strings.Join(envs, "; ") + ")"
 	}
-	return "set an API key (" + strings.Join(envs, "; ") + ")" + ", or add a provider to models.yml in " + ms.agentDir + " ('gopi models' lists what is known)"
+	return "run `gopi login` or set an API key (" + strings.Join(envs, "; ") + ")" + ", or add a provider to models.yml in " + ms.agentDir + " ('gopi models' lists what is known)"
 }
 
 // unsetKeyVar returns the environment variable a models.yml provider takes

@@ -173,7 +173,7 @@ func (m *model) busyCmd(what string, work func() tea.Msg) tea.Cmd {
 func (m *model) cmdModel(args string) tea.Cmd {
 	avail := m.s.Model().Available()
 	if len(avail) == 0 {
-		return m.printSection(m.r.errorLine("No model has a key: set one (e.g. ANTHROPIC_API_KEY) or add models.yml; `gopi models` lists them"))
+		return m.printSection(m.r.errorLine("No model has a key: /login, set one (e.g. ANTHROPIC_API_KEY) or add models.yml; `gopi models` lists them"))
 	}
 	cur := m.s.Agent().Model()
 	var items []pickItem
