@@ -234,6 +234,7 @@ type cliLoginUI struct {
 	in  *lineInput
 }
 
+// Auth prints the URL to open and what to do there.
 func (u *cliLoginUI) Auth(info oauth.AuthInfo) {
 	fmt.Fprintf(u.env.stdout, "\nOpen this URL in your browser:\n%s\n", info.URL)
 	if info.Instructions != "" {
@@ -242,8 +243,11 @@ func (u *cliLoginUI) Auth(info oauth.AuthInfo) {
 	fmt.Fprintln(u.env.stdout)
 }
 
+// Progress prints a step.
 func (u *cliLoginUI) Progress(message string) { fmt.Fprintln(u.env.stdout, message) }
 
+// Prompt asks for a line on standard input (asked again while empty,
+// unless empty is allowed).
 func (u *cliLoginUI) Prompt(ctx context.Context, p oauth.Prompt) (string, error) {
 	for {
 		msg := p.Message

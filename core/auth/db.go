@@ -458,6 +458,7 @@ type DBError struct {
 	Err     error  // the SQLite error, when there is one
 }
 
+// Error is the one-line message: file, problem, fix.
 func (e *DBError) Error() string { return e.Path + ": " + e.Problem + "; " + e.Fix }
 
 // Unwrap returns the SQLite error.

@@ -29,12 +29,13 @@ type refreshing struct {
 // why, and whether the credential was soft-deleted for it (a refresh
 // token the provider refused) or only set aside for a while.
 type RefreshError struct {
-	Provider string
+	Provider string // the provider id
 	Source   string // SourceGopi or SourceOMP
 	Disabled bool   // the row was soft-deleted ("oauth refresh failed: …")
-	Err      error
+	Err      error  // the provider's error
 }
 
+// Error says what failed and the command that fixes it, in one line.
 func (e *RefreshError) Error() string {
 	return fmt.Sprintf("%s: the stored sign-in (%s) expired and could not be refreshed (%s); %s", e.Provider, e.Source, oneLine(e.Err.Error()), loginHint(e.Provider))
 }

@@ -85,11 +85,13 @@ type rpcLoginUI struct {
 	shown    atomic.Bool // the URL went out
 }
 
+// Auth sends the URL to the host as open_url.
 func (u *rpcLoginUI) Auth(info oauth.AuthInfo) {
 	u.shown.Store(true)
 	u.srv.ui.fire("open_url", map[string]any{"url": info.URL, "instructions": info.Instructions})
 }
 
+// Progress sends a step as notify.
 func (u *rpcLoginUI) Progress(message string) { u.srv.ui.Notify(message, "info") }
 
 // Prompt refuses a question asked before the URL (the flow needs a

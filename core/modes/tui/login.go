@@ -124,6 +124,7 @@ func (m *model) cmdLogout(args string) tea.Cmd {
 // line.
 type loginUI struct{ ui *dialogUI }
 
+// Auth prints the URL to open and what to do there.
 func (u loginUI) Auth(info oauth.AuthInfo) {
 	lines := []string{"Open this URL in your browser:", info.URL}
 	if info.Instructions != "" {
@@ -132,8 +133,11 @@ func (u loginUI) Auth(info oauth.AuthInfo) {
 	u.ui.send(printMsg{[]string{strings.Join(lines, "\n")}})
 }
 
+// Progress shows a step as a notice.
 func (u loginUI) Progress(message string) { u.ui.Notify(message, "info") }
 
+// Prompt asks on an input line (again while empty, unless empty is
+// allowed).
 func (u loginUI) Prompt(ctx context.Context, p oauth.Prompt) (string, error) {
 	for {
 		s, err := u.ui.Input(ctx, p.Message, p.Placeholder, 0)
