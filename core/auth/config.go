@@ -13,7 +13,7 @@ import (
 // refresh stored tokens (nil: none; a sign-in that expires then asks for
 // a new login).
 func OptionsFor(cfg *config.Config, logins []oauth.Provider) Options {
-	o := Options{Path: filepath.Join(cfg.AgentDir, DBFile), Providers: Lookup(logins)}
+	o := Options{Path: filepath.Join(cfg.AgentDir, DBFile), Providers: Lookup(logins), Getenv: cfg.Env.Get}
 	for _, s := range cfg.Sources() {
 		if s.ID == config.SourceOMP && s.UserDir != "" {
 			o.OMPPath = filepath.Join(s.UserDir, DBFile)

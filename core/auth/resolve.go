@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"hash/fnv"
 	"strconv"
+	"strings"
 
 	"github.com/gopi-agent/gopi/core/auth/oauth"
 )
@@ -59,7 +60,8 @@ func (s *Store) resolveIn(ctx context.Context, src *source, provider, session st
 	}
 	rows = dedupe(rows)
 	if keys := ofKind(rows, KindAPIKey); len(keys) > 0 {
-		return keys[s.turn(provider, KindAPIKey, session, len(keys))].cred.Key, "", nil
+		key, err := s.keyValue(provider, keys[s.turn(provider, KindAPIKey, session, len(keys))].cred.Key)
+		return key, "", err
 	}
 	signins := ofKind(rows, KindOAuth)
 	var firstErr error
@@ -94,6 +96,22 @@ func (s *Store) Stored(provider string) string {
 		}
 	}
 	return ""
+}
+
+// keyValue is what a stored API key stands for: the value of the
+// environment variable it names when that is set, else the key itself, as
+// omp reads it. omp also runs a key written "!command"; gopi does not run
+// commands from a credential file, and says so.
+func (s *Store) keyValue(provider, key string) (string, error) {
+	if strings.HasPrefix(key, "!") {
+		return "", fmt.Errorf("%s: the stored API key is a command (%q), which gopi does not run; store the key itself with `gopi login %s`", provider, key, provider)
+	}
+	if s.opts.Getenv != nil {
+		if v := s.opts.Getenv(key); v != "" {
+			return v, nil
+		}
+	}
+	return key, nil
 }
 
 // keyFor is what requests carry for a sign-in, through the provider's

@@ -28,7 +28,11 @@ type Options struct {
 	OMPPath string // omp's agent.db, read after Path; "" for none
 	// Providers finds the sign-in flow of a provider id, which refreshes
 	// its tokens and turns them into a key; nil knows none.
-	Providers      func(id string) (oauth.Provider, bool)
+	Providers func(id string) (oauth.Provider, bool)
+	// Getenv looks up an environment variable: a stored key that names a
+	// set variable stands for its value, as in omp (nil: keys are
+	// literal).
+	Getenv         func(string) string
 	Now            func() time.Time // the clock; time.Now when nil
 	RefreshTimeout time.Duration    // DefaultRefreshTimeout when 0
 	BusyTimeout    time.Duration    // DefaultBusyTimeout when 0

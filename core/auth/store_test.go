@@ -566,3 +566,28 @@ func TestRefreshRefusedBecauseOMPRefreshedFirst(t *testing.T) {
 		t.Fatalf("%+v", rows)
 	}
 }
+
+func TestStoredKeyNamingAVariable(t *testing.T) {
+	path := filepath.Join(t.TempDir(), DBFile)
+	s := newStore(t, Options{Path: path, Getenv: func(k string) string {
+		if k == "MY_OPENAI_KEY" {
+			return "sk-from-env"
+		}
+		return ""
+	}})
+	ctx := context.Background()
+	for key, want := range map[string]string{"MY_OPENAI_KEY": "sk-from-env", "sk-literal": "sk-literal"} {
+		if err := s.Save(ctx, "openai", APIKey(key), false); err != nil {
+			t.Fatal(err)
+		}
+		if k, _, _, err := s.Resolve(ctx, "openai", ""); k != want || err != nil {
+			t.Fatal(key, k, err)
+		}
+	}
+	if err := s.Save(ctx, "openai", APIKey("!pass show openai"), false); err != nil {
+		t.Fatal(err)
+	}
+	if k, _, _, err := s.Resolve(ctx, "openai", ""); k != "" || err == nil || !strings.Contains(err.Error(), "gopi does not run") {
+		t.Fatal(k, err)
+	}
+}
