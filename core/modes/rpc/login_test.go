@@ -3,11 +3,9 @@ package rpc_test
 import (
 	"context"
 	"encoding/json"
-	"io"
 	"strings"
 	"testing"
 
-	"github.com/gopi-agent/gopi/core/agentsession"
 	"github.com/gopi-agent/gopi/core/auth/oauth"
 	"github.com/gopi-agent/gopi/core/launch"
 )
@@ -42,20 +40,7 @@ func TestRPCLogin(t *testing.T) {
 	r := newAgentRig(t)
 	req := &launch.Request{Cwd: r.Project, Environ: r.Environ, Mode: launch.RPC, Model: "mock/mock-model",
 		Logins: []oauth.Provider{urlFlow{id: "anthropic"}, urlFlow{id: "github-copilot", askFirst: true}}}
-	rr := r.StartRPC(func(in io.Reader, out io.Writer) int {
-		ctx := context.Background()
-		cfg, err := launch.LoadConfig(req)
-		if err != nil {
-			t.Error(err)
-			return 2
-		}
-		st, err := launch.Open(ctx, req, cfg, func(o *agentsession.Options) { o.NoTitle = true })
-		if err != nil {
-			t.Error(err)
-			return 2
-		}
-		return st.RunRPC(ctx, cfg, in, out)
-	})
+	rr := serveRPC(t, r, req)
 	providers := func() string {
 		resp := rr.Call("get_login_providers", nil)
 		return string(resp.Data)
