@@ -136,23 +136,22 @@ func (src *source) has(ctx context.Context, provider string) (bool, error) {
 		return ok, nil
 	}
 	src.mu.Unlock()
-	db, err := src.open(ctx, false)
-	if err != nil || db == nil {
-		return false, err
-	}
-	rows, err := db.query(ctx, "", false)
-	db.Close()
-	if err != nil {
-		return false, err
-	}
+	// An unusable file counts as empty until it changes, so that asking
+	// for every model does not open it again each time.
 	set := map[string]bool{}
-	for _, r := range rows {
-		set[r.provider] = true
+	db, err := src.open(ctx, false)
+	if db != nil {
+		var rows []row
+		rows, err = db.query(ctx, "", false)
+		db.Close()
+		for _, r := range rows {
+			set[r.provider] = true
+		}
 	}
 	src.mu.Lock()
 	src.providers, src.stamp = set, now
 	src.mu.Unlock()
-	return set[provider], nil
+	return set[provider], err
 }
 
 // forget drops the cached provider set after a write of this process.
