@@ -1,6 +1,8 @@
 package models
 
 import (
+	"context"
+	"errors"
 	"os"
 	"path/filepath"
 	"sort"
@@ -107,7 +109,7 @@ func TestLoadGoodConfig(t *testing.T) {
 		t.Errorf("built-in models did not follow the provider's new base URL: %s", son.BaseURL)
 	}
 	req := &ai.Request{Model: son, APIKey: "k"}
-	if err := r.Prepare(req); err != nil {
+	if err := r.Prepare(context.Background(), req); err != nil {
 		t.Fatal(err)
 	}
 	if req.Headers["X-Gateway"] != "yes" {
@@ -179,7 +181,7 @@ func TestKeyResolutionOrder(t *testing.T) {
 		t.Errorf("runtime override must win: %q %q", k, src)
 	}
 	m, _ := r2.Find("gpt-5")
-	if err := r2.Prepare(&ai.Request{Model: m}); err == nil || !strings.Contains(err.Error(), "OPENAI_API_KEY") {
+	if err := r2.Prepare(context.Background(), &ai.Request{Model: m}); err == nil || !strings.Contains(err.Error(), "OPENAI_API_KEY") {
 		t.Errorf("missing key error should name the variable: %v", err)
 	}
 }
@@ -324,7 +326,7 @@ func TestFoundryMode(t *testing.T) {
 	}
 	m, _ := r.Find("claude-haiku-4-5")
 	req := &ai.Request{Model: m}
-	if err := r.Prepare(req); err != nil {
+	if err := r.Prepare(context.Background(), req); err != nil {
 		t.Fatal(err)
 	}
 	if req.APIKey != "" || req.Headers["Authorization"] != "Bearer fk" || req.BaseURL != "https://foundry.example.com/anthropic" ||
@@ -333,7 +335,7 @@ func TestFoundryMode(t *testing.T) {
 	}
 	vars["CLAUDE_CODE_USE_FOUNDRY"] = "0"
 	req = &ai.Request{Model: m}
-	if err := r.Prepare(req); err != nil || req.APIKey != "plain" || req.BaseURL != "" {
+	if err := r.Prepare(context.Background(), req); err != nil || req.APIKey != "plain" || req.BaseURL != "" {
 		t.Errorf("without foundry: %v %q %q", err, req.APIKey, req.BaseURL)
 	}
 }
@@ -432,5 +434,63 @@ equivalence:
 	}
 	if _, err := Load(Options{AgentDir: dir}); err == nil || !strings.Contains(err.Error(), "auth") {
 		t.Errorf("bad auth value: %v", err)
+	}
+}
+
+// fakeStore is a StoredCredentials that counts resolutions.
+type fakeStore struct {
+	key, base, source string
+	err               error
+	resolved          int
+}
+
+func (f *fakeStore) Resolve(ctx context.Context, provider, session string) (string, string, string, error) {
+	f.resolved++
+	if provider != "anthropic" {
+		return "", "", "", nil
+	}
+	return f.key, f.base, f.source, f.err
+}
+
+func (f *fakeStore) Stored(provider string) string {
+	if provider == "anthropic" {
+		return f.source
+	}
+	return ""
+}
+
+func TestStoredCredentialsOrder(t *testing.T) {
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, CredentialsFile), []byte(`{"anthropic":{"type":"api_key","key":"from-auth-json"}}`), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	fs := &fakeStore{key: "from-db", base: "https://proxy.example/", source: "agent.db"}
+	r, err := Load(Options{AgentDir: dir, Getenv: env(map[string]string{"ANTHROPIC_API_KEY": "from-env"}), Credentials: fs})
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, _ := r.Find("anthropic/claude-sonnet-4-5")
+	// Listing asks where keys come from without resolving (no refresh).
+	if src := r.KeySource("anthropic"); src != "agent.db" || !r.HasAuth(m) || fs.resolved != 0 {
+		t.Fatal(src, fs.resolved)
+	}
+	req := &ai.Request{Model: m}
+	if err := r.Prepare(context.Background(), req); err != nil || req.APIKey != "from-db" || req.BaseURL != "https://proxy.example" {
+		t.Fatal(req.APIKey, req.BaseURL, err)
+	}
+	// A stored credential that cannot be used gives way to auth.json …
+	fs.key, fs.err = "", errors.New("anthropic: refresh refused; run `gopi login anthropic`")
+	if k, src := r.APIKey("anthropic"); k != "from-auth-json" || src != CredentialsFile {
+		t.Fatal(k, src)
+	}
+	// … and is the error when nothing else has a key.
+	r2, _ := Load(Options{AgentDir: t.TempDir(), Getenv: env(nil), Credentials: fs})
+	if err := r2.Prepare(context.Background(), &ai.Request{Model: m}); err == nil || !strings.Contains(err.Error(), "gopi login anthropic") {
+		t.Fatal(err)
+	}
+	// The runtime override comes first.
+	r.SetAPIKey("anthropic", "flag")
+	if k, src := r.APIKey("anthropic"); k != "flag" || src != "--api-key" {
+		t.Fatal(k, src)
 	}
 }
