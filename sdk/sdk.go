@@ -3,7 +3,7 @@
 //
 // A minimal embedding discovers everything the way the command does (the
 // configuration of the working directory, the model catalog and
-// models.yml, credentials from the environment and auth.json):
+// models.yml, credentials from agent.db, auth.json and the environment):
 //
 //	s, err := sdk.New(ctx, sdk.Options{})
 //	if err != nil { … }
@@ -54,6 +54,7 @@ import (
 	"github.com/gopi-agent/gopi/core/agent"
 	"github.com/gopi-agent/gopi/core/agentsession"
 	"github.com/gopi-agent/gopi/core/ai/models"
+	"github.com/gopi-agent/gopi/core/auth"
 	"github.com/gopi-agent/gopi/core/compaction"
 	"github.com/gopi-agent/gopi/core/config"
 	"github.com/gopi-agent/gopi/core/mcp"
@@ -169,10 +170,14 @@ func LoadConfig(cwd string, environ []string) (*config.Config, error) {
 	return config.Load(config.LoadOptions{Cwd: cwd, Environ: environ})
 }
 
-// LoadModels loads the model registry (catalog, models.yml, credentials)
-// for a configuration.
+// LoadModels loads the model registry (catalog, models.yml, credentials:
+// agent.db, gopi's then omp's, auth.json, the environment) for a
+// configuration. Stored sign-ins are used while valid; refreshing them
+// needs the sign-in flows, which the gopi command passes.
 func LoadModels(cfg *config.Config) (*models.Registry, error) {
-	return models.Load(models.OptionsFor(cfg))
+	mo := models.OptionsFor(cfg)
+	mo.Credentials = auth.New(auth.OptionsFor(cfg, nil))
+	return models.Load(mo)
 }
 
 // InMemory returns a session store that is never written to disk.

@@ -80,6 +80,7 @@ func runACP(ctx context.Context, env *cliEnv, args []string) int {
 		Version:      version,
 		Log:          env.stderr,
 		HTTPClient:   env.httpClient,
+		Logins:       env.signIns(),
 		SessionDir:   c.sessionDir,
 		Model:        c.model,
 		NoTitle:      c.noTitle,

@@ -371,6 +371,7 @@ func (f *agentFlags) request(env *cliEnv) *launch.Request {
 		NoExtensions:       f.noExtensions,
 		NoPTY:              f.noPTY,
 		HTTPClient:         env.httpClient,
+		Logins:             env.signIns(),
 		Report:             func(line string) { fmt.Fprintf(env.stderr, "gopi: %s\n", line) },
 	}
 	return r

@@ -132,7 +132,7 @@ func runAI(ctx context.Context, env *cliEnv, args []string) int {
 		flagLevel = l
 	}
 
-	reg, err := models.Load(modelsOptions(env.cfg))
+	reg, err := models.Load(env.modelsOptions())
 	if err != nil {
 		return fail(env, "ai", err)
 	}

@@ -221,7 +221,7 @@ func TestAIUsageErrors(t *testing.T) {
 	}{
 		{[]string{"ai", "hi"}, "gopi ai: -m MODEL is required ('gopi models' lists them) (see 'gopi ai --help')\n"},
 		{[]string{"ai", "-m", "nosuchmodelzz", "hi"}, "gopi ai: no model matches \"nosuchmodelzz\"; run 'gopi models' to list the models, or add one to models.yml\n"},
-		{[]string{"ai", "-m", "gpt-4o", "hi"}, "gopi ai: no API key for provider \"openai\": set OPENAI_API_KEY, add it to auth.json in the agent directory, or pass --api-key\n"},
+		{[]string{"ai", "-m", "gpt-4o", "hi"}, "gopi ai: no API key for provider \"openai\": set OPENAI_API_KEY, run `gopi login openai`, or pass --api-key\n"},
 		{[]string{"ai", "-m", "gpt-4o", "-t", "huge", "hi"}, "gopi ai: unknown thinking level \"huge\"; use off, minimal, low, medium, high or xhigh (see 'gopi ai --help')\n"},
 		{[]string{"ai", "-m", "gpt-4o"}, "gopi ai: empty prompt: give it as arguments or on stdin (see 'gopi ai --help')\n"},
 	} {

@@ -37,6 +37,8 @@ func allFlagSets() []cliflags.Command {
 		"grep":    func() *pflag.FlagSet { return newGrepFlagSet(&grepCLI{}) },
 		"mockllm": func() *pflag.FlagSet { return newMockLLMFlagSet(&mockllmCLI{}) },
 		"models":  func() *pflag.FlagSet { return newModelsFlagSet(&modelsCLI{}) },
+		"login":   func() *pflag.FlagSet { return newLoginFlagSet(&loginCLI{}) },
+		"logout":  func() *pflag.FlagSet { return newLogoutFlagSet(&logoutCLI{}) },
 		"read":    func() *pflag.FlagSet { return newReadFlagSet(&toolCallCLI{}) },
 		"tokens":  func() *pflag.FlagSet { return newTokensFlagSet(&tokensCLI{}) },
 		"tool":    func() *pflag.FlagSet { return newToolFlagSet(&toolCallCLI{}) },

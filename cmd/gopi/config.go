@@ -6,6 +6,7 @@ import (
 	"io/fs"
 
 	"github.com/gopi-agent/gopi/core/ai/models"
+	"github.com/gopi-agent/gopi/core/auth"
 	"github.com/gopi-agent/gopi/core/config"
 	"github.com/gopi-agent/gopi/fscache"
 	"github.com/gopi-agent/gopi/search/grep/job"
@@ -71,5 +72,15 @@ func permissionText(err error) string {
 	return err.Error()
 }
 
-// modelsOptions points the model registry at the configuration.
-func modelsOptions(cfg *config.Config) models.Options { return models.OptionsFor(cfg) }
+// modelsOptions points the model registry at the configuration and its
+// credential store (agent.db: gopi's, then omp's).
+func (env *cliEnv) modelsOptions() models.Options {
+	o := models.OptionsFor(env.cfg)
+	o.Credentials = env.credentials()
+	return o
+}
+
+// credentials is the credential store of the configuration.
+func (env *cliEnv) credentials() *auth.Store {
+	return auth.New(auth.OptionsFor(env.cfg, env.signIns()))
+}

@@ -15,6 +15,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/gopi-agent/gopi/core/auth/oauth"
 	"github.com/gopi-agent/gopi/core/config"
 	"github.com/gopi-agent/gopi/core/modes/tui"
 	"github.com/gopi-agent/gopi/fscache"
@@ -63,6 +64,9 @@ type cliEnv struct {
 	loadSettings func(config.LoadOptions) (*config.Config, error)
 	askTrust     func(context.Context, tui.TrustQuestion, tui.TrustOptions) (tui.TrustAnswer, error)
 	build        *buildinfo.Stamp
+	// logins are the sign-in flows of `gopi login` and of token refresh
+	// (nil: loginProviders); tests set fakes.
+	logins []oauth.Provider
 }
 
 // noConfig lists the commands that run without loading the configuration.
@@ -76,6 +80,8 @@ var commands = map[string]command{
 	"read":    {"print what the read tool returns for PATH[:SELECTOR] (anchored lines, trees)", runRead},
 	"tool":    {"call a built-in agent tool (read, write, search, find, …) with JSON arguments", runToolCmd},
 	"models":  {"list models (built-in catalog and models.yml) and which have credentials", runModels},
+	"login":   {"sign in to a provider (subscription or API key) and store it in agent.db; --status lists logins", runLogin},
+	"logout":  {"remove a provider's stored credentials from gopi's agent.db", runLogout},
 	"ai":      {"stream one completion from a model (no tools) to check a provider", runAI},
 	"acp":     {"serve the Agent Client Protocol on stdin/stdout (gopi as an editor's agent, e.g. Zed)", runACP},
 	"mockllm": {"serve a scripted mock LLM (Anthropic, OpenAI, Gemini wire formats) for tests", runMockLLM},

@@ -76,7 +76,7 @@ func runModels(_ context.Context, env *cliEnv, args []string) int {
 	if fs.NArg() > 1 {
 		return fail(env, "models", cliflags.Usagef("give at most one SEARCH (quote it if it has spaces)"))
 	}
-	reg, err := models.Load(modelsOptions(env.cfg))
+	reg, err := models.Load(env.modelsOptions())
 	if err != nil {
 		return fail(env, "models", err)
 	}

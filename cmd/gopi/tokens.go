@@ -73,7 +73,7 @@ func tokensMain(ctx context.Context, env *cliEnv, c *tokensCLI, paths []string) 
 		if c.encoding != "" {
 			return exitError, cliflags.Usagef("give --encoding or --model, not both")
 		}
-		how, model = models.TokenCounting(model, func() (*models.Registry, error) { return models.Load(modelsOptions(env.cfg)) })
+		how, model = models.TokenCounting(model, func() (*models.Registry, error) { return models.Load(env.modelsOptions()) })
 	} else if c.encoding != "" {
 		how.Encoding = c.encoding
 	}

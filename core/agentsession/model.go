@@ -84,7 +84,7 @@ func (ms *ModelState) check() error {
 	}
 	if !ms.reg.HasAuth(m) {
 		p, _ := ms.reg.Provider(m.Provider)
-		how := "add a key to auth.json in " + ms.agentDir + " or pass --api-key"
+		how := "run `gopi login " + m.Provider + "` or pass --api-key"
 		if p != nil && len(p.KeyEnv) > 0 {
 			how = "set " + strings.Join(p.KeyEnv, " or ") + ", " + how
 		}
@@ -123,7 +123,7 @@ func (ms *ModelState) credentialHint() string {
 	if len(custom) > 0 {
 		return "set " + strings.Join(custom, ", ") + " (models.yml names them as apiKey), or set an API key (" + strings.Join(envs, "; ") + ")"
 	}
-	return "set an API key (" + strings.Join(envs, "; ") + ")" + ", or add a provider to models.yml in " + ms.agentDir + " ('gopi models' lists what is known)"
+	return "run `gopi login` or set an API key (" + strings.Join(envs, "; ") + ")" + ", or add a provider to models.yml in " + ms.agentDir + " ('gopi models' lists what is known)"
 }
 
 // unsetKeyVar returns the environment variable a models.yml provider takes
@@ -133,7 +133,7 @@ func (ms *ModelState) unsetKeyVar(p *models.ProviderInfo) string {
 	if p == nil || p.APIKey == "" || p.KeyOptional {
 		return ""
 	}
-	if key, _ := ms.reg.APIKey(p.Name); key != "" {
+	if ms.reg.KeySource(p.Name) != "" {
 		return ""
 	}
 	return p.APIKey
@@ -167,7 +167,7 @@ type ModelState struct {
 	reg      *models.Registry        // the model registry with its credentials
 	agent    *agent.Agent            // holds the current model and thinking level
 	store    func() *session.Manager // the current session store
-	agentDir string                  // where auth.json lives (named in errors)
+	agentDir string                  // the agent directory (named in errors)
 	cycle    []*ai.Model             // Options.CycleModels
 	fallback string                  // why the session's own model could not be restored
 

@@ -15,6 +15,7 @@ import (
 	"github.com/gopi-agent/gopi/core/ai"
 	"github.com/gopi-agent/gopi/core/ai/models"
 	"github.com/gopi-agent/gopi/core/artifact"
+	"github.com/gopi-agent/gopi/core/auth"
 	"github.com/gopi-agent/gopi/core/compaction"
 	"github.com/gopi-agent/gopi/core/config"
 	"github.com/gopi-agent/gopi/core/mcp"
@@ -203,7 +204,11 @@ func New(ctx context.Context, opts Options) (*Session, error) {
 	reg := opts.Models
 	if reg == nil {
 		var err error
-		reg, err = models.Load(models.OptionsFor(cfg))
+		mo := models.OptionsFor(cfg)
+		// Stored credentials without sign-in flows: a sign-in that
+		// expires asks for a new login (launch.Open passes the flows).
+		mo.Credentials = auth.New(auth.OptionsFor(cfg, nil))
+		reg, err = models.Load(mo)
 		if err != nil {
 			return nil, err
 		}

@@ -35,7 +35,11 @@ func (st *Started) RunRPC(ctx context.Context, cfg *config.Config, in io.Reader,
 	for _, c := range st.Extras.Commands {
 		cmds = append(cmds, rpc.Command{Name: c.Name, Run: c.Run})
 	}
-	return rpc.Run(ctx, st.Session, rpc.Options{In: in, Out: out, EmitTitle: cfg.Env.Get("PI_RPC_EMIT_TITLE") == "1", Commands: cmds, Warnings: st.Warnings})
+	opts := rpc.Options{In: in, Out: out, EmitTitle: cfg.Env.Get("PI_RPC_EMIT_TITLE") == "1", Commands: cmds, Warnings: st.Warnings}
+	if st.Logins != nil {
+		opts.Logins = st.Logins
+	}
+	return rpc.Run(ctx, st.Session, opts)
 }
 
 // Terminal is what the interactive mode draws on.
@@ -81,9 +85,13 @@ func (st *Started) RunInteractive(ctx context.Context, r *Request, cfg *config.C
 		toolDraw[name] = d
 	}
 	s := st.Session
-	err := tui.Run(ctx, s, tui.Options{Shortcuts: keys, Renderers: renderers, ToolRenderers: toolDraw, Input: term.In, Output: term.Out, Environ: term.Environ, Cwd: cfg.Cwd, Home: cfg.Home, ScanCache: s.Tools().Env().Caches.Scanner(),
+	opts := tui.Options{Shortcuts: keys, Renderers: renderers, ToolRenderers: toolDraw, Input: term.In, Output: term.Out, Environ: term.Environ, Cwd: cfg.Cwd, Home: cfg.Home, ScanCache: s.Tools().Env().Caches.Scanner(),
 		HistoryFile: filepath.Join(cfg.AgentDir, "prompt-history.jsonl"),
-		Messages:    msgs, NoColor: cfg.Env.Get("NO_COLOR") != "", Commands: cmds, Warnings: st.Warnings})
+		Messages:    msgs, NoColor: cfg.Env.Get("NO_COLOR") != "", Commands: cmds, Warnings: st.Warnings}
+	if st.Logins != nil {
+		opts.Logins = st.Logins
+	}
+	err := tui.Run(ctx, s, opts)
 	status := 0
 	if err != nil {
 		r.report("%v", err)

@@ -6,6 +6,7 @@ import (
 
 	"github.com/gopi-agent/gopi/core/agentsession"
 	"github.com/gopi-agent/gopi/core/ai/models"
+	"github.com/gopi-agent/gopi/core/auth"
 	"github.com/gopi-agent/gopi/core/config"
 )
 
@@ -19,6 +20,9 @@ type Started struct {
 	// were reported and that the interactive and RPC modes show again,
 	// where a line on standard error is easily missed.
 	Warnings []string
+	// Logins are /login and /logout's side of the credential store the
+	// session's models use.
+	Logins *auth.Logins
 }
 
 // warn reports msg as a warning and keeps it for the modes.
@@ -33,11 +37,14 @@ func (st *Started) warn(r *Request, msg string) {
 // adjust, if not nil, changes the options last. Problems that do not stop
 // the session are reported through r.Report; a failure is an *Error.
 func Open(ctx context.Context, r *Request, cfg *config.Config, adjust func(*agentsession.Options)) (*Started, error) {
-	reg, err := models.Load(models.OptionsFor(cfg))
+	store := auth.New(auth.OptionsFor(cfg, r.Logins))
+	mo := models.OptionsFor(cfg)
+	mo.Credentials = store
+	reg, err := models.Load(mo)
 	if err != nil {
 		return nil, fail(StageModels, err)
 	}
-	started := &Started{}
+	started := &Started{Logins: &auth.Logins{Store: store, Flows: r.Logins, Keys: KeyProviders(reg), Client: r.HTTPClient}}
 	var extOpts agentsession.Options
 	attach, abandon := loadExtensions(ctx, r, cfg, &extOpts, reg, started)
 	opts, err := SessionOptions(r, cfg, reg)

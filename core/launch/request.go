@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/gopi-agent/gopi/core/ai"
+	"github.com/gopi-agent/gopi/core/auth/oauth"
 	"github.com/gopi-agent/gopi/core/config"
 	"github.com/gopi-agent/gopi/core/permission"
 )
@@ -88,6 +89,9 @@ type Request struct {
 
 	// HTTPClient is the providers' HTTP client (nil for the default).
 	HTTPClient *http.Client
+	// Logins are the sign-in flows that refresh the tokens stored in
+	// agent.db (nil: none; an expired sign-in then asks for a login).
+	Logins []oauth.Provider
 	// Report receives each start-up problem as one line, without a
 	// program name ("warning: …", "extension: …"); nil drops them.
 	Report func(line string)

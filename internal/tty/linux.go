@@ -4,4 +4,7 @@ package tty
 
 import "golang.org/x/sys/unix"
 
-const ioctlGetTermios = unix.TCGETS
+const (
+	ioctlGetTermios = unix.TCGETS
+	ioctlSetTermios = unix.TCSETS
+)

@@ -42,7 +42,7 @@ func prepareAzure(t *testing.T, vars map[string]string, provider, id string) (*a
 		t.Fatalf("%s/%s not declared", provider, id)
 	}
 	req := &ai.Request{Model: m}
-	return req, r.Prepare(req)
+	return req, r.Prepare(context.Background(), req)
 }
 
 func TestAzureFromTheEnvironment(t *testing.T) {
@@ -86,7 +86,7 @@ func TestAzureModelsYAMLDeploymentAndSharedModel(t *testing.T) {
 		t.Fatal(err)
 	}
 	req := &ai.Request{Model: m}
-	if err := r.Prepare(req); err != nil {
+	if err := r.Prepare(context.Background(), req); err != nil {
 		t.Fatal(err)
 	}
 	if azureopenai.Deployment(req.Model) != "from-yaml" || azureopenai.APIVersion(req.Model) != "x" {

@@ -4,10 +4,11 @@
 // API-key resolution and construction of the streaming provider for a model.
 //
 // Key resolution order for a provider: a runtime override (SetAPIKey, the
-// --api-key flag), then stored credentials (<agent dir>/auth.json), then the
-// provider's key in models.yml (a literal or an environment variable name),
-// then the provider's environment variables in order (for Anthropic
-// ANTHROPIC_OAUTH_TOKEN before ANTHROPIC_API_KEY). With
+// --api-key flag), then the credential store given as Options.Credentials
+// (agent.db, gopi's then omp's, with OAuth refresh: core/auth), then
+// <agent dir>/auth.json, then the provider's key in models.yml (a literal or
+// an environment variable name), then the provider's environment variables
+// in order (for Anthropic ANTHROPIC_OAUTH_TOKEN before ANTHROPIC_API_KEY). With
 // CLAUDE_CODE_USE_FOUNDRY set, anthropic requests use FOUNDRY_BASE_URL,
 // ANTHROPIC_FOUNDRY_API_KEY (as a bearer token) and ANTHROPIC_CUSTOM_HEADERS
 // (foundry.go). Azure OpenAI requests take their address, deployment and

@@ -23,6 +23,9 @@ type Options struct {
 	// FallbackDirs are searched in order for models.yml when AgentDir has
 	// none: lower-priority sources such as omp's ~/.omp/agent.
 	FallbackDirs []string
+	// Credentials is the credential store (agent.db) asked before
+	// auth.json; nil for none.
+	Credentials StoredCredentials
 }
 
 // Registry is the set of known providers and models with their credentials.
@@ -32,6 +35,7 @@ type Registry struct {
 	models      []*ai.Model
 	credentials map[string]Credential
 	overrides   map[string]string
+	stored      StoredCredentials // agent.db; nil for none
 	getenv      func(string) string
 	cloud       googleCloud  // Vertex AI credentials (vertex.go)
 	aws         awsProviders // Bedrock providers with their AWS sessions (bedrock.go)
@@ -46,7 +50,7 @@ func Load(opts Options) (*Registry, error) {
 	if getenv == nil {
 		getenv = config.ProcessEnv().Get
 	}
-	r := &Registry{byName: map[string]*ProviderInfo{}, credentials: map[string]Credential{}, overrides: map[string]string{}, getenv: getenv}
+	r := &Registry{byName: map[string]*ProviderInfo{}, credentials: map[string]Credential{}, overrides: map[string]string{}, getenv: getenv, stored: opts.Credentials}
 	for _, p := range builtinProviders() {
 		r.addProvider(p)
 	}
@@ -243,12 +247,61 @@ func (r *Registry) Models() []*ai.Model { return r.models }
 func (r *Registry) SetAPIKey(provider, key string) { r.overrides[provider] = key }
 
 // APIKey resolves the key for a provider and says where it came from
-// ("--api-key", "auth.json", "models.yml", "env NAME"). It returns "" and
-// "" when no key is available.
+// ("--api-key", "agent.db", "omp agent.db", "auth.json", "models.yml",
+// "env NAME"). It returns "" and "" when no key is available. A stored
+// sign-in about to expire is refreshed first (see APIKeyContext).
 func (r *Registry) APIKey(provider string) (key, source string) {
+	key, _, source, _ = r.APIKeyContext(context.Background(), provider)
+	return key, source
+}
+
+// APIKeyContext resolves the key for a provider in the order runtime
+// override, stored credentials (agent.db: gopi's, then omp's), auth.json,
+// models.yml, environment. It also returns the API root a stored
+// credential names ("" for the model's own). A stored credential that
+// cannot be used (a refresh the provider refused, an unreadable agent.db)
+// is the error only when no later source has a key either.
+func (r *Registry) APIKeyContext(ctx context.Context, provider string) (key, baseURL, source string, err error) {
+	return r.resolveKey(ctx, provider, "")
+}
+
+// resolveKey is APIKeyContext for a request of session (see
+// StoredCredentials.Resolve).
+func (r *Registry) resolveKey(ctx context.Context, provider, session string) (key, baseURL, source string, err error) {
 	if k := r.overrides[provider]; k != "" {
-		return k, "--api-key"
+		return k, "", "--api-key", nil
 	}
+	if r.stored != nil {
+		k, base, src, serr := r.stored.Resolve(ctx, provider, session)
+		if k != "" {
+			return k, base, src, nil
+		}
+		err = serr
+	}
+	if k, src := r.unstoredKey(provider); k != "" {
+		return k, "", src, nil
+	}
+	return "", "", "", err
+}
+
+// KeySource names where provider's key would come from without resolving
+// it (no refresh, no network): "--api-key", a stored source, "auth.json",
+// "models.yml", "env NAME"; "" when there is none.
+func (r *Registry) KeySource(provider string) string {
+	if r.overrides[provider] != "" {
+		return "--api-key"
+	}
+	if r.stored != nil {
+		if src := r.stored.Stored(provider); src != "" {
+			return src
+		}
+	}
+	_, src := r.unstoredKey(provider)
+	return src
+}
+
+// unstoredKey is the key from auth.json, models.yml or the environment.
+func (r *Registry) unstoredKey(provider string) (key, source string) {
 	if c, ok := r.credentials[provider]; ok {
 		if k := c.Secret(time.Now()); k != "" {
 			return k, CredentialsFile
@@ -290,9 +343,10 @@ func isEnvName(s string) bool {
 }
 
 // HasAuth reports whether a request to the model's provider can be made:
-// a key is available or the provider works without one.
+// a key is available (a stored sign-in counts, even one that must be
+// refreshed first) or the provider works without one.
 func (r *Registry) HasAuth(m *ai.Model) bool {
-	if k, _ := r.APIKey(m.Provider); k != "" || r.awsAuthSource(m.Provider) != "" {
+	if r.KeySource(m.Provider) != "" || r.awsAuthSource(m.Provider) != "" {
 		return true
 	}
 	p, ok := r.byName[m.Provider]
@@ -316,10 +370,12 @@ func (r *Registry) BaseURL(m *ai.Model) string {
 }
 
 // Prepare fills what the registry knows into a request for its model: the
-// API key (unless set), the base URL override from the environment, the
-// provider's headers and the cache retention from PI_CACHE_RETENTION. It
-// returns an error when the provider needs a key and none is available.
-func (r *Registry) Prepare(req *ai.Request) error {
+// API key (unless set; a stored sign-in is refreshed first when it is
+// about to expire), the base URL its credential or the environment names,
+// the provider's headers and the cache retention from PI_CACHE_RETENTION.
+// It returns an error when the provider needs a key and none is
+// available, or when a stored one cannot be used.
+func (r *Registry) Prepare(ctx context.Context, req *ai.Request) error {
 	m := req.Model
 	if m == nil {
 		return fmt.Errorf("no model selected")
@@ -327,7 +383,14 @@ func (r *Registry) Prepare(req *ai.Request) error {
 	p := r.byName[m.Provider]
 	foundry := r.applyFoundry(req)
 	if req.APIKey == "" && !foundry {
-		req.APIKey, _ = r.APIKey(m.Provider)
+		key, base, _, err := r.resolveKey(ctx, m.Provider, req.SessionID)
+		if err != nil {
+			return err
+		}
+		req.APIKey = key
+		if req.BaseURL == "" && base != "" {
+			req.BaseURL = strings.TrimRight(base, "/")
+		}
 	}
 	r.applyAzure(req)
 	if req.APIKey == "" && !foundry && (p == nil || !p.KeyOptional) && r.awsAuthSource(m.Provider) == "" {
@@ -371,7 +434,7 @@ func (r *Registry) keyHint(provider string) string {
 	if p.APIKey != "" && isEnvName(p.APIKey) {
 		ways = append(ways, "set "+p.APIKey+" (from "+ModelsFile+")")
 	}
-	ways = append(ways, "add it to "+CredentialsFile+" in the agent directory", "or pass --api-key")
+	ways = append(ways, "run `gopi login "+provider+"`", "or pass --api-key")
 	if h := ambientHint(p); h != "" {
 		ways = append(ways, h)
 	}
@@ -381,7 +444,7 @@ func (r *Registry) keyHint(provider string) string {
 // Stream prepares req and streams it with the provider for its model's API.
 // A preparation error becomes a stream with a single "error" event.
 func (r *Registry) Stream(ctx context.Context, req *ai.Request, client *http.Client) *ai.Stream {
-	if err := r.Prepare(req); err != nil {
+	if err := r.Prepare(ctx, req); err != nil {
 		em, s := ai.NewEmitter(req.Model)
 		em.Fail(nil, req.Model, err)
 		return s

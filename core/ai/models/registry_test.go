@@ -1,6 +1,8 @@
 package models
 
 import (
+	"context"
+	"errors"
 	"net/http"
 	"os"
 	"path/filepath"
@@ -108,7 +110,7 @@ func TestLoadGoodConfig(t *testing.T) {
 		t.Errorf("built-in models did not follow the provider's new base URL: %s", son.BaseURL)
 	}
 	req := &ai.Request{Model: son, APIKey: "k"}
-	if err := r.Prepare(req); err != nil {
+	if err := r.Prepare(context.Background(), req); err != nil {
 		t.Fatal(err)
 	}
 	if req.Headers["X-Gateway"] != "yes" {
@@ -180,7 +182,7 @@ func TestKeyResolutionOrder(t *testing.T) {
 		t.Errorf("runtime override must win: %q %q", k, src)
 	}
 	m, _ := r2.Find("gpt-5")
-	if err := r2.Prepare(&ai.Request{Model: m}); err == nil || !strings.Contains(err.Error(), "OPENAI_API_KEY") {
+	if err := r2.Prepare(context.Background(), &ai.Request{Model: m}); err == nil || !strings.Contains(err.Error(), "OPENAI_API_KEY") {
 		t.Errorf("missing key error should name the variable: %v", err)
 	}
 }
@@ -325,7 +327,7 @@ func TestFoundryMode(t *testing.T) {
 	}
 	m, _ := r.Find("claude-haiku-4-5")
 	req := &ai.Request{Model: m}
-	if err := r.Prepare(req); err != nil {
+	if err := r.Prepare(context.Background(), req); err != nil {
 		t.Fatal(err)
 	}
 	if req.APIKey != "" || req.Headers["Authorization"] != "Bearer fk" || req.BaseURL != "https://foundry.example.com/anthropic" ||
@@ -334,7 +336,7 @@ func TestFoundryMode(t *testing.T) {
 	}
 	vars["CLAUDE_CODE_USE_FOUNDRY"] = "0"
 	req = &ai.Request{Model: m}
-	if err := r.Prepare(req); err != nil || req.APIKey != "plain" || req.BaseURL != "" {
+	if err := r.Prepare(context.Background(), req); err != nil || req.APIKey != "plain" || req.BaseURL != "" {
 		t.Errorf("without foundry: %v %q %q", err, req.APIKey, req.BaseURL)
 	}
 }
@@ -447,7 +449,7 @@ func TestBedrockAmbientAuth(t *testing.T) {
 	if r.HasAuth(m) {
 		t.Fatal("bedrock has auth with an empty environment")
 	}
-	if err := r.Prepare(&ai.Request{Model: m}); err == nil || !strings.Contains(err.Error(), "AWS_BEARER_TOKEN_BEDROCK") {
+	if err := r.Prepare(context.Background(), &ai.Request{Model: m}); err == nil || !strings.Contains(err.Error(), "AWS_BEARER_TOKEN_BEDROCK") {
 		t.Fatalf("Prepare without credentials: %v", err)
 	}
 	env["AWS_PROFILE"] = "dev"
@@ -455,13 +457,13 @@ func TestBedrockAmbientAuth(t *testing.T) {
 	if r.AmbientAuth(BedrockProvider) != "env AWS_PROFILE" || r.AmbientAuth("anthropic") != "" {
 		t.Errorf("AmbientAuth: %q", r.AmbientAuth(BedrockProvider))
 	}
-	if !r.HasAuth(m) || r.Prepare(req) != nil || req.APIKey != "" {
+	if !r.HasAuth(m) || r.Prepare(context.Background(), req) != nil || req.APIKey != "" {
 		t.Fatalf("with AWS_PROFILE: auth %v, key %q", r.HasAuth(m), req.APIKey)
 	}
 	delete(env, "AWS_PROFILE")
 	env["AWS_BEARER_TOKEN_BEDROCK"] = "bedrock-api-key"
 	req = &ai.Request{Model: m}
-	if err := r.Prepare(req); err != nil || req.APIKey != "bedrock-api-key" {
+	if err := r.Prepare(context.Background(), req); err != nil || req.APIKey != "bedrock-api-key" {
 		t.Fatalf("with a Bedrock API key: %v, key %q", err, req.APIKey)
 	}
 }
@@ -483,5 +485,63 @@ func TestBedrockProviderKept(t *testing.T) {
 	}
 	if r.bedrockProvider(&ai.Request{Model: &ai.Model{API: ai.APIAnthropicMessages}}, nil) != nil {
 		t.Error("a provider for another API")
+	}
+}
+
+// fakeStore is a StoredCredentials that counts resolutions.
+type fakeStore struct {
+	key, base, source string
+	err               error
+	resolved          int
+}
+
+func (f *fakeStore) Resolve(ctx context.Context, provider, session string) (string, string, string, error) {
+	f.resolved++
+	if provider != "anthropic" {
+		return "", "", "", nil
+	}
+	return f.key, f.base, f.source, f.err
+}
+
+func (f *fakeStore) Stored(provider string) string {
+	if provider == "anthropic" {
+		return f.source
+	}
+	return ""
+}
+
+func TestStoredCredentialsOrder(t *testing.T) {
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, CredentialsFile), []byte(`{"anthropic":{"type":"api_key","key":"from-auth-json"}}`), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	fs := &fakeStore{key: "from-db", base: "https://proxy.example/", source: "agent.db"}
+	r, err := Load(Options{AgentDir: dir, Getenv: env(map[string]string{"ANTHROPIC_API_KEY": "from-env"}), Credentials: fs})
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, _ := r.Find("anthropic/claude-sonnet-4-5")
+	// Listing asks where keys come from without resolving (no refresh).
+	if src := r.KeySource("anthropic"); src != "agent.db" || !r.HasAuth(m) || fs.resolved != 0 {
+		t.Fatal(src, fs.resolved)
+	}
+	req := &ai.Request{Model: m}
+	if err := r.Prepare(context.Background(), req); err != nil || req.APIKey != "from-db" || req.BaseURL != "https://proxy.example" {
+		t.Fatal(req.APIKey, req.BaseURL, err)
+	}
+	// A stored credential that cannot be used gives way to auth.json …
+	fs.key, fs.err = "", errors.New("anthropic: refresh refused; run `gopi login anthropic`")
+	if k, src := r.APIKey("anthropic"); k != "from-auth-json" || src != CredentialsFile {
+		t.Fatal(k, src)
+	}
+	// … and is the error when nothing else has a key.
+	r2, _ := Load(Options{AgentDir: t.TempDir(), Getenv: env(nil), Credentials: fs})
+	if err := r2.Prepare(context.Background(), &ai.Request{Model: m}); err == nil || !strings.Contains(err.Error(), "gopi login anthropic") {
+		t.Fatal(err)
+	}
+	// The runtime override comes first.
+	r.SetAPIKey("anthropic", "flag")
+	if k, src := r.APIKey("anthropic"); k != "flag" || src != "--api-key" {
+		t.Fatal(k, src)
 	}
 }

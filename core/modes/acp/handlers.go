@@ -51,7 +51,7 @@ func (s *server) Initialize(_ context.Context, p sdk.InitializeRequest) (sdk.Ini
 	}, nil
 }
 
-// Authenticate has nothing to do: gopi uses its own credentials (auth.json,
+// Authenticate has nothing to do: gopi uses its own credentials (agent.db, auth.json,
 // the environment, models.yml).
 func (s *server) Authenticate(context.Context, sdk.AuthenticateRequest) (sdk.AuthenticateResponse, error) {
 	return sdk.AuthenticateResponse{}, nil

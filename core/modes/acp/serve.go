@@ -11,6 +11,7 @@ import (
 	sdk "github.com/coder/acp-go-sdk"
 
 	"github.com/gopi-agent/gopi/core/ai"
+	"github.com/gopi-agent/gopi/core/auth/oauth"
 	"github.com/gopi-agent/gopi/core/modes/acp/lineguard"
 )
 
@@ -27,6 +28,8 @@ type Options struct {
 	Log io.Writer
 	// HTTPClient is used for provider requests; nil for the default.
 	HTTPClient *http.Client
+	// Logins are the sign-in flows that refresh stored tokens (nil: none).
+	Logins []oauth.Provider
 	// SessionDir overrides where session files are stored and looked up
 	// (--session-dir).
 	SessionDir string

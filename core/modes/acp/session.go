@@ -77,6 +77,7 @@ func (s *server) openSession(ctx context.Context, cwd, path string, mcp []sdk.Mc
 		Thinking:     s.opts.Thinking,
 		NoTitle:      s.opts.NoTitle,
 		HTTPClient:   s.opts.HTTPClient,
+		Logins:       s.opts.Logins,
 		// Extensions are the terminal's: their commands and renderers
 		// have no place in an editor.
 		NoExtensions: true,

@@ -18,13 +18,6 @@ import (
 // for a failure response.
 type command func(ctx context.Context, srv *server, id json.RawMessage, line []byte) (any, error)
 
-// notYet is the failure of a command whose feature gopi does not have yet.
-func notYet(what string) command {
-	return func(context.Context, *server, json.RawMessage, []byte) (any, error) {
-		return nil, fmt.Errorf("%s is not available in this version of gopi", what)
-	}
-}
-
 // promptFields are the fields of prompt, steer, follow_up and
 // abort_and_prompt.
 type promptFields struct {
@@ -102,10 +95,8 @@ func init() {
 			return srv.s.Resources().MCPStatus(), nil
 		},
 		// Login
-		"get_login_providers": func(context.Context, *server, json.RawMessage, []byte) (any, error) {
-			return map[string]any{"providers": []any{}}, nil
-		},
-		"login": notYet("OAuth login"),
+		"get_login_providers": cmdGetLoginProviders,
+		"login":               withArgs(cmdLogin),
 	}
 }
 

@@ -42,6 +42,12 @@ func startRPC(t testing.TB, r *agentrig.Rig, flags ...string) *agentrig.RPC {
 			t.Fatalf("startRPC: unknown flag %s", f)
 		}
 	}
+	return serveRPC(t, r, req)
+}
+
+// serveRPC serves RPC mode on the session req describes.
+func serveRPC(t testing.TB, r *agentrig.Rig, req *launch.Request) *agentrig.RPC {
+	t.Helper()
 	return r.StartRPC(func(in io.Reader, out io.Writer) int {
 		ctx := context.Background()
 		cfg, err := launch.LoadConfig(req)

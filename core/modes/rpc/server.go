@@ -31,6 +31,9 @@ type Options struct {
 	// after the ready frame as an extension_ui_request notify of type
 	// warning.
 	Warnings []string
+	// Logins are what get_login_providers and login use (nil: no
+	// providers, and login fails).
+	Logins Logins
 }
 
 // Command is an extension's slash command.

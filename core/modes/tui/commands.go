@@ -40,6 +40,8 @@ func init() {
 		{"settings", "", "the settings in force for this session", (*model).cmdSettings},
 		{"skills", "", "the skills, rules and prompt templates found for this session", (*model).cmdSkills},
 		{"mcp", "", "the MCP servers: state, tools and problems", (*model).cmdMCP},
+		{"login", "[provider]", "log in to a provider (subscription sign-in or API key), stored in agent.db", (*model).cmdLogin},
+		{"logout", "[provider]", "remove a provider's credentials from gopi's agent.db", (*model).cmdLogout},
 		{"hotkeys", "", "the key bindings", (*model).cmdHotkeys},
 		{"help", "", "this list", (*model).cmdHelp},
 		{"quit", "", "exit (also /exit)", func(m *model, _ string) tea.Cmd { return m.quit() }},
@@ -171,7 +173,7 @@ func (m *model) busyCmd(what string, work func() tea.Msg) tea.Cmd {
 func (m *model) cmdModel(args string) tea.Cmd {
 	avail := m.s.Model().Available()
 	if len(avail) == 0 {
-		return m.printSection(m.r.errorLine("No model has a key: set one (e.g. ANTHROPIC_API_KEY) or add models.yml; `gopi models` lists them"))
+		return m.printSection(m.r.errorLine("No model has a key: /login, set one (e.g. ANTHROPIC_API_KEY) or add models.yml; `gopi models` lists them"))
 	}
 	cur := m.s.Agent().Model()
 	var items []pickItem

@@ -232,9 +232,12 @@ func (m *model) bash(line string) tea.Cmd {
 
 // cancelBusy stops the long command running.
 func (m *model) cancelBusy() tea.Cmd {
-	s := m.s
+	s, login := m.s, m.cancelLogin
 	m.setNotice("Cancelling…")
 	return func() tea.Msg {
+		if login != nil {
+			login()
+		}
 		s.Compactor().Abort()
 		s.Compactor().AbortHandoff()
 		s.Tree().AbortSummary()

@@ -64,40 +64,42 @@ type model struct {
 	width, height int
 	ed            editor
 
-	running   bool
-	prompting int // prompts sent to the session whose promptDoneMsg has not come back
-	started   time.Time
-	spin      int
-	ticking   bool
-	live      *ai.AssistantMessage
-	st        stream
-	tools     map[string]*liveTool
-	order     []string                // running tool call ids, in start order
-	calls     map[string]*ai.ToolCall // calls seen, for their results
-	busy      string                  // a long command running (compaction, handoff, summary, bash)
-	expand    bool                    // thinking shown in full
-	picker    *picker
-	dialog    *dialog             // the open dialog (its picker, for select and confirm)
-	dialogs   []dialogMsg         // dialogs waiting for it to close
-	console   *console            // the open console of a PTY run
-	extStatus map[string]string   // footer entries set through the UI
-	widgets   map[string][]string // lines shown above the editor through the UI
-	extTitle  string              // window title set through the UI
-	status    status
-	notice    string
-	noticeAt  time.Time
-	ctrlCAt   time.Time
-	escAt     time.Time
-	quitting  bool
-	record    *[]string // printed blocks, when Options.Record is set
-	printed   bool      // something was printed already
-	gap       bool      // the next print starts a new section (a blank line before it)
-	lastCard  bool      // the last thing printed was a tool card
-	textShown bool      // the streamed message printed some text already
-	pending   []string  // initial messages still to send
-	activity  int       // counts key presses and runs: an idle check is stale once it changed
-	outbox    []string  // printed text not yet handed to the terminal
-	inflight  bool      // a print is on its way (see flush)
+	running     bool
+	prompting   int // prompts sent to the session whose promptDoneMsg has not come back
+	started     time.Time
+	spin        int
+	ticking     bool
+	live        *ai.AssistantMessage
+	st          stream
+	tools       map[string]*liveTool
+	order       []string                // running tool call ids, in start order
+	calls       map[string]*ai.ToolCall // calls seen, for their results
+	busy        string                  // a long command running (compaction, handoff, summary, bash, login)
+	cancelLogin func()                  // ends the /login running, if any
+	ui          *dialogUI               // the dialogs' side of the program (set by Run)
+	expand      bool                    // thinking shown in full
+	picker      *picker
+	dialog      *dialog             // the open dialog (its picker, for select and confirm)
+	dialogs     []dialogMsg         // dialogs waiting for it to close
+	console     *console            // the open console of a PTY run
+	extStatus   map[string]string   // footer entries set through the UI
+	widgets     map[string][]string // lines shown above the editor through the UI
+	extTitle    string              // window title set through the UI
+	status      status
+	notice      string
+	noticeAt    time.Time
+	ctrlCAt     time.Time
+	escAt       time.Time
+	quitting    bool
+	record      *[]string // printed blocks, when Options.Record is set
+	printed     bool      // something was printed already
+	gap         bool      // the next print starts a new section (a blank line before it)
+	lastCard    bool      // the last thing printed was a tool card
+	textShown   bool      // the streamed message printed some text already
+	pending     []string  // initial messages still to send
+	activity    int       // counts key presses and runs: an idle check is stale once it changed
+	outbox      []string  // printed text not yet handed to the terminal
+	inflight    bool      // a print is on its way (see flush)
 }
 
 func newModel(ctx context.Context, s Session, opts Options) *model {

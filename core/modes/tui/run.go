@@ -48,6 +48,9 @@ type Options struct {
 	// ToolRenderers draw extension and custom tools' cards by tool name
 	// (an error falls back to the usual card).
 	ToolRenderers map[string]ToolRenderer
+	// Logins are what /login and /logout use (nil: they say logins are
+	// unavailable).
+	Logins Logins
 	// Warnings are problems found while the session started that the
 	// user should see (an extension tool whose parameters are not a
 	// schema, an MCP tool whose schema had to be changed); they are
@@ -94,7 +97,8 @@ func Run(ctx context.Context, s Session, opts Options) error {
 	p := tea.NewProgram(m, popts...)
 	unsub := s.Subscribe(func(e agent.Event) { p.Send(eventMsg{e}) })
 	// The ask tool's questions open as dialogs.
-	uiErr := s.Tools().SetUI(&dialogUI{send: p.Send})
+	m.ui = &dialogUI{send: p.Send}
+	uiErr := s.Tools().SetUI(m.ui)
 	if uiErr != nil {
 		m.notice, m.noticeAt = "Dialogs are unavailable: "+uiErr.Error(), time.Now()
 	}

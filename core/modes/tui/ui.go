@@ -30,6 +30,7 @@ const (
 	dialogConfirm = "confirm"
 	dialogInput   = "input"
 	dialogEditor  = "editor"
+	dialogSecret  = "secret" // an input line shown masked
 )
 
 // dialogMsg opens a dialog.
@@ -92,6 +93,12 @@ func (u *dialogUI) Confirm(ctx context.Context, title, message string, timeout t
 // Input asks for one line of text.
 func (u *dialogUI) Input(ctx context.Context, title, placeholder string, timeout time.Duration) (string, error) {
 	a, err := u.ask(ctx, dialogMsg{kind: dialogInput, title: title, prefill: placeholder}, timeout)
+	return a.text, err
+}
+
+// Secret asks for one line that is not shown as it is typed (an API key).
+func (u *dialogUI) Secret(ctx context.Context, title string) (string, error) {
+	a, err := u.ask(ctx, dialogMsg{kind: dialogSecret, title: title}, 0)
 	return a.text, err
 }
 
@@ -181,7 +188,7 @@ func (m *model) openDialog(d dialogMsg) tea.Cmd {
 		ta.Prompt = "│ "
 		ta.SetWidth(max(20, m.width-2))
 		ta.CharLimit = 0
-		if d.kind == dialogInput {
+		if d.kind == dialogInput || d.kind == dialogSecret {
 			ta.Placeholder = d.prefill
 			ta.SetHeight(1)
 		} else {
@@ -232,7 +239,7 @@ func (m *model) dialogKey(k tea.KeyPressMsg) tea.Cmd {
 	case "esc", "ctrl+c":
 		return send(dialogAnswer{err: tool.ErrDialogCancelled})
 	case "enter":
-		if d.msg.kind == dialogInput {
+		if d.msg.kind == dialogInput || d.msg.kind == dialogSecret {
 			return send(dialogAnswer{text: d.ta.Value()})
 		}
 	case "ctrl+s", "alt+enter":
@@ -250,8 +257,12 @@ func (m *model) dialogView() string {
 	if d.msg.kind == dialogEditor {
 		hint = "ctrl+s or alt+enter sends · enter new line · esc dismisses"
 	}
+	field := d.ta.View()
+	if d.msg.kind == dialogSecret {
+		field = "│ " + strings.Repeat("•", len([]rune(d.ta.Value())))
+	}
 	return m.th.dim.Render(strings.Repeat("─", max(10, min(m.width-1, 200)))) + "\n" +
-		m.th.title.Render(clean(d.msg.title)) + "\n" + d.ta.View() + "\n" + m.th.dim.Render(hint)
+		m.th.title.Render(clean(d.msg.title)) + "\n" + field + "\n" + m.th.dim.Render(hint)
 }
 
 // onUI applies the UI's fire-and-forget calls.
