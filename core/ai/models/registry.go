@@ -6,6 +6,7 @@ import (
 	"net/http"
 	"sort"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/gopi-agent/gopi/core/ai"
@@ -34,6 +35,9 @@ type Registry struct {
 	overrides   map[string]string
 	getenv      func(string) string
 	ConfigPath  string // models.yml that was loaded ("" if none)
+
+	mu     sync.Mutex // guards models once discovery probes run
+	probes []*probe   // local discovery (discovery.go)
 }
 
 // Load builds the registry: the built-in catalog, then models.yml from the
@@ -45,17 +49,11 @@ func Load(opts Options) (*Registry, error) {
 		getenv = config.ProcessEnv().Get
 	}
 	r := &Registry{byName: map[string]*ProviderInfo{}, credentials: map[string]Credential{}, overrides: map[string]string{}, getenv: getenv}
-	for _, p := range builtinProviders() {
+	providers, builtin := builtinProviders()
+	for _, p := range providers {
 		r.addProvider(p)
 	}
-	for _, e := range catalog {
-		p := r.byName[e.provider]
-		r.models = append(r.models, &ai.Model{
-			ID: e.id, Name: e.name, API: p.API, Provider: p.Name, BaseURL: p.BaseURL,
-			Reasoning: e.reasoning, Input: e.input, ContextWindow: e.ctx, MaxTokens: e.max,
-			Cost: ai.Prices{Input: e.in, Output: e.out, CacheRead: e.cr, CacheWrite: e.cw},
-		})
-	}
+	r.models = builtin
 	if opts.NoFiles {
 		return r, nil
 	}
@@ -104,12 +102,13 @@ func (r *Registry) apply(path string, cfg *fileConfig) error {
 		p, builtin := r.byName[name]
 		if !builtin {
 			if fp.BaseURL == "" || fp.API == "" {
-				return &ConfigError{Path: path, Msg: fmt.Sprintf("providers.%s: a new provider needs baseUrl and api (built-in providers: %s)", name, r.providerNames())}
+				return &ConfigError{Path: path, Msg: fmt.Sprintf("providers.%s: a new provider needs baseUrl and api (%q is none of the %d built-in providers; 'gopi models' lists them)", name, name, len(providerFacts))}
 			}
 			p = &ProviderInfo{Name: name, Title: name}
 			r.addProvider(p)
 		}
 		p.Custom = true
+		oldBase, oldAPI := p.BaseURL, p.API
 		if fp.API != "" {
 			p.API = ai.API(fp.API)
 		}
@@ -126,10 +125,22 @@ func (r *Registry) apply(path string, cfg *fileConfig) error {
 		if fp.Auth == "none" {
 			p.KeyOptional = true
 		}
-		// Built-in models of a changed provider follow its new URL/API.
-		for _, m := range r.models {
-			if m.Provider == name {
-				m.BaseURL, m.API = p.BaseURL, p.API
+		// Built-in models that used the provider's URL or API follow the
+		// new ones (a provider with several routes keeps the others).
+		// Catalogue models are shared static data: change copies.
+		if p.BaseURL != oldBase || p.API != oldAPI {
+			for i, m := range r.models {
+				if m.Provider != name || (m.BaseURL != oldBase && m.API != oldAPI) {
+					continue
+				}
+				c := *m
+				if c.BaseURL == oldBase {
+					c.BaseURL = p.BaseURL
+				}
+				if c.API == oldAPI {
+					c.API = p.API
+				}
+				r.models[i] = &c
 			}
 		}
 		for _, fm := range fp.Models {
@@ -151,7 +162,7 @@ func (r *Registry) apply(path string, cfg *fileConfig) error {
 				m.BaseURL = strings.TrimRight(fm.BaseURL, "/")
 			}
 			if len(m.Input) == 0 {
-				m.Input = textOnly
+				m.Input = inText
 			}
 			if m.ContextWindow == 0 {
 				m.ContextWindow = 128000
@@ -162,9 +173,11 @@ func (r *Registry) apply(path string, cfg *fileConfig) error {
 			r.replaceOrAdd(m)
 		}
 		for id, o := range fp.ModelOverrides {
-			for _, m := range r.models {
+			for i, m := range r.models {
 				if m.Provider == name && m.ID == id {
-					o.apply(m)
+					c := *m
+					o.apply(&c)
+					r.models[i] = &c
 				}
 			}
 		}
@@ -213,14 +226,6 @@ func (r *Registry) replaceOrAdd(m *ai.Model) {
 	r.models = append(r.models, m)
 }
 
-func (r *Registry) providerNames() string {
-	var s []string
-	for _, p := range r.providers {
-		s = append(s, p.Name)
-	}
-	return strings.Join(s, ", ")
-}
-
 // Providers lists the providers, built-ins first.
 func (r *Registry) Providers() []*ProviderInfo { return r.providers }
 
@@ -230,8 +235,10 @@ func (r *Registry) Provider(name string) (*ProviderInfo, bool) {
 	return p, ok
 }
 
-// Models lists every model: the catalog in order, then models.yml additions.
-func (r *Registry) Models() []*ai.Model { return r.models }
+// Models lists every model: the catalogue in provider order, then
+// models.yml additions, then the local servers' models found so far. The
+// models are shared and read-only: copy one before changing it.
+func (r *Registry) Models() []*ai.Model { return r.snapshot() }
 
 // SetAPIKey sets a runtime key for a provider, overriding every other source.
 func (r *Registry) SetAPIKey(provider, key string) { r.overrides[provider] = key }
@@ -290,7 +297,29 @@ func (r *Registry) HasAuth(m *ai.Model) bool {
 		return true
 	}
 	p, ok := r.byName[m.Provider]
-	return ok && p.KeyOptional
+	return ok && (p.KeyOptional || ambientSource(p, r.getenv) != "")
+}
+
+// CredentialSource says where a provider's credentials would come from:
+// APIKey's source ("--api-key", "auth.json", "models.yml", "env NAME", or
+// what a credential store reports), else "env A+B" when the provider's own
+// client finds credentials in the environment (AWS, Google ADC), else
+// "none" for a provider that needs no key, else "".
+func (r *Registry) CredentialSource(provider string) string {
+	if _, src := r.APIKey(provider); src != "" {
+		return src
+	}
+	p, ok := r.byName[provider]
+	if !ok {
+		return ""
+	}
+	if s := ambientSource(p, r.getenv); s != "" {
+		return s
+	}
+	if p.KeyOptional {
+		return "none"
+	}
+	return ""
 }
 
 // BaseURL returns the model's base URL after the provider's environment
@@ -323,7 +352,10 @@ func (r *Registry) Prepare(req *ai.Request) error {
 	if req.APIKey == "" && !foundry {
 		req.APIKey, _ = r.APIKey(m.Provider)
 	}
-	if req.APIKey == "" && !foundry && (p == nil || !p.KeyOptional) {
+	if err := r.usable(m); err != nil {
+		return err
+	}
+	if req.APIKey == "" && !foundry && (p == nil || !p.KeyOptional) && (p == nil || ambientSource(p, r.getenv) == "") {
 		return fmt.Errorf("no API key for provider %q: %s", m.Provider, r.keyHint(m.Provider))
 	}
 	if req.BaseURL == "" {
@@ -357,6 +389,9 @@ func (r *Registry) keyHint(provider string) string {
 	var ways []string
 	if len(p.KeyEnv) > 0 {
 		ways = append(ways, "set "+strings.Join(p.KeyEnv, " or "))
+	}
+	for _, alt := range p.Ambient {
+		ways = append(ways, "set "+strings.ReplaceAll(alt, "+", " and "))
 	}
 	if p.APIKey != "" && isEnvName(p.APIKey) {
 		ways = append(ways, "set "+p.APIKey+" (from "+ModelsFile+")")
