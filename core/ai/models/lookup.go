@@ -92,6 +92,9 @@ func (r *Registry) find(q string) (*ai.Model, error) {
 			exact = append(exact, m)
 		}
 	}
+	if len(exact) == 1 {
+		return exact[0], r.usable(exact[0])
+	}
 	if len(exact) > 0 {
 		best := rank.best(exact, false)
 		return best, r.usable(best)
@@ -150,25 +153,22 @@ func (r *Registry) usable(m *ai.Model) error {
 	return fmt.Errorf("%s/%s uses the %s API, which gopi does not implement yet; choose another model ('gopi models' lists them)", m.Provider, m.ID, m.API)
 }
 
-// ranker orders candidate models; it caches per-provider facts for one lookup.
+// ranker orders candidate models; it caches per-provider and per-API
+// facts for one lookup (its maps are made on first use).
 type ranker struct {
-	r     *Registry
-	order map[string]int  // provider -> position in the registry
-	auth  map[string]bool // provider -> has credentials
-	apis  map[ai.API]bool // API -> implemented
+	r    *Registry
+	auth map[string]bool // provider -> has credentials
+	apis map[ai.API]bool // API -> implemented
 }
 
-func (r *Registry) ranker() *ranker {
-	rk := &ranker{r: r, order: map[string]int{}, auth: map[string]bool{}, apis: map[ai.API]bool{}}
-	for i, p := range r.Providers() {
-		rk.order[p.Name] = i
-	}
-	return rk
-}
+func (r *Registry) ranker() *ranker { return &ranker{r: r} }
 
 func (rk *ranker) supported(m *ai.Model) bool {
 	ok, seen := rk.apis[m.API]
 	if !seen {
+		if rk.apis == nil {
+			rk.apis = map[ai.API]bool{}
+		}
 		ok = ai.HasAPI(m.API)
 		rk.apis[m.API] = ok
 	}
@@ -178,10 +178,21 @@ func (rk *ranker) supported(m *ai.Model) bool {
 func (rk *ranker) hasAuth(m *ai.Model) bool {
 	ok, seen := rk.auth[m.Provider]
 	if !seen {
+		if rk.auth == nil {
+			rk.auth = map[string]bool{}
+		}
 		ok = rk.r.HasAuth(m)
 		rk.auth[m.Provider] = ok
 	}
 	return ok
+}
+
+// order is a provider's position in the registry (unknown ones last).
+func (rk *ranker) order(provider string) int {
+	if p, ok := rk.r.byName[provider]; ok {
+		return p.order
+	}
+	return len(rk.r.providers)
 }
 
 // best returns the highest-ranked candidate (see Find); byVersion adds the
@@ -195,7 +206,7 @@ func (rk *ranker) best(c []*ai.Model, byVersion bool) *ai.Model {
 		if ha, hb := rk.hasAuth(a), rk.hasAuth(b); ha != hb {
 			return ha
 		}
-		if oa, ob := rk.order[a.Provider], rk.order[b.Provider]; oa != ob {
+		if oa, ob := rk.order(a.Provider), rk.order(b.Provider); oa != ob {
 			return oa < ob
 		}
 		if da, db := datedID().MatchString(a.ID), datedID().MatchString(b.ID); da != db {

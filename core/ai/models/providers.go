@@ -33,6 +33,8 @@ type ProviderInfo struct {
 	// Google application default credentials): each entry is one variable
 	// or several joined by "+", all of which must be set.
 	Ambient []string
+
+	order int // position in the registry (lookups prefer earlier providers)
 }
 
 // providerFacts are what omp's models.json does not say about its
@@ -104,10 +106,6 @@ var providerFacts = []ProviderInfo{
 // registry changes its own from models.yml) and the catalogue's models in
 // registry order.
 func builtinProviders() ([]*ProviderInfo, []*ai.Model) {
-	byName := make(map[string]*catalogProvider, len(catalogProviders))
-	for i := range catalogProviders {
-		byName[catalogProviders[i].name] = &catalogProviders[i]
-	}
 	out := make([]*ProviderInfo, 0, len(providerFacts))
 	models := make([]*ai.Model, 0, len(catalogModels)+len(legacyModels))
 	for _, f := range providerFacts {
@@ -117,9 +115,10 @@ func builtinProviders() ([]*ProviderInfo, []*ai.Model) {
 			p.Title, p.API, p.BaseURL, p.BaseURLEnv = preset.Title, ai.APIOpenAICompletions, preset.BaseURL, preset.BaseURLEnv
 			p.KeyEnv, p.KeyOptional = append([]string(nil), preset.KeyEnv...), preset.KeyOptional
 		}
-		if c := byName[p.Name]; c != nil {
+		if i := catalogProviderIndex(p.Name); i >= 0 {
+			c := &catalogProviders[i]
 			p.API, p.BaseURL = ai.API(c.api), strings.TrimRight(c.baseURL, "/")
-			models = catalogModelsOf(models, c)
+			models = catalogModelsOf(models, c, p.DefaultModel)
 		}
 		models = legacyModelsOf(models, p.Name)
 		out = append(out, &p)

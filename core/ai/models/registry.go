@@ -86,6 +86,7 @@ func Load(opts Options) (*Registry, error) {
 }
 
 func (r *Registry) addProvider(p *ProviderInfo) {
+	p.order = len(r.providers)
 	r.providers = append(r.providers, p)
 	r.byName[p.Name] = p
 }
@@ -343,10 +344,11 @@ func (r *Registry) BaseURL(m *ai.Model) string {
 // provider's headers and the cache retention from PI_CACHE_RETENTION. It
 // returns an error when the provider needs a key and none is available.
 func (r *Registry) Prepare(req *ai.Request) error {
-	m := req.Model
-	if m == nil {
+	if req.Model == nil {
 		return fmt.Errorf("no model selected")
 	}
+	req.Model = r.Resolve(req.Model)
+	m := req.Model
 	p := r.byName[m.Provider]
 	foundry := r.applyFoundry(req)
 	if req.APIKey == "" && !foundry {

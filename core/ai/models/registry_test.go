@@ -556,3 +556,27 @@ equivalence:
 		t.Errorf("bad auth value: %v", err)
 	}
 }
+
+// BenchmarkLoad measures building a registry from the built-in catalogue
+// alone: the start-up cost the catalogue adds to every command.
+func BenchmarkLoad(b *testing.B) {
+	getenv := env(nil)
+	for b.Loop() {
+		if _, err := Load(Options{NoFiles: true, Getenv: getenv}); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkFindExact is the lookup `gopi -p --model ID` makes.
+func BenchmarkFindExact(b *testing.B) {
+	r, err := Load(Options{NoFiles: true, Getenv: env(nil)})
+	if err != nil {
+		b.Fatal(err)
+	}
+	for b.Loop() {
+		if _, err := r.Find("claude-sonnet-4-5"); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

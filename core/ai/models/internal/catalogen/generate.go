@@ -95,10 +95,12 @@ func (g *gen) models(providers []provider) error {
 			if m.Reasoning {
 				f = append(f, "Reasoning: true")
 			}
+			// A literal per model: copying a shared slice variable would
+			// make the compiler initialise the array at run time.
 			if len(m.Input) == 2 {
-				f = append(f, "Input: inTextImage")
+				f = append(f, `Input: []string{"text", "image"}`)
 			} else {
-				f = append(f, "Input: inText")
+				f = append(f, `Input: []string{"text"}`)
 			}
 			if m.Cost != (cost{}) {
 				f = append(f, fmt.Sprintf("Cost: ai.Prices{Input: %s, Output: %s, CacheRead: %s, CacheWrite: %s}",
@@ -170,26 +172,26 @@ func (g *gen) thinkingVars() {
 }
 
 // maps writes the headers and compat settings of the few models that have
-// them: maps cannot be static data, so the registry asks for them by index.
+// them: maps cannot be static data, so the registry asks for them by
+// "provider/id" when a request is prepared.
 func (g *gen) maps(providers []provider) {
-	var idx []string
-	var cases bytes.Buffer
-	i := 0
+	g.printf("// catalogMaps returns fresh copies of the headers and compat settings\n")
+	g.printf("// the catalogue gives the model \"provider/id\" (nil, nil for most).\n")
+	g.printf("func catalogMaps(key string) (headers map[string]string, compat map[string]any) {\nswitch key {\n")
 	for _, p := range providers {
 		for _, m := range p.models {
 			if len(m.Headers) > 0 || len(m.Compat) > 0 {
-				idx = append(idx, strconv.Itoa(i))
-				fmt.Fprintf(&cases, "case %d:\nreturn %s, %s\n", i, stringMap(m.Headers), anyMap(m.Compat))
+				g.printf("case %q:\nreturn %s, %s\n", m.Provider+"/"+m.ID, stringMap(m.Headers), anyMap(m.Compat))
 			}
-			i++
 		}
 	}
-	g.printf("// catalogWithMaps lists the models that have headers or compat settings.\n")
-	g.printf("var catalogWithMaps = [...]uint16{%s}\n\n", strings.Join(idx, ", "))
-	g.printf("// catalogMaps returns fresh copies of the headers and compat settings of\n// catalogModels[i].\n")
-	g.printf("func catalogMaps(i int) (headers map[string]string, compat map[string]any) {\nswitch i {\n")
-	g.buf.Write(cases.Bytes())
-	g.printf("}\nreturn nil, nil\n}\n")
+	g.printf("}\nreturn nil, nil\n}\n\n")
+	g.printf("// catalogProviderIndex returns the index of a provider in catalogProviders, or -1.\n")
+	g.printf("func catalogProviderIndex(name string) int {\nswitch name {\n")
+	for i, p := range providers {
+		g.printf("case %q:\nreturn %d\n", p.name, i)
+	}
+	g.printf("}\nreturn -1\n}\n")
 }
 
 func stringMap(m map[string]string) string {

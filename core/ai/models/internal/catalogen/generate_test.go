@@ -44,7 +44,7 @@ func TestRejectsUnknownFields(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !bytes.Contains(src, []byte(`{ID: "m", Name: "M", API: "openai-completions", Provider: "p", BaseURL: "http://h", Input: inText, ContextWindow: 1000, MaxTokens: 100}`)) {
+	if !bytes.Contains(src, []byte(`{ID: "m", Name: "M", API: "openai-completions", Provider: "p", BaseURL: "http://h", Input: []string{"text"}, ContextWindow: 1000, MaxTokens: 100}`)) {
 		t.Errorf("unexpected output:\n%s", src)
 	}
 }
