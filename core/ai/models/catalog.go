@@ -7,65 +7,97 @@ import "github.com/gopi-agent/gopi/core/ai"
 // The built-in catalogue is omp's: every provider and model that
 // @oh-my-pi/pi-ai publishes in its models.json, turned into static Go data
 // by internal/catalogen (catalog_data.go; scripts/update-catalog.sh fetches
-// a release and regenerates it). The models are ai.Model values in a fixed
-// array, so loading the catalogue costs one pointer per model and the
-// binary's data pages are only touched when a model is looked at. The
-// registry hands out pointers into that array: a model from the registry is
-// shared and read-only, and the registry copies one before changing it.
-// The few per-model headers and compat settings (maps, which cannot be
-// static) are added when a request is prepared (Registry.Resolve).
+// a release and regenerates it).
+//
+// The data holds no pointers: the models' strings are one constant
+// (catalogText) and each model is a fixed-size catalogEntry referring to it
+// by offset. So the catalogue costs nothing at start-up (no init code,
+// nothing to parse) and nothing at each garbage collection (pointer-free
+// data is not scanned; 2,574 ai.Model values would add some 26,000 pointers
+// to every cycle). A registry builds an ai.Model from an entry only when
+// one is asked for: a lookup reads ids and names straight from the entry.
 
-// Input kinds shared by models built at run time (never modify them). The
-// static tables spell their slices out: a reference to these variables
-// would make the compiler fill the tables in at start-up.
+// Input kinds shared by built models (never modify them).
 var (
 	inText      = []string{ai.InputText}
 	inTextImage = []string{ai.InputText, ai.InputImage}
 )
 
+// textRef is a string of catalogText: offset and length.
+type textRef struct {
+	off uint32
+	n   uint16
+}
+
+// String returns the referenced text (no copy: a slice of the constant).
+func (t textRef) String() string { return catalogText[t.off : t.off+uint32(t.n)] }
+
+// Flags of a catalogEntry.
+const (
+	entryReasoning = 1 << iota // supports thinking
+	entryImage                 // accepts images
+	entryMaps                  // has headers or compat settings (catalogMaps)
+)
+
+// catalogEntry is one model of the generated catalogue.
+type catalogEntry struct {
+	id, name, api, baseURL, promotion textRef
+	provider                          uint8 // index in catalogProviders
+	flags                             uint8
+	thinking                          uint8 // 1-based index in catalogThinking, 0 for none
+	ctx, max                          uint32
+	cost                              [4]float64 // $ per million tokens: input, output, cache read, cache write
+}
+
 // catalogProvider is one provider of the generated catalogue: the API and
-// base URL most of its models use, and its range in catalogModels.
+// base URL most of its models use, and its range in catalogEntries.
 type catalogProvider struct {
 	name, api, baseURL string
 	first, count       int
 }
 
-// catalogModelsOf appends pointers to the catalogue's models of a provider
-// to dst: its default model (omp's, when the catalogue has it) first, so
-// that "the first model with credentials" is the provider's default, then
-// the others in the catalogue's order.
-func catalogModelsOf(dst []*ai.Model, p *catalogProvider, defaultID string) []*ai.Model {
+// catalogModel builds the ai.Model of catalogEntries[i], with its headers
+// and compat settings.
+func catalogModel(i int) *ai.Model {
+	e := &catalogEntries[i]
+	m := &ai.Model{
+		ID: e.id.String(), Name: e.name.String(), API: ai.API(e.api.String()),
+		Provider: catalogProviders[e.provider].name, BaseURL: e.baseURL.String(),
+		Reasoning: e.flags&entryReasoning != 0, Input: inText,
+		Cost:          ai.Prices{Input: e.cost[0], Output: e.cost[1], CacheRead: e.cost[2], CacheWrite: e.cost[3]},
+		ContextWindow: int(e.ctx), MaxTokens: int(e.max), ContextPromotionTarget: e.promotion.String(),
+	}
+	if e.flags&entryImage != 0 {
+		m.Input = inTextImage
+	}
+	if e.thinking > 0 {
+		spec := catalogThinking[e.thinking-1] // a copy: the model may be changed
+		m.Thinking = &spec
+	}
+	if e.flags&entryMaps != 0 {
+		m.Headers, m.Compat = catalogMaps(m.Provider + "/" + m.ID)
+	}
+	return m
+}
+
+// catalogSlots appends the slots of a provider's catalogue models to dst:
+// its default model (omp's, when the catalogue has it) first, so that "the
+// first model with credentials" is the provider's default, then the others
+// in the catalogue's order.
+func catalogSlots(dst []slot, p *catalogProvider, defaultID string) []slot {
 	def := -1
 	for i := p.first; i < p.first+p.count; i++ {
-		if catalogModels[i].ID == defaultID {
+		if catalogEntries[i].id.String() == defaultID {
 			def = i
-			dst = append(dst, &catalogModels[i])
+			dst = append(dst, slot{cat: int32(i)})
 		}
 	}
 	for i := p.first; i < p.first+p.count; i++ {
 		if i != def {
-			dst = append(dst, &catalogModels[i])
+			dst = append(dst, slot{cat: int32(i)})
 		}
 	}
 	return dst
-}
-
-// Resolve returns the model with the request headers and compat settings
-// the catalogue gives it. The static catalogue cannot hold maps, so its
-// models carry none; Prepare fills them in for every request, and a
-// listing that shows them (gopi models --json) asks here. A model that has
-// headers or compat of its own (models.yml) is returned as it is.
-func (r *Registry) Resolve(m *ai.Model) *ai.Model {
-	if m == nil || m.Headers != nil || m.Compat != nil {
-		return m
-	}
-	h, c := catalogMaps(m.Provider + "/" + m.ID)
-	if h == nil && c == nil {
-		return m
-	}
-	out := *m
-	out.Headers, out.Compat = h, c
-	return &out
 }
 
 // legacyModels are models gopi's own catalogue listed before it adopted
@@ -97,11 +129,13 @@ var legacyModels = [...]ai.Model{
 		Input: []string{ai.InputText}, Cost: ai.Prices{Input: 0.85, Output: 1.2}, ContextWindow: 131072, MaxTokens: 32768},
 }
 
-// legacyModelsOf appends pointers to a provider's legacy models to dst.
-func legacyModelsOf(dst []*ai.Model, provider string) []*ai.Model {
+// legacySlots appends a provider's legacy models to dst, each a copy the
+// registry owns.
+func legacySlots(dst []slot, provider string) []slot {
 	for i := range legacyModels {
 		if legacyModels[i].Provider == provider {
-			dst = append(dst, &legacyModels[i])
+			m := legacyModels[i]
+			dst = append(dst, slot{m: &m})
 		}
 	}
 	return dst

@@ -152,14 +152,9 @@ func (r *Registry) waitDiscovery(provider string) bool {
 	return waited
 }
 
-// snapshot returns the current models, first adding those of probes that
-// have ended. The slice is never changed afterwards (merging copies it).
-func (r *Registry) snapshot() []*ai.Model {
-	if len(r.probes) == 0 {
-		return r.models
-	}
-	r.mu.Lock()
-	defer r.mu.Unlock()
+// mergeProbesLocked adds the models of probes that have ended (the caller
+// holds r.mu).
+func (r *Registry) mergeProbesLocked() {
 	for _, pr := range r.probes {
 		if pr.merged {
 			continue
@@ -167,33 +162,31 @@ func (r *Registry) snapshot() []*ai.Model {
 		select {
 		case <-pr.done:
 			pr.merged = true
-			r.models = mergeDiscovered(r.models, pr.found)
+			r.slots = mergeDiscovered(r.slots, pr.found)
 		default:
 		}
 	}
-	return r.models
 }
 
 // mergeDiscovered appends the found models that the registry does not have
-// yet (models.yml entries win), into a new backing array.
-func mergeDiscovered(models, found []*ai.Model) []*ai.Model {
+// yet (models.yml entries win).
+func mergeDiscovered(slots []slot, found []*ai.Model) []slot {
 	if len(found) == 0 {
-		return models
+		return slots
 	}
 	have := map[string]bool{}
-	for _, m := range models {
-		if m.Provider == found[0].Provider {
-			have[m.ID] = true
+	for i := range slots {
+		if slots[i].provider() == found[0].Provider {
+			have[slots[i].id()] = true
 		}
 	}
-	out := models[:len(models):len(models)]
 	for _, m := range found {
 		if !have[m.ID] {
 			have[m.ID] = true
-			out = append(out, m)
+			slots = append(slots, slot{m: m})
 		}
 	}
-	return out
+	return slots
 }
 
 // discoveredModel builds the registry entry for a model a server listed.

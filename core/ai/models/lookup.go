@@ -70,79 +70,82 @@ func (r *Registry) Find(query string) (*ai.Model, error) {
 
 // find runs the lookup steps over the current models; nil, nil means no match.
 func (r *Registry) find(q string) (*ai.Model, error) {
-	all := r.snapshot()
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.mergeProbesLocked()
+	all := r.slots
 	rank := r.ranker()
 	if prov, id, ok := strings.Cut(q, "/"); ok {
 		if _, known := r.Provider(prov); known {
-			for _, m := range all {
-				if m.Provider == prov && m.ID == id {
+			for i := range all {
+				if s := &all[i]; s.id() == id && s.provider() == prov {
+					m := s.model()
 					return m, r.usable(m)
 				}
 			}
 			// Like omp, a known provider prefix scopes the inexact
 			// steps to that provider's models.
-			if m := r.findInProvider(all, prov, id, rank); m != nil {
-				return m, nil
+			if i := r.findInProvider(prov, id, rank); i >= 0 {
+				return all[i].model(), nil
 			}
 		}
 	}
-	var exact []*ai.Model
-	for _, m := range all {
-		if m.ID == q {
-			exact = append(exact, m)
+	var exact []int
+	for i := range all {
+		if all[i].id() == q {
+			exact = append(exact, i)
 		}
 	}
-	if len(exact) == 1 {
-		return exact[0], r.usable(exact[0])
-	}
 	if len(exact) > 0 {
-		best := rank.best(exact, false)
-		return best, r.usable(best)
+		m := all[rank.best(exact, false)].model()
+		return m, r.usable(m)
 	}
-	var named []*ai.Model
-	for _, m := range all {
-		if strings.EqualFold(m.Name, q) && rank.supported(m) {
-			named = append(named, m)
+	var named []int
+	for i := range all {
+		if strings.EqualFold(all[i].name(), q) && rank.supported(&all[i]) {
+			named = append(named, i)
 		}
 	}
 	if len(named) > 0 {
-		return rank.best(named, false), nil
+		return all[rank.best(named, false)].model(), nil
 	}
 	lq := strings.ToLower(q)
 	if subs := substringMatches(all, lq, rank.supported); len(subs) > 0 {
-		return rank.best(subs, true), nil
+		return all[rank.best(subs, true)].model(), nil
 	}
-	for _, m := range fuzzySearch(all, lq) {
-		if rank.supported(m) {
-			return m, nil
+	for _, i := range fuzzySearch(all, lq) {
+		if rank.supported(&all[i]) {
+			return all[i].model(), nil
 		}
 	}
 	return nil, nil
 }
 
 // findInProvider matches id by substring, then fuzzily, among one
-// provider's usable models; nil when none matches.
-func (r *Registry) findInProvider(all []*ai.Model, prov, id string, rank *ranker) *ai.Model {
-	var own []*ai.Model
-	for _, m := range all {
-		if m.Provider == prov && rank.supported(m) {
-			own = append(own, m)
+// provider's usable models; -1 when none matches. r.mu is held.
+func (r *Registry) findInProvider(prov, id string, rank *ranker) int {
+	var own []int
+	for i := range r.slots {
+		if s := &r.slots[i]; s.provider() == prov && rank.supported(s) {
+			own = append(own, i)
 		}
 	}
 	lq := strings.ToLower(id)
-	var subs []*ai.Model
-	for _, m := range own {
-		if containsFold(m.ID, lq) || containsFold(m.Name, lq) {
-			subs = append(subs, m)
+	var subs []int
+	for _, i := range own {
+		if s := &r.slots[i]; containsFold(s.id(), lq) || containsFold(s.name(), lq) {
+			subs = append(subs, i)
 		}
 	}
 	if len(subs) > 0 {
 		return rank.best(subs, true)
 	}
-	if hits := fuzzySearch(own, lq); len(hits) > 0 {
-		return hits[0]
+	for _, i := range fuzzySearch(r.slots, lq) {
+		if r.slots[i].provider() == prov && rank.supported(&r.slots[i]) {
+			return i
+		}
 	}
-	return nil
+	return -1
 }
 
 // usable returns an error when gopi cannot send requests to the model.
@@ -153,8 +156,8 @@ func (r *Registry) usable(m *ai.Model) error {
 	return fmt.Errorf("%s/%s uses the %s API, which gopi does not implement yet; choose another model ('gopi models' lists them)", m.Provider, m.ID, m.API)
 }
 
-// ranker orders candidate models; it caches per-provider and per-API
-// facts for one lookup (its maps are made on first use).
+// ranker orders candidate models of r.slots; it caches per-provider and
+// per-API facts for one lookup (its maps are made on first use).
 type ranker struct {
 	r    *Registry
 	auth map[string]bool // provider -> has credentials
@@ -163,26 +166,27 @@ type ranker struct {
 
 func (r *Registry) ranker() *ranker { return &ranker{r: r} }
 
-func (rk *ranker) supported(m *ai.Model) bool {
-	ok, seen := rk.apis[m.API]
+func (rk *ranker) supported(s *slot) bool {
+	api := s.api()
+	ok, seen := rk.apis[api]
 	if !seen {
 		if rk.apis == nil {
 			rk.apis = map[ai.API]bool{}
 		}
-		ok = ai.HasAPI(m.API)
-		rk.apis[m.API] = ok
+		ok = ai.HasAPI(api)
+		rk.apis[api] = ok
 	}
 	return ok
 }
 
-func (rk *ranker) hasAuth(m *ai.Model) bool {
-	ok, seen := rk.auth[m.Provider]
+func (rk *ranker) hasAuth(provider string) bool {
+	ok, seen := rk.auth[provider]
 	if !seen {
 		if rk.auth == nil {
 			rk.auth = map[string]bool{}
 		}
-		ok = rk.r.HasAuth(m)
-		rk.auth[m.Provider] = ok
+		ok = rk.r.providerHasAuth(provider)
+		rk.auth[provider] = ok
 	}
 	return ok
 }
@@ -195,30 +199,37 @@ func (rk *ranker) order(provider string) int {
 	return len(rk.r.providers)
 }
 
-// best returns the highest-ranked candidate (see Find); byVersion adds the
-// fewest-words and newest-version preferences of substring matches.
-func (rk *ranker) best(c []*ai.Model, byVersion bool) *ai.Model {
+// best returns the highest-ranked of the candidate slot indexes (see
+// Find); byVersion adds the fewest-words and newest-version preferences of
+// substring matches.
+func (rk *ranker) best(c []int, byVersion bool) int {
+	if len(c) == 1 {
+		return c[0]
+	}
+	slots := rk.r.slots
 	sort.SliceStable(c, func(i, j int) bool {
-		a, b := c[i], c[j]
+		a, b := &slots[c[i]], &slots[c[j]]
 		if sa, sb := rk.supported(a), rk.supported(b); sa != sb {
 			return sa
 		}
-		if ha, hb := rk.hasAuth(a), rk.hasAuth(b); ha != hb {
+		pa, pb := a.provider(), b.provider()
+		if ha, hb := rk.hasAuth(pa), rk.hasAuth(pb); ha != hb {
 			return ha
 		}
-		if oa, ob := rk.order(a.Provider), rk.order(b.Provider); oa != ob {
+		if oa, ob := rk.order(pa), rk.order(pb); oa != ob {
 			return oa < ob
 		}
-		if da, db := datedID().MatchString(a.ID), datedID().MatchString(b.ID); da != db {
+		ia, ib := a.id(), b.id()
+		if da, db := datedID().MatchString(ia), datedID().MatchString(ib); da != db {
 			return !da
 		}
 		if !byVersion {
 			return false
 		}
-		if wa, wb := words(a.ID), words(b.ID); wa != wb {
+		if wa, wb := words(ia), words(ib); wa != wb {
 			return wa < wb
 		}
-		return naturalLess(b.ID, a.ID)
+		return naturalLess(ib, ia)
 	})
 	return c[0]
 }
@@ -276,25 +287,40 @@ func isDigit(c byte) bool { return c >= '0' && c <= '9' }
 // none does, those that fuzzy-match it, best first. An empty query returns
 // all.
 func (r *Registry) Search(query string) []*ai.Model {
-	all := r.snapshot()
 	query = strings.TrimSpace(query)
 	if query == "" {
-		return append([]*ai.Model(nil), all...)
+		return append([]*ai.Model(nil), r.Models()...)
 	}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.mergeProbesLocked()
 	lq := strings.ToLower(query)
-	if subs := substringMatches(all, lq, nil); len(subs) > 0 {
-		return subs
+	hits := substringMatches(r.slots, lq, nil)
+	if len(hits) == 0 {
+		hits = fuzzySearch(r.slots, lq)
 	}
-	return fuzzySearch(all, lq)
+	out := make([]*ai.Model, len(hits))
+	for i, h := range hits {
+		out[i] = r.slots[h].model()
+	}
+	return out
 }
 
-// substringMatches returns the models (passing keep, when given) whose
-// "provider/id" or name contains the lower-case query, ignoring case.
-func substringMatches(all []*ai.Model, lq string, keep func(*ai.Model) bool) []*ai.Model {
-	var subs []*ai.Model
-	for _, m := range all {
-		if (containsFold(m.Provider+"/"+m.ID, lq) || containsFold(m.Name, lq)) && (keep == nil || keep(m)) {
-			subs = append(subs, m)
+// substringMatches returns the indexes of the slots (passing keep, when
+// given) whose "provider/id" or name contains the lower-case query,
+// ignoring case.
+func substringMatches(all []slot, lq string, keep func(*slot) bool) []int {
+	var subs []int
+	for i := range all {
+		s := &all[i]
+		// Without a '/' the query cannot span "provider/id": no need to
+		// build that string.
+		hit := containsFold(s.id(), lq) || containsFold(s.name(), lq) || containsFold(s.provider(), lq)
+		if !hit && strings.Contains(lq, "/") {
+			hit = containsFold(s.provider()+"/"+s.id(), lq)
+		}
+		if hit && (keep == nil || keep(s)) {
+			subs = append(subs, i)
 		}
 	}
 	return subs
@@ -327,30 +353,32 @@ func containsFold(s, lq string) bool {
 	return false
 }
 
-// fuzzySearch ranks models by fuzzy score of the lower-case query.
-func fuzzySearch(all []*ai.Model, query string) []*ai.Model {
+// fuzzySearch ranks slots by fuzzy score of the lower-case query against
+// "provider/id" and the name, best first.
+func fuzzySearch(all []slot, query string) []int {
 	m := fuzzy.NewMatcher(query)
 	var sc fuzzy.Scratch
 	type hit struct {
-		model *ai.Model
+		slot  int
 		score int
 	}
 	var hits []hit
-	for _, mod := range all {
+	for i := range all {
+		s := &all[i]
 		best, found := 0, false
-		for _, cand := range []string{strings.ToLower(mod.Provider + "/" + mod.ID), strings.ToLower(mod.Name)} {
-			if s, ok := m.Score(cand, &sc); ok && (!found || s > best) {
-				best, found = s, true
+		for _, cand := range []string{strings.ToLower(s.provider() + "/" + s.id()), strings.ToLower(s.name())} {
+			if score, ok := m.Score(cand, &sc); ok && (!found || score > best) {
+				best, found = score, true
 			}
 		}
 		if found {
-			hits = append(hits, hit{mod, best})
+			hits = append(hits, hit{i, best})
 		}
 	}
 	sort.SliceStable(hits, func(i, j int) bool { return hits[i].score > hits[j].score })
-	out := make([]*ai.Model, len(hits))
+	out := make([]int, len(hits))
 	for i, h := range hits {
-		out[i] = h.model
+		out[i] = h.slot
 	}
 	return out
 }

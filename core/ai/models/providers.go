@@ -105,9 +105,9 @@ var providerFacts = []ProviderInfo{
 // builtinProviders returns fresh copies of the built-in providers (a
 // registry changes its own from models.yml) and the catalogue's models in
 // registry order.
-func builtinProviders() ([]*ProviderInfo, []*ai.Model) {
+func builtinProviders() ([]*ProviderInfo, []slot) {
 	out := make([]*ProviderInfo, 0, len(providerFacts))
-	models := make([]*ai.Model, 0, len(catalogModels)+len(legacyModels))
+	models := make([]slot, 0, len(catalogEntries)+len(legacyModels))
 	for _, f := range providerFacts {
 		p := f
 		p.KeyEnv = append([]string(nil), f.KeyEnv...)
@@ -118,9 +118,9 @@ func builtinProviders() ([]*ProviderInfo, []*ai.Model) {
 		if i := catalogProviderIndex(p.Name); i >= 0 {
 			c := &catalogProviders[i]
 			p.API, p.BaseURL = ai.API(c.api), strings.TrimRight(c.baseURL, "/")
-			models = catalogModelsOf(models, c, p.DefaultModel)
+			models = catalogSlots(models, c, p.DefaultModel)
 		}
-		models = legacyModelsOf(models, p.Name)
+		models = legacySlots(models, p.Name)
 		out = append(out, &p)
 	}
 	return out, models

@@ -30,14 +30,15 @@ type Options struct {
 type Registry struct {
 	providers   []*ProviderInfo
 	byName      map[string]*ProviderInfo
-	models      []*ai.Model
 	credentials map[string]Credential
 	overrides   map[string]string
 	getenv      func(string) string
 	ConfigPath  string // models.yml that was loaded ("" if none)
 
-	mu     sync.Mutex // guards models once discovery probes run
-	probes []*probe   // local discovery (discovery.go)
+	mu     sync.Mutex  // guards slots and all once the registry is shared
+	slots  []slot      // the models in registry order (slots.go)
+	all    []*ai.Model // every slot's model, once Models has built them
+	probes []*probe    // local discovery (discovery.go)
 }
 
 // Load builds the registry: the built-in catalog, then models.yml from the
@@ -53,7 +54,7 @@ func Load(opts Options) (*Registry, error) {
 	for _, p := range providers {
 		r.addProvider(p)
 	}
-	r.models = builtin
+	r.slots = builtin
 	if opts.NoFiles {
 		return r, nil
 	}
@@ -128,20 +129,19 @@ func (r *Registry) apply(path string, cfg *fileConfig) error {
 		}
 		// Built-in models that used the provider's URL or API follow the
 		// new ones (a provider with several routes keeps the others).
-		// Catalogue models are shared static data: change copies.
 		if p.BaseURL != oldBase || p.API != oldAPI {
-			for i, m := range r.models {
-				if m.Provider != name || (m.BaseURL != oldBase && m.API != oldAPI) {
+			for i := range r.slots {
+				s := &r.slots[i]
+				if s.provider() != name || (s.baseURL() != oldBase && s.api() != oldAPI) {
 					continue
 				}
-				c := *m
-				if c.BaseURL == oldBase {
-					c.BaseURL = p.BaseURL
+				m := s.model()
+				if m.BaseURL == oldBase {
+					m.BaseURL = p.BaseURL
 				}
-				if c.API == oldAPI {
-					c.API = p.API
+				if m.API == oldAPI {
+					m.API = p.API
 				}
-				r.models[i] = &c
 			}
 		}
 		for _, fm := range fp.Models {
@@ -174,11 +174,9 @@ func (r *Registry) apply(path string, cfg *fileConfig) error {
 			r.replaceOrAdd(m)
 		}
 		for id, o := range fp.ModelOverrides {
-			for i, m := range r.models {
-				if m.Provider == name && m.ID == id {
-					c := *m
-					o.apply(&c)
-					r.models[i] = &c
+			for i := range r.slots {
+				if s := &r.slots[i]; s.provider() == name && s.id() == id {
+					o.apply(s.model())
 				}
 			}
 		}
@@ -218,13 +216,13 @@ func (o modelOverride) apply(m *ai.Model) {
 }
 
 func (r *Registry) replaceOrAdd(m *ai.Model) {
-	for i, old := range r.models {
-		if old.Provider == m.Provider && old.ID == m.ID {
-			r.models[i] = m
+	for i := range r.slots {
+		if s := &r.slots[i]; s.provider() == m.Provider && s.id() == m.ID {
+			s.m = m
 			return
 		}
 	}
-	r.models = append(r.models, m)
+	r.slots = append(r.slots, slot{m: m})
 }
 
 // Providers lists the providers, built-ins first.
@@ -235,11 +233,6 @@ func (r *Registry) Provider(name string) (*ProviderInfo, bool) {
 	p, ok := r.byName[name]
 	return p, ok
 }
-
-// Models lists every model: the catalogue in provider order, then
-// models.yml additions, then the local servers' models found so far. The
-// models are shared and read-only: copy one before changing it.
-func (r *Registry) Models() []*ai.Model { return r.snapshot() }
 
 // SetAPIKey sets a runtime key for a provider, overriding every other source.
 func (r *Registry) SetAPIKey(provider, key string) { r.overrides[provider] = key }
@@ -293,11 +286,13 @@ func isEnvName(s string) bool {
 
 // HasAuth reports whether a request to the model's provider can be made:
 // a key is available or the provider works without one.
-func (r *Registry) HasAuth(m *ai.Model) bool {
-	if k, _ := r.APIKey(m.Provider); k != "" {
+func (r *Registry) HasAuth(m *ai.Model) bool { return r.providerHasAuth(m.Provider) }
+
+func (r *Registry) providerHasAuth(provider string) bool {
+	if k, _ := r.APIKey(provider); k != "" {
 		return true
 	}
-	p, ok := r.byName[m.Provider]
+	p, ok := r.byName[provider]
 	return ok && (p.KeyOptional || ambientSource(p, r.getenv) != "")
 }
 
@@ -347,7 +342,6 @@ func (r *Registry) Prepare(req *ai.Request) error {
 	if req.Model == nil {
 		return fmt.Errorf("no model selected")
 	}
-	req.Model = r.Resolve(req.Model)
 	m := req.Model
 	p := r.byName[m.Provider]
 	foundry := r.applyFoundry(req)

@@ -3,6 +3,7 @@ package models
 import (
 	"os"
 	"path/filepath"
+	"reflect"
 	"sort"
 	"strings"
 	"testing"
@@ -58,20 +59,20 @@ func TestCatalogIsConsistent(t *testing.T) {
 			unimplemented[m.API]++
 		}
 	}
-	if n := len(r.Models()); n != len(catalogModels)+len(legacyModels) {
-		t.Errorf("registry has %d models, the catalogue %d and %d of gopi's former ones", n, len(catalogModels), len(legacyModels))
+	if n := len(r.Models()); n != len(catalogEntries)+len(legacyModels) {
+		t.Errorf("registry has %d models, the catalogue %d and %d of gopi's former ones", n, len(catalogEntries), len(legacyModels))
 	}
 	for _, m := range legacyModels {
-		for _, c := range catalogModels {
-			if c.Provider == m.Provider && c.ID == m.ID {
+		for i := range catalogEntries {
+			if c := catalogModel(i); c.Provider == m.Provider && c.ID == m.ID {
 				t.Errorf("%s/%s is in omp's catalogue now: drop it from legacyModels", m.Provider, m.ID)
 			}
 		}
 	}
 	// omp 14.9.9: 44 providers, 2,574 models; gopi adds the four local
 	// servers, whose models are discovered.
-	if len(catalogProviders) != 44 || len(catalogModels) != 2574 || len(r.Providers()) != 48 {
-		t.Errorf("catalogue: %d providers, %d models; registry: %d providers", len(catalogProviders), len(catalogModels), len(r.Providers()))
+	if len(catalogProviders) != 44 || len(catalogEntries) != 2574 || len(r.Providers()) != 48 {
+		t.Errorf("catalogue: %d providers, %d models; registry: %d providers", len(catalogProviders), len(catalogEntries), len(r.Providers()))
 	}
 	for api := range unimplemented {
 		switch api {
@@ -320,7 +321,7 @@ func TestUnimplementedAPI(t *testing.T) {
 	if m, err := r.Find("sonnet"); err != nil || m.Provider == "cursor" {
 		t.Errorf("Find(sonnet) = %v, %v", m, err)
 	}
-	m := &catalogModels[catalogProviders[5].first]
+	m := catalogModel(catalogProviders[5].first)
 	if m.Provider != "cursor" {
 		t.Fatalf("catalogue order changed: %s", m.Provider)
 	}
@@ -578,5 +579,54 @@ func BenchmarkFindExact(b *testing.B) {
 		if _, err := r.Find("claude-sonnet-4-5"); err != nil {
 			b.Fatal(err)
 		}
+	}
+}
+
+// TestCatalogueMaps: a built catalogue model carries its headers and
+// compat settings.
+func TestCatalogueMaps(t *testing.T) {
+	r, err := Load(Options{NoFiles: true, Getenv: env(nil)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, err := r.Find("kimi-code/kimi-k2.5")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if m.Headers["User-Agent"] != "KimiCLI/1.0" || m.Headers["X-Msh-Platform"] != "kimi_cli" {
+		t.Errorf("headers %v", m.Headers)
+	}
+	m, err = r.Find("alibaba-coding-plan/glm-4.7")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if m.Compat["supportsDeveloperRole"] != false || m.Thinking == nil || m.Thinking.MaxLevel != ai.ThinkingHigh {
+		t.Errorf("compat %v thinking %+v", m.Compat, m.Thinking)
+	}
+}
+
+// TestCatalogueIsPointerFree keeps the generated tables free of pointers:
+// the garbage collector scans every pointer of package data on every
+// cycle, and 2,574 models of strings would be some 26,000 of them.
+func TestCatalogueIsPointerFree(t *testing.T) {
+	var walk func(reflect.Type) bool
+	walk = func(ty reflect.Type) bool {
+		switch ty.Kind() {
+		case reflect.Struct:
+			for i := range ty.NumField() {
+				if !walk(ty.Field(i).Type) {
+					return false
+				}
+			}
+			return true
+		case reflect.Array:
+			return walk(ty.Elem())
+		case reflect.String, reflect.Slice, reflect.Map, reflect.Pointer, reflect.Interface, reflect.Func, reflect.Chan, reflect.UnsafePointer:
+			return false
+		}
+		return true
+	}
+	if !walk(reflect.TypeOf(catalogEntries)) {
+		t.Error("catalogEntry holds a pointer (a string, slice, map, …); keep strings in catalogText")
 	}
 }

@@ -18,13 +18,14 @@ func generate(raw []byte) ([]byte, error) {
 		return nil, err
 	}
 	sum := sha256.Sum256(raw)
-	g := &gen{thinking: map[string]int{}}
+	g := &gen{thinking: map[string]int{}, offsets: map[string]int{}}
 	g.header(hex.EncodeToString(sum[:]), providers)
 	if err := g.models(providers); err != nil {
 		return nil, err
 	}
 	g.thinkingVars()
 	g.maps(providers)
+	g.textConst()
 	src, err := format.Source(g.buf.Bytes())
 	if err != nil {
 		return nil, fmt.Errorf("generated source does not parse: %w", err)
@@ -32,14 +33,34 @@ func generate(raw []byte) ([]byte, error) {
 	return src, nil
 }
 
-// gen accumulates the output and the shared thinking specs.
+// gen accumulates the output, the shared thinking specs and the string
+// table.
 type gen struct {
 	buf      bytes.Buffer
-	thinking map[string]int // spec literal -> index of its variable
+	thinking map[string]int // spec literal -> index in catalogThinking
 	specs    []string       // spec literals in first-use order
+	text     strings.Builder
+	offsets  map[string]int // string -> offset in text
 }
 
 func (g *gen) printf(format string, args ...any) { fmt.Fprintf(&g.buf, format, args...) }
+
+// ref stores s in the string table once and returns its textRef literal.
+func (g *gen) ref(s string) (string, error) {
+	if s == "" {
+		return "textRef{}", nil
+	}
+	if len(s) > 0xffff {
+		return "", fmt.Errorf("string of %d bytes is too long for the table", len(s))
+	}
+	off, ok := g.offsets[s]
+	if !ok {
+		off = g.text.Len()
+		g.offsets[s] = off
+		g.text.WriteString(s)
+	}
+	return fmt.Sprintf("textRef{%d, %d}", off, len(s)), nil
+}
 
 func (g *gen) header(digest string, providers []provider) {
 	n := 0
@@ -52,7 +73,7 @@ func (g *gen) header(digest string, providers []provider) {
 	g.printf("// catalogDigest is the SHA-256 of the models.json this file was made from.\n")
 	g.printf("const catalogDigest = %q\n\n", digest)
 	g.printf("// catalogProviders lists the catalogue's %d providers in its order, each\n", len(providers))
-	g.printf("// with the API and base URL most of its models use and its slice of\n// catalogModels.\n")
+	g.printf("// with the API and base URL most of its models use and its slice of\n// catalogEntries.\n")
 	g.printf("var catalogProviders = [...]catalogProvider{\n")
 	first := 0
 	for _, p := range providers {
@@ -61,7 +82,10 @@ func (g *gen) header(digest string, providers []provider) {
 		first += len(p.models)
 	}
 	g.printf("}\n\n")
-	g.printf("// catalogModels holds the catalogue's %d models, grouped by provider.\n", n)
+	g.printf("// catalogEntries holds the catalogue's %d models, grouped by provider:\n", n)
+	g.printf("// id, name, API, base URL, context promotion target, provider index,\n")
+	g.printf("// flags, thinking spec (1-based, 0 for none), context window, output\n")
+	g.printf("// limit, prices (input, output, cache read, cache write).\n")
 }
 
 // usual returns the API and base URL shared by most of a provider's
@@ -83,37 +107,36 @@ func usual(p provider) (api, base string) {
 }
 
 func (g *gen) models(providers []provider) error {
-	g.printf("var catalogModels = [...]ai.Model{\n")
-	for _, p := range providers {
+	g.printf("var catalogEntries = [...]catalogEntry{\n")
+	for pi, p := range providers {
 		for _, m := range p.models {
 			if err := check(m); err != nil {
 				return fmt.Errorf("%s/%s: %w", m.Provider, m.ID, err)
 			}
-			var f []string
-			f = append(f, "ID: "+strconv.Quote(m.ID), "Name: "+strconv.Quote(m.Name), "API: "+strconv.Quote(m.API),
-				"Provider: "+strconv.Quote(m.Provider), "BaseURL: "+strconv.Quote(strings.TrimRight(m.BaseURL, "/")))
+			var refs []string
+			for _, s := range []string{m.ID, m.Name, m.API, strings.TrimRight(m.BaseURL, "/"), m.Promotion} {
+				r, err := g.ref(s)
+				if err != nil {
+					return fmt.Errorf("%s/%s: %w", m.Provider, m.ID, err)
+				}
+				refs = append(refs, r)
+			}
+			flags := 0
 			if m.Reasoning {
-				f = append(f, "Reasoning: true")
+				flags |= 1
 			}
-			// A literal per model: copying a shared slice variable would
-			// make the compiler initialise the array at run time.
 			if len(m.Input) == 2 {
-				f = append(f, `Input: []string{"text", "image"}`)
-			} else {
-				f = append(f, `Input: []string{"text"}`)
+				flags |= 2
 			}
-			if m.Cost != (cost{}) {
-				f = append(f, fmt.Sprintf("Cost: ai.Prices{Input: %s, Output: %s, CacheRead: %s, CacheWrite: %s}",
-					num(m.Cost.Input), num(m.Cost.Output), num(m.Cost.CacheRead), num(m.Cost.CacheWrite)))
+			if len(m.Headers) > 0 || len(m.Compat) > 0 {
+				flags |= 4
 			}
-			f = append(f, fmt.Sprintf("ContextWindow: %d", m.ContextWindow), fmt.Sprintf("MaxTokens: %d", m.MaxTokens))
-			if m.Promotion != "" {
-				f = append(f, "ContextPromotionTarget: "+strconv.Quote(m.Promotion))
-			}
+			think := 0
 			if m.Thinking != nil {
-				f = append(f, fmt.Sprintf("Thinking: &thinking%d", g.spec(m.Thinking)))
+				think = g.spec(m.Thinking) + 1
 			}
-			g.printf("{%s},\n", strings.Join(f, ", "))
+			g.printf("{%s, %d, %d, %d, %d, %d, [4]float64{%s, %s, %s, %s}},\n", strings.Join(refs, ", "), pi, flags, think,
+				m.ContextWindow, m.MaxTokens, num(m.Cost.Input), num(m.Cost.Output), num(m.Cost.CacheRead), num(m.Cost.CacheWrite))
 		}
 	}
 	g.printf("}\n\n")
@@ -164,16 +187,23 @@ func (g *gen) spec(t *thinking) int {
 }
 
 func (g *gen) thinkingVars() {
-	g.printf("// Thinking specs shared by the models above.\nvar (\n")
-	for i, s := range g.specs {
-		g.printf("thinking%d = %s\n", i, s)
+	g.printf("// catalogThinking holds the thinking specs the models share.\nvar catalogThinking = [...]ai.ThinkingSpec{\n")
+	for _, s := range g.specs {
+		g.printf("%s,\n", strings.TrimPrefix(s, "ai.ThinkingSpec"))
 	}
-	g.printf(")\n\n")
+	g.printf("}\n\n")
+}
+
+// textConst writes the string table: one constant, so it sits in read-only
+// data and holds no pointer the garbage collector would scan.
+func (g *gen) textConst() {
+	g.printf("\n// catalogText holds every string of catalogEntries once (textRef: offset, length).\n")
+	g.printf("const catalogText = %s\n", strconv.Quote(g.text.String()))
 }
 
 // maps writes the headers and compat settings of the few models that have
 // them: maps cannot be static data, so the registry asks for them by
-// "provider/id" when a request is prepared.
+// "provider/id" when a model is built from its entry.
 func (g *gen) maps(providers []provider) {
 	g.printf("// catalogMaps returns fresh copies of the headers and compat settings\n")
 	g.printf("// the catalogue gives the model \"provider/id\" (nil, nil for most).\n")

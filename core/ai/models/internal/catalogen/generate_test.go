@@ -44,7 +44,8 @@ func TestRejectsUnknownFields(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !bytes.Contains(src, []byte(`{ID: "m", Name: "M", API: "openai-completions", Provider: "p", BaseURL: "http://h", Input: []string{"text"}, ContextWindow: 1000, MaxTokens: 100}`)) {
+	if !bytes.Contains(src, []byte(`{textRef{0, 1}, textRef{1, 1}, textRef{2, 18}, textRef{20, 8}, textRef{}, 0, 0, 0, 1000, 100, [4]float64{0, 0, 0, 0}}`)) ||
+		!bytes.Contains(src, []byte(`const catalogText = "mMopenai-completionshttp://h"`)) {
 		t.Errorf("unexpected output:\n%s", src)
 	}
 }
@@ -62,8 +63,8 @@ func TestKeepsOrder(t *testing.T) {
 		t.Fatal(err)
 	}
 	s := string(src)
-	if !(strings.Index(s, `name: "zeta"`) < strings.Index(s, `name: "alpha"`) &&
-		strings.Index(s, `ID: "b"`) < strings.Index(s, `ID: "a"`) && strings.Index(s, `ID: "a"`) < strings.Index(s, `ID: "c"`)) {
+	if !(strings.Index(s, `name: "zeta"`) < strings.Index(s, `name: "alpha"`) && strings.Contains(s, `const catalogText = "bNauc"`) &&
+		strings.Index(s, "{textRef{0, 1}, ") < strings.Index(s, "{textRef{2, 1}, ") && strings.Index(s, "{textRef{2, 1}, ") < strings.Index(s, "{textRef{4, 1}, ")) {
 		t.Errorf("order lost:\n%s", s)
 	}
 }
