@@ -44,16 +44,17 @@ const (
 type serverKind int
 
 const (
-	kindOpenAI   serverKind = iota // GET /v1/models (LM Studio, vLLM, llama-cpp-python)
+	kindOpenAI   serverKind = iota // GET /v1/models (vLLM, llama-cpp-python)
 	kindOllama                     // GET /api/tags, then POST /api/show per model
 	kindLlamaCpp                   // GET /v1/models and GET /props (llama-server)
+	kindLMStudio                   // GET /v1/models and GET /api/v0/models (LM Studio)
 )
 
 // localServers are the providers discovery probes, and how.
 var localServers = map[string]serverKind{
 	"ollama":    kindOllama,
 	"llama.cpp": kindLlamaCpp,
-	"lm-studio": kindOpenAI,
+	"lm-studio": kindLMStudio,
 	"vllm":      kindOpenAI,
 }
 
@@ -219,30 +220,64 @@ func probeServer(ctx context.Context, client *http.Client, kind serverKind, base
 	case kindOllama:
 		return probeOllama(ctx, client, root, key)
 	case kindLlamaCpp:
-		// /props runs beside /v1/models; its answer is optional.
-		type props struct {
-			ctx    int
-			vision bool
-		}
-		ch := make(chan props, 1)
-		go func() {
-			var p props
-			if body, err := fetch(ctx, client, http.MethodGet, root+"/props", key, nil); err == nil {
-				p.ctx, p.vision, _ = decodeLlamaCppProps(body)
-			}
-			ch <- p
-		}()
-		listed, err := probeOpenAI(ctx, client, base, key)
-		p := <-ch
-		for i := range listed {
-			if p.ctx > 0 {
-				listed[i].Context = p.ctx // the served context beats the trained one
-			}
-			listed[i].Vision = listed[i].Vision || p.vision
-		}
-		return listed, err
+		return probeLlamaCpp(ctx, client, base, root, key)
+	case kindLMStudio:
+		return probeLMStudio(ctx, client, base, root, key)
 	}
 	return probeOpenAI(ctx, client, base, key)
+}
+
+// probeLlamaCpp lists llama-server's models, with the context and image
+// support of GET /props (asked beside /v1/models; its answer is optional).
+func probeLlamaCpp(ctx context.Context, client *http.Client, base, root, key string) ([]listedModel, error) {
+	type props struct {
+		ctx    int
+		vision bool
+	}
+	ch := make(chan props, 1)
+	go func() {
+		var p props
+		if body, err := fetch(ctx, client, http.MethodGet, root+"/props", key, nil); err == nil {
+			p.ctx, p.vision, _ = decodeLlamaCppProps(body)
+		}
+		ch <- p
+	}()
+	listed, err := probeOpenAI(ctx, client, base, key)
+	p := <-ch
+	for i := range listed {
+		if p.ctx > 0 {
+			listed[i].Context = p.ctx // the served context beats the trained one
+		}
+		listed[i].Vision = listed[i].Vision || p.vision
+	}
+	return listed, err
+}
+
+// probeLMStudio lists LM Studio's models, with the context lengths and
+// types of its own GET /api/v0/models (asked beside /v1/models; optional).
+// Embedding models are left out.
+func probeLMStudio(ctx context.Context, client *http.Client, base, root, key string) ([]listedModel, error) {
+	ch := make(chan map[string]lmStudioModel, 1)
+	go func() {
+		var info map[string]lmStudioModel
+		if body, err := fetch(ctx, client, http.MethodGet, root+"/api/v0/models", key, nil); err == nil {
+			info, _ = decodeLMStudioModels(body)
+		}
+		ch <- info
+	}()
+	listed, err := probeOpenAI(ctx, client, base, key)
+	info := <-ch
+	out := listed[:0]
+	for _, l := range listed {
+		if x, ok := info[l.ID]; ok {
+			if x.Embed {
+				continue
+			}
+			l.Context, l.Vision = x.Context, x.Vision
+		}
+		out = append(out, l)
+	}
+	return out, err
 }
 
 func probeOpenAI(ctx context.Context, client *http.Client, base, key string) ([]listedModel, error) {

@@ -131,6 +131,43 @@ func decodeOpenAIModels(body []byte) ([]listedModel, error) {
 	return out, nil
 }
 
+// lmStudioModel is what LM Studio's own REST API says of a model.
+type lmStudioModel struct {
+	Context int  // loaded_context_length, else max_context_length
+	Vision  bool // type "vlm"
+	Embed   bool // type "embeddings": not a chat model
+}
+
+// decodeLMStudioModels reads LM Studio's GET /api/v0/models:
+// {"data": [{"id": …, "type": "llm"|"vlm"|"embeddings",
+// "max_context_length": N, "loaded_context_length": N}, …]}.
+func decodeLMStudioModels(body []byte) (map[string]lmStudioModel, error) {
+	var doc struct {
+		Data []struct {
+			ID     any `json:"id"`
+			Type   any `json:"type"`
+			Max    any `json:"max_context_length"`
+			Loaded any `json:"loaded_context_length"`
+		} `json:"data"`
+	}
+	if err := json.Unmarshal(body, &doc); err != nil {
+		return nil, err
+	}
+	out := map[string]lmStudioModel{}
+	for _, e := range doc.Data {
+		id := str(e.ID)
+		if id == "" {
+			continue
+		}
+		m := lmStudioModel{Context: positive(e.Loaded), Vision: str(e.Type) == "vlm", Embed: str(e.Type) == "embeddings"}
+		if m.Context == 0 {
+			m.Context = positive(e.Max)
+		}
+		out[id] = m
+	}
+	return out, nil
+}
+
 // decodeLlamaCppProps reads llama-server's GET /props: the context the
 // server was started with (default_generation_settings.n_ctx, or a
 // root-level n_ctx) and whether it accepts images (modalities.vision).

@@ -2,7 +2,7 @@ package models
 
 import "testing"
 
-// FuzzDiscoveryAnswers feeds the four discovery decoders whatever a local
+// FuzzDiscoveryAnswers feeds the five discovery decoders whatever a local
 // server might answer: none may panic, and what they return must be
 // usable (non-empty ids, no negative context windows).
 func FuzzDiscoveryAnswers(f *testing.F) {
@@ -13,6 +13,7 @@ func FuzzDiscoveryAnswers(f *testing.F) {
 		`{"data":[{"id":"m","owned_by":"me","max_model_len":"32768","meta":{"n_ctx_train":131072}}]}`,
 		`{"default_generation_settings":{"n_ctx":16384},"n_ctx":1e300,"modalities":{"vision":true}}`,
 		`{"models":[{"name":7,"model":null}],"data":[{"id":""}]}`,
+		`{"data":[{"id":"q","type":"vlm","max_context_length":32768,"loaded_context_length":"4096"}]}`,
 		`[]`,
 		``,
 	} {
@@ -36,6 +37,13 @@ func FuzzDiscoveryAnswers(f *testing.F) {
 		}
 		if l, err := decodeOpenAIModels(body); err == nil {
 			check(l)
+		}
+		if info, err := decodeLMStudioModels(body); err == nil {
+			for id, x := range info {
+				if id == "" || x.Context < 0 {
+					t.Fatalf("unusable LM Studio entry %q %+v", id, x)
+				}
+			}
 		}
 		if n, _, err := decodeLlamaCppProps(body); err == nil && n < 0 {
 			t.Fatalf("negative context %d", n)

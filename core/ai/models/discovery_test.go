@@ -147,14 +147,32 @@ func TestDiscoverLlamaCppPython(t *testing.T) {
 
 func TestDiscoverLMStudioAndVLLM(t *testing.T) {
 	lms, _ := localServer(t, map[string]string{
-		"GET /v1/models": `{"data":[{"id":"qwen/qwen3-coder-30b","object":"model","owned_by":"organization_owner"}],"object":"list"}`,
+		"GET /v1/models": `{"data":[{"id":"qwen/qwen3-coder-30b","object":"model","owned_by":"organization_owner"},` +
+			`{"id":"qwen2-vl-7b-instruct","object":"model","owned_by":"organization_owner"},` +
+			`{"id":"text-embedding-nomic-embed-text-v1.5","object":"model","owned_by":"organization_owner"},` +
+			`{"id":"unlisted","object":"model","owned_by":"organization_owner"}],"object":"list"}`,
+		"GET /api/v0/models": `{"object":"list","data":[` +
+			`{"id":"qwen/qwen3-coder-30b","object":"model","type":"llm","state":"loaded","max_context_length":262144,"loaded_context_length":32768},` +
+			`{"id":"qwen2-vl-7b-instruct","object":"model","type":"vlm","state":"not-loaded","max_context_length":32768},` +
+			`{"id":"text-embedding-nomic-embed-text-v1.5","object":"model","type":"embeddings","max_context_length":2048}]}`,
 	})
 	vllm, _ := localServer(t, map[string]string{
 		"GET /v1/models": `{"object":"list","data":[{"id":"Qwen/Qwen2.5-7B-Instruct","object":"model","owned_by":"vllm","root":"Qwen/Qwen2.5-7B-Instruct","max_model_len":32768}]}`,
 	})
 	r := discoverWith(t, "", map[string]string{"LM_STUDIO_BASE_URL": lms.URL + "/v1", "vllm": vllm.URL})
-	if m := mustFind(t, r, "lm-studio/qwen/qwen3-coder-30b"); m.ContextWindow != discoveredContext || m.BaseURL != lms.URL+"/v1" {
-		t.Errorf("lm-studio: %+v", m)
+	if m := mustFind(t, r, "lm-studio/qwen/qwen3-coder-30b"); m.ContextWindow != 32768 || m.BaseURL != lms.URL+"/v1" {
+		t.Errorf("lm-studio: the loaded context should win: %+v", m)
+	}
+	if m := mustFind(t, r, "lm-studio/qwen2-vl-7b-instruct"); m.ContextWindow != 32768 || !m.SupportsImages() {
+		t.Errorf("lm-studio vlm: %+v", m)
+	}
+	if m := mustFind(t, r, "lm-studio/unlisted"); m.ContextWindow != discoveredContext {
+		t.Errorf("lm-studio model without details: %+v", m)
+	}
+	for _, m := range r.Models() {
+		if strings.Contains(m.ID, "embedding") {
+			t.Errorf("embedding model listed: %s", m.ID)
+		}
 	}
 	if m := mustFind(t, r, "vllm/Qwen/Qwen2.5-7B-Instruct"); m.ContextWindow != 32768 || m.MaxTokens != 8192 {
 		t.Errorf("vllm: %+v", m)
