@@ -17,9 +17,9 @@ import (
 
 // Local model discovery: the models of a local server (Ollama, llama.cpp's
 // llama-server, llama-cpp-python, LM Studio, vLLM) are found by asking the
-// server, without a models.yml entry. Registry.Discover starts one probe
-// per local provider in the background and returns at once; a server that
-// is down costs nothing at start (a refused connection fails at once, a
+// server, without a models.yml entry. Registry.Discover arms one probe per
+// local provider, started in the background when a lookup or listing can
+// use it; a server that is down costs nothing at start (a refused connection fails at once, a
 // silent one at DiscoveryTimeout). The registry gains a probe's models the
 // next time it is read after the probe ended; Find waits for a probe only
 // when the query names that provider or matches nothing else, and never
@@ -67,16 +67,36 @@ type probe struct {
 	merged   bool // guarded by Registry.mu
 }
 
-// Discover starts probing the local servers' providers (those of
-// localServers the registry has) in the background and returns at once.
-// Each probe stops after timeout (0: DiscoveryTimeout) or when ctx ends,
-// whichever comes first. client nil means a client of its own that never
-// uses a proxy. Call it once, after Load and before the registry is
-// shared.
+// Discover arms discovery of the local servers' providers (those of
+// localServers the registry has) and returns at once. The probes start in
+// the background when they can matter: a listing (Models, Search,
+// WaitDiscovery), or a Find that names a local provider or matches nothing
+// else; a run that only looks up a hosted model never probes. Each probe
+// stops after timeout (0: DiscoveryTimeout) or when ctx ends, whichever
+// comes first. client nil means a client of its own that never uses a
+// proxy. Call it once, after Load and before the registry is shared.
 func (r *Registry) Discover(ctx context.Context, client *http.Client, timeout time.Duration) {
 	if timeout <= 0 {
 		timeout = DiscoveryTimeout
 	}
+	r.discover = func() {
+		r.startProbes(ctx, client, timeout)
+		r.probing.Store(true)
+	}
+}
+
+// probesStarted starts the armed probes once and reports whether there
+// are any.
+func (r *Registry) probesStarted() bool {
+	if r.discover == nil {
+		return false
+	}
+	r.discoverOnce.Do(r.discover)
+	return len(r.probes) > 0
+}
+
+// startProbes launches one probe per local provider.
+func (r *Registry) startProbes(ctx context.Context, client *http.Client, timeout time.Duration) {
 	if client == nil {
 		client = &http.Client{Transport: &http.Transport{
 			Proxy:       nil, // local servers are never behind the user's proxy
@@ -115,6 +135,9 @@ func (r *Registry) providerBaseURL(p *ProviderInfo) string {
 // failed, the reason (a server that is not running is the common one).
 func (r *Registry) DiscoveryErrors() map[string]error {
 	out := map[string]error{}
+	if !r.probesStarted() {
+		return out
+	}
 	for _, pr := range r.probes {
 		select {
 		case <-pr.done:
@@ -131,6 +154,9 @@ func (r *Registry) DiscoveryErrors() map[string]error {
 // DiscoveryTimeout) or ctx ends: for listings that should show the local
 // servers' models.
 func (r *Registry) WaitDiscovery(ctx context.Context) {
+	if !r.probesStarted() {
+		return
+	}
 	for _, pr := range r.probes {
 		select {
 		case <-pr.done:
@@ -143,6 +169,9 @@ func (r *Registry) WaitDiscovery(ctx context.Context) {
 // waitDiscovery waits for the probes of provider (every probe when
 // provider is "") and reports whether there were any.
 func (r *Registry) waitDiscovery(provider string) bool {
+	if !r.probesStarted() {
+		return false
+	}
 	waited := false
 	for _, pr := range r.probes {
 		if provider == "" || pr.provider == provider {
@@ -154,8 +183,11 @@ func (r *Registry) waitDiscovery(provider string) bool {
 }
 
 // mergeProbesLocked adds the models of probes that have ended (the caller
-// holds r.mu).
+// holds r.mu). It never starts the probes.
 func (r *Registry) mergeProbesLocked() {
+	if !r.probing.Load() {
+		return // not started: nothing to merge, and a merge must not start them
+	}
 	for _, pr := range r.probes {
 		if pr.merged {
 			continue

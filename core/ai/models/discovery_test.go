@@ -204,9 +204,10 @@ func TestDiscoveryKeepsModelsFile(t *testing.T) {
 	}
 }
 
-// TestDiscoveryDoesNotBlock: Discover returns while a server has not
-// answered; the registry works meanwhile without the server's models, and
-// gains them once the answer is in.
+// TestDiscoveryDoesNotBlock: Discover arms the probes without starting
+// them; a listing starts them and returns while a server has not answered;
+// the registry works meanwhile without the server's models, and gains them
+// once the answer is in.
 func TestDiscoveryDoesNotBlock(t *testing.T) {
 	release := make(chan struct{})
 	asked := make(chan struct{}, 1)
@@ -232,11 +233,21 @@ func TestDiscoveryDoesNotBlock(t *testing.T) {
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	r.Discover(ctx, nil, time.Minute) // must return with the probe outstanding
-	<-asked
+	r.Discover(ctx, nil, time.Minute)
+	// A lookup of a hosted model neither waits nor starts the probes.
 	if _, err := r.Find("claude-sonnet-4-5"); err != nil {
 		t.Fatal(err)
 	}
+	if r.probing.Load() {
+		t.Fatal("an exact hosted lookup started discovery")
+	}
+	// A listing starts them and returns with the probe outstanding.
+	for _, m := range r.Models() {
+		if m.Provider == "ollama" {
+			t.Fatalf("model before the answer: %s", m.ID)
+		}
+	}
+	<-asked
 	for _, m := range r.Models() {
 		if m.Provider == "ollama" {
 			t.Fatalf("model before the answer: %s", m.ID)

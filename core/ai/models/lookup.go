@@ -41,8 +41,9 @@ func ParseModelArg(s string) (query string, level ai.ThinkingLevel, hasLevel boo
 // ids, then — for substrings — the id with the fewest words (the plain
 // model before its "-lite" or "-preview" variants) and the newest version
 // ("claude-opus-4-7" before "claude-opus-4-5"). A query naming a local
-// server's provider waits for that server's discovery probe (bounded by
-// the probe's timeout); so does a query nothing else matches.
+// server's provider starts discovery (Discover) and waits for that
+// server's probe (bounded by its timeout); so does a query nothing else
+// matches.
 //
 // A model whose API gopi does not implement is found only by an exact
 // provider/id or id, and then Find returns an error saying so. It returns
@@ -53,7 +54,9 @@ func (r *Registry) Find(query string) (*ai.Model, error) {
 		return nil, fmt.Errorf("empty model name; run 'gopi models' to list the models")
 	}
 	if prov, _, ok := strings.Cut(q, "/"); ok {
-		r.waitDiscovery(prov)
+		if _, local := localServers[prov]; local {
+			r.waitDiscovery(prov)
+		}
 	}
 	m, err := r.find(q)
 	if m == nil && err == nil && r.waitDiscovery("") {
@@ -291,6 +294,7 @@ func (r *Registry) Search(query string) []*ai.Model {
 	if query == "" {
 		return append([]*ai.Model(nil), r.Models()...)
 	}
+	r.probesStarted()
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	r.mergeProbesLocked()

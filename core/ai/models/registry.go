@@ -7,6 +7,7 @@ import (
 	"sort"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/gopi-agent/gopi/core/ai"
@@ -38,7 +39,11 @@ type Registry struct {
 	mu     sync.Mutex  // guards slots and all once the registry is shared
 	slots  []slot      // the models in registry order (slots.go)
 	all    []*ai.Model // every slot's model, once Models has built them
-	probes []*probe    // local discovery (discovery.go)
+	probes []*probe    // local discovery (discovery.go), set by discoverOnce
+
+	discover     func()      // starts the probes (Discover); nil when not armed
+	discoverOnce sync.Once   // runs discover
+	probing      atomic.Bool // set once the probes are started
 }
 
 // Load builds the registry: the built-in catalog, then models.yml from the

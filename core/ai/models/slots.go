@@ -61,6 +61,7 @@ func (s *slot) model() *ai.Model {
 // first call builds every catalogue model; a lookup (Find, Search) builds
 // only what it returns.
 func (r *Registry) Models() []*ai.Model {
+	r.probesStarted()
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	r.mergeProbesLocked()
