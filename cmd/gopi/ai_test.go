@@ -70,8 +70,9 @@ func TestModelsShowsCredentials(t *testing.T) {
 	if !strings.Contains(out, "openai/gpt-5-nano") || !strings.HasSuffix(strings.TrimSpace(out), "-") {
 		t.Errorf("model without key should show '-':\n%s", out)
 	}
+	t.Setenv("CURSOR_ACCESS_TOKEN", "x") // cursor-agent is not implemented: not available
 	out, _, _ = runCmd(t, "models", "--available")
-	if !strings.Contains(out, "ollama/qwen3:32b") || !strings.Contains(out, "local") || strings.Contains(out, "openai/") {
+	if !strings.Contains(out, "ollama/qwen3:32b") || !strings.Contains(out, "local") || strings.Contains(out, "openai/") || strings.Contains(out, "cursor/") {
 		t.Errorf("--available should list anthropic and local models only:\n%s", out)
 	}
 	out, _, code = runCmd(t, "models", "--json", "ollama/qwen3")

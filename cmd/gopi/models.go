@@ -25,7 +25,7 @@ type modelsCLI struct {
 func newModelsFlagSet(c *modelsCLI) *pflag.FlagSet {
 	fs := pflag.NewFlagSet("models", pflag.ContinueOnError)
 	fs.SortFlags = false
-	fs.BoolVarP(&c.available, "available", "a", false, "only models whose provider has credentials (or needs none)")
+	fs.BoolVarP(&c.available, "available", "a", false, "only models gopi can use now (credentials set or none needed, API implemented)")
 	fs.BoolVar(&c.json, "json", false, "print the models as a JSON array")
 	fs.BoolVarP(&c.help, "help", "h", false, "show this help")
 	return fs
@@ -92,7 +92,7 @@ func runModels(ctx context.Context, env *cliEnv, args []string) int {
 	query := strings.Join(fs.Args(), " ")
 	var list []*ai.Model
 	for _, m := range reg.Search(query) {
-		if !c.available || reg.HasAuth(m) {
+		if !c.available || reg.HasAuth(m) && ai.HasAPI(m.API) {
 			list = append(list, m)
 		}
 	}
