@@ -136,6 +136,7 @@ func runAI(ctx context.Context, env *cliEnv, args []string) int {
 	if err != nil {
 		return fail(env, "ai", err)
 	}
+	reg.Discover(ctx, nil, 0) // Find waits only for a probe the model names
 	query, level, hasLevel := models.ParseModelArg(c.model)
 	model, err := reg.Find(query)
 	if err != nil {

@@ -25,7 +25,7 @@ type modelsCLI struct {
 func newModelsFlagSet(c *modelsCLI) *pflag.FlagSet {
 	fs := pflag.NewFlagSet("models", pflag.ContinueOnError)
 	fs.SortFlags = false
-	fs.BoolVarP(&c.available, "available", "a", false, "only models whose provider has credentials (or needs none)")
+	fs.BoolVarP(&c.available, "available", "a", false, "only models gopi can use now (credentials set or none needed, API implemented)")
 	fs.BoolVar(&c.json, "json", false, "print the models as a JSON array")
 	fs.BoolVarP(&c.help, "help", "h", false, "show this help")
 	return fs
@@ -33,11 +33,16 @@ func newModelsFlagSet(c *modelsCLI) *pflag.FlagSet {
 
 const modelsHelp = `Usage: gopi models [--available] [--json] [SEARCH]
 
-List the known models: the built-in catalog plus models.yml in the agent
-directory (~/.gopi/agent, or $PI_CODING_AGENT_DIR). SEARCH filters by a fuzzy
-match on "provider/id" and the name, best match first. The KEY column says
-where the provider's API key comes from ("-" when none is set, "local" for
-servers that need none).
+List the known models: omp's catalogue (every provider and model of
+@oh-my-pi/pi-ai 14.9.9), the models of local servers that answer (Ollama,
+llama.cpp, LM Studio, vLLM: found by asking them, no configuration needed),
+plus models.yml in the agent directory (~/.gopi/agent, or
+$PI_CODING_AGENT_DIR). SEARCH filters by a fuzzy match on "provider/id" and
+the name, best match first. The KEY column says where the provider's
+credentials come from: --api-key, a stored credential (auth.json), models.yml,
+"env NAME" for an environment variable, "local" for servers that need none,
+"-" when none is set. Models whose API gopi does not implement yet are listed
+but cannot be chosen.
 
 models.yml format:
 
@@ -63,7 +68,7 @@ Flags:
 `
 
 // runModels implements `gopi models`.
-func runModels(_ context.Context, env *cliEnv, args []string) int {
+func runModels(ctx context.Context, env *cliEnv, args []string) int {
 	var c modelsCLI
 	fs := newModelsFlagSet(&c)
 	if err := cliflags.Parse(fs, args); err != nil {
@@ -80,10 +85,14 @@ func runModels(_ context.Context, env *cliEnv, args []string) int {
 	if err != nil {
 		return fail(env, "models", err)
 	}
+	// A listing shows the local servers' models: wait for their probes
+	// (each ends within models.DiscoveryTimeout).
+	reg.Discover(ctx, nil, 0)
+	reg.WaitDiscovery(ctx)
 	query := strings.Join(fs.Args(), " ")
 	var list []*ai.Model
 	for _, m := range reg.Search(query) {
-		if !c.available || reg.HasAuth(m) {
+		if !c.available || reg.HasAuth(m) && ai.HasAPI(m.API) {
 			list = append(list, m)
 		}
 	}
@@ -126,18 +135,17 @@ func runModels(_ context.Context, env *cliEnv, args []string) int {
 	return exitMatch
 }
 
-// keyColumn says where the model's key comes from.
+// keyColumn says where the model's credentials come from: the registry's
+// source, "local" for a provider that needs none, "-" for none.
 func keyColumn(reg *models.Registry, m *ai.Model) string {
-	if _, src := reg.APIKey(m.Provider); src != "" {
-		return src
-	}
-	if src := reg.AmbientAuth(m.Provider); src != "" {
-		return src
-	}
-	if reg.HasAuth(m) {
+	switch src := reg.CredentialSource(m.Provider); src {
+	case "":
+		return "-"
+	case "none":
 		return "local"
+	default:
+		return src
 	}
-	return "-"
 }
 
 // tokenCount renders a token count as 200K / 1M / 1.05M.

@@ -44,6 +44,10 @@ type Model struct {
 	// context overflows ("provider/id", or an id of the same provider);
 	// "" for none.
 	ContextPromotionTarget string `json:"contextPromotionTarget,omitempty" yaml:"contextPromotionTarget,omitempty"`
+	// Thinking lists the thinking levels the model accepts and how they
+	// are sent; nil when the catalogue does not say (the level is then
+	// clamped by API family).
+	Thinking *ThinkingSpec `json:"thinking,omitempty" yaml:"thinking,omitempty"`
 }
 
 // SupportsImages reports whether the model accepts image input.

@@ -139,6 +139,14 @@ func RegisteredAPIs() []API {
 	return out
 }
 
+// HasAPI reports whether a provider is registered for api.
+func HasAPI(api API) bool {
+	registryMu.RLock()
+	defer registryMu.RUnlock()
+	_, ok := registry[api]
+	return ok
+}
+
 // NewProvider builds the provider registered for api.
 func NewProvider(api API, client *http.Client) (Provider, error) {
 	registryMu.RLock()

@@ -44,6 +44,9 @@ func Open(ctx context.Context, r *Request, cfg *config.Config, adjust func(*agen
 	if err != nil {
 		return nil, fail(StageModels, err)
 	}
+	// Local servers' models arrive in the background; choosing one waits
+	// for its probe only.
+	reg.Discover(ctx, nil, 0)
 	started := &Started{Logins: &auth.Logins{Store: store, Flows: r.Logins, Keys: KeyProviders(reg), Client: r.HTTPClient}}
 	var extOpts agentsession.Options
 	attach, abandon := loadExtensions(ctx, r, cfg, &extOpts, reg, started)

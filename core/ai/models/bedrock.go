@@ -31,7 +31,7 @@ const awsKeyHint = "set AWS_PROFILE (a profile with keys or a credential_process
 // chain (Bedrock) would take its credentials from ("env AWS_PROFILE", …),
 // or "" when the provider uses keys or the environment names no AWS
 // credentials.
-func (r *Registry) AmbientAuth(provider string) string { return r.awsAuthSource(provider) }
+func (r *Registry) AmbientAuth(provider string) string { return r.ambientAuth(provider) }
 
 // awsAuthSource returns where the AWS credential chain would find
 // credentials for a provider that uses it, judged from the environment as

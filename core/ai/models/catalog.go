@@ -2,109 +2,141 @@ package models
 
 import "github.com/gopi-agent/gopi/core/ai"
 
-// Shorthands for the catalog table.
+//go:generate go run ./internal/catalogen -in internal/catalogen/pi-ai-models.json.gz -out catalog_data.go
+
+// The built-in catalogue is omp's: every provider and model that
+// @oh-my-pi/pi-ai publishes in its models.json, turned into static Go data
+// by internal/catalogen (catalog_data.go; scripts/update-catalog.sh fetches
+// a release and regenerates it).
+//
+// The data holds no pointers: the models' strings are one constant
+// (catalogText) and each model is a fixed-size catalogEntry referring to it
+// by offset. So the catalogue costs nothing at start-up (no init code,
+// nothing to parse) and nothing at each garbage collection (pointer-free
+// data is not scanned; 2,574 ai.Model values would add some 26,000 pointers
+// to every cycle). A registry builds an ai.Model from an entry only when
+// one is asked for: a lookup reads ids and names straight from the entry.
+
+// Input kinds shared by built models (never modify them).
 var (
-	textOnly  = []string{ai.InputText}
-	textImage = []string{ai.InputText, ai.InputImage}
+	inText      = []string{ai.InputText}
+	inTextImage = []string{ai.InputText, ai.InputImage}
 )
 
-// entry is one catalog row; provider, API and base URL come from the
-// provider table.
-type entry struct {
-	provider  string
-	id, name  string
-	reasoning bool
-	input     []string
-	ctx, max  int
-	in, out   float64 // $ per million input / output tokens
-	cr, cw    float64 // $ per million cache-read / cache-write tokens
+// textRef is a string of catalogText: offset and length.
+type textRef struct {
+	off uint32
+	n   uint16
 }
 
-// catalog lists current models per provider, newest and most capable
-// first within a provider (fuzzy lookup prefers earlier rows). Prices are
-// the providers' published list prices in US dollars per million tokens as
-// of late 2025; they only feed cost estimates.
-var catalog = []entry{
-	// Anthropic
-	{"anthropic", "claude-opus-4-5", "Claude Opus 4.5", true, textImage, 200000, 64000, 5, 25, 0.5, 6.25},
-	{"anthropic", "claude-sonnet-4-5", "Claude Sonnet 4.5", true, textImage, 200000, 64000, 3, 15, 0.3, 3.75},
-	{"anthropic", "claude-haiku-4-5", "Claude Haiku 4.5", true, textImage, 200000, 64000, 1, 5, 0.1, 1.25},
-	{"anthropic", "claude-opus-4-1", "Claude Opus 4.1", true, textImage, 200000, 32000, 15, 75, 1.5, 18.75},
-	{"anthropic", "claude-sonnet-4-0", "Claude Sonnet 4", true, textImage, 200000, 64000, 3, 15, 0.3, 3.75},
-	{"anthropic", "claude-3-7-sonnet-latest", "Claude Sonnet 3.7", true, textImage, 200000, 64000, 3, 15, 0.3, 3.75},
-	{"anthropic", "claude-3-5-haiku-latest", "Claude Haiku 3.5", false, textImage, 200000, 8192, 0.8, 4, 0.08, 1},
+// String returns the referenced text (no copy: a slice of the constant).
+func (t textRef) String() string { return catalogText[t.off : t.off+uint32(t.n)] }
 
-	// OpenAI (Responses API)
-	{"openai", "gpt-5.1", "GPT-5.1", true, textImage, 400000, 128000, 1.25, 10, 0.125, 0},
-	{"openai", "gpt-5.1-codex", "GPT-5.1 Codex", true, textImage, 400000, 128000, 1.25, 10, 0.125, 0},
-	{"openai", "gpt-5.1-codex-mini", "GPT-5.1 Codex mini", true, textImage, 400000, 128000, 0.25, 2, 0.025, 0},
-	{"openai", "gpt-5", "GPT-5", true, textImage, 400000, 128000, 1.25, 10, 0.125, 0},
-	{"openai", "gpt-5-codex", "GPT-5 Codex", true, textImage, 400000, 128000, 1.25, 10, 0.125, 0},
-	{"openai", "gpt-5-mini", "GPT-5 mini", true, textImage, 400000, 128000, 0.25, 2, 0.025, 0},
-	{"openai", "gpt-5-nano", "GPT-5 nano", true, textImage, 400000, 128000, 0.05, 0.4, 0.005, 0},
-	{"openai", "o3", "o3", true, textImage, 200000, 100000, 2, 8, 0.5, 0},
-	{"openai", "o4-mini", "o4-mini", true, textImage, 200000, 100000, 1.1, 4.4, 0.275, 0},
-	{"openai", "gpt-4.1", "GPT-4.1", false, textImage, 1047576, 32768, 2, 8, 0.5, 0},
-	{"openai", "gpt-4.1-mini", "GPT-4.1 mini", false, textImage, 1047576, 32768, 0.4, 1.6, 0.1, 0},
-	{"openai", "gpt-4o", "GPT-4o", false, textImage, 128000, 16384, 2.5, 10, 1.25, 0},
-	{"openai", "gpt-4o-mini", "GPT-4o mini", false, textImage, 128000, 16384, 0.15, 0.6, 0.075, 0},
+// Flags of a catalogEntry.
+const (
+	entryReasoning = 1 << iota // supports thinking
+	entryImage                 // accepts images
+	entryMaps                  // has headers or compat settings (catalogMaps)
+)
 
-	// Google Gemini
-	{"google", "gemini-3-pro-preview", "Gemini 3 Pro Preview", true, textImage, 1048576, 65536, 2, 12, 0.2, 0},
-	{"google", "gemini-2.5-pro", "Gemini 2.5 Pro", true, textImage, 1048576, 65536, 1.25, 10, 0.31, 0},
-	{"google", "gemini-2.5-flash", "Gemini 2.5 Flash", true, textImage, 1048576, 65536, 0.3, 2.5, 0.075, 0},
-	{"google", "gemini-2.5-flash-lite", "Gemini 2.5 Flash-Lite", true, textImage, 1048576, 65536, 0.1, 0.4, 0.025, 0},
-	{"google", "gemini-2.0-flash", "Gemini 2.0 Flash", false, textImage, 1048576, 8192, 0.1, 0.4, 0.025, 0},
-
-	// xAI
-	{"xai", "grok-4", "Grok 4", true, textImage, 256000, 64000, 3, 15, 0.75, 0},
-	{"xai", "grok-4-fast", "Grok 4 Fast", true, textImage, 2000000, 30000, 0.2, 0.5, 0.05, 0},
-	{"xai", "grok-code-fast-1", "Grok Code Fast 1", true, textOnly, 256000, 10000, 0.2, 1.5, 0.02, 0},
-	{"xai", "grok-3-mini", "Grok 3 Mini", true, textOnly, 131072, 8192, 0.3, 0.5, 0.075, 0},
-
-	// Groq
-	{"groq", "openai/gpt-oss-120b", "GPT-OSS 120B (Groq)", true, textOnly, 131072, 65536, 0.15, 0.75, 0, 0},
-	{"groq", "moonshotai/kimi-k2-instruct-0905", "Kimi K2 0905 (Groq)", false, textOnly, 262144, 16384, 1, 3, 0, 0},
-	{"groq", "qwen/qwen3-32b", "Qwen3 32B (Groq)", true, textOnly, 131072, 40960, 0.29, 0.59, 0, 0},
-	{"groq", "llama-3.3-70b-versatile", "Llama 3.3 70B (Groq)", false, textOnly, 131072, 32768, 0.59, 0.79, 0, 0},
-
-	// DeepSeek
-	{"deepseek", "deepseek-chat", "DeepSeek V3.2 (chat)", false, textOnly, 128000, 8192, 0.28, 0.42, 0.028, 0},
-	{"deepseek", "deepseek-reasoner", "DeepSeek V3.2 (reasoner)", true, textOnly, 128000, 65536, 0.28, 0.42, 0.028, 0},
-
-	// Mistral
-	{"mistral", "mistral-large-latest", "Mistral Large", false, textImage, 262144, 32768, 0.5, 1.5, 0, 0},
-	{"mistral", "mistral-medium-latest", "Mistral Medium", false, textImage, 131072, 32768, 0.4, 2, 0, 0},
-	{"mistral", "devstral-medium-latest", "Devstral Medium", false, textOnly, 131072, 32768, 0.4, 2, 0, 0},
-	{"mistral", "codestral-latest", "Codestral", false, textOnly, 256000, 32768, 0.3, 0.9, 0, 0},
-
-	// OpenRouter
-	{"openrouter", "anthropic/claude-sonnet-4.5", "Claude Sonnet 4.5 (OpenRouter)", true, textImage, 1000000, 64000, 3, 15, 0.3, 3.75},
-	{"openrouter", "openai/gpt-5", "GPT-5 (OpenRouter)", true, textImage, 400000, 128000, 1.25, 10, 0.125, 0},
-	{"openrouter", "google/gemini-2.5-pro", "Gemini 2.5 Pro (OpenRouter)", true, textImage, 1048576, 65536, 1.25, 10, 0.31, 0},
-	{"openrouter", "x-ai/grok-code-fast-1", "Grok Code Fast 1 (OpenRouter)", true, textOnly, 256000, 10000, 0.2, 1.5, 0.02, 0},
-	{"openrouter", "qwen/qwen3-coder", "Qwen3 Coder (OpenRouter)", false, textOnly, 262144, 65536, 0.22, 0.95, 0, 0},
-	{"openrouter", "z-ai/glm-4.6", "GLM 4.6 (OpenRouter)", true, textOnly, 202752, 131072, 0.4, 1.75, 0, 0},
-
-	// Together AI
-	{"together", "moonshotai/Kimi-K2-Instruct-0905", "Kimi K2 0905 (Together)", false, textOnly, 262144, 32768, 1, 3, 0, 0},
-	{"together", "Qwen/Qwen3-Coder-480B-A35B-Instruct-FP8", "Qwen3 Coder 480B (Together)", false, textOnly, 262144, 65536, 2, 2, 0, 0},
-	{"together", "deepseek-ai/DeepSeek-V3.1", "DeepSeek V3.1 (Together)", true, textOnly, 131072, 32768, 0.6, 1.7, 0, 0},
-	{"together", "openai/gpt-oss-120b", "GPT-OSS 120B (Together)", true, textOnly, 131072, 32768, 0.15, 0.6, 0, 0},
-
-	// Fireworks
-	{"fireworks", "accounts/fireworks/models/kimi-k2-instruct-0905", "Kimi K2 0905 (Fireworks)", false, textOnly, 262144, 32768, 0.6, 2.5, 0, 0},
-	{"fireworks", "accounts/fireworks/models/qwen3-coder-480b-a35b-instruct", "Qwen3 Coder 480B (Fireworks)", false, textOnly, 262144, 65536, 0.45, 1.8, 0, 0},
-	{"fireworks", "accounts/fireworks/models/glm-4p6", "GLM 4.6 (Fireworks)", true, textOnly, 202752, 65536, 0.55, 2.19, 0, 0},
-	{"fireworks", "accounts/fireworks/models/gpt-oss-120b", "GPT-OSS 120B (Fireworks)", true, textOnly, 131072, 32768, 0.15, 0.6, 0, 0},
-
-	// Cerebras
-	{"cerebras", "gpt-oss-120b", "GPT-OSS 120B (Cerebras)", true, textOnly, 131072, 32768, 0.35, 0.75, 0, 0},
-	{"cerebras", "qwen-3-coder-480b", "Qwen3 Coder 480B (Cerebras)", false, textOnly, 131072, 32768, 2, 2, 0, 0},
-	{"cerebras", "zai-glm-4.6", "GLM 4.6 (Cerebras)", true, textOnly, 131072, 40960, 2.25, 2.75, 0, 0},
-	{"cerebras", "llama-3.3-70b", "Llama 3.3 70B (Cerebras)", false, textOnly, 131072, 32768, 0.85, 1.2, 0, 0},
+// catalogEntry is one model of the generated catalogue.
+type catalogEntry struct {
+	id, name, api, baseURL, promotion textRef
+	provider                          uint8 // index in catalogProviders
+	flags                             uint8
+	thinking                          uint8 // 1-based index in catalogThinking, 0 for none
+	ctx, max                          uint32
+	cost                              [4]float64 // $ per million tokens: input, output, cache read, cache write
 }
 
-// Local servers (ollama, lm-studio, llama.cpp, vllm) have no built-in
-// models: their models are whatever the user pulled, declared in
-// models.yml under the preset's name.
+// catalogProvider is one provider of the generated catalogue: the API and
+// base URL most of its models use, and its range in catalogEntries.
+type catalogProvider struct {
+	name, api, baseURL string
+	first, count       int
+}
+
+// catalogModel builds the ai.Model of catalogEntries[i], with its headers
+// and compat settings.
+func catalogModel(i int) *ai.Model {
+	e := &catalogEntries[i]
+	m := &ai.Model{
+		ID: e.id.String(), Name: e.name.String(), API: ai.API(e.api.String()),
+		Provider: catalogProviders[e.provider].name, BaseURL: e.baseURL.String(),
+		Reasoning: e.flags&entryReasoning != 0, Input: inText,
+		Cost:          ai.Prices{Input: e.cost[0], Output: e.cost[1], CacheRead: e.cost[2], CacheWrite: e.cost[3]},
+		ContextWindow: int(e.ctx), MaxTokens: int(e.max), ContextPromotionTarget: e.promotion.String(),
+	}
+	if e.flags&entryImage != 0 {
+		m.Input = inTextImage
+	}
+	if e.thinking > 0 {
+		spec := catalogThinking[e.thinking-1] // a copy: the model may be changed
+		m.Thinking = &spec
+	}
+	if e.flags&entryMaps != 0 {
+		m.Headers, m.Compat = catalogMaps(m.Provider + "/" + m.ID)
+	}
+	return m
+}
+
+// catalogSlots appends the slots of a provider's catalogue models to dst:
+// its default model (omp's, when the catalogue has it) first, so that "the
+// first model with credentials" is the provider's default, then the others
+// in the catalogue's order.
+func catalogSlots(dst []slot, p *catalogProvider, defaultID string) []slot {
+	def := -1
+	for i := p.first; i < p.first+p.count; i++ {
+		if catalogEntries[i].id.String() == defaultID {
+			def = i
+			dst = append(dst, slot{cat: int32(i)})
+		}
+	}
+	for i := p.first; i < p.first+p.count; i++ {
+		if i != def {
+			dst = append(dst, slot{cat: int32(i)})
+		}
+	}
+	return dst
+}
+
+// legacyModels are models gopi's own catalogue listed before it adopted
+// omp's and that omp's does not have. They stay so that ids in existing
+// settings and sessions keep resolving; each follows its provider's
+// catalogue models. Prices are the providers' list prices of late 2025.
+var legacyModels = [...]ai.Model{
+	{ID: "claude-3-7-sonnet-latest", Name: "Claude Sonnet 3.7", API: ai.APIAnthropicMessages, Provider: "anthropic", BaseURL: "https://api.anthropic.com",
+		Reasoning: true, Input: []string{ai.InputText, ai.InputImage}, Cost: ai.Prices{Input: 3, Output: 15, CacheRead: 0.3, CacheWrite: 3.75}, ContextWindow: 200000, MaxTokens: 64000},
+	{ID: "claude-3-5-haiku-latest", Name: "Claude Haiku 3.5", API: ai.APIAnthropicMessages, Provider: "anthropic", BaseURL: "https://api.anthropic.com",
+		Input: []string{ai.InputText, ai.InputImage}, Cost: ai.Prices{Input: 0.8, Output: 4, CacheRead: 0.08, CacheWrite: 1}, ContextWindow: 200000, MaxTokens: 8192},
+	{ID: "deepseek-chat", Name: "DeepSeek V3.2 (chat)", API: ai.APIOpenAICompletions, Provider: "deepseek", BaseURL: "https://api.deepseek.com",
+		Input: []string{ai.InputText}, Cost: ai.Prices{Input: 0.28, Output: 0.42, CacheRead: 0.028}, ContextWindow: 128000, MaxTokens: 8192},
+	{ID: "deepseek-reasoner", Name: "DeepSeek V3.2 (reasoner)", API: ai.APIOpenAICompletions, Provider: "deepseek", BaseURL: "https://api.deepseek.com",
+		Reasoning: true, Input: []string{ai.InputText}, Cost: ai.Prices{Input: 0.28, Output: 0.42, CacheRead: 0.028}, ContextWindow: 128000, MaxTokens: 65536},
+	{ID: "Qwen/Qwen3-Coder-480B-A35B-Instruct-FP8", Name: "Qwen3 Coder 480B (Together)", API: ai.APIOpenAICompletions, Provider: "together", BaseURL: "https://api.together.xyz/v1",
+		Input: []string{ai.InputText}, Cost: ai.Prices{Input: 2, Output: 2}, ContextWindow: 262144, MaxTokens: 65536},
+	{ID: "openai/gpt-oss-120b", Name: "GPT-OSS 120B (Together)", API: ai.APIOpenAICompletions, Provider: "together", BaseURL: "https://api.together.xyz/v1",
+		Reasoning: true, Input: []string{ai.InputText}, Cost: ai.Prices{Input: 0.15, Output: 0.6}, ContextWindow: 131072, MaxTokens: 32768},
+	{ID: "accounts/fireworks/models/kimi-k2-instruct-0905", Name: "Kimi K2 0905 (Fireworks)", API: ai.APIOpenAICompletions, Provider: "fireworks", BaseURL: "https://api.fireworks.ai/inference/v1",
+		Input: []string{ai.InputText}, Cost: ai.Prices{Input: 0.6, Output: 2.5}, ContextWindow: 262144, MaxTokens: 32768},
+	{ID: "accounts/fireworks/models/qwen3-coder-480b-a35b-instruct", Name: "Qwen3 Coder 480B (Fireworks)", API: ai.APIOpenAICompletions, Provider: "fireworks", BaseURL: "https://api.fireworks.ai/inference/v1",
+		Input: []string{ai.InputText}, Cost: ai.Prices{Input: 0.45, Output: 1.8}, ContextWindow: 262144, MaxTokens: 65536},
+	{ID: "accounts/fireworks/models/glm-4p6", Name: "GLM 4.6 (Fireworks)", API: ai.APIOpenAICompletions, Provider: "fireworks", BaseURL: "https://api.fireworks.ai/inference/v1",
+		Reasoning: true, Input: []string{ai.InputText}, Cost: ai.Prices{Input: 0.55, Output: 2.19}, ContextWindow: 202752, MaxTokens: 65536},
+	{ID: "accounts/fireworks/models/gpt-oss-120b", Name: "GPT-OSS 120B (Fireworks)", API: ai.APIOpenAICompletions, Provider: "fireworks", BaseURL: "https://api.fireworks.ai/inference/v1",
+		Reasoning: true, Input: []string{ai.InputText}, Cost: ai.Prices{Input: 0.15, Output: 0.6}, ContextWindow: 131072, MaxTokens: 32768},
+	{ID: "llama-3.3-70b", Name: "Llama 3.3 70B (Cerebras)", API: ai.APIOpenAICompletions, Provider: "cerebras", BaseURL: "https://api.cerebras.ai/v1",
+		Input: []string{ai.InputText}, Cost: ai.Prices{Input: 0.85, Output: 1.2}, ContextWindow: 131072, MaxTokens: 32768},
+}
+
+// legacySlots appends a provider's legacy models to dst, each a copy the
+// registry owns.
+func legacySlots(dst []slot, provider string) []slot {
+	for i := range legacyModels {
+		if legacyModels[i].Provider == provider {
+			m := legacyModels[i]
+			dst = append(dst, slot{m: &m})
+		}
+	}
+	return dst
+}

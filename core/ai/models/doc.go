@@ -1,6 +1,8 @@
 // Package models is the model registry: the built-in catalog of providers
-// and models, user-defined providers and models from models.yml in the agent
-// directory, model lookup by exact or fuzzy name, thinking-level clamping,
+// and models (omp 14.9.9's, generated into pointer-free static data:
+// catalog.go), user-defined providers and models from models.yml in the
+// agent directory, models found on local servers (discovery.go), model
+// lookup by exact or fuzzy name (lookup.go), thinking-level clamping,
 // API-key resolution and construction of the streaming provider for a model.
 //
 // Key resolution order for a provider: a runtime override (SetAPIKey, the

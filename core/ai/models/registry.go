@@ -6,6 +6,8 @@ import (
 	"net/http"
 	"sort"
 	"strings"
+	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/gopi-agent/gopi/core/ai"
@@ -32,7 +34,6 @@ type Options struct {
 type Registry struct {
 	providers   []*ProviderInfo
 	byName      map[string]*ProviderInfo
-	models      []*ai.Model
 	credentials map[string]Credential
 	overrides   map[string]string
 	stored      StoredCredentials // agent.db; nil for none
@@ -40,6 +41,15 @@ type Registry struct {
 	cloud       googleCloud  // Vertex AI credentials (vertex.go)
 	aws         awsProviders // Bedrock providers with their AWS sessions (bedrock.go)
 	ConfigPath  string       // models.yml that was loaded ("" if none)
+
+	mu     sync.Mutex  // guards slots and all once the registry is shared
+	slots  []slot      // the models in registry order (slots.go)
+	all    []*ai.Model // every slot's model, once Models has built them
+	probes []*probe    // local discovery (discovery.go), set by discoverOnce
+
+	discover     func()      // starts the probes (Discover); nil when not armed
+	discoverOnce sync.Once   // runs discover
+	probing      atomic.Bool // set once the probes are started
 }
 
 // Load builds the registry: the built-in catalog, then models.yml from the
@@ -51,21 +61,15 @@ func Load(opts Options) (*Registry, error) {
 		getenv = config.ProcessEnv().Get
 	}
 	r := &Registry{byName: map[string]*ProviderInfo{}, credentials: map[string]Credential{}, overrides: map[string]string{}, getenv: getenv, stored: opts.Credentials}
-	for _, p := range builtinProviders() {
+	providers, builtin := builtinProviders()
+	for _, p := range providers {
 		r.addProvider(p)
 	}
 	r.addProvider(azureProvider())
 	if _, ok := r.byName[BedrockProvider]; !ok {
 		r.addProvider(bedrockInfo())
 	}
-	for _, e := range catalog {
-		p := r.byName[e.provider]
-		r.models = append(r.models, &ai.Model{
-			ID: e.id, Name: e.name, API: p.API, Provider: p.Name, BaseURL: p.BaseURL,
-			Reasoning: e.reasoning, Input: e.input, ContextWindow: e.ctx, MaxTokens: e.max,
-			Cost: ai.Prices{Input: e.in, Output: e.out, CacheRead: e.cr, CacheWrite: e.cw},
-		})
-	}
+	r.slots = builtin
 	if opts.NoFiles {
 		return r, nil
 	}
@@ -98,6 +102,7 @@ func Load(opts Options) (*Registry, error) {
 }
 
 func (r *Registry) addProvider(p *ProviderInfo) {
+	p.order = len(r.providers)
 	r.providers = append(r.providers, p)
 	r.byName[p.Name] = p
 }
@@ -114,12 +119,13 @@ func (r *Registry) apply(path string, cfg *fileConfig) error {
 		p, builtin := r.byName[name]
 		if !builtin {
 			if fp.BaseURL == "" || fp.API == "" {
-				return &ConfigError{Path: path, Msg: fmt.Sprintf("providers.%s: a new provider needs baseUrl and api (built-in providers: %s)", name, r.providerNames())}
+				return &ConfigError{Path: path, Msg: fmt.Sprintf("providers.%s: a new provider needs baseUrl and api (%q is none of the %d built-in providers; 'gopi models' lists them)", name, name, len(r.providers))}
 			}
 			p = &ProviderInfo{Name: name, Title: name}
 			r.addProvider(p)
 		}
 		p.Custom = true
+		oldBase, oldAPI := p.BaseURL, p.API
 		if fp.API != "" {
 			p.API = ai.API(fp.API)
 		}
@@ -136,10 +142,21 @@ func (r *Registry) apply(path string, cfg *fileConfig) error {
 		if fp.Auth == "none" {
 			p.KeyOptional = true
 		}
-		// Built-in models of a changed provider follow its new URL/API.
-		for _, m := range r.models {
-			if m.Provider == name {
-				m.BaseURL, m.API = p.BaseURL, p.API
+		// Built-in models that used the provider's URL or API follow the
+		// new ones (a provider with several routes keeps the others).
+		if p.BaseURL != oldBase || p.API != oldAPI {
+			for i := range r.slots {
+				s := &r.slots[i]
+				if s.provider() != name || (s.baseURL() != oldBase && s.api() != oldAPI) {
+					continue
+				}
+				m := s.model()
+				if m.BaseURL == oldBase {
+					m.BaseURL = p.BaseURL
+				}
+				if m.API == oldAPI {
+					m.API = p.API
+				}
 			}
 		}
 		for _, fm := range fp.Models {
@@ -161,7 +178,7 @@ func (r *Registry) apply(path string, cfg *fileConfig) error {
 				m.BaseURL = strings.TrimRight(fm.BaseURL, "/")
 			}
 			if len(m.Input) == 0 {
-				m.Input = textOnly
+				m.Input = inText
 			}
 			if m.ContextWindow == 0 {
 				m.ContextWindow = 128000
@@ -172,9 +189,9 @@ func (r *Registry) apply(path string, cfg *fileConfig) error {
 			r.replaceOrAdd(m)
 		}
 		for id, o := range fp.ModelOverrides {
-			for _, m := range r.models {
-				if m.Provider == name && m.ID == id {
-					o.apply(m)
+			for i := range r.slots {
+				if s := &r.slots[i]; s.provider() == name && s.id() == id {
+					o.apply(s.model())
 				}
 			}
 		}
@@ -214,21 +231,13 @@ func (o modelOverride) apply(m *ai.Model) {
 }
 
 func (r *Registry) replaceOrAdd(m *ai.Model) {
-	for i, old := range r.models {
-		if old.Provider == m.Provider && old.ID == m.ID {
-			r.models[i] = m
+	for i := range r.slots {
+		if s := &r.slots[i]; s.provider() == m.Provider && s.id() == m.ID {
+			s.m = m
 			return
 		}
 	}
-	r.models = append(r.models, m)
-}
-
-func (r *Registry) providerNames() string {
-	var s []string
-	for _, p := range r.providers {
-		s = append(s, p.Name)
-	}
-	return strings.Join(s, ", ")
+	r.slots = append(r.slots, slot{m: m})
 }
 
 // Providers lists the providers, built-ins first.
@@ -239,9 +248,6 @@ func (r *Registry) Provider(name string) (*ProviderInfo, bool) {
 	p, ok := r.byName[name]
 	return p, ok
 }
-
-// Models lists every model: the catalog in order, then models.yml additions.
-func (r *Registry) Models() []*ai.Model { return r.models }
 
 // SetAPIKey sets a runtime key for a provider, overriding every other source.
 func (r *Registry) SetAPIKey(provider, key string) { r.overrides[provider] = key }
@@ -344,13 +350,52 @@ func isEnvName(s string) bool {
 
 // HasAuth reports whether a request to the model's provider can be made:
 // a key is available (a stored sign-in counts, even one that must be
-// refreshed first) or the provider works without one.
-func (r *Registry) HasAuth(m *ai.Model) bool {
-	if r.KeySource(m.Provider) != "" || r.awsAuthSource(m.Provider) != "" {
+// refreshed first), the provider's own client finds credentials in the
+// environment, or the provider works without one.
+func (r *Registry) HasAuth(m *ai.Model) bool { return r.providerHasAuth(m.Provider) }
+
+func (r *Registry) providerHasAuth(provider string) bool {
+	if r.KeySource(provider) != "" || r.ambientAuth(provider) != "" {
 		return true
 	}
-	p, ok := r.byName[m.Provider]
+	p, ok := r.byName[provider]
 	return ok && p.KeyOptional
+}
+
+// ambientAuth returns where a provider's own client would find
+// credentials in the environment: the AWS chain for Bedrock
+// (awsAuthSource), or the variables the catalogue names for the provider
+// (ProviderInfo.Ambient, "env A+B"); "" when neither applies.
+func (r *Registry) ambientAuth(provider string) string {
+	if s := r.awsAuthSource(provider); s != "" {
+		return s
+	}
+	if p, ok := r.byName[provider]; ok {
+		return ambientSource(p, r.getenv)
+	}
+	return ""
+}
+
+// CredentialSource says where a provider's credentials would come from:
+// APIKey's source ("--api-key", "auth.json", "models.yml", "env NAME", or
+// what a credential store reports), else "env A+B" when the provider's own
+// client finds credentials in the environment (AWS, Google ADC), else
+// "none" for a provider that needs no key, else "".
+func (r *Registry) CredentialSource(provider string) string {
+	if src := r.KeySource(provider); src != "" {
+		return src
+	}
+	p, ok := r.byName[provider]
+	if !ok {
+		return ""
+	}
+	if s := r.ambientAuth(provider); s != "" {
+		return s
+	}
+	if p.KeyOptional {
+		return "none"
+	}
+	return ""
 }
 
 // BaseURL returns the model's base URL after the provider's environment
@@ -393,7 +438,10 @@ func (r *Registry) Prepare(ctx context.Context, req *ai.Request) error {
 		}
 	}
 	r.applyAzure(req)
-	if req.APIKey == "" && !foundry && (p == nil || !p.KeyOptional) && r.awsAuthSource(m.Provider) == "" {
+	if err := r.usable(m); err != nil {
+		return err
+	}
+	if req.APIKey == "" && !foundry && (p == nil || !p.KeyOptional) && r.ambientAuth(m.Provider) == "" {
 		return fmt.Errorf("no API key for provider %q: %s", m.Provider, r.keyHint(m.Provider))
 	}
 	if req.BaseURL == "" {
@@ -430,6 +478,9 @@ func (r *Registry) keyHint(provider string) string {
 	var ways []string
 	if len(p.KeyEnv) > 0 {
 		ways = append(ways, "set "+strings.Join(p.KeyEnv, " or "))
+	}
+	for _, alt := range p.Ambient {
+		ways = append(ways, "set "+strings.ReplaceAll(alt, "+", " and "))
 	}
 	if p.APIKey != "" && isEnvName(p.APIKey) {
 		ways = append(ways, "set "+p.APIKey+" (from "+ModelsFile+")")

@@ -6,6 +6,7 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
+	"reflect"
 	"sort"
 	"strings"
 	"testing"
@@ -42,6 +43,9 @@ func TestCatalogIsConsistent(t *testing.T) {
 		t.Fatal(err)
 	}
 	seen := map[string]bool{}
+	// APIs of omp's catalogue that gopi does not implement: their models
+	// are listed and refused when chosen.
+	unimplemented := map[ai.API]int{}
 	for _, m := range r.Models() {
 		key := m.Provider + "/" + m.ID
 		if seen[key] {
@@ -51,14 +55,34 @@ func TestCatalogIsConsistent(t *testing.T) {
 		if m.Name == "" || m.BaseURL == "" || m.API == "" || m.ContextWindow <= 0 || m.MaxTokens <= 0 || len(m.Input) == 0 {
 			t.Errorf("incomplete catalog entry %+v", m)
 		}
-		if m.MaxTokens > m.ContextWindow {
-			t.Errorf("%s: max output %d exceeds context %d", key, m.MaxTokens, m.ContextWindow)
+		if _, known := r.Provider(m.Provider); !known {
+			t.Errorf("%s: provider not in the registry", key)
 		}
-		if m.Cost.Input <= 0 || m.Cost.Output <= 0 {
-			t.Errorf("%s: missing prices", key)
+		if !ai.HasAPI(m.API) {
+			unimplemented[m.API]++
 		}
-		if _, err := ai.NewProvider(m.API, nil); err != nil {
-			t.Errorf("%s: %v", key, err)
+	}
+	if n := len(r.Models()); n != len(catalogEntries)+len(legacyModels) {
+		t.Errorf("registry has %d models, the catalogue %d and %d of gopi's former ones", n, len(catalogEntries), len(legacyModels))
+	}
+	for _, m := range legacyModels {
+		for i := range catalogEntries {
+			if c := catalogModel(i); c.Provider == m.Provider && c.ID == m.ID {
+				t.Errorf("%s/%s is in omp's catalogue now: drop it from legacyModels", m.Provider, m.ID)
+			}
+		}
+	}
+	// omp 14.9.9: 44 providers, 2,574 models; gopi adds the four local
+	// servers, whose models are discovered, and Azure OpenAI, whose models
+	// are the user's deployments (azure.go).
+	if len(catalogProviders) != 44 || len(catalogEntries) != 2574 || len(r.Providers()) != 49 {
+		t.Errorf("catalogue: %d providers, %d models; registry: %d providers", len(catalogProviders), len(catalogEntries), len(r.Providers()))
+	}
+	for api := range unimplemented {
+		switch api {
+		case "cursor-agent", "ollama-chat", "openai-codex-responses", "bedrock-converse-stream", "google-vertex", "google-gemini-cli":
+		default:
+			t.Errorf("API %s of the catalogue is neither implemented nor known to be missing", api)
 		}
 	}
 	for _, p := range []string{"anthropic", "openai", "google", "xai", "groq", "deepseek", "mistral", "openrouter", "together", "fireworks", "cerebras"} {
@@ -68,6 +92,45 @@ func TestCatalogIsConsistent(t *testing.T) {
 		}
 		if !found {
 			t.Errorf("no models for provider %s", p)
+		}
+	}
+}
+
+// TestProviderFacts checks the hand-written provider table against the
+// generated catalogue: every catalogue provider has facts, and every
+// default model exists.
+func TestProviderFacts(t *testing.T) {
+	facts := map[string]bool{}
+	for _, f := range providerFacts {
+		if facts[f.Name] {
+			t.Errorf("%s listed twice", f.Name)
+		}
+		facts[f.Name] = true
+	}
+	for _, c := range catalogProviders {
+		if !facts[c.name] {
+			t.Errorf("catalogue provider %s has no entry in providerFacts", c.name)
+		}
+	}
+	r, err := Load(Options{NoFiles: true, Getenv: env(nil)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range r.Providers() {
+		if p.Title == "" || p.API == "" || p.BaseURL == "" && p.BaseURLEnv == "" {
+			t.Errorf("%s: incomplete %+v", p.Name, p)
+		}
+		if p.DefaultModel == "" {
+			continue
+		}
+		if _, local := localServers[p.Name]; local {
+			continue // discovered
+		}
+		if p.Name == "cursor" || p.Name == "vercel-ai-gateway" {
+			continue // omp's default names a model its own catalogue lacks (found by its live discovery)
+		}
+		if _, err := r.Find(p.Name + "/" + p.DefaultModel); err != nil && !strings.Contains(err.Error(), "does not implement") {
+			t.Errorf("%s: default model: %v", p.Name, err)
 		}
 	}
 }
@@ -198,24 +261,38 @@ func TestLiteralKeyInConfig(t *testing.T) {
 }
 
 func TestFind(t *testing.T) {
-	r, err := Load(Options{NoFiles: true, Getenv: env(map[string]string{"OPENROUTER_API_KEY": "x"})})
+	r, err := Load(Options{NoFiles: true, Getenv: env(nil)})
 	if err != nil {
 		t.Fatal(err)
 	}
-	tests := []struct{ q, want string }{
-		{"claude-sonnet-4-5", "anthropic/claude-sonnet-4-5"},
-		{"anthropic/claude-opus-4-5", "anthropic/claude-opus-4-5"},
-		{"openai/gpt-4o", "openai/gpt-4o"},
-		{"gpt-4o", "openai/gpt-4o"},
-		{"Claude Haiku 4.5", "anthropic/claude-haiku-4-5"},
-		{"openrouter/anthropic/claude-sonnet-4.5", "openrouter/anthropic/claude-sonnet-4.5"},
-		{"grok-code", "openrouter/x-ai/grok-code-fast-1"}, // credentials break the tie
-		{"gemini-2.5-fl", "google/gemini-2.5-flash"},
-		{"opus", "anthropic/claude-opus-4-5"},
-		{"sonet45", "anthropic/claude-sonnet-4-5"}, // fuzzy
+	withKey, err := Load(Options{NoFiles: true, Getenv: env(map[string]string{"OPENROUTER_API_KEY": "x"})})
+	if err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		r       *Registry
+		q, want string
+	}{
+		{r, "claude-sonnet-4-5", "anthropic/claude-sonnet-4-5"},
+		{withKey, "claude-sonnet-4-5", "anthropic/claude-sonnet-4-5"}, // an exact id beats credentials elsewhere
+		{r, "anthropic/claude-opus-4-5", "anthropic/claude-opus-4-5"},
+		{r, "openai/gpt-4o", "openai/gpt-4o"},
+		{r, "gpt-4o", "openai/gpt-4o"},
+		{r, "gpt-5", "openai/gpt-5"}, // also an openai-codex id: provider order
+		{r, "Claude Haiku 4.5 (latest)", "anthropic/claude-haiku-4-5"},
+		{r, "Claude Haiku 4.5", "anthropic/claude-haiku-4-5-20251001"}, // omp's name of the dated snapshot
+		{r, "openrouter/anthropic/claude-sonnet-4.5", "openrouter/anthropic/claude-sonnet-4.5"},
+		{withKey, "grok-code", "openrouter/x-ai/grok-code-fast-1"}, // credentials break the tie
+		{r, "grok-code", "xai/grok-code-fast-1"},
+		{r, "gemini-2.5-fl", "google/gemini-2.5-flash"}, // shortest id
+		{r, "opus", "anthropic/claude-opus-4-7"},        // newest version
+		{r, "sonnet", "anthropic/claude-sonnet-4-6"},
+		{withKey, "opus", "openrouter/anthropic/claude-opus-4.7"},
+		{r, "anthropic/sonet45", "anthropic/claude-sonnet-4-5"}, // fuzzy within the named provider
+		{r, "anthropic/haiku", "anthropic/claude-haiku-4-5"},
 	}
 	for _, tt := range tests {
-		m, err := r.Find(tt.q)
+		m, err := tt.r.Find(tt.q)
 		if err != nil {
 			t.Errorf("Find(%q): %v", tt.q, err)
 			continue
@@ -226,6 +303,34 @@ func TestFind(t *testing.T) {
 	}
 	if _, err := r.Find("zzzqqq"); err == nil || !strings.Contains(err.Error(), "gopi models") {
 		t.Errorf("no-match error: %v", err)
+	}
+}
+
+// TestUnimplementedAPI: a model whose API gopi lacks is listed, found only
+// by its exact name, and refused in one line that says so.
+func TestUnimplementedAPI(t *testing.T) {
+	r, err := Load(Options{NoFiles: true, Getenv: env(map[string]string{"CURSOR_ACCESS_TOKEN": "x"})})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(r.Search("cursor/")) == 0 {
+		t.Fatal("cursor models are not listed")
+	}
+	_, err = r.Find("cursor/claude-4.6-sonnet-medium")
+	want := "cursor/claude-4.6-sonnet-medium uses the cursor-agent API, which gopi does not implement yet; choose another model ('gopi models' lists them)"
+	if err == nil || err.Error() != want {
+		t.Errorf("got %v\nwant %s", err, want)
+	}
+	// Inexact queries skip it even though only cursor has credentials.
+	if m, err := r.Find("sonnet"); err != nil || m.Provider == "cursor" {
+		t.Errorf("Find(sonnet) = %v, %v", m, err)
+	}
+	m := catalogModel(catalogProviders[5].first)
+	if m.Provider != "cursor" {
+		t.Fatalf("catalogue order changed: %s", m.Provider)
+	}
+	if err := r.Prepare(context.Background(), &ai.Request{Model: m}); err == nil || !strings.Contains(err.Error(), "does not implement") {
+		t.Errorf("Prepare: %v", err)
 	}
 }
 
@@ -253,6 +358,18 @@ func TestClampThinking(t *testing.T) {
 	gpt5 := &ai.Model{ID: "gpt-5", API: ai.APIOpenAIResponses, Reasoning: true}
 	o3 := &ai.Model{ID: "o3", API: ai.APIOpenAIResponses, Reasoning: true}
 	plain := &ai.Model{ID: "gpt-4o", API: ai.APIOpenAIResponses}
+	r, err := Load(Options{NoFiles: true, Getenv: env(nil)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	gemini3, err := r.Find("google/gemini-3-pro-preview")
+	if err != nil {
+		t.Fatal(err)
+	}
+	sonnet46, err := r.Find("anthropic/claude-sonnet-4-6")
+	if err != nil {
+		t.Fatal(err)
+	}
 	tests := []struct {
 		m    *ai.Model
 		in   ai.ThinkingLevel
@@ -265,6 +382,13 @@ func TestClampThinking(t *testing.T) {
 		{o3, ai.ThinkingMinimal, ai.ThinkingLow},
 		{claude, "", ai.ThinkingOff},
 		{claude, ai.ThinkingMedium, ai.ThinkingMedium},
+		// Catalogue specs: Gemini 3 Pro accepts low and high only; Claude
+		// Sonnet 4.6 stops at high.
+		{gemini3, ai.ThinkingMedium, ai.ThinkingLow},
+		{gemini3, ai.ThinkingMinimal, ai.ThinkingLow},
+		{gemini3, ai.ThinkingXHigh, ai.ThinkingHigh},
+		{sonnet46, ai.ThinkingXHigh, ai.ThinkingHigh},
+		{sonnet46, ai.ThinkingMinimal, ai.ThinkingMinimal},
 	}
 	for _, tt := range tests {
 		if got := ClampThinking(tt.m, tt.in); got != tt.want {
@@ -543,5 +667,78 @@ func TestStoredCredentialsOrder(t *testing.T) {
 	r.SetAPIKey("anthropic", "flag")
 	if k, src := r.APIKey("anthropic"); k != "flag" || src != "--api-key" {
 		t.Fatal(k, src)
+	}
+}
+
+// BenchmarkLoad measures building a registry from the built-in catalogue
+// alone: the start-up cost the catalogue adds to every command.
+func BenchmarkLoad(b *testing.B) {
+	getenv := env(nil)
+	for b.Loop() {
+		if _, err := Load(Options{NoFiles: true, Getenv: getenv}); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkFindExact is the lookup `gopi -p --model ID` makes.
+func BenchmarkFindExact(b *testing.B) {
+	r, err := Load(Options{NoFiles: true, Getenv: env(nil)})
+	if err != nil {
+		b.Fatal(err)
+	}
+	for b.Loop() {
+		if _, err := r.Find("claude-sonnet-4-5"); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// TestCatalogueMaps: a built catalogue model carries its headers and
+// compat settings.
+func TestCatalogueMaps(t *testing.T) {
+	r, err := Load(Options{NoFiles: true, Getenv: env(nil)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, err := r.Find("kimi-code/kimi-k2.5")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if m.Headers["User-Agent"] != "KimiCLI/1.0" || m.Headers["X-Msh-Platform"] != "kimi_cli" {
+		t.Errorf("headers %v", m.Headers)
+	}
+	m, err = r.Find("alibaba-coding-plan/glm-4.7")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if m.Compat["supportsDeveloperRole"] != false || m.Thinking == nil || m.Thinking.MaxLevel != ai.ThinkingHigh {
+		t.Errorf("compat %v thinking %+v", m.Compat, m.Thinking)
+	}
+}
+
+// TestCatalogueIsPointerFree keeps the generated tables free of pointers:
+// the garbage collector scans every pointer of package data on every
+// cycle, and 2,574 models of strings would be some 26,000 of them.
+func TestCatalogueIsPointerFree(t *testing.T) {
+	var walk func(reflect.Type) bool
+	walk = func(ty reflect.Type) bool {
+		switch ty.Kind() {
+		case reflect.Struct:
+			for i := range ty.NumField() {
+				if !walk(ty.Field(i).Type) {
+					return false
+				}
+			}
+			return true
+		case reflect.Array:
+			return walk(ty.Elem())
+		case reflect.String, reflect.Slice, reflect.Map, reflect.Pointer, reflect.Interface, reflect.Func, reflect.Chan, reflect.UnsafePointer:
+			return false
+		}
+		return true
+	}
+	if !walk(reflect.TypeOf(catalogEntries)) {
+		t.Error("catalogEntry holds a pointer (a string, slice, map, …); keep strings in catalogText")
 	}
 }

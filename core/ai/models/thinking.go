@@ -9,6 +9,9 @@ import (
 // ClampThinking maps a requested thinking level to one the model supports:
 //
 //   - models without reasoning: off;
+//   - models whose catalogue entry says which levels they accept
+//     (Model.Thinking): the level itself when accepted, else the strongest
+//     accepted level below it, else the weakest accepted one (omp's rule);
 //   - xhigh: kept for OpenAI GPT-5.1 Codex Max-class models (ids containing
 //     "codex-max") and budget-based APIs (Anthropic, Gemini: the largest
 //     budget); lowered to high elsewhere;
@@ -24,6 +27,9 @@ func ClampThinking(m *ai.Model, level ai.ThinkingLevel) ai.ThinkingLevel {
 	}
 	if m == nil || !m.Reasoning || level == ai.ThinkingOff {
 		return ai.ThinkingOff
+	}
+	if m.Thinking != nil && len(m.Thinking.Supported()) > 0 {
+		return m.Thinking.Clamp(level)
 	}
 	budgetBased := m.API == ai.APIAnthropicMessages || m.API == ai.APIGoogleGenerativeAI
 	switch level {

@@ -107,7 +107,7 @@ func TestVertexWithoutCredentials(t *testing.T) {
 		t.Fatalf("a key %q without credentials", key)
 	}
 	final := streamText(t, r, "google-vertex/gemini-2.5-flash", "hi")
-	if !strings.Contains(final.ErrorMessage, "set GOOGLE_CLOUD_API_KEY or run `gcloud auth application-default login`") {
+	if !strings.Contains(final.ErrorMessage, "set GOOGLE_CLOUD_API_KEY") || !strings.Contains(final.ErrorMessage, "run `gcloud auth application-default login`") {
 		t.Errorf("error = %q", final.ErrorMessage)
 	}
 }
