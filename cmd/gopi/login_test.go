@@ -47,7 +47,7 @@ func TestLoginAPIKeyStatusLogout(t *testing.T) {
 		t.Fatalf("got %q want %q", out, want)
 	}
 	out, _, _ = loginRun(t, environ, nil, "", "models", "gpt-5-nano")
-	if !strings.HasSuffix(strings.TrimSpace(out), "agent.db") {
+	if !strings.HasSuffix(modelsRow(out, "openai/gpt-5-nano"), " agent.db") {
 		t.Fatalf("models does not name agent.db:\n%s", out)
 	}
 	if out, _, code = loginRun(t, environ, nil, "", "logout", "openai"); code != 0 || out != "Logged out from openai\n" {
@@ -161,7 +161,19 @@ func TestOMPSignInUsedWithoutLogin(t *testing.T) {
 		t.Fatalf("%+v", reqs)
 	}
 	out, _, _ = loginRun(t, clean, nil, "", "models", "claude-sonnet-4-5")
-	if !strings.HasSuffix(strings.TrimSpace(out), "omp agent.db") {
+	if !strings.HasSuffix(modelsRow(out, "anthropic/claude-sonnet-4-5"), " omp agent.db") {
 		t.Fatalf("%s", out)
 	}
+}
+
+// modelsRow returns the row of `gopi models` output whose MODEL column is
+// model ("" when there is none): a search matches the same id at several
+// providers of the catalogue.
+func modelsRow(out, model string) string {
+	for _, line := range strings.Split(out, "\n") {
+		if f := strings.Fields(line); len(f) > 0 && f[0] == model {
+			return strings.TrimSpace(line)
+		}
+	}
+	return ""
 }
