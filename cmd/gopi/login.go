@@ -146,13 +146,20 @@ func readAPIKey(ctx context.Context, env *cliEnv, in *lineInput, p *models.Provi
 // printLoginChoices lists the sign-in flows, then the API-key providers;
 // numbered for the picker.
 func printLoginChoices(w io.Writer, flows []oauth.Provider, keys []auth.KeyProvider, numbered bool) {
+	width := 20 // ids line up in one column, however long the longest
+	for _, p := range flows {
+		width = max(width, len(p.ID()))
+	}
+	for _, p := range keys {
+		width = max(width, len(p.ID))
+	}
 	n := 0
 	line := func(id, name string) {
 		n++
 		if numbered {
-			fmt.Fprintf(w, "  %2d. %-20s %s\n", n, id, name)
+			fmt.Fprintf(w, "  %2d. %-*s %s\n", n, width, id, name)
 		} else {
-			fmt.Fprintf(w, "  %-20s %s\n", id, name)
+			fmt.Fprintf(w, "  %-*s %s\n", width, id, name)
 		}
 	}
 	if len(flows) > 0 {

@@ -114,8 +114,12 @@ func TestLoginSignInFlow(t *testing.T) {
 		t.Fatal(key, src, err)
 	}
 	out, _, _ = loginRun(t, environ, logins, "", "login", "--list")
-	if !strings.HasPrefix(out, "Subscription sign-in:\n  anthropic            Anthropic (Claude Pro/Max)\n\nAPI key:\n  anthropic ") {
+	if !strings.HasPrefix(out, "Subscription sign-in:\n  anthropic              Anthropic (Claude Pro/Max)\n\nAPI key:\n  anthropic ") {
 		t.Fatalf("%q", out)
+	}
+	// Names line up in one column, past the longest id.
+	if !strings.Contains(out, "\n  azure-openai-responses Azure OpenAI\n") || !strings.Contains(out, "\n  openai                 OpenAI\n") {
+		t.Fatalf("columns: %q", out)
 	}
 	// --key stores an API key for a provider that has a sign-in.
 	if out, errOut, code = loginRun(t, environ, logins, "sk-ant-api-key\n", "login", "--key", "anthropic"); code != 0 {
