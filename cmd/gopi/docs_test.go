@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/gopi-agent/gopi/core/ai/models"
 	"github.com/gopi-agent/gopi/core/modes/rpc"
 	"github.com/gopi-agent/gopi/internal/cliflags"
 	"github.com/gopi-agent/gopi/internal/docgen"
@@ -69,6 +70,24 @@ func TestDocsDescribeEveryRPCCommand(t *testing.T) {
 	for _, name := range rpc.CommandNames() {
 		if !strings.Contains(text, "`"+name+"`") && !strings.Contains(text, "`"+name+" {") {
 			t.Errorf("docs/rpc.md does not describe the RPC command %s outside its generated list", name)
+		}
+	}
+}
+
+// README's provider table names every provider the registry knows, so a
+// provider added to the catalogue cannot go undocumented.
+func TestReadmeNamesEveryProvider(t *testing.T) {
+	b, err := os.ReadFile("../../README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	reg, err := models.Load(models.Options{NoFiles: true, Getenv: func(string) string { return "" }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range reg.Providers() {
+		if !strings.Contains(string(b), "`"+p.Name+"`") {
+			t.Errorf("README.md's provider table does not name %s", p.Name)
 		}
 	}
 }
