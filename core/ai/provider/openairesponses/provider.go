@@ -44,20 +44,7 @@ func (p *Provider) Stream(ctx context.Context, req *ai.Request) *ai.Stream {
 // with done. It is the driver every Responses-family provider shares
 // (openai-responses, openai-codex-responses, azure-openai-responses).
 func Start(ctx context.Context, req *ai.Request, exchange func(ctx context.Context, em *ai.Emitter) error) *ai.Stream {
-	em, s := ai.NewRequestEmitter(req)
-	req.EnsureRequestID()
-	go func() {
-		if err := exchange(ctx, em); err != nil {
-			em.Fail(ctx, req.Model, err)
-			return
-		}
-		if ctx.Err() != nil {
-			em.Fail(ctx, req.Model, ctx.Err())
-			return
-		}
-		em.Done(req.Model)
-	}()
-	return s
+	return ai.StreamFunc(ctx, req, exchange)
 }
 
 // Exchange posts payload to url (ai.Post: hooks, headers, timeouts, HTTP
