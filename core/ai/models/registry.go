@@ -459,6 +459,7 @@ func (r *Registry) Prepare(ctx context.Context, req *ai.Request) error {
 		}
 		req.Headers = h
 	}
+	copilotHeaders(req)
 	if req.Cache == "" && r.getenv("PI_CACHE_RETENTION") == "long" {
 		req.Cache = ai.CacheLong
 	}
