@@ -47,12 +47,23 @@ func (s *server) Initialize(_ context.Context, p sdk.InitializeRequest) (sdk.Ini
 				Close:  &sdk.SessionCloseCapabilities{},
 			},
 		},
-		AuthMethods: []sdk.AuthMethod{},
+		AuthMethods: []sdk.AuthMethod{{Agent: &sdk.AuthMethodAgent{
+			Id:          AuthMethodAgent,
+			Name:        "Agent-managed authentication",
+			Description: &agentAuthDescription,
+		}}},
 	}, nil
 }
 
+// AuthMethodAgent is the one authentication method gopi offers an editor,
+// the id omp offers too: gopi signs in with what it already has.
+const AuthMethodAgent = "agent"
+
+// agentAuthDescription tells the editor where gopi's credentials come from.
+var agentAuthDescription = "gopi uses the sign-ins and keys it already has (gopi login, agent.db, auth.json, models.yml, the environment)."
+
 // Authenticate has nothing to do: gopi uses its own credentials (agent.db, auth.json,
-// the environment, models.yml).
+// the environment, models.yml); `gopi login` adds them.
 func (s *server) Authenticate(context.Context, sdk.AuthenticateRequest) (sdk.AuthenticateResponse, error) {
 	return sdk.AuthenticateResponse{}, nil
 }

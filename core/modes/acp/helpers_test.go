@@ -123,6 +123,12 @@ func (r *rig) connect(fs sdk.FileSystemCapabilities) {
 	if !resp.AgentCapabilities.LoadSession || !resp.AgentCapabilities.PromptCapabilities.Image {
 		r.t.Fatalf("capabilities %+v", resp.AgentCapabilities)
 	}
+	if len(resp.AuthMethods) != 1 || resp.AuthMethods[0].Agent == nil || resp.AuthMethods[0].Agent.Id != AuthMethodAgent {
+		r.t.Fatalf("auth methods %+v: want omp's one agent-managed method", resp.AuthMethods)
+	}
+	if _, err := r.conn.Authenticate(context.Background(), sdk.AuthenticateRequest{MethodId: AuthMethodAgent}); err != nil {
+		r.t.Fatalf("authenticate: %v", err)
+	}
 }
 
 // newSession opens a session in the project.
