@@ -62,7 +62,7 @@ func (a *Agent) streamWithRetry(ctx context.Context, hooks *hookChain, forced *f
 		// subscriber may call AbortRetry while handling the event.
 		wait, stop := a.retryWait(ctx)
 		a.emit(AutoRetryStart{Attempt: retries, MaxAttempts: policy.MaxAttempts, DelayMs: delay.Milliseconds(), ErrorMessage: msg.ErrorMessage})
-		ok := sleepCtx(wait, delay)
+		ok := ai.Sleep(wait, delay) == nil
 		stop()
 		if !ok {
 			a.restore(msg)
@@ -100,18 +100,6 @@ func (a *Agent) retryWait(ctx context.Context) (context.Context, func()) {
 	return rctx, func() {
 		cancel()
 		a.runs.setRetryCancel(nil)
-	}
-}
-
-// sleepCtx waits d; it returns false when ctx ends first.
-func sleepCtx(ctx context.Context, d time.Duration) bool {
-	t := time.NewTimer(d)
-	defer t.Stop()
-	select {
-	case <-t.C:
-		return true
-	case <-ctx.Done():
-		return false
 	}
 }
 

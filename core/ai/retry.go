@@ -129,11 +129,7 @@ func Retry(ctx context.Context, p RetryPolicy, attempt func(ctx context.Context)
 		}
 		d := p.Delay(n, msg.ErrorMessage)
 		emit(RetryEvent{Type: EventAutoRetryStart, Attempt: n, MaxAttempts: p.MaxAttempts, DelayMs: d.Milliseconds(), ErrorMessage: msg.ErrorMessage})
-		t := time.NewTimer(d)
-		select {
-		case <-t.C:
-		case <-ctx.Done():
-			t.Stop()
+		if Sleep(ctx, d) != nil {
 			emit(RetryEvent{Type: EventAutoRetryEnd, Attempt: n, FinalError: AbortedMessage})
 			return msg
 		}

@@ -101,7 +101,7 @@ func (p *Provider) stream(ctx context.Context, req *ai.Request, em *ai.Emitter) 
 		}
 	}
 	for retry := 0; err == nil && !dec.HasContent() && retry < emptyRetries; retry++ {
-		if err = sleep(ctx, p.backoff<<retry); err != nil {
+		if err = ai.Sleep(ctx, p.backoff<<retry); err != nil {
 			break
 		}
 		dec.Reset()
@@ -190,19 +190,4 @@ func quotaError(err error) error {
 		return &QuotaError{Message: he.Message, RetryAfter: he.RetryAfter}
 	}
 	return err
-}
-
-// sleep waits d or until ctx ends.
-func sleep(ctx context.Context, d time.Duration) error {
-	if d <= 0 {
-		return ctx.Err()
-	}
-	t := time.NewTimer(d)
-	defer t.Stop()
-	select {
-	case <-t.C:
-		return nil
-	case <-ctx.Done():
-		return ctx.Err()
-	}
 }
