@@ -11,6 +11,7 @@ import (
 	"github.com/dop251/goja"
 
 	"github.com/gopi-agent/gopi/core/tool"
+	"github.com/gopi-agent/gopi/internal/childproc"
 )
 
 // Custom tools (omp's CustomToolFactory): a module whose default export
@@ -177,7 +178,7 @@ func (r *Runtime) jsExec(rt *goja.Runtime, c goja.FunctionCall) goja.Value {
 		var stdout, stderr bytes.Buffer
 		cmd.Stdout, cmd.Stderr = &stdout, &stderr
 		cmd.WaitDelay = 2 * time.Second
-		inOwnGroup(cmd)
+		childproc.PrepareCancelGroup(cmd)
 		err := cmd.Run()
 		endGroup(cmd) // what it left running in the background
 		code := 0

@@ -7,6 +7,12 @@ import (
 	"syscall"
 )
 
+// cancelGroup makes cancelling cmd (its context ending) kill its whole
+// process group, what it started included, not only cmd itself.
+func cancelGroup(cmd *exec.Cmd) {
+	cmd.Cancel = func() error { return syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) }
+}
+
 // ownGroup makes cmd the leader of a new process group, unless it asks
 // for a new session (which is a new group as well).
 func ownGroup(cmd *exec.Cmd) {

@@ -37,6 +37,16 @@ func Prepare(cmd *exec.Cmd) {
 	ownGroup(cmd)
 }
 
+// PrepareCancelGroup is Prepare for a command made with
+// exec.CommandContext whose cancellation must end everything it started:
+// when the context ends, its whole process group is killed (where there
+// are process groups), not only the command (a shell's children
+// included).
+func PrepareCancelGroup(cmd *exec.Cmd) {
+	Prepare(cmd)
+	cancelGroup(cmd)
+}
+
 // PrepareForeground is Prepare for a program that stays in this program's
 // process group, so that Ctrl-C at the terminal reaches it as it reaches
 // gopi (the commands `gopi find -x` runs in the foreground).

@@ -10,6 +10,8 @@ import (
 	"runtime"
 	"strings"
 	"time"
+
+	"github.com/gopi-agent/gopi/internal/childproc"
 )
 
 // processOutput is what a credential_process prints (version 1).
@@ -36,7 +38,7 @@ func runCredentialProcess(ctx context.Context, command string, timeout time.Dura
 	}
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
-	prepareProcess(cmd)
+	childproc.PrepareCancelGroup(cmd) // a timeout ends the shell and what it started
 	// Where a child of the shell outlives it (no process groups), stop
 	// waiting for the pipes it holds soon after.
 	cmd.WaitDelay = time.Second
