@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"sort"
 	"strings"
+
+	"github.com/gopi-agent/gopi/internal/jsonvalue"
 )
 
 // An MCP server describes each tool's arguments with a JSON Schema
@@ -226,9 +228,9 @@ func (c *cleaner) sanitize(v any, names bool) any {
 		if cv, ok := out["const"]; ok {
 			delete(out, "const")
 			enum, _ := out["enum"].([]any)
-			out["enum"] = appendUnique(enum, cv)
+			out["enum"] = jsonvalue.AppendUnique(enum, cv)
 			if _, has := out["type"]; !has {
-				if typ := jsonType(cv); typ != "" {
+				if typ := jsonvalue.Type(cv); typ != "" {
 					out["type"] = typ
 				}
 			}
@@ -270,10 +272,10 @@ func constAlternatives(v any) (vals []any, typ string, ok bool) {
 		} else {
 			return nil, "", false
 		}
-		vals = appendUnique(vals, cv)
+		vals = jsonvalue.AppendUnique(vals, cv)
 		if t, isString := m["type"].(string); isString {
 			types[t] = true
-		} else if t := jsonType(cv); t != "" {
+		} else if t := jsonvalue.Type(cv); t != "" {
 			types[t] = true
 		}
 	}
@@ -312,7 +314,7 @@ func (c *cleaner) topLevel(root map[string]any) {
 	if list, ok := root["required"].([]any); ok {
 		for _, r := range list {
 			if s, isString := r.(string); isString {
-				required = appendUnique(required, s)
+				required = jsonvalue.AppendUnique(required, s)
 			}
 		}
 	}
@@ -335,7 +337,7 @@ func (c *cleaner) topLevel(root map[string]any) {
 				reqs, _ := m["required"].([]any)
 				for _, r := range reqs {
 					if s, isString := r.(string); isString {
-						required = appendUnique(required, s)
+						required = jsonvalue.AppendUnique(required, s)
 					}
 				}
 			}
@@ -361,36 +363,6 @@ func (c *cleaner) topLevel(root map[string]any) {
 	}
 }
 
-// appendUnique appends v unless an equal value is there.
-func appendUnique(list []any, v any) []any {
-	b, _ := json.Marshal(v)
-	for _, x := range list {
-		if xb, _ := json.Marshal(x); bytes.Equal(xb, b) {
-			return list
-		}
-	}
-	return append(list, v)
-}
-
-// jsonType is the JSON Schema type of a value.
-func jsonType(v any) string {
-	switch v.(type) {
-	case nil:
-		return "null"
-	case string:
-		return "string"
-	case bool:
-		return "boolean"
-	case json.Number, float64:
-		return "number"
-	case []any:
-		return "array"
-	case map[string]any:
-		return "object"
-	}
-	return ""
-}
-
 // describeJSON names a value for a warning: its type and, when short,
 // the value.
 func describeJSON(v any) string {
@@ -399,7 +371,7 @@ func describeJSON(v any) string {
 	if len(shown) > 40 {
 		shown = shown[:40] + "…"
 	}
-	switch jsonType(v) {
+	switch jsonvalue.Type(v) {
 	case "null":
 		return "null"
 	case "string":

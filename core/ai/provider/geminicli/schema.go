@@ -2,7 +2,8 @@ package geminicli
 
 import (
 	"encoding/json"
-	"reflect"
+
+	"github.com/gopi-agent/gopi/internal/jsonvalue"
 )
 
 // unsupportedKeys are JSON Schema keywords Cloud Code Assist's Schema
@@ -125,9 +126,9 @@ func sanitizeObject(obj map[string]any, depth int) map[string]any {
 	}
 	if hasConst {
 		enum, _ := out["enum"].([]any)
-		out["enum"] = appendUnique(enum, constVal)
+		out["enum"] = jsonvalue.AppendUnique(enum, constVal)
 		if _, ok := out["type"]; !ok {
-			if t := jsonType(constVal); t != "" {
+			if t := jsonvalue.Type(constVal); t != "" {
 				out["type"] = t
 			}
 		}
@@ -157,7 +158,7 @@ func constVariants(v any) ([]any, bool) {
 		if !ok {
 			return nil, false
 		}
-		vals = appendUnique(vals, c)
+		vals = jsonvalue.AppendUnique(vals, c)
 	}
 	return vals, true
 }
@@ -179,7 +180,7 @@ func commonType(variants []any, vals []any) string {
 	}
 	seen := ""
 	for _, v := range vals {
-		t := jsonType(v)
+		t := jsonvalue.Type(v)
 		if t == "null" || t == "" {
 			continue
 		}
@@ -189,33 +190,6 @@ func commonType(variants []any, vals []any) string {
 		seen = t
 	}
 	return seen
-}
-
-func jsonType(v any) string {
-	switch v.(type) {
-	case nil:
-		return "null"
-	case string:
-		return "string"
-	case float64, json.Number:
-		return "number"
-	case bool:
-		return "boolean"
-	case []any:
-		return "array"
-	case map[string]any:
-		return "object"
-	}
-	return ""
-}
-
-func appendUnique(list []any, v any) []any {
-	for _, e := range list {
-		if reflect.DeepEqual(e, v) {
-			return list
-		}
-	}
-	return append(list, v)
 }
 
 // unwrapNullable replaces an anyOf/oneOf of exactly one schema besides
