@@ -38,6 +38,7 @@ type Registry struct {
 	overrides   map[string]string
 	stored      StoredCredentials // agent.db; nil for none
 	getenv      func(string) string
+	builtins    int          // how many providers are built in (the first ones of providers)
 	cloud       googleCloud  // Vertex AI credentials (vertex.go)
 	aws         awsProviders // Bedrock providers with their AWS sessions (bedrock.go)
 	ConfigPath  string       // models.yml that was loaded ("" if none)
@@ -70,6 +71,7 @@ func Load(opts Options) (*Registry, error) {
 		r.addProvider(bedrockInfo())
 	}
 	r.slots = builtin
+	r.builtins = len(r.providers)
 	if opts.NoFiles {
 		return r, nil
 	}
@@ -119,7 +121,7 @@ func (r *Registry) apply(path string, cfg *fileConfig) error {
 		p, builtin := r.byName[name]
 		if !builtin {
 			if fp.BaseURL == "" || fp.API == "" {
-				return &ConfigError{Path: path, Msg: fmt.Sprintf("providers.%s: a new provider needs baseUrl and api (%q is none of the %d built-in providers; 'gopi models' lists them)", name, name, len(r.providers))}
+				return &ConfigError{Path: path, Msg: fmt.Sprintf("providers.%s: a new provider needs baseUrl and api (%q is none of the %d built-in providers; 'gopi models' lists them)", name, name, r.builtins)}
 			}
 			p = &ProviderInfo{Name: name, Title: name}
 			r.addProvider(p)
