@@ -98,30 +98,12 @@ func (d *DB) Path() string { return d.path }
 
 // prepare checks the schema and, for an owned file, creates or migrates it.
 func (d *DB) prepare(ctx context.Context) error {
-	has, err := d.tableExists(ctx, "auth_credentials")
+	has, version, err := d.schema(ctx, d.sql)
 	if err != nil {
 		return classify(d.path, err)
-	}
-	version := 0
-	hasVersionTable, err := d.tableExists(ctx, "auth_schema_version")
-	if err != nil {
-		return classify(d.path, err)
-	}
-	if hasVersionTable {
-		var v sql.NullInt64
-		err := d.sql.QueryRowContext(ctx, "SELECT version FROM auth_schema_version WHERE id = 1").Scan(&v)
-		if err != nil && !errors.Is(err, sql.ErrNoRows) {
-			return classify(d.path, err)
-		}
-		version = int(v.Int64)
 	}
 	if version > SchemaVersion {
-		return &DBError{Path: d.path, Problem: fmt.Sprintf("its credential schema is version %d, newer than the %d this gopi knows", version, SchemaVersion), Fix: "upgrade gopi; the file was left as it is"}
-	}
-	if has {
-		if err := d.readColumns(ctx); err != nil {
-			return classify(d.path, err)
-		}
+		return newerSchema(d.path, version)
 	}
 	if !d.owned {
 		d.missing = !has
@@ -130,18 +112,61 @@ func (d *DB) prepare(ctx context.Context) error {
 	if has && version == SchemaVersion && d.hasDisabledCause && d.hasIdentity {
 		return classify(d.path, d.backfillIdentity(ctx))
 	}
-	return classify(d.path, d.create(ctx, has))
+	return classify(d.path, d.create(ctx))
 }
 
-func (d *DB) tableExists(ctx context.Context, name string) (bool, error) {
-	var n int
-	err := d.sql.QueryRowContext(ctx, "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = ?", name).Scan(&n)
-	return n > 0, err
+// newerSchema is the error for a file a newer gopi or omp has written.
+func newerSchema(path string, version int) error {
+	return &DBError{Path: path, Problem: fmt.Sprintf("its credential schema is version %d, newer than the %d this gopi knows", version, SchemaVersion), Fix: "upgrade gopi; the file was left as it is"}
+}
+
+// schema reads, through q (the database or a transaction), whether
+// auth_credentials exists, the recorded schema version (0 for none) and
+// which optional columns the table has.
+func (d *DB) schema(ctx context.Context, q querier) (has bool, version int, err error) {
+	exists := func(name string) (bool, error) {
+		rows, err := q.QueryContext(ctx, "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?", name)
+		if err != nil {
+			return false, err
+		}
+		defer rows.Close()
+		found := rows.Next()
+		return found, rows.Err()
+	}
+	if has, err = exists("auth_credentials"); err != nil {
+		return false, 0, err
+	}
+	hasVersionTable, err := exists("auth_schema_version")
+	if err != nil {
+		return false, 0, err
+	}
+	if hasVersionTable {
+		rows, err := q.QueryContext(ctx, "SELECT version FROM auth_schema_version WHERE id = 1")
+		if err != nil {
+			return false, 0, err
+		}
+		var v sql.NullInt64
+		if rows.Next() {
+			err = rows.Scan(&v)
+		}
+		rows.Close()
+		if err != nil {
+			return false, 0, err
+		}
+		version = int(v.Int64)
+	}
+	if has {
+		if err := d.readColumns(ctx, q); err != nil {
+			return false, 0, err
+		}
+	}
+	return has, version, nil
 }
 
 // readColumns notes which optional columns auth_credentials has.
-func (d *DB) readColumns(ctx context.Context) error {
-	rows, err := d.sql.QueryContext(ctx, "SELECT name FROM pragma_table_info('auth_credentials')")
+func (d *DB) readColumns(ctx context.Context, q querier) error {
+	d.hasDisabledCause, d.hasDisabledFlag, d.hasIdentity, d.hasUpdated = false, false, false, false
+	rows, err := q.QueryContext(ctx, "SELECT name FROM pragma_table_info('auth_credentials')")
 	if err != nil {
 		return err
 	}
@@ -182,8 +207,11 @@ const createCredentials = `CREATE TABLE auth_credentials (
 // create makes the schema in one transaction: the tables omp's credential
 // store has, and auth_credentials copied from an older layout when there
 // is one (every older version's rows carry over; a v0 "disabled" flag
-// becomes the cause "disabled").
-func (d *DB) create(ctx context.Context, migrate bool) error {
+// becomes the cause "disabled"). The schema is read again inside the
+// transaction, which holds the write lock: another process (gopi or omp)
+// may have created or migrated it since prepare looked, and then there is
+// nothing left to do.
+func (d *DB) create(ctx context.Context) error {
 	// WAL lets readers in other processes go on while one writes; the mode
 	// cannot change inside a transaction.
 	if _, err := d.sql.ExecContext(ctx, "PRAGMA journal_mode=WAL"); err != nil {
@@ -194,6 +222,19 @@ func (d *DB) create(ctx context.Context, migrate bool) error {
 		return err
 	}
 	defer tx.Rollback()
+	migrate, version, err := d.schema(ctx, tx)
+	if err != nil {
+		return err
+	}
+	if version > SchemaVersion {
+		return newerSchema(d.path, version)
+	}
+	if migrate && version == SchemaVersion && d.hasDisabledCause && d.hasIdentity {
+		if err := tx.Commit(); err != nil {
+			return err
+		}
+		return d.backfillIdentity(ctx)
+	}
 	stmts := []string{
 		`CREATE TABLE IF NOT EXISTS auth_schema_version (id INTEGER PRIMARY KEY CHECK (id = 1), version INTEGER NOT NULL)`,
 		`CREATE TABLE IF NOT EXISTS cache (key TEXT PRIMARY KEY, value TEXT NOT NULL, expires_at INTEGER NOT NULL)`,

@@ -591,3 +591,27 @@ func TestStoredKeyNamingAVariable(t *testing.T) {
 		t.Fatal(k, err)
 	}
 }
+
+// Several processes saving into a file none has made yet all succeed: the
+// one that creates the schema wins, the others find it made (each store
+// here has a connection of its own, as another process would).
+func TestConcurrentFirstSaves(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "agent", DBFile)
+	const n = 6
+	errs := make(chan error, n)
+	for i := 0; i < n; i++ {
+		go func() {
+			s := New(Options{Path: path})
+			errs <- s.Save(context.Background(), "openai", APIKey(fmt.Sprintf("sk-%d", i)), true)
+		}()
+	}
+	for i := 0; i < n; i++ {
+		if err := <-errs; err != nil {
+			t.Errorf("save %d: %v", i, err)
+		}
+	}
+	var rows int
+	if err := rawDB(t, path).QueryRow("SELECT count(*) FROM auth_credentials").Scan(&rows); err != nil || rows != n {
+		t.Fatalf("%d rows (%v), want %d", rows, err, n)
+	}
+}
