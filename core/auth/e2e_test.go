@@ -194,3 +194,73 @@ func TestNoRequestLeavesWithAnExpiredToken(t *testing.T) {
 		t.Fatalf("refused %v, %d refreshes, %d requests", api.refused, api.issued, api.messages)
 	}
 }
+
+// TestCopilotRequestsCarryTheSessionToken: a Copilot sign-in stored the
+// way omp stores it (the GitHub token, a far expiry) is traded for a
+// session token through GitHub's exchange, and the model's requests go to
+// the API root the exchange names with that token, one exchange serving
+// several requests; the stored row is left as omp wrote it.
+func TestCopilotRequestsCarryTheSessionToken(t *testing.T) {
+	llm := mockllm.NewHandler()
+	llm.Script(mockllm.Turn{Blocks: []mockllm.Block{mockllm.Text("one")}}, mockllm.Turn{Blocks: []mockllm.Block{mockllm.Text("two")}})
+	var mu sync.Mutex
+	var exchanges int
+	var carried []string
+	mux := http.NewServeMux()
+	mux.HandleFunc("GET /copilot_internal/v2/token", func(w http.ResponseWriter, r *http.Request) {
+		mu.Lock()
+		defer mu.Unlock()
+		if r.Header.Get("Authorization") != "token gho_from_omp" {
+			w.WriteHeader(http.StatusUnauthorized)
+			return
+		}
+		exchanges++
+		json.NewEncoder(w).Encode(map[string]any{"token": fmt.Sprintf("tid=session-%d", exchanges), "expires_at": time.Now().Add(30 * time.Minute).Unix(), "refresh_in": 1500, "endpoints": map[string]any{"api": "https://" + r.Host + "/individual"}})
+	})
+	mux.HandleFunc("/individual/", func(w http.ResponseWriter, r *http.Request) {
+		mu.Lock()
+		carried = append(carried, r.URL.Path+" "+r.Header.Get("Authorization"))
+		mu.Unlock()
+		http.StripPrefix("/individual", llm).ServeHTTP(w, r)
+	})
+	srv := httptest.NewTLSServer(mux)
+	defer srv.Close()
+
+	copilot := oauth.NewCopilot(srv.Client())
+	copilot.TokenURL = func(string) string { return srv.URL + "/copilot_internal/v2/token" }
+	store := auth.New(auth.Options{Path: filepath.Join(t.TempDir(), auth.DBFile), Providers: auth.Lookup([]oauth.Provider{copilot})})
+	ctx := context.Background()
+	stored := oauth.Credentials{Access: "gho_from_omp", Refresh: "gho_from_omp", Expires: time.Now().AddDate(10, 0, 0).UnixMilli()}
+	if err := store.Save(ctx, "github-copilot", auth.OAuth(stored), false); err != nil {
+		t.Fatal(err)
+	}
+	reg, err := models.Load(models.Options{NoFiles: true, Getenv: func(string) string { return "" }, Credentials: store})
+	if err != nil {
+		t.Fatal(err)
+	}
+	model, err := reg.Find("github-copilot/gpt-4o")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"one", "two"} {
+		req := &ai.Request{Model: model, Messages: []ai.Message{&ai.UserMessage{Content: ai.ContentList{ai.Text("hi")}}}}
+		msg := reg.Stream(ctx, req, srv.Client()).Result(ctx)
+		if msg.StopReason != ai.StopReasonStop || msg.Text() != want {
+			t.Fatalf("stop %q (%s): %q", msg.StopReason, msg.ErrorMessage, msg.Text())
+		}
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	if exchanges != 1 || len(carried) != 2 {
+		t.Fatalf("%d exchanges; requests %q", exchanges, carried)
+	}
+	for _, c := range carried {
+		if !strings.HasSuffix(c, " Bearer tid=session-1") {
+			t.Errorf("request %q does not carry the session token", c)
+		}
+	}
+	rows, err := store.Status(ctx)
+	if err != nil || len(rows) != 1 || rows[0].Fingerprint != auth.Fingerprint("gho_from_omp") || rows[0].Expires.UnixMilli() != stored.Expires {
+		t.Fatalf("stored rows after use: %+v, %v", rows, err)
+	}
+}

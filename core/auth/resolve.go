@@ -72,6 +72,10 @@ func (s *Store) resolveIn(ctx context.Context, src *source, provider, session st
 			continue
 		}
 		c, err := s.fresh(ctx, src, db, provider, r)
+		var key, baseURL string
+		if err == nil {
+			key, baseURL, err = s.keyFor(ctx, provider, c)
+		}
 		if err != nil {
 			if ctx.Err() != nil {
 				return "", "", ctx.Err()
@@ -81,7 +85,6 @@ func (s *Store) resolveIn(ctx context.Context, src *source, provider, session st
 			}
 			continue
 		}
-		key, baseURL := s.keyFor(provider, c)
 		return key, baseURL, nil
 	}
 	return "", "", firstErr
@@ -115,17 +118,20 @@ func (s *Store) keyValue(provider, key string) (string, error) {
 }
 
 // keyFor is what requests carry for a sign-in, through the provider's
-// flow when gopi has one (the Copilot token, Gemini CLI's token with its
-// project), else the access token.
-func (s *Store) keyFor(provider string, c oauth.Credentials) (key, baseURL string) {
+// flow when gopi has one (Copilot's session token, Gemini CLI's token with
+// its project), else the access token.
+func (s *Store) keyFor(ctx context.Context, provider string, c oauth.Credentials) (key, baseURL string, err error) {
 	p, ok := s.provider(provider)
 	if !ok {
-		return c.Access, ""
+		return c.Access, "", nil
+	}
+	if sk, ok := p.(oauth.SessionKeyProvider); ok {
+		return sk.SessionKey(ctx, c)
 	}
 	if b, ok := p.(oauth.BaseURLProvider); ok {
 		baseURL = b.BaseURL(c)
 	}
-	return p.APIKey(c), baseURL
+	return p.APIKey(c), baseURL, nil
 }
 
 func (s *Store) provider(id string) (oauth.Provider, bool) {

@@ -15,9 +15,9 @@ type Options struct {
 	CopilotModels      []string // the github-copilot model ids whose policy a Copilot sign-in enables
 }
 
-// Providers are sign-ins in the order a picker lists them. A configured
-// provider keeps no state between calls: Refresh and APIKey are safe to
-// call from several goroutines at once.
+// Providers are sign-ins in the order a picker lists them. Their methods
+// are safe to call from several goroutines at once; the only state kept
+// between calls is Copilot's cache of session tokens.
 type Providers []Provider
 
 // Builtin returns every built-in sign-in, in omp's order, using client for

@@ -30,9 +30,11 @@ var publicGitHub = map[string]bool{"github.com": true, "www.github.com": true, "
 // Copilot signs in to GitHub Copilot with GitHub's device flow (RFC 8628):
 // the user opens the verification page and types the code shown, while the
 // login polls GitHub (authorization_pending, slow_down) until the code is
-// entered or expires. The GitHub token is then the Copilot API key, as in
-// omp 14.9.9 (no separate Copilot token exchange); a GitHub Enterprise host
-// is stored as EnterpriseURL and moves the API to copilot-api.<host>.
+// entered or expires. The GitHub token is stored as omp 14.9.9 stores it
+// (access and refresh, a far expiry), so either program uses the other's
+// sign-in; requests carry the Copilot session token it buys (see
+// SessionKey). A GitHub Enterprise host is stored as EnterpriseURL and
+// moves the API to copilot-api.<host>.
 type Copilot struct {
 	HTTP
 	// GitHubURL is the base URL of the device flow for a GitHub host
@@ -42,11 +44,15 @@ type Copilot struct {
 	// github.com); nil: omp's derivation (api.githubcopilot.com, or
 	// copilot-api.<domain>).
 	APIURL func(enterprise string) string
+	// TokenURL is the session token exchange for an Enterprise domain
+	// ("" for github.com); nil: api.<host>/copilot_internal/v2/token.
+	TokenURL func(enterprise string) string
 	// Models are the model ids whose policy the sign-in enables, as omp
 	// does for every Copilot model it ships; nil enables none.
-	Models []string
-	now    clock
-	sleep  waitFunc
+	Models   []string
+	now      clock
+	sleep    waitFunc
+	sessions copilotSessions
 }
 
 // NewCopilot returns the Copilot sign-in with omp's endpoints.
@@ -60,7 +66,8 @@ func (*Copilot) ID() string { return "github-copilot" }
 // Name is the name omp shows.
 func (*Copilot) Name() string { return "GitHub Copilot" }
 
-// APIKey is the GitHub token.
+// APIKey is the GitHub token, what requests carry when the session token
+// cannot be had (see SessionKey).
 func (*Copilot) APIKey(c Credentials) string { return c.Access }
 
 // BaseURL is the Copilot API of an Enterprise sign-in, or "" when the
