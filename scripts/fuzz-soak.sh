@@ -60,6 +60,26 @@ TARGETS=(
 	./ast:FuzzParseRules                   # AST rule files
 	./native/astgrep:FuzzRuleDocument      # AST rule documents (native)
 	./native/astgrep:FuzzCompile           # AST patterns (native)
+	# Providers and sign-ins (issue 34): what servers, credential files and
+	# users hand the provider and login code.
+	./core/auth/oauth:FuzzParsePasted      # sign-in: a pasted code or redirect URL
+	./core/auth/oauth:FuzzCodexClaims      # sign-in: ChatGPT access token claims
+	./core/auth/oauth:FuzzGitHubHost       # sign-in: the GitHub Enterprise answer
+	./core/auth:FuzzDecodeData             # agent.db credential rows
+	./core/ai/models:FuzzDiscoveryAnswers  # local servers' model lists
+	./core/ai/provider/azureopenai:FuzzParseDeploymentMap # Azure deployment settings
+	./core/ai/provider/azureopenai:FuzzExplainError # Azure error bodies
+	./core/ai/provider/openaicodex:FuzzAccountID # Codex token claims
+	./core/ai/provider/openaicodex:FuzzExplainError # Codex error bodies
+	./core/ai/provider/openairesponses:FuzzEvents # Responses API event streams
+	./core/ai/provider/bedrock:FuzzStreamBody # Bedrock event streams
+	./core/ai/provider/bedrock:FuzzParseINI # AWS config and credentials files
+	./core/ai/provider/bedrock:FuzzProcessOutput # credential_process output
+	./core/ai/provider/vertex:FuzzParseADC # application default credentials files
+	./core/ai/provider/geminicli:FuzzCodeAssistChunks # Code Assist streams
+	./core/ai/provider/geminicli:FuzzParseCredentials # Gemini CLI credential files
+	./core/ai/provider/geminicli:FuzzRetryHint # Code Assist retry hints
+	./core/ai/provider/geminicli:FuzzSanitizeSchema # tool schemas sent to Code Assist
 	# End to end, not a parser alone: lines sent to a running RPC server,
 	# each answered through its pipes (a few hundred executions/s), so its
 	# goal is FUZZ_E2E_EXECS (default 1,000,000).
