@@ -25,6 +25,7 @@ type Env struct {
 	EditEnabled bool            // the edit tool is offered (anchors are pointless without it)
 	UI          UI              // the user's front end; nil when there is none (print mode)
 	Files       Files           // where read, edit and write get and put file contents; nil: the local disk
+	Diagnostics Diagnoser       // language server diagnostics after a write; nil: none (no servers, or lsp.enabled off)
 	// ToolNames, when set, returns the names of the tools the session
 	// offers now (the bash interceptor blocks a command only while the
 	// tool it points to is offered); nil: unknown, treated as none.
