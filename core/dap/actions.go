@@ -1,0 +1,669 @@
+package dap
+
+import (
+	"cmp"
+	"context"
+	"encoding/json"
+	"errors"
+	"path/filepath"
+	"slices"
+	"time"
+
+	godap "github.com/google/go-dap"
+)
+
+// breakpointAnswer is the body of the set*Breakpoints responses.
+type breakpointAnswer struct {
+	Breakpoints []godap.Breakpoint `json:"breakpoints"`
+}
+
+// answerAt returns the adapter's answer for the i-th breakpoint sent.
+func (b *breakpointAnswer) at(i int) (id *int, verified bool, message string, bp *godap.Breakpoint) {
+	if i >= len(b.Breakpoints) {
+		return nil, false, "", nil
+	}
+	x := b.Breakpoints[i]
+	if x.Id != 0 {
+		v := x.Id
+		id = &v
+	}
+	return id, x.Verified, x.Message, &x
+}
+
+// SetBreakpoint adds (or replaces) the line breakpoint of file:line and
+// returns the file's breakpoints and its absolute path.
+func (m *Manager) SetBreakpoint(ctx context.Context, file string, line int, condition string, timeout time.Duration) ([]SourceBreakpoint, string, Summary, error) {
+	return m.updateSource(ctx, file, timeout, func(bps []SourceBreakpoint) []SourceBreakpoint {
+		bps = slices.DeleteFunc(bps, func(b SourceBreakpoint) bool { return b.Line == line })
+		bps = append(bps, SourceBreakpoint{Line: line, Condition: condition})
+		slices.SortStableFunc(bps, func(a, b SourceBreakpoint) int { return a.Line - b.Line })
+		return bps
+	})
+}
+
+// RemoveBreakpoint removes the line breakpoint of file:line.
+func (m *Manager) RemoveBreakpoint(ctx context.Context, file string, line int, timeout time.Duration) ([]SourceBreakpoint, string, Summary, error) {
+	return m.updateSource(ctx, file, timeout, func(bps []SourceBreakpoint) []SourceBreakpoint {
+		return slices.DeleteFunc(bps, func(b SourceBreakpoint) bool { return b.Line == line })
+	})
+}
+
+// updateSource sends file's breakpoints as change makes them and keeps
+// the adapter's answer.
+func (m *Manager) updateSource(ctx context.Context, file string, timeout time.Duration, change func([]SourceBreakpoint) []SourceBreakpoint) ([]SourceBreakpoint, string, Summary, error) {
+	s, err := m.touch()
+	if err != nil {
+		return nil, "", Summary{}, err
+	}
+	path := absPath(file)
+	m.mu.Lock()
+	bps := change(slices.Clone(s.breakpoints[path]))
+	m.mu.Unlock()
+	sent := make([]map[string]any, len(bps))
+	for i, b := range bps {
+		sent[i] = map[string]any{"line": b.Line}
+		if b.Condition != "" {
+			sent[i]["condition"] = b.Condition
+		}
+	}
+	var answer breakpointAnswer
+	args := map[string]any{"source": map[string]any{"path": path, "name": filepath.Base(path)}, "breakpoints": sent}
+	if err := m.request(ctx, s, "setBreakpoints", args, timeout, &answer); err != nil {
+		return nil, "", Summary{}, err
+	}
+	for i := range bps {
+		bps[i].ID, bps[i].Verified, bps[i].Message, _ = answer.at(i)
+	}
+	m.mu.Lock()
+	if len(bps) == 0 {
+		delete(s.breakpoints, path)
+	} else {
+		s.breakpoints[path] = bps
+	}
+	sum := s.summaryLocked()
+	m.mu.Unlock()
+	return bps, path, sum, nil
+}
+
+// SetFunctionBreakpoint adds (or replaces) the breakpoint on function
+// name and returns every function breakpoint.
+func (m *Manager) SetFunctionBreakpoint(ctx context.Context, name, condition string, timeout time.Duration) ([]FunctionBreakpoint, Summary, error) {
+	return m.updateFunctions(ctx, timeout, func(bps []FunctionBreakpoint) []FunctionBreakpoint {
+		bps = slices.DeleteFunc(bps, func(b FunctionBreakpoint) bool { return b.Name == name })
+		bps = append(bps, FunctionBreakpoint{Name: name, Condition: condition})
+		slices.SortStableFunc(bps, func(a, b FunctionBreakpoint) int { return cmp.Compare(a.Name, b.Name) })
+		return bps
+	})
+}
+
+// RemoveFunctionBreakpoint removes the breakpoint on function name.
+func (m *Manager) RemoveFunctionBreakpoint(ctx context.Context, name string, timeout time.Duration) ([]FunctionBreakpoint, Summary, error) {
+	return m.updateFunctions(ctx, timeout, func(bps []FunctionBreakpoint) []FunctionBreakpoint {
+		return slices.DeleteFunc(bps, func(b FunctionBreakpoint) bool { return b.Name == name })
+	})
+}
+
+func (m *Manager) updateFunctions(ctx context.Context, timeout time.Duration, change func([]FunctionBreakpoint) []FunctionBreakpoint) ([]FunctionBreakpoint, Summary, error) {
+	s, err := m.touch()
+	if err != nil {
+		return nil, Summary{}, err
+	}
+	m.mu.Lock()
+	bps := change(slices.Clone(s.functionBPs))
+	m.mu.Unlock()
+	sent := make([]map[string]any, len(bps))
+	for i, b := range bps {
+		sent[i] = map[string]any{"name": b.Name}
+		if b.Condition != "" {
+			sent[i]["condition"] = b.Condition
+		}
+	}
+	var answer breakpointAnswer
+	if err := m.request(ctx, s, "setFunctionBreakpoints", map[string]any{"breakpoints": sent}, timeout, &answer); err != nil {
+		return nil, Summary{}, err
+	}
+	for i := range bps {
+		bps[i].ID, bps[i].Verified, bps[i].Message, _ = answer.at(i)
+	}
+	m.mu.Lock()
+	s.functionBPs = bps
+	sum := s.summaryLocked()
+	m.mu.Unlock()
+	return bps, sum, nil
+}
+
+// SetInstructionBreakpoint adds (or replaces) the breakpoint at ref+offset
+// and returns every instruction breakpoint with the adapter's answer.
+func (m *Manager) SetInstructionBreakpoint(ctx context.Context, ref string, offset *int, condition, hitCondition string, timeout time.Duration) ([]InstructionBreakpoint, Summary, error) {
+	return m.updateInstructions(ctx, timeout, func(bps []InstructionBreakpoint) []InstructionBreakpoint {
+		bps = slices.DeleteFunc(bps, func(b InstructionBreakpoint) bool {
+			return b.InstructionReference == ref && intEq(b.Offset, offset)
+		})
+		bps = append(bps, InstructionBreakpoint{InstructionReference: ref, Offset: offset, Condition: condition, HitCondition: hitCondition})
+		slices.SortStableFunc(bps, func(a, b InstructionBreakpoint) int {
+			return cmp.Or(cmp.Compare(a.InstructionReference, b.InstructionReference), cmp.Compare(deref(a.Offset), deref(b.Offset)))
+		})
+		return bps
+	})
+}
+
+// RemoveInstructionBreakpoint removes the breakpoints at ref (at
+// ref+offset only, when offset is given).
+func (m *Manager) RemoveInstructionBreakpoint(ctx context.Context, ref string, offset *int, timeout time.Duration) ([]InstructionBreakpoint, Summary, error) {
+	return m.updateInstructions(ctx, timeout, func(bps []InstructionBreakpoint) []InstructionBreakpoint {
+		return slices.DeleteFunc(bps, func(b InstructionBreakpoint) bool {
+			return b.InstructionReference == ref && (offset == nil || intEq(b.Offset, offset))
+		})
+	})
+}
+
+func (m *Manager) updateInstructions(ctx context.Context, timeout time.Duration, change func([]InstructionBreakpoint) []InstructionBreakpoint) ([]InstructionBreakpoint, Summary, error) {
+	s, err := m.touch()
+	if err != nil {
+		return nil, Summary{}, err
+	}
+	m.mu.Lock()
+	bps := change(slices.Clone(s.instructionBPs))
+	m.mu.Unlock()
+	sent := make([]map[string]any, len(bps))
+	for i, b := range bps {
+		sent[i] = map[string]any{"instructionReference": b.InstructionReference}
+		if b.Offset != nil {
+			sent[i]["offset"] = *b.Offset
+		}
+		if b.Condition != "" {
+			sent[i]["condition"] = b.Condition
+		}
+		if b.HitCondition != "" {
+			sent[i]["hitCondition"] = b.HitCondition
+		}
+	}
+	var answer breakpointAnswer
+	if err := m.request(ctx, s, "setInstructionBreakpoints", map[string]any{"breakpoints": sent}, timeout, &answer); err != nil {
+		return nil, Summary{}, err
+	}
+	m.mu.Lock()
+	s.instructionBPs = bps
+	sum := s.summaryLocked()
+	m.mu.Unlock()
+	out := slices.Clone(bps)
+	for i := range out {
+		var x *godap.Breakpoint
+		out[i].ID, out[i].Verified, out[i].Message, x = answer.at(i)
+		if x != nil && x.InstructionReference != "" {
+			out[i].InstructionReference = x.InstructionReference
+		}
+		if x != nil && x.Offset != 0 {
+			o := x.Offset
+			out[i].Offset = &o
+		}
+	}
+	return out, sum, nil
+}
+
+// DataBreakpointInfo asks whether name (in the variables of ref, or of
+// frame) can be watched, and under which data id.
+func (m *Manager) DataBreakpointInfo(ctx context.Context, name string, ref, frame *int, timeout time.Duration) (godap.DataBreakpointInfoResponseBody, Summary, error) {
+	s, err := m.touch()
+	if err != nil {
+		return godap.DataBreakpointInfoResponseBody{}, Summary{}, err
+	}
+	args := map[string]any{"name": name}
+	if ref != nil {
+		args["variablesReference"] = *ref
+	}
+	if frame != nil {
+		args["frameId"] = *frame
+	}
+	var info godap.DataBreakpointInfoResponseBody
+	err = m.request(ctx, s, "dataBreakpointInfo", args, timeout, &info)
+	return info, m.summary(s), err
+}
+
+// SetDataBreakpoint adds (or replaces) the watchpoint on dataID.
+func (m *Manager) SetDataBreakpoint(ctx context.Context, dataID, access, condition, hitCondition string, timeout time.Duration) ([]DataBreakpoint, Summary, error) {
+	return m.updateData(ctx, timeout, func(bps []DataBreakpoint) []DataBreakpoint {
+		bps = slices.DeleteFunc(bps, func(b DataBreakpoint) bool { return b.DataID == dataID })
+		bps = append(bps, DataBreakpoint{DataID: dataID, AccessType: access, Condition: condition, HitCondition: hitCondition})
+		slices.SortStableFunc(bps, func(a, b DataBreakpoint) int { return cmp.Compare(a.DataID, b.DataID) })
+		return bps
+	})
+}
+
+// RemoveDataBreakpoint removes the watchpoint on dataID.
+func (m *Manager) RemoveDataBreakpoint(ctx context.Context, dataID string, timeout time.Duration) ([]DataBreakpoint, Summary, error) {
+	return m.updateData(ctx, timeout, func(bps []DataBreakpoint) []DataBreakpoint {
+		return slices.DeleteFunc(bps, func(b DataBreakpoint) bool { return b.DataID == dataID })
+	})
+}
+
+func (m *Manager) updateData(ctx context.Context, timeout time.Duration, change func([]DataBreakpoint) []DataBreakpoint) ([]DataBreakpoint, Summary, error) {
+	s, err := m.touch()
+	if err != nil {
+		return nil, Summary{}, err
+	}
+	m.mu.Lock()
+	bps := change(slices.Clone(s.dataBPs))
+	m.mu.Unlock()
+	sent := make([]map[string]any, len(bps))
+	for i, b := range bps {
+		sent[i] = map[string]any{"dataId": b.DataID}
+		for k, v := range map[string]string{"accessType": b.AccessType, "condition": b.Condition, "hitCondition": b.HitCondition} {
+			if v != "" {
+				sent[i][k] = v
+			}
+		}
+	}
+	var answer breakpointAnswer
+	if err := m.request(ctx, s, "setDataBreakpoints", map[string]any{"breakpoints": sent}, timeout, &answer); err != nil {
+		return nil, Summary{}, err
+	}
+	m.mu.Lock()
+	s.dataBPs = bps
+	sum := s.summaryLocked()
+	m.mu.Unlock()
+	out := slices.Clone(bps)
+	for i := range out {
+		out[i].ID, out[i].Verified, out[i].Message, _ = answer.at(i)
+	}
+	return out, sum, nil
+}
+
+// Continue resumes the program and waits, at most timeout, for it to stop
+// or end; a program still running then is not an error (TimedOut).
+func (m *Manager) Continue(ctx context.Context, timeout time.Duration) (Outcome, error) {
+	return m.resume(ctx, "continue", timeout)
+}
+
+// StepOver runs to the next line of the current function.
+func (m *Manager) StepOver(ctx context.Context, timeout time.Duration) (Outcome, error) {
+	return m.resume(ctx, "next", timeout)
+}
+
+// StepIn steps into the call on the current line.
+func (m *Manager) StepIn(ctx context.Context, timeout time.Duration) (Outcome, error) {
+	return m.resume(ctx, "stepIn", timeout)
+}
+
+// StepOut runs until the current function returns.
+func (m *Manager) StepOut(ctx context.Context, timeout time.Duration) (Outcome, error) {
+	return m.resume(ctx, "stepOut", timeout)
+}
+
+func (m *Manager) resume(ctx context.Context, command string, timeout time.Duration) (Outcome, error) {
+	s, err := m.touch()
+	if err != nil {
+		return Outcome{}, err
+	}
+	thread, err := m.threadID(ctx, s, timeout)
+	if err != nil {
+		return Outcome{}, err
+	}
+	m.mu.Lock()
+	s.stop, s.lastFrames, s.status = stopLocation{}, nil, StatusRunning
+	m.mu.Unlock()
+	w := s.client.Watch("stopped", "terminated", "exited")
+	defer w.Stop()
+	if err := m.request(ctx, s, command, map[string]any{"threadId": thread}, timeout, nil); err != nil {
+		return Outcome{}, err
+	}
+	return m.outcome(ctx, s, w, timeout)
+}
+
+// outcome waits for what a resume led to.
+func (m *Manager) outcome(ctx context.Context, s *session, w *Watch, timeout time.Duration) (Outcome, error) {
+	_, err := w.Wait(ctx, timeout)
+	if err != nil && ctx.Err() != nil {
+		return Outcome{}, ctx.Err()
+	}
+	if err == nil {
+		m.fetchTopFrame(ctx, s, min(timeout, stopCaptureTimeout))
+	}
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	o := Outcome{Summary: s.summaryLocked(), State: StatusRunning}
+	switch {
+	case s.status == StatusStopped || s.status == StatusTerminated:
+		o.State = s.status
+	case err != nil:
+		o.TimedOut = s.status == StatusRunning
+	}
+	return o, nil
+}
+
+// Pause interrupts the program and waits for it to stop; a program
+// already stopped is left as it is.
+func (m *Manager) Pause(ctx context.Context, timeout time.Duration) (Summary, error) {
+	s, err := m.touch()
+	if err != nil {
+		return Summary{}, err
+	}
+	m.mu.Lock()
+	stopped := s.status == StatusStopped
+	m.mu.Unlock()
+	if stopped {
+		return m.summary(s), nil
+	}
+	thread, err := m.threadID(ctx, s, timeout)
+	if err != nil {
+		return Summary{}, err
+	}
+	w := s.client.Watch("stopped")
+	defer w.Stop()
+	if err := m.request(ctx, s, "pause", map[string]any{"threadId": thread}, timeout, nil); err != nil {
+		return Summary{}, err
+	}
+	if _, err := w.Wait(ctx, timeout); err == nil {
+		m.fetchTopFrame(ctx, s, min(timeout, stopCaptureTimeout))
+	}
+	return m.summary(s), nil
+}
+
+// threadID is the thread to act on: the stopped one, else the first
+// known, else the first the adapter lists.
+func (m *Manager) threadID(ctx context.Context, s *session, timeout time.Duration) (int, error) {
+	m.mu.Lock()
+	if s.stop.threadID != nil {
+		id := *s.stop.threadID
+		m.mu.Unlock()
+		return id, nil
+	}
+	if len(s.threads) > 0 {
+		id := s.threads[0].Id
+		m.mu.Unlock()
+		return id, nil
+	}
+	m.mu.Unlock()
+	var resp godap.ThreadsResponseBody
+	if err := s.client.RequestInto(ctx, "threads", nil, timeout, &resp); err != nil {
+		return 0, err
+	}
+	m.mu.Lock()
+	s.threads = resp.Threads
+	m.mu.Unlock()
+	if len(resp.Threads) == 0 {
+		return 0, errors.New("Debugger reported no threads.")
+	}
+	return resp.Threads[0].Id, nil
+}
+
+// Threads lists the program's threads.
+func (m *Manager) Threads(ctx context.Context, timeout time.Duration) ([]godap.Thread, Summary, error) {
+	s, err := m.touch()
+	if err != nil {
+		return nil, Summary{}, err
+	}
+	var resp godap.ThreadsResponseBody
+	if err := m.request(ctx, s, "threads", nil, timeout, &resp); err != nil {
+		return nil, Summary{}, err
+	}
+	m.mu.Lock()
+	s.threads = resp.Threads
+	sum := s.summaryLocked()
+	m.mu.Unlock()
+	return resp.Threads, sum, nil
+}
+
+// StackTrace returns the frames of the current thread (at most levels,
+// when given).
+func (m *Manager) StackTrace(ctx context.Context, levels *int, timeout time.Duration) ([]godap.StackFrame, Summary, error) {
+	s, err := m.touch()
+	if err != nil {
+		return nil, Summary{}, err
+	}
+	thread, err := m.threadID(ctx, s, timeout)
+	if err != nil {
+		return nil, Summary{}, err
+	}
+	args := map[string]any{"threadId": thread}
+	if levels != nil {
+		args["levels"] = *levels
+	}
+	var resp godap.StackTraceResponseBody
+	if err := m.request(ctx, s, "stackTrace", args, timeout, &resp); err != nil {
+		return nil, Summary{}, err
+	}
+	m.mu.Lock()
+	s.lastFrames = resp.StackFrames
+	if len(resp.StackFrames) > 0 {
+		applyTopFrame(s, resp.StackFrames[0])
+	}
+	sum := s.summaryLocked()
+	m.mu.Unlock()
+	return resp.StackFrames, sum, nil
+}
+
+// Scopes returns the scopes of frame (the current frame when nil).
+func (m *Manager) Scopes(ctx context.Context, frame *int, timeout time.Duration) ([]godap.Scope, Summary, error) {
+	s, err := m.touch()
+	if err != nil {
+		return nil, Summary{}, err
+	}
+	m.mu.Lock()
+	if frame == nil {
+		frame = s.stop.frameID
+	}
+	m.mu.Unlock()
+	if frame == nil {
+		return nil, Summary{}, errors.New("No active stack frame. Run stack_trace first or supply frame_id.")
+	}
+	var resp godap.ScopesResponseBody
+	if err := m.request(ctx, s, "scopes", map[string]any{"frameId": *frame}, timeout, &resp); err != nil {
+		return nil, Summary{}, err
+	}
+	return resp.Scopes, m.summary(s), nil
+}
+
+// Variables returns the variables of a variables reference.
+func (m *Manager) Variables(ctx context.Context, ref int, timeout time.Duration) ([]godap.Variable, Summary, error) {
+	s, err := m.touch()
+	if err != nil {
+		return nil, Summary{}, err
+	}
+	var resp godap.VariablesResponseBody
+	if err := m.request(ctx, s, "variables", map[string]any{"variablesReference": ref}, timeout, &resp); err != nil {
+		return nil, Summary{}, err
+	}
+	return resp.Variables, m.summary(s), nil
+}
+
+// Evaluate evaluates expression in context ("repl", "watch", …) in frame
+// (the current frame when nil).
+func (m *Manager) Evaluate(ctx context.Context, expression, evalContext string, frame *int, timeout time.Duration) (godap.EvaluateResponseBody, Summary, error) {
+	s, err := m.touch()
+	if err != nil {
+		return godap.EvaluateResponseBody{}, Summary{}, err
+	}
+	m.mu.Lock()
+	if frame == nil {
+		frame = s.stop.frameID
+	}
+	m.mu.Unlock()
+	args := map[string]any{"expression": expression, "context": evalContext}
+	if frame != nil {
+		args["frameId"] = *frame
+	}
+	var resp godap.EvaluateResponseBody
+	if err := m.request(ctx, s, "evaluate", args, timeout, &resp); err != nil {
+		return resp, Summary{}, err
+	}
+	return resp, m.summary(s), nil
+}
+
+// Disassemble disassembles count instructions around ref.
+func (m *Manager) Disassemble(ctx context.Context, ref string, count int, offset, instructionOffset *int, resolveSymbols *bool, timeout time.Duration) ([]godap.DisassembledInstruction, Summary, error) {
+	s, err := m.touch()
+	if err != nil {
+		return nil, Summary{}, err
+	}
+	args := map[string]any{"memoryReference": ref, "instructionCount": count}
+	setOpt(args, "offset", offset)
+	setOpt(args, "instructionOffset", instructionOffset)
+	if resolveSymbols != nil {
+		args["resolveSymbols"] = *resolveSymbols
+	}
+	var resp godap.DisassembleResponseBody
+	if err := m.request(ctx, s, "disassemble", args, timeout, &resp); err != nil {
+		return nil, Summary{}, err
+	}
+	return resp.Instructions, m.summary(s), nil
+}
+
+// MemoryRead is what read_memory found.
+type MemoryRead struct {
+	Address         string // where the read started
+	Data            string // base64
+	UnreadableBytes *int   // bytes after Data that could not be read
+}
+
+// ReadMemory reads count bytes at ref+offset.
+func (m *Manager) ReadMemory(ctx context.Context, ref string, count int, offset *int, timeout time.Duration) (MemoryRead, Summary, error) {
+	s, err := m.touch()
+	if err != nil {
+		return MemoryRead{}, Summary{}, err
+	}
+	args := map[string]any{"memoryReference": ref, "count": count}
+	setOpt(args, "offset", offset)
+	var resp struct {
+		Address         string `json:"address"`
+		Data            string `json:"data"`
+		UnreadableBytes *int   `json:"unreadableBytes"`
+	}
+	if err := m.request(ctx, s, "readMemory", args, timeout, &resp); err != nil {
+		return MemoryRead{}, Summary{}, err
+	}
+	if resp.Address == "" {
+		resp.Address = ref
+	}
+	return MemoryRead{Address: resp.Address, Data: resp.Data, UnreadableBytes: resp.UnreadableBytes}, m.summary(s), nil
+}
+
+// MemoryWrite is what write_memory did.
+type MemoryWrite struct {
+	Offset       *int // where the write started, when the adapter says
+	BytesWritten *int // how many bytes were written, when the adapter says
+}
+
+// WriteMemory writes base64 data at ref+offset.
+func (m *Manager) WriteMemory(ctx context.Context, ref, data string, offset *int, allowPartial *bool, timeout time.Duration) (MemoryWrite, Summary, error) {
+	s, err := m.touch()
+	if err != nil {
+		return MemoryWrite{}, Summary{}, err
+	}
+	args := map[string]any{"memoryReference": ref, "data": data}
+	setOpt(args, "offset", offset)
+	if allowPartial != nil {
+		args["allowPartial"] = *allowPartial
+	}
+	var resp struct {
+		Offset       *int `json:"offset"`
+		BytesWritten *int `json:"bytesWritten"`
+	}
+	if err := m.request(ctx, s, "writeMemory", args, timeout, &resp); err != nil {
+		return MemoryWrite{}, Summary{}, err
+	}
+	return MemoryWrite{Offset: resp.Offset, BytesWritten: resp.BytesWritten}, m.summary(s), nil
+}
+
+// Modules lists the program's modules (a page of them when start or
+// count is given).
+func (m *Manager) Modules(ctx context.Context, start, count *int, timeout time.Duration) ([]godap.Module, Summary, error) {
+	s, err := m.touch()
+	if err != nil {
+		return nil, Summary{}, err
+	}
+	args := map[string]any{}
+	setOpt(args, "startModule", start)
+	setOpt(args, "moduleCount", count)
+	var resp godap.ModulesResponseBody
+	if err := m.request(ctx, s, "modules", args, timeout, &resp); err != nil {
+		return nil, Summary{}, err
+	}
+	return resp.Modules, m.summary(s), nil
+}
+
+// LoadedSources lists the sources the program has loaded.
+func (m *Manager) LoadedSources(ctx context.Context, timeout time.Duration) ([]godap.Source, Summary, error) {
+	s, err := m.touch()
+	if err != nil {
+		return nil, Summary{}, err
+	}
+	var resp godap.LoadedSourcesResponseBody
+	if err := m.request(ctx, s, "loadedSources", map[string]any{}, timeout, &resp); err != nil {
+		return nil, Summary{}, err
+	}
+	return resp.Sources, m.summary(s), nil
+}
+
+// Custom sends any request and returns its body as sent.
+func (m *Manager) Custom(ctx context.Context, command string, args map[string]any, timeout time.Duration) (json.RawMessage, Summary, error) {
+	s, err := m.touch()
+	if err != nil {
+		return nil, Summary{}, err
+	}
+	var body json.RawMessage
+	var a any
+	if args != nil {
+		a = args
+	}
+	if err := m.request(ctx, s, command, a, timeout, &body); err != nil {
+		return nil, Summary{}, err
+	}
+	return body, m.summary(s), nil
+}
+
+// Output returns the program's captured output.
+func (m *Manager) Output() (string, Summary, error) {
+	s, err := m.touch()
+	if err != nil {
+		return "", Summary{}, err
+	}
+	text, _, _ := s.output.snapshot()
+	return text, m.summary(s), nil
+}
+
+// Terminate ends the active session: terminate (when the adapter offers
+// it) and disconnect with terminateDebuggee, failures ignored, then the
+// adapter's whole process tree. It reports false when there was no
+// session.
+func (m *Manager) Terminate(ctx context.Context, timeout time.Duration) (Summary, bool) {
+	m.mu.Lock()
+	s := m.active
+	if s != nil {
+		s.lastUsedAt = m.opts.Now()
+	}
+	m.mu.Unlock()
+	if s == nil {
+		return Summary{}, false
+	}
+	m.mu.Lock()
+	live := s.status != StatusTerminated
+	m.mu.Unlock()
+	if live && s.client.Alive() {
+		if s.client.Capabilities().SupportsTerminateRequest {
+			_, _ = s.client.Request(ctx, "terminate", nil, timeout)
+		}
+		_, _ = s.client.Request(ctx, "disconnect", map[string]any{"terminateDebuggee": true}, timeout)
+	}
+	m.mu.Lock()
+	s.status = StatusTerminated
+	sum := s.summaryLocked()
+	m.mu.Unlock()
+	m.dispose(s)
+	return sum, true
+}
+
+func setOpt(args map[string]any, key string, v *int) {
+	if v != nil {
+		args[key] = *v
+	}
+}
+
+func intEq(a, b *int) bool { return a == nil && b == nil || a != nil && b != nil && *a == *b }
+
+func deref(p *int) int {
+	if p == nil {
+		return 0
+	}
+	return *p
+}

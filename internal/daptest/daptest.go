@@ -1,0 +1,65 @@
+// Package daptest helps the tests of the debug adapter client and the
+// debug tool: it finds the real adapters scripts/setup.sh installs (dlv,
+// debugpy) and runs a scripted fake adapter inside the test binary.
+package daptest
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"testing"
+)
+
+// Versions scripts/setup.sh installs.
+const (
+	DlvVersion     = "v1.27.2"
+	DebugpyVersion = "1.8.17"
+)
+
+// CacheDir is where scripts/setup.sh installs test dependencies:
+// $GOPI_TEST_CACHE, else ~/.cache/gopi-test.
+func CacheDir() string {
+	if d := os.Getenv("GOPI_TEST_CACHE"); d != "" {
+		return d
+	}
+	home, _ := os.UserHomeDir()
+	return filepath.Join(home, ".cache", "gopi-test")
+}
+
+// BinDir is the directory of the adapters' executables in the cache
+// (dlv, and python with debugpy).
+func BinDir() string { return filepath.Join(CacheDir(), "dap", "bin") }
+
+// Dlv returns the path of dlv from the cache (else PATH), skipping the
+// test when there is none.
+func Dlv(t testing.TB) string {
+	t.Helper()
+	p := filepath.Join(BinDir(), "dlv")
+	if _, err := os.Stat(p); err == nil {
+		return p
+	}
+	if p, err := exec.LookPath("dlv"); err == nil {
+		return p
+	}
+	t.Skipf("dlv is not installed: run scripts/setup.sh (make setup), which installs dlv %s into %s", DlvVersion, BinDir())
+	return ""
+}
+
+// Python returns a python with debugpy from the cache's virtual
+// environment, skipping the test when there is none.
+func Python(t testing.TB) string {
+	t.Helper()
+	p := filepath.Join(CacheDir(), "dap", "venv", "bin", "python")
+	if _, err := os.Stat(filepath.Join(p)); err == nil {
+		if exec.Command(p, "-c", "import debugpy").Run() == nil {
+			return p
+		}
+	}
+	t.Skipf("debugpy is not installed: run scripts/setup.sh (make setup), which installs debugpy %s into %s", DebugpyVersion, filepath.Dir(filepath.Dir(p)))
+	return ""
+}
+
+// Env returns this process's environment with dir first on PATH.
+func Env(dir string) []string {
+	return append(os.Environ(), "PATH="+dir+string(os.PathListSeparator)+os.Getenv("PATH"))
+}
