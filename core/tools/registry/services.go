@@ -3,8 +3,10 @@ package registry
 import (
 	"errors"
 
+	"github.com/gopi-agent/gopi/core/dap"
 	"github.com/gopi-agent/gopi/core/tool"
 	"github.com/gopi-agent/gopi/core/tools/bash"
+	"github.com/gopi-agent/gopi/core/tools/debug"
 	"github.com/gopi-agent/gopi/core/tools/job"
 	"github.com/gopi-agent/gopi/core/tools/read"
 	"github.com/gopi-agent/gopi/core/tools/resolve"
@@ -30,6 +32,7 @@ type Services struct {
 	Todos   *todo.State    // the plan todo_write keeps
 	Pages   *read.Pages    // web pages read, for paging with line selectors
 	TaskIDs *task.IDs      // subagent ids when the session has no artifacts directory
+	Debug   *dap.Manager   // the debug tool's session (one debug adapter and its program at a time)
 	// Subagents starts child sessions for the task tool; nil (no session
 	// to run them in) leaves the tool out. The session sets it to itself
 	// before it builds its tools.
@@ -38,7 +41,8 @@ type Services struct {
 
 // NewServices returns the services of the session of env, with env's
 // caches and settings (the job manager's limit). Nothing is started yet:
-// the shell starts with the first command, jobs with the first job.
+// the shell starts with the first command, jobs with the first job, a
+// debug adapter with the first launch or attach.
 func NewServices(env *tool.Env) *Services {
 	return &Services{
 		Caches:  env.Caches,
@@ -48,6 +52,7 @@ func NewServices(env *tool.Env) *Services {
 		Todos:   &todo.State{},
 		Pages:   &read.Pages{},
 		TaskIDs: &task.IDs{},
+		Debug:   debug.NewManager(env),
 	}
 }
 
@@ -60,10 +65,12 @@ func NewServices(env *tool.Env) *Services {
 //  2. Shell: the persistent shell and every process the session's
 //     commands started (foreground, background, terminals) end, also
 //     those of jobs that ignored their cancellation.
+//  3. Debug: the debug session's adapter and the program it debugs end
+//     (with everything they started).
 //
 // The pending actions, the plan, the pages and the ids are memory; the
 // caches belong to whoever built them (the session closes its own after
 // this). Close returns the first error; the services are not used after.
 func (s *Services) Close() error {
-	return errors.Join(s.Jobs.Close(), s.Shell.Close())
+	return errors.Join(s.Jobs.Close(), s.Shell.Close(), s.Debug.Close())
 }
