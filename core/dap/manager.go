@@ -346,6 +346,9 @@ func (m *Manager) onEvent(s *session, ev Event) {
 		if json.Unmarshal(ev.Body, &b) == nil {
 			s.exitCode = b.ExitCode
 		}
+		// The program is gone; terminated follows (omp waits for it and
+		// may call a finished program running meanwhile).
+		s.status = StatusTerminated
 	case "terminated":
 		s.status = StatusTerminated
 	}

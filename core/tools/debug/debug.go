@@ -10,6 +10,7 @@ package debug
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"path/filepath"
 	"time"
 
@@ -145,6 +146,12 @@ func clampTimeout(t *float64) int {
 	return int(min(max(*t, MinTimeout), MaxTimeout))
 }
 
+// callGrace is how much longer than its timeout a call may take: each
+// request has the timeout, so their own timeouts (with their texts, and
+// continue's "still running" outcome) come first; the call's deadline is
+// the backstop.
+const callGrace = 5 * time.Second
+
 // Execute runs one action.
 func (t *Tool) Execute(ctx context.Context, raw tool.Args, _ tool.UpdateFunc) (*tool.Result, error) {
 	var a args
@@ -153,14 +160,19 @@ func (t *Tool) Execute(ctx context.Context, raw tool.Args, _ tool.UpdateFunc) (*
 	}
 	secs := clampTimeout(a.Timeout)
 	timeout := time.Duration(secs) * time.Second
-	ctx, cancel := context.WithTimeout(ctx, timeout)
+	cctx, cancel := context.WithTimeout(ctx, timeout+callGrace)
 	defer cancel()
 	c := &call{t: t, a: &a, secs: secs, timeout: timeout, d: &Details{Action: a.Action, Success: true}}
-	text, err := c.run(ctx)
-	if err != nil {
-		return nil, tool.Errorf("%s", err.Error())
+	text, err := c.run(cctx)
+	switch {
+	case err == nil:
+		return tool.TextResult(text, c.d), nil
+	case ctx.Err() != nil:
+		return nil, err // the caller aborted
+	case errors.Is(err, context.DeadlineExceeded):
+		return nil, tool.Errorf("debug %s did not finish within its %ds timeout; call it again with a larger timeout (at most %d), or pause the program", a.Action, secs, MaxTimeout)
 	}
-	return tool.TextResult(text, c.d), nil
+	return nil, &tool.Error{Msg: err.Error(), Err: err}
 }
 
 // call is one execution: its arguments, timeout and details.
