@@ -119,3 +119,32 @@ func TestFakeFailures(t *testing.T) {
 		})
 	}
 }
+
+// A session unused for IdleTimeout is ended by the clean-up, its
+// processes with it; a used one is kept.
+func TestIdleCleanup(t *testing.T) {
+	exe, env := daptest.FakeCommand(daptest.FakeOK)
+	now := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+	m := NewManager(Options{Env: env, Now: func() time.Time { return now }})
+	defer m.Close()
+	a := &Resolved{Adapter: Adapter{Name: "fake", Connect: ConnectStdio}, Path: exe}
+	if _, err := m.Launch(context.Background(), LaunchOptions{Adapter: a, Program: "/x", Cwd: t.TempDir()}, 10*time.Second); err != nil {
+		t.Fatal(err)
+	}
+	pids := m.Pids()
+	now = now.Add(IdleTimeout - time.Second)
+	m.Cleanup()
+	if _, ok := m.Active(); !ok {
+		t.Fatal("a session in use was ended")
+	}
+	now = now.Add(2 * time.Second)
+	m.Cleanup()
+	if _, ok := m.Active(); ok {
+		t.Fatal("an idle session was kept")
+	}
+	for _, pid := range pids {
+		if alive(pid) {
+			t.Errorf("process %d outlived the idle session", pid)
+		}
+	}
+}
