@@ -20,9 +20,9 @@
 //     starts form one childproc.Tree, so closing the client leaves no
 //     process behind, the debuggee included, even when the adapter gave
 //     it a process group of its own.
-//   - Sessions (manager.go, actions.go, summary.go, output.go): the
-//     Manager allows one live session at a time, runs the
-//     initialize → launch/attach → initialized → configurationDone
+//   - Sessions (manager.go, breakpoints.go, actions.go, summary.go,
+//     output.go): the Manager allows one live session at a time, runs
+//     the initialize → launch/attach → initialized → configurationDone
 //     handshake, caches breakpoints, the stop location and the program's
 //     output (128 KiB, oldest text dropped first) and ends idle sessions
 //     after ten minutes.
