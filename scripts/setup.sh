@@ -21,6 +21,12 @@ command -v pkg-config >/dev/null 2>&1 || need_apt+=(pkg-config)
 # terminal tests.
 command -v chromium >/dev/null 2>&1 || need_apt+=(chromium)
 command -v tmux >/dev/null 2>&1 || need_apt+=(tmux)
+# A native debug adapter for the debug tool's tests: lldb-dap (Debian's gdb
+# 13 has no DAP interpreter). Only where apt knows the package.
+if ! command -v lldb-dap >/dev/null 2>&1 && ! compgen -c lldb-dap- >/dev/null 2>&1 &&
+  command -v apt-cache >/dev/null 2>&1 && apt-cache show lldb-19 >/dev/null 2>&1; then
+  need_apt+=(lldb-19)
+fi
 
 if [ ${#need_apt[@]} -gt 0 ] && ! command -v apt-get >/dev/null 2>&1; then
   # Not Debian (the macOS and Windows CI runners): the tests that need these

@@ -24,6 +24,10 @@ type Adapter struct {
 	LaunchDefaults map[string]any // arguments of every launch request, before program, cwd and args
 	AttachDefaults map[string]any // arguments of every attach request, before cwd, pid, port and host
 	Install        string         // how to install it, for the error that says it is missing
+	// MinMajor, when set, is the oldest major version that speaks DAP:
+	// an older executable (as `<command> --version` says) counts as
+	// missing.
+	MinMajor int
 }
 
 // Resolved is an adapter whose executable was found.
@@ -42,15 +46,17 @@ var builtins = []Adapter{
 		LaunchDefaults: map[string]any{"request": "launch", "stopOnEntry": true, "stopAtBeginningOfMainSubprogram": true},
 		AttachDefaults: map[string]any{"request": "attach"},
 		Install:        "apt-get install gdb (version 14 or later has the DAP interpreter)",
+		MinMajor:       14,
 	},
 	{
-		Name: "lldb-dap", Command: "lldb-dap",
+		// Debian and Ubuntu name it after the LLVM version.
+		Name: "lldb-dap", Command: "lldb-dap", Alternates: []string{"lldb-dap-22", "lldb-dap-21", "lldb-dap-20", "lldb-dap-19", "lldb-dap-18"},
 		Languages:      []string{"c", "cpp", "objc", "swift", "rust", "zig"},
 		FileTypes:      []string{".c", ".cc", ".cpp", ".cxx", ".m", ".mm", ".swift", ".rs", ".zig"},
 		RootMarkers:    []string{"Package.swift", "Cargo.toml", "Makefile", "CMakeLists.txt", "build.zig"},
 		LaunchDefaults: map[string]any{"request": "launch", "stopOnEntry": true},
 		AttachDefaults: map[string]any{"request": "attach"},
-		Install:        "apt-get install lldb (LLVM 18 or later ships lldb-dap)",
+		Install:        "apt-get install lldb-19 (LLVM 18 or later ships lldb-dap)",
 	},
 	{
 		Name: "codelldb", Command: "codelldb", Args: []string{"--port", "0"},

@@ -2,6 +2,7 @@ package dap
 
 import (
 	"errors"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -29,12 +30,17 @@ var localBins = []struct {
 	{[]string{"go.mod", "go.sum"}, "bin"},
 }
 
-// Resolver finds adapters' executables and picks one for a program.
+// Resolver finds adapters' executables and picks one for a program. It
+// remembers the versions it asked for, so it is for one goroutine (make
+// one per choice).
 type Resolver struct {
 	Adapters []Adapter // the definitions; nil: Builtins()
 	// Env is the environment adapters run in (KEY=VALUE); its PATH is
 	// searched. Nil: this process's environment.
 	Env []string
+
+	versions map[string]int    // major versions by executable, once asked
+	tooOld   map[string]string // why an adapter's executable does not count, by adapter name
 }
 
 func (r *Resolver) adapters() []Adapter {
@@ -69,9 +75,18 @@ func (r *Resolver) resolve(a Adapter, cwd string) (*Resolved, bool) {
 		a.Connect = ConnectStdio
 	}
 	for _, cmd := range append([]string{a.Command}, a.Alternates...) {
-		if p := r.lookCommand(cmd, cwd); p != "" {
-			return &Resolved{Adapter: a, Path: p}, true
+		p := r.lookCommand(cmd, cwd)
+		if p == "" {
+			continue
 		}
+		if v := r.majorVersion(p, a.MinMajor); v > 0 && v < a.MinMajor {
+			if r.tooOld == nil {
+				r.tooOld = map[string]string{}
+			}
+			r.tooOld[a.Name] = fmt.Sprintf("%s is version %d, which has no DAP support (%d or later has)", p, v, a.MinMajor)
+			continue
+		}
+		return &Resolved{Adapter: a, Path: p}, true
 	}
 	return nil, false
 }
@@ -199,7 +214,7 @@ func (r *Resolver) named(name, cwd string) (*Resolved, error) {
 		}
 		return nil, r.noneError(available, "unknown adapter "+strconv.Quote(name)+"; known adapters: "+strings.Join(known, ", "))
 	}
-	return nil, r.noneError(available, installHint(a))
+	return nil, r.noneError(available, r.hint(a))
 }
 
 // suggest names the adapter to install for a program with extension ext
@@ -207,15 +222,23 @@ func (r *Resolver) named(name, cwd string) (*Resolved, error) {
 func (r *Resolver) suggest(ext, cwd string) string {
 	for _, a := range r.adapters() {
 		if ext != "" && slices.Contains(a.FileTypes, ext) || ext == "" && hasRootMarkers(cwd, a.RootMarkers) && a.Name != "bash-debug-adapter" {
-			return installHint(a)
+			return r.hint(a)
 		}
 	}
 	if ext == "" {
 		if a, ok := r.Definition("gdb"); ok {
-			return installHint(a)
+			return r.hint(a)
 		}
 	}
 	return ""
+}
+
+// hint says why the adapter a cannot be used and how to install it.
+func (r *Resolver) hint(a Adapter) string {
+	if why := r.tooOld[a.Name]; why != "" {
+		return why + "; install a newer one: " + a.Install
+	}
+	return installHint(a)
 }
 
 func installHint(a Adapter) string {

@@ -105,3 +105,31 @@ func TestLocalBin(t *testing.T) {
 		t.Fatalf("with go.mod: %+v", a)
 	}
 }
+
+// A gdb older than 14 has no DAP interpreter: it counts as missing (the
+// error says why), and lldb-dap under its Debian name is taken instead.
+func TestOldGdb(t *testing.T) {
+	bin := t.TempDir()
+	script := func(name, text string) {
+		if err := os.WriteFile(filepath.Join(bin, name), []byte("#!/bin/sh\necho '"+text+"'\n"), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	script("gdb", "GNU gdb (Debian 13.1-3) 13.1")
+	r := &Resolver{Env: []string{"PATH=" + bin}}
+	_, err := r.SelectLaunch("/p/app", t.TempDir(), "gdb")
+	want := "No debugger adapter available. Installed adapters: none. " + filepath.Join(bin, "gdb") + " is version 13, which has no DAP support (14 or later has); install a newer one: apt-get install gdb"
+	if err == nil || !strings.HasPrefix(err.Error(), want) {
+		t.Fatalf("%v", err)
+	}
+	script("lldb-dap-19", "lldb version 19.1.7")
+	r = &Resolver{Env: []string{"PATH=" + bin}}
+	if a, err := r.SelectLaunch("/p/app", t.TempDir(), ""); err != nil || a.Name != "lldb-dap" || filepath.Base(a.Path) != "lldb-dap-19" {
+		t.Fatalf("%+v %v", a, err)
+	}
+	script("gdb", "GNU gdb (GDB) 14.2")
+	r = &Resolver{Env: []string{"PATH=" + bin}}
+	if a, err := r.SelectLaunch("/p/app", t.TempDir(), ""); err != nil || a.Name != "gdb" {
+		t.Fatalf("%+v %v", a, err)
+	}
+}

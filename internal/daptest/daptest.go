@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"testing"
 )
 
@@ -62,4 +63,30 @@ func Python(t testing.TB) string {
 // Env returns this process's environment with dir first on PATH.
 func Env(dir string) []string {
 	return append(os.Environ(), "PATH="+dir+string(os.PathListSeparator)+os.Getenv("PATH"))
+}
+
+// LLDBDap returns the directory of an lldb-dap (lldb-dap, or Debian's
+// lldb-dap-NN, on PATH or in /usr/lib/llvm-NN/bin) and the path of a C
+// compiler, skipping the test when either is missing.
+func LLDBDap(t testing.TB) (dir, cc string) {
+	t.Helper()
+	cc, err := exec.LookPath("gcc")
+	if err != nil {
+		if cc, err = exec.LookPath("cc"); err != nil {
+			t.Skip("no C compiler (gcc, cc): the lldb-dap test is skipped")
+		}
+	}
+	if p, err := exec.LookPath("lldb-dap"); err == nil {
+		return filepath.Dir(p), cc
+	}
+	for v := 22; v >= 18; v-- {
+		if p, err := exec.LookPath("lldb-dap-" + strconv.Itoa(v)); err == nil {
+			return filepath.Dir(p), cc
+		}
+	}
+	if m, _ := filepath.Glob("/usr/lib/llvm-*/bin/lldb-dap"); len(m) > 0 {
+		return filepath.Dir(m[len(m)-1]), cc
+	}
+	t.Skip("lldb-dap is not installed: run scripts/setup.sh (make setup), which installs lldb-19 with apt-get where it can")
+	return "", ""
 }

@@ -2,6 +2,7 @@ package debug
 
 import (
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -116,4 +117,29 @@ func write(t *testing.T, p, s string) {
 	if err := os.WriteFile(p, []byte(s), 0o644); err != nil {
 		t.Fatal(err)
 	}
+}
+
+// A C program under lldb-dap, chosen for a compiled binary even with an
+// old gdb (no DAP) on PATH, through the tool.
+func TestLLDBThroughTool(t *testing.T) {
+	bin, cc := daptest.LLDBDap(t)
+	dir := t.TempDir()
+	write(t, filepath.Join(dir, "app.c"), "#include <stdio.h>\n\nint main(void) {\n\tint x = 41;\n\tx++;\n\tprintf(\"x is %d\\n\", x);\n\treturn 0;\n}\n")
+	if out, err := exec.Command(cc, "-g", "-O0", "-o", filepath.Join(dir, "app"), filepath.Join(dir, "app.c")).CombinedOutput(); err != nil {
+		t.Fatalf("compile: %v\n%s", err, out)
+	}
+	tl, pids := realTool(t, dir, bin)
+	script(t, tl, []step{
+		{map[string]any{"action": "launch", "program": "app"}, []string{"Adapter: lldb-dap", "Status: stopped"}},
+		{map[string]any{"action": "set_breakpoint", "file": "app.c", "line": 5}, []string{"- line 5: verified"}},
+		{map[string]any{"action": "continue"}, []string{"Continue stopped at " + filepath.Join(dir, "app.c") + ":5"}},
+		{map[string]any{"action": "evaluate", "expression": "x", "context": "watch"}, []string{"Result: 41"}},
+		{map[string]any{"action": "step_over"}, []string{"Step over stopped at " + filepath.Join(dir, "app.c") + ":6"}},
+	})
+	live := pids()
+	if len(live) < 2 {
+		t.Fatalf("lldb-dap and the program: %v", live)
+	}
+	script(t, tl, []step{{map[string]any{"action": "terminate"}, []string{"Debug session terminated."}}})
+	gone(t, live)
 }
