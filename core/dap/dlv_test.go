@@ -27,6 +27,7 @@ func main() {
 // scopes, variables and evaluate read x, a step moves on, and terminate
 // leaves no process: not dlv, not the debuggee.
 func TestDlvSession(t *testing.T) {
+	t.Parallel()
 	dlv := daptest.Dlv(t)
 	dir := t.TempDir()
 	main := filepath.Join(dir, "main.go")

@@ -39,6 +39,7 @@ func alive(pid int) bool {
 // processes behind — the adapter, the program it asked gopi to start
 // (runInTerminal) and the one it started in a session of its own.
 func TestFakeSession(t *testing.T) {
+	t.Parallel()
 	m, a := fakeManager(t, daptest.FakeOK)
 	ctx := context.Background()
 	sum, err := m.Launch(ctx, LaunchOptions{Adapter: a, Program: "/src/main.go", Cwd: t.TempDir()}, 10*time.Second)
@@ -101,6 +102,7 @@ func TestFakeSession(t *testing.T) {
 // Adapters that fail: each launch fails with a message that says what
 // happened, and leaves no session and no process.
 func TestFakeFailures(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct{ mode, want string }{
 		{daptest.FakeCrash, "DAP adapter exited (code 3): fake adapter: cannot start the debugger"},
 		{daptest.FakeHang, "DAP request launch timed out after 300ms"},
@@ -108,6 +110,7 @@ func TestFakeFailures(t *testing.T) {
 		{daptest.FakeGarbage, "DAP connection closed: adapter fake sent a malformed message"},
 	} {
 		t.Run(tc.mode, func(t *testing.T) {
+			t.Parallel()
 			m, a := fakeManager(t, tc.mode)
 			_, err := m.Launch(context.Background(), LaunchOptions{Adapter: a, Program: "/x", Cwd: t.TempDir()}, 300*time.Millisecond)
 			if err == nil || !strings.HasPrefix(err.Error(), tc.want) {
@@ -123,6 +126,7 @@ func TestFakeFailures(t *testing.T) {
 // A session unused for IdleTimeout is ended by the clean-up, its
 // processes with it; a used one is kept.
 func TestIdleCleanup(t *testing.T) {
+	t.Parallel()
 	exe, env := daptest.FakeCommand(daptest.FakeOK)
 	now := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
 	m := NewManager(Options{Env: env, Now: func() time.Time { return now }})

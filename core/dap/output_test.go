@@ -10,6 +10,7 @@ import (
 // kilobyte at a time without splitting a character, and counts every
 // byte written.
 func TestOutputBuffer(t *testing.T) {
+	t.Parallel()
 	var o outputBuffer
 	_, _ = o.Write([]byte("first\n"))
 	if text, total, trunc := o.snapshot(); text != "first\n" || total != 6 || trunc {

@@ -25,6 +25,7 @@ func installed(t *testing.T, names ...string) *Resolver {
 // native debuggers or adapters whose project is there; attach prefers
 // debugpy for a port, then the native debuggers.
 func TestSelect(t *testing.T) {
+	t.Parallel()
 	r := installed(t, "dlv", "gdb", "lldb-dap", "python3")
 	plain, gomod := t.TempDir(), t.TempDir()
 	if err := os.WriteFile(filepath.Join(gomod, "go.mod"), []byte("module x\n"), 0o644); err != nil {
@@ -60,6 +61,7 @@ func TestSelect(t *testing.T) {
 // A missing adapter: the error lists what is installed and the command
 // that installs what is needed.
 func TestSelectMissing(t *testing.T) {
+	t.Parallel()
 	r := installed(t, "gdb")
 	plain := t.TempDir()
 	for _, tc := range []struct {
@@ -86,6 +88,7 @@ func TestSelectMissing(t *testing.T) {
 // Project-local bin directories come before PATH when their markers are
 // there.
 func TestLocalBin(t *testing.T) {
+	t.Parallel()
 	r := installed(t, "dlv")
 	proj := t.TempDir()
 	local := filepath.Join(proj, "bin", "dlv")
@@ -109,6 +112,7 @@ func TestLocalBin(t *testing.T) {
 // A gdb older than 14 has no DAP interpreter: it counts as missing (the
 // error says why), and lldb-dap under its Debian name is taken instead.
 func TestOldGdb(t *testing.T) {
+	t.Parallel()
 	bin := t.TempDir()
 	script := func(name, text string) {
 		if err := os.WriteFile(filepath.Join(bin, name), []byte("#!/bin/sh\necho '"+text+"'\n"), 0o755); err != nil {

@@ -20,6 +20,7 @@ func itoa(n int) string { b, _ := json.Marshal(n); return string(b) }
 // message that is not DAP is an errBadMessage (the stream stays in step);
 // broken framing is not.
 func TestReadMessage(t *testing.T) {
+	t.Parallel()
 	stream := frame(`{"seq":1,"type":"response","request_seq":4,"command":"x","success":true,"body":{"k":[1,2]}}`) +
 		frame(`{"seq":2,"type":"event","event":"output","body":{"output":"hi"}}`) +
 		frame(`{"seq":3,"type":"request","command":"runInTerminal","arguments":{"args":["a"]}}`) +

@@ -18,6 +18,7 @@ import (
 // gopi takes out of every call): testdata/omp-schema.json is the debug
 // tool's entry of the tool list omp sends.
 func TestSchemaMatchesOmp(t *testing.T) {
+	t.Parallel()
 	want, err := os.ReadFile("testdata/omp-schema.json")
 	if err != nil {
 		t.Fatal(err)
@@ -69,6 +70,7 @@ func run(t *testing.T, tl tool.Tool, args map[string]any) *tool.Result {
 // as gdb, picked for an extensionless program): omp's snapshot lines,
 // lists and outcome texts, and its errors.
 func TestToolTexts(t *testing.T) {
+	t.Parallel()
 	tl, dir := newTool(t, daptest.FakeOK)
 	for _, tc := range []struct {
 		args map[string]any
@@ -112,6 +114,7 @@ func TestToolTexts(t *testing.T) {
 // Without any adapter on PATH, launch says what is installed and how to
 // install the adapter the program needs.
 func TestNoAdapter(t *testing.T) {
+	t.Parallel()
 	e := tool.NewEnv(t.TempDir())
 	e.Settings.Shell.Environ = []string{"PATH=" + t.TempDir()}
 	m := dap.NewManager(dap.Options{})
@@ -125,6 +128,7 @@ func TestNoAdapter(t *testing.T) {
 
 // The timeout clamp: default 30, within 5..300.
 func TestClampTimeout(t *testing.T) {
+	t.Parallel()
 	f := func(v float64) *float64 { return &v }
 	for _, tc := range []struct {
 		in   *float64

@@ -64,6 +64,7 @@ func itoa(n int) string { return strconv.Itoa(n) }
 
 // A Go program under dlv, through the tool as the model calls it.
 func TestDlvThroughTool(t *testing.T) {
+	t.Parallel()
 	dlv := daptest.Dlv(t)
 	dir := t.TempDir()
 	write(t, filepath.Join(dir, "go.mod"), "module example.com/dbg\n\ngo 1.22\n")
@@ -88,6 +89,7 @@ func TestDlvThroughTool(t *testing.T) {
 // A Python program under debugpy (which asks gopi to start the program
 // through runInTerminal), through the tool.
 func TestDebugpyThroughTool(t *testing.T) {
+	t.Parallel()
 	py := daptest.Python(t)
 	dir := t.TempDir()
 	write(t, filepath.Join(dir, "app.py"), "def main():\n    x = 41\n    x += 1\n    print(\"x is\", x)\n\n\nmain()\n")
@@ -122,6 +124,7 @@ func write(t *testing.T, p, s string) {
 // A C program under lldb-dap, chosen for a compiled binary even with an
 // old gdb (no DAP) on PATH, through the tool.
 func TestLLDBThroughTool(t *testing.T) {
+	t.Parallel()
 	bin, cc := daptest.LLDBDap(t)
 	dir := t.TempDir()
 	write(t, filepath.Join(dir, "app.c"), "#include <stdio.h>\n\nint main(void) {\n\tint x = 41;\n\tx++;\n\tprintf(\"x is %d\\n\", x);\n\treturn 0;\n}\n")
@@ -142,4 +145,34 @@ func TestLLDBThroughTool(t *testing.T) {
 	}
 	script(t, tl, []step{{map[string]any{"action": "terminate"}, []string{"Debug session terminated."}}})
 	gone(t, live)
+}
+
+// dlv attaches to a running Go program by pid; pause stops it where it
+// is; terminate ends it (the adapter is told to terminate the debuggee).
+func TestDlvAttachThroughTool(t *testing.T) {
+	t.Parallel()
+	dlv := daptest.Dlv(t)
+	dir := t.TempDir()
+	write(t, filepath.Join(dir, "go.mod"), "module example.com/loop\n\ngo 1.22\n")
+	write(t, filepath.Join(dir, "main.go"), "package main\n\nimport \"time\"\n\nfunc main() {\n\tfor {\n\t\ttime.Sleep(10 * time.Millisecond)\n\t}\n}\n")
+	build := exec.Command("go", "build", "-gcflags=all=-N -l", "-o", "loop", ".")
+	build.Dir = dir
+	if out, err := build.CombinedOutput(); err != nil {
+		t.Fatalf("build: %v\n%s", err, out)
+	}
+	prog := exec.Command(filepath.Join(dir, "loop"))
+	if err := prog.Start(); err != nil {
+		t.Fatal(err)
+	}
+	exited := make(chan struct{})
+	go func() { _ = prog.Wait(); close(exited) }()
+	t.Cleanup(func() { _ = prog.Process.Kill(); <-exited })
+	tl, _ := realTool(t, dir, filepath.Dir(dlv))
+	script(t, tl, []step{
+		{map[string]any{"action": "attach", "pid": prog.Process.Pid, "adapter": "dlv", "timeout": 60}, []string{"Adapter: dlv"}},
+		{map[string]any{"action": "pause"}, []string{"Status: stopped", "Program paused."}},
+		{map[string]any{"action": "threads"}, []string{"Threads:\n- "}},
+		{map[string]any{"action": "terminate"}, []string{"Debug session terminated."}},
+	})
+	<-exited // the attached program ended with the session
 }
