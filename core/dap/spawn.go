@@ -12,6 +12,7 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
+	"syscall"
 	"time"
 
 	"github.com/gopi-agent/gopi/internal/childproc"
@@ -134,9 +135,14 @@ func dialSocket(ctx context.Context, sock string, p *process) (net.Conn, error) 
 	tick := time.NewTicker(20 * time.Millisecond)
 	defer tick.Stop()
 	for {
+		// The socket file appears at bind, before the adapter listens:
+		// a refused connection is tried again until the deadline.
 		if _, err := os.Stat(sock); err == nil {
 			var d net.Dialer
-			return d.DialContext(ctx, "unix", sock)
+			conn, err := d.DialContext(ctx, "unix", sock)
+			if err == nil || !errors.Is(err, syscall.ECONNREFUSED) {
+				return conn, err
+			}
 		}
 		select {
 		case <-ctx.Done():

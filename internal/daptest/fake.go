@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
-	"syscall"
 
 	godap "github.com/google/go-dap"
 )
@@ -118,7 +117,7 @@ func (f *fake) serveOK(req map[string]any, cmd string) (exit bool) {
 		f.send(map[string]any{"type": "request", "command": "runInTerminal",
 			"arguments": map[string]any{"kind": "integrated", "args": []string{"sleep", "300"}}})
 		own := exec.Command("sleep", "301")
-		own.SysProcAttr = &syscall.SysProcAttr{Setsid: true}
+		ownSession(own)
 		_ = own.Start()
 		f.respond(req, nil)
 	case "configurationDone":
