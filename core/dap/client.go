@@ -38,7 +38,9 @@ type Hooks struct {
 	Closed  func(err error)           // the connection ended (the adapter exited, or sent garbage)
 	// Terminal receives the output of the programs the adapter asks gopi
 	// to start (runInTerminal, answered by the client unless Reverse has
-	// a handler for it); nil discards it.
+	// a handler for it) and, for a socket-mode adapter, its standard
+	// output once connected (where dlv's debuggee writes); nil discards
+	// it.
 	Terminal io.Writer
 	// TerminalEnv is the environment those programs start from (the
 	// request adds its own variables); nil: this process's.
@@ -290,7 +292,7 @@ func (c *Client) connectionEnded(readErr error) {
 		timer := time.NewTimer(exitWait)
 		select {
 		case <-c.proc.exited:
-			err = c.proc.exitError(c.name)
+			err = c.proc.exitError()
 		case <-timer.C:
 			err = fmt.Errorf("DAP connection closed: %s closed its end", c.name)
 		}

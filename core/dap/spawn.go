@@ -46,7 +46,7 @@ type process struct {
 }
 
 // exitError describes the exit of the adapter named name.
-func (p *process) exitError(name string) error {
+func (p *process) exitError() error {
 	if s := strings.TrimSpace(p.stderr.String()); s != "" {
 		return fmt.Errorf("DAP adapter exited (code %d): %s", p.code, s)
 	}
@@ -118,14 +118,41 @@ func Spawn(ctx context.Context, opts SpawnOptions) (*Client, error) {
 	if a.Connect != ConnectSocket {
 		return newClient(a.Name, stdout, stdin, stdin, p, opts.Hooks), nil
 	}
-	go func() { _, _ = io.Copy(p.stderr, stdout) }() // owner: the process; ends with its output
+	// A socket-mode adapter's standard output is free for the program it
+	// runs (dlv's debuggee writes there): once connected it goes to the
+	// session's output; what comes before (the listening banner) only to
+	// the error tail.
+	out := &switchWriter{w: p.stderr}
+	go func() { _, _ = io.Copy(out, stdout) }() // owner: the process; ends with its output
 	conn, err := dialSocket(ctx, sock, p)
 	if err != nil {
 		_ = stdin.Close()
 		p.end()
 		return nil, err
 	}
+	if opts.Hooks.Terminal != nil {
+		out.set(opts.Hooks.Terminal)
+	}
 	return newClient(a.Name, conn, conn, multiCloser{conn, stdin}, p, opts.Hooks), nil
+}
+
+// switchWriter writes to a writer that can be changed while it is used.
+type switchWriter struct {
+	mu sync.Mutex
+	w  io.Writer
+}
+
+func (s *switchWriter) set(w io.Writer) {
+	s.mu.Lock()
+	s.w = w
+	s.mu.Unlock()
+}
+
+// Write writes p to the current writer.
+func (s *switchWriter) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.w.Write(p)
 }
 
 // dialSocket waits for the adapter to listen on sock and connects.
@@ -148,7 +175,7 @@ func dialSocket(ctx context.Context, sock string, p *process) (net.Conn, error) 
 		case <-ctx.Done():
 			return nil, ctx.Err()
 		case <-p.exited:
-			return nil, fmt.Errorf("Adapter process exited before socket was ready: %w", p.exitError(""))
+			return nil, fmt.Errorf("Adapter process exited before socket was ready: %w", p.exitError())
 		case <-deadline.C:
 			return nil, fmt.Errorf("Socket not ready after %dms", SocketReadyTimeout.Milliseconds())
 		case <-tick.C:

@@ -82,7 +82,11 @@ func TestDlvThroughTool(t *testing.T) {
 	if len(live) < 2 {
 		t.Fatalf("dlv and the program: %v", live)
 	}
-	script(t, tl, []step{{map[string]any{"action": "terminate"}, []string{"Debug session terminated."}}})
+	script(t, tl, []step{
+		{map[string]any{"action": "continue"}, []string{"Program terminated"}},
+		{map[string]any{"action": "output"}, []string{"x is 42"}},
+		{map[string]any{"action": "terminate"}, []string{"Debug session terminated."}},
+	})
 	gone(t, live)
 }
 
