@@ -152,3 +152,29 @@ func TestIdleCleanup(t *testing.T) {
 		}
 	}
 }
+
+// Two launches at once: one session wins, the other is refused and its
+// adapter ended.
+func TestConcurrentLaunches(t *testing.T) {
+	t.Parallel()
+	m, a := fakeManager(t, daptest.FakeOK)
+	errs := make(chan error, 2)
+	for range 2 {
+		go func() {
+			_, err := m.Launch(context.Background(), LaunchOptions{Adapter: a, Program: "/x", Cwd: t.TempDir()}, 10*time.Second)
+			errs <- err
+		}()
+	}
+	var failed int
+	for range 2 {
+		if err := <-errs; err != nil {
+			if !strings.HasSuffix(err.Error(), "is still active. Terminate it before launching another.") {
+				t.Fatal(err)
+			}
+			failed++
+		}
+	}
+	if failed != 1 || len(m.Sessions()) != 1 {
+		t.Fatalf("%d launches failed, %d sessions", failed, len(m.Sessions()))
+	}
+}

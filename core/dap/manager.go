@@ -412,6 +412,9 @@ func (m *Manager) register(s *session) error {
 	if m.closed {
 		return errors.New("the debug sessions are closed: the gopi session is ending")
 	}
+	if a := m.active; a != nil { // another launch won the slot meanwhile
+		return fmt.Errorf("Debug session %s is still active. Terminate it before launching another.", a.id)
+	}
 	m.nextID++
 	s.id = fmt.Sprintf("debug-%d", m.nextID)
 	now := m.opts.Now()
