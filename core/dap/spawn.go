@@ -186,6 +186,7 @@ func dialSocket(ctx context.Context, sock string, p *process) (net.Conn, error) 
 // multiCloser closes several things, returning the first error.
 type multiCloser []io.Closer
 
+// Close closes each in turn.
 func (m multiCloser) Close() error {
 	var errs []error
 	for _, c := range m {

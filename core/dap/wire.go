@@ -57,7 +57,10 @@ func readMessage(r *bufio.Reader) (*message, error) {
 // errBadMessage wraps a frame whose content is not a DAP message.
 type errBadMessage struct{ err error }
 
+// Error says the frame was not a DAP message, and why.
 func (e *errBadMessage) Error() string { return "not a DAP message: " + e.err.Error() }
+
+// Unwrap returns the decoding error.
 func (e *errBadMessage) Unwrap() error { return e.err }
 
 // decodeMessage decodes the content of one frame.
