@@ -11,22 +11,26 @@ import (
 
 // Continue resumes the program and waits, at most timeout, for it to stop
 // or end; a program still running then is not an error (TimedOut).
-func (m *Manager) Continue(ctx context.Context, timeout time.Duration) (Outcome, error) {
+func (c Control) Continue(ctx context.Context, timeout time.Duration) (Outcome, error) {
+	m := c.m
 	return m.resume(ctx, "continue", timeout)
 }
 
 // StepOver runs to the next line of the current function.
-func (m *Manager) StepOver(ctx context.Context, timeout time.Duration) (Outcome, error) {
+func (c Control) StepOver(ctx context.Context, timeout time.Duration) (Outcome, error) {
+	m := c.m
 	return m.resume(ctx, "next", timeout)
 }
 
 // StepIn steps into the call on the current line.
-func (m *Manager) StepIn(ctx context.Context, timeout time.Duration) (Outcome, error) {
+func (c Control) StepIn(ctx context.Context, timeout time.Duration) (Outcome, error) {
+	m := c.m
 	return m.resume(ctx, "stepIn", timeout)
 }
 
 // StepOut runs until the current function returns.
-func (m *Manager) StepOut(ctx context.Context, timeout time.Duration) (Outcome, error) {
+func (c Control) StepOut(ctx context.Context, timeout time.Duration) (Outcome, error) {
+	m := c.m
 	return m.resume(ctx, "stepOut", timeout)
 }
 
@@ -73,7 +77,8 @@ func (m *Manager) outcome(ctx context.Context, s *session, w *Watch, timeout tim
 
 // Pause interrupts the program and waits for it to stop; a program
 // already stopped is left as it is.
-func (m *Manager) Pause(ctx context.Context, timeout time.Duration) (Summary, error) {
+func (c Control) Pause(ctx context.Context, timeout time.Duration) (Summary, error) {
+	m := c.m
 	s, err := m.touch()
 	if err != nil {
 		return Summary{}, err
@@ -128,7 +133,8 @@ func (m *Manager) threadID(ctx context.Context, s *session, timeout time.Duratio
 }
 
 // Threads lists the program's threads.
-func (m *Manager) Threads(ctx context.Context, timeout time.Duration) ([]godap.Thread, Summary, error) {
+func (in Inspector) Threads(ctx context.Context, timeout time.Duration) ([]godap.Thread, Summary, error) {
+	m := in.m
 	s, err := m.touch()
 	if err != nil {
 		return nil, Summary{}, err
@@ -146,7 +152,8 @@ func (m *Manager) Threads(ctx context.Context, timeout time.Duration) ([]godap.T
 
 // StackTrace returns the frames of the current thread (at most levels,
 // when given).
-func (m *Manager) StackTrace(ctx context.Context, levels *int, timeout time.Duration) ([]godap.StackFrame, Summary, error) {
+func (in Inspector) StackTrace(ctx context.Context, levels *int, timeout time.Duration) ([]godap.StackFrame, Summary, error) {
+	m := in.m
 	s, err := m.touch()
 	if err != nil {
 		return nil, Summary{}, err
@@ -174,7 +181,8 @@ func (m *Manager) StackTrace(ctx context.Context, levels *int, timeout time.Dura
 }
 
 // Scopes returns the scopes of frame (the current frame when nil).
-func (m *Manager) Scopes(ctx context.Context, frame *int, timeout time.Duration) ([]godap.Scope, Summary, error) {
+func (in Inspector) Scopes(ctx context.Context, frame *int, timeout time.Duration) ([]godap.Scope, Summary, error) {
+	m := in.m
 	s, err := m.touch()
 	if err != nil {
 		return nil, Summary{}, err
@@ -195,7 +203,8 @@ func (m *Manager) Scopes(ctx context.Context, frame *int, timeout time.Duration)
 }
 
 // Variables returns the variables of a variables reference.
-func (m *Manager) Variables(ctx context.Context, ref int, timeout time.Duration) ([]godap.Variable, Summary, error) {
+func (in Inspector) Variables(ctx context.Context, ref int, timeout time.Duration) ([]godap.Variable, Summary, error) {
+	m := in.m
 	s, err := m.touch()
 	if err != nil {
 		return nil, Summary{}, err
@@ -209,7 +218,8 @@ func (m *Manager) Variables(ctx context.Context, ref int, timeout time.Duration)
 
 // Evaluate evaluates expression in context ("repl", "watch", …) in frame
 // (the current frame when nil).
-func (m *Manager) Evaluate(ctx context.Context, expression, evalContext string, frame *int, timeout time.Duration) (godap.EvaluateResponseBody, Summary, error) {
+func (in Inspector) Evaluate(ctx context.Context, expression, evalContext string, frame *int, timeout time.Duration) (godap.EvaluateResponseBody, Summary, error) {
+	m := in.m
 	s, err := m.touch()
 	if err != nil {
 		return godap.EvaluateResponseBody{}, Summary{}, err
@@ -231,7 +241,8 @@ func (m *Manager) Evaluate(ctx context.Context, expression, evalContext string, 
 }
 
 // Disassemble disassembles count instructions around ref.
-func (m *Manager) Disassemble(ctx context.Context, ref string, count int, offset, instructionOffset *int, resolveSymbols *bool, timeout time.Duration) ([]godap.DisassembledInstruction, Summary, error) {
+func (in Inspector) Disassemble(ctx context.Context, ref string, count int, offset, instructionOffset *int, resolveSymbols *bool, timeout time.Duration) ([]godap.DisassembledInstruction, Summary, error) {
+	m := in.m
 	s, err := m.touch()
 	if err != nil {
 		return nil, Summary{}, err
@@ -257,7 +268,8 @@ type MemoryRead struct {
 }
 
 // ReadMemory reads count bytes at ref+offset.
-func (m *Manager) ReadMemory(ctx context.Context, ref string, count int, offset *int, timeout time.Duration) (MemoryRead, Summary, error) {
+func (in Inspector) ReadMemory(ctx context.Context, ref string, count int, offset *int, timeout time.Duration) (MemoryRead, Summary, error) {
+	m := in.m
 	s, err := m.touch()
 	if err != nil {
 		return MemoryRead{}, Summary{}, err
@@ -285,7 +297,8 @@ type MemoryWrite struct {
 }
 
 // WriteMemory writes base64 data at ref+offset.
-func (m *Manager) WriteMemory(ctx context.Context, ref, data string, offset *int, allowPartial *bool, timeout time.Duration) (MemoryWrite, Summary, error) {
+func (in Inspector) WriteMemory(ctx context.Context, ref, data string, offset *int, allowPartial *bool, timeout time.Duration) (MemoryWrite, Summary, error) {
+	m := in.m
 	s, err := m.touch()
 	if err != nil {
 		return MemoryWrite{}, Summary{}, err
@@ -307,7 +320,8 @@ func (m *Manager) WriteMemory(ctx context.Context, ref, data string, offset *int
 
 // Modules lists the program's modules (a page of them when start or
 // count is given).
-func (m *Manager) Modules(ctx context.Context, start, count *int, timeout time.Duration) ([]godap.Module, Summary, error) {
+func (in Inspector) Modules(ctx context.Context, start, count *int, timeout time.Duration) ([]godap.Module, Summary, error) {
+	m := in.m
 	s, err := m.touch()
 	if err != nil {
 		return nil, Summary{}, err
@@ -323,7 +337,8 @@ func (m *Manager) Modules(ctx context.Context, start, count *int, timeout time.D
 }
 
 // LoadedSources lists the sources the program has loaded.
-func (m *Manager) LoadedSources(ctx context.Context, timeout time.Duration) ([]godap.Source, Summary, error) {
+func (in Inspector) LoadedSources(ctx context.Context, timeout time.Duration) ([]godap.Source, Summary, error) {
+	m := in.m
 	s, err := m.touch()
 	if err != nil {
 		return nil, Summary{}, err
@@ -336,7 +351,8 @@ func (m *Manager) LoadedSources(ctx context.Context, timeout time.Duration) ([]g
 }
 
 // Custom sends any request and returns its body as sent.
-func (m *Manager) Custom(ctx context.Context, command string, args map[string]any, timeout time.Duration) (json.RawMessage, Summary, error) {
+func (in Inspector) Custom(ctx context.Context, command string, args map[string]any, timeout time.Duration) (json.RawMessage, Summary, error) {
+	m := in.m
 	s, err := m.touch()
 	if err != nil {
 		return nil, Summary{}, err

@@ -115,9 +115,10 @@ func sourceKind(path string) breakpointKind[SourceBreakpoint] {
 	}
 }
 
-// SetBreakpoint adds (or replaces) the line breakpoint of file:line and
+// SetLine adds (or replaces) the line breakpoint of file:line and
 // returns the file's breakpoints and its absolute path.
-func (m *Manager) SetBreakpoint(ctx context.Context, file string, line int, condition string, timeout time.Duration) ([]SourceBreakpoint, string, Summary, error) {
+func (b Breakpoints) SetLine(ctx context.Context, file string, line int, condition string, timeout time.Duration) ([]SourceBreakpoint, string, Summary, error) {
+	m := b.m
 	path := absPath(file)
 	bps, sum, err := updateBreakpoints(ctx, m, sourceKind(path), timeout, func(bps []SourceBreakpoint) []SourceBreakpoint {
 		bps = slices.DeleteFunc(bps, func(b SourceBreakpoint) bool { return b.Line == line })
@@ -128,8 +129,9 @@ func (m *Manager) SetBreakpoint(ctx context.Context, file string, line int, cond
 	return bps, path, sum, err
 }
 
-// RemoveBreakpoint removes the line breakpoint of file:line.
-func (m *Manager) RemoveBreakpoint(ctx context.Context, file string, line int, timeout time.Duration) ([]SourceBreakpoint, string, Summary, error) {
+// RemoveLine removes the line breakpoint of file:line.
+func (b Breakpoints) RemoveLine(ctx context.Context, file string, line int, timeout time.Duration) ([]SourceBreakpoint, string, Summary, error) {
+	m := b.m
 	path := absPath(file)
 	bps, sum, err := updateBreakpoints(ctx, m, sourceKind(path), timeout, func(bps []SourceBreakpoint) []SourceBreakpoint {
 		return slices.DeleteFunc(bps, func(b SourceBreakpoint) bool { return b.Line == line })
@@ -151,9 +153,10 @@ var functionKind = breakpointKind[FunctionBreakpoint]{
 	keepAnswers: true,
 }
 
-// SetFunctionBreakpoint adds (or replaces) the breakpoint on function
+// SetFunction adds (or replaces) the breakpoint on function
 // name and returns every function breakpoint.
-func (m *Manager) SetFunctionBreakpoint(ctx context.Context, name, condition string, timeout time.Duration) ([]FunctionBreakpoint, Summary, error) {
+func (b Breakpoints) SetFunction(ctx context.Context, name, condition string, timeout time.Duration) ([]FunctionBreakpoint, Summary, error) {
+	m := b.m
 	return updateBreakpoints(ctx, m, functionKind, timeout, func(bps []FunctionBreakpoint) []FunctionBreakpoint {
 		bps = slices.DeleteFunc(bps, func(b FunctionBreakpoint) bool { return b.Name == name })
 		bps = append(bps, FunctionBreakpoint{Name: name, Condition: condition})
@@ -162,8 +165,9 @@ func (m *Manager) SetFunctionBreakpoint(ctx context.Context, name, condition str
 	})
 }
 
-// RemoveFunctionBreakpoint removes the breakpoint on function name.
-func (m *Manager) RemoveFunctionBreakpoint(ctx context.Context, name string, timeout time.Duration) ([]FunctionBreakpoint, Summary, error) {
+// RemoveFunction removes the breakpoint on function name.
+func (b Breakpoints) RemoveFunction(ctx context.Context, name string, timeout time.Duration) ([]FunctionBreakpoint, Summary, error) {
+	m := b.m
 	return updateBreakpoints(ctx, m, functionKind, timeout, func(bps []FunctionBreakpoint) []FunctionBreakpoint {
 		return slices.DeleteFunc(bps, func(b FunctionBreakpoint) bool { return b.Name == name })
 	})
@@ -193,9 +197,10 @@ var instructionKind = breakpointKind[InstructionBreakpoint]{
 	},
 }
 
-// SetInstructionBreakpoint adds (or replaces) the breakpoint at ref+offset
+// SetInstruction adds (or replaces) the breakpoint at ref+offset
 // and returns every instruction breakpoint with the adapter's answer.
-func (m *Manager) SetInstructionBreakpoint(ctx context.Context, ref string, offset *int, condition, hitCondition string, timeout time.Duration) ([]InstructionBreakpoint, Summary, error) {
+func (b Breakpoints) SetInstruction(ctx context.Context, ref string, offset *int, condition, hitCondition string, timeout time.Duration) ([]InstructionBreakpoint, Summary, error) {
+	m := b.m
 	return updateBreakpoints(ctx, m, instructionKind, timeout, func(bps []InstructionBreakpoint) []InstructionBreakpoint {
 		bps = slices.DeleteFunc(bps, func(b InstructionBreakpoint) bool {
 			return b.InstructionReference == ref && intEq(b.Offset, offset)
@@ -208,9 +213,10 @@ func (m *Manager) SetInstructionBreakpoint(ctx context.Context, ref string, offs
 	})
 }
 
-// RemoveInstructionBreakpoint removes the breakpoints at ref (at
+// RemoveInstruction removes the breakpoints at ref (at
 // ref+offset only, when offset is given).
-func (m *Manager) RemoveInstructionBreakpoint(ctx context.Context, ref string, offset *int, timeout time.Duration) ([]InstructionBreakpoint, Summary, error) {
+func (b Breakpoints) RemoveInstruction(ctx context.Context, ref string, offset *int, timeout time.Duration) ([]InstructionBreakpoint, Summary, error) {
+	m := b.m
 	return updateBreakpoints(ctx, m, instructionKind, timeout, func(bps []InstructionBreakpoint) []InstructionBreakpoint {
 		return slices.DeleteFunc(bps, func(b InstructionBreakpoint) bool {
 			return b.InstructionReference == ref && (offset == nil || intEq(b.Offset, offset))
@@ -218,9 +224,10 @@ func (m *Manager) RemoveInstructionBreakpoint(ctx context.Context, ref string, o
 	})
 }
 
-// DataBreakpointInfo asks whether name (in the variables of ref, or of
+// DataInfo asks whether name (in the variables of ref, or of
 // frame) can be watched, and under which data id.
-func (m *Manager) DataBreakpointInfo(ctx context.Context, name string, ref, frame *int, timeout time.Duration) (godap.DataBreakpointInfoResponseBody, Summary, error) {
+func (b Breakpoints) DataInfo(ctx context.Context, name string, ref, frame *int, timeout time.Duration) (godap.DataBreakpointInfoResponseBody, Summary, error) {
+	m := b.m
 	s, err := m.touch()
 	if err != nil {
 		return godap.DataBreakpointInfoResponseBody{}, Summary{}, err
@@ -250,8 +257,9 @@ var dataKind = breakpointKind[DataBreakpoint]{
 	},
 }
 
-// SetDataBreakpoint adds (or replaces) the watchpoint on dataID.
-func (m *Manager) SetDataBreakpoint(ctx context.Context, dataID, access, condition, hitCondition string, timeout time.Duration) ([]DataBreakpoint, Summary, error) {
+// SetData adds (or replaces) the watchpoint on dataID.
+func (b Breakpoints) SetData(ctx context.Context, dataID, access, condition, hitCondition string, timeout time.Duration) ([]DataBreakpoint, Summary, error) {
+	m := b.m
 	return updateBreakpoints(ctx, m, dataKind, timeout, func(bps []DataBreakpoint) []DataBreakpoint {
 		bps = slices.DeleteFunc(bps, func(b DataBreakpoint) bool { return b.DataID == dataID })
 		bps = append(bps, DataBreakpoint{DataID: dataID, AccessType: access, Condition: condition, HitCondition: hitCondition})
@@ -260,8 +268,9 @@ func (m *Manager) SetDataBreakpoint(ctx context.Context, dataID, access, conditi
 	})
 }
 
-// RemoveDataBreakpoint removes the watchpoint on dataID.
-func (m *Manager) RemoveDataBreakpoint(ctx context.Context, dataID string, timeout time.Duration) ([]DataBreakpoint, Summary, error) {
+// RemoveData removes the watchpoint on dataID.
+func (b Breakpoints) RemoveData(ctx context.Context, dataID string, timeout time.Duration) ([]DataBreakpoint, Summary, error) {
+	m := b.m
 	return updateBreakpoints(ctx, m, dataKind, timeout, func(bps []DataBreakpoint) []DataBreakpoint {
 		return slices.DeleteFunc(bps, func(b DataBreakpoint) bool { return b.DataID == dataID })
 	})

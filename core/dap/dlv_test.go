@@ -59,19 +59,19 @@ func TestDlvSession(t *testing.T) {
 	if len(pids) < 2 { // dlv and the debuggee
 		t.Fatalf("processes: %v", pids)
 	}
-	bps, _, _, err := m.SetBreakpoint(ctx, main, 7, "", 30*time.Second)
+	bps, _, _, err := m.Breakpoints().SetLine(ctx, main, 7, "", 30*time.Second)
 	if err != nil || len(bps) != 1 || !bps[0].Verified {
 		t.Fatalf("breakpoint %+v %v", bps, err)
 	}
-	out, err := m.Continue(ctx, 30*time.Second)
+	out, err := m.Control().Continue(ctx, 30*time.Second)
 	if err != nil || out.State != StatusStopped || out.Summary.Line == nil || *out.Summary.Line != 7 {
 		t.Fatalf("continue %+v %v", out, err)
 	}
-	scopes, _, err := m.Scopes(ctx, nil, 30*time.Second)
+	scopes, _, err := m.Inspect().Scopes(ctx, nil, 30*time.Second)
 	if err != nil || len(scopes) == 0 {
 		t.Fatalf("scopes %+v %v", scopes, err)
 	}
-	vars, _, err := m.Variables(ctx, scopes[0].VariablesReference, 30*time.Second)
+	vars, _, err := m.Inspect().Variables(ctx, scopes[0].VariablesReference, 30*time.Second)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -82,11 +82,11 @@ func TestDlvSession(t *testing.T) {
 	if !found {
 		t.Fatalf("x not 41 in %+v", vars)
 	}
-	out, err = m.StepOver(ctx, 30*time.Second)
+	out, err = m.Control().StepOver(ctx, 30*time.Second)
 	if err != nil || out.State != StatusStopped || *out.Summary.Line != 8 {
 		t.Fatalf("step %+v %v", out, err)
 	}
-	ev, _, err := m.Evaluate(ctx, "x", "repl", nil, 30*time.Second)
+	ev, _, err := m.Inspect().Evaluate(ctx, "x", "repl", nil, 30*time.Second)
 	if err != nil || ev.Result != "42" {
 		t.Fatalf("evaluate %+v %v", ev, err)
 	}

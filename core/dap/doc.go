@@ -20,12 +20,15 @@
 //     starts form one childproc.Tree, so closing the client leaves no
 //     process behind, the debuggee included, even when the adapter gave
 //     it a process group of its own.
-//   - Sessions (manager.go, breakpoints.go, actions.go, summary.go,
-//     output.go): the Manager allows one live session at a time, runs
-//     the initialize → launch/attach → initialized → configurationDone
-//     handshake, caches breakpoints, the stop location and the program's
-//     output (128 KiB, oldest text dropped first) and ends idle sessions
-//     after ten minutes.
+//   - Sessions (manager.go, parts.go, breakpoints.go, actions.go,
+//     summary.go, output.go): the Manager allows one live session at a
+//     time, runs the initialize → launch/attach → initialized →
+//     configurationDone handshake, caches breakpoints, the stop location
+//     and the program's output (128 KiB, oldest text dropped first) and
+//     ends idle sessions after ten minutes. Its actions are grouped in
+//     three views of the active session: Breakpoints, Control (resume,
+//     step, pause) and Inspector (threads, frames, variables, memory, any
+//     request).
 //
 // Every call takes a context and a timeout; texts of errors the model
 // sees follow omp's ("DAP request <command> timed out after <ms>ms",

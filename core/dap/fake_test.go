@@ -56,26 +56,26 @@ func TestFakeSession(t *testing.T) {
 	if _, err := m.Launch(ctx, LaunchOptions{Adapter: a, Program: "/src/main.go", Cwd: t.TempDir()}, 10*time.Second); err == nil || err.Error() != "Debug session debug-1 is still active. Terminate it before launching another." {
 		t.Fatalf("second launch: %v", err)
 	}
-	scopes, _, err := m.Scopes(ctx, nil, 5*time.Second)
+	scopes, _, err := m.Inspect().Scopes(ctx, nil, 5*time.Second)
 	if err != nil || len(scopes) != 1 || scopes[0].VariablesReference != 100 {
 		t.Fatalf("scopes %+v %v", scopes, err)
 	}
-	vars, _, err := m.Variables(ctx, 100, 5*time.Second)
+	vars, _, err := m.Inspect().Variables(ctx, 100, 5*time.Second)
 	if err != nil || len(vars) != 1 || vars[0].Name != "x" || vars[0].Value != "42" {
 		t.Fatalf("variables %+v %v", vars, err)
 	}
-	ev, _, err := m.Evaluate(ctx, "x+1", "repl", nil, 5*time.Second)
+	ev, _, err := m.Inspect().Evaluate(ctx, "x+1", "repl", nil, 5*time.Second)
 	if err != nil || ev.Result != "43" {
 		t.Fatalf("evaluate %+v %v", ev, err)
 	}
-	bps, path, _, err := m.SetBreakpoint(ctx, "/src/main.go", 5, "", 5*time.Second)
+	bps, path, _, err := m.Breakpoints().SetLine(ctx, "/src/main.go", 5, "", 5*time.Second)
 	if err != nil || path != "/src/main.go" || len(bps) != 1 || !bps[0].Verified || bps[0].ID == nil {
 		t.Fatalf("breakpoints %+v %s %v", bps, path, err)
 	}
-	if _, _, err := m.Modules(ctx, nil, nil, 5*time.Second); err == nil || err.Error() != "fake adapter: unsupported request modules" {
+	if _, _, err := m.Inspect().Modules(ctx, nil, nil, 5*time.Second); err == nil || err.Error() != "fake adapter: unsupported request modules" {
 		t.Fatalf("a failed response: %v", err)
 	}
-	out, err := m.Continue(ctx, 5*time.Second)
+	out, err := m.Control().Continue(ctx, 5*time.Second)
 	if err != nil || out.State != StatusTerminated || out.TimedOut || out.Summary.ExitCode == nil || *out.Summary.ExitCode != 0 {
 		t.Fatalf("continue %+v %v", out, err)
 	}

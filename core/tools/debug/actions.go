@@ -27,7 +27,7 @@ func (c *call) run(ctx context.Context) (string, error) {
 	case "continue", "step_over", "step_in", "step_out":
 		return c.resume(ctx)
 	case "pause":
-		s, err := m.Pause(ctx, c.timeout)
+		s, err := m.Control().Pause(ctx, c.timeout)
 		if err != nil {
 			return "", err
 		}
@@ -41,7 +41,7 @@ func (c *call) run(ctx context.Context) (string, error) {
 		if evalContext == "" {
 			evalContext = "repl"
 		}
-		ev, s, err := m.Evaluate(ctx, a.Expression, evalContext, integer(a.FrameID), c.timeout)
+		ev, s, err := m.Inspect().Evaluate(ctx, a.Expression, evalContext, integer(a.FrameID), c.timeout)
 		if err != nil {
 			return "", err
 		}
@@ -49,7 +49,7 @@ func (c *call) run(ctx context.Context) (string, error) {
 		c.d.Evaluation = ev
 		return formatEvaluation(ev), nil
 	case "stack_trace":
-		frames, s, err := m.StackTrace(ctx, integer(a.Levels), c.timeout)
+		frames, s, err := m.Inspect().StackTrace(ctx, integer(a.Levels), c.timeout)
 		if err != nil {
 			return "", err
 		}
@@ -57,7 +57,7 @@ func (c *call) run(ctx context.Context) (string, error) {
 		c.d.StackFrames = nonNil(frames)
 		return formatStackFrames(frames), nil
 	case "threads":
-		threads, s, err := m.Threads(ctx, c.timeout)
+		threads, s, err := m.Inspect().Threads(ctx, c.timeout)
 		if err != nil {
 			return "", err
 		}
@@ -65,7 +65,7 @@ func (c *call) run(ctx context.Context) (string, error) {
 		c.d.Threads = nonNil(threads)
 		return formatThreads(threads), nil
 	case "scopes":
-		scopes, s, err := m.Scopes(ctx, integer(a.FrameID), c.timeout)
+		scopes, s, err := m.Inspect().Scopes(ctx, integer(a.FrameID), c.timeout)
 		if err != nil {
 			return "", err
 		}
@@ -80,7 +80,7 @@ func (c *call) run(ctx context.Context) (string, error) {
 		if ref == nil {
 			return "", errors.New("variables requires variable_ref or scope_id")
 		}
-		vars, s, err := m.Variables(ctx, *ref, c.timeout)
+		vars, s, err := m.Inspect().Variables(ctx, *ref, c.timeout)
 		if err != nil {
 			return "", err
 		}
@@ -93,7 +93,7 @@ func (c *call) run(ctx context.Context) (string, error) {
 		if err := c.require(func(k godap.Capabilities) bool { return k.SupportsModulesRequest }, "module introspection"); err != nil {
 			return "", err
 		}
-		mods, s, err := m.Modules(ctx, integer(a.StartModule), integer(a.ModuleCount), c.timeout)
+		mods, s, err := m.Inspect().Modules(ctx, integer(a.StartModule), integer(a.ModuleCount), c.timeout)
 		if err != nil {
 			return "", err
 		}
@@ -104,7 +104,7 @@ func (c *call) run(ctx context.Context) (string, error) {
 		if err := c.require(func(k godap.Capabilities) bool { return k.SupportsLoadedSourcesRequest }, "loaded sources"); err != nil {
 			return "", err
 		}
-		srcs, s, err := m.LoadedSources(ctx, c.timeout)
+		srcs, s, err := m.Inspect().LoadedSources(ctx, c.timeout)
 		if err != nil {
 			return "", err
 		}
@@ -115,7 +115,7 @@ func (c *call) run(ctx context.Context) (string, error) {
 		if a.Command == "" {
 			return "", errors.New("command is required for custom_request")
 		}
-		body, s, err := m.Custom(ctx, a.Command, a.Arguments, c.timeout)
+		body, s, err := m.Inspect().Custom(ctx, a.Command, a.Arguments, c.timeout)
 		if err != nil {
 			return "", err
 		}
@@ -193,9 +193,9 @@ func (c *call) breakpoint(ctx context.Context) (string, error) {
 		var s dap.Summary
 		var err error
 		if set {
-			bps, s, err = m.SetFunctionBreakpoint(ctx, a.Function, a.Condition, c.timeout)
+			bps, s, err = m.Breakpoints().SetFunction(ctx, a.Function, a.Condition, c.timeout)
 		} else {
-			bps, s, err = m.RemoveFunctionBreakpoint(ctx, a.Function, c.timeout)
+			bps, s, err = m.Breakpoints().RemoveFunction(ctx, a.Function, c.timeout)
 		}
 		if err != nil {
 			return "", err
@@ -213,9 +213,9 @@ func (c *call) breakpoint(ctx context.Context) (string, error) {
 	var s dap.Summary
 	var err error
 	if set {
-		bps, path, s, err = m.SetBreakpoint(ctx, file, int(*a.Line), a.Condition, c.timeout)
+		bps, path, s, err = m.Breakpoints().SetLine(ctx, file, int(*a.Line), a.Condition, c.timeout)
 	} else {
-		bps, path, s, err = m.RemoveBreakpoint(ctx, file, int(*a.Line), c.timeout)
+		bps, path, s, err = m.Breakpoints().RemoveLine(ctx, file, int(*a.Line), c.timeout)
 	}
 	if err != nil {
 		return "", err
@@ -237,9 +237,9 @@ func (c *call) instructionBreakpoint(ctx context.Context) (string, error) {
 	var s dap.Summary
 	var err error
 	if a.Action == "set_instruction_breakpoint" {
-		bps, s, err = m.SetInstructionBreakpoint(ctx, a.InstructionReference, integer(a.Offset), a.Condition, a.HitCondition, c.timeout)
+		bps, s, err = m.Breakpoints().SetInstruction(ctx, a.InstructionReference, integer(a.Offset), a.Condition, a.HitCondition, c.timeout)
 	} else {
-		bps, s, err = m.RemoveInstructionBreakpoint(ctx, a.InstructionReference, integer(a.Offset), c.timeout)
+		bps, s, err = m.Breakpoints().RemoveInstruction(ctx, a.InstructionReference, integer(a.Offset), c.timeout)
 	}
 	if err != nil {
 		return "", err
@@ -262,7 +262,7 @@ func (c *call) dataBreakpoint(ctx context.Context) (string, error) {
 		if ref == nil {
 			ref = integer(a.ScopeID)
 		}
-		info, s, err := m.DataBreakpointInfo(ctx, a.Name, ref, integer(a.FrameID), c.timeout)
+		info, s, err := m.Breakpoints().DataInfo(ctx, a.Name, ref, integer(a.FrameID), c.timeout)
 		if err != nil {
 			return "", err
 		}
@@ -277,9 +277,9 @@ func (c *call) dataBreakpoint(ctx context.Context) (string, error) {
 	var s dap.Summary
 	var err error
 	if a.Action == "set_data_breakpoint" {
-		bps, s, err = m.SetDataBreakpoint(ctx, a.DataID, a.AccessType, a.Condition, a.HitCondition, c.timeout)
+		bps, s, err = m.Breakpoints().SetData(ctx, a.DataID, a.AccessType, a.Condition, a.HitCondition, c.timeout)
 	} else {
-		bps, s, err = m.RemoveDataBreakpoint(ctx, a.DataID, c.timeout)
+		bps, s, err = m.Breakpoints().RemoveData(ctx, a.DataID, c.timeout)
 	}
 	if err != nil {
 		return "", err
@@ -295,7 +295,7 @@ var verbs = map[string]string{"continue": "Continue", "step_over": "Step over", 
 func (c *call) resume(ctx context.Context) (string, error) {
 	m := c.t.dbg
 	run := map[string]func(context.Context, time.Duration) (dap.Outcome, error){
-		"continue": m.Continue, "step_over": m.StepOver, "step_in": m.StepIn, "step_out": m.StepOut,
+		"continue": m.Control().Continue, "step_over": m.Control().StepOver, "step_in": m.Control().StepIn, "step_out": m.Control().StepOut,
 	}[c.a.Action]
 	o, err := run(ctx, c.timeout)
 	if err != nil {
@@ -326,7 +326,7 @@ func (c *call) memory(ctx context.Context) (string, error) {
 		if ref == "" {
 			return "", errors.New("disassemble requires memory_reference unless the current stop location has an instruction pointer reference")
 		}
-		ins, s, err := m.Disassemble(ctx, ref, int(*a.InstructionCount), integer(a.Offset), integer(a.InstructionOffset), a.ResolveSymbols, c.timeout)
+		ins, s, err := m.Inspect().Disassemble(ctx, ref, int(*a.InstructionCount), integer(a.Offset), integer(a.InstructionOffset), a.ResolveSymbols, c.timeout)
 		if err != nil {
 			return "", err
 		}
@@ -343,7 +343,7 @@ func (c *call) memory(ctx context.Context) (string, error) {
 		if a.Count == nil {
 			return "", errors.New("count is required for read_memory")
 		}
-		r, s, err := m.ReadMemory(ctx, a.MemoryReference, int(*a.Count), integer(a.Offset), c.timeout)
+		r, s, err := m.Inspect().ReadMemory(ctx, a.MemoryReference, int(*a.Count), integer(a.Offset), c.timeout)
 		if err != nil {
 			return "", err
 		}
@@ -360,7 +360,7 @@ func (c *call) memory(ctx context.Context) (string, error) {
 		if a.Data == "" {
 			return "", errors.New("data is required for write_memory")
 		}
-		w, s, err := m.WriteMemory(ctx, a.MemoryReference, a.Data, integer(a.Offset), a.AllowPartial, c.timeout)
+		w, s, err := m.Inspect().WriteMemory(ctx, a.MemoryReference, a.Data, integer(a.Offset), a.AllowPartial, c.timeout)
 		if err != nil {
 			return "", err
 		}
