@@ -111,3 +111,19 @@ func enum(values []string) []any {
 	}
 	return out
 }
+
+// readOnlyActions only read the session's state: no program starts,
+// runs, stops or changes.
+var readOnlyActions = map[string]bool{
+	"sessions": true, "output": true, "threads": true, "stack_trace": true, "scopes": true, "variables": true,
+	"disassemble": true, "read_memory": true, "modules": true, "loaded_sources": true, "data_breakpoint_info": true,
+}
+
+// Access reports what a call does for permission gates: the reading
+// actions only read; launch, attach, breakpoints, stepping, evaluate
+// (which may call functions), memory writes, custom requests and
+// terminate run or change programs.
+func (t *Tool) Access(args tool.Args) tool.Access {
+	action, _ := args["action"].(string)
+	return tool.Access{Tool: "debug", Writes: !readOnlyActions[action]}
+}
