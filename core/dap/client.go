@@ -303,11 +303,11 @@ func (c *Client) connectionEnded(readErr error) {
 	c.fail(err)
 }
 
-// fail ends the connection with err: pending requests get it, watchers
-// wake, the owner's Closed hook runs once.
+// fail ends the connection with err: the owner's Closed hook runs once,
+// then pending requests get err and watchers wake.
 func (c *Client) fail(err error) {
 	c.mu.Lock()
-	if c.err != nil || !c.Alive() {
+	if c.err != nil {
 		c.mu.Unlock()
 		return
 	}
@@ -315,13 +315,15 @@ func (c *Client) fail(err error) {
 	c.err = err
 	pending := c.pending
 	c.pending = map[int]chan reply{}
-	close(c.done)
 	c.mu.Unlock()
-	for _, ch := range pending {
-		ch <- reply{err: err}
-	}
+	// The owner hears first, so whoever wakes next (a request, a watcher)
+	// finds the owner's state already saying so.
 	if c.hooks.Closed != nil {
 		c.hooks.Closed(err)
+	}
+	close(c.done)
+	for _, ch := range pending {
+		ch <- reply{err: err}
 	}
 }
 

@@ -107,7 +107,8 @@ func serve(mode string) int {
 // "hello from the fake" and ends it. Launch asks gopi to start a
 // "debuggee" (sleep) through runInTerminal and starts another itself in
 // a session of its own, as real adapters do, so tests can check that
-// nothing survives terminate.
+// nothing survives terminate. The request "crash" makes it exit with an
+// error message.
 func (f *fake) serveOK(req map[string]any, cmd string) (exit bool) {
 	switch cmd {
 	case "initialize":
@@ -151,6 +152,9 @@ func (f *fake) serveOK(req map[string]any, cmd string) (exit bool) {
 	case "next", "stepIn", "stepOut":
 		f.respond(req, nil)
 		f.event("stopped", map[string]any{"reason": "step", "threadId": 1})
+	case "crash": // a custom request that makes the adapter die mid-session
+		fmt.Fprintln(os.Stderr, "fake adapter: crashed on request")
+		os.Exit(4)
 	case "disconnect":
 		f.respond(req, nil)
 		return false // keeps running: the client must end it

@@ -139,3 +139,26 @@ func TestClampTimeout(t *testing.T) {
 		}
 	}
 }
+
+// An adapter that dies mid-session: the call says so with its error
+// output, the session shows as terminated, and a new launch is allowed.
+func TestAdapterCrashMidSession(t *testing.T) {
+	t.Parallel()
+	tl, _ := newTool(t, daptest.FakeOK)
+	for _, tc := range []struct {
+		args map[string]any
+		want string
+		err  bool
+	}{
+		{map[string]any{"action": "launch", "program": "app"}, "Status: stopped", false},
+		{map[string]any{"action": "custom_request", "command": "crash"}, "DAP adapter exited (code 4): fake adapter: crashed on request", true},
+		{map[string]any{"action": "sessions"}, "debug-1: terminated", false},
+		{map[string]any{"action": "threads"}, "DAP adapter gdb is not running", true},
+		{map[string]any{"action": "launch", "program": "app"}, "Session debug-2", false},
+	} {
+		res := run(t, tl, tc.args)
+		if got := res.FirstText(); res.IsError != tc.err || !strings.Contains(got, tc.want) {
+			t.Errorf("%v: error=%v %q, want %q", tc.args, res.IsError, got, tc.want)
+		}
+	}
+}
