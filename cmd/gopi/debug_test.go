@@ -74,11 +74,10 @@ func processesIn(dir string) []string {
 		if e.Name()[0] < '0' || e.Name()[0] > '9' || e.Name() == strconv.Itoa(os.Getpid()) {
 			continue
 		}
-		if cwd, err := os.Readlink(filepath.Join("/proc", e.Name(), "cwd")); err == nil && cwd == dir {
+		pid, _ := strconv.Atoi(e.Name())
+		if cwd, err := os.Readlink(filepath.Join("/proc", e.Name(), "cwd")); err == nil && cwd == dir && daptest.Alive(pid) {
 			stat, _ := os.ReadFile(filepath.Join("/proc", e.Name(), "stat"))
-			if i := strings.LastIndexByte(string(stat), ')'); i >= 0 && i+2 < len(stat) && stat[i+2] != 'Z' {
-				out = append(out, string(stat))
-			}
+			out = append(out, string(stat))
 		}
 	}
 	return out

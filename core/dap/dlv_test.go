@@ -94,7 +94,7 @@ func TestDlvSession(t *testing.T) {
 		t.Fatal("no session to terminate")
 	}
 	for _, pid := range pids {
-		if alive(pid) {
+		if daptest.Alive(pid) {
 			t.Errorf("process %d outlived the session", pid)
 		}
 	}

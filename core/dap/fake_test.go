@@ -2,8 +2,6 @@ package dap
 
 import (
 	"context"
-	"os"
-	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -20,17 +18,6 @@ func fakeManager(t *testing.T, mode string) (*Manager, *Resolved) {
 	a := &Resolved{Adapter: Adapter{Name: "fake", Connect: ConnectStdio,
 		LaunchDefaults: map[string]any{"request": "launch", "stopOnEntry": true}}, Path: exe}
 	return m, a
-}
-
-// alive reports whether pid is a live (not zombie) process.
-func alive(pid int) bool {
-	data, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
-	if err != nil {
-		return false
-	}
-	s := string(data)
-	i := strings.LastIndexByte(s, ')')
-	return i >= 0 && i+2 < len(s) && s[i+2] != 'Z' && s[i+2] != 'X'
 }
 
 // A whole session against the fake: launch stops on entry with the top
@@ -87,7 +74,7 @@ func TestFakeSession(t *testing.T) {
 		t.Fatalf("terminate %+v %v", sum, ok)
 	}
 	for _, pid := range pids {
-		if alive(pid) {
+		if daptest.Alive(pid) {
 			t.Errorf("process %d outlived the session", pid)
 		}
 	}
@@ -147,7 +134,7 @@ func TestIdleCleanup(t *testing.T) {
 		t.Fatal("an idle session was kept")
 	}
 	for _, pid := range pids {
-		if alive(pid) {
+		if daptest.Alive(pid) {
 			t.Errorf("process %d outlived the idle session", pid)
 		}
 	}

@@ -8,6 +8,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strconv"
+	"strings"
 	"testing"
 )
 
@@ -89,4 +90,25 @@ func LLDBDap(t testing.TB) (dir, cc string) {
 	}
 	t.Skip("lldb-dap is not installed: run scripts/setup.sh (make setup), which installs lldb-19 with apt-get where it can")
 	return "", ""
+}
+
+// Alive reports whether pid is a live process: in /proc, not a zombie,
+// and not already exiting (its memory released: a process past that point
+// never runs its own code again, it only waits to be reaped). Linux only;
+// elsewhere it reports false.
+func Alive(pid int) bool {
+	data, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
+	if err != nil {
+		return false
+	}
+	s := string(data)
+	i := strings.LastIndexByte(s, ')')
+	if i < 0 {
+		return false
+	}
+	f := strings.Fields(s[i+1:]) // f[0] is field 3 (state), f[20] field 23 (vsize)
+	if len(f) < 21 || f[0] == "Z" || f[0] == "X" {
+		return false
+	}
+	return f[20] != "0"
 }

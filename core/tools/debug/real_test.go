@@ -4,7 +4,6 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"strconv"
 	"strings"
 	"testing"
 
@@ -51,16 +50,11 @@ func script(t *testing.T, tl tool.Tool, steps []step) {
 func gone(t *testing.T, pids []int) {
 	t.Helper()
 	for _, pid := range pids {
-		if data, err := os.ReadFile(filepath.Join("/proc", itoa(pid), "stat")); err == nil {
-			s := string(data)
-			if i := strings.LastIndexByte(s, ')'); i >= 0 && i+2 < len(s) && s[i+2] != 'Z' {
-				t.Errorf("process %d outlived the session: %s", pid, s)
-			}
+		if daptest.Alive(pid) {
+			t.Errorf("process %d outlived the session", pid)
 		}
 	}
 }
-
-func itoa(n int) string { return strconv.Itoa(n) }
 
 // A Go program under dlv, through the tool as the model calls it.
 func TestDlvThroughTool(t *testing.T) {
