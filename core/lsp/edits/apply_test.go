@@ -607,3 +607,18 @@ func TestHandleApplyEdit(t *testing.T) {
 		t.Errorf("result = %+v, want a failure on change 1", got)
 	}
 }
+
+func TestApplyRefusesOneFileUnderTwoURIs(t *testing.T) {
+	root, opts := workspaceDir(t, map[string]string{"a.go": "package a\n"})
+	before := tree(t, root)
+	_, err := Apply(context.Background(), protocol.WorkspaceEdit{Changes: map[protocol.DocumentURI][]protocol.TextEdit{
+		uri(root, "a.go"): {te(0, 0, 0, 0, "// one\n")},
+		protocol.DocumentURI("file://" + root + "/./a.go"): {te(0, 0, 0, 0, "// two\n")},
+	}}, opts)
+	if !errors.Is(err, ErrInvalid) || !strings.Contains(err.Error(), "a.go is named twice") {
+		t.Fatalf("err = %v", err)
+	}
+	if !maps.Equal(tree(t, root), before) {
+		t.Error("a refused edit changed a.go")
+	}
+}

@@ -101,7 +101,15 @@ func (pl *plan) content(ctx context.Context, n node) ([]byte, error) {
 // over Changes, as the protocol says; Changes are taken in path order.
 func (pl *plan) build(ctx context.Context, edit protocol.WorkspaceEdit) error {
 	if len(edit.DocumentChanges) == 0 {
+		// All of Changes refer to the workspace before the edit: two
+		// URIs naming one file cannot both be applied.
+		seen := map[string]bool{}
 		for i, u := range slices.Sorted(maps.Keys(edit.Changes)) {
+			if p, err := u.Path(); err == nil && seen[p] {
+				return refuse(i, ErrInvalid, "%s is named twice in the edit (as %q and another URI); ask the server again", pl.opts.Display(p), string(u))
+			} else if err == nil {
+				seen[p] = true
+			}
 			if err := pl.addEdit(ctx, i, u, nil, edit.Changes[u]); err != nil {
 				return err
 			}
