@@ -364,6 +364,9 @@ func TestApplyRefusesPathsOutsideTheWorkspace(t *testing.T) {
 		{name: "create through a symlinked directory", change: func(r string) protocol.DocumentChange {
 			return createOf(uri(r, "linkdir/new.go"), nil)
 		}},
+		{name: "create over a dangling link that leads out", change: func(r string) protocol.DocumentChange {
+			return createOf(uri(r, "dangling.go"), &protocol.FileOptions{Overwrite: true})
+		}},
 		{name: "rename out of the workspace", change: func(r string) protocol.DocumentChange {
 			return renameOf(uri(r, "in.go"), protocol.FileURI(filepath.Join(outside, "in.go")), nil)
 		}},
@@ -378,6 +381,9 @@ func TestApplyRefusesPathsOutsideTheWorkspace(t *testing.T) {
 				t.Fatal(err)
 			}
 			if err := os.Symlink(filepath.Join(outside, "secret.go"), filepath.Join(root, "link.go")); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.Symlink(filepath.Join(outside, "made-by-the-link.go"), filepath.Join(root, "dangling.go")); err != nil {
 				t.Fatal(err)
 			}
 			before, beforeOut := tree(t, root), tree(t, outside)
@@ -620,5 +626,83 @@ func TestApplyRefusesOneFileUnderTwoURIs(t *testing.T) {
 	}
 	if !maps.Equal(tree(t, root), before) {
 		t.Error("a refused edit changed a.go")
+	}
+}
+
+// editorFiles is an editor front end's buffers (tool.Files): reads and
+// writes go to memory.
+type editorFiles struct{ buf map[string][]byte }
+
+func (f *editorFiles) ReadFile(_ context.Context, abs string) ([]byte, error) {
+	if b, ok := f.buf[abs]; ok {
+		return b, nil
+	}
+	return nil, fs.ErrNotExist
+}
+
+func (f *editorFiles) WriteFile(_ context.Context, abs string, data []byte, _ fs.FileMode) error {
+	f.buf[abs] = data
+	return nil
+}
+
+func TestEnvOptionsUseTheEditorsBuffers(t *testing.T) {
+	root, _ := workspaceDir(t, map[string]string{"a.go": "package a\nvar Old = 1\n"})
+	a := filepath.Join(root, "a.go")
+	env := tool.NewEnv(root)
+	// The buffer has an unsaved line the disk lacks; the server saw it.
+	files := &editorFiles{buf: map[string][]byte{a: []byte("package a\n\n// unsaved\nvar Old = 1\n")}}
+	env.Files = files
+	res, err := Apply(context.Background(), protocol.WorkspaceEdit{Changes: map[protocol.DocumentURI][]protocol.TextEdit{
+		protocol.FileURI(a): {te(3, 4, 3, 7, "New")},
+	}}, EnvOptions(env, []string{root}, nil))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := string(files.buf[a]); got != "package a\n\n// unsaved\nvar New = 1\n" {
+		t.Errorf("buffer = %q", got)
+	}
+	if b, _ := os.ReadFile(a); string(b) != "package a\nvar Old = 1\n" {
+		t.Errorf("the disk was written: %q", b)
+	}
+	if got := strings.Join(res.Summary(env.DisplayPath), "\n"); got != "Applied 1 edit(s) to a.go" {
+		t.Errorf("summary = %q", got)
+	}
+}
+
+func TestApplySaysWhatCouldNotBeUndone(t *testing.T) {
+	root, opts := workspaceDir(t, map[string]string{"a.go": "package a\n", "fail.go": "package f\n"})
+	writes := map[string]int{}
+	opts.WriteFile = func(_ context.Context, abs string, data []byte, perm fs.FileMode) error {
+		writes[abs]++
+		if strings.HasSuffix(abs, "fail.go") || writes[abs] > 1 {
+			return fmt.Errorf("disk full")
+		}
+		return atomicfile.WriteFile(abs, data, perm)
+	}
+	_, err := Apply(context.Background(), protocol.WorkspaceEdit{Changes: map[protocol.DocumentURI][]protocol.TextEdit{
+		uri(root, "a.go"):    {te(0, 0, 0, 0, "// a\n")},
+		uri(root, "fail.go"): {te(0, 0, 0, 0, "// f\n")},
+	}}, opts)
+	var we *WriteError
+	if !errors.As(err, &we) || len(we.Unrestored) != 1 {
+		t.Fatalf("err = %v, want one change not undone", err)
+	}
+	if want := "Cannot apply the language server's edit: cannot write fail.go: disk full; undoing what was already changed failed too (a.go: disk full): check those files by hand"; err.Error() != want {
+		t.Errorf("message = %q\nwant      %q", err, want)
+	}
+}
+
+func TestApplyCancelledBeforeWriting(t *testing.T) {
+	root, opts := workspaceDir(t, map[string]string{"a.go": "package a\n"})
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	_, err := Apply(ctx, protocol.WorkspaceEdit{Changes: map[protocol.DocumentURI][]protocol.TextEdit{
+		uri(root, "a.go"): {te(0, 0, 0, 0, "// a\n")},
+	}}, opts)
+	if !errors.Is(err, context.Canceled) {
+		t.Fatalf("err = %v", err)
+	}
+	if b, _ := os.ReadFile(filepath.Join(root, "a.go")); string(b) != "package a\n" {
+		t.Errorf("a.go = %q", b)
 	}
 }

@@ -32,18 +32,38 @@ func realPath(p string, follow bool) string {
 	if !follow {
 		dir, base := filepath.Split(p)
 		if base == "" {
-			return realPath(p, true)
+			return resolve(p, maxLinks)
 		}
-		return filepath.Join(realPath(filepath.Clean(dir), true), base)
+		return filepath.Join(resolve(filepath.Clean(dir), maxLinks), base)
 	}
+	return resolve(p, maxLinks)
+}
+
+// maxLinks bounds the dangling links resolve follows by hand (the kernel
+// stops at 40 too).
+const maxLinks = 40
+
+// resolve is realPath following links. A dangling link is followed to
+// where it points, since writing through it creates its target there.
+func resolve(p string, links int) string {
 	rest := ""
 	cur := p
 	for {
-		if r, err := filepath.EvalSymlinks(cur); err == nil {
+		r, err := filepath.EvalSymlinks(cur)
+		if err == nil {
 			return filepath.Join(r, rest)
-		} else if !errors.Is(err, fs.ErrNotExist) {
+		}
+		if !errors.Is(err, fs.ErrNotExist) {
 			// A loop or a permission error: judge the path as written.
 			return p
+		}
+		if fi, lerr := os.Lstat(cur); lerr == nil && fi.Mode()&fs.ModeSymlink != 0 && links > 0 {
+			if to, rerr := os.Readlink(cur); rerr == nil {
+				if !filepath.IsAbs(to) {
+					to = filepath.Join(filepath.Dir(cur), to)
+				}
+				return resolve(filepath.Join(filepath.Clean(to), rest), links-1)
+			}
 		}
 		parent := filepath.Dir(cur)
 		if parent == cur {
