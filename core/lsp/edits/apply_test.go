@@ -11,9 +11,11 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/gopi-agent/gopi/core/lsp/protocol"
 	"github.com/gopi-agent/gopi/core/tool"
+	"github.com/gopi-agent/gopi/fscache"
 	"github.com/gopi-agent/gopi/internal/atomicfile"
 )
 
@@ -704,5 +706,36 @@ func TestApplyCancelledBeforeWriting(t *testing.T) {
 	}
 	if b, _ := os.ReadFile(filepath.Join(root, "a.go")); string(b) != "package a\n" {
 		t.Errorf("a.go = %q", b)
+	}
+}
+
+func TestEnvOptionsRefreshTheScanCache(t *testing.T) {
+	root, _ := workspaceDir(t, map[string]string{"a.go": "package a\n", "d/x.go": "package d\n"})
+	env := tool.NewEnv(root)
+	env.Caches = &tool.Caches{Scan: fscache.New(fscache.Policy{TTL: time.Hour, MaxEntries: 4})}
+	paths := func() []string {
+		s, err := env.Caches.Scan.GetOrScan(context.Background(), root, fscache.Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var out []string
+		for _, e := range s.Entries {
+			out = append(out, e.Path)
+		}
+		return out
+	}
+	if got := paths(); !slices.Equal(got, []string{"a.go", "d", "d/x.go"}) {
+		t.Fatalf("first scan = %q", got)
+	}
+	_, err := Apply(context.Background(), protocol.WorkspaceEdit{DocumentChanges: []protocol.DocumentChange{
+		createOf(uri(root, "n/new.go"), nil),
+		deleteOf(uri(root, "a.go"), nil),
+		renameOf(uri(root, "d"), uri(root, "e"), nil),
+	}}, EnvOptions(env, []string{root}, nil))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := paths(); !slices.Equal(got, []string{"e", "e/x.go", "n", "n/new.go"}) {
+		t.Errorf("scan after the edit = %q", got)
 	}
 }
