@@ -10,6 +10,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -51,6 +52,26 @@ func findGopls() string {
 type goplsSession struct {
 	conn *jsonrpc2.Conn
 	cmd  *exec.Cmd
+
+	mu        sync.Mutex
+	applyOpts *Options                            // workspace/applyEdit is answered with HandleApplyEdit under these; nil: refused
+	applied   []protocol.ApplyWorkspaceEditResult // the answers given
+}
+
+// applyEdit answers gopls' workspace/applyEdit.
+func (s *goplsSession) applyEdit(ctx context.Context, raw *json.RawMessage) (protocol.ApplyWorkspaceEditResult, error) {
+	var params protocol.ApplyWorkspaceEditParams
+	if raw == nil || json.Unmarshal(*raw, &params) != nil {
+		return protocol.ApplyWorkspaceEditResult{}, &jsonrpc2.Error{Code: jsonrpc2.CodeInvalidParams, Message: "bad workspace/applyEdit parameters"}
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	res := protocol.ApplyWorkspaceEditResult{FailureReason: "the test does not expect edits now"}
+	if s.applyOpts != nil {
+		res = HandleApplyEdit(ctx, params, *s.applyOpts)
+	}
+	s.applied = append(s.applied, res)
+	return res, nil
 }
 
 // stdio joins gopls' stdout and stdin into one stream.
@@ -80,11 +101,14 @@ func startGopls(ctx context.Context, t *testing.T, gopls, dir string) *goplsSess
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
-	handler := jsonrpc2.AsyncHandler(jsonrpc2.HandlerWithError(func(_ context.Context, _ *jsonrpc2.Conn, req *jsonrpc2.Request) (any, error) {
+	s := &goplsSession{cmd: cmd}
+	handler := jsonrpc2.AsyncHandler(jsonrpc2.HandlerWithError(func(ctx context.Context, _ *jsonrpc2.Conn, req *jsonrpc2.Request) (any, error) {
 		if req.Notif {
 			return nil, nil // logs, progress, diagnostics: not needed here
 		}
 		switch req.Method {
+		case "workspace/applyEdit":
+			return s.applyEdit(ctx, req.Params)
 		case "workspace/configuration":
 			var p struct {
 				Items []json.RawMessage `json:"items"`
@@ -98,7 +122,7 @@ func startGopls(ctx context.Context, t *testing.T, gopls, dir string) *goplsSess
 		}
 		return nil, &jsonrpc2.Error{Code: jsonrpc2.CodeMethodNotFound, Message: req.Method + " is not handled by the test client"}
 	}))
-	s := &goplsSession{cmd: cmd, conn: jsonrpc2.NewConn(ctx, jsonrpc2.NewBufferedStream(stdio{out, in}, jsonrpc2.VSCodeObjectCodec{}), handler)}
+	s.conn = jsonrpc2.NewConn(ctx, jsonrpc2.NewBufferedStream(stdio{out, in}, jsonrpc2.VSCodeObjectCodec{}), handler)
 	t.Cleanup(func() {
 		sctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 		defer cancel()
@@ -145,8 +169,10 @@ type renameParams struct {
 // TestGoplsRenameAcrossFiles has gopls rename a function used in three
 // files of a module — one with CRLF line endings, one with a byte-order
 // mark and an emoji before the renamed call on its line — applies the
-// answer with Apply, and builds the module. A change to a file after the
-// server saw it is refused first, with nothing written.
+// answer with Apply, then has gopls add a missing import to a fourth file
+// by its own workspace/applyEdit request, answered by HandleApplyEdit,
+// and builds the module. A change to a file after the server saw it is
+// refused first, with nothing written.
 func TestGoplsRenameAcrossFiles(t *testing.T) {
 	gopls := findGopls()
 	if gopls == "" {
@@ -164,6 +190,7 @@ func TestGoplsRenameAcrossFiles(t *testing.T) {
 		"a/a.go":  "package a\n\n// Old is the function the test renames.\nfunc Old() int { return 1 }\n",
 		"b/b.go":  "package b\r\n\r\nimport \"example.com/ren/a\"\r\n\r\n// B calls a.Old twice.\r\nfunc B() int { return a.Old() + a.Old() }\r\n",
 		"main.go": mainGo,
+		"c/c.go":  "package c\r\n\r\n// Up needs an import gopls adds.\r\nfunc Up(s string) string { return strings.ToUpper(s) }\r\n",
 	})
 	s := startGopls(ctx, t, gopls, root)
 
@@ -237,6 +264,27 @@ func TestGoplsRenameAcrossFiles(t *testing.T) {
 	if got := after["main.go"]; !strings.HasPrefix(got, "\ufeffpackage main") || !strings.Contains(got, `fmt.Println(a.New(), "😀 é", a.New(), b.B())`) {
 		t.Errorf("main.go = %q", got)
 	}
+
+	// gopls adds the import c/c.go lacks through workspace/applyEdit.
+	s.mu.Lock()
+	s.applyOpts = &opts
+	s.mu.Unlock()
+	if err := s.conn.Call(ctx, "workspace/executeCommand", map[string]any{
+		"command":   "gopls.add_import",
+		"arguments": []any{map[string]any{"ImportPath": "strings", "URI": uri(root, "c/c.go")}},
+	}, nil); err != nil {
+		t.Fatalf("gopls.add_import: %v", err)
+	}
+	s.mu.Lock()
+	applied := s.applied
+	s.mu.Unlock()
+	if len(applied) != 1 || !applied[0].Applied {
+		t.Fatalf("workspace/applyEdit answers = %+v, want one applied", applied)
+	}
+	if got, _ := os.ReadFile(filepath.Join(root, "c/c.go")); !bytes.Contains(got, []byte("import \"strings\"\r\n")) || bytes.Count(got, []byte("\r\n")) != bytes.Count(got, []byte("\n")) {
+		t.Errorf("c/c.go after add_import = %q", got)
+	}
+
 	build := exec.CommandContext(ctx, goBin, "build", "./...")
 	build.Dir = root
 	build.Env = append(os.Environ(), "GOFLAGS=", "GOPROXY=off", "GOTOOLCHAIN=local")
