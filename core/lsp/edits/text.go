@@ -62,12 +62,13 @@ func ApplyText(content []byte, edits []protocol.TextEdit) ([]byte, error) {
 // refuses bad ranges and overlaps.
 func resolveSpans(text []byte, edits []protocol.TextEdit) ([]span, error) {
 	spans := make([]span, 0, len(edits))
+	lines := protocol.NewLineIndex(text)
 	for i, e := range edits {
-		start, err := e.Range.Start.Offset(text)
+		start, err := lines.Offset(e.Range.Start)
 		if err != nil {
 			return nil, fmt.Errorf("edit %d starts outside the document: %v", i+1, err)
 		}
-		end, err := e.Range.End.Offset(text)
+		end, err := lines.Offset(e.Range.End)
 		if err != nil {
 			return nil, fmt.Errorf("edit %d ends outside the document: %v", i+1, err)
 		}

@@ -91,3 +91,23 @@ func TestApplyText(t *testing.T) {
 		})
 	}
 }
+
+// BenchmarkApplyTextRename renames an identifier at 500 places spread
+// over a 20,000-line file (about 1 MB), as gopls would send them.
+func BenchmarkApplyTextRename(b *testing.B) {
+	var sb strings.Builder
+	var edits []protocol.TextEdit
+	for i := range 20000 {
+		sb.WriteString("\tvalue := computeSomething(input, 😀, other) // a comment\r\n")
+		if i%40 == 0 {
+			edits = append(edits, te(i, 10, i, 26, "computeOther"))
+		}
+	}
+	content := []byte(sb.String())
+	b.SetBytes(int64(len(content)))
+	for b.Loop() {
+		if _, err := ApplyText(content, edits); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
