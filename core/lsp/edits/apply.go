@@ -3,9 +3,7 @@ package edits
 import (
 	"context"
 	"fmt"
-	"maps"
 	"os"
-	"slices"
 
 	"github.com/gopi-agent/gopi/core/lsp/protocol"
 	"github.com/gopi-agent/gopi/internal/atomicfile"
@@ -80,15 +78,7 @@ func (pl *plan) checkPaths(edit protocol.WorkspaceEdit) ([]string, error) {
 		}
 		return nil
 	}
-	if len(edit.DocumentChanges) == 0 {
-		for i, u := range slices.Sorted(maps.Keys(edit.Changes)) {
-			if err := check(i, u, true, true); err != nil {
-				return nil, err
-			}
-		}
-		return targets, nil
-	}
-	for i, c := range edit.DocumentChanges {
+	for i, c := range Sequence(edit) {
 		var err error
 		switch {
 		case c.Edit != nil:

@@ -739,3 +739,40 @@ func TestEnvOptionsRefreshTheScanCache(t *testing.T) {
 		t.Errorf("scan after the edit = %q", got)
 	}
 }
+
+func TestSequenceJoinsServerEditsAndTheMove(t *testing.T) {
+	// rename_file: the servers' edits for workspace/willRenameFiles, then
+	// the move, applied as one edit.
+	for _, destExists := range []bool{false, true} {
+		t.Run(fmt.Sprint("destination exists: ", destExists), func(t *testing.T) {
+			files := map[string]string{"old.ts": "export const x = 1\n", "main.ts": "import { x } from './old'\r\n"}
+			if destExists {
+				files["new.ts"] = "taken\n"
+			}
+			root, opts := workspaceDir(t, files)
+			server := protocol.WorkspaceEdit{Changes: map[protocol.DocumentURI][]protocol.TextEdit{
+				uri(root, "main.ts"): {te(0, 19, 0, 24, "./new")},
+			}}
+			all := append(Sequence(server), renameOf(uri(root, "old.ts"), uri(root, "new.ts"), nil))
+			before := tree(t, root)
+			res, err := Apply(context.Background(), protocol.WorkspaceEdit{DocumentChanges: all}, opts)
+			if destExists {
+				var re *RefusedError
+				if !errors.As(err, &re) || re.Change != 1 || !maps.Equal(tree(t, root), before) {
+					t.Fatalf("err = %v; the move onto an existing file must refuse the whole edit", err)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			want := map[string]string{"new.ts": "export const x = 1\n", "main.ts": "import { x } from './new'\r\n"}
+			if got := tree(t, root); !maps.Equal(got, want) {
+				t.Errorf("tree = %q", got)
+			}
+			if got := summary(res, opts); got != "Applied 1 edit(s) to main.ts\nRenamed old.ts → new.ts" {
+				t.Errorf("summary = %q", got)
+			}
+		})
+	}
+}

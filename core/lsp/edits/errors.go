@@ -20,7 +20,7 @@ var (
 // RefusedError is an edit Apply would not make. It is found before
 // anything is written, so nothing changed.
 type RefusedError struct {
-	Change int    // index in DocumentChanges of the refused change (in Changes: in path order); -1: not one change
+	Change int    // index in Sequence(edit) of the refused change; -1: not one change
 	Kind   error  // ErrStale, ErrOutsideWorkspace or ErrInvalid
 	Reason string // what is wrong and what to do, naming the file
 }

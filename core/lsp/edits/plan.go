@@ -97,26 +97,14 @@ func (pl *plan) content(ctx context.Context, n node) ([]byte, error) {
 	return b, nil
 }
 
-// build works out every change of edit in order. DocumentChanges wins
-// over Changes, as the protocol says; Changes are taken in path order.
+// build works out every change of edit in order (Sequence).
 func (pl *plan) build(ctx context.Context, edit protocol.WorkspaceEdit) error {
 	if len(edit.DocumentChanges) == 0 {
-		// All of Changes refer to the workspace before the edit: two
-		// URIs naming one file cannot both be applied.
-		seen := map[string]bool{}
-		for i, u := range slices.Sorted(maps.Keys(edit.Changes)) {
-			if p, err := u.Path(); err == nil && seen[p] {
-				return refuse(i, ErrInvalid, "%s is named twice in the edit (as %q and another URI); ask the server again", pl.opts.Display(p), string(u))
-			} else if err == nil {
-				seen[p] = true
-			}
-			if err := pl.addEdit(ctx, i, u, nil, edit.Changes[u]); err != nil {
-				return err
-			}
+		if err := pl.refuseSharedFile(edit.Changes); err != nil {
+			return err
 		}
-		return nil
 	}
-	for i, c := range edit.DocumentChanges {
+	for i, c := range Sequence(edit) {
 		if err := ctx.Err(); err != nil {
 			return err
 		}
@@ -136,6 +124,24 @@ func (pl *plan) build(ctx context.Context, edit protocol.WorkspaceEdit) error {
 		if err != nil {
 			return err
 		}
+	}
+	return nil
+}
+
+// refuseSharedFile refuses Changes naming one file under two URIs: both
+// lists of edits refer to the file before the edit, so they cannot be
+// applied one after the other.
+func (pl *plan) refuseSharedFile(changes map[protocol.DocumentURI][]protocol.TextEdit) error {
+	seen := map[string]bool{}
+	for i, u := range slices.Sorted(maps.Keys(changes)) {
+		p, err := u.Path()
+		if err != nil {
+			continue // refused as not a file by addEdit
+		}
+		if seen[p] {
+			return refuse(i, ErrInvalid, "%s is named twice in the edit (as %q and another URI); ask the server again", pl.opts.Display(p), string(u))
+		}
+		seen[p] = true
 	}
 	return nil
 }

@@ -2,8 +2,6 @@ package edits
 
 import (
 	"fmt"
-	"maps"
-	"slices"
 	"strings"
 
 	"github.com/gopi-agent/gopi/core/lsp/protocol"
@@ -38,13 +36,7 @@ func Preview(edit protocol.WorkspaceEdit, display func(abs string) string) strin
 		return string(u)
 	}
 	var lines []string
-	if len(edit.DocumentChanges) == 0 {
-		for _, u := range slices.Sorted(maps.Keys(edit.Changes)) {
-			lines = appendFileEdits(lines, show(u), edit.Changes[u])
-		}
-		return strings.Join(lines, "\n")
-	}
-	for _, c := range edit.DocumentChanges {
+	for _, c := range Sequence(edit) {
 		switch {
 		case c.Edit != nil:
 			lines = appendFileEdits(lines, show(c.Edit.TextDocument.URI), c.Edit.Edits)
