@@ -10,6 +10,11 @@
 // writes through the caller's write function (the project's one write
 // path, or an editor's buffers), keeps each file's byte-order mark and
 // CRLF line endings, and undoes what it wrote when a later write fails.
-// Preview and Result.Summary give the texts the lsp tool shows;
-// HandleApplyEdit answers a server's workspace/applyEdit request.
+//
+// The seams: EnvOptions wires Apply to a session's tool.Env (its reads and
+// writes, its read cache and engine caches); Options.Documents is where
+// the LSP client says what it sent each server; Preview and
+// Result.Summary give the texts the lsp tool shows; Sequence joins several
+// edits into one Apply; HandleApplyEdit answers workspace/applyEdit; and
+// Capabilities is what the client announces in initialize.
 package edits
