@@ -36,7 +36,10 @@
 #           process start to the first byte of the first model request
 #           (bench/cmd/firstbyte of this tree serving the mock LLM, for both
 #           binaries) of `gopi -p --no-title hi`, outside any repository and
-#           in an empty one, and the peak RSS (GNU time -v) of that turn.
+#           in an empty one, and with the model named (`--model
+#           mock/mock-model`: no search for the first model with
+#           credentials) outside any repository; and the peak RSS (GNU
+#           time -v) of that turn.
 #   rpc     BenchmarkRPC, found in each tree wherever it lives (cmd/gopi at
 #           53d26d7, core/modes/rpc later), compared with benchstat.
 # Each process command's output is also compared between the revisions once
@@ -219,6 +222,7 @@ EOF
 	add_case agent "agent/version" hyperfine "\`gopi --version\`, no repository" "$NOREPO" @GOPI@ --version
 	add_case agent "agent/start-norepo" firstbyte "start-up to first request byte, no repository" "$NOREPO" @GOPI@ -p --no-title hi
 	add_case agent "agent/start-empty" firstbyte "start-up to first request byte, empty repository" "$WORK/repo-empty" @GOPI@ -p --no-title hi
+	add_case agent "agent/start-model" firstbyte "start-up to first request byte, \`--model mock/mock-model\`, no repository" "$NOREPO" @GOPI@ -p --no-title --model mock/mock-model hi
 	add_case agent "agent/rss-empty" rss "peak RSS of one \`gopi -p\` turn, empty repository" "$WORK/repo-empty" @GOPI@ -p --no-title hi
 fi
 printf '%s\n' "${CASES[@]}" >"$OUT/cases.tsv"
