@@ -47,13 +47,7 @@ func (s *Session) selectModel(sctx session.Context) (model *ai.Model, thinking a
 		}
 	}
 	if model == nil {
-		hasAuth := s.reg.AuthCheck()
-		for _, m := range s.reg.Models() {
-			if hasAuth(m) {
-				model = m
-				break
-			}
-		}
+		model = s.reg.FirstWithAuth()
 	}
 
 	switch {
