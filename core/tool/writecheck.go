@@ -246,6 +246,27 @@ func (w *WriteDiag) After(ctx context.Context, changed []LineSpan) *FileDiagnost
 	return w.report(shown, f.diags, f.srvs, changed).FileDiagnostics
 }
 
+// AfterAll is After for the files one call wrote, waited for at once
+// (each up to the budget): reports[i] is wds[i]'s, with changed[i] its
+// changed lines (changed may be shorter, or nil).
+func AfterAll(ctx context.Context, wds []*WriteDiag, changed [][]LineSpan) []*FileDiagnostics {
+	reports := make([]*FileDiagnostics, len(wds))
+	var wg sync.WaitGroup
+	for i, wd := range wds {
+		var spans []LineSpan
+		if i < len(changed) {
+			spans = changed[i]
+		}
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			reports[i] = wd.After(ctx, spans)
+		}()
+	}
+	wg.Wait()
+	return reports
+}
+
 // report is a file's diagnostics after a write, and whether a late
 // delivery of them would tell the model something.
 type report struct {

@@ -94,7 +94,6 @@ func TestWriteDiagFailedServer(t *testing.T) {
 		t.Errorf("a failed server gave %+v", fd)
 	}
 	// One of two servers failing: the other's answer counts.
-	abs = filepath.Join(env.Cwd, "b.go")
 	fake.Script(abs, diagtest.Answer{Diags: []protocol.Diagnostic{diagtest.Diag(1, 0, 0, "x")}, Err: errors.New("vet failed"), Servers: []string{"gopls"}})
 	fd := env.BeginDiagnostics(abs, "edit", WriteEdit).After(context.Background(), nil)
 	if fd == nil || fd.Summary != "1 error(s)" {

@@ -35,12 +35,13 @@ type Fake struct {
 	mu      sync.Mutex
 	known   map[string][]protocol.Diagnostic
 	answers map[string][]Answer
+	replay  map[string]bool // the one answer left of a file has been played and repeats
 	calls   chan *Call
 }
 
 // New returns a Fake without scripts; up to 64 calls wait on Calls.
 func New() *Fake {
-	return &Fake{known: map[string][]protocol.Diagnostic{}, answers: map[string][]Answer{}, calls: make(chan *Call, 64)}
+	return &Fake{known: map[string][]protocol.Diagnostic{}, answers: map[string][]Answer{}, replay: map[string]bool{}, calls: make(chan *Call, 64)}
 }
 
 // SetKnown sets what Known returns for abs.
@@ -51,10 +52,13 @@ func (f *Fake) SetKnown(abs string, diags ...protocol.Diagnostic) {
 }
 
 // Script queues answers for the next Fresh calls of abs, one per call.
-// When they run out, further calls answer like the last one.
+// The last one repeats for further calls until Script is called again.
 func (f *Fake) Script(abs string, answers ...Answer) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
+	if f.replay[abs] {
+		f.answers[abs], f.replay[abs] = nil, false
+	}
 	f.answers[abs] = append(f.answers[abs], answers...)
 }
 
@@ -78,7 +82,7 @@ func (f *Fake) Fresh(ctx context.Context, abs string) ([]protocol.Diagnostic, []
 	case len(q) == 0:
 		a.NoServer = true
 	case len(q) == 1:
-		a = q[0]
+		a, f.replay[abs] = q[0], true
 	default:
 		a, f.answers[abs] = q[0], q[1:]
 	}

@@ -2,7 +2,6 @@ package edit
 
 import (
 	"context"
-	"sync"
 
 	"github.com/gopi-agent/gopi/core/tool"
 	"github.com/gopi-agent/gopi/core/tools/edit/diff"
@@ -61,18 +60,14 @@ func (c *diagnosed) attach(ctx context.Context, res *tool.Result) {
 	if c == nil || len(c.files) == 0 || res == nil {
 		return
 	}
-	var wg sync.WaitGroup
-	for _, f := range c.files {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			f.report = f.wd.After(ctx, f.changed)
-		}()
-	}
-	wg.Wait()
-	reports := make([]*tool.FileDiagnostics, len(c.files))
+	wds := make([]*tool.WriteDiag, len(c.files))
+	changed := make([][]tool.LineSpan, len(c.files))
 	for i, f := range c.files {
-		reports[i] = f.report
+		wds[i], changed[i] = f.wd, f.changed
+	}
+	reports := tool.AfterAll(ctx, wds, changed)
+	for i, f := range c.files {
+		f.report = reports[i]
 	}
 	merged := tool.MergeFileDiagnostics(reports...)
 	if merged == nil {
