@@ -280,3 +280,27 @@ func GroupDiagnosticMessages(msgs []string) string {
 	}
 	return strings.Join(out, "\n")
 }
+
+// ResultDiagnostics returns the diagnostics a tool result's details
+// carry (details.diagnostics of edit, write and ast_edit), for front
+// ends. details may be the tool's own struct (a live result) or the
+// decoded JSON of a stored one; nil when there are none.
+func ResultDiagnostics(details any) *FileDiagnostics {
+	if details == nil {
+		return nil
+	}
+	raw, ok := details.(json.RawMessage)
+	if !ok {
+		var err error
+		if raw, err = json.Marshal(details); err != nil {
+			return nil
+		}
+	}
+	var d struct {
+		Diagnostics *FileDiagnostics `json:"diagnostics"`
+	}
+	if json.Unmarshal(raw, &d) != nil {
+		return nil
+	}
+	return d.Diagnostics
+}

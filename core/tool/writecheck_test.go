@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"testing"
 	"time"
@@ -209,4 +210,22 @@ func TestWriteDiagCallCancelled(t *testing.T) {
 	if !errors.Is(call.Err, context.Canceled) {
 		t.Errorf("fetch ended with %v", call.Err)
 	}
+}
+
+// TestWriteChecksCloseLeavesNoGoroutine: Close ends every background
+// fetch; nothing of the owner runs after it.
+func TestWriteChecksCloseLeavesNoGoroutine(t *testing.T) {
+	base := runtime.NumGoroutine()
+	fake := diagtest.New()
+	env, _ := checkEnv(t, fake, 0)
+	for _, name := range []string{"a.go", "b.go", "c.go"} {
+		abs := filepath.Join(env.Cwd, name)
+		fake.Script(abs, diagtest.Answer{Never: true})
+		env.BeginDiagnostics(abs, "edit", WriteEdit).After(context.Background(), nil)
+	}
+	if n := env.WriteChecks.Pending(); n != 3 {
+		t.Fatalf("%d fetches running, want 3", n)
+	}
+	env.WriteChecks.Close()
+	testwait.Until(t, "the fetches' goroutines to end", func() bool { return runtime.NumGoroutine() <= base })
 }
