@@ -192,16 +192,32 @@ func (t *Tool) apply(ctx context.Context, req ast.EditRequest, preview *Details,
 		written[p] = true
 	}
 	var wds []*tool.WriteDiag
+	var changed [][]tool.LineSpan
 	for _, f := range done.Files {
 		if wd := checks[f.Abs]; wd != nil && written[f.Path] {
-			wds = append(wds, wd)
+			wds, changed = append(wds, wd), append(changed, changedSpans(f))
 		}
 	}
-	if fd := tool.MergeFileDiagnostics(tool.AfterAll(ctx, wds, nil)...); fd != nil {
+	if fd := tool.MergeFileDiagnostics(tool.AfterAll(ctx, wds, changed)...); fd != nil {
 		d.Diagnostics = fd
 		res.AppendText(fd.Notice())
 	}
 	return res, nil
+}
+
+// changedSpans returns the lines of a rewritten file its replacements
+// cover, in the new text (each earlier replacement moves the later ones
+// by the lines it added or removed).
+func changedSpans(f ast.FileChanges) []tool.LineSpan {
+	spans := make([]tool.LineSpan, 0, len(f.Changes))
+	delta := 0
+	for _, c := range f.Changes {
+		first := c.Start.Line + delta
+		added := strings.Count(c.After, "\n")
+		spans = append(spans, tool.LineSpan{First: first, Last: first + added})
+		delta += added - strings.Count(c.Before, "\n")
+	}
+	return spans
 }
 
 // partial is the error result of an apply that replaced some files and

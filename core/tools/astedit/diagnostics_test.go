@@ -2,13 +2,16 @@ package astedit
 
 import (
 	"path/filepath"
+	"slices"
 	"testing"
 	"time"
 
+	"github.com/gopi-agent/gopi/ast"
 	"github.com/gopi-agent/gopi/core/lsp/protocol"
 	"github.com/gopi-agent/gopi/core/tool"
 	"github.com/gopi-agent/gopi/core/tool/diagtest"
 	"github.com/gopi-agent/gopi/core/tools/resolve"
+	"github.com/gopi-agent/gopi/native/astgrep"
 )
 
 // TestApplyCarriesDiagnostics: the files an applied rewrite wrote are
@@ -37,5 +40,18 @@ func TestApplyCarriesDiagnostics(t *testing.T) {
 	}
 	if c := <-fake.Calls(); c.Path != filepath.Join(env.Cwd, "a.go") || len(fake.Calls()) != 0 {
 		t.Errorf("the servers were asked about %s and %d more files; only a.go was written", c.Path, len(fake.Calls()))
+	}
+}
+
+func TestChangedSpans(t *testing.T) {
+	f := ast.FileChanges{Changes: []ast.Change{
+		{Start: astgrep.Pos{Line: 2}, Before: "a(1)", After: "b(\n1,\n)"}, // two lines more
+		{Start: astgrep.Pos{Line: 5}, Before: "c(\n)", After: "d()"},      // one line less
+		{Start: astgrep.Pos{Line: 9}, Before: "e", After: "f"},
+	}}
+	got := changedSpans(f)
+	want := []tool.LineSpan{{First: 2, Last: 4}, {First: 7, Last: 7}, {First: 10, Last: 10}}
+	if !slices.Equal(got, want) {
+		t.Errorf("spans %v, want %v", got, want)
 	}
 }
