@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -70,5 +71,22 @@ func TestWriteDiagnostics(t *testing.T) {
 	}
 	if strings.Contains(res.FirstText(), "LSP") {
 		t.Errorf("text: %s", res.FirstText())
+	}
+}
+
+func TestChangedLines(t *testing.T) {
+	for _, c := range []struct {
+		old, new string
+		want     []tool.LineSpan
+	}{
+		{"a\nb\nc\n", "a\nb\nc\n", nil},
+		{"a\nb\nc\n", "a\nB\nc\n", []tool.LineSpan{{First: 1, Last: 1}}},
+		{"a\nb\nc\n", "a\nb\nx\ny\nc\n", []tool.LineSpan{{First: 2, Last: 3}}},
+		{"a\nb\nc\n", "a\nc\n", []tool.LineSpan{{First: 0, Last: 1}}},
+		{"a\n", "b\nc\n", []tool.LineSpan{{First: 0, Last: 1}}},
+	} {
+		if got := changedLines(c.old, c.new); !slices.Equal(got, c.want) {
+			t.Errorf("%q -> %q: %v, want %v", c.old, c.new, got, c.want)
+		}
 	}
 }

@@ -85,29 +85,30 @@ func (t *Tool) Execute(ctx context.Context, args tool.Args, _ tool.UpdateFunc) (
 		return tool.TextResult(fmt.Sprintf("Wrote %s (%d bytes).", p, len(a.Content)), map[string]any{"path": p, "op": "host"}), nil
 	}
 	abs := t.env.Resolve(p)
-	res, wd, err := t.write(ctx, abs, a.Content)
+	res, wd, changed, err := t.write(ctx, abs, a.Content)
 	if err != nil {
 		return nil, err
 	}
 	// The file is unlocked by now: the servers read it while another
 	// writer may go on.
-	if fd := wd.After(ctx, nil); fd != nil {
+	if fd := wd.After(ctx, changed); fd != nil {
 		res.Details.(*Details).Diagnostics = fd
 		res.AppendText(fd.Notice())
 	}
 	return res, nil
 }
 
-// write replaces the file at abs under its lock and returns the result
-// and the diagnostics check begun before the write (nil when off).
-func (t *Tool) write(ctx context.Context, abs, content string) (*tool.Result, *tool.WriteDiag, error) {
+// write replaces the file at abs under its lock and returns the result,
+// the diagnostics check begun before the write (nil when off) and, for
+// it, the lines the new content changed.
+func (t *Tool) write(ctx context.Context, abs, content string) (*tool.Result, *tool.WriteDiag, []tool.LineSpan, error) {
 	display := t.env.DisplayPath(abs)
 	// The lock orders this write with edits of the same file running
 	// meanwhile (here or in another process): an edit reads either the
 	// old content or this one, and never writes over this one unseen.
 	unlock, err := atomicfile.Lock(abs)
 	if err != nil {
-		return nil, nil, tool.Errorf("Cannot write %s: %v", display, err)
+		return nil, nil, nil, tool.Errorf("Cannot write %s: %v", display, err)
 	}
 	defer unlock()
 	op := "update"
@@ -116,20 +117,26 @@ func (t *Tool) write(ctx context.Context, abs, content string) (*tool.Result, *t
 	case errors.Is(err, fs.ErrNotExist):
 		op = "create"
 	case err != nil:
-		return nil, nil, tool.Errorf("Cannot write %s: %v", display, pathErr(err))
+		return nil, nil, nil, tool.Errorf("Cannot write %s: %v", display, pathErr(err))
 	case info.IsDir():
-		return nil, nil, tool.Errorf("Cannot write %s: it is a directory; give a file path.", display)
+		return nil, nil, nil, tool.Errorf("Cannot write %s: it is a directory; give a file path.", display)
 	default:
 		if err := atomicfile.Writable(abs, display); err != nil {
-			return nil, nil, tool.Errorf("%v", err)
+			return nil, nil, nil, tool.Errorf("%v", err)
 		}
 	}
 	if err := os.MkdirAll(filepath.Dir(abs), 0o755); err != nil {
-		return nil, nil, tool.Errorf("Cannot create the directory for %s: %v", display, pathErr(err))
+		return nil, nil, nil, tool.Errorf("Cannot create the directory for %s: %v", display, pathErr(err))
 	}
 	wd := t.env.BeginDiagnostics(abs, "write", tool.WriteWhole)
+	var changed []tool.LineSpan
+	if wd != nil && op == "update" {
+		if old, err := os.ReadFile(abs); err == nil { // as the servers knew it
+			changed = changedLines(string(old), content)
+		}
+	}
 	if err := t.env.WriteFile(ctx, abs, []byte(content), 0o644); err != nil {
-		return nil, nil, tool.Errorf("Cannot write %s: %v", display, pathErr(err))
+		return nil, nil, nil, tool.Errorf("Cannot write %s: %v", display, pathErr(err))
 	}
 	t.env.Caches.Invalidate(abs)
 	if t.env.ReadCache != nil {
@@ -146,7 +153,30 @@ func (t *Tool) write(ctx context.Context, abs, content string) (*tool.Result, *t
 		details.Warnings = []string{w}
 		text += "\n\nWarnings:\n" + w
 	}
-	return tool.TextResult(text, details), wd, nil
+	return tool.TextResult(text, details), wd, changed, nil
+}
+
+// changedLines returns the lines of new that differ from old, as the
+// span between their common first and last lines (nil when equal).
+func changedLines(old, new string) []tool.LineSpan {
+	a, b := strings.Split(old, "\n"), strings.Split(new, "\n")
+	pre := 0
+	for pre < len(a) && pre < len(b) && a[pre] == b[pre] {
+		pre++
+	}
+	suf := 0
+	for suf < len(a)-pre && suf < len(b)-pre && a[len(a)-1-suf] == b[len(b)-1-suf] {
+		suf++
+	}
+	if pre == len(a) && pre == len(b) {
+		return nil
+	}
+	first, last := pre, len(b)-1-suf
+	if last < first {
+		// Lines were only removed: the two now around the gap.
+		first, last = max(pre-1, 0), pre
+	}
+	return []tool.LineSpan{{First: first, Last: last}}
 }
 
 func lineCount(n int) string {
