@@ -100,3 +100,25 @@ func TestMergeAndNotice(t *testing.T) {
 		t.Errorf("capped merge: %d messages, %q", len(m.Messages), m.Summary)
 	}
 }
+
+func TestAppendTextAndResultDiagnostics(t *testing.T) {
+	r := &Result{Content: []Content{Text("first"), &ImageContent{}, Text("second")}}
+	r.AppendText("\n\nnote")
+	if got := r.Content[2].(*TextContent).Text; got != "second\n\nnote" {
+		t.Errorf("last text block %q", got)
+	}
+	r = &Result{}
+	r.AppendText("\n\nnote")
+	if len(r.Content) != 1 || r.FirstText() != "note" {
+		t.Errorf("no text block: %+v", r.Content)
+	}
+	if ResultDiagnostics(nil) != nil || ResultDiagnostics(json.RawMessage(`{"diff":"x"}`)) != nil {
+		t.Error("diagnostics out of nothing")
+	}
+	d := ResultDiagnostics(struct {
+		Diagnostics *FileDiagnostics `json:"diagnostics"`
+	}{&FileDiagnostics{Summary: "1 error(s)", Messages: []string{"a.go:1:1 [error] x"}, Errored: true}})
+	if d == nil || d.Summary != "1 error(s)" || !d.Errored {
+		t.Errorf("from a struct: %+v", d)
+	}
+}
