@@ -3,7 +3,7 @@
 # alternated on one machine in one sitting, written to
 # bench/results/beforeafter.md (then RESULTS.md is reassembled).
 #
-#   BENCH_BEFORE=REV [BENCH_BEFORE_NATIVE_LIB=LIB] bench/beforeafter.sh
+#   BENCH_BEFORE=REV [BENCH_BEFORE_NATIVE_LIB=LIB] [BENCH_BA_NAME=NAME] bench/beforeafter.sh
 #
 # Opt-in: without BENCH_BEFORE it prints this usage and exits 2, and
 # bench/run.sh leaves it out of its default list of areas (`make bench`
@@ -15,6 +15,13 @@
 # native/_lib. Both are built the same way (go build, the library's hash
 # stamped in as the Makefile does) into bench/_work/beforeafter.
 #
+# BENCH_BA_NAME=NAME (default "beforeafter") names the record: the result
+# goes to bench/results/NAME.md (its own section of RESULTS.md, headed
+# "before/after (NAME)") and the builds and raw data to bench/_work/NAME,
+# so a comparison kept for an issue (e.g. BENCH_BA_NAME=providers-startup)
+# does not overwrite bench/results/beforeafter.md. NAME is letters, digits,
+# '.', '_' and '-', and not the name of another area (bench/NAME.sh).
+#
 # Areas (BENCH_BA_AREAS, default "search ast agent rpc"):
 #   search  `gopi grep -c P GOROOT/src` and `gopi grep P GOROOT/src` for the
 #           patterns of bench/patterns.tsv named in BENCH_PATTERNS, and
@@ -25,10 +32,14 @@
 #           tree, compared with benchstat.
 #   ast     `gopi ast grep --json --no-hidden -l go -p P .` in GOROOT/src for
 #           three of bench/ast.sh's Go patterns, timed by hyperfine.
-#   agent   process start to the first byte of the first model request
+#   agent   `gopi --version` outside any repository, timed by hyperfine;
+#           process start to the first byte of the first model request
 #           (bench/cmd/firstbyte of this tree serving the mock LLM, for both
 #           binaries) of `gopi -p --no-title hi`, outside any repository and
-#           in an empty one, and the peak RSS (GNU time -v) of that turn.
+#           in an empty one, and with the model named (`--model
+#           mock/mock-model`: no search for the first model with
+#           credentials) outside any repository; and the peak RSS (GNU
+#           time -v) of that turn.
 #   rpc     BenchmarkRPC, found in each tree wherever it lives (cmd/gopi at
 #           53d26d7, core/modes/rpc later), compared with benchstat.
 # Each process command's output is also compared between the revisions once
@@ -47,7 +58,8 @@
 #   BENCH_WARMUP     hyperfine warm-up runs per call (default 2)
 #   BENCH_AST_RUNS   hyperfine runs per ast command per round (default 3)
 #   BENCH_AST_WARMUP hyperfine warm-up runs per ast call (default 1)
-#   BENCH_AGENT_RUNS firstbyte runs per case per round (default 20)
+#   BENCH_AGENT_RUNS firstbyte (and `--version` hyperfine) runs per agent
+#                    case per round (default 20)
 #   BENCH_RSS_RUNS   peak-RSS runs per round (default 5)
 #   BENCH_GO_COUNT   -test.count of the Go benchmarks per round (default 1)
 #   BENCH_BENCHTIME  -test.benchtime of ./bench's benchmarks (default 20x)
@@ -82,7 +94,13 @@ RPC_BENCHTIME=${BENCH_RPC_BENCHTIME:-2000x}
 PATTERNS=${BENCH_PATTERNS:-literal ignorecase alternation class unicode}
 AREAS=" ${BENCH_BA_AREAS:-search ast agent rpc} "
 AREA_LIST=$(xargs <<<"$AREAS")
-WORK=$ROOT/bench/_work/beforeafter
+NAME=${BENCH_BA_NAME:-beforeafter}
+[[ $NAME =~ ^[A-Za-z0-9._-]+$ ]] || { echo "bench: BENCH_BA_NAME=$NAME: only letters, digits, '.', '_' and '-'" >&2; exit 2; }
+if [ "$NAME" != beforeafter ] && [ -e "bench/$NAME.sh" ]; then
+	echo "bench: BENCH_BA_NAME=$NAME would overwrite the result of the area bench/$NAME.sh" >&2
+	exit 2
+fi
+WORK=$ROOT/bench/_work/$NAME
 OUT=$WORK/out
 GOROOT_SRC=$(go env GOROOT)/src
 START=$SECONDS
@@ -201,8 +219,10 @@ providers:
     models:
       - id: mock-model
 EOF
+	add_case agent "agent/version" hyperfine "\`gopi --version\`, no repository" "$NOREPO" @GOPI@ --version
 	add_case agent "agent/start-norepo" firstbyte "start-up to first request byte, no repository" "$NOREPO" @GOPI@ -p --no-title hi
 	add_case agent "agent/start-empty" firstbyte "start-up to first request byte, empty repository" "$WORK/repo-empty" @GOPI@ -p --no-title hi
+	add_case agent "agent/start-model" firstbyte "start-up to first request byte, \`--model mock/mock-model\`, no repository" "$NOREPO" @GOPI@ -p --no-title --model mock/mock-model hi
 	add_case agent "agent/rss-empty" rss "peak RSS of one \`gopi -p\` turn, empty repository" "$WORK/repo-empty" @GOPI@ -p --no-title hi
 fi
 printf '%s\n' "${CASES[@]}" >"$OUT/cases.tsv"
@@ -306,6 +326,7 @@ for round in $(seq "$ROUNDS"); do
 	for n in "${!CASES[@]}"; do
 		RUNS_OF=$RUNS WARMUP_OF=$WARMUP
 		[[ ${CASES[$n]} == ast$'\t'* ]] && RUNS_OF=$AST_RUNS WARMUP_OF=$AST_WARMUP
+		[[ ${CASES[$n]} == agent$'\t'* ]] && RUNS_OF=$AGENT_RUNS
 		for rev in $order; do
 			measure "$n" "$rev" "$round"
 		done
@@ -339,7 +360,11 @@ read -r HIGHER MEASURED <"$OUT/summary.txt"
 CPU=$(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -n1)
 knobs="BENCH_ROUNDS=$ROUNDS BENCH_RUNS=$RUNS BENCH_WARMUP=$WARMUP BENCH_AST_RUNS=$AST_RUNS BENCH_AST_WARMUP=$AST_WARMUP BENCH_AGENT_RUNS=$AGENT_RUNS BENCH_RSS_RUNS=$RSS_RUNS BENCH_GO_COUNT=$GO_COUNT BENCH_BENCHTIME=$BENCHTIME BENCH_RPC_BENCHTIME=$RPC_BENCHTIME"
 {
-	echo "# before/after: gopi at $BEFORE_REV against $AFTER_REV"
+	if [ "$NAME" = beforeafter ]; then
+		echo "# before/after: gopi at $BEFORE_REV against $AFTER_REV"
+	else
+		echo "# before/after ($NAME): gopi at $BEFORE_REV against $AFTER_REV"
+	fi
 	echo
 	echo "Written by \`bench/beforeafter.sh\` on $DATE: both revisions measured on one machine in one sitting,"
 	echo "alternated round by round."
@@ -347,7 +372,7 @@ knobs="BENCH_ROUNDS=$ROUNDS BENCH_RUNS=$RUNS BENCH_WARMUP=$WARMUP BENCH_AST_RUNS
 	echo "**Process cases where after was higher than before in every round: $HIGHER of $MEASURED** (see each table's verdict;"
 	echo "the Go benchmarks' verdicts are benchstat's)."
 	echo
-	echo "- Command: \`BENCH_BEFORE=$BENCH_BEFORE${BENCH_BEFORE_NATIVE_LIB:+ BENCH_BEFORE_NATIVE_LIB=$BENCH_BEFORE_NATIVE_LIB} bench/beforeafter.sh\` ($knobs; areas: $AREA_LIST)"
+	echo "- Command: \`BENCH_BEFORE=$BENCH_BEFORE${BENCH_BEFORE_NATIVE_LIB:+ BENCH_BEFORE_NATIVE_LIB=$BENCH_BEFORE_NATIVE_LIB}${BENCH_BA_NAME:+ BENCH_BA_NAME=$BENCH_BA_NAME} bench/beforeafter.sh\` ($knobs; areas: $AREA_LIST)"
 	echo "- before: $BEFORE_REV ($(subject "$BEFORE_REV")), native library $(sha256sum "$WORK/src-before/native/_lib/libgopi_native.a" | cut -c1-16)"
 	echo "- after: $AFTER_REV ($(subject HEAD)), native library $(sha256sum native/_lib/libgopi_native.a | cut -c1-16)"
 	echo "- Machine: $(nproc) CPUs, $CPU, $(awk '/^MemTotal:/ { printf "%.1f GiB", $2 / 1048576 }' /proc/meminfo), $(uname -sr); $(go version | cut -d' ' -f3); $(hyperfine --version)"
@@ -406,8 +431,8 @@ knobs="BENCH_ROUNDS=$ROUNDS BENCH_RUNS=$RUNS BENCH_WARMUP=$WARMUP BENCH_AST_RUNS
 		echo "(no samples)"
 	fi
 	echo '```'
-} >bench/results/beforeafter.md
-log "wrote bench/results/beforeafter.md in $((SECONDS - START))s; raw data in ${OUT#"$ROOT"/}"
+} >"bench/results/$NAME.md"
+log "wrote bench/results/$NAME.md in $((SECONDS - START))s; raw data in ${OUT#"$ROOT"/}"
 if [ "${BENCH_NO_ASSEMBLE:-0}" != 1 ]; then
 	bench/run.sh --assemble
 fi

@@ -91,8 +91,9 @@ func runModels(ctx context.Context, env *cliEnv, args []string) int {
 	reg.WaitDiscovery(ctx)
 	query := strings.Join(fs.Args(), " ")
 	var list []*ai.Model
+	hasAuth := reg.AuthCheck()
 	for _, m := range reg.Search(query) {
-		if !c.available || reg.HasAuth(m) && ai.HasAPI(m.API) {
+		if !c.available || hasAuth(m) && ai.HasAPI(m.API) {
 			list = append(list, m)
 		}
 	}

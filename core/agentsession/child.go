@@ -77,8 +77,10 @@ func (s *Session) NewChild(ctx context.Context, o ChildOptions) (*Session, error
 		Stream:             s.opts.Stream,
 		position:           &pos,
 		artifacts:          o.Artifacts,
-		// Subagents search the same tree: they share the parent's caches.
-		Caches: s.caches,
+		// Subagents search the same tree: they share the parent's caches,
+		// and ask the same language servers about the files they write.
+		Caches:      s.caches,
+		Diagnostics: s.toolEnv.Diagnostics,
 		// Subagents work with the parent's skills and rules (found once).
 		Skills:    s.res.skills,
 		Rules:     s.res.rules,

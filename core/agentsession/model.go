@@ -47,12 +47,7 @@ func (s *Session) selectModel(sctx session.Context) (model *ai.Model, thinking a
 		}
 	}
 	if model == nil {
-		for _, m := range s.reg.Models() {
-			if s.reg.HasAuth(m) {
-				model = m
-				break
-			}
-		}
+		model = s.reg.FirstWithAuth()
 	}
 
 	switch {
@@ -143,11 +138,12 @@ func (ms *ModelState) unsetKeyVar(p *models.ProviderInfo) string {
 func (ms *ModelState) modelsWithKeys() []string {
 	var out []string
 	seen := map[string]bool{}
+	hasAuth := ms.reg.AuthCheck()
 	for _, m := range ms.reg.Models() {
 		if len(out) >= 8 {
 			break
 		}
-		if seen[m.Provider] || !ms.reg.HasAuth(m) {
+		if seen[m.Provider] || !hasAuth(m) {
 			continue
 		}
 		seen[m.Provider] = true
@@ -256,8 +252,9 @@ func (ms *ModelState) record(store *session.Manager) {
 // Available lists the models that have credentials.
 func (ms *ModelState) Available() []*ai.Model {
 	var out []*ai.Model
+	hasAuth := ms.reg.AuthCheck()
 	for _, m := range ms.reg.Models() {
-		if ms.reg.HasAuth(m) {
+		if hasAuth(m) {
 			out = append(out, m)
 		}
 	}

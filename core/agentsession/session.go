@@ -129,6 +129,12 @@ type Options struct {
 	// session gets its parent's) and closes them after the last one.
 	Caches *tool.Caches
 
+	// Diagnostics are the language servers' diagnostics the file tools
+	// (edit, write, ast_edit) ask for after a write (tool.Env.Diagnostics):
+	// a test's scripted Diagnoser, or the parent's for a subagent. Nil:
+	// none.
+	Diagnostics tool.Diagnoser
+
 	// position is a child session's place in the task tree (NewChild);
 	// nil is a session the user started.
 	position *task.Position
@@ -281,6 +287,7 @@ func New(ctx context.Context, opts Options) (*Session, error) {
 	s.toolEnv = s.newToolEnv(store)
 	s.svc = registry.NewServices(s.toolEnv)
 	s.svc.Subagents = taskHost{s}
+	s.svc.WriteChecks.SetDeliver(s.deliverNotice)
 	s.restoreTodos(store)
 	s.discoverResources(sctx.InjectedTTSRRules)
 	s.startMCP(ctx)
@@ -396,6 +403,7 @@ func (s *Session) newToolEnv(store *session.Manager) *tool.Env {
 	}
 	env.ToolNames = s.offeredToolNames
 	env.Caches = s.caches
+	env.Diagnostics = s.opts.Diagnostics
 	return env
 }
 

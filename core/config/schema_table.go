@@ -154,7 +154,9 @@ var schema = []Def{
 	{Key: "lsp.enabled", Kind: KindBool, Default: true},
 	{Key: "lsp.formatOnWrite", Kind: KindBool, Default: false},
 	{Key: "lsp.diagnosticsOnWrite", Kind: KindBool, Default: true},
-	{Key: "lsp.diagnosticsOnEdit", Kind: KindBool, Default: false},
+	// Deliberately not omp's default (false): gopi checks every edit with
+	// the language servers; false keeps omp's behaviour.
+	{Key: "lsp.diagnosticsOnEdit", Kind: KindBool, Default: true},
 	{Key: "bashInterceptor.enabled", Kind: KindBool, Default: false},
 	{Key: "bashInterceptor.patterns", Kind: KindArray, Default: []any{}},
 	{Key: "shellMinimizer.enabled", Kind: KindBool, Default: true},
@@ -284,6 +286,11 @@ var schema = []Def{
 	// command runs on), so a runaway command cannot fill the disk. 0: no
 	// cap.
 	{Key: "bash.maxArtifactBytes", Kind: KindNumber, Default: int64(DefaultMaxArtifactBytes)},
+
+	// lsp.diagnosticsBudgetMs is how long edit, write and ast_edit wait
+	// for the language servers' diagnostics of a file they wrote before
+	// they return; later diagnostics reach the model as a hidden message.
+	{Key: "lsp.diagnosticsBudgetMs", Kind: KindNumber, Default: 2000},
 
 	// fetch.*TimeoutMs bound a web read (read of an http(s) URL): the
 	// connection (TCP and TLS), the wait for the response headers, and the

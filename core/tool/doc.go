@@ -18,7 +18,12 @@
 // the per-session file-read cache used to recover stale hashline edits
 // (readcache.go), line display modes (display.go), the diffs an edit
 // reports, for front ends (diffs.go), what a call does as permission
-// gates see it (access.go: ReadOnly tools, AccessReporter), and the
-// settings the file tools read (settings.go), taken from core/config.
+// gates see it (access.go: ReadOnly tools, AccessReporter), the
+// settings the file tools read (settings.go), taken from core/config, and
+// the language servers' diagnostics after a write: the Diagnoser seam
+// (diagnose.go), the owner of the fetches and the per-write check with
+// its budget and late delivery (writecheck.go), the report set against
+// what the servers said before the write (diagdelta.go) and its text
+// (diagreport.go).
 // Result content blocks are the message model's (core/ai) by alias.
 package tool

@@ -26,6 +26,7 @@ type Env struct {
 	UI          UI              // the user's front end; nil when there is none (print mode)
 	Files       Files           // where read, edit and write get and put file contents; nil: the local disk
 	Diagnostics Diagnoser       // language server diagnostics after a write; nil: none (no servers, or lsp.enabled off)
+	WriteChecks *WriteChecks    // owner of the diagnostics fetches after writes (the session's services close it); nil: no diagnostics after writes
 	// ToolNames, when set, returns the names of the tools the session
 	// offers now (the bash interceptor blocks a command only while the
 	// tool it points to is offered); nil: unknown, treated as none.

@@ -47,6 +47,27 @@ type Settings struct {
 	// ReadSQLiteTimeout is read.sqlite.timeoutMs: how long one SQLite
 	// read may run before it is interrupted; 0 is config.DefaultSQLiteTimeout.
 	ReadSQLiteTimeout time.Duration
+	LSP               LSP // lsp.*: the language servers' diagnostics after a write
+}
+
+// LSP are the settings of the diagnostics the file tools ask the
+// language servers for after they write.
+type LSP struct {
+	Enabled            bool          // lsp.enabled: language servers at all
+	DiagnosticsOnWrite bool          // lsp.diagnosticsOnWrite: after the write tool
+	DiagnosticsOnEdit  bool          // lsp.diagnosticsOnEdit: after edit (every mode) and ast_edit
+	DiagnosticsBudget  time.Duration // lsp.diagnosticsBudgetMs: how long a call waits for them
+}
+
+// enabled reports whether writes of kind are followed by diagnostics.
+func (l LSP) enabled(kind WriteKind) bool {
+	if !l.Enabled {
+		return false
+	}
+	if kind == WriteEdit {
+		return l.DiagnosticsOnEdit
+	}
+	return l.DiagnosticsOnWrite
 }
 
 // Fetch are the settings of web reads.
@@ -103,6 +124,8 @@ func settingsFrom(cs *config.Settings) Settings {
 		Fetch: Fetch{Enabled: cs.Bool("fetch.enabled"), Connect: millis(cs.Int("fetch.connectTimeoutMs")),
 			FirstByte: millis(cs.Int("fetch.firstByteTimeoutMs")), Total: millis(cs.Int("fetch.timeoutMs"))},
 		ReadSQLiteTimeout: read.SQLiteTimeout,
+		LSP: LSP{Enabled: cs.Bool("lsp.enabled"), DiagnosticsOnWrite: cs.Bool("lsp.diagnosticsOnWrite"),
+			DiagnosticsOnEdit: cs.Bool("lsp.diagnosticsOnEdit"), DiagnosticsBudget: millis(cs.Int("lsp.diagnosticsBudgetMs"))},
 	}
 }
 

@@ -75,6 +75,21 @@ func (r *Result) FirstText() string {
 	return ""
 }
 
+// AppendText adds s to the end of the last text block (a new text block
+// when there is none): a notice after the tool's own text.
+func (r *Result) AppendText(s string) {
+	if s == "" {
+		return
+	}
+	for i := len(r.Content) - 1; i >= 0; i-- {
+		if t, ok := r.Content[i].(*TextContent); ok {
+			r.Content[i] = Text(t.Text + s)
+			return
+		}
+	}
+	r.Content = append(r.Content, Text(strings.TrimLeft(s, "\n")))
+}
+
 // MarshalJSON encodes {"content":[…],"details":…,"isError":…}.
 func (r *Result) MarshalJSON() ([]byte, error) {
 	content := r.Content

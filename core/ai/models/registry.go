@@ -356,6 +356,15 @@ func isEnvName(s string) bool {
 // environment, or the provider works without one.
 func (r *Registry) HasAuth(m *ai.Model) bool { return r.providerHasAuth(m.Provider) }
 
+// AuthCheck returns HasAuth answering once per provider: for one walk over
+// many models (the catalogue has thousands; each answer may look at the
+// credential files), by one goroutine. A login made during the walk may
+// go unseen until the next one.
+func (r *Registry) AuthCheck() func(*ai.Model) bool {
+	rk := r.ranker()
+	return func(m *ai.Model) bool { return rk.hasAuth(m.Provider) }
+}
+
 func (r *Registry) providerHasAuth(provider string) bool {
 	if r.KeySource(provider) != "" || r.ambientAuth(provider) != "" {
 		return true

@@ -742,3 +742,37 @@ func TestCatalogueIsPointerFree(t *testing.T) {
 		t.Error("catalogEntry holds a pointer (a string, slice, map, …); keep strings in catalogText")
 	}
 }
+
+// TestFirstWithAuthIsTheFirstModelWithCredentials compares the
+// per-provider walk with the obvious one over every model, for keys of
+// providers early, late and nowhere in the catalogue.
+func TestFirstWithAuthIsTheFirstModelWithCredentials(t *testing.T) {
+	for _, env := range []map[string]string{
+		{},
+		{"ANTHROPIC_API_KEY": "k"},
+		{"ZAI_API_KEY": "k"},
+		{"OPENROUTER_API_KEY": "k", "XAI_API_KEY": "k"},
+	} {
+		reg, err := Load(Options{NoFiles: true, Getenv: func(k string) string { return env[k] }})
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := reg.FirstWithAuth()
+		var want *ai.Model
+		for _, m := range reg.Models() {
+			if reg.HasAuth(m) {
+				want = m
+				break
+			}
+		}
+		if got != want {
+			t.Errorf("env %v: FirstWithAuth = %v, the walk over Models finds %v", env, got, want)
+		}
+		check := reg.AuthCheck()
+		for _, m := range reg.Models() {
+			if check(m) != reg.HasAuth(m) {
+				t.Fatalf("env %v: AuthCheck and HasAuth disagree on %s/%s", env, m.Provider, m.ID)
+			}
+		}
+	}
+}

@@ -73,3 +73,21 @@ func (r *Registry) Models() []*ai.Model {
 	}
 	return r.all
 }
+
+// FirstWithAuth is the first model of Models whose provider has
+// credentials (HasAuth), or nil. It asks once per provider and builds only
+// the model it returns: start-up without a model named runs it, and the
+// catalogue has thousands of models.
+func (r *Registry) FirstWithAuth() *ai.Model {
+	r.probesStarted()
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.mergeProbesLocked()
+	rank := r.ranker()
+	for i := range r.slots {
+		if s := &r.slots[i]; rank.hasAuth(s.provider()) {
+			return s.model()
+		}
+	}
+	return nil
+}

@@ -28,6 +28,11 @@ type SessionKeyProvider interface {
 // again.
 const directRetry = time.Hour
 
+// exchangeTimeout bounds the exchange when the provider sets no Timeout:
+// it runs before a request, so a GitHub that does not answer costs this
+// once (then the GitHub token is used for directRetry).
+const exchangeTimeout = 10 * time.Second
+
 // maxSessions bounds the session tokens kept in memory (one per GitHub
 // token; a process normally has one or two).
 const maxSessions = 64
@@ -116,7 +121,11 @@ func (p *Copilot) SessionKey(ctx context.Context, c Credentials) (key, baseURL s
 func (p *Copilot) exchange(ctx context.Context, c Credentials, now time.Time) (copilotSession, error) {
 	direct := copilotSession{key: c.Access, baseURL: p.BaseURL(c), renewAt: now.Add(directRetry), direct: true}
 	header := map[string]string{"Authorization": "token " + c.Access, "User-Agent": copilotUserAgent}
-	r, err := p.call(ctx, p.ID(), "Copilot token exchange", http.MethodGet, p.tokenURL(c.EnterpriseURL), nil, header)
+	h := p.HTTP
+	if h.Timeout <= 0 {
+		h.Timeout = exchangeTimeout
+	}
+	r, err := h.call(ctx, p.ID(), "Copilot token exchange", http.MethodGet, p.tokenURL(c.EnterpriseURL), nil, header)
 	if err != nil {
 		if ctx.Err() != nil {
 			return copilotSession{}, ctx.Err()

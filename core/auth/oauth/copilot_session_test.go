@@ -155,6 +155,17 @@ func TestCopilotSessionFallsBackToTheGitHubToken(t *testing.T) {
 			t.Fatalf("key %q base %q err %v", key, base, err)
 		}
 	})
+	t.Run("no answer", func(t *testing.T) {
+		hang := httptest.NewTLSServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { <-r.Context().Done() }))
+		defer hang.Close()
+		p := NewCopilot(hang.Client())
+		p.Timeout = 50 * time.Millisecond
+		p.TokenURL = func(string) string { return hang.URL }
+		key, _, err := p.SessionKey(context.Background(), Credentials{Access: "gho_live"})
+		if err != nil || key != "gho_live" {
+			t.Fatalf("key %q err %v", key, err)
+		}
+	})
 	t.Run("401", func(t *testing.T) {
 		clk := &steppedClock{t: testNow}
 		x := newFakeExchange(t, clk)

@@ -22,8 +22,9 @@ func (ss *session) usableModels() []*ai.Model {
 	reg := ss.sess.Model().Registry()
 	cur := ss.sess.Agent().Model()
 	var out []*ai.Model
+	hasAuth := reg.AuthCheck()
 	for _, m := range reg.Models() {
-		if m == cur || reg.HasAuth(m) {
+		if m == cur || hasAuth(m) {
 			out = append(out, m)
 		}
 	}

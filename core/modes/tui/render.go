@@ -17,9 +17,10 @@ import (
 // Limits of what a tool card shows; the whole output stays in the
 // session (and in its artifact when it was spilled).
 const (
-	cardOutputLines = 10 // output lines of a finished card
-	cardDiffLines   = 40 // diff lines of an edit
-	liveTailLines   = 6  // output lines of a running card
+	cardOutputLines     = 10 // output lines of a finished card
+	cardDiffLines       = 40 // diff lines of an edit
+	cardDiagnosticLines = 5  // language server problems after an edit or write
+	liveTailLines       = 6  // output lines of a running card
 )
 
 // renderer draws messages at one width with one theme.
@@ -126,6 +127,11 @@ func (r *renderer) card(call *ai.ToolCall, content []ai.Content, details any, is
 		return drawnCard(icon, head, drawn, r)
 	}
 	text := strings.TrimRight(clean(resultText(content)), "\n")
+	diags := tool.ResultDiagnostics(details)
+	if diags != nil {
+		// The report is drawn below, from the details.
+		text, _, _ = strings.Cut(text, "\n\nLSP Diagnostics")
+	}
 	var body []string
 	switch {
 	case isError:
@@ -151,6 +157,9 @@ func (r *renderer) card(call *ai.ToolCall, content []ai.Content, details any, is
 	if n := imageCount(content); n > 0 {
 		body = append(body, "  "+r.th.dim.Render(fmt.Sprintf("[%d image(s)]", n)))
 	}
+	if !isError {
+		body = append(body, r.diagnostics(diags)...)
+	}
 	if len(body) == 0 {
 		return head
 	}
@@ -165,6 +174,34 @@ func (r *renderer) liveCard(call *ai.ToolCall, partial string, spin string) stri
 		return head
 	}
 	return head + "\n" + strings.Join(r.indent(lastLines(tail, liveTailLines), r.th.dim), "\n")
+}
+
+// diagnostics draws what the language servers reported after a write:
+// the summary (red with errors, else yellow) and the first
+// cardDiagnosticLines problems, and the files the change left clean.
+func (r *renderer) diagnostics(d *tool.FileDiagnostics) []string {
+	if d == nil {
+		return nil
+	}
+	var out []string
+	if len(d.Messages) > 0 {
+		st := r.th.warn
+		if d.Errored {
+			st = r.th.err
+		}
+		out = append(out, "  "+st.Render("LSP: "+clean(d.Summary)))
+		for i, m := range d.Messages {
+			if i == cardDiagnosticLines {
+				out = append(out, "  "+r.th.dim.Render(fmt.Sprintf("… %d more", len(d.Messages)-i)))
+				break
+			}
+			out = append(out, "  "+r.th.dim.Render(ansi.Truncate(clean(m), max(10, r.width-3), "…")))
+		}
+	}
+	if len(d.Cleared) > 0 {
+		out = append(out, "  "+r.th.ok.Render("LSP: no issues left in "+clean(strings.Join(d.Cleared, ", "))))
+	}
+	return out
 }
 
 // diff colours diff lines, at most cardDiffLines of them.

@@ -79,6 +79,10 @@ type Details struct {
 	// Written lists the files an apply replaced on disk (all of Files
 	// on success, some of them when the apply failed part way).
 	Written []string `json:"written,omitempty"`
+	// Diagnostics is what the language servers reported about the files
+	// an apply wrote, when a server handles them and answered in the
+	// budget.
+	Diagnostics *tool.FileDiagnostics `json:"diagnostics,omitempty"`
 }
 
 // Execute previews the rewrite and queues its apply.
@@ -117,11 +121,15 @@ func (t *Tool) Execute(ctx context.Context, args tool.Args, _ tool.UpdateFunc) (
 	text := t.render(res, grouped, d)
 	if res.TotalReplacements > 0 && t.queue != nil {
 		preview, shown := d, changesDigest(res)
+		targets := make([]string, len(res.Files))
+		for i, f := range res.Files {
+			targets[i] = f.Abs
+		}
 		t.queue.Push(&resolve.Action{
 			Label:      fmt.Sprintf("AST edit: %d replacements in %d files", res.TotalReplacements, res.FilesTouched),
 			SourceTool: "ast_edit",
 			Apply: func(ctx context.Context, _ string) (*tool.Result, error) {
-				return t.apply(ctx, req, preview, shown)
+				return t.apply(ctx, req, preview, shown, targets)
 			},
 		})
 	}
@@ -144,7 +152,13 @@ func run(ctx context.Context, req ast.EditRequest) (*ast.EditResult, error) {
 // reference agent's check) and the same edits, byte for byte, so code
 // that changed since the preview is never rewritten unseen. The check
 // runs inside the one run that writes, between computing and writing.
-func (t *Tool) apply(ctx context.Context, req ast.EditRequest, preview *Details, shown [sha256.Size]byte) (*tool.Result, error) {
+// The files written (of targets, those the preview changes) are then
+// checked by the session's language servers (lsp.diagnosticsOnEdit).
+func (t *Tool) apply(ctx context.Context, req ast.EditRequest, preview *Details, shown [sha256.Size]byte, targets []string) (*tool.Result, error) {
+	checks := make(map[string]*tool.WriteDiag, len(targets))
+	for _, abs := range targets {
+		checks[abs] = t.env.BeginDiagnostics(abs, "ast_edit", tool.WriteEdit)
+	}
 	req.DryRun = false
 	req.Check = func(live *ast.EditResult) error {
 		if stale(t.details(live, req.Scope), preview) {
@@ -172,7 +186,38 @@ func (t *Tool) apply(ctx context.Context, req ast.EditRequest, preview *Details,
 		return nil, tool.Errorf("%v", err)
 	}
 	d := t.details(done, req.Scope)
-	return tool.TextResult(fmt.Sprintf("Applied %d replacements in %d files.", done.TotalReplacements, done.FilesTouched), d), nil
+	res := tool.TextResult(fmt.Sprintf("Applied %d replacements in %d files.", done.TotalReplacements, done.FilesTouched), d)
+	written := map[string]bool{}
+	for _, p := range done.Written {
+		written[p] = true
+	}
+	var wds []*tool.WriteDiag
+	var changed [][]tool.LineSpan
+	for _, f := range done.Files {
+		if wd := checks[f.Abs]; wd != nil && written[f.Path] {
+			wds, changed = append(wds, wd), append(changed, changedSpans(f))
+		}
+	}
+	if fd := tool.MergeFileDiagnostics(tool.AfterAll(ctx, wds, changed)...); fd != nil {
+		d.Diagnostics = fd
+		res.AppendText(fd.Notice())
+	}
+	return res, nil
+}
+
+// changedSpans returns the lines of a rewritten file its replacements
+// cover, in the new text (each earlier replacement moves the later ones
+// by the lines it added or removed).
+func changedSpans(f ast.FileChanges) []tool.LineSpan {
+	spans := make([]tool.LineSpan, 0, len(f.Changes))
+	delta := 0
+	for _, c := range f.Changes {
+		first := c.Start.Line + delta
+		added := strings.Count(c.After, "\n")
+		spans = append(spans, tool.LineSpan{First: first, Last: first + added})
+		delta += added - strings.Count(c.Before, "\n")
+	}
+	return spans
 }
 
 // partial is the error result of an apply that replaced some files and

@@ -142,6 +142,7 @@ func (t *Tool) write(abs string, data []byte, from string) error {
 	if err := atomicfile.Writable(target, t.env.DisplayPath(abs)); err != nil {
 		return err
 	}
+	t.diag.begin(abs)
 	switch {
 	case from == "":
 		err = t.env.WriteFile(fileCtx, target, data, newFilePerm)

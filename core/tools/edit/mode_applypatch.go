@@ -1,6 +1,7 @@
 package edit
 
 import (
+	"cmp"
 	"slices"
 	"strings"
 
@@ -56,7 +57,10 @@ func (t *Tool) runApplyPatch(input string) (*tool.Result, error) {
 	}
 	details := &Details{Mode: string(tool.EditApplyPatch)}
 	for _, c := range res.Changes {
-		fr := changeResult(c)
+		fr, edits := changeResult(c)
+		if written := cmp.Or(c.NewAbs, c.AbsPath); c.Kind != applypatch.DeleteFile {
+			t.diag.changed(written, c.Path, edits)
+		}
 		details.PerFileResults = append(details.PerFileResults, fr)
 		details.Diff += fr.Diff
 		for _, p := range []string{c.AbsPath, c.NewAbs} {
@@ -73,10 +77,10 @@ func (t *Tool) runApplyPatch(input string) (*tool.Result, error) {
 	return tool.TextResult(withWarnings(strings.TrimSuffix(res.Summary(), "\n"), details.Warnings), details), nil
 }
 
-// changeResult describes one applied operation: its kind and its diff.
-// Updates come with their lines and changed regions, so only those are
-// diffed.
-func changeResult(c applypatch.Change) FileResult {
+// changeResult describes one applied operation: its kind and its diff,
+// and returns the edit script of the diff. Updates come with their lines
+// and changed regions, so only those are diffed.
+func changeResult(c applypatch.Change) (FileResult, []diff.Edit) {
 	fr := FileResult{Path: c.Path}
 	var oldLines, newLines []string
 	var oldFinal, newFinal bool
@@ -100,5 +104,5 @@ func changeResult(c applypatch.Change) FileResult {
 	}
 	fr.Diff = diff.UnifiedScript(c.Path, edits, len(oldLines), len(newLines), oldFinal, newFinal)
 	fr.FirstChangedLine = diff.FirstChange(edits)
-	return fr
+	return fr, edits
 }

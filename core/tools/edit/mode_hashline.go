@@ -79,6 +79,7 @@ func (t *Tool) runHashline(input string) (*tool.Result, error) {
 		} else {
 			edits = diff.Lines(p.oldLines, p.newLines)
 		}
+		t.diag.changed(p.f.abs, p.f.shown, edits)
 		_, oldFinal := textfile.Lines(p.f.doc.Text)
 		_, newFinal := textfile.Lines(p.newText)
 		fr := FileResult{

@@ -48,6 +48,7 @@ func (t *Tool) runReplace(a replaceArgs) (*tool.Result, error) {
 	oldLines, oldFinal := textfile.Lines(f.doc.Text)
 	newLines, newFinal := textfile.Lines(newText)
 	edits := diff.Lines(oldLines, newLines)
+	t.diag.changed(abs, a.Path, edits)
 	details := &Details{
 		Mode:             "replace",
 		Diff:             diff.UnifiedScript(a.Path, edits, len(oldLines), len(newLines), oldFinal, newFinal),

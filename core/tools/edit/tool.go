@@ -28,6 +28,7 @@ import (
 type Tool struct {
 	env  *tool.Env
 	mode tool.EditMode
+	diag *diagnosed // during a call (on the call's copy): the files it writes, checked by the language servers
 }
 
 // New returns the edit tool for env in the mode its settings select.
@@ -85,8 +86,21 @@ func (t *Tool) Definition() tool.Definition {
 	return def
 }
 
-// Execute runs one edit call.
+// Execute runs one edit call. The files it writes are checked by the
+// session's language servers once they are all written and unlocked;
+// what the servers find is appended to the result.
 func (t *Tool) Execute(ctx context.Context, args tool.Args, _ tool.UpdateFunc) (*tool.Result, error) {
+	call := &Tool{env: t.env, mode: t.mode, diag: &diagnosed{env: t.env}}
+	res, err := call.run(args)
+	if err != nil {
+		return nil, err
+	}
+	call.diag.attach(ctx, res)
+	return res, nil
+}
+
+// run decodes the arguments of the tool's mode and applies them.
+func (t *Tool) run(args tool.Args) (*tool.Result, error) {
 	switch t.mode {
 	case tool.EditReplace:
 		var a replaceArgs
@@ -122,12 +136,16 @@ type Details struct {
 	Path             string       `json:"path,omitempty"`             // the file (single file)
 	Warnings         []string     `json:"warnings,omitempty"`         // everything fixed up along the way
 	PerFileResults   []FileResult `json:"perFileResults,omitempty"`   // one per file when several changed
+	// Diagnostics is what the language servers reported about the files
+	// written, when a server handles them and answered in the budget.
+	Diagnostics *tool.FileDiagnostics `json:"diagnostics,omitempty"`
 }
 
 // FileResult is the outcome for one file of a multi-file edit.
 type FileResult struct {
-	Path             string `json:"path"`
-	Op               string `json:"op"`
-	Diff             string `json:"diff,omitempty"`
-	FirstChangedLine int    `json:"firstChangedLine,omitempty"`
+	Path             string                `json:"path"`
+	Op               string                `json:"op"`
+	Diff             string                `json:"diff,omitempty"`
+	FirstChangedLine int                   `json:"firstChangedLine,omitempty"`
+	Diagnostics      *tool.FileDiagnostics `json:"diagnostics,omitempty"` // this file's share of Details.Diagnostics
 }

@@ -33,6 +33,10 @@ type Services struct {
 	Pages   *read.Pages    // web pages read, for paging with line selectors
 	TaskIDs *task.IDs      // subagent ids when the session has no artifacts directory
 	Debug   *dap.Manager   // the debug tool's session (one debug adapter and its program at a time)
+	// WriteChecks owns the language server diagnostics fetches that
+	// follow the file tools' writes (env.WriteChecks); the session sets
+	// where their late results go (SetDeliver).
+	WriteChecks *tool.WriteChecks
 	// Subagents starts child sessions for the task tool; nil (no session
 	// to run them in) leaves the tool out. The session sets it to itself
 	// before it builds its tools.
@@ -40,37 +44,43 @@ type Services struct {
 }
 
 // NewServices returns the services of the session of env, with env's
-// caches and settings (the job manager's limit). Nothing is started yet:
-// the shell starts with the first command, jobs with the first job, a
-// debug adapter with the first launch or attach.
+// caches and settings (the job manager's limit), and sets env.WriteChecks
+// to the services' own. Nothing is started yet: the shell starts with the
+// first command, jobs with the first job, diagnostics fetches with the
+// first write, a debug adapter with the first launch or attach.
 func NewServices(env *tool.Env) *Services {
+	env.WriteChecks = tool.NewWriteChecks()
 	return &Services{
-		Caches:  env.Caches,
-		Jobs:    job.NewManagerFor(env),
-		Shell:   bash.NewShell(env),
-		Pending: resolve.NewQueue(),
-		Todos:   &todo.State{},
-		Pages:   &read.Pages{},
-		TaskIDs: &task.IDs{},
-		Debug:   debug.NewManager(env),
+		WriteChecks: env.WriteChecks,
+		Caches:      env.Caches,
+		Jobs:        job.NewManagerFor(env),
+		Shell:       bash.NewShell(env),
+		Pending:     resolve.NewQueue(),
+		Todos:       &todo.State{},
+		Pages:       &read.Pages{},
+		TaskIDs:     &task.IDs{},
+		Debug:       debug.NewManager(env),
 	}
 }
 
 // Close ends the services that run something, in this order:
 //
-//  1. Jobs: running background jobs are cancelled and waited for (a
-//     grace period), and no delivery starts any more. First, because a
-//     job runs in the shell and through the other services, and its
-//     delivery would start another model run.
-//  2. Shell: the persistent shell and every process the session's
+//  1. WriteChecks: the diagnostics fetches still running for files the
+//     tools wrote are cancelled and waited for, and nothing more is
+//     delivered (a delivery would start another model run).
+//  2. Jobs: running background jobs are cancelled and waited for (a
+//     grace period), and no delivery starts any more. Before the shell,
+//     because a job runs in the shell and through the other services,
+//     and its delivery would start another model run.
+//  3. Shell: the persistent shell and every process the session's
 //     commands started (foreground, background, terminals) end, also
 //     those of jobs that ignored their cancellation.
-//  3. Debug: the debug session's adapter and the program it debugs end
+//  4. Debug: the debug session's adapter and the program it debugs end
 //     (with everything they started).
 //
 // The pending actions, the plan, the pages and the ids are memory; the
 // caches belong to whoever built them (the session closes its own after
 // this). Close returns the first error; the services are not used after.
 func (s *Services) Close() error {
-	return errors.Join(s.Jobs.Close(), s.Shell.Close(), s.Debug.Close())
+	return errors.Join(s.WriteChecks.Close(), s.Jobs.Close(), s.Shell.Close(), s.Debug.Close())
 }

@@ -6,8 +6,10 @@
 // file's mode and owner, refusing read-only and hard-linked files, under
 // the file's cross-process lock. A file outside the working directory is
 // written with a warning in the result. Afterwards the filesystem scan cache
-// drops its entries for the path, and the session's read cache records the
-// new text, since the model now knows the file exactly.
+// drops its entries for the path, the session's read cache records the
+// new text, since the model now knows the file exactly, and the language
+// servers that handle the file are asked about it (lsp.diagnosticsOnWrite):
+// what they report within the budget is appended to the result.
 package write
 
 import (
@@ -55,6 +57,9 @@ type Details struct {
 	Bytes int    `json:"bytes"` // bytes written
 	// Warnings, such as the file lying outside the working directory.
 	Warnings []string `json:"warnings,omitempty"`
+	// Diagnostics is what the language servers reported about the file,
+	// when a server handles it and answered in the budget.
+	Diagnostics *tool.FileDiagnostics `json:"diagnostics,omitempty"`
 }
 
 // Execute writes the file.
@@ -80,13 +85,30 @@ func (t *Tool) Execute(ctx context.Context, args tool.Args, _ tool.UpdateFunc) (
 		return tool.TextResult(fmt.Sprintf("Wrote %s (%d bytes).", p, len(a.Content)), map[string]any{"path": p, "op": "host"}), nil
 	}
 	abs := t.env.Resolve(p)
+	res, wd, changed, err := t.write(ctx, abs, a.Content)
+	if err != nil {
+		return nil, err
+	}
+	// The file is unlocked by now: the servers read it while another
+	// writer may go on.
+	if fd := wd.After(ctx, changed); fd != nil {
+		res.Details.(*Details).Diagnostics = fd
+		res.AppendText(fd.Notice())
+	}
+	return res, nil
+}
+
+// write replaces the file at abs under its lock and returns the result,
+// the diagnostics check begun before the write (nil when off) and, for
+// it, the lines the new content changed.
+func (t *Tool) write(ctx context.Context, abs, content string) (*tool.Result, *tool.WriteDiag, []tool.LineSpan, error) {
 	display := t.env.DisplayPath(abs)
 	// The lock orders this write with edits of the same file running
 	// meanwhile (here or in another process): an edit reads either the
 	// old content or this one, and never writes over this one unseen.
 	unlock, err := atomicfile.Lock(abs)
 	if err != nil {
-		return nil, tool.Errorf("Cannot write %s: %v", display, err)
+		return nil, nil, nil, tool.Errorf("Cannot write %s: %v", display, err)
 	}
 	defer unlock()
 	op := "update"
@@ -95,36 +117,66 @@ func (t *Tool) Execute(ctx context.Context, args tool.Args, _ tool.UpdateFunc) (
 	case errors.Is(err, fs.ErrNotExist):
 		op = "create"
 	case err != nil:
-		return nil, tool.Errorf("Cannot write %s: %v", display, pathErr(err))
+		return nil, nil, nil, tool.Errorf("Cannot write %s: %v", display, pathErr(err))
 	case info.IsDir():
-		return nil, tool.Errorf("Cannot write %s: it is a directory; give a file path.", display)
+		return nil, nil, nil, tool.Errorf("Cannot write %s: it is a directory; give a file path.", display)
 	default:
 		if err := atomicfile.Writable(abs, display); err != nil {
-			return nil, tool.Errorf("%v", err)
+			return nil, nil, nil, tool.Errorf("%v", err)
 		}
 	}
 	if err := os.MkdirAll(filepath.Dir(abs), 0o755); err != nil {
-		return nil, tool.Errorf("Cannot create the directory for %s: %v", display, pathErr(err))
+		return nil, nil, nil, tool.Errorf("Cannot create the directory for %s: %v", display, pathErr(err))
 	}
-	if err := t.env.WriteFile(ctx, abs, []byte(a.Content), 0o644); err != nil {
-		return nil, tool.Errorf("Cannot write %s: %v", display, pathErr(err))
+	wd := t.env.BeginDiagnostics(abs, "write", tool.WriteWhole)
+	var changed []tool.LineSpan
+	if wd != nil && op == "update" {
+		if old, err := os.ReadFile(abs); err == nil { // as the servers knew it
+			changed = changedLines(string(old), content)
+		}
+	}
+	if err := t.env.WriteFile(ctx, abs, []byte(content), 0o644); err != nil {
+		return nil, nil, nil, tool.Errorf("Cannot write %s: %v", display, pathErr(err))
 	}
 	t.env.Caches.Invalidate(abs)
 	if t.env.ReadCache != nil {
-		t.env.ReadCache.RecordText(abs, a.Content)
+		t.env.ReadCache.RecordText(abs, content)
 	}
-	lines := len(tool.SplitDisplayLines(a.Content))
+	lines := len(tool.SplitDisplayLines(content))
 	verb := "Updated"
 	if op == "create" {
 		verb = "Created"
 	}
 	text := fmt.Sprintf("%s %s (%s)", verb, display, lineCount(lines))
-	details := &Details{Path: abs, Op: op, Lines: lines, Bytes: len(a.Content)}
+	details := &Details{Path: abs, Op: op, Lines: lines, Bytes: len(content)}
 	if w := t.env.OutsideCwdWarning(abs); w != "" {
 		details.Warnings = []string{w}
 		text += "\n\nWarnings:\n" + w
 	}
-	return tool.TextResult(text, details), nil
+	return tool.TextResult(text, details), wd, changed, nil
+}
+
+// changedLines returns the lines of new that differ from old, as the
+// span between their common first and last lines (nil when equal).
+func changedLines(old, new string) []tool.LineSpan {
+	a, b := strings.Split(old, "\n"), strings.Split(new, "\n")
+	pre := 0
+	for pre < len(a) && pre < len(b) && a[pre] == b[pre] {
+		pre++
+	}
+	suf := 0
+	for suf < len(a)-pre && suf < len(b)-pre && a[len(a)-1-suf] == b[len(b)-1-suf] {
+		suf++
+	}
+	if pre == len(a) && pre == len(b) {
+		return nil
+	}
+	first, last := pre, len(b)-1-suf
+	if last < first {
+		// Lines were only removed: the two now around the gap.
+		first, last = max(pre-1, 0), pre
+	}
+	return []tool.LineSpan{{First: first, Last: last}}
 }
 
 func lineCount(n int) string {
