@@ -81,6 +81,8 @@ TARGETS=(
 	./core/ai/provider/geminicli:FuzzParseCredentials # Gemini CLI credential files
 	./core/ai/provider/geminicli:FuzzRetryHint # Code Assist retry hints
 	./core/ai/provider/geminicli:FuzzSanitizeSchema # tool schemas sent to Code Assist
+	# Debug adapters (issue 35): what an adapter process writes to gopi.
+	./core/dap:FuzzReadMessage             # DAP frames and messages
 	# End to end, not a parser alone: lines sent to a running RPC server,
 	# each answered through its pipes (a few hundred executions/s), so its
 	# goal is FUZZ_E2E_EXECS (default 1,000,000).

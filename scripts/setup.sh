@@ -3,7 +3,8 @@
 #
 # Idempotent: every step checks first and does nothing when its work is
 # already done. It installs only through the package registries this project
-# may use (Debian apt, crates.io through cargo, the Go module proxy); it never
+# may use (Debian apt, crates.io through cargo, the Go module proxy, npm,
+# PyPI); it never
 # downloads a toolchain.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -20,6 +21,12 @@ command -v pkg-config >/dev/null 2>&1 || need_apt+=(pkg-config)
 # terminal tests.
 command -v chromium >/dev/null 2>&1 || need_apt+=(chromium)
 command -v tmux >/dev/null 2>&1 || need_apt+=(tmux)
+# A native debug adapter for the debug tool's tests: lldb-dap (Debian's gdb
+# 13 has no DAP interpreter). Only where apt knows the package.
+if ! command -v lldb-dap >/dev/null 2>&1 && ! compgen -c lldb-dap- >/dev/null 2>&1 &&
+  command -v apt-cache >/dev/null 2>&1 && apt-cache show lldb-19 >/dev/null 2>&1; then
+  need_apt+=(lldb-19)
+fi
 
 if [ ${#need_apt[@]} -gt 0 ] && ! command -v apt-get >/dev/null 2>&1; then
   # Not Debian (the macOS and Windows CI runners): the tests that need these
@@ -58,6 +65,30 @@ if command -v npm >/dev/null 2>&1; then
   fi
 else
   say "npm not found: the MCP tests against a real server will be skipped"
+fi
+
+# Real debug adapters for the debug tool's tests, into the same cache:
+# dlv from the Go module proxy, debugpy from PyPI in a virtual environment
+# (the tests look for them there and skip, naming this script, without).
+dap_dir="${GOPI_TEST_CACHE:-$HOME/.cache/gopi-test}/dap"
+dlv_version="v1.27.2"
+if ! "$dap_dir/bin/dlv" version 2>/dev/null | grep -q "Version: ${dlv_version#v}$"; then
+  say "installing dlv $dlv_version for the debug tool's tests into $dap_dir/bin"
+  mkdir -p "$dap_dir/bin"
+  GOBIN="$dap_dir/bin" GOFLAGS= go install "github.com/go-delve/delve/cmd/dlv@$dlv_version"
+fi
+debugpy_version="1.8.17"
+if command -v python3 >/dev/null 2>&1; then
+  if ! "$dap_dir/venv/bin/python" -c "import debugpy, sys; sys.exit(debugpy.__version__ != '$debugpy_version')" 2>/dev/null; then
+    say "installing debugpy $debugpy_version for the debug tool's tests into $dap_dir/venv"
+    if python3 -m venv "$dap_dir/venv" >/dev/null 2>&1; then
+      "$dap_dir/venv/bin/python" -m pip install --quiet --disable-pip-version-check "debugpy==$debugpy_version"
+    else
+      say "python3 cannot make a virtual environment (apt-get install python3-venv): the debugpy tests will be skipped"
+    fi
+  fi
+else
+  say "python3 not found: the debug tool's debugpy tests will be skipped"
 fi
 
 # Dependencies from the registries, pinned by go.sum and native/Cargo.lock.

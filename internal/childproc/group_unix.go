@@ -23,3 +23,6 @@ func ownGroup(cmd *exec.Cmd) {
 		cmd.SysProcAttr.Setpgid = true
 	}
 }
+
+// killGroup kills the process group led by pid.
+func killGroup(pid int) { _ = syscall.Kill(-pid, syscall.SIGKILL) }

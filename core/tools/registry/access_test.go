@@ -39,6 +39,9 @@ func TestBuiltinAccess(t *testing.T) {
 		{"job", tool.Args{"list": true}, tool.Access{Tool: "job"}},
 		{"job", tool.Args{"poll": []any{"j1"}}, tool.Access{Tool: "job"}},
 		{"job", tool.Args{"cancel": []any{"j1"}}, tool.Access{Tool: "job", Writes: true}},
+		{"debug", tool.Args{"action": "threads"}, tool.Access{Tool: "debug"}},
+		{"debug", tool.Args{"action": "launch", "program": "a"}, tool.Access{Tool: "debug", Writes: true}},
+		{"debug", tool.Args{"action": "evaluate", "expression": "f()"}, tool.Access{Tool: "debug", Writes: true}},
 	} {
 		tl, err := New(tc.tool, env, svc)
 		if err != nil {

@@ -15,6 +15,7 @@ import (
 	"github.com/gopi-agent/gopi/core/tools/astedit"
 	"github.com/gopi-agent/gopi/core/tools/astgrep"
 	"github.com/gopi-agent/gopi/core/tools/bash"
+	"github.com/gopi-agent/gopi/core/tools/debug"
 	"github.com/gopi-agent/gopi/core/tools/edit"
 	"github.com/gopi-agent/gopi/core/tools/find"
 	"github.com/gopi-agent/gopi/core/tools/job"
@@ -60,6 +61,10 @@ var builtins = []Entry{
 	{"resolve", func(_ *tool.Env, svc *Services) tool.Tool { return resolve.New(svc.Pending) }, nil},
 	// ask needs a user to answer: offered only with a UI (RPC, TUI).
 	{"ask", envOnly(ask.New), func(env *tool.Env, _ *Services) bool { return ask.Available(env) }},
+	// debug (DAP) exists with debug.enabled; its session lives in
+	// Services.Debug.
+	{"debug", func(env *tool.Env, svc *Services) tool.Tool { return debug.New(env, svc.Debug) },
+		func(env *tool.Env, _ *Services) bool { return debug.Available(env) }},
 	// task needs a session to start subagents from (Services.Subagents),
 	// and room in the task tree (task.maxRecursionDepth).
 	{"task", newTask, func(_ *tool.Env, svc *Services) bool { return task.Available(svc.Subagents) }},

@@ -38,6 +38,29 @@ func TestBuiltins(t *testing.T) {
 	}
 }
 
+// debug is offered with debug.enabled (on by default) and left out
+// without it.
+func TestDebugSetting(t *testing.T) {
+	t.Parallel()
+	env := tool.NewEnv(t.TempDir())
+	svc := testServices(t, env)
+	has := func() bool {
+		for _, tl := range All(env, svc) {
+			if tl.Definition().Name == "debug" {
+				return true
+			}
+		}
+		return false
+	}
+	if !has() {
+		t.Fatal("debug missing by default")
+	}
+	env.Settings.DebugEnabled = false
+	if has() {
+		t.Fatal("debug offered with debug.enabled off")
+	}
+}
+
 // TestASTToolsShareQueue drives ast_grep, an ast_edit preview and a resolve
 // apply through tools built by the registry from one Env: the preview is
 // queued in that session's queue and resolve writes it.

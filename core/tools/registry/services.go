@@ -3,8 +3,10 @@ package registry
 import (
 	"errors"
 
+	"github.com/gopi-agent/gopi/core/dap"
 	"github.com/gopi-agent/gopi/core/tool"
 	"github.com/gopi-agent/gopi/core/tools/bash"
+	"github.com/gopi-agent/gopi/core/tools/debug"
 	"github.com/gopi-agent/gopi/core/tools/job"
 	"github.com/gopi-agent/gopi/core/tools/read"
 	"github.com/gopi-agent/gopi/core/tools/resolve"
@@ -30,6 +32,7 @@ type Services struct {
 	Todos   *todo.State    // the plan todo_write keeps
 	Pages   *read.Pages    // web pages read, for paging with line selectors
 	TaskIDs *task.IDs      // subagent ids when the session has no artifacts directory
+	Debug   *dap.Manager   // the debug tool's session (one debug adapter and its program at a time)
 	// WriteChecks owns the language server diagnostics fetches that
 	// follow the file tools' writes (env.WriteChecks); the session sets
 	// where their late results go (SetDeliver).
@@ -44,7 +47,7 @@ type Services struct {
 // caches and settings (the job manager's limit), and sets env.WriteChecks
 // to the services' own. Nothing is started yet: the shell starts with the
 // first command, jobs with the first job, diagnostics fetches with the
-// first write.
+// first write, a debug adapter with the first launch or attach.
 func NewServices(env *tool.Env) *Services {
 	env.WriteChecks = tool.NewWriteChecks()
 	return &Services{
@@ -56,6 +59,7 @@ func NewServices(env *tool.Env) *Services {
 		Todos:       &todo.State{},
 		Pages:       &read.Pages{},
 		TaskIDs:     &task.IDs{},
+		Debug:       debug.NewManager(env),
 	}
 }
 
@@ -71,10 +75,12 @@ func NewServices(env *tool.Env) *Services {
 //  3. Shell: the persistent shell and every process the session's
 //     commands started (foreground, background, terminals) end, also
 //     those of jobs that ignored their cancellation.
+//  4. Debug: the debug session's adapter and the program it debugs end
+//     (with everything they started).
 //
 // The pending actions, the plan, the pages and the ids are memory; the
 // caches belong to whoever built them (the session closes its own after
 // this). Close returns the first error; the services are not used after.
 func (s *Services) Close() error {
-	return errors.Join(s.WriteChecks.Close(), s.Jobs.Close(), s.Shell.Close())
+	return errors.Join(s.WriteChecks.Close(), s.Jobs.Close(), s.Shell.Close(), s.Debug.Close())
 }

@@ -1,0 +1,13 @@
+package dap
+
+import (
+	"os"
+	"testing"
+
+	"github.com/gopi-agent/gopi/internal/daptest"
+)
+
+func TestMain(m *testing.M) {
+	daptest.RunFakeIfAsked()
+	os.Exit(m.Run())
+}

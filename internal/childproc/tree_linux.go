@@ -1,0 +1,23 @@
+package childproc
+
+import "syscall"
+
+// endTree ends the processes carrying mark and their groups; the
+// recorded leaders' groups go too (a leader that dropped the mark).
+func endTree(mark string, leaders []int) {
+	for _, pid := range leaders {
+		if st, err := readStat(pid); err == nil && st.pgid == pid && !st.zombie && pid != syscall.Getpgrp() {
+			_ = syscall.Kill(-pid, syscall.SIGTERM)
+		}
+	}
+	endMarked(mark, syscall.Getpgrp())
+}
+
+// livePids lists the live processes carrying mark.
+func livePids(mark string) []int {
+	var out []int
+	for _, p := range markedProcs(mark) {
+		out = append(out, p.pid)
+	}
+	return out
+}
