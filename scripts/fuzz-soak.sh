@@ -83,6 +83,11 @@ TARGETS=(
 	./core/ai/provider/geminicli:FuzzSanitizeSchema # tool schemas sent to Code Assist
 	# Debug adapters (issue 35): what an adapter process writes to gopi.
 	./core/dap:FuzzReadMessage             # DAP frames and messages
+	./core/lsp/protocol:FuzzWorkspaceEdit  # language servers' workspace edits
+	./core/lsp/protocol:FuzzDocumentURIPath # file URIs a server names
+	./core/lsp/protocol:FuzzPosition       # UTF-16 positions against a reference
+	./core/lsp/protocol:FuzzLineIndex      # the line index against Position.Offset
+	./core/lsp/edits:FuzzApplyText         # server text edits against a reference
 	# End to end, not a parser alone: lines sent to a running RPC server,
 	# each answered through its pipes (a few hundred executions/s), so its
 	# goal is FUZZ_E2E_EXECS (default 1,000,000).
