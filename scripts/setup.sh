@@ -63,7 +63,7 @@ fi
 # Language servers for the lsp tool's tests, into a cache outside the tree
 # (core/lsp/lsptest finds them there; the tests skip naming this script when
 # one is missing): gopls from the Go module proxy; typescript-language-server,
-# typescript and pyright from npm.
+# typescript and pyright from npm (versions that run on Node 20).
 lsp_dir="${GOPI_TEST_CACHE:-$HOME/.cache/gopi-test}/lsp"
 gopls_version="v0.23.0" # v0.24 needs Go 1.27
 if [ "$(cat "$lsp_dir/gopls.version" 2>/dev/null)" != "$gopls_version" ] || [ ! -x "$lsp_dir/bin/gopls" ]; then
@@ -72,7 +72,7 @@ if [ "$(cat "$lsp_dir/gopls.version" 2>/dev/null)" != "$gopls_version" ] || [ ! 
   GOBIN="$lsp_dir/bin" GOFLAGS= go install "golang.org/x/tools/gopls@$gopls_version"
   echo "$gopls_version" > "$lsp_dir/gopls.version"
 fi
-lsp_npm="typescript-language-server@6.0.2 typescript@7.0.2 pyright@1.1.414"
+lsp_npm="typescript-language-server@5.1.3 typescript@5.9.3 pyright@1.1.414"
 if command -v npm >/dev/null 2>&1; then
   if [ "$(cat "$lsp_dir/npm.version" 2>/dev/null)" != "$lsp_npm" ]; then
     say "installing $lsp_npm for the LSP tests into $lsp_dir"

@@ -38,6 +38,7 @@ type ClientOptions struct {
 	// with the reason that gopi applies no server edits yet.
 	ApplyEdit          ApplyEditFunc
 	RequestTimeout     time.Duration    // 0: DefaultRequestTimeout
+	InitTimeout        time.Duration    // initialize; 0: DefaultRequestTimeout
 	ProjectLoadTimeout time.Duration    // 0: ProjectLoadTimeout
 	Now                func() time.Time // the clock of LastActive; nil: time.Now
 }
@@ -72,6 +73,9 @@ func Start(ctx context.Context, t Transport, opts ClientOptions) (*Client, error
 	if opts.RequestTimeout <= 0 {
 		opts.RequestTimeout = DefaultRequestTimeout
 	}
+	if opts.InitTimeout <= 0 {
+		opts.InitTimeout = DefaultRequestTimeout
+	}
 	if opts.ProjectLoadTimeout <= 0 {
 		opts.ProjectLoadTimeout = ProjectLoadTimeout
 	}
@@ -89,7 +93,7 @@ func Start(ctx context.Context, t Transport, opts ClientOptions) (*Client, error
 	var init struct {
 		Capabilities json.RawMessage `json:"capabilities"`
 	}
-	if err := c.Request(ctx, "initialize", c.initializeParams(), &init); err != nil {
+	if err := c.request(ctx, "initialize", c.initializeParams(), &init, opts.InitTimeout); err != nil {
 		c.kill()
 		return nil, err
 	}
@@ -190,8 +194,12 @@ func IsMethodNotFound(err error) bool {
 // server's exit status when it is gone. A request given up on is
 // cancelled at the server ($/cancelRequest).
 func (c *Client) Request(ctx context.Context, method string, params, result any) error {
+	return c.request(ctx, method, params, result, c.opts.RequestTimeout)
+}
+
+// request is Request with its own timeout.
+func (c *Client) request(ctx context.Context, method string, params, result any, timeout time.Duration) error {
 	c.touch()
-	timeout := c.opts.RequestTimeout
 	if dl, ok := ctx.Deadline(); ok && time.Until(dl) < timeout {
 		timeout = max(time.Until(dl), 0)
 	}

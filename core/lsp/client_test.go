@@ -139,12 +139,11 @@ func TestCrashRestartsWithNote(t *testing.T) {
 
 // A server that never answers: the request's timeout names the method.
 func TestHungServerTimesOut(t *testing.T) {
-	m, _ := fakeWorkspace(t, lsptest.FakeHang, ManagerOptions{})
+	m, _ := fakeWorkspace(t, lsptest.FakeHang, ManagerOptions{RequestTimeout: 50 * time.Millisecond})
 	c, _, err := m.Client(context.Background(), m.Servers().List[0])
 	if err != nil {
 		t.Fatal(err)
 	}
-	c.opts.RequestTimeout = 50 * time.Millisecond
 	err = c.Request(context.Background(), "textDocument/hover", nil, nil)
 	if err == nil || err.Error() != "LSP request textDocument/hover timed out after 50ms" {
 		t.Fatalf("hang: %v", err)
@@ -167,7 +166,7 @@ func TestHungServerTimesOut(t *testing.T) {
 
 // A server that never answers initialize fails to start, named.
 func TestNoInitialize(t *testing.T) {
-	m, _ := fakeWorkspace(t, lsptest.FakeNoInit, ManagerOptions{RequestTimeout: 50 * time.Millisecond})
+	m, _ := fakeWorkspace(t, lsptest.FakeNoInit, ManagerOptions{InitTimeout: 50 * time.Millisecond})
 	_, _, err := m.Client(context.Background(), m.Servers().List[0])
 	if err == nil || err.Error() != "language server fake failed to start: LSP request initialize timed out after 50ms" {
 		t.Fatalf("%v", err)

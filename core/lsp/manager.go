@@ -27,6 +27,7 @@ type ManagerOptions struct {
 	Dial               DialFunc
 	ApplyEdit          ApplyEditFunc    // workspace/applyEdit handler for every client; nil: refused
 	RequestTimeout     time.Duration    // per request; 0: DefaultRequestTimeout
+	InitTimeout        time.Duration    // per initialize; 0: DefaultRequestTimeout
 	ProjectLoadTimeout time.Duration    // 0: ProjectLoadTimeout
 	Now                func() time.Time // clock of idle accounting; nil: time.Now
 	Builtins           []*Server        // replaces the built-in definitions (tests); nil: Builtins()
@@ -146,7 +147,7 @@ func (m *Manager) start(ctx context.Context, key string, sl *slot) {
 	if err == nil {
 		sl.c, err = Start(ctx, t, ClientOptions{
 			Server: sl.server, Root: m.opts.Root, ApplyEdit: m.opts.ApplyEdit,
-			RequestTimeout: m.opts.RequestTimeout, ProjectLoadTimeout: m.opts.ProjectLoadTimeout, Now: m.opts.Now,
+			RequestTimeout: m.opts.RequestTimeout, InitTimeout: m.opts.InitTimeout, ProjectLoadTimeout: m.opts.ProjectLoadTimeout, Now: m.opts.Now,
 		})
 	}
 	if err != nil {

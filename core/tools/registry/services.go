@@ -3,6 +3,7 @@ package registry
 import (
 	"errors"
 
+	"github.com/gopi-agent/gopi/core/lsp"
 	"github.com/gopi-agent/gopi/core/tool"
 	"github.com/gopi-agent/gopi/core/tools/bash"
 	"github.com/gopi-agent/gopi/core/tools/job"
@@ -30,6 +31,11 @@ type Services struct {
 	Todos   *todo.State    // the plan todo_write keeps
 	Pages   *read.Pages    // web pages read, for paging with line selectors
 	TaskIDs *task.IDs      // subagent ids when the session has no artifacts directory
+	// LSP are the language servers of the session and its subagents
+	// (started on first use); nil when they are off (lsp.enabled false,
+	// --no-lsp).
+	LSP     *lsp.Manager
+	ownsLSP bool // LSP was built here (not shared by a parent), so Close stops it
 	// Subagents starts child sessions for the task tool; nil (no session
 	// to run them in) leaves the tool out. The session sets it to itself
 	// before it builds its tools.
@@ -38,9 +44,11 @@ type Services struct {
 
 // NewServices returns the services of the session of env, with env's
 // caches and settings (the job manager's limit). Nothing is started yet:
-// the shell starts with the first command, jobs with the first job.
+// the shell starts with the first command, jobs with the first job, a
+// language server with the first call that needs it. When language
+// servers are on, env.Diagnostics is set to them, for the file tools.
 func NewServices(env *tool.Env) *Services {
-	return &Services{
+	s := &Services{
 		Caches:  env.Caches,
 		Jobs:    job.NewManagerFor(env),
 		Shell:   bash.NewShell(env),
@@ -48,6 +56,25 @@ func NewServices(env *tool.Env) *Services {
 		Todos:   &todo.State{},
 		Pages:   &read.Pages{},
 		TaskIDs: &task.IDs{},
+	}
+	if cfg := env.Settings.LSP; cfg != nil && cfg.Enabled {
+		s.LSP, s.ownsLSP = lsp.NewManager(lsp.ManagerOptions{Root: env.Cwd, Config: cfg}), true
+		env.Diagnostics = s.LSP
+	}
+	return s
+}
+
+// ShareLSP makes the services use a parent session's language servers
+// (a subagent works in the parent's tree: one server per root serves
+// both); the parent stops them, not Close. A nil m turns them off.
+func (s *Services) ShareLSP(env *tool.Env, m *lsp.Manager) {
+	if s.ownsLSP {
+		_ = s.LSP.Close() // nothing was started yet
+	}
+	s.LSP, s.ownsLSP = m, false
+	env.Diagnostics = nil
+	if m != nil {
+		env.Diagnostics = m
 	}
 }
 
@@ -60,10 +87,17 @@ func NewServices(env *tool.Env) *Services {
 //  2. Shell: the persistent shell and every process the session's
 //     commands started (foreground, background, terminals) end, also
 //     those of jobs that ignored their cancellation.
+//  3. LSP: the language servers this session started (shutdown, exit,
+//     then a kill of each process group), once no tool or job can ask
+//     them anything; a subagent leaves its parent's running.
 //
 // The pending actions, the plan, the pages and the ids are memory; the
 // caches belong to whoever built them (the session closes its own after
 // this). Close returns the first error; the services are not used after.
 func (s *Services) Close() error {
-	return errors.Join(s.Jobs.Close(), s.Shell.Close())
+	err := errors.Join(s.Jobs.Close(), s.Shell.Close())
+	if s.ownsLSP {
+		err = errors.Join(err, s.LSP.Close())
+	}
+	return err
 }
