@@ -3,6 +3,7 @@ package lsp
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"strings"
 	"time"
@@ -61,9 +62,6 @@ func (c *call) fileAction(ctx context.Context) *tool.Result {
 	}
 	text, err := c.onFile(ctx, server, abs)
 	if err != nil {
-		if ctx.Err() != nil && strings.Contains(err.Error(), "context canceled") {
-			return c.fail(server.Name, "LSP error: "+err.Error())
-		}
 		return c.fail(server.Name, "LSP error: "+explain(server, err))
 	}
 	return c.ok(server.Name, text)
@@ -71,6 +69,9 @@ func (c *call) fileAction(ctx context.Context) *tool.Result {
 
 // explain adds to a timeout which server did not answer and what to do.
 func explain(s *lsp.Server, err error) string {
+	if errors.Is(err, context.DeadlineExceeded) {
+		return "the call's timeout ran out while " + s.Name + " was still loading the project; retry with a longer timeout (up to 60 seconds)"
+	}
 	msg := err.Error()
 	if strings.HasPrefix(msg, "LSP request ") && strings.Contains(msg, " timed out after ") {
 		msg += " (" + s.Name + " did not answer in time; retry with a longer timeout, or reload the server)"
