@@ -33,6 +33,12 @@ func position(abs string, line int, symbol *string) (protocol.Position, error) {
 	if err != nil {
 		return protocol.Position{}, err
 	}
+	return positionIn(data, line, symbol)
+}
+
+// positionIn is position in a file's content.
+func positionIn(data []byte, line int, symbol *string) (protocol.Position, error) {
+	line = max(line, 1)
 	lines := strings.Split(string(bytes.TrimPrefix(data, []byte("\xef\xbb\xbf"))), "\n")
 	text := ""
 	if line <= len(lines) {

@@ -62,9 +62,6 @@ func (c *call) diagnostics(ctx context.Context) *tool.Result {
 		abs := c.t.env.Resolve(target)
 		servers := c.t.mgr.Servers().ForFile(abs)
 		if len(servers) == 0 {
-			if !detailed {
-				return c.noServer(abs, "No language server found for "+target)
-			}
 			line := "✘ " + target + ": No language server found"
 			if m := c.t.mgr.Servers().MissingFor(abs); m != nil {
 				line += " (" + m.InstallHint() + ")"

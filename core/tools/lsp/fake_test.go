@@ -49,11 +49,27 @@ func TestFakeDiagnostics(t *testing.T) {
 		t.Fatal(text)
 	}
 	text, d = run(t, tl, map[string]any{"action": "diagnostics", "file": "x.zig"})
-	if d.Success || text != "No language server found for x.zig: language server zls (zls-not-installed) is not installed; install it with: get zls" {
+	if text != "✘ x.zig: No language server found (language server zls (zls-not-installed) is not installed; install it with: get zls)" {
 		t.Fatalf("%q", text)
 	}
 	if text, d := run(t, tl, map[string]any{"action": "diagnostics"}); d.Success || !strings.HasPrefix(text, "Error: file parameter required.") {
 		t.Fatal(text)
+	}
+}
+
+// "*" runs the project's own checker and shows what it printed.
+func TestWorkspaceDiagnostics(t *testing.T) {
+	tl, root := fakeTool(t, lsptest.FakeOK, lsp.ManagerOptions{})
+	text, _ := run(t, tl, map[string]any{"action": "diagnostics", "file": "*"})
+	if !strings.HasPrefix(text, "Workspace diagnostics (Unknown project type):\nCannot detect project type.") {
+		t.Fatalf("%q", text)
+	}
+	writeFiles(t, root, map[string]string{"go.mod": "module example.com/w\n\ngo 1.22\n", "main.go": "package main\n\nfunc main() { var x int = \"s\" }\n"})
+	text, _ = run(t, tl, map[string]any{"action": "diagnostics", "file": "*", "timeout": 60})
+	contains(t, text, "Workspace diagnostics (Go (go build)):\n", "main.go:3:")
+	writeFiles(t, root, map[string]string{"main.go": "package main\n\nfunc main() {}\n"})
+	if text, _ = run(t, tl, map[string]any{"action": "diagnostics", "file": "*", "timeout": 60}); text != "Workspace diagnostics (Go (go build)):\nNo issues found" {
+		t.Fatalf("%q", text)
 	}
 }
 
