@@ -35,6 +35,7 @@ type LSPConfig struct {
 	Errors  []error   // files that could not be read or parsed (they are skipped)
 	Path    string    // the PATH servers are looked up in
 	Home    string    // the user's home directory
+	Environ []string  // the environment servers run with (the process's and the .env files')
 }
 
 // LSP returns the language server configuration: the lsp.enabled setting
@@ -44,7 +45,7 @@ type LSPConfig struct {
 // (home first, project root last). The project's files are read only when
 // the project is trusted, since they name programs to run.
 func (c *Config) LSP() *LSPConfig {
-	out := &LSPConfig{Enabled: c.Settings == nil || c.Settings.Bool("lsp.enabled"), Path: c.Env.Get("PATH"), Home: c.Home}
+	out := &LSPConfig{Enabled: c.Settings == nil || c.Settings.Bool("lsp.enabled"), Path: c.Env.Get("PATH"), Home: c.Home, Environ: c.Env.Environ()}
 	var dirs []struct {
 		dir   string
 		level Level

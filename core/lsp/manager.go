@@ -21,7 +21,8 @@ type ManagerOptions struct {
 	// ExtraDirs are searched for server programs before PATH (tests: the
 	// cache scripts/setup.sh installs servers into).
 	ExtraDirs []string
-	// Dial starts a server; nil: Spawn with gopi's environment. A broker
+	// Dial starts a server; nil: Spawn with Config.Environ (gopi's own
+	// environment when that is nil). A broker
 	// that shares one server per root between gopi processes plugs in
 	// here.
 	Dial               DialFunc
@@ -67,7 +68,7 @@ func NewManager(opts ManagerOptions) *Manager {
 		opts.Config = &config.LSPConfig{Enabled: true}
 	}
 	if opts.Dial == nil {
-		opts.Dial = Spawn(nil)
+		opts.Dial = Spawn(opts.Config.Environ)
 	}
 	if opts.Now == nil {
 		opts.Now = time.Now

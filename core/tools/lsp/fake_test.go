@@ -105,7 +105,7 @@ func TestFakeNavigation(t *testing.T) {
 	if d.Success || text != "LSP error: unhandled method textDocument/references" {
 		t.Fatalf("%q", text)
 	}
-	if text, _ := run(t, tl, map[string]any{"action": "status"}); text != "Active language servers: fake\nlanguage server zls (zls-not-installed) is not installed; install it with: get zls" {
+	if text, _ := run(t, tl, map[string]any{"action": "status"}); text != "Active language servers: fake\nKnown servers not installed here (diagnostics of one of their files gives the install command): zls" {
 		t.Fatalf("%q", text)
 	}
 	text, _ = run(t, tl, map[string]any{"action": "capabilities"})
@@ -139,7 +139,7 @@ func TestFakeHang(t *testing.T) {
 	tl, root := fakeTool(t, lsptest.FakeHang, lsp.ManagerOptions{RequestTimeout: 100 * time.Millisecond})
 	writeFiles(t, root, map[string]string{"a.txt": "x\n"})
 	text, d := run(t, tl, map[string]any{"action": "hover", "file": "a.txt"})
-	want := "LSP error: LSP request textDocument/hover timed out after 100ms (fake did not answer in time; retry with a longer timeout, or reload the server)"
+	want := "LSP error: LSP request textDocument/hover timed out after 100ms (fake did not answer in time; it may still be loading the project: retry, or reload the server if it stays stuck)"
 	if d.Success || d.ServerName != "fake" || text != want {
 		t.Fatalf("%q", text)
 	}

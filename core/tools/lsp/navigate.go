@@ -74,7 +74,7 @@ func explain(s *lsp.Server, err error) string {
 	}
 	msg := err.Error()
 	if strings.HasPrefix(msg, "LSP request ") && strings.Contains(msg, " timed out after ") {
-		msg += " (" + s.Name + " did not answer in time; retry with a longer timeout, or reload the server)"
+		msg += " (" + s.Name + " did not answer in time; it may still be loading the project: retry, or reload the server if it stays stuck)"
 	}
 	return msg
 }

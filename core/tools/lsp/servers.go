@@ -24,7 +24,7 @@ func (c *call) primaries() []*lsp.Server {
 }
 
 // status lists the servers of the project (configured and found, whether
-// running or not) and those whose program is missing.
+// running or not) and, on one line, those whose program is missing.
 func (c *call) status() *tool.Result {
 	servers := c.t.mgr.Servers()
 	var names []string
@@ -35,8 +35,12 @@ func (c *call) status() *tool.Result {
 	if len(names) > 0 {
 		text = "Active language servers: " + strings.Join(names, ", ")
 	}
-	for _, m := range servers.Missing {
-		text += "\n" + m.InstallHint()
+	if len(servers.Missing) > 0 {
+		var missing []string
+		for _, m := range servers.Missing {
+			missing = append(missing, m.Name)
+		}
+		text += "\nKnown servers not installed here (diagnostics of one of their files gives the install command): " + strings.Join(missing, ", ")
 	}
 	return c.ok("", text)
 }
