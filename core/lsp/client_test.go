@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -161,6 +162,31 @@ func TestHungServerTimesOut(t *testing.T) {
 	cancel()
 	if err := c.Request(ctx, "x", nil, nil); err != context.Canceled {
 		t.Fatalf("cancel: %v", err)
+	}
+}
+
+// A caller that gives up while a server starts leaves it starting: the
+// next call gets the same server, started once.
+func TestStartOutlivesImpatientCaller(t *testing.T) {
+	m, _ := fakeWorkspace(t, lsptest.FakeSlow, ManagerOptions{})
+	s := m.Servers().List[0]
+	var dials atomic.Int32
+	dial := m.opts.Dial
+	m.opts.Dial = func(ctx context.Context, s *Server, root string) (Transport, error) {
+		dials.Add(1)
+		return dial(ctx, s, root)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if _, _, err := m.Client(ctx, s); err != context.Canceled {
+		t.Fatalf("impatient: %v", err)
+	}
+	c, note, err := m.Client(context.Background(), s)
+	if err != nil || note != "" {
+		t.Fatalf("patient: %v %q", err, note)
+	}
+	if c2, _, _ := m.Client(context.Background(), s); c2 != c || dials.Load() != 1 {
+		t.Fatalf("%d starts", dials.Load())
 	}
 }
 

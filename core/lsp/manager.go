@@ -46,6 +46,10 @@ type Manager struct {
 	resolveOnce sync.Once
 	servers     *Servers
 
+	life   context.Context // ends with Close: cancels the starts in progress
+	endAll context.CancelFunc
+	starts sync.WaitGroup // starts in progress
+
 	mu       sync.Mutex
 	clients  map[string]*slot
 	closed   bool
@@ -73,7 +77,9 @@ func NewManager(opts ManagerOptions) *Manager {
 	if opts.Now == nil {
 		opts.Now = time.Now
 	}
-	return &Manager{opts: opts, clients: map[string]*slot{}, idleStop: make(chan struct{})}
+	m := &Manager{opts: opts, clients: map[string]*slot{}, idleStop: make(chan struct{})}
+	m.life, m.endAll = context.WithCancel(context.Background())
+	return m
 }
 
 // Enabled reports whether language servers are turned on.
@@ -100,6 +106,11 @@ var ErrClosed = errors.New("the language servers of this session were shut down"
 // Client returns the running client of s, starting it when there is none.
 // note is set when an earlier client of s had died and this call started
 // it again: the caller shows it with its result.
+//
+// A start runs apart from the caller, under the manager's own life and
+// the initialize timeout: a caller that gives up (a write's short
+// diagnostics budget) leaves the server starting for the next call
+// instead of killing it half-way.
 func (m *Manager) Client(ctx context.Context, s *Server) (c *Client, note string, err error) {
 	key := s.Command + "\x00" + m.opts.Root
 	for {
@@ -112,12 +123,8 @@ func (m *Manager) Client(ctx context.Context, s *Server) (c *Client, note string
 		if !ok {
 			sl = &slot{ready: make(chan struct{}), server: s}
 			m.clients[key] = sl
-			m.mu.Unlock()
-			m.start(ctx, key, sl)
-			if sl.err != nil {
-				return nil, note, sl.err
-			}
-			return sl.c, note, nil
+			m.starts.Add(1)
+			go m.start(key, sl)
 		}
 		m.mu.Unlock()
 		select {
@@ -126,9 +133,7 @@ func (m *Manager) Client(ctx context.Context, s *Server) (c *Client, note string
 			return nil, "", ctx.Err()
 		}
 		if sl.err != nil {
-			// A start that failed for another caller; try again.
-			m.drop(key, sl)
-			continue
+			return nil, note, sl.err
 		}
 		if sl.c.Alive() {
 			sl.c.touch()
@@ -140,26 +145,30 @@ func (m *Manager) Client(ctx context.Context, s *Server) (c *Client, note string
 	}
 }
 
-// start dials and initializes the client of slot sl; failures are kept in
-// sl for this caller and dropped so the next call tries again.
-func (m *Manager) start(ctx context.Context, key string, sl *slot) {
+// start dials and initializes the client of slot sl. A failure stays in
+// sl for the callers waiting on it, and the slot is dropped so that the
+// next call tries again.
+func (m *Manager) start(key string, sl *slot) {
+	defer m.starts.Done()
 	defer close(sl.ready)
-	t, err := m.opts.Dial(ctx, sl.server, m.opts.Root)
+	t, err := m.opts.Dial(m.life, sl.server, m.opts.Root)
 	if err == nil {
-		sl.c, err = Start(ctx, t, ClientOptions{
+		sl.c, err = Start(m.life, t, ClientOptions{
 			Server: sl.server, Root: m.opts.Root, ApplyEdit: m.opts.ApplyEdit,
 			RequestTimeout: m.opts.RequestTimeout, InitTimeout: m.opts.InitTimeout, ProjectLoadTimeout: m.opts.ProjectLoadTimeout, Now: m.opts.Now,
 		})
 	}
 	if err != nil {
-		sl.err = fmt.Errorf("language server %s failed to start: %w", sl.server.Name, err)
+		if m.life.Err() != nil {
+			err = ErrClosed
+		}
+		sl.c, sl.err = nil, fmt.Errorf("language server %s failed to start: %w", sl.server.Name, err)
 		m.drop(key, sl)
 		return
 	}
 	m.mu.Lock()
 	if m.closed {
-		// Close ran meanwhile and waits for this slot: end the client
-		// before the slot is ready.
+		// Close ran meanwhile: end the client before the slot is ready.
 		m.mu.Unlock()
 		_ = sl.c.Close()
 		sl.c, sl.err = nil, ErrClosed
@@ -313,6 +322,8 @@ func (m *Manager) Close() error {
 	}
 	m.clients = map[string]*slot{}
 	m.mu.Unlock()
+	m.endAll()
+	m.starts.Wait()
 	if done != nil {
 		<-done
 	}

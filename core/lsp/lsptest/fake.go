@@ -8,6 +8,7 @@ import (
 	"os"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/sourcegraph/jsonrpc2"
 
@@ -25,7 +26,11 @@ const (
 	FakeHang    = "hang"    // answers initialize, then nothing
 	FakeGarbage = "garbage" // answers initialize, then any request with bytes that are not JSON
 	FakeHuge    = "huge"    // publishes HugeCount diagnostics for every document
+	FakeSlow    = "slow"    // answers initialize after SlowInit, then as FakeOK
 )
+
+// SlowInit is how long FakeSlow takes to answer initialize.
+const SlowInit = 300 * time.Millisecond
 
 // HugeCount is how many diagnostics FakeHuge publishes per document.
 const HugeCount = 500
@@ -88,6 +93,9 @@ func (f *fake) handle(ctx context.Context, conn *jsonrpc2.Conn, req *jsonrpc2.Re
 	if req.Method == "initialize" {
 		if f.mode == FakeNoInit {
 			select {} // never answer
+		}
+		if f.mode == FakeSlow {
+			time.Sleep(SlowInit) // a server that takes its time to start
 		}
 		return map[string]any{"capabilities": map[string]any{
 			"hoverProvider": true, "definitionProvider": true, "textDocumentSync": 1,
