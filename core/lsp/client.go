@@ -177,6 +177,7 @@ type ResponseError struct {
 	Message string // the server's message
 }
 
+// Error returns the server's message.
 func (e *ResponseError) Error() string { return e.Message }
 
 // IsMethodNotFound reports whether err says the server does not implement
@@ -346,6 +347,7 @@ type recordingStream struct {
 	c *Client
 }
 
+// ReadObject reads the next message, noting why when it cannot.
 func (s recordingStream) ReadObject(v any) error {
 	err := s.ObjectStream.ReadObject(v)
 	if err != nil && !errors.Is(err, io.EOF) && !errors.Is(err, io.ErrUnexpectedEOF) && !errors.Is(err, os.ErrClosed) {

@@ -61,6 +61,10 @@ func (c *Client) SyncFile(ctx context.Context, abs string) (Sync, error) {
 		c.docs.open[uri] = &document{version: 1, text: text}
 		s.Version, s.Changed = 1, true
 	case doc.text != text:
+		// What the server said about the old content no longer holds,
+		// and an answer without a version could not be told from the
+		// new one.
+		c.diags.forget(uri)
 		v := doc.version + 1
 		change := map[string]any{
 			"textDocument":   map[string]any{"uri": uri, "version": v},

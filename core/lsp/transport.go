@@ -95,6 +95,8 @@ type process struct {
 	err    error // set before done is closed
 }
 
+// Read, Write, Done and Kill implement Transport over the process's
+// pipes and life.
 func (p *process) Read(b []byte) (int, error)  { return p.stdout.Read(b) }
 func (p *process) Write(b []byte) (int, error) { return p.stdin.Write(b) }
 func (p *process) Done() <-chan struct{}       { return p.done }
@@ -105,6 +107,7 @@ func (p *process) Kill()                       { p.kill() }
 // standard output.
 func (p *process) Close() error { return errors.Join(p.stdin.Close(), p.stdout.Close()) }
 
+// Err says why the process ended; nil while it runs.
 func (p *process) Err() error {
 	select {
 	case <-p.done:
@@ -154,6 +157,7 @@ type tailWriter struct {
 	buf []byte
 }
 
+// Write keeps the end of what b adds.
 func (t *tailWriter) Write(b []byte) (int, error) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
@@ -164,6 +168,7 @@ func (t *tailWriter) Write(b []byte) (int, error) {
 	return len(b), nil
 }
 
+// String returns what is kept.
 func (t *tailWriter) String() string {
 	t.mu.Lock()
 	defer t.mu.Unlock()
