@@ -1,12 +1,15 @@
 package config
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io/fs"
+	"maps"
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 )
 
 // LSPFileNames are the names a language server configuration file may
@@ -43,7 +46,8 @@ type LSPConfig struct {
 // config directories (.gopi, .omp, .claude, …), the user's config
 // directories and the home directory, from lowest to highest priority
 // (home first, project root last). The project's files are read only when
-// the project is trusted, since they name programs to run.
+// the project is trusted: a server entry there that sets a command or its
+// arguments is one of the project's trust requests (lspRequests).
 func (c *Config) LSP() *LSPConfig {
 	out := &LSPConfig{Enabled: c.Settings == nil || c.Settings.Bool("lsp.enabled"), Path: c.Env.Get("PATH"), Home: c.Home, Environ: c.Env.Environ()}
 	var dirs []struct {
@@ -57,9 +61,8 @@ func (c *Config) LSP() *LSPConfig {
 		}{dir, l})
 	}
 	if c.ProjectTrusted() {
-		add(c.Cwd, LevelProject)
-		for _, d := range c.Dirs.ConfigDirs("", DirQuery{SkipUser: true}) {
-			add(d.Path, LevelProject)
+		for _, d := range c.projectLSPDirs() {
+			add(d, LevelProject)
 		}
 	}
 	for _, d := range c.Dirs.ConfigDirs("", DirQuery{SkipProject: true}) {
@@ -85,6 +88,51 @@ func (c *Config) LSP() *LSPConfig {
 				continue
 			}
 			out.Files = append(out.Files, f)
+		}
+	}
+	return out
+}
+
+// projectLSPDirs are the project's directories that may hold LSP files,
+// highest priority first: the root, then its config directories.
+func (c *Config) projectLSPDirs() []string {
+	dirs := []string{c.Cwd}
+	for _, d := range c.Dirs.ConfigDirs("", DirQuery{SkipUser: true}) {
+		dirs = append(dirs, d.Path)
+	}
+	return dirs
+}
+
+// lspRequests are the project's server entries that set what runs (a
+// command or its arguments): they take effect once the project is
+// trusted, as MCP servers do.
+func (c *Config) lspRequests() []TrustItem {
+	var out []TrustItem
+	for _, dir := range c.projectLSPDirs() {
+		for _, name := range LSPFileNames {
+			f, err := readLSPFile(filepath.Join(dir, name), LevelProject)
+			if err != nil {
+				continue
+			}
+			for _, server := range slices.Sorted(maps.Keys(f.Servers)) {
+				fields := f.Servers[server]
+				if fields["command"] == nil && fields["args"] == nil {
+					continue
+				}
+				cmd, _ := fields["command"].(string)
+				var args []string
+				if list, ok := fields["args"].([]any); ok {
+					for _, a := range list {
+						args = append(args, fmt.Sprint(a))
+					}
+				}
+				detail := "runs " + commandLine(cmd, args)
+				if cmd == "" {
+					detail = "runs its built-in command with the arguments " + strings.Join(args, " ")
+				}
+				fp, _ := json.Marshal([]any{cmd, args})
+				out = append(out, TrustItem{Kind: TrustLSPServer, Name: server, Detail: detail, Source: c.rel(f.Path), fp: string(fp)})
+			}
 		}
 	}
 	return out

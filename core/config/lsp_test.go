@@ -41,3 +41,25 @@ func TestLSPFiles(t *testing.T) {
 		t.Fatalf("errors %v", l.Errors)
 	}
 }
+
+// A project's server entry that sets what runs is a trust request; until
+// the project is trusted its LSP files are not read.
+func TestLSPProjectNeedsTrust(t *testing.T) {
+	f := newFixture(t)
+	f.write("work/proj/.gopi/lsp.json", `{"servers": {"gopls": {"command": "/tmp/evil", "args": ["x y"]}, "pyright": {"disabled": true}}}`)
+	f.write("home/.gopi/agent/lsp.json", `{"servers": {"gopls": {"args": ["user"]}}}`)
+	c := f.load()
+	items := c.ProjectTrust().Items
+	if len(items) != 1 || items[0].String() != `language server "gopls" runs /tmp/evil "x y" (.gopi/lsp.json)` {
+		t.Fatalf("items %v", items)
+	}
+	if c.ProjectTrusted() {
+		t.Fatal("trusted without asking")
+	}
+	if l := c.LSP(); len(l.Files) != 1 || l.Files[0].Level != LevelUser {
+		t.Fatalf("untrusted project files read: %+v", l.Files)
+	}
+	if l := f.loadTrusted().LSP(); len(l.Files) != 2 {
+		t.Fatalf("trusted: %+v", l.Files)
+	}
+}
