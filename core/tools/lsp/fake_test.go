@@ -12,7 +12,7 @@ import (
 
 // fakeTool is the tool over the fake server (handling .txt files) in
 // mode, in a fresh root.
-func fakeTool(t *testing.T, mode string, opts lsp.ManagerOptions) (*Tool, string) {
+func fakeTool(t testing.TB, mode string, opts lsp.ManagerOptions) (*Tool, string) {
 	t.Helper()
 	root := t.TempDir()
 	writeFiles(t, root, map[string]string{"fake.marker": ""})

@@ -54,7 +54,7 @@ var goplsOnce goplsFixture
 
 // gopls returns the tool over the shared gopls and the module's root, or
 // skips when gopls is not installed.
-func gopls(t *testing.T) (*Tool, string) {
+func gopls(t testing.TB) (*Tool, string) {
 	t.Helper()
 	lsptest.Need(t, "gopls")
 	f := &goplsOnce

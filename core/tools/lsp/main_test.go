@@ -37,7 +37,7 @@ func run(t *testing.T, tl tool.Tool, args map[string]any) (string, Details) {
 }
 
 // writeFiles writes files (name → content) under root.
-func writeFiles(t *testing.T, root string, files map[string]string) {
+func writeFiles(t testing.TB, root string, files map[string]string) {
 	t.Helper()
 	for name, text := range files {
 		p := filepath.Join(root, name)
@@ -51,7 +51,7 @@ func writeFiles(t *testing.T, root string, files map[string]string) {
 }
 
 // newTool returns the tool over a manager for root with opts.
-func newTool(t *testing.T, root string, opts lsp.ManagerOptions) (*Tool, *lsp.Manager) {
+func newTool(t testing.TB, root string, opts lsp.ManagerOptions) (*Tool, *lsp.Manager) {
 	t.Helper()
 	opts.Root = root
 	if opts.Config == nil {
