@@ -33,13 +33,21 @@ func (h serverHandler) Handle(ctx context.Context, conn *jsonrpc2.Conn, req *jso
 		return
 	}
 	result, rerr := h.c.handle(req.Method, req.Notif, params)
-	switch {
-	case req.Notif:
-	case rerr != nil:
-		_ = conn.ReplyWithError(ctx, req.ID, rerr)
-	default:
-		_ = conn.Reply(ctx, req.ID, result)
+	if req.Notif {
+		return
 	}
+	// The answer is written apart from the reader: were the server's
+	// input full while it waits for gopi to read its output, writing here
+	// would stop both.
+	h.c.handlers.Add(1)
+	go func() {
+		defer h.c.handlers.Done()
+		if rerr != nil {
+			_ = conn.ReplyWithError(ctx, req.ID, rerr)
+		} else {
+			_ = conn.Reply(ctx, req.ID, result)
+		}
+	}()
 }
 
 // handle answers what the server sends: notifications (diagnostics,
