@@ -125,10 +125,10 @@ func (c *call) onFile(ctx context.Context, server *lsp.Server, abs string) (stri
 		if err := cl.Request(ctx, "textDocument/hover", at, &h); err != nil {
 			return "", err
 		}
-		if len(h.Contents) == 0 || string(h.Contents) == "null" {
-			return "No hover information", nil
+		if text := hoverText(h.Contents); text != "" && string(h.Contents) != "null" {
+			return text, nil
 		}
-		return hoverText(h.Contents), nil
+		return "No hover information", nil
 	case "symbols":
 		return c.documentSymbols(ctx, cl, abs)
 	case "reload":
