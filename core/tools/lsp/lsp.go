@@ -90,7 +90,10 @@ func (t *Tool) Definition() tool.Definition {
 			"payload":  tool.String("JSON-encoded params for action=request. When omitted, params are auto-built from file/line/symbol."),
 		}, "action"),
 		Concurrency: tool.Shared,
-		ReadOnly:    true,
+		// Not read-only: request passes any method (workspace/executeCommand
+		// can run a server's commands, gopls' tests for one), and reload
+		// stops servers.
+		ReadOnly: false,
 	}
 }
 
