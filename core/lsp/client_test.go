@@ -190,6 +190,29 @@ func TestStartOutlivesImpatientCaller(t *testing.T) {
 	}
 }
 
+// A request given up on is cancelled at the server, after a timeout as
+// after the caller's cancellation.
+func TestCancelRequestSent(t *testing.T) {
+	m, _ := fakeWorkspace(t, lsptest.FakeOK, ManagerOptions{RequestTimeout: 20 * time.Millisecond})
+	c, _, err := m.Client(context.Background(), m.Servers().List[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := c.Request(context.Background(), "test/never", nil, nil); err == nil || !strings.Contains(err.Error(), "timed out") {
+		t.Fatalf("never: %v", err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel() // the request still goes out; waiting for it ends at once
+	c.opts.RequestTimeout = time.Hour
+	if err := c.Request(ctx, "test/never", nil, nil); err != context.Canceled {
+		t.Fatalf("cancelled: %v", err)
+	}
+	var n int
+	if err := c.Request(context.Background(), "test/cancels", nil, &n); err != nil || n != 2 {
+		t.Fatalf("cancels %d %v", n, err)
+	}
+}
+
 // A server that never answers initialize fails to start, named.
 func TestNoInitialize(t *testing.T) {
 	m, _ := fakeWorkspace(t, lsptest.FakeNoInit, ManagerOptions{InitTimeout: 50 * time.Millisecond})

@@ -43,6 +43,8 @@ const HugeCount = 500
 //     file; textDocument/hover answers markdown "**hover** text";
 //   - "test/crash" writes "fatal: boom" to stderr and exits with code 3;
 //   - "test/echo" answers its params;
+//   - "test/never" is never answered; "test/cancels" answers how many
+//     $/cancelRequest notifications arrived;
 //   - shutdown answers null, exit ends the process.
 
 // Env returns the environment that runs the test binary as a fake in
@@ -58,7 +60,7 @@ func RunFakeIfAsked() {
 	}
 	f := &fake{mode: mode, out: os.Stdout, versions: map[protocol.DocumentURI]int{}}
 	stream := jsonrpc2.NewBufferedStream(stdio{}, jsonrpc2.VSCodeObjectCodec{})
-	var h jsonrpc2.Handler = jsonrpc2.HandlerWithError(f.handle)
+	var h jsonrpc2.Handler = unanswered{jsonrpc2.HandlerWithError(f.handle), f}
 	if mode == FakeHang {
 		h = jsonrpc2.AsyncHandler(h) // the hung requests do not stop shutdown from being read
 	}
@@ -78,7 +80,28 @@ func (stdio) Read(b []byte) (int, error)  { return os.Stdin.Read(b) }
 func (stdio) Write(b []byte) (int, error) { return os.Stdout.Write(b) }
 func (stdio) Close() error                { return nil }
 
+// unanswered leaves "test/never" without an answer and counts
+// cancellations; the rest goes to the fake's handler.
+type unanswered struct {
+	jsonrpc2.Handler
+	f *fake
+}
+
+func (u unanswered) Handle(ctx context.Context, conn *jsonrpc2.Conn, req *jsonrpc2.Request) {
+	switch req.Method {
+	case "test/never":
+		return
+	case "$/cancelRequest":
+		u.f.mu.Lock()
+		u.f.cancels++
+		u.f.mu.Unlock()
+		return
+	}
+	u.Handler.Handle(ctx, conn, req)
+}
+
 type fake struct {
+	cancels  int
 	mode     string
 	out      io.Writer
 	mu       sync.Mutex
@@ -155,6 +178,10 @@ func (f *fake) handle(ctx context.Context, conn *jsonrpc2.Conn, req *jsonrpc2.Re
 		os.Exit(3)
 	case "test/echo":
 		return params, nil
+	case "test/cancels":
+		f.mu.Lock()
+		defer f.mu.Unlock()
+		return f.cancels, nil
 	default:
 		if !req.Notif {
 			return nil, &jsonrpc2.Error{Code: jsonrpc2.CodeMethodNotFound, Message: "unhandled method " + req.Method}
