@@ -213,6 +213,36 @@ func TestCancelRequestSent(t *testing.T) {
 	}
 }
 
+// A server's workspace/applyEdit goes to the injected function; without
+// one it is refused with the reason.
+func TestServerAppliesEdit(t *testing.T) {
+	ctx := context.Background()
+	m, _ := fakeWorkspace(t, lsptest.FakeOK, ManagerOptions{})
+	c, _, err := m.Client(ctx, m.Servers().List[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	var reply struct {
+		Applied       bool   `json:"applied"`
+		FailureReason string `json:"failureReason"`
+	}
+	if err := c.Request(ctx, "test/applyEdit", nil, &reply); err != nil || reply.Applied || reply.FailureReason != noApplier {
+		t.Fatalf("%+v %v", reply, err)
+	}
+	var got *protocol.WorkspaceEdit
+	m2, _ := fakeWorkspace(t, lsptest.FakeOK, ManagerOptions{ApplyEdit: func(_ context.Context, e protocol.WorkspaceEdit) (bool, string) {
+		got = &e
+		return true, ""
+	}})
+	c2, _, err := m2.Client(ctx, m2.Servers().List[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := c2.Request(ctx, "test/applyEdit", nil, &reply); err != nil || !reply.Applied || got == nil {
+		t.Fatalf("%+v %v %v", reply, err, got)
+	}
+}
+
 // A server that never answers initialize fails to start, named.
 func TestNoInitialize(t *testing.T) {
 	m, _ := fakeWorkspace(t, lsptest.FakeNoInit, ManagerOptions{InitTimeout: 50 * time.Millisecond})

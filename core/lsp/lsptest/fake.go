@@ -43,6 +43,8 @@ const HugeCount = 500
 //     file; textDocument/hover answers markdown "**hover** text";
 //   - "test/crash" writes "fatal: boom" to stderr and exits with code 3;
 //   - "test/echo" answers its params;
+//   - "test/applyEdit" sends the client a workspace/applyEdit (an empty
+//     edit labelled "fake") and answers with the client's reply;
 //   - "test/never" is never answered; "test/cancels" answers how many
 //     $/cancelRequest notifications arrived;
 //   - shutdown answers null, exit ends the process.
@@ -90,6 +92,19 @@ type unanswered struct {
 func (u unanswered) Handle(ctx context.Context, conn *jsonrpc2.Conn, req *jsonrpc2.Request) {
 	switch req.Method {
 	case "test/never":
+		return
+	case "test/applyEdit":
+		// Ask the client to apply an edit and answer with its reply (apart
+		// from the reader, which must read that reply).
+		go func() {
+			var reply json.RawMessage
+			edit := map[string]any{"label": "fake", "edit": map[string]any{"changes": map[string]any{}}}
+			if err := conn.Call(ctx, "workspace/applyEdit", edit, &reply); err != nil {
+				_ = conn.ReplyWithError(ctx, req.ID, &jsonrpc2.Error{Code: jsonrpc2.CodeInternalError, Message: err.Error()})
+				return
+			}
+			_ = conn.Reply(ctx, req.ID, reply)
+		}()
 		return
 	case "$/cancelRequest":
 		u.f.mu.Lock()
