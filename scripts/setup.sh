@@ -20,6 +20,8 @@ command -v pkg-config >/dev/null 2>&1 || need_apt+=(pkg-config)
 # terminal tests.
 command -v chromium >/dev/null 2>&1 || need_apt+=(chromium)
 command -v tmux >/dev/null 2>&1 || need_apt+=(tmux)
+# clangd for the lsp tool's C tests.
+command -v clangd >/dev/null 2>&1 || need_apt+=(clangd)
 
 if [ ${#need_apt[@]} -gt 0 ] && ! command -v apt-get >/dev/null 2>&1; then
   # Not Debian (the macOS and Windows CI runners): the tests that need these

@@ -69,3 +69,21 @@ func TestPythonNavigation(t *testing.T) {
 		t.Errorf("diagnostics %q", text)
 	}
 }
+
+func TestCNavigation(t *testing.T) {
+	lsptest.Need(t, "clangd")
+	// clangd reports progress only while it indexes, and here there is
+	// nothing to index.
+	tl := realTool(t, 2*time.Second, map[string]string{
+		"compile_commands.json": `[]`,
+		"main.c":                "static int twice(int x) { return 2 * x; }\n\nint main(void) {\n  return twice(1);\n}\n",
+		"bad.c":                 "int f(void) { return undefined_name; }\n",
+	})
+	text, d := run(t, tl, map[string]any{"timeout": 60, "action": "definition", "file": "main.c", "line": 4, "symbol": "twice"})
+	if d.ServerName != "clangd" {
+		t.Fatalf("server %q: %s", d.ServerName, text)
+	}
+	contains(t, text, "Found 1 definition(s):\n  main.c:1:12\n    1: static int twice(int x) { return 2 * x; }")
+	text, _ = run(t, tl, map[string]any{"timeout": 60, "action": "diagnostics", "file": "bad.c"})
+	contains(t, text, "1 error(s):\n# bad.c\n  1:22 [error] [clang] Use of undeclared identifier 'undefined_name'")
+}
