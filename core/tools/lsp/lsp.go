@@ -59,7 +59,8 @@ Prefer this tool over text search to find definitions and uses of a symbol whene
 type Tool struct {
 	env *tool.Env
 	mgr *lsp.Manager
-	// glob and retry pauses; fields so tests can shorten them.
+	// retryDelay is the pause between references retries (a field, so
+	// tests could shorten it).
 	retryDelay time.Duration
 }
 
@@ -118,7 +119,7 @@ type Details struct {
 	Request    *Args  `json:"request,omitempty"`    // the call's arguments
 }
 
-// call is one execution: its arguments and deadline.
+// call is one execution: its arguments and what it noted on the way.
 type call struct {
 	t    *Tool
 	a    Args
@@ -154,7 +155,7 @@ func (t *Tool) Execute(ctx context.Context, raw tool.Args, _ tool.UpdateFunc) (*
 	default:
 		res = c.fileAction(ctx)
 	}
-	if err := abortError(ctx, res); err != nil {
+	if err := abortError(ctx); err != nil {
 		return nil, err
 	}
 	if len(c.notes) > 0 && len(res.Content) > 0 {
@@ -165,7 +166,7 @@ func (t *Tool) Execute(ctx context.Context, raw tool.Args, _ tool.UpdateFunc) (*
 
 // abortError returns the caller's cancellation (an abort, not a
 // timeout), which ends the call as aborted whatever it answered.
-func abortError(ctx context.Context, _ *tool.Result) error {
+func abortError(ctx context.Context) error {
 	if err := context.Cause(ctx); err != nil && errors.Is(err, context.Canceled) {
 		return err
 	}
