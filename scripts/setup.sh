@@ -27,6 +27,8 @@ if ! command -v lldb-dap >/dev/null 2>&1 && ! compgen -c lldb-dap- >/dev/null 2>
   command -v apt-cache >/dev/null 2>&1 && apt-cache show lldb-19 >/dev/null 2>&1; then
   need_apt+=(lldb-19)
 fi
+# clangd for the lsp tool's C tests.
+command -v clangd >/dev/null 2>&1 || need_apt+=(clangd)
 
 if [ ${#need_apt[@]} -gt 0 ] && ! command -v apt-get >/dev/null 2>&1; then
   # Not Debian (the macOS and Windows CI runners): the tests that need these
@@ -89,6 +91,31 @@ if command -v python3 >/dev/null 2>&1; then
   fi
 else
   say "python3 not found: the debug tool's debugpy tests will be skipped"
+fi
+
+# Language servers for the lsp tool's tests, into a cache outside the tree
+# (core/lsp/lsptest finds them there; the tests skip naming this script when
+# one is missing): gopls from the Go module proxy; typescript-language-server,
+# typescript and pyright from npm (versions that run on Node 20).
+lsp_dir="${GOPI_TEST_CACHE:-$HOME/.cache/gopi-test}/lsp"
+gopls_version="v0.23.0" # v0.24 needs Go 1.27
+if [ "$(cat "$lsp_dir/gopls.version" 2>/dev/null)" != "$gopls_version" ] || [ ! -x "$lsp_dir/bin/gopls" ]; then
+  say "installing gopls $gopls_version for the LSP tests into $lsp_dir/bin"
+  mkdir -p "$lsp_dir/bin"
+  GOBIN="$lsp_dir/bin" GOFLAGS= go install "golang.org/x/tools/gopls@$gopls_version"
+  echo "$gopls_version" > "$lsp_dir/gopls.version"
+fi
+lsp_npm="typescript-language-server@5.1.3 typescript@5.9.3 pyright@1.1.414"
+if command -v npm >/dev/null 2>&1; then
+  if [ "$(cat "$lsp_dir/npm.version" 2>/dev/null)" != "$lsp_npm" ]; then
+    say "installing $lsp_npm for the LSP tests into $lsp_dir"
+    mkdir -p "$lsp_dir"
+    # shellcheck disable=SC2086 # one word per package
+    npm install --silent --no-audit --no-fund --prefix "$lsp_dir" $lsp_npm >/dev/null
+    echo "$lsp_npm" > "$lsp_dir/npm.version"
+  fi
+else
+  say "npm not found: the LSP tests against TypeScript and Python servers will be skipped"
 fi
 
 # Dependencies from the registries, pinned by go.sum and native/Cargo.lock.

@@ -65,7 +65,7 @@ func newAgentFlagSet(f *agentFlags) *pflag.FlagSet {
 	fs.BoolVar(&f.noSession, "no-session", false, "do not save the session")
 	fs.StringVar(&f.modelsCycle, "models", "", "comma-separated models Ctrl+P cycles through in the interactive mode (each a name, id or search, as --model)")
 	fs.BoolVar(&f.noTools, "no-tools", false, "disable all built-in tools")
-	fs.BoolVar(&f.noLSP, "no-lsp", false, "accepted for compatibility (gopi has no LSP integration yet)")
+	fs.BoolVar(&f.noLSP, "no-lsp", false, "disable the language servers: no lsp tool, no diagnostics after edits and writes (as lsp.enabled false)")
 	fs.BoolVar(&f.noPTY, "no-pty", false, "never run the bash tool's commands in a pseudo-terminal (as PI_NO_PTY=1)")
 	fs.StringVar(&f.tools, "tools", "", "comma-separated built-in tools to enable (default: all)")
 	fs.StringVar(&f.thinking, "thinking", "", "thinking level: off, minimal, low, medium, high, xhigh")
@@ -370,6 +370,7 @@ func (f *agentFlags) request(env *cliEnv) *launch.Request {
 		NoMCP:              f.noMCP,
 		NoExtensions:       f.noExtensions,
 		NoPTY:              f.noPTY,
+		NoLSP:              f.noLSP,
 		HTTPClient:         env.httpClient,
 		Logins:             env.signIns(),
 		Report:             func(line string) { fmt.Fprintf(env.stderr, "gopi: %s\n", line) },

@@ -86,6 +86,8 @@ func (s *Session) NewChild(ctx context.Context, o ChildOptions) (*Session, error
 		Rules:     s.res.rules,
 		Templates: s.res.templates,
 		sharedMCP: s.res.mcp,
+		// Subagents ask the parent's language servers: one per root.
+		sharedLSP: s.svc.LSP,
 		NoMCP:     s.res.mcp == nil,
 		// One permission gate for the whole tree of agents.
 		gate: s.perm,

@@ -3,6 +3,7 @@ package agentsession
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -14,7 +15,9 @@ import (
 
 	"github.com/gopi-agent/gopi/core/agent"
 	"github.com/gopi-agent/gopi/core/ai"
+	"github.com/gopi-agent/gopi/core/lsp"
 	"github.com/gopi-agent/gopi/core/session"
+	"github.com/gopi-agent/gopi/core/tool"
 	"github.com/gopi-agent/gopi/core/tools/task"
 	"github.com/gopi-agent/gopi/internal/mockllm"
 	"github.com/gopi-agent/gopi/internal/testwait"
@@ -411,5 +414,29 @@ func TestChildModel(t *testing.T) {
 		if got := m.Provider + "/" + m.ID; got != c.model || level != c.level {
 			t.Errorf("%v %q: %s %q, want %s %q", c.patterns, c.thinking, got, level, c.model, c.level)
 		}
+	}
+}
+
+// Subagents use their parent's language servers: one manager (one server
+// per root) for the whole tree, which the children's Close leaves running.
+func TestChildrenShareLanguageServers(t *testing.T) {
+	t.Parallel()
+	r := newTaskRig(t, "")
+	parent := r.s.svc.LSP
+	if parent == nil || r.s.toolEnv.Diagnostics == nil {
+		t.Fatal("the session has no language servers")
+	}
+	for range 8 {
+		child, err := r.s.NewChild(context.Background(), ChildOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if child.svc.LSP != parent || child.toolEnv.Diagnostics != tool.Diagnoser(parent) {
+			t.Fatal("a child has language servers of its own")
+		}
+		child.Close()
+	}
+	if _, _, err := parent.Client(context.Background(), &lsp.Server{Name: "x", Command: "/nonexistent/x"}); errors.Is(err, lsp.ErrClosed) {
+		t.Fatal("a child's Close stopped the parent's servers")
 	}
 }

@@ -18,6 +18,7 @@ import (
 	"github.com/gopi-agent/gopi/core/auth"
 	"github.com/gopi-agent/gopi/core/compaction"
 	"github.com/gopi-agent/gopi/core/config"
+	"github.com/gopi-agent/gopi/core/lsp"
 	"github.com/gopi-agent/gopi/core/mcp"
 	"github.com/gopi-agent/gopi/core/message"
 	"github.com/gopi-agent/gopi/core/permission"
@@ -144,6 +145,9 @@ type Options struct {
 	// sharedMCP is the parent's MCP manager a child session uses (it
 	// does not close it).
 	sharedMCP *mcp.Manager
+	// sharedLSP are the parent's language servers a child session uses
+	// (the parent stops them).
+	sharedLSP *lsp.Manager
 	// gate is the parent's permission gate a child session uses.
 	gate *permission.Gate
 }
@@ -286,6 +290,9 @@ func New(ctx context.Context, opts Options) (*Session, error) {
 	}
 	s.toolEnv = s.newToolEnv(store)
 	s.svc = registry.NewServices(s.toolEnv)
+	if opts.sharedLSP != nil {
+		s.svc.ShareLSP(s.toolEnv, opts.sharedLSP)
+	}
 	s.svc.Subagents = taskHost{s}
 	s.svc.WriteChecks.SetDeliver(s.deliverNotice)
 	s.restoreTodos(store)

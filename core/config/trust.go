@@ -54,6 +54,7 @@ const (
 	TrustCustomTool TrustKind = "custom-tool" // a custom tool module in one of the project's tools/ directories
 	TrustSetting    TrustKind = "setting"     // a project setting that names a program or lowers a protection
 	TrustEnv        TrustKind = "env"         // a variable of the project's .env that changes what runs or where requests go
+	TrustLSPServer  TrustKind = "lsp-server"  // a language server command of a project lsp.json/lsp.yaml
 )
 
 // TrustItem is one thing a project asks for.
@@ -79,6 +80,8 @@ func (i TrustItem) String() string {
 		what = "setting " + i.Name + ": " + i.Detail
 	case TrustEnv:
 		what = "variable " + i.Name + " " + i.Detail
+	case TrustLSPServer:
+		what = fmt.Sprintf("language server %q %s", i.Name, i.Detail)
 	default:
 		what = i.Name + " " + i.Detail
 	}

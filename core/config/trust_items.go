@@ -22,6 +22,7 @@ func (c *Config) projectRequests() (items []TrustItem, mask []string) {
 		}
 	}
 	items = append(items, c.mcpRequests()...)
+	items = append(items, c.lspRequests()...)
 	items = append(items, c.moduleRequests(TrustExtension, projectExtensionDirs)...)
 	items = append(items, c.moduleRequests(TrustCustomTool, projectToolDirs)...)
 	items = append(items, c.envRequests()...)

@@ -31,8 +31,8 @@ func LoadConfig(r *Request) (*config.Config, error) {
 // behaviour whatever the user configured.
 var rpcResetPrefixes = []string{"todo.", "task.", "async.", "bash.autoBackground."}
 
-// overrides turns the role models into runtime settings (and, in RPC
-// mode, resets the workflow settings).
+// overrides turns the role models and --no-lsp into runtime settings
+// (and, in RPC mode, resets the workflow settings).
 func (r *Request) overrides() map[string]any {
 	o := map[string]any{}
 	if r.Mode == RPC {
@@ -45,6 +45,9 @@ func (r *Request) overrides() map[string]any {
 				}
 			}
 		}
+	}
+	if r.NoLSP {
+		o["lsp.enabled"] = false
 	}
 	for role, v := range map[string]string{"smol": r.Smol, "slow": r.Slow, "plan": r.Plan} {
 		if v != "" {

@@ -31,3 +31,13 @@ func TestOtherProject(t *testing.T) {
 		}
 	}
 }
+
+// --no-lsp is lsp.enabled false for the run.
+func TestNoLSPOverride(t *testing.T) {
+	if v, ok := (&Request{NoLSP: true}).overrides()["lsp.enabled"]; !ok || v != false {
+		t.Fatalf("%v %v", v, ok)
+	}
+	if _, ok := (&Request{}).overrides()["lsp.enabled"]; ok {
+		t.Fatal("set without the flag")
+	}
+}

@@ -79,7 +79,9 @@ type Request struct {
 	// discovered ones (-e, --hook).
 	Extensions []string
 	// The features a run can leave out.
-	NoTitle, NoSkills, NoRules, NoMCP, NoExtensions, NoPTY bool
+	// NoLSP (--no-lsp) turns the language servers off for the run, as
+	// lsp.enabled false does: no lsp tool, no diagnostics after writes.
+	NoTitle, NoSkills, NoRules, NoMCP, NoExtensions, NoPTY, NoLSP bool
 	// MCPServers are MCP servers to start besides the configured ones
 	// (an editor's, over ACP).
 	MCPServers []*config.MCPServer

@@ -91,6 +91,9 @@ func guidance(ts toolset) []string {
 	if ts.has("ast_edit") {
 		out = append(out, "For one structural change at many places use ast_edit; it only previews, and resolve then applies or discards the preview.")
 	}
+	if ts.has("lsp") {
+		out = append(out, "Where a language server handles the file, find definitions and uses of a symbol with lsp (definition, references) rather than text search, and check the callers with lsp references before changing an exported symbol.")
+	}
 	out = append(out,
 		"Keep changes minimal and in the style of the surrounding code: do what was asked, without unrelated refactors, renames, reformatting or new files; reuse existing helpers instead of adding parallel ones.",
 	)
@@ -163,6 +166,8 @@ func toolSummary(name string, edit tool.EditMode) string {
 		return "run a shell command"
 	case "job":
 		return "list, wait for or cancel background jobs"
+	case "lsp":
+		return "ask the language servers: diagnostics, definitions, references, hover, symbols"
 	}
 	return ""
 }

@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -150,5 +151,25 @@ func TestBuildTruncatedNotice(t *testing.T) {
 	}
 	if !strings.Contains(p.Text, "[Cut here: the first 986 of 1700 bytes are shown; read the file for the rest.]") {
 		t.Errorf("no cut notice in:\n%s", p.Text)
+	}
+}
+
+// With the lsp tool offered, the inventory says what it is for and the
+// rules send symbol lookups to it.
+func TestBuildWithLSP(t *testing.T) {
+	root := extract(t, "testdata/fixture.txtar")
+	opts := fixtureOptions(root)
+	opts.Tools = append(slices.Clone(builtinNames), "lsp")
+	p, err := Build(context.Background(), opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{
+		"- lsp: ask the language servers: diagnostics, definitions, references, hover, symbols",
+		"find definitions and uses of a symbol with lsp (definition, references) rather than text search",
+	} {
+		if !strings.Contains(p.Text, want) {
+			t.Errorf("missing %q", want)
+		}
 	}
 }

@@ -44,6 +44,10 @@ type Settings struct {
 	ImagesAutoResize                     bool         // images.autoResize: scale images read for the model down to the providers' limits
 	InspectImage                         bool         // inspect_image.enabled: read describes images instead of attaching them
 	Fetch                                Fetch        // fetch.*: web reads
+	// LSPServers is the language server configuration (lsp.enabled, the
+	// lsp.json files, the PATH servers are looked up in); nil: no
+	// language servers (DefaultSettings).
+	LSPServers *config.LSPConfig
 	// ReadSQLiteTimeout is read.sqlite.timeoutMs: how long one SQLite
 	// read may run before it is interrupted; 0 is config.DefaultSQLiteTimeout.
 	ReadSQLiteTimeout time.Duration
@@ -93,6 +97,7 @@ func SettingsFrom(c *config.Config) Settings {
 	s.EditSeparator = c.HashlineSeparator()
 	s.ASTMaxFiles = c.ASTMaxFiles()
 	s.Shell = c.Shell()
+	s.LSPServers = c.LSP()
 	return s
 }
 

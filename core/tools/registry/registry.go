@@ -19,6 +19,7 @@ import (
 	"github.com/gopi-agent/gopi/core/tools/edit"
 	"github.com/gopi-agent/gopi/core/tools/find"
 	"github.com/gopi-agent/gopi/core/tools/job"
+	lsptool "github.com/gopi-agent/gopi/core/tools/lsp"
 	"github.com/gopi-agent/gopi/core/tools/read"
 	"github.com/gopi-agent/gopi/core/tools/resolve"
 	"github.com/gopi-agent/gopi/core/tools/search"
@@ -46,6 +47,9 @@ var builtins = []Entry{
 	{"edit", envOnly(edit.New), nil},
 	{"search", envOnly(search.New), nil},
 	{"find", envOnly(find.New), nil},
+	// lsp exists while language servers are on (lsp.enabled, no --no-lsp).
+	{"lsp", func(env *tool.Env, svc *Services) tool.Tool { return lsptool.New(env, svc.LSP) },
+		func(_ *tool.Env, svc *Services) bool { return lsptool.Available(svc.LSP) }},
 	{"ast_grep", envOnly(astgrep.New), nil},
 	{"ast_edit", func(env *tool.Env, svc *Services) tool.Tool { return astedit.New(env, svc.Pending) }, nil},
 	{"todo_write", func(_ *tool.Env, svc *Services) tool.Tool { return todo.New(svc.Todos) },

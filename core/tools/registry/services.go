@@ -4,6 +4,7 @@ import (
 	"errors"
 
 	"github.com/gopi-agent/gopi/core/dap"
+	"github.com/gopi-agent/gopi/core/lsp"
 	"github.com/gopi-agent/gopi/core/tool"
 	"github.com/gopi-agent/gopi/core/tools/bash"
 	"github.com/gopi-agent/gopi/core/tools/debug"
@@ -37,6 +38,11 @@ type Services struct {
 	// follow the file tools' writes (env.WriteChecks); the session sets
 	// where their late results go (SetDeliver).
 	WriteChecks *tool.WriteChecks
+	// LSP are the language servers of the session and its subagents
+	// (started on first use); nil when they are off (lsp.enabled false,
+	// --no-lsp).
+	LSP     *lsp.Manager
+	ownsLSP bool // LSP was built here (not shared by a parent), so Close stops it
 	// Subagents starts child sessions for the task tool; nil (no session
 	// to run them in) leaves the tool out. The session sets it to itself
 	// before it builds its tools.
@@ -47,10 +53,12 @@ type Services struct {
 // caches and settings (the job manager's limit), and sets env.WriteChecks
 // to the services' own. Nothing is started yet: the shell starts with the
 // first command, jobs with the first job, diagnostics fetches with the
-// first write, a debug adapter with the first launch or attach.
+// first write, a debug adapter with the first launch or attach, a
+// language server with the first call that needs it. When language
+// servers are on, env.Diagnostics is set to them, for the file tools.
 func NewServices(env *tool.Env) *Services {
 	env.WriteChecks = tool.NewWriteChecks()
-	return &Services{
+	s := &Services{
 		WriteChecks: env.WriteChecks,
 		Caches:      env.Caches,
 		Jobs:        job.NewManagerFor(env),
@@ -60,6 +68,29 @@ func NewServices(env *tool.Env) *Services {
 		Pages:       &read.Pages{},
 		TaskIDs:     &task.IDs{},
 		Debug:       debug.NewManager(env),
+	}
+	if cfg := env.Settings.LSPServers; cfg != nil && cfg.Enabled {
+		s.LSP, s.ownsLSP = lsp.NewManager(lsp.ManagerOptions{Root: env.Cwd, Config: cfg}), true
+		if env.Diagnostics == nil { // a caller's own (a test's, an SDK host's) stays
+			env.Diagnostics = s.LSP
+		}
+	}
+	return s
+}
+
+// ShareLSP makes the services use a parent session's language servers
+// (a subagent works in the parent's tree: one server per root serves
+// both); the parent stops them, not Close. A nil m turns them off.
+func (s *Services) ShareLSP(env *tool.Env, m *lsp.Manager) {
+	if s.ownsLSP {
+		if env.Diagnostics == tool.Diagnoser(s.LSP) {
+			env.Diagnostics = nil
+		}
+		_ = s.LSP.Close() // nothing was started yet
+	}
+	s.LSP, s.ownsLSP = m, false
+	if env.Diagnostics == nil && m != nil {
+		env.Diagnostics = m
 	}
 }
 
@@ -77,10 +108,18 @@ func NewServices(env *tool.Env) *Services {
 //     those of jobs that ignored their cancellation.
 //  4. Debug: the debug session's adapter and the program it debugs end
 //     (with everything they started).
+//  5. LSP: the language servers this session started (shutdown, exit,
+//     then a kill of each process group), once no tool, job or
+//     diagnostics fetch can ask them anything; a subagent leaves its
+//     parent's running.
 //
 // The pending actions, the plan, the pages and the ids are memory; the
 // caches belong to whoever built them (the session closes its own after
 // this). Close returns the first error; the services are not used after.
 func (s *Services) Close() error {
-	return errors.Join(s.WriteChecks.Close(), s.Jobs.Close(), s.Shell.Close(), s.Debug.Close())
+	err := errors.Join(s.WriteChecks.Close(), s.Jobs.Close(), s.Shell.Close(), s.Debug.Close())
+	if s.ownsLSP {
+		err = errors.Join(err, s.LSP.Close())
+	}
+	return err
 }

@@ -5,6 +5,9 @@ import (
 	"errors"
 	"testing"
 
+	"github.com/gopi-agent/gopi/core/config"
+	"github.com/gopi-agent/gopi/core/lsp"
+	"github.com/gopi-agent/gopi/core/lsp/protocol"
 	"github.com/gopi-agent/gopi/core/tool"
 	"github.com/gopi-agent/gopi/core/tools/job"
 	"github.com/gopi-agent/gopi/core/tools/todo"
@@ -52,4 +55,65 @@ func TestServicesClose(t *testing.T) {
 	if p := svc.Todos.Phases(); len(p) != 1 {
 		t.Fatalf("plan after Close: %+v", p)
 	}
+}
+
+// The language servers exist while lsp.enabled is on: the lsp tool is
+// offered and the file tools get them as env.Diagnostics; a subagent's
+// services share its parent's and leave them running when they close.
+func TestServicesLSP(t *testing.T) {
+	t.Parallel()
+	off := tool.NewEnv(t.TempDir())
+	svc := NewServices(off)
+	if svc.LSP != nil || off.Diagnostics != nil || hasTool(All(off, svc), "lsp") {
+		t.Fatal("language servers without a configuration")
+	}
+	on := tool.NewEnv(t.TempDir())
+	on.Settings.LSPServers = &config.LSPConfig{Enabled: true}
+	parent := NewServices(on)
+	if parent.LSP == nil || on.Diagnostics != tool.Diagnoser(parent.LSP) || !hasTool(All(on, parent), "lsp") {
+		t.Fatal("language servers on but not offered")
+	}
+	childEnv := tool.NewEnv(on.Cwd)
+	childEnv.Settings.LSPServers = on.Settings.LSPServers
+	child := NewServices(childEnv)
+	child.ShareLSP(childEnv, parent.LSP)
+	if child.LSP != parent.LSP || childEnv.Diagnostics != tool.Diagnoser(parent.LSP) {
+		t.Fatal("the child has servers of its own")
+	}
+	_ = child.Close()
+	if _, _, err := parent.LSP.Client(context.Background(), &lsp.Server{Name: "x", Command: "/nonexistent"}); errors.Is(err, lsp.ErrClosed) {
+		t.Fatal("the child's Close stopped the parent's servers")
+	}
+	// A Diagnoser the caller set (an SDK host's, a test's fake) is kept,
+	// by a new session's services and by a subagent's.
+	own := tool.NewEnv(on.Cwd)
+	own.Settings.LSPServers = on.Settings.LSPServers
+	own.Diagnostics = fakeDiagnoser{}
+	ownSvc := NewServices(own)
+	ownSvc.ShareLSP(own, parent.LSP)
+	if own.Diagnostics != tool.Diagnoser(fakeDiagnoser{}) {
+		t.Fatalf("the caller's Diagnoser was replaced by %T", own.Diagnostics)
+	}
+	_ = ownSvc.Close()
+	_ = parent.Close()
+	if _, _, err := parent.LSP.Client(context.Background(), &lsp.Server{Name: "x", Command: "/nonexistent"}); !errors.Is(err, lsp.ErrClosed) {
+		t.Fatalf("after the parent's Close: %v", err)
+	}
+}
+
+func hasTool(tools []tool.Tool, name string) bool {
+	for _, tl := range tools {
+		if tl.Definition().Name == name {
+			return true
+		}
+	}
+	return false
+}
+
+// fakeDiagnoser is a caller's own Diagnoser.
+type fakeDiagnoser struct{}
+
+func (fakeDiagnoser) Known(string) []protocol.Diagnostic { return nil }
+func (fakeDiagnoser) Fresh(context.Context, string) ([]protocol.Diagnostic, []string, error) {
+	return nil, nil, nil
 }

@@ -1,0 +1,128 @@
+package lsp
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"io/fs"
+	"os"
+	"sync"
+
+	"github.com/gopi-agent/gopi/core/lsp/protocol"
+)
+
+// document is what the server was last told a file holds.
+type document struct {
+	version int
+	text    string
+}
+
+// documents are the files a client has opened at its server.
+type documents struct {
+	mu   sync.Mutex // held while one document is synchronised, so versions go out in order
+	open map[protocol.DocumentURI]*document
+}
+
+func (d *documents) init() { d.open = map[protocol.DocumentURI]*document{} }
+
+// Sync is how a document was brought in step with its file.
+type Sync struct {
+	URI     protocol.DocumentURI
+	Version int    // the document's version at the server now
+	Changed bool   // something was sent (opened, or new content)
+	Seq     uint64 // the diagnostics counter before it was sent
+}
+
+// SyncFile reads abs from disk and tells the server: didOpen the first
+// time, didChange (the whole text) and didSave when the content differs
+// from what the server has, nothing when it is the same. The text is the
+// file's bytes without a leading UTF-8 byte order mark, line endings as
+// on disk. A file that does not exist is an error.
+func (c *Client) SyncFile(ctx context.Context, abs string) (Sync, error) {
+	data, err := os.ReadFile(abs)
+	if err != nil {
+		if errors.Is(err, fs.ErrNotExist) {
+			return Sync{}, errors.New("File not found: " + abs)
+		}
+		return Sync{}, err
+	}
+	text := string(bytes.TrimPrefix(data, []byte("\xef\xbb\xbf")))
+	uri := protocol.FileURI(abs)
+	c.docs.mu.Lock()
+	defer c.docs.mu.Unlock()
+	s := Sync{URI: uri, Seq: c.diags.Seq()}
+	doc, ok := c.docs.open[uri]
+	switch {
+	case !ok:
+		item := protocol.TextDocumentItem{URI: uri, LanguageID: LanguageID(abs), Version: 1, Text: text}
+		if err := c.Notify(ctx, "textDocument/didOpen", map[string]any{"textDocument": item}); err != nil {
+			return Sync{}, err
+		}
+		c.docs.open[uri] = &document{version: 1, text: text}
+		s.Version, s.Changed = 1, true
+	case doc.text != text:
+		// What the server said about the old content no longer holds,
+		// and an answer without a version could not be told from the
+		// new one.
+		c.diags.forget(uri)
+		v := doc.version + 1
+		change := map[string]any{
+			"textDocument":   map[string]any{"uri": uri, "version": v},
+			"contentChanges": []map[string]string{{"text": text}},
+		}
+		if err := c.Notify(ctx, "textDocument/didChange", change); err != nil {
+			return Sync{}, err
+		}
+		doc.version, doc.text = v, text
+		if err := c.Notify(ctx, "textDocument/didSave", map[string]any{"textDocument": map[string]any{"uri": uri}, "text": text}); err != nil {
+			return Sync{}, err
+		}
+		s.Version, s.Changed = v, true
+	default:
+		s.Version = doc.version
+	}
+	return s, nil
+}
+
+// CloseFile tells the server a document is closed (a renamed or deleted
+// file) and forgets its diagnostics.
+func (c *Client) CloseFile(ctx context.Context, abs string) error {
+	uri := protocol.FileURI(abs)
+	c.docs.mu.Lock()
+	defer c.docs.mu.Unlock()
+	if _, ok := c.docs.open[uri]; !ok {
+		return nil
+	}
+	delete(c.docs.open, uri)
+	c.diags.forget(uri)
+	return c.Notify(ctx, "textDocument/didClose", map[string]any{"textDocument": map[string]any{"uri": uri}})
+}
+
+// IsOpen reports whether abs is open at the server.
+func (c *Client) IsOpen(abs string) bool {
+	c.docs.mu.Lock()
+	defer c.docs.mu.Unlock()
+	_, ok := c.docs.open[protocol.FileURI(abs)]
+	return ok
+}
+
+// Diagnostics returns the diagnostics the server last published for abs,
+// and whether it published any.
+func (c *Client) Diagnostics(abs string) ([]protocol.Diagnostic, bool) {
+	p, ok := c.diags.get(protocol.FileURI(abs))
+	return p.diags, ok
+}
+
+// FreshDiagnostics returns the diagnostics of a synchronised document:
+// when the sync sent nothing and the server has published for the
+// current content, those at once; otherwise it waits for the server's
+// next publication for the document's version (see diagStore.wait). ok is
+// false when ctx ended or the server did before they arrived.
+func (c *Client) FreshDiagnostics(ctx context.Context, s Sync) (diags []protocol.Diagnostic, ok bool) {
+	if !s.Changed {
+		if p, ok := c.diags.get(s.URI); ok && (p.version == nil || *p.version == s.Version) {
+			return p.diags, true
+		}
+	}
+	return c.diags.wait(ctx, s.URI, s.Seq, s.Version, c.t.Done())
+}
