@@ -3,32 +3,18 @@ package dap
 import (
 	"errors"
 	"fmt"
-	"os"
 	"os/exec"
 	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/gopi-agent/gopi/internal/projectbin"
 )
 
 // nativeDebuggers are the adapters preferred for programs without an
 // extension (compiled binaries), in order.
 var nativeDebuggers = []string{"gdb", "lldb-dap"}
-
-// localBins are project-local directories searched before PATH when the
-// working directory holds one of their markers, as omp does.
-var localBins = []struct {
-	markers []string
-	dir     string
-}{
-	{[]string{"package.json", "package-lock.json", "yarn.lock", "pnpm-lock.yaml"}, "node_modules/.bin"},
-	{[]string{"pyproject.toml", "requirements.txt", "setup.py", "Pipfile"}, ".venv/bin"},
-	{[]string{"pyproject.toml", "requirements.txt", "setup.py", "Pipfile"}, "venv/bin"},
-	{[]string{"pyproject.toml", "requirements.txt", "setup.py", "Pipfile"}, ".env/bin"},
-	{[]string{"Gemfile", "Gemfile.lock"}, "vendor/bundle/bin"},
-	{[]string{"Gemfile", "Gemfile.lock"}, "bin"},
-	{[]string{"go.mod", "go.sum"}, "bin"},
-}
 
 // Resolver finds adapters' executables and picks one for a program. It
 // remembers the versions it asked for, so it is for one goroutine (make
@@ -116,7 +102,7 @@ func (r *Resolver) SelectLaunch(program, cwd, name string) (*Resolved, error) {
 	var candidates []Resolved
 	if ext == "" {
 		for _, a := range available {
-			if slices.Contains(nativeDebuggers, a.Name) || hasRootMarkers(cwd, a.RootMarkers) {
+			if slices.Contains(nativeDebuggers, a.Name) || projectbin.HasMarker(cwd, a.RootMarkers) {
 				candidates = append(candidates, a)
 			}
 		}
@@ -144,7 +130,7 @@ func compareLaunch(x, y Resolved, ext, cwd string) int {
 	if xe != ye {
 		return boolFirst(xe)
 	}
-	xr, yr := hasRootMarkers(cwd, x.RootMarkers), hasRootMarkers(cwd, y.RootMarkers)
+	xr, yr := projectbin.HasMarker(cwd, x.RootMarkers), projectbin.HasMarker(cwd, y.RootMarkers)
 	if xr != yr {
 		return boolFirst(xr)
 	}
@@ -221,7 +207,7 @@ func (r *Resolver) named(name, cwd string) (*Resolved, error) {
 // (or, without one, for the project in cwd).
 func (r *Resolver) suggest(ext, cwd string) string {
 	for _, a := range r.adapters() {
-		if ext != "" && slices.Contains(a.FileTypes, ext) || ext == "" && hasRootMarkers(cwd, a.RootMarkers) && a.Name != "bash-debug-adapter" {
+		if ext != "" && slices.Contains(a.FileTypes, ext) || ext == "" && projectbin.HasMarker(cwd, a.RootMarkers) && a.Name != "bash-debug-adapter" {
 			return r.hint(a)
 		}
 	}
@@ -266,22 +252,13 @@ func (r *Resolver) noneError(available []Resolved, hint string) error {
 }
 
 // lookCommand finds cmd in cwd's project-local bin directories, then on
-// PATH.
+// PATH (an empty PATH entry is the current directory).
 func (r *Resolver) lookCommand(cmd, cwd string) string {
-	if strings.ContainsRune(cmd, filepath.Separator) {
-		if isExecutable(cmd) {
-			return cmd
-		}
-		return ""
-	}
-	for _, lb := range localBins {
-		if hasRootMarkers(cwd, lb.markers) {
-			if p := filepath.Join(cwd, filepath.FromSlash(lb.dir), cmd); isExecutable(p) {
-				return p
-			}
-		}
-	}
+	dirs := projectbin.Dirs(cwd)
 	if r.Env == nil {
+		if p := projectbin.Find(cmd, dirs); p != "" {
+			return p
+		}
 		p, _ := exec.LookPath(cmd)
 		return p
 	}
@@ -289,11 +266,9 @@ func (r *Resolver) lookCommand(cmd, cwd string) string {
 		if dir == "" {
 			dir = "."
 		}
-		if p := filepath.Join(dir, cmd); isExecutable(p) {
-			return p
-		}
+		dirs = append(dirs, dir)
 	}
-	return ""
+	return projectbin.Find(cmd, dirs)
 }
 
 // envValue returns the last value of key in env.
@@ -304,26 +279,4 @@ func envValue(env []string, key string) string {
 		}
 	}
 	return ""
-}
-
-func isExecutable(p string) bool {
-	st, err := os.Stat(p)
-	return err == nil && !st.IsDir() && st.Mode()&0o111 != 0
-}
-
-// hasRootMarkers reports whether cwd holds one of markers (a marker with
-// "*" is a glob).
-func hasRootMarkers(cwd string, markers []string) bool {
-	for _, m := range markers {
-		if strings.Contains(m, "*") {
-			if matches, _ := filepath.Glob(filepath.Join(cwd, m)); len(matches) > 0 {
-				return true
-			}
-			continue
-		}
-		if _, err := os.Stat(filepath.Join(cwd, filepath.FromSlash(m))); err == nil {
-			return true
-		}
-	}
-	return false
 }

@@ -10,6 +10,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/gopi-agent/gopi/internal/projectbin"
+
 	"github.com/gopi-agent/gopi/core/config"
 )
 
@@ -120,7 +122,7 @@ func Resolve(opts ResolveOptions) *Servers {
 	}
 	look := newFinder(opts.Root, opts.ExtraDirs, opts.Path)
 	for _, s := range merged {
-		if s.Disabled || !hasRootMarker(opts.Root, s.RootMarkers) {
+		if s.Disabled || !projectbin.HasMarker(opts.Root, s.RootMarkers) {
 			continue
 		}
 		if s.Path = look.find(s.Command); s.Path == "" {
@@ -161,23 +163,6 @@ func mergeServer(name string, base *Server, fields map[string]any) (*Server, err
 		return nil, fmt.Errorf("no rootMarkers")
 	}
 	return &s, nil
-}
-
-// hasRootMarker reports whether one of markers exists in root; a marker
-// with "*" is a glob of names in root.
-func hasRootMarker(root string, markers []string) bool {
-	for _, m := range markers {
-		if strings.Contains(m, "*") {
-			if found, _ := filepath.Glob(filepath.Join(root, m)); len(found) > 0 {
-				return true
-			}
-			continue
-		}
-		if exists(filepath.Join(root, m)) {
-			return true
-		}
-	}
-	return false
 }
 
 // ForFile returns the servers that handle path (by extension or exact
