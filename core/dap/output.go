@@ -50,30 +50,3 @@ func (o *outputBuffer) snapshot() (string, int, bool) {
 	defer o.mu.Unlock()
 	return string(o.buf), o.total, o.truncated
 }
-
-// tailBuffer keeps the last n bytes written to it.
-type tailBuffer struct {
-	mu  sync.Mutex
-	n   int
-	buf []byte
-}
-
-func newTail(n int) *tailBuffer { return &tailBuffer{n: n} }
-
-// Write appends p, keeping the last n bytes; it never fails.
-func (t *tailBuffer) Write(p []byte) (int, error) {
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	t.buf = append(t.buf, p...)
-	if len(t.buf) > t.n {
-		t.buf = append(t.buf[:0], t.buf[len(t.buf)-t.n:]...)
-	}
-	return len(p), nil
-}
-
-// String returns the kept bytes.
-func (t *tailBuffer) String() string {
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	return string(t.buf)
-}

@@ -15,6 +15,8 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/gopi-agent/gopi/internal/tailbuf"
+
 	"github.com/gopi-agent/gopi/internal/childproc"
 )
 
@@ -38,10 +40,10 @@ type SpawnOptions struct {
 type process struct {
 	cmd     *exec.Cmd
 	tree    *childproc.Tree
-	stderr  *tailBuffer   // the end of its error output (and, in socket mode, of its standard output)
-	exited  chan struct{} // closed when it has exited and been waited for
-	code    int           // exit code, once exited (-1: killed by a signal)
-	cleanup func()        // removes what spawning made (the socket's directory)
+	stderr  *tailbuf.Buffer // the end of its error output (and, in socket mode, of its standard output)
+	exited  chan struct{}   // closed when it has exited and been waited for
+	code    int             // exit code, once exited (-1: killed by a signal)
+	cleanup func()          // removes what spawning made (the socket's directory)
 	endOnce sync.Once
 }
 
@@ -88,7 +90,7 @@ func Spawn(ctx context.Context, opts SpawnOptions) (*Client, error) {
 	cmd.Dir = opts.Cwd
 	cmd.Env = opts.Env
 	cmd.WaitDelay = exitWait // a descendant holding the output pipes open does not keep Wait
-	p := &process{cmd: cmd, tree: childproc.NewTree(), stderr: newTail(stderrTail), exited: make(chan struct{})}
+	p := &process{cmd: cmd, tree: childproc.NewTree(), stderr: tailbuf.New(stderrTail), exited: make(chan struct{})}
 	if sockDir != "" {
 		p.cleanup = func() { _ = os.RemoveAll(sockDir) }
 	}

@@ -9,8 +9,9 @@ import (
 	"os/exec"
 	"regexp"
 	"strings"
-	"sync"
 	"time"
+
+	"github.com/gopi-agent/gopi/internal/tailbuf"
 
 	"github.com/gopi-agent/gopi/internal/childproc"
 )
@@ -71,8 +72,8 @@ func Spawn(env []string) DialFunc {
 		}
 		cmd.Stdout = w
 		cmd.WaitDelay = waitDelay
-		p := &process{stdin: stdin, stdout: stdout, kill: kill, done: make(chan struct{})}
-		cmd.Stderr = &p.stderr
+		p := &process{stdin: stdin, stdout: stdout, stderr: tailbuf.New(stderrTail), kill: kill, done: make(chan struct{})}
+		cmd.Stderr = p.stderr
 		err = cmd.Start()
 		w.Close()
 		if err != nil {
@@ -89,7 +90,7 @@ func Spawn(env []string) DialFunc {
 type process struct {
 	stdin  io.WriteCloser
 	stdout *os.File
-	stderr tailWriter
+	stderr *tailbuf.Buffer
 	kill   context.CancelFunc
 	done   chan struct{}
 	err    error // set before done is closed
@@ -149,28 +150,4 @@ func cleanStderr(s string) string {
 		}
 	}
 	return strings.Join(keep, " | ")
-}
-
-// tailWriter keeps the last stderrTail bytes written to it.
-type tailWriter struct {
-	mu  sync.Mutex
-	buf []byte
-}
-
-// Write keeps the end of what b adds.
-func (t *tailWriter) Write(b []byte) (int, error) {
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	t.buf = append(t.buf, b...)
-	if over := len(t.buf) - stderrTail; over > 0 {
-		t.buf = append(t.buf[:0], t.buf[over:]...)
-	}
-	return len(b), nil
-}
-
-// String returns what is kept.
-func (t *tailWriter) String() string {
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	return string(t.buf)
 }

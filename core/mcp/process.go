@@ -8,6 +8,8 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"github.com/gopi-agent/gopi/internal/tailbuf"
+
 	"github.com/gopi-agent/gopi/internal/childproc"
 )
 
@@ -20,7 +22,7 @@ const stderrKeep = 2048
 // its long-lived streams run under.
 type process struct {
 	cmd    *exec.Cmd          // stdio: the child; nil for http and sse
-	stderr *tailBuffer        // stdio: the end of its stderr
+	stderr *tailbuf.Buffer    // stdio: the end of its stderr
 	cancel context.CancelFunc // ends the connection's streams; nil until set
 	once   sync.Once
 }
@@ -30,7 +32,7 @@ type process struct {
 // platform has them, ended with gopi however gopi ends), and Wait gives
 // up on pipes a grandchild keeps open after a second.
 func newProcess(cmd *exec.Cmd) *process {
-	p := &process{cmd: cmd, stderr: &tailBuffer{}}
+	p := &process{cmd: cmd, stderr: tailbuf.New(stderrKeep)}
 	cmd.Stderr = p.stderr
 	cmd.WaitDelay = time.Second
 	childproc.Prepare(cmd)
@@ -59,30 +61,12 @@ func (p *process) stderrTail() string {
 	if p == nil || p.stderr == nil {
 		return ""
 	}
-	return p.stderr.tail()
+	return stderrTailOf(p.stderr)
 }
 
-// tailBuffer keeps the last stderrKeep bytes written to it.
-type tailBuffer struct {
-	mu  sync.Mutex
-	buf []byte
-}
-
-func (b *tailBuffer) Write(p []byte) (int, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	b.buf = append(b.buf, p...)
-	if over := len(b.buf) - stderrKeep; over > 0 {
-		b.buf = append(b.buf[:0], b.buf[over:]...)
-	}
-	return len(p), nil
-}
-
-// tail returns the kept text, trimmed, with newlines shown as " | ".
-func (b *tailBuffer) tail() string {
-	b.mu.Lock()
-	s := string(b.buf)
-	b.mu.Unlock()
+// stderrTailOf returns the kept text, trimmed, with newlines shown as " | ".
+func stderrTailOf(b *tailbuf.Buffer) string {
+	s := b.String()
 	for !utf8.ValidString(s) && len(s) > 0 {
 		s = s[1:]
 	}
