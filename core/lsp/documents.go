@@ -174,3 +174,30 @@ const (
 	fileChanged = 2
 	fileDeleted = 3
 )
+
+// SyncOpen synchronises every document open at the server with its file
+// (SyncFile), so that a request about several files (a rename, a file
+// move) is computed on what the files hold now; a file gone since is
+// closed.
+func (c *Client) SyncOpen(ctx context.Context) error {
+	c.docs.mu.Lock()
+	uris := make([]protocol.DocumentURI, 0, len(c.docs.open))
+	for u := range c.docs.open {
+		uris = append(uris, u)
+	}
+	c.docs.mu.Unlock()
+	var errs []error
+	for _, u := range uris {
+		p, err := u.Path()
+		if err != nil {
+			continue
+		}
+		if _, err := os.Stat(p); errors.Is(err, fs.ErrNotExist) {
+			errs = append(errs, c.CloseFile(ctx, p))
+			continue
+		}
+		_, err = c.SyncFile(ctx, p)
+		errs = append(errs, err)
+	}
+	return errors.Join(errs...)
+}

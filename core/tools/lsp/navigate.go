@@ -94,7 +94,7 @@ func (c *call) onFile(ctx context.Context, server *lsp.Server, abs string) (stri
 	}
 	at := protocol.TextDocumentPositionParams{TextDocument: protocol.TextDocumentIdentifier{URI: protocol.FileURI(abs)}, Position: pos}
 	switch c.a.Action {
-	case "definition", "type_definition", "implementation", "references":
+	case "definition", "type_definition", "implementation", "references", "rename":
 		if err := cl.WaitProjectLoaded(ctx); err != nil {
 			return "", err
 		}
@@ -133,6 +133,10 @@ func (c *call) onFile(ctx context.Context, server *lsp.Server, abs string) (stri
 		return c.documentSymbols(ctx, cl, abs)
 	case "reload":
 		return c.t.mgr.Reload(ctx, cl), nil
+	case "rename":
+		return c.rename(ctx, cl, at)
+	case "code_actions":
+		return c.codeActions(ctx, cl, abs, at)
 	}
 	return "Unknown action: " + c.a.Action, nil
 }
