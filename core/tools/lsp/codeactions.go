@@ -24,7 +24,8 @@ func (c *call) codeActions(ctx context.Context, cl *lsp.Client, abs string, at p
 	if c.a.Query != nil {
 		query = strings.TrimSpace(*c.a.Query)
 	}
-	applying := c.a.Apply != nil && *c.a.Apply && c.a.Query != nil
+	// apply true without a query (or with an empty one) lists.
+	applying := c.a.Apply != nil && *c.a.Apply && c.a.Query != nil && *c.a.Query != ""
 	diags, _ := cl.Diagnostics(abs)
 	params := protocol.CodeActionParams{
 		TextDocument: at.TextDocument,

@@ -81,6 +81,15 @@ func TestFakeCodeActions(t *testing.T) {
 	if text != "2 code action(s):\n  0: [quickfix] Insert header\n  1: [action] Run fake" || !d.Success {
 		t.Fatalf("list %q", text)
 	}
+	if text, _ := run(t, tl, map[string]any{"action": "code_actions", "file": "a.txt", "apply": true}); !strings.HasPrefix(text, "2 code action(s):") {
+		t.Fatalf("apply without a query lists: %q", text)
+	}
+	if text, d := run(t, tl, map[string]any{"action": "code_actions", "file": "a.txt", "apply": true, "query": " "}); !d.Success || !strings.HasPrefix(text, "Error: query parameter required when apply=true") {
+		t.Fatalf("blank query: %q %+v", text, d)
+	}
+	if text, d := run(t, tl, map[string]any{"action": "rename", "file": "a.txt"}); d.Success || text != "Error: new_name parameter required for rename" {
+		t.Fatalf("rename without new_name: %q", text)
+	}
 	text, _ = run(t, tl, map[string]any{"action": "code_actions", "file": "a.txt", "apply": true, "query": "nothing"})
 	if text != "No code action matches \"nothing\". Available actions:\n  0: [quickfix] Insert header\n  1: [action] Run fake" {
 		t.Fatalf("miss %q", text)

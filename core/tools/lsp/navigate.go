@@ -60,6 +60,9 @@ func (c *call) fileAction(ctx context.Context) *tool.Result {
 	if abs == "" || server == nil {
 		return c.noServer(abs, "No language server found for this action")
 	}
+	if c.a.Action == "rename" && (c.a.NewName == nil || *c.a.NewName == "") {
+		return c.fail(server.Name, "Error: new_name parameter required for rename")
+	}
 	text, err := c.onFile(ctx, server, abs)
 	if err != nil {
 		return c.fail(server.Name, "LSP error: "+explain(server, err))

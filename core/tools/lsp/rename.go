@@ -10,12 +10,10 @@ import (
 	"github.com/gopi-agent/gopi/core/lsp/protocol"
 )
 
-// rename renames the symbol at the position with the server of cl:
-// applied unless apply is false, previewed otherwise.
+// rename renames the symbol at the position to new_name (fileAction
+// checked it is set) with the server of cl: applied unless apply is
+// false, previewed otherwise.
 func (c *call) rename(ctx context.Context, cl *lsp.Client, at protocol.TextDocumentPositionParams) (string, error) {
-	if c.a.NewName == nil || *c.a.NewName == "" {
-		return "Error: new_name parameter required for rename", nil
-	}
 	if err := cl.SyncOpen(ctx); err != nil {
 		return "", err
 	}
