@@ -174,3 +174,21 @@ func TestGoplsCodeActions(t *testing.T) {
 	}
 	goBuild(t, root, "./ca")
 }
+
+// A gopls command that edits (gopls.add_import) has gopls send
+// workspace/applyEdit, which the session's ApplyEdit applies.
+func TestGoplsServerEdit(t *testing.T) {
+	tl, root := gopls(t)
+	writeFiles(t, root, map[string]string{"ai/ai.go": "package ai\n\nfunc F() {}\n"})
+	t.Cleanup(func() { os.RemoveAll(filepath.Join(root, "ai")) })
+	run(t, tl, map[string]any{"action": "hover", "file": "ai/ai.go", "line": 3, "symbol": "F"})
+	uri := "file://" + filepath.Join(root, "ai/ai.go")
+	payload := `{"command":"gopls.add_import","arguments":[{"ImportPath":"strings","URI":"` + uri + `"}]}`
+	text, d := run(t, tl, map[string]any{"action": "request", "query": "workspace/executeCommand", "file": "ai/ai.go", "payload": payload})
+	if !d.Success {
+		t.Fatalf("executeCommand %q", text)
+	}
+	if got := read(t, filepath.Join(root, "ai/ai.go")); !strings.Contains(got, `import "strings"`) {
+		t.Fatalf("ai.go after gopls' own edit:\n%s", got)
+	}
+}
