@@ -9,6 +9,7 @@ import (
 
 	"github.com/gopi-agent/gopi/core/lsp"
 	"github.com/gopi-agent/gopi/core/lsp/lsptest"
+	"github.com/gopi-agent/gopi/core/lsp/protocol"
 	"github.com/gopi-agent/gopi/core/tool"
 )
 
@@ -104,5 +105,28 @@ func TestFakeCodeActions(t *testing.T) {
 	}
 	if got := read(t, filepath.Join(root, "a.txt")); got != "RAN\nHEADER\nbody\n" {
 		t.Fatalf("a.txt %q", got)
+	}
+}
+
+// Two servers' edits of one file are not joined: the later one is left
+// out with a note.
+func TestDisjointEdits(t *testing.T) {
+	edit := func(uris ...string) protocol.WorkspaceEdit {
+		e := protocol.WorkspaceEdit{Changes: map[protocol.DocumentURI][]protocol.TextEdit{}}
+		for _, u := range uris {
+			e.Changes[protocol.DocumentURI(u)] = []protocol.TextEdit{{NewText: "x"}}
+		}
+		return e
+	}
+	kept, notes := disjointEdits([]serverEdit{
+		{name: "one", edit: edit("file:///a", "file:///b")},
+		{name: "two", edit: edit("file:///b")},
+		{name: "three", edit: edit("file:///c")},
+	})
+	if len(kept) != 2 || kept[0].name != "one" || kept[1].name != "three" {
+		t.Fatalf("kept %+v", kept)
+	}
+	if len(notes) != 1 || notes[0] != "  two: its edits were left out: one also edits those files, and two edits of one file cannot be joined" {
+		t.Fatalf("notes %q", notes)
 	}
 }

@@ -27,7 +27,8 @@ type fileRename struct {
 
 // serverEdit is the edit one server wants made before a move.
 type serverEdit struct {
-	cl   *lsp.Client
+	name string      // the server's
+	cl   *lsp.Client // its client: what it was sent
 	edit protocol.WorkspaceEdit
 }
 
@@ -88,7 +89,7 @@ func (c *call) renameFile(ctx context.Context) *tool.Result {
 				if err == nil {
 					answered = append(answered, s.Name)
 					if edit != nil && len(edits.Sequence(*edit)) > 0 {
-						found = append(found, serverEdit{cl, *edit})
+						found = append(found, serverEdit{s.Name, cl, *edit})
 					}
 				}
 			}
@@ -106,7 +107,7 @@ func (c *call) renameFile(ctx context.Context) *tool.Result {
 			lines = append(lines, "  No language server edits would be applied")
 		}
 		for _, f := range found {
-			lines = append(lines, "  "+f.cl.Name()+":", indent(edits.Preview(f.edit, env.DisplayPath), "    "))
+			lines = append(lines, "  "+f.name+":", indent(edits.Preview(f.edit, env.DisplayPath), "    "))
 		}
 		return c.ok(strings.Join(answered, ", "), withNotes(lines, notes))
 	}
@@ -200,11 +201,11 @@ func disjointEdits(found []serverEdit) (kept []serverEdit, notes []string) {
 			}
 		}
 		if clash != "" {
-			notes = append(notes, "  "+f.cl.Name()+": its edits were left out: they change files "+clash+" also changes")
+			notes = append(notes, "  "+f.name+": its edits were left out: "+clash+" also edits those files, and two edits of one file cannot be joined")
 			continue
 		}
 		for _, u := range uris {
-			owner[u] = f.cl.Name()
+			owner[u] = f.name
 		}
 		kept = append(kept, f)
 	}
@@ -268,7 +269,7 @@ func serverSummaries(res edits.Result, found []serverEdit, display func(string) 
 		}
 		rest = other
 		if len(part.Changes) > 0 {
-			lines = append(lines, "  "+f.cl.Name()+":", indent(strings.Join(part.Summary(display), "\n"), "    "))
+			lines = append(lines, "  "+f.name+":", indent(strings.Join(part.Summary(display), "\n"), "    "))
 		}
 	}
 	return append(lines, indent(strings.Join(rest.Summary(display), "\n"), "  "))
