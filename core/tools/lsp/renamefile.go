@@ -70,36 +70,10 @@ func (c *call) renameFile(ctx context.Context) *tool.Result {
 	destLabel := env.DisplayPath(dest)
 
 	params := map[string]any{"files": pairs}
-	var answered, notes []string
-	var found []serverEdit
-	var clients []*lsp.Client
-	for _, s := range c.primaries() {
-		if ctx.Err() != nil {
-			break
-		}
-		cl, err := c.client(ctx, s)
-		if err == nil {
-			clients = append(clients, cl)
-			if err = cl.SyncOpen(ctx); err == nil {
-				err = cl.WaitProjectLoaded(ctx)
-			}
-			if err == nil {
-				var edit *protocol.WorkspaceEdit
-				err = cl.Request(ctx, "workspace/willRenameFiles", params, &edit)
-				if err == nil {
-					answered = append(answered, s.Name)
-					if edit != nil && len(edits.Sequence(*edit)) > 0 {
-						found = append(found, serverEdit{s.Name, cl, *edit})
-					}
-				}
-			}
-		}
-		if err != nil && !lsp.IsMethodNotFound(err) {
-			notes = append(notes, "  "+s.Name+": "+err.Error())
-		}
-	}
-	found, skipped := disjointEdits(found)
-	notes = append(notes, skipped...)
+	asked := c.willRename(ctx, params)
+	answered := asked.answered
+	found, skipped := disjointEdits(asked.found)
+	notes := append(asked.notes, skipped...)
 
 	if c.a.Apply != nil && !*c.a.Apply {
 		lines := []string{"Rename preview: " + label + " → " + destLabel}
@@ -131,9 +105,57 @@ func (c *call) renameFile(ctx context.Context) *tool.Result {
 	lines := []string{"Renamed " + label + " → " + destLabel}
 	lines = append(lines, serverSummaries(res, found, env.DisplayPath)...)
 
-	// The servers hear of the move: documents at the old paths closed,
-	// then didRenameFiles; other files they had open are synchronised.
-	var olds []string
+	notes = append(notes, announceMove(ctx, asked.clients, pairs, res, params)...)
+	return c.ok(strings.Join(answered, ", "), withNotes(lines, notes))
+}
+
+// renameAnswers are what the servers said to willRenameFiles.
+type renameAnswers struct {
+	clients  []*lsp.Client // the servers running, to be told of the move
+	answered []string      // the names of those that answered
+	found    []serverEdit  // the non-empty edits they asked for
+	notes    []string      // "  <server>: <error>" for those that failed
+}
+
+// willRename asks every non-linter server for the edits a move needs
+// (workspace/willRenameFiles), after bringing the documents it has open in
+// step with their files. A server without the method is passed over in
+// silence; other failures become notes.
+func (c *call) willRename(ctx context.Context, params any) renameAnswers {
+	var out renameAnswers
+	for _, s := range c.primaries() {
+		if ctx.Err() != nil {
+			break
+		}
+		cl, err := c.client(ctx, s)
+		if err == nil {
+			out.clients = append(out.clients, cl)
+			if err = cl.SyncOpen(ctx); err == nil {
+				err = cl.WaitProjectLoaded(ctx)
+			}
+		}
+		var edit *protocol.WorkspaceEdit
+		if err == nil {
+			err = cl.Request(ctx, "workspace/willRenameFiles", params, &edit)
+		}
+		switch {
+		case err == nil:
+			out.answered = append(out.answered, s.Name)
+			if edit != nil && len(edits.Sequence(*edit)) > 0 {
+				out.found = append(out.found, serverEdit{s.Name, cl, *edit})
+			}
+		case !lsp.IsMethodNotFound(err):
+			out.notes = append(out.notes, "  "+s.Name+": "+err.Error())
+		}
+	}
+	return out
+}
+
+// announceMove tells the servers about a move made: the documents at the
+// old paths closed, the files the edit changed synchronised, then
+// workspace/didRenameFiles. It returns notes for the servers that failed.
+func announceMove(ctx context.Context, clients []*lsp.Client, pairs []fileRename, res edits.Result, params any) []string {
+	var olds, notes []string
 	for _, p := range pairs {
 		if old, err := p.OldURI.Path(); err == nil {
 			olds = append(olds, old)
@@ -149,7 +171,7 @@ func (c *call) renameFile(ctx context.Context) *tool.Result {
 			notes = append(notes, "  "+cl.Name()+": "+err.Error())
 		}
 	}
-	return c.ok(strings.Join(answered, ", "), withNotes(lines, notes))
+	return notes
 }
 
 // withNotes joins lines and, when there are any, the servers' notes.
