@@ -192,3 +192,24 @@ func TestGoplsServerEdit(t *testing.T) {
 		t.Fatalf("ai.go after gopls' own edit:\n%s", got)
 	}
 }
+
+// gopls' "Fill P" is a command (gopls.apply_fix) whose edit gopls sends
+// back on its own (workspace/applyEdit): applied by title, the literal
+// gets its fields.
+func TestGoplsCodeActionCommand(t *testing.T) {
+	tl, root := gopls(t)
+	writeFiles(t, root, map[string]string{"fs/fs.go": "package fs\n\ntype P struct {\n\tA int\n\tB string\n}\n\nvar V = P{}\n"})
+	t.Cleanup(func() { os.RemoveAll(filepath.Join(root, "fs")) })
+	args := map[string]any{"action": "code_actions", "file": "fs/fs.go", "line": 8, "symbol": "{"}
+	text, _ := run(t, tl, args)
+	contains(t, text, "Fill P")
+	args["apply"], args["query"] = true, "fill p"
+	text, d := run(t, tl, args)
+	if !d.Success || text != "Applied \"Fill P\":\n  Executed command(s):\n    gopls.apply_fix" {
+		t.Fatalf("apply %q", text)
+	}
+	if got := read(t, filepath.Join(root, "fs/fs.go")); !strings.Contains(got, "A: 0,") || !strings.Contains(got, `B: "",`) {
+		t.Fatalf("fs.go:\n%s", got)
+	}
+	goBuild(t, root, "./fs")
+}
