@@ -88,6 +88,7 @@ TARGETS=(
 	./core/lsp/protocol:FuzzPosition       # UTF-16 positions against a reference
 	./core/lsp/protocol:FuzzLineIndex      # the line index against Position.Offset
 	./core/lsp/edits:FuzzApplyText         # server text edits against a reference
+	./core/lsp/protocol:FuzzCodeAction     # code actions and bare commands a server lists
 	# End to end, not a parser alone: lines sent to a running RPC server,
 	# each answered through its pipes (a few hundred executions/s), so its
 	# goal is FUZZ_E2E_EXECS (default 1,000,000).

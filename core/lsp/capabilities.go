@@ -1,5 +1,7 @@
 package lsp
 
+import "github.com/gopi-agent/gopi/core/lsp/edits"
+
 // symbolKinds are all the symbol kinds of LSP 3.17 (File … TypeParameter).
 var symbolKinds = func() []int {
 	k := make([]int, 26)
@@ -50,12 +52,8 @@ var clientCapabilities = map[string]any{
 	},
 	"window": map[string]any{"workDoneProgress": true},
 	"workspace": map[string]any{
-		"applyEdit": true,
-		"workspaceEdit": map[string]any{
-			"documentChanges":    true,
-			"resourceOperations": []string{"create", "rename", "delete"},
-			"failureHandling":    "textOnlyTransactional",
-		},
+		"applyEdit":        true,
+		"workspaceEdit":    edits.Capabilities(),
 		"configuration":    true,
 		"workspaceFolders": true,
 		"symbol": map[string]any{

@@ -25,10 +25,12 @@ const (
 	goneGrace             = 2 * time.Second  // how long a closed stream waits for the process's exit status
 )
 
-// ApplyEditFunc applies a WorkspaceEdit a server asks the client to apply
-// (workspace/applyEdit). It returns whether the edit was applied and, if
-// not, why.
-type ApplyEditFunc func(ctx context.Context, edit protocol.WorkspaceEdit) (applied bool, reason string)
+// ApplyEditFunc applies a WorkspaceEdit the server of c asks the client
+// to apply (workspace/applyEdit) and returns the answer: whether it was
+// applied and, if not, why and at which change. c is the asking client,
+// for what it last sent its server (Client.Document) and to tell the
+// server about the files changed (Client.Refresh).
+type ApplyEditFunc func(ctx context.Context, c *Client, params protocol.ApplyWorkspaceEditParams) protocol.ApplyWorkspaceEditResult
 
 // ClientOptions configure a Client.
 type ClientOptions struct {

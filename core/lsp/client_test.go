@@ -230,9 +230,9 @@ func TestServerAppliesEdit(t *testing.T) {
 		t.Fatalf("%+v %v", reply, err)
 	}
 	var got *protocol.WorkspaceEdit
-	m2, _ := fakeWorkspace(t, lsptest.FakeOK, ManagerOptions{ApplyEdit: func(_ context.Context, e protocol.WorkspaceEdit) (bool, string) {
-		got = &e
-		return true, ""
+	m2, _ := fakeWorkspace(t, lsptest.FakeOK, ManagerOptions{ApplyEdit: func(_ context.Context, _ *Client, p protocol.ApplyWorkspaceEditParams) protocol.ApplyWorkspaceEditResult {
+		got = &p.Edit
+		return protocol.ApplyWorkspaceEditResult{Applied: true}
 	}})
 	c2, _, err := m2.Client(ctx, m2.Servers().List[0])
 	if err != nil {

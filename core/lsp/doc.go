@@ -19,9 +19,13 @@
 //     (sourcegraph/jsonrpc2). initialize offers UTF-16 positions only;
 //     the server's requests are answered (configuration from the
 //     definition's settings, progress tokens, registrations; applyEdit
-//     through an injectable function); documents are sent whole, read
+//     through ManagerOptions.ApplyEdit, which the lsp tool package
+//     provides); documents are sent whole, read
 //     from disk without a byte order mark, again only when their content
-//     changed; publishDiagnostics is cached per document with a counter
+//     changed, and Document tells what was last sent (version and text
+//     hash, so that an edit computed on other content is refused);
+//     Refresh and SyncOpen bring the server in step after gopi changed
+//     files; publishDiagnostics is cached per document with a counter
 //     that lets a caller wait for a publication newer than its change;
 //     $/progress tells when the first project load is over. Requests
 //     time out with "LSP request <method> timed out after <ms>ms" and are

@@ -8,6 +8,7 @@ import (
 	"os"
 	"sync"
 
+	"github.com/gopi-agent/gopi/core/lsp/edits"
 	"github.com/gopi-agent/gopi/core/lsp/protocol"
 )
 
@@ -125,4 +126,78 @@ func (c *Client) FreshDiagnostics(ctx context.Context, s Sync) (diags []protocol
 		}
 	}
 	return c.diags.wait(ctx, s.URI, s.Seq, s.Version, c.t.Done())
+}
+
+// Document returns what the client last sent its server for abs: the
+// version of its last didOpen or didChange and the hash of that text;
+// false when the file is not open there. It is the Documents function of
+// edits.Options, so an edit the server computed on other content is
+// refused.
+func (c *Client) Document(abs string) (edits.Document, bool) {
+	c.docs.mu.Lock()
+	defer c.docs.mu.Unlock()
+	doc, ok := c.docs.open[protocol.FileURI(abs)]
+	if !ok {
+		return edits.Document{}, false
+	}
+	return edits.Document{Version: doc.version, Hash: edits.HashText([]byte(doc.text))}, true
+}
+
+// Refresh tells the server that files changed on disk behind its back (an
+// edit gopi applied): each open one in changed is synchronised again
+// (didChange), and the others, with the paths in removed, are announced
+// with workspace/didChangeWatchedFiles; removed files that were open are
+// closed. Nothing is sent for an empty list.
+func (c *Client) Refresh(ctx context.Context, changed, removed []string) error {
+	var events []map[string]any
+	var errs []error
+	for _, p := range removed {
+		errs = append(errs, c.CloseFile(ctx, p))
+		events = append(events, map[string]any{"uri": protocol.FileURI(p), "type": fileDeleted})
+	}
+	for _, p := range changed {
+		if c.IsOpen(p) {
+			_, err := c.SyncFile(ctx, p)
+			errs = append(errs, err)
+			continue
+		}
+		events = append(events, map[string]any{"uri": protocol.FileURI(p), "type": fileChanged})
+	}
+	if len(events) > 0 {
+		errs = append(errs, c.Notify(ctx, "workspace/didChangeWatchedFiles", map[string]any{"changes": events}))
+	}
+	return errors.Join(errs...)
+}
+
+// File change types of workspace/didChangeWatchedFiles.
+const (
+	fileChanged = 2
+	fileDeleted = 3
+)
+
+// SyncOpen synchronises every document open at the server with its file
+// (SyncFile), so that a request about several files (a rename, a file
+// move) is computed on what the files hold now; a file gone since is
+// closed.
+func (c *Client) SyncOpen(ctx context.Context) error {
+	c.docs.mu.Lock()
+	uris := make([]protocol.DocumentURI, 0, len(c.docs.open))
+	for u := range c.docs.open {
+		uris = append(uris, u)
+	}
+	c.docs.mu.Unlock()
+	var errs []error
+	for _, u := range uris {
+		p, err := u.Path()
+		if err != nil {
+			continue
+		}
+		if _, err := os.Stat(p); errors.Is(err, fs.ErrNotExist) {
+			errs = append(errs, c.CloseFile(ctx, p))
+			continue
+		}
+		_, err = c.SyncFile(ctx, p)
+		errs = append(errs, err)
+	}
+	return errors.Join(errs...)
 }

@@ -16,8 +16,8 @@ import (
 const applyEditTimeout = 30 * time.Second
 
 // noApplier is the answer to workspace/applyEdit when the client has no
-// ApplyEdit function.
-const noApplier = "gopi does not apply edits a language server sends on its own yet; use the lsp tool's actions instead"
+// ApplyEdit function (a manager built without one).
+const noApplier = "this gopi client applies no edits a language server sends on its own; use the lsp tool's rename or code_actions instead"
 
 // serverHandler routes what the server sends to its client.
 type serverHandler struct{ c *Client }
@@ -132,20 +132,17 @@ func (c *Client) applyEdit(conn *jsonrpc2.Conn, id jsonrpc2.ID, params json.RawM
 		ctx, cancel := context.WithTimeout(context.Background(), applyEditTimeout)
 		defer cancel()
 		var p struct {
-			Edit *protocol.WorkspaceEdit `json:"edit"`
+			Label string                  `json:"label"`
+			Edit  *protocol.WorkspaceEdit `json:"edit"`
 		}
-		result := map[string]any{"applied": false}
+		var result protocol.ApplyWorkspaceEditResult
 		switch {
 		case json.Unmarshal(params, &p) != nil || p.Edit == nil:
-			result["failureReason"] = "no edit in the request"
+			result.FailureReason = "no edit in the request"
 		case c.opts.ApplyEdit == nil:
-			result["failureReason"] = noApplier
+			result.FailureReason = noApplier
 		default:
-			applied, reason := c.opts.ApplyEdit(ctx, *p.Edit)
-			result["applied"] = applied
-			if !applied {
-				result["failureReason"] = reason
-			}
+			result = c.opts.ApplyEdit(ctx, c, protocol.ApplyWorkspaceEditParams{Label: p.Label, Edit: *p.Edit})
 		}
 		_ = conn.Reply(ctx, id, result)
 	}()

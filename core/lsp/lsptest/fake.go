@@ -47,6 +47,7 @@ const HugeCount = 500
 //     edit labelled "fake") and answers with the client's reply;
 //   - "test/never" is never answered; "test/cancels" answers how many
 //     $/cancelRequest notifications arrived;
+//   - the edit-producing methods are described in fakeedits.go;
 //   - shutdown answers null, exit ends the process.
 
 // Env returns the environment that runs the test binary as a fake in
@@ -105,6 +106,11 @@ func (u unanswered) Handle(ctx context.Context, conn *jsonrpc2.Conn, req *jsonrp
 			}
 			_ = conn.Reply(ctx, req.ID, reply)
 		}()
+		return
+	case "workspace/executeCommand":
+		// Runs apart from the reader, which must read the client's reply
+		// to the applyEdit it sends.
+		go runCommand(ctx, conn, req)
 		return
 	case "$/cancelRequest":
 		u.f.mu.Lock()
@@ -188,6 +194,8 @@ func (f *fake) handle(ctx context.Context, conn *jsonrpc2.Conn, req *jsonrpc2.Re
 		return []protocol.LocationLink{{TargetURI: p.TextDocument.URI, TargetRange: r, TargetSelectionRange: &r}}, nil
 	case "textDocument/hover":
 		return map[string]any{"contents": map[string]string{"kind": "markdown", "value": "**hover** text"}}, nil
+	case "workspace/willRenameFiles", "textDocument/codeAction", "codeAction/resolve":
+		return handleEdits(req.Method, params), nil
 	case "test/crash":
 		fmt.Fprintln(os.Stderr, "fatal: boom")
 		os.Exit(3)

@@ -14,7 +14,12 @@ import (
 // mode, in a fresh root.
 func fakeTool(t testing.TB, mode string, opts lsp.ManagerOptions) (*Tool, string) {
 	t.Helper()
-	root := t.TempDir()
+	return fakeToolAt(t, t.TempDir(), mode, opts)
+}
+
+// fakeToolAt is fakeTool in root.
+func fakeToolAt(t testing.TB, root, mode string, opts lsp.ManagerOptions) (*Tool, string) {
+	t.Helper()
 	writeFiles(t, root, map[string]string{"fake.marker": ""})
 	exe, err := os.Executable()
 	if err != nil {
@@ -110,7 +115,7 @@ func TestFakeNavigation(t *testing.T) {
 	}
 	text, _ = run(t, tl, map[string]any{"action": "capabilities"})
 	contains(t, text, "fake:\n  capabilities: {\n    \"definitionProvider\": true,")
-	if text, d := run(t, tl, map[string]any{"action": "rename", "file": "a.txt", "new_name": "y"}); d.Success || !strings.Contains(text, "rename is not available yet") {
+	if text, d := run(t, tl, map[string]any{"action": "rename", "file": "a.txt", "new_name": "y"}); d.Success || text != "LSP error: unhandled method textDocument/rename" {
 		t.Fatal(text)
 	}
 	if text, _ := run(t, tl, map[string]any{"action": "reload", "file": "*"}); text != "Reloaded fake" {

@@ -69,11 +69,13 @@ func gopls(t testing.TB) (*Tool, string) {
 				t.Fatal(err)
 			}
 		}
+		env := tool.NewEnv(f.root)
 		f.mgr = lsp.NewManager(lsp.ManagerOptions{
 			Root: f.root, ExtraDirs: lsptest.BinDirs(),
-			Config: &config.LSPConfig{Enabled: true, Path: os.Getenv("PATH")},
+			Config:    &config.LSPConfig{Enabled: true, Path: os.Getenv("PATH")},
+			ApplyEdit: ApplyEdit(env),
 		})
-		f.tl = New(tool.NewEnv(f.root), f.mgr).(*Tool)
+		f.tl = New(env, f.mgr).(*Tool)
 	})
 	if f.tl == nil {
 		t.Fatal("the gopls fixture failed to build")

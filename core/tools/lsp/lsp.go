@@ -9,9 +9,11 @@
 // failed) is an ordinary answer with details.success false, as the
 // original does; only an abort ends the call as an error.
 //
-// The actions that change files (rename, rename_file, code_actions) are
-// announced in the schema but answer that they are not available yet:
-// the WorkspaceEdit applier they need is built apart (core/lsp/edits).
+// The actions that change files (rename, rename_file, code_actions, and
+// a server's own workspace/applyEdit through ApplyEdit) apply the
+// servers' WorkspaceEdits with core/lsp/edits: all or nothing, inside the
+// workspace root, refused when a file changed since the server computed
+// the edit, written through the session's one write path.
 package lsp
 
 import (
@@ -49,7 +51,10 @@ Actions:
 - status: which servers serve this project. capabilities: what each server supports (file narrows to that file's servers).
 - reload: reload the file's server, or every server with file "*".
 - request: send any LSP method (query) to a server, with payload as its JSON params or params built from file/line/symbol.
-- rename, rename_file, code_actions: not available in this version.
+- rename: rename the symbol at file/line/symbol to new_name everywhere the server finds it; applied at once, or only previewed with apply false.
+- rename_file: move file (a file or a directory) to new_name, letting the servers fix imports and other references; apply false previews.
+- code_actions: list the fixes and refactorings the server offers at file/line/symbol (query narrows to a kind, e.g. "source.organizeImports"); with apply true, query picks one to apply by its index in the list or part of its title.
+Edits are applied all or nothing, only inside the workspace, and refused when a file changed after the server computed them (ask again).
 
 Positions: line is 1-based; symbol is text on that line whose first character is the position (add #N for its N-th occurrence on the line, e.g. "x#2"). Without symbol, the line's first non-blank character is used.
 
@@ -62,6 +67,9 @@ type Tool struct {
 	// retryDelay is the pause between references retries (a field, so
 	// tests could shorten it).
 	retryDelay time.Duration
+	// beforeApply, when set, runs between a server computing an edit and
+	// its application (tests change a file there).
+	beforeApply func()
 }
 
 // New returns the lsp tool over the session's language servers.
@@ -150,8 +158,8 @@ func (t *Tool) Execute(ctx context.Context, raw tool.Args, _ tool.UpdateFunc) (*
 		res = c.capabilities(ctx)
 	case "request":
 		res = c.request(ctx)
-	case "rename", "rename_file", "code_actions":
-		res = c.fail("", "Error: "+a.Action+" is not available yet in gopi; use edit for the change, and lsp references to find every place it must be made")
+	case "rename_file":
+		res = c.renameFile(ctx)
 	default:
 		res = c.fileAction(ctx)
 	}

@@ -60,6 +60,9 @@ func (c *call) fileAction(ctx context.Context) *tool.Result {
 	if abs == "" || server == nil {
 		return c.noServer(abs, "No language server found for this action")
 	}
+	if c.a.Action == "rename" && (c.a.NewName == nil || *c.a.NewName == "") {
+		return c.fail(server.Name, "Error: new_name parameter required for rename")
+	}
 	text, err := c.onFile(ctx, server, abs)
 	if err != nil {
 		return c.fail(server.Name, "LSP error: "+explain(server, err))
@@ -94,7 +97,7 @@ func (c *call) onFile(ctx context.Context, server *lsp.Server, abs string) (stri
 	}
 	at := protocol.TextDocumentPositionParams{TextDocument: protocol.TextDocumentIdentifier{URI: protocol.FileURI(abs)}, Position: pos}
 	switch c.a.Action {
-	case "definition", "type_definition", "implementation", "references":
+	case "definition", "type_definition", "implementation", "references", "rename":
 		if err := cl.WaitProjectLoaded(ctx); err != nil {
 			return "", err
 		}
@@ -133,6 +136,10 @@ func (c *call) onFile(ctx context.Context, server *lsp.Server, abs string) (stri
 		return c.documentSymbols(ctx, cl, abs)
 	case "reload":
 		return c.t.mgr.Reload(ctx, cl), nil
+	case "rename":
+		return c.rename(ctx, cl, at)
+	case "code_actions":
+		return c.codeActions(ctx, cl, abs, at)
 	}
 	return "Unknown action: " + c.a.Action, nil
 }

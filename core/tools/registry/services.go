@@ -9,6 +9,7 @@ import (
 	"github.com/gopi-agent/gopi/core/tools/bash"
 	"github.com/gopi-agent/gopi/core/tools/debug"
 	"github.com/gopi-agent/gopi/core/tools/job"
+	lsptool "github.com/gopi-agent/gopi/core/tools/lsp"
 	"github.com/gopi-agent/gopi/core/tools/read"
 	"github.com/gopi-agent/gopi/core/tools/resolve"
 	"github.com/gopi-agent/gopi/core/tools/task"
@@ -70,7 +71,7 @@ func NewServices(env *tool.Env) *Services {
 		Debug:       debug.NewManager(env),
 	}
 	if cfg := env.Settings.LSPServers; cfg != nil && cfg.Enabled {
-		s.LSP, s.ownsLSP = lsp.NewManager(lsp.ManagerOptions{Root: env.Cwd, Config: cfg}), true
+		s.LSP, s.ownsLSP = lsp.NewManager(lsp.ManagerOptions{Root: env.Cwd, Config: cfg, ApplyEdit: lsptool.ApplyEdit(env)}), true
 		if env.Diagnostics == nil { // a caller's own (a test's, an SDK host's) stays
 			env.Diagnostics = s.LSP
 		}
