@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"sync"
@@ -40,11 +42,8 @@ type Sync struct {
 // file's bytes without a leading UTF-8 byte order mark, line endings as
 // on disk. A file that does not exist is an error.
 func (c *Client) SyncFile(ctx context.Context, abs string) (Sync, error) {
-	data, err := os.ReadFile(abs)
+	data, err := readDocument(abs)
 	if err != nil {
-		if errors.Is(err, fs.ErrNotExist) {
-			return Sync{}, errors.New("File not found: " + abs)
-		}
 		return Sync{}, err
 	}
 	text := string(bytes.TrimPrefix(data, []byte("\xef\xbb\xbf")))
@@ -200,4 +199,38 @@ func (c *Client) SyncOpen(ctx context.Context) error {
 		errs = append(errs, err)
 	}
 	return errors.Join(errs...)
+}
+
+// MaxDocument is the largest file sent to a language server: the whole
+// text goes over the pipe and stays in memory on both sides while it is
+// open.
+const MaxDocument = 16 << 20
+
+// readDocument reads a regular file of at most MaxDocument bytes; a FIFO,
+// a device or a /proc file would block or never end.
+func readDocument(abs string) ([]byte, error) {
+	// Stat before opening: opening a FIFO blocks until a writer comes.
+	fi, err := os.Stat(abs)
+	if err != nil {
+		if errors.Is(err, fs.ErrNotExist) {
+			return nil, errors.New("File not found: " + abs)
+		}
+		return nil, err
+	}
+	if !fi.Mode().IsRegular() {
+		return nil, fmt.Errorf("%s is not a regular file; language servers read source files only", abs)
+	}
+	f, err := os.Open(abs)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	data, err := io.ReadAll(io.LimitReader(f, MaxDocument+1))
+	if err != nil {
+		return nil, err
+	}
+	if len(data) > MaxDocument {
+		return nil, fmt.Errorf("%s is larger than %d MiB, too large to send to a language server", abs, MaxDocument>>20)
+	}
+	return data, nil
 }
