@@ -88,6 +88,9 @@ TARGETS=(
 	./core/lsp/protocol:FuzzPosition       # UTF-16 positions against a reference
 	./core/lsp/protocol:FuzzLineIndex      # the line index against Position.Offset
 	./core/lsp/edits:FuzzApplyText         # server text edits against a reference
+	./core/lsp:FuzzMergeServer             # lsp.json / lsp.yaml server entries
+	./core/tools/lsp:FuzzServerResults     # servers' answers the lsp tool formats
+	./core/tools/lsp:FuzzSymbolColumn      # symbol columns against a UTF-16 oracle
 	./core/lsp/protocol:FuzzCodeAction     # code actions and bare commands a server lists
 	# End to end, not a parser alone: lines sent to a running RPC server,
 	# each answered through its pipes (a few hundred executions/s), so its
