@@ -107,19 +107,7 @@ func (m *Manager) freshFrom(ctx context.Context, s *Server, abs string) ([]proto
 // severity (errors first; none said counts as an error), then position,
 // then message.
 func Dedupe(diags []protocol.Diagnostic) []protocol.Diagnostic {
-	type key struct {
-		r   protocol.Range
-		msg string
-	}
-	seen := map[key]bool{}
-	out := make([]protocol.Diagnostic, 0, len(diags))
-	for _, d := range diags {
-		k := key{d.Range, d.Message}
-		if !seen[k] {
-			seen[k] = true
-			out = append(out, d)
-		}
-	}
-	SortDiagnostics(out)
+	out := protocol.DedupeDiagnostics(diags)
+	protocol.SortDiagnostics(out)
 	return out
 }

@@ -23,7 +23,7 @@ func (w *WriteDiag) report(shown string, diags []protocol.Diagnostic, servers []
 	if len(servers) == 0 {
 		return report{}
 	}
-	diags = dedupeDiagnostics(diags)
+	diags = protocol.DedupeDiagnostics(diags)
 	fd := &FileDiagnostics{Server: strings.Join(servers, ", "), Messages: []string{}, Summary: "OK"}
 	if len(diags) == 0 {
 		if len(w.known) > 0 {
@@ -32,8 +32,8 @@ func (w *WriteDiag) report(shown string, diags []protocol.Diagnostic, servers []
 		return report{FileDiagnostics: fd, worthSaying: len(w.known) > 0}
 	}
 	first, rest := splitByChange(diags, w.known, changed)
-	SortDiagnostics(first)
-	SortDiagnostics(rest)
+	protocol.SortDiagnostics(first)
+	protocol.SortDiagnostics(rest)
 	for _, d := range append(first, rest...) {
 		if len(fd.Messages) == DiagnosticMessageLimit {
 			break
@@ -42,7 +42,7 @@ func (w *WriteDiag) report(shown string, diags []protocol.Diagnostic, servers []
 	}
 	fd.Summary = SummarizeDiagnostics(diags)
 	for _, d := range diags {
-		if normSeverity(d.Severity) == protocol.SeverityError {
+		if d.Severity.Norm() == protocol.SeverityError {
 			fd.Errored = true
 		}
 	}
@@ -57,25 +57,6 @@ func lateText(shown, toolName string, fd *FileDiagnostics) string {
 	return strings.Join(lines, "\n")
 }
 
-// dedupeDiagnostics drops diagnostics with the same range and message as
-// an earlier one (two servers reporting the same problem).
-func dedupeDiagnostics(ds []protocol.Diagnostic) []protocol.Diagnostic {
-	type key struct {
-		r   protocol.Range
-		msg string
-	}
-	seen := map[key]bool{}
-	out := make([]protocol.Diagnostic, 0, len(ds))
-	for _, d := range ds {
-		k := key{d.Range, d.Message}
-		if !seen[k] {
-			seen[k] = true
-			out = append(out, d)
-		}
-	}
-	return out
-}
-
 // splitByChange separates the diagnostics the change is answerable for —
 // not among those known before the write (compared by severity, source,
 // code and message, since lines move), or on a changed line — from the
@@ -87,7 +68,7 @@ func splitByChange(diags, known []protocol.Diagnostic, changed []LineSpan) (firs
 		msg          string
 	}
 	keyOf := func(d protocol.Diagnostic) key {
-		return key{normSeverity(d.Severity), d.Source, string(d.Code), d.Message}
+		return key{d.Severity.Norm(), d.Source, string(d.Code), d.Message}
 	}
 	before := map[key]int{}
 	for _, d := range known {

@@ -138,35 +138,9 @@ func countSummary(counts [5]int) string {
 func SummarizeDiagnostics(ds []protocol.Diagnostic) string {
 	var counts [5]int
 	for _, d := range ds {
-		counts[normSeverity(d.Severity)]++
+		counts[d.Severity.Norm()]++
 	}
 	return countSummary(counts)
-}
-
-// normSeverity maps an unset or unknown severity to an error, as clients
-// treat it.
-func normSeverity(s protocol.DiagnosticSeverity) protocol.DiagnosticSeverity {
-	if s < protocol.SeverityError || s > protocol.SeverityHint {
-		return protocol.SeverityError
-	}
-	return s
-}
-
-// SortDiagnostics orders diagnostics the way results show them: by
-// severity (errors first), then position, then message.
-func SortDiagnostics(ds []protocol.Diagnostic) {
-	slices.SortStableFunc(ds, func(a, b protocol.Diagnostic) int {
-		if sa, sb := normSeverity(a.Severity), normSeverity(b.Severity); sa != sb {
-			return int(sa - sb)
-		}
-		if a.Range.Start.Line != b.Range.Start.Line {
-			return a.Range.Start.Line - b.Range.Start.Line
-		}
-		if a.Range.Start.Character != b.Range.Start.Character {
-			return a.Range.Start.Character - b.Range.Start.Character
-		}
-		return strings.Compare(a.Message, b.Message)
-	})
 }
 
 // FormatDiagnostic renders one diagnostic of the file shown as file:
@@ -175,7 +149,7 @@ func SortDiagnostics(ds []protocol.Diagnostic) {
 // the message that only point to a web page are dropped.
 func FormatDiagnostic(d protocol.Diagnostic, file string) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "%s:%d:%d [%s] ", file, d.Range.Start.Line+1, d.Range.Start.Character+1, normSeverity(d.Severity))
+	fmt.Fprintf(&b, "%s:%d:%d [%s] ", file, d.Range.Start.Line+1, d.Range.Start.Character+1, d.Severity.Norm())
 	if d.Source != "" {
 		fmt.Fprintf(&b, "[%s] ", d.Source)
 	}

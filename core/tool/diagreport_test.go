@@ -40,7 +40,7 @@ func TestSummarizeAndSort(t *testing.T) {
 	if got := SummarizeDiagnostics(nil); got != "no issues" {
 		t.Errorf("summary of none %q", got)
 	}
-	SortDiagnostics(ds)
+	protocol.SortDiagnostics(ds)
 	var order []string
 	for _, d := range ds {
 		order = append(order, d.Message)
