@@ -42,7 +42,7 @@ type Sync struct {
 // file's bytes without a leading UTF-8 byte order mark, line endings as
 // on disk. A file that does not exist is an error.
 func (c *Client) SyncFile(ctx context.Context, abs string) (Sync, error) {
-	data, err := readDocument(abs)
+	data, err := ReadDocument(abs)
 	if err != nil {
 		return Sync{}, err
 	}
@@ -206,9 +206,10 @@ func (c *Client) SyncOpen(ctx context.Context) error {
 // open.
 const MaxDocument = 16 << 20
 
-// readDocument reads a regular file of at most MaxDocument bytes; a FIFO,
+// ReadDocument reads a regular file of at most MaxDocument bytes (what a
+// server is sent, and what the lsp tool reads lines of); a FIFO,
 // a device or a /proc file would block or never end.
-func readDocument(abs string) ([]byte, error) {
+func ReadDocument(abs string) ([]byte, error) {
 	// Stat before opening: opening a FIFO blocks until a writer comes.
 	fi, err := os.Stat(abs)
 	if err != nil {

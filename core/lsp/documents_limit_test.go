@@ -23,11 +23,11 @@ func TestReadDocumentRefusesWhatIsNotASourceFile(t *testing.T) {
 	fine := filepath.Join(dir, "fine.go")
 	os.WriteFile(fine, []byte("package x\n"), 0o644)
 	for path, want := range map[string]string{fifo: "not a regular file", dir: "not a regular file", big: "too large", filepath.Join(dir, "none.go"): "File not found"} {
-		if _, err := readDocument(path); err == nil || !strings.Contains(err.Error(), want) {
+		if _, err := ReadDocument(path); err == nil || !strings.Contains(err.Error(), want) {
 			t.Errorf("%s: err = %v, want %q", path, err, want)
 		}
 	}
-	if data, err := readDocument(fine); err != nil || string(data) != "package x\n" {
+	if data, err := ReadDocument(fine); err != nil || string(data) != "package x\n" {
 		t.Errorf("fine.go: %q, %v", data, err)
 	}
 }

@@ -2,16 +2,14 @@ package lsp
 
 import (
 	"bytes"
-	"errors"
 	"fmt"
-	"io/fs"
-	"os"
 	"regexp"
 	"strconv"
 	"strings"
 	"unicode"
 	"unicode/utf16"
 
+	"github.com/gopi-agent/gopi/core/lsp"
 	"github.com/gopi-agent/gopi/core/lsp/protocol"
 )
 
@@ -26,10 +24,7 @@ var occurrence = regexp.MustCompile(`^(.+)#(\d+)$`)
 // UTF-16 units, as the document the server has (no byte order mark).
 func position(abs string, line int, symbol *string) (protocol.Position, error) {
 	line = max(line, 1)
-	data, err := os.ReadFile(abs)
-	if errors.Is(err, fs.ErrNotExist) {
-		return protocol.Position{}, fmt.Errorf("File not found: %s", abs)
-	}
+	data, err := lsp.ReadDocument(abs)
 	if err != nil {
 		return protocol.Position{}, err
 	}

@@ -3,11 +3,11 @@ package lsp
 import (
 	"bytes"
 	"fmt"
-	"os"
 	"path"
 	"strconv"
 	"strings"
 
+	"github.com/gopi-agent/gopi/core/lsp"
 	"github.com/gopi-agent/gopi/core/lsp/protocol"
 )
 
@@ -27,7 +27,7 @@ func (s sources) lines(abs string) []string {
 	if l, ok := s[abs]; ok {
 		return l
 	}
-	data, err := os.ReadFile(abs)
+	data, err := lsp.ReadDocument(abs) // a regular file of bounded size
 	var l []string
 	if err == nil {
 		l = strings.Split(string(bytes.TrimPrefix(data, []byte("\xef\xbb\xbf"))), "\n")
