@@ -7,6 +7,7 @@ import (
 
 	"github.com/gopi-agent/gopi/core/ai"
 	"github.com/gopi-agent/gopi/core/tool"
+	"github.com/gopi-agent/gopi/internal/ctxsleep"
 )
 
 // respond gets one assistant message: it takes a forced tool choice if one
@@ -62,7 +63,7 @@ func (a *Agent) streamWithRetry(ctx context.Context, hooks *hookChain, forced *f
 		// subscriber may call AbortRetry while handling the event.
 		wait, stop := a.retryWait(ctx)
 		a.emit(AutoRetryStart{Attempt: retries, MaxAttempts: policy.MaxAttempts, DelayMs: delay.Milliseconds(), ErrorMessage: msg.ErrorMessage})
-		ok := ai.Sleep(wait, delay) == nil
+		ok := ctxsleep.Sleep(wait, delay) == nil
 		stop()
 		if !ok {
 			a.restore(msg)

@@ -16,6 +16,7 @@ import (
 	"github.com/gopi-agent/gopi/core/config"
 	"github.com/gopi-agent/gopi/core/message"
 	"github.com/gopi-agent/gopi/core/session"
+	"github.com/gopi-agent/gopi/internal/ctxsleep"
 )
 
 // Errors of compaction that the user is told as they are (omp's texts).
@@ -247,12 +248,8 @@ func (c *Compactor) generateWithRetry(ctx context.Context, prep *compaction.Prep
 		if !retry.Enabled || attempt >= policy.MaxAttempts || !errors.As(err, &se) || !ai.IsRetryable(se.msg) {
 			return nil, err
 		}
-		t := time.NewTimer(policy.Delay(attempt+1, se.msg.ErrorMessage))
-		select {
-		case <-ctx.Done():
-			t.Stop()
-			return nil, ctx.Err()
-		case <-t.C:
+		if err := ctxsleep.Sleep(ctx, policy.Delay(attempt+1, se.msg.ErrorMessage)); err != nil {
+			return nil, err
 		}
 	}
 }

@@ -6,6 +6,8 @@ import (
 	"strconv"
 	"sync"
 	"time"
+
+	"github.com/gopi-agent/gopi/internal/ctxsleep"
 )
 
 // RetryPolicy configures message-level retries.
@@ -129,7 +131,7 @@ func Retry(ctx context.Context, p RetryPolicy, attempt func(ctx context.Context)
 		}
 		d := p.Delay(n, msg.ErrorMessage)
 		emit(RetryEvent{Type: EventAutoRetryStart, Attempt: n, MaxAttempts: p.MaxAttempts, DelayMs: d.Milliseconds(), ErrorMessage: msg.ErrorMessage})
-		if Sleep(ctx, d) != nil {
+		if ctxsleep.Sleep(ctx, d) != nil {
 			emit(RetryEvent{Type: EventAutoRetryEnd, Attempt: n, FinalError: AbortedMessage})
 			return msg
 		}

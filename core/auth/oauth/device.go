@@ -5,6 +5,8 @@ import (
 	"math"
 	"net/http"
 	"time"
+
+	"github.com/gopi-agent/gopi/internal/ctxsleep"
 )
 
 // Device-flow polling (RFC 8628 §3.4–3.5) as omp paces it: every wait is
@@ -100,14 +102,7 @@ func (w waitFunc) wait(ctx context.Context, d time.Duration) error {
 	if w != nil {
 		return w(ctx, d)
 	}
-	t := time.NewTimer(d)
-	defer t.Stop()
-	select {
-	case <-t.C:
-		return nil
-	case <-ctx.Done():
-		return ctx.Err()
-	}
+	return ctxsleep.Sleep(ctx, d)
 }
 
 // seconds converts a count of seconds from a JSON answer.

@@ -8,10 +8,10 @@ import (
 	"strings"
 	"time"
 
-	"github.com/gopi-agent/gopi/core/ai"
 	"github.com/gopi-agent/gopi/core/lsp"
 	"github.com/gopi-agent/gopi/core/lsp/protocol"
 	"github.com/gopi-agent/gopi/core/tool"
+	"github.com/gopi-agent/gopi/internal/ctxsleep"
 )
 
 // References retry: a project-aware server may answer with nothing but
@@ -159,7 +159,7 @@ func (c *call) references(ctx context.Context, cl *lsp.Client, at protocol.TextD
 		if err := cl.WaitProjectLoaded(ctx); err != nil {
 			return "", err
 		}
-		if err := ai.Sleep(ctx, c.t.retryDelay); err != nil {
+		if err := ctxsleep.Sleep(ctx, c.t.retryDelay); err != nil {
 			return "", err
 		}
 	}

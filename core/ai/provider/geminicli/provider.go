@@ -12,6 +12,7 @@ import (
 
 	"github.com/gopi-agent/gopi/core/ai"
 	"github.com/gopi-agent/gopi/core/ai/provider/google"
+	"github.com/gopi-agent/gopi/internal/ctxsleep"
 )
 
 func init() {
@@ -101,7 +102,7 @@ func (p *Provider) stream(ctx context.Context, req *ai.Request, em *ai.Emitter) 
 		}
 	}
 	for retry := 0; err == nil && !dec.HasContent() && retry < emptyRetries; retry++ {
-		if err = ai.Sleep(ctx, p.backoff<<retry); err != nil {
+		if err = ctxsleep.Sleep(ctx, p.backoff<<retry); err != nil {
 			break
 		}
 		dec.Reset()
