@@ -5,6 +5,7 @@ import (
 
 	"github.com/gopi-agent/gopi/core/dap"
 	"github.com/gopi-agent/gopi/core/lsp"
+	"github.com/gopi-agent/gopi/core/lsp/share"
 	"github.com/gopi-agent/gopi/core/tool"
 	"github.com/gopi-agent/gopi/core/tools/bash"
 	"github.com/gopi-agent/gopi/core/tools/debug"
@@ -71,7 +72,10 @@ func NewServices(env *tool.Env) *Services {
 		Debug:       debug.NewManager(env),
 	}
 	if cfg := env.Settings.LSPServers; cfg != nil && cfg.Enabled {
-		s.LSP, s.ownsLSP = lsp.NewManager(lsp.ManagerOptions{Root: env.Cwd, Config: cfg, ApplyEdit: lsptool.ApplyEdit(env)}), true
+		s.LSP, s.ownsLSP = lsp.NewManager(lsp.ManagerOptions{
+			Root: env.Cwd, Config: cfg, ApplyEdit: lsptool.ApplyEdit(env),
+			Dial: share.Dial(share.Options{Dir: cfg.ShareDir, Env: cfg.Environ}),
+		}), true
 		if env.Diagnostics == nil { // a caller's own (a test's, an SDK host's) stays
 			env.Diagnostics = s.LSP
 		}
