@@ -22,11 +22,11 @@ func (m *mux) didOpenLocked(c *conn, msg *message) {
 		return
 	}
 	td := p.TextDocument
-	d := m.docs[td.URI]
+	d := m.st.docs[td.URI]
 	c.docs[td.URI] = true
 	if d == nil {
 		d = &sharedDoc{version: 1, text: td.Text, known: true, openBy: map[*conn]int{c: td.Version}}
-		m.docs[td.URI] = d
+		m.st.docs[td.URI] = d
 		td.Version = 1
 		m.notifyServerLocked("textDocument/didOpen", map[string]any{"textDocument": td})
 		return
@@ -50,7 +50,7 @@ func (m *mux) didChangeLocked(c *conn, msg *message) {
 		return
 	}
 	uri := p.TextDocument.URI
-	d := m.docs[uri]
+	d := m.st.docs[uri]
 	if d == nil || !c.docs[uri] {
 		m.srv.send(*msg)
 		return
@@ -81,7 +81,7 @@ func (m *mux) didChangeLocked(c *conn, msg *message) {
 func (m *mux) setTextLocked(c *conn, uri string, d *sharedDoc, v int, text string) {
 	d.openBy[c] = v
 	if d.known && d.text == text {
-		if pub, ok := m.diags[uri]; ok && (pub.version == nil || *pub.version == d.version) {
+		if pub, ok := m.st.diags[uri]; ok && (pub.version == nil || *pub.version == d.version) {
 			c.out.send(message{Method: "textDocument/publishDiagnostics", Params: m.diagnosticsFor(c, uri, pub)})
 		}
 		return
@@ -98,13 +98,13 @@ func (m *mux) setTextLocked(c *conn, uri string, d *sharedDoc, v int, text strin
 // else has it open.
 func (m *mux) closeDocLocked(c *conn, uri string) {
 	delete(c.docs, uri)
-	d := m.docs[uri]
+	d := m.st.docs[uri]
 	if d == nil {
 		return
 	}
 	delete(d.openBy, c)
 	if len(d.openBy) == 0 {
-		delete(m.docs, uri)
+		delete(m.st.docs, uri)
 		m.notifyServerLocked("textDocument/didClose", map[string]any{"textDocument": map[string]string{"uri": uri}})
 	}
 }
@@ -120,7 +120,7 @@ func (m *mux) publishLocked(params json.RawMessage) {
 		return
 	}
 	pub := published{params: params, version: p.Version}
-	m.diags[p.URI] = pub
+	m.st.diags[p.URI] = pub
 	for c := range m.conns {
 		c.out.send(message{Method: "textDocument/publishDiagnostics", Params: m.diagnosticsFor(c, p.URI, pub)})
 	}
@@ -153,7 +153,7 @@ func (m *mux) diagnosticsFor(c *conn, uri string, pub published) json.RawMessage
 // clientVersionLocked translates the server's version of a document into
 // c's: ok is false when c does not have it open.
 func (m *mux) clientVersionLocked(c *conn, uri string, serverVersion int) (int, bool) {
-	d := m.docs[uri]
+	d := m.st.docs[uri]
 	if d == nil {
 		return 0, false
 	}

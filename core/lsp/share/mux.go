@@ -47,31 +47,48 @@ type mux struct {
 	srv   *outbox
 	onEnd func() // called once when the mux ends (the host's clean-up)
 
-	mu          sync.Mutex
-	conns       map[*conn]bool
-	joined      bool // a connection has come
-	closing     bool // no more connections are taken
-	ended       bool
-	err         error         // why it ended
-	done        chan struct{} // closed when it has ended
-	nextID      int64         // ids of requests to the server
-	pending     map[int64]pendingCall
-	init        int
-	initID      int64
-	initWaiters []waiter
-	initResult  json.RawMessage
-	initError   json.RawMessage
+	done chan struct{} // closed when it has ended
+
+	mu       sync.Mutex
+	conns    map[*conn]bool
+	nextConn int64 // the number of the last connection to come
+	joined   bool  // a connection has come
+	closing  bool  // no more connections are taken
+	ended    bool
+	err      error // why it ended
+	hs       handshake
+	rt       routes
+	st       serverState
+}
+
+// handshake is where the server's initialize stands.
+type handshake struct {
+	state       int // initNone, initSent, initDone or initFailed
+	id          int64
+	waiters     []waiter // connections waiting for the answer
+	result      json.RawMessage
+	err         json.RawMessage
 	initialized bool // the server got "initialized"
-	docs        map[string]*sharedDoc
-	diags       map[string]published
-	progress    map[string]bool
-	loaded      bool // the server's first project load has ended
-	nextOut     int64
-	nextConn    int64
+}
+
+// routes are the requests in flight both ways.
+type routes struct {
+	nextID      int64 // the id of the last request sent to the server
+	pending     map[int64]pendingCall
+	nextOut     int64                 // the number of the last request of the server sent on
 	outgoing    map[string]serverCall // the server's requests a connection is answering, by the id sent to it
-	lastAsker   *conn
+	lastAsker   *conn                 // the connection that sent the last request
 	shutdownID  int64
-	shutdownAck chan struct{}
+	shutdownAck chan struct{} // closed when the server answers shutdown
+}
+
+// serverState is what the server has and said: documents, diagnostics,
+// progress.
+type serverState struct {
+	docs     map[string]*sharedDoc
+	diags    map[string]published
+	progress map[string]bool
+	loaded   bool // the server's first project load has ended
 }
 
 // conn is one connection to the mux.
@@ -120,9 +137,9 @@ type published struct {
 func newMux(name, root string, t lsp.Transport, onEnd func()) *mux {
 	m := &mux{
 		name: name, root: root, t: t, onEnd: onEnd,
-		conns: map[*conn]bool{}, done: make(chan struct{}), pending: map[int64]pendingCall{},
-		docs: map[string]*sharedDoc{}, diags: map[string]published{}, progress: map[string]bool{},
-		outgoing: map[string]serverCall{},
+		conns: map[*conn]bool{}, done: make(chan struct{}),
+		rt: routes{pending: map[int64]pendingCall{}, outgoing: map[string]serverCall{}},
+		st: serverState{docs: map[string]*sharedDoc{}, diags: map[string]published{}, progress: map[string]bool{}},
 	}
 	m.srv = newOutbox(t, func(err error) { m.end(fmt.Errorf("writing to language server %s: %w", name, err)) })
 	go m.readServer()
@@ -244,23 +261,23 @@ func (m *mux) detach(c *conn) {
 		m.closeDocLocked(c, uri)
 	}
 	for _, id := range c.ids {
-		delete(m.pending, id)
+		delete(m.rt.pending, id)
 		m.notifyServerLocked("$/cancelRequest", map[string]int64{"id": id})
 	}
-	for out, sc := range m.outgoing {
+	for out, sc := range m.rt.outgoing {
 		if sc.c == c {
-			delete(m.outgoing, out)
+			delete(m.rt.outgoing, out)
 			m.srv.send(message{ID: sc.id, Error: errorObject(codeRequestFailed, "the gopi session asked went away")})
 		}
 	}
-	for i := 0; i < len(m.initWaiters); i++ {
-		if m.initWaiters[i].c == c {
-			m.initWaiters = append(m.initWaiters[:i], m.initWaiters[i+1:]...)
+	for i := 0; i < len(m.hs.waiters); i++ {
+		if m.hs.waiters[i].c == c {
+			m.hs.waiters = append(m.hs.waiters[:i], m.hs.waiters[i+1:]...)
 			i--
 		}
 	}
-	if m.lastAsker == c {
-		m.lastAsker = nil
+	if m.rt.lastAsker == c {
+		m.rt.lastAsker = nil
 	}
 	last := len(m.conns) == 0 && !m.closing
 	if last {
@@ -277,10 +294,10 @@ func (m *mux) detach(c *conn) {
 func (m *mux) shutdown() {
 	m.mu.Lock()
 	ack := make(chan struct{})
-	if m.init == initDone {
-		m.nextID++
-		m.shutdownID, m.shutdownAck = m.nextID, ack
-		m.srv.send(message{ID: idJSON(m.shutdownID), Method: "shutdown"})
+	if m.hs.state == initDone {
+		m.rt.nextID++
+		m.rt.shutdownID, m.rt.shutdownAck = m.rt.nextID, ack
+		m.srv.send(message{ID: idJSON(m.rt.shutdownID), Method: "shutdown"})
 	} else {
 		close(ack)
 	}
@@ -318,9 +335,9 @@ func (m *mux) fromConn(c *conn, msg *message) {
 	defer m.mu.Unlock()
 	switch {
 	case msg.isResponse():
-		sc, ok := m.outgoing[string(msg.ID)]
+		sc, ok := m.rt.outgoing[string(msg.ID)]
 		if ok && sc.c == c {
-			delete(m.outgoing, string(msg.ID))
+			delete(m.rt.outgoing, string(msg.ID))
 			m.srv.send(message{ID: sc.id, Result: msg.Result, Error: msg.Error})
 		}
 	case msg.isRequest():
@@ -334,15 +351,15 @@ func (m *mux) fromConn(c *conn, msg *message) {
 func (m *mux) requestLocked(c *conn, msg *message) {
 	switch msg.Method {
 	case "initialize":
-		switch m.init {
+		switch m.hs.state {
 		case initNone:
-			m.init = initSent
-			m.nextID++
-			m.initID = m.nextID
-			m.initWaiters = append(m.initWaiters, waiter{c, msg.ID})
-			m.srv.send(message{ID: idJSON(m.initID), Method: msg.Method, Params: withProcessID(msg.Params, os.Getpid())})
+			m.hs.state = initSent
+			m.rt.nextID++
+			m.hs.id = m.rt.nextID
+			m.hs.waiters = append(m.hs.waiters, waiter{c, msg.ID})
+			m.srv.send(message{ID: idJSON(m.hs.id), Method: msg.Method, Params: withProcessID(msg.Params, os.Getpid())})
 		case initSent:
-			m.initWaiters = append(m.initWaiters, waiter{c, msg.ID})
+			m.hs.waiters = append(m.hs.waiters, waiter{c, msg.ID})
 		default:
 			m.answerInitLocked(waiter{c, msg.ID})
 		}
@@ -352,11 +369,11 @@ func (m *mux) requestLocked(c *conn, msg *message) {
 		c.out.send(message{ID: msg.ID, Result: json.RawMessage("null")})
 		return
 	}
-	m.nextID++
-	id := m.nextID
-	m.pending[id] = pendingCall{c, msg.ID}
+	m.rt.nextID++
+	id := m.rt.nextID
+	m.rt.pending[id] = pendingCall{c, msg.ID}
 	c.ids[string(msg.ID)] = id
-	m.lastAsker = c
+	m.rt.lastAsker = c
 	m.srv.send(message{ID: idJSON(id), Method: msg.Method, Params: msg.Params})
 }
 
@@ -364,12 +381,12 @@ func (m *mux) requestLocked(c *conn, msg *message) {
 // answer to the first one; a connection that comes after the project load
 // is told it is over.
 func (m *mux) answerInitLocked(w waiter) {
-	if m.init == initFailed {
-		w.c.out.send(message{ID: w.id, Error: m.initError})
+	if m.hs.state == initFailed {
+		w.c.out.send(message{ID: w.id, Error: m.hs.err})
 		return
 	}
-	w.c.out.send(message{ID: w.id, Result: m.initResult})
-	if m.loaded {
+	w.c.out.send(message{ID: w.id, Result: m.hs.result})
+	if m.st.loaded {
 		for _, kind := range []string{"begin", "end"} {
 			p, _ := json.Marshal(map[string]any{"token": "gopi-share-loaded", "value": map[string]string{"kind": kind, "title": "shared"}})
 			w.c.out.send(message{Method: "$/progress", Params: p})
@@ -397,8 +414,8 @@ func withProcessID(params json.RawMessage, pid int) json.RawMessage {
 func (m *mux) notificationLocked(c *conn, msg *message) {
 	switch msg.Method {
 	case "initialized":
-		if !m.initialized {
-			m.initialized = true
+		if !m.hs.initialized {
+			m.hs.initialized = true
 			m.srv.send(*msg)
 		}
 	case "exit":
@@ -459,27 +476,27 @@ func (m *mux) responseLocked(msg *message) {
 		return
 	}
 	switch {
-	case m.init == initSent && id == m.initID:
+	case m.hs.state == initSent && id == m.hs.id:
 		if len(msg.Error) > 0 && !isNull(msg.Error) {
-			m.init, m.initError = initFailed, msg.Error
+			m.hs.state, m.hs.err = initFailed, msg.Error
 		} else {
-			m.init, m.initResult = initDone, msg.Result
+			m.hs.state, m.hs.result = initDone, msg.Result
 		}
-		for _, w := range m.initWaiters {
+		for _, w := range m.hs.waiters {
 			m.answerInitLocked(w)
 		}
-		m.initWaiters = nil
+		m.hs.waiters = nil
 		return
-	case id == m.shutdownID && m.shutdownAck != nil:
-		close(m.shutdownAck)
-		m.shutdownAck = nil
+	case id == m.rt.shutdownID && m.rt.shutdownAck != nil:
+		close(m.rt.shutdownAck)
+		m.rt.shutdownAck = nil
 		return
 	}
-	call, ok := m.pending[id]
+	call, ok := m.rt.pending[id]
 	if !ok {
 		return
 	}
-	delete(m.pending, id)
+	delete(m.rt.pending, id)
 	delete(call.c.ids, string(call.id))
 	if !m.conns[call.c] {
 		return
@@ -492,7 +509,7 @@ func (m *mux) responseLocked(msg *message) {
 func (m *mux) serverRequestLocked(msg *message) {
 	switch msg.Method {
 	case "workspace/configuration", "workspace/applyEdit":
-		target := m.lastAsker
+		target := m.rt.lastAsker
 		if msg.Method == "workspace/configuration" || target == nil || !m.conns[target] {
 			target = m.anyConnLocked()
 		}
@@ -500,9 +517,9 @@ func (m *mux) serverRequestLocked(msg *message) {
 			m.srv.send(message{ID: msg.ID, Error: errorObject(codeRequestFailed, "no gopi session is connected to answer "+msg.Method)})
 			return
 		}
-		m.nextOut++
-		out := strconv.Quote("gopi-share-" + strconv.FormatInt(m.nextOut, 10))
-		m.outgoing[out] = serverCall{target, msg.ID}
+		m.rt.nextOut++
+		out := strconv.Quote("gopi-share-" + strconv.FormatInt(m.rt.nextOut, 10))
+		m.rt.outgoing[out] = serverCall{target, msg.ID}
 		params := msg.Params
 		if msg.Method == "workspace/applyEdit" {
 			params = m.rewriteVersionsLocked(params, target)
@@ -553,11 +570,11 @@ func (m *mux) progressLocked(params json.RawMessage) {
 	}
 	switch p.Value.Kind {
 	case "begin":
-		m.progress[string(p.Token)] = true
+		m.st.progress[string(p.Token)] = true
 	case "end":
-		delete(m.progress, string(p.Token))
-		if len(m.progress) == 0 {
-			m.loaded = true
+		delete(m.st.progress, string(p.Token))
+		if len(m.st.progress) == 0 {
+			m.st.loaded = true
 		}
 	}
 }
