@@ -50,6 +50,7 @@ func Dial(opts Options) lsp.DialFunc {
 			logf("language server %s is not shared: %v", s.Name, err)
 			return spawn(ctx, s, root)
 		}
+		sweepStale(opts.Dir)
 		key := Key(s, root)
 		sock, lock := paths(opts.Dir, key)
 		deadline := time.Now().Add(DialTimeout)
@@ -116,5 +117,5 @@ func connect(ctx context.Context, sock, key string) (*transport, error) {
 		return nil, errors.New(h.Error)
 	}
 	_ = nc.SetDeadline(time.Time{})
-	return &transport{nc: nc, r: r, pid: h.PID, server: h.Server, done: make(chan struct{})}, nil
+	return &transport{nc: nc, r: r, pid: h.PID, server: h.Server, conn: h.Conn, done: make(chan struct{})}, nil
 }

@@ -28,7 +28,7 @@ func FuzzMuxMessages(f *testing.F) {
 	f.Fuzz(func(t *testing.T, data []byte) {
 		// A mux without a server process or timers: only the routing runs.
 		m := &mux{
-			name: "fuzz", root: "/w", done: make(chan struct{}), conns: map[*conn]bool{},
+			name: "fuzz", root: "/w", done: make(chan struct{}), conns: map[*conn]bool{}, gone: map[int64]chan struct{}{},
 			rt: routes{pending: map[int64]pendingCall{}, outgoing: map[string]serverCall{}},
 			st: serverState{docs: map[string]*sharedDoc{}, diags: map[string]published{}, progress: map[string]bool{}},
 		}

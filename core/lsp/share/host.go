@@ -23,6 +23,7 @@ type hello struct {
 	Key    string `json:"key,omitempty"`
 	PID    int    `json:"pid,omitempty"`
 	Server string `json:"server,omitempty"`
+	Conn   int64  `json:"conn,omitempty"` // the host's number for the connection
 	Error  string `json:"error,omitempty"`
 }
 
@@ -100,19 +101,17 @@ func (h *host) handle(nc net.Conn) {
 		nc.Close()
 		return
 	}
-	if !h.mux.accepting() {
+	c, ok := h.mux.attach(nc)
+	if !ok {
 		writeHello(nc, hello{Error: "the shared language server is stopping"})
 		nc.Close()
 		return
 	}
-	if err := writeHello(nc, hello{PID: os.Getpid(), Server: h.mux.name}); err != nil {
+	if err := writeHello(nc, hello{PID: os.Getpid(), Server: h.mux.name, Conn: c.seq}); err != nil {
 		nc.Close()
-		return
 	}
 	_ = nc.SetDeadline(time.Time{})
-	if !h.mux.serve(nc, r) {
-		nc.Close()
-	}
+	h.mux.serve(c, r)
 }
 
 // writeHello writes one hello line.

@@ -55,7 +55,8 @@ type mux struct {
 	joined   bool  // a connection has come
 	closing  bool  // no more connections are taken
 	ended    bool
-	err      error // why it ended
+	err      error                   // why it ended
+	gone     map[int64]chan struct{} // the gone channels of the attached connections, by number
 	hs       handshake
 	rt       routes
 	st       serverState
@@ -98,6 +99,7 @@ type conn struct {
 	out  *outbox
 	ids  map[string]int64 // its pending requests: its id → the id sent to the server
 	docs map[string]bool  // the documents it has open
+	gone chan struct{}    // closed once it is detached (and, if it was the last, the server stopped)
 }
 
 // pendingCall is a connection's request the server has not answered.
@@ -137,7 +139,7 @@ type published struct {
 func newMux(name, root string, t lsp.Transport, onEnd func()) *mux {
 	m := &mux{
 		name: name, root: root, t: t, onEnd: onEnd,
-		conns: map[*conn]bool{}, done: make(chan struct{}),
+		conns: map[*conn]bool{}, done: make(chan struct{}), gone: map[int64]chan struct{}{},
 		rt: routes{pending: map[int64]pendingCall{}, outgoing: map[string]serverCall{}},
 		st: serverState{docs: map[string]*sharedDoc{}, diags: map[string]published{}, progress: map[string]bool{}},
 	}
@@ -171,22 +173,26 @@ func (m *mux) accepting() bool {
 	return !m.closing && !m.ended
 }
 
-// serve runs one connection until it closes; r reads from rw (it may hold
-// bytes already read). It returns false at once when the mux takes no
-// more connections.
-func (m *mux) serve(rw io.ReadWriteCloser, r *bufio.Reader) bool {
-	c := &conn{rw: rw, ids: map[string]int64{}, docs: map[string]bool{}}
+// attach registers a connection; ok is false when the mux takes no more.
+func (m *mux) attach(rw io.ReadWriteCloser) (c *conn, ok bool) {
+	c = &conn{rw: rw, ids: map[string]int64{}, docs: map[string]bool{}, gone: make(chan struct{})}
 	m.mu.Lock()
+	defer m.mu.Unlock()
 	if m.closing || m.ended {
-		m.mu.Unlock()
-		return false
+		return nil, false
 	}
 	m.nextConn++
 	c.seq = m.nextConn
 	c.out = newOutbox(rw, func(error) { rw.Close() })
 	m.conns[c] = true
+	m.gone[c.seq] = c.gone
 	m.joined = true
-	m.mu.Unlock()
+	return c, true
+}
+
+// serve runs an attached connection until it closes; r reads from its
+// stream (it may hold bytes already read).
+func (m *mux) serve(c *conn, r *bufio.Reader) {
 	for {
 		msg, err := readMessage(r)
 		if err != nil {
@@ -195,7 +201,24 @@ func (m *mux) serve(rw io.ReadWriteCloser, r *bufio.Reader) bool {
 		m.fromConn(c, msg)
 	}
 	m.detach(c)
-	return true
+}
+
+// waitGone waits, at most d, until connection seq is detached and, if it
+// was the last, the server is stopped.
+func (m *mux) waitGone(seq int64, d time.Duration) {
+	m.mu.Lock()
+	gone, ok := m.gone[seq]
+	m.mu.Unlock()
+	if !ok {
+		return
+	}
+	timer := time.NewTimer(d)
+	defer timer.Stop()
+	select {
+	case <-gone:
+	case <-m.done:
+	case <-timer.C:
+	}
 }
 
 // readServer routes what the server sends until its stream ends, which
@@ -249,6 +272,12 @@ func (m *mux) end(err error) {
 // cancelled, the server's requests it was answering fail. The last
 // connection to go stops the server.
 func (m *mux) detach(c *conn) {
+	defer func() {
+		m.mu.Lock()
+		delete(m.gone, c.seq)
+		m.mu.Unlock()
+		close(c.gone)
+	}()
 	c.rw.Close()
 	m.mu.Lock()
 	if !m.conns[c] {

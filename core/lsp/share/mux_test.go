@@ -51,14 +51,10 @@ var _ lsp.Transport = (*pipeServer)(nil)
 
 // testConn is a connection registered with the mux without a socket.
 func testConn(m *mux) *conn {
-	c := &conn{rw: nopRW{}, ids: map[string]int64{}, docs: map[string]bool{}}
-	c.out = newOutbox(io.Discard, nil)
-	m.mu.Lock()
-	m.nextConn++
-	c.seq = m.nextConn
-	m.conns[c] = true
-	m.joined = true
-	m.mu.Unlock()
+	c, ok := m.attach(nopRW{})
+	if !ok {
+		panic("the mux takes no connection")
+	}
 	return c
 }
 
@@ -166,7 +162,8 @@ func TestInitializeAnsweredOnce(t *testing.T) {
 	t.Cleanup(func() { m.end(nil) })
 	serverIn := bufio.NewReader(p.toServer)
 	c1, c2 := net.Pipe()
-	go m.serve(c2, bufio.NewReader(c2))
+	c, _ := m.attach(c2)
+	go m.serve(c, bufio.NewReader(c2))
 	defer c1.Close()
 	clientIn := bufio.NewReader(c1)
 	send := func(msg message) {
@@ -273,5 +270,30 @@ func TestServerRequestRoutedToClient(t *testing.T) {
 	}
 	if res.Applied || !strings.Contains(res.FailureReason, "applies no edits") {
 		t.Fatalf("answer %+v: not the asking client's", res)
+	}
+}
+
+// Sockets and locks left by hosts that died are removed; a live host's
+// stay.
+func TestSweepStale(t *testing.T) {
+	dir := t.TempDir()
+	for _, n := range []string{"dead.lock", "dead.sock", "live.lock", "live.sock"} {
+		if err := os.WriteFile(filepath.Join(dir, n), nil, 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	live, ok, err := tryLock(filepath.Join(dir, "live.lock"))
+	if err != nil || !ok {
+		t.Fatal(ok, err)
+	}
+	defer live.Close()
+	sweepStale(dir)
+	var left []string
+	ents, _ := os.ReadDir(dir)
+	for _, e := range ents {
+		left = append(left, e.Name())
+	}
+	if strings.Join(left, " ") != "live.lock live.sock" {
+		t.Fatalf("left %v", left)
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"net"
 	"sync"
+	"time"
 )
 
 // transport is a connection to a shared server, as a core/lsp Transport.
@@ -16,6 +17,7 @@ type transport struct {
 	pid     int    // the hosting process
 	server  string // the server's name
 	local   *mux   // the mux, when this process hosts it
+	conn    int64  // the host's number for this connection
 	done    chan struct{}
 	endOnce sync.Once
 }
@@ -33,10 +35,16 @@ func (t *transport) Read(b []byte) (int, error) {
 // Write sends to the server through the host.
 func (t *transport) Write(b []byte) (int, error) { return t.nc.Write(b) }
 
-// Close ends the connection.
+// Close ends the connection. In the process that runs the server, it
+// waits (briefly) until the mux has let the connection go and, when it
+// was the last, stopped the server, so that a process that ends right
+// after leaves neither a server nor its socket behind.
 func (t *transport) Close() error {
 	err := t.nc.Close()
 	t.finish()
+	if t.local != nil {
+		t.local.waitGone(t.conn, shutdownWait+time.Second)
+	}
 	return err
 }
 
