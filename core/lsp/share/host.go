@@ -51,6 +51,7 @@ func startHost(ctx context.Context, key, sock, lockPath string, s *lsp.Server, r
 		lock.Close()
 		return nil, false, fmt.Errorf("listen on %s: %w", sock, err)
 	}
+	_ = os.Chmod(sock, 0o600) // the directory already keeps others out
 	t, err := spawn(ctx, s, root)
 	if err != nil {
 		ln.Close()

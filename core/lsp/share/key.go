@@ -14,19 +14,20 @@ import (
 const wireVersion = "gopi-lsp-share/1"
 
 // Key identifies one shared server: the program (its resolved path), its
-// arguments and initialization options, and the workspace root.
+// arguments, initialization options and settings, and the workspace root.
 func Key(s *lsp.Server, root string) string {
 	path := s.Path
 	if path == "" {
 		path = s.Command
 	}
 	b, _ := json.Marshal(struct {
-		V    string          `json:"v"`
-		Path string          `json:"path"`
-		Args []string        `json:"args"`
-		Init json.RawMessage `json:"init,omitempty"`
-		Root string          `json:"root"`
-	}{wireVersion, path, s.Args, s.InitOptions, filepath.Clean(root)})
+		V        string          `json:"v"`
+		Path     string          `json:"path"`
+		Args     []string        `json:"args"`
+		Init     json.RawMessage `json:"init,omitempty"`
+		Settings map[string]any  `json:"settings,omitempty"`
+		Root     string          `json:"root"`
+	}{wireVersion, path, s.Args, s.InitOptions, s.Settings, filepath.Clean(root)})
 	sum := sha256.Sum256(b)
 	return hex.EncodeToString(sum[:])
 }

@@ -297,3 +297,30 @@ func TestSweepStale(t *testing.T) {
 		t.Fatalf("left %v", left)
 	}
 }
+
+// Servers are shared only when program, arguments, options, settings and
+// root all agree; the socket path stays short.
+func TestKey(t *testing.T) {
+	base := &lsp.Server{Name: "gopls", Command: "gopls", Path: "/bin/gopls", Args: []string{"serve"}}
+	k := Key(base, "/w")
+	if k != Key(&lsp.Server{Name: "other name", Command: "gopls", Path: "/bin/gopls", Args: []string{"serve"}}, "/w/") {
+		t.Fatal("the same program and root got another key")
+	}
+	for _, s := range []*lsp.Server{
+		{Path: "/usr/bin/gopls", Args: []string{"serve"}},
+		{Path: "/bin/gopls"},
+		{Path: "/bin/gopls", Args: []string{"serve"}, InitOptions: []byte(`{"a":1}`)},
+		{Path: "/bin/gopls", Args: []string{"serve"}, Settings: map[string]any{"gopls": map[string]any{"x": true}}},
+	} {
+		if Key(s, "/w") == k {
+			t.Fatalf("%+v shares the key of %+v", s, base)
+		}
+	}
+	if Key(base, "/v") == k {
+		t.Fatal("another root shares the key")
+	}
+	sock, lock := paths("/run/user/1000/gopi-lsp", k)
+	if len(sock) > 100 || filepath.Dir(lock) != "/run/user/1000/gopi-lsp" {
+		t.Fatalf("paths %s %s", sock, lock)
+	}
+}
