@@ -19,12 +19,12 @@ import (
 
 // The repository benchmarks ask gopls about gopi's own tree: where
 // SortDiagnostics, called in core/tool/diagdelta.go, is defined (in
-// core/tool/diagreport.go).
+// core/lsp/protocol/diagnostic.go).
 const (
 	repoFile   = "core/tool/diagdelta.go"
 	repoSymbol = "SortDiagnostics"
 	repoCall   = "SortDiagnostics(first)"
-	repoWant   = "core/tool/diagreport.go:"
+	repoWant   = "core/lsp/protocol/diagnostic.go:"
 )
 
 // repoRoot returns the root of the gopi module this package is in.
