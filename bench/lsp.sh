@@ -53,7 +53,10 @@ fi
 # ---- in process ---------------------------------------------------------------
 
 gobench() { # gobench PATTERN BENCHTIME COUNT → appended to $WORK/go.txt
-	go test ./core/tools/lsp -run '^$' -bench "$1" -benchtime "$2" -count "$3" | grep '^Benchmark' >>"$WORK/go.txt"
+	go test ./core/tools/lsp -run '^$' -bench "$1" -benchtime "$2" -count "$3" >"$WORK/gobench.out" 2>&1 ||
+		die "go test -bench '$1' failed:
+$(tail -20 "$WORK/gobench.out")"
+	grep '^Benchmark' "$WORK/gobench.out" >>"$WORK/go.txt"
 }
 : >"$WORK/go.txt"
 log "definition benchmarks ($RUNS runs)"
@@ -205,8 +208,8 @@ PROC_RSS=$(awk -v k="$PROC_RSS" 'BEGIN {printf "%.0f", k / 1024}')
 	echo "  the first process to need gopls for the root runs it and the others connect to it over a private"
 	echo "  Unix socket. $PROCS processes ran $PROC_N gopls ($FOUND of $PROCS sessions got the definition)."
 	echo "  Three warm definitions (one per manager) took $(ms "$M3_OP" 1e6) ms with a gopls each and"
-	echo "  $(ms "$SH_OP" 1e6) ms through the one shared gopls (one sample each: the multiplexer's cost is within"
-	echo "  the noise of gopls' own answer)."
+	echo "  $(ms "$SH_OP" 1e6) ms through the one shared gopls (one sample of 3 iterations each: the multiplexer adds nothing visible above"
+	echo "  gopls' own answer)."
 	echo
 	echo "benchstat of the Go benchmarks (raw samples in bench/_work/lsp/go.txt):"
 	echo
