@@ -52,6 +52,9 @@ type Settings struct {
 	// read may run before it is interrupted; 0 is config.DefaultSQLiteTimeout.
 	ReadSQLiteTimeout time.Duration
 	LSP               LSP // lsp.*: the language servers' diagnostics after a write
+	// SSHHosts are the hosts of the ssh.json files (config.Config.SSH):
+	// the ssh tool is offered when there is one.
+	SSHHosts []config.SSHHost
 }
 
 // LSP are the settings of the diagnostics the file tools ask the
@@ -98,6 +101,7 @@ func SettingsFrom(c *config.Config) Settings {
 	s.ASTMaxFiles = c.ASTMaxFiles()
 	s.Shell = c.Shell()
 	s.LSPServers = c.LSP()
+	s.SSHHosts = c.SSH().Hosts
 	return s
 }
 
