@@ -158,7 +158,7 @@ func sshList(env *cliEnv, asJSON bool) int {
 	}
 	labels := map[config.SSHScope]string{config.SSHScopeProject: "Project SSH Hosts (%s):", config.SSHScopeUser: "User SSH Hosts (%s):"}
 	for _, scope := range []config.SSHScope{config.SSHScopeProject, config.SSHScopeUser} {
-		if hosts, _ := config.ParseSSHHosts(mustEncode(files[scope]), "", nil); len(hosts) > 0 {
+		if hosts, _ := files[scope].Parse(env.cfg.SSHConfigPath(scope), nil); len(hosts) > 0 {
 			section(fmt.Sprintf(labels[scope], env.cfg.SSHConfigPath(scope)), func(w io.Writer) { printSSHHosts(w, hosts) })
 		}
 	}
@@ -176,12 +176,6 @@ func sshList(env *cliEnv, asJSON bool) int {
 		fmt.Fprintln(env.stdout, "Add one with: gopi ssh add <name> --host <address>")
 	}
 	return exitMatch
-}
-
-// mustEncode is f written out (an SSHFile read from JSON always encodes).
-func mustEncode(f *config.SSHFile) []byte {
-	data, _ := f.Encode()
-	return data
 }
 
 // printSSHHosts writes one line per host: name, address, then the user,

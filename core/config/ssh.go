@@ -141,9 +141,18 @@ func ParseSSHHosts(data []byte, path string, expand func(string) string) ([]SSHH
 	if doc.Hosts == nil {
 		return nil, []string{fmt.Sprintf("%s has no \"hosts\" object; write {\"hosts\": {\"name\": {\"host\": \"address\"}}}", path)}
 	}
+	return doc.Parse(path, expand)
+}
+
+// Parse reads the file's host entries as ParseSSHHosts does; path names
+// the file in warnings and in each host's File.
+func (f *SSHFile) Parse(path string, expand func(string) string) ([]SSHHost, []string) {
+	if expand == nil {
+		expand = func(s string) string { return s }
+	}
 	var hosts []SSHHost
 	var warnings []string
-	for _, e := range doc.Hosts {
+	for _, e := range f.Hosts {
 		h, warn := parseSSHEntry(e.Name, e.Value, expand)
 		if warn != "" {
 			warnings = append(warnings, fmt.Sprintf("%s: %s", path, warn))
