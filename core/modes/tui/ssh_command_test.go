@@ -3,8 +3,13 @@ package tui
 import (
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/gopi-agent/gopi/core/ai"
 )
 
 // /ssh as omp's: help, add (project by default, user with --scope),
@@ -57,5 +62,21 @@ func TestSSHCommand(t *testing.T) {
 	}
 	if r.printedHas("Unknown command") {
 		t.Errorf("/ssh unknown:\n%s", r.transcript())
+	}
+}
+
+// An ssh call's card reads "[ssh: host $ command]" and shows the end of
+// the output, as bash's does.
+func TestSSHCard(t *testing.T) {
+	t.Parallel()
+	r := &renderer{th: newTheme(true, true), width: 80}
+	var out []string
+	for i := 1; i <= 15; i++ {
+		out = append(out, "line "+strconv.Itoa(i))
+	}
+	card := ansi.Strip(r.card(&ai.ToolCall{Name: "ssh", Arguments: map[string]any{"host": "web", "command": "seq 15"}},
+		[]ai.Content{&ai.TextContent{Text: strings.Join(out, "\n")}}, nil, false))
+	if !strings.Contains(card, "[ssh: web $ seq 15]") || !strings.Contains(card, "line 15") || strings.Contains(card, "line 5\n") {
+		t.Fatalf("%s", card)
 	}
 }
