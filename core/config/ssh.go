@@ -57,6 +57,14 @@ func (d Dirs) SSHConfigPath(scope SSHScope) string {
 	return filepath.Join(d.ProjectDir, SSHFileName)
 }
 
+// SSHHostInfoDirs are the directories where what the ssh tool learnt of
+// each host (system, shell) is cached between sessions: gopi's own
+// (ConfigRoot/remote-host, written) then omp's (~/.omp/remote-host, read
+// only; the same format).
+func (d Dirs) SSHHostInfoDirs() []string {
+	return []string{filepath.Join(d.ConfigRoot, "remote-host"), filepath.Join(d.OMPRoot, "remote-host")}
+}
+
 // sshFiles are the files hosts are read from, highest priority first:
 // gopi's project and user files, omp's project and user files, then the
 // legacy ssh.json and .ssh.json at the project root.

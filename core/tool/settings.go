@@ -55,6 +55,10 @@ type Settings struct {
 	// SSHHosts are the hosts of the ssh.json files (config.Config.SSH):
 	// the ssh tool is offered when there is one.
 	SSHHosts []config.SSHHost
+	// SSHHostInfoDirs are where the ssh tool caches each host's probed
+	// system and shell: the first is written, the others read
+	// (config.Dirs.SSHHostInfoDirs); none: nothing is cached on disk.
+	SSHHostInfoDirs []string
 }
 
 // LSP are the settings of the diagnostics the file tools ask the
@@ -102,6 +106,7 @@ func SettingsFrom(c *config.Config) Settings {
 	s.Shell = c.Shell()
 	s.LSPServers = c.LSP()
 	s.SSHHosts = c.SSH().Hosts
+	s.SSHHostInfoDirs = c.SSHHostInfoDirs()
 	return s
 }
 

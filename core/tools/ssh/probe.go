@@ -2,10 +2,16 @@ package ssh
 
 import (
 	"context"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
+	"unicode"
 
 	"github.com/gopi-agent/gopi/core/config"
+	"github.com/gopi-agent/gopi/internal/atomicfile"
 )
 
 // Operating systems a probe tells apart.
@@ -120,25 +126,109 @@ func parseProbe(out string, compat *bool) HostInfo {
 	return info
 }
 
-// probes caches each host's HostInfo for the tool's life: the first call
-// to a host probes it, later ones reuse the answer.
+// probes caches each host's HostInfo: in memory for the tool's life and,
+// when dirs are set, on disk between sessions (one JSON file per host, in
+// omp's format, so that either program reads what the other probed). The
+// first call to a host not known either way probes it.
 type probes struct {
+	dirs  []string // the first is written, all are read (see tool.Settings.SSHHostInfoDirs)
 	mu    sync.Mutex
 	known map[string]HostInfo
+}
+
+// hostInfoVersion is the version of the cache files (omp's HOST_INFO_VERSION).
+const hostInfoVersion = 2
+
+// hostInfoFile is a host's cache file.
+type hostInfoFile struct {
+	Version       int    `json:"version"`
+	OS            string `json:"os"`
+	Shell         string `json:"shell"`
+	CompatShell   string `json:"compatShell,omitempty"`
+	CompatEnabled bool   `json:"compatEnabled"`
+}
+
+// cacheName is the file name of a host's cache: the name with every run
+// of other characters than letters, digits, ".", "_" and "-" made "_".
+func cacheName(host string) string {
+	var b strings.Builder
+	under := false
+	for _, r := range host {
+		ok := r < 128 && (unicode.IsLetter(r) || unicode.IsDigit(r) || r == '.' || r == '_' || r == '-')
+		switch {
+		case ok:
+			b.WriteRune(r)
+			under = false
+		case !under:
+			b.WriteByte('_')
+			under = true
+		}
+	}
+	if b.Len() == 0 {
+		return "remote.json"
+	}
+	return b.String() + ".json"
+}
+
+// load fills the memory cache from the first cache file of each host that
+// is current (this version, a known system); compat is applied as the
+// host's entry says now.
+func (p *probes) load(hosts []config.SSHHost) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.known == nil {
+		p.known = map[string]HostInfo{}
+	}
+	for _, h := range hosts {
+		for _, dir := range p.dirs {
+			data, err := os.ReadFile(filepath.Join(dir, cacheName(h.Name)))
+			var f hostInfoFile
+			if err != nil || json.Unmarshal(data, &f) != nil || f.Version != hostInfoVersion || !slices.Contains([]string{OSLinux, OSMacOS, OSWindows}, f.OS) {
+				continue
+			}
+			info := HostInfo{OS: f.OS, Shell: f.Shell, Compat: f.CompatEnabled, CompatShell: f.CompatShell}
+			if info.Compat && info.CompatShell == "" || info.OS != OSWindows && info.Compat {
+				continue // stale, as omp judges it: probe again
+			}
+			if h.Compat != nil && !*h.Compat {
+				info.Compat = false
+			}
+			p.known[h.Name] = info
+			break
+		}
+	}
+}
+
+// save writes a host's info to the first cache directory; a failure only
+// costs a probe next session.
+func (p *probes) save(name string, info HostInfo) {
+	if len(p.dirs) == 0 {
+		return
+	}
+	data, err := json.MarshalIndent(hostInfoFile{Version: hostInfoVersion, OS: info.OS, Shell: info.Shell, CompatShell: info.CompatShell, CompatEnabled: info.Compat}, "", "  ")
+	if err != nil || os.MkdirAll(p.dirs[0], 0o700) != nil {
+		return
+	}
+	_ = atomicfile.WriteFile(filepath.Join(p.dirs[0], cacheName(name)), data, 0o600)
+}
+
+// cached returns the host's info when it is known.
+func (p *probes) cached(name string) (HostInfo, bool) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	info, ok := p.known[name]
+	return info, ok
 }
 
 // get returns the host's info, probing it with run when not known yet. A
 // probe that fails leaves the host unknown (treated as POSIX) and is
 // tried again next call.
 func (p *probes) get(ctx context.Context, host config.SSHHost, run func(ctx context.Context, remote string) (string, error)) HostInfo {
-	p.mu.Lock()
-	info, ok := p.known[host.Name]
-	p.mu.Unlock()
-	if ok {
+	if info, ok := p.cached(host.Name); ok {
 		return info
 	}
 	out, err := run(ctx, probeCommand)
-	info = parseProbe(out, host.Compat)
+	info := parseProbe(out, host.Compat)
 	if err != nil || info.OS == OSUnknown {
 		return info
 	}
@@ -148,5 +238,6 @@ func (p *probes) get(ctx context.Context, host config.SSHHost, run func(ctx cont
 	}
 	p.known[host.Name] = info
 	p.mu.Unlock()
+	p.save(host.Name, info)
 	return info
 }

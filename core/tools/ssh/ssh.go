@@ -7,8 +7,9 @@
 // passphrase questions: keys or an agent only), -T (no terminal) and
 // StrictHostKeyChecking=accept-new, after checking that the host's key
 // file, when it names one, is private to the user (mode 600 or stricter).
-// The first call to a host probes its system and shell once (probe.go),
-// for the cwd syntax and for the host list; stdout and stderr merge into
+// The first call to a host probes its system and shell (probe.go), for
+// the cwd syntax and for the host list, and caches the answer on disk
+// for later sessions (omp's format and omp's cache read too); stdout and stderr merge into
 // one output kept as the bash tool keeps its own (a 50 KB tail, the
 // whole in an artifact). A call ends at its timeout (60 s by default,
 // 1 to 3600) or when cancelled: the client's process group is killed,
@@ -16,6 +17,10 @@
 // connection (remote.go), so nothing keeps running on either side.
 // Master connections (ControlMaster) and sshfs mounts, which omp adds,
 // are not used: every call is its own connection.
+//
+// The description is fixed while the tool is offered (a Definition does
+// not change): a host probed during the session is listed with its shell
+// from the next session on.
 package ssh
 
 import (
@@ -46,9 +51,10 @@ A non-zero exit status is an error that carries the output.`
 
 // Tool is the ssh tool of a session.
 type Tool struct {
-	env    *tool.Env
-	hosts  []config.SSHHost // sorted by name
-	probes probes
+	env         *tool.Env
+	hosts       []config.SSHHost // sorted by name
+	probes      probes
+	description string // fixed at New
 }
 
 // Available reports whether env has any ssh host: the tool is offered
@@ -59,23 +65,37 @@ func Available(env *tool.Env) bool { return len(env.Settings.SSHHosts) > 0 }
 func New(env *tool.Env) tool.Tool {
 	hosts := slices.Clone(env.Settings.SSHHosts)
 	slices.SortStableFunc(hosts, func(a, b config.SSHHost) int { return strings.Compare(a.Name, b.Name) })
-	return &Tool{env: env, hosts: hosts}
+	t := &Tool{env: env, hosts: hosts, probes: probes{dirs: env.Settings.SSHHostInfoDirs}}
+	t.probes.load(hosts)
+	t.description = t.describe()
+	return t
 }
 
-// Definition describes the tool; the description ends with the hosts.
-func (t *Tool) Definition() tool.Definition {
+// describe is the model-facing description: the text, then the hosts
+// with their system and shell where a probe of an earlier session found
+// them.
+func (t *Tool) describe() string {
 	var b strings.Builder
 	b.WriteString(description)
 	if len(t.hosts) > 0 {
 		b.WriteString("\n\nAvailable hosts:")
 		for _, h := range t.hosts {
-			fmt.Fprintf(&b, "\n- %s (%s) | detecting...", h.Name, h.Host)
+			shell := "detecting..."
+			if info, ok := t.probes.cached(h.Name); ok {
+				shell = info.Label()
+			}
+			fmt.Fprintf(&b, "\n- %s (%s) | %s", h.Name, h.Host, shell)
 		}
 	}
+	return b.String()
+}
+
+// Definition describes the tool; the description ends with the hosts.
+func (t *Tool) Definition() tool.Definition {
 	return tool.Definition{
 		Name:        "ssh",
 		Label:       "SSH",
-		Description: b.String(),
+		Description: t.description,
 		Parameters: tool.Object(map[string]*tool.Schema{
 			"host":    tool.String("name of a host from the list"),
 			"command": tool.String("command to run there"),

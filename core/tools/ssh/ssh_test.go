@@ -107,6 +107,30 @@ func TestAgainstSSHD(t *testing.T) {
 		}
 		testwait.Until(t, "the remote sleep to end", func() bool { return len(processesWith(marker)) == 0 })
 	})
+	t.Run("probe cache", func(t *testing.T) {
+		dirs := []string{filepath.Join(t.TempDir(), "remote-host"), t.TempDir()}
+		hosts, _ := config.ParseSSHHosts([]byte(srv.HostsJSON("box/1")), "ssh.json", nil)
+		env := tool.NewEnv(t.TempDir())
+		env.Settings.SSHHosts, env.Settings.SSHHostInfoDirs = hosts, dirs
+		env.Settings.Shell.Environ = srv.Environ(os.Environ())
+		first := New(env)
+		if !strings.HasSuffix(first.Definition().Description, "- box/1 (127.0.0.1) | detecting...") {
+			t.Fatalf("%s", first.Definition().Description)
+		}
+		if res := call(t, ctx, first, map[string]any{"host": "box/1", "command": "true"}); res.IsError {
+			t.Fatal(res.FirstText())
+		}
+		if !strings.HasSuffix(first.Definition().Description, "| detecting...") {
+			t.Fatal("the description changed while offered")
+		}
+		data, err := os.ReadFile(filepath.Join(dirs[0], "box_1.json"))
+		if err != nil || !strings.Contains(string(data), `"os": "linux"`) {
+			t.Fatalf("%s %v", data, err)
+		}
+		if d := New(env).Definition().Description; !strings.Contains(d, "- box/1 (127.0.0.1) | linux/") {
+			t.Fatalf("the next session's description: %s", d)
+		}
+	})
 	t.Run("timeout", func(t *testing.T) {
 		marker := sleepMarker()
 		res := call(t, ctx, tl, map[string]any{"host": "box", "command": "sleep " + marker, "timeout": 1})
@@ -158,6 +182,34 @@ func TestAvailableAndDefinition(t *testing.T) {
 	}
 	if def.Name != "ssh" || def.Concurrency != tool.Exclusive || strings.Join(def.Parameters.Required, ",") != "host,command" || len(def.Parameters.Properties) != 4 {
 		t.Fatalf("%+v", def)
+	}
+}
+
+// Cache files: gopi's first, omp's after; stale or foreign ones ignored;
+// a host's compat=false wins over a cached compat shell.
+func TestProbeCacheFiles(t *testing.T) {
+	gopiDir, ompDir := t.TempDir(), t.TempDir()
+	write := func(dir, name, body string) {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(body), 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write(ompDir, "a.json", `{"version":2,"os":"macos","shell":"zsh","compatEnabled":false}`)
+	write(gopiDir, "b.json", `{"version":1,"os":"linux","shell":"bash","compatEnabled":false}`)
+	write(ompDir, "c.json", `{"version":2,"os":"windows","shell":"cmd","compatShell":"bash","compatEnabled":true}`)
+	write(gopiDir, "d_e.json", `{"version":2,"os":"unknown","shell":"sh","compatEnabled":false}`)
+	no := false
+	var p probes
+	p.dirs = []string{gopiDir, ompDir}
+	p.load([]config.SSHHost{{Name: "a"}, {Name: "b"}, {Name: "c", Compat: &no}, {Name: "d e"}})
+	for name, want := range map[string]string{"a": "macos/zsh", "c": "windows/cmd", "b": "", "d e": ""} {
+		info, ok := p.cached(name)
+		if got := info.Label(); ok != (want != "") || ok && got != want {
+			t.Errorf("%s: %v %s, want %q", name, ok, got, want)
+		}
+	}
+	if cacheName("") != "remote.json" || cacheName("a/b c..d") != "a_b_c..d.json" || cacheName("héllo") != "h_llo.json" {
+		t.Errorf("%s %s %s", cacheName(""), cacheName("a/b c..d"), cacheName("héllo"))
 	}
 }
 
