@@ -49,15 +49,16 @@ exit "$s"`
 
 // remoteCommand is the string ssh sends for command on a host: the cwd
 // change first, then, on a POSIX shell, the command tied to the
-// connection (tiedScript); on a Windows host in compat mode wrapped in
-// the POSIX shell the probe found; otherwise as it is.
-func remoteCommand(command, dir string, info HostInfo) string {
+// connection (tiedScript; watch is then true: the connection's input must
+// stay open); on a Windows host in compat mode wrapped in the POSIX shell
+// the probe found; otherwise as it is.
+func remoteCommand(command, dir string, info HostInfo) (remote string, watch bool) {
 	command = withCwd(command, dir, info)
 	switch {
 	case info.OS == OSWindows && info.Compat:
-		return info.CompatShell + " -c " + posixQuote(command)
+		return info.CompatShell + " -c " + posixQuote(command), false
 	case info.OS == OSWindows:
-		return command
+		return command, false
 	}
-	return "sh -c " + posixQuote(tiedScript) + " gopi-ssh " + posixQuote(command)
+	return "sh -c " + posixQuote(tiedScript) + " gopi-ssh " + posixQuote(command), true
 }

@@ -75,20 +75,37 @@ func target(h config.SSHHost) string {
 	return h.Host
 }
 
-// sshArgs are the client's arguments for running remote on h: no
-// terminal, never a password or passphrase question (BatchMode), a new
-// host key accepted and remembered, an unknown changed one refused; "--"
-// before the target, so that a host or user name cannot pass as an
-// option.
-func sshArgs(h config.SSHHost, remote string) []string {
-	args := []string{"-T", "-o", "BatchMode=yes", "-o", "StrictHostKeyChecking=accept-new"}
-	if h.Port > 0 {
-		args = append(args, "-p", strconv.Itoa(h.Port))
+// request is one run of the ssh client.
+type request struct {
+	bin     string         // the client
+	environ []string       // its environment
+	host    config.SSHHost // where to
+	remote  string         // the command line sent
+	// watch: the remote side watches the connection's input (tiedScript),
+	// so it is a pipe held open until the client ends; otherwise the
+	// input is /dev/null (-n).
+	watch   bool
+	out     io.Writer     // stdout and stderr, merged
+	timeout time.Duration // the run's limit
+}
+
+// args are the client's arguments: no terminal, never a password or
+// passphrase question (BatchMode), a new host key accepted and
+// remembered (a changed one refused), warnings such as that one kept out
+// of the output (LogLevel=ERROR); "--" before the target, so that a host
+// or user name cannot pass as an option.
+func (r request) args() []string {
+	args := []string{"-T", "-o", "BatchMode=yes", "-o", "StrictHostKeyChecking=accept-new", "-o", "LogLevel=ERROR"}
+	if !r.watch {
+		args = append(args, "-n")
 	}
-	if h.KeyPath != "" {
-		args = append(args, "-i", h.KeyPath)
+	if r.host.Port > 0 {
+		args = append(args, "-p", strconv.Itoa(r.host.Port))
 	}
-	return append(args, "--", target(h), remote)
+	if r.host.KeyPath != "" {
+		args = append(args, "-i", r.host.KeyPath)
+	}
+	return append(args, "--", target(r.host), r.remote)
 }
 
 // outcome is how one ssh run ended.
@@ -97,20 +114,20 @@ type outcome struct {
 	timedOut bool // the timeout ended it
 }
 
-// runSSH runs the ssh client at bin for remote on h, its stdout and
-// stderr going to out, for at most timeout. Its standard input is a pipe
-// held open until it ends (the remote side watches it: tiedScript). When
-// ctx ends or the timeout passes, the client's process group is killed;
-// the dropped connection then ends the remote command. The error is set
-// when the client could not start or ctx ended.
-func runSSH(ctx context.Context, bin string, environ []string, h config.SSHHost, remote string, out io.Writer, timeout time.Duration) (outcome, error) {
-	tctx, cancel := context.WithTimeout(ctx, timeout)
+// run runs the client. When ctx ends or the timeout passes, the client's
+// process group is killed; the dropped connection then ends the remote
+// command (when it watches). The error is set when the client could not
+// start or ctx ended.
+func (r request) run(ctx context.Context) (outcome, error) {
+	tctx, cancel := context.WithTimeout(ctx, r.timeout)
 	defer cancel()
-	cmd := exec.CommandContext(tctx, bin, sshArgs(h, remote)...)
-	cmd.Env = environ
-	cmd.Stdout, cmd.Stderr = out, out
-	if _, err := cmd.StdinPipe(); err != nil { // closed by Wait
-		return outcome{}, err
+	cmd := exec.CommandContext(tctx, r.bin, r.args()...)
+	cmd.Env = r.environ
+	cmd.Stdout, cmd.Stderr = r.out, r.out
+	if r.watch {
+		if _, err := cmd.StdinPipe(); err != nil { // closed by Wait
+			return outcome{}, err
+		}
 	}
 	childproc.PrepareCancelGroup(cmd)
 	cmd.WaitDelay = 5 * time.Second // a descendant holding the output pipe cannot hold the call

@@ -145,7 +145,7 @@ func (t *Tool) Execute(ctx context.Context, args tool.Args, onUpdate tool.Update
 	}
 	info := t.probes.get(ctx, host, func(ctx context.Context, remote string) (string, error) {
 		var out strings.Builder
-		o, err := runSSH(ctx, bin, environ, host, remote, &out, min(timeout, probeTimeout))
+		o, err := request{bin: bin, environ: environ, host: host, remote: remote, out: &out, timeout: min(timeout, probeTimeout)}.run(ctx)
 		if err == nil && (o.timedOut || o.exitCode != 0) {
 			err = fmt.Errorf("probe ended with status %d", o.exitCode)
 		}
@@ -154,11 +154,12 @@ func (t *Tool) Execute(ctx context.Context, args tool.Args, onUpdate tool.Update
 	if ctx.Err() != nil {
 		return nil, ctx.Err()
 	}
-	return t.run(ctx, bin, environ, host, remoteCommand(in.Command, in.Cwd, info), seconds, timeout, onUpdate)
+	remote, watch := remoteCommand(in.Command, in.Cwd, info)
+	return t.run(ctx, request{bin: bin, environ: environ, host: host, remote: remote, watch: watch, timeout: timeout}, seconds, onUpdate)
 }
 
-// run runs remote on host and turns how it ended into the result.
-func (t *Tool) run(ctx context.Context, bin string, environ []string, host config.SSHHost, remote string, seconds float64, timeout time.Duration, onUpdate tool.UpdateFunc) (*tool.Result, error) {
+// run runs req and turns how it ended into the result.
+func (t *Tool) run(ctx context.Context, req request, seconds float64, onUpdate tool.UpdateFunc) (*tool.Result, error) {
 	sink := tool.NewOutputSink(t.env.Artifacts, "ssh")
 	sink.LimitArtifact(t.env.Settings.Bash.MaxArtifactBytes)
 	var onTail func(string)
@@ -166,14 +167,15 @@ func (t *Tool) run(ctx context.Context, bin string, environ []string, host confi
 		onTail = func(tail string) { onUpdate(tool.TextResult(tail, nil)) }
 	}
 	stop := bash.StreamTail(sink, onTail)
-	o, err := runSSH(ctx, bin, environ, host, remote, sink, timeout)
+	req.out = sink
+	o, err := req.run(ctx)
 	stop()
 	sum, _ := sink.Close() // a failed spill only costs the full copy
 	if err != nil {
 		if ctx.Err() != nil {
 			return nil, ctx.Err()
 		}
-		return nil, tool.Errorf("Cannot run ssh for %s: %v", host.Name, err)
+		return nil, tool.Errorf("Cannot run ssh for %s: %v", req.host.Name, err)
 	}
 	text := strings.ToValidUTF8(sum.Output, "\uFFFD")
 	if strings.TrimSpace(text) == "" && !sum.Truncated {

@@ -254,10 +254,19 @@ func TestRemoteCommand(t *testing.T) {
 	if got := withCwd("gci", `C:\it's`, HostInfo{OS: OSWindows, Shell: ShellPowerShell}); got != `Set-Location -Path 'C:\it''s'; gci` {
 		t.Errorf("%s", got)
 	}
-	if got := remoteCommand("ls", "", HostInfo{OS: OSWindows, Compat: true, CompatShell: "bash"}); got != "bash -c 'ls'" {
+	if got, watch := remoteCommand("ls", "", HostInfo{OS: OSWindows, Compat: true, CompatShell: "bash"}); got != "bash -c 'ls'" || watch {
+		t.Errorf("%s %v", got, watch)
+	}
+	if got, watch := remoteCommand("echo 'a b'", "", linux); !strings.HasSuffix(got, ` gopi-ssh 'echo '\''a b'\'''`) || !strings.HasPrefix(got, "sh -c '") || !watch {
+		t.Errorf("%s %v", got, watch)
+	}
+	// The client's arguments: "--" before the target, -n unless the
+	// remote side watches the input.
+	h := config.SSHHost{Host: "-oProxyCommand=x", Username: "u", Port: 2200, KeyPath: "/k"}
+	if got := strings.Join(request{host: h, remote: "ls"}.args(), " "); got != "-T -o BatchMode=yes -o StrictHostKeyChecking=accept-new -o LogLevel=ERROR -n -p 2200 -i /k -- u@-oProxyCommand=x ls" {
 		t.Errorf("%s", got)
 	}
-	if got := remoteCommand("echo 'a b'", "", linux); !strings.HasSuffix(got, ` gopi-ssh 'echo '\''a b'\'''`) || !strings.HasPrefix(got, "sh -c '") {
+	if got := strings.Join(request{host: config.SSHHost{Host: "h"}, remote: "ls", watch: true}.args(), " "); got != "-T -o BatchMode=yes -o StrictHostKeyChecking=accept-new -o LogLevel=ERROR -- h ls" {
 		t.Errorf("%s", got)
 	}
 }
