@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/gopi-agent/gopi/core/config"
 	"github.com/gopi-agent/gopi/core/tool"
 	native "github.com/gopi-agent/gopi/native/astgrep"
 )
@@ -58,6 +59,28 @@ func TestDebugSetting(t *testing.T) {
 	env.Settings.DebugEnabled = false
 	if has() {
 		t.Fatal("debug offered with debug.enabled off")
+	}
+}
+
+// ssh is offered only when an ssh.json names a host, as in omp.
+func TestSSHOfferedWithHosts(t *testing.T) {
+	t.Parallel()
+	env := tool.NewEnv(t.TempDir())
+	svc := testServices(t, env)
+	has := func() bool {
+		for _, tl := range All(env, svc) {
+			if tl.Definition().Name == "ssh" {
+				return true
+			}
+		}
+		return false
+	}
+	if has() {
+		t.Fatal("ssh offered without hosts")
+	}
+	env.Settings.SSHHosts = []config.SSHHost{{Name: "web", Host: "w"}}
+	if !has() {
+		t.Fatal("ssh missing with a host")
 	}
 }
 
