@@ -243,8 +243,8 @@ type SSHFile struct {
 
 // SSHEntry is one named host entry, its fields as written.
 type SSHEntry struct {
-	Name  string
-	Value json.RawMessage
+	Name  string          // the key under "hosts"
+	Value json.RawMessage // the entry's JSON as written
 }
 
 // ReadSSHFile parses an ssh.json file, keeping the order of its hosts.
