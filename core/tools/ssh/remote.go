@@ -36,16 +36,11 @@ func withCwd(command, dir string, info HostInfo) string {
 // end of file: the connection is gone, and the watcher ends the whole
 // group (TERM, then KILL after two seconds; it ignores TERM itself to get
 // there). When the command ends first, the watcher is killed and the
-// command's status is the script's.
-const tiedScript = `exec 3<&0
-sh -c "$1" </dev/null &
-c=$!
-{ trap '' TERM; while read -r _; do :; done; kill -TERM 0; sleep 2; kill -KILL 0; } <&3 &
-w=$!
-wait "$c"
-s=$?
-kill -KILL "$w" 2>/dev/null
-exit "$s"`
+// command's status is the script's. One line: csh-family login shells
+// refuse a newline inside quotes.
+const tiedScript = `exec 3<&0; sh -c "$1" </dev/null & c=$!; ` +
+	`{ trap '' TERM; while read -r _; do :; done; kill -TERM 0; sleep 2; kill -KILL 0; } <&3 & w=$!; ` +
+	`wait "$c"; s=$?; kill -KILL "$w" 2>/dev/null; exit "$s"`
 
 // remoteCommand is the string ssh sends for command on a host: the cwd
 // change first, then, on a POSIX shell, the command tied to the
