@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
 
 	"github.com/gopi-agent/gopi/core/config"
@@ -65,6 +66,41 @@ func TestAgainstSSHD(t *testing.T) {
 		}
 		if res := call(t, ctx, tl, map[string]any{"host": "box", "command": "true"}); res.IsError || res.FirstText() != "(no output)" {
 			t.Fatalf("%v %q", res.IsError, res.FirstText())
+		}
+	})
+	t.Run("streaming and truncation", func(t *testing.T) {
+		fifo := filepath.Join(t.TempDir(), "go-on")
+		if err := syscall.Mkfifo(fifo, 0o600); err != nil {
+			t.Fatal(err)
+		}
+		updates := make(chan string, 100)
+		done := make(chan *tool.Result, 1)
+		go func() {
+			raw, _ := json.Marshal(map[string]any{"host": "box", "command": "echo first; cat " + fifo + " >/dev/null; seq 1 20000"})
+			res, _ := tool.Run(ctx, tl, raw, func(p *tool.Result) {
+				select {
+				case updates <- p.FirstText():
+				default:
+				}
+			})
+			done <- res
+		}()
+		for {
+			u, _ := testwait.Recv(t, "an update with the first line", updates)
+			if u == "first\n" {
+				break
+			}
+		}
+		if err := os.WriteFile(fifo, []byte("go\n"), 0o600); err != nil { // lets the command go on
+			t.Fatal(err)
+		}
+		res, _ := testwait.Recv(t, "the call to end", done)
+		text := res.FirstText()
+		if res.IsError || !strings.HasSuffix(text, "\n20000\n\n[Showing lines 11468-20001 of 20001 (50.0KB limit); the earlier output was not saved.]") {
+			t.Fatalf("%v %q", res.IsError, text[max(0, len(text)-200):])
+		}
+		if d, ok := res.Details.(*Details); !ok || d.Meta == nil || d.Meta.Truncation == nil || d.Meta.Truncation.TotalLines != 20001 {
+			t.Fatalf("details %+v", res.Details)
 		}
 	})
 	t.Run("unknown host", func(t *testing.T) {
