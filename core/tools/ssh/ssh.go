@@ -126,6 +126,9 @@ func (t *Tool) Execute(ctx context.Context, args tool.Args, onUpdate tool.Update
 		for j, h := range t.hosts {
 			names[j] = h.Name
 		}
+		if len(names) == 0 { // only when called by hand (gopi tool): the tool is not offered without hosts
+			names = []string{"none (add one with gopi ssh add NAME --host ADDRESS)"}
+		}
 		return nil, tool.Errorf("Unknown SSH host: %s. Available hosts: %s", in.Host, strings.Join(names, ", "))
 	}
 	host := t.hosts[i]

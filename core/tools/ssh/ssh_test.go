@@ -208,6 +208,9 @@ func TestAvailableAndDefinition(t *testing.T) {
 	if Available(env) {
 		t.Fatal("offered without hosts")
 	}
+	if res := call(t, context.Background(), New(env), map[string]any{"host": "x", "command": "ls"}); res.FirstText() != "Unknown SSH host: x. Available hosts: none (add one with gopi ssh add NAME --host ADDRESS)" {
+		t.Fatalf("called by hand without hosts: %q", res.FirstText())
+	}
 	env.Settings.SSHHosts = []config.SSHHost{{Name: "web", Host: "w.example"}, {Name: "db", Host: "10.0.0.2"}}
 	if !Available(env) {
 		t.Fatal("not offered with hosts")
