@@ -25,6 +25,7 @@ package ssh
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"math"
 	"slices"
@@ -146,16 +147,29 @@ func (t *Tool) Execute(ctx context.Context, args tool.Args, onUpdate tool.Update
 	if err := checkKey(host.KeyPath); err != nil {
 		return nil, &tool.Error{Msg: err.Error()}
 	}
+	var unreachable error
 	info := t.probes.get(ctx, host, func(ctx context.Context, remote string) (string, error) {
 		var out strings.Builder
-		o, err := request{bin: bin, environ: environ, host: host, remote: remote, out: &out, timeout: min(timeout, probeTimeout)}.run(ctx)
-		if err == nil && (o.timedOut || o.exitCode != 0) {
+		probe := min(timeout, probeTimeout)
+		o, err := request{bin: bin, environ: environ, host: host, remote: remote, out: &out, timeout: probe}.run(ctx)
+		switch {
+		case err != nil:
+		case o.timedOut:
+			err = fmt.Errorf("no answer within %s", probe)
+			unreachable = err
+		case o.exitCode == 255: // ssh's own failure: connection, authentication, host key
+			err = errors.New(strings.TrimSpace(out.String()))
+			unreachable = err
+		case o.exitCode != 0:
 			err = fmt.Errorf("probe ended with status %d", o.exitCode)
 		}
 		return out.String(), err
 	})
 	if ctx.Err() != nil {
 		return nil, ctx.Err()
+	}
+	if unreachable != nil {
+		return nil, tool.Errorf("Failed to connect to SSH host %s (%s): %v", host.Name, target(host), unreachable)
 	}
 	remote, watch := remoteCommand(in.Command, in.Cwd, info)
 	return t.run(ctx, request{bin: bin, environ: environ, host: host, remote: remote, watch: watch, timeout: timeout}, seconds, onUpdate)

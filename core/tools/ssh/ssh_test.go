@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"math/big"
+	"net"
 	"os"
 	"path/filepath"
 	"strings"
@@ -108,6 +109,20 @@ func TestAgainstSSHD(t *testing.T) {
 		res := call(t, ctx, tl, map[string]any{"host": "127.0.0.1", "command": "true"})
 		if want := "Unknown SSH host: 127.0.0.1. Available hosts: alpha, zeta"; !res.IsError || res.FirstText() != want {
 			t.Fatalf("%q", res.FirstText())
+		}
+	})
+	t.Run("unreachable", func(t *testing.T) {
+		l, err := net.Listen("tcp", "127.0.0.1:0")
+		if err != nil {
+			t.Fatal(err)
+		}
+		port := l.Addr().(*net.TCPAddr).Port
+		l.Close() // nobody listens there now
+		body := strings.Replace(srv.HostsJSON("box"), fmt.Sprintf(`"port": %d`, srv.Port), fmt.Sprintf(`"port": %d`, port), 1)
+		res := call(t, ctx, newTool(t, srv, body), map[string]any{"host": "box", "command": "echo never"})
+		want := fmt.Sprintf("Failed to connect to SSH host box (%s@127.0.0.1): ssh: connect to host 127.0.0.1 port %d: Connection refused", srv.User, port)
+		if !res.IsError || res.FirstText() != want {
+			t.Fatalf("%q\nwant %q", res.FirstText(), want)
 		}
 	})
 	t.Run("key mode", func(t *testing.T) {
