@@ -45,19 +45,11 @@ func TestDebugSetting(t *testing.T) {
 	t.Parallel()
 	env := tool.NewEnv(t.TempDir())
 	svc := testServices(t, env)
-	has := func() bool {
-		for _, tl := range All(env, svc) {
-			if tl.Definition().Name == "debug" {
-				return true
-			}
-		}
-		return false
-	}
-	if !has() {
+	if !offered(env, svc, "debug") {
 		t.Fatal("debug missing by default")
 	}
 	env.Settings.DebugEnabled = false
-	if has() {
+	if offered(env, svc, "debug") {
 		t.Fatal("debug offered with debug.enabled off")
 	}
 }
@@ -67,21 +59,23 @@ func TestSSHOfferedWithHosts(t *testing.T) {
 	t.Parallel()
 	env := tool.NewEnv(t.TempDir())
 	svc := testServices(t, env)
-	has := func() bool {
-		for _, tl := range All(env, svc) {
-			if tl.Definition().Name == "ssh" {
-				return true
-			}
-		}
-		return false
-	}
-	if has() {
+	if offered(env, svc, "ssh") {
 		t.Fatal("ssh offered without hosts")
 	}
 	env.Settings.SSHHosts = []config.SSHHost{{Name: "web", Host: "w"}}
-	if !has() {
+	if !offered(env, svc, "ssh") {
 		t.Fatal("ssh missing with a host")
 	}
+}
+
+// offered reports whether All offers the tool name.
+func offered(env *tool.Env, svc *Services, name string) bool {
+	for _, tl := range All(env, svc) {
+		if tl.Definition().Name == name {
+			return true
+		}
+	}
+	return false
 }
 
 // TestASTToolsShareQueue drives ast_grep, an ast_edit preview and a resolve
