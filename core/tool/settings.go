@@ -52,6 +52,13 @@ type Settings struct {
 	// read may run before it is interrupted; 0 is config.DefaultSQLiteTimeout.
 	ReadSQLiteTimeout time.Duration
 	LSP               LSP // lsp.*: the language servers' diagnostics after a write
+	// SSHHosts are the hosts of the ssh.json files (config.Config.SSH):
+	// the ssh tool is offered when there is one.
+	SSHHosts []config.SSHHost
+	// SSHHostInfoDirs are where the ssh tool caches each host's probed
+	// system and shell: the first is written, the others read
+	// (config.Dirs.SSHHostInfoDirs); none: nothing is cached on disk.
+	SSHHostInfoDirs []string
 }
 
 // LSP are the settings of the diagnostics the file tools ask the
@@ -98,6 +105,8 @@ func SettingsFrom(c *config.Config) Settings {
 	s.ASTMaxFiles = c.ASTMaxFiles()
 	s.Shell = c.Shell()
 	s.LSPServers = c.LSP()
+	s.SSHHosts = c.SSH().Hosts
+	s.SSHHostInfoDirs = c.SSHHostInfoDirs()
 	return s
 }
 

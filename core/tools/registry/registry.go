@@ -23,6 +23,7 @@ import (
 	"github.com/gopi-agent/gopi/core/tools/read"
 	"github.com/gopi-agent/gopi/core/tools/resolve"
 	"github.com/gopi-agent/gopi/core/tools/search"
+	sshtool "github.com/gopi-agent/gopi/core/tools/ssh"
 	"github.com/gopi-agent/gopi/core/tools/task"
 	"github.com/gopi-agent/gopi/core/tools/todo"
 	"github.com/gopi-agent/gopi/core/tools/write"
@@ -69,6 +70,8 @@ var builtins = []Entry{
 	// Services.Debug.
 	{"debug", func(env *tool.Env, svc *Services) tool.Tool { return debug.New(env, svc.Debug) },
 		func(env *tool.Env, _ *Services) bool { return debug.Available(env) }},
+	// ssh exists when an ssh.json file names a host.
+	{"ssh", envOnly(sshtool.New), func(env *tool.Env, _ *Services) bool { return sshtool.Available(env) }},
 	// task needs a session to start subagents from (Services.Subagents),
 	// and room in the task tree (task.maxRecursionDepth).
 	{"task", newTask, func(_ *tool.Env, svc *Services) bool { return task.Available(svc.Subagents) }},
