@@ -7,8 +7,10 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/gopi-agent/gopi/core/shell/shelltest"
 	"github.com/gopi-agent/gopi/internal/agentrig"
 	"github.com/gopi-agent/gopi/internal/mockllm"
+	"github.com/gopi-agent/gopi/internal/testwait"
 )
 
 // sessionLines reads a session file as JSON objects, the header first.
@@ -205,4 +207,33 @@ func TestCheckpointOffByDefault(t *testing.T) {
 	if body := string(r.Srv.Requests()[0].Body); strings.Contains(body, `"name":"checkpoint"`) || strings.Contains(body, `"name":"rewind"`) {
 		t.Fatal("checkpoint and rewind offered without checkpoint.enabled")
 	}
+}
+
+// In the terminal a checkpoint, its exploration and the rewind show as
+// tool cards with their goal and report and the results' text; the answer
+// follows, and the session tree shows the branch summary.
+func TestCheckpointInTmux(t *testing.T) {
+	mark := shelltest.Mark(t)
+	r := newAgentRig(t,
+		mockllm.Turn{Blocks: []mockllm.Block{agentrig.ToolCall("checkpoint", map[string]any{"goal": "find the greeting"})}},
+		mockllm.Turn{Blocks: []mockllm.Block{agentrig.ToolCall("bash", map[string]any{"command": "echo EXPLORED-BY-BASH"})}},
+		mockllm.Turn{Blocks: []mockllm.Block{agentrig.ToolCall("rewind", map[string]any{"report": "The greeting is in notes.txt."})}},
+		mockllm.Turn{Blocks: []mockllm.Block{text("Found it after the rewind.")}},
+	)
+	if err := os.WriteFile(filepath.Join(r.AgentDir, "config.yml"), []byte("checkpoint:\n  enabled: true\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	x := startTmux(t, 100, 40, r.Project, append(append([]string(nil), r.Environ...), mark), "--no-title", "--model", "mock/mock-model")
+	x.waitFor("Message gopi")
+	x.typ("where is the greeting?")
+	x.keys("Enter")
+	x.waitFor("✓ [checkpoint: find the greeting]", "Checkpoint created.", "✓ [bash: echo EXPLORED-BY-BASH]",
+		"✓ [rewind: The greeting is in notes.txt.]", "Rewind requested.", "Found it after the rewind.")
+	x.typ("/tree")
+	x.keys("Enter")
+	x.waitFor("[branch summary]: The greeting is in notes.txt.")
+	x.keys("Escape")
+	testwait.Until(t, "the tree to close", func() bool { return !strings.Contains(x.screen(), "Session tree") })
+	x.keys("C-d")
+	x.waitFor("EXITED 0")
 }
