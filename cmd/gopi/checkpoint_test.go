@@ -237,3 +237,40 @@ func TestCheckpointInTmux(t *testing.T) {
 	x.keys("C-d")
 	x.waitFor("EXITED 0")
 }
+
+// Over RPC the run streams the three tool calls as usual, and after the
+// rewind get_messages answers the collapsed conversation: the checkpoint,
+// the branch summary and the hidden report, not the exploration.
+func TestCheckpointOverRPC(t *testing.T) {
+	r := newAgentRig(t,
+		mockllm.Turn{Blocks: []mockllm.Block{agentrig.ToolCall("checkpoint", map[string]any{"goal": "find the greeting"})}},
+		mockllm.Turn{Blocks: []mockllm.Block{agentrig.ToolCall("bash", map[string]any{"command": "echo EXPLORED-BY-BASH"})}},
+		mockllm.Turn{Blocks: []mockllm.Block{agentrig.ToolCall("rewind", map[string]any{"report": "The greeting is in notes.txt."})}},
+		mockllm.Turn{Blocks: []mockllm.Block{text("Found it.")}},
+	)
+	r.Environ = append(r.Environ, shelltest.Mark(t))
+	if err := os.WriteFile(filepath.Join(r.AgentDir, "config.yml"), []byte("checkpoint:\n  enabled: true\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	rr := startRPC(t, r, "--model", "mock/mock-model")
+	end := rr.Expect("agent_end")
+	if resp := rr.Call("prompt", map[string]any{"message": "where is the greeting?"}); !resp.Success {
+		t.Fatalf("prompt: %+v", resp)
+	}
+	end()
+	msgs := string(rr.Call("get_messages", nil).Data)
+	if strings.Contains(msgs, "EXPLORED-BY-BASH") || !strings.Contains(msgs, `"role":"branchSummary"`) ||
+		!strings.Contains(msgs, `"customType":"rewind-report"`) || !strings.Contains(msgs, "Checkpoint created.") {
+		t.Fatalf("messages after the rewind: %s", msgs)
+	}
+	tr := rr.Transcript()
+	for _, want := range []string{`"toolName":"checkpoint"`, `"toolName":"bash"`, `"toolName":"rewind"`, "Rewind requested."} {
+		if !strings.Contains(tr, want) {
+			t.Errorf("the transcript lacks %s", want)
+		}
+	}
+	rr.Stdin.Close()
+	if code := <-rr.Exit; code != 0 {
+		t.Fatalf("exit %d", code)
+	}
+}
