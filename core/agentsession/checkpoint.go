@@ -90,7 +90,7 @@ func (s *Session) checkpointRunEnd(ev agent.AgentEnd) {
 }
 
 // checkpointReminder returns the message that sends the model back to
-// call rewind when it stopped (not failed, no tool calls) with a
+// call rewind when it stopped (not failed or aborted, no tool calls) with a
 // checkpoint open and no rewind requested, nil otherwise or after
 // maxCheckpointReminders (sent counts those of this prompt).
 func (s *Session) checkpointReminder(sent int) ai.Message {
@@ -98,7 +98,7 @@ func (s *Session) checkpointReminder(sent int) ai.Message {
 		return nil
 	}
 	last := s.LastAssistant()
-	if last == nil || last.StopReason != ai.StopReasonStop || len(last.ToolCalls()) > 0 {
+	if last == nil || last.StopReason == ai.StopReasonError || last.StopReason == ai.StopReasonAborted || len(last.ToolCalls()) > 0 {
 		return nil
 	}
 	text := "<system-warning>\nA checkpoint is still open. Before you finish, call rewind with a report of what your investigation found; do not end your turn while the checkpoint is active.\n</system-warning>"
