@@ -24,20 +24,20 @@ func run(t *testing.T, tl tool.Tool, args string) *tool.Result {
 func TestStateMachine(t *testing.T) {
 	at := time.Date(2026, 1, 2, 3, 4, 5, 6_000_000, time.UTC)
 	s := &State{nowFunc: func() time.Time { return at }}
-	if _, err := s.Request("findings"); err == nil || err.Error() != ErrNoCheckpoint {
+	if _, err := s.Request("findings"); err == nil || err.Error() != MsgNoCheckpoint {
 		t.Fatalf("rewind without a checkpoint: %v", err)
 	}
 	m, err := s.Begin("find the retry logic")
 	if err != nil || m.Goal != "find the retry logic" || !m.StartedAt.Equal(at) {
 		t.Fatalf("begin: %+v %v", m, err)
 	}
-	if _, err := s.Begin("again"); err == nil || err.Error() != ErrAlreadyActive {
+	if _, err := s.Begin("again"); err == nil || err.Error() != MsgAlreadyActive {
 		t.Fatalf("nested checkpoint: %v", err)
 	}
 	if !s.NeedsRewind() || s.Pending() {
 		t.Fatal("an active checkpoint without a report needs a rewind")
 	}
-	if _, err := s.Request(" \n\t"); err == nil || err.Error() != ErrEmptyReport {
+	if _, err := s.Request(" \n\t"); err == nil || err.Error() != MsgEmptyReport {
 		t.Fatalf("blank report: %v", err)
 	}
 	if got, err := s.Request("  first  "); err != nil || got != "first" {
@@ -55,7 +55,7 @@ func TestStateMachine(t *testing.T) {
 	if s.NeedsRewind() || !s.Pending() {
 		t.Fatal("a requested rewind is pending")
 	}
-	if _, err := s.Begin("while pending"); err == nil || err.Error() != ErrAlreadyActive {
+	if _, err := s.Begin("while pending"); err == nil || err.Error() != MsgAlreadyActive {
 		t.Fatalf("checkpoint while a rewind is pending: %v", err)
 	}
 	r, ok := s.Take()

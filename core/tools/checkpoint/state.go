@@ -8,12 +8,12 @@ import (
 	"github.com/gopi-agent/gopi/core/tool"
 )
 
-// The errors the tools answer with, as omp words them.
+// The texts of the errors the tools answer with, as omp words them.
 const (
-	ErrSubagent      = "Checkpoint not available in subagents."
-	ErrAlreadyActive = "Checkpoint already active."
-	ErrNoCheckpoint  = "No active checkpoint."
-	ErrEmptyReport   = "Report cannot be empty."
+	MsgSubagent      = "Checkpoint not available in subagents."
+	MsgAlreadyActive = "Checkpoint already active."
+	MsgNoCheckpoint  = "No active checkpoint."
+	MsgEmptyReport   = "Report cannot be empty."
 )
 
 // Mark is an active checkpoint.
@@ -57,13 +57,13 @@ func (s *State) now() time.Time {
 	return time.Now()
 }
 
-// Begin starts a checkpoint for goal. It fails with ErrAlreadyActive when
+// Begin starts a checkpoint for goal. It fails with MsgAlreadyActive when
 // one is active (a rewind requested but not yet applied included).
 func (s *State) Begin(goal string) (Mark, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.active != nil {
-		return Mark{}, stateError(ErrAlreadyActive)
+		return Mark{}, stateError(MsgAlreadyActive)
 	}
 	m := Mark{Goal: goal, StartedAt: s.now().UTC()}
 	s.active = &m
@@ -85,18 +85,18 @@ func (s *State) Anchor(entryID string) bool {
 }
 
 // Request asks for a rewind with report (trimmed). It fails with
-// ErrNoCheckpoint when no checkpoint is active and ErrEmptyReport when
+// MsgNoCheckpoint when no checkpoint is active and MsgEmptyReport when
 // the report is blank; a second request before the rewind is applied
 // replaces the first one's report. It returns the trimmed report.
 func (s *State) Request(report string) (string, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.active == nil {
-		return "", stateError(ErrNoCheckpoint)
+		return "", stateError(MsgNoCheckpoint)
 	}
 	report = strings.TrimSpace(report)
 	if report == "" {
-		return "", stateError(ErrEmptyReport)
+		return "", stateError(MsgEmptyReport)
 	}
 	s.report = report
 	return report, nil

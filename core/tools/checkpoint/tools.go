@@ -79,7 +79,7 @@ func (t *CheckpointTool) Definition() tool.Definition {
 // Execute starts the checkpoint.
 func (t *CheckpointTool) Execute(_ context.Context, args tool.Args, _ tool.UpdateFunc) (*tool.Result, error) {
 	if !t.topLevel {
-		return nil, stateError(ErrSubagent)
+		return nil, stateError(MsgSubagent)
 	}
 	goal, _ := args["goal"].(string)
 	m, err := t.state.Begin(goal)
@@ -111,7 +111,7 @@ func (t *RewindTool) Definition() tool.Definition {
 // Execute requests the rewind; the session applies it when the turn ends.
 func (t *RewindTool) Execute(_ context.Context, args tool.Args, _ tool.UpdateFunc) (*tool.Result, error) {
 	if !t.topLevel {
-		return nil, stateError(ErrSubagent)
+		return nil, stateError(MsgSubagent)
 	}
 	report, _ := args["report"].(string)
 	report, err := t.state.Request(report)
