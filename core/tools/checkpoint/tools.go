@@ -58,31 +58,48 @@ func rawObject(field, desc, raw string) *tool.Schema {
 	return s
 }
 
-// CheckpointTool is the checkpoint tool.
-type CheckpointTool struct {
+// stateTool is checkpoint or rewind: a definition, and the step its one
+// string argument takes the session's State through.
+type stateTool struct {
+	def      tool.Definition
+	arg      string // the argument's name
+	step     func(s *State, arg string) (*tool.Result, error)
 	state    *State
-	topLevel bool
+	topLevel bool // false in a subagent: every call fails
 }
 
 // NewCheckpoint returns the checkpoint tool over the session's state;
 // topLevel is false in a subagent, where every call fails.
-func NewCheckpoint(state *State, topLevel bool) *CheckpointTool {
-	return &CheckpointTool{state: state, topLevel: topLevel}
+func NewCheckpoint(state *State, topLevel bool) tool.Tool {
+	return &stateTool{def: tool.Definition{Name: CheckpointName, Label: "Checkpoint", Description: checkpointDescription,
+		Parameters: checkpointParams, Concurrency: tool.Exclusive, ReadOnly: true},
+		arg: "goal", step: begin, state: state, topLevel: topLevel}
+}
+
+// NewRewind returns the rewind tool over the session's state; topLevel is
+// false in a subagent, where every call fails. The session applies the
+// rewind when the turn ends.
+func NewRewind(state *State, topLevel bool) tool.Tool {
+	return &stateTool{def: tool.Definition{Name: RewindName, Label: "Rewind", Description: rewindDescription,
+		Parameters: rewindParams, Concurrency: tool.Exclusive, ReadOnly: true},
+		arg: "report", step: request, state: state, topLevel: topLevel}
 }
 
 // Definition describes the tool.
-func (t *CheckpointTool) Definition() tool.Definition {
-	return tool.Definition{Name: CheckpointName, Label: "Checkpoint", Description: checkpointDescription,
-		Parameters: checkpointParams, Concurrency: tool.Exclusive, ReadOnly: true}
-}
+func (t *stateTool) Definition() tool.Definition { return t.def }
 
-// Execute starts the checkpoint.
-func (t *CheckpointTool) Execute(_ context.Context, args tool.Args, _ tool.UpdateFunc) (*tool.Result, error) {
+// Execute takes the tool's step.
+func (t *stateTool) Execute(_ context.Context, args tool.Args, _ tool.UpdateFunc) (*tool.Result, error) {
 	if !t.topLevel {
 		return nil, stateError(MsgSubagent)
 	}
-	goal, _ := args["goal"].(string)
-	m, err := t.state.Begin(goal)
+	v, _ := args[t.arg].(string)
+	return t.step(t.state, v)
+}
+
+// begin starts the checkpoint for goal.
+func begin(s *State, goal string) (*tool.Result, error) {
+	m, err := s.Begin(goal)
 	if err != nil {
 		return nil, err
 	}
@@ -90,31 +107,9 @@ func (t *CheckpointTool) Execute(_ context.Context, args tool.Args, _ tool.Updat
 	return tool.TextResult(text, CheckpointDetails{Goal: goal, StartedAt: ISOTime(m.StartedAt)}), nil
 }
 
-// RewindTool is the rewind tool.
-type RewindTool struct {
-	state    *State
-	topLevel bool
-}
-
-// NewRewind returns the rewind tool over the session's state; topLevel is
-// false in a subagent, where every call fails.
-func NewRewind(state *State, topLevel bool) *RewindTool {
-	return &RewindTool{state: state, topLevel: topLevel}
-}
-
-// Definition describes the tool.
-func (t *RewindTool) Definition() tool.Definition {
-	return tool.Definition{Name: RewindName, Label: "Rewind", Description: rewindDescription,
-		Parameters: rewindParams, Concurrency: tool.Exclusive, ReadOnly: true}
-}
-
-// Execute requests the rewind; the session applies it when the turn ends.
-func (t *RewindTool) Execute(_ context.Context, args tool.Args, _ tool.UpdateFunc) (*tool.Result, error) {
-	if !t.topLevel {
-		return nil, stateError(MsgSubagent)
-	}
-	report, _ := args["report"].(string)
-	report, err := t.state.Request(report)
+// request asks for the rewind with report.
+func request(s *State, report string) (*tool.Result, error) {
+	report, err := s.Request(report)
 	if err != nil {
 		return nil, err
 	}
