@@ -21,9 +21,11 @@ func (s *Session) onAgentEvent(ev agent.Event) {
 		}
 	case agent.TurnEnd:
 		s.ttsrTurnEnd()
+		s.checkpointTurnEnd()
 		// One fsync per turn instead of one per message (see StoreOptions).
 		_ = s.Store().Flush()
 	case agent.AgentEnd:
+		s.checkpointRunEnd(e)
 		_ = s.Store().Flush()
 		s.shell.flushAfterRun()
 	}

@@ -41,6 +41,7 @@ type Settings struct {
 	Shell                                config.Shell // how commands are run: shell, login, prefix, environment (PI_BASH_NO_LOGIN, PI_SHELL_PREFIX, …)
 	TodoEnabled                          bool         // todo.enabled: offer todo_write
 	DebugEnabled                         bool         // debug.enabled: offer the debug tool (DAP)
+	CheckpointEnabled                    bool         // checkpoint.enabled: offer checkpoint and rewind (top-level sessions)
 	ImagesAutoResize                     bool         // images.autoResize: scale images read for the model down to the providers' limits
 	InspectImage                         bool         // inspect_image.enabled: read describes images instead of attaching them
 	Fetch                                Fetch        // fetch.*: web reads
@@ -132,6 +133,7 @@ func settingsFrom(cs *config.Settings) Settings {
 		AskTimeout:                           cs.Int("ask.timeout"),
 		TodoEnabled:                          cs.Bool("todo.enabled"),
 		DebugEnabled:                         cs.Bool("debug.enabled"),
+		CheckpointEnabled:                    cs.Bool("checkpoint.enabled"),
 		ImagesAutoResize:                     cs.Bool("images.autoResize"),
 		InspectImage:                         cs.Bool("inspect_image.enabled"),
 		Bash:                                 cs.Bash(),

@@ -8,6 +8,7 @@ import (
 	"github.com/gopi-agent/gopi/core/lsp/share"
 	"github.com/gopi-agent/gopi/core/tool"
 	"github.com/gopi-agent/gopi/core/tools/bash"
+	"github.com/gopi-agent/gopi/core/tools/checkpoint"
 	"github.com/gopi-agent/gopi/core/tools/debug"
 	"github.com/gopi-agent/gopi/core/tools/job"
 	lsptool "github.com/gopi-agent/gopi/core/tools/lsp"
@@ -49,6 +50,9 @@ type Services struct {
 	// to run them in) leaves the tool out. The session sets it to itself
 	// before it builds its tools.
 	Subagents task.Host
+	// Checkpoint is the checkpoint and rewind tools' state; the session
+	// anchors it and applies its rewind at the ends of turns. Memory only.
+	Checkpoint *checkpoint.State
 }
 
 // NewServices returns the services of the session of env, with env's
@@ -70,6 +74,7 @@ func NewServices(env *tool.Env) *Services {
 		Pages:       &read.Pages{},
 		TaskIDs:     &task.IDs{},
 		Debug:       debug.NewManager(env),
+		Checkpoint:  &checkpoint.State{},
 	}
 	if cfg := env.Settings.LSPServers; cfg != nil && cfg.Enabled {
 		s.LSP, s.ownsLSP = lsp.NewManager(lsp.ManagerOptions{
