@@ -152,6 +152,15 @@ func (c *Client) Server() *Server { return c.opts.Server }
 // Root returns the workspace root.
 func (c *Client) Root() string { return c.opts.Root }
 
+// Sharing says whether the server is shared with other gopi processes (see
+// the Sharing interface); "" and false for a server of this client alone.
+func (c *Client) Sharing() (note string, shared bool) {
+	if s, ok := c.t.(Sharing); ok {
+		return s.Sharing()
+	}
+	return "", false
+}
+
 // Capabilities returns the server's capabilities from initialize.
 func (c *Client) Capabilities() json.RawMessage { return c.caps }
 
@@ -237,6 +246,9 @@ func (c *Client) request(ctx context.Context, method string, params, result any,
 		c.cancelRequest(id)
 		if errors.Is(ctx.Err(), context.Canceled) {
 			return ctx.Err()
+		}
+		if note, shared := c.Sharing(); shared {
+			return fmt.Errorf("LSP request %s timed out after %dms (%s)", method, timeout.Milliseconds(), note)
 		}
 		return fmt.Errorf("LSP request %s timed out after %dms", method, timeout.Milliseconds())
 	default:

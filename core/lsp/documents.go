@@ -38,7 +38,10 @@ type Sync struct {
 
 // SyncFile reads abs from disk and tells the server: didOpen the first
 // time, didChange (the whole text) and didSave when the content differs
-// from what the server has, nothing when it is the same. The text is the
+// from what the server has, nothing when it is the same. A shared server
+// (see Sharing) is sent the text every time: another process may have
+// changed what it holds, and its multiplexer passes on only a text that
+// differs. The text is the
 // file's bytes without a leading UTF-8 byte order mark, line endings as
 // on disk. A file that does not exist is an error.
 func (c *Client) SyncFile(ctx context.Context, abs string) (Sync, error) {
@@ -60,7 +63,7 @@ func (c *Client) SyncFile(ctx context.Context, abs string) (Sync, error) {
 		}
 		c.docs.open[uri] = &document{version: 1, text: text}
 		s.Version, s.Changed = 1, true
-	case doc.text != text:
+	case doc.text != text || c.shared():
 		// What the server said about the old content no longer holds,
 		// and an answer without a version could not be told from the
 		// new one.
@@ -82,6 +85,12 @@ func (c *Client) SyncFile(ctx context.Context, abs string) (Sync, error) {
 		s.Version = doc.version
 	}
 	return s, nil
+}
+
+// shared reports whether other clients talk to the same server.
+func (c *Client) shared() bool {
+	_, shared := c.Sharing()
+	return shared
 }
 
 // CloseFile tells the server a document is closed (a renamed or deleted

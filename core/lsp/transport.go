@@ -31,6 +31,15 @@ type Transport interface {
 	Kill()
 }
 
+// Sharing is implemented by a Transport that knows whether its server is
+// shared with other gopi processes (core/lsp/share).
+type Sharing interface {
+	// Sharing says so in a few words for the lsp tool's status ("shared:
+	// runs in gopi process 123", "not shared: …"); shared reports whether
+	// other clients talk to the same server, and may change what it holds.
+	Sharing() (note string, shared bool)
+}
+
 // DialFunc starts (or connects to) the server s for the workspace root.
 type DialFunc func(ctx context.Context, s *Server, root string) (Transport, error)
 

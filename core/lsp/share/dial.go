@@ -37,21 +37,26 @@ type Options struct {
 // child of this process, like core/lsp.Spawn.
 func Dial(opts Options) lsp.DialFunc {
 	spawn := lsp.Spawn(opts.Env)
-	logf := func(format string, args ...any) {
+	// alone starts the server as this process's own, saying why.
+	alone := func(ctx context.Context, s *lsp.Server, root, why string) (lsp.Transport, error) {
 		if opts.Log != nil {
-			opts.Log(fmt.Sprintf(format, args...))
+			opts.Log(fmt.Sprintf("language server %s is not shared: %s", s.Name, why))
 		}
+		t, err := spawn(ctx, s, root)
+		if err != nil {
+			return nil, err
+		}
+		return ownServer{t, why}, nil
 	}
 	return func(ctx context.Context, s *lsp.Server, root string) (lsp.Transport, error) {
 		if !supported || opts.Dir == "" {
 			return spawn(ctx, s, root)
 		}
 		if err := privateDir(opts.Dir); err != nil {
-			logf("language server %s is not shared: %v", s.Name, err)
-			return spawn(ctx, s, root)
+			return alone(ctx, s, root, err.Error())
 		}
 		sweepStale(opts.Dir)
-		key := Key(s, root)
+		key := Key(s, root, opts.Env)
 		sock, lock := paths(opts.Dir, key)
 		deadline := time.Now().Add(DialTimeout)
 		for {
@@ -63,22 +68,19 @@ func Dial(opts Options) lsp.DialFunc {
 				return nil, err // the server itself did not start
 			}
 			if err != nil {
-				logf("language server %s is not shared: %v", s.Name, err)
-				return spawn(ctx, s, root)
+				return alone(ctx, s, root, err.Error())
 			}
 			if hosted {
 				t, err := connect(ctx, sock, key)
 				if err != nil {
 					h.mux.end(fmt.Errorf("the host could not connect to its own socket: %w", err))
-					logf("language server %s is not shared: %v", s.Name, err)
-					return spawn(ctx, s, root)
+					return alone(ctx, s, root, "cannot connect to its own socket: "+err.Error())
 				}
 				t.local = h.mux
 				return t, nil
 			}
 			if time.Now().After(deadline) {
-				logf("language server %s is not shared: the process holding %s did not answer within %s", s.Name, lock, DialTimeout)
-				return spawn(ctx, s, root)
+				return alone(ctx, s, root, fmt.Sprintf("the process holding %s did not answer within %s", lock, DialTimeout))
 			}
 			if err := ctxsleep.Sleep(ctx, retryEvery); err != nil {
 				return nil, err

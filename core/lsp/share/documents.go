@@ -22,16 +22,20 @@ func (m *mux) didOpenLocked(c *conn, msg *message) {
 		return
 	}
 	td := p.TextDocument
-	d := m.st.docs[td.URI]
-	c.docs[td.URI] = true
-	if d == nil {
-		d = &sharedDoc{version: 1, text: td.Text, known: true, openBy: map[*conn]int{c: td.Version}}
-		m.st.docs[td.URI] = d
-		td.Version = 1
-		m.notifyServerLocked("textDocument/didOpen", map[string]any{"textDocument": td})
+	c.docs[td.URI] = td.LanguageID
+	if d := m.st.docs[td.URI]; d != nil {
+		m.setTextLocked(c, td.URI, d, td.Version, td.Text)
 		return
 	}
-	m.setTextLocked(c, td.URI, d, td.Version, td.Text)
+	m.openAtServerLocked(c, td.URI, td.LanguageID, td.Version, td.Text)
+}
+
+// openAtServerLocked opens a document at the server for c, as version 1.
+func (m *mux) openAtServerLocked(c *conn, uri, lang string, v int, text string) {
+	m.st.docs[uri] = &sharedDoc{version: 1, text: text, known: true, lang: lang, openBy: map[*conn]docView{c: {v, 1}}}
+	m.notifyServerLocked("textDocument/didOpen", map[string]any{"textDocument": map[string]any{
+		"uri": uri, "languageId": lang, "version": 1, "text": text,
+	}})
 }
 
 // didChangeLocked passes on c's change of a document: as a change of the
@@ -50,26 +54,33 @@ func (m *mux) didChangeLocked(c *conn, msg *message) {
 		return
 	}
 	uri := p.TextDocument.URI
-	d := m.st.docs[uri]
-	if d == nil || !c.docs[uri] {
+	lang, open := c.docs[uri]
+	if !open {
 		m.srv.send(*msg)
 		return
 	}
-	if len(p.ContentChanges) == 1 {
-		var whole struct {
-			Range json.RawMessage `json:"range"`
-			Text  *string         `json:"text"`
-		}
-		if json.Unmarshal(p.ContentChanges[0], &whole) == nil && whole.Range == nil && whole.Text != nil {
-			m.setTextLocked(c, uri, d, p.TextDocument.Version, *whole.Text)
-			return
-		}
+	d := m.st.docs[uri]
+	var whole struct {
+		Range json.RawMessage `json:"range"`
+		Text  *string         `json:"text"`
+	}
+	full := len(p.ContentChanges) == 1 && json.Unmarshal(p.ContentChanges[0], &whole) == nil && whole.Range == nil && whole.Text != nil
+	switch {
+	case full && d == nil:
+		// Closed at the server meanwhile (the file was deleted): open again.
+		m.openAtServerLocked(c, uri, lang, p.TextDocument.Version, *whole.Text)
+		return
+	case full:
+		m.setTextLocked(c, uri, d, p.TextDocument.Version, *whole.Text)
+		return
+	case d == nil:
+		return // an incremental change of a document the server no longer has
 	}
 	// An incremental change: passed on as it is; the text the server
 	// has is no longer known here.
 	d.version++
 	d.known = false
-	d.openBy[c] = p.TextDocument.Version
+	d.openBy[c] = docView{p.TextDocument.Version, d.version}
 	m.notifyServerLocked("textDocument/didChange", map[string]any{
 		"textDocument":   map[string]any{"uri": uri, "version": d.version},
 		"contentChanges": p.ContentChanges,
@@ -79,8 +90,8 @@ func (m *mux) didChangeLocked(c *conn, msg *message) {
 // setTextLocked records that c has text at version v of a document the
 // server has open, telling the server when its text differs.
 func (m *mux) setTextLocked(c *conn, uri string, d *sharedDoc, v int, text string) {
-	d.openBy[c] = v
 	if d.known && d.text == text {
+		d.openBy[c] = docView{v, d.version}
 		if pub, ok := m.st.diags[uri]; ok && (pub.version == nil || *pub.version == d.version) {
 			c.out.send(message{Method: "textDocument/publishDiagnostics", Params: m.diagnosticsFor(c, uri, pub)})
 		}
@@ -88,6 +99,7 @@ func (m *mux) setTextLocked(c *conn, uri string, d *sharedDoc, v int, text strin
 	}
 	d.version++
 	d.text, d.known = text, true
+	d.openBy[c] = docView{v, d.version}
 	m.notifyServerLocked("textDocument/didChange", map[string]any{
 		"textDocument":   map[string]any{"uri": uri, "version": d.version},
 		"contentChanges": []map[string]string{{"text": text}},
@@ -157,15 +169,64 @@ func (m *mux) clientVersionLocked(c *conn, uri string, serverVersion int) (int, 
 	if d == nil {
 		return 0, false
 	}
-	v, ok := d.openBy[c]
+	view, ok := d.openBy[c]
 	if !ok {
 		return 0, false
 	}
-	if serverVersion != d.version {
-		return -1, true
+	if serverVersion != view.srvVersion {
+		return -1, true // computed on a text c does not have
 	}
-	return v, true
+	return view.version, true
 }
+
+// didSaveLocked passes a save on when the server's text changed since the
+// last one it heard of: a connection that sent the text the server
+// already had saved nothing new.
+func (m *mux) didSaveLocked(msg *message) {
+	var p struct {
+		TextDocument struct {
+			URI string `json:"uri"`
+		} `json:"textDocument"`
+	}
+	if json.Unmarshal(msg.Params, &p) != nil {
+		m.srv.send(*msg)
+		return
+	}
+	d := m.st.docs[p.TextDocument.URI]
+	if d == nil || d.saved != d.version {
+		if d != nil {
+			d.saved = d.version
+		}
+		m.srv.send(*msg)
+	}
+}
+
+// watchedFilesLocked passes on a connection's file events; a deleted file
+// is also closed at the server for every connection that had it open (the
+// server would otherwise keep analysing a file that is gone). A
+// connection that changes it later opens it again.
+func (m *mux) watchedFilesLocked(msg *message) {
+	m.srv.send(*msg)
+	var p struct {
+		Changes []struct {
+			URI  string `json:"uri"`
+			Type int    `json:"type"`
+		} `json:"changes"`
+	}
+	if json.Unmarshal(msg.Params, &p) != nil {
+		return
+	}
+	for _, ch := range p.Changes {
+		if ch.Type != fileDeleted || m.st.docs[ch.URI] == nil {
+			continue
+		}
+		delete(m.st.docs, ch.URI)
+		m.notifyServerLocked("textDocument/didClose", map[string]any{"textDocument": map[string]string{"uri": ch.URI}})
+	}
+}
+
+// fileDeleted is the type of a deletion in workspace/didChangeWatchedFiles.
+const fileDeleted = 3
 
 // rewriteVersionsLocked translates the versioned document identifiers of
 // the workspace edits in raw (documentChanges entries) into c's versions,

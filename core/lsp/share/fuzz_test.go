@@ -22,6 +22,10 @@ func FuzzMuxMessages(f *testing.F) {
 		`S{"id":7,"method":"workspace/applyEdit","params":{"edit":{"documentChanges":[{"textDocument":{"uri":"file:///a","version":1}}]}}}` + "\n" + `{"id":"gopi-share-1","result":{"applied":true}}`,
 		`S{"method":"$/progress","params":{"token":1,"value":{"kind":"begin"}}}` + "\n" + `S{"method":"$/progress","params":{"token":1,"value":{"kind":"end"}}}`,
 		`{"method":"$/cancelRequest","params":{"id":"q"}}` + "\n" + `{"method":"exit"}`,
+		`{"method":"textDocument/didOpen","params":{"textDocument":{"uri":"file:///a","version":1,"text":"x"}}}` + "\n" +
+			`{"method":"workspace/didChangeWatchedFiles","params":{"changes":[{"uri":"file:///a","type":3}]}}` + "\n" +
+			`{"method":"textDocument/didChange","params":{"textDocument":{"uri":"file:///a","version":2},"contentChanges":[{"text":"y"}]}}` + "\n" +
+			`{"method":"textDocument/didSave","params":{"textDocument":{"uri":"file:///a"}}}`,
 	} {
 		f.Add([]byte(s))
 	}
@@ -63,15 +67,17 @@ func FuzzMuxMessages(f *testing.F) {
 				t.Fatalf("%s is open at the server for nobody", uri)
 			}
 			for c := range d.openBy {
-				if !c.docs[uri] {
+				if _, open := c.docs[uri]; !open {
 					t.Fatalf("%s: a connection in openBy does not list it", uri)
 				}
 			}
 		}
 		for _, c := range []*conn{a, b} {
 			for uri := range c.docs {
-				if d := m.st.docs[uri]; d == nil || !hasConn(d, c) {
-					t.Fatalf("%s: listed by a connection, not open for it at the server", uri)
+				// A deleted file is closed at the server while connections
+				// still list it; one the server has must count them.
+				if d := m.st.docs[uri]; d != nil && !hasConn(d, c) {
+					t.Fatalf("%s: listed by a connection, not counted by the server's document", uri)
 				}
 			}
 		}

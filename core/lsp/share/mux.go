@@ -97,9 +97,9 @@ type conn struct {
 	seq  int64 // the order it came in
 	rw   io.ReadWriteCloser
 	out  *outbox
-	ids  map[string]int64 // its pending requests: its id → the id sent to the server
-	docs map[string]bool  // the documents it has open
-	gone chan struct{}    // closed once it is detached (and, if it was the last, the server stopped)
+	ids  map[string]int64  // its pending requests: its id → the id sent to the server
+	docs map[string]string // the documents it has open, with their languageId
+	gone chan struct{}     // closed once it is detached (and, if it was the last, the server stopped)
 }
 
 // pendingCall is a connection's request the server has not answered.
@@ -123,10 +123,20 @@ type serverCall struct {
 // sharedDoc is a document the server has open for one or more
 // connections.
 type sharedDoc struct {
-	version int           // the version the server has
-	text    string        // the text the server has, when known
-	known   bool          // text is the server's (false after an incremental change)
-	openBy  map[*conn]int // the connections that have it open, with their own version
+	version int               // the version the server has
+	saved   int               // the version the server last heard didSave for
+	text    string            // the text the server has, when known
+	known   bool              // text is the server's (false after an incremental change)
+	lang    string            // its languageId
+	openBy  map[*conn]docView // the connections that have it open
+}
+
+// docView is a connection's view of a shared document: its own version,
+// and the server's version that holds the same text (older than the
+// server's current one when another connection changed it since).
+type docView struct {
+	version    int
+	srvVersion int
 }
 
 // published are the diagnostics the server last published for a document.
@@ -175,7 +185,7 @@ func (m *mux) accepting() bool {
 
 // attach registers a connection; ok is false when the mux takes no more.
 func (m *mux) attach(rw io.ReadWriteCloser) (c *conn, ok bool) {
-	c = &conn{rw: rw, ids: map[string]int64{}, docs: map[string]bool{}, gone: make(chan struct{})}
+	c = &conn{rw: rw, ids: map[string]int64{}, docs: map[string]string{}, gone: make(chan struct{})}
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	if m.closing || m.ended {
@@ -468,9 +478,15 @@ func (m *mux) notificationLocked(c *conn, msg *message) {
 				URI string `json:"uri"`
 			} `json:"textDocument"`
 		}
-		if json.Unmarshal(msg.Params, &p) == nil && c.docs[p.TextDocument.URI] {
-			m.closeDocLocked(c, p.TextDocument.URI)
+		if json.Unmarshal(msg.Params, &p) == nil {
+			if _, open := c.docs[p.TextDocument.URI]; open {
+				m.closeDocLocked(c, p.TextDocument.URI)
+			}
 		}
+	case "textDocument/didSave":
+		m.didSaveLocked(msg)
+	case "workspace/didChangeWatchedFiles":
+		m.watchedFilesLocked(msg)
 	default:
 		m.srv.send(*msg)
 	}

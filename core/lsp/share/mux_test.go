@@ -96,7 +96,7 @@ func TestVersionsTranslated(t *testing.T) {
 	open(a, 8, "two") // a catches up: the same text, no change sent
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	if d := m.st.docs[uri]; d.version != 2 || d.openBy[a] != 8 || d.openBy[b] != 3 {
+	if d := m.st.docs[uri]; d.version != 2 || d.openBy[a] != (docView{8, 2}) || d.openBy[b] != (docView{3, 2}) {
 		t.Fatalf("document state: %+v", d)
 	}
 	edit := `{"changes":{},"documentChanges":[{"textDocument":{"uri":"file:///w/a.go","version":2},"edits":[]},` +
@@ -116,6 +116,18 @@ func TestVersionsTranslated(t *testing.T) {
 	if len(versions) != 3 || versions[0] != 8 || versions[1] != -1 || versions[2] != 2 {
 		t.Fatalf("versions for a: %v", versions)
 	}
+	// b changes the text (server version 3): an edit the server computes
+	// now is stale for a, which still has version 2's text.
+	m.mu.Unlock()
+	m.fromConn(b, &message{Method: "textDocument/didChange", Params: json.RawMessage(`{"textDocument":{"uri":"file:///w/a.go","version":4},"contentChanges":[{"text":"three"}]}`)})
+	m.mu.Lock()
+	three := `{"documentChanges":[{"textDocument":{"uri":"file:///w/a.go","version":3},"edits":[]}]}`
+	if err := json.Unmarshal(m.rewriteVersionsLocked(json.RawMessage(three), a), &got); err != nil || *got.DocumentChanges[0].TextDocument.Version != -1 {
+		t.Fatalf("an edit of b's text given to a: %+v %v", got, err)
+	}
+	if err := json.Unmarshal(m.rewriteVersionsLocked(json.RawMessage(three), b), &got); err != nil || *got.DocumentChanges[0].TextDocument.Version != 4 {
+		t.Fatalf("an edit of b's text given to b: %+v %v", got, err)
+	}
 	plain := json.RawMessage(`{"contents":"no edits here"}`)
 	if string(m.rewriteVersionsLocked(plain, a)) != string(plain) {
 		t.Fatal("a result without edits was changed")
@@ -124,8 +136,8 @@ func TestVersionsTranslated(t *testing.T) {
 	params, _ := json.Marshal(map[string]any{"uri": uri, "version": 2, "diagnostics": []any{}})
 	var pub struct{ Version int }
 	_ = json.Unmarshal(m.diagnosticsFor(b, uri, published{params, &two}), &pub)
-	if pub.Version != 3 {
-		t.Fatalf("b sees diagnostics of version %d, want its own 3", pub.Version)
+	if pub.Version != -1 {
+		t.Fatalf("b sees diagnostics of version 2's text as %d, want -1 (b has changed it since)", pub.Version)
 	}
 }
 
@@ -230,7 +242,7 @@ func TestStaleSocketReplaced(t *testing.T) {
 		t.Fatal(err)
 	}
 	s := fakeServer(t)
-	sock, _ := paths(dir, Key(s, root))
+	sock, _ := paths(dir, Key(s, root, nil))
 	ln, err := net.ListenUnix("unix", &net.UnixAddr{Name: sock, Net: "unix"})
 	if err != nil {
 		t.Fatal(err)
@@ -302,8 +314,9 @@ func TestSweepStale(t *testing.T) {
 // root all agree; the socket path stays short.
 func TestKey(t *testing.T) {
 	base := &lsp.Server{Name: "gopls", Command: "gopls", Path: "/bin/gopls", Args: []string{"serve"}}
-	k := Key(base, "/w")
-	if k != Key(&lsp.Server{Name: "other name", Command: "gopls", Path: "/bin/gopls", Args: []string{"serve"}}, "/w/") {
+	env := []string{"PATH=/bin", "GOFLAGS=-mod=mod", "TERM=xterm", "GOPI_X=1"}
+	k := Key(base, "/w", env)
+	if k != Key(&lsp.Server{Name: "other name", Command: "gopls", Path: "/bin/gopls", Args: []string{"serve"}}, "/w/", []string{"GOFLAGS=-mod=mod", "PATH=/bin", "TERM=dumb"}) {
 		t.Fatal("the same program and root got another key")
 	}
 	for _, s := range []*lsp.Server{
@@ -312,12 +325,15 @@ func TestKey(t *testing.T) {
 		{Path: "/bin/gopls", Args: []string{"serve"}, InitOptions: []byte(`{"a":1}`)},
 		{Path: "/bin/gopls", Args: []string{"serve"}, Settings: map[string]any{"gopls": map[string]any{"x": true}}},
 	} {
-		if Key(s, "/w") == k {
+		if Key(s, "/w", env) == k {
 			t.Fatalf("%+v shares the key of %+v", s, base)
 		}
 	}
-	if Key(base, "/v") == k {
+	if Key(base, "/v", env) == k {
 		t.Fatal("another root shares the key")
+	}
+	if Key(base, "/w", []string{"PATH=/bin", "GOFLAGS=-tags=foo"}) == k {
+		t.Fatal("another GOFLAGS shares the key")
 	}
 	sock, lock := paths("/run/user/1000/gopi-lsp", k)
 	if len(sock) > 100 || filepath.Dir(lock) != "/run/user/1000/gopi-lsp" {

@@ -117,7 +117,9 @@ func TestManagersShareOneServer(t *testing.T) {
 		t.Cleanup(func() { m.Close() })
 		ms = append(ms, m)
 	}
-	ctx := context.Background()
+	// A bound, so that a diagnostics wait that never ends fails the test.
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
 	p := filepath.Join(root, "a.txt")
 	write(t, p, "BAD\n")
 	for i, m := range ms {
@@ -143,6 +145,16 @@ func TestManagersShareOneServer(t *testing.T) {
 	write(t, p, "BAD\nBAD\n")
 	if d, _, err := ms[2].Fresh(ctx, p); err != nil || len(d) != 2 {
 		t.Fatalf("manager 2 after its change: %+v %v", d, err)
+	}
+	// The file goes back to the text manager 1 sent last: the server
+	// holds manager 2's, so manager 1 must send its text again, and sees
+	// the diagnostics of what is on disk.
+	write(t, p, "fine\n")
+	if d, _, err := ms[1].Fresh(ctx, p); err != nil || len(d) != 0 {
+		t.Fatalf("manager 1 with the file back at its text: %+v %v", d, err)
+	}
+	if d, _, err := ms[2].Fresh(ctx, p); err != nil || len(d) != 0 {
+		t.Fatalf("manager 2 after manager 1 changed it back: %+v %v", d, err)
 	}
 	// Each manager's own client keeps its own versions.
 	for i, m := range ms {

@@ -6,6 +6,8 @@ import (
 	"net"
 	"sync"
 	"time"
+
+	"github.com/gopi-agent/gopi/core/lsp"
 )
 
 // transport is a connection to a shared server, as a core/lsp Transport.
@@ -52,6 +54,14 @@ func (t *transport) Close() error {
 // stops when the last one goes).
 func (t *transport) Kill() { _ = t.Close() }
 
+// Sharing says where the shared server runs (core/lsp.Sharing).
+func (t *transport) Sharing() (string, bool) {
+	if t.local != nil {
+		return "shared with other gopi processes: runs in this one", true
+	}
+	return fmt.Sprintf("shared: runs in gopi process %d", t.pid), true
+}
+
 // Done is closed when the connection has ended.
 func (t *transport) Done() <-chan struct{} { return t.done }
 
@@ -78,3 +88,13 @@ func (t *transport) finish() {
 		close(t.done)
 	})
 }
+
+// ownServer is the server of a process that could not share it: Sharing
+// says why.
+type ownServer struct {
+	lsp.Transport
+	why string
+}
+
+// Sharing says why the server is not shared (core/lsp.Sharing).
+func (o ownServer) Sharing() (string, bool) { return "not shared: " + o.why, false }
