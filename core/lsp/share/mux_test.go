@@ -227,11 +227,15 @@ func TestOpenDirectoryNotUsed(t *testing.T) {
 		Dial: Dial(Options{Dir: dir, Env: append(lsptest.Env(lsptest.FakeOK), markerEnv+"="+marker), Log: func(l string) { logged = append(logged, l) }}),
 	})
 	defer m.Close()
-	if _, _, err := m.Client(context.Background(), s); err != nil {
+	c, _, err := m.Client(context.Background(), s)
+	if err != nil {
 		t.Fatal(err)
 	}
 	if ents, _ := os.ReadDir(dir); len(ents) != 0 || len(logged) != 1 || !strings.Contains(logged[0], "other users") {
 		t.Fatalf("entries %v, log %q", ents, logged)
+	}
+	if note, shared := c.Sharing(); shared || !strings.HasPrefix(note, "not shared: ") || !strings.Contains(note, "other users") {
+		t.Fatalf("Sharing() = %q %v", note, shared)
 	}
 }
 

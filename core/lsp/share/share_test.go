@@ -282,3 +282,27 @@ func runHelper(v string) int {
 	}
 	return 0
 }
+
+// A running server says whether it is shared, and where it runs.
+func TestSharingNote(t *testing.T) {
+	root, dir, marker := workspace(t)
+	s := fakeServer(t)
+	host, other := newManager(root, dir, marker, s), newManager(root, dir, marker, s)
+	defer host.Close()
+	defer other.Close()
+	ctx := context.Background()
+	hc, _, err := host.Client(ctx, s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	oc, _, err := other.Client(ctx, s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if note, shared := hc.Sharing(); !shared || note != "shared with other gopi processes: runs in this one" {
+		t.Fatalf("host: %q %v", note, shared)
+	}
+	if note, shared := oc.Sharing(); !shared || note != fmt.Sprintf("shared: runs in gopi process %d", os.Getpid()) {
+		t.Fatalf("other: %q %v", note, shared)
+	}
+}

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"slices"
 	"strings"
 
 	"github.com/gopi-agent/gopi/core/lsp"
@@ -41,6 +42,18 @@ func (c *call) status() *tool.Result {
 			missing = append(missing, m.Name)
 		}
 		text += "\nKnown servers not installed here (diagnostics of one of their files gives the install command): " + strings.Join(missing, ", ")
+	}
+	// Beyond omp: whether each running server is shared with other gopi
+	// processes (core/lsp/share), or why not.
+	var sharing []string
+	for _, cl := range c.t.mgr.Running() {
+		if note, _ := cl.Sharing(); note != "" {
+			sharing = append(sharing, cl.Name()+": "+note)
+		}
+	}
+	slices.Sort(sharing)
+	for _, s := range sharing {
+		text += "\n" + s
 	}
 	return c.ok("", text)
 }
