@@ -136,7 +136,7 @@ func printAgentUsage(w io.Writer) {
 	fmt.Fprint(w, cliflags.Table(fs, valueNames))
 	fmt.Fprint(w, "\nCommands:\n")
 	for _, name := range sortedCommands() {
-		fmt.Fprintf(w, "  %-10s %s\n", name, commands[name].summary)
+		fmt.Fprintf(w, "  %-11s %s\n", name, commands[name].summary)
 	}
 	fmt.Fprint(w, "\nRun 'gopi COMMAND --help' for a command's flags.\n")
 	fmt.Fprint(w, agentUsageTail)
