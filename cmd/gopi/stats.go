@@ -3,7 +3,10 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
+	"os"
+	"path/filepath"
 
 	"github.com/spf13/pflag"
 
@@ -16,10 +19,14 @@ func init() {
 	commandFlagSets["stats"] = func() *pflag.FlagSet { return newStatsFlagSet(&statsCLI{}) }
 }
 
+// statsCacheFile keeps each session file's sums between runs, in the
+// agent directory.
+const statsCacheFile = "stats-cache.gob"
+
 // statsCLI holds the flags of `gopi stats`.
 type statsCLI struct {
-	port                int
-	json, summary, help bool
+	port                        int
+	json, summary, rescan, help bool
 }
 
 // newStatsFlagSet declares gopi stats's flags on c.
@@ -28,6 +35,7 @@ func newStatsFlagSet(c *statsCLI) *pflag.FlagSet {
 	fs.SortFlags = false
 	fs.BoolVarP(&c.json, "json", "j", false, "print the statistics as JSON")
 	fs.BoolVarP(&c.summary, "summary", "s", false, "print the summary (what gopi stats prints anyway)")
+	fs.BoolVar(&c.rescan, "rescan", false, "read every session file again instead of taking unchanged ones from the cache")
 	cliflags.NonNegIntVarP(fs, &c.port, "port", "p", 3847, "accepted for omp's dashboard port; gopi has no web dashboard")
 	cliflags.ValueName(fs, "port", "PORT")
 	fs.BoolVarP(&c.help, "help", "h", false, "show this help")
@@ -40,8 +48,10 @@ Add up every session in the agent directory (sessions/ below it, with
 the subagents' sessions): sessions, requests and errors, input, output
 and cached tokens, cost, average duration, time to first token and output
 rate, then the same by model and by project folder, and the tool calls by
-tool. Each run reads the session files afresh (no database to sync); omp's
-web dashboard has no counterpart, so the summary is printed either way.
+tool. The sums of each file are kept in stats-cache.gob in the agent
+directory, so a later run reads only new and changed files (--rescan reads
+them all). omp's web dashboard has no counterpart: the summary is printed
+either way.
 
 Flags:
 `
@@ -60,9 +70,18 @@ func runStats(ctx context.Context, env *cliEnv, args []string) int {
 	if fs.NArg() > 0 {
 		return fail(env, "stats", cliflags.Usagef("gopi stats takes no arguments, got %q", fs.Arg(0)))
 	}
-	r, err := usagestats.Scan(ctx, usagestats.Options{Dirs: []string{env.cfg.SessionsDir()}})
-	if err != nil {
+	cache := filepath.Join(env.cfg.AgentDir, statsCacheFile)
+	if c.rescan {
+		if err := os.Remove(cache); err != nil && !errors.Is(err, os.ErrNotExist) {
+			return fail(env, "stats", err)
+		}
+	}
+	r, err := usagestats.Scan(ctx, usagestats.Options{Dirs: []string{env.cfg.SessionsDir()}, Cache: cache})
+	if r == nil {
 		return fail(env, "stats", err)
+	}
+	if err != nil {
+		fmt.Fprintf(env.stderr, "gopi stats: warning: the cache was not saved (%v); the next run reads every file again\n", err)
 	}
 	if c.json {
 		b, err := json.MarshalIndent(r, "", "  ")
@@ -72,7 +91,7 @@ func runStats(ctx context.Context, env *cliEnv, args []string) int {
 		fmt.Fprintf(env.stdout, "%s\n", b)
 		return exitMatch
 	}
-	fmt.Fprintf(env.stdout, "Read %d session files (%d requests)\n", r.Files, r.Overall.Requests)
+	fmt.Fprintf(env.stdout, "Read %d session files, %d of them unchanged since the last run (%d requests)\n", r.Files, r.Cached, r.Overall.Requests)
 	if r.Unreadable > 0 {
 		fmt.Fprintf(env.stderr, "gopi stats: %d session files could not be read (check their permissions)\n", r.Unreadable)
 	}

@@ -32,8 +32,11 @@ func TestStatsCommand(t *testing.T) {
 		t.Fatalf("exit %d: %s %s", code, out, errOut)
 	}
 	out, _, code = loginRun(t, environ, nil, "", "stats")
-	if code != 0 || !strings.HasPrefix(out, "Read 2 session files (") || !strings.Contains(out, "\n  Sessions: 2\n") || !strings.Contains(out, "\nBy Folder:\n  /work/") {
+	if code != 0 || !strings.HasPrefix(out, "Read 2 session files, 2 of them unchanged since the last run (") || !strings.Contains(out, "\n  Sessions: 2\n") || !strings.Contains(out, "\nBy Folder:\n  /work/") {
 		t.Fatalf("exit %d: %s", code, out)
+	}
+	if out, _, _ = loginRun(t, environ, nil, "", "stats", "--rescan"); !strings.HasPrefix(out, "Read 2 session files, 0 of them unchanged") {
+		t.Fatalf("%s", out)
 	}
 	if _, errOut, code = loginRun(t, environ, nil, "", "stats", "extra"); code != exitError || !strings.Contains(errOut, "takes no arguments") {
 		t.Fatalf("exit %d: %s", code, errOut)

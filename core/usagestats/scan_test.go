@@ -149,3 +149,47 @@ func TestFormats(t *testing.T) {
 		}
 	}
 }
+
+// A second scan takes unchanged files from the cache and reads only the
+// changed ones; the sums are the same as without the cache.
+func TestScanCache(t *testing.T) {
+	root := t.TempDir()
+	files := genSessions(t, root, 4, 30)
+	cache := filepath.Join(t.TempDir(), "stats-cache.gob")
+	fresh, err := Scan(context.Background(), Options{Dirs: []string{root}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	first, err := Scan(context.Background(), Options{Dirs: []string{root}, Cache: cache})
+	if err != nil || first.Cached != 0 || first.Overall != fresh.Overall {
+		t.Fatalf("%+v %v", first, err)
+	}
+	second, err := Scan(context.Background(), Options{Dirs: []string{root}, Cache: cache})
+	if err != nil || second.Cached != 4 || second.Overall != fresh.Overall || len(second.Tools) != len(fresh.Tools) || len(second.ByFolder) != len(fresh.ByFolder) {
+		t.Fatalf("cached %d: %+v vs %+v (%v)", second.Cached, second.Overall, fresh.Overall, err)
+	}
+	// One file loses its assistant messages, one disappears.
+	data, err := os.ReadFile(files[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	header, _, _ := strings.Cut(string(data), "\n")
+	if err := os.WriteFile(files[0], []byte(header+"\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Remove(files[1]); err != nil {
+		t.Fatal(err)
+	}
+	want, _ := Scan(context.Background(), Options{Dirs: []string{root}})
+	third, err := Scan(context.Background(), Options{Dirs: []string{root}, Cache: cache})
+	if err != nil || third.Cached != 2 || third.Files != 3 || third.Overall != want.Overall || third.Overall.Requests >= fresh.Overall.Requests {
+		t.Fatalf("cached %d files %d: %+v vs %+v (%v)", third.Cached, third.Files, third.Overall, want.Overall, err)
+	}
+	// A cache that is not one is ignored (and replaced).
+	if err := os.WriteFile(cache, []byte("garbage"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if r, err := Scan(context.Background(), Options{Dirs: []string{root}, Cache: cache}); err != nil || r.Cached != 0 || r.Overall != want.Overall {
+		t.Fatalf("%+v %v", r, err)
+	}
+}

@@ -15,8 +15,13 @@ type Totals struct {
 	First      int64   `json:"firstTimestamp"` // Unix milliseconds of the earliest request (0: none)
 	Last       int64   `json:"lastTimestamp"`  // and of the latest
 
-	durSum, ttftSum, tpsSum float64
-	durN, ttftN, tpsN       int64
+	// The sums behind the averages (kept in the cache; not printed).
+	DurSum  float64 `json:"-"`
+	DurN    int64   `json:"-"`
+	TTFTSum float64 `json:"-"`
+	TTFTN   int64   `json:"-"`
+	RateSum float64 `json:"-"` // output tokens per second, summed over the requests with a duration
+	RateN   int64   `json:"-"`
 }
 
 // add counts one request.
@@ -31,16 +36,16 @@ func (t *Totals) add(u *session.RequestUsage) {
 	t.CacheWrite += u.CacheWrite
 	t.Cost += u.Cost
 	if u.Duration >= 0 {
-		t.durSum += u.Duration
-		t.durN++
+		t.DurSum += u.Duration
+		t.DurN++
 		if u.Duration > 0 {
-			t.tpsSum += float64(u.Output) * 1000 / u.Duration
-			t.tpsN++
+			t.RateSum += float64(u.Output) * 1000 / u.Duration
+			t.RateN++
 		}
 	}
 	if u.TTFT >= 0 {
-		t.ttftSum += u.TTFT
-		t.ttftN++
+		t.TTFTSum += u.TTFT
+		t.TTFTN++
 	}
 	if u.Timestamp > 0 {
 		if t.First == 0 || u.Timestamp < t.First {
@@ -61,9 +66,9 @@ func (t *Totals) merge(o *Totals) {
 	t.CacheRead += o.CacheRead
 	t.CacheWrite += o.CacheWrite
 	t.Cost += o.Cost
-	t.durSum, t.durN = t.durSum+o.durSum, t.durN+o.durN
-	t.ttftSum, t.ttftN = t.ttftSum+o.ttftSum, t.ttftN+o.ttftN
-	t.tpsSum, t.tpsN = t.tpsSum+o.tpsSum, t.tpsN+o.tpsN
+	t.DurSum, t.DurN = t.DurSum+o.DurSum, t.DurN+o.DurN
+	t.TTFTSum, t.TTFTN = t.TTFTSum+o.TTFTSum, t.TTFTN+o.TTFTN
+	t.RateSum, t.RateN = t.RateSum+o.RateSum, t.RateN+o.RateN
 	if o.First != 0 && (t.First == 0 || o.First < t.First) {
 		t.First = o.First
 	}
@@ -84,19 +89,19 @@ func (t *Totals) CacheRate() float64 {
 // AvgDuration is the mean request duration in milliseconds; ok is false
 // when no request recorded one.
 func (t *Totals) AvgDuration() (ms float64, ok bool) {
-	return ratio(t.durSum, float64(t.durN)), t.durN > 0
+	return ratio(t.DurSum, float64(t.DurN)), t.DurN > 0
 }
 
 // AvgTTFT is the mean time to the first token in milliseconds; ok is false
 // when no request recorded one.
 func (t *Totals) AvgTTFT() (ms float64, ok bool) {
-	return ratio(t.ttftSum, float64(t.ttftN)), t.ttftN > 0
+	return ratio(t.TTFTSum, float64(t.TTFTN)), t.TTFTN > 0
 }
 
 // AvgTokensPerSecond is the mean output rate of the requests with a
 // duration; ok is false when there are none.
 func (t *Totals) AvgTokensPerSecond() (float64, bool) {
-	return ratio(t.tpsSum, float64(t.tpsN)), t.tpsN > 0
+	return ratio(t.RateSum, float64(t.RateN)), t.RateN > 0
 }
 
 func ratio(a, b float64) float64 {
