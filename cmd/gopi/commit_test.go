@@ -129,3 +129,27 @@ func TestCommitOutsideRepository(t *testing.T) {
 		t.Fatalf("exit %d: %q", code, errOut)
 	}
 }
+
+// --push pushes the new commit to the branch's upstream.
+func TestCommitPush(t *testing.T) {
+	dir := gitRepo(t)
+	remote := t.TempDir()
+	for _, args := range [][]string{{"init", "-q", "--bare", remote}, {"-C", dir, "remote", "add", "origin", remote}, {"-C", dir, "push", "-q", "-u", "origin", "main"}} {
+		if out, err := exec.Command("git", args...).CombinedOutput(); err != nil {
+			t.Fatalf("git %v: %v %s", args, err, out)
+		}
+	}
+	srv := mockllm.New(t).Script(mockllm.Turn{Blocks: []mockllm.Block{mockllm.ToolCall("propose_commit", `{"type":"chore","summary":"removed the parser stub"}`)}})
+	isolateAgentEnv(t, mockConfig(srv.URL()))
+	t.Setenv("ANTHROPIC_API_KEY", "sk-ant")
+	if err := os.Remove(filepath.Join(dir, "parser.go")); err != nil {
+		t.Fatal(err)
+	}
+	out, errOut, code := runCmd(t, "commit", "--push")
+	if code != 0 || !strings.HasSuffix(out, "Commit created.\nPushed to remote.\n") {
+		t.Fatalf("exit %d: %q %q", code, out, errOut)
+	}
+	if got := gitOut(t, remote, "log", "-1", "--format=%s", "main"); got != "chore: removed the parser stub\n" {
+		t.Fatalf("remote has %q", got)
+	}
+}
