@@ -31,7 +31,7 @@ func newCommitFlagSet(c *commitCLI) *pflag.FlagSet {
 	fs.SortFlags = false
 	fs.BoolVar(&c.push, "push", false, "push after committing")
 	fs.BoolVar(&c.dryRun, "dry-run", false, "print the message without committing")
-	fs.BoolVar(&c.noChangelog, "no-changelog", false, "accepted for omp's changelog step; gopi commit updates no changelog")
+	fs.BoolVar(&c.noChangelog, "no-changelog", false, "leave the CHANGELOG.md files alone")
 	fs.BoolVar(&c.legacy, "legacy", false, "accepted for omp's older pipeline; gopi has one")
 	fs.StringVarP(&c.context, "context", "c", "", "what the change is about, in your words, for the model")
 	cliflags.ValueName(fs, "context", "TEXT")
@@ -51,6 +51,10 @@ answers with a Conventional Commits message: type(scope): summary, then
 a short body. A message that breaks the conventions (a summary over 72
 characters or ending with a period, an unknown type, a scope that is not
 lowercase) is sent back to the model, three attempts in all.
+
+First, unless --no-changelog, each staged file's nearest CHANGELOG.md with
+an [Unreleased] section gets the entries the model finds worth a line
+(Keep a Changelog categories), and is staged with the change.
 
 Flags:
 `
@@ -73,6 +77,12 @@ func runCommit(ctx context.Context, env *cliEnv, args []string) int {
 	if err := repo.Check(ctx); err != nil {
 		return fail(env, "commit", err)
 	}
+	// git names staged files from the top of the working tree.
+	root, err := repo.Root(ctx)
+	if err != nil {
+		return fail(env, "commit", err)
+	}
+	repo.Dir = root
 	files, err := repo.StagedFiles(ctx)
 	if err != nil {
 		return fail(env, "commit", err)
@@ -99,16 +109,29 @@ func runCommit(ctx context.Context, env *cliEnv, args []string) int {
 	if err != nil {
 		return fail(env, "commit", err)
 	}
-	diff, stat, err := repo.StagedDiff(ctx, files)
-	if err != nil {
-		return fail(env, "commit", err)
-	}
 	timeouts := env.cfg.ProviderTimeouts()
 	client := ai.NewHTTPClient(timeouts.Connect)
 	gen := &commitgen.Generator{Model: model, Stream: func(ctx context.Context, req *ai.Request) *ai.Stream {
 		req.FirstEventTimeout, req.IdleTimeout = timeouts.FirstEvent, timeouts.Idle
 		return reg.Stream(ctx, req, client)
 	}}
+	if !c.noChangelog {
+		changed, err := gen.UpdateChangelogs(ctx, repo, files, c.dryRun)
+		if err != nil {
+			return fail(env, "commit", fmt.Errorf("changelog: %w (--no-changelog skips this step)", err))
+		}
+		for _, p := range changed {
+			verb := "Updated"
+			if c.dryRun {
+				verb = "Would update"
+			}
+			fmt.Fprintf(env.stdout, "%s %s\n", verb, p)
+		}
+	}
+	diff, stat, err := repo.StagedDiff(ctx, files)
+	if err != nil {
+		return fail(env, "commit", err)
+	}
 	msg, problems, err := gen.Generate(ctx, commitgen.Input{Diff: diff, Stat: stat, RecentSubjects: repo.RecentSubjects(ctx, 8), Context: c.context})
 	if err != nil {
 		return fail(env, "commit", err)

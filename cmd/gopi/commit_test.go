@@ -153,3 +153,32 @@ func TestCommitPush(t *testing.T) {
 		t.Fatalf("remote has %q", got)
 	}
 }
+
+// The nearest CHANGELOG.md gets the model's entries under [Unreleased]
+// and is committed with the change; --no-changelog leaves it alone.
+func TestCommitChangelog(t *testing.T) {
+	dir := gitRepo(t)
+	write(t, filepath.Join(dir, "CHANGELOG.md"), "# Changelog\n\n## [Unreleased]\n\n## [0.1.0]\n\n### Added\n- The parser\n")
+	gitOut(t, dir, "add", "CHANGELOG.md")
+	gitOut(t, dir, "commit", "-q", "-m", "docs: added a changelog")
+	srv := mockllm.New(t).Script(
+		mockllm.Turn{Blocks: []mockllm.Block{mockllm.ToolCall("propose_changelog", `{"entries":{"Fixed":["Fixed a crash on empty input."]}}`)}},
+		mockllm.Turn{Blocks: []mockllm.Block{mockllm.ToolCall("propose_commit", `{"type":"fix","scope":"parser","summary":"handled empty input"}`)}},
+	)
+	isolateAgentEnv(t, mockConfig(srv.URL()))
+	t.Setenv("ANTHROPIC_API_KEY", "sk-ant")
+	write(t, filepath.Join(dir, "parser.go"), "package parser\n\n// Parse parses.\nfunc Parse(s string) error { return nil }\n")
+	out, errOut, code := runCmd(t, "commit")
+	if code != 0 || !strings.Contains(out, "Updated "+filepath.Join(dir, "CHANGELOG.md")+"\n") {
+		t.Fatalf("exit %d: %q %q", code, out, errOut)
+	}
+	if got := gitOut(t, dir, "show", "HEAD:CHANGELOG.md"); got != "# Changelog\n\n## [Unreleased]\n\n### Fixed\n- Fixed a crash on empty input\n\n## [0.1.0]\n\n### Added\n- The parser\n" {
+		t.Fatalf("committed changelog %q", got)
+	}
+	if !strings.Contains(string(srv.Requests()[0].Body), "func Parse(s string) error") {
+		t.Fatal("the changelog request lacks the diff")
+	}
+	if st := gitOut(t, dir, "status", "--porcelain"); st != "" {
+		t.Fatalf("left behind: %q", st)
+	}
+}

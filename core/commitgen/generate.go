@@ -11,7 +11,6 @@ package commitgen
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"strings"
 	"time"
@@ -69,62 +68,21 @@ func (g *Generator) Generate(ctx context.Context, in Input) (Message, []string, 
 
 // ask sends one request and reads the message from the reply.
 func (g *Generator) ask(ctx context.Context, msgs []ai.Message) (*ai.AssistantMessage, Message, error) {
-	ctx, cancel := context.WithTimeout(ctx, requestTimeout)
-	defer cancel()
-	req := &ai.Request{
-		Model:        g.Model,
-		SystemPrompt: instructions,
-		Messages:     msgs,
-		Tools:        []ai.Tool{{Name: toolName, Description: "Propose the commit message for the staged changes.", Parameters: json.RawMessage(toolSchema)}},
-		MaxTokens:    2400,
-		Thinking:     ai.ThinkingOff,
-	}
-	reply := g.Stream(ctx, req).Result(ctx)
-	if reply == nil {
-		return nil, Message{}, errors.New("the model gave no answer")
-	}
-	if reply.StopReason == ai.StopReasonError || reply.StopReason == ai.StopReasonAborted {
-		msg := reply.ErrorMessage
-		if msg == "" {
-			msg = string(reply.StopReason)
-		}
-		return nil, Message{}, fmt.Errorf("%s/%s: %s", g.Model.Provider, g.Model.ID, msg)
-	}
-	m, err := parseReply(reply)
+	reply, raw, err := g.call(ctx, toolRequest{
+		system:    instructions,
+		messages:  msgs,
+		tool:      ai.Tool{Name: toolName, Description: "Propose the commit message for the staged changes.", Parameters: json.RawMessage(toolSchema)},
+		maxTokens: 2400,
+	}, "commit message")
 	if err != nil {
-		return nil, Message{}, fmt.Errorf("%s/%s: %w", g.Model.Provider, g.Model.ID, err)
-	}
-	return reply, m, nil
-}
-
-// parseReply reads the message from the propose_commit call, or from a
-// JSON object in the text when the model answered without the tool.
-func parseReply(reply *ai.AssistantMessage) (Message, error) {
-	var raw []byte
-	for _, c := range reply.ToolCalls() {
-		if c.Name == toolName {
-			b, err := json.Marshal(c.Arguments)
-			if err != nil {
-				return Message{}, err
-			}
-			raw = b
-			break
-		}
-	}
-	if raw == nil {
-		text := reply.Text()
-		i, j := strings.IndexByte(text, '{'), strings.LastIndexByte(text, '}')
-		if i < 0 || j < i {
-			return Message{}, errors.New("the answer has no commit message (neither a propose_commit call nor JSON); try another model with -m")
-		}
-		raw = []byte(text[i : j+1])
+		return nil, Message{}, err
 	}
 	var m Message
-	if err := json.Unmarshal(raw, &m); err != nil {
-		return Message{}, fmt.Errorf("the commit message in the answer is not readable: %v", err)
+	if err := decode(raw, &m, "commit message"); err != nil {
+		return nil, Message{}, fmt.Errorf("%s/%s: %w", g.Model.Provider, g.Model.ID, err)
 	}
 	m.normalize()
-	return m, nil
+	return reply, m, nil
 }
 
 // retryMessage answers the model's call with the problems to fix.

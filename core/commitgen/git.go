@@ -152,3 +152,26 @@ func ExcludedFromDiff(path string) bool {
 	}
 	return false
 }
+
+// StagedDiffOf returns the staged diff of some files and its --stat
+// summary.
+func (r *Repo) StagedDiffOf(ctx context.Context, files []string) (diff, stat string, err error) {
+	args := append([]string{"diff", "--cached", "--no-color", "--no-ext-diff", "--"}, files...)
+	if diff, err = r.git(ctx, gitTimeout, "", args...); err != nil {
+		return "", "", err
+	}
+	stat, err = r.git(ctx, gitTimeout, "", append([]string{"diff", "--cached", "--stat", "--no-color", "--"}, files...)...)
+	return diff, stat, err
+}
+
+// Stage stages files (paths relative to Dir or absolute).
+func (r *Repo) Stage(ctx context.Context, files ...string) error {
+	_, err := r.git(ctx, gitTimeout, "", append([]string{"add", "--"}, files...)...)
+	return err
+}
+
+// Root returns the top of the working tree.
+func (r *Repo) Root(ctx context.Context) (string, error) {
+	out, err := r.git(ctx, gitTimeout, "", "rev-parse", "--show-toplevel")
+	return strings.TrimSpace(out), err
+}
