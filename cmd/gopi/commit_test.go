@@ -104,6 +104,12 @@ func TestCommitDryRun(t *testing.T) {
 	if out := gitOut(t, dir, "add", "README"); out != "" {
 		t.Fatal(out)
 	}
+	// From a subdirectory: git names the files from the top.
+	sub := filepath.Join(dir, "sub")
+	if err := os.Mkdir(sub, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	t.Chdir(sub)
 	out, errOut, code := runCmd(t, "commit", "--dry-run", "-m", "anthropic/claude-sonnet-4-5")
 	if code != 0 || out != "\nGenerated commit message:\ndocs: documented Parse\n" {
 		t.Fatalf("exit %d: %q %q", code, out, errOut)
@@ -111,8 +117,8 @@ func TestCommitDryRun(t *testing.T) {
 	if n := strings.Count(gitOut(t, dir, "log", "--format=%s"), "\n"); n != 1 {
 		t.Fatalf("%d commits", n)
 	}
-	if !strings.Contains(string(srv.Requests()[0].Body), "claude-sonnet-4-5") {
-		t.Fatal("-m not used")
+	if body := string(srv.Requests()[0].Body); !strings.Contains(body, "claude-sonnet-4-5") || !strings.Contains(body, "+Parse parses.") {
+		t.Fatalf("-m not used or the diff missing: %s", body)
 	}
 }
 
