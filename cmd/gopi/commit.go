@@ -177,12 +177,8 @@ func commitModel(ctx context.Context, reg *models.Registry, settings *config.Set
 	if first == nil {
 		return nil, fmt.Errorf("no model has credentials: sign in with 'gopi login', set a provider's key variable, or name one with -m")
 	}
-	for _, hint := range []string{"haiku", "flash-lite", "mini", "nano", "flash"} {
-		for _, m := range reg.Models() {
-			if m.Provider == first.Provider && strings.Contains(m.ID, hint) {
-				return m, nil
-			}
-		}
+	if m := reg.SmallModel(first.Provider); m != nil {
+		return m, nil
 	}
 	return first, nil
 }
