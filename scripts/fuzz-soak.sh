@@ -93,6 +93,9 @@ TARGETS=(
 	./core/tools/lsp:FuzzServerResults     # servers' answers the lsp tool formats
 	./core/tools/lsp:FuzzSymbolColumn      # symbol columns against a UTF-16 oracle
 	./core/lsp/protocol:FuzzCodeAction     # code actions and bare commands a server lists
+	# Subcommands (issue 36): what gopi stats and gopi commit read.
+	./core/session:FuzzScanUsage           # session lines: assistant usage for gopi stats
+	./core/commitgen:FuzzChangelog         # CHANGELOG.md [Unreleased] sections
 	# End to end, not a parser alone: lines sent to a running RPC server,
 	# each answered through its pipes (a few hundred executions/s), so its
 	# goal is FUZZ_E2E_EXECS (default 1,000,000).

@@ -25,22 +25,21 @@ import (
 
 // agentFlags are the agent's command-line flags; they mirror omp's.
 type agentFlags struct {
-	model, smol, slow, plan, provider, apiKey string
-	systemPrompt, appendSystemPrompt          string
-	mode                                      string
-	print, cont, noSession, noTools, noTitle  bool
-	noMCP, trustProject                       bool
-	resume, fork, sessionDir                  string
-	resumeGiven, listModelsGiven              bool
-	listModels                                string
-	tools, thinking                           string
-	verbose, help, version                    bool
-	hooks                                     []string
-	export                                    string
-	// Accepted for compatibility; they turn off features gopi does not
-	// have yet, so they have nothing to do.
+	model, smol, slow, plan, provider, apiKey                string
+	systemPrompt, appendSystemPrompt                         string
+	mode                                                     string
+	print, cont, noSession, noTools, noTitle                 bool
+	noMCP, trustProject                                      bool
+	resume, fork, sessionDir                                 string
+	resumeGiven, listModelsGiven                             bool
+	listModels                                               string
+	tools, thinking                                          string
+	verbose, help, version                                   bool
+	hooks                                                    []string
+	export                                                   string
 	allowHome, noLSP, noPTY, noExtensions, noSkills, noRules bool
 	skills, modelsCycle                                      string
+	pluginDirs                                               []string // --plugin-dir: see launch.Request.PluginDirs
 }
 
 // newAgentFlagSet declares the flags on a fresh pflag set.
@@ -55,7 +54,7 @@ func newAgentFlagSet(f *agentFlags) *pflag.FlagSet {
 	fs.StringVar(&f.apiKey, "api-key", "", "API key for the model's provider (default: stored credentials and environment)")
 	fs.StringVar(&f.systemPrompt, "system-prompt", "", "replace the base system prompt (text, or a file to read)")
 	fs.StringVar(&f.appendSystemPrompt, "append-system-prompt", "", "append text or a file's contents to the system prompt")
-	fs.BoolVar(&f.allowHome, "allow-home", false, "accepted for compatibility (gopi runs in the home directory as is)")
+	fs.BoolVar(&f.allowHome, "allow-home", false, "work in the home directory when started there (without it gopi moves to ~/tmp, else /tmp or /var/tmp, as omp does)")
 	fs.StringVar(&f.mode, "mode", "text", "output mode: text, json (every event as a JSON line), rpc (commands on stdin, frames on stdout) or acp (as gopi acp)")
 	fs.BoolVarP(&f.print, "print", "p", false, "non-interactive: send the messages, print the answer and exit")
 	fs.BoolVarP(&f.cont, "continue", "c", false, "continue the most recent session of this directory")
@@ -73,7 +72,8 @@ func newAgentFlagSet(f *agentFlags) *pflag.FlagSet {
 	fs.StringArrayVarP(&f.hooks, "extension", "e", nil, "load an extension (a .ts/.js file or a directory); repeatable")
 	fs.BoolVar(&f.noMCP, "no-mcp", false, "do not start the MCP servers of mcp.json files")
 	fs.BoolVar(&f.trustProject, "trust-project", false, "trust this project for this run: its MCP servers, extensions, tools, settings and .env take effect without a question (also PI_TRUST_PROJECT=1)")
-	fs.BoolVar(&f.noExtensions, "no-extensions", false, "do not load extensions (neither discovered nor given with -e)")
+	fs.BoolVar(&f.noExtensions, "no-extensions", false, "do not discover extensions (explicit -e and --hook files still load)")
+	fs.StringArrayVar(&f.pluginDirs, "plugin-dir", nil, "load a plugin from a directory; repeatable (accepted and kept: plugins come with issue 40)")
 	fs.BoolVar(&f.noSkills, "no-skills", false, "do not discover or offer skills")
 	fs.StringVar(&f.skills, "skills", "", "comma-separated globs: keep only the skills whose name matches (e.g. git-*,docker)")
 	fs.BoolVar(&f.noRules, "no-rules", false, "do not discover or apply rules")
@@ -136,7 +136,7 @@ func printAgentUsage(w io.Writer) {
 	fmt.Fprint(w, cliflags.Table(fs, valueNames))
 	fmt.Fprint(w, "\nCommands:\n")
 	for _, name := range sortedCommands() {
-		fmt.Fprintf(w, "  %-10s %s\n", name, commands[name].summary)
+		fmt.Fprintf(w, "  %-11s %s\n", name, commands[name].summary)
 	}
 	fmt.Fprint(w, "\nRun 'gopi COMMAND --help' for a command's flags.\n")
 	fmt.Fprint(w, agentUsageTail)
@@ -147,7 +147,7 @@ var valueNames = map[string]string{
 	"model": "MODEL", "smol": "MODEL", "slow": "MODEL", "plan": "MODEL", "provider": "NAME", "api-key": "KEY",
 	"system-prompt": "TEXT|FILE", "append-system-prompt": "TEXT|FILE", "mode": "MODE", "resume": "ID",
 	"fork": "ID", "session-dir": "DIR", "models": "LIST", "tools": "LIST", "thinking": "LEVEL",
-	"hook": "FILE", "extension": "FILE", "skills": "LIST", "export": "FILE", "list-models": "SEARCH",
+	"hook": "FILE", "extension": "FILE", "plugin-dir": "DIR", "skills": "LIST", "export": "FILE", "list-models": "SEARCH",
 }
 
 // optionalValueFlags are flags whose value may be left out (omp's
@@ -216,6 +216,14 @@ func runAgent(ctx context.Context, env *cliEnv, args []string) int {
 // mode; this function decides which, and asks what needs a terminal.
 func runAgentWith(ctx context.Context, env *cliEnv, fs *pflag.FlagSet, f *agentFlags, req *launch.Request) int {
 	cfg, err := launch.LoadConfig(req)
+	if err == nil && !f.allowHome && req.Cwd == "" && !f.listModelsGiven && f.export == "" {
+		// Started in the home directory: work in ~/tmp (or /tmp) instead,
+		// as omp does, unless --allow-home.
+		if dir, ok := launch.HomeFallback(cfg); ok {
+			req.Cwd = dir
+			cfg, err = launch.LoadConfig(req)
+		}
+	}
 	if err != nil {
 		fmt.Fprintf(env.stderr, "gopi: %v\n", err)
 		return exitError
@@ -366,6 +374,7 @@ func (f *agentFlags) request(env *cliEnv) *launch.Request {
 		Extensions:         f.hooks,
 		NoTitle:            f.noTitle,
 		NoSkills:           f.noSkills,
+		PluginDirs:         f.pluginDirs,
 		NoRules:            f.noRules,
 		NoMCP:              f.noMCP,
 		NoExtensions:       f.noExtensions,

@@ -18,6 +18,11 @@ func init() {
 	noConfig["completion"], noConfig["man"] = true, true
 }
 
+// commandFlagSets are the flag sets of the commands that register
+// themselves from their own file (gopi commit, config, stats, …), for the
+// completion scripts, the man page and docs/cli.md.
+var commandFlagSets = map[string]func() *pflag.FlagSet{}
+
 // astSummaries describe the subcommands of `gopi ast` in the man page.
 var astSummaries = map[string]string{"run": "ast-grep's run: search, or rewrite with -r (-U applies)", "scan": "ast-grep's scan: run YAML rules",
 	"grep": "structural search", "edit": "structural rewrite (preview; --apply writes)"}
@@ -43,6 +48,9 @@ func allFlagSets() []cliflags.Command {
 		"ssh":     func() *pflag.FlagSet { return newSSHFlagSet(&sshCLI{}) },
 		"tokens":  func() *pflag.FlagSet { return newTokensFlagSet(&tokensCLI{}) },
 		"tool":    func() *pflag.FlagSet { return newToolFlagSet(&toolCallCLI{}) },
+	}
+	for name, f := range commandFlagSets {
+		sets[name] = f
 	}
 	for _, name := range sortedCommands() {
 		c := cliflags.Command{Path: []string{name}, Summary: commands[name].summary}

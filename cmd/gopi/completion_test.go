@@ -64,7 +64,7 @@ func TestCompletionAndMan(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, tc := range []struct{ line, want string }{
-		{"gopi gr", "grep"},
+		{"gopi gre", "grep"},
 		{"gopi grep --vim", "--vimgrep"},
 		{"gopi find --chan", "--changed-within"},
 		{"gopi ast sc", "scan"},

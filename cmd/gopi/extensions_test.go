@@ -64,14 +64,24 @@ export default function (pi: ExtensionAPI) {
 		t.Error("the extension's tool result did not reach the model")
 	}
 
-	// --no-extensions loads nothing.
-	r2 := newAgentRig(t, mockllm.Turn{Blocks: []mockllm.Block{text("plain")}})
+	// --no-extensions turns discovery off (the agent directory's
+	// extensions/) and keeps the files given with -e, as omp's help says.
+	r2 := newAgentRig(t, mockllm.Turn{Blocks: []mockllm.Block{text("plain")}}, mockllm.Turn{Blocks: []mockllm.Block{text("plain")}})
 	os.WriteFile(filepath.Join(r2.Project, "guard.ts"), []byte("export default function (pi) { pi.registerTool({ name: 'hello', description: 'x', execute() { return 'x'; } }); }"), 0o644)
+	discovered := filepath.Join(r2.AgentDir, "extensions")
+	os.MkdirAll(discovered, 0o755)
+	os.WriteFile(filepath.Join(discovered, "found.js"), []byte("export default function (pi) { pi.registerTool({ name: 'found', description: 'x', execute() { return 'x'; } }); }"), 0o644)
 	if _, _, code := r2.run("", "-p", "--no-extensions", "-e", "guard.ts", "hi"); code != 0 {
 		t.Fatal(code)
 	}
-	if strings.Contains(string(r2.Srv.Requests()[0].Body), `"name":"hello"`) {
-		t.Error("--no-extensions still loaded the extension")
+	if body := string(r2.Srv.Requests()[0].Body); !strings.Contains(body, `"name":"hello"`) || strings.Contains(body, `"name":"found"`) {
+		t.Error("--no-extensions should load the -e file and nothing discovered")
+	}
+	if _, _, code := r2.run("", "-p", "-e", "guard.ts", "hi"); code != 0 {
+		t.Fatal(code)
+	}
+	if body := string(r2.Srv.Requests()[1].Body); !strings.Contains(body, `"name":"found"`) {
+		t.Error("without --no-extensions the discovered extension should load")
 	}
 }
 

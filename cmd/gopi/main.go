@@ -64,6 +64,9 @@ type cliEnv struct {
 	loadSettings func(config.LoadOptions) (*config.Config, error)
 	askTrust     func(context.Context, tui.TrustQuestion, tui.TrustOptions) (tui.TrustAnswer, error)
 	build        *buildinfo.Stamp
+	// exe replaces the running binary's path for `gopi update` ("": the
+	// real one).
+	exe string
 	// logins are the sign-in flows of `gopi login` and of token refresh
 	// (nil: loginProviders); tests set fakes.
 	logins []oauth.Provider

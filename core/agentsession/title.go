@@ -59,12 +59,8 @@ func (s *Session) smolModel() *ai.Model {
 	if cur == nil {
 		return nil
 	}
-	for _, hint := range []string{"haiku", "flash-lite", "mini", "nano", "flash"} {
-		for _, m := range s.reg.Models() {
-			if m.Provider == cur.Provider && strings.Contains(m.ID, hint) && s.reg.HasAuth(m) {
-				return m
-			}
-		}
+	if m := s.reg.SmallModel(cur.Provider); m != nil && s.reg.HasAuth(m) {
+		return m
 	}
 	return cur
 }

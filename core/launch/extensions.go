@@ -27,17 +27,17 @@ type Extras struct {
 	ToolRenderers map[string]*extensions.ToolRenderer
 }
 
-// loadExtensions finds and loads the extensions for a session (unless
-// NoExtensions): their hooks join opts and their providers the registry;
+// loadExtensions finds and loads the extensions for a session (with
+// NoExtensions only the explicit Extensions files): their hooks join opts and their providers the registry;
 // attach binds them once the session exists and fills extras, abandon
 // stops them when it could not be made. Failures are reported and never
 // stop the launch.
 func loadExtensions(ctx context.Context, r *Request, cfg *config.Config, opts *agentsession.Options, reg *models.Registry, started *Started) (attach func(*agentsession.Session), abandon func()) {
 	none := func(*agentsession.Session) {}
-	if r.NoExtensions {
+	if r.NoExtensions && len(r.Extensions) == 0 {
 		return none, func() {}
 	}
-	entries, errs := extensions.Resolve(extensions.Sources{
+	src := extensions.Sources{
 		Cwd:       cfg.Cwd,
 		AgentDirs: []string{cfg.AgentDir, cfg.OMPAgentDir},
 		Paths:     r.Extensions,
@@ -45,19 +45,27 @@ func loadExtensions(ctx context.Context, r *Request, cfg *config.Config, opts *a
 		Disabled:  cfg.Settings.Strings("disabledExtensions"),
 		// An untrusted project's own modules never load (config.ProjectTrust).
 		SkipProject: !cfg.ProjectTrusted(),
-	})
+	}
+	if r.NoExtensions {
+		// --no-extensions: the -e / --hook files only, as omp's help
+		// promises (omp 14.9.9 itself drops them too).
+		src.NoDiscovery, src.Settings = true, nil
+	}
+	entries, errs := extensions.Resolve(src)
 	for _, e := range errs {
 		r.report("extension: %v", e)
 	}
-	// Custom tool modules (tools/ directories) run in the same engine.
-	toolEntries, toolErrs := extensions.ResolveCustomTools(extensions.ToolSources{
-		Cwd: cfg.Cwd, Home: cfg.Home, AgentDirs: []string{cfg.AgentDir, cfg.OMPAgentDir},
-		SkipProject: !cfg.ProjectTrusted(),
-	})
-	for _, e := range toolErrs {
-		r.report("custom tool: %v", e)
+	if !r.NoExtensions {
+		// Custom tool modules (tools/ directories) run in the same engine.
+		toolEntries, toolErrs := extensions.ResolveCustomTools(extensions.ToolSources{
+			Cwd: cfg.Cwd, Home: cfg.Home, AgentDirs: []string{cfg.AgentDir, cfg.OMPAgentDir},
+			SkipProject: !cfg.ProjectTrusted(),
+		})
+		for _, e := range toolErrs {
+			r.report("custom tool: %v", e)
+		}
+		entries = append(entries, toolEntries...)
 	}
-	entries = append(entries, toolEntries...)
 	if len(entries) == 0 {
 		return none, func() {}
 	}

@@ -78,6 +78,9 @@ type Request struct {
 	// Extensions are extension files or directories to load besides the
 	// discovered ones (-e, --hook).
 	Extensions []string
+	// PluginDirs are the --plugin-dir directories, kept for the plugins
+	// and marketplaces of issue 40: nothing loads them yet.
+	PluginDirs []string
 	// The features a run can leave out.
 	// NoLSP (--no-lsp) turns the language servers off for the run, as
 	// lsp.enabled false does: no lsp tool, no diagnostics after writes.

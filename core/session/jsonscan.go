@@ -296,26 +296,36 @@ func eachMember(d []byte, fn func(member) bool) error { return eachMemberScan(d,
 // just past the value. It lets a caller look inside a value in the pass
 // that validates it.
 func eachMemberScan(d []byte, scan func(key member, d []byte, i int) (int, error), fn func(member) bool) error {
-	i := skipWS(d, 0)
+	end, stopped, err := walkObject(d, skipWS(d, 0), scan, fn)
+	if err != nil || stopped {
+		return err
+	}
+	return trailing(d, end)
+}
+
+// walkObject is eachMemberScan for the object starting at d[i] (no leading
+// space), with more after it allowed: it returns the offset just past the
+// object, or stopped when fn ended the walk early (end is then not set).
+func walkObject(d []byte, i int, scan func(key member, d []byte, i int) (int, error), fn func(member) bool) (end int, stopped bool, err error) {
 	if i >= len(d) || d[i] != '{' {
-		return synErr(i, "not a JSON object")
+		return i, false, synErr(i, "not a JSON object")
 	}
 	i = skipWS(d, i+1)
 	if i < len(d) && d[i] == '}' {
-		return trailing(d, i+1)
+		return i + 1, false, nil
 	}
 	for {
 		if i >= len(d) || d[i] != '"' {
-			return synErr(i, "expected a member name")
+			return i, false, synErr(i, "expected a member name")
 		}
 		ks := i
 		ke, esc, err := skipString(d, i)
 		if err != nil {
-			return err
+			return i, false, err
 		}
 		i = skipWS(d, ke)
 		if i >= len(d) || d[i] != ':' {
-			return synErr(i, "expected : after member name")
+			return i, false, synErr(i, "expected : after member name")
 		}
 		i = skipWS(d, i+1)
 		vs := i
@@ -325,20 +335,20 @@ func eachMemberScan(d []byte, scan func(key member, d []byte, i int) (int, error
 			i, err = skipValue(d, i, 1)
 		}
 		if err != nil {
-			return err
+			return i, false, err
 		}
 		if !fn(member{Key: d[ks:ke:ke], Value: d[vs:i:i], esc: esc}) {
-			return nil
+			return i, true, nil
 		}
 		i = skipWS(d, i)
 		if i >= len(d) {
-			return synErr(i, "unterminated object")
+			return i, false, synErr(i, "unterminated object")
 		}
 		if d[i] == '}' {
-			return trailing(d, i+1)
+			return i + 1, false, nil
 		}
 		if d[i] != ',' {
-			return synErr(i, "expected , or } in object")
+			return i, false, synErr(i, "expected , or } in object")
 		}
 		i = skipWS(d, i+1)
 	}

@@ -1,0 +1,184 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"github.com/spf13/pflag"
+
+	"github.com/gopi-agent/gopi/core/ai"
+	"github.com/gopi-agent/gopi/core/ai/models"
+	"github.com/gopi-agent/gopi/core/commitgen"
+	"github.com/gopi-agent/gopi/core/config"
+	"github.com/gopi-agent/gopi/internal/cliflags"
+)
+
+func init() {
+	commands["commit"] = command{"write a conventional commit message for the staged changes with the smol model, and commit", runCommit}
+	commandFlagSets["commit"] = func() *pflag.FlagSet { return newCommitFlagSet(&commitCLI{}) }
+}
+
+// commitCLI holds the flags of `gopi commit`.
+type commitCLI struct {
+	push, dryRun, noChangelog, legacy, help bool
+	context, model                          string
+}
+
+// newCommitFlagSet declares gopi commit's flags on c.
+func newCommitFlagSet(c *commitCLI) *pflag.FlagSet {
+	fs := pflag.NewFlagSet("commit", pflag.ContinueOnError)
+	fs.SortFlags = false
+	fs.BoolVar(&c.push, "push", false, "push after committing")
+	fs.BoolVar(&c.dryRun, "dry-run", false, "print the message without committing")
+	fs.BoolVar(&c.noChangelog, "no-changelog", false, "leave the CHANGELOG.md files alone")
+	fs.BoolVar(&c.legacy, "legacy", false, "accepted for omp's older pipeline; gopi has one")
+	fs.StringVarP(&c.context, "context", "c", "", "what the change is about, in your words, for the model")
+	cliflags.ValueName(fs, "context", "TEXT")
+	fs.StringVarP(&c.model, "model", "m", "", "model to use (default: modelRoles.commit, else the smol role, else a small model with a key)")
+	cliflags.ValueName(fs, "model", "MODEL")
+	fs.BoolVarP(&c.help, "help", "h", false, "show this help")
+	return fs
+}
+
+const commitHelp = `Usage: gopi commit [--push] [--dry-run] [-c TEXT] [-m MODEL]
+
+Write a commit message for the staged changes and commit them. With
+nothing staged, every change of the working tree is staged first (git
+add -A), as omp does. The model reads the staged diff (lock files left
+out), the list of changed files and the recent commit subjects, and
+answers with a Conventional Commits message: type(scope): summary, then
+a short body. A message that breaks the conventions (a summary over 72
+characters or ending with a period, an unknown type, a scope that is not
+lowercase) is sent back to the model, three attempts in all.
+
+First, unless --no-changelog, each staged file's nearest CHANGELOG.md with
+an [Unreleased] section gets the entries the model finds worth a line
+(Keep a Changelog categories), and is staged with the change.
+
+Flags:
+`
+
+// runCommit implements `gopi commit`.
+func runCommit(ctx context.Context, env *cliEnv, args []string) int {
+	var c commitCLI
+	fs := newCommitFlagSet(&c)
+	if err := cliflags.Parse(fs, args); err != nil {
+		return fail(env, "commit", err)
+	}
+	if c.help {
+		fmt.Fprint(env.stdout, commitHelp+cliflags.Help(fs))
+		return exitMatch
+	}
+	if fs.NArg() > 0 {
+		return fail(env, "commit", cliflags.Usagef("gopi commit takes no arguments, got %q (give context with -c)", fs.Arg(0)))
+	}
+	repo := &commitgen.Repo{Dir: env.cfg.Cwd, Env: env.cfg.Env.Environ()}
+	if err := repo.Check(ctx); err != nil {
+		return fail(env, "commit", err)
+	}
+	// git names staged files from the top of the working tree.
+	root, err := repo.Root(ctx)
+	if err != nil {
+		return fail(env, "commit", err)
+	}
+	repo.Dir = root
+	files, err := repo.StagedFiles(ctx)
+	if err != nil {
+		return fail(env, "commit", err)
+	}
+	if len(files) == 0 {
+		fmt.Fprintln(env.stdout, "No staged changes detected, staging all changes...")
+		if err := repo.StageAll(ctx); err != nil {
+			return fail(env, "commit", err)
+		}
+		if files, err = repo.StagedFiles(ctx); err != nil {
+			return fail(env, "commit", err)
+		}
+	}
+	if len(files) == 0 {
+		fmt.Fprintln(env.stderr, "No changes to commit.")
+		return exitMatch
+	}
+
+	reg, err := models.Load(env.modelsOptions())
+	if err != nil {
+		return fail(env, "commit", err)
+	}
+	model, err := commitModel(ctx, reg, env.cfg.Settings, c.model)
+	if err != nil {
+		return fail(env, "commit", err)
+	}
+	timeouts := env.cfg.ProviderTimeouts()
+	client := ai.NewHTTPClient(timeouts.Connect)
+	gen := &commitgen.Generator{Model: model, Stream: func(ctx context.Context, req *ai.Request) *ai.Stream {
+		req.FirstEventTimeout, req.IdleTimeout = timeouts.FirstEvent, timeouts.Idle
+		return reg.Stream(ctx, req, client)
+	}}
+	if !c.noChangelog {
+		changed, err := gen.UpdateChangelogs(ctx, repo, files, c.dryRun)
+		if err != nil {
+			return fail(env, "commit", fmt.Errorf("changelog: %w (--no-changelog skips this step)", err))
+		}
+		for _, p := range changed {
+			verb := "Updated"
+			if c.dryRun {
+				verb = "Would update"
+			}
+			fmt.Fprintf(env.stdout, "%s %s\n", verb, p)
+		}
+	}
+	diff, stat, err := repo.StagedDiff(ctx, files)
+	if err != nil {
+		return fail(env, "commit", err)
+	}
+	msg, problems, err := gen.Generate(ctx, commitgen.Input{Diff: diff, Stat: stat, RecentSubjects: repo.RecentSubjects(ctx, 8), Context: c.context})
+	if err != nil {
+		return fail(env, "commit", err)
+	}
+	if len(problems) > 0 {
+		fmt.Fprintf(env.stderr, "gopi commit: warning: the message still breaks a convention after 3 attempts: %s\n", strings.Join(problems, "; "))
+	}
+	if c.dryRun {
+		fmt.Fprintf(env.stdout, "\nGenerated commit message:\n%s\n", msg)
+		return exitMatch
+	}
+	if err := repo.Commit(ctx, msg.String()); err != nil {
+		return fail(env, "commit", err)
+	}
+	fmt.Fprintln(env.stdout, "Commit created.")
+	if c.push {
+		if err := repo.Push(ctx); err != nil {
+			return fail(env, "commit", fmt.Errorf("the commit is made but not pushed: %w", err))
+		}
+		fmt.Fprintln(env.stdout, "Pushed to remote.")
+	}
+	return exitMatch
+}
+
+// commitModel picks the model of gopi commit: the one named, else the
+// first of the roles commit, smol and default that is assigned and has
+// credentials, else a small model of the first provider with credentials.
+func commitModel(ctx context.Context, reg *models.Registry, settings *config.Settings, named string) (*ai.Model, error) {
+	if named != "" {
+		reg.Discover(ctx, nil, 0)
+		q, _, _ := models.ParseModelArg(named)
+		return reg.Find(q)
+	}
+	for _, role := range []string{"commit", config.RoleSmol, config.RoleDefault} {
+		if ref := settings.ModelRole(role); ref != "" {
+			q, _, _ := models.ParseModelArg(ref)
+			if m, err := reg.Find(q); err == nil && reg.HasAuth(m) {
+				return m, nil
+			}
+		}
+	}
+	first := reg.FirstWithAuth()
+	if first == nil {
+		return nil, fmt.Errorf("no model has credentials: sign in with 'gopi login', set a provider's key variable, or name one with -m")
+	}
+	if m := reg.SmallModel(first.Provider); m != nil {
+		return m, nil
+	}
+	return first, nil
+}

@@ -1,0 +1,100 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+
+	"github.com/spf13/pflag"
+
+	"github.com/gopi-agent/gopi/core/usagestats"
+	"github.com/gopi-agent/gopi/internal/cliflags"
+)
+
+func init() {
+	commands["stats"] = command{"sessions, requests, tokens, cost and tool calls over every session in the agent directory", runStats}
+	commandFlagSets["stats"] = func() *pflag.FlagSet { return newStatsFlagSet(&statsCLI{}) }
+}
+
+// statsCacheFile keeps each session file's sums between runs, in the
+// agent directory.
+const statsCacheFile = "stats-cache.gob"
+
+// statsCLI holds the flags of `gopi stats`.
+type statsCLI struct {
+	port                        int
+	json, summary, rescan, help bool
+}
+
+// newStatsFlagSet declares gopi stats's flags on c.
+func newStatsFlagSet(c *statsCLI) *pflag.FlagSet {
+	fs := pflag.NewFlagSet("stats", pflag.ContinueOnError)
+	fs.SortFlags = false
+	fs.BoolVarP(&c.json, "json", "j", false, "print the statistics as JSON")
+	fs.BoolVarP(&c.summary, "summary", "s", false, "print the summary (what gopi stats prints anyway)")
+	fs.BoolVar(&c.rescan, "rescan", false, "read every session file again instead of taking unchanged ones from the cache")
+	cliflags.NonNegIntVarP(fs, &c.port, "port", "p", 3847, "accepted for omp's dashboard port; gopi has no web dashboard")
+	cliflags.ValueName(fs, "port", "PORT")
+	fs.BoolVarP(&c.help, "help", "h", false, "show this help")
+	return fs
+}
+
+const statsHelp = `Usage: gopi stats [--json | --summary]
+
+Add up every session in the agent directory (sessions/ below it, with
+the subagents' sessions): sessions, requests and errors, input, output
+and cached tokens, cost, average duration, time to first token and output
+rate, then the same by model and by project folder, and the tool calls by
+tool. The sums of each file are kept in stats-cache.gob in the agent
+directory, so a later run reads only new and changed files (--rescan reads
+them all). omp's web dashboard has no counterpart: the summary is printed
+either way.
+
+Flags:
+`
+
+// runStats implements `gopi stats`.
+func runStats(ctx context.Context, env *cliEnv, args []string) int {
+	var c statsCLI
+	fs := newStatsFlagSet(&c)
+	if err := cliflags.Parse(fs, args); err != nil {
+		return fail(env, "stats", err)
+	}
+	if c.help {
+		fmt.Fprint(env.stdout, statsHelp+cliflags.Help(fs))
+		return exitMatch
+	}
+	if fs.NArg() > 0 {
+		return fail(env, "stats", cliflags.Usagef("gopi stats takes no arguments, got %q", fs.Arg(0)))
+	}
+	cache := filepath.Join(env.cfg.AgentDir, statsCacheFile)
+	if c.rescan {
+		if err := os.Remove(cache); err != nil && !errors.Is(err, os.ErrNotExist) {
+			return fail(env, "stats", err)
+		}
+	}
+	r, err := usagestats.Scan(ctx, usagestats.Options{Dirs: []string{env.cfg.SessionsDir()}, Cache: cache})
+	if r == nil {
+		return fail(env, "stats", err)
+	}
+	if err != nil {
+		fmt.Fprintf(env.stderr, "gopi stats: warning: the cache was not saved (%v); the next run reads every file again\n", err)
+	}
+	if c.json {
+		b, err := json.MarshalIndent(r, "", "  ")
+		if err != nil {
+			return fail(env, "stats", err)
+		}
+		fmt.Fprintf(env.stdout, "%s\n", b)
+		return exitMatch
+	}
+	fmt.Fprintf(env.stdout, "Read %d session files, %d of them unchanged since the last run (%d requests)\n", r.Files, r.Cached, r.Overall.Requests)
+	if r.Unreadable > 0 {
+		fmt.Fprintf(env.stderr, "gopi stats: %d session files could not be read (check their permissions)\n", r.Unreadable)
+	}
+	r.WriteSummary(env.stdout)
+	return exitMatch
+}
