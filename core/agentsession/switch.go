@@ -212,6 +212,7 @@ func (s *Session) reloadFromStore() error {
 	}
 	s.restoreTodos(store)
 	s.res.restoreTTSR(sctx.InjectedTTSRRules)
+	s.model.restoreTier(sctx.ServiceTier, s.cfg.Settings.String("serviceTier"))
 	model, thinking := "", "" // nothing recorded on a new root: the next prompt records them
 	if len(sctx.Messages) > 0 || sctx.Models["default"] != "" {
 		model, thinking = sctx.Models["default"], sctx.ThinkingLevel
