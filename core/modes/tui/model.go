@@ -100,6 +100,10 @@ type model struct {
 	activity    int       // counts key presses and runs: an idle check is stale once it changed
 	outbox      []string  // printed text not yet handed to the terminal
 	inflight    bool      // a print is on its way (see flush)
+
+	loop         loopState // /loop
+	btwCancel    func()    // stops the /btw question in flight
+	backgrounded bool      // /background: the UI ended, the agent finishes its work
 }
 
 func newModel(ctx context.Context, s Session, opts Options) *model {
@@ -210,8 +214,14 @@ func (m *model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 			m.pending = m.pending[1:]
 			cmds = append(cmds, func() tea.Msg { return submitMsg{text: next} })
 		}
-		cmds = append(cmds, m.refreshStatus())
+		cmds = append(cmds, m.refreshStatus(), m.loopAfterRun())
 		return m, tea.Batch(cmds...)
+	case loopResendMsg:
+		return m, m.onLoopResend(msg)
+	case btwMsg:
+		return m, m.onBtw(msg)
+	case movedMsg:
+		return m, m.onMoved(msg.dir)
 	case tickMsg:
 		m.spin++
 		if m.running || m.busy != "" {

@@ -1,0 +1,165 @@
+package tui
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"path/filepath"
+	"strings"
+
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/gopi-agent/gopi/core/agentsession"
+)
+
+// The commands that work on the session as a whole: its file (/fork,
+// /drop, /move, /rename), its last turn (/retry), a question beside it
+// (/btw), and its transcript (/dump).
+
+// cmdFork copies the session into a new file and continues there.
+func (m *model) cmdFork(string) tea.Cmd {
+	if m.running {
+		return m.printSection(m.r.warning("Wait for the current answer to finish, or abort it (Esc), before forking"))
+	}
+	ctx, s := m.ctx, m.s
+	return m.busyCmd("Forking the session…", func() tea.Msg {
+		file, cancelled, err := s.Tree().Fork(ctx)
+		switch {
+		case errors.Is(err, agentsession.ErrNotSaved):
+			return errMsg{errors.New("Fork failed: the session is not saved (--no-session), so there is nothing to fork")}
+		case err != nil:
+			return errMsg{fmt.Errorf("Fork failed: %w", err)}
+		case cancelled:
+			return noticeMsg{"A hook kept the current session: nothing was forked"}
+		}
+		return tea.BatchMsg{func() tea.Msg { return printMsg{notices: []string{"✓ Session forked to " + filepath.Base(file)}} }, m.refreshStatus()}
+	})
+}
+
+// cmdDrop deletes the session's file and starts a new session.
+func (m *model) cmdDrop(string) tea.Cmd {
+	if m.s.SessionFile() == "" {
+		return m.printSection(m.r.errorLine("Nothing to drop: the session is kept in memory (--no-session)"))
+	}
+	ctx, s := m.ctx, m.s
+	return m.busyCmd("Dropping the session…", func() tea.Msg {
+		cancelled, err := s.Tree().Drop(ctx)
+		switch {
+		case err != nil:
+			return errMsg{err}
+		case cancelled:
+			return noticeMsg{"A hook kept the current session: nothing was dropped"}
+		}
+		return reloadMsg{marker: "✓ session dropped; a new one started"}
+	})
+}
+
+// cmdMove moves the session to another working directory.
+func (m *model) cmdMove(args string) tea.Cmd {
+	if strings.TrimSpace(args) == "" {
+		return m.printSection(m.r.errorLine("Usage: /move <path>"))
+	}
+	if m.running {
+		return m.printSection(m.r.warning("Wait for the current answer to finish, or abort it (Esc), before moving the session"))
+	}
+	ctx, s := m.ctx, m.s
+	return m.busyCmd("Moving the session…", func() tea.Msg {
+		dir, err := s.Tree().Move(ctx, args)
+		if err != nil {
+			return errMsg{fmt.Errorf("Move failed: %w", err)}
+		}
+		return tea.BatchMsg{func() tea.Msg { return movedMsg{dir: dir} }, m.refreshStatus()}
+	})
+}
+
+// movedMsg: the session now works in dir.
+type movedMsg struct{ dir string }
+
+// onMoved makes dir the UI's working directory (footer, @file
+// completion, attachments).
+func (m *model) onMoved(dir string) tea.Cmd {
+	m.opts.Cwd = dir
+	m.opts.ScanCache = nil // the session's scan cache walks the old directory
+	return m.printSection(m.r.notice("✓ Session moved to " + dir))
+}
+
+// cmdRename names the session.
+func (m *model) cmdRename(args string) tea.Cmd {
+	if args == "" {
+		return m.printSection(m.r.errorLine("Usage: /rename <title>"))
+	}
+	if err := m.s.Tree().SetName(args); err != nil {
+		return m.printSection(m.r.errorLine("Rename failed: " + err.Error()))
+	}
+	name := m.s.State().SessionName
+	if name == "" {
+		return m.printSection(m.r.errorLine("Session name cannot be empty"))
+	}
+	m.setNotice(fmt.Sprintf("Session renamed to %q", name))
+	return m.refreshStatus()
+}
+
+// cmdRetry sends the last turn again when it failed or was aborted.
+func (m *model) cmdRetry(string) tea.Cmd {
+	if m.running {
+		return m.printSection(m.r.warning("The agent is working: /retry is for a turn that failed or was aborted"))
+	}
+	m.prompting++
+	ctx, s := m.ctx, m.s
+	return func() tea.Msg {
+		did, err := s.Retry(ctx)
+		if !did && err == nil {
+			return tea.BatchMsg{func() tea.Msg { return noticeMsg{"Nothing to retry"} }, func() tea.Msg { return promptDoneMsg{} }}
+		}
+		return promptDoneMsg{err: err}
+	}
+}
+
+// btwMsg carries /btw's answer (or its failure).
+type btwMsg struct {
+	question, answer string
+	err              error
+}
+
+// cmdBtw asks a side question about the conversation; nothing is added to
+// it. It may run while the agent works; Esc does not stop it, a second
+// /btw replaces it.
+func (m *model) cmdBtw(args string) tea.Cmd {
+	if args == "" {
+		return m.printSection(m.r.notice("Usage: /btw <question>"))
+	}
+	if m.btwCancel != nil {
+		m.btwCancel()
+	}
+	ctx, cancel := context.WithCancel(m.ctx)
+	m.btwCancel = cancel
+	m.setNotice("btw: asking…")
+	s := m.s
+	return func() tea.Msg {
+		defer cancel()
+		answer, err := s.SideQuestion(ctx, args, nil)
+		return btwMsg{question: args, answer: answer, err: err}
+	}
+}
+
+// onBtw prints a side question's answer.
+func (m *model) onBtw(msg btwMsg) tea.Cmd {
+	m.btwCancel = nil
+	if msg.err != nil {
+		if errors.Is(msg.err, context.Canceled) {
+			return nil
+		}
+		return m.printSection(m.r.errorLine("/btw: " + msg.err.Error()))
+	}
+	return m.printSection(m.th.title.Render("btw: ")+clean(msg.question), m.r.markdown(msg.answer))
+}
+
+// cmdDump copies the conversation as Markdown to the clipboard.
+func (m *model) cmdDump(string) tea.Cmd {
+	text := m.s.TranscriptText()
+	if text == "" {
+		return m.printSection(m.r.errorLine("No messages to dump yet"))
+	}
+	m.setNotice("Session copied to clipboard")
+	return tea.SetClipboard(text)
+}
