@@ -141,3 +141,28 @@ func (x *tmuxTerm) waitGone(text string) {
 		time.Sleep(50 * time.Millisecond)
 	}
 }
+
+// /todo edit hands the terminal to $EDITOR on the plan as Markdown and
+// takes back what it saved.
+func TestTUITodoEditInTmux(t *testing.T) {
+	r := newAgentRig(t)
+	editor := filepath.Join(t.TempDir(), "editor")
+	script := "#!/bin/sh\nprintf '# Release\\n- [/] tag the build\\n- [ ] write the notes\\n' > \"$1\"\n"
+	if err := os.WriteFile(editor, []byte(script), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	x := startTmux(t, 100, 30, r.Project, append(append([]string(nil), r.Environ...), "EDITOR="+editor), "--no-title")
+	x.waitFor("Message gopi")
+	x.typ(`/todo append "first task"`)
+	x.keys("Enter")
+	x.waitFor("Appended to Todos: First task")
+	x.typ("/todo edit")
+	x.keys("Enter")
+	x.waitFor("/todo edit: 1 phase(s), 2 task(s)")
+	x.typ("/todo")
+	x.keys("Enter")
+	x.waitFor("# Release", "- [/] tag the build", "- [ ] write the notes")
+	x.typ("/quit")
+	x.keys("Enter")
+	x.waitFor("EXITED 0")
+}

@@ -2,6 +2,7 @@ package tui
 
 import (
 	"fmt"
+	"os"
 	"path/filepath"
 	"strings"
 	"unicode"
@@ -24,39 +25,14 @@ import (
 const todoUsage = `Usage: /todo [verb] [args]
   /todo                              show the plan
   /todo copy                         copy it as Markdown to the clipboard
+  /todo edit                         edit it as Markdown in $VISUAL or $EDITOR
   /todo export [path]                write it as Markdown (default TODO.md)
+  /todo import [path]                replace it with a Markdown plan (default TODO.md)
   /todo append [<phase>] <task…>     add a task (one word: to the last phase; more: the first names the phase)
   /todo start <task>                 mark a task in progress
   /todo done [<task|phase>]          mark a task, a phase or everything completed
   /todo drop [<task|phase>]          mark a task, a phase or everything abandoned
   /todo rm [<task|phase>]            remove a task, a phase or everything`
-
-// todoMarks are the Markdown check marks of the statuses.
-var todoMarks = map[string]string{todo.Pending: " ", todo.InProgress: "/", todo.Completed: "x", todo.Abandoned: "-"}
-
-// todoMarkdown renders a plan as Markdown: a heading per phase, a check
-// box per task, notes quoted under it.
-func todoMarkdown(phases []todo.Phase) string {
-	if len(phases) == 0 {
-		return "# Todos\n"
-	}
-	var b strings.Builder
-	for i, p := range phases {
-		if i > 0 {
-			b.WriteString("\n")
-		}
-		b.WriteString("# " + p.Name + "\n")
-		for _, t := range p.Tasks {
-			fmt.Fprintf(&b, "- [%s] %s\n", todoMarks[t.Status], t.Content)
-			for _, n := range t.Notes {
-				for _, l := range strings.Split(n, "\n") {
-					b.WriteString(strings.TrimRight("  > "+l, " ") + "\n")
-				}
-			}
-		}
-	}
-	return b.String()
-}
 
 // cmdTodo runs /todo.
 func (m *model) cmdTodo(args string) tea.Cmd {
@@ -68,7 +44,7 @@ func (m *model) cmdTodo(args string) tea.Cmd {
 		if len(phases) == 0 {
 			return m.printSection(m.r.notice("No todos. /todo append <task> starts one"))
 		}
-		return m.printSection(strings.TrimRight(todoMarkdown(phases), "\n"))
+		return m.printSection(strings.TrimRight(todo.Markdown(phases), "\n"))
 	case "help", "?":
 		return m.printSection(m.r.notice(todoUsage))
 	case "copy":
@@ -76,18 +52,25 @@ func (m *model) cmdTodo(args string) tea.Cmd {
 			return m.printSection(m.r.warning("No todos to copy"))
 		}
 		m.setNotice("Copied the todos as Markdown to the clipboard")
-		return tea.SetClipboard(todoMarkdown(phases))
+		return tea.SetClipboard(todo.Markdown(phases))
 	case "export":
 		if len(phases) == 0 {
 			return m.printSection(m.r.warning("No todos to export"))
 		}
 		path := m.todoPath(rest)
-		if err := tool.WriteFileAtomic(path, []byte(todoMarkdown(phases)), 0o644); err != nil {
+		if err := tool.WriteFileAtomic(path, []byte(todo.Markdown(phases)), 0o644); err != nil {
 			return m.printSection(m.r.errorLine(fmt.Sprintf("Could not write %s: %v", path, err)))
 		}
 		return m.printSection(m.r.notice("Wrote the todos to " + path))
-	case "edit", "import":
-		return m.printSection(m.r.warning("/todo " + verb + " is not in gopi yet (no Markdown import): use append, start, done, drop and rm"))
+	case "import":
+		path := m.todoPath(rest)
+		data, err := os.ReadFile(path)
+		if err != nil {
+			return m.printSection(m.r.errorLine(fmt.Sprintf("Could not read %s: %v", path, err)))
+		}
+		return m.todoImport(string(data), "/todo import "+path, path)
+	case "edit":
+		return m.todoEdit(phases)
 	case "append":
 		return m.todoAppend(phases, rest)
 	case "start":
@@ -129,7 +112,7 @@ func (m *model) todoCommit(phases []todo.Phase, what string) tea.Cmd {
 	// The model learns of the change with its next step.
 	md := "(empty)"
 	if len(out) > 0 {
-		md = strings.TrimRight(todoMarkdown(out), "\n")
+		md = strings.TrimRight(todo.Markdown(out), "\n")
 	}
 	note := &message.Custom{CustomType: todoEditType, Display: false, Attribution: "user",
 		Content: message.PlainText("<system-reminder>\nThe user changed the todo list (" + what + "). It is now:\n\n" + md + "\n</system-reminder>")}
@@ -338,4 +321,33 @@ func findTask(phases []todo.Phase, q string) (int, int) {
 		return active[0].p, active[0].t
 	}
 	return -1, -1
+}
+
+// todoImport replaces the plan with the one text holds (Markdown, see
+// todo.ParseMarkdown); a text with problems changes nothing.
+func (m *model) todoImport(text, what, source string) tea.Cmd {
+	phases, problems := todo.ParseMarkdown(text)
+	if len(problems) > 0 {
+		return m.printSection(m.r.errorLine(fmt.Sprintf("Could not read the plan in %s: %s", source, strings.Join(problems, "; "))))
+	}
+	tasks := 0
+	for _, p := range phases {
+		tasks += len(p.Tasks)
+	}
+	return m.todoCommit(phases, fmt.Sprintf("%s: %d phase(s), %d task(s)", what, len(phases), tasks))
+}
+
+// todoEdit opens the plan as Markdown in the user's editor and takes back
+// what is saved (nothing changes when the file is left as it was).
+func (m *model) todoEdit(phases []todo.Phase) tea.Cmd {
+	initial := "# Todos\n- [ ] (write your tasks here)\n"
+	if len(phases) > 0 {
+		initial = todo.Markdown(phases)
+	}
+	return m.editExternally(initial, ".todo.md", func(text string) tea.Cmd {
+		if text == initial {
+			return m.printSection(m.r.notice("The todos are unchanged"))
+		}
+		return m.todoImport(text, "/todo edit", "the edited file")
+	})
 }

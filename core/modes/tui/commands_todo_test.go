@@ -32,7 +32,7 @@ func TestSlashTodo(t *testing.T) {
 		r.settle()
 	}
 	phases := r.s.Tools().TodoPhases()
-	got := todoMarkdown(phases)
+	got := todo.Markdown(phases)
 	want := "# Todos\n- [/] Write the parser\n- [x] Add tests\n\n# Docs\n- [-] Update the README\n"
 	if got != want {
 		t.Errorf("plan:\n%s\nwant:\n%s\ntranscript:\n%s", got, want, r.transcript())
@@ -42,11 +42,27 @@ func TestSlashTodo(t *testing.T) {
 	if data, err := os.ReadFile(filepath.Join(r.project, "plan.md")); err != nil || string(data) != want {
 		t.Errorf("export (%v):\n%s", err, data)
 	}
+	write(t, filepath.Join(r.project, "bad.md"), "# P\n- [?] what\n")
+	r.typeAndSend("/todo import bad.md")
+	r.settle()
+	if !r.printedHas("Line 2: unknown") || todo.Markdown(r.s.Tools().TodoPhases()) != want {
+		t.Errorf("a bad import changed the plan:\n%s", r.transcript())
+	}
+	r.typeAndSend("/todo import plan.md")
+	r.settle()
+	if !r.printedHas("plan.md: 2 phase(s), 3 task(s)") || todo.Markdown(r.s.Tools().TodoPhases()) != want {
+		t.Errorf("import:\n%s", r.transcript())
+	}
+	r.typeAndSend("/todo edit")
+	r.settle()
+	if !r.printedHas("No editor configured") {
+		t.Errorf("/todo edit without an editor:\n%s", r.transcript())
+	}
 	r.typeAndSend("/todo rm Docs")
 	r.settle()
 	r.typeAndSend("/todo done")
 	r.settle()
-	if got := todoMarkdown(r.s.Tools().TodoPhases()); got != "# Todos\n- [x] Write the parser\n- [x] Add tests\n" {
+	if got := todo.Markdown(r.s.Tools().TodoPhases()); got != "# Todos\n- [x] Write the parser\n- [x] Add tests\n" {
 		t.Errorf("after rm and done:\n%s", got)
 	}
 	r.typeAndSend("/todo start nothing-like-this")
@@ -75,8 +91,8 @@ func TestSlashTodo(t *testing.T) {
 			notes++
 		}
 	}
-	if edits != 9 || notes != 9 {
-		t.Errorf("%d plan entries and %d notes to the model, want 9 of each", edits, notes)
+	if edits != 10 || notes != 10 {
+		t.Errorf("%d plan entries and %d notes to the model, want 10 of each", edits, notes)
 	}
 }
 

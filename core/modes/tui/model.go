@@ -222,6 +222,8 @@ func (m *model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, m.onBtw(msg)
 	case movedMsg:
 		return m, m.onMoved(msg.dir)
+	case editedMsg:
+		return m, m.onEdited(msg)
 	case tickMsg:
 		m.spin++
 		if m.running || m.busy != "" {

@@ -51,6 +51,9 @@ type Options struct {
 	// Logins are what /login and /logout use (nil: they say logins are
 	// unavailable).
 	Logins Logins
+	// Editor is the user's editor command ($VISUAL, else $EDITOR) for
+	// /todo edit; "" when none is set.
+	Editor string
 	// Extensions are the paths of the extensions loaded (/extensions).
 	Extensions []string
 	// Warnings are problems found while the session started that the
