@@ -51,7 +51,7 @@ func init() {
 		{"export", "[file.html]", "write this session as a web page", (*model).cmdExport},
 		{"share", "", "publish this session as a secret GitHub gist (needs gh)", (*model).cmdShare},
 		{"dump", "", "copy the conversation as Markdown to the clipboard", (*model).cmdDump},
-		{"copy", "", "copy the last answer to the clipboard", (*model).cmdCopy},
+		{"copy", "[last|code|all|cmd]", "copy the last answer, its last code block, all its code blocks, or the last command run", (*model).cmdCopy},
 		{"session", "", "this session's file, messages, tokens and cost", (*model).cmdSession},
 		{"todo", "[verb]", "show or change the todo plan (/todo help)", (*model).cmdTodo},
 		{"jobs", "", "the background jobs, running and recent", (*model).cmdJobs},
@@ -455,6 +455,10 @@ func (m *model) cmdExport(args string) tea.Cmd {
 	if f := strings.Fields(args); len(f) > 0 {
 		args = f[0]
 	}
+	switch args {
+	case "--copy", "clipboard", "copy":
+		return m.printSection(m.r.warning("/export writes a file: /dump copies the session to the clipboard"))
+	}
 	s := m.s
 	return func() tea.Msg {
 		path, err := s.ExportHTML(args)
@@ -480,15 +484,6 @@ func (m *model) cmdSession(string) tea.Cmd {
 		fmt.Sprintf("  cost       $%.4f", st.Cost),
 	}
 	return m.printSection(strings.Join(lines, "\n"))
-}
-
-func (m *model) cmdCopy(string) tea.Cmd {
-	text := m.s.LastAssistantText()
-	if strings.TrimSpace(text) == "" {
-		return m.printSection(m.r.notice("No answer to copy yet"))
-	}
-	m.setNotice("Copied the last answer to the clipboard")
-	return tea.SetClipboard(text)
 }
 
 func (m *model) cmdSettings(string) tea.Cmd {

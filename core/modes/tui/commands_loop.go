@@ -8,6 +8,8 @@ import (
 	"time"
 
 	tea "charm.land/bubbletea/v2"
+
+	"github.com/gopi-agent/gopi/core/compaction"
 )
 
 // Loop mode (/loop): the next prompt the user sends is sent again each
@@ -174,6 +176,47 @@ func (m *model) onLoopResend(msg loopResendMsg) tea.Cmd {
 		} else if !time.Now().Before(m.loop.deadline) {
 			return m.loopOff("Loop time limit reached: loop mode disabled")
 		}
+	}
+	return m.loopStep(m.s.Config().Settings.String("loop.mode"))
+}
+
+// loopSendMsg sends the loop's prompt once the step before it (a
+// compaction, a new session) is done.
+type loopSendMsg struct{ gen int }
+
+// loopStep does what the loop.mode setting asks between two runs — prompt:
+// nothing; compact: compact the conversation; reset: start a new session —
+// and then sends the prompt.
+func (m *model) loopStep(mode string) tea.Cmd {
+	gen, ctx, s := m.loop.gen, m.ctx, m.s
+	var what string
+	var step func() error
+	switch mode {
+	case "compact":
+		what = "Compacting before the next loop run…"
+		step = func() error { _, err := s.Compactor().Compact(ctx, ""); return err }
+	case "reset":
+		what = "Starting a new session for the next loop run…"
+		step = func() error { _, err := s.Tree().New(ctx, ""); return err }
+	default:
+		return m.prompt(m.loop.prompt)
+	}
+	return m.busyCmd(what, func() tea.Msg {
+		if err := step(); err != nil && !errors.Is(err, compaction.ErrTooSmall) {
+			return errMsg{fmt.Errorf("loop: %w", err)}
+		}
+		msgs := []tea.Msg{loopSendMsg{gen: gen}}
+		if mode == "reset" {
+			msgs = append([]tea.Msg{reloadMsg{marker: "new session (loop)"}}, msgs...)
+		}
+		return batch(msgs...)
+	})
+}
+
+// onLoopSend sends the loop's prompt, unless the loop changed meanwhile.
+func (m *model) onLoopSend(msg loopSendMsg) tea.Cmd {
+	if msg.gen != m.loop.gen || !m.loop.on || m.loop.prompt == "" || m.running || m.prompting > 0 {
+		return nil
 	}
 	return m.prompt(m.loop.prompt)
 }

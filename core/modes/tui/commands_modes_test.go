@@ -16,7 +16,7 @@ func TestSlashFast(t *testing.T) {
 	r := newRig(t, answer("ok"))
 	r.typeAndSend("/fast")
 	r.settle()
-	if !r.s.Model().FastMode() || !strings.Contains(r.view(), "Fast mode enabled") {
+	if !r.s.Model().FastMode() || !strings.Contains(r.view(), "Fast mode enabled") || !strings.Contains(r.m.footer(), "· fast") {
 		t.Fatalf("/fast did not turn it on: %s", r.view())
 	}
 	r.typeAndSend("/fast status")
@@ -194,5 +194,57 @@ func TestSlashBackgroundWhileWorking(t *testing.T) {
 	}
 	if got := r.s.LastAssistantText(); got != "slow answer" {
 		t.Errorf("the answer was %q", got)
+	}
+}
+
+// loop.mode reset starts a new session before each repeat.
+func TestSlashLoopResetMode(t *testing.T) {
+	t.Parallel()
+	r := newRigWith(t, "loop:\n  mode: reset\n", answer("one"), answer("two"))
+	r.typeAndSend("/loop 1")
+	r.settle()
+	if !strings.Contains(r.m.footer(), "· loop") {
+		t.Errorf("footer %q", r.m.footer())
+	}
+	r.typeAndSend("check the build")
+	r.until("the loop to end", func() bool { return r.printedHas("Loop limit reached") })
+	r.idle()
+	if !r.printedHas("new session (loop)") || len(r.s.Messages()) != 2 {
+		t.Errorf("the repeat did not start afresh: %d messages\n%s", len(r.s.Messages()), r.transcript())
+	}
+	if reqs := r.llm.Requests(); len(reqs) != 2 || strings.Contains(string(reqs[1].Body), `"one"`) {
+		t.Errorf("%d requests; the second carries the first conversation", len(reqs))
+	}
+}
+
+// /copy takes the last answer, its code blocks, or the last command.
+func TestSlashCopyForms(t *testing.T) {
+	t.Parallel()
+	r := newRig(t,
+		mockllm.Turn{Blocks: []mockllm.Block{mockllm.ToolCall("bash", `{"command":"go test ./..."}`)}},
+		answer("Two blocks:\n\n```go\nfmt.Println(1)\n```\n\nand\n\n```sh\nmake\n```\n"))
+	r.typeAndSend("run")
+	r.idle()
+	for _, c := range []struct{ cmd, want string }{
+		{"/copy", "Copied the last answer"},
+		{"/copy code", "Copied the last code block"},
+		{"/copy all", "Copied 2 code block(s)"},
+		{"/copy cmd", "Copied the last bash command"},
+	} {
+		r.typeAndSend(c.cmd)
+		r.settle()
+		if !strings.Contains(r.view(), c.want) {
+			t.Errorf("%s: %s", c.cmd, r.view())
+		}
+	}
+	r.typeAndSend("/copy sideways")
+	r.settle()
+	if !r.printedHas(`Unknown /copy argument "sideways"`) {
+		t.Errorf("bad argument:\n%s", r.transcript())
+	}
+	r.typeAndSend("/export --copy")
+	r.settle()
+	if !r.printedHas("/dump copies the session") {
+		t.Errorf("/export --copy:\n%s", r.transcript())
 	}
 }

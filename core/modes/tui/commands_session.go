@@ -80,7 +80,7 @@ type movedMsg struct{ dir string }
 func (m *model) onMoved(dir string) tea.Cmd {
 	m.opts.Cwd = dir
 	m.opts.ScanCache = nil // the session's scan cache walks the old directory
-	return m.printSection(m.r.notice("✓ Session moved to " + dir))
+	return tea.Batch(m.printSection(m.r.notice("✓ Session moved to "+dir)), m.refreshStatus())
 }
 
 // cmdRename names the session.

@@ -218,6 +218,8 @@ func (m *model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, tea.Batch(cmds...)
 	case loopResendMsg:
 		return m, m.onLoopResend(msg)
+	case loopSendMsg:
+		return m, m.onLoopSend(msg)
 	case btwMsg:
 		return m, m.onBtw(msg)
 	case movedMsg:
