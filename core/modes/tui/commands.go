@@ -52,7 +52,7 @@ func init() {
 		{"share", "", "publish this session as a secret GitHub gist (needs gh)", (*model).cmdShare},
 		{"dump", "", "copy the conversation as Markdown to the clipboard", (*model).cmdDump},
 		{"copy", "[last|code|all|cmd]", "copy the last answer, its last code block, all its code blocks, or the last command run", (*model).cmdCopy},
-		{"session", "", "this session's file, messages, tokens and cost", (*model).cmdSession},
+		{"session", "[info|delete]", "this session's file, messages, tokens and cost; delete removes it", (*model).cmdSession},
 		{"todo", "[verb]", "show or change the todo plan (/todo help)", (*model).cmdTodo},
 		{"jobs", "", "the background jobs, running and recent", (*model).cmdJobs},
 		{"background", "", "let the agent finish in the background, the UI closed (also /bg)", (*model).cmdBackground},
@@ -469,7 +469,14 @@ func (m *model) cmdExport(args string) tea.Cmd {
 	}
 }
 
-func (m *model) cmdSession(string) tea.Cmd {
+func (m *model) cmdSession(args string) tea.Cmd {
+	switch strings.ToLower(strings.TrimSpace(args)) {
+	case "", "info":
+	case "delete":
+		return m.sessionDelete()
+	default:
+		return m.printSection(m.r.errorLine("Usage: /session [info|delete]"))
+	}
 	st := m.s.Stats()
 	file := st.SessionFile
 	if file == "" {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"os"
 	"path/filepath"
 	"strings"
 
@@ -163,3 +164,37 @@ func (m *model) cmdDump(string) tea.Cmd {
 	m.setNotice("Session copied to clipboard")
 	return tea.SetClipboard(text)
 }
+
+// sessionDelete deletes the session's file after a confirmation, starts a
+// new session and offers the others (/session delete).
+func (m *model) sessionDelete() tea.Cmd {
+	file := m.s.SessionFile()
+	if file == "" {
+		return m.printSection(m.r.errorLine("No session file to delete: the session is kept in memory (--no-session)"))
+	}
+	if _, err := os.Stat(file); err != nil {
+		return m.printSection(m.r.errorLine("The session has not been saved yet: there is nothing to delete"))
+	}
+	items := []pickItem{{label: "Keep the session", value: false}, {label: "Delete " + filepath.Base(file) + " for good", value: true}}
+	m.picker = &picker{title: "Delete this session? You go to the session list after.", items: items, onPick: func(it pickItem) tea.Cmd {
+		if !it.value.(bool) {
+			m.setNotice("Delete cancelled")
+			return nil
+		}
+		ctx, s := m.ctx, m.s
+		return m.busyCmd("Deleting the session…", func() tea.Msg {
+			cancelled, err := s.Tree().Drop(ctx)
+			switch {
+			case err != nil:
+				return errMsg{err}
+			case cancelled:
+				return noticeMsg{"Delete cancelled: a hook kept the session"}
+			}
+			return batch(reloadMsg{marker: "session deleted"}, resumePickerMsg{})
+		})
+	}}
+	return nil
+}
+
+// resumePickerMsg opens the /resume picker.
+type resumePickerMsg struct{}

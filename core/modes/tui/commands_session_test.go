@@ -183,3 +183,43 @@ func TestSlashDump(t *testing.T) {
 		}
 	}
 }
+
+// /session delete asks first, deletes the file, starts a new session and
+// offers the others.
+func TestSlashSessionDelete(t *testing.T) {
+	t.Parallel()
+	r := newRig(t, answer("an answer"))
+	r.typeAndSend("/session delete")
+	r.settle()
+	if !r.printedHas("has not been saved yet") {
+		t.Errorf("an unsaved session:\n%s", r.transcript())
+	}
+	r.typeAndSend("hello")
+	r.idle()
+	old := r.s.SessionFile()
+	r.typeAndSend("/session delete")
+	if r.m.picker == nil {
+		t.Fatal("no confirmation")
+	}
+	r.key("enter") // "Keep the session" comes first
+	r.settle()
+	if _, err := os.Stat(old); err != nil {
+		t.Fatalf("kept session deleted: %v", err)
+	}
+	r.typeAndSend("/session delete")
+	r.key("down")
+	r.key("enter")
+	r.until("the deletion", func() bool { return r.printedHas("session deleted") })
+	r.settle()
+	if _, err := os.Stat(old); !os.IsNotExist(err) {
+		t.Errorf("the file is still there: %v", err)
+	}
+	if r.s.SessionFile() == old || len(r.s.Messages()) != 0 {
+		t.Error("no new session after the deletion")
+	}
+	r.typeAndSend("/session frob")
+	r.settle()
+	if !r.printedHas("Usage: /session [info|delete]") {
+		t.Errorf("bad argument:\n%s", r.transcript())
+	}
+}

@@ -226,6 +226,8 @@ func (m *model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, m.onMoved(msg.dir)
 	case editedMsg:
 		return m, m.onEdited(msg)
+	case resumePickerMsg:
+		return m, m.cmdResume("")
 	case tickMsg:
 		m.spin++
 		if m.running || m.busy != "" {
