@@ -18,9 +18,10 @@ import (
 // another working directory. Each takes the turn (ErrWorking while a run
 // streams).
 
-// ErrNotSaved is returned by Fork, Drop and Move for a session kept in
-// memory (--no-session): there is no file to work on.
-var ErrNotSaved = errors.New("the session is not saved (--no-session): there is no file to fork, drop or move")
+// ErrNotSaved is returned by Fork and Drop for a session kept in memory
+// (--no-session): there is no file to work on. (Move of such a session
+// changes only its working directory.)
+var ErrNotSaved = errors.New("the session is not saved (--no-session): there is no file to fork or drop")
 
 // Fork copies the whole session into a new file (every entry, the name
 // kept, the current session as its parentSession; the artifacts copied)
