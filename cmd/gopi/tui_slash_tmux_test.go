@@ -59,7 +59,7 @@ var ompSlashCommands = []struct {
 	{typed: "/retry", marker: "Nothing to retry"},
 	{typed: "/background", marker: "The agent is idle"},
 	{typed: "/bg", marker: "The agent is idle"},
-	{typed: "/debug", marker: "agent dir"},
+	{typed: "/debug", marker: "View: system info", picker: true},
 	{typed: "/memory", marker: "Memory is not available in gopi yet"},
 	{typed: "/rename", marker: "Usage: /rename <title>"},
 	{typed: "/move", marker: "Usage: /move <path>"},

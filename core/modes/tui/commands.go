@@ -69,7 +69,7 @@ func init() {
 		{"reload-plugins", "", "reload plugins (not in gopi yet)", (*model).cmdReloadPlugins},
 		{"login", "[provider]", "log in to a provider (subscription sign-in or API key), stored in agent.db", (*model).cmdLogin},
 		{"logout", "[provider]", "remove a provider's credentials from gopi's agent.db", (*model).cmdLogout},
-		{"debug", "", "facts for a bug report: build, system, session file", (*model).cmdDebug},
+		{"debug", "", "debugging aids: system info, the conversation to a file, the artifact folder", (*model).cmdDebug},
 		{"changelog", "", "where this build's changes are described", (*model).cmdChangelog},
 		{"hotkeys", "", "the key bindings", (*model).cmdHotkeys},
 		{"help", "", "this list", (*model).cmdHelp},

@@ -2,6 +2,7 @@ package tui
 
 import (
 	"fmt"
+	"os"
 	"path/filepath"
 	"runtime"
 	"sort"
@@ -10,6 +11,7 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 
+	"github.com/gopi-agent/gopi/core/tool"
 	"github.com/gopi-agent/gopi/core/tools/task"
 )
 
@@ -172,27 +174,73 @@ func (m *model) cmdAgents(string) tea.Cmd {
 	return m.printSection(strings.Join(lines, "\n"))
 }
 
-// cmdDebug shows facts for a bug report: build, system, session file and
-// artifacts, and where the logs are.
+// cmdDebug offers the debugging aids: facts about the system and the
+// session, the conversation written to a file, the artifacts folder.
 func (m *model) cmdDebug(string) tea.Cmd {
-	st := m.s.Stats()
-	file := st.SessionFile
-	art := "(none: --no-session)"
+	items := []pickItem{
+		{label: "View: system info" + m.th.dim.Render("  build, system, session file, agent directory"), value: "system"},
+		{label: "Export: conversation transcript" + m.th.dim.Render("  the conversation as Markdown in a temporary file"), value: "transcript"},
+		{label: "Show: artifact folder" + m.th.dim.Render("  where this session's spilled tool output is"), value: "artifacts"},
+	}
+	m.picker = &picker{title: "Debug", items: items, onPick: func(it pickItem) tea.Cmd {
+		switch it.value.(string) {
+		case "transcript":
+			return m.debugTranscript()
+		case "artifacts":
+			return m.debugArtifacts()
+		}
+		return m.debugSystem()
+	}}
+	return nil
+}
+
+// debugSystem prints facts for a bug report.
+func (m *model) debugSystem() tea.Cmd {
+	file := m.s.SessionFile()
 	if file == "" {
 		file = "(not saved: --no-session)"
-	} else {
-		art = strings.TrimSuffix(file, ".jsonl") + string(filepath.Separator)
 	}
 	lines := []string{
-		m.th.title.Render("Debug"),
+		m.th.title.Render("System info"),
 		fmt.Sprintf("  system      %s/%s, %d CPUs, %s", runtime.GOOS, runtime.GOARCH, runtime.NumCPU(), runtime.Version()),
 		"  session     " + file,
-		"  artifacts   " + art,
 		"  agent dir   " + m.s.Config().AgentDir,
+		"  cwd         " + m.opts.Cwd,
 		fmt.Sprintf("  terminal    %dx%d", m.width, m.height),
-		m.th.dim.Render("  /dump copies the conversation; /export writes it as a web page; `gopi version` names the build"),
+		m.th.dim.Render("  `gopi version` names the build; /dump copies the conversation; /export writes it as a web page"),
 	}
 	return m.printSection(strings.Join(lines, "\n"))
+}
+
+// debugTranscript writes the conversation as Markdown to a temporary file.
+func (m *model) debugTranscript() tea.Cmd {
+	text := m.s.TranscriptText()
+	if text == "" {
+		return m.printSection(m.r.errorLine("No messages to write yet"))
+	}
+	f, err := os.CreateTemp("", "gopi-transcript-*.md")
+	if err != nil {
+		return m.printSection(m.r.errorLine("Could not write the transcript: " + err.Error()))
+	}
+	path := f.Name()
+	f.Close()
+	if err := tool.WriteFileAtomic(path, []byte(text), 0o600); err != nil {
+		return m.printSection(m.r.errorLine("Could not write the transcript: " + err.Error()))
+	}
+	return m.printSection(m.r.notice("Transcript written to:\n" + path))
+}
+
+// debugArtifacts says where the session's artifacts are.
+func (m *model) debugArtifacts() tea.Cmd {
+	file := m.s.SessionFile()
+	if file == "" {
+		return m.printSection(m.r.notice("No artifact folder: the session is kept in memory (--no-session)"))
+	}
+	dir := strings.TrimSuffix(file, ".jsonl") + string(filepath.Separator)
+	if _, err := os.Stat(dir); err != nil {
+		return m.printSection(m.r.notice("No artifacts yet; they will be in " + dir))
+	}
+	return m.printSection(m.r.notice("Artifacts: " + dir))
 }
 
 // cmdMemory answers for omp's memory subsystem, which gopi lacks.

@@ -1,6 +1,7 @@
 package tui
 
 import (
+	"os"
 	"strings"
 	"testing"
 
@@ -60,7 +61,6 @@ func TestSlashListings(t *testing.T) {
 		{"/extensions", "none loaded"},
 		{"/status", "skills 0 · rules 0"},
 		{"/jobs", "Background jobs"},
-		{"/debug", "session     " + r.s.SessionFile()},
 		{"/changelog", "gopi ships no changelog file"},
 		{"/memory", "Memory is not available in gopi yet"},
 		{"/memory frobnicate", "Usage: /memory <view|clear|reset|enqueue|rebuild|mm ...>"},
@@ -102,5 +102,49 @@ func TestSlashHelpListsAll(t *testing.T) {
 	}
 	if !strings.Contains(r.transcript(), "/usage") {
 		t.Error("no /usage")
+	}
+}
+
+// /debug offers system facts, the conversation in a file, the artifacts.
+func TestSlashDebug(t *testing.T) {
+	t.Parallel()
+	r := newRig(t, answer("an answer"))
+	r.typeAndSend("/debug")
+	if r.m.picker == nil || r.m.picker.title != "Debug" {
+		t.Fatal("no debug picker")
+	}
+	r.key("enter")
+	r.settle()
+	if !r.printedHas("session     " + r.s.SessionFile()) {
+		t.Errorf("system info:\n%s", r.transcript())
+	}
+	r.typeAndSend("/debug")
+	r.key("down")
+	r.key("enter")
+	r.settle()
+	if !r.printedHas("No messages to write yet") {
+		t.Errorf("empty transcript:\n%s", r.transcript())
+	}
+	r.typeAndSend("hello")
+	r.idle()
+	r.printed = nil
+	r.typeAndSend("/debug")
+	r.key("down")
+	r.key("enter")
+	r.settle()
+	_, path, ok := strings.Cut(r.transcript(), "Transcript written to:\n")
+	path = strings.TrimSpace(path)
+	data, err := os.ReadFile(path)
+	if !ok || err != nil || !strings.Contains(string(data), "## User\n\nhello") {
+		t.Errorf("transcript file %q (%v):\n%s", path, err, data)
+	}
+	os.Remove(path)
+	r.typeAndSend("/debug")
+	r.key("down")
+	r.key("down")
+	r.key("enter")
+	r.settle()
+	if !r.printedHas("No artifacts yet") && !r.printedHas("Artifacts: ") {
+		t.Errorf("artifacts:\n%s", r.transcript())
 	}
 }
