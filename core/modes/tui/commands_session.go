@@ -123,8 +123,8 @@ type btwMsg struct {
 }
 
 // cmdBtw asks a side question about the conversation; nothing is added to
-// it. It may run while the agent works; Esc does not stop it, a second
-// /btw replaces it.
+// it. It may run while the agent works; the live area shows it waiting,
+// Esc dismisses it, and a second /btw replaces it.
 func (m *model) cmdBtw(args string) tea.Cmd {
 	if args == "" {
 		return m.printSection(m.r.notice("Usage: /btw <question>"))
@@ -133,19 +133,21 @@ func (m *model) cmdBtw(args string) tea.Cmd {
 		m.btwCancel()
 	}
 	ctx, cancel := context.WithCancel(m.ctx)
-	m.btwCancel = cancel
-	m.setNotice("btw: asking…")
+	m.btwCancel, m.btwQuestion = cancel, args
 	s := m.s
-	return func() tea.Msg {
+	return tea.Batch(m.tick(), func() tea.Msg {
 		defer cancel()
 		answer, err := s.SideQuestion(ctx, args, nil)
 		return btwMsg{question: args, answer: answer, err: err}
-	}
+	})
 }
 
 // onBtw prints a side question's answer.
 func (m *model) onBtw(msg btwMsg) tea.Cmd {
-	m.btwCancel = nil
+	if msg.question != m.btwQuestion {
+		return nil // a later /btw replaced it
+	}
+	m.btwCancel, m.btwQuestion = nil, ""
 	if msg.err != nil {
 		if errors.Is(msg.err, context.Canceled) {
 			return nil
@@ -198,3 +200,24 @@ func (m *model) sessionDelete() tea.Cmd {
 
 // resumePickerMsg opens the /resume picker.
 type resumePickerMsg struct{}
+
+// btwLine is the live area's line for a side question waiting for its
+// answer ("" when none is).
+func (m *model) btwLine() string {
+	if m.btwCancel == nil {
+		return ""
+	}
+	return m.th.accent.Render(spinner[m.spin%len(spinner)]) + " btw: " + oneLine(clean(m.btwQuestion), max(20, m.width-40)) + m.th.dim.Render(" · esc dismisses")
+}
+
+// dismissBtw drops the side question waiting for its answer; it reports
+// whether there was one.
+func (m *model) dismissBtw() bool {
+	if m.btwCancel == nil {
+		return false
+	}
+	m.btwCancel()
+	m.btwCancel, m.btwQuestion = nil, ""
+	m.setNotice("Side question dismissed")
+	return true
+}

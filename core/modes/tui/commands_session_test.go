@@ -223,3 +223,24 @@ func TestSlashSessionDelete(t *testing.T) {
 		t.Errorf("bad argument:\n%s", r.transcript())
 	}
 }
+
+// A side question waiting for its answer shows in the live area; Esc
+// dismisses it and its answer is not printed.
+func TestSlashBtwDismissed(t *testing.T) {
+	t.Parallel()
+	hold := make(chan struct{})
+	r := newRig(t, mockllm.Turn{Blocks: []mockllm.Block{text("too late")}, Hold: hold})
+	r.typeAndSend("/btw is it raining?")
+	if !strings.Contains(r.view(), "btw: is it raining?") {
+		t.Fatalf("view:\n%s", r.view())
+	}
+	r.key("esc")
+	if strings.Contains(r.view(), "btw: is it raining?") || !strings.Contains(r.view(), "Side question dismissed") {
+		t.Errorf("after Esc:\n%s", r.view())
+	}
+	close(hold)
+	r.settle()
+	if r.printedHas("too late") {
+		t.Errorf("a dismissed answer was printed:\n%s", r.transcript())
+	}
+}

@@ -64,6 +64,9 @@ func (m *model) onKey(k tea.KeyPressMsg) tea.Cmd {
 		}
 	case "esc":
 		m.loopPauseOnEsc()
+		if !m.running && m.dismissBtw() {
+			return nil
+		}
 		switch {
 		case m.running:
 			s := m.s

@@ -103,6 +103,7 @@ type model struct {
 
 	loop         loopState // /loop
 	btwCancel    func()    // stops the /btw question in flight
+	btwQuestion  string    // the /btw question in flight
 	backgrounded bool      // /background: the UI ended, the agent finishes its work
 }
 
@@ -230,7 +231,7 @@ func (m *model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, m.cmdResume("")
 	case tickMsg:
 		m.spin++
-		if m.running || m.busy != "" {
+		if m.running || m.busy != "" || m.btwCancel != nil {
 			return m, m.tick()
 		}
 		m.ticking = false
@@ -415,6 +416,9 @@ func (m *model) View() tea.View {
 	}
 	if m.notice != "" && time.Since(m.noticeAt) < noticeFor {
 		parts = append(parts, m.th.warn.Render(ansi.Truncate(m.notice, max(10, m.width-1), "…")))
+	}
+	if b := m.btwLine(); b != "" {
+		parts = append(parts, b)
 	}
 	if w := m.workingLine(); w != "" {
 		parts = append(parts, w)
