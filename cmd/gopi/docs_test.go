@@ -7,6 +7,7 @@ import (
 
 	"github.com/gopi-agent/gopi/core/ai/models"
 	"github.com/gopi-agent/gopi/core/modes/rpc"
+	"github.com/gopi-agent/gopi/core/modes/tui"
 	"github.com/gopi-agent/gopi/internal/cliflags"
 	"github.com/gopi-agent/gopi/internal/docgen"
 	"github.com/spf13/pflag"
@@ -88,6 +89,20 @@ func TestReadmeNamesEveryProvider(t *testing.T) {
 	for _, p := range reg.Providers() {
 		if !strings.Contains(string(b), "`"+p.Name+"`") {
 			t.Errorf("README.md's provider table does not name %s", p.Name)
+		}
+	}
+}
+
+// README's slash-command table names every built-in command of the
+// interactive mode.
+func TestReadmeNamesEverySlashCommand(t *testing.T) {
+	b, err := os.ReadFile("../../README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range tui.CommandDocs() {
+		if !strings.Contains(string(b), "`/"+c.Name+"`") {
+			t.Errorf("README.md's slash-command table does not name /%s", c.Name)
 		}
 	}
 }

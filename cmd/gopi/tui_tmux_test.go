@@ -5,6 +5,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -52,7 +53,11 @@ func startTmux(t *testing.T, width, height int, dir string, env []string, args .
 	x := &tmuxTerm{t: t, socket: fmt.Sprintf("gopi-test-%d-%d", os.Getpid(), time.Now().UnixNano())}
 	var cmd strings.Builder
 	cmd.WriteString("env -i")
-	for _, e := range append(env, "GOPI_TEST_RUN_MAIN=1", "TERM=xterm-256color", "PATH="+os.Getenv("PATH")) {
+	extra := []string{"GOPI_TEST_RUN_MAIN=1", "TERM=xterm-256color"}
+	if !slices.ContainsFunc(env, func(e string) bool { return strings.HasPrefix(e, "PATH=") }) {
+		extra = append(extra, "PATH="+os.Getenv("PATH"))
+	}
+	for _, e := range append(env, extra...) {
 		cmd.WriteString(" " + shellQuote(e))
 	}
 	cmd.WriteString(" " + shellQuote(exe))

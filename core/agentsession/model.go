@@ -169,6 +169,7 @@ type ModelState struct {
 
 	mu       sync.Mutex
 	recorded struct{ model, thinking string } // model and thinking level last written on the store's path
+	tier     string                           // the OpenAI service tier sent (see ServiceTier)
 }
 
 // Registry returns the model registry.

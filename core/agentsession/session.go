@@ -335,6 +335,7 @@ func New(ctx context.Context, opts Options) (*Session, error) {
 	})
 	s.tools.agent = s.agent
 	s.model = &ModelState{reg: reg, agent: s.agent, store: s.Store, agentDir: cfg.AgentDir, cycle: opts.CycleModels, fallback: fallback}
+	s.model.restoreTier(sctx.ServiceTier, cfg.Settings.String("serviceTier"))
 	if len(sctx.Messages) > 0 || sctx.Models["default"] != "" {
 		s.model.recorded.model, s.model.recorded.thinking = sctx.Models["default"], sctx.ThinkingLevel
 	}
@@ -439,6 +440,7 @@ func (s *Session) prepareRequest(req *ai.Request) {
 	// The agent was built for the first store; after a switch the
 	// provider's cache key follows the current one.
 	req.SessionID = s.Store().SessionID()
+	req.ServiceTier = s.model.ServiceTier()
 }
 
 // onPreviewQueued forces a one-shot resolve call and reminds the model

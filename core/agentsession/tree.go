@@ -52,6 +52,7 @@ type treeHost interface {
 	branchHooks(ctx context.Context, ev *agent.BranchEvent)
 	beforeSwitchHooks(ctx context.Context, ev *agent.BeforeSwitchEvent) (cancel bool)
 	switchHooks(ctx context.Context, ev *agent.SwitchEvent)
+	moveStore(dir string, locs session.Locations) error
 }
 
 // NavigateOptions refine Navigate.

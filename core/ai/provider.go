@@ -54,6 +54,7 @@ type Request struct {
 	RequestID    string            // correlates hooks, logs and events; NewRequestID when empty
 	SessionID    string            // session id for providers that accept one (cache keys)
 	Cache        CacheRetention    // prompt-cache marks; "" means short
+	ServiceTier  string            // OpenAI service tier ("priority" is /fast); "" sends none
 
 	// FirstEventTimeout bounds the wait for the response to start (0: the
 	// default, max(DefaultFirstEventTimeout, IdleTimeout); negative: none).

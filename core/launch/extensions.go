@@ -25,6 +25,8 @@ type Extras struct {
 	// ToolRenderers draw the cards of the extension tools that joined
 	// the session, by tool name.
 	ToolRenderers map[string]*extensions.ToolRenderer
+	// Loaded are the paths of the extensions that loaded, in order.
+	Loaded []string
 }
 
 // loadExtensions finds and loads the extensions for a session (with
@@ -122,7 +124,7 @@ func loadExtensions(ctx context.Context, r *Request, cfg *config.Config, opts *a
 		s.OnClose(func() { unsub(); rt.Close() })
 		bound.Store(s)
 		rt.Bind(extensions.SessionHost(s))
-		started.Extras = Extras{Commands: rt.Commands(), Shortcuts: rt.Shortcuts(), Renderers: rt.Renderers()}
+		started.Extras = Extras{Commands: rt.Commands(), Shortcuts: rt.Shortcuts(), Renderers: rt.Renderers(), Loaded: rt.Loaded()}
 		// Only the tools that joined the session (a skipped one must not
 		// draw the built-in of its name).
 		started.Extras.ToolRenderers = map[string]*extensions.ToolRenderer{}

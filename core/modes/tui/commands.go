@@ -24,25 +24,54 @@ type slashCommand struct {
 // commands lists the slash commands in the order /help shows them.
 var commands []slashCommand
 
+// commandAliases are other names of commands, as omp has them.
+var commandAliases = map[string]string{"exit": "quit", "models": "model", "status": "extensions", "bg": "background"}
+
 func init() {
 	commands = []slashCommand{
-		{"model", "[query]", "pick the model (with a query: the first match)", (*model).cmdModel},
+		{"model", "[query]", "pick the model (with a query: the first match; also /models)", (*model).cmdModel},
 		{"thinking", "[level]", "set the thinking level: off, minimal, low, medium, high, xhigh", (*model).cmdThinking},
+		{"fast", "[on|off|status]", "toggle fast mode (OpenAI's priority service tier)", (*model).cmdFast},
+		{"loop", "[count|duration]", "toggle loop mode: the next prompt is sent again each time the agent finishes", (*model).cmdLoop},
+		{"force", "<tool> [prompt]", "make the next model call use one tool", (*model).cmdForce},
 		{"compact", "[instructions]", "summarise the conversation so far to free the context", (*model).cmdCompact},
+		{"context", "", "what fills the context window, by part, in tokens", (*model).cmdContext},
+		{"usage", "", "this session's tokens and cost per model", (*model).cmdUsage},
+		{"retry", "", "send the last turn again when it failed or was aborted", (*model).cmdRetry},
+		{"btw", "<question>", "ask a side question about the conversation (nothing is added to it)", (*model).cmdBtw},
 		{"tree", "", "move to another point of this session's tree (Tab cycles the filter)", (*model).cmdTree},
 		{"branch", "", "start a new session from one of your messages", (*model).cmdBranch},
+		{"fork", "", "copy this whole session into a new file and continue there", (*model).cmdFork},
 		{"new", "", "start a new session", (*model).cmdNew},
+		{"drop", "", "delete this session's file and start a new session", (*model).cmdDrop},
 		{"resume", "", "switch to another session of this directory", (*model).cmdResume},
+		{"rename", "<title>", "name this session", (*model).cmdRename},
+		{"move", "<path>", "move this session (and the tools' working directory) to another directory", (*model).cmdMove},
 		{"handoff", "[focus]", "have the model write a handoff and continue in a fresh session", (*model).cmdHandoff},
 		{"export", "[file.html]", "write this session as a web page", (*model).cmdExport},
-		{"session", "", "this session's file, messages, tokens and cost", (*model).cmdSession},
-		{"copy", "", "copy the last answer to the clipboard", (*model).cmdCopy},
+		{"share", "", "publish this session as a secret GitHub gist (needs gh)", (*model).cmdShare},
+		{"dump", "", "copy the conversation as Markdown to the clipboard", (*model).cmdDump},
+		{"copy", "[last|code|all|cmd]", "copy the last answer, its last code block, all its code blocks, or the last command run", (*model).cmdCopy},
+		{"session", "[info|delete]", "this session's file, messages, tokens and cost; delete removes it", (*model).cmdSession},
+		{"todo", "[verb]", "show or change the todo plan (/todo help)", (*model).cmdTodo},
+		{"jobs", "", "the background jobs, running and recent", (*model).cmdJobs},
+		{"background", "", "let the agent finish in the background, the UI closed (also /bg)", (*model).cmdBackground},
+		{"tools", "", "the tools offered to the model", (*model).cmdTools},
+		{"agents", "", "the agent definitions the task tool can start", (*model).cmdAgents},
+		{"extensions", "", "the extensions loaded and what they add (also /status)", (*model).cmdExtensions},
 		{"settings", "", "the settings in force for this session", (*model).cmdSettings},
 		{"skills", "", "the skills, rules and prompt templates found for this session", (*model).cmdSkills},
 		{"mcp", "", "the MCP servers: state, tools and problems", (*model).cmdMCP},
+		{"memory", "[view]", "omp's memory (not in gopi yet)", (*model).cmdMemory},
+		{"browser", "[headless|visible]", "the browser tool's mode (not in gopi yet)", (*model).cmdBrowser},
+		{"marketplace", "", "plugin marketplaces (not in gopi yet)", (*model).cmdMarketplace},
+		{"plugins", "[list]", "installed plugins (not in gopi yet)", (*model).cmdPlugins},
+		{"reload-plugins", "", "reload plugins (not in gopi yet)", (*model).cmdReloadPlugins},
 		{"login", "[provider]", "log in to a provider (subscription sign-in or API key), stored in agent.db", (*model).cmdLogin},
 		{"logout", "[provider]", "remove a provider's credentials from gopi's agent.db", (*model).cmdLogout},
 		{"ssh", "[add|list|remove|help]", "manage the ssh tool's hosts (ssh.json)", (*model).cmdSSH},
+		{"debug", "", "debugging aids: system info, the conversation to a file, the artifact folder", (*model).cmdDebug},
+		{"changelog", "", "where this build's changes are described", (*model).cmdChangelog},
 		{"hotkeys", "", "the key bindings", (*model).cmdHotkeys},
 		{"help", "", "this list", (*model).cmdHelp},
 		{"quit", "", "exit (also /exit)", func(m *model, _ string) tea.Cmd { return m.quit() }},
@@ -55,8 +84,8 @@ func init() {
 func (m *model) command(line string, d agentsession.Delivery) tea.Cmd {
 	name, args, _ := strings.Cut(strings.TrimPrefix(line, "/"), " ")
 	args = strings.TrimSpace(args)
-	if name == "exit" {
-		name = "quit"
+	if alias, ok := commandAliases[name]; ok {
+		name = alias
 	}
 	for _, c := range commands {
 		if c.name == name {
@@ -427,6 +456,10 @@ func (m *model) cmdExport(args string) tea.Cmd {
 	if f := strings.Fields(args); len(f) > 0 {
 		args = f[0]
 	}
+	switch args {
+	case "--copy", "clipboard", "copy":
+		return m.printSection(m.r.warning("/export writes a file: /dump copies the session to the clipboard"))
+	}
 	s := m.s
 	return func() tea.Msg {
 		path, err := s.ExportHTML(args)
@@ -437,7 +470,14 @@ func (m *model) cmdExport(args string) tea.Cmd {
 	}
 }
 
-func (m *model) cmdSession(string) tea.Cmd {
+func (m *model) cmdSession(args string) tea.Cmd {
+	switch strings.ToLower(strings.TrimSpace(args)) {
+	case "", "info":
+	case "delete":
+		return m.sessionDelete()
+	default:
+		return m.printSection(m.r.errorLine("Usage: /session [info|delete]"))
+	}
 	st := m.s.Stats()
 	file := st.SessionFile
 	if file == "" {
@@ -452,15 +492,6 @@ func (m *model) cmdSession(string) tea.Cmd {
 		fmt.Sprintf("  cost       $%.4f", st.Cost),
 	}
 	return m.printSection(strings.Join(lines, "\n"))
-}
-
-func (m *model) cmdCopy(string) tea.Cmd {
-	text := m.s.LastAssistantText()
-	if strings.TrimSpace(text) == "" {
-		return m.printSection(m.r.notice("No answer to copy yet"))
-	}
-	m.setNotice("Copied the last answer to the clipboard")
-	return tea.SetClipboard(text)
 }
 
 func (m *model) cmdSettings(string) tea.Cmd {
@@ -667,7 +698,7 @@ func (m *model) extCommands() []ExtCommand {
 // BuiltinCommand reports whether /name is one of the interactive mode's
 // own commands (an extension's command of that name is left out).
 func BuiltinCommand(name string) bool {
-	if name == "exit" {
+	if _, ok := commandAliases[name]; ok {
 		return true
 	}
 	for _, b := range commands {

@@ -78,6 +78,12 @@ func (m *model) footer() string {
 	if st.jobs > 0 {
 		left += fmt.Sprintf(" · %d job(s) running", st.jobs)
 	}
+	if m.s.Model().FastMode() {
+		left += " · fast"
+	}
+	if m.loop.on {
+		left += " · loop"
+	}
 	for _, k := range sortedKeys(m.extStatus) {
 		left += " · " + clean(m.extStatus[k])
 	}

@@ -63,6 +63,10 @@ func (m *model) onKey(k tea.KeyPressMsg) tea.Cmd {
 			return m.quit()
 		}
 	case "esc":
+		m.loopPauseOnEsc()
+		if !m.running && m.dismissBtw() {
+			return nil
+		}
 		switch {
 		case m.running:
 			s := m.s
@@ -154,6 +158,9 @@ func (m *model) send(d agentsession.Delivery) tea.Cmd {
 	command := strings.HasPrefix(typed, "/") || strings.HasPrefix(typed, "!")
 	m.ed.remember(text)
 	m.ed.clear()
+	if !command {
+		m.loopSent(text)
+	}
 	switch {
 	case command:
 		return m.submitAs(text, d)

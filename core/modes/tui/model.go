@@ -100,6 +100,11 @@ type model struct {
 	activity    int       // counts key presses and runs: an idle check is stale once it changed
 	outbox      []string  // printed text not yet handed to the terminal
 	inflight    bool      // a print is on its way (see flush)
+
+	loop         loopState // /loop
+	btwCancel    func()    // stops the /btw question in flight
+	btwQuestion  string    // the /btw question in flight
+	backgrounded bool      // /background: the UI ended, the agent finishes its work
 }
 
 func newModel(ctx context.Context, s Session, opts Options) *model {
@@ -210,11 +215,23 @@ func (m *model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 			m.pending = m.pending[1:]
 			cmds = append(cmds, func() tea.Msg { return submitMsg{text: next} })
 		}
-		cmds = append(cmds, m.refreshStatus())
+		cmds = append(cmds, m.refreshStatus(), m.loopAfterRun())
 		return m, tea.Batch(cmds...)
+	case loopResendMsg:
+		return m, m.onLoopResend(msg)
+	case loopSendMsg:
+		return m, m.onLoopSend(msg)
+	case btwMsg:
+		return m, m.onBtw(msg)
+	case movedMsg:
+		return m, m.onMoved(msg.dir)
+	case editedMsg:
+		return m, m.onEdited(msg)
+	case resumePickerMsg:
+		return m, m.cmdResume("")
 	case tickMsg:
 		m.spin++
-		if m.running || m.busy != "" {
+		if m.running || m.busy != "" || m.btwCancel != nil {
 			return m, m.tick()
 		}
 		m.ticking = false
@@ -399,6 +416,9 @@ func (m *model) View() tea.View {
 	}
 	if m.notice != "" && time.Since(m.noticeAt) < noticeFor {
 		parts = append(parts, m.th.warn.Render(ansi.Truncate(m.notice, max(10, m.width-1), "…")))
+	}
+	if b := m.btwLine(); b != "" {
+		parts = append(parts, b)
 	}
 	if w := m.workingLine(); w != "" {
 		parts = append(parts, w)

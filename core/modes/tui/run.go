@@ -51,6 +51,11 @@ type Options struct {
 	// Logins are what /login and /logout use (nil: they say logins are
 	// unavailable).
 	Logins Logins
+	// Editor is the user's editor command ($VISUAL, else $EDITOR) for
+	// /todo edit; "" when none is set.
+	Editor string
+	// Extensions are the paths of the extensions loaded (/extensions).
+	Extensions []string
 	// Warnings are problems found while the session started that the
 	// user should see (an extension tool whose parameters are not a
 	// schema, an MCP tool whose schema had to be changed); they are
@@ -97,13 +102,18 @@ func Run(ctx context.Context, s Session, opts Options) error {
 	p := tea.NewProgram(m, popts...)
 	unsub := s.Subscribe(func(e agent.Event) { p.Send(eventMsg{e}) })
 	// The ask tool's questions open as dialogs.
-	m.ui = &dialogUI{send: p.Send}
+	m.ui = &dialogUI{send: p.Send, detached: make(chan struct{})}
 	uiErr := s.Tools().SetUI(m.ui)
 	if uiErr != nil {
 		m.notice, m.noticeAt = "Dialogs are unavailable: "+uiErr.Error(), time.Now()
 	}
 	_, err := p.Run()
 	unsub()
+	if m.backgrounded && err == nil {
+		// Questions to the user fail from now on: nobody is there to answer.
+		m.ui.detach()
+		waitInBackground(ctx, s, opts.Output)
+	}
 	s.Abort()
 	if errors.Is(err, tea.ErrProgramKilled) && ctx.Err() != nil {
 		return nil

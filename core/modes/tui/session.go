@@ -7,6 +7,7 @@ import (
 	"github.com/gopi-agent/gopi/core/agentsession"
 	"github.com/gopi-agent/gopi/core/ai"
 	"github.com/gopi-agent/gopi/core/config"
+	"github.com/gopi-agent/gopi/core/message"
 )
 
 // Session is what the terminal UI uses of a session;
@@ -33,8 +34,23 @@ type Session interface {
 	Config() *config.Config
 	Agent() *agent.Agent
 
-	// ExportHTML writes the session as a web page (/export).
+	// ExportHTML writes the session as a web page (/export, /share).
 	ExportHTML(outputPath string) (string, error)
+	// TranscriptText is the conversation as Markdown (/dump).
+	TranscriptText() string
+	// ContextUsage and UsageByModel measure the context and the
+	// session's spending (/context, /usage).
+	ContextUsage() agentsession.ContextUsage
+	UsageByModel() []agentsession.ModelUsage
+	// Retry sends a failed last turn again (/retry); SideQuestion asks
+	// about the conversation without adding to it (/btw).
+	Retry(ctx context.Context) (bool, error)
+	SideQuestion(ctx context.Context, question string, onDelta func(string)) (string, error)
+	// SendCustomMessage adds a message of gopi's own to the conversation
+	// (a note to the model after /todo).
+	SendCustomMessage(ctx context.Context, m *message.Custom, opts agentsession.CustomOptions) error
+	// Turn waits for the work to end when the UI goes to the background.
+	Turn() *agentsession.Turn
 
 	// Tools connects the dialogs and counts background jobs.
 	Tools() *agentsession.Tools

@@ -3,6 +3,7 @@ package tui
 import (
 	"context"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"time"
 
@@ -18,8 +19,20 @@ import (
 // timeout or the tool's ctx; the model only draws it and sends the answer
 // back.
 type dialogUI struct {
-	send   func(tea.Msg)
-	nextID atomic.Int64
+	send     func(tea.Msg)
+	nextID   atomic.Int64
+	detached chan struct{} // closed by detach: nobody answers dialogs any more (nil: never)
+	once     sync.Once
+}
+
+// detach makes every dialog, open or to come, fail as dismissed: the UI is
+// gone (/background).
+func (u *dialogUI) detach() {
+	u.once.Do(func() {
+		if u.detached != nil {
+			close(u.detached)
+		}
+	})
 }
 
 var _ tool.UI = (*dialogUI)(nil)
@@ -69,6 +82,8 @@ func (u *dialogUI) ask(ctx context.Context, d dialogMsg, timeout time.Duration) 
 	select {
 	case a := <-reply:
 		return a, a.err
+	case <-u.detached:
+		return dialogAnswer{}, tool.ErrDialogCancelled
 	case <-expired:
 		u.send(dialogCloseMsg{d.id})
 		return dialogAnswer{}, tool.ErrDialogTimedOut

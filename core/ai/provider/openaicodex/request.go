@@ -32,6 +32,9 @@ func buildPayload(req *ai.Request) map[string]any {
 	if key := openairesponses.PromptCacheKey(req.SessionID); key != "" {
 		p["prompt_cache_key"] = key
 	}
+	if req.ServiceTier != "" {
+		p["service_tier"] = req.ServiceTier
+	}
 	if req.Temperature != nil {
 		p["temperature"] = *req.Temperature
 	}

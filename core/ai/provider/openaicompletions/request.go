@@ -75,6 +75,9 @@ func buildPayload(req *ai.Request, c Compat) map[string]any {
 		field = "max_tokens"
 	}
 	p[field] = req.EffectiveMaxTokens()
+	if req.ServiceTier != "" {
+		p["service_tier"] = req.ServiceTier
+	}
 	if req.Temperature != nil {
 		p["temperature"] = *req.Temperature
 	}

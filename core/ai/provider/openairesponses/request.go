@@ -23,6 +23,9 @@ func BuildPayload(req *ai.Request) map[string]any {
 	if req.SessionID != "" {
 		p["prompt_cache_key"] = req.SessionID
 	}
+	if req.ServiceTier != "" {
+		p["service_tier"] = req.ServiceTier
+	}
 	if req.Cache == ai.CacheLong {
 		p["prompt_cache_retention"] = "24h"
 	}
