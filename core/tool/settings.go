@@ -40,6 +40,7 @@ type Settings struct {
 	Bash                                 config.Bash  // the bash tool's and background jobs' settings (bashInterceptor.*, async.*, bash.autoBackground.*)
 	Shell                                config.Shell // how commands are run: shell, login, prefix, environment (PI_BASH_NO_LOGIN, PI_SHELL_PREFIX, …)
 	TodoEnabled                          bool         // todo.enabled: offer todo_write
+	PlanEnabled                          bool         // plan.enabled: plan mode may be entered; offer exit_plan_mode
 	DebugEnabled                         bool         // debug.enabled: offer the debug tool (DAP)
 	ImagesAutoResize                     bool         // images.autoResize: scale images read for the model down to the providers' limits
 	InspectImage                         bool         // inspect_image.enabled: read describes images instead of attaching them
@@ -122,6 +123,7 @@ func settingsFrom(cs *config.Settings) Settings {
 		HashlineAutoDropPureInsertDuplicates: cs.Bool("edit.hashlineAutoDropPureInsertDuplicates"),
 		AskTimeout:                           cs.Int("ask.timeout"),
 		TodoEnabled:                          cs.Bool("todo.enabled"),
+		PlanEnabled:                          cs.Bool("plan.enabled"),
 		DebugEnabled:                         cs.Bool("debug.enabled"),
 		ImagesAutoResize:                     cs.Bool("images.autoResize"),
 		InspectImage:                         cs.Bool("inspect_image.enabled"),
