@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/gopi-agent/gopi/core/ai"
@@ -116,6 +117,8 @@ type Agent struct {
 
 	runs   runState // whether a run is in progress and how to stop it
 	queued queues   // steering, follow-up, forced tool choices, interrupt mode
+	// endTurn asks the run to end after its current turn (EndRunAfterTurn).
+	endTurn atomic.Bool
 
 	mu           sync.Mutex
 	messages     []ai.Message
@@ -310,6 +313,17 @@ func (a *Agent) IsRunning() bool { return a.runs.isRunning() }
 // Abort cancels the current run, if any: the stream ends as an aborted
 // message keeping its partial content and running tools are cancelled.
 func (a *Agent) Abort() { a.runs.abort() }
+
+// EndRunAfterTurn asks the run in progress to end once its current turn
+// is over — the tool calls of the model's answer have their results — as
+// if the model had stopped there: no further model call, queued messages
+// stay queued. A listener calls it when a tool result hands control to
+// the user (exit_plan_mode). Without a run it does nothing.
+func (a *Agent) EndRunAfterTurn() {
+	if a.IsRunning() {
+		a.endTurn.Store(true)
+	}
+}
 
 // AbortRetry cancels a retry wait in progress; the run ends with the
 // failed message.

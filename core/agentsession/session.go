@@ -7,6 +7,7 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -175,6 +176,7 @@ type Session struct {
 	compactor  *Compactor          // compaction, pruning, promotion, handoff (compact.go)
 	gate       *Turn               // who works on the conversation; closed state (turn.go)
 	tools      *Tools              // the offered tools, their environment, UI, todos and jobs (tools.go)
+	plan       *PlanMode           // plan mode (planmode.go)
 
 	// Set in New, or safe for concurrent use by themselves.
 	listeners    agent.Listeners
@@ -339,6 +341,7 @@ func New(ctx context.Context, opts Options) (*Session, error) {
 		s.model.recorded.model, s.model.recorded.thinking = sctx.Models["default"], sctx.ThinkingLevel
 	}
 	s.gate = newTurn(s.agent)
+	s.plan = &PlanMode{s: s}
 	s.compactor = &Compactor{host: s, turn: s.gate, agent: s.agent, model: s.model, cfg: cfg}
 	s.tree = &Tree{host: s, turn: s.gate, agent: s.agent, model: s.model, cfg: cfg, cwd: cwd, sessionDir: opts.SessionDir}
 	s.shell = &Shell{agent: s.agent, env: s.toolEnv, shell: s.svc.Shell, store: s.Store, hooks: s.userBashHooks, closed: s.gate.isClosed, bg: &s.bg, bgCtx: s.bgCtx}
@@ -408,10 +411,23 @@ func (s *Session) newToolEnv(store *session.Manager) *tool.Env {
 	if s.opts.artifacts != nil {
 		env.Artifacts = s.opts.artifacts
 	}
+	env.LocalFallback = localFallback(store)
 	env.ToolNames = s.offeredToolNames
 	env.Caches = s.caches
 	env.Diagnostics = s.opts.Diagnostics
 	return env
+}
+
+// localFallback is the scratch directory (local://) of a session kept in
+// memory: a directory of its own under the system's temporary directory.
+func localFallback(store *session.Manager) string {
+	id := strings.Map(func(r rune) rune {
+		if r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '_' || r == '.' || r == '-' {
+			return r
+		}
+		return '_'
+	}, store.SessionID())
+	return filepath.Join(os.TempDir(), "gopi-local", id)
 }
 
 func contains(list []string, s string) bool {

@@ -11,6 +11,7 @@ import (
 	"github.com/gopi-agent/gopi/core/permission"
 	"github.com/gopi-agent/gopi/core/session"
 	"github.com/gopi-agent/gopi/core/tool"
+	"github.com/gopi-agent/gopi/core/tools/exitplan"
 	"github.com/gopi-agent/gopi/core/tools/job"
 	"github.com/gopi-agent/gopi/core/tools/registry"
 )
@@ -196,6 +197,12 @@ func (t *Tools) build() ([]tool.Tool, error) {
 		if len(t.names) > 0 && !contains(t.names, "resolve") {
 			// Previews need resolve; it stays hidden until one is queued.
 			if tl, err := registry.New("resolve", env, t.svc); err == nil {
+				out = append(out, tl)
+			}
+		}
+		if len(t.names) > 0 && env.Settings.PlanEnabled && !contains(t.names, exitplan.Name) {
+			// Plan mode ends with exit_plan_mode, whatever tools were chosen.
+			if tl, err := registry.New(exitplan.Name, env, t.svc); err == nil {
 				out = append(out, tl)
 			}
 		}

@@ -1,0 +1,264 @@
+package agentsession
+
+import (
+	"context"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/gopi-agent/gopi/core/ai"
+	"github.com/gopi-agent/gopi/core/session"
+	"github.com/gopi-agent/gopi/core/tool"
+	"github.com/gopi-agent/gopi/internal/mockllm"
+)
+
+// planUI answers the plan review with scripted choices and records the
+// questions.
+type planUI struct {
+	tool.UI
+	mu      sync.Mutex
+	choices []string
+	inputs  []string
+	asked   []string
+}
+
+func (u *planUI) Select(_ context.Context, title string, options []string, timeout time.Duration) (string, error) {
+	u.mu.Lock()
+	defer u.mu.Unlock()
+	u.asked = append(u.asked, title+": "+strings.Join(options, " | "))
+	if timeout != 0 {
+		return "", tool.ErrDialogTimedOut
+	}
+	if len(u.choices) == 0 {
+		return "", tool.ErrDialogCancelled
+	}
+	c := u.choices[0]
+	u.choices = u.choices[1:]
+	return c, nil
+}
+
+func (u *planUI) Input(_ context.Context, title, _ string, _ time.Duration) (string, error) {
+	u.mu.Lock()
+	defer u.mu.Unlock()
+	u.asked = append(u.asked, title)
+	if len(u.inputs) == 0 {
+		return "", tool.ErrDialogCancelled
+	}
+	in := u.inputs[0]
+	u.inputs = u.inputs[1:]
+	return in, nil
+}
+
+func (u *planUI) Notify(string, string)      {}
+func (u *planUI) SetStatus(string, string)   {}
+func (u *planUI) SetWidget(string, []string) {}
+func (u *planUI) SetTitle(string)            {}
+func (u *planUI) SetEditorText(string)       {}
+
+// planRig is a session on the mock LLM whose plan role is mock-think.
+func planRig(t *testing.T, ui *planUI) *taskRig {
+	t.Helper()
+	r := newTaskRig(t, "  plan: mock/mock-think\n")
+	if err := r.s.Tools().SetUI(ui); err != nil {
+		t.Fatal(err)
+	}
+	return r
+}
+
+// The whole of plan mode through the mock LLM: the plan model reads and
+// writes the plan and calls exit_plan_mode; the user approves; the next
+// request goes to the default model in a new session, with every tool and
+// the plan.
+func TestPlanModeApproveAndExecute(t *testing.T) {
+	t.Parallel()
+	ui := &planUI{choices: []string{PlanApprove}}
+	r := planRig(t, ui)
+	if err := os.WriteFile(filepath.Join(r.f.project, "main.go"), []byte("package main\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	plan := "# Plan\n\n1. Add a greeting to main.go.\n"
+	r.srv.Script(
+		mockllm.Turn{Blocks: []mockllm.Block{call("read", map[string]any{"path": "main.go"}), call("write", map[string]any{"path": "main.go", "content": "oops"})}},
+		mockllm.Turn{Blocks: []mockllm.Block{call("write", map[string]any{"path": "local://PLAN.md", "content": plan})}},
+		mockllm.Turn{Blocks: []mockllm.Block{call("exit_plan_mode", map[string]any{"title": "GREETING_PLAN"})}},
+		say2("executing"),
+	)
+	first := r.s.Store().File()
+	warn, err := r.s.Plan().Enter()
+	if err != nil || warn != "" {
+		t.Fatalf("enter: %q %v", warn, err)
+	}
+	if st := r.s.Plan().State(); !st.Enabled || st.PlanFilePath != "local://PLAN.md" {
+		t.Fatalf("state %+v", st)
+	}
+	if err := r.s.Prompt(context.Background(), "plan a greeting", PromptOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	// The write outside the plan file was refused with omp's text.
+	var refused string
+	r.mu.Lock()
+	for _, e := range r.ends {
+		if e.ToolName == "write" && e.IsError {
+			refused = e.Result.Content[0].(*tool.TextContent).Text
+		}
+	}
+	r.mu.Unlock()
+	if refused != "Plan mode: only the plan file may be modified (local://PLAN.md)." {
+		t.Fatalf("write outside the plan: %q", refused)
+	}
+	if b, _ := os.ReadFile(filepath.Join(r.f.project, "main.go")); string(b) != "package main\n" {
+		t.Fatalf("main.go changed: %q", b)
+	}
+	reqs := r.srv.Requests()
+	if len(reqs) != 4 {
+		t.Fatalf("%d requests, want 4 (three planning, one executing)", len(reqs))
+	}
+	for i, q := range reqs[:3] {
+		var body struct {
+			Model string `json:"model"`
+		}
+		_ = json.Unmarshal(q.Body, &body)
+		if body.Model != "mock-think" {
+			t.Fatalf("planning request %d went to %s", i, body.Model)
+		}
+		if !strings.Contains(string(q.Body), "You are in plan mode") {
+			t.Fatalf("planning request %d lacks the plan mode instructions", i)
+		}
+	}
+	exec := r.request("The plan is approved")
+	if exec.model != "mock-model" {
+		t.Fatalf("execution went to %s", exec.model)
+	}
+	for _, want := range []string{"read", "write", "edit", "bash"} {
+		if !slices.Contains(exec.tools, want) {
+			t.Fatalf("execution request lacks %s: %v", want, exec.tools)
+		}
+	}
+	body := string(reqs[3].Body)
+	if !strings.Contains(body, "Add a greeting to main.go.") || !strings.Contains(body, "local://GREETING_PLAN.md") {
+		t.Fatalf("execution request lacks the plan: %s", body)
+	}
+	if strings.Contains(body, "plan a greeting") || strings.Contains(body, "You are in plan mode") {
+		t.Fatal("the execution did not start from a fresh context")
+	}
+	if got := ui.asked; len(got) != 1 || got[0] != "Plan mode - next step: Approve and execute | Approve and keep context | Refine plan | Stay in plan mode" {
+		t.Fatalf("asked %q", got)
+	}
+	// Plan mode is over; the approved plan is in the new session's
+	// scratch directory, and the old session recorded the modes.
+	if st := r.s.Plan().State(); st.Enabled || st.Paused {
+		t.Fatalf("state after approval %+v", st)
+	}
+	if r.s.Store().File() == first {
+		t.Fatal("approve and execute kept the session")
+	}
+	if b, err := os.ReadFile(r.s.Tools().Env().Resolve("local://GREETING_PLAN.md")); err != nil || string(b) != plan {
+		t.Fatalf("approved plan in the new session: %q %v", b, err)
+	}
+	old, err := session.Open(first, session.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer old.Close()
+	var modes []string
+	for _, e := range old.Entries() {
+		if e.ModeChange != nil {
+			modes = append(modes, e.ModeChange.Mode+string(e.ModeChange.Data))
+		}
+	}
+	if want := []string{`plan{"planFilePath":"local://PLAN.md"}`, "none"}; !slices.Equal(modes, want) {
+		t.Fatalf("mode changes %q, want %q", modes, want)
+	}
+	if _, err := os.Stat(strings.TrimSuffix(first, ".jsonl") + "/local/GREETING_PLAN.md"); err != nil {
+		t.Fatalf("the plan was not renamed to its title: %v", err)
+	}
+	if last := r.s.LastAssistantText(); last != "executing" {
+		t.Fatalf("last answer %q", last)
+	}
+	if m := r.s.Agent().Model(); m.ID != "mock-model" {
+		t.Fatalf("model after approval %s", m.ID)
+	}
+}
+
+// Keeping the context runs the plan in the same session; refining sends
+// the user's words as the next planning prompt; /plan off pauses.
+func TestPlanModeRefineThenKeepContext(t *testing.T) {
+	t.Parallel()
+	ui := &planUI{choices: []string{PlanRefine, PlanApproveKeep}, inputs: []string{"also say goodbye"}}
+	r := planRig(t, ui)
+	r.srv.Script(
+		mockllm.Turn{Blocks: []mockllm.Block{call("write", map[string]any{"path": "PLAN.md", "content": "# Plan v1\n"}), call("exit_plan_mode", map[string]any{"title": "P1"})}},
+		mockllm.Turn{Blocks: []mockllm.Block{call("write", map[string]any{"path": "PLAN.md", "content": "# Plan v2\n"}), call("exit_plan_mode", map[string]any{"title": "P2"})}},
+		say2("done"),
+	)
+	first := r.s.Store().File()
+	if _, err := r.s.Plan().Enter(); err != nil {
+		t.Fatal(err)
+	}
+	if err := r.s.Prompt(context.Background(), "plan it", PromptOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	reqs := r.srv.Requests()
+	if len(reqs) != 3 || !strings.Contains(string(reqs[1].Body), "also say goodbye") {
+		t.Fatalf("%d requests; the refinement was not sent", len(reqs))
+	}
+	if r.s.Store().File() != first {
+		t.Fatal("keep context started a new session")
+	}
+	last := string(reqs[2].Body)
+	if !strings.Contains(last, "# Plan v2") || !strings.Contains(last, "plan it") {
+		t.Fatal("the execution lacks the plan or the earlier conversation")
+	}
+	if _, err := os.Stat(filepath.Join(project(r), "PLAN.md")); err == nil {
+		t.Fatal("PLAN.md was written into the project")
+	}
+	var synthetic int
+	for _, m := range r.s.Messages() {
+		if um, ok := m.(*ai.UserMessage); ok && um.Synthetic {
+			synthetic++
+		}
+	}
+	if synthetic != 1 {
+		t.Fatalf("%d synthetic messages, want the execution order", synthetic)
+	}
+	// Entering and leaving without a plan: paused, model restored.
+	if _, err := r.s.Plan().Enter(); err != nil {
+		t.Fatal(err)
+	}
+	if m := r.s.Agent().Model(); m.ID != "mock-think" {
+		t.Fatalf("plan model %s", m.ID)
+	}
+	if err := r.s.Plan().Exit(true); err != nil {
+		t.Fatal(err)
+	}
+	if st := r.s.Plan().State(); st.Enabled || !st.Paused {
+		t.Fatalf("state %+v", st)
+	}
+	if m := r.s.Agent().Model(); m.ID != "mock-model" {
+		t.Fatalf("model after leaving %s", m.ID)
+	}
+	if mode, _ := r.s.Plan().RecordedMode(); mode != "plan_paused" {
+		t.Fatalf("recorded mode %q", mode)
+	}
+}
+
+func project(r *taskRig) string { return r.f.project }
+
+// plan.enabled off refuses plan mode with omp's text.
+func TestPlanModeDisabled(t *testing.T) {
+	t.Parallel()
+	r := newTaskRig(t, "plan:\n  enabled: false\n")
+	if _, err := r.s.Plan().Enter(); err == nil || err.Error() != "Plan mode is disabled. Enable it in settings (plan.enabled)." {
+		t.Fatalf("enter: %v", err)
+	}
+	for _, tl := range r.s.Tools().Offered() {
+		if tl.Definition().Name == "exit_plan_mode" {
+			t.Fatal("exit_plan_mode offered with plan.enabled off")
+		}
+	}
+}
