@@ -78,6 +78,9 @@ func (m *model) footer() string {
 	if st.jobs > 0 {
 		left += fmt.Sprintf(" · %d job(s) running", st.jobs)
 	}
+	if p := m.planFooter(); p != "" {
+		left += " · " + p
+	}
 	for _, k := range sortedKeys(m.extStatus) {
 		left += " · " + clean(m.extStatus[k])
 	}

@@ -56,6 +56,9 @@ type Options struct {
 	// schema, an MCP tool whose schema had to be changed); they are
 	// printed first.
 	Warnings []string
+	// Editor is the user's editor command ($VISUAL, $EDITOR): ctrl+g
+	// opens the plan under review in it; "" offers no editor.
+	Editor string
 }
 
 // ToolRenderer draws one tool's card: Call the line naming the call (from
