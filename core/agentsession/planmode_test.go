@@ -120,11 +120,15 @@ func TestPlanModeApproveAndExecute(t *testing.T) {
 	}
 	for i, q := range reqs[:3] {
 		var body struct {
-			Model string `json:"model"`
+			Model string                  `json:"model"`
+			Tools []struct{ Name string } `json:"tools"`
 		}
 		_ = json.Unmarshal(q.Body, &body)
 		if body.Model != "mock-think" {
 			t.Fatalf("planning request %d went to %s", i, body.Model)
+		}
+		if !slices.ContainsFunc(body.Tools, func(x struct{ Name string }) bool { return x.Name == "exit_plan_mode" }) {
+			t.Fatalf("planning request %d does not offer exit_plan_mode", i)
 		}
 		if !strings.Contains(string(q.Body), "You are in plan mode") {
 			t.Fatalf("planning request %d lacks the plan mode instructions", i)

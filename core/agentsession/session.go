@@ -301,7 +301,7 @@ func New(ctx context.Context, opts Options) (*Session, error) {
 	s.discoverResources(sctx.InjectedTTSRRules)
 	s.startMCP(ctx)
 	s.tools = &Tools{host: s, env: s.toolEnv, svc: s.svc, perm: s.perm, store: s.Store, names: opts.ToolNames,
-		extra: opts.ExtraTools, extension: opts.ExtensionTools}
+		extra: opts.ExtraTools, extension: opts.ExtensionTools, child: opts.position != nil}
 	tools, err := s.tools.build()
 	if err != nil {
 		return nil, err

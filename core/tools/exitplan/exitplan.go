@@ -50,10 +50,6 @@ func New(env *tool.Env) tool.Tool { return &Tool{env: env} }
 // allowed (plan.enabled).
 func Available(env *tool.Env) bool { return env.Settings.PlanEnabled }
 
-// Hidden leaves the tool out of the system prompt's tool index: it is
-// meant for plan mode only, whose instructions name it.
-func (t *Tool) Hidden() bool { return true }
-
 // Definition describes the tool.
 func (t *Tool) Definition() tool.Definition {
 	return tool.Definition{

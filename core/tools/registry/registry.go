@@ -45,7 +45,7 @@ type Entry struct {
 var builtins = []Entry{
 	{"read", func(env *tool.Env, svc *Services) tool.Tool { return read.New(env, svc.Pages) }, nil},
 	{"write", envOnly(write.New), nil},
-	// exit_plan_mode is hidden from the tool index; offered with plan.enabled.
+	// exit_plan_mode ends plan mode; offered with plan.enabled, as in omp.
 	{"exit_plan_mode", envOnly(exitplan.New), func(env *tool.Env, _ *Services) bool { return exitplan.Available(env) }},
 	{"edit", envOnly(edit.New), nil},
 	{"search", envOnly(search.New), nil},
