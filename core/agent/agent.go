@@ -300,6 +300,8 @@ func (a *Agent) ClearQueues() (steering, followUp []ai.Message) { return a.queue
 
 // ForceToolChoice makes a coming model call use the named tool once. If the
 // response does not call it, the directive is put back for the next call.
+// An empty toolName makes the call use some tool, whichever the model
+// picks (tool choice "required"); that directive is used once either way.
 func (a *Agent) ForceToolChoice(toolName, label string) {
 	a.queued.force(forcedChoice{tool: toolName, label: label})
 }

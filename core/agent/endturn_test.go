@@ -47,3 +47,25 @@ func TestEndRunAfterTurn(t *testing.T) {
 		t.Fatalf("the next run answered %q", texts)
 	}
 }
+
+// ForceToolChoice("") asks for some tool once: the request says
+// "required", and the directive is not put back when the model answers
+// without a tool.
+func TestForceAnyToolOnce(t *testing.T) {
+	t.Parallel()
+	s := newScript(t, say("no tool"), say("still none"))
+	a, _ := newAgent(t, s)
+	a.ForceToolChoice("", "test")
+	for _, q := range []string{"one", "two"} {
+		if err := a.Prompt(context.Background(), user(q)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	reqs := s.requests()
+	if c := reqs[0].ToolChoice; c == nil || c.Mode != ai.ToolChoiceRequired {
+		t.Fatalf("first request's tool choice %+v", c)
+	}
+	if c := reqs[1].ToolChoice; c != nil {
+		t.Fatalf("the directive was put back: %+v", c)
+	}
+}

@@ -248,6 +248,36 @@ func (p *PlanMode) onToolEnd(e agent.ToolExecutionEnd) {
 	p.s.agent.EndRunAfterTurn()
 }
 
+// remind asks the model again, once, when a planning run ended without
+// ask or exit_plan_mode (and without an error or abort): the next answer
+// must call a tool. Nothing happens when either tool is not offered.
+func (p *PlanMode) remind(ctx context.Context) error {
+	s := p.s
+	p.mu.Lock()
+	skip := !p.state.Enabled || p.ready != nil
+	p.mu.Unlock()
+	last := s.LastAssistant()
+	if skip || last == nil || last.StopReason == ai.StopReasonError || last.StopReason == ai.StopReasonAborted || ctx.Err() != nil {
+		return nil
+	}
+	for _, c := range last.ToolCalls() {
+		if c.Name == "ask" || c.Name == exitplan.Name {
+			return nil
+		}
+	}
+	offered := 0
+	for _, t := range s.agent.Tools() {
+		if n := t.Definition().Name; n == "ask" || n == exitplan.Name {
+			offered++
+		}
+	}
+	if offered < 2 {
+		return nil
+	}
+	s.agent.ForceToolChoice("", "plan mode: ask or exit_plan_mode")
+	return s.prompt(ctx, planReminderText, PromptOptions{Synthetic: true})
+}
+
 // takeReady returns and clears the plan handed over by exit_plan_mode.
 func (p *PlanMode) takeReady() *exitplan.Details {
 	p.mu.Lock()

@@ -266,3 +266,29 @@ func TestPlanModeDisabled(t *testing.T) {
 		}
 	}
 }
+
+// A planning run that ends in plain text is reminded, once, with a
+// required tool choice, to ask or hand the plan over.
+func TestPlanModeReminder(t *testing.T) {
+	t.Parallel()
+	ui := &planUI{}
+	r := planRig(t, ui)
+	r.srv.Script(say2("I think we should refactor."), say2("Still just talking."))
+	if _, err := r.s.Plan().Enter(); err != nil {
+		t.Fatal(err)
+	}
+	if err := r.s.Prompt(context.Background(), "plan it", PromptOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	reqs := r.srv.Requests()
+	if len(reqs) != 2 {
+		t.Fatalf("%d requests, want the prompt and one reminder", len(reqs))
+	}
+	if b := string(reqs[0].Body); strings.Contains(b, "tool_choice") {
+		t.Fatal("the first request forces a tool")
+	}
+	b := string(reqs[1].Body)
+	if !strings.Contains(b, "ended without the tool call it needs") || !strings.Contains(b, `"tool_choice":{"type":"any"}`) {
+		t.Fatalf("the reminder request:\n%s", b)
+	}
+}

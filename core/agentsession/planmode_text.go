@@ -43,6 +43,12 @@ func planContextText(file string, exists, reentry bool) string {
 	return b.String()
 }
 
+// planReminderText is sent when a planning turn ended in plain text: the
+// model must ask or hand the plan over.
+const planReminderText = "<system-reminder>\nThis plan mode turn ended without the tool call it needs.\n\n" +
+	"Pick one next step now:\n1. call `ask` to get the clarification you need, or\n2. call `exit_plan_mode` to finish planning and ask for approval.\n\n" +
+	"Do not answer with plain text this time.\n</system-reminder>"
+
 // planApprovedText is the message that starts the execution of an
 // approved plan.
 func planApprovedText(finalFile, content string, keptContext, todos bool) string {

@@ -63,11 +63,16 @@ func userMessage(text string, images []*ai.ImageContent) *ai.UserMessage {
 // ended the run; a failed provider call ends the run with an assistant
 // message whose stop reason is error (see LastAssistant), not an error here.
 func (s *Session) Prompt(ctx context.Context, text string, opts PromptOptions) error {
-	if err := s.prompt(ctx, text, opts); err != nil {
+	queued := s.agent.IsRunning()
+	if err := s.prompt(ctx, text, opts); err != nil || queued {
 		return err
 	}
-	// A plan handed over by exit_plan_mode is reviewed once the turn is
-	// free (approval may start a new session and the plan's execution).
+	// While planning, a run must end with ask or exit_plan_mode; the plan
+	// exit_plan_mode hands over is reviewed once the turn is free
+	// (approval may start a new session and the plan's execution).
+	if err := s.plan.remind(ctx); err != nil {
+		return err
+	}
 	return s.plan.review(ctx)
 }
 
