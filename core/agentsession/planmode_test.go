@@ -292,3 +292,31 @@ func TestPlanModeReminder(t *testing.T) {
 		t.Fatalf("the reminder request:\n%s", b)
 	}
 }
+
+// While planning, subagents only look: the looking tools, no task tool,
+// and the plan-mode instructions before their own.
+func TestPlanModeSubagentsOnlyLook(t *testing.T) {
+	t.Parallel()
+	r := planRig(t, &planUI{})
+	r.srv.Script(
+		mockllm.Turn{Blocks: []mockllm.Block{call("task", map[string]any{"agent": "implement", "tasks": []map[string]string{
+			{"id": "Scout", "description": "look", "assignment": "ASSIGN-SCOUT: look at the parser"},
+		}})}},
+		mockllm.Turn{Blocks: []mockllm.Block{mockllm.Text("found it")}, Match: "ASSIGN-SCOUT"},
+		mockllm.Turn{Blocks: []mockllm.Block{call("ask", map[string]any{"questions": []map[string]any{{"id": "q", "question": "go on?", "options": []map[string]string{{"label": "yes"}}}}})}},
+	)
+	if _, err := r.s.Plan().Enter(); err != nil {
+		t.Fatal(err)
+	}
+	if err := r.s.Prompt(context.Background(), "plan the parser change", PromptOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	child := r.request("ASSIGN-SCOUT")
+	// lsp joins them where language servers are on.
+	if got := slices.DeleteFunc(slices.Clone(child.tools), func(n string) bool { return n == "lsp" }); !slices.Equal(got, []string{"read", "search", "find"}) {
+		t.Fatalf("subagent tools while planning: %v", child.tools)
+	}
+	if !strings.Contains(child.system, "The agent that started you is in plan mode") || !strings.Contains(child.system, "Critical Files for Implementation") {
+		t.Fatalf("subagent system prompt:\n%s", child.system)
+	}
+}
