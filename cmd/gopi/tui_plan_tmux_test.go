@@ -53,7 +53,7 @@ func TestTUIPlanModeInTmux(t *testing.T) {
 	x.keys("C-g")
 	x.waitFor("Make Hello say hello!")
 	x.keys("Enter")
-	x.waitFor("Executing the approved plan.")
+	x.waitFor("plan approved: executing local://GREETING.md", "Executing the approved plan.")
 
 	reqs := r.Srv.Requests()
 	if len(reqs) != 3 {

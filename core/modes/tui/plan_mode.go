@@ -98,6 +98,11 @@ func (m *model) onPlanEvent(e any) tea.Cmd {
 	switch e := e.(type) {
 	case agentsession.PlanModeChanged:
 		m.plan = e.PlanState
+		if r := m.planReview; r != nil && !e.Enabled && !e.Paused {
+			// Only an approval ends plan mode without pausing it.
+			m.planReview = nil
+			return tea.Batch(m.printSection(m.r.marker("plan approved: executing "+r.FinalPlanFilePath)), m.refreshStatus())
+		}
 		return m.refreshStatus()
 	case agentsession.PlanReview:
 		m.planReview = &e
