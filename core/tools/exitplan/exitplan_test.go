@@ -115,3 +115,29 @@ func TestPlanModeGuard(t *testing.T) {
 		t.Fatalf("write after plan mode: %s", res.FirstText())
 	}
 }
+
+// The default edit mode (hashline) edits the plan by its URL, with the
+// anchors read shows for it.
+func TestPlanHashlineEdit(t *testing.T) {
+	env, plan := planEnv(t)
+	if res := run(t, write.New(env), `{"path":"local://PLAN.md","content":"# Plan\nstep one\n"}`); res.IsError {
+		t.Fatalf("write: %s", res.FirstText())
+	}
+	res := run(t, read.New(env, nil), `{"path":"local://PLAN.md"}`)
+	var anchor string
+	for _, line := range strings.Split(res.FirstText(), "\n") {
+		if strings.HasSuffix(line, "|step one") {
+			anchor = strings.TrimSuffix(line, "|step one")
+		}
+	}
+	if anchor == "" {
+		t.Fatalf("no anchor in:\n%s", res.FirstText())
+	}
+	in, _ := json.Marshal(map[string]string{"input": "@@ local://PLAN.md\n= " + anchor + ".." + anchor + "\n~step one, done well\n"})
+	if res := run(t, edit.NewMode(env, tool.EditHashline), string(in)); res.IsError {
+		t.Fatalf("hashline edit: %s", res.FirstText())
+	}
+	if b, _ := os.ReadFile(plan); string(b) != "# Plan\nstep one, done well\n" {
+		t.Fatalf("plan: %q", b)
+	}
+}
