@@ -99,6 +99,10 @@ type PlanMode struct {
 	prev         *ai.Model        // the model before the plan model; nil when none was switched
 	prevThinking ai.ThinkingLevel // its thinking level
 	ready        *exitplan.Details
+	// The plan a later prompt is reminded of (outside plan mode, once a
+	// session): refPath, unless refSent.
+	refPath string
+	refSent bool
 }
 
 // Plan returns the session's plan mode.
@@ -138,6 +142,7 @@ func (p *PlanMode) Enter() (warning string, err error) {
 	p.entered, p.reentry = true, reentry
 	p.state = PlanState{Enabled: true, PlanFilePath: PlanFile}
 	p.ready = nil
+	p.refPath, p.refSent = PlanFile, false
 	warning = p.useRoleModel()
 	p.mu.Unlock()
 	s.toolEnv.SetPlanMode(&tool.PlanMode{File: PlanFile, Abs: abs})
@@ -218,15 +223,46 @@ func (p *PlanMode) contextMessage(reentry bool) *message.Custom {
 }
 
 // promptMessage returns the instructions to send with a prompt while plan
-// mode is on, else nil.
+// mode is on; outside it, the first prompt of a session whose scratch
+// directory holds a plan (one left from planning, say before a resume)
+// is sent with that plan, as a reference the model may go on with. Nil
+// when there is nothing to send.
 func (p *PlanMode) promptMessage() ai.Message {
 	p.mu.Lock()
 	on, reentry := p.state.Enabled, p.reentry
+	ref := ""
+	if !on && !p.refSent {
+		ref = p.refPath
+		if ref == "" {
+			ref = PlanFile
+		}
+		p.refSent = true
+	}
 	p.mu.Unlock()
-	if !on {
+	if on {
+		return p.contextMessage(reentry)
+	}
+	if ref == "" || p.s.opts.position != nil || p.s.toolEnv.LocalDir() == "" {
+		return nil // a subagent shares its parent's scratch directory, not its plan
+	}
+	content, err := os.ReadFile(p.s.toolEnv.Resolve(ref))
+	if err != nil {
 		return nil
 	}
-	return p.contextMessage(reentry)
+	return &message.Custom{
+		CustomType:  PlanReferenceType,
+		Content:     message.PlainText(planReferenceText(ref, string(content))),
+		Attribution: "agent",
+		Timestamp:   nowMillis(),
+	}
+}
+
+// resetReference makes the next prompt look for a plan again: the
+// session changed (new, resumed, branched).
+func (p *PlanMode) resetReference() {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.refPath, p.refSent = PlanFile, false
 }
 
 // onToolEnd notes a successful exit_plan_mode call and ends the run after
@@ -356,6 +392,10 @@ func (p *PlanMode) Approve(ctx context.Context, d exitplan.Details, content stri
 			return fmt.Errorf("Failed to finalize approved plan: %w", err)
 		}
 	}
+	// The execution order carries the plan: no reference to it as well.
+	p.mu.Lock()
+	p.refPath, p.refSent = d.FinalPlanFilePath, true
+	p.mu.Unlock()
 	todos := false
 	for _, t := range s.agent.Tools() {
 		todos = todos || t.Definition().Name == "todo_write"

@@ -320,3 +320,42 @@ func TestPlanModeSubagentsOnlyLook(t *testing.T) {
 		t.Fatalf("subagent system prompt:\n%s", child.system)
 	}
 }
+
+// A plan left in the scratch directory (plan mode paused) comes with the
+// next prompt once, as a reference.
+func TestPlanModeReference(t *testing.T) {
+	t.Parallel()
+	ui := &planUI{choices: []string{PlanStay}}
+	r := planRig(t, ui)
+	r.srv.Script(
+		mockllm.Turn{Blocks: []mockllm.Block{call("write", map[string]any{"path": "local://PLAN.md", "content": "# Paused plan\nPLAN-BODY-9\n"}),
+			call("exit_plan_mode", map[string]any{"title": "LATER"})}},
+		say2("first after pausing"),
+		say2("second after pausing"),
+	)
+	if _, err := r.s.Plan().Enter(); err != nil {
+		t.Fatal(err)
+	}
+	if err := r.s.Prompt(context.Background(), "plan it", PromptOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	if err := r.s.Plan().Exit(true); err != nil {
+		t.Fatal(err)
+	}
+	for _, q := range []string{"go on", "and more"} {
+		if err := r.s.Prompt(context.Background(), q, PromptOptions{}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	reqs := r.srv.Requests()
+	if len(reqs) != 3 || len(ui.asked) != 1 {
+		t.Fatalf("%d requests, %d questions", len(reqs), len(ui.asked))
+	}
+	third, fourth := string(reqs[1].Body), string(reqs[2].Body)
+	if !strings.Contains(third, "A plan from earlier") || !strings.Contains(third, "PLAN-BODY-9") || strings.Count(third, "You are in plan mode") != 1 {
+		t.Fatal("the first prompt after pausing lacks the plan reference, or is told it plans")
+	}
+	if strings.Count(fourth, "A plan from earlier") != 1 {
+		t.Fatal("the plan reference was sent twice")
+	}
+}

@@ -10,6 +10,9 @@ const (
 	// PlanContextType is the instructions that come with every prompt
 	// while plan mode is on.
 	PlanContextType = "plan-mode-context"
+	// PlanReferenceType is a plan found in the session's scratch
+	// directory, sent with the first prompt outside plan mode.
+	PlanReferenceType = "plan-mode-reference"
 )
 
 // planContextText is what the model is told with every prompt while
@@ -41,6 +44,12 @@ func planContextText(file string, exists, reentry bool) string {
 	b.WriteString("Use `ask` only to clarify requirements or to choose between approaches, never to get the plan approved.\n\n")
 	b.WriteString("<critical>\nEnd every turn with a tool call: `ask` when you need the user's input, or `exit_plan_mode` when the plan is complete. Keep going until one of them applies.\n</critical>")
 	return b.String()
+}
+
+// planReferenceText presents a plan left from earlier planning.
+func planReferenceText(file, content string) string {
+	return fmt.Sprintf("## A plan from earlier\n\nThe plan file `%s` was written in an earlier part of this session:\n\n<details>\n<summary>The plan</summary>\n\n%s\n</details>\n\n"+
+		"<instruction>\nIf it belongs to the current work and is not finished, carry on with it. If it is out of date or about something else, ignore it.\n</instruction>", file, content)
 }
 
 // planReminderText is sent when a planning turn ended in plain text: the
