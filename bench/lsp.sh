@@ -19,7 +19,10 @@
 #   BenchmarkGoplsEditDiagnostics     the edit tool introducing a type error,
 #                                     diagnostics after edits on and off
 #   BenchmarkGoplsRepoSharedBy8       8 subagents' tools over one manager
-#   BenchmarkGoplsRepoThreeManagers   3 managers (one per gopi process)
+#   BenchmarkGoplsRepoThreeManagers   3 managers (one per gopi process), each
+#                                     its own gopls
+#   BenchmarkGoplsRepoThreeManagersShared  the same 3 managers sharing one gopls
+#                                     through core/lsp/share (as 3 processes do)
 # Across processes: BENCH_LSP_PROCS (default 3) gopi processes in this tree,
 # alive at once, each asking gopls for a definition through the mock LLM
 # (`gopi mockllm`); their gopls processes are counted and their peak RSS read.
@@ -50,7 +53,10 @@ fi
 # ---- in process ---------------------------------------------------------------
 
 gobench() { # gobench PATTERN BENCHTIME COUNT → appended to $WORK/go.txt
-	go test ./core/tools/lsp -run '^$' -bench "$1" -benchtime "$2" -count "$3" | grep '^Benchmark' >>"$WORK/go.txt"
+	go test ./core/tools/lsp -run '^$' -bench "$1" -benchtime "$2" -count "$3" >"$WORK/gobench.out" 2>&1 ||
+		die "go test -bench '$1' failed:
+$(tail -20 "$WORK/gobench.out")"
+	grep '^Benchmark' "$WORK/gobench.out" >>"$WORK/go.txt"
 }
 : >"$WORK/go.txt"
 log "definition benchmarks ($RUNS runs)"
@@ -59,7 +65,7 @@ gobench '^Benchmark(GoplsRepoDefinition|GoplsPairedDefinition)$' 200x "$RUNS"
 log "edit diagnostics ($RUNS runs)"
 gobench '^BenchmarkGoplsEditDiagnostics$' 20x "$RUNS"
 log "servers per root"
-gobench '^Benchmark(GoplsRepoSharedBy8|GoplsRepoThreeManagers)$' 3x 1
+gobench '^Benchmark(GoplsRepoSharedBy8|GoplsRepoThreeManagers|GoplsRepoThreeManagersShared)$' 3x 1
 "$BENCHSTAT" -col /unit "$WORK/go.txt" >"$WORK/benchstat.txt" 2>&1 || "$BENCHSTAT" "$WORK/go.txt" >"$WORK/benchstat.txt" 2>&1 || true
 
 # metric NAME UNIT → "best median" of that unit over the runs of NAME
@@ -85,7 +91,11 @@ read -r S8_N _ <<<"$(metric BenchmarkGoplsRepoSharedBy8 gopls-procs)"
 read -r S8_RSS _ <<<"$(metric BenchmarkGoplsRepoSharedBy8 gopls-peak-MiB)"
 read -r M3_N _ <<<"$(metric BenchmarkGoplsRepoThreeManagers gopls-procs)"
 read -r M3_RSS _ <<<"$(metric BenchmarkGoplsRepoThreeManagers gopls-sum-peak-MiB)"
-S8_N=$(int "$S8_N") S8_RSS=$(int "$S8_RSS") M3_N=$(int "$M3_N") M3_RSS=$(int "$M3_RSS")
+read -r M3_OP _ <<<"$(metric BenchmarkGoplsRepoThreeManagers ns/op)"
+read -r SH_N _ <<<"$(metric BenchmarkGoplsRepoThreeManagersShared gopls-procs)"
+read -r SH_RSS _ <<<"$(metric BenchmarkGoplsRepoThreeManagersShared gopls-sum-peak-MiB)"
+read -r SH_OP _ <<<"$(metric BenchmarkGoplsRepoThreeManagersShared ns/op)"
+S8_N=$(int "$S8_N") S8_RSS=$(int "$S8_RSS") M3_N=$(int "$M3_N") M3_RSS=$(int "$M3_RSS") SH_N=$(int "$SH_N") SH_RSS=$(int "$SH_RSS")
 
 # ---- across processes -----------------------------------------------------------
 # Each gopi plays two turns of the mock before it waits: an lsp definition
@@ -171,7 +181,8 @@ PROC_RSS=$(awk -v k="$PROC_RSS" 'BEGIN {printf "%.0f", k / 1024}')
 	echo "| | edit call with diagnostics off | $(ms "$EO_B" 1e6) ms | $(ms "$EO_M" 1e6) ms | |"
 	echo "| one server per root | 8 subagents (one session's manager) | $S8_N gopls | peak RSS $S8_RSS MiB | $(awk -v n="$S8_N" 'BEGIN {print (n == 1) ? "met" : "missed"}') |"
 	echo "| | 3 managers in one process (one per gopi process) | $M3_N gopls | peak RSS $M3_RSS MiB together | baseline |"
-	echo "| | $PROCS gopi processes at once, through the mock LLM | $PROC_N gopls | peak RSS $PROC_RSS MiB together | $(awk -v n="$PROC_N" 'BEGIN {print (n == 1) ? "met" : "missed (no cross-process broker yet)"}') |"
+	echo "| | the same 3 managers sharing through core/lsp/share | $SH_N gopls | peak RSS $SH_RSS MiB | $(awk -v n="$SH_N" 'BEGIN {print (n == 1) ? "met" : "missed"}') |"
+	echo "| | $PROCS gopi processes at once, through the mock LLM | $PROC_N gopls | peak RSS $PROC_RSS MiB together | $(awk -v n="$PROC_N" 'BEGIN {print (n == 1) ? "met" : "missed"}') |"
 	echo
 	echo "- **Overhead.** The fake server answers without work, so its figure is everything gopi adds to a request:"
 	echo "  argument handling, the file's sync check (it is read from disk and compared on every call), JSON-RPC"
@@ -193,8 +204,12 @@ PROC_RSS=$(awk -v k="$PROC_RSS" 'BEGIN {printf "%.0f", k / 1024}')
 	echo "- **Servers per root.** Counted: gopls processes whose parent is the benchmark (or the gopi process),"
 	echo "  read from /proc; peak RSS is VmHWM. Subagents share their session's core/lsp.Manager"
 	echo "  (registry.Services.ShareLSP), so one gopls serves all eight. Each gopi process builds its own"
-	echo "  manager: $PROCS processes start $PROC_N gopls today ($FOUND of $PROCS sessions got the definition);"
-	echo "  one server per root across processes needs a cross-process broker that does not exist yet."
+	echo "  manager, and the managers share servers through core/lsp/share (lsp.shareServers, on by default):"
+	echo "  the first process to need gopls for the root runs it and the others connect to it over a private"
+	echo "  Unix socket. $PROCS processes ran $PROC_N gopls ($FOUND of $PROCS sessions got the definition)."
+	echo "  Three warm definitions (one per manager) took $(ms "$M3_OP" 1e6) ms with a gopls each and"
+	echo "  $(ms "$SH_OP" 1e6) ms through the one shared gopls (one sample of 3 iterations each: the multiplexer adds nothing visible above"
+	echo "  gopls' own answer)."
 	echo
 	echo "benchstat of the Go benchmarks (raw samples in bench/_work/lsp/go.txt):"
 	echo

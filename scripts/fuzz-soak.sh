@@ -90,6 +90,7 @@ TARGETS=(
 	./core/lsp/protocol:FuzzLineIndex      # the line index against Position.Offset
 	./core/lsp/edits:FuzzApplyText         # server text edits against a reference
 	./core/lsp:FuzzMergeServer             # lsp.json / lsp.yaml server entries
+	./core/lsp/share:FuzzMuxMessages       # messages through the shared-server multiplexer
 	./core/tools/lsp:FuzzServerResults     # servers' answers the lsp tool formats
 	./core/tools/lsp:FuzzSymbolColumn      # symbol columns against a UTF-16 oracle
 	./core/lsp/protocol:FuzzCodeAction     # code actions and bare commands a server lists

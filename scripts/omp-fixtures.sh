@@ -261,6 +261,31 @@ finish_tmp tool
 layout tool >"$work/tool/layout.txt"
 grep -q 'name + "!"' "$work/tool/project/greet.go" || die "tool: the edit did not apply: $(cat "$work/tool/project/greet.go")"
 
+# checkpoint: with checkpoint.enabled, the model calls checkpoint, explores
+# (read and bash in one turn), calls rewind with a report, then answers:
+# omp branches back to the checkpoint's tool result with a branch_summary
+# and a hidden rewind-report custom_message.
+setup checkpoint
+printf 'checkpoint:\n  enabled: true\n' >"$work/checkpoint/home/.omp/agent/config.yml"
+cat >"$work/checkpoint/mock.json" <<'EOF'
+{"turns": [
+  {"blocks": [{"type": "toolCall", "id": "toolu_mock_cp_1", "name": "checkpoint", "arguments": {"goal": "find where the greeting is built"}}],
+   "usage": {"input": 150, "output": 12}},
+  {"blocks": [
+     {"type": "toolCall", "id": "toolu_mock_read_1", "name": "read", "arguments": {"path": "greet.go"}},
+     {"type": "toolCall", "id": "toolu_mock_bash_1", "name": "bash", "arguments": {"command": "grep -c Hello greet.go"}}],
+   "usage": {"input": 200, "output": 20}},
+  {"blocks": [{"type": "toolCall", "id": "toolu_mock_rw_1", "name": "rewind", "arguments": {"report": "  Hello in greet.go builds the greeting: \"Hello, \" + name.\n"}}],
+   "usage": {"input": 400, "output": 18}},
+  {"blocks": [{"type": "text", "text": "The greeting is built by Hello in greet.go."}], "usage": {"input": 250, "output": 11}}
+]}
+EOF
+mock_start checkpoint
+run_omp checkpoint print-checkpoint --model mock/mock-model -p "Where is the greeting built?"
+mock_stop checkpoint
+finish_tmp checkpoint
+layout checkpoint >"$work/checkpoint/layout.txt"
+
 # json-text, json-tool, json-thinking: the text, tool and first thinking
 # conversations again in --mode json (json_run SCENARIO JQ-FILTER PROMPT;
 # the filter picks the turns from the scenario's mock script).
@@ -482,6 +507,7 @@ done
 cp "$work/text/first.jsonl" "$session_out/text.jsonl"
 copy_session text continued.jsonl
 copy_session tool tool.jsonl
+copy_session checkpoint checkpoint.jsonl
 copy_session thinking thinking.jsonl
 copy_session image image.jsonl
 cp "$work/image/project/image.png" "$session_out/image.png"
@@ -507,7 +533,7 @@ cp "$branch_first" "$session_out/branch-from.jsonl"
 cp "$branch_second" "$session_out/branch.jsonl"
 cp "$branch_third" "$session_out/handoff.jsonl"
 {
-  for s in text tool thinking image spill named rpc; do
+  for s in text tool checkpoint thinking image spill named rpc; do
     echo "# $s"
     if [ "$s" = text ]; then
       echo "## after the first print-mode run"
@@ -609,6 +635,10 @@ print mode left behind.
   \`omp --model mock/mock-model --continue -p \"What did I ask you?\"\`.
 - tool.jsonl: \`omp --model mock/mock-model -p \"Make Hello in greet.go end with an exclamation mark\"\`;
   the model calls read, then edit (a hashline patch), then answers.
+- checkpoint.jsonl: \`omp --model mock/mock-model -p \"Where is the greeting built?\"\`
+  with checkpoint.enabled: checkpoint, an exploration (read and bash),
+  rewind with a report, an answer; the branch_summary and the rewind-report
+  custom_message hang off the checkpoint's tool result.
 - thinking.jsonl: \`omp --model mock/mock-model --thinking low -p \"Why is the sky blue?\"\`
   (a reply with a thinking block; .tmp renamed as for text.jsonl) then
   \`omp --model mock/mock-model-2 --thinking high --continue -p \"And at sunset?\"\`

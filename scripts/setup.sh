@@ -21,6 +21,10 @@ command -v pkg-config >/dev/null 2>&1 || need_apt+=(pkg-config)
 # terminal tests.
 command -v chromium >/dev/null 2>&1 || need_apt+=(chromium)
 command -v tmux >/dev/null 2>&1 || need_apt+=(tmux)
+# OpenSSH for the ssh tool's tests: a throwaway sshd on 127.0.0.1 and the
+# client the tool runs.
+[ -x /usr/sbin/sshd ] || need_apt+=(openssh-server)
+command -v ssh >/dev/null 2>&1 && command -v ssh-keygen >/dev/null 2>&1 || need_apt+=(openssh-client)
 # A native debug adapter for the debug tool's tests: lldb-dap (Debian's gdb
 # 13 has no DAP interpreter). Only where apt knows the package.
 if ! command -v lldb-dap >/dev/null 2>&1 && ! compgen -c lldb-dap- >/dev/null 2>&1 &&

@@ -40,6 +40,7 @@ func allFlagSets() []cliflags.Command {
 		"login":   func() *pflag.FlagSet { return newLoginFlagSet(&loginCLI{}) },
 		"logout":  func() *pflag.FlagSet { return newLogoutFlagSet(&logoutCLI{}) },
 		"read":    func() *pflag.FlagSet { return newReadFlagSet(&toolCallCLI{}) },
+		"ssh":     func() *pflag.FlagSet { return newSSHFlagSet(&sshCLI{}) },
 		"tokens":  func() *pflag.FlagSet { return newTokensFlagSet(&tokensCLI{}) },
 		"tool":    func() *pflag.FlagSet { return newToolFlagSet(&toolCallCLI{}) },
 	}

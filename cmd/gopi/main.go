@@ -85,6 +85,7 @@ var commands = map[string]command{
 	"ai":      {"stream one completion from a model (no tools) to check a provider", runAI},
 	"acp":     {"serve the Agent Client Protocol on stdin/stdout (gopi as an editor's agent, e.g. Zed)", runACP},
 	"mockllm": {"serve a scripted mock LLM (Anthropic, OpenAI, Gemini wire formats) for tests", runMockLLM},
+	"ssh":     {"list, add and remove the hosts of the ssh tool (ssh.json)", runSSH},
 	"tokens":  {"count tokens exactly as OpenAI's o200k_base / cl100k_base encodings do", runTokens},
 	"version": {"print the version", runVersion},
 }

@@ -191,6 +191,17 @@ func (a *Agent) SetMessages(msgs []ai.Message) error {
 	})
 }
 
+// ReplaceMessages replaces the conversation also during a run: the loop's
+// next model call is built from msgs. It is meant for a turn_end
+// subscriber (events are delivered from the loop, which waits for it, so
+// nothing else changes the conversation meanwhile), such as the rewind of
+// a checkpoint; between runs SetMessages is the call.
+func (a *Agent) ReplaceMessages(msgs []ai.Message) {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	a.messages = append([]ai.Message(nil), msgs...)
+}
+
 // Model returns the current model.
 func (a *Agent) Model() *ai.Model {
 	a.mu.Lock()

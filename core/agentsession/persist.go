@@ -23,9 +23,11 @@ func (s *Session) onAgentEvent(ev agent.Event) {
 		s.plan.onToolEnd(e)
 	case agent.TurnEnd:
 		s.ttsrTurnEnd()
+		s.checkpointTurnEnd()
 		// One fsync per turn instead of one per message (see StoreOptions).
 		_ = s.Store().Flush()
 	case agent.AgentEnd:
+		s.checkpointRunEnd(e)
 		_ = s.Store().Flush()
 		s.shell.flushAfterRun()
 	}

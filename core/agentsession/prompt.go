@@ -140,18 +140,24 @@ func (s *Session) prompt(ctx context.Context, text string, opts PromptOptions) e
 
 // afterRuns does what follows a run, until nothing more is to be done:
 // context maintenance (which may retry or continue the run, see
-// maintain), then a todo reminder when the model stopped with unfinished
-// tasks, followed by maintenance again.
+// maintain), then a reminder to rewind when the model stopped with a
+// checkpoint open, or else a todo reminder when it stopped with
+// unfinished tasks, followed by maintenance again.
 func (s *Session) afterRuns(ctx context.Context, gen, planBefore int) error {
-	for attempt := 0; ; attempt++ {
+	attempt, reminded := 0, 0
+	for {
 		if err := s.compactor.maintain(ctx, gen); err != nil {
 			return err
 		}
 		if ctx.Err() != nil || s.gate.abortedSince(gen) {
 			return nil
 		}
-		m := s.todoFollowUp(attempt, s.svc.Todos.Version() != planBefore)
-		if m == nil {
+		m := s.checkpointReminder(reminded)
+		if m != nil {
+			reminded++
+		} else if m = s.todoFollowUp(attempt, s.svc.Todos.Version() != planBefore); m != nil {
+			attempt++
+		} else {
 			return nil
 		}
 		if err := s.agent.Prompt(ctx, m); err != nil {

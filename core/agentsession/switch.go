@@ -214,6 +214,8 @@ func (s *Session) reloadFromStore() error {
 	}
 	s.restoreTodos(store)
 	s.res.restoreTTSR(sctx.InjectedTTSRRules)
+	// A checkpoint belongs to the branch it was made on.
+	s.svc.Checkpoint.Clear()
 	model, thinking := "", "" // nothing recorded on a new root: the next prompt records them
 	if len(sctx.Messages) > 0 || sctx.Models["default"] != "" {
 		model, thinking = sctx.Models["default"], sctx.ThinkingLevel

@@ -39,6 +39,34 @@ type LSPConfig struct {
 	Path    string    // the PATH servers are looked up in
 	Home    string    // the user's home directory
 	Environ []string  // the environment servers run with (the process's and the .env files')
+	// ShareDir is the private per-user directory where gopi processes
+	// meet to share one server per server and root (lsp.shareServers);
+	// "": every process runs its own.
+	ShareDir string
+}
+
+// EnvLSPShareDir overrides the directory where gopi processes share
+// language servers (LSPConfig.ShareDir).
+const EnvLSPShareDir = "GOPI_LSP_SHARE_DIR"
+
+// lspShareDir is where processes share language servers: $GOPI_LSP_SHARE_DIR,
+// else gopi-lsp in $XDG_RUNTIME_DIR, else gopi-lsp-<uid> in the temporary
+// directory; "" when lsp.shareServers is off.
+func (c *Config) lspShareDir() string {
+	if c.Settings != nil && !c.Settings.Bool("lsp.shareServers") {
+		return ""
+	}
+	if d := c.Env.Get(EnvLSPShareDir); d != "" {
+		return d
+	}
+	if d := c.Env.Get("XDG_RUNTIME_DIR"); d != "" && filepath.IsAbs(d) {
+		return filepath.Join(d, "gopi-lsp")
+	}
+	tmp := c.Env.Get("TMPDIR")
+	if tmp == "" || !filepath.IsAbs(tmp) {
+		tmp = "/tmp"
+	}
+	return filepath.Join(tmp, fmt.Sprintf("gopi-lsp-%d", os.Getuid()))
 }
 
 // LSP returns the language server configuration: the lsp.enabled setting
@@ -49,7 +77,7 @@ type LSPConfig struct {
 // the project is trusted: a server entry there that sets a command or its
 // arguments is one of the project's trust requests (lspRequests).
 func (c *Config) LSP() *LSPConfig {
-	out := &LSPConfig{Enabled: c.Settings == nil || c.Settings.Bool("lsp.enabled"), Path: c.Env.Get("PATH"), Home: c.Home, Environ: c.Env.Environ()}
+	out := &LSPConfig{Enabled: c.Settings == nil || c.Settings.Bool("lsp.enabled"), Path: c.Env.Get("PATH"), Home: c.Home, Environ: c.Env.Environ(), ShareDir: c.lspShareDir()}
 	var dirs []struct {
 		dir   string
 		level Level

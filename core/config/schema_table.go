@@ -157,6 +157,9 @@ var schema = []Def{
 	// Deliberately not omp's default (false): gopi checks every edit with
 	// the language servers; false keeps omp's behaviour.
 	{Key: "lsp.diagnosticsOnEdit", Kind: KindBool, Default: true},
+	// Beyond omp: gopi processes working in the same root share one
+	// server per server and root (core/lsp/share).
+	{Key: "lsp.shareServers", Kind: KindBool, Default: true},
 	{Key: "bashInterceptor.enabled", Kind: KindBool, Default: false},
 	{Key: "bashInterceptor.patterns", Kind: KindArray, Default: []any{}},
 	{Key: "shellMinimizer.enabled", Kind: KindBool, Default: true},

@@ -40,9 +40,8 @@
 //
 // # Sharing servers between processes
 //
-// The Manager gets its transports from ManagerOptions.Dial. A broker that
-// runs one server per root for every gopi process of a user (beyond omp,
-// planned) plugs in there: its Dial connects to a per-user socket and
-// returns the stream, and the broker answers initialize from the shared
-// server's first handshake. Nothing else in the client changes.
+// The Manager gets its transports from ManagerOptions.Dial. core/lsp/share
+// plugs in there to run one server per root for every gopi process of a
+// user: its Dial connects to the process that runs the server (or becomes
+// it) and returns the stream; the client here is the same either way.
 package lsp

@@ -107,7 +107,8 @@ func messageLine(m ai.Message, calls map[string]*ai.ToolCall) string {
 func DescribeToolCall(c *ai.ToolCall) string { return callLine(c) }
 
 // callLine describes a tool call by its main argument: "[read: a.go:10-29]",
-// "[bash: go test ./...]", other tools with their arguments as JSON.
+// "[bash: go test ./...]", "[ssh: web $ uptime]", "[checkpoint: <goal>]",
+// other tools with their arguments as JSON.
 func callLine(c *ai.ToolCall) string {
 	str := func(keys ...string) string {
 		for _, k := range keys {
@@ -140,8 +141,12 @@ func callLine(c *ai.ToolCall) string {
 		return "[" + c.Name + ": " + path + "]"
 	case "bash":
 		return "[bash: " + oneLine(str("command"), 50) + "]"
+	case "ssh":
+		return "[ssh: " + str("host") + " $ " + oneLine(str("command"), 50) + "]"
 	case "search", "grep", "find", "ast_grep":
 		return "[" + c.Name + ": " + oneLine(str("pattern", "query", "path"), 50) + "]"
+	case "checkpoint", "rewind":
+		return "[" + c.Name + ": " + oneLine(str("goal", "report"), 50) + "]"
 	}
 	args, _ := json.Marshal(c.Arguments)
 	return "[" + c.Name + ": " + oneLine(string(args), 40) + "]"

@@ -361,6 +361,14 @@ func TestDescribeToolCallEdit(t *testing.T) {
 	}
 }
 
+// An ssh call is its host and command, as omp's "[host] $ command".
+func TestDescribeToolCallSSH(t *testing.T) {
+	t.Parallel()
+	if got := DescribeToolCall(&ai.ToolCall{Name: "ssh", Arguments: map[string]any{"host": "web", "command": "uptime\ndf -h"}}); got != "[ssh: web $ uptime df -h]" {
+		t.Errorf("got %q", got)
+	}
+}
+
 // Shows agrees with FilterRows row by row.
 func TestFilterShowsMatchesFilterRows(t *testing.T) {
 	t.Parallel()

@@ -42,6 +42,7 @@ type Settings struct {
 	TodoEnabled                          bool         // todo.enabled: offer todo_write
 	PlanEnabled                          bool         // plan.enabled: plan mode may be entered; offer exit_plan_mode
 	DebugEnabled                         bool         // debug.enabled: offer the debug tool (DAP)
+	CheckpointEnabled                    bool         // checkpoint.enabled: offer checkpoint and rewind (top-level sessions)
 	ImagesAutoResize                     bool         // images.autoResize: scale images read for the model down to the providers' limits
 	InspectImage                         bool         // inspect_image.enabled: read describes images instead of attaching them
 	Fetch                                Fetch        // fetch.*: web reads
@@ -53,6 +54,13 @@ type Settings struct {
 	// read may run before it is interrupted; 0 is config.DefaultSQLiteTimeout.
 	ReadSQLiteTimeout time.Duration
 	LSP               LSP // lsp.*: the language servers' diagnostics after a write
+	// SSHHosts are the hosts of the ssh.json files (config.Config.SSH):
+	// the ssh tool is offered when there is one.
+	SSHHosts []config.SSHHost
+	// SSHHostInfoDirs are where the ssh tool caches each host's probed
+	// system and shell: the first is written, the others read
+	// (config.Dirs.SSHHostInfoDirs); none: nothing is cached on disk.
+	SSHHostInfoDirs []string
 }
 
 // LSP are the settings of the diagnostics the file tools ask the
@@ -99,6 +107,8 @@ func SettingsFrom(c *config.Config) Settings {
 	s.ASTMaxFiles = c.ASTMaxFiles()
 	s.Shell = c.Shell()
 	s.LSPServers = c.LSP()
+	s.SSHHosts = c.SSH().Hosts
+	s.SSHHostInfoDirs = c.SSHHostInfoDirs()
 	return s
 }
 
@@ -125,6 +135,7 @@ func settingsFrom(cs *config.Settings) Settings {
 		TodoEnabled:                          cs.Bool("todo.enabled"),
 		PlanEnabled:                          cs.Bool("plan.enabled"),
 		DebugEnabled:                         cs.Bool("debug.enabled"),
+		CheckpointEnabled:                    cs.Bool("checkpoint.enabled"),
 		ImagesAutoResize:                     cs.Bool("images.autoResize"),
 		InspectImage:                         cs.Bool("inspect_image.enabled"),
 		Bash:                                 cs.Bash(),

@@ -42,6 +42,8 @@ func TestCallPathsAndTitles(t *testing.T) {
 		{"find", map[string]any{"paths": []any{"**/*.md"}}, nil, "Find **/*.md"},
 		{"ast_edit", map[string]any{"ops": []any{}, "paths": []any{"src/", "*.ts"}}, []string{"/work/p/src"}, "AST Edit /work/p/src"},
 		{"resolve", map[string]any{"action": "apply", "reason": "ok"}, nil, "Resolve apply"},
+		{"checkpoint", map[string]any{"goal": "find the retry logic"}, nil, "Checkpoint find the retry logic"},
+		{"rewind", map[string]any{"report": "It is in retry.go."}, nil, "Rewind"},
 	} {
 		paths := callPaths(env, c.name, c.args)
 		if !reflect.DeepEqual(paths, c.paths) {

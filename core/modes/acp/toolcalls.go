@@ -43,6 +43,7 @@ func toolKind(name string) sdk.ToolKind {
 var toolLabels = map[string]string{
 	"read": "Read", "write": "Write", "edit": "Edit", "search": "Search", "find": "Find",
 	"ast_grep": "AST Grep", "ast_edit": "AST Edit", "resolve": "Resolve", "bash": "Run",
+	"checkpoint": "Checkpoint", "rewind": "Rewind",
 }
 
 // toolLabel returns a tool's title before its arguments are known.
@@ -70,6 +71,10 @@ func toolTitle(name string, args map[string]any, paths []string) string {
 		subject = str(args, "action")
 	case "bash":
 		subject = str(args, "command")
+	case "checkpoint":
+		subject = str(args, "goal")
+	case "rewind":
+		// its report is long: the title stays "Rewind"
 	default:
 		subject = strings.Join(paths, ", ")
 	}

@@ -42,6 +42,7 @@ func init() {
 		{"mcp", "", "the MCP servers: state, tools and problems", (*model).cmdMCP},
 		{"login", "[provider]", "log in to a provider (subscription sign-in or API key), stored in agent.db", (*model).cmdLogin},
 		{"logout", "[provider]", "remove a provider's credentials from gopi's agent.db", (*model).cmdLogout},
+		{"ssh", "[add|list|remove|help]", "manage the ssh tool's hosts (ssh.json)", (*model).cmdSSH},
 		{"plan", "[prompt]", "toggle plan mode (agent plans before executing)", (*model).cmdPlan},
 		{"hotkeys", "", "the key bindings", (*model).cmdHotkeys},
 		{"help", "", "this list", (*model).cmdHelp},

@@ -103,7 +103,7 @@ func Run(ctx context.Context, env *tool.Env, sh *Shell, command string, opts Run
 	}
 	sink := tool.NewOutputSink(env.Artifacts, "bash")
 	sink.LimitArtifact(env.Settings.Bash.MaxArtifactBytes)
-	stop := streamTail(sink, opts.OnTail)
+	stop := StreamTail(sink, opts.OnTail)
 	req := shell.Request{Command: command, Dir: opts.Dir, Env: opts.Env, Timeout: opts.Timeout, Output: sink}
 	var res shell.Result
 	if opts.OneShot {
@@ -126,9 +126,9 @@ func Run(ctx context.Context, env *tool.Env, sh *Shell, command string, opts Run
 	return o, nil
 }
 
-// streamTail calls onTail with the sink's tail every UpdateInterval while
+// StreamTail calls onTail with the sink's tail every UpdateInterval while
 // it changes, until the returned stop is called.
-func streamTail(sink *tool.OutputSink, onTail func(string)) (stop func()) {
+func StreamTail(sink *tool.OutputSink, onTail func(string)) (stop func()) {
 	if onTail == nil {
 		return func() {}
 	}

@@ -94,8 +94,8 @@ func truncation(o Outcome) *Truncation {
 	}
 }
 
-// truncationNotice is the line after a truncated output.
-func truncationNotice(tr *Truncation) string {
+// TruncationNotice is the line after a truncated output (bash, ssh).
+func TruncationNotice(tr *Truncation) string {
 	n := fmt.Sprintf("[Showing lines %d-%d of %d (%s limit)", tr.ShownRange.Start, tr.ShownRange.End, tr.TotalLines, tool.FormatSize(int64(tr.MaxBytes)))
 	switch {
 	case tr.ArtifactID != "" && tr.ArtifactDroppedBytes > 0:
@@ -117,7 +117,7 @@ func body(in input, o Outcome, d *Details) string {
 	var notices []string
 	if tr := truncation(o); tr != nil {
 		d.Meta = &Meta{Truncation: tr}
-		notices = append(notices, truncationNotice(tr))
+		notices = append(notices, TruncationNotice(tr))
 	}
 	if o.Result.ShellExited && !o.Result.OneShot {
 		notices = append(notices, shellEndedNotice)

@@ -2,6 +2,8 @@ package lsp
 
 import (
 	"os"
+	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -46,6 +48,16 @@ func TestTypeScriptNavigation(t *testing.T) {
 	contains(t, text, "Found 3 reference(s):", "  a.ts:1:17", "  b.ts:1:10", "  b.ts:3:13")
 	text, _ = run(t, tl, map[string]any{"timeout": 60, "action": "hover", "file": "b.ts", "line": 3, "symbol": "greet"})
 	contains(t, text, "greet(name: string): string")
+	// rename_file: typescript-language-server answers willRenameFiles with
+	// the import to update, applied with the move.
+	text, _ = run(t, tl, map[string]any{"timeout": 60, "action": "rename_file", "file": "a.ts", "new_name": "lib/greeting.ts"})
+	if _, err := os.Stat(filepath.Join(tl.env.Cwd, "lib", "greeting.ts")); err != nil {
+		t.Fatalf("not moved: %v\n%s", err, text)
+	}
+	b, err := os.ReadFile(filepath.Join(tl.env.Cwd, "b.ts"))
+	if err != nil || !strings.Contains(string(b), `from "./lib/greeting"`) {
+		t.Fatalf("b.ts after the move: %q %v\n%s", b, err, text)
+	}
 }
 
 func TestPythonNavigation(t *testing.T) {

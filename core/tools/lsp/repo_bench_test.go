@@ -13,17 +13,18 @@ import (
 	"github.com/gopi-agent/gopi/core/config"
 	"github.com/gopi-agent/gopi/core/lsp"
 	"github.com/gopi-agent/gopi/core/lsp/lsptest"
+	"github.com/gopi-agent/gopi/core/lsp/share"
 	"github.com/gopi-agent/gopi/core/tool"
 )
 
 // The repository benchmarks ask gopls about gopi's own tree: where
 // SortDiagnostics, called in core/tool/diagdelta.go, is defined (in
-// core/tool/diagreport.go).
+// core/lsp/protocol/diagnostic.go).
 const (
 	repoFile   = "core/tool/diagdelta.go"
 	repoSymbol = "SortDiagnostics"
 	repoCall   = "SortDiagnostics(first)"
-	repoWant   = "core/tool/diagreport.go:"
+	repoWant   = "core/lsp/protocol/diagnostic.go:"
 )
 
 // repoRoot returns the root of the gopi module this package is in.
@@ -59,10 +60,16 @@ func repoLine(b *testing.B, root string) int {
 // repoManager returns a manager of gopi's tree (closed by the benchmark's
 // cleanup) and the definition arguments of the call site.
 func repoManager(b *testing.B) (*lsp.Manager, string, map[string]any) {
+	return repoManagerDial(b, nil)
+}
+
+// repoManagerDial is repoManager with its servers started by dial (nil:
+// as children of the manager).
+func repoManagerDial(b *testing.B, dial lsp.DialFunc) (*lsp.Manager, string, map[string]any) {
 	lsptest.Need(b, "gopls")
 	root := repoRoot(b)
 	m := lsp.NewManager(lsp.ManagerOptions{
-		Root: root, ExtraDirs: lsptest.BinDirs(),
+		Root: root, ExtraDirs: lsptest.BinDirs(), Dial: dial,
 		Config: &config.LSPConfig{Enabled: true, Path: os.Getenv("PATH")},
 	})
 	b.Cleanup(func() { m.Close() })
@@ -147,6 +154,30 @@ func BenchmarkGoplsRepoThreeManagers(b *testing.B) {
 	var args map[string]any
 	for i := range tools {
 		m, root, a := repoManager(b)
+		tools[i], args = New(tool.NewEnv(root), m).(*Tool), a
+	}
+	for _, tl := range tools {
+		warmDefinition(b, tl, args)
+	}
+	b.ResetTimer()
+	for b.Loop() {
+		for _, tl := range tools {
+			warmDefinition(b, tl, args)
+		}
+	}
+	b.StopTimer()
+	reportGopls(b)
+}
+
+// BenchmarkGoplsRepoThreeManagersShared is BenchmarkGoplsRepoThreeManagers
+// with the managers sharing through core/lsp/share, as three gopi
+// processes do: one gopls, each definition through the multiplexer.
+func BenchmarkGoplsRepoThreeManagersShared(b *testing.B) {
+	dial := share.Dial(share.Options{Dir: filepath.Join(b.TempDir(), "share")})
+	tools := make([]*Tool, 3)
+	var args map[string]any
+	for i := range tools {
+		m, root, a := repoManagerDial(b, dial)
 		tools[i], args = New(tool.NewEnv(root), m).(*Tool), a
 	}
 	for _, tl := range tools {

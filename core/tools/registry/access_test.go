@@ -30,6 +30,7 @@ func TestBuiltinAccess(t *testing.T) {
 		{"todo_write", tool.Args{}, tool.Access{Tool: "todo_write"}},
 		{"ask", tool.Args{}, tool.Access{Tool: "ask"}},
 		{"bash", tool.Args{"command": "ls"}, tool.Access{Tool: "bash", Writes: true}},
+		{"ssh", tool.Args{"host": "web", "command": "ls"}, tool.Access{Tool: "ssh", Writes: true}},
 		{"write", tool.Args{"path": "a"}, tool.Access{Tool: "write", Writes: true}},
 		{"edit", tool.Args{"path": "a"}, tool.Access{Tool: "edit", Writes: true}},
 		{"ast_edit", tool.Args{}, tool.Access{}}, // a preview: resolve asks

@@ -15,6 +15,7 @@ import (
 	"github.com/gopi-agent/gopi/core/tools/astedit"
 	"github.com/gopi-agent/gopi/core/tools/astgrep"
 	"github.com/gopi-agent/gopi/core/tools/bash"
+	"github.com/gopi-agent/gopi/core/tools/checkpoint"
 	"github.com/gopi-agent/gopi/core/tools/debug"
 	"github.com/gopi-agent/gopi/core/tools/edit"
 	"github.com/gopi-agent/gopi/core/tools/exitplan"
@@ -24,6 +25,7 @@ import (
 	"github.com/gopi-agent/gopi/core/tools/read"
 	"github.com/gopi-agent/gopi/core/tools/resolve"
 	"github.com/gopi-agent/gopi/core/tools/search"
+	sshtool "github.com/gopi-agent/gopi/core/tools/ssh"
 	"github.com/gopi-agent/gopi/core/tools/task"
 	"github.com/gopi-agent/gopi/core/tools/todo"
 	"github.com/gopi-agent/gopi/core/tools/write"
@@ -72,6 +74,15 @@ var builtins = []Entry{
 	// Services.Debug.
 	{"debug", func(env *tool.Env, svc *Services) tool.Tool { return debug.New(env, svc.Debug) },
 		func(env *tool.Env, _ *Services) bool { return debug.Available(env) }},
+	// ssh exists when an ssh.json file names a host.
+	{"ssh", envOnly(sshtool.New), func(env *tool.Env, _ *Services) bool { return sshtool.Available(env) }},
+	// checkpoint and rewind exist with checkpoint.enabled, in top-level
+	// sessions only; they share Services.Checkpoint.
+	{"checkpoint", func(_ *tool.Env, svc *Services) tool.Tool {
+		return checkpoint.NewCheckpoint(svc.Checkpoint, topLevel(svc))
+	}, checkpointAvailable},
+	{"rewind", func(_ *tool.Env, svc *Services) tool.Tool { return checkpoint.NewRewind(svc.Checkpoint, topLevel(svc)) },
+		checkpointAvailable},
 	// task needs a session to start subagents from (Services.Subagents),
 	// and room in the task tree (task.maxRecursionDepth).
 	{"task", newTask, func(_ *tool.Env, svc *Services) bool { return task.Available(svc.Subagents) }},
@@ -81,6 +92,18 @@ var builtins = []Entry{
 // task ids.
 func newTask(env *tool.Env, svc *Services) tool.Tool {
 	return task.New(env, svc.Subagents, svc.Jobs, svc.TaskIDs)
+}
+
+// topLevel reports whether the session of svc is one the user started,
+// not a subagent (a session without a subagent host counts as one).
+func topLevel(svc *Services) bool {
+	return svc.Subagents == nil || svc.Subagents.Position().Depth == 0
+}
+
+// checkpointAvailable says whether checkpoint and rewind are offered:
+// checkpoint.enabled, in a top-level session.
+func checkpointAvailable(env *tool.Env, svc *Services) bool {
+	return env.Settings.CheckpointEnabled && topLevel(svc)
 }
 
 // envOnly is the factory of a tool that needs no service.

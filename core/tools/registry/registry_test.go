@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/gopi-agent/gopi/core/config"
 	"github.com/gopi-agent/gopi/core/tool"
 	native "github.com/gopi-agent/gopi/native/astgrep"
 )
@@ -44,21 +45,37 @@ func TestDebugSetting(t *testing.T) {
 	t.Parallel()
 	env := tool.NewEnv(t.TempDir())
 	svc := testServices(t, env)
-	has := func() bool {
-		for _, tl := range All(env, svc) {
-			if tl.Definition().Name == "debug" {
-				return true
-			}
-		}
-		return false
-	}
-	if !has() {
+	if !offered(env, svc, "debug") {
 		t.Fatal("debug missing by default")
 	}
 	env.Settings.DebugEnabled = false
-	if has() {
+	if offered(env, svc, "debug") {
 		t.Fatal("debug offered with debug.enabled off")
 	}
+}
+
+// ssh is offered only when an ssh.json names a host, as in omp.
+func TestSSHOfferedWithHosts(t *testing.T) {
+	t.Parallel()
+	env := tool.NewEnv(t.TempDir())
+	svc := testServices(t, env)
+	if offered(env, svc, "ssh") {
+		t.Fatal("ssh offered without hosts")
+	}
+	env.Settings.SSHHosts = []config.SSHHost{{Name: "web", Host: "w"}}
+	if !offered(env, svc, "ssh") {
+		t.Fatal("ssh missing with a host")
+	}
+}
+
+// offered reports whether All offers the tool name.
+func offered(env *tool.Env, svc *Services, name string) bool {
+	for _, tl := range All(env, svc) {
+		if tl.Definition().Name == name {
+			return true
+		}
+	}
+	return false
 }
 
 // TestASTToolsShareQueue drives ast_grep, an ast_edit preview and a resolve

@@ -5,8 +5,10 @@ import (
 
 	"github.com/gopi-agent/gopi/core/dap"
 	"github.com/gopi-agent/gopi/core/lsp"
+	"github.com/gopi-agent/gopi/core/lsp/share"
 	"github.com/gopi-agent/gopi/core/tool"
 	"github.com/gopi-agent/gopi/core/tools/bash"
+	"github.com/gopi-agent/gopi/core/tools/checkpoint"
 	"github.com/gopi-agent/gopi/core/tools/debug"
 	"github.com/gopi-agent/gopi/core/tools/job"
 	lsptool "github.com/gopi-agent/gopi/core/tools/lsp"
@@ -48,6 +50,9 @@ type Services struct {
 	// to run them in) leaves the tool out. The session sets it to itself
 	// before it builds its tools.
 	Subagents task.Host
+	// Checkpoint is the checkpoint and rewind tools' state; the session
+	// anchors it and applies its rewind at the ends of turns. Memory only.
+	Checkpoint *checkpoint.State
 }
 
 // NewServices returns the services of the session of env, with env's
@@ -69,9 +74,13 @@ func NewServices(env *tool.Env) *Services {
 		Pages:       &read.Pages{},
 		TaskIDs:     &task.IDs{},
 		Debug:       debug.NewManager(env),
+		Checkpoint:  &checkpoint.State{},
 	}
 	if cfg := env.Settings.LSPServers; cfg != nil && cfg.Enabled {
-		s.LSP, s.ownsLSP = lsp.NewManager(lsp.ManagerOptions{Root: env.Cwd, Config: cfg, ApplyEdit: lsptool.ApplyEdit(env)}), true
+		s.LSP, s.ownsLSP = lsp.NewManager(lsp.ManagerOptions{
+			Root: env.Cwd, Config: cfg, ApplyEdit: lsptool.ApplyEdit(env),
+			Dial: share.Dial(share.Options{Dir: cfg.ShareDir, Env: cfg.Environ}),
+		}), true
 		if env.Diagnostics == nil { // a caller's own (a test's, an SDK host's) stays
 			env.Diagnostics = s.LSP
 		}
