@@ -431,6 +431,31 @@ func (p *PlanMode) renameApproved(d exitplan.Details) error {
 	return nil
 }
 
+// Restore brings back the plan mode the session file last recorded, as
+// a front end does for a resumed session: "plan" enters plan mode again
+// (restored reports it, with Enter's warning and error), "plan_paused"
+// shows it paused. It does nothing once plan mode was entered in this
+// session, so a /plan typed meanwhile is not undone.
+func (p *PlanMode) Restore() (restored bool, warning string, err error) {
+	mode, _ := p.RecordedMode()
+	p.mu.Lock()
+	used := p.entered
+	if !used && mode == "plan_paused" {
+		p.state.Paused = true
+	}
+	p.mu.Unlock()
+	switch {
+	case used:
+		return false, "", nil
+	case mode == "plan" && p.Allowed():
+		warning, err = p.Enter()
+		return true, warning, err
+	case mode == "plan_paused":
+		p.s.emit(PlanModeChanged{p.State()})
+	}
+	return false, "", nil
+}
+
 // planData is a plan mode_change entry's data.
 type planData struct {
 	PlanFilePath string `json:"planFilePath"`

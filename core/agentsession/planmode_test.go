@@ -359,3 +359,23 @@ func TestPlanModeReference(t *testing.T) {
 		t.Fatal("the plan reference was sent twice")
 	}
 }
+
+// A session file whose last mode is "plan" plans again when restored; once
+// plan mode was used in the session, Restore leaves it alone.
+func TestPlanModeRestore(t *testing.T) {
+	t.Parallel()
+	r := planRig(t, &planUI{})
+	if _, err := r.s.Store().Record(session.ModeSwitch("plan", map[string]string{"planFilePath": PlanFile})); err != nil {
+		t.Fatal(err)
+	}
+	restored, _, err := r.s.Plan().Restore()
+	if err != nil || !restored || !r.s.Plan().State().Enabled || r.s.Agent().Model().ID != "mock-think" {
+		t.Fatalf("restore: %v %v %+v", restored, err, r.s.Plan().State())
+	}
+	if err := r.s.Plan().Exit(true); err != nil {
+		t.Fatal(err)
+	}
+	if restored, _, _ := r.s.Plan().Restore(); restored || r.s.Plan().State().Enabled {
+		t.Fatal("Restore entered plan mode again after the user left it")
+	}
+}

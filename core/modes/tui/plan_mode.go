@@ -80,13 +80,8 @@ func (m *model) onPlanEntered(msg planEnteredMsg) tea.Cmd {
 func (m *model) restorePlanMode() tea.Cmd {
 	p := m.s.Plan()
 	return func() tea.Msg {
-		mode, _ := p.RecordedMode()
-		switch {
-		case mode == "plan" && p.Allowed():
-			warning, err := p.Enter()
+		if restored, warning, err := p.Restore(); restored {
 			return planEnteredMsg{warning: warning, err: err}
-		case mode == "plan_paused":
-			return eventMsg{agentsession.PlanModeChanged{PlanState: agentsession.PlanState{Paused: true}}}
 		}
 		return nil
 	}
