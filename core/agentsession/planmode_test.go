@@ -15,6 +15,7 @@ import (
 	"github.com/gopi-agent/gopi/core/session"
 	"github.com/gopi-agent/gopi/core/tool"
 	"github.com/gopi-agent/gopi/internal/mockllm"
+	"github.com/gopi-agent/gopi/internal/testwait"
 )
 
 // planUI answers the plan review with scripted choices and records the
@@ -377,5 +378,38 @@ func TestPlanModeRestore(t *testing.T) {
 	}
 	if restored, _, _ := r.s.Plan().Restore(); restored || r.s.Plan().State().Enabled {
 		t.Fatal("Restore entered plan mode again after the user left it")
+	}
+}
+
+// Entering plan mode during a run steers the planning instructions into
+// it: the next model call has them, and goes to the plan model.
+func TestPlanModeEnterDuringRun(t *testing.T) {
+	t.Parallel()
+	hold := make(chan struct{})
+	r := planRig(t, &planUI{})
+	r.srv.Script(
+		mockllm.Turn{Blocks: []mockllm.Block{mockllm.Text("working on it")}, Hold: hold},
+		mockllm.Turn{Blocks: []mockllm.Block{call("ask", map[string]any{"questions": []map[string]any{{"id": "q", "question": "which?", "options": []map[string]string{{"label": "a"}}}}})}},
+	)
+	done := make(chan error, 1)
+	go func() { done <- r.s.Prompt(context.Background(), "do the thing", PromptOptions{}) }()
+	testwait.Until(t, "the first request", func() bool { return len(r.srv.Requests()) > 0 })
+	if _, err := r.s.Plan().Enter(); err != nil {
+		t.Fatal(err)
+	}
+	close(hold)
+	if err := <-done; err != nil {
+		t.Fatal(err)
+	}
+	reqs := r.srv.Requests()
+	if len(reqs) != 2 {
+		t.Fatalf("%d requests", len(reqs))
+	}
+	var body struct {
+		Model string `json:"model"`
+	}
+	_ = json.Unmarshal(reqs[1].Body, &body)
+	if body.Model != "mock-think" || !strings.Contains(string(reqs[1].Body), "You are in plan mode") {
+		t.Fatalf("the call after entering: model %s", body.Model)
 	}
 }
