@@ -413,3 +413,26 @@ func TestPlanModeEnterDuringRun(t *testing.T) {
 		t.Fatalf("the call after entering: model %s", body.Model)
 	}
 }
+
+// While planning, ast_edit is refused like any write outside the plan.
+func TestPlanModeRefusesASTEdit(t *testing.T) {
+	t.Parallel()
+	r := planRig(t, &planUI{})
+	if err := os.WriteFile(filepath.Join(r.f.project, "a.go"), []byte("package a\n\nfunc f() { old() }\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	r.srv.Script(
+		mockllm.Turn{Blocks: []mockllm.Block{call("ast_edit", map[string]any{"ops": []map[string]string{{"pat": "old()", "out": "new()"}}, "paths": []string{"a.go"}})}},
+		mockllm.Turn{Blocks: []mockllm.Block{call("ask", map[string]any{"questions": []map[string]any{{"id": "q", "question": "which?", "options": []map[string]string{{"label": "a"}}}}})}},
+	)
+	if _, err := r.s.Plan().Enter(); err != nil {
+		t.Fatal(err)
+	}
+	if err := r.s.Prompt(context.Background(), "plan", PromptOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	e := r.end("ast_edit")
+	if !e.IsError || e.Result.Content[0].(*tool.TextContent).Text != "Plan mode: only the plan file may be modified (local://PLAN.md)." {
+		t.Fatalf("ast_edit while planning: %+v", e.Result)
+	}
+}

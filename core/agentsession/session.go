@@ -330,7 +330,7 @@ func New(ctx context.Context, opts Options) (*Session, error) {
 		FollowUpMode:   follow,
 		InterruptMode:  interrupt,
 		Retry:          agent.RetryOptions{Enabled: retry.Enabled, Policy: ai.RetryPolicy{MaxAttempts: retry.MaxRetries, BaseDelay: retry.BaseDelay}},
-		Hooks:          s.withGate(opts.Hooks),
+		Hooks:          s.withGate(s.withPlanGuard(opts.Hooks)),
 		Artifacts:      s.toolEnv.Artifacts,
 		Interrupter:    s.interrupter,
 		RestoreArgs:    s.restoreArgs(),
