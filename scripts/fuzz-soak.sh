@@ -54,6 +54,7 @@ TARGETS=(
 	./core/tools/edit/hashedit:FuzzHashlineParse # hashline edits: the patch language
 	./core/tools/edit/applypatch:FuzzApplyPatchParse # apply_patch
 	./core/tool:FuzzDiagnosticReport       # language server diagnostics as the file tools report them
+	./core/tool:FuzzLocalURL               # local:// paths stay in the session's scratch directory
 	./core/tools/read/notebook:FuzzNotebook # notebook JSON
 	./core/tools/read/archive:FuzzPath     # archive paths
 	./core/tools/read/archive:FuzzIndex    # archive indexes (zip, tar, tar.gz)

@@ -203,7 +203,7 @@ func configEdit(ctx context.Context, env *cliEnv) error {
 	if err := os.MkdirAll(env.cfg.AgentDir, 0o700); err != nil {
 		return err
 	}
-	editor := env.cfg.Editor()
+	editor := env.cfg.EditorCommand()
 	// The editor line may carry arguments ("code -w"); the shell splits it.
 	cmd := exec.CommandContext(ctx, "/bin/sh", "-c", editor+` "$1"`, "gopi-config-edit", path)
 	cmd.Stdin, cmd.Stdout, cmd.Stderr = os.Stdin, env.stdout, env.stderr

@@ -21,7 +21,7 @@ var ompSlashCommands = []struct {
 	skip          string // why the command is not typed (yet)
 }{
 	{typed: "/settings", marker: "Settings in force"},
-	{typed: "/plan", skip: "/plan comes with plan mode (issue 36, part plan); the lead enables it after the merge"},
+	{typed: "/plan", marker: "Plan mode enabled"},
 	{typed: "/loop", marker: "Loop mode enabled."},
 	{typed: "/loop", marker: "Loop mode disabled"},
 	{typed: "/model", marker: "Model", picker: true},
@@ -49,7 +49,7 @@ var ompSlashCommands = []struct {
 	{typed: "/login", marker: "Log in to", picker: true},
 	{typed: "/logout", marker: "No credentials stored"},
 	{typed: "/mcp", marker: "MCP servers"},
-	{typed: "/ssh", skip: "/ssh comes with the ssh tool (issue 36, part ssh); the lead enables it after the merge"},
+	{typed: "/ssh", marker: "SSH Host Management"},
 	{typed: "/new", marker: "new session"},
 	{typed: "/drop", marker: "session dropped"},
 	{typed: "/compact", marker: "Nothing to compact"},

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/gopi-agent/gopi/core/ai"
@@ -116,6 +117,8 @@ type Agent struct {
 
 	runs   runState // whether a run is in progress and how to stop it
 	queued queues   // steering, follow-up, forced tool choices, interrupt mode
+	// endTurn asks the run to end after its current turn (EndRunAfterTurn).
+	endTurn atomic.Bool
 
 	mu           sync.Mutex
 	messages     []ai.Message
@@ -308,6 +311,8 @@ func (a *Agent) ClearQueues() (steering, followUp []ai.Message) { return a.queue
 
 // ForceToolChoice makes a coming model call use the named tool once. If the
 // response does not call it, the directive is put back for the next call.
+// An empty toolName makes the call use some tool, whichever the model
+// picks (tool choice "required"); that directive is used once either way.
 func (a *Agent) ForceToolChoice(toolName, label string) {
 	a.queued.force(forcedChoice{tool: toolName, label: label})
 }
@@ -321,6 +326,17 @@ func (a *Agent) IsRunning() bool { return a.runs.isRunning() }
 // Abort cancels the current run, if any: the stream ends as an aborted
 // message keeping its partial content and running tools are cancelled.
 func (a *Agent) Abort() { a.runs.abort() }
+
+// EndRunAfterTurn asks the run in progress to end once its current turn
+// is over — the tool calls of the model's answer have their results — as
+// if the model had stopped there: no further model call, queued messages
+// stay queued. A listener calls it when a tool result hands control to
+// the user (exit_plan_mode). Without a run it does nothing.
+func (a *Agent) EndRunAfterTurn() {
+	if a.IsRunning() {
+		a.endTurn.Store(true)
+	}
+}
 
 // AbortRetry cancels a retry wait in progress; the run ends with the
 // failed message.

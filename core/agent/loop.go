@@ -20,6 +20,7 @@ func (a *Agent) run(ctx context.Context, prompts []ai.Message, skipInitialSteer 
 		a.emit(MessageEnd{Message: m})
 	}
 
+	a.endTurn.Store(false)
 	a.emit(AgentStart{})
 	turn := 0
 	a.emit(TurnStart{TurnIndex: turn, Timestamp: a.now().UnixMilli()})
@@ -67,6 +68,9 @@ func (a *Agent) run(ctx context.Context, prompts []ai.Message, skipInitialSteer 
 				added = append(added, toMessages(results)...)
 			}
 			a.emit(TurnEnd{TurnIndex: turn, Message: msg, ToolResults: results})
+			if a.endTurn.Swap(false) {
+				return added
+			}
 			if steered != nil {
 				pending = steered
 			} else {

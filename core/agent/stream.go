@@ -16,7 +16,7 @@ import (
 func (a *Agent) respond(ctx context.Context, hooks *hookChain) *ai.AssistantMessage {
 	forced := a.queued.takeForced()
 	msg := a.streamWithRetry(ctx, hooks, forced)
-	if forced != nil && msg.StopReason != ai.StopReasonAborted && !callsTool(msg, forced.tool) {
+	if forced != nil && forced.tool != "" && msg.StopReason != ai.StopReasonAborted && !callsTool(msg, forced.tool) {
 		a.queued.putBackForced(*forced)
 	}
 	return msg
@@ -141,7 +141,10 @@ func (a *Agent) request(ctx context.Context, hooks *hookChain, forced *forcedCho
 		Thinking:     thinking,
 		SessionID:    a.opts.SessionID,
 	}
-	if forced != nil {
+	switch {
+	case forced != nil && forced.tool == "":
+		req.ToolChoice = &ai.ToolChoice{Mode: ai.ToolChoiceRequired}
+	case forced != nil:
 		req.ToolChoice = &ai.ToolChoice{Mode: ai.ToolChoiceTool, Name: forced.tool}
 	}
 	hooks.requestHooks(req)

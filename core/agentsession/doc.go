@@ -26,6 +26,10 @@
 //     executions waiting for a run to end.
 //   - Resources (Session.Resources): skills, rules, templates, MCP servers
 //     and the problems found discovering them.
+//   - PlanMode (Session.Plan): plan mode — the plan role's model, the
+//     file tools limited to the plan file (local://PLAN.md), the planning
+//     instructions sent with each prompt, and the review of the plan
+//     exit_plan_mode hands over (approve, refine, stay) through the UI.
 //   - Tools (Session.Tools): the tools offered to the model (built-ins,
 //     extra, extension and MCP tools, an active set), their environment and
 //     services, the UI they ask through, the todo plan and the count of

@@ -195,6 +195,18 @@ func (ms *ModelState) Set(m *ai.Model) error {
 	return err
 }
 
+// setTemporary switches the model for a while (plan mode's plan model,
+// and back), recorded in the session as a "temporary" model change so
+// that a resumed session keeps its default model.
+func (ms *ModelState) setTemporary(m *ai.Model) {
+	ms.agent.SetModel(m)
+	ms.agent.SetThinking(models.ClampThinking(m, ms.agent.Thinking()))
+	ref := m.Provider + "/" + m.ID
+	if _, err := ms.store().Record(session.ModelChange{Model: ref, Role: "temporary"}); err == nil {
+		ms.setRecorded(&ref, nil) // not a change of the default model
+	}
+}
+
 // SetThinking changes the reasoning effort (clamped to what the model
 // supports) and records it in the session.
 func (ms *ModelState) SetThinking(l ai.ThinkingLevel) error {

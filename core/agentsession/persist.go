@@ -19,6 +19,8 @@ func (s *Session) onAgentEvent(ev agent.Event) {
 		if c, ok := e.Message.(*message.Custom); ok && c.CustomType == CustomTypeTTSR {
 			s.onTTSRMessage(c)
 		}
+	case agent.ToolExecutionEnd:
+		s.plan.onToolEnd(e)
 	case agent.TurnEnd:
 		s.ttsrTurnEnd()
 		s.checkpointTurnEnd()

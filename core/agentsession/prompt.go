@@ -35,6 +35,10 @@ type PromptOptions struct {
 	// Files are files the user attached (@path), sent as a file mention
 	// message after the prompt (see prompt.Mentions).
 	Files []message.MentionedFile
+	// Synthetic marks a message the agent wrote on the user's behalf (the
+	// approved plan's execution order): sent like the user's, not shown
+	// as typed by them.
+	Synthetic bool
 }
 
 func nowMillis() int64 { return time.Now().UnixMilli() }
@@ -59,6 +63,21 @@ func userMessage(text string, images []*ai.ImageContent) *ai.UserMessage {
 // ended the run; a failed provider call ends the run with an assistant
 // message whose stop reason is error (see LastAssistant), not an error here.
 func (s *Session) Prompt(ctx context.Context, text string, opts PromptOptions) error {
+	queued := s.agent.IsRunning()
+	if err := s.prompt(ctx, text, opts); err != nil || queued {
+		return err
+	}
+	// While planning, a run must end with ask or exit_plan_mode; the plan
+	// exit_plan_mode hands over is reviewed once the turn is free
+	// (approval may start a new session and the plan's execution).
+	if err := s.plan.remind(ctx); err != nil {
+		return err
+	}
+	return s.plan.review(ctx)
+}
+
+// prompt is Prompt without the plan review.
+func (s *Session) prompt(ctx context.Context, text string, opts PromptOptions) error {
 	if s.isClosed() {
 		return errClosed
 	}
@@ -71,6 +90,7 @@ func (s *Session) Prompt(ctx context.Context, text string, opts PromptOptions) e
 		if opts.Attribution != "" {
 			um.Attribution = opts.Attribution
 		}
+		um.Synthetic = opts.Synthetic
 		first = um
 	}
 	if s.agent.IsRunning() {
@@ -91,7 +111,11 @@ func (s *Session) Prompt(ctx context.Context, text string, opts PromptOptions) e
 	gen := s.gate.abortGeneration()
 	// A context left too large by the previous prompt is compacted first.
 	s.compactor.prePromptCheck(ctx)
-	msgs := []ai.Message{first}
+	var msgs []ai.Message
+	if pm := s.plan.promptMessage(); pm != nil {
+		msgs = append(msgs, pm) // the planning instructions come first
+	}
+	msgs = append(msgs, first)
 	if len(opts.Files) > 0 {
 		msgs = append(msgs, &message.FileMention{Files: opts.Files, Timestamp: nowMillis()})
 	}

@@ -7,6 +7,7 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -175,6 +176,7 @@ type Session struct {
 	compactor  *Compactor          // compaction, pruning, promotion, handoff (compact.go)
 	gate       *Turn               // who works on the conversation; closed state (turn.go)
 	tools      *Tools              // the offered tools, their environment, UI, todos and jobs (tools.go)
+	plan       *PlanMode           // plan mode (planmode.go)
 
 	// Set in New, or safe for concurrent use by themselves.
 	listeners    agent.Listeners
@@ -299,7 +301,7 @@ func New(ctx context.Context, opts Options) (*Session, error) {
 	s.discoverResources(sctx.InjectedTTSRRules)
 	s.startMCP(ctx)
 	s.tools = &Tools{host: s, env: s.toolEnv, svc: s.svc, perm: s.perm, store: s.Store, names: opts.ToolNames,
-		extra: opts.ExtraTools, extension: opts.ExtensionTools}
+		extra: opts.ExtraTools, extension: opts.ExtensionTools, child: opts.position != nil}
 	tools, err := s.tools.build()
 	if err != nil {
 		return nil, err
@@ -328,7 +330,7 @@ func New(ctx context.Context, opts Options) (*Session, error) {
 		FollowUpMode:   follow,
 		InterruptMode:  interrupt,
 		Retry:          agent.RetryOptions{Enabled: retry.Enabled, Policy: ai.RetryPolicy{MaxAttempts: retry.MaxRetries, BaseDelay: retry.BaseDelay}},
-		Hooks:          s.withGate(opts.Hooks),
+		Hooks:          s.withGate(s.withPlanGuard(opts.Hooks)),
 		Artifacts:      s.toolEnv.Artifacts,
 		Interrupter:    s.interrupter,
 		RestoreArgs:    s.restoreArgs(),
@@ -340,6 +342,7 @@ func New(ctx context.Context, opts Options) (*Session, error) {
 		s.model.recorded.model, s.model.recorded.thinking = sctx.Models["default"], sctx.ThinkingLevel
 	}
 	s.gate = newTurn(s.agent)
+	s.plan = &PlanMode{s: s}
 	s.compactor = &Compactor{host: s, turn: s.gate, agent: s.agent, model: s.model, cfg: cfg}
 	s.tree = &Tree{host: s, turn: s.gate, agent: s.agent, model: s.model, cfg: cfg, cwd: cwd, sessionDir: opts.SessionDir}
 	s.shell = &Shell{agent: s.agent, env: s.toolEnv, shell: s.svc.Shell, store: s.Store, hooks: s.userBashHooks, closed: s.gate.isClosed, bg: &s.bg, bgCtx: s.bgCtx}
@@ -409,10 +412,23 @@ func (s *Session) newToolEnv(store *session.Manager) *tool.Env {
 	if s.opts.artifacts != nil {
 		env.Artifacts = s.opts.artifacts
 	}
+	env.LocalFallback = localFallback(store)
 	env.ToolNames = s.offeredToolNames
 	env.Caches = s.caches
 	env.Diagnostics = s.opts.Diagnostics
 	return env
+}
+
+// localFallback is the scratch directory (local://) of a session kept in
+// memory: a directory of its own under the system's temporary directory.
+func localFallback(store *session.Manager) string {
+	id := strings.Map(func(r rune) rune {
+		if r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '_' || r == '.' || r == '-' {
+			return r
+		}
+		return '_'
+	}, store.SessionID())
+	return filepath.Join(os.TempDir(), "gopi-local", id)
 }
 
 func contains(list []string, s string) bool {

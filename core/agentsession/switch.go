@@ -188,6 +188,8 @@ func (s *Session) replaceStore(store *session.Manager, restore bool) error {
 	}
 	closeErr := old.Close()
 	s.toolEnv.Artifacts = store.Artifacts()
+	s.toolEnv.LocalFallback = localFallback(store)
+	s.plan.resetReference()
 	s.agent.SetArtifacts(s.toolEnv.Artifacts)
 	if restore {
 		if err := s.reloadFromStore(); err != nil {

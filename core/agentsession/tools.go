@@ -11,6 +11,7 @@ import (
 	"github.com/gopi-agent/gopi/core/permission"
 	"github.com/gopi-agent/gopi/core/session"
 	"github.com/gopi-agent/gopi/core/tool"
+	"github.com/gopi-agent/gopi/core/tools/exitplan"
 	"github.com/gopi-agent/gopi/core/tools/job"
 	"github.com/gopi-agent/gopi/core/tools/registry"
 )
@@ -33,6 +34,7 @@ type Tools struct {
 	perm  *permission.Gate        // asks its questions through the UI SetUI gives
 	store func() *session.Manager // the current session store (the todo plan is recorded there)
 	names []string                // Options.ToolNames: the built-ins to offer; nil for all
+	child bool                    // a subagent's session: no plan mode, so no exit_plan_mode
 
 	mu        sync.Mutex
 	extra     []tool.Tool     // SetExtra's tools (Options.ExtraTools at first)
@@ -199,6 +201,15 @@ func (t *Tools) build() ([]tool.Tool, error) {
 				out = append(out, tl)
 			}
 		}
+		if len(t.names) > 0 && env.Settings.PlanEnabled && !t.child && !contains(t.names, exitplan.Name) {
+			// Plan mode ends with exit_plan_mode, whatever tools were chosen.
+			if tl, err := registry.New(exitplan.Name, env, t.svc); err == nil {
+				out = append(out, tl)
+			}
+		}
+	}
+	if t.child {
+		out = slices.DeleteFunc(out, func(tl tool.Tool) bool { return tl.Definition().Name == exitplan.Name })
 	}
 	seen := map[string]bool{}
 	for _, tl := range out {

@@ -92,13 +92,11 @@ func (d Def) ParseValue(raw string) (any, error) {
 // Defs lists every known setting in schema order.
 func Defs() []Def { return slices.Clone(schema) }
 
-// Editor is the command that edits a file for the user: $VISUAL, else
-// $EDITOR, else "vi".
-func (c *Config) Editor() string {
-	for _, name := range []string{"VISUAL", "EDITOR"} {
-		if v := strings.TrimSpace(c.Env.Get(name)); v != "" {
-			return v
-		}
+// EditorCommand is the command that edits a file for the user: Editor
+// ($VISUAL, else $EDITOR), else "vi".
+func (c *Config) EditorCommand() string {
+	if v := strings.TrimSpace(c.Editor()); v != "" {
+		return v
 	}
 	return "vi"
 }

@@ -88,10 +88,7 @@ func (st *Started) RunInteractive(ctx context.Context, r *Request, cfg *config.C
 	opts := tui.Options{Shortcuts: keys, Renderers: renderers, ToolRenderers: toolDraw, Input: term.In, Output: term.Out, Environ: term.Environ, Cwd: cfg.Cwd, Home: cfg.Home, ScanCache: s.Tools().Env().Caches.Scanner(),
 		HistoryFile: filepath.Join(cfg.AgentDir, "prompt-history.jsonl"),
 		Messages:    msgs, NoColor: cfg.Env.Get("NO_COLOR") != "", Commands: cmds, Warnings: st.Warnings, Extensions: st.Extras.Loaded,
-		Editor: cfg.Env.Get("VISUAL")}
-	if opts.Editor == "" {
-		opts.Editor = cfg.Env.Get("EDITOR")
-	}
+		Editor: cfg.Editor()}
 	if st.Logins != nil {
 		opts.Logins = st.Logins
 	}

@@ -162,6 +162,8 @@ func toolSummary(name string, edit tool.EditMode) string {
 		return "rewrite code by syntax pattern (previewed)"
 	case "resolve":
 		return "apply or discard a pending preview"
+	case "exit_plan_mode":
+		return "in plan mode, hand the finished plan to the user for approval"
 	case "bash":
 		return "run a shell command"
 	case "job":

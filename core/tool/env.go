@@ -31,9 +31,13 @@ type Env struct {
 	// offers now (the bash interceptor blocks a command only while the
 	// tool it points to is offered); nil: unknown, treated as none.
 	ToolNames func() []string
+	// LocalFallback is the scratch directory behind local:// for a session
+	// without an artifacts directory (one kept in memory); see LocalDir.
+	LocalFallback string
 
 	hosts    hostURIs                          // URL schemes served by an embedding host (SetHostURIs)
 	internal atomic.Pointer[internalResources] // the session's skill:// and rule:// server (SetInternalResources)
+	plan     atomic.Pointer[PlanMode]          // plan mode, while it is on (SetPlanMode)
 }
 
 // NewEnv returns an Env rooted at cwd (made absolute) with the default
@@ -56,18 +60,31 @@ func NewEnvFrom(c *config.Config) *Env {
 }
 
 // Resolve turns a user path into an absolute path: "~" and "~/…" expand to
-// the home directory, relative paths start at Cwd.
+// the home directory, relative paths start at Cwd, and local:// URLs name
+// files in the session's scratch directory (LocalDir). While plan mode is
+// on, a path whose file name is the plan file's ("PLAN.md", "./PLAN.md")
+// is the plan file (see PlanMode).
 func (e *Env) Resolve(p string) string {
-	p = e.ExpandHome(p)
-	if !filepath.IsAbs(p) {
-		p = filepath.Join(e.Cwd, p)
+	abs, ok := e.localPath(p)
+	if !ok {
+		p = e.ExpandHome(p)
+		if !filepath.IsAbs(p) {
+			p = filepath.Join(e.Cwd, p)
+		}
+		abs = filepath.Clean(p)
 	}
-	return filepath.Clean(p)
+	return e.planPath(abs)
 }
 
-// DisplayPath renders an absolute path for the model: relative to Cwd
-// (slash-separated) when inside it, else absolute.
+// DisplayPath renders an absolute path for the model: a local:// URL in
+// the session's scratch directory, relative to Cwd (slash-separated) when
+// inside it, else absolute.
 func (e *Env) DisplayPath(abs string) string {
+	if root := e.LocalDir(); root != "" && e.inLocalDir(abs) {
+		if rel, err := filepath.Rel(root, abs); err == nil && rel != "." {
+			return LocalScheme + filepath.ToSlash(rel)
+		}
+	}
 	rel, err := filepath.Rel(e.Cwd, abs)
 	if err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
 		return abs

@@ -22,6 +22,7 @@ type Schema struct {
 	Minimum              *float64           `json:"minimum,omitempty"`              // smallest number
 	Maximum              *float64           `json:"maximum,omitempty"`              // largest number
 	Default              any                `json:"default,omitempty"`              // documented default (not applied)
+	Examples             []any              `json:"examples,omitempty"`             // sample values shown to the model
 	// Values, when set, is the schema of an object's members beyond
 	// Properties (a map such as an environment); it is written as the
 	// schema form of additionalProperties and takes precedence over

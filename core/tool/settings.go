@@ -40,6 +40,7 @@ type Settings struct {
 	Bash                                 config.Bash  // the bash tool's and background jobs' settings (bashInterceptor.*, async.*, bash.autoBackground.*)
 	Shell                                config.Shell // how commands are run: shell, login, prefix, environment (PI_BASH_NO_LOGIN, PI_SHELL_PREFIX, …)
 	TodoEnabled                          bool         // todo.enabled: offer todo_write
+	PlanEnabled                          bool         // plan.enabled: plan mode may be entered; offer exit_plan_mode
 	DebugEnabled                         bool         // debug.enabled: offer the debug tool (DAP)
 	CheckpointEnabled                    bool         // checkpoint.enabled: offer checkpoint and rewind (top-level sessions)
 	ImagesAutoResize                     bool         // images.autoResize: scale images read for the model down to the providers' limits
@@ -132,6 +133,7 @@ func settingsFrom(cs *config.Settings) Settings {
 		HashlineAutoDropPureInsertDuplicates: cs.Bool("edit.hashlineAutoDropPureInsertDuplicates"),
 		AskTimeout:                           cs.Int("ask.timeout"),
 		TodoEnabled:                          cs.Bool("todo.enabled"),
+		PlanEnabled:                          cs.Bool("plan.enabled"),
 		DebugEnabled:                         cs.Bool("debug.enabled"),
 		CheckpointEnabled:                    cs.Bool("checkpoint.enabled"),
 		ImagesAutoResize:                     cs.Bool("images.autoResize"),

@@ -8,8 +8,12 @@ import (
 
 // OutsideCwd reports whether the absolute path abs lies outside the
 // session's working directory. It judges the path as written (after
-// "..", "." and "~" are resolved), not where symbolic links lead.
+// "..", "." and "~" are resolved), not where symbolic links lead. The
+// session's scratch directory (local://) counts as inside.
 func (e *Env) OutsideCwd(abs string) bool {
+	if e.inLocalDir(filepath.Clean(abs)) {
+		return false
+	}
 	rel, err := filepath.Rel(e.Cwd, filepath.Clean(abs))
 	return err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator))
 }

@@ -72,6 +72,7 @@ func init() {
 		{"ssh", "[add|list|remove|help]", "manage the ssh tool's hosts (ssh.json)", (*model).cmdSSH},
 		{"debug", "", "debugging aids: system info, the conversation to a file, the artifact folder", (*model).cmdDebug},
 		{"changelog", "", "where this build's changes are described", (*model).cmdChangelog},
+		{"plan", "[prompt]", "toggle plan mode (agent plans before executing)", (*model).cmdPlan},
 		{"hotkeys", "", "the key bindings", (*model).cmdHotkeys},
 		{"help", "", "this list", (*model).cmdHelp},
 		{"quit", "", "exit (also /exit)", func(m *model, _ string) tea.Cmd { return m.quit() }},

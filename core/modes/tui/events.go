@@ -122,6 +122,8 @@ func (m *model) onEvent(e agent.Event) tea.Cmd {
 			what = "rule sent after the turn: "
 		}
 		return m.printSection(m.r.marker(what + strings.Join(e.Rules, ", ")))
+	case agentsession.PlanModeChanged, agentsession.PlanReview:
+		return m.onPlanEvent(e)
 	case agentsession.TodoReminder, agentsession.TodoAutoClear:
 		// The todo list is in the transcript through the tool's results.
 	}

@@ -84,6 +84,9 @@ func (m *model) footer() string {
 	if m.loop.on {
 		left += " · loop"
 	}
+	if p := m.planFooter(); p != "" {
+		left += " · " + p
+	}
 	for _, k := range sortedKeys(m.extStatus) {
 		left += " · " + clean(m.extStatus[k])
 	}

@@ -38,6 +38,9 @@ func (m *model) onKey(k tea.KeyPressMsg) tea.Cmd {
 	if m.console != nil && m.picker == nil {
 		return m.consoleKey(k)
 	}
+	if cmd, ok := m.planReviewKey(k); ok {
+		return cmd
+	}
 	if p := m.picker; p != nil {
 		done, cmd := p.key(k)
 		if done && m.picker == p {

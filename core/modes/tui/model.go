@@ -72,12 +72,14 @@ type model struct {
 	live        *ai.AssistantMessage
 	st          stream
 	tools       map[string]*liveTool
-	order       []string                // running tool call ids, in start order
-	calls       map[string]*ai.ToolCall // calls seen, for their results
-	busy        string                  // a long command running (compaction, handoff, summary, bash, login)
-	cancelLogin func()                  // ends the /login running, if any
-	ui          *dialogUI               // the dialogs' side of the program (set by Run)
-	expand      bool                    // thinking shown in full
+	order       []string                 // running tool call ids, in start order
+	calls       map[string]*ai.ToolCall  // calls seen, for their results
+	busy        string                   // a long command running (compaction, handoff, summary, bash, login)
+	cancelLogin func()                   // ends the /login running, if any
+	ui          *dialogUI                // the dialogs' side of the program (set by Run)
+	plan        agentsession.PlanState   // plan mode, for the footer
+	planReview  *agentsession.PlanReview // the plan last shown for review (ctrl+g edits its file)
+	expand      bool                     // thinking shown in full
 	picker      *picker
 	dialog      *dialog             // the open dialog (its picker, for select and confirm)
 	dialogs     []dialogMsg         // dialogs waiting for it to close
@@ -144,6 +146,7 @@ func (m *model) Init() tea.Cmd {
 	if c := m.printHistory(""); c != nil {
 		cmds = append(cmds, c)
 	}
+	cmds = append(cmds, m.restorePlanMode())
 	if len(m.pending) > 0 {
 		first := m.pending[0]
 		m.pending = m.pending[1:]
@@ -250,6 +253,10 @@ func (m *model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case noticeMsg:
 		m.setNotice(msg.text)
 		return m, nil
+	case planEditorMsg:
+		return m, m.onPlanEditor(msg)
+	case planEnteredMsg:
+		return m, m.onPlanEntered(msg)
 	case editorMsg:
 		if m.ed.empty() {
 			m.ed.set(msg.text)

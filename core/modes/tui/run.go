@@ -52,7 +52,8 @@ type Options struct {
 	// unavailable).
 	Logins Logins
 	// Editor is the user's editor command ($VISUAL, else $EDITOR) for
-	// /todo edit; "" when none is set.
+	// /todo edit and for ctrl+g on the plan under review; "" when none is
+	// set (no editor is offered).
 	Editor string
 	// Extensions are the paths of the extensions loaded (/extensions).
 	Extensions []string

@@ -60,4 +60,6 @@ type Session interface {
 	Compactor() *agentsession.Compactor
 	Shell() *agentsession.Shell
 	Resources() *agentsession.Resources
+	// Plan is plan mode (/plan).
+	Plan() *agentsession.PlanMode
 }

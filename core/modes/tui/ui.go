@@ -196,6 +196,9 @@ func (m *model) openDialog(d dialogMsg) tea.Cmd {
 			},
 			onCancel: func() { answer(dialogAnswer{err: tool.ErrDialogCancelled}) },
 		}
+		if m.isPlanReviewMsg(d) {
+			m.picker.hint = m.planReviewHint()
+		}
 		m.dialog = &dialog{msg: d}
 	default:
 		ta := textarea.New()

@@ -95,6 +95,9 @@ func (t *Tool) Execute(ctx context.Context, args tool.Args, _ tool.UpdateFunc) (
 		return tool.TextResult("Error: questions must not be empty", nil), nil
 	}
 	timeout := time.Duration(t.env.Settings.AskTimeout) * time.Second
+	if t.env.PlanMode() != nil {
+		timeout = 0 // while planning, questions wait for the user
+	}
 	var results []Result
 	for _, q := range a.Questions {
 		r, err := t.ask(ctx, q, timeout)

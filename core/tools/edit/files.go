@@ -131,6 +131,14 @@ func (t *Tool) WriteMoved(abs, from string, data []byte) error { return t.write(
 
 // write is WriteFile, and WriteMoved when from is not "".
 func (t *Tool) write(abs string, data []byte, from string) error {
+	if from != "" {
+		if err := t.env.CheckPlanRename(); err != nil {
+			return err
+		}
+	}
+	if err := t.env.CheckPlanWrite(abs); err != nil {
+		return err
+	}
 	if _, err := os.Stat(filepath.Dir(abs)); err != nil {
 		return err
 	}
@@ -181,6 +189,9 @@ func (t *Tool) MkdirAll(abs string) error {
 
 // Remove deletes a file and forgets it in the caches.
 func (t *Tool) Remove(abs string) error {
+	if err := t.env.CheckPlanDelete(); err != nil {
+		return err
+	}
 	if err := os.Remove(abs); err != nil {
 		return err
 	}

@@ -163,7 +163,9 @@ var errPass = errors.New("not this handler's target")
 var handlers = []handler{
 	{(*Tool).isHostURI, (*Tool).readHost},
 	{func(_ *Tool, target string) bool { return isWebURL(target) }, (*Tool).readWeb},
-	{func(_ *Tool, target string) bool { return isInternalURL(target) }, (*Tool).readInternal},
+	// local:// names files in the session's scratch directory: read as
+	// local files (Env.Resolve maps them).
+	{func(t *Tool, target string) bool { return isInternalURL(target) && !t.env.IsLocalURL(target) }, (*Tool).readInternal},
 	{func(_ *Tool, target string) bool { return isArchivePath(target) }, (*Tool).readArchive},
 	{func(_ *Tool, target string) bool { return isSQLitePath(target) }, (*Tool).readSQLite},
 	{func(*Tool, string) bool { return true }, (*Tool).readLocal},

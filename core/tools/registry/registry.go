@@ -18,6 +18,7 @@ import (
 	"github.com/gopi-agent/gopi/core/tools/checkpoint"
 	"github.com/gopi-agent/gopi/core/tools/debug"
 	"github.com/gopi-agent/gopi/core/tools/edit"
+	"github.com/gopi-agent/gopi/core/tools/exitplan"
 	"github.com/gopi-agent/gopi/core/tools/find"
 	"github.com/gopi-agent/gopi/core/tools/job"
 	lsptool "github.com/gopi-agent/gopi/core/tools/lsp"
@@ -46,6 +47,8 @@ type Entry struct {
 var builtins = []Entry{
 	{"read", func(env *tool.Env, svc *Services) tool.Tool { return read.New(env, svc.Pages) }, nil},
 	{"write", envOnly(write.New), nil},
+	// exit_plan_mode ends plan mode; offered with plan.enabled, as in omp.
+	{"exit_plan_mode", envOnly(exitplan.New), func(env *tool.Env, _ *Services) bool { return exitplan.Available(env) }},
 	{"edit", envOnly(edit.New), nil},
 	{"search", envOnly(search.New), nil},
 	{"find", envOnly(find.New), nil},

@@ -52,6 +52,9 @@ func (t *Tool) Execute(ctx context.Context, args tool.Args, onUpdate tool.Update
 	if err != nil {
 		return nil, err
 	}
+	if t.env.PlanMode() != nil {
+		a = forPlanMode(a) // the parent is planning: its subagents only look
+	}
 	ids, err := t.allocate(p.Tasks, pos)
 	if err != nil {
 		return nil, tool.Errorf("Cannot start the tasks: %v", err)

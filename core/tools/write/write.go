@@ -85,6 +85,9 @@ func (t *Tool) Execute(ctx context.Context, args tool.Args, _ tool.UpdateFunc) (
 		return tool.TextResult(fmt.Sprintf("Wrote %s (%d bytes).", p, len(a.Content)), map[string]any{"path": p, "op": "host"}), nil
 	}
 	abs := t.env.Resolve(p)
+	if err := t.env.CheckPlanWrite(abs); err != nil {
+		return nil, err
+	}
 	res, wd, changed, err := t.write(ctx, abs, a.Content)
 	if err != nil {
 		return nil, err
