@@ -44,6 +44,7 @@ TARGETS=(
 	./core/session:FuzzUnquote             # session lines: JSON string unquoting
 	./core/session:FuzzValid               # session lines: JSON validation
 	./core/hashline:FuzzParseAnchor        # hashline edits: anchors
+	./core/hashline:FuzzAppendDecoded      # file bytes: UTF-8 decoded as JavaScript does, for anchors
 	./sdk/rpcclient:FuzzFastParse          # RPC frames: the client's fast frame head parser
 	./core/config:FuzzParseDotenv          # settings files: .env
 	./core/ai:FuzzParsePartialJSON         # partial JSON of streamed tool arguments
