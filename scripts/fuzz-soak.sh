@@ -54,6 +54,7 @@ TARGETS=(
 	./core/modes/rpc/inbound:FuzzParseHead # RPC frames: the head of each line the RPC server reads
 	./core/tools/edit/hashedit:FuzzHashlineParse # hashline edits: the patch language
 	./core/tools/edit/applypatch:FuzzApplyPatchParse # apply_patch
+	./core/tools/edit/applypatch:FuzzParseDiffHunks # the edit tool's patch mode: diff hunks
 	./core/tool:FuzzDiagnosticReport       # language server diagnostics as the file tools report them
 	./core/tools/read/notebook:FuzzNotebook # notebook JSON
 	./core/tools/read/archive:FuzzPath     # archive paths

@@ -1,10 +1,12 @@
-// Package edit is the edit tool: it changes files in one of three input
+// Package edit is the edit tool: it changes files in one of four input
 // modes, chosen per session by the edit.mode setting or PI_EDIT_VARIANT.
 //
 //   - hashline (default): an anchored patch language naming lines by the
 //     anchors read and search show (package hashedit);
 //   - replace: old text / new text, exact first, then tolerant of white
 //     space (package replace);
+//   - patch: {path, edits: [{op, rename, diff}]}, diff hunks for one file
+//     per call, located and applied by the apply_patch engine;
 //   - apply_patch: the Codex "*** Begin Patch" envelope (package
 //     applypatch).
 //
@@ -32,7 +34,7 @@ type Tool struct {
 }
 
 // New returns the edit tool for env in the mode its settings select.
-// Modes this build does not implement (patch, vim, atom) fall back to
+// Modes this build does not implement (vim, atom) fall back to
 // hashline, and env's setting is corrected to match, so that read and
 // search show the anchors this tool then expects.
 func New(env *tool.Env) tool.Tool {
@@ -44,7 +46,7 @@ func New(env *tool.Env) tool.Tool {
 // NewMode returns the edit tool in an explicit mode (see New).
 func NewMode(env *tool.Env, mode tool.EditMode) *Tool {
 	switch mode {
-	case tool.EditReplace, tool.EditApplyPatch:
+	case tool.EditReplace, tool.EditPatch, tool.EditApplyPatch:
 	default:
 		mode = tool.EditHashline
 	}
@@ -71,6 +73,9 @@ func (t *Tool) Definition() tool.Definition {
 			"new_text": tool.String("Text to put in its place (empty to delete it)"),
 			"all":      tool.Boolean("Replace every occurrence instead of requiring exactly one"),
 		}, "path", "old_text", "new_text")
+	case tool.EditPatch:
+		def.Description = patchDescription
+		def.Parameters = patchSchema()
 	case tool.EditApplyPatch:
 		def.Description = applyPatchDescription
 		def.Parameters = tool.Object(map[string]*tool.Schema{
@@ -108,6 +113,12 @@ func (t *Tool) run(args tool.Args) (*tool.Result, error) {
 			return nil, err
 		}
 		return t.runReplace(a)
+	case tool.EditPatch:
+		var a patchModeArgs
+		if err := args.Decode(&a); err != nil {
+			return nil, err
+		}
+		return t.runPatch(a)
 	case tool.EditApplyPatch:
 		var a struct {
 			Input string `json:"input"`
@@ -129,7 +140,7 @@ func (t *Tool) run(args tool.Args) (*tool.Result, error) {
 
 // Details is the structured part of an edit result.
 type Details struct {
-	Mode             string       `json:"mode"`                       // hashline, replace or apply_patch
+	Mode             string       `json:"mode"`                       // hashline, replace, patch or apply_patch
 	Diff             string       `json:"diff,omitempty"`             // unified diff of every file changed
 	FirstChangedLine int          `json:"firstChangedLine,omitempty"` // first changed line of the (first) file, 1-based
 	Op               string       `json:"op,omitempty"`               // create, update or delete (single file)

@@ -1,0 +1,58 @@
+package printmode_test
+
+import (
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/gopi-agent/gopi/core/modes/printmode"
+	"github.com/gopi-agent/gopi/internal/agentrig"
+	"github.com/gopi-agent/gopi/internal/mockllm"
+)
+
+// TestPatchEditMode: with PI_EDIT_VARIANT=patch the model is offered the
+// edit tool with patch mode's schema, read shows no anchors, and an
+// edit call with diff hunks changes the file.
+func TestPatchEditMode(t *testing.T) {
+	t.Parallel()
+	diff := "@@ func greet() string {\n func greet() string {\n-\treturn \"Hello\"\n+\treturn \"Hello, world!\"\n"
+	r := newAgentRig(t,
+		mockllm.Turn{Blocks: []mockllm.Block{agentrig.ToolCall("read", map[string]any{"path": "greet.go"})}},
+		mockllm.Turn{Blocks: []mockllm.Block{agentrig.ToolCall("edit", map[string]any{"path": "greet.go", "edits": []any{map[string]any{"op": "update", "diff": diff}}})}},
+		mockllm.Turn{Blocks: []mockllm.Block{mockllm.Text("Done.")}},
+	)
+	r.Write("greet.go", greetGo)
+	r.Environ = append(r.Environ, "PI_EDIT_VARIANT=patch")
+	out, stderr, code := runPrint(t, r, printmode.Text, false, "make it greet the world")
+	if code != 0 || out != "Done.\n" {
+		t.Fatalf("exit %d, stdout %q, stderr %q", code, out, stderr)
+	}
+	got, err := os.ReadFile(filepath.Join(r.Project, "greet.go"))
+	if err != nil || string(got) != strings.Replace(greetGo, `"Hello"`, `"Hello, world!"`, 1) {
+		t.Fatalf("greet.go = %q, %v", got, err)
+	}
+	reqs := r.Srv.Requests()
+	if len(reqs) != 3 {
+		t.Fatalf("%d requests", len(reqs))
+	}
+	var edit map[string]any
+	for _, tl := range reqs[0].JSON()["tools"].([]any) {
+		if m := tl.(map[string]any); m["name"] == "edit" {
+			edit = m
+		}
+	}
+	props, _ := edit["input_schema"].(map[string]any)["properties"].(map[string]any)
+	if props["path"] == nil || props["edits"] == nil || props["input"] != nil {
+		t.Fatalf("edit schema in patch mode: %v", edit["input_schema"])
+	}
+	readResult := agentrig.MustMarshal(t, r.RequestMessages(1))
+	if !strings.Contains(readResult, `func greet() string {\n\treturn`) || regexp.MustCompile(`\d[a-z]{2}\|`).MatchString(readResult) {
+		t.Fatalf("read result should carry no anchors in patch mode: %s", readResult)
+	}
+	editResult := agentrig.MustMarshal(t, r.RequestMessages(2))
+	if !strings.Contains(editResult, "Updated greet.go") {
+		t.Fatalf("edit result as sent: %s", editResult)
+	}
+}
