@@ -363,6 +363,14 @@ func replacements(lines []string, chunks []Chunk, shown string) ([]replacement, 
 			if at > 0 && lines[at-1] == "" {
 				at--
 			}
+			switch {
+			case c.HasContext && c.AfterContext:
+				at = cursor
+			case c.LineHint > len(lines)+1:
+				return nil, fmt.Errorf("Line hint %d is out of range for insertion in %s (file has %d lines)", c.LineHint, shown, len(lines))
+			case c.LineHint > 0:
+				at = c.LineHint - 1
+			}
 			reps = append(reps, replacement{at, 0, c.NewLines})
 			continue
 		}

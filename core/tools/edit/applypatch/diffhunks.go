@@ -85,19 +85,27 @@ func parseDiffHunk(lines []string, first int) (Chunk, int, error) {
 		switch m := unifiedHeader.FindStringSubmatch(head); {
 		case head == bareContext || emptyMarkers.MatchString(head):
 		case m != nil:
-			if n, _ := strconv.Atoi(m[1]); n < 1 {
+			oldStart, _ := strconv.Atoi(m[1])
+			newStart, _ := strconv.Atoi(m[3])
+			if oldStart < 1 || newStart < 1 {
 				return c, 0, fmt.Errorf("Invalid diff hunk on line %d: line numbers in the @@ header start at 1; write \"@@ -1,3 +1,4 @@\" or a bare \"@@\"", first)
 			}
-			if n, _ := strconv.Atoi(m[3]); n < 1 {
-				return c, 0, fmt.Errorf("Invalid diff hunk on line %d: line numbers in the @@ header start at 1; write \"@@ -1,3 +1,4 @@\" or a bare \"@@\"", first)
-			}
+			c.LineHint = oldStart
 			if ctx := strings.TrimSpace(m[5]); ctx != "" {
 				contexts = append(contexts, ctx)
 			}
 		default:
 			value := strings.TrimSpace(strings.TrimPrefix(head, "@@"))
 			value = strings.TrimSpace(strings.TrimPrefix(value, "@@"))
-			if !lineHint.MatchString(value) && !topOfFile.MatchString(value) && value != "" {
+			if hint := lineHint.FindStringSubmatch(value); hint != nil {
+				n, _ := strconv.Atoi(hint[1])
+				if n < 1 {
+					return c, 0, fmt.Errorf("Invalid diff hunk on line %d: a line hint starts at 1, e.g. \"@@ line 12\"", first)
+				}
+				c.LineHint = n
+			} else if topOfFile.MatchString(value) {
+				c.LineHint = 1
+			} else if value != "" {
 				// The locator is kept as written after "@@ " (its inner
 				// spaces and indentation matter for the match).
 				contexts = append(contexts, strings.TrimPrefix(head, contextWithText))
@@ -120,7 +128,7 @@ func parseDiffHunk(lines []string, first int) (Chunk, int, error) {
 	}
 	if len(contexts) > 0 {
 		// The innermost locator is the one nearest the change.
-		c.Context, c.HasContext = contexts[len(contexts)-1], true
+		c.Context, c.HasContext, c.AfterContext = contexts[len(contexts)-1], true, true
 	}
 	parsed := 0
 	i := start

@@ -45,6 +45,13 @@ type Chunk struct {
 	OldLines   []string // lines to find (context and removed lines)
 	NewLines   []string // their replacement (context and added lines)
 	EndOfFile  bool     // "*** End of File" followed the chunk: match at the tail first
+	// Where a chunk without old lines (a pure addition) goes. An Update
+	// File section appends it to the file, as Codex does; the edit tool's
+	// patch mode, following omp, puts it right after its "@@ TEXT" locator
+	// (AfterContext), or before line LineHint (1-based, from a unified
+	// header or "@@ line N"), and only without either at the end.
+	AfterContext bool
+	LineHint     int
 }
 
 // ParseError is a malformed patch. Line is the 1-based line of the trimmed
