@@ -55,6 +55,7 @@ TARGETS=(
 	./core/tools/edit/hashedit:FuzzHashlineParse # hashline edits: the patch language
 	./core/tools/edit/applypatch:FuzzApplyPatchParse # apply_patch
 	./core/tools/edit/applypatch:FuzzParseDiffHunks # the edit tool's patch mode: diff hunks
+	./core/tools/edit/vim:FuzzExec          # the edit tool's vim mode: key sequences
 	./core/tool:FuzzDiagnosticReport       # language server diagnostics as the file tools report them
 	./core/tools/read/notebook:FuzzNotebook # notebook JSON
 	./core/tools/read/archive:FuzzPath     # archive paths

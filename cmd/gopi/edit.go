@@ -26,7 +26,7 @@ type editCLI struct {
 func newEditFlagSet(c *editCLI) *pflag.FlagSet {
 	fs := pflag.NewFlagSet("edit", pflag.ContinueOnError)
 	fs.SortFlags = false
-	fs.StringVarP(&c.mode, "mode", "m", "", "hashline, replace, patch or apply_patch (default: PI_EDIT_VARIANT, else hashline)")
+	fs.StringVarP(&c.mode, "mode", "m", "", "hashline, replace, patch, apply_patch or vim (default: PI_EDIT_VARIANT, else hashline)")
 	cliflags.ValueName(fs, "mode", "MODE")
 	fs.StringVarP(&c.input, "input", "i", "", "read the edit input from `FILE` instead of standard input")
 	fs.BoolVar(&c.json, "json", false, "print the whole tool result (content, details with the unified diff, isError) as JSON")
@@ -45,6 +45,8 @@ result. The input is read from standard input unless --input is given:
   patch        a JSON object {"path", "edits": [{"op", "rename", "diff"}]}
                with diff hunks (update) or the content (create)
   apply_patch  a "*** Begin Patch" ... "*** End Patch" patch
+  vim          a JSON object {"file", "steps": [{"kbd", "insert"}], "pause"};
+               the buffer lives for this one call
 
 Relative paths start at the current directory. Nothing is written when a
 hashline or replace edit fails; patch and apply_patch keep the operations
@@ -74,8 +76,8 @@ func runEdit(ctx context.Context, env *cliEnv, args []string) int {
 	mode := tenv.Settings.EditMode
 	if c.mode != "" {
 		parsed, ok := tool.ParseEditMode(c.mode)
-		if !ok || (parsed != tool.EditHashline && parsed != tool.EditReplace && parsed != tool.EditPatch && parsed != tool.EditApplyPatch) {
-			return fail(env, "edit", cliflags.Usagef("--mode must be hashline, replace, patch or apply_patch, got %q", c.mode))
+		if !ok || parsed == tool.EditAtom {
+			return fail(env, "edit", cliflags.Usagef("--mode must be hashline, replace, patch, apply_patch or vim, got %q", c.mode))
 		}
 		mode = parsed
 	}
@@ -91,7 +93,7 @@ func runEdit(ctx context.Context, env *cliEnv, args []string) int {
 	}
 	t := edit.NewMode(tenv, mode)
 	var raw json.RawMessage
-	if t.Mode() == tool.EditReplace || t.Mode() == tool.EditPatch {
+	if t.Mode() == tool.EditReplace || t.Mode() == tool.EditPatch || t.Mode() == tool.EditVim {
 		raw = input
 	} else {
 		raw, _ = json.Marshal(map[string]string{"input": string(input)})

@@ -56,3 +56,47 @@ func TestPatchEditMode(t *testing.T) {
 		t.Fatalf("edit result as sent: %s", editResult)
 	}
 }
+
+// TestVimEditMode: with PI_EDIT_VARIANT=vim the edit tool takes vim keys;
+// two calls in one session share the open buffer, so the second one's u
+// undoes the first one's change and the file is saved after each.
+func TestVimEditMode(t *testing.T) {
+	t.Parallel()
+	edit := func(kbd string, insert ...string) mockllm.Block {
+		step := map[string]any{"kbd": []string{kbd}}
+		if len(insert) > 0 {
+			step["insert"] = insert[0]
+		}
+		return agentrig.ToolCall("edit", map[string]any{"file": "greet.go", "steps": []any{step}})
+	}
+	r := newAgentRig(t,
+		mockllm.Turn{Blocks: []mockllm.Block{edit("4Gcc", "\treturn \"Hi\"")}},
+		mockllm.Turn{Blocks: []mockllm.Block{edit("u")}},
+		mockllm.Turn{Blocks: []mockllm.Block{edit("4Gcc", "\treturn \"Hello, world!\"")}},
+		mockllm.Turn{Blocks: []mockllm.Block{mockllm.Text("Done.")}},
+	)
+	r.Write("greet.go", greetGo)
+	r.Environ = append(r.Environ, "PI_EDIT_VARIANT=vim")
+	out, stderr, code := runPrint(t, r, printmode.Text, false, "make it greet the world")
+	if code != 0 || out != "Done.\n" {
+		t.Fatalf("exit %d, stdout %q, stderr %q", code, out, stderr)
+	}
+	got, err := os.ReadFile(filepath.Join(r.Project, "greet.go"))
+	if err != nil || string(got) != strings.Replace(greetGo, `"Hello"`, `"Hello, world!"`, 1) {
+		t.Fatalf("greet.go = %q, %v", got, err)
+	}
+	reqs := r.Srv.Requests()
+	var schema map[string]any
+	for _, tl := range reqs[0].JSON()["tools"].([]any) {
+		if m := tl.(map[string]any); m["name"] == "edit" {
+			schema = m["input_schema"].(map[string]any)
+		}
+	}
+	if props := schema["properties"].(map[string]any); props["file"] == nil || props["steps"] == nil {
+		t.Fatalf("edit schema in vim mode: %v", schema)
+	}
+	undo := agentrig.MustMarshal(t, r.RequestMessages(2))
+	if !strings.Contains(undo, "Undid 1 change") || !strings.Contains(undo, `return \"Hello\"`) {
+		t.Fatalf("the undo call's result: %s", undo)
+	}
+}
