@@ -137,12 +137,6 @@ func (t *Tool) runVim(a vimArgs) (*tool.Result, error) {
 	}
 
 	before := buf.text()
-	eng.Status = ""
-	var cmds []string
-	for _, s := range a.Steps {
-		cmds = append(cmds, strings.Join(s.Kbd, " "))
-	}
-	eng.LastCommand = strings.Join(cmds, " ")
 	if err := runVimSteps(eng, a.Steps, a.Pause); err != nil {
 		return nil, t.vimFailure(buf, err)
 	}
@@ -217,6 +211,9 @@ func runVimSteps(eng *vim.Engine, steps []vimStep, pause bool) error {
 		if eng.Mode() == vim.Insert && (hasKbd || s.Insert == nil) && !(!hasKbd && s.Insert == nil && last && pause) {
 			eng.RollbackInsert()
 		}
+		// All entries are read before any runs; the command shown is the
+		// last step's that had keys.
+		var parsed [][]vim.Key
 		for j, entry := range s.Kbd {
 			keys, err := vim.ParseKeys([]string{entry})
 			if err != nil {
@@ -224,6 +221,16 @@ func runVimSteps(eng *vim.Engine, steps []vimStep, pause bool) error {
 			}
 			for n := range keys {
 				keys[n].Seq = j
+			}
+			parsed = append(parsed, keys)
+		}
+		if len(s.Kbd) > 0 {
+			eng.LastCommand, eng.Status = strings.Join(s.Kbd, " "), ""
+		}
+		for j, entry := range s.Kbd {
+			keys := parsed[j]
+			if len(keys) == 0 {
+				continue
 			}
 			if err := eng.Exec(keys); err != nil {
 				return err

@@ -29,6 +29,7 @@ func (m Mode) String() string {
 type snapshot struct {
 	lines     []string
 	line, col int
+	modified  bool
 }
 
 // Hooks are what ex commands need from the tool.
@@ -88,24 +89,37 @@ func (e *Engine) Load(lines []string) {
 	e.clamp()
 }
 
-// MarkSaved records that the buffer is what the file now holds.
-func (e *Engine) MarkSaved() { e.Modified = false }
+// MarkSaved records that the buffer is what the file now holds: every
+// state in the undo history now differs from the file, so undoing to one
+// marks the buffer modified (and the tool saves it).
+func (e *Engine) MarkSaved() {
+	e.Modified = false
+	for i := range e.undo {
+		e.undo[i].modified = true
+	}
+	for i := range e.redo {
+		e.redo[i].modified = true
+	}
+}
 
 // snap copies the current state.
 func (e *Engine) snap() snapshot {
-	return snapshot{lines: slices.Clone(e.Lines), line: e.Line, col: e.Col}
+	return snapshot{lines: slices.Clone(e.Lines), line: e.Line, col: e.Col, modified: e.Modified}
 }
 
-// change records the state before a change, for undo.
+// change records the state before a change, for undo. A change clears
+// the status line (the reference shows only what the last command that
+// changed nothing reported).
 func (e *Engine) change() {
 	e.undo = append(e.undo, e.snap())
 	e.redo = nil
 	e.Modified = true
+	e.Status = ""
 }
 
 // restore puts a snapshot back.
 func (e *Engine) restore(s snapshot) {
-	e.Lines, e.Line, e.Col = slices.Clone(s.lines), s.line, s.col
+	e.Lines, e.Line, e.Col, e.Modified = slices.Clone(s.lines), s.line, s.col, s.modified
 	e.clamp()
 }
 
@@ -192,6 +206,7 @@ func (e *Engine) InsertText(text string, exit bool) error {
 
 // enterInsert starts INSERT mode; the state before it is the undo step.
 func (e *Engine) enterInsert() {
+	e.Status = ""
 	if e.insertFrom == nil {
 		s := e.snap()
 		e.insertFrom, e.insertWasMod = &s, e.Modified
@@ -542,11 +557,10 @@ func (e *Engine) put(before bool, n int) {
 	parts := strings.Split(string(rs[:at])+text+string(rs[at:]), "\n")
 	e.Lines = slices.Replace(e.Lines, e.Line, e.Line+1, parts...)
 	if len(parts) == 1 {
-		e.Col = at + len([]rune(text)) - 1
+		e.Col = at + len([]rune(text)) // after the pasted text, as the reference leaves it
 	} else {
 		e.Col = at
 	}
-	e.clamp()
 }
 
 // join joins n lines from the cursor's (with spaces, as J, or as they
@@ -565,10 +579,8 @@ func (e *Engine) join(n int, spaced bool) {
 	if cur := e.Lines[e.Line]; cur != "" {
 		lastByte = cur[len(cur)-1]
 	}
-	col := 0
 	for l := e.Line + 1; l <= last; l++ {
 		next := e.Lines[l]
-		col = runes
 		if spaced {
 			// J: the next line's indentation goes, and one space joins
 			// them unless the line ends in white space or the next one
@@ -577,7 +589,6 @@ func (e *Engine) join(n int, spaced bool) {
 			if b.Len() > 0 && next != "" && lastByte != ' ' && lastByte != '\t' && !strings.HasPrefix(next, ")") {
 				b.WriteByte(' ')
 				runes++
-				col = runes - 1
 			}
 		}
 		b.WriteString(next)
@@ -588,7 +599,7 @@ func (e *Engine) join(n int, spaced bool) {
 	}
 	joined := b.String()
 	e.Lines = slices.Replace(e.Lines, e.Line, last+1, joined)
-	e.Col = col
+	e.Col = runes - 1 // on the last character, where the reference leaves it
 	e.clamp()
 }
 
@@ -608,7 +619,6 @@ func (e *Engine) travel(from, to *[]snapshot, n int, verb string) error {
 		*to = append(*to, e.snap())
 		e.restore(s)
 	}
-	e.Modified = e.Modified || done > 0
 	e.Status = fmt.Sprintf("%s %d change%s", verb, done, plural(done))
 	return nil
 }

@@ -65,6 +65,9 @@ func TestEdits(t *testing.T) {
 		{"backspace in insert", "x", []string{"Aab<BS>c<Esc>"}, "", "xac"},
 		{"delete to end with dG", src, []string{"3GdG"}, "", "one\ntwo"},
 		{"paragraph motion", "a\nb\n\nc", []string{"d}"}, "", "\nc"},
+		{"dw on a line's last word", "foo bar\nnext", []string{"wdw"}, "", "foo \nnext"},
+		{"daw takes the blanks after", "one two three", []string{"wdaw"}, "", "one three"},
+		{"yl yanks one character", "abc", []string{"ylp"}, "", "aabc"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			e, err := run(t, c.text, c.kbd, c.insert)

@@ -207,6 +207,9 @@ func (e *Engine) ex(line string) error {
 		}
 		e.Line = r.first
 		e.join(r.last-r.first+1, name == "j")
+		if r.last > r.first {
+			e.Status = fmt.Sprintf("Joined %d lines", r.last-r.first+1)
+		}
 	case name == "m" || name == "t" || name == "co":
 		dest, _, ok := e.parseAddress(arg)
 		if !ok {
@@ -366,8 +369,7 @@ func (e *Engine) substitute(r exRange, spec string) error {
 	}
 	e.change()
 	e.Lines = slices.Replace(e.Lines, r.first, r.last+1, out...)
-	e.Line = r.first + len(out) - 1
-	e.Col = e.firstNonBlank(e.Line)
+	e.clamp() // the cursor stays where it was, as in the reference
 	e.search = pattern
 	e.Status = fmt.Sprintf("%d substitution%s", count, plural(count))
 	return nil
@@ -411,6 +413,6 @@ func (e *Engine) global(r exRange, hasRange bool, spec string, invert bool) erro
 	e.Lines = keep
 	e.Line = min(r.first, len(e.Lines)-1)
 	e.Col = e.firstNonBlank(e.Line)
-	e.Status = fmt.Sprintf("Deleted %d line%s", deleted, plural(deleted))
+	e.Status = "Global: processed " + pattern
 	return nil
 }

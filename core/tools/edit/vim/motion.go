@@ -203,7 +203,7 @@ func (e *Engine) motion(k Key, keys []Key, i, count int, forOperator bool) (targ
 		if count > 0 {
 			t.line = min(count, len(e.Lines)) - 1
 		}
-		t.col, t.linewise = e.firstNonBlank(t.line), true
+		t.col, t.linewise = 0, true // column 0, as the reference puts it
 	case 'g':
 		if i >= len(keys) {
 			return t, i, true, errAt(k, "g requires a second key")
@@ -217,7 +217,7 @@ func (e *Engine) motion(k Key, keys []Key, i, count int, forOperator bool) (targ
 		if count > 0 {
 			t.line = min(count, len(e.Lines)) - 1
 		}
-		t.col, t.linewise = e.firstNonBlank(t.line), true
+		t.col, t.linewise = 0, true
 	case 'f', 'F', 't', 'T':
 		if i >= len(keys) || keys[i].Special != "" {
 			return t, i, true, errAt(k, "%c requires a literal character", k.Char)
@@ -286,16 +286,17 @@ func (e *Engine) motion(k Key, keys []Key, i, count int, forOperator bool) (targ
 	return t, i, true, nil
 }
 
-// matchBracket finds the bracket matching the first bracket at or after
-// p on its line.
+// matchBracket finds the bracket matching the one under the cursor or
+// right after it (as the reference, it does not look further along the
+// line).
 func (e *Engine) matchBracket(p pos) (pos, bool) {
 	const open, close = "([{", ")]}"
 	rs := e.runes(p.line)
 	col := p.col
-	for col < len(rs) && !strings.ContainsRune(open+close, rs[col]) {
-		col++
+	if col < len(rs) && !strings.ContainsRune(open+close, rs[col]) {
+		col++ // the reference also takes the character after the cursor
 	}
-	if col >= len(rs) {
+	if col >= len(rs) || !strings.ContainsRune(open+close, rs[col]) {
 		return p, false
 	}
 	c := rs[col]
@@ -444,10 +445,9 @@ func (e *Engine) charOp(op rune, from, to pos) error {
 		e.change()
 	}
 	e.Lines = slices.Replace(e.Lines, from.line, to.line+1, string(first[:fc])+string(last[tc:]))
+	// The cursor stays where the text was, even past the line's end (as
+	// the reference leaves it after d$ or d%).
 	e.Line, e.Col = from.line, fc
-	if op == 'd' {
-		e.clamp()
-	}
 	return nil
 }
 
