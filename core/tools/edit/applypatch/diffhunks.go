@@ -126,9 +126,10 @@ func parseDiffHunk(lines []string, first int) (Chunk, int, error) {
 	if start >= len(lines) {
 		return c, 0, fmt.Errorf("Invalid diff hunk on line %d: the hunk has no lines; follow the @@ line with ' ' context, '-' removed and '+' added lines", first+1)
 	}
+	c.PatchMode = true
 	if len(contexts) > 0 {
 		// The innermost locator is the one nearest the change.
-		c.Context, c.HasContext, c.AfterContext = contexts[len(contexts)-1], true, true
+		c.Context, c.HasContext = contexts[len(contexts)-1], true
 	}
 	parsed := 0
 	i := start
