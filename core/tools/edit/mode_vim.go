@@ -8,6 +8,7 @@ import (
 	"strings"
 	"sync"
 	"time"
+	"unicode/utf8"
 
 	"github.com/gopi-agent/gopi/core/tool"
 	"github.com/gopi-agent/gopi/core/tools/edit/diff"
@@ -298,9 +299,15 @@ func bottomUp(steps []vimStep) []vimStep {
 // openVim loads a file into a new buffer; a missing file opens empty and
 // is created by the first save.
 func (t *Tool) openVim(abs, shown string) (*vimBuffer, error) {
+	if fi, err := os.Stat(abs); err == nil && !fi.Mode().IsRegular() {
+		return nil, fmt.Errorf("Not a regular file: %s", abs)
+	}
 	f, err := t.load(abs, shown)
 	if err != nil {
 		return nil, err
+	}
+	if !utf8.ValidString(f.doc.Text) {
+		return nil, errors.New("Edit tool in vim mode only supports UTF-8 text files in v1")
 	}
 	buf := &vimBuffer{file: f, stamp: stampOf(abs)}
 	lines, final := textfile.Lines(f.doc.Text)

@@ -130,3 +130,18 @@ func TestVimNewFile(t *testing.T) {
 		t.Fatalf("%v %q\n%s", failed, s.file("new.txt"), out)
 	}
 }
+
+// TestVimRefusals: a directory and a file that is not UTF-8 are refused
+// with the reference's texts.
+func TestVimRefusals(t *testing.T) {
+	s := newVimSession(t, map[string]string{"latin1.txt": "caf\xe9\n"})
+	if err := os.Mkdir(filepath.Join(s.dir, "sub"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if out, failed := s.call(map[string]any{"file": "latin1.txt"}); !failed || out != "Edit tool in vim mode only supports UTF-8 text files in v1" {
+		t.Fatalf("latin1: %v %q", failed, out)
+	}
+	if out, failed := s.call(map[string]any{"file": "sub"}); !failed || out != "Not a regular file: "+filepath.Join(s.dir, "sub") {
+		t.Fatalf("directory: %v %q", failed, out)
+	}
+}

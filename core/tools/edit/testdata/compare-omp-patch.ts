@@ -1,7 +1,7 @@
 // Runs one patch-mode golden case (the path, edits and files of a .txtar here) through omp 14.9.9's own
 // applyPatch (installed by the shared omp-reference.sh under ~/.cache/omp-reference) on an in-memory file
 // system and prints the result and files in the want/ format, to compare by hand with the golden:
-//   ~/.cache/omp-reference/node_modules/.bin/bun compare-omp.ts update.txtar
+//   (in testdata/patch) ~/.cache/omp-reference/node_modules/.bin/bun ../compare-omp-patch.ts update.txtar
 // omp names files by absolute path (here /w/...) in its errors; gopi by the path as given.
 import { applyPatch } from "/root/.cache/omp-reference/node_modules/@oh-my-pi/pi-coding-agent/src/edit/modes/patch.ts";
 import * as nodePath from "node:path";
