@@ -25,8 +25,11 @@ func Anchor(line int, text string) string {
 }
 
 // hashIndex is the table index of a line's hash.
-func hashIndex(line int, text string) int {
-	s := normalize(text)
+func hashIndex(line int, text string) int { return normalizedIndex(line, normalize(text)) }
+
+// normalizedIndex is hashIndex of a line already normalised (no '\r', no
+// trailing white space).
+func normalizedIndex(line int, s string) int {
 	// Ill-formed bytes decode to U+FFFD, which is neither a letter nor
 	// white space: the seed and the trimming are the same before and after
 	// decoding, only the hashed bytes differ.
