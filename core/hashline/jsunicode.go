@@ -8,8 +8,8 @@ import "unicode"
 // 17. With them, hasAlnum picks the same seed for a line as omp's
 // /[\p{L}\p{N}]/u does. TestLettersDigitsAreBuns checks every code point
 // against testdata/js-letters-digits.json, the ranges that regular
-// expression matches in Bun; a newer Go makes some entries redundant, never
-// wrong.
+// expression matches in Bun (testdata/gen-js-letters-digits.ts writes it);
+// a newer Go makes some entries redundant, never wrong.
 var jsNewerLettersDigits = &unicode.RangeTable{
 	R16: []unicode.Range16{
 		{Lo: 0x088f, Hi: 0x088f, Stride: 1},
