@@ -121,8 +121,14 @@ func (t *Tool) runVim(a vimArgs) (*tool.Result, error) {
 			return nil, err
 		}
 		t.vim.open[abs] = buf
-	} else if !buf.eng.Modified {
-		buf.stamp = stampOf(abs) // a formatter may have rewritten the saved file
+	} else if !buf.eng.Modified && stampOf(abs) != buf.stamp {
+		// The file changed behind a buffer without changes of its own (a
+		// formatter, another tool): take the new content rather than
+		// editing, and later saving, the old one. (omp only takes the new
+		// time stamp, and its next save loses the change.)
+		if err := t.reloadVim(buf); err != nil {
+			return nil, err
+		}
 	}
 	eng := buf.eng
 	eng.SetHooks(vim.Hooks{

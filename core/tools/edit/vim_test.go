@@ -145,3 +145,20 @@ func TestVimRefusals(t *testing.T) {
 		t.Fatalf("directory: %v %q", failed, out)
 	}
 }
+
+// TestVimTakesOutsideChanges: a file changed on disk behind a buffer with
+// no unsaved changes is read again before the next call edits it, so the
+// outside change is kept.
+func TestVimTakesOutsideChanges(t *testing.T) {
+	s := newVimSession(t, map[string]string{"a.txt": "one\n"})
+	s.call(map[string]any{"file": "a.txt"})
+	if err := os.WriteFile(filepath.Join(s.dir, "a.txt"), []byte("one\nadded outside, longer\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if out, failed := s.call(map[string]any{"file": "a.txt", "steps": []any{step("Go", "mine")}}); failed {
+		t.Fatal(out)
+	}
+	if got := s.file("a.txt"); got != "one\nadded outside, longer\nmine\n" {
+		t.Fatalf("got %q", got)
+	}
+}
