@@ -15,12 +15,19 @@ type Mode int
 const (
 	Normal Mode = iota
 	Insert
+	Visual     // v: a selection of characters
+	VisualLine // V: a selection of whole lines
 )
 
 // String is the mode as the tool shows it.
 func (m Mode) String() string {
-	if m == Insert {
+	switch m {
+	case Insert:
 		return "INSERT"
+	case Visual:
+		return "VISUAL"
+	case VisualLine:
+		return "VISUAL-LINE"
 	}
 	return "NORMAL"
 }
@@ -54,6 +61,7 @@ type Engine struct {
 	ViewStart   int // first line (1-based) of the viewport
 
 	mode         Mode
+	anchor       pos // VISUAL modes: where the selection started
 	hooks        Hooks
 	undo, redo   []snapshot
 	insertFrom   *snapshot // the buffer when the current insert began
@@ -172,10 +180,13 @@ func (e *Engine) firstNonBlank(l int) int {
 func (e *Engine) Exec(keys []Key) error {
 	for i := 0; i < len(keys) && !e.Closed; {
 		var err error
-		if e.mode == Insert {
+		switch e.mode {
+		case Insert:
 			err = e.insertKey(keys[i])
 			i++
-		} else {
+		case Visual, VisualLine:
+			i, err = e.visual(keys, i)
+		default:
 			i, err = e.normal(keys, i)
 		}
 		if err != nil {
@@ -347,6 +358,12 @@ func (e *Engine) normal(keys []Key, i int) (int, error) {
 		return i, errAt(k, "Unsupported command: %s", k.Display())
 	}
 	switch k.Char {
+	case 'v', 'V':
+		e.anchor = pos{e.Line, e.Col}
+		e.mode = Visual
+		if k.Char == 'V' {
+			e.mode = VisualLine
+		}
 	case 'i':
 		e.enterInsert()
 	case 'a':

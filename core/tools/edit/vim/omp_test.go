@@ -36,6 +36,9 @@ var vimNotOmp = map[string]string{
 	"d}":             "d} deletes up to the blank line, charwise; omp deletes the blank line too",
 	"dG":             "dG deletes the lines; omp leaves an empty line behind",
 	"p charwise":     "yl yanks one character; omp yanks two",
+	"Vy p":           "p of yanked lines puts those lines; omp adds an empty line after them",
+	"Vc":             "c of whole lines leaves one line to type in; omp joins it to the next line",
+	"vp":             "viw selects the word; omp has no text objects in visual mode",
 }
 
 // TestMatchesOmp runs every scenario through the engine and compares the

@@ -96,7 +96,11 @@ func (e *Engine) Render(v View) string {
 				out = append(out, frameLine(">", l, string(rs[:at])+cursorMark+string(rs[at:]), pad))
 				continue
 			}
-			out = append(out, frameLine(" ", l, truncate(strings.ReplaceAll(raw, "\t", tabShown), viewWidth), pad))
+			marker := " "
+			if e.selected(l - 1) {
+				marker = "*"
+			}
+			out = append(out, frameLine(marker, l, truncate(strings.ReplaceAll(raw, "\t", tabShown), viewWidth), pad))
 		}
 	}
 	text := strings.Join(out, "\n")
@@ -158,4 +162,13 @@ func truncate(s string, width int) string {
 		return s
 	}
 	return string(rs[:width-1]) + "…"
+}
+
+// selected reports whether line l (0-based) is in the visual selection.
+func (e *Engine) selected(l int) bool {
+	if e.mode != Visual && e.mode != VisualLine {
+		return false
+	}
+	lo, hi := min(e.anchor.line, e.Line), max(e.anchor.line, e.Line)
+	return l >= lo && l <= hi
 }
