@@ -32,12 +32,12 @@ Edit the highest line first when a call changes several places, since inserted l
 
 Keys: counts; h j k l w b e W B E 0 ^ $ gg G f F t T % { } + - _; d c y with motions, dd cc yy and the
 text objects iw aw i" a" i' a' i( a( i{ a{ i[ a[; x X D C s S Y p P J r ~ u <C-r> i a I A o O; /re<CR>
-?re<CR> n N; <Esc> <CR> <BS> <Tab> <C-d> <C-u>; ZZ ZQ. Visual: v V, moved with motions or set
+?re<CR> n N * #; <Esc> <CR> <BS> <Tab> <C-d> <C-u>; ZZ ZQ. Visual: v V, moved with motions or set
 with a text object, then d x y c s C > < ~ u U r p J (o swaps the ends).
 Ex (":" ... "<CR>"): :N, :w, :wq, :x, :q, :q!, :e!, :[range]d, :[range]y, :[range]s/re/new/[gi],
-:[range]g/re/d, :v/re/d, :[range]j, :[range]m N, :[range]t N, :sort. Ranges: N, ., $, +N, -N, %, A,B.
-Patterns are regular expressions (RE2); & and \1..\9 in the replacement stand for the match and its
-groups. u undoes a change; :e! reloads the file as last saved.`
+:[range]g/re/d, :v/re/d, :[range]j, :[range]m N, :[range]t N, :put, :put!, :sort. Ranges: N, ., $, +N,
+-N, %, A,B. Patterns are regular expressions where, as in vim, ( ) { } | + are literal and \( \) \{ \}
+\| \+ are operators; & and \1..\9 in the replacement stand for the match and its groups. u undoes a change; :e! reloads the file as last saved.`
 
 // vimSchema is vim mode's parameter schema (omp's, field for field).
 func vimSchema() *tool.Schema {

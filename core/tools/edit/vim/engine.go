@@ -475,6 +475,21 @@ func (e *Engine) normal(keys []Key, i int) (int, error) {
 		}
 		e.search, e.searchBack = pattern, k.Char == '?'
 		return next, e.findN(n, e.searchBack, k)
+	case '*', '#':
+		rs := e.runes(e.Line)
+		if e.Col >= len(rs) || class(rs[e.Col], false) == 0 {
+			return i, errAt(k, "No word under cursor")
+		}
+		cl := class(rs[e.Col], false)
+		s, t := e.Col, e.Col
+		for s > 0 && class(rs[s-1], false) == cl {
+			s--
+		}
+		for t < len(rs) && class(rs[t], false) == cl {
+			t++
+		}
+		e.search, e.searchBack = `\b`+vimQuote(string(rs[s:t]))+`\b`, k.Char == '#'
+		return i, e.findN(n, e.searchBack, k)
 	case 'n', 'N':
 		if e.search == "" {
 			return i, errAt(k, "No previous search")

@@ -8,11 +8,30 @@ import (
 	"strings"
 )
 
-// compile turns a search pattern into a regular expression (RE2 syntax,
-// close to JavaScript's); a pattern that does not compile is taken
-// literally.
+// compile turns a search pattern into a regular expression. As in vim's
+// default (magic) patterns, a bare ( ) { } | + is a literal character and
+// \( \) \{ \} \| \+ the operator; the rest is RE2 syntax, close to
+// JavaScript's. A pattern that does not compile is taken literally.
 func compile(pattern string) *regexp.Regexp {
-	if re, err := regexp.Compile(pattern); err == nil {
+	var b strings.Builder
+	for i := 0; i < len(pattern); i++ {
+		c := pattern[i]
+		switch {
+		case c == '\\' && i+1 < len(pattern) && strings.IndexByte("(){}|+", pattern[i+1]) >= 0:
+			b.WriteByte(pattern[i+1])
+			i++
+		case c == '\\' && i+1 < len(pattern):
+			b.WriteByte(c)
+			b.WriteByte(pattern[i+1])
+			i++
+		case strings.IndexByte("(){}|+", c) >= 0:
+			b.WriteByte('\\')
+			b.WriteByte(c)
+		default:
+			b.WriteByte(c)
+		}
+	}
+	if re, err := regexp.Compile(b.String()); err == nil {
 		return re
 	}
 	return regexp.MustCompile(regexp.QuoteMeta(pattern))
@@ -21,6 +40,19 @@ func compile(pattern string) *regexp.Regexp {
 // maxSearchCount bounds the count of a search (each step may scan the
 // whole buffer).
 const maxSearchCount = 1000
+
+// vimQuote escapes s for a (magic) search pattern: the characters that
+// are operators there without a backslash.
+func vimQuote(s string) string {
+	var b strings.Builder
+	for _, r := range s {
+		if strings.ContainsRune(`\.*?[]^$`, r) {
+			b.WriteByte('\\')
+		}
+		b.WriteRune(r)
+	}
+	return b.String()
+}
 
 // findN moves to the n-th match of the last search, forward or back,
 // wrapping around the buffer.
@@ -237,6 +269,19 @@ func (e *Engine) ex(line string) error {
 		e.Lines = slices.Insert(e.Lines, dest+1, block...)
 		e.Line, e.Col = dest+count, 0
 		e.clamp()
+	case name == "pu" || name == "put" || name == "pu!" || name == "put!":
+		if len(e.register) == 0 {
+			e.Status = "Register empty"
+			return nil
+		}
+		at := r.last + 1
+		if strings.HasSuffix(name, "!") {
+			at = r.first
+		}
+		e.change()
+		e.Lines = slices.Insert(e.Lines, at, e.register...)
+		e.Line, e.Col = at+len(e.register)-1, 0
+		e.Status = fmt.Sprintf("Put %d line%s", len(e.register), plural(len(e.register)))
 	case name == "sort" || name == "sort!":
 		if !hasRange {
 			r = exRange{0, len(e.Lines) - 1}
