@@ -23,29 +23,9 @@ func TestPatchEditMode(t *testing.T) {
 		mockllm.Turn{Blocks: []mockllm.Block{agentrig.ToolCall("edit", map[string]any{"path": "greet.go", "edits": []any{map[string]any{"op": "update", "diff": diff}}})}},
 		mockllm.Turn{Blocks: []mockllm.Block{mockllm.Text("Done.")}},
 	)
-	r.Write("greet.go", greetGo)
-	r.Environ = append(r.Environ, "PI_EDIT_VARIANT=patch")
-	out, stderr, code := runPrint(t, r, printmode.Text, false, "make it greet the world")
-	if code != 0 || out != "Done.\n" {
-		t.Fatalf("exit %d, stdout %q, stderr %q", code, out, stderr)
-	}
-	got, err := os.ReadFile(filepath.Join(r.Project, "greet.go"))
-	if err != nil || string(got) != strings.Replace(greetGo, `"Hello"`, `"Hello, world!"`, 1) {
-		t.Fatalf("greet.go = %q, %v", got, err)
-	}
-	reqs := r.Srv.Requests()
-	if len(reqs) != 3 {
-		t.Fatalf("%d requests", len(reqs))
-	}
-	var edit map[string]any
-	for _, tl := range reqs[0].JSON()["tools"].([]any) {
-		if m := tl.(map[string]any); m["name"] == "edit" {
-			edit = m
-		}
-	}
-	props, _ := edit["input_schema"].(map[string]any)["properties"].(map[string]any)
+	props := greetTheWorld(t, r, "patch")
 	if props["path"] == nil || props["edits"] == nil || props["input"] != nil {
-		t.Fatalf("edit schema in patch mode: %v", edit["input_schema"])
+		t.Fatalf("edit schema in patch mode: %v", props)
 	}
 	readResult := agentrig.MustMarshal(t, r.RequestMessages(1))
 	if !strings.Contains(readResult, `func greet() string {\n\treturn`) || regexp.MustCompile(`\d[a-z]{2}\|`).MatchString(readResult) {
@@ -75,8 +55,23 @@ func TestVimEditMode(t *testing.T) {
 		mockllm.Turn{Blocks: []mockllm.Block{edit("4Gcc", "\treturn \"Hello, world!\"")}},
 		mockllm.Turn{Blocks: []mockllm.Block{mockllm.Text("Done.")}},
 	)
+	if props := greetTheWorld(t, r, "vim"); props["file"] == nil || props["steps"] == nil {
+		t.Fatalf("edit schema in vim mode: %v", props)
+	}
+	undo := agentrig.MustMarshal(t, r.RequestMessages(2))
+	if !strings.Contains(undo, "Undid 1 change") || !strings.Contains(undo, `return \"Hello\"`) {
+		t.Fatalf("the undo call's result: %s", undo)
+	}
+}
+
+// greetTheWorld runs the rig's script in print mode with PI_EDIT_VARIANT
+// set to mode on greetGo, checks that the model's edits left greet.go
+// greeting the world, and returns the properties of the edit tool's
+// schema as the first request offered it.
+func greetTheWorld(t *testing.T, r *agentrig.Rig, mode string) map[string]any {
+	t.Helper()
 	r.Write("greet.go", greetGo)
-	r.Environ = append(r.Environ, "PI_EDIT_VARIANT=vim")
+	r.Environ = append(r.Environ, "PI_EDIT_VARIANT="+mode)
 	out, stderr, code := runPrint(t, r, printmode.Text, false, "make it greet the world")
 	if code != 0 || out != "Done.\n" {
 		t.Fatalf("exit %d, stdout %q, stderr %q", code, out, stderr)
@@ -85,18 +80,12 @@ func TestVimEditMode(t *testing.T) {
 	if err != nil || string(got) != strings.Replace(greetGo, `"Hello"`, `"Hello, world!"`, 1) {
 		t.Fatalf("greet.go = %q, %v", got, err)
 	}
-	reqs := r.Srv.Requests()
-	var schema map[string]any
-	for _, tl := range reqs[0].JSON()["tools"].([]any) {
+	for _, tl := range r.Srv.Requests()[0].JSON()["tools"].([]any) {
 		if m := tl.(map[string]any); m["name"] == "edit" {
-			schema = m["input_schema"].(map[string]any)
+			props, _ := m["input_schema"].(map[string]any)["properties"].(map[string]any)
+			return props
 		}
 	}
-	if props := schema["properties"].(map[string]any); props["file"] == nil || props["steps"] == nil {
-		t.Fatalf("edit schema in vim mode: %v", schema)
-	}
-	undo := agentrig.MustMarshal(t, r.RequestMessages(2))
-	if !strings.Contains(undo, "Undid 1 change") || !strings.Contains(undo, `return \"Hello\"`) {
-		t.Fatalf("the undo call's result: %s", undo)
-	}
+	t.Fatal("no edit tool offered")
+	return nil
 }

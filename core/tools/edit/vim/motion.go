@@ -119,6 +119,19 @@ func (e *Engine) wordEdge(p pos, big bool, step func(pos) (pos, bool), stuck pos
 	}
 }
 
+// repeatWord applies a word motion n times, stopping once it no longer
+// moves (at either end of the buffer).
+func (e *Engine) repeatWord(p pos, n int, big bool, step func(pos, bool) pos) pos {
+	for range n {
+		q := step(p, big)
+		if q == p {
+			break
+		}
+		p = q
+	}
+	return p
+}
+
 // motion reads the motion at keys[i-1] (k, already taken) with count and
 // returns its target and the index after it; ok is false when k is not a
 // motion. forOperator allows the column past a line's last character.
@@ -162,14 +175,7 @@ func (e *Engine) motion(k Key, keys []Key, i, count int, forOperator bool) (targ
 		t.col = max(0, e.lineLen(t.line)-1)
 		t.inclusive = true
 	case 'w', 'W':
-		p := cur
-		for range n {
-			q := p
-			p = e.wordForward(p, k.Char == 'W')
-			if p == q {
-				break
-			}
-		}
+		p := e.repeatWord(cur, n, k.Char == 'W', e.wordForward)
 		if forOperator && p.line > e.Line {
 			// An operator stops at the end of the line the word is on.
 			p = pos{p.line - 1, e.lineLen(p.line - 1)}
@@ -179,24 +185,10 @@ func (e *Engine) motion(k Key, keys []Key, i, count int, forOperator bool) (targ
 		}
 		t.line, t.col = p.line, p.col
 	case 'e', 'E':
-		p := cur
-		for range n {
-			q := p
-			p = e.wordEnd(p, k.Char == 'E')
-			if p == q {
-				break
-			}
-		}
+		p := e.repeatWord(cur, n, k.Char == 'E', e.wordEnd)
 		t.line, t.col, t.inclusive = p.line, p.col, true
 	case 'b', 'B':
-		p := cur
-		for range n {
-			q := p
-			p = e.wordBack(p, k.Char == 'B')
-			if p == q {
-				break
-			}
-		}
+		p := e.repeatWord(cur, n, k.Char == 'B', e.wordBack)
 		t.line, t.col = p.line, p.col
 	case 'G':
 		t.line = len(e.Lines) - 1
