@@ -440,6 +440,25 @@ func (e *Engine) normal(keys []Key, i int) (int, error) {
 		e.clamp()
 	case 'd', 'c', 'y':
 		return e.operator(k, keys, i, count)
+	case 'g':
+		if i < len(keys) && keys[i].Special == "" {
+			switch g := keys[i]; g.Char {
+			case 'J':
+				e.join(max(n, 2), false)
+				return i + 1, nil
+			case 'u', 'U', '~':
+				if i+1 >= len(keys) {
+					return i + 1, errAt(g, "g%c requires a motion", g.Char)
+				}
+				return e.operator(g, keys, i+1, count)
+			}
+		}
+		t, next, ok, err := e.motion(k, keys, i, count, false)
+		if err == nil && ok {
+			e.Line, e.Col = t.line, t.col
+			e.clamp()
+		}
+		return next, err
 	case 'D', 'C':
 		_, err := e.operator(Key{Char: unicode.ToLower(k.Char), Seq: k.Seq, Offset: k.Offset}, []Key{{Char: '$'}}, 0, n)
 		return i, err

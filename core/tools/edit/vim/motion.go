@@ -388,8 +388,20 @@ func (e *Engine) operator(op Key, keys []Key, i, count int) (int, error) {
 	return j, e.charOp(op.Char, from, to)
 }
 
-// lineOp applies d, c or y to lines first..last.
+// caseOps are the case operators (gu, gU, g~) by their second key.
+var caseOps = map[rune]func(string) string{'u': strings.ToLower, 'U': strings.ToUpper, '~': toggleCase}
+
+// lineOp applies d, c, y or a case operator to lines first..last.
 func (e *Engine) lineOp(op rune, first, last int) error {
+	if f, ok := caseOps[op]; ok {
+		e.change()
+		for l := first; l <= last; l++ {
+			e.Lines[l] = f(e.Lines[l])
+		}
+		e.Line = first
+		e.clamp()
+		return nil
+	}
 	e.register, e.regLinewise = slices.Clone(e.Lines[first:last+1]), true
 	switch op {
 	case 'y':
@@ -413,8 +425,14 @@ func (e *Engine) lineOp(op rune, first, last int) error {
 	return nil
 }
 
-// charOp applies d, c or y to the characters from from up to to.
+// charOp applies d, c, y or a case operator to the characters from from
+// up to to.
 func (e *Engine) charOp(op rune, from, to pos) error {
+	if f, ok := caseOps[op]; ok {
+		e.change()
+		e.replaceSpan(from, to, f(e.spanText(from, to)))
+		return nil
+	}
 	first, last := e.runes(from.line), e.runes(to.line)
 	fc, tc := min(from.col, len(first)), min(to.col, len(last))
 	var text []string
