@@ -32,7 +32,7 @@ Edit the highest line first when a call changes several places, since inserted l
 
 Keys: counts; h j k l w b e W B E 0 ^ $ gg G f F t T % { } + - _; d c y with motions, dd cc yy and the
 text objects iw aw i" a" i' a' i( a( i{ a{ i[ a[; gu gU g~ likewise; x X D C s S Y p P J gJ r ~ u <C-r>
-i a I A o O; /re<CR>
+. i a I A o O; /re<CR>
 ?re<CR> n N * #; <Esc> <CR> <BS> <Tab> <C-d> <C-u>; ZZ ZQ. Visual: v V, moved with motions or set
 with a text object, then d x y c s C > < ~ u U r p J (o swaps the ends).
 Ex (":" ... "<CR>"): :N, :w, :wq, :x, :q, :q!, :e!, :[range]d, :[range]y, :[range]s/re/new/[gi],

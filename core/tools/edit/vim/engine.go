@@ -60,8 +60,13 @@ type Engine struct {
 	LastCommand string
 	ViewStart   int // first line (1-based) of the viewport
 
-	mode         Mode
-	anchor       pos // VISUAL modes: where the selection started
+	mode   Mode
+	anchor pos // VISUAL modes: where the selection started
+	// lastChange are the keys of the last change, for '.'; recording
+	// collects those of a change still typing in INSERT mode.
+	lastChange   []Key
+	recording    []Key
+	replaying    bool
 	hooks        Hooks
 	undo, redo   []snapshot
 	insertFrom   *snapshot // the buffer when the current insert began
@@ -183,11 +188,19 @@ func (e *Engine) Exec(keys []Key) error {
 		switch e.mode {
 		case Insert:
 			err = e.insertKey(keys[i])
+			e.record(keys[i : i+1])
 			i++
 		case Visual, VisualLine:
 			i, err = e.visual(keys, i)
 		default:
+			start, changes := i, len(e.undo)
+			_, cmd := readCount(keys, i)
+			isRepeat := cmd < len(keys) && keys[cmd].Is('.') // '.' is not itself recorded
 			i, err = e.normal(keys, i)
+			if err == nil && !e.replaying && !isRepeat && (len(e.undo) > changes || e.mode == Insert) {
+				e.recording = slices.Clone(keys[start:i])
+				e.record(nil)
+			}
 		}
 		if err != nil {
 			return err
@@ -203,6 +216,7 @@ func (e *Engine) InsertText(text string, exit bool) error {
 		return &Error{Msg: "Insert payload requires INSERT mode."}
 	}
 	for _, r := range text {
+		e.record([]Key{{Char: r}})
 		if r == '\n' {
 			e.splitLine()
 			continue
@@ -211,6 +225,35 @@ func (e *Engine) InsertText(text string, exit bool) error {
 	}
 	if exit {
 		e.leaveInsert()
+		e.record([]Key{{Special: "Esc"}})
+	}
+	return nil
+}
+
+// record adds keys to the change being recorded; once the change is
+// complete (back in NORMAL mode) it becomes the one '.' repeats.
+func (e *Engine) record(keys []Key) {
+	if e.recording == nil || e.replaying {
+		return
+	}
+	e.recording = append(e.recording, keys...)
+	if e.mode == Normal {
+		e.lastChange, e.recording = e.recording, nil
+	}
+}
+
+// repeat runs the last change n times ('.').
+func (e *Engine) repeat(n int, k Key) error {
+	if len(e.lastChange) == 0 {
+		return errAt(k, "No previous change to repeat")
+	}
+	e.replaying = true
+	defer func() { e.replaying = false }()
+	e.LastCommand, e.Status = ".", ""
+	for range min(n, maxRepeat) {
+		if err := e.Exec(e.lastChange); err != nil {
+			return err
+		}
 	}
 	return nil
 }
@@ -304,6 +347,10 @@ func (e *Engine) splitLine() {
 // maxCount bounds a count: larger ones act as this one (no buffer a model
 // edits has more lines or words to move over in one command).
 const maxCount = 100_000
+
+// maxRepeat bounds the count of '.' (each repetition may copy the buffer
+// for undo).
+const maxRepeat = 1000
 
 // maxPut bounds the text one put may add.
 const maxPut = 16 << 20
@@ -484,6 +531,8 @@ func (e *Engine) normal(keys []Key, i int) (int, error) {
 		e.join(max(n, 2), true)
 	case 'u':
 		return i, e.undoN(n)
+	case '.':
+		return i, e.repeat(n, k)
 	case '/', '?':
 		pattern, next, err := readLine(keys, i, k)
 		if err != nil {

@@ -161,3 +161,11 @@ func TestMoreKeys(t *testing.T) {
 		t.Fatalf(":e FILE: %v", err)
 	}
 }
+
+// TestRepeatIsNotRecorded: '.' repeats the last change, never itself.
+func TestRepeatIsNotRecorded(t *testing.T) {
+	e, err := run(t, "a\nb\nc\nd", []string{"dd..."}, "")
+	if err != nil || strings.Join(e.Lines, "\n") != "" {
+		t.Fatalf("%q %v", e.Lines, err)
+	}
+}

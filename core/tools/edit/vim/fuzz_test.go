@@ -11,7 +11,7 @@ import (
 func FuzzExec(f *testing.F) {
 	for _, s := range []string{"3Go", "ggdGi", "dd", ":%s/a/b/g<CR>", ":2,3d<CR>", "ciw", `ci"`, "d}", "yyP", "2J", "u<C-r>",
 		"/x<CR>n", "f(ci(", "ZZ", ":g/a/d<CR>", "xp~rX", "wdbcw", "%", "d%", ":1m$<CR>", "ia<BS><BS><C-w>",
-		"Vjd", "viwU", "v$>", "vjoc", "Vjjy", "vllrx", "vip", "V<Esc>", "vjJ", "gUiw", "3guu", "g~G", "gJ"} {
+		"Vjd", "viwU", "v$>", "vjoc", "Vjjy", "vllrx", "vip", "V<Esc>", "vjJ", "gUiw", "3guu", "g~G", "gJ", "dd..", "x3.", "Ax<Esc>j.", "ciwy<Esc>w."} {
 		f.Add(s, "text\nmore")
 	}
 	f.Fuzz(func(t *testing.T, kbd, insert string) {
