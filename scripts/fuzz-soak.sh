@@ -44,6 +44,7 @@ TARGETS=(
 	./core/session:FuzzUnquote             # session lines: JSON string unquoting
 	./core/session:FuzzValid               # session lines: JSON validation
 	./core/hashline:FuzzParseAnchor        # hashline edits: anchors
+	./core/hashline:FuzzAppendDecoded      # file bytes: UTF-8 decoded as JavaScript does, for anchors
 	./sdk/rpcclient:FuzzFastParse          # RPC frames: the client's fast frame head parser
 	./core/config:FuzzParseDotenv          # settings files: .env
 	./core/ai:FuzzParsePartialJSON         # partial JSON of streamed tool arguments
@@ -53,6 +54,8 @@ TARGETS=(
 	./core/modes/rpc/inbound:FuzzParseHead # RPC frames: the head of each line the RPC server reads
 	./core/tools/edit/hashedit:FuzzHashlineParse # hashline edits: the patch language
 	./core/tools/edit/applypatch:FuzzApplyPatchParse # apply_patch
+	./core/tools/edit/applypatch:FuzzParseDiffHunks # the edit tool's patch mode: diff hunks
+	./core/tools/edit/vim:FuzzExec          # the edit tool's vim mode: key sequences
 	./core/tool:FuzzDiagnosticReport       # language server diagnostics as the file tools report them
 	./core/tool:FuzzLocalURL               # local:// paths stay in the session's scratch directory
 	./core/tools/read/notebook:FuzzNotebook # notebook JSON

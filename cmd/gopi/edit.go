@@ -26,7 +26,7 @@ type editCLI struct {
 func newEditFlagSet(c *editCLI) *pflag.FlagSet {
 	fs := pflag.NewFlagSet("edit", pflag.ContinueOnError)
 	fs.SortFlags = false
-	fs.StringVarP(&c.mode, "mode", "m", "", "hashline, replace or apply_patch (default: PI_EDIT_VARIANT, else hashline)")
+	fs.StringVarP(&c.mode, "mode", "m", "", "hashline, replace, patch, apply_patch or vim (default: PI_EDIT_VARIANT, else hashline)")
 	cliflags.ValueName(fs, "mode", "MODE")
 	fs.StringVarP(&c.input, "input", "i", "", "read the edit input from `FILE` instead of standard input")
 	fs.BoolVar(&c.json, "json", false, "print the whole tool result (content, details with the unified diff, isError) as JSON")
@@ -42,11 +42,15 @@ result. The input is read from standard input unless --input is given:
   hashline     "@@ PATH" sections of anchored operations (+ A, < A, - A..B,
                = A..B, payload lines "~TEXT"); anchors come from 'gopi read'
   replace      a JSON object {"path", "old_text", "new_text", "all"}
+  patch        a JSON object {"path", "edits": [{"op", "rename", "diff"}]}
+               with diff hunks (update) or the content (create)
   apply_patch  a "*** Begin Patch" ... "*** End Patch" patch
+  vim          a JSON object {"file", "steps": [{"kbd", "insert"}], "pause"};
+               the buffer lives for this one call
 
 Relative paths start at the current directory. Nothing is written when a
-hashline or replace edit fails; apply_patch keeps the operations that ran
-before a failing one.
+hashline or replace edit fails; patch and apply_patch keep the operations
+that ran before a failing one (patch also runs those after it).
 
 Exit status: 0 when the edit was applied, 2 when it failed (the tool's error
 text goes to standard error).
@@ -72,8 +76,8 @@ func runEdit(ctx context.Context, env *cliEnv, args []string) int {
 	mode := tenv.Settings.EditMode
 	if c.mode != "" {
 		parsed, ok := tool.ParseEditMode(c.mode)
-		if !ok || (parsed != tool.EditHashline && parsed != tool.EditReplace && parsed != tool.EditApplyPatch) {
-			return fail(env, "edit", cliflags.Usagef("--mode must be hashline, replace or apply_patch, got %q", c.mode))
+		if !ok || parsed == tool.EditAtom {
+			return fail(env, "edit", cliflags.Usagef("--mode must be hashline, replace, patch, apply_patch or vim, got %q", c.mode))
 		}
 		mode = parsed
 	}
@@ -89,7 +93,7 @@ func runEdit(ctx context.Context, env *cliEnv, args []string) int {
 	}
 	t := edit.NewMode(tenv, mode)
 	var raw json.RawMessage
-	if t.Mode() == tool.EditReplace {
+	if t.Mode() == tool.EditReplace || t.Mode() == tool.EditPatch || t.Mode() == tool.EditVim {
 		raw = input
 	} else {
 		raw, _ = json.Marshal(map[string]string{"input": string(input)})

@@ -34,7 +34,7 @@ func newToolCallFlagSet(name, editModeHelp string, c *toolCallCLI) *pflag.FlagSe
 
 // newReadFlagSet declares gopi read's flags on c.
 func newReadFlagSet(c *toolCallCLI) *pflag.FlagSet {
-	return newToolCallFlagSet("read", "edit mode deciding the line prefixes: hashline (anchors, default) or replace, patch, apply_patch (line numbers); PI_EDIT_VARIANT sets the default", c)
+	return newToolCallFlagSet("read", "edit mode deciding the line prefixes: hashline (anchors, default) or replace, patch, apply_patch, vim (line numbers); PI_EDIT_VARIANT sets the default", c)
 }
 
 const readUsage = `Usage: gopi read [FLAGS] PATH[:SELECTOR]

@@ -15,7 +15,7 @@ import (
 
 // newToolFlagSet declares gopi tool's flags on c.
 func newToolFlagSet(c *toolCallCLI) *pflag.FlagSet {
-	return newToolCallFlagSet("tool", "edit mode setting for the call (hashline, replace, patch, apply_patch)", c)
+	return newToolCallFlagSet("tool", "edit mode setting for the call (hashline, replace, patch, apply_patch, vim)", c)
 }
 
 const toolUsage = `Usage: gopi tool [FLAGS] NAME [ARGS_JSON]

@@ -15,8 +15,11 @@ const GitStatusTimeout = 300 * time.Millisecond
 // startGitStatus returns the `git status` the system prompt will report:
 // Options.GitStatus when the caller started one, else one started now, so
 // that it runs while the session is being set up (nil outside a
-// repository).
+// repository, or when NULL_PROMPT leaves the prompt out).
 func startGitStatus(ctx context.Context, opts Options, cwd string) *prompt.StatusProbe {
+	if opts.Config != nil && opts.Config.NullPrompt() {
+		return nil
+	}
 	if opts.GitStatus != nil {
 		return opts.GitStatus
 	}
@@ -29,8 +32,13 @@ func (s *Session) toolsPrompt(tools []tool.Tool) (string, error) { return s.syst
 
 // systemPrompt builds the system prompt for the offered tools, with the
 // result of the git status probe (nil: Build runs one if cwd is in a
-// repository).
+// repository). With NULL_PROMPT=true it is empty, and the providers send
+// none.
 func (s *Session) systemPrompt(tools []tool.Tool, probe *prompt.StatusProbe) (string, error) {
+	if s.cfg.NullPrompt() {
+		s.promptInfo = &prompt.Prompt{}
+		return "", nil
+	}
 	var names []string
 	for _, t := range tools {
 		if h, ok := t.(interface{ Hidden() bool }); ok && h.Hidden() {

@@ -20,6 +20,7 @@ const (
 	EnvGrepContentMB     = "PI_GREP_CONTENT_CACHE_MB"  // file-content cache budget of the search tool in MiB (0 turns it off)
 	EnvHashlineSeparator = "PI_HL_SEP"                 // prefix of hashline edit payload lines
 	EnvNoTitle           = "PI_NO_TITLE"               // any value turns off session title generation
+	EnvNullPrompt        = "NULL_PROMPT"               // "true": requests carry no system prompt
 )
 
 // maxEnvMillis keeps durations far from time.Duration overflow (about 292
@@ -100,3 +101,8 @@ func (c *Config) HashlineSeparator() string { return c.Env.Get(EnvHashlineSepara
 // TitleGeneration reports whether sessions get an automatic title from
 // the first user message: on unless PI_NO_TITLE is set to anything.
 func (c *Config) TitleGeneration() bool { return c.Env.Get(EnvNoTitle) == "" }
+
+// NullPrompt reports whether the system prompt is left out of every request:
+// NULL_PROMPT set to exactly "true", as the reference tests it (a prompt
+// given with --system-prompt or --append-system-prompt is left out too).
+func (c *Config) NullPrompt() bool { return c.Env.Get(EnvNullPrompt) == "true" }

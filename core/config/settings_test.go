@@ -450,6 +450,14 @@ func TestEnvLayer(t *testing.T) {
 	if c.TitleGeneration() {
 		t.Fatal("PI_NO_TITLE ignored")
 	}
+	if c.NullPrompt() {
+		t.Fatal("NullPrompt without NULL_PROMPT")
+	}
+	for v, want := range map[string]bool{"true": true, "TRUE": false, "1": false, " true": false} {
+		if got := newFixture(t, EnvNullPrompt+"="+v).load().NullPrompt(); got != want {
+			t.Fatalf("NULL_PROMPT=%q: NullPrompt %v, want %v", v, got, want)
+		}
+	}
 	f = newFixture(t, EnvEditVariant+"=bogus")
 	if got := f.load().Settings.EditMode(); got != "hashline" {
 		t.Fatal(got)

@@ -11,23 +11,23 @@
 //
 // # Hash
 //
-// The hash of line n with text t is computed as follows:
+// The hash is omp's, so that a line carries the same anchor in gopi as in
+// omp 14.9.9 and a session can move between the two agents. The hash of
+// line n with text t is:
 //
-//  1. every '\r' is removed from t and trailing white space is trimmed, so
-//     anchors survive CRLF conversion and whitespace-only changes at the end
-//     of a line;
-//  2. h = XXH3-64(t) when t holds at least one letter or digit; otherwise
-//     h = XXH3-64 with seed n, so that the many identical "}" or blank lines
-//     of a file get different anchors and an anchor for one of them cannot
-//     silently land on another;
-//  3. the anchor letters are Bigrams[h mod 647].
+//  1. every '\r' is removed from t and trailing white space is trimmed as
+//     JavaScript's trimEnd does, so anchors survive CRLF conversion and
+//     whitespace-only changes at the end of a line (invalid UTF-8 is first
+//     decoded to U+FFFD as JavaScript reads it, see AppendDecoded);
+//  2. h = XXH32(t) with seed 0 when t holds a letter or digit (Unicode
+//     categories L and N); otherwise the seed is n, so that the many
+//     identical "}" or blank lines of a file get different anchors and an
+//     anchor for one of them cannot silently land on another;
+//  3. the anchor letters are Bigrams[h mod 647], omp's table.
 //
-// XXH3 (github.com/zeebo/xxh3) is fast on short inputs and stable across
-// platforms and releases, so anchors never change under the agent's feet.
-// The 647-entry table is ours and frozen: see Bigrams for the principle that
-// picks the 29 pairs it leaves out. The table and the anchors of a fixed
-// corpus are locked by golden tests; changing either breaks every anchor a
-// model has ever been shown and must never happen.
+// The table and the anchors of a fixed corpus are locked by golden tests,
+// and omp's own output (testdata/omp-vectors.jsonl) by TestOmpVectors:
+// changing either breaks every anchor a model has ever been shown.
 //
 // # Anchor references
 //

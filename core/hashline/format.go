@@ -39,6 +39,8 @@ func AppendRows(dst []byte, content string, firstLine int) []byte {
 	var num lineNumber
 	num.set(firstLine)
 	first := true
+	// Most files hold no '\r' at all: one look saves a search per line.
+	hasCR := strings.IndexByte(content, '\r') >= 0
 	for len(content) > 0 {
 		var text string
 		if i := strings.IndexByte(content, '\n'); i >= 0 {
@@ -54,7 +56,11 @@ func AppendRows(dst []byte, content string, firstLine int) []byte {
 			text = text[:n-1]
 		}
 		dst = append(dst, num.digits()...)
-		dst = append(dst, bigrams[hashIndex(num.value, text)]...)
+		if hasCR {
+			dst = append(dst, bigrams[hashIndex(num.value, text)]...)
+		} else {
+			dst = append(dst, bigrams[normalizedIndex(num.value, trimRightSpace(text))]...)
+		}
 		dst = append(dst, BodySeparator...)
 		dst = append(dst, text...)
 		num.inc()

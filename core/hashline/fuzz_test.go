@@ -4,6 +4,7 @@ import (
 	"errors"
 	"strings"
 	"testing"
+	"unicode/utf8"
 )
 
 // FuzzParseAnchor checks that the anchor and range parsers never panic,
@@ -61,6 +62,39 @@ func FuzzLineHash(f *testing.F) {
 		want := FormatLines(SplitLines(s), line)
 		if got != want {
 			t.Fatalf("AppendRows(%q) = %q, want %q", s, got, want)
+		}
+	})
+}
+
+// FuzzAppendDecoded checks the WHATWG decoding of arbitrary bytes: the
+// result is valid UTF-8, valid input comes back unchanged, and each
+// U+FFFD added stands for at least one and at most three ill-formed bytes.
+func FuzzAppendDecoded(f *testing.F) {
+	for _, s := range []string{"", "abc", "é🎉", "\xff", "a\xe2\x82b", "\xf0\x9f\x98", "\xed\xa0\x80", "\xc0\xaf", "\xf4\x90\x80\x80"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		got := string(AppendDecoded([]byte("x"), s))[1:]
+		if !utf8.ValidString(got) {
+			t.Fatalf("AppendDecoded(%q) = %q, not valid UTF-8", s, got)
+		}
+		if utf8.ValidString(s) {
+			if got != s {
+				t.Fatalf("AppendDecoded changed valid %q into %q", s, got)
+			}
+			return
+		}
+		added := strings.Count(got, "\uFFFD") - strings.Count(s, "\uFFFD")
+		bad := 0
+		for i := 0; i < len(s); {
+			r, size := utf8.DecodeRuneInString(s[i:])
+			if r == utf8.RuneError && size == 1 {
+				bad++
+			}
+			i += size
+		}
+		if added < 1 || added > bad || 3*added < bad {
+			t.Fatalf("AppendDecoded(%q) = %q: %d replacements for %d ill-formed bytes", s, got, added, bad)
 		}
 	})
 }

@@ -1,37 +1,55 @@
 package hashline
 
-// BigramCount is the number of two-letter hashes: 676 lowercase pairs minus
-// the 29 left out (the principle is on Bigrams). Being prime, 647 lets
-// h mod 647 depend on every bit of the 64-bit hash.
+// BigramCount is the number of two-letter hashes: omp's table, the 647 of
+// the 676 lowercase pairs that it keeps (see Bigrams).
 const BigramCount = 647
 
-// omittedOrdinals are the three English ordinal suffixes that, glued to a
-// line number, spell a correct ordinal for some numbers (1st, 22nd, 3rd).
-// An anchor such as `21st` invites a reader or a model to take it for a
-// word and "fix" or drop the letters. "th" is kept: `41th` is the format's
-// documented example in the reference docs and prompts, so it must stay a
-// producible anchor.
-var omittedOrdinals = [...]string{"st", "nd", "rd"}
+// bigramPairs is omp 14.9.9's anchor alphabet laid end to end, two letters
+// per entry, in table order (which is also alphabetical). One line per
+// first letter; the 29 pairs missing are rare-letter combinations, mostly
+// with q, x, z, j, k, v and w.
+const bigramPairs = "" +
+	"aaabacadaeafagahaiajakalamanaoapaqarasatauavawaxayaz" +
+	"babbbcbdbebfbgbhbibjbkblbmbnbobpbrbsbtbubvbwbxbybz" +
+	"cacbcccdcecfcgchcicjckclcmcncocpcqcrcsctcucvcwcxcycz" +
+	"dadbdcdddedfdgdhdidjdkdldmdndodpdqdrdsdtdudvdwdxdydz" +
+	"eaebecedeeefegeheiejekelemeneoepeqereseteuevewexeyez" +
+	"fafbfcfdfefffgfhfifjfkflfmfnfofpfqfrfsftfufvfwfxfyfz" +
+	"gagbgcgdgegfggghgigjglgmgngogpgrgsgtgugvgwgxgygz" +
+	"hahbhchdhehfhghhhihjhkhlhmhnhohphqhrhshthuhvhwhxhyhz" +
+	"iaibicidieifigihiiijikiliminioipiqirisitiuiviwixiyiz" +
+	"jajbjcjdjejfjgjhjijjjkjljmjnjojpjqjrjsjtjujwjxjy" +
+	"kakbkckdkekfkgkhkikjkkklkmknkokpkrksktkukvkwkxky" +
+	"lalblcldlelflglhliljlklllmlnlolplrlsltlulvlwlxlylz" +
+	"mambmcmdmemfmgmhmimjmkmlmmmnmompmqmrmsmtmumvmwmxmymz" +
+	"nanbncndnenfngnhninjnknlnmnnnonpnrnsntnunvnwnxnynz" +
+	"oaobocodoeofogohoiojokolomonooopoqorosotouovowoxoyoz" +
+	"papbpcpdpepfpgphpipjpkplpmpnpopppqprpsptpupvpwpxpypz" +
+	"qaqbqcqdqeqhqiqlqmqnqoqpqqqrqsqtquqwqxqy" +
+	"rarbrcrdrerfrgrhrirkrlrmrnrorprqrrrsrtrurvrwrxryrz" +
+	"sasbscsdsesfsgshsisjskslsmsnsospsqsrssstsusvswsxsysz" +
+	"tatbtctdtetftgthtitjtktltmtntotptrtstttutvtwtxtytz" +
+	"uaubucudueufuguhuiujukulumunuoupuqurusutuuuvuwuxuyuz" +
+	"vavbvcvdvevfvgvhvivjvkvlvmvnvovpvqvrvsvtvuvvvwvxvyvz" +
+	"wawbwcwdwewfwgwhwiwjwkwlwmwnwowpwrwswtwuwvwwwxwy" +
+	"xaxbxcxdxexfxhxixlxmxnxoxpxrxsxtxuxxxyxz" +
+	"yaybycydyeyfygyhyiyjykylymynyoypyrysytyuyvywyxyyyz" +
+	"zazbzczdzezfzgzhzizkzlzmznzozpzrzsztzuzwzxzyzz"
 
-// bigrams is the frozen anchor alphabet, in lexicographic order.
+// bigrams is the anchor alphabet by hash index.
 var bigrams = buildBigrams()
 
-// Bigrams returns the 647 anchor hashes in table order: index i is the
-// hash of every line whose 64-bit value is i mod 647.
+// Bigrams returns the 647 anchor hashes in table order: a line whose hash
+// value is h shows Bigrams()[h mod 647].
 //
-// Principle for the 29 pairs left out of the 676: a pair is omitted when an
-// anchor ending in it is easy to misread or mistype.
-//   - The 26 doubled letters (aa … zz): a run of one letter is easy to
-//     miscount when copied back, and `ll`/`oo` next to digits look like
-//     `11`/`00`, blurring where the line number ends.
-//   - The 3 ordinal suffixes st, nd, rd (see omittedOrdinals).
-//
-// The table is built by a rule, but the rule's output is locked by
-// TestBigramTableGolden against testdata/bigrams.golden: never edit it.
+// The table is omp's, entry for entry, so a line carries the same anchor in
+// gopi as in omp and a session can move between the two agents. It is
+// locked by TestBigramTableGolden (testdata/bigrams.golden) and by
+// TestBigramTableIsOmps (testdata/omp-bigrams.json): never edit it.
 func Bigrams() []string { return append([]string(nil), bigrams[:]...) }
 
 // bigramIndex maps a pair (first-'a')*26+(second-'a') to its index in
-// bigrams, or -1 for an omitted pair.
+// bigrams, or -1 for a pair outside the table.
 var bigramIndex = buildBigramIndex()
 
 // IsBigram reports whether s is one of the 647 anchor hashes.
@@ -42,37 +60,14 @@ func IsBigram(s string) bool {
 	return bigramIndex[int(s[0]-'a')*26+int(s[1]-'a')] >= 0
 }
 
-// omitted reports whether the pair a,b is left out of the table.
-func omitted(a, b byte) bool {
-	if a == b {
-		return true
-	}
-	for _, o := range omittedOrdinals {
-		if o[0] == a && o[1] == b {
-			return true
-		}
-	}
-	return false
-}
-
-// buildBigrams lays the pairs out in one string and slices it: one
-// allocation at start-up instead of one per pair.
+// buildBigrams slices bigramPairs into its entries (no allocation).
 func buildBigrams() [BigramCount]string {
+	if len(bigramPairs) != 2*BigramCount {
+		panic("hashline: bigram table does not hold 647 pairs")
+	}
 	var t [BigramCount]string
-	pairs := make([]byte, 0, 2*BigramCount)
-	for a := byte('a'); a <= 'z'; a++ {
-		for b := byte('a'); b <= 'z'; b++ {
-			if !omitted(a, b) {
-				pairs = append(pairs, a, b)
-			}
-		}
-	}
-	if len(pairs) != 2*BigramCount {
-		panic("hashline: bigram rule does not yield 647 pairs")
-	}
-	all := string(pairs)
 	for i := range t {
-		t[i] = all[2*i : 2*i+2]
+		t[i] = bigramPairs[2*i : 2*i+2]
 	}
 	return t
 }

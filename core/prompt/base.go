@@ -79,8 +79,10 @@ func guidance(ts toolset) []string {
 		switch ts.edit {
 		case tool.EditReplace:
 			out = append(out, "Change existing files with edit, copying old_text exactly from the file as read, without the line-number prefixes.")
-		case tool.EditApplyPatch:
+		case tool.EditApplyPatch, tool.EditPatch:
 			out = append(out, "Change files with edit, copying context and removed lines exactly from the file as read, without the line-number prefixes.")
+		case tool.EditVim:
+			out = append(out, "Change files with edit in vim mode: vim keys in kbd, the text to type in insert, and the highest line first when a call changes several places.")
 		default:
 			out = append(out, `Change existing files with edit, naming lines by their anchors (e.g. 41th) copied exactly from the latest read, search or edit output for that file, never computed. After an edit, use the anchors its result shows.`)
 		}

@@ -22,7 +22,7 @@ const tokenBudget = 10_000
 
 // editModes are the edit tool's input modes gopi implements; each gives
 // the tools (and the prompt) different descriptions.
-var editModes = []tool.EditMode{tool.EditHashline, tool.EditReplace, tool.EditApplyPatch}
+var editModes = []tool.EditMode{tool.EditHashline, tool.EditReplace, tool.EditPatch, tool.EditApplyPatch, tool.EditVim}
 
 // hiddenTool is implemented by tools left out of the model's tool list
 // unless a forced choice names them (as core/agent decides).

@@ -85,6 +85,8 @@ func TestBuildGolden(t *testing.T) {
 	}{
 		{"default", "prompt.golden", func(*Options) {}},
 		{"replace mode", "prompt-replace.golden", func(o *Options) { o.EditMode = tool.EditReplace }},
+		{"patch mode", "prompt-patch.golden", func(o *Options) { o.EditMode = tool.EditPatch }},
+		{"vim mode", "prompt-vim.golden", func(o *Options) { o.EditMode = tool.EditVim }},
 		{"custom and append", "prompt-custom.golden", func(o *Options) {
 			o.SystemPrompt = "You are a careful reviewer.\nOnly comment; do not edit."
 			o.AppendSystemPrompt = filepath.Join(root, "extra.md")

@@ -134,7 +134,7 @@ func callLine(c *ai.ToolCall) string {
 		}
 		return "[read: " + where + "]"
 	case "write", "edit":
-		path := str("path", "file_path")
+		path := str("path", "file_path", "file") // file: the edit tool in vim mode
 		if path == "" {
 			path = editedFiles(str("input"))
 		}

@@ -351,6 +351,7 @@ func TestDescribeToolCallEdit(t *testing.T) {
 		want string
 	}{
 		{map[string]any{"path": "a.go", "edits": []any{}}, "[edit: a.go]"},
+		{map[string]any{"file": "v.go", "steps": []any{}}, "[edit: v.go]"},
 		{map[string]any{"input": "@@ greet.go\n= 5aw..5aw\n~x\n@@ b.go\n+ 1aa\n~y\n@@ greet.go\n"}, "[edit: greet.go, b.go]"},
 		{map[string]any{"input": "*** Begin Patch\n*** Update File: a.txt\n@@ func f\n-x\n+y\n*** Add File: b.txt\n+new\n*** End Patch\n"}, "[edit: a.txt, b.txt]"},
 		{map[string]any{}, "[edit: ]"},

@@ -4,9 +4,10 @@
 // the rest here as they read past it.
 //
 // The result is the one hashline.LineHash gives for the whole line: every
-// '\r' is dropped, trailing white space is trimmed, and a line without a
-// letter or digit is hashed with its line number as the seed. State is a
-// few kilobytes whatever the length of the line.
+// '\r' is dropped, invalid UTF-8 is decoded as JavaScript decodes it,
+// trailing white space is trimmed, and a line without a letter or digit is
+// hashed with its line number as the seed. State is a few hundred bytes
+// whatever the length of the line.
 package linehash
 
 import (
@@ -15,7 +16,7 @@ import (
 	"unsafe"
 
 	"github.com/gopi-agent/gopi/core/hashline"
-	"github.com/zeebo/xxh3"
+	"github.com/gopi-agent/gopi/internal/xxh32"
 )
 
 // table is the hashline alphabet, by hash index.
@@ -28,19 +29,19 @@ type Hash struct {
 	// plain hashes the line as a line with a letter or digit is hashed,
 	// seeded the line as one without is; seeded is dropped once the line
 	// turns out to hold a letter or digit.
-	plain, seeded xxh3.Hasher
+	plain, seeded xxh32.Digest
 	// plainEnd and seededEnd are the states after the last byte that is
 	// not trailing white space so far: the hash of the trimmed line.
-	plainEnd, seededEnd xxh3.Hasher
+	plainEnd, seededEnd xxh32.Digest
 	alnum               bool
 	carry               [utf8.UTFMax]byte // the start of a character split between two writes
 	carried             int
-	scratch             []byte
+	scratch, decoded    []byte
 }
 
 // New starts the hash of line number line (1-based).
 func New(line int) *Hash {
-	h := &Hash{line: line, plain: *xxh3.NewSeed(0), seeded: *xxh3.NewSeed(uint64(line))}
+	h := &Hash{line: line, plain: xxh32.NewDigest(hashline.Seed(line, true)), seeded: xxh32.NewDigest(hashline.Seed(line, false))}
 	h.plainEnd, h.seededEnd = h.plain, h.seeded
 	return h
 }
@@ -67,10 +68,15 @@ func (h *Hash) Write(p []byte) (int, error) {
 	return n, nil
 }
 
-// add hashes text that starts and ends on character boundaries.
+// add hashes text that starts and ends on character boundaries (or on
+// ill-formed bytes, which it decodes to U+FFFD first).
 func (h *Hash) add(d []byte) {
 	if len(d) == 0 {
 		return
+	}
+	if !utf8.Valid(d) {
+		h.decoded = hashline.AppendDecoded(h.decoded[:0], view(d))
+		d = h.decoded
 	}
 	if !h.alnum && hashline.HasAlnum(view(d)) {
 		h.alnum = true
@@ -98,16 +104,16 @@ func (h *Hash) add(d []byte) {
 func (h *Hash) Sum() string {
 	if h.carried > 0 {
 		// An incomplete character at the very end: invalid UTF-8, hashed
-		// as it is.
+		// as its decoded form.
 		rest := append([]byte(nil), h.carry[:h.carried]...)
 		h.carried = 0
 		h.add(rest)
 	}
-	var v uint64
+	var v uint32
 	if h.alnum {
-		v = h.plainEnd.Sum64()
+		v = h.plainEnd.Sum32()
 	} else {
-		v = h.seededEnd.Sum64()
+		v = h.seededEnd.Sum32()
 	}
 	return table[v%hashline.BigramCount]
 }

@@ -39,8 +39,8 @@ func TestSumMatchesLineHash(t *testing.T) {
 	for i := range 200000 {
 		text := randomLine(r)
 		if i%10 == 0 {
-			// Long enough for the streaming state of xxh3 (over 240 bytes
-			// and over one 1 KiB block).
+			// Long enough for many 16-byte stripes of the streaming
+			// digest, cut at every offset within a stripe.
 			text = strings.Repeat(text+"x", 1+r.IntN(200)) + randomLine(r)
 		}
 		if r.IntN(4) == 0 {

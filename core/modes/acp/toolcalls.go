@@ -94,7 +94,11 @@ func callPaths(env *tool.Env, name string, args map[string]any) []string {
 	case "read", "write":
 		raw = append(raw, str(args, "path"))
 	case "edit":
-		if p := str(args, "path"); p != "" {
+		if p := str(args, "path"); p != "" { // replace and patch modes
+			raw = append(raw, p)
+			break
+		}
+		if p := str(args, "file"); p != "" { // vim mode
 			raw = append(raw, p)
 			break
 		}

@@ -87,19 +87,24 @@ func TestReadEditRoundTrip(t *testing.T) {
 func TestDefinitions(t *testing.T) {
 	t.Parallel()
 	env := tool.NewEnv(t.TempDir())
-	for _, m := range []tool.EditMode{tool.EditHashline, tool.EditReplace, tool.EditApplyPatch, tool.EditVim} {
+	for _, m := range []tool.EditMode{tool.EditHashline, tool.EditReplace, tool.EditPatch, tool.EditApplyPatch, tool.EditVim} {
 		def := NewMode(env, m).Definition()
 		if def.Name != "edit" || def.Concurrency != tool.Exclusive || !def.NonAbortable || def.Parameters == nil {
 			t.Errorf("%s: %+v", m, def)
 		}
 	}
-	if NewMode(env, tool.EditVim).Mode() != tool.EditHashline {
+	for _, m := range []tool.EditMode{tool.EditPatch, tool.EditVim} {
+		if NewMode(env, m).Mode() != m {
+			t.Errorf("%s must be implemented", m)
+		}
+	}
+	if NewMode(env, tool.EditAtom).Mode() != tool.EditHashline {
 		t.Error("unimplemented modes must fall back to hashline")
 	}
-	vimEnv := tool.NewEnv(t.TempDir())
-	vimEnv.Settings.EditMode = tool.EditVim
-	New(vimEnv)
-	if vimEnv.Settings.EditMode != tool.EditHashline {
+	atomEnv := tool.NewEnv(t.TempDir())
+	atomEnv.Settings.EditMode = tool.EditAtom
+	New(atomEnv)
+	if atomEnv.Settings.EditMode != tool.EditHashline {
 		t.Error("the env's edit mode must follow the fallback, for read's anchors")
 	}
 	cfg, err := config.Load(config.LoadOptions{Cwd: t.TempDir(), Home: t.TempDir(), NoFiles: true,

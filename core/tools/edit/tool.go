@@ -1,12 +1,16 @@
-// Package edit is the edit tool: it changes files in one of three input
+// Package edit is the edit tool: it changes files in one of five input
 // modes, chosen per session by the edit.mode setting or PI_EDIT_VARIANT.
 //
 //   - hashline (default): an anchored patch language naming lines by the
 //     anchors read and search show (package hashedit);
 //   - replace: old text / new text, exact first, then tolerant of white
 //     space (package replace);
+//   - patch: {path, edits: [{op, rename, diff}]}, diff hunks for one file
+//     per call, located and applied by the apply_patch engine;
 //   - apply_patch: the Codex "*** Begin Patch" envelope (package
-//     applypatch).
+//     applypatch);
+//   - vim: vim keys and ex commands on a buffer kept open across calls
+//     (package vim), saved after each call.
 //
 // The modes share the file plumbing (files.go): a file keeps its
 // byte-order mark and line-ending style, writes are atomic and keep the
@@ -28,11 +32,12 @@ import (
 type Tool struct {
 	env  *tool.Env
 	mode tool.EditMode
-	diag *diagnosed // during a call (on the call's copy): the files it writes, checked by the language servers
+	diag *diagnosed  // during a call (on the call's copy): the files it writes, checked by the language servers
+	vim  *vimBuffers // vim mode: the session's open buffers, shared by every call
 }
 
 // New returns the edit tool for env in the mode its settings select.
-// Modes this build does not implement (patch, vim, atom) fall back to
+// Modes this build does not implement (atom) fall back to
 // hashline, and env's setting is corrected to match, so that read and
 // search show the anchors this tool then expects.
 func New(env *tool.Env) tool.Tool {
@@ -44,7 +49,9 @@ func New(env *tool.Env) tool.Tool {
 // NewMode returns the edit tool in an explicit mode (see New).
 func NewMode(env *tool.Env, mode tool.EditMode) *Tool {
 	switch mode {
-	case tool.EditReplace, tool.EditApplyPatch:
+	case tool.EditReplace, tool.EditPatch, tool.EditApplyPatch:
+	case tool.EditVim:
+		return &Tool{env: env, mode: mode, vim: &vimBuffers{open: map[string]*vimBuffer{}}}
 	default:
 		mode = tool.EditHashline
 	}
@@ -71,6 +78,12 @@ func (t *Tool) Definition() tool.Definition {
 			"new_text": tool.String("Text to put in its place (empty to delete it)"),
 			"all":      tool.Boolean("Replace every occurrence instead of requiring exactly one"),
 		}, "path", "old_text", "new_text")
+	case tool.EditPatch:
+		def.Description = patchDescription
+		def.Parameters = patchSchema()
+	case tool.EditVim:
+		def.Description = vimDescription
+		def.Parameters = vimSchema()
 	case tool.EditApplyPatch:
 		def.Description = applyPatchDescription
 		def.Parameters = tool.Object(map[string]*tool.Schema{
@@ -90,7 +103,7 @@ func (t *Tool) Definition() tool.Definition {
 // session's language servers once they are all written and unlocked;
 // what the servers find is appended to the result.
 func (t *Tool) Execute(ctx context.Context, args tool.Args, _ tool.UpdateFunc) (*tool.Result, error) {
-	call := &Tool{env: t.env, mode: t.mode, diag: &diagnosed{env: t.env}}
+	call := &Tool{env: t.env, mode: t.mode, diag: &diagnosed{env: t.env}, vim: t.vim}
 	res, err := call.run(args)
 	if err != nil {
 		return nil, err
@@ -108,6 +121,18 @@ func (t *Tool) run(args tool.Args) (*tool.Result, error) {
 			return nil, err
 		}
 		return t.runReplace(a)
+	case tool.EditPatch:
+		var a patchModeArgs
+		if err := args.Decode(&a); err != nil {
+			return nil, err
+		}
+		return t.runPatch(a)
+	case tool.EditVim:
+		var a vimArgs
+		if err := args.Decode(&a); err != nil {
+			return nil, err
+		}
+		return t.runVim(a)
 	case tool.EditApplyPatch:
 		var a struct {
 			Input string `json:"input"`
@@ -129,7 +154,7 @@ func (t *Tool) run(args tool.Args) (*tool.Result, error) {
 
 // Details is the structured part of an edit result.
 type Details struct {
-	Mode             string       `json:"mode"`                       // hashline, replace or apply_patch
+	Mode             string       `json:"mode"`                       // hashline, replace, patch, apply_patch or vim
 	Diff             string       `json:"diff,omitempty"`             // unified diff of every file changed
 	FirstChangedLine int          `json:"firstChangedLine,omitempty"` // first changed line of the (first) file, 1-based
 	Op               string       `json:"op,omitempty"`               // create, update or delete (single file)

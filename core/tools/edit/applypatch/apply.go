@@ -353,15 +353,25 @@ func replacements(lines []string, chunks []Chunk, shown string) ([]replacement, 
 	for _, c := range chunks {
 		if c.HasContext {
 			i := seekSequence(lines, []string{c.Context}, cursor, false)
-			if i < 0 {
+			switch {
+			case i >= 0:
+				cursor = i + 1
+			case !c.PatchMode || len(c.OldLines) == 0:
 				return nil, fmt.Errorf("Failed to find context '%s' in %s", c.Context, shown)
 			}
-			cursor = i + 1
 		}
 		if len(c.OldLines) == 0 {
 			at := len(lines)
 			if at > 0 && lines[at-1] == "" {
 				at--
+			}
+			switch {
+			case c.HasContext && c.PatchMode:
+				at = cursor
+			case c.LineHint > len(lines)+1:
+				return nil, fmt.Errorf("Line hint %d is out of range for insertion in %s (file has %d lines)", c.LineHint, shown, len(lines))
+			case c.LineHint > 0:
+				at = c.LineHint - 1
 			}
 			reps = append(reps, replacement{at, 0, c.NewLines})
 			continue

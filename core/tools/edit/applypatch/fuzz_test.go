@@ -73,3 +73,31 @@ func FuzzApplyPatchParse(f *testing.F) {
 		}
 	})
 }
+
+// FuzzParseDiffHunks checks that the patch-mode diff parser never panics,
+// that it returns hunks or an error (never neither), and that applying the
+// hunks to a small file never panics.
+func FuzzParseDiffHunks(f *testing.F) {
+	for _, s := range []string{
+		"@@ def greet():\n def greet():\n-    print('Hi')\n+    print('Hello')\n",
+		"diff --git a/a b/a\n--- a/a\n+++ b/a\n@@ -2,2 +2,2 @@ ctx\n two\n-three\n+THREE\n",
+		"alpha\n...\n-gamma\n+GAMMA",
+		"@@\n 1  first\n-2  second\n+2  SECOND\n 3  third\n",
+		"@@ line 3\n-x\n+y\n*** End of File\n",
+		"*** Begin Patch\n@@ top of file\n+a\n\n@@\n-b\n*** End Patch",
+		"@@\n",
+		"@@ -0,1 +1 @@\n-a",
+	} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		chunks, err := ParseDiffHunks(s)
+		if err == nil && len(chunks) == 0 {
+			t.Fatalf("ParseDiffHunks(%q): no hunks and no error", s)
+		}
+		if err != nil {
+			return
+		}
+		_, _ = updatedText("one\ntwo\nthree\n", chunks, "a.txt")
+	})
+}

@@ -45,6 +45,15 @@ type Chunk struct {
 	OldLines   []string // lines to find (context and removed lines)
 	NewLines   []string // their replacement (context and added lines)
 	EndOfFile  bool     // "*** End of File" followed the chunk: match at the tail first
+	// PatchMode marks a chunk of the edit tool's patch mode, which places
+	// chunks as omp does: a chunk without old lines (a pure addition) goes
+	// right after its "@@ TEXT" locator, or before line LineHint (1-based,
+	// from a unified header or "@@ line N"), and only without either at
+	// the end of the file (where an Update File section always appends it,
+	// as Codex does); and a locator that is not in the file is passed over,
+	// the chunk's lines being searched without it.
+	PatchMode bool
+	LineHint  int
 }
 
 // ParseError is a malformed patch. Line is the 1-based line of the trimmed

@@ -1,0 +1,171 @@
+package vim
+
+import (
+	"strings"
+	"testing"
+)
+
+// run executes kbd entries (and insert text, leaving INSERT mode after it)
+// on text and returns the buffer.
+func run(t *testing.T, text string, kbd []string, insert string) (*Engine, error) {
+	t.Helper()
+	e := New(strings.Split(text, "\n"), Hooks{})
+	keys, err := ParseKeys(kbd)
+	if err != nil {
+		return e, err
+	}
+	if err := e.Exec(keys); err != nil {
+		return e, err
+	}
+	if insert != "" {
+		if err := e.InsertText(insert, true); err != nil {
+			return e, err
+		}
+	}
+	return e, nil
+}
+
+func TestEdits(t *testing.T) {
+	const src = "one\ntwo\nthree\nfour\nfive"
+	for _, c := range []struct {
+		name   string
+		text   string
+		kbd    []string
+		insert string
+		want   string
+	}{
+		{"open below line 3", src, []string{"3Go"}, "new", "one\ntwo\nthree\nnew\nfour\nfive"},
+		{"open above line 3", src, []string{"3GO"}, "new", "one\ntwo\nnew\nthree\nfour\nfive"},
+		{"change line", src, []string{"5Gcc"}, "FIVE", "one\ntwo\nthree\nfour\nFIVE"},
+		{"replace whole file", src, []string{"ggdGi"}, "a\nb", "a\nb"},
+		{"delete lines with count", src, []string{"2G2dd"}, "", "one\nfour\nfive"},
+		{"ex delete range", src, []string{":2,4d<CR>"}, "", "one\nfive"},
+		{"ex delete relative", src, []string{"2G:.,+1d<CR>"}, "", "one\nfour\nfive"},
+		{"ex delete all", src, []string{":%d<CR>"}, "", ""},
+		{"substitute all", "a a\nb a", []string{":%s/a/x/g<CR>"}, "", "x x\nb x"},
+		{"substitute first, groups", "key=val", []string{`:s/\(\w\+\)=\(\w\+\)/\2=\1/<CR>`}, "", "val=key"},
+		{"bare parens are literal", "f(x)", []string{`:s/f(x)/g(x)/<CR>`}, "", "g(x)"},
+		{"global delete", "keep\ndrop 1\nkeep\ndrop 2", []string{":g/drop/d<CR>"}, "", "keep\nkeep"},
+		{"inverse global", "keep\ndrop 1\nkeep", []string{":v/keep/d<CR>"}, "", "keep\nkeep"},
+		{"dw and x", "foo bar baz", []string{"wdwx"}, "", "foo az"},
+		{"cw keeps the space", "foo bar", []string{"cw"}, "qux", "qux bar"},
+		{"D and A", "foo bar", []string{"wD", "A"}, "end", "foo end"},
+		{"search then change word", "alpha\nbeta gamma", []string{"/gam<CR>ciw"}, "delta", "alpha\nbeta delta"},
+		{"change inside parens", "f(a, b)", []string{"f(ci("}, "x", "f(x)"},
+		{"change inside quotes", `say "hi" now`, []string{`ci"`}, "bye", `say "bye" now`},
+		{"yank and put", "a\nb", []string{"yyjp"}, "", "a\nb\na"},
+		{"join", "a\n  b", []string{"J"}, "", "a b"},
+		{"undo", src, []string{"dd", "dd", "u"}, "", "two\nthree\nfour\nfive"},
+		{"undo and redo", src, []string{"dd", "u", "<C-r>"}, "", "two\nthree\nfour\nfive"},
+		{"replace char", "abc", []string{"lrX"}, "", "aXc"},
+		{"dollar and i", "abc", []string{"$i"}, "Z", "abZc"},
+		{"move lines", src, []string{":1m$<CR>"}, "", "two\nthree\nfour\nfive\none"},
+		{"copy lines", src, []string{":1t0<CR>"}, "", "one\none\ntwo\nthree\nfour\nfive"},
+		{"sort", "c\na\nb", []string{":sort<CR>"}, "", "a\nb\nc"},
+		{"insert keys", "x", []string{"ahi<Esc>"}, "", "xhi"},
+		{"backspace in insert", "x", []string{"Aab<BS>c<Esc>"}, "", "xac"},
+		{"delete to end with dG", src, []string{"3GdG"}, "", "one\ntwo"},
+		{"paragraph motion", "a\nb\n\nc", []string{"d}"}, "", "\nc"},
+		{"dw on a line's last word", "foo bar\nnext", []string{"wdw"}, "", "foo \nnext"},
+		{"daw takes the blanks after", "one two three", []string{"wdaw"}, "", "one three"},
+		{"yl yanks one character", "abc", []string{"ylp"}, "", "aabc"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			e, err := run(t, c.text, c.kbd, c.insert)
+			if err != nil {
+				t.Fatalf("error: %v", err)
+			}
+			if got := strings.Join(e.Lines, "\n"); got != c.want {
+				t.Fatalf("got %q, want %q", got, c.want)
+			}
+		})
+	}
+}
+
+func TestErrors(t *testing.T) {
+	for _, c := range []struct {
+		kbd  []string
+		want string
+	}{
+		{[]string{"Q"}, "Unsupported command: Q"},
+		{[]string{"<F1>"}, "Unknown special key <F1> in sequence 1"},
+		{[]string{"<Esc"}, "Unterminated special key in sequence 1"},
+		{[]string{":frob<CR>"}, "Unsupported ex command: frob."},
+		{[]string{"/nothere<CR>"}, "Pattern not found: nothere"},
+		{[]string{"fz"}, "Character not found: z"},
+		{[]string{":q<CR>"}, ""},
+		{[]string{"dd", ":q<CR>"}, "Unsaved changes; use :q! to discard"},
+		{[]string{":s/a/b<CR>"}, "Pattern not found: a"},
+		{[]string{":9,10d<CR>"}, "Line range 9,10 is outside the buffer (2 lines)"},
+		{[]string{"gx"}, "Unsupported g command: gx"},
+		{[]string{"d"}, "Operator d requires a motion"},
+		{[]string{":%s/x/y"}, ": command needs <CR> at its end"},
+	} {
+		_, err := run(t, "one\ntwo", c.kbd, "")
+		got := ""
+		if err != nil {
+			got = err.Error()
+		}
+		if got != c.want {
+			t.Errorf("%q: error %q, want %q", c.kbd, got, c.want)
+		}
+	}
+	e := New([]string{"x"}, Hooks{})
+	if err := e.InsertText("y", true); err == nil || err.Error() != "Insert payload requires INSERT mode." {
+		t.Fatalf("insert in NORMAL mode: %v", err)
+	}
+}
+
+func TestRollbackInsert(t *testing.T) {
+	e, err := run(t, "a\nb", []string{"Otyped"}, "")
+	if err != nil || e.Mode() != Insert {
+		t.Fatal(err, e.Mode())
+	}
+	e.RollbackInsert()
+	if got := strings.Join(e.Lines, "\n"); got != "a\nb" || e.Mode() != Normal {
+		t.Fatalf("after rollback %q in %v", got, e.Mode())
+	}
+}
+
+func TestKeyPositions(t *testing.T) {
+	keys, err := ParseKeys([]string{"ab", "<Esc>\\rx"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, k := range keys {
+		got = append(got, k.Display()+"@"+string(rune('0'+k.Seq))+":"+string(rune('0'+k.Offset)))
+	}
+	if strings.Join(got, " ") != "a@0:0 b@0:1 <Esc>@1:0 <CR>@1:5 x@1:7" {
+		t.Fatal(got)
+	}
+}
+
+func TestMoreKeys(t *testing.T) {
+	for _, c := range []struct{ kbd, want string }{
+		{"$<BS>x", "abd\nef"},
+		{"J", "abcd ef"},
+		{":j!<CR>", "abcdef"},
+		{":g!/ab/d<CR>", "abcd"},
+		{"wyiwP", "abcd\nefef"},
+	} {
+		e, err := run(t, "abcd\nef", []string{c.kbd}, "")
+		if err != nil {
+			t.Fatalf("%s: %v", c.kbd, err)
+		}
+		if got := strings.Join(e.Lines, "\n"); got != c.want {
+			t.Errorf("%s: got %q, want %q", c.kbd, got, c.want)
+		}
+	}
+	if _, err := run(t, "x", []string{":e other.txt<CR>"}, ""); err == nil || err.Error() != "Unsupported ex command: e other.txt." {
+		t.Fatalf(":e FILE: %v", err)
+	}
+}
+
+// TestRepeatIsNotRecorded: '.' repeats the last change, never itself.
+func TestRepeatIsNotRecorded(t *testing.T) {
+	e, err := run(t, "a\nb\nc\nd", []string{"dd..."}, "")
+	if err != nil || strings.Join(e.Lines, "\n") != "" {
+		t.Fatalf("%q %v", e.Lines, err)
+	}
+}
