@@ -27,7 +27,8 @@ var ErrNoSideQuestion = errors.New("Usage: /btw <question>")
 // out, so it works while the agent runs), the question after them, and
 // tools disabled. onDelta, when set, receives the answer's text as it
 // streams. It returns the answer's text.
-func (s *Session) SideQuestion(ctx context.Context, question string, onDelta func(string)) (string, error) {
+func (c *Conversation) SideQuestion(ctx context.Context, question string, onDelta func(string)) (string, error) {
+	s := c.s
 	question = strings.TrimSpace(question)
 	if question == "" {
 		return "", ErrNoSideQuestion

@@ -34,7 +34,8 @@ type ContextUsage struct {
 // summaries of compacted or abandoned history, and everything else
 // (extension messages, ! runs). Tokens are estimated with the current
 // model's tokenizer.
-func (s *Session) ContextUsage() ContextUsage {
+func (c *Conversation) ContextUsage() ContextUsage {
+	s := c.s
 	cnt := s.counter()
 	out := ContextUsage{}
 	model := s.agent.Model()

@@ -58,7 +58,3 @@ func (s *Session) reportPermitted(_ context.Context, info *agent.ToolCallInfo, r
 	s.perm.Done(permission.Request{CallID: info.ID, Tool: info.Name, Agent: s.position.ID}, res)
 	return nil, nil
 }
-
-// Permissions returns the session's permission gate, shared with its
-// subagents.
-func (s *Session) Permissions() *permission.Gate { return s.perm }

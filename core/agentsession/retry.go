@@ -12,7 +12,8 @@ import (
 // usual work after the run. It reports false, doing nothing, when the
 // conversation does not end with a failed or aborted answer. It fails
 // with ErrWorking while a run streams.
-func (s *Session) Retry(ctx context.Context) (bool, error) {
+func (c *Conversation) Retry(ctx context.Context) (bool, error) {
+	s := c.s
 	if err := s.gate.take(ctx); err != nil {
 		return false, err
 	}

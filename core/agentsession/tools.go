@@ -252,3 +252,7 @@ func (t *Tools) build() ([]tool.Tool, error) {
 
 // SystemPrompt returns the current system prompt.
 func (s *Session) SystemPrompt() string { return s.agent.SystemPrompt() }
+
+// Permissions returns the gate that decides which tool calls run without
+// asking (the permission modes) and asks the others.
+func (t *Tools) Permissions() *permission.Gate { return t.perm }

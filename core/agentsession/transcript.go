@@ -9,14 +9,15 @@ import (
 	"github.com/gopi-agent/gopi/core/message"
 )
 
-// TranscriptText renders the conversation the model sees as Markdown
+// Text renders the conversation the model sees as Markdown
 // (/dump): the system prompt, the model and thinking level, the tools
 // offered with their parameters, then every message under a heading of
 // its role — thinking in <thinking> tags, tool calls with their JSON
 // arguments, tool results and command runs in fenced blocks. Runs kept
 // out of the context (!!) are left out. It returns "" when the
 // conversation is empty.
-func (s *Session) TranscriptText() string {
+func (c *Conversation) Text() string {
+	s := c.s
 	msgs := s.agent.Messages()
 	if len(msgs) == 0 {
 		return ""

@@ -169,9 +169,7 @@ func (t *Tree) Navigate(ctx context.Context, targetID string, opts NavigateOptio
 		if id == "" {
 			return NavigateResult{}, err
 		}
-	case newLeaf == "":
-		store.ResetLeaf()
-	default:
+	default: // "" moves before the first entry
 		if err := store.Branch(newLeaf); err != nil {
 			return NavigateResult{}, err
 		}

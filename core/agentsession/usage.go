@@ -19,7 +19,8 @@ type ModelUsage struct {
 // name). Answers on branches the conversation has left count too: they
 // were paid for. Summaries and handoffs written for compaction are not
 // stored as answers and do not count.
-func (s *Session) UsageByModel() []ModelUsage {
+func (c *Conversation) UsageByModel() []ModelUsage {
+	s := c.s
 	by := map[string]*ModelUsage{}
 	for _, e := range s.Store().Entries() {
 		if e.Type != session.TypeMessage {

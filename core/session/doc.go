@@ -26,7 +26,7 @@
 // # The tree
 //
 // Appends become children of the leaf and the new leaf; Branch moves the
-// leaf, ResetLeaf makes the next append a root, BranchWithSummary branches
+// leaf (Branch("") makes the next append a root), BranchWithSummary branches
 // and records what was left. BuildContext walks from the leaf to the root
 // and returns the messages the model sees (the latest compaction's summary
 // first, then the entries it kept, then the newer ones) and the state in

@@ -46,7 +46,7 @@ func TestNothingWrittenBeforeFirstAssistant(t *testing.T) {
 }
 
 // INVENTORY §5 check 3.
-func TestBranchAndResetLeaf(t *testing.T) {
+func TestBranchAndEmptyLeaf(t *testing.T) {
 	t.Parallel()
 	m := InMemory("/w")
 	a := must[string](t)(m.AppendMessage(user("a")))
@@ -67,13 +67,13 @@ func TestBranchAndResetLeaf(t *testing.T) {
 	if kids := m.children(a); len(kids) != 2 {
 		t.Errorf("children of %s: %d", a, len(kids))
 	}
-	m.ResetLeaf()
+	_ = m.Branch("")
 	if got := m.BuildContext(); len(got.Messages) != 0 || got.ThinkingLevel != "off" || got.Mode != "none" {
 		t.Errorf("null leaf context: %+v", got)
 	}
 	r := must[string](t)(m.AppendMessage(user("root2")))
 	if p := m.Entry(r).ParentID; p != "" {
-		t.Errorf("append after ResetLeaf has parent %q", p)
+		t.Errorf("append after Branch(\"\") has parent %q", p)
 	}
 	s := must[string](t)(m.BranchWithSummary("", "left it", nil, false))
 	e := m.Entry(s)

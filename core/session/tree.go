@@ -96,22 +96,16 @@ func checkOtherType(typ string) error {
 }
 
 // Branch moves the leaf to entry id; the next append becomes its child.
-// Entries are not changed.
+// An empty id moves it before the first entry: the next append is a new
+// root. Entries are not changed.
 func (m *Manager) Branch(id string) error {
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	if m.byID[id] == nil {
+	if id != "" && m.byID[id] == nil {
 		return fmt.Errorf("branch to %s: %w", id, ErrNotFound)
 	}
 	m.leaf = id
 	return nil
-}
-
-// ResetLeaf sets the leaf to null: the next append is a new root.
-func (m *Manager) ResetLeaf() {
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	m.leaf = ""
 }
 
 // BranchWithSummary moves the leaf to fromID ("" for before the first

@@ -84,7 +84,7 @@ func rootsSession(t *testing.T) *Manager {
 	m.header = m.newHeader()
 	must[string](t)(m.AppendMessage(user("first topic")))
 	must[string](t)(m.AppendMessage(assistant("first answer")))
-	m.ResetLeaf()
+	_ = m.Branch("")
 	q := must[string](t)(m.AppendMessage(user("second topic")))
 	must[string](t)(m.AppendMessage(assistant("answer A")))
 	if err := m.Branch(q); err != nil {
@@ -185,7 +185,7 @@ func randomTree(t *testing.T, r *rand.Rand) *Manager {
 			}
 		case 11:
 			if r.IntN(3) == 0 {
-				m.ResetLeaf()
+				_ = m.Branch("")
 			}
 		case 12:
 			if len(ids) > 0 {

@@ -121,7 +121,7 @@ func cardID(req permission.Request) sdk.ToolCallId {
 func (ss *session) needsPermission(name string, args map[string]any) bool {
 	for _, t := range ss.sess.Tools().Offered() {
 		if t.Definition().Name == name {
-			return ss.sess.Permissions().Asks(tool.CallAccess(t, args))
+			return ss.sess.Tools().Permissions().Asks(tool.CallAccess(t, args))
 		}
 	}
 	return false

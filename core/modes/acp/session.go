@@ -33,10 +33,9 @@ type Session interface {
 	// Store is the session file; Agent the loop (model, thinking level).
 	Store() *store.Manager
 	Agent() *agent.Agent
-	// Tools and Permissions connect the editor's files, the offered
-	// tools and the permission questions.
+	// Tools connects the editor's files, the offered tools and the
+	// permission questions (Tools().Permissions()).
 	Tools() *agentsession.Tools
-	Permissions() *permission.Gate
 	// Turn and Model are the session's turn gate and model state.
 	Turn() *agentsession.Turn
 	Model() *agentsession.ModelState

@@ -21,7 +21,7 @@ import (
 
 // cmdUsage shows the session's tokens and cost per model.
 func (m *model) cmdUsage(string) tea.Cmd {
-	us := m.s.UsageByModel()
+	us := m.s.Conversation().UsageByModel()
 	if len(us) == 0 {
 		return m.printSection(m.r.warning("No usage yet: no model has answered in this session"))
 	}
@@ -48,7 +48,7 @@ func dollars(c float64) string { return fmt.Sprintf("$%.4f", c) }
 
 // cmdContext shows what fills the context window, by part.
 func (m *model) cmdContext(string) tea.Cmd {
-	cu := m.s.ContextUsage()
+	cu := m.s.Conversation().ContextUsage()
 	if cu.Window <= 0 {
 		return m.printSection(m.r.warning("Context usage is unavailable: no model (or no context window) is selected; pick one with /model"))
 	}
@@ -214,7 +214,7 @@ func (m *model) debugSystem() tea.Cmd {
 
 // debugTranscript writes the conversation as Markdown to a temporary file.
 func (m *model) debugTranscript() tea.Cmd {
-	text := m.s.TranscriptText()
+	text := m.s.Conversation().Text()
 	if text == "" {
 		return m.printSection(m.r.errorLine("No messages to write yet"))
 	}

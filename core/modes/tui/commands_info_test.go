@@ -27,7 +27,7 @@ func TestSlashContextAndUsage(t *testing.T) {
 			t.Errorf("/context lacks %q:\n%s", want, r.transcript())
 		}
 	}
-	cu := r.s.ContextUsage()
+	cu := r.s.Conversation().ContextUsage()
 	sum := 0
 	for _, p := range cu.Parts {
 		sum += p.Tokens
@@ -43,7 +43,7 @@ func TestSlashContextAndUsage(t *testing.T) {
 	if !r.printedHas("Usage of this session") || !r.printedHas("mock/mock-model") || !r.printedHas("1.2k") {
 		t.Errorf("/usage:\n%s", r.transcript())
 	}
-	us := r.s.UsageByModel()
+	us := r.s.Conversation().UsageByModel()
 	if len(us) != 1 || us[0].Requests != 1 || us[0].Tokens.Input != 1200 || us[0].Tokens.Output != 300 || us[0].Tokens.CacheRead != 50 {
 		t.Errorf("usage %+v", us)
 	}

@@ -108,7 +108,7 @@ func (m *model) cmdRetry(string) tea.Cmd {
 	m.prompting++
 	ctx, s := m.ctx, m.s
 	return func() tea.Msg {
-		did, err := s.Retry(ctx)
+		did, err := s.Conversation().Retry(ctx)
 		if !did && err == nil {
 			return tea.BatchMsg{func() tea.Msg { return noticeMsg{"Nothing to retry"} }, func() tea.Msg { return promptDoneMsg{} }}
 		}
@@ -137,7 +137,7 @@ func (m *model) cmdBtw(args string) tea.Cmd {
 	s := m.s
 	return tea.Batch(m.tick(), func() tea.Msg {
 		defer cancel()
-		answer, err := s.SideQuestion(ctx, args, nil)
+		answer, err := s.Conversation().SideQuestion(ctx, args, nil)
 		return btwMsg{question: args, answer: answer, err: err}
 	})
 }
@@ -159,7 +159,7 @@ func (m *model) onBtw(msg btwMsg) tea.Cmd {
 
 // cmdDump copies the conversation as Markdown to the clipboard.
 func (m *model) cmdDump(string) tea.Cmd {
-	text := m.s.TranscriptText()
+	text := m.s.Conversation().Text()
 	if text == "" {
 		return m.printSection(m.r.errorLine("No messages to dump yet"))
 	}

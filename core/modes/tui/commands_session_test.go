@@ -176,7 +176,7 @@ func TestSlashDump(t *testing.T) {
 	if !strings.Contains(r.view(), "Session copied to clipboard") {
 		t.Errorf("/dump: %s", r.view())
 	}
-	tr := r.s.TranscriptText()
+	tr := r.s.Conversation().Text()
 	for _, want := range []string{"## System Prompt", "Model: mock/mock-model", "## Available Tools", "### bash", "## User\n\nrun it", "<thinking>\nhmm\n</thinking>", "Tool call `bash`", `"command":"echo hi"`, "### Tool Result: bash", "hi\n", "## Assistant\n\ndone"} {
 		if !strings.Contains(tr, want) {
 			t.Errorf("the transcript lacks %q", want)

@@ -36,16 +36,11 @@ type Session interface {
 
 	// ExportHTML writes the session as a web page (/export, /share).
 	ExportHTML(outputPath string) (string, error)
-	// TranscriptText is the conversation as Markdown (/dump).
-	TranscriptText() string
-	// ContextUsage and UsageByModel measure the context and the
-	// session's spending (/context, /usage).
-	ContextUsage() agentsession.ContextUsage
-	UsageByModel() []agentsession.ModelUsage
-	// Retry sends a failed last turn again (/retry); SideQuestion asks
-	// about the conversation without adding to it (/btw).
-	Retry(ctx context.Context) (bool, error)
-	SideQuestion(ctx context.Context, question string, onDelta func(string)) (string, error)
+	// Conversation sends a failed last turn again (/retry), asks about
+	// the conversation without adding to it (/btw), measures the context
+	// and the session's spending (/context, /usage) and gives the
+	// conversation as Markdown (/dump).
+	Conversation() *agentsession.Conversation
 	// SendCustomMessage adds a message of gopi's own to the conversation
 	// (a note to the model after /todo).
 	SendCustomMessage(ctx context.Context, m *message.Custom, opts agentsession.CustomOptions) error
