@@ -96,7 +96,7 @@ Anchoring ${LINES} lines (${BYTES} bytes of Go source) into \`LINE\`+hash+\`|\`+
 
 | implementation | best of ${RUNS} | median | vs gopi (best) |
 | --- | ---: | ---: | ---: |
-| gopi core/hashline (Go, xxh3, in-process) | ${GOPI_MS} ms | ${GOPI_MED} ms | 1.0× |
+| gopi core/hashline (Go, xxHash32 as omp, in-process) | ${GOPI_MS} ms | ${GOPI_MED} ms | 1.0× |
 | reference design in Bun $("$BUN" --version) (xxHash32) | ${PEER_MS} ms | ${PEER_MED} ms | ${RATIO}× slower |
 
 The machine is shared: load average when measured was ${LOAD}; best-of figures are the least disturbed.
