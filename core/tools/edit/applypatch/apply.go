@@ -313,6 +313,13 @@ func updatedText(text string, chunks []Chunk, shown string) (update, error) {
 	if lines[len(lines)-1] == "" {
 		lines = lines[:len(lines)-1]
 	}
+	if matchesAsText(chunks) {
+		replaced, err := replaceAsText(text, chunks[0], shown)
+		if err != nil {
+			return update{}, err
+		}
+		return textUpdate(lines, oldFinal, replaced), nil
+	}
 	reps, err := replacements(lines, chunks, shown)
 	if err != nil {
 		return update{}, err
@@ -376,6 +383,12 @@ func replacements(lines []string, chunks []Chunk, shown string) ([]replacement, 
 			reps = append(reps, replacement{at, 0, c.NewLines})
 			continue
 		}
+		unlocated := c.PatchMode && !c.HasContext && !c.HasContextLines
+		if unlocated && c.LineHint > 0 && len(lines) > 0 {
+			// A line hint on a hunk of only removed and added lines says
+			// where to start looking (never behind an earlier hunk).
+			cursor = max(cursor, min(c.LineHint-1, len(lines)-1))
+		}
 		pattern, repl := c.OldLines, c.NewLines
 		at := seekSequence(lines, pattern, cursor, c.EndOfFile)
 		if at < 0 && pattern[len(pattern)-1] == "" {
@@ -388,10 +401,58 @@ func replacements(lines []string, chunks []Chunk, shown string) ([]replacement, 
 			at = seekSequence(lines, pattern, cursor, c.EndOfFile)
 		}
 		if at < 0 {
-			return nil, fmt.Errorf("Failed to find expected lines in %s:\n%s", shown, strings.Join(c.OldLines, "\n"))
+			return nil, notFoundError(lines, pattern, cursor, c, shown)
+		}
+		if unlocated && c.LineHint == 0 && !c.EndOfFile {
+			if again := seekSequence(lines, pattern, at+1, false); again >= 0 {
+				return nil, fmt.Errorf("Found 2 occurrences in %s:\n\n%s\n\n%s\n\nAdd more context lines to disambiguate.",
+					shown, preview(lines, at, 2), preview(lines, again, 2))
+			}
 		}
 		reps = append(reps, replacement{at, len(pattern), repl})
 		cursor = at + len(pattern)
 	}
 	return reps, nil
+}
+
+// textUpdate is the update for a text replaced whole (see replaceAsText):
+// it ends with one line break, and its region is what lies between the
+// lines both texts begin and end with.
+func textUpdate(oldLines []string, oldFinal bool, replaced string) update {
+	out := strings.Split(replaced, "\n")
+	for len(out) > 0 && out[len(out)-1] == "" {
+		out = out[:len(out)-1]
+	}
+	head := 0
+	for head < len(oldLines) && head < len(out) && oldLines[head] == out[head] {
+		head++
+	}
+	tail := 0
+	for tail < len(oldLines)-head && tail < len(out)-head && oldLines[len(oldLines)-1-tail] == out[len(out)-1-tail] {
+		tail++
+	}
+	text := ""
+	if len(out) > 0 {
+		text = strings.Join(out, "\n") + "\n"
+	}
+	return update{
+		text:     text,
+		oldLines: oldLines,
+		newLines: out,
+		oldFinal: oldFinal,
+		regions:  []diff.Region{{OldStart: head, OldEnd: len(oldLines) - tail, NewStart: head, NewEnd: len(out) - tail}},
+	}
+}
+
+// notFoundError is the error for a chunk whose old lines are not in the
+// file; in patch mode it adds where they come closest and how similar
+// that place is.
+func notFoundError(lines, pattern []string, cursor int, c Chunk, shown string) error {
+	msg := fmt.Sprintf("Failed to find expected lines in %s:\n%s", shown, strings.Join(c.OldLines, "\n"))
+	if c.PatchMode {
+		if at, conf, ok := closestSequence(lines, pattern, cursor, c.EndOfFile); ok {
+			msg += fmt.Sprintf("\n\nClosest match (%d%% similar) near line %d:\n%s", percent(conf), at+1, preview(lines, at, 2))
+		}
+	}
+	return errors.New(msg)
 }

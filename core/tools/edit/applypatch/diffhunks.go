@@ -148,14 +148,17 @@ func parseDiffHunk(lines []string, first int) (Chunk, int, error) {
 			break
 		}
 		if t := strings.TrimSpace(line); t == "..." || t == "…" {
+			c.HasContextLines = true
 			parsed++
 			continue
 		}
 		switch {
 		case line == "":
+			c.HasContextLines = true
 			c.OldLines = append(c.OldLines, "")
 			c.NewLines = append(c.NewLines, "")
 		case line[0] == ' ':
+			c.HasContextLines = true
 			c.OldLines = append(c.OldLines, line[1:])
 			c.NewLines = append(c.NewLines, line[1:])
 		case line[0] == '+':
@@ -163,6 +166,7 @@ func parseDiffHunk(lines []string, first int) (Chunk, int, error) {
 		case line[0] == '-':
 			c.OldLines = append(c.OldLines, line[1:])
 		case !strings.HasPrefix(line, "@@"):
+			c.HasContextLines = true
 			c.OldLines = append(c.OldLines, line)
 			c.NewLines = append(c.NewLines, line)
 		default:
@@ -186,10 +190,11 @@ func finishHunk(c Chunk) Chunk { return dropLineNumbers(dropRepeatedContext(c)) 
 // dropRepeatedContext forgets an "@@ TEXT" locator that the hunk's first
 // line repeats (the usual way to write a hunk: the signature as locator
 // and as first context line): the applier looks for the hunk's lines
-// after the locator, where the repeated line is not.
+// after the locator, where the repeated line is not. The hunk still
+// counts as located (HasContextLines), as it does in omp.
 func dropRepeatedContext(c Chunk) Chunk {
 	if c.HasContext && len(c.OldLines) > 0 && strings.TrimSpace(c.OldLines[0]) == strings.TrimSpace(c.Context) {
-		c.Context, c.HasContext = "", false
+		c.Context, c.HasContext, c.HasContextLines = "", false, true
 	}
 	return c
 }

@@ -54,6 +54,12 @@ type Chunk struct {
 	// the chunk's lines being searched without it.
 	PatchMode bool
 	LineHint  int
+	// HasContextLines: the patch-mode hunk holds a line that stays (" ",
+	// unprefixed, blank or "..."), or had a locator its first line
+	// repeats. A hunk of only "-" and "+" lines, without locator or line
+	// hint, must match in one place only; alone in its diff, it is
+	// matched as text, with a fuzzy fallback (see updatedText).
+	HasContextLines bool
 }
 
 // ParseError is a malformed patch. Line is the 1-based line of the trimmed
