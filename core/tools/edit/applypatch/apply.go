@@ -409,6 +409,9 @@ func replacements(lines []string, chunks []Chunk, shown string) ([]replacement, 
 					shown, preview(lines, at, 2), preview(lines, again, 2))
 			}
 		}
+		if c.PatchMode {
+			repl = reindentLines(pattern, lines[at:at+len(pattern)], repl)
+		}
 		reps = append(reps, replacement{at, len(pattern), repl})
 		cursor = at + len(pattern)
 	}

@@ -65,3 +65,20 @@ func TestReindent(t *testing.T) {
 		}
 	}
 }
+
+func TestReindentLines(t *testing.T) {
+	for _, c := range []struct {
+		name                         string
+		pattern, actual, added, want []string
+	}{
+		// Two levels give width 4 and offset 2: 2 + 4·tabs spaces.
+		{"spaces to tabs with an offset", []string{"  a", "      b"}, []string{"\ta", "\t\tb"}, []string{"  a", "      b", "          c"}, []string{"\ta", "\t\tb", "\t\t\tc"}},
+		{"tabs to spaces", []string{"\ta", "\t\tb"}, []string{"  a", "    b"}, []string{"\ta", "\t\tc"}, []string{"  a", "    c"}},
+		{"context keeps the file's text", []string{"a", "b"}, []string{"    a", "    b"}, []string{"a", "x", "b"}, []string{"    a", "    x", "    b"}},
+		{"deeper added line not shifted", []string{"a", "b"}, []string{"    a", "    b"}, []string{"a", "  x"}, []string{"    a", "  x"}},
+	} {
+		if got := reindentLines(c.pattern, c.actual, c.added); !slices.Equal(got, c.want) {
+			t.Errorf("%s: reindentLines = %q, want %q", c.name, got, c.want)
+		}
+	}
+}

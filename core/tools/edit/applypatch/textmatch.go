@@ -2,7 +2,6 @@ package applypatch
 
 import (
 	"fmt"
-	"slices"
 	"strings"
 )
 
@@ -84,76 +83,4 @@ func occurrencesError(text, old string, n int, shown string) error {
 		more = fmt.Sprintf(" (showing first %d of %d)", maxPreviews, n)
 	}
 	return fmt.Errorf("Found %d occurrences in %s%s:\n\n%s\n\nAdd more context lines to disambiguate.", n, shown, more, strings.Join(previews, "\n\n"))
-}
-
-// reindent carries the indentation the file has over to the added lines
-// when the removed lines matched with a different one: a uniform shift
-// (the file's lines all indented by the same amount more or less than
-// the hunk's) is applied to every non-blank added line. A hunk that only
-// changes indentation, mixed tabs and spaces, or an uneven shift leave
-// the added lines as written.
-func reindent(pattern, actual, added []string) []string {
-	if slices.Equal(pattern, actual) || sameTrimmed(pattern, added) {
-		return added
-	}
-	delta, ok := 0, false
-	indent := byte(0)
-	for i := range min(len(pattern), len(actual)) {
-		if jsTrim(pattern[i]) == "" || jsTrim(actual[i]) == "" {
-			continue
-		}
-		d := leadingBlanks(actual[i]) - leadingBlanks(pattern[i])
-		if ok && d != delta {
-			return added
-		}
-		delta, ok = d, true
-		if n := leadingBlanks(actual[i]); n > 0 && indent == 0 {
-			indent = actual[i][0]
-		}
-	}
-	if !ok || delta == 0 || mixedIndent(pattern) || mixedIndent(actual) || mixedIndent(added) {
-		return added
-	}
-	if indent == 0 {
-		indent = ' '
-	}
-	out := make([]string, len(added))
-	for i, l := range added {
-		switch {
-		case jsTrim(l) == "":
-			out[i] = l
-		case delta > 0:
-			out[i] = strings.Repeat(string(indent), delta) + l
-		default:
-			out[i] = l[min(-delta, leadingBlanks(l)):]
-		}
-	}
-	return out
-}
-
-func sameTrimmed(a, b []string) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if jsTrim(a[i]) != jsTrim(b[i]) {
-			return false
-		}
-	}
-	return true
-}
-
-// mixedIndent reports lines indented with both tabs and spaces (across
-// the block or within a line).
-func mixedIndent(lines []string) bool {
-	tabs, spaces := false, false
-	for _, l := range lines {
-		if jsTrim(l) == "" {
-			continue
-		}
-		ws := l[:leadingBlanks(l)]
-		tabs = tabs || strings.Contains(ws, "\t")
-		spaces = spaces || strings.Contains(ws, " ")
-	}
-	return tabs && spaces
 }
