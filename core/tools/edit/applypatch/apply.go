@@ -325,8 +325,14 @@ func updatedText(text string, chunks []Chunk, shown string) (update, error) {
 		return update{}, err
 	}
 	slices.SortStableFunc(reps, func(a, b replacement) int { return a.start - b.start })
+	if len(chunks) > 0 && chunks[0].PatchMode {
+		if err := overlapError(reps, shown); err != nil {
+			return update{}, err
+		}
+	}
 	// Replacements do not overlap (each search starts after the previous
-	// match), so one forward pass splices them all.
+	// match, and patch mode refuses overlaps above), so one forward pass
+	// splices them all.
 	out := make([]string, 0, len(lines)+8)
 	regions := make([]diff.Region, 0, len(reps))
 	prev := 0
@@ -383,34 +389,27 @@ func replacements(lines []string, chunks []Chunk, shown string) ([]replacement, 
 			reps = append(reps, replacement{at, 0, c.NewLines})
 			continue
 		}
-		unlocated := c.PatchMode && !c.HasContext && !c.HasContextLines
-		if unlocated && c.LineHint > 0 && len(lines) > 0 {
-			// A line hint on a hunk of only removed and added lines says
-			// where to start looking (never behind an earlier hunk).
-			cursor = max(cursor, min(c.LineHint-1, len(lines)-1))
+		if c.PatchMode {
+			at, pattern, repl, err := locatePatchChunk(lines, c, cursor, shown)
+			if err != nil {
+				return nil, err
+			}
+			if !slices.Equal(pattern, repl) { // a hunk of context only just moves on
+				reps = append(reps, replacement{at, len(pattern), reindentLines(pattern, lines[at:at+len(pattern)], repl)})
+			}
+			cursor = at + len(pattern)
+			continue
 		}
 		pattern, repl := c.OldLines, c.NewLines
 		at := seekSequence(lines, pattern, cursor, c.EndOfFile)
 		if at < 0 && pattern[len(pattern)-1] == "" {
 			// A trailing empty line often stands for the file's final line
 			// break, which the split above removed: retry without it.
-			pattern = pattern[:len(pattern)-1]
-			if len(repl) > 0 && repl[len(repl)-1] == "" {
-				repl = repl[:len(repl)-1]
-			}
+			pattern, repl = withoutFinalBlank(pattern, repl)
 			at = seekSequence(lines, pattern, cursor, c.EndOfFile)
 		}
 		if at < 0 {
 			return nil, notFoundError(lines, pattern, cursor, c, shown)
-		}
-		if unlocated && c.LineHint == 0 && !c.EndOfFile {
-			if again := seekSequence(lines, pattern, at+1, false); again >= 0 {
-				return nil, fmt.Errorf("Found 2 occurrences in %s:\n\n%s\n\n%s\n\nAdd more context lines to disambiguate.",
-					shown, preview(lines, at, 2), preview(lines, again, 2))
-			}
-		}
-		if c.PatchMode {
-			repl = reindentLines(pattern, lines[at:at+len(pattern)], repl)
 		}
 		reps = append(reps, replacement{at, len(pattern), repl})
 		cursor = at + len(pattern)

@@ -29,9 +29,10 @@ const (
 
 // jsTrim trims as JavaScript's String.prototype.trim does: Unicode white
 // space and the byte-order mark.
-func jsTrim(s string) string {
-	return strings.TrimFunc(s, func(r rune) bool { return unicode.IsSpace(r) || r == '\uFEFF' })
-}
+func jsTrim(s string) string { return strings.TrimFunc(s, isJSSpace) }
+
+// isJSSpace is JavaScript's white space: Unicode spaces and U+FEFF.
+func isJSSpace(r rune) bool { return unicode.IsSpace(r) || r == '\uFEFF' }
 
 // fuzzyLine is a line as the similarity score sees it: trimmed, a few
 // look-alike quotes and dashes folded to ASCII, runs of blanks and tabs

@@ -61,7 +61,7 @@ func replaceAsText(text string, c Chunk, shown string) (string, error) {
 // dominant reports a best window far enough ahead of the others that omp
 // would pick it (and then still refuse it as one of several matches).
 func dominant(m windowMatch) bool {
-	return m.above > 1 && m.confidence >= 0.97 && m.confidence-m.second >= 0.08
+	return m.above > 1 && m.confidence >= dominantFloor && m.confidence-m.second >= dominantGap
 }
 
 // occurrencesError lists where old occurs in text (the first maxPreviews

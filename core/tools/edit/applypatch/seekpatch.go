@@ -1,0 +1,353 @@
+package applypatch
+
+import (
+	"fmt"
+	"strings"
+)
+
+// Patch mode finds a hunk's lines with omp's passes: after the four of
+// seekSequence (with a comment-marker-blind pass before the punctuation
+// one), a line may begin with the hunk's line (prefix), contain it
+// (substring: at least six characters and 30% of the line), or be
+// similar enough (a window at least 92% similar, see fuzzyLine); last, the
+// lines are looked for as text (see replaceAsText). The later passes may
+// match in several places: the search then reports how many, and the
+// caller refuses the hunk unless its line hint picks one.
+
+const (
+	// sequenceThreshold is the least mean similarity a fuzzy window needs.
+	sequenceThreshold = 0.92
+	// dominantFloor and dominantGap: a best window this similar and this
+	// far ahead of the runner-up is taken though others pass too.
+	dominantFloor, dominantGap = 0.97, 0.08
+	// hintWindow: a line hint picks the one match within this many lines.
+	hintWindow = 200
+	// substringMinLen and substringMinRatio bound the substring pass.
+	substringMinLen, substringMinRatio = 6, 0.3
+)
+
+// seekResult is where a patch-mode search found a hunk's lines.
+type seekResult struct {
+	at       int    // the first match (-1: none)
+	count    int    // how many places matched (0 or 1: unambiguous)
+	indices  []int  // the first maxPreviews of them
+	strategy string // the pass that matched, as omp names it ("" for the text pass)
+}
+
+func (r seekResult) found() bool     { return r.at >= 0 }
+func (r seekResult) ambiguous() bool { return r.count > 1 }
+
+// seekPatch searches lines for pattern from start (from the tail first
+// with eof) through omp's passes, strictest first.
+func seekPatch(lines, pattern []string, start int, eof bool) seekResult {
+	none := seekResult{at: -1}
+	if len(pattern) == 0 {
+		return seekResult{at: start, strategy: "exact"}
+	}
+	if len(pattern) > len(lines) {
+		return none
+	}
+	last := len(lines) - len(pattern)
+	from := max(start, 0)
+	if eof {
+		from = last
+	}
+	if r := linePasses(lines, pattern, from, last); r.found() {
+		return r
+	}
+	if eof && from > start {
+		if r := linePasses(lines, pattern, max(start, 0), last); r.found() {
+			return r
+		}
+	}
+	if r := fuzzyPass(lines, pattern, from, last, max(start, 0), eof); r.found() {
+		return r
+	}
+	return textPass(lines, pattern, max(start, 0))
+}
+
+// linePasses runs the line-by-line passes over positions from..to.
+func linePasses(lines, pattern []string, from, to int) seekResult {
+	exact := []struct {
+		name string
+		eq   func(a, b string) bool
+	}{
+		{"exact", predicates[0]}, {"trim-trailing", predicates[1]}, {"trim", predicates[2]},
+		{"comment-prefix", func(a, b string) bool { return uncommented(a) == uncommented(b) }},
+		{"unicode", predicates[3]},
+	}
+	for _, p := range exact {
+		for i := from; i <= to; i++ {
+			if matchesAt(lines, pattern, i, p.eq) {
+				return seekResult{at: i, strategy: p.name}
+			}
+		}
+	}
+	partial := []struct {
+		name string
+		eq   func(line, want string) bool
+	}{{"prefix", startsLike}, {"substring", containsLike}}
+	for _, p := range partial {
+		r := seekResult{at: -1, strategy: p.name}
+		for i := from; i <= to; i++ {
+			if matchesAt(lines, pattern, i, p.eq) {
+				r.note(i)
+			}
+		}
+		if r.found() {
+			return r
+		}
+	}
+	return seekResult{at: -1}
+}
+
+// note records a match at i.
+func (r *seekResult) note(i int) {
+	if r.at < 0 {
+		r.at = i
+	}
+	r.count++
+	if len(r.indices) < maxPreviews {
+		r.indices = append(r.indices, i)
+	}
+}
+
+// fuzzyPass scores every window (from..last, then start..from−1 with
+// eof) and takes the best at least sequenceThreshold similar.
+func fuzzyPass(lines, pattern []string, from, last, start int, eof bool) seekResult {
+	r := seekResult{at: -1, strategy: "fuzzy"}
+	best, second, bestAt := 0.0, 0.0, -1
+	score := func(i int) {
+		total := 0.0
+		for j, p := range pattern {
+			total += similarity(fuzzyLine(lines[i+j]), fuzzyLine(p))
+		}
+		s := total / float64(len(pattern))
+		if s >= sequenceThreshold {
+			r.note(i)
+		}
+		if s > best {
+			second, best, bestAt = best, s, i
+		} else if s > second {
+			second = s
+		}
+	}
+	for i := from; i <= last; i++ {
+		score(i)
+	}
+	if eof {
+		for i := start; i < from; i++ {
+			score(i)
+		}
+	}
+	if bestAt < 0 || best < sequenceThreshold {
+		return seekResult{at: -1}
+	}
+	r.at = bestAt
+	if r.count > 1 && best >= dominantFloor && best-second >= dominantGap {
+		r.count, r.strategy = 1, "fuzzy-dominant"
+	}
+	return r
+}
+
+// textPass looks for the lines as text in lines[start:]: once verbatim,
+// or as the only window of whole lines at least sequenceThreshold
+// similar (see bestWindow). Several places give a count without a match.
+func textPass(lines, pattern []string, start int) seekResult {
+	if start >= len(lines) {
+		return seekResult{at: -1}
+	}
+	content, target := strings.Join(lines[start:], "\n"), strings.Join(pattern, "\n")
+	if target == "" {
+		return seekResult{at: -1}
+	}
+	if i := strings.Index(content, target); i >= 0 {
+		if n := strings.Count(content, target); n > 1 {
+			return seekResult{at: -1, count: n}
+		}
+		return seekResult{at: start + strings.Count(content[:i], "\n"), count: 1, strategy: "character"}
+	}
+	m := bestWindow(lines[start:], pattern, sequenceThreshold)
+	switch {
+	case m.above == 1:
+		return seekResult{at: start + m.start, count: 1, strategy: "character"}
+	case dominant(m):
+		return seekResult{at: start + m.start, count: m.above, strategy: "character"}
+	}
+	return seekResult{at: -1, count: m.above}
+}
+
+// seekWithHint is seekPatch from cursor, then from the line hint (hint,
+// 0-based, −1 for none) when that is ambiguous or finds nothing, then
+// from the top of the file (hunks out of order).
+func seekWithHint(lines, pattern []string, cursor, hint int, eof bool) seekResult {
+	primary := seekPatch(lines, pattern, cursor, eof)
+	if primary.ambiguous() && hint >= 0 && hint != cursor {
+		if hinted := seekPatch(lines, pattern, hint, eof); hinted.found() || hinted.ambiguous() {
+			return hinted
+		}
+	}
+	if primary.found() || primary.ambiguous() {
+		return primary
+	}
+	if hint >= 0 && hint != cursor {
+		if hinted := seekPatch(lines, pattern, hint, eof); hinted.found() || hinted.ambiguous() {
+			return hinted
+		}
+	}
+	if cursor != 0 {
+		if top := seekPatch(lines, pattern, 0, eof); top.found() || top.ambiguous() {
+			return top
+		}
+	}
+	return primary
+}
+
+// pickByHint resolves an ambiguous result to the one match within
+// hintWindow lines of hint, when there is exactly one.
+func pickByHint(r seekResult, hint int) seekResult {
+	if !r.ambiguous() || hint < 0 {
+		return r
+	}
+	pick := -1
+	for _, i := range r.indices {
+		if abs(i-hint) <= hintWindow {
+			if pick >= 0 {
+				return r
+			}
+			pick = i
+		}
+	}
+	if pick >= 0 {
+		r.at, r.count = pick, 1
+	}
+	return r
+}
+
+func abs(n int) int { return max(n, -n) }
+
+// matchesError refuses a hunk found in several places, showing the
+// first few.
+func matchesError(lines []string, r seekResult, shown string) error {
+	how := ""
+	if r.strategy != "" {
+		how = " Matching strategy: " + r.strategy + "."
+	}
+	shownPlaces := ""
+	if len(r.indices) > 0 {
+		previews := make([]string, len(r.indices))
+		for k, i := range r.indices {
+			previews[k] = preview(lines, i, 2)
+		}
+		shownPlaces = "\n\n" + strings.Join(previews, "\n\n")
+		if r.count > len(r.indices) {
+			shownPlaces += fmt.Sprintf(" (showing first %d of %d)", len(r.indices), r.count)
+		}
+	}
+	return fmt.Errorf("Found %d matches for the text in %s.%s%s\n\nAdd more surrounding context or additional @@ anchors to make it unique.", r.count, shown, how, shownPlaces)
+}
+
+// startsLike: the line, normalised, begins with the wanted one.
+func startsLike(line, want string) bool {
+	l, w := fuzzyLine(line), fuzzyLine(want)
+	if w == "" {
+		return l == ""
+	}
+	return strings.HasPrefix(l, w)
+}
+
+// containsLike: the line, normalised, contains the wanted one, which is
+// long enough and a large enough part of it.
+func containsLike(line, want string) bool {
+	l, w := fuzzyLine(line), fuzzyLine(want)
+	if w == "" {
+		return l == ""
+	}
+	if len([]rune(w)) < substringMinLen || !strings.Contains(l, w) {
+		return false
+	}
+	return float64(len([]rune(w)))/float64(max(1, len([]rune(l)))) >= substringMinRatio
+}
+
+// uncommented is a line without leading blanks and one comment marker
+// (/*, */, //, *, #, ;, or "/ ").
+func uncommented(line string) string {
+	t := strings.TrimLeftFunc(line, isJSSpace)
+	for _, m := range []string{"/*", "*/", "//", "*", "#", ";"} {
+		if s, ok := strings.CutPrefix(t, m); ok {
+			return strings.TrimLeftFunc(s, isJSSpace)
+		}
+	}
+	if strings.HasPrefix(t, "/ ") {
+		t = t[1:]
+	}
+	return strings.TrimLeftFunc(t, isJSSpace)
+}
+
+// locatePatchChunk finds where a patch-mode hunk with old lines applies,
+// searching from cursor, and returns the lines it replaces there (the
+// hunk's, less a final blank line the file's end stands for) and their
+// replacement. A hunk of only removed and added lines with a line hint
+// is searched from the hint; without one it must match once.
+func locatePatchChunk(lines []string, c Chunk, cursor int, shown string) (int, []string, []string, error) {
+	unlocated := !c.HasContext && !c.HasContextLines
+	if unlocated && c.LineHint > 0 && len(lines) > 0 {
+		cursor = max(0, min(c.LineHint-1, len(lines)-1))
+	}
+	hint := -1
+	if c.LineHint > 0 && c.LineHint-1 >= cursor {
+		hint = c.LineHint - 1
+	}
+	pattern, repl := c.OldLines, c.NewLines
+	r := seekWithHint(lines, pattern, cursor, hint, c.EndOfFile)
+	if !r.found() && pattern[len(pattern)-1] == "" {
+		pattern, repl = withoutFinalBlank(pattern, repl)
+		r = seekWithHint(lines, pattern, cursor, hint, c.EndOfFile)
+	}
+	if r.ambiguous() {
+		if hint < 0 && c.LineHint > 0 {
+			hint = c.LineHint - 1
+		}
+		r = pickByHint(r, hint)
+	}
+	switch {
+	case r.ambiguous():
+		return 0, nil, nil, matchesError(lines, r, shown)
+	case !r.found():
+		return 0, nil, nil, notFoundError(lines, pattern, cursor, c, shown)
+	}
+	if unlocated && c.LineHint == 0 && !c.EndOfFile {
+		if again := seekPatch(lines, pattern, r.at+1, false); again.found() {
+			return 0, nil, nil, fmt.Errorf("Found 2 occurrences in %s:\n\n%s\n\n%s\n\nAdd more context lines to disambiguate.",
+				shown, preview(lines, r.at, 2), preview(lines, again.at, 2))
+		}
+	}
+	return r.at, pattern, repl, nil
+}
+
+// withoutFinalBlank drops a final empty line from pattern, and from repl
+// when it ends with one too.
+func withoutFinalBlank(pattern, repl []string) ([]string, []string) {
+	pattern = pattern[:len(pattern)-1]
+	if len(repl) > 0 && repl[len(repl)-1] == "" {
+		repl = repl[:len(repl)-1]
+	}
+	return pattern, repl
+}
+
+// overlapError refuses hunks (sorted by start) that would change the
+// same lines, naming both ranges.
+func overlapError(reps []replacement, shown string) error {
+	span := func(r replacement) string {
+		if r.oldLen == 0 {
+			return fmt.Sprintf("%d (insertion)", r.start+1)
+		}
+		return fmt.Sprintf("%d-%d", r.start+1, r.start+r.oldLen)
+	}
+	for i := 1; i < len(reps); i++ {
+		if prev, next := reps[i-1], reps[i]; next.start < prev.start+prev.oldLen {
+			return fmt.Errorf("Overlapping hunks detected in %s at lines %s and %s. Split hunks or add more context to avoid overlap.", shown, span(prev), span(next))
+		}
+	}
+	return nil
+}
