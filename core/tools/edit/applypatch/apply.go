@@ -364,40 +364,33 @@ func replacements(lines []string, chunks []Chunk, shown string) ([]replacement, 
 	var reps []replacement
 	cursor := 0
 	for _, c := range chunks {
+		if c.PatchMode {
+			rep, next, err := placePatchChunk(lines, c, cursor, shown)
+			if err != nil {
+				return nil, err
+			}
+			if rep != nil {
+				reps = append(reps, *rep)
+			}
+			cursor = next
+			continue
+		}
 		if c.HasContext {
 			i := seekSequence(lines, []string{c.Context}, cursor, false)
-			switch {
-			case i >= 0:
-				cursor = i + 1
-			case !c.PatchMode || len(c.OldLines) == 0:
+			if i < 0 {
 				return nil, fmt.Errorf("Failed to find context '%s' in %s", c.Context, shown)
 			}
+			cursor = i + 1
 		}
 		if len(c.OldLines) == 0 {
-			at := len(lines)
-			if at > 0 && lines[at-1] == "" {
-				at--
-			}
+			at := endOfText(lines)
 			switch {
-			case c.HasContext && c.PatchMode:
-				at = cursor
 			case c.LineHint > len(lines)+1:
 				return nil, fmt.Errorf("Line hint %d is out of range for insertion in %s (file has %d lines)", c.LineHint, shown, len(lines))
 			case c.LineHint > 0:
 				at = c.LineHint - 1
 			}
 			reps = append(reps, replacement{at, 0, c.NewLines})
-			continue
-		}
-		if c.PatchMode {
-			at, pattern, repl, err := locatePatchChunk(lines, c, cursor, shown)
-			if err != nil {
-				return nil, err
-			}
-			if !slices.Equal(pattern, repl) { // a hunk of context only just moves on
-				reps = append(reps, replacement{at, len(pattern), reindentLines(pattern, lines[at:at+len(pattern)], repl)})
-			}
-			cursor = at + len(pattern)
 			continue
 		}
 		pattern, repl := c.OldLines, c.NewLines
@@ -457,4 +450,13 @@ func notFoundError(lines, pattern []string, cursor int, c Chunk, shown string) e
 		}
 	}
 	return errors.New(msg)
+}
+
+// endOfText is where lines added at the end of the file go: after the
+// last line, or before a final empty one.
+func endOfText(lines []string) int {
+	if n := len(lines); n > 0 && lines[n-1] == "" {
+		return n - 1
+	}
+	return len(lines)
 }

@@ -127,6 +127,7 @@ func parseDiffHunk(lines []string, first int) (Chunk, int, error) {
 		return c, 0, fmt.Errorf("Invalid diff hunk on line %d: the hunk has no lines; follow the @@ line with ' ' context, '-' removed and '+' added lines", first+1)
 	}
 	c.PatchMode = true
+	c.Locators = contexts
 	if len(contexts) > 0 {
 		// The innermost locator is the one nearest the change.
 		c.Context, c.HasContext = contexts[len(contexts)-1], true
@@ -190,11 +191,10 @@ func finishHunk(c Chunk) Chunk { return dropLineNumbers(dropRepeatedContext(c)) 
 // dropRepeatedContext forgets an "@@ TEXT" locator that the hunk's first
 // line repeats (the usual way to write a hunk: the signature as locator
 // and as first context line): the applier looks for the hunk's lines
-// after the locator, where the repeated line is not. The hunk still
-// counts as located (HasContextLines), as it does in omp.
+// after the locator, where the repeated line is not.
 func dropRepeatedContext(c Chunk) Chunk {
 	if c.HasContext && len(c.OldLines) > 0 && strings.TrimSpace(c.OldLines[0]) == strings.TrimSpace(c.Context) {
-		c.Context, c.HasContext, c.HasContextLines = "", false, true
+		c.Context, c.HasContext = "", false
 	}
 	return c
 }

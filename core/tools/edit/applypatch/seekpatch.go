@@ -2,6 +2,7 @@ package applypatch
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 )
 
@@ -229,22 +230,24 @@ func abs(n int) int { return max(n, -n) }
 // matchesError refuses a hunk found in several places, showing the
 // first few.
 func matchesError(lines []string, r seekResult, shown string) error {
-	how := ""
+	return fmt.Errorf("Found %d matches for the text in %s.%s\n\nAdd more surrounding context or additional @@ anchors to make it unique.", r.count, shown, r.describe(lines))
+}
+
+// describe is what an ambiguity error says of the matches: the pass that
+// found them and the first few places, each with two lines either side.
+func (r seekResult) describe(lines []string) string {
+	var b strings.Builder
 	if r.strategy != "" {
-		how = " Matching strategy: " + r.strategy + "."
+		b.WriteString(" Matching strategy: " + r.strategy + ".")
 	}
-	shownPlaces := ""
-	if len(r.indices) > 0 {
-		previews := make([]string, len(r.indices))
-		for k, i := range r.indices {
-			previews[k] = preview(lines, i, 2)
-		}
-		shownPlaces = "\n\n" + strings.Join(previews, "\n\n")
-		if r.count > len(r.indices) {
-			shownPlaces += fmt.Sprintf(" (showing first %d of %d)", len(r.indices), r.count)
-		}
+	for _, i := range r.indices {
+		b.WriteString("\n\n")
+		b.WriteString(preview(lines, i, 2))
 	}
-	return fmt.Errorf("Found %d matches for the text in %s.%s%s\n\nAdd more surrounding context or additional @@ anchors to make it unique.", r.count, shown, how, shownPlaces)
+	if len(r.indices) > 0 && r.count > len(r.indices) {
+		fmt.Fprintf(&b, " (showing first %d of %d)", len(r.indices), r.count)
+	}
+	return b.String()
 }
 
 // startsLike: the line, normalised, begins with the wanted one.
@@ -284,16 +287,91 @@ func uncommented(line string) string {
 	return strings.TrimLeftFunc(t, isJSSpace)
 }
 
+// placePatchChunk places one patch-mode hunk, searching from cursor: its
+// locators first (see findLocators; missing or ambiguous ones are passed
+// over when the hunk's lines are found once), then a pure addition goes
+// after them, before its line hint or at the end, and other hunks are
+// found by locatePatchChunk. It returns the replacement (nil for a hunk
+// of context only) and where the next hunk's search starts.
+func placePatchChunk(lines []string, c Chunk, cursor int, shown string) (*replacement, int, error) {
+	located := len(c.Locators) > 0
+	if c.LineHint > 0 && !located && !c.HasContextLines {
+		cursor = max(0, min(c.LineHint-1, len(lines)-1))
+	}
+	if located {
+		r := findLocators(lines, c.Locators, cursor, c.LineHint)
+		if !r.found() || r.ambiguous() {
+			at, ok := placeByLines(lines, c, cursor)
+			if !ok {
+				return nil, 0, locatorError(lines, r, c.Locators, shown)
+			}
+			cursor = at
+		} else {
+			// The hunk's lines may start on the locator's line: when the
+			// first is the locator itself, or the locator is nested or of
+			// many words. A pure addition goes after it.
+			innermost := jsTrim(c.Locators[len(c.Locators)-1])
+			nested := len(c.Locators) > 1 || len(strings.Fields(jsTrim(c.Locators[0]))) > 2
+			cursor = r.at + 1
+			if len(c.OldLines) > 0 && (nested || jsTrim(c.OldLines[0]) == innermost) {
+				cursor = r.at
+			}
+		}
+	}
+	if len(c.OldLines) == 0 {
+		at := endOfText(lines)
+		switch {
+		case located:
+			at = cursor
+		case c.LineHint > len(lines)+1:
+			return nil, 0, fmt.Errorf("Line hint %d is out of range for insertion in %s (file has %d lines)", c.LineHint, shown, len(lines))
+		case c.LineHint > 0:
+			at = c.LineHint - 1
+		}
+		return &replacement{at, 0, c.NewLines}, cursor, nil
+	}
+	at, pattern, repl, err := locatePatchChunk(lines, c, cursor, shown)
+	if err != nil {
+		return nil, 0, err
+	}
+	next := at + len(pattern)
+	if slices.Equal(pattern, repl) { // a hunk of context only just moves on
+		return nil, next, nil
+	}
+	return &replacement{at, len(pattern), reindentLines(pattern, lines[at:next], repl)}, next, nil
+}
+
+// placeByLines finds a hunk whose locator failed by its lines alone,
+// which must then occur once.
+func placeByLines(lines []string, c Chunk, cursor int) (int, bool) {
+	if len(c.OldLines) == 0 {
+		return 0, false
+	}
+	hint := -1
+	if c.LineHint > 0 {
+		// omp passes the 1-based hint here when it lies before the cursor.
+		hint = c.LineHint - 1
+		if hint < cursor {
+			hint = c.LineHint
+		}
+	}
+	r := seekWithHint(lines, c.OldLines, cursor, hint, false)
+	if !r.found() || r.ambiguous() {
+		return 0, false
+	}
+	if r.at+1 <= len(lines)-len(c.OldLines) && seekPatch(lines, c.OldLines, r.at+1, false).found() {
+		return 0, false
+	}
+	return r.at, true
+}
+
 // locatePatchChunk finds where a patch-mode hunk with old lines applies,
 // searching from cursor, and returns the lines it replaces there (the
 // hunk's, less a final blank line the file's end stands for) and their
-// replacement. A hunk of only removed and added lines with a line hint
-// is searched from the hint; without one it must match once.
+// replacement. A hunk of only removed and added lines without locator or
+// line hint must match once.
 func locatePatchChunk(lines []string, c Chunk, cursor int, shown string) (int, []string, []string, error) {
-	unlocated := !c.HasContext && !c.HasContextLines
-	if unlocated && c.LineHint > 0 && len(lines) > 0 {
-		cursor = max(0, min(c.LineHint-1, len(lines)-1))
-	}
+	unlocated := len(c.Locators) == 0 && !c.HasContextLines
 	hint := -1
 	if c.LineHint > 0 && c.LineHint-1 >= cursor {
 		hint = c.LineHint - 1
