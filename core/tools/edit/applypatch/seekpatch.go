@@ -295,11 +295,13 @@ func uncommented(line string) string {
 // of context only) and where the next hunk's search starts.
 func placePatchChunk(lines []string, c Chunk, cursor int, shown string) (*replacement, int, error) {
 	located := len(c.Locators) > 0
+	locatorAt := -1 // the locator's line, when found (first of several)
 	if c.LineHint > 0 && !located && !c.HasContextLines {
 		cursor = max(0, min(c.LineHint-1, len(lines)-1))
 	}
 	if located {
 		r := findLocators(lines, c.Locators, cursor, c.LineHint)
+		locatorAt = r.at
 		if !r.found() || r.ambiguous() {
 			at, ok := placeByLines(lines, c, cursor)
 			if !ok {
@@ -330,7 +332,7 @@ func placePatchChunk(lines []string, c Chunk, cursor int, shown string) (*replac
 		}
 		return &replacement{at, 0, c.NewLines}, cursor, nil
 	}
-	at, pattern, repl, err := locatePatchChunk(lines, c, cursor, shown)
+	at, pattern, repl, err := locatePatchChunk(lines, c, cursor, locatorAt, shown)
 	if err != nil {
 		return nil, 0, err
 	}
@@ -356,13 +358,21 @@ func placeByLines(lines []string, c Chunk, cursor int) (int, bool) {
 		}
 	}
 	r := seekWithHint(lines, c.OldLines, cursor, hint, false)
-	if !r.found() || r.ambiguous() {
-		return 0, false
+	if r.found() && !r.ambiguous() {
+		if r.at+1 <= len(lines)-len(c.OldLines) && seekPatch(lines, c.OldLines, r.at+1, false).found() {
+			return 0, false
+		}
+		return r.at, true
 	}
-	if r.at+1 <= len(lines)-len(c.OldLines) && seekPatch(lines, c.OldLines, r.at+1, false).found() {
-		return 0, false
+	for _, v := range hunkVariants(c) {
+		if len(v.old) == 0 {
+			continue
+		}
+		if vr := seekWithHint(lines, v.old, cursor, hint, false); vr.found() && !vr.ambiguous() {
+			return vr.at, true
+		}
 	}
-	return r.at, true
+	return 0, false
 }
 
 // locatePatchChunk finds where a patch-mode hunk with old lines applies,
@@ -370,7 +380,7 @@ func placeByLines(lines []string, c Chunk, cursor int) (int, bool) {
 // hunk's, less a final blank line the file's end stands for) and their
 // replacement. A hunk of only removed and added lines without locator or
 // line hint must match once.
-func locatePatchChunk(lines []string, c Chunk, cursor int, shown string) (int, []string, []string, error) {
+func locatePatchChunk(lines []string, c Chunk, cursor, locatorAt int, shown string) (int, []string, []string, error) {
 	unlocated := len(c.Locators) == 0 && !c.HasContextLines
 	hint := -1
 	if c.LineHint > 0 && c.LineHint-1 >= cursor {
@@ -381,6 +391,37 @@ func locatePatchChunk(lines []string, c Chunk, cursor int, shown string) (int, [
 	if !r.found() && pattern[len(pattern)-1] == "" {
 		pattern, repl = withoutFinalBlank(pattern, repl)
 		r = seekWithHint(lines, pattern, cursor, hint, c.EndOfFile)
+	}
+	variants := hunkVariants(c)
+	if !r.found() || r.ambiguous() {
+		for _, v := range variants {
+			if len(v.old) == 0 {
+				continue
+			}
+			if vr := seekWithHint(lines, v.old, cursor, hint, c.EndOfFile); vr.found() && !vr.ambiguous() {
+				pattern, repl, r = v.old, v.new, vr
+				break
+			}
+		}
+	}
+	if !r.found() && locatorAt >= 0 {
+		// A one-line change the file has near the locator.
+		for _, v := range variants {
+			if len(v.old) != 1 || len(v.new) != 1 {
+				continue
+			}
+			if at := nearLocator(lines, v.old[0], locatorAt, holdsTrimmed(c.NewLines, v.old[0])); at >= 0 {
+				pattern, repl, r = v.old, v.new, seekResult{at: at}
+				break
+			}
+		}
+	}
+	if r.found() && locatorAt >= 0 && len(pattern) == 1 && countTrimmed(lines, pattern[0]) > 1 {
+		// A single line that occurs more than once: the one nearest after
+		// the locator.
+		if at := nearLocator(lines, pattern[0], locatorAt, holdsTrimmed(c.NewLines, pattern[0])); at >= 0 {
+			r = seekResult{at: at}
+		}
 	}
 	if r.ambiguous() {
 		if hint < 0 && c.LineHint > 0 {
@@ -428,4 +469,20 @@ func overlapError(reps []replacement, shown string) error {
 		}
 	}
 	return nil
+}
+
+// holdsTrimmed reports whether lines hold line, surrounding blanks aside.
+func holdsTrimmed(lines []string, line string) bool {
+	return countTrimmed(lines, line) > 0
+}
+
+// countTrimmed counts the lines equal to line, surrounding blanks aside.
+func countTrimmed(lines []string, line string) int {
+	want, n := jsTrim(line), 0
+	for _, l := range lines {
+		if jsTrim(l) == want {
+			n++
+		}
+	}
+	return n
 }
