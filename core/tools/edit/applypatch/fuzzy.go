@@ -3,6 +3,7 @@ package applypatch
 import (
 	"fmt"
 	"math"
+	"strconv"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -67,6 +68,11 @@ func fuzzyLine(line string) string {
 	return b.String()
 }
 
+// maxScoredCells bounds the work of one similarity: two lines whose
+// lengths multiply to more (lines of a minified file, say) count as
+// unlike unless equal, where omp would spend minutes on them.
+const maxScoredCells = 4_000_000
+
 // similarity is 1 − Levenshtein distance / the longer length, in code
 // points (1 for two empty strings).
 func similarity(a, b string) float64 {
@@ -77,6 +83,9 @@ func similarity(a, b string) float64 {
 	longest := max(len(ra), len(rb))
 	if longest == 0 {
 		return 1
+	}
+	if len(ra)*len(rb) > maxScoredCells {
+		return 0
 	}
 	return 1 - float64(levenshtein(ra, rb))/float64(longest)
 }
@@ -109,21 +118,22 @@ func leadingBlanks(line string) int {
 	return len(line) - len(strings.TrimLeft(line, " \t"))
 }
 
-// depthLines normalises lines for window scoring: each is prefixed with
-// its indentation depth relative to the block (in units of the smallest
-// indentation step), or with nothing when withDepth is false.
-func depthLines(lines []string, withDepth bool) []string {
+// depthLines normalises lines for window scoring (see fuzzyLine, whose
+// results flat holds): each is prefixed with its indentation depth
+// relative to the block (in units of the smallest indentation step), or
+// with nothing when withDepth is false.
+func depthLines(lines, flat []string, withDepth bool) []string {
 	out := make([]string, len(lines))
 	var depths []int
 	if withDepth {
 		depths = relativeDepths(lines)
 	}
-	for i, l := range lines {
+	for i := range lines {
 		prefix := "|"
 		if withDepth {
-			prefix = fmt.Sprintf("%d|", depths[i])
+			prefix = strconv.Itoa(depths[i]) + "|"
 		}
-		out[i] = prefix + fuzzyLine(l)
+		out[i] = prefix + flat[i]
 	}
 	return out
 }
@@ -186,10 +196,11 @@ func bestWindow(content, target []string, threshold float64) windowMatch {
 }
 
 func scoreWindows(content, target []string, threshold float64, withDepth bool) windowMatch {
-	want := depthLines(target, withDepth)
+	want := depthLines(target, fuzzyLines(target), withDepth)
+	flat := fuzzyLines(content)
 	m := windowMatch{confidence: -1, second: -1}
 	for s := 0; s+len(target) <= len(content); s++ {
-		got := depthLines(content[s:s+len(target)], withDepth)
+		got := depthLines(content[s:s+len(target)], flat[s:s+len(target)], withDepth)
 		score := 0.0
 		for i := range want {
 			score += similarity(want[i], got[i])
@@ -219,10 +230,11 @@ func closestSequence(lines, pattern []string, start int, eof bool) (at int, conf
 	if eof {
 		from = last
 	}
+	have, want := fuzzyLines(lines), fuzzyLines(pattern)
 	score := func(i int) float64 {
 		total := 0.0
-		for j, p := range pattern {
-			total += similarity(fuzzyLine(lines[i+j]), fuzzyLine(p))
+		for j := range want {
+			total += similarity(have[i+j], want[j])
 		}
 		return total / float64(len(pattern))
 	}
@@ -262,4 +274,13 @@ func preview(lines []string, index, context int) string {
 		fmt.Fprintf(&b, "  %d | %s", i+1, l)
 	}
 	return b.String()
+}
+
+// fuzzyLines is fuzzyLine of every line.
+func fuzzyLines(lines []string) []string {
+	out := make([]string, len(lines))
+	for i, l := range lines {
+		out[i] = fuzzyLine(l)
+	}
+	return out
 }

@@ -82,3 +82,13 @@ func TestReindentLines(t *testing.T) {
 		}
 	}
 }
+
+func TestSimilarityOfHugeLinesIsBounded(t *testing.T) {
+	a, b := strings.Repeat("a", 5000), strings.Repeat("a", 4999)+"b"
+	if got := similarity(a, b); got != 0 {
+		t.Errorf("similarity of two 5,000-character lines = %v, want 0 (not scored)", got)
+	}
+	if got := similarity(a, a); got != 1 {
+		t.Errorf("similarity of equal huge lines = %v, want 1", got)
+	}
+}

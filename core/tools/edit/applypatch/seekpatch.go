@@ -118,10 +118,11 @@ func (r *seekResult) note(i int) {
 func fuzzyPass(lines, pattern []string, from, last, start int, eof bool) seekResult {
 	r := seekResult{at: -1, strategy: "fuzzy"}
 	best, second, bestAt := 0.0, 0.0, -1
+	have, want := fuzzyLines(lines), fuzzyLines(pattern)
 	score := func(i int) {
 		total := 0.0
-		for j, p := range pattern {
-			total += similarity(fuzzyLine(lines[i+j]), fuzzyLine(p))
+		for j := range want {
+			total += similarity(have[i+j], want[j])
 		}
 		s := total / float64(len(pattern))
 		if s >= sequenceThreshold {
