@@ -313,13 +313,26 @@ func updatedText(text string, chunks []Chunk, shown string) (update, error) {
 	if lines[len(lines)-1] == "" {
 		lines = lines[:len(lines)-1]
 	}
+	if matchesAsText(chunks) {
+		replaced, err := replaceAsText(text, chunks[0], shown)
+		if err != nil {
+			return update{}, err
+		}
+		return textUpdate(lines, oldFinal, replaced), nil
+	}
 	reps, err := replacements(lines, chunks, shown)
 	if err != nil {
 		return update{}, err
 	}
 	slices.SortStableFunc(reps, func(a, b replacement) int { return a.start - b.start })
+	if len(chunks) > 0 && chunks[0].PatchMode {
+		if err := overlapError(reps, shown); err != nil {
+			return update{}, err
+		}
+	}
 	// Replacements do not overlap (each search starts after the previous
-	// match), so one forward pass splices them all.
+	// match, and patch mode refuses overlaps above), so one forward pass
+	// splices them all.
 	out := make([]string, 0, len(lines)+8)
 	regions := make([]diff.Region, 0, len(reps))
 	prev := 0
@@ -351,23 +364,27 @@ func replacements(lines []string, chunks []Chunk, shown string) ([]replacement, 
 	var reps []replacement
 	cursor := 0
 	for _, c := range chunks {
+		if c.PatchMode {
+			rep, next, err := placePatchChunk(lines, c, cursor, shown)
+			if err != nil {
+				return nil, err
+			}
+			if rep != nil {
+				reps = append(reps, *rep)
+			}
+			cursor = next
+			continue
+		}
 		if c.HasContext {
 			i := seekSequence(lines, []string{c.Context}, cursor, false)
-			switch {
-			case i >= 0:
-				cursor = i + 1
-			case !c.PatchMode || len(c.OldLines) == 0:
+			if i < 0 {
 				return nil, fmt.Errorf("Failed to find context '%s' in %s", c.Context, shown)
 			}
+			cursor = i + 1
 		}
 		if len(c.OldLines) == 0 {
-			at := len(lines)
-			if at > 0 && lines[at-1] == "" {
-				at--
-			}
+			at := endOfText(lines)
 			switch {
-			case c.HasContext && c.PatchMode:
-				at = cursor
 			case c.LineHint > len(lines)+1:
 				return nil, fmt.Errorf("Line hint %d is out of range for insertion in %s (file has %d lines)", c.LineHint, shown, len(lines))
 			case c.LineHint > 0:
@@ -381,17 +398,65 @@ func replacements(lines []string, chunks []Chunk, shown string) ([]replacement, 
 		if at < 0 && pattern[len(pattern)-1] == "" {
 			// A trailing empty line often stands for the file's final line
 			// break, which the split above removed: retry without it.
-			pattern = pattern[:len(pattern)-1]
-			if len(repl) > 0 && repl[len(repl)-1] == "" {
-				repl = repl[:len(repl)-1]
-			}
+			pattern, repl = withoutFinalBlank(pattern, repl)
 			at = seekSequence(lines, pattern, cursor, c.EndOfFile)
 		}
 		if at < 0 {
-			return nil, fmt.Errorf("Failed to find expected lines in %s:\n%s", shown, strings.Join(c.OldLines, "\n"))
+			return nil, notFoundError(lines, pattern, cursor, c, shown)
 		}
 		reps = append(reps, replacement{at, len(pattern), repl})
 		cursor = at + len(pattern)
 	}
 	return reps, nil
+}
+
+// textUpdate is the update for a text replaced whole (see replaceAsText):
+// it ends with one line break, and its region is what lies between the
+// lines both texts begin and end with.
+func textUpdate(oldLines []string, oldFinal bool, replaced string) update {
+	out := strings.Split(replaced, "\n")
+	for len(out) > 0 && out[len(out)-1] == "" {
+		out = out[:len(out)-1]
+	}
+	head := 0
+	for head < len(oldLines) && head < len(out) && oldLines[head] == out[head] {
+		head++
+	}
+	tail := 0
+	for tail < len(oldLines)-head && tail < len(out)-head && oldLines[len(oldLines)-1-tail] == out[len(out)-1-tail] {
+		tail++
+	}
+	text := ""
+	if len(out) > 0 {
+		text = strings.Join(out, "\n") + "\n"
+	}
+	return update{
+		text:     text,
+		oldLines: oldLines,
+		newLines: out,
+		oldFinal: oldFinal,
+		regions:  []diff.Region{{OldStart: head, OldEnd: len(oldLines) - tail, NewStart: head, NewEnd: len(out) - tail}},
+	}
+}
+
+// notFoundError is the error for a chunk whose old lines are not in the
+// file; in patch mode it adds where they come closest and how similar
+// that place is.
+func notFoundError(lines, pattern []string, cursor int, c Chunk, shown string) error {
+	msg := fmt.Sprintf("Failed to find expected lines in %s:\n%s", shown, strings.Join(c.OldLines, "\n"))
+	if c.PatchMode {
+		if at, conf, ok := closestSequence(lines, pattern, cursor, c.EndOfFile); ok {
+			msg += fmt.Sprintf("\n\nClosest match (%d%% similar) near line %d:\n%s", percent(conf), at+1, preview(lines, at, 2))
+		}
+	}
+	return errors.New(msg)
+}
+
+// endOfText is where lines added at the end of the file go: after the
+// last line, or before a final empty one.
+func endOfText(lines []string) int {
+	if n := len(lines); n > 0 && lines[n-1] == "" {
+		return n - 1
+	}
+	return len(lines)
 }

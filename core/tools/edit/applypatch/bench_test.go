@@ -28,3 +28,28 @@ func BenchmarkUpdate10k(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkFuzzyWindow places a lone five-line -/+ hunk that is not in a
+// 2,000-line file verbatim (its lines lack the indentation and have a
+// stray semicolon): every window is scored for similarity.
+func BenchmarkFuzzyWindow(b *testing.B) {
+	var file strings.Builder
+	for i := range 2_000 {
+		fmt.Fprintf(&file, "    value_%d = compute(alpha, beta, %d)\n", i, i*7)
+	}
+	diff := "@@\n"
+	for i := 1000; i < 1005; i++ {
+		diff += fmt.Sprintf("-value_%d = compute(alpha, beta, %d);\n", i, i*7)
+	}
+	diff += "+replaced\n"
+	chunks, err := ParseDiffHunks(diff)
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := updatedText(file.String(), chunks, "f.txt"); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

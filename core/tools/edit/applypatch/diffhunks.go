@@ -127,6 +127,7 @@ func parseDiffHunk(lines []string, first int) (Chunk, int, error) {
 		return c, 0, fmt.Errorf("Invalid diff hunk on line %d: the hunk has no lines; follow the @@ line with ' ' context, '-' removed and '+' added lines", first+1)
 	}
 	c.PatchMode = true
+	c.Locators = contexts
 	if len(contexts) > 0 {
 		// The innermost locator is the one nearest the change.
 		c.Context, c.HasContext = contexts[len(contexts)-1], true
@@ -148,14 +149,17 @@ func parseDiffHunk(lines []string, first int) (Chunk, int, error) {
 			break
 		}
 		if t := strings.TrimSpace(line); t == "..." || t == "…" {
+			c.HasContextLines = true
 			parsed++
 			continue
 		}
 		switch {
 		case line == "":
+			c.HasContextLines = true
 			c.OldLines = append(c.OldLines, "")
 			c.NewLines = append(c.NewLines, "")
 		case line[0] == ' ':
+			c.HasContextLines = true
 			c.OldLines = append(c.OldLines, line[1:])
 			c.NewLines = append(c.NewLines, line[1:])
 		case line[0] == '+':
@@ -163,6 +167,7 @@ func parseDiffHunk(lines []string, first int) (Chunk, int, error) {
 		case line[0] == '-':
 			c.OldLines = append(c.OldLines, line[1:])
 		case !strings.HasPrefix(line, "@@"):
+			c.HasContextLines = true
 			c.OldLines = append(c.OldLines, line)
 			c.NewLines = append(c.NewLines, line)
 		default:

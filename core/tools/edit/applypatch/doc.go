@@ -16,7 +16,12 @@
 // ignored, surrounding white space ignored, and typographic dashes,
 // quotes and spaces folded to ASCII — and takes the first position that
 // matches, searching forward from the end of the previous chunk, so
-// chunks must appear in file order.
+// chunks must appear in file order. The edit tool's patch mode
+// (ParseDiffHunks, Chunk.PatchMode) locates its hunks as omp does
+// instead: further passes (comment markers, prefix, substring, 92%
+// similarity, text), ambiguity refused unless a line hint picks, a lone
+// hunk of removed and added lines matched as text with a fuzzy fallback,
+// and re-indentation (seekpatch.go, textmatch.go, reindent.go).
 //
 // Deliberate choices where the format leaves room: files the FS refuses
 // to change (read-only ones, say) are looked for before the first hunk

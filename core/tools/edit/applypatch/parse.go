@@ -50,10 +50,21 @@ type Chunk struct {
 	// right after its "@@ TEXT" locator, or before line LineHint (1-based,
 	// from a unified header or "@@ line N"), and only without either at
 	// the end of the file (where an Update File section always appends it,
-	// as Codex does); and a locator that is not in the file is passed over,
-	// the chunk's lines being searched without it.
+	// as Codex does); its Locators (not Context) are searched with omp's
+	// passes, and one that is missing or ambiguous is passed over when the
+	// chunk's lines occur once (see placePatchChunk).
 	PatchMode bool
 	LineHint  int
+	// HasContextLines: the patch-mode hunk holds a line that stays (" ",
+	// unprefixed, blank or "..."). A hunk of only "-" and "+" lines,
+	// without locator or line hint, must match in one place only; alone
+	// in its diff, it is matched as text, with a fuzzy fallback (see
+	// updatedText).
+	HasContextLines bool
+	// Locators are a patch-mode hunk's "@@ TEXT" locators as written,
+	// outermost first; patch mode finds them in turn, each after the
+	// previous (see findLocators), rather than Context alone.
+	Locators []string
 }
 
 // ParseError is a malformed patch. Line is the 1-based line of the trimmed
