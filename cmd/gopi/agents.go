@@ -65,11 +65,7 @@ func runAgents(_ context.Context, env *cliEnv, args []string) int {
 		fmt.Fprint(env.stdout, agentsHelp+cliflags.Help(fs))
 		return exitMatch
 	}
-	words := fs.Args()
-	action := "list"
-	if len(words) > 0 {
-		action, words = words[0], words[1:]
-	}
+	action, words := subAction(fs.Args(), "list")
 	var err error
 	switch action {
 	case "list":

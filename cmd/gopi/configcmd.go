@@ -77,11 +77,7 @@ func runConfigCmd(ctx context.Context, env *cliEnv, args []string) int {
 		fmt.Fprint(env.stdout, configHelp+cliflags.Help(fs))
 		return exitMatch
 	}
-	words := fs.Args()
-	action := "list"
-	if len(words) > 0 {
-		action, words = words[0], words[1:]
-	}
+	action, words := subAction(fs.Args(), "list")
 	var err error
 	switch action {
 	case "list":

@@ -67,11 +67,8 @@ func runGrievances(ctx context.Context, env *cliEnv, args []string) int {
 		fmt.Fprint(env.stdout, grievancesHelp+cliflags.Help(fs))
 		return exitMatch
 	}
-	action := "list"
-	if fs.NArg() > 0 {
-		action = fs.Arg(0)
-	}
-	if fs.NArg() > 1 || (action != "list" && action != "clean") {
+	action, rest := subAction(fs.Args(), "list")
+	if len(rest) > 0 || (action != "list" && action != "clean") {
 		return fail(env, "grievances", cliflags.Usagef("unknown grievances action %q; use list or clean", fs.Arg(fs.NArg()-1)))
 	}
 	path := filepath.Join(env.cfg.AgentDir, autoqa.FileName)
