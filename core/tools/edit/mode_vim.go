@@ -27,18 +27,23 @@ const vimDescription = `Edit a file the way vim does. Every call names file; its
 kbd holds vim keys only, never text: "3Go" opens a line below line 3, "3GO" above it, "5Gcc" replaces
 line 5, "ggdGi" empties the file; the text to type goes in insert ("\n" for line breaks, no leading
 "\n" after o or O). When a step has insert, its last kbd entry must end in INSERT mode (o O i a I A cc
-C s S); every other kbd entry must end in NORMAL mode (add <Esc>). "Ni" does not go to line N: use NGo.
-Edit the highest line first when a call changes several places, since inserted lines shift the rest.
+C s S R); every other kbd entry must end in NORMAL mode (add <Esc>). A count before i, o or O goes to
+that line first: "3o" is "3Go". Edit the highest line first when a call changes several places, since
+inserted lines shift the rest.
 
-Keys: counts; h j k l w b e W B E 0 ^ $ gg G f F t T % { } + - _; d c y with motions, dd cc yy and the
-text objects iw aw i" a" i' a' i( a( i{ a{ i[ a[; gu gU g~ likewise; x X D C s S Y p P J gJ r ~ u <C-r>
-. i a I A o O; /re<CR>
-?re<CR> n N * #; <Esc> <CR> <BS> <Tab> <C-d> <C-u>; ZZ ZQ. Visual: v V, moved with motions or set
-with a text object, then d x y c s C > < ~ u U r p J (o swaps the ends).
-Ex (":" ... "<CR>"): :N, :w, :wq, :x, :q, :q!, :e!, :[range]d, :[range]y, :[range]s/re/new/[gi],
-:[range]g/re/d, :v/re/d, :[range]j, :[range]m N, :[range]t N, :put, :put!, :sort. Ranges: N, ., $, +N,
--N, %, A,B. Patterns are regular expressions where, as in vim, ( ) { } | + are literal and \( \) \{ \}
-\| \+ are operators; & and \1..\9 in the replacement stand for the match and its groups. u undoes a change; :e! reloads the file as last saved.`
+Keys: counts; h j k l w b e W B E ge gE 0 ^ $ g_ | gg G H M L f F t T ; , % { } + - _ (H is the view's
+first line, M 20 lines below it, L 39); d c y > < with motions, dd cc yy >> << and the text objects iw aw
+i" a" i' a' i( a( i{ a{ i[ a[ ip ap; gu gU g~ likewise; x X D C s S Y p P J gJ r ~ u <C-r> . i a I A o O;
+R types over the text; /re<CR> ?re<CR> n N * # g* g#; <Esc> <CR> <BS> <Tab> <C-d> <C-u>; zz z. zt z<CR>
+zb z- scroll the view; ZZ ZQ. In INSERT mode <BS> <C-w> <C-u>, and <C-o> runs one NORMAL command.
+Visual: v V, gv to select again, moved with motions or set with a text object, then d x y c s C > < ~ u U
+gu gU g~ r p J gJ (o swaps the ends). In : and / lines <BS> takes back a character and <Esc> cancels.
+Ex (":" ... "<CR>"): :N, :w, :up, :wq, :x, :q, :q!, :e!, :e FILE (edit FILE in this buffer's place),
+:[range]d, :[range]y, :[range]s/re/new/[gi], :[range]g/re/d, :v/re/d, :[range]j, :[range]m N,
+:[range]t N, :put, :put!, :sort (! reverses, i ignores case), :[N]a TEXT and :[N]i TEXT (add lines after
+or before line N). Ranges: N, ., $, +N, -N, %, A,B, A;B (B counted from A). Patterns are regular
+expressions where, as in vim, ( ) { } | + are literal and \( \) \{ \} \| \+ are operators; & and \1..\9
+in the replacement stand for the match and its groups. u undoes a change; :e! reloads the file as last saved.`
 
 // vimSchema is vim mode's parameter schema (omp's, field for field).
 func vimSchema() *tool.Schema {
@@ -133,19 +138,26 @@ func (t *Tool) runVim(a vimArgs) (*tool.Result, error) {
 		}
 	}
 	eng := buf.eng
+	before := buf.text()
 	eng.SetHooks(vim.Hooks{
 		Write:  func(e *vim.Engine, force bool) (string, error) { return t.saveVim(buf, force) },
 		Reload: func(e *vim.Engine) error { return t.reloadVim(buf) },
+		Open: func(e *vim.Engine, path string) error {
+			if err := t.switchVim(buf, path); err != nil {
+				return err
+			}
+			before = buf.text() // the call's diff is of the file now open
+			return nil
+		},
 	})
-	shown := buf.file.shown
 	if len(a.Steps) == 0 {
+		shown := buf.file.shown
 		if opened {
 			eng.Status = "Opened " + shown
 		}
 		return tool.TextResult(eng.Render(vim.View{File: shown, Lines: vim.OpenViewLines}), &Details{Mode: string(tool.EditVim), Path: shown}), nil
 	}
 
-	before := buf.text()
 	if err := runVimSteps(eng, a.Steps, a.Pause); err != nil {
 		return nil, t.vimFailure(buf, err)
 	}
@@ -161,8 +173,9 @@ func (t *Tool) runVim(a vimArgs) (*tool.Result, error) {
 		}
 	}
 	if closed {
-		delete(t.vim.open, abs)
+		delete(t.vim.open, buf.file.abs)
 	}
+	shown := buf.file.shown
 	after := buf.text()
 	details := &Details{Mode: string(tool.EditVim), Path: shown}
 	var hunks string
@@ -307,21 +320,56 @@ func bottomUp(steps []vimStep) []vimStep {
 // openVim loads a file into a new buffer; a missing file opens empty and
 // is created by the first save.
 func (t *Tool) openVim(abs, shown string) (*vimBuffer, error) {
-	if fi, err := os.Stat(abs); err == nil && !fi.Mode().IsRegular() {
-		return nil, fmt.Errorf("Not a regular file: %s", abs)
-	}
-	f, err := t.load(abs, shown)
+	f, err := t.loadVim(abs, shown)
 	if err != nil {
 		return nil, err
-	}
-	if !utf8.ValidString(f.doc.Text) {
-		return nil, errors.New("Edit tool in vim mode only supports UTF-8 text files in v1")
 	}
 	buf := &vimBuffer{file: f, stamp: stampOf(abs)}
 	lines, final := textfile.Lines(f.doc.Text)
 	buf.final = final
 	buf.eng = vim.New(lines, vim.Hooks{})
+	buf.eng.Name = shown
 	return buf, nil
+}
+
+// loadVim reads a file for a vim buffer: a regular file (or none yet) of
+// UTF-8 text.
+func (t *Tool) loadVim(abs, shown string) (loaded, error) {
+	if fi, err := os.Stat(abs); err == nil && !fi.Mode().IsRegular() {
+		return loaded{}, fmt.Errorf("Not a regular file: %s", abs)
+	}
+	f, err := t.load(abs, shown)
+	if err != nil {
+		return f, err
+	}
+	if !utf8.ValidString(f.doc.Text) {
+		return f, errors.New("Edit tool in vim mode only supports UTF-8 text files in v1")
+	}
+	return f, nil
+}
+
+// switchVim puts the file at path in buf's place (:e FILE): the buffer
+// is then that file's, under its path, and the one it showed is closed.
+// A file open in another buffer is refused, so no file has two.
+func (t *Tool) switchVim(buf *vimBuffer, path string) error {
+	if err := t.refuseHostURI(path); err != nil {
+		return err
+	}
+	abs := t.env.Resolve(path)
+	if other := t.vim.open[abs]; other != nil && other != buf {
+		return fmt.Errorf("%s is already open in another buffer: edit it with {\"file\": %q}, or close that buffer with :q first", path, path)
+	}
+	f, err := t.loadVim(abs, path)
+	if err != nil {
+		return err
+	}
+	lines, final := textfile.Lines(f.doc.Text)
+	delete(t.vim.open, buf.file.abs)
+	t.vim.open[abs] = buf
+	buf.file, buf.final, buf.stamp = f, final, stampOf(abs)
+	buf.eng.Load(lines)
+	buf.eng.Name = path
+	return nil
 }
 
 // text is the buffer's content as it would be saved.

@@ -162,3 +162,38 @@ func TestVimTakesOutsideChanges(t *testing.T) {
 		t.Fatalf("got %q", got)
 	}
 }
+
+// TestVimOpensAnotherFile: :e FILE puts another file in the buffer's
+// place: later keys edit and save that file, the result and its diff are
+// that file's, and the buffer is then found under the new path. Unsaved
+// changes and a file open in another buffer stop it.
+func TestVimOpensAnotherFile(t *testing.T) {
+	s := newVimSession(t, map[string]string{"a.txt": "a1\na2\n", "b.txt": "b1\nb2\n", "c.txt": "c1\n"})
+	out, failed := s.call(map[string]any{"file": "a.txt", "steps": []any{step(":e b.txt<CR>"), step("dd")}})
+	if failed || s.file("b.txt") != "b2\n" || s.file("a.txt") != "a1\na2\n" {
+		t.Fatalf("%v a=%q b=%q\n%s", failed, s.file("a.txt"), s.file("b.txt"), out)
+	}
+	if !strings.HasPrefix(out, "b.txt [ ] NORMAL") || !strings.Contains(out, "-b1") || strings.Contains(out, "a1") {
+		t.Fatalf("result after :e b.txt:\n%s", out)
+	}
+	// The buffer is b.txt's now: calling b.txt finds it (undo works), and
+	// a.txt opens afresh.
+	if out, _ = s.call(map[string]any{"file": "b.txt", "steps": []any{step("u")}}); s.file("b.txt") != "b1\nb2\n" {
+		t.Fatalf("undo in b.txt's buffer: %q\n%s", s.file("b.txt"), out)
+	}
+	if out, _ = s.call(map[string]any{"file": "a.txt"}); !strings.Contains(out, "Status: Opened a.txt") {
+		t.Fatalf("a.txt reopened: %s", out)
+	}
+	out, failed = s.call(map[string]any{"file": "a.txt", "steps": []any{step(":e b.txt<CR>")}})
+	if !failed || !strings.Contains(out, "Status: b.txt is already open in another buffer") {
+		t.Fatalf(":e of a file open elsewhere: %v\n%s", failed, out)
+	}
+	out, failed = s.call(map[string]any{"file": "a.txt", "pause": true, "steps": []any{step("x"), step(":e c.txt<CR>")}})
+	if !failed || !strings.Contains(out, "Status: Unsaved changes; use :e! to reload or force open") {
+		t.Fatalf(":e with unsaved changes: %v\n%s", failed, out)
+	}
+	out, failed = s.call(map[string]any{"file": "a.txt", "steps": []any{step(":e! c.txt<CR>")}})
+	if failed || !strings.Contains(out, "Status: Opened c.txt") || s.file("a.txt") != "a1\na2\n" {
+		t.Fatalf(":e! c.txt: %v a=%q\n%s", failed, s.file("a.txt"), out)
+	}
+}

@@ -44,8 +44,12 @@ type Hooks struct {
 	// Write saves the buffer (force: even if the file changed on disk)
 	// and returns the status line to show.
 	Write func(e *Engine, force bool) (string, error)
-	// Reload replaces the buffer with the file on disk.
+	// Reload replaces the buffer with the file on disk (e.Load).
 	Reload func(e *Engine) error
+	// Open replaces the buffer with another file (:e FILE): it loads
+	// path, relative to the tool's directory, with e.Load and sets
+	// e.Name.
+	Open func(e *Engine, path string) error
 }
 
 // Engine is one file's editing state.
@@ -58,7 +62,8 @@ type Engine struct {
 	Status   string   // what the last command reported
 	// LastCommand is the kbd text of the last call, for display.
 	LastCommand string
-	ViewStart   int // first line (1-based) of the viewport
+	ViewStart   int    // first line (1-based) of the viewport
+	Name        string // the file's path as shown, for status lines (:q, :up)
 
 	mode   Mode
 	anchor pos // VISUAL modes: where the selection started
@@ -75,6 +80,21 @@ type Engine struct {
 	regLinewise  bool
 	search       string
 	searchBack   bool
+	// replacing is R's INSERT mode: typed characters overwrite;
+	// replaced keeps what each one overwrote, for <BS>.
+	replacing bool
+	replaced  []rune
+	// charFind is the last f F t T, for ; and ,.
+	charFind Key
+	findChar rune
+	// lastVisual is the last visual selection, for gv.
+	lastVisual *visualMark
+}
+
+// visualMark is a visual selection to come back to: its ends and mode.
+type visualMark struct {
+	anchor, cursor pos
+	mode           Mode
 }
 
 // New returns an engine on lines (nil or empty: one empty line).
@@ -98,7 +118,7 @@ func (e *Engine) Load(lines []string) {
 		lines = []string{""}
 	}
 	e.Lines, e.Modified, e.mode, e.insertFrom = lines, false, Normal, nil
-	e.undo, e.redo = nil, nil
+	e.undo, e.redo, e.replacing, e.lastVisual = nil, nil, false, nil
 	e.clamp()
 }
 
@@ -148,7 +168,7 @@ func (e *Engine) RollbackInsert() {
 		}
 		e.Modified = e.insertWasMod
 	}
-	e.mode, e.insertFrom = Normal, nil
+	e.mode, e.insertFrom, e.replacing, e.replaced = Normal, nil, false, nil
 }
 
 // runes is line l as runes.
@@ -187,6 +207,10 @@ func (e *Engine) Exec(keys []Key) error {
 		var err error
 		switch e.mode {
 		case Insert:
+			if keys[i].Special == "C-o" {
+				i, err = e.insertNormal(keys, i+1)
+				break
+			}
 			err = e.insertKey(keys[i])
 			e.record(keys[i : i+1])
 			i++
@@ -205,8 +229,26 @@ func (e *Engine) Exec(keys []Key) error {
 		if err != nil {
 			return err
 		}
+		if !e.Closed {
+			e.EnsureCursorVisible() // after every command, as omp scrolls
+		}
 	}
 	return nil
+}
+
+// insertNormal runs the one NORMAL-mode command at keys[i] from INSERT
+// mode (<C-o>) and goes back to INSERT mode; the command is not part of
+// the change '.' repeats.
+func (e *Engine) insertNormal(keys []Key, i int) (int, error) {
+	if i >= len(keys) {
+		return i, nil
+	}
+	e.mode = Normal
+	next, err := e.normal(keys, i)
+	if e.mode == Normal {
+		e.mode = Insert
+	}
+	return next, err
 }
 
 // InsertText types text in INSERT mode ("\n" breaks the line) and, with
@@ -221,7 +263,7 @@ func (e *Engine) InsertText(text string, exit bool) error {
 			e.splitLine()
 			continue
 		}
-		e.insertRune(r)
+		e.typeRune(r)
 	}
 	if exit {
 		e.leaveInsert()
@@ -281,7 +323,7 @@ func (e *Engine) leaveInsert() {
 		e.undo = e.undo[:len(e.undo)-1] // nothing typed: no undo step
 		e.Modified = e.insertWasMod
 	}
-	e.mode, e.insertFrom = Normal, nil
+	e.mode, e.insertFrom, e.replacing, e.replaced = Normal, nil, false, nil
 	e.Col--
 	e.clamp()
 }
@@ -293,15 +335,19 @@ func (e *Engine) insertKey(k Key) error {
 		if k.Char == '\n' {
 			e.splitLine()
 		} else {
-			e.insertRune(k.Char)
+			e.typeRune(k.Char)
 		}
 	case "Esc":
 		e.leaveInsert()
 	case "CR":
 		e.splitLine()
 	case "Tab":
-		e.insertRune('\t')
+		e.typeRune('\t')
 	case "BS":
+		if e.replacing {
+			e.unreplace(e.Col-1, false)
+			break
+		}
 		if e.Col > 0 {
 			rs := e.runes(e.Line)
 			e.Lines[e.Line] = string(rs[:e.Col-1]) + string(rs[e.Col:])
@@ -312,21 +358,101 @@ func (e *Engine) insertKey(k Key) error {
 			e.Lines = slices.Delete(e.Lines, e.Line, e.Line+1)
 			e.Line, e.Col = e.Line-1, prev
 		}
-	case "C-w":
+	case "C-w", "C-u":
+		// <C-w> deletes the word before the cursor (or the blanks and
+		// the word), <C-u> everything before it on the line; at the
+		// start of a line both join it to the one above, as <BS>.
+		if e.Col == 0 && !e.replacing {
+			return e.insertKey(Key{Special: "BS"})
+		}
 		rs := e.runes(e.Line)
-		start := e.Col
-		for start > 0 && unicode.IsSpace(rs[start-1]) {
-			start--
+		col := min(e.Col, len(rs))
+		start := 0
+		if k.Special == "C-w" {
+			start = col
+			for start > 0 && class(rs[start-1], false) == 0 {
+				start--
+			}
+			if start > 0 {
+				c := class(rs[start-1], false)
+				for start > 0 && class(rs[start-1], false) == c {
+					start--
+				}
+			}
 		}
-		for start > 0 && !unicode.IsSpace(rs[start-1]) {
-			start--
+		if e.replacing {
+			e.unreplace(start, true)
+			break
 		}
-		e.Lines[e.Line] = string(rs[:start]) + string(rs[e.Col:])
+		e.Lines[e.Line] = string(rs[:start]) + string(rs[col:])
 		e.Col = start
 	default:
 		return errAt(k, "Unsupported key in INSERT mode: %s", k.Display())
 	}
 	return nil
+}
+
+// typeRune types r: inserted, or in R's mode over the character at the
+// cursor.
+func (e *Engine) typeRune(r rune) {
+	if !e.replacing {
+		e.insertRune(r)
+		return
+	}
+	rs := e.runes(e.Line)
+	if e.Col >= len(rs) {
+		e.replaced = append(e.replaced, appended)
+		e.insertRune(r)
+		return
+	}
+	e.replaced = append(e.replaced, rs[e.Col])
+	rs[e.Col] = r
+	e.Lines[e.Line] = string(rs)
+	e.Col++
+}
+
+// appended and lineBreak stand in R's undo list for a character typed
+// past the line's end and for a line break.
+const (
+	appended  rune = -1
+	lineBreak rune = -2
+)
+
+// unreplace backs up in R's mode to column col (or over one line break),
+// putting back what was overwritten; before what this R typed it only
+// moves, or with typedOnly (<C-w>, <C-u>) stops.
+func (e *Engine) unreplace(col int, typedOnly bool) {
+	if e.Col == 0 {
+		n := len(e.replaced)
+		if n > 0 && e.replaced[n-1] == lineBreak && e.Line > 0 {
+			e.replaced = e.replaced[:n-1]
+			prev := e.lineLen(e.Line - 1)
+			e.Lines[e.Line-1] += e.Lines[e.Line]
+			e.Lines = slices.Delete(e.Lines, e.Line, e.Line+1)
+			e.Line, e.Col = e.Line-1, prev
+		}
+		return
+	}
+	for e.Col > max(col, 0) {
+		n := len(e.replaced)
+		if n == 0 || e.replaced[n-1] == lineBreak {
+			if typedOnly {
+				return
+			}
+			e.Col--
+			continue
+		}
+		orig := e.replaced[n-1]
+		e.replaced = e.replaced[:n-1]
+		rs := e.runes(e.Line)
+		if orig == appended {
+			rs = slices.Delete(rs, e.Col-1, e.Col)
+		} else {
+			rs[e.Col-1] = orig
+		}
+		e.Lines[e.Line] = string(rs)
+		e.Col--
+	}
 }
 
 func (e *Engine) insertRune(r rune) {
@@ -337,6 +463,9 @@ func (e *Engine) insertRune(r rune) {
 }
 
 func (e *Engine) splitLine() {
+	if e.replacing {
+		e.replaced = append(e.replaced, lineBreak)
+	}
 	rs := e.runes(e.Line)
 	col := min(e.Col, len(rs))
 	e.Lines[e.Line] = string(rs[:col])
@@ -394,7 +523,7 @@ func (e *Engine) normal(keys []Key, i int) (int, error) {
 		case "C-r":
 			return i, e.redoN(n)
 		case "C-d", "C-u":
-			step := max(count, 5)
+			step := n * DefaultViewLines / 2 // half a view per count, as omp
 			if k.Special == "C-u" {
 				step = -step
 			}
@@ -412,7 +541,11 @@ func (e *Engine) normal(keys []Key, i int) (int, error) {
 			e.mode = VisualLine
 		}
 	case 'i':
+		e.toCountLine(count) // as omp reads 3i: 3Gi, the slip models make
 		e.enterInsert()
+	case 'R':
+		e.enterInsert()
+		e.replacing, e.replaced = true, nil
 	case 'a':
 		e.enterInsert()
 		e.Col = min(e.Col+1, e.lineLen(e.Line))
@@ -423,6 +556,7 @@ func (e *Engine) normal(keys []Key, i int) (int, error) {
 		e.enterInsert()
 		e.Col = e.lineLen(e.Line)
 	case 'o', 'O':
+		e.toCountLine(count) // 3o is 3Go, as omp reads it
 		e.enterInsert()
 		at := e.Line + 1
 		if k.Char == 'O' {
@@ -485,14 +619,25 @@ func (e *Engine) normal(keys []Key, i int) (int, error) {
 		e.Lines[e.Line] = string(rs)
 		e.Col = end
 		e.clamp()
-	case 'd', 'c', 'y':
+	case 'd', 'c', 'y', '>', '<':
 		return e.operator(k, keys, i, count)
+	case 'z':
+		return e.scroll(k, keys, i)
 	case 'g':
 		if i < len(keys) && keys[i].Special == "" {
 			switch g := keys[i]; g.Char {
 			case 'J':
 				e.join(max(n, 2), false)
 				return i + 1, nil
+			case 'v':
+				if m := e.lastVisual; m != nil {
+					e.anchor, e.mode = m.anchor, m.mode
+					e.Line, e.Col = m.cursor.line, m.cursor.col
+					e.clamp()
+				}
+				return i + 1, nil
+			case '*', '#':
+				return i + 1, e.searchWord(g, n, false)
 			case 'u', 'U', '~':
 				if i+1 >= len(keys) {
 					return i + 1, errAt(g, "g%c requires a motion", g.Char)
@@ -534,8 +679,8 @@ func (e *Engine) normal(keys []Key, i int) (int, error) {
 	case '.':
 		return i, e.repeat(n, k)
 	case '/', '?':
-		pattern, next, err := readLine(keys, i, k)
-		if err != nil {
+		pattern, next, ok, err := readLine(keys, i, k)
+		if !ok {
 			return next, err
 		}
 		if pattern == "" {
@@ -544,28 +689,15 @@ func (e *Engine) normal(keys []Key, i int) (int, error) {
 		e.search, e.searchBack = pattern, k.Char == '?'
 		return next, e.findN(n, e.searchBack, k)
 	case '*', '#':
-		rs := e.runes(e.Line)
-		if e.Col >= len(rs) || class(rs[e.Col], false) == 0 {
-			return i, errAt(k, "No word under cursor")
-		}
-		cl := class(rs[e.Col], false)
-		s, t := e.Col, e.Col
-		for s > 0 && class(rs[s-1], false) == cl {
-			s--
-		}
-		for t < len(rs) && class(rs[t], false) == cl {
-			t++
-		}
-		e.search, e.searchBack = `\b`+vimQuote(string(rs[s:t]))+`\b`, k.Char == '#'
-		return i, e.findN(n, e.searchBack, k)
+		return i, e.searchWord(k, n, true)
 	case 'n', 'N':
 		if e.search == "" {
 			return i, errAt(k, "No previous search")
 		}
 		return i, e.findN(n, e.searchBack != (k.Char == 'N'), k)
 	case ':':
-		line, next, err := readLine(keys, i, k)
-		if err != nil {
+		line, next, ok, err := readLine(keys, i, k)
+		if !ok {
 			return next, err
 		}
 		if count > 0 && line == "" {
@@ -580,14 +712,9 @@ func (e *Engine) normal(keys []Key, i int) (int, error) {
 		i++
 		switch {
 		case z.Is('Z'):
-			if e.Modified {
-				if err := e.ex("w"); err != nil {
-					return i, err
-				}
-			}
-			e.Closed = true
+			return i, e.ex("x")
 		case z.Is('Q'):
-			e.Closed = true
+			return i, e.ex("q!")
 		default:
 			return i, errAt(z, "Unsupported Z command: Z%s", z.Display())
 		}
@@ -606,25 +733,90 @@ func (e *Engine) normal(keys []Key, i int) (int, error) {
 	return i, nil
 }
 
-// readLine reads the keys up to <CR> after a ':' or '/' as text.
-func readLine(keys []Key, i int, start Key) (string, int, error) {
-	var b strings.Builder
+// toCountLine moves to line count (1-based, clamped) when a count was
+// given.
+func (e *Engine) toCountLine(count int) {
+	if count > 0 {
+		e.Line, e.Col = min(count, len(e.Lines))-1, 0
+	}
+}
+
+// searchWord searches for the word under the cursor (* and #, whole words
+// only; g* and g#, anywhere) n times.
+func (e *Engine) searchWord(k Key, n int, whole bool) error {
+	rs := e.runes(e.Line)
+	if e.Col >= len(rs) || class(rs[e.Col], false) == 0 {
+		return errAt(k, "No word under cursor")
+	}
+	cl := class(rs[e.Col], false)
+	s, t := e.Col, e.Col
+	for s > 0 && class(rs[s-1], false) == cl {
+		s--
+	}
+	for t < len(rs) && class(rs[t], false) == cl {
+		t++
+	}
+	e.search, e.searchBack = vimQuote(string(rs[s:t])), k.Char == '#'
+	if whole {
+		e.search = `\b` + e.search + `\b`
+	}
+	return e.findN(n, e.searchBack, k)
+}
+
+// foldKeys are the z commands on folds: there are none, so they do
+// nothing (as omp, which says so).
+const foldKeys = "aAcCmMoOrRvxX"
+
+// scroll runs a z command (k is the z, keys[i] the second key): zz z. put
+// the cursor's line in the middle of the view, zt z<CR> at its top, zb z-
+// at its bottom; all but zz also go to the line's first non-blank.
+func (e *Engine) scroll(k Key, keys []Key, i int) (int, error) {
+	if i >= len(keys) {
+		return i, errAt(k, "z requires a second key")
+	}
+	z := keys[i]
+	switch {
+	case z.Is('z'):
+		e.CenterOnCursor()
+	case z.Is('.'):
+		e.CenterOnCursor()
+		e.Col = e.firstNonBlank(e.Line)
+	case z.Is('t') || z.Special == "CR":
+		e.ViewStart = e.Line + 1
+		e.Col = e.firstNonBlank(e.Line)
+	case z.Is('b') || z.Is('-'):
+		e.ViewStart = max(1, e.Line+1-(DefaultViewLines-1))
+		e.Col = e.firstNonBlank(e.Line)
+	case z.Special == "" && strings.ContainsRune(foldKeys, z.Char):
+		e.Status = "Ignored z" + z.Display() + " (folds unsupported)"
+	default:
+		return i + 1, errAt(z, "Unsupported z command: z%s", z.Display())
+	}
+	return i + 1, nil
+}
+
+// readLine reads the keys up to <CR> after a ':' or '/' as text (<BS>
+// takes back a character); ok is false when <Esc> cancelled it.
+func readLine(keys []Key, i int, start Key) (text string, next int, ok bool, err error) {
+	var b []rune
 	for ; i < len(keys); i++ {
 		k := keys[i]
 		switch k.Special {
 		case "CR":
-			return b.String(), i + 1, nil
+			return string(b), i + 1, true, nil
 		case "":
-			b.WriteRune(k.Char)
+			b = append(b, k.Char)
 		case "Tab":
-			b.WriteByte('\t')
+			b = append(b, '\t')
+		case "BS":
+			b = b[:max(len(b)-1, 0)]
 		case "Esc":
-			return "", i + 1, errAt(k, "%s command cancelled by <Esc>", start.Display())
+			return "", i + 1, false, nil
 		default:
-			return "", i + 1, errAt(k, "Unsupported key in %s command: %s", start.Display(), k.Display())
+			return "", i + 1, false, errAt(k, "Unsupported key in %s command: %s", start.Display(), k.Display())
 		}
 	}
-	return "", i, errAt(start, "%s command needs <CR> at its end", start.Display())
+	return "", i, false, errAt(start, "%s command needs <CR> at its end", start.Display())
 }
 
 // put pastes the register after (or, with before, at) the cursor n times.

@@ -157,8 +157,55 @@ func TestMoreKeys(t *testing.T) {
 			t.Errorf("%s: got %q, want %q", c.kbd, got, c.want)
 		}
 	}
-	if _, err := run(t, "x", []string{":e other.txt<CR>"}, ""); err == nil || err.Error() != "Unsupported ex command: e other.txt." {
-		t.Fatalf(":e FILE: %v", err)
+	if _, err := run(t, "x", []string{":e other.txt<CR>"}, ""); err == nil || err.Error() != "Opening another file is not available" {
+		t.Fatalf(":e FILE without the tool: %v", err)
+	}
+}
+
+// TestReplaceMode: R overwrites, types past the line's end, breaks lines,
+// and <BS> <C-w> <C-u> give back what it overwrote.
+func TestReplaceMode(t *testing.T) {
+	for _, c := range []struct{ text, kbd, insert, want string }{
+		{"abcd", "Rxy<Esc>", "", "xycd"},
+		{"ab", "lRxyz<Esc>", "", "axyz"},
+		{"abcd", "Rxy<BS><BS>z<Esc>", "", "zbcd"},
+		{"ab", "lRxyz<BS><BS><Esc>", "", "ax"},
+		{"abcd", "Rx<CR>y<BS><BS><Esc>", "", "xbcd"},
+		{"foo bar", "wRbaz<C-w><Esc>", "", "foo bar"},
+		{"abcdef", "2lRxyz<C-u>Q<Esc>", "", "abQdef"},
+		{"abcd", "R", "XY", "XYcd"},
+		{"abcd", "R<BS><BS>x<Esc>", "", "xbcd"},
+		{"ab\ncd", "Rxyz<Esc>j0.", "", "xyz\nxyz"},
+	} {
+		e, err := run(t, c.text, []string{c.kbd}, c.insert)
+		if err != nil {
+			t.Fatalf("%s: %v", c.kbd, err)
+		}
+		if got := strings.Join(e.Lines, "\n"); got != c.want {
+			t.Errorf("%q on %q: got %q, want %q", c.kbd, c.text, got, c.want)
+		}
+	}
+}
+
+// TestInsertAndCommandLineKeys: <C-o> runs one NORMAL command from
+// INSERT mode; <BS> edits and <Esc> cancels a : or / line.
+func TestInsertAndCommandLineKeys(t *testing.T) {
+	for _, c := range []struct{ text, kbd, want string }{
+		{"abc", "A<C-o>0X<Esc>", "Xabc"},
+		{"a\nb", "i<C-o>jY<Esc>", "a\nYb"},
+		{"a\nb", "ix<C-o>ddy<Esc>", "yb"},
+		{"abc", ":s/b/X<BS>Y/<CR>", "aYc"},
+		{"abc", ":s/b/X/<Esc>x", "bc"},
+		{"abc abd", "/abc<BS>d<CR>x", "abc bd"},
+		{"a\nb", "jA<C-w><C-w>x<Esc>", "ax"},
+	} {
+		e, err := run(t, c.text, []string{c.kbd}, "")
+		if err != nil {
+			t.Fatalf("%s: %v", c.kbd, err)
+		}
+		if got := strings.Join(e.Lines, "\n"); got != c.want {
+			t.Errorf("%q on %q: got %q, want %q", c.kbd, c.text, got, c.want)
+		}
 	}
 }
 

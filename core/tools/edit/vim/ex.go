@@ -105,9 +105,10 @@ func (e *Engine) find(re *regexp.Regexp, line, col int, back bool) (int, int, bo
 type exRange struct{ first, last int }
 
 // parseAddress reads one line address (N, ., $, +N, -N, and sums such as
-// .+2) at the start of s; ok is false when there is none.
-func (e *Engine) parseAddress(s string) (line int, rest string, ok bool) {
-	line = e.Line
+// .+2) at the start of s, relative ones counted from line base; ok is
+// false when there is none.
+func (e *Engine) parseAddress(s string, base int) (line int, rest string, ok bool) {
+	line = base
 	switch {
 	case s == "":
 		return 0, s, false
@@ -142,8 +143,10 @@ func (e *Engine) parseAddress(s string) (line int, rest string, ok bool) {
 }
 
 // parseRange reads the range at the start of an ex command: "%", one
-// address, or two around ','. hasRange is false when there is none (the
-// command then works on the cursor's line).
+// address, or two around ',' (or ';', which counts the second from the
+// first). hasRange is false when there is none (the command then works
+// on the cursor's line). The range may lie outside the buffer: check
+// reports it.
 func (e *Engine) parseRange(s string) (r exRange, rest string, hasRange bool, err error) {
 	if strings.HasPrefix(s, "%") {
 		if strings.TrimSpace(s[1:]) == "" {
@@ -151,25 +154,49 @@ func (e *Engine) parseRange(s string) (r exRange, rest string, hasRange bool, er
 		}
 		return exRange{0, len(e.Lines) - 1}, s[1:], true, nil
 	}
-	first, rest, ok := e.parseAddress(s)
+	first, rest, ok := e.parseAddress(s, e.Line)
 	if !ok {
 		return exRange{e.Line, e.Line}, s, false, nil
 	}
 	r = exRange{first, first}
-	if strings.HasPrefix(rest, ",") {
-		last, after, ok := e.parseAddress(rest[1:])
+	rest = strings.TrimLeft(rest, " ")
+	if strings.HasPrefix(rest, ",") || strings.HasPrefix(rest, ";") {
+		base := e.Line
+		if rest[0] == ';' {
+			base = first
+		}
+		last, after, ok := e.parseAddress(strings.TrimLeft(rest[1:], " "), base)
 		if !ok {
-			return r, rest, true, fmt.Errorf("Missing line address after ,")
+			return r, rest, true, fmt.Errorf("Missing line address after %c", rest[0])
 		}
 		r.last, rest = last, after
 	}
 	if r.first > r.last {
 		r.first, r.last = r.last, r.first
 	}
-	if r.first < 0 || r.last >= len(e.Lines) {
-		return r, rest, true, fmt.Errorf("Line range %d,%d is outside the buffer (%d lines)", r.first+1, r.last+1, len(e.Lines))
-	}
 	return r, rest, true, nil
+}
+
+// check reports a range that is not all in the buffer.
+func (e *Engine) check(r exRange) error {
+	if r.first < 0 || r.last >= len(e.Lines) {
+		return &Error{Msg: fmt.Sprintf("Line range %d,%d is outside the buffer (%d lines)", r.first+1, r.last+1, len(e.Lines))}
+	}
+	return nil
+}
+
+// exNames are the ex commands by every name and abbreviation they take.
+var exNames = map[string]string{
+	"w": "write", "write": "write", "up": "update", "update": "update",
+	"wq": "wq", "x": "xit", "xit": "xit", "exit": "xit",
+	"q": "quit", "quit": "quit", "e": "edit", "edit": "edit",
+	"d": "delete", "del": "delete", "delete": "delete",
+	"y": "yank", "ya": "yank", "yank": "yank", "pu": "put", "put": "put",
+	"s": "substitute", "substitute": "substitute",
+	"g": "global", "global": "global", "v": "vglobal", "vglobal": "vglobal",
+	"j": "join", "join": "join", "sort": "sort",
+	"m": "move", "mo": "move", "move": "move", "t": "copy", "co": "copy", "copy": "copy",
+	"a": "append", "append": "append", "i": "insert", "insert": "insert",
 }
 
 // ex runs one ex command line (without the ':').
@@ -183,119 +210,203 @@ func (e *Engine) ex(line string) error {
 		return &Error{Msg: err.Error()}
 	}
 	cmd := strings.TrimSpace(rest)
-	name := cmd
-	for j, c := range cmd {
-		if !(c >= 'a' && c <= 'z' || c == '!') {
-			name = cmd[:j]
-			break
-		}
+	if cmd == "" && hasRange {
+		return e.gotoLine(r, input)
 	}
-	arg := strings.TrimSpace(cmd[len(name):])
-	switch {
-	case name == "" && arg == "" && hasRange:
-		e.Line = r.last
-		e.clamp()
-		e.Col = e.firstNonBlank(e.Line)
-		e.Status = fmt.Sprintf("Line %d", r.last+1)
-	case name == "w" || name == "w!" || name == "up" || name == "update":
-		if (name == "up" || name == "update") && !e.Modified {
-			e.Status = "buffer unchanged"
+	if err := e.check(r); err != nil {
+		return err
+	}
+	j := 0
+	for j < len(cmd) && cmd[j] >= 'a' && cmd[j] <= 'z' {
+		j++
+	}
+	name, ok := exNames[cmd[:j]]
+	if !ok {
+		return &Error{Msg: fmt.Sprintf("Unsupported ex command: %s.", input)}
+	}
+	bang := strings.HasPrefix(cmd[j:], "!")
+	after := cmd[j:]
+	if bang {
+		after = after[1:]
+	}
+	arg := strings.TrimSpace(after)
+	switch name {
+	case "write":
+		return e.write(bang)
+	case "update":
+		if !e.Modified {
+			e.Status = e.Name + " unchanged"
 			return nil
 		}
-		return e.write(name == "w!")
-	case name == "wq" || name == "x" || name == "wq!" || name == "x!":
-		if err := e.write(strings.HasSuffix(name, "!")); err != nil {
-			return err
+		return e.write(bang)
+	case "wq", "xit":
+		if name == "wq" || e.Modified {
+			if err := e.write(bang); err != nil {
+				return err
+			}
+			e.Closed, e.Status = true, "Wrote and closed "+e.Name
+			return nil
 		}
-		e.Closed = true
-	case name == "q" || name == "q!":
-		if e.Modified && name == "q" {
+		e.Closed, e.Status = true, "Closed "+e.Name
+	case "quit":
+		if e.Modified && !bang {
 			return &Error{Msg: "Unsaved changes; use :q! to discard"}
 		}
-		e.Closed = true
-	case (name == "e" || name == "e!") && arg == "":
-		if e.Modified && name == "e" {
-			return &Error{Msg: "Unsaved changes; use :e! to reload or force open"}
-		}
-		if e.hooks.Reload == nil {
-			return &Error{Msg: "Reloading is not available"}
-		}
-		return e.hooks.Reload(e)
-	case name == "d":
+		e.Closed, e.Status = true, "Closed "+e.Name
+	case "edit":
+		return e.edit(arg, bang)
+	case "delete":
 		if err := e.lineOp('d', r.first, r.last); err != nil {
 			return err
 		}
 		e.Status = fmt.Sprintf("Deleted %d line%s", r.last-r.first+1, plural(r.last-r.first+1))
-	case name == "y":
+	case "yank":
 		e.register, e.regLinewise = slices.Clone(e.Lines[r.first:r.last+1]), true
 		e.Status = fmt.Sprintf("Yanked %d line%s", r.last-r.first+1, plural(r.last-r.first+1))
-	case name == "s":
-		return e.substitute(r, cmd[1:])
-	case name == "g" || name == "g!" || name == "v":
-		return e.global(r, hasRange, cmd[len(name):], name != "g")
-	case name == "j" || name == "j!":
+	case "substitute":
+		return e.substitute(r, cmd[j:])
+	case "global", "vglobal":
+		return e.global(r, hasRange, after, name == "vglobal" || bang)
+	case "join":
 		if !hasRange {
 			r.last = r.first + 1
 		}
 		e.Line = r.first
-		e.join(r.last-r.first+1, name == "j")
+		e.join(r.last-r.first+1, !bang)
 		if r.last > r.first {
 			e.Status = fmt.Sprintf("Joined %d lines", r.last-r.first+1)
 		}
-	case name == "m" || name == "t" || name == "co":
-		dest, _, ok := e.parseAddress(arg)
-		if !ok {
-			if arg == "0" {
-				dest = -1
-			} else {
-				return &Error{Msg: "Missing destination"}
-			}
-		}
-		if dest < -1 || dest >= len(e.Lines) || name == "m" && dest >= r.first && dest < r.last {
-			return &Error{Msg: "Invalid destination"}
-		}
-		e.change()
-		block := slices.Clone(e.Lines[r.first : r.last+1])
-		count := len(block)
-		if name == "m" {
-			e.Lines = slices.Delete(e.Lines, r.first, r.last+1)
-			if dest >= r.last {
-				dest -= count
-			}
-			e.Status = fmt.Sprintf("Moved %d line%s", count, plural(count))
-		} else {
-			e.Status = fmt.Sprintf("Copied %d line%s", count, plural(count))
-		}
-		e.Lines = slices.Insert(e.Lines, dest+1, block...)
-		e.Line, e.Col = dest+count, 0
-		e.clamp()
-	case name == "pu" || name == "put" || name == "pu!" || name == "put!":
+	case "move", "copy":
+		return e.moveOrCopy(r, arg, name == "move")
+	case "put":
 		if len(e.register) == 0 {
 			e.Status = "Register empty"
 			return nil
 		}
 		at := r.last + 1
-		if strings.HasSuffix(name, "!") {
+		if bang {
 			at = r.first
 		}
 		e.change()
 		e.Lines = slices.Insert(e.Lines, at, e.register...)
 		e.Line, e.Col = at+len(e.register)-1, 0
 		e.Status = fmt.Sprintf("Put %d line%s", len(e.register), plural(len(e.register)))
-	case name == "sort" || name == "sort!":
+	case "sort":
 		if !hasRange {
 			r = exRange{0, len(e.Lines) - 1}
 		}
-		e.change()
-		part := e.Lines[r.first : r.last+1]
-		slices.Sort(part)
-		if name == "sort!" {
-			slices.Reverse(part)
-		}
-		e.Status = fmt.Sprintf("Sorted %d line%s", len(part), plural(len(part)))
-	default:
-		return &Error{Msg: fmt.Sprintf("Unsupported ex command: %s.", input)}
+		e.sortLines(r, bang, strings.Contains(arg, "i"))
+	case "append", "insert":
+		return e.addLines(r, strings.TrimLeft(after, " "), name == "append", strings.HasPrefix(input, "%"))
 	}
+	return nil
+}
+
+// gotoLine runs a range without a command: the cursor goes to its last
+// line, kept in the buffer. The status names the line asked for, as omp's.
+func (e *Engine) gotoLine(r exRange, input string) error {
+	e.Line = r.last
+	e.clamp()
+	e.Col = e.firstNonBlank(e.Line)
+	shown := e.Line + 1
+	if n, err := strconv.Atoi(input); err == nil {
+		shown = n
+	}
+	e.Status = fmt.Sprintf("Line %d", shown)
+	return nil
+}
+
+// edit runs :e (reload the file) and :e FILE (open another in its place);
+// unsaved changes stop both unless forced (:e!).
+func (e *Engine) edit(path string, force bool) error {
+	if e.Modified && !force {
+		return &Error{Msg: "Unsaved changes; use :e! to reload or force open"}
+	}
+	verb := "Reloaded"
+	if path == "" {
+		if e.hooks.Reload == nil {
+			return &Error{Msg: "Reloading is not available"}
+		}
+		if err := e.hooks.Reload(e); err != nil {
+			return err
+		}
+	} else {
+		if e.hooks.Open == nil {
+			return &Error{Msg: "Opening another file is not available"}
+		}
+		if err := e.hooks.Open(e, path); err != nil {
+			return err
+		}
+		verb = "Opened"
+	}
+	e.Line, e.Col, e.lastVisual = 0, 0, nil
+	e.Status = verb + " " + e.Name
+	return nil
+}
+
+// moveOrCopy runs :m and :t on the range, to below the line dest names.
+func (e *Engine) moveOrCopy(r exRange, dest string, move bool) error {
+	to, _, ok := e.parseAddress(dest, e.Line)
+	if !ok {
+		if dest != "0" {
+			return &Error{Msg: "Missing destination"}
+		}
+		to = -1
+	}
+	if to < -1 || to >= len(e.Lines) || move && to >= r.first && to < r.last {
+		return &Error{Msg: "Invalid destination"}
+	}
+	e.change()
+	block := slices.Clone(e.Lines[r.first : r.last+1])
+	count := len(block)
+	if move {
+		e.Lines = slices.Delete(e.Lines, r.first, r.last+1)
+		if to >= r.last {
+			to -= count
+		}
+		e.Status = fmt.Sprintf("Moved %d line%s", count, plural(count))
+	} else {
+		e.Status = fmt.Sprintf("Copied %d line%s", count, plural(count))
+	}
+	e.Lines = slices.Insert(e.Lines, to+1, block...)
+	e.Line, e.Col = to+count, 0
+	e.clamp()
+	return nil
+}
+
+// sortLines sorts the range's lines (reverse: in descending order;
+// fold: ignoring case).
+func (e *Engine) sortLines(r exRange, reverse, fold bool) {
+	e.change()
+	part := e.Lines[r.first : r.last+1]
+	key := func(s string) string { return s }
+	if fold {
+		key = strings.ToLower
+	}
+	slices.SortStableFunc(part, func(a, b string) int { return strings.Compare(key(a), key(b)) })
+	if reverse {
+		slices.Reverse(part)
+	}
+	e.Status = fmt.Sprintf("Sorted %d line%s", len(part), plural(len(part)))
+}
+
+// addLines runs :a TEXT (after the range's last line) and :i TEXT (before
+// its first): the text, "\n" breaking lines, is the lines added; the
+// cursor goes to the first. With % the cursor's line is the anchor, as
+// in omp.
+func (e *Engine) addLines(r exRange, text string, after, all bool) error {
+	if all {
+		r = exRange{e.Line, e.Line}
+	}
+	lines := strings.Split(text, "\n")
+	at, verb := r.first, "Inserted"
+	if after {
+		at, verb = r.last+1, "Appended"
+	}
+	e.change()
+	e.Lines = slices.Insert(e.Lines, at, lines...)
+	e.Line, e.Col = at, 0
+	e.Status = fmt.Sprintf("%s %d line%s", verb, len(lines), plural(len(lines)))
 	return nil
 }
 
@@ -420,11 +531,13 @@ func (e *Engine) substitute(r exRange, spec string) error {
 	return nil
 }
 
-// global runs :g/pattern/d (or :v, :g!: the lines not matching).
+// global runs :g/pattern/d (or :v, :g!: the lines not matching); the
+// delimiter may be any character, the command d, delete or none (d).
 func (e *Engine) global(r exRange, hasRange bool, spec string, invert bool) error {
 	if !hasRange {
 		r = exRange{0, len(e.Lines) - 1}
 	}
+	spec = strings.TrimLeft(spec, " ")
 	if spec == "" {
 		return &Error{Msg: "Missing substitute delimiter"}
 	}
@@ -435,6 +548,9 @@ func (e *Engine) global(r exRange, hasRange bool, spec string, invert bool) erro
 		return &Error{Msg: ":g needs /pattern/command"}
 	}
 	pattern, command := body[:end], strings.TrimSpace(body[end+1:])
+	if command == "" || command == "delete" {
+		command = "d"
+	}
 	if command != "d" {
 		return &Error{Msg: fmt.Sprintf("Unsupported :global sub-command: %s", command)}
 	}

@@ -76,18 +76,28 @@ func (e *Engine) wordClass(p pos, big bool) int {
 
 // wordForward is w: the start of the next word.
 func (e *Engine) wordForward(p pos, big bool) pos {
+	return e.leaveWord(p, big, e.next, pos{len(e.Lines) - 1, e.lineLen(len(e.Lines) - 1)})
+}
+
+// wordEndBack is ge: the end of the previous word.
+func (e *Engine) wordEndBack(p pos, big bool) pos { return e.leaveWord(p, big, e.prev, pos{0, 0}) }
+
+// leaveWord steps from p (with step, forward or back) off the word it is
+// on and over the blanks after it, to the first character of the next
+// word that way; stuck is the answer when there is none.
+func (e *Engine) leaveWord(p pos, big bool, step func(pos) (pos, bool), stuck pos) pos {
 	c := e.wordClass(p, big)
 	q, ok := p, true
 	if c != 0 {
 		for ok && e.wordClass(q, big) == c && (c != 3 || q == p) {
-			q, ok = e.next(q)
+			q, ok = step(q)
 		}
 	}
 	for ok && e.wordClass(q, big) == 0 {
-		q, ok = e.next(q)
+		q, ok = step(q)
 	}
 	if !ok {
-		return pos{len(e.Lines) - 1, e.lineLen(len(e.Lines) - 1)}
+		return stuck
 	}
 	return q
 }
@@ -202,20 +212,52 @@ func (e *Engine) motion(k Key, keys []Key, i, count int, forOperator bool) (targ
 		}
 		g := keys[i]
 		i++
-		if !g.Is('g') {
+		switch {
+		case g.Is('g'):
+			t.line = 0
+			if count > 0 {
+				t.line = min(count, len(e.Lines)) - 1
+			}
+			t.col, t.linewise = 0, true
+		case g.Is('e') || g.Is('E'):
+			p := e.repeatWord(cur, n, g.Char == 'E', e.wordEndBack)
+			t.line, t.col, t.inclusive = p.line, p.col, true
+		case g.Is('_'):
+			t.line = min(e.Line+n-1, len(e.Lines)-1)
+			t.col, t.inclusive = e.lastNonBlank(t.line), true
+		default:
 			return t, i, true, errAt(g, "Unsupported g command: g%s", g.Display())
 		}
-		t.line = 0
-		if count > 0 {
-			t.line = min(count, len(e.Lines)) - 1
-		}
+	case '|':
+		t.col = min(n-1, max(0, e.lineLen(e.Line)-1))
+	case 'H', 'M', 'L':
+		// Lines counted from the top of the view: omp's engine takes the
+		// middle as 20 lines down and the bottom as 39, whatever the view
+		// shows, and ignores a count.
+		down := map[rune]int{'H': 0, 'M': 20, 'L': 39}[k.Char]
+		t.line = max(0, min(e.ViewStart-1+down, len(e.Lines)-1))
 		t.col, t.linewise = 0, true
+	case ';', ',':
+		if e.findChar == 0 {
+			return t, i, true, errAt(k, "No previous character search. If you meant an ex-command range like `:4,5d`, add the `:` prefix and `<CR>` suffix.")
+		}
+		f := e.charFind
+		if k.Char == ',' {
+			f.Char = map[rune]rune{'f': 'F', 'F': 'f', 't': 'T', 'T': 't'}[f.Char]
+		}
+		f.Seq, f.Offset = k.Seq, k.Offset
+		c := Key{Char: e.findChar, Seq: k.Seq, Offset: k.Offset}
+		last := e.charFind
+		ft, _, _, err := e.motion(f, []Key{c}, 0, max(count, 1)+e.repeatSkip(f), forOperator)
+		e.charFind = last // , searches the other way but does not turn the search round
+		return ft, i, true, err
 	case 'f', 'F', 't', 'T':
 		if i >= len(keys) || keys[i].Special != "" {
 			return t, i, true, errAt(k, "%c requires a literal character", k.Char)
 		}
 		c := keys[i].Char
 		i++
+		e.charFind, e.findChar = Key{Char: k.Char}, c
 		rs := e.runes(e.Line)
 		col := e.Col
 		for range n {
@@ -276,6 +318,32 @@ func (e *Engine) motion(k Key, keys []Key, i, count int, forOperator bool) (targ
 		return t, i, false, nil
 	}
 	return t, i, true, nil
+}
+
+// repeatSkip is how many more matches ; and , look for after t or T:
+// one when the character is right next to the cursor, where the last t
+// left it, so the repeat moves on (as vim does) rather than stay put.
+func (e *Engine) repeatSkip(f Key) int {
+	rs := e.runes(e.Line)
+	switch {
+	case f.Char == 't' && e.Col+1 < len(rs) && rs[e.Col+1] == e.findChar:
+		return 1
+	case f.Char == 'T' && e.Col > 0 && e.Col-1 < len(rs) && rs[e.Col-1] == e.findChar:
+		return 1
+	}
+	return 0
+}
+
+// lastNonBlank is the column of line l's last non-blank character (0 on
+// a blank line).
+func (e *Engine) lastNonBlank(l int) int {
+	rs := e.runes(l)
+	for j := len(rs) - 1; j >= 0; j-- {
+		if !unicode.IsSpace(rs[j]) {
+			return j
+		}
+	}
+	return 0
 }
 
 // matchBracket finds the bracket matching the one under the cursor or
@@ -347,7 +415,7 @@ func (e *Engine) operator(op Key, keys []Key, i, count int) (int, error) {
 		obj := keys[j]
 		j++
 		var ok bool
-		from, to, ok = e.textObject(obj, k.Char == 'a')
+		from, to, linewise, ok = e.textObject(obj, k.Char == 'a')
 		if !ok {
 			return j, errAt(obj, "Text object %c%s not found", k.Char, obj.Display())
 		}
@@ -381,6 +449,14 @@ func (e *Engine) operator(op Key, keys []Key, i, count int) (int, error) {
 				to.col = min(to.col+1, e.lineLen(to.line))
 			}
 		}
+	}
+	if op.Char == '>' || op.Char == '<' {
+		last := to.line
+		if !linewise && to.col == 0 && to.line > from.line {
+			last-- // a span ending at a line's start leaves that line alone
+		}
+		e.shift(op.Char, from.line, last)
+		return j, nil
 	}
 	if linewise {
 		return j, e.lineOp(op.Char, from.line, to.line)
@@ -462,9 +538,42 @@ func (e *Engine) charOp(op rune, from, to pos) error {
 }
 
 // textObject is the span of the object obj (w, ", ', `, ( ) b, { } B,
-// [ ], < >) around the cursor: inner, or with around its delimiters or
-// trailing blanks.
-func (e *Engine) textObject(obj Key, around bool) (pos, pos, bool) {
+// [ ], < >, p) around the cursor: inner, or with around its delimiters or
+// trailing blanks. A paragraph (p) is whole lines: linewise, from and to
+// its first and last line.
+func (e *Engine) textObject(obj Key, around bool) (from, to pos, linewise, ok bool) {
+	if obj.Is('p') {
+		first, last := e.paragraph(around)
+		return pos{first, 0}, pos{last, 0}, true, true
+	}
+	from, to, ok = e.charObject(obj, around)
+	return from, to, false, ok
+}
+
+// paragraph is the lines of ip (the run of non-blank lines around the
+// cursor, or of blank ones when it is on one) or ap (with the blank lines
+// after it, or from blank lines the paragraph after them).
+func (e *Engine) paragraph(around bool) (int, int) {
+	blank := func(l int) bool { return strings.TrimSpace(e.Lines[l]) == "" }
+	on := blank(e.Line)
+	first, last := e.Line, e.Line
+	for first > 0 && blank(first-1) == on {
+		first--
+	}
+	for last < len(e.Lines)-1 && blank(last+1) == on {
+		last++
+	}
+	if around {
+		for last < len(e.Lines)-1 && blank(last+1) != on {
+			last++
+		}
+	}
+	return first, last
+}
+
+// charObject is the span of a text object within the text: words,
+// quotes and brackets.
+func (e *Engine) charObject(obj Key, around bool) (pos, pos, bool) {
 	rs := e.runes(e.Line)
 	if obj.Special != "" {
 		return pos{}, pos{}, false

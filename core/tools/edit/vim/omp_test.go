@@ -3,16 +3,19 @@ package vim
 import (
 	"bufio"
 	"encoding/json"
+	"fmt"
+	"maps"
 	"os"
 	"strings"
 	"testing"
 )
 
-// scenario is one case of testdata/scenarios.json: a buffer and the steps
-// run on it.
+// scenario is one case of testdata/scenarios.json: a buffer, other files
+// :e may open, and the steps run on it.
 type scenario struct {
-	Name  string `json:"name"`
-	Text  string `json:"text"`
+	Name  string            `json:"name"`
+	Text  string            `json:"text"`
+	Files map[string]string `json:"files"`
 	Steps []struct {
 		Kbd    string  `json:"kbd"`
 		Insert *string `json:"insert"`
@@ -20,11 +23,38 @@ type scenario struct {
 }
 
 // ompResult is what omp 14.9.9's own engine and renderer made of a
-// scenario (testdata/omp-vim.jsonl, written by running them under Bun).
+// scenario (testdata/omp-vim.jsonl, written by running them under Bun):
+// the buffer, the view and the text last saved to the buffer's file.
 type ompResult struct {
 	Name  string   `json:"name"`
 	Lines []string `json:"lines"`
 	View  string   `json:"view"`
+	Saved string   `json:"saved"`
+}
+
+// memoryHooks keep the scenario's files in memory: :w saves there, :e!
+// and :e FILE load from there ("f" is the buffer's own file).
+func memoryHooks(files map[string]string) Hooks {
+	return Hooks{
+		Write: func(e *Engine, force bool) (string, error) {
+			files[e.Name] = strings.Join(e.Lines, "\n")
+			e.MarkSaved()
+			return "Wrote " + e.Name, nil
+		},
+		Reload: func(e *Engine) error {
+			e.Load(strings.Split(files[e.Name], "\n"))
+			return nil
+		},
+		Open: func(e *Engine, path string) error {
+			text, ok := files[path]
+			if !ok {
+				return fmt.Errorf("no file %s", path)
+			}
+			e.Load(strings.Split(text, "\n"))
+			e.Name = path
+			return nil
+		},
+	}
 }
 
 // vimNotOmp are the scenarios where gopi edits as vim does and omp does
@@ -39,6 +69,13 @@ var vimNotOmp = map[string]string{
 	"Vy p":           "p of yanked lines puts those lines; omp adds an empty line after them",
 	"Vc":             "c of whole lines leaves one line to type in; omp joins it to the next line",
 	"vp":             "viw selects the word; omp has no text objects in visual mode",
+	"R":              "R overwrites as it types; omp inserts",
+	"R insert field": "R overwrites as it types; omp inserts",
+	"t semicolon":    "; after t moves on to the next match (the character is next to the cursor); omp stays put",
+	"cge":            "ge at a word's first character goes to the end of the word before; omp skips that word too",
+	"yap P":          "P of yanked lines puts those lines; omp adds an empty line after them",
+	"cip":            "c of whole lines leaves one empty line to type in; omp types into the blank line after them",
+	":yank put":      ":put leaves the cursor on the last line put; omp on the first",
 }
 
 // TestMatchesOmp runs every scenario through the engine and compares the
@@ -68,7 +105,10 @@ func TestMatchesOmp(t *testing.T) {
 		want[r.Name] = r
 	}
 	for _, s := range scenarios {
-		e := New(strings.Split(s.Text, "\n"), Hooks{})
+		files := map[string]string{"f": s.Text}
+		maps.Copy(files, s.Files)
+		e := New(strings.Split(s.Text, "\n"), memoryHooks(files))
+		e.Name = "f"
 		var failure string
 		for _, st := range s.Steps {
 			if e.Mode() == Insert {
@@ -94,9 +134,9 @@ func TestMatchesOmp(t *testing.T) {
 		if _, differs := vimNotOmp[s.Name]; differs {
 			continue
 		}
-		got := e.Render(View{File: "f", Lines: DefaultViewLines, Status: failure, Closed: e.Closed})
-		if strings.Join(e.Lines, "\n") != strings.Join(w.Lines, "\n") || got != w.View {
-			t.Errorf("%s:\n--- gopi\n%s\n%s\n--- omp\n%s\n%s", s.Name, strings.Join(e.Lines, "\n"), got, strings.Join(w.Lines, "\n"), w.View)
+		got := e.Render(View{File: e.Name, Lines: DefaultViewLines, Status: failure, Closed: e.Closed})
+		if strings.Join(e.Lines, "\n") != strings.Join(w.Lines, "\n") || got != w.View || files[e.Name] != w.Saved {
+			t.Errorf("%s:\n--- gopi\n%s\n%s\nsaved %q\n--- omp\n%s\n%s\nsaved %q", s.Name, strings.Join(e.Lines, "\n"), got, files[e.Name], strings.Join(w.Lines, "\n"), w.View, w.Saved)
 		}
 	}
 }

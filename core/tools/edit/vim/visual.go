@@ -49,8 +49,13 @@ func (e *Engine) lineSpan(first, last int) (pos, pos) {
 	return pos{first, 0}, pos{last, e.lineLen(last)}
 }
 
-// endVisual leaves visual mode.
-func (e *Engine) endVisual() { e.mode = Normal }
+// endVisual leaves visual mode, keeping the selection for gv.
+func (e *Engine) endVisual() {
+	if e.mode == Visual || e.mode == VisualLine {
+		e.lastVisual = &visualMark{anchor: e.anchor, cursor: pos{e.Line, e.Col}, mode: e.mode}
+	}
+	e.mode = Normal
+}
 
 // indentUnit is the file's indentation step: a tab when a line starts
 // with one, two spaces when a line starts with them, else a tab.
@@ -64,6 +69,27 @@ func (e *Engine) indentUnit() string {
 		}
 	}
 	return "\t"
+}
+
+// shift indents (op '>') or outdents ('<') lines first..last by one
+// indentation step; outdenting a line that does not start with a whole
+// step takes the spaces it starts with, up to a step's width. The cursor
+// keeps its place.
+func (e *Engine) shift(op rune, first, last int) {
+	e.change()
+	unit := e.indentUnit()
+	for l := first; l <= last; l++ {
+		switch line := e.Lines[l]; {
+		case op == '>':
+			e.Lines[l] = unit + line
+		case strings.HasPrefix(line, unit):
+			e.Lines[l] = line[len(unit):]
+		default:
+			spaces := len(line) - len(strings.TrimLeft(line, " "))
+			e.Lines[l] = line[min(spaces, len(unit)):]
+		}
+	}
+	e.clamp()
 }
 
 // visual runs one key of VISUAL or VISUAL-LINE mode at keys[i].
@@ -136,11 +162,28 @@ func (e *Engine) visual(keys []Key, i int) (int, error) {
 		e.endVisual()
 		return i + 1, nil
 	}
+	if k.Is('g') && i+1 < len(keys) && keys[i+1].Special == "" {
+		switch g := keys[i+1]; g.Char {
+		case 'J':
+			e.endVisual()
+			e.Line = from.line
+			e.join(max(to.line-from.line+1, 2), false)
+			return i + 2, nil
+		case 'u', 'U', '~':
+			transform(caseOps[g.Char])
+			return i + 2, nil
+		}
+	}
 	if (k.Is('i') || k.Is('a')) && i+1 < len(keys) {
-		// A text object selects it: iw, a", i( …
-		f, t, ok := e.textObject(keys[i+1], k.Is('a'))
+		// A text object selects it: iw, a", i( …; ip and ap whole lines.
+		f, t, lines, ok := e.textObject(keys[i+1], k.Is('a'))
 		if !ok {
 			return i + 2, errAt(keys[i+1], "Text object %c%s not found", k.Char, keys[i+1].Display())
+		}
+		if lines {
+			e.mode, e.anchor = VisualLine, f
+			e.Line, e.Col = t.line, 0
+			return i + 2, nil
 		}
 		e.anchor = f
 		e.Line, e.Col = t.line, max(t.col-1, 0)
@@ -182,15 +225,7 @@ func (e *Engine) visual(keys []Key, i int) (int, error) {
 			if next < len(keys) && keys[next].Is(op.Char) {
 				next++ // >> in visual mode indents once, as >
 			}
-			e.change()
-			unit := e.indentUnit()
-			for l := from.line; l <= to.line; l++ {
-				if op.Char == '>' {
-					e.Lines[l] = unit + e.Lines[l]
-				} else {
-					e.Lines[l] = strings.TrimPrefix(e.Lines[l], unit)
-				}
-			}
+			e.shift(op.Char, from.line, to.line)
 			e.endVisual()
 			e.Col = 0 // the cursor keeps its line, as in the reference
 			return next, nil

@@ -8,7 +8,17 @@ import { buildDetails, computeViewport, renderVimDetails } from "/root/.cache/om
 const scenarios = JSON.parse(await Bun.file(process.argv[2]).text());
 for (const sc of scenarios) {
   const buf = new VimBuffer({ absolutePath: "/x/f", displayPath: "f", lines: sc.text.split("\n"), trailingNewline: true, fingerprint: null });
-  const eng = new VimEngine(buf, { beforeMutate: async () => {}, loadBuffer: async () => { throw new Error("no load"); }, saveBuffer: async () => { throw new Error("no save"); } });
+  // :w saves in memory; :e FILE opens one of the scenario's files ("f" is its own text as first loaded).
+  const files: Record<string, string> = { f: sc.text, ...(sc.files ?? {}) };
+  const load = async (path: string) => {
+    if (!(path in files)) throw new Error(`no file ${path}`);
+    return { absolutePath: `/x/${path}`, displayPath: path, lines: files[path].split("\n"), trailingNewline: true, fingerprint: null };
+  };
+  const save = async (b: VimBuffer) => {
+    files[b.displayPath] = b.lines.join("\n");
+    return { loaded: { absolutePath: b.filePath, displayPath: b.displayPath, lines: [...b.lines], trailingNewline: b.trailingNewline, fingerprint: null } };
+  };
+  const eng = new VimEngine(buf, { beforeMutate: async () => {}, loadBuffer: load, saveBuffer: save });
   eng.viewportStart = 1;
   let err = "";
   try {
@@ -19,6 +29,6 @@ for (const sc of scenarios) {
     }
   } catch (e) { err = (e as Error).message; }
   const cl = eng.buffer.cursor.line + 1, cc = eng.buffer.cursor.col + 1;
-  const d = buildDetails({ file: "f", mode: eng.getPublicMode(), cursor: { line: cl, col: cc }, totalLines: eng.buffer.lineCount(), modified: eng.buffer.modified, lines: eng.buffer.lines, viewport: computeViewport(cl, eng.buffer.lineCount(), 10, eng.viewportStart), selection: eng.getSelection(), lastCommand: eng.lastCommand, statusMessage: err || eng.statusMessage, closed: eng.closed });
-  console.log(JSON.stringify({ name: sc.name, lines: eng.buffer.lines, view: renderVimDetails(d) }));
+  const d = buildDetails({ file: eng.buffer.displayPath, mode: eng.getPublicMode(), cursor: { line: cl, col: cc }, totalLines: eng.buffer.lineCount(), modified: eng.buffer.modified, lines: eng.buffer.lines, viewport: computeViewport(cl, eng.buffer.lineCount(), 10, eng.viewportStart), selection: eng.getSelection(), lastCommand: eng.lastCommand, statusMessage: err || eng.statusMessage, closed: eng.closed });
+  console.log(JSON.stringify({ name: sc.name, lines: eng.buffer.lines, view: renderVimDetails(d), saved: files[eng.buffer.displayPath] }));
 }
