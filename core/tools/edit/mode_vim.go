@@ -39,9 +39,9 @@ zb z- scroll the view; ZZ ZQ. In INSERT mode <BS> <C-w> <C-u>, and <C-o> runs on
 Visual: v V, gv to select again, moved with motions or set with a text object, then d x y c s C > < ~ u U
 gu gU g~ r p J gJ (o swaps the ends). In : and / lines <BS> takes back a character and <Esc> cancels.
 Ex (":" ... "<CR>"): :N, :w, :up, :wq, :x, :q, :q!, :e!, :e FILE (edit FILE in this buffer's place),
-:[range]d, :[range]y, :[range]s/re/new/[gi], :[range]g/re/d, :v/re/d, :[range]j, :[range]m N,
-:[range]t N, :put, :put!, :sort (! reverses, i ignores case), :[N]a TEXT and :[N]i TEXT (add lines after
-or before line N). Ranges: N, ., $, +N, -N, %, A,B, A;B (B counted from A). Patterns are regular
+:[range]d, :[range]y, :[range]s/re/new/[flags] (g all, i ignore case, n count only, e no error if
+none; c is ignored), :[range]g/re/d, :v/re/d, :[range]j, :[range]m N, :[range]t N, :put, :put!, :sort
+(! reverses, i ignores case), :[N]a TEXT and :[N]i TEXT (add lines after or before line N). Ranges: N, ., $, +N, -N, %, A,B, A;B (B counted from A). Patterns are regular
 expressions where, as in vim, ( ) { } | + are literal and \( \) \{ \} \| \+ are operators; & and \1..\9
 in the replacement stand for the match and its groups. u undoes a change; :e! reloads the file as last saved.`
 

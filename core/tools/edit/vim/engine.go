@@ -89,6 +89,8 @@ type Engine struct {
 	findChar rune
 	// lastVisual is the last visual selection, for gv.
 	lastVisual *visualMark
+	// lastSub are the flags of the last :s, for :s///&.
+	lastSub subFlags
 }
 
 // visualMark is a visual selection to come back to: its ends and mode.

@@ -216,3 +216,52 @@ func TestRepeatIsNotRecorded(t *testing.T) {
 		t.Fatalf("%q %v", e.Lines, err)
 	}
 }
+
+// TestKeptAsVim checks what gopi does in the scenarios where it edits as
+// vim does and omp does not (vimNotOmp): the buffer, cursor and status.
+func TestKeptAsVim(t *testing.T) {
+	para := "one\ntwo\n\nthree\nfour\n\n\nfive"
+	for _, c := range []struct {
+		name, text string
+		kbd        []string
+		insert     string
+		want       string
+		line, col  int
+		status     string
+	}{
+		{"t semicolon", "a,b,c,d,e", []string{"t,;"}, "", "a,b,c,d,e", 0, 2, ""},
+		{"semicolon after T", "a,b,c,d,e", []string{"$T,;"}, "", "a,b,c,d,e", 0, 6, ""},
+		{"cge", "alpha beta", []string{"wcge"}, "", "alpheta", 0, 4, ""},
+		{"yap P", para, []string{"4GyapP"}, "", "one\ntwo\n\nthree\nfour\n\n\nthree\nfour\n\n\nfive", 3, 0, ""},
+		{"cip", para, []string{"4Gcip"}, "new", "one\ntwo\n\nnew\n\n\nfive", 3, 2, ""},
+		{":yank put", "a\nb\nc", []string{":1,2yank<CR>", "G:put<CR>"}, "", "a\nb\nc\na\nb", 4, 0, "Put 2 lines"},
+		{":s n", "a a\nb a\nc", []string{":%s/a/x/gn<CR>"}, "", "a a\nb a\nc", 0, 0, "3 matches on 2 lines"},
+		{":s n one", "a", []string{":s/a/x/n<CR>"}, "", "a", 0, 0, "1 match on 1 line"},
+		{":s e", "abc", []string{":s/zz/x/e<CR>"}, "", "abc", 0, 0, ""},
+		{":s count", "a\na\na\na", []string{":s/a/x/ 2<CR>"}, "", "x\nx\na\na", 0, 0, "2 substitutions"},
+		{":s range count", "a\na\na\na", []string{":1,2s/a/x/ 2<CR>"}, "", "a\nx\nx\na", 0, 0, "2 substitutions"},
+		{":s &", "a a\na a", []string{":s/a/x/g<CR>", "j:s/a/y/&<CR>"}, "", "x x\ny y", 1, 0, "2 substitutions"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			e := New(strings.Split(c.text, "\n"), Hooks{})
+			for _, kbd := range c.kbd {
+				keys, err := ParseKeys([]string{kbd})
+				if err == nil {
+					e.Status = ""
+					err = e.Exec(keys)
+				}
+				if err != nil {
+					t.Fatal(err)
+				}
+			}
+			if c.insert != "" {
+				if err := e.InsertText(c.insert, true); err != nil {
+					t.Fatal(err)
+				}
+			}
+			if got := strings.Join(e.Lines, "\n"); got != c.want || e.Line != c.line || e.Col != c.col || e.Status != c.status {
+				t.Fatalf("got %q at %d:%d status %q, want %q at %d:%d status %q", got, e.Line, e.Col, e.Status, c.want, c.line, c.col, c.status)
+			}
+		})
+	}
+}

@@ -11,8 +11,9 @@ import (
 // compile turns a search pattern into a regular expression. As in vim's
 // default (magic) patterns, a bare ( ) { } | + is a literal character and
 // \( \) \{ \} \| \+ the operator; the rest is RE2 syntax, close to
-// JavaScript's. A pattern that does not compile is taken literally.
-func compile(pattern string) *regexp.Regexp {
+// JavaScript's. A pattern that does not compile is taken literally. With
+// fold, letters match either case.
+func compile(pattern string, fold bool) *regexp.Regexp {
 	var b strings.Builder
 	for i := 0; i < len(pattern); i++ {
 		c := pattern[i]
@@ -31,10 +32,14 @@ func compile(pattern string) *regexp.Regexp {
 			b.WriteByte(c)
 		}
 	}
-	if re, err := regexp.Compile(b.String()); err == nil {
+	prefix := ""
+	if fold {
+		prefix = "(?i)"
+	}
+	if re, err := regexp.Compile(prefix + b.String()); err == nil {
 		return re
 	}
-	return regexp.MustCompile(regexp.QuoteMeta(pattern))
+	return regexp.MustCompile(prefix + regexp.QuoteMeta(pattern))
 }
 
 // maxSearchCount bounds the count of a search (each step may scan the
@@ -57,7 +62,7 @@ func vimQuote(s string) string {
 // findN moves to the n-th match of the last search, forward or back,
 // wrapping around the buffer.
 func (e *Engine) findN(n int, back bool, k Key) error {
-	re := compile(e.search)
+	re := compile(e.search, false)
 	line, col := e.Line, e.Col
 	for range min(n, maxSearchCount) {
 		l, c, ok := e.find(re, line, col, back)
@@ -486,47 +491,98 @@ func replacement(s string) string {
 	return b.String()
 }
 
-// substitute runs :s on the range.
+// subFlags are the flags of a :s command.
+type subFlags struct {
+	all   bool // g: every match on a line, not only the first
+	fold  bool // i: ignore case (I: do not)
+	count bool // n: count the matches, change nothing
+	quiet bool // e: no error when nothing matches
+}
+
+// parseSubFlags reads :s's flags and count ("gi", "&n", "g 3"): & first
+// takes those of the last :s; c (confirm) has no one to ask and is
+// ignored, as are letters vim has and gopi does not. count is 0 when
+// none is given.
+func (e *Engine) parseSubFlags(s string) (f subFlags, count int) {
+	s = strings.TrimSpace(s)
+	if strings.HasPrefix(s, "&") {
+		f, s = e.lastSub, s[1:]
+	}
+	j := 0
+	for ; j < len(s) && (s[j] < '0' || s[j] > '9'); j++ {
+		switch s[j] {
+		case 'g':
+			f.all = true
+		case 'i':
+			f.fold = true
+		case 'I':
+			f.fold = false
+		case 'n':
+			f.count = true
+		case 'e':
+			f.quiet = true
+		}
+	}
+	count, _ = strconv.Atoi(strings.TrimSpace(s[j:]))
+	return f, min(count, maxCount)
+}
+
+// substitute runs :s on the range: with a count, on that many lines from
+// the range's last.
 func (e *Engine) substitute(r exRange, spec string) error {
-	pattern, repl, flags, err := splitSubstitute(spec)
+	pattern, repl, flagText, err := splitSubstitute(spec)
 	if err != nil {
 		return &Error{Msg: err.Error()}
 	}
 	if pattern == "" {
 		pattern = e.search
 	}
-	if strings.Contains(flags, "i") {
-		pattern = "(?i)" + pattern
+	flags, n := e.parseSubFlags(flagText)
+	e.lastSub = flags
+	if n > 0 {
+		r = exRange{r.last, min(r.last+n-1, len(e.Lines)-1)}
 	}
-	re := compile(pattern)
+	re := compile(pattern, flags.fold)
 	tmpl := replacement(repl)
-	all := strings.Contains(flags, "g")
-	count := 0
+	count, lines := 0, 0
 	var out []string
 	limit := 1
-	if all {
+	if flags.all {
 		limit = -1
 	}
 	for l := r.first; l <= r.last; l++ {
 		text := e.Lines[l]
 		var b []byte
 		prev := 0
-		for _, loc := range re.FindAllStringSubmatchIndex(text, limit) {
+		locs := re.FindAllStringSubmatchIndex(text, limit)
+		for _, loc := range locs {
 			b = append(b, text[prev:loc[0]]...)
 			b = re.ExpandString(b, tmpl, text, loc)
 			prev = loc[1]
-			count++
+		}
+		if len(locs) > 0 {
+			count, lines = count+len(locs), lines+1
 		}
 		b = append(b, text[prev:]...)
 		out = append(out, strings.Split(string(b), "\n")...)
 	}
-	if count == 0 {
+	e.search = pattern
+	switch {
+	case count == 0 && flags.quiet:
+		return nil
+	case count == 0:
 		return &Error{Msg: "Pattern not found: " + pattern}
+	case flags.count:
+		noun := "matches"
+		if count == 1 {
+			noun = "match"
+		}
+		e.Status = fmt.Sprintf("%d %s on %d line%s", count, noun, lines, plural(lines))
+		return nil
 	}
 	e.change()
 	e.Lines = slices.Replace(e.Lines, r.first, r.last+1, out...)
 	e.clamp() // the cursor stays where it was, as in the reference
-	e.search = pattern
 	e.Status = fmt.Sprintf("%d substitution%s", count, plural(count))
 	return nil
 }
@@ -554,7 +610,7 @@ func (e *Engine) global(r exRange, hasRange bool, spec string, invert bool) erro
 	if command != "d" {
 		return &Error{Msg: fmt.Sprintf("Unsupported :global sub-command: %s", command)}
 	}
-	re := compile(pattern)
+	re := compile(pattern, false)
 	var keep []string
 	deleted := 0
 	for l, text := range e.Lines {

@@ -76,6 +76,10 @@ var vimNotOmp = map[string]string{
 	"yap P":          "P of yanked lines puts those lines; omp adds an empty line after them",
 	"cip":            "c of whole lines leaves one empty line to type in; omp types into the blank line after them",
 	":yank put":      ":put leaves the cursor on the last line put; omp on the first",
+	":s n":           ":s with n counts the matches and changes nothing; omp ignores n and substitutes",
+	":s e":           ":s with e is quiet when nothing matches; omp ignores e and fails",
+	":s count":       ":s/a/x/ 2 works on 2 lines; omp ignores the count",
+	":s &":           ":s with & keeps the last :s's flags (here g); omp ignores &",
 }
 
 // TestMatchesOmp runs every scenario through the engine and compares the
