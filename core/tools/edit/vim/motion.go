@@ -2,7 +2,6 @@ package vim
 
 import (
 	"slices"
-	"strconv"
 	"strings"
 	"unicode"
 )
@@ -458,6 +457,17 @@ func (e *Engine) operator(op Key, keys []Key, i, count int) (int, error) {
 		e.shift(op.Char, from.line, last)
 		return j, nil
 	}
+	if op.Char == 'y' {
+		// omp's statuses: the count for yy, else the kind of span.
+		switch {
+		case k.Is('y'):
+			e.Status = "Yanked " + plural1(to.line-from.line+1, "line")
+		case linewise:
+			e.Status = "Yanked line"
+		default:
+			e.Status = "Yanked selection"
+		}
+	}
 	if linewise {
 		return j, e.lineOp(op.Char, from.line, to.line)
 	}
@@ -481,9 +491,6 @@ func (e *Engine) lineOp(op rune, first, last int) error {
 	e.register, e.regLinewise = slices.Clone(e.Lines[first:last+1]), true
 	switch op {
 	case 'y':
-		if n := last - first + 1; n > 1 {
-			e.Status = "Yanked " + strconv.Itoa(n) + " lines"
-		}
 		return nil
 	case 'd':
 		e.change()
