@@ -37,7 +37,8 @@ i" a" i' a' i( a( i{ a{ i[ a[ ip ap; gu gU g~ likewise; x X D C s S Y p P J gJ r
 R types over the text; /re<CR> ?re<CR> n N * # g* g#; <Esc> <CR> <BS> <Tab> <C-d> <C-u>; zz z. zt z<CR>
 zb z- scroll the view; ZZ ZQ. In INSERT mode <BS> <C-w> <C-u>, and <C-o> runs one NORMAL command.
 Visual: v V, gv to select again, moved with motions or set with a text object, then d x y c s C > < ~ u U
-gu gU g~ r p J gJ (o swaps the ends). In : and / lines <BS> takes back a character and <Esc> cancels.
+gu gU g~ r p J gJ (o swaps the ends). In : and / lines <BS> takes back a character and <Esc> cancels;
+a line without <CR> waits in COMMAND mode for the next keys, in this call or the next.
 Ex (":" ... "<CR>"): :N, :w, :up, :wq, :x, :q, :q!, :e!, :e FILE (edit FILE in this buffer's place),
 :[range]d, :[range]y, :[range]s/re/new/[flags] (g all, i ignore case, n count only, e no error if
 none; c is ignored), :[range]g/re/d, :v/re/d, :[range]j, :[range]m N, :[range]t N, :put, :put!, :sort
@@ -160,6 +161,9 @@ func (t *Tool) runVim(a vimArgs) (*tool.Result, error) {
 
 	if err := runVimSteps(eng, a.Steps, a.Pause); err != nil {
 		return nil, t.vimFailure(buf, err)
+	}
+	if m := eng.Mode(); a.Pause && !eng.Closed && (m == vim.Insert || m == vim.Command) && eng.Status == "" {
+		eng.Status = "Paused in " + m.String() + " mode"
 	}
 	if buf.text() != before {
 		eng.CenterOnCursor()

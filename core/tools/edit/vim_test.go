@@ -197,3 +197,17 @@ func TestVimOpensAnotherFile(t *testing.T) {
 		t.Fatalf(":e! c.txt: %v a=%q\n%s", failed, s.file("a.txt"), out)
 	}
 }
+
+// TestVimPendingCommandLine: a : line a call leaves unfinished waits (the
+// view says so) and the next call finishes it.
+func TestVimPendingCommandLine(t *testing.T) {
+	s := newVimSession(t, map[string]string{"a.txt": "one one\n"})
+	out, failed := s.call(map[string]any{"file": "a.txt", "pause": true, "steps": []any{step(":s/one/1")}})
+	if failed || !strings.HasPrefix(out, "a.txt [ ] COMMAND") || !strings.Contains(out, "Status: Paused in COMMAND mode\nPending: :s/one/1\n") {
+		t.Fatalf("paused: %v\n%s", failed, out)
+	}
+	out, failed = s.call(map[string]any{"file": "a.txt", "steps": []any{step("/g<CR>")}})
+	if failed || s.file("a.txt") != "1 1\n" || !strings.Contains(out, "Status: 2 substitutions") {
+		t.Fatalf("finished: %v %q\n%s", failed, s.file("a.txt"), out)
+	}
+}

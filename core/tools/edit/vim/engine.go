@@ -17,6 +17,7 @@ const (
 	Insert
 	Visual     // v: a selection of characters
 	VisualLine // V: a selection of whole lines
+	Command    // typing the line of a :, / or ? command
 )
 
 // String is the mode as the tool shows it.
@@ -28,6 +29,8 @@ func (m Mode) String() string {
 		return "VISUAL"
 	case VisualLine:
 		return "VISUAL-LINE"
+	case Command:
+		return "COMMAND"
 	}
 	return "NORMAL"
 }
@@ -91,6 +94,11 @@ type Engine struct {
 	lastVisual *visualMark
 	// lastSub are the flags of the last :s, for :s///&.
 	lastSub subFlags
+	// prompt is the :, / or ? whose line is being typed (COMMAND mode),
+	// pending that line so far, promptCount the count before the key.
+	prompt      Key
+	pending     []rune
+	promptCount int
 }
 
 // visualMark is a visual selection to come back to: its ends and mode.
@@ -119,7 +127,7 @@ func (e *Engine) Load(lines []string) {
 	if len(lines) == 0 {
 		lines = []string{""}
 	}
-	e.Lines, e.Modified, e.mode, e.insertFrom = lines, false, Normal, nil
+	e.Lines, e.Modified, e.mode, e.insertFrom, e.pending = lines, false, Normal, nil, nil
 	e.undo, e.redo, e.replacing, e.lastVisual = nil, nil, false, nil
 	e.clamp()
 }
@@ -215,6 +223,9 @@ func (e *Engine) Exec(keys []Key) error {
 			}
 			err = e.insertKey(keys[i])
 			e.record(keys[i : i+1])
+			i++
+		case Command:
+			err = e.promptKey(keys[i])
 			i++
 		case Visual, VisualLine:
 			i, err = e.visual(keys, i)
@@ -680,16 +691,8 @@ func (e *Engine) normal(keys []Key, i int) (int, error) {
 		return i, e.undoN(n)
 	case '.':
 		return i, e.repeat(n, k)
-	case '/', '?':
-		pattern, next, ok, err := readLine(keys, i, k)
-		if !ok {
-			return next, err
-		}
-		if pattern == "" {
-			pattern = e.search
-		}
-		e.search, e.searchBack = pattern, k.Char == '?'
-		return next, e.findN(n, e.searchBack, k)
+	case '/', '?', ':':
+		e.mode, e.prompt, e.pending, e.promptCount = Command, k, nil, count
 	case '*', '#':
 		return i, e.searchWord(k, n, true)
 	case 'n', 'N':
@@ -697,15 +700,6 @@ func (e *Engine) normal(keys []Key, i int) (int, error) {
 			return i, errAt(k, "No previous search")
 		}
 		return i, e.findN(n, e.searchBack != (k.Char == 'N'), k)
-	case ':':
-		line, next, ok, err := readLine(keys, i, k)
-		if !ok {
-			return next, err
-		}
-		if count > 0 && line == "" {
-			line = fmt.Sprint(count)
-		}
-		return next, e.ex(line)
 	case 'Z':
 		if i >= len(keys) {
 			return i, errAt(k, "Z requires a second key")
@@ -795,30 +789,6 @@ func (e *Engine) scroll(k Key, keys []Key, i int) (int, error) {
 		return i + 1, errAt(z, "Unsupported z command: z%s", z.Display())
 	}
 	return i + 1, nil
-}
-
-// readLine reads the keys up to <CR> after a ':' or '/' as text (<BS>
-// takes back a character); ok is false when <Esc> cancelled it.
-func readLine(keys []Key, i int, start Key) (text string, next int, ok bool, err error) {
-	var b []rune
-	for ; i < len(keys); i++ {
-		k := keys[i]
-		switch k.Special {
-		case "CR":
-			return string(b), i + 1, true, nil
-		case "":
-			b = append(b, k.Char)
-		case "Tab":
-			b = append(b, '\t')
-		case "BS":
-			b = b[:max(len(b)-1, 0)]
-		case "Esc":
-			return "", i + 1, false, nil
-		default:
-			return "", i + 1, false, errAt(k, "Unsupported key in %s command: %s", start.Display(), k.Display())
-		}
-	}
-	return "", i, false, errAt(start, "%s command needs <CR> at its end", start.Display())
 }
 
 // put pastes the register after (or, with before, at) the cursor n times.

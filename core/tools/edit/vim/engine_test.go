@@ -99,7 +99,7 @@ func TestErrors(t *testing.T) {
 		{[]string{":9,10d<CR>"}, "Line range 9,10 is outside the buffer (2 lines)"},
 		{[]string{"gx"}, "Unsupported g command: gx"},
 		{[]string{"d"}, "Operator d requires a motion"},
-		{[]string{":%s/x/y"}, ": command needs <CR> at its end"},
+		{[]string{":s/x/y<C-d>"}, "Unsupported key in : command: <C-d>"},
 	} {
 		_, err := run(t, "one\ntwo", c.kbd, "")
 		got := ""
@@ -206,6 +206,22 @@ func TestInsertAndCommandLineKeys(t *testing.T) {
 		if got := strings.Join(e.Lines, "\n"); got != c.want {
 			t.Errorf("%q on %q: got %q, want %q", c.kbd, c.text, got, c.want)
 		}
+	}
+}
+
+// TestPendingCommandLine: a : line left unfinished waits in COMMAND mode
+// and the next keys finish it.
+func TestPendingCommandLine(t *testing.T) {
+	e, err := run(t, "one two", []string{":s/o/0"}, "")
+	if err != nil || e.Mode() != Command || e.Pending() != ":s/o/0" {
+		t.Fatalf("%v %v %q", err, e.Mode(), e.Pending())
+	}
+	if !strings.Contains(e.Render(View{File: "f", Lines: DefaultViewLines}), "f [ ] COMMAND L1:1 (1 lines)\n[CURSOR] Line 1, Column 1 (of 1 lines)\nPending: :s/o/0\n") {
+		t.Fatal(e.Render(View{File: "f", Lines: DefaultViewLines}))
+	}
+	keys, _ := ParseKeys([]string{"/g<CR>"})
+	if err := e.Exec(keys); err != nil || e.Mode() != Normal || e.Lines[0] != "0ne tw0" {
+		t.Fatalf("%v %v %q", err, e.Mode(), e.Lines)
 	}
 }
 

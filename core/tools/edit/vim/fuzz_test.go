@@ -15,7 +15,7 @@ func FuzzExec(f *testing.F) {
 		"lRxy<BS><BS>z<CR>q<BS><C-w><C-u><Esc>", "3GHdMyL", "zzztz<CR>zbz-z.zozq", "5|f(;,t ;d,", "3>>>ip<G>j.",
 		"vjy<Esc>gvd", "g*g#wdgedg_cgE", "dipyapPcap", "VjgJvegUv$g~", "A<C-o>0X<C-u><C-w>", ":2<BS>3d<CR>:x<Esc>",
 		":e x<CR>", ":a x\\ny<CR>:2i z<CR>", ":2;+1d<CR>", ":g|a|<CR>:global!/x/delete<CR>", ":sort! i<CR>", "3o", "2i",
-		":1,2yank<CR>:copy $<CR>:move 0<CR>:join!<CR>", "ZZ", ":up<CR>:xit<CR>"} {
+		":1,2yank<CR>:copy $<CR>:move 0<CR>:join!<CR>", "ZZ", ":up<CR>:xit<CR>", ":%s/a", "/x<BS>", "?a\tb"} {
 		f.Add(s, "text\nmore")
 	}
 	f.Fuzz(func(t *testing.T, kbd, insert string) {

@@ -77,8 +77,8 @@ func (e *Engine) Render(v View) string {
 	if v.ErrorAt != nil {
 		out = append(out, fmt.Sprintf("Error location: sequence %d, token %d", v.ErrorAt.Seq+1, v.ErrorAt.Offset+1))
 	}
-	if e.mode == Insert {
-		out = append(out, "Pending: INSERT mode")
+	if p := e.pendingLine(); p != "" {
+		out = append(out, p)
 	}
 	if !v.Closed {
 		start, end := viewport(line, total, v.Lines, e.ViewStart)

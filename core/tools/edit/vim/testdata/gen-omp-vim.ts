@@ -29,6 +29,6 @@ for (const sc of scenarios) {
     }
   } catch (e) { err = (e as Error).message; }
   const cl = eng.buffer.cursor.line + 1, cc = eng.buffer.cursor.col + 1;
-  const d = buildDetails({ file: eng.buffer.displayPath, mode: eng.getPublicMode(), cursor: { line: cl, col: cc }, totalLines: eng.buffer.lineCount(), modified: eng.buffer.modified, lines: eng.buffer.lines, viewport: computeViewport(cl, eng.buffer.lineCount(), 10, eng.viewportStart), selection: eng.getSelection(), lastCommand: eng.lastCommand, statusMessage: err || eng.statusMessage, closed: eng.closed });
+  const d = buildDetails({ file: eng.buffer.displayPath, mode: eng.getPublicMode(), cursor: { line: cl, col: cc }, totalLines: eng.buffer.lineCount(), modified: eng.buffer.modified, lines: eng.buffer.lines, viewport: computeViewport(cl, eng.buffer.lineCount(), 10, eng.viewportStart), selection: eng.getSelection(), lastCommand: eng.lastCommand, statusMessage: err || eng.statusMessage, pendingInput: eng.getPendingInput(), closed: eng.closed });
   console.log(JSON.stringify({ name: sc.name, lines: eng.buffer.lines, view: renderVimDetails(d), saved: files[eng.buffer.displayPath] }));
 }
