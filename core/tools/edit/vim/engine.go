@@ -99,6 +99,9 @@ type Engine struct {
 	prompt      Key
 	pending     []rune
 	promptCount int
+	// resumeInsert: the line was started by <C-o> in INSERT mode, which
+	// goes on once it is run or dropped.
+	resumeInsert bool
 }
 
 // visualMark is a visual selection to come back to: its ends and mode.
@@ -127,7 +130,7 @@ func (e *Engine) Load(lines []string) {
 	if len(lines) == 0 {
 		lines = []string{""}
 	}
-	e.Lines, e.Modified, e.mode, e.insertFrom, e.pending = lines, false, Normal, nil, nil
+	e.Lines, e.Modified, e.mode, e.insertFrom, e.pending, e.resumeInsert = lines, false, Normal, nil, nil, false
 	e.undo, e.redo, e.replacing, e.lastVisual = nil, nil, false, nil
 	e.clamp()
 }
@@ -258,7 +261,12 @@ func (e *Engine) insertNormal(keys []Key, i int) (int, error) {
 	}
 	e.mode = Normal
 	next, err := e.normal(keys, i)
-	if e.mode == Normal {
+	switch e.mode {
+	case Command:
+		e.resumeInsert = true // after the : or / line
+	case Visual, VisualLine:
+		e.mode = Insert // no selection from INSERT mode (omp drops it too)
+	case Normal:
 		e.mode = Insert
 	}
 	return next, err

@@ -194,6 +194,9 @@ func TestInsertAndCommandLineKeys(t *testing.T) {
 		{"abc", "A<C-o>0X<Esc>", "Xabc"},
 		{"a\nb", "i<C-o>jY<Esc>", "a\nYb"},
 		{"a\nb", "ix<C-o>ddy<Esc>", "yb"},
+		{"a b", "ix<C-o>:s/b/B/<CR>y<Esc>", "xya B"},
+		{"a b", "ix<C-o>/b<CR>y<Esc>", "xa yb"},
+		{"ab", "ix<C-o>vly<Esc>", "xlyab"}, // no selection: the keys after v are typed
 		{"abc", ":s/b/X<BS>Y/<CR>", "aYc"},
 		{"abc", ":s/b/X/<Esc>x", "bc"},
 		{"abc abd", "/abc<BS>d<CR>x", "abc bd"},

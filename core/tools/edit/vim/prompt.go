@@ -17,15 +17,23 @@ func (e *Engine) promptKey(k Key) error {
 	case "BS":
 		e.pending = e.pending[:max(len(e.pending)-1, 0)]
 	case "Esc":
-		e.mode, e.pending = Normal, nil
+		e.endPrompt()
 	case "CR":
 		line := string(e.pending)
-		e.mode, e.pending = Normal, nil
+		e.endPrompt()
 		return e.runPrompt(line)
 	default:
 		return errAt(k, "Unsupported key in %s command: %s", e.prompt.Display(), k.Display())
 	}
 	return nil
+}
+
+// endPrompt leaves COMMAND mode, for the mode the line was started from.
+func (e *Engine) endPrompt() {
+	e.mode, e.pending = Normal, nil
+	if e.resumeInsert {
+		e.mode, e.resumeInsert = Insert, false
+	}
 }
 
 // runPrompt runs a finished line: an ex command, or a search (an empty
