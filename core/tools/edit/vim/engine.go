@@ -87,9 +87,9 @@ type Engine struct {
 	// replaced keeps what each one overwrote, for <BS>.
 	replacing bool
 	replaced  []rune
-	// charFind is the last f F t T, for ; and ,.
-	charFind Key
-	findChar rune
+	// findKind and findChar are the last f F t T and its character, for
+	// ; and , (findChar 0: none yet).
+	findKind, findChar rune
 	// lastVisual is the last visual selection, for gv.
 	lastVisual *visualMark
 	// lastSub are the flags of the last :s, for :s///&.

@@ -240,15 +240,15 @@ func (e *Engine) motion(k Key, keys []Key, i, count int, forOperator bool) (targ
 		if e.findChar == 0 {
 			return t, i, true, errAt(k, "No previous character search. If you meant an ex-command range like `:4,5d`, add the `:` prefix and `<CR>` suffix.")
 		}
-		f := e.charFind
+		kind := e.findKind
 		if k.Char == ',' {
-			f.Char = map[rune]rune{'f': 'F', 'F': 'f', 't': 'T', 'T': 't'}[f.Char]
+			kind = map[rune]rune{'f': 'F', 'F': 'f', 't': 'T', 'T': 't'}[kind]
 		}
-		f.Seq, f.Offset = k.Seq, k.Offset
+		f := Key{Char: kind, Seq: k.Seq, Offset: k.Offset}
 		c := Key{Char: e.findChar, Seq: k.Seq, Offset: k.Offset}
-		last := e.charFind
-		ft, _, _, err := e.motion(f, []Key{c}, 0, max(count, 1)+e.repeatSkip(f), forOperator)
-		e.charFind = last // , searches the other way but does not turn the search round
+		last := e.findKind
+		ft, _, _, err := e.motion(f, []Key{c}, 0, max(count, 1)+e.repeatSkip(kind), forOperator)
+		e.findKind = last // , searches the other way but does not turn the search round
 		return ft, i, true, err
 	case 'f', 'F', 't', 'T':
 		if i >= len(keys) || keys[i].Special != "" {
@@ -256,7 +256,7 @@ func (e *Engine) motion(k Key, keys []Key, i, count int, forOperator bool) (targ
 		}
 		c := keys[i].Char
 		i++
-		e.charFind, e.findChar = Key{Char: k.Char}, c
+		e.findKind, e.findChar = k.Char, c
 		rs := e.runes(e.Line)
 		col := e.Col
 		for range n {
@@ -322,12 +322,12 @@ func (e *Engine) motion(k Key, keys []Key, i, count int, forOperator bool) (targ
 // repeatSkip is how many more matches ; and , look for after t or T:
 // one when the character is right next to the cursor, where the last t
 // left it, so the repeat moves on (as vim does) rather than stay put.
-func (e *Engine) repeatSkip(f Key) int {
+func (e *Engine) repeatSkip(kind rune) int {
 	rs := e.runes(e.Line)
 	switch {
-	case f.Char == 't' && e.Col+1 < len(rs) && rs[e.Col+1] == e.findChar:
+	case kind == 't' && e.Col+1 < len(rs) && rs[e.Col+1] == e.findChar:
 		return 1
-	case f.Char == 'T' && e.Col > 0 && e.Col-1 < len(rs) && rs[e.Col-1] == e.findChar:
+	case kind == 'T' && e.Col > 0 && e.Col-1 < len(rs) && rs[e.Col-1] == e.findChar:
 		return 1
 	}
 	return 0
