@@ -97,6 +97,7 @@ func TestErrors(t *testing.T) {
 		{[]string{"dd", ":q<CR>"}, "Unsaved changes; use :q! to discard"},
 		{[]string{":s/a/b<CR>"}, "Pattern not found: a"},
 		{[]string{":9,10d<CR>"}, "Line range 9,10 is outside the buffer (2 lines)"},
+		{[]string{":g/zz/d<CR>"}, "Pattern not found: zz"},
 		{[]string{"gx"}, "Unsupported g command: gx"},
 		{[]string{"d"}, "Operator d requires a motion"},
 		{[]string{":s/x/y<C-d>"}, "Unsupported key in : command: <C-d>"},
@@ -228,6 +229,26 @@ func TestPendingCommandLine(t *testing.T) {
 	}
 }
 
+// TestCloseStatus: ZZ and :x write only a modified buffer and say what
+// they did.
+func TestCloseStatus(t *testing.T) {
+	for _, c := range []struct{ kbd, status string }{
+		{"ZZ", "Closed f"}, {":x<CR>", "Closed f"}, {"xZZ", "Wrote and closed f"}, {":wq<CR>", "Wrote and closed f"}, {"ZQ", "Closed f"},
+	} {
+		writes := 0
+		e := New([]string{"abc"}, Hooks{Write: func(e *Engine, force bool) (string, error) {
+			writes++
+			e.MarkSaved()
+			return "Wrote f", nil
+		}})
+		e.Name = "f"
+		keys, _ := ParseKeys([]string{c.kbd})
+		if err := e.Exec(keys); err != nil || !e.Closed || e.Status != c.status || (writes == 1) != strings.HasPrefix(c.status, "Wrote") {
+			t.Errorf("%s: %v closed %v status %q, %d writes", c.kbd, err, e.Closed, e.Status, writes)
+		}
+	}
+}
+
 // TestRepeatIsNotRecorded: '.' repeats the last change, never itself.
 func TestRepeatIsNotRecorded(t *testing.T) {
 	e, err := run(t, "a\nb\nc\nd", []string{"dd..."}, "")
@@ -260,6 +281,24 @@ func TestKeptAsVim(t *testing.T) {
 		{":s count", "a\na\na\na", []string{":s/a/x/ 2<CR>"}, "", "x\nx\na\na", 0, 0, "2 substitutions"},
 		{":s range count", "a\na\na\na", []string{":1,2s/a/x/ 2<CR>"}, "", "a\nx\nx\na", 0, 0, "2 substitutions"},
 		{":s &", "a a\na a", []string{":s/a/x/g<CR>", "j:s/a/y/&<CR>"}, "", "x x\ny y", 1, 0, "2 substitutions"},
+		{"r CR", "abcd", []string{"lr<CR>"}, "", "a\ncd", 1, 0, ""},
+		{"CR", "a\n  b", []string{"<CR>"}, "", "a\n  b", 1, 2, ""},
+		{"BS", "abc", []string{"$<BS>"}, "", "abc", 0, 1, ""},
+		{"dh", "abc", []string{"ldh"}, "", "bc", 0, 0, ""},
+		{"db", "foo bar", []string{"$db"}, "", "foo r", 0, 4, ""},
+		{"d0", "foo bar", []string{"$d0"}, "", "r", 0, 0, ""},
+		{"dF", "a,b,c", []string{"$dF,"}, "", "a,bc", 0, 3, ""},
+		{"3J", "a\nb\nc\nd", []string{"3J"}, "", "a b c\nd", 0, 4, ""},
+		{"3p", "ab", []string{"yl3p"}, "", "aaaab", 0, 4, ""},
+		{":m lines", "a\nb\nc\nd", []string{":1,2m$<CR>"}, "", "c\nd\na\nb", 3, 0, "Moved 2 lines"},
+		{":t lines", "a\nb\nc\nd", []string{":1,2t$<CR>"}, "", "a\nb\nc\nd\na\nb", 5, 0, "Copied 2 lines"},
+		{":s empty pattern", "abc abc", []string{"/b<CR>", ":s//X/g<CR>"}, "", "aXc aXc", 0, 1, "2 substitutions"},
+		{":s groups", "key=val", []string{`:s/\(\w\+\)=\(\w\+\)/\2=\1/<CR>`}, "", "val=key", 0, 0, "1 substitution"},
+		{"~ at end", "ab", []string{"$~"}, "", "aB", 0, 1, ""},
+		{"cw on blanks", "a  b", []string{"lcwX<Esc>"}, "", "aXb", 0, 1, ""},
+		{"x on empty line", "", []string{"x"}, "", "", 0, 0, ""},
+		{"yiw on blanks", "a   b", []string{"lyiwP"}, "", "a      b", 0, 4, ""},
+		{"visual gg", "a\nb\nc", []string{"Gvggd"}, "", "", 0, 0, ""},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			e := New(strings.Split(c.text, "\n"), Hooks{})

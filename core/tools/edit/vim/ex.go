@@ -274,7 +274,7 @@ func (e *Engine) ex(line string) error {
 		return e.global(r, hasRange, after, name == "vglobal" || bang)
 	case "join":
 		if !hasRange {
-			r.last = r.first + 1
+			r.last = min(r.first+1, len(e.Lines)-1)
 		}
 		e.Line = r.first
 		e.join(r.last-r.first+1, !bang)

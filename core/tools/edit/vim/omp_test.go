@@ -80,6 +80,28 @@ var vimNotOmp = map[string]string{
 	":s e":           ":s with e is quiet when nothing matches; omp ignores e and fails",
 	":s count":       ":s/a/x/ 2 works on 2 lines; omp ignores the count",
 	":s &":           ":s with & keeps the last :s's flags (here g); omp ignores &",
+	// Keys gopi had before the comparison reached them.
+	":g no match":      ":g that matches nothing fails with Pattern not found; omp reports it processed and marks the buffer modified",
+	"ZZ unmodified":    "ZZ writes only a modified buffer (status Closed f); omp always writes",
+	"r CR":             "r<CR> breaks the line; omp refuses it",
+	"CR":               "<CR> goes to the next line's first non-blank; omp has no <CR> in NORMAL mode",
+	"BS":               "<BS> moves left as h; omp has no <BS> in NORMAL mode",
+	"dh":               "dh deletes the character before the cursor (h is exclusive); omp also deletes the one under it",
+	"db":               "db leaves the cursor's character (b is exclusive); omp deletes it too",
+	"d0":               "d0 leaves the cursor's character (0 is exclusive); omp deletes it too",
+	"dF":               "dF leaves the cursor's character (F is exclusive); omp deletes it too",
+	"3J":               "3J joins three lines; omp joins four",
+	"3p":               "yl yanks one character, so 3p puts three; omp yanks two",
+	":m lines":         ":m leaves the cursor on the last line moved; omp on the first",
+	":t lines":         ":t leaves the cursor on the last line copied; omp on the first",
+	"range past end":   "a range past the buffer's end is refused; omp cuts it to the buffer and deletes the last line",
+	":s empty pattern": ":s//X/ uses the last search; omp matches the empty string everywhere",
+	":s groups":        "\\1 and \\2 in the replacement are the groups; omp puts them literally",
+	"~ at end":         "~ on the last character leaves the cursor on it; omp puts it past the line's end",
+	"cw on blanks":     "cw on blanks changes the blanks; omp also the word after them",
+	"x on empty line":  "x on an empty line changes nothing and leaves the buffer unmodified; omp marks it modified",
+	"yiw on blanks":    "iw on blanks is the blanks; omp takes the word after them",
+	"visual gg":        "gg moves a visual selection; omp has no g motions in visual mode",
 }
 
 // TestMatchesOmp runs every scenario through the engine and compares the
