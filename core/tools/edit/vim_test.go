@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -209,5 +210,23 @@ func TestVimPendingCommandLine(t *testing.T) {
 	out, failed = s.call(map[string]any{"file": "a.txt", "steps": []any{step("/g<CR>")}})
 	if failed || s.file("a.txt") != "1 1\n" || !strings.Contains(out, "Status: 2 substitutions") {
 		t.Fatalf("finished: %v %q\n%s", failed, s.file("a.txt"), out)
+	}
+}
+
+// TestVimViewKeys: zt scrolls the view the result shows, and H in the
+// next call goes to that view's first line.
+func TestVimViewKeys(t *testing.T) {
+	var text strings.Builder
+	for i := 1; i <= 40; i++ {
+		text.WriteString("line " + strconv.Itoa(i) + "\n")
+	}
+	s := newVimSession(t, map[string]string{"a.txt": text.String()})
+	out, failed := s.call(map[string]any{"file": "a.txt", "steps": []any{step("30Gzt")}})
+	if failed || !strings.Contains(out, "Viewport:\n>30│▏line 30\n 31│line 31") {
+		t.Fatalf("zt: %s", out)
+	}
+	out, failed = s.call(map[string]any{"file": "a.txt", "steps": []any{step("5jH")}})
+	if failed || !strings.Contains(out, "[CURSOR] Line 30, Column 1") {
+		t.Fatalf("H after zt: %s", out)
 	}
 }
