@@ -42,9 +42,10 @@ a line without <CR> waits in COMMAND mode for the next keys, in this call or the
 Ex (":" ... "<CR>"): :N, :w, :up, :wq, :x, :q, :q!, :e!, :e FILE (edit FILE in this buffer's place),
 :[range]d, :[range]y, :[range]s/re/new/[flags] (g all, i ignore case, n count only, e no error if
 none; c is ignored), :[range]g/re/d, :v/re/d, :[range]j, :[range]m N, :[range]t N, :put, :put!, :sort
-(! reverses, i ignores case), :[N]a TEXT and :[N]i TEXT (add lines after or before line N). Ranges: N, ., $, +N, -N, %, A,B, A;B (B counted from A). Patterns are regular
-expressions where, as in vim, ( ) { } | + are literal and \( \) \{ \} \| \+ are operators; & and \1..\9
-in the replacement stand for the match and its groups. u undoes a change; :e! reloads the file as last saved.`
+(! reverses, i ignores case), :[N]a TEXT and :[N]i TEXT (add lines after or before line N). Ranges: N,
+., $, +N, -N, %, A,B, A;B (B counted from A). Patterns are regular expressions where, as in vim,
+( ) { } | + are literal and \( \) \{ \} \| \+ are operators; & and \1..\9 in the replacement stand for
+the match and its groups. u undoes a change; :e! reloads the file as last saved.`
 
 // vimSchema is vim mode's parameter schema (omp's, field for field).
 func vimSchema() *tool.Schema {
