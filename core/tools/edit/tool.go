@@ -173,4 +173,8 @@ type FileResult struct {
 	Diff             string                `json:"diff,omitempty"`
 	FirstChangedLine int                   `json:"firstChangedLine,omitempty"`
 	Diagnostics      *tool.FileDiagnostics `json:"diagnostics,omitempty"` // this file's share of Details.Diagnostics
+	// IsError marks a file whose operation failed (apply_patch mode, where
+	// the others still run); ErrorText is why.
+	IsError   bool   `json:"isError,omitempty"`
+	ErrorText string `json:"errorText,omitempty"`
 }

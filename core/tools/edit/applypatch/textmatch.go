@@ -13,7 +13,7 @@ func matchesAsText(chunks []Chunk) bool {
 		return false
 	}
 	c := chunks[0]
-	return c.PatchMode && len(c.Locators) == 0 && !c.HasContextLines && len(c.OldLines) > 0 && c.LineHint == 0 && !c.EndOfFile
+	return len(c.Locators) == 0 && !c.HasContextLines && len(c.OldLines) > 0 && c.LineHint == 0 && !c.EndOfFile
 }
 
 // replaceAsText applies such a hunk to text: its removed lines, joined,
