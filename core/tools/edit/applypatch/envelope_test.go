@@ -90,3 +90,18 @@ func TestFoldTable(t *testing.T) {
 		t.Fatalf("fold = %q, want %q", got, want)
 	}
 }
+
+// Markers are trimmed as JavaScript trims: U+FEFF is white space, U+0085
+// (which Go counts as space) is not.
+func TestParseEnvelopeTrimsAsJavaScript(t *testing.T) {
+	t.Parallel()
+	if ops, err := ParseEnvelope("\ufeff*** Begin Patch\n*** Delete File: a\ufeff\n\u00a0*** End Patch\ufeff"); err != nil || len(ops) != 1 || ops[0].Path != "a" {
+		t.Errorf("U+FEFF and U+00A0 around markers: %+v %v", ops, err)
+	}
+	if _, err := ParseEnvelope("*** Begin Patch\u0085\n*** Delete File: a\n*** End Patch"); err == nil || err.Error() != "The first line of the patch must be '*** Begin Patch'" {
+		t.Errorf("U+0085 after the begin marker: %v", err)
+	}
+	if ops, err := ParseEnvelope("*** Begin Patch\n*** Delete File: a\u0085\n*** End Patch"); err != nil || len(ops) != 1 || ops[0].Path != "a\u0085" {
+		t.Errorf("U+0085 after a path: %+v %v", ops, err)
+	}
+}
