@@ -51,9 +51,11 @@ func replaceAsText(text string, c Chunk, shown string) (string, error) {
 	case m.above == 0:
 		return "", fmt.Errorf("Failed to find expected lines in %s:\n%s", shown, old)
 	}
+	// The window's text is replaced by the added lines' text: no added
+	// lines leave the window one empty line, as in omp.
 	actual := lines[m.start : m.start+len(target)]
 	out := append([]string(nil), lines[:m.start]...)
-	out = append(out, reindent(target, actual, c.NewLines)...)
+	out = append(out, strings.Split(strings.Join(reindent(target, actual, c.NewLines), "\n"), "\n")...)
 	out = append(out, lines[m.start+len(target):]...)
 	return strings.Join(out, "\n"), nil
 }
