@@ -49,11 +49,14 @@ result. The input is read from standard input unless --input is given:
                the buffer lives for this one call
 
 Relative paths start at the current directory. Nothing is written when a
-hashline or replace edit fails; patch and apply_patch keep the operations
-that ran before a failing one (patch also runs those after it).
+hashline or replace edit fails; patch and apply_patch apply each operation
+(each file section of an apply_patch patch) on its own: one that fails
+changes nothing and is reported, the others still run.
 
-Exit status: 0 when the edit was applied, 2 when it failed (the tool's error
-text goes to standard error).
+Exit status: 0 when the edit was applied, 2 when it failed, or when one of
+the files of an apply_patch patch failed (the tool's error text goes to
+standard error; for a partly applied apply_patch patch the result, naming
+the failures, goes to standard output).
 
 Flags:
 `
@@ -110,8 +113,24 @@ func runEdit(ctx context.Context, env *cliEnv, args []string) int {
 	} else {
 		fmt.Fprintln(env.stdout, strings.TrimRight(res.FirstText(), "\n"))
 	}
-	if res.IsError {
+	if res.IsError || partlyFailed(res) {
 		return exitError
 	}
 	return exitMatch
+}
+
+// partlyFailed reports whether an edit result that is not an error lists
+// a file whose operation failed (an apply_patch patch where the other
+// files were applied).
+func partlyFailed(res *tool.Result) bool {
+	d, ok := res.Details.(*edit.Details)
+	if !ok {
+		return false
+	}
+	for _, f := range d.PerFileResults {
+		if f.IsError {
+			return true
+		}
+	}
+	return false
 }

@@ -104,11 +104,11 @@ func callPaths(env *tool.Env, name string, args map[string]any) []string {
 		}
 		input := str(args, "input")
 		if strings.Contains(input, "*** Begin Patch") {
-			if hunks, err := applypatch.Parse(input); err == nil {
-				for _, h := range hunks {
-					raw = append(raw, h.Path)
-					if h.MovePath != "" {
-						raw = append(raw, h.MovePath)
+			if ops, err := applypatch.ParseEnvelope(input); err == nil {
+				for _, op := range ops {
+					raw = append(raw, op.Path)
+					if op.MovePath != "" {
+						raw = append(raw, op.MovePath)
 					}
 				}
 			}

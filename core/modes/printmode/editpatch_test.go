@@ -37,6 +37,27 @@ func TestPatchEditMode(t *testing.T) {
 	}
 }
 
+// TestApplyPatchEditMode: with PI_EDIT_VARIANT=apply_patch the edit tool
+// takes a Codex patch; its Update File section is found as patch mode finds
+// hunks (the context here lacks the tab indentation), and a section for a
+// missing file is reported while the other is applied, in a result that,
+// as omp's, is not an error.
+func TestApplyPatchEditMode(t *testing.T) {
+	t.Parallel()
+	patch := "*** Begin Patch\n*** Update File: missing.go\n@@\n-x\n+y\n*** Update File: greet.go\n@@ func greet() string {\n-return \"Hello\"\n+return \"Hello, world!\"\n*** End Patch"
+	r := newAgentRig(t,
+		mockllm.Turn{Blocks: []mockllm.Block{agentrig.ToolCall("edit", map[string]any{"input": patch})}},
+		mockllm.Turn{Blocks: []mockllm.Block{mockllm.Text("Done.")}},
+	)
+	if props := greetTheWorld(t, r, "apply_patch"); props["input"] == nil || props["path"] != nil {
+		t.Fatalf("edit schema in apply_patch mode: %v", props)
+	}
+	editResult := agentrig.MustMarshal(t, r.RequestMessages(1))
+	if !strings.Contains(editResult, `Error editing missing.go: File not found: missing.go\nUpdated greet.go`) || strings.Contains(editResult, `"is_error":true`) {
+		t.Fatalf("edit result as sent: %s", editResult)
+	}
+}
+
 // TestVimEditMode: with PI_EDIT_VARIANT=vim the edit tool takes vim keys;
 // two calls in one session share the open buffer, so the second one's u
 // undoes the first one's change and the file is saved after each.

@@ -124,21 +124,22 @@ func TestApplyPatchMoveRefusesProtectedSource(t *testing.T) {
 	wantNoFile(t, dir, "c.txt")
 }
 
-// The result of a move names the source and the destination.
+// The result of a move names the source and the destination, as omp's.
 func TestApplyPatchMoveNamesBothPaths(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()
 	writeFiles(t, dir, 0o644, "rs.txt=one\n")
 	res := runEdit(t, dir, tool.EditApplyPatch, patchArgs("*** Update File: rs.txt", "*** Move to: sub/rs2.txt", "@@", "-one", "+two"))
-	if want := "Success. Updated the following files:\nM rs.txt -> sub/rs2.txt"; res.IsError || res.FirstText() != want {
+	if want := "Updated and moved rs.txt to sub/rs2.txt"; res.IsError || res.FirstText() != want {
 		t.Fatalf("got error=%v:\n%s\nwant:\n%s", res.IsError, res.FirstText(), want)
 	}
 	wantFile(t, dir, "sub/rs2.txt", "two\n")
 }
 
-// A patch naming a read-only file anywhere is refused before its first
-// operation runs: no file changes.
-func TestApplyPatchRefusalChangesNothing(t *testing.T) {
+// A read-only file in a patch of several files is refused before its
+// own section writes anything; the other sections still apply, as every
+// failing section in omp's apply_patch leaves the others be.
+func TestApplyPatchRefusalIsPerFile(t *testing.T) {
 	t.Parallel()
 	for _, last := range [][]string{
 		{"*** Delete File: ro.txt"},
@@ -150,13 +151,18 @@ func TestApplyPatchRefusalChangesNothing(t *testing.T) {
 		writeFiles(t, dir, 0o444, "ro.txt=ro\n")
 		lines := append([]string{"*** Add File: new.txt", "+n", "*** Update File: a.txt", "@@", "-a", "+A", "*** Delete File: gone.txt"}, last...)
 		res := runEdit(t, dir, tool.EditApplyPatch, patchArgs(lines...))
-		if msg := res.FirstText(); !res.IsError || !strings.Contains(msg, "ro.txt is read-only") || strings.Contains(msg, "were applied") {
-			t.Fatalf("%s: want a refusal before any change, got error=%v: %s", last[0], res.IsError, msg)
+		msg := res.FirstText()
+		if res.IsError || !strings.HasPrefix(msg, "Created new.txt\nUpdated a.txt\nDeleted gone.txt\nError editing ro.txt: ") || !strings.Contains(msg, "ro.txt is read-only") {
+			t.Fatalf("%s: want the others applied and ro.txt refused, got error=%v: %s", last[0], res.IsError, msg)
 		}
-		wantNoFile(t, dir, "new.txt")
+		d := res.Details.(*Details)
+		if len(d.PerFileResults) != 4 || !d.PerFileResults[3].IsError || d.PerFileResults[3].Path != "ro.txt" || d.PerFileResults[1].IsError {
+			t.Errorf("%s: per-file results %+v", last[0], d.PerFileResults)
+		}
+		wantFile(t, dir, "new.txt", "n\n")
+		wantFile(t, dir, "a.txt", "A\n")
+		wantNoFile(t, dir, "gone.txt")
 		wantNoFile(t, dir, "moved.txt")
-		wantFile(t, dir, "a.txt", "a\n")
-		wantFile(t, dir, "gone.txt", "g\n")
 		wantFile(t, dir, "ro.txt", "ro\n")
 	}
 }

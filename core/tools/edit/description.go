@@ -83,7 +83,8 @@ const applyPatchDescription = `Edit files with a patch in this format (paths rel
 +added line
 *** End Patch
 
-Show about 3 lines of context above and below each change; use one or more "@@ line" markers when
-context alone is ambiguous. Chunks of one file must appear in file order. Use "*** End of File"
-after a chunk that ends at the end of the file. Operations are applied in order; if one fails, the
-ones before it stay applied.`
+Show about 3 lines of context above and below each change; when context alone is ambiguous, add a
+"@@ line" naming a line before the change (several, outermost first, to narrow it down). Use
+"*** End of File" after a chunk that ends at the end of the file. Add File writes the whole file
+(replacing one that exists). Each file is changed on its own: if one fails, it is left as it was,
+the result says why, and the other files are still changed.`

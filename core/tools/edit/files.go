@@ -111,6 +111,12 @@ func (t *Tool) snapshot(abs string) (hashedit.Snapshot, bool) {
 // the other modes write through them too, so every write has the same
 // side effects.
 
+// Abs resolves a path as the model wrote it, as every mode does (see
+// tool.Env.Resolve): relative to the working directory, "~" the home
+// directory, local:// the session's scratch directory, and while plan
+// mode is on a bare plan file name the plan file.
+func (t *Tool) Abs(path string) string { return t.env.Resolve(path) }
+
 // ReadFile reads a whole file.
 func (t *Tool) ReadFile(abs string) ([]byte, error) { return t.env.ReadFile(fileCtx, abs) }
 

@@ -32,6 +32,10 @@ import (
 //   - want/diff: optional, the unified diff in the details;
 //   - want/<path>: every file that exists after the call, with its content.
 //
+// A file section (before or after) that ends with the line
+// "\ No newline at end of file" stands for its text without that line and
+// without the line break before it, as in a unified diff.
+//
 // In input and args.json, {{path:N}} stands for the anchor of line N of
 // <path> as seen (seen/<path> when present, else the file itself).
 func TestGolden(t *testing.T) {
@@ -44,6 +48,26 @@ func TestGolden(t *testing.T) {
 		name := filepath.Base(filepath.Dir(file)) + "/" + strings.TrimSuffix(filepath.Base(file), ".txtar")
 		t.Run(name, func(t *testing.T) { runGolden(t, file) })
 	}
+}
+
+// noEOL is the line a golden file section ends with when the file does
+// not end with a line break.
+const noEOL = "\\ No newline at end of file\n"
+
+// withoutNoEOL is the file a section stands for (see noEOL).
+func withoutNoEOL(s string) string {
+	if t, ok := strings.CutSuffix(s, "\n"+noEOL); ok {
+		return t
+	}
+	return s
+}
+
+// withNoEOL is the section text for a file's content (see noEOL).
+func withNoEOL(s string) string {
+	if s == "" || strings.HasSuffix(s, "\n") {
+		return s
+	}
+	return s + "\n" + noEOL
 }
 
 var anchorRef = regexp.MustCompile(`\{\{([^}:]+):(\d+)\}\}`)
@@ -81,7 +105,7 @@ func runGolden(t *testing.T, file string) {
 			if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 				t.Fatal(err)
 			}
-			if err := os.WriteFile(path, f.Data, 0o644); err != nil {
+			if err := os.WriteFile(path, []byte(withoutNoEOL(string(f.Data))), 0o644); err != nil {
 				t.Fatal(err)
 			}
 		}
@@ -140,7 +164,7 @@ func runGolden(t *testing.T, file string) {
 		}
 		rel, _ := filepath.Rel(dir, p)
 		data, err := os.ReadFile(p)
-		got["want/"+filepath.ToSlash(rel)] = string(data)
+		got["want/"+filepath.ToSlash(rel)] = withNoEOL(string(data))
 		return err
 	})
 	if err != nil {

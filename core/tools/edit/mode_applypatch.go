@@ -1,8 +1,7 @@
 package edit
 
 import (
-	"cmp"
-	"slices"
+	"fmt"
 	"strings"
 
 	"github.com/gopi-agent/gopi/core/tool"
@@ -11,32 +10,32 @@ import (
 	"github.com/gopi-agent/gopi/core/tools/edit/textfile"
 )
 
-// runApplyPatch applies a Codex-style patch. A file the patch may not
-// change (read-only, or hard-linked where it would be replaced) fails it
-// before anything is written. Otherwise operations run in order and are
-// not rolled back: when one fails, the error says which ones had already
-// been applied.
+// runApplyPatch applies a Codex "*** Begin Patch" envelope as omp does:
+// each file section is one patch-mode operation (Add File a create,
+// Delete File a delete, Update File an update of its body's hunks, with
+// its Move to as the rename), applied by the same applier, one after
+// another. A patch of one section fails as that operation does. With
+// several, each is all or nothing for its file and one that fails does
+// not stop the others: the result lists every section's outcome
+// ("Updated a.txt", "Error editing b.txt: …") and, as in omp, is not an
+// error result; the failed ones are marked in its per-file details.
 func (t *Tool) runApplyPatch(input string) (*tool.Result, error) {
-	for _, line := range strings.Split(input, "\n") {
-		for _, marker := range []string{"*** Add File:", "*** Update File:", "*** Delete File:", "*** Move to:"} {
-			if p, ok := strings.CutPrefix(strings.TrimSpace(line), marker); ok {
-				if err := t.refuseHostURI(p); err != nil {
-					return nil, err
-				}
-			}
-		}
-	}
-	hunks, err := applypatch.Parse(input)
+	ops, err := applypatch.ParseEnvelope(input)
 	if err != nil {
 		return nil, err
 	}
 	// Every file the patch touches stays locked until the last operation
 	// is done, so a concurrent edit comes before or after the whole patch.
 	var abs []string
-	for _, h := range hunks {
-		abs = append(abs, applypatch.Resolve(h.Path, t.env.Cwd))
-		if h.MovePath != "" {
-			abs = append(abs, applypatch.Resolve(h.MovePath, t.env.Cwd))
+	for _, op := range ops {
+		for _, p := range []string{op.Path, op.MovePath} {
+			if p == "" {
+				continue
+			}
+			if err := t.refuseHostURI(p); err != nil {
+				return nil, err
+			}
+			abs = append(abs, t.Abs(p))
 		}
 	}
 	unlock, err := lock(abs...)
@@ -44,37 +43,47 @@ func (t *Tool) runApplyPatch(input string) (*tool.Result, error) {
 		return nil, err
 	}
 	defer unlock()
-	res, err := applypatch.ApplyHunks(hunks, t.env.Cwd, t)
-	if err != nil {
-		if len(res.Changes) > 0 {
-			var done []string
-			for _, c := range res.Changes {
-				done = append(done, c.Line())
-			}
-			return nil, &tool.Error{Msg: err.Error() + "\n\nOperations before the failing one were applied: " + strings.Join(done, ", "), Err: err}
-		}
-		return nil, err
-	}
+
 	details := &Details{Mode: string(tool.EditApplyPatch)}
-	for _, c := range res.Changes {
-		fr, edits := changeResult(c)
-		if written := cmp.Or(c.NewAbs, c.AbsPath); c.Kind != applypatch.DeleteFile {
-			t.diag.changed(written, c.Path, edits)
+	var texts []string
+	for _, op := range ops {
+		text, changes, err := t.patchOp(op.Path, entryOf(op))
+		if err != nil {
+			if len(ops) == 1 {
+				return nil, err
+			}
+			texts = append(texts, fmt.Sprintf("Error editing %s: %v", op.Path, err))
+			details.PerFileResults = append(details.PerFileResults, FileResult{Path: op.Path, IsError: true, ErrorText: err.Error()})
+			continue
 		}
-		details.PerFileResults = append(details.PerFileResults, fr)
-		details.Diff += fr.Diff
-		for _, p := range []string{c.AbsPath, c.NewAbs} {
-			if w := t.env.OutsideCwdWarning(p); p != "" && w != "" && !slices.Contains(details.Warnings, w) {
-				details.Warnings = append(details.Warnings, w)
+		texts = append(texts, text)
+		for _, c := range changes {
+			fr := t.recordChange(c, details)
+			details.PerFileResults = append(details.PerFileResults, fr)
+			details.Diff += fr.Diff
+			if details.FirstChangedLine == 0 {
+				details.FirstChangedLine = fr.FirstChangedLine
 			}
 		}
 	}
-	if len(details.PerFileResults) == 1 {
+	if len(ops) == 1 && len(details.PerFileResults) == 1 {
 		fr := details.PerFileResults[0]
-		details.Path, details.Op, details.FirstChangedLine = fr.Path, fr.Op, fr.FirstChangedLine
+		details.Path, details.Op = fr.Path, fr.Op
 		details.PerFileResults = nil
 	}
-	return tool.TextResult(withWarnings(strings.TrimSuffix(res.Summary(), "\n"), details.Warnings), details), nil
+	return tool.TextResult(withWarnings(strings.Join(texts, "\n"), details.Warnings), details), nil
+}
+
+// entryOf is the patch-mode operation a file section of the envelope is.
+func entryOf(op applypatch.FileOp) patchModeEntry {
+	e := patchModeEntry{Op: "update", Rename: op.MovePath, Diff: op.Diff}
+	switch op.Kind {
+	case applypatch.AddFile:
+		e.Op = "create"
+	case applypatch.DeleteFile:
+		e.Op = "delete"
+	}
+	return e
 }
 
 // changeResult describes one applied operation: its kind and its diff,
@@ -91,7 +100,7 @@ func changeResult(c applypatch.Change) (FileResult, []diff.Edit) {
 		if c.NewPath != "" {
 			fr.Op = "move"
 		}
-		oldLines, newLines, oldFinal, newFinal = c.OldLines, c.NewLines, c.OldFinal, len(c.NewLines) > 0
+		oldLines, newLines, oldFinal, newFinal = c.OldLines, c.NewLines, c.OldFinal, c.NewFinal
 		edits = diff.LinesInRegions(oldLines, newLines, c.Regions)
 	default:
 		fr.Op = "delete"

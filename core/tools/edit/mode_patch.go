@@ -4,7 +4,6 @@ import (
 	"cmp"
 	"errors"
 	"fmt"
-	"io/fs"
 	"slices"
 	"strings"
 
@@ -69,12 +68,12 @@ func (t *Tool) runPatch(a patchModeArgs) (*tool.Result, error) {
 	if len(a.Edits) == 0 {
 		return nil, errors.New(`edits is empty: give at least one operation, e.g. {"op": "update", "diff": "@@ ..."}`)
 	}
-	abs := []string{applypatch.Resolve(a.Path, t.env.Cwd)}
+	var abs []string
 	for _, p := range append([]string{a.Path}, renames(a.Edits)...) {
 		if err := t.refuseHostURI(p); err != nil {
 			return nil, err
 		}
-		abs = append(abs, applypatch.Resolve(p, t.env.Cwd))
+		abs = append(abs, t.Abs(p))
 	}
 	unlock, err := lock(abs...)
 	if err != nil {
@@ -98,21 +97,13 @@ func (t *Tool) runPatch(a patchModeArgs) (*tool.Result, error) {
 		}
 		texts = append(texts, text)
 		for _, c := range changes {
-			fr, edits := changeResult(c)
-			if c.Kind != applypatch.DeleteFile {
-				t.diag.changed(cmp.Or(c.NewAbs, c.AbsPath), cmp.Or(c.NewPath, c.Path), edits)
-			}
+			fr := t.recordChange(c, details)
 			results = append(results, fr)
 			if fr.Diff != "" {
 				diffs = append(diffs, fr.Diff)
 			}
 			if details.FirstChangedLine == 0 {
 				details.FirstChangedLine = fr.FirstChangedLine
-			}
-			for _, p := range []string{c.AbsPath, c.NewAbs} {
-				if w := t.env.OutsideCwdWarning(p); p != "" && w != "" && !slices.Contains(details.Warnings, w) {
-					details.Warnings = append(details.Warnings, w)
-				}
 			}
 		}
 	}
@@ -125,6 +116,22 @@ func (t *Tool) runPatch(a patchModeArgs) (*tool.Result, error) {
 		details.Path, details.Op = results[0].Path, results[0].Op
 	}
 	return tool.TextResult(withWarnings(text, details.Warnings), details), nil
+}
+
+// recordChange describes a change an operation made (see changeResult),
+// hands the file written to the language servers, and adds to details'
+// warnings when the change lies outside the working directory.
+func (t *Tool) recordChange(c applypatch.Change, details *Details) FileResult {
+	fr, edits := changeResult(c)
+	if c.Kind != applypatch.DeleteFile {
+		t.diag.changed(cmp.Or(c.NewAbs, c.AbsPath), cmp.Or(c.NewPath, c.Path), edits)
+	}
+	for _, p := range []string{c.AbsPath, c.NewAbs} {
+		if w := t.env.OutsideCwdWarning(p); p != "" && w != "" && !slices.Contains(details.Warnings, w) {
+			details.Warnings = append(details.Warnings, w)
+		}
+	}
+	return fr
 }
 
 // renames lists the rename targets of the entries.
@@ -141,83 +148,18 @@ func renames(edits []patchModeEntry) []string {
 // patchOp applies one operation to the file at path and returns the
 // result's line with what changed on disk.
 func (t *Tool) patchOp(path string, e patchModeEntry) (string, []applypatch.Change, error) {
-	abs := applypatch.Resolve(path, t.env.Cwd)
-	op := e.Op
-	if op != "create" && op != "delete" {
-		op = "update"
-	}
-	if e.Rename != "" && applypatch.Resolve(e.Rename, t.env.Cwd) == abs {
-		return "", nil, errors.New("rename path is the same as source path")
-	}
-	switch op {
-	case "create":
-		if e.Diff == "" {
-			return "", nil, errors.New("Create operation requires diff (file content)")
-		}
-		changes, err := t.patchCreate(path, abs, applypatch.CreateContent(e.Diff))
-		return "Created " + path, changes, err
-	case "delete":
-		if err := t.mustExist(path, abs); err != nil {
-			return "", nil, err
-		}
-		res, err := applypatch.ApplyHunks([]applypatch.Hunk{{Kind: applypatch.DeleteFile, Path: path}}, t.env.Cwd, t)
-		return "Deleted " + path, changesOf(res), err
-	}
-	if e.Diff == "" {
-		return "", nil, errors.New("Update operation requires diff (hunks)")
-	}
-	if err := t.mustExist(path, abs); err != nil {
-		return "", nil, err
-	}
-	chunks, err := applypatch.ParseDiffHunks(e.Diff)
-	if err != nil {
-		return "", nil, err
-	}
-	res, err := applypatch.ApplyHunks([]applypatch.Hunk{{Kind: applypatch.UpdateFile, Path: path, MovePath: e.Rename, Chunks: chunks}}, t.env.Cwd, t)
+	op := applypatch.FileOp{Kind: applypatch.UpdateFile, Path: path, MovePath: e.Rename, Diff: e.Diff}
 	text := "Updated " + path
-	if e.Rename != "" {
-		text = fmt.Sprintf("Updated and moved %s to %s", path, e.Rename)
+	switch e.Op {
+	case "create":
+		op.Kind, text = applypatch.AddFile, "Created "+path
+	case "delete":
+		op.Kind, text = applypatch.DeleteFile, "Deleted "+path
+	default:
+		if e.Rename != "" {
+			text = fmt.Sprintf("Updated and moved %s to %s", path, e.Rename)
+		}
 	}
-	return text, changesOf(res), err
-}
-
-// patchCreate writes content as the whole file: a new file (with its
-// missing parent directories), or an existing one replaced, as the
-// reference's create does.
-func (t *Tool) patchCreate(path, abs, content string) ([]applypatch.Change, error) {
-	fi, err := t.Stat(abs)
-	if err != nil {
-		res, err := applypatch.ApplyHunks([]applypatch.Hunk{{Kind: applypatch.AddFile, Path: path, Contents: content}}, t.env.Cwd, t)
-		return changesOf(res), err
-	}
-	if fi.IsDir() {
-		return nil, fmt.Errorf("Cannot create %s: it is a directory; name a file", path)
-	}
-	if err := t.CanReplace(abs); err != nil {
-		return nil, fmt.Errorf("Failed to write file %s: %v", path, err)
-	}
-	old, err := t.ReadFile(abs)
-	if err != nil {
-		return nil, fmt.Errorf("Failed to read file %s: %v", path, err)
-	}
-	if err := t.WriteFile(abs, []byte(content)); err != nil {
-		return nil, fmt.Errorf("Failed to write file %s: %v", path, err)
-	}
-	return []applypatch.Change{{Kind: applypatch.AddFile, Path: path, AbsPath: abs, Old: string(old), New: content}}, nil
-}
-
-// mustExist fails with the reference's text when there is no file at abs.
-func (t *Tool) mustExist(path, abs string) error {
-	if _, err := t.Stat(abs); errors.Is(err, fs.ErrNotExist) {
-		return fmt.Errorf("File not found: %s", path)
-	}
-	return nil
-}
-
-// changesOf returns the changes of an apply result (nil for none).
-func changesOf(res *applypatch.Result) []applypatch.Change {
-	if res == nil {
-		return nil
-	}
-	return res.Changes
+	changes, err := applypatch.ApplyOp(op, t)
+	return text, changes, err
 }

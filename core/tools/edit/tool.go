@@ -6,9 +6,9 @@
 //   - replace: old text / new text, exact first, then tolerant of white
 //     space (package replace);
 //   - patch: {path, edits: [{op, rename, diff}]}, diff hunks for one file
-//     per call, located and applied by the apply_patch engine;
-//   - apply_patch: the Codex "*** Begin Patch" envelope (package
-//     applypatch);
+//     per call, located and applied as omp does (package applypatch);
+//   - apply_patch: the Codex "*** Begin Patch" envelope, each file section
+//     of it one patch-mode operation run by the same applier;
 //   - vim: vim keys and ex commands on a buffer kept open across calls
 //     (package vim), saved after each call.
 //
@@ -173,4 +173,8 @@ type FileResult struct {
 	Diff             string                `json:"diff,omitempty"`
 	FirstChangedLine int                   `json:"firstChangedLine,omitempty"`
 	Diagnostics      *tool.FileDiagnostics `json:"diagnostics,omitempty"` // this file's share of Details.Diagnostics
+	// IsError marks a file whose operation failed (apply_patch mode, where
+	// the others still run); ErrorText is why.
+	IsError   bool   `json:"isError,omitempty"`
+	ErrorText string `json:"errorText,omitempty"`
 }

@@ -17,6 +17,12 @@ func runEdit(t *testing.T, cwd string, mode tool.EditMode, args any) *tool.Resul
 	t.Helper()
 	env := tool.NewEnv(cwd)
 	env.Settings.EditMode = mode
+	return runEditIn(t, env, mode, args)
+}
+
+// runEditIn runs one edit call in mode with env.
+func runEditIn(t *testing.T, env *tool.Env, mode tool.EditMode, args any) *tool.Result {
+	t.Helper()
 	raw, _ := json.Marshal(args)
 	res, err := tool.Run(context.Background(), NewMode(env, mode), raw, nil)
 	if err != nil {

@@ -13,11 +13,13 @@ import (
 	"github.com/gopi-agent/gopi/core/tools/edit/textfile"
 )
 
-// FS is the file access the applier needs. Paths are absolute. WriteFile
+// FS is the file access the applier needs. Abs turns a path as the model
+// wrote it into the absolute path every other method takes. WriteFile
 // replaces a file's content (atomically, keeping its mode, in the real
 // implementation) and fails with an fs.ErrNotExist error when the parent
 // directory is missing.
 type FS interface {
+	Abs(path string) string
 	ReadFile(path string) ([]byte, error)
 	WriteFile(path string, data []byte) error
 	MkdirAll(path string) error
@@ -48,11 +50,11 @@ type Change struct {
 	Old     string // previous content ("" for an added file)
 	New     string // new content ("" for a deleted file)
 	// For an UpdateFile: the lines of Old and New decoded ("\n" line
-	// breaks, no byte-order mark, no terminators), whether Old ended with a
-	// line break (New always does unless empty), and the stretches of lines
-	// the chunks replaced, so a diff only needs to look inside them.
+	// breaks, no byte-order mark, no terminators), whether each ended with
+	// a line break, and the stretches of lines that differ, so a diff only
+	// needs to look inside them.
 	OldLines, NewLines []string
-	OldFinal           bool
+	OldFinal, NewFinal bool
 	Regions            []diff.Region
 }
 
@@ -61,68 +63,22 @@ type Result struct {
 	Changes []Change
 }
 
-// Line is the change as the summary lists it: "A path", "M path" or
-// "D path", with paths as the patch wrote them, and "M old -> new" for a
-// moved file.
-func (c Change) Line() string {
-	switch {
-	case c.Kind == AddFile:
-		return "A " + c.Path
-	case c.Kind == DeleteFile:
-		return "D " + c.Path
-	case c.NewPath != "":
-		return "M " + c.Path + " -> " + c.NewPath
-	}
-	return "M " + c.Path
-}
-
-// Summary renders the git-style report of a successful apply: a header
-// line then one Line per change, added files first, then modified ones
-// (moved files among them, naming both paths), then deleted ones.
-func (r *Result) Summary() string {
-	var b strings.Builder
-	b.WriteString("Success. Updated the following files:\n")
-	for _, k := range []Kind{AddFile, UpdateFile, DeleteFile} {
-		for _, c := range r.Changes {
-			if c.Kind == k {
-				b.WriteString(c.Line() + "\n")
-			}
-		}
-	}
-	return b.String()
-}
-
-// ErrNoFiles is returned for a patch without any file operation.
-var ErrNoFiles = errors.New("No files were modified.")
-
-// Apply parses patch and applies its hunks in order against cwd. Files
-// the FS refuses to change (see FS.CanReplace and FS.CanRemove) are
-// looked for first, so that such a refusal fails the patch before
-// anything is written. Past that, hunks are not transactional: when one
-// fails, the ones before it stay applied (the returned Result lists them)
-// and the rest are skipped. Updates keep a file's byte-order mark and CRLF
-// line endings, and always end the file with one line break.
-func Apply(patch, cwd string, fsys FS) (*Result, error) {
-	hunks, err := Parse(patch)
-	if err != nil {
-		return &Result{}, err
-	}
-	return ApplyHunks(hunks, cwd, fsys)
-}
-
-// ApplyHunks applies parsed hunks; see Apply.
-func ApplyHunks(hunks []Hunk, cwd string, fsys FS) (*Result, error) {
+// ApplyHunks applies hunks in order. Files the FS refuses to change (see
+// FS.CanReplace and FS.CanRemove) are looked for first, so that such a
+// refusal fails before anything is written. Past that, hunks are not
+// transactional: when one fails, the ones before it stay applied (the
+// returned Result lists them) and the rest are skipped. Updates keep a
+// file's byte-order mark and line endings, and whether it ends with a line
+// break.
+func ApplyHunks(hunks []Hunk, fsys FS) (*Result, error) {
 	res := &Result{}
-	if len(hunks) == 0 {
-		return res, ErrNoFiles
-	}
 	// A path an earlier hunk changes is checked when its own hunk runs
 	// (applyHunk checks again): the state it will have then is unknown.
 	touched := map[string]bool{}
 	for _, h := range hunks {
-		abs, dest := Resolve(h.Path, cwd), ""
+		abs, dest := fsys.Abs(h.Path), ""
 		if h.MovePath != "" {
-			dest = Resolve(h.MovePath, cwd)
+			dest = fsys.Abs(h.MovePath)
 		}
 		if !touched[abs] && !touched[dest] {
 			if err := refusal(h, abs, dest, fsys); err != nil {
@@ -135,22 +91,13 @@ func ApplyHunks(hunks []Hunk, cwd string, fsys FS) (*Result, error) {
 		}
 	}
 	for _, h := range hunks {
-		c, err := applyHunk(h, cwd, fsys)
+		c, err := applyHunk(h, fsys)
 		if err != nil {
 			return res, err
 		}
 		res.Changes = append(res.Changes, c)
 	}
 	return res, nil
-}
-
-// Resolve returns the absolute path a patch's path names: an absolute
-// path as it is (cleaned), a relative one joined to cwd.
-func Resolve(path, cwd string) string {
-	if filepath.IsAbs(path) {
-		return filepath.Clean(path)
-	}
-	return filepath.Join(cwd, path)
 }
 
 // refusal is the error for a hunk that would change a file the FS says
@@ -188,26 +135,20 @@ func refusal(h Hunk, abs, dest string, fsys FS) error {
 	return nil
 }
 
-func applyHunk(h Hunk, cwd string, fsys FS) (Change, error) {
-	abs := Resolve(h.Path, cwd)
+func applyHunk(h Hunk, fsys FS) (Change, error) {
+	abs := fsys.Abs(h.Path)
 	c := Change{Kind: h.Kind, Path: h.Path, AbsPath: abs}
 	dest := ""
 	if h.MovePath != "" {
-		dest = Resolve(h.MovePath, cwd)
+		dest = fsys.Abs(h.MovePath)
 	}
 	if err := refusal(h, abs, dest, fsys); err != nil {
 		return c, err
 	}
 	switch h.Kind {
 	case AddFile:
-		// Add File creates; it never replaces a file that is there (its
-		// content would be lost without a diff to show for it). This
-		// follows omp, whose apply_patch refuses too, not the Codex
-		// applier, which overwrites silently. (A directory in the way is
+		// A new file, with its missing parents. (A directory in the way is
 		// reported by the write.)
-		if fi, err := fsys.Stat(abs); err == nil && !fi.IsDir() {
-			return c, fmt.Errorf("Failed to add file %s: it already exists, and Add File only creates new files. Change it with *** Update File, or remove it first with *** Delete File if it should be replaced whole", h.Path)
-		}
 		if err := writeCreatingParents(fsys, abs, h.Path, []byte(h.Contents), fsys.WriteFile); err != nil {
 			return c, err
 		}
@@ -237,7 +178,7 @@ func applyHunk(h Hunk, cwd string, fsys FS) (Change, error) {
 			return c, err
 		}
 		text := u.text
-		c.OldLines, c.NewLines, c.OldFinal, c.Regions = u.oldLines, u.newLines, u.oldFinal, u.regions
+		c.OldLines, c.NewLines, c.OldFinal, c.NewFinal, c.Regions = u.oldLines, u.newLines, u.oldFinal, u.newFinal, u.regions
 		c.Old, c.New = string(raw), string(doc.Encode(text))
 		if h.MovePath == "" {
 			if err := fsys.WriteFile(abs, []byte(c.New)); err != nil {
@@ -300,39 +241,40 @@ type replacement struct {
 
 // update is the outcome of updatedText.
 type update struct {
-	text               string        // the new text: ends with one line break, or is empty
-	oldLines, newLines []string      // both texts as lines without terminators
-	oldFinal           bool          // the old text ended with a line break
-	regions            []diff.Region // what the chunks replaced
+	text               string        // the new text
+	oldLines, newLines []string      // both texts as lines without terminators (textfile.Lines)
+	oldFinal, newFinal bool          // whether each text ended with a line break
+	regions            []diff.Region // the stretches of lines that differ
 }
 
-// updatedText applies an UpdateFile hunk's chunks to "\n"-separated text.
+// updatedText applies an update's chunks to "\n"-separated text, as omp
+// does: a single hunk of only removed and added lines is replaced as text
+// (see matchesAsText), other chunks are placed line by line and spliced
+// in. The result ends with a line break when text did, and else with none
+// (trailing line breaks dropped), as omp leaves it.
 func updatedText(text string, chunks []Chunk, shown string) (update, error) {
-	lines := strings.Split(text, "\n")
-	oldFinal := lines[len(lines)-1] == "" && len(lines) > 1
-	if lines[len(lines)-1] == "" {
-		lines = lines[:len(lines)-1]
-	}
+	hadFinal := strings.HasSuffix(text, "\n")
 	if matchesAsText(chunks) {
 		replaced, err := replaceAsText(text, chunks[0], shown)
 		if err != nil {
 			return update{}, err
 		}
-		return textUpdate(lines, oldFinal, replaced), nil
+		return describeUpdate(text, finalNewline(replaced, hadFinal), nil), nil
+	}
+	lines := strings.Split(text, "\n")
+	if hadFinal {
+		lines = lines[:len(lines)-1]
 	}
 	reps, err := replacements(lines, chunks, shown)
 	if err != nil {
 		return update{}, err
 	}
 	slices.SortStableFunc(reps, func(a, b replacement) int { return a.start - b.start })
-	if len(chunks) > 0 && chunks[0].PatchMode {
-		if err := overlapError(reps, shown); err != nil {
-			return update{}, err
-		}
+	if err := overlapError(reps, shown); err != nil {
+		return update{}, err
 	}
-	// Replacements do not overlap (each search starts after the previous
-	// match, and patch mode refuses overlaps above), so one forward pass
-	// splices them all.
+	// Replacements do not overlap (overlaps are refused above), so one
+	// forward pass splices them all.
 	out := make([]string, 0, len(lines)+8)
 	regions := make([]diff.Region, 0, len(reps))
 	prev := 0
@@ -345,109 +287,88 @@ func updatedText(text string, chunks []Chunk, shown string) (update, error) {
 		prev = end
 	}
 	out = append(out, lines[prev:]...)
-	if len(out) == 0 || out[len(out)-1] != "" {
+	if hadFinal {
 		out = append(out, "")
 	}
-	return update{
-		text:     strings.Join(out, "\n"),
-		oldLines: lines,
-		newLines: out[:len(out)-1], // the final "" is the terminator of the last line
-		oldFinal: oldFinal,
-		regions:  regions,
-	}, nil
+	return describeUpdate(text, finalNewline(strings.Join(out, "\n"), hadFinal), regions), nil
 }
 
-// replacements locates every chunk in file order: a chunk's "@@ TEXT"
-// locator is found first and its old lines are searched after it; each
-// search starts where the previous chunk ended.
+// finalNewline gives an updated text the ending omp gives it: a line
+// break when the file had one (added only when missing), else none.
+func finalNewline(text string, hadFinal bool) string {
+	if hadFinal {
+		if !strings.HasSuffix(text, "\n") {
+			text += "\n"
+		}
+		return text
+	}
+	return strings.TrimRight(text, "\n")
+}
+
+// describeUpdate is the update from old to new. regions are the stretches
+// the chunks replaced, in old's and new's lines; when they do not account
+// for every difference (the final line breaks moved them, or the text was
+// replaced whole) the one stretch between the lines both texts begin and
+// end with is used instead.
+func describeUpdate(old, new string, regions []diff.Region) update {
+	u := update{text: new}
+	u.oldLines, u.oldFinal = textfile.Lines(old)
+	u.newLines, u.newFinal = textfile.Lines(new)
+	if regions != nil && regionsAccount(u.oldLines, u.newLines, regions) {
+		u.regions = regions
+		return u
+	}
+	a, b := u.oldLines, u.newLines
+	head := 0
+	for head < len(a) && head < len(b) && a[head] == b[head] {
+		head++
+	}
+	tail := 0
+	for tail < len(a)-head && tail < len(b)-head && a[len(a)-1-tail] == b[len(b)-1-tail] {
+		tail++
+	}
+	u.regions = []diff.Region{{OldStart: head, OldEnd: len(a) - tail, NewStart: head, NewEnd: len(b) - tail}}
+	return u
+}
+
+// regionsAccount reports whether a and b are equal outside regions (in
+// order, within bounds).
+func regionsAccount(a, b []string, regions []diff.Region) bool {
+	pa, pb := 0, 0
+	for _, r := range regions {
+		if r.OldStart < pa || r.NewStart < pb || r.OldEnd < r.OldStart || r.NewEnd < r.NewStart || r.OldEnd > len(a) || r.NewEnd > len(b) ||
+			!slices.Equal(a[pa:r.OldStart], b[pb:r.NewStart]) {
+			return false
+		}
+		pa, pb = r.OldEnd, r.NewEnd
+	}
+	return slices.Equal(a[pa:], b[pb:])
+}
+
+// replacements locates every chunk (see placePatchChunk), each search
+// starting where the previous chunk ended.
 func replacements(lines []string, chunks []Chunk, shown string) ([]replacement, error) {
 	var reps []replacement
 	cursor := 0
 	for _, c := range chunks {
-		if c.PatchMode {
-			rep, next, err := placePatchChunk(lines, c, cursor, shown)
-			if err != nil {
-				return nil, err
-			}
-			if rep != nil {
-				reps = append(reps, *rep)
-			}
-			cursor = next
-			continue
+		rep, next, err := placePatchChunk(lines, c, cursor, shown)
+		if err != nil {
+			return nil, err
 		}
-		if c.HasContext {
-			i := seekSequence(lines, []string{c.Context}, cursor, false)
-			if i < 0 {
-				return nil, fmt.Errorf("Failed to find context '%s' in %s", c.Context, shown)
-			}
-			cursor = i + 1
+		if rep != nil {
+			reps = append(reps, *rep)
 		}
-		if len(c.OldLines) == 0 {
-			at := endOfText(lines)
-			switch {
-			case c.LineHint > len(lines)+1:
-				return nil, fmt.Errorf("Line hint %d is out of range for insertion in %s (file has %d lines)", c.LineHint, shown, len(lines))
-			case c.LineHint > 0:
-				at = c.LineHint - 1
-			}
-			reps = append(reps, replacement{at, 0, c.NewLines})
-			continue
-		}
-		pattern, repl := c.OldLines, c.NewLines
-		at := seekSequence(lines, pattern, cursor, c.EndOfFile)
-		if at < 0 && pattern[len(pattern)-1] == "" {
-			// A trailing empty line often stands for the file's final line
-			// break, which the split above removed: retry without it.
-			pattern, repl = withoutFinalBlank(pattern, repl)
-			at = seekSequence(lines, pattern, cursor, c.EndOfFile)
-		}
-		if at < 0 {
-			return nil, notFoundError(lines, pattern, cursor, c, shown)
-		}
-		reps = append(reps, replacement{at, len(pattern), repl})
-		cursor = at + len(pattern)
+		cursor = next
 	}
 	return reps, nil
 }
 
-// textUpdate is the update for a text replaced whole (see replaceAsText):
-// it ends with one line break, and its region is what lies between the
-// lines both texts begin and end with.
-func textUpdate(oldLines []string, oldFinal bool, replaced string) update {
-	out := strings.Split(replaced, "\n")
-	for len(out) > 0 && out[len(out)-1] == "" {
-		out = out[:len(out)-1]
-	}
-	head := 0
-	for head < len(oldLines) && head < len(out) && oldLines[head] == out[head] {
-		head++
-	}
-	tail := 0
-	for tail < len(oldLines)-head && tail < len(out)-head && oldLines[len(oldLines)-1-tail] == out[len(out)-1-tail] {
-		tail++
-	}
-	text := ""
-	if len(out) > 0 {
-		text = strings.Join(out, "\n") + "\n"
-	}
-	return update{
-		text:     text,
-		oldLines: oldLines,
-		newLines: out,
-		oldFinal: oldFinal,
-		regions:  []diff.Region{{OldStart: head, OldEnd: len(oldLines) - tail, NewStart: head, NewEnd: len(out) - tail}},
-	}
-}
-
 // notFoundError is the error for a chunk whose old lines are not in the
-// file; in patch mode it adds where they come closest and how similar
-// that place is.
+// file, with where they come closest and how similar that place is.
 func notFoundError(lines, pattern []string, cursor int, c Chunk, shown string) error {
 	msg := fmt.Sprintf("Failed to find expected lines in %s:\n%s", shown, strings.Join(c.OldLines, "\n"))
-	if c.PatchMode {
-		if at, conf, ok := closestSequence(lines, pattern, cursor, c.EndOfFile); ok {
-			msg += fmt.Sprintf("\n\nClosest match (%d%% similar) near line %d:\n%s", percent(conf), at+1, preview(lines, at, 2))
-		}
+	if at, conf, ok := closestSequence(lines, pattern, cursor, c.EndOfFile); ok {
+		msg += fmt.Sprintf("\n\nClosest match (%d%% similar) near line %d:\n%s", percent(conf), at+1, preview(lines, at, 2))
 	}
 	return errors.New(msg)
 }

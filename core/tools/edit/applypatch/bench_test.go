@@ -6,8 +6,8 @@ import (
 	"testing"
 )
 
-// BenchmarkUpdate10k applies a ten-chunk update to a 10,000-line file in
-// memory: parsing plus the sequence search.
+// BenchmarkUpdate10k applies a ten-chunk Update File section to a
+// 10,000-line file in memory: parsing plus the search.
 func BenchmarkUpdate10k(b *testing.B) {
 	var file strings.Builder
 	for i := range 10_000 {
@@ -23,7 +23,11 @@ func BenchmarkUpdate10k(b *testing.B) {
 	b.ReportAllocs()
 	for b.Loop() {
 		fsys := newMemFS(map[string]string{"/w/f.txt": file.String()})
-		if _, err := Apply(patch.String(), "/w", fsys); err != nil {
+		ops, err := ParseEnvelope(patch.String())
+		if err != nil {
+			b.Fatal(err)
+		}
+		if _, err := ApplyOp(ops[0], fsys); err != nil {
 			b.Fatal(err)
 		}
 	}

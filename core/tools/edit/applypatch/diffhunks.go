@@ -34,6 +34,9 @@ var (
 	numberedLine  = regexp.MustCompile(`^\s*(\d{1,6})\s+(.+)$`)
 )
 
+// noLines is the error for a hunk without lines.
+const noLines = "Hunk does not contain any lines"
+
 // ErrNoHunks is returned for a diff with nothing to apply.
 var ErrNoHunks = errors.New("Diff contains no hunks")
 
@@ -88,10 +91,15 @@ func parseDiffHunk(lines []string, first int) (Chunk, int, error) {
 			oldStart, _ := strconv.Atoi(m[1])
 			newStart, _ := strconv.Atoi(m[3])
 			if oldStart < 1 || newStart < 1 {
-				return c, 0, fmt.Errorf("Invalid diff hunk on line %d: line numbers in the @@ header start at 1; write \"@@ -1,3 +1,4 @@\" or a bare \"@@\"", first)
+				return c, 0, &ParseError{Msg: "Line numbers in @@ header must be >= 1", Line: first}
 			}
 			c.LineHint = oldStart
 			if ctx := strings.TrimSpace(m[5]); ctx != "" {
+				contexts = append(contexts, ctx)
+			}
+		case !strings.HasPrefix(head, contextWithText):
+			// "@@TEXT": the locator is TEXT, trimmed.
+			if ctx := jsTrim(head[len(bareContext):]); ctx != "" {
 				contexts = append(contexts, ctx)
 			}
 		default:
@@ -100,7 +108,7 @@ func parseDiffHunk(lines []string, first int) (Chunk, int, error) {
 			if hint := lineHint.FindStringSubmatch(value); hint != nil {
 				n, _ := strconv.Atoi(hint[1])
 				if n < 1 {
-					return c, 0, fmt.Errorf("Invalid diff hunk on line %d: a line hint starts at 1, e.g. \"@@ line 12\"", first)
+					return c, 0, &ParseError{Msg: "Line hint must be >= 1", Line: first}
 				}
 				c.LineHint = n
 			} else if topOfFile.MatchString(value) {
@@ -124,9 +132,8 @@ func parseDiffHunk(lines []string, first int) (Chunk, int, error) {
 		}
 	}
 	if start >= len(lines) {
-		return c, 0, fmt.Errorf("Invalid diff hunk on line %d: the hunk has no lines; follow the @@ line with ' ' context, '-' removed and '+' added lines", first+1)
+		return c, 0, &ParseError{Msg: noLines, Line: first + 1}
 	}
-	c.PatchMode = true
 	c.Locators = contexts
 	if len(contexts) > 0 {
 		// The innermost locator is the one nearest the change.
@@ -141,7 +148,7 @@ func parseDiffHunk(lines []string, first int) (Chunk, int, error) {
 		}
 		if !isContentLine(line) && strings.HasPrefix(line, eofMarker) && strings.TrimRight(line, " \t") == eofMarker {
 			if parsed == 0 {
-				return c, 0, fmt.Errorf("Invalid diff hunk on line %d: the hunk has no lines before *** End of File", first+i)
+				return c, 0, &ParseError{Msg: noLines, Line: first + 1}
 			}
 			c.EndOfFile = true
 			parsed++
@@ -172,14 +179,14 @@ func parseDiffHunk(lines []string, first int) (Chunk, int, error) {
 			c.NewLines = append(c.NewLines, line)
 		default:
 			if parsed == 0 {
-				return c, 0, fmt.Errorf("Invalid diff hunk on line %d: unexpected line %q; hunk lines start with ' ' (context), '+' (added) or '-' (removed)", first+i, line)
+				return c, 0, &ParseError{Msg: fmt.Sprintf("Unexpected line in hunk: '%s'. Lines must start with ' ' (context), '+' (add), or '-' (remove)", line), Line: first + 1}
 			}
 			return finishHunk(c), i, nil
 		}
 		parsed++
 	}
 	if parsed == 0 {
-		return c, 0, fmt.Errorf("Invalid diff hunk on line %d: the hunk has no lines; follow the @@ line with ' ' context, '-' removed and '+' added lines", first+start)
+		return c, 0, &ParseError{Msg: noLines, Line: first + start}
 	}
 	return finishHunk(c), i, nil
 }

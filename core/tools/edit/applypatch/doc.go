@@ -1,7 +1,7 @@
-// Package applypatch implements the Codex "apply_patch" format: a
-// file-oriented patch envelope with Add, Delete and Update (optionally
-// Move) operations, whose update chunks are located in the file by
-// content rather than by line number.
+// Package applypatch applies file changes as omp's patch applier does:
+// the edit tool's patch mode ({op, rename, diff} for one file) and its
+// apply_patch mode (the Codex "*** Begin Patch" envelope, several files)
+// both come down to FileOps run by ApplyOp.
 //
 //	*** Begin Patch
 //	*** Update File: src/app.py
@@ -10,29 +10,29 @@
 //	+print("Hello")
 //	*** End Patch
 //
-// Parse turns the text into Hunks; Apply runs them in order against a
-// small FS interface. Locating a chunk (seekSequence) tries four
-// comparisons of decreasing strictness — exact, trailing white space
-// ignored, surrounding white space ignored, and typographic dashes,
-// quotes and spaces folded to ASCII — and takes the first position that
-// matches, searching forward from the end of the previous chunk, so
-// chunks must appear in file order. The edit tool's patch mode
-// (ParseDiffHunks, Chunk.PatchMode) locates its hunks as omp does
-// instead: further passes (comment markers, prefix, substring, 92%
-// similarity, text), ambiguity refused unless a line hint picks, a lone
-// hunk of removed and added lines matched as text with a fuzzy fallback,
-// and re-indentation (seekpatch.go, textmatch.go, reindent.go).
+// ParseEnvelope splits an envelope into FileOps as omp's parser does: an
+// Add File section's "+" lines become the content, an Update File
+// section's body (its lines up to the next section) becomes the diff, a
+// Move to line the rename. ApplyOp runs one FileOp: a create writes the
+// whole file (replacing one there), a delete removes it, an update reads
+// the diff's hunks (ParseDiffHunks: "@@" locators, unified headers, line
+// hints, context, "*** End of File") and places them with omp's searches
+// (seekpatch.go, locator.go, textmatch.go, fuzzy.go, variants.go): exact,
+// then ignoring white space, comment markers and typographic punctuation,
+// then prefix, substring and similarity, several matches refused unless
+// a line hint picks one, a lone hunk of removed and added lines matched
+// as text, hunks found with other indentation re-indented
+// (reindent.go). An operation is all or nothing for its file; running
+// the operations of an envelope one after another, a failure stopping
+// only its own file, is the caller's part (the edit tool's).
 //
-// Deliberate choices where the format leaves room: files the FS refuses
-// to change (read-only ones, say) are looked for before the first hunk
-// runs, so that such a refusal changes nothing; past that, hunks are
-// applied one after another and a failure leaves earlier hunks on disk
-// (callers can observe partial application, as with the reference); a
-// moved file keeps the source's mode, and the summary lists it as
-// "M old -> new" (the reference names only the old path); an updated file
-// keeps its byte-order mark and CRLF line endings (the reference would mix
-// LF lines into a CRLF file); a chunk with neither added nor removed lines
-// is rejected at parse time; Add File on a file that exists fails and
-// leaves it alone, as omp's apply_patch does (the Codex applier would
-// overwrite it).
+// The file access is the FS interface (the edit tool in production, an
+// in-memory tree in tests). An updated file keeps its byte-order mark and
+// line endings and, as in omp, ends with a line break only when it did.
+// Deliberate choices where omp passes on the system's error (a directory
+// where a file is expected, a parent that cannot be created) or would
+// write regardless: errors name the file as written and say what is
+// wrong, files the FS refuses to change (read-only, hard-linked) are
+// refused before anything is written, and a moved file keeps the source's
+// mode.
 package applypatch

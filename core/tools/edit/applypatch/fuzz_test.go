@@ -9,9 +9,12 @@ import (
 	"github.com/gopi-agent/gopi/core/tools/edit/textfile"
 )
 
-// FuzzApplyPatchParse checks that the parser never panics, that every hunk it
-// returns is well formed, and that applying a parsed patch to an
-// in-memory tree never panics either.
+// FuzzApplyPatchParse checks that the envelope parser never panics, that
+// every section it returns is well formed and that the streaming parser
+// returns the same sections for a complete envelope, and that applying
+// each section to an in-memory tree never panics and, for an update,
+// returns lines and regions that rebuild both texts. The seed corpus
+// (testdata/fuzz) holds the patches of the apply_patch golden cases.
 func FuzzApplyPatchParse(f *testing.F) {
 	for _, s := range []string{
 		"*** Begin Patch\n*** Add File: a\n+x\n*** End Patch",
@@ -23,55 +26,54 @@ func FuzzApplyPatchParse(f *testing.F) {
 		f.Add(s, "a\nb\nctx\nc\n")
 	}
 	f.Fuzz(func(t *testing.T, patch, file string) {
-		hunks, err := Parse(patch)
-		if _, serr := ParseStreaming(patch); err == nil && serr != nil && !strings.HasPrefix(strings.TrimSpace(patch), "<<") {
-			t.Fatalf("streaming parse rejected a valid patch: %v", serr)
-		}
+		ops, err := ParseEnvelope(patch)
 		if err != nil {
-			if !strings.HasPrefix(err.Error(), "Invalid patch") {
-				t.Fatalf("parse error without prefix: %v", err)
-			}
 			return
 		}
-		for _, h := range hunks {
-			if h.Kind == UpdateFile && len(h.Chunks) == 0 {
-				t.Fatal("update hunk without chunks")
-			}
-			if h.Kind == AddFile && h.Contents != "" && !strings.HasSuffix(h.Contents, "\n") {
-				t.Fatalf("add contents without final newline: %q", h.Contents)
-			}
+		if streamed := ParseEnvelopeStreaming(patch); !slices.Equal(streamed, ops) {
+			t.Fatalf("streaming parse differs:\n%+v\n%+v", streamed, ops)
 		}
 		fsys := newMemFS(map[string]string{"/w/a": file, "/w/b": file})
-		res, err := ApplyHunks(hunks, "/w", fsys)
-		if err == nil && len(res.Changes) != len(hunks) {
-			t.Fatalf("%d changes for %d hunks", len(res.Changes), len(hunks))
-		}
-		for _, c := range res.Changes {
-			if c.Kind != UpdateFile {
+		for _, op := range ops {
+			if op.Path == "" && op.Kind != UpdateFile {
+				t.Fatalf("section without a path: %+v", op)
+			}
+			if op.Kind == AddFile && op.Diff != "" && !strings.HasSuffix(op.Diff, "\n") {
+				t.Fatalf("add contents without final newline: %q", op.Diff)
+			}
+			changes, err := ApplyOp(op, fsys)
+			if err != nil {
 				continue
 			}
-			if c.New != "" && !strings.HasSuffix(c.New, "\n") {
-				t.Fatalf("updated file without final newline: %q", c.New)
-			}
-			// The regions must let a diff rebuild both texts.
-			a, b := c.OldLines, c.NewLines
-			if wantA, _ := textfile.Lines(textfile.Decode([]byte(c.Old)).Text); !slices.Equal(a, wantA) {
-				t.Fatalf("old lines %q, want %q", a, wantA)
-			}
-			var gotA, gotB []string
-			for _, e := range diff.LinesInRegions(a, b, c.Regions) {
-				if e.Kind != diff.Insert {
-					gotA = append(gotA, e.Text)
+			for _, c := range changes {
+				if c.Kind == UpdateFile {
+					checkRegions(t, c)
 				}
-				if e.Kind != diff.Delete {
-					gotB = append(gotB, e.Text)
-				}
-			}
-			if !slices.Equal(gotA, a) || !slices.Equal(gotB, b) {
-				t.Fatalf("region diff does not rebuild the texts:\n%q\n%q\nregions %+v", a, b, c.Regions)
 			}
 		}
 	})
+}
+
+// checkRegions fails unless an update's lines are its old content's and
+// its regions let a diff rebuild both texts.
+func checkRegions(t *testing.T, c Change) {
+	t.Helper()
+	a, b := c.OldLines, c.NewLines
+	if wantA, _ := textfile.Lines(textfile.Decode([]byte(c.Old)).Text); !slices.Equal(a, wantA) {
+		t.Fatalf("old lines %q, want %q", a, wantA)
+	}
+	var gotA, gotB []string
+	for _, e := range diff.LinesInRegions(a, b, c.Regions) {
+		if e.Kind != diff.Insert {
+			gotA = append(gotA, e.Text)
+		}
+		if e.Kind != diff.Delete {
+			gotB = append(gotB, e.Text)
+		}
+	}
+	if !slices.Equal(gotA, a) || !slices.Equal(gotB, b) {
+		t.Fatalf("region diff does not rebuild the texts:\n%q\n%q\nregions %+v", a, b, c.Regions)
+	}
 }
 
 // FuzzParseDiffHunks checks that the patch-mode diff parser never panics,

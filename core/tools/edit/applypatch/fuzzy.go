@@ -32,8 +32,9 @@ const (
 // space and the byte-order mark.
 func jsTrim(s string) string { return strings.TrimFunc(s, isJSSpace) }
 
-// isJSSpace is JavaScript's white space: Unicode spaces and U+FEFF.
-func isJSSpace(r rune) bool { return unicode.IsSpace(r) || r == '\uFEFF' }
+// isJSSpace is JavaScript's white space and line terminators: Unicode
+// spaces and U+FEFF, but not U+0085 (NEXT LINE), which Go counts as space.
+func isJSSpace(r rune) bool { return unicode.IsSpace(r) && r != '\u0085' || r == '\uFEFF' }
 
 // fuzzyLine is a line as the similarity score sees it: trimmed, a few
 // look-alike quotes and dashes folded to ASCII, runs of blanks and tabs

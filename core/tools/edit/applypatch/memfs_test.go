@@ -32,6 +32,15 @@ func newMemFS(files map[string]string) *memFS {
 	return m
 }
 
+// Abs resolves a relative path under /w, the working directory of the
+// tests.
+func (m *memFS) Abs(p string) string {
+	if path.IsAbs(p) {
+		return path.Clean(p)
+	}
+	return path.Join("/w", p)
+}
+
 func (m *memFS) ReadFile(p string) ([]byte, error) {
 	s, ok := m.files[p]
 	if !ok {

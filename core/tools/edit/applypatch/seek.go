@@ -5,39 +5,8 @@ import (
 	"unicode"
 )
 
-// seekSequence returns the first index i ≥ start at which lines[i:] begins
-// with pattern, or -1. Four predicates are tried in order of strictness,
-// each over every candidate position before the next is tried: exact,
-// equal after trimming trailing white space, equal after trimming both
-// ends, and equal after trimming and folding typographic punctuation to
-// ASCII (foldPunctuation). With eof the tail position (len(lines) −
-// len(pattern)) is tried first with all four predicates. An empty pattern
-// matches at start; a pattern longer than lines never matches.
-func seekSequence(lines, pattern []string, start int, eof bool) int {
-	if len(pattern) == 0 {
-		return start
-	}
-	if len(pattern) > len(lines) {
-		return -1
-	}
-	last := len(lines) - len(pattern)
-	if eof {
-		for _, eq := range predicates {
-			if matchesAt(lines, pattern, last, eq) {
-				return last
-			}
-		}
-	}
-	for _, eq := range predicates {
-		for i := max(start, 0); i <= last; i++ {
-			if matchesAt(lines, pattern, i, eq) {
-				return i
-			}
-		}
-	}
-	return -1
-}
-
+// matchesAt reports whether pattern matches lines from at on, line by
+// line under eq.
 func matchesAt(lines, pattern []string, at int, eq func(a, b string) bool) bool {
 	for k, p := range pattern {
 		if !eq(lines[at+k], p) {
@@ -47,7 +16,10 @@ func matchesAt(lines, pattern []string, at int, eq func(a, b string) bool) bool 
 	return true
 }
 
-// predicates are the line comparisons of seekSequence, strictest first.
+// predicates are the first line comparisons of a hunk search (see
+// seekPatch), strictest first: exact, equal after trimming trailing white
+// space, equal after trimming both ends, and equal after trimming and
+// folding typographic punctuation to ASCII (foldPunctuation).
 var predicates = []func(a, b string) bool{
 	func(a, b string) bool { return a == b },
 	func(a, b string) bool { return trimEnd(a) == trimEnd(b) },

@@ -6,9 +6,9 @@ import (
 	"strings"
 )
 
-// Patch mode finds a hunk's lines with omp's passes: after the four of
-// seekSequence (with a comment-marker-blind pass before the punctuation
-// one), a line may begin with the hunk's line (prefix), contain it
+// A hunk's lines are found with omp's passes: after the four predicates
+// (with a comment-marker-blind pass before the punctuation one), a line
+// may begin with the hunk's line (prefix), contain it
 // (substring: at least six characters and 30% of the line), or be
 // similar enough (a window at least 92% similar, see fuzzyLine); last, the
 // lines are looked for as text (see replaceAsText). The later passes may

@@ -13,7 +13,7 @@ func matchesAsText(chunks []Chunk) bool {
 		return false
 	}
 	c := chunks[0]
-	return c.PatchMode && len(c.Locators) == 0 && !c.HasContextLines && len(c.OldLines) > 0 && c.LineHint == 0 && !c.EndOfFile
+	return len(c.Locators) == 0 && !c.HasContextLines && len(c.OldLines) > 0 && c.LineHint == 0 && !c.EndOfFile
 }
 
 // replaceAsText applies such a hunk to text: its removed lines, joined,
@@ -51,9 +51,11 @@ func replaceAsText(text string, c Chunk, shown string) (string, error) {
 	case m.above == 0:
 		return "", fmt.Errorf("Failed to find expected lines in %s:\n%s", shown, old)
 	}
+	// The window's text is replaced by the added lines' text: no added
+	// lines leave the window one empty line, as in omp.
 	actual := lines[m.start : m.start+len(target)]
 	out := append([]string(nil), lines[:m.start]...)
-	out = append(out, reindent(target, actual, c.NewLines)...)
+	out = append(out, strings.Split(strings.Join(reindent(target, actual, c.NewLines), "\n"), "\n")...)
 	out = append(out, lines[m.start+len(target):]...)
 	return strings.Join(out, "\n"), nil
 }
