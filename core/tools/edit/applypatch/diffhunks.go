@@ -6,6 +6,8 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+
+	"github.com/gopi-agent/gopi/internal/jstext"
 )
 
 // The diff hunks of the edit tool's patch mode (one file per call) are
@@ -99,7 +101,7 @@ func parseDiffHunk(lines []string, first int) (Chunk, int, error) {
 			}
 		case !strings.HasPrefix(head, contextWithText):
 			// "@@TEXT": the locator is TEXT, trimmed.
-			if ctx := jsTrim(head[len(bareContext):]); ctx != "" {
+			if ctx := jstext.Trim(head[len(bareContext):]); ctx != "" {
 				contexts = append(contexts, ctx)
 			}
 		default:

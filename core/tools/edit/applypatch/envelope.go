@@ -4,6 +4,8 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+
+	"github.com/gopi-agent/gopi/internal/jstext"
 )
 
 // Envelope and section markers. Section headers carry their trailing
@@ -75,18 +77,18 @@ func ParseEnvelopeStreaming(text string) []FileOp {
 }
 
 func parseEnvelope(text string, streaming bool) ([]FileOp, error) {
-	lines := strings.Split(jsTrim(text), "\n")
-	if len(lines) >= 2 && isHeredocOpener(lines[0]) && jsTrim(lines[len(lines)-1]) == "EOF" {
+	lines := strings.Split(jstext.Trim(text), "\n")
+	if len(lines) >= 2 && isHeredocOpener(lines[0]) && jstext.Trim(lines[len(lines)-1]) == "EOF" {
 		lines = lines[1 : len(lines)-1]
 	}
-	if len(lines) == 0 || jsTrim(lines[0]) != beginMarker {
+	if len(lines) == 0 || jstext.Trim(lines[0]) != beginMarker {
 		if streaming {
 			return nil, nil
 		}
 		return nil, &ParseError{Msg: "The first line of the patch must be '*** Begin Patch'"}
 	}
 	rest := lines[1:]
-	if jsTrim(lines[len(lines)-1]) == endMarker {
+	if jstext.Trim(lines[len(lines)-1]) == endMarker {
 		rest = lines[1 : len(lines)-1]
 	} else if !streaming {
 		return nil, &ParseError{Msg: "The last line of the patch must be '*** End Patch'"}
@@ -94,7 +96,7 @@ func parseEnvelope(text string, streaming bool) ([]FileOp, error) {
 	var ops []FileOp
 	lineNo := 2 // the first line after the begin marker
 	for len(rest) > 0 {
-		first := jsTrim(rest[0])
+		first := jstext.Trim(rest[0])
 		switch {
 		case first == "":
 			rest, lineNo = rest[1:], lineNo+1

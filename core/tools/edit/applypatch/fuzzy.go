@@ -5,8 +5,9 @@ import (
 	"math"
 	"strconv"
 	"strings"
-	"unicode"
 	"unicode/utf8"
+
+	"github.com/gopi-agent/gopi/internal/jstext"
 )
 
 // Similarity scoring for patch mode, with omp's numbers: two lines are
@@ -28,20 +29,12 @@ const (
 	maxPreviews = 5
 )
 
-// jsTrim trims as JavaScript's String.prototype.trim does: Unicode white
-// space and the byte-order mark.
-func jsTrim(s string) string { return strings.TrimFunc(s, isJSSpace) }
-
-// isJSSpace is JavaScript's white space and line terminators: Unicode
-// spaces and U+FEFF, but not U+0085 (NEXT LINE), which Go counts as space.
-func isJSSpace(r rune) bool { return unicode.IsSpace(r) && r != '\u0085' || r == '\uFEFF' }
-
 // fuzzyLine is a line as the similarity score sees it: trimmed, a few
 // look-alike quotes and dashes folded to ASCII, runs of blanks and tabs
 // made one space. The folded set is omp's, which leaves curly double
 // quotes alone.
 func fuzzyLine(line string) string {
-	t := jsTrim(line)
+	t := jstext.Trim(line)
 	if t == "" {
 		return ""
 	}
@@ -144,7 +137,7 @@ func depthLines(lines, flat []string, withDepth bool) []string {
 func relativeDepths(lines []string) []int {
 	least, found := math.MaxInt, false
 	for _, l := range lines {
-		if jsTrim(l) != "" {
+		if jstext.Trim(l) != "" {
 			least, found = min(least, leadingBlanks(l)), true
 		}
 	}
@@ -153,7 +146,7 @@ func relativeDepths(lines []string) []int {
 	}
 	unit := math.MaxInt
 	for _, l := range lines {
-		if jsTrim(l) != "" {
+		if jstext.Trim(l) != "" {
 			if step := leadingBlanks(l) - least; step > 0 {
 				unit = min(unit, step)
 			}
@@ -164,7 +157,7 @@ func relativeDepths(lines []string) []int {
 	}
 	out := make([]int, len(lines))
 	for i, l := range lines {
-		if jsTrim(l) != "" {
+		if jstext.Trim(l) != "" {
 			out[i] = int(math.Round(float64(leadingBlanks(l)-least) / float64(unit)))
 		}
 	}

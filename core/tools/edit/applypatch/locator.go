@@ -3,6 +3,8 @@ package applypatch
 import (
 	"fmt"
 	"strings"
+
+	"github.com/gopi-agent/gopi/internal/jstext"
 )
 
 // A patch-mode hunk's "@@ TEXT" locators are found as omp finds them: each
@@ -20,13 +22,13 @@ const locatorThreshold = 0.8
 
 // findLocatorLine finds one locator line in lines from from on.
 func findLocatorLine(lines []string, locator string, from int, noCallFallback bool) seekResult {
-	trimmed := jsTrim(locator)
+	trimmed := jstext.Trim(locator)
 	passes := []struct {
 		name string
 		eq   func(line string) bool
 	}{
 		{"exact", func(l string) bool { return l == locator }},
-		{"trim", func(l string) bool { return jsTrim(l) == trimmed }},
+		{"trim", func(l string) bool { return jstext.Trim(l) == trimmed }},
 		{"unicode", func(l string) bool { return foldPunctuation(trim(l)) == foldPunctuation(trim(locator)) }},
 	}
 	norm := fuzzyLine(locator)
@@ -65,7 +67,7 @@ func findLocatorLine(lines []string, locator string, from int, noCallFallback bo
 		fuzzy.at = bestAt
 		return fuzzy
 	}
-	if name, ok := strings.CutSuffix(strings.TrimRightFunc(trimmed, isJSSpace), "()"); ok && !noCallFallback {
+	if name, ok := strings.CutSuffix(strings.TrimRightFunc(trimmed, jstext.IsSpace), "()"); ok && !noCallFallback {
 		if r := findLocatorLine(lines, name+"(", from, true); r.found() || r.count > 0 {
 			return r
 		}
@@ -121,7 +123,7 @@ func findLocators(lines, locators []string, cursor, hint int) seekResult {
 		start := cursor
 		var parts []string
 		for _, l := range locators {
-			if t := jsTrim(l); t != "" {
+			if t := jstext.Trim(l); t != "" {
 				parts = append(parts, t)
 			}
 		}

@@ -4,6 +4,8 @@ import (
 	"cmp"
 	"slices"
 	"strings"
+
+	"github.com/gopi-agent/gopi/internal/jstext"
 )
 
 // Re-indentation, as omp does it: when a hunk's removed and context lines
@@ -25,7 +27,7 @@ func profileOf(lines []string) indentProfile {
 	p := indentProfile{spaceOnly: true, tabOnly: true}
 	unit := 0
 	for _, l := range lines {
-		if jsTrim(l) == "" {
+		if jstext.Trim(l) == "" {
 			continue
 		}
 		p.nonBlank++
@@ -113,13 +115,13 @@ func reindentLines(pattern, actual, added []string) []string {
 	}
 	byText := map[string][]string{}
 	for _, l := range actual {
-		if t := jsTrim(l); t != "" {
+		if t := jstext.Trim(l); t != "" {
 			byText[t] = append(byText[t], l)
 		}
 	}
 	least := -1
 	for _, l := range pattern {
-		if jsTrim(l) != "" && (least < 0 || leadingBlanks(l) < least) {
+		if jstext.Trim(l) != "" && (least < 0 || leadingBlanks(l) < least) {
 			least = leadingBlanks(l)
 		}
 	}
@@ -129,7 +131,7 @@ func reindentLines(pattern, actual, added []string) []string {
 	out := make([]string, len(added))
 	for i, l := range added {
 		out[i] = l
-		t := jsTrim(l)
+		t := jstext.Trim(l)
 		if t == "" {
 			continue
 		}
@@ -158,7 +160,7 @@ func reindentLines(pattern, actual, added []string) []string {
 // no such pair.
 func uniformShift(pattern, actual []string) (delta int, ok bool) {
 	for i := range min(len(pattern), len(actual)) {
-		if jsTrim(pattern[i]) == "" || jsTrim(actual[i]) == "" {
+		if jstext.Trim(pattern[i]) == "" || jstext.Trim(actual[i]) == "" {
 			continue
 		}
 		d := leadingBlanks(actual[i]) - leadingBlanks(pattern[i])
@@ -175,7 +177,7 @@ func uniformShift(pattern, actual []string) (delta int, ok bool) {
 func indentRatio(pattern, actual []string) (int, bool) {
 	ratio := 0
 	for i := range min(len(pattern), len(actual)) {
-		if jsTrim(pattern[i]) == "" || jsTrim(actual[i]) == "" {
+		if jstext.Trim(pattern[i]) == "" || jstext.Trim(actual[i]) == "" {
 			continue
 		}
 		p, a := leadingBlanks(pattern[i]), leadingBlanks(actual[i])
@@ -199,7 +201,7 @@ func indentRatio(pattern, actual []string) (int, bool) {
 // times per, is the matched line's.
 func indentsScale(pattern, actual []string, per int) bool {
 	for i := range min(len(pattern), len(actual)) {
-		if jsTrim(pattern[i]) == "" || jsTrim(actual[i]) == "" {
+		if jstext.Trim(pattern[i]) == "" || jstext.Trim(actual[i]) == "" {
 			continue
 		}
 		if p := leadingBlanks(pattern[i]); p > 0 && leadingBlanks(actual[i]) != p*per {
@@ -215,7 +217,7 @@ func tabsToSpaces(lines []string, per int) []string {
 	for i, l := range lines {
 		out[i] = l
 		ws := l[:leadingBlanks(l)]
-		if jsTrim(l) != "" && strings.Contains(ws, "\t") && !strings.Contains(ws, " ") {
+		if jstext.Trim(l) != "" && strings.Contains(ws, "\t") && !strings.Contains(ws, " ") {
 			out[i] = strings.Repeat(" ", len(ws)*per) + l[len(ws):]
 		}
 	}
@@ -229,7 +231,7 @@ func spacesToTabs(pattern, actual, added []string) ([]string, bool) {
 	type sample struct{ tabs, spaces int }
 	var samples []sample
 	for i := range min(len(pattern), len(actual)) {
-		if jsTrim(pattern[i]) == "" || jsTrim(actual[i]) == "" {
+		if jstext.Trim(pattern[i]) == "" || jstext.Trim(actual[i]) == "" {
 			continue
 		}
 		spaces, tabs := leadingBlanks(pattern[i]), leadingBlanks(actual[i])
@@ -267,7 +269,7 @@ func spacesToTabs(pattern, actual, added []string) ([]string, bool) {
 	for i, l := range added {
 		out[i] = l
 		ws := leadingBlanks(l)
-		if jsTrim(l) == "" || ws == 0 {
+		if jstext.Trim(l) == "" || ws == 0 {
 			continue
 		}
 		if n := ws - offset; n >= 0 {
@@ -283,7 +285,7 @@ func shift(lines []string, delta int, char byte) []string {
 	out := make([]string, len(lines))
 	for i, l := range lines {
 		switch {
-		case jsTrim(l) == "":
+		case jstext.Trim(l) == "":
 			out[i] = l
 		case delta > 0:
 			out[i] = strings.Repeat(string(char), delta) + l
@@ -310,7 +312,7 @@ func sameTrimmed(a, b []string) bool {
 		return false
 	}
 	for i := range a {
-		if jsTrim(a[i]) != jsTrim(b[i]) {
+		if jstext.Trim(a[i]) != jstext.Trim(b[i]) {
 			return false
 		}
 	}

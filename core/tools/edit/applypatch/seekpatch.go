@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+
+	"github.com/gopi-agent/gopi/internal/jstext"
 )
 
 // A hunk's lines are found with omp's passes: after the four predicates
@@ -276,16 +278,16 @@ func containsLike(line, want string) bool {
 // uncommented is a line without leading blanks and one comment marker
 // (/*, */, //, *, #, ;, or "/ ").
 func uncommented(line string) string {
-	t := strings.TrimLeftFunc(line, isJSSpace)
+	t := strings.TrimLeftFunc(line, jstext.IsSpace)
 	for _, m := range []string{"/*", "*/", "//", "*", "#", ";"} {
 		if s, ok := strings.CutPrefix(t, m); ok {
-			return strings.TrimLeftFunc(s, isJSSpace)
+			return strings.TrimLeftFunc(s, jstext.IsSpace)
 		}
 	}
 	if strings.HasPrefix(t, "/ ") {
 		t = t[1:]
 	}
-	return strings.TrimLeftFunc(t, isJSSpace)
+	return strings.TrimLeftFunc(t, jstext.IsSpace)
 }
 
 // placePatchChunk places one patch-mode hunk, searching from cursor: its
@@ -313,10 +315,10 @@ func placePatchChunk(lines []string, c Chunk, cursor int, shown string) (*replac
 			// The hunk's lines may start on the locator's line: when the
 			// first is the locator itself, or the locator is nested or of
 			// many words. A pure addition goes after it.
-			innermost := jsTrim(c.Locators[len(c.Locators)-1])
-			nested := len(c.Locators) > 1 || len(strings.Fields(jsTrim(c.Locators[0]))) > 2
+			innermost := jstext.Trim(c.Locators[len(c.Locators)-1])
+			nested := len(c.Locators) > 1 || len(strings.Fields(jstext.Trim(c.Locators[0]))) > 2
 			cursor = r.at + 1
-			if len(c.OldLines) > 0 && (nested || jsTrim(c.OldLines[0]) == innermost) {
+			if len(c.OldLines) > 0 && (nested || jstext.Trim(c.OldLines[0]) == innermost) {
 				cursor = r.at
 			}
 		}
@@ -479,9 +481,9 @@ func holdsTrimmed(lines []string, line string) bool {
 
 // countTrimmed counts the lines equal to line, surrounding blanks aside.
 func countTrimmed(lines []string, line string) int {
-	want, n := jsTrim(line), 0
+	want, n := jstext.Trim(line), 0
 	for _, l := range lines {
-		if jsTrim(l) == want {
+		if jstext.Trim(l) == want {
 			n++
 		}
 	}

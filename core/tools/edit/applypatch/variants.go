@@ -3,6 +3,8 @@ package applypatch
 import (
 	"slices"
 	"strings"
+
+	"github.com/gopi-agent/gopi/internal/jstext"
 )
 
 // When a patch-mode hunk's lines are not found (or found in several
@@ -167,10 +169,10 @@ func singleChange(old, new []string) ([]string, []string, bool) {
 // locatorAt, the second such line when preferSecond and there are two,
 // else the nearest before it; -1 when it is nowhere.
 func nearLocator(lines []string, line string, locatorAt int, preferSecond bool) int {
-	want := jsTrim(line)
+	want := jstext.Trim(line)
 	var after []int
 	for i := locatorAt + 1; i < len(lines); i++ {
-		if jsTrim(lines[i]) == want {
+		if jstext.Trim(lines[i]) == want {
 			after = append(after, i)
 		}
 	}
@@ -181,7 +183,7 @@ func nearLocator(lines []string, line string, locatorAt int, preferSecond bool) 
 		return after[0]
 	}
 	for i := locatorAt - 1; i >= 0; i-- {
-		if jsTrim(lines[i]) == want {
+		if jstext.Trim(lines[i]) == want {
 			return i
 		}
 	}
