@@ -173,6 +173,13 @@ func (t *Tool) planSection(sec hashedit.Section, opts hashedit.Options) (planned
 	if f.exists && newText == f.doc.Text {
 		return plannedFile{}, fmt.Errorf("Edits to %s resulted in no changes being made.", sec.Path)
 	}
+	if isNotebook(abs) {
+		// A view the notebook cannot take fails the batch before any
+		// file is written.
+		if _, err := f.encode(newText); err != nil {
+			return plannedFile{}, err
+		}
+	}
 	return plannedFile{f: f, oldLines: lines, newLines: res.Lines, newText: newText, warnings: res.Warnings, regions: res.Regions}, nil
 }
 

@@ -1,8 +1,18 @@
-// Package notebook turns a Jupyter notebook (nbformat 4 JSON) into the
-// text the read tool shows: one marker line per cell,
-// "# %% [TYPE] cell:N" (N from 0), followed by the cell's source. Outputs
-// are left out. Errors say what is wrong with the file in words a user
-// can act on.
+// Package notebook is the text view of a Jupyter notebook (nbformat 4
+// JSON) that the read and edit tools share: one marker line per cell,
+// "# %% [TYPE] cell:N" (N from 0), followed by the cell's source; outputs
+// are left out. Text converts a file to its view; Parse and Doc.Apply
+// write an edited view back into the file.
+//
+// Writing back changes bytes only where the view changed: the file is
+// kept as it was read, with the spans of its cells and of their members
+// (scan.go), and only a changed cell's changed members are written
+// anew, in the style the file already uses (style.go: indentation, key
+// separator, key order, ASCII escaping, line breaks). So a notebook saved
+// by Jupyter diffs only in the edited cells' "source" lines, and keeps
+// every cell's id, metadata, outputs and execution count, its nbformat
+// version and its final newline. Errors say what is wrong with the file
+// or the edit in words a user can act on.
 package notebook
 
 import (
