@@ -442,8 +442,11 @@ type CellError struct {
 
 func (e *CellError) Error() string {
 	have := "has no cells"
-	if e.Cells > 0 {
-		have = fmt.Sprintf("has %d (cell:0 to cell:%d)", e.Cells, e.Cells-1)
+	switch {
+	case e.Cells == 1:
+		have = "has 1 cell (cell:0)"
+	case e.Cells > 1:
+		have = fmt.Sprintf("has %d cells (cell:0 to cell:%d)", e.Cells, e.Cells-1)
 	}
 	return fmt.Sprintf("line %d of the edited notebook text names cell:%d, but the notebook %s; read it again if it changed, and mark a cell to add without a number, e.g. \"# %%%% [code]\"", e.Line, e.Index, have)
 }
