@@ -117,7 +117,7 @@ func (d *Doc) wantsIDs() bool {
 func (d *Doc) Text() string {
 	parts := make([]string, len(d.parsed))
 	for i, c := range d.parsed {
-		parts[i] = marker(c.kind, i) + "\n" + c.source
+		parts[i] = cellText(c.kind, i, c.source)
 	}
 	return strings.Join(parts, "\n")
 }

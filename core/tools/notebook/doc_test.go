@@ -5,6 +5,7 @@ import (
 	"errors"
 	"strings"
 	"testing"
+	"unicode/utf8"
 )
 
 // Notebooks in the formats writers use: Jupyter's (indent 1, sorted keys,
@@ -202,7 +203,7 @@ func FuzzEditRoundTrip(f *testing.F) {
 			t.Fatalf("adding a cell to %q gave %q: view %q, %v; want %q", data, out, got, err, want)
 		}
 		if d.Cells() > 0 {
-			changed := marker("code", 0) + "\nchanged \"ü\"\n" + strings.TrimPrefix(text, marker(d.parsed[0].kind, 0)+"\n"+d.parsed[0].source)
+			changed := marker("code", 0) + "\nchanged \"ü\"\n" + strings.TrimPrefix(text, cellText(d.parsed[0].kind, 0, d.parsed[0].source))
 			out, err = d.Apply(changed)
 			if err != nil {
 				t.Fatalf("changing cell 0 of %q: %v", data, err)
@@ -213,6 +214,56 @@ func FuzzEditRoundTrip(f *testing.F) {
 			if len(d.elems) > 1 && !strings.HasSuffix(string(out), string(data[d.elems[1].start:])) {
 				t.Fatalf("changing cell 0 of %q changed what follows it: %q", data, out)
 			}
+		}
+	})
+}
+
+// FuzzApply applies any edited text to a Jupyter notebook: it is refused
+// with one of Apply's errors, or gives valid JSON whose text view shows
+// the edited cells (their markers numbered in order), and which Parse
+// takes again.
+func FuzzApply(f *testing.F) {
+	for _, s := range []string{
+		"# %% [markdown] cell:0\n# Données\ntext\n# %% [code] cell:1\nprint(1)",
+		"# %% [code] cell:1\nx\n# %% [raw]\n\n# %% [markdown] cell:0\n",
+		"", "x", "# %% [code] cell:7", "# %% [code] cell:1\n# %% [code] cell:1\n\"\\\u00e9\t\x01",
+	} {
+		f.Add(s)
+	}
+	d, err := Parse([]byte(formats["jupyter"]))
+	if err != nil {
+		f.Fatal(err)
+	}
+	f.Fuzz(func(t *testing.T, text string) {
+		out, err := d.Apply(text)
+		var ce *CellError
+		if err != nil {
+			if !errors.As(err, &ce) && err != errNoMarker {
+				t.Fatalf("Apply(%q): unexpected error %v", text, err)
+			}
+			return
+		}
+		if !json.Valid(out) {
+			t.Fatalf("Apply(%q) is not JSON: %q", text, out)
+		}
+		if !utf8.ValidString(text) {
+			return // the model's text comes from JSON: always UTF-8
+		}
+		cells, err := parseView(text)
+		if err != nil {
+			t.Fatal(err)
+		}
+		parts := make([]string, len(cells))
+		for i, c := range cells {
+			parts[i] = cellText(c.kind, i, c.source)
+		}
+		want := strings.Join(parts, "\n")
+		got, err := Text(out)
+		if err != nil || got != want {
+			t.Fatalf("Apply(%q): view %q, %v; want %q", text, got, err, want)
+		}
+		if _, err := Parse(out); err != nil {
+			t.Fatalf("Apply(%q) does not parse again: %v", text, err)
 		}
 	})
 }

@@ -19,7 +19,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"strconv"
 	"strings"
 )
 
@@ -49,9 +48,9 @@ func (s *source) UnmarshalJSON(b []byte) error {
 }
 
 // Text converts a notebook (nbformat 4) to its cell text. Cells
-// are joined with "\n"; each is its marker line, "\n", and its source as
-// stored, so a source ending in a newline leaves an empty line before the
-// next marker.
+// are joined with "\n"; each is its marker line, then "\n" and its source
+// as stored unless the source is empty (as omp shows them), so a source
+// ending in a newline leaves an empty line before the next marker.
 func Text(data []byte) (string, error) {
 	var top any
 	if err := json.Unmarshal(data, &top); err != nil {
@@ -90,9 +89,18 @@ func Text(data []byte) (string, error) {
 		case *c.CellType != "code" && *c.CellType != "markdown" && *c.CellType != "raw":
 			return "", fmt.Errorf("cell %d has cell_type %q; notebooks have code, markdown and raw cells", i, *c.CellType)
 		}
-		parts = append(parts, "# %% ["+*c.CellType+"] cell:"+strconv.Itoa(i)+"\n"+string(c.Source))
+		parts = append(parts, cellText(*c.CellType, i, string(c.Source)))
 	}
 	return strings.Join(parts, "\n"), nil
+}
+
+// cellText is cell i of the text view: its marker line, and its source
+// on the lines after it when it has one.
+func cellText(kind string, i int, src string) string {
+	if src == "" {
+		return marker(kind, i)
+	}
+	return marker(kind, i) + "\n" + src
 }
 
 // jsonProblem describes a JSON syntax error with its line and column.

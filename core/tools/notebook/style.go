@@ -35,8 +35,11 @@ func detectStyle(data []byte, top object) style {
 			}
 			st.unit = open[i+1:]
 		}
-		if len(top.members) > 1 && st.newline == "" {
+		switch {
+		case len(top.members) > 1 && st.newline == "":
 			st.flatSep = string(data[m.val.end:top.members[1].keyAt.start])
+		case st.keySep == ":":
+			st.flatSep = "," // JSON.stringify's, where the file shows no separator
 		}
 		keys := make([]string, len(top.members))
 		for i, m := range top.members {
