@@ -1,6 +1,8 @@
 package notebook
 
 import (
+	"errors"
+	"fmt"
 	"regexp"
 	"strconv"
 	"strings"
@@ -55,3 +57,24 @@ func parseView(text string) ([]viewCell, error) {
 	flush()
 	return cells, nil
 }
+
+// CellError is an edit naming a cell the notebook does not have.
+type CellError struct {
+	Line  int // the marker's line in the edited text, from 1
+	Index int // the cell it names
+	Cells int // how many cells the file has
+}
+
+func (e *CellError) Error() string {
+	have := "has no cells"
+	switch {
+	case e.Cells == 1:
+		have = "has 1 cell (cell:0)"
+	case e.Cells > 1:
+		have = fmt.Sprintf("has %d cells (cell:0 to cell:%d)", e.Cells, e.Cells-1)
+	}
+	return fmt.Sprintf("line %d of the edited notebook text names cell:%d, but the notebook %s; read it again if it changed, and mark a cell to add without a number, e.g. \"# %%%% [code]\"", e.Line, e.Index, have)
+}
+
+// errNoMarker is the error of a text that does not start with a marker.
+var errNoMarker = errors.New(`the edited notebook text must start with a cell marker line such as "# %% [code] cell:0" (or "# %% [markdown]" for a new cell)`)
