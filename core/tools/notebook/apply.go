@@ -11,7 +11,7 @@ import (
 // Apply returns the file with the edited text view written into it.
 //
 // The text is a sequence of cells, each starting with a marker line
-// "# %% [TYPE] cell:N" (TYPE code, markdown or raw) or "# %% [TYPE" "]"
+// "# %% [TYPE] cell:N" (TYPE code, markdown or raw), or "# %% [TYPE]"
 // without a number for a new cell; the lines up to the next marker are
 // the cell's source. A marker naming cell N keeps that cell of the file —
 // its id, metadata, outputs and execution count, with its source and type
@@ -210,16 +210,9 @@ func (d *Doc) sortedKeys(o object) bool {
 	return slices.IsSortedFunc(o.members, func(a, b member) int { return strings.Compare(a.key, b.key) })
 }
 
-// objectSeparators returns what o has after "{", between two members and
-// before "}".
+// objectSeparators returns what o, a cell (which has a cell_type, so at
+// least one member), has after "{", between two members and before "}".
 func (d *Doc) objectSeparators(o object) (open, gap, close string) {
-	if len(o.members) == 0 {
-		indent := d.cellIndent()
-		if d.st.newline == "" {
-			return "", d.st.flatSep, ""
-		}
-		return d.st.newline + indent + d.st.unit, "," + d.st.newline + indent + d.st.unit, d.st.newline + indent
-	}
 	open = string(d.data[o.at.start+1 : o.members[0].keyAt.start])
 	close = string(d.data[o.members[len(o.members)-1].val.end : o.at.end-1])
 	switch {
