@@ -96,14 +96,23 @@ func lock(abs ...string) (unlock func(), err error) {
 	return unlock, nil
 }
 
-// commit writes a file's new text in its original encoding, atomically
-// and keeping its mode, then invalidates the scan cache and records the
-// new text in the read cache.
-func (t *Tool) commit(f loaded, text string) error {
-	data, err := f.encode(text)
-	if err != nil {
-		return err
+// settle returns the bytes of f with text as its new content, and the
+// text the file then reads as: text itself, or for a notebook the view of
+// the notebook written (new cells numbered, later ones renumbered), so
+// that a result's preview and diff show the anchors read will show.
+func (f loaded) settle(text string) (data []byte, settled string, err error) {
+	data, err = f.encode(text)
+	if err != nil || !isNotebook(f.abs) {
+		return data, text, err
 	}
+	settled, err = notebook.Text(data)
+	return data, settled, err
+}
+
+// commit writes a file's new bytes (from settle) atomically and keeping
+// its mode, creating its directory when missing; the write invalidates
+// the scan cache and records the new text in the read cache.
+func (t *Tool) commit(f loaded, data []byte) error {
 	if err := t.write(f.abs, data, ""); err != nil {
 		if !errors.Is(err, fs.ErrNotExist) {
 			return fmt.Errorf("cannot write %s: %w", f.shown, err)
