@@ -396,3 +396,13 @@ func TestFilterShowsMatchesFilterRows(t *testing.T) {
 	}
 	_ = rows
 }
+
+func TestDescribeToolCallCalc(t *testing.T) {
+	args := map[string]any{"calculations": []any{
+		map[string]any{"expression": "2 + 2", "prefix": "", "suffix": ""},
+		map[string]any{"expression": "3 * 3", "prefix": "", "suffix": ""},
+	}}
+	if got := DescribeToolCall(&ai.ToolCall{Name: "calc", Arguments: args}); got != "[calc: 2 + 2 (2 calcs)]" {
+		t.Errorf("got %q", got)
+	}
+}

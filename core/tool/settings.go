@@ -44,6 +44,7 @@ type Settings struct {
 	PlanEnabled                          bool         // plan.enabled: plan mode may be entered; offer exit_plan_mode
 	DebugEnabled                         bool         // debug.enabled: offer the debug tool (DAP)
 	CheckpointEnabled                    bool         // checkpoint.enabled: offer checkpoint and rewind (top-level sessions)
+	CalcEnabled                          bool         // calc.enabled: offer the calc tool
 	ImagesAutoResize                     bool         // images.autoResize: scale images read for the model down to the providers' limits
 	InspectImage                         bool         // inspect_image.enabled: read describes images instead of attaching them
 	Fetch                                Fetch        // fetch.*: web reads
@@ -138,6 +139,7 @@ func settingsFrom(cs *config.Settings) Settings {
 		PlanEnabled:                          cs.Bool("plan.enabled"),
 		DebugEnabled:                         cs.Bool("debug.enabled"),
 		CheckpointEnabled:                    cs.Bool("checkpoint.enabled"),
+		CalcEnabled:                          cs.Bool("calc.enabled"),
 		ImagesAutoResize:                     cs.Bool("images.autoResize"),
 		InspectImage:                         cs.Bool("inspect_image.enabled"),
 		Bash:                                 cs.Bash(),

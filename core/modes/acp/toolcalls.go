@@ -43,7 +43,7 @@ func toolKind(name string) sdk.ToolKind {
 var toolLabels = map[string]string{
 	"read": "Read", "write": "Write", "edit": "Edit", "search": "Search", "find": "Find",
 	"ast_grep": "AST Grep", "ast_edit": "AST Edit", "resolve": "Resolve", "bash": "Run",
-	"checkpoint": "Checkpoint", "rewind": "Rewind",
+	"checkpoint": "Checkpoint", "rewind": "Rewind", "calc": "Calc",
 }
 
 // toolLabel returns a tool's title before its arguments are known.

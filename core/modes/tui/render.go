@@ -145,6 +145,8 @@ func (r *renderer) card(call *ai.ToolCall, content []ai.Content, details any, is
 		}
 	case call.Name == "bash" || call.Name == "ssh":
 		body = r.indent(lastLines(text, cardOutputLines), r.th.dim)
+	case call.Name == "calc":
+		body = r.indent(firstLines(calcLines(call, text), cardOutputLines), r.th.dim)
 	case call.Name == "read":
 		n := strings.Count(text, "\n") + 1
 		if text == "" {
@@ -164,6 +166,23 @@ func (r *renderer) card(call *ai.ToolCall, content []ai.Content, details any, is
 		return head
 	}
 	return head + "\n" + strings.Join(body, "\n")
+}
+
+// calcLines pairs the result lines of a calc call with its expressions,
+// "2 + 2 = 4", as omp's card shows them; the lines alone when they do not
+// pair up.
+func calcLines(call *ai.ToolCall, text string) string {
+	calcs, _ := call.Arguments["calculations"].([]any)
+	lines := strings.Split(text, "\n")
+	if len(calcs) != len(lines) {
+		return text
+	}
+	for i, c := range calcs {
+		m, _ := c.(map[string]any)
+		expr, _ := m["expression"].(string)
+		lines[i] = expr + " = " + lines[i]
+	}
+	return strings.Join(lines, "\n")
 }
 
 // liveCard draws a running tool call with the tail of its output.

@@ -15,6 +15,7 @@ import (
 	"github.com/gopi-agent/gopi/core/tools/astedit"
 	"github.com/gopi-agent/gopi/core/tools/astgrep"
 	"github.com/gopi-agent/gopi/core/tools/bash"
+	"github.com/gopi-agent/gopi/core/tools/calc"
 	"github.com/gopi-agent/gopi/core/tools/checkpoint"
 	"github.com/gopi-agent/gopi/core/tools/debug"
 	"github.com/gopi-agent/gopi/core/tools/edit"
@@ -74,6 +75,8 @@ var builtins = []Entry{
 	// Services.Debug.
 	{"debug", func(env *tool.Env, svc *Services) tool.Tool { return debug.New(env, svc.Debug) },
 		func(env *tool.Env, _ *Services) bool { return debug.Available(env) }},
+	// calc exists with calc.enabled (off by default, as in omp).
+	{"calc", envOnly(calc.New), func(env *tool.Env, _ *Services) bool { return calc.Available(env) }},
 	// ssh exists when an ssh.json file names a host.
 	{"ssh", envOnly(sshtool.New), func(env *tool.Env, _ *Services) bool { return sshtool.Available(env) }},
 	// checkpoint and rewind exist with checkpoint.enabled, in top-level

@@ -82,23 +82,27 @@ func referenceNotebookText(data []byte) (string, bool) {
 		if i > 0 {
 			b.WriteByte('\n')
 		}
-		b.WriteString("# %% [" + kind + "] cell:" + strconv.Itoa(i) + "\n")
-		switch src := cell["source"].(type) {
+		b.WriteString("# %% [" + kind + "] cell:" + strconv.Itoa(i))
+		var src strings.Builder
+		switch v := cell["source"].(type) {
 		case nil:
 		case string:
-			b.WriteString(src)
+			src.WriteString(v)
 		case []any:
-			for _, part := range src {
+			for _, part := range v {
 				switch p := part.(type) {
 				case nil:
 				case string:
-					b.WriteString(p)
+					src.WriteString(p)
 				default:
 					return "", false
 				}
 			}
 		default:
 			return "", false
+		}
+		if src.Len() > 0 {
+			b.WriteString("\n" + src.String())
 		}
 	}
 	return b.String(), true

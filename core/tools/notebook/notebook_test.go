@@ -9,7 +9,7 @@ func TestTextJoin(t *testing.T) {
 	for in, want := range map[string]string{
 		`{"cells": [{"cell_type": "code", "source": "a\nb\n"}]}`:                                     "# %% [code] cell:0\na\nb\n",
 		`{"cells": [{"cell_type": "code", "source": ["a\n", "b\n"]}]}`:                               "# %% [code] cell:0\na\nb\n",
-		`{"cells": [{"cell_type": "markdown", "source": null}, {"cell_type": "raw"}]}`:               "# %% [markdown] cell:0\n\n# %% [raw] cell:1\n",
+		`{"cells": [{"cell_type": "markdown", "source": null}, {"cell_type": "raw"}]}`:               "# %% [markdown] cell:0\n# %% [raw] cell:1",
 		`{"cells": [{"cell_type": "code", "source": "x", "outputs": [{"text": "hidden"}]}], "x": 1}`: "# %% [code] cell:0\nx",
 	} {
 		got, err := Text([]byte(in))

@@ -1,15 +1,24 @@
-// Package notebook turns a Jupyter notebook (nbformat 4 JSON) into the
-// text the read tool shows: one marker line per cell,
-// "# %% [TYPE] cell:N" (N from 0), followed by the cell's source. Outputs
-// are left out. Errors say what is wrong with the file in words a user
-// can act on.
+// Package notebook is the text view of a Jupyter notebook (nbformat 4
+// JSON) that the read and edit tools share: one marker line per cell,
+// "# %% [TYPE] cell:N" (N from 0), followed by the cell's source; outputs
+// are left out. Text converts a file to its view; Parse and Doc.Apply
+// write an edited view back into the file.
+//
+// Writing back changes bytes only where the view changed: the file is
+// kept as it was read, with the spans of its cells and of their members
+// (scan.go), and only a changed cell's changed members are written
+// anew, in the style the file already uses (style.go: indentation, key
+// separator, key order, ASCII escaping, line breaks). So a notebook saved
+// by Jupyter diffs only in the edited cells' "source" lines, and keeps
+// every cell's id, metadata, outputs and execution count, its nbformat
+// version and its final newline. Errors say what is wrong with the file
+// or the edit in words a user can act on.
 package notebook
 
 import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"strconv"
 	"strings"
 )
 
@@ -39,9 +48,9 @@ func (s *source) UnmarshalJSON(b []byte) error {
 }
 
 // Text converts a notebook (nbformat 4) to its cell text. Cells
-// are joined with "\n"; each is its marker line, "\n", and its source as
-// stored, so a source ending in a newline leaves an empty line before the
-// next marker.
+// are joined with "\n"; each is its marker line, then "\n" and its source
+// as stored unless the source is empty (as omp shows them), so a source
+// ending in a newline leaves an empty line before the next marker.
 func Text(data []byte) (string, error) {
 	var top any
 	if err := json.Unmarshal(data, &top); err != nil {
@@ -80,9 +89,18 @@ func Text(data []byte) (string, error) {
 		case *c.CellType != "code" && *c.CellType != "markdown" && *c.CellType != "raw":
 			return "", fmt.Errorf("cell %d has cell_type %q; notebooks have code, markdown and raw cells", i, *c.CellType)
 		}
-		parts = append(parts, "# %% ["+*c.CellType+"] cell:"+strconv.Itoa(i)+"\n"+string(c.Source))
+		parts = append(parts, cellText(*c.CellType, i, string(c.Source)))
 	}
 	return strings.Join(parts, "\n"), nil
+}
+
+// cellText is cell i of the text view: its marker line, and its source
+// on the lines after it when it has one.
+func cellText(kind string, i int, src string) string {
+	if src == "" {
+		return marker(kind, i)
+	}
+	return marker(kind, i) + "\n" + src
 }
 
 // jsonProblem describes a JSON syntax error with its line and column.
