@@ -23,6 +23,7 @@ import (
 	"github.com/gopi-agent/gopi/core/tools/job"
 	lsptool "github.com/gopi-agent/gopi/core/tools/lsp"
 	"github.com/gopi-agent/gopi/core/tools/read"
+	"github.com/gopi-agent/gopi/core/tools/recipe"
 	"github.com/gopi-agent/gopi/core/tools/resolve"
 	"github.com/gopi-agent/gopi/core/tools/search"
 	sshtool "github.com/gopi-agent/gopi/core/tools/ssh"
@@ -64,6 +65,9 @@ var builtins = []Entry{
 	// bash.autoBackground.enabled).
 	{"job", func(env *tool.Env, svc *Services) tool.Tool { return job.New(env, svc.Jobs) },
 		func(env *tool.Env, _ *Services) bool { return job.Available(env) }},
+	// recipe exists with recipe.enabled when the project has a task
+	// runner with tasks (Services.Recipes); it runs them through bash.
+	{"recipe", newRecipe, recipeAvailable},
 	// resolve is hidden (tool.Hidden): offered only while ast_edit or
 	// another previewing tool has an action pending in the session's
 	// queue (Services.Pending).
@@ -92,6 +96,18 @@ var builtins = []Entry{
 // task ids.
 func newTask(env *tool.Env, svc *Services) tool.Tool {
 	return task.New(env, svc.Subagents, svc.Jobs, svc.TaskIDs)
+}
+
+// newRecipe builds the recipe tool over the project's runners, running
+// its commands through a bash tool of the session's shell and jobs.
+func newRecipe(env *tool.Env, svc *Services) tool.Tool {
+	return recipe.New(bash.New(env, svc.Jobs, svc.Shell), svc.Recipes.Runners())
+}
+
+// recipeAvailable says whether recipe is offered: recipe.enabled and a
+// runner with tasks in the project.
+func recipeAvailable(env *tool.Env, svc *Services) bool {
+	return env.Settings.RecipeEnabled && len(svc.Recipes.Runners()) > 0
 }
 
 // topLevel reports whether the session of svc is one the user started,

@@ -13,6 +13,7 @@ import (
 	"github.com/gopi-agent/gopi/core/tools/job"
 	lsptool "github.com/gopi-agent/gopi/core/tools/lsp"
 	"github.com/gopi-agent/gopi/core/tools/read"
+	"github.com/gopi-agent/gopi/core/tools/recipe"
 	"github.com/gopi-agent/gopi/core/tools/resolve"
 	"github.com/gopi-agent/gopi/core/tools/task"
 	"github.com/gopi-agent/gopi/core/tools/todo"
@@ -53,6 +54,9 @@ type Services struct {
 	// Checkpoint is the checkpoint and rewind tools' state; the session
 	// anchors it and applies its rewind at the ends of turns. Memory only.
 	Checkpoint *checkpoint.State
+	// Recipes finds the project's task runners for the recipe tool, once,
+	// when the tool list is first built with recipe.enabled.
+	Recipes *recipe.Detector
 }
 
 // NewServices returns the services of the session of env, with env's
@@ -75,6 +79,7 @@ func NewServices(env *tool.Env) *Services {
 		TaskIDs:     &task.IDs{},
 		Debug:       debug.NewManager(env),
 		Checkpoint:  &checkpoint.State{},
+		Recipes:     recipe.NewDetector(recipe.Probe{Root: env.Cwd, Environ: env.Settings.Shell.Environ}),
 	}
 	if cfg := env.Settings.LSPServers; cfg != nil && cfg.Enabled {
 		s.LSP, s.ownsLSP = lsp.NewManager(lsp.ManagerOptions{
