@@ -296,6 +296,7 @@ func New(ctx context.Context, opts Options) (*Session, error) {
 		s.svc.ShareLSP(s.toolEnv, opts.sharedLSP)
 	}
 	s.svc.Subagents = taskHost{s}
+	s.svc.Vision = visionHost{s}
 	s.svc.WriteChecks.SetDeliver(s.deliverNotice)
 	s.restoreTodos(store)
 	s.discoverResources(sctx.InjectedTTSRRules)

@@ -20,6 +20,7 @@ import (
 	"github.com/gopi-agent/gopi/core/tools/edit"
 	"github.com/gopi-agent/gopi/core/tools/exitplan"
 	"github.com/gopi-agent/gopi/core/tools/find"
+	"github.com/gopi-agent/gopi/core/tools/inspectimage"
 	"github.com/gopi-agent/gopi/core/tools/job"
 	lsptool "github.com/gopi-agent/gopi/core/tools/lsp"
 	"github.com/gopi-agent/gopi/core/tools/read"
@@ -56,6 +57,10 @@ var builtins = []Entry{
 	// lsp exists while language servers are on (lsp.enabled, no --no-lsp).
 	{"lsp", func(env *tool.Env, svc *Services) tool.Tool { return lsptool.New(env, svc.LSP) },
 		func(_ *tool.Env, svc *Services) bool { return lsptool.Available(svc.LSP) }},
+	// inspect_image exists with inspect_image.enabled; it asks the
+	// session's vision model (Services.Vision).
+	{"inspect_image", func(env *tool.Env, svc *Services) tool.Tool { return inspectimage.New(env, svc.Vision) },
+		func(env *tool.Env, _ *Services) bool { return inspectimage.Available(env) }},
 	{"ast_grep", envOnly(astgrep.New), nil},
 	{"ast_edit", func(env *tool.Env, svc *Services) tool.Tool { return astedit.New(env, svc.Pending) }, nil},
 	{"todo_write", func(_ *tool.Env, svc *Services) tool.Tool { return todo.New(svc.Todos) },

@@ -10,6 +10,7 @@ import (
 	"github.com/gopi-agent/gopi/core/tools/bash"
 	"github.com/gopi-agent/gopi/core/tools/checkpoint"
 	"github.com/gopi-agent/gopi/core/tools/debug"
+	"github.com/gopi-agent/gopi/core/tools/inspectimage"
 	"github.com/gopi-agent/gopi/core/tools/job"
 	lsptool "github.com/gopi-agent/gopi/core/tools/lsp"
 	"github.com/gopi-agent/gopi/core/tools/read"
@@ -54,6 +55,9 @@ type Services struct {
 	// Checkpoint is the checkpoint and rewind tools' state; the session
 	// anchors it and applies its rewind at the ends of turns. Memory only.
 	Checkpoint *checkpoint.State
+	// Vision is the session's models for inspect_image (the session sets
+	// it to itself); nil: the tool says no model registry is available.
+	Vision inspectimage.Host
 	// Recipes finds the project's task runners for the recipe tool, once,
 	// when the tool list is first built with recipe.enabled.
 	Recipes *recipe.Detector
