@@ -74,7 +74,7 @@ func TestInspectImageAsksTheVisionModel(t *testing.T) {
 }
 
 // recipe runs a make target of the project through bash; the tool list
-// follows recipe.enabled and inspect_image.enabled.
+// follows recipe.enabled, renderMermaid.enabled and inspect_image.enabled.
 func TestRecipeAndSmallToolSettings(t *testing.T) {
 	if _, err := exec.LookPath("make"); err != nil {
 		t.Skip("make is not installed (scripts/setup.sh installs it)")
@@ -89,7 +89,7 @@ func TestRecipeAndSmallToolSettings(t *testing.T) {
 		t.Fatalf("exit %d\nstdout:\n%s\nstderr:\n%s", code, out, stderr)
 	}
 	names := toolNames(t, r, 0)
-	if !slices.Contains(names, "recipe") || slices.Contains(names, "inspect_image") {
+	if !slices.Contains(names, "recipe") || slices.Contains(names, "render_mermaid") || slices.Contains(names, "inspect_image") {
 		t.Fatalf("default tools: %v", names)
 	}
 	if msgs := agentrig.MustMarshal(t, r.RequestMessages(1)); !strings.Contains(msgs, "hello tests") {
@@ -101,7 +101,26 @@ func TestRecipeAndSmallToolSettings(t *testing.T) {
 		t.Fatalf("exit %d\nstdout:\n%s\nstderr:\n%s", code, out, stderr)
 	}
 	names = toolNames(t, r, 2)
-	if slices.Contains(names, "recipe") || !slices.Contains(names, "inspect_image") {
+	if slices.Contains(names, "recipe") || !slices.Contains(names, "render_mermaid") || !slices.Contains(names, "inspect_image") {
 		t.Fatalf("tools with the settings switched: %v", names)
+	}
+}
+
+// render_mermaid draws the model's diagram; the drawing and its artifact
+// footer reach the model, and the artifact holds the drawing.
+func TestRenderMermaidThroughTheModel(t *testing.T) {
+	r := newAgentRig(t,
+		mockllm.Turn{Blocks: []mockllm.Block{agentrig.ToolCall("render_mermaid", map[string]any{"mermaid": "graph LR; build --> test", "config": map[string]any{"useAscii": true}})}},
+		mockllm.Turn{Blocks: []mockllm.Block{mockllm.Text("Drawn.")}},
+	)
+	writeAgentFile(t, r, "config.yml", "renderMermaid:\n  enabled: true\n")
+	if out, stderr, code := r.run("", "-p", "--model", "mock/mock-model", "draw the pipeline"); code != 0 || out != "Drawn.\n" {
+		t.Fatalf("exit %d\nstdout:\n%s\nstderr:\n%s", code, out, stderr)
+	}
+	want := "+-------+     +------+\n|       |     |      |\n| build +---->| test |\n|       |     |      |\n+-------+     +------+\n\nSaved artifact: artifact://0"
+	msgs := agentrig.MustMarshal(t, r.RequestMessages(1))
+	quoted, _ := json.Marshal(want)
+	if !strings.Contains(msgs, strings.Trim(string(quoted), `"`)) {
+		t.Fatalf("the drawing did not reach the model:\n%s", msgs)
 	}
 }

@@ -25,6 +25,7 @@ import (
 	lsptool "github.com/gopi-agent/gopi/core/tools/lsp"
 	"github.com/gopi-agent/gopi/core/tools/read"
 	"github.com/gopi-agent/gopi/core/tools/recipe"
+	"github.com/gopi-agent/gopi/core/tools/rendermermaid"
 	"github.com/gopi-agent/gopi/core/tools/resolve"
 	"github.com/gopi-agent/gopi/core/tools/search"
 	sshtool "github.com/gopi-agent/gopi/core/tools/ssh"
@@ -63,6 +64,8 @@ var builtins = []Entry{
 		func(env *tool.Env, _ *Services) bool { return inspectimage.Available(env) }},
 	{"ast_grep", envOnly(astgrep.New), nil},
 	{"ast_edit", func(env *tool.Env, svc *Services) tool.Tool { return astedit.New(env, svc.Pending) }, nil},
+	// render_mermaid exists with renderMermaid.enabled (off by default).
+	{"render_mermaid", envOnly(rendermermaid.New), func(env *tool.Env, _ *Services) bool { return rendermermaid.Available(env) }},
 	{"todo_write", func(_ *tool.Env, svc *Services) tool.Tool { return todo.New(svc.Todos) },
 		func(env *tool.Env, _ *Services) bool { return env.Settings.TodoEnabled }},
 	{"bash", func(env *tool.Env, svc *Services) tool.Tool { return bash.New(env, svc.Jobs, svc.Shell) }, nil},

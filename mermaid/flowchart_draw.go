@@ -1,0 +1,196 @@
+package mermaid
+
+import "fmt"
+
+// pt is a point of the top-down grid: rank (down the layers) and cross
+// (along a layer).
+type pt struct{ rank, cross int }
+
+// drawer maps the top-down grid onto the canvas in the flowchart's
+// direction.
+type drawer struct {
+	c        *canvas
+	dir      Direction
+	length   int // rank extent
+	vertical bool
+}
+
+// xy turns a grid point into canvas coordinates.
+func (d *drawer) xy(p pt) (x, y int) {
+	switch d.dir {
+	case BottomUp:
+		return p.cross, d.length - 1 - p.rank
+	case LeftRight:
+		return p.rank, p.cross
+	case RightLeft:
+		return d.length - 1 - p.rank, p.cross
+	}
+	return p.cross, p.rank
+}
+
+// line draws a straight line between two grid points.
+func (d *drawer) line(a, b pt) {
+	x0, y0 := d.xy(a)
+	x1, y1 := d.xy(b)
+	if x0 == x1 {
+		d.c.vline(x0, y0, y1)
+	} else {
+		d.c.hline(x0, x1, y0)
+	}
+}
+
+// path draws a polyline through grid points.
+func (d *drawer) path(ps ...pt) {
+	for i := 1; i < len(ps); i++ {
+		d.line(ps[i-1], ps[i])
+	}
+}
+
+// head draws an edge end at p, pointing down the rank axis (or up it
+// when upward).
+func (d *drawer) head(p pt, h Head, upward bool) {
+	x, y := d.xy(p)
+	d.c.set(x, y, headRune(h, d.dir, upward, d.c.ascii))
+}
+
+// headRune is the character of an edge end.
+func headRune(h Head, dir Direction, upward, ascii bool) rune {
+	switch h {
+	case HeadCross:
+		if ascii {
+			return 'x'
+		}
+		return '×'
+	case HeadCircle:
+		if ascii {
+			return 'o'
+		}
+		return '○'
+	}
+	arrows := map[Direction][2]rune{TopDown: {'▼', '▲'}, BottomUp: {'▲', '▼'}, LeftRight: {'►', '◄'}, RightLeft: {'◄', '►'}}
+	if ascii {
+		arrows = map[Direction][2]rune{TopDown: {'v', '^'}, BottomUp: {'^', 'v'}, LeftRight: {'>', '<'}, RightLeft: {'<', '>'}}
+	}
+	if upward {
+		return arrows[dir][1]
+	}
+	return arrows[dir][0]
+}
+
+// renderFlowchart lays fc out and draws it.
+func renderFlowchart(fc *Flowchart, o Options) (string, error) {
+	l, err := newLayout(fc, o)
+	if err != nil {
+		return "", err
+	}
+	width := 0
+	for _, layer := range l.layers {
+		for _, v := range layer {
+			width = max(width, v.cross+v.size)
+		}
+	}
+	d := &drawer{dir: fc.Direction, length: l.length, vertical: fc.Direction == TopDown || fc.Direction == BottomUp}
+	w, h := width, l.length
+	if !d.vertical {
+		w, h = l.length, width
+	}
+	if w*h > MaxCells {
+		return "", fmt.Errorf("the diagram would be %d×%d characters; split it into smaller diagrams or reduce the padding", w, h)
+	}
+	d.c = newCanvas(w, h, o.UseASCII)
+	for _, layer := range l.layers {
+		for _, v := range layer {
+			if v.node != nil {
+				l.drawNode(d, v)
+			}
+		}
+	}
+	for _, e := range l.edges {
+		l.drawPiece(d, e)
+	}
+	return d.c.String(), nil
+}
+
+// drawNode draws a node's box and its text.
+func (l *layout) drawNode(d *drawer, v *vnode) {
+	x0, y0 := d.xy(pt{l.rankPos[v.layer], v.cross})
+	x1, y1 := d.xy(pt{l.rankPos[v.layer] + v.thick - 1, v.cross + v.size - 1})
+	x, y := min(x0, x1), min(y0, y1)
+	w, h := max(x0, x1)-x+1, max(y0, y1)-y+1
+	var corners []rune
+	switch v.node.Shape {
+	case ShapeRound:
+		corners = []rune{'╭', '╮', '╰', '╯'}
+	case ShapeDecision:
+		corners = []rune{'◇', '◇', '◇', '◇'}
+	}
+	d.c.box(x, y, w, h, corners)
+	inner := w - 2
+	top := y + 1 + (h-2-len(v.node.Label))/2
+	for i, line := range v.node.Label {
+		d.c.text(x+1+(inner-textWidth(line))/2, top+i, line)
+	}
+}
+
+// drawPiece draws one edge piece: out of its upper vnode, down to its
+// channel, across, and down into its lower vnode, with the heads and
+// label of its edge where they belong.
+func (l *layout) drawPiece(d *drawer, e *vedge) {
+	k := e.from.layer
+	end := l.rankPos[k+1] - 1 // the row above the lower layer
+	start := l.rankPos[k] + e.from.thick - 1
+	if e.from.node == nil {
+		start = l.rankPos[k] // a waypoint: the line runs through its layer
+	}
+	upperHead, lowerHead := e.edge.Tail, e.edge.Head
+	if e.reversed {
+		upperHead, lowerHead = e.edge.Head, e.edge.Tail
+	}
+	if !e.first {
+		upperHead = HeadNone
+	}
+	if !e.last {
+		lowerHead = HeadNone
+	}
+	from := pt{start, e.from.center}
+	if e.from.node != nil && upperHead != HeadNone {
+		from.rank++ // the head sits below the box, not on its border
+	}
+	to := pt{end, e.to.center}
+	if e.to.node == nil {
+		to.rank = l.rankPos[k+1]
+	}
+	if e.from.node == nil {
+		d.line(pt{l.rankPos[k], e.from.center}, pt{l.gapPos[k], e.from.center})
+	}
+	if e.from.center == e.to.center {
+		d.path(from, to)
+	} else {
+		ch := end - l.labels[k] - l.nch[k] + e.channel
+		d.path(from, pt{ch, e.from.center}, pt{ch, e.to.center}, to)
+	}
+	if upperHead != HeadNone {
+		d.head(from, upperHead, true)
+	}
+	if lowerHead != HeadNone {
+		d.head(to, lowerHead, false)
+	}
+	if hasLabel(e) {
+		l.drawLabel(d, e, end)
+	}
+}
+
+// drawLabel writes an edge's label over the last stretch of its piece:
+// centred on the line top-down, along it left-right.
+func (l *layout) drawLabel(d *drawer, e *vedge, end int) {
+	text := e.edge.Label
+	if d.vertical {
+		x, y := d.xy(pt{end - 1, e.to.center})
+		d.c.text(x-textWidth(text)/2, y, text)
+		return
+	}
+	span := l.labels[e.from.layer]
+	x0, y := d.xy(pt{end - span + 1, e.to.center})
+	x1, _ := d.xy(pt{end - 1, e.to.center})
+	d.c.text(min(x0, x1)+(max(x0, x1)-min(x0, x1)+1-textWidth(text))/2, y, text)
+}
