@@ -157,6 +157,17 @@ func New(name string, env *tool.Env, svc *Services) (tool.Tool, error) {
 	return nil, fmt.Errorf("unknown tool %q; built-in tools: %s", name, strings.Join(Names(), ", "))
 }
 
+// Offered reports whether the session of env and svc can offer the
+// named built-in tool (its Available check; false for an unknown name).
+func Offered(name string, env *tool.Env, svc *Services) bool {
+	for _, e := range builtins {
+		if e.Name == name {
+			return e.Available == nil || e.Available(env, svc)
+		}
+	}
+	return false
+}
+
 // All builds every built-in tool the session of env and svc can offer.
 // env.EditEnabled is set from whether the table holds an edit tool, since
 // read and search only show edit anchors when one exists.
