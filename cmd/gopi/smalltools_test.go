@@ -77,7 +77,7 @@ func TestInspectImageAsksTheVisionModel(t *testing.T) {
 // follows recipe.enabled, renderMermaid.enabled and inspect_image.enabled.
 func TestRecipeAndSmallToolSettings(t *testing.T) {
 	if _, err := exec.LookPath("make"); err != nil {
-		t.Skip("make is not installed (scripts/setup.sh installs it)")
+		t.Skip("make is not installed (make setup installs it)")
 	}
 	r := newAgentRig(t,
 		mockllm.Turn{Blocks: []mockllm.Block{agentrig.ToolCall("recipe", map[string]any{"op": "greet WHO=tests"})}},

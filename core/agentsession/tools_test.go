@@ -64,7 +64,7 @@ func TestToolsPart(t *testing.T) {
 // tasks (omp adds it so); without bash it does not.
 func TestRecipeComesWithBash(t *testing.T) {
 	if _, err := exec.LookPath("make"); err != nil {
-		t.Skip("make is not installed (scripts/setup.sh installs it)")
+		t.Skip("make is not installed (make setup installs it)")
 	}
 	f := newFixture(t, "PATH="+os.Getenv("PATH"))
 	if err := os.WriteFile(filepath.Join(f.project, "Makefile"), []byte(".PHONY: build\nbuild:\n\ttrue\n"), 0o644); err != nil {
