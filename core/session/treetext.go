@@ -108,6 +108,7 @@ func DescribeToolCall(c *ai.ToolCall) string { return callLine(c) }
 
 // callLine describes a tool call by its main argument: "[read: a.go:10-29]",
 // "[bash: go test ./...]", "[ssh: web $ uptime]", "[checkpoint: <goal>]",
+// "[recipe: test --watch]", "[inspect_image: shot.png: <question>]",
 // other tools with their arguments as JSON.
 func callLine(c *ai.ToolCall) string {
 	str := func(keys ...string) string {
@@ -147,6 +148,10 @@ func callLine(c *ai.ToolCall) string {
 		return "[" + c.Name + ": " + oneLine(str("pattern", "query", "path"), 50) + "]"
 	case "checkpoint", "rewind":
 		return "[" + c.Name + ": " + oneLine(str("goal", "report"), 50) + "]"
+	case "recipe":
+		return "[recipe: " + oneLine(str("op"), 50) + "]"
+	case "inspect_image":
+		return "[inspect_image: " + str("path") + ": " + oneLine(str("question"), 40) + "]"
 	}
 	args, _ := json.Marshal(c.Arguments)
 	return "[" + c.Name + ": " + oneLine(string(args), 40) + "]"
