@@ -142,17 +142,8 @@ func (l *layout) drawPiece(d *drawer, e *vedge) {
 	if e.from.node == nil {
 		start = l.rankPos[k] // a waypoint: the line runs through its layer
 	}
-	upperHead, lowerHead := e.edge.Tail, e.edge.Head
-	if e.reversed {
-		upperHead, lowerHead = e.edge.Head, e.edge.Tail
-	}
-	if !e.first {
-		upperHead = HeadNone
-	}
-	if !e.last {
-		lowerHead = HeadNone
-	}
-	from := pt{start, e.from.center}
+	upperHead, lowerHead := e.upperHead(), e.lowerHead()
+	from := pt{start, e.fromX()}
 	if e.from.node != nil && upperHead != HeadNone {
 		from.rank++ // the head sits below the box, not on its border
 	}
@@ -163,11 +154,11 @@ func (l *layout) drawPiece(d *drawer, e *vedge) {
 	if e.from.node == nil {
 		d.line(pt{l.rankPos[k], e.from.center}, pt{l.gapPos[k], e.from.center})
 	}
-	if e.from.center == e.to.center {
+	if e.fromX() == e.toX() {
 		d.path(from, to)
 	} else {
 		ch := end - l.labels[k] - l.nch[k] + e.channel
-		d.path(from, pt{ch, e.from.center}, pt{ch, e.to.center}, to)
+		d.path(from, pt{ch, e.fromX()}, pt{ch, e.toX()}, to)
 	}
 	if upperHead != HeadNone {
 		d.head(from, upperHead, true)

@@ -308,15 +308,20 @@ func assignChannels(es []*vedge) int {
 		lo, hi int
 	}
 	var bundles []*bundle
-	byFrom := map[*vnode]*bundle{}
+	type port struct {
+		v *vnode
+		x int
+	}
+	byFrom := map[port]*bundle{}
 	for _, e := range es {
-		if e.from.center == e.to.center {
+		if e.fromX() == e.toX() {
 			continue
 		}
-		b := byFrom[e.from]
+		key := port{e.from, e.fromX()}
+		b := byFrom[key]
 		if b == nil {
-			b = &bundle{lo: e.from.center, hi: e.from.center}
-			byFrom[e.from] = b
+			b = &bundle{lo: e.fromX(), hi: e.fromX()}
+			byFrom[key] = b
 			bundles = append(bundles, b)
 		}
 		b.pieces = append(b.pieces, e)
@@ -343,8 +348,45 @@ func assignChannels(es []*vedge) int {
 	return len(ends)
 }
 
-func lo(e *vedge) int { return min(e.from.center, e.to.center) }
-func hi(e *vedge) int { return max(e.from.center, e.to.center) }
+func lo(e *vedge) int { return min(e.fromX(), e.toX()) }
+func hi(e *vedge) int { return max(e.fromX(), e.toX()) }
+
+// fromX is where the piece leaves its upper vnode on the cross axis: the
+// centre, or beside it for the head of an edge drawn upwards into a real
+// node wide enough (so the head does not sit on the other edges' stub).
+func (e *vedge) fromX() int {
+	if e.first && e.from.node != nil && e.upperHead() != HeadNone && e.from.size >= 7 {
+		return e.from.center + 2
+	}
+	return e.from.center
+}
+
+// toX is where the piece enters its lower vnode: the centre.
+func (e *vedge) toX() int { return e.to.center }
+
+// upperHead and lowerHead are the ends drawn at the piece's upper and
+// lower vnodes (HeadNone on waypoints).
+func (e *vedge) upperHead() Head {
+	h := e.edge.Tail
+	if e.reversed {
+		h = e.edge.Head
+	}
+	if !e.first {
+		return HeadNone
+	}
+	return h
+}
+
+func (e *vedge) lowerHead() Head {
+	h := e.edge.Head
+	if e.reversed {
+		h = e.edge.Tail
+	}
+	if !e.last {
+		return HeadNone
+	}
+	return h
+}
 
 // boxSize is a node's box, top-down: its text plus the border padding on
 // each side and the border.
