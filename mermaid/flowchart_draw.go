@@ -86,7 +86,7 @@ func renderFlowchart(fc *Flowchart, o Options) (string, error) {
 	width := 0
 	for _, layer := range l.layers {
 		for _, v := range layer {
-			width = max(width, v.cross+v.size)
+			width = max(width, v.cross+v.size+v.room)
 		}
 	}
 	d := &drawer{dir: fc.Direction, length: l.length, vertical: fc.Direction == TopDown || fc.Direction == BottomUp}
@@ -107,6 +107,13 @@ func renderFlowchart(fc *Flowchart, o Options) (string, error) {
 	}
 	for _, e := range l.edges {
 		l.drawPiece(d, e)
+	}
+	for _, layer := range l.layers {
+		for _, v := range layer {
+			if len(v.loops) > 0 {
+				l.drawLoop(d, v)
+			}
+		}
 	}
 	return d.c.String(), nil
 }
@@ -184,4 +191,49 @@ func (l *layout) drawLabel(d *drawer, e *vedge, end int) {
 	x0, y := d.xy(pt{end - span + 1, e.to.center})
 	x1, _ := d.xy(pt{end - 1, e.to.center})
 	d.c.text(min(x0, x1)+(max(x0, x1)-min(x0, x1)+1-textWidth(text))/2, y, text)
+}
+
+// drawLoop draws a node's edges to itself as one loop beside the box:
+// out of its far side near the top, round, and back in near the bottom
+// with the head of the first such edge, its label beside the loop.
+func (l *layout) drawLoop(d *drawer, v *vnode) {
+	top := l.rankPos[v.layer]
+	r0, r1 := top+1, top+v.thick-2
+	if r1 <= r0 {
+		r0, r1 = top, top+v.thick-1
+	}
+	side := v.cross + v.size - 1
+	d.path(pt{r0, side}, pt{r0, side + 3}, pt{r1, side + 3}, pt{r1, side + 1})
+	e := v.loops[0]
+	if e.Head != HeadNone {
+		x, y := d.xy(pt{r1, side + 1})
+		d.c.set(x, y, crossHeadRune(e.Head, d.vertical, d.c.ascii))
+	}
+	if e.Label != "" {
+		x, y := d.xy(pt{(r0 + r1) / 2, side + 5})
+		if !d.vertical { // the cross axis runs down: the label goes after the loop's bottom
+			x, y = d.xy(pt{r1 + 2, side + 3})
+			if d.dir == RightLeft {
+				x -= textWidth(e.Label) - 1
+			}
+		}
+		d.c.text(x, y, e.Label)
+	}
+}
+
+// crossHeadRune is an edge end pointing back along the cross axis (left
+// top-down, up left-right).
+func crossHeadRune(h Head, vertical, ascii bool) rune {
+	if h != HeadArrow {
+		return headRune(h, TopDown, false, ascii)
+	}
+	switch {
+	case vertical && ascii:
+		return '<'
+	case vertical:
+		return '◄'
+	case ascii:
+		return '^'
+	}
+	return '▲'
 }

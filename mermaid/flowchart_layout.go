@@ -15,6 +15,8 @@ type vnode struct {
 	size   int     // extent on the cross axis
 	thick  int     // extent on the rank axis (y top-down)
 	center int     // cross + size/2: where edges attach
+	loops  []*Edge // the node's edges to itself, drawn beside it
+	room   int     // cells beside the box its loops take
 }
 
 // vedge joins two vnodes of adjacent layers, from the upper to the lower.
@@ -132,8 +134,14 @@ func newLayout(fc *Flowchart, o Options) (*layout, error) {
 	for i := range fc.Edges {
 		e := &fc.Edges[i]
 		a, b := l.byNode[fc.byID[e.From]], l.byNode[fc.byID[e.To]]
-		if a == b {
-			continue // a self-loop is not drawn
+		if a == b { // a self-loop: drawn beside the node
+			a.loops = append(a.loops, e)
+			label := 0
+			if e.Label != "" && vertical { // left-right the label runs along the rank axis
+				label = textWidth(e.Label) + 1
+			}
+			a.room = max(a.room, 4+label)
+			continue
 		}
 		rev := reversed[i]
 		if rev {
@@ -239,7 +247,7 @@ func (l *layout) place(vertical bool) {
 			}
 			first = false
 			v.cross, v.center = start, start+v.size/2
-			next = start + v.size
+			next = start + v.size + v.room
 			lowest = min(lowest, start)
 		}
 	}
