@@ -19,12 +19,24 @@ const (
 type cell struct {
 	ch    rune  // fixed character (text, corner, arrowhead); 0: drawn from lines
 	lines uint8 // line directions, for cells without ch
+	style Style // how a straight line through the cell is drawn
 	wide  bool  // the second column of a wide character: prints nothing
 }
+
+// Style is how a line is drawn: solid, dotted or thick.
+type Style uint8
+
+// Line styles. A cell two styles cross is drawn solid.
+const (
+	Solid Style = iota
+	Dotted
+	Thick
+)
 
 // canvas is a grid of cells that grows as it is drawn on.
 type canvas struct {
 	ascii bool
+	pen   Style // the style lines are drawn with now
 	rows  [][]cell
 	width int
 }
@@ -71,6 +83,11 @@ func (c *canvas) text(x, y int, s string) {
 // character.
 func (c *canvas) addLine(x, y int, dirs uint8) {
 	if p := c.at(x, y); p != nil && p.ch == 0 && !p.wide {
+		if p.lines == 0 {
+			p.style = c.pen
+		} else if p.style != c.pen {
+			p.style = Solid
+		}
 		p.lines |= dirs
 	}
 }
@@ -138,6 +155,30 @@ func (c *canvas) lineRune(d uint8) rune {
 	return boxRunes[d]
 }
 
+// styledRune is the character of a cell's lines in its style: dotted
+// and thick apply to straight lines, junctions are drawn solid.
+func (c *canvas) styledRune(d uint8, st Style) rune {
+	vertical, horizontal := d&^(up|down) == 0, d&^(left|right) == 0
+	switch {
+	case d == 0 || st == Solid || !vertical && !horizontal:
+	case st == Dotted && c.ascii && vertical:
+		return ':'
+	case st == Dotted && c.ascii:
+		return '.'
+	case st == Thick && c.ascii && horizontal:
+		return '='
+	case st == Dotted && vertical:
+		return '┆'
+	case st == Dotted:
+		return '┄'
+	case st == Thick && vertical:
+		return '┃'
+	case st == Thick:
+		return '━'
+	}
+	return c.lineRune(d)
+}
+
 // boxRunes maps line directions to box-drawing characters.
 var boxRunes = [16]rune{
 	' ', '│', '│', '│',
@@ -159,7 +200,7 @@ func (c *canvas) String() string {
 			case p.ch != 0:
 				b.WriteRune(p.ch)
 			default:
-				b.WriteRune(c.lineRune(p.lines))
+				b.WriteRune(c.styledRune(p.lines, p.style))
 			}
 		}
 		lines = append(lines, strings.TrimRight(b.String(), " "))

@@ -150,6 +150,14 @@ func (l *layout) drawPiece(d *drawer, e *vedge) {
 		start = l.rankPos[k] // a waypoint: the line runs through its layer
 	}
 	upperHead, lowerHead := e.upperHead(), e.lowerHead()
+	d.c.pen = Solid
+	switch {
+	case e.edge.Dotted:
+		d.c.pen = Dotted
+	case e.edge.Thick:
+		d.c.pen = Thick
+	}
+	defer func() { d.c.pen = Solid }()
 	from := pt{start, e.fromX()}
 	if e.from.node != nil && upperHead != HeadNone {
 		from.rank++ // the head sits below the box, not on its border
