@@ -2,7 +2,8 @@
 // characters by default, plain ASCII on request. It reads the two kinds
 // of diagram a coding agent most often writes — flowcharts (`graph` or
 // `flowchart`, any direction) and sequence diagrams (`sequenceDiagram`) —
-// and refuses the others with an error naming what it reads.
+// and state diagrams (`stateDiagram-v2`, drawn as flowcharts of rounded
+// states), and refuses the others with an error naming what it reads.
 //
 // A flowchart is laid out in layers, Sugiyama-style: nodes get a layer
 // by their longest path from a source (edges that close a cycle are

@@ -79,6 +79,13 @@ func headRune(h Head, dir Direction, upward, ascii bool) rune {
 
 // renderFlowchart lays fc out and draws it.
 func renderFlowchart(fc *Flowchart, o Options) (string, error) {
+	if o.UseASCII { // the state diagrams' start and end marks
+		for _, id := range []string{"[*]start", "[*]end"} {
+			if n := fc.byID[id]; n != nil {
+				n.Label = []string{map[string]string{"[*]start": "*", "[*]end": "(*)"}[id]}
+			}
+		}
+	}
 	l, err := newLayout(fc, o)
 	if err != nil {
 		return "", err
@@ -181,23 +188,28 @@ func (l *layout) drawPiece(d *drawer, e *vedge) {
 	if lowerHead != HeadNone {
 		d.head(to, lowerHead, false)
 	}
-	if hasLabel(e) {
-		l.drawLabel(d, e, end)
+	switch {
+	case hasLabel(e) && e.reversed && d.vertical: // beside its line, which the other stubs run near
+		x, y := d.xy(pt{from.rank + 1, e.fromX() + 2})
+		d.c.text(x, y, e.edge.Label)
+	case hasLabel(e) && e.reversed:
+		l.drawLabel(d, e.edge.Label, from.rank+1, from.rank+l.upLabels[k], e.fromX())
+	case hasLabel(e):
+		l.drawLabel(d, e.edge.Label, end-l.labels[k], end-1, e.toX())
 	}
 }
 
-// drawLabel writes an edge's label over the last stretch of its piece:
-// centred on the line top-down, along it left-right.
-func (l *layout) drawLabel(d *drawer, e *vedge, end int) {
-	text := e.edge.Label
+// drawLabel writes an edge's label in the rank span r0..r1 of its line
+// at cross: centred across the line on r1 top-down, along the line
+// left-right.
+func (l *layout) drawLabel(d *drawer, text string, r0, r1, cross int) {
 	if d.vertical {
-		x, y := d.xy(pt{end - 1, e.to.center})
+		x, y := d.xy(pt{r1, cross})
 		d.c.text(x-textWidth(text)/2, y, text)
 		return
 	}
-	span := l.labels[e.from.layer]
-	x0, y := d.xy(pt{end - span + 1, e.to.center})
-	x1, _ := d.xy(pt{end - 1, e.to.center})
+	x0, y := d.xy(pt{r0 + 1, cross})
+	x1, _ := d.xy(pt{r1, cross})
 	d.c.text(min(x0, x1)+(max(x0, x1)-min(x0, x1)+1-textWidth(text))/2, y, text)
 }
 

@@ -31,17 +31,18 @@ type vedge struct {
 
 // layout is a flowchart placed on the top-down grid.
 type layout struct {
-	fc      *Flowchart
-	opts    Options
-	layers  [][]*vnode
-	edges   []*vedge
-	byNode  map[*Node]*vnode
-	rankPos []int // start of each layer on the rank axis
-	gapPos  []int // start of the gap after each layer
-	gapLen  []int // rows of each gap
-	labels  []int // rank extent of each gap's label area (0: no labels)
-	nch     []int // channels of each gap
-	length  int   // rank extent of the whole layout
+	fc       *Flowchart
+	opts     Options
+	layers   [][]*vnode
+	edges    []*vedge
+	byNode   map[*Node]*vnode
+	rankPos  []int // start of each layer on the rank axis
+	gapPos   []int // start of the gap after each layer
+	gapLen   []int // rows of each gap
+	labels   []int // rank extent of each gap's label area before the lower layer (0: no labels)
+	upLabels []int // the same after the upper layer, for edges drawn upwards
+	nch      []int // channels of each gap
+	length   int   // rank extent of the whole layout
 }
 
 // layerNodes assigns each node its layer: the longest path to it from a
@@ -263,12 +264,16 @@ func (l *layout) place(vertical bool) {
 	l.gapPos = make([]int, len(l.layers))
 	l.gapLen = make([]int, len(l.layers))
 	l.labels = make([]int, len(l.layers))
+	l.upLabels = make([]int, len(l.layers))
 	l.nch = make([]int, len(l.layers))
 	byGap := make([][]*vedge, len(l.layers))
 	for _, e := range l.edges {
 		byGap[e.from.layer] = append(byGap[e.from.layer], e)
-		if hasLabel(e) {
-			l.labels[e.from.layer] = labelRank(vertical, e, l.labels[e.from.layer])
+		switch k := e.from.layer; {
+		case hasLabel(e) && e.reversed:
+			l.upLabels[k] = labelRank(vertical, e, l.upLabels[k])
+		case hasLabel(e):
+			l.labels[k] = labelRank(vertical, e, l.labels[k])
 		}
 	}
 	pos := 0
@@ -280,7 +285,7 @@ func (l *layout) place(vertical bool) {
 		l.rankPos[k] = pos
 		pos += thick
 		l.nch[k] = assignChannels(byGap[k])
-		need := 1 + max(l.nch[k], 1) + l.labels[k] + 1
+		need := 1 + l.upLabels[k] + max(l.nch[k], 1) + l.labels[k] + 1
 		l.gapPos[k] = pos
 		l.gapLen[k] = max(need, rankGap)
 		if k < len(l.layers)-1 {
@@ -291,7 +296,9 @@ func (l *layout) place(vertical bool) {
 }
 
 // hasLabel reports whether piece e carries its edge's label: the piece
-// at the edge's head (the last, or the first of an edge drawn upwards).
+// at the edge's head (the last, or the first of an edge drawn upwards,
+// whose label goes just after its head, apart from the labels of the
+// edges drawn downwards).
 func hasLabel(e *vedge) bool {
 	return e.edge.Label != "" && (e.last && !e.reversed || e.first && e.reversed)
 }

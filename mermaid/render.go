@@ -44,6 +44,12 @@ func Render(src string, o Options) (string, error) {
 			return "", err
 		}
 		return renderFlowchart(fc, o)
+	case "stateDiagram", "stateDiagram-v2":
+		fc, err := ParseState(src)
+		if err != nil {
+			return "", err
+		}
+		return renderFlowchart(fc, o)
 	case "sequenceDiagram":
 		sd, err := ParseSequence(src)
 		if err != nil {
@@ -51,5 +57,5 @@ func Render(src string, o Options) (string, error) {
 		}
 		return renderSequence(sd, o)
 	}
-	return "", fmt.Errorf("unsupported Mermaid diagram %q: only flowcharts (\"graph TD\", \"flowchart LR\", …) and sequence diagrams (\"sequenceDiagram\") can be drawn as text", clip(st[0].text))
+	return "", fmt.Errorf("unsupported Mermaid diagram %q: only flowcharts (\"graph TD\", \"flowchart LR\", …), sequence diagrams (\"sequenceDiagram\") and state diagrams (\"stateDiagram-v2\") can be drawn as text", clip(st[0].text))
 }

@@ -19,7 +19,7 @@ const Name = "render_mermaid"
 
 const description = `Draws a Mermaid diagram as text for the terminal (box-drawing characters, or plain ASCII with config.useAscii) and returns it.
 
-- mermaid: the source, header first. Flowcharts ("graph TD", "flowchart LR"; TD, TB, BT, LR, RL) and sequence diagrams ("sequenceDiagram") are drawn; other diagram kinds are refused.
+- mermaid: the source, header first. Flowcharts ("graph TD", "flowchart LR"; TD, TB, BT, LR, RL), sequence diagrams ("sequenceDiagram") and state diagrams ("stateDiagram-v2") are drawn; other diagram kinds are refused.
 - config (optional): useAscii, paddingX and paddingY (spacing between nodes), boxBorderPadding (space inside boxes).
 - The drawing is also saved as an artifact:// the result names, when the session keeps artifacts.
 - Invalid Mermaid fails with the line that could not be read.`
