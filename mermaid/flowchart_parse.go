@@ -71,6 +71,7 @@ type SyntaxError struct {
 	Msg  string // what is wrong
 }
 
+// Error says which line could not be read and why.
 func (e *SyntaxError) Error() string {
 	return fmt.Sprintf("Mermaid line %d: %s in %q", e.Line, e.Msg, e.Text)
 }
