@@ -187,8 +187,9 @@ var boxRunes = [16]rune{
 	'─', '┴', '┬', '┼',
 }
 
-// String renders the canvas, trailing blanks of each row trimmed and
-// blank rows at the end dropped.
+// String renders the canvas, trailing blanks of each row trimmed, blank
+// rows at either end dropped and the blank columns every row starts with
+// removed.
 func (c *canvas) String() string {
 	var b strings.Builder
 	var lines []string
@@ -207,6 +208,23 @@ func (c *canvas) String() string {
 	}
 	for len(lines) > 0 && lines[len(lines)-1] == "" {
 		lines = lines[:len(lines)-1]
+	}
+	for len(lines) > 0 && lines[0] == "" {
+		lines = lines[1:]
+	}
+	indent := -1 // the blank columns every line starts with
+	for _, l := range lines {
+		if l != "" {
+			n := len(l) - len(strings.TrimLeft(l, " "))
+			if indent < 0 || n < indent {
+				indent = n
+			}
+		}
+	}
+	for i, l := range lines {
+		if len(l) >= indent && indent > 0 {
+			lines[i] = l[indent:]
+		}
 	}
 	return strings.Join(lines, "\n")
 }

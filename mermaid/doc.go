@@ -16,7 +16,9 @@
 // do not overlap) and into its target, so lines never run on top of one
 // another. Lines are drawn as sets of directions per cell and turned into
 // characters at the end, so crossings and branches get proper junctions.
-// Every direction is the top-down layout turned or mirrored.
+// Every direction is the top-down layout turned or mirrored. Subgraphs
+// are kept together in each layer and framed, with their titles, when
+// the frame encloses no other node (flowchart_groups.go).
 //
 // A sequence diagram puts the participants in columns wide enough for
 // the messages between neighbours, and draws each message, note and

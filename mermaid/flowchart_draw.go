@@ -79,6 +79,9 @@ func headRune(h Head, dir Direction, upward, ascii bool) rune {
 
 // renderFlowchart lays fc out and draws it.
 func renderFlowchart(fc *Flowchart, o Options) (string, error) {
+	if len(fc.Nodes) == 0 {
+		return "", fmt.Errorf("the diagram has no nodes; add some, such as \"A --> B\"")
+	}
 	if o.UseASCII { // the state diagrams' start and end marks
 		for _, id := range []string{"[*]start", "[*]end"} {
 			if n := fc.byID[id]; n != nil {
@@ -96,6 +99,10 @@ func renderFlowchart(fc *Flowchart, o Options) (string, error) {
 			width = max(width, v.cross+v.size+v.room)
 		}
 	}
+	frames := l.frames()
+	for _, f := range frames {
+		width = max(width, f.right+1)
+	}
 	d := &drawer{dir: fc.Direction, length: l.length, vertical: fc.Direction == TopDown || fc.Direction == BottomUp}
 	w, h := width, l.length
 	if !d.vertical {
@@ -111,6 +118,9 @@ func renderFlowchart(fc *Flowchart, o Options) (string, error) {
 				l.drawNode(d, v)
 			}
 		}
+	}
+	for _, f := range frames {
+		l.drawFrame(d, f)
 	}
 	for _, e := range l.edges {
 		l.drawPiece(d, e)
@@ -179,7 +189,7 @@ func (l *layout) drawPiece(d *drawer, e *vedge) {
 	if e.fromX() == e.toX() {
 		d.path(from, to)
 	} else {
-		ch := end - l.labels[k] - l.nch[k] + e.channel
+		ch := end - l.openRows[k+1] - l.labels[k] - l.nch[k] + e.channel
 		d.path(from, pt{ch, e.fromX()}, pt{ch, e.toX()}, to)
 	}
 	if upperHead != HeadNone {
@@ -190,12 +200,14 @@ func (l *layout) drawPiece(d *drawer, e *vedge) {
 	}
 	switch {
 	case hasLabel(e) && e.reversed && d.vertical: // beside its line, which the other stubs run near
-		x, y := d.xy(pt{from.rank + 1, e.fromX() + 2})
+		x, y := d.xy(pt{max(from.rank+1, l.gapPos[k]+l.closeRows[k]), e.fromX() + 2})
 		d.c.text(x, y, e.edge.Label)
 	case hasLabel(e) && e.reversed:
-		l.drawLabel(d, e.edge.Label, from.rank+1, from.rank+l.upLabels[k], e.fromX())
+		r0 := max(from.rank+1, l.gapPos[k]+l.closeRows[k])
+		l.drawLabel(d, e.edge.Label, r0, r0+l.upLabels[k]-1, e.fromX())
 	case hasLabel(e):
-		l.drawLabel(d, e.edge.Label, end-l.labels[k], end-1, e.toX())
+		r1 := end - l.openRows[k+1] - 1
+		l.drawLabel(d, e.edge.Label, r1-l.labels[k]+1, r1, e.toX())
 	}
 }
 

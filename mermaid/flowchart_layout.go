@@ -10,13 +10,14 @@ import (
 type vnode struct {
 	node   *Node
 	layer  int
-	order  float64 // position within the layer while ordering
-	cross  int     // start on the cross axis (x top-down)
-	size   int     // extent on the cross axis
-	thick  int     // extent on the rank axis (y top-down)
-	center int     // cross + size/2: where edges attach
-	loops  []*Edge // the node's edges to itself, drawn beside it
-	room   int     // cells beside the box its loops take
+	order  float64  // position within the layer while ordering
+	cross  int      // start on the cross axis (x top-down)
+	size   int      // extent on the cross axis
+	thick  int      // extent on the rank axis (y top-down)
+	center int      // cross + size/2: where edges attach
+	loops  []*Edge  // the node's edges to itself, drawn beside it
+	room   int      // cells beside the box its loops take
+	groups []*Group // the subgraphs it is in, outermost first
 }
 
 // vedge joins two vnodes of adjacent layers, from the upper to the lower.
@@ -43,6 +44,11 @@ type layout struct {
 	upLabels []int // the same after the upper layer, for edges drawn upwards
 	nch      []int // channels of each gap
 	length   int   // rank extent of the whole layout
+	// heights are the levels of subgraphs nested in each subgraph.
+	heights map[*Group]int
+	// openRows and closeRows are the rows before and after each layer
+	// for the frames starting or ending there.
+	openRows, closeRows []int
 }
 
 // layerNodes assigns each node its layer: the longest path to it from a
@@ -162,7 +168,12 @@ func newLayout(fc *Flowchart, o Options) (*layout, error) {
 	if len(l.edges) > MaxNodes*8 {
 		return nil, fmt.Errorf("the diagram's edges cross too many layers to draw; split it into smaller diagrams")
 	}
+	l.heights = groupHeights(fc.Groups)
+	l.setGroups()
 	l.order()
+	if len(fc.Groups) > 0 {
+		l.groupOrder()
+	}
 	l.place(vertical)
 	return l, nil
 }
@@ -227,11 +238,16 @@ func (l *layout) place(vertical bool) {
 	lowest := 0
 	for k, layer := range l.layers {
 		next, first := 0, true
+		var prev *vnode
 		for _, v := range layer {
 			g := gap
 			if v.node == nil {
 				g = min(gap, 2)
 			}
+			if prev != nil {
+				g = max(g, l.groupGap(prev, v))
+			}
+			prev = v
 			start := next + g
 			if first {
 				start = 0
@@ -252,10 +268,14 @@ func (l *layout) place(vertical bool) {
 			lowest = min(lowest, start)
 		}
 	}
+	margin := 0 // room for the frames left of the first nodes
+	for _, h := range l.heights {
+		margin = max(margin, 2+2*h)
+	}
 	for _, layer := range l.layers {
 		for _, v := range layer {
-			v.cross -= lowest
-			v.center -= lowest
+			v.cross += margin - lowest
+			v.center += margin - lowest
 		}
 	}
 	// Channels: the pieces of one gap that go across share a row only
@@ -276,7 +296,12 @@ func (l *layout) place(vertical bool) {
 			l.labels[k] = labelRank(vertical, e, l.labels[k])
 		}
 	}
-	pos := 0
+	l.openRows = make([]int, len(l.layers)+1)
+	l.closeRows = make([]int, len(l.layers))
+	for k := range l.layers {
+		l.openRows[k], l.closeRows[k] = l.frameRows(k)
+	}
+	pos := l.openRows[0]
 	for k, layer := range l.layers {
 		thick := 1
 		for _, v := range layer {
@@ -285,7 +310,7 @@ func (l *layout) place(vertical bool) {
 		l.rankPos[k] = pos
 		pos += thick
 		l.nch[k] = assignChannels(byGap[k])
-		need := 1 + l.upLabels[k] + max(l.nch[k], 1) + l.labels[k] + 1
+		need := l.closeRows[k] + 1 + l.upLabels[k] + max(l.nch[k], 1) + l.labels[k] + l.openRows[k+1] + 1
 		l.gapPos[k] = pos
 		l.gapLen[k] = max(need, rankGap)
 		if k < len(l.layers)-1 {
@@ -293,6 +318,9 @@ func (l *layout) place(vertical bool) {
 		}
 	}
 	l.length = pos
+	if n := len(l.layers); n > 0 {
+		l.length += l.closeRows[n-1]
+	}
 }
 
 // hasLabel reports whether piece e carries its edge's label: the piece

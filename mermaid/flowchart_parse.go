@@ -23,6 +23,14 @@ type Node struct {
 	ID    string
 	Label []string // lines of text; the id when none is given
 	Shape Shape
+	Group *Group // the innermost subgraph it belongs to; nil for none
+}
+
+// Group is a subgraph: a frame around its nodes, with a title.
+type Group struct {
+	ID     string
+	Title  string
+	Parent *Group // the subgraph it is nested in; nil at the top
 }
 
 // Head is the end of an edge.
@@ -61,7 +69,9 @@ type Flowchart struct {
 	Direction Direction
 	Nodes     []*Node // in order of first mention
 	Edges     []Edge
+	Groups    []*Group // subgraphs, in order of appearance
 	byID      map[string]*Node
+	open      []*Group // the subgraphs being read, innermost last
 }
 
 // SyntaxError is a line of the source that cannot be read.
@@ -90,7 +100,9 @@ var (
 	skipRe = sync.OnceValue(func() *regexp.Regexp {
 		return regexp.MustCompile(`^(classDef|class|style|linkStyle|click|direction|accTitle|accDescr)\b`)
 	})
-	subgraphRe = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^subgraph\b`) })
+	subgraphRe = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`^subgraph(?:\s+([^\s\[]+)\s*(?:\[\s*"?([^"\]]*)"?\s*\])?(.*))?$`)
+	})
 )
 
 // statements splits source into statements with their line numbers:
@@ -159,19 +171,43 @@ func ParseFlowchart(src string) (*Flowchart, error) {
 	}
 	for _, s := range st[1:] {
 		switch {
-		case s.text == "end" || skipRe().MatchString(s.text):
+		case s.text == "end":
+			if len(fc.open) > 0 {
+				fc.open = fc.open[:len(fc.open)-1]
+			}
+			continue
+		case skipRe().MatchString(s.text):
 			continue
 		case subgraphRe().MatchString(s.text):
+			fc.openGroup(subgraphRe().FindStringSubmatch(s.text))
 			continue
 		}
 		if err := fc.statement(s.text); err != nil {
 			return nil, &SyntaxError{Line: s.line, Text: s.text, Msg: err.Error()}
 		}
-		if len(fc.Nodes) > MaxNodes || len(fc.Edges) > MaxNodes*4 {
+		if len(fc.Nodes) > MaxNodes || len(fc.Edges) > MaxNodes*4 || len(fc.Groups) > MaxNodes {
 			return nil, fmt.Errorf("the diagram has more than %d nodes or %d edges; split it into smaller diagrams", MaxNodes, MaxNodes*4)
 		}
 	}
 	return fc, nil
+}
+
+// openGroup starts a subgraph from its header's parts: "subgraph id",
+// "subgraph id [title]", or "subgraph A title with spaces" (the whole text
+// is the title, and its id).
+func (fc *Flowchart) openGroup(m []string) {
+	g := &Group{ID: m[1], Title: cleanText(m[2])}
+	if rest := strings.TrimSpace(m[3]); m[2] == "" && rest != "" {
+		g.ID = strings.TrimSpace(m[1] + " " + rest)
+	}
+	if g.Title == "" {
+		g.Title = cleanText(strings.Trim(g.ID, `"`))
+	}
+	if len(fc.open) > 0 {
+		g.Parent = fc.open[len(fc.open)-1]
+	}
+	fc.Groups = append(fc.Groups, g)
+	fc.open = append(fc.open, g)
 }
 
 // statement reads one node or chain statement: groups of nodes joined by
@@ -306,6 +342,9 @@ func (fc *Flowchart) node(s string) (id, rest string, err error) {
 		n = &Node{ID: id, Label: []string{id}}
 		fc.byID[id] = n
 		fc.Nodes = append(fc.Nodes, n)
+	}
+	if n.Group == nil && len(fc.open) > 0 {
+		n.Group = fc.open[len(fc.open)-1]
 	}
 	for _, sh := range shapes {
 		if !strings.HasPrefix(rest, sh.open) {
