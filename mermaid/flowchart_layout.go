@@ -231,6 +231,15 @@ func (l *layout) place(vertical bool) {
 	if !vertical {
 		gap, rankGap = l.opts.PaddingY, l.opts.PaddingX
 	}
+	l.placeCross(gap)
+	l.placeRanks(vertical, rankGap)
+}
+
+// placeCross sets every vnode's position along its layer: after the one
+// before it (gap apart, more between subgraphs), under the centre of its
+// predecessors where there is room; then all are shifted so that the
+// leftmost starts after the room the frames need.
+func (l *layout) placeCross(gap int) {
 	preds := map[*vnode][]*vnode{}
 	for _, e := range l.edges {
 		preds[e.to] = append(preds[e.to], e.from)
@@ -278,8 +287,13 @@ func (l *layout) place(vertical bool) {
 			v.center += margin - lowest
 		}
 	}
-	// Channels: the pieces of one gap that go across share a row only
-	// when their spans do not meet.
+}
+
+// placeRanks sets every layer's and gap's position on the rank axis,
+// giving each edge piece its own channel in its gap (the pieces that go
+// across share a row only when their spans do not meet) and the gaps room
+// for the labels and the frames.
+func (l *layout) placeRanks(vertical bool, rankGap int) {
 	l.rankPos = make([]int, len(l.layers))
 	l.gapPos = make([]int, len(l.layers))
 	l.gapLen = make([]int, len(l.layers))

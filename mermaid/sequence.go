@@ -155,18 +155,74 @@ func (sd *Sequence) participant(id string) int {
 // renderSequence draws a sequence diagram: participant boxes at the top
 // and bottom, lifelines between, one group of rows per event.
 func renderSequence(sd *Sequence, o Options) (string, error) {
-	n := len(sd.Participants)
-	if n == 0 {
+	if len(sd.Participants) == 0 {
 		return "", fmt.Errorf("the sequence diagram has no participants")
 	}
-	pad := o.BoxBorderPadding
-	widths := make([]int, n)
-	for i, p := range sd.Participants {
-		widths[i] = textWidth(p.Label) + 2 + 2*pad
+	cols := seqColumns(sd, o)
+	boxH := 3 + 2*o.BoxBorderPadding
+	height := 2*boxH + 1
+	for _, e := range sd.Events {
+		height += seqRows(e)
 	}
-	// Distances between neighbouring lifelines: room for the boxes, then
-	// for the messages and notes between them.
-	gaps := make([]int, max(n-1, 0))
+	if cols.width*height > MaxCells {
+		return "", fmt.Errorf("the diagram would be %d×%d characters; split it into smaller diagrams", cols.width, height)
+	}
+	c := newCanvas(cols.width, height, o.UseASCII)
+	bottom := height - boxH
+	for i, p := range sd.Participants {
+		x := cols.centers[i] - cols.widths[i]/2
+		c.vline(cols.centers[i], boxH-1, bottom)
+		drawLabelBox(c, x, 0, cols.widths[i], boxH, p.Label)
+		drawLabelBox(c, x, bottom, cols.widths[i], boxH, p.Label)
+	}
+	drawSeqEvents(c, sd, cols, boxH+1)
+	return c.String(), nil
+}
+
+// seqCols are the columns of a sequence diagram.
+type seqCols struct {
+	widths, centers []int // each participant's box width and lifeline column
+	width           int   // of the whole drawing
+	frameL, frameR  int   // columns of the outermost block frame
+	maxDepth        int   // deepest nesting of blocks
+}
+
+// seqColumns places the lifelines: far enough apart for the boxes, then
+// for the messages and notes between neighbours, with room at the sides
+// for the block frames, the notes left of the first and the self-messages
+// and notes right of the last participant.
+func seqColumns(sd *Sequence, o Options) seqCols {
+	n := len(sd.Participants)
+	cols := seqCols{widths: make([]int, n), centers: make([]int, n)}
+	for i, p := range sd.Participants {
+		cols.widths[i] = textWidth(p.Label) + 2 + 2*o.BoxBorderPadding
+	}
+	gaps, rightExtra, maxDepth := seqGaps(sd, cols.widths, o)
+	margin := 2 + maxDepth
+	cols.centers[0] = margin + cols.widths[0]/2
+	for i := 1; i < n; i++ {
+		cols.centers[i] = cols.centers[i-1] + gaps[i-1]
+	}
+	leftNoteExtra := 0
+	for _, e := range sd.Events {
+		if e.Kind == "note" && e.Side == "left" && e.From == 0 {
+			leftNoteExtra = max(leftNoteExtra, textWidth(e.Text)+6-cols.centers[0])
+		}
+	}
+	for i := range cols.centers {
+		cols.centers[i] += max(leftNoteExtra, 0)
+	}
+	cols.width = cols.centers[n-1] + (cols.widths[n-1]+1)/2 + margin + rightExtra
+	cols.frameL, cols.frameR = margin-1, cols.width-margin+rightExtra
+	cols.maxDepth = maxDepth
+	return cols
+}
+
+// seqGaps returns the distances between neighbouring lifelines, the room
+// needed right of the last one and the deepest block nesting.
+func seqGaps(sd *Sequence, widths []int, o Options) (gaps []int, rightExtra, maxDepth int) {
+	n := len(widths)
+	gaps = make([]int, max(n-1, 0))
 	for i := range gaps {
 		gaps[i] = (widths[i]+1)/2 + widths[i+1]/2 + max(o.PaddingX-2, 1)
 	}
@@ -182,88 +238,53 @@ func renderSequence(sd *Sequence, o Options) (string, error) {
 			gaps[b-1] += w - have
 		}
 	}
-	maxDepth, depth := 0, 0
-	rightExtra := 0
+	right := func(i, w int) { // w columns right of lifeline i
+		need(i, i+1, w)
+		if i == n-1 {
+			rightExtra = max(rightExtra, w)
+		}
+	}
+	depth := 0
 	for _, e := range sd.Events {
 		w := textWidth(e.Text)
-		switch e.Kind {
-		case "message":
-			if e.From == e.To {
-				need(e.From, e.From+1, w+6)
-				if e.From == n-1 {
-					rightExtra = max(rightExtra, w+6)
-				}
-			} else {
-				need(min(e.From, e.To), max(e.From, e.To), w+4)
-			}
-		case "note":
-			switch e.Side {
-			case "right":
-				need(e.From, e.From+1, w+6)
-				if e.From == n-1 {
-					rightExtra = max(rightExtra, w+6)
-				}
-			case "left":
-				need(e.From-1, e.From, w+6)
-			default:
-				need(e.From, e.To, w+4)
-			}
-		case "block":
+		switch {
+		case e.Kind == "message" && e.From == e.To, e.Kind == "note" && e.Side == "right":
+			right(e.From, w+6)
+		case e.Kind == "message":
+			need(min(e.From, e.To), max(e.From, e.To), w+4)
+		case e.Kind == "note" && e.Side == "left":
+			need(e.From-1, e.From, w+6)
+		case e.Kind == "note":
+			need(e.From, e.To, w+4)
+		case e.Kind == "block":
 			depth++
 			maxDepth = max(maxDepth, depth)
-		case "end":
+		case e.Kind == "end":
 			depth--
 		}
 	}
-	margin := 2 + maxDepth
-	centers := make([]int, n)
-	centers[0] = margin + widths[0]/2
-	for i := 1; i < n; i++ {
-		centers[i] = centers[i-1] + gaps[i-1]
-	}
-	leftNoteExtra := 0
-	for _, e := range sd.Events {
-		if e.Kind == "note" && e.Side == "left" && e.From == 0 {
-			leftNoteExtra = max(leftNoteExtra, textWidth(e.Text)+6-centers[0])
-		}
-	}
-	for i := range centers {
-		centers[i] += max(leftNoteExtra, 0)
-	}
-	width := centers[n-1] + (widths[n-1]+1)/2 + margin + rightExtra
-	boxH := 3 + 2*pad
+	return gaps, rightExtra, maxDepth
+}
 
-	// Rows of the events, then the canvas.
-	height := 2*boxH + 1
-	for _, e := range sd.Events {
-		height += seqRows(e)
-	}
-	if width*height > MaxCells {
-		return "", fmt.Errorf("the diagram would be %d×%d characters; split it into smaller diagrams", width, height)
-	}
-	c := newCanvas(width, height, o.UseASCII)
-	bottom := height - boxH
-	for i, p := range sd.Participants {
-		x := centers[i] - widths[i]/2
-		c.vline(centers[i], boxH-1, bottom)
-		drawLabelBox(c, x, 0, widths[i], boxH, p.Label)
-		drawLabelBox(c, x, bottom, widths[i], boxH, p.Label)
-	}
-	frameL, frameR := margin-1, width-margin+rightExtra
+// drawSeqEvents draws the events from row y down: messages, notes, and
+// the frames of the blocks (drawn when they end, nested ones inside).
+func drawSeqEvents(c *canvas, sd *Sequence, cols seqCols, y int) {
 	var open []int // rows where the open blocks start
-	y := boxH + 1
+	bounds := func(d int) (l, r int) {
+		return cols.frameL - cols.maxDepth + 1 + d, cols.frameR + cols.maxDepth - 1 - d
+	}
 	for _, e := range sd.Events {
 		switch e.Kind {
 		case "message":
-			drawMessage(c, e, centers, y)
+			drawMessage(c, e, cols.centers, y)
 		case "note":
-			drawNote(c, e, centers, y)
+			drawNote(c, e, cols.centers, y)
 		case "block", "else":
 			d := len(open)
 			if e.Kind == "else" {
 				d--
 			}
-			l, r := frameL-maxDepth+1+d, frameR+maxDepth-1-d
+			l, r := bounds(d)
 			label := "[" + e.Block + "]"
 			if e.Text != "" {
 				label += " " + e.Text
@@ -278,7 +299,7 @@ func renderSequence(sd *Sequence, o Options) (string, error) {
 				break
 			}
 			d := len(open) - 1
-			l, r := frameL-maxDepth+1+d, frameR+maxDepth-1-d
+			l, r := bounds(d)
 			top := open[d]
 			open = open[:d]
 			c.vline(l, top, y)
@@ -288,7 +309,6 @@ func renderSequence(sd *Sequence, o Options) (string, error) {
 		}
 		y += seqRows(e)
 	}
-	return c.String(), nil
 }
 
 // seqRows is the number of rows an event takes, its blank row included.
