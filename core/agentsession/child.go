@@ -88,7 +88,9 @@ func (s *Session) NewChild(ctx context.Context, o ChildOptions) (*Session, error
 		sharedMCP: s.res.mcp,
 		// Subagents ask the parent's language servers: one per root.
 		sharedLSP: s.svc.LSP,
-		NoMCP:     s.res.mcp == nil,
+		// and the parent's task runners, found once.
+		sharedRecipes: s.svc.Recipes,
+		NoMCP:         s.res.mcp == nil,
 		// One permission gate for the whole tree of agents.
 		gate: s.perm,
 	})

@@ -109,6 +109,7 @@ func DescribeToolCall(c *ai.ToolCall) string { return callLine(c) }
 // callLine describes a tool call by its main argument: "[read: a.go:10-29]",
 // "[bash: go test ./...]", "[ssh: web $ uptime]", "[checkpoint: <goal>]",
 // "[calc: 2 + 2 (3 calcs)]",
+// "[recipe: test --watch]", "[inspect_image: shot.png: <question>]",
 // other tools with their arguments as JSON.
 func callLine(c *ai.ToolCall) string {
 	str := func(keys ...string) string {
@@ -162,6 +163,10 @@ func callLine(c *ai.ToolCall) string {
 			n = fmt.Sprintf("%d calcs", len(calcs))
 		}
 		return "[calc: " + oneLine(first, 50) + " (" + n + ")]"
+	case "recipe":
+		return "[recipe: " + oneLine(str("op"), 50) + "]"
+	case "inspect_image":
+		return "[inspect_image: " + str("path") + ": " + oneLine(str("question"), 40) + "]"
 	}
 	args, _ := json.Marshal(c.Arguments)
 	return "[" + c.Name + ": " + oneLine(string(args), 40) + "]"

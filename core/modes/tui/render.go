@@ -20,6 +20,7 @@ const (
 	cardOutputLines     = 10 // output lines of a finished card
 	cardDiffLines       = 40 // diff lines of an edit
 	cardDiagnosticLines = 5  // language server problems after an edit or write
+	cardDiagramLines    = 60 // lines of a render_mermaid drawing (shown whole up to this)
 	liveTailLines       = 6  // output lines of a running card
 )
 
@@ -143,10 +144,12 @@ func (r *renderer) card(call *ai.ToolCall, content []ai.Content, details any, is
 			}
 			body = append(body, r.diff(d.Diff)...)
 		}
-	case call.Name == "bash" || call.Name == "ssh":
+	case call.Name == "bash" || call.Name == "ssh" || call.Name == "recipe":
 		body = r.indent(lastLines(text, cardOutputLines), r.th.dim)
 	case call.Name == "calc":
 		body = r.indent(firstLines(calcLines(call, text), cardOutputLines), r.th.dim)
+	case call.Name == "render_mermaid":
+		body = r.indent(firstLines(text, cardDiagramLines), r.th.dim) // the drawing is for the user to see
 	case call.Name == "read":
 		n := strings.Count(text, "\n") + 1
 		if text == "" {
