@@ -59,17 +59,7 @@ func (m *model) cmdExtensions(string) tea.Cmd {
 	d.rebuild()
 	m.dash = d
 	src := extSources{cfg: cfg, cwd: m.opts.Cwd, extensions: m.opts.Extensions}
-	res := m.s.Resources()
-	src.mcp = res.MCPStatus()
-	if rs := res.Rules(); rs != nil {
-		for _, r := range rs.All {
-			src.rules = append(src.rules, ruleEntry{name: r.Name, description: r.Description, path: r.Path, provider: r.Provider,
-				level: string(r.Level), globs: r.Globs, always: r.AlwaysApply, content: r.Content})
-		}
-	}
-	for _, t := range res.Templates() {
-		src.templates = append(src.templates, templateEntry{name: t.Name, description: t.Description, path: t.Path, provider: t.Provider, level: string(t.Level)})
-	}
+	src.mcp = m.s.Resources().MCPStatus()
 	return func() tea.Msg { return extItemsMsg{d: d, items: loadExtItems(src)} }
 }
 

@@ -10,7 +10,9 @@ import (
 	"github.com/gopi-agent/gopi/core/extensions"
 	"github.com/gopi-agent/gopi/core/mcp"
 	"github.com/gopi-agent/gopi/core/prompt"
+	"github.com/gopi-agent/gopi/core/rules"
 	"github.com/gopi-agent/gopi/core/skills"
+	"github.com/gopi-agent/gopi/core/templates"
 )
 
 // What the Extension Control Center lists: everything that extends the
@@ -93,23 +95,7 @@ type extSources struct {
 	cwd        string
 	extensions []string // paths of the extension modules loaded
 	mcp        mcp.Status
-	rules      []ruleEntry
-	templates  []templateEntry
 }
-
-// ruleEntry and templateEntry are the session's rules and templates as
-// the inventory needs them.
-type (
-	ruleEntry struct {
-		name, description, path, provider, level string
-		globs                                    []string
-		always                                   bool
-		content                                  string
-	}
-	templateEntry struct {
-		name, description, path, provider, level string
-	}
-)
 
 // loadExtItems lists everything extending the session; disabled and
 // disabledProviders mark the entries turned off.
@@ -120,24 +106,20 @@ func loadExtItems(src extSources) []*extItem {
 		add(&extItem{kind: "extension-module", name: extensions.NameOf(p), path: p, provider: config.ProviderNative, level: levelOf(p, src.cwd)})
 	}
 	settings := src.cfg.Settings
-	for _, d := range settings.Strings("disabledExtensions") {
-		// Disabled modules are not loaded: listed from the setting, so they
-		// can be turned on again.
-		if name, ok := strings.CutPrefix(d, "extension-module:"); ok && !slices.ContainsFunc(out, func(it *extItem) bool { return it.name == name && it.kind == "extension-module" }) {
-			add(&extItem{kind: "extension-module", name: name, provider: config.ProviderNative, level: "native"})
-		}
-	}
 	for _, sk := range allSkills(src) {
 		add(&extItem{kind: "skill", name: sk.Name, description: sk.Description, trigger: strings.Join(sk.Globs, ", "), path: sk.Path,
 			provider: sk.Provider, level: string(sk.Level), previewTitle: "Instruction:", preview: fileHead(sk.Path, 15)})
 	}
-	for _, r := range src.rules {
-		trigger := strings.Join(r.globs, ", ")
-		if trigger == "" && r.always {
+	dirs := src.cfg.Dirs
+	dirs.Cwd = src.cwd
+	rs, _ := rules.Discover(dirs.RuleDirs())
+	for _, r := range rs.All {
+		trigger := strings.Join(r.Globs, ", ")
+		if trigger == "" && r.AlwaysApply {
 			trigger = "always"
 		}
-		add(&extItem{kind: "rule", name: r.name, description: r.description, trigger: trigger, path: r.path, provider: r.provider, level: r.level,
-			previewTitle: "Rule:", preview: headLines(r.content, 15)})
+		add(&extItem{kind: "rule", name: r.Name, description: r.Description, trigger: trigger, path: r.Path, provider: r.Provider, level: string(r.Level),
+			previewTitle: "Rule:", preview: headLines(r.Content, 15)})
 	}
 	for _, s := range src.mcp.Servers {
 		typ := s.Type
@@ -155,12 +137,10 @@ func loadExtItems(src extSources) []*extItem {
 		add(&extItem{kind: "mcp", name: s.Name, description: s.Server, trigger: typ, path: s.Source, provider: provider, level: level,
 			previewTitle: "Connection:", preview: preview})
 	}
-	for _, t := range src.templates {
-		kind, trigger := "prompt", "/"+t.name
-		if filepath.Base(filepath.Dir(t.path)) == "commands" {
-			kind = "slash-command"
-		}
-		add(&extItem{kind: kind, name: t.name, description: t.description, trigger: trigger, path: t.path, provider: t.provider, level: t.level})
+	ts, _ := templates.Discover(dirs.TemplateDirs())
+	for _, t := range ts.List() {
+		kind, _, _ := strings.Cut(t.ExtensionID(), ":")
+		add(&extItem{kind: kind, name: t.Name, description: t.Description, trigger: "/" + t.Name, path: t.Path, provider: t.Provider, level: string(t.Level)})
 	}
 	for _, f := range contextFiles(src) {
 		name := filepath.Base(f.Path)
@@ -173,6 +153,14 @@ func loadExtItems(src extSources) []*extItem {
 			previewTitle: "Preview:", preview: headLines(f.Content, 20)})
 	}
 	disabled := settings.Strings("disabledExtensions")
+	// Modules and MCP servers turned off are not started: they are listed
+	// from the setting, so they can be turned on again.
+	for _, d := range disabled {
+		kind, name, _ := strings.Cut(d, ":")
+		if (kind == "extension-module" || kind == "mcp") && !slices.ContainsFunc(out, func(it *extItem) bool { return it.id() == d }) {
+			add(&extItem{kind: kind, name: name, provider: config.ProviderNative, level: "native"})
+		}
+	}
 	providersOff := settings.Strings("disabledProviders")
 	for _, it := range out {
 		it.state = extState(it, disabled, providersOff)
@@ -211,7 +199,8 @@ func (it *extItem) displayName() string {
 }
 
 // allSkills discovers the skills again with none left out by
-// disabledExtensions, so the turned-off ones are listed too.
+// disabledExtensions, so the turned-off ones are listed too (rules and
+// templates are discovered again for the same reason).
 func allSkills(src extSources) []*skills.Skill {
 	st := src.cfg.Settings.Skills()
 	st.DisabledExtensions = nil

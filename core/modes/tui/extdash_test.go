@@ -169,3 +169,34 @@ func TestStatusOpensExtensions(t *testing.T) {
 		t.Error("Ctrl+C does not close the centre")
 	}
 }
+
+// What the settings turn off is still listed, so it can be turned on
+// again: a rule the session left out, an extension module and an MCP
+// server that were not started.
+func TestExtensionsDashboardListsWhatIsOff(t *testing.T) {
+	t.Parallel()
+	r := newRigFull(t, "disabledExtensions: [\"rule:style\", \"extension-module:gone\", \"mcp:srv\"]\n", func(o *agentsession.Options, _ *models.Registry) {
+		write(t, filepath.Join(o.Cwd, ".gopi", "rules", "style.md"), "---\ndescription: House style\nglobs: [\"*.go\"]\n---\nUse tabs.\n")
+	})
+	if rs := r.s.Resources().Rules().All; len(rs) != 0 {
+		t.Fatalf("the session kept the rule turned off: %v", rs)
+	}
+	r.typeAndSend("/extensions")
+	r.until("the centre", func() bool { return strings.Contains(r.view(), "Extension Modules (1)") })
+	v := r.view()
+	for _, want := range []string{"⦸ gone", "Rules (1)", "⦸ style", "*.go", "MCP Servers (1)", "⦸ srv", "Disabled (manually disabled)"} {
+		if !strings.Contains(v, want) {
+			t.Errorf("the centre lacks %q:\n%s", want, v)
+		}
+	}
+	r.press("down")
+	r.press("down") // the rule
+	if v := r.view(); !strings.Contains(v, "Type: rule") || !strings.Contains(v, "Use tabs.") {
+		t.Fatalf("the rule's details:\n%s", v)
+	}
+	r.press("enter")
+	r.until("rule:style removed", func() bool { return !strings.Contains(r.settingsFile(), "rule:style") })
+	if got := r.s.Config().Settings.Strings("disabledExtensions"); !slices.Equal(got, []string{"extension-module:gone", "mcp:srv"}) {
+		t.Errorf("disabledExtensions %q", got)
+	}
+}
