@@ -1,6 +1,7 @@
 package tui
 
 import (
+	"context"
 	"slices"
 	"sort"
 	"strings"
@@ -17,7 +18,8 @@ import (
 // can start (project, user, bundled) under source tabs, the selected
 // one's model, tools, description and file. Space turns an agent off or
 // on (task.disabledAgents); Enter edits its model override
-// (task.agentModelOverrides); Ctrl+R reads the definitions again. Both
+// (task.agentModelOverrides); N has the model write a new agent
+// (agentdash_create.go); Ctrl+R reads the definitions again. Both
 // settings go to the global settings file, as omp writes them.
 
 // agentSources orders and names the definitions' sources.
@@ -56,6 +58,10 @@ type agentDash struct {
 
 	editing string          // the agent whose override is being edited, "" when none
 	input   textinput.Model // the override being edited
+	create  *agentCreate    // the N flow, nil when none
+
+	ctx          context.Context                                                  // the session's: ends a generation with it
+	generateText func(ctx context.Context, system, prompt string) (string, error) // asks the current model
 
 	saveDisabled  *settingSaver
 	saveOverrides *settingSaver
@@ -72,7 +78,11 @@ type agentsMsg struct {
 // command and shown when they arrive.
 func (m *model) cmdAgents(string) tea.Cmd {
 	cfg := m.s.Config()
-	d := &agentDash{cfg: cfg, loading: true, resolve: m.s.AgentModel,
+	conv := m.s.Conversation()
+	d := &agentDash{cfg: cfg, loading: true, resolve: m.s.AgentModel, ctx: m.ctx,
+		generateText: func(ctx context.Context, system, prompt string) (string, error) {
+			return conv.Generate(ctx, system, prompt, "agent generation", nil)
+		},
 		disabled: cfg.Settings.Strings("task.disabledAgents"), override: cfg.Settings.StringMap("task.agentModelOverrides")}
 	ms := m.s.Model()
 	d.suggest = func(q string) []string {
@@ -204,7 +214,11 @@ func (d *agentDash) paste(text string) {
 // key handles a key press.
 func (d *agentDash) key(k tea.KeyPressMsg) (bool, tea.Cmd) {
 	if k.String() == "ctrl+c" {
+		d.closeCreate()
 		return true, nil
+	}
+	if d.create != nil {
+		return false, d.createKey(k)
 	}
 	if d.editing != "" {
 		return false, d.editKey(k)
@@ -234,6 +248,8 @@ func (d *agentDash) key(k tea.KeyPressMsg) (bool, tea.Cmd) {
 		return false, d.toggle()
 	case "enter":
 		d.beginEdit()
+	case "n", "N":
+		d.beginCreate()
 	case "backspace":
 		if d.query != "" {
 			r := []rune(d.query)
@@ -342,10 +358,12 @@ func joinPatterns(ps []string) string {
 // view draws the centre.
 func (d *agentDash) view(th theme, width, height int) string {
 	f := dashFrame{title: "Agent Control Center", tabs: d.tabs, active: d.active, notice: d.notice,
-		hint: "↑/↓ j/k: move  Space: toggle  Enter: model override  Tab: source  Ctrl+R: reload  type: search  Esc: close"}
+		hint: "↑/↓ j/k: move  Space: toggle  Enter: model override  N: new agent  Tab: source  Ctrl+R: reload  type: search  Esc: close"}
 	switch {
 	case d.loading:
 		f.body = []string{th.dim.Render("Loading agents…")}
+	case d.create != nil:
+		f.body, f.hint = d.createLines(th, width)
 	case d.editing != "":
 		f.hint = "Enter: save  Esc: cancel"
 		f.body = d.editLines(th, width)

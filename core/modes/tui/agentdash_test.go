@@ -1,13 +1,18 @@
 package tui
 
 import (
+	"os"
 	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
 
+	tea "charm.land/bubbletea/v2"
+
 	"github.com/gopi-agent/gopi/core/agentsession"
 	"github.com/gopi-agent/gopi/core/ai/models"
+	"github.com/gopi-agent/gopi/core/tools/task"
+	"github.com/gopi-agent/gopi/internal/mockllm"
 )
 
 // /agents opens the control centre: project, user and bundled agents
@@ -72,8 +77,8 @@ func TestAgentsDashboard(t *testing.T) {
 		t.Errorf("the Project tab:\n%s", v)
 	}
 	r.press("tab")
-	r.key("plan")
-	if v := r.view(); !strings.Contains(v, "Search: plan") || !strings.Contains(v, "● plan [Bundled]") || strings.Contains(v, "reviewer-x") {
+	r.key("pla") // n would start a new agent, as in omp
+	if v := r.view(); !strings.Contains(v, "Search: pla") || !strings.Contains(v, "● plan [Bundled]") || strings.Contains(v, "reviewer-x") {
 		t.Errorf("the search on the Bundled tab:\n%s", v)
 	}
 	r.press("esc")
@@ -105,4 +110,59 @@ func TestAgentsDashboardSavesInOrder(t *testing.T) {
 	if got := r.s.Config().Task().DisabledAgents; !slices.Equal(got, []string{"explore"}) {
 		t.Errorf("after three toggles task.disabledAgents is %q", got)
 	}
+}
+
+// N has the current model write a new agent from a description: an
+// answer that is not the JSON asked for is reported and R asks again;
+// the reviewed definition is saved in the scope Tab chose and listed.
+func TestAgentsDashboardCreates(t *testing.T) {
+	t.Parallel()
+	r := newRig(t,
+		mockllm.Turn{Blocks: []mockllm.Block{text("I cannot do JSON today.")}},
+		mockllm.Turn{Blocks: []mockllm.Block{text(`{"identifier":"first-try","whenToUse":"Use this agent when testing.","systemPrompt":"You test."}`)}},
+		mockllm.Turn{Blocks: []mockllm.Block{text("```json\n" + `{"identifier":"test-runner","whenToUse":"Use this agent when the tests must run.","systemPrompt":"You run the tests and report the failures."}` + "\n```")}},
+	)
+	r.typeAndSend("/agents")
+	r.until("the centre", func() bool { return strings.Contains(r.view(), "explore [Bundled]") })
+	printed := len(r.printed)
+	r.key("n")
+	if v := r.view(); !strings.Contains(v, "Create New Agent") || !strings.Contains(v, "Scope: project") {
+		t.Fatalf("N does not open the description:\n%s", v)
+	}
+	r.key("runs the test suite")
+	r.press("tab")
+	if v := r.view(); !strings.Contains(v, "Scope: user") {
+		t.Errorf("Tab does not switch the scope:\n%s", v)
+	}
+	r.press("enter")
+	r.until("the model's bad answer", func() bool { return strings.Contains(r.view(), "not the JSON object") })
+	reqs := r.llm.Requests()
+	body := string(reqs[len(reqs)-1].Body)
+	if !strings.Contains(body, "You design subagents") || !strings.Contains(body, "runs the test suite") || strings.Contains(body, `"tools"`) {
+		t.Errorf("the request: %s", body)
+	}
+	r.press("enter") // ask again
+	r.until("the review", func() bool { return strings.Contains(r.view(), "Identifier: first-try") })
+	r.key("R")
+	r.until("the second review", func() bool { return strings.Contains(r.view(), "Identifier: test-runner") })
+	if v := r.view(); !strings.Contains(v, "Identifier: test-runner") || !strings.Contains(v, "You run the tests") {
+		t.Errorf("the review:\n%s", v)
+	}
+	fits(t, r, 60, 15)
+	r.update(tea.WindowSizeMsg{Width: 100, Height: 30})
+	r.press("enter")
+	r.until("the new agent listed", func() bool { return strings.Contains(r.view(), "test-runner [User]") })
+	file := filepath.Join(r.s.Config().AgentDir, "agents", "test-runner.md")
+	b, err := os.ReadFile(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if a, err := task.ParseAgent(file, b, task.SourceUser); err != nil || a.Description != "Use this agent when the tests must run." {
+		t.Errorf("the file %s: %v\n%s", file, err, b)
+	}
+	if v := r.view(); !strings.Contains(v, "Created agent test-runner") {
+		t.Errorf("no notice:\n%s", v)
+	}
+	r.press("esc")
+	closedQuietly(t, r, printed)
 }

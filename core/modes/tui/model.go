@@ -302,6 +302,11 @@ func (m *model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, nil
 	case savedMsg:
 		return m, msg.s.done(msg, m)
+	case dashMsg:
+		if m.dash == msg.d {
+			return m, msg.apply()
+		}
+		return m, nil
 	case reloadMsg:
 		m.live, m.st = nil, stream{}
 		clear(m.tools)
