@@ -13,8 +13,8 @@ import (
 // out: disabledProviders drops every directory of a source (claude,
 // codex, cursor, …; gopi's own cannot be turned off), disabledExtensions
 // single entries by "<kind>:<name>" (rule:, prompt:, slash-command:,
-// mcp:; skills and extension modules apply their own skill: and
-// extension-module: entries). The Extension Control Center (/extensions)
+// mcp:, context-file:<level>:<file name>; skills and extension modules
+// apply their own skill: and extension-module: entries). The Extension Control Center (/extensions)
 // writes both.
 
 // resourcesOff is what the settings turn off.
@@ -56,6 +56,18 @@ func (o resourcesOff) rules(set *rules.Set) *rules.Set {
 // templates drops the prompt templates and commands turned off by name.
 func (o resourcesOff) templates(set *templates.Set) *templates.Set {
 	return set.Without(func(t *templates.Template) bool { return slices.Contains(o.entries, t.ExtensionID()) })
+}
+
+// contextFiles returns the context files turned off, as
+// "<level>:<file name>".
+func (o resourcesOff) contextFiles() []string {
+	var out []string
+	for _, e := range o.entries {
+		if name, ok := strings.CutPrefix(e, "context-file:"); ok {
+			out = append(out, name)
+		}
+	}
+	return out
 }
 
 // mcpServers adds the MCP servers turned off by name to those

@@ -3,6 +3,7 @@ package agentsession
 import (
 	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 )
 
@@ -20,8 +21,10 @@ func TestResourcesTurnedOff(t *testing.T) {
 	writeFile(t, filepath.Join(f.project, ".claude", "commands", "hi.md"), "Say hi.\n")
 	writeFile(t, filepath.Join(f.project, ".claude", "skills", "cl", "SKILL.md"), "---\ndescription: Claude skill\n---\nx\n")
 	writeFile(t, filepath.Join(f.project, ".gopi", "skills", "own", "SKILL.md"), "---\ndescription: Own skill\n---\nx\n")
+	writeFile(t, filepath.Join(f.project, "AGENTS.md"), "Project context to leave out.\n")
+	writeFile(t, filepath.Join(f.home, ".gopi", "agent", "AGENTS.md"), "User context to keep.\n")
 	writeFile(t, filepath.Join(f.home, ".gopi", "agent", "config.yml"),
-		"disabledProviders: [claude]\ndisabledExtensions: [\"rule:go\", \"prompt:review\", \"slash-command:ship\", \"mcp:srv\"]\n")
+		"disabledProviders: [claude]\ndisabledExtensions: [\"rule:go\", \"prompt:review\", \"slash-command:ship\", \"mcp:srv\", \"context-file:project:AGENTS.md\"]\n")
 	cfg := f.config()
 	reg := f.registry(cfg)
 	s := f.open(Options{Config: cfg, Models: reg, Model: f.model(reg, "anthropic/claude-sonnet-4-5"), NoTitle: true, NoSession: true})
@@ -38,6 +41,9 @@ func TestResourcesTurnedOff(t *testing.T) {
 	}
 	if !slices.Equal(rules, []string{"tabs"}) || !slices.Equal(tmpls, []string{"keep"}) || !slices.Equal(skills, []string{"own"}) {
 		t.Errorf("rules %v, templates %v, skills %v; want [tabs] [keep] [own]", rules, tmpls, skills)
+	}
+	if sp := s.SystemPrompt(); strings.Contains(sp, "Project context to leave out.") || !strings.Contains(sp, "User context to keep.") {
+		t.Errorf("the context files turned off:\n%s", sp)
 	}
 	if got := offIn(cfg.Settings).mcpServers([]string{"other"}); !slices.Equal(got, []string{"other", "srv"}) {
 		t.Errorf("MCP servers off: %v", got)
