@@ -103,7 +103,8 @@ func loadExtItems(src extSources) []*extItem {
 	var out []*extItem
 	add := func(it *extItem) { out = append(out, it) }
 	for _, p := range src.extensions {
-		add(&extItem{kind: "extension-module", name: extensions.NameOf(p), path: p, provider: config.ProviderNative, level: levelOf(p, src.cwd)})
+		kind, provider := moduleKind(p)
+		add(&extItem{kind: kind, name: extensions.NameOf(p), path: p, provider: provider, level: levelOf(p, src.cwd)})
 	}
 	settings := src.cfg.Settings
 	for _, sk := range allSkills(src) {
@@ -153,11 +154,11 @@ func loadExtItems(src extSources) []*extItem {
 			previewTitle: "Preview:", preview: headLines(f.Content, 20)})
 	}
 	disabled := settings.Strings("disabledExtensions")
-	// Modules and MCP servers turned off are not started: they are listed
+	// Modules, tools and MCP servers turned off are not started: they are listed
 	// from the setting, so they can be turned on again.
 	for _, d := range disabled {
 		kind, name, _ := strings.Cut(d, ":")
-		if (kind == "extension-module" || kind == "mcp") && !slices.ContainsFunc(out, func(it *extItem) bool { return it.id() == d }) {
+		if (kind == "extension-module" || kind == "tool" || kind == "mcp") && !slices.ContainsFunc(out, func(it *extItem) bool { return it.id() == d }) {
 			add(&extItem{kind: kind, name: name, provider: config.ProviderNative, level: "native"})
 		}
 	}
@@ -257,6 +258,26 @@ func mcpProvider(file, cwd string) (provider, level string) {
 		return "gemini", level
 	}
 	return config.ProviderNative, level
+}
+
+// moduleKind tells a custom tool module (a file of a tools/ directory:
+// .gopi/tools, .claude/tools, …) from an extension module, with its
+// provider.
+func moduleKind(path string) (kind, provider string) {
+	dir := filepath.Dir(path)
+	if filepath.Base(dir) != "tools" {
+		dir = filepath.Dir(dir) // <tools>/<name>/index.ts
+	}
+	if filepath.Base(dir) != "tools" {
+		return "extension-module", config.ProviderNative
+	}
+	switch filepath.Base(filepath.Dir(dir)) {
+	case ".claude":
+		return "tool", config.ProviderClaude
+	case ".codex":
+		return "tool", config.ProviderCodex
+	}
+	return "tool", config.ProviderNative
 }
 
 // levelOf is "project" for a path under cwd, else "user".

@@ -200,3 +200,19 @@ func TestExtensionsDashboardListsWhatIsOff(t *testing.T) {
 		t.Errorf("disabledExtensions %q", got)
 	}
 }
+
+// A module of a tools/ directory is a custom tool, of the provider whose
+// directory holds it; any other module is an extension module.
+func TestModuleKind(t *testing.T) {
+	for path, want := range map[string][2]string{
+		"/p/.gopi/tools/notes.ts":           {"tool", "native"},
+		"/p/.claude/tools/x/index.ts":       {"tool", "claude"},
+		"/h/.codex/tools/y.js":              {"tool", "codex"},
+		"/p/.gopi/extensions/guard.ts":      {"extension-module", "native"},
+		"/p/.gopi/extensions/pack/index.ts": {"extension-module", "native"},
+	} {
+		if k, p := moduleKind(path); k != want[0] || p != want[1] {
+			t.Errorf("%s: %s of %s, want %v", path, k, p, want)
+		}
+	}
+}
