@@ -27,7 +27,6 @@ type extRow struct {
 
 // extDash is the open Extension Control Center.
 type extDash struct {
-	settings     *config.Settings
 	loading      bool
 	items        []*extItem
 	tabs         []dashTab
@@ -52,7 +51,7 @@ type extItemsMsg struct {
 // by a command and shown when it arrives.
 func (m *model) cmdExtensions(string) tea.Cmd {
 	cfg := m.s.Config()
-	d := &extDash{settings: cfg.Settings, loading: true,
+	d := &extDash{loading: true,
 		disabled: cfg.Settings.Strings("disabledExtensions"), providersOff: cfg.Settings.Strings("disabledProviders")}
 	d.saveItems = &settingSaver{settings: cfg.Settings, key: "disabledExtensions", value: func() any { return stringsValue(d.disabled) }}
 	d.saveSources = &settingSaver{settings: cfg.Settings, key: "disabledProviders", value: func() any { return stringsValue(d.providersOff) }}

@@ -97,8 +97,8 @@ type extSources struct {
 	mcp        mcp.Status
 }
 
-// loadExtItems lists everything extending the session; disabled and
-// disabledProviders mark the entries turned off.
+// loadExtItems lists everything extending the session, the entries
+// turned off included (their states are the centre's to set).
 func loadExtItems(src extSources) []*extItem {
 	var out []*extItem
 	add := func(it *extItem) { out = append(out, it) }
@@ -153,23 +153,12 @@ func loadExtItems(src extSources) []*extItem {
 		add(&extItem{kind: "context-file", name: level + ":" + name, description: desc, trigger: level, path: f.Path, provider: contextProvider(f.Source), level: level,
 			previewTitle: "Preview:", preview: headLines(f.Content, 20)})
 	}
-	disabled := settings.Strings("disabledExtensions")
-	// Modules, tools and MCP servers turned off are not started: they are listed
-	// from the setting, so they can be turned on again.
-	for _, d := range disabled {
+	// Modules, tools and MCP servers turned off are not started: they are
+	// listed from the setting, so they can be turned on again.
+	for _, d := range settings.Strings("disabledExtensions") {
 		kind, name, _ := strings.Cut(d, ":")
 		if (kind == "extension-module" || kind == "tool" || kind == "mcp") && !slices.ContainsFunc(out, func(it *extItem) bool { return it.id() == d }) {
 			add(&extItem{kind: kind, name: name, provider: config.ProviderNative, level: "native"})
-		}
-	}
-	providersOff := settings.Strings("disabledProviders")
-	for _, it := range out {
-		it.state = extState(it, disabled, providersOff)
-		if it.state == stateDisabled {
-			it.reason = "manually disabled"
-			if !slices.Contains(disabled, it.id()) {
-				it.reason = "provider disabled"
-			}
 		}
 	}
 	return out
