@@ -109,6 +109,33 @@ func (s *Session) childModel(patterns []string, thinking ai.ThinkingLevel) (*ai.
 	if thinking != "" {
 		level = thinking
 	}
+	if m, l, has := s.matchModel(patterns); m != nil {
+		if has {
+			level = l
+		}
+		return m, models.ClampThinking(m, level)
+	}
+	if parent == nil {
+		return nil, level
+	}
+	return parent, models.ClampThinking(parent, level)
+}
+
+// AgentModel resolves a subagent's model patterns as the task tool does:
+// the first naming a model gopi has credentials for (or this session's
+// own model). ok is false when none does; the subagent then runs on this
+// session's model, returned (nil when there is none).
+func (s *Session) AgentModel(patterns []string) (m *ai.Model, ok bool) {
+	if m, _, _ := s.matchModel(patterns); m != nil {
+		return m, true
+	}
+	return s.agent.Model(), false
+}
+
+// matchModel returns the model of the first usable pattern, with the
+// thinking level the pattern names (has: it names one); nil when none is.
+func (s *Session) matchModel(patterns []string) (*ai.Model, ai.ThinkingLevel, bool) {
+	parent := s.agent.Model()
 	for _, p := range patterns {
 		q, l, has := models.ParseModelArg(strings.TrimSpace(p))
 		var m *ai.Model
@@ -134,15 +161,9 @@ func (s *Session) childModel(patterns []string, thinking ai.ThinkingLevel) (*ai.
 		if m == nil || !s.reg.HasAuth(m) && m != parent {
 			continue
 		}
-		if has {
-			level = l
-		}
-		return m, models.ClampThinking(m, level)
+		return m, l, has
 	}
-	if parent == nil {
-		return nil, level
-	}
-	return parent, models.ClampThinking(parent, level)
+	return nil, "", false
 }
 
 // taskHost is the session as the task tool's host.
