@@ -13,6 +13,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/gopi-agent/gopi/internal/testcache"
 )
 
 // Version is the nbformat scripts/setup.sh installs.
@@ -20,13 +22,7 @@ const Version = "5.11.1"
 
 // cacheDir is where scripts/setup.sh installs test dependencies:
 // $GOPI_TEST_CACHE, else ~/.cache/gopi-test.
-func cacheDir() string {
-	if d := os.Getenv("GOPI_TEST_CACHE"); d != "" {
-		return d
-	}
-	home, _ := os.UserHomeDir()
-	return filepath.Join(home, ".cache", "gopi-test")
-}
+func cacheDir() string { return testcache.Dir() }
 
 // Python returns a python that can import nbformat, from the cache's
 // virtual environment, skipping the test when there is none.
