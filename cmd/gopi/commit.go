@@ -15,7 +15,7 @@ import (
 )
 
 func init() {
-	commands["commit"] = command{"write a conventional commit message for the staged changes with the smol model, and commit", runCommit}
+	commands["commit"] = command{"commit the staged changes with conventional messages written by an agent on the smol model, split into several commits when unrelated", runCommit}
 	commandFlagSets["commit"] = func() *pflag.FlagSet { return newCommitFlagSet(&commitCLI{}) }
 }
 
@@ -30,31 +30,53 @@ func newCommitFlagSet(c *commitCLI) *pflag.FlagSet {
 	fs := pflag.NewFlagSet("commit", pflag.ContinueOnError)
 	fs.SortFlags = false
 	fs.BoolVar(&c.push, "push", false, "push after committing")
-	fs.BoolVar(&c.dryRun, "dry-run", false, "print the message without committing")
+	fs.BoolVar(&c.dryRun, "dry-run", false, "print the message (or the split plan) without committing")
 	fs.BoolVar(&c.noChangelog, "no-changelog", false, "leave the CHANGELOG.md files alone")
-	fs.BoolVar(&c.legacy, "legacy", false, "accepted for omp's older pipeline; gopi has one")
+	fs.BoolVar(&c.legacy, "legacy", false, "one request for the message instead of the agent (no split)")
 	fs.StringVarP(&c.context, "context", "c", "", "what the change is about, in your words, for the model")
 	cliflags.ValueName(fs, "context", "TEXT")
-	fs.StringVarP(&c.model, "model", "m", "", "model to use (default: modelRoles.commit, else the smol role, else a small model with a key)")
+	fs.StringVarP(&c.model, "model", "m", "", "primary model (default: modelRoles.commit, else smol, else default); see below for the agent's")
 	cliflags.ValueName(fs, "model", "MODEL")
 	fs.BoolVarP(&c.help, "help", "h", false, "show this help")
 	return fs
 }
 
-const commitHelp = `Usage: gopi commit [--push] [--dry-run] [-c TEXT] [-m MODEL]
+const commitHelp = `Usage: gopi commit [--push] [--dry-run] [--no-changelog] [--legacy] [-c TEXT] [-m MODEL]
 
-Write a commit message for the staged changes and commit them. With
+Commit the staged changes with Conventional Commits messages. With
 nothing staged, every change of the working tree is staged first (git
-add -A), as omp does. The model reads the staged diff (lock files left
-out), the list of changed files and the recent commit subjects, and
-answers with a Conventional Commits message: type(scope): summary, then
-a short body. A message that breaks the conventions (a summary over 72
-characters or ending with a period, an unknown type, a scope that is not
-lowercase) is sent back to the model, three attempts in all.
+add -A), as omp does; changes left unstaged otherwise are never
+committed.
 
-First, unless --no-changelog, each staged file's nearest CHANGELOG.md with
-an [Unreleased] section gets the entries the model finds worth a line
-(Keep a Changelog categories), and is staged with the change.
+By default an agent on the smol model (modelRoles.smol, else a small
+model of the primary model's provider, else the primary model; -m names
+the primary model, which the agent uses only without a smol model)
+inspects the staged diff with git tools and proposes either one commit
+or a split into several: each staged file goes to one commit, whole or
+by hunks, and commits that need others come after them. A split is
+applied commit by commit from a temporary index, hooks included: the
+index and the work tree are never rewritten, so if a hook refuses a
+commit or the command is interrupted, the commits made stay and the rest
+is still staged, as gopi commit then says. A change of only blank lines
+or import lines is committed as "style: formatted code" or "style:
+reorganized imports" without a model. If the agent fails, or gives no
+proposal after three reminders, a message is made from the file names
+("● Using fallback commit generation...").
+
+Unless --no-changelog, each staged file's nearest CHANGELOG.md with an
+[Unreleased] section gets the entries the agent proposes (Keep a
+Changelog categories), staged with the change (with a split, in the
+commit the agent puts it in, else the last).
+
+--legacy asks one model (the primary) for one message from the diff
+instead: a message that breaks the conventions (a summary over 72
+characters or ending with a period, an unknown type, a scope that is not
+lowercase) is sent back, three attempts in all; the changelog entries
+are asked for first, one request per changelog.
+
+Environment: PI_COMMIT_TEST_FALLBACK=true skips the agent (file-name
+message); PI_COMMIT_NO_FALLBACK=true fails instead when the agent
+proposes nothing.
 
 Flags:
 `
@@ -83,6 +105,19 @@ func runCommit(ctx context.Context, env *cliEnv, args []string) int {
 		return fail(env, "commit", err)
 	}
 	repo.Dir = root
+	reg, err := models.Load(env.modelsOptions())
+	if err != nil {
+		return fail(env, "commit", err)
+	}
+	if c.legacy {
+		return runLegacyCommit(ctx, env, &c, repo, reg)
+	}
+	return runAgenticCommit(ctx, env, &c, repo, reg)
+}
+
+// runLegacyCommit is `gopi commit --legacy`: one model request for the
+// message (after one per changelog), checked and retried.
+func runLegacyCommit(ctx context.Context, env *cliEnv, c *commitCLI, repo *commitgen.Repo, reg *models.Registry) int {
 	files, err := repo.StagedFiles(ctx)
 	if err != nil {
 		return fail(env, "commit", err)
@@ -101,10 +136,6 @@ func runCommit(ctx context.Context, env *cliEnv, args []string) int {
 		return exitMatch
 	}
 
-	reg, err := models.Load(env.modelsOptions())
-	if err != nil {
-		return fail(env, "commit", err)
-	}
 	model, err := commitModel(ctx, reg, env.cfg.Settings, c.model)
 	if err != nil {
 		return fail(env, "commit", err)

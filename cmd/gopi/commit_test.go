@@ -54,7 +54,7 @@ func gitOut(t *testing.T, dir string, args ...string) string {
 	return string(out)
 }
 
-// gopi commit sends the staged diff to the smol model, sends a message
+// gopi commit --legacy sends the staged diff to the smol model, sends a message
 // that breaks a convention back with the problem, and commits the second.
 func TestCommitThroughSmolModel(t *testing.T) {
 	dir := gitRepo(t)
@@ -68,7 +68,7 @@ func TestCommitThroughSmolModel(t *testing.T) {
 	write(t, filepath.Join(dir, "parser.go"), "package parser\n\nfunc Parse(s string) error { return nil }\n")
 	write(t, filepath.Join(dir, "go.sum"), "example.com/x v1.0.0 h1:abc\n")
 
-	out, errOut, code := runCmd(t, "commit", "-c", "empty files crashed")
+	out, errOut, code := runCmd(t, "commit", "--legacy", "-c", "empty files crashed")
 	if code != 0 || out != "No staged changes detected, staging all changes...\nCommit created.\n" {
 		t.Fatalf("exit %d: %q %q", code, out, errOut)
 	}
@@ -110,7 +110,7 @@ func TestCommitDryRun(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Chdir(sub)
-	out, errOut, code := runCmd(t, "commit", "--dry-run", "-m", "anthropic/claude-sonnet-4-5")
+	out, errOut, code := runCmd(t, "commit", "--legacy", "--dry-run", "-m", "anthropic/claude-sonnet-4-5")
 	if code != 0 || out != "\nGenerated commit message:\ndocs: documented Parse\n" {
 		t.Fatalf("exit %d: %q %q", code, out, errOut)
 	}
@@ -151,7 +151,7 @@ func TestCommitPush(t *testing.T) {
 	if err := os.Remove(filepath.Join(dir, "parser.go")); err != nil {
 		t.Fatal(err)
 	}
-	out, errOut, code := runCmd(t, "commit", "--push")
+	out, errOut, code := runCmd(t, "commit", "--legacy", "--push")
 	if code != 0 || !strings.HasSuffix(out, "Commit created.\nPushed to remote.\n") {
 		t.Fatalf("exit %d: %q %q", code, out, errOut)
 	}
@@ -174,7 +174,7 @@ func TestCommitChangelog(t *testing.T) {
 	isolateAgentEnv(t, mockConfig(srv.URL()))
 	t.Setenv("ANTHROPIC_API_KEY", "sk-ant")
 	write(t, filepath.Join(dir, "parser.go"), "package parser\n\n// Parse parses.\nfunc Parse(s string) error { return nil }\n")
-	out, errOut, code := runCmd(t, "commit")
+	out, errOut, code := runCmd(t, "commit", "--legacy")
 	if code != 0 || !strings.Contains(out, "Updated "+filepath.Join(dir, "CHANGELOG.md")+"\n") {
 		t.Fatalf("exit %d: %q %q", code, out, errOut)
 	}
