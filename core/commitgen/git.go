@@ -54,8 +54,11 @@ func (r *Repo) gitWith(ctx context.Context, timeout time.Duration, extraEnv []st
 	if err := cmd.Run(); err != nil {
 		// git's first line says it; usage text may follow.
 		msg, _, _ := strings.Cut(strings.TrimSpace(errb.String()), "\n")
-		if ctx.Err() == context.DeadlineExceeded {
+		switch ctx.Err() {
+		case context.DeadlineExceeded:
 			msg = fmt.Sprintf("no answer in %s", timeout)
+		case context.Canceled:
+			msg = "interrupted"
 		}
 		if msg == "" {
 			msg = err.Error()
