@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"strings"
+	"time"
 
 	"github.com/spf13/pflag"
 
@@ -72,7 +73,11 @@ commit the agent puts it in, else the last).
 instead: a message that breaks the conventions (a summary over 72
 characters or ending with a period, an unknown type, a scope that is not
 lowercase) is sent back, three attempts in all; the changelog entries
-are asked for first, one request per changelog.
+are asked for first, one request per changelog. A diff of four files or
+more (or one very large file) is mapped and reduced: the smol model
+reads each file's diff on its own, and the message is written from what
+it found (commit.mapReduce* settings; PI_COMMIT_MAP_REDUCE=false turns
+it off).
 
 Environment: PI_COMMIT_TEST_FALLBACK=true skips the agent (file-name
 message); PI_COMMIT_NO_FALLBACK=true fails instead when the agent
@@ -163,7 +168,19 @@ func runLegacyCommit(ctx context.Context, env *cliEnv, c *commitCLI, repo *commi
 	if err != nil {
 		return fail(env, "commit", err)
 	}
-	msg, problems, err := gen.Generate(ctx, commitgen.Input{Diff: diff, Stat: stat, RecentSubjects: repo.RecentSubjects(ctx, 8), Context: c.context})
+	in := commitgen.Input{Diff: diff, Stat: stat, RecentSubjects: repo.RecentSubjects(ctx, 8), Context: c.context}
+	if cs := env.cfg.Commit(); cs.MapReduce {
+		mo := commitgen.MapReduceOptions{MinFiles: cs.MapReduceMinFiles, MaxFileTokens: cs.MapReduceMaxTokens,
+			Concurrency: cs.MapReduceConcurrency, Timeout: time.Duration(cs.MapReduceTimeoutMs) * time.Millisecond}
+		if commitgen.UseMapReduce(diff, mo) {
+			fmt.Fprintln(env.stdout, "Large diff detected, using map-reduce analysis...")
+			gen.Smol = commitAgentModel(reg, env.cfg.Settings, model)
+			if in.Observations, err = gen.Observations(ctx, diff, mo); err != nil {
+				return fail(env, "commit", err)
+			}
+		}
+	}
+	msg, problems, err := gen.Generate(ctx, in)
 	if err != nil {
 		return fail(env, "commit", err)
 	}

@@ -188,3 +188,46 @@ func TestCommitChangelog(t *testing.T) {
 		t.Fatalf("left behind: %q", st)
 	}
 }
+
+// --legacy with four files or more reads each file's diff on its own
+// with the smol model and writes the message from what it found.
+func TestCommitLegacyMapReduce(t *testing.T) {
+	dir := gitRepo(t)
+	names := []string{"Alpha", "Beta", "Gamma", "Delta"}
+	turns := []mockllm.Turn{{Match: "propose_commit", Blocks: []mockllm.Block{mockllm.ToolCall("propose_commit", `{"type":"feat","scope":"parser","summary":"added four parsers"}`)}}}
+	for _, n := range names {
+		write(t, filepath.Join(dir, strings.ToLower(n)+".go"), "package parser\n\nfunc "+n+"() {}\n")
+		turns = append(turns, mockllm.Turn{Match: "func " + n, Blocks: []mockllm.Block{mockllm.Text("- added " + n + "\n")}})
+	}
+	srv := mockllm.New(t).Script(turns...)
+	agentDir := isolateAgentEnv(t, mockConfig(srv.URL()))
+	write(t, filepath.Join(agentDir, "config.yml"), "modelRoles:\n  smol: anthropic/claude-haiku-4-5\n  commit: anthropic/claude-sonnet-4-5\n")
+	t.Setenv("ANTHROPIC_API_KEY", "sk-ant")
+	out, errOut, code := runCmd(t, "commit", "--legacy", "--no-changelog")
+	if code != 0 || out != "No staged changes detected, staging all changes...\nLarge diff detected, using map-reduce analysis...\nCommit created.\n" {
+		t.Fatalf("exit %d: %q %q", code, out, errOut)
+	}
+	reqs := srv.Requests()
+	if len(reqs) != 5 {
+		t.Fatalf("%d requests", len(reqs))
+	}
+	for _, r := range reqs {
+		body := string(r.Body)
+		if strings.Contains(body, "propose_commit") {
+			if !strings.Contains(body, "claude-sonnet-4-5") || !strings.Contains(body, `- gamma.go: added Gamma`) || strings.Contains(body, "func Gamma") {
+				t.Errorf("the message request is not written from the observations: %s", body)
+			}
+		} else if !strings.Contains(body, "claude-haiku-4-5") || !strings.Contains(body, "OTHER FILES IN THIS CHANGE") {
+			t.Errorf("a file request is not the smol model's with the other files named: %s", body)
+		}
+	}
+	t.Setenv("PI_COMMIT_MAP_REDUCE", "false")
+	write(t, filepath.Join(dir, "alpha.go"), "package parser\n\nfunc Alpha() int { return 1 }\n")
+	write(t, filepath.Join(dir, "beta.go"), "package parser\n\nfunc Beta() int { return 1 }\n")
+	write(t, filepath.Join(dir, "gamma.go"), "package parser\n\nfunc Gamma() int { return 1 }\n")
+	write(t, filepath.Join(dir, "delta.go"), "package parser\n\nfunc Delta() int { return 1 }\n")
+	srv.Script(mockllm.Turn{Blocks: []mockllm.Block{mockllm.ToolCall("propose_commit", `{"type":"fix","summary":"returned one"}`)}})
+	if out, errOut, code := runCmd(t, "commit", "--legacy", "--no-changelog"); code != 0 || strings.Contains(out, "map-reduce") {
+		t.Fatalf("PI_COMMIT_MAP_REDUCE=false: exit %d: %q %q", code, out, errOut)
+	}
+}

@@ -34,13 +34,15 @@ const toolName = "propose_commit"
 // Input is what the model is shown.
 type Input struct {
 	Diff, Stat     string
+	Observations   string // the map phase's findings, shown instead of the diff (see Observations)
 	RecentSubjects []string
 	Context        string // the user's words about the change (-c)
 }
 
 // Generator asks a model for messages.
 type Generator struct {
-	Model  *ai.Model
+	Model  *ai.Model // writes the message and the changelog entries
+	Smol   *ai.Model // reads each file in a map-reduce (nil: Model)
 	Stream func(ctx context.Context, req *ai.Request) *ai.Stream
 }
 
