@@ -36,7 +36,7 @@ func newCommitFlagSet(c *commitCLI) *pflag.FlagSet {
 	fs.BoolVar(&c.legacy, "legacy", false, "one request for the message instead of the agent (no split)")
 	fs.StringVarP(&c.context, "context", "c", "", "what the change is about, in your words, for the model")
 	cliflags.ValueName(fs, "context", "TEXT")
-	fs.StringVarP(&c.model, "model", "m", "", "primary model (default: modelRoles.commit, else smol, else default); see below for the agent's")
+	fs.StringVarP(&c.model, "model", "m", "", "primary model (default: modelRoles.commit, else smol, else default); see above for the agent's")
 	cliflags.ValueName(fs, "model", "MODEL")
 	fs.BoolVarP(&c.help, "help", "h", false, "show this help")
 	return fs
