@@ -228,3 +228,23 @@ func TestCommitAgentTrivialChange(t *testing.T) {
 		t.Fatalf("commit %q", got)
 	}
 }
+
+// A request the provider refuses ends the agent: the error is shown, and
+// the message made from the file names is committed.
+func TestCommitAgentFailureFallsBack(t *testing.T) {
+	dir := gitRepo(t)
+	srv := mockllm.New(t).Script(mockllm.Turn{Status: 401, ErrorMessage: "invalid x-api-key"})
+	commitAgentEnv(t, srv)
+	write(t, filepath.Join(dir, "README.md"), "# Parser\n")
+	out, errOut, code := runCmd(t, "commit")
+	if code != 0 || !strings.Contains(out, "● Using fallback commit generation...\nWarnings:\n- Commit generated using fallback due to agent failure\nCommit created.\n") ||
+		!strings.HasPrefix(errOut, "Agent error: anthropic/claude-haiku-4-5: ") || !strings.Contains(errOut, "invalid x-api-key") {
+		t.Fatalf("exit %d: %q %q", code, out, errOut)
+	}
+	if got := gitOut(t, dir, "log", "-1", "--format=%B"); strings.TrimSpace(got) != "docs: updated documentation for README.md\n\n- Updated README.md" {
+		t.Fatalf("commit message %q", got)
+	}
+	if n := len(srv.Requests()); n != 1 {
+		t.Fatalf("%d requests after a refusal", n)
+	}
+}

@@ -44,7 +44,7 @@ type AgentOptions struct {
 // RunAgent runs the commit agent until it has proposed a commit (and the
 // changelog entries, when Changelogs are named), reminding it up to three
 // times. The State holds whatever it proposed; an error means the session
-// could not run (no model, no credentials, a failed request).
+// could not run (no model, no credentials) or a request failed for good.
 func RunAgent(ctx context.Context, o AgentOptions) (*State, error) {
 	state := &State{}
 	s, err := agentsession.New(ctx, agentsession.Options{
@@ -63,16 +63,27 @@ func RunAgent(ctx context.Context, o AgentOptions) (*State, error) {
 	defer s.Subscribe(p.event)()
 
 	need := len(o.Changelogs) > 0
-	if err := s.Prompt(ctx, userPrompt(o.Context, o.Changelogs, o.Existing), agentsession.PromptOptions{Attribution: "agent"}); err != nil {
-		return state, err
-	}
-	for n := 1; n <= maxReminders; n++ {
-		missing := state.missing(need)
-		if len(missing) == 0 {
-			break
+	text := userPrompt(o.Context, o.Changelogs, o.Existing)
+	for n := 0; n <= maxReminders; n++ {
+		if n > 0 {
+			missing := state.missing(need)
+			if len(missing) == 0 {
+				break
+			}
+			text = reminder(missing, n, maxReminders)
 		}
-		if err := s.Prompt(ctx, reminder(missing, n, maxReminders), agentsession.PromptOptions{Attribution: "agent"}); err != nil {
+		if err := s.Prompt(ctx, text, agentsession.PromptOptions{Attribution: "agent"}); err != nil {
 			return state, err
+		}
+		// A run that ended on a failed request (after the session's own
+		// retries) is the agent failing: reminding it would only repeat
+		// the request.
+		if last := s.LastAssistant(); last != nil && last.StopReason == ai.StopReasonError {
+			msg := last.ErrorMessage
+			if msg == "" {
+				msg = "the model's request failed"
+			}
+			return state, fmt.Errorf("%s/%s: %s", o.Model.Provider, o.Model.ID, msg)
 		}
 	}
 	return state, nil
