@@ -248,3 +248,37 @@ func TestCommitAgentFailureFallsBack(t *testing.T) {
 		t.Fatalf("%d requests after a refusal", n)
 	}
 }
+
+// analyze_files runs a read-only subagent on the smol model per file and
+// gives the agent its answer.
+func TestCommitAgentAnalyzeFiles(t *testing.T) {
+	dir := gitRepo(t)
+	srv := mockllm.New(t).Script(
+		mockllm.Turn{Blocks: []mockllm.Block{mockllm.ToolCall("analyze_files", `{"files":["parser.go"],"goal":"what Parse returns"}`)}},
+		mockllm.Turn{Match: "Study parser.go", Blocks: []mockllm.Block{mockllm.Text(`{"summary":"The parser's entry point.","highlights":["Parse returns nothing yet."],"risks":[]}`)}},
+		mockllm.Turn{Blocks: []mockllm.Block{mockllm.ToolCall("propose_commit", `{"type":"feat","scope":"parser","summary":"added Parse","details":[],"issue_refs":[]}`)}},
+		mockllm.Turn{Blocks: []mockllm.Block{mockllm.Text("Done.")}},
+	)
+	commitAgentEnv(t, srv)
+	write(t, filepath.Join(dir, "parser.go"), "package parser\n\nfunc Parse() {}\n")
+	out, errOut, code := runCmd(t, "commit", "--no-changelog")
+	if code != 0 || !strings.Contains(out, "✓ AnalyzeFiles\n  ⎿ files: parser.go\n    └ goal: what Parse returns\n") || !strings.HasSuffix(out, "Commit created.\n") {
+		t.Fatalf("exit %d: %q %q", code, out, errOut)
+	}
+	reqs := srv.Requests()
+	if len(reqs) != 4 {
+		t.Fatalf("%d requests", len(reqs))
+	}
+	sub := string(reqs[1].Body)
+	for _, s := range []string{"claude-haiku-4-5", "+func Parse() {}", "what Parse returns", `"name":"read"`} {
+		if !strings.Contains(sub, s) {
+			t.Errorf("the subagent's request lacks %q", s)
+		}
+	}
+	if strings.Contains(sub, `"name":"bash"`) || strings.Contains(sub, `"name":"edit"`) {
+		t.Error("the subagent may change files")
+	}
+	if !strings.Contains(string(reqs[2].Body), "=== parser.go ===") || !strings.Contains(string(reqs[2].Body), "The parser's entry point.") {
+		t.Error("the agent did not get the subagent's answer")
+	}
+}

@@ -16,6 +16,7 @@ import (
 	"github.com/gopi-agent/gopi/core/ai/models"
 	"github.com/gopi-agent/gopi/core/commitgen"
 	"github.com/gopi-agent/gopi/core/config"
+	"github.com/gopi-agent/gopi/core/tools/task"
 )
 
 // maxReminders is how many times an agent that stopped without its
@@ -47,12 +48,16 @@ type AgentOptions struct {
 // could not run (no model, no credentials) or a request failed for good.
 func RunAgent(ctx context.Context, o AgentOptions) (*State, error) {
 	state := &State{}
+	var s *agentsession.Session // set before the first prompt, so before any tool runs
+	analyze := func(ctx context.Context, file, assignment string) (string, error) {
+		return runAnalyzer(ctx, s, file, assignment)
+	}
 	s, err := agentsession.New(ctx, agentsession.Options{
 		Config: o.Config, Cwd: o.Repo.Dir, Models: o.Models,
 		NoSession: true, NoSkills: true, NoRules: true, NoMCP: true, NoTitle: true,
 		Model: o.Model, Thinking: o.Thinking, HTTPClient: o.HTTPClient, Stream: o.Stream,
 		ToolNames:    []string{},
-		ExtraTools:   Tools(o.Repo, state, o.Changelogs, o.StagedDiff),
+		ExtraTools:   Tools(o.Repo, state, o.Changelogs, o.StagedDiff, analyze),
 		SystemPrompt: systemPrompt,
 	})
 	if err != nil {
@@ -87,6 +92,34 @@ func RunAgent(ctx context.Context, o AgentOptions) (*State, error) {
 		}
 	}
 	return state, nil
+}
+
+// analyzerTools are the tools of analyze_files' subagents: they look,
+// and change nothing.
+var analyzerTools = []string{"read", "search", "find"}
+
+// runAnalyzer runs one analyze_files subagent: a child session of s on
+// the smol model with minimal thinking (omp's quick_task) and the
+// read-only tools, and returns its answer.
+func runAnalyzer(ctx context.Context, s *agentsession.Session, file, assignment string) (string, error) {
+	child, err := s.NewChild(ctx, agentsession.ChildOptions{
+		ToolNames:          analyzerTools,
+		Models:             []string{"pi/smol"},
+		Thinking:           ai.ThinkingMinimal,
+		AppendSystemPrompt: analyzerPrompt,
+		Position:           task.Position{Depth: 1, ID: "Analyze " + file},
+	})
+	if err != nil {
+		return "", err
+	}
+	defer child.Close()
+	if err := child.Prompt(ctx, assignment, agentsession.PromptOptions{Attribution: "agent"}); err != nil {
+		return "", err
+	}
+	if last := child.LastAssistant(); last != nil && last.StopReason == ai.StopReasonError {
+		return "", fmt.Errorf("%s", last.ErrorMessage)
+	}
+	return child.LastAssistantText(), nil
 }
 
 // progress prints the agent's work as omp's commit command does: each

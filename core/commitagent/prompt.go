@@ -17,7 +17,7 @@ How to work:
 1. Call git_overview first.
 2. Read little: one or two git_file_diff calls on the files that matter most are usually enough.
 3. Use git_hunk only for diffs too long to read whole, and recent_commits only when the repository's style is unclear.
-4. There is no tool to read files; the diffs are what you have.
+4. Use analyze_files only when the diffs are too large or unclear to judge: it is slow.
 
 The message:
 - type: one of %s.

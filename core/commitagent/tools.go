@@ -21,18 +21,15 @@ type toolbox struct {
 // Tools returns the commit agent's tools over repo, filling state.
 // changelogs are the CHANGELOG.md files the agent must give entries for
 // (paths relative to the repository's top); stagedDiff is the staged diff
-// the proposals are checked against.
-func Tools(repo *commitgen.Repo, state *State, changelogs []string, stagedDiff string) []tool.Tool {
+// the proposals are checked against. analyze, when not nil, runs the
+// subagents of analyze_files (offered only then).
+func Tools(repo *commitgen.Repo, state *State, changelogs []string, stagedDiff string, analyze Analyzer) []tool.Tool {
 	tb := &toolbox{repo: repo, state: state, changelogs: changelogs, stagedDiff: stagedDiff}
-	return []tool.Tool{
-		tb.overviewTool(),
-		tb.fileDiffTool(),
-		tb.hunkTool(),
-		tb.recentCommitsTool(),
-		tb.changelogTool(),
-		tb.proposeTool(),
-		tb.splitTool(),
+	tools := []tool.Tool{tb.overviewTool(), tb.fileDiffTool(), tb.hunkTool(), tb.recentCommitsTool()}
+	if analyze != nil {
+		tools = append(tools, tb.analyzeTool(analyze))
 	}
+	return append(tools, tb.changelogTool(), tb.proposeTool(), tb.splitTool())
 }
 
 // funcTool is a tool made of its definition and a function.

@@ -74,7 +74,7 @@ func call(t *testing.T, tools []tool.Tool, name, args string) (map[string]any, s
 func TestSplitCommitChecks(t *testing.T) {
 	repo := testRepo(t)
 	state := &State{}
-	tools := Tools(repo, state, nil, "")
+	tools := Tools(repo, state, nil, "", nil)
 	ov, _ := call(t, tools, "git_overview", `{}`)
 	if files, _ := json.Marshal(ov["files"]); string(files) != `["a.go","b.md"]` {
 		t.Fatalf("overview files %s", files)
@@ -109,7 +109,7 @@ func TestSplitCommitChecks(t *testing.T) {
 func TestProposeCommitAndChangelog(t *testing.T) {
 	repo := testRepo(t)
 	state := &State{}
-	tools := Tools(repo, state, []string{"CHANGELOG.md"}, "")
+	tools := Tools(repo, state, []string{"CHANGELOG.md"}, "", nil)
 	if v, text := call(t, tools, "propose_commit", `{"type":"feat","scope":"a","summary":"add A.","details":[],"issue_refs":[]}`); v["valid"] != false || !strings.Contains(text, "past tense") || !strings.Contains(text, "period") || state.Proposal() != nil {
 		t.Fatalf("a bad message was accepted: %s", text)
 	}
@@ -136,7 +136,7 @@ func TestProposeCommitAndChangelog(t *testing.T) {
 
 func TestGitHunkAndRecentCommits(t *testing.T) {
 	repo := testRepo(t)
-	tools := Tools(repo, &State{}, nil, "")
+	tools := Tools(repo, &State{}, nil, "", nil)
 	if _, text := call(t, tools, "git_hunk", `{"file":"a.go","hunks":[1]}`); !strings.HasPrefix(text, "@@ ") || !strings.Contains(text, "+func A() {}") {
 		t.Fatalf("git_hunk: %q", text)
 	}
