@@ -43,17 +43,14 @@ func runAgenticCommit(ctx context.Context, env *cliEnv, c *commitCLI, repo *comm
 			return a == "y" || a == "yes"
 		}
 	}
-	err := commitagent.Run(ctx, o)
-	var split *commitagent.SplitError
-	switch {
+	switch err := commitagent.Run(ctx, o); {
 	case err == nil:
 		return exitMatch
 	case errors.Is(err, commitagent.ErrNoProposal), errors.Is(err, commitgen.ErrPlanIncomplete):
 		return exitError // already said on stderr
-	case errors.As(err, &split):
-		return fail(env, "commit", split)
+	default:
+		return fail(env, "commit", err)
 	}
-	return fail(env, "commit", err)
 }
 
 // commitAgentModel is the model the commit agent runs on, as omp picks
