@@ -53,8 +53,8 @@ func TestCommitAgentSingleCommit(t *testing.T) {
 		"● Resolving model...\nNo staged changes detected, staging all changes...\n  └─ ",
 		"● Detecting changelog targets...\n  └─ " + filepath.Join(dir, "CHANGELOG.md") + "\n",
 		"● Starting commit agent...\n",
-		"✓ GitOverview\n",
-		"✓ GitFileDiff\n  ⎿ files: parser.go\n",
+		"\uf00c GitOverview\n",
+		"\uf00c GitFileDiff\n  ⎿ files: parser.go\n",
 		"● agent finished (5 messages, 4 tools)\n",
 		"● Applying changelog entries...\n  ├─ Applying entries for CHANGELOG.md…\n  └─ " + filepath.Join(dir, "CHANGELOG.md") + "\n",
 		"Commit created.\n",
@@ -262,7 +262,7 @@ func TestCommitAgentAnalyzeFiles(t *testing.T) {
 	commitAgentEnv(t, srv)
 	write(t, filepath.Join(dir, "parser.go"), "package parser\n\nfunc Parse() {}\n")
 	out, errOut, code := runCmd(t, "commit", "--no-changelog")
-	if code != 0 || !strings.Contains(out, "✓ AnalyzeFiles\n  ⎿ files: parser.go\n    └ goal: what Parse returns\n") || !strings.HasSuffix(out, "Commit created.\n") {
+	if code != 0 || !strings.Contains(out, "\uf00c AnalyzeFiles\n  ⎿ files: parser.go\n    └ goal: what Parse returns\n") || !strings.HasSuffix(out, "Commit created.\n") {
 		t.Fatalf("exit %d: %q %q", code, out, errOut)
 	}
 	reqs := srv.Requests()

@@ -122,6 +122,13 @@ func runAnalyzer(ctx context.Context, s *agentsession.Session, file, assignment 
 	return child.LastAssistantText(), nil
 }
 
+// The marks before a finished tool call: omp's glyphs, from the Nerd
+// Font's private-use area (a check and a cross in a patched font).
+const (
+	markDone   = "\uf00c"
+	markFailed = "\uf00d"
+)
+
 // progress prints the agent's work as omp's commit command does: each
 // tool call with its arguments, the model's text, errors, and a line
 // when a run ends.
@@ -177,9 +184,9 @@ func (p *progress) event(ev agent.Event) {
 		args := p.args[e.ToolCallID]
 		delete(p.args, e.ToolCallID)
 		p.clearLine()
-		mark := "✓"
+		mark := markDone
 		if e.IsError {
-			mark = "✗"
+			mark = markFailed
 		}
 		fmt.Fprintf(p.out, "%s %s\n", mark, toolLabel(e.ToolName))
 		if lines := argLines(args); len(lines) > 0 {
