@@ -184,10 +184,14 @@ func GroupPatch(files map[string]FileDiff, g Group) (string, error) {
 		}
 		parts = append(parts, strings.Join(p, "\n"))
 	}
+	// Each part ends with exactly the newlines it has (a binary patch
+	// needs the blank line after its data), and at least one.
 	var b strings.Builder
 	for _, p := range parts {
-		b.WriteString(strings.TrimRight(p, "\n"))
-		b.WriteString("\n")
+		b.WriteString(p)
+		if !strings.HasSuffix(p, "\n") {
+			b.WriteString("\n")
+		}
 	}
 	return b.String(), nil
 }

@@ -51,7 +51,7 @@ func (r *Repo) ApplySplit(ctx context.Context, plan SplitPlan, order []int, stag
 	index := filepath.Join(tmp, "index")
 	for _, i := range order {
 		msg := plan.Commits[i].Message
-		if err := r.commitFromPatch(ctx, index, patches[i], msg.String()); err != nil {
+		if err := r.commitFromPatch(ctx, index, patches[i], msg.String(), wholeFiles(plan.Commits[i])); err != nil {
 			return res, fmt.Errorf("commit %d (%s): %w", i+1, msg.Subject(), err)
 		}
 		res.Made = append(res.Made, msg.Subject())
@@ -62,9 +62,22 @@ func (r *Repo) ApplySplit(ctx context.Context, plan SplitPlan, order []int, stag
 	return res, nil
 }
 
+// wholeFiles are the files a group takes whole.
+func wholeFiles(g Group) []string {
+	var out []string
+	for _, c := range g.Changes {
+		if c.Hunks.Type == HunksAll || c.Hunks.Type == "" {
+			out = append(out, c.Path)
+		}
+	}
+	return out
+}
+
 // commitFromPatch commits HEAD plus patch through the index file index,
-// leaving the repository's index alone.
-func (r *Repo) commitFromPatch(ctx context.Context, index, patch, message string) error {
+// leaving the repository's index alone. Before committing it checks that
+// the files taken whole are staged in index as in the repository's index
+// (mode and content), so a patch that applied short is never committed.
+func (r *Repo) commitFromPatch(ctx context.Context, index, patch, message string, whole []string) error {
 	env := []string{"GIT_INDEX_FILE=" + index}
 	_ = os.Remove(index)
 	base := []string{"read-tree", "HEAD"}
@@ -76,6 +89,20 @@ func (r *Repo) commitFromPatch(ctx context.Context, index, patch, message string
 	}
 	if _, err := r.gitWith(ctx, gitTimeout, env, patch, "apply", "--cached", "--binary", "--whitespace=nowarn", "-"); err != nil {
 		return err
+	}
+	if len(whole) > 0 {
+		args := append([]string{"ls-files", "--stage", "--"}, whole...)
+		want, err := r.git(ctx, gitTimeout, "", args...)
+		if err != nil {
+			return err
+		}
+		got, err := r.gitWith(ctx, gitTimeout, env, "", args...)
+		if err != nil {
+			return err
+		}
+		if got != want {
+			return fmt.Errorf("the staged changes of %s did not apply as they are staged; nothing was committed for this commit", strings.Join(whole, ", "))
+		}
 	}
 	_, err := r.gitWith(ctx, commitTimeout, env, message, "commit", "-q", "-F", "-")
 	return err

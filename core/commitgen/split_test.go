@@ -1,0 +1,56 @@
+package commitgen
+
+import (
+	"context"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// A split in a repository without a commit yet starts from an empty
+// tree, and leaves the index equal to the last commit.
+func TestApplySplitFirstCommits(t *testing.T) {
+	if _, err := exec.LookPath("git"); err != nil {
+		t.Skip("git is not installed (scripts/setup.sh installs it)")
+	}
+	dir := t.TempDir()
+	env := append(os.Environ(), "GIT_AUTHOR_NAME=T", "GIT_AUTHOR_EMAIL=t@example.com", "GIT_COMMITTER_NAME=T", "GIT_COMMITTER_EMAIL=t@example.com", "GIT_CONFIG_NOSYSTEM=1", "GIT_CONFIG_GLOBAL="+os.DevNull)
+	repo := &Repo{Dir: dir, Env: env}
+	ctx := context.Background()
+	if _, err := repo.git(ctx, gitTimeout, "", "init", "-q", "-b", "main"); err != nil {
+		t.Fatal(err)
+	}
+	for name, text := range map[string]string{"a.go": "package a\n", "b.md": "# B\n", "img.bin": "\x00\x01\x02"} {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := repo.StageAll(ctx); err != nil {
+		t.Fatal(err)
+	}
+	diff, err := repo.Diff(ctx, true, nil, "--binary")
+	if err != nil {
+		t.Fatal(err)
+	}
+	plan := SplitPlan{Commits: []Group{
+		{Message: Message{Type: "docs", Summary: "documented b"}, Changes: []FileChange{{Path: "b.md", Hunks: HunkSelector{Type: HunksAll}}}, Dependencies: []int{1}},
+		{Message: Message{Type: "feat", Summary: "added a"}, Changes: []FileChange{{Path: "a.go"}, {Path: "img.bin", Hunks: HunkSelector{Type: HunksAll}}}},
+	}}
+	order, err := Order(plan.Commits)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var seen []string
+	res, err := repo.ApplySplit(ctx, plan, order, diff, func(s string) { seen = append(seen, s) })
+	if err != nil || strings.Join(res.Made, "|") != "feat: added a|docs: documented b" || strings.Join(seen, "|") != strings.Join(res.Made, "|") {
+		t.Fatalf("%v %v %v", res.Made, seen, err)
+	}
+	if out, _ := repo.git(ctx, gitTimeout, "", "show", "--format=", "--name-only", "HEAD~1"); out != "a.go\nimg.bin\n" {
+		t.Fatalf("first commit: %q", out)
+	}
+	if out, _ := repo.git(ctx, gitTimeout, "", "status", "--porcelain"); out != "" {
+		t.Fatalf("left: %q", out)
+	}
+}
