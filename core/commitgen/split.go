@@ -16,8 +16,10 @@ import (
 // interruption at any point (Ctrl+C, a kill, a hook refusing a commit)
 // leaves HEAD at a commit boundary and the index holding what was staged
 // before: compared with the new HEAD, exactly the changes of the commits
-// not yet made. After the last commit the index equals HEAD when the
-// plan took every staged hunk; hunks the plan left out stay staged.
+// not yet made. After the last commit the files taken whole get HEAD's
+// index entries (the same, unless a hook rewrote one), so the index
+// equals HEAD when the plan took every staged hunk; hunks the plan left
+// out stay staged.
 
 // SplitResult reports what ApplySplit did.
 type SplitResult struct {
@@ -57,6 +59,19 @@ func (r *Repo) ApplySplit(ctx context.Context, plan SplitPlan, order []int, stag
 		res.Made = append(res.Made, msg.Subject())
 		if onCommit != nil {
 			onCommit(msg.Subject())
+		}
+	}
+	// The files taken whole are committed as staged, so their index
+	// entries already equal HEAD's; unless a hook rewrote one (a
+	// formatter that adds its result), which leaves the index holding the
+	// version before it. Taking HEAD's entries for them settles both.
+	var whole []string
+	for _, g := range plan.Commits {
+		whole = append(whole, wholeFiles(g)...)
+	}
+	if len(whole) > 0 {
+		if _, err := r.git(ctx, gitTimeout, "", append([]string{"reset", "-q", "--"}, whole...)...); err != nil {
+			return res, fmt.Errorf("every commit is made, but the index could not be brought up to date: %w", err)
 		}
 	}
 	return res, nil
