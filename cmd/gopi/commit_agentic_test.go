@@ -282,3 +282,25 @@ func TestCommitAgentAnalyzeFiles(t *testing.T) {
 		t.Error("the agent did not get the subagent's answer")
 	}
 }
+
+// PI_COMMIT_TEST_FALLBACK skips the agent; PI_COMMIT_NO_FALLBACK makes an
+// agent without a proposal an error instead.
+func TestCommitAgentFallbackVariables(t *testing.T) {
+	dir := gitRepo(t)
+	srv := mockllm.New(t).Script(mockllm.Turn{Blocks: []mockllm.Block{mockllm.Text("Nothing to say.")}},
+		mockllm.Turn{Blocks: []mockllm.Block{mockllm.Text("Still nothing.")}},
+		mockllm.Turn{Blocks: []mockllm.Block{mockllm.Text("No.")}},
+		mockllm.Turn{Blocks: []mockllm.Block{mockllm.Text("No.")}})
+	commitAgentEnv(t, srv)
+	write(t, filepath.Join(dir, "parser.go"), "package parser\n\nfunc Parse() {}\n")
+	t.Setenv("PI_COMMIT_NO_FALLBACK", "TRUE")
+	out, errOut, code := runCmd(t, "commit", "--dry-run")
+	if code != exitError || errOut != "Commit agent did not provide a proposal.\n" || strings.Contains(out, "Generated commit message") {
+		t.Fatalf("exit %d: %q %q", code, out, errOut)
+	}
+	t.Setenv("PI_COMMIT_TEST_FALLBACK", "true")
+	out, errOut, code = runCmd(t, "commit", "--dry-run")
+	if code != 0 || !strings.HasSuffix(out, "● Forcing fallback commit generation...\nWarnings:\n- Commit generated using fallback due to agent failure\n\nGenerated commit message:\nrefactor: refactored parser.go\n\n- Updated parser.go\n") || len(srv.Requests()) != 4 {
+		t.Fatalf("exit %d (%d requests): %q %q", code, len(srv.Requests()), out, errOut)
+	}
+}
