@@ -122,7 +122,7 @@ func Run(ctx context.Context, o Options) error {
 	fallback := false
 	if err != nil {
 		if ctx.Err() != nil {
-			return ctx.Err()
+			return fmt.Errorf("interrupted while the agent worked: nothing was committed (%w)", ctx.Err())
 		}
 		fmt.Fprintf(o.Err, "Agent error: %v\n", err)
 		fmt.Fprintln(out, "● Using fallback commit generation...")
