@@ -36,7 +36,9 @@ func (r *Repo) git(ctx context.Context, timeout time.Duration, stdin string, arg
 func (r *Repo) gitWith(ctx context.Context, timeout time.Duration, extraEnv []string, stdin string, args ...string) (string, error) {
 	ctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
-	cmd := exec.CommandContext(ctx, "git", args...)
+	// Paths unquoted (non-ASCII names as they are), so that lists, diff
+	// headers and the tools' arguments name files the same way.
+	cmd := exec.CommandContext(ctx, "git", append([]string{"-c", "core.quotePath=false"}, args...)...)
 	cmd.Dir, cmd.Env = r.Dir, r.Env
 	if len(extraEnv) > 0 {
 		base := r.Env
@@ -198,7 +200,9 @@ func (r *Repo) Root(ctx context.Context) (string, error) {
 // tree against the index, limited to files when given; extra are more
 // options (--stat, --numstat, --name-only, --binary).
 func (r *Repo) Diff(ctx context.Context, staged bool, files []string, extra ...string) (string, error) {
-	args := []string{"diff", "--no-color", "--no-ext-diff"}
+	// The a/ and b/ prefixes whatever diff.noprefix or
+	// diff.mnemonicPrefix say: ParseFileDiffs reads them.
+	args := []string{"diff", "--no-color", "--no-ext-diff", "--src-prefix=a/", "--dst-prefix=b/"}
 	if staged {
 		args = append(args, "--cached")
 	}

@@ -94,3 +94,38 @@ func TestApplySplitFormattingHook(t *testing.T) {
 		t.Fatalf("left: %q", out)
 	}
 }
+
+// A user's diff.noprefix and a non-ASCII file name change nothing: the
+// names git lists are the ones the diff headers carry.
+func TestSplitWithUserDiffConfig(t *testing.T) {
+	repo, ctx := newRepo(t)
+	if _, err := repo.git(ctx, gitTimeout, "", "config", "diff.noprefix", "true"); err != nil {
+		t.Fatal(err)
+	}
+	for name, text := range map[string]string{"é.txt": "é\n", "b.txt": "b\n"} {
+		if err := os.WriteFile(filepath.Join(repo.Dir, name), []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := repo.StageAll(ctx); err != nil {
+		t.Fatal(err)
+	}
+	staged, err := repo.ChangedFiles(ctx, true)
+	if err != nil || strings.Join(staged, "|") != "b.txt|é.txt" {
+		t.Fatalf("staged %q %v", staged, err)
+	}
+	diff, _ := repo.Diff(ctx, true, nil, "--binary")
+	plan := SplitPlan{Commits: []Group{
+		{Message: Message{Type: "feat", Summary: "added é"}, Changes: []FileChange{{Path: "é.txt"}}},
+		{Message: Message{Type: "feat", Summary: "added b"}, Changes: []FileChange{{Path: "b.txt"}}},
+	}}
+	if err := CheckCoverage(plan, staged); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := repo.ApplySplit(ctx, plan, []int{0, 1}, diff, nil); err != nil {
+		t.Fatal(err)
+	}
+	if out, _ := repo.git(ctx, gitTimeout, "", "show", "--format=", "--name-only", "HEAD~1"); out != "é.txt\n" {
+		t.Fatalf("first commit: %q", out)
+	}
+}
