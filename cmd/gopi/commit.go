@@ -54,11 +54,12 @@ model of the primary model's provider, else the primary model; -m names
 the primary model, which the agent uses only without a smol model)
 inspects the staged diff with git tools and proposes either one commit
 or a split into several: each staged file goes to one commit, whole or
-by hunks, and commits that need others come after them. A split is
-applied commit by commit from a temporary index, hooks included: the
-index and the work tree are never rewritten, so if a hook refuses a
-commit or the command is interrupted, the commits made stay and the rest
-is still staged, as gopi commit then says. A change of only blank lines
+by hunks, and commits that need others come after them. On a terminal
+gopi asks before applying a split; it is applied commit by commit from a
+temporary index, hooks included, and the work tree and the index are
+left alone until every commit is made, so if a hook refuses a commit or
+the command is interrupted, the commits made stay and the rest is still
+staged, as gopi commit then says. A change of only blank lines
 or import lines is committed as "style: formatted code" or "style:
 reorganized imports" without a model. If the agent fails, or gives no
 proposal after three reminders, a message is made from the file names
