@@ -152,3 +152,29 @@ func TestGitHunkAndRecentCommits(t *testing.T) {
 		t.Fatalf("git_file_diff does not show code first: %q", text)
 	}
 }
+
+// A split the user declines commits nothing; one they accept is made.
+func TestSplitConfirm(t *testing.T) {
+	repo := testRepo(t)
+	plan := commitgen.SplitPlan{Commits: []commitgen.Group{
+		{Message: commitgen.Message{Type: "feat", Scope: "a", Summary: "added A"}, Changes: []commitgen.FileChange{{Path: "a.go"}}},
+		{Message: commitgen.Message{Type: "docs", Summary: "documented b"}, Changes: []commitgen.FileChange{{Path: "b.md"}}},
+	}}
+	var out, errb strings.Builder
+	asked := 0
+	answer := false
+	c := &committer{o: Options{AgentOptions: AgentOptions{Repo: repo, Out: &out}, Err: &errb, Confirm: func(n int) bool { asked = n; return answer }}}
+	if err := c.split(context.Background(), plan, nil); err != nil || asked != 2 || !strings.HasSuffix(out.String(), "Split commit aborted by user.\n") {
+		t.Fatalf("%v, asked about %d: %q", err, asked, out.String())
+	}
+	if files, _ := repo.ChangedFiles(context.Background(), true); len(files) != 2 {
+		t.Fatalf("declining changed the index: %v", files)
+	}
+	answer = true
+	if err := c.split(context.Background(), plan, nil); err != nil || !strings.HasSuffix(out.String(), "Split commits created.\n") {
+		t.Fatalf("%v: %q %q", err, out.String(), errb.String())
+	}
+	if files, _ := repo.ChangedFiles(context.Background(), true); len(files) != 0 {
+		t.Fatalf("left staged: %v", files)
+	}
+}
