@@ -1,6 +1,7 @@
 package commitagent
 
 import (
+	"slices"
 	"sync"
 
 	"github.com/gopi-agent/gopi/core/commitgen"
@@ -78,12 +79,13 @@ func (s *State) missing(needChangelog bool) []string {
 	return out
 }
 
-// stagedFiles returns the files of the last staged overview, or nil.
+// stagedFiles returns the files of the last staged overview, lock files
+// included (a split must place them too), or nil.
 func (s *State) stagedFiles() []string {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.overview == nil {
 		return nil
 	}
-	return s.overview.Files
+	return append(slices.Clone(s.overview.Files), s.overview.ExcludedFiles...)
 }

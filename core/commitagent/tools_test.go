@@ -40,6 +40,7 @@ func testRepo(t *testing.T) *commitgen.Repo {
 	git("commit", "-q", "-m", "feat(a): added a")
 	put("a.go", "package a\n\nfunc A() {}\n")
 	put("b.md", "# B\n")
+	put("go.sum", "x v1 h1:abc\n")
 	git("add", "-A")
 	return &commitgen.Repo{Dir: dir, Env: env}
 }
@@ -79,16 +80,19 @@ func TestSplitCommitChecks(t *testing.T) {
 	if files, _ := json.Marshal(ov["files"]); string(files) != `["a.go","b.md"]` {
 		t.Fatalf("overview files %s", files)
 	}
+	if v, text := call(t, tools, "split_commit", `{"commits":[{"changes":[{"path":"a.go","hunks":{"type":"all"}}],"type":"feat","scope":"a","summary":"added A"},{"changes":[{"path":"b.md","hunks":{"type":"all"}}],"type":"docs","scope":null,"summary":"documented b"}]}`); v["valid"] != false || !strings.Contains(text, "staged file in no commit of the plan: go.sum") {
+		t.Fatalf("a plan without the lock file was accepted: %s", text)
+	}
 	for _, tc := range []struct {
 		name, plan, wantErr string
 	}{
 		{"a staged file left out", `{"commits":[{"changes":[{"path":"a.go","hunks":{"type":"all"}}],"type":"feat","scope":"a","summary":"added A"},{"changes":[{"path":"a.go","hunks":{"type":"all"}}],"type":"docs","scope":null,"summary":"documented b"}]}`, "staged file in no commit of the plan: b.md"},
-		{"a file twice", `{"commits":[{"changes":[{"path":"a.go","hunks":{"type":"all"}}],"type":"feat","scope":"a","summary":"added A"},{"changes":[{"path":"a.go","hunks":{"type":"all"}},{"path":"b.md","hunks":{"type":"all"}}],"type":"docs","scope":null,"summary":"documented b"}]}`, "file in more than one commit: a.go"},
-		{"a file not staged", `{"commits":[{"changes":[{"path":"a.go","hunks":{"type":"all"}},{"path":"c.go","hunks":{"type":"all"}}],"type":"feat","scope":"a","summary":"added A"},{"changes":[{"path":"b.md","hunks":{"type":"all"}}],"type":"docs","scope":null,"summary":"documented b"}]}`, "file not staged: c.go"},
-		{"a cycle", `{"commits":[{"changes":[{"path":"a.go","hunks":{"type":"all"}}],"type":"feat","scope":"a","summary":"added A","dependencies":[1]},{"changes":[{"path":"b.md","hunks":{"type":"all"}}],"type":"docs","scope":null,"summary":"documented b","dependencies":[0]}]}`, "cycle"},
-		{"a bad selector", `{"commits":[{"changes":[{"path":"a.go","hunks":{"type":"lines","start":5,"end":2}}],"type":"feat","scope":"a","summary":"added A"},{"changes":[{"path":"b.md","hunks":{"type":"all"}}],"type":"docs","scope":null,"summary":"documented b"}]}`, "commit 1: invalid line range for a.go"},
-		{"docs without docs", `{"commits":[{"changes":[{"path":"a.go","hunks":{"type":"all"}}],"type":"docs","scope":null,"summary":"documented A"},{"changes":[{"path":"b.md","hunks":{"type":"all"}}],"type":"docs","scope":null,"summary":"documented b"}]}`, "commit 1: a docs commit must change a documentation file"},
-		{"self dependency", `{"commits":[{"changes":[{"path":"a.go","hunks":{"type":"all"}}],"type":"feat","scope":"a","summary":"added A","dependencies":[0]},{"changes":[{"path":"b.md","hunks":{"type":"all"}}],"type":"docs","scope":null,"summary":"documented b"}]}`, "cannot depend on itself"},
+		{"a file twice", `{"commits":[{"changes":[{"path":"a.go","hunks":{"type":"all"}}],"type":"feat","scope":"a","summary":"added A"},{"changes":[{"path":"a.go","hunks":{"type":"all"}},{"path":"b.md","hunks":{"type":"all"}},{"path":"go.sum","hunks":{"type":"all"}}],"type":"docs","scope":null,"summary":"documented b"}]}`, "file in more than one commit: a.go"},
+		{"a file not staged", `{"commits":[{"changes":[{"path":"a.go","hunks":{"type":"all"}},{"path":"c.go","hunks":{"type":"all"}}],"type":"feat","scope":"a","summary":"added A"},{"changes":[{"path":"b.md","hunks":{"type":"all"}},{"path":"go.sum","hunks":{"type":"all"}}],"type":"docs","scope":null,"summary":"documented b"}]}`, "file not staged: c.go"},
+		{"a cycle", `{"commits":[{"changes":[{"path":"a.go","hunks":{"type":"all"}}],"type":"feat","scope":"a","summary":"added A","dependencies":[1]},{"changes":[{"path":"b.md","hunks":{"type":"all"}},{"path":"go.sum","hunks":{"type":"all"}}],"type":"docs","scope":null,"summary":"documented b","dependencies":[0]}]}`, "cycle"},
+		{"a bad selector", `{"commits":[{"changes":[{"path":"a.go","hunks":{"type":"lines","start":5,"end":2}}],"type":"feat","scope":"a","summary":"added A"},{"changes":[{"path":"b.md","hunks":{"type":"all"}},{"path":"go.sum","hunks":{"type":"all"}}],"type":"docs","scope":null,"summary":"documented b"}]}`, "commit 1: invalid line range for a.go"},
+		{"docs without docs", `{"commits":[{"changes":[{"path":"a.go","hunks":{"type":"all"}}],"type":"docs","scope":null,"summary":"documented A"},{"changes":[{"path":"b.md","hunks":{"type":"all"}},{"path":"go.sum","hunks":{"type":"all"}}],"type":"docs","scope":null,"summary":"documented b"}]}`, "commit 1: a docs commit must change a documentation file"},
+		{"self dependency", `{"commits":[{"changes":[{"path":"a.go","hunks":{"type":"all"}}],"type":"feat","scope":"a","summary":"added A","dependencies":[0]},{"changes":[{"path":"b.md","hunks":{"type":"all"}},{"path":"go.sum","hunks":{"type":"all"}}],"type":"docs","scope":null,"summary":"documented b"}]}`, "cannot depend on itself"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			v, text := call(t, tools, "split_commit", tc.plan)
@@ -100,7 +104,7 @@ func TestSplitCommitChecks(t *testing.T) {
 			}
 		})
 	}
-	v, text := call(t, tools, "split_commit", `{"commits":[{"changes":[{"path":"a.go","hunks":{"type":"all"}}],"type":"feat","scope":"a","summary":"feat(a): added A"},{"changes":[{"path":"b.md","hunks":{"type":"all"}}],"type":"docs","scope":null,"summary":"documented b"}]}`)
+	v, text := call(t, tools, "split_commit", `{"commits":[{"changes":[{"path":"a.go","hunks":{"type":"all"}}],"type":"feat","scope":"a","summary":"feat(a): added A"},{"changes":[{"path":"b.md","hunks":{"type":"all"}},{"path":"go.sum","hunks":{"type":"all"}}],"type":"docs","scope":null,"summary":"documented b"}]}`)
 	if v["valid"] != true || state.Split() == nil || state.Split().Commits[0].Message.String() != "feat(a): added A" {
 		t.Fatalf("a good plan was refused: %s", text)
 	}
@@ -158,7 +162,7 @@ func TestSplitConfirm(t *testing.T) {
 	repo := testRepo(t)
 	plan := commitgen.SplitPlan{Commits: []commitgen.Group{
 		{Message: commitgen.Message{Type: "feat", Scope: "a", Summary: "added A"}, Changes: []commitgen.FileChange{{Path: "a.go"}}},
-		{Message: commitgen.Message{Type: "docs", Summary: "documented b"}, Changes: []commitgen.FileChange{{Path: "b.md"}}},
+		{Message: commitgen.Message{Type: "docs", Summary: "documented b"}, Changes: []commitgen.FileChange{{Path: "b.md"}, {Path: "go.sum"}}},
 	}}
 	var out, errb strings.Builder
 	asked := 0
@@ -167,7 +171,7 @@ func TestSplitConfirm(t *testing.T) {
 	if err := c.split(context.Background(), plan, nil); err != nil || asked != 2 || !strings.HasSuffix(out.String(), "Split commit aborted by user.\n") {
 		t.Fatalf("%v, asked about %d: %q", err, asked, out.String())
 	}
-	if files, _ := repo.ChangedFiles(context.Background(), true); len(files) != 2 {
+	if files, _ := repo.ChangedFiles(context.Background(), true); len(files) != 3 {
 		t.Fatalf("declining changed the index: %v", files)
 	}
 	answer = true
