@@ -121,15 +121,16 @@ func (s *Session) childModel(patterns []string, thinking ai.ThinkingLevel) (*ai.
 	return parent, models.ClampThinking(parent, level)
 }
 
-// AgentModel resolves a subagent's model patterns as the task tool does:
-// the first naming a model gopi has credentials for (or this session's
-// own model). ok is false when none does; the subagent then runs on this
-// session's model, returned (nil when there is none).
-func (s *Session) AgentModel(patterns []string) (m *ai.Model, ok bool) {
-	if m, _, _ := s.matchModel(patterns); m != nil {
+// AgentModel resolves a subagent's model patterns as the task tool does
+// for a subagent of this conversation: the first naming a model gopi has
+// credentials for (or this session's own model). ok is false when none
+// does; the subagent then runs on this session's model, returned (nil
+// when there is none).
+func (c *Conversation) AgentModel(patterns []string) (m *ai.Model, ok bool) {
+	if m, _, _ := c.s.matchModel(patterns); m != nil {
 		return m, true
 	}
-	return s.agent.Model(), false
+	return c.s.agent.Model(), false
 }
 
 // matchModel returns the model of the first usable pattern, with the

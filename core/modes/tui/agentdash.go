@@ -79,7 +79,7 @@ type agentsMsg struct {
 func (m *model) cmdAgents(string) tea.Cmd {
 	cfg := m.s.Config()
 	conv := m.s.Conversation()
-	d := &agentDash{cfg: cfg, loading: true, resolve: m.s.AgentModel, ctx: m.ctx,
+	d := &agentDash{cfg: cfg, loading: true, resolve: m.s.Conversation().AgentModel, ctx: m.ctx,
 		generateText: func(ctx context.Context, system, prompt string) (string, error) {
 			return conv.Generate(ctx, system, prompt, "agent generation", nil)
 		},

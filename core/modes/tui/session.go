@@ -57,7 +57,4 @@ type Session interface {
 	Resources() *agentsession.Resources
 	// Plan is plan mode (/plan).
 	Plan() *agentsession.PlanMode
-	// AgentModel resolves a subagent's model patterns as the task tool
-	// does (/agents shows what an agent would run on).
-	AgentModel(patterns []string) (m *ai.Model, ok bool)
 }
