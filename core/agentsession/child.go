@@ -88,6 +88,8 @@ func (s *Session) NewChild(ctx context.Context, o ChildOptions) (*Session, error
 		sharedMCP: s.res.mcp,
 		// Subagents ask the parent's language servers: one per root.
 		sharedLSP: s.svc.LSP,
+		// Subagents take their own Python kernels from the parent's pool.
+		sharedKernels: s.svc.Eval.Pool,
 		NoMCP:     s.res.mcp == nil,
 		// One permission gate for the whole tree of agents.
 		gate: s.perm,

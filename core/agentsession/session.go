@@ -19,6 +19,7 @@ import (
 	"github.com/gopi-agent/gopi/core/auth"
 	"github.com/gopi-agent/gopi/core/compaction"
 	"github.com/gopi-agent/gopi/core/config"
+	"github.com/gopi-agent/gopi/core/eval/pykernel"
 	"github.com/gopi-agent/gopi/core/lsp"
 	"github.com/gopi-agent/gopi/core/mcp"
 	"github.com/gopi-agent/gopi/core/message"
@@ -149,6 +150,9 @@ type Options struct {
 	// sharedLSP are the parent's language servers a child session uses
 	// (the parent stops them).
 	sharedLSP *lsp.Manager
+	// sharedKernels is the parent's Python kernel pool a child session
+	// takes its own kernel from.
+	sharedKernels *pykernel.Pool
 	// gate is the parent's permission gate a child session uses.
 	gate *permission.Gate
 }
@@ -294,6 +298,9 @@ func New(ctx context.Context, opts Options) (*Session, error) {
 	s.svc = registry.NewServices(s.toolEnv)
 	if opts.sharedLSP != nil {
 		s.svc.ShareLSP(s.toolEnv, opts.sharedLSP)
+	}
+	if opts.sharedKernels != nil {
+		s.svc.ShareKernels(s.toolEnv, opts.sharedKernels)
 	}
 	s.svc.Subagents = taskHost{s}
 	s.svc.WriteChecks.SetDeliver(s.deliverNotice)

@@ -93,6 +93,9 @@ func guidance(ts toolset) []string {
 	if ts.has("ast_edit") {
 		out = append(out, "For one structural change at many places use ast_edit; it only previews, and resolve then applies or discards the preview.")
 	}
+	if ts.has("eval") {
+		out = append(out, "Compute, transform data or try out code with eval, whose cells keep their variables between calls; do not run one-off `python -c`, `node -e` or similar snippets through bash.")
+	}
 	if ts.has("lsp") {
 		out = append(out, "Where a language server handles the file, find definitions and uses of a symbol with lsp (definition, references) rather than text search, and check the callers with lsp references before changing an exported symbol.")
 	}
@@ -172,6 +175,8 @@ func toolSummary(name string, edit tool.EditMode) string {
 		return "list, wait for or cancel background jobs"
 	case "lsp":
 		return "ask the language servers: diagnostics, definitions, references, hover, symbols"
+	case "eval":
+		return "run Python or JavaScript cells in runtimes that keep their state between calls"
 	}
 	return ""
 }
