@@ -97,6 +97,24 @@ else
   say "python3 not found: the debug tool's debugpy tests will be skipped"
 fi
 
+# matplotlib from PyPI for the eval tool's tests (a plot comes back as an
+# image), in a virtual environment of the same cache; the tests run their
+# kernels in it and skip, naming this script, without it.
+eval_dir="${GOPI_TEST_CACHE:-$HOME/.cache/gopi-test}/eval"
+matplotlib_version="3.11.2"
+if command -v python3 >/dev/null 2>&1; then
+  if ! "$eval_dir/venv/bin/python" -c "import matplotlib, sys; sys.exit(matplotlib.__version__ != '$matplotlib_version')" 2>/dev/null; then
+    say "installing matplotlib $matplotlib_version for the eval tool's tests into $eval_dir/venv"
+    if python3 -m venv "$eval_dir/venv" >/dev/null 2>&1; then
+      "$eval_dir/venv/bin/python" -m pip install --quiet --disable-pip-version-check "matplotlib==$matplotlib_version"
+    else
+      say "python3 cannot make a virtual environment (apt-get install python3-venv): the eval plot tests will be skipped"
+    fi
+  fi
+else
+  say "python3 not found: the eval tool's Python tests will be skipped"
+fi
+
 # Language servers for the lsp tool's tests, into a cache outside the tree
 # (core/lsp/lsptest finds them there; the tests skip naming this script when
 # one is missing): gopls from the Go module proxy; typescript-language-server,

@@ -90,7 +90,7 @@ func (s *Session) NewChild(ctx context.Context, o ChildOptions) (*Session, error
 		sharedLSP: s.svc.LSP,
 		// Subagents take their own Python kernels from the parent's pool.
 		sharedKernels: s.svc.Eval.Pool,
-		NoMCP:     s.res.mcp == nil,
+		NoMCP:         s.res.mcp == nil,
 		// One permission gate for the whole tree of agents.
 		gate: s.perm,
 	})

@@ -25,11 +25,16 @@ const (
 	noteDied   = "The Python kernel had ended (%s); this cell ran in a new kernel, without the variables and imports of earlier cells."
 )
 
+// maxOutputFrame bounds the bytes one output frame may carry (the runner
+// sends at most 64 KiB); a larger claim ends the kernel.
+const maxOutputFrame = 1 << 20
+
 // frame is one NDJSON object from the runner.
 type frame struct {
+	raw            []byte                     // stdout, stderr: the output
 	Type           string                     `json:"type"`
 	ID             string                     `json:"id"`
-	Data           string                     `json:"data"`
+	Bytes          int                        `json:"bytes"` // stdout, stderr: raw bytes that follow the line
 	Bundle         map[string]json.RawMessage `json:"bundle"`
 	Ename          string                     `json:"ename"`
 	Evalue         string                     `json:"evalue"`
@@ -91,6 +96,15 @@ func (k *kernel) read(stdout io.Reader) {
 		if len(line) > 0 {
 			var f frame
 			if json.Unmarshal(line, &f) == nil {
+				if f.Bytes > maxOutputFrame {
+					break // not our runner's frame: the stream cannot be trusted any more
+				}
+				if f.Bytes > 0 {
+					f.raw = make([]byte, f.Bytes)
+					if _, err = io.ReadFull(br, f.raw); err != nil {
+						break
+					}
+				}
 				k.frames <- f
 			}
 		}
@@ -219,7 +233,7 @@ func (k *kernel) died(req cell.Request, res cell.Result) cell.Result {
 func (k *kernel) handle(f frame, id string, req cell.Request, res *cell.Result) bool {
 	switch f.Type {
 	case "stdout", "stderr":
-		_, _ = io.WriteString(req.Output, f.Data)
+		_, _ = req.Output.Write(f.raw)
 	case "display", "result":
 		text, rich := displays(f.Bundle)
 		if text != "" {

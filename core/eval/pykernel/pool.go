@@ -253,7 +253,7 @@ type Session struct {
 	checkOnce sync.Once
 	checkErr  error // why no interpreter was found (Available)
 	mu        sync.Mutex
-	evicted bool // the pool stopped the kernel while idle; said on the next cell
+	evicted   bool // the pool stopped the kernel while idle; said on the next cell
 }
 
 // noteEvicted records that the pool stopped the session's idle kernel.

@@ -4,15 +4,14 @@ import (
 	"context"
 	"os"
 	"os/exec"
-	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 
 	"github.com/gopi-agent/gopi/core/eval/cell"
+	"github.com/gopi-agent/gopi/internal/childproc"
 )
 
 // needPython skips a test when no python3 is installed.
@@ -135,27 +134,13 @@ func TestResetEndsChildren(t *testing.T) {
 	}
 	s.Reset()
 	for _, pid := range pids {
-		if alive(pid) {
+		if childproc.Running(pid) {
 			t.Errorf("process %d outlived the reset", pid)
 		}
 	}
 	if out, _ := run(t, s, "print('p' in globals())", 10*time.Second); out != "False\n" {
 		t.Fatalf("after reset: %q", out)
 	}
-}
-
-// alive reports whether pid is a live (not zombie) process.
-func alive(pid int) bool {
-	if syscall.Kill(pid, 0) != nil {
-		return false
-	}
-	stat, err := os.ReadFile(filepath.Join("/proc", strconv.Itoa(pid), "stat"))
-	if err != nil {
-		return false
-	}
-	s := string(stat)
-	i := strings.LastIndexByte(s, ')')
-	return i < 0 || i+2 >= len(s) || s[i+2] != 'Z'
 }
 
 func TestDisplays(t *testing.T) {

@@ -5,7 +5,7 @@ gopi writes requests on our standard input:
     {"id": "7", "code": "..."}        run a cell
     {"type": "exit"}                  leave
 and reads frames from our standard output:
-    {"type": "stdout"|"stderr", "id", "data"}
+    {"type": "stdout"|"stderr", "id", "bytes": N} and then N raw bytes
     {"type": "display"|"result", "id", "bundle": {mime: value}}
     {"type": "error", "id", "ename", "evalue", "traceback": [...]}
     {"type": "done", "id", "status": "ok"|"error", "executionCount",
@@ -15,13 +15,14 @@ The protocol uses private copies of descriptors 0 and 1. Descriptors 1
 and 2 become pipes that two threads turn into stdout/stderr frames, so
 the output of child processes (os.system, subprocess, %%bash) is caught
 like print's, and descriptor 0 is /dev/null: nothing a cell starts can
-read our requests. SIGINT raises KeyboardInterrupt only while a cell runs.
+read our requests. SIGINT raises KeyboardInterrupt only while a cell runs. Output travels as
+raw bytes after its frame line, not as a JSON string: escaping is what
+would limit a cell that prints a gigabyte.
 """
 
 import ast
 import base64
 import builtins
-import codecs
 import io
 import json
 import linecache
@@ -49,6 +50,14 @@ def send(frame):
         _frames.write(line)
 
 
+def send_output(kind, data):
+    """Sends output bytes: a frame line saying how many, then the bytes."""
+    head = ('{"type": "%s", "id": %s, "bytes": %d}\n' % (kind, json.dumps(state.cell_id), len(data))).encode("ascii")
+    with _frames_lock:
+        _frames.write(head)
+        _frames.write(data)
+
+
 class State:
     cell_id = ""
     in_cell = False
@@ -69,14 +78,12 @@ class Pump(threading.Thread):
         os.dup2(w, fd)
         os.close(w)
         self.fd, self.read_end, self.kind = fd, r, kind
-        self.decoder = codecs.getincrementaldecoder("utf-8")("replace")
         self.marker = b"\x00\x1fgopi-sync-" + kind.encode() + b"\x1f\x00"
         self.seen = threading.Event()
 
     def emit(self, data):
-        text = self.decoder.decode(data)
-        if text:
-            send({"type": self.kind, "id": state.cell_id, "data": text})
+        if data:
+            send_output(self.kind, data)
 
     def run(self):
         pending = b""
@@ -247,7 +254,7 @@ def run_cell(rid, code, ns):
     try:
         ns["_gopi_flush_figures"]()
     except Exception as exc:
-        send({"type": "stderr", "id": rid, "data": "could not render the figures: %s\n" % exc})
+        send_output("stderr", ("could not render the figures: %s\n" % exc).encode("utf-8", "replace"))
     sync_output()
     send({"type": "done", "id": rid, "status": status, "executionCount": state.count,
           "cancelled": cancelled, "stdinRequested": state.stdin_requested})
