@@ -175,3 +175,19 @@ func pidIn(t *testing.T, s string) int {
 	n, _ := strconv.Atoi(m[1])
 	return n
 }
+
+// A JavaScript cell keeps its globals between calls and calls the
+// session's tools through tool.<name>.
+func TestEvalJavaScriptCells(t *testing.T) {
+	r := newAgentRig(t,
+		evalCall("*** Cell js:\"define\"\nconst greeting = 'hi from js';\nawait write('note.txt', greeting)"),
+		evalCall("*** Cell js:\"use\"\nconst found = await tool.read({ path: 'note.txt' });\nconsole.log(greeting.length, found.includes(greeting))"),
+		mockllm.Turn{Blocks: []mockllm.Block{mockllm.Text("done")}},
+	)
+	if _, stderr, code := runPrint(t, r, printmode.Text, false, "js"); code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	if got := toolResultText(t, r, 2); !strings.Contains(got, "10 true") || strings.Contains(got, `"is_error":true`) {
+		t.Errorf("second result: %s", got)
+	}
+}

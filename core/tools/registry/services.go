@@ -80,7 +80,7 @@ func NewServices(env *tool.Env) *Services {
 		Debug:       debug.NewManager(env),
 		Checkpoint:  &checkpoint.State{},
 	}
-	s.Eval = newEvalRuntimes(env, nil)
+	s.Eval = newEvalRuntimes(env, s, nil)
 	if cfg := env.Settings.LSPServers; cfg != nil && cfg.Enabled {
 		s.LSP, s.ownsLSP = lsp.NewManager(lsp.ManagerOptions{
 			Root: env.Cwd, Config: cfg, ApplyEdit: lsptool.ApplyEdit(env),
