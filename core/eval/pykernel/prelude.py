@@ -6,17 +6,32 @@ The runner executes this file in the cell namespace once per kernel.
 """
 
 import base64 as _b64
-import difflib as _difflib
 import json as _json
 import os as _os
-import shlex as _shlex
-import subprocess as _subprocess
 import sys as _sys
 import time as _time
 
 from __main__ import send as _gopi_send, state as _gopi_state, sync_output as _gopi_sync  # noqa: E402  (the runner)
 
 _STATUS_MIME = "application/x-omp-status"
+
+
+class _Lazy:
+    """A module imported on first use: most kernels never need it, and
+    every import costs the first cell's start."""
+
+    def __init__(self, name):
+        self._name = name
+
+    def __getattr__(self, attr):
+        import importlib
+
+        return getattr(importlib.import_module(self._name), attr)
+
+
+_difflib = _Lazy("difflib")
+_shlex = _Lazy("shlex")
+_subprocess = _Lazy("subprocess")
 
 
 def _gopi_status(op, **data):

@@ -31,7 +31,6 @@ import signal
 import sys
 import threading
 import time
-import traceback
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 CHUNK = 64 * 1024
@@ -211,6 +210,8 @@ def _trim_traceback(tb):
 
 
 def _report(exc):
+    import traceback
+
     tb = _trim_traceback(exc.__traceback__)
     if isinstance(exc, SyntaxError):
         lines = traceback.format_exception_only(type(exc), exc)
