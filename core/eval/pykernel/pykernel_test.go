@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -35,6 +36,33 @@ func newSession(t *testing.T, opts Options) (*Pool, *Session) {
 	return p, s
 }
 
+// shared is one kernel for the tests that leave it running and clean:
+// starting Python is most of a test's time.
+var shared struct {
+	once sync.Once
+	pool *Pool
+	s    *Session
+}
+
+// sharedSession returns the shared kernel's session (closed by TestMain).
+func sharedSession(t *testing.T) *Session {
+	t.Helper()
+	needPython(t)
+	shared.once.Do(func() {
+		shared.pool = NewPool(Options{Environ: os.Environ()})
+		shared.s = shared.pool.Session(os.TempDir(), nil)
+	})
+	return shared.s
+}
+
+func TestMain(m *testing.M) {
+	code := m.Run()
+	if shared.pool != nil {
+		_ = shared.pool.Close()
+	}
+	os.Exit(code)
+}
+
 // run runs code and returns its text output and result.
 func run(t *testing.T, s *Session, code string, timeout time.Duration) (string, cell.Result) {
 	t.Helper()
@@ -47,7 +75,7 @@ func run(t *testing.T, s *Session, code string, timeout time.Duration) (string, 
 }
 
 func TestStatePersists(t *testing.T) {
-	_, s := newSession(t, Options{})
+	s := sharedSession(t)
 	if out, res := run(t, s, "x = 41\nprint('set')", 10*time.Second); res.ExitCode != 0 || out != "set\n" {
 		t.Fatalf("%q %+v", out, res)
 	}
@@ -58,15 +86,15 @@ func TestStatePersists(t *testing.T) {
 }
 
 func TestErrorTraceback(t *testing.T) {
-	_, s := newSession(t, Options{})
+	s := sharedSession(t)
 	out, res := run(t, s, "def f():\n    return 1/0\nf()", 10*time.Second)
-	if res.ExitCode != 1 || !strings.Contains(out, "ZeroDivisionError") || !strings.Contains(out, "<cell 1>") || strings.Contains(out, "runner.py") {
+	if res.ExitCode != 1 || !strings.Contains(out, "ZeroDivisionError") || !strings.Contains(out, "File \"<cell ") || strings.Contains(out, "runner.py") {
 		t.Fatalf("%q %+v", out, res)
 	}
 }
 
 func TestStdinRefused(t *testing.T) {
-	_, s := newSession(t, Options{})
+	s := sharedSession(t)
 	_, res := run(t, s, "input('name? ')", 10*time.Second)
 	if res.ExitCode != 1 || !res.StdinRequested {
 		t.Fatalf("%+v", res)
@@ -144,7 +172,7 @@ func TestResetEndsChildren(t *testing.T) {
 }
 
 func TestDisplays(t *testing.T) {
-	_, s := newSession(t, Options{})
+	s := sharedSession(t)
 	out, res := run(t, s, "print('before')\ndisplay({'a': [1, 2]})\nclass M:\n    def _repr_markdown_(self):\n        return '**bold**'\ndisplay(M())\n_ = write('f.txt', 'x')", 10*time.Second)
 	if res.ExitCode != 0 || out != "before\n{'a': [1, 2]}\n**bold**\n" {
 		t.Fatalf("%q %+v", out, res)
@@ -159,8 +187,8 @@ func TestDisplays(t *testing.T) {
 }
 
 func TestMagics(t *testing.T) {
-	_, s := newSession(t, Options{})
-	out, res := run(t, s, "!echo bang\nfiles = !printf 'a\\nb\\n'\nprint(files.s)\n%cd /\nd = %pwd\nprint(d)", 10*time.Second)
+	s := sharedSession(t)
+	out, res := run(t, s, "!echo bang\nfiles = !printf 'a\\nb\\n'\nprint(files.s)\nimport os\n_d0 = os.getcwd()\n%cd /\nd = %pwd\nprint(d)\nos.chdir(_d0)", 10*time.Second)
 	if res.ExitCode != 0 || out != "bang\na b\n/\n" {
 		t.Fatalf("%q %+v", out, res)
 	}

@@ -32,6 +32,8 @@ func (f *fakeBackend) Run(_ context.Context, req cell.Request) (cell.Result, err
 		return cell.Result{Displays: []cell.Display{{Kind: cell.JSON, JSON: json.RawMessage(`{"a":1}`)}}}, nil
 	case "quiet":
 		return cell.Result{}, nil
+	case "ask":
+		return cell.Result{ExitCode: 1, StdinRequested: true}, nil
 	}
 	_, _ = io.WriteString(req.Output, f.name+": "+req.Code+"\n")
 	return cell.Result{}, nil
@@ -61,6 +63,7 @@ func TestExecute(t *testing.T) {
 		{"image only", "img", "(displayed 1 image; no text output)", false, 1},
 		{"json display", "data", "display[1]:\n{\n  \"a\": 1\n}", false, 0},
 		{"no output", "quiet", "(no output)", false, 0},
+		{"stdin refused", "ask", "Kernel requested stdin; interactive input is not supported.\n\nCommand exited with code 1", true, 0},
 		{"ok marker", "*** Cell py:\"q\"\nquiet\n*** Cell py\nx", "[1/2] q (ok)\n\n[2/2]\npy: x", false, 0},
 		{"abort", "*** Cell py\nx\n*** End\n*** Cell py\ny\n*** Abort", "py: x\n\n" + abortWarning, false, 0},
 	} {
