@@ -25,7 +25,6 @@ import (
 	"regexp"
 	"strings"
 	"sync"
-	"time"
 
 	_ "embed"
 
@@ -85,13 +84,21 @@ func (r *Runtime) Run(ctx context.Context, req cell.Request) (res cell.Result, e
 			return res, err
 		}
 	}
-	c := &cellRun{ctx: ctx, req: req, res: &res}
+	// The cell's context ends at its timeout too, so that a tool call or
+	// helper waiting in Go stops with it, not only the JavaScript.
+	cctx, cancel := context.WithTimeoutCause(ctx, req.Timeout, errTimeout)
+	defer cancel()
+	c := &cellRun{ctx: cctx, req: req, res: &res}
 	r.cur = c
 	defer func() { r.cur = nil }()
-	stop := context.AfterFunc(ctx, func() { r.rt.Interrupt(errCancelled) })
-	timer := time.AfterFunc(req.Timeout, func() { r.rt.Interrupt(errTimeout) })
+	stop := context.AfterFunc(cctx, func() {
+		if errors.Is(context.Cause(cctx), errTimeout) {
+			r.rt.Interrupt(errTimeout)
+		} else {
+			r.rt.Interrupt(errCancelled)
+		}
+	})
 	defer func() {
-		timer.Stop()
 		stop()
 		r.rt.ClearInterrupt()
 		if p := recover(); p != nil {
@@ -109,6 +116,10 @@ func (r *Runtime) Run(ctx context.Context, req cell.Request) (res cell.Result, e
 		res.Cancelled = true
 		res.TimedOut = ie.Value() == errTimeout
 		res.ExitCode = 1
+	case runErr != nil && cctx.Err() != nil:
+		// a helper or tool call stopped by the timeout or the abort
+		res.Cancelled, res.ExitCode = true, 1
+		res.TimedOut = errors.Is(context.Cause(cctx), errTimeout)
 	case runErr != nil:
 		fmt.Fprintln(req.Output, errorText(runErr))
 		res.ExitCode = 1

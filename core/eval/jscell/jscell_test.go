@@ -90,3 +90,16 @@ func TestErrorsAndTimeout(t *testing.T) {
 		t.Fatalf("after reset: %q", o.String())
 	}
 }
+
+// A tool call that is still running at the cell's timeout is cancelled
+// with the cell.
+func TestTimeoutReachesToolCalls(t *testing.T) {
+	r := New(Options{CallTool: func(ctx context.Context, _ string, _ json.RawMessage) (string, error) {
+		<-ctx.Done()
+		return "", ctx.Err()
+	}})
+	_, res := run(t, r, "await tool.bash({command: 'sleep 100'})", 100*time.Millisecond)
+	if res.ExitCode != 1 || !res.TimedOut {
+		t.Fatalf("%+v", res)
+	}
+}

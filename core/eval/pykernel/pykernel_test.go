@@ -238,3 +238,33 @@ func TestPoolLimits(t *testing.T) {
 		t.Fatalf("%d kernels after the sweep", p.Live())
 	}
 }
+
+// cancelOn is an output that cancels a context once it has seen a word.
+type cancelOn struct {
+	strings.Builder
+	word   string
+	cancel context.CancelFunc
+}
+
+func (c *cancelOn) Write(p []byte) (int, error) {
+	n, _ := c.Builder.Write(p)
+	if strings.Contains(c.String(), c.word) {
+		c.cancel()
+	}
+	return n, nil
+}
+
+// An aborted call interrupts its cell the way a timeout does: the kernel
+// keeps its variables.
+func TestAbortKeepsKernel(t *testing.T) {
+	s := sharedSession(t)
+	ctx, cancel := context.WithCancel(context.Background())
+	out := &cancelOn{word: "spinning", cancel: cancel}
+	res, err := s.Run(ctx, cell.Request{Code: "mark = 7\nprint('spinning', flush=True)\nwhile True:\n    pass", Timeout: time.Minute, Output: out})
+	if err != nil || !res.Cancelled || res.TimedOut {
+		t.Fatalf("%v %+v", err, res)
+	}
+	if got, _ := run(t, s, "print(mark)", 10*time.Second); got != "7\n" {
+		t.Fatalf("after the abort: %q", got)
+	}
+}

@@ -86,7 +86,6 @@ class Pump(threading.Thread):
 
     def run(self):
         pending = b""
-        keep = len(self.marker) - 1
         while True:
             try:
                 data = os.read(self.read_end, CHUNK)
@@ -102,10 +101,18 @@ class Pump(threading.Thread):
                 self.emit(pending[:at])
                 pending = pending[at + len(self.marker):]
                 self.seen.set()
-            if len(pending) > keep:
-                cut = len(pending) - keep
+            cut = len(pending) - self.partial_marker(pending)
+            if cut > 0:
                 self.emit(pending[:cut])
                 pending = pending[cut:]
+
+    def partial_marker(self, data):
+        """How many bytes at the end of data could begin a marker: those are
+        held back until the next read tells."""
+        for n in range(min(len(data), len(self.marker) - 1), 0, -1):
+            if data.endswith(self.marker[:n]):
+                return n
+        return 0
 
     def sync(self):
         self.seen.clear()
