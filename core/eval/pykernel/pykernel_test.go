@@ -268,3 +268,12 @@ func TestAbortKeepsKernel(t *testing.T) {
 		t.Fatalf("after the abort: %q", got)
 	}
 }
+
+// python.kernelMode per-call: every cell gets a fresh kernel.
+func TestPerCall(t *testing.T) {
+	p, s := newSession(t, Options{PerCall: true})
+	run(t, s, "v = 1", 10*time.Second)
+	if out, _ := run(t, s, "print('v' in globals())", 10*time.Second); out != "False\n" || p.Live() != 0 {
+		t.Fatalf("%q, %d kernels", out, p.Live())
+	}
+}

@@ -143,7 +143,7 @@ func (r *renderer) card(call *ai.ToolCall, content []ai.Content, details any, is
 			}
 			body = append(body, r.diff(d.Diff)...)
 		}
-	case call.Name == "bash" || call.Name == "ssh":
+	case call.Name == "bash" || call.Name == "ssh" || call.Name == "eval":
 		body = r.indent(lastLines(text, cardOutputLines), r.th.dim)
 	case call.Name == "read":
 		n := strings.Count(text, "\n") + 1
