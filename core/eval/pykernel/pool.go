@@ -43,6 +43,9 @@ type Pool struct {
 	stop    chan struct{} // ends the sweeper; nil until it runs
 	swept   chan struct{} // closed when the sweeper has returned
 	now     func() time.Time
+	// stopping counts the kernels being stopped in the background (a
+	// dead one replaced, one evicted); Close waits for them.
+	stopping sync.WaitGroup
 }
 
 // entry is a session's kernel and when it was last used.
@@ -93,6 +96,7 @@ func (p *Pool) Close() error {
 		go func() { defer wg.Done(); e.k.stop() }()
 	}
 	wg.Wait()
+	p.stopping.Wait()
 	if dir != "" {
 		return os.RemoveAll(dir)
 	}
@@ -142,7 +146,7 @@ func (p *Pool) acquire(s *Session) (*kernel, string, error) {
 			died = why
 		}
 		delete(p.kernels, s)
-		go e.k.stop()
+		p.stopLater(e.k)
 	}
 	if err := p.install(); err != nil {
 		return nil, "", err
@@ -179,8 +183,17 @@ func (p *Pool) evictLocked() bool {
 	e := p.kernels[oldest]
 	delete(p.kernels, oldest)
 	oldest.noteEvicted()
-	go e.k.stop()
+	p.stopLater(e.k)
 	return true
+}
+
+// stopLater stops k in the background; Close waits for it.
+func (p *Pool) stopLater(k *kernel) {
+	p.stopping.Add(1)
+	go func() {
+		defer p.stopping.Done()
+		k.stop()
+	}()
 }
 
 // release marks s's kernel idle again.

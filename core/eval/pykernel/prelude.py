@@ -41,8 +41,10 @@ def _gopi_status(op, **data):
     _gopi_send({"type": "display", "id": _gopi_state.cell_id, "bundle": {_STATUS_MIME: event}})
 
 
-def _gopi_bundle(value):
-    """Returns the MIME bundle of a value, as a notebook would show it."""
+def _gopi_bundle(value, data=True):
+    """Returns the MIME bundle of a value, as a notebook would show it.
+    With data, dicts, lists and tuples come as JSON (display()); a cell's
+    last value shows as text only."""
     bundle = {}
     if hasattr(value, "_repr_mimebundle_"):
         try:
@@ -77,9 +79,10 @@ def _gopi_bundle(value):
     for mime in ("image/png", "image/jpeg"):
         if isinstance(bundle.get(mime), (bytes, bytearray)):
             bundle[mime] = _b64.b64encode(bundle[mime]).decode("ascii")
-    if isinstance(value, (dict, list, tuple)) and "application/json" not in bundle:
+    if data and isinstance(value, (dict, list, tuple)) and "application/json" not in bundle:
         try:
             bundle["application/json"] = _json.loads(_json.dumps(value, default=str))
+            return bundle  # shown as data; its repr would only repeat it
         except (TypeError, ValueError):
             pass
     if "text/plain" not in bundle:
@@ -97,7 +100,7 @@ def _gopi_png_of_figure(fig):
 
 def _gopi_display(value, kind="display"):
     _gopi_sync()
-    _gopi_send({"type": kind, "id": _gopi_state.cell_id, "bundle": _gopi_bundle(value)})
+    _gopi_send({"type": kind, "id": _gopi_state.cell_id, "bundle": _gopi_bundle(value, data=kind == "display")})
 
 
 def display(*values):
