@@ -35,8 +35,11 @@ type Tool struct {
 // New returns the eval tool over the session's runtimes.
 func New(env *tool.Env, b Backends) *Tool { return &Tool{env: env, b: b} }
 
-// Available reports whether eval can be offered: a runtime is on.
-func Available(b Backends) bool { return b.Python != nil || b.JS != nil }
+// Available reports whether eval can be offered: JavaScript is on, or
+// Python is on and an interpreter was found.
+func Available(b Backends) bool {
+	return b.JS != nil || (b.Python != nil && (b.PythonMissing == nil || b.PythonMissing() == nil))
+}
 
 // Definition describes the tool; the description names the runtimes that
 // are on.

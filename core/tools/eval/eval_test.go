@@ -96,6 +96,9 @@ func TestBackendChoice(t *testing.T) {
 	if res.FirstText() != "js: print(1)" {
 		t.Fatalf("%q", res.FirstText())
 	}
+	if Available(Backends{Python: py, PythonMissing: func() error { return io.EOF }}) || !Available(Backends{Python: py}) {
+		t.Fatal("Available")
+	}
 	res = call(t, Backends{Python: py}, "*** Cell py t:x\n1")
 	if !res.IsError || !strings.Contains(res.FirstText(), `cell header "*** Cell py t:x"`) {
 		t.Fatalf("%q", res.FirstText())
