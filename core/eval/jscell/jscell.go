@@ -91,7 +91,9 @@ func (r *Runtime) Run(ctx context.Context, req cell.Request) (res cell.Result, e
 	c := &cellRun{ctx: cctx, req: req, res: &res}
 	r.cur = c
 	defer func() { r.cur = nil }()
+	fired := make(chan struct{})
 	stop := context.AfterFunc(cctx, func() {
+		defer close(fired)
 		if errors.Is(context.Cause(cctx), errTimeout) {
 			r.rt.Interrupt(errTimeout)
 		} else {
@@ -99,7 +101,9 @@ func (r *Runtime) Run(ctx context.Context, req cell.Request) (res cell.Result, e
 		}
 	})
 	defer func() {
-		stop()
+		if !stop() {
+			<-fired // an interrupt on its way must land before it is cleared
+		}
 		r.rt.ClearInterrupt()
 		if p := recover(); p != nil {
 			fmt.Fprintf(req.Output, "Internal error in the JavaScript runtime: %v\n", p)

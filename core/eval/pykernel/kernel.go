@@ -46,13 +46,15 @@ type frame struct {
 
 // kernel is one runner process.
 type kernel struct {
-	cmd    *exec.Cmd
-	tree   *childproc.Tree
-	stdin  io.WriteCloser
-	frames chan frame    // closed when the runner's stdout ends
-	exited chan struct{} // closed once the process is reaped
-	stderr *tailbuf.Buffer
-	grace  time.Duration // how long an interrupted cell may take to stop
+	cmd      *exec.Cmd
+	tree     *childproc.Tree
+	stdin    io.WriteCloser
+	frames   chan frame    // closed when the runner's stdout ends
+	exited   chan struct{} // closed once the process is reaped
+	quit     chan struct{} // closed when the kernel is being stopped: frames nobody reads are dropped
+	quitOnce sync.Once
+	stderr   *tailbuf.Buffer
+	grace    time.Duration // how long an interrupted cell may take to stop
 
 	mu      sync.Mutex // guards the fields below
 	waitErr error
@@ -65,7 +67,7 @@ func startKernel(python, runner, cwd string, env []string, grace time.Duration) 
 	cmd := exec.Command(python, "-u", runner)
 	cmd.Dir = cwd
 	cmd.Env = append(env, "PYTHONUNBUFFERED=1", "PYTHONIOENCODING=utf-8")
-	k := &kernel{cmd: cmd, tree: childproc.NewTree(), frames: make(chan frame, 64), exited: make(chan struct{}),
+	k := &kernel{cmd: cmd, tree: childproc.NewTree(), frames: make(chan frame, 64), exited: make(chan struct{}), quit: make(chan struct{}),
 		stderr: tailbuf.New(8 << 10), grace: grace}
 	k.tree.Prepare(cmd)
 	cmd.Stderr = k.stderr
@@ -105,7 +107,10 @@ func (k *kernel) read(stdout io.Reader) {
 						break
 					}
 				}
-				k.frames <- f
+				select {
+				case k.frames <- f:
+				case <-k.quit:
+				}
 			}
 		}
 		if err != nil {
@@ -159,6 +164,7 @@ func (k *kernel) setDead(why string) {
 // stop ends the runner and every process its cells started.
 func (k *kernel) stop() {
 	k.setDead("stopped")
+	k.quitOnce.Do(func() { close(k.quit) })
 	_ = k.stdin.Close()
 	k.tree.End()
 	select {
@@ -211,6 +217,7 @@ func (k *kernel) run(ctx context.Context, req cell.Request) cell.Result {
 			interrupt()
 		case <-killAt:
 			k.setDead("killed after an ignored interrupt")
+			k.quitOnce.Do(func() { close(k.quit) })
 			k.tree.End()
 			<-k.exited
 			res.ExitCode = 1

@@ -13,6 +13,7 @@ import (
 
 	"github.com/gopi-agent/gopi/core/eval/cell"
 	"github.com/gopi-agent/gopi/internal/childproc"
+	"github.com/gopi-agent/gopi/internal/testwait"
 )
 
 // needPython skips a test when no python3 is installed.
@@ -275,5 +276,20 @@ func TestPerCall(t *testing.T) {
 	run(t, s, "v = 1", 10*time.Second)
 	if out, _ := run(t, s, "print('v' in globals())", 10*time.Second); out != "False\n" || p.Live() != 0 {
 		t.Fatalf("%q, %d kernels", out, p.Live())
+	}
+}
+
+// A kernel whose background output nobody reads (a daemon printing
+// between cells) still stops, and its process is reaped.
+func TestStopWithUnreadOutput(t *testing.T) {
+	p, s := newSession(t, Options{})
+	out, _ := run(t, s, "import subprocess, sys\np = subprocess.Popen([sys.executable, '-c', 'import sys\\nwhile True: sys.stdout.write(\"y\" * 65536)'])\nprint('pid', p.pid)", 10*time.Second)
+	k := p.kernels[s].k
+	testwait.Until(t, "the unread frames to fill the kernel's queue", func() bool { return len(k.frames) == cap(k.frames) })
+	_ = s.Close()
+	select {
+	case <-k.exited:
+	default:
+		t.Fatalf("the kernel was not reaped (%q)", out)
 	}
 }
