@@ -92,36 +92,62 @@ func startKernel(python, runner, cwd string, env []string, grace time.Duration) 
 // the process.
 func (k *kernel) read(stdout io.Reader) {
 	defer close(k.exited)
-	br := bufio.NewReaderSize(stdout, 256<<10)
-	for {
-		line, err := br.ReadBytes('\n')
-		if len(line) > 0 {
-			var f frame
-			if json.Unmarshal(line, &f) == nil {
-				if f.Bytes > maxOutputFrame {
-					break // not our runner's frame: the stream cannot be trusted any more
-				}
-				if f.Bytes > 0 {
-					f.raw = make([]byte, f.Bytes)
-					if _, err = io.ReadFull(br, f.raw); err != nil {
-						break
-					}
-				}
-				select {
-				case k.frames <- f:
-				case <-k.quit:
-				}
-			}
+	readFrames(stdout, func(f frame) {
+		select {
+		case k.frames <- f:
+		case <-k.quit:
 		}
-		if err != nil {
-			break
-		}
-	}
+	})
 	close(k.frames)
 	err := k.cmd.Wait()
 	k.mu.Lock()
 	k.waitErr = err
 	k.mu.Unlock()
+}
+
+// maxFrameLine bounds one frame line (a display with a large picture is
+// the longest the runner sends).
+const maxFrameLine = 32 << 20
+
+// readFrames parses the runner's stream into frames for emit until it
+// ends or stops making sense: a line longer than maxFrameLine, an output
+// frame claiming more than maxOutputFrame bytes. Lines that are not
+// JSON objects are skipped.
+func readFrames(r io.Reader, emit func(frame)) {
+	br := bufio.NewReaderSize(r, 256<<10)
+	var line []byte
+	for {
+		chunk, err := br.ReadSlice('\n')
+		line = append(line, chunk...)
+		if err == bufio.ErrBufferFull {
+			if len(line) > maxFrameLine {
+				return
+			}
+			continue
+		}
+		if len(line) > 0 {
+			var f frame
+			if json.Unmarshal(line, &f) == nil {
+				if f.Bytes > maxOutputFrame {
+					return
+				}
+				if f.Bytes > 0 {
+					f.raw = make([]byte, f.Bytes)
+					if _, err := io.ReadFull(br, f.raw); err != nil {
+						return
+					}
+				}
+				emit(f)
+			}
+		}
+		if err != nil {
+			return
+		}
+		line = line[:0]
+		if cap(line) > 1<<20 {
+			line = nil // do not keep a large picture's buffer
+		}
+	}
 }
 
 // exitReason describes how the runner ended, once it has.
