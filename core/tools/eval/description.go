@@ -15,7 +15,7 @@ func description(py, js bool) string {
 		if len(example) > 0 {
 			example = append(example, "")
 		}
-		example = append(example, "*** Cell js:\"count\" rst", "const files = await tool.find({ pattern: '**/*.go' });", "return files;")
+		example = append(example, "*** Cell js:\"count\" rst", "const files = await tool.find({ paths: ['**/*.go'] });", "return files;")
 	}
 	var b strings.Builder
 	b.WriteString(`Runs code in cells whose runtime stays alive between calls: variables, imports and functions defined in one call are there in the next. Use it for computations, data wrangling, quick experiments and checks instead of running ` + "`python -c`, `node -e` or similar one-shot commands through bash" + `.
