@@ -76,6 +76,26 @@ func TestExecute(t *testing.T) {
 	}
 }
 
+// cancelling backend cancels the call's context while its cell runs.
+type cancelling struct{ cancel context.CancelFunc }
+
+func (c cancelling) Run(_ context.Context, req cell.Request) (cell.Result, error) {
+	_, _ = io.WriteString(req.Output, "partial\n")
+	c.cancel()
+	return cell.Result{Cancelled: true}, nil
+}
+
+// An aborted call keeps the output so far and says the cell was
+// cancelled.
+func TestAbortKeepsOutput(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	raw, _ := json.Marshal(map[string]string{"input": "*** Cell py\nx\n*** Cell py\ny"})
+	res, _ := tool.Run(ctx, New(tool.NewEnv(t.TempDir()), Backends{Python: cancelling{cancel}}), raw, nil)
+	if !res.IsError || res.FirstText() != "[1/2]\npartial\n\nCell 1 was cancelled. The cells before it ran and what they defined is kept." {
+		t.Fatalf("%q", res.FirstText())
+	}
+}
+
 func TestBackendChoice(t *testing.T) {
 	py := &fakeBackend{name: "py"}
 	res := call(t, Backends{Python: py}, "*** Cell js\nconst a = 1;")

@@ -93,13 +93,11 @@ func (r *callRun) cell(ctx context.Context, i int) (stop bool, err error) {
 	if err != nil {
 		return true, tool.Errorf("Cell %d could not run: %v", i+1, err)
 	}
-	if ctx.Err() != nil && !res.TimedOut {
-		return true, ctx.Err()
-	}
+	aborted := ctx.Err() != nil && !res.TimedOut
 	d.DurationMs = time.Since(start).Milliseconds()
 	text := r.cellText(c, res, sum, d)
 	exit := res.ExitCode
-	if res.Cancelled && exit == 0 {
+	if (res.Cancelled || aborted) && exit == 0 {
 		exit = 1
 	}
 	d.ExitCode, d.Output = &exit, text
@@ -125,6 +123,10 @@ func (r *callRun) cell(ctx context.Context, i int) (stop bool, err error) {
 	r.details.IsError = true
 	multi := len(r.cells) > 1
 	switch {
+	case aborted && multi:
+		r.ending = fmt.Sprintf("Cell %d was cancelled. The cells before it ran and what they defined is kept.", i+1)
+	case aborted:
+		r.ending = "Command cancelled"
 	case res.TimedOut && multi:
 		r.ending = fmt.Sprintf("Cell %d timed out after %s. The cells before it ran and what they defined is kept; the runtime kept the variables this cell set before the interruption.", i+1, formatTimeout(c.Timeout))
 	case res.TimedOut:
