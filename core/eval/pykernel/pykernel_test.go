@@ -293,3 +293,21 @@ func TestStopWithUnreadOutput(t *testing.T) {
 		t.Fatalf("the kernel was not reaped (%q)", out)
 	}
 }
+
+// output() reads a saved output by id from the session's artifacts.
+func TestOutputHelper(t *testing.T) {
+	sharedSession(t)
+	dir := t.TempDir()
+	if err := os.WriteFile(dir+"/Scout.md", []byte("line 1\nline 2\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(dir+"/3.bash.log", []byte(`{"a": {"b": 5}}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	s := shared.pool.Session(dir, []string{"PI_ARTIFACTS_DIR=" + dir})
+	defer s.Close()
+	out, res := run(t, s, "print(output('Scout', offset=2).strip())\nprint(output('3', query='a.b'))", 10*time.Second)
+	if res.ExitCode != 0 || out != "line 2\n5\n" {
+		t.Fatalf("%q %+v", out, res)
+	}
+}
