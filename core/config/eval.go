@@ -1,6 +1,9 @@
 package config
 
-import "strings"
+import (
+	"path/filepath"
+	"strings"
+)
 
 // Environment variables of the eval tool.
 const (
@@ -29,12 +32,21 @@ type Eval struct {
 	// SkipPythonCheck: do not look for an interpreter up front
 	// (PI_PYTHON_SKIP_CHECK=1).
 	SkipPythonCheck bool
+	// ManagedVenvs are the virtual environments kernels use when neither
+	// an active one nor .venv/venv in the working directory exists:
+	// ~/.gopi/python-env, then omp's ~/.omp/python-env.
+	ManagedVenvs []string
 }
 
 // Eval returns the eval tool's configuration: the settings, with PI_PY
 // choosing the runtimes when it holds a known value.
 func (c *Config) Eval() Eval {
 	e := Eval{Python: true, JS: true, Environ: c.Env.Environ(), SkipPythonCheck: c.Env.Get(EnvPythonSkipCheck) == "1"}
+	for _, root := range []string{c.ConfigRoot, c.OMPRoot} {
+		if root != "" {
+			e.ManagedVenvs = append(e.ManagedVenvs, filepath.Join(root, "python-env"))
+		}
+	}
 	if c.Settings != nil {
 		e.Python, e.JS = c.Settings.Bool("eval.py"), c.Settings.Bool("eval.js")
 		e.PerCall = c.Settings.String("python.kernelMode") == "per-call"

@@ -53,13 +53,13 @@ func FilterEnv(environ, pass []string) []string {
 }
 
 // errNoPython is returned when no interpreter is found.
-var errNoPython = errors.New("no Python found: neither a virtualenv (VIRTUAL_ENV, .venv, venv) nor python or python3 on PATH; install Python 3.8 or later, or turn Python off with eval.py: false")
+var errNoPython = errors.New("no Python found: no virtualenv (VIRTUAL_ENV, .venv or venv here, ~/.gopi/python-env) and no python3 or python on PATH; install Python 3.8 or later, or turn Python cells off with eval.py: false")
 
 // resolvePython finds the interpreter for a kernel in cwd: the active
-// virtualenv (VIRTUAL_ENV), then .venv or venv in cwd, then python and
-// python3 on the environment's PATH. It returns the interpreter and the
+// virtualenv (VIRTUAL_ENV), then .venv or venv in cwd, then the managed
+// ones, then python3 and python on the environment's PATH. It returns the interpreter and the
 // environment with the virtualenv's bin directory first on PATH.
-func resolvePython(cwd string, env []string) (string, []string, error) {
+func resolvePython(cwd string, env, managed []string) (string, []string, error) {
 	get := func(k string) string {
 		for i := len(env) - 1; i >= 0; i-- {
 			if v, ok := strings.CutPrefix(env[i], k+"="); ok {
@@ -68,7 +68,7 @@ func resolvePython(cwd string, env []string) (string, []string, error) {
 		}
 		return ""
 	}
-	venvs := []string{get("VIRTUAL_ENV"), filepath.Join(cwd, ".venv"), filepath.Join(cwd, "venv")}
+	venvs := append([]string{get("VIRTUAL_ENV"), filepath.Join(cwd, ".venv"), filepath.Join(cwd, "venv")}, managed...)
 	for _, v := range venvs {
 		if v == "" {
 			continue

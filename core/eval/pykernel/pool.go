@@ -23,6 +23,9 @@ const (
 type Options struct {
 	Environ []string // the environment kernels start from (KEY=VALUE), filtered by FilterEnv
 	PassEnv []string // variables to pass although FilterEnv would drop them (python.passEnv)
+	// ManagedVenvs are virtualenvs used when neither an active one nor
+	// .venv/venv in the session's directory exists.
+	ManagedVenvs []string
 	// PerCall starts a new kernel for every cell and stops it after
 	// (python.kernelMode "per-call"): nothing is kept between cells.
 	PerCall        bool
@@ -155,7 +158,7 @@ func (p *Pool) acquire(s *Session) (*kernel, string, error) {
 		return nil, "", fmt.Errorf("all %d Python kernels are busy running cells; wait for one to finish and retry", p.opts.MaxKernels)
 	}
 	env := append(FilterEnv(p.opts.Environ, p.opts.PassEnv), s.extraEnv...)
-	python, env, err := resolvePython(s.cwd, env)
+	python, env, err := resolvePython(s.cwd, env, p.opts.ManagedVenvs)
 	if err != nil {
 		return nil, "", err
 	}
@@ -329,7 +332,7 @@ func (s *Session) Close() error {
 func (s *Session) Available() error {
 	s.checkOnce.Do(func() {
 		env := append(FilterEnv(s.pool.opts.Environ, s.pool.opts.PassEnv), s.extraEnv...)
-		_, _, s.checkErr = resolvePython(s.cwd, env)
+		_, _, s.checkErr = resolvePython(s.cwd, env, s.pool.opts.ManagedVenvs)
 	})
 	return s.checkErr
 }

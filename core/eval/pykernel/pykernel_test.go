@@ -4,6 +4,7 @@ import (
 	"context"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
@@ -309,5 +310,33 @@ func TestOutputHelper(t *testing.T) {
 	out, res := run(t, s, "print(output('Scout', offset=2).strip())\nprint(output('3', query='a.b'))", 10*time.Second)
 	if res.ExitCode != 0 || out != "line 2\n5\n" {
 		t.Fatalf("%q %+v", out, res)
+	}
+}
+
+// The interpreter: the active virtualenv, .venv in the directory, a
+// managed one, then PATH.
+func TestResolvePython(t *testing.T) {
+	dir := t.TempDir()
+	mk := func(venv string) string {
+		py := filepath.Join(venv, "bin", "python")
+		if err := os.MkdirAll(filepath.Dir(py), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(py, []byte("#!/bin/sh\n"), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		return py
+	}
+	managed := mk(filepath.Join(dir, "managed"))
+	env := []string{"PATH=/nowhere"}
+	if py, got, err := resolvePython(filepath.Join(dir, "proj"), env, []string{filepath.Join(dir, "managed")}); err != nil || py != managed || !slices.Contains(got, "PATH="+filepath.Join(dir, "managed", "bin")+":/nowhere") {
+		t.Fatalf("%s %v %v", py, got, err)
+	}
+	local := mk(filepath.Join(dir, "proj", ".venv"))
+	if py, _, _ := resolvePython(filepath.Join(dir, "proj"), env, []string{filepath.Join(dir, "managed")}); py != local {
+		t.Fatalf("%s", py)
+	}
+	if _, _, err := resolvePython(t.TempDir(), env, nil); err == nil || !strings.Contains(err.Error(), "no Python found") {
+		t.Fatalf("%v", err)
 	}
 }

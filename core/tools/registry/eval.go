@@ -46,7 +46,7 @@ func newEvalRuntimes(env *tool.Env, svc *Services, shared *pykernel.Pool) EvalRu
 	}
 	r.Pool = shared
 	if r.Pool == nil {
-		r.Pool, r.owns = pykernel.NewPool(pykernel.Options{Environ: cfg.Environ, PassEnv: cfg.PassEnv, PerCall: cfg.PerCall}), true
+		r.Pool, r.owns = pykernel.NewPool(pykernel.Options{Environ: cfg.Environ, PassEnv: cfg.PassEnv, PerCall: cfg.PerCall, ManagedVenvs: cfg.ManagedVenvs}), true
 	}
 	var extra []string
 	if env.Artifacts != nil {
