@@ -243,9 +243,7 @@ func (k *kernel) run(ctx context.Context, req cell.Request) cell.Result {
 			interrupt()
 		case <-killAt:
 			k.setDead("killed after an ignored interrupt")
-			k.quitOnce.Do(func() { close(k.quit) })
-			k.tree.End()
-			<-k.exited
+			k.stop()
 			res.ExitCode = 1
 			res.Notes = append(res.Notes, noteKilled)
 			return res
