@@ -106,7 +106,7 @@ func TestStdinRefused(t *testing.T) {
 // An endless loop is interrupted at its timeout; the kernel and its
 // variables stay.
 func TestTimeoutKeepsKernel(t *testing.T) {
-	_, s := newSession(t, Options{})
+	s := sharedSession(t)
 	run(t, s, "kept = 'still here'", 10*time.Second)
 	out, res := run(t, s, "while True:\n    pass", 300*time.Millisecond)
 	if !res.Cancelled || !res.TimedOut || len(res.Notes) != 0 {
@@ -120,6 +120,7 @@ func TestTimeoutKeepsKernel(t *testing.T) {
 // A cell that ignores the interrupt gets its kernel killed; the next
 // cell runs in a new one and says so.
 func TestIgnoredInterruptKills(t *testing.T) {
+	t.Parallel()
 	_, s := newSession(t, Options{InterruptGrace: 200 * time.Millisecond})
 	run(t, s, "pass", 10*time.Second) // started: the interrupt reaches the runner, not a python still starting
 	code := "import signal, time\nsignal.signal(signal.SIGINT, signal.SIG_IGN)\nwhile True:\n    time.sleep(0.01)"
@@ -134,6 +135,7 @@ func TestIgnoredInterruptKills(t *testing.T) {
 }
 
 func TestKernelDeathRestarts(t *testing.T) {
+	t.Parallel()
 	_, s := newSession(t, Options{})
 	for _, code := range []string{"import os\nos._exit(3)", "import ctypes\nctypes.string_at(0)"} {
 		run(t, s, "v = 1", 10*time.Second)
@@ -151,6 +153,7 @@ func TestKernelDeathRestarts(t *testing.T) {
 // A cell's children, a daemon that left the group included, end with a
 // reset.
 func TestResetEndsChildren(t *testing.T) {
+	t.Parallel()
 	_, s := newSession(t, Options{})
 	code := "import subprocess\np = subprocess.Popen(['setsid', 'sleep', '300'])\nq = subprocess.Popen(['sleep', '300'])\nprint(p.pid, q.pid)"
 	out, res := run(t, s, code, 10*time.Second)
@@ -205,6 +208,7 @@ func TestMagics(t *testing.T) {
 }
 
 func TestFilterEnv(t *testing.T) {
+	t.Parallel()
 	env := []string{"PATH=/bin", "ANTHROPIC_API_KEY=k", "PI_X=1", "AWS_SECRET=s", "LC_ALL=C", "OPENAI_API_KEY=o"}
 	if got := FilterEnv(env, nil); !slices.Equal(got, []string{"PATH=/bin", "PI_X=1", "LC_ALL=C"}) {
 		t.Fatalf("%v", got)
@@ -222,6 +226,7 @@ func TestFilterEnv(t *testing.T) {
 // least recently used idle one, which says so on its next cell; the
 // sweep stops kernels idle past the timeout.
 func TestPoolLimits(t *testing.T) {
+	t.Parallel()
 	p, a := newSession(t, Options{MaxKernels: 1})
 	b := p.Session(t.TempDir(), nil)
 	run(t, a, "x = 1", 10*time.Second)
@@ -273,6 +278,7 @@ func TestAbortKeepsKernel(t *testing.T) {
 
 // python.kernelMode per-call: every cell gets a fresh kernel.
 func TestPerCall(t *testing.T) {
+	t.Parallel()
 	p, s := newSession(t, Options{PerCall: true})
 	run(t, s, "v = 1", 10*time.Second)
 	if out, _ := run(t, s, "print('v' in globals())", 10*time.Second); out != "False\n" || p.Live() != 0 {
@@ -283,6 +289,7 @@ func TestPerCall(t *testing.T) {
 // A kernel whose background output nobody reads (a daemon printing
 // between cells) still stops, and its process is reaped.
 func TestStopWithUnreadOutput(t *testing.T) {
+	t.Parallel()
 	p, s := newSession(t, Options{})
 	out, _ := run(t, s, "import subprocess, sys\np = subprocess.Popen([sys.executable, '-c', 'import sys\\nwhile True: sys.stdout.write(\"y\" * 65536)'])\nprint('pid', p.pid)", 10*time.Second)
 	k := p.kernels[s].k
@@ -316,6 +323,7 @@ func TestOutputHelper(t *testing.T) {
 // The interpreter: the active virtualenv, .venv in the directory, a
 // managed one, then PATH.
 func TestResolvePython(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	mk := func(venv string) string {
 		py := filepath.Join(venv, "bin", "python")
