@@ -16,6 +16,7 @@ import (
 // keeps the output's tail for the model, the saved artifact bounded, and
 // its own peak memory under 100 MB.
 func TestEvalGigabytePrint(t *testing.T) {
+	t.Parallel()
 	if _, err := exec.LookPath("python3"); err != nil {
 		t.Skip("python3 is not installed; run scripts/setup.sh")
 	}

@@ -43,6 +43,7 @@ func needPython3(t *testing.T) {
 // The model defines a variable in one eval call and uses it in the next:
 // the session's Python kernel keeps it.
 func TestEvalKeepsVariablesAcrossCalls(t *testing.T) {
+	t.Parallel()
 	needPython3(t)
 	r := newAgentRig(t,
 		evalCall("*** Cell py:\"define\"\nanswer = 6 * 7\nprint('defined')"),
@@ -81,6 +82,7 @@ func evalVenv(t *testing.T) string {
 // A matplotlib figure left open by a cell reaches the model as an image
 // block of the tool result.
 func TestEvalPlotComesBackAsImage(t *testing.T) {
+	t.Parallel()
 	venv := evalVenv(t)
 	r := newAgentRig(t,
 		evalCall("*** Cell py:\"plot\"\nimport matplotlib.pyplot as plt\nplt.plot([1, 2, 3], [1, 4, 9])\nprint('plotted')"),
@@ -129,6 +131,7 @@ func TestEvalPlotComesBackAsImage(t *testing.T) {
 // with a note; children a cell started are gone after rst and after the
 // session.
 func TestEvalTimeoutExitAndReset(t *testing.T) {
+	t.Parallel()
 	needPython3(t)
 	r := newAgentRig(t,
 		evalCall("*** Cell py:\"setup\"\nkept = 'still here'\n*** Cell py:\"spin\" t:1s\nwhile True:\n    pass"),
@@ -179,6 +182,7 @@ func pidIn(t *testing.T, s string) int {
 // A JavaScript cell keeps its globals between calls and calls the
 // session's tools through tool.<name>.
 func TestEvalJavaScriptCells(t *testing.T) {
+	t.Parallel()
 	r := newAgentRig(t,
 		evalCall("*** Cell js:\"define\"\nconst greeting = 'hi from js';\nawait write('note.txt', greeting)"),
 		evalCall("*** Cell js:\"use\"\nconst found = await tool.read({ path: 'note.txt' });\nconsole.log(greeting.length, found.includes(greeting))"),
