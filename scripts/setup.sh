@@ -83,38 +83,34 @@ if ! "$dap_dir/bin/dlv" version 2>/dev/null | grep -q "Version: ${dlv_version#v}
   mkdir -p "$dap_dir/bin"
   GOBIN="$dap_dir/bin" GOFLAGS= go install "github.com/go-delve/delve/cmd/dlv@$dlv_version"
 fi
-debugpy_version="1.8.17"
-if command -v python3 >/dev/null 2>&1; then
-  if ! "$dap_dir/venv/bin/python" -c "import debugpy, sys; sys.exit(debugpy.__version__ != '$debugpy_version')" 2>/dev/null; then
-    say "installing debugpy $debugpy_version for the debug tool's tests into $dap_dir/venv"
-    if python3 -m venv "$dap_dir/venv" >/dev/null 2>&1; then
-      "$dap_dir/venv/bin/python" -m pip install --quiet --disable-pip-version-check "debugpy==$debugpy_version"
-    else
-      say "python3 cannot make a virtual environment (apt-get install python3-venv): the debugpy tests will be skipped"
-    fi
+# pip_venv DIR MODULE VERSION WHAT installs MODULE==VERSION from PyPI into
+# the virtual environment DIR/venv unless that version is there; without
+# python3 or its venv module it says which tests (WHAT) will be skipped.
+pip_venv() {
+  local dir=$1 module=$2 version=$3 what=$4
+  if ! command -v python3 >/dev/null 2>&1; then
+    say "python3 not found: $what will be skipped"
+    return
   fi
-else
-  say "python3 not found: the debug tool's debugpy tests will be skipped"
-fi
+  if "$dir/venv/bin/python" -c "import $module, sys; sys.exit($module.__version__ != '$version')" 2>/dev/null; then
+    return
+  fi
+  say "installing $module $version for $what into $dir/venv"
+  if python3 -m venv "$dir/venv" >/dev/null 2>&1; then
+    "$dir/venv/bin/python" -m pip install --quiet --disable-pip-version-check "$module==$version"
+  else
+    say "python3 cannot make a virtual environment (apt-get install python3-venv): $what will be skipped"
+  fi
+}
+pip_venv "$dap_dir" debugpy 1.8.17 "the debug tool's debugpy tests"
 
-# nbformat from PyPI for the notebook editing tests (internal/nbformattest:
-# each notebook edit must still open in Python's json and nbformat), in a
-# virtual environment in the same cache; the tests skip, naming this
-# script, without it.
-nbformat_dir="${GOPI_TEST_CACHE:-$HOME/.cache/gopi-test}/nbformat"
-nbformat_version="5.11.1"
-if command -v python3 >/dev/null 2>&1; then
-  if ! "$nbformat_dir/venv/bin/python" -c "import nbformat, sys; sys.exit(nbformat.__version__ != '$nbformat_version')" 2>/dev/null; then
-    say "installing nbformat $nbformat_version for the notebook tests into $nbformat_dir/venv"
-    if python3 -m venv "$nbformat_dir/venv" >/dev/null 2>&1; then
-      "$nbformat_dir/venv/bin/python" -m pip install --quiet --disable-pip-version-check "nbformat==$nbformat_version"
-    else
-      say "python3 cannot make a virtual environment (apt-get install python3-venv): the nbformat checks will be skipped"
-    fi
-  fi
-else
-  say "python3 not found: the nbformat checks of the notebook tests will be skipped"
-fi
+# nbformat for the notebook editing tests (internal/nbformattest: each
+# notebook edit must still open in Python's json and nbformat), and
+# matplotlib for the eval tool's tests (a plot comes back as an image), each
+# in a virtual environment of the same cache; the tests skip, naming this
+# script, without them.
+pip_venv "${GOPI_TEST_CACHE:-$HOME/.cache/gopi-test}/nbformat" nbformat 5.11.1 "the notebook tests' nbformat checks"
+pip_venv "${GOPI_TEST_CACHE:-$HOME/.cache/gopi-test}/eval" matplotlib 3.11.2 "the eval tool's plot tests"
 
 # Language servers for the lsp tool's tests, into a cache outside the tree
 # (core/lsp/lsptest finds them there; the tests skip naming this script when

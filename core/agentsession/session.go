@@ -19,6 +19,7 @@ import (
 	"github.com/gopi-agent/gopi/core/auth"
 	"github.com/gopi-agent/gopi/core/compaction"
 	"github.com/gopi-agent/gopi/core/config"
+	"github.com/gopi-agent/gopi/core/eval/pykernel"
 	"github.com/gopi-agent/gopi/core/lsp"
 	"github.com/gopi-agent/gopi/core/mcp"
 	"github.com/gopi-agent/gopi/core/message"
@@ -153,6 +154,9 @@ type Options struct {
 	// sharedRecipes are the parent's task runners, found once for the
 	// tree (a child works in the same directory).
 	sharedRecipes *recipe.Detector
+	// sharedKernels is the parent's Python kernel pool a child session
+	// takes its own kernel from.
+	sharedKernels *pykernel.Pool
 	// gate is the parent's permission gate a child session uses.
 	gate *permission.Gate
 }
@@ -301,6 +305,9 @@ func New(ctx context.Context, opts Options) (*Session, error) {
 	}
 	if opts.sharedRecipes != nil {
 		s.svc.Recipes = opts.sharedRecipes
+	}
+	if opts.sharedKernels != nil {
+		s.svc.ShareKernels(s.toolEnv, opts.sharedKernels)
 	}
 	s.svc.Subagents = taskHost{s}
 	s.svc.Vision = visionHost{s}

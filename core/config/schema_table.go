@@ -295,6 +295,11 @@ var schema = []Def{
 	// they return; later diagnostics reach the model as a hidden message.
 	{Key: "lsp.diagnosticsBudgetMs", Kind: KindNumber, Default: 2000},
 
+	// python.passEnv names environment variables the eval tool's Python
+	// kernels receive although their filter keeps them out (it passes a
+	// short safe list and never the providers' API keys otherwise).
+	{Key: "python.passEnv", Kind: KindArray, Default: []any{}},
+
 	// fetch.*TimeoutMs bound a web read (read of an http(s) URL): the
 	// connection (TCP and TLS), the wait for the response headers, and the
 	// whole exchange. 0 keeps gopi's defaults (10 s, 20 s, 60 s).

@@ -96,6 +96,9 @@ func guidance(ts toolset) []string {
 	if ts.has("inspect_image") {
 		out = append(out, "To understand an image (a screenshot, a diagram, a photo), ask inspect_image a specific question about it: what to look at, any constraints, the form of the answer. Do not read the image into the conversation.")
 	}
+	if ts.has("eval") {
+		out = append(out, "Compute, transform data or try out code with eval, whose cells keep their variables between calls; do not run one-off `python -c`, `node -e` or similar snippets through bash.")
+	}
 	if ts.has("lsp") {
 		out = append(out, "Where a language server handles the file, find definitions and uses of a symbol with lsp (definition, references) rather than text search, and check the callers with lsp references before changing an exported symbol.")
 	}
@@ -181,6 +184,8 @@ func toolSummary(name string, edit tool.EditMode) string {
 		return "draw a Mermaid diagram as text"
 	case "inspect_image":
 		return "ask a vision model a question about an image file"
+	case "eval":
+		return "run Python or JavaScript cells in runtimes that keep their state between calls"
 	}
 	return ""
 }

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"math"
+	"regexp"
 	"strings"
 
 	"github.com/gopi-agent/gopi/core/ai"
@@ -167,9 +168,33 @@ func callLine(c *ai.ToolCall) string {
 		return "[recipe: " + oneLine(str("op"), 50) + "]"
 	case "inspect_image":
 		return "[inspect_image: " + str("path") + ": " + oneLine(str("question"), 40) + "]"
+	case "eval":
+		return "[eval: " + oneLine(evalSummary(str("input")), 50) + "]"
 	}
 	args, _ := json.Marshal(c.Arguments)
 	return "[" + c.Name + ": " + oneLine(string(args), 40) + "]"
+}
+
+// evalHeader is an eval cell header with its title: `*** Cell py:"load"`.
+var evalHeader = regexp.MustCompile(`(?i)^\*{2,}\s*cell\b.*?["']([^"']+)["']`)
+
+// evalSummary describes an eval input by its cells' titles, or by its
+// first line of code when no cell has a title.
+func evalSummary(input string) string {
+	var titles []string
+	first := ""
+	for line := range strings.SplitSeq(input, "\n") {
+		line = strings.TrimSpace(line)
+		if m := evalHeader.FindStringSubmatch(line); m != nil {
+			titles = append(titles, m[1])
+		} else if first == "" && line != "" && !strings.HasPrefix(line, "**") {
+			first = line
+		}
+	}
+	if len(titles) > 0 {
+		return strings.Join(titles, ", ")
+	}
+	return first
 }
 
 // editedFiles names the files an edit's input changes: the "@@ path"

@@ -365,6 +365,12 @@ func TestDescribeToolCallEdit(t *testing.T) {
 // An ssh call is its host and command, as omp's "[host] $ command".
 func TestDescribeToolCallSSH(t *testing.T) {
 	t.Parallel()
+	if got := DescribeToolCall(&ai.ToolCall{Name: "eval", Arguments: map[string]any{"input": "*** Cell py:\"load\" t:5s\nx = 1\n*** Cell js:'sum'\ny"}}); got != "[eval: load, sum]" {
+		t.Errorf("eval: %q", got)
+	}
+	if got := DescribeToolCall(&ai.ToolCall{Name: "eval", Arguments: map[string]any{"input": "*** Cell py\nprint(1)"}}); got != "[eval: print(1)]" {
+		t.Errorf("eval without titles: %q", got)
+	}
 	if got := DescribeToolCall(&ai.ToolCall{Name: "ssh", Arguments: map[string]any{"host": "web", "command": "uptime\ndf -h"}}); got != "[ssh: web $ uptime df -h]" {
 		t.Errorf("got %q", got)
 	}

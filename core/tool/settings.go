@@ -40,6 +40,7 @@ type Settings struct {
 	AskTimeout                           int          // ask.timeout in seconds: an unanswered question takes its default; 0 waits forever
 	Bash                                 config.Bash  // the bash tool's and background jobs' settings (bashInterceptor.*, async.*, bash.autoBackground.*)
 	Shell                                config.Shell // how commands are run: shell, login, prefix, environment (PI_BASH_NO_LOGIN, PI_SHELL_PREFIX, …)
+	Eval                                 config.Eval  // the eval tool: runtimes on (eval.py, eval.js, PI_PY), kernel mode, the kernels' environment
 	TodoEnabled                          bool         // todo.enabled: offer todo_write
 	PlanEnabled                          bool         // plan.enabled: plan mode may be entered; offer exit_plan_mode
 	DebugEnabled                         bool         // debug.enabled: offer the debug tool (DAP)
@@ -111,6 +112,7 @@ func SettingsFrom(c *config.Config) Settings {
 	s.EditSeparator = c.HashlineSeparator()
 	s.ASTMaxFiles = c.ASTMaxFiles()
 	s.Shell = c.Shell()
+	s.Eval = c.Eval()
 	s.LSPServers = c.LSP()
 	s.SSHHosts = c.SSH().Hosts
 	s.SSHHostInfoDirs = c.SSHHostInfoDirs()
@@ -149,6 +151,8 @@ func settingsFrom(cs *config.Settings) Settings {
 		RecipeEnabled:                        cs.Bool("recipe.enabled"),
 		RenderMermaidEnabled:                 cs.Bool("renderMermaid.enabled"),
 		BlockImages:                          cs.Bool("images.blockImages"),
+		Eval: config.Eval{Python: cs.Bool("eval.py"), JS: cs.Bool("eval.js"), PerCall: cs.String("python.kernelMode") == "per-call",
+			PassEnv: cs.Strings("python.passEnv")},
 		Fetch: Fetch{Enabled: cs.Bool("fetch.enabled"), Connect: millis(cs.Int("fetch.connectTimeoutMs")),
 			FirstByte: millis(cs.Int("fetch.firstByteTimeoutMs")), Total: millis(cs.Int("fetch.timeoutMs"))},
 		ReadSQLiteTimeout: read.SQLiteTimeout,

@@ -21,3 +21,11 @@ func livePids(mark string) []int {
 	}
 	return out
 }
+
+// Running reports whether pid is a live process: one that exists and has
+// not exited (a zombie nobody reaped, as in a container without an init,
+// does not count).
+func Running(pid int) bool {
+	st, err := readStat(pid)
+	return err == nil && !st.zombie
+}

@@ -144,7 +144,7 @@ func (r *renderer) card(call *ai.ToolCall, content []ai.Content, details any, is
 			}
 			body = append(body, r.diff(d.Diff)...)
 		}
-	case call.Name == "bash" || call.Name == "ssh" || call.Name == "recipe":
+	case call.Name == "bash" || call.Name == "ssh" || call.Name == "recipe" || call.Name == "eval":
 		body = r.indent(lastLines(text, cardOutputLines), r.th.dim)
 	case call.Name == "calc":
 		body = r.indent(firstLines(calcLines(call, text), cardOutputLines), r.th.dim)

@@ -89,6 +89,9 @@ var builtins = []Entry{
 		func(env *tool.Env, _ *Services) bool { return debug.Available(env) }},
 	// calc exists with calc.enabled (off by default, as in omp).
 	{"calc", envOnly(calc.New), func(env *tool.Env, _ *Services) bool { return calc.Available(env) }},
+	// eval exists while a runtime is on (eval.py, eval.js, PI_PY); its
+	// Python kernels and JavaScript context live in Services.Eval.
+	{"eval", newEval, evalAvailable},
 	// ssh exists when an ssh.json file names a host.
 	{"ssh", envOnly(sshtool.New), func(env *tool.Env, _ *Services) bool { return sshtool.Available(env) }},
 	// checkpoint and rewind exist with checkpoint.enabled, in top-level

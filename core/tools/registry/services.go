@@ -61,6 +61,10 @@ type Services struct {
 	// Recipes finds the project's task runners for the recipe tool, once,
 	// when the tool list is first built with recipe.enabled.
 	Recipes *recipe.Detector
+	// Eval holds the eval tool's runtimes (eval.go): the Python kernel
+	// pool (a subagent's is its parent's) and this session's kernel and
+	// JavaScript context.
+	Eval EvalRuntimes
 }
 
 // NewServices returns the services of the session of env, with env's
@@ -85,6 +89,7 @@ func NewServices(env *tool.Env) *Services {
 		Checkpoint:  &checkpoint.State{},
 		Recipes:     recipe.NewDetector(recipe.Probe{Root: env.Cwd, Environ: env.Settings.Shell.Environ}),
 	}
+	s.Eval = newEvalRuntimes(env, s, nil)
 	if cfg := env.Settings.LSPServers; cfg != nil && cfg.Enabled {
 		s.LSP, s.ownsLSP = lsp.NewManager(lsp.ManagerOptions{
 			Root: env.Cwd, Config: cfg, ApplyEdit: lsptool.ApplyEdit(env),
@@ -125,9 +130,12 @@ func (s *Services) ShareLSP(env *tool.Env, m *lsp.Manager) {
 //  3. Shell: the persistent shell and every process the session's
 //     commands started (foreground, background, terminals) end, also
 //     those of jobs that ignored their cancellation.
-//  4. Debug: the debug session's adapter and the program it debugs end
+//  4. Eval: the session's Python kernel (and everything its cells
+//     started) ends, then the kernel pool when this session owns it; its
+//     JavaScript context is dropped.
+//  5. Debug: the debug session's adapter and the program it debugs end
 //     (with everything they started).
-//  5. LSP: the language servers this session started (shutdown, exit,
+//  6. LSP: the language servers this session started (shutdown, exit,
 //     then a kill of each process group), once no tool, job or
 //     diagnostics fetch can ask them anything; a subagent leaves its
 //     parent's running.
@@ -136,7 +144,7 @@ func (s *Services) ShareLSP(env *tool.Env, m *lsp.Manager) {
 // caches belong to whoever built them (the session closes its own after
 // this). Close returns the first error; the services are not used after.
 func (s *Services) Close() error {
-	err := errors.Join(s.WriteChecks.Close(), s.Jobs.Close(), s.Shell.Close(), s.Debug.Close())
+	err := errors.Join(s.WriteChecks.Close(), s.Jobs.Close(), s.Shell.Close(), s.Eval.close(), s.Debug.Close())
 	if s.ownsLSP {
 		err = errors.Join(err, s.LSP.Close())
 	}

@@ -1,0 +1,210 @@
+// Package jscell runs the eval tool's JavaScript cells in process, on
+// goja (the engine core/extensions uses), one runtime per session.
+//
+// A runtime keeps its globals between cells. Top-level const and let
+// become var, so a later cell sees them and may declare them again. A
+// cell that uses await or a top-level return runs inside an async
+// function, whose top-level declarations are made globals; its returned
+// value is shown. Otherwise the value of the cell's last expression is.
+// The prelude (prelude.js) installs display, print, console and the file
+// helpers (synchronous Go functions behind promises), and tool.<name>,
+// which calls one of the session's tools through Options.CallTool.
+//
+// There is no event loop: promises settle when everything they wait for
+// has (the helpers settle at once); a cell whose promise is still pending
+// at its end fails with a message saying so. A cell is interrupted at its
+// timeout or when its context ends (goja's Interrupt); the runtime keeps
+// what the cell had set before.
+package jscell
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"regexp"
+	"strings"
+	"sync"
+
+	_ "embed"
+
+	"github.com/dop251/goja"
+
+	"github.com/gopi-agent/gopi/core/eval/cell"
+)
+
+//go:embed prelude.js
+var prelude string
+
+// Options configure a Runtime.
+type Options struct {
+	Resolve   func(path string) string                                 // a helper's path made absolute (the session's directory, ~)
+	ReadFile  func(ctx context.Context, abs string) ([]byte, error)    // how read and diff read files
+	WriteFile func(ctx context.Context, abs string, data []byte) error // how write and append write them (the one write path)
+	Environ   []string                                                 // what env() shows and changes (KEY=VALUE), already filtered
+	// CallTool runs one of the session's tools for tool.<name>(args),
+	// args being the JSON object; it returns the result's text, or an
+	// error the cell sees thrown. nil: tool.<name> throws.
+	CallTool func(ctx context.Context, name string, args json.RawMessage) (string, error)
+}
+
+// Runtime is one session's JavaScript context.
+type Runtime struct {
+	opts Options
+
+	mu  sync.Mutex // one cell at a time; guards the fields below
+	rt  *goja.Runtime
+	cur *cellRun          // the running cell, for the host functions
+	env map[string]string // env()'s variables
+}
+
+// New returns a runtime; the engine is made on the first cell.
+func New(opts Options) *Runtime { return &Runtime{opts: opts} }
+
+// errTimeout interrupts a cell at its timeout; errCancelled when the call
+// is aborted.
+var (
+	errTimeout   = errors.New("timeout")
+	errCancelled = errors.New("cancelled")
+)
+
+// Reset drops the runtime's globals; the next cell starts afresh.
+func (r *Runtime) Reset() {
+	r.mu.Lock()
+	r.rt = nil
+	r.mu.Unlock()
+}
+
+// Run runs one cell.
+func (r *Runtime) Run(ctx context.Context, req cell.Request) (res cell.Result, err error) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if req.Reset || r.rt == nil {
+		if err := r.init(); err != nil {
+			return res, err
+		}
+	}
+	// The cell's context ends at its timeout too, so that a tool call or
+	// helper waiting in Go stops with it, not only the JavaScript.
+	cctx, cancel := context.WithTimeoutCause(ctx, req.Timeout, errTimeout)
+	defer cancel()
+	c := &cellRun{ctx: cctx, req: req, res: &res}
+	r.cur = c
+	defer func() { r.cur = nil }()
+	fired := make(chan struct{})
+	stop := context.AfterFunc(cctx, func() {
+		defer close(fired)
+		if errors.Is(context.Cause(cctx), errTimeout) {
+			r.rt.Interrupt(errTimeout)
+		} else {
+			r.rt.Interrupt(errCancelled)
+		}
+	})
+	defer func() {
+		if !stop() {
+			<-fired // an interrupt on its way must land before it is cleared
+		}
+		r.rt.ClearInterrupt()
+		if p := recover(); p != nil {
+			fmt.Fprintf(req.Output, "Internal error in the JavaScript runtime: %v\n", p)
+			res.ExitCode = 1
+		}
+	}()
+	val, runErr := r.rt.RunString(wrap(req.Code))
+	if runErr == nil {
+		val, runErr = settle(r.rt, val)
+	}
+	var ie *goja.InterruptedError
+	switch {
+	case errors.As(runErr, &ie):
+		res.Cancelled = true
+		res.TimedOut = ie.Value() == errTimeout
+		res.ExitCode = 1
+	case runErr != nil && cctx.Err() != nil:
+		// a helper or tool call stopped by the timeout or the abort
+		res.Cancelled, res.ExitCode = true, 1
+		res.TimedOut = errors.Is(context.Cause(cctx), errTimeout)
+	case runErr != nil:
+		fmt.Fprintln(req.Output, errorText(runErr))
+		res.ExitCode = 1
+	case val != nil && !goja.IsUndefined(val) && !goja.IsNull(val):
+		r.show(val)
+	}
+	return res, nil
+}
+
+// init makes a fresh engine with the prelude.
+func (r *Runtime) init() error {
+	rt := goja.New()
+	r.env = map[string]string{}
+	for _, kv := range r.opts.Environ {
+		if k, v, ok := strings.Cut(kv, "="); ok {
+			r.env[k] = v
+		}
+	}
+	if err := rt.Set("__gopi", r.host(rt)); err != nil {
+		return err
+	}
+	if _, err := rt.RunString(prelude); err != nil {
+		return fmt.Errorf("the JavaScript prelude failed: %w", err)
+	}
+	r.rt = rt
+	return nil
+}
+
+// settle waits out a promise the cell returned: its value, or its
+// rejection as an error.
+func settle(rt *goja.Runtime, val goja.Value) (goja.Value, error) {
+	p, ok := val.Export().(*goja.Promise)
+	if !ok {
+		return val, nil
+	}
+	switch p.State() {
+	case goja.PromiseStateFulfilled:
+		return p.Result(), nil
+	case goja.PromiseStateRejected:
+		return nil, &rejection{val: p.Result()}
+	}
+	return nil, errors.New("the cell's promise was still pending when the cell ended: there is no event loop (no setTimeout or network); await only the helpers and tool calls")
+}
+
+// rejection is a rejected promise's reason.
+type rejection struct{ val goja.Value }
+
+func (e *rejection) Error() string {
+	if o, ok := e.val.(*goja.Object); ok {
+		if st := o.Get("stack"); st != nil && !goja.IsUndefined(st) {
+			return st.String()
+		}
+	}
+	return "Uncaught " + e.val.String()
+}
+
+// errorText is what a failed cell shows: the exception with its stack.
+func errorText(err error) string {
+	var ex *goja.Exception
+	if errors.As(err, &ex) {
+		return strings.TrimSpace(ex.String())
+	}
+	return err.Error()
+}
+
+var (
+	usesAwait  = regexp.MustCompile(`\bawait\b|(?m)^return\b`)
+	topDecl    = regexp.MustCompile(`(?m)^(const|let)(\s)`)
+	topBinding = regexp.MustCompile(`(?m)^(?:const|let|var)\s+([A-Za-z_$][\w$]*)\s*=`)
+	topFunc    = regexp.MustCompile(`(?m)^(async\s+)?function(\s*\*?\s*)([A-Za-z_$][\w$]*)\s*\(`)
+	topClass   = regexp.MustCompile(`(?m)^class\s+([A-Za-z_$][\w$]*)\b`)
+)
+
+// wrap prepares a cell's code: declarations at the start of a line become
+// globals, and code that awaits or returns runs in an async function.
+func wrap(code string) string {
+	if !usesAwait.MatchString(code) {
+		return topDecl.ReplaceAllString(code, "var$2")
+	}
+	code = topBinding.ReplaceAllString(code, "globalThis.$1 =")
+	code = topFunc.ReplaceAllString(code, "globalThis.$3 = ${1}function$2$3(")
+	code = topClass.ReplaceAllString(code, "globalThis.$1 = class $1")
+	return "(async () => {\n" + code + "\n})()"
+}

@@ -1,0 +1,105 @@
+package jscell
+
+import (
+	"context"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/gopi-agent/gopi/core/eval/cell"
+)
+
+// newRuntime returns a runtime rooted at a temporary directory whose
+// tool.<name> echoes its call.
+func newRuntime(t *testing.T) (*Runtime, string) {
+	dir := t.TempDir()
+	return New(Options{
+		Resolve:   func(p string) string { return filepath.Join(dir, p) },
+		ReadFile:  func(_ context.Context, abs string) ([]byte, error) { return os.ReadFile(abs) },
+		WriteFile: func(_ context.Context, abs string, data []byte) error { return os.WriteFile(abs, data, 0o644) },
+		Environ:   []string{"A=1"},
+		CallTool: func(_ context.Context, name string, args json.RawMessage) (string, error) {
+			return name + " " + string(args), nil
+		},
+	}), dir
+}
+
+func run(t *testing.T, r *Runtime, code string, timeout time.Duration) (string, cell.Result) {
+	t.Helper()
+	var out strings.Builder
+	res, err := r.Run(context.Background(), cell.Request{Code: code, Timeout: timeout, Output: &out})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return out.String(), res
+}
+
+func TestCells(t *testing.T) {
+	r, dir := newRuntime(t)
+	for _, tc := range []struct{ code, want string }{
+		{"const x = 40; console.log('set', x)", "set 40\n"},
+		{"const x = 41; x + 1", "42\n"}, // declared again; the value of the last expression
+		{"await write('a/b.txt', 'hello'); return (await read('a/b.txt')).toUpperCase()", "HELLO\n"},
+		{"const got = await tool.find({ paths: ['*'] }); print(got)", "find {\"paths\":[\"*\"]}\n"},
+		{"print(got.length, await env('A'))", "20 1\n"},
+		{"async function f() { return 5 }\nconst v = await f()", ""},
+		{"print(v, typeof f)", "5 function\n"},
+	} {
+		out, res := run(t, r, tc.code, 5*time.Second)
+		if res.ExitCode != 0 || out != tc.want {
+			t.Fatalf("%s: %q %+v", tc.code, out, res)
+		}
+	}
+	if b, _ := os.ReadFile(filepath.Join(dir, "a/b.txt")); string(b) != "hello" {
+		t.Fatalf("%q", b)
+	}
+	_, res := run(t, r, "display({a: [1, 2]}); display({type: 'image', data: 'iVBOR', mimeType: 'image/png'})", 5*time.Second)
+	if len(res.Displays) != 2 || string(res.Displays[0].JSON) != `{"a":[1,2]}` || res.Displays[1].MIME != "image/png" {
+		t.Fatalf("%+v", res.Displays)
+	}
+}
+
+func TestErrorsAndTimeout(t *testing.T) {
+	r, _ := newRuntime(t)
+	run(t, r, "var kept = 'yes'", 5*time.Second)
+	out, res := run(t, r, "null.x", 5*time.Second)
+	if res.ExitCode != 1 || !strings.Contains(out, "TypeError") {
+		t.Fatalf("%q %+v", out, res)
+	}
+	out, res = run(t, r, "await Promise.reject(new Error('nope'))", 5*time.Second)
+	if res.ExitCode != 1 || !strings.Contains(out, "nope") {
+		t.Fatalf("%q %+v", out, res)
+	}
+	_, res = run(t, r, "while (true) {}", 100*time.Millisecond)
+	if !res.TimedOut || !res.Cancelled {
+		t.Fatalf("%+v", res)
+	}
+	if out, _ := run(t, r, "kept", 5*time.Second); out != "yes\n" {
+		t.Fatalf("after the timeout: %q", out)
+	}
+	out, res = run(t, r, "await new Promise(() => {})", 5*time.Second)
+	if res.ExitCode != 1 || !strings.Contains(out, "pending") {
+		t.Fatalf("%q %+v", out, res)
+	}
+	var o strings.Builder
+	res, _ = r.Run(context.Background(), cell.Request{Code: "typeof kept", Timeout: time.Second, Reset: true, Output: &o})
+	if o.String() != "undefined\n" {
+		t.Fatalf("after reset: %q", o.String())
+	}
+}
+
+// A tool call that is still running at the cell's timeout is cancelled
+// with the cell.
+func TestTimeoutReachesToolCalls(t *testing.T) {
+	r := New(Options{CallTool: func(ctx context.Context, _ string, _ json.RawMessage) (string, error) {
+		<-ctx.Done()
+		return "", ctx.Err()
+	}})
+	_, res := run(t, r, "await tool.bash({command: 'sleep 100'})", 100*time.Millisecond)
+	if res.ExitCode != 1 || !res.TimedOut {
+		t.Fatalf("%+v", res)
+	}
+}

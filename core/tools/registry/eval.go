@@ -1,0 +1,129 @@
+package registry
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/gopi-agent/gopi/core/eval/jscell"
+	"github.com/gopi-agent/gopi/core/eval/pykernel"
+	"github.com/gopi-agent/gopi/core/tool"
+	evaltool "github.com/gopi-agent/gopi/core/tools/eval"
+)
+
+// EvalRuntimes are the eval tool's runtimes of one session. The Python
+// kernel pool belongs to the top-level session; its subagents take their
+// own kernels from it (ShareKernels), so the process keeps at most
+// pykernel.DefaultMaxKernels and each agent its own variables.
+type EvalRuntimes struct {
+	Pool   *pykernel.Pool    // nil when Python cells are off
+	Python *pykernel.Session // this session's kernel (started on the first cell); nil when off
+	JS     *jscell.Runtime   // this session's JavaScript context; nil when off
+	owns   bool              // Pool was built here, so close stops it
+	env    *tool.Env
+}
+
+// newEvalRuntimes builds the runtimes env's settings turn on, taking
+// kernels from shared when it is not nil; JavaScript's tool.<name> calls
+// the built-in tools of svc.
+func newEvalRuntimes(env *tool.Env, svc *Services, shared *pykernel.Pool) EvalRuntimes {
+	r := EvalRuntimes{env: env}
+	cfg := env.Settings.Eval
+	if cfg.JS {
+		r.JS = jscell.New(jscell.Options{
+			Resolve:   env.Resolve,
+			ReadFile:  env.ReadFile,
+			WriteFile: func(ctx context.Context, abs string, data []byte) error { return env.WriteFile(ctx, abs, data, 0o644) },
+			Environ:   pykernel.FilterEnv(cfg.Environ, cfg.PassEnv),
+			CallTool:  callTool(env, svc),
+		})
+	}
+	if !cfg.Python {
+		return r
+	}
+	r.Pool = shared
+	if r.Pool == nil {
+		r.Pool, r.owns = pykernel.NewPool(pykernel.Options{Environ: cfg.Environ, PassEnv: cfg.PassEnv, PerCall: cfg.PerCall, ManagedVenvs: cfg.ManagedVenvs}), true
+	}
+	var extra []string
+	if env.Artifacts != nil {
+		extra = append(extra, "PI_ARTIFACTS_DIR="+env.Artifacts.Dir())
+	}
+	r.Python = r.Pool.Session(env.Cwd, extra)
+	return r
+}
+
+// ShareKernels makes the services take Python kernels from a parent
+// session's pool, which the parent closes.
+func (s *Services) ShareKernels(env *tool.Env, p *pykernel.Pool) {
+	_ = s.Eval.close() // nothing was started yet
+	s.Eval = newEvalRuntimes(env, s, p)
+}
+
+// backends are the runtimes as the eval tool takes them.
+func (r *EvalRuntimes) backends() evaltool.Backends {
+	var b evaltool.Backends
+	if r.Python != nil {
+		b.Python = r.Python
+		if !r.env.Settings.Eval.SkipPythonCheck {
+			b.PythonMissing = r.Python.Available
+		}
+	}
+	if r.JS != nil {
+		b.JS = r.JS
+	}
+	return b
+}
+
+// close ends the session's kernel, and the pool when it is the session's.
+func (r *EvalRuntimes) close() error {
+	if r.Python != nil {
+		_ = r.Python.Close()
+	}
+	if r.owns {
+		return r.Pool.Close()
+	}
+	return nil
+}
+
+// newEval builds the eval tool over the session's runtimes.
+func newEval(env *tool.Env, svc *Services) tool.Tool { return evaltool.New(env, svc.Eval.backends()) }
+
+// evalAvailable says whether eval is offered: a runtime is on.
+func evalAvailable(_ *tool.Env, svc *Services) bool { return evaltool.Available(svc.Eval.backends()) }
+
+// callTool is JavaScript's tool.<name>: one call of a built-in tool the
+// session offers, through the same validation as the model's calls. A
+// call answered with an error throws in the cell. The cell runs with the
+// permission eval had; the call itself is not asked about again.
+func callTool(env *tool.Env, svc *Services) func(ctx context.Context, name string, args json.RawMessage) (string, error) {
+	return func(ctx context.Context, name string, args json.RawMessage) (string, error) {
+		if name == "eval" {
+			return "", errors.New("eval cannot run inside eval; write the code in this cell")
+		}
+		if env.ToolNames != nil && !slices.Contains(env.ToolNames(), name) {
+			return "", fmt.Errorf("this session has no tool %q; it has %s", name, strings.Join(env.ToolNames(), ", "))
+		}
+		t, err := New(name, env, svc)
+		if err != nil {
+			return "", err
+		}
+		res, err := tool.Run(ctx, t, args, nil)
+		if err != nil {
+			return "", err
+		}
+		var texts []string
+		for _, c := range res.Content {
+			if tc, ok := c.(*tool.TextContent); ok {
+				texts = append(texts, tc.Text)
+			}
+		}
+		if res.IsError {
+			return "", errors.New(strings.Join(texts, "\n"))
+		}
+		return strings.Join(texts, "\n"), nil
+	}
+}
