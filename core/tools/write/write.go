@@ -52,10 +52,22 @@ func (t *Tool) Definition() tool.Definition {
 
 // Details is the structured part of a write result.
 type Details struct {
-	Path  string `json:"path"`  // absolute path written
-	Op    string `json:"op"`    // "create" or "update"
-	Lines int    `json:"lines"` // lines in the new content
-	Bytes int    `json:"bytes"` // bytes written
+	Path string `json:"path,omitempty"` // absolute path of the file written ("" for an archive member or a row)
+	// Op is what was done: "create" or "update" for a file or an archive
+	// member, "insert", "update" or "delete" for a row.
+	Op    string `json:"op"`
+	Lines int    `json:"lines,omitempty"` // lines in the new content (files and members)
+	Bytes int    `json:"bytes"`           // bytes written (files and members)
+	// Archive and Entry name the archive file (absolute) and the member
+	// written in it.
+	Archive string `json:"archive,omitempty"`
+	Entry   string `json:"entry,omitempty"`
+	// Database, Table and Key name the database file (absolute), the
+	// table and the row key of a row write; Rows is how many rows changed.
+	Database string `json:"database,omitempty"`
+	Table    string `json:"table,omitempty"`
+	Key      string `json:"key,omitempty"`
+	Rows     int    `json:"rows,omitempty"`
 	// Warnings, such as the file lying outside the working directory.
 	Warnings []string `json:"warnings,omitempty"`
 	// Diagnostics is what the language servers reported about the file,
@@ -84,6 +96,13 @@ func (t *Tool) Execute(ctx context.Context, args tool.Args, _ tool.UpdateFunc) (
 			return nil, tool.Errorf("Cannot write %s: %v", p, err)
 		}
 		return tool.TextResult(fmt.Sprintf("Wrote %s (%d bytes).", p, len(a.Content)), map[string]any{"path": p, "op": "host"}), nil
+	}
+	at, err := t.findArchiveTarget(p)
+	if err != nil {
+		return nil, err
+	}
+	if at != nil {
+		return t.writeArchive(ctx, at, a.Content)
 	}
 	abs := t.env.Resolve(p)
 	if err := t.env.CheckPlanWrite(abs); err != nil {

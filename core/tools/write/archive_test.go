@@ -1,0 +1,272 @@
+package write
+
+import (
+	"archive/tar"
+	"archive/zip"
+	"bytes"
+	"compress/gzip"
+	"context"
+	"encoding/json"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/gopi-agent/gopi/core/tool"
+	"github.com/gopi-agent/gopi/core/tools/read"
+)
+
+// readBack reads target with gopi's read tool, verbatim (read shows no
+// final newline).
+func readBack(t *testing.T, cwd, target string) string {
+	t.Helper()
+	raw, _ := json.Marshal(map[string]string{"path": target + ":raw"})
+	res, err := tool.Run(context.Background(), read.New(tool.NewEnv(cwd), nil), raw, nil)
+	if err != nil || res.IsError {
+		t.Fatalf("read %s: %v %s", target, err, res.FirstText())
+	}
+	return res.FirstText()
+}
+
+// zipFixture is a zip whose members differ in every kept property:
+// method, mode, time, comment, extra field, a directory, a duplicate of
+// the member to be written; and the archive has a comment.
+func zipFixture(t *testing.T) []byte {
+	t.Helper()
+	var buf bytes.Buffer
+	zw := zip.NewWriter(&buf)
+	add := func(name string, method uint16, mode fs.FileMode, mod time.Time, data string, comment string) {
+		fh := &zip.FileHeader{Name: name, Method: method, Modified: mod, Comment: comment}
+		fh.SetMode(mode)
+		w, err := zw.CreateHeader(fh)
+		if err != nil {
+			t.Fatal(err)
+		}
+		io.WriteString(w, data)
+	}
+	old := time.Date(2020, 5, 6, 7, 8, 10, 0, time.UTC)
+	add("stored.txt", zip.Store, 0o600, old, "stored as is\n", "a comment")
+	add("bin/run.sh", zip.Deflate, 0o755, old.Add(time.Hour), strings.Repeat("echo hi\n", 200), "")
+	add("docs/", zip.Store, fs.ModeDir|0o755, old, "", "")
+	add("docs/guide.md", zip.Store, 0o640, old.Add(2*time.Hour), "# old guide\n", "guide")
+	add("docs/guide.md", zip.Deflate, 0o644, old, "# a later duplicate\n", "")
+	add("z-last.txt", zip.Deflate, 0o644, old, "last\n", "")
+	zw.SetComment("archive comment")
+	if err := zw.Close(); err != nil {
+		t.Fatal(err)
+	}
+	return buf.Bytes()
+}
+
+// rawZip is what Copy keeps of a member: its header fields and its
+// compressed bytes.
+type rawZip struct {
+	hdr  zip.FileHeader
+	data []byte
+}
+
+func rawMembers(t *testing.T, data []byte) (*zip.Reader, []rawZip) {
+	t.Helper()
+	zr, err := zip.NewReader(bytes.NewReader(data), int64(len(data)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []rawZip
+	for _, f := range zr.File {
+		r, err := f.OpenRaw()
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, _ := io.ReadAll(r)
+		out = append(out, rawZip{f.FileHeader, b})
+	}
+	return zr, out
+}
+
+// A zip member is replaced in place and a new one is added at the end;
+// every other member keeps its compressed bytes, name, method, time,
+// mode and comment, in order; the duplicate goes; the archive keeps its
+// comment and its file mode; gopi's read and Go's zip reader both see
+// the new content.
+func TestZipRoundTrip(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	before := zipFixture(t)
+	p := filepath.Join(dir, "a.zip")
+	os.WriteFile(p, before, 0o600)
+	for _, c := range [][2]string{{"a.zip:docs/guide.md", "# new guide\n"}, {"a.zip:added/new.txt", "brand new\n"}} {
+		if res := write(t, dir, c[0], c[1]); res.IsError {
+			t.Fatal(res.FirstText())
+		}
+	}
+	after, _ := os.ReadFile(p)
+	_, old := rawMembers(t, before)
+	zr, got := rawMembers(t, after)
+	if zr.Comment != "archive comment" {
+		t.Errorf("archive comment %q", zr.Comment)
+	}
+	var names []string
+	for _, m := range got {
+		names = append(names, m.hdr.Name)
+	}
+	if want := "stored.txt bin/run.sh docs/ docs/guide.md z-last.txt added/new.txt"; strings.Join(names, " ") != want {
+		t.Fatalf("members %q, want %q", names, want)
+	}
+	for i, j := range map[int]int{0: 0, 1: 1, 2: 2, 4: 5} {
+		a, b := got[i], old[j]
+		if !bytes.Equal(a.data, b.data) || a.hdr.Method != b.hdr.Method || !a.hdr.Modified.Equal(b.hdr.Modified) ||
+			a.hdr.Mode() != b.hdr.Mode() || a.hdr.Comment != b.hdr.Comment || a.hdr.CRC32 != b.hdr.CRC32 {
+			t.Errorf("member %s changed:\n got %+v\nwant %+v", a.hdr.Name, a.hdr, b.hdr)
+		}
+	}
+	guide := got[3].hdr
+	if guide.Method != zip.Store || guide.Mode() != 0o640 || guide.Comment != "guide" || time.Since(guide.Modified) > time.Hour {
+		t.Errorf("replaced member: method %d mode %v comment %q time %v", guide.Method, guide.Mode(), guide.Comment, guide.Modified)
+	}
+	if added := got[5].hdr; added.Method != zip.Deflate || added.Mode() != 0o644 {
+		t.Errorf("added member: method %d mode %v", added.Method, added.Mode())
+	}
+	for name, want := range map[string]string{"docs/guide.md": "# new guide\n", "added/new.txt": "brand new\n", "stored.txt": "stored as is\n"} {
+		f, err := zr.Open(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, _ := io.ReadAll(f)
+		if string(b) != want {
+			t.Errorf("zip reader: %s = %q, want %q", name, b, want)
+		}
+		if got := readBack(t, dir, "a.zip:"+name); got != strings.TrimSuffix(want, "\n") {
+			t.Errorf("read tool: %s = %q, want %q", name, got, want)
+		}
+	}
+	if fi, _ := os.Stat(p); fi.Mode().Perm() != 0o600 {
+		t.Errorf("archive mode %v, want 0600", fi.Mode().Perm())
+	}
+}
+
+// tarFixture builds a tar stream whose members carry what a byte-exact
+// copy must keep: a PAX long name, PAX records, a symbolic link, a
+// directory, owners; the member at index target is recorded as the byte
+// range [start, end) of the stream. The archive is padded to a 10 KiB
+// record after its end blocks, as GNU tar writes it.
+func tarFixture(t *testing.T) (data []byte, start, end int) {
+	t.Helper()
+	var buf bytes.Buffer
+	tw := tar.NewWriter(&buf)
+	mod := time.Date(2021, 3, 4, 5, 6, 7, 0, time.UTC)
+	members := []*tar.Header{
+		{Name: strings.Repeat("long/", 30) + "name.txt", Mode: 0o640, Uid: 1000, Gid: 1000, Uname: "ann", Gname: "staff", ModTime: mod, Size: 5},
+		{Name: "link", Typeflag: tar.TypeSymlink, Linkname: "target", ModTime: mod},
+		{Name: "dir/", Typeflag: tar.TypeDir, Mode: 0o755, ModTime: mod},
+		{Name: "dir/notes.txt", Mode: 0o600, Uid: 7, Uname: "bob", ModTime: mod, Size: 4},
+		{Name: "with-pax.txt", Mode: 0o644, ModTime: mod, Size: 3, PAXRecords: map[string]string{"SCHILY.xattr.user.tag": "v"}, Format: tar.FormatPAX},
+	}
+	for i, h := range members {
+		tw.Flush()
+		if i == 3 {
+			start = buf.Len()
+		}
+		if i == 4 {
+			end = buf.Len()
+		}
+		if err := tw.WriteHeader(h); err != nil {
+			t.Fatal(err)
+		}
+		tw.Write(bytes.Repeat([]byte{'a' + byte(i)}, int(h.Size)))
+	}
+	tw.Close()
+	buf.Write(make([]byte, 10240-buf.Len()%10240))
+	return buf.Bytes(), start, end
+}
+
+// A tar.gz member is replaced in place: the stream before and after it is
+// byte for byte what it was (headers, PAX records, padding, the trailing
+// record), the new member keeps the old one's name, mode and owner, and
+// gopi's read sees the new content; a member added to a plain .tar goes
+// before the end-of-archive blocks.
+func TestTarRoundTrip(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	raw, start, end := tarFixture(t)
+	var gz bytes.Buffer
+	zw := gzip.NewWriter(&gz)
+	zw.Name = "inner.tar"
+	zw.Write(raw)
+	zw.Close()
+	os.WriteFile(filepath.Join(dir, "b.tar.gz"), gz.Bytes(), 0o644)
+	if res := write(t, dir, "b.tar.gz:dir/notes.txt", "new notes\n"); res.IsError || res.Details.(*Details).Op != "update" {
+		t.Fatal(res.FirstText())
+	}
+	f, _ := os.Open(filepath.Join(dir, "b.tar.gz"))
+	defer f.Close()
+	gr, err := gzip.NewReader(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if gr.Name != "inner.tar" {
+		t.Errorf("gzip header name %q", gr.Name)
+	}
+	out, _ := io.ReadAll(gr)
+	if !bytes.HasPrefix(out, raw[:start]) || !bytes.HasSuffix(out, raw[end:]) {
+		t.Fatalf("the members around the written one changed")
+	}
+	tr := tar.NewReader(bytes.NewReader(out[start : len(out)-(len(raw)-end)]))
+	h, err := tr.Next()
+	if err != nil {
+		t.Fatal(err)
+	}
+	data, _ := io.ReadAll(tr)
+	if h.Name != "dir/notes.txt" || h.Mode != 0o600 || h.Uid != 7 || h.Uname != "bob" || string(data) != "new notes\n" {
+		t.Errorf("new member %+v %q", h, data)
+	}
+	if _, err := tr.Next(); err != io.EOF {
+		t.Errorf("more than the new member in its place: %v", err)
+	}
+	if got := readBack(t, dir, "b.tar.gz:dir/notes.txt"); got != "new notes" {
+		t.Errorf("read tool: %q", got)
+	}
+
+	os.WriteFile(filepath.Join(dir, "c.tar"), raw, 0o644)
+	if res := write(t, dir, "c.tar:added.txt", "added"); res.IsError || res.Details.(*Details).Op != "create" {
+		t.Fatal(res.FirstText())
+	}
+	plain, _ := os.ReadFile(filepath.Join(dir, "c.tar"))
+	// The members end at the last non-zero byte, padded to a block; the
+	// zeros after are the end blocks and the record's padding.
+	body := bytes.TrimRight(raw, "\x00")
+	body = body[:len(body)+int(blockPad(int64(len(body))))]
+	if !bytes.HasPrefix(plain, body) || !bytes.HasSuffix(plain, raw[len(body):]) {
+		t.Fatalf("appending changed the members or the trailing record")
+	}
+	tr = tar.NewReader(bytes.NewReader(plain[len(body):]))
+	if h, err := tr.Next(); err != nil || h.Name != "added.txt" || h.Mode != 0o644 {
+		t.Fatalf("added member %+v %v", h, err)
+	}
+	if got := readBack(t, dir, "c.tar:added.txt"); got != "added" {
+		t.Errorf("read tool: %q", got)
+	}
+}
+
+// An aborted write leaves the archive as it was.
+func TestArchiveWriteAborted(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	before := zipFixture(t)
+	p := filepath.Join(dir, "a.zip")
+	os.WriteFile(p, before, 0o644)
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	raw, _ := json.Marshal(map[string]string{"path": "a.zip:stored.txt", "content": "x"})
+	if res, err := tool.Run(ctx, New(tool.NewEnv(dir)), raw, nil); err == nil && !res.IsError {
+		t.Fatal("an aborted write succeeded")
+	}
+	if after, _ := os.ReadFile(p); !bytes.Equal(after, before) {
+		t.Fatal("the archive changed")
+	}
+	if tmp, _ := filepath.Glob(filepath.Join(dir, ".gopi-tmp-*")); len(tmp) > 0 {
+		t.Fatalf("temporary files left: %v", tmp)
+	}
+}
