@@ -14,7 +14,7 @@
 // "i.tgz:f" or, were there a file called "o.zip:i.tgz", its member "f"),
 // so the splitters return every reading, shortest file first; which file
 // exists decides, and that is for the caller to look up. Nothing here
-// touches the disk.
+// touches the disk but IsDatabaseFile, which reads a file's header.
 package innerpath
 
 import (

@@ -3,6 +3,7 @@ package innerpath
 import (
 	"errors"
 	"fmt"
+	"os"
 	"strings"
 )
 
@@ -34,6 +35,23 @@ func DatabaseSplits(target string) []DatabaseSplit {
 		}
 	}
 	return out
+}
+
+// databaseMagic starts every SQLite 3 database file.
+const databaseMagic = "SQLite format 3\x00"
+
+// IsDatabaseFile reports whether the file at abs starts with the SQLite 3
+// header: a path's database reading holds only if it does. It reads the
+// file's first 16 bytes, the one look at the disk in this package.
+func IsDatabaseFile(abs string) bool {
+	f, err := os.Open(abs)
+	if err != nil {
+		return false
+	}
+	defer f.Close()
+	var head [len(databaseMagic)]byte
+	n, _ := f.ReadAt(head[:], 0)
+	return n == len(head) && string(head[:]) == databaseMagic
 }
 
 // TableRef is what a database selector names: the database itself, a

@@ -17,25 +17,9 @@ import (
 	"modernc.org/sqlite"
 )
 
-// sqliteMagic starts every SQLite 3 database file.
-const sqliteMagic = "SQLite format 3\x00"
-
 // isSQLitePath reports whether target can name a database; readSQLite
 // decides by the file's header and passes other paths on.
 func isSQLitePath(target string) bool { return len(innerpath.DatabaseSplits(target)) > 0 }
-
-// isSQLiteFile reports whether the file at abs starts with the SQLite 3
-// header.
-func isSQLiteFile(abs string) bool {
-	f, err := os.Open(abs)
-	if err != nil {
-		return false
-	}
-	defer f.Close()
-	var head [len(sqliteMagic)]byte
-	n, _ := f.ReadAt(head[:], 0)
-	return n == len(head) && string(head[:]) == sqliteMagic
-}
 
 // readSQLite lists a database's tables, shows a table's schema, a row, a
 // page of rows, or the result of a read-only statement.
@@ -79,7 +63,7 @@ func (t *Tool) findDatabase(ctx context.Context, target string) (split innerpath
 		if err != nil || !info.Mode().IsRegular() {
 			continue
 		}
-		if !isSQLiteFile(abs) {
+		if !innerpath.IsDatabaseFile(abs) {
 			if notDB == "" {
 				split, notDB = s, s.Database
 			}
@@ -90,7 +74,7 @@ func (t *Tool) findDatabase(ctx context.Context, target string) (split innerpath
 	if notDB != "" || len(splits) == 0 {
 		return split, nil, notDB
 	}
-	if r, err := resolvePath(ctx, t.env, splits[0].Database); err == nil && r.info.Mode().IsRegular() && isSQLiteFile(r.abs) {
+	if r, err := resolvePath(ctx, t.env, splits[0].Database); err == nil && r.info.Mode().IsRegular() && innerpath.IsDatabaseFile(r.abs) {
 		return splits[0], r, ""
 	}
 	return innerpath.DatabaseSplit{}, nil, ""

@@ -148,7 +148,7 @@ func TestSQLiteCorrupt(t *testing.T) {
 	t.Parallel()
 	env, path := dbEnv(t, usersSQL)
 	good, _ := os.ReadFile(path)
-	garbage := append([]byte(sqliteMagic), bytes.Repeat([]byte{0xa5}, 4096-len(sqliteMagic))...)
+	garbage := append([]byte("SQLite format 3\x00"), bytes.Repeat([]byte{0xa5}, 4096-16)...)
 	os.WriteFile(filepath.Join(filepath.Dir(path), "garbage.db"), garbage, 0o644)
 	damaged := bytes.Clone(good)
 	for i := 4096; i < len(damaged); i++ { // wipe every page after the first

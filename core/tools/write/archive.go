@@ -49,13 +49,9 @@ func (t *Tool) findArchiveTarget(p string) (*archiveTarget, error) {
 	for i := len(splits) - 1; i >= 0; i-- {
 		s := splits[i]
 		abs := t.env.Resolve(s.Archive)
-		info, err := os.Stat(abs)
-		switch {
-		case errors.Is(err, fs.ErrNotExist) || errors.Is(err, syscall.ENOTDIR):
-			continue
-		case err != nil:
-			return nil, tool.Errorf("Cannot write %s: %v", p, pathErr(err))
-		case info.IsDir():
+		if ok, err := isFile(abs, p); err != nil {
+			return nil, err
+		} else if !ok {
 			continue
 		}
 		member, err := writeMember(s)
@@ -66,6 +62,19 @@ func (t *Tool) findArchiveTarget(p string) (*archiveTarget, error) {
 	}
 	member, _ := writeMember(fallback)
 	return &archiveTarget{archive: fallback.Archive, abs: t.env.Resolve(fallback.Archive), member: member}, nil
+}
+
+// isFile reports whether the candidate file abs of the write path p
+// exists and is not a directory; only a failure to look is an error.
+func isFile(abs, p string) (bool, error) {
+	info, err := os.Stat(abs)
+	switch {
+	case errors.Is(err, fs.ErrNotExist) || errors.Is(err, syscall.ENOTDIR):
+		return false, nil
+	case err != nil:
+		return false, tool.Errorf("Cannot write %s: %v", p, pathErr(err))
+	}
+	return !info.IsDir(), nil
 }
 
 // writeMember cleans the member path of s for a write: it must name a

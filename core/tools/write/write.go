@@ -57,7 +57,7 @@ type Details struct {
 	// member, "insert", "update" or "delete" for a row.
 	Op    string `json:"op"`
 	Lines int    `json:"lines,omitempty"` // lines in the new content (files and members)
-	Bytes int    `json:"bytes"`           // bytes written (files and members)
+	Bytes int    `json:"bytes,omitempty"` // bytes written (files and members)
 	// Archive and Entry name the archive file (absolute) and the member
 	// written in it.
 	Archive string `json:"archive,omitempty"`
@@ -103,6 +103,13 @@ func (t *Tool) Execute(ctx context.Context, args tool.Args, _ tool.UpdateFunc) (
 	}
 	if at != nil {
 		return t.writeArchive(ctx, at, a.Content)
+	}
+	dt, err := t.findDatabaseTarget(p)
+	if err != nil {
+		return nil, err
+	}
+	if dt != nil {
+		return t.writeRow(ctx, p, dt, a.Content)
 	}
 	abs := t.env.Resolve(p)
 	if err := t.env.CheckPlanWrite(abs); err != nil {
