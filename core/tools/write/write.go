@@ -1,4 +1,7 @@
-// Package write is the write tool: it creates or replaces a whole file.
+// Package write is the write tool: it creates or replaces a whole file,
+// a member of an archive (archive.go) or a row of a SQLite database
+// (sqlite.go), as the path says (package innerpath reads it: an archive
+// member path first, then a database one, then a plain file).
 //
 // Parent directories are created as needed; the file is replaced
 // through internal/atomicfile: atomically (temporary file in the same
@@ -28,7 +31,12 @@ import (
 
 const description = `Create a file, or replace the whole content of an existing one. Missing parent directories
 are created. Use it for new files and complete rewrites; to change part of an existing file,
-use the edit tool instead. "~" is your home directory; relative paths start in the working directory.`
+use the edit tool instead. "~" is your home directory; relative paths start in the working directory.
+Inside an archive (.zip, .tar, .tar.gz, .tgz): a.zip:dir/f.txt stores content as that member,
+replacing or adding it and leaving the other members as they are (a missing archive is created).
+In a SQLite database (.db, .db3, .sqlite, .sqlite3) that exists: app.db:TABLE inserts a row given as a
+JSON5 object of column values, e.g. {name: "Ada", age: 36}; app.db:TABLE:KEY sets the given columns on
+the row whose primary key (or rowid) is KEY, and with empty content deletes that row.`
 
 // Tool is the write tool bound to a session.
 type Tool struct{ env *tool.Env }
