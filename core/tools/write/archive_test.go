@@ -32,7 +32,7 @@ func readBack(t *testing.T, cwd, target string) string {
 }
 
 // zipFixture is a zip whose members differ in every kept property:
-// method, mode, time, comment, extra field, a directory, a duplicate of
+// method, mode, time, comment, extra field, directories, a duplicate of
 // the member to be written; and the archive has a comment.
 func zipFixture(t *testing.T) []byte {
 	t.Helper()
@@ -54,11 +54,23 @@ func zipFixture(t *testing.T) []byte {
 	add("docs/guide.md", zip.Store, 0o640, old.Add(2*time.Hour), "# old guide\n", "guide")
 	add("docs/guide.md", zip.Deflate, 0o644, old, "# a later duplicate\n", "")
 	add("z-last.txt", zip.Deflate, 0o644, old, "last\n", "")
+	// A directory holding an empty deflate stream, as Python's zipfile
+	// writes one: zip.Writer refuses data for a directory, so it is
+	// written as py-dirX and renamed in the bytes below.
+	dir := &zip.FileHeader{Name: "py-dirX", Method: zip.Deflate, CompressedSize64: 2, Modified: old}
+	dir.SetMode(fs.ModeDir | 0o755)
+	w, err := zw.CreateRaw(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := w.Write([]byte{3, 0}); err != nil {
+		t.Fatal(err)
+	}
 	zw.SetComment("archive comment")
 	if err := zw.Close(); err != nil {
 		t.Fatal(err)
 	}
-	return buf.Bytes()
+	return bytes.ReplaceAll(buf.Bytes(), []byte("py-dirX"), []byte("py-dir/"))
 }
 
 // rawZip is what Copy keeps of a member: its header fields and its
@@ -112,7 +124,7 @@ func TestZipRoundTrip(t *testing.T) {
 	for _, m := range got {
 		names = append(names, m.hdr.Name)
 	}
-	if want := "stored.txt bin/run.sh docs/ docs/guide.md z-last.txt added/new.txt"; strings.Join(names, " ") != want {
+	if want := "stored.txt bin/run.sh docs/ docs/guide.md z-last.txt py-dir/ added/new.txt"; strings.Join(names, " ") != want {
 		t.Fatalf("members %q, want %q", names, want)
 	}
 	for i, j := range map[int]int{0: 0, 1: 1, 2: 2, 4: 5} {
@@ -126,7 +138,10 @@ func TestZipRoundTrip(t *testing.T) {
 	if guide.Method != zip.Store || guide.Mode() != 0o640 || guide.Comment != "guide" || time.Since(guide.Modified) > time.Hour {
 		t.Errorf("replaced member: method %d mode %v comment %q time %v", guide.Method, guide.Mode(), guide.Comment, guide.Modified)
 	}
-	if added := got[5].hdr; added.Method != zip.Deflate || added.Mode() != 0o644 {
+	if d := got[5].hdr; !d.Mode().IsDir() || !d.Modified.Equal(old[6].hdr.Modified) {
+		t.Errorf("directory member: %+v", d)
+	}
+	if added := got[6].hdr; added.Method != zip.Deflate || added.Mode() != 0o644 {
 		t.Errorf("added member: method %d mode %v", added.Method, added.Mode())
 	}
 	for name, want := range map[string]string{"docs/guide.md": "# new guide\n", "added/new.txt": "brand new\n", "stored.txt": "stored as is\n"} {

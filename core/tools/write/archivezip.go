@@ -5,6 +5,8 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"strings"
+	"time"
 )
 
 // rewriteZip writes to w the zip archive read from r (size bytes) with
@@ -32,7 +34,7 @@ func rewriteZip(w io.Writer, r io.ReaderAt, size int64, e entryWrite) (replaced 
 	}
 	for _, f := range zr.File {
 		if !e.is(f.Name) {
-			if err := zw.Copy(f); err != nil {
+			if err := copyZipMember(zw, f); err != nil {
 				return false, fmt.Errorf("cannot copy the member %s: %v", f.Name, err)
 			}
 			continue
@@ -50,6 +52,19 @@ func rewriteZip(w io.Writer, r io.ReaderAt, size int64, e entryWrite) (replaced 
 		}
 	}
 	return replaced, zw.Close()
+}
+
+// copyZipMember copies f raw. A directory is written anew from its
+// header (times and extra fields as they were): zip.Writer takes no data
+// for one, while some archivers store an empty deflate stream there.
+func copyZipMember(zw *zip.Writer, f *zip.File) error {
+	if !strings.HasSuffix(f.Name, "/") {
+		return zw.Copy(f)
+	}
+	fh := f.FileHeader
+	fh.Modified = time.Time{} // keep the stored date fields and extra timestamps rather than add another
+	_, err := zw.CreateHeader(&fh)
+	return err
 }
 
 // newZip writes a zip archive holding e's member alone.

@@ -177,14 +177,23 @@ func openForWrite(abs string) (*sql.DB, error) {
 	return db, nil
 }
 
-// sqliteErr words a driver error for the model.
+// sqliteErr words a driver error for the model: SQLite's own message
+// without the driver's result code, and a lock held past the busy
+// timeout as such.
 func sqliteErr(err error) error {
 	msg := err.Error()
 	if strings.Contains(msg, "database is locked") || strings.Contains(msg, "SQLITE_BUSY") {
 		return fmt.Errorf("another process held the database locked for %d s; try again when it is done", sqliteBusyMillis/1000)
 	}
-	return err
+	msg = resultCode.ReplaceAllString(msg, "")
+	if rest, ok := strings.CutPrefix(msg, "constraint failed: "); ok && strings.Contains(rest, "constraint failed") {
+		msg = rest
+	}
+	return errors.New(msg)
 }
+
+// resultCode is the " (2067)" the driver puts after SQLite's message.
+var resultCode = regexp.MustCompile(` \(\d+\)$`)
 
 // rowWriter runs the statements of one row write.
 type rowWriter struct {
