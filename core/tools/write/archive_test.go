@@ -7,16 +7,19 @@ import (
 	"compress/gzip"
 	"context"
 	"encoding/json"
+	"fmt"
 	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/gopi-agent/gopi/core/tool"
 	"github.com/gopi-agent/gopi/core/tools/read"
+	"github.com/gopi-agent/gopi/core/tools/read/readtest"
 )
 
 // readBack reads target with gopi's read tool, verbatim (read shows no
@@ -283,5 +286,77 @@ func TestArchiveWriteAborted(t *testing.T) {
 	}
 	if tmp, _ := filepath.Glob(filepath.Join(dir, ".gopi-tmp-*")); len(tmp) > 0 {
 		t.Fatalf("temporary files left: %v", tmp)
+	}
+}
+
+// Writing into a large tar.gz streams it: a member of 48 MiB is copied
+// through without being held (the whole write allocates a fraction of
+// it), and comes out whole. Not parallel, so that the allocation count is
+// this test's alone.
+func TestTarWriteStreams(t *testing.T) {
+	dir := t.TempDir()
+	const big = 48 << 20
+	var gz bytes.Buffer
+	zw := gzip.NewWriter(&gz)
+	tw := tar.NewWriter(zw)
+	tw.WriteHeader(&tar.Header{Name: "big.bin", Mode: 0o644, Size: big})
+	tw.Write(make([]byte, big))
+	tw.Close()
+	zw.Close()
+	os.WriteFile(filepath.Join(dir, "big.tgz"), gz.Bytes(), 0o644)
+	var before, after runtime.MemStats
+	runtime.GC()
+	runtime.ReadMemStats(&before)
+	res := write(t, dir, "big.tgz:small.txt", "small\n")
+	runtime.ReadMemStats(&after)
+	if res.IsError {
+		t.Fatal(res.FirstText())
+	}
+	if alloc := after.TotalAlloc - before.TotalAlloc; alloc > 8<<20 {
+		t.Errorf("writing into a tar.gz of %d MiB allocated %d MiB", big>>20, alloc>>20)
+	}
+	f, _ := os.Open(filepath.Join(dir, "big.tgz"))
+	defer f.Close()
+	gr, err := gzip.NewReader(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tr := tar.NewReader(gr)
+	var names []string
+	for {
+		h, err := tr.Next()
+		if err != nil {
+			break
+		}
+		n, _ := io.Copy(io.Discard, tr)
+		names = append(names, fmt.Sprintf("%s:%d", h.Name, n))
+	}
+	if got := strings.Join(names, " "); got != fmt.Sprintf("big.bin:%d small.txt:6", big) {
+		t.Errorf("members: %s", got)
+	}
+}
+
+// The read cache forgets an archive or a database once write changed it.
+func TestInsideWritesForgetReadCache(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	data, _ := readtest.Zip([]byte("== a.txt ==\na\n"))
+	os.WriteFile(filepath.Join(dir, "a.zip"), data, 0o644)
+	db := filepath.Join(dir, "app.db")
+	if err := readtest.ExecSQLite(db, "CREATE TABLE t(v TEXT);"); err != nil {
+		t.Fatal(err)
+	}
+	env := tool.NewEnv(dir)
+	env.ReadCache = tool.NewReadCache()
+	for _, c := range [][3]string{{"a.zip", "a.zip:b.txt", "b"}, {"app.db", "app.db:t", "{v: 'x'}"}} {
+		abs := filepath.Join(dir, c[0])
+		env.ReadCache.RecordText(abs, "stale view\n")
+		raw, _ := json.Marshal(map[string]string{"path": c[1], "content": c[2]})
+		if res, err := tool.Run(context.Background(), New(env), raw, nil); err != nil || res.IsError {
+			t.Fatalf("%s: %v %s", c[1], err, res.FirstText())
+		}
+		if _, ok := env.ReadCache.Get(abs); ok {
+			t.Errorf("%s: the read cache still holds %s", c[1], c[0])
+		}
 	}
 }
