@@ -360,3 +360,39 @@ func TestInsideWritesForgetReadCache(t *testing.T) {
 		}
 	}
 }
+
+// An existing archive keeps its compression whatever its name says (a
+// .tar holding gzip stays gzip, a .tgz holding a plain tar stays plain),
+// and an empty file counts as an empty archive.
+func TestArchiveKeepsItsCompression(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	tgz, _ := readtest.TarGz([]byte("== a.txt ==\na\n"))
+	plain, _ := readtest.Tar([]byte("== a.txt ==\na\n"))
+	os.WriteFile(filepath.Join(dir, "gz.tar"), tgz, 0o644)
+	os.WriteFile(filepath.Join(dir, "plain.tgz"), plain, 0o644)
+	os.WriteFile(filepath.Join(dir, "empty.tar.gz"), nil, 0o644)
+	for name, gzipped := range map[string]bool{"gz.tar": true, "plain.tgz": false, "empty.tar.gz": true} {
+		if res := write(t, dir, name+":b.txt", "b"); res.IsError {
+			t.Fatalf("%s: %s", name, res.FirstText())
+		}
+		data, _ := os.ReadFile(filepath.Join(dir, name))
+		if isGz := len(data) > 2 && data[0] == 0x1f && data[1] == 0x8b; isGz != gzipped {
+			t.Errorf("%s: gzip %v, want %v", name, isGz, gzipped)
+		}
+		if !gzipped { // read insists on gzip in a .tgz
+			tr := tar.NewReader(bytes.NewReader(data))
+			var names []string
+			for h, err := tr.Next(); err == nil; h, err = tr.Next() {
+				names = append(names, h.Name)
+			}
+			if strings.Join(names, " ") != "a.txt b.txt" {
+				t.Errorf("%s: members %q", name, names)
+			}
+			continue
+		}
+		if got := readBack(t, dir, name+":b.txt"); got != "b" {
+			t.Errorf("%s: read back %q", name, got)
+		}
+	}
+}
