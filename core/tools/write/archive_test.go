@@ -294,6 +294,9 @@ func TestArchiveWriteAborted(t *testing.T) {
 // it), and comes out whole. Not parallel, so that the allocation count is
 // this test's alone.
 func TestTarWriteStreams(t *testing.T) {
+	if raceBuild {
+		t.Skip("copying 48 MiB under -race takes most of a minute; run without -race")
+	}
 	dir := t.TempDir()
 	const big = 48 << 20
 	var gz bytes.Buffer
