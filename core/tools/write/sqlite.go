@@ -197,11 +197,10 @@ var resultCode = regexp.MustCompile(` \(\d+\)$`)
 
 // rowWriter runs the statements of one row write.
 type rowWriter struct {
-	ctx    context.Context
-	db     *sql.DB
-	table  string
-	info   []columnInfo // the table's columns, once loaded
-	schema string       // the table's CREATE statement, once loaded
+	ctx   context.Context
+	db    *sql.DB
+	table string
+	info  []columnInfo // the table's columns, once loaded
 }
 
 // insert adds a row of cols (the table's defaults when there are none).
@@ -283,18 +282,17 @@ type columnInfo struct {
 	pk        int // position in the primary key, 0 = not part of it
 }
 
-// load reads the table's schema and columns; a table that does not exist
+// load reads the table's columns; a table that does not exist
 // (or is SQLite's own) is refused.
 func (w *rowWriter) load() error {
-	var schema sql.NullString
-	err := w.db.QueryRowContext(w.ctx, "SELECT sql FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' AND name = ?", w.table).Scan(&schema)
+	var name string
+	err := w.db.QueryRowContext(w.ctx, "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' AND name = ?", w.table).Scan(&name)
 	if errors.Is(err, sql.ErrNoRows) {
 		return tool.Errorf("SQLite table '%s' not found%s", w.table, w.tablesHint())
 	}
 	if err != nil {
 		return err
 	}
-	w.schema = schema.String
 	rows, err := w.db.QueryContext(w.ctx, "SELECT name, type, pk FROM pragma_table_info(?)", w.table)
 	if err != nil {
 		return err
@@ -347,9 +345,6 @@ func (w *rowWriter) tablesHint() string {
 	return "; its tables are " + strings.Join(names, ", ") + "."
 }
 
-// withoutRowid finds a WITHOUT ROWID clause in a table's schema.
-var withoutRowid = regexp.MustCompile(`(?i)\bWITHOUT\s+ROWID\b`)
-
 // keyLookup is how a row key finds its row: the single primary key
 // column (its declared type converting the key) or the rowid.
 type keyLookup struct {
@@ -359,8 +354,10 @@ type keyLookup struct {
 }
 
 // rowLookup picks the key column of the table: its primary key when that
-// is one column, else its rowid. A composite key or a table without rowid
-// cannot be addressed by one key.
+// is one column, else its rowid. A composite key cannot be addressed by
+// one key. (A WITHOUT ROWID table always has a primary key, so it is
+// one of the first two cases; omp's separate refusal of such tables
+// never applies.)
 func (w *rowWriter) rowLookup() (keyLookup, error) {
 	var pk []columnInfo
 	for _, c := range w.info {
@@ -373,8 +370,6 @@ func (w *rowWriter) rowLookup() (keyLookup, error) {
 		return keyLookup{column: quoteIdent(pk[0].name), typ: pk[0].typ}, nil
 	case len(pk) > 1:
 		return keyLookup{}, tool.Errorf("SQLite table '%s' has a composite primary key; write addresses a row by one key, so change this table's rows with SQL (sqlite3 through bash) instead.", w.table)
-	case withoutRowid.MatchString(w.schema):
-		return keyLookup{}, tool.Errorf("SQLite table '%s' does not expose ROWID; without a one-column primary key its rows cannot be addressed by key, so change them with SQL (sqlite3 through bash) instead.", w.table)
 	}
 	return keyLookup{column: "rowid", rowid: true}, nil
 }
