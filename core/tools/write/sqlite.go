@@ -162,7 +162,12 @@ func (t *Tool) writeRow(ctx context.Context, path string, dt *dbTarget, content 
 	if t.env.ReadCache != nil {
 		t.env.ReadCache.Forget(dt.abs)
 	}
-	return tool.TextResult(text, &Details{Op: op, Database: dt.abs, Table: dt.table, Key: dt.key, Rows: int(n)}), nil
+	details := &Details{Op: op, Database: dt.abs, Table: dt.table, Key: dt.key, Rows: int(n)}
+	if w := t.env.OutsideCwdWarning(dt.abs); w != "" {
+		details.Warnings = []string{w}
+		text += "\n\nWarnings:\n" + w
+	}
+	return tool.TextResult(text, details), nil
 }
 
 // openForWrite opens the database at abs for reading and writing without

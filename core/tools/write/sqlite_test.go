@@ -172,3 +172,21 @@ func TestParseRowNumbers(t *testing.T) {
 		t.Errorf("5. is %T, want float64", cols[4].value)
 	}
 }
+
+// An archive or a database outside the working directory is written with
+// the warning a plain file gets.
+func TestInsideWritesOutsideCwdWarn(t *testing.T) {
+	t.Parallel()
+	root := t.TempDir()
+	cwd := filepath.Join(root, "project")
+	os.MkdirAll(cwd, 0o755)
+	if err := readtest.ExecSQLite(filepath.Join(root, "app.db"), "CREATE TABLE t(v TEXT);"); err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range []string{"../a.zip:f.txt", "../app.db:t"} {
+		res := write(t, cwd, p, "{v: 'x'}")
+		if res.IsError || !strings.Contains(res.FirstText(), "is outside the working directory "+cwd) || len(res.Details.(*Details).Warnings) != 1 {
+			t.Errorf("%s: error=%v %q", p, res.IsError, res.FirstText())
+		}
+	}
+}
