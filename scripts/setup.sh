@@ -97,6 +97,25 @@ else
   say "python3 not found: the debug tool's debugpy tests will be skipped"
 fi
 
+# nbformat from PyPI for the notebook editing tests (internal/nbformattest:
+# each notebook edit must still open in Python's json and nbformat), in a
+# virtual environment in the same cache; the tests skip, naming this
+# script, without it.
+nbformat_dir="${GOPI_TEST_CACHE:-$HOME/.cache/gopi-test}/nbformat"
+nbformat_version="5.11.1"
+if command -v python3 >/dev/null 2>&1; then
+  if ! "$nbformat_dir/venv/bin/python" -c "import nbformat, sys; sys.exit(nbformat.__version__ != '$nbformat_version')" 2>/dev/null; then
+    say "installing nbformat $nbformat_version for the notebook tests into $nbformat_dir/venv"
+    if python3 -m venv "$nbformat_dir/venv" >/dev/null 2>&1; then
+      "$nbformat_dir/venv/bin/python" -m pip install --quiet --disable-pip-version-check "nbformat==$nbformat_version"
+    else
+      say "python3 cannot make a virtual environment (apt-get install python3-venv): the nbformat checks will be skipped"
+    fi
+  fi
+else
+  say "python3 not found: the nbformat checks of the notebook tests will be skipped"
+fi
+
 # Language servers for the lsp tool's tests, into a cache outside the tree
 # (core/lsp/lsptest finds them there; the tests skip naming this script when
 # one is missing): gopls from the Go module proxy; typescript-language-server,

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"strings"
+	"time"
 
 	"github.com/spf13/pflag"
 
@@ -15,7 +16,7 @@ import (
 )
 
 func init() {
-	commands["commit"] = command{"write a conventional commit message for the staged changes with the smol model, and commit", runCommit}
+	commands["commit"] = command{"commit the staged changes with conventional messages written by an agent on the smol model, split into several commits when unrelated", runCommit}
 	commandFlagSets["commit"] = func() *pflag.FlagSet { return newCommitFlagSet(&commitCLI{}) }
 }
 
@@ -30,31 +31,58 @@ func newCommitFlagSet(c *commitCLI) *pflag.FlagSet {
 	fs := pflag.NewFlagSet("commit", pflag.ContinueOnError)
 	fs.SortFlags = false
 	fs.BoolVar(&c.push, "push", false, "push after committing")
-	fs.BoolVar(&c.dryRun, "dry-run", false, "print the message without committing")
+	fs.BoolVar(&c.dryRun, "dry-run", false, "print the message (or the split plan) without committing")
 	fs.BoolVar(&c.noChangelog, "no-changelog", false, "leave the CHANGELOG.md files alone")
-	fs.BoolVar(&c.legacy, "legacy", false, "accepted for omp's older pipeline; gopi has one")
+	fs.BoolVar(&c.legacy, "legacy", false, "one request for the message instead of the agent (no split)")
 	fs.StringVarP(&c.context, "context", "c", "", "what the change is about, in your words, for the model")
 	cliflags.ValueName(fs, "context", "TEXT")
-	fs.StringVarP(&c.model, "model", "m", "", "model to use (default: modelRoles.commit, else the smol role, else a small model with a key)")
+	fs.StringVarP(&c.model, "model", "m", "", "primary model (default: modelRoles.commit, else smol, else default); see above for the agent's")
 	cliflags.ValueName(fs, "model", "MODEL")
 	fs.BoolVarP(&c.help, "help", "h", false, "show this help")
 	return fs
 }
 
-const commitHelp = `Usage: gopi commit [--push] [--dry-run] [-c TEXT] [-m MODEL]
+const commitHelp = `Usage: gopi commit [--push] [--dry-run] [--no-changelog] [--legacy] [-c TEXT] [-m MODEL]
 
-Write a commit message for the staged changes and commit them. With
+Commit the staged changes with Conventional Commits messages. With
 nothing staged, every change of the working tree is staged first (git
-add -A), as omp does. The model reads the staged diff (lock files left
-out), the list of changed files and the recent commit subjects, and
-answers with a Conventional Commits message: type(scope): summary, then
-a short body. A message that breaks the conventions (a summary over 72
-characters or ending with a period, an unknown type, a scope that is not
-lowercase) is sent back to the model, three attempts in all.
+add -A), as omp does; changes left unstaged otherwise are never
+committed.
 
-First, unless --no-changelog, each staged file's nearest CHANGELOG.md with
-an [Unreleased] section gets the entries the model finds worth a line
-(Keep a Changelog categories), and is staged with the change.
+By default an agent on the smol model (modelRoles.smol, else a small
+model of the primary model's provider, else the primary model; -m names
+the primary model, which the agent uses only without a smol model)
+inspects the staged diff with git tools and proposes either one commit
+or a split into several: each staged file goes to one commit, whole or
+by hunks, and commits that need others come after them. On a terminal
+gopi asks before applying a split; it is applied commit by commit from a
+temporary index, hooks included, and the work tree and the index are
+left alone until every commit is made, so if a hook refuses a commit or
+the command is interrupted, the commits made stay and the rest is still
+staged, as gopi commit then says. A change of only blank lines
+or import lines is committed as "style: formatted code" or "style:
+reorganized imports" without a model. If the agent fails, or gives no
+proposal after three reminders, a message is made from the file names
+("● Using fallback commit generation...").
+
+Unless --no-changelog, each staged file's nearest CHANGELOG.md with an
+[Unreleased] section gets the entries the agent proposes (Keep a
+Changelog categories), staged with the change (with a split, in the
+commit the agent puts it in, else the last).
+
+--legacy asks one model (the primary) for one message from the diff
+instead: a message that breaks the conventions (a summary over 72
+characters or ending with a period, an unknown type, a scope that is not
+lowercase) is sent back, three attempts in all; the changelog entries
+are asked for first, one request per changelog. A diff of four files or
+more (or one very large file) is mapped and reduced: the smol model
+reads each file's diff on its own, and the message is written from what
+it found (commit.mapReduce* settings; PI_COMMIT_MAP_REDUCE=false turns
+it off).
+
+Environment: PI_COMMIT_TEST_FALLBACK=true skips the agent (file-name
+message); PI_COMMIT_NO_FALLBACK=true fails instead when the agent
+proposes nothing.
 
 Flags:
 `
@@ -83,6 +111,19 @@ func runCommit(ctx context.Context, env *cliEnv, args []string) int {
 		return fail(env, "commit", err)
 	}
 	repo.Dir = root
+	reg, err := models.Load(env.modelsOptions())
+	if err != nil {
+		return fail(env, "commit", err)
+	}
+	if c.legacy {
+		return runLegacyCommit(ctx, env, &c, repo, reg)
+	}
+	return runAgenticCommit(ctx, env, &c, repo, reg)
+}
+
+// runLegacyCommit is `gopi commit --legacy`: one model request for the
+// message (after one per changelog), checked and retried.
+func runLegacyCommit(ctx context.Context, env *cliEnv, c *commitCLI, repo *commitgen.Repo, reg *models.Registry) int {
 	files, err := repo.StagedFiles(ctx)
 	if err != nil {
 		return fail(env, "commit", err)
@@ -101,10 +142,6 @@ func runCommit(ctx context.Context, env *cliEnv, args []string) int {
 		return exitMatch
 	}
 
-	reg, err := models.Load(env.modelsOptions())
-	if err != nil {
-		return fail(env, "commit", err)
-	}
 	model, err := commitModel(ctx, reg, env.cfg.Settings, c.model)
 	if err != nil {
 		return fail(env, "commit", err)
@@ -132,7 +169,19 @@ func runCommit(ctx context.Context, env *cliEnv, args []string) int {
 	if err != nil {
 		return fail(env, "commit", err)
 	}
-	msg, problems, err := gen.Generate(ctx, commitgen.Input{Diff: diff, Stat: stat, RecentSubjects: repo.RecentSubjects(ctx, 8), Context: c.context})
+	in := commitgen.Input{Diff: diff, Stat: stat, RecentSubjects: repo.RecentSubjects(ctx, 8), Context: c.context}
+	if cs := env.cfg.Commit(); cs.MapReduce {
+		mo := commitgen.MapReduceOptions{MinFiles: cs.MapReduceMinFiles, MaxFileTokens: cs.MapReduceMaxTokens,
+			Concurrency: cs.MapReduceConcurrency, Timeout: time.Duration(cs.MapReduceTimeoutMs) * time.Millisecond}
+		if commitgen.UseMapReduce(diff, mo) {
+			fmt.Fprintln(env.stdout, "Large diff detected, using map-reduce analysis...")
+			gen.Smol = commitAgentModel(reg, env.cfg.Settings, model)
+			if in.Observations, err = gen.Observations(ctx, diff, mo); err != nil {
+				return fail(env, "commit", err)
+			}
+		}
+	}
+	msg, problems, err := gen.Generate(ctx, in)
 	if err != nil {
 		return fail(env, "commit", err)
 	}

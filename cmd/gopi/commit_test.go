@@ -54,7 +54,7 @@ func gitOut(t *testing.T, dir string, args ...string) string {
 	return string(out)
 }
 
-// gopi commit sends the staged diff to the smol model, sends a message
+// gopi commit --legacy sends the staged diff to the smol model, sends a message
 // that breaks a convention back with the problem, and commits the second.
 func TestCommitThroughSmolModel(t *testing.T) {
 	dir := gitRepo(t)
@@ -68,7 +68,7 @@ func TestCommitThroughSmolModel(t *testing.T) {
 	write(t, filepath.Join(dir, "parser.go"), "package parser\n\nfunc Parse(s string) error { return nil }\n")
 	write(t, filepath.Join(dir, "go.sum"), "example.com/x v1.0.0 h1:abc\n")
 
-	out, errOut, code := runCmd(t, "commit", "-c", "empty files crashed")
+	out, errOut, code := runCmd(t, "commit", "--legacy", "-c", "empty files crashed")
 	if code != 0 || out != "No staged changes detected, staging all changes...\nCommit created.\n" {
 		t.Fatalf("exit %d: %q %q", code, out, errOut)
 	}
@@ -110,7 +110,7 @@ func TestCommitDryRun(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Chdir(sub)
-	out, errOut, code := runCmd(t, "commit", "--dry-run", "-m", "anthropic/claude-sonnet-4-5")
+	out, errOut, code := runCmd(t, "commit", "--legacy", "--dry-run", "-m", "anthropic/claude-sonnet-4-5")
 	if code != 0 || out != "\nGenerated commit message:\ndocs: documented Parse\n" {
 		t.Fatalf("exit %d: %q %q", code, out, errOut)
 	}
@@ -151,7 +151,7 @@ func TestCommitPush(t *testing.T) {
 	if err := os.Remove(filepath.Join(dir, "parser.go")); err != nil {
 		t.Fatal(err)
 	}
-	out, errOut, code := runCmd(t, "commit", "--push")
+	out, errOut, code := runCmd(t, "commit", "--legacy", "--push")
 	if code != 0 || !strings.HasSuffix(out, "Commit created.\nPushed to remote.\n") {
 		t.Fatalf("exit %d: %q %q", code, out, errOut)
 	}
@@ -174,7 +174,7 @@ func TestCommitChangelog(t *testing.T) {
 	isolateAgentEnv(t, mockConfig(srv.URL()))
 	t.Setenv("ANTHROPIC_API_KEY", "sk-ant")
 	write(t, filepath.Join(dir, "parser.go"), "package parser\n\n// Parse parses.\nfunc Parse(s string) error { return nil }\n")
-	out, errOut, code := runCmd(t, "commit")
+	out, errOut, code := runCmd(t, "commit", "--legacy")
 	if code != 0 || !strings.Contains(out, "Updated "+filepath.Join(dir, "CHANGELOG.md")+"\n") {
 		t.Fatalf("exit %d: %q %q", code, out, errOut)
 	}
@@ -186,5 +186,48 @@ func TestCommitChangelog(t *testing.T) {
 	}
 	if st := gitOut(t, dir, "status", "--porcelain"); st != "" {
 		t.Fatalf("left behind: %q", st)
+	}
+}
+
+// --legacy with four files or more reads each file's diff on its own
+// with the smol model and writes the message from what it found.
+func TestCommitLegacyMapReduce(t *testing.T) {
+	dir := gitRepo(t)
+	names := []string{"Alpha", "Beta", "Gamma", "Delta"}
+	turns := []mockllm.Turn{{Match: "propose_commit", Blocks: []mockllm.Block{mockllm.ToolCall("propose_commit", `{"type":"feat","scope":"parser","summary":"added four parsers"}`)}}}
+	for _, n := range names {
+		write(t, filepath.Join(dir, strings.ToLower(n)+".go"), "package parser\n\nfunc "+n+"() {}\n")
+		turns = append(turns, mockllm.Turn{Match: "func " + n, Blocks: []mockllm.Block{mockllm.Text("- added " + n + "\n")}})
+	}
+	srv := mockllm.New(t).Script(turns...)
+	agentDir := isolateAgentEnv(t, mockConfig(srv.URL()))
+	write(t, filepath.Join(agentDir, "config.yml"), "modelRoles:\n  smol: anthropic/claude-haiku-4-5\n  commit: anthropic/claude-sonnet-4-5\n")
+	t.Setenv("ANTHROPIC_API_KEY", "sk-ant")
+	out, errOut, code := runCmd(t, "commit", "--legacy", "--no-changelog")
+	if code != 0 || out != "No staged changes detected, staging all changes...\nLarge diff detected, using map-reduce analysis...\nCommit created.\n" {
+		t.Fatalf("exit %d: %q %q", code, out, errOut)
+	}
+	reqs := srv.Requests()
+	if len(reqs) != 5 {
+		t.Fatalf("%d requests", len(reqs))
+	}
+	for _, r := range reqs {
+		body := string(r.Body)
+		if strings.Contains(body, "propose_commit") {
+			if !strings.Contains(body, "claude-sonnet-4-5") || !strings.Contains(body, `- gamma.go: added Gamma`) || strings.Contains(body, "func Gamma") {
+				t.Errorf("the message request is not written from the observations: %s", body)
+			}
+		} else if !strings.Contains(body, "claude-haiku-4-5") || !strings.Contains(body, "OTHER FILES IN THIS CHANGE") {
+			t.Errorf("a file request is not the smol model's with the other files named: %s", body)
+		}
+	}
+	t.Setenv("PI_COMMIT_MAP_REDUCE", "false")
+	write(t, filepath.Join(dir, "alpha.go"), "package parser\n\nfunc Alpha() int { return 1 }\n")
+	write(t, filepath.Join(dir, "beta.go"), "package parser\n\nfunc Beta() int { return 1 }\n")
+	write(t, filepath.Join(dir, "gamma.go"), "package parser\n\nfunc Gamma() int { return 1 }\n")
+	write(t, filepath.Join(dir, "delta.go"), "package parser\n\nfunc Delta() int { return 1 }\n")
+	srv.Script(mockllm.Turn{Blocks: []mockllm.Block{mockllm.ToolCall("propose_commit", `{"type":"fix","summary":"returned one"}`)}})
+	if out, errOut, code := runCmd(t, "commit", "--legacy", "--no-changelog"); code != 0 || strings.Contains(out, "map-reduce") {
+		t.Fatalf("PI_COMMIT_MAP_REDUCE=false: exit %d: %q %q", code, out, errOut)
 	}
 }

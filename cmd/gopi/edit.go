@@ -48,6 +48,10 @@ result. The input is read from standard input unless --input is given:
   vim          a JSON object {"file", "steps": [{"kbd", "insert"}], "pause"};
                the buffer lives for this one call
 
+A Jupyter notebook (.ipynb) is edited in every mode as the cell text
+'gopi read' shows ("# %% [code] cell:N" lines, each followed by the cell's
+source); only the cells the edit changes are rewritten, outputs kept.
+
 Relative paths start at the current directory. Nothing is written when a
 hashline or replace edit fails; patch and apply_patch apply each operation
 (each file section of an apply_patch patch) on its own: one that fails

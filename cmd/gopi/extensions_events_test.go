@@ -369,3 +369,23 @@ func TestExtensionModelsAndKeys(t *testing.T) {
 		t.Errorf("entry:\n%s", file)
 	}
 }
+
+// disabledExtensions turns a custom tool module off as tool:<name> (the
+// name /extensions gives it): it is not loaded and the model is not
+// offered its tools.
+func TestCustomToolTurnedOff(t *testing.T) {
+	r := newAgentRig(t, mockllm.Turn{Blocks: []mockllm.Block{text("ok")}})
+	r.trustProject()
+	dir := filepath.Join(r.Project, ".gopi", "tools")
+	os.MkdirAll(dir, 0o755)
+	os.WriteFile(filepath.Join(dir, "notes.ts"), []byte(`export default (pi: any) => [{ name: "count_words", description: "Counts words",
+	parameters: pi.zod.object({ text: pi.zod.string() }), async execute() { return { content: [{ type: "text", text: "x" }] }; } }];
+`), 0o644)
+	os.WriteFile(filepath.Join(r.AgentDir, "config.yml"), []byte("disabledExtensions: [\"tool:notes\"]\n"), 0o644)
+	if out, stderr, code := r.run("", "-p", "hi"); code != 0 || !strings.Contains(out, "ok") {
+		t.Fatalf("exit %d, stdout %q, stderr %q", code, out, stderr)
+	}
+	if body := string(r.Srv.Requests()[0].Body); strings.Contains(body, "count_words") {
+		t.Errorf("the tool turned off is offered: %.400s", body)
+	}
+}

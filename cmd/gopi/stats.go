@@ -5,12 +5,15 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"net"
 	"os"
 	"path/filepath"
+	"strconv"
 
 	"github.com/spf13/pflag"
 
 	"github.com/gopi-agent/gopi/core/usagestats"
+	"github.com/gopi-agent/gopi/core/usagestats/dashboard"
 	"github.com/gopi-agent/gopi/internal/cliflags"
 )
 
@@ -36,13 +39,13 @@ func newStatsFlagSet(c *statsCLI) *pflag.FlagSet {
 	fs.BoolVarP(&c.json, "json", "j", false, "print the statistics as JSON")
 	fs.BoolVarP(&c.summary, "summary", "s", false, "print the summary (what gopi stats prints anyway)")
 	fs.BoolVar(&c.rescan, "rescan", false, "read every session file again instead of taking unchanged ones from the cache")
-	cliflags.NonNegIntVarP(fs, &c.port, "port", "p", 3847, "accepted for omp's dashboard port; gopi has no web dashboard")
+	cliflags.NonNegIntVarP(fs, &c.port, "port", "p", dashboard.DefaultPort, "serve the dashboard on this port of 127.0.0.1 (0: a free one) until Ctrl+C")
 	cliflags.ValueName(fs, "port", "PORT")
 	fs.BoolVarP(&c.help, "help", "h", false, "show this help")
 	return fs
 }
 
-const statsHelp = `Usage: gopi stats [--json | --summary]
+const statsHelp = `Usage: gopi stats [--json | --summary | --port PORT]
 
 Add up every session in the agent directory (sessions/ below it, with
 the subagents' sessions): sessions, requests and errors, input, output
@@ -50,8 +53,14 @@ and cached tokens, cost, average duration, time to first token and output
 rate, then the same by model and by project folder, and the tool calls by
 tool. The sums of each file are kept in stats-cache.gob in the agent
 directory, so a later run reads only new and changed files (--rescan reads
-them all). omp's web dashboard has no counterpart: the summary is printed
-either way.
+them all).
+
+With --port, gopi stats serves omp's dashboard instead of printing the
+summary: a page at http://localhost:PORT/ drawing the same numbers, and
+their JSON at /api/stats (what --json prints; /api/stats/overall, /models,
+/folders and /tools give its parts; /api/sync reads the sessions again),
+until Ctrl+C. It listens on 127.0.0.1 only and opens no browser. Without
+--port the summary is printed (omp serves the dashboard by default).
 
 Flags:
 `
@@ -95,6 +104,26 @@ func runStats(ctx context.Context, env *cliEnv, args []string) int {
 	if r.Unreadable > 0 {
 		fmt.Fprintf(env.stderr, "gopi stats: %d session files could not be read (check their permissions)\n", r.Unreadable)
 	}
+	if fs.Changed("port") && !c.summary {
+		return serveStats(ctx, env, c.port, dashboard.New(r, func(ctx context.Context) (*usagestats.Report, error) {
+			return usagestats.Scan(ctx, usagestats.Options{Dirs: []string{env.cfg.SessionsDir()}, Cache: cache})
+		}))
+	}
 	r.WriteSummary(env.stdout)
+	return exitMatch
+}
+
+// serveStats serves the dashboard on 127.0.0.1:port until ctx ends
+// (Ctrl+C).
+func serveStats(ctx context.Context, env *cliEnv, port int, srv *dashboard.Server) int {
+	ln, err := net.Listen("tcp", net.JoinHostPort("127.0.0.1", strconv.Itoa(port)))
+	if err != nil {
+		return fail(env, "stats", fmt.Errorf("cannot listen on port %d (%w); choose another with --port, or 0 for a free one", port, err))
+	}
+	fmt.Fprintf(env.stdout, "Dashboard available at: http://localhost:%d\nPress Ctrl+C to stop\n", ln.Addr().(*net.TCPAddr).Port)
+	if err := dashboard.Serve(ctx, ln, srv); err != nil {
+		return fail(env, "stats", err)
+	}
+	fmt.Fprintln(env.stdout, "\nShutting down...")
 	return exitMatch
 }

@@ -96,9 +96,16 @@ func (x *tmuxTerm) scrollback() string { return x.tmux("capture-pane", "-p", "-S
 // waitFor waits until the history and screen contain every text.
 func (x *tmuxTerm) waitFor(texts ...string) {
 	x.t.Helper()
+	x.waitIn("the terminal", x.scrollback, texts...)
+}
+
+// waitIn waits until what capture returns contains every text (where
+// names it, for the failure).
+func (x *tmuxTerm) waitIn(where string, capture func() string, texts ...string) {
+	x.t.Helper()
 	deadline := testwait.Deadline(x.t)
 	for {
-		all := x.scrollback()
+		all := capture()
 		missing := ""
 		for _, s := range texts {
 			if !strings.Contains(all, s) {
@@ -110,7 +117,7 @@ func (x *tmuxTerm) waitFor(texts ...string) {
 			return
 		}
 		if time.Now().After(deadline) {
-			x.t.Fatalf("waiting for %q; the terminal shows:\n%s", missing, all)
+			x.t.Fatalf("waiting for %q; %s shows:\n%s", missing, where, all)
 		}
 		time.Sleep(50 * time.Millisecond)
 	}

@@ -48,6 +48,12 @@ func (c *Conversation) SideQuestion(ctx context.Context, question string, onDelt
 	req.Messages = answeredOnly(req.Messages)
 	req.ToolChoice = &ai.ToolChoice{Mode: ai.ToolChoiceNone}
 	req.Thinking = ai.ThinkingOff
+	return s.answerText(ctx, req, "side question", onDelta)
+}
+
+// answerText sends req and returns the answer's text; onDelta, when set,
+// receives it as it streams. what names the request in errors.
+func (s *Session) answerText(ctx context.Context, req *ai.Request, what string, onDelta func(string)) (string, error) {
 	stream := s.streamFunc()(ctx, req)
 	for ev := range stream.Events() {
 		if ev.Type == ai.EventTextDelta && onDelta != nil {
@@ -59,11 +65,11 @@ func (c *Conversation) SideQuestion(ctx context.Context, question string, onDelt
 	case ctx.Err() != nil:
 		return "", ctx.Err()
 	case msg == nil:
-		return "", errors.New("the model sent no answer to the side question: try again")
+		return "", fmt.Errorf("the model sent no answer to the %s: try again", what)
 	case msg.StopReason == ai.StopReasonAborted:
 		return "", context.Canceled
 	case msg.StopReason == ai.StopReasonError:
-		return "", fmt.Errorf("side question failed: %s", msg.ErrorMessage)
+		return "", fmt.Errorf("%s failed: %s", what, msg.ErrorMessage)
 	}
 	var parts []string
 	for _, b := range msg.Content {

@@ -88,7 +88,9 @@ func (s *Session) NewChild(ctx context.Context, o ChildOptions) (*Session, error
 		sharedMCP: s.res.mcp,
 		// Subagents ask the parent's language servers: one per root.
 		sharedLSP: s.svc.LSP,
-		NoMCP:     s.res.mcp == nil,
+		// and the parent's task runners, found once.
+		sharedRecipes: s.svc.Recipes,
+		NoMCP:         s.res.mcp == nil,
 		// One permission gate for the whole tree of agents.
 		gate: s.perm,
 	})
@@ -107,6 +109,34 @@ func (s *Session) childModel(patterns []string, thinking ai.ThinkingLevel) (*ai.
 	if thinking != "" {
 		level = thinking
 	}
+	if m, l, has := s.matchModel(patterns); m != nil {
+		if has {
+			level = l
+		}
+		return m, models.ClampThinking(m, level)
+	}
+	if parent == nil {
+		return nil, level
+	}
+	return parent, models.ClampThinking(parent, level)
+}
+
+// AgentModel resolves a subagent's model patterns as the task tool does
+// for a subagent of this conversation: the first naming a model gopi has
+// credentials for (or this session's own model). ok is false when none
+// does; the subagent then runs on this session's model, returned (nil
+// when there is none).
+func (c *Conversation) AgentModel(patterns []string) (m *ai.Model, ok bool) {
+	if m, _, _ := c.s.matchModel(patterns); m != nil {
+		return m, true
+	}
+	return c.s.agent.Model(), false
+}
+
+// matchModel returns the model of the first usable pattern, with the
+// thinking level the pattern names (has: it names one); nil when none is.
+func (s *Session) matchModel(patterns []string) (*ai.Model, ai.ThinkingLevel, bool) {
+	parent := s.agent.Model()
 	for _, p := range patterns {
 		q, l, has := models.ParseModelArg(strings.TrimSpace(p))
 		var m *ai.Model
@@ -132,15 +162,9 @@ func (s *Session) childModel(patterns []string, thinking ai.ThinkingLevel) (*ai.
 		if m == nil || !s.reg.HasAuth(m) && m != parent {
 			continue
 		}
-		if has {
-			level = l
-		}
-		return m, models.ClampThinking(m, level)
+		return m, l, has
 	}
-	if parent == nil {
-		return nil, level
-	}
-	return parent, models.ClampThinking(parent, level)
+	return nil, "", false
 }
 
 // taskHost is the session as the task tool's host.

@@ -440,3 +440,21 @@ func TestChildrenShareLanguageServers(t *testing.T) {
 		t.Fatal("a child's Close stopped the parent's servers")
 	}
 }
+
+// Subagents use the task runners their parent found (found once for the
+// tree), and the inspect_image host of their own session.
+func TestChildrenShareRecipes(t *testing.T) {
+	t.Parallel()
+	r := newTaskRig(t, "")
+	child, err := r.s.NewChild(context.Background(), ChildOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer child.Close()
+	if child.svc.Recipes == nil || child.svc.Recipes != r.s.svc.Recipes {
+		t.Fatal("a child found the task runners again")
+	}
+	if h, ok := child.svc.Vision.(visionHost); !ok || h.s != child {
+		t.Fatalf("a child's inspect_image host is %T", child.svc.Vision)
+	}
+}

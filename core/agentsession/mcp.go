@@ -26,7 +26,7 @@ func (s *Session) startMCP(ctx context.Context) {
 		s.res.mcp = mcp.New(mcp.Options{
 			Servers:        servers,
 			ConfigErrors:   append(errs, mc.Errors...),
-			Disabled:       mc.Disabled,
+			Disabled:       offIn(s.cfg.Settings).mcpServers(mc.Disabled),
 			Resolve:        s.cfg.ResolveMCPValue,
 			Environ:        s.cfg.Env.Environ(),
 			Cwd:            s.opts.Cwd,

@@ -55,16 +55,17 @@ func (s *Session) discoverResources(injected []string) {
 	r.cfg = s.cfg
 	dirs := s.cfg.Dirs
 	dirs.Cwd = s.opts.Cwd
+	off := offIn(s.cfg.Settings)
 	switch {
 	case s.opts.Skills != nil:
 		r.skills = s.opts.Skills
 	case s.opts.NoSkills:
 		r.skills = &skills.Set{}
 	default:
-		st := s.cfg.Settings.Skills()
+		st := off.skills(s.cfg.Settings.Skills())
 		st.CustomDirectories = absDirs(st.CustomDirectories, s.cfg.Home, s.opts.Cwd)
 		var warns []error
-		r.skills, warns = skills.Discover(skills.Options{Roots: dirs.SkillDirs(), Settings: st, Patterns: s.opts.SkillPatterns})
+		r.skills, warns = skills.Discover(skills.Options{Roots: off.dirs(dirs.SkillDirs()), Settings: st, Patterns: s.opts.SkillPatterns})
 		r.warnings = append(r.warnings, warns...)
 	}
 	switch {
@@ -74,14 +75,16 @@ func (s *Session) discoverResources(injected []string) {
 		r.rules = rules.New(nil)
 	default:
 		var warns []error
-		r.rules, warns = rules.Discover(dirs.RuleDirs())
+		r.rules, warns = rules.Discover(off.dirs(dirs.RuleDirs()))
+		r.rules = off.rules(r.rules)
 		r.warnings = append(r.warnings, warns...)
 	}
 	if s.opts.Templates != nil {
 		r.templates = s.opts.Templates
 	} else {
 		var warns []error
-		r.templates, warns = templates.Discover(dirs.TemplateDirs())
+		r.templates, warns = templates.Discover(off.dirs(dirs.TemplateDirs()))
+		r.templates = off.templates(r.templates)
 		r.warnings = append(r.warnings, warns...)
 	}
 	st := s.cfg.Settings.TTSR()

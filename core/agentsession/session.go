@@ -31,6 +31,7 @@ import (
 	"github.com/gopi-agent/gopi/core/templates"
 	"github.com/gopi-agent/gopi/core/tool"
 	"github.com/gopi-agent/gopi/core/tools/job"
+	"github.com/gopi-agent/gopi/core/tools/recipe"
 	"github.com/gopi-agent/gopi/core/tools/registry"
 	"github.com/gopi-agent/gopi/core/tools/resolve"
 	"github.com/gopi-agent/gopi/core/tools/task"
@@ -149,6 +150,9 @@ type Options struct {
 	// sharedLSP are the parent's language servers a child session uses
 	// (the parent stops them).
 	sharedLSP *lsp.Manager
+	// sharedRecipes are the parent's task runners, found once for the
+	// tree (a child works in the same directory).
+	sharedRecipes *recipe.Detector
 	// gate is the parent's permission gate a child session uses.
 	gate *permission.Gate
 }
@@ -295,7 +299,11 @@ func New(ctx context.Context, opts Options) (*Session, error) {
 	if opts.sharedLSP != nil {
 		s.svc.ShareLSP(s.toolEnv, opts.sharedLSP)
 	}
+	if opts.sharedRecipes != nil {
+		s.svc.Recipes = opts.sharedRecipes
+	}
 	s.svc.Subagents = taskHost{s}
+	s.svc.Vision = visionHost{s}
 	s.svc.WriteChecks.SetDeliver(s.deliverNotice)
 	s.restoreTodos(store)
 	s.discoverResources(sctx.InjectedTTSRRules)

@@ -59,6 +59,7 @@ func (s *Session) systemPrompt(tools []tool.Tool, probe *prompt.StatusProbe) (st
 		SystemPrompt:       s.opts.SystemPrompt,
 		AppendSystemPrompt: s.opts.AppendSystemPrompt,
 		AgentDir:           s.cfg.AgentDir,
+		ContextFilesOff:    offIn(s.cfg.Settings).contextFiles(),
 		GitStatusTimeout:   GitStatusTimeout,
 		GitStatus:          probe,
 	})

@@ -13,6 +13,7 @@ import (
 	"github.com/gopi-agent/gopi/core/tool"
 	"github.com/gopi-agent/gopi/core/tools/exitplan"
 	"github.com/gopi-agent/gopi/core/tools/job"
+	"github.com/gopi-agent/gopi/core/tools/recipe"
 	"github.com/gopi-agent/gopi/core/tools/registry"
 )
 
@@ -194,6 +195,12 @@ func (t *Tools) build() ([]tool.Tool, error) {
 				return nil, err
 			}
 			out = append(out, tl)
+		}
+		if contains(t.names, "bash") && !contains(t.names, recipe.Name) && registry.Offered(recipe.Name, env, t.svc) {
+			// The project's tasks come with bash, as in omp.
+			if tl, err := registry.New(recipe.Name, env, t.svc); err == nil {
+				out = append(out, tl)
+			}
 		}
 		if len(t.names) > 0 && !contains(t.names, "resolve") {
 			// Previews need resolve; it stays hidden until one is queued.

@@ -1,6 +1,9 @@
 package agentsession
 
 import (
+	"os"
+	"os/exec"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -54,5 +57,23 @@ func TestToolsPart(t *testing.T) {
 	}
 	if got := toolNames(tl.Offered()); got != toolNames(tl.All()) {
 		t.Errorf("all active again: offered %s, all %s", got, toolNames(tl.All()))
+	}
+}
+
+// A chosen tool list with bash also offers recipe when the project has
+// tasks (omp adds it so); without bash it does not.
+func TestRecipeComesWithBash(t *testing.T) {
+	if _, err := exec.LookPath("make"); err != nil {
+		t.Skip("make is not installed (make setup installs it)")
+	}
+	f := newFixture(t, "PATH="+os.Getenv("PATH"))
+	if err := os.WriteFile(filepath.Join(f.project, "Makefile"), []byte(".PHONY: build\nbuild:\n\ttrue\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if got := toolNames(f.open(Options{ToolNames: []string{"read", "bash"}}).Tools().Offered()); !strings.HasPrefix(got, "read,bash,recipe") {
+		t.Errorf("with bash: %s", got)
+	}
+	if got := toolNames(f.open(Options{ToolNames: []string{"read"}}).Tools().Offered()); strings.Contains(got, "recipe") {
+		t.Errorf("without bash: %s", got)
 	}
 }

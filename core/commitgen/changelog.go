@@ -268,3 +268,41 @@ func (g *Generator) UpdateChangelogs(ctx context.Context, repo *Repo, files []st
 	}
 	return changed, nil
 }
+
+// RemoveEntries drops from u the entries named in del, by category,
+// matching without regard to letter case.
+func (u *Unreleased) RemoveEntries(del map[string][]string) {
+	for c, items := range u.Entries {
+		kept := slices.DeleteFunc(slices.Clone(items), func(e string) bool {
+			return slices.ContainsFunc(del[c], func(d string) bool { return strings.EqualFold(d, e) })
+		})
+		if len(kept) == 0 {
+			delete(u.Entries, c)
+		} else {
+			u.Entries[c] = kept
+		}
+	}
+}
+
+// EditChangelog adds entries to and removes del from the [Unreleased]
+// section of the changelog at path, and stages it; with dryRun it writes
+// nothing. changed is false for a changelog without an [Unreleased]
+// section (left alone).
+func (r *Repo) EditChangelog(ctx context.Context, path string, add, del map[string][]string, dryRun bool) (changed bool, err error) {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return false, err
+	}
+	u, err := ParseUnreleased(string(b))
+	if err != nil {
+		return false, nil
+	}
+	u.RemoveEntries(del)
+	if dryRun {
+		return true, nil
+	}
+	if err := atomicfile.WriteFile(path, []byte(ApplyChangelog(string(b), u, add)), 0o644); err != nil {
+		return false, err
+	}
+	return true, r.Stage(ctx, path)
+}

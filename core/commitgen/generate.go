@@ -1,11 +1,25 @@
-// Package commitgen writes a commit message for the staged changes of a
-// git repository with a model, in the Conventional Commits form and with
-// the conventions of omp's commit command (type, optional lowercase scope,
-// a past-tense summary of at most 72 characters without a trailing
-// period, a body of short sentences), and commits it: what `gopi commit`
-// does. The model is asked once through a propose_commit tool; a message
-// that breaks a convention is sent back with the problems, up to three
-// attempts in all.
+// Package commitgen is the library under `gopi commit`: commit messages
+// in the Conventional Commits form with the conventions of omp's commit
+// command (type, optional lowercase scope, a past-tense summary of at
+// most 72 characters without a trailing period, a body of short
+// sentences), and the git work around them.
+//
+//   - Generator (generate.go, request.go, prompt.go): the --legacy
+//     pipeline. The model is asked through a propose_commit tool; a
+//     message that breaks a convention is sent back with the problems, up
+//     to three attempts in all. A large diff is first mapped and reduced
+//     (mapreduce.go): the small model observes each file, and the message
+//     is written from the observations.
+//   - Changelogs (changelog.go): the nearest CHANGELOG.md of each staged
+//     file, its [Unreleased] section, entries merged in and removed.
+//   - Checks for the commit agent (rules.go): past tense, filler words,
+//     a type that fits the files, details capped by importance; trivial
+//     changes (trivial.go) and the file-name fallback message
+//     (fallback.go); scope candidates from the paths (scope.go).
+//   - Diffs and splits (diffparse.go, plan.go, split.go): files and hunks
+//     of a unified diff, hunk selectors, the dependency order of a split,
+//     and its application through a temporary index, which never writes
+//     the repository's index or work tree (see Repo.ApplySplit).
 package commitgen
 
 import (
@@ -34,13 +48,15 @@ const toolName = "propose_commit"
 // Input is what the model is shown.
 type Input struct {
 	Diff, Stat     string
+	Observations   string // the map phase's findings, shown instead of the diff (see Observations)
 	RecentSubjects []string
 	Context        string // the user's words about the change (-c)
 }
 
 // Generator asks a model for messages.
 type Generator struct {
-	Model  *ai.Model
+	Model  *ai.Model // writes the message and the changelog entries
+	Smol   *ai.Model // reads each file in a map-reduce (nil: Model)
 	Stream func(ctx context.Context, req *ai.Request) *ai.Stream
 }
 

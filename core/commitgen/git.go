@@ -4,7 +4,9 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"os"
 	"os/exec"
+	"slices"
 	"strings"
 	"time"
 
@@ -13,8 +15,9 @@ import (
 
 // Time limits of the git commands run.
 const (
-	gitTimeout  = 60 * time.Second  // status, diff, log, add, commit
-	pushTimeout = 120 * time.Second // push: a network round trip
+	gitTimeout    = 60 * time.Second  // status, diff, log, add, apply
+	commitTimeout = 10 * time.Minute  // commit: the repository's hooks run (linters, tests)
+	pushTimeout   = 120 * time.Second // push: a network round trip
 )
 
 // Repo runs git in one working tree.
@@ -26,10 +29,24 @@ type Repo struct {
 // git runs one git command and returns its standard output; the error
 // carries git's own message.
 func (r *Repo) git(ctx context.Context, timeout time.Duration, stdin string, args ...string) (string, error) {
+	return r.gitWith(ctx, timeout, nil, stdin, args...)
+}
+
+// gitWith is git with variables added to its environment.
+func (r *Repo) gitWith(ctx context.Context, timeout time.Duration, extraEnv []string, stdin string, args ...string) (string, error) {
 	ctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
-	cmd := exec.CommandContext(ctx, "git", args...)
+	// Paths unquoted (non-ASCII names as they are), so that lists, diff
+	// headers and the tools' arguments name files the same way.
+	cmd := exec.CommandContext(ctx, "git", append([]string{"-c", "core.quotePath=false"}, args...)...)
 	cmd.Dir, cmd.Env = r.Dir, r.Env
+	if len(extraEnv) > 0 {
+		base := r.Env
+		if base == nil {
+			base = os.Environ()
+		}
+		cmd.Env = append(slices.Clone(base), extraEnv...)
+	}
 	if stdin != "" {
 		cmd.Stdin = strings.NewReader(stdin)
 	}
@@ -39,8 +56,11 @@ func (r *Repo) git(ctx context.Context, timeout time.Duration, stdin string, arg
 	if err := cmd.Run(); err != nil {
 		// git's first line says it; usage text may follow.
 		msg, _, _ := strings.Cut(strings.TrimSpace(errb.String()), "\n")
-		if ctx.Err() == context.DeadlineExceeded {
+		switch ctx.Err() {
+		case context.DeadlineExceeded:
 			msg = fmt.Sprintf("no answer in %s", timeout)
+		case context.Canceled:
+			msg = "interrupted"
 		}
 		if msg == "" {
 			msg = err.Error()
@@ -117,7 +137,7 @@ func (r *Repo) RecentSubjects(ctx context.Context, n int) []string {
 
 // Commit records the staged changes with message.
 func (r *Repo) Commit(ctx context.Context, message string) error {
-	_, err := r.git(ctx, gitTimeout, message, "commit", "-q", "-F", "-")
+	_, err := r.git(ctx, commitTimeout, message, "commit", "-q", "-F", "-")
 	return err
 }
 
@@ -174,4 +194,60 @@ func (r *Repo) Stage(ctx context.Context, files ...string) error {
 func (r *Repo) Root(ctx context.Context) (string, error) {
 	out, err := r.git(ctx, gitTimeout, "", "rev-parse", "--show-toplevel")
 	return strings.TrimSpace(out), err
+}
+
+// Diff returns `git diff` of the staged changes (staged) or of the work
+// tree against the index, limited to files when given; extra are more
+// options (--stat, --numstat, --name-only, --binary).
+func (r *Repo) Diff(ctx context.Context, staged bool, files []string, extra ...string) (string, error) {
+	// The a/ and b/ prefixes whatever diff.noprefix or
+	// diff.mnemonicPrefix say: ParseFileDiffs reads them.
+	args := []string{"diff", "--no-color", "--no-ext-diff", "--src-prefix=a/", "--dst-prefix=b/"}
+	if staged {
+		args = append(args, "--cached")
+	}
+	args = append(args, extra...)
+	if len(files) > 0 {
+		args = append(append(args, "--"), files...)
+	}
+	return r.git(ctx, gitTimeout, "", args...)
+}
+
+// Numstat returns the lines added and removed per file, staged or not.
+func (r *Repo) Numstat(ctx context.Context, staged bool) ([]NumstatEntry, error) {
+	out, err := r.Diff(ctx, staged, nil, "--numstat")
+	if err != nil {
+		return nil, err
+	}
+	return ParseNumstat(out), nil
+}
+
+// ChangedFiles lists the files with staged changes (staged) or with
+// changes not staged.
+func (r *Repo) ChangedFiles(ctx context.Context, staged bool) ([]string, error) {
+	out, err := r.Diff(ctx, staged, nil, "--name-only")
+	if err != nil {
+		return nil, err
+	}
+	return nonEmptyLines(out), nil
+}
+
+// Untracked lists the files git does not track and does not ignore.
+func (r *Repo) Untracked(ctx context.Context) ([]string, error) {
+	out, err := r.git(ctx, gitTimeout, "", "ls-files", "--others", "--exclude-standard")
+	if err != nil {
+		return nil, err
+	}
+	return nonEmptyLines(out), nil
+}
+
+// nonEmptyLines splits output into its lines that are not empty.
+func nonEmptyLines(out string) []string {
+	var lines []string
+	for _, l := range strings.Split(out, "\n") {
+		if l != "" {
+			lines = append(lines, l)
+		}
+	}
+	return lines
 }

@@ -33,6 +33,10 @@ func userPrompt(in Input) string {
 		fmt.Fprintf(&b, "Recent commit subjects, for the style and scopes of this repository:\n%s\n\n", strings.Join(in.RecentSubjects, "\n"))
 	}
 	fmt.Fprintf(&b, "Files changed (git diff --cached --stat):\n%s\n", strings.TrimRight(in.Stat, "\n"))
+	if in.Observations != "" {
+		fmt.Fprintf(&b, "\nThe diff is too large to show: what each file's diff changes, file by file:\n%s", in.Observations)
+		return b.String()
+	}
 	diff := in.Diff
 	if len(diff) > MaxDiff {
 		diff = diff[:MaxDiff] + fmt.Sprintf("\n[the diff goes on: cut at %d of %d characters; the list above names every file]", MaxDiff, len(in.Diff))

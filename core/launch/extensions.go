@@ -3,6 +3,7 @@ package launch
 import (
 	"context"
 	"errors"
+	"slices"
 	"sync/atomic"
 
 	"github.com/gopi-agent/gopi/core/agent"
@@ -66,7 +67,10 @@ func loadExtensions(ctx context.Context, r *Request, cfg *config.Config, opts *a
 		for _, e := range toolErrs {
 			r.report("custom tool: %v", e)
 		}
-		entries = append(entries, toolEntries...)
+		// disabledExtensions turns a tool module off as "tool:<name>".
+		entries = append(entries, slices.DeleteFunc(toolEntries, func(e extensions.Entry) bool {
+			return slices.Contains(src.Disabled, "tool:"+e.Name)
+		})...)
 	}
 	if len(entries) == 0 {
 		return none, func() {}

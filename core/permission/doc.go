@@ -27,7 +27,8 @@
 // server's readOnlyHint, extension and RPC host tools their readOnly
 // field; a tool that says nothing counts as one that writes or runs.
 // Some calls answer for another tool: resolve applying an ast_edit preview
-// asks for ast_edit, and ast_edit itself (a preview) and task (whose
+// asks for ast_edit, recipe asks for bash (it runs a shell command whose
+// arguments the model writes), and ast_edit itself (a preview) and task (whose
 // subagents ask for their own calls) ask for nothing.
 //
 // # Answers

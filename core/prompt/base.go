@@ -93,6 +93,9 @@ func guidance(ts toolset) []string {
 	if ts.has("ast_edit") {
 		out = append(out, "For one structural change at many places use ast_edit; it only previews, and resolve then applies or discards the preview.")
 	}
+	if ts.has("inspect_image") {
+		out = append(out, "To understand an image (a screenshot, a diagram, a photo), ask inspect_image a specific question about it: what to look at, any constraints, the form of the answer. Do not read the image into the conversation.")
+	}
 	if ts.has("lsp") {
 		out = append(out, "Where a language server handles the file, find definitions and uses of a symbol with lsp (definition, references) rather than text search, and check the callers with lsp references before changing an exported symbol.")
 	}
@@ -172,6 +175,12 @@ func toolSummary(name string, edit tool.EditMode) string {
 		return "list, wait for or cancel background jobs"
 	case "lsp":
 		return "ask the language servers: diagnostics, definitions, references, hover, symbols"
+	case "recipe":
+		return "run one of the project's own tasks (just, package.json, cargo, make, Taskfile)"
+	case "render_mermaid":
+		return "draw a Mermaid diagram as text"
+	case "inspect_image":
+		return "ask a vision model a question about an image file"
 	}
 	return ""
 }

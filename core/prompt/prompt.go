@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -30,6 +31,10 @@ type Options struct {
 	FileNames           []string      // standalone context file names; nil: DefaultFileNames
 	ContextFiles        []ContextFile // non-nil: these instead of discovering (empty: none)
 	MaxContextFileBytes int           // cap per context file; 0: DefaultMaxContextBytes; negative: none
+	// ContextFilesOff are discovered context files to leave out, by
+	// "<level>:<file name>" (user:AGENTS.md, project:CLAUDE.md), the names
+	// the disabledExtensions setting gives them after "context-file:".
+	ContextFilesOff []string
 
 	Skills      []Skill // skills to list (only when the read tool is offered)
 	AlwaysRules []Rule  // rules whose whole text goes into the prompt
@@ -91,7 +96,9 @@ func Build(ctx context.Context, opts Options) (*Prompt, error) {
 			FileNames:    opts.FileNames,
 			MaxFileBytes: opts.MaxContextFileBytes,
 		}, true)
-		p.ContextFiles = files
+		p.ContextFiles = slices.DeleteFunc(files, func(f ContextFile) bool {
+			return slices.Contains(opts.ContextFilesOff, string(f.Level)+":"+filepath.Base(f.Path))
+		})
 		for _, err := range errs {
 			p.Warnings = append(p.Warnings, err.Error())
 		}

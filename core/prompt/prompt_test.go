@@ -175,3 +175,36 @@ func TestBuildWithLSP(t *testing.T) {
 		}
 	}
 }
+
+// recipe, render_mermaid and inspect_image have inventory lines, and
+// inspect_image a rule sending image questions to it; none appears when
+// the tool is not offered.
+func TestBuildWithSmallTools(t *testing.T) {
+	root := extract(t, "testdata/fixture.txtar")
+	opts := fixtureOptions(root)
+	opts.Tools = append(slices.Clone(builtinNames), "recipe", "render_mermaid", "inspect_image")
+	p, err := Build(context.Background(), opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	wants := []string{
+		"- recipe: run one of the project's own tasks",
+		"- render_mermaid: draw a Mermaid diagram as text",
+		"- inspect_image: ask a vision model a question about an image file",
+		"ask inspect_image a specific question about it",
+	}
+	for _, want := range wants {
+		if !strings.Contains(p.Text, want) {
+			t.Errorf("missing %q", want)
+		}
+	}
+	opts.Tools = slices.Clone(builtinNames)
+	if p, err = Build(context.Background(), opts); err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range wants {
+		if strings.Contains(p.Text, want) {
+			t.Errorf("%q without the tool", want)
+		}
+	}
+}

@@ -108,6 +108,8 @@ func DescribeToolCall(c *ai.ToolCall) string { return callLine(c) }
 
 // callLine describes a tool call by its main argument: "[read: a.go:10-29]",
 // "[bash: go test ./...]", "[ssh: web $ uptime]", "[checkpoint: <goal>]",
+// "[calc: 2 + 2 (3 calcs)]",
+// "[recipe: test --watch]", "[inspect_image: shot.png: <question>]",
 // other tools with their arguments as JSON.
 func callLine(c *ai.ToolCall) string {
 	str := func(keys ...string) string {
@@ -147,6 +149,24 @@ func callLine(c *ai.ToolCall) string {
 		return "[" + c.Name + ": " + oneLine(str("pattern", "query", "path"), 50) + "]"
 	case "checkpoint", "rewind":
 		return "[" + c.Name + ": " + oneLine(str("goal", "report"), 50) + "]"
+	case "calc":
+		// The first expression and how many there are, as omp's header.
+		calcs, _ := c.Arguments["calculations"].([]any)
+		first := ""
+		if len(calcs) > 0 {
+			if m, ok := calcs[0].(map[string]any); ok {
+				first, _ = m["expression"].(string)
+			}
+		}
+		n := "1 calc"
+		if len(calcs) != 1 {
+			n = fmt.Sprintf("%d calcs", len(calcs))
+		}
+		return "[calc: " + oneLine(first, 50) + " (" + n + ")]"
+	case "recipe":
+		return "[recipe: " + oneLine(str("op"), 50) + "]"
+	case "inspect_image":
+		return "[inspect_image: " + str("path") + ": " + oneLine(str("question"), 40) + "]"
 	}
 	args, _ := json.Marshal(c.Arguments)
 	return "[" + c.Name + ": " + oneLine(string(args), 40) + "]"

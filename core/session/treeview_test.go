@@ -370,6 +370,17 @@ func TestDescribeToolCallSSH(t *testing.T) {
 	}
 }
 
+// recipe shows its op, inspect_image its image and question.
+func TestDescribeToolCallSmallTools(t *testing.T) {
+	t.Parallel()
+	if got := DescribeToolCall(&ai.ToolCall{Name: "recipe", Arguments: map[string]any{"op": "test\n--watch"}}); got != "[recipe: test --watch]" {
+		t.Errorf("recipe: got %q", got)
+	}
+	if got := DescribeToolCall(&ai.ToolCall{Name: "inspect_image", Arguments: map[string]any{"path": "a.png", "question": "What is it?"}}); got != "[inspect_image: a.png: What is it?]" {
+		t.Errorf("inspect_image: got %q", got)
+	}
+}
+
 // Shows agrees with FilterRows row by row.
 func TestFilterShowsMatchesFilterRows(t *testing.T) {
 	t.Parallel()
@@ -395,4 +406,14 @@ func TestFilterShowsMatchesFilterRows(t *testing.T) {
 		}
 	}
 	_ = rows
+}
+
+func TestDescribeToolCallCalc(t *testing.T) {
+	args := map[string]any{"calculations": []any{
+		map[string]any{"expression": "2 + 2", "prefix": "", "suffix": ""},
+		map[string]any{"expression": "3 * 3", "prefix": "", "suffix": ""},
+	}}
+	if got := DescribeToolCall(&ai.ToolCall{Name: "calc", Arguments: args}); got != "[calc: 2 + 2 (2 calcs)]" {
+		t.Errorf("got %q", got)
+	}
 }

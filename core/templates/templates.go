@@ -102,6 +102,27 @@ func Discover(dirs []config.ResourceDir) (*Set, []error) {
 	return set, warns
 }
 
+// ExtensionID is the template's id in the disabledExtensions setting:
+// "slash-command:<name>" for a file of a commands/ directory,
+// "prompt:<name>" otherwise, as omp names them.
+func (t *Template) ExtensionID() string {
+	if filepath.Base(filepath.Dir(t.Path)) == "commands" {
+		return "slash-command:" + t.Name
+	}
+	return "prompt:" + t.Name
+}
+
+// Without returns the set less the templates drop reports.
+func (s *Set) Without(drop func(*Template) bool) *Set {
+	out := &Set{}
+	for _, t := range s.List() {
+		if !drop(t) {
+			out.list = append(out.list, t)
+		}
+	}
+	return out
+}
+
 // List returns the templates in precedence order.
 func (s *Set) List() []*Template {
 	if s == nil {

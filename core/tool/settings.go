@@ -44,9 +44,13 @@ type Settings struct {
 	PlanEnabled                          bool         // plan.enabled: plan mode may be entered; offer exit_plan_mode
 	DebugEnabled                         bool         // debug.enabled: offer the debug tool (DAP)
 	CheckpointEnabled                    bool         // checkpoint.enabled: offer checkpoint and rewind (top-level sessions)
+	CalcEnabled                          bool         // calc.enabled: offer the calc tool
 	ImagesAutoResize                     bool         // images.autoResize: scale images read for the model down to the providers' limits
-	InspectImage                         bool         // inspect_image.enabled: read describes images instead of attaching them
+	InspectImage                         bool         // inspect_image.enabled: offer inspect_image; read describes images instead of attaching them
 	Fetch                                Fetch        // fetch.*: web reads
+	RecipeEnabled                        bool         // recipe.enabled: offer recipe when the project has task runners
+	RenderMermaidEnabled                 bool         // renderMermaid.enabled: offer render_mermaid
+	BlockImages                          bool         // images.blockImages: no image is sent to a model (inspect_image refuses)
 	// LSPServers is the language server configuration (lsp.enabled, the
 	// lsp.json files, the PATH servers are looked up in); nil: no
 	// language servers (DefaultSettings).
@@ -138,9 +142,13 @@ func settingsFrom(cs *config.Settings) Settings {
 		PlanEnabled:                          cs.Bool("plan.enabled"),
 		DebugEnabled:                         cs.Bool("debug.enabled"),
 		CheckpointEnabled:                    cs.Bool("checkpoint.enabled"),
+		CalcEnabled:                          cs.Bool("calc.enabled"),
 		ImagesAutoResize:                     cs.Bool("images.autoResize"),
 		InspectImage:                         cs.Bool("inspect_image.enabled"),
 		Bash:                                 cs.Bash(),
+		RecipeEnabled:                        cs.Bool("recipe.enabled"),
+		RenderMermaidEnabled:                 cs.Bool("renderMermaid.enabled"),
+		BlockImages:                          cs.Bool("images.blockImages"),
 		Fetch: Fetch{Enabled: cs.Bool("fetch.enabled"), Connect: millis(cs.Int("fetch.connectTimeoutMs")),
 			FirstByte: millis(cs.Int("fetch.firstByteTimeoutMs")), Total: millis(cs.Int("fetch.timeoutMs"))},
 		ReadSQLiteTimeout: read.SQLiteTimeout,

@@ -10,6 +10,8 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/gopi-agent/gopi/internal/testcache"
 )
 
 // Versions scripts/setup.sh installs.
@@ -20,13 +22,7 @@ const (
 
 // CacheDir is where scripts/setup.sh installs test dependencies:
 // $GOPI_TEST_CACHE, else ~/.cache/gopi-test.
-func CacheDir() string {
-	if d := os.Getenv("GOPI_TEST_CACHE"); d != "" {
-		return d
-	}
-	home, _ := os.UserHomeDir()
-	return filepath.Join(home, ".cache", "gopi-test")
-}
+func CacheDir() string { return testcache.Dir() }
 
 // BinDir is the directory of the adapters' executables in the cache
 // (dlv, and python with debugpy).

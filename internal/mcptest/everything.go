@@ -5,6 +5,8 @@ import (
 	"os/exec"
 	"path/filepath"
 	"testing"
+
+	"github.com/gopi-agent/gopi/internal/testcache"
 )
 
 // EverythingPackage is the npm package of the real test server, and
@@ -16,13 +18,7 @@ const (
 
 // CacheDir is where scripts/setup.sh installs test dependencies:
 // $GOPI_TEST_CACHE, else ~/.cache/gopi-test.
-func CacheDir() string {
-	if d := os.Getenv("GOPI_TEST_CACHE"); d != "" {
-		return d
-	}
-	home, _ := os.UserHomeDir()
-	return filepath.Join(home, ".cache", "gopi-test")
-}
+func CacheDir() string { return testcache.Dir() }
 
 // Everything returns the command and arguments that start the real
 // server-everything over stdio. It skips the test when node or npm is

@@ -18,6 +18,7 @@ import (
 
 	"github.com/gopi-agent/gopi/core/lsp/protocol"
 	"github.com/gopi-agent/gopi/internal/childproc"
+	"github.com/gopi-agent/gopi/internal/testcache"
 )
 
 // findGopls looks for gopls where scripts/setup.sh and go install put
@@ -32,13 +33,8 @@ func findGopls() string {
 			dirs = append(dirs, filepath.Join(d, "bin"))
 		}
 	}
-	cache := os.Getenv("GOPI_TEST_CACHE")
-	if home, err := os.UserHomeDir(); cache == "" && err == nil {
-		cache = filepath.Join(home, ".cache", "gopi-test")
-	}
-	if cache != "" {
-		dirs = append(dirs, filepath.Join(cache, "bin"), filepath.Join(cache, "gopls"), filepath.Join(cache, "gopls", "bin"), filepath.Join(cache, "go", "bin"))
-	}
+	cache := testcache.Dir()
+	dirs = append(dirs, filepath.Join(cache, "bin"), filepath.Join(cache, "gopls"), filepath.Join(cache, "gopls", "bin"), filepath.Join(cache, "go", "bin"))
 	for _, d := range dirs {
 		p := filepath.Join(d, "gopls")
 		if fi, err := os.Stat(p); err == nil && fi.Mode().IsRegular() && fi.Mode()&0o111 != 0 {

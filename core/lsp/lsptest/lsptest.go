@@ -12,6 +12,8 @@ import (
 	"os/exec"
 	"path/filepath"
 	"testing"
+
+	"github.com/gopi-agent/gopi/internal/testcache"
 )
 
 // SetupCommand is what installs the real servers.
@@ -20,12 +22,7 @@ const SetupCommand = "scripts/setup.sh (make)"
 // CacheDir is where scripts/setup.sh installs language servers:
 // $GOPI_TEST_CACHE/lsp, by default ~/.cache/gopi-test/lsp.
 func CacheDir() string {
-	base := os.Getenv("GOPI_TEST_CACHE")
-	if base == "" {
-		home, _ := os.UserHomeDir()
-		base = filepath.Join(home, ".cache", "gopi-test")
-	}
-	return filepath.Join(base, "lsp")
+	return filepath.Join(testcache.Dir(), "lsp")
 }
 
 // BinDirs are the directories of the cache that hold server programs.

@@ -45,6 +45,9 @@ func TestCallPathsAndTitles(t *testing.T) {
 		{"resolve", map[string]any{"action": "apply", "reason": "ok"}, nil, "Resolve apply"},
 		{"checkpoint", map[string]any{"goal": "find the retry logic"}, nil, "Checkpoint find the retry logic"},
 		{"rewind", map[string]any{"report": "It is in retry.go."}, nil, "Rewind"},
+		{"recipe", map[string]any{"op": "test --watch"}, nil, "Run test --watch"},
+		{"inspect_image", map[string]any{"path": "shot.png", "question": "?"}, []string{"/work/p/shot.png"}, "InspectImage /work/p/shot.png"},
+		{"render_mermaid", map[string]any{"mermaid": "graph TD; A-->B"}, nil, "RenderMermaid"},
 	} {
 		paths := callPaths(env, c.name, c.args)
 		if !reflect.DeepEqual(paths, c.paths) {

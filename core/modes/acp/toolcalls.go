@@ -25,13 +25,13 @@ type toolCall struct {
 // grouping in the editor).
 func toolKind(name string) sdk.ToolKind {
 	switch name {
-	case "read":
+	case "read", "inspect_image":
 		return sdk.ToolKindRead
 	case "write", "edit", "ast_edit", "resolve":
 		return sdk.ToolKindEdit
 	case "search", "find", "ast_grep":
 		return sdk.ToolKindSearch
-	case "bash", "python", "eval":
+	case "bash", "python", "eval", "recipe":
 		return sdk.ToolKindExecute
 	case "fetch", "web_search":
 		return sdk.ToolKindFetch
@@ -43,7 +43,8 @@ func toolKind(name string) sdk.ToolKind {
 var toolLabels = map[string]string{
 	"read": "Read", "write": "Write", "edit": "Edit", "search": "Search", "find": "Find",
 	"ast_grep": "AST Grep", "ast_edit": "AST Edit", "resolve": "Resolve", "bash": "Run",
-	"checkpoint": "Checkpoint", "rewind": "Rewind",
+	"checkpoint": "Checkpoint", "rewind": "Rewind", "calc": "Calc",
+	"recipe": "Run", "render_mermaid": "RenderMermaid", "inspect_image": "InspectImage",
 }
 
 // toolLabel returns a tool's title before its arguments are known.
@@ -71,6 +72,8 @@ func toolTitle(name string, args map[string]any, paths []string) string {
 		subject = str(args, "action")
 	case "bash":
 		subject = str(args, "command")
+	case "recipe":
+		subject = str(args, "op")
 	case "checkpoint":
 		subject = str(args, "goal")
 	case "rewind":
@@ -91,7 +94,7 @@ func toolTitle(name string, args map[string]any, paths []string) string {
 func callPaths(env *tool.Env, name string, args map[string]any) []string {
 	var raw []string
 	switch name {
-	case "read", "write":
+	case "read", "write", "inspect_image":
 		raw = append(raw, str(args, "path"))
 	case "edit":
 		if p := str(args, "path"); p != "" { // replace and patch modes

@@ -5,14 +5,12 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
-	"sort"
 	"strings"
 	"time"
 
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/gopi-agent/gopi/core/tool"
-	"github.com/gopi-agent/gopi/core/tools/task"
 )
 
 // The commands that show what the session is made of: its spending
@@ -120,58 +118,6 @@ func (m *model) cmdJobs(string) tea.Cmd {
 // cmdChangelog says where the changes of this build are described.
 func (m *model) cmdChangelog(string) tea.Cmd {
 	return m.printSection(m.r.notice("gopi ships no changelog file: its history is the git log of the gopi repository, and `gopi version` names the commit this build comes from"))
-}
-
-// cmdExtensions lists what extends the session: extensions with their
-// commands and shortcuts, skills, rules, templates and MCP servers.
-func (m *model) cmdExtensions(string) tea.Cmd {
-	lines := []string{m.th.title.Render("Extensions")}
-	if len(m.opts.Extensions) == 0 {
-		lines = append(lines, "  none loaded (README: Extensions; -e <file> loads one, --no-extensions turns discovery off)")
-	}
-	for _, p := range m.opts.Extensions {
-		lines = append(lines, "  "+clean(p))
-	}
-	if cs := m.extCommands(); len(cs) > 0 {
-		var names []string
-		for _, c := range cs {
-			names = append(names, "/"+c.Name)
-		}
-		lines = append(lines, "  commands: "+strings.Join(names, " "))
-	}
-	if len(m.opts.Shortcuts) > 0 {
-		var keys []string
-		for _, sc := range m.opts.Shortcuts {
-			keys = append(keys, sc.Key)
-		}
-		lines = append(lines, "  shortcuts: "+strings.Join(keys, " "))
-	}
-	res := m.s.Resources()
-	rules := 0
-	if rs := res.Rules(); rs != nil {
-		rules = len(rs.All)
-	}
-	st := res.MCPStatus()
-	lines = append(lines, m.th.title.Render("Resources"),
-		fmt.Sprintf("  skills %d · rules %d · prompt templates %d · MCP servers %d", len(res.Skills()), rules, len(res.Templates()), len(st.Servers)),
-		m.th.dim.Render("  /skills and /mcp show them in detail"))
-	return m.printSection(strings.Join(lines, "\n"))
-}
-
-// cmdAgents lists the agent definitions the task tool can start.
-func (m *model) cmdAgents(string) tea.Cmd {
-	agents, problems := task.Discover(m.s.Config().Dirs)
-	lines := []string{m.th.title.Render("Agents") + m.th.dim.Render("  (the task tool starts them; project and user definitions win over bundled ones)")}
-	sort.SliceStable(agents, func(i, j int) bool { return agents[i].Source < agents[j].Source })
-	for _, a := range agents {
-		desc, _, _ := strings.Cut(strings.TrimSpace(a.Description), "\n")
-		lines = append(lines, fmt.Sprintf("  %-16s %-8s %s", a.Name, a.Source, oneLine(clean(desc), max(20, m.width-30))))
-	}
-	for _, p := range problems {
-		lines = append(lines, "  "+m.r.warning(p.Error()))
-	}
-	lines = append(lines, m.th.dim.Render("  add one as .gopi/agents/<name>.md or "+filepath.Join(m.s.Config().AgentDir, "agents", "<name>.md")))
-	return m.printSection(strings.Join(lines, "\n"))
 }
 
 // cmdDebug offers the debugging aids: facts about the system and the

@@ -56,10 +56,6 @@ func TestSlashListings(t *testing.T) {
 	for _, c := range []struct{ cmd, want string }{
 		{"/tools", "Tools offered to the model"},
 		{"/tools", "bash"},
-		{"/agents", "Agents"},
-		{"/agents", "bundled"},
-		{"/extensions", "none loaded"},
-		{"/status", "skills 0 · rules 0"},
 		{"/jobs", "Background jobs"},
 		{"/changelog", "gopi ships no changelog file"},
 		{"/memory", "Memory is not available in gopi yet"},

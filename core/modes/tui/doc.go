@@ -21,6 +21,9 @@
 // the input (history, pasted blocks); stream.go the paragraph commits of
 // a streamed answer; render.go how messages, tool cards and markers look;
 // commands.go the slash commands; picker.go the list overlay shared by
-// /model, /thinking, /resume, /tree and /branch; footer.go the status
+// /model, /thinking, /resume, /tree and /branch; dashboard.go the frame
+// of the control centres drawn in the editor's place, extdash.go (with
+// the inventory of extdash_items.go) /extensions and agentdash.go
+// /agents; footer.go the status
 // line; theme.go colours (dark, light, none for NO_COLOR).
 package tui

@@ -48,6 +48,13 @@ func (m *model) onKey(k tea.KeyPressMsg) tea.Cmd {
 		}
 		return cmd
 	}
+	if d := m.dash; d != nil {
+		done, cmd := d.key(k)
+		if done && m.dash == d {
+			m.dash = nil
+		}
+		return cmd
+	}
 	switch k.String() {
 	case "ctrl+c":
 		if !m.ed.empty() {

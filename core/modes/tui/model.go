@@ -81,6 +81,7 @@ type model struct {
 	planReview  *agentsession.PlanReview // the plan last shown for review (ctrl+g edits its file)
 	expand      bool                     // thinking shown in full
 	picker      *picker
+	dash        dashboard           // the open control centre (/extensions, /agents), in the editor's place
 	dialog      *dialog             // the open dialog (its picker, for select and confirm)
 	dialogs     []dialogMsg         // dialogs waiting for it to close
 	console     *console            // the open console of a PTY run
@@ -197,6 +198,10 @@ func (m *model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		ctx, s := m.ctx, m.s
 		return m, func() tea.Msg { s.Compactor().RunIdle(ctx); return nil }
 	case tea.PasteMsg:
+		if m.dash != nil && m.picker == nil && m.dialog == nil {
+			m.dash.paste(msg.Content)
+			return m, nil
+		}
 		if m.picker != nil {
 			m.picker.query += strings.ReplaceAll(msg.Content, "\n", " ")
 			return m, nil
@@ -284,6 +289,23 @@ func (m *model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, m.onUI(msg)
 	case filesMsg:
 		m.pickFile(msg)
+		return m, nil
+	case extItemsMsg:
+		if m.dash == msg.d {
+			msg.d.loaded(msg.items)
+		}
+		return m, nil
+	case agentsMsg:
+		if m.dash == msg.d {
+			msg.d.loaded(msg)
+		}
+		return m, nil
+	case savedMsg:
+		return m, msg.s.done(msg, m)
+	case dashMsg:
+		if m.dash == msg.d {
+			return m, msg.apply()
+		}
 		return m, nil
 	case reloadMsg:
 		m.live, m.st = nil, stream{}
@@ -430,11 +452,25 @@ func (m *model) View() tea.View {
 	if w := m.workingLine(); w != "" {
 		parts = append(parts, w)
 	}
-	parts = append(parts, m.ed.ta.View(), m.footer())
+	foot := m.footer()
+	if m.dash != nil && m.picker == nil && m.dialog == nil {
+		// The centre takes the editor's place and the rest of the screen.
+		room := m.height - lineCount(foot)
+		for _, p := range parts {
+			room -= lineCount(p)
+		}
+		parts = append(parts, m.dash.view(m.th, m.width, max(8, room)))
+	} else {
+		parts = append(parts, m.ed.ta.View())
+	}
+	parts = append(parts, foot)
 	v := tea.NewView(strings.Join(parts, "\n"))
 	v.WindowTitle = m.title()
 	return v
 }
+
+// lineCount is the number of lines text takes.
+func lineCount(text string) int { return strings.Count(text, "\n") + 1 }
 
 // liveTail draws the unfinished part of the answer being streamed, its
 // last lines at most.

@@ -20,6 +20,7 @@ const (
 	cardOutputLines     = 10 // output lines of a finished card
 	cardDiffLines       = 40 // diff lines of an edit
 	cardDiagnosticLines = 5  // language server problems after an edit or write
+	cardDiagramLines    = 60 // lines of a render_mermaid drawing (shown whole up to this)
 	liveTailLines       = 6  // output lines of a running card
 )
 
@@ -143,8 +144,12 @@ func (r *renderer) card(call *ai.ToolCall, content []ai.Content, details any, is
 			}
 			body = append(body, r.diff(d.Diff)...)
 		}
-	case call.Name == "bash" || call.Name == "ssh":
+	case call.Name == "bash" || call.Name == "ssh" || call.Name == "recipe":
 		body = r.indent(lastLines(text, cardOutputLines), r.th.dim)
+	case call.Name == "calc":
+		body = r.indent(firstLines(calcLines(call, text), cardOutputLines), r.th.dim)
+	case call.Name == "render_mermaid":
+		body = r.indent(firstLines(text, cardDiagramLines), r.th.dim) // the drawing is for the user to see
 	case call.Name == "read":
 		n := strings.Count(text, "\n") + 1
 		if text == "" {
@@ -164,6 +169,23 @@ func (r *renderer) card(call *ai.ToolCall, content []ai.Content, details any, is
 		return head
 	}
 	return head + "\n" + strings.Join(body, "\n")
+}
+
+// calcLines pairs the result lines of a calc call with its expressions,
+// "2 + 2 = 4", as omp's card shows them; the lines alone when they do not
+// pair up.
+func calcLines(call *ai.ToolCall, text string) string {
+	calcs, _ := call.Arguments["calculations"].([]any)
+	lines := strings.Split(text, "\n")
+	if len(calcs) != len(lines) {
+		return text
+	}
+	for i, c := range calcs {
+		m, _ := c.(map[string]any)
+		expr, _ := m["expression"].(string)
+		lines[i] = expr + " = " + lines[i]
+	}
+	return strings.Join(lines, "\n")
 }
 
 // liveCard draws a running tool call with the tail of its output.

@@ -13,6 +13,7 @@ import (
 	"github.com/gopi-agent/gopi/core/tools/edit/hashedit"
 	"github.com/gopi-agent/gopi/core/tools/edit/textfile"
 	"github.com/gopi-agent/gopi/core/tools/generated"
+	"github.com/gopi-agent/gopi/core/tools/notebook"
 	"github.com/gopi-agent/gopi/internal/atomicfile"
 )
 
@@ -27,10 +28,11 @@ var fileCtx = context.Background()
 
 // loaded is a file read for editing.
 type loaded struct {
-	abs    string       // absolute path
-	shown  string       // the path as the model named it
-	exists bool         // false: the file is to be created
-	doc    textfile.Doc // its text, normalised to "\n" line breaks
+	abs    string        // absolute path
+	shown  string        // the path as the model named it
+	exists bool          // false: the file is to be created
+	doc    textfile.Doc  // its text, normalised to "\n" line breaks; a notebook's text view
+	nb     *notebook.Doc // a notebook (.ipynb) that exists: its cells, written back by encode
 }
 
 // load reads a file for editing. A missing file is not an error (it may be
@@ -61,8 +63,29 @@ func (t *Tool) load(abs, shown string) (loaded, error) {
 	if err := t.refuseGenerated(abs, shown, raw); err != nil {
 		return f, err
 	}
+	if isNotebook(abs) {
+		nb, err := parseNotebook(raw, shown)
+		if err != nil {
+			return f, err
+		}
+		f.exists, f.nb, f.doc = true, nb, textfile.Doc{Text: nb.Text()}
+		return f, nil
+	}
 	f.exists, f.doc = true, textfile.Decode(raw)
 	return f, nil
+}
+
+// encode returns the bytes of f with text as its new content: the text
+// in the file's encoding, or for a notebook the file with its cells
+// changed as the edited text view says (see notebook.Doc.Apply).
+func (f loaded) encode(text string) ([]byte, error) {
+	switch {
+	case f.nb != nil:
+		return applyNotebook(f.nb, text, f.shown)
+	case isNotebook(f.abs):
+		return applyNotebook(notebook.Empty(), text, f.shown)
+	}
+	return f.doc.Encode(text), nil
 }
 
 // lock takes the locks that serialise this edit's read-modify-write of
@@ -77,18 +100,31 @@ func lock(abs ...string) (unlock func(), err error) {
 	return unlock, nil
 }
 
-// commit writes a file's new text in its original encoding, atomically
-// and keeping its mode, then invalidates the scan cache and records the
-// new text in the read cache.
-func (t *Tool) commit(f loaded, text string) error {
-	if err := t.WriteFile(f.abs, f.doc.Encode(text)); err != nil {
+// settle returns the bytes of f with text as its new content, and the
+// text the file then reads as: text itself, or for a notebook the view of
+// the notebook written (new cells numbered, later ones renumbered), so
+// that a result's preview and diff show the anchors read will show.
+func (f loaded) settle(text string) (data []byte, settled string, err error) {
+	data, err = f.encode(text)
+	if err != nil || !isNotebook(f.abs) {
+		return data, text, err
+	}
+	settled, err = notebook.Text(data)
+	return data, settled, err
+}
+
+// commit writes a file's new bytes (from settle) atomically and keeping
+// its mode, creating its directory when missing; the write invalidates
+// the scan cache and records the new text in the read cache.
+func (t *Tool) commit(f loaded, data []byte) error {
+	if err := t.write(f.abs, data, ""); err != nil {
 		if !errors.Is(err, fs.ErrNotExist) {
 			return fmt.Errorf("cannot write %s: %w", f.shown, err)
 		}
 		if err := t.MkdirAll(filepath.Dir(f.abs)); err != nil {
 			return fmt.Errorf("cannot create the directory of %s: %w", f.shown, err)
 		}
-		if err := t.WriteFile(f.abs, f.doc.Encode(text)); err != nil {
+		if err := t.write(f.abs, data, ""); err != nil {
 			return fmt.Errorf("cannot write %s: %w", f.shown, err)
 		}
 	}
@@ -121,23 +157,71 @@ func (t *Tool) snapshot(abs string) (hashedit.Snapshot, bool) {
 // mode is on a bare plan file name the plan file.
 func (t *Tool) Abs(path string) string { return t.env.Resolve(path) }
 
-// ReadFile reads a whole file.
-func (t *Tool) ReadFile(abs string) ([]byte, error) { return t.env.ReadFile(fileCtx, abs) }
+// ReadFile reads a whole file; a notebook reads as its text view.
+func (t *Tool) ReadFile(abs string) ([]byte, error) {
+	raw, err := t.env.ReadFile(fileCtx, abs)
+	if err != nil || !isNotebook(abs) {
+		return raw, err
+	}
+	nb, err := parseNotebook(raw, t.env.DisplayPath(abs))
+	if err != nil {
+		return nil, err
+	}
+	return []byte(nb.Text()), nil
+}
 
 // WriteFile replaces a file through the session's tool.Files when it has
 // one, else atomically with internal/atomicfile (through symbolic links,
 // keeping mode and owner, refusing read-only and hard-linked files),
 // invalidates the scan cache and records the new text in the read cache.
 // It fails with an fs.ErrNotExist error when the parent directory is
-// missing.
-func (t *Tool) WriteFile(abs string, data []byte) error { return t.write(abs, data, "") }
+// missing. For a notebook, data is its text view: the cells of the file
+// there (or of a new notebook) change as it says.
+func (t *Tool) WriteFile(abs string, data []byte) error {
+	data, err := t.notebookBytes(abs, abs, data)
+	if err != nil {
+		return err
+	}
+	return t.write(abs, data, "")
+}
 
 // WriteMoved is WriteFile for the content of the file at from moving to
 // abs: the file written takes from's mode, and on the local disk its
 // owner, group and extended attributes too, also when it replaces a file
 // that is there. Through a session's tool.Files only the mode of a new
-// file can be chosen.
-func (t *Tool) WriteMoved(abs, from string, data []byte) error { return t.write(abs, data, from) }
+// file can be chosen. A notebook moved to a notebook keeps from's cells
+// (outputs, metadata) under the edited text view.
+func (t *Tool) WriteMoved(abs, from string, data []byte) error {
+	base := abs
+	if isNotebook(from) {
+		base = from
+	}
+	data, err := t.notebookBytes(abs, base, data)
+	if err != nil {
+		return err
+	}
+	return t.write(abs, data, from)
+}
+
+// notebookBytes turns the text view data of a notebook to be written at
+// abs into the notebook's bytes, with the cells of the notebook at base
+// (a new notebook when there is none). Other files' data is returned as
+// it is.
+func (t *Tool) notebookBytes(abs, base string, data []byte) ([]byte, error) {
+	if !isNotebook(abs) {
+		return data, nil
+	}
+	shown := t.env.DisplayPath(abs)
+	nb := notebook.Empty()
+	if raw, err := t.env.ReadFile(fileCtx, base); err == nil && isNotebook(base) {
+		if nb, err = parseNotebook(raw, t.env.DisplayPath(base)); err != nil {
+			return nil, err
+		}
+	} else if err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return nil, fmt.Errorf("cannot read %s: %w", t.env.DisplayPath(base), err)
+	}
+	return applyNotebook(nb, string(data), shown)
+}
 
 // write is WriteFile, and WriteMoved when from is not "".
 func (t *Tool) write(abs string, data []byte, from string) error {
@@ -181,7 +265,12 @@ func (t *Tool) write(abs string, data []byte, from string) error {
 		t.env.Caches.Invalidate(target)
 	}
 	if t.env.ReadCache != nil {
-		lines, _ := textfile.Lines(textfile.Decode(data).Text)
+		text := textfile.Decode(data).Text
+		if isNotebook(abs) {
+			// The session reads and edits a notebook as its text view.
+			text, _ = notebook.Text(data)
+		}
+		lines, _ := textfile.Lines(text)
 		t.env.ReadCache.Forget(abs)
 		t.env.ReadCache.RecordContiguous(abs, 1, lines, len(lines))
 	}

@@ -14,6 +14,7 @@ import (
 
 	"github.com/gopi-agent/gopi/core/hashline"
 	"github.com/gopi-agent/gopi/core/tool"
+	"github.com/gopi-agent/gopi/core/tools/notebook"
 	"github.com/gopi-agent/gopi/internal/golden"
 )
 
@@ -37,7 +38,8 @@ import (
 // without the line break before it, as in a unified diff.
 //
 // In input and args.json, {{path:N}} stands for the anchor of line N of
-// <path> as seen (seen/<path> when present, else the file itself).
+// <path> as seen (seen/<path> when present, else the file itself; for a
+// notebook, its text view).
 func TestGolden(t *testing.T) {
 	t.Parallel()
 	cases, _ := filepath.Glob("testdata/*/*.txtar")
@@ -128,6 +130,9 @@ func runGolden(t *testing.T, file string) {
 			text, ok := seen[sub[1]]
 			if !ok {
 				text = current[sub[1]]
+				if isNotebook(sub[1]) {
+					text, _ = notebook.Text([]byte(text)) // anchors are the text view's
+				}
 			}
 			n, _ := strconv.Atoi(sub[2])
 			lines := hashline.SplitLines(text)

@@ -17,6 +17,7 @@ type plannedFile struct {
 	oldLines []string
 	newLines []string
 	newText  string
+	data     []byte // the file's new bytes
 	warnings []string
 	regions  []diff.Region // nil: diff the whole file
 }
@@ -59,7 +60,7 @@ func (t *Tool) runHashline(input string) (*tool.Result, error) {
 	var texts, warnings []string
 	warnings = append(warnings, in.Warnings...)
 	for i, p := range plans {
-		if err := t.commit(p.f, p.newText); err != nil {
+		if err := t.commit(p.f, p.data); err != nil {
 			if i > 0 {
 				var done []string
 				for _, w := range plans[:i] {
@@ -169,11 +170,21 @@ func (t *Tool) planSection(sec hashedit.Section, opts hashedit.Options) (planned
 	if err != nil {
 		return plannedFile{}, err
 	}
-	newText := textfile.Join(res.Lines, final)
+	// The new bytes are made now, so that a notebook that cannot take the
+	// edited text fails the batch before any file is written.
+	data, newText, err := f.settle(textfile.Join(res.Lines, final))
+	if err != nil {
+		return plannedFile{}, err
+	}
+	if newText != textfile.Join(res.Lines, final) {
+		// A notebook's markers were renumbered: diff the whole view.
+		res.Lines, _ = textfile.Lines(newText)
+		res.Regions = nil
+	}
 	if f.exists && newText == f.doc.Text {
 		return plannedFile{}, fmt.Errorf("Edits to %s resulted in no changes being made.", sec.Path)
 	}
-	return plannedFile{f: f, oldLines: lines, newLines: res.Lines, newText: newText, warnings: res.Warnings, regions: res.Regions}, nil
+	return plannedFile{f: f, oldLines: lines, newLines: res.Lines, newText: newText, data: data, warnings: res.Warnings, regions: res.Regions}, nil
 }
 
 // withWarnings appends a "Warnings:" block when there are any.

@@ -39,10 +39,14 @@ func (t *Tool) runReplace(a replaceArgs) (*tool.Result, error) {
 	if err != nil {
 		return nil, err
 	}
+	data, newText, err := f.settle(newText)
+	if err != nil {
+		return nil, err
+	}
 	if newText == f.doc.Text {
 		return nil, fmt.Errorf("Edits to %s resulted in no changes being made.", a.Path)
 	}
-	if err := t.commit(f, newText); err != nil {
+	if err := t.commit(f, data); err != nil {
 		return nil, err
 	}
 	oldLines, oldFinal := textfile.Lines(f.doc.Text)

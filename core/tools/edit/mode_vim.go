@@ -392,7 +392,13 @@ func (t *Tool) saveVim(buf *vimBuffer, force bool) (string, error) {
 		old = buf.file.doc.Text
 	}
 	text := buf.text()
-	if err := t.commit(buf.file, text); err != nil {
+	// The buffer keeps the text as typed; a notebook's markers are
+	// numbered against the file it was opened from (buf.file).
+	data, _, err := buf.file.settle(text)
+	if err != nil {
+		return "", err
+	}
+	if err := t.commit(buf.file, data); err != nil {
 		return "", err
 	}
 	a, _ := textfile.Lines(old)

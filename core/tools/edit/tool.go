@@ -16,7 +16,9 @@
 // byte-order mark and line-ending style, writes are atomic and keep the
 // file's mode, every write invalidates the filesystem scan cache, and the
 // session read cache is refreshed with the new text so that it stays the
-// base for recovering later stale-anchor edits. Results carry a compact
+// base for recovering later stale-anchor edits. A Jupyter notebook is
+// edited, in every mode, as the cell text read shows (notebook.go).
+// Results carry a compact
 // preview (the new anchors, in hashline mode) in their text and a unified
 // diff in their details. The tool is exclusive and cannot be aborted
 // midway: a batch is checked completely before anything is written.

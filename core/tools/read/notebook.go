@@ -7,7 +7,7 @@ import (
 	"strings"
 
 	"github.com/gopi-agent/gopi/core/tool"
-	"github.com/gopi-agent/gopi/core/tools/read/notebook"
+	"github.com/gopi-agent/gopi/core/tools/notebook"
 )
 
 // isNotebook reports whether abs names a Jupyter notebook.
@@ -15,9 +15,10 @@ func isNotebook(abs string) bool { return strings.EqualFold(filepath.Ext(abs), "
 
 // readNotebook shows a notebook as text: each cell is a line
 // "# %% [TYPE] cell:N" (N from 0) followed by the cell's source, and line
-// selectors apply to that text. Outputs are not shown. The text is not the
-// file's, so it carries no edit anchors and is not recorded in the read
-// cache.
+// selectors apply to that text. Outputs are not shown. The edit tool
+// edits notebooks as this same text, so its lines carry edit anchors, as
+// in omp; like omp, read does not record it in the read cache (the edit
+// tool records the text it writes).
 func (t *Tool) readNotebook(ctx context.Context, r *resolved, sel Selector, d *Details) (string, error) {
 	if r.info.Size() > t.caps.notebookBytes {
 		return "", tool.Errorf("Cannot read notebook %s: it is %s, over the %s read converts; read it as JSON with %s:raw and a line range.",
@@ -41,6 +42,6 @@ func (t *Tool) readNotebook(ctx context.Context, r *resolved, sel Selector, d *D
 		d.Truncation = &Window{}
 		return "(empty notebook: no cells)", nil
 	}
-	out, _, err := t.render(strings.NewReader(text), sel, r.display, t.env.DisplayMode(sel.Raw, true), d)
+	out, _, err := t.render(strings.NewReader(text), sel, r.display, t.env.DisplayMode(sel.Raw, false), d)
 	return out, err
 }

@@ -68,7 +68,8 @@ Archives (.zip, .tar, .tar.gz, .tgz): a.zip lists members, a.zip:dir/f.py reads 
 e.g. a.zip:dir/f.py:10-20). SQLite (.db, .sqlite, .sqlite3, .db3): app.db lists tables, app.db:TABLE
 shows its schema and first rows, app.db:TABLE:KEY one row by primary key,
 app.db:TABLE?where=EXPR&order=COL:desc&limit=N&offset=N a page, app.db?q=SELECT … a read-only query.
-Jupyter notebooks (.ipynb) read as "# %% [code] cell:N" text.
+Jupyter notebooks (.ipynb) read as "# %% [code] cell:N" text; edit that text to change the cells (outputs
+and metadata are kept).
 A long Go, Python, JavaScript, TypeScript or Rust file read without a selector comes as a structural
 summary: function bodies are shown as "..." lines, everything else keeps its prefix; read it with :raw
 or a line range for the verbatim text.`

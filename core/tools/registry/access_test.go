@@ -28,6 +28,7 @@ func TestBuiltinAccess(t *testing.T) {
 		{"find", tool.Args{}, tool.Access{Tool: "find"}},
 		{"ast_grep", tool.Args{}, tool.Access{Tool: "ast_grep"}},
 		{"todo_write", tool.Args{}, tool.Access{Tool: "todo_write"}},
+		{"calc", tool.Args{}, tool.Access{Tool: "calc"}},
 		{"ask", tool.Args{}, tool.Access{Tool: "ask"}},
 		{"bash", tool.Args{"command": "ls"}, tool.Access{Tool: "bash", Writes: true}},
 		{"ssh", tool.Args{"host": "web", "command": "ls"}, tool.Access{Tool: "ssh", Writes: true}},

@@ -15,14 +15,18 @@ import (
 	"github.com/gopi-agent/gopi/core/tools/astedit"
 	"github.com/gopi-agent/gopi/core/tools/astgrep"
 	"github.com/gopi-agent/gopi/core/tools/bash"
+	"github.com/gopi-agent/gopi/core/tools/calc"
 	"github.com/gopi-agent/gopi/core/tools/checkpoint"
 	"github.com/gopi-agent/gopi/core/tools/debug"
 	"github.com/gopi-agent/gopi/core/tools/edit"
 	"github.com/gopi-agent/gopi/core/tools/exitplan"
 	"github.com/gopi-agent/gopi/core/tools/find"
+	"github.com/gopi-agent/gopi/core/tools/inspectimage"
 	"github.com/gopi-agent/gopi/core/tools/job"
 	lsptool "github.com/gopi-agent/gopi/core/tools/lsp"
 	"github.com/gopi-agent/gopi/core/tools/read"
+	"github.com/gopi-agent/gopi/core/tools/recipe"
+	"github.com/gopi-agent/gopi/core/tools/rendermermaid"
 	"github.com/gopi-agent/gopi/core/tools/resolve"
 	"github.com/gopi-agent/gopi/core/tools/search"
 	sshtool "github.com/gopi-agent/gopi/core/tools/ssh"
@@ -55,8 +59,14 @@ var builtins = []Entry{
 	// lsp exists while language servers are on (lsp.enabled, no --no-lsp).
 	{"lsp", func(env *tool.Env, svc *Services) tool.Tool { return lsptool.New(env, svc.LSP) },
 		func(_ *tool.Env, svc *Services) bool { return lsptool.Available(svc.LSP) }},
+	// inspect_image exists with inspect_image.enabled; it asks the
+	// session's vision model (Services.Vision).
+	{"inspect_image", func(env *tool.Env, svc *Services) tool.Tool { return inspectimage.New(env, svc.Vision) },
+		func(env *tool.Env, _ *Services) bool { return inspectimage.Available(env) }},
 	{"ast_grep", envOnly(astgrep.New), nil},
 	{"ast_edit", func(env *tool.Env, svc *Services) tool.Tool { return astedit.New(env, svc.Pending) }, nil},
+	// render_mermaid exists with renderMermaid.enabled (off by default).
+	{"render_mermaid", envOnly(rendermermaid.New), func(env *tool.Env, _ *Services) bool { return rendermermaid.Available(env) }},
 	{"todo_write", func(_ *tool.Env, svc *Services) tool.Tool { return todo.New(svc.Todos) },
 		func(env *tool.Env, _ *Services) bool { return env.Settings.TodoEnabled }},
 	{"bash", func(env *tool.Env, svc *Services) tool.Tool { return bash.New(env, svc.Jobs, svc.Shell) }, nil},
@@ -64,6 +74,9 @@ var builtins = []Entry{
 	// bash.autoBackground.enabled).
 	{"job", func(env *tool.Env, svc *Services) tool.Tool { return job.New(env, svc.Jobs) },
 		func(env *tool.Env, _ *Services) bool { return job.Available(env) }},
+	// recipe exists with recipe.enabled when the project has a task
+	// runner with tasks (Services.Recipes); it runs them through bash.
+	{"recipe", newRecipe, recipeAvailable},
 	// resolve is hidden (tool.Hidden): offered only while ast_edit or
 	// another previewing tool has an action pending in the session's
 	// queue (Services.Pending).
@@ -74,6 +87,8 @@ var builtins = []Entry{
 	// Services.Debug.
 	{"debug", func(env *tool.Env, svc *Services) tool.Tool { return debug.New(env, svc.Debug) },
 		func(env *tool.Env, _ *Services) bool { return debug.Available(env) }},
+	// calc exists with calc.enabled (off by default, as in omp).
+	{"calc", envOnly(calc.New), func(env *tool.Env, _ *Services) bool { return calc.Available(env) }},
 	// ssh exists when an ssh.json file names a host.
 	{"ssh", envOnly(sshtool.New), func(env *tool.Env, _ *Services) bool { return sshtool.Available(env) }},
 	// checkpoint and rewind exist with checkpoint.enabled, in top-level
@@ -92,6 +107,18 @@ var builtins = []Entry{
 // task ids.
 func newTask(env *tool.Env, svc *Services) tool.Tool {
 	return task.New(env, svc.Subagents, svc.Jobs, svc.TaskIDs)
+}
+
+// newRecipe builds the recipe tool over the project's runners, running
+// its commands through a bash tool of the session's shell and jobs.
+func newRecipe(env *tool.Env, svc *Services) tool.Tool {
+	return recipe.New(bash.New(env, svc.Jobs, svc.Shell), svc.Recipes.Runners())
+}
+
+// recipeAvailable says whether recipe is offered: recipe.enabled and a
+// runner with tasks in the project.
+func recipeAvailable(env *tool.Env, svc *Services) bool {
+	return env.Settings.RecipeEnabled && len(svc.Recipes.Runners()) > 0
 }
 
 // topLevel reports whether the session of svc is one the user started,
@@ -131,6 +158,17 @@ func New(name string, env *tool.Env, svc *Services) (tool.Tool, error) {
 		}
 	}
 	return nil, fmt.Errorf("unknown tool %q; built-in tools: %s", name, strings.Join(Names(), ", "))
+}
+
+// Offered reports whether the session of env and svc can offer the
+// named built-in tool (its Available check; false for an unknown name).
+func Offered(name string, env *tool.Env, svc *Services) bool {
+	for _, e := range builtins {
+		if e.Name == name {
+			return e.Available == nil || e.Available(env, svc)
+		}
+	}
+	return false
 }
 
 // All builds every built-in tool the session of env and svc can offer.

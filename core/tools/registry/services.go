@@ -10,9 +10,11 @@ import (
 	"github.com/gopi-agent/gopi/core/tools/bash"
 	"github.com/gopi-agent/gopi/core/tools/checkpoint"
 	"github.com/gopi-agent/gopi/core/tools/debug"
+	"github.com/gopi-agent/gopi/core/tools/inspectimage"
 	"github.com/gopi-agent/gopi/core/tools/job"
 	lsptool "github.com/gopi-agent/gopi/core/tools/lsp"
 	"github.com/gopi-agent/gopi/core/tools/read"
+	"github.com/gopi-agent/gopi/core/tools/recipe"
 	"github.com/gopi-agent/gopi/core/tools/resolve"
 	"github.com/gopi-agent/gopi/core/tools/task"
 	"github.com/gopi-agent/gopi/core/tools/todo"
@@ -53,6 +55,12 @@ type Services struct {
 	// Checkpoint is the checkpoint and rewind tools' state; the session
 	// anchors it and applies its rewind at the ends of turns. Memory only.
 	Checkpoint *checkpoint.State
+	// Vision is the session's models for inspect_image (the session sets
+	// it to itself); nil: the tool says no model registry is available.
+	Vision inspectimage.Host
+	// Recipes finds the project's task runners for the recipe tool, once,
+	// when the tool list is first built with recipe.enabled.
+	Recipes *recipe.Detector
 }
 
 // NewServices returns the services of the session of env, with env's
@@ -75,6 +83,7 @@ func NewServices(env *tool.Env) *Services {
 		TaskIDs:     &task.IDs{},
 		Debug:       debug.NewManager(env),
 		Checkpoint:  &checkpoint.State{},
+		Recipes:     recipe.NewDetector(recipe.Probe{Root: env.Cwd, Environ: env.Settings.Shell.Environ}),
 	}
 	if cfg := env.Settings.LSPServers; cfg != nil && cfg.Enabled {
 		s.LSP, s.ownsLSP = lsp.NewManager(lsp.ManagerOptions{

@@ -1,0 +1,73 @@
+package mermaid
+
+import (
+	"encoding/json"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/gopi-agent/gopi/internal/golden"
+)
+
+// Each case is a txtar file: the Mermaid input, optional options (JSON
+// of Options, over DefaultOptions), and the expected drawing in
+// box-drawing characters and in ASCII, or the expected error.
+func TestCases(t *testing.T) {
+	files, err := filepath.Glob(filepath.Join("testdata", "cases", "*.txtar"))
+	if err != nil || len(files) == 0 {
+		t.Fatal("no cases", err)
+	}
+	for _, path := range files {
+		t.Run(strings.TrimSuffix(filepath.Base(path), ".txtar"), func(t *testing.T) {
+			ar := golden.ReadArchive(t, path)
+			o := DefaultOptions()
+			if f := ar.Section("options"); f != nil {
+				if err := json.Unmarshal(f.Data, &o); err != nil {
+					t.Fatal(err)
+				}
+			}
+			src := string(ar.Section("input").Data)
+			out, err := Render(src, o)
+			if err != nil {
+				ar.Check(t, "error", err.Error()+"\n")
+			} else {
+				ar.Check(t, "unicode", out+"\n")
+				o.UseASCII = true
+				ascii, err := Render(src, o)
+				if err != nil {
+					t.Fatal(err)
+				}
+				ar.Check(t, "ascii", ascii+"\n")
+			}
+			ar.Save(t)
+		})
+	}
+}
+
+// Options out of range are brought back into it rather than drawing a
+// huge canvas.
+func TestOptionsClamped(t *testing.T) {
+	out, err := Render("graph TD; A-->B", Options{PaddingX: -5, PaddingY: 1 << 30, BoxBorderPadding: -1})
+	if err != nil || strings.Count(out, "\n") > 110 {
+		t.Fatalf("%v\n%s", err, out)
+	}
+}
+
+func FuzzRender(f *testing.F) {
+	f.Add("graph TD; A-->B")
+	f.Add("flowchart LR\n a([x]) -- text --> b{y} & c\n c -.-> a\n b <--> b")
+	f.Add("sequenceDiagram\nA->>B: hi\nloop x\nB-->>A: yo\nelse\nend\nNote over A,B: n")
+	f.Fuzz(func(t *testing.T, src string) {
+		if len(src) > 4096 {
+			return
+		}
+		for _, ascii := range []bool{false, true} {
+			o := DefaultOptions()
+			o.UseASCII = ascii
+			out, err := Render(src, o)
+			if err == nil && len(out) > 4*MaxCells {
+				t.Fatalf("drawing of %d bytes", len(out))
+			}
+		}
+	})
+}
