@@ -399,3 +399,47 @@ func TestArchiveKeepsItsCompression(t *testing.T) {
 		}
 	}
 }
+
+// Writes of different members of one archive running at once all land:
+// each rewrites the archive under its lock, reading what the one before
+// wrote.
+func TestConcurrentMemberWrites(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	data, _ := readtest.Zip([]byte("== keep.txt ==\nkeep\n"))
+	os.WriteFile(filepath.Join(dir, "a.zip"), data, 0o644)
+	env := tool.NewEnv(dir)
+	const n = 8
+	errs := make(chan string, n)
+	for i := range n {
+		go func() {
+			raw, _ := json.Marshal(map[string]string{"path": fmt.Sprintf("a.zip:m%d.txt", i), "content": "x"})
+			res, err := tool.Run(context.Background(), New(env), raw, nil)
+			switch {
+			case err != nil:
+				errs <- err.Error()
+			case res.IsError:
+				errs <- res.FirstText()
+			default:
+				errs <- ""
+			}
+		}()
+	}
+	for range n {
+		if e := <-errs; e != "" {
+			t.Error(e)
+		}
+	}
+	zr, err := zip.OpenReader(filepath.Join(dir, "a.zip"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer zr.Close()
+	if len(zr.File) != n+1 {
+		var names []string
+		for _, f := range zr.File {
+			names = append(names, f.Name)
+		}
+		t.Fatalf("members %q, want keep.txt and %d more", names, n)
+	}
+}
