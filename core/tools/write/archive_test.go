@@ -443,3 +443,35 @@ func TestConcurrentMemberWrites(t *testing.T) {
 		t.Fatalf("members %q, want keep.txt and %d more", names, n)
 	}
 }
+
+// A tar that ends right after a member's data, without padding or end
+// blocks (as some writers leave one), takes a new member on a block
+// boundary and gets its end blocks.
+func TestTarWithoutTrailer(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	var buf bytes.Buffer
+	tw := tar.NewWriter(&buf)
+	tw.WriteHeader(&tar.Header{Name: "a.txt", Mode: 0o644, Size: 3})
+	tw.Write([]byte("abc"))
+	os.WriteFile(filepath.Join(dir, "cut.tar"), buf.Bytes()[:512+3], 0o644)
+	if res := write(t, dir, "cut.tar:b.txt", "b"); res.IsError {
+		t.Fatal(res.FirstText())
+	}
+	data, _ := os.ReadFile(filepath.Join(dir, "cut.tar"))
+	tr := tar.NewReader(bytes.NewReader(data))
+	var got []string
+	for h, err := tr.Next(); ; h, err = tr.Next() {
+		if err != nil {
+			if err != io.EOF {
+				t.Fatal(err)
+			}
+			break
+		}
+		b, _ := io.ReadAll(tr)
+		got = append(got, h.Name+"="+string(b))
+	}
+	if strings.Join(got, " ") != "a.txt=abc b.txt=b" || len(data)%512 != 0 {
+		t.Errorf("members %q, %d bytes", got, len(data))
+	}
+}

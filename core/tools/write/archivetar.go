@@ -3,6 +3,7 @@ package write
 import (
 	"archive/tar"
 	"bufio"
+	"bytes"
 	"errors"
 	"fmt"
 	"io"
@@ -35,13 +36,15 @@ func rewriteTar(w io.Writer, r io.Reader, e entryWrite) (replaced bool, err erro
 		pad := int(blockPad(t.n))
 		t.mode, t.held = tapHold, t.held[:0]
 		hdr, err := tr.Next()
-		pad = min(pad, len(t.held))
-		lead := t.held[:pad]
-		if dropPad {
+		lead, rest := t.held[:min(pad, len(t.held))], t.held[min(pad, len(t.held)):]
+		switch {
+		case dropPad:
 			lead = nil
+		case len(lead) < pad: // the stream ended inside the padding: complete it
+			lead = append(bytes.Clone(lead), make([]byte, pad-len(lead))...)
 		}
 		if errors.Is(err, io.EOF) {
-			return replaced, finishTar(out, tw, t, lead, t.held[pad:], e, replaced)
+			return replaced, finishTar(out, tw, t, lead, rest, e, replaced)
 		}
 		if err != nil {
 			return false, t.readErr(err)
@@ -53,7 +56,7 @@ func rewriteTar(w io.Writer, r io.Reader, e entryWrite) (replaced bool, err erro
 			return false, err
 		}
 		if !e.is(hdr.Name) {
-			if _, err := out.Write(t.held[pad:]); err != nil {
+			if _, err := out.Write(rest); err != nil {
 				return false, err
 			}
 			t.mode, dropPad = tapPass, false
