@@ -59,7 +59,9 @@ TARGETS=(
 	./core/tool:FuzzDiagnosticReport       # language server diagnostics as the file tools report them
 	./core/tool:FuzzLocalURL               # local:// paths stay in the session's scratch directory
 	./core/tools/read/notebook:FuzzNotebook # notebook JSON
-	./core/tools/read/archive:FuzzPath     # archive paths
+	./core/tools/innerpath:FuzzArchivePath # archive member paths (read and write)
+	./core/tools/innerpath:FuzzDatabasePath # SQLite table and row paths (read and write)
+	./core/tools/write:FuzzParseRow        # JSON5 row content of SQLite writes
 	./core/tools/read/archive:FuzzIndex    # archive indexes (zip, tar, tar.gz)
 	./core/session:FuzzLoad                # session files
 	./ast:FuzzParseRules                   # AST rule files

@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/gopi-agent/gopi/core/tool"
+	"github.com/gopi-agent/gopi/core/tools/innerpath"
 	"github.com/gopi-agent/gopi/core/tools/read/archive"
 )
 
@@ -25,7 +26,7 @@ func isArchivePath(target string) bool {
 	if err != nil {
 		p = target
 	}
-	return len(archive.Splits(p)) > 0
+	return len(innerpath.ArchiveSplits(p)) > 0
 }
 
 // readArchive lists a directory of an archive or reads one of its members
@@ -40,7 +41,7 @@ func (t *Tool) readArchive(ctx context.Context, target string) (*tool.Result, er
 	if r == nil {
 		return nil, errPass // no such archive file: some other kind of path
 	}
-	inner, _, err := archive.CleanPath(split.Inner)
+	inner, _, err := innerpath.CleanMember(split.Inner)
 	if err != nil {
 		return nil, tool.Errorf("Cannot read %s: the member path %q has a \"..\" segment; name the member by its path from the archive's root, e.g. %s:dir/file.txt (read %s to list them).",
 			p, split.Inner, r.display, r.display)
@@ -62,7 +63,7 @@ func (t *Tool) readArchive(ctx context.Context, target string) (*tool.Result, er
 	var ix *archive.Index
 	var member *archive.Member
 	switch split.Format {
-	case archive.Zip:
+	case innerpath.Zip:
 		zr, err := zip.NewReader(f, r.info.Size())
 		if err != nil && !errors.Is(err, zip.ErrInsecurePath) {
 			return nil, tool.Errorf("Cannot read %s: it is not a valid zip archive (%v); check that the file is complete", r.display, err)
@@ -70,7 +71,7 @@ func (t *Tool) readArchive(ctx context.Context, target string) (*tool.Result, er
 		ix = archive.IndexZip(zr, t.caps.archive)
 	default:
 		member = &archive.Member{Want: inner}
-		ix, err = archive.IndexTar(f, split.Format == archive.TarGz || isGzip(f), member, t.caps.archive)
+		ix, err = archive.IndexTar(f, split.Format == innerpath.TarGz || isGzip(f), member, t.caps.archive)
 		if err != nil {
 			return nil, tool.Errorf("Cannot read %s: %v", r.display, err)
 		}
@@ -103,8 +104,8 @@ func (t *Tool) readArchive(ctx context.Context, target string) (*tool.Result, er
 // findArchive finds the archive file p names: the first split whose
 // archive is a regular file, else a unique suffix match for the shortest
 // one. It returns a nil resolution when there is none.
-func (t *Tool) findArchive(ctx context.Context, p string) (archive.Split, *resolved) {
-	splits := archive.Splits(p)
+func (t *Tool) findArchive(ctx context.Context, p string) (innerpath.ArchiveSplit, *resolved) {
+	splits := innerpath.ArchiveSplits(p)
 	for _, s := range splits {
 		abs := t.env.Resolve(s.Archive)
 		if info, err := os.Stat(abs); err == nil && info.Mode().IsRegular() {
@@ -116,7 +117,7 @@ func (t *Tool) findArchive(ctx context.Context, p string) (archive.Split, *resol
 			return splits[0], r
 		}
 	}
-	return archive.Split{}, nil
+	return innerpath.ArchiveSplit{}, nil
 }
 
 // isGzip reports whether f starts with the gzip magic (a .tar that is
@@ -133,7 +134,7 @@ func missingMember(ix *archive.Index, archivePath, inner string) error {
 	for i := strings.IndexByte(inner, ':'); i >= 0; i = next(inner, i) {
 		head := inner[:i]
 		if e := ix.Entries[head]; e != nil && !e.Dir {
-			if _, ok := archive.FormatOf(head); ok {
+			if _, ok := innerpath.ArchiveFormatOf(head); ok {
 				return nestedError(archivePath, head)
 			}
 		}
@@ -243,7 +244,7 @@ func describeMember(e *archive.Entry) string {
 
 // readArchiveMember shows a member's text like a file's, without anchors.
 func (t *Tool) readArchiveMember(ix *archive.Index, e *archive.Entry, m *archive.Member, sel Selector, archivePath, name string, d *Details) (string, error) {
-	if _, ok := archive.FormatOf(e.Name); ok {
+	if _, ok := innerpath.ArchiveFormatOf(e.Name); ok {
 		return "", nestedError(archivePath, e.Name)
 	}
 	if e.Link != "" {
@@ -251,7 +252,7 @@ func (t *Tool) readArchiveMember(ix *archive.Index, e *archive.Entry, m *archive
 		if e.HardLink {
 			from = ""
 		}
-		target, abs, err := archive.CleanPath(path.Join(from, e.Link))
+		target, abs, err := innerpath.CleanMember(path.Join(from, e.Link))
 		if err != nil || abs || strings.HasPrefix(e.Link, "/") {
 			return "", tool.Errorf("Cannot read %s: it is a link to %s, outside the archive; read files inside it instead.", name, e.Link)
 		}

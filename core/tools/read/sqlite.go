@@ -13,75 +13,30 @@ import (
 	"time"
 
 	"github.com/gopi-agent/gopi/core/tool"
+	"github.com/gopi-agent/gopi/core/tools/innerpath"
 	"modernc.org/sqlite"
 )
 
-// sqliteExts are the extensions (compared in lower case) a database path
-// may have.
-var sqliteExts = []string{".sqlite", ".sqlite3", ".db", ".db3"}
-
-// sqliteMagic starts every SQLite 3 database file.
-const sqliteMagic = "SQLite format 3\x00"
-
-// sqliteSplit is one reading of a path as database file plus selector.
-type sqliteSplit struct {
-	db  string // the database file, as written
-	sel string // the rest: "", ":table…", "?…"
-}
-
-// sqliteSplits lists every way target can name a database: each place
-// where a database extension ends target or is followed by ':' or '?'.
-// The shortest database path comes first.
-func sqliteSplits(target string) []sqliteSplit {
-	var out []sqliteSplit
-	lower := strings.ToLower(target)
-	for i := 1; i <= len(target); i++ {
-		if i < len(target) && target[i] != ':' && target[i] != '?' {
-			continue
-		}
-		for _, ext := range sqliteExts {
-			if strings.HasSuffix(lower[:i], ext) {
-				out = append(out, sqliteSplit{db: target[:i], sel: target[i:]})
-				break
-			}
-		}
-	}
-	return out
-}
-
 // isSQLitePath reports whether target can name a database; readSQLite
 // decides by the file's header and passes other paths on.
-func isSQLitePath(target string) bool { return len(sqliteSplits(target)) > 0 }
-
-// isSQLiteFile reports whether the file at abs starts with the SQLite 3
-// header.
-func isSQLiteFile(abs string) bool {
-	f, err := os.Open(abs)
-	if err != nil {
-		return false
-	}
-	defer f.Close()
-	var head [len(sqliteMagic)]byte
-	n, _ := f.ReadAt(head[:], 0)
-	return n == len(head) && string(head[:]) == sqliteMagic
-}
+func isSQLitePath(target string) bool { return len(innerpath.DatabaseSplits(target)) > 0 }
 
 // readSQLite lists a database's tables, shows a table's schema, a row, a
 // page of rows, or the result of a read-only statement.
 func (t *Tool) readSQLite(ctx context.Context, target string) (*tool.Result, error) {
 	split, r, notDB := t.findDatabase(ctx, target)
 	if r == nil {
-		if notDB != "" && split.sel != "" {
+		if notDB != "" && split.Selector != "" {
 			return nil, tool.Errorf("Cannot read %s: %s is not a SQLite database (its first bytes are not the SQLite 3 header); read it without the %s selector to see it as a file.",
-				target, notDB, split.sel)
+				target, notDB, split.Selector)
 		}
 		return nil, errPass
 	}
-	sel, err := parseSQLiteSelector(split.sel)
+	sel, err := parseSQLiteSelector(split.Selector)
 	if err != nil {
 		return nil, tool.Errorf("Invalid SQLite selector in %s: %v", target, err)
 	}
-	d := &Details{ResolvedPath: r.abs, Source: r.abs + split.sel}
+	d := &Details{ResolvedPath: r.abs, Source: r.abs + split.Selector}
 	text, err := queryDatabase(ctx, r.abs, r.display, sel, d, t.sqliteTimeLimit(), t.caps.sqliteBusy)
 	if err != nil {
 		return nil, err
@@ -100,17 +55,17 @@ func (t *Tool) readSQLite(ctx context.Context, target string) (*tool.Result, err
 // whose file is a SQLite database, else a unique suffix match for the
 // shortest. notDB names a file that exists with a database extension but
 // is not a database.
-func (t *Tool) findDatabase(ctx context.Context, target string) (split sqliteSplit, r *resolved, notDB string) {
-	splits := sqliteSplits(target)
+func (t *Tool) findDatabase(ctx context.Context, target string) (split innerpath.DatabaseSplit, r *resolved, notDB string) {
+	splits := innerpath.DatabaseSplits(target)
 	for _, s := range splits {
-		abs := t.env.Resolve(s.db)
+		abs := t.env.Resolve(s.Database)
 		info, err := os.Stat(abs)
 		if err != nil || !info.Mode().IsRegular() {
 			continue
 		}
-		if !isSQLiteFile(abs) {
+		if !innerpath.IsDatabaseFile(abs) {
 			if notDB == "" {
-				split, notDB = s, s.db
+				split, notDB = s, s.Database
 			}
 			continue
 		}
@@ -119,10 +74,10 @@ func (t *Tool) findDatabase(ctx context.Context, target string) (split sqliteSpl
 	if notDB != "" || len(splits) == 0 {
 		return split, nil, notDB
 	}
-	if r, err := resolvePath(ctx, t.env, splits[0].db); err == nil && r.info.Mode().IsRegular() && isSQLiteFile(r.abs) {
+	if r, err := resolvePath(ctx, t.env, splits[0].Database); err == nil && r.info.Mode().IsRegular() && innerpath.IsDatabaseFile(r.abs) {
 		return splits[0], r, ""
 	}
-	return sqliteSplit{}, nil, ""
+	return innerpath.DatabaseSplit{}, nil, ""
 }
 
 // openDatabase opens the database at abs read-only: the file is opened

@@ -148,7 +148,7 @@ func TestSQLiteCorrupt(t *testing.T) {
 	t.Parallel()
 	env, path := dbEnv(t, usersSQL)
 	good, _ := os.ReadFile(path)
-	garbage := append([]byte(sqliteMagic), bytes.Repeat([]byte{0xa5}, 4096-len(sqliteMagic))...)
+	garbage := append([]byte("SQLite format 3\x00"), bytes.Repeat([]byte{0xa5}, 4096-16)...)
 	os.WriteFile(filepath.Join(filepath.Dir(path), "garbage.db"), garbage, 0o644)
 	damaged := bytes.Clone(good)
 	for i := 4096; i < len(damaged); i++ { // wipe every page after the first
@@ -199,7 +199,7 @@ func TestSQLiteSelectorErrors(t *testing.T) {
 		"?q=SELECT :name":                "q cannot take bound parameters (:name); write the values into the SQL",
 		"?q=SELECT 1; SELECT 2":          "q must hold one SQL statement; run the others in further reads",
 		"?q=SELECT 'unterminated":        "q has an unterminated '…'; close it",
-		"::5":                            "a row key needs a table first: use DB:TABLE:KEY",
+		": :5":                           "a row key needs a table first: use DB:TABLE:KEY",
 		"x":                              `the database path must be followed by :TABLE, :TABLE:KEY or ?q=SQL, not "x"`,
 		":t?where=name = 'it''s; fine'":  "",
 		":t?where=note = 'LIMIT -- ok'":  "",
@@ -225,6 +225,7 @@ func TestSQLiteSelectorValues(t *testing.T) {
 		"":                            {kind: sqliteList},
 		":t":                          {kind: sqliteSchema, table: "t"},
 		":t:":                         {kind: sqliteSchema, table: "t"},
+		"::t ":                        {kind: sqliteSchema, table: "t"},
 		":t:k:with:colons":            {kind: sqliteRow, table: "t", key: "k:with:colons"},
 		":t?limit=900":                {kind: sqliteQuery, table: "t", limit: 500, limitAsked: 900},
 		":t?order=Name:DESC":          {kind: sqliteQuery, table: "t", limit: 20, order: "Name", desc: true},

@@ -6,6 +6,8 @@ import (
 	"net/url"
 	"strconv"
 	"strings"
+
+	"github.com/gopi-agent/gopi/core/tools/innerpath"
 )
 
 // SQLite selector defaults and caps.
@@ -54,16 +56,14 @@ var sqliteParams = []string{"where", "order", "limit", "offset", "q"}
 // Values are taken literally, except that a value with no spaces holding
 // %XX escapes is URL-decoded, for callers that encode their SQL.
 func parseSQLiteSelector(s string) (sqliteSel, error) {
-	rest, query, hasQuery := strings.Cut(s, "?")
 	var sel sqliteSel
-	if rest != "" && rest[0] != ':' {
-		return sel, fmt.Errorf("the database path must be followed by :TABLE, :TABLE:KEY or ?q=SQL, not %q", rest)
+	ref, err := innerpath.ParseTableRef(s)
+	if err != nil {
+		return sel, err
 	}
-	rest = strings.TrimPrefix(rest, ":")
-	sel.table, sel.key, _ = strings.Cut(rest, ":")
+	sel.table, sel.key = ref.Table, ref.Key
+	query, hasQuery := ref.Query, ref.HasQuery
 	switch {
-	case sel.table == "" && sel.key != "":
-		return sel, errors.New("a row key needs a table first: use DB:TABLE:KEY")
 	case sel.key != "":
 		sel.kind = sqliteRow
 	case sel.table != "":

@@ -1,4 +1,7 @@
-// Package write is the write tool: it creates or replaces a whole file.
+// Package write is the write tool: it creates or replaces a whole file,
+// a member of an archive (archive.go) or a row of a SQLite database
+// (sqlite.go), as the path says (package innerpath reads it: an archive
+// member path first, then a database one, then a plain file).
 //
 // Parent directories are created as needed; the file is replaced
 // through internal/atomicfile: atomically (temporary file in the same
@@ -28,7 +31,12 @@ import (
 
 const description = `Create a file, or replace the whole content of an existing one. Missing parent directories
 are created. Use it for new files and complete rewrites; to change part of an existing file,
-use the edit tool instead. "~" is your home directory; relative paths start in the working directory.`
+use the edit tool instead. "~" is your home directory; relative paths start in the working directory.
+Inside an archive (.zip, .tar, .tar.gz, .tgz): a.zip:dir/f.txt stores content as that member,
+replacing or adding it and leaving the other members as they are (a missing archive is created).
+In a SQLite database (.db, .db3, .sqlite, .sqlite3) that exists: app.db:TABLE inserts a row given as a
+JSON5 object of column values, e.g. {name: "Ada", age: 36}; app.db:TABLE:KEY sets the given columns on
+the row whose primary key (or rowid) is KEY, and with empty content deletes that row.`
 
 // Tool is the write tool bound to a session.
 type Tool struct{ env *tool.Env }
@@ -52,10 +60,22 @@ func (t *Tool) Definition() tool.Definition {
 
 // Details is the structured part of a write result.
 type Details struct {
-	Path  string `json:"path"`  // absolute path written
-	Op    string `json:"op"`    // "create" or "update"
-	Lines int    `json:"lines"` // lines in the new content
-	Bytes int    `json:"bytes"` // bytes written
+	Path string `json:"path,omitempty"` // absolute path of the file written ("" for an archive member or a row)
+	// Op is what was done: "create" or "update" for a file or an archive
+	// member, "insert", "update" or "delete" for a row.
+	Op    string `json:"op"`
+	Lines int    `json:"lines,omitempty"` // lines in the new content (files and members)
+	Bytes int    `json:"bytes,omitempty"` // bytes written (files and members)
+	// Archive and Entry name the archive file (absolute) and the member
+	// written in it.
+	Archive string `json:"archive,omitempty"`
+	Entry   string `json:"entry,omitempty"`
+	// Database, Table and Key name the database file (absolute), the
+	// table and the row key of a row write; Rows is how many rows changed.
+	Database string `json:"database,omitempty"`
+	Table    string `json:"table,omitempty"`
+	Key      string `json:"key,omitempty"`
+	Rows     int    `json:"rows,omitempty"`
 	// Warnings, such as the file lying outside the working directory.
 	Warnings []string `json:"warnings,omitempty"`
 	// Diagnostics is what the language servers reported about the file,
@@ -84,6 +104,20 @@ func (t *Tool) Execute(ctx context.Context, args tool.Args, _ tool.UpdateFunc) (
 			return nil, tool.Errorf("Cannot write %s: %v", p, err)
 		}
 		return tool.TextResult(fmt.Sprintf("Wrote %s (%d bytes).", p, len(a.Content)), map[string]any{"path": p, "op": "host"}), nil
+	}
+	at, err := t.findArchiveTarget(p)
+	if err != nil {
+		return nil, err
+	}
+	if at != nil {
+		return t.writeArchive(ctx, at, a.Content)
+	}
+	dt, err := t.findDatabaseTarget(p)
+	if err != nil {
+		return nil, err
+	}
+	if dt != nil {
+		return t.writeRow(ctx, p, dt, a.Content)
 	}
 	abs := t.env.Resolve(p)
 	if err := t.env.CheckPlanWrite(abs); err != nil {

@@ -10,9 +10,15 @@ import (
 
 	"github.com/gopi-agent/gopi/core/tool"
 	"github.com/gopi-agent/gopi/core/tool/tooltest"
+	"github.com/gopi-agent/gopi/core/tools/read/readtest"
 )
 
-func TestGolden(t *testing.T) { tooltest.RunDir(t, "testdata/golden", New) }
+// TestGolden runs testdata/golden/*.txtar (see package tooltest); -update
+// rewrites the expected sections. Sections named zip:, tar:, tgz: and
+// sqlite: are built into archives and databases by read's readtest.
+func TestGolden(t *testing.T) {
+	tooltest.RunDir(t, "testdata/golden", New, tooltest.Options{Build: readtest.Build})
+}
 
 func TestWriteKeepsModeAndInvalidatesScan(t *testing.T) {
 	t.Parallel()

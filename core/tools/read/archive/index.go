@@ -14,6 +14,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/gopi-agent/gopi/core/tools/innerpath"
 	"github.com/gopi-agent/gopi/internal/humansize"
 )
 
@@ -54,7 +55,7 @@ func newIndex(l Limits) *Index {
 // add records a member under its raw name and returns its entry (nil when
 // the name is refused or empty). Directories above it are implied.
 func (ix *Index) add(raw string, dir bool) *Entry {
-	name, abs, err := CleanPath(raw)
+	name, abs, err := innerpath.CleanMember(raw)
 	if err != nil || abs {
 		ix.Unsafe = append(ix.Unsafe, raw)
 		return nil

@@ -8,6 +8,8 @@ import (
 	"errors"
 	"strings"
 	"testing"
+
+	"github.com/gopi-agent/gopi/core/tools/innerpath"
 )
 
 // indexSeeds are small archives of each format with the member names a
@@ -77,7 +79,7 @@ func FuzzIndex(f *testing.F) {
 			}
 			ix = IndexZip(zr, limits)
 		default:
-			clean, _, _ := CleanPath(member)
+			clean, _, _ := innerpath.CleanMember(member)
 			want = &Member{Want: clean}
 			var err error
 			ix, err = IndexTar(bytes.NewReader(data), kind%3 == 2, want, limits)
@@ -90,7 +92,7 @@ func FuzzIndex(f *testing.F) {
 		}
 		checkIndex(t, ix)
 
-		clean, _, err := CleanPath(member)
+		clean, _, err := innerpath.CleanMember(member)
 		e := ix.Entries[clean]
 		if err != nil || e == nil || e.Dir || e.Link != "" {
 			return
@@ -140,7 +142,7 @@ func checkIndex(t *testing.T, ix *Index) {
 		if name == "" {
 			continue
 		}
-		if clean, abs, err := CleanPath(name); err != nil || abs || clean != name {
+		if clean, abs, err := innerpath.CleanMember(name); err != nil || abs || clean != name {
 			t.Fatalf("entry %q is not a canonical member path (%q, %v, %v)", name, clean, abs, err)
 		}
 		parent := ""

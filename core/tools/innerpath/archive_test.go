@@ -1,4 +1,4 @@
-package archive
+package innerpath
 
 import (
 	"fmt"
@@ -6,7 +6,7 @@ import (
 	"testing"
 )
 
-func TestSplits(t *testing.T) {
+func TestArchiveSplits(t *testing.T) {
 	t.Parallel()
 	for in, want := range map[string][]string{
 		"a.zip":                {"a.zip|"},
@@ -18,19 +18,20 @@ func TestSplits(t *testing.T) {
 		"dir.zip/f.txt":        nil,
 		"notes.zip.txt":        nil,
 		"a.zip:":               {"a.zip|"},
+		"a.zip::f":             {"a.zip|f"},
 		"weird:name.zip:inner": {"weird:name.zip|inner"},
 	} {
 		var got []string
-		for _, s := range Splits(in) {
+		for _, s := range ArchiveSplits(in) {
 			got = append(got, s.Archive+"|"+s.Inner)
 		}
 		if fmt.Sprint(got) != fmt.Sprint(want) {
-			t.Errorf("Splits(%q) = %q, want %q", in, got, want)
+			t.Errorf("ArchiveSplits(%q) = %q, want %q", in, got, want)
 		}
 	}
 }
 
-func TestCleanPath(t *testing.T) {
+func TestCleanMember(t *testing.T) {
 	t.Parallel()
 	for in, want := range map[string]string{
 		"a/b.txt":       "a/b.txt",
@@ -49,7 +50,7 @@ func TestCleanPath(t *testing.T) {
 		"a/b/../../c/d": "error",
 		"a/..b/c..":     "a/..b/c..",
 	} {
-		clean, abs, err := CleanPath(in)
+		clean, abs, err := CleanMember(in)
 		got := clean
 		switch {
 		case err != nil:
@@ -58,34 +59,36 @@ func TestCleanPath(t *testing.T) {
 			got += " (abs)"
 		}
 		if got != want {
-			t.Errorf("CleanPath(%q) = %q, want %q", in, got, want)
+			t.Errorf("CleanMember(%q) = %q, want %q", in, got, want)
 		}
 	}
 }
 
-// FuzzPath checks archive path parsing: every split puts the path
+// FuzzArchivePath checks archive path parsing: every split puts the path
 // back together, names an archive by its extension, and a member path
 // cleans to a canonical form (idempotent; no "..", "." or empty segments;
 // no leading or trailing slash) or is refused for its "..".
-func FuzzPath(f *testing.F) {
+func FuzzArchivePath(f *testing.F) {
 	for _, s := range []string{"a.zip", "a.zip:dir/f.txt", "a.tgz:f:50-60", "o.zip:i.tar.gz:f", "A.TAR:./x/../y",
 		`a.zip:..\..\evil`, "a.zip:/abs", `a.zip:C:\x`, "a.zip::", "x.tar.gz:", "dir.zip/f", "a.zip:a/b/../../../c"} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, in string) {
-		for _, s := range Splits(in) {
-			joined := s.Archive
-			if len(in) > len(s.Archive) {
-				joined += ":" + s.Inner
+		for _, s := range ArchiveSplits(in) {
+			if !strings.HasPrefix(in, s.Archive) || s.HasInner != (len(in) > len(s.Archive)) {
+				t.Fatalf("split %q|%q (inner %v) is not a prefix reading of %q", s.Archive, s.Inner, s.HasInner, in)
 			}
-			if joined != in {
+			if s.HasInner && (in[len(s.Archive)] != ':' || strings.TrimLeft(in[len(s.Archive):], ":") != s.Inner) {
 				t.Fatalf("split %q|%q does not rebuild %q", s.Archive, s.Inner, in)
 			}
-			if f, ok := FormatOf(s.Archive); !ok || f != s.Format {
+			if strings.HasPrefix(s.Inner, ":") {
+				t.Fatalf("inner %q of %q starts with ':'", s.Inner, in)
+			}
+			if f, ok := ArchiveFormatOf(s.Archive); !ok || f != s.Format {
 				t.Fatalf("split archive %q has no archive extension", s.Archive)
 			}
 		}
-		clean, _, err := CleanPath(in)
+		clean, _, err := CleanMember(in)
 		if err != nil {
 			if err != ErrDotDot {
 				t.Fatalf("unexpected error %v", err)
@@ -96,9 +99,9 @@ func FuzzPath(f *testing.F) {
 			strings.Contains(clean, `\`) || clean == "." || clean == ".." ||
 			strings.HasPrefix(clean, "../") || strings.Contains(clean, "/../") || strings.HasSuffix(clean, "/..") ||
 			strings.HasPrefix(clean, "./") || strings.Contains(clean, "/./") || strings.HasSuffix(clean, "/.") {
-			t.Fatalf("CleanPath(%q) = %q is not canonical", in, clean)
+			t.Fatalf("CleanMember(%q) = %q is not canonical", in, clean)
 		}
-		again, _, err := CleanPath(clean)
+		again, _, err := CleanMember(clean)
 		if err != nil || again != clean {
 			t.Fatalf("cleaning %q again gave %q, %v", clean, again, err)
 		}
