@@ -58,7 +58,20 @@ TARGETS=(
 	./core/tools/edit/vim:FuzzExec          # the edit tool's vim mode: key sequences
 	./core/tool:FuzzDiagnosticReport       # language server diagnostics as the file tools report them
 	./core/tool:FuzzLocalURL               # local:// paths stay in the session's scratch directory
-	./core/tools/read/notebook:FuzzNotebook # notebook JSON
+	./core/tools/notebook:FuzzNotebook     # notebook JSON
+	./core/tools/notebook:FuzzEditRoundTrip # notebook edits: the text view written back unchanged
+	./core/tools/notebook:FuzzApply        # notebook edits: an edited text view applied to the JSON
+	./core/tools/calc:FuzzEvaluate         # calc expressions
+	./core/tools/eval:FuzzParse            # eval cells and their headers
+	./core/eval/pykernel:FuzzReadFrames    # the Python runner's output stream
+	./mermaid:FuzzRender                   # Mermaid diagrams
+	./core/tools/recipe:FuzzParseMakefile  # Makefiles (recipe's task list)
+	./core/tools/recipe:FuzzResolve        # recipe's op
+	./core/tools/generated:FuzzContentMarker # generated-file headers
+	./core/commitgen:FuzzParseFileDiffs    # git diffs (gopi commit)
+	./core/commitgen:FuzzChangelog         # changelogs (gopi commit)
+	./core/tools/task:FuzzParseAgent       # agent definitions
+	./core/tools/task:FuzzParseGenerated   # agent definitions a model wrote (/agents N)
 	./core/tools/innerpath:FuzzArchivePath # archive member paths (read and write)
 	./core/tools/innerpath:FuzzDatabasePath # SQLite table and row paths (read and write)
 	./core/tools/write:FuzzParseRow        # JSON5 row content of SQLite writes
@@ -144,7 +157,7 @@ write_md() {
 		echo "The end-to-end target \`./core/modes/rpc:FuzzFrame\` (lines sent to a running RPC server) runs to $(commas "$E2E_EXECS")."
 		echo "New interesting inputs are minimised for at most $MINIMIZE (\`-fuzzminimizetime\`; those executions are not counted)."
 		echo "The archive, notebook, ACP line and RPC frame head parsers live in small packages of their own"
-		echo "(core/tools/read/archive, core/tools/read/notebook, core/modes/acp/lineguard, core/modes/rpc/inbound):"
+		echo "(core/tools/read/archive, core/tools/notebook, core/modes/acp/lineguard, core/modes/rpc/inbound):"
 		echo "fuzzed inside their tool's or mode's package, which links SQLite or the whole agent, they ran 10-40 times"
 		echo "slower (the whole binary's coverage is compared after every execution); their counts start from zero"
 		echo "at the move (2026-11-29)."
