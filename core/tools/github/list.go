@@ -64,8 +64,12 @@ func (r *Reader) list(ctx context.Context, t *target) (string, error) {
 		v.add("None found.")
 		return v.String(), nil
 	}
+	prefix := t.kind + "://"
+	if t.repo != "" {
+		prefix += t.repo + "/"
+	}
 	for _, it := range items {
-		line := fmt.Sprintf("- %s://%d %s [%s]", t.kind, it.Number, orDefault(it.Title, "Untitled"), it.State)
+		line := fmt.Sprintf("- %s%d %s [%s]", prefix, it.Number, orDefault(it.Title, "Untitled"), it.State)
 		if a := it.Author.display(); a != "" {
 			line += " " + a
 		}
