@@ -13,6 +13,7 @@ type GitHub struct {
 	SoftTTL      time.Duration // github.cache.softTtlSec: a younger view is served as it is; an older one is served and refreshed
 	HardTTL      time.Duration // github.cache.hardTtlSec: an older view is never served
 	CacheDir     string        // where the views are kept: <agent dir>/cache/github; "" keeps none on disk
+	WorktreesDir string        // where pr_checkout puts PR worktrees: the agent dir's parent's wt/ (~/.gopi/wt)
 }
 
 // GitHub returns the github.* settings with the cache under the agent
@@ -21,6 +22,7 @@ func (c *Config) GitHub() GitHub {
 	g := GitHubSettings(c.Settings)
 	if c.AgentDir != "" {
 		g.CacheDir = filepath.Join(c.AgentDir, "cache", "github")
+		g.WorktreesDir = filepath.Join(filepath.Dir(c.AgentDir), "wt")
 	}
 	return g
 }

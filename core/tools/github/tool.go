@@ -2,6 +2,7 @@ package github
 
 import (
 	"context"
+	"encoding/json"
 	"strings"
 
 	"github.com/gopi-agent/gopi/core/tool"
@@ -11,12 +12,14 @@ import (
 const Name = "github"
 
 // ops are the operations the tool offers, in the schema's order.
-var ops = []any{"repo_view", "pr_create", "search_issues", "search_prs", "search_code", "search_commits", "search_repos", "run_watch"}
+var ops = []any{"repo_view", "pr_create", "pr_checkout", "pr_push", "search_issues", "search_prs", "search_code", "search_commits", "search_repos", "run_watch"}
 
 const description = "Works with GitHub through the GitHub CLI (gh): repositories, pull requests, searches and Actions runs.\n\n" +
 	"Choose the operation with `op`; each uses some of the other parameters:\n" +
 	"- `repo_view`: a repository's metadata. Optional `repo` (owner/repo) and `branch`; without `repo`, the current checkout's.\n" +
 	"- `pr_create`: opens a pull request. Give `title` (and optionally `body`), or `fill: true` to take both from the commits. Optional `base`, `head`, `draft`, `repo`, `reviewer[]`, `assignee[]`, `label[]`. Answers with the new PR's URL and summary.\n" +
+	"- `pr_checkout`: checks one or more pull requests out, each into a worktree of its own on a `pr-<number>` branch set to push back to the PR. Optional `pr` (number, URL or branch, or a list of them; without it, the current branch's PR), `repo`, `force` (reset an existing `pr-<number>` branch).\n" +
+	"- `pr_push`: pushes a branch made by `pr_checkout` back to its PR's head branch. Optional `branch` (default: the current one), `forceWithLease`.\n" +
 	"- `search_issues` / `search_prs`: GitHub issue or pull request search syntax in `query`; optional `repo`, `limit`.\n" +
 	"- `search_code`: GitHub code search syntax in `query`; optional `repo`, `limit`. Shows matching paths with a fragment.\n" +
 	"- `search_commits`: commit search; `query`, optional `repo`, `limit`.\n" +
@@ -38,26 +41,35 @@ type Details struct {
 	FailedJobs []string   `json:"failedJobs,omitempty"` // names of the failed jobs
 	ArtifactID string     `json:"artifactId,omitempty"` // artifact holding the failed jobs' full logs
 	Watch      *WatchView `json:"watch,omitempty"`      // the run_watch snapshot
+	// WorktreePath, Remote and RemoteBranch are pr_checkout's (one PR)
+	// and pr_push's: the worktree, the remote and the PR's head branch.
+	WorktreePath string      `json:"worktreePath,omitempty"`
+	Remote       string      `json:"remote,omitempty"`
+	RemoteBranch string      `json:"remoteBranch,omitempty"`
+	Checkouts    []*Checkout `json:"checkouts,omitempty"` // pr_checkout: every PR checked out
 }
 
 // args are the tool's arguments.
 type args struct {
-	Op       string   `json:"op"`
-	Repo     string   `json:"repo"`
-	Branch   string   `json:"branch"`
-	Title    *string  `json:"title"`
-	Body     *string  `json:"body"`
-	Base     string   `json:"base"`
-	Head     string   `json:"head"`
-	Draft    bool     `json:"draft"`
-	Fill     bool     `json:"fill"`
-	Reviewer []string `json:"reviewer"`
-	Assignee []string `json:"assignee"`
-	Label    []string `json:"label"`
-	Query    string   `json:"query"`
-	Limit    *float64 `json:"limit"`
-	Run      string   `json:"run"`
-	Tail     *float64 `json:"tail"`
+	Op             string          `json:"op"`
+	Repo           string          `json:"repo"`
+	Branch         string          `json:"branch"`
+	Title          *string         `json:"title"`
+	Body           *string         `json:"body"`
+	Base           string          `json:"base"`
+	Head           string          `json:"head"`
+	Draft          bool            `json:"draft"`
+	Fill           bool            `json:"fill"`
+	Reviewer       []string        `json:"reviewer"`
+	Assignee       []string        `json:"assignee"`
+	Label          []string        `json:"label"`
+	Query          string          `json:"query"`
+	Limit          *float64        `json:"limit"`
+	Run            string          `json:"run"`
+	Tail           *float64        `json:"tail"`
+	PR             json.RawMessage `json:"pr"`
+	Force          bool            `json:"force"`
+	ForceWithLease bool            `json:"forceWithLease"`
 }
 
 // outcome is an op's result before it becomes a tool.Result.
@@ -98,22 +110,25 @@ func (t *Tool) Definition() tool.Definition {
 		Label:       "GitHub",
 		Description: description,
 		Parameters: tool.Object(map[string]*tool.Schema{
-			"op":       {Type: "string", Enum: ops, Description: "github operation"},
-			"repo":     str("owner/repo (any op)", "facebook/react"),
-			"branch":   str("branch (repo_view, run_watch)", "main", "develop"),
-			"title":    str("PR title (pr_create)", "Fix login bug"),
-			"body":     str("PR body markdown (pr_create); not with fill"),
-			"base":     str("PR base branch (pr_create); defaults to the repository's default branch", "main"),
-			"head":     str("PR head branch (pr_create); defaults to the current branch", "feature/foo"),
-			"draft":    tool.Boolean("open the PR as a draft (pr_create)"),
-			"fill":     tool.Boolean("take PR title and body from the commits (pr_create); not with title or body"),
-			"reviewer": strs("reviewers to request (pr_create): users or org/team", []any{"octocat", "myorg/team"}),
-			"assignee": strs("assignees (pr_create); @me is you", []any{"@me"}),
-			"label":    strs("labels to apply (pr_create)", []any{"bug", "enhancement"}),
-			"query":    str("search query (search_*)", "is:open label:bug"),
-			"limit":    {Type: "number", Description: "max results (search_*), at most 50", Default: SearchLimitDefault},
-			"run":      str("Actions run id or URL (run_watch)", "123456"),
-			"tail":     {Type: "number", Description: "log lines per failed job (run_watch), at most 200", Default: RunWatchTailDefault},
+			"op":             {Type: "string", Enum: ops, Description: "github operation"},
+			"repo":           str("owner/repo (any op)", "facebook/react"),
+			"branch":         str("branch (repo_view, pr_push local branch, run_watch)", "main", "develop"),
+			"pr":             {Raw: json.RawMessage(`{"anyOf":[{"type":"string","examples":["123","feature-branch"]},{"type":"array","items":{"type":"string"},"examples":[["123","456"]]}],"description":"PR number, URL or branch (pr_checkout); a list checks several out in one call"}`)},
+			"force":          tool.Boolean("reset an existing local pr-<number> branch (pr_checkout)"),
+			"forceWithLease": tool.Boolean("push with --force-with-lease (pr_push)"),
+			"title":          str("PR title (pr_create)", "Fix login bug"),
+			"body":           str("PR body markdown (pr_create); not with fill"),
+			"base":           str("PR base branch (pr_create); defaults to the repository's default branch", "main"),
+			"head":           str("PR head branch (pr_create); defaults to the current branch", "feature/foo"),
+			"draft":          tool.Boolean("open the PR as a draft (pr_create)"),
+			"fill":           tool.Boolean("take PR title and body from the commits (pr_create); not with title or body"),
+			"reviewer":       strs("reviewers to request (pr_create): users or org/team", []any{"octocat", "myorg/team"}),
+			"assignee":       strs("assignees (pr_create); @me is you", []any{"@me"}),
+			"label":          strs("labels to apply (pr_create)", []any{"bug", "enhancement"}),
+			"query":          str("search query (search_*)", "is:open label:bug"),
+			"limit":          {Type: "number", Description: "max results (search_*), at most 50", Default: SearchLimitDefault},
+			"run":            str("Actions run id or URL (run_watch)", "123456"),
+			"tail":           {Type: "number", Description: "log lines per failed job (run_watch), at most 200", Default: RunWatchTailDefault},
 		}, "op"),
 		Concurrency: tool.Shared,
 	}
@@ -133,6 +148,10 @@ func (t *Tool) Execute(ctx context.Context, raw tool.Args, onUpdate tool.UpdateF
 		out, err = t.repoView(ctx, &a)
 	case "pr_create":
 		out, err = t.prCreate(ctx, &a)
+	case "pr_checkout":
+		out, err = t.prCheckout(ctx, &a)
+	case "pr_push":
+		out, err = t.prPush(ctx, &a)
 	case "search_issues":
 		out, err = t.searchIssues(ctx, &a, false)
 	case "search_prs":
@@ -146,7 +165,7 @@ func (t *Tool) Execute(ctx context.Context, raw tool.Args, onUpdate tool.UpdateF
 	case "run_watch":
 		out, err = t.runWatch(ctx, &a, onUpdate)
 	default:
-		return nil, tool.Errorf("Unknown op %q: use one of repo_view, pr_create, search_issues, search_prs, search_code, search_commits, search_repos, run_watch.", a.Op)
+		return nil, tool.Errorf("Unknown op %q: use one of repo_view, pr_create, pr_checkout, pr_push, search_issues, search_prs, search_code, search_commits, search_repos, run_watch.", a.Op)
 	}
 	if err != nil {
 		return nil, err

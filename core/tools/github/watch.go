@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"net/url"
-	"os/exec"
 	"regexp"
 	"slices"
 	"strconv"
@@ -12,7 +11,6 @@ import (
 	"time"
 
 	"github.com/gopi-agent/gopi/core/tool"
-	"github.com/gopi-agent/gopi/internal/childproc"
 	"github.com/gopi-agent/gopi/internal/ctxsleep"
 )
 
@@ -314,11 +312,11 @@ func (w *watcher) watchCommit(ctx context.Context, branch string) (*outcome, err
 		}
 	} else {
 		var err error
-		if branch, err = w.t.git(ctx, "rev-parse", "--abbrev-ref", "HEAD"); err != nil {
-			return nil, err
+		if branch, err = w.t.git(ctx, "symbolic-ref", "--short", "HEAD"); err != nil {
+			return nil, tool.Errorf("Current git branch is unavailable. Pass `branch` or `run` explicitly.")
 		}
 		if sha, err = w.t.git(ctx, "rev-parse", "HEAD"); err != nil {
-			return nil, err
+			return nil, tool.Errorf("Current git HEAD is unavailable. Pass `run` explicitly.")
 		}
 	}
 	settled := ""
@@ -462,18 +460,4 @@ func cleanBlock(s string) string {
 	s = strings.ReplaceAll(s, "\r\n", "\n")
 	s = strings.ReplaceAll(s, "\r", "\n")
 	return strings.TrimRight(strings.ReplaceAll(s, "\t", "    "), " \n\t")
-}
-
-// git runs git in the session's directory and returns its trimmed output.
-func (t *Tool) git(ctx context.Context, args ...string) (string, error) {
-	cctx, cancel := context.WithTimeout(ctx, 30*time.Second)
-	defer cancel()
-	cmd := exec.CommandContext(cctx, "git", args...)
-	cmd.Dir = t.env.Cwd
-	childproc.PrepareCancelGroup(cmd)
-	out, err := cmd.Output()
-	if err != nil {
-		return "", tool.Errorf("run_watch needs a git checkout with a current branch and commit (git %s failed): pass run or branch", strings.Join(args, " "))
-	}
-	return strings.TrimSpace(string(out)), nil
 }
