@@ -2,6 +2,8 @@ package github
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"net/url"
 	"strconv"
@@ -38,6 +40,7 @@ type Reader struct {
 
 	mu       sync.Mutex
 	repo     string          // the checkout's owner/repo, once resolved
+	account  string          // the credential's fingerprint, once resolved (credentialScope)
 	inFlight map[string]bool // keys being refreshed
 }
 
@@ -132,7 +135,7 @@ func (r *Reader) ReadURI(ctx context.Context, raw string) (*tool.HostURIContent,
 		}
 	}
 	key, fetch := r.fetcher(t, repo)
-	text, err := r.cached(ctx, key, fetch)
+	text, err := r.cached(ctx, r.credentialScope(ctx)+" "+key, fetch)
 	if err != nil {
 		return nil, err
 	}
@@ -163,6 +166,23 @@ func (r *Reader) checkoutRepo(ctx context.Context) (string, error) {
 	r.repo = repo
 	r.mu.Unlock()
 	return repo, nil
+}
+
+// credentialScope names the GitHub credential gh uses (a hash of its
+// token, "anonymous" without one), asked once: cached views are kept per
+// credential, so a view fetched with one account's access is never
+// served to another.
+func (r *Reader) credentialScope(ctx context.Context) string {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.account == "" {
+		r.account = "anonymous"
+		if token, err := r.gh.run(ctx, []string{"auth", "token"}, callOpts{repoGiven: true}); err == nil && token != "" {
+			sum := sha256.Sum256([]byte(token))
+			r.account = "gh:" + hex.EncodeToString(sum[:8])
+		}
+	}
+	return r.account
 }
 
 // fetchFunc fetches a view afresh: its text and gh's raw JSON.

@@ -88,17 +88,18 @@ func TestSchemeCacheTTL(t *testing.T) {
 	c := &clock{time.Unix(1e9, 0)}
 	r := newReader(t, c)
 	const url = "issue://gopi-agent/gopi/12"
+	views := func() int { return countCalls(f, "issue view") }
 	first := read(t, r, url)
 	c.t = c.t.Add(4 * time.Minute)
-	if got := read(t, r, url); got != first || len(f.calls()) != 1 {
-		t.Fatalf("fresh view refetched (%d calls)", len(f.calls()))
+	if got := read(t, r, url); got != first || views() != 1 {
+		t.Fatalf("fresh view refetched (%d calls)", views())
 	}
 	c.t = c.t.Add(2 * time.Minute) // 6 min: stale
 	if got := read(t, r, url); got != first {
 		t.Fatal("stale view not served as it was")
 	}
 	r.Wait()
-	if n := len(f.calls()); n != 2 {
+	if n := views(); n != 2 {
 		t.Fatalf("stale view: %d gh calls, want 2 (one refresh)", n)
 	}
 	second := read(t, r, url)
@@ -106,16 +107,36 @@ func TestSchemeCacheTTL(t *testing.T) {
 		t.Fatalf("refreshed view not stored: %s", second)
 	}
 	c.t = c.t.Add(8 * 24 * time.Hour) // past the hard TTL
-	if got := read(t, r, url); got != first || len(f.calls()) != 3 {
-		t.Fatalf("expired view served from the cache (%d calls)", len(f.calls()))
+	if got := read(t, r, url); got != first || views() != 3 {
+		t.Fatalf("expired view served from the cache (%d calls)", views())
 	}
 	// Another Reader on the same directory (a new session) sees the cache.
 	r2 := NewReader(tool.NewEnv(t.TempDir()))
 	r2.cache, r2.enabled, r2.soft, r2.hard, r2.now = r.cache, true, r.soft, r.hard, c.now
 	defer r2.Close()
-	if got := read(t, r2, url); got != first || len(f.calls()) != 3 {
-		t.Fatalf("cache not shared through the disk (%d calls)", len(f.calls()))
+	if got := read(t, r2, url); got != first || views() != 3 {
+		t.Fatalf("cache not shared through the disk (%d calls)", views())
 	}
+	// Another account (gh now has a token) does not see those views.
+	f.setRules(fakeRule{Match: []string{"auth token"}, Answers: []fakeAnswer{{Stdout: "gho_other\n"}}},
+		fakeRule{Match: []string{"issue view 12"}, Answers: []fakeAnswer{{Stdout: readString("testdata/issue12b.json")}}})
+	r3 := NewReader(tool.NewEnv(t.TempDir()))
+	r3.cache, r3.enabled, r3.soft, r3.hard, r3.now = r.cache, true, r.soft, r.hard, c.now
+	defer r3.Close()
+	if got := read(t, r3, url); got == first || views() != 4 {
+		t.Fatal("a view cached for one credential was served for another")
+	}
+}
+
+// countCalls counts the fake's calls whose arguments contain s.
+func countCalls(f *fake, s string) int {
+	n := 0
+	for _, c := range f.calls() {
+		if strings.Contains(strings.Join(c, " "), s) {
+			n++
+		}
+	}
+	return n
 }
 
 // With github.cache.enabled off every read asks gh.
@@ -125,7 +146,7 @@ func TestSchemeCacheDisabled(t *testing.T) {
 	r.enabled = false
 	read(t, r, "issue://a/b/12")
 	read(t, r, "issue://a/b/12")
-	if n := len(f.calls()); n != 2 {
+	if n := countCalls(f, "issue view"); n != 2 {
 		t.Errorf("%d gh calls, want 2", n)
 	}
 }
