@@ -116,6 +116,9 @@ func TestArgumentErrors(t *testing.T) {
 		{map[string]any{"op": "run_watch", "run": "5", "tail": -1, "repo": "a/b"}, "tail must be a positive number"},
 		{map[string]any{"op": "run_watch", "run": "https://github.com/x/y/actions/runs/5", "repo": "a/b"}, "does not match repo a/b"},
 		{map[string]any{"op": "pr_create"}, "title is required unless fill is true"},
+		{map[string]any{"op": "run_watch", "repo": "a/b"}, "Current git branch is unavailable. Pass `branch` or `run` explicitly."},
+		{map[string]any{"op": "pr_push"}, "Current git repository is unavailable"},
+		{map[string]any{"op": "pr_checkout", "pr": 5}, "pr must be a PR number, branch or URL"},
 		{map[string]any{"op": "pr_create", "fill": true, "title": "x"}, "fill cannot be combined with title or body"},
 	} {
 		text, failed := call(t, tl, c.args)

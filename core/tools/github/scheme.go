@@ -40,7 +40,8 @@ type Reader struct {
 
 	mu       sync.Mutex
 	repo     string          // the checkout's owner/repo, once resolved
-	account  string          // the credential's fingerprint, once resolved (credentialScope)
+	scopeMu  sync.Mutex      // held while the credential is asked for, so that it is asked once
+	account  string          // the credential's fingerprint, once resolved (credentialScope; under scopeMu)
 	inFlight map[string]bool // keys being refreshed
 }
 
@@ -173,8 +174,8 @@ func (r *Reader) checkoutRepo(ctx context.Context) (string, error) {
 // credential, so a view fetched with one account's access is never
 // served to another.
 func (r *Reader) credentialScope(ctx context.Context) string {
-	r.mu.Lock()
-	defer r.mu.Unlock()
+	r.scopeMu.Lock()
+	defer r.scopeMu.Unlock()
 	if r.account == "" {
 		r.account = "anonymous"
 		if token, err := r.gh.run(ctx, []string{"auth", "token"}, callOpts{repoGiven: true}); err == nil && token != "" {
