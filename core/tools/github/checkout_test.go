@@ -1,9 +1,12 @@
 package github
 
 import (
+	"context"
+	"encoding/json"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -127,5 +130,40 @@ func TestPRCheckoutExistingBranch(t *testing.T) {
 	mustCall(t, New(env), map[string]any{"op": "pr_checkout", "pr": "34", "force": true})
 	if got := gitT(t, clone, "rev-parse", "pr-34"); got != head {
 		t.Errorf("pr-34 at %s after force, want %s", got, head)
+	}
+}
+
+// Several PRs in one call: each gets its worktree, the git changes
+// taking turns on the shared repository.
+func TestPRCheckoutBatch(t *testing.T) {
+	clone, _, head := prRepo(t)
+	gitT(t, clone, "checkout", "-q", "-b", "feature/two", "origin/main")
+	if err := os.WriteFile(filepath.Join(clone, "b.txt"), []byte("two\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	gitT(t, clone, "add", ".")
+	gitT(t, clone, "commit", "-q", "-m", "two")
+	head2 := gitT(t, clone, "rev-parse", "HEAD")
+	gitT(t, clone, "push", "-q", "origin", "feature/two")
+	gitT(t, clone, "checkout", "-q", "main")
+	pr := func(n int, branch, oid string) string {
+		return `{"baseRefName":"main","headRefName":"` + branch + `","headRefOid":"` + oid + `","number":` + strconv.Itoa(n) + `,"title":"PR","url":"https://github.com/o/r/pull/` + strconv.Itoa(n) + `"}`
+	}
+	installFake(t, fakeRule{Match: []string{"pr view 34"}, Answers: []fakeAnswer{{Stdout: pr(34, "feature/cache", head)}}},
+		fakeRule{Match: []string{"pr view 35"}, Answers: []fakeAnswer{{Stdout: pr(35, "feature/two", head2)}}})
+	env := tool.NewEnv(clone)
+	env.Settings.GitHub.WorktreesDir = filepath.Join(t.TempDir(), "wt")
+	raw, _ := json.Marshal(map[string]any{"op": "pr_checkout", "pr": []string{"34", "35"}})
+	res, err := tool.Run(context.Background(), New(env), raw, nil)
+	if err != nil || res.IsError {
+		t.Fatalf("%v %s", err, res.FirstText())
+	}
+	if text := res.FirstText(); !strings.HasPrefix(text, "# 2 Pull Request Worktrees (2 checked out)\n\n# Checked Out Pull Request #34") ||
+		!strings.Contains(text, "\n\n---\n\n# Checked Out Pull Request #35") {
+		t.Errorf("got:\n%s", text)
+	}
+	d := res.Details.(*Details)
+	if len(d.Checkouts) != 2 || gitT(t, d.Checkouts[1].WorktreePath, "rev-parse", "HEAD") != head2 {
+		t.Errorf("checkouts %+v", d.Checkouts)
 	}
 }
