@@ -43,10 +43,14 @@ func (t *Tool) prCreate(ctx context.Context, a *args) (*outcome, error) {
 	if a.Fill {
 		cmd = append(cmd, "--fill")
 	}
-	for _, l := range [][2]any{{"--reviewer", a.Reviewer}, {"--assignee", a.Assignee}, {"--label", a.Label}} {
-		for _, v := range l[1].([]string) {
-			cmd = appendFlag(cmd, l[0].(string), strings.TrimSpace(v))
-		}
+	for _, r := range a.Reviewer {
+		cmd = appendFlag(cmd, "--reviewer", strings.TrimSpace(r))
+	}
+	for _, as := range a.Assignee {
+		cmd = appendFlag(cmd, "--assignee", strings.TrimSpace(as))
+	}
+	for _, l := range a.Label {
+		cmd = appendFlag(cmd, "--label", strings.TrimSpace(l))
 	}
 	if !a.Fill {
 		if a.Body == nil || *a.Body == "" {

@@ -56,9 +56,15 @@ func (r *Reader) list(ctx context.Context, t *target) (string, error) {
 	if err := r.gh.runJSON(ctx, cmd, callOpts{repoGiven: t.repo != ""}, &items); err != nil {
 		return "", err
 	}
-	what := map[string]string{IssueScheme: "Issues", PRScheme: "Pull Requests"}[t.kind]
+	head := "# Issues"
+	if t.kind == PRScheme {
+		head = "# Pull Requests"
+	}
+	if t.repo != "" {
+		head += " in " + t.repo
+	}
 	v := &view{}
-	v.add("# " + what + orDefault(map[bool]string{true: " in " + t.repo}[t.repo != ""], ""))
+	v.add(head)
 	v.add("")
 	if len(items) == 0 {
 		v.add("None found.")

@@ -104,8 +104,10 @@ func parseTarget(raw string) (*target, error) {
 		t.diff = "list"
 	case t.kind == PRScheme && parts[0] == "diff" && len(parts) == 2:
 		t.diff = parts[1]
+	case t.kind == PRScheme:
+		return nil, tool.Errorf("%s names nothing readable: use pr://<number>, pr://<number>/diff, pr://<number>/diff/<i> or pr://<number>/diff/all", raw)
 	default:
-		return nil, tool.Errorf("%s names nothing readable: use %s://<number>%s", raw, t.kind, map[bool]string{true: ", pr://<number>/diff, pr://<number>/diff/<i> or pr://<number>/diff/all"}[t.kind == PRScheme])
+		return nil, tool.Errorf("%s names nothing readable: use issue://<number>", raw)
 	}
 	return t, nil
 }
@@ -198,13 +200,17 @@ func (r *Reader) fetcher(t *target, repo string) (string, fetchFunc) {
 			return out, nil, err
 		}
 	}
-	variant := map[bool]string{true: "comments", false: "plain"}[t.comments]
+	variant, fields := "plain", issueFieldsNoComments
+	switch {
+	case t.kind == PRScheme && t.comments:
+		variant, fields = "comments", prFields
+	case t.kind == PRScheme:
+		fields = prFieldsNoComments
+	case t.comments:
+		variant, fields = "comments", issueFields
+	}
 	key := t.kind + " " + repo + "#" + num + " " + variant
 	return key, func(ctx context.Context) (string, json.RawMessage, error) {
-		fields := map[bool][]string{true: issueFields, false: issueFieldsNoComments}[t.comments]
-		if t.kind == PRScheme {
-			fields = map[bool][]string{true: prFields, false: prFieldsNoComments}[t.comments]
-		}
 		var raw json.RawMessage
 		err := r.gh.runJSON(ctx, []string{t.kind, "view", num, "--repo", repo, "--json", joinFields(fields)}, callOpts{repoGiven: true}, &raw)
 		if err != nil {
