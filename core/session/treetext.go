@@ -170,6 +170,8 @@ func callLine(c *ai.ToolCall) string {
 		return "[inspect_image: " + str("path") + ": " + oneLine(str("question"), 40) + "]"
 	case "eval":
 		return "[eval: " + oneLine(evalSummary(str("input")), 50) + "]"
+	case "github":
+		return "[github: " + githubMeta(c.Arguments) + "]"
 	}
 	args, _ := json.Marshal(c.Arguments)
 	return "[" + c.Name + ": " + oneLine(string(args), 40) + "]"
@@ -195,6 +197,34 @@ func evalSummary(input string) string {
 		return strings.Join(titles, ", ")
 	}
 	return first
+}
+
+// githubMeta is a github call's op and its subject, as omp's header
+// shows them: the query or PRs, then the repository ("search_issues
+// crash · owner/repo").
+func githubMeta(args map[string]any) string {
+	str := func(k string) string { v, _ := args[k].(string); return v }
+	parts := []string{str("op")}
+	switch pr := args["pr"].(type) {
+	case string:
+		parts = append(parts, pr)
+	case []any:
+		var ids []string
+		for _, p := range pr {
+			if s, ok := p.(string); ok {
+				ids = append(ids, s)
+			}
+		}
+		parts = append(parts, strings.Join(ids, ", "))
+	}
+	parts = append(parts, oneLine(str("query"), 40), str("run"), str("repo"), str("branch"))
+	var out []string
+	for _, p := range parts {
+		if p != "" {
+			out = append(out, p)
+		}
+	}
+	return strings.Join(out, " · ")
 }
 
 // editedFiles names the files an edit's input changes: the "@@ path"

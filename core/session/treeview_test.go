@@ -385,6 +385,14 @@ func TestDescribeToolCallSmallTools(t *testing.T) {
 	if got := DescribeToolCall(&ai.ToolCall{Name: "inspect_image", Arguments: map[string]any{"path": "a.png", "question": "What is it?"}}); got != "[inspect_image: a.png: What is it?]" {
 		t.Errorf("inspect_image: got %q", got)
 	}
+	gh := &ai.ToolCall{Name: "github", Arguments: map[string]any{"op": "search_issues", "query": "crash", "repo": "a/b"}}
+	if got := DescribeToolCall(gh); got != "[github: search_issues · crash · a/b]" {
+		t.Errorf("github: got %q", got)
+	}
+	gh = &ai.ToolCall{Name: "github", Arguments: map[string]any{"op": "pr_checkout", "pr": []any{"12", "13"}}}
+	if got := DescribeToolCall(gh); got != "[github: pr_checkout · 12, 13]" {
+		t.Errorf("github: got %q", got)
+	}
 }
 
 // Shows agrees with FilterRows row by row.

@@ -21,6 +21,7 @@ import (
 	"github.com/gopi-agent/gopi/core/tools/edit"
 	"github.com/gopi-agent/gopi/core/tools/exitplan"
 	"github.com/gopi-agent/gopi/core/tools/find"
+	"github.com/gopi-agent/gopi/core/tools/github"
 	"github.com/gopi-agent/gopi/core/tools/inspectimage"
 	"github.com/gopi-agent/gopi/core/tools/job"
 	lsptool "github.com/gopi-agent/gopi/core/tools/lsp"
@@ -94,6 +95,9 @@ var builtins = []Entry{
 	{"eval", newEval, evalAvailable},
 	// ssh exists when an ssh.json file names a host.
 	{"ssh", envOnly(sshtool.New), func(env *tool.Env, _ *Services) bool { return sshtool.Available(env) }},
+	// github exists with github.enabled (off by default, as in omp) when
+	// gh is on PATH.
+	{"github", envOnly(github.New), func(env *tool.Env, _ *Services) bool { return github.Available(env) }},
 	// checkpoint and rewind exist with checkpoint.enabled, in top-level
 	// sessions only; they share Services.Checkpoint.
 	{"checkpoint", func(_ *tool.Env, svc *Services) tool.Tool {

@@ -10,6 +10,7 @@ import (
 	"github.com/gopi-agent/gopi/core/tools/bash"
 	"github.com/gopi-agent/gopi/core/tools/checkpoint"
 	"github.com/gopi-agent/gopi/core/tools/debug"
+	"github.com/gopi-agent/gopi/core/tools/github"
 	"github.com/gopi-agent/gopi/core/tools/inspectimage"
 	"github.com/gopi-agent/gopi/core/tools/job"
 	lsptool "github.com/gopi-agent/gopi/core/tools/lsp"
@@ -65,6 +66,10 @@ type Services struct {
 	// pool (a subagent's is its parent's) and this session's kernel and
 	// JavaScript context.
 	Eval EvalRuntimes
+	// GitHub serves read's issue:// and pr:// URLs through gh (set as
+	// env's scheme readers) and owns the background refreshes of their
+	// cached views.
+	GitHub *github.Reader
 }
 
 // NewServices returns the services of the session of env, with env's
@@ -88,8 +93,11 @@ func NewServices(env *tool.Env) *Services {
 		Debug:       debug.NewManager(env),
 		Checkpoint:  &checkpoint.State{},
 		Recipes:     recipe.NewDetector(recipe.Probe{Root: env.Cwd, Environ: env.Settings.Shell.Environ}),
+		GitHub:      github.NewReader(env),
 	}
 	s.Eval = newEvalRuntimes(env, s, nil)
+	env.SetSchemeReader(github.IssueScheme, s.GitHub)
+	env.SetSchemeReader(github.PRScheme, s.GitHub)
 	if cfg := env.Settings.LSPServers; cfg != nil && cfg.Enabled {
 		s.LSP, s.ownsLSP = lsp.NewManager(lsp.ManagerOptions{
 			Root: env.Cwd, Config: cfg, ApplyEdit: lsptool.ApplyEdit(env),
@@ -139,6 +147,8 @@ func (s *Services) ShareLSP(env *tool.Env, m *lsp.Manager) {
 //     then a kill of each process group), once no tool, job or
 //     diagnostics fetch can ask them anything; a subagent leaves its
 //     parent's running.
+//  6. GitHub: the background refreshes of cached issue:// and pr://
+//     views are cancelled and waited for.
 //
 // The pending actions, the plan, the pages and the ids are memory; the
 // caches belong to whoever built them (the session closes its own after
@@ -148,5 +158,5 @@ func (s *Services) Close() error {
 	if s.ownsLSP {
 		err = errors.Join(err, s.LSP.Close())
 	}
-	return err
+	return errors.Join(err, s.GitHub.Close())
 }
