@@ -118,7 +118,7 @@ func (s *Searcher) Search(ctx context.Context, provider string, p Params) (*Resp
 			break
 		}
 	}
-	msg := describe(last)
+	msg := strings.Join(strings.Fields(describe(last)), " ") // one line, whatever the provider wrote
 	if len(chain) > 1 {
 		names := make([]string, len(chain))
 		for i, id := range chain {
