@@ -1,5 +1,7 @@
 package config
 
+import "strings"
+
 // Environment variables of the web search providers (the web_search tool
 // and gopi search).
 const (
@@ -21,6 +23,12 @@ const (
 	EnvAnthropicAPIKey        = "ANTHROPIC_API_KEY"         // generic Anthropic key, the search's last fallback
 	EnvAnthropicOAuthToken    = "ANTHROPIC_OAUTH_TOKEN"     // generic Anthropic OAuth token, before ANTHROPIC_API_KEY
 	EnvAnthropicBaseURL       = "ANTHROPIC_BASE_URL"        // base URL with the generic key
+	EnvMoonshotSearchAPIKey   = "MOONSHOT_SEARCH_API_KEY"   // Kimi (Moonshot) search key
+	EnvKimiSearchAPIKey       = "KIMI_SEARCH_API_KEY"       // Kimi search key, second choice
+	EnvMoonshotAPIKey         = "MOONSHOT_API_KEY"          // Moonshot's model key, Kimi search's last choice
+	EnvMoonshotSearchBaseURL  = "MOONSHOT_SEARCH_BASE_URL"  // Kimi search endpoint (the whole URL)
+	EnvKimiSearchBaseURL      = "KIMI_SEARCH_BASE_URL"      // Kimi search endpoint, second choice
+	EnvSyntheticAPIKey        = "SYNTHETIC_API_KEY"         // Synthetic search key
 )
 
 // WebSearch is the configuration of the web search providers: the
@@ -40,6 +48,11 @@ type WebSearch struct {
 	// ANTHROPIC_API_KEY with ANTHROPIC_BASE_URL).
 	AnthropicKey, AnthropicBaseURL, AnthropicModel string
 	AnthropicKeyVar                                string // the variable AnthropicKey came from, for error messages
+
+	// Kimi (Moonshot) search: the key, the variable it came from and the
+	// endpoint ("" is https://api.kimi.com/coding/v1/search).
+	Kimi, KimiKeyVar, KimiURL string
+	Synthetic                 string // SYNTHETIC_API_KEY
 
 	SearXNG SearXNG // searxng.* settings, SEARXNG_* variables as fallbacks
 }
@@ -82,6 +95,19 @@ func (c *Config) WebSearch() WebSearch {
 		w.AnthropicKey, w.AnthropicKeyVar = env(EnvAnthropicAPIKey), EnvAnthropicAPIKey
 		w.AnthropicBaseURL = env(EnvAnthropicBaseURL)
 	}
+	for _, k := range []string{EnvMoonshotSearchAPIKey, EnvKimiSearchAPIKey, EnvMoonshotAPIKey} {
+		if v := strings.TrimSpace(env(k)); v != "" {
+			w.Kimi, w.KimiKeyVar = v, k
+			break
+		}
+	}
+	for _, k := range []string{EnvMoonshotSearchBaseURL, EnvKimiSearchBaseURL} {
+		if v := strings.TrimSpace(env(k)); v != "" {
+			w.KimiURL = v
+			break
+		}
+	}
+	w.Synthetic = env(EnvSyntheticAPIKey)
 	setting := func(key, envName string) (string, bool) {
 		if c.Settings.IsSet(key) {
 			return c.Settings.String(key), true

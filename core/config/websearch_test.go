@@ -18,6 +18,10 @@ func TestWebSearch(t *testing.T) {
 	if w.SearXNG.Endpoint != "http://setting" || w.SearXNG.Token != "envtok" || w.SearXNG.BasicSet {
 		t.Fatalf("searxng %+v", w.SearXNG)
 	}
+	w = newFixture(t, "KIMI_SEARCH_API_KEY=k2", "MOONSHOT_API_KEY=k3", "KIMI_SEARCH_BASE_URL=http://kimi/s", "SYNTHETIC_API_KEY=syn").load().WebSearch()
+	if w.Kimi != "k2" || w.KimiKeyVar != EnvKimiSearchAPIKey || w.KimiURL != "http://kimi/s" || w.Synthetic != "syn" {
+		t.Fatalf("kimi %+v", w)
+	}
 	w = newFixture(t, "ANTHROPIC_SEARCH_API_KEY=s", "ANTHROPIC_API_KEY=generic", "ANTHROPIC_BASE_URL=http://proxy").load().WebSearch()
 	if w.AnthropicKey != "s" || w.AnthropicKeyVar != EnvAnthropicSearchAPIKey || w.AnthropicBaseURL != "" {
 		t.Fatalf("search key %+v", w)

@@ -43,6 +43,7 @@ type double struct {
 var paths = map[string]ID{
 	"/res/v1/web/search": Brave, "/search": Tavily, "/chat/completions": Perplexity, "/v1/messages": Anthropic,
 	"/exa/search": Exa, "/v1beta/search": Parallel, "/api/v0/search": Kagi, "/searxng/search": SearXNG,
+	"/coding/v1/search": Kimi, "/v2/search": Synthetic,
 }
 
 func newDouble(t *testing.T) *double {
@@ -94,13 +95,14 @@ func allKeys(base string) config.WebSearch {
 	return config.WebSearch{Enabled: true, Preferred: "auto", Exa: "exa-key", Brave: "brave-key", Tavily: "tavily-key",
 		Kagi: "kagi-key", Jina: "jina-key", Parallel: "parallel-key", Perplexity: "pplx-key",
 		AnthropicKey: "sk-ant-api-key", AnthropicKeyVar: config.EnvAnthropicSearchAPIKey, AnthropicBaseURL: base,
+		Kimi: "kimi-key", KimiKeyVar: config.EnvMoonshotSearchAPIKey, Synthetic: "synthetic-key",
 		SearXNG: config.SearXNG{Endpoint: base + "/searxng", Token: "sx-token", Categories: "general", Language: "en"}}
 }
 
 func (d *double) searcher(cfg config.WebSearch, tm Timeouts) *Searcher {
 	base := d.srv.URL
 	return New(cfg, Options{Now: func() time.Time { return testNow }, Timeouts: tm, BaseURLs: map[ID]string{
-		Brave: base, Tavily: base, Perplexity: base, Jina: base + "/jina", Exa: base + "/exa", Parallel: base, Kagi: base}})
+		Brave: base, Tavily: base, Perplexity: base, Jina: base + "/jina", Exa: base + "/exa", Parallel: base, Kagi: base, Kimi: base, Synthetic: base}})
 }
 
 // Each provider's request has its API's path, auth and parameters, and
@@ -149,6 +151,13 @@ func TestProviders(t *testing.T) {
 		}},
 		{Kagi, Params{Query: "go generics", Limit: 100}, func(t *testing.T, r seen) {
 			want(t, r.Header.Get("Authorization") == "Bot kagi-key" && r.Query.Get("limit") == "40" && r.Query.Get("q") == "go generics", r)
+		}},
+		{Kimi, Params{Query: "go generics"}, func(t *testing.T, r seen) {
+			want(t, r.Method == "POST" && r.Header.Get("Authorization") == "Bearer kimi-key", r)
+			want(t, r.Body["text_query"] == "go generics" && r.Body["limit"] == 10.0 && r.Body["enable_page_crawling"] == false && r.Body["timeout_seconds"] == 30.0, r)
+		}},
+		{Synthetic, Params{Query: "go generics", Limit: 1}, func(t *testing.T, r seen) {
+			want(t, r.Header.Get("Authorization") == "Bearer synthetic-key" && r.Body["query"] == "go generics" && len(r.Body) == 1, r)
 		}},
 		{SearXNG, Params{Query: "go generics", Limit: 5, Recency: "week"}, func(t *testing.T, r seen) {
 			want(t, r.Header.Get("Authorization") == "Bearer sx-token" && r.Query.Get("format") == "json" && r.Query.Get("time_range") == "month", r)
