@@ -29,6 +29,7 @@ const (
 	EnvMoonshotSearchBaseURL  = "MOONSHOT_SEARCH_BASE_URL"  // Kimi search endpoint (the whole URL)
 	EnvKimiSearchBaseURL      = "KIMI_SEARCH_BASE_URL"      // Kimi search endpoint, second choice
 	EnvSyntheticAPIKey        = "SYNTHETIC_API_KEY"         // Synthetic search key
+	EnvZaiAPIKey              = "ZAI_API_KEY"               // Z.AI key (its web search MCP server)
 )
 
 // WebSearch is the configuration of the web search providers: the
@@ -53,6 +54,7 @@ type WebSearch struct {
 	// endpoint ("" is https://api.kimi.com/coding/v1/search).
 	Kimi, KimiKeyVar, KimiURL string
 	Synthetic                 string // SYNTHETIC_API_KEY
+	Zai                       string // ZAI_API_KEY
 
 	SearXNG SearXNG // searxng.* settings, SEARXNG_* variables as fallbacks
 }
@@ -108,6 +110,7 @@ func (c *Config) WebSearch() WebSearch {
 		}
 	}
 	w.Synthetic = env(EnvSyntheticAPIKey)
+	w.Zai = env(EnvZaiAPIKey)
 	setting := func(key, envName string) (string, bool) {
 		if c.Settings.IsSet(key) {
 			return c.Settings.String(key), true

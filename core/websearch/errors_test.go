@@ -181,3 +181,35 @@ func TestYearRewrite(t *testing.T) {
 		t.Fatalf("q=%q", q)
 	}
 }
+
+// Z.AI's MCP server is asked again with the next spelling of the query
+// argument when it rejects the arguments; a JSON-RPC error is one line.
+func TestZaiArgumentRetry(t *testing.T) {
+	d := newDouble(t)
+	calls := 0
+	d.answer = func(w http.ResponseWriter, r *http.Request) bool {
+		calls++
+		switch calls {
+		case 1:
+			_, _ = w.Write([]byte(`data: {"jsonrpc":"2.0","id":"1","result":{"isError":true,"content":[{"type":"text","text":"MCP error -32602: Invalid arguments: search_query is required"}]}}` + "\n\n"))
+			return true
+		case 2:
+			return false // the fixture
+		}
+		_, _ = w.Write([]byte(`{"jsonrpc":"2.0","id":"1","error":{"code":-32001,"message":"quota\nexceeded"}}`))
+		return true
+	}
+	cfg := config.WebSearch{Zai: "zai-key"}
+	s := d.searcher(cfg, Timeouts{})
+	r, err := s.Search(context.Background(), "", Params{Query: "go generics"})
+	if err != nil || len(r.Sources) != 2 || r.Sources[0].Author != "go.dev" {
+		t.Fatalf("%v %+v", err, r)
+	}
+	if args := d.last(t).Body["params"].(map[string]any)["arguments"].(map[string]any); args["search_query"] != "go generics" {
+		t.Fatalf("retry arguments %v", args)
+	}
+	_, err = s.Search(context.Background(), "", Params{Query: "x"})
+	if err == nil || err.Error() != "Z.AI MCP error (-32001): quota exceeded" {
+		t.Fatalf("%v", err)
+	}
+}

@@ -98,6 +98,10 @@ func (t *transport) do(ctx context.Context, r request, out any) (requestID strin
 	if resp.StatusCode < 200 || resp.StatusCode > 299 {
 		return requestID, statusError(r, resp, data)
 	}
+	if raw, ok := out.(*rawBody); ok { // the caller reads the bytes itself
+		*raw = data
+		return requestID, nil
+	}
 	if err := json.Unmarshal(data, out); err != nil {
 		return requestID, &Error{Provider: r.provider, Status: resp.StatusCode,
 			Message: fmt.Sprintf("%s answered with malformed JSON (%v); try again, or choose another provider with providers.webSearch", r.provider.Label(), err)}

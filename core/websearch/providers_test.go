@@ -43,7 +43,7 @@ type double struct {
 var paths = map[string]ID{
 	"/res/v1/web/search": Brave, "/search": Tavily, "/chat/completions": Perplexity, "/v1/messages": Anthropic,
 	"/exa/search": Exa, "/v1beta/search": Parallel, "/api/v0/search": Kagi, "/searxng/search": SearXNG,
-	"/coding/v1/search": Kimi, "/v2/search": Synthetic,
+	"/coding/v1/search": Kimi, "/v2/search": Synthetic, "/api/mcp/web_search_prime/mcp": Zai, // zai.json is server-sent events
 }
 
 func newDouble(t *testing.T) *double {
@@ -95,14 +95,14 @@ func allKeys(base string) config.WebSearch {
 	return config.WebSearch{Enabled: true, Preferred: "auto", Exa: "exa-key", Brave: "brave-key", Tavily: "tavily-key",
 		Kagi: "kagi-key", Jina: "jina-key", Parallel: "parallel-key", Perplexity: "pplx-key",
 		AnthropicKey: "sk-ant-api-key", AnthropicKeyVar: config.EnvAnthropicSearchAPIKey, AnthropicBaseURL: base,
-		Kimi: "kimi-key", KimiKeyVar: config.EnvMoonshotSearchAPIKey, Synthetic: "synthetic-key",
+		Kimi: "kimi-key", KimiKeyVar: config.EnvMoonshotSearchAPIKey, Synthetic: "synthetic-key", Zai: "zai-key",
 		SearXNG: config.SearXNG{Endpoint: base + "/searxng", Token: "sx-token", Categories: "general", Language: "en"}}
 }
 
 func (d *double) searcher(cfg config.WebSearch, tm Timeouts) *Searcher {
 	base := d.srv.URL
 	return New(cfg, Options{Now: func() time.Time { return testNow }, Timeouts: tm, BaseURLs: map[ID]string{
-		Brave: base, Tavily: base, Perplexity: base, Jina: base + "/jina", Exa: base + "/exa", Parallel: base, Kagi: base, Kimi: base, Synthetic: base}})
+		Brave: base, Tavily: base, Perplexity: base, Jina: base + "/jina", Exa: base + "/exa", Parallel: base, Kagi: base, Kimi: base, Synthetic: base, Zai: base}})
 }
 
 // Each provider's request has its API's path, auth and parameters, and
@@ -158,6 +158,12 @@ func TestProviders(t *testing.T) {
 		}},
 		{Synthetic, Params{Query: "go generics", Limit: 1}, func(t *testing.T, r seen) {
 			want(t, r.Header.Get("Authorization") == "Bearer synthetic-key" && r.Body["query"] == "go generics" && len(r.Body) == 1, r)
+		}},
+		{Zai, Params{Query: "go generics"}, func(t *testing.T, r seen) {
+			want(t, r.Header.Get("Authorization") == "Bearer zai-key" && r.Body["method"] == "tools/call" && r.Body["jsonrpc"] == "2.0", r)
+			params, _ := r.Body["params"].(map[string]any)
+			args, _ := params["arguments"].(map[string]any)
+			want(t, params["name"] == "web_search_prime" && args["query"] == "go generics" && args["count"] == 10.0, r)
 		}},
 		{SearXNG, Params{Query: "go generics", Limit: 5, Recency: "week"}, func(t *testing.T, r seen) {
 			want(t, r.Header.Get("Authorization") == "Bearer sx-token" && r.Query.Get("format") == "json" && r.Query.Get("time_range") == "month", r)

@@ -54,6 +54,7 @@ var providers = map[ID]provider{
 	Jina:       {func(c *config.WebSearch) bool { return c.Jina != "" }, (*Searcher).jina},
 	Kimi:       {func(c *config.WebSearch) bool { return c.Kimi != "" }, (*Searcher).kimi},
 	Anthropic:  {func(c *config.WebSearch) bool { return c.AnthropicKey != "" }, (*Searcher).anthropic},
+	Zai:        {func(c *config.WebSearch) bool { return c.Zai != "" }, (*Searcher).zai},
 	Exa:        {func(c *config.WebSearch) bool { return c.Exa != "" }, (*Searcher).exa},
 	Parallel:   {func(c *config.WebSearch) bool { return c.Parallel != "" }, (*Searcher).parallel},
 	Kagi:       {func(c *config.WebSearch) bool { return c.Kagi != "" }, (*Searcher).kagi},
@@ -87,7 +88,7 @@ func (s *Searcher) Chain(preferred string) []ID {
 func (s *Searcher) Any() bool { return len(s.Chain("")) > 0 }
 
 // ErrNoProvider is the failure of a search with no usable provider.
-var ErrNoProvider = errors.New("No web search provider configured. Set one of TAVILY_API_KEY, PERPLEXITY_API_KEY, BRAVE_API_KEY, JINA_API_KEY, MOONSHOT_SEARCH_API_KEY, ANTHROPIC_SEARCH_API_KEY, EXA_API_KEY, PARALLEL_API_KEY, KAGI_API_KEY, SYNTHETIC_API_KEY or SEARXNG_ENDPOINT.")
+var ErrNoProvider = errors.New("No web search provider configured. Set one of TAVILY_API_KEY, PERPLEXITY_API_KEY, BRAVE_API_KEY, JINA_API_KEY, MOONSHOT_SEARCH_API_KEY, ANTHROPIC_SEARCH_API_KEY, ZAI_API_KEY, EXA_API_KEY, PARALLEL_API_KEY, KAGI_API_KEY, SYNTHETIC_API_KEY or SEARXNG_ENDPOINT.")
 
 // yearPattern matches the years omp rewrites in queries.
 var yearPattern = regexp.MustCompile(`202\d`)
@@ -140,6 +141,8 @@ func describe(err error) string {
 	switch {
 	case e.Provider == Anthropic && e.Status == 404:
 		return "Anthropic web search returned 404 (model or endpoint not found). Check ANTHROPIC_SEARCH_MODEL and ANTHROPIC_SEARCH_BASE_URL."
+	case e.Provider == Zai && (e.Status == 401 || e.Status == 403):
+		return e.Message + "; check ZAI_API_KEY."
 	case e.Status == 401 || e.Status == 403:
 		what := "API key or base URL"
 		if e.KeyVar != "" {
