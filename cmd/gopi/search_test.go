@@ -12,7 +12,7 @@ func searchEnviron(t *testing.T, extra ...string) []string {
 	var out []string
 	for _, kv := range isolatedEnviron(t) {
 		k, _, _ := strings.Cut(kv, "=")
-		if strings.HasSuffix(k, "_API_KEY") || strings.HasPrefix(k, "SEARXNG_") || k == "PERPLEXITY_COOKIES" || k == "ANTHROPIC_OAUTH_TOKEN" {
+		if strings.HasSuffix(k, "_API_KEY") || strings.HasPrefix(k, "SEARXNG_") || k == "PERPLEXITY_COOKIES" || k == "ANTHROPIC_OAUTH_TOKEN" || k == "OPENAI_CODEX_OAUTH_TOKEN" {
 			continue
 		}
 		out = append(out, kv)

@@ -30,6 +30,8 @@ const (
 	EnvKimiSearchBaseURL      = "KIMI_SEARCH_BASE_URL"      // Kimi search endpoint, second choice
 	EnvSyntheticAPIKey        = "SYNTHETIC_API_KEY"         // Synthetic search key
 	EnvZaiAPIKey              = "ZAI_API_KEY"               // Z.AI key (its web search MCP server)
+	EnvCodexOAuthToken        = "OPENAI_CODEX_OAUTH_TOKEN"  // a ChatGPT sign-in's access token, for Codex web search
+	EnvCodexWebSearchModel    = "PI_CODEX_WEB_SEARCH_MODEL" // the Codex web search model
 )
 
 // WebSearch is the configuration of the web search providers: the
@@ -55,6 +57,7 @@ type WebSearch struct {
 	Kimi, KimiKeyVar, KimiURL string
 	Synthetic                 string // SYNTHETIC_API_KEY
 	Zai                       string // ZAI_API_KEY
+	Codex, CodexModel         string // OPENAI_CODEX_OAUTH_TOKEN, PI_CODEX_WEB_SEARCH_MODEL
 
 	SearXNG SearXNG // searxng.* settings, SEARXNG_* variables as fallbacks
 }
@@ -111,6 +114,7 @@ func (c *Config) WebSearch() WebSearch {
 	}
 	w.Synthetic = env(EnvSyntheticAPIKey)
 	w.Zai = env(EnvZaiAPIKey)
+	w.Codex, w.CodexModel = strings.TrimSpace(env(EnvCodexOAuthToken)), strings.TrimSpace(env(EnvCodexWebSearchModel))
 	setting := func(key, envName string) (string, bool) {
 		if c.Settings.IsSet(key) {
 			return c.Settings.String(key), true

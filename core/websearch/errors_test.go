@@ -213,3 +213,26 @@ func TestZaiArgumentRetry(t *testing.T) {
 		t.Fatalf("%v", err)
 	}
 }
+
+// Without url_citation annotations, the links written in a Codex answer
+// are its sources; a failed response is one line.
+func TestCodexLinkSources(t *testing.T) {
+	text := "See [the notes](https://go.dev/doc/go1.18), [spec](https://go.dev/ref/spec#Type_parameters_(generics)). Also https://example.org, and (https://example.net/x)."
+	got := linkSources(text)
+	want := []string{"https://go.dev/doc/go1.18", "https://go.dev/ref/spec#Type_parameters_(generics)", "https://example.org/", "https://example.net/x"}
+	if len(got) != len(want) {
+		t.Fatalf("%+v", got)
+	}
+	for i, w := range want {
+		if got[i].URL != w {
+			t.Errorf("%d: %q, want %q", i, got[i].URL, w)
+		}
+	}
+	if got[0].Title != "the notes" || got[2].Title != "https://example.org/" {
+		t.Errorf("titles %+v", got)
+	}
+	_, err := codexEvents([]byte("data: {\"type\":\"response.failed\",\"response\":{\"error\":{\"message\":\"usage limit\"}}}\n\n"), "m")
+	if err == nil || err.Error() != "Codex request failed: usage limit" {
+		t.Fatalf("%v", err)
+	}
+}

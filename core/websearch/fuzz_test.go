@@ -23,7 +23,7 @@ func (a answerTransport) RoundTrip(r *http.Request) (*http.Response, error) {
 }
 
 // fuzzOrder are the providers the fuzzer picks from.
-var fuzzOrder = []ID{Brave, Tavily, Perplexity, Jina, Anthropic, Exa, Parallel, Kagi, SearXNG, Kimi, Synthetic, Zai}
+var fuzzOrder = []ID{Brave, Tavily, Perplexity, Jina, Anthropic, Exa, Parallel, Kagi, SearXNG, Kimi, Synthetic, Zai, Codex}
 
 // Whatever a provider answers, parsing it neither panics nor loops, a
 // failure is one line, and the rendered text is valid UTF-8 when the

@@ -43,7 +43,8 @@ type double struct {
 var paths = map[string]ID{
 	"/res/v1/web/search": Brave, "/search": Tavily, "/chat/completions": Perplexity, "/v1/messages": Anthropic,
 	"/exa/search": Exa, "/v1beta/search": Parallel, "/api/v0/search": Kagi, "/searxng/search": SearXNG,
-	"/coding/v1/search": Kimi, "/v2/search": Synthetic, "/api/mcp/web_search_prime/mcp": Zai, // zai.json is server-sent events
+	"/coding/v1/search": Kimi, "/v2/search": Synthetic, "/api/mcp/web_search_prime/mcp": Zai, // zai.json and codex.json are server-sent events
+	"/codex/responses": Codex,
 }
 
 func newDouble(t *testing.T) *double {
@@ -90,19 +91,23 @@ func (d *double) last(t *testing.T) seen {
 	return d.got[len(d.got)-1]
 }
 
+// codexToken is a ChatGPT access token of account acct-1 (unsigned: only
+// its payload is read).
+const codexToken = "eyJhbGciOiJub25lIn0.eyJodHRwczovL2FwaS5vcGVuYWkuY29tL2F1dGgiOnsiY2hhdGdwdF9hY2NvdW50X2lkIjoiYWNjdC0xIn19.c2ln"
+
 // allKeys is a configuration with every provider set up.
 func allKeys(base string) config.WebSearch {
 	return config.WebSearch{Enabled: true, Preferred: "auto", Exa: "exa-key", Brave: "brave-key", Tavily: "tavily-key",
 		Kagi: "kagi-key", Jina: "jina-key", Parallel: "parallel-key", Perplexity: "pplx-key",
 		AnthropicKey: "sk-ant-api-key", AnthropicKeyVar: config.EnvAnthropicSearchAPIKey, AnthropicBaseURL: base,
-		Kimi: "kimi-key", KimiKeyVar: config.EnvMoonshotSearchAPIKey, Synthetic: "synthetic-key", Zai: "zai-key",
+		Kimi: "kimi-key", KimiKeyVar: config.EnvMoonshotSearchAPIKey, Synthetic: "synthetic-key", Zai: "zai-key", Codex: codexToken,
 		SearXNG: config.SearXNG{Endpoint: base + "/searxng", Token: "sx-token", Categories: "general", Language: "en"}}
 }
 
 func (d *double) searcher(cfg config.WebSearch, tm Timeouts) *Searcher {
 	base := d.srv.URL
 	return New(cfg, Options{Now: func() time.Time { return testNow }, Timeouts: tm, BaseURLs: map[ID]string{
-		Brave: base, Tavily: base, Perplexity: base, Jina: base + "/jina", Exa: base + "/exa", Parallel: base, Kagi: base, Kimi: base, Synthetic: base, Zai: base}})
+		Brave: base, Tavily: base, Perplexity: base, Jina: base + "/jina", Exa: base + "/exa", Parallel: base, Kagi: base, Kimi: base, Synthetic: base, Zai: base, Codex: base}})
 }
 
 // Each provider's request has its API's path, auth and parameters, and
@@ -164,6 +169,11 @@ func TestProviders(t *testing.T) {
 			params, _ := r.Body["params"].(map[string]any)
 			args, _ := params["arguments"].(map[string]any)
 			want(t, params["name"] == "web_search_prime" && args["query"] == "go generics" && args["count"] == 10.0, r)
+		}},
+		{Codex, Params{Query: "go generics"}, func(t *testing.T, r seen) {
+			want(t, r.Header.Get("Authorization") == "Bearer "+codexToken && r.Header.Get("Chatgpt-Account-Id") == "acct-1" && r.Header.Get("Originator") == "pi", r)
+			want(t, r.Body["model"] == "gpt-5-codex-mini" && r.Body["stream"] == true && r.Body["store"] == false, r)
+			want(t, r.Body["tool_choice"].(map[string]any)["type"] == "web_search" && r.Body["tools"].([]any)[0].(map[string]any)["search_context_size"] == "high", r)
 		}},
 		{SearXNG, Params{Query: "go generics", Limit: 5, Recency: "week"}, func(t *testing.T, r seen) {
 			want(t, r.Header.Get("Authorization") == "Bearer sx-token" && r.Query.Get("format") == "json" && r.Query.Get("time_range") == "month", r)
