@@ -14,8 +14,8 @@ import (
 )
 
 func init() {
-	cmd := command{"try the web search providers: search the web for QUERY and print the result", runSearch}
-	commands["search"], commands["q"] = cmd, cmd // q is omp's alias
+	commands["search"] = command{"try the web search providers: search the web for QUERY and print the result", runSearch}
+	commands["q"] = command{"the same as search (omp's alias)", runSearch}
 	commandFlagSets["search"] = func() *pflag.FlagSet { return newSearchFlagSet(&searchCLI{}) }
 }
 
