@@ -67,6 +67,10 @@ func (a *anthropicResults) UnmarshalJSON(data []byte) error {
 // Anthropic's server-side web_search tool (POST /v1/messages?beta=true):
 // the answer with its citations, the pages found and the queries run.
 func (s *Searcher) anthropic(ctx context.Context, p Params) (*Response, error) {
+	key, err := s.key(ctx, Anthropic, s.cfg.AnthropicKey)
+	if err != nil {
+		return nil, err
+	}
 	model := s.cfg.AnthropicModel
 	if model == "" {
 		model = anthropicModel
@@ -87,11 +91,11 @@ func (s *Searcher) anthropic(ctx context.Context, p Params) (*Response, error) {
 	}
 	base = strings.TrimSuffix(strings.TrimRight(base, "/"), "/v1")
 	h := http.Header{"Anthropic-Version": {"2023-06-01"}, "Anthropic-Beta": {"web-search-2025-03-05"}}
-	if strings.HasPrefix(s.cfg.AnthropicKey, "sk-ant-oat") {
-		h.Set("Authorization", "Bearer "+s.cfg.AnthropicKey)
+	if strings.HasPrefix(key, "sk-ant-oat") {
+		h.Set("Authorization", "Bearer "+key)
 		h.Add("Anthropic-Beta", "oauth-2025-04-20")
 	} else {
-		h.Set("X-Api-Key", s.cfg.AnthropicKey)
+		h.Set("X-Api-Key", key)
 	}
 	keyVar := s.cfg.AnthropicKeyVar
 	if keyVar == "" {

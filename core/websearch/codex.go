@@ -26,9 +26,13 @@ const codexModel = "gpt-5-codex-mini"
 // API's web_search tool forced: the answer, its url_citation sources
 // (or, when it cites none, the links written in it) and the usage.
 func (s *Searcher) codex(ctx context.Context, p Params) (*Response, error) {
-	account, err := openaicodex.AccountID(s.cfg.Codex)
+	token, err := s.key(ctx, Codex, s.cfg.Codex)
+	if err != nil {
+		return nil, err
+	}
+	account, err := openaicodex.AccountID(token)
 	if err != nil || account == "" {
-		return nil, &Error{Provider: Codex, Message: "the ChatGPT access token in " + config.EnvCodexOAuthToken + " names no account; sign in again and set a fresh token"}
+		return nil, &Error{Provider: Codex, Message: "the ChatGPT access token (" + config.EnvCodexOAuthToken + " or the openai-codex sign-in) names no account; run gopi login openai-codex again"}
 	}
 	model := s.cfg.CodexModel
 	if model == "" {
@@ -45,7 +49,7 @@ func (s *Searcher) codex(ctx context.Context, p Params) (*Response, error) {
 	var raw rawBody
 	if _, err := s.t.do(ctx, request{provider: Codex, keyVar: config.EnvCodexOAuthToken, method: http.MethodPost,
 		url: s.baseURL(Codex, "https://chatgpt.com/backend-api") + "/codex/responses",
-		header: http.Header{"Authorization": {"Bearer " + s.cfg.Codex}, "Chatgpt-Account-Id": {account},
+		header: http.Header{"Authorization": {"Bearer " + token}, "Chatgpt-Account-Id": {account},
 			"Openai-Beta": {"responses=experimental"}, "Originator": {"pi"}, "Accept": {"text/event-stream"}},
 		body: body}, &raw); err != nil {
 		return nil, err

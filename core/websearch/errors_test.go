@@ -110,7 +110,7 @@ func TestChain(t *testing.T) {
 	if got := s.Chain("tavily"); got[0] != Brave {
 		t.Fatalf("unconfigured preference leads: %v", got)
 	}
-	if Configured(config.WebSearch{}) {
+	if Configured(config.WebSearch{}, nil) {
 		t.Fatal("an empty configuration is usable")
 	}
 	_, err := New(config.WebSearch{}, Options{}).Search(context.Background(), "", Params{Query: "q"})
@@ -234,5 +234,45 @@ func TestCodexLinkSources(t *testing.T) {
 	_, err := codexEvents([]byte("data: {\"type\":\"response.failed\",\"response\":{\"error\":{\"message\":\"usage limit\"}}}\n\n"), "m")
 	if err == nil || err.Error() != "Codex request failed: usage limit" {
 		t.Fatalf("%v", err)
+	}
+}
+
+// fakeKeys is a credential store holding keys by provider name.
+type fakeKeys map[string]string
+
+func (f fakeKeys) KeySource(name string) string {
+	if f[name] != "" {
+		return "agent.db"
+	}
+	return ""
+}
+
+func (f fakeKeys) APIKeyContext(_ context.Context, name string) (string, string, string, error) {
+	return f[name], "", "agent.db", nil
+}
+
+// A key stored by a sign-in (agent.db) makes its provider usable and is
+// the one sent, as omp's providers look there too.
+func TestStoredKeys(t *testing.T) {
+	d := newDouble(t)
+	keys := fakeKeys{"kimi-code": "stored-kimi", "openai-codex": codexToken}
+	if !Configured(config.WebSearch{}, keys) || Configured(config.WebSearch{}, fakeKeys{"unrelated": "x"}) {
+		t.Fatal("Configured ignores the stored keys")
+	}
+	s := New(config.WebSearch{}, Options{Keys: keys, BaseURLs: map[ID]string{Kimi: d.srv.URL, Codex: d.srv.URL}})
+	if got := s.Chain(""); len(got) != 2 || got[0] != Kimi || got[1] != Codex {
+		t.Fatalf("chain %v", got)
+	}
+	if _, err := s.Search(context.Background(), "", Params{Query: "q"}); err != nil {
+		t.Fatal(err)
+	}
+	if h := d.last(t).Header.Get("Authorization"); h != "Bearer stored-kimi" {
+		t.Fatalf("sent %q", h)
+	}
+	if _, err := s.Search(context.Background(), "codex", Params{Query: "q"}); err != nil {
+		t.Fatal(err)
+	}
+	if h := d.last(t).Header.Get("Chatgpt-Account-Id"); h != "acct-1" {
+		t.Fatalf("account %q", h)
 	}
 }

@@ -32,12 +32,16 @@ type kagiResponse struct {
 // results by default, at most 40; related searches become related
 // questions. An error list in a 200 answer is a failure.
 func (s *Searcher) kagi(ctx context.Context, p Params) (*Response, error) {
+	key, err := s.key(ctx, Kagi, s.cfg.Kagi)
+	if err != nil {
+		return nil, err
+	}
 	n := clampResults(firstPositive(p.NumSearchResults, p.Limit), 10, 40)
 	q := url.Values{"q": {p.Query}, "limit": {strconv.Itoa(n)}}
 	var out kagiResponse
 	if _, err := s.t.do(ctx, request{provider: Kagi, keyVar: config.EnvKagiAPIKey, method: http.MethodGet,
 		url:    s.baseURL(Kagi, "https://kagi.com") + "/api/v0/search?" + q.Encode(),
-		header: http.Header{"Authorization": {"Bot " + s.cfg.Kagi}}}, &out); err != nil {
+		header: http.Header{"Authorization": {"Bot " + key}}}, &out); err != nil {
 		return nil, err
 	}
 	if len(out.Error) > 0 {

@@ -21,6 +21,10 @@ type kimiResponse struct {
 // api.kimi.com/coding/v1/search, Bearer key): 10 results by default, at
 // most 20, without page crawling; the site name is the author.
 func (s *Searcher) kimi(ctx context.Context, p Params) (*Response, error) {
+	key, err := s.key(ctx, Kimi, s.cfg.Kimi)
+	if err != nil {
+		return nil, err
+	}
 	n := clampResults(firstPositive(p.NumSearchResults, p.Limit), 10, 20)
 	endpoint := s.cfg.KimiURL
 	if endpoint == "" {
@@ -29,7 +33,7 @@ func (s *Searcher) kimi(ctx context.Context, p Params) (*Response, error) {
 	body := map[string]any{"text_query": p.Query, "limit": n, "enable_page_crawling": false, "timeout_seconds": 30}
 	var out kimiResponse
 	id, err := s.t.do(ctx, request{provider: Kimi, keyVar: s.cfg.KimiKeyVar, method: http.MethodPost, url: endpoint,
-		header: http.Header{"Authorization": {"Bearer " + s.cfg.Kimi}}, body: body}, &out)
+		header: http.Header{"Authorization": {"Bearer " + key}}, body: body}, &out)
 	if err != nil {
 		return nil, err
 	}

@@ -22,13 +22,17 @@ type parallelResponse struct {
 // the parallel-beta header) in fast mode with excerpts of up to 10 000
 // characters: 10 results by default, at most 40.
 func (s *Searcher) parallel(ctx context.Context, p Params) (*Response, error) {
+	key, err := s.key(ctx, Parallel, s.cfg.Parallel)
+	if err != nil {
+		return nil, err
+	}
 	n := clampResults(firstPositive(p.NumSearchResults, p.Limit), 10, 40)
 	body := map[string]any{"objective": p.Query, "search_queries": []string{p.Query}, "mode": "fast",
 		"excerpts": map[string]int{"max_chars_per_result": 10000}}
 	var out parallelResponse
 	if _, err := s.t.do(ctx, request{provider: Parallel, keyVar: config.EnvParallelAPIKey, method: http.MethodPost,
 		url:    s.baseURL(Parallel, "https://api.parallel.ai") + "/v1beta/search",
-		header: http.Header{"X-Api-Key": {s.cfg.Parallel}, "Parallel-Beta": {"search-extract-2025-10-10"}}, body: body}, &out); err != nil {
+		header: http.Header{"X-Api-Key": {key}, "Parallel-Beta": {"search-extract-2025-10-10"}}, body: body}, &out); err != nil {
 		return nil, err
 	}
 	r := &Response{Provider: Parallel, RequestID: out.SearchID, Sources: []Source{}}

@@ -21,11 +21,30 @@ type Options struct {
 	// always uses its configured endpoint; Anthropic's own base URL
 	// setting wins when set.
 	BaseURLs map[ID]string
+	// Keys finds credentials stored outside the configuration (keys and
+	// sign-ins of agent.db, as omp's providers look there too); nil: the
+	// configuration's keys only.
+	Keys Keys
+}
+
+// Keys looks up stored credentials by provider name (the session's model
+// registry, core/ai/models.Registry, satisfies it).
+type Keys interface {
+	KeySource(provider string) string
+	APIKeyContext(ctx context.Context, provider string) (key, baseURL, source string, err error)
+}
+
+// storedNames are the credential names each provider's key may be stored
+// under, as omp looks them up.
+var storedNames = map[ID][]string{
+	Tavily: {"tavily"}, Kimi: {"moonshot", "kimi-code"}, Anthropic: {"anthropic"}, Codex: {"openai-codex"},
+	Zai: {"zai"}, Parallel: {"parallel"}, Kagi: {"kagi"}, Synthetic: {"synthetic"},
 }
 
 // Searcher runs searches over the configured providers. It is safe for
 // concurrent use and holds no goroutines.
 type Searcher struct {
+	keys Keys
 	cfg  config.WebSearch
 	t    *transport
 	now  func() time.Time
@@ -38,7 +57,7 @@ func New(cfg config.WebSearch, opt Options) *Searcher {
 	if now == nil {
 		now = time.Now
 	}
-	return &Searcher{cfg: cfg, t: newTransport(opt.Timeouts), now: now, base: opt.BaseURLs}
+	return &Searcher{cfg: cfg, keys: opt.Keys, t: newTransport(opt.Timeouts), now: now, base: opt.BaseURLs}
 }
 
 // provider is one search API gopi speaks.
@@ -67,7 +86,41 @@ var providers = map[ID]provider{
 // endpoint is configured.
 func (s *Searcher) Usable(id ID) bool {
 	p, ok := providers[id]
-	return ok && p.usable(&s.cfg)
+	return ok && (p.usable(&s.cfg) || stored(s.keys, id))
+}
+
+// stored reports whether keys holds a credential for id.
+func stored(keys Keys, id ID) bool {
+	if keys == nil {
+		return false
+	}
+	for _, name := range storedNames[id] {
+		if keys.KeySource(name) != "" {
+			return true
+		}
+	}
+	return false
+}
+
+// key is the key to send to id: configured when set, else the stored
+// one (a sign-in refreshed first when it is about to expire).
+func (s *Searcher) key(ctx context.Context, id ID, configured string) (string, error) {
+	if configured != "" || s.keys == nil {
+		return configured, nil
+	}
+	for _, name := range storedNames[id] {
+		if s.keys.KeySource(name) == "" {
+			continue
+		}
+		k, _, _, err := s.keys.APIKeyContext(ctx, name)
+		if k != "" {
+			return k, nil
+		}
+		if err != nil {
+			return "", &Error{Provider: id, Message: fmt.Sprintf("%s credential stored as %q could not be used: %v", id.Label(), name, err)}
+		}
+	}
+	return "", &Error{Provider: id, Message: id.Label() + " has no key: set its variable or sign in (gopi login)"}
 }
 
 // Chain returns the usable providers in the order they are tried:
@@ -195,11 +248,11 @@ func limitSources(ss []Source, n int) []Source {
 	return ss
 }
 
-// Configured reports whether cfg makes some provider usable (the
-// web_search tool is offered only then).
-func Configured(cfg config.WebSearch) bool {
-	for _, p := range providers {
-		if p.usable(&cfg) {
+// Configured reports whether cfg, or a credential in keys (nil: none),
+// makes some provider usable (the web_search tool is offered only then).
+func Configured(cfg config.WebSearch, keys Keys) bool {
+	for id, p := range providers {
+		if p.usable(&cfg) || stored(keys, id) {
 			return true
 		}
 	}

@@ -19,10 +19,14 @@ type syntheticResponse struct {
 // synthetic asks Synthetic's search API (POST api.synthetic.new/v2/search,
 // Bearer key); the limit cuts its results. Its dates are shown as given.
 func (s *Searcher) synthetic(ctx context.Context, p Params) (*Response, error) {
+	key, err := s.key(ctx, Synthetic, s.cfg.Synthetic)
+	if err != nil {
+		return nil, err
+	}
 	var out syntheticResponse
 	if _, err := s.t.do(ctx, request{provider: Synthetic, keyVar: config.EnvSyntheticAPIKey, method: http.MethodPost,
 		url:    s.baseURL(Synthetic, "https://api.synthetic.new") + "/v2/search",
-		header: http.Header{"Authorization": {"Bearer " + s.cfg.Synthetic}}, body: map[string]string{"query": p.Query}}, &out); err != nil {
+		header: http.Header{"Authorization": {"Bearer " + key}}, body: map[string]string{"query": p.Query}}, &out); err != nil {
 		return nil, err
 	}
 	r := &Response{Provider: Synthetic, Sources: []Source{}}

@@ -23,6 +23,10 @@ type tavilyResponse struct {
 // and an advanced answer: 5 results by default, at most 20; recency is
 // the time_range filter (the topic stays general).
 func (s *Searcher) tavily(ctx context.Context, p Params) (*Response, error) {
+	key, err := s.key(ctx, Tavily, s.cfg.Tavily)
+	if err != nil {
+		return nil, err
+	}
 	n := clampResults(firstPositive(p.NumSearchResults, p.Limit), 5, 20)
 	body := map[string]any{"query": p.Query, "search_depth": "basic", "max_results": n,
 		"include_answer": "advanced", "include_raw_content": false}
@@ -32,7 +36,7 @@ func (s *Searcher) tavily(ctx context.Context, p Params) (*Response, error) {
 	var out tavilyResponse
 	if _, err := s.t.do(ctx, request{provider: Tavily, keyVar: config.EnvTavilyAPIKey, method: http.MethodPost,
 		url:    s.baseURL(Tavily, "https://api.tavily.com") + "/search",
-		header: http.Header{"Authorization": {"Bearer " + s.cfg.Tavily}}, body: body}, &out); err != nil {
+		header: http.Header{"Authorization": {"Bearer " + key}}, body: body}, &out); err != nil {
 		return nil, err
 	}
 	r := &Response{Provider: Tavily, Answer: strings.TrimSpace(out.Answer), RequestID: out.RequestID, AuthMode: "api_key", Sources: []Source{}}

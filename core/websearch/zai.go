@@ -24,6 +24,10 @@ const zaiTool = "web_search_prime"
 // spelling, as omp does. The text the tool returns is the answer; the
 // results found in it (or in its structured content) are the sources.
 func (s *Searcher) zai(ctx context.Context, p Params) (*Response, error) {
+	key, err := s.key(ctx, Zai, s.cfg.Zai)
+	if err != nil {
+		return nil, err
+	}
 	count := firstPositive(p.NumSearchResults, p.Limit, 10)
 	attempts := []map[string]any{
 		{"query": p.Query, "count": count},
@@ -31,9 +35,8 @@ func (s *Searcher) zai(ctx context.Context, p Params) (*Response, error) {
 		{"search_query": p.Query, "search_engine": "search-prime", "count": count},
 	}
 	var result json.RawMessage
-	var err error
 	for i, args := range attempts {
-		result, err = s.zaiCall(ctx, args)
+		result, err = s.zaiCall(ctx, key, args)
 		if err == nil {
 			break
 		}
@@ -81,7 +84,7 @@ var mcpErrorCode = regexp.MustCompile(`(?i)MCP error\s*(-?\d+)`)
 
 // zaiCall makes one tools/call and returns its result, reading the answer
 // as server-sent events or as plain JSON.
-func (s *Searcher) zaiCall(ctx context.Context, args map[string]any) (json.RawMessage, error) {
+func (s *Searcher) zaiCall(ctx context.Context, key string, args map[string]any) (json.RawMessage, error) {
 	id := make([]byte, 16)
 	_, _ = rand.Read(id)
 	body := map[string]any{"jsonrpc": "2.0", "id": hex.EncodeToString(id), "method": "tools/call",
@@ -89,7 +92,7 @@ func (s *Searcher) zaiCall(ctx context.Context, args map[string]any) (json.RawMe
 	var raw rawBody
 	if _, err := s.t.do(ctx, request{provider: Zai, keyVar: config.EnvZaiAPIKey, method: http.MethodPost,
 		url:    s.baseURL(Zai, "https://api.z.ai") + "/api/mcp/web_search_prime/mcp",
-		header: http.Header{"Authorization": {"Bearer " + s.cfg.Zai}, "Accept": {"application/json, text/event-stream"}},
+		header: http.Header{"Authorization": {"Bearer " + key}, "Accept": {"application/json, text/event-stream"}},
 		body:   body}, &raw); err != nil {
 		return nil, err
 	}

@@ -44,16 +44,25 @@ type Tool struct {
 
 // New returns the tool over the session's search configuration.
 func New(env *tool.Env) tool.Tool {
-	return NewWith(engine.New(env.Settings.WebSearch, engine.Options{}))
+	return NewWith(engine.New(env.Settings.WebSearch, engine.Options{Keys: keys(env)}))
 }
 
 // NewWith returns the tool over a given searcher (tests, embedders).
 func NewWith(s *engine.Searcher) tool.Tool { return &Tool{searcher: s} }
 
 // Available reports whether a session offers web_search: the setting is
-// on and some provider is configured.
+// on and some provider is configured (a key in the environment or the
+// settings, or one stored by a sign-in).
 func Available(env *tool.Env) bool {
-	return env.Settings.WebSearch.Enabled && engine.Configured(env.Settings.WebSearch)
+	return env.Settings.WebSearch.Enabled && engine.Configured(env.Settings.WebSearch, keys(env))
+}
+
+// keys are the session's stored credentials, nil when it has none.
+func keys(env *tool.Env) engine.Keys {
+	if env.Keys == nil {
+		return nil
+	}
+	return env.Keys
 }
 
 // Definition describes the tool; its parameters are omp's.
