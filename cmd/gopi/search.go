@@ -8,6 +8,7 @@ import (
 
 	"github.com/spf13/pflag"
 
+	"github.com/gopi-agent/gopi/core/ai/models"
 	wstool "github.com/gopi-agent/gopi/core/tools/websearch"
 	"github.com/gopi-agent/gopi/core/websearch"
 	"github.com/gopi-agent/gopi/internal/cliflags"
@@ -88,8 +89,11 @@ func runSearch(ctx context.Context, env *cliEnv, args []string) int {
 	if c.recency != "" && !slices.Contains(websearch.Recencies, c.recency) {
 		return fail(env, "search", cliflags.Usagef("invalid recency %q; use day, week, month or year", c.recency))
 	}
-	cfg := env.cfg.WebSearch()
-	s := websearch.New(cfg, websearch.Options{})
+	opt := websearch.Options{}
+	if reg, err := models.Load(env.modelsOptions()); err == nil {
+		opt.Keys = reg // keys and sign-ins stored in agent.db, as the tool has them
+	}
+	s := websearch.New(env.cfg.WebSearch(), opt)
 	res := wstool.Run(ctx, s, c.provider, wstool.Args{Query: query, Recency: c.recency, Limit: float64(c.limit)})
 	d := res.Details.(*wstool.Details)
 	websearch.Report(env.stdout, d.Response, query, c.compact, d.Error)
