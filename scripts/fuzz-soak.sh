@@ -115,6 +115,8 @@ TARGETS=(
 	# Subcommands (issue 36): what gopi stats and gopi commit read.
 	./core/session:FuzzScanUsage           # session lines: assistant usage for gopi stats
 	./core/commitgen:FuzzChangelog         # CHANGELOG.md [Unreleased] sections
+	# Web search (issue 38): what search providers answer.
+	./core/websearch:FuzzProviderAnswer    # every provider's answer (JSON, event streams, error bodies)
 	# End to end, not a parser alone: lines sent to a running RPC server,
 	# each answered through its pipes (a few hundred executions/s), so its
 	# goal is FUZZ_E2E_EXECS (default 1,000,000).

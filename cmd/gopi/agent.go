@@ -118,6 +118,7 @@ Environment:
   GOOGLE_CLOUD_PROJECT, GOOGLE_CLOUD_LOCATION   Vertex AI with application default credentials
                           (GOOGLE_APPLICATION_CREDENTIALS, or 'gcloud auth application-default login')
   AWS_PROFILE, AWS_REGION (or AWS_ACCESS_KEY_ID + AWS_SECRET_ACCESS_KEY)   Amazon Bedrock
+  TAVILY_API_KEY, BRAVE_API_KEY, EXA_API_KEY, SEARXNG_ENDPOINT, …   web search providers ('gopi search --help')
   PI_CODING_AGENT_DIR     agent directory (default ~/.gopi/agent; omp's ~/.omp/agent is read too)
   PI_SMOL_MODEL, PI_SLOW_MODEL, PI_PLAN_MODEL   role models
   PI_NO_TITLE             no automatic session titles

@@ -17,8 +17,7 @@ func init() {
 	commands["grievances"] = command{"list or clean the tool issues models reported through auto-QA (omp's autoqa.db)", runGrievances}
 	commandFlagSets["grievances"] = func() *pflag.FlagSet { return newGrievancesFlagSet(&grievancesCLI{}) }
 	commands["plugin"] = command{"plugins and marketplaces: not in gopi yet (issue 40 brings them)", runPlugin}
-	commands["search"] = command{"try the web search providers: not in gopi yet (issue 38 brings web_search)", runSearch}
-	noConfig["plugin"], noConfig["search"] = true, true
+	noConfig["plugin"] = true
 }
 
 // grievancesCLI holds the flags of `gopi grievances`.
@@ -136,17 +135,5 @@ func runPlugin(_ context.Context, env *cliEnv, args []string) int {
 		return exitMatch
 	}
 	fmt.Fprintln(env.stderr, "gopi plugin: plugins and marketplaces are not in gopi yet (issue 40 brings them); --plugin-dir is accepted and kept for them")
-	return exitError
-}
-
-// runSearch is `gopi search`, omp's test of its web search providers: the
-// web_search tool arrives with issue 38; until then it says so in one
-// line (and a query is not sent to the agent as a message).
-func runSearch(_ context.Context, env *cliEnv, args []string) int {
-	if len(args) == 1 && (args[0] == "-h" || args[0] == "--help") {
-		fmt.Fprintln(env.stdout, "Usage: gopi search QUERY...\n\nTrying the web search providers (omp's search command) needs the web_search tool, which\ncomes with issue 38. To ask the agent about the words, run: gopi -- search QUERY...")
-		return exitMatch
-	}
-	fmt.Fprintln(env.stderr, "gopi search: web search is not in gopi yet (issue 38 brings the web_search tool); to send the words to the agent instead: gopi -- search ...")
 	return exitError
 }

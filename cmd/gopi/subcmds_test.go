@@ -109,11 +109,3 @@ func TestPluginCommand(t *testing.T) {
 		t.Fatalf("exit %d: %q", code, errOut)
 	}
 }
-
-// gopi search says in one line which issue brings web search.
-func TestSearchCommand(t *testing.T) {
-	_, errOut, code := loginRun(t, isolatedEnviron(t), nil, "", "search", "go", "generics")
-	if code != exitError || !strings.HasPrefix(errOut, "gopi search: web search is not in gopi yet (issue 38 brings the web_search tool)") {
-		t.Fatalf("exit %d: %q", code, errOut)
-	}
-}

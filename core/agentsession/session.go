@@ -431,6 +431,9 @@ func (s *Session) newToolEnv(store *session.Manager) *tool.Env {
 	env.ToolNames = s.offeredToolNames
 	env.Caches = s.caches
 	env.Diagnostics = s.opts.Diagnostics
+	if s.reg != nil {
+		env.Keys = s.reg
+	}
 	return env
 }
 

@@ -16,9 +16,9 @@ type GitHub struct {
 	WorktreesDir string        // where pr_checkout puts PR worktrees: the agent dir's parent's wt/ (~/.gopi/wt)
 }
 
-// GitHub returns the github.* settings with the cache under the agent
+// gitHub returns the github.* settings with the cache under the agent
 // directory.
-func (c *Config) GitHub() GitHub {
+func (c *Config) gitHub() GitHub {
 	g := GitHubSettings(c.Settings)
 	if c.AgentDir != "" {
 		g.CacheDir = filepath.Join(c.AgentDir, "cache", "github")

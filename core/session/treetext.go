@@ -146,7 +146,7 @@ func callLine(c *ai.ToolCall) string {
 		return "[bash: " + oneLine(str("command"), 50) + "]"
 	case "ssh":
 		return "[ssh: " + str("host") + " $ " + oneLine(str("command"), 50) + "]"
-	case "search", "grep", "find", "ast_grep":
+	case "search", "grep", "find", "ast_grep", "web_search":
 		return "[" + c.Name + ": " + oneLine(str("pattern", "query", "path"), 50) + "]"
 	case "checkpoint", "rewind":
 		return "[" + c.Name + ": " + oneLine(str("goal", "report"), 50) + "]"

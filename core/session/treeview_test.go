@@ -431,3 +431,11 @@ func TestDescribeToolCallCalc(t *testing.T) {
 		t.Errorf("got %q", got)
 	}
 }
+
+// web_search shows its query.
+func TestDescribeToolCallWebSearch(t *testing.T) {
+	t.Parallel()
+	if got := DescribeToolCall(&ai.ToolCall{Name: "web_search", Arguments: map[string]any{"query": "go generics\nrelease", "limit": 3}}); got != "[web_search: go generics release]" {
+		t.Errorf("got %q", got)
+	}
+}

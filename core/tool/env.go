@@ -27,6 +27,7 @@ type Env struct {
 	Files       Files           // where read, edit and write get and put file contents; nil: the local disk
 	Diagnostics Diagnoser       // language server diagnostics after a write; nil: none (no servers, or lsp.enabled off)
 	WriteChecks *WriteChecks    // owner of the diagnostics fetches after writes (the session's services close it); nil: no diagnostics after writes
+	Keys        StoredKeys      // credentials stored outside the settings (the session's model registry); nil: none
 	// ToolNames, when set, returns the names of the tools the session
 	// offers now (the bash interceptor blocks a command only while the
 	// tool it points to is offered); nil: unknown, treated as none.

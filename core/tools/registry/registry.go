@@ -33,6 +33,7 @@ import (
 	sshtool "github.com/gopi-agent/gopi/core/tools/ssh"
 	"github.com/gopi-agent/gopi/core/tools/task"
 	"github.com/gopi-agent/gopi/core/tools/todo"
+	"github.com/gopi-agent/gopi/core/tools/websearch"
 	"github.com/gopi-agent/gopi/core/tools/write"
 )
 
@@ -108,6 +109,9 @@ var builtins = []Entry{
 	// task needs a session to start subagents from (Services.Subagents),
 	// and room in the task tree (task.maxRecursionDepth).
 	{"task", newTask, func(_ *tool.Env, svc *Services) bool { return task.Available(svc.Subagents) }},
+	// web_search exists with web_search.enabled when a search provider
+	// has its key or endpoint (core/websearch).
+	{"web_search", envOnly(websearch.New), func(env *tool.Env, _ *Services) bool { return websearch.Available(env) }},
 }
 
 // newTask builds the task tool over the session's subagent host, jobs and

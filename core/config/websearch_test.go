@@ -1,0 +1,29 @@
+package config
+
+import "testing"
+
+// The search keys come from the environment; searxng.* settings win over
+// SEARXNG_* variables; the Anthropic search key follows omp's chain.
+func TestWebSearch(t *testing.T) {
+	f := newFixture(t, "BRAVE_API_KEY=b", "TAVILY_API_KEY=t", "ANTHROPIC_API_KEY=generic", "ANTHROPIC_BASE_URL=http://proxy",
+		"SEARXNG_ENDPOINT=http://env", "SEARXNG_TOKEN=envtok")
+	f.write("home/.gopi/agent/config.yml", "providers:\n  webSearch: brave\nsearxng:\n  endpoint: http://setting\n")
+	w := f.load().Web().Search
+	if !w.Enabled || w.Preferred != "brave" || w.Brave != "b" || w.Tavily != "t" || w.Exa != "" {
+		t.Fatalf("%+v", w)
+	}
+	if w.AnthropicKey != "generic" || w.AnthropicKeyVar != EnvAnthropicAPIKey || w.AnthropicBaseURL != "http://proxy" {
+		t.Fatalf("anthropic %+v", w)
+	}
+	if w.SearXNG.Endpoint != "http://setting" || w.SearXNG.Token != "envtok" || w.SearXNG.BasicSet {
+		t.Fatalf("searxng %+v", w.SearXNG)
+	}
+	w = newFixture(t, "KIMI_SEARCH_API_KEY=k2", "MOONSHOT_API_KEY=k3", "KIMI_SEARCH_BASE_URL=http://kimi/s", "SYNTHETIC_API_KEY=syn").load().Web().Search
+	if w.Kimi != "k2" || w.KimiKeyVar != EnvKimiSearchAPIKey || w.KimiURL != "http://kimi/s" || w.Synthetic != "syn" {
+		t.Fatalf("kimi %+v", w)
+	}
+	w = newFixture(t, "ANTHROPIC_SEARCH_API_KEY=s", "ANTHROPIC_API_KEY=generic", "ANTHROPIC_BASE_URL=http://proxy").load().Web().Search
+	if w.AnthropicKey != "s" || w.AnthropicKeyVar != EnvAnthropicSearchAPIKey || w.AnthropicBaseURL != "" {
+		t.Fatalf("search key %+v", w)
+	}
+}
