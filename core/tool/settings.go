@@ -51,6 +51,9 @@ type Settings struct {
 	RecipeEnabled                        bool         // recipe.enabled: offer recipe when the project has task runners
 	RenderMermaidEnabled                 bool         // renderMermaid.enabled: offer render_mermaid
 	BlockImages                          bool         // images.blockImages: no image is sent to a model (inspect_image refuses)
+	// Browser is browser.*: the browser tool and the Chromium it starts
+	// (Exec is found only by SettingsFrom, from the configuration's PATH).
+	Browser config.Browser
 	// LSPServers is the language server configuration (lsp.enabled, the
 	// lsp.json files, the PATH servers are looked up in); nil: no
 	// language servers (DefaultSettings).
@@ -114,6 +117,7 @@ func SettingsFrom(c *config.Config) Settings {
 	s.LSPServers = c.LSP()
 	s.SSHHosts = c.SSH().Hosts
 	s.SSHHostInfoDirs = c.SSHHostInfoDirs()
+	s.Browser = c.Browser()
 	return s
 }
 
@@ -149,6 +153,8 @@ func settingsFrom(cs *config.Settings) Settings {
 		RecipeEnabled:                        cs.Bool("recipe.enabled"),
 		RenderMermaidEnabled:                 cs.Bool("renderMermaid.enabled"),
 		BlockImages:                          cs.Bool("images.blockImages"),
+		Browser: config.Browser{Enabled: cs.Bool("browser.enabled"), Headless: cs.Bool("browser.headless"),
+			ScreenshotDir: cs.String("browser.screenshotDir")},
 		Fetch: Fetch{Enabled: cs.Bool("fetch.enabled"), Connect: millis(cs.Int("fetch.connectTimeoutMs")),
 			FirstByte: millis(cs.Int("fetch.firstByteTimeoutMs")), Total: millis(cs.Int("fetch.timeoutMs"))},
 		ReadSQLiteTimeout: read.SQLiteTimeout,

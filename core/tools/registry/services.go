@@ -8,6 +8,7 @@ import (
 	"github.com/gopi-agent/gopi/core/lsp/share"
 	"github.com/gopi-agent/gopi/core/tool"
 	"github.com/gopi-agent/gopi/core/tools/bash"
+	"github.com/gopi-agent/gopi/core/tools/browser"
 	"github.com/gopi-agent/gopi/core/tools/checkpoint"
 	"github.com/gopi-agent/gopi/core/tools/debug"
 	"github.com/gopi-agent/gopi/core/tools/inspectimage"
@@ -39,6 +40,9 @@ type Services struct {
 	Pages   *read.Pages    // web pages read, for paging with line selectors
 	TaskIDs *task.IDs      // subagent ids when the session has no artifacts directory
 	Debug   *dap.Manager   // the debug tool's session (one debug adapter and its program at a time)
+	// Browser is the browser tool's Chromium and named tabs; Chromium
+	// starts on the first open.
+	Browser *browser.Manager
 	// WriteChecks owns the language server diagnostics fetches that
 	// follow the file tools' writes (env.WriteChecks); the session sets
 	// where their late results go (SetDeliver).
@@ -82,6 +86,7 @@ func NewServices(env *tool.Env) *Services {
 		Pages:       &read.Pages{},
 		TaskIDs:     &task.IDs{},
 		Debug:       debug.NewManager(env),
+		Browser:     browser.NewManager(env.Settings.Browser),
 		Checkpoint:  &checkpoint.State{},
 		Recipes:     recipe.NewDetector(recipe.Probe{Root: env.Cwd, Environ: env.Settings.Shell.Environ}),
 	}
@@ -127,7 +132,10 @@ func (s *Services) ShareLSP(env *tool.Env, m *lsp.Manager) {
 //     those of jobs that ignored their cancellation.
 //  4. Debug: the debug session's adapter and the program it debugs end
 //     (with everything they started).
-//  5. LSP: the language servers this session started (shutdown, exit,
+//  5. Browser: the browser tool's tabs close and the Chromium it
+//     started ends (its whole process group); an attached browser is
+//     only disconnected.
+//  6. LSP: the language servers this session started (shutdown, exit,
 //     then a kill of each process group), once no tool, job or
 //     diagnostics fetch can ask them anything; a subagent leaves its
 //     parent's running.
@@ -136,7 +144,7 @@ func (s *Services) ShareLSP(env *tool.Env, m *lsp.Manager) {
 // caches belong to whoever built them (the session closes its own after
 // this). Close returns the first error; the services are not used after.
 func (s *Services) Close() error {
-	err := errors.Join(s.WriteChecks.Close(), s.Jobs.Close(), s.Shell.Close(), s.Debug.Close())
+	err := errors.Join(s.WriteChecks.Close(), s.Jobs.Close(), s.Shell.Close(), s.Debug.Close(), s.Browser.Close())
 	if s.ownsLSP {
 		err = errors.Join(err, s.LSP.Close())
 	}
