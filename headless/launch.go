@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"net/url"
 	"os"
 	"os/exec"
 	"regexp"
@@ -40,13 +41,14 @@ type LaunchOptions struct {
 // Browser is one connected browser: started by Launch (owned: Close ends
 // its process group) or attached by Attach (Close only disconnects).
 type Browser struct {
-	rod    *rod.Browser
-	ws     *cdp.WebSocket  // the DevTools connection
-	cmd    *exec.Cmd       // nil when attached
-	tree   *childproc.Tree // a launched browser and every process it started
-	exited chan struct{}   // closed when a launched browser's process ended
-	dir    string          // the launched browser's profile directory
-	desc   string          // what the tool reports: "headless Chromium", "CDP http://…"
+	rod      *rod.Browser
+	ws       *cdp.WebSocket  // the DevTools connection
+	cmd      *exec.Cmd       // nil when attached
+	tree     *childproc.Tree // a launched browser and every process it started
+	exited   chan struct{}   // closed when a launched browser's process ended
+	dir      string          // the launched browser's profile directory
+	endpoint string          // http://host:port of the DevTools endpoint
+	desc     string          // what the tool reports: "headless Chromium", "CDP http://…"
 }
 
 var devtoolsLine = regexp.MustCompile(`DevTools listening on (ws://\S+)`)
@@ -174,11 +176,18 @@ func (b *Browser) connect(ctx context.Context, wsURL string) error {
 		return err
 	}
 	b.rod, b.ws = r, ws
+	if u, err := url.Parse(wsURL); err == nil {
+		b.endpoint = "http://" + u.Host
+	}
 	return nil
 }
 
 // Describe names the browser for the tool's output.
 func (b *Browser) Describe() string { return b.desc }
+
+// Endpoint is the DevTools HTTP endpoint (http://127.0.0.1:port), which
+// another client can attach to.
+func (b *Browser) Endpoint() string { return b.endpoint }
 
 // Owned reports whether Close ends the browser's process (Launch).
 func (b *Browser) Owned() bool { return b.cmd != nil }

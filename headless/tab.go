@@ -24,7 +24,7 @@ const (
 // Bounds on what a page can hand back to gopi, so a huge or hostile page
 // cannot make gopi hold unbounded memory.
 const (
-	MaxHTML       = 8 << 20  // bytes of page HTML read for extraction
+	MaxHTML       = 2 << 20  // characters of page HTML read for extraction (scripts and styles left out)
 	MaxEvalResult = 1 << 20  // bytes of one evaluate result (JSON)
 	MaxShotHeight = 16 << 10 // CSS pixels of a full-page screenshot
 )
@@ -269,11 +269,35 @@ func (t *Tab) Evaluate(ctx context.Context, fn string, args []json.RawMessage) (
 	return json.RawMessage(res.Value.Str()), nil
 }
 
-// HTML returns the page's HTML, cut at MaxHTML bytes.
+// serializeJS writes the document as HTML up to cap characters, walking
+// the DOM so that a huge page is never serialized whole (outerHTML of a
+// 100 MB document takes seconds and as much memory). Scripts, styles and
+// noscript are written empty: extraction drops them anyway.
+const serializeJS = `(cap) => {
+	const out = []; let n = 0;
+	const esc = s => s.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;");
+	const q = s => s.replace(/&/g, "&amp;").replace(/"/g, "&quot;");
+	const empty = new Set(["area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "source", "track", "wbr"]);
+	const skip = new Set(["script", "style", "noscript"]);
+	const push = s => { if (n + s.length > cap) s = s.slice(0, cap - n); out.push(s); n += s.length; return n < cap; };
+	const walk = node => {
+		if (node.nodeType === 3) { const d = node.data; push(esc(d.length > cap - n ? d.slice(0, cap - n) : d)); return; }
+		if (node.nodeType !== 1) return;
+		const tag = node.localName;
+		let open = "<" + tag;
+		for (const a of node.attributes) open += " " + a.name + '="' + q(a.value) + '"';
+		if (!push(open + ">") || empty.has(tag)) return;
+		if (skip.has(tag)) { push("</" + tag + ">"); return; }
+		for (const c of (tag === "template" ? node.content.childNodes : node.childNodes)) { walk(c); if (n >= cap) return; }
+		push("</" + tag + ">");
+	};
+	if (document.documentElement) walk(document.documentElement);
+	return out.join("");
+}`
+
+// HTML returns the page's HTML, cut at MaxHTML characters.
 func (t *Tab) HTML(ctx context.Context) (string, error) {
-	res, err := t.page.Context(ctx).Eval(`(cap) => {
-		const h = document.documentElement ? document.documentElement.outerHTML : "";
-		return h.length > cap ? h.slice(0, cap) : h }`, MaxHTML)
+	res, err := t.page.Context(ctx).Eval(serializeJS, MaxHTML)
 	if err != nil {
 		return "", err
 	}

@@ -50,7 +50,9 @@ var pages = map[string]string{
 	"/form": `<html><head><title>Form</title></head><body>
 		<input id="q"><button id="go" onclick="document.getElementById('out').textContent = 'hello ' + document.getElementById('q').value">Go</button>
 		<p id="out"></p></body></html>`,
-	"/loop":   `<html><head><title>Loop</title></head><body><script>while (true) {}</script></body></html>`,
+	"/loop": `<html><head><title>Loop</title></head><body><script>while (true) {}</script></body></html>`,
+	"/huge": `<html><head><title>Huge</title></head><body><script>
+		const p = document.body.appendChild(document.createElement("p")); p.hidden = true; p.textContent = "word ".repeat(21 << 20)</script></body></html>`,
 	"/dialog": `<html><head><title>Dialog</title></head><body><p id="r"></p></body></html>`,
 	"/closes": `<html><head><title>Closes</title></head><body><button onclick="window.close()">x</button></body></html>`,
 }
@@ -320,4 +322,55 @@ func TestChromiumKilledAndClosed(t *testing.T) {
 	if _, err := call(t, m, map[string]any{"action": "open"}); err == nil {
 		t.Error("open after Close worked")
 	}
+}
+
+// A page of 100 MB (built by its script) is read through bounded
+// buffers: extraction sees at most headless.MaxHTML bytes, an evaluate
+// result over 1 MiB is refused.
+func TestHugePage(t *testing.T) {
+	need(t)
+	ok(t, shared.m, map[string]any{"action": "open", "name": "big", "url": shared.srv.URL + "/huge"})
+	defer ok(t, shared.m, map[string]any{"action": "close", "name": "big"})
+	res := ok(t, shared.m, map[string]any{"action": "run", "name": "big",
+		"code": `const r = await tab.extract("text"); return [r.contentLength, await tab.evaluate(() => document.body.textContent.length)]`})
+	var got []int
+	if err := json.Unmarshal([]byte(text(res)), &got); err != nil || len(got) != 2 {
+		t.Fatalf("%q %v", text(res), err)
+	}
+	if got[0] == 0 || got[0] > headless.MaxHTML || got[1] < 100<<20 {
+		t.Errorf("extracted %d bytes of a %d byte page (cap %d)", got[0], got[1], headless.MaxHTML)
+	}
+	_, err := call(t, shared.m, map[string]any{"action": "run", "name": "big", "code": `return await tab.evaluate(() => "x".repeat(2 << 20))`})
+	if err == nil || err.Error() != headless.ErrResultTooLarge.Error() {
+		t.Errorf("huge evaluate: %v", err)
+	}
+}
+
+// app.cdp_url attaches to a running browser (here the shared Chromium);
+// closing the session only disconnects from it.
+func TestAttachCDP(t *testing.T) {
+	need(t)
+	ok(t, shared.m, map[string]any{"action": "open", "name": "host"})
+	shared.m.mu.Lock()
+	endpoint := shared.m.browsers[kindHeadless].Endpoint()
+	shared.m.mu.Unlock()
+	m := NewManager(config.Browser{Enabled: true})
+	res := ok(t, m, map[string]any{"action": "open", "name": "att", "app": map[string]any{"cdp_url": endpoint + "/"},
+		"url": shared.srv.URL + "/article"})
+	if want := `Opened tab "att" on connected ` + endpoint; !strings.HasPrefix(text(res), want) {
+		t.Errorf("open: %q, want %q", text(res), want)
+	}
+	if _, err := call(t, m, map[string]any{"action": "open", "name": "att"}); err == nil || !strings.Contains(err.Error(), "is bound to a different browser") {
+		t.Errorf("kind change: %v", err)
+	}
+	res = ok(t, m, map[string]any{"action": "run", "name": "att", "code": `return await tab.title()`})
+	if text(res) != "Gopi article" {
+		t.Errorf("run: %q", text(res))
+	}
+	_ = m.Close()
+	res = ok(t, shared.m, map[string]any{"action": "run", "name": "host", "code": `return 1`})
+	if text(res) != "1" {
+		t.Errorf("the attached browser suffered: %q", text(res))
+	}
+	ok(t, shared.m, map[string]any{"action": "close", "name": "host"})
 }

@@ -218,14 +218,14 @@ func (t *Tool) open(ctx context.Context, a args, d *Details) (*tool.Result, erro
 // t.m.mu.
 func (t *Tool) acquire(ctx context.Context, a args, kind, cdpURL string, vp headless.Viewport) (tab *Tab, created bool, note string, err error) {
 	m := t.m
+	if old := m.tabs[a.Name]; old != nil && old.kind != kind {
+		return nil, false, "", fmt.Errorf("Tab %s is bound to a different browser (%s). Close it first.", quote(a.Name), old.desc)
+	}
 	b, note, err := m.browser(ctx, kind, cdpURL, vp)
 	if err != nil {
 		return nil, false, "", err
 	}
 	if old := m.tabs[a.Name]; old != nil {
-		if old.kind != kind {
-			return nil, false, "", fmt.Errorf("Tab %s is bound to a different browser (%s). Close it first.", quote(a.Name), old.desc)
-		}
 		if old.dialogs == a.Dialogs && old.page.Alive(ctx) {
 			return old, false, note, nil
 		}
