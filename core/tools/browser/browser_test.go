@@ -79,7 +79,7 @@ func need(t *testing.T) {
 }
 
 // call runs the tool of m with args and returns its result.
-func call(t *testing.T, m *Manager, args map[string]any) (*tool.Result, error) {
+func call(t testing.TB, m *Manager, args map[string]any) (*tool.Result, error) {
 	t.Helper()
 	raw, _ := json.Marshal(args)
 	env := tool.NewEnv(t.TempDir())
@@ -91,7 +91,7 @@ func call(t *testing.T, m *Manager, args map[string]any) (*tool.Result, error) {
 }
 
 // ok runs a call that must succeed.
-func ok(t *testing.T, m *Manager, args map[string]any) *tool.Result {
+func ok(t testing.TB, m *Manager, args map[string]any) *tool.Result {
 	t.Helper()
 	res, err := call(t, m, args)
 	if err != nil || res.IsError {
