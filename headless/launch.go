@@ -71,7 +71,7 @@ func Launch(ctx context.Context, o LaunchOptions) (*Browser, error) {
 		"--remote-debugging-port=0", "--remote-debugging-address=127.0.0.1", "--user-data-dir=" + dir,
 		"--no-first-run", "--no-default-browser-check", "--disable-dev-shm-usage", "--disable-gpu",
 		"--disable-background-networking", "--disable-component-update", "--disable-sync",
-		"--password-store=basic", "--use-mock-keychain",
+		"--password-store=basic", "--use-mock-keychain", "--disable-breakpad", "--disable-crash-reporter",
 	}
 	if o.Headless {
 		args = append(args, "--headless=new", "--hide-scrollbars", "--mute-audio")

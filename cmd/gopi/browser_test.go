@@ -7,7 +7,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/gopi-agent/gopi/core/shell/shelltest"
 	"github.com/gopi-agent/gopi/headless"
+	"github.com/gopi-agent/gopi/internal/childproc"
 	"github.com/gopi-agent/gopi/internal/agentrig"
 	"github.com/gopi-agent/gopi/internal/mockllm"
 )
@@ -33,7 +35,8 @@ func pageServer(t *testing.T) *httptest.Server {
 }
 
 // The model opens a local page, reads its text and takes a screenshot:
-// both reach it (the text, and the screenshot as an image block).
+// both reach it (the text, and the screenshot as an image block), and no
+// Chromium process is left once the session has ended.
 func TestAgentBrowser(t *testing.T) {
 	needChromium(t)
 	srv := pageServer(t)
@@ -45,6 +48,11 @@ func TestAgentBrowser(t *testing.T) {
 	)
 	if out, stderr, code := r.run("", "-p", "--model", "mock/mock-model", "look at the page"); code != 0 || out != "owls fly silently\n" {
 		t.Fatalf("exit %d\nstdout:\n%s\nstderr:\n%s", code, out, stderr)
+	}
+	for _, p := range shelltest.Marked(childproc.Mark()) {
+		if strings.Contains(p, "chrom") {
+			t.Errorf("Chromium left after the session ended: %s", p)
+		}
 	}
 	if !strings.Contains(string(r.Srv.Requests()[0].Body), `"name":"browser"`) {
 		t.Fatal("browser not offered with a Chromium installed")

@@ -76,11 +76,13 @@ func (m *Manager) browser(ctx context.Context, kind, cdpURL string, vp headless.
 	return b, note, nil
 }
 
-// dropLocked forgets a dead browser and its tabs. Callers hold m.mu.
+// dropLocked forgets a dead browser and its tabs (their listeners end).
+// Callers hold m.mu.
 func (m *Manager) dropLocked(kind string) {
 	for name, t := range m.tabs {
 		if t.kind == kind {
 			delete(m.tabs, name)
+			t.page.Close()
 		}
 	}
 	m.browsers[kind].Close()
@@ -156,9 +158,12 @@ func (m *Manager) Close() error {
 	}
 	m.mu.Lock()
 	m.closed = true
-	browsers := m.browsers
+	browsers, tabs := m.browsers, m.tabs
 	m.browsers, m.tabs = map[string]*headless.Browser{}, map[string]*Tab{}
 	m.mu.Unlock()
+	for _, t := range tabs {
+		t.page.Close()
+	}
 	for _, b := range browsers {
 		b.Close()
 	}
