@@ -9,8 +9,8 @@ import (
 
 	"github.com/gopi-agent/gopi/core/shell/shelltest"
 	"github.com/gopi-agent/gopi/headless"
-	"github.com/gopi-agent/gopi/internal/childproc"
 	"github.com/gopi-agent/gopi/internal/agentrig"
+	"github.com/gopi-agent/gopi/internal/childproc"
 	"github.com/gopi-agent/gopi/internal/mockllm"
 )
 
