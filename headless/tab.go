@@ -340,7 +340,7 @@ func (t *Tab) Unstick() {
 	ctx, cancel := context.WithTimeout(context.Background(), AttachTimeout)
 	defer cancel()
 	p := t.page.Context(ctx)
+	_ = proto.PageHandleJavaScriptDialog{Accept: false}.Call(p) // first: an open dialog holds the next calls
 	_ = proto.RuntimeTerminateExecution{}.Call(p)
-	_ = proto.PageHandleJavaScriptDialog{Accept: false}.Call(p)
 	_ = proto.PageStopLoading{}.Call(p)
 }

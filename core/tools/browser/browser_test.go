@@ -20,6 +20,7 @@ import (
 	"github.com/gopi-agent/gopi/core/config"
 	"github.com/gopi-agent/gopi/core/tool"
 	"github.com/gopi-agent/gopi/headless"
+	"github.com/gopi-agent/gopi/internal/testwait"
 )
 
 // The package's tests share one Chromium (shared.m) and one page server.
@@ -249,6 +250,18 @@ func TestDialogs(t *testing.T) {
 			t.Errorf("%s: %q", policy, text(res))
 		}
 	}
+	// Without a policy a dialog blocks the page until the call times out;
+	// the timeout dismisses it, and the tab answers the next call.
+	ok(t, shared.m, map[string]any{"action": "open", "name": "dlg", "url": shared.srv.URL + "/dialog"})
+	_, err := call(t, shared.m, map[string]any{"action": "run", "name": "dlg", "timeout": 1,
+		"code": `return await tab.evaluate(() => confirm('sure?'))`})
+	if err == nil || !strings.Contains(err.Error(), "timed out") {
+		t.Errorf("unhandled dialog: %v", err)
+	}
+	res := ok(t, shared.m, map[string]any{"action": "run", "name": "dlg", "code": `return await tab.title()`})
+	if text(res) != "Dialog" {
+		t.Errorf("after the dialog: %q", text(res))
+	}
 	ok(t, shared.m, map[string]any{"action": "close", "name": "dlg"})
 }
 
@@ -257,7 +270,9 @@ func TestDialogs(t *testing.T) {
 func TestTabClosedUnderneath(t *testing.T) {
 	need(t)
 	ok(t, shared.m, map[string]any{"action": "open", "name": "gone", "url": shared.srv.URL + "/closes"})
-	shared.m.lookup("gone").page.Close()
+	page := shared.m.lookup("gone").page
+	page.Close()
+	testwait.Until(t, "the page to be gone", func() bool { return !page.Alive(context.Background()) })
 	_, err := call(t, shared.m, map[string]any{"action": "run", "name": "gone", "code": `return 1`})
 	if err == nil || !strings.Contains(err.Error(), `Tab "gone" is not alive`) {
 		t.Errorf("err %v", err)
