@@ -90,6 +90,8 @@ func (s *Session) NewChild(ctx context.Context, o ChildOptions) (*Session, error
 		sharedLSP: s.svc.LSP,
 		// and the parent's task runners, found once.
 		sharedRecipes: s.svc.Recipes,
+		// Tabs are shared with subagents, as in omp: one Chromium.
+		sharedBrowser: s.svc.Browser,
 		NoMCP:         s.res.mcp == nil,
 		// One permission gate for the whole tree of agents.
 		gate: s.perm,

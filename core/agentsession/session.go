@@ -30,6 +30,7 @@ import (
 	"github.com/gopi-agent/gopi/core/skills"
 	"github.com/gopi-agent/gopi/core/templates"
 	"github.com/gopi-agent/gopi/core/tool"
+	"github.com/gopi-agent/gopi/core/tools/browser"
 	"github.com/gopi-agent/gopi/core/tools/job"
 	"github.com/gopi-agent/gopi/core/tools/recipe"
 	"github.com/gopi-agent/gopi/core/tools/registry"
@@ -153,6 +154,9 @@ type Options struct {
 	// sharedRecipes are the parent's task runners, found once for the
 	// tree (a child works in the same directory).
 	sharedRecipes *recipe.Detector
+	// sharedBrowser is the parent's browser and tabs a child session
+	// uses (the parent closes them).
+	sharedBrowser *browser.Manager
 	// gate is the parent's permission gate a child session uses.
 	gate *permission.Gate
 }
@@ -301,6 +305,9 @@ func New(ctx context.Context, opts Options) (*Session, error) {
 	}
 	if opts.sharedRecipes != nil {
 		s.svc.Recipes = opts.sharedRecipes
+	}
+	if opts.sharedBrowser != nil {
+		s.svc.ShareBrowser(opts.sharedBrowser)
 	}
 	s.svc.Subagents = taskHost{s}
 	s.svc.Vision = visionHost{s}

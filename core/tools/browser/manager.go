@@ -172,3 +172,10 @@ func (m *Manager) Close() error {
 
 // quote is JSON.stringify of a tab name, as the messages write it.
 func quote(s string) string { return strconv.Quote(s) }
+
+// Closed reports whether Close was called.
+func (m *Manager) Closed() bool {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return m.closed
+}

@@ -41,8 +41,9 @@ type Services struct {
 	TaskIDs *task.IDs      // subagent ids when the session has no artifacts directory
 	Debug   *dap.Manager   // the debug tool's session (one debug adapter and its program at a time)
 	// Browser is the browser tool's Chromium and named tabs; Chromium
-	// starts on the first open.
-	Browser *browser.Manager
+	// starts on the first open. A subagent shares its parent's.
+	Browser     *browser.Manager
+	ownsBrowser bool // Browser was built here (not shared), so Close closes it
 	// WriteChecks owns the language server diagnostics fetches that
 	// follow the file tools' writes (env.WriteChecks); the session sets
 	// where their late results go (SetDeliver).
@@ -87,6 +88,7 @@ func NewServices(env *tool.Env) *Services {
 		TaskIDs:     &task.IDs{},
 		Debug:       debug.NewManager(env),
 		Browser:     browser.NewManager(env.Settings.Browser),
+		ownsBrowser: true,
 		Checkpoint:  &checkpoint.State{},
 		Recipes:     recipe.NewDetector(recipe.Probe{Root: env.Cwd, Environ: env.Settings.Shell.Environ}),
 	}
@@ -118,6 +120,16 @@ func (s *Services) ShareLSP(env *tool.Env, m *lsp.Manager) {
 	}
 }
 
+// ShareBrowser makes the services use a parent session's browser and
+// tabs (a subagent sees the tabs its parent opened, as in omp); the parent
+// closes them, not Close.
+func (s *Services) ShareBrowser(m *browser.Manager) {
+	if s.ownsBrowser {
+		_ = s.Browser.Close() // nothing was started yet
+	}
+	s.Browser, s.ownsBrowser = m, false
+}
+
 // Close ends the services that run something, in this order:
 //
 //  1. WriteChecks: the diagnostics fetches still running for files the
@@ -133,8 +145,8 @@ func (s *Services) ShareLSP(env *tool.Env, m *lsp.Manager) {
 //  4. Debug: the debug session's adapter and the program it debugs end
 //     (with everything they started).
 //  5. Browser: the browser tool's tabs close and the Chromium it
-//     started ends (its whole process group); an attached browser is
-//     only disconnected.
+//     started ends (with every process it started); an attached browser
+//     is only disconnected; a subagent leaves its parent's open.
 //  6. LSP: the language servers this session started (shutdown, exit,
 //     then a kill of each process group), once no tool, job or
 //     diagnostics fetch can ask them anything; a subagent leaves its
@@ -144,7 +156,10 @@ func (s *Services) ShareLSP(env *tool.Env, m *lsp.Manager) {
 // caches belong to whoever built them (the session closes its own after
 // this). Close returns the first error; the services are not used after.
 func (s *Services) Close() error {
-	err := errors.Join(s.WriteChecks.Close(), s.Jobs.Close(), s.Shell.Close(), s.Debug.Close(), s.Browser.Close())
+	err := errors.Join(s.WriteChecks.Close(), s.Jobs.Close(), s.Shell.Close(), s.Debug.Close())
+	if s.ownsBrowser {
+		err = errors.Join(err, s.Browser.Close())
+	}
 	if s.ownsLSP {
 		err = errors.Join(err, s.LSP.Close())
 	}
