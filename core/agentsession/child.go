@@ -92,6 +92,8 @@ func (s *Session) NewChild(ctx context.Context, o ChildOptions) (*Session, error
 		sharedRecipes: s.svc.Recipes,
 		// Subagents take their own Python kernels from the parent's pool.
 		sharedKernels: s.svc.Eval.Pool,
+		// Tabs are shared with subagents, as in omp: one Chromium.
+		sharedBrowser: s.svc.Browser,
 		NoMCP:         s.res.mcp == nil,
 		// One permission gate for the whole tree of agents.
 		gate: s.perm,

@@ -31,6 +31,7 @@ import (
 	"github.com/gopi-agent/gopi/core/skills"
 	"github.com/gopi-agent/gopi/core/templates"
 	"github.com/gopi-agent/gopi/core/tool"
+	"github.com/gopi-agent/gopi/core/tools/browser"
 	"github.com/gopi-agent/gopi/core/tools/job"
 	"github.com/gopi-agent/gopi/core/tools/recipe"
 	"github.com/gopi-agent/gopi/core/tools/registry"
@@ -157,6 +158,9 @@ type Options struct {
 	// sharedKernels is the parent's Python kernel pool a child session
 	// takes its own kernel from.
 	sharedKernels *pykernel.Pool
+	// sharedBrowser is the parent's browser and tabs a child session
+	// uses (the parent closes them).
+	sharedBrowser *browser.Manager
 	// gate is the parent's permission gate a child session uses.
 	gate *permission.Gate
 }
@@ -308,6 +312,9 @@ func New(ctx context.Context, opts Options) (*Session, error) {
 	}
 	if opts.sharedKernels != nil {
 		s.svc.ShareKernels(s.toolEnv, opts.sharedKernels)
+	}
+	if opts.sharedBrowser != nil {
+		s.svc.ShareBrowser(opts.sharedBrowser)
 	}
 	s.svc.Subagents = taskHost{s}
 	s.svc.Vision = visionHost{s}

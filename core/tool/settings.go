@@ -51,6 +51,7 @@ type Settings struct {
 	Fetch                                Fetch            // fetch.*: web reads
 	GitHub                               config.GitHub    // github.*: the github tool and issue:// / pr:// reads
 	WebSearch                            config.WebSearch // web_search.enabled, providers.webSearch, the search providers' keys and SearXNG's endpoint
+	Browser                              config.Browser   // browser.*: the browser tool (and the Chromium found for it)
 	RecipeEnabled                        bool             // recipe.enabled: offer recipe when the project has task runners
 	RenderMermaidEnabled                 bool             // renderMermaid.enabled: offer render_mermaid
 	BlockImages                          bool             // images.blockImages: no image is sent to a model (inspect_image refuses)
@@ -119,7 +120,7 @@ func SettingsFrom(c *config.Config) Settings {
 	s.SSHHosts = c.SSH().Hosts
 	s.SSHHostInfoDirs = c.SSHHostInfoDirs()
 	web := c.Web()
-	s.GitHub, s.WebSearch = web.GitHub, web.Search
+	s.GitHub, s.WebSearch, s.Browser = web.GitHub, web.Search, web.Browser
 	return s
 }
 
@@ -157,6 +158,8 @@ func settingsFrom(cs *config.Settings) Settings {
 		BlockImages:                          cs.Bool("images.blockImages"),
 		Eval: config.Eval{Python: cs.Bool("eval.py"), JS: cs.Bool("eval.js"), PerCall: cs.String("python.kernelMode") == "per-call",
 			PassEnv: cs.Strings("python.passEnv")},
+		Browser: config.Browser{Enabled: cs.Bool("browser.enabled"), Headless: cs.Bool("browser.headless"),
+			ScreenshotDir: cs.String("browser.screenshotDir")},
 		Fetch: Fetch{Enabled: cs.Bool("fetch.enabled"), Connect: millis(cs.Int("fetch.connectTimeoutMs")),
 			FirstByte: millis(cs.Int("fetch.firstByteTimeoutMs")), Total: millis(cs.Int("fetch.timeoutMs"))},
 		ReadSQLiteTimeout: read.SQLiteTimeout,

@@ -15,6 +15,7 @@ import (
 	"github.com/gopi-agent/gopi/core/tools/astedit"
 	"github.com/gopi-agent/gopi/core/tools/astgrep"
 	"github.com/gopi-agent/gopi/core/tools/bash"
+	"github.com/gopi-agent/gopi/core/tools/browser"
 	"github.com/gopi-agent/gopi/core/tools/calc"
 	"github.com/gopi-agent/gopi/core/tools/checkpoint"
 	"github.com/gopi-agent/gopi/core/tools/debug"
@@ -89,6 +90,10 @@ var builtins = []Entry{
 	// Services.Debug.
 	{"debug", func(env *tool.Env, svc *Services) tool.Tool { return debug.New(env, svc.Debug) },
 		func(env *tool.Env, _ *Services) bool { return debug.Available(env) }},
+	// browser exists with browser.enabled when a Chromium is installed;
+	// its Chromium and tabs are Services.Browser.
+	{"browser", func(env *tool.Env, svc *Services) tool.Tool { return browser.New(env, svc.Browser) },
+		func(env *tool.Env, _ *Services) bool { return browser.Available(env) }},
 	// calc exists with calc.enabled (off by default, as in omp).
 	{"calc", envOnly(calc.New), func(env *tool.Env, _ *Services) bool { return calc.Available(env) }},
 	// eval exists while a runtime is on (eval.py, eval.js, PI_PY); its

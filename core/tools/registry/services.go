@@ -8,6 +8,7 @@ import (
 	"github.com/gopi-agent/gopi/core/lsp/share"
 	"github.com/gopi-agent/gopi/core/tool"
 	"github.com/gopi-agent/gopi/core/tools/bash"
+	"github.com/gopi-agent/gopi/core/tools/browser"
 	"github.com/gopi-agent/gopi/core/tools/checkpoint"
 	"github.com/gopi-agent/gopi/core/tools/debug"
 	"github.com/gopi-agent/gopi/core/tools/github"
@@ -40,6 +41,10 @@ type Services struct {
 	Pages   *read.Pages    // web pages read, for paging with line selectors
 	TaskIDs *task.IDs      // subagent ids when the session has no artifacts directory
 	Debug   *dap.Manager   // the debug tool's session (one debug adapter and its program at a time)
+	// Browser is the browser tool's Chromium and named tabs; Chromium
+	// starts on the first open. A subagent shares its parent's.
+	Browser     *browser.Manager
+	ownsBrowser bool // Browser was built here (not shared), so Close closes it
 	// WriteChecks owns the language server diagnostics fetches that
 	// follow the file tools' writes (env.WriteChecks); the session sets
 	// where their late results go (SetDeliver).
@@ -91,6 +96,8 @@ func NewServices(env *tool.Env) *Services {
 		Pages:       &read.Pages{},
 		TaskIDs:     &task.IDs{},
 		Debug:       debug.NewManager(env),
+		Browser:     browser.NewManager(env.Settings.Browser),
+		ownsBrowser: true,
 		Checkpoint:  &checkpoint.State{},
 		Recipes:     recipe.NewDetector(recipe.Probe{Root: env.Cwd, Environ: env.Settings.Shell.Environ}),
 		GitHub:      github.NewReader(env),
@@ -126,6 +133,16 @@ func (s *Services) ShareLSP(env *tool.Env, m *lsp.Manager) {
 	}
 }
 
+// ShareBrowser makes the services use a parent session's browser and
+// tabs (a subagent sees the tabs its parent opened, as in omp); the parent
+// closes them, not Close.
+func (s *Services) ShareBrowser(m *browser.Manager) {
+	if s.ownsBrowser {
+		_ = s.Browser.Close() // nothing was started yet
+	}
+	s.Browser, s.ownsBrowser = m, false
+}
+
 // Close ends the services that run something, in this order:
 //
 //  1. WriteChecks: the diagnostics fetches still running for files the
@@ -143,11 +160,14 @@ func (s *Services) ShareLSP(env *tool.Env, m *lsp.Manager) {
 //     JavaScript context is dropped.
 //  5. Debug: the debug session's adapter and the program it debugs end
 //     (with everything they started).
-//  6. LSP: the language servers this session started (shutdown, exit,
+//  6. Browser: the browser tool's tabs close and the Chromium it
+//     started ends (with every process it started); an attached browser
+//     is only disconnected; a subagent leaves its parent's open.
+//  7. LSP: the language servers this session started (shutdown, exit,
 //     then a kill of each process group), once no tool, job or
 //     diagnostics fetch can ask them anything; a subagent leaves its
 //     parent's running.
-//  6. GitHub: the background refreshes of cached issue:// and pr://
+//  8. GitHub: the background refreshes of cached issue:// and pr://
 //     views are cancelled and waited for.
 //
 // The pending actions, the plan, the pages and the ids are memory; the
@@ -155,6 +175,9 @@ func (s *Services) ShareLSP(env *tool.Env, m *lsp.Manager) {
 // this). Close returns the first error; the services are not used after.
 func (s *Services) Close() error {
 	err := errors.Join(s.WriteChecks.Close(), s.Jobs.Close(), s.Shell.Close(), s.Eval.close(), s.Debug.Close())
+	if s.ownsBrowser {
+		err = errors.Join(err, s.Browser.Close())
+	}
 	if s.ownsLSP {
 		err = errors.Join(err, s.LSP.Close())
 	}

@@ -117,3 +117,21 @@ func (fakeDiagnoser) Known(string) []protocol.Diagnostic { return nil }
 func (fakeDiagnoser) Fresh(context.Context, string) ([]protocol.Diagnostic, []string, error) {
 	return nil, nil, nil
 }
+
+// A subagent's services use the parent's browser: the subagent's Close
+// leaves it open, the parent's closes it.
+func TestServicesShareBrowser(t *testing.T) {
+	parent := NewServices(tool.NewEnv(t.TempDir()))
+	child := NewServices(tool.NewEnv(t.TempDir()))
+	own := child.Browser
+	child.ShareBrowser(parent.Browser)
+	if child.Browser != parent.Browser || !own.Closed() {
+		t.Fatal("the child kept a browser of its own")
+	}
+	if err := child.Close(); err != nil || parent.Browser.Closed() {
+		t.Fatalf("the child's Close closed the parent's browser (%v)", err)
+	}
+	if err := parent.Close(); err != nil || !parent.Browser.Closed() {
+		t.Fatalf("the parent's Close left its browser open (%v)", err)
+	}
+}

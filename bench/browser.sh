@@ -1,0 +1,43 @@
+#!/usr/bin/env bash
+# bench/browser.sh — the browser area of `make bench`: the browser tool on
+# a real headless Chromium, written to bench/results/browser.md.
+#
+# Measured: BenchmarkOpenExtract (core/tools/browser): one warm `open` (the
+# tab reused and navigated to a local article served on 127.0.0.1) plus
+# one `run` extracting its text with tab.extract, Chromium already running.
+# BENCH_RUNS (default 50) iterations. No peer: omp's browser needs
+# puppeteer's Node runtime and a model turn, so the comparison would
+# measure those; the target is absolute.
+#
+# Target: ≤ 300 ms per open + extract.
+set -euo pipefail
+cd "$(dirname "${BASH_SOURCE[0]}")/.."
+RUNS=${BENCH_RUNS:-50}
+mkdir -p bench/results
+export GOFLAGS="-ldflags=-X=github.com/gopi-agent/gopi/native/rure.NativeLibStamp=$(sha256sum native/_lib/libgopi_native.a | cut -c1-16)"
+CHROMIUM=$(command -v chromium || command -v chromium-browser || command -v google-chrome || true)
+if [ -z "$CHROMIUM" ]; then
+	echo "bench/browser.sh: no Chromium (apt-get install chromium; scripts/setup.sh installs it)" >&2
+	exit 1
+fi
+out=$(go test ./core/tools/browser -run '^$' -bench '^BenchmarkOpenExtract$' -benchtime "${RUNS}x" -count 1)
+ns=$(awk '/^BenchmarkOpenExtract/ {print $3}' <<<"$out")
+[ -n "$ns" ] || { echo "$out" >&2; exit 1; }
+ms=$(awk -v ns="$ns" 'BEGIN {printf "%.1f", ns / 1e6}')
+verdict=met
+awk -v ms="$ms" 'BEGIN {exit !(ms > 300)}' && verdict="NOT met"
+{
+	echo "# browser"
+	echo
+	echo "The browser tool on a real headless Chromium ($("$CHROMIUM" --version 2>/dev/null | tail -1)):"
+	echo "one warm \`open\` of a local article (tab reused, navigated) plus one \`run\` of"
+	echo "\`tab.extract(\"text\")\`, mean of $RUNS iterations after the cold start."
+	echo
+	echo "| measure | gopi | target |"
+	echo "| --- | --- | --- |"
+	echo "| open + extract, warm | $ms ms | ≤ 300 ms ($verdict) |"
+	echo
+	echo "Command: \`BENCH_RUNS=$RUNS bench/browser.sh\` (go test ./core/tools/browser -bench BenchmarkOpenExtract)."
+	echo "Date: $(date -u). Machine: $(nproc) cores, $(uname -srm); other work was running on it."
+} >bench/results/browser.md
+cat bench/results/browser.md

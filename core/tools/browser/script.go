@@ -1,0 +1,343 @@
+package browser
+
+import (
+	"context"
+	"encoding/base64"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"regexp"
+	"strings"
+	"time"
+
+	"github.com/dop251/goja"
+
+	"github.com/gopi-agent/gopi/core/tool"
+	"github.com/gopi-agent/gopi/headless"
+)
+
+// runOutput is what one run produced.
+type runOutput struct {
+	content     []tool.Content // display() calls and screenshots, in order, then the return value
+	screenshots []Screenshot
+}
+
+// script is one run of model code against a tab.
+type script struct {
+	ctx context.Context
+	env *tool.Env
+	tab *Tab
+	vm  *goja.Runtime
+	out runOutput
+}
+
+// runScript runs code as the body of an async function with tab, page,
+// display, assert, wait and console in scope, until it settles or ctx
+// ends (the JavaScript is interrupted; a page call in flight returns).
+func runScript(ctx context.Context, env *tool.Env, t *Tab, code string) (runOutput, error) {
+	s := &script{ctx: ctx, env: env, tab: t, vm: goja.New()}
+	s.vm.SetFieldNameMapper(goja.UncapFieldNameMapper())
+	s.install()
+	stop := context.AfterFunc(ctx, func() { s.vm.Interrupt(ctx.Err()) })
+	defer stop()
+	v, err := s.vm.RunString("(async () => {\n" + code + "\n})()")
+	if err != nil {
+		return s.out, s.failure(err)
+	}
+	p, ok := v.Export().(*goja.Promise)
+	if !ok {
+		return s.out, errors.New("the code did not run as an async function body")
+	}
+	switch p.State() {
+	case goja.PromiseStateRejected:
+		return s.out, s.failure(p.Result())
+	case goja.PromiseStatePending:
+		return s.out, errors.New("the code awaited a promise that never settled (there are no timers in run: use wait(ms) or tab helpers)")
+	}
+	if r := p.Result(); r != nil && !goja.IsUndefined(r) {
+		s.out.content = append(s.out.content, tool.Text(s.stringify(r)))
+	}
+	return s.out, nil
+}
+
+// failure turns a JavaScript exception or interrupt into the call's error.
+func (s *script) failure(e any) error {
+	if err := s.ctx.Err(); err != nil {
+		return err
+	}
+	switch e := e.(type) {
+	case *goja.Exception:
+		return errors.New(e.Value().String())
+	case goja.Value:
+		if obj, ok := e.(*goja.Object); ok {
+			if m := obj.Get("message"); m != nil && !goja.IsUndefined(m) {
+				return errors.New(m.String())
+			}
+		}
+		return errors.New(e.String())
+	case error:
+		return e
+	}
+	return fmt.Errorf("%v", e)
+}
+
+// stringify is a return value or display() value as text: strings as
+// they are, other values as indented JSON, else String(value).
+func (s *script) stringify(v goja.Value) string {
+	if str, ok := v.Export().(string); ok {
+		return str
+	}
+	if js, err := s.jsonOf(v, "  "); err == nil && js != "" {
+		return js
+	}
+	return v.String()
+}
+
+// jsonOf is JSON.stringify(v, null, indent); "" for undefined.
+func (s *script) jsonOf(v goja.Value, indent string) (string, error) {
+	stringify, _ := goja.AssertFunction(s.vm.Get("JSON").ToObject(s.vm).Get("stringify"))
+	r, err := stringify(goja.Undefined(), v, goja.Null(), s.vm.ToValue(indent))
+	if err != nil {
+		return "", err
+	}
+	if goja.IsUndefined(r) {
+		return "", nil
+	}
+	return r.String(), nil
+}
+
+// throw raises err in the script.
+func (s *script) throw(err error) {
+	if c := s.ctx.Err(); c != nil {
+		err = c
+	}
+	panic(s.vm.NewGoError(err))
+}
+
+// check throws err when it is not nil.
+func (s *script) check(err error) {
+	if err != nil {
+		s.throw(err)
+	}
+}
+
+// install puts the globals of a run in scope.
+func (s *script) install() {
+	vm := s.vm
+	must := func(err error) {
+		if err != nil {
+			panic(err)
+		}
+	}
+	tab := vm.NewObject()
+	must(tab.Set("name", s.tab.Name))
+	s.method(tab, "url", func(goja.FunctionCall) any { u, err := s.tab.page.URL(s.ctx); s.check(err); return u })
+	s.method(tab, "title", func(goja.FunctionCall) any { t, err := s.tab.page.Title(s.ctx); s.check(err); return t })
+	s.method(tab, "goto", func(c goja.FunctionCall) any {
+		wait := "load"
+		if o := c.Argument(1); !goja.IsUndefined(o) && !goja.IsNull(o) {
+			if w := o.ToObject(vm).Get("waitUntil"); w != nil && !goja.IsUndefined(w) {
+				wait = w.String()
+			}
+		}
+		s.check(s.tab.page.Goto(s.ctx, c.Argument(0).String(), wait))
+		return nil
+	})
+	s.method(tab, "click", func(c goja.FunctionCall) any { s.check(s.tab.page.Click(s.ctx, c.Argument(0).String())); return nil })
+	s.method(tab, "type", func(c goja.FunctionCall) any {
+		s.check(s.tab.page.Type(s.ctx, c.Argument(0).String(), c.Argument(1).String()))
+		return nil
+	})
+	s.method(tab, "fill", func(c goja.FunctionCall) any {
+		s.check(s.tab.page.Fill(s.ctx, c.Argument(0).String(), c.Argument(1).String()))
+		return nil
+	})
+	s.method(tab, "press", func(c goja.FunctionCall) any {
+		sel := ""
+		if o := c.Argument(1); !goja.IsUndefined(o) && !goja.IsNull(o) {
+			if v := o.ToObject(vm).Get("selector"); v != nil && !goja.IsUndefined(v) {
+				sel = v.String()
+			}
+		}
+		s.check(s.tab.page.Press(s.ctx, c.Argument(0).String(), sel))
+		return nil
+	})
+	s.method(tab, "scroll", func(c goja.FunctionCall) any {
+		s.check(s.tab.page.Scroll(s.ctx, c.Argument(0).ToFloat(), c.Argument(1).ToFloat()))
+		return nil
+	})
+	s.method(tab, "waitFor", func(c goja.FunctionCall) any { s.check(s.tab.page.WaitFor(s.ctx, c.Argument(0).String())); return nil })
+	s.method(tab, "waitForUrl", s.waitForURL)
+	s.method(tab, "evaluate", s.evaluate)
+	s.method(tab, "extract", s.extract)
+	s.method(tab, "screenshot", s.screenshot)
+	for _, name := range []string{"observe", "id", "drag", "select", "uploadFile", "waitForResponse", "scrollIntoView"} {
+		s.method(tab, name, func(goja.FunctionCall) any {
+			s.throw(fmt.Errorf("tab.%s is not available in gopi: use tab.evaluate(() => …) to read or change the page", name))
+			return nil
+		})
+	}
+	must(vm.Set("tab", tab))
+
+	// page is a small puppeteer-like alias of the same helpers.
+	page := vm.NewObject()
+	for from, to := range map[string]string{"goto": "goto", "click": "click", "type": "type", "evaluate": "evaluate",
+		"title": "title", "url": "url", "waitForSelector": "waitFor", "screenshot": "screenshot"} {
+		must(page.Set(from, tab.Get(to)))
+	}
+	s.method(page, "content", func(goja.FunctionCall) any { h, err := s.tab.page.HTML(s.ctx); s.check(err); return h })
+	must(vm.Set("page", page))
+
+	must(vm.Set("display", func(c goja.FunctionCall) goja.Value { s.display(c.Argument(0)); return goja.Undefined() }))
+	must(vm.Set("assert", func(c goja.FunctionCall) goja.Value {
+		if !c.Argument(0).ToBoolean() {
+			msg := "Assertion failed"
+			if m := c.Argument(1); !goja.IsUndefined(m) {
+				msg = m.String()
+			}
+			s.throw(errors.New(msg))
+		}
+		return goja.Undefined()
+	}))
+	must(vm.Set("wait", func(c goja.FunctionCall) goja.Value {
+		t := time.NewTimer(time.Duration(c.Argument(0).ToFloat() * float64(time.Millisecond)))
+		defer t.Stop()
+		select {
+		case <-t.C:
+		case <-s.ctx.Done():
+			s.throw(s.ctx.Err())
+		}
+		return goja.Undefined()
+	}))
+	console := vm.NewObject()
+	for _, name := range []string{"log", "info", "warn", "error", "debug"} {
+		must(console.Set(name, func(goja.FunctionCall) goja.Value { return goja.Undefined() }))
+	}
+	must(vm.Set("console", console))
+}
+
+// method sets obj[name] to fn, whose Go result becomes a JS value.
+func (s *script) method(obj *goja.Object, name string, fn func(goja.FunctionCall) any) {
+	if err := obj.Set(name, func(c goja.FunctionCall) goja.Value { return s.vm.ToValue(fn(c)) }); err != nil {
+		panic(err)
+	}
+}
+
+// display adds value to the output: an {type:"image", data, mimeType}
+// object as an image, anything else as text.
+func (s *script) display(v goja.Value) {
+	if obj, ok := v.(*goja.Object); ok {
+		typ, data, mime := obj.Get("type"), obj.Get("data"), obj.Get("mimeType")
+		if typ != nil && typ.String() == "image" && data != nil && mime != nil && !goja.IsUndefined(data) {
+			s.out.content = append(s.out.content, &tool.ImageContent{Data: data.String(), MIMEType: mime.String()})
+			return
+		}
+	}
+	s.out.content = append(s.out.content, tool.Text(s.stringify(v)))
+}
+
+// evaluate runs a function (or an expression given as a string) in the
+// page with JSON arguments and returns its JSON result as a JS value.
+func (s *script) evaluate(c goja.FunctionCall) any {
+	fn := c.Argument(0)
+	src := fn.String()
+	if _, ok := goja.AssertFunction(fn); !ok {
+		src = "() => (" + src + ")"
+	}
+	args := make([]json.RawMessage, 0, len(c.Arguments))
+	for _, a := range c.Arguments[1:] {
+		js, err := s.jsonOf(a, "")
+		s.check(err)
+		if js == "" {
+			js = "null"
+		}
+		args = append(args, json.RawMessage(js))
+	}
+	res, err := s.tab.page.Evaluate(s.ctx, src, args)
+	s.check(err)
+	parse, _ := goja.AssertFunction(s.vm.Get("JSON").ToObject(s.vm).Get("parse"))
+	v, err := parse(goja.Undefined(), s.vm.ToValue(string(res)))
+	s.check(err)
+	return v
+}
+
+// extract returns the page's readable content (format "markdown" or
+// "text"), or null when there is none.
+func (s *script) extract(c goja.FunctionCall) any {
+	format := "markdown"
+	if f := c.Argument(0); !goja.IsUndefined(f) {
+		format = f.String()
+	}
+	if format != "markdown" && format != "text" {
+		s.throw(fmt.Errorf("tab.extract: format %q is not one of \"markdown\", \"text\"", format))
+	}
+	page, err := s.tab.page.HTML(s.ctx)
+	s.check(err)
+	u, err := s.tab.page.URL(s.ctx)
+	s.check(err)
+	r, ok := headless.Extract(page, u, format)
+	if !ok {
+		return nil
+	}
+	out := map[string]any{"url": r.URL, "contentLength": r.ContentLength}
+	for k, v := range map[string]string{"title": r.Title, "byline": r.Byline, "excerpt": r.Excerpt, "text": r.Text, "markdown": r.Markdown} {
+		if v != "" {
+			out[k] = v
+		}
+	}
+	return out
+}
+
+// screenshot takes a PNG, saves it as omp does and, unless silent, adds
+// its description and the model's copy to the output.
+func (s *script) screenshot(c goja.FunctionCall) any {
+	var o struct {
+		Selector string `json:"selector"`
+		FullPage bool   `json:"fullPage"`
+		Save     string `json:"save"`
+		Silent   bool   `json:"silent"`
+	}
+	if a := c.Argument(0); !goja.IsUndefined(a) && !goja.IsNull(a) {
+		js, err := s.jsonOf(a, "")
+		s.check(err)
+		s.check(json.Unmarshal([]byte(js), &o))
+	}
+	shot, err := s.tab.page.Screenshot(s.ctx, o.FullPage && o.Selector == "", o.Selector)
+	s.check(err)
+	m, err := fitForModel(shot)
+	s.check(err)
+	info, lines, err := saveShot(s.ctx, s.env, o.Save, shot, m)
+	s.check(err)
+	s.out.screenshots = append(s.out.screenshots, info)
+	if !o.Silent {
+		s.out.content = append(s.out.content, tool.Text(strings.Join(lines, "\n")),
+			&tool.ImageContent{Data: base64.StdEncoding.EncodeToString(m.data), MIMEType: m.mime})
+	}
+	return info
+}
+
+// waitForURL polls the page's address every 200 ms until it contains the
+// pattern (a string) or matches it (a RegExp), within the run's time.
+func (s *script) waitForURL(c goja.FunctionCall) any {
+	pat := c.Argument(0)
+	var re *regexp.Regexp
+	if obj, ok := pat.(*goja.Object); ok && obj.ClassName() == "RegExp" {
+		var err error
+		re, err = regexp.Compile(obj.Get("source").String())
+		s.check(err)
+	}
+	tick := time.NewTicker(200 * time.Millisecond)
+	defer tick.Stop()
+	for {
+		u, err := s.tab.page.URL(s.ctx)
+		s.check(err)
+		if (re != nil && re.MatchString(u)) || (re == nil && strings.Contains(u, pat.String())) {
+			return u
+		}
+		select {
+		case <-tick.C:
+		case <-s.ctx.Done():
+			s.throw(s.ctx.Err())
+		}
+	}
+}

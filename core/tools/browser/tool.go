@@ -1,0 +1,318 @@
+package browser
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/gopi-agent/gopi/core/tool"
+	"github.com/gopi-agent/gopi/headless"
+)
+
+// Name is the tool's name.
+const Name = "browser"
+
+// Timeouts of one call, in seconds: default and upper bound (omp's).
+const (
+	DefaultTimeout = 30
+	MaxTimeout     = 30
+)
+
+const description = `Drives tabs of a real Chromium: open a named tab, run JavaScript against it, close it.
+
+<instruction>
+- For a static page (docs, articles, issues, JSON) the read tool with a URL is cheaper; use this tool when the page needs JavaScript, a login or interaction.
+- action "open": get the tab called name (default "main"), creating it or reusing it; url navigates it (wait_until: load, domcontentloaded, networkidle0 or networkidle2), viewport sizes it, dialogs: "accept" or "dismiss" answers alert/confirm/prompt dialogs by itself (without it a dialog blocks the page). app.cdp_url attaches to a running browser's DevTools endpoint (http://127.0.0.1:9222) instead of the headless Chromium.
+- action "close": close the tab called name, or every tab with all: true.
+- action "run": code is the body of an async function, run against an open tab with tab, page, display, assert, wait and console in scope. Its return value (JSON unless a string) and each display(value) come back to you; display({type: "image", data, mimeType}) sends an image.
+- tab helpers (each waits for its selector): tab.goto(url, {waitUntil}), tab.click(sel), tab.type(sel, text), tab.fill(sel, value), tab.press(key, {selector}), tab.scroll(dx, dy), tab.waitFor(sel), tab.waitForUrl(substring or RegExp), tab.url(), tab.title(), tab.evaluate(fn, ...args) (runs fn in the page; arguments and result are JSON), tab.extract("markdown" | "text") (the page's main content), tab.screenshot({selector, fullPage, save, silent}) (attaches the image for you unless silent; save writes it full size).
+- Selectors: CSS, text/… (an element whose text contains …) or xpath/….
+</instruction>
+
+<critical>
+- Call open before run: run never creates a tab.
+- A tab runs one call at a time; a second call on it fails with "is busy".
+- Each call stops after its timeout (default and most 30 s): a page stuck in a loop is stopped and the tab stays usable.
+</critical>
+
+<output>
+open and close: one status text. run: the display() outputs in order, then the return value, or a line saying the code ran.
+</output>`
+
+// Details is the structured part of a result.
+type Details struct {
+	Action      string             `json:"action"`
+	Name        string             `json:"name"`
+	Browser     string             `json:"browser,omitempty"`
+	URL         string             `json:"url,omitempty"`
+	Viewport    *headless.Viewport `json:"viewport,omitempty"`
+	Screenshots []Screenshot       `json:"screenshots,omitempty"`
+	Result      string             `json:"result"`
+}
+
+// Tool is the browser tool of one session.
+type Tool struct {
+	env *tool.Env
+	m   *Manager
+}
+
+// New returns the browser tool over the session's Manager.
+func New(env *tool.Env, m *Manager) tool.Tool { return &Tool{env: env, m: m} }
+
+// Available reports whether a session offers the tool: browser.enabled
+// and a Chromium found.
+func Available(env *tool.Env) bool {
+	return env.Settings.Browser.Enabled && env.Settings.Browser.Exec != ""
+}
+
+// Definition describes the tool, with the schema omp sends.
+func (t *Tool) Definition() tool.Definition {
+	strs := &tool.Schema{Type: "array", Items: &tool.Schema{Type: "string"}, Description: "extra CLI args when spawning"}
+	return tool.Definition{
+		Name:        Name,
+		Label:       "Browser",
+		Description: description,
+		Parameters: tool.Object(map[string]*tool.Schema{
+			"action": {Type: "string", Enum: []any{"open", "close", "run"}, Description: "tab/browser operation"},
+			"name": {Type: "string", Description: "tab id; default 'main'. Multiple tabs can coexist; reusable across run() calls and subagents.",
+				Examples: []any{"main", "docs", "gh"}},
+			"url": tool.String("open: navigate after acquiring tab"),
+			"app": tool.Object(map[string]*tool.Schema{
+				"path": {Type: "string", Description: "absolute path to a binary to spawn (single-instance reuse)",
+					Examples: []any{"/Applications/Cursor.app/Contents/MacOS/Cursor"}},
+				"cdp_url": tool.String("existing CDP endpoint to connect to (e.g. http://127.0.0.1:9222)"),
+				"args":    strs,
+				"target":  tool.String("substring matched against url+title to pick a BrowserWindow"),
+			}),
+			"viewport": tool.Object(map[string]*tool.Schema{
+				"width": {Type: "number"}, "height": {Type: "number"}, "scale": {Type: "number"},
+			}, "width", "height"),
+			"wait_until": {Type: "string", Enum: []any{"load", "domcontentloaded", "networkidle0", "networkidle2"},
+				Description: "navigation wait condition for url"},
+			"dialogs": {Type: "string", Enum: []any{"accept", "dismiss"},
+				Description: "open: auto-handle alert/confirm/beforeunload dialogs (default: leave for caller to handle)"},
+			"code":    tool.String("run: JS body executed with `page`, `browser`, `tab`, `display`, `assert`, `wait` in scope. Treated as the body of an async function. Use `display(value)` to attach text/JSON/images; the function's return value is JSON-serialized as a final block."),
+			"timeout": {Type: "number", Description: "timeout in seconds", Default: DefaultTimeout},
+			"all":     tool.Boolean("close: close every tab"),
+			"kill":    tool.Boolean("close: also kill spawned-app browsers (default: leave running)"),
+		}, "action"),
+	}
+}
+
+// args are a call's arguments.
+type args struct {
+	Action string `json:"action"`
+	Name   string `json:"name"`
+	URL    string `json:"url"`
+	App    *struct {
+		Path   string   `json:"path"`
+		CDPURL string   `json:"cdp_url"`
+		Args   []string `json:"args"`
+		Target string   `json:"target"`
+	} `json:"app"`
+	Viewport *struct {
+		Width  float64 `json:"width"`
+		Height float64 `json:"height"`
+		Scale  float64 `json:"scale"`
+	} `json:"viewport"`
+	WaitUntil string   `json:"wait_until"`
+	Dialogs   string   `json:"dialogs"`
+	Code      string   `json:"code"`
+	Timeout   *float64 `json:"timeout"`
+	All       bool     `json:"all"`
+	Kill      bool     `json:"kill"`
+}
+
+// timeout is the call's time: the default when absent, clamped to 1..30 s.
+func (a args) timeout() time.Duration {
+	secs := float64(DefaultTimeout)
+	if a.Timeout != nil {
+		secs = min(max(*a.Timeout, 1), MaxTimeout)
+	}
+	return time.Duration(secs * float64(time.Second))
+}
+
+// Execute runs one call.
+func (t *Tool) Execute(ctx context.Context, raw tool.Args, _ tool.UpdateFunc) (*tool.Result, error) {
+	var a args
+	if err := raw.Decode(&a); err != nil {
+		return nil, err
+	}
+	if a.Name == "" {
+		a.Name = "main"
+	}
+	d := &Details{Action: a.Action, Name: a.Name}
+	switch a.Action {
+	case "open":
+		return t.open(ctx, a, d)
+	case "close":
+		return t.close(a, d)
+	case "run":
+		return t.run(ctx, a, d)
+	}
+	return nil, fmt.Errorf("unsupported action %q: use open, close or run", a.Action)
+}
+
+// kindOf is the browser key and description of an open call.
+func kindOf(a args) (kind, cdpURL string, err error) {
+	if a.App != nil && a.App.CDPURL != "" {
+		u := strings.TrimRight(a.App.CDPURL, "/")
+		return "cdp:" + u, u, nil
+	}
+	if a.App != nil && a.App.Path != "" {
+		return "", "", fmt.Errorf("app.path (spawning an app) is not supported by gopi; start it with --remote-debugging-port=9222 and pass app.cdp_url")
+	}
+	return kindHeadless, "", nil
+}
+
+// open gets or creates the named tab and navigates it when url is given.
+func (t *Tool) open(ctx context.Context, a args, d *Details) (*tool.Result, error) {
+	kind, cdpURL, err := kindOf(a)
+	if err != nil {
+		return nil, err
+	}
+	d.Browser = "headless"
+	if kind != kindHeadless {
+		d.Browser = "connected"
+	}
+	ctx, cancel := context.WithTimeout(ctx, a.timeout())
+	defer cancel()
+	vp := headless.Viewport{Width: headless.DefaultWidth, Height: headless.DefaultHeight}
+	if a.Viewport != nil {
+		vp = headless.Viewport{Width: int(a.Viewport.Width), Height: int(a.Viewport.Height), Scale: a.Viewport.Scale}
+	}
+	m := t.m
+	m.mu.Lock()
+	tab, created, note, err := t.acquire(ctx, a, kind, cdpURL, vp)
+	m.mu.Unlock()
+	if err != nil {
+		return nil, err
+	}
+	if !tab.busy.TryLock() {
+		return nil, fmt.Errorf("Tab %s is busy", quote(a.Name))
+	}
+	defer tab.busy.Unlock()
+	if a.URL != "" {
+		if err := tab.page.Goto(ctx, a.URL, a.WaitUntil); err != nil {
+			return nil, t.timedOut(ctx, tab, a, err)
+		}
+	}
+	u, _ := tab.page.URL(ctx)
+	title, _ := tab.page.Title(ctx)
+	verb := "Reused"
+	if created {
+		verb = "Opened"
+	}
+	lines := []string{fmt.Sprintf("%s tab %s on %s", verb, quote(a.Name), tab.desc), "URL: " + u}
+	if title != "" {
+		lines = append(lines, "Title: "+title)
+	}
+	vpOut := tab.page.Viewport()
+	d.URL, d.Viewport, d.Result = u, &vpOut, strings.Join(lines, "\n")
+	return tool.TextResult(note+d.Result, d), nil
+}
+
+// acquire returns the tab of an open call, reused or new. Callers hold
+// t.m.mu.
+func (t *Tool) acquire(ctx context.Context, a args, kind, cdpURL string, vp headless.Viewport) (tab *Tab, created bool, note string, err error) {
+	m := t.m
+	if old := m.tabs[a.Name]; old != nil && old.kind != kind {
+		return nil, false, "", fmt.Errorf("Tab %s is bound to a different browser (%s). Close it first.", quote(a.Name), old.desc)
+	}
+	b, note, err := m.browser(ctx, kind, cdpURL, vp)
+	if err != nil {
+		return nil, false, "", err
+	}
+	if old := m.tabs[a.Name]; old != nil {
+		if old.dialogs == a.Dialogs && old.page.Alive(ctx) {
+			return old, false, note, nil
+		}
+		if !old.busy.TryLock() {
+			return nil, false, "", fmt.Errorf("Tab %s is busy", quote(a.Name))
+		}
+		delete(m.tabs, a.Name)
+		old.page.Close()
+		old.busy.Unlock()
+	}
+	page, err := b.NewTab(ctx, headless.TabOptions{Viewport: vp, Dialogs: a.Dialogs})
+	if err != nil {
+		return nil, false, "", err
+	}
+	desc := "headless browser (hidden)"
+	switch {
+	case kind != kindHeadless:
+		desc = "connected " + cdpURL
+	case !m.settings.Headless:
+		desc = "headless browser (visible)"
+	}
+	tab = &Tab{Name: a.Name, kind: kind, desc: desc, dialogs: a.Dialogs, page: page}
+	m.tabs[a.Name] = tab
+	return tab, true, note, nil
+}
+
+// close closes one tab or all.
+func (t *Tool) close(a args, d *Details) (*tool.Result, error) {
+	if a.All {
+		d.Result = fmt.Sprintf("Closed %d tab(s)", t.m.releaseAll())
+	} else if t.m.release(a.Name) {
+		d.Result = "Closed tab " + quote(a.Name)
+	} else {
+		d.Result = "No tab named " + quote(a.Name)
+	}
+	return tool.TextResult(d.Result, d), nil
+}
+
+// run executes the model's code against the named tab.
+func (t *Tool) run(ctx context.Context, a args, d *Details) (*tool.Result, error) {
+	if strings.TrimSpace(a.Code) == "" {
+		return nil, errors.New("Missing required parameter 'code' for action 'run'.")
+	}
+	tab := t.m.lookup(a.Name)
+	if tab == nil {
+		return nil, fmt.Errorf("Tab %s is not alive. Reopen it.", quote(a.Name))
+	}
+	if !tab.busy.TryLock() {
+		return nil, fmt.Errorf("Tab %s is busy", quote(a.Name))
+	}
+	defer tab.busy.Unlock()
+	ctx, cancel := context.WithTimeout(ctx, a.timeout())
+	defer cancel()
+	if !tab.page.Alive(ctx) {
+		t.m.release(a.Name)
+		return nil, fmt.Errorf("Tab %s is not alive (the page closed or the browser exited). Reopen it.", quote(a.Name))
+	}
+	d.Browser = "headless"
+	if tab.kind != kindHeadless {
+		d.Browser = "connected"
+	}
+	d.URL, _ = tab.page.URL(ctx)
+	out, err := runScript(ctx, t.env, tab, a.Code)
+	if err != nil {
+		return nil, t.timedOut(ctx, tab, a, err)
+	}
+	d.Screenshots = out.screenshots
+	content := out.content
+	if len(content) == 0 {
+		content = []tool.Content{tool.Text("Ran code on tab " + quote(a.Name))}
+	}
+	var texts []string
+	for _, c := range content {
+		if tc, ok := c.(*tool.TextContent); ok {
+			texts = append(texts, tc.Text)
+		}
+	}
+	d.Result = strings.Join(texts, "\n")
+	return &tool.Result{Content: content, Details: d}, nil
+}
+
+// timedOut turns err into the timeout error when the call's time ran
+// out, after stopping the page's own script so the tab stays usable.
+func (t *Tool) timedOut(ctx context.Context, tab *Tab, a args, err error) error {
+	if !errors.Is(ctx.Err(), context.DeadlineExceeded) {
+		return err
+	}
+	tab.page.Unstick()
+	return fmt.Errorf("Browser code execution timed out after %dms", a.timeout().Milliseconds())
+}

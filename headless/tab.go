@@ -1,0 +1,346 @@
+package headless
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+	"sync"
+
+	"github.com/go-rod/rod"
+	"github.com/go-rod/rod/lib/input"
+	"github.com/go-rod/rod/lib/proto"
+)
+
+// Default viewport of a new tab, as omp's: 1365×768 CSS pixels at a
+// device scale factor of 1.25.
+const (
+	DefaultWidth  = 1365
+	DefaultHeight = 768
+	DefaultScale  = 1.25
+)
+
+// Bounds on what a page can hand back to gopi, so a huge or hostile page
+// cannot make gopi hold unbounded memory.
+const (
+	MaxHTML       = 2 << 20  // characters of page HTML read for extraction (scripts and styles left out)
+	MaxEvalResult = 1 << 20  // bytes of one evaluate result (JSON)
+	MaxShotHeight = 16 << 10 // CSS pixels of a full-page screenshot
+)
+
+// Viewport is a tab's size.
+type Viewport struct {
+	Width  int     `json:"width"`
+	Height int     `json:"height"`
+	Scale  float64 `json:"deviceScaleFactor"`
+}
+
+// TabOptions say how to make a tab.
+type TabOptions struct {
+	Viewport Viewport // zero: the default
+	// Dialogs is "accept" or "dismiss": alert, confirm, prompt and
+	// beforeunload dialogs are answered so; "" leaves them open (the
+	// page waits, as in omp).
+	Dialogs string
+}
+
+// Tab is one page of a Browser.
+type Tab struct {
+	page     *rod.Page
+	b        *Browser
+	viewport Viewport
+	stop     context.CancelFunc // ends the dialog listener
+	wg       sync.WaitGroup
+}
+
+// NewTab opens a blank page with o's viewport and dialog policy.
+func (b *Browser) NewTab(ctx context.Context, o TabOptions) (*Tab, error) {
+	created, err := proto.TargetCreateTarget{URL: "about:blank"}.Call(b.rod.Context(ctx))
+	if err != nil {
+		return nil, fmt.Errorf("open a page: %w", err)
+	}
+	p, err := b.rod.PageFromTarget(created.TargetID)
+	if err != nil {
+		return nil, fmt.Errorf("attach to the new page: %w", err)
+	}
+	vp := o.Viewport
+	if vp.Width <= 0 || vp.Height <= 0 {
+		vp = Viewport{Width: DefaultWidth, Height: DefaultHeight}
+	}
+	if vp.Scale <= 0 {
+		vp.Scale = DefaultScale
+	}
+	t := &Tab{page: p.Context(context.Background()), b: b, viewport: vp, stop: func() {}}
+	if err := (proto.EmulationSetDeviceMetricsOverride{Width: vp.Width, Height: vp.Height,
+		DeviceScaleFactor: vp.Scale}).Call(p); err != nil {
+		t.Close()
+		return nil, fmt.Errorf("set the viewport: %w", err)
+	}
+	if o.Dialogs == "accept" || o.Dialogs == "dismiss" {
+		lctx, stop := context.WithCancel(context.Background())
+		t.stop = stop
+		accept := o.Dialogs == "accept"
+		lp := t.page.Context(lctx)
+		wait := lp.EachEvent(func(e *proto.PageJavascriptDialogOpening) {
+			go func() { _ = proto.PageHandleJavaScriptDialog{Accept: accept, PromptText: e.DefaultPrompt}.Call(lp) }()
+		})
+		t.wg.Add(1)
+		go func() { defer t.wg.Done(); wait() }()
+	}
+	return t, nil
+}
+
+// Viewport returns the tab's viewport.
+func (t *Tab) Viewport() Viewport { return t.viewport }
+
+// TargetID is the page's CDP target id.
+func (t *Tab) TargetID() string { return string(t.page.TargetID) }
+
+// Alive reports whether the page still exists (a page can close itself
+// with window.close(); a crashed browser takes its pages along).
+func (t *Tab) Alive(ctx context.Context) bool {
+	if t.b.cmd != nil && t.b.Exited() {
+		return false
+	}
+	_, err := proto.TargetGetTargetInfo{TargetID: t.page.TargetID}.Call(t.b.rod.Context(ctx))
+	return err == nil
+}
+
+// Close closes the page and stops its listener.
+func (t *Tab) Close() {
+	t.stop()
+	ctx, cancel := context.WithTimeout(context.Background(), AttachTimeout)
+	defer cancel()
+	_, _ = proto.TargetCloseTarget{TargetID: t.page.TargetID}.Call(t.b.rod.Context(ctx))
+	t.wg.Wait()
+}
+
+// Goto navigates to url and waits for waitUntil: "domcontentloaded" or
+// (anything else) the load event.
+func (t *Tab) Goto(ctx context.Context, url, waitUntil string) error {
+	p := t.page.Context(ctx)
+	if err := p.Navigate(url); err != nil {
+		return fmt.Errorf("navigate to %s: %w", url, err)
+	}
+	if waitUntil == "domcontentloaded" {
+		_, err := p.Eval(`() => new Promise(r => document.readyState !== "loading" ? r() : document.addEventListener("DOMContentLoaded", () => r()))`)
+		return err
+	}
+	return p.WaitLoad()
+}
+
+// URL is the page's address.
+func (t *Tab) URL(ctx context.Context) (string, error) {
+	info, err := t.page.Context(ctx).Info()
+	if err != nil {
+		return "", err
+	}
+	return info.URL, nil
+}
+
+// Title is the page's title.
+func (t *Tab) Title(ctx context.Context) (string, error) {
+	info, err := t.page.Context(ctx).Info()
+	if err != nil {
+		return "", err
+	}
+	return info.Title, nil
+}
+
+// Element waits until selector matches an element and returns it. The
+// selector is CSS, or text/…, xpath/… as in puppeteer.
+func (t *Tab) element(ctx context.Context, selector string) (*rod.Element, error) {
+	p := t.page.Context(ctx)
+	switch {
+	case strings.HasPrefix(selector, "xpath/"):
+		return p.ElementX(strings.TrimPrefix(selector, "xpath/"))
+	case strings.HasPrefix(selector, "text/"):
+		s, _ := json.Marshal(strings.TrimPrefix(selector, "text/"))
+		return p.ElementByJS(rod.Eval(`(s) => {
+			const w = document.createTreeWalker(document.body || document.documentElement, NodeFilter.SHOW_TEXT);
+			for (let n = w.nextNode(); n; n = w.nextNode()) if (n.textContent.includes(s)) return n.parentElement;
+			return null }`, json.RawMessage(s)))
+	case strings.HasPrefix(selector, "p-") || strings.HasPrefix(selector, "aria/") || strings.HasPrefix(selector, "pierce/"):
+		return nil, fmt.Errorf("selector %q: only CSS, text/… and xpath/… selectors are supported", selector)
+	}
+	return p.Element(selector)
+}
+
+// WaitFor waits until selector matches.
+func (t *Tab) WaitFor(ctx context.Context, selector string) error {
+	_, err := t.element(ctx, selector)
+	return err
+}
+
+// Click clicks the element selector matches, once it is there.
+func (t *Tab) Click(ctx context.Context, selector string) error {
+	el, err := t.element(ctx, selector)
+	if err != nil {
+		return err
+	}
+	return el.Click(proto.InputMouseButtonLeft, 1)
+}
+
+// Type types text into the element selector matches, after what it holds.
+func (t *Tab) Type(ctx context.Context, selector, text string) error {
+	el, err := t.element(ctx, selector)
+	if err != nil {
+		return err
+	}
+	if err := el.Focus(); err != nil {
+		return err
+	}
+	return t.page.Context(ctx).InsertText(text)
+}
+
+// Fill replaces the value of the element selector matches.
+func (t *Tab) Fill(ctx context.Context, selector, value string) error {
+	el, err := t.element(ctx, selector)
+	if err != nil {
+		return err
+	}
+	if err := el.SelectAllText(); err != nil {
+		return err
+	}
+	return el.Input(value)
+}
+
+// keys maps puppeteer key names to rod's.
+var keys = map[string]input.Key{
+	"Enter": input.Enter, "Tab": input.Tab, "Escape": input.Escape, "Backspace": input.Backspace,
+	"Delete": input.Delete, "ArrowUp": input.ArrowUp, "ArrowDown": input.ArrowDown,
+	"ArrowLeft": input.ArrowLeft, "ArrowRight": input.ArrowRight, "Space": input.Space,
+	"Home": input.Home, "End": input.End, "PageUp": input.PageUp, "PageDown": input.PageDown,
+}
+
+// Press presses key (a puppeteer key name), on selector when given.
+func (t *Tab) Press(ctx context.Context, key, selector string) error {
+	k, ok := keys[key]
+	if !ok {
+		r := []rune(key)
+		if len(r) != 1 {
+			return fmt.Errorf("unknown key %q: use a single character or Enter, Tab, Escape, Backspace, Arrow…", key)
+		}
+		k = input.Key(r[0])
+	}
+	if selector != "" {
+		el, err := t.element(ctx, selector)
+		if err != nil {
+			return err
+		}
+		if err := el.Focus(); err != nil {
+			return err
+		}
+	}
+	return t.page.Context(ctx).Keyboard.Press(k)
+}
+
+// Scroll scrolls the page by dx, dy CSS pixels.
+func (t *Tab) Scroll(ctx context.Context, dx, dy float64) error {
+	_, err := t.page.Context(ctx).Eval(`(x, y) => window.scrollBy(x, y)`, dx, dy)
+	return err
+}
+
+// ErrResultTooLarge is returned when a value from the page exceeds
+// MaxEvalResult once encoded.
+var ErrResultTooLarge = errors.New("the page returned more than 1 MiB of JSON: return a smaller value")
+
+// Evaluate runs the function whose source is fn in the page with args
+// (JSON values), awaits it, and returns its result as JSON ("null" for
+// undefined), at most MaxEvalResult bytes.
+func (t *Tab) Evaluate(ctx context.Context, fn string, args []json.RawMessage) (json.RawMessage, error) {
+	js := fmt.Sprintf(`async (args, cap) => {
+		const v = await (%s)(...args);
+		const s = JSON.stringify(v);
+		if (s === undefined) return "null";
+		return s.length > cap ? null : s }`, fn)
+	a := make([]any, len(args))
+	for i, x := range args {
+		a[i] = x
+	}
+	res, err := t.page.Context(ctx).Evaluate(rod.Eval(js, a, MaxEvalResult).ByPromise())
+	if err != nil {
+		return nil, err
+	}
+	if res.Value.Nil() {
+		return nil, ErrResultTooLarge
+	}
+	return json.RawMessage(res.Value.Str()), nil
+}
+
+// serializeJS writes the document as HTML up to cap characters, walking
+// the DOM so that a huge page is never serialized whole (outerHTML of a
+// 100 MB document takes seconds and as much memory). Scripts, styles and
+// noscript are written empty: extraction drops them anyway.
+const serializeJS = `(cap) => {
+	const out = []; let n = 0;
+	const esc = s => s.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;");
+	const q = s => s.replace(/&/g, "&amp;").replace(/"/g, "&quot;");
+	const empty = new Set(["area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "source", "track", "wbr"]);
+	const skip = new Set(["script", "style", "noscript"]);
+	const push = s => { if (n + s.length > cap) s = s.slice(0, cap - n); out.push(s); n += s.length; return n < cap; };
+	const walk = node => {
+		if (node.nodeType === 3) { const d = node.data; push(esc(d.length > cap - n ? d.slice(0, cap - n) : d)); return; }
+		if (node.nodeType !== 1) return;
+		const tag = node.localName;
+		let open = "<" + tag;
+		for (const a of node.attributes) open += " " + a.name + '="' + q(a.value) + '"';
+		if (!push(open + ">") || empty.has(tag)) return;
+		if (skip.has(tag)) { push("</" + tag + ">"); return; }
+		for (const c of (tag === "template" ? node.content.childNodes : node.childNodes)) { walk(c); if (n >= cap) return; }
+		push("</" + tag + ">");
+	};
+	if (document.documentElement) walk(document.documentElement);
+	return out.join("");
+}`
+
+// HTML returns the page's HTML, cut at MaxHTML characters.
+func (t *Tab) HTML(ctx context.Context) (string, error) {
+	res, err := t.page.Context(ctx).Eval(serializeJS, MaxHTML)
+	if err != nil {
+		return "", err
+	}
+	return res.Value.Str(), nil
+}
+
+// Screenshot returns a PNG of the viewport, of the whole page (fullPage,
+// at most MaxShotHeight CSS pixels tall) or of the element selector
+// matches.
+func (t *Tab) Screenshot(ctx context.Context, fullPage bool, selector string) ([]byte, error) {
+	p := t.page.Context(ctx)
+	if selector != "" {
+		el, err := t.element(ctx, selector)
+		if err != nil {
+			return nil, fmt.Errorf("screenshot: no element matches %q: %w", selector, err)
+		}
+		return el.Screenshot(proto.PageCaptureScreenshotFormatPng, 0)
+	}
+	req := proto.PageCaptureScreenshot{Format: proto.PageCaptureScreenshotFormatPng}
+	if fullPage {
+		m, err := proto.PageGetLayoutMetrics{}.Call(p)
+		if err != nil {
+			return nil, err
+		}
+		size := m.CSSContentSize
+		req.Clip = &proto.PageViewport{X: 0, Y: 0, Width: size.Width, Height: min(size.Height, MaxShotHeight), Scale: 1}
+		req.CaptureBeyondViewport = true
+	}
+	shot, err := req.Call(p)
+	if err != nil {
+		return nil, err
+	}
+	return shot.Data, nil
+}
+
+// Unstick frees a page after a call ran out of time: the page's running
+// script is terminated, loading stops and an open dialog is dismissed, so
+// the tab answers the next call.
+func (t *Tab) Unstick() {
+	ctx, cancel := context.WithTimeout(context.Background(), AttachTimeout)
+	defer cancel()
+	p := t.page.Context(ctx)
+	_ = proto.PageHandleJavaScriptDialog{Accept: false}.Call(p) // first: an open dialog holds the next calls
+	_ = proto.RuntimeTerminateExecution{}.Call(p)
+	_ = proto.PageStopLoading{}.Call(p)
+}
