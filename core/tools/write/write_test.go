@@ -139,3 +139,22 @@ func TestWriteRefusesGeneratedFile(t *testing.T) {
 		t.Fatalf("blocking off: %v %s", err, res.FirstText())
 	}
 }
+
+// A symbolic link to a generated file is refused as the file is: the
+// name of the file the link leads to counts.
+func TestWriteRefusesGeneratedFileThroughLink(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	p := filepath.Join(dir, "a.pb.go")
+	os.WriteFile(p, []byte("package a\n"), 0o644)
+	if err := os.Symlink("a.pb.go", filepath.Join(dir, "link.go")); err != nil {
+		t.Fatal(err)
+	}
+	res := write(t, dir, "link.go", "package b\n")
+	if msg := res.FirstText(); !res.IsError || !strings.HasPrefix(msg, "Cannot modify auto-generated file: link.go") || !strings.Contains(msg, "a.pb.go") {
+		t.Fatalf("want the refusal: error=%v %s", res.IsError, msg)
+	}
+	if b, _ := os.ReadFile(p); string(b) != "package a\n" {
+		t.Fatalf("generated file changed through the link to %q", b)
+	}
+}
