@@ -39,7 +39,7 @@ type loaded struct {
 // created); a directory or a binary file is.
 func (t *Tool) load(abs, shown string) (loaded, error) {
 	f := loaded{abs: abs, shown: shown}
-	if err := t.refuseHostURI(shown); err != nil {
+	if err := t.refusePath(shown); err != nil {
 		return f, err
 	}
 	raw, err := t.env.ReadFile(fileCtx, abs)
@@ -364,9 +364,14 @@ func (t *Tool) refuseGeneratedFile(abs string) error {
 // Stat describes a file.
 func (t *Tool) Stat(abs string) (fs.FileInfo, error) { return os.Stat(abs) }
 
-// refuseHostURI rejects a URL of a scheme the embedding host owns: edit
-// works on files; the host's content is replaced whole with write.
-func (t *Tool) refuseHostURI(path string) error {
+// refusePath rejects a path edit cannot take: a local:// URL the session
+// cannot serve (see tool.Env.CheckLocal), or a URL of a scheme the
+// embedding host owns (edit works on files; the host's content is
+// replaced whole with write).
+func (t *Tool) refusePath(path string) error {
+	if err := t.env.CheckLocal(strings.TrimSpace(path)); err != nil {
+		return err
+	}
 	if scheme, _, ok := t.env.HostURI(strings.TrimSpace(path)); ok {
 		return fmt.Errorf("Cannot edit %s: %s:// URLs belong to the host and cannot be edited; read it, then replace its whole content with the write tool.", path, scheme.Scheme)
 	}

@@ -119,6 +119,9 @@ func (t *Tool) Execute(ctx context.Context, args tool.Args, _ tool.UpdateFunc) (
 	if dt != nil {
 		return t.writeRow(ctx, p, dt, a.Content)
 	}
+	if err := t.env.CheckLocal(p); err != nil {
+		return nil, err
+	}
 	abs := t.env.Resolve(p)
 	if err := t.env.CheckPlanWrite(abs); err != nil {
 		return nil, err

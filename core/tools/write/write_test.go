@@ -158,3 +158,17 @@ func TestWriteRefusesGeneratedFileThroughLink(t *testing.T) {
 		t.Fatalf("generated file changed through the link to %q", b)
 	}
 }
+
+// write refuses local:// without a scratch directory instead of making a
+// literal "local:" directory.
+func TestWriteRefusesLocalURLWithoutScratch(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	res := write(t, dir, "local://y.md", "x")
+	if msg := res.FirstText(); !res.IsError || !strings.Contains(msg, "local:// resources are not available in this session") {
+		t.Fatalf("want the refusal: error=%v %s", res.IsError, msg)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "local:")); err == nil {
+		t.Fatal("a local: directory was made")
+	}
+}
