@@ -172,3 +172,28 @@ func TestWriteRefusesLocalURLWithoutScratch(t *testing.T) {
 		t.Fatal("a local: directory was made")
 	}
 }
+
+// When the session shows anchors, content whose every line carries one
+// (copied from a read) is written without them, and the result says so;
+// otherwise the content is written as given.
+func TestWriteStripsAnchorsInHashlineMode(t *testing.T) {
+	t.Parallel()
+	for _, hashlines := range []bool{true, false} {
+		dir := t.TempDir()
+		env := tool.NewEnv(dir)
+		env.Settings.EditMode, env.EditEnabled, env.Settings.ReadHashLines = tool.EditHashline, true, hashlines
+		raw, _ := json.Marshal(map[string]string{"path": "a.go", "content": "1ab|package a\n2cd|\n3ef|func f() {}\n"})
+		res, err := tool.Run(context.Background(), New(env), raw, nil)
+		if err != nil || res.IsError {
+			t.Fatalf("write: %v %s", err, res.FirstText())
+		}
+		b, _ := os.ReadFile(filepath.Join(dir, "a.go"))
+		noted := strings.Contains(res.FirstText(), strippedNote)
+		if hashlines && (string(b) != "package a\n\nfunc f() {}\n" || !noted) {
+			t.Fatalf("anchors shown: wrote %q, note %v: %s", b, noted, res.FirstText())
+		}
+		if !hashlines && (string(b) != "1ab|package a\n2cd|\n3ef|func f() {}\n" || noted) {
+			t.Fatalf("anchors not shown: wrote %q, note %v", b, noted)
+		}
+	}
+}
