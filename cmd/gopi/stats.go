@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"strconv"
+	"strings"
 
 	"github.com/spf13/pflag"
 
@@ -102,7 +103,7 @@ func runStats(ctx context.Context, env *cliEnv, args []string) int {
 	}
 	fmt.Fprintf(env.stdout, "Read %d session files, %d of them unchanged since the last run (%d requests)\n", r.Files, r.Cached, r.Overall.Requests)
 	if r.Unreadable > 0 {
-		fmt.Fprintf(env.stderr, "gopi stats: %d session files could not be read (check their permissions)\n", r.Unreadable)
+		fmt.Fprintf(env.stderr, "gopi stats: %s\n", unreadableText(r))
 	}
 	if fs.Changed("port") && !c.summary {
 		return serveStats(ctx, env, c.port, dashboard.New(r, func(ctx context.Context) (*usagestats.Report, error) {
@@ -126,4 +127,23 @@ func serveStats(ctx context.Context, env *cliEnv, port int, srv *dashboard.Serve
 	}
 	fmt.Fprintln(env.stdout, "\nShutting down...")
 	return exitMatch
+}
+
+// unreadableText says how many session files could not be read, naming
+// the first few with the reason, e.g. "1 session file could not be read
+// and was skipped: /s/a.jsonl (a symbolic link to a missing file)".
+func unreadableText(r *usagestats.Report) string {
+	noun, verb := "session files", "were"
+	if r.Unreadable == 1 {
+		noun, verb = "session file", "was"
+	}
+	named := make([]string, 0, len(r.UnreadableFiles))
+	for _, f := range r.UnreadableFiles {
+		named = append(named, fmt.Sprintf("%s (%s)", f.Path, f.Reason))
+	}
+	text := fmt.Sprintf("%d %s could not be read and %s skipped: %s", r.Unreadable, noun, verb, strings.Join(named, ", "))
+	if more := r.Unreadable - len(named); more > 0 {
+		text += fmt.Sprintf(" and %d more", more)
+	}
+	return text
 }

@@ -456,6 +456,16 @@ func localFallback(store *session.Manager) string {
 	return filepath.Join(os.TempDir(), "gopi-local", id)
 }
 
+// removeMemoryScratch removes the scratch directory (local://) of a
+// session kept in memory when it ends: no later run can resume such a
+// session and find it again. A persisted session's scratch directory
+// (in its artifacts directory) is kept with the session file.
+func removeMemoryScratch(env *tool.Env) {
+	if env.LocalFallback != "" && env.LocalDir() == env.LocalFallback {
+		os.RemoveAll(env.LocalFallback)
+	}
+}
+
 func contains(list []string, s string) bool {
 	for _, x := range list {
 		if x == s {
@@ -541,6 +551,7 @@ func (s *Session) Close() error {
 	s.closeMCP()
 	s.waitBackground(s.titleWait)
 	s.shell.flush()
+	removeMemoryScratch(s.toolEnv)
 	for _, fn := range onClose {
 		fn()
 	}

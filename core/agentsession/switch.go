@@ -187,6 +187,7 @@ func (s *Session) replaceStore(store *session.Manager, restore bool) error {
 		s.svc.Jobs.Forget() // the old conversation's jobs end with it
 	}
 	closeErr := old.Close()
+	removeMemoryScratch(s.toolEnv)
 	s.toolEnv.Artifacts = store.Artifacts()
 	s.toolEnv.LocalFallback = localFallback(store)
 	s.plan.resetReference()

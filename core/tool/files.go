@@ -4,6 +4,8 @@ import (
 	"context"
 	"io/fs"
 	"os"
+
+	"github.com/gopi-agent/gopi/internal/atomicfile"
 )
 
 // Files is where the file tools (read, edit, write) get and put the
@@ -22,10 +24,17 @@ type Files interface {
 	WriteFile(ctx context.Context, abs string, data []byte, perm fs.FileMode) error
 }
 
-// ReadFile reads a whole file through Files, or from the local disk.
+// ReadFile reads a whole file through Files, or from the local disk. On
+// the local disk a file that is neither regular nor a directory (a named
+// pipe, socket or device) is refused before it is opened, with an
+// *atomicfile.NotRegularError: opening a named pipe blocks until a
+// writer comes, and a device may never end.
 func (e *Env) ReadFile(ctx context.Context, abs string) ([]byte, error) {
 	if e.Files != nil {
 		return e.Files.ReadFile(ctx, abs)
+	}
+	if err := atomicfile.CheckRegular(abs, e.DisplayPath(abs)); err != nil {
+		return nil, err
 	}
 	return os.ReadFile(abs)
 }

@@ -33,18 +33,11 @@ func (e *Env) IsLocalURL(p string) bool {
 // not one, when the session has no scratch directory, or when the path
 // would leave the directory (the directory itself is returned then).
 func (e *Env) localPath(p string) (abs string, ok bool) {
-	rest, found := strings.CutPrefix(p, LocalScheme)
-	if !found {
-		rest, found = strings.CutPrefix(p, "local:/")
-	}
-	if !found {
-		return "", false
-	}
+	rest, found := localRest(p)
 	root := e.LocalDir()
-	if root == "" {
+	if !found || root == "" {
 		return "", false
 	}
-	rest = strings.TrimLeft(strings.ReplaceAll(rest, "\\", "/"), "/")
 	abs = filepath.Join(root, filepath.FromSlash(rest))
 	if abs != root && !strings.HasPrefix(abs, root+string(filepath.Separator)) {
 		return root, true
@@ -52,8 +45,39 @@ func (e *Env) localPath(p string) (abs string, ok bool) {
 	return abs, true
 }
 
+// localRest returns the path after "local://" (or "local:/") in p,
+// slash-separated and without leading slashes; found is false when p is
+// no local:// URL.
+func localRest(p string) (rest string, found bool) {
+	rest, found = strings.CutPrefix(p, LocalScheme)
+	if !found {
+		rest, found = strings.CutPrefix(p, "local:/")
+	}
+	return strings.TrimLeft(strings.ReplaceAll(rest, "\\", "/"), "/"), found
+}
+
 // inLocalDir reports whether abs lies in the session's scratch directory.
 func (e *Env) inLocalDir(abs string) bool {
 	root := e.LocalDir()
 	return root != "" && (abs == root || strings.HasPrefix(abs, root+string(filepath.Separator)))
+}
+
+// CheckLocal refuses a local:// URL that cannot name a file of this
+// session's scratch directory: when the session has none (a tool would
+// otherwise create a literal "local:" directory in the working
+// directory), or when ".." climbs out of it. Any other path passes.
+// Every tool that takes a path checks it before Resolve.
+func (e *Env) CheckLocal(p string) error {
+	rest, found := localRest(p)
+	if !found {
+		return nil
+	}
+	root := e.LocalDir()
+	if root == "" {
+		return Errorf("Cannot use %s: local:// resources are not available in this session (it has no scratch directory); use a file path instead.", p)
+	}
+	if abs := filepath.Join(root, filepath.FromSlash(rest)); abs != root && !strings.HasPrefix(abs, root+string(filepath.Separator)) {
+		return Errorf("Cannot use %s: the path leaves local:// (the session's scratch directory); name a file inside it, e.g. local://notes.md.", p)
+	}
+	return nil
 }

@@ -69,3 +69,26 @@ func FuzzLocalURL(f *testing.F) {
 		}
 	})
 }
+
+// CheckLocal refuses local:// when there is no scratch directory and a
+// path that climbs out of it; other paths pass.
+func TestCheckLocal(t *testing.T) {
+	e, _ := localEnv(t)
+	for _, p := range []string{"local://PLAN.md", "local:/a/b.md", "local://", "x/../y", "/etc/x"} {
+		if err := e.CheckLocal(p); err != nil {
+			t.Errorf("CheckLocal(%q) = %v, want nil", p, err)
+		}
+	}
+	for _, p := range []string{"local://../../x", "local:/../y"} {
+		if err := e.CheckLocal(p); err == nil || !strings.Contains(err.Error(), "leaves local://") {
+			t.Errorf("CheckLocal(%q) = %v, want the leaves-local:// refusal", p, err)
+		}
+	}
+	bare := NewEnv(t.TempDir())
+	if err := bare.CheckLocal("local://y.md"); err == nil || !strings.Contains(err.Error(), "local:// resources are not available in this session") {
+		t.Errorf("no scratch directory: %v", err)
+	}
+	if err := bare.CheckLocal("y.md"); err != nil {
+		t.Errorf("plain path refused without a scratch directory: %v", err)
+	}
+}

@@ -11,9 +11,10 @@ import (
 
 // fileStats are the sums of one session file, as the cache keeps them.
 type fileStats struct {
-	Size, MTime int64 // the file when it was read (MTime in Unix nanoseconds)
-	Session     bool  // it starts with a session header
-	Unreadable  bool  // it could not be read (never cached)
+	Size, MTime int64  // the file when it was read (MTime in Unix nanoseconds)
+	Session     bool   // it starts with a session header
+	Unreadable  bool   // it could not be read (never cached)
+	Why         string // why it could not be read
 	Folder      string
 	Models      []modelStats
 	Tools       map[string]int64

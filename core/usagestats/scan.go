@@ -34,6 +34,15 @@ type Options struct {
 	Cache string
 }
 
+// maxUnreadableNamed is how many unreadable files a Report names.
+const maxUnreadableNamed = 3
+
+// UnreadableFile is a session file that could not be read, and why.
+type UnreadableFile struct {
+	Path   string
+	Reason string // e.g. "a symbolic link to a missing file", "permission denied"
+}
+
 // ModelKey names a model as the requests record it.
 type ModelKey struct {
 	Provider, Model string
@@ -44,11 +53,14 @@ type Report struct {
 	Files      int // *.jsonl files found
 	Sessions   int // of them, files that start with a session header
 	Unreadable int // files that could not be read
-	Cached     int // files whose sums came from the cache
-	Overall    Totals
-	ByModel    map[ModelKey]*Totals
-	ByFolder   map[string]*Totals // by the working directory of the session
-	Tools      map[string]int64   // tool calls by tool name
+	// UnreadableFiles name the first few of them (up to
+	// maxUnreadableNamed), each with the reason.
+	UnreadableFiles []UnreadableFile
+	Cached          int // files whose sums came from the cache
+	Overall         Totals
+	ByModel         map[ModelKey]*Totals
+	ByFolder        map[string]*Totals // by the working directory of the session
+	Tools           map[string]int64   // tool calls by tool name
 }
 
 func newReport() *Report {
@@ -107,6 +119,9 @@ func Scan(ctx context.Context, opts Options) (*Report, error) {
 	r := newReport()
 	r.Files, r.Cached = len(files), len(files)-len(todo)
 	for i := range results {
+		if results[i].Unreadable && len(r.UnreadableFiles) < maxUnreadableNamed {
+			r.UnreadableFiles = append(r.UnreadableFiles, UnreadableFile{Path: files[i].path, Reason: results[i].Why})
+		}
 		r.add(&results[i])
 	}
 	if opts.Cache != "" && (len(todo) > 0 || len(cached) != len(files)) {
@@ -162,7 +177,7 @@ func scanFile(path string, buf []byte, u *session.RequestUsage) (fileStats, []by
 	var st fileStats
 	data, buf, err := openFile(path, buf)
 	if err != nil {
-		st.Unreadable = true
+		st.Unreadable, st.Why = true, unreadableReason(path, err)
 		return st, buf
 	}
 	line, rest, _ := bytes.Cut(data, []byte{'\n'})

@@ -243,7 +243,9 @@ func writable(target, display string, fi fs.FileInfo) error {
 	case fi.IsDir():
 		return &fs.PathError{Op: "write", Path: display, Err: syscall.EISDIR}
 	case !fi.Mode().IsRegular():
-		return fmt.Errorf("%s is not a regular file (%v); only regular files are written", display, fi.Mode().Type())
+		return &NotRegularError{Path: display, Mode: fi.Mode()}
+	case kernelFile(target):
+		return &KernelFileError{Path: display}
 	case fi.Mode().Perm()&0o222 == 0:
 		return &ReadOnlyError{Path: display, Mode: fi.Mode().Perm(), Reason: fmt.Sprintf("mode %04o has no write permission", fi.Mode().Perm()),
 			Fix: "make it writable first (chmod u+w " + display + ")"}

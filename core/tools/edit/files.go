@@ -39,13 +39,17 @@ type loaded struct {
 // created); a directory or a binary file is.
 func (t *Tool) load(abs, shown string) (loaded, error) {
 	f := loaded{abs: abs, shown: shown}
-	if err := t.refuseHostURI(shown); err != nil {
+	if err := t.refusePath(shown); err != nil {
 		return f, err
 	}
 	raw, err := t.env.ReadFile(fileCtx, abs)
+	var notRegular *atomicfile.NotRegularError
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
 		return f, nil
+	case errors.As(err, &notRegular):
+		notRegular.Path = shown
+		return f, notRegular
 	case err != nil:
 		if fi, serr := os.Stat(abs); serr == nil && fi.IsDir() {
 			return f, fmt.Errorf("%s is a directory; edit works on files.", shown)
@@ -302,14 +306,17 @@ func (t *Tool) Remove(abs string) error {
 }
 
 // CanReplace refuses a file that must not be given new content by policy
-// (see atomicfile.Writable): a read-only file or one with other hard
-// links. Anything else, a missing file included, is left to the
+// (see atomicfile.Writable): a read-only file, one with other hard
+// links, one that is not regular (a named pipe, a device) or a kernel
+// file (/proc, /sys). Anything else, a missing file included, is left to the
 // operation to report.
 func (t *Tool) CanReplace(abs string) error {
 	err := atomicfile.Writable(abs, t.env.DisplayPath(abs))
 	var ro *atomicfile.ReadOnlyError
 	var hl *atomicfile.HardLinkError
-	if errors.As(err, &ro) || errors.As(err, &hl) {
+	var nr *atomicfile.NotRegularError
+	var kf *atomicfile.KernelFileError
+	if errors.As(err, &ro) || errors.As(err, &hl) || errors.As(err, &nr) || errors.As(err, &kf) {
 		return err
 	}
 	return t.refuseGeneratedFile(abs)
@@ -357,9 +364,14 @@ func (t *Tool) refuseGeneratedFile(abs string) error {
 // Stat describes a file.
 func (t *Tool) Stat(abs string) (fs.FileInfo, error) { return os.Stat(abs) }
 
-// refuseHostURI rejects a URL of a scheme the embedding host owns: edit
-// works on files; the host's content is replaced whole with write.
-func (t *Tool) refuseHostURI(path string) error {
+// refusePath rejects a path edit cannot take: a local:// URL the session
+// cannot serve (see tool.Env.CheckLocal), or a URL of a scheme the
+// embedding host owns (edit works on files; the host's content is
+// replaced whole with write).
+func (t *Tool) refusePath(path string) error {
+	if err := t.env.CheckLocal(strings.TrimSpace(path)); err != nil {
+		return err
+	}
 	if scheme, _, ok := t.env.HostURI(strings.TrimSpace(path)); ok {
 		return fmt.Errorf("Cannot edit %s: %s:// URLs belong to the host and cannot be edited; read it, then replace its whole content with the write tool.", path, scheme.Scheme)
 	}

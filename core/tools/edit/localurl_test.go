@@ -59,3 +59,38 @@ func TestPatchModesResolveLocalURLs(t *testing.T) {
 		}
 	}
 }
+
+// Without a scratch directory every mode refuses local:// (no literal
+// "local:" directory is made), and with one a path climbing out of it is
+// refused in words.
+func TestEditRefusesUnusableLocalURLs(t *testing.T) {
+	t.Parallel()
+	for _, mode := range []tool.EditMode{tool.EditHashline, tool.EditReplace, tool.EditPatch, tool.EditApplyPatch} {
+		t.Run(string(mode), func(t *testing.T) {
+			cwd := t.TempDir()
+			args := func(path string) any {
+				switch mode {
+				case tool.EditPatch:
+					return map[string]any{"path": path, "edits": []any{map[string]any{"op": "create", "diff": "x\n"}}}
+				case tool.EditApplyPatch:
+					return patchArgs("*** Add File: "+path, "+x")
+				}
+				return changeLine(mode, path, "x")
+			}
+			env := tool.NewEnv(cwd)
+			env.Settings.EditMode = mode
+			res := runEditIn(t, env, mode, args("local://x.md"))
+			if msg := res.FirstText(); !res.IsError || !strings.Contains(msg, "local:// resources are not available in this session") {
+				t.Fatalf("no scratch directory: error=%v %s", res.IsError, msg)
+			}
+			if _, err := os.Stat(filepath.Join(cwd, "local:")); err == nil {
+				t.Fatal("a local: directory was made in the project")
+			}
+			env.LocalFallback = filepath.Join(t.TempDir(), "scratch")
+			res = runEditIn(t, env, mode, args("local://../../x.md"))
+			if msg := res.FirstText(); !res.IsError || !strings.Contains(msg, "leaves local://") {
+				t.Fatalf("climbing out: error=%v %s", res.IsError, msg)
+			}
+		})
+	}
+}

@@ -32,7 +32,7 @@ func (t *Tool) runApplyPatch(input string) (*tool.Result, error) {
 			if p == "" {
 				continue
 			}
-			if err := t.refuseHostURI(p); err != nil {
+			if err := t.refusePath(p); err != nil {
 				return nil, err
 			}
 			abs = append(abs, t.Abs(p))

@@ -70,7 +70,7 @@ func (t *Tool) runPatch(a patchModeArgs) (*tool.Result, error) {
 	}
 	var abs []string
 	for _, p := range append([]string{a.Path}, renames(a.Edits)...) {
-		if err := t.refuseHostURI(p); err != nil {
+		if err := t.refusePath(p); err != nil {
 			return nil, err
 		}
 		abs = append(abs, t.Abs(p))

@@ -111,7 +111,7 @@ func (t *Tool) runVim(a vimArgs) (*tool.Result, error) {
 	if strings.TrimSpace(a.File) == "" {
 		return nil, errors.New("file is empty: name the file to edit")
 	}
-	if err := t.refuseHostURI(a.File); err != nil {
+	if err := t.refusePath(a.File); err != nil {
 		return nil, err
 	}
 	abs := t.env.Resolve(a.File)
@@ -357,7 +357,7 @@ func (t *Tool) loadVim(abs, shown string) (loaded, error) {
 // is then that file's, under its path, and the one it showed is closed.
 // A file open in another buffer is refused, so no file has two.
 func (t *Tool) switchVim(buf *vimBuffer, path string) error {
-	if err := t.refuseHostURI(path); err != nil {
+	if err := t.refusePath(path); err != nil {
 		return err
 	}
 	abs := t.env.Resolve(path)

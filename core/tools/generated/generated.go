@@ -22,6 +22,8 @@ import (
 	"regexp"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/gopi-agent/gopi/internal/atomicfile"
 )
 
 // HeadBytes is how much of a file's start is read to find a marker.
@@ -94,10 +96,18 @@ func ContentMarker(path string, head []byte) string {
 }
 
 // CheckFile reads the start of the file at abs and returns an *Error
-// naming it as shown when it looks generated; nil when it does not, or
-// when there is no file there (creating one is not changing generated
-// output). Other read failures are returned for the caller to report.
+// naming it as shown when it looks generated; nil when it does not, when
+// there is no file there (creating one is not changing generated output)
+// or when it is not a regular file (a named pipe is not opened: that
+// would block). Other read failures are returned for the caller to
+// report.
 func CheckFile(abs, shown string) error {
+	if fi, err := os.Stat(abs); err != nil || !fi.Mode().IsRegular() {
+		if err != nil && !os.IsNotExist(err) {
+			return err
+		}
+		return nil
+	}
 	f, err := os.Open(abs)
 	if os.IsNotExist(err) {
 		return nil
@@ -114,12 +124,32 @@ func CheckFile(abs, shown string) error {
 	return Check(abs, shown, head[:n])
 }
 
-// Check is CheckFile for a file whose start is already read.
+// Check is CheckFile for a file whose start is already read. When abs is
+// a symbolic link, the name of the file it leads to counts as much as the
+// link's own: a change through link.go to a.pb.go is a change to
+// generated output.
 func Check(abs, shown string, head []byte) error {
-	if m := Marker(abs, head); m != "" {
-		return &Error{Path: shown, Marker: m}
+	for _, name := range names(abs) {
+		if m := Marker(name, head); m != "" {
+			return &Error{Path: shown, Marker: m}
+		}
 	}
 	return nil
+}
+
+// names are the path abs and, when links lead elsewhere, the path of the
+// file they lead to (which need not exist yet).
+func names(abs string) []string {
+	target, err := filepath.EvalSymlinks(abs)
+	if err != nil {
+		if target, err = atomicfile.Resolve(abs); err != nil {
+			return []string{abs}
+		}
+	}
+	if filepath.Base(target) == filepath.Base(abs) {
+		return []string{abs}
+	}
+	return []string{abs, target}
 }
 
 // Error refuses a change to a generated file.

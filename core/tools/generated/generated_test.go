@@ -95,3 +95,20 @@ func FuzzContentMarker(f *testing.F) {
 		}
 	})
 }
+
+// Check counts the name of the file a link leads to, and the comment
+// syntax of that name reads the content.
+func TestCheckFollowsLinks(t *testing.T) {
+	dir := t.TempDir()
+	os.WriteFile(filepath.Join(dir, "a.pb.go"), []byte("package a\n"), 0o644)
+	os.Symlink("a.pb.go", filepath.Join(dir, "link.go"))
+	var ge *Error
+	if err := CheckFile(filepath.Join(dir, "link.go"), "link.go"); !errors.As(err, &ge) || ge.Marker != "a.pb.go" {
+		t.Fatalf("link to a.pb.go: want the refusal naming a.pb.go, got %v", err)
+	}
+	os.WriteFile(filepath.Join(dir, "gen.py"), []byte("# @generated\nx = 1\n"), 0o644)
+	os.Symlink("gen.py", filepath.Join(dir, "plain"))
+	if err := CheckFile(filepath.Join(dir, "plain"), "plain"); !errors.As(err, &ge) || ge.Marker != "@generated" {
+		t.Fatalf("link without extension to a marked .py: want the refusal, got %v", err)
+	}
+}

@@ -29,6 +29,9 @@ type resolved struct {
 // working directory, relative paths start there. A missing path is looked
 // up as a unique path suffix inside the working directory.
 func resolvePath(ctx context.Context, env *tool.Env, p string) (*resolved, error) {
+	if err := env.CheckLocal(p); err != nil {
+		return nil, err
+	}
 	var abs string
 	if p == "/" {
 		abs = env.Cwd

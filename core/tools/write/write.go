@@ -24,6 +24,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/gopi-agent/gopi/core/hashline"
 	"github.com/gopi-agent/gopi/core/tool"
 	"github.com/gopi-agent/gopi/core/tools/generated"
 	"github.com/gopi-agent/gopi/internal/atomicfile"
@@ -105,25 +106,54 @@ func (t *Tool) Execute(ctx context.Context, args tool.Args, _ tool.UpdateFunc) (
 		}
 		return tool.TextResult(fmt.Sprintf("Wrote %s (%d bytes).", p, len(a.Content)), map[string]any{"path": p, "op": "host"}), nil
 	}
+	content, stripped := t.stripAnchors(a.Content)
+	res, err := t.writeContent(ctx, p, content)
+	if err == nil && res != nil && stripped {
+		res.AppendText("\n" + strippedNote)
+	}
+	return res, err
+}
+
+// strippedNote is added to the result when the content's anchors were
+// removed before writing.
+const strippedNote = "Note: the hashline anchors (LINE+ID|) copied from a read were removed from the content before writing."
+
+// stripAnchors returns content without the anchors a read showed, and
+// true, when the session shows them (hashline display) and every
+// non-empty line carries one, as omp's write does (see
+// hashline.StripDisplayPrefixes); else content as it is.
+func (t *Tool) stripAnchors(content string) (string, bool) {
+	if t.env.DisplayMode(false, false) != tool.DisplayHashline {
+		return content, false
+	}
+	return hashline.StripDisplayPrefixes(content)
+}
+
+// writeContent writes content to the file, archive member or database
+// row p names.
+func (t *Tool) writeContent(ctx context.Context, p, content string) (*tool.Result, error) {
 	at, err := t.findArchiveTarget(p)
 	if err != nil {
 		return nil, err
 	}
 	if at != nil {
-		return t.writeArchive(ctx, at, a.Content)
+		return t.writeArchive(ctx, at, content)
 	}
 	dt, err := t.findDatabaseTarget(p)
 	if err != nil {
 		return nil, err
 	}
 	if dt != nil {
-		return t.writeRow(ctx, p, dt, a.Content)
+		return t.writeRow(ctx, p, dt, content)
+	}
+	if err := t.env.CheckLocal(p); err != nil {
+		return nil, err
 	}
 	abs := t.env.Resolve(p)
 	if err := t.env.CheckPlanWrite(abs); err != nil {
 		return nil, err
 	}
-	res, wd, changed, err := t.write(ctx, abs, a.Content)
+	res, wd, changed, err := t.write(ctx, abs, content)
 	if err != nil {
 		return nil, err
 	}

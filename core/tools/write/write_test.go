@@ -139,3 +139,61 @@ func TestWriteRefusesGeneratedFile(t *testing.T) {
 		t.Fatalf("blocking off: %v %s", err, res.FirstText())
 	}
 }
+
+// A symbolic link to a generated file is refused as the file is: the
+// name of the file the link leads to counts.
+func TestWriteRefusesGeneratedFileThroughLink(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	p := filepath.Join(dir, "a.pb.go")
+	os.WriteFile(p, []byte("package a\n"), 0o644)
+	if err := os.Symlink("a.pb.go", filepath.Join(dir, "link.go")); err != nil {
+		t.Fatal(err)
+	}
+	res := write(t, dir, "link.go", "package b\n")
+	if msg := res.FirstText(); !res.IsError || !strings.HasPrefix(msg, "Cannot modify auto-generated file: link.go") || !strings.Contains(msg, "a.pb.go") {
+		t.Fatalf("want the refusal: error=%v %s", res.IsError, msg)
+	}
+	if b, _ := os.ReadFile(p); string(b) != "package a\n" {
+		t.Fatalf("generated file changed through the link to %q", b)
+	}
+}
+
+// write refuses local:// without a scratch directory instead of making a
+// literal "local:" directory.
+func TestWriteRefusesLocalURLWithoutScratch(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	res := write(t, dir, "local://y.md", "x")
+	if msg := res.FirstText(); !res.IsError || !strings.Contains(msg, "local:// resources are not available in this session") {
+		t.Fatalf("want the refusal: error=%v %s", res.IsError, msg)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "local:")); err == nil {
+		t.Fatal("a local: directory was made")
+	}
+}
+
+// When the session shows anchors, content whose every line carries one
+// (copied from a read) is written without them, and the result says so;
+// otherwise the content is written as given.
+func TestWriteStripsAnchorsInHashlineMode(t *testing.T) {
+	t.Parallel()
+	for _, hashlines := range []bool{true, false} {
+		dir := t.TempDir()
+		env := tool.NewEnv(dir)
+		env.Settings.EditMode, env.EditEnabled, env.Settings.ReadHashLines = tool.EditHashline, true, hashlines
+		raw, _ := json.Marshal(map[string]string{"path": "a.go", "content": "1ab|package a\n2cd|\n3ef|func f() {}\n"})
+		res, err := tool.Run(context.Background(), New(env), raw, nil)
+		if err != nil || res.IsError {
+			t.Fatalf("write: %v %s", err, res.FirstText())
+		}
+		b, _ := os.ReadFile(filepath.Join(dir, "a.go"))
+		noted := strings.Contains(res.FirstText(), strippedNote)
+		if hashlines && (string(b) != "package a\n\nfunc f() {}\n" || !noted) {
+			t.Fatalf("anchors shown: wrote %q, note %v: %s", b, noted, res.FirstText())
+		}
+		if !hashlines && (string(b) != "1ab|package a\n2cd|\n3ef|func f() {}\n" || noted) {
+			t.Fatalf("anchors not shown: wrote %q, note %v", b, noted)
+		}
+	}
+}

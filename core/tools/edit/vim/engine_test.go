@@ -323,3 +323,24 @@ func TestKeptAsVim(t *testing.T) {
 		})
 	}
 }
+
+// :w, :wq, :x, :update and :q act on the buffer's own file only: a file
+// name, ">>" or a range is refused as omp refuses it, and nothing is
+// written (the Write hook is never called).
+func TestFileCommandsTakeNoArgument(t *testing.T) {
+	for _, c := range []string{"w copy.txt", "w! copy.txt", "wq copy.txt", "x copy.txt", "w >> copy.txt", "write! a.py", "up copy.txt", "%w", "q other"} {
+		wrote := false
+		e := New([]string{"one", "two"}, Hooks{Write: func(*Engine, bool) (string, error) { wrote = true; return "Wrote", nil }})
+		keys, err := ParseKeys([]string{"dd:" + c + "<CR>"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		err = e.Exec(keys)
+		if want := "Unsupported ex command: " + c + "."; err == nil || err.Error() != want {
+			t.Errorf(":%s: error %v, want %q", c, err, want)
+		}
+		if wrote {
+			t.Errorf(":%s wrote the buffer's file", c)
+		}
+	}
+}

@@ -204,6 +204,10 @@ var exNames = map[string]string{
 	"a": "append", "append": "append", "i": "insert", "insert": "insert",
 }
 
+// fileCommands are the ex commands that act on the buffer's file as a
+// whole; they take no argument and no range.
+var fileCommands = map[string]bool{"write": true, "update": true, "wq": true, "xit": true, "quit": true}
+
 // ex runs one ex command line (without the ':').
 func (e *Engine) ex(line string) error {
 	input := strings.TrimSpace(line)
@@ -235,6 +239,12 @@ func (e *Engine) ex(line string) error {
 		after = after[1:]
 	}
 	arg := strings.TrimSpace(after)
+	if fileCommands[name] && (arg != "" || hasRange) {
+		// Only the buffer's own file is written or closed, whole: a file
+		// name, ">>" or a range is refused, as in omp, rather than
+		// written to the buffer's file.
+		return &Error{Msg: fmt.Sprintf("Unsupported ex command: %s.", input)}
+	}
 	switch name {
 	case "write":
 		return e.write(bang)
