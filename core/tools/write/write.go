@@ -24,6 +24,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/gopi-agent/gopi/core/hashline"
 	"github.com/gopi-agent/gopi/core/tool"
 	"github.com/gopi-agent/gopi/core/tools/generated"
 	"github.com/gopi-agent/gopi/internal/atomicfile"
@@ -186,7 +187,7 @@ func (t *Tool) write(ctx context.Context, abs, content string) (*tool.Result, *t
 	if t.env.ReadCache != nil {
 		t.env.ReadCache.RecordText(abs, content)
 	}
-	lines := len(tool.SplitDisplayLines(content))
+	lines := len(hashline.SplitLines(strings.TrimPrefix(content, "\uFEFF")))
 	verb := "Updated"
 	if op == "create" {
 		verb = "Created"
