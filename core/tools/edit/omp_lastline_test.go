@@ -88,3 +88,22 @@ func TestOmpLastLineVectors(t *testing.T) {
 		}
 	}
 }
+
+// TestEditRecordsLinesAsReadShows: after an edit the read cache holds the
+// file as read would show it, the empty line after the final break
+// included, so a later stale edit is replayed on the same lines.
+func TestEditRecordsLinesAsReadShows(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	env := tool.NewEnv(dir)
+	env.Settings = tool.DefaultSettings()
+	path := filepath.Join(dir, "f.txt")
+	os.WriteFile(path, []byte("a\nb\n"), 0o600)
+	if res := call(t, New(env), map[string]any{"input": "@@ f.txt\n< 3gx\n~c\n"}); res.IsError {
+		t.Fatal(res.FirstText())
+	}
+	s, ok := env.ReadCache.Get(path)
+	if !ok || s.TotalLines != 4 || s.Lines[3] != "c" || s.Lines[4] != "" {
+		t.Fatalf("read cache %+v, %v", s, ok)
+	}
+}
