@@ -6,8 +6,6 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
-
-	"github.com/gopi-agent/gopi/core/hashline"
 )
 
 // MaxReadCachePaths is how many files a session's read cache remembers;
@@ -160,19 +158,16 @@ func cleanPath(p string) string {
 // the line count known.
 func (c *ReadCache) RecordText(path, text string) {
 	lines := SplitDisplayLines(text)
-	if len(lines) == 0 {
-		c.Forget(path)
-		return
-	}
 	c.RecordContiguous(path, 1, lines, len(lines))
 }
 
 // SplitDisplayLines splits text into lines as the read tool shows them:
-// '\n'-terminated (a final terminator adds no empty line), a '\r' before
-// the '\n' dropped, a UTF-8 byte order mark before line 1 dropped.
+// split at every '\n', so a final terminator is followed by an empty last
+// line and "" is one empty line (as omp shows files), a '\r' before the
+// '\n' dropped, a UTF-8 byte order mark before line 1 dropped.
 func SplitDisplayLines(text string) []string {
 	text = strings.TrimPrefix(text, "\uFEFF")
-	lines := hashline.SplitLines(text)
+	lines := strings.Split(text, "\n")
 	for i, l := range lines {
 		lines[i] = strings.TrimSuffix(l, "\r")
 	}

@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/gopi-agent/gopi/core/tool"
 	"github.com/gopi-agent/gopi/core/tools/edit/hashedit"
 	"github.com/gopi-agent/gopi/core/tools/edit/textfile"
 	"github.com/gopi-agent/gopi/core/tools/generated"
@@ -274,7 +275,7 @@ func (t *Tool) write(abs string, data []byte, from string) error {
 			// The session reads and edits a notebook as its text view.
 			text, _ = notebook.Text(data)
 		}
-		lines, _ := textfile.Lines(text)
+		lines := tool.SplitDisplayLines(text) // as read shows it
 		t.env.ReadCache.Forget(abs)
 		t.env.ReadCache.RecordContiguous(abs, 1, lines, len(lines))
 	}

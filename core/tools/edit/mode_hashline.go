@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/gopi-agent/gopi/core/hashline"
 	"github.com/gopi-agent/gopi/core/tool"
 	"github.com/gopi-agent/gopi/core/tools/edit/diff"
 	"github.com/gopi-agent/gopi/core/tools/edit/hashedit"
@@ -149,9 +150,12 @@ func (t *Tool) planSection(sec hashedit.Section, opts hashedit.Options) (planned
 	if !f.exists && hashedit.NeedsFile(sec.Ops) {
 		return plannedFile{}, fmt.Errorf("File not found: %s", sec.Path)
 	}
-	lines, final := textfile.Lines(f.doc.Text)
-	if len(lines) == 0 {
-		final = true // a new or empty file gets a final line break
+	// Lines as omp numbers them: split at every '\n', so the empty line
+	// after a final line break has an anchor, and the break is kept or
+	// dropped by what the edits do to that line.
+	lines := strings.Split(f.doc.Text, "\n")
+	if f.doc.BOM {
+		bomAnchors(sec.Ops, lines[0])
 	}
 	res, err := hashedit.Apply(lines, sec.Ops, opts)
 	var mm *hashedit.MismatchError
@@ -172,19 +176,48 @@ func (t *Tool) planSection(sec hashedit.Section, opts hashedit.Options) (planned
 	}
 	// The new bytes are made now, so that a notebook that cannot take the
 	// edited text fails the batch before any file is written.
-	data, newText, err := f.settle(textfile.Join(res.Lines, final))
+	if !f.exists && res.Lines[len(res.Lines)-1] != "" {
+		// Unlike omp, a file an edit creates gets a final line break.
+		res.Lines = append(res.Lines, "")
+	}
+	joined := strings.Join(res.Lines, "\n")
+	data, newText, err := f.settle(joined)
 	if err != nil {
 		return plannedFile{}, err
 	}
-	if newText != textfile.Join(res.Lines, final) {
+	if newText != joined {
 		// A notebook's markers were renumbered: diff the whole view.
-		res.Lines, _ = textfile.Lines(newText)
+		res.Lines = strings.Split(newText, "\n")
 		res.Regions = nil
 	}
 	if f.exists && newText == f.doc.Text {
 		return plannedFile{}, fmt.Errorf("Edits to %s resulted in no changes being made.", sec.Path)
 	}
-	return plannedFile{f: f, oldLines: lines, newLines: res.Lines, newText: newText, data: data, warnings: res.Warnings, regions: res.Regions}, nil
+	// The diff and the preview show the texts' lines as omp's do: the
+	// empty line after a final break is the break, not a line.
+	oldLines, newLines := textLines(lines), textLines(res.Lines)
+	return plannedFile{f: f, oldLines: oldLines, newLines: newLines, newText: newText, data: data, warnings: res.Warnings,
+		regions: clipRegions(res.Regions, len(oldLines), len(newLines))}, nil
+}
+
+// textLines drops the empty last line of lines split at every '\n' (the
+// one after a final break, or the only one of an empty text).
+func textLines(lines []string) []string {
+	if n := len(lines); n > 0 && lines[n-1] == "" {
+		return lines[:n-1]
+	}
+	return lines
+}
+
+// clipRegions fits regions over lines split at every '\n' to the same
+// texts' textLines, oldLen and newLen long.
+func clipRegions(regions []diff.Region, oldLen, newLen int) []diff.Region {
+	for i := range regions {
+		r := &regions[i]
+		r.OldEnd, r.NewEnd = min(r.OldEnd, oldLen), min(r.NewEnd, newLen)
+		r.OldStart, r.NewStart = min(r.OldStart, r.OldEnd), min(r.NewStart, r.NewEnd)
+	}
+	return regions
 }
 
 // withWarnings appends a "Warnings:" block when there are any.
@@ -193,4 +226,23 @@ func withWarnings(text string, warnings []string) string {
 		return text
 	}
 	return text + "\n\nWarnings:\n" + strings.Join(warnings, "\n")
+}
+
+// bomAnchors lets line 1 of a file that starts with a byte-order mark be
+// named by either anchor omp gives it: omp's read hashes the mark into the
+// line while its edit hashes the line without it (the anchor gopi shows).
+// Refs with the first kind are rewritten to the second.
+func bomAnchors(ops []hashedit.Op, first string) {
+	withMark := hashline.Ref{Line: 1, Hash: hashline.LineHash(1, "\uFEFF"+first)}
+	plain := hashline.Ref{Line: 1, Hash: hashline.LineHash(1, first)}
+	fix := func(r *hashline.Ref) {
+		if *r == withMark {
+			*r = plain
+		}
+	}
+	for i := range ops {
+		fix(&ops[i].At.Ref)
+		fix(&ops[i].From)
+		fix(&ops[i].To)
+	}
 }

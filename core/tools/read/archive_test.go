@@ -310,7 +310,7 @@ func TestArchiveSuffixMatch(t *testing.T) {
 	z := zipOf(t, func(zw *zip.Writer) { w, _ := zw.Create("a.txt"); w.Write([]byte("hi\n")) })
 	os.WriteFile(filepath.Join(dir, "deep", "er", "pack.zip"), z, 0o644)
 	res := call(t, env, "er/pack.zip:a.txt")
-	if got := res.FirstText(); got != "[Path 'er/pack.zip' not found; resolved to 'deep/er/pack.zip' via suffix match]\nhi" {
+	if got := res.FirstText(); got != "[Path 'er/pack.zip' not found; resolved to 'deep/er/pack.zip' via suffix match]\nhi\n" {
 		t.Fatalf("got %q", got)
 	}
 }

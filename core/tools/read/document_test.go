@@ -209,7 +209,7 @@ func TestReadLongDocumentIsCut(t *testing.T) {
 	if !strings.HasSuffix(got, "paragraph 3000\n\n[Showing lines 1-3000 of 4000 of the converted text (3000-line limit). Use :3001 to continue.]") {
 		t.Fatalf("got %q", got[len(got)-200:])
 	}
-	if got := call(t, env, "long.docx:3999").FirstText(); got != "paragraph 3998\nparagraph 3999\nparagraph 4000" {
+	if got := call(t, env, "long.docx:3999").FirstText(); got != "paragraph 3998\nparagraph 3999\nparagraph 4000\n" {
 		t.Fatalf("page: %q", got)
 	}
 }

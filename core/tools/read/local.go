@@ -163,15 +163,9 @@ func (t *Tool) render(src io.Reader, sel Selector, name string, mode tool.Displa
 	if err != nil {
 		return "", nil, tool.Errorf("Cannot read %s: %v", name, err)
 	}
-	if w.total == 0 && !sel.HasLines() {
-		d.Truncation = &Window{}
-		return "(empty file)", nil, nil
-	}
+	// A text always has a line (an empty text one empty line), as in omp.
 	if sel.HasLines() && sel.Start > w.total {
 		d.Truncation = &Window{TotalLines: w.total}
-		if w.total == 0 {
-			return "[" + name + " is empty; line " + strconv.Itoa(sel.Start) + " does not exist. Use :1 once it has content.]", nil, nil
-		}
 		return "[Line " + strconv.Itoa(sel.Start) + " is past the end of " + name + " (" + plural(w.total, "line") +
 			"). Use :" + strconv.Itoa(w.total) + " to read the last line, or :1 to read from the top.]", nil, nil
 	}

@@ -103,10 +103,10 @@ func TestReadByteBudgetAndLongLines(t *testing.T) {
 		t.Fatalf("output %d bytes", len(text))
 	}
 	d := res.Details.(*Details)
-	if d.Truncation.TruncatedBy != "bytes" || d.Truncation.NextOffset != d.Truncation.EndLine+1 || d.Truncation.TotalLines != 2000 {
+	if d.Truncation.TruncatedBy != "bytes" || d.Truncation.NextOffset != d.Truncation.EndLine+1 || d.Truncation.TotalLines != 2001 {
 		t.Fatalf("%+v", d.Truncation)
 	}
-	if !strings.HasSuffix(text, fmt.Sprintf("[Showing lines 1-%d of 2000 (50.0KB output limit). Use :%d to continue.]", d.Truncation.EndLine, d.Truncation.NextOffset)) {
+	if !strings.HasSuffix(text, fmt.Sprintf("[Showing lines 1-%d of 2001 (50.0KB output limit). Use :%d to continue.]", d.Truncation.EndLine, d.Truncation.NextOffset)) {
 		t.Fatalf("notice: %q", text[len(text)-120:])
 	}
 	snap, _ := env.ReadCache.Get(filepath.Join(dir, "big.txt"))
@@ -149,10 +149,10 @@ func TestReadHomeExpansion(t *testing.T) {
 	env.Settings = tool.DefaultSettings()
 	env.Settings.ReadLineNumbers = false
 	env.Settings.EditMode = tool.EditReplace
-	if got := call(t, env, "~/notes.txt").FirstText(); got != "hi" {
+	if got := call(t, env, "~/notes.txt").FirstText(); got != "hi\n" {
 		t.Fatalf("got %q", got)
 	}
-	if got := call(t, env, "file://~/notes.txt:raw").FirstText(); got != "hi" {
+	if got := call(t, env, "file://~/notes.txt:raw").FirstText(); got != "hi\n" {
 		t.Fatalf("file:// got %q", got)
 	}
 }
@@ -163,7 +163,7 @@ func TestScanWindowMatchesSplit(t *testing.T) {
 	t.Parallel()
 	texts := []string{"", "a", "a\n", "a\nb", "\n\n\n", strings.Repeat("z", 3*chunkSize) + "\nq\n" + strings.Repeat("w", chunkSize+5)}
 	for _, text := range texts {
-		lines := hashline.SplitLines(text)
+		lines := strings.Split(text, "\n")
 		for from := 1; from <= len(lines)+1; from++ {
 			for maxLines := 1; maxLines <= 3; maxLines++ {
 				for _, budget := range []int{1, 10, 1 << 20} {

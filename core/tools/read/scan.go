@@ -20,7 +20,7 @@ const chunkSize = 8 * 1024
 type window struct {
 	lines     []string // shown lines, without terminators or a trailing '\r'; the head of a long line
 	first     int      // number of lines[0]
-	total     int      // lines in the whole text ("a\n" has one)
+	total     int      // lines in the whole text: one more than its '\n's ("a\n" has two, "" one)
 	byteLimit bool     // collection stopped at the byte budget
 	lineLimit bool     // collection stopped at the line limit
 	// long: the lines of lines (by index) longer than longLine, of which
@@ -134,8 +134,11 @@ func (w *window) last() int { return w.first + len(w.lines) - 1 }
 
 // scanWindow streams r and collects up to maxLines lines from line from
 // on, while their bytes stay within budget (the first line is always taken
-// whole), and counts every line of the text. A UTF-8 byte order mark
-// before line 1 is dropped.
+// whole), and counts every line of the text. As in omp, a text has one
+// line more than it has '\n's: the empty line after a final '\n' (and the
+// one line of an empty text) is a line, shown and anchored like any other,
+// so anchors taken from omp sessions hold. A UTF-8 byte order mark before
+// line 1 is dropped.
 func scanWindow(r io.Reader, from, maxLines, budget int) (*window, error) {
 	br := bufio.NewReaderSize(r, chunkSize)
 	w := &window{first: from}
@@ -145,12 +148,11 @@ func scanWindow(r io.Reader, from, maxLines, budget int) (*window, error) {
 	line := 0
 	for {
 		if !pending && len(w.lines) >= maxLines {
-			// The window is full: if another line follows, count the rest
-			// without reading that line in.
-			if _, err := br.Peek(1); err == nil {
-				w.lineLimit = true
-				return w, w.countRest(br, line, nil)
-			}
+			// The window is full and the last line taken ended with a
+			// '\n', so another line follows (at the end of the text, the
+			// empty one): count the rest without reading it in.
+			w.lineLimit = true
+			return w, w.countRest(br, line, nil)
 		}
 		chunk, err := br.ReadSlice('\n')
 		if errors.Is(err, bufio.ErrBufferFull) {
@@ -162,9 +164,6 @@ func scanWindow(r io.Reader, from, maxLines, budget int) (*window, error) {
 		}
 		if err != nil && !errors.Is(err, io.EOF) {
 			return nil, fmt.Errorf("read: %w", err)
-		}
-		if len(chunk) == 0 && !pending { // EOF right after a '\n' (or an empty text)
-			break
 		}
 		pending = false
 		line++
@@ -229,12 +228,10 @@ func (w *window) countRest(br *bufio.Reader, line int, lastErr error) error {
 		return nil
 	}
 	buf := make([]byte, chunkSize)
-	var tail byte = '\n'
 	for {
 		n, err := br.Read(buf)
 		if n > 0 {
 			line += bytes.Count(buf[:n], []byte{'\n'})
-			tail = buf[n-1]
 		}
 		if errors.Is(err, io.EOF) {
 			break
@@ -243,9 +240,6 @@ func (w *window) countRest(br *bufio.Reader, line int, lastErr error) error {
 			return fmt.Errorf("read: %w", err)
 		}
 	}
-	if tail != '\n' {
-		line++
-	}
-	w.total = line
+	w.total = line + 1 // the line after the last '\n', empty or not
 	return nil
 }

@@ -14,6 +14,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/gopi-agent/gopi/core/hashline"
 	"github.com/gopi-agent/gopi/core/tool"
 	"github.com/gopi-agent/gopi/core/tools/innerpath"
 	"github.com/gopi-agent/gopi/internal/atomicfile"
@@ -153,7 +154,7 @@ func (t *Tool) writeArchive(ctx context.Context, at *archiveTarget, content stri
 		op = "update"
 	}
 	text := fmt.Sprintf("Successfully wrote %d bytes to %s", len(content), name)
-	details := &Details{Archive: at.abs, Entry: at.member, Op: op, Lines: len(tool.SplitDisplayLines(content)), Bytes: len(content)}
+	details := &Details{Archive: at.abs, Entry: at.member, Op: op, Lines: len(hashline.SplitLines(strings.TrimPrefix(content, "\uFEFF"))), Bytes: len(content)}
 	if w := t.env.OutsideCwdWarning(at.abs); w != "" {
 		details.Warnings = []string{w}
 		text += "\n\nWarnings:\n" + w

@@ -156,7 +156,7 @@ func TestZipRoundTrip(t *testing.T) {
 		if string(b) != want {
 			t.Errorf("zip reader: %s = %q, want %q", name, b, want)
 		}
-		if got := readBack(t, dir, "a.zip:"+name); got != strings.TrimSuffix(want, "\n") {
+		if got := readBack(t, dir, "a.zip:"+name); got != want {
 			t.Errorf("read tool: %s = %q, want %q", name, got, want)
 		}
 	}
@@ -243,7 +243,7 @@ func TestTarRoundTrip(t *testing.T) {
 	if _, err := tr.Next(); err != io.EOF {
 		t.Errorf("more than the new member in its place: %v", err)
 	}
-	if got := readBack(t, dir, "b.tar.gz:dir/notes.txt"); got != "new notes" {
+	if got := readBack(t, dir, "b.tar.gz:dir/notes.txt"); got != "new notes\n" {
 		t.Errorf("read tool: %q", got)
 	}
 

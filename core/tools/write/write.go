@@ -216,7 +216,7 @@ func (t *Tool) write(ctx context.Context, abs, content string) (*tool.Result, *t
 	if t.env.ReadCache != nil {
 		t.env.ReadCache.RecordText(abs, content)
 	}
-	lines := len(tool.SplitDisplayLines(content))
+	lines := len(hashline.SplitLines(strings.TrimPrefix(content, "\uFEFF")))
 	verb := "Updated"
 	if op == "create" {
 		verb = "Created"

@@ -40,7 +40,9 @@ func NeedsFile(ops []Op) bool {
 }
 
 // Apply validates every anchor of ops against lines and, when all hold,
-// returns the edited lines. Line numbers in ops always refer to lines as
+// returns the edited lines. lines are the text split at every '\n', as
+// omp splits it: a text ending in a line break ends with an empty line,
+// which anchors like any other, and "" is one empty line. Line numbers in ops always refer to lines as
 // given: edits are bucketed by original line and spliced as if from the
 // bottom up, BOF and EOF inserts last. Errors: *hashline.OutOfRangeError
 // for an anchor past the end, *MismatchError (listing every stale anchor)
@@ -175,10 +177,6 @@ func (p *plan) render() ([]string, []diff.Region) {
 			open = false
 		}
 	}
-	for _, ins := range p.bof {
-		touch(0)
-		out = append(out, ins.payload...)
-	}
 	for i, l := range p.lines {
 		if len(p.before[i]) == 0 && p.deleted[i] == 0 {
 			closeAt(i)
@@ -193,12 +191,80 @@ func (p *plan) render() ([]string, []diff.Region) {
 			out = append(out, l)
 		}
 	}
-	for _, ins := range p.eof {
-		touch(len(p.lines))
-		out = append(out, ins.payload...)
-	}
 	closeAt(len(p.lines))
+	if len(p.bof) == 0 && len(p.eof) == 0 {
+		return out, regions
+	}
+	// BOF and EOF inserts go in last, as in omp: into a text that is one
+	// empty line they replace it, and EOF text goes before the empty line
+	// that follows a final line break, so the break stays final.
+	var bof, eof []string
+	for _, ins := range p.bof {
+		bof = append(bof, ins.payload...)
+	}
+	for _, ins := range p.eof {
+		eof = append(eof, ins.payload...)
+	}
+	oldLen := len(p.lines)
+	if len(bof) > 0 {
+		if len(out) == 1 && out[0] == "" {
+			out = out[:0]
+			regions = []diff.Region{{OldEnd: oldLen}}
+		}
+		out = append(bof, out...)
+		regions = shiftRegions(regions, len(bof))
+	}
+	if len(eof) > 0 {
+		at := len(out) // where eof goes in out
+		switch {
+		case len(out) == 1 && out[0] == "":
+			out, at = eof, 0
+		case len(out) > 1 && out[len(out)-1] == "":
+			at = len(out) - 1
+			out = append(append(out[:at], eof...), "")
+		default:
+			out = append(out, eof...)
+		}
+		regions = tailRegion(regions, at, oldLen, len(out))
+	}
 	return out, regions
+}
+
+// shiftRegions accounts for n lines put before the whole text: they are a
+// region of their own at the top, merged with one that starts there.
+func shiftRegions(regions []diff.Region, n int) []diff.Region {
+	out := []diff.Region{{NewEnd: n}}
+	for _, r := range regions {
+		r.NewStart += n
+		r.NewEnd += n
+		if r.OldStart == 0 {
+			out[0].OldEnd, out[0].NewEnd = r.OldEnd, r.NewEnd
+			continue
+		}
+		out = append(out, r)
+	}
+	return out
+}
+
+// tailRegion makes everything from line at of the new text (0-based) to
+// the end one region, ending at the ends of both texts: the regions that
+// end before at keep, the others are merged into it.
+func tailRegion(regions []diff.Region, at, oldLen, newLen int) []diff.Region {
+	shift := 0 // new minus old line numbers between the kept regions and the tail
+	keep := 0
+	for _, r := range regions {
+		if r.NewEnd > at {
+			break
+		}
+		shift = r.NewEnd - r.OldEnd
+		keep++
+	}
+	start := at
+	if keep < len(regions) {
+		start = min(start, regions[keep].NewStart)
+	}
+	tail := diff.Region{OldStart: start - shift, NewStart: start, OldEnd: oldLen, NewEnd: newLen}
+	return append(regions[:keep:keep], tail)
 }
 
 // touched reports whether original line n (1-based) is deleted or has

@@ -16,6 +16,9 @@
 // An optional "*** Begin Patch"/"*** End Patch" envelope is ignored and
 // "*** Abort" ends the input early with a warning.
 //
+// Lines are the text split at every '\n', as omp numbers them: the empty
+// line after a final line break has an anchor too.
+//
 // Parse reads the input; Apply checks every anchor before changing
 // anything — a range is checked at its two ends — and splices the edits by
 // original line number, so later ops never need renumbering. A stale
