@@ -17,6 +17,7 @@ import (
 	"strconv"
 	"strings"
 	"unicode"
+	"unicode/utf8"
 )
 
 // Match describes how the old text was found.
@@ -28,7 +29,7 @@ type Match struct {
 
 // Sentinel errors, for errors.Is.
 var (
-	ErrEmptyOld  = errors.New("old_text must not be empty; to create or overwrite a whole file, use the write tool")
+	ErrEmptyOld  = errors.New("old_text must not be empty.")
 	ErrNotFound  = errors.New("old_text not found")
 	ErrAmbiguous = errors.New("old_text matches more than once")
 )
@@ -45,7 +46,7 @@ func Replace(text, oldText, newText string, all bool, path string) (string, Matc
 	if starts := exactMatches(text, oldText); len(starts) > 0 {
 		m := Match{Count: len(starts), Lines: lineNumbers(text, starts)}
 		if len(starts) > 1 && !all {
-			return "", m, ambiguous(path, m.Lines)
+			return "", m, ambiguousExact(text, oldText, len(starts))
 		}
 		if !all {
 			return text[:starts[0]] + newText + text[starts[0]+len(oldText):], m, nil
@@ -173,6 +174,53 @@ func reindent(lines []string, from, to string) []string {
 		}
 	}
 	return out
+}
+
+// Occurrence previews: lines of context either side, and the width a
+// preview line is cut to.
+const (
+	previewContext = 5
+	previewWidth   = 80
+)
+
+// ambiguousExact reports an old text found count times, with the lines
+// around each of its first MaxCandidates occurrences, as the reference
+// words it.
+func ambiguousExact(text, oldText string, count int) error {
+	fileLines := strings.Split(text, "\n")
+	var previews []string
+	for from := 0; len(previews) < MaxCandidates; {
+		i := strings.Index(text[from:], oldText)
+		if i < 0 {
+			break
+		}
+		line := strings.Count(text[:from+i], "\n")
+		previews = append(previews, preview(fileLines, line))
+		from += i + 1
+		for from < len(text) && !utf8.RuneStart(text[from]) {
+			from++
+		}
+	}
+	more := ""
+	if count > MaxCandidates {
+		more = fmt.Sprintf(" (showing first %d of %d)", MaxCandidates, count)
+	}
+	return &matchError{fmt.Sprintf("Found %d occurrences%s:\n\n%s\n\nAdd more context lines to disambiguate.",
+		count, more, strings.Join(previews, "\n\n")), ErrAmbiguous}
+}
+
+// preview prints the lines around line (0-based) as "  N | text".
+func preview(lines []string, line int) string {
+	lo, hi := max(0, line-previewContext), min(len(lines), line+previewContext+1)
+	out := make([]string, 0, hi-lo)
+	for i := lo; i < hi; i++ {
+		l := lines[i]
+		if r := []rune(l); len(r) > previewWidth {
+			l = string(r[:previewWidth-1]) + "…"
+		}
+		out = append(out, fmt.Sprintf("  %d | %s", i+1, l))
+	}
+	return strings.Join(out, "\n")
 }
 
 func ambiguous(path string, lines []int) error {
