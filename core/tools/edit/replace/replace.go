@@ -228,35 +228,6 @@ func ambiguous(path string, lines []int) error {
 		len(lines), path, joinInts(lines, MaxCandidates)), ErrAmbiguous}
 }
 
-// notFound explains a missing match, listing lines that resemble the
-// first line of the old text.
-func notFound(text, oldText, path string) error {
-	first := ""
-	for _, l := range splitBlock(oldText) {
-		if first = normalize(l); first != "" {
-			break
-		}
-	}
-	var cands []string
-	if first != "" {
-		for i, l := range strings.Split(text, "\n") {
-			if strings.Contains(normalize(l), first) {
-				cands = append(cands, fmt.Sprintf("  %d: %s", i+1, strings.TrimRight(l, " \t")))
-				if len(cands) == MaxCandidates {
-					break
-				}
-			}
-		}
-	}
-	msg := fmt.Sprintf("Could not find old_text in %s, even ignoring differences in white space.", path)
-	if len(cands) > 0 {
-		msg += " Lines containing its first line:\n" + strings.Join(cands, "\n") + "\nCopy old_text exactly from the current file, with enough lines to be unique."
-	} else {
-		msg += " Read the file again and copy old_text exactly from it."
-	}
-	return &matchError{msg, ErrNotFound}
-}
-
 // matchError is a user-facing message that unwraps to a sentinel.
 type matchError struct {
 	msg  string

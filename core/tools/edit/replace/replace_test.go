@@ -47,7 +47,7 @@ func TestErrorTexts(t *testing.T) {
 		t.Errorf("ambiguous:\n%v\nwant\n%s", err, want)
 	}
 	_, _, err = Replace(text, "needle\nthree", "x", false, "f.txt")
-	want = "Could not find old_text in f.txt, even ignoring differences in white space. Lines containing its first line:\n  2: needle one\n  4: needle two\nCopy old_text exactly from the current file, with enough lines to be unique."
+	want = "Could not find a close enough match in f.txt.\n\nClosest match (48% similar) at line 2:\n  - needle\n  + needle one\nClosest match was below the 95% similarity threshold."
 	if err == nil || err.Error() != want {
 		t.Errorf("not found:\n%v\nwant\n%s", err, want)
 	}
