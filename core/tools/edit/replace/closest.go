@@ -21,7 +21,24 @@ type closest struct {
 	text       string  // the window's lines, joined
 	line       int     // 1-based first line
 	confidence float64 // mean line similarity, 0 to 1
+	second     float64 // the next best window's score
 	above      int     // windows scoring at least FuzzyThreshold
+}
+
+// Dominance: a near match among several is still taken when it scores at
+// least dominantMin and leads the next by dominantGap, as in the reference.
+const (
+	dominantMin = 0.97
+	dominantGap = 0.08
+)
+
+// accepted reports whether the reference would replace this window: it
+// scores at least FuzzyThreshold and is the only such window, or dominates.
+func (c closest) accepted() bool {
+	if c.confidence < FuzzyThreshold {
+		return false
+	}
+	return c.above == 1 || (c.above > 1 && c.confidence >= dominantMin && c.confidence-c.second >= dominantGap)
 }
 
 // findClosest scores every window of the file as long as the old text,
@@ -44,7 +61,7 @@ func findClosest(text, oldText string) (closest, bool) {
 
 func scoreWindows(fileLines, oldLines []string, depth bool) closest {
 	want := fuzzyLines(oldLines, depth)
-	best := closest{confidence: -1}
+	best := closest{confidence: -1, second: -1}
 	for start := 0; start+len(oldLines) <= len(fileLines); start++ {
 		window := fileLines[start : start+len(oldLines)]
 		got := fuzzyLines(window, depth)
@@ -57,7 +74,10 @@ func scoreWindows(fileLines, oldLines []string, depth bool) closest {
 			best.above++
 		}
 		if score > best.confidence {
+			best.second = best.confidence
 			best.text, best.line, best.confidence = strings.Join(window, "\n"), start+1, score
+		} else if score > best.second {
+			best.second = score
 		}
 	}
 	return best
@@ -165,6 +185,49 @@ func levenshtein(a, b []rune) int {
 		prev, cur = cur, prev
 	}
 	return prev[len(b)]
+}
+
+// replaceClosest replaces the near match the reference would accept, if
+// any, re-indenting newText by the difference between the first lines'
+// indentation. With all, it repeats while a near match remains and the
+// replacement changes it.
+func replaceClosest(text, oldText, newText string, all bool) (string, Match, bool) {
+	var m Match
+	for {
+		c, ok := findClosest(text, oldText)
+		if !ok || !c.accepted() {
+			break
+		}
+		repl := newText
+		if oldText != c.text {
+			repl = strings.Join(reindent(strings.Split(newText, "\n"), indentOf(firstNonBlank(oldText)), indentOf(firstNonBlank(c.text))), "\n")
+		}
+		if repl == c.text {
+			break
+		}
+		off := 0
+		for range c.line - 1 {
+			off += strings.IndexByte(text[off:], '\n') + 1
+		}
+		text = text[:off] + repl + text[off+len(c.text):]
+		m.Count++
+		m.Lines = append(m.Lines, c.line)
+		if !all {
+			break
+		}
+	}
+	m.Tolerant = true
+	return text, m, m.Count > 0
+}
+
+// firstNonBlank returns the first line of s with more than white space.
+func firstNonBlank(s string) string {
+	for _, l := range strings.Split(s, "\n") {
+		if strings.TrimSpace(l) != "" {
+			return l
+		}
+	}
+	return ""
 }
 
 // notFound explains a missing match as the reference does: the closest

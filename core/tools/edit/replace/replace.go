@@ -57,6 +57,9 @@ func Replace(text, oldText, newText string, all bool, path string) (string, Matc
 	if err == nil || !errors.Is(err, ErrNotFound) {
 		return out, m, err
 	}
+	if out, m, ok := replaceClosest(text, oldText, newText, all); ok {
+		return out, m, nil
+	}
 	return "", Match{}, notFound(text, oldText, path)
 }
 
