@@ -7,9 +7,9 @@
 // and spacing slips models make when they retype code; the replacement is
 // then re-indented by the difference between the old text's indentation
 // and the file's. Last, as in omp, a window of file lines similar enough
-// to the old text (see FuzzyThreshold) is taken. A match must be unique unless every match is to be
-// replaced; missing and ambiguous matches are errors that point at the
-// candidate lines.
+// to the old text (see FuzzyThreshold) is taken. A match must be unique
+// unless every match is to be replaced; missing and ambiguous matches are
+// errors that point at the candidate lines.
 package replace
 
 import (
