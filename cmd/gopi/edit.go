@@ -41,7 +41,7 @@ result. The input is read from standard input unless --input is given:
 
   hashline     "@@ PATH" sections of anchored operations (+ A, < A, - A..B,
                = A..B, payload lines "~TEXT"); anchors come from 'gopi read'
-  replace      a JSON object {"path", "old_text", "new_text", "all"}
+  replace      a JSON object {"path", "edits": [{"old_text", "new_text", "all"}, ...]}
   patch        a JSON object {"path", "edits": [{"op", "rename", "diff"}]}
                with diff hunks (update) or the content (create)
   apply_patch  a "*** Begin Patch" ... "*** End Patch" patch
@@ -53,9 +53,10 @@ A Jupyter notebook (.ipynb) is edited in every mode as the cell text
 source); only the cells the edit changes are rewritten, outputs kept.
 
 Relative paths start at the current directory. Nothing is written when a
-hashline or replace edit fails; patch and apply_patch apply each operation
-(each file section of an apply_patch patch) on its own: one that fails
-changes nothing and is reported, the others still run.
+hashline edit fails; replace, patch and apply_patch apply each entry (each
+replacement, each operation, each file section of an apply_patch patch) in
+order and on its own: one that fails changes nothing and is reported, the
+others still run.
 
 Exit status: 0 when the edit was applied, 2 when it failed, or when one of
 the files of an apply_patch patch failed (the tool's error text goes to

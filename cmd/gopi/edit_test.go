@@ -15,7 +15,7 @@ func TestEditStdinWritesFiles(t *testing.T) {
 		mode, input, want string
 	}{
 		{"hashline", "@@ f.txt\n= 2dj..2dj\n~TWO\n", "one\nTWO\nthree\n"},
-		{"replace", `{"path": "f.txt", "old_text": "three", "new_text": "3"}`, "one\ntwo\n3\n"},
+		{"replace", `{"path": "f.txt", "edits": [{"old_text": "three", "new_text": "3"}]}`, "one\ntwo\n3\n"},
 		{"apply_patch", "*** Begin Patch\n*** Update File: f.txt\n-one\n+1\n*** End Patch\n", "1\ntwo\nthree\n"},
 	}
 	for _, c := range cases {

@@ -133,7 +133,7 @@ func shellQuote(s string) string { return "'" + strings.ReplaceAll(s, "'", `'\''
 func TestTUIInTmux(t *testing.T) {
 	mark := shelltest.Mark(t)
 	r := newAgentRig(t,
-		mockllm.Turn{Blocks: []mockllm.Block{text("I will **edit** greet.go now.\n\n"), mockllm.ToolCall("edit", `{"path":"greet.go","old_text":"\"hi\"","new_text":"\"hi!\""}`)}, ChunkSize: 4, ChunkDelay: 5 * time.Millisecond},
+		mockllm.Turn{Blocks: []mockllm.Block{text("I will **edit** greet.go now.\n\n"), mockllm.ToolCall("edit", `{"path":"greet.go","edits": [{"old_text":"\"hi\"","new_text":"\"hi!\""}]}`)}, ChunkSize: 4, ChunkDelay: 5 * time.Millisecond},
 		mockllm.Turn{Blocks: []mockllm.Block{text("The edit is done.")}},
 		mockllm.Turn{Blocks: []mockllm.Block{mockllm.ToolCall("bash", `{"command":"while [ ! -e release ]; do sleep 0.05; done; echo tool ran"}`)}},
 		mockllm.Turn{Blocks: []mockllm.Block{text("Noted the steering.")}, Match: "steer this way"},

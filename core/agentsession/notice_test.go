@@ -32,7 +32,7 @@ func diagRig(t *testing.T, budgetMs string) (*taskRig, *diagtest.Fake, string) {
 
 // editCall replaces old with new in main.go.
 func editCall(old, new string) mockllm.Turn {
-	return mockllm.Turn{Blocks: []mockllm.Block{call("edit", map[string]any{"path": "main.go", "old_text": old, "new_text": new})}}
+	return mockllm.Turn{Blocks: []mockllm.Block{call("edit", map[string]any{"path": "main.go", "edits": []any{map[string]any{"old_text": old, "new_text": new}}})}}
 }
 
 // body returns the body of the i-th provider request.

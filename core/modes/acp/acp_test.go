@@ -23,7 +23,7 @@ func TestPromptToolCallsDiffAndLoad(t *testing.T) {
 	t.Parallel()
 	r := newRig(t,
 		mockllm.Turn{Blocks: []mockllm.Block{mockllm.Thinking("Look first.", "sig"), mockllm.Text("Reading it."), toolCallBlock("read", map[string]any{"path": "greet.go"})}},
-		mockllm.Turn{Blocks: []mockllm.Block{toolCallBlock("edit", map[string]any{"path": "greet.go", "old_text": `"Hello"`, "new_text": `"Hello, world!"`})}},
+		mockllm.Turn{Blocks: []mockllm.Block{toolCallBlock("edit", map[string]any{"path": "greet.go", "edits": []any{map[string]any{"old_text": `"Hello"`, "new_text": `"Hello, world!"`}}})}},
 		mockllm.Turn{Blocks: []mockllm.Block{mockllm.Text("Done.")}},
 		mockllm.Turn{Blocks: []mockllm.Block{mockllm.Text("It says Hello, world!")}},
 	)
@@ -186,7 +186,7 @@ func TestEditorFiles(t *testing.T) {
 	t.Parallel()
 	r := newRig(t,
 		mockllm.Turn{Blocks: []mockllm.Block{toolCallBlock("read", map[string]any{"path": "greet.go"})}},
-		mockllm.Turn{Blocks: []mockllm.Block{toolCallBlock("edit", map[string]any{"path": "greet.go", "old_text": "Unsaved", "new_text": "Saved by gopi"})}},
+		mockllm.Turn{Blocks: []mockllm.Block{toolCallBlock("edit", map[string]any{"path": "greet.go", "edits": []any{map[string]any{"old_text": "Unsaved", "new_text": "Saved by gopi"}}})}},
 		mockllm.Turn{Blocks: []mockllm.Block{mockllm.Text("Done.")}},
 	)
 	r.settings(`{"edit": {"mode": "replace"}}`)

@@ -35,7 +35,7 @@ func TestCallPathsAndTitles(t *testing.T) {
 	}{
 		{"read", map[string]any{"path": "src/a.go:10-20"}, []string{"/work/p/src/a.go"}, "Read /work/p/src/a.go"},
 		{"write", map[string]any{"path": "/tmp/x.txt", "content": "x"}, []string{"/tmp/x.txt"}, "Write /tmp/x.txt"},
-		{"edit", map[string]any{"path": "a.go", "old_text": "x", "new_text": "y"}, []string{"/work/p/a.go"}, "Edit /work/p/a.go"},
+		{"edit", map[string]any{"path": "a.go", "edits": []any{map[string]any{"old_text": "x", "new_text": "y"}}}, []string{"/work/p/a.go"}, "Edit /work/p/a.go"},
 		{"edit", map[string]any{"file": "a.go", "steps": []any{map[string]any{"kbd": []any{"dd"}}}}, []string{"/work/p/a.go"}, "Edit /work/p/a.go"},
 		{"edit", map[string]any{"input": "@@ a.go\n= 1ab..2cd\n~x\n@@ b/c.go\n+ 3ef\n~y\n"}, []string{"/work/p/a.go", "/work/p/b/c.go"}, "Edit /work/p/a.go, /work/p/b/c.go"},
 		{"edit", map[string]any{"input": "*** Begin Patch\n*** Update File: a.go\n*** Move to: b.go\n@@\n-x\n+y\n*** End Patch"}, []string{"/work/p/a.go", "/work/p/b.go"}, "Edit /work/p/a.go, /work/p/b.go"},

@@ -100,7 +100,7 @@ func TestNodeClient(t *testing.T) {
 	node, dir := nodeClient(t)
 	r := newRig(t,
 		mockllm.Turn{Blocks: []mockllm.Block{mockllm.Text("Reading it."), toolCallBlock("read", map[string]any{"path": "greet.go"})}},
-		mockllm.Turn{Blocks: []mockllm.Block{toolCallBlock("edit", map[string]any{"path": "greet.go", "old_text": `"Hello"`, "new_text": `"Hello, world!"`})}},
+		mockllm.Turn{Blocks: []mockllm.Block{toolCallBlock("edit", map[string]any{"path": "greet.go", "edits": []any{map[string]any{"old_text": `"Hello"`, "new_text": `"Hello, world!"`}}})}},
 		mockllm.Turn{Blocks: []mockllm.Block{mockllm.Text("Done.")}},
 		mockllm.Turn{Blocks: []mockllm.Block{mockllm.Text("This answer never ends: the server stalls after a few deltas.")}, StallAfterDeltas: 2, ChunkSize: 4},
 		mockllm.Turn{Blocks: []mockllm.Block{mockllm.Text("Loaded.")}},

@@ -23,7 +23,7 @@ func TestDefaultPermissions(t *testing.T) {
 		mockllm.Turn{Blocks: []mockllm.Block{
 			toolCallBlock("bash", map[string]any{"command": "echo ran > ran.txt"}),
 			toolCallBlock("write", map[string]any{"path": "../outside.txt", "content": "escaped\n"}),
-			toolCallBlock("edit", map[string]any{"path": "greet.go", "old_text": `"Hello"`, "new_text": `"Bye"`}),
+			toolCallBlock("edit", map[string]any{"path": "greet.go", "edits": []any{map[string]any{"old_text": `"Hello"`, "new_text": `"Bye"`}}}),
 			toolCallBlock("read", map[string]any{"path": "greet.go"}),
 		}},
 		mockllm.Turn{Blocks: []mockllm.Block{mockllm.Text("Nothing was allowed.")}},

@@ -24,7 +24,7 @@ func TestPromptStreamsToolCardsAndAnswer(t *testing.T) {
 	t.Parallel()
 	r := newRig(t,
 		mockllm.Turn{Blocks: []mockllm.Block{mockllm.Thinking("look at the file", "sig"), text("I will **edit** greet.go.\n\nFirst paragraph done.\n\n"),
-			mockllm.ToolCall("edit", `{"path":"greet.go","old_text":"\"hi\"","new_text":"\"hi!\""}`)}, ChunkSize: 3},
+			mockllm.ToolCall("edit", `{"path":"greet.go","edits": [{"old_text":"\"hi\"","new_text":"\"hi!\""}]}`)}, ChunkSize: 3},
 		answer("Done:\n\n- changed `Hello`\n\n```go\nfunc Hello() string\n```\n"),
 	)
 	write(t, filepath.Join(r.project, "greet.go"), "package greet\n\nfunc Hello() string { return \"hi\" }\n")

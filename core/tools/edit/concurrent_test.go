@@ -107,7 +107,7 @@ func (e *editor) outcome(t *testing.T) string {
 func editArgs(mode tool.EditMode, lines []string, n int, text string) any {
 	switch mode {
 	case tool.EditReplace:
-		return map[string]any{"path": "f.txt", "old_text": lines[n-1] + "\n", "new_text": text + "\n"}
+		return map[string]any{"path": "f.txt", "edits": []any{map[string]any{"old_text": lines[n-1] + "\n", "new_text": text + "\n"}}}
 	case tool.EditApplyPatch:
 		return map[string]any{"input": fmt.Sprintf("*** Begin Patch\n*** Update File: f.txt\n@@\n-%s\n+%s\n*** End Patch", lines[n-1], text)}
 	}

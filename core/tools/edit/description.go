@@ -61,13 +61,18 @@ Rules:
 // exampleLines are lines 12 to 14 of the file in the hashline example.
 var exampleLines = [3]string{"func add(a, b int) int {", "\treturn a - b", "}"}
 
-const replaceDescription = `Edit a file by replacing text. old_text is found in the file and replaced by new_text.
-- Copy old_text from the file exactly, without line-number or anchor prefixes, and include enough
-  surrounding lines for it to occur only once; otherwise the edit fails and lists where it matched.
-- If the exact text is not found, a match that differs only in white space is accepted and
-  new_text is re-indented to fit.
-- Set all to true to replace every occurrence.
-- To create a file or rewrite it completely, use the write tool.`
+const replaceDescription = `Change one file by replacing text: path names the file, edits lists the replacements,
+each {"old_text": ..., "new_text": ...}, made in order (each sees what the ones before wrote).
+- Copy old_text from the file as read, without line-number or anchor prefixes, and keep it as short
+  as it can be while occurring only once; when it occurs several times the replacement fails and
+  shows where. Add surrounding lines to tell the places apart, or set "all": true to replace each.
+- When the exact text is absent, a match differing only in white space is accepted and new_text is
+  re-indented to fit.
+- A replacement that fails leaves the file as it was for that entry and is reported; the others are
+  still made. Read the file before editing it.
+- To create a file or rewrite it completely, use the write tool.
+
+Example: {"path": "app.py", "edits": [{"old_text": "print('Hi')", "new_text": "print('Hello')"}]}`
 
 const applyPatchDescription = `Edit files with a patch in this format (paths relative to the working directory):
 

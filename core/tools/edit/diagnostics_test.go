@@ -40,11 +40,11 @@ func TestEditResultCarriesDiagnostics(t *testing.T) {
 		diagtest.Diag(protocol.SeverityWarning, 0, 0, "package comment missing"),
 		diagtest.Diag(protocol.SeverityError, 3, 1, "undefined: x"),
 	}})
-	res := call(t, NewMode(env, tool.EditReplace), map[string]any{"path": "main.go", "old_text": "func main() {\n}", "new_text": "func main() {\n\tx++\n}"})
+	res := call(t, NewMode(env, tool.EditReplace), map[string]any{"path": "main.go", "edits": []any{map[string]any{"old_text": "func main() {\n}", "new_text": "func main() {\n\tx++\n}"}}})
 	if res.IsError {
 		t.Fatal(res.FirstText())
 	}
-	want := "Updated main.go (1 replacement at line 3)\n\nLSP Diagnostics (1 error(s), 1 warning(s)):\n# main.go\n  4:2 [error] [fake] undefined: x\n  1:1 [warning] [fake] package comment missing"
+	want := "Successfully replaced text in main.go.\n\nLSP Diagnostics (1 error(s), 1 warning(s)):\n# main.go\n  4:2 [error] [fake] undefined: x\n  1:1 [warning] [fake] package comment missing"
 	if got := res.FirstText(); got != want {
 		t.Errorf("text:\n%s\nwant:\n%s", got, want)
 	}
@@ -75,7 +75,7 @@ func TestEditHashlineFixClearsErrors(t *testing.T) {
 func TestEditNoServerNoDiagnostics(t *testing.T) {
 	fake := diagtest.New()
 	env, _ := diagEnv(t, fake, time.Hour)
-	res := call(t, NewMode(env, tool.EditReplace), map[string]any{"path": "main.go", "old_text": "package main", "new_text": "package app"})
+	res := call(t, NewMode(env, tool.EditReplace), map[string]any{"path": "main.go", "edits": []any{map[string]any{"old_text": "package main", "new_text": "package app"}}})
 	if got := res.FirstText(); strings.Contains(got, "LSP") || res.Details.(*Details).Diagnostics != nil {
 		t.Errorf("a file no server handles got diagnostics: %s", got)
 	}
@@ -108,7 +108,7 @@ func TestEditLateDiagnostics(t *testing.T) {
 	abs := filepath.Join(env.Cwd, "main.go")
 	release := make(chan struct{})
 	fake.Script(abs, diagtest.Answer{Release: release, Diags: []protocol.Diagnostic{diagtest.Diag(protocol.SeverityError, 3, 1, "undefined: x")}})
-	res := call(t, NewMode(env, tool.EditReplace), map[string]any{"path": "main.go", "old_text": "func main() {\n}", "new_text": "func main() {\n\tx++\n}"})
+	res := call(t, NewMode(env, tool.EditReplace), map[string]any{"path": "main.go", "edits": []any{map[string]any{"old_text": "func main() {\n}", "new_text": "func main() {\n\tx++\n}"}}})
 	if got := res.FirstText(); strings.Contains(got, "LSP") {
 		t.Errorf("diagnostics held back, yet the result says: %s", got)
 	}
@@ -125,7 +125,7 @@ func TestEditDiagnosticsOff(t *testing.T) {
 	env.Settings.LSP.DiagnosticsOnEdit = false
 	abs := filepath.Join(env.Cwd, "main.go")
 	fake.Script(abs, diagtest.Answer{Diags: []protocol.Diagnostic{diagtest.Diag(protocol.SeverityError, 0, 0, "x")}})
-	res := call(t, NewMode(env, tool.EditReplace), map[string]any{"path": "main.go", "old_text": "package main", "new_text": "package app"})
+	res := call(t, NewMode(env, tool.EditReplace), map[string]any{"path": "main.go", "edits": []any{map[string]any{"old_text": "package main", "new_text": "package app"}}})
 	if strings.Contains(res.FirstText(), "LSP") {
 		t.Errorf("lsp.diagnosticsOnEdit false, yet: %s", res.FirstText())
 	}

@@ -139,7 +139,7 @@ func TestEditThroughSymlink(t *testing.T) {
 	if err := os.Symlink("real.txt", filepath.Join(dir, "link.txt")); err != nil {
 		t.Skip(err)
 	}
-	res := call(t, NewMode(env, tool.EditReplace), map[string]any{"path": "link.txt", "old_text": "one", "new_text": "two"})
+	res := call(t, NewMode(env, tool.EditReplace), map[string]any{"path": "link.txt", "edits": []any{map[string]any{"old_text": "one", "new_text": "two"}}})
 	if res.IsError {
 		t.Fatal(res.FirstText())
 	}

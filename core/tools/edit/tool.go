@@ -74,12 +74,7 @@ func (t *Tool) Definition() tool.Definition {
 	switch t.mode {
 	case tool.EditReplace:
 		def.Description = replaceDescription
-		def.Parameters = tool.Object(map[string]*tool.Schema{
-			"path":     {Type: "string", MinLength: tool.Ptr(1), Description: "File to edit"},
-			"old_text": {Type: "string", MinLength: tool.Ptr(1), Description: "Text to find, copied from the file (include enough lines to be unique)"},
-			"new_text": tool.String("Text to put in its place (empty to delete it)"),
-			"all":      tool.Boolean("Replace every occurrence instead of requiring exactly one"),
-		}, "path", "old_text", "new_text")
+		def.Parameters = replaceSchema()
 	case tool.EditPatch:
 		def.Description = patchDescription
 		def.Parameters = patchSchema()
@@ -118,7 +113,7 @@ func (t *Tool) Execute(ctx context.Context, args tool.Args, _ tool.UpdateFunc) (
 func (t *Tool) run(args tool.Args) (*tool.Result, error) {
 	switch t.mode {
 	case tool.EditReplace:
-		var a replaceArgs
+		var a replaceModeArgs
 		if err := args.Decode(&a); err != nil {
 			return nil, err
 		}

@@ -36,7 +36,7 @@ func runEditIn(t *testing.T, env *tool.Env, mode tool.EditMode, args any) *tool.
 func changeLine(mode tool.EditMode, path, first string) any {
 	switch mode {
 	case tool.EditReplace:
-		return map[string]any{"path": path, "old_text": first, "new_text": "changed"}
+		return map[string]any{"path": path, "edits": []any{map[string]any{"old_text": first, "new_text": "changed"}}}
 	case tool.EditApplyPatch:
 		return map[string]any{"input": "*** Begin Patch\n*** Update File: " + path + "\n@@\n-" + first + "\n+changed\n*** End Patch"}
 	}

@@ -92,7 +92,7 @@ func TestPlanModeGuard(t *testing.T) {
 		t.Fatalf("write: %s", res.FirstText())
 	}
 	ed := edit.NewMode(env, tool.EditReplace)
-	if res := run(t, ed, `{"path":"main.go","old_text":"package main","new_text":"package other"}`); !res.IsError || !strings.Contains(res.FirstText(), refused) {
+	if res := run(t, ed, `{"path":"main.go","edits": [{"old_text":"package main","new_text":"package other"}]}`); !res.IsError || !strings.Contains(res.FirstText(), refused) {
 		t.Fatalf("edit: %s", res.FirstText())
 	}
 	if b, _ := os.ReadFile(src); string(b) != "package main\n" {
@@ -104,7 +104,7 @@ func TestPlanModeGuard(t *testing.T) {
 	if _, err := os.Stat(filepath.Join(env.Cwd, "PLAN.md")); err == nil {
 		t.Fatal("PLAN.md was written into the project")
 	}
-	if res := run(t, ed, `{"path":"local://PLAN.md","old_text":"# Plan","new_text":"# Better plan"}`); res.IsError {
+	if res := run(t, ed, `{"path":"local://PLAN.md","edits": [{"old_text":"# Plan","new_text":"# Better plan"}]}`); res.IsError {
 		t.Fatalf("edit the plan: %s", res.FirstText())
 	}
 	if b, _ := os.ReadFile(plan); string(b) != "# Better plan\n" {

@@ -31,8 +31,8 @@ func BenchmarkGoplsEditDiagnostics(b *testing.B) {
 		b.Fatal(err)
 	}
 	b.Cleanup(func() { os.Remove(p) })
-	breaks, _ := json.Marshal(map[string]any{"path": name, "old_text": "return 1", "new_text": `return "x"`})
-	fixes, _ := json.Marshal(map[string]any{"path": name, "old_text": `return "x"`, "new_text": "return 1"})
+	breaks, _ := json.Marshal(map[string]any{"path": name, "edits": []any{map[string]any{"old_text": "return 1", "new_text": `return "x"`}}})
+	fixes, _ := json.Marshal(map[string]any{"path": name, "edits": []any{map[string]any{"old_text": `return "x"`, "new_text": "return 1"}}})
 	for _, on := range []bool{true, false} {
 		env := tool.NewEnv(root)
 		env.WriteChecks = tool.NewWriteChecks()

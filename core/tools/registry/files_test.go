@@ -70,7 +70,7 @@ func TestToolsUseFiles(t *testing.T) {
 	if got := call("read", map[string]any{"path": "a.txt"}).FirstText(); !strings.Contains(got, "in the buffer") || strings.Contains(got, "on disk") {
 		t.Fatalf("read showed %q", got)
 	}
-	call("edit", map[string]any{"path": "a.txt", "old_text": "in the buffer", "new_text": "edited"})
+	call("edit", map[string]any{"path": "a.txt", "edits": []any{map[string]any{"old_text": "in the buffer", "new_text": "edited"}}})
 	call("write", map[string]any{"path": "b.txt", "content": "new file\n"})
 	if files.files[p] != "edited\n" || files.files[filepath.Join(dir, "b.txt")] != "new file\n" {
 		t.Fatalf("buffers %q", files.files)

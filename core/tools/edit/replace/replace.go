@@ -6,9 +6,10 @@
 // and inner runs of white space collapsed, which absorbs the indentation
 // and spacing slips models make when they retype code; the replacement is
 // then re-indented by the difference between the old text's indentation
-// and the file's. A match must be unique unless every match is to be
-// replaced; missing and ambiguous matches are errors that point at the
-// candidate lines.
+// and the file's. Last, as in omp, a window of file lines similar enough
+// to the old text (see FuzzyThreshold) is taken. A match must be unique
+// unless every match is to be replaced; missing and ambiguous matches are
+// errors that point at the candidate lines.
 package replace
 
 import (
@@ -17,6 +18,7 @@ import (
 	"strconv"
 	"strings"
 	"unicode"
+	"unicode/utf8"
 )
 
 // Match describes how the old text was found.
@@ -28,7 +30,7 @@ type Match struct {
 
 // Sentinel errors, for errors.Is.
 var (
-	ErrEmptyOld  = errors.New("old_text must not be empty; to create or overwrite a whole file, use the write tool")
+	ErrEmptyOld  = errors.New("old_text must not be empty.")
 	ErrNotFound  = errors.New("old_text not found")
 	ErrAmbiguous = errors.New("old_text matches more than once")
 )
@@ -45,7 +47,7 @@ func Replace(text, oldText, newText string, all bool, path string) (string, Matc
 	if starts := exactMatches(text, oldText); len(starts) > 0 {
 		m := Match{Count: len(starts), Lines: lineNumbers(text, starts)}
 		if len(starts) > 1 && !all {
-			return "", m, ambiguous(path, m.Lines)
+			return "", m, ambiguousExact(text, oldText, len(starts))
 		}
 		if !all {
 			return text[:starts[0]] + newText + text[starts[0]+len(oldText):], m, nil
@@ -55,6 +57,9 @@ func Replace(text, oldText, newText string, all bool, path string) (string, Matc
 	out, m, err := replaceTolerant(text, oldText, newText, all, path)
 	if err == nil || !errors.Is(err, ErrNotFound) {
 		return out, m, err
+	}
+	if out, m, ok := replaceClosest(text, oldText, newText, all); ok {
+		return out, m, nil
 	}
 	return "", Match{}, notFound(text, oldText, path)
 }
@@ -175,38 +180,56 @@ func reindent(lines []string, from, to string) []string {
 	return out
 }
 
+// Occurrence previews: lines of context either side, and the width a
+// preview line is cut to.
+const (
+	previewContext = 5
+	previewWidth   = 80
+)
+
+// ambiguousExact reports an old text found count times, with the lines
+// around each of its first MaxCandidates occurrences, as the reference
+// words it.
+func ambiguousExact(text, oldText string, count int) error {
+	fileLines := strings.Split(text, "\n")
+	var previews []string
+	for from := 0; len(previews) < MaxCandidates; {
+		i := strings.Index(text[from:], oldText)
+		if i < 0 {
+			break
+		}
+		line := strings.Count(text[:from+i], "\n")
+		previews = append(previews, preview(fileLines, line))
+		from += i + 1
+		for from < len(text) && !utf8.RuneStart(text[from]) {
+			from++
+		}
+	}
+	more := ""
+	if count > MaxCandidates {
+		more = fmt.Sprintf(" (showing first %d of %d)", MaxCandidates, count)
+	}
+	return &matchError{fmt.Sprintf("Found %d occurrences%s:\n\n%s\n\nAdd more context lines to disambiguate.",
+		count, more, strings.Join(previews, "\n\n")), ErrAmbiguous}
+}
+
+// preview prints the lines around line (0-based) as "  N | text".
+func preview(lines []string, line int) string {
+	lo, hi := max(0, line-previewContext), min(len(lines), line+previewContext+1)
+	out := make([]string, 0, hi-lo)
+	for i := lo; i < hi; i++ {
+		l := lines[i]
+		if r := []rune(l); len(r) > previewWidth {
+			l = string(r[:previewWidth-1]) + "…"
+		}
+		out = append(out, fmt.Sprintf("  %d | %s", i+1, l))
+	}
+	return strings.Join(out, "\n")
+}
+
 func ambiguous(path string, lines []int) error {
 	return &matchError{fmt.Sprintf("old_text matches %d places in %s (lines %s). Include more surrounding lines in old_text so it matches exactly one place, or set all to true to replace every match.",
 		len(lines), path, joinInts(lines, MaxCandidates)), ErrAmbiguous}
-}
-
-// notFound explains a missing match, listing lines that resemble the
-// first line of the old text.
-func notFound(text, oldText, path string) error {
-	first := ""
-	for _, l := range splitBlock(oldText) {
-		if first = normalize(l); first != "" {
-			break
-		}
-	}
-	var cands []string
-	if first != "" {
-		for i, l := range strings.Split(text, "\n") {
-			if strings.Contains(normalize(l), first) {
-				cands = append(cands, fmt.Sprintf("  %d: %s", i+1, strings.TrimRight(l, " \t")))
-				if len(cands) == MaxCandidates {
-					break
-				}
-			}
-		}
-	}
-	msg := fmt.Sprintf("Could not find old_text in %s, even ignoring differences in white space.", path)
-	if len(cands) > 0 {
-		msg += " Lines containing its first line:\n" + strings.Join(cands, "\n") + "\nCopy old_text exactly from the current file, with enough lines to be unique."
-	} else {
-		msg += " Read the file again and copy old_text exactly from it."
-	}
-	return &matchError{msg, ErrNotFound}
 }
 
 // matchError is a user-facing message that unwraps to a sentinel.

@@ -42,13 +42,19 @@ func TestErrorTexts(t *testing.T) {
 	t.Parallel()
 	text := "a\nneedle one\nb\nneedle two\n"
 	_, _, err := Replace(text, "needle", "x", false, "f.txt")
-	want := "old_text matches 2 places in f.txt (lines 2, 4). Include more surrounding lines in old_text so it matches exactly one place, or set all to true to replace every match."
+	want := "Found 2 occurrences:\n\n  1 | a\n  2 | needle one\n  3 | b\n  4 | needle two\n  5 | \n\n  1 | a\n  2 | needle one\n  3 | b\n  4 | needle two\n  5 | \n\nAdd more context lines to disambiguate."
 	if err == nil || err.Error() != want {
 		t.Errorf("ambiguous:\n%v\nwant\n%s", err, want)
 	}
 	_, _, err = Replace(text, "needle\nthree", "x", false, "f.txt")
-	want = "Could not find old_text in f.txt, even ignoring differences in white space. Lines containing its first line:\n  2: needle one\n  4: needle two\nCopy old_text exactly from the current file, with enough lines to be unique."
+	want = "Could not find a close enough match in f.txt.\n\nClosest match (48% similar) at line 2:\n  - needle\n  + needle one\nClosest match was below the 95% similarity threshold."
 	if err == nil || err.Error() != want {
 		t.Errorf("not found:\n%v\nwant\n%s", err, want)
+	}
+	many := strings.Repeat("x\n", 7) + strings.Repeat("y", 90)
+	_, _, err = Replace(many, "x", "z", false, "f.txt")
+	if err == nil || !strings.HasPrefix(err.Error(), "Found 7 occurrences (showing first 5 of 7):\n\n  1 | x\n") ||
+		!strings.Contains(err.Error(), "  8 | "+strings.Repeat("y", 79)+"…\n") {
+		t.Errorf("many occurrences:\n%v", err)
 	}
 }

@@ -1,4 +1,5 @@
-// Runs one patch-mode or apply_patch golden case (a .txtar in testdata/patch or testdata/apply_patch)
+// Runs one patch-mode, apply_patch or replace-mode golden case (a .txtar in testdata/patch,
+// testdata/apply_patch or testdata/replace)
 // through omp 14.9.9 (installed by the shared omp-reference.sh under ~/.cache/omp-reference) and prints
 // the result and files in the want/ format, to compare by hand with the golden:
 //   (in testdata/patch) ~/.cache/omp-reference/node_modules/.bin/bun ../compare-omp-patch.ts update.txtar
@@ -8,6 +9,9 @@
 // parser hands each file section to that same applyPatch, one file after another, as the tool does.
 // omp names files by absolute path (/w/... or the temporary directory) in its errors; gopi by the
 // path as given.
+// A replace-mode case (args.json whose edits hold old_text) runs omp's edit tool with
+// PI_EDIT_VARIANT=replace the same way:
+//   (in testdata/replace) ~/.cache/omp-reference/node_modules/.bin/bun ../compare-omp-patch.ts --check *.txtar
 // With --check and any number of cases, it compares omp's result and files with each case's want/
 // sections instead (the directory prefix dropped) and prints "same" or "DIFFERS" with both sides a case:
 //   ~/.cache/omp-reference/node_modules/.bin/bun ../compare-omp-patch.ts --check *.txtar
@@ -36,7 +40,8 @@ async function runCase(file: string) {
 	  if (cur) sections.set(cur, sections.get(cur) + line + "\n");
 	}
 	for (const [k, v] of sections) sections.set(k, withoutNoEOL(v));
-	if (sections.has("input")) return runApplyPatchCase(sections);
+	if (sections.has("input")) return runToolCase(sections, "apply_patch", { input: sections.get("input")!.replace(/\n$/, "") });
+	if (/"old_text"/.test(sections.get("args.json") ?? "")) return runToolCase(sections, "replace", JSON.parse(sections.get("args.json")!));
 	const files = new Map<string, string>();
 	for (const [k, v] of sections) if (k !== "args.json" && !k.startsWith("want/") && k !== "input" && k !== "settings") files.set("/w/" + k, v);
 	const fs = {
@@ -61,21 +66,22 @@ async function runCase(file: string) {
 	return { out, files, texts, errors };
 }
 
-// runApplyPatchCase runs an apply_patch case through omp's edit tool in a temporary directory holding
-// the case's files (symlink/NAME sections become symbolic links) and returns the result text (prefixed
-// "ERROR" when the tool threw) and the files left, the directory prefix dropped from both.
-async function runApplyPatchCase(sections: Map<string, string>) {
+// runToolCase runs an apply_patch case (or a replace-mode case: args.json with old_text) through
+// omp's edit tool in that mode, in a temporary directory holding the case's files (symlink/NAME
+// sections become symbolic links), and returns the result text (prefixed "ERROR" when the tool
+// threw or reported an error) and the files left, the directory prefix dropped from both.
+async function runToolCase(sections: Map<string, string>, variant: string, params: unknown) {
 	const dir = nodeFs.realpathSync(nodeFs.mkdtempSync(nodePath.join(nodeOs.tmpdir(), "omp-apply-patch-")));
 	try {
 	  for (const [k, v] of sections) {
-	    if (k === "input" || k === "settings" || k.startsWith("want/") || k.startsWith("seen/")) continue;
+	    if (k === "input" || k === "args.json" || k === "settings" || k.startsWith("want/") || k.startsWith("seen/")) continue;
 	    const link = k.startsWith("symlink/");
 	    const p = nodePath.join(dir, link ? k.slice("symlink/".length) : k);
 	    nodeFs.mkdirSync(nodePath.dirname(p), { recursive: true });
 	    if (link) nodeFs.symlinkSync(v.trim(), p);
 	    else nodeFs.writeFileSync(p, v);
 	  }
-	  process.env.PI_EDIT_VARIANT = "apply_patch";
+	  process.env.PI_EDIT_VARIANT = variant;
 	  const { EditTool } = await import(`${ompSrc}/edit/index.ts`);
 	  const { Settings } = await import(`${ompSrc}/config/settings.ts`);
 	  await Settings.init({ inMemory: true, cwd: dir, agentDir: nodePath.join(dir, ".agent") } as any);
@@ -85,7 +91,7 @@ async function runApplyPatchCase(sections: Map<string, string>) {
 	  };
 	  let out: string;
 	  try {
-	    const r = await new EditTool(session).execute("golden", { input: sections.get("input")!.replace(/\n$/, "") });
+	    const r = await new EditTool(session).execute("golden", params);
 	    out = (r.isError ? "ERROR\n" : "") + (r.content?.find((c: any) => c.type === "text")?.text ?? "") + "\n";
 	  } catch (err) {
 	    out = "ERROR\n" + (err as Error).message + "\n";
