@@ -67,6 +67,9 @@ func AddSSHHost(path, name string, entry SSHHostEntry) error {
 	if entry.Host == "" {
 		return errors.New("Host address cannot be empty")
 	}
+	if err := ValidateSSHHostEntry(entry); err != nil {
+		return err
+	}
 	unlock, err := lockSSHFile(path)
 	if err != nil {
 		return err
