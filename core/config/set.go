@@ -89,7 +89,7 @@ func editYAMLFile(path, key string, v any, seed map[string]any) ([]byte, error) 
 func setYAML(doc []byte, key string, v any) ([]byte, error) {
 	var root yaml.Node
 	if err := yaml.Unmarshal(doc, &root); err != nil {
-		return nil, errors.New(trimYAMLPrefix(err.Error()))
+		return nil, errors.New(YAMLErrorText(err))
 	}
 	if root.Kind == 0 {
 		root = yaml.Node{Kind: yaml.DocumentNode, Content: []*yaml.Node{{Kind: yaml.MappingNode, Tag: "!!map"}}}
@@ -179,12 +179,4 @@ func setMapping(m *yaml.Node, i int, key string, val *yaml.Node) {
 	default:
 		m.Content = append(m.Content, &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!str", Value: key}, val)
 	}
-}
-
-// trimYAMLPrefix drops the "yaml: " the decoder puts before its messages.
-func trimYAMLPrefix(s string) string {
-	if len(s) > 6 && s[:6] == "yaml: " {
-		return s[6:]
-	}
-	return s
 }
