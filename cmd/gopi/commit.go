@@ -45,9 +45,11 @@ func newCommitFlagSet(c *commitCLI) *pflag.FlagSet {
 const commitHelp = `Usage: gopi commit [--push] [--dry-run] [--no-changelog] [--legacy] [-c TEXT] [-m MODEL]
 
 Commit the staged changes with Conventional Commits messages. With
-nothing staged, every change of the working tree is staged first (git
-add -A), as omp does; changes left unstaged otherwise are never
-committed.
+nothing staged, every change of the working tree, untracked files
+included, is staged first (git add -A), as omp does; changes left
+unstaged otherwise are never committed. What gopi staged this way is
+unstaged again (the index put back exactly as it was) after --dry-run and
+when the run fails before making a commit.
 
 By default an agent on the smol model (modelRoles.smol, else a small
 model of the primary model's provider, else the primary model; -m names
@@ -130,9 +132,17 @@ func runLegacyCommit(ctx context.Context, env *cliEnv, c *commitCLI, repo *commi
 	}
 	if len(files) == 0 {
 		fmt.Fprintln(env.stdout, "No staged changes detected, staging all changes...")
-		if err := repo.StageAll(ctx); err != nil {
+		snap, err := repo.StageAll(ctx)
+		if err != nil {
 			return fail(env, "commit", err)
 		}
+		// Unstaged again unless a commit was made (Restore checks HEAD):
+		// after a dry run or a failure the index is as it was.
+		defer func() {
+			if _, err := snap.Restore(ctx); err != nil {
+				fmt.Fprintf(env.stderr, "gopi commit: %v\n", err)
+			}
+		}()
 		if files, err = repo.StagedFiles(ctx); err != nil {
 			return fail(env, "commit", err)
 		}

@@ -44,23 +44,38 @@ var ErrNoProposal = errors.New("the commit agent gave no proposal")
 // Run is `gopi commit` in its agentic mode: stage everything when
 // nothing is staged, find the changelogs, let the agent propose (or take
 // a trivial or fallback message), update the changelogs, and commit once
-// or split. Progress goes to o.Out as omp prints it.
+// or split. Progress goes to o.Out as omp prints it. What it staged on its
+// own is unstaged again (the index put back as it was) after a dry run,
+// and after a failure before any commit was made.
 func Run(ctx context.Context, o Options) error {
-	out, repo := o.Out, o.Repo
-	fmt.Fprintln(out, "● Resolving model...")
-	staged, err := repo.StagedFiles(ctx)
+	fmt.Fprintln(o.Out, "● Resolving model...")
+	staged, err := o.Repo.StagedFiles(ctx)
 	if err != nil {
 		return err
 	}
-	if len(staged) == 0 {
-		fmt.Fprintln(out, "No staged changes detected, staging all changes...")
-		if err := repo.StageAll(ctx); err != nil {
-			return err
-		}
-		if staged, err = repo.StagedFiles(ctx); err != nil {
-			return err
-		}
+	if len(staged) > 0 {
+		return run(ctx, o, staged)
 	}
+	fmt.Fprintln(o.Out, "No staged changes detected, staging all changes...")
+	snap, err := o.Repo.StageAll(ctx)
+	if err != nil {
+		return err
+	}
+	if staged, err = o.Repo.StagedFiles(ctx); err == nil {
+		err = run(ctx, o, staged)
+	}
+	if err == nil && !o.DryRun {
+		return nil
+	}
+	if _, rerr := snap.Restore(ctx); rerr != nil {
+		return errors.Join(err, rerr)
+	}
+	return err
+}
+
+// run is Run once the changes to commit are staged.
+func run(ctx context.Context, o Options, staged []string) error {
+	out, repo := o.Out, o.Repo
 	primary, agentModel, err := o.ResolveModels(ctx)
 	if err != nil {
 		return err

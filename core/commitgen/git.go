@@ -93,10 +93,20 @@ func (r *Repo) StagedFiles(ctx context.Context) ([]string, error) {
 	return files, nil
 }
 
-// StageAll stages every change of the working tree (git add -A).
-func (r *Repo) StageAll(ctx context.Context) error {
-	_, err := r.git(ctx, gitTimeout, "", "add", "-A")
-	return err
+// StageAll stages every change of the working tree (git add -A),
+// untracked files included, and returns the index as it was before, for
+// the caller to put back (IndexSnapshot.Restore) when it commits nothing:
+// after a dry run or a failure.
+func (r *Repo) StageAll(ctx context.Context) (*IndexSnapshot, error) {
+	snap, err := r.SaveIndex(ctx)
+	if err != nil {
+		return nil, err
+	}
+	if _, err := r.git(ctx, gitTimeout, "", "add", "-A"); err != nil {
+		_, _ = snap.Restore(ctx)
+		return nil, err
+	}
+	return snap, nil
 }
 
 // StagedDiff returns the staged diff without the lock files of

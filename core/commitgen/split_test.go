@@ -34,7 +34,7 @@ func TestApplySplitFirstCommits(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	if err := repo.StageAll(ctx); err != nil {
+	if _, err := repo.StageAll(ctx); err != nil {
 		t.Fatal(err)
 	}
 	diff, err := repo.Diff(ctx, true, nil, "--binary")
@@ -76,7 +76,7 @@ func TestApplySplitFormattingHook(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	if err := repo.StageAll(ctx); err != nil {
+	if _, err := repo.StageAll(ctx); err != nil {
 		t.Fatal(err)
 	}
 	diff, _ := repo.Diff(ctx, true, nil, "--binary")
@@ -107,7 +107,7 @@ func TestSplitWithUserDiffConfig(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	if err := repo.StageAll(ctx); err != nil {
+	if _, err := repo.StageAll(ctx); err != nil {
 		t.Fatal(err)
 	}
 	staged, err := repo.ChangedFiles(ctx, true)

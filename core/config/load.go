@@ -101,7 +101,7 @@ func Load(opts LoadOptions) (*Config, error) {
 	layers = append(layers, over)
 	s, err := NewSettings(globalPath, layers...)
 	if err != nil {
-		return nil, fmt.Errorf("config: %w", err)
+		return nil, err // each error names its file or layer
 	}
 	s.isLight = opts.IsLightTheme
 	c.Settings = s
@@ -164,7 +164,7 @@ func (c *Config) loadFileLayers(isLight func(string) bool) ([]Layer, string, err
 		read(LayerProject, SourceGopi, filepath.Join(c.ProjectDir, name))
 	}
 	if len(errs) > 0 {
-		return nil, "", fmt.Errorf("config: %w", errors.Join(errs...))
+		return nil, "", errors.Join(errs...) // each names its file
 	}
 	return layers, globalPath, nil
 }
@@ -211,7 +211,7 @@ func readSettingsFile(path string, isLight func(string) bool) (map[string]any, e
 	}
 	data, err := ParseSettings(raw, f)
 	if err != nil {
-		return nil, &FileError{Path: path, Err: err}
+		return nil, &FileError{Path: path, Err: fmt.Errorf("%w; fix the file or remove it", err)}
 	}
 	return migrate(expandDotted(data), isLight), nil
 }

@@ -47,7 +47,7 @@ func ParseSettings(data []byte, f Format) (map[string]any, error) {
 	switch f {
 	case FormatYAML:
 		if err := yaml.Unmarshal(data, &v); err != nil {
-			return nil, errors.New(strings.TrimPrefix(err.Error(), "yaml: "))
+			return nil, errors.New(YAMLErrorText(err))
 		}
 	case FormatJSON, FormatJSONC:
 		clean := StripJSONC(data)

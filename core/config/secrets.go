@@ -125,7 +125,7 @@ func readSecretsFile(path string) ([]SecretEntry, error) {
 	}
 	var raw []SecretEntry
 	if err := yaml.Unmarshal(data, &raw); err != nil {
-		return nil, fmt.Errorf("secrets file %s: %w (it must be a YAML list of {type, content, mode?, replacement?, flags?})", path, err)
+		return nil, fmt.Errorf("secrets file %s: %s (it must be a YAML list of {type, content, mode?, replacement?, flags?})", path, YAMLErrorText(err))
 	}
 	var out []SecretEntry
 	var problems []string

@@ -50,7 +50,19 @@ func (s *Settings) Set(key string, v any) error {
 // editYAMLFile sets key to v in a YAML settings file and returns the new
 // content. A missing file starts from seed: the values the global layer
 // holds (read from a legacy file that could not be converted).
+//
+// The read, the change and the write happen under the file's lock
+// (atomicfile.Lock), so two gopi processes setting keys at once both
+// keep their key: the second reads what the first wrote.
 func editYAMLFile(path, key string, v any, seed map[string]any) ([]byte, error) {
+	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
+		return nil, err
+	}
+	unlock, err := atomicfile.Lock(path)
+	if err != nil {
+		return nil, err
+	}
+	defer unlock()
 	data, err := os.ReadFile(path)
 	if errors.Is(err, fs.ErrNotExist) && len(seed) > 0 {
 		data, err = marshalYAML(seed)
@@ -62,9 +74,6 @@ func editYAMLFile(path, key string, v any, seed map[string]any) ([]byte, error) 
 	}
 	out, err := setYAML(data, key, v)
 	if err != nil {
-		return nil, err
-	}
-	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
 		return nil, err
 	}
 	if err := atomicfile.WriteFile(path, out, 0o600); err != nil {
@@ -80,7 +89,7 @@ func editYAMLFile(path, key string, v any, seed map[string]any) ([]byte, error) 
 func setYAML(doc []byte, key string, v any) ([]byte, error) {
 	var root yaml.Node
 	if err := yaml.Unmarshal(doc, &root); err != nil {
-		return nil, errors.New(trimYAMLPrefix(err.Error()))
+		return nil, errors.New(YAMLErrorText(err))
 	}
 	if root.Kind == 0 {
 		root = yaml.Node{Kind: yaml.DocumentNode, Content: []*yaml.Node{{Kind: yaml.MappingNode, Tag: "!!map"}}}
@@ -170,12 +179,4 @@ func setMapping(m *yaml.Node, i int, key string, val *yaml.Node) {
 	default:
 		m.Content = append(m.Content, &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!str", Value: key}, val)
 	}
-}
-
-// trimYAMLPrefix drops the "yaml: " the decoder puts before its messages.
-func trimYAMLPrefix(s string) string {
-	if len(s) > 6 && s[:6] == "yaml: " {
-		return s[6:]
-	}
-	return s
 }

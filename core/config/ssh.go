@@ -195,6 +195,9 @@ func parseSSHEntry(name string, raw json.RawMessage, expand func(string) string)
 	if h.KeyPath == "" {
 		h.KeyPath = str("key")
 	}
+	if p := sshFieldsProblem(h.Host, h.Username, h.KeyPath); p != "" {
+		return nil, fmt.Sprintf("host %q is skipped: its %s; fix or remove the entry", name, p)
+	}
 	var warn string
 	switch p := fields["port"].(type) {
 	case nil:

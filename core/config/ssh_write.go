@@ -67,6 +67,14 @@ func AddSSHHost(path, name string, entry SSHHostEntry) error {
 	if entry.Host == "" {
 		return errors.New("Host address cannot be empty")
 	}
+	if err := ValidateSSHHostEntry(entry); err != nil {
+		return err
+	}
+	unlock, err := lockSSHFile(path)
+	if err != nil {
+		return err
+	}
+	defer unlock()
 	f, err := LoadSSHFile(path)
 	if err != nil {
 		return err
@@ -85,6 +93,11 @@ func AddSSHHost(path, name string, entry SSHHostEntry) error {
 // RemoveSSHHost removes the host name from the ssh.json at path; a name
 // not there is an error.
 func RemoveSSHHost(path, name string) error {
+	unlock, err := lockSSHFile(path)
+	if err != nil {
+		return err
+	}
+	defer unlock()
 	f, err := LoadSSHFile(path)
 	if err != nil {
 		return err
@@ -97,14 +110,21 @@ func RemoveSSHHost(path, name string) error {
 	return writeSSHFile(path, f)
 }
 
+// lockSSHFile takes the lock that serialises edits of the ssh.json at
+// path (its directory is created first, private to the user), so two
+// concurrent adds both land.
+func lockSSHFile(path string) (unlock func(), err error) {
+	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
+		return nil, err
+	}
+	return atomicfile.Lock(path)
+}
+
 // writeSSHFile writes f to path through the one write path (a new file
 // is private to the user, as it may name keys).
 func writeSSHFile(path string, f *SSHFile) error {
 	data, err := f.Encode()
 	if err != nil {
-		return err
-	}
-	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
 		return err
 	}
 	return atomicfile.WriteFile(path, data, 0o600)

@@ -14,6 +14,7 @@ import (
 	"gopkg.in/yaml.v3"
 
 	"github.com/gopi-agent/gopi/core/ai"
+	"github.com/gopi-agent/gopi/core/config"
 )
 
 // ModelsFile is the user model configuration in the agent directory;
@@ -237,6 +238,9 @@ func typeMessage(line string) string {
 // instead of Go type names.
 func yamlMessage(err error) string {
 	msg := strings.TrimPrefix(err.Error(), "yaml: ")
+	if !strings.HasPrefix(msg, "unmarshal errors:\n") {
+		return "invalid YAML: " + config.YAMLErrorText(err)
+	}
 	msg = strings.TrimPrefix(msg, "unmarshal errors:\n")
 	msg = unknownField().ReplaceAllString(msg, "unknown field $1")
 	lines := strings.Split(msg, "\n")

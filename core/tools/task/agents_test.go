@@ -1,6 +1,7 @@
 package task
 
 import (
+	"errors"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -132,4 +133,30 @@ func FuzzParseAgent(f *testing.F) {
 			t.Fatalf("accepted %q as %+v", in, a)
 		}
 	})
+}
+
+// Two files of one directory that give the same name: the first by file
+// name is used, and a problem names both files and the winner.
+func TestDiscoverDuplicateNameWarns(t *testing.T) {
+	t.Parallel()
+	root := t.TempDir()
+	home, cwd := filepath.Join(root, "home"), filepath.Join(root, "proj")
+	dir := filepath.Join(cwd, ".gopi", "agents")
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range []struct{ file, desc string }{{"a.md", "first"}, {"b.md", "second"}} {
+		if err := os.WriteFile(filepath.Join(dir, f.file), []byte("---\nname: reviewer\ndescription: "+f.desc+"\n---\nprompt\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	agents, problems := Discover(config.ResolveDirs(func(string) string { return "" }, home, cwd))
+	if agents[0].Name != "reviewer" || agents[0].Description != "first" {
+		t.Fatalf("winner %+v", agents[0])
+	}
+	a, b := filepath.Join(dir, "a.md"), filepath.Join(dir, "b.md")
+	want := `agent "reviewer" is defined by both ` + a + " and " + b + "; " + a + " is used (rename one of them)"
+	if len(problems) != 1 || !errors.Is(problems[0], ErrDuplicateName) || problems[0].Error() != want {
+		t.Fatalf("problems %v", problems)
+	}
 }

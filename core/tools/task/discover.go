@@ -1,6 +1,8 @@
 package task
 
 import (
+	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"sort"
@@ -37,17 +39,37 @@ func agentDirs(d config.Dirs) []agentDir {
 	return out
 }
 
+// ErrDuplicateName marks a problem of Discover that is not a broken
+// file: two definitions in one directory give the same name, and only
+// the first (by file name) is used.
+var ErrDuplicateName = errors.New("two agent definitions share a name")
+
+// duplicateName is a problem that is ErrDuplicateName, in its own words.
+type duplicateName string
+
+func (e duplicateName) Error() string        { return string(e) }
+func (e duplicateName) Is(target error) bool { return target == ErrDuplicateName }
+
 // Discover returns the agent definitions for a configuration: the
 // project's and the user's (.gopi/agents, <agent dir>/agents, then omp's
 // .omp/agents and ~/.omp/agent/agents), then the bundled ones. The first
 // definition of a name wins; the list keeps that order. Files that cannot
-// be read or parsed are skipped and reported in problems.
+// be read or parsed are skipped and reported in problems, and so is a
+// definition that loses its name to another file of its own directory
+// (wrapping ErrDuplicateName). One that loses to a definition of another
+// directory is not: a project agent replacing a user or bundled one is an
+// override, and copies in gopi's and omp's directories are normal.
 func Discover(d config.Dirs) (agents []*Agent, problems []error) {
-	seen := map[string]bool{}
+	seen := map[string]*Agent{}
 	add := func(a *Agent) {
-		if !seen[a.Name] {
-			seen[a.Name] = true
+		prev := seen[a.Name]
+		switch {
+		case prev == nil:
+			seen[a.Name] = a
 			agents = append(agents, a)
+		case a.Source != SourceBundled && filepath.Dir(prev.Path) == filepath.Dir(a.Path):
+			problems = append(problems, duplicateName(fmt.Sprintf("agent %q is defined by both %s and %s; %s is used (rename one of them)",
+				a.Name, prev.Path, a.Path, prev.Path)))
 		}
 	}
 	for _, dir := range agentDirs(d) {

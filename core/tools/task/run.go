@@ -102,8 +102,14 @@ func (t *Tool) check(p params, ts config.Task, pos Position) (*Agent, error) {
 	switch {
 	case a == nil:
 		msg := fmt.Sprintf("Unknown agent %q. Available: %s", p.Agent, available)
-		if len(t.problems) > 0 {
-			msg += fmt.Sprintf(" (%d agent definition files could not be read: %v)", len(t.problems), errors.Join(t.problems...))
+		var broken []error
+		for _, p := range t.problems {
+			if !errors.Is(p, ErrDuplicateName) {
+				broken = append(broken, p)
+			}
+		}
+		if len(broken) > 0 {
+			msg += fmt.Sprintf(" (%d agent definition files could not be read: %v)", len(broken), errors.Join(broken...))
 		}
 		return nil, tool.Errorf("%s", msg)
 	case slices.Contains(ts.DisabledAgents, a.Name):
