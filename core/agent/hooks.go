@@ -3,6 +3,7 @@ package agent
 import (
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
 
 	"github.com/gopi-agent/gopi/core/ai"
@@ -268,4 +269,22 @@ func (c *hookChain) requestHooks(req *ai.Request) {
 			}
 		}
 	}
+}
+
+// RunOutsideLoop runs a tool call that does not come from the model but
+// from inside another tool (eval's JavaScript tool.<name>) through a's
+// hooks as a's loop would: the ToolCall hooks first (the
+// permission gate among them; a blocked call is not run and its reason
+// is returned as an error), then run, then the ToolResult hooks over its
+// result. Extension policies and the user's approval apply alike.
+func RunOutsideLoop(ctx context.Context, a *Agent, info *ToolCallInfo, run func() (*tool.Result, error)) (*tool.Result, error) {
+	chain := &hookChain{hooks: a.opts.Hooks, emit: a.emit}
+	if blocked, reason := chain.toolCall(ctx, info); blocked {
+		return nil, errors.New(reason)
+	}
+	res, err := run()
+	if err != nil {
+		return nil, err
+	}
+	return chain.toolResult(ctx, info, res), nil
 }

@@ -2,6 +2,7 @@ package agentsession
 
 import (
 	"context"
+	"fmt"
 
 	"github.com/gopi-agent/gopi/core/agent"
 	"github.com/gopi-agent/gopi/core/permission"
@@ -57,4 +58,13 @@ func (s *Session) checkPermission(ctx context.Context, info *agent.ToolCallInfo)
 func (s *Session) reportPermitted(_ context.Context, info *agent.ToolCallInfo, res *tool.Result) (*agent.ToolResultOverride, error) {
 	s.perm.Done(permission.Request{CallID: info.ID, Tool: info.Name, Agent: s.position.ID}, res)
 	return nil, nil
+}
+
+// callThrough runs a call made from inside another tool (eval's
+// JavaScript tool.<name>) through the loop's hooks: the session's
+// tool_call hooks, plan mode's guard and the permission gate see it as a
+// call of the model's (the registry's Services.CallThrough).
+func (s *Session) callThrough(ctx context.Context, name string, t tool.Tool, args tool.Args, run func() (*tool.Result, error)) (*tool.Result, error) {
+	id := fmt.Sprintf("bridge-%d", s.bridgeCalls.Add(1))
+	return agent.RunOutsideLoop(ctx, s.agent, &agent.ToolCallInfo{ID: id, Name: name, Args: args, Tool: t}, run)
 }

@@ -88,3 +88,28 @@ func TestPermissionGateBadPattern(t *testing.T) {
 		t.Fatalf("%v", err)
 	}
 }
+
+// A tool an eval JavaScript cell calls (tool.bash) passes the same gate
+// as the model's calls: a policy naming bash asks, and a refusal keeps
+// the command from running (the cell fails with the reason).
+func TestPermissionGateCoversEvalBridge(t *testing.T) {
+	t.Parallel()
+	f := shellFixture(t)
+	reg := f.registry(f.config())
+	asker := &recordingAsker{answer: permission.RejectOnce}
+	s := f.open(Options{Models: reg, Model: f.model(reg, "anthropic/claude-sonnet-4-5"), NoTitle: true,
+		Permissions: permission.Options{Require: []string{"bash"}, Asker: asker}})
+	f.script.add(
+		callTool("c1", "eval", `{"input": "*** Cell js:\"shell\"\nawait tool.bash({command: 'echo ran > out.txt'})"}`),
+		say("done"),
+	)
+	if err := s.Prompt(context.Background(), "run it", PromptOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	if n := asker.count(); n != 1 || asker.asked[0].Tool != "bash" {
+		t.Fatalf("asked %+v: want one question about bash", asker.asked)
+	}
+	if _, err := os.Stat(filepath.Join(f.project, "out.txt")); err == nil {
+		t.Fatal("the refused bash command ran")
+	}
+}

@@ -196,6 +196,7 @@ type Session struct {
 	titleWait    time.Duration  // how long Close waits for a title (titleGrace)
 	bg           sync.WaitGroup // background work (titles) the session owns
 	deliveryRuns atomic.Int64   // runs started by job deliveries, not yet returned
+	bridgeCalls  atomic.Int64   // calls made from inside eval, for their call ids
 	bgCtx        context.Context
 	bgCancel     context.CancelFunc
 
@@ -358,6 +359,7 @@ func New(ctx context.Context, opts Options) (*Session, error) {
 		RestoreArgs:    s.restoreArgs(),
 	})
 	s.tools.agent = s.agent
+	s.svc.CallThrough = s.callThrough
 	s.model = &ModelState{reg: reg, agent: s.agent, store: s.Store, agentDir: cfg.AgentDir, cycle: opts.CycleModels, fallback: fallback}
 	s.model.restoreTier(sctx.ServiceTier, cfg.Settings.String("serviceTier"))
 	if len(sctx.Messages) > 0 || sctx.Models["default"] != "" {

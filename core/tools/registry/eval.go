@@ -97,8 +97,9 @@ func evalAvailable(_ *tool.Env, svc *Services) bool { return evaltool.Available(
 
 // callTool is JavaScript's tool.<name>: one call of a built-in tool the
 // session offers, through the same validation as the model's calls. A
-// call answered with an error throws in the cell. The cell runs with the
-// permission eval had; the call itself is not asked about again.
+// call answered with an error throws in the cell. The call passes the
+// session's checks (svc.CallThrough): its tool_call hooks and permission
+// gate ask about it as about the model's own calls.
 func callTool(env *tool.Env, svc *Services) func(ctx context.Context, name string, args json.RawMessage) (string, error) {
 	return func(ctx context.Context, name string, args json.RawMessage) (string, error) {
 		if name == "eval" {
@@ -111,7 +112,17 @@ func callTool(env *tool.Env, svc *Services) func(ctx context.Context, name strin
 		if err != nil {
 			return "", err
 		}
-		res, err := tool.Run(ctx, t, args, nil)
+		decoded, err := tool.DecodeArgs(t.Definition(), args)
+		if err != nil {
+			return "", err
+		}
+		run := func() (*tool.Result, error) { return tool.Invoke(ctx, t, decoded, nil) }
+		var res *tool.Result
+		if svc.CallThrough != nil {
+			res, err = svc.CallThrough(ctx, name, t, decoded, run)
+		} else {
+			res, err = run()
+		}
 		if err != nil {
 			return "", err
 		}

@@ -1,6 +1,7 @@
 package registry
 
 import (
+	"context"
 	"errors"
 
 	"github.com/gopi-agent/gopi/core/dap"
@@ -61,6 +62,12 @@ type Services struct {
 	// Checkpoint is the checkpoint and rewind tools' state; the session
 	// anchors it and applies its rewind at the ends of turns. Memory only.
 	Checkpoint *checkpoint.State
+	// CallThrough runs a tool call made from inside another tool (eval's
+	// JavaScript tool.<name>) through the session's tool_call and
+	// tool_result hooks, the permission gate among them, as the model's
+	// calls are; the session sets it. nil (no session: gopi tool, tests):
+	// run is called directly.
+	CallThrough func(ctx context.Context, name string, t tool.Tool, args tool.Args, run func() (*tool.Result, error)) (*tool.Result, error)
 	// Vision is the session's models for inspect_image (the session sets
 	// it to itself); nil: the tool says no model registry is available.
 	Vision inspectimage.Host
