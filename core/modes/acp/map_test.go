@@ -17,6 +17,7 @@ func TestToolKind(t *testing.T) {
 		"read": sdk.ToolKindRead, "write": sdk.ToolKindEdit, "edit": sdk.ToolKindEdit, "ast_edit": sdk.ToolKindEdit,
 		"resolve": sdk.ToolKindEdit, "search": sdk.ToolKindSearch, "find": sdk.ToolKindSearch, "ast_grep": sdk.ToolKindSearch,
 		"bash": sdk.ToolKindExecute, "fetch": sdk.ToolKindFetch, "custom": sdk.ToolKindOther,
+		"eval": sdk.ToolKindExecute, "web_search": sdk.ToolKindFetch, "browser": sdk.ToolKindFetch, "github": sdk.ToolKindFetch,
 	} {
 		if got := toolKind(name); got != want {
 			t.Errorf("%s: %s, want %s", name, got, want)

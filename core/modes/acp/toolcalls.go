@@ -33,7 +33,7 @@ func toolKind(name string) sdk.ToolKind {
 		return sdk.ToolKindSearch
 	case "bash", "python", "eval", "recipe":
 		return sdk.ToolKindExecute
-	case "fetch", "web_search":
+	case "fetch", "web_search", "browser", "github":
 		return sdk.ToolKindFetch
 	}
 	return sdk.ToolKindOther
@@ -45,6 +45,7 @@ var toolLabels = map[string]string{
 	"ast_grep": "AST Grep", "ast_edit": "AST Edit", "resolve": "Resolve", "bash": "Run",
 	"checkpoint": "Checkpoint", "rewind": "Rewind", "calc": "Calc",
 	"recipe": "Run", "render_mermaid": "RenderMermaid", "inspect_image": "InspectImage",
+	"eval": "Eval", "browser": "Browser", "github": "GitHub", "web_search": "Web Search",
 }
 
 // toolLabel returns a tool's title before its arguments are known.
