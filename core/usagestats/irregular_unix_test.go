@@ -4,6 +4,7 @@ package usagestats
 
 import (
 	"context"
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -32,5 +33,16 @@ func TestScanSkipsIrregularFiles(t *testing.T) {
 	}
 	if r.Unreadable != 2 || !reflect.DeepEqual(r.UnreadableFiles, want) {
 		t.Fatalf("unreadable %d %+v, want %+v", r.Unreadable, r.UnreadableFiles, want)
+	}
+	// gopi stats --json names them too, with the reason.
+	b, err := json.Marshal(r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out struct {
+		Files []struct{ Path, Reason string } `json:"unreadableFiles"`
+	}
+	if err := json.Unmarshal(b, &out); err != nil || len(out.Files) != 2 || out.Files[1].Reason != want[1].Reason || out.Files[0].Path != want[0].Path {
+		t.Fatalf("the JSON report names %+v (%v), want %+v:\n%s", out.Files, err, want, b)
 	}
 }

@@ -98,16 +98,24 @@ func (r *Report) MarshalJSON() ([]byte, error) {
 		Folder string `json:"folder"`
 		totalsJSON
 	}
+	type unreadableJSON struct {
+		Path   string `json:"path"`
+		Reason string `json:"reason"`
+	}
 	out := struct {
-		Files      int          `json:"files"`
-		Sessions   int          `json:"sessions"`
-		Unreadable int          `json:"unreadable"`
-		Overall    totalsJSON   `json:"overall"`
-		ByModel    []modelJSON  `json:"byModel"`
-		ByFolder   []folderJSON `json:"byFolder"`
-		ByTool     []ToolRow    `json:"byTool"`
-	}{Files: r.Files, Sessions: r.Sessions, Unreadable: r.Unreadable, Overall: toJSON(&r.Overall),
-		ByModel: []modelJSON{}, ByFolder: []folderJSON{}, ByTool: r.ToolCalls()}
+		Files      int              `json:"files"`
+		Sessions   int              `json:"sessions"`
+		Unreadable int              `json:"unreadable"`
+		Skipped    []unreadableJSON `json:"unreadableFiles"`
+		Overall    totalsJSON       `json:"overall"`
+		ByModel    []modelJSON      `json:"byModel"`
+		ByFolder   []folderJSON     `json:"byFolder"`
+		ByTool     []ToolRow        `json:"byTool"`
+	}{Files: r.Files, Sessions: r.Sessions, Unreadable: r.Unreadable, Skipped: []unreadableJSON{},
+		Overall: toJSON(&r.Overall), ByModel: []modelJSON{}, ByFolder: []folderJSON{}, ByTool: r.ToolCalls()}
+	for _, u := range r.UnreadableFiles {
+		out.Skipped = append(out.Skipped, unreadableJSON{u.Path, u.Reason})
+	}
 	for _, m := range r.Models() {
 		out.ByModel = append(out.ByModel, modelJSON{m.Model, m.Provider, toJSON(m.Totals)})
 	}
