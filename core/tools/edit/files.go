@@ -43,6 +43,7 @@ func (t *Tool) load(abs, shown string) (loaded, error) {
 	if err := t.refusePath(shown); err != nil {
 		return f, err
 	}
+	t.read.note(abs)
 	raw, err := t.env.ReadFile(fileCtx, abs)
 	var notRegular *atomicfile.NotRegularError
 	switch {
@@ -164,6 +165,7 @@ func (t *Tool) Abs(path string) string { return t.env.Resolve(path) }
 
 // ReadFile reads a whole file; a notebook reads as its text view.
 func (t *Tool) ReadFile(abs string) ([]byte, error) {
+	t.read.note(abs)
 	raw, err := t.env.ReadFile(fileCtx, abs)
 	if err != nil || !isNotebook(abs) {
 		return raw, err
@@ -249,6 +251,9 @@ func (t *Tool) write(abs string, data []byte, from string) error {
 	if err := atomicfile.Writable(target, t.env.DisplayPath(abs)); err != nil {
 		return err
 	}
+	if err := t.read.check(abs, t.env.DisplayPath(abs)); err != nil {
+		return err
+	}
 	t.diag.begin(abs)
 	switch {
 	case from == "":
@@ -265,6 +270,7 @@ func (t *Tool) write(abs string, data []byte, from string) error {
 	if err != nil {
 		return err
 	}
+	t.read.wrote(abs)
 	t.env.Caches.Invalidate(abs)
 	if target != abs {
 		t.env.Caches.Invalidate(target)

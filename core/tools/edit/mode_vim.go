@@ -7,7 +7,6 @@ import (
 	"regexp"
 	"strings"
 	"sync"
-	"time"
 	"unicode/utf8"
 
 	"github.com/gopi-agent/gopi/core/tool"
@@ -85,21 +84,6 @@ type vimBuffer struct {
 	file  loaded    // path, encoding (byte-order mark, line breaks)
 	final bool      // the text ends with a line break
 	stamp fileStamp // the file on disk when loaded or last saved
-}
-
-// fileStamp tells whether a file changed on disk.
-type fileStamp struct {
-	exists bool
-	size   int64
-	mtime  time.Time
-}
-
-func stampOf(abs string) fileStamp {
-	fi, err := os.Stat(abs)
-	if err != nil {
-		return fileStamp{}
-	}
-	return fileStamp{exists: true, size: fi.Size(), mtime: fi.ModTime()}
 }
 
 // errVimChangedOnDisk is the reference's refusal to overwrite a file that

@@ -35,6 +35,7 @@ type Tool struct {
 	env  *tool.Env
 	mode tool.EditMode
 	diag *diagnosed  // during a call (on the call's copy): the files it writes, checked by the language servers
+	read *readStamps // during a call (on the call's copy): the stat of each file as read, checked before it is replaced
 	vim  *vimBuffers // vim mode: the session's open buffers, shared by every call
 }
 
@@ -101,6 +102,9 @@ func (t *Tool) Definition() tool.Definition {
 // what the servers find is appended to the result.
 func (t *Tool) Execute(ctx context.Context, args tool.Args, _ tool.UpdateFunc) (*tool.Result, error) {
 	call := &Tool{env: t.env, mode: t.mode, diag: &diagnosed{env: t.env}, vim: t.vim}
+	if t.env.Files == nil {
+		call.read = &readStamps{}
+	}
 	res, err := call.run(args)
 	if err != nil {
 		return nil, err
