@@ -56,6 +56,7 @@ TARGETS=(
 	./core/tools/edit/applypatch:FuzzApplyPatchParse # apply_patch
 	./core/tools/edit/applypatch:FuzzParseDiffHunks # the edit tool's patch mode: diff hunks
 	./core/tools/edit/vim:FuzzExec          # the edit tool's vim mode: key sequences
+	./core/tools/edit/replace:FuzzScorerMatchesReference # replace mode: the pruned near-match search against the full one
 	./core/tool:FuzzDiagnosticReport       # language server diagnostics as the file tools report them
 	./core/tool:FuzzLocalURL               # local:// paths stay in the session's scratch directory
 	./core/tools/notebook:FuzzNotebook     # notebook JSON

@@ -23,6 +23,7 @@ type closest struct {
 	confidence float64 // mean line similarity, 0 to 1
 	second     float64 // the next best window's score
 	above      int     // windows scoring at least FuzzyThreshold
+	cut        bool    // the search stopped at maxCells: the scores are of the windows seen
 }
 
 // Dominance: a near match among several is still taken when it scores at
@@ -35,7 +36,7 @@ const (
 // accepted reports whether the reference would replace this window: it
 // scores at least FuzzyThreshold and is the only such window, or dominates.
 func (c closest) accepted() bool {
-	if c.confidence < FuzzyThreshold {
+	if c.cut || c.confidence < FuzzyThreshold {
 		return false
 	}
 	return c.above == 1 || (c.above > 1 && c.confidence >= dominantMin && c.confidence-c.second >= dominantGap)
@@ -50,41 +51,22 @@ func findClosest(text, oldText string) (closest, bool) {
 	if oldText == "" || len(oldLines) > len(fileLines) {
 		return closest{}, false
 	}
-	best := scoreWindows(fileLines, oldLines, true)
-	if best.confidence < FuzzyThreshold && best.confidence >= retryThreshold {
-		if flat := scoreWindows(fileLines, oldLines, false); flat.confidence > best.confidence {
+	sc := newScorer(fileLines, oldLines)
+	best := sc.scoreWindows(true)
+	if !best.cut && best.confidence < FuzzyThreshold && best.confidence >= retryThreshold {
+		flat := sc.scoreWindows(false)
+		if flat.confidence > best.confidence {
 			best = flat
 		}
+		best.cut = best.cut || flat.cut
 	}
 	return best, true
 }
 
-func scoreWindows(fileLines, oldLines []string, depth bool) closest {
-	want := fuzzyLines(oldLines, depth)
-	best := closest{confidence: -1, second: -1}
-	for start := 0; start+len(oldLines) <= len(fileLines); start++ {
-		window := fileLines[start : start+len(oldLines)]
-		got := fuzzyLines(window, depth)
-		score := 0.0
-		for i := range want {
-			score += similarity(want[i], got[i])
-		}
-		score /= float64(len(want))
-		if score >= FuzzyThreshold {
-			best.above++
-		}
-		if score > best.confidence {
-			best.second = best.confidence
-			best.text, best.line, best.confidence = strings.Join(window, "\n"), start+1, score
-		} else if score > best.second {
-			best.second = score
-		}
-	}
-	return best
-}
-
 // fuzzyLines normalizes lines for scoring, each prefixed with its
-// indentation depth relative to the block ("N|") when depth is set.
+// indentation depth relative to the block ("N|") when depth is set. It is
+// the definition the scorer computes piecewise (and the reference the
+// tests compare the scorer with).
 func fuzzyLines(lines []string, depth bool) []string {
 	var depths []int
 	if depth {
@@ -105,16 +87,25 @@ func fuzzyLines(lines []string, depth bool) []string {
 // block's smallest indentation increase.
 func indentDepths(lines []string) []int {
 	indents := make([]int, len(lines))
-	minIndent, blank := math.MaxInt, make([]bool, len(lines))
+	blank := make([]bool, len(lines))
 	for i, l := range lines {
 		indents[i] = len(l) - len(strings.TrimLeft(l, " \t"))
 		blank[i] = strings.TrimSpace(l) == ""
+	}
+	return depthsOf(indents, blank, make([]int, len(lines)))
+}
+
+// depthsOf is indentDepths over lines' indentation widths and blankness,
+// written into out.
+func depthsOf(indents []int, blank []bool, out []int) []int {
+	minIndent := math.MaxInt
+	for i := range indents {
 		if !blank[i] {
 			minIndent = min(minIndent, indents[i])
 		}
 	}
 	unit := 0
-	for i := range lines {
+	for i := range indents {
 		if step := indents[i] - minIndent; !blank[i] && step > 0 && (unit == 0 || step < unit) {
 			unit = step
 		}
@@ -122,8 +113,8 @@ func indentDepths(lines []string) []int {
 	if unit == 0 {
 		unit = 1
 	}
-	out := make([]int, len(lines))
-	for i := range lines {
+	for i := range indents {
+		out[i] = 0
 		if !blank[i] {
 			out[i] = int(math.Floor(float64(indents[i]-minIndent)/float64(unit) + 0.5))
 		}
@@ -235,6 +226,10 @@ func firstNonBlank(s string) string {
 func notFound(text, oldText, path string) error {
 	head := fmt.Sprintf("Could not find a close enough match in %s.", path)
 	c, ok := findClosest(text, oldText)
+	if ok && c.cut {
+		return &matchError{fmt.Sprintf("%s\n\nThe file (%d lines) is too large to search for a near match of %d lines of old_text; copy old_text exactly from a read of those lines.",
+			head, strings.Count(text, "\n")+1, strings.Count(oldText, "\n")+1), ErrNotFound}
+	}
 	if !ok || c.confidence < 0 {
 		return &matchError{head, ErrNotFound}
 	}
