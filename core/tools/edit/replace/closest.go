@@ -182,11 +182,16 @@ func levenshtein(a, b []rune) int {
 // any, re-indenting newText by the difference between the first lines'
 // indentation. With all, it repeats while a near match remains and the
 // replacement changes it.
-func replaceClosest(text, oldText, newText string, all bool) (string, Match, bool) {
-	var m Match
+//
+// When nothing was replaced, first is the search's result (ok false: the
+// old text is longer than the file), for the error to quote.
+func replaceClosest(text, oldText, newText string, all bool) (out string, m Match, replaced bool, first closest, ok bool) {
 	for {
-		c, ok := findClosest(text, oldText)
-		if !ok || !c.accepted() {
+		c, found := findClosest(text, oldText)
+		if m.Count == 0 {
+			first, ok = c, found
+		}
+		if !found || !c.accepted() {
 			break
 		}
 		repl := newText
@@ -208,7 +213,7 @@ func replaceClosest(text, oldText, newText string, all bool) (string, Match, boo
 		}
 	}
 	m.Tolerant = true
-	return text, m, m.Count > 0
+	return text, m, m.Count > 0, first, ok
 }
 
 // firstNonBlank returns the first line of s with more than white space.
@@ -223,9 +228,9 @@ func firstNonBlank(s string) string {
 
 // notFound explains a missing match as the reference does: the closest
 // window, its similarity and the first line where it differs.
-func notFound(text, oldText, path string) error {
+// c and ok are findClosest's result for text and oldText.
+func notFound(text, oldText, path string, c closest, ok bool) error {
 	head := fmt.Sprintf("Could not find a close enough match in %s.", path)
-	c, ok := findClosest(text, oldText)
 	if ok && c.cut {
 		return &matchError{fmt.Sprintf("%s\n\nThe file (%d lines) is too large to search for a near match of %d lines of old_text; copy old_text exactly from a read of those lines.",
 			head, strings.Count(text, "\n")+1, strings.Count(oldText, "\n")+1), ErrNotFound}

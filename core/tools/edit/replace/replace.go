@@ -58,10 +58,11 @@ func Replace(text, oldText, newText string, all bool, path string) (string, Matc
 	if err == nil || !errors.Is(err, ErrNotFound) {
 		return out, m, err
 	}
-	if out, m, ok := replaceClosest(text, oldText, newText, all); ok {
+	out, m, replaced, c, ok := replaceClosest(text, oldText, newText, all)
+	if replaced {
 		return out, m, nil
 	}
-	return "", Match{}, notFound(text, oldText, path)
+	return "", Match{}, notFound(text, oldText, path, c, ok)
 }
 
 // exactMatches returns the byte offsets of the non-overlapping occurrences.
