@@ -43,8 +43,13 @@ type WebSearch struct {
 	Preferred string // providers.webSearch: "auto" or a provider id
 
 	Exa, Brave, Tavily, Kagi, Jina, Parallel string // API keys; "" is unset
-	Perplexity                               string // PERPLEXITY_API_KEY
-	PerplexityCookies                        string // PERPLEXITY_COOKIES (not supported; named in errors)
+	// ExaSearch: exa.enabled and exa.enableSearch are on (the defaults),
+	// so Exa is asked even without EXA_API_KEY, through its public MCP
+	// server, as omp does. With either off, Exa is not asked at all (Exa
+	// is "" then too).
+	ExaSearch         bool
+	Perplexity        string // PERPLEXITY_API_KEY
+	PerplexityCookies string // PERPLEXITY_COOKIES (not supported; named in errors)
 
 	// Anthropic web search: the key, base URL and model, after omp's
 	// chain (ANTHROPIC_SEARCH_API_KEY, then ANTHROPIC_OAUTH_TOKEN or
@@ -111,6 +116,10 @@ func (c *Config) webSearch() WebSearch {
 			w.KimiURL = v
 			break
 		}
+	}
+	w.ExaSearch = c.Settings.Bool("exa.enabled") && c.Settings.Bool("exa.enableSearch")
+	if !w.ExaSearch {
+		w.Exa = ""
 	}
 	w.Synthetic = env(EnvSyntheticAPIKey)
 	w.Zai = env(EnvZaiAPIKey)

@@ -276,3 +276,47 @@ func TestStoredKeys(t *testing.T) {
 		t.Fatalf("account %q", h)
 	}
 }
+
+// Every provider, asked of a server that accepts the connection and
+// never answers, fails with its first-byte limit, naming itself.
+func TestEveryProviderStalls(t *testing.T) {
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var held []net.Conn
+	done := make(chan struct{})
+	go func() { // accepts and holds every connection until the test ends
+		defer close(done)
+		for {
+			c, err := l.Accept()
+			if err != nil {
+				return
+			}
+			held = append(held, c)
+		}
+	}()
+	t.Cleanup(func() {
+		l.Close()
+		<-done
+		for _, c := range held {
+			c.Close()
+		}
+	})
+	base := "http://" + l.Addr().String()
+	s := New(allKeys(base), Options{Timeouts: Timeouts{FirstByte: 30 * time.Millisecond}, BaseURLs: map[ID]string{
+		Brave: base, Tavily: base, Perplexity: base, Jina: base, Exa: base, Parallel: base, Kagi: base, Kimi: base, Synthetic: base, Zai: base, Codex: base}})
+	keyless := New(config.WebSearch{ExaSearch: true}, Options{Timeouts: Timeouts{FirstByte: 30 * time.Millisecond}, BaseURLs: map[ID]string{ExaMCP: base}})
+	for _, id := range append(append([]ID{}, Order...), ExaMCP) {
+		searcher, name := s, id
+		if id == ExaMCP {
+			searcher, name = keyless, Exa
+		} else if _, ok := providers[id]; !ok {
+			continue
+		}
+		_, err := searcher.Search(context.Background(), string(name), Params{Query: "q"})
+		if err == nil || !strings.HasPrefix(err.Error(), name.Label()+" did not start answering within") {
+			t.Errorf("%s: %v", id, err)
+		}
+	}
+}

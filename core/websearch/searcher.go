@@ -75,7 +75,7 @@ var providers = map[ID]provider{
 	Anthropic:  {func(c *config.WebSearch) bool { return c.AnthropicKey != "" }, (*Searcher).anthropic},
 	Codex:      {func(c *config.WebSearch) bool { return c.Codex != "" }, (*Searcher).codex},
 	Zai:        {func(c *config.WebSearch) bool { return c.Zai != "" }, (*Searcher).zai},
-	Exa:        {func(c *config.WebSearch) bool { return c.Exa != "" }, (*Searcher).exa},
+	Exa:        {func(c *config.WebSearch) bool { return c.Exa != "" || c.ExaSearch }, (*Searcher).exa},
 	Parallel:   {func(c *config.WebSearch) bool { return c.Parallel != "" }, (*Searcher).parallel},
 	Kagi:       {func(c *config.WebSearch) bool { return c.Kagi != "" }, (*Searcher).kagi},
 	Synthetic:  {func(c *config.WebSearch) bool { return c.Synthetic != "" }, (*Searcher).synthetic},
@@ -142,7 +142,7 @@ func (s *Searcher) Chain(preferred string) []ID {
 func (s *Searcher) Any() bool { return len(s.Chain("")) > 0 }
 
 // ErrNoProvider is the failure of a search with no usable provider.
-var ErrNoProvider = errors.New("No web search provider configured. Set one of TAVILY_API_KEY, PERPLEXITY_API_KEY, BRAVE_API_KEY, JINA_API_KEY, MOONSHOT_SEARCH_API_KEY, ANTHROPIC_SEARCH_API_KEY, OPENAI_CODEX_OAUTH_TOKEN, ZAI_API_KEY, EXA_API_KEY, PARALLEL_API_KEY, KAGI_API_KEY, SYNTHETIC_API_KEY or SEARXNG_ENDPOINT.")
+var ErrNoProvider = errors.New("No web search provider configured. Set one of TAVILY_API_KEY, PERPLEXITY_API_KEY, BRAVE_API_KEY, JINA_API_KEY, MOONSHOT_SEARCH_API_KEY, ANTHROPIC_SEARCH_API_KEY, OPENAI_CODEX_OAUTH_TOKEN, ZAI_API_KEY, EXA_API_KEY, PARALLEL_API_KEY, KAGI_API_KEY, SYNTHETIC_API_KEY or SEARXNG_ENDPOINT, or turn exa.enabled and exa.enableSearch back on (Exa needs no key).")
 
 // yearPattern matches the years omp rewrites in queries.
 var yearPattern = regexp.MustCompile(`202\d`)
