@@ -32,6 +32,8 @@ const (
 	EnvZaiAPIKey              = "ZAI_API_KEY"               // Z.AI key (its web search MCP server)
 	EnvCodexOAuthToken        = "OPENAI_CODEX_OAUTH_TOKEN"  // a ChatGPT sign-in's access token, for Codex web search
 	EnvCodexWebSearchModel    = "PI_CODEX_WEB_SEARCH_MODEL" // the Codex web search model
+	EnvGeminiCLIVersion       = "PI_AI_GEMINI_CLI_VERSION"  // Gemini CLI version Gemini grounding claims
+	EnvAntigravityVersion     = "PI_AI_ANTIGRAVITY_VERSION" // Antigravity version Gemini grounding claims
 )
 
 // WebSearch is the configuration of the web search providers: the
@@ -63,6 +65,9 @@ type WebSearch struct {
 	Synthetic                 string // SYNTHETIC_API_KEY
 	Zai                       string // ZAI_API_KEY
 	Codex, CodexModel         string // OPENAI_CODEX_OAUTH_TOKEN, PI_CODEX_WEB_SEARCH_MODEL
+	// GeminiCLIVersion and AntigravityVersion are the client versions
+	// Gemini grounding (a Google sign-in) claims; "" is the default.
+	GeminiCLIVersion, AntigravityVersion string
 
 	SearXNG SearXNG // searxng.* settings, SEARXNG_* variables as fallbacks
 }
@@ -123,6 +128,7 @@ func (c *Config) webSearch() WebSearch {
 	}
 	w.Synthetic = env(EnvSyntheticAPIKey)
 	w.Zai = env(EnvZaiAPIKey)
+	w.GeminiCLIVersion, w.AntigravityVersion = strings.TrimSpace(env(EnvGeminiCLIVersion)), strings.TrimSpace(env(EnvAntigravityVersion))
 	w.Codex, w.CodexModel = strings.TrimSpace(env(EnvCodexOAuthToken)), strings.TrimSpace(env(EnvCodexWebSearchModel))
 	setting := func(key, envName string) (string, bool) {
 		if c.Settings.IsSet(key) {

@@ -304,8 +304,8 @@ func TestEveryProviderStalls(t *testing.T) {
 		}
 	})
 	base := "http://" + l.Addr().String()
-	s := New(allKeys(base), Options{Timeouts: Timeouts{FirstByte: 30 * time.Millisecond}, BaseURLs: map[ID]string{
-		Brave: base, Tavily: base, Perplexity: base, Jina: base, Exa: base, Parallel: base, Kagi: base, Kimi: base, Synthetic: base, Zai: base, Codex: base}})
+	s := New(allKeys(base), Options{Keys: fakeKeys{"google-gemini-cli": googleLogin}, Timeouts: Timeouts{FirstByte: 30 * time.Millisecond}, BaseURLs: map[ID]string{
+		Gemini: base, Brave: base, Tavily: base, Perplexity: base, Jina: base, Exa: base, Parallel: base, Kagi: base, Kimi: base, Synthetic: base, Zai: base, Codex: base}})
 	keyless := New(config.WebSearch{ExaSearch: true}, Options{Timeouts: Timeouts{FirstByte: 30 * time.Millisecond}, BaseURLs: map[ID]string{ExaMCP: base}})
 	for _, id := range append(append([]ID{}, Order...), ExaMCP) {
 		searcher, name := s, id

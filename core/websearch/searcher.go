@@ -39,6 +39,7 @@ type Keys interface {
 var storedNames = map[ID][]string{
 	Tavily: {"tavily"}, Kimi: {"moonshot", "kimi-code"}, Anthropic: {"anthropic"}, Codex: {"openai-codex"},
 	Zai: {"zai"}, Parallel: {"parallel"}, Kagi: {"kagi"}, Synthetic: {"synthetic"},
+	Gemini: geminiLogins, // Google sign-ins only
 }
 
 // Searcher runs searches over the configured providers. It is safe for
@@ -73,6 +74,7 @@ var providers = map[ID]provider{
 	Jina:       {func(c *config.WebSearch) bool { return c.Jina != "" }, (*Searcher).jina},
 	Kimi:       {func(c *config.WebSearch) bool { return c.Kimi != "" }, (*Searcher).kimi},
 	Anthropic:  {func(c *config.WebSearch) bool { return c.AnthropicKey != "" }, (*Searcher).anthropic},
+	Gemini:     {func(*config.WebSearch) bool { return false }, (*Searcher).gemini}, // a stored Google sign-in only
 	Codex:      {func(c *config.WebSearch) bool { return c.Codex != "" }, (*Searcher).codex},
 	Zai:        {func(c *config.WebSearch) bool { return c.Zai != "" }, (*Searcher).zai},
 	Exa:        {func(c *config.WebSearch) bool { return c.Exa != "" || c.ExaSearch }, (*Searcher).exa},
