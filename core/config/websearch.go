@@ -8,7 +8,7 @@ const (
 	EnvExaAPIKey              = "EXA_API_KEY"               // Exa search API key
 	EnvBraveAPIKey            = "BRAVE_API_KEY"             // Brave Search API subscription token
 	EnvPerplexityAPIKey       = "PERPLEXITY_API_KEY"        // Perplexity API key (sonar models)
-	EnvPerplexityCookies      = "PERPLEXITY_COOKIES"        // Perplexity web-session cookies (not supported by gopi; reported)
+	EnvPerplexityCookies      = "PERPLEXITY_COOKIES"        // Perplexity web-session cookies (its web app's ask endpoint, before the API key)
 	EnvTavilyAPIKey           = "TAVILY_API_KEY"            // Tavily search API key
 	EnvKagiAPIKey             = "KAGI_API_KEY"              // Kagi Search API key
 	EnvJinaAPIKey             = "JINA_API_KEY"              // Jina Reader search key

@@ -306,11 +306,13 @@ func TestEveryProviderStalls(t *testing.T) {
 	base := "http://" + l.Addr().String()
 	s := New(allKeys(base), Options{Keys: fakeKeys{"google-gemini-cli": googleLogin}, Timeouts: Timeouts{FirstByte: 30 * time.Millisecond}, BaseURLs: map[ID]string{
 		Gemini: base, Brave: base, Tavily: base, Perplexity: base, Jina: base, Exa: base, Parallel: base, Kagi: base, Kimi: base, Synthetic: base, Zai: base, Codex: base}})
-	keyless := New(config.WebSearch{ExaSearch: true}, Options{Timeouts: Timeouts{FirstByte: 30 * time.Millisecond}, BaseURLs: map[ID]string{ExaMCP: base}})
-	for _, id := range append(append([]ID{}, Order...), ExaMCP) {
+	// The other endpoints: Exa without a key, Perplexity's web app.
+	other := New(config.WebSearch{ExaSearch: true, PerplexityCookies: "c=1"}, Options{Timeouts: Timeouts{FirstByte: 30 * time.Millisecond},
+		BaseURLs: map[ID]string{ExaMCP: base, perplexityWebBase: base}})
+	for _, id := range append(append([]ID{}, Order...), ExaMCP, perplexityWebBase) {
 		searcher, name := s, id
-		if id == ExaMCP {
-			searcher, name = keyless, Exa
+		if id == ExaMCP || id == perplexityWebBase {
+			searcher, name = other, map[ID]ID{ExaMCP: Exa, perplexityWebBase: Perplexity}[id]
 		} else if _, ok := providers[id]; !ok {
 			continue
 		}
