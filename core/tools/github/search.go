@@ -144,6 +144,9 @@ func (t *Tool) searchAPI(ctx context.Context, endpoint, q string, limit int, v a
 func (t *Tool) search(op string, a *args) (string, int, error) {
 	var date string
 	if op == "search_code" {
+		if strings.TrimSpace(a.Query) == "" {
+			return "", 0, tool.Errorf("query must not be empty: give the GitHub code search query to run")
+		}
 		if a.Since != nil || a.Until != nil {
 			return "", 0, tool.Errorf("search_code does not take since/until: GitHub code search has no date filter; drop them or search commits instead")
 		}
@@ -155,9 +158,6 @@ func (t *Tool) search(op string, a *args) (string, int, error) {
 	}
 	q := joinQuery(a.Query, date)
 	if q == "" {
-		if op == "search_code" {
-			return "", 0, tool.Errorf("query must not be empty: give the GitHub code search query to run")
-		}
 		return "", 0, tool.Errorf("query must not be empty: give a GitHub search query, or since/until to filter by date")
 	}
 	limit, err := searchLimit(a.Limit)
