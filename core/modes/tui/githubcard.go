@@ -115,8 +115,11 @@ func githubPRs(v any) string {
 // there is none (details is the tool's own value, or JSON from a saved
 // session).
 func githubWatch(details any) *github.WatchView {
-	if details == nil {
+	switch d := details.(type) {
+	case nil:
 		return nil
+	case *github.Details: // the tool's own value, as a live card gets it
+		return d.Watch
 	}
 	raw, ok := details.(json.RawMessage)
 	if !ok {
