@@ -38,14 +38,8 @@ func TestWebToolsEndToEnd(t *testing.T) {
 		mockllm.Turn{Blocks: []mockllm.Block{agentrig.ToolCall("read", map[string]any{"path": "issue://12"})}},
 		mockllm.Turn{Blocks: []mockllm.Block{text("Owls fly silently; issue 12 is a crash on empty input.")}},
 	)
-	bin := t.TempDir()
-	if err := os.WriteFile(filepath.Join(bin, "gh"), []byte(fakeGhScript), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	log := filepath.Join(t.TempDir(), "gh.log")
-	t.Setenv("FAKE_GH_LOG", log)
-	t.Setenv("PATH", bin+string(os.PathListSeparator)+os.Getenv("PATH"))
-	r.Environ = append(r.Environ, "FAKE_GH_LOG="+log, "SEARXNG_ENDPOINT="+search.URL)
+	log := fakeGhOnPath(t, r)
+	r.Environ = append(r.Environ, "SEARXNG_ENDPOINT="+search.URL)
 	// Exa (asked without a key by default) is turned off: the local
 	// SearXNG is the only provider.
 	if err := os.WriteFile(filepath.Join(r.AgentDir, "config.yml"), []byte("exa:\n  enabled: false\ngithub:\n  enabled: true\n"), 0o644); err != nil {
