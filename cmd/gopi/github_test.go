@@ -24,6 +24,21 @@ JSON
 esac
 `
 
+// fakeGhOnPath puts fakeGhScript first on PATH as gh, for the test and
+// the rig's gopi, and returns the file it logs its calls to.
+func fakeGhOnPath(t *testing.T, r *agentRig) string {
+	t.Helper()
+	bin := t.TempDir()
+	if err := os.WriteFile(filepath.Join(bin, "gh"), []byte(fakeGhScript), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	log := filepath.Join(t.TempDir(), "gh.log")
+	t.Setenv("FAKE_GH_LOG", log)
+	t.Setenv("PATH", bin+string(os.PathListSeparator)+os.Getenv("PATH"))
+	r.Environ = append(r.Environ, "FAKE_GH_LOG="+log)
+	return log
+}
+
 // The model reads issue://12 through gh (a fake on PATH); with
 // github.enabled the github tool is offered too. The view is cached:
 // a second read does not run gh again.
@@ -33,14 +48,7 @@ func TestReadIssueThroughGh(t *testing.T) {
 		mockllm.Turn{Blocks: []mockllm.Block{agentrig.ToolCall("read", map[string]any{"path": "issue://12"})}},
 		mockllm.Turn{Blocks: []mockllm.Block{mockllm.Text("Issue 12 is a crash on empty input.")}},
 	)
-	bin := t.TempDir()
-	if err := os.WriteFile(filepath.Join(bin, "gh"), []byte(fakeGhScript), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	log := filepath.Join(t.TempDir(), "gh.log")
-	t.Setenv("FAKE_GH_LOG", log)
-	t.Setenv("PATH", bin+string(os.PathListSeparator)+os.Getenv("PATH"))
-	r.Environ = append(r.Environ, "FAKE_GH_LOG="+log)
+	log := fakeGhOnPath(t, r)
 	if err := os.WriteFile(filepath.Join(r.AgentDir, "config.yml"), []byte("github:\n  enabled: true\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}

@@ -50,15 +50,17 @@ func searchHelp() string {
 Searches the web with the providers the web_search tool uses and prints
 the answer, the sources and what the provider reported. Providers are
 tried in order (the preferred one first) and the next is asked when one
-fails. Providers (gemini is omp's and not in gopi yet):
+fails. Providers:
   ` + strings.Join(ids, ", ") + `
 
-Keys: TAVILY_API_KEY, PERPLEXITY_API_KEY, BRAVE_API_KEY, JINA_API_KEY,
-MOONSHOT_SEARCH_API_KEY (or KIMI_SEARCH_API_KEY, MOONSHOT_API_KEY),
-ANTHROPIC_SEARCH_API_KEY (or ANTHROPIC_API_KEY), OPENAI_CODEX_OAUTH_TOKEN,
-ZAI_API_KEY, EXA_API_KEY, PARALLEL_API_KEY, KAGI_API_KEY, SYNTHETIC_API_KEY,
-SEARXNG_ENDPOINT (or searxng.endpoint); keys and sign-ins stored in
-agent.db count too.
+Keys: TAVILY_API_KEY, PERPLEXITY_COOKIES or PERPLEXITY_API_KEY,
+BRAVE_API_KEY, JINA_API_KEY, MOONSHOT_SEARCH_API_KEY (or
+KIMI_SEARCH_API_KEY, MOONSHOT_API_KEY), ANTHROPIC_SEARCH_API_KEY (or
+ANTHROPIC_API_KEY), OPENAI_CODEX_OAUTH_TOKEN, ZAI_API_KEY, PARALLEL_API_KEY,
+KAGI_API_KEY, SYNTHETIC_API_KEY, SEARXNG_ENDPOINT (or searxng.endpoint);
+keys and sign-ins stored in agent.db count too (gemini needs a Google
+sign-in: gopi login google-gemini-cli). Exa needs no key (EXA_API_KEY
+uses its search API); exa.enabled: false turns it off.
 
 Examples:
   gopi search --provider brave --recency week "latest Go release notes"

@@ -3,6 +3,8 @@ package main
 import (
 	"net/http"
 	"net/http/httptest"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -50,10 +52,14 @@ func TestSearchCommand(t *testing.T) {
 	}
 }
 
-// Without a provider, gopi search says which keys to set and exits 1;
-// bad flags are usage errors.
+// Without a provider (Exa, which needs no key, turned off), gopi search
+// says which keys to set and exits 1; bad flags are usage errors.
 func TestSearchCommandErrors(t *testing.T) {
-	out, _, code := loginRun(t, searchEnviron(t), nil, "", "q", "anything")
+	agentDir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(agentDir, "config.yml"), []byte("exa:\n  enabled: false\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out, _, code := loginRun(t, searchEnviron(t, "PI_CODING_AGENT_DIR="+agentDir), nil, "", "q", "anything")
 	if code != exitNoMatch || !strings.HasPrefix(out, "Error: No web search provider configured. Set one of TAVILY_API_KEY") {
 		t.Fatalf("exit %d: %q", code, out)
 	}

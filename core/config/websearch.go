@@ -8,7 +8,7 @@ const (
 	EnvExaAPIKey              = "EXA_API_KEY"               // Exa search API key
 	EnvBraveAPIKey            = "BRAVE_API_KEY"             // Brave Search API subscription token
 	EnvPerplexityAPIKey       = "PERPLEXITY_API_KEY"        // Perplexity API key (sonar models)
-	EnvPerplexityCookies      = "PERPLEXITY_COOKIES"        // Perplexity web-session cookies (not supported by gopi; reported)
+	EnvPerplexityCookies      = "PERPLEXITY_COOKIES"        // Perplexity web-session cookies (its web app's ask endpoint, before the API key)
 	EnvTavilyAPIKey           = "TAVILY_API_KEY"            // Tavily search API key
 	EnvKagiAPIKey             = "KAGI_API_KEY"              // Kagi Search API key
 	EnvJinaAPIKey             = "JINA_API_KEY"              // Jina Reader search key
@@ -32,6 +32,8 @@ const (
 	EnvZaiAPIKey              = "ZAI_API_KEY"               // Z.AI key (its web search MCP server)
 	EnvCodexOAuthToken        = "OPENAI_CODEX_OAUTH_TOKEN"  // a ChatGPT sign-in's access token, for Codex web search
 	EnvCodexWebSearchModel    = "PI_CODEX_WEB_SEARCH_MODEL" // the Codex web search model
+	EnvGeminiCLIVersion       = "PI_AI_GEMINI_CLI_VERSION"  // Gemini CLI version Gemini grounding claims
+	EnvAntigravityVersion     = "PI_AI_ANTIGRAVITY_VERSION" // Antigravity version Gemini grounding claims
 )
 
 // WebSearch is the configuration of the web search providers: the
@@ -43,8 +45,13 @@ type WebSearch struct {
 	Preferred string // providers.webSearch: "auto" or a provider id
 
 	Exa, Brave, Tavily, Kagi, Jina, Parallel string // API keys; "" is unset
-	Perplexity                               string // PERPLEXITY_API_KEY
-	PerplexityCookies                        string // PERPLEXITY_COOKIES (not supported; named in errors)
+	// ExaSearch: exa.enabled and exa.enableSearch are on (the defaults),
+	// so Exa is asked even without EXA_API_KEY, through its public MCP
+	// server, as omp does. With either off, Exa is not asked at all (Exa
+	// is "" then too).
+	ExaSearch         bool
+	Perplexity        string // PERPLEXITY_API_KEY
+	PerplexityCookies string // PERPLEXITY_COOKIES (not supported; named in errors)
 
 	// Anthropic web search: the key, base URL and model, after omp's
 	// chain (ANTHROPIC_SEARCH_API_KEY, then ANTHROPIC_OAUTH_TOKEN or
@@ -58,6 +65,9 @@ type WebSearch struct {
 	Synthetic                 string // SYNTHETIC_API_KEY
 	Zai                       string // ZAI_API_KEY
 	Codex, CodexModel         string // OPENAI_CODEX_OAUTH_TOKEN, PI_CODEX_WEB_SEARCH_MODEL
+	// GeminiCLIVersion and AntigravityVersion are the client versions
+	// Gemini grounding (a Google sign-in) claims; "" is the default.
+	GeminiCLIVersion, AntigravityVersion string
 
 	SearXNG SearXNG // searxng.* settings, SEARXNG_* variables as fallbacks
 }
@@ -112,8 +122,13 @@ func (c *Config) webSearch() WebSearch {
 			break
 		}
 	}
+	w.ExaSearch = c.Settings.Bool("exa.enabled") && c.Settings.Bool("exa.enableSearch")
+	if !w.ExaSearch {
+		w.Exa = ""
+	}
 	w.Synthetic = env(EnvSyntheticAPIKey)
 	w.Zai = env(EnvZaiAPIKey)
+	w.GeminiCLIVersion, w.AntigravityVersion = strings.TrimSpace(env(EnvGeminiCLIVersion)), strings.TrimSpace(env(EnvAntigravityVersion))
 	w.Codex, w.CodexModel = strings.TrimSpace(env(EnvCodexOAuthToken)), strings.TrimSpace(env(EnvCodexWebSearchModel))
 	setting := func(key, envName string) (string, bool) {
 		if c.Settings.IsSet(key) {

@@ -27,3 +27,20 @@ func TestWebSearch(t *testing.T) {
 		t.Fatalf("search key %+v", w)
 	}
 }
+
+// Exa is asked without a key unless exa.enabled or exa.enableSearch is
+// off, which also drops its key; Perplexity's cookies and the Google
+// client versions come from the environment.
+func TestWebSearchExaAndSignIns(t *testing.T) {
+	w := newFixture(t, "PERPLEXITY_COOKIES=s=1", "PI_AI_GEMINI_CLI_VERSION= 0.40.0 ").load().Web().Search
+	if !w.ExaSearch || w.PerplexityCookies != "s=1" || w.GeminiCLIVersion != "0.40.0" || w.AntigravityVersion != "" {
+		t.Fatalf("%+v", w)
+	}
+	for _, setting := range []string{"exa:\n  enabled: false\n", "exa:\n  enableSearch: false\n"} {
+		f := newFixture(t, "EXA_API_KEY=e")
+		f.write("home/.gopi/agent/config.yml", setting)
+		if w := f.load().Web().Search; w.ExaSearch || w.Exa != "" {
+			t.Errorf("%q: %+v", setting, w)
+		}
+	}
+}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"net"
 	"net/http"
+	"net/http/httptest"
 	"strings"
 	"testing"
 	"time"
@@ -274,5 +275,68 @@ func TestStoredKeys(t *testing.T) {
 	}
 	if h := d.last(t).Header.Get("Chatgpt-Account-Id"); h != "acct-1" {
 		t.Fatalf("account %q", h)
+	}
+}
+
+// Every provider, asked of a server that accepts the connection and
+// never answers, fails with its first-byte limit, naming itself; asked
+// of one that starts its answer and then goes silent, with its idle
+// limit.
+func TestEveryProviderStalls(t *testing.T) {
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var held []net.Conn
+	done := make(chan struct{})
+	go func() { // accepts and holds every connection until the test ends
+		defer close(done)
+		for {
+			c, err := l.Accept()
+			if err != nil {
+				return
+			}
+			held = append(held, c)
+		}
+	}()
+	t.Cleanup(func() {
+		l.Close()
+		<-done
+		for _, c := range held {
+			c.Close()
+		}
+	})
+	everyEndpoint(t, "http://"+l.Addr().String(), Timeouts{FirstByte: 30 * time.Millisecond}, " did not start answering within")
+
+	silent := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.WriteHeader(http.StatusOK)
+		_, _ = w.Write([]byte("{"))
+		w.(http.Flusher).Flush()
+		<-r.Context().Done()
+	}))
+	t.Cleanup(silent.Close)
+	everyEndpoint(t, silent.URL, Timeouts{Idle: 30 * time.Millisecond}, " stopped sending its answer for")
+}
+
+// everyEndpoint searches every provider, and the keyless Exa and
+// Perplexity's web app, at base with tm, and wants each failure to start
+// with the provider's name and want.
+func everyEndpoint(t *testing.T, base string, tm Timeouts, want string) {
+	t.Helper()
+	s := New(allKeys(base), Options{Keys: fakeKeys{"google-gemini-cli": googleLogin}, Timeouts: tm, BaseURLs: map[ID]string{
+		Gemini: base, Brave: base, Tavily: base, Perplexity: base, Jina: base, Exa: base, Parallel: base, Kagi: base, Kimi: base, Synthetic: base, Zai: base, Codex: base}})
+	other := New(config.WebSearch{ExaSearch: true, PerplexityCookies: "c=1"}, Options{Timeouts: tm,
+		BaseURLs: map[ID]string{ExaMCP: base, perplexityWebBase: base}})
+	for _, id := range append(append([]ID{}, Order...), ExaMCP, perplexityWebBase) {
+		searcher, name := s, id
+		if id == ExaMCP || id == perplexityWebBase {
+			searcher, name = other, map[ID]ID{ExaMCP: Exa, perplexityWebBase: Perplexity}[id]
+		} else if _, ok := providers[id]; !ok {
+			continue
+		}
+		_, err := searcher.Search(context.Background(), string(name), Params{Query: "q"})
+		if err == nil || !strings.HasPrefix(err.Error(), name.Label()+want) {
+			t.Errorf("%s: %v", id, err)
+		}
 	}
 }

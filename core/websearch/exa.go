@@ -23,16 +23,20 @@ type exaResponse struct {
 	Results   []exaResult `json:"results"`
 }
 
-// exa asks Exa's search API (POST /search, x-api-key) with a summary per
-// result; the first three summaries make the answer.
+// exa asks Exa: its search API (POST /search, x-api-key) with a summary
+// per result when EXA_API_KEY is set, else, as omp does, the
+// web_search_exa tool of Exa's public MCP server, which needs no key.
+// The first three summaries make the answer.
 func (s *Searcher) exa(ctx context.Context, p Params) (*Response, error) {
 	n := firstPositive(p.NumSearchResults, p.Limit)
-	body := map[string]any{"query": p.Query, "numResults": firstPositive(n, 10), "type": "auto",
-		"contents": map[string]any{"summary": map[string]string{"query": p.Query}}}
-	var out exaResponse
-	if _, err := s.t.do(ctx, request{provider: Exa, keyVar: config.EnvExaAPIKey, method: http.MethodPost,
-		url:    s.baseURL(Exa, "https://api.exa.ai") + "/search",
-		header: http.Header{"X-Api-Key": {s.cfg.Exa}}, body: body}, &out); err != nil {
+	var out *exaResponse
+	var err error
+	if s.cfg.Exa != "" {
+		out, err = s.exaAPI(ctx, p.Query, n)
+	} else {
+		out, err = s.exaMCP(ctx, p.Query, n)
+	}
+	if err != nil {
 		return nil, err
 	}
 	r := &Response{Provider: Exa, RequestID: out.RequestID, Sources: []Source{}}
@@ -62,4 +66,17 @@ func (s *Searcher) exa(ctx context.Context, p Params) (*Response, error) {
 	r.Answer = strings.Join(summaries, "\n\n")
 	r.Sources = limitSources(r.Sources, n)
 	return r, nil
+}
+
+// exaAPI is one request to Exa's search API for n results (0: 10).
+func (s *Searcher) exaAPI(ctx context.Context, query string, n int) (*exaResponse, error) {
+	body := map[string]any{"query": query, "numResults": firstPositive(n, 10), "type": "auto",
+		"contents": map[string]any{"summary": map[string]string{"query": query}}}
+	var out exaResponse
+	if _, err := s.t.do(ctx, request{provider: Exa, keyVar: config.EnvExaAPIKey, method: http.MethodPost,
+		url:    s.baseURL(Exa, "https://api.exa.ai") + "/search",
+		header: http.Header{"X-Api-Key": {s.cfg.Exa}}, body: body}, &out); err != nil {
+		return nil, err
+	}
+	return &out, nil
 }

@@ -23,7 +23,7 @@ func (a answerTransport) RoundTrip(r *http.Request) (*http.Response, error) {
 }
 
 // fuzzOrder are the providers the fuzzer picks from.
-var fuzzOrder = []ID{Brave, Tavily, Perplexity, Jina, Anthropic, Exa, Parallel, Kagi, SearXNG, Kimi, Synthetic, Zai, Codex}
+var fuzzOrder = []ID{Brave, Tavily, Perplexity, Jina, Anthropic, Exa, Parallel, Kagi, SearXNG, Kimi, Synthetic, Zai, Codex, Gemini}
 
 // Whatever a provider answers, parsing it neither panics nor loops, a
 // failure is one line, and the rendered text is valid UTF-8 when the
@@ -31,6 +31,9 @@ var fuzzOrder = []ID{Brave, Tavily, Perplexity, Jina, Anthropic, Exa, Parallel, 
 func FuzzProviderAnswer(f *testing.F) {
 	for i, id := range fuzzOrder {
 		data, err := os.ReadFile(filepath.Join("testdata", string(id)+".json"))
+		if os.IsNotExist(err) {
+			data, err = os.ReadFile(filepath.Join("testdata", string(id)+".sse"))
+		}
 		if err != nil {
 			f.Fatal(err)
 		}
@@ -38,7 +41,7 @@ func FuzzProviderAnswer(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, body []byte, which uint8, failing bool) {
 		id := fuzzOrder[int(which)%len(fuzzOrder)]
-		s := New(allKeys("http://provider.invalid"), Options{Now: func() time.Time { return testNow }})
+		s := New(allKeys("http://provider.invalid"), Options{Now: func() time.Time { return testNow }, Keys: fakeKeys{"google-gemini-cli": googleLogin}})
 		status := 200
 		if failing {
 			status = 429

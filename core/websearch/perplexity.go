@@ -34,7 +34,16 @@ type perplexityResponse struct {
 // Bearer key, model sonar-pro) for an answer with citations: max_tokens
 // 8192, temperature 0.2 and 10 search results unless the call says
 // otherwise; recency is search_recency_filter; the limit cuts sources.
+//
+// With PERPLEXITY_COOKIES, or a Perplexity sign-in stored in agent.db,
+// the web app is asked instead (perplexity_web.go), as omp prefers.
 func (s *Searcher) perplexity(ctx context.Context, p Params) (*Response, error) {
+	if auth := s.perplexityWebLogin(ctx); auth != nil {
+		return s.perplexityWeb(ctx, auth, p)
+	}
+	if s.cfg.Perplexity == "" {
+		return nil, &Error{Provider: Perplexity, Message: "Perplexity has no usable credential: set PERPLEXITY_API_KEY or PERPLEXITY_COOKIES, or sign in to Perplexity"}
+	}
 	temp := 0.2
 	if p.Temperature != nil {
 		temp = *p.Temperature

@@ -39,6 +39,8 @@ type Keys interface {
 var storedNames = map[ID][]string{
 	Tavily: {"tavily"}, Kimi: {"moonshot", "kimi-code"}, Anthropic: {"anthropic"}, Codex: {"openai-codex"},
 	Zai: {"zai"}, Parallel: {"parallel"}, Kagi: {"kagi"}, Synthetic: {"synthetic"},
+	Gemini:     geminiLogins,   // Google sign-ins only
+	Perplexity: {"perplexity"}, // a Perplexity sign-in (its web app), as omp
 }
 
 // Searcher runs searches over the configured providers. It is safe for
@@ -67,19 +69,22 @@ type provider struct {
 }
 
 var providers = map[ID]provider{
-	Tavily:     {func(c *config.WebSearch) bool { return c.Tavily != "" }, (*Searcher).tavily},
-	Perplexity: {func(c *config.WebSearch) bool { return c.Perplexity != "" }, (*Searcher).perplexity},
-	Brave:      {func(c *config.WebSearch) bool { return c.Brave != "" }, (*Searcher).brave},
-	Jina:       {func(c *config.WebSearch) bool { return c.Jina != "" }, (*Searcher).jina},
-	Kimi:       {func(c *config.WebSearch) bool { return c.Kimi != "" }, (*Searcher).kimi},
-	Anthropic:  {func(c *config.WebSearch) bool { return c.AnthropicKey != "" }, (*Searcher).anthropic},
-	Codex:      {func(c *config.WebSearch) bool { return c.Codex != "" }, (*Searcher).codex},
-	Zai:        {func(c *config.WebSearch) bool { return c.Zai != "" }, (*Searcher).zai},
-	Exa:        {func(c *config.WebSearch) bool { return c.Exa != "" }, (*Searcher).exa},
-	Parallel:   {func(c *config.WebSearch) bool { return c.Parallel != "" }, (*Searcher).parallel},
-	Kagi:       {func(c *config.WebSearch) bool { return c.Kagi != "" }, (*Searcher).kagi},
-	Synthetic:  {func(c *config.WebSearch) bool { return c.Synthetic != "" }, (*Searcher).synthetic},
-	SearXNG:    {func(c *config.WebSearch) bool { return c.SearXNG.Endpoint != "" }, (*Searcher).searxng},
+	Tavily: {func(c *config.WebSearch) bool { return c.Tavily != "" }, (*Searcher).tavily},
+	Perplexity: {func(c *config.WebSearch) bool {
+		return c.Perplexity != "" || strings.TrimSpace(c.PerplexityCookies) != ""
+	}, (*Searcher).perplexity},
+	Brave:     {func(c *config.WebSearch) bool { return c.Brave != "" }, (*Searcher).brave},
+	Jina:      {func(c *config.WebSearch) bool { return c.Jina != "" }, (*Searcher).jina},
+	Kimi:      {func(c *config.WebSearch) bool { return c.Kimi != "" }, (*Searcher).kimi},
+	Anthropic: {func(c *config.WebSearch) bool { return c.AnthropicKey != "" }, (*Searcher).anthropic},
+	Gemini:    {func(*config.WebSearch) bool { return false }, (*Searcher).gemini}, // a stored Google sign-in only
+	Codex:     {func(c *config.WebSearch) bool { return c.Codex != "" }, (*Searcher).codex},
+	Zai:       {func(c *config.WebSearch) bool { return c.Zai != "" }, (*Searcher).zai},
+	Exa:       {func(c *config.WebSearch) bool { return c.Exa != "" || c.ExaSearch }, (*Searcher).exa},
+	Parallel:  {func(c *config.WebSearch) bool { return c.Parallel != "" }, (*Searcher).parallel},
+	Kagi:      {func(c *config.WebSearch) bool { return c.Kagi != "" }, (*Searcher).kagi},
+	Synthetic: {func(c *config.WebSearch) bool { return c.Synthetic != "" }, (*Searcher).synthetic},
+	SearXNG:   {func(c *config.WebSearch) bool { return c.SearXNG.Endpoint != "" }, (*Searcher).searxng},
 }
 
 // Usable reports whether id is a provider gopi speaks whose key or
@@ -142,7 +147,7 @@ func (s *Searcher) Chain(preferred string) []ID {
 func (s *Searcher) Any() bool { return len(s.Chain("")) > 0 }
 
 // ErrNoProvider is the failure of a search with no usable provider.
-var ErrNoProvider = errors.New("No web search provider configured. Set one of TAVILY_API_KEY, PERPLEXITY_API_KEY, BRAVE_API_KEY, JINA_API_KEY, MOONSHOT_SEARCH_API_KEY, ANTHROPIC_SEARCH_API_KEY, OPENAI_CODEX_OAUTH_TOKEN, ZAI_API_KEY, EXA_API_KEY, PARALLEL_API_KEY, KAGI_API_KEY, SYNTHETIC_API_KEY or SEARXNG_ENDPOINT.")
+var ErrNoProvider = errors.New("No web search provider configured. Set one of TAVILY_API_KEY, PERPLEXITY_API_KEY, BRAVE_API_KEY, JINA_API_KEY, MOONSHOT_SEARCH_API_KEY, ANTHROPIC_SEARCH_API_KEY, OPENAI_CODEX_OAUTH_TOKEN, ZAI_API_KEY, EXA_API_KEY, PARALLEL_API_KEY, KAGI_API_KEY, SYNTHETIC_API_KEY or SEARXNG_ENDPOINT, or turn exa.enabled and exa.enableSearch back on (Exa needs no key).")
 
 // yearPattern matches the years omp rewrites in queries.
 var yearPattern = regexp.MustCompile(`202\d`)

@@ -72,7 +72,7 @@ func (m *model) onEvent(e agent.Event) tea.Cmd {
 		m.order = append(m.order, e.ToolCallID)
 	case agent.ToolExecutionUpdate:
 		if t := m.tools[e.ToolCallID]; t != nil && e.PartialResult != nil {
-			t.partial = resultText(e.PartialResult.Content)
+			t.partial, t.details = resultText(e.PartialResult.Content), e.PartialResult.Details
 		}
 	case agent.ToolExecutionEnd:
 		t := m.tools[e.ToolCallID]

@@ -51,6 +51,7 @@ type (
 type liveTool struct {
 	call    *ai.ToolCall
 	partial string
+	details any // the latest partial result's details
 }
 
 // model is the program's state.
@@ -434,7 +435,7 @@ func (m *model) View() tea.View {
 		}
 		for _, id := range m.order {
 			if t := m.tools[id]; t != nil {
-				parts = append(parts, m.r.liveCard(t.call, t.partial, spinner[m.spin%len(spinner)]))
+				parts = append(parts, m.r.liveCard(t.call, t.partial, t.details, spinner[m.spin%len(spinner)]))
 			}
 		}
 	}

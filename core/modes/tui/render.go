@@ -127,6 +127,9 @@ func (r *renderer) card(call *ai.ToolCall, content []ai.Content, details any, is
 	if drawn, ok := r.toolCard(call, content, details, isError); ok {
 		return drawnCard(icon, head, drawn, r)
 	}
+	if call.Name == "github" {
+		return r.githubCard(icon, call, content, details, isError)
+	}
 	text := strings.TrimRight(clean(resultText(content)), "\n")
 	diags := tool.ResultDiagnostics(details)
 	if diags != nil {
@@ -188,8 +191,12 @@ func calcLines(call *ai.ToolCall, text string) string {
 	return strings.Join(lines, "\n")
 }
 
-// liveCard draws a running tool call with the tail of its output.
-func (r *renderer) liveCard(call *ai.ToolCall, partial string, spin string) string {
+// liveCard draws a running tool call with the tail of its output
+// (details: its latest partial result's, for the tools that draw them).
+func (r *renderer) liveCard(call *ai.ToolCall, partial string, details any, spin string) string {
+	if call.Name == "github" {
+		return r.githubLiveCard(call, details, spin)
+	}
 	head := r.th.warn.Render(spin) + " " + r.th.accent.Render(ansi.Truncate(clean(session.DescribeToolCall(call)), max(10, r.width-3), "…"))
 	tail := strings.TrimRight(clean(partial), "\n")
 	if tail == "" {

@@ -137,11 +137,28 @@ func (t *Tool) searchAPI(ctx context.Context, endpoint, q string, limit int, v a
 	return t.gh.runJSON(ctx, cmd, callOpts{repoGiven: true}, v)
 }
 
-// search is a search op's query (required) and limit.
-func (a *args) search() (string, int, error) {
-	q := strings.TrimSpace(a.Query)
+// search is a search op's query and limit. The query is the query
+// argument with the since/until qualifier after it; it must not end up
+// empty. search_code takes no since/until (GitHub's code search has no
+// date qualifier).
+func (t *Tool) search(op string, a *args) (string, int, error) {
+	var date string
+	if op == "search_code" {
+		if strings.TrimSpace(a.Query) == "" {
+			return "", 0, tool.Errorf("query must not be empty: give the GitHub code search query to run")
+		}
+		if a.Since != nil || a.Until != nil {
+			return "", 0, tool.Errorf("search_code does not take since/until: GitHub code search has no date filter; drop them or search commits instead")
+		}
+	} else {
+		var err error
+		if date, err = searchDateQualifier(op, a, t.now()); err != nil {
+			return "", 0, err
+		}
+	}
+	q := joinQuery(a.Query, date)
 	if q == "" {
-		return "", 0, tool.Errorf("query must not be empty: give the GitHub search query to run")
+		return "", 0, tool.Errorf("query must not be empty: give a GitHub search query, or since/until to filter by date")
 	}
 	limit, err := searchLimit(a.Limit)
 	return q, limit, err
@@ -149,7 +166,11 @@ func (a *args) search() (string, int, error) {
 
 // searchIssues runs search_issues (prs false) and search_prs (prs true).
 func (t *Tool) searchIssues(ctx context.Context, a *args, prs bool) (*outcome, error) {
-	q, limit, err := a.search()
+	op := "search_issues"
+	if prs {
+		op = "search_prs"
+	}
+	q, limit, err := t.search(op, a)
 	if err != nil {
 		return nil, err
 	}
@@ -229,7 +250,7 @@ func renderIssueSearch(kind, q, repo string, items []searchIssue) string {
 
 // searchCodeOp runs search_code.
 func (t *Tool) searchCodeOp(ctx context.Context, a *args) (*outcome, error) {
-	q, limit, err := a.search()
+	q, limit, err := t.search("search_code", a)
 	if err != nil {
 		return nil, err
 	}
@@ -264,7 +285,7 @@ func (t *Tool) searchCodeOp(ctx context.Context, a *args) (*outcome, error) {
 
 // searchCommitsOp runs search_commits.
 func (t *Tool) searchCommitsOp(ctx context.Context, a *args) (*outcome, error) {
-	q, limit, err := a.search()
+	q, limit, err := t.search("search_commits", a)
 	if err != nil {
 		return nil, err
 	}
@@ -303,7 +324,7 @@ func (t *Tool) searchCommitsOp(ctx context.Context, a *args) (*outcome, error) {
 
 // searchReposOp runs search_repos; the repo argument is not used.
 func (t *Tool) searchReposOp(ctx context.Context, a *args) (*outcome, error) {
-	q, limit, err := a.search()
+	q, limit, err := t.search("search_repos", a)
 	if err != nil {
 		return nil, err
 	}

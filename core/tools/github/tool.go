@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"strings"
+	"time"
 
 	"github.com/gopi-agent/gopi/core/tool"
 )
@@ -20,10 +21,11 @@ const description = "Works with GitHub through the GitHub CLI (gh): repositories
 	"- `pr_create`: opens a pull request. Give `title` (and optionally `body`), or `fill: true` to take both from the commits. Optional `base`, `head`, `draft`, `repo`, `reviewer[]`, `assignee[]`, `label[]`. Answers with the new PR's URL and summary.\n" +
 	"- `pr_checkout`: checks one or more pull requests out, each into a worktree of its own on a `pr-<number>` branch set to push back to the PR. Optional `pr` (number, URL or branch, or a list of them; without it, the current branch's PR), `repo`, `force` (reset an existing `pr-<number>` branch).\n" +
 	"- `pr_push`: pushes a branch made by `pr_checkout` back to its PR's head branch. Optional `branch` (default: the current one), `forceWithLease`.\n" +
-	"- `search_issues` / `search_prs`: GitHub issue or pull request search syntax in `query`; optional `repo`, `limit`.\n" +
-	"- `search_code`: GitHub code search syntax in `query`; optional `repo`, `limit`. Shows matching paths with a fragment.\n" +
-	"- `search_commits`: commit search; `query`, optional `repo`, `limit`.\n" +
-	"- `search_repos`: repository search; `query`, optional `limit` (scope with qualifiers such as `org:` or `language:` in the query).\n" +
+	"- `search_issues` / `search_prs`: GitHub issue or pull request search syntax in `query`; optional `repo`, `limit`, `since`, `until`, `dateField`.\n" +
+	"- `search_code`: GitHub code search syntax in `query` (required); optional `repo`, `limit`. Shows matching paths with a fragment. No date filter: GitHub code search has none.\n" +
+	"- `search_commits`: commit search; `query`, optional `repo`, `limit`, `since`, `until` (always on the committer date).\n" +
+	"- `search_repos`: repository search; `query`, optional `limit`, `since`, `until`, `dateField` (scope with qualifiers such as `org:` or `language:` in the query).\n" +
+	"- `since` / `until` narrow those searches by date: `3d`, `12h`, `2w`, `6mo`, `1y` (counted back from now; `m` is minutes), a date `YYYY-MM-DD` or an ISO date-time. With only a date filter, `query` can be left out.\n" +
 	"- `run_watch`: follows a GitHub Actions run until it ends. Optional `run` (id or URL); without it, every run of the current HEAD commit on `branch` (default: the current branch). Optional `tail`: log lines shown per failed job.\n" +
 	"Searches default to the current checkout's repository unless the query names a `repo:`, `org:`, `user:` or `owner:`.\n\n" +
 	"To read one issue or pull request, use `read` on `issue://<N>` or `pr://<N>` (or `issue://owner/repo/<N>`); `pr://<N>/diff` lists a pull request's changed files."
@@ -64,6 +66,9 @@ type args struct {
 	Assignee       []string        `json:"assignee"`
 	Label          []string        `json:"label"`
 	Query          string          `json:"query"`
+	Since          *string         `json:"since"`
+	Until          *string         `json:"until"`
+	DateField      string          `json:"dateField"`
 	Limit          *float64        `json:"limit"`
 	Run            string          `json:"run"`
 	Tail           *float64        `json:"tail"`
@@ -84,11 +89,12 @@ type Tool struct {
 	env   *tool.Env
 	gh    *Runner
 	watch watchTiming
+	now   func() time.Time // the clock relative since/until count from
 }
 
 // New returns the tool over env, running gh in env's working directory.
 func New(env *tool.Env) tool.Tool {
-	return &Tool{env: env, gh: &Runner{Dir: env.Cwd}, watch: defaultWatchTiming}
+	return &Tool{env: env, gh: &Runner{Dir: env.Cwd}, watch: defaultWatchTiming, now: time.Now}
 }
 
 // Available reports whether the session offers the tool: github.enabled
@@ -125,7 +131,10 @@ func (t *Tool) Definition() tool.Definition {
 			"reviewer":       strs("reviewers to request (pr_create): users or org/team", []any{"octocat", "myorg/team"}),
 			"assignee":       strs("assignees (pr_create); @me is you", []any{"@me"}),
 			"label":          strs("labels to apply (pr_create)", []any{"bug", "enhancement"}),
-			"query":          str("search query (search_*)", "is:open label:bug"),
+			"query":          str("search query (search_*); may be left out on the searches that take since/until when one is given", "is:open label:bug"),
+			"since":          str("lower date bound (search_issues, search_prs, search_commits, search_repos; not search_code): a duration back from now, <n> with m, h, d, w, mo or y (3d, 12h, 2w), a date YYYY-MM-DD or an ISO date-time; becomes a created:>=… (committer-date: for commits, pushed: for repos with dateField updated) qualifier", "3d", "2w", "2026-05-01"),
+			"until":          str("upper date bound, written as since; with both, the qualifier is a since..until range", "1d", "2026-05-09"),
+			"dateField":      {Type: "string", Enum: []any{"created", "updated"}, Default: "created", Description: "what since/until filter on: created (default) or updated for issues and PRs; for repos updated means the last push; commits always use the committer date"},
 			"limit":          {Type: "number", Description: "max results (search_*), at most 50", Default: SearchLimitDefault},
 			"run":            str("Actions run id or URL (run_watch)", "123456"),
 			"tail":           {Type: "number", Description: "log lines per failed job (run_watch), at most 200", Default: RunWatchTailDefault},

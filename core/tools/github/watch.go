@@ -41,10 +41,23 @@ var (
 
 // WatchView is the run_watch snapshot renderers show.
 type WatchView struct {
-	State string     `json:"state"`          // "watching" or "completed"
-	Poll  int        `json:"poll,omitempty"` // polls so far
-	Note  string     `json:"note,omitempty"` // what the watch is waiting for
-	Runs  []RunState `json:"runs"`           // the runs watched
+	State      string     `json:"state"`                // "watching" or "completed"
+	Mode       string     `json:"mode,omitempty"`       // "run" (one run) or "commit" (every run of a commit)
+	Repo       string     `json:"repo,omitempty"`       // owner/repo
+	HeadSHA    string     `json:"headSha,omitempty"`    // the commit watched (commit mode)
+	Poll       int        `json:"poll,omitempty"`       // polls so far
+	Note       string     `json:"note,omitempty"`       // what the watch is waiting for
+	Runs       []RunState `json:"runs"`                 // the runs watched
+	FailedLogs []WatchLog `json:"failedLogs,omitempty"` // the failed jobs' log tails, once fetched
+}
+
+// WatchLog is the end of a failed job's log.
+type WatchLog struct {
+	JobName   string `json:"jobName"`
+	RunID     int64  `json:"runId"`
+	Workflow  string `json:"workflowName,omitempty"`
+	Available bool   `json:"available"`      // false when gh could not fetch it
+	Tail      string `json:"tail,omitempty"` // its last lines
 }
 
 // RunState is one workflow run as last polled.
@@ -71,6 +84,9 @@ type JobState struct {
 	StartedAt   string `json:"startedAt,omitempty"`
 	CompletedAt string `json:"completedAt,omitempty"`
 	URL         string `json:"url,omitempty"`
+	// DurationSeconds is how long the job ran: to its end, or to the poll
+	// for a job still running; nil before it started.
+	DurationSeconds *int64 `json:"durationSeconds,omitempty"`
 }
 
 // apiRun is a run as the Actions API returns it.
@@ -187,6 +203,8 @@ type watcher struct {
 	tail     int
 	onUpdate tool.UpdateFunc
 	poll     int
+	mode     string // "run" or "commit"
+	sha      string // the commit watched (commit mode)
 }
 
 // api runs gh api GET on path with the fields and decodes into v.
@@ -238,16 +256,42 @@ func (w *watcher) withJobs(ctx context.Context, r *apiRun) (*RunState, error) {
 
 // update reports a snapshot as progress.
 func (w *watcher) update(text string, runs []*RunState, note string) {
-	w.onUpdate.Update(tool.TextResult(text, &Details{Repo: w.repo, Watch: watchView("watching", w.poll, note, runs)}))
+	w.onUpdate.Update(tool.TextResult(text, &Details{Repo: w.repo, Watch: w.view("watching", note, runs, nil)}))
 }
 
-// watchView is the renderer's snapshot of runs.
-func watchView(state string, poll int, note string, runs []*RunState) *WatchView {
-	v := &WatchView{State: state, Poll: poll, Note: note, Runs: []RunState{}}
+// view is the renderer's snapshot of runs, with the jobs' durations as
+// of now and the failed jobs' log tails.
+func (w *watcher) view(state, note string, runs []*RunState, logs []failedLog) *WatchView {
+	v := &WatchView{State: state, Mode: w.mode, Repo: w.repo, HeadSHA: w.sha, Poll: w.poll, Note: note, Runs: []RunState{}}
+	now := w.t.now()
 	for _, r := range runs {
-		v.Runs = append(v.Runs, *r)
+		rs := *r
+		rs.Jobs = make([]JobState, len(r.Jobs))
+		for i, j := range r.Jobs {
+			j.DurationSeconds = jobDuration(j, now)
+			rs.Jobs[i] = j
+		}
+		v.Runs = append(v.Runs, rs)
+	}
+	for _, l := range logs {
+		v.FailedLogs = append(v.FailedLogs, WatchLog{JobName: l.job.Name, RunID: l.run.ID, Workflow: l.run.Workflow, Available: l.all != "", Tail: l.tail})
 	}
 	return v
+}
+
+// jobDuration is the whole seconds from a job's start to its end (now
+// while it runs), nil when it has not started or its start is unreadable.
+func jobDuration(j JobState, now time.Time) *int64 {
+	start, err := time.Parse(time.RFC3339, j.StartedAt)
+	if err != nil {
+		return nil
+	}
+	end := now
+	if t, err := time.Parse(time.RFC3339, j.CompletedAt); err == nil {
+		end = t
+	}
+	d := max(0, int64(end.Sub(start)/time.Second))
+	return &d
 }
 
 // graceNote is the note shown while waiting after a failure.
@@ -260,6 +304,7 @@ func seconds(d time.Duration) string { return strconv.Itoa(int(d/time.Second)) +
 
 // watchRun follows one run until it ends or a job fails.
 func (w *watcher) watchRun(ctx context.Context, id int64) (*outcome, error) {
+	w.mode = "run"
 	for {
 		w.poll++
 		run, err := w.fetchRun(ctx, id)
@@ -319,6 +364,7 @@ func (w *watcher) watchCommit(ctx context.Context, branch string) (*outcome, err
 			return nil, tool.Errorf("Current git HEAD is unavailable. Pass `run` explicitly.")
 		}
 	}
+	w.mode, w.sha = "commit", sha
 	settled := ""
 	for {
 		w.poll++
@@ -437,7 +483,7 @@ func (w *watcher) finish(ctx context.Context, runs []*RunState, render func([]fa
 			logs = append(logs, l)
 		}
 	}
-	d := &Details{Repo: w.repo, FailedJobs: failed, Watch: watchView("completed", w.poll, "", runs)}
+	d := &Details{Repo: w.repo, FailedJobs: failed, Watch: w.view("completed", "", runs, logs)}
 	if len(runs) == 1 {
 		d.RunID, d.Status, d.Conclusion, d.Branch, d.HeadSHA = runs[0].ID, runs[0].Status, runs[0].Conclusion, runs[0].Branch, runs[0].HeadSHA
 	} else {

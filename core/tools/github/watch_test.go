@@ -73,6 +73,17 @@ func TestRunWatchFailure(t *testing.T) {
 	if len(d.FailedJobs) != 1 || d.FailedJobs[0] != "test" {
 		t.Errorf("failed jobs %q", d.FailedJobs)
 	}
+	// The renderer's view: the mode, each job's duration, the log tail.
+	w := d.Watch
+	if w.Mode != "run" || w.Repo != "gopi-agent/gopi" || len(w.Runs) != 1 || len(w.Runs[0].Jobs) != 2 {
+		t.Fatalf("watch view %+v", w)
+	}
+	if j := w.Runs[0].Jobs[1]; j.DurationSeconds == nil || *j.DurationSeconds != 110 {
+		t.Errorf("duration of %s: %v", j.Name, j.DurationSeconds)
+	}
+	if len(w.FailedLogs) != 1 || w.FailedLogs[0].JobName != "test" || !w.FailedLogs[0].Available || w.FailedLogs[0].Tail != "--- FAIL: TestCache\nFAIL" {
+		t.Errorf("failed logs %+v", w.FailedLogs)
+	}
 }
 
 // Without run, the runs of the branch's head commit are watched; success
@@ -90,6 +101,9 @@ func TestRunWatchCommit(t *testing.T) {
 	}
 	if len(d.RunIDs) != 0 && d.RunID != 777 {
 		t.Errorf("details %+v", d)
+	}
+	if d.Watch.Mode != "commit" || d.Watch.HeadSHA != "0123456789abcdef0123456789abcdef01234567" {
+		t.Errorf("watch view %+v", d.Watch)
 	}
 	var listed bool
 	for _, c := range f.calls() {

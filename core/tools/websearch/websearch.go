@@ -3,7 +3,9 @@
 // answer, sources and citations as text.
 //
 // The tool is offered when web_search.enabled is on (the default) and
-// some provider has its key or endpoint configured. A search that fails
+// some provider is usable: Exa always is unless exa.enabled or
+// exa.enableSearch is off (it answers without a key), the others with
+// their key, endpoint or sign-in. A search that fails
 // on every provider is still a normal result: its text starts with
 // "Error:" and names the providers tried, as in omp.
 package websearch
@@ -51,8 +53,8 @@ func New(env *tool.Env) tool.Tool {
 func NewWith(s *engine.Searcher) tool.Tool { return &Tool{searcher: s} }
 
 // Available reports whether a session offers web_search: the setting is
-// on and some provider is configured (a key in the environment or the
-// settings, or one stored by a sign-in).
+// on and some provider is usable (Exa without a key unless turned off, a
+// key in the environment or the settings, or one stored by a sign-in).
 func Available(env *tool.Env) bool {
 	return env.Settings.WebSearch.Enabled && engine.Configured(env.Settings.WebSearch, keys(env))
 }

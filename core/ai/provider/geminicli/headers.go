@@ -1,6 +1,7 @@
 package geminicli
 
 import (
+	"net/http"
 	"runtime"
 )
 
@@ -55,3 +56,22 @@ const antigravityIdentity = "You are Antigravity, a powerful agentic AI coding a
 	"You are pair programming with a USER to solve their coding task. The task may require creating a new codebase, modifying or debugging an existing codebase, or simply answering a question." +
 	"**Absolute paths only**" +
 	"**Proactiveness**"
+
+// IdentityHeaders are the client identity of a Cloud Code Assist request
+// made outside a model call (web search grounding): Gemini CLI's
+// User-Agent for model with its Client-Metadata, or with antigravity
+// Antigravity's User-Agent. version "" is the default of either.
+func IdentityHeaders(antigravity bool, version, model string) http.Header {
+	h := http.Header{}
+	if antigravity {
+		h.Set("User-Agent", antigravityUserAgent(version))
+		return h
+	}
+	h.Set("User-Agent", cliUserAgent(version, model))
+	h.Set("Client-Metadata", clientMetadata)
+	return h
+}
+
+// AntigravityIdentity is the system instruction Antigravity's backend
+// expects first.
+func AntigravityIdentity() string { return antigravityIdentity }
