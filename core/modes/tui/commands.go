@@ -241,7 +241,7 @@ func (m *model) cmdThinking(args string) tea.Cmd {
 	set := func(l ai.ThinkingLevel) tea.Cmd {
 		s := m.s
 		return func() tea.Msg {
-			if err := s.Model().SetThinking(l); err != nil {
+			if err := s.Model().SetThinkingDefault(l); err != nil {
 				return errMsg{err}
 			}
 			return tea.BatchMsg{func() tea.Msg { return noticeMsg{"Thinking: " + string(l)} }, m.refreshStatus()}
