@@ -12,7 +12,6 @@ import (
 	"github.com/gopi-agent/gopi/core/ai"
 	"github.com/gopi-agent/gopi/core/config"
 	"github.com/gopi-agent/gopi/core/session"
-	"github.com/gopi-agent/gopi/search/fuzzy"
 )
 
 // slashCommand is one of the / commands.
@@ -581,82 +580,6 @@ func (m *model) cmdHelp(string) tea.Cmd {
 	}
 	lines = append(lines, "  !cmd, !!cmd               run a shell command (!! keeps it out of the model's context)")
 	return m.printSection(strings.Join(lines, "\n"))
-}
-
-// complete completes the word before the cursor: a /command at the start,
-// or an @file anywhere (a picker of the best fuzzy matches).
-func (m *model) complete() (tea.Cmd, bool) {
-	v := m.ed.ta.Value()
-	if strings.HasPrefix(v, "/") && !strings.ContainsAny(v, " \n") {
-		var names []string
-		for _, c := range commands {
-			if strings.HasPrefix(c.name, v[1:]) {
-				names = append(names, c.name)
-			}
-		}
-		for _, c := range m.extCommands() {
-			if strings.HasPrefix(c.Name, v[1:]) {
-				names = append(names, c.Name)
-			}
-		}
-		for _, n := range m.promptCommandNames() {
-			if strings.HasPrefix(n, v[1:]) {
-				names = append(names, n)
-			}
-		}
-		switch len(names) {
-		case 0:
-			return nil, false
-		case 1:
-			m.ed.ta.SetValue("/" + names[0] + " ")
-			m.ed.ta.MoveToEnd()
-		default:
-			m.setNotice("/" + strings.Join(names, "  /"))
-		}
-		return nil, true
-	}
-	i := strings.LastIndexAny(v, " \n")
-	word := v[i+1:]
-	if !strings.HasPrefix(word, "@") {
-		return nil, false
-	}
-	ctx, cwd, query, scan := m.ctx, m.opts.Cwd, word[1:], m.opts.ScanCache
-	return func() tea.Msg {
-		res, err := fuzzy.Find(ctx, cwd, fuzzy.Options{Query: query, Gitignore: true, Cache: true, MaxResults: 50, Scanner: scan})
-		if err != nil {
-			return errMsg{fmt.Errorf("find files: %w", err)}
-		}
-		if len(res.Matches) == 0 {
-			return noticeMsg{"No file matches " + word}
-		}
-		return filesMsg{word: word, matches: res.Matches}
-	}, true
-}
-
-// filesMsg offers files for an @ completion.
-type filesMsg struct {
-	word    string
-	matches []fuzzy.Match
-}
-
-// pickFile opens the @file picker.
-func (m *model) pickFile(msg filesMsg) {
-	var items []pickItem
-	for _, f := range msg.matches {
-		p := f.Path
-		if f.IsDir {
-			p += "/"
-		}
-		items = append(items, pickItem{label: clean(p), value: p})
-	}
-	m.picker = &picker{title: "Attach a file", items: items, onPick: func(it pickItem) tea.Cmd {
-		v := m.ed.ta.Value()
-		if strings.HasSuffix(v, msg.word) {
-			m.ed.ta.SetValue(strings.TrimSuffix(v, msg.word) + "@" + it.value.(string) + " ")
-			m.ed.ta.MoveToEnd()
-		}
-		return nil
-	}}
 }
 
 // batch turns messages into one.

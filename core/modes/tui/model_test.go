@@ -391,8 +391,7 @@ func TestEditingKeys(t *testing.T) {
 	}
 	r.m.ed.clear()
 	r.key("look at @parser")
-	r.key("tab")
-	r.until("the file picker", func() bool { return r.m.picker != nil })
+	r.until("the file popup", func() bool { return r.m.pop != nil })
 	r.key("enter")
 	if got := r.m.ed.text(); got != "look at @internal/parser.go " {
 		t.Fatalf("@ completion: %q", got)
