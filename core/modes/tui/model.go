@@ -140,6 +140,9 @@ func (m *model) Init() tea.Cmd {
 	if !m.opts.NoColor {
 		cmds = append(cmds, tea.RequestBackgroundColor)
 	}
+	if m.opts.Welcome {
+		cmds = append(cmds, m.printSection(m.welcome(m.width)))
+	}
 	if len(m.opts.Warnings) > 0 {
 		var lines []string
 		for _, w := range m.opts.Warnings {
