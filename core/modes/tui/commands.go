@@ -58,7 +58,7 @@ func init() {
 		{"tools", "", "the tools offered to the model", (*model).cmdTools},
 		{"agents", "", "Agent Control Center: the task tool's agents; turn them off, override their models", (*model).cmdAgents},
 		{"extensions", "", "Extension Control Center: everything extending the session; turn entries off (also /status)", (*model).cmdExtensions},
-		{"settings", "", "the settings in force for this session", (*model).cmdSettings},
+		{"settings", "", "change settings: tabs, switches and choices, saved in config.yml", (*model).cmdSettings},
 		{"skills", "", "the skills, rules and prompt templates found for this session", (*model).cmdSkills},
 		{"mcp", "", "the MCP servers: state, tools and problems", (*model).cmdMCP},
 		{"memory", "[view]", "omp's memory (not in gopi yet)", (*model).cmdMemory},
@@ -490,21 +490,6 @@ func (m *model) cmdSession(args string) tea.Cmd {
 		fmt.Sprintf("  tokens     %s in, %s out, %s cache read, %s cache write", human(st.Tokens.Input), human(st.Tokens.Output), human(st.Tokens.CacheRead), human(st.Tokens.CacheWrite)),
 		fmt.Sprintf("  context    %s of %s", human(m.status.contextTokens), human(m.status.window)),
 		fmt.Sprintf("  cost       $%.4f", st.Cost),
-	}
-	return m.printSection(strings.Join(lines, "\n"))
-}
-
-func (m *model) cmdSettings(string) tea.Cmd {
-	st := m.s.State()
-	c := m.s.Config()
-	lines := []string{
-		m.th.title.Render("Settings in force"),
-		"  model            " + m.status.model,
-		"  thinking         " + string(st.ThinkingLevel),
-		"  steering mode    " + st.SteeringMode + "   follow-up mode " + st.FollowUpMode + "   interrupt mode " + st.InterruptMode,
-		fmt.Sprintf("  auto-compaction  %v   auto-retry %v", st.AutoCompactionEnabled, st.AutoRetryEnabled),
-		"  agent directory  " + c.AgentDir,
-		"  change them in " + filepath.Join(c.AgentDir, "config.yml") + " or .gopi/settings.json (README: Configuration)",
 	}
 	return m.printSection(strings.Join(lines, "\n"))
 }

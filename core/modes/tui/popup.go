@@ -172,6 +172,9 @@ func (m *model) showCommands(word string) {
 	for _, c := range commands {
 		add(c.name, c.help)
 	}
+	for _, alias := range sortedKeys(commandAliases) {
+		add(alias, "/"+commandAliases[alias]+": "+commandHelp(commandAliases[alias]))
+	}
 	for _, c := range m.extCommands() {
 		add(c.Name, clean(c.Description))
 	}
@@ -196,6 +199,16 @@ func (m *model) showCommands(word string) {
 		}
 	}
 	m.setPopup(popupCommand, word, items)
+}
+
+// commandHelp is the description of the built-in command name.
+func commandHelp(name string) string {
+	for _, c := range commands {
+		if c.name == name {
+			return c.help
+		}
+	}
+	return ""
 }
 
 // commandRank ranks how name matches query: 0 exact, 1 prefix, 2

@@ -1,0 +1,65 @@
+package tui
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/gopi-agent/gopi/core/agent"
+	"github.com/gopi-agent/gopi/internal/golden"
+)
+
+// /settings opens the tabbed editor: Tab moves between tabs, Enter toggles
+// a boolean and cycles an enum; the values land in config.yml and the
+// session's own settings change at once; Esc closes it.
+func TestSettingsEditor(t *testing.T) {
+	r := newRig(t)
+	r.typeAndSend("/settings")
+	if r.m.dash == nil || !strings.Contains(r.view(), "Appearance") {
+		t.Fatalf("no settings editor:\n%s", r.view())
+	}
+	for !strings.Contains(r.view(), "❯ Steering mode") {
+		r.key("tab")
+	}
+	r.key("enter") // one-at-a-time → all
+	for i := 0; i < 4; i++ {
+		r.key("down")
+	}
+	if !strings.Contains(r.view(), "❯ Quiet start") {
+		t.Fatalf("the cursor is not on Quiet start:\n%s", r.view())
+	}
+	r.key("enter")
+	r.settle()
+	if !strings.Contains(r.view(), "Quiet start: true (saved in config.yml)") {
+		t.Fatalf("no notice:\n%s", r.view())
+	}
+	if got := r.s.Agent().Modes().Steering; got != agent.AllAtOnce {
+		t.Errorf("steering mode of the session: %v", got)
+	}
+	b, err := os.ReadFile(filepath.Join(r.s.Config().AgentDir, "config.yml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(b), "steeringMode: all") || !strings.Contains(string(b), "quiet: true") {
+		t.Fatalf("config.yml:\n%s", b)
+	}
+	r.key("esc")
+	if r.m.dash != nil {
+		t.Fatal("esc did not close the editor")
+	}
+}
+
+// The settings editor at 80×24 and at a narrow width, as goldens.
+func TestSettingsEditorGolden(t *testing.T) {
+	r := newRig(t)
+	r.typeAndSend("/settings")
+	r.key("tab")
+	r.key("down")
+	for _, size := range [][2]int{{80, 24}, {44, 20}} {
+		got := ansi.Strip(r.m.dash.view(r.m.th, size[0], size[1]))
+		golden.Check(t, filepath.Join("testdata", "settings", "model-tab-"+itoa(size[0])+"x"+itoa(size[1])+".txt"), got+"\n")
+	}
+}
