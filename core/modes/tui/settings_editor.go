@@ -67,14 +67,25 @@ func (d *settingsDash) key(k tea.KeyPressMsg) (bool, tea.Cmd) {
 // paste does nothing: the editor has no text field.
 func (d *settingsDash) paste(string) {}
 
-// value is a setting's value as the editor shows it: the one just written,
-// else the settings' own (their default when unset).
+// value is a setting's value as the editor shows it: the one being
+// written, else the settings' own (their default when unset).
 func (d *settingsDash) value(key string) any {
-	if v, ok := d.pending[key]; ok {
-		return v
+	if sv := d.savers[key]; sv != nil && sv.running {
+		return d.pending[key]
 	}
 	v, _ := d.m.s.Config().Settings.Get(key)
 	return v
+}
+
+// overridden reports whether a value written to config.yml is not the
+// one in force: a project file, the environment or a flag sets the key.
+func (d *settingsDash) overridden(key string) bool {
+	sv, want := d.savers[key], d.pending[key]
+	if sv == nil || sv.running {
+		return false
+	}
+	got, _ := d.m.s.Config().Settings.Get(key)
+	return showValue(got) != showValue(want)
 }
 
 // change moves a setting to its next value, saves it and applies it.
@@ -195,6 +206,9 @@ func (d *settingsDash) view(th theme, width, height int) string {
 	for i := start; i < end; i++ {
 		e := entries[i]
 		line := fmt.Sprintf("%-*s  %s", labelW, e.label, showValue(d.value(e.key)))
+		if d.overridden(e.key) {
+			line += th.dim.Render("  (config.yml says " + showValue(d.pending[e.key]) + "; a project file, variable or flag wins)")
+		}
 		if i == d.cursor {
 			body = append(body, th.accent.Render("❯ "+line))
 		} else {

@@ -32,13 +32,11 @@ func TestSettingsEditor(t *testing.T) {
 		t.Fatalf("the cursor is not on Quiet start:\n%s", r.view())
 	}
 	r.key("enter")
-	r.settle()
+	waitSaved(r)
 	if !strings.Contains(r.view(), "Quiet start: true (saved in config.yml)") {
 		t.Fatalf("no notice:\n%s", r.view())
 	}
-	if got := r.s.Agent().Modes().Steering; got != agent.AllAtOnce {
-		t.Errorf("steering mode of the session: %v", got)
-	}
+	r.until("the session's steering mode", func() bool { return r.s.Agent().Modes().Steering == agent.AllAtOnce })
 	b, err := os.ReadFile(filepath.Join(r.s.Config().AgentDir, "config.yml"))
 	if err != nil {
 		t.Fatal(err)
@@ -62,4 +60,43 @@ func TestSettingsEditorGolden(t *testing.T) {
 		got := ansi.Strip(r.m.dash.view(r.m.th, size[0], size[1]))
 		golden.Check(t, filepath.Join("testdata", "settings", "model-tab-"+itoa(size[0])+"x"+itoa(size[1])+".txt"), got+"\n")
 	}
+}
+
+// A setting a higher layer sets (a project file, a variable, a flag) stays
+// as that layer has it; the editor says so instead of showing the value it
+// wrote.
+func TestSettingsEditorHigherLayerWins(t *testing.T) {
+	r := newRig(t)
+	if err := r.s.Config().Settings.Override("startup.quiet", false); err != nil {
+		t.Fatal(err)
+	}
+	r.typeAndSend("/settings")
+	for !strings.Contains(r.view(), "❯ Steering mode") {
+		r.key("tab")
+	}
+	for i := 0; i < 4; i++ {
+		r.key("down")
+	}
+	r.key("enter")
+	waitSaved(r)
+	if v := r.view(); !strings.Contains(v, "Quiet start") || !strings.Contains(v, "false  (config.yml says true;") {
+		t.Fatalf("no word of the higher setting:\n%s", v)
+	}
+}
+
+// waitSaved waits until the settings editor's writes are over.
+func waitSaved(r *rig) {
+	r.t.Helper()
+	r.until("the settings to be written", func() bool {
+		d, ok := r.m.dash.(*settingsDash)
+		if !ok {
+			return true
+		}
+		for _, sv := range d.savers {
+			if sv.running {
+				return false
+			}
+		}
+		return true
+	})
 }
