@@ -349,12 +349,13 @@ func (m *model) popupRow(it popItem, selected bool) string {
 	return line
 }
 
-// popupRows is how many entries the popup shows (the
-// autocompleteMaxVisible setting, 3 to 20).
+// popupRows is how many entries the popup shows: the
+// autocompleteMaxVisible setting (3 to 20), and no more than a third of
+// the window's height, so that the live area never outgrows the window.
 func (m *model) popupRows() int {
 	n := popupDefaultVisible
 	if cfg := m.s.Config(); cfg != nil && cfg.Settings != nil && cfg.Settings.IsSet("autocompleteMaxVisible") {
 		n = int(cfg.Settings.Float("autocompleteMaxVisible"))
 	}
-	return max(3, min(20, n))
+	return max(3, min(20, n, m.height/3))
 }

@@ -94,3 +94,13 @@ func TestPopupGolden(t *testing.T) {
 		golden.Check(t, filepath.Join("testdata", "popup", "slash-"+itoa(w)+".txt"), ansi.Strip(r.m.popupView())+"\n")
 	}
 }
+
+// In a low window the list keeps to a third of its height.
+func TestPopupFitsLowWindow(t *testing.T) {
+	r := newRig(t)
+	r.m.height = 10
+	r.key("/")
+	if rows := strings.Count(r.m.popupView(), "\n") + 1; rows != 4 { // 3 entries and (1/n)
+		t.Fatalf("%d rows at height 10:\n%s", rows, r.m.popupView())
+	}
+}
