@@ -107,7 +107,10 @@ func (m *model) takePopup() tea.Cmd {
 	m.pop = nil
 	it := p.items[p.cursor]
 	m.ed.replaceBeforeCursor(p.word, it.value)
-	if it.dir {
+	switch {
+	case it.dir && p.kind == popupPath:
+		m.showPaths(lastWord(m.ed.beforeCursor()), false)
+	case it.dir:
 		return m.followEdit()
 	}
 	return nil

@@ -69,8 +69,13 @@ func TestFileAndPathCompletion(t *testing.T) {
 	if got := r.m.ed.ta.Value(); got != "read src/" {
 		t.Fatalf("path completion gave %q", got)
 	}
+	v := r.view() // a directory taken: its entries are listed
+	if !strings.Contains(v, "❯ greet.go") || !strings.Contains(v, "  grow.go") {
+		t.Fatalf("no entries for src/:\n%s", v)
+	}
+	r.key("esc")
 	r.key("tab")
-	v := r.view()
+	v = r.view()
 	if !strings.Contains(v, "❯ greet.go") || !strings.Contains(v, "  grow.go") {
 		t.Fatalf("no entries for src/:\n%s", v)
 	}
