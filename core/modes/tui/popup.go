@@ -123,6 +123,9 @@ func (m *model) followEdit() tea.Cmd {
 		m.showCommands(before)
 		return nil
 	}
+	if m.ed.ta.Line() == 0 && strings.HasPrefix(before, "/") && m.showArgs(before) {
+		return nil
+	}
 	if word, ok := atWord(before); ok {
 		return m.findFiles(word)
 	}

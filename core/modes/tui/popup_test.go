@@ -34,6 +34,15 @@ func TestSlashPopupFollowsTyping(t *testing.T) {
 		t.Fatalf("tab took %q", got)
 	}
 	r.m.ed.clear()
+	r.key("/thinking h")
+	if v := r.view(); !strings.Contains(v, "❯ high") || strings.Contains(v, "medium") {
+		t.Fatalf("no levels after /thinking h:\n%s", v)
+	}
+	r.key("tab")
+	if got := r.m.ed.ta.Value(); got != "/thinking high" {
+		t.Fatalf("tab took %q", got)
+	}
+	r.m.ed.clear()
 	r.key("/ho")
 	if !strings.Contains(r.view(), "❯ hotkeys") {
 		t.Fatalf("/ho:\n%s", r.view())
