@@ -9,6 +9,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/gopi-agent/gopi/core/agent"
+	"github.com/gopi-agent/gopi/core/config"
 	"github.com/gopi-agent/gopi/internal/golden"
 )
 
@@ -99,4 +100,24 @@ func waitSaved(r *rig) {
 		}
 		return true
 	})
+}
+
+// Every entry of the editor is a known setting it can change: a switch,
+// a list of values, or a number with choices.
+func TestSettingTabsAreKnownSettings(t *testing.T) {
+	for _, tab := range settingTabs {
+		for _, e := range tab.entries {
+			def, ok := config.Lookup(e.key)
+			if !ok {
+				t.Errorf("%s: %s is not a known setting", tab.label, e.key)
+				continue
+			}
+			if _, ok := nextValue(def, e, def.Default); !ok {
+				t.Errorf("%s: %s (%s) cannot be changed in the editor", tab.label, e.key, def.Kind)
+			}
+			if e.label == "" || e.desc == "" {
+				t.Errorf("%s: %s lacks a label or a description", tab.label, e.key)
+			}
+		}
+	}
 }
