@@ -350,6 +350,7 @@ func startSession(ctx context.Context, env *cliEnv, req *launch.Request, cfg *co
 // request turns the flags into what the launch path takes.
 func (f *agentFlags) request(env *cliEnv) *launch.Request {
 	r := &launch.Request{
+		Version:            version,
 		Environ:            env.environ,
 		TrustProject:       f.trustProject,
 		Mode:               launch.Mode(f.mode),

@@ -20,7 +20,7 @@ var ompSlashCommands = []struct {
 	picker        bool
 	skip          string // why the command is not typed (yet)
 }{
-	{typed: "/settings", marker: "Settings in force"},
+	{typed: "/settings", marker: "enter/space change", picker: true},
 	{typed: "/plan", marker: "Plan mode enabled"},
 	{typed: "/loop", marker: "Loop mode enabled."},
 	{typed: "/loop", marker: "Loop mode disabled"},

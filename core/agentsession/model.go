@@ -10,6 +10,7 @@ import (
 	"github.com/gopi-agent/gopi/core/agent"
 	"github.com/gopi-agent/gopi/core/ai"
 	"github.com/gopi-agent/gopi/core/ai/models"
+	"github.com/gopi-agent/gopi/core/config"
 	"github.com/gopi-agent/gopi/core/session"
 )
 
@@ -166,6 +167,7 @@ type ModelState struct {
 	agentDir string                  // the agent directory (named in errors)
 	cycle    []*ai.Model             // Options.CycleModels
 	fallback string                  // why the session's own model could not be restored
+	settings *config.Settings        // where a chosen model is saved as modelRoles.default (nil: not saved)
 
 	mu       sync.Mutex
 	recorded struct{ model, thinking string } // model and thinking level last written on the store's path
@@ -179,8 +181,10 @@ func (ms *ModelState) Registry() *models.Registry { return ms.reg }
 // ("" when it was, or when there was none).
 func (ms *ModelState) FallbackMessage() string { return ms.fallback }
 
-// Set switches the model from the next request on and records the
-// change in the session.
+// Set switches the model from the next request on, records the change
+// in the session and saves the model as the default for new sessions
+// (modelRoles.default in config.yml, as omp does; a thinking level the
+// saved value names after a colon is kept).
 func (ms *ModelState) Set(m *ai.Model) error {
 	if m == nil {
 		return errors.New("no model given")
@@ -192,7 +196,54 @@ func (ms *ModelState) Set(m *ai.Model) error {
 	if err == nil {
 		ms.setRecorded(&ref, nil)
 	}
+	if serr := ms.saveDefault(ref, ""); serr != nil && err == nil {
+		err = serr
+	}
 	return err
+}
+
+// SetThinkingDefault is SetThinking that also saves the level for new
+// sessions: defaultThinkingLevel (omp's setting), and the level after the
+// colon of modelRoles.default when that value names one (it would win).
+// "off" is not saved as a default, as omp has it.
+func (ms *ModelState) SetThinkingDefault(l ai.ThinkingLevel) error {
+	if err := ms.SetThinking(l); err != nil {
+		return err
+	}
+	if ms.settings == nil || l == ai.ThinkingOff {
+		return nil
+	}
+	if err := ms.settings.Set("defaultThinkingLevel", string(l)); err != nil {
+		return fmt.Errorf("the thinking level is set for this session, but saving it failed: %w", err)
+	}
+	if q, _, has := models.ParseModelArg(ms.settings.ModelRole("default")); has {
+		return ms.saveDefault(q, l)
+	}
+	return nil
+}
+
+// saveDefault saves ref as modelRoles.default: with level after a colon
+// when one is given, else with the level the saved value named before.
+func (ms *ModelState) saveDefault(ref string, level ai.ThinkingLevel) error {
+	if ms.settings == nil {
+		return nil
+	}
+	if level == "" {
+		if _, l, has := models.ParseModelArg(ms.settings.ModelRole("default")); has {
+			level = l
+		}
+	}
+	value := ref
+	if level != "" {
+		value += ":" + string(level)
+	}
+	if ms.settings.ModelRole("default") == value {
+		return nil
+	}
+	if err := ms.settings.Set("modelRoles.default", value); err != nil {
+		return fmt.Errorf("the model is switched for this session, but saving it as the default failed: %w", err)
+	}
+	return nil
 }
 
 // setTemporary switches the model for a while (plan mode's plan model,

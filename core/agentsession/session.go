@@ -360,7 +360,7 @@ func New(ctx context.Context, opts Options) (*Session, error) {
 	})
 	s.tools.agent = s.agent
 	s.svc.CallThrough = s.callThrough
-	s.model = &ModelState{reg: reg, agent: s.agent, store: s.Store, agentDir: cfg.AgentDir, cycle: opts.CycleModels, fallback: fallback}
+	s.model = &ModelState{reg: reg, agent: s.agent, store: s.Store, agentDir: cfg.AgentDir, cycle: opts.CycleModels, fallback: fallback, settings: cfg.Settings}
 	s.model.restoreTier(sctx.ServiceTier, cfg.Settings.String("serviceTier"))
 	if len(sctx.Messages) > 0 || sctx.Models["default"] != "" {
 		s.model.recorded.model, s.model.recorded.thinking = sctx.Models["default"], sctx.ThinkingLevel

@@ -2,7 +2,9 @@ package launch
 
 import (
 	"context"
+	"fmt"
 	"io"
+	"os"
 	"path/filepath"
 
 	"github.com/gopi-agent/gopi/core/config"
@@ -88,7 +90,7 @@ func (st *Started) RunInteractive(ctx context.Context, r *Request, cfg *config.C
 	opts := tui.Options{Shortcuts: keys, Renderers: renderers, ToolRenderers: toolDraw, Input: term.In, Output: term.Out, Environ: term.Environ, Cwd: cfg.Cwd, Home: cfg.Home, ScanCache: s.Tools().Env().Caches.Scanner(),
 		HistoryFile: filepath.Join(cfg.AgentDir, "prompt-history.jsonl"),
 		Messages:    msgs, NoColor: cfg.Env.Get("NO_COLOR") != "", Commands: cmds, Warnings: st.Warnings, Extensions: st.Extras.Loaded,
-		Editor: cfg.Editor()}
+		Editor: cfg.Editor(), Welcome: !cfg.Settings.Bool("startup.quiet"), Version: r.Version}
 	if st.Logins != nil {
 		opts.Logins = st.Logins
 	}
@@ -98,9 +100,13 @@ func (st *Started) RunInteractive(ctx context.Context, r *Request, cfg *config.C
 		r.report("%v", err)
 		status = ExitUsage
 	}
+	id, file := s.Stats().SessionID, s.SessionFile()
 	if err := s.Close(); err != nil {
 		r.report("the session could not be saved: %v", err)
 		status = printmode.ExitFailed
+	}
+	if _, err := os.Stat(file); file != "" && err == nil && status == 0 {
+		fmt.Fprint(term.Out, tui.ResumeHint(id, !opts.NoColor))
 	}
 	return status
 }

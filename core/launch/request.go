@@ -30,6 +30,9 @@ const (
 type Request struct {
 	// Cwd is the project directory ("" for the process's).
 	Cwd string
+	// Version is the build's version (the interactive mode's welcome
+	// block names it).
+	Version string
 	// Environ is the environment as KEY=VALUE (nil for the process's).
 	Environ []string
 	// TrustProject trusts the project for this run (--trust-project).

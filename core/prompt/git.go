@@ -82,9 +82,19 @@ func readHead(gitDir string) (branch, commit string) {
 }
 
 // gitStatus counts the paths `git status --porcelain` lists in root,
-// giving up after timeout. It takes no optional locks, so it never
-// competes with the user's own git commands for the index.
+// giving up after timeout.
 func gitStatus(ctx context.Context, root string, timeout time.Duration) (int, error) {
+	out, err := GitPorcelain(ctx, root, timeout)
+	if err != nil {
+		return -1, err
+	}
+	return bytes.Count(out, []byte{'\n'}), nil
+}
+
+// GitPorcelain runs `git status --porcelain` (v1) in root and returns its
+// output, giving up after timeout. It takes no optional locks, so it never
+// competes with the user's own git commands for the index.
+func GitPorcelain(ctx context.Context, root string, timeout time.Duration) ([]byte, error) {
 	ctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, "git", "--no-optional-locks", "-C", root, "status", "--porcelain", "--ignore-submodules=dirty")
@@ -92,16 +102,16 @@ func gitStatus(ctx context.Context, root string, timeout time.Duration) (int, er
 	childproc.Prepare(cmd)
 	out, err := cmd.Output()
 	if ctx.Err() != nil {
-		return -1, fmt.Errorf("git status in %s: gave up after %v", root, timeout)
+		return nil, fmt.Errorf("git status in %s: gave up after %v", root, timeout)
 	}
 	if err != nil {
 		var ee *exec.ExitError
 		if errors.As(err, &ee) && len(ee.Stderr) > 0 {
-			return -1, fmt.Errorf("git status in %s: %s", root, bytes.TrimSpace(ee.Stderr))
+			return nil, fmt.Errorf("git status in %s: %s", root, bytes.TrimSpace(ee.Stderr))
 		}
-		return -1, fmt.Errorf("git status in %s: %w", root, err)
+		return nil, fmt.Errorf("git status in %s: %w", root, err)
 	}
-	return bytes.Count(out, []byte{'\n'}), nil
+	return out, nil
 }
 
 // StatusProbe is a `git status` running in the background, so that a

@@ -12,7 +12,6 @@ import (
 	"github.com/gopi-agent/gopi/core/ai"
 	"github.com/gopi-agent/gopi/core/config"
 	"github.com/gopi-agent/gopi/core/session"
-	"github.com/gopi-agent/gopi/search/fuzzy"
 )
 
 // slashCommand is one of the / commands.
@@ -59,7 +58,7 @@ func init() {
 		{"tools", "", "the tools offered to the model", (*model).cmdTools},
 		{"agents", "", "Agent Control Center: the task tool's agents; turn them off, override their models", (*model).cmdAgents},
 		{"extensions", "", "Extension Control Center: everything extending the session; turn entries off (also /status)", (*model).cmdExtensions},
-		{"settings", "", "the settings in force for this session", (*model).cmdSettings},
+		{"settings", "", "change settings: tabs, switches and choices, saved in config.yml", (*model).cmdSettings},
 		{"skills", "", "the skills, rules and prompt templates found for this session", (*model).cmdSkills},
 		{"mcp", "", "the MCP servers: state, tools and problems", (*model).cmdMCP},
 		{"memory", "[view]", "omp's memory (not in gopi yet)", (*model).cmdMemory},
@@ -241,7 +240,7 @@ func (m *model) cmdThinking(args string) tea.Cmd {
 	set := func(l ai.ThinkingLevel) tea.Cmd {
 		s := m.s
 		return func() tea.Msg {
-			if err := s.Model().SetThinking(l); err != nil {
+			if err := s.Model().SetThinkingDefault(l); err != nil {
 				return errMsg{err}
 			}
 			return tea.BatchMsg{func() tea.Msg { return noticeMsg{"Thinking: " + string(l)} }, m.refreshStatus()}
@@ -495,21 +494,6 @@ func (m *model) cmdSession(args string) tea.Cmd {
 	return m.printSection(strings.Join(lines, "\n"))
 }
 
-func (m *model) cmdSettings(string) tea.Cmd {
-	st := m.s.State()
-	c := m.s.Config()
-	lines := []string{
-		m.th.title.Render("Settings in force"),
-		"  model            " + m.status.model,
-		"  thinking         " + string(st.ThinkingLevel),
-		"  steering mode    " + st.SteeringMode + "   follow-up mode " + st.FollowUpMode + "   interrupt mode " + st.InterruptMode,
-		fmt.Sprintf("  auto-compaction  %v   auto-retry %v", st.AutoCompactionEnabled, st.AutoRetryEnabled),
-		"  agent directory  " + c.AgentDir,
-		"  change them in " + filepath.Join(c.AgentDir, "config.yml") + " or .gopi/settings.json (README: Configuration)",
-	}
-	return m.printSection(strings.Join(lines, "\n"))
-}
-
 func (m *model) cmdMCP(string) tea.Cmd {
 	st := m.s.Resources().MCPStatus()
 	lines := []string{m.th.title.Render("MCP servers")}
@@ -581,82 +565,6 @@ func (m *model) cmdHelp(string) tea.Cmd {
 	}
 	lines = append(lines, "  !cmd, !!cmd               run a shell command (!! keeps it out of the model's context)")
 	return m.printSection(strings.Join(lines, "\n"))
-}
-
-// complete completes the word before the cursor: a /command at the start,
-// or an @file anywhere (a picker of the best fuzzy matches).
-func (m *model) complete() (tea.Cmd, bool) {
-	v := m.ed.ta.Value()
-	if strings.HasPrefix(v, "/") && !strings.ContainsAny(v, " \n") {
-		var names []string
-		for _, c := range commands {
-			if strings.HasPrefix(c.name, v[1:]) {
-				names = append(names, c.name)
-			}
-		}
-		for _, c := range m.extCommands() {
-			if strings.HasPrefix(c.Name, v[1:]) {
-				names = append(names, c.Name)
-			}
-		}
-		for _, n := range m.promptCommandNames() {
-			if strings.HasPrefix(n, v[1:]) {
-				names = append(names, n)
-			}
-		}
-		switch len(names) {
-		case 0:
-			return nil, false
-		case 1:
-			m.ed.ta.SetValue("/" + names[0] + " ")
-			m.ed.ta.MoveToEnd()
-		default:
-			m.setNotice("/" + strings.Join(names, "  /"))
-		}
-		return nil, true
-	}
-	i := strings.LastIndexAny(v, " \n")
-	word := v[i+1:]
-	if !strings.HasPrefix(word, "@") {
-		return nil, false
-	}
-	ctx, cwd, query, scan := m.ctx, m.opts.Cwd, word[1:], m.opts.ScanCache
-	return func() tea.Msg {
-		res, err := fuzzy.Find(ctx, cwd, fuzzy.Options{Query: query, Gitignore: true, Cache: true, MaxResults: 50, Scanner: scan})
-		if err != nil {
-			return errMsg{fmt.Errorf("find files: %w", err)}
-		}
-		if len(res.Matches) == 0 {
-			return noticeMsg{"No file matches " + word}
-		}
-		return filesMsg{word: word, matches: res.Matches}
-	}, true
-}
-
-// filesMsg offers files for an @ completion.
-type filesMsg struct {
-	word    string
-	matches []fuzzy.Match
-}
-
-// pickFile opens the @file picker.
-func (m *model) pickFile(msg filesMsg) {
-	var items []pickItem
-	for _, f := range msg.matches {
-		p := f.Path
-		if f.IsDir {
-			p += "/"
-		}
-		items = append(items, pickItem{label: clean(p), value: p})
-	}
-	m.picker = &picker{title: "Attach a file", items: items, onPick: func(it pickItem) tea.Cmd {
-		v := m.ed.ta.Value()
-		if strings.HasSuffix(v, msg.word) {
-			m.ed.ta.SetValue(strings.TrimSuffix(v, msg.word) + "@" + it.value.(string) + " ")
-			m.ed.ta.MoveToEnd()
-		}
-		return nil
-	}}
 }
 
 // batch turns messages into one.

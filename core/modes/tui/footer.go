@@ -24,6 +24,7 @@ type status struct {
 	sessionName   string
 	cwd           string
 	branch        string
+	gitMarks      string // "*N +N ?N": unstaged, staged, untracked ("" when clean)
 }
 
 // readStatus reads the footer's facts from the session.
@@ -51,12 +52,17 @@ func quickStatus(s Session, opts Options) status {
 
 // refreshStatus reads the footer's facts in the background.
 func (m *model) refreshStatus() tea.Cmd {
-	s, opts := m.s, m.opts
-	return func() tea.Msg { return statusMsg{readStatus(s, opts)} }
+	ctx, s, opts := m.ctx, m.s, m.opts
+	return func() tea.Msg {
+		st := readStatus(s, opts)
+		st.gitMarks = gitMarks(ctx, opts.Cwd)
+		return statusMsg{st}
+	}
 }
 
 // footer draws the status line: model and thinking level, context use
-// and cost on the left, the directory and git branch on the right.
+// and cost on the left; the session's title, the directory, the git
+// branch and its dirty marks (see gitMarks) on the right.
 func (m *model) footer() string {
 	st := m.status
 	left := st.model
@@ -92,7 +98,13 @@ func (m *model) footer() string {
 	}
 	right := shortPath(st.cwd)
 	if st.branch != "" {
-		right += " (" + st.branch + ")"
+		right += " (" + strings.TrimSpace(st.branch+" "+st.gitMarks) + ")"
+	}
+	if st.sessionName != "" {
+		// The title goes first when the line has room for it.
+		if titled := clean(st.sessionName) + " · " + right; m.width-ansi.StringWidth(left)-ansi.StringWidth(titled)-1 >= 2 {
+			right = titled
+		}
 	}
 	gap := m.width - ansi.StringWidth(left) - ansi.StringWidth(right) - 1
 	line := left

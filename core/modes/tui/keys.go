@@ -55,6 +55,9 @@ func (m *model) onKey(k tea.KeyPressMsg) tea.Cmd {
 		}
 		return cmd
 	}
+	if cmd, ok := m.popupKey(k); ok {
+		return cmd
+	}
 	switch k.String() {
 	case "ctrl+c":
 		if !m.ed.empty() {
@@ -152,7 +155,7 @@ func (m *model) onKey(k tea.KeyPressMsg) tea.Cmd {
 	}
 	var cmd tea.Cmd
 	m.ed.ta, cmd = m.ed.ta.Update(k)
-	return cmd
+	return tea.Batch(cmd, m.followEdit())
 }
 
 // send sends what is typed: a command, a shell command, or a message

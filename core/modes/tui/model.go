@@ -109,6 +109,9 @@ type model struct {
 	btwCancel    func()    // stops the /btw question in flight
 	btwQuestion  string    // the /btw question in flight
 	backgrounded bool      // /background: the UI ended, the agent finishes its work
+
+	pop    *popup // the completion list under the editor
+	popReq int    // the latest @ file search (older answers are dropped)
 }
 
 func newModel(ctx context.Context, s Session, opts Options) *model {
@@ -137,6 +140,9 @@ func (m *model) Init() tea.Cmd {
 	cmds := []tea.Cmd{tea.RequestWindowSize, m.refreshStatus()}
 	if !m.opts.NoColor {
 		cmds = append(cmds, tea.RequestBackgroundColor)
+	}
+	if m.opts.Welcome {
+		cmds = append(cmds, m.printSection(m.welcome(m.width)))
 	}
 	if len(m.opts.Warnings) > 0 {
 		var lines []string
@@ -463,6 +469,9 @@ func (m *model) View() tea.View {
 		parts = append(parts, m.dash.view(m.th, m.width, max(8, room)))
 	} else {
 		parts = append(parts, m.ed.ta.View())
+		if pv := m.popupView(); pv != "" && m.picker == nil && m.dialog == nil {
+			parts = append(parts, pv)
+		}
 	}
 	parts = append(parts, foot)
 	v := tea.NewView(strings.Join(parts, "\n"))

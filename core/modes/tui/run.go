@@ -57,6 +57,11 @@ type Options struct {
 	Editor string
 	// Extensions are the paths of the extensions loaded (/extensions).
 	Extensions []string
+	// Welcome prints the welcome block first (the model, tips, recent
+	// sessions); the caller turns it off with the startup.quiet setting.
+	Welcome bool
+	// Version is the build's version, the welcome block's title.
+	Version string
 	// Warnings are problems found while the session started that the
 	// user should see (an extension tool whose parameters are not a
 	// schema, an MCP tool whose schema had to be changed); they are
@@ -93,6 +98,10 @@ func Run(ctx context.Context, s Session, opts Options) error {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	m := newModel(ctx, s, opts)
+	if w, h := terminalSize(opts.Output); opts.Width == 0 && w > 0 && h > 0 {
+		m.width, m.height, m.r.width = w, h, w
+		m.ed.setWidth(w)
+	}
 	popts := []tea.ProgramOption{tea.WithContext(ctx), tea.WithInput(opts.Input), tea.WithOutput(opts.Output)}
 	if opts.Environ != nil {
 		popts = append(popts, tea.WithEnvironment(opts.Environ))
