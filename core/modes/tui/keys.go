@@ -121,6 +121,8 @@ func (m *model) onKey(k tea.KeyPressMsg) tea.Cmd {
 		if m.ed.newer() {
 			return nil
 		}
+	case "ctrl+o":
+		return m.toggleToolOutput()
 	case "ctrl+t":
 		m.expand = !m.expand
 		if m.expand {

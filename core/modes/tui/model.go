@@ -108,6 +108,8 @@ type model struct {
 	btwCancel    func()    // stops the /btw question in flight
 	btwQuestion  string    // the /btw question in flight
 	backgrounded bool      // /background: the UI ended, the agent finishes its work
+
+	keys keyState // what omp's keys keep between presses (keystate.go)
 }
 
 func newModel(ctx context.Context, s Session, opts Options) *model {
@@ -171,7 +173,7 @@ func (m *model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		dark := msg.IsDark()
 		if (m.th.name == "dark") != dark {
 			m.th = newTheme(dark, m.opts.NoColor)
-			m.r = &renderer{th: m.th, width: m.width, custom: m.r.custom, tools: m.r.tools, ctx: m.r.ctx}
+			m.r = &renderer{th: m.th, width: m.width, custom: m.r.custom, tools: m.r.tools, ctx: m.r.ctx, full: m.r.full}
 			m.ed.restyle(m.th)
 		}
 		return m, nil
@@ -386,7 +388,10 @@ func (m *model) printHistory(marker string) tea.Cmd {
 		if b == "" {
 			continue
 		}
-		_, isResult := msg.(*ai.ToolResultMessage)
+		res, isResult := msg.(*ai.ToolResultMessage)
+		if isResult {
+			m.noteResult(res)
+		}
 		if _, isUser := msg.(*ai.UserMessage); isUser || (!isResult && prevResult) {
 			b = "\n" + b
 		}
