@@ -124,6 +124,14 @@ func (q *queues) counts() (steering, followUp int) {
 	return len(q.steering.items), len(q.followUp.items)
 }
 
+// list returns copies of the steering and follow-up queues, oldest
+// first, leaving them as they are.
+func (q *queues) list() (steering, followUp []ai.Message) {
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	return append([]ai.Message(nil), q.steering.items...), append([]ai.Message(nil), q.followUp.items...)
+}
+
 // clear removes and returns every queued message.
 func (q *queues) clear() (steering, followUp []ai.Message) {
 	q.mu.Lock()

@@ -23,6 +23,12 @@ func TestQueuesDelivery(t *testing.T) {
 	if s, f := q.counts(); s != 2 || f != 2 {
 		t.Fatalf("counts %d %d", s, f)
 	}
+	if s, f := q.list(); !slices.Equal(s, []ai.Message{s1, s2}) || !slices.Equal(f, []ai.Message{f1, f2}) {
+		t.Fatalf("list %v %v", s, f)
+	}
+	if s, f := q.counts(); s != 2 || f != 2 {
+		t.Fatalf("list took messages: counts %d %d", s, f)
+	}
 	if got, steered := q.takeAny(); !steered || !slices.Equal(got, []ai.Message{s1}) {
 		t.Fatalf("takeAny: %v %v", got, steered)
 	}

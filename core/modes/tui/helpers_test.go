@@ -152,6 +152,8 @@ func (r *rig) key(k string) {
 		msg = tea.KeyPressMsg{Code: tea.KeyEscape}
 	case "up":
 		msg = tea.KeyPressMsg{Code: tea.KeyUp}
+	case "alt+up":
+		msg = tea.KeyPressMsg{Code: tea.KeyUp, Mod: tea.ModAlt}
 	case "down":
 		msg = tea.KeyPressMsg{Code: tea.KeyDown}
 	case "home":

@@ -120,14 +120,14 @@ func newModel(ctx context.Context, s Session, opts Options) *model {
 	if opts.Record != nil {
 		m.record = opts.Record
 	}
-	m.ed.history = loadHistory(opts.HistoryFile)
+	m.ed.history = loadHistory(ctx, opts.History)
 	for _, msg := range s.Messages() {
 		if u, ok := msg.(*ai.UserMessage); ok {
 			m.ed.remember(userText(u.Content))
 		}
 	}
 	m.ed.histPos = len(m.ed.history)
-	m.ed.file = opts.HistoryFile
+	m.ed.save = saveHistory(ctx, opts.History, opts.Cwd)
 	m.status = quickStatus(s, opts)
 	return m
 }
@@ -237,6 +237,8 @@ func (m *model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, m.onMoved(msg.dir)
 	case editedMsg:
 		return m, m.onEdited(msg)
+	case imagePastedMsg:
+		return m, m.onImagePasted(msg)
 	case resumePickerMsg:
 		return m, m.cmdResume("")
 	case tickMsg:
@@ -450,6 +452,9 @@ func (m *model) View() tea.View {
 	}
 	if m.notice != "" && time.Since(m.noticeAt) < noticeFor {
 		parts = append(parts, m.th.warn.Render(ansi.Truncate(m.notice, max(10, m.width-1), "…")))
+	}
+	if p := m.pendingView(); p != "" {
+		parts = append(parts, p)
 	}
 	if b := m.btwLine(); b != "" {
 		parts = append(parts, b)
