@@ -131,6 +131,12 @@ func (m *model) onKey(k tea.KeyPressMsg) tea.Cmd {
 		if m.ed.newer() {
 			return nil
 		}
+	case "alt+esc":
+		// Esc pressed twice faster than the terminal's input is read
+		// arrives as one key.
+		esc := tea.KeyPressMsg{Code: tea.KeyEscape}
+		first := m.onKey(esc)
+		return tea.Batch(first, m.onKey(esc))
 	case "ctrl+o":
 		return m.toggleToolOutput()
 	case "ctrl+r":

@@ -218,3 +218,16 @@ func TestCtrlZSuspends(t *testing.T) {
 		t.Error("Ctrl+Z did not suspend")
 	}
 }
+
+// Esc twice arriving as one key (ESC ESC read at once: alt+esc) is a
+// double Esc.
+func TestEscEscAsOneKey(t *testing.T) {
+	t.Parallel()
+	r := newRig(t, answer("hello back"))
+	r.typeAndSend("hello")
+	r.idle()
+	r.update(tea.KeyPressMsg{Code: tea.KeyEscape, Mod: tea.ModAlt})
+	if r.m.picker == nil || r.m.picker.title != "Session tree" {
+		t.Fatalf("alt+esc did not open the tree:\n%s", r.view())
+	}
+}
