@@ -123,7 +123,7 @@ func (r *renderer) card(call *ai.ToolCall, content []ai.Content, details any, is
 	if isError {
 		icon = r.th.err.Render("✗")
 	}
-	head := r.cardHead(icon, call)
+	head := r.cardHead(icon, call, 0)
 	if drawn, ok := r.toolCard(call, content, details, isError); ok {
 		return drawnCard(icon, head, drawn, r)
 	}
@@ -192,7 +192,7 @@ func calcLines(call *ai.ToolCall, text string) string {
 
 // liveCard draws a running tool call with the tail of its output.
 func (r *renderer) liveCard(call *ai.ToolCall, partial string, spin string) string {
-	head := r.cardHead(r.th.warn.Render(spin), call)
+	head := r.cardHead(r.th.warn.Render(spin), call, liveTailLines)
 	tail := strings.TrimRight(clean(partial), "\n")
 	if tail == "" {
 		return head

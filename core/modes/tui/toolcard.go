@@ -78,12 +78,17 @@ func cardTitle(call *ai.ToolCall) string {
 }
 
 // cardHead draws a card's first lines: the icon, then the call's title
-// wrapped to the width, its further lines two columns in.
-func (r *renderer) cardHead(icon string, call *ai.ToolCall) string {
+// wrapped to the width, its further lines two columns in; at most
+// maxLines of them when maxLines > 0 (a running card's command must not
+// fill the screen), the rest noted.
+func (r *renderer) cardHead(icon string, call *ai.ToolCall, maxLines int) string {
 	title := strings.ReplaceAll(clean(cardTitle(call)), "\t", "    ")
 	var lines []string
 	for _, l := range strings.Split(title, "\n") {
 		lines = append(lines, strings.Split(ansi.Wrap(l, max(10, r.width-3), ""), "\n")...)
+	}
+	if maxLines > 0 && len(lines) > maxLines {
+		lines = append(lines[:maxLines], fmt.Sprintf("… %d more lines", len(lines)-maxLines))
 	}
 	for i, l := range lines {
 		lines[i] = r.th.accent.Render(l)

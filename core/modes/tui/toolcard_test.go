@@ -155,3 +155,22 @@ func TestCtrlOExpandsLastCard(t *testing.T) {
 		t.Error("a second Ctrl+O left tool output expanded")
 	}
 }
+
+// A running card shows the first lines of a long command only; the
+// finished card shows it whole.
+func TestLiveCardCutsLongCommand(t *testing.T) {
+	t.Parallel()
+	var lines []string
+	for i := range 20 {
+		lines = append(lines, fmt.Sprintf("echo step %d", i))
+	}
+	call := &ai.ToolCall{Name: "bash", Arguments: map[string]any{"command": strings.Join(lines, "\n")}}
+	r := plainRenderer(80)
+	live := r.liveCard(call, "", "⠋")
+	if !strings.Contains(live, "echo step 5") || strings.Contains(live, "echo step 6") || !strings.Contains(live, "… 14 more lines") {
+		t.Errorf("live card:\n%s", live)
+	}
+	if done := r.card(call, nil, nil, false); !strings.Contains(done, "echo step 19]") {
+		t.Errorf("finished card:\n%s", done)
+	}
+}
