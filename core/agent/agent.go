@@ -303,8 +303,9 @@ func (a *Agent) Steer(m ai.Message) { a.queued.steer(m) }
 // FollowUp queues m for delivery when the current run would otherwise end.
 func (a *Agent) FollowUp(m ai.Message) { a.queued.followUpWith(m) }
 
-// QueuedCount returns how many steering and follow-up messages wait.
-func (a *Agent) QueuedCount() (steering, followUp int) { return a.queued.counts() }
+// Queued returns the steering and follow-up messages waiting, oldest
+// first, without taking them (a UI lists them).
+func (a *Agent) Queued() (steering, followUp []ai.Message) { return a.queued.list() }
 
 // ClearQueues removes and returns every queued message.
 func (a *Agent) ClearQueues() (steering, followUp []ai.Message) { return a.queued.clear() }

@@ -30,7 +30,7 @@ func TestEndRunAfterTurn(t *testing.T) {
 	if _, ok := msgs[len(msgs)-1].(*ai.ToolResultMessage); !ok || len(msgs) != 3 {
 		t.Fatalf("conversation ends with %T (%d messages)", msgs[len(msgs)-1], len(msgs))
 	}
-	if _, follow := a.QueuedCount(); follow != 1 {
+	if _, follow := a.Queued(); len(follow) != 1 {
 		t.Fatalf("the queued follow-up was not kept (%d)", follow)
 	}
 	a.EndRunAfterTurn() // idle: nothing to end

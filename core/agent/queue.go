@@ -117,11 +117,12 @@ func (q *queues) followUpWith(m ai.Message) {
 	q.followUp.items = append(q.followUp.items, m)
 }
 
-// counts returns how many steering and follow-up messages wait.
-func (q *queues) counts() (steering, followUp int) {
+// list returns copies of the steering and follow-up queues, oldest
+// first, leaving them as they are.
+func (q *queues) list() (steering, followUp []ai.Message) {
 	q.mu.Lock()
 	defer q.mu.Unlock()
-	return len(q.steering.items), len(q.followUp.items)
+	return append([]ai.Message(nil), q.steering.items...), append([]ai.Message(nil), q.followUp.items...)
 }
 
 // clear removes and returns every queued message.

@@ -20,8 +20,11 @@ func TestQueuesDelivery(t *testing.T) {
 	q.steer(s2)
 	q.followUpWith(f1)
 	q.followUpWith(f2)
-	if s, f := q.counts(); s != 2 || f != 2 {
-		t.Fatalf("counts %d %d", s, f)
+	if s, f := q.list(); !slices.Equal(s, []ai.Message{s1, s2}) || !slices.Equal(f, []ai.Message{f1, f2}) {
+		t.Fatalf("list %v %v", s, f)
+	}
+	if s, f := q.list(); len(s) != 2 || len(f) != 2 {
+		t.Fatalf("list took messages: %d %d left", len(s), len(f))
 	}
 	if got, steered := q.takeAny(); !steered || !slices.Equal(got, []ai.Message{s1}) {
 		t.Fatalf("takeAny: %v %v", got, steered)
@@ -45,8 +48,8 @@ func TestQueuesDelivery(t *testing.T) {
 	if s, f := q.clear(); !slices.Equal(s, []ai.Message{s1}) || !slices.Equal(f, []ai.Message{f1}) {
 		t.Fatalf("clear: %v %v", s, f)
 	}
-	if s, f := q.counts(); s != 0 || f != 0 {
-		t.Fatalf("counts after clear %d %d", s, f)
+	if s, f := q.list(); len(s) != 0 || len(f) != 0 {
+		t.Fatalf("%d and %d messages left after clear", len(s), len(f))
 	}
 }
 

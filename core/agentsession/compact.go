@@ -368,7 +368,7 @@ func (c *Compactor) maintain(ctx context.Context, gen int) error {
 			err = c.agent.Prompt(ctx, &message.Custom{CustomType: AutoContinueType, Content: message.PlainText(text),
 				Display: false, Attribution: "agent", Timestamp: nowMillis()})
 		default:
-			if st, fu := c.agent.QueuedCount(); st+fu == 0 {
+			if st, fu := c.agent.Queued(); len(st)+len(fu) == 0 {
 				return nil
 			}
 			err = c.agent.Continue(ctx)

@@ -83,7 +83,7 @@ type ToolSummary struct {
 func (s *Session) State() State {
 	store := s.Store()
 	modes := s.agent.Modes()
-	qs, qf := s.agent.QueuedCount()
+	qs, qf := s.agent.Queued()
 	next := s.gate.keptCount()
 	st := State{
 		Model:              s.agent.Model(),
@@ -98,7 +98,7 @@ func (s *Session) State() State {
 		SessionName:        store.Name(),
 		AutoRetryEnabled:   s.agent.Retry().Enabled,
 		MessageCount:       len(s.agent.Messages()),
-		QueuedMessageCount: qs + qf + next,
+		QueuedMessageCount: len(qs) + len(qf) + next,
 
 		AutoCompactionEnabled: s.compactor.Auto(),
 		TodoPhases:            s.tools.TodoPhases(),

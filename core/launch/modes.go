@@ -12,6 +12,7 @@ import (
 	"github.com/gopi-agent/gopi/core/modes/printmode"
 	"github.com/gopi-agent/gopi/core/modes/rpc"
 	"github.com/gopi-agent/gopi/core/modes/tui"
+	"github.com/gopi-agent/gopi/core/prompthistory"
 )
 
 // ExitUsage is the exit status of a mode that could not start for a
@@ -88,11 +89,19 @@ func (st *Started) RunInteractive(ctx context.Context, r *Request, cfg *config.C
 	}
 	s := st.Session
 	opts := tui.Options{Shortcuts: keys, Renderers: renderers, ToolRenderers: toolDraw, Input: term.In, Output: term.Out, Environ: term.Environ, Cwd: cfg.Cwd, Home: cfg.Home, ScanCache: s.Tools().Env().Caches.Scanner(),
-		HistoryFile: filepath.Join(cfg.AgentDir, "prompt-history.jsonl"),
-		Messages:    msgs, NoColor: cfg.Env.Get("NO_COLOR") != "", Commands: cmds, Warnings: st.Warnings, Extensions: st.Extras.Loaded,
+		Messages: msgs, NoColor: cfg.Env.Get("NO_COLOR") != "", Commands: cmds, Warnings: st.Warnings, Extensions: st.Extras.Loaded,
 		Editor: cfg.Editor(), Welcome: !cfg.Settings.Bool("startup.quiet"), Version: r.Version}
 	if st.Logins != nil {
 		opts.Logins = st.Logins
+	}
+	// Prompts are kept where omp keeps them (history.db); the file of
+	// earlier gopi versions is taken over once.
+	hist, herr := prompthistory.Open(ctx, filepath.Join(cfg.AgentDir, "history.db"), filepath.Join(cfg.AgentDir, "prompt-history.jsonl"))
+	if herr != nil {
+		opts.Warnings = append(opts.Warnings, "Prompt history is off for this run: "+herr.Error())
+	} else {
+		opts.History = hist
+		defer hist.Close()
 	}
 	err := tui.Run(ctx, s, opts)
 	status := 0

@@ -1,13 +1,8 @@
 package tui
 
 import (
-	"encoding/json"
 	"fmt"
-	"os"
-	"path/filepath"
 	"strings"
-
-	"github.com/gopi-agent/gopi/internal/atomicfile"
 
 	"charm.land/bubbles/v2/key"
 	"charm.land/bubbles/v2/textarea"
@@ -31,7 +26,7 @@ type editor struct {
 	draft   string   // the text typed before browsing began
 	pastes  map[string]string
 	pasteN  int
-	file    string // the history file; "" for none
+	save    func(text string) // keeps a sent message across runs; nil for none
 }
 
 func newEditor(th theme) editor {
@@ -83,8 +78,8 @@ func (e *editor) set(text string) {
 	e.ta.MoveToEnd()
 }
 
-// remember adds a sent message to the history (and to the history
-// file, when there is one).
+// remember adds a sent message to the history (and to the prompt
+// history across runs, when there is one).
 func (e *editor) remember(text string) {
 	if strings.TrimSpace(text) == "" {
 		return
@@ -94,60 +89,11 @@ func (e *editor) remember(text string) {
 		if len(e.history) > historyLimit {
 			e.history = e.history[len(e.history)-historyLimit:]
 		}
-		if e.file != "" {
-			appendHistory(e.file, text)
+		if e.save != nil {
+			e.save(text)
 		}
 	}
 	e.histPos = len(e.history)
-}
-
-// loadHistory reads the newest messages of a history file; a missing or
-// unreadable file gives none (history is a convenience, never an error).
-func loadHistory(path string) []string {
-	b, err := os.ReadFile(path)
-	if err != nil {
-		return nil
-	}
-	var out []string
-	for _, line := range strings.Split(string(b), "\n") {
-		var s string
-		if json.Unmarshal([]byte(line), &s) == nil && strings.TrimSpace(s) != "" {
-			out = append(out, s)
-		}
-	}
-	if len(out) > historyLimit {
-		out = out[len(out)-historyLimit:]
-	}
-	return out
-}
-
-// appendHistory adds one message to the history file; the file is cut
-// back to its newest entries when it grows past four times the limit.
-func appendHistory(path, text string) {
-	line, err := json.Marshal(text)
-	if err != nil {
-		return
-	}
-	if os.MkdirAll(filepath.Dir(path), 0o700) != nil {
-		return
-	}
-	f, err := os.OpenFile(path, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o600)
-	if err != nil {
-		return
-	}
-	_, _ = f.Write(append(line, '\n'))
-	fi, _ := f.Stat()
-	f.Close()
-	if fi != nil && fi.Size() > 4*historyLimit*256 {
-		kept := loadHistory(path)
-		var b strings.Builder
-		for _, s := range kept {
-			l, _ := json.Marshal(s)
-			b.Write(l)
-			b.WriteByte('\n')
-		}
-		_ = atomicfile.WriteFile(path, []byte(b.String()), 0o600)
-	}
 }
 
 // older shows the previous history entry; false when there is none or

@@ -93,6 +93,7 @@ func (m *model) onEvent(e agent.Event) tea.Cmd {
 			content, details = e.Result.Content, e.Result.Details
 		}
 		cmd := m.print(m.r.card(call, content, details, e.IsError))
+		m.noteCard(call, content, details, e.IsError)
 		m.lastCard = true
 		return cmd
 	case agent.AutoRetryStart:

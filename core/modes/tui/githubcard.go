@@ -264,7 +264,7 @@ func (r *renderer) githubCard(icon string, call *ai.ToolCall, content []ai.Conte
 	if text == "" {
 		return head
 	}
-	return head + "\n" + strings.Join(r.indent(firstLines(text, cardOutputLines), st), "\n")
+	return head + "\n" + strings.Join(r.indent(r.headLines(text, cardOutputLines), st), "\n")
 }
 
 // githubLiveCard draws a running github call: the head with the spinner,

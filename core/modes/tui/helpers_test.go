@@ -152,6 +152,8 @@ func (r *rig) key(k string) {
 		msg = tea.KeyPressMsg{Code: tea.KeyEscape}
 	case "up":
 		msg = tea.KeyPressMsg{Code: tea.KeyUp}
+	case "alt+up":
+		msg = tea.KeyPressMsg{Code: tea.KeyUp, Mod: tea.ModAlt}
 	case "down":
 		msg = tea.KeyPressMsg{Code: tea.KeyDown}
 	case "home":
@@ -160,7 +162,7 @@ func (r *rig) key(k string) {
 		msg = tea.KeyPressMsg{Code: tea.KeyTab}
 	case "shift+tab":
 		msg = tea.KeyPressMsg{Code: tea.KeyTab, Mod: tea.ModShift}
-	case "ctrl+c", "ctrl+d", "ctrl+t", "ctrl+p":
+	case "ctrl+c", "ctrl+d", "ctrl+t", "ctrl+p", "ctrl+o", "ctrl+r", "ctrl+g", "ctrl+v", "ctrl+l", "ctrl+z":
 		msg = tea.KeyPressMsg{Code: rune(k[5]), Mod: tea.ModCtrl}
 	default:
 		for _, c := range k {

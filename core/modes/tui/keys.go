@@ -17,14 +17,21 @@ var hotkeys = [][2]string{
 	{"Enter", "send; while the agent works, steer it (delivered before its next step)"},
 	{"Alt+Enter", "while the agent works: queue a follow-up (sent when it finishes); otherwise a new line"},
 	{"Ctrl+Enter", "queue a follow-up while the agent works (terminals that report it)"},
+	{"Alt+Up", "take the queued steering and follow-up messages back into the editor"},
 	{"Shift+Enter, Ctrl+J", "new line"},
 	{"Up / Down", "previous / next message from the history (on the first / last line)"},
-	{"Esc", "abort the agent, or cancel a compaction, summary, handoff or shell command; twice: clear the editor"},
+	{"Ctrl+R", "search the messages sent in every session; Enter puts one in the editor"},
+	{"Ctrl+G", "edit the message in $VISUAL or $EDITOR"},
+	{"Ctrl+V", "attach the clipboard's image (wl-paste or xclip)"},
+	{"Esc", "abort the agent, or cancel a compaction, summary, handoff or shell command; twice: clear the editor, or on an empty one open the session tree (doubleEscapeAction)"},
 	{"Ctrl+C", "clear the editor; twice on an empty editor: exit"},
 	{"Ctrl+D", "exit (on an empty editor)"},
+	{"Ctrl+Z", "suspend gopi to the shell; fg resumes it"},
 	{"Ctrl+P", "next model (the --models list, else every model with a key)"},
+	{"Ctrl+L", "pick the model (as /model)"},
 	{"Shift+Tab", "next thinking level"},
 	{"Ctrl+T", "show thinking in full, or collapsed"},
+	{"Ctrl+O", "show tool output in full (the last cut card is printed again whole), or cut again"},
 	{"Tab", "complete a /command or an @file"},
 	{"!cmd, !!cmd", "run a shell command (!! keeps it out of the model's context)"},
 	{"@path", "attach a file to the message"},
@@ -99,6 +106,9 @@ func (m *model) onKey(k tea.KeyPressMsg) tea.Cmd {
 			}
 		case m.busy != "":
 			return m.cancelBusy()
+		case time.Since(m.escAt) < doublePress && m.ed.empty():
+			m.escAt = time.Time{}
+			return m.escTwice()
 		case time.Since(m.escAt) < doublePress:
 			m.ed.clear()
 			m.escAt = time.Time{}
@@ -124,6 +134,26 @@ func (m *model) onKey(k tea.KeyPressMsg) tea.Cmd {
 		if m.ed.newer() {
 			return nil
 		}
+	case "alt+esc":
+		// Esc pressed twice faster than the terminal's input is read
+		// arrives as one key.
+		esc := tea.KeyPressMsg{Code: tea.KeyEscape}
+		first := m.onKey(esc)
+		return tea.Batch(first, m.onKey(esc))
+	case "ctrl+o":
+		return m.toggleToolOutput()
+	case "ctrl+r":
+		return m.searchHistory()
+	case "ctrl+g":
+		return m.editInEditor()
+	case "ctrl+z":
+		return m.suspend()
+	case "ctrl+l":
+		return m.cmdModel("")
+	case "ctrl+v":
+		return m.pasteImage()
+	case "alt+up":
+		return m.dequeue()
 	case "ctrl+t":
 		m.expand = !m.expand
 		if m.expand {
@@ -205,10 +235,10 @@ func (m *model) submitAs(text string, d agentsession.Delivery) tea.Cmd {
 // @path attached.
 func (m *model) prompt(text string) tea.Cmd {
 	m.prompting++
-	ctx, s, cwd, home := m.ctx, m.s, m.opts.Cwd, m.opts.Home
+	ctx, s, cwd, home, images := m.ctx, m.s, m.opts.Cwd, m.opts.Home, m.takeImages()
 	return func() tea.Msg {
 		files := prompt.Mentions(text, cwd, home)
-		err := s.Prompt(ctx, text, agentsession.PromptOptions{StreamingBehavior: agentsession.DeliverSteer, Files: files})
+		err := s.Prompt(ctx, text, agentsession.PromptOptions{StreamingBehavior: agentsession.DeliverSteer, Files: files, Images: images})
 		if err != nil && lastUserText(s) != text {
 			// The message never reached the conversation: give it back.
 			return tea.BatchMsg{
@@ -222,9 +252,9 @@ func (m *model) prompt(text string) tea.Cmd {
 
 // queue delivers a message to the running agent.
 func (m *model) queue(text string, d agentsession.Delivery) tea.Cmd {
-	ctx, s := m.ctx, m.s
+	ctx, s, images := m.ctx, m.s, m.takeImages()
 	return func() tea.Msg {
-		if err := s.Prompt(ctx, text, agentsession.PromptOptions{StreamingBehavior: d}); err != nil {
+		if err := s.Prompt(ctx, text, agentsession.PromptOptions{StreamingBehavior: d, Images: images}); err != nil {
 			return tea.BatchMsg{func() tea.Msg { return editorMsg{text: text} }, func() tea.Msg { return errMsg{err} }}
 		}
 		if d == agentsession.DeliverFollowUp {

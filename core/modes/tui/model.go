@@ -112,6 +112,7 @@ type model struct {
 
 	pop    *popup // the completion list under the editor
 	popReq int    // the latest @ file search (older answers are dropped)
+	keys keyState // what omp's keys keep between presses (keystate.go)
 }
 
 func newModel(ctx context.Context, s Session, opts Options) *model {
@@ -122,14 +123,14 @@ func newModel(ctx context.Context, s Session, opts Options) *model {
 	if opts.Record != nil {
 		m.record = opts.Record
 	}
-	m.ed.history = loadHistory(opts.HistoryFile)
+	m.ed.history = loadHistory(ctx, opts.History)
 	for _, msg := range s.Messages() {
 		if u, ok := msg.(*ai.UserMessage); ok {
 			m.ed.remember(userText(u.Content))
 		}
 	}
 	m.ed.histPos = len(m.ed.history)
-	m.ed.file = opts.HistoryFile
+	m.ed.save = saveHistory(ctx, opts.History, opts.Cwd)
 	m.status = quickStatus(s, opts)
 	return m
 }
@@ -178,7 +179,7 @@ func (m *model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		dark := msg.IsDark()
 		if (m.th.name == "dark") != dark {
 			m.th = newTheme(dark, m.opts.NoColor)
-			m.r = &renderer{th: m.th, width: m.width, custom: m.r.custom, tools: m.r.tools, ctx: m.r.ctx}
+			m.r = &renderer{th: m.th, width: m.width, custom: m.r.custom, tools: m.r.tools, ctx: m.r.ctx, full: m.r.full}
 			m.ed.restyle(m.th)
 		}
 		return m, nil
@@ -242,6 +243,8 @@ func (m *model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, m.onMoved(msg.dir)
 	case editedMsg:
 		return m, m.onEdited(msg)
+	case imagePastedMsg:
+		return m, m.onImagePasted(msg)
 	case resumePickerMsg:
 		return m, m.cmdResume("")
 	case tickMsg:
@@ -393,7 +396,10 @@ func (m *model) printHistory(marker string) tea.Cmd {
 		if b == "" {
 			continue
 		}
-		_, isResult := msg.(*ai.ToolResultMessage)
+		res, isResult := msg.(*ai.ToolResultMessage)
+		if isResult {
+			m.noteResult(res)
+		}
 		if _, isUser := msg.(*ai.UserMessage); isUser || (!isResult && prevResult) {
 			b = "\n" + b
 		}
@@ -452,6 +458,9 @@ func (m *model) View() tea.View {
 	}
 	if m.notice != "" && time.Since(m.noticeAt) < noticeFor {
 		parts = append(parts, m.th.warn.Render(ansi.Truncate(m.notice, max(10, m.width-1), "…")))
+	}
+	if p := m.pendingView(); p != "" {
+		parts = append(parts, p)
 	}
 	if b := m.btwLine(); b != "" {
 		parts = append(parts, b)

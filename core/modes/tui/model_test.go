@@ -11,6 +11,7 @@ import (
 	"github.com/gopi-agent/gopi/core/ai"
 	"github.com/gopi-agent/gopi/core/ai/models"
 	"github.com/gopi-agent/gopi/core/config"
+	"github.com/gopi-agent/gopi/core/prompthistory"
 	"github.com/gopi-agent/gopi/internal/mockllm"
 )
 
@@ -501,16 +502,20 @@ func TestAtFileAttaches(t *testing.T) {
 	}
 }
 
-// Sent messages are kept in the history file and come back in the next
-// run's history.
+// Sent messages are kept in the prompt history (history.db) and come
+// back in the next run's history.
 func TestHistoryFile(t *testing.T) {
 	t.Parallel()
 	r := newRig(t, answer("ok"))
-	file := filepath.Join(t.TempDir(), "history.jsonl")
-	r.m.ed.file = file
+	store, err := prompthistory.Open(r.m.ctx, filepath.Join(t.TempDir(), "history.db"), "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer store.Close()
+	r.m.ed.save = saveHistory(r.m.ctx, store, r.project)
 	r.typeAndSend("first run\nwith two lines")
 	r.idle()
-	m := newModel(r.m.ctx, r.s, Options{NoColor: true, HistoryFile: file})
+	m := newModel(r.m.ctx, r.s, Options{NoColor: true, History: store})
 	if got := m.ed.history; len(got) < 1 || got[0] != "first run\nwith two lines" {
 		t.Errorf("history %q", got)
 	}

@@ -10,7 +10,6 @@ import (
 
 	"github.com/gopi-agent/gopi/core/ai"
 	"github.com/gopi-agent/gopi/core/message"
-	"github.com/gopi-agent/gopi/core/session"
 	"github.com/gopi-agent/gopi/core/tool"
 )
 
@@ -34,6 +33,7 @@ type renderer struct {
 	// tools draw extension tools' cards (Options.ToolRenderers).
 	tools map[string]ToolRenderer
 	ctx   context.Context
+	full  bool // tool output shown in full (ctrl+o), not cut
 }
 
 // markdown renders Markdown text for the transcript (markdown.go).
@@ -123,7 +123,7 @@ func (r *renderer) card(call *ai.ToolCall, content []ai.Content, details any, is
 	if isError {
 		icon = r.th.err.Render("✗")
 	}
-	head := icon + " " + r.th.accent.Render(ansi.Truncate(clean(session.DescribeToolCall(call)), max(10, r.width-3), "…"))
+	head := r.cardHead(icon, call, 0)
 	if drawn, ok := r.toolCard(call, content, details, isError); ok {
 		return drawnCard(icon, head, drawn, r)
 	}
@@ -139,7 +139,7 @@ func (r *renderer) card(call *ai.ToolCall, content []ai.Content, details any, is
 	var body []string
 	switch {
 	case isError:
-		body = r.indent(firstLines(text, cardOutputLines), r.th.err)
+		body = r.indent(r.headLines(text, cardOutputLines), r.th.err)
 	case len(tool.EditDiffs(details)) > 0:
 		for _, d := range tool.EditDiffs(details) {
 			if d.Path != "" && len(tool.EditDiffs(details)) > 1 {
@@ -148,11 +148,13 @@ func (r *renderer) card(call *ai.ToolCall, content []ai.Content, details any, is
 			body = append(body, r.diff(d.Diff)...)
 		}
 	case call.Name == "bash" || call.Name == "ssh" || call.Name == "recipe" || call.Name == "eval":
-		body = r.indent(lastLines(text, cardOutputLines), r.th.dim)
+		body = r.indent(r.tailLines(text, cardOutputLines), r.th.dim)
 	case call.Name == "calc":
-		body = r.indent(firstLines(calcLines(call, text), cardOutputLines), r.th.dim)
+		body = r.indent(r.headLines(calcLines(call, text), cardOutputLines), r.th.dim)
 	case call.Name == "render_mermaid":
-		body = r.indent(firstLines(text, cardDiagramLines), r.th.dim) // the drawing is for the user to see
+		body = r.indent(r.headLines(text, cardDiagramLines), r.th.dim) // the drawing is for the user to see
+	case call.Name == "read" && r.full:
+		body = r.indent(text, r.th.dim)
 	case call.Name == "read":
 		n := strings.Count(text, "\n") + 1
 		if text == "" {
@@ -160,7 +162,7 @@ func (r *renderer) card(call *ai.ToolCall, content []ai.Content, details any, is
 		}
 		body = []string{"  " + r.th.dim.Render(fmt.Sprintf("%d lines", n))}
 	default:
-		body = r.indent(firstLines(text, 4), r.th.dim)
+		body = r.indent(r.headLines(text, 4), r.th.dim)
 	}
 	if n := imageCount(content); n > 0 {
 		body = append(body, "  "+r.th.dim.Render(fmt.Sprintf("[%d image(s)]", n)))
@@ -197,7 +199,7 @@ func (r *renderer) liveCard(call *ai.ToolCall, partial string, details any, spin
 	if call.Name == "github" {
 		return r.githubLiveCard(call, details, spin)
 	}
-	head := r.th.warn.Render(spin) + " " + r.th.accent.Render(ansi.Truncate(clean(session.DescribeToolCall(call)), max(10, r.width-3), "…"))
+	head := r.cardHead(r.th.warn.Render(spin), call, liveTailLines)
 	tail := strings.TrimRight(clean(partial), "\n")
 	if tail == "" {
 		return head
@@ -238,9 +240,13 @@ func (r *renderer) diff(d string) []string {
 	lines := strings.Split(strings.TrimRight(clean(d), "\n"), "\n")
 	var out []string
 	for i, l := range lines {
-		if i == cardDiffLines {
-			out = append(out, "  "+r.th.dim.Render(fmt.Sprintf("… %d more diff lines", len(lines)-i)))
+		if i == r.lineLimit(cardDiffLines) {
+			out = append(out, "  "+r.th.dim.Render(fmt.Sprintf("… %d more diff lines %s", len(lines)-i, expandHint)))
 			break
+		}
+		if w, ok := r.wordDiffLine(lines, i); ok {
+			out = append(out, "  "+w)
+			continue
 		}
 		l = ansi.Truncate(strings.ReplaceAll(l, "\t", "    "), max(10, r.width-3), "…")
 		st := r.th.dim
@@ -369,15 +375,6 @@ func imageCount(content []ai.Content) int {
 		}
 	}
 	return n
-}
-
-// firstLines keeps the first n lines, noting how many were left out.
-func firstLines(s string, n int) string {
-	lines := strings.Split(s, "\n")
-	if len(lines) <= n {
-		return s
-	}
-	return strings.Join(lines[:n], "\n") + fmt.Sprintf("\n… %d more lines", len(lines)-n)
 }
 
 // lastLines keeps the last n lines, noting how many were left out.

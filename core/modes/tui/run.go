@@ -25,11 +25,11 @@ type Options struct {
 	// session's own (its tools' walks and completion share one scan, and
 	// writes invalidate it); nil walks afresh on every completion.
 	ScanCache fscache.Scanner
-	// HistoryFile keeps the messages sent, across runs (one JSON string a
-	// line, the newest last); "" keeps them for this run only.
-	HistoryFile string
-	Messages    []string // messages to send first, in order (from the command line)
-	NoColor     bool     // NO_COLOR: no colours at all
+	// History keeps the messages sent across runs and projects (Up/Down,
+	// Ctrl+R); nil keeps them for this run only.
+	History  PromptHistory
+	Messages []string // messages to send first, in order (from the command line)
+	NoColor  bool     // NO_COLOR: no colours at all
 	// Record, when set, collects every printed block without colours
 	// (tests read the transcript from it).
 	Record *[]string

@@ -1,0 +1,176 @@
+package tui
+
+import (
+	"encoding/json"
+	"fmt"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/gopi-agent/gopi/core/ai"
+	"github.com/gopi-agent/gopi/internal/golden"
+	"github.com/gopi-agent/gopi/internal/mockllm"
+)
+
+// plainRenderer draws without colours at width.
+func plainRenderer(width int) *renderer {
+	return &renderer{th: newTheme(true, true), width: width}
+}
+
+// sgr matches one SGR escape sequence.
+var sgr = regexp.MustCompile("\x1b\\[([0-9;]*)m")
+
+// markInverse writes inverted text as ⟦text⟧ and drops every other
+// escape sequence, so a golden file shows what is highlighted.
+func markInverse(s string) string {
+	inverse := false
+	return sgr.ReplaceAllStringFunc(s, func(seq string) string {
+		params := strings.Split(sgr.FindStringSubmatch(seq)[1], ";")
+		on := false
+		for _, p := range params {
+			on = on || p == "7"
+		}
+		switch {
+		case on && !inverse:
+			inverse = true
+			return "⟦"
+		case !on && inverse:
+			inverse = false
+			return "⟧"
+		}
+		return ""
+	})
+}
+
+// A shell call's card shows the whole command, wrapped to the width,
+// however long it is (it was cut at 50 characters).
+func TestCardShowsWholeCommandWrapped(t *testing.T) {
+	t.Parallel()
+	command := "find . -name '*.go' -not -path './vendor/*' -exec grep -l 'func main' {} + | xargs -n1 dirname | sort -u\necho done"
+	call := &ai.ToolCall{Name: "bash", Arguments: map[string]any{"command": command}}
+	var got strings.Builder
+	for _, width := range []int{60, 100} {
+		card := plainRenderer(width).card(call, []ai.Content{&ai.TextContent{Text: "./cmd/gopi\ndone"}}, nil, false)
+		fmt.Fprintf(&got, "-- width %d --\n%s\n", width, markInverse(card))
+		for _, l := range strings.Split(markInverse(card), "\n") {
+			if len([]rune(l)) > width {
+				t.Errorf("a line wider than %d: %q", width, l)
+			}
+		}
+	}
+	ssh := &ai.ToolCall{Name: "ssh", Arguments: map[string]any{"host": "web", "command": strings.Repeat("journalctl -u nginx --since today | tail ", 2)}}
+	fmt.Fprintf(&got, "-- ssh, width 60 --\n%s\n", markInverse(plainRenderer(60).card(ssh, nil, nil, false)))
+	golden.Check(t, filepath.Join("testdata", "cards", "whole_command.golden"), got.String())
+}
+
+// An edit card marks the words that changed within a changed line (a
+// lone removed line before a lone added one), as omp's does; blocks of
+// several lines are coloured whole.
+func TestEditCardWordDiff(t *testing.T) {
+	t.Parallel()
+	d := strings.Join([]string{
+		"--- a/greet.go",
+		"+++ b/greet.go",
+		"@@ -1,9 +1,9 @@",
+		" package greet",
+		"-func Hello() string { return \"hi\" }",
+		"+func Hello() string { return \"hi there\" }",
+		" ",
+		"-\tname := strings.TrimSpace(input)",
+		"+\tname := strings.ToUpper(strings.TrimSpace(input))",
+		" // two lines changed together: no word marks",
+		"-const a = 1",
+		"-const b = 2",
+		"+const a = 10",
+		"+const b = 20",
+		"-removed only",
+		"",
+	}, "\n")
+	details, _ := json.Marshal(map[string]any{"path": "greet.go", "diff": d})
+	call := &ai.ToolCall{Name: "edit", Arguments: map[string]any{"path": "greet.go"}}
+	card := plainRenderer(80).card(call, []ai.Content{&ai.TextContent{Text: "Updated greet.go"}}, json.RawMessage(details), false)
+	golden.Check(t, filepath.Join("testdata", "cards", "word_diff.golden"), markInverse(card)+"\n")
+}
+
+func TestWordDiff(t *testing.T) {
+	t.Parallel()
+	show := func(spans []span) string {
+		var b strings.Builder
+		for _, s := range spans {
+			if s.changed {
+				b.WriteString("[" + s.text + "]")
+			} else {
+				b.WriteString(s.text)
+			}
+		}
+		return b.String()
+	}
+	for _, c := range []struct{ old, new, wantOld, wantNew string }{
+		{`return "hi"`, `return "hi there"`, `return "hi"`, `return "hi [there]"`},
+		{"a := f(x)", "a := g(x)", "a := [f](x)", "a := [g](x)"},
+		{"one two three", "one 2 3 three", "one [two] three", "one [2 3] three"},
+		{"\tx = 1", "\t\ty = 1", "\t[x] = 1", "\t\t[y] = 1"},
+		{"same", "same", "same", "same"},
+		{"", "new", "", "[new]"},
+		{"日本語 text", "日本 text", "[日本語] text", "[日本] text"},
+	} {
+		o, n := wordDiff(c.old, c.new)
+		if got := show(o); got != c.wantOld {
+			t.Errorf("wordDiff(%q, %q) old side %q, want %q", c.old, c.new, got, c.wantOld)
+		}
+		if got := show(n); got != c.wantNew {
+			t.Errorf("wordDiff(%q, %q) new side %q, want %q", c.old, c.new, got, c.wantNew)
+		}
+	}
+}
+
+// Ctrl+O: a cut card's hint, then the card printed again in full; tool
+// output stays whole from then on, and a second Ctrl+O cuts it again.
+func TestCtrlOExpandsLastCard(t *testing.T) {
+	t.Parallel()
+	r := newRig(t,
+		mockllm.Turn{Blocks: []mockllm.Block{mockllm.ToolCall("bash", `{"command":"seq 1 30"}`)}},
+		answer("counted"),
+		mockllm.Turn{Blocks: []mockllm.Block{mockllm.ToolCall("bash", `{"command":"seq 101 130"}`)}},
+		answer("counted again"),
+	)
+	r.typeAndSend("count")
+	r.idle()
+	if !r.printedHas("… 20 earlier lines (ctrl+o to expand)") || r.printedHas("\n  5\n") {
+		t.Fatalf("the card was not cut with the hint:\n%s", r.transcript())
+	}
+	r.key("ctrl+o")
+	r.settle()
+	if !r.printedHas("\n  1\n  2\n") || !strings.Contains(r.view(), "Tool output is shown in full") {
+		t.Fatalf("Ctrl+O did not print the card in full:\n%s\nview:\n%s", r.transcript(), r.view())
+	}
+	r.typeAndSend("again")
+	r.idle()
+	if !r.printedHas("\n  101\n  102\n") {
+		t.Errorf("the next card was cut while expanded:\n%s", r.transcript())
+	}
+	r.key("ctrl+o")
+	if r.m.r.full {
+		t.Error("a second Ctrl+O left tool output expanded")
+	}
+}
+
+// A running card shows the first lines of a long command only; the
+// finished card shows it whole.
+func TestLiveCardCutsLongCommand(t *testing.T) {
+	t.Parallel()
+	var lines []string
+	for i := range 20 {
+		lines = append(lines, fmt.Sprintf("echo step %d", i))
+	}
+	call := &ai.ToolCall{Name: "bash", Arguments: map[string]any{"command": strings.Join(lines, "\n")}}
+	r := plainRenderer(80)
+	live := r.liveCard(call, "", nil, "⠋")
+	if !strings.Contains(live, "echo step 5") || strings.Contains(live, "echo step 6") || !strings.Contains(live, "… 14 more lines") {
+		t.Errorf("live card:\n%s", live)
+	}
+	if done := r.card(call, nil, nil, false); !strings.Contains(done, "echo step 19]") {
+		t.Errorf("finished card:\n%s", done)
+	}
+}
