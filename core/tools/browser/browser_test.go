@@ -16,6 +16,7 @@ import (
 	"sync"
 	"syscall"
 	"testing"
+	"time"
 
 	"github.com/gopi-agent/gopi/core/config"
 	"github.com/gopi-agent/gopi/core/tool"
@@ -25,6 +26,7 @@ import (
 
 // The package's tests share one Chromium (shared.m) and one page server.
 var shared struct {
+	done chan struct{} // closed when the tests end: held requests return
 	exec string
 	m    *Manager
 	srv  *httptest.Server
@@ -32,12 +34,14 @@ var shared struct {
 
 func TestMain(m *testing.M) {
 	shared.exec = headless.Find(os.Getenv(config.EnvBrowserExecutable), exec.LookPath)
+	shared.done = make(chan struct{})
 	shared.srv = httptest.NewServer(http.HandlerFunc(servePage))
 	if shared.exec != "" {
 		shared.m = NewManager(config.Browser{Enabled: true, Headless: true, Exec: shared.exec})
 	}
 	code := m.Run()
 	_ = shared.m.Close()
+	close(shared.done)
 	shared.srv.Close()
 	os.Exit(code)
 }
@@ -56,9 +60,46 @@ var pages = map[string]string{
 		const p = document.body.appendChild(document.createElement("p")); p.hidden = true; p.textContent = "word ".repeat(21 << 20)</script></body></html>`,
 	"/dialog": `<html><head><title>Dialog</title></head><body><p id="r"></p></body></html>`,
 	"/closes": `<html><head><title>Closes</title></head><body><button onclick="window.close()">x</button></body></html>`,
+	"/controls": `<html><head><title>Controls</title></head><body>
+		<a href="#top">Top</a> <button id="b1" onclick="this.textContent = 'pressed'">Press me</button>
+		<label>Agree <input type="checkbox" id="cb" checked></label> <input id="name" aria-label="Your name">
+		<select id="one"><option value="a">A</option><option value="b">B</option></select>
+		<select id="many" multiple><option value="x">X</option><option value="y">Y</option><option value="z">Z</option></select>
+		<input type="file" id="file" multiple><p id="log"></p>
+		<div id="pad" style="height: 3000px"></div><button id="far">Far away</button><div style="height: 2000px"></div>
+		<script>
+		for (const id of ["one", "many"]) document.getElementById(id).addEventListener("change", e =>
+			document.getElementById("log").textContent += id + ":" + [...e.target.selectedOptions].map(o => o.value).join(",") + " ");
+		document.getElementById("file").addEventListener("change", e =>
+			document.getElementById("log").textContent += "files:" + [...e.target.files].map(f => f.name + "/" + f.size).join(",") + " ");
+		</script></body></html>`,
+	"/drag": `<html><head><title>Drag</title></head><body style="margin:0">
+		<div id="src" style="position:absolute; left:10px; top:10px; width:40px; height:40px; background:red"></div>
+		<div id="dst" style="position:absolute; left:200px; top:100px; width:40px; height:40px; background:blue"></div>
+		<script>window.trail = []; let down = false;
+		addEventListener("mousedown", e => { down = true; trail.push(["down", e.clientX, e.clientY]) });
+		addEventListener("mousemove", e => { if (down) trail.push(["move", e.clientX, e.clientY]) });
+		addEventListener("mouseup", e => { down = false; trail.push(["up", e.clientX, e.clientY]) });</script></body></html>`,
+	"/fetcher": `<html><head><title>Fetcher</title></head><body><button id="go" onclick="fetch('/api?n=' + (++window.n || (window.n = 1)))">Go</button></body></html>`,
+	"/hold":    `<html><head><title>Hold</title></head><body><p>one request stays open</p><script>fetch("/hang")</script></body></html>`,
 }
 
 func servePage(w http.ResponseWriter, r *http.Request) {
+	switch r.URL.Path {
+	case "/api":
+		w.Header().Set("Content-Type", "application/json")
+		_, _ = fmt.Fprintf(w, `{"n": %q, "ok": true}`, r.URL.Query().Get("n"))
+		return
+	case "/hang": // answers headers, then holds the body open until the client leaves
+		w.Header().Set("Content-Type", "text/plain")
+		w.WriteHeader(http.StatusOK)
+		w.(http.Flusher).Flush()
+		select {
+		case <-r.Context().Done():
+		case <-shared.done:
+		}
+		return
+	}
 	p, ok := pages[r.URL.Path]
 	if !ok {
 		http.NotFound(w, r)
@@ -84,7 +125,11 @@ func call(t testing.TB, m *Manager, args map[string]any) (*tool.Result, error) {
 	t.Helper()
 	raw, _ := json.Marshal(args)
 	env := tool.NewEnv(t.TempDir())
+	start := time.Now()
 	res, err := tool.Run(context.Background(), New(env, m), raw, nil)
+	if os.Getenv("TIMECALLS") != "" {
+		fmt.Println(time.Since(start), string(raw)[:min(len(raw), 90)])
+	}
 	if err == nil && res.IsError {
 		err = errors.New(text(res))
 	}
