@@ -8,10 +8,12 @@ import (
 	"errors"
 	"fmt"
 	"image/png"
+	"io/fs"
 	"net/http"
 	"net/http/httptest"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"strings"
 	"sync"
 	"syscall"
@@ -26,15 +28,16 @@ import (
 
 // The package's tests share one Chromium (shared.m) and one page server.
 var shared struct {
-	done chan struct{} // closed when the tests end: held requests return
-	exec string
-	m    *Manager
-	srv  *httptest.Server
+	done       chan struct{} // closed when the tests end: held requests return
+	downloaded chan struct{} // a /download.bin was served
+	exec       string
+	m          *Manager
+	srv        *httptest.Server
 }
 
 func TestMain(m *testing.M) {
 	shared.exec = headless.Find(os.Getenv(config.EnvBrowserExecutable), exec.LookPath)
-	shared.done = make(chan struct{})
+	shared.done, shared.downloaded = make(chan struct{}), make(chan struct{}, 1)
 	shared.srv = httptest.NewServer(http.HandlerFunc(servePage))
 	if shared.exec != "" {
 		shared.m = NewManager(config.Browser{Enabled: true, Headless: true, Exec: shared.exec})
@@ -80,8 +83,9 @@ var pages = map[string]string{
 		addEventListener("mousedown", e => { down = true; trail.push(["down", e.clientX, e.clientY]) });
 		addEventListener("mousemove", e => { if (down) trail.push(["move", e.clientX, e.clientY]) });
 		addEventListener("mouseup", e => { down = false; trail.push(["up", e.clientX, e.clientY]) });</script></body></html>`,
-	"/fetcher": `<html><head><title>Fetcher</title></head><body><button id="go" onclick="fetch('/api?n=' + (++window.n || (window.n = 1)))">Go</button></body></html>`,
-	"/hold":    `<html><head><title>Hold</title></head><body><p>one request stays open</p><script>fetch("/hang")</script></body></html>`,
+	"/fetcher":  `<html><head><title>Fetcher</title></head><body><button id="go" onclick="fetch('/api?n=' + (++window.n || (window.n = 1)))">Go</button></body></html>`,
+	"/download": `<html><head><title>Download</title></head><body><a id="dl" href="/download.bin">get it</a></body></html>`,
+	"/hold":     `<html><head><title>Hold</title></head><body><p>one request stays open</p><script>fetch("/hang")</script></body></html>`,
 }
 
 func servePage(w http.ResponseWriter, r *http.Request) {
@@ -89,6 +93,15 @@ func servePage(w http.ResponseWriter, r *http.Request) {
 	case "/api":
 		w.Header().Set("Content-Type", "application/json")
 		_, _ = fmt.Fprintf(w, `{"n": %q, "ok": true}`, r.URL.Query().Get("n"))
+		return
+	case "/download.bin":
+		w.Header().Set("Content-Type", "application/octet-stream")
+		w.Header().Set("Content-Disposition", `attachment; filename="gopi-download.bin"`)
+		_, _ = w.Write(bytes.Repeat([]byte("x"), 64<<10))
+		select {
+		case shared.downloaded <- struct{}{}:
+		default:
+		}
 		return
 	case "/hang": // answers headers, then holds the body open until the client leaves
 		w.Header().Set("Content-Type", "text/plain")
@@ -125,11 +138,7 @@ func call(t testing.TB, m *Manager, args map[string]any) (*tool.Result, error) {
 	t.Helper()
 	raw, _ := json.Marshal(args)
 	env := tool.NewEnv(t.TempDir())
-	start := time.Now()
 	res, err := tool.Run(context.Background(), New(env, m), raw, nil)
-	if os.Getenv("TIMECALLS") != "" {
-		fmt.Println(time.Since(start), string(raw)[:min(len(raw), 90)])
-	}
 	if err == nil && res.IsError {
 		err = errors.New(text(res))
 	}
@@ -350,10 +359,29 @@ func TestErrors(t *testing.T) {
 
 // A Chromium killed mid-session is started again on the next open, with
 // a note; Close ends the new one and leaves no process behind.
+//
+// Before the kill, a download the page starts is refused: nothing is
+// written in the Chromium's home (its download directory lives there).
 func TestChromiumKilledAndClosed(t *testing.T) {
 	need(t)
+	home := t.TempDir()
+	t.Setenv("HOME", home) // the Chromium started below inherits it
+	t.Setenv("XDG_DOWNLOAD_DIR", filepath.Join(home, "Downloads"))
 	m := NewManager(config.Browser{Enabled: true, Headless: true, Exec: shared.exec})
-	ok(t, m, map[string]any{"action": "open", "url": shared.srv.URL + "/article"})
+	ok(t, m, map[string]any{"action": "open", "url": shared.srv.URL + "/download", "wait_until": "load"})
+	ok(t, m, map[string]any{"action": "run", "code": `await tab.click("#dl")`})
+	select {
+	case <-shared.downloaded: // the browser has had the whole file
+	case <-time.After(20 * time.Second):
+		t.Fatal("the page's download was never requested")
+	}
+	ok(t, m, map[string]any{"action": "open", "url": shared.srv.URL + "/article"}) // a round trip after it
+	_ = filepath.WalkDir(home, func(p string, d fs.DirEntry, err error) error {
+		if err == nil && strings.Contains(d.Name(), "gopi-download") {
+			t.Errorf("the download was written: %s", p)
+		}
+		return nil
+	})
 	pids := m.Pids()
 	if len(pids) != 1 {
 		t.Fatalf("pids %v", pids)

@@ -1,12 +1,15 @@
 package browser
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/gopi-agent/gopi/internal/testwait"
 )
 
 // runJSON runs code on tab name and decodes its JSON result into v.
@@ -233,4 +236,27 @@ func TestNetworkIdle(t *testing.T) {
 		!strings.Contains(err.Error(), `waitUntil "soon" is not one of`) {
 		t.Errorf("bad waitUntil: %v", err)
 	}
+}
+
+// A page that closes its own tab (window.close(), which Chromium allows
+// a page with one history entry): the next call says the tab is gone,
+// and open makes a new one.
+func TestPageClosesItsTab(t *testing.T) {
+	need(t)
+	ok(t, shared.m, map[string]any{"action": "open", "name": "selfclose"})
+	_, err := call(t, shared.m, map[string]any{"action": "run", "name": "selfclose", "code": `await tab.evaluate(() => { setTimeout(() => window.close(), 0) })`})
+	if err != nil {
+		t.Fatal(err)
+	}
+	page := shared.m.lookup("selfclose").page
+	testwait.Until(t, "the page to close itself", func() bool { return !page.Alive(context.Background()) })
+	_, err = call(t, shared.m, map[string]any{"action": "run", "name": "selfclose", "code": `return 1`})
+	if err == nil || !strings.Contains(err.Error(), `Tab "selfclose" is not alive`) {
+		t.Errorf("after window.close(): %v", err)
+	}
+	res := ok(t, shared.m, map[string]any{"action": "open", "name": "selfclose", "url": shared.srv.URL + "/article", "wait_until": "load"})
+	if !strings.HasPrefix(text(res), `Opened tab "selfclose"`) {
+		t.Errorf("reopen: %q", text(res))
+	}
+	ok(t, shared.m, map[string]any{"action": "close", "name": "selfclose"})
 }
