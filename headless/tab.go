@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"regexp"
+	"strconv"
 	"strings"
 	"sync"
 
@@ -53,6 +54,7 @@ type Tab struct {
 	viewport Viewport
 	stop     context.CancelFunc // ends the dialog listener
 	wg       sync.WaitGroup
+	owned    bool         // made by NewTab: Close closes the page
 	cache    elementCache // the ids of the last Observe
 	netState              // network events, on once a watch needs them
 }
@@ -74,31 +76,111 @@ func (b *Browser) NewTab(ctx context.Context, o TabOptions) (*Tab, error) {
 	if vp.Scale <= 0 {
 		vp.Scale = DefaultScale
 	}
-	t := &Tab{page: p.Context(context.Background()), b: b, viewport: vp, stop: func() {}}
-	// The page's lifecycle events stay on: Goto waits for them.
-	if err := (proto.PageEnable{}).Call(p); err != nil {
-		t.Close()
-		return nil, fmt.Errorf("enable page events: %w", err)
-	}
-	if err := (proto.PageSetLifecycleEventsEnabled{Enabled: true}).Call(p); err != nil {
-		t.Close()
-		return nil, fmt.Errorf("enable page events: %w", err)
-	}
+	t := &Tab{page: p.Context(context.Background()), b: b, viewport: vp, stop: func() {}, owned: true}
 	if err := (proto.EmulationSetDeviceMetricsOverride{Width: vp.Width, Height: vp.Height,
 		DeviceScaleFactor: vp.Scale}).Call(p); err != nil {
 		t.Close()
 		return nil, fmt.Errorf("set the viewport: %w", err)
 	}
-	if o.Dialogs == "accept" || o.Dialogs == "dismiss" {
+	if err := t.listen(o.Dialogs); err != nil {
+		t.Close()
+		return nil, err
+	}
+	// The one stealth measure besides --disable-blink-features=
+	// AutomationControlled: the user agent says Chrome, not HeadlessChrome.
+	if v, err := (proto.BrowserGetVersion{}).Call(b.rod.Context(ctx)); err == nil && strings.Contains(v.UserAgent, "HeadlessChrome/") {
+		ua := strings.Replace(v.UserAgent, "HeadlessChrome/", "Chrome/", 1)
+		if err := (proto.EmulationSetUserAgentOverride{UserAgent: ua}).Call(p); err != nil {
+			t.Close()
+			return nil, fmt.Errorf("set the user agent: %w", err)
+		}
+	}
+	return t, nil
+}
+
+// listen turns the page's lifecycle events on (Goto waits for them) and
+// answers dialogs by policy ("accept", "dismiss"; "" leaves them).
+func (t *Tab) listen(dialogs string) error {
+	p := t.page
+	if err := (proto.PageEnable{}).Call(p); err != nil {
+		return fmt.Errorf("enable page events: %w", err)
+	}
+	if err := (proto.PageSetLifecycleEventsEnabled{Enabled: true}).Call(p); err != nil {
+		return fmt.Errorf("enable page events: %w", err)
+	}
+	if dialogs == "accept" || dialogs == "dismiss" {
 		lctx, stop := context.WithCancel(context.Background())
 		t.stop = stop
-		accept := o.Dialogs == "accept"
+		accept := dialogs == "accept"
 		lp := t.page.Context(lctx)
 		wait := lp.EachEvent(func(e *proto.PageJavascriptDialogOpening) {
 			go func() { _ = proto.PageHandleJavaScriptDialog{Accept: accept, PromptText: e.DefaultPrompt}.Call(lp) }()
 		})
 		t.wg.Add(1)
 		go func() { defer t.wg.Done(); wait() }()
+	}
+	return nil
+}
+
+// attachSkip matches the pages of an app that are not its windows.
+var attachSkip = regexp.MustCompile(`(?i)request[\s_-]?handler|devtools|background[\s_-]?(?:page|host)|service[\s_-]?worker`)
+
+// PickPage makes a Tab of a page the browser already has (an attached
+// browser or a spawned app), left open by Close: the first whose URL or
+// title contains target (case-insensitive), or without target the first
+// that is not a devtools, background or service-worker page.
+func (b *Browser) PickPage(ctx context.Context, target, dialogs string) (*Tab, error) {
+	targets, err := proto.TargetGetTargets{}.Call(b.rod.Context(ctx))
+	if err != nil {
+		return nil, fmt.Errorf("list the browser's pages: %w", err)
+	}
+	var pages []*proto.TargetTargetInfo
+	for _, ti := range targets.TargetInfos {
+		if ti.Type == proto.TargetTargetInfoTypePage {
+			pages = append(pages, ti)
+		}
+	}
+	if len(pages) == 0 {
+		return nil, errors.New("No page targets available on the attached browser")
+	}
+	pick := pages[0]
+	if target != "" {
+		pick = nil
+		needle := strings.ToLower(target)
+		var list []string
+		for _, ti := range pages {
+			if strings.Contains(strings.ToLower(ti.URL), needle) || strings.Contains(strings.ToLower(ti.Title), needle) {
+				pick = ti
+				break
+			}
+			title := strings.TrimSpace(ti.Title)
+			if title == "" {
+				title = "(untitled)"
+			}
+			list = append(list, "- "+title+"  "+ti.URL)
+		}
+		if pick == nil {
+			return nil, fmt.Errorf("No page target matched %s. Available pages:\n%s", strconv.Quote(target), strings.Join(list, "\n"))
+		}
+	} else {
+		for _, ti := range pages {
+			if !attachSkip.MatchString(ti.URL) && !attachSkip.MatchString(ti.Title) {
+				pick = ti
+				break
+			}
+		}
+	}
+	p, err := b.rod.PageFromTarget(pick.TargetID)
+	if err != nil {
+		return nil, fmt.Errorf("Target %s is no longer available on the attached browser", pick.TargetID)
+	}
+	t := &Tab{page: p.Context(context.Background()), b: b, stop: func() {}}
+	if res, err := t.page.Context(ctx).Eval(`() => ({width: innerWidth, height: innerHeight, deviceScaleFactor: devicePixelRatio})`); err == nil {
+		_ = json.Unmarshal([]byte(res.Value.JSON("", "")), &t.viewport)
+	}
+	if err := t.listen(dialogs); err != nil {
+		t.Close()
+		return nil, err
 	}
 	return t, nil
 }
@@ -119,12 +201,15 @@ func (t *Tab) Alive(ctx context.Context) bool {
 	return err == nil
 }
 
-// Close closes the page and stops its listener.
+// Close stops the tab's listeners and closes its page when NewTab made
+// it (a page picked from an attached browser stays open).
 func (t *Tab) Close() {
 	t.stop()
-	ctx, cancel := context.WithTimeout(context.Background(), AttachTimeout)
-	defer cancel()
-	_, _ = proto.TargetCloseTarget{TargetID: t.page.TargetID}.Call(t.b.rod.Context(ctx))
+	if t.owned {
+		ctx, cancel := context.WithTimeout(context.Background(), AttachTimeout)
+		defer cancel()
+		_, _ = proto.TargetCloseTarget{TargetID: t.page.TargetID}.Call(t.b.rod.Context(ctx))
+	}
 	t.wg.Wait()
 }
 

@@ -304,8 +304,13 @@ func TestDialogs(t *testing.T) {
 			t.Errorf("%s: %q", policy, text(res))
 		}
 	}
+	// Reopened without dialogs, the tab keeps its policy (as omp).
+	if res := ok(t, shared.m, map[string]any{"action": "open", "name": "dlg"}); !strings.HasPrefix(text(res), `Reused tab "dlg"`) {
+		t.Errorf("reopen without dialogs: %q", text(res))
+	}
 	// Without a policy a dialog blocks the page until the call times out;
 	// the timeout dismisses it, and the tab answers the next call.
+	ok(t, shared.m, map[string]any{"action": "close", "name": "dlg"})
 	ok(t, shared.m, map[string]any{"action": "open", "name": "dlg", "url": shared.srv.URL + "/dialog"})
 	_, err := call(t, shared.m, map[string]any{"action": "run", "name": "dlg", "timeout": 1,
 		"code": `return await tab.evaluate(() => confirm('sure?'))`})
@@ -396,7 +401,7 @@ func TestChromiumKilledAndClosed(t *testing.T) {
 		t.Errorf("no note: %q", text(res))
 	}
 	m.mu.Lock()
-	b := m.browsers[kindHeadless]
+	b := m.browsers["headless"]
 	m.mu.Unlock()
 	if len(b.Live()) < 2 {
 		t.Fatalf("chromium processes %v: expected the browser and its helpers", b.Live())
@@ -434,31 +439,87 @@ func TestHugePage(t *testing.T) {
 	}
 }
 
-// app.cdp_url attaches to a running browser (here the shared Chromium);
-// closing the session only disconnects from it.
+// app.cdp_url attaches to a running browser (here the shared Chromium)
+// and takes one of its pages, the one app.target names (by title or
+// URL); closing the session only disconnects: the page stays.
 func TestAttachCDP(t *testing.T) {
 	need(t)
-	ok(t, shared.m, map[string]any{"action": "open", "name": "host"})
+	ok(t, shared.m, map[string]any{"action": "open", "name": "host", "url": shared.srv.URL + "/form", "wait_until": "load"})
 	shared.m.mu.Lock()
-	endpoint := shared.m.browsers[kindHeadless].Endpoint()
+	endpoint := shared.m.browsers["headless"].Endpoint()
 	shared.m.mu.Unlock()
 	m := NewManager(config.Browser{Enabled: true})
-	res := ok(t, m, map[string]any{"action": "open", "name": "att", "app": map[string]any{"cdp_url": endpoint + "/"},
-		"url": shared.srv.URL + "/article"})
-	if want := `Opened tab "att" on connected ` + endpoint; !strings.HasPrefix(text(res), want) {
+	app := map[string]any{"cdp_url": endpoint + "/", "target": "form"}
+	res := ok(t, m, map[string]any{"action": "open", "name": "att", "app": app})
+	if want := `Opened tab "att" on connected ` + endpoint + "\nURL: " + shared.srv.URL + "/form\nTitle: Form"; text(res) != want {
 		t.Errorf("open: %q, want %q", text(res), want)
 	}
-	if _, err := call(t, m, map[string]any{"action": "open", "name": "att"}); err == nil || !strings.Contains(err.Error(), "is bound to a different browser") {
+	if _, err := call(t, m, map[string]any{"action": "open", "name": "att"}); err == nil ||
+		err.Error() != `Tab "att" is bound to a different browser (connected:`+endpoint+`). Close it first.` {
 		t.Errorf("kind change: %v", err)
 	}
-	res = ok(t, m, map[string]any{"action": "run", "name": "att", "code": `return await tab.title()`})
-	if text(res) != "Gopi article" {
+	res = ok(t, m, map[string]any{"action": "run", "name": "att", "code": `await tab.type("#q", "owls"); await tab.click("#go"); return tab.title()`})
+	if text(res) != "Form" {
 		t.Errorf("run: %q", text(res))
 	}
+	_, err := call(t, m, map[string]any{"action": "open", "name": "other", "app": map[string]any{"cdp_url": endpoint, "target": "no such page"}})
+	if err == nil || !strings.HasPrefix(err.Error(), `No page target matched "no such page". Available pages:`) || !strings.Contains(err.Error(), "- Form  "+shared.srv.URL+"/form") {
+		t.Errorf("no match: %v", err)
+	}
+	ok(t, m, map[string]any{"action": "close", "name": "att"})
 	_ = m.Close()
-	res = ok(t, shared.m, map[string]any{"action": "run", "name": "host", "code": `return 1`})
-	if text(res) != "1" {
-		t.Errorf("the attached browser suffered: %q", text(res))
+	res = ok(t, shared.m, map[string]any{"action": "run", "name": "host", "code": `return await tab.evaluate(() => document.getElementById("out").textContent)`})
+	if text(res) != "hello owls" {
+		t.Errorf("the host's page after the attached session closed: %q", text(res))
 	}
 	ok(t, shared.m, map[string]any{"action": "close", "name": "host"})
+}
+
+// app.path spawns an app with --remote-debugging-port (here a script
+// that starts the Chromium on a page), attaches to its page and names it
+// by path and pid; close without kill leaves it running, close with kill
+// ends it, and the session's end ends one left running.
+func TestSpawnedApp(t *testing.T) {
+	need(t)
+	dir := t.TempDir()
+	app := filepath.Join(dir, "app.sh")
+	script := fmt.Sprintf("#!/bin/sh\nexec %s --headless=new --no-sandbox --disable-gpu --no-first-run --user-data-dir=%s \"$@\" about:blank\n",
+		shared.exec, filepath.Join(dir, "profile"))
+	if err := os.WriteFile(app, []byte(script), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	m := NewManager(config.Browser{Enabled: true, Headless: true, Exec: shared.exec})
+	defer m.Close()
+	open := map[string]any{"action": "open", "name": "app", "app": map[string]any{"path": app, "args": []string{"--mute-audio"}},
+		"url": shared.srv.URL + "/article", "wait_until": "load"}
+	res := ok(t, m, open)
+	if got := text(res); !strings.HasPrefix(got, `Opened tab "app" on spawned `+app+" (pid ") || !strings.HasSuffix(got, "Title: Gopi article") {
+		t.Errorf("open: %q", got)
+	}
+	if d := res.Details.(*Details); d.Browser != "spawned" {
+		t.Errorf("details.browser %q", d.Browser)
+	}
+	m.mu.Lock()
+	b := m.browsers["spawned:"+app]
+	m.mu.Unlock()
+	if b == nil || len(b.Live()) == 0 {
+		t.Fatal("no spawned process")
+	}
+	ok(t, m, map[string]any{"action": "close", "name": "app"})
+	if len(b.Live()) == 0 {
+		t.Error("close without kill ended the app")
+	}
+	ok(t, m, open)
+	ok(t, m, map[string]any{"action": "close", "name": "app", "kill": true})
+	if live := b.Live(); len(live) != 0 {
+		t.Errorf("close with kill left %v", live)
+	}
+	ok(t, m, open) // a new instance
+	m.mu.Lock()
+	b = m.browsers["spawned:"+app]
+	m.mu.Unlock()
+	_ = m.Close()
+	if live := b.Live(); len(live) != 0 {
+		t.Errorf("the session's end left %v", live)
+	}
 }
