@@ -127,6 +127,9 @@ func (r *renderer) card(call *ai.ToolCall, content []ai.Content, details any, is
 	if drawn, ok := r.toolCard(call, content, details, isError); ok {
 		return drawnCard(icon, head, drawn, r)
 	}
+	if call.Name == "browser" {
+		return r.browserCard(icon, call, content, details, isError)
+	}
 	text := strings.TrimRight(clean(resultText(content)), "\n")
 	diags := tool.ResultDiagnostics(details)
 	if diags != nil {
