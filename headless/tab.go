@@ -191,6 +191,10 @@ func (t *Tab) Viewport() Viewport { return t.viewport }
 // TargetID is the page's CDP target id.
 func (t *Tab) TargetID() string { return string(t.page.TargetID) }
 
+// BrowserGone reports whether the tab's browser has exited or stopped
+// answering (then every tab of it is gone).
+func (t *Tab) BrowserGone() bool { return t.b.Exited() }
+
 // Alive reports whether the page still exists (a page can close itself
 // with window.close(); a crashed browser takes its pages along).
 func (t *Tab) Alive(ctx context.Context) bool {

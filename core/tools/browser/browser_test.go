@@ -393,7 +393,7 @@ func TestChromiumKilledAndClosed(t *testing.T) {
 	}
 	_ = syscall.Kill(-pids[0], syscall.SIGKILL)
 	_, err := call(t, m, map[string]any{"action": "run", "code": "return 1"})
-	if err == nil || !strings.Contains(err.Error(), "not alive") {
+	if err == nil || err.Error() != `Tab "main" is not alive (the browser exited or crashed; open starts it again). Reopen it.` {
 		t.Errorf("run after kill: %v", err)
 	}
 	res := ok(t, m, map[string]any{"action": "open", "url": shared.srv.URL + "/article"})

@@ -251,7 +251,7 @@ func TestPageClosesItsTab(t *testing.T) {
 	page := shared.m.lookup("selfclose").page
 	testwait.Until(t, "the page to close itself", func() bool { return !page.Alive(context.Background()) })
 	_, err = call(t, shared.m, map[string]any{"action": "run", "name": "selfclose", "code": `return 1`})
-	if err == nil || !strings.Contains(err.Error(), `Tab "selfclose" is not alive`) {
+	if err == nil || err.Error() != `Tab "selfclose" is not alive (its page was closed). Reopen it.` {
 		t.Errorf("after window.close(): %v", err)
 	}
 	res := ok(t, shared.m, map[string]any{"action": "open", "name": "selfclose", "url": shared.srv.URL + "/article", "wait_until": "load"})

@@ -306,8 +306,12 @@ func (t *Tool) run(ctx context.Context, a args, d *Details) (*tool.Result, error
 	ctx, cancel := context.WithTimeout(ctx, a.timeout())
 	defer cancel()
 	if !tab.page.Alive(ctx) {
+		why := "its page was closed"
+		if tab.page.BrowserGone() {
+			why = "the browser exited or crashed; open starts it again"
+		}
 		t.m.release(a.Name, false)
-		return nil, fmt.Errorf("Tab %s is not alive (the page closed or the browser exited). Reopen it.", quote(a.Name))
+		return nil, fmt.Errorf("Tab %s is not alive (%s). Reopen it.", quote(a.Name), why)
 	}
 	d.Browser = tab.kind.tag
 	d.URL, _ = tab.page.URL(ctx)
