@@ -219,8 +219,8 @@ func TestNetworkIdle(t *testing.T) {
 	need(t)
 	ok(t, shared.m, map[string]any{"action": "open", "name": "idle"})
 	defer ok(t, shared.m, map[string]any{"action": "close", "name": "idle"})
-	_, err := call(t, shared.m, map[string]any{"action": "open", "name": "idle", "url": shared.srv.URL + "/hold", "wait_until": "networkidle0", "timeout": 2})
-	if err == nil || err.Error() != "Browser code execution timed out after 2000ms" {
+	_, err := call(t, shared.m, map[string]any{"action": "open", "name": "idle", "url": shared.srv.URL + "/hold", "wait_until": "networkidle0", "timeout": 1})
+	if err == nil || err.Error() != "Browser code execution timed out after 1000ms" {
 		t.Errorf("networkidle0 with a request open: %v", err)
 	}
 	res := ok(t, shared.m, map[string]any{"action": "open", "name": "idle", "url": shared.srv.URL + "/hold", "timeout": 10})
