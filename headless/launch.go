@@ -174,9 +174,20 @@ func (b *Browser) connect(ctx context.Context, wsURL string) error {
 	// NoDefaultDevice: rod would otherwise emulate a laptop (a fixed
 	// user agent and viewport) on every page, attached apps' pages included.
 	r := rod.New().Client(cdp.New().Start(ws)).NoDefaultDevice()
-	if err := r.Connect(); err != nil {
+	// Connect's calls carry no deadline: a browser that accepts the
+	// websocket but never answers is cut off by closing it when ctx ends.
+	done := make(chan error, 1)
+	go func() { done <- r.Connect() }()
+	select {
+	case err := <-done:
+		if err != nil {
+			_ = ws.Close()
+			return err
+		}
+	case <-ctx.Done():
 		_ = ws.Close()
-		return err
+		<-done
+		return fmt.Errorf("the browser did not answer on its DevTools connection: %w", ctx.Err())
 	}
 	b.rod, b.ws = r, ws
 	if u, err := url.Parse(wsURL); err == nil {
