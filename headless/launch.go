@@ -49,6 +49,7 @@ type Browser struct {
 	dir      string          // the launched browser's profile directory
 	endpoint string          // http://host:port of the DevTools endpoint
 	desc     string          // what the tool reports: "headless Chromium", "CDP http://…"
+	pid      int             // a reused app's process (Spawn found it running), ended by Kill
 }
 
 var devtoolsLine = regexp.MustCompile(`DevTools listening on (ws://\S+)`)
@@ -170,10 +171,23 @@ func (b *Browser) connect(ctx context.Context, wsURL string) error {
 	if err := ws.Connect(ctx, wsURL, nil); err != nil {
 		return err
 	}
-	r := rod.New().Client(cdp.New().Start(ws))
-	if err := r.Connect(); err != nil {
+	// NoDefaultDevice: rod would otherwise emulate a laptop (a fixed
+	// user agent and viewport) on every page, attached apps' pages included.
+	r := rod.New().Client(cdp.New().Start(ws)).NoDefaultDevice()
+	// Connect's calls carry no deadline: a browser that accepts the
+	// websocket but never answers is cut off by closing it when ctx ends.
+	done := make(chan error, 1)
+	go func() { done <- r.Connect() }()
+	select {
+	case err := <-done:
+		if err != nil {
+			_ = ws.Close()
+			return err
+		}
+	case <-ctx.Done():
 		_ = ws.Close()
-		return err
+		<-done
+		return fmt.Errorf("the browser did not answer on its DevTools connection: %w", ctx.Err())
 	}
 	b.rod, b.ws = r, ws
 	if u, err := url.Parse(wsURL); err == nil {
@@ -223,6 +237,16 @@ func (b *Browser) Exited() bool {
 	defer cancel()
 	_, err := proto.BrowserGetVersion{}.Call(b.rod.Context(ctx))
 	return err != nil
+}
+
+// Kill ends the browser's processes: a launched or spawned one's whole
+// process group (as Close does), or a reused app's process (SIGTERM, then
+// SIGKILL after a grace period), after disconnecting.
+func (b *Browser) Kill() {
+	b.Close()
+	if b.cmd == nil && b.pid != 0 {
+		endPids(context.Background(), map[int][]string{b.pid: nil})
+	}
 }
 
 // Close ends a launched browser and every process it started (they are

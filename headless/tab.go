@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"regexp"
+	"strconv"
 	"strings"
 	"sync"
 
@@ -52,6 +54,9 @@ type Tab struct {
 	viewport Viewport
 	stop     context.CancelFunc // ends the dialog listener
 	wg       sync.WaitGroup
+	owned    bool         // made by NewTab: Close closes the page
+	cache    elementCache // the ids of the last Observe
+	netState              // network events, on once a watch needs them
 }
 
 // NewTab opens a blank page with o's viewport and dialog policy.
@@ -71,22 +76,111 @@ func (b *Browser) NewTab(ctx context.Context, o TabOptions) (*Tab, error) {
 	if vp.Scale <= 0 {
 		vp.Scale = DefaultScale
 	}
-	t := &Tab{page: p.Context(context.Background()), b: b, viewport: vp, stop: func() {}}
+	t := &Tab{page: p.Context(context.Background()), b: b, viewport: vp, stop: func() {}, owned: true}
 	if err := (proto.EmulationSetDeviceMetricsOverride{Width: vp.Width, Height: vp.Height,
 		DeviceScaleFactor: vp.Scale}).Call(p); err != nil {
 		t.Close()
 		return nil, fmt.Errorf("set the viewport: %w", err)
 	}
-	if o.Dialogs == "accept" || o.Dialogs == "dismiss" {
+	if err := t.listen(o.Dialogs); err != nil {
+		t.Close()
+		return nil, err
+	}
+	// The one stealth measure besides --disable-blink-features=
+	// AutomationControlled: the user agent says Chrome, not HeadlessChrome.
+	if v, err := (proto.BrowserGetVersion{}).Call(b.rod.Context(ctx)); err == nil && strings.Contains(v.UserAgent, "HeadlessChrome/") {
+		ua := strings.Replace(v.UserAgent, "HeadlessChrome/", "Chrome/", 1)
+		if err := (proto.EmulationSetUserAgentOverride{UserAgent: ua}).Call(p); err != nil {
+			t.Close()
+			return nil, fmt.Errorf("set the user agent: %w", err)
+		}
+	}
+	return t, nil
+}
+
+// listen turns the page's lifecycle events on (Goto waits for them) and
+// answers dialogs by policy ("accept", "dismiss"; "" leaves them).
+func (t *Tab) listen(dialogs string) error {
+	p := t.page
+	if err := (proto.PageEnable{}).Call(p); err != nil {
+		return fmt.Errorf("enable page events: %w", err)
+	}
+	if err := (proto.PageSetLifecycleEventsEnabled{Enabled: true}).Call(p); err != nil {
+		return fmt.Errorf("enable page events: %w", err)
+	}
+	if dialogs == "accept" || dialogs == "dismiss" {
 		lctx, stop := context.WithCancel(context.Background())
 		t.stop = stop
-		accept := o.Dialogs == "accept"
+		accept := dialogs == "accept"
 		lp := t.page.Context(lctx)
 		wait := lp.EachEvent(func(e *proto.PageJavascriptDialogOpening) {
 			go func() { _ = proto.PageHandleJavaScriptDialog{Accept: accept, PromptText: e.DefaultPrompt}.Call(lp) }()
 		})
 		t.wg.Add(1)
 		go func() { defer t.wg.Done(); wait() }()
+	}
+	return nil
+}
+
+// attachSkip matches the pages of an app that are not its windows.
+var attachSkip = regexp.MustCompile(`(?i)request[\s_-]?handler|devtools|background[\s_-]?(?:page|host)|service[\s_-]?worker`)
+
+// PickPage makes a Tab of a page the browser already has (an attached
+// browser or a spawned app), left open by Close: the first whose URL or
+// title contains target (case-insensitive), or without target the first
+// that is not a devtools, background or service-worker page.
+func (b *Browser) PickPage(ctx context.Context, target, dialogs string) (*Tab, error) {
+	targets, err := proto.TargetGetTargets{}.Call(b.rod.Context(ctx))
+	if err != nil {
+		return nil, fmt.Errorf("list the browser's pages: %w", err)
+	}
+	var pages []*proto.TargetTargetInfo
+	for _, ti := range targets.TargetInfos {
+		if ti.Type == proto.TargetTargetInfoTypePage {
+			pages = append(pages, ti)
+		}
+	}
+	if len(pages) == 0 {
+		return nil, errors.New("No page targets available on the attached browser")
+	}
+	pick := pages[0]
+	if target != "" {
+		pick = nil
+		needle := strings.ToLower(target)
+		var list []string
+		for _, ti := range pages {
+			if strings.Contains(strings.ToLower(ti.URL), needle) || strings.Contains(strings.ToLower(ti.Title), needle) {
+				pick = ti
+				break
+			}
+			title := strings.TrimSpace(ti.Title)
+			if title == "" {
+				title = "(untitled)"
+			}
+			list = append(list, "- "+title+"  "+ti.URL)
+		}
+		if pick == nil {
+			return nil, fmt.Errorf("No page target matched %s. Available pages:\n%s", strconv.Quote(target), strings.Join(list, "\n"))
+		}
+	} else {
+		for _, ti := range pages {
+			if !attachSkip.MatchString(ti.URL) && !attachSkip.MatchString(ti.Title) {
+				pick = ti
+				break
+			}
+		}
+	}
+	p, err := b.rod.PageFromTarget(pick.TargetID)
+	if err != nil {
+		return nil, fmt.Errorf("Target %s is no longer available on the attached browser", pick.TargetID)
+	}
+	t := &Tab{page: p.Context(context.Background()), b: b, stop: func() {}}
+	if res, err := t.page.Context(ctx).Eval(`() => ({width: innerWidth, height: innerHeight, deviceScaleFactor: devicePixelRatio})`); err == nil {
+		_ = json.Unmarshal([]byte(res.Value.JSON("", "")), &t.viewport)
+	}
+	if err := t.listen(dialogs); err != nil {
+		t.Close()
+		return nil, err
 	}
 	return t, nil
 }
@@ -96,6 +190,10 @@ func (t *Tab) Viewport() Viewport { return t.viewport }
 
 // TargetID is the page's CDP target id.
 func (t *Tab) TargetID() string { return string(t.page.TargetID) }
+
+// BrowserGone reports whether the tab's browser has exited or stopped
+// answering (then every tab of it is gone).
+func (t *Tab) BrowserGone() bool { return t.b.Exited() }
 
 // Alive reports whether the page still exists (a page can close itself
 // with window.close(); a crashed browser takes its pages along).
@@ -107,27 +205,76 @@ func (t *Tab) Alive(ctx context.Context) bool {
 	return err == nil
 }
 
-// Close closes the page and stops its listener.
+// Close stops the tab's listeners and closes its page when NewTab made
+// it (a page picked from an attached browser stays open).
 func (t *Tab) Close() {
 	t.stop()
-	ctx, cancel := context.WithTimeout(context.Background(), AttachTimeout)
-	defer cancel()
-	_, _ = proto.TargetCloseTarget{TargetID: t.page.TargetID}.Call(t.b.rod.Context(ctx))
+	if t.owned {
+		ctx, cancel := context.WithTimeout(context.Background(), AttachTimeout)
+		defer cancel()
+		_, _ = proto.TargetCloseTarget{TargetID: t.page.TargetID}.Call(t.b.rod.Context(ctx))
+	}
 	t.wg.Wait()
 }
 
-// Goto navigates to url and waits for waitUntil: "domcontentloaded" or
-// (anything else) the load event.
+// waitEvents are the page lifecycle events Goto waits for, by puppeteer's
+// waitUntil names: networkidle0 is no connection for 500 ms,
+// networkidle2 at most two for 500 ms (Chromium's own measures).
+var waitEvents = map[string]proto.PageLifecycleEventName{
+	"load":             proto.PageLifecycleEventNameLoad,
+	"domcontentloaded": proto.PageLifecycleEventNameDOMContentLoaded,
+	"networkidle0":     proto.PageLifecycleEventNameNetworkIdle,
+	"networkidle2":     proto.PageLifecycleEventNameNetworkAlmostIdle,
+}
+
+// DefaultWaitUntil is what Goto waits for when told nothing (omp's).
+const DefaultWaitUntil = "networkidle2"
+
+// Goto navigates to url and waits, within ctx, for waitUntil: "load",
+// "domcontentloaded", "networkidle0" or "networkidle2" (the default).
+// The ids of the last observation are dropped.
 func (t *Tab) Goto(ctx context.Context, url, waitUntil string) error {
+	if waitUntil == "" {
+		waitUntil = DefaultWaitUntil
+	}
+	want, ok := waitEvents[waitUntil]
+	if !ok {
+		return fmt.Errorf("waitUntil %q is not one of load, domcontentloaded, networkidle0, networkidle2", waitUntil)
+	}
+	t.clearElements(ctx)
 	p := t.page.Context(ctx)
-	if err := p.Navigate(url); err != nil {
+	// Listen before navigating, so that no event of the new document is missed.
+	lctx, cancel := context.WithCancel(ctx)
+	events := make(chan *proto.PageLifecycleEvent, 16)
+	wait := p.Context(lctx).EachEvent(func(e *proto.PageLifecycleEvent) {
+		select {
+		case events <- e:
+		case <-lctx.Done():
+		}
+	})
+	done := make(chan struct{})
+	go func() { defer close(done); wait() }()
+	defer func() { cancel(); <-done }()
+	nav, err := proto.PageNavigate{URL: url}.Call(p)
+	if err != nil {
 		return fmt.Errorf("navigate to %s: %w", url, err)
 	}
-	if waitUntil == "domcontentloaded" {
-		_, err := p.Eval(`() => new Promise(r => document.readyState !== "loading" ? r() : document.addEventListener("DOMContentLoaded", () => r()))`)
-		return err
+	if nav.ErrorText != "" {
+		return fmt.Errorf("navigate to %s: %s", url, nav.ErrorText)
 	}
-	return p.WaitLoad()
+	if nav.LoaderID == "" { // a same-document navigation (a #fragment): nothing loads
+		return nil
+	}
+	for {
+		select {
+		case e := <-events:
+			if e.FrameID == nav.FrameID && e.LoaderID == nav.LoaderID && e.Name == want {
+				return nil
+			}
+		case <-ctx.Done():
+			return ctx.Err()
+		}
+	}
 }
 
 // URL is the page's address.
@@ -148,10 +295,19 @@ func (t *Tab) Title(ctx context.Context) (string, error) {
 	return info.Title, nil
 }
 
-// Element waits until selector matches an element and returns it. The
-// selector is CSS, or text/…, xpath/… as in puppeteer.
+// element waits until selector matches an element and returns it. The
+// selector is CSS, text/…, xpath/… or aria/… as in puppeteer, or one of
+// the Playwright-style p-text/, p-xpath/, p-aria/ forms omp rewrites.
 func (t *Tab) element(ctx context.Context, selector string) (*rod.Element, error) {
-	p := t.page.Context(ctx)
+	return findIn(t.page.Context(ctx), selector)
+}
+
+// findIn finds selector's element with p's sleeper (waiting or not).
+func findIn(p *rod.Page, selector string) (*rod.Element, error) {
+	selector, err := normalizeSelector(selector)
+	if err != nil {
+		return nil, err
+	}
 	switch {
 	case strings.HasPrefix(selector, "xpath/"):
 		return p.ElementX(strings.TrimPrefix(selector, "xpath/"))
@@ -161,11 +317,49 @@ func (t *Tab) element(ctx context.Context, selector string) (*rod.Element, error
 			const w = document.createTreeWalker(document.body || document.documentElement, NodeFilter.SHOW_TEXT);
 			for (let n = w.nextNode(); n; n = w.nextNode()) if (n.textContent.includes(s)) return n.parentElement;
 			return null }`, json.RawMessage(s)))
-	case strings.HasPrefix(selector, "p-") || strings.HasPrefix(selector, "aria/") || strings.HasPrefix(selector, "pierce/"):
-		return nil, fmt.Errorf("selector %q: only CSS, text/… and xpath/… selectors are supported", selector)
+	case strings.HasPrefix(selector, "aria/"):
+		s, _ := json.Marshal(strings.TrimPrefix(selector, "aria/"))
+		return p.ElementByJS(rod.Eval(ariaJS, json.RawMessage(s)))
+	case strings.HasPrefix(selector, "pierce/"):
+		return nil, fmt.Errorf("selector %q: pierce/ is not supported by gopi; use CSS, text/…, aria/… or xpath/…", selector)
 	}
 	return p.Element(selector)
 }
+
+// ariaJS finds the first element whose accessible name (aria-label,
+// the labelledby text, a label, alt, title or its text) is s.
+const ariaJS = `(s) => {
+	const name = el => {
+		const by = el.getAttribute("aria-labelledby");
+		if (by) return by.split(/\s+/).map(id => document.getElementById(id)?.textContent || "").join(" ").trim();
+		const a = el.getAttribute("aria-label") || (el.labels && el.labels[0] && el.labels[0].textContent) || el.getAttribute("alt") || el.getAttribute("title");
+		return (a || el.textContent || "").trim().replace(/\s+/g, " ");
+	};
+	for (const el of document.querySelectorAll("*")) if (name(el) === s && ![...el.children].some(c => name(c) === s)) return el;
+	return null }`
+
+// normalizeSelector rewrites omp's Playwright-style prefixes to the
+// puppeteer ones and refuses other p-… prefixes.
+func normalizeSelector(selector string) (string, error) {
+	for _, p := range []string{"text/", "xpath/", "pierce/"} {
+		if rest, ok := strings.CutPrefix(selector, "p-"+p); ok {
+			return p + rest, nil
+		}
+	}
+	if rest, ok := strings.CutPrefix(selector, "p-aria/"); ok {
+		if m := ariaName.FindStringSubmatch(rest); m != nil {
+			return "aria/" + strings.TrimSpace(m[1]+m[2]+m[3]), nil
+		}
+		return "aria/" + rest, nil
+	}
+	if strings.HasPrefix(selector, "p-") {
+		return "", fmt.Errorf("unsupported selector prefix in %q: use CSS or text/…, aria/…, xpath/…", selector)
+	}
+	return selector, nil
+}
+
+// ariaName is the [name="…"] part of a p-aria/ selector.
+var ariaName = regexp.MustCompile(`\[\s*name\s*=\s*(?:"([^"]+)"|'([^']+)'|([^\]]+))\s*\]`)
 
 // WaitFor waits until selector matches.
 func (t *Tab) WaitFor(ctx context.Context, selector string) error {
@@ -216,14 +410,6 @@ var keys = map[string]input.Key{
 
 // Press presses key (a puppeteer key name), on selector when given.
 func (t *Tab) Press(ctx context.Context, key, selector string) error {
-	k, ok := keys[key]
-	if !ok {
-		r := []rune(key)
-		if len(r) != 1 {
-			return fmt.Errorf("unknown key %q: use a single character or Enter, Tab, Escape, Backspace, Arrow…", key)
-		}
-		k = input.Key(r[0])
-	}
 	if selector != "" {
 		el, err := t.element(ctx, selector)
 		if err != nil {
@@ -232,6 +418,19 @@ func (t *Tab) Press(ctx context.Context, key, selector string) error {
 		if err := el.Focus(); err != nil {
 			return err
 		}
+	}
+	return t.pressKey(ctx, key)
+}
+
+// pressKey presses key (a puppeteer key name) where the focus is.
+func (t *Tab) pressKey(ctx context.Context, key string) error {
+	k, ok := keys[key]
+	if !ok {
+		r := []rune(key)
+		if len(r) != 1 {
+			return fmt.Errorf("unknown key %q: use a single character or Enter, Tab, Escape, Backspace, Arrow…", key)
+		}
+		k = input.Key(r[0])
 	}
 	return t.page.Context(ctx).Keyboard.Press(k)
 }
@@ -250,16 +449,35 @@ var ErrResultTooLarge = errors.New("the page returned more than 1 MiB of JSON: r
 // (JSON values), awaits it, and returns its result as JSON ("null" for
 // undefined), at most MaxEvalResult bytes.
 func (t *Tab) Evaluate(ctx context.Context, fn string, args []json.RawMessage) (json.RawMessage, error) {
-	js := fmt.Sprintf(`async (args, cap) => {
-		const v = await (%s)(...args);
+	res, err := t.page.Context(ctx).Evaluate(rod.Eval(evalJS(fn, false), rawArgs(args), MaxEvalResult).ByPromise())
+	return evalResult(res, err)
+}
+
+// evalJS wraps fn so that its awaited result comes back as JSON text, or
+// null when over the cap; withThis passes the element (this) first.
+func evalJS(fn string, withThis bool) string {
+	call := "(...args)"
+	if withThis {
+		call = "(this, ...args)"
+	}
+	return fmt.Sprintf(`async function (args, cap) {
+		const v = await (%s)%s;
 		const s = JSON.stringify(v);
 		if (s === undefined) return "null";
-		return s.length > cap ? null : s }`, fn)
+		return s.length > cap ? null : s }`, fn, call)
+}
+
+// rawArgs are JSON arguments as rod passes them.
+func rawArgs(args []json.RawMessage) []any {
 	a := make([]any, len(args))
 	for i, x := range args {
 		a[i] = x
 	}
-	res, err := t.page.Context(ctx).Evaluate(rod.Eval(js, a, MaxEvalResult).ByPromise())
+	return a
+}
+
+// evalResult is the JSON an evalJS function returned.
+func evalResult(res *proto.RuntimeRemoteObject, err error) (json.RawMessage, error) {
 	if err != nil {
 		return nil, err
 	}

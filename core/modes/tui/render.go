@@ -130,6 +130,9 @@ func (r *renderer) card(call *ai.ToolCall, content []ai.Content, details any, is
 	if call.Name == "github" {
 		return r.githubCard(icon, call, content, details, isError)
 	}
+	if call.Name == "browser" {
+		return r.browserCard(icon, call, content, details, isError)
+	}
 	text := strings.TrimRight(clean(resultText(content)), "\n")
 	diags := tool.ResultDiagnostics(details)
 	if diags != nil {

@@ -8,14 +8,17 @@ import (
 	"errors"
 	"fmt"
 	"image/png"
+	"io/fs"
 	"net/http"
 	"net/http/httptest"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"strings"
 	"sync"
 	"syscall"
 	"testing"
+	"time"
 
 	"github.com/gopi-agent/gopi/core/config"
 	"github.com/gopi-agent/gopi/core/tool"
@@ -25,19 +28,23 @@ import (
 
 // The package's tests share one Chromium (shared.m) and one page server.
 var shared struct {
-	exec string
-	m    *Manager
-	srv  *httptest.Server
+	done       chan struct{} // closed when the tests end: held requests return
+	downloaded chan struct{} // a /download.bin was served
+	exec       string
+	m          *Manager
+	srv        *httptest.Server
 }
 
 func TestMain(m *testing.M) {
 	shared.exec = headless.Find(os.Getenv(config.EnvBrowserExecutable), exec.LookPath)
+	shared.done, shared.downloaded = make(chan struct{}), make(chan struct{}, 1)
 	shared.srv = httptest.NewServer(http.HandlerFunc(servePage))
 	if shared.exec != "" {
 		shared.m = NewManager(config.Browser{Enabled: true, Headless: true, Exec: shared.exec})
 	}
 	code := m.Run()
 	_ = shared.m.Close()
+	close(shared.done)
 	shared.srv.Close()
 	os.Exit(code)
 }
@@ -56,9 +63,56 @@ var pages = map[string]string{
 		const p = document.body.appendChild(document.createElement("p")); p.hidden = true; p.textContent = "word ".repeat(21 << 20)</script></body></html>`,
 	"/dialog": `<html><head><title>Dialog</title></head><body><p id="r"></p></body></html>`,
 	"/closes": `<html><head><title>Closes</title></head><body><button onclick="window.close()">x</button></body></html>`,
+	"/controls": `<html><head><title>Controls</title></head><body>
+		<a href="#top">Top</a> <button id="b1" onclick="this.textContent = 'pressed'">Press me</button>
+		<label>Agree <input type="checkbox" id="cb" checked></label> <input id="name" aria-label="Your name">
+		<select id="one"><option value="a">A</option><option value="b">B</option></select>
+		<select id="many" multiple><option value="x">X</option><option value="y">Y</option><option value="z">Z</option></select>
+		<input type="file" id="file" multiple><p id="log"></p>
+		<div id="pad" style="height: 3000px"></div><button id="far">Far away</button><div style="height: 2000px"></div>
+		<script>
+		for (const id of ["one", "many"]) document.getElementById(id).addEventListener("change", e =>
+			document.getElementById("log").textContent += id + ":" + [...e.target.selectedOptions].map(o => o.value).join(",") + " ");
+		document.getElementById("file").addEventListener("change", e =>
+			document.getElementById("log").textContent += "files:" + [...e.target.files].map(f => f.name + "/" + f.size).join(",") + " ");
+		</script></body></html>`,
+	"/drag": `<html><head><title>Drag</title></head><body style="margin:0">
+		<div id="src" style="position:absolute; left:10px; top:10px; width:40px; height:40px; background:red"></div>
+		<div id="dst" style="position:absolute; left:200px; top:100px; width:40px; height:40px; background:blue"></div>
+		<script>window.trail = []; let down = false;
+		addEventListener("mousedown", e => { down = true; trail.push(["down", e.clientX, e.clientY]) });
+		addEventListener("mousemove", e => { if (down) trail.push(["move", e.clientX, e.clientY]) });
+		addEventListener("mouseup", e => { down = false; trail.push(["up", e.clientX, e.clientY]) });</script></body></html>`,
+	"/fetcher":  `<html><head><title>Fetcher</title></head><body><button id="go" onclick="fetch('/api?n=' + (++window.n || (window.n = 1)))">Go</button></body></html>`,
+	"/download": `<html><head><title>Download</title></head><body><a id="dl" href="/download.bin">get it</a></body></html>`,
+	"/hold":     `<html><head><title>Hold</title></head><body><p>one request stays open</p><script>fetch("/hang")</script></body></html>`,
 }
 
 func servePage(w http.ResponseWriter, r *http.Request) {
+	switch r.URL.Path {
+	case "/api":
+		w.Header().Set("Content-Type", "application/json")
+		_, _ = fmt.Fprintf(w, `{"n": %q, "ok": true}`, r.URL.Query().Get("n"))
+		return
+	case "/download.bin":
+		w.Header().Set("Content-Type", "application/octet-stream")
+		w.Header().Set("Content-Disposition", `attachment; filename="gopi-download.bin"`)
+		_, _ = w.Write(bytes.Repeat([]byte("x"), 64<<10))
+		select {
+		case shared.downloaded <- struct{}{}:
+		default:
+		}
+		return
+	case "/hang": // answers headers, then holds the body open until the client leaves
+		w.Header().Set("Content-Type", "text/plain")
+		w.WriteHeader(http.StatusOK)
+		w.(http.Flusher).Flush()
+		select {
+		case <-r.Context().Done():
+		case <-shared.done:
+		}
+		return
+	}
 	p, ok := pages[r.URL.Path]
 	if !ok {
 		http.NotFound(w, r)
@@ -250,8 +304,13 @@ func TestDialogs(t *testing.T) {
 			t.Errorf("%s: %q", policy, text(res))
 		}
 	}
+	// Reopened without dialogs, the tab keeps its policy (as omp).
+	if res := ok(t, shared.m, map[string]any{"action": "open", "name": "dlg"}); !strings.HasPrefix(text(res), `Reused tab "dlg"`) {
+		t.Errorf("reopen without dialogs: %q", text(res))
+	}
 	// Without a policy a dialog blocks the page until the call times out;
 	// the timeout dismisses it, and the tab answers the next call.
+	ok(t, shared.m, map[string]any{"action": "close", "name": "dlg"})
 	ok(t, shared.m, map[string]any{"action": "open", "name": "dlg", "url": shared.srv.URL + "/dialog"})
 	_, err := call(t, shared.m, map[string]any{"action": "run", "name": "dlg", "timeout": 1,
 		"code": `return await tab.evaluate(() => confirm('sure?'))`})
@@ -305,17 +364,36 @@ func TestErrors(t *testing.T) {
 
 // A Chromium killed mid-session is started again on the next open, with
 // a note; Close ends the new one and leaves no process behind.
+//
+// Before the kill, a download the page starts is refused: nothing is
+// written in the Chromium's home (its download directory lives there).
 func TestChromiumKilledAndClosed(t *testing.T) {
 	need(t)
+	home := t.TempDir()
+	t.Setenv("HOME", home) // the Chromium started below inherits it
+	t.Setenv("XDG_DOWNLOAD_DIR", filepath.Join(home, "Downloads"))
 	m := NewManager(config.Browser{Enabled: true, Headless: true, Exec: shared.exec})
-	ok(t, m, map[string]any{"action": "open", "url": shared.srv.URL + "/article"})
+	ok(t, m, map[string]any{"action": "open", "url": shared.srv.URL + "/download", "wait_until": "load"})
+	ok(t, m, map[string]any{"action": "run", "code": `await tab.click("#dl")`})
+	select {
+	case <-shared.downloaded: // the browser has had the whole file
+	case <-time.After(20 * time.Second):
+		t.Fatal("the page's download was never requested")
+	}
+	ok(t, m, map[string]any{"action": "open", "url": shared.srv.URL + "/article"}) // a round trip after it
+	_ = filepath.WalkDir(home, func(p string, d fs.DirEntry, err error) error {
+		if err == nil && strings.Contains(d.Name(), "gopi-download") {
+			t.Errorf("the download was written: %s", p)
+		}
+		return nil
+	})
 	pids := m.Pids()
 	if len(pids) != 1 {
 		t.Fatalf("pids %v", pids)
 	}
 	_ = syscall.Kill(-pids[0], syscall.SIGKILL)
 	_, err := call(t, m, map[string]any{"action": "run", "code": "return 1"})
-	if err == nil || !strings.Contains(err.Error(), "not alive") {
+	if err == nil || err.Error() != `Tab "main" is not alive (the browser exited or crashed; open starts it again). Reopen it.` {
 		t.Errorf("run after kill: %v", err)
 	}
 	res := ok(t, m, map[string]any{"action": "open", "url": shared.srv.URL + "/article"})
@@ -323,7 +401,7 @@ func TestChromiumKilledAndClosed(t *testing.T) {
 		t.Errorf("no note: %q", text(res))
 	}
 	m.mu.Lock()
-	b := m.browsers[kindHeadless]
+	b := m.browsers["headless"]
 	m.mu.Unlock()
 	if len(b.Live()) < 2 {
 		t.Fatalf("chromium processes %v: expected the browser and its helpers", b.Live())
@@ -361,31 +439,87 @@ func TestHugePage(t *testing.T) {
 	}
 }
 
-// app.cdp_url attaches to a running browser (here the shared Chromium);
-// closing the session only disconnects from it.
+// app.cdp_url attaches to a running browser (here the shared Chromium)
+// and takes one of its pages, the one app.target names (by title or
+// URL); closing the session only disconnects: the page stays.
 func TestAttachCDP(t *testing.T) {
 	need(t)
-	ok(t, shared.m, map[string]any{"action": "open", "name": "host"})
+	ok(t, shared.m, map[string]any{"action": "open", "name": "host", "url": shared.srv.URL + "/form", "wait_until": "load"})
 	shared.m.mu.Lock()
-	endpoint := shared.m.browsers[kindHeadless].Endpoint()
+	endpoint := shared.m.browsers["headless"].Endpoint()
 	shared.m.mu.Unlock()
 	m := NewManager(config.Browser{Enabled: true})
-	res := ok(t, m, map[string]any{"action": "open", "name": "att", "app": map[string]any{"cdp_url": endpoint + "/"},
-		"url": shared.srv.URL + "/article"})
-	if want := `Opened tab "att" on connected ` + endpoint; !strings.HasPrefix(text(res), want) {
+	app := map[string]any{"cdp_url": endpoint + "/", "target": "form"}
+	res := ok(t, m, map[string]any{"action": "open", "name": "att", "app": app})
+	if want := `Opened tab "att" on connected ` + endpoint + "\nURL: " + shared.srv.URL + "/form\nTitle: Form"; text(res) != want {
 		t.Errorf("open: %q, want %q", text(res), want)
 	}
-	if _, err := call(t, m, map[string]any{"action": "open", "name": "att"}); err == nil || !strings.Contains(err.Error(), "is bound to a different browser") {
+	if _, err := call(t, m, map[string]any{"action": "open", "name": "att"}); err == nil ||
+		err.Error() != `Tab "att" is bound to a different browser (connected:`+endpoint+`). Close it first.` {
 		t.Errorf("kind change: %v", err)
 	}
-	res = ok(t, m, map[string]any{"action": "run", "name": "att", "code": `return await tab.title()`})
-	if text(res) != "Gopi article" {
+	res = ok(t, m, map[string]any{"action": "run", "name": "att", "code": `await tab.type("#q", "owls"); await tab.click("#go"); return tab.title()`})
+	if text(res) != "Form" {
 		t.Errorf("run: %q", text(res))
 	}
+	_, err := call(t, m, map[string]any{"action": "open", "name": "other", "app": map[string]any{"cdp_url": endpoint, "target": "no such page"}})
+	if err == nil || !strings.HasPrefix(err.Error(), `No page target matched "no such page". Available pages:`) || !strings.Contains(err.Error(), "- Form  "+shared.srv.URL+"/form") {
+		t.Errorf("no match: %v", err)
+	}
+	ok(t, m, map[string]any{"action": "close", "name": "att"})
 	_ = m.Close()
-	res = ok(t, shared.m, map[string]any{"action": "run", "name": "host", "code": `return 1`})
-	if text(res) != "1" {
-		t.Errorf("the attached browser suffered: %q", text(res))
+	res = ok(t, shared.m, map[string]any{"action": "run", "name": "host", "code": `return await tab.evaluate(() => document.getElementById("out").textContent)`})
+	if text(res) != "hello owls" {
+		t.Errorf("the host's page after the attached session closed: %q", text(res))
 	}
 	ok(t, shared.m, map[string]any{"action": "close", "name": "host"})
+}
+
+// app.path spawns an app with --remote-debugging-port (here a script
+// that starts the Chromium on a page), attaches to its page and names it
+// by path and pid; close without kill leaves it running, close with kill
+// ends it, and the session's end ends one left running.
+func TestSpawnedApp(t *testing.T) {
+	need(t)
+	dir := t.TempDir()
+	app := filepath.Join(dir, "app.sh")
+	script := fmt.Sprintf("#!/bin/sh\nexec %s --headless=new --no-sandbox --disable-gpu --no-first-run --user-data-dir=%s \"$@\" about:blank\n",
+		shared.exec, filepath.Join(dir, "profile"))
+	if err := os.WriteFile(app, []byte(script), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	m := NewManager(config.Browser{Enabled: true, Headless: true, Exec: shared.exec})
+	defer m.Close()
+	open := map[string]any{"action": "open", "name": "app", "app": map[string]any{"path": app, "args": []string{"--mute-audio"}},
+		"url": shared.srv.URL + "/article", "wait_until": "load"}
+	res := ok(t, m, open)
+	if got := text(res); !strings.HasPrefix(got, `Opened tab "app" on spawned `+app+" (pid ") || !strings.HasSuffix(got, "Title: Gopi article") {
+		t.Errorf("open: %q", got)
+	}
+	if d := res.Details.(*Details); d.Browser != "spawned" {
+		t.Errorf("details.browser %q", d.Browser)
+	}
+	m.mu.Lock()
+	b := m.browsers["spawned:"+app]
+	m.mu.Unlock()
+	if b == nil || len(b.Live()) == 0 {
+		t.Fatal("no spawned process")
+	}
+	ok(t, m, map[string]any{"action": "close", "name": "app"})
+	if len(b.Live()) == 0 {
+		t.Error("close without kill ended the app")
+	}
+	ok(t, m, open)
+	ok(t, m, map[string]any{"action": "close", "name": "app", "kill": true})
+	if live := b.Live(); len(live) != 0 {
+		t.Errorf("close with kill left %v", live)
+	}
+	ok(t, m, open) // a new instance
+	m.mu.Lock()
+	b = m.browsers["spawned:"+app]
+	m.mu.Unlock()
+	_ = m.Close()
+	if live := b.Live(); len(live) != 0 {
+		t.Errorf("the session's end left %v", live)
+	}
 }

@@ -6,14 +6,33 @@ import (
 	"fmt"
 	"sort"
 	"strconv"
+	"strings"
 	"sync"
 
 	"github.com/gopi-agent/gopi/core/config"
 	"github.com/gopi-agent/gopi/headless"
 )
 
-// kindHeadless is the browser key of the Chromium gopi starts.
-const kindHeadless = "headless"
+// browserKind says which browser a tab lives in, as omp's kinds: the
+// Chromium gopi starts ("headless"), an app spawned from app.path
+// ("spawned") or a running browser attached by app.cdp_url ("connected").
+type browserKind struct {
+	tag    string   // "headless", "spawned" or "connected"
+	path   string   // spawned: the app's executable
+	cdpURL string   // connected: the DevTools endpoint, without a trailing slash
+	args   []string // spawned: the app's arguments (not part of the key)
+}
+
+// key is the kind's entry in Manager.browsers.
+func (k browserKind) key() string {
+	switch k.tag {
+	case "spawned":
+		return "spawned:" + k.path
+	case "connected":
+		return "connected:" + k.cdpURL
+	}
+	return "headless"
+}
 
 // Manager owns a session's browsers and named tabs: the Chromium is
 // started on the first open and kept until Close (the session's end), an
@@ -23,7 +42,7 @@ type Manager struct {
 	settings config.Browser
 
 	mu       sync.Mutex
-	browsers map[string]*headless.Browser // by kind: kindHeadless or "cdp:<url>"
+	browsers map[string]*headless.Browser // by browserKind.key
 	tabs     map[string]*Tab
 	closed   bool
 }
@@ -31,7 +50,7 @@ type Manager struct {
 // Tab is one named tab of the Manager.
 type Tab struct {
 	Name    string
-	kind    string
+	kind    browserKind
 	desc    string // the browser's description, for the tool's output
 	dialogs string
 	page    *headless.Tab
@@ -46,47 +65,52 @@ func NewManager(settings config.Browser) *Manager {
 // errClosed is returned after Close.
 var errClosed = errors.New("the session's browser is closed; start a new session")
 
-// browser returns the browser of kind, starting or attaching it when
-// needed. A started Chromium that has exited (crashed, killed) is
-// replaced, its tabs dropped, and note says so. Callers hold m.mu.
-func (m *Manager) browser(ctx context.Context, kind, cdpURL string, vp headless.Viewport) (b *headless.Browser, note string, err error) {
+// browser returns the browser of kind, starting, spawning or attaching
+// it when needed. A browser that has exited (crashed, killed) or stopped
+// answering is replaced, its tabs dropped, and note says so. Callers hold
+// m.mu.
+func (m *Manager) browser(ctx context.Context, kind browserKind, vp headless.Viewport) (b *headless.Browser, note string, err error) {
 	if m.closed {
 		return nil, "", errClosed
 	}
-	if b := m.browsers[kind]; b != nil {
+	key := kind.key()
+	if b := m.browsers[key]; b != nil {
 		if !b.Exited() {
 			return b, "", nil
 		}
 		note = fmt.Sprintf("Note: the browser (%s) had exited or crashed; it was started again and its tabs are gone.\n", b.Describe())
-		m.dropLocked(kind)
+		m.dropLocked(key)
 	}
-	if kind == kindHeadless {
+	switch kind.tag {
+	case "headless":
 		if m.settings.Exec == "" {
 			return nil, "", errors.New(headless.MissingHint)
 		}
 		b, err = headless.Launch(ctx, headless.LaunchOptions{Exec: m.settings.Exec, Headless: m.settings.Headless,
 			Width: vp.Width, Height: vp.Height})
-	} else {
-		b, err = headless.Attach(ctx, cdpURL)
+	case "spawned":
+		b, err = headless.Spawn(ctx, headless.SpawnOptions{Exec: kind.path, Args: kind.args})
+	default:
+		b, err = headless.Attach(ctx, kind.cdpURL)
 	}
 	if err != nil {
 		return nil, "", err
 	}
-	m.browsers[kind] = b
+	m.browsers[key] = b
 	return b, note, nil
 }
 
 // dropLocked forgets a dead browser and its tabs (their listeners end).
 // Callers hold m.mu.
-func (m *Manager) dropLocked(kind string) {
+func (m *Manager) dropLocked(key string) {
 	for name, t := range m.tabs {
-		if t.kind == kind {
+		if t.kind.key() == key {
 			delete(m.tabs, name)
 			t.page.Close()
 		}
 	}
-	m.browsers[kind].Close()
-	delete(m.browsers, kind)
+	m.browsers[key].Close()
+	delete(m.browsers, key)
 }
 
 // lookup returns the tab called name, or nil.
@@ -96,8 +120,9 @@ func (m *Manager) lookup(name string) *Tab {
 	return m.tabs[name]
 }
 
-// release closes the tab called name; false when there is none.
-func (m *Manager) release(name string) bool {
+// release closes the tab called name; false when there is none. With
+// kill, a spawned app none of whose tabs is left is ended too.
+func (m *Manager) release(name string, kill bool) bool {
 	m.mu.Lock()
 	t := m.tabs[name]
 	delete(m.tabs, name)
@@ -106,11 +131,15 @@ func (m *Manager) release(name string) bool {
 		return false
 	}
 	t.page.Close()
+	if kill {
+		m.killUnused()
+	}
 	return true
 }
 
-// releaseAll closes every tab and returns how many there were.
-func (m *Manager) releaseAll() int {
+// releaseAll closes every tab and returns how many there were; with kill
+// the spawned apps are ended too.
+func (m *Manager) releaseAll(kill bool) int {
 	m.mu.Lock()
 	tabs := make([]*Tab, 0, len(m.tabs))
 	for _, t := range m.tabs {
@@ -121,7 +150,34 @@ func (m *Manager) releaseAll() int {
 	for _, t := range tabs {
 		t.page.Close()
 	}
+	if kill {
+		m.killUnused()
+	}
 	return len(tabs)
+}
+
+// killUnused ends the spawned apps no tab uses any more (close with
+// kill). Without kill they keep running until the session ends.
+func (m *Manager) killUnused() {
+	m.mu.Lock()
+	var ended []*headless.Browser
+	for key, b := range m.browsers {
+		if !strings.HasPrefix(key, "spawned:") {
+			continue
+		}
+		used := false
+		for _, t := range m.tabs {
+			used = used || t.kind.key() == key
+		}
+		if !used {
+			ended = append(ended, b)
+			delete(m.browsers, key)
+		}
+	}
+	m.mu.Unlock()
+	for _, b := range ended {
+		b.Kill()
+	}
 }
 
 // Names returns the open tabs' names, sorted.
@@ -149,9 +205,9 @@ func (m *Manager) Pids() []int {
 	return pids
 }
 
-// Close closes every tab, ends the Chromium the Manager started (its
-// whole process group) and disconnects from attached browsers. Later
-// calls fail.
+// Close closes every tab, ends the Chromium and the apps the Manager
+// started (their whole process groups) and disconnects from attached
+// browsers. Later calls fail.
 func (m *Manager) Close() error {
 	if m == nil {
 		return nil

@@ -6,14 +6,15 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"regexp"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/dop251/goja"
 
 	"github.com/gopi-agent/gopi/core/tool"
 	"github.com/gopi-agent/gopi/headless"
+	"github.com/gopi-agent/gopi/internal/ctxsleep"
 )
 
 // runOutput is what one run produced.
@@ -22,20 +23,31 @@ type runOutput struct {
 	screenshots []Screenshot
 }
 
-// script is one run of model code against a tab.
+// script is one run of model code against a tab. Its JavaScript runs on
+// one goroutine; helpers that wait for the page in the background
+// (waitForResponse, wait, setTimeout) settle their promises through jobs,
+// which the run's loop executes on that goroutine.
 type script struct {
 	ctx context.Context
 	env *tool.Env
 	tab *Tab
 	vm  *goja.Runtime
 	out runOutput
+
+	jobs    chan func()    // work for the VM's goroutine
+	pending int            // background operations not settled yet (VM goroutine only)
+	wg      sync.WaitGroup // the background goroutines
 }
 
 // runScript runs code as the body of an async function with tab, page,
-// display, assert, wait and console in scope, until it settles or ctx
-// ends (the JavaScript is interrupted; a page call in flight returns).
+// display, assert, wait, timers and console in scope, until it settles or
+// ctx ends (the JavaScript is interrupted; a page call in flight returns).
+// Background work of the run has ended when it returns.
 func runScript(ctx context.Context, env *tool.Env, t *Tab, code string) (runOutput, error) {
-	s := &script{ctx: ctx, env: env, tab: t, vm: goja.New()}
+	ctx, cancel := context.WithCancel(ctx)
+	s := &script{ctx: ctx, env: env, tab: t, vm: goja.New(), jobs: make(chan func())}
+	defer s.wg.Wait()
+	defer cancel()
 	s.vm.SetFieldNameMapper(goja.UncapFieldNameMapper())
 	s.install()
 	stop := context.AfterFunc(ctx, func() { s.vm.Interrupt(ctx.Err()) })
@@ -48,16 +60,104 @@ func runScript(ctx context.Context, env *tool.Env, t *Tab, code string) (runOutp
 	if !ok {
 		return s.out, errors.New("the code did not run as an async function body")
 	}
+	for p.State() == goja.PromiseStatePending && s.pending > 0 {
+		select {
+		case job := <-s.jobs:
+			job()
+		case <-ctx.Done():
+			return s.out, ctx.Err()
+		}
+	}
 	switch p.State() {
 	case goja.PromiseStateRejected:
 		return s.out, s.failure(p.Result())
 	case goja.PromiseStatePending:
-		return s.out, errors.New("the code awaited a promise that never settled (there are no timers in run: use wait(ms) or tab helpers)")
+		return s.out, errors.New("the code awaited a promise that nothing will settle; await tab helpers, wait(ms) or timers")
 	}
 	if r := p.Result(); r != nil && !goja.IsUndefined(r) {
 		s.out.content = append(s.out.content, tool.Text(s.stringify(r)))
 	}
 	return s.out, nil
+}
+
+// post hands job to the VM's goroutine; false when the run has ended.
+// Called from background goroutines only.
+func (s *script) post(job func()) bool {
+	select {
+	case s.jobs <- job:
+		return true
+	case <-s.ctx.Done():
+		return false
+	}
+}
+
+// background runs work on its own goroutine and returns a promise that
+// settles, on the VM's goroutine, with the value settle makes of work's
+// result (settle runs there too), or rejects with work's error.
+func (s *script) background(work func(ctx context.Context) (any, error), settle func(any) goja.Value) goja.Value {
+	p, resolve, reject := s.vm.NewPromise()
+	s.pending++
+	s.wg.Add(1)
+	go func() {
+		defer s.wg.Done()
+		v, err := work(s.ctx)
+		s.post(func() {
+			s.pending--
+			if err != nil {
+				_ = reject(s.vm.NewGoError(err))
+				return
+			}
+			if settle == nil {
+				_ = resolve(v)
+				return
+			}
+			_ = resolve(settle(v))
+		})
+	}()
+	return s.vm.ToValue(p)
+}
+
+// installTimers puts wait(ms), setTimeout and clearTimeout in scope.
+func (s *script) installTimers() {
+	ms := func(v goja.Value) time.Duration {
+		return time.Duration(max(0, v.ToFloat()) * float64(time.Millisecond))
+	}
+	s.set("wait", func(c goja.FunctionCall) goja.Value {
+		d := ms(c.Argument(0))
+		return s.background(func(ctx context.Context) (any, error) { return nil, ctxsleep.Sleep(ctx, d) }, nil)
+	})
+	cancelled := map[int64]bool{}
+	var next int64
+	s.set("setTimeout", func(c goja.FunctionCall) goja.Value {
+		fn, ok := goja.AssertFunction(c.Argument(0))
+		if !ok {
+			s.throw(errors.New("setTimeout needs a function"))
+		}
+		d, args := ms(c.Argument(1)), append([]goja.Value(nil), c.Arguments[min(2, len(c.Arguments)):]...)
+		next++
+		id := next
+		s.background(func(ctx context.Context) (any, error) { return nil, ctxsleep.Sleep(ctx, d) }, func(any) goja.Value {
+			if !cancelled[id] {
+				_, _ = fn(goja.Undefined(), args...)
+			}
+			delete(cancelled, id)
+			return goja.Undefined()
+		})
+		return s.vm.ToValue(id)
+	})
+	s.set("clearTimeout", func(c goja.FunctionCall) goja.Value {
+		if id := c.Argument(0).ToInteger(); id > 0 && id <= next {
+			cancelled[id] = true
+		}
+		return goja.Undefined()
+	})
+}
+
+// set puts a global function in scope.
+func (s *script) set(name string, fn func(goja.FunctionCall) goja.Value) {
+	if err := s.vm.Set(name, fn); err != nil {
+		panic(err)
+	}
 }
 
 // failure turns a JavaScript exception or interrupt into the call's error.
@@ -166,17 +266,17 @@ func (s *script) install() {
 		s.check(s.tab.page.Scroll(s.ctx, c.Argument(0).ToFloat(), c.Argument(1).ToFloat()))
 		return nil
 	})
-	s.method(tab, "waitFor", func(c goja.FunctionCall) any { s.check(s.tab.page.WaitFor(s.ctx, c.Argument(0).String())); return nil })
+	s.method(tab, "waitFor", func(c goja.FunctionCall) any {
+		el, err := s.tab.page.Element(s.ctx, c.Argument(0).String())
+		s.check(err)
+		return s.element(el)
+	})
 	s.method(tab, "waitForUrl", s.waitForURL)
 	s.method(tab, "evaluate", s.evaluate)
 	s.method(tab, "extract", s.extract)
 	s.method(tab, "screenshot", s.screenshot)
-	for _, name := range []string{"observe", "id", "drag", "select", "uploadFile", "waitForResponse", "scrollIntoView"} {
-		s.method(tab, name, func(goja.FunctionCall) any {
-			s.throw(fmt.Errorf("tab.%s is not available in gopi: use tab.evaluate(() => …) to read or change the page", name))
-			return nil
-		})
-	}
+	s.installElementHelpers(tab)
+	s.method(tab, "waitForResponse", s.waitForResponse)
 	must(vm.Set("tab", tab))
 
 	// page is a small puppeteer-like alias of the same helpers.
@@ -186,6 +286,14 @@ func (s *script) install() {
 		must(page.Set(from, tab.Get(to)))
 	}
 	s.method(page, "content", func(goja.FunctionCall) any { h, err := s.tab.page.HTML(s.ctx); s.check(err); return h })
+	s.method(page, "$", func(c goja.FunctionCall) any {
+		el, err := s.tab.page.Query(s.ctx, c.Argument(0).String())
+		s.check(err)
+		if el == nil {
+			return goja.Null()
+		}
+		return s.element(el)
+	})
 	must(vm.Set("page", page))
 
 	must(vm.Set("display", func(c goja.FunctionCall) goja.Value { s.display(c.Argument(0)); return goja.Undefined() }))
@@ -199,16 +307,7 @@ func (s *script) install() {
 		}
 		return goja.Undefined()
 	}))
-	must(vm.Set("wait", func(c goja.FunctionCall) goja.Value {
-		t := time.NewTimer(time.Duration(c.Argument(0).ToFloat() * float64(time.Millisecond)))
-		defer t.Stop()
-		select {
-		case <-t.C:
-		case <-s.ctx.Done():
-			s.throw(s.ctx.Err())
-		}
-		return goja.Undefined()
-	}))
+	s.installTimers()
 	console := vm.NewObject()
 	for _, name := range []string{"log", "info", "warn", "error", "debug"} {
 		must(console.Set(name, func(goja.FunctionCall) goja.Value { return goja.Undefined() }))
@@ -239,13 +338,22 @@ func (s *script) display(v goja.Value) {
 // evaluate runs a function (or an expression given as a string) in the
 // page with JSON arguments and returns its JSON result as a JS value.
 func (s *script) evaluate(c goja.FunctionCall) any {
+	src, args := s.evalArgs(c)
+	res, err := s.tab.page.Evaluate(s.ctx, src, args)
+	s.check(err)
+	return s.parseJSON(string(res))
+}
+
+// evalArgs are an evaluate call's function source (an expression string
+// becomes a function returning it) and its arguments as JSON.
+func (s *script) evalArgs(c goja.FunctionCall) (string, []json.RawMessage) {
 	fn := c.Argument(0)
 	src := fn.String()
 	if _, ok := goja.AssertFunction(fn); !ok {
 		src = "() => (" + src + ")"
 	}
 	args := make([]json.RawMessage, 0, len(c.Arguments))
-	for _, a := range c.Arguments[1:] {
+	for _, a := range c.Arguments[min(1, len(c.Arguments)):] {
 		js, err := s.jsonOf(a, "")
 		s.check(err)
 		if js == "" {
@@ -253,12 +361,7 @@ func (s *script) evaluate(c goja.FunctionCall) any {
 		}
 		args = append(args, json.RawMessage(js))
 	}
-	res, err := s.tab.page.Evaluate(s.ctx, src, args)
-	s.check(err)
-	parse, _ := goja.AssertFunction(s.vm.Get("JSON").ToObject(s.vm).Get("parse"))
-	v, err := parse(goja.Undefined(), s.vm.ToValue(string(res)))
-	s.check(err)
-	return v
+	return src, args
 }
 
 // extract returns the page's readable content (format "markdown" or
@@ -317,26 +420,25 @@ func (s *script) screenshot(c goja.FunctionCall) any {
 }
 
 // waitForURL polls the page's address every 200 ms until it contains the
-// pattern (a string) or matches it (a RegExp), within the run's time.
+// pattern (a string) or matches it (a RegExp), within {timeout} ms or the
+// run's time, and returns the address.
 func (s *script) waitForURL(c goja.FunctionCall) any {
-	pat := c.Argument(0)
-	var re *regexp.Regexp
-	if obj, ok := pat.(*goja.Object); ok && obj.ClassName() == "RegExp" {
-		var err error
-		re, err = regexp.Compile(obj.Get("source").String())
-		s.check(err)
-	}
+	match := s.matcher(c.Argument(0), false)
+	ctx, cancel := s.helperTimeout(c.Argument(1))
+	defer cancel()
 	tick := time.NewTicker(200 * time.Millisecond)
 	defer tick.Stop()
 	for {
-		u, err := s.tab.page.URL(s.ctx)
-		s.check(err)
-		if (re != nil && re.MatchString(u)) || (re == nil && strings.Contains(u, pat.String())) {
+		u, err := s.tab.page.URL(ctx)
+		if err == nil && match(s.vm.ToValue(u), u) {
 			return u
 		}
 		select {
 		case <-tick.C:
-		case <-s.ctx.Done():
+		case <-ctx.Done():
+			if s.ctx.Err() == nil {
+				s.throw(fmt.Errorf("tab.waitForUrl: the address did not match %s in time (it is %s)", c.Argument(0), u))
+			}
 			s.throw(s.ctx.Err())
 		}
 	}

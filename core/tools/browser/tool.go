@@ -24,11 +24,14 @@ const description = `Drives tabs of a real Chromium: open a named tab, run JavaS
 
 <instruction>
 - For a static page (docs, articles, issues, JSON) the read tool with a URL is cheaper; use this tool when the page needs JavaScript, a login or interaction.
-- action "open": get the tab called name (default "main"), creating it or reusing it; url navigates it (wait_until: load, domcontentloaded, networkidle0 or networkidle2), viewport sizes it, dialogs: "accept" or "dismiss" answers alert/confirm/prompt dialogs by itself (without it a dialog blocks the page). app.cdp_url attaches to a running browser's DevTools endpoint (http://127.0.0.1:9222) instead of the headless Chromium.
-- action "close": close the tab called name, or every tab with all: true.
-- action "run": code is the body of an async function, run against an open tab with tab, page, display, assert, wait and console in scope. Its return value (JSON unless a string) and each display(value) come back to you; display({type: "image", data, mimeType}) sends an image.
-- tab helpers (each waits for its selector): tab.goto(url, {waitUntil}), tab.click(sel), tab.type(sel, text), tab.fill(sel, value), tab.press(key, {selector}), tab.scroll(dx, dy), tab.waitFor(sel), tab.waitForUrl(substring or RegExp), tab.url(), tab.title(), tab.evaluate(fn, ...args) (runs fn in the page; arguments and result are JSON), tab.extract("markdown" | "text") (the page's main content), tab.screenshot({selector, fullPage, save, silent}) (attaches the image for you unless silent; save writes it full size).
-- Selectors: CSS, text/… (an element whose text contains …) or xpath/….
+- action "open": get the tab called name (default "main"), creating it or reusing it; url navigates it (wait_until: load, domcontentloaded, networkidle0 or networkidle2), viewport sizes it, dialogs: "accept" or "dismiss" answers alert/confirm/prompt dialogs by itself (without it a dialog blocks the page). Instead of the headless Chromium: app.cdp_url attaches to a running browser's DevTools endpoint (http://127.0.0.1:9222); app.path starts a Chromium-based app (an Electron app, Chrome) from its executable with app.args and remote debugging, reusing a running instance that already serves DevTools (other instances are ended first). With either, the tab is one of the pages the browser already has: app.target picks it by a piece of its title or URL.
+- action "close": close the tab called name, or every tab with all: true; kill: true also ends an app started by app.path once none of its tabs is left (without it the app runs until the session ends).
+- action "run": code is the body of an async function, run against an open tab with tab, page, display, assert, wait, setTimeout/clearTimeout and console in scope. Its return value (JSON unless a string) and each display(value) come back to you; display({type: "image", data, mimeType}) sends an image.
+- tab helpers (those taking a selector wait for it): tab.goto(url, {waitUntil}) (default networkidle2), tab.click(sel), tab.type(sel, text), tab.fill(sel, value), tab.press(key, {selector}), tab.scroll(dx, dy), tab.waitFor(sel) (returns the element), tab.waitForUrl(substring or RegExp, {timeout}), tab.url(), tab.title(), tab.evaluate(fn, ...args) (runs fn in the page; arguments and result are JSON), tab.extract("markdown" | "text") (the page's main content), tab.screenshot({selector, fullPage, save, silent}) (attaches the image for you unless silent; save writes it full size).
+- tab.observe({includeAll, viewportOnly}) lists the page's interactive elements from its accessibility tree as {url, title, viewport, scroll, elements: [{id, role, name, value, states}]}; prefer it to a screenshot for knowing what is on the page. tab.id(n) turns an id of the latest observe into an element with click(), type(text), press(key), hover(), focus(), select(...values), uploadFile(...paths), evaluate(fn, ...args) (fn gets the element first), boundingBox(), scrollIntoView(). Ids are valid until the next observe or navigation.
+- tab.drag(from, to): each end a selector or an {x, y} viewport point. tab.scrollIntoView(sel) centres an element. tab.select(sel, ...values) sets a <select> (fill does not) and returns the selected values. tab.uploadFile(sel, ...paths) gives files (paths relative to the working directory) to an <input type="file">.
+- tab.waitForResponse(pattern, {timeout}) resolves with the first later response whose URL contains the string, matches the RegExp, or passes the function; it has url(), status(), ok(), headers(), text(), json(). Start it before the action that triggers the request: const [r] = await Promise.all([tab.waitForResponse("/api"), tab.click("#go")]).
+- Selectors: CSS, text/… (an element whose text contains …), aria/… (an element with that accessible name) or xpath/…; p-text/, p-aria/[name="…"] and p-xpath/ are accepted too.
 </instruction>
 
 <critical>
@@ -155,28 +158,37 @@ func (t *Tool) Execute(ctx context.Context, raw tool.Args, _ tool.UpdateFunc) (*
 	return nil, fmt.Errorf("unsupported action %q: use open, close or run", a.Action)
 }
 
-// kindOf is the browser key and description of an open call.
-func kindOf(a args) (kind, cdpURL string, err error) {
-	if a.App != nil && a.App.CDPURL != "" {
-		u := strings.TrimRight(a.App.CDPURL, "/")
-		return "cdp:" + u, u, nil
+// kindOf is the browser an open call asks for: app.cdp_url attaches,
+// app.path spawns (resolved against the session's directory), else the
+// headless Chromium.
+func (t *Tool) kindOf(a args) browserKind {
+	switch {
+	case a.App != nil && a.App.CDPURL != "":
+		return browserKind{tag: "connected", cdpURL: strings.TrimRight(a.App.CDPURL, "/")}
+	case a.App != nil && a.App.Path != "":
+		return browserKind{tag: "spawned", path: t.env.Resolve(a.App.Path), args: a.App.Args}
 	}
-	if a.App != nil && a.App.Path != "" {
-		return "", "", fmt.Errorf("app.path (spawning an app) is not supported by gopi; start it with --remote-debugging-port=9222 and pass app.cdp_url")
+	return browserKind{tag: "headless"}
+}
+
+// describeKind names a kind in the "bound to a different browser" error.
+func describeKind(k browserKind, headlessHidden bool) string {
+	switch k.tag {
+	case "spawned":
+		return "spawned:" + k.path
+	case "connected":
+		return "connected:" + k.cdpURL
 	}
-	return kindHeadless, "", nil
+	if headlessHidden {
+		return "headless hidden"
+	}
+	return "headless visible"
 }
 
 // open gets or creates the named tab and navigates it when url is given.
 func (t *Tool) open(ctx context.Context, a args, d *Details) (*tool.Result, error) {
-	kind, cdpURL, err := kindOf(a)
-	if err != nil {
-		return nil, err
-	}
-	d.Browser = "headless"
-	if kind != kindHeadless {
-		d.Browser = "connected"
-	}
+	kind := t.kindOf(a)
+	d.Browser = kind.tag
 	ctx, cancel := context.WithTimeout(ctx, a.timeout())
 	defer cancel()
 	vp := headless.Viewport{Width: headless.DefaultWidth, Height: headless.DefaultHeight}
@@ -185,7 +197,7 @@ func (t *Tool) open(ctx context.Context, a args, d *Details) (*tool.Result, erro
 	}
 	m := t.m
 	m.mu.Lock()
-	tab, created, note, err := t.acquire(ctx, a, kind, cdpURL, vp)
+	tab, created, note, err := t.acquire(ctx, a, kind, vp)
 	m.mu.Unlock()
 	if err != nil {
 		return nil, err
@@ -214,19 +226,22 @@ func (t *Tool) open(ctx context.Context, a args, d *Details) (*tool.Result, erro
 	return tool.TextResult(note+d.Result, d), nil
 }
 
-// acquire returns the tab of an open call, reused or new. Callers hold
+// acquire returns the tab of an open call, reused or new: a new tab of
+// the headless Chromium is a new page; one of a spawned app or attached
+// browser is a page it already has (app.target picks it). Callers hold
 // t.m.mu.
-func (t *Tool) acquire(ctx context.Context, a args, kind, cdpURL string, vp headless.Viewport) (tab *Tab, created bool, note string, err error) {
+func (t *Tool) acquire(ctx context.Context, a args, kind browserKind, vp headless.Viewport) (tab *Tab, created bool, note string, err error) {
 	m := t.m
-	if old := m.tabs[a.Name]; old != nil && old.kind != kind {
-		return nil, false, "", fmt.Errorf("Tab %s is bound to a different browser (%s). Close it first.", quote(a.Name), old.desc)
+	if old := m.tabs[a.Name]; old != nil && old.kind.key() != kind.key() {
+		return nil, false, "", fmt.Errorf("Tab %s is bound to a different browser (%s). Close it first.", quote(a.Name),
+			describeKind(old.kind, m.settings.Headless))
 	}
-	b, note, err := m.browser(ctx, kind, cdpURL, vp)
+	b, note, err := m.browser(ctx, kind, vp)
 	if err != nil {
 		return nil, false, "", err
 	}
 	if old := m.tabs[a.Name]; old != nil {
-		if old.dialogs == a.Dialogs && old.page.Alive(ctx) {
+		if (a.Dialogs == "" || old.dialogs == a.Dialogs) && old.page.Alive(ctx) {
 			return old, false, note, nil
 		}
 		if !old.busy.TryLock() {
@@ -236,16 +251,27 @@ func (t *Tool) acquire(ctx context.Context, a args, kind, cdpURL string, vp head
 		old.page.Close()
 		old.busy.Unlock()
 	}
-	page, err := b.NewTab(ctx, headless.TabOptions{Viewport: vp, Dialogs: a.Dialogs})
+	var page *headless.Tab
+	desc := "headless browser (hidden)"
+	switch kind.tag {
+	case "headless":
+		page, err = b.NewTab(ctx, headless.TabOptions{Viewport: vp, Dialogs: a.Dialogs})
+		if !m.settings.Headless {
+			desc = "headless browser (visible)"
+		}
+	default:
+		target := ""
+		if a.App != nil {
+			target = a.App.Target
+		}
+		page, err = b.PickPage(ctx, target, a.Dialogs)
+		desc = b.Describe()
+		if kind.tag == "connected" {
+			desc = "connected " + kind.cdpURL
+		}
+	}
 	if err != nil {
 		return nil, false, "", err
-	}
-	desc := "headless browser (hidden)"
-	switch {
-	case kind != kindHeadless:
-		desc = "connected " + cdpURL
-	case !m.settings.Headless:
-		desc = "headless browser (visible)"
 	}
 	tab = &Tab{Name: a.Name, kind: kind, desc: desc, dialogs: a.Dialogs, page: page}
 	m.tabs[a.Name] = tab
@@ -255,8 +281,8 @@ func (t *Tool) acquire(ctx context.Context, a args, kind, cdpURL string, vp head
 // close closes one tab or all.
 func (t *Tool) close(a args, d *Details) (*tool.Result, error) {
 	if a.All {
-		d.Result = fmt.Sprintf("Closed %d tab(s)", t.m.releaseAll())
-	} else if t.m.release(a.Name) {
+		d.Result = fmt.Sprintf("Closed %d tab(s)", t.m.releaseAll(a.Kill))
+	} else if t.m.release(a.Name, a.Kill) {
 		d.Result = "Closed tab " + quote(a.Name)
 	} else {
 		d.Result = "No tab named " + quote(a.Name)
@@ -280,13 +306,14 @@ func (t *Tool) run(ctx context.Context, a args, d *Details) (*tool.Result, error
 	ctx, cancel := context.WithTimeout(ctx, a.timeout())
 	defer cancel()
 	if !tab.page.Alive(ctx) {
-		t.m.release(a.Name)
-		return nil, fmt.Errorf("Tab %s is not alive (the page closed or the browser exited). Reopen it.", quote(a.Name))
+		why := "its page was closed"
+		if tab.page.BrowserGone() {
+			why = "the browser exited or crashed; open starts it again"
+		}
+		t.m.release(a.Name, false)
+		return nil, fmt.Errorf("Tab %s is not alive (%s). Reopen it.", quote(a.Name), why)
 	}
-	d.Browser = "headless"
-	if tab.kind != kindHeadless {
-		d.Browser = "connected"
-	}
+	d.Browser = tab.kind.tag
 	d.URL, _ = tab.page.URL(ctx)
 	out, err := runScript(ctx, t.env, tab, a.Code)
 	if err != nil {
