@@ -48,12 +48,30 @@ func newEvalRuntimes(env *tool.Env, svc *Services, shared *pykernel.Pool) EvalRu
 	if r.Pool == nil {
 		r.Pool, r.owns = pykernel.NewPool(pykernel.Options{Environ: cfg.Environ, PassEnv: cfg.PassEnv, PerCall: cfg.PerCall, ManagedVenvs: cfg.ManagedVenvs}), true
 	}
-	var extra []string
-	if env.Artifacts != nil {
-		extra = append(extra, "PI_ARTIFACTS_DIR="+env.Artifacts.Dir())
-	}
-	r.Python = r.Pool.Session(env.Cwd, extra)
+	r.Python = r.Pool.Session(env.Cwd, kernelEnv(env))
 	return r
+}
+
+// kernelEnv is what a session adds to its Python kernel's environment.
+func kernelEnv(env *tool.Env) []string {
+	if env.Artifacts == nil {
+		return nil
+	}
+	return []string{"PI_ARTIFACTS_DIR=" + env.Artifacts.Dir()}
+}
+
+// RenewEval gives the session fresh eval runtimes when it moves to
+// another session file (new, resume, branch): the previous session's
+// Python kernel stops with everything its cells started, its JavaScript
+// globals are dropped, and the next cell of either starts afresh with
+// env's artifacts directory. The pool stays.
+func (s *Services) RenewEval(env *tool.Env) {
+	if s.Eval.Python != nil {
+		s.Eval.Python.Renew(kernelEnv(env))
+	}
+	if s.Eval.JS != nil {
+		s.Eval.JS.Reset()
+	}
 }
 
 // ShareKernels makes the services take Python kernels from a parent
