@@ -3,9 +3,10 @@
 //
 // A runtime keeps its globals between cells. Top-level const and let
 // become var, so a later cell sees them and may declare them again. A
-// cell that uses await or a top-level return runs inside an async
-// function, whose top-level declarations are made globals; its returned
-// value is shown. Otherwise the value of the cell's last expression is.
+// cell that only parses with await or a top-level return runs inside an
+// async function, whose top-level declarations are made globals; its
+// returned value is shown. Otherwise the value of the cell's last
+// expression is.
 // The prelude (prelude.js) installs display, print, console and the file
 // helpers (synchronous Go functions behind promises), and tool.<name>,
 // which calls one of the session's tools through Options.CallTool.
@@ -22,7 +23,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"regexp"
 	"strings"
 	"sync"
 
@@ -110,7 +110,11 @@ func (r *Runtime) Run(ctx context.Context, req cell.Request) (res cell.Result, e
 			res.ExitCode = 1
 		}
 	}()
-	val, runErr := r.rt.RunString(wrap(req.Code))
+	cc, runErr := compileCell(req.Code)
+	var val goja.Value
+	if runErr == nil {
+		val, runErr = r.rt.RunProgram(cc.prog)
+	}
 	if runErr == nil {
 		val, runErr = settle(r.rt, val)
 	}
@@ -125,7 +129,7 @@ func (r *Runtime) Run(ctx context.Context, req cell.Request) (res cell.Result, e
 		res.Cancelled, res.ExitCode = true, 1
 		res.TimedOut = errors.Is(context.Cause(cctx), errTimeout)
 	case runErr != nil:
-		fmt.Fprintln(req.Output, errorText(runErr))
+		fmt.Fprintln(req.Output, cc.errorText(runErr))
 		res.ExitCode = 1
 	case val != nil && !goja.IsUndefined(val) && !goja.IsNull(val):
 		r.show(val)
@@ -145,7 +149,7 @@ func (r *Runtime) init() error {
 	if err := rt.Set("__gopi", r.host(rt)); err != nil {
 		return err
 	}
-	if _, err := rt.RunString(prelude); err != nil {
+	if _, err := rt.RunScript("prelude", prelude); err != nil {
 		return fmt.Errorf("the JavaScript prelude failed: %w", err)
 	}
 	r.rt = rt
@@ -178,33 +182,4 @@ func (e *rejection) Error() string {
 		}
 	}
 	return "Uncaught " + e.val.String()
-}
-
-// errorText is what a failed cell shows: the exception with its stack.
-func errorText(err error) string {
-	var ex *goja.Exception
-	if errors.As(err, &ex) {
-		return strings.TrimSpace(ex.String())
-	}
-	return err.Error()
-}
-
-var (
-	usesAwait  = regexp.MustCompile(`\bawait\b|(?m)^return\b`)
-	topDecl    = regexp.MustCompile(`(?m)^(const|let)(\s)`)
-	topBinding = regexp.MustCompile(`(?m)^(?:const|let|var)\s+([A-Za-z_$][\w$]*)\s*=`)
-	topFunc    = regexp.MustCompile(`(?m)^(async\s+)?function(\s*\*?\s*)([A-Za-z_$][\w$]*)\s*\(`)
-	topClass   = regexp.MustCompile(`(?m)^class\s+([A-Za-z_$][\w$]*)\b`)
-)
-
-// wrap prepares a cell's code: declarations at the start of a line become
-// globals, and code that awaits or returns runs in an async function.
-func wrap(code string) string {
-	if !usesAwait.MatchString(code) {
-		return topDecl.ReplaceAllString(code, "var$2")
-	}
-	code = topBinding.ReplaceAllString(code, "globalThis.$1 =")
-	code = topFunc.ReplaceAllString(code, "globalThis.$3 = ${1}function$2$3(")
-	code = topClass.ReplaceAllString(code, "globalThis.$1 = class $1")
-	return "(async () => {\n" + code + "\n})()"
 }

@@ -103,3 +103,62 @@ func TestTimeoutReachesToolCalls(t *testing.T) {
 		t.Fatalf("%+v", res)
 	}
 }
+
+// Whether a cell runs as a script or as an async function body is
+// decided by parsing it: a return or await anywhere at the top level
+// makes it a body, a return inside a function or the word await in a
+// string does not.
+func TestCellModes(t *testing.T) {
+	r, _ := newRuntime(t)
+	for _, tc := range []struct{ code, want string }{
+		{"const a = 1; return a", "1\n"},
+		{"if (true) { return 'in-if' }", "in-if\n"},
+		{"  const b = 2\n  return b + 1", "3\n"},
+		{"[1,2].forEach(x => { return x }); return 'ok'", "ok\n"},
+		{"const msg = 'please await';\nmsg.length", "12\n"},
+		{"function f(){\nreturn 41\n}\nf()+1", "42\n"},
+		{"for (const x of [1]) {\n    const y = await Promise.resolve(x)\n    if (y) { return 'awaited ' + y }\n}", "awaited 1\n"},
+	} {
+		out, res := run(t, r, tc.code, 5*time.Second)
+		if res.ExitCode != 0 || out != tc.want {
+			t.Errorf("%s: %q %+v", tc.code, out, res)
+		}
+	}
+	out, res := run(t, r, "const q = 1\nfoo(", 5*time.Second)
+	if res.ExitCode != 1 || strings.Count(out, "SyntaxError") != 1 || !strings.Contains(out, "Line 2:") {
+		t.Errorf("a syntax error: %q %+v", out, res)
+	}
+	out, res = run(t, r, "const z = 1\nreturn foo(", 5*time.Second)
+	if res.ExitCode != 1 || strings.Count(out, "SyntaxError") != 1 || strings.Contains(out, "Illegal return") {
+		t.Errorf("a syntax error in a body: %q %+v", out, res)
+	}
+}
+
+// A failed cell's error shows the cell's own frames at its own lines and
+// columns: no Go functions, no prelude positions, no wrapper.
+func TestErrorText(t *testing.T) {
+	r, _ := newRuntime(t)
+	for _, tc := range []struct{ code, want string }{
+		{"const n = 1\nawait read('missing.txt')", "Error: open "},
+		{"function g(){ null.y }\ng()", "TypeError: Cannot read property 'y' of undefined\n    at g (cell:1:20)\n    at cell:2:2\n"},
+		{"await 1; null.x", "TypeError: Cannot read property 'x' of undefined\n    at cell:1:15\n"},
+	} {
+		out, res := run(t, r, tc.code, 5*time.Second)
+		if res.ExitCode != 1 || !strings.HasPrefix(out, tc.want) || strings.Contains(out, "github.com") ||
+			strings.Contains(out, "native") || strings.Contains(out, "prelude") || strings.Contains(out, "<eval>") {
+			t.Errorf("%s: %q", tc.code, out)
+		}
+	}
+	if out, _ := run(t, r, "await read('missing.txt')", 5*time.Second); !strings.Contains(out, "\n    at cell:1:11\n") {
+		t.Errorf("the helper's caller: %q", out)
+	}
+}
+
+// tool is not a thenable: awaiting it gives the proxy itself.
+func TestToolNotThenable(t *testing.T) {
+	r, _ := newRuntime(t)
+	out, res := run(t, r, "const t = await tool\nreturn typeof t.then + ' ' + typeof t.read", 5*time.Second)
+	if res.ExitCode != 0 || out != "undefined function\n" {
+		t.Fatalf("%q %+v", out, res)
+	}
+}

@@ -52,7 +52,11 @@
   g.tree = later((path, o) => host.tree(String(path === undefined ? "." : path), opts(o).max_depth || 3, !!opts(o).show_hidden));
   g.env = later((key, value) => host.env(key === undefined ? "" : String(key), value === undefined ? null : String(value)));
   g.tool = new Proxy({}, {
-    get: (_t, name) => (typeof name === "string" ? later((args) => host.callTool(name, JSON.stringify(args || {}))) : undefined),
+    // not a thenable (await tool must not wait for ever), not JSON
+    get: (_t, name) =>
+      typeof name === "string" && name !== "then" && name !== "toJSON"
+        ? later((args) => host.callTool(name, JSON.stringify(args || {})))
+        : undefined,
   });
   g.output = async (...args) => {
     let o = {};
