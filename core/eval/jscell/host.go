@@ -72,9 +72,6 @@ func (r *Runtime) host(rt *goja.Runtime) map[string]any {
 				data = string(old) + data
 			}
 			if err == nil {
-				err = os.MkdirAll(filepath.Dir(abs), 0o755)
-			}
-			if err == nil {
 				err = r.opts.WriteFile(r.cur.ctx, abs, []byte(data))
 			}
 			if err != nil {

@@ -40,7 +40,9 @@ var prelude string
 type Options struct {
 	Resolve   func(path string) string                                 // a helper's path made absolute (the session's directory, ~)
 	ReadFile  func(ctx context.Context, abs string) ([]byte, error)    // how read and diff read files
-	WriteFile func(ctx context.Context, abs string, data []byte) error // how write and append write them (the one write path)
+	// WriteFile is how write and append write (creating the parent
+	// directories): the session's write tool, through its checks.
+	WriteFile func(ctx context.Context, abs string, data []byte) error
 	Environ   []string                                                 // what env() shows and changes (KEY=VALUE), already filtered
 	// CallTool runs one of the session's tools for tool.<name>(args),
 	// args being the JSON object; it returns the result's text, or an

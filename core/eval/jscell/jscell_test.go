@@ -19,7 +19,12 @@ func newRuntime(t *testing.T) (*Runtime, string) {
 	return New(Options{
 		Resolve:   func(p string) string { return filepath.Join(dir, p) },
 		ReadFile:  func(_ context.Context, abs string) ([]byte, error) { return os.ReadFile(abs) },
-		WriteFile: func(_ context.Context, abs string, data []byte) error { return os.WriteFile(abs, data, 0o644) },
+		WriteFile: func(_ context.Context, abs string, data []byte) error {
+			if err := os.MkdirAll(filepath.Dir(abs), 0o755); err != nil {
+				return err
+			}
+			return os.WriteFile(abs, data, 0o644)
+		},
 		Environ:   []string{"A=1"},
 		CallTool: func(_ context.Context, name string, args json.RawMessage) (string, error) {
 			return name + " " + string(args), nil

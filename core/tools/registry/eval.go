@@ -36,7 +36,7 @@ func newEvalRuntimes(env *tool.Env, svc *Services, shared *pykernel.Pool) EvalRu
 		r.JS = jscell.New(jscell.Options{
 			Resolve:   env.Resolve,
 			ReadFile:  env.ReadFile,
-			WriteFile: func(ctx context.Context, abs string, data []byte) error { return env.WriteFile(ctx, abs, data, 0o644) },
+			WriteFile: writeThroughTool(callTool(env, svc)),
 			Environ:   pykernel.FilterEnv(cfg.Environ, cfg.PassEnv),
 			CallTool:  callTool(env, svc),
 		})
@@ -112,6 +112,21 @@ func newEval(env *tool.Env, svc *Services) tool.Tool { return evaltool.New(env, 
 
 // evalAvailable says whether eval is offered: a runtime is on.
 func evalAvailable(_ *tool.Env, svc *Services) bool { return evaltool.Available(svc.Eval.backends()) }
+
+// writeThroughTool is how JavaScript's write() and append() write: as a
+// call of the session's write tool, so plan mode, the tool_call hooks
+// and the permission gate see it as they see tool.write (and a session
+// without the write tool cannot write from a cell either).
+func writeThroughTool(call func(ctx context.Context, name string, args json.RawMessage) (string, error)) func(ctx context.Context, abs string, data []byte) error {
+	return func(ctx context.Context, abs string, data []byte) error {
+		args, err := json.Marshal(map[string]string{"path": abs, "content": string(data)})
+		if err != nil {
+			return err
+		}
+		_, err = call(ctx, "write", args)
+		return err
+	}
+}
 
 // callTool is JavaScript's tool.<name>: one call of a built-in tool the
 // session offers, through the same validation as the model's calls. A
