@@ -38,16 +38,19 @@ var prelude string
 
 // Options configure a Runtime.
 type Options struct {
-	Resolve   func(path string) string                                 // a helper's path made absolute (the session's directory, ~)
-	ReadFile  func(ctx context.Context, abs string) ([]byte, error)    // how read and diff read files
+	Resolve  func(path string) string                              // a helper's path made absolute (the session's directory, ~)
+	ReadFile func(ctx context.Context, abs string) ([]byte, error) // how read and diff read files
 	// WriteFile is how write and append write (creating the parent
 	// directories): the session's write tool, through its checks.
 	WriteFile func(ctx context.Context, abs string, data []byte) error
-	Environ   []string                                                 // what env() shows and changes (KEY=VALUE), already filtered
+	Environ   []string // what env() shows and changes (KEY=VALUE), already filtered
 	// CallTool runs one of the session's tools for tool.<name>(args),
 	// args being the JSON object; it returns the result's text, or an
 	// error the cell sees thrown. nil: tool.<name> throws.
 	CallTool func(ctx context.Context, name string, args json.RawMessage) (string, error)
+	// MemoryLimit is how much the Go heap may grow during one cell
+	// before the cell is stopped; 0: MemoryLimit.
+	MemoryLimit uint64
 }
 
 // Runtime is one session's JavaScript context.
@@ -93,6 +96,7 @@ func (r *Runtime) Run(ctx context.Context, req cell.Request) (res cell.Result, e
 	c := &cellRun{ctx: cctx, req: req, res: &res}
 	r.cur = c
 	defer func() { r.cur = nil }()
+	reset := false // the runtime is dropped after the cell
 	fired := make(chan struct{})
 	stop := context.AfterFunc(cctx, func() {
 		defer close(fired)
@@ -107,6 +111,9 @@ func (r *Runtime) Run(ctx context.Context, req cell.Request) (res cell.Result, e
 			<-fired // an interrupt on its way must land before it is cleared
 		}
 		r.rt.ClearInterrupt()
+		if reset {
+			r.rt = nil
+		}
 		if p := recover(); p != nil {
 			fmt.Fprintf(req.Output, "Internal error in the JavaScript runtime: %v\n", p)
 			res.ExitCode = 1
@@ -115,13 +122,20 @@ func (r *Runtime) Run(ctx context.Context, req cell.Request) (res cell.Result, e
 	cc, runErr := compileCell(req.Code)
 	var val goja.Value
 	if runErr == nil {
+		unwatch := watchMemory(r.rt, r.memoryLimit())
 		val, runErr = r.rt.RunProgram(cc.prog)
-	}
-	if runErr == nil {
-		val, runErr = settle(r.rt, val)
+		if runErr == nil {
+			val, runErr = settle(r.rt, val)
+		}
+		unwatch()
 	}
 	var ie *goja.InterruptedError
 	switch {
+	case errors.As(runErr, &ie) && ie.Value() == errMemory:
+		// what the cell built may still be referenced from its globals
+		fmt.Fprintln(req.Output, memoryText(r.memoryLimit()))
+		res.ExitCode = 1
+		reset = true
 	case errors.As(runErr, &ie):
 		res.Cancelled = true
 		res.TimedOut = ie.Value() == errTimeout
@@ -148,7 +162,9 @@ func (r *Runtime) init() error {
 			r.env[k] = v
 		}
 	}
-	if err := rt.Set("__gopi", r.host(rt)); err != nil {
+	host := r.host(rt)
+	host["maxLength"] = MaxLength
+	if err := rt.Set("__gopi", host); err != nil {
 		return err
 	}
 	if _, err := rt.RunScript("prelude", prelude); err != nil {

@@ -17,15 +17,15 @@ import (
 func newRuntime(t *testing.T) (*Runtime, string) {
 	dir := t.TempDir()
 	return New(Options{
-		Resolve:   func(p string) string { return filepath.Join(dir, p) },
-		ReadFile:  func(_ context.Context, abs string) ([]byte, error) { return os.ReadFile(abs) },
+		Resolve:  func(p string) string { return filepath.Join(dir, p) },
+		ReadFile: func(_ context.Context, abs string) ([]byte, error) { return os.ReadFile(abs) },
 		WriteFile: func(_ context.Context, abs string, data []byte) error {
 			if err := os.MkdirAll(filepath.Dir(abs), 0o755); err != nil {
 				return err
 			}
 			return os.WriteFile(abs, data, 0o644)
 		},
-		Environ:   []string{"A=1"},
+		Environ: []string{"A=1"},
 		CallTool: func(_ context.Context, name string, args json.RawMessage) (string, error) {
 			return name + " " + string(args), nil
 		},
@@ -165,5 +165,30 @@ func TestToolNotThenable(t *testing.T) {
 	out, res := run(t, r, "const t = await tool\nreturn typeof t.then + ' ' + typeof t.read", 5*time.Second)
 	if res.ExitCode != 0 || out != "undefined function\n" {
 		t.Fatalf("%q %+v", out, res)
+	}
+}
+
+// A cell that builds too much is stopped with a message, its runtime
+// reset, and the next cell runs; builders of a given size refuse sizes
+// above MaxLength before allocating.
+func TestMemoryBound(t *testing.T) {
+	r, _ := newRuntime(t)
+	r.opts.MemoryLimit = 16 << 20
+	run(t, r, "globalThis.keep = 1", 5*time.Second)
+	out, res := run(t, r, "const parts = []\nfor (let i = 0; ; i++) parts.push('chunk of text ' + i)", time.Minute)
+	if res.ExitCode != 1 || res.Cancelled || !strings.Contains(out, "more than 16 MiB") {
+		t.Fatalf("unbounded growth: %q %+v", out, res)
+	}
+	if out, res := run(t, r, "typeof keep", 5*time.Second); res.ExitCode != 0 || out != "undefined\n" {
+		t.Fatalf("after the stop: %q %+v", out, res)
+	}
+	for _, code := range []string{"'x'.repeat(400 * 1024 * 1024).length", "''.padStart(1e9)", "new Array(1e9).fill(0)"} {
+		out, res := run(t, r, code, 5*time.Second)
+		if res.ExitCode != 1 || !strings.HasPrefix(out, "RangeError: ") || !strings.Contains(out, "at most") {
+			t.Errorf("%s: %q %+v", code, out, res)
+		}
+	}
+	if out, _ := run(t, r, "'ab'.repeat(3) + 'c'.padEnd(3, '-') + [0, 0].fill(1).join('')", 5*time.Second); out != "abababc--11\n" {
+		t.Errorf("the bounded builders: %q", out)
 	}
 }

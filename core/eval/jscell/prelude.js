@@ -22,6 +22,26 @@
       return String(v);
     }
   };
+  // Builders of a given size refuse sizes the runtime's memory watch
+  // could only stop after the allocation.
+  const bound = (proto, name, size) => {
+    const orig = proto[name];
+    Object.defineProperty(proto, name, {
+      configurable: true,
+      writable: true,
+      value: function (...args) {
+        const n = size(this, ...args);
+        if (n > host.maxLength) {
+          throw new RangeError(name + " would build " + n + " characters or elements; a JavaScript cell may build at most " + host.maxLength + " at once");
+        }
+        return orig.apply(this, args);
+      },
+    });
+  };
+  bound(String.prototype, "repeat", (s, n) => String(s).length * Number(n));
+  bound(String.prototype, "padStart", (_s, n) => Number(n));
+  bound(String.prototype, "padEnd", (_s, n) => Number(n));
+  bound(Array.prototype, "fill", (a) => Number(a.length));
   const log = (...args) => host.print(args.map(show).join(" ") + "\n");
   g.console = { log, info: log, debug: log, warn: log, error: log };
   g.print = log;
