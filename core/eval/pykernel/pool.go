@@ -157,6 +157,9 @@ func (p *Pool) acquire(s *Session) (*kernel, string, error) {
 	if len(p.kernels) >= p.opts.MaxKernels && !p.evictLocked() {
 		return nil, "", fmt.Errorf("all %d Python kernels are busy running cells; wait for one to finish and retry", p.opts.MaxKernels)
 	}
+	if fi, err := os.Stat(s.cwd); err != nil || !fi.IsDir() {
+		return nil, "", fmt.Errorf("cannot start the Python kernel: the working directory %s no longer exists; recreate it, or start gopi in an existing directory", s.cwd)
+	}
 	env := append(FilterEnv(p.opts.Environ, p.opts.PassEnv), s.env()...)
 	python, env, err := resolvePython(s.cwd, env, p.opts.ManagedVenvs)
 	if err != nil {

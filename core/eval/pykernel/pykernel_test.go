@@ -2,6 +2,7 @@ package pykernel
 
 import (
 	"context"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -345,6 +346,26 @@ func TestResolvePython(t *testing.T) {
 		t.Fatalf("%s", py)
 	}
 	if _, _, err := resolvePython(t.TempDir(), env, nil); err == nil || !strings.Contains(err.Error(), "no Python found") {
+		t.Fatalf("%v", err)
+	}
+}
+
+// A kernel cannot start in a working directory that was deleted: the
+// error says so, not that python3 is missing.
+func TestDeletedWorkingDirectory(t *testing.T) {
+	needPython(t)
+	dir := filepath.Join(t.TempDir(), "gone")
+	if err := os.Mkdir(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	p := NewPool(Options{Environ: os.Environ()})
+	t.Cleanup(func() { _ = p.Close() })
+	s := p.Session(dir, nil)
+	if err := os.Remove(dir); err != nil {
+		t.Fatal(err)
+	}
+	_, err := s.Run(context.Background(), cell.Request{Code: "print(1)", Timeout: 10 * time.Second, Output: io.Discard})
+	if err == nil || !strings.Contains(err.Error(), "the working directory "+dir+" no longer exists") {
 		t.Fatalf("%v", err)
 	}
 }
