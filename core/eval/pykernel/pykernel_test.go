@@ -180,7 +180,7 @@ func TestResetEndsChildren(t *testing.T) {
 func TestDisplays(t *testing.T) {
 	s := sharedSession(t)
 	out, res := run(t, s, "print('before')\ndisplay({'a': [1, 2]})\nclass M:\n    def _repr_markdown_(self):\n        return '**bold**'\ndisplay(M())\n_ = write('f.txt', 'x')", 10*time.Second)
-	if res.ExitCode != 0 || out != "before\n**bold**\n" {
+	if res.ExitCode != 0 || out != "before\n{'a': [1, 2]}\n**bold**\n" { // data shows its repr too, as in omp
 		t.Fatalf("%q %+v", out, res)
 	}
 	var kinds []string
@@ -198,12 +198,23 @@ func TestMagics(t *testing.T) {
 	if res.ExitCode != 0 || out != "bang\na b\n/\n" {
 		t.Fatalf("%q %+v", out, res)
 	}
+	// A shell cell's value is its exit status, as in omp.
 	out, res = run(t, s, "%%bash\necho from bash", 10*time.Second)
-	if out != "from bash\n" {
+	if out != "from bash\n0\n" {
 		t.Fatalf("%q %+v", out, res)
 	}
+	out, res = run(t, s, "%%bash\necho hi\nexit 3", 10*time.Second)
+	if out != "hi\n3\n" {
+		t.Fatalf("%q %+v", out, res)
+	}
+	// An unknown magic is one line, no traceback through the prelude.
 	out, res = run(t, s, "%nope", 10*time.Second)
-	if res.ExitCode != 1 || !strings.Contains(out, "UsageError") {
+	if res.ExitCode != 1 || !strings.HasPrefix(out, "UsageError: no line magic %nope; gopi has %cd") || strings.Count(out, "\n") != 1 {
+		t.Fatalf("%q %+v", out, res)
+	}
+	// display() of a string shows its repr, as IPython does.
+	out, res = run(t, s, "display('plain text')", 10*time.Second)
+	if out != "'plain text'\n" {
 		t.Fatalf("%q %+v", out, res)
 	}
 }
