@@ -111,6 +111,10 @@ func (r *Runtime) Run(ctx context.Context, req cell.Request) (res cell.Result, e
 			<-fired // an interrupt on its way must land before it is cleared
 		}
 		r.rt.ClearInterrupt()
+		if res.Cancelled && !reset && !settles(r.rt) {
+			reset = true
+			res.Notes = append(res.Notes, noteBroken)
+		}
 		if reset {
 			r.rt = nil
 		}
@@ -172,6 +176,26 @@ func (r *Runtime) init() error {
 	}
 	r.rt = rt
 	return nil
+}
+
+// noteBroken says that an interrupted cell left the runtime unusable.
+const noteBroken = "The interruption left the JavaScript runtime unable to settle promises, so it was reset: the next cell starts without the globals of earlier cells."
+
+// settles reports whether rt still runs its promise jobs. goja keeps its
+// call stack when an interrupt lands inside a nested call (a helper or
+// tool call), after which no promise settles any more.
+func settles(rt *goja.Runtime) (ok bool) {
+	defer func() {
+		if recover() != nil {
+			ok = false
+		}
+	}()
+	v, err := rt.RunString("(async () => { await 0; return 1 })()")
+	if err != nil {
+		return false
+	}
+	p, isPromise := v.Export().(*goja.Promise)
+	return isPromise && p.State() == goja.PromiseStateFulfilled
 }
 
 // settle waits out a promise the cell returned: its value, or its

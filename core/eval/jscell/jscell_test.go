@@ -192,3 +192,36 @@ func TestMemoryBound(t *testing.T) {
 		t.Errorf("the bounded builders: %q", out)
 	}
 }
+
+// A cell interrupted inside a tool call can leave goja unable to settle
+// promises (it depends on where the interrupt lands); the runtime is then
+// reset with a note, and in every case the next cell's await works. A
+// plain interrupted loop keeps the globals.
+func TestInterruptedToolCallResets(t *testing.T) {
+	r, _ := newRuntime(t)
+	r.opts.CallTool = func(ctx context.Context, _ string, _ json.RawMessage) (string, error) {
+		<-ctx.Done()
+		return "", ctx.Err()
+	}
+	run(t, r, "globalThis.kept = 'yes'", 5*time.Second)
+	if _, res := run(t, r, "while (true) {}", 100*time.Millisecond); !res.TimedOut || len(res.Notes) != 0 {
+		t.Fatalf("loop: %+v", res)
+	}
+	if out, res := run(t, r, "return await Promise.resolve(kept)", 5*time.Second); res.ExitCode != 0 || out != "yes\n" {
+		t.Fatalf("after the loop: %q %+v", out, res)
+	}
+	for range 5 {
+		run(t, r, "globalThis.kept = 'yes'", 5*time.Second)
+		_, res := run(t, r, "return await tool.bash({})", 50*time.Millisecond)
+		if !res.TimedOut {
+			t.Fatalf("tool call: %+v", res)
+		}
+		want := "7 string\n"
+		if len(res.Notes) == 1 {
+			want = "7 undefined\n"
+		}
+		if out, res := run(t, r, "const z = await Promise.resolve(7); return z + ' ' + typeof kept", 5*time.Second); res.ExitCode != 0 || out != want {
+			t.Fatalf("after the tool call: %q %+v", out, res)
+		}
+	}
+}
