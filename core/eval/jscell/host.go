@@ -162,6 +162,15 @@ func (r *Runtime) show(val goja.Value) {
 			}
 		}
 	}
+	if _, isFn := goja.AssertFunction(val); isFn {
+		// as console.log shows one; its source may be the prelude's
+		name := ""
+		if n := val.(*goja.Object).Get("name"); n != nil && n.String() != "" {
+			name = ": " + n.String()
+		}
+		_, _ = io.WriteString(r.cur.req.Output, "[Function"+name+"]\n")
+		return
+	}
 	_, _ = io.WriteString(r.cur.req.Output, val.String()+"\n")
 }
 

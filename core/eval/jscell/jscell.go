@@ -97,6 +97,7 @@ func (r *Runtime) Run(ctx context.Context, req cell.Request) (res cell.Result, e
 	r.cur = c
 	defer func() { r.cur = nil }()
 	reset := false // the runtime is dropped after the cell
+	var runErr error
 	fired := make(chan struct{})
 	stop := context.AfterFunc(cctx, func() {
 		defer close(fired)
@@ -111,7 +112,8 @@ func (r *Runtime) Run(ctx context.Context, req cell.Request) (res cell.Result, e
 			<-fired // an interrupt on its way must land before it is cleared
 		}
 		r.rt.ClearInterrupt()
-		if res.Cancelled && !reset && !settles(r.rt) {
+		var so *goja.StackOverflowError
+		if (res.Cancelled || errors.As(runErr, &so)) && !reset && !settles(r.rt) {
 			reset = true
 			res.Notes = append(res.Notes, noteBroken)
 		}
@@ -157,9 +159,14 @@ func (r *Runtime) Run(ctx context.Context, req cell.Request) (res cell.Result, e
 	return res, nil
 }
 
+// maxCallDepth bounds a cell's nested calls: runaway recursion throws a
+// RangeError instead of growing until the timeout or the memory limit.
+const maxCallDepth = 10000
+
 // init makes a fresh engine with the prelude.
 func (r *Runtime) init() error {
 	rt := goja.New()
+	rt.SetMaxCallStackSize(maxCallDepth)
 	r.env = map[string]string{}
 	for _, kv := range r.opts.Environ {
 		if k, v, ok := strings.Cut(kv, "="); ok {

@@ -188,6 +188,9 @@ func TestMemoryBound(t *testing.T) {
 			t.Errorf("%s: %q %+v", code, out, res)
 		}
 	}
+	if out, res := run(t, r, "function f() { return f() + 1 }\nf()", time.Minute); res.ExitCode != 1 || res.Cancelled || !strings.HasPrefix(out, "RangeError: Maximum call stack size exceeded") {
+		t.Errorf("runaway recursion: %.300q %+v", out, res)
+	}
 	if out, _ := run(t, r, "'ab'.repeat(3) + 'c'.padEnd(3, '-') + [0, 0].fill(1).join('')", 5*time.Second); out != "abababc--11\n" {
 		t.Errorf("the bounded builders: %q", out)
 	}
@@ -222,6 +225,17 @@ func TestInterruptedToolCallResets(t *testing.T) {
 		}
 		if out, res := run(t, r, "const z = await Promise.resolve(7); return z + ' ' + typeof kept", 5*time.Second); res.ExitCode != 0 || out != want {
 			t.Fatalf("after the tool call: %q %+v", out, res)
+		}
+	}
+}
+
+// A function value shows as console.log shows it, not as its source
+// (tool.read's would be the prelude's).
+func TestFunctionValue(t *testing.T) {
+	r, _ := newRuntime(t)
+	for code, want := range map[string]string{"return await tool.read": "[Function]\n", "function named() {}\nnamed": "[Function: named]\n"} {
+		if out, res := run(t, r, code, 5*time.Second); res.ExitCode != 0 || out != want {
+			t.Errorf("%s: %q %+v", code, out, res)
 		}
 	}
 }

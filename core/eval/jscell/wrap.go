@@ -104,7 +104,10 @@ var (
 func (c compiled) errorText(err error) string {
 	var text string
 	var ex *goja.Exception
+	var so *goja.StackOverflowError
 	switch {
+	case errors.As(err, &so):
+		return fmt.Sprintf("RangeError: Maximum call stack size exceeded (%d nested calls; runaway recursion?)", maxCallDepth)
 	case errors.As(err, &ex):
 		text = ex.String()
 	default:
