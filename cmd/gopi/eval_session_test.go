@@ -10,6 +10,7 @@ import (
 
 	"github.com/gopi-agent/gopi/internal/agentrig"
 	"github.com/gopi-agent/gopi/internal/mockllm"
+	"github.com/gopi-agent/gopi/internal/testwait"
 )
 
 // A new session (RPC new_session) gets its own Python kernel and
@@ -55,6 +56,16 @@ func TestEvalNewSessionFreshKernels(t *testing.T) {
 	if strings.Contains(second, "old v 1") || strings.Contains(second, "old jv 1") ||
 		!strings.Contains(second, "fresh python") || !strings.Contains(second, "fresh js") {
 		t.Fatalf("the new session saw the old one's state: %s", second)
+	}
+	// The second session's kernel ends with gopi, its child with it.
+	if b, err = os.ReadFile(pidFile); err != nil {
+		t.Fatal(err)
+	}
+	pid, _ = strconv.Atoi(string(b))
+	rr.Stdin.Close()
+	testwait.Recv(t, "gopi to exit", rr.Exit)
+	if alive(pid) {
+		t.Errorf("the second session's kernel child (sleep, pid %d) outlived gopi", pid)
 	}
 }
 
