@@ -113,3 +113,27 @@ func TestPermissionGateCoversEvalBridge(t *testing.T) {
 		t.Fatal("the refused bash command ran")
 	}
 }
+
+// An eval JavaScript cell's write() helper asks the gate as the write
+// tool does; a refusal keeps the file from being written.
+func TestPermissionGateCoversEvalWriteHelper(t *testing.T) {
+	t.Parallel()
+	f := shellFixture(t)
+	reg := f.registry(f.config())
+	asker := &recordingAsker{answer: permission.RejectOnce}
+	s := f.open(Options{Models: reg, Model: f.model(reg, "anthropic/claude-sonnet-4-5"), NoTitle: true,
+		Permissions: permission.Options{Require: []string{"write"}, Asker: asker}})
+	f.script.add(
+		callTool("c1", "eval", `{"input": "*** Cell js:\"save\"\nawait write('out.txt', 'data')"}`),
+		say("done"),
+	)
+	if err := s.Prompt(context.Background(), "save it", PromptOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	if n := asker.count(); n != 1 || asker.asked[0].Tool != "write" {
+		t.Fatalf("asked %+v: want one question about write", asker.asked)
+	}
+	if _, err := os.Stat(filepath.Join(f.project, "out.txt")); err == nil {
+		t.Fatal("the refused write() ran")
+	}
+}

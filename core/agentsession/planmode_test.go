@@ -436,3 +436,29 @@ func TestPlanModeRefusesASTEdit(t *testing.T) {
 		t.Fatalf("ast_edit while planning: %+v", e.Result)
 	}
 }
+
+// An eval JavaScript cell's write() helper is refused in plan mode like
+// the write tool: the file is not written and the cell says why.
+func TestPlanModeRefusesEvalWriteHelper(t *testing.T) {
+	t.Parallel()
+	r := planRig(t, &planUI{})
+	r.srv.Script(
+		mockllm.Turn{Blocks: []mockllm.Block{call("eval", map[string]any{"input": "*** Cell js\nawait write('x.txt', 'y')\nawait append('y.txt', 'z')"})}},
+		mockllm.Turn{Blocks: []mockllm.Block{call("ask", map[string]any{"questions": []map[string]any{{"id": "q", "question": "which?", "options": []map[string]string{{"label": "a"}}}}})}},
+	)
+	if _, err := r.s.Plan().Enter(); err != nil {
+		t.Fatal(err)
+	}
+	if err := r.s.Prompt(context.Background(), "plan", PromptOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	e := r.end("eval")
+	if text := e.Result.Content[0].(*tool.TextContent).Text; !e.IsError || !strings.Contains(text, "Plan mode: only the plan file may be modified") {
+		t.Fatalf("write() while planning: %+v", e.Result)
+	}
+	for _, name := range []string{"x.txt", "y.txt"} {
+		if _, err := os.Stat(filepath.Join(r.f.project, name)); err == nil {
+			t.Errorf("%s was written in plan mode", name)
+		}
+	}
+}

@@ -190,6 +190,7 @@ func (s *Session) replaceStore(store *session.Manager, restore bool) error {
 	removeMemoryScratch(s.toolEnv)
 	s.toolEnv.Artifacts = store.Artifacts()
 	s.toolEnv.LocalFallback = localFallback(store)
+	s.svc.RenewEval(s.toolEnv) // kernels belong to one session file, as in omp
 	s.plan.resetReference()
 	s.agent.SetArtifacts(s.toolEnv.Artifacts)
 	if restore {

@@ -3,6 +3,7 @@ package jscell
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -26,7 +27,15 @@ type cellRun struct {
 // host returns the Go functions the prelude builds the helpers on. They
 // run on the cell's goroutine, inside Run (r.mu held, r.cur set).
 func (r *Runtime) host(rt *goja.Runtime) map[string]any {
-	fail := func(format string, args ...any) { panic(rt.NewGoError(fmt.Errorf(format, args...))) }
+	// A helper's failure is thrown as a plain Error, so the cell sees its
+	// message, not a Go error type.
+	fail := func(format string, args ...any) {
+		msg := fmt.Sprintf(format, args...)
+		if e, err := rt.New(rt.Get("Error"), rt.ToValue(msg)); err == nil {
+			panic(e)
+		}
+		panic(rt.NewGoError(errors.New(msg)))
+	}
 	return map[string]any{
 		"print": func(s string) { _, _ = io.WriteString(r.cur.req.Output, s) },
 		"json": func(s string) {
@@ -61,9 +70,6 @@ func (r *Runtime) host(rt *goja.Runtime) map[string]any {
 					err = rerr
 				}
 				data = string(old) + data
-			}
-			if err == nil {
-				err = os.MkdirAll(filepath.Dir(abs), 0o755)
 			}
 			if err == nil {
 				err = r.opts.WriteFile(r.cur.ctx, abs, []byte(data))
@@ -155,6 +161,15 @@ func (r *Runtime) show(val goja.Value) {
 				return
 			}
 		}
+	}
+	if _, isFn := goja.AssertFunction(val); isFn {
+		// as console.log shows one; its source may be the prelude's
+		name := ""
+		if n := val.(*goja.Object).Get("name"); n != nil && n.String() != "" {
+			name = ": " + n.String()
+		}
+		_, _ = io.WriteString(r.cur.req.Output, "[Function"+name+"]\n")
+		return
 	}
 	_, _ = io.WriteString(r.cur.req.Output, val.String()+"\n")
 }

@@ -3,9 +3,10 @@
 //
 // A runtime keeps its globals between cells. Top-level const and let
 // become var, so a later cell sees them and may declare them again. A
-// cell that uses await or a top-level return runs inside an async
-// function, whose top-level declarations are made globals; its returned
-// value is shown. Otherwise the value of the cell's last expression is.
+// cell that only parses with await or a top-level return runs inside an
+// async function, whose top-level declarations are made globals; its
+// returned value is shown. Otherwise the value of the cell's last
+// expression is.
 // The prelude (prelude.js) installs display, print, console and the file
 // helpers (synchronous Go functions behind promises), and tool.<name>,
 // which calls one of the session's tools through Options.CallTool.
@@ -22,7 +23,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"regexp"
 	"strings"
 	"sync"
 
@@ -38,14 +38,19 @@ var prelude string
 
 // Options configure a Runtime.
 type Options struct {
-	Resolve   func(path string) string                                 // a helper's path made absolute (the session's directory, ~)
-	ReadFile  func(ctx context.Context, abs string) ([]byte, error)    // how read and diff read files
-	WriteFile func(ctx context.Context, abs string, data []byte) error // how write and append write them (the one write path)
-	Environ   []string                                                 // what env() shows and changes (KEY=VALUE), already filtered
+	Resolve  func(path string) string                              // a helper's path made absolute (the session's directory, ~)
+	ReadFile func(ctx context.Context, abs string) ([]byte, error) // how read and diff read files
+	// WriteFile is how write and append write (creating the parent
+	// directories): the session's write tool, through its checks.
+	WriteFile func(ctx context.Context, abs string, data []byte) error
+	Environ   []string // what env() shows and changes (KEY=VALUE), already filtered
 	// CallTool runs one of the session's tools for tool.<name>(args),
 	// args being the JSON object; it returns the result's text, or an
 	// error the cell sees thrown. nil: tool.<name> throws.
 	CallTool func(ctx context.Context, name string, args json.RawMessage) (string, error)
+	// MemoryLimit is how much the Go heap may grow during one cell
+	// before the cell is stopped; 0: MemoryLimit.
+	MemoryLimit uint64
 }
 
 // Runtime is one session's JavaScript context.
@@ -91,6 +96,8 @@ func (r *Runtime) Run(ctx context.Context, req cell.Request) (res cell.Result, e
 	c := &cellRun{ctx: cctx, req: req, res: &res}
 	r.cur = c
 	defer func() { r.cur = nil }()
+	reset := false // the runtime is dropped after the cell
+	var runErr error
 	fired := make(chan struct{})
 	stop := context.AfterFunc(cctx, func() {
 		defer close(fired)
@@ -105,17 +112,36 @@ func (r *Runtime) Run(ctx context.Context, req cell.Request) (res cell.Result, e
 			<-fired // an interrupt on its way must land before it is cleared
 		}
 		r.rt.ClearInterrupt()
+		var so *goja.StackOverflowError
+		if (res.Cancelled || errors.As(runErr, &so)) && !reset && !settles(r.rt) {
+			reset = true
+			res.Notes = append(res.Notes, noteBroken)
+		}
+		if reset {
+			r.rt = nil
+		}
 		if p := recover(); p != nil {
 			fmt.Fprintf(req.Output, "Internal error in the JavaScript runtime: %v\n", p)
 			res.ExitCode = 1
 		}
 	}()
-	val, runErr := r.rt.RunString(wrap(req.Code))
+	cc, runErr := compileCell(req.Code)
+	var val goja.Value
 	if runErr == nil {
-		val, runErr = settle(r.rt, val)
+		unwatch := watchMemory(r.rt, r.memoryLimit())
+		val, runErr = r.rt.RunProgram(cc.prog)
+		if runErr == nil {
+			val, runErr = settle(r.rt, val)
+		}
+		unwatch()
 	}
 	var ie *goja.InterruptedError
 	switch {
+	case errors.As(runErr, &ie) && ie.Value() == errMemory:
+		// what the cell built may still be referenced from its globals
+		fmt.Fprintln(req.Output, memoryText(r.memoryLimit()))
+		res.ExitCode = 1
+		reset = true
 	case errors.As(runErr, &ie):
 		res.Cancelled = true
 		res.TimedOut = ie.Value() == errTimeout
@@ -125,7 +151,7 @@ func (r *Runtime) Run(ctx context.Context, req cell.Request) (res cell.Result, e
 		res.Cancelled, res.ExitCode = true, 1
 		res.TimedOut = errors.Is(context.Cause(cctx), errTimeout)
 	case runErr != nil:
-		fmt.Fprintln(req.Output, errorText(runErr))
+		fmt.Fprintln(req.Output, cc.errorText(runErr))
 		res.ExitCode = 1
 	case val != nil && !goja.IsUndefined(val) && !goja.IsNull(val):
 		r.show(val)
@@ -133,23 +159,50 @@ func (r *Runtime) Run(ctx context.Context, req cell.Request) (res cell.Result, e
 	return res, nil
 }
 
+// maxCallDepth bounds a cell's nested calls: runaway recursion throws a
+// RangeError instead of growing until the timeout or the memory limit.
+const maxCallDepth = 10000
+
 // init makes a fresh engine with the prelude.
 func (r *Runtime) init() error {
 	rt := goja.New()
+	rt.SetMaxCallStackSize(maxCallDepth)
 	r.env = map[string]string{}
 	for _, kv := range r.opts.Environ {
 		if k, v, ok := strings.Cut(kv, "="); ok {
 			r.env[k] = v
 		}
 	}
-	if err := rt.Set("__gopi", r.host(rt)); err != nil {
+	host := r.host(rt)
+	host["maxLength"] = MaxLength
+	if err := rt.Set("__gopi", host); err != nil {
 		return err
 	}
-	if _, err := rt.RunString(prelude); err != nil {
+	if _, err := rt.RunScript("prelude", prelude); err != nil {
 		return fmt.Errorf("the JavaScript prelude failed: %w", err)
 	}
 	r.rt = rt
 	return nil
+}
+
+// noteBroken says that an interrupted cell left the runtime unusable.
+const noteBroken = "The interruption left the JavaScript runtime unable to settle promises, so it was reset: the next cell starts without the globals of earlier cells."
+
+// settles reports whether rt still runs its promise jobs. goja keeps its
+// call stack when an interrupt lands inside a nested call (a helper or
+// tool call), after which no promise settles any more.
+func settles(rt *goja.Runtime) (ok bool) {
+	defer func() {
+		if recover() != nil {
+			ok = false
+		}
+	}()
+	v, err := rt.RunString("(async () => { await 0; return 1 })()")
+	if err != nil {
+		return false
+	}
+	p, isPromise := v.Export().(*goja.Promise)
+	return isPromise && p.State() == goja.PromiseStateFulfilled
 }
 
 // settle waits out a promise the cell returned: its value, or its
@@ -178,33 +231,4 @@ func (e *rejection) Error() string {
 		}
 	}
 	return "Uncaught " + e.val.String()
-}
-
-// errorText is what a failed cell shows: the exception with its stack.
-func errorText(err error) string {
-	var ex *goja.Exception
-	if errors.As(err, &ex) {
-		return strings.TrimSpace(ex.String())
-	}
-	return err.Error()
-}
-
-var (
-	usesAwait  = regexp.MustCompile(`\bawait\b|(?m)^return\b`)
-	topDecl    = regexp.MustCompile(`(?m)^(const|let)(\s)`)
-	topBinding = regexp.MustCompile(`(?m)^(?:const|let|var)\s+([A-Za-z_$][\w$]*)\s*=`)
-	topFunc    = regexp.MustCompile(`(?m)^(async\s+)?function(\s*\*?\s*)([A-Za-z_$][\w$]*)\s*\(`)
-	topClass   = regexp.MustCompile(`(?m)^class\s+([A-Za-z_$][\w$]*)\b`)
-)
-
-// wrap prepares a cell's code: declarations at the start of a line become
-// globals, and code that awaits or returns runs in an async function.
-func wrap(code string) string {
-	if !usesAwait.MatchString(code) {
-		return topDecl.ReplaceAllString(code, "var$2")
-	}
-	code = topBinding.ReplaceAllString(code, "globalThis.$1 =")
-	code = topFunc.ReplaceAllString(code, "globalThis.$3 = ${1}function$2$3(")
-	code = topClass.ReplaceAllString(code, "globalThis.$1 = class $1")
-	return "(async () => {\n" + code + "\n})()"
 }

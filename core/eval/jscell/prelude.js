@@ -22,6 +22,26 @@
       return String(v);
     }
   };
+  // Builders of a given size refuse sizes the runtime's memory watch
+  // could only stop after the allocation.
+  const bound = (proto, name, size) => {
+    const orig = proto[name];
+    Object.defineProperty(proto, name, {
+      configurable: true,
+      writable: true,
+      value: function (...args) {
+        const n = size(this, ...args);
+        if (n > host.maxLength) {
+          throw new RangeError(name + " would build " + n + " characters or elements; a JavaScript cell may build at most " + host.maxLength + " at once");
+        }
+        return orig.apply(this, args);
+      },
+    });
+  };
+  bound(String.prototype, "repeat", (s, n) => String(s).length * Number(n));
+  bound(String.prototype, "padStart", (_s, n) => Number(n));
+  bound(String.prototype, "padEnd", (_s, n) => Number(n));
+  bound(Array.prototype, "fill", (a) => Number(a.length));
   const log = (...args) => host.print(args.map(show).join(" ") + "\n");
   g.console = { log, info: log, debug: log, warn: log, error: log };
   g.print = log;
@@ -52,7 +72,11 @@
   g.tree = later((path, o) => host.tree(String(path === undefined ? "." : path), opts(o).max_depth || 3, !!opts(o).show_hidden));
   g.env = later((key, value) => host.env(key === undefined ? "" : String(key), value === undefined ? null : String(value)));
   g.tool = new Proxy({}, {
-    get: (_t, name) => (typeof name === "string" ? later((args) => host.callTool(name, JSON.stringify(args || {}))) : undefined),
+    // not a thenable (await tool must not wait for ever), not JSON
+    get: (_t, name) =>
+      typeof name === "string" && name !== "then" && name !== "toJSON"
+        ? later((args) => host.callTool(name, JSON.stringify(args || {})))
+        : undefined,
   });
   g.output = async (...args) => {
     let o = {};

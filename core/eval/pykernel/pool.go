@@ -157,7 +157,10 @@ func (p *Pool) acquire(s *Session) (*kernel, string, error) {
 	if len(p.kernels) >= p.opts.MaxKernels && !p.evictLocked() {
 		return nil, "", fmt.Errorf("all %d Python kernels are busy running cells; wait for one to finish and retry", p.opts.MaxKernels)
 	}
-	env := append(FilterEnv(p.opts.Environ, p.opts.PassEnv), s.extraEnv...)
+	if fi, err := os.Stat(s.cwd); err != nil || !fi.IsDir() {
+		return nil, "", fmt.Errorf("cannot start the Python kernel: the working directory %s no longer exists; recreate it, or start gopi in an existing directory", s.cwd)
+	}
+	env := append(FilterEnv(p.opts.Environ, p.opts.PassEnv), s.env()...)
 	python, env, err := resolvePython(s.cwd, env, p.opts.ManagedVenvs)
 	if err != nil {
 		return nil, "", err
@@ -261,15 +264,22 @@ func (p *Pool) sweep() {
 // Session is one agent session's Python kernel, started on its first
 // cell. Its cells run one at a time.
 type Session struct {
-	pool     *Pool
-	cwd      string
-	extraEnv []string
+	pool *Pool
+	cwd  string
 
 	run       sync.Mutex // one cell at a time
 	checkOnce sync.Once
 	checkErr  error // why no interpreter was found (Available)
 	mu        sync.Mutex
-	evicted   bool // the pool stopped the kernel while idle; said on the next cell
+	extraEnv  []string // set by Renew
+	evicted   bool     // the pool stopped the kernel while idle; said on the next cell
+}
+
+// env returns the variables the session adds to its kernel's environment.
+func (s *Session) env() []string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.extraEnv
 }
 
 // noteEvicted records that the pool stopped the session's idle kernel.
@@ -321,6 +331,20 @@ func (s *Session) Reset() {
 	s.pool.drop(s)
 }
 
+// Renew makes the handle another agent session's: the kernel stops with
+// everything its cells started (after a running cell ends), and the next
+// cell starts a fresh one with extraEnv. The agent session calls it when
+// it moves to a new, resumed or branched session file, whose kernel omp
+// keeps apart from the previous one's.
+func (s *Session) Renew(extraEnv []string) {
+	s.run.Lock()
+	defer s.run.Unlock()
+	s.pool.drop(s)
+	s.mu.Lock()
+	s.extraEnv, s.evicted = extraEnv, false
+	s.mu.Unlock()
+}
+
 // Close stops the session's kernel (the session ended).
 func (s *Session) Close() error {
 	s.pool.drop(s)
@@ -331,7 +355,7 @@ func (s *Session) Close() error {
 // interpreter (checked once).
 func (s *Session) Available() error {
 	s.checkOnce.Do(func() {
-		env := append(FilterEnv(s.pool.opts.Environ, s.pool.opts.PassEnv), s.extraEnv...)
+		env := append(FilterEnv(s.pool.opts.Environ, s.pool.opts.PassEnv), s.env()...)
 		_, _, s.checkErr = resolvePython(s.cwd, env, s.pool.opts.ManagedVenvs)
 	})
 	return s.checkErr

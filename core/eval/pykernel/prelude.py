@@ -82,11 +82,10 @@ def _gopi_bundle(value, data=True):
     if data and isinstance(value, (dict, list, tuple)) and "application/json" not in bundle:
         try:
             bundle["application/json"] = _json.loads(_json.dumps(value, default=str))
-            return bundle  # shown as data; its repr would only repeat it
         except (TypeError, ValueError):
             pass
     if "text/plain" not in bundle:
-        bundle["text/plain"] = value if isinstance(value, str) else repr(value)
+        bundle["text/plain"] = repr(value)  # display('x') shows 'x', as in IPython
     return bundle
 
 
@@ -507,7 +506,7 @@ def _gopi_cell_magic(name, args, body):
     fn = _CELL_MAGICS.get(name)
     if fn is None:
         raise NameError("UsageError: no cell magic %%%%%s; gopi has %s" % (name, ", ".join("%%" + n for n in sorted(_CELL_MAGICS))))
-    fn(args, body)
+    return fn(args, body)  # %%bash and %%sh: the exit status, shown as the cell's value
 
 
 def _gopi_transform(src):

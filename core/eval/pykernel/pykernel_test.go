@@ -2,6 +2,7 @@ package pykernel
 
 import (
 	"context"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -179,7 +180,7 @@ func TestResetEndsChildren(t *testing.T) {
 func TestDisplays(t *testing.T) {
 	s := sharedSession(t)
 	out, res := run(t, s, "print('before')\ndisplay({'a': [1, 2]})\nclass M:\n    def _repr_markdown_(self):\n        return '**bold**'\ndisplay(M())\n_ = write('f.txt', 'x')", 10*time.Second)
-	if res.ExitCode != 0 || out != "before\n**bold**\n" {
+	if res.ExitCode != 0 || out != "before\n{'a': [1, 2]}\n**bold**\n" { // data shows its repr too, as in omp
 		t.Fatalf("%q %+v", out, res)
 	}
 	var kinds []string
@@ -197,12 +198,23 @@ func TestMagics(t *testing.T) {
 	if res.ExitCode != 0 || out != "bang\na b\n/\n" {
 		t.Fatalf("%q %+v", out, res)
 	}
+	// A shell cell's value is its exit status, as in omp.
 	out, res = run(t, s, "%%bash\necho from bash", 10*time.Second)
-	if out != "from bash\n" {
+	if out != "from bash\n0\n" {
 		t.Fatalf("%q %+v", out, res)
 	}
+	out, res = run(t, s, "%%bash\necho hi\nexit 3", 10*time.Second)
+	if out != "hi\n3\n" {
+		t.Fatalf("%q %+v", out, res)
+	}
+	// An unknown magic is one line, no traceback through the prelude.
 	out, res = run(t, s, "%nope", 10*time.Second)
-	if res.ExitCode != 1 || !strings.Contains(out, "UsageError") {
+	if res.ExitCode != 1 || !strings.HasPrefix(out, "UsageError: no line magic %nope; gopi has %cd") || strings.Count(out, "\n") != 1 {
+		t.Fatalf("%q %+v", out, res)
+	}
+	// display() of a string shows its repr, as IPython does.
+	out, res = run(t, s, "display('plain text')", 10*time.Second)
+	if out != "'plain text'\n" {
 		t.Fatalf("%q %+v", out, res)
 	}
 }
@@ -345,6 +357,26 @@ func TestResolvePython(t *testing.T) {
 		t.Fatalf("%s", py)
 	}
 	if _, _, err := resolvePython(t.TempDir(), env, nil); err == nil || !strings.Contains(err.Error(), "no Python found") {
+		t.Fatalf("%v", err)
+	}
+}
+
+// A kernel cannot start in a working directory that was deleted: the
+// error says so, not that python3 is missing.
+func TestDeletedWorkingDirectory(t *testing.T) {
+	needPython(t)
+	dir := filepath.Join(t.TempDir(), "gone")
+	if err := os.Mkdir(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	p := NewPool(Options{Environ: os.Environ()})
+	t.Cleanup(func() { _ = p.Close() })
+	s := p.Session(dir, nil)
+	if err := os.Remove(dir); err != nil {
+		t.Fatal(err)
+	}
+	_, err := s.Run(context.Background(), cell.Request{Code: "print(1)", Timeout: 10 * time.Second, Output: io.Discard})
+	if err == nil || !strings.Contains(err.Error(), "the working directory "+dir+" no longer exists") {
 		t.Fatalf("%v", err)
 	}
 }

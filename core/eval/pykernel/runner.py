@@ -220,7 +220,9 @@ def _report(exc):
     import traceback
 
     tb = _trim_traceback(exc.__traceback__)
-    if isinstance(exc, SyntaxError):
+    if isinstance(exc, NameError) and str(exc).startswith("UsageError: "):
+        lines = [str(exc) + "\n"]  # a magic used wrongly: the message says it all
+    elif isinstance(exc, SyntaxError):
         lines = traceback.format_exception_only(type(exc), exc)
     else:
         lines = traceback.format_exception(type(exc), exc, tb)

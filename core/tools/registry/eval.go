@@ -36,7 +36,7 @@ func newEvalRuntimes(env *tool.Env, svc *Services, shared *pykernel.Pool) EvalRu
 		r.JS = jscell.New(jscell.Options{
 			Resolve:   env.Resolve,
 			ReadFile:  env.ReadFile,
-			WriteFile: func(ctx context.Context, abs string, data []byte) error { return env.WriteFile(ctx, abs, data, 0o644) },
+			WriteFile: writeThroughTool(callTool(env, svc)),
 			Environ:   pykernel.FilterEnv(cfg.Environ, cfg.PassEnv),
 			CallTool:  callTool(env, svc),
 		})
@@ -48,12 +48,30 @@ func newEvalRuntimes(env *tool.Env, svc *Services, shared *pykernel.Pool) EvalRu
 	if r.Pool == nil {
 		r.Pool, r.owns = pykernel.NewPool(pykernel.Options{Environ: cfg.Environ, PassEnv: cfg.PassEnv, PerCall: cfg.PerCall, ManagedVenvs: cfg.ManagedVenvs}), true
 	}
-	var extra []string
-	if env.Artifacts != nil {
-		extra = append(extra, "PI_ARTIFACTS_DIR="+env.Artifacts.Dir())
-	}
-	r.Python = r.Pool.Session(env.Cwd, extra)
+	r.Python = r.Pool.Session(env.Cwd, kernelEnv(env))
 	return r
+}
+
+// kernelEnv is what a session adds to its Python kernel's environment.
+func kernelEnv(env *tool.Env) []string {
+	if env.Artifacts == nil {
+		return nil
+	}
+	return []string{"PI_ARTIFACTS_DIR=" + env.Artifacts.Dir()}
+}
+
+// RenewEval gives the session fresh eval runtimes when it moves to
+// another session file (new, resume, branch): the previous session's
+// Python kernel stops with everything its cells started, its JavaScript
+// globals are dropped, and the next cell of either starts afresh with
+// env's artifacts directory. The pool stays.
+func (s *Services) RenewEval(env *tool.Env) {
+	if s.Eval.Python != nil {
+		s.Eval.Python.Renew(kernelEnv(env))
+	}
+	if s.Eval.JS != nil {
+		s.Eval.JS.Reset()
+	}
 }
 
 // ShareKernels makes the services take Python kernels from a parent
@@ -94,6 +112,21 @@ func newEval(env *tool.Env, svc *Services) tool.Tool { return evaltool.New(env, 
 
 // evalAvailable says whether eval is offered: a runtime is on.
 func evalAvailable(_ *tool.Env, svc *Services) bool { return evaltool.Available(svc.Eval.backends()) }
+
+// writeThroughTool is how JavaScript's write() and append() write: as a
+// call of the session's write tool, so plan mode, the tool_call hooks
+// and the permission gate see it as they see tool.write (and a session
+// without the write tool cannot write from a cell either).
+func writeThroughTool(call func(ctx context.Context, name string, args json.RawMessage) (string, error)) func(ctx context.Context, abs string, data []byte) error {
+	return func(ctx context.Context, abs string, data []byte) error {
+		args, err := json.Marshal(map[string]string{"path": abs, "content": string(data)})
+		if err != nil {
+			return err
+		}
+		_, err = call(ctx, "write", args)
+		return err
+	}
+}
 
 // callTool is JavaScript's tool.<name>: one call of a built-in tool the
 // session offers, through the same validation as the model's calls. A
