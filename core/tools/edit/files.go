@@ -119,18 +119,19 @@ func (f loaded) settle(text string) (data []byte, settled string, err error) {
 	return data, settled, err
 }
 
-// commit writes a file's new bytes (from settle) atomically and keeping
-// its mode, creating its directory when missing; the write invalidates
-// the scan cache and records the new text in the read cache.
-func (t *Tool) commit(f loaded, data []byte) error {
-	if err := t.write(f.abs, data, ""); err != nil {
+// commit writes a file's new bytes and the text they read as (from
+// settle) atomically and keeping its mode, creating its directory when
+// missing; the write invalidates the scan cache and records the new text
+// in the read cache.
+func (t *Tool) commit(f loaded, data []byte, settled string) error {
+	if err := t.writeView(f.abs, data, "", settled); err != nil {
 		if !errors.Is(err, fs.ErrNotExist) {
 			return fmt.Errorf("cannot write %s: %w", f.shown, err)
 		}
 		if err := t.MkdirAll(filepath.Dir(f.abs)); err != nil {
 			return fmt.Errorf("cannot create the directory of %s: %w", f.shown, err)
 		}
-		if err := t.write(f.abs, data, ""); err != nil {
+		if err := t.writeView(f.abs, data, "", settled); err != nil {
 			return fmt.Errorf("cannot write %s: %w", f.shown, err)
 		}
 	}
@@ -232,6 +233,16 @@ func (t *Tool) notebookBytes(abs, base string, data []byte) ([]byte, error) {
 
 // write is WriteFile, and WriteMoved when from is not "".
 func (t *Tool) write(abs string, data []byte, from string) error {
+	view := ""
+	if isNotebook(abs) {
+		view, _ = notebook.Text(data)
+	}
+	return t.writeView(abs, data, from, view)
+}
+
+// writeView is write for data whose text view, when abs is a notebook, is
+// known to be view (the read cache records the view).
+func (t *Tool) writeView(abs string, data []byte, from, view string) error {
 	if from != "" {
 		if err := t.env.CheckPlanRename(); err != nil {
 			return err
@@ -276,10 +287,10 @@ func (t *Tool) write(abs string, data []byte, from string) error {
 		t.env.Caches.Invalidate(target)
 	}
 	if t.env.ReadCache != nil {
-		text := textfile.Decode(data).Text
-		if isNotebook(abs) {
-			// The session reads and edits a notebook as its text view.
-			text, _ = notebook.Text(data)
+		// The session reads and edits a notebook as its text view.
+		text := view
+		if !isNotebook(abs) {
+			text = textfile.Decode(data).Text
 		}
 		lines := tool.SplitDisplayLines(text) // as read shows it
 		t.env.ReadCache.Forget(abs)
