@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/charmbracelet/x/ansi"
 	"github.com/gopi-agent/gopi/internal/golden"
 )
 
@@ -41,6 +42,25 @@ func TestCases(t *testing.T) {
 			}
 			ar.Save(t)
 		})
+	}
+}
+
+// A label with characters of several code points (a ZWJ emoji family, a
+// flag, a skin tone, a combining accent) takes the columns the terminal
+// gives it, as the TUI measures text: each box's lines are equally wide.
+func TestGraphemeLabels(t *testing.T) {
+	out, err := Render("graph LR\nA[👨\u200d👩\u200d👧 family] --> B[cafe\u0301 🇫🇷 👍🏽]", DefaultOptions())
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(out, "\n")
+	for _, l := range lines[1:] {
+		if l != "" && ansi.StringWidth(l) != ansi.StringWidth(lines[0]) {
+			t.Fatalf("rows of different widths:\n%s", out)
+		}
+	}
+	if !strings.Contains(out, "│ 👨\u200d👩\u200d👧 family ├") {
+		t.Fatalf("the family is not one character in its box:\n%s", out)
 	}
 }
 
