@@ -2,6 +2,7 @@ package mermaid
 
 import (
 	"encoding/json"
+	"fmt"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -61,6 +62,28 @@ func TestGraphemeLabels(t *testing.T) {
 	}
 	if !strings.Contains(out, "│ 👨\u200d👩\u200d👧 family ├") {
 		t.Fatalf("the family is not one character in its box:\n%s", out)
+	}
+}
+
+// Sources that all go to the same targets share one crossing row (a bus,
+// as omp draws it): 40 nodes each pointing at the same 40 others draw
+// one bus with an arrowhead into every target, not a row per source whose
+// lines merge into every other source's.
+func TestCompleteBipartiteBus(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("graph TD\n")
+	for i := range 40 {
+		for j := range 40 {
+			fmt.Fprintf(&b, "A%d --> B%d\n", i, j)
+		}
+	}
+	out, err := Render(b.String(), DefaultOptions())
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(out, "\n")
+	if len(lines) > 16 || strings.Count(out, "▼") != 40 {
+		t.Fatalf("%d rows, %d arrowheads:\n%s", len(lines), strings.Count(out, "▼"), out)
 	}
 }
 
