@@ -81,19 +81,6 @@ func (t *Tool) load(abs, shown string) (loaded, error) {
 	return f, nil
 }
 
-// encode returns the bytes of f with text as its new content: the text
-// in the file's encoding, or for a notebook the file with its cells
-// changed as the edited text view says (see notebook.Doc.Apply).
-func (f loaded) encode(text string) ([]byte, error) {
-	switch {
-	case f.nb != nil:
-		return applyNotebook(f.nb, text, f.shown)
-	case isNotebook(f.abs):
-		return applyNotebook(notebook.Empty(), text, f.shown)
-	}
-	return f.doc.Encode(text), nil
-}
-
 // lock takes the locks that serialise this edit's read-modify-write of
 // the files at abs with every other writer, in this process or another
 // (see atomicfile.LockAll): the files are read after it and written
@@ -106,17 +93,20 @@ func lock(abs ...string) (unlock func(), err error) {
 	return unlock, nil
 }
 
-// settle returns the bytes of f with text as its new content, and the
+// settle returns the bytes of f with text as its new content — the text
+// in the file's encoding, or for a notebook the file with its cells
+// changed as the edited text view says (see notebook.Doc.Apply) — and the
 // text the file then reads as: text itself, or for a notebook the view of
 // the notebook written (new cells numbered, later ones renumbered), so
 // that a result's preview and diff show the anchors read will show.
 func (f loaded) settle(text string) (data []byte, settled string, err error) {
-	data, err = f.encode(text)
-	if err != nil || !isNotebook(f.abs) {
-		return data, text, err
+	switch {
+	case f.nb != nil:
+		return applyNotebook(f.nb, text, f.shown)
+	case isNotebook(f.abs):
+		return applyNotebook(notebook.Empty(), text, f.shown)
 	}
-	settled, err = notebook.Text(data)
-	return data, settled, err
+	return f.doc.Encode(text), text, nil
 }
 
 // commit writes a file's new bytes and the text they read as (from
@@ -228,7 +218,8 @@ func (t *Tool) notebookBytes(abs, base string, data []byte) ([]byte, error) {
 	} else if err != nil && !errors.Is(err, fs.ErrNotExist) {
 		return nil, fmt.Errorf("cannot read %s: %w", t.env.DisplayPath(base), err)
 	}
-	return applyNotebook(nb, string(data), shown)
+	out, _, err := applyNotebook(nb, string(data), shown)
+	return out, err
 }
 
 // write is WriteFile, and WriteMoved when from is not "".
