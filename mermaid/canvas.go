@@ -2,6 +2,7 @@ package mermaid
 
 import (
 	"strings"
+	"unicode/utf8"
 
 	"github.com/charmbracelet/x/ansi"
 )
@@ -17,10 +18,14 @@ const (
 // cell is one character position: a fixed character, or the directions
 // of the lines through it.
 type cell struct {
-	ch    rune  // fixed character (text, corner, arrowhead); 0: drawn from lines
-	lines uint8 // line directions, for cells without ch
-	style Style // how a straight line through the cell is drawn
-	wide  bool  // the second column of a wide character: prints nothing
+	ch rune // fixed character (text, corner, arrowhead); 0: drawn from lines
+	// cluster is a character of text made of several code points (an
+	// emoji sequence joined by ZWJ, a letter with combining marks),
+	// printed instead of ch.
+	cluster string
+	lines   uint8 // line directions, for cells without ch
+	style   Style // how a straight line through the cell is drawn
+	wide    bool  // the second column of a wide character: prints nothing
 }
 
 // Style is how a line is drawn: solid, dotted or thick.
@@ -65,11 +70,19 @@ func (c *canvas) set(x, y int, ch rune) {
 	}
 }
 
-// text writes s from x on row y, wide characters taking two cells.
+// text writes s from x on row y, one user-perceived character (grapheme
+// cluster) per cell, wide ones taking two cells.
 func (c *canvas) text(x, y int, s string) {
-	for _, r := range s {
-		w := runeWidth(r)
+	for s != "" {
+		g, rest, w := nextGrapheme(s)
+		s = rest
+		r, size := utf8.DecodeRuneInString(g)
 		c.set(x, y, r)
+		if size < len(g) {
+			if p := c.at(x, y); p != nil {
+				p.cluster = g
+			}
+		}
 		if w == 2 {
 			if p := c.at(x+1, y); p != nil {
 				*p = cell{wide: true}
@@ -198,6 +211,8 @@ func (c *canvas) String() string {
 		for _, p := range row {
 			switch {
 			case p.wide:
+			case p.cluster != "":
+				b.WriteString(p.cluster)
 			case p.ch != 0:
 				b.WriteRune(p.ch)
 			default:
@@ -229,19 +244,25 @@ func (c *canvas) String() string {
 	return strings.Join(lines, "\n")
 }
 
-// runeWidth is the number of terminal columns r takes (0 counts as 1).
-func runeWidth(r rune) int {
-	if w := ansi.StringWidth(string(r)); w > 1 {
-		return 2
+// nextGrapheme splits the first user-perceived character (grapheme
+// cluster) off s, with the terminal columns it takes as the TUI measures
+// them: 1 or 2 (a character of no width counts as 1).
+func nextGrapheme(s string) (g, rest string, width int) {
+	g, w := ansi.FirstGraphemeCluster(s, ansi.GraphemeWidth)
+	if g == "" { // not expected; never loop on no progress
+		_, size := utf8.DecodeRuneInString(s)
+		g = s[:size]
 	}
-	return 1
+	return g, s[len(g):], min(max(w, 1), 2)
 }
 
 // textWidth is the number of terminal columns s takes.
 func textWidth(s string) int {
 	n := 0
-	for _, r := range s {
-		n += runeWidth(r)
+	for s != "" {
+		_, rest, w := nextGrapheme(s)
+		n += w
+		s = rest
 	}
 	return n
 }

@@ -3,6 +3,7 @@ package mermaid
 import (
 	"fmt"
 	"sort"
+	"strings"
 )
 
 // vnode is a node of the layout: a real node, or a waypoint of an edge
@@ -355,15 +356,17 @@ func labelRank(vertical bool, e *vedge, cur int) int {
 	return max(cur, textWidth(e.edge.Label)+2)
 }
 
+// bundle is pieces of one gap drawn on one channel.
+type bundle struct {
+	pieces []*vedge
+	lo, hi int // the cross span they cover
+}
+
 // assignChannels gives each piece that goes across a channel (0, 1, …)
 // and returns how many there are. The pieces leaving one vnode share a
 // channel (they branch from one stub); bundles whose spans meet get
 // different ones. Straight pieces need none.
 func assignChannels(es []*vedge) int {
-	type bundle struct {
-		pieces []*vedge
-		lo, hi int
-	}
 	var bundles []*bundle
 	type port struct {
 		v *vnode
@@ -384,6 +387,7 @@ func assignChannels(es []*vedge) int {
 		b.pieces = append(b.pieces, e)
 		b.lo, b.hi = min(b.lo, lo(e)), max(b.hi, hi(e))
 	}
+	bundles = mergeBuses(es, bundles)
 	sort.SliceStable(bundles, func(i, j int) bool { return bundles[i].lo < bundles[j].lo })
 	var ends []int // last cross position used on each channel
 	for _, b := range bundles {
@@ -403,6 +407,66 @@ func assignChannels(es []*vedge) int {
 		}
 	}
 	return len(ends)
+}
+
+// mergeBuses joins the bundles of sources that go, without labels, to
+// the same two or more targets into one bundle: one row (a bus) joins
+// all their stubs and all their targets, as omp draws a complete
+// bipartite set of edges, instead of one crossing row per source that
+// runs through every other source's targets (40 sources to the same 40
+// targets made 40 rows of merged lines). Bundles keep their order.
+func mergeBuses(es []*vedge, bundles []*bundle) []*bundle {
+	type target struct {
+		v *vnode
+		x int
+	}
+	targets := map[*vnode][]target{} // every piece of a source, straight ones too
+	kinds := map[*vnode]map[string]bool{}
+	for _, e := range es {
+		targets[e.from] = append(targets[e.from], target{e.to, e.toX()})
+		// Only plain edges from node to node of the next layer share a
+		// bus, and only with edges drawn alike.
+		kind := "mixed"
+		if e.first && e.last && !e.reversed && e.from.node != nil && e.to.node != nil && e.edge.Label == "" {
+			kind = fmt.Sprintf("%v/%v/%v/%v", e.edge.Head, e.edge.Tail, e.edge.Dotted, e.edge.Thick)
+		}
+		if kinds[e.from] == nil {
+			kinds[e.from] = map[string]bool{}
+		}
+		kinds[e.from][kind] = true
+	}
+	signature := func(v *vnode) string {
+		ts := targets[v]
+		if len(ts) < 2 || len(kinds[v]) != 1 || kinds[v]["mixed"] {
+			return ""
+		}
+		keys := make([]string, len(ts))
+		for i, t := range ts {
+			keys[i] = fmt.Sprintf("%p@%d", t.v, t.x)
+		}
+		sort.Strings(keys)
+		for k := range kinds[v] {
+			keys = append(keys, k)
+		}
+		return strings.Join(keys, ",")
+	}
+	var out []*bundle
+	bus := map[string]*bundle{}
+	for _, b := range bundles {
+		sig := signature(b.pieces[0].from)
+		if sig == "" {
+			out = append(out, b)
+			continue
+		}
+		if into, ok := bus[sig]; ok {
+			into.pieces = append(into.pieces, b.pieces...)
+			into.lo, into.hi = min(into.lo, b.lo), max(into.hi, b.hi)
+			continue
+		}
+		bus[sig] = b
+		out = append(out, b)
+	}
+	return out
 }
 
 func lo(e *vedge) int { return min(e.fromX(), e.toX()) }

@@ -2,10 +2,12 @@ package mermaid
 
 import (
 	"encoding/json"
+	"fmt"
 	"path/filepath"
 	"strings"
 	"testing"
 
+	"github.com/charmbracelet/x/ansi"
 	"github.com/gopi-agent/gopi/internal/golden"
 )
 
@@ -41,6 +43,47 @@ func TestCases(t *testing.T) {
 			}
 			ar.Save(t)
 		})
+	}
+}
+
+// A label with characters of several code points (a ZWJ emoji family, a
+// flag, a skin tone, a combining accent) takes the columns the terminal
+// gives it, as the TUI measures text: each box's lines are equally wide.
+func TestGraphemeLabels(t *testing.T) {
+	out, err := Render("graph LR\nA[👨\u200d👩\u200d👧 family] --> B[cafe\u0301 🇫🇷 👍🏽]", DefaultOptions())
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(out, "\n")
+	for _, l := range lines[1:] {
+		if l != "" && ansi.StringWidth(l) != ansi.StringWidth(lines[0]) {
+			t.Fatalf("rows of different widths:\n%s", out)
+		}
+	}
+	if !strings.Contains(out, "│ 👨\u200d👩\u200d👧 family ├") {
+		t.Fatalf("the family is not one character in its box:\n%s", out)
+	}
+}
+
+// Sources that all go to the same targets share one crossing row (a bus,
+// as omp draws it): 40 nodes each pointing at the same 40 others draw
+// one bus with an arrowhead into every target, not a row per source whose
+// lines merge into every other source's.
+func TestCompleteBipartiteBus(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("graph TD\n")
+	for i := range 40 {
+		for j := range 40 {
+			fmt.Fprintf(&b, "A%d --> B%d\n", i, j)
+		}
+	}
+	out, err := Render(b.String(), DefaultOptions())
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(out, "\n")
+	if len(lines) > 16 || strings.Count(out, "▼") != 40 {
+		t.Fatalf("%d rows, %d arrowheads:\n%s", len(lines), strings.Count(out, "▼"), out)
 	}
 }
 

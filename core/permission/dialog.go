@@ -43,9 +43,17 @@ type Choice struct {
 	Label  string
 }
 
-// Choices are the options a question offers, in this order.
+// Choices are the options a question offers, in this order. The lasting
+// answers name the tool whose permission is remembered, and the called
+// tool too when that is another.
 func Choices(req Request) []Choice {
 	s := req.Subject()
+	if req.Tool != "" && req.Tool != s {
+		// The answer is remembered for the subject, so it holds for the
+		// subject's own calls as well as for this tool's (recipe runs
+		// through bash: always allowing it allows every bash command).
+		s += " and " + req.Tool
+	}
 	return []Choice{
 		{AllowOnce, "Allow once"},
 		{AllowAlways, fmt.Sprintf("Always allow %s in this session", s)},
@@ -54,14 +62,18 @@ func Choices(req Request) []Choice {
 	}
 }
 
-// Title is a question's text: which agent wants to run what, and the
-// call itself.
+// Title is a question's text: which agent wants to run what (and whose
+// permission that needs, when it is another tool's), and the call itself.
 func Title(req Request) string {
 	who := "The agent"
 	if req.Agent != "" {
 		who = "Subagent " + req.Agent
 	}
-	return fmt.Sprintf("%s wants to run %s. Allow it?\n%s", who, req.Tool, Describe(req))
+	what := req.Tool
+	if s := req.Subject(); s != "" && s != req.Tool {
+		what += ", which needs " + s + "'s permission"
+	}
+	return fmt.Sprintf("%s wants to run %s. Allow it?\n%s", who, what, Describe(req))
 }
 
 // How much of a call a question shows: at most describeLines lines and

@@ -50,6 +50,23 @@ func TestDialogAsker(t *testing.T) {
 	}
 }
 
+// A call that needs another tool's permission (recipe runs through bash)
+// says so in the question, and the lasting answers name both tools: the
+// answer is remembered for bash, so it holds for every bash command.
+func TestDialogOtherToolsPermission(t *testing.T) {
+	req := Request{Tool: "recipe", Args: map[string]any{"op": "make:forever"}, Access: tool.Access{Tool: "bash", Writes: true, Summary: "$ make forever"}}
+	ui := &selectUI{pick: func(o []string) (string, error) { return o[1], nil }}
+	if got, err := (DialogAsker{UI: ui}).Ask(context.Background(), req); err != nil || got != AllowAlways {
+		t.Fatalf("%v %v", got, err)
+	}
+	if ui.title != "The agent wants to run recipe, which needs bash's permission. Allow it?\n$ make forever" {
+		t.Errorf("title %q", ui.title)
+	}
+	if want := []string{"Allow once", "Always allow bash and recipe in this session", "Reject", "Always reject bash and recipe in this session"}; strings.Join(ui.options, "|") != strings.Join(want, "|") {
+		t.Errorf("options %q", ui.options)
+	}
+}
+
 // A question shows what the call does; a long one says what it leaves
 // out rather than hiding a command's tail.
 func TestDescribe(t *testing.T) {

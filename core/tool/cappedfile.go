@@ -173,8 +173,12 @@ func (c *cappedFile) appendTail(totalLines int64) (droppedBytes, droppedLines in
 			return 0, 0
 		}
 		droppedLines = totalLines - c.headLines - tailLines
-		note := fmt.Sprintf("[%d bytes (%d lines) of output dropped here: past the artifact cap of %s only the first %s and the last %s are kept]\n",
-			dropped, droppedLines, FormatSize(c.max), FormatSize(c.head), FormatSize(c.ringLen-int64(skip)))
+		what := fmt.Sprintf("%d bytes (%d lines)", dropped, droppedLines)
+		if droppedLines == 0 {
+			what = fmt.Sprintf("%d bytes, all within one line,", dropped)
+		}
+		note := fmt.Sprintf("[%s of output dropped here: past the artifact cap of %s only the first %s and the last %s are kept]\n",
+			what, FormatSize(c.max), FormatSize(c.head), FormatSize(c.ringLen-int64(skip)))
 		if c.head > 0 && c.headEnd != '\n' {
 			note = "\n" + note
 		}

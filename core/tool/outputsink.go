@@ -25,6 +25,8 @@ type OutputSink struct {
 	tail      []byte
 	total     int64
 	lines     int64
+	lineLen   int64 // bytes after the last newline
+	prevLine  int64 // bytes of the last line that ended with a newline
 	truncated bool
 	file      *cappedFile // the artifact, once spilled
 	id        string
@@ -57,6 +59,16 @@ func (s *OutputSink) Write(p []byte) (int, error) {
 	defer s.mu.Unlock()
 	s.total += int64(len(p))
 	s.lines += int64(bytes.Count(p, []byte{'\n'}))
+	if i := bytes.LastIndexByte(p, '\n'); i < 0 {
+		s.lineLen += int64(len(p))
+	} else {
+		if j := bytes.LastIndexByte(p[:i], '\n'); j >= 0 {
+			s.prevLine = int64(i - j - 1)
+		} else {
+			s.prevLine = s.lineLen + int64(i)
+		}
+		s.lineLen = int64(len(p) - i - 1)
+	}
 	if s.file != nil {
 		s.file.write(p)
 	}
@@ -113,7 +125,10 @@ type SinkSummary struct {
 	Truncated  bool   // the output was larger than the tail
 	TotalBytes int64  // bytes written
 	TotalLines int64  // '\n' count plus one for a final unterminated line
-	ArtifactID string // artifact holding the full output; "" when none
+	// LastLineBytes is the length of the output's last line (its final
+	// newline not counted), however much of it Output holds.
+	LastLineBytes int64
+	ArtifactID    string // artifact holding the full output; "" when none
 	// ArtifactDroppedBytes and ArtifactDroppedLines are what the artifact
 	// lacks when the output went past the cap of LimitArtifact: the middle
 	// of the output, this many bytes holding this many newlines, was
@@ -127,7 +142,10 @@ type SinkSummary struct {
 func (s *OutputSink) Close() (SinkSummary, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	sum := SinkSummary{Output: string(s.tail), Truncated: s.truncated, TotalBytes: s.total, TotalLines: s.lines}
+	sum := SinkSummary{Output: string(s.tail), Truncated: s.truncated, TotalBytes: s.total, TotalLines: s.lines, LastLineBytes: s.lineLen}
+	if s.lineLen == 0 {
+		sum.LastLineBytes = s.prevLine
+	}
 	if s.total > 0 && !bytes.HasSuffix(s.tail, []byte{'\n'}) {
 		sum.TotalLines++
 	}

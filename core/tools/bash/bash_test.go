@@ -350,6 +350,41 @@ func TestBashArtifactCap(t *testing.T) {
 	}
 }
 
+// One line longer than the limit: the notice says that the text is the
+// end of that line and how long the line is (not "lines 1-1 of 1", as
+// though all of it were shown), and a capped artifact's dropped middle is
+// called part of that line rather than "0 lines". A line before it and a
+// final newline do not change that.
+func TestBashSingleHugeLine(t *testing.T) {
+	t.Parallel()
+	env := newEnv(t)
+	o := callTool(t, env, `{"command": "head -c 2000000 /dev/zero | tr '\\0' x"}`)
+	if want := "x\n\n[Showing the last 50.0KB of line 1 of 1, which is 1.9MB long (50.0KB limit). Full: artifact://0]"; !strings.HasSuffix(o.text, want) {
+		t.Fatalf("%q", o.text[len(o.text)-200:])
+	}
+	o = callTool(t, env, `{"command": "echo first; head -c 2000000 /dev/zero | tr '\\0' x; echo"}`)
+	if want := "x\n\n[Showing the last 50.0KB of line 2 of 2, which is 1.9MB long (50.0KB limit). Full: artifact://1]"; !strings.HasSuffix(o.text, want) {
+		t.Fatalf("%q", o.text[len(o.text)-200:])
+	}
+	env.Settings.Bash.MaxArtifactBytes = 100000
+	o = callTool(t, env, `{"command": "head -c 2000000 /dev/zero | tr '\\0' x"}`)
+	tr := o.details.Meta.Truncation
+	if tr == nil || tr.ArtifactDroppedBytes == 0 || tr.ArtifactDroppedLines != 0 {
+		t.Fatalf("%+v", tr)
+	}
+	want := fmt.Sprintf("[Showing the last 50.0KB of line 1 of 1, which is 1.9MB long (50.0KB limit). The saved output, artifact://2, keeps the start and the end: %d bytes in the middle, all within one line, were dropped (bash.maxArtifactBytes)]", tr.ArtifactDroppedBytes)
+	if !strings.HasSuffix(o.text, want) {
+		t.Fatalf("%q", o.text[len(o.text)-300:])
+	}
+	full, err := env.Artifacts.Read("2")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if note := fmt.Sprintf("[%d bytes, all within one line, of output dropped here", tr.ArtifactDroppedBytes); !strings.Contains(full, note) {
+		t.Fatalf("the artifact lacks %q", note)
+	}
+}
+
 // A command printing far more than the cap: the artifacts directory stays
 // near the cap and the heap does not grow with the output.
 func TestBashHugeOutputBounded(t *testing.T) {

@@ -46,6 +46,10 @@ type Truncation struct {
 	// much of the output's middle (it keeps the head and the tail).
 	ArtifactDroppedBytes int64 `json:"artifactDroppedBytes,omitempty"`
 	ArtifactDroppedLines int64 `json:"artifactDroppedLines,omitempty"`
+	// LastLineBytes is the length of the output's last line; when the
+	// text shown is less than that line, the notice says it shows a part
+	// of one line.
+	LastLineBytes int64 `json:"-"`
 }
 
 // Range is a 1-based inclusive line range.
@@ -91,13 +95,24 @@ func truncation(o Outcome) *Truncation {
 		OutputLines: outLines, OutputBytes: int64(len(s.Output)), MaxBytes: tool.DefaultMaxBytes,
 		ShownRange: Range{Start: max(s.TotalLines-outLines+1, 1), End: s.TotalLines},
 		ArtifactID: s.ArtifactID, ArtifactDroppedBytes: s.ArtifactDroppedBytes, ArtifactDroppedLines: s.ArtifactDroppedLines,
+		LastLineBytes: s.LastLineBytes,
 	}
 }
 
-// TruncationNotice is the line after a truncated output (bash, ssh).
+// TruncationNotice is the line after a truncated output (bash, ssh,
+// eval). Omp's text, except where it would not be true: when what is shown
+// is the end of one line longer than the limit, it says so and how long
+// the line is, and a dropped middle without a newline is called part of
+// one line rather than "0 lines".
 func TruncationNotice(tr *Truncation) string {
-	n := fmt.Sprintf("[Showing lines %d-%d of %d (%s limit)", tr.ShownRange.Start, tr.ShownRange.End, tr.TotalLines, tool.FormatSize(int64(tr.MaxBytes)))
+	limit := tool.FormatSize(int64(tr.MaxBytes))
+	n := fmt.Sprintf("[Showing lines %d-%d of %d (%s limit)", tr.ShownRange.Start, tr.ShownRange.End, tr.TotalLines, limit)
+	if shown := tr.OutputBytes; tr.OutputLines == 1 && shown > 0 && shown <= tr.LastLineBytes {
+		n = fmt.Sprintf("[Showing the last %s of line %d of %d, which is %s long (%s limit)", tool.FormatSize(shown), tr.ShownRange.End, tr.TotalLines, tool.FormatSize(tr.LastLineBytes), limit)
+	}
 	switch {
+	case tr.ArtifactID != "" && tr.ArtifactDroppedBytes > 0 && tr.ArtifactDroppedLines == 0:
+		return fmt.Sprintf("%s. The saved output, %s, keeps the start and the end: %d bytes in the middle, all within one line, were dropped (bash.maxArtifactBytes)]", n, artifact.URL(tr.ArtifactID), tr.ArtifactDroppedBytes)
 	case tr.ArtifactID != "" && tr.ArtifactDroppedBytes > 0:
 		return fmt.Sprintf("%s. The saved output, %s, keeps the start and the end: %d bytes (%d lines) in the middle were dropped (bash.maxArtifactBytes)]", n, artifact.URL(tr.ArtifactID), tr.ArtifactDroppedBytes, tr.ArtifactDroppedLines)
 	case tr.ArtifactID != "":

@@ -81,19 +81,6 @@ func (t *Tool) load(abs, shown string) (loaded, error) {
 	return f, nil
 }
 
-// encode returns the bytes of f with text as its new content: the text
-// in the file's encoding, or for a notebook the file with its cells
-// changed as the edited text view says (see notebook.Doc.Apply).
-func (f loaded) encode(text string) ([]byte, error) {
-	switch {
-	case f.nb != nil:
-		return applyNotebook(f.nb, text, f.shown)
-	case isNotebook(f.abs):
-		return applyNotebook(notebook.Empty(), text, f.shown)
-	}
-	return f.doc.Encode(text), nil
-}
-
 // lock takes the locks that serialise this edit's read-modify-write of
 // the files at abs with every other writer, in this process or another
 // (see atomicfile.LockAll): the files are read after it and written
@@ -106,31 +93,35 @@ func lock(abs ...string) (unlock func(), err error) {
 	return unlock, nil
 }
 
-// settle returns the bytes of f with text as its new content, and the
+// settle returns the bytes of f with text as its new content — the text
+// in the file's encoding, or for a notebook the file with its cells
+// changed as the edited text view says (see notebook.Doc.Apply) — and the
 // text the file then reads as: text itself, or for a notebook the view of
 // the notebook written (new cells numbered, later ones renumbered), so
 // that a result's preview and diff show the anchors read will show.
 func (f loaded) settle(text string) (data []byte, settled string, err error) {
-	data, err = f.encode(text)
-	if err != nil || !isNotebook(f.abs) {
-		return data, text, err
+	switch {
+	case f.nb != nil:
+		return applyNotebook(f.nb, text, f.shown)
+	case isNotebook(f.abs):
+		return applyNotebook(notebook.Empty(), text, f.shown)
 	}
-	settled, err = notebook.Text(data)
-	return data, settled, err
+	return f.doc.Encode(text), text, nil
 }
 
-// commit writes a file's new bytes (from settle) atomically and keeping
-// its mode, creating its directory when missing; the write invalidates
-// the scan cache and records the new text in the read cache.
-func (t *Tool) commit(f loaded, data []byte) error {
-	if err := t.write(f.abs, data, ""); err != nil {
+// commit writes a file's new bytes and the text they read as (from
+// settle) atomically and keeping its mode, creating its directory when
+// missing; the write invalidates the scan cache and records the new text
+// in the read cache.
+func (t *Tool) commit(f loaded, data []byte, settled string) error {
+	if err := t.writeView(f.abs, data, "", settled); err != nil {
 		if !errors.Is(err, fs.ErrNotExist) {
 			return fmt.Errorf("cannot write %s: %w", f.shown, err)
 		}
 		if err := t.MkdirAll(filepath.Dir(f.abs)); err != nil {
 			return fmt.Errorf("cannot create the directory of %s: %w", f.shown, err)
 		}
-		if err := t.write(f.abs, data, ""); err != nil {
+		if err := t.writeView(f.abs, data, "", settled); err != nil {
 			return fmt.Errorf("cannot write %s: %w", f.shown, err)
 		}
 	}
@@ -227,11 +218,22 @@ func (t *Tool) notebookBytes(abs, base string, data []byte) ([]byte, error) {
 	} else if err != nil && !errors.Is(err, fs.ErrNotExist) {
 		return nil, fmt.Errorf("cannot read %s: %w", t.env.DisplayPath(base), err)
 	}
-	return applyNotebook(nb, string(data), shown)
+	out, _, err := applyNotebook(nb, string(data), shown)
+	return out, err
 }
 
 // write is WriteFile, and WriteMoved when from is not "".
 func (t *Tool) write(abs string, data []byte, from string) error {
+	view := ""
+	if isNotebook(abs) {
+		view, _ = notebook.Text(data)
+	}
+	return t.writeView(abs, data, from, view)
+}
+
+// writeView is write for data whose text view, when abs is a notebook, is
+// known to be view (the read cache records the view).
+func (t *Tool) writeView(abs string, data []byte, from, view string) error {
 	if from != "" {
 		if err := t.env.CheckPlanRename(); err != nil {
 			return err
@@ -276,10 +278,10 @@ func (t *Tool) write(abs string, data []byte, from string) error {
 		t.env.Caches.Invalidate(target)
 	}
 	if t.env.ReadCache != nil {
-		text := textfile.Decode(data).Text
-		if isNotebook(abs) {
-			// The session reads and edits a notebook as its text view.
-			text, _ = notebook.Text(data)
+		// The session reads and edits a notebook as its text view.
+		text := view
+		if !isNotebook(abs) {
+			text = textfile.Decode(data).Text
 		}
 		lines := tool.SplitDisplayLines(text) // as read shows it
 		t.env.ReadCache.Forget(abs)

@@ -61,7 +61,7 @@ func (t *Tool) runHashline(input string) (*tool.Result, error) {
 	var texts, warnings []string
 	warnings = append(warnings, in.Warnings...)
 	for i, p := range plans {
-		if err := t.commit(p.f, p.data); err != nil {
+		if err := t.commit(p.f, p.data, p.newText); err != nil {
 			if i > 0 {
 				var done []string
 				for _, w := range plans[:i] {

@@ -112,7 +112,7 @@ func (t *Tool) replaceOne(abs, path string, e replaceModeEntry) (string, string,
 	if newText == f.doc.Text {
 		return "", "", 0, fmt.Errorf("Edits to %s resulted in no changes being made.", path)
 	}
-	if err := t.commit(f, data); err != nil {
+	if err := t.commit(f, data, newText); err != nil {
 		return "", "", 0, err
 	}
 	oldLines, oldFinal := textfile.Lines(f.doc.Text)

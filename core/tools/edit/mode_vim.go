@@ -378,11 +378,11 @@ func (t *Tool) saveVim(buf *vimBuffer, force bool) (string, error) {
 	text := buf.text()
 	// The buffer keeps the text as typed; a notebook's markers are
 	// numbered against the file it was opened from (buf.file).
-	data, _, err := buf.file.settle(text)
+	data, settled, err := buf.file.settle(text)
 	if err != nil {
 		return "", err
 	}
-	if err := t.commit(buf.file, data); err != nil {
+	if err := t.commit(buf.file, data, settled); err != nil {
 		return "", err
 	}
 	a, _ := textfile.Lines(old)

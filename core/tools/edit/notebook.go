@@ -28,11 +28,12 @@ func parseNotebook(raw []byte, shown string) (*notebook.Doc, error) {
 	return nb, nil
 }
 
-// applyNotebook writes the edited text view into nb.
-func applyNotebook(nb *notebook.Doc, text, shown string) ([]byte, error) {
-	data, err := nb.Apply(text)
+// applyNotebook writes the edited text view into nb, returning the new
+// file and its text view.
+func applyNotebook(nb *notebook.Doc, text, shown string) ([]byte, string, error) {
+	data, view, err := nb.ApplyView(text)
 	if err != nil {
-		return nil, fmt.Errorf("Cannot edit notebook %s: %v.", shown, err)
+		return nil, "", fmt.Errorf("Cannot edit notebook %s: %v.", shown, err)
 	}
-	return data, nil
+	return data, view, nil
 }

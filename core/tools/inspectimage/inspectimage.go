@@ -25,6 +25,7 @@ import (
 	"github.com/gopi-agent/gopi/core/ai"
 	"github.com/gopi-agent/gopi/core/tool"
 	"github.com/gopi-agent/gopi/core/tools/read"
+	"github.com/gopi-agent/gopi/internal/atomicfile"
 )
 
 // Name is the tool's name.
@@ -203,6 +204,11 @@ func (t *Tool) model() (*ai.Model, error) {
 // load reads the image at path: its format from its first bytes, then
 // its size, then its data (resized with images.autoResize).
 func (t *Tool) load(path string) (mimeType string, data []byte, err error) {
+	// A named pipe, socket or device is refused before anything opens it:
+	// opening a named pipe blocks until a writer comes.
+	if fi, err := os.Stat(path); err == nil && !fi.Mode().IsRegular() {
+		return "", nil, tool.Errorf("Cannot read image %s: it is not a regular file (it is %s); inspect_image reads image files only", t.env.DisplayPath(path), atomicfile.Kind(fi.Mode()))
+	}
 	f, err := os.Open(path)
 	if err != nil {
 		if errors.Is(err, os.ErrNotExist) {

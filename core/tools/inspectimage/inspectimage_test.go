@@ -10,6 +10,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
 
 	"github.com/gopi-agent/gopi/core/ai"
@@ -166,6 +167,10 @@ func TestErrors(t *testing.T) {
 	big.Truncate(MaxImageBytes + 5<<20)
 	big.Close()
 
+	if err := syscall.Mkfifo(filepath.Join(env.Cwd, "pipe.png"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+
 	ok := func() *fakeHost { return &fakeHost{models: []*ai.Model{visionModel}, reply: answer("fine")} }
 	cases := []struct {
 		name string
@@ -180,6 +185,8 @@ func TestErrors(t *testing.T) {
 		{"no key", &fakeHost{models: []*ai.Model{visionModel}, revoked: map[string]bool{"p": true}}, "shot.png", nil},
 		{"missing file", ok(), "nope.png", nil},
 		{"not an image", ok(), "fake.png", nil},
+		{"named pipe", ok(), "pipe.png", nil}, // refused, not opened: the open would block
+		{"directory", ok(), ".", nil},
 		{"too large", ok(), "big.png", nil},
 		{"provider error", &fakeHost{models: []*ai.Model{visionModel}, reply: &ai.AssistantMessage{StopReason: ai.StopReasonError, ErrorMessage: "429 rate limited"}}, "shot.png", nil},
 		{"error without message", &fakeHost{models: []*ai.Model{visionModel}, reply: &ai.AssistantMessage{StopReason: ai.StopReasonError}}, "shot.png", nil},

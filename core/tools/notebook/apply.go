@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 )
 
 // Apply returns the file with the edited text view written into it.
@@ -26,9 +27,38 @@ import (
 // newline — is copied as it was. New and changed JSON is written in the
 // file's own style (indentation, separators, ASCII escaping).
 func (d *Doc) Apply(text string) ([]byte, error) {
+	data, _, err := d.apply(text)
+	return data, err
+}
+
+// ApplyView is Apply that also returns the text view of the file it
+// returns (the cells of text, numbered anew), as Text would give it,
+// without converting the new file again.
+func (d *Doc) ApplyView(text string) (data []byte, view string, err error) {
+	data, parsed, err := d.apply(text)
+	if err != nil {
+		return nil, "", err
+	}
+	if !utf8.ValidString(text) {
+		// Written as JSON, bytes that are not UTF-8 read back as U+FFFD.
+		view, err = Text(data)
+		return data, view, err
+	}
+	var b strings.Builder
+	for i, c := range parsed {
+		if i > 0 {
+			b.WriteByte('\n')
+		}
+		b.WriteString(cellText(c.kind, i, c.source))
+	}
+	return data, b.String(), nil
+}
+
+// apply is Apply, returning the cells of the edited view too.
+func (d *Doc) apply(text string) ([]byte, []viewCell, error) {
 	parsed, err := parseView(text)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	used := make([]bool, len(d.parsed))
 	ids := d.existingIDs()
@@ -36,7 +66,7 @@ func (d *Doc) Apply(text string) ([]byte, error) {
 	same := len(parsed) == len(d.parsed)
 	for i, p := range parsed {
 		if p.index >= len(d.parsed) {
-			return nil, &CellError{Line: p.line, Index: p.index, Cells: len(d.parsed)}
+			return nil, nil, &CellError{Line: p.line, Index: p.index, Cells: len(d.parsed)}
 		}
 		if p.index >= 0 && !used[p.index] {
 			used[p.index] = true
@@ -69,7 +99,7 @@ func (d *Doc) Apply(text string) ([]byte, error) {
 		b.WriteString(d.cellList(cells))
 	}
 	b.Write(d.data[d.cells.end:])
-	return []byte(b.String()), nil
+	return []byte(b.String()), parsed, nil
 }
 
 // cellList writes the cells array anew, with the separators the file

@@ -32,7 +32,12 @@ type cellAt struct {
 // cell_type, source) twice or in another case, where it is not clear
 // which one the text showed.
 func Parse(data []byte) (*Doc, error) {
-	if _, err := Text(data); err != nil {
+	if n, ok := scanNotebook(data); ok {
+		d := &Doc{data: data, top: n.top, st: detectStyle(data, n.top), cells: n.cells, elems: n.elems, parsed: n.cellv}
+		d.ids = d.wantsIDs()
+		return d, nil
+	}
+	if _, err := textDecoded(data); err != nil {
 		return nil, err
 	}
 	s := scanner{data: data}

@@ -262,6 +262,9 @@ func FuzzApply(f *testing.F) {
 		if err != nil || got != want {
 			t.Fatalf("Apply(%q): view %q, %v; want %q", text, got, err, want)
 		}
+		if data, view, err := d.ApplyView(text); err != nil || view != want || string(data) != string(out) {
+			t.Fatalf("ApplyView(%q): view %q, %v; want %q", text, view, err, want)
+		}
 		if _, err := Parse(out); err != nil {
 			t.Fatalf("Apply(%q) does not parse again: %v", text, err)
 		}

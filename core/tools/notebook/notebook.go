@@ -32,8 +32,14 @@ type cell struct {
 // (lines with their line ends) to join.
 type source string
 
-// UnmarshalJSON accepts a string, a list of strings, or null.
+// UnmarshalJSON accepts a string, a list of strings, or null (a null in
+// the list counts as an empty string). b is one valid JSON value, as
+// encoding/json hands it over.
 func (s *source) UnmarshalJSON(b []byte) error {
+	if v, ok := decodeSource(b); ok {
+		*s = source(v)
+		return nil
+	}
 	var one string
 	if err := json.Unmarshal(b, &one); err == nil {
 		*s = source(one)
@@ -51,7 +57,21 @@ func (s *source) UnmarshalJSON(b []byte) error {
 // are joined with "\n"; each is its marker line, then "\n" and its source
 // as stored unless the source is empty (as omp shows them), so a source
 // ending in a newline leaves an empty line before the next marker.
+//
+// A well-formed notebook is converted from the spans of its cells
+// (fast.go), decoding only their types and sources; anything else —
+// invalid JSON, a file that is no notebook, keys a decoder could read in
+// more than one way — goes through textDecoded, which says what is wrong.
 func Text(data []byte) (string, error) {
+	if text, ok := textFast(data); ok {
+		return text, nil
+	}
+	return textDecoded(data)
+}
+
+// textDecoded is Text by decoding the whole file with encoding/json: the
+// reference for what is accepted, and the source of every error's text.
+func textDecoded(data []byte) (string, error) {
 	var top any
 	if err := json.Unmarshal(data, &top); err != nil {
 		return "", fmt.Errorf("it is not valid JSON (%s)", jsonProblem(data, err))

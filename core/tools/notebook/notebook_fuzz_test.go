@@ -24,11 +24,20 @@ func FuzzNotebook(f *testing.F) {
 		`{"cells": [{"cell_type": "code", "source": ["a", null, "b"]}]}`, `{"cells": [{"cell_type": 1}]}`,
 		"{\"cells\": [{\"cell_type\": \"code\", \"source\": \"\xff\"}]}", `{"cells": {}}`, `{"cells": [`,
 		`{"cells": [{"cell_type": "code", "source": "a"}], "cells": [{"cell_type": "raw", "source": "b"}]}`,
+		`{"Cells": [{"cell_type": "code", "source": "a"}], "cells": []}`, `{"cells": [{"cell_type": 1, "cell_type": "code", "Source": "x"}]}`,
+		`{"cells": [{"cell\u005ftype": "code", "source": ["a\u00e9\n", "\ud83d\ude00"]}]}`, `{"cells": [null]}`,
+		`{"cells": [{"cell_type": "code", "source": [ "a\tb\/\"c\\" , null,"\b\f\r", "é😀"]}]}`, `{"cells": [{"cell_type": "raw", "source": "\u00e9\t"}]}`,
 	} {
 		f.Add([]byte(s))
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
 		got, err := Text(data)
+		if fast, ok := textFast(data); ok {
+			// The fast conversion gives what decoding the whole file gives.
+			if slow, err := textDecoded(data); err != nil || slow != fast {
+				t.Fatalf("textFast(%q) = %q; decoding the file gives %q, %v", data, fast, slow, err)
+			}
+		}
 		if ambiguousKeys(data) {
 			return
 		}

@@ -145,9 +145,24 @@ func (st style) obj(keys, values []string, indent, closeIndent string) string {
 	return "{" + s[1:len(s)-1] + "}"
 }
 
-// decodeString decodes one JSON string.
+// decodeString decodes one JSON string. A plain one (printable ASCII,
+// no escapes), as keys and cell types are, is taken as it is.
 func decodeString(raw []byte) (string, error) {
+	if n := len(raw); n >= 2 && raw[0] == '"' && raw[n-1] == '"' && plainASCII(raw[1:n-1]) {
+		return string(raw[1 : n-1]), nil
+	}
 	var s string
 	err := json.Unmarshal(raw, &s)
 	return s, err
+}
+
+// plainASCII reports whether b is printable ASCII without a quote or a
+// backslash: the content of a JSON string that needs no decoding.
+func plainASCII(b []byte) bool {
+	for _, c := range b {
+		if c < 0x20 || c >= 0x7f || c == '"' || c == '\\' {
+			return false
+		}
+	}
+	return true
 }

@@ -2,7 +2,6 @@ package recipe
 
 import (
 	"context"
-	"os"
 	"regexp"
 	"slices"
 	"strings"
@@ -28,7 +27,7 @@ func probeMake(_ context.Context, p Probe) *Runner {
 	if path == "" {
 		return nil
 	}
-	data, err := os.ReadFile(path)
+	data, err := readRegular(path)
 	if err != nil {
 		return nil
 	}

@@ -77,7 +77,7 @@ type packageJSON struct {
 // readPackageJSON reads a package.json; false when it is missing or not
 // a JSON object.
 func readPackageJSON(file string) (packageJSON, bool) {
-	data, err := os.ReadFile(file)
+	data, err := readRegular(file)
 	if err != nil {
 		return packageJSON{}, false
 	}

@@ -7,6 +7,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
 
 	"github.com/gopi-agent/gopi/core/artifact"
@@ -201,5 +202,25 @@ func TestPackageManager(t *testing.T) {
 	p.fake("bun", "", "")
 	if rs := recipe.Detect(context.Background(), recipe.Probe{Root: p.root, Environ: p.env.Settings.Shell.Environ}); len(rs) != 1 || rs[0].Prefix != "bun run" {
 		t.Errorf("bun on PATH: %+v", rs)
+	}
+}
+
+// A package.json or makefile that is a named pipe is skipped without
+// being opened (an open would block until a writer comes); the other
+// runners are still found.
+func TestNamedPipesSkipped(t *testing.T) {
+	p := newProject(t)
+	p.fake("make", "", "")
+	for _, name := range []string{"package.json", "Makefile"} {
+		if err := syscall.Mkfifo(filepath.Join(p.root, filepath.FromSlash(name)), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if rs := recipe.Detect(context.Background(), recipe.Probe{Root: p.root, Environ: p.env.Settings.Shell.Environ}); len(rs) != 0 {
+		t.Fatalf("runners from named pipes: %+v", rs)
+	}
+	p.write("makefile", "build:\n\techo build\n") // the first regular one of make's names
+	if rs := recipe.Detect(context.Background(), recipe.Probe{Root: p.root, Environ: p.env.Settings.Shell.Environ}); len(rs) != 1 || rs[0].Prefix != "make" {
+		t.Fatalf("runners: %+v", rs)
 	}
 }
