@@ -3,6 +3,7 @@ package registry
 import (
 	"context"
 	"errors"
+	"github.com/gopi-agent/gopi/core/pidocs"
 
 	"github.com/gopi-agent/gopi/core/dap"
 	"github.com/gopi-agent/gopi/core/lsp"
@@ -112,6 +113,7 @@ func NewServices(env *tool.Env) *Services {
 	s.Eval = newEvalRuntimes(env, s, nil)
 	env.SetSchemeReader(github.IssueScheme, s.GitHub)
 	env.SetSchemeReader(github.PRScheme, s.GitHub)
+	env.SetSchemeReader(pidocs.Scheme, pidocs.Embedded())
 	if cfg := env.Settings.LSPServers; cfg != nil && cfg.Enabled {
 		s.LSP, s.ownsLSP = lsp.NewManager(lsp.ManagerOptions{
 			Root: env.Cwd, Config: cfg, ApplyEdit: lsptool.ApplyEdit(env),
