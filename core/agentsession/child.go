@@ -94,7 +94,9 @@ func (s *Session) NewChild(ctx context.Context, o ChildOptions) (*Session, error
 		sharedKernels: s.svc.Eval.Pool,
 		// Tabs are shared with subagents, as in omp: one Chromium.
 		sharedBrowser: s.svc.Browser,
-		NoMCP:         s.res.mcp == nil,
+		// and the parent's memory bank and retain queue.
+		sharedMemory: s.svc.Memory,
+		NoMCP:        s.res.mcp == nil,
 		// One permission gate for the whole tree of agents.
 		gate: s.perm,
 	})

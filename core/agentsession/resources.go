@@ -3,6 +3,7 @@ package agentsession
 import (
 	"encoding/json"
 	"fmt"
+	"github.com/gopi-agent/gopi/core/memoryfiles"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -131,7 +132,8 @@ func absDirs(dirs []string, home, cwd string) []string {
 	return out
 }
 
-// sessionResources serves skill:// and rule:// to the read tool.
+// sessionResources serves skill://, rule:// and memory:// to the read
+// tool (and the files behind them to search and bash).
 type sessionResources struct{ r *Resources }
 
 // ReadInternal implements tool.InternalResources.
@@ -142,6 +144,9 @@ func (sr sessionResources) ReadInternal(url string) (string, string, bool, error
 		return c, f, true, err
 	case strings.HasPrefix(url, rules.Scheme):
 		c, f, err := sr.r.rules.Read(url)
+		return c, f, true, err
+	case strings.HasPrefix(url, memoryfiles.Scheme):
+		c, f, err := sr.memory().Read(url)
 		return c, f, true, err
 	}
 	return "", "", false, nil
@@ -156,8 +161,16 @@ func (sr sessionResources) InternalFile(url string) (string, bool, error) {
 	case strings.HasPrefix(url, rules.Scheme):
 		_, f, err := sr.r.rules.Read(url)
 		return f, true, err
+	case strings.HasPrefix(url, memoryfiles.Scheme):
+		f, err := sr.memory().Resolve(url)
+		return f, true, err
 	}
 	return "", false, nil
+}
+
+// memory returns the project's memory files (config.MemoryRoots).
+func (sr sessionResources) memory() memoryfiles.Files {
+	return memoryfiles.Files{Roots: config.MemoryRoots(sr.r.cfg.Dirs)}
 }
 
 // promptResources returns what the system prompt lists: skills, the

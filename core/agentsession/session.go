@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/gopi-agent/gopi/core/hindsight"
 	"net/http"
 	"os"
 	"path/filepath"
@@ -161,6 +162,9 @@ type Options struct {
 	// sharedBrowser is the parent's browser and tabs a child session
 	// uses (the parent closes them).
 	sharedBrowser *browser.Manager
+	// sharedMemory is the parent's hindsight bank a child session's
+	// memory tools use.
+	sharedMemory *hindsight.Bank
 	// gate is the parent's permission gate a child session uses.
 	gate *permission.Gate
 }
@@ -317,6 +321,7 @@ func New(ctx context.Context, opts Options) (*Session, error) {
 	if opts.sharedBrowser != nil {
 		s.svc.ShareBrowser(opts.sharedBrowser)
 	}
+	s.startMemory(opts.sharedMemory, store.SessionID())
 	s.svc.Subagents = taskHost{s}
 	s.svc.Vision = visionHost{s}
 	s.svc.WriteChecks.SetDeliver(s.deliverNotice)
@@ -325,6 +330,7 @@ func New(ctx context.Context, opts Options) (*Session, error) {
 	s.startMCP(ctx)
 	s.tools = &Tools{host: s, env: s.toolEnv, svc: s.svc, perm: s.perm, store: s.Store, names: opts.ToolNames,
 		extra: opts.ExtraTools, extension: opts.ExtensionTools, child: opts.position != nil}
+	s.tools.disc = newDiscovery(s.toolEnv.Settings.Discovery, opts.ToolNames, s.tools.rebuild)
 	tools, err := s.tools.build()
 	if err != nil {
 		return nil, err

@@ -36,6 +36,7 @@ type Tools struct {
 	store func() *session.Manager // the current session store (the todo plan is recorded there)
 	names []string                // Options.ToolNames: the built-ins to offer; nil for all
 	child bool                    // a subagent's session: no plan mode, so no exit_plan_mode
+	disc  *discovery              // tools.discoveryMode: tools hidden until search_tool_bm25 finds them
 
 	mu        sync.Mutex
 	extra     []tool.Tool     // SetExtra's tools (Options.ExtraTools at first)
@@ -253,6 +254,12 @@ func (t *Tools) build() ([]tool.Tool, error) {
 			}
 		}
 		out = kept
+	}
+	if t.disc.on() {
+		out = t.disc.split(out)
+		t.mu.Lock()
+		t.all = append(t.all, out[len(out)-1]) // search_tool_bm25 may be named too
+		t.mu.Unlock()
 	}
 	return out, nil
 }

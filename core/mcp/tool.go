@@ -96,6 +96,9 @@ func (t *remoteTool) Definition() tool.Definition { return t.def }
 // Server returns the configured name of the tool's server.
 func (t *remoteTool) Server() string { return t.srv.cfg.Name }
 
+// RemoteName returns the tool's own name on its server.
+func (t *remoteTool) RemoteName() string { return t.name }
+
 // Execute calls the tool on its server.
 func (t *remoteTool) Execute(ctx context.Context, args tool.Args, _ tool.UpdateFunc) (*tool.Result, error) {
 	var res *sdk.CallToolResult

@@ -81,3 +81,17 @@ func (e *Env) CheckLocal(p string) error {
 	}
 	return nil
 }
+
+// LocalFile returns the file a local:// URL names in the session's
+// scratch directory, refusing what CheckLocal refuses; ok is false when
+// p is no local:// URL.
+func (e *Env) LocalFile(p string) (abs string, ok bool, err error) {
+	if _, found := localRest(p); !found {
+		return "", false, nil
+	}
+	if err := e.CheckLocal(p); err != nil {
+		return "", true, err
+	}
+	abs, _ = e.localPath(p)
+	return abs, true, nil
+}

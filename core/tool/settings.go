@@ -55,6 +55,7 @@ type Settings struct {
 	RecipeEnabled                        bool             // recipe.enabled: offer recipe when the project has task runners
 	RenderMermaidEnabled                 bool             // renderMermaid.enabled: offer render_mermaid
 	BlockImages                          bool             // images.blockImages: no image is sent to a model (inspect_image refuses)
+	Discovery                            config.Discovery // tools.discoveryMode and friends: which tools wait for search_tool_bm25
 	// LSPServers is the language server configuration (lsp.enabled, the
 	// lsp.json files, the PATH servers are looked up in); nil: no
 	// language servers (DefaultSettings).
@@ -156,6 +157,7 @@ func settingsFrom(cs *config.Settings) Settings {
 		RecipeEnabled:                        cs.Bool("recipe.enabled"),
 		RenderMermaidEnabled:                 cs.Bool("renderMermaid.enabled"),
 		BlockImages:                          cs.Bool("images.blockImages"),
+		Discovery:                            config.DiscoverySettings(cs),
 		Eval: config.Eval{Python: cs.Bool("eval.py"), JS: cs.Bool("eval.js"), PerCall: cs.String("python.kernelMode") == "per-call",
 			PassEnv: cs.Strings("python.passEnv")},
 		Browser: config.Browser{Enabled: cs.Bool("browser.enabled"), Headless: cs.Bool("browser.headless"),

@@ -24,7 +24,7 @@ import (
 
 // Environment variables that drive the fake server.
 const (
-	EnvMode    = "GOPI_FAKE_MCP"         // startup behaviour: serve, hang, crash, garbage, grandchild, schemas
+	EnvMode    = "GOPI_FAKE_MCP"         // startup behaviour: serve, hang, crash, garbage, grandchild, schemas, many
 	EnvPIDFile = "GOPI_FAKE_MCP_PIDFILE" // grandchild mode: where the grandchild's pid is written
 )
 
@@ -41,7 +41,8 @@ func FakeServer() (command string, args []string) {
 // hang (never answers the handshake), crash (exits at once with a message
 // on stderr), garbage (writes text that is not JSON-RPC), grandchild
 // (serve, after starting a "sleep 300" whose pid goes to EnvPIDFile),
-// schemas (tools with input schemas providers refuse, see SchemaTools).
+// schemas (tools with input schemas providers refuse, see SchemaTools),
+// many (ManyTools tools named <verb>_<noun>).
 func Main() {
 	mode := os.Getenv(EnvMode)
 	if mode == "" {
@@ -61,6 +62,12 @@ func run(mode string) int {
 		return 3
 	case "schemas":
 		return serveSchemas(os.Stdin, os.Stdout)
+	case "many":
+		if err := newManyServer().Run(context.Background(), &sdk.StdioTransport{}); err != nil {
+			fmt.Fprintln(os.Stderr, "fake server:", err)
+			return 1
+		}
+		return 0
 	case "garbage":
 		fmt.Fprintln(os.Stdout, "this is not JSON-RPC")
 		fmt.Fprintln(os.Stdout, "{\"jsonrpc\":\"2.0\",\"id\":\"bogus\",\"result\":")

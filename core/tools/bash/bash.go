@@ -150,20 +150,20 @@ func (t *Tool) prepare(in input) (call, error) {
 	}
 	c := call{input: in}
 	var err error
-	if c.command, err = expandURLs(t.env, in.Command, true); err != nil {
+	if c.command, err = expandURLs(t.env, in.Command, true, true); err != nil {
 		return call{}, err
 	}
 	if len(in.Env) > 0 {
 		c.env = make(map[string]string, len(in.Env))
 		for k, v := range in.Env {
-			if c.env[k], err = expandURLs(t.env, v, false); err != nil {
+			if c.env[k], err = expandURLs(t.env, v, false, true); err != nil {
 				return call{}, err
 			}
 		}
 	}
 	dir := in.Cwd
 	if strings.Contains(dir, "://") {
-		if dir, err = expandURLs(t.env, dir, false); err != nil {
+		if dir, err = expandURLs(t.env, dir, false, false); err != nil {
 			return call{}, err
 		}
 	}

@@ -26,6 +26,7 @@ import (
 	"github.com/gopi-agent/gopi/core/tools/inspectimage"
 	"github.com/gopi-agent/gopi/core/tools/job"
 	lsptool "github.com/gopi-agent/gopi/core/tools/lsp"
+	"github.com/gopi-agent/gopi/core/tools/memory"
 	"github.com/gopi-agent/gopi/core/tools/read"
 	"github.com/gopi-agent/gopi/core/tools/recipe"
 	"github.com/gopi-agent/gopi/core/tools/rendermermaid"
@@ -117,7 +118,16 @@ var builtins = []Entry{
 	// web_search exists with web_search.enabled when a search provider
 	// has its key or endpoint (core/websearch).
 	{"web_search", envOnly(websearch.New), func(env *tool.Env, _ *Services) bool { return websearch.Available(env) }},
+	// recall, retain and reflect exist with memory.backend=hindsight: the
+	// session's bank is Services.Memory.
+	{memory.RecallName, func(_ *tool.Env, svc *Services) tool.Tool { return memory.NewRecall(svc.Memory) }, memoryAvailable},
+	{memory.RetainName, func(_ *tool.Env, svc *Services) tool.Tool { return memory.NewRetain(svc.Memory) }, memoryAvailable},
+	{memory.ReflectName, func(_ *tool.Env, svc *Services) tool.Tool { return memory.NewReflect(svc.Memory) }, memoryAvailable},
 }
+
+// memoryAvailable says whether the memory tools are offered: the
+// session has a hindsight bank.
+func memoryAvailable(_ *tool.Env, svc *Services) bool { return svc.Memory != nil }
 
 // newTask builds the task tool over the session's subagent host, jobs and
 // task ids.

@@ -3,10 +3,13 @@ package registry
 import (
 	"context"
 	"errors"
+	"time"
 
 	"github.com/gopi-agent/gopi/core/dap"
+	"github.com/gopi-agent/gopi/core/hindsight"
 	"github.com/gopi-agent/gopi/core/lsp"
 	"github.com/gopi-agent/gopi/core/lsp/share"
+	"github.com/gopi-agent/gopi/core/pidocs"
 	"github.com/gopi-agent/gopi/core/tool"
 	"github.com/gopi-agent/gopi/core/tools/bash"
 	"github.com/gopi-agent/gopi/core/tools/browser"
@@ -82,6 +85,10 @@ type Services struct {
 	// env's scheme readers) and owns the background refreshes of their
 	// cached views.
 	GitHub *github.Reader
+	// Memory is the hindsight memory bank of recall, retain and reflect
+	// (memory.backend=hindsight); nil without one. SetMemory sets it.
+	Memory     *hindsight.Bank
+	ownsMemory bool // Memory was made for this session, so Close writes its queue out
 }
 
 // NewServices returns the services of the session of env, with env's
@@ -112,6 +119,7 @@ func NewServices(env *tool.Env) *Services {
 	s.Eval = newEvalRuntimes(env, s, nil)
 	env.SetSchemeReader(github.IssueScheme, s.GitHub)
 	env.SetSchemeReader(github.PRScheme, s.GitHub)
+	env.SetSchemeReader(pidocs.Scheme, pidocs.Embedded())
 	if cfg := env.Settings.LSPServers; cfg != nil && cfg.Enabled {
 		s.LSP, s.ownsLSP = lsp.NewManager(lsp.ManagerOptions{
 			Root: env.Cwd, Config: cfg, ApplyEdit: lsptool.ApplyEdit(env),
@@ -139,6 +147,16 @@ func (s *Services) ShareLSP(env *tool.Env, m *lsp.Manager) {
 		env.Diagnostics = m
 	}
 }
+
+// SetMemory gives the services a hindsight bank; owns says Close closes
+// it (a subagent shares its parent's and does not).
+func (s *Services) SetMemory(b *hindsight.Bank, owns bool) {
+	s.Memory, s.ownsMemory = b, owns && b != nil
+}
+
+// memoryCloseWait bounds how long Close waits for the last memories to be
+// written.
+const memoryCloseWait = 5 * time.Second
 
 // ShareBrowser makes the services use a parent session's browser and
 // tabs (a subagent sees the tabs its parent opened, as in omp); the parent
@@ -187,6 +205,11 @@ func (s *Services) Close() error {
 	}
 	if s.ownsLSP {
 		err = errors.Join(err, s.LSP.Close())
+	}
+	if s.ownsMemory {
+		ctx, cancel := context.WithTimeout(context.Background(), memoryCloseWait)
+		s.Memory.Close(ctx)
+		cancel()
 	}
 	return errors.Join(err, s.GitHub.Close())
 }

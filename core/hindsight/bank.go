@@ -1,0 +1,108 @@
+package hindsight
+
+import (
+	"context"
+	"fmt"
+	"net/http"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/gopi-agent/gopi/core/config"
+)
+
+// Bank is a session's view of its Hindsight bank: the client, the bank
+// and tags its scoping gives, and the retain queue. Subagents share
+// their parent's.
+type Bank struct {
+	client    *Client
+	cfg       config.Hindsight
+	sessionID string
+	queue     *Queue
+	mission   sync.Once
+	now       func() time.Time
+}
+
+// NewBank returns the bank of cfg for the session sessionID; hc is the
+// HTTP client (nil: the default); onError hears of failed background
+// writes.
+func NewBank(cfg config.Hindsight, hc *http.Client, sessionID string, onError func(error)) *Bank {
+	b := &Bank{client: &Client{BaseURL: cfg.APIURL, Token: cfg.APIToken, HTTP: hc}, cfg: cfg, sessionID: sessionID, now: time.Now}
+	b.queue = NewQueue(b.write, onError, 0)
+	return b
+}
+
+// SetTimeout bounds each request (tests use short ones).
+func (b *Bank) SetTimeout(d time.Duration) { b.client.Timeout = d }
+
+// SetInterval sets how long a small batch waits (tests).
+func (b *Bank) SetInterval(d time.Duration) { b.queue.interval = d }
+
+// Recall returns the bank's memories relevant to query as the recall
+// tool's text.
+func (b *Bank) Recall(ctx context.Context, query string) (string, error) {
+	mems, err := b.client.Recall(ctx, b.cfg.BankID, query, Query{Budget: b.cfg.RecallBudget, MaxTokens: b.cfg.RecallMax, Types: b.cfg.RecallTypes, Tags: b.cfg.RecallTags})
+	if err != nil {
+		return "", err
+	}
+	if len(mems) == 0 {
+		return "No relevant memories found.", nil
+	}
+	lines := make([]string, len(mems))
+	for i, m := range mems {
+		l := "- " + m.Text
+		if m.Type != "" {
+			l += " [" + m.Type + "]"
+		}
+		if m.MentionedAt != "" {
+			l += " (" + m.MentionedAt + ")"
+		}
+		lines[i] = l
+	}
+	return fmt.Sprintf("Found %d relevant memories (as of %s UTC):\n\n%s", len(mems), b.now().UTC().Format("2006-01-02 15:04"), strings.Join(lines, "\n\n")), nil
+}
+
+// Reflect returns the server's answer to query over the bank.
+func (b *Bank) Reflect(ctx context.Context, query, extra string) (string, error) {
+	text, err := b.client.Reflect(ctx, b.cfg.BankID, query, Query{Budget: b.cfg.RecallBudget, Context: extra, Tags: b.cfg.RecallTags})
+	if err != nil {
+		return "", err
+	}
+	if t := strings.TrimSpace(text); t != "" {
+		return t, nil
+	}
+	return "No relevant information found to reflect on.", nil
+}
+
+// Retain queues items (content and optional context) for writing.
+func (b *Bank) Retain(items []Item) error {
+	out := make([]Item, len(items))
+	for i, it := range items {
+		if it.Context == "" {
+			it.Context = b.cfg.RetainCtx
+		}
+		it.Metadata = map[string]string{"session_id": b.sessionID}
+		it.Tags = b.cfg.RetainTags
+		out[i] = it
+	}
+	return b.queue.Enqueue(out...)
+}
+
+// Flush writes the queued memories now.
+func (b *Bank) Flush() { b.queue.Flush() }
+
+// Close writes what the queue holds, waiting until ctx ends.
+func (b *Bank) Close(ctx context.Context) { b.queue.Close(ctx) }
+
+// write sends one batch, setting the bank's mission first once.
+func (b *Bank) write(ctx context.Context, items []Item) error {
+	if b.cfg.BankMission != "" {
+		b.mission.Do(func() {
+			_ = b.client.SetMission(ctx, b.cfg.BankID, b.cfg.BankMission, b.cfg.RetainMisson) // a failure leaves the bank as it is
+		})
+	}
+	if err := b.client.Retain(ctx, b.cfg.BankID, items, true); err != nil {
+		return fmt.Errorf("%d memories were not retained: %w", len(items), err)
+	}
+	return nil
+}
