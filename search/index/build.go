@@ -1,0 +1,324 @@
+package index
+
+import (
+	"bytes"
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"runtime"
+	"strconv"
+	"sync"
+	"time"
+)
+
+// indexedFile is one file read by a build worker.
+type indexedFile struct {
+	id      int64
+	path    string
+	st      fileState
+	indexed bool
+	tris    []Trigram // sorted; nil when not indexed
+	ok      bool      // false: the file vanished while being read
+}
+
+// postingLists accumulates posting lists in id order.
+type postingLists struct {
+	lists map[Trigram]*postingList
+}
+
+type postingList struct {
+	last int64
+	buf  []byte
+}
+
+func (p *postingLists) add(id int64, tris []Trigram) {
+	for _, t := range tris {
+		l := p.lists[t]
+		if l == nil {
+			l = &postingList{}
+			p.lists[t] = l
+		}
+		l.buf = appendPosting(l.buf, l.last, id)
+		l.last = id
+	}
+}
+
+// indexFiles reads paths[i] (id firstID+i) on o.Workers goroutines and
+// hands each result to sink in id order.
+func indexFiles(ctx context.Context, o *Options, paths []string, firstID int64, sink func(*indexedFile) error) error {
+	workers := o.Workers
+	if workers <= 0 {
+		workers = runtime.GOMAXPROCS(0)
+	}
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	jobs := make(chan int)
+	results := make(chan *indexedFile, workers*4)
+	var wg sync.WaitGroup
+	for range workers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			set := newTrigramSet()
+			for i := range jobs {
+				f := readOne(o, paths[i], set)
+				f.id = firstID + int64(i)
+				select {
+				case results <- f:
+				case <-ctx.Done():
+					return
+				}
+			}
+		}()
+	}
+	go func() {
+		defer close(jobs)
+		for i := range paths {
+			select {
+			case jobs <- i:
+			case <-ctx.Done():
+				return
+			}
+		}
+	}()
+	go func() { wg.Wait(); close(results) }()
+	pending := map[int64]*indexedFile{}
+	next := firstID
+	for f := range results {
+		pending[f.id] = f
+		for p := pending[next]; p != nil; p = pending[next] {
+			delete(pending, next)
+			next++
+			if err := sink(p); err != nil {
+				cancel()
+				for range results {
+				}
+				return err
+			}
+		}
+	}
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	return nil
+}
+
+// readOne reads and indexes one file. A file that changes while it is
+// read keeps a stat that can never match, so queries search it directly.
+func readOne(o *Options, rel string, set *trigramSet) *indexedFile {
+	f := &indexedFile{path: rel}
+	abs := filepath.Join(o.Root, filepath.FromSlash(rel))
+	before, ok := statFile(abs)
+	if !ok {
+		return f
+	}
+	f.ok, f.st = true, before
+	if before.size > o.maxFileSize() {
+		return f
+	}
+	text, err := os.ReadFile(abs)
+	if err != nil {
+		return f
+	}
+	if after, ok := statFile(abs); !ok || after != before || int64(len(text)) != before.size {
+		f.st.mtime = -1 // changed under us: never trusted
+		return f
+	}
+	if !textual(text) {
+		return f
+	}
+	f.indexed = true
+	f.tris = append([]Trigram(nil), set.add(text)...)
+	return f
+}
+
+// textual: the grep engine matches these bytes as they are. Files with a
+// NUL byte (binary: grep skips or reports them) and UTF-16 files (grep
+// transcodes them) are left to grep.
+func textual(text []byte) bool {
+	if bytes.HasPrefix(text, []byte{0xff, 0xfe}) || bytes.HasPrefix(text, []byte{0xfe, 0xff}) {
+		return false
+	}
+	return bytes.IndexByte(text, 0) < 0
+}
+
+// Build indexes the tree anew and replaces the index, if any, in one
+// rename: a failure (a full disk) leaves the old index as it was. A
+// second builder of the same index waits for the first.
+func Build(ctx context.Context, o Options) (*Stats, error) {
+	if err := os.MkdirAll(o.Dir, 0o700); err != nil {
+		return nil, fmt.Errorf("create the index directory: %w", err)
+	}
+	unlock, err := lockBuilder(ctx, o.lockPath())
+	if err != nil {
+		return nil, fmt.Errorf("lock the index: %w", err)
+	}
+	defer unlock()
+	return build(ctx, &o)
+}
+
+func build(ctx context.Context, o *Options) (*Stats, error) {
+	// Directories first: a change during the build leaves their stat
+	// different from the recorded one, so queries walk until a refresh.
+	dirs, err := dirStates(ctx, o)
+	if err != nil {
+		return nil, err
+	}
+	paths, err := listFiles(ctx, o)
+	if err != nil {
+		return nil, fmt.Errorf("list the files of %s: %w", o.Root, err)
+	}
+	tmp, err := os.CreateTemp(o.Dir, "index.db.tmp*")
+	if err != nil {
+		return nil, fmt.Errorf("create the index: %w", err)
+	}
+	tmpPath := tmp.Name()
+	tmp.Close()
+	done := false
+	defer func() {
+		if !done {
+			os.Remove(tmpPath)
+			os.Remove(tmpPath + "-journal")
+		}
+	}()
+	db, err := openDB(tmpPath, false)
+	if err != nil {
+		return nil, err
+	}
+	defer db.Close()
+	for _, s := range []string{"PRAGMA journal_mode=OFF", "PRAGMA synchronous=OFF", schema} {
+		if _, err := db.ExecContext(ctx, s); err != nil {
+			return nil, fmt.Errorf("create the index: %w", err)
+		}
+	}
+	tx, err := db.BeginTx(ctx, nil)
+	if err != nil {
+		return nil, err
+	}
+	defer tx.Rollback()
+	st := &Stats{Rebuilt: true}
+	if err := insertFiles(ctx, tx, o, paths, 1, 0, st); err != nil {
+		return nil, err
+	}
+	if err := writeDirs(ctx, tx, dirs); err != nil {
+		return nil, err
+	}
+	if err := writeMeta(ctx, tx, o); err != nil {
+		return nil, err
+	}
+	if err := tx.Commit(); err != nil {
+		return nil, fmt.Errorf("write the index: %w", err)
+	}
+	if err := db.Close(); err != nil {
+		return nil, fmt.Errorf("write the index: %w", err)
+	}
+	if err := syncFile(tmpPath); err != nil {
+		return nil, fmt.Errorf("write the index: %w", err)
+	}
+	if err := os.Rename(tmpPath, o.dbPath()); err != nil {
+		return nil, fmt.Errorf("replace the index: %w", err)
+	}
+	done = true
+	syncFile(o.Dir) // the rename made durable; a failure here loses nothing but the rename
+	if fi, err := os.Stat(o.dbPath()); err == nil {
+		st.IndexSize = fi.Size()
+	}
+	return st, nil
+}
+
+// insertFiles indexes paths (ids from firstID) into segment seg.
+func insertFiles(ctx context.Context, tx *sql.Tx, o *Options, paths []string, firstID int64, seg int, st *Stats) error {
+	ins, err := tx.PrepareContext(ctx, `INSERT INTO files(id, path, size, mtime, ino, indexed) VALUES(?, ?, ?, ?, ?, ?)`)
+	if err != nil {
+		return err
+	}
+	defer ins.Close()
+	lists := &postingLists{lists: map[Trigram]*postingList{}}
+	err = indexFiles(ctx, o, paths, firstID, func(f *indexedFile) error {
+		if !f.ok {
+			return nil // vanished: the directory's stat tells queries
+		}
+		st.Files++
+		if f.indexed {
+			st.Indexed++
+			st.Bytes += f.st.size
+			lists.add(f.id, f.tris)
+		}
+		_, err := ins.ExecContext(ctx, f.id, f.path, f.st.size, f.st.mtime, f.st.ino, boolInt(f.indexed))
+		return err
+	})
+	if err != nil {
+		return fmt.Errorf("index the files: %w", err)
+	}
+	post, err := tx.PrepareContext(ctx, `INSERT INTO postings(seg, tri, ids) VALUES(?, ?, ?)`)
+	if err != nil {
+		return err
+	}
+	defer post.Close()
+	for t, l := range lists.lists {
+		if _, err := post.ExecContext(ctx, seg, int64(t), l.buf); err != nil {
+			return fmt.Errorf("write the postings: %w", err)
+		}
+	}
+	return nil
+}
+
+// dirStates stats the directories the walk enters.
+func dirStates(ctx context.Context, o *Options) ([]dirState, error) {
+	names, err := listDirs(ctx, o)
+	if err != nil {
+		return nil, fmt.Errorf("list the directories of %s: %w", o.Root, err)
+	}
+	out := make([]dirState, 0, len(names))
+	for _, n := range names {
+		if d, ok := statDir(o.Root, n); ok {
+			out = append(out, d)
+		}
+	}
+	return out, nil
+}
+
+func writeDirs(ctx context.Context, tx *sql.Tx, dirs []dirState) error {
+	if _, err := tx.ExecContext(ctx, `DELETE FROM dirs`); err != nil {
+		return err
+	}
+	ins, err := tx.PrepareContext(ctx, `INSERT INTO dirs(path, mtime, ino, ignores) VALUES(?, ?, ?, ?)`)
+	if err != nil {
+		return err
+	}
+	defer ins.Close()
+	for _, d := range dirs {
+		if _, err := ins.ExecContext(ctx, d.path, d.mtime, d.ino, d.ignores); err != nil {
+			return fmt.Errorf("write the directories: %w", err)
+		}
+	}
+	return nil
+}
+
+func writeMeta(ctx context.Context, tx *sql.Tx, o *Options) error {
+	for k, v := range map[string]string{
+		"format": strconv.Itoa(FormatVersion), "root": o.Root, "walk": o.Walk.key(),
+		"built": time.Now().UTC().Format(time.RFC3339),
+	} {
+		if _, err := tx.ExecContext(ctx, `INSERT OR REPLACE INTO meta(key, value) VALUES(?, ?)`, k, v); err != nil {
+			return fmt.Errorf("write the index: %w", err)
+		}
+	}
+	return nil
+}
+
+// syncFile flushes a file or directory to disk.
+func syncFile(path string) error {
+	f, err := os.Open(path)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	if err := f.Sync(); err != nil && !errors.Is(err, os.ErrInvalid) {
+		return err
+	}
+	return nil
+}

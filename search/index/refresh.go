@@ -1,0 +1,208 @@
+package index
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"time"
+)
+
+// Refresh brings the index up to date with the tree: the walk lists the
+// files again, files added or changed since (by stat) are indexed into a
+// new segment, removed ones dropped, all in one transaction (a failure
+// leaves the index as it was). With no usable index, or after
+// MaxSegments refreshes, it builds the whole index instead.
+func Refresh(ctx context.Context, o Options) (*Stats, error) {
+	if err := os.MkdirAll(o.Dir, 0o700); err != nil {
+		return nil, fmt.Errorf("create the index directory: %w", err)
+	}
+	unlock, err := lockBuilder(ctx, o.lockPath())
+	if err != nil {
+		return nil, fmt.Errorf("lock the index: %w", err)
+	}
+	defer unlock()
+	st, err := refresh(ctx, &o)
+	if errors.Is(err, ErrNoIndex) {
+		return build(ctx, &o)
+	}
+	return st, err
+}
+
+func refresh(ctx context.Context, o *Options) (*Stats, error) {
+	if _, err := os.Stat(o.dbPath()); err != nil {
+		return nil, fmt.Errorf("%w: %v", ErrNoIndex, err)
+	}
+	db, err := openDB(o.dbPath(), false)
+	if err != nil {
+		return nil, err
+	}
+	defer db.Close()
+	meta, err := readMeta(ctx, db)
+	if err != nil {
+		return nil, err
+	}
+	if meta["root"] != o.Root || meta["walk"] != o.Walk.key() {
+		return nil, fmt.Errorf("%w: built for another tree or walk", ErrNoIndex)
+	}
+	var segs, maxSeg int
+	var maxID int64
+	if err := db.QueryRowContext(ctx, `SELECT count(DISTINCT seg), coalesce(max(seg), 0) FROM postings`).Scan(&segs, &maxSeg); err != nil {
+		return nil, fmt.Errorf("%w: %v", ErrNoIndex, err)
+	}
+	if segs >= o.maxSegments() {
+		return nil, fmt.Errorf("%w: %d segments, rebuilding", ErrNoIndex, segs)
+	}
+	if err := db.QueryRowContext(ctx, `SELECT coalesce(max(id), 0) FROM files`).Scan(&maxID); err != nil {
+		return nil, fmt.Errorf("%w: %v", ErrNoIndex, err)
+	}
+	known, err := knownFiles(ctx, db)
+	if err != nil {
+		return nil, err
+	}
+	dirs, err := dirStates(ctx, o)
+	if err != nil {
+		return nil, err
+	}
+	paths, err := listFiles(ctx, o)
+	if err != nil {
+		return nil, fmt.Errorf("list the files of %s: %w", o.Root, err)
+	}
+	st := &Stats{}
+	var changed []string
+	var drop []int64
+	seen := make(map[string]bool, len(paths))
+	for _, p := range paths {
+		seen[p] = true
+		k, ok := known[p]
+		if ok {
+			if now, ok := statFile(filepath.Join(o.Root, filepath.FromSlash(p))); ok && now == k.st {
+				st.Files++
+				if k.indexed {
+					st.Indexed++
+					st.Bytes += k.st.size
+				}
+				continue
+			}
+			drop = append(drop, k.id)
+		}
+		changed = append(changed, p)
+	}
+	for p, k := range known {
+		if !seen[p] {
+			drop = append(drop, k.id)
+			st.Removed++
+		}
+	}
+	tx, err := db.BeginTx(ctx, nil)
+	if err != nil {
+		return nil, err
+	}
+	defer tx.Rollback()
+	del, err := tx.PrepareContext(ctx, `DELETE FROM files WHERE id = ?`)
+	if err != nil {
+		return nil, err
+	}
+	defer del.Close()
+	for _, id := range drop {
+		if _, err := del.ExecContext(ctx, id); err != nil {
+			return nil, fmt.Errorf("update the index: %w", err)
+		}
+	}
+	if len(changed) > 0 {
+		sub := &Stats{}
+		if err := insertFiles(ctx, tx, o, changed, maxID+1, maxSeg+1, sub); err != nil {
+			return nil, err
+		}
+		st.Files += sub.Files
+		st.Indexed += sub.Indexed
+		st.Bytes += sub.Bytes
+		st.Changed = len(changed)
+	}
+	if err := writeDirs(ctx, tx, dirs); err != nil {
+		return nil, err
+	}
+	if _, err := tx.ExecContext(ctx, `INSERT OR REPLACE INTO meta(key, value) VALUES('built', ?)`, time.Now().UTC().Format(time.RFC3339)); err != nil {
+		return nil, fmt.Errorf("update the index: %w", err)
+	}
+	if err := tx.Commit(); err != nil {
+		return nil, fmt.Errorf("update the index: %w", err)
+	}
+	if fi, err := os.Stat(o.dbPath()); err == nil {
+		st.IndexSize = fi.Size()
+	}
+	return st, nil
+}
+
+// knownFile is a file as the index recorded it.
+type knownFile struct {
+	id      int64
+	st      fileState
+	indexed bool
+}
+
+func knownFiles(ctx context.Context, db *sql.DB) (map[string]knownFile, error) {
+	rows, err := db.QueryContext(ctx, `SELECT id, path, size, mtime, ino, indexed FROM files`)
+	if err != nil {
+		return nil, fmt.Errorf("%w: %v", ErrNoIndex, err)
+	}
+	defer rows.Close()
+	out := map[string]knownFile{}
+	for rows.Next() {
+		var k knownFile
+		var p string
+		var indexed int
+		if err := rows.Scan(&k.id, &p, &k.st.size, &k.st.mtime, &k.st.ino, &indexed); err != nil {
+			return nil, fmt.Errorf("%w: %v", ErrNoIndex, err)
+		}
+		k.indexed = indexed != 0
+		out[p] = k
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("%w: %v", ErrNoIndex, err)
+	}
+	return out, nil
+}
+
+// Delete removes the index of o (nothing when there is none).
+func Delete(o Options) error {
+	for _, p := range []string{o.dbPath(), o.dbPath() + "-journal", o.lockPath()} {
+		if err := os.Remove(p); err != nil && !errors.Is(err, os.ErrNotExist) {
+			return fmt.Errorf("delete the index: %w", err)
+		}
+	}
+	if err := os.Remove(o.Dir); err != nil && !errors.Is(err, os.ErrNotExist) {
+		// Leftovers of a build cut short: say so rather than hide them.
+		return fmt.Errorf("delete the index: %w", err)
+	}
+	return nil
+}
+
+// ReadStatus describes the index of o as it stands against the tree.
+func ReadStatus(ctx context.Context, o Options) (*Status, error) {
+	ix, err := Open(ctx, o)
+	st := &Status{Root: o.Root, Path: o.dbPath()}
+	switch {
+	case errors.Is(err, ErrStale):
+		st.DirsStale = true
+		ix, err = openUnchecked(ctx, o)
+		if err != nil {
+			return nil, err
+		}
+	case err != nil:
+		return nil, err
+	}
+	defer ix.Close()
+	st.Files, st.Segments, st.Stale = len(ix.files), ix.segs, ix.Direct()
+	if err := ix.db.QueryRowContext(ctx, `SELECT count(*) FROM files WHERE indexed = 1`).Scan(&st.Indexed); err != nil {
+		return nil, err
+	}
+	st.Stale -= len(ix.files) - st.Indexed
+	ix.db.QueryRowContext(ctx, `SELECT value FROM meta WHERE key = 'built'`).Scan(&st.Built)
+	if fi, err := os.Stat(o.dbPath()); err == nil {
+		st.IndexSize = fi.Size()
+	}
+	return st, nil
+}
