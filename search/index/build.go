@@ -2,6 +2,7 @@ package index
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"database/sql"
 	"errors"
@@ -9,6 +10,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"strconv"
 	"sync"
 	"time"
@@ -24,26 +26,42 @@ type indexedFile struct {
 	ok      bool      // false: the file vanished while being read
 }
 
-// postingLists accumulates posting lists in id order.
+// postingLists accumulates posting lists in id order: slot[t] is 1 +
+// the index in lists of trigram t's list (0: none yet). The dense slot
+// table (64 MiB) costs less than a map's lookups, which were a third of
+// a build.
 type postingLists struct {
-	lists map[Trigram]*postingList
+	slot  []int32
+	lists []postingList
 }
 
 type postingList struct {
+	tri  Trigram
 	last int64
 	buf  []byte
 }
 
+func newPostingLists() *postingLists { return &postingLists{slot: make([]int32, 1<<24)} }
+
 func (p *postingLists) add(id int64, tris []Trigram) {
 	for _, t := range tris {
-		l := p.lists[t]
-		if l == nil {
-			l = &postingList{}
-			p.lists[t] = l
+		i := p.slot[t]
+		if i == 0 {
+			p.lists = append(p.lists, postingList{tri: t})
+			i = int32(len(p.lists))
+			p.slot[t] = i
 		}
+		l := &p.lists[i-1]
 		l.buf = appendPosting(l.buf, l.last, id)
 		l.last = id
 	}
+}
+
+// sorted returns the lists in trigram order (the table's key order, so
+// the inserts append to the B-tree).
+func (p *postingLists) sorted() []postingList {
+	slices.SortFunc(p.lists, func(a, b postingList) int { return cmp.Compare(a.tri, b.tri) })
+	return p.lists
 }
 
 // indexFiles reads paths[i] (id firstID+i) on o.Workers goroutines and
@@ -236,7 +254,7 @@ func insertFiles(ctx context.Context, tx *sql.Tx, o *Options, paths []string, fi
 		return err
 	}
 	defer ins.Close()
-	lists := &postingLists{lists: map[Trigram]*postingList{}}
+	lists := newPostingLists()
 	err = indexFiles(ctx, o, paths, firstID, func(f *indexedFile) error {
 		if !f.ok {
 			return nil // vanished: the directory's stat tells queries
@@ -258,8 +276,8 @@ func insertFiles(ctx context.Context, tx *sql.Tx, o *Options, paths []string, fi
 		return err
 	}
 	defer post.Close()
-	for t, l := range lists.lists {
-		if _, err := post.ExecContext(ctx, seg, int64(t), l.buf); err != nil {
+	for _, l := range lists.sorted() {
+		if _, err := post.ExecContext(ctx, seg, int64(l.tri), l.buf); err != nil {
 			return fmt.Errorf("write the postings: %w", err)
 		}
 	}

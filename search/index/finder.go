@@ -1,0 +1,75 @@
+package index
+
+import (
+	"context"
+	"errors"
+	"path/filepath"
+
+	"github.com/gopi-agent/gopi/search/grep"
+)
+
+// Finder answers a grep search from the index of its directory when one
+// is there and fits the search; it is what `gopi grep` is given. The
+// zero Walk is not the CLI's: set it.
+type Finder struct {
+	// DirFor is where the index of the tree at root lives (from core/config).
+	DirFor func(root string) string
+	// Walk is the walk the CLI's indexes are built with.
+	Walk Walk
+	// Refresh: bring the index up to date (building it when missing)
+	// before using it, instead of walking when it is missing or stale
+	// (gopi grep --index).
+	Refresh bool
+}
+
+// Options are the index options of the tree at dir.
+func (f *Finder) Options(dir string) (Options, error) {
+	root, err := filepath.Abs(dir)
+	if err != nil {
+		return Options{}, err
+	}
+	return Options{Root: root, Dir: f.DirFor(root), Walk: f.Walk}, nil
+}
+
+// Candidates returns the files (relative slash paths, in the walk's
+// order) of a search of the directory dir for m with scope s that may
+// hold a match; ok is false when the index cannot answer it (none, stale,
+// another walk or filters, a pattern without a plan): the caller walks.
+// err is set only when --index asked for a refresh that failed.
+func (f *Finder) Candidates(ctx context.Context, dir string, m grep.Matcher, s grep.Scope) (files []string, ok bool, err error) {
+	if m.Invert || !f.fits(s) {
+		return nil, false, nil
+	}
+	q, planned := Plan(grep.EscapeLiteralBraces(m.Pattern), m.IgnoreCase)
+	if !planned {
+		return nil, false, nil
+	}
+	o, err := f.Options(dir)
+	if err != nil {
+		return nil, false, nil
+	}
+	ix, err := Open(ctx, o)
+	if f.Refresh && (errors.Is(err, ErrStale) || errors.Is(err, ErrNoIndex)) {
+		if _, err := Refresh(ctx, o); err != nil {
+			return nil, false, err
+		}
+		ix, err = Open(ctx, o)
+	}
+	if err != nil {
+		return nil, false, nil
+	}
+	defer ix.Close()
+	files, err = ix.Candidates(ctx, q)
+	if err != nil {
+		return nil, false, nil
+	}
+	return files, true, nil
+}
+
+// fits: the scope walks exactly as the index did, with no filter the
+// index does not apply.
+func (f *Finder) fits(s grep.Scope) bool {
+	return s.Hidden == f.Walk.Hidden && s.Gitignore == f.Walk.Gitignore && s.NodeModules == f.Walk.NodeModules &&
+		s.Glob == "" && len(s.Overrides) == 0 && len(s.Types) == 0 && len(s.TypesNot) == 0 &&
+		s.MaxDepth == 0 && s.MaxFileSize == 0 && !s.Follow && s.Files == nil
+}
