@@ -33,6 +33,11 @@ type Options struct {
 	// MaxSegments is how many refreshes may add segments before a
 	// refresh rebuilds the whole index instead; 0: 8.
 	MaxSegments int
+
+	// afterStat, when set (tests), runs between a file's first stat and
+	// its read while building: where a tree changing under the build
+	// is simulated.
+	afterStat func(rel string)
 }
 
 // dbPath is the index database.
