@@ -328,7 +328,7 @@ func writeDirs(ctx context.Context, tx *sql.Tx, dirs []dirState) error {
 func writeMeta(ctx context.Context, tx *sql.Tx, o *Options) error {
 	for k, v := range map[string]string{
 		"format": strconv.Itoa(FormatVersion), "root": o.Root, "walk": o.Walk.key(),
-		"built": time.Now().UTC().Format(time.RFC3339),
+		"built": time.Now().UTC().Format(time.RFC3339), "segments": "1",
 	} {
 		if _, err := tx.ExecContext(ctx, `INSERT OR REPLACE INTO meta(key, value) VALUES(?, ?)`, k, v); err != nil {
 			return fmt.Errorf("write the index: %w", err)

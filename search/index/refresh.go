@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strconv"
 	"time"
 )
 
@@ -47,11 +48,11 @@ func refresh(ctx context.Context, o *Options) (*Stats, error) {
 	if meta["root"] != o.Root || meta["walk"] != o.Walk.key() {
 		return nil, fmt.Errorf("%w: built for another tree or walk", ErrNoIndex)
 	}
-	var segs, maxSeg int
-	var maxID int64
-	if err := db.QueryRowContext(ctx, `SELECT count(DISTINCT seg), coalesce(max(seg), 0) FROM postings`).Scan(&segs, &maxSeg); err != nil {
-		return nil, fmt.Errorf("%w: %v", ErrNoIndex, err)
+	segs, err := strconv.Atoi(meta["segments"])
+	if err != nil {
+		return nil, fmt.Errorf("%w: segments %q", ErrNoIndex, meta["segments"])
 	}
+	var maxID int64
 	if segs >= o.maxSegments() {
 		return nil, fmt.Errorf("%w: %d segments, rebuilding", ErrNoIndex, segs)
 	}
@@ -113,7 +114,8 @@ func refresh(ctx context.Context, o *Options) (*Stats, error) {
 	}
 	if len(changed) > 0 {
 		sub := &Stats{}
-		if err := insertFiles(ctx, tx, o, changed, maxID+1, maxSeg+1, sub); err != nil {
+		// Segments are numbered from 0: the new one is number segs.
+		if err := insertFiles(ctx, tx, o, changed, maxID+1, segs, sub); err != nil {
 			return nil, err
 		}
 		st.Files += sub.Files
@@ -124,8 +126,13 @@ func refresh(ctx context.Context, o *Options) (*Stats, error) {
 	if err := writeDirs(ctx, tx, dirs); err != nil {
 		return nil, err
 	}
-	if _, err := tx.ExecContext(ctx, `INSERT OR REPLACE INTO meta(key, value) VALUES('built', ?)`, time.Now().UTC().Format(time.RFC3339)); err != nil {
-		return nil, fmt.Errorf("update the index: %w", err)
+	if len(changed) > 0 {
+		segs++
+	}
+	for k, v := range map[string]string{"built": time.Now().UTC().Format(time.RFC3339), "segments": strconv.Itoa(segs)} {
+		if _, err := tx.ExecContext(ctx, `INSERT OR REPLACE INTO meta(key, value) VALUES(?, ?)`, k, v); err != nil {
+			return nil, fmt.Errorf("update the index: %w", err)
+		}
 	}
 	if err := tx.Commit(); err != nil {
 		return nil, fmt.Errorf("update the index: %w", err)

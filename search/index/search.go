@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"runtime"
 	"slices"
+	"strconv"
 	"sync"
 )
 
@@ -81,8 +82,8 @@ func (ix *Index) load(ctx context.Context, checkDirs bool) error {
 	if meta["root"] != ix.o.Root || meta["walk"] != ix.o.Walk.key() {
 		return fmt.Errorf("%w: built for %s with %s", ErrNoIndex, meta["root"], meta["walk"])
 	}
-	if err := ix.db.QueryRowContext(ctx, `SELECT count(DISTINCT seg) FROM postings`).Scan(&ix.segs); err != nil {
-		return fmt.Errorf("%w: %v", ErrNoIndex, err)
+	if ix.segs, err = strconv.Atoi(meta["segments"]); err != nil {
+		return fmt.Errorf("%w: segments %q", ErrNoIndex, meta["segments"])
 	}
 	if checkDirs {
 		stale, err := ix.dirsChanged(ctx)

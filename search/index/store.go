@@ -16,7 +16,8 @@ const FormatVersion = 1
 
 // schema is the layout of FormatVersion.
 //
-//	meta      key/value: format, root, walk (the walk options), built
+//	meta      key/value: format, root, walk (the walk options), built,
+//	          segments (how many posting segments there are)
 //	files     one row per file the walk lists: its stat when indexed and
 //	          whether its text is in the postings (indexed=0: binary,
 //	          UTF-16, too large or unreadable; always searched)
@@ -29,7 +30,7 @@ CREATE TABLE meta(key TEXT PRIMARY KEY, value TEXT NOT NULL);
 CREATE TABLE files(id INTEGER PRIMARY KEY, path TEXT NOT NULL UNIQUE, size INTEGER NOT NULL,
 	mtime INTEGER NOT NULL, ino INTEGER NOT NULL, indexed INTEGER NOT NULL);
 CREATE TABLE dirs(path TEXT PRIMARY KEY, mtime INTEGER NOT NULL, ino INTEGER NOT NULL, ignores TEXT NOT NULL);
-CREATE TABLE postings(seg INTEGER NOT NULL, tri INTEGER NOT NULL, ids BLOB NOT NULL, PRIMARY KEY(seg, tri)) WITHOUT ROWID;
+CREATE TABLE postings(seg INTEGER NOT NULL, tri INTEGER NOT NULL, ids BLOB NOT NULL, PRIMARY KEY(tri, seg)) WITHOUT ROWID;
 `
 
 // ErrNoIndex: no usable index exists for the tree (none built, another
