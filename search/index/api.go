@@ -30,14 +30,23 @@ type Options struct {
 	Walk        Walk   // the walk that lists the tree's files
 	MaxFileSize int64  // files larger than this are not indexed but searched directly; 0: DefaultMaxFileSize
 	Workers     int    // files read at once while building; 0: GOMAXPROCS
-	// MaxSegments is how many refreshes may add segments before a
-	// refresh rebuilds the whole index instead; 0: 8.
+	// MaxSegments is how many refreshes may add segments to a build
+	// before a refresh rebuilds the whole index instead; 0: 8.
 	MaxSegments int
 
 	// afterStat, when set (tests), runs between a file's first stat and
 	// its read while building: where a tree changing under the build
 	// is simulated.
 	afterStat func(rel string)
+	// flushBytes, when positive (tests), replaces defaultFlushBytes.
+	flushBytes int
+}
+
+func (o *Options) flush() int {
+	if o.flushBytes > 0 {
+		return o.flushBytes
+	}
+	return defaultFlushBytes
 }
 
 // dbPath is the index database.

@@ -193,3 +193,20 @@ func TestUnindexedFilesAlwaysSearched(t *testing.T) {
 	}
 	checkSame(t, "with a big file", o)
 }
+
+// A build that holds more postings than its budget writes several
+// segments; queries read them all.
+func TestBuildInSegments(t *testing.T) {
+	root := testTree(t)
+	o := testOptions(t, root)
+	o.flushBytes = 64
+	mustBuild(t, o)
+	st, err := ReadStatus(context.Background(), o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if st.Segments < 3 {
+		t.Fatalf("%d segments from a 64-byte budget, want several", st.Segments)
+	}
+	checkSame(t, "segmented", o)
+}

@@ -34,6 +34,7 @@ type indexedFile struct {
 type postingLists struct {
 	slot  [1 << 12]*[1 << 12]int32
 	lists []postingList
+	bytes int // bytes of posting lists held
 }
 
 type postingList struct {
@@ -58,7 +59,9 @@ func (p *postingLists) add(id int64, tris []Trigram) {
 			page[t&(1<<12-1)] = i
 		}
 		l := &p.lists[i-1]
+		n := len(l.buf)
 		l.buf = appendPosting(l.buf, l.last, id)
+		p.bytes += len(l.buf) - n
 		l.last = id
 	}
 }
@@ -227,13 +230,14 @@ func build(ctx context.Context, o *Options) (*Stats, error) {
 	}
 	defer tx.Rollback()
 	st := &Stats{Rebuilt: true}
-	if err := insertFiles(ctx, tx, o, paths, 1, 0, st); err != nil {
+	segs, err := insertFiles(ctx, tx, o, paths, 1, 0, st)
+	if err != nil {
 		return nil, err
 	}
 	if err := writeDirs(ctx, tx, dirs); err != nil {
 		return nil, err
 	}
-	if err := writeMeta(ctx, tx, o); err != nil {
+	if err := writeMeta(ctx, tx, o, segs); err != nil {
 		return nil, err
 	}
 	if err := tx.Commit(); err != nil {
@@ -256,14 +260,39 @@ func build(ctx context.Context, o *Options) (*Stats, error) {
 	return st, nil
 }
 
-// insertFiles indexes paths (ids from firstID) into segment seg.
-func insertFiles(ctx context.Context, tx *sql.Tx, o *Options, paths []string, firstID int64, seg int, st *Stats) error {
+// defaultFlushBytes is how many bytes of posting lists a build holds
+// before writing them out as a segment: it bounds the build's memory
+// (lists grow by doubling, so up to twice this), whatever the tree's size.
+const defaultFlushBytes = 64 << 20
+
+// insertFiles indexes paths (ids from firstID) into segments numbered from
+// seg, one per flushBytes of postings, and returns the number after the
+// last one written.
+func insertFiles(ctx context.Context, tx *sql.Tx, o *Options, paths []string, firstID int64, seg int, st *Stats) (int, error) {
 	ins, err := tx.PrepareContext(ctx, `INSERT INTO files(id, path, size, mtime, ino, indexed) VALUES(?, ?, ?, ?, ?, ?)`)
 	if err != nil {
-		return err
+		return seg, err
 	}
 	defer ins.Close()
+	post, err := tx.PrepareContext(ctx, `INSERT INTO postings(seg, tri, ids) VALUES(?, ?, ?)`)
+	if err != nil {
+		return seg, err
+	}
+	defer post.Close()
 	lists := newPostingLists()
+	flush := func() error {
+		if len(lists.lists) == 0 {
+			return nil
+		}
+		for _, l := range lists.sorted() {
+			if _, err := post.ExecContext(ctx, seg, int64(l.tri), l.buf); err != nil {
+				return fmt.Errorf("write the postings: %w", err)
+			}
+		}
+		seg++
+		lists = newPostingLists()
+		return nil
+	}
 	err = indexFiles(ctx, o, paths, firstID, func(f *indexedFile) error {
 		if !f.ok {
 			return nil // vanished: the directory's stat tells queries
@@ -274,23 +303,18 @@ func insertFiles(ctx context.Context, tx *sql.Tx, o *Options, paths []string, fi
 			st.Bytes += f.st.size
 			lists.add(f.id, f.tris)
 		}
-		_, err := ins.ExecContext(ctx, f.id, f.path, f.st.size, f.st.mtime, f.st.ino, boolInt(f.indexed))
-		return err
+		if _, err := ins.ExecContext(ctx, f.id, f.path, f.st.size, f.st.mtime, f.st.ino, boolInt(f.indexed)); err != nil {
+			return err
+		}
+		if lists.bytes >= o.flush() {
+			return flush()
+		}
+		return nil
 	})
 	if err != nil {
-		return fmt.Errorf("index the files: %w", err)
+		return seg, fmt.Errorf("index the files: %w", err)
 	}
-	post, err := tx.PrepareContext(ctx, `INSERT INTO postings(seg, tri, ids) VALUES(?, ?, ?)`)
-	if err != nil {
-		return err
-	}
-	defer post.Close()
-	for _, l := range lists.sorted() {
-		if _, err := post.ExecContext(ctx, seg, int64(l.tri), l.buf); err != nil {
-			return fmt.Errorf("write the postings: %w", err)
-		}
-	}
-	return nil
+	return seg, flush()
 }
 
 // dirStates stats the directories the walk enters.
@@ -325,10 +349,10 @@ func writeDirs(ctx context.Context, tx *sql.Tx, dirs []dirState) error {
 	return nil
 }
 
-func writeMeta(ctx context.Context, tx *sql.Tx, o *Options) error {
+func writeMeta(ctx context.Context, tx *sql.Tx, o *Options, segs int) error {
 	for k, v := range map[string]string{
 		"format": strconv.Itoa(FormatVersion), "root": o.Root, "walk": o.Walk.key(),
-		"built": time.Now().UTC().Format(time.RFC3339), "segments": "1",
+		"built": time.Now().UTC().Format(time.RFC3339), "segments": strconv.Itoa(segs), "refreshes": "0",
 	} {
 		if _, err := tx.ExecContext(ctx, `INSERT OR REPLACE INTO meta(key, value) VALUES(?, ?)`, k, v); err != nil {
 			return fmt.Errorf("write the index: %w", err)

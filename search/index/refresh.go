@@ -52,9 +52,13 @@ func refresh(ctx context.Context, o *Options) (*Stats, error) {
 	if err != nil {
 		return nil, fmt.Errorf("%w: segments %q", ErrNoIndex, meta["segments"])
 	}
+	refreshes, err := strconv.Atoi(meta["refreshes"])
+	if err != nil {
+		return nil, fmt.Errorf("%w: refreshes %q", ErrNoIndex, meta["refreshes"])
+	}
 	var maxID int64
-	if segs >= o.maxSegments() {
-		return nil, fmt.Errorf("%w: %d segments, rebuilding", ErrNoIndex, segs)
+	if refreshes >= o.maxSegments() {
+		return nil, fmt.Errorf("%w: %d refreshes since the build, rebuilding", ErrNoIndex, refreshes)
 	}
 	if err := db.QueryRowContext(ctx, `SELECT coalesce(max(id), 0) FROM files`).Scan(&maxID); err != nil {
 		return nil, fmt.Errorf("%w: %v", ErrNoIndex, err)
@@ -114,10 +118,11 @@ func refresh(ctx context.Context, o *Options) (*Stats, error) {
 	}
 	if len(changed) > 0 {
 		sub := &Stats{}
-		// Segments are numbered from 0: the new one is number segs.
-		if err := insertFiles(ctx, tx, o, changed, maxID+1, segs, sub); err != nil {
+		// Segments are numbered from 0: the new ones from number segs.
+		if segs, err = insertFiles(ctx, tx, o, changed, maxID+1, segs, sub); err != nil {
 			return nil, err
 		}
+		refreshes++
 		st.Files += sub.Files
 		st.Indexed += sub.Indexed
 		st.Bytes += sub.Bytes
@@ -126,10 +131,9 @@ func refresh(ctx context.Context, o *Options) (*Stats, error) {
 	if err := writeDirs(ctx, tx, dirs); err != nil {
 		return nil, err
 	}
-	if len(changed) > 0 {
-		segs++
-	}
-	for k, v := range map[string]string{"built": time.Now().UTC().Format(time.RFC3339), "segments": strconv.Itoa(segs)} {
+	for k, v := range map[string]string{
+		"built": time.Now().UTC().Format(time.RFC3339), "segments": strconv.Itoa(segs), "refreshes": strconv.Itoa(refreshes),
+	} {
 		if _, err := tx.ExecContext(ctx, `INSERT OR REPLACE INTO meta(key, value) VALUES(?, ?)`, k, v); err != nil {
 			return nil, fmt.Errorf("update the index: %w", err)
 		}

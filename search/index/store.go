@@ -17,14 +17,16 @@ const FormatVersion = 1
 // schema is the layout of FormatVersion.
 //
 //	meta      key/value: format, root, walk (the walk options), built,
-//	          segments (how many posting segments there are)
+//	          segments (how many posting segments there are: a build
+//	          writes one per 64 MiB of postings, a refresh adds its own),
+//	          refreshes (refreshes since the build)
 //	files     one row per file the walk lists: its stat when indexed and
 //	          whether its text is in the postings (indexed=0: binary,
 //	          UTF-16, too large or unreadable; always searched)
 //	dirs      one row per directory the walk entered: its stat and the
 //	          stat of its ignore files, so a query sees the file set change
-//	postings  per segment (0: the build; each refresh adds one), the
-//	          ascending ids of the files holding each trigram
+//	postings  per trigram and segment, the ascending ids of the
+//	          segment's files holding the trigram
 const schema = `
 CREATE TABLE meta(key TEXT PRIMARY KEY, value TEXT NOT NULL);
 CREATE TABLE files(id INTEGER PRIMARY KEY, path TEXT NOT NULL UNIQUE, size INTEGER NOT NULL,
