@@ -34,16 +34,16 @@ func newIndexFlagSet(c *indexCLI) *pflag.FlagSet {
 const indexUsage = `Usage: gopi index [FLAGS] [PATH]
 
 Build, or bring up to date, the search index of the tree at PATH (default:
-the current directory): a trigram index of every file gopi grep would read
-there (hidden files and ignored paths left out, as gopi grep leaves them),
-kept under the user's cache directory (gopi/index/, or $GOPI_INDEX_DIR).
+the current directory): a trigram index of every file gopi grep --hidden
+would read there (ignored paths left out), kept under the user's cache
+directory (gopi/index/, or $GOPI_INDEX_DIR).
 Run again, it indexes only the files added or changed since and drops
 the removed ones.
 
 gopi grep uses the index of a directory it searches when one exists and
-fits the search (no -g/-t/--max-depth/--max-filesize/-L/--hidden/
---no-ignore/-v/--stats), reading only the files that can match; the output
-is the same as without it. A file changed since indexing is searched
+fits the search (no -g/-t/--max-depth/--max-filesize/-L/--no-ignore/-v/
+--stats), reading only the files that can match; the output is the same as
+without it. A file changed since indexing is searched
 directly; when files were added or removed since, gopi grep walks until
 the next gopi index (or refreshes the index first with --index).
 
@@ -135,7 +135,7 @@ func indexStatus(ctx context.Context, env *cliEnv, o index.Options) int {
 func indexFinder(env *cliEnv, refresh bool) *index.Finder {
 	return &index.Finder{
 		DirFor:  env.cfg.IndexDir,
-		Walk:    index.Walk{Gitignore: true, NodeModules: true},
+		Walk:    index.Walk{Hidden: true, Gitignore: true, NodeModules: true},
 		Refresh: refresh,
 	}
 }

@@ -23,10 +23,11 @@ func checkSame(t *testing.T, stage string, o Options) {
 	if raceEnabled {
 		patterns = patterns[:3]
 	}
-	for _, c := range patterns {
-		walk, indexed := searchBoth(t, o, c.p, c.fold)
+	for i, c := range patterns {
+		sc := scopes[i%len(scopes)]
+		walk, indexed := searchBoth(t, o, c.p, c.fold, sc.hidden, sc.nodeModules)
 		if walk != indexed {
-			t.Errorf("%s: %q: walk\n%s\nindex\n%s", stage, c.p, walk, indexed)
+			t.Errorf("%s: %q (hidden %v, node_modules %v): walk\n%s\nindex\n%s", stage, c.p, sc.hidden, sc.nodeModules, walk, indexed)
 		}
 	}
 }

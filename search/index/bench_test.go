@@ -14,7 +14,7 @@ func BenchmarkBuild(b *testing.B) {
 	if root == "" {
 		b.Skip("set GOPI_INDEX_BENCH_TREE to a tree to index")
 	}
-	o := Options{Root: root, Dir: filepath.Join(b.TempDir(), "ix"), Walk: Walk{Gitignore: true, NodeModules: true}}
+	o := Options{Root: root, Dir: filepath.Join(b.TempDir(), "ix"), Walk: Walk{Hidden: true, Gitignore: true, NodeModules: true}}
 	for range b.N {
 		if _, err := Build(context.Background(), o); err != nil {
 			b.Fatal(err)
@@ -29,7 +29,7 @@ func BenchmarkQuery(b *testing.B) {
 	if root == "" {
 		b.Skip("set GOPI_INDEX_BENCH_TREE to a tree to index")
 	}
-	o := Options{Root: root, Dir: filepath.Join(b.TempDir(), "ix"), Walk: Walk{Gitignore: true, NodeModules: true}}
+	o := Options{Root: root, Dir: filepath.Join(b.TempDir(), "ix"), Walk: Walk{Hidden: true, Gitignore: true, NodeModules: true}}
 	if _, err := Build(context.Background(), o); err != nil {
 		b.Fatal(err)
 	}
@@ -40,7 +40,7 @@ func BenchmarkQuery(b *testing.B) {
 		if err != nil {
 			b.Fatal(err)
 		}
-		if _, err := ix.Candidates(context.Background(), q); err != nil {
+		if _, err := ix.Candidates(context.Background(), q, Scope{NoHidden: true}); err != nil {
 			b.Fatal(err)
 		}
 		ix.Close()

@@ -197,7 +197,7 @@ func build(ctx context.Context, o *Options) (*Stats, error) {
 	if err != nil {
 		return nil, err
 	}
-	paths, err := listFiles(ctx, o)
+	paths, narrow, err := listFiles(ctx, o)
 	if err != nil {
 		return nil, fmt.Errorf("list the files of %s: %w", o.Root, err)
 	}
@@ -230,7 +230,7 @@ func build(ctx context.Context, o *Options) (*Stats, error) {
 	}
 	defer tx.Rollback()
 	st := &Stats{Rebuilt: true}
-	segs, err := insertFiles(ctx, tx, o, paths, 1, 0, st)
+	segs, err := insertFiles(ctx, tx, o, paths, narrow, 1, 0, st)
 	if err != nil {
 		return nil, err
 	}
@@ -268,8 +268,8 @@ const defaultFlushBytes = 64 << 20
 // insertFiles indexes paths (ids from firstID) into segments numbered from
 // seg, one per flushBytes of postings, and returns the number after the
 // last one written.
-func insertFiles(ctx context.Context, tx *sql.Tx, o *Options, paths []string, firstID int64, seg int, st *Stats) (int, error) {
-	ins, err := tx.PrepareContext(ctx, `INSERT INTO files(id, path, size, mtime, ino, indexed) VALUES(?, ?, ?, ?, ?, ?)`)
+func insertFiles(ctx context.Context, tx *sql.Tx, o *Options, paths []string, narrow map[string]bool, firstID int64, seg int, st *Stats) (int, error) {
+	ins, err := tx.PrepareContext(ctx, `INSERT INTO files(id, path, size, mtime, ino, indexed, narrow) VALUES(?, ?, ?, ?, ?, ?, ?)`)
 	if err != nil {
 		return seg, err
 	}
@@ -303,7 +303,7 @@ func insertFiles(ctx context.Context, tx *sql.Tx, o *Options, paths []string, fi
 			st.Bytes += f.st.size
 			lists.add(f.id, f.tris)
 		}
-		if _, err := ins.ExecContext(ctx, f.id, f.path, f.st.size, f.st.mtime, f.st.ino, boolInt(f.indexed)); err != nil {
+		if _, err := ins.ExecContext(ctx, f.id, f.path, f.st.size, f.st.mtime, f.st.ino, boolInt(f.indexed), boolInt(inNarrow(narrow, f.path))); err != nil {
 			return err
 		}
 		if lists.bytes >= o.flush() {

@@ -59,17 +59,18 @@ func (f *Finder) Candidates(ctx context.Context, dir string, m grep.Matcher, s g
 		return nil, false, nil
 	}
 	defer ix.Close()
-	files, err = ix.Candidates(ctx, q)
+	files, err = ix.Candidates(ctx, q, Scope{NoHidden: !s.Hidden, NoNodeModules: !s.NodeModules})
 	if err != nil {
 		return nil, false, nil
 	}
 	return files, true, nil
 }
 
-// fits: the scope walks exactly as the index did, with no filter the
+// fits: the scope walks as the index did or less (hidden files or
+// node_modules left out, which the index can filter), with no filter the
 // index does not apply.
 func (f *Finder) fits(s grep.Scope) bool {
-	return s.Hidden == f.Walk.Hidden && s.Gitignore == f.Walk.Gitignore && s.NodeModules == f.Walk.NodeModules &&
+	return (!s.Hidden || f.Walk.Hidden) && s.Gitignore == f.Walk.Gitignore && (!s.NodeModules || f.Walk.NodeModules) &&
 		s.Glob == "" && len(s.Overrides) == 0 && len(s.Types) == 0 && len(s.TypesNot) == 0 &&
 		s.MaxDepth == 0 && s.MaxFileSize == 0 && !s.Follow && s.Files == nil
 }

@@ -19,6 +19,8 @@ func testTree(t *testing.T) string {
 	root := t.TempDir()
 	files := map[string]string{
 		".gitignore":        "ignored/\n*.log\n",
+		".ignore":           "!.whitelisted\n",
+		".whitelisted":      "alpha_value whitelisted though hidden\n",
 		"a.c":               "int alpha_value = 1;\n",
 		"a/b.go":            "package a\nfunc AlphaValue() int { return 1 }\n",
 		"a/deep/c.go":       "package deep\n// the quick brown fox\n",
@@ -52,15 +54,20 @@ func writeFile(t *testing.T, root, rel, text string) {
 }
 
 func testOptions(t *testing.T, root string) Options {
-	return Options{Root: root, Dir: filepath.Join(t.TempDir(), "ix"), Walk: Walk{Gitignore: true, NodeModules: true}}
+	return Options{Root: root, Dir: filepath.Join(t.TempDir(), "ix"), Walk: Walk{Hidden: true, Gitignore: true, NodeModules: true}}
 }
+
+// scopes are the walks the differential tests compare: grep's CLI
+// default, with hidden files, and the agent tool's (hidden files, no
+// node_modules).
+var scopes = []struct{ hidden, nodeModules bool }{{false, true}, {true, true}, {true, false}, {false, false}}
 
 // searchBoth runs pattern over the tree by walking and over the index's
 // candidates, and returns both outputs as "path:line:text" lines.
-func searchBoth(t *testing.T, o Options, pattern string, fold bool) (walk, indexed string) {
+func searchBoth(t *testing.T, o Options, pattern string, fold, hidden, nodeModules bool) (walk, indexed string) {
 	t.Helper()
 	g := grep.DefaultOptions(pattern, o.Root)
-	g.Hidden, g.IgnoreCase, g.NodeModules = false, fold, true
+	g.Hidden, g.IgnoreCase, g.NodeModules = hidden, fold, nodeModules
 	res, err := grep.Search(context.Background(), g)
 	if err != nil {
 		t.Fatal(err)
@@ -75,7 +82,7 @@ func searchBoth(t *testing.T, o Options, pattern string, fold bool) (walk, index
 	if !ok {
 		t.Fatalf("Plan(%q) refused", pattern)
 	}
-	cands, err := ix.Candidates(context.Background(), q)
+	cands, err := ix.Candidates(context.Background(), q, Scope{NoHidden: !hidden, NoNodeModules: !nodeModules})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -146,7 +153,7 @@ func TestCandidatesNarrow(t *testing.T) {
 	}
 	defer ix.Close()
 	q, _ := Plan("number21", false)
-	got, err := ix.Candidates(context.Background(), q)
+	got, err := ix.Candidates(context.Background(), q, Scope{NoHidden: true})
 	if err != nil {
 		t.Fatal(err)
 	}

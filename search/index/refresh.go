@@ -71,19 +71,25 @@ func refresh(ctx context.Context, o *Options) (*Stats, error) {
 	if err != nil {
 		return nil, err
 	}
-	paths, err := listFiles(ctx, o)
+	paths, narrow, err := listFiles(ctx, o)
 	if err != nil {
 		return nil, fmt.Errorf("list the files of %s: %w", o.Root, err)
 	}
 	st := &Stats{}
 	var changed []string
-	var drop []int64
+	var drop, toNarrow, toWide []int64
 	seen := make(map[string]bool, len(paths))
 	for _, p := range paths {
 		seen[p] = true
 		k, ok := known[p]
 		if ok {
 			if now, ok := statFile(filepath.Join(o.Root, filepath.FromSlash(p))); ok && now == k.st {
+				switch n := inNarrow(narrow, p); {
+				case n && !k.narrow:
+					toNarrow = append(toNarrow, k.id)
+				case !n && k.narrow:
+					toWide = append(toWide, k.id)
+				}
 				st.Files++
 				if k.indexed {
 					st.Indexed++
@@ -116,10 +122,18 @@ func refresh(ctx context.Context, o *Options) (*Stats, error) {
 			return nil, fmt.Errorf("update the index: %w", err)
 		}
 	}
+	// Ignore files changed: hidden files they whitelist come and go.
+	for flag, ids := range map[int][]int64{1: toNarrow, 0: toWide} {
+		for _, id := range ids {
+			if _, err := tx.ExecContext(ctx, `UPDATE files SET narrow = ? WHERE id = ?`, flag, id); err != nil {
+				return nil, fmt.Errorf("update the index: %w", err)
+			}
+		}
+	}
 	if len(changed) > 0 {
 		sub := &Stats{}
 		// Segments are numbered from 0: the new ones from number segs.
-		if segs, err = insertFiles(ctx, tx, o, changed, maxID+1, segs, sub); err != nil {
+		if segs, err = insertFiles(ctx, tx, o, changed, narrow, maxID+1, segs, sub); err != nil {
 			return nil, err
 		}
 		refreshes++
@@ -152,10 +166,11 @@ type knownFile struct {
 	id      int64
 	st      fileState
 	indexed bool
+	narrow  bool
 }
 
 func knownFiles(ctx context.Context, db *sql.DB) (map[string]knownFile, error) {
-	rows, err := db.QueryContext(ctx, `SELECT id, path, size, mtime, ino, indexed FROM files`)
+	rows, err := db.QueryContext(ctx, `SELECT id, path, size, mtime, ino, indexed, narrow FROM files`)
 	if err != nil {
 		return nil, fmt.Errorf("%w: %v", ErrNoIndex, err)
 	}
@@ -164,11 +179,11 @@ func knownFiles(ctx context.Context, db *sql.DB) (map[string]knownFile, error) {
 	for rows.Next() {
 		var k knownFile
 		var p string
-		var indexed int
-		if err := rows.Scan(&k.id, &p, &k.st.size, &k.st.mtime, &k.st.ino, &indexed); err != nil {
+		var indexed, narrow int
+		if err := rows.Scan(&k.id, &p, &k.st.size, &k.st.mtime, &k.st.ino, &indexed, &narrow); err != nil {
 			return nil, fmt.Errorf("%w: %v", ErrNoIndex, err)
 		}
-		k.indexed = indexed != 0
+		k.indexed, k.narrow = indexed != 0, narrow != 0
 		out[p] = k
 	}
 	if err := rows.Err(); err != nil {

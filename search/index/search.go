@@ -34,6 +34,7 @@ type fileRow struct {
 	id     int64
 	path   string
 	direct bool
+	narrow bool // listed by the walk that leaves hidden files out
 }
 
 // Open opens the index of o.Root and checks it against the tree: every
@@ -125,7 +126,7 @@ func (ix *Index) dirsChanged(ctx context.Context) (bool, error) {
 
 // loadFiles reads the file list and stats every file.
 func (ix *Index) loadFiles(ctx context.Context) error {
-	rows, err := ix.db.QueryContext(ctx, `SELECT id, path, size, mtime, ino, indexed FROM files ORDER BY id`)
+	rows, err := ix.db.QueryContext(ctx, `SELECT id, path, size, mtime, ino, indexed, narrow FROM files ORDER BY id`)
 	if err != nil {
 		return fmt.Errorf("%w: %v", ErrNoIndex, err)
 	}
@@ -133,12 +134,12 @@ func (ix *Index) loadFiles(ctx context.Context) error {
 	for rows.Next() {
 		var r fileRow
 		var s fileState
-		var indexed int
-		if err := rows.Scan(&r.id, &r.path, &s.size, &s.mtime, &s.ino, &indexed); err != nil {
+		var indexed, narrow int
+		if err := rows.Scan(&r.id, &r.path, &s.size, &s.mtime, &s.ino, &indexed, &narrow); err != nil {
 			rows.Close()
 			return fmt.Errorf("%w: %v", ErrNoIndex, err)
 		}
-		r.direct = indexed == 0
+		r.direct, r.narrow = indexed == 0, narrow != 0
 		ix.byID[r.id] = len(ix.files)
 		ix.files = append(ix.files, r)
 		states = append(states, s)
@@ -205,10 +206,18 @@ func (ix *Index) Direct() int {
 	return n
 }
 
+// Scope narrows the index's walk to a search's: the index lists what its
+// Walk lists, and a search may leave out hidden files or node_modules
+// where the index's walk keeps them (never the reverse: see Finder).
+type Scope struct {
+	NoHidden      bool // leave out what a walk without hidden files leaves out
+	NoNodeModules bool // leave out files below node_modules directories
+}
+
 // Candidates returns, in the walk's order, the relative slash paths of
-// the files that may satisfy q: those the postings say hold its trigrams,
-// and every file searched directly.
-func (ix *Index) Candidates(ctx context.Context, q *Query) ([]string, error) {
+// the files in scope that may satisfy q: those the postings say hold its
+// trigrams, and every file searched directly.
+func (ix *Index) Candidates(ctx context.Context, q *Query, scope Scope) ([]string, error) {
 	ids, err := ix.eval(ctx, q)
 	if err != nil {
 		return nil, err
@@ -226,9 +235,10 @@ func (ix *Index) Candidates(ctx context.Context, q *Query) ([]string, error) {
 	}
 	var out []string
 	for i, f := range ix.files {
-		if keep[i] || f.direct {
-			out = append(out, f.path)
+		if (!keep[i] && !f.direct) || (scope.NoHidden && !f.narrow) || (scope.NoNodeModules && underNodeModules(f.path)) {
+			continue
 		}
+		out = append(out, f.path)
 	}
 	slices.SortFunc(out, walkLess)
 	return out, nil

@@ -20,9 +20,11 @@ const FormatVersion = 1
 //	          segments (how many posting segments there are: a build
 //	          writes one per 64 MiB of postings, a refresh adds its own),
 //	          refreshes (refreshes since the build)
-//	files     one row per file the walk lists: its stat when indexed and
+//	files     one row per file the walk lists: its stat when indexed,
 //	          whether its text is in the postings (indexed=0: binary,
-//	          UTF-16, too large or unreadable; always searched)
+//	          UTF-16, too large or unreadable; always searched) and
+//	          whether the walk that leaves hidden files out lists it too
+//	          (narrow)
 //	dirs      one row per directory the walk entered: its stat and the
 //	          stat of its ignore files, so a query sees the file set change
 //	postings  per trigram and segment, the ascending ids of the
@@ -30,7 +32,7 @@ const FormatVersion = 1
 const schema = `
 CREATE TABLE meta(key TEXT PRIMARY KEY, value TEXT NOT NULL);
 CREATE TABLE files(id INTEGER PRIMARY KEY, path TEXT NOT NULL UNIQUE, size INTEGER NOT NULL,
-	mtime INTEGER NOT NULL, ino INTEGER NOT NULL, indexed INTEGER NOT NULL);
+	mtime INTEGER NOT NULL, ino INTEGER NOT NULL, indexed INTEGER NOT NULL, narrow INTEGER NOT NULL);
 CREATE TABLE dirs(path TEXT PRIMARY KEY, mtime INTEGER NOT NULL, ino INTEGER NOT NULL, ignores TEXT NOT NULL);
 CREATE TABLE postings(seg INTEGER NOT NULL, tri INTEGER NOT NULL, ids BLOB NOT NULL, PRIMARY KEY(tri, seg)) WITHOUT ROWID;
 `

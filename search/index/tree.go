@@ -16,16 +16,38 @@ import (
 var ignoreFiles = []string{".gitignore", ".ignore"}
 
 // listFiles lists the tree's files as grep's walk does (same filters, same
-// order): relative slash paths.
-func listFiles(ctx context.Context, o *Options) ([]string, error) {
-	g := grep.DefaultOptions("", o.Root)
-	g.Hidden, g.Gitignore, g.NodeModules = o.Walk.Hidden, o.Walk.Gitignore, o.Walk.NodeModules
-	var files []string
-	err := grep.EachFile(ctx, g, func(p string) error {
-		files = append(files, filepath.ToSlash(p))
-		return nil
-	})
-	return files, err
+// order): relative slash paths. With Walk.Hidden it also returns the set
+// of those a walk leaving hidden files out lists (not simply the paths
+// without a dot-name: ignore files may whitelist hidden ones); nil
+// otherwise.
+func listFiles(ctx context.Context, o *Options) (files []string, narrow map[string]bool, err error) {
+	walk := func(hidden bool, fn func(string)) error {
+		g := grep.DefaultOptions("", o.Root)
+		g.Hidden, g.Gitignore, g.NodeModules = hidden, o.Walk.Gitignore, o.Walk.NodeModules
+		return grep.EachFile(ctx, g, func(p string) error {
+			fn(filepath.ToSlash(p))
+			return nil
+		})
+	}
+	if err := walk(o.Walk.Hidden, func(p string) { files = append(files, p) }); err != nil {
+		return nil, nil, err
+	}
+	if o.Walk.Hidden {
+		narrow = map[string]bool{}
+		if err := walk(false, func(p string) { narrow[p] = true }); err != nil {
+			return nil, nil, err
+		}
+	}
+	return files, narrow, nil
+}
+
+// inNarrow: the walk leaving hidden files out lists p (every file, when
+// the index's walk leaves them out itself).
+func inNarrow(narrow map[string]bool, p string) bool { return narrow == nil || narrow[p] }
+
+// underNodeModules: p is below a directory named node_modules.
+func underNodeModules(p string) bool {
+	return strings.HasPrefix(p, "node_modules/") || strings.Contains(p, "/node_modules/")
 }
 
 // dirState is a directory's stat as a query compares it.
