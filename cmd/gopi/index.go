@@ -133,11 +133,9 @@ func indexStatus(ctx context.Context, env *cliEnv, o index.Options) int {
 
 // indexFinder is the index lookup of gopi grep, with the CLI's walk.
 func indexFinder(env *cliEnv, refresh bool) *index.Finder {
-	return &index.Finder{
-		DirFor:  env.cfg.IndexDir,
-		Walk:    index.Walk{Hidden: true, Gitignore: true, NodeModules: true},
-		Refresh: refresh,
-	}
+	f := index.NewFinder(env.cfg.IndexDir)
+	f.Refresh = refresh
+	return f
 }
 
 func boolCount(vs ...bool) int {

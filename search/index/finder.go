@@ -22,6 +22,17 @@ type Finder struct {
 	Refresh bool
 }
 
+// StandardWalk is the walk gopi's indexes are built with: what
+// `gopi grep --hidden` reads (ignore files honoured, hidden files and
+// node_modules kept); narrower searches take a subset (Scope).
+func StandardWalk() Walk { return Walk{Hidden: true, Gitignore: true, NodeModules: true} }
+
+// NewFinder is a Finder of the indexes built with StandardWalk, kept
+// where dirFor says.
+func NewFinder(dirFor func(root string) string) *Finder {
+	return &Finder{DirFor: dirFor, Walk: StandardWalk()}
+}
+
 // Options are the index options of the tree at dir.
 func (f *Finder) Options(dir string) (Options, error) {
 	root, err := filepath.Abs(dir)
