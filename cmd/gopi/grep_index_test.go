@@ -63,6 +63,7 @@ func TestGrepIndexMatchesWalkAndRipgrep(t *testing.T) {
 		{"-n", "value=4[0-9] *$"}, {"--json", "Bravo_11"}, {"-n", "-e", "alpha_2", "-e", "Bravo_3"},
 		{"-n", "(?i)echofox"}, {"-n", "nothing matches this"}, {"-n", "-U", "ab\\ncd"}, {"-o", "-n", "[a-z]+_12 value"},
 		{"-n", "alpha_5", "gen"}, {"-n", "-C", "1", "Bravo_9"}, {"-n", "--hidden", "foo"}, {"-c", "-uu", "Bravo"},
+		{"-n", "-t", "go", "foo"}, {"-c", "-T", "txt", "alpha"}, {"-c", "--max-depth", "3", "alpha_1"},
 	}
 	// Where gopi differs from ripgrep on purpose: braces that cannot be a
 	// repetition are literal; --json is the search tool's object per match.

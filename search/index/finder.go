@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"path/filepath"
+	"strings"
 
 	"github.com/gopi-agent/gopi/search/grep"
 )
@@ -70,7 +71,13 @@ func (f *Finder) Candidates(ctx context.Context, dir string, m grep.Matcher, s g
 		return nil, false, nil
 	}
 	defer ix.Close()
-	files, err = ix.Candidates(ctx, q, Scope{NoHidden: !s.Hidden, NoNodeModules: !s.NodeModules})
+	filter, err := grep.PathFilter(grep.Options{Scope: s})
+	if err != nil {
+		return nil, false, nil // the walk reports the bad glob or type
+	}
+	// grep walks node_modules when the glob names it.
+	pruned := !s.NodeModules && !strings.Contains(s.Glob, "node_modules")
+	files, err = ix.Candidates(ctx, q, Scope{NoHidden: !s.Hidden, NoNodeModules: pruned, Keep: filter})
 	if err != nil {
 		return nil, false, nil
 	}
@@ -78,10 +85,10 @@ func (f *Finder) Candidates(ctx context.Context, dir string, m grep.Matcher, s g
 }
 
 // fits: the scope walks as the index did or less (hidden files or
-// node_modules left out, which the index can filter), with no filter the
-// index does not apply.
+// node_modules left out, a glob, file types, a depth: filters of the
+// listed paths), with nothing the index cannot apply (-g overrides, whose
+// whitelists reach files the walk leaves out; a size limit; links).
 func (f *Finder) fits(s grep.Scope) bool {
 	return (!s.Hidden || f.Walk.Hidden) && s.Gitignore == f.Walk.Gitignore && (!s.NodeModules || f.Walk.NodeModules) &&
-		s.Glob == "" && len(s.Overrides) == 0 && len(s.Types) == 0 && len(s.TypesNot) == 0 &&
-		s.MaxDepth == 0 && s.MaxFileSize == 0 && !s.Follow && s.Files == nil
+		len(s.Overrides) == 0 && s.MaxFileSize == 0 && !s.Follow && s.Files == nil
 }

@@ -210,8 +210,9 @@ func (ix *Index) Direct() int {
 // Walk lists, and a search may leave out hidden files or node_modules
 // where the index's walk keeps them (never the reverse: see Finder).
 type Scope struct {
-	NoHidden      bool // leave out what a walk without hidden files leaves out
-	NoNodeModules bool // leave out files below node_modules directories
+	NoHidden      bool              // leave out what a walk without hidden files leaves out
+	NoNodeModules bool              // leave out files below node_modules directories
+	Keep          func(string) bool // when set, keep only the paths it accepts (grep.PathFilter)
 }
 
 // Candidates returns, in the walk's order, the relative slash paths of
@@ -235,7 +236,8 @@ func (ix *Index) Candidates(ctx context.Context, q *Query, scope Scope) ([]strin
 	}
 	var out []string
 	for i, f := range ix.files {
-		if (!keep[i] && !f.direct) || (scope.NoHidden && !f.narrow) || (scope.NoNodeModules && underNodeModules(f.path)) {
+		if (!keep[i] && !f.direct) || (scope.NoHidden && !f.narrow) || (scope.NoNodeModules && underNodeModules(f.path)) ||
+			(scope.Keep != nil && !scope.Keep(f.path)) {
 			continue
 		}
 		out = append(out, f.path)

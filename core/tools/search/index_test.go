@@ -56,6 +56,7 @@ func TestSearchWithIndex(t *testing.T) {
 	for _, args := range []string{
 		`{"pattern":"Handler7","paths":["."]}`, `{"pattern":"func Handler1[0-9]\\(","paths":["src"]}`,
 		`{"pattern":"handler2","paths":["."],"i":true}`, `{"pattern":"nothing here","paths":["."]}`,
+		`{"pattern":"Handler7","paths":["**/*.go"]}`, `{"pattern":"Handler","paths":["*.js"]}`, `{"pattern":"Handler7","paths":["node_modules/*"]}`,
 	} {
 		if got, want := search(true, args), search(false, args); got != want {
 			t.Errorf("%s: with the index\n%s\nwalking\n%s", args, got, want)

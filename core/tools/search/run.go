@@ -88,7 +88,7 @@ func (t *Tool) searchOne(ctx context.Context, q query, tg target, offset, limit 
 	opts.Offset, opts.Limit = offset, limit
 	opts.Mode = grep.ModeContent
 	indexed := false
-	if f := t.env.Caches.IndexFinder(); f != nil && tg.Info.IsDir() && opts.Glob == "" {
+	if f := t.env.Caches.IndexFinder(); f != nil && tg.Info.IsDir() {
 		// A tree with a search index: only the files it says can match
 		// are read (the same hits as the walk).
 		rel, ok, err := f.Candidates(ctx, tg.Base, opts.Matcher, opts.Scope)
