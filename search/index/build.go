@@ -263,7 +263,7 @@ func build(ctx context.Context, o *Options) (*Stats, error) {
 // defaultFlushBytes is how many bytes of posting lists a build holds
 // before writing them out as a segment: it bounds the build's memory
 // (lists grow by doubling, so up to twice this), whatever the tree's size.
-const defaultFlushBytes = 64 << 20
+const defaultFlushBytes = 32 << 20
 
 // insertFiles indexes paths (ids from firstID) into segments numbered from
 // seg, one per flushBytes of postings, and returns the number after the

@@ -12,13 +12,13 @@ import (
 
 // FormatVersion is the version of the on-disk layout. An index of any
 // other version is not read: it is rebuilt.
-const FormatVersion = 1
+const FormatVersion = 2
 
 // schema is the layout of FormatVersion.
 //
 //	meta      key/value: format, root, walk (the walk options), built,
 //	          segments (how many posting segments there are: a build
-//	          writes one per 64 MiB of postings, a refresh adds its own),
+//	          writes one per 32 MiB of postings, a refresh adds its own),
 //	          refreshes (refreshes since the build)
 //	files     one row per file the walk lists: its stat when indexed,
 //	          whether its text is in the postings (indexed=0: binary,
