@@ -102,16 +102,6 @@ type fileState struct {
 	size, mtime, ino int64
 }
 
-// statFile reads a file's state now; ok is false when it is gone or is
-// no longer a regular file.
-func statFile(abs string) (fileState, bool) {
-	info, err := os.Lstat(abs)
-	if err != nil || !info.Mode().IsRegular() {
-		return fileState{}, false
-	}
-	return fileState{size: info.Size(), mtime: info.ModTime().UnixNano(), ino: inode(info)}, true
-}
-
 // walkLess orders relative slash paths as the walk lists them: depth
 // first, siblings bytewise by name (so "a/b" comes before "a.c").
 func walkLess(a, b string) int {
