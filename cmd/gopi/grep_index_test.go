@@ -63,7 +63,7 @@ func TestGrepIndexMatchesWalkAndRipgrep(t *testing.T) {
 		{"-n", "value=4[0-9] *$"}, {"--json", "Bravo_11"}, {"-n", "-e", "alpha_2", "-e", "Bravo_3"},
 		{"-n", "(?i)echofox"}, {"-n", "nothing matches this"}, {"-n", "-U", "ab\\ncd"}, {"-o", "-n", "[a-z]+_12 value"},
 		{"-n", "alpha_5", "gen"}, {"-n", "-C", "1", "Bravo_9"}, {"-n", "--hidden", "foo"}, {"-c", "-uu", "Bravo"},
-		{"-n", "-t", "go", "foo"}, {"-c", "-T", "txt", "alpha"}, {"-c", "--max-depth", "3", "alpha_1"},
+		{"-n", "-t", "go", "foo"}, {"-c", "Bravo", "gen/d1"}, {"-n", "foo", "sub/"}, {"-n", "foo", "./sub"}, {"-n", "alpha_3", "gen/d2/sub1", "gen/d3"}, {"-c", "-T", "txt", "alpha"}, {"-c", "--max-depth", "3", "alpha_1"},
 	}
 	// Where gopi differs from ripgrep on purpose: braces that cannot be a
 	// repetition are literal; --json is the search tool's object per match.
@@ -111,21 +111,28 @@ func TestGrepUsesTheIndex(t *testing.T) {
 	dir := t.TempDir()
 	writeTreeFile(t, dir, "a.txt", "original text\n")
 	writeTreeFile(t, dir, "b.txt", "other\n")
+	writeTreeFile(t, dir, "d/c.txt", "original text\n")
 	t.Chdir(dir)
 	environ := isolatedEnviron(t)
 	if code, _, errOut := gopiRun(t, environ, "index"); code != 0 {
 		t.Fatal(errOut)
 	}
-	info, _ := os.Stat("a.txt")
-	writeTreeFile(t, dir, "a.txt", "replaced text\n")
-	if err := os.Chtimes("a.txt", time.Time{}, info.ModTime()); err != nil {
-		t.Fatal(err)
+	for _, name := range []string{"a.txt", "d/c.txt"} {
+		info, _ := os.Stat(name)
+		writeTreeFile(t, dir, name, "replaced text\n")
+		if err := os.Chtimes(name, time.Time{}, info.ModTime()); err != nil {
+			t.Fatal(err)
+		}
 	}
 	if code, out, _ := gopiRun(t, environ, "grep", "replaced"); code != 1 || out != "" {
 		t.Errorf("with the index: exit %d, %q; want no match (the index says a.txt lacks it)", code, out)
 	}
-	if code, out, _ := gopiRun(t, environ, "grep", "--no-index", "replaced"); code != 0 || out != "a.txt:1:replaced text\n" {
+	if code, out, _ := gopiRun(t, environ, "grep", "--no-index", "replaced"); code != 0 || out != "a.txt:1:replaced text\nd/c.txt:1:replaced text\n" {
 		t.Errorf("walking: exit %d, %q", code, out)
+	}
+	// A subdirectory of the indexed tree is answered from the tree's index.
+	if code, out, _ := gopiRun(t, environ, "grep", "replaced", "d"); code != 1 || out != "" {
+		t.Errorf("a subdirectory with the index: exit %d, %q; want no match", code, out)
 	}
 }
 

@@ -40,8 +40,8 @@ directory (gopi/index/, or $GOPI_INDEX_DIR).
 Run again, it indexes only the files added or changed since and drops
 the removed ones.
 
-gopi grep uses the index of a directory it searches when one exists and
-fits the search (no -g/--iglob/--max-filesize/-L/--no-ignore/-v/--stats),
+gopi grep uses the index of a directory it searches (or of the nearest
+indexed directory above it) when one exists and fits the search (no -g/--iglob/--max-filesize/-L/--no-ignore/-v/--stats),
 reading only the files that can match; the output is the same as without
 it. A file changed since indexing is searched
 directly; when files were added or removed since, gopi grep walks until

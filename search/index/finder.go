@@ -3,6 +3,7 @@ package index
 import (
 	"context"
 	"errors"
+	"os"
 	"path/filepath"
 	"strings"
 
@@ -56,8 +57,11 @@ func (f *Finder) Candidates(ctx context.Context, dir string, m grep.Matcher, s g
 	if !planned {
 		return nil, false, nil
 	}
-	o, err := f.Options(dir)
+	o, prefix, err := f.locate(dir)
 	if err != nil {
+		return nil, false, nil
+	}
+	if prefix != "" && !subtreeFits(prefix, s) {
 		return nil, false, nil
 	}
 	ix, err := Open(ctx, o)
@@ -77,11 +81,50 @@ func (f *Finder) Candidates(ctx context.Context, dir string, m grep.Matcher, s g
 	}
 	// grep walks node_modules when the glob names it.
 	pruned := !s.NodeModules && !strings.Contains(s.Glob, "node_modules")
-	files, err = ix.Candidates(ctx, q, Scope{NoHidden: !s.Hidden, NoNodeModules: pruned, Keep: filter})
+	files, err = ix.Candidates(ctx, q, Scope{NoHidden: !s.Hidden, NoNodeModules: pruned, Keep: filter, Prefix: prefix})
 	if err != nil {
 		return nil, false, nil
 	}
 	return files, true, nil
+}
+
+// locate finds the index of dir: its own, or (unless Refresh asks to
+// build one for dir) that of the nearest ancestor with one, with dir's
+// path below that root.
+func (f *Finder) locate(dir string) (o Options, prefix string, err error) {
+	if o, err = f.Options(dir); err != nil || f.Refresh {
+		return o, "", err
+	}
+	for root := o.Root; ; {
+		if _, err := os.Stat(filepath.Join(f.DirFor(root), "index.db")); err == nil {
+			rel, err := filepath.Rel(root, o.Root)
+			if err != nil {
+				return o, "", err
+			}
+			if rel == "." {
+				rel = ""
+			}
+			return Options{Root: root, Dir: f.DirFor(root), Walk: f.Walk}, filepath.ToSlash(rel), nil
+		}
+		parent := filepath.Dir(root)
+		if parent == root {
+			return o, "", nil
+		}
+		root = parent
+	}
+}
+
+// subtreeFits: a walk rooted at the directory prefix lists what the
+// tree's walk lists below it, unless the directory is one the tree's
+// walk leaves out (a hidden one, or one in node_modules, which a walk
+// rooted there enters all the same).
+func subtreeFits(prefix string, s grep.Scope) bool {
+	for _, part := range strings.Split(prefix, "/") {
+		if (strings.HasPrefix(part, ".") && !s.Hidden) || (part == "node_modules" && !s.NodeModules) {
+			return false
+		}
+	}
+	return true
 }
 
 // fits: the scope walks as the index did or less (hidden files or

@@ -10,6 +10,7 @@ import (
 	"runtime"
 	"slices"
 	"strconv"
+	"strings"
 	"sync"
 )
 
@@ -211,8 +212,11 @@ func (ix *Index) Direct() int {
 // where the index's walk keeps them (never the reverse: see Finder).
 type Scope struct {
 	NoHidden      bool              // leave out what a walk without hidden files leaves out
-	NoNodeModules bool              // leave out files below node_modules directories
-	Keep          func(string) bool // when set, keep only the paths it accepts (grep.PathFilter)
+	NoNodeModules bool              // leave out files below node_modules directories (below Prefix)
+	Keep          func(string) bool // when set, keep only the paths (below Prefix) it accepts (grep.PathFilter)
+	// Prefix, when set, is a directory of the tree (relative, slash-
+	// separated): only the files below it, with paths relative to it.
+	Prefix string
 }
 
 // Candidates returns, in the walk's order, the relative slash paths of
@@ -236,11 +240,19 @@ func (ix *Index) Candidates(ctx context.Context, q *Query, scope Scope) ([]strin
 	}
 	var out []string
 	for i, f := range ix.files {
-		if (!keep[i] && !f.direct) || (scope.NoHidden && !f.narrow) || (scope.NoNodeModules && underNodeModules(f.path)) ||
-			(scope.Keep != nil && !scope.Keep(f.path)) {
+		p := f.path
+		if scope.Prefix != "" {
+			rest, ok := strings.CutPrefix(p, scope.Prefix+"/")
+			if !ok {
+				continue
+			}
+			p = rest
+		}
+		if (!keep[i] && !f.direct) || (scope.NoHidden && !f.narrow) || (scope.NoNodeModules && underNodeModules(p)) ||
+			(scope.Keep != nil && !scope.Keep(p)) {
 			continue
 		}
-		out = append(out, f.path)
+		out = append(out, p)
 	}
 	slices.SortFunc(out, walkLess)
 	return out, nil
