@@ -211,3 +211,29 @@ func TestBuildInSegments(t *testing.T) {
 	}
 	checkSame(t, "segmented", o)
 }
+
+// A refresh after edits in place (no directory changed) compares stats
+// only: the edited file is indexed again, nothing else moves.
+func TestRefreshEditsOnly(t *testing.T) {
+	root := testTree(t)
+	o := testOptions(t, root)
+	mustBuild(t, o)
+	writeFile(t, root, "gen/f07.txt", "alpha_value now, and number140\n")
+	st, err := Refresh(context.Background(), o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if st.Changed != 1 || st.Removed != 0 || st.Rebuilt {
+		t.Fatalf("refresh after one edit: %+v", st)
+	}
+	ix, err := Open(context.Background(), o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	direct := ix.Direct()
+	ix.Close()
+	if direct != 2 { // bin.dat, utf16.txt: the edited file is indexed again
+		t.Errorf("%d files searched directly after the refresh, want 2", direct)
+	}
+	checkSame(t, "refreshed after an edit", o)
+}

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"time"
 )
@@ -67,13 +68,9 @@ func refresh(ctx context.Context, o *Options) (*Stats, error) {
 	if err != nil {
 		return nil, err
 	}
-	dirs, err := dirStates(ctx, o)
+	dirs, paths, narrow, err := refreshList(ctx, o, db, known)
 	if err != nil {
 		return nil, err
-	}
-	paths, narrow, err := listFiles(ctx, o)
-	if err != nil {
-		return nil, fmt.Errorf("list the files of %s: %w", o.Root, err)
 	}
 	st := &Stats{}
 	var changed []string
@@ -159,6 +156,44 @@ func refresh(ctx context.Context, o *Options) (*Stats, error) {
 		st.IndexSize = fi.Size()
 	}
 	return st, nil
+}
+
+// refreshList is what a refresh compares the index with: the directories
+// and files of the tree now. When no directory (nor ignore file) changed
+// since the index was written, no file was added or removed and the walk
+// would list the recorded files: they are taken as they are, and only
+// their stats are compared. Otherwise the tree is walked again.
+func refreshList(ctx context.Context, o *Options, db *sql.DB, known map[string]knownFile) ([]dirState, []string, map[string]bool, error) {
+	recorded, err := recordedDirs(ctx, db)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	if changed, err := dirsDiffer(ctx, o.Root, recorded); err != nil {
+		return nil, nil, nil, err
+	} else if !changed {
+		paths := make([]string, 0, len(known))
+		var narrow map[string]bool
+		if o.Walk.Hidden {
+			narrow = map[string]bool{}
+		}
+		for p, k := range known {
+			paths = append(paths, p)
+			if narrow != nil && k.narrow {
+				narrow[p] = true
+			}
+		}
+		slices.SortFunc(paths, walkLess)
+		return recorded, paths, narrow, nil
+	}
+	dirs, err := dirStates(ctx, o)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	paths, narrow, err := listFiles(ctx, o)
+	if err != nil {
+		return nil, nil, nil, fmt.Errorf("list the files of %s: %w", o.Root, err)
+	}
+	return dirs, paths, narrow, nil
 }
 
 // knownFile is a file as the index recorded it.

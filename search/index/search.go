@@ -101,25 +101,38 @@ func (ix *Index) load(ctx context.Context, checkDirs bool) error {
 
 // dirsChanged compares every recorded directory with the tree.
 func (ix *Index) dirsChanged(ctx context.Context) (bool, error) {
-	rows, err := ix.db.QueryContext(ctx, `SELECT path, mtime, ino, ignores FROM dirs`)
+	dirs, err := recordedDirs(ctx, ix.db)
 	if err != nil {
-		return false, fmt.Errorf("%w: %v", ErrNoIndex, err)
+		return false, err
 	}
+	return dirsDiffer(ctx, ix.o.Root, dirs)
+}
+
+// recordedDirs reads the dirs table.
+func recordedDirs(ctx context.Context, db *sql.DB) ([]dirState, error) {
+	rows, err := db.QueryContext(ctx, `SELECT path, mtime, ino, ignores FROM dirs`)
+	if err != nil {
+		return nil, fmt.Errorf("%w: %v", ErrNoIndex, err)
+	}
+	defer rows.Close()
 	var dirs []dirState
 	for rows.Next() {
 		var d dirState
 		if err := rows.Scan(&d.path, &d.mtime, &d.ino, &d.ignores); err != nil {
-			rows.Close()
-			return false, fmt.Errorf("%w: %v", ErrNoIndex, err)
+			return nil, fmt.Errorf("%w: %v", ErrNoIndex, err)
 		}
 		dirs = append(dirs, d)
 	}
-	rows.Close()
 	if err := rows.Err(); err != nil {
-		return false, fmt.Errorf("%w: %v", ErrNoIndex, err)
+		return nil, fmt.Errorf("%w: %v", ErrNoIndex, err)
 	}
+	return dirs, nil
+}
+
+// dirsDiffer stats every recorded directory: does one differ now?
+func dirsDiffer(ctx context.Context, root string, dirs []dirState) (bool, error) {
 	changed := parallelAny(ctx, len(dirs), func(i int) bool {
-		now, ok := statDir(ix.o.Root, dirs[i].path)
+		now, ok := statDir(root, dirs[i].path)
 		return !ok || now != dirs[i]
 	})
 	return changed, ctx.Err()
