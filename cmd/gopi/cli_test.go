@@ -91,7 +91,7 @@ func isolatedEnviron(t *testing.T) []string {
 	for _, kv := range os.Environ() {
 		k, _, _ := strings.Cut(kv, "=")
 		switch k {
-		case "HOME", "PI_CODING_AGENT_DIR", "PI_CONFIG_DIR", "XDG_CONFIG_HOME":
+		case "HOME", "PI_CODING_AGENT_DIR", "PI_CONFIG_DIR", "XDG_CONFIG_HOME", "XDG_CACHE_HOME", "GOPI_INDEX_DIR":
 			continue
 		}
 		out = append(out, kv)

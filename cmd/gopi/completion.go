@@ -40,6 +40,7 @@ func allFlagSets() []cliflags.Command {
 		"edit":    func() *pflag.FlagSet { return newEditFlagSet(&editCLI{}) },
 		"find":    func() *pflag.FlagSet { return newFindFlagSet(&findCLI{}, &ex) },
 		"grep":    func() *pflag.FlagSet { return newGrepFlagSet(&grepCLI{}) },
+		"index":   func() *pflag.FlagSet { return newIndexFlagSet(&indexCLI{}) },
 		"mockllm": func() *pflag.FlagSet { return newMockLLMFlagSet(&mockllmCLI{}) },
 		"models":  func() *pflag.FlagSet { return newModelsFlagSet(&modelsCLI{}) },
 		"login":   func() *pflag.FlagSet { return newLoginFlagSet(&loginCLI{}) },

@@ -30,6 +30,7 @@ type grepCLI struct {
 	lineNumber, noLineNumber             bool
 	maxFilesize                          string
 	color                                string
+	index, noIndex                       bool
 	help                                 bool
 }
 
@@ -102,6 +103,8 @@ func newGrepFlagSet(c *grepCLI) *pflag.FlagSet {
 	fs.BoolVar(&c.o.JSON, "json", false, "print one JSON object per match (per file with -c or -l)")
 	fs.StringVar(&c.color, "color", "auto", "`WHEN` to color: auto (only on a terminal), always or never")
 	fs.DurationVar(&c.o.Timeout, "timeout", 0, "give up after `DURATION` (e.g. 5s; 0: never)")
+	fs.BoolVar(&c.index, "index", false, "refresh the search index of each directory PATH first (building it when missing; see gopi index) and read only the files it says can match")
+	fs.BoolVar(&c.noIndex, "no-index", false, "walk every directory, even one with a search index")
 	fs.BoolVar(&c.o.Stats, "stats", false, "print totals (files searched, skipped, matches) to stderr")
 	fs.BoolVarP(&c.help, "help", "h", false, "show this help")
 	cliflags.Bound(fs, "timeout", 0, "--timeout needs a duration such as 5s (0: none), got %q")
@@ -187,6 +190,12 @@ func grepOptions(c *grepCLI, rest []string, env *cliEnv) (job.Options, error) {
 	o.Hidden = o.Hidden || c.unrestricted >= 2
 	o.Gitignore = !c.noIgnore && c.unrestricted < 1
 	o.ScanCache = env.scanner()
+	if c.index && c.noIndex {
+		return o, cliflags.Usagef("--index and --no-index exclude each other")
+	}
+	if !c.noIndex {
+		o.Index = indexFinder(env, c.index)
+	}
 	o.LineNumbers = !c.noLineNumber
 	o.ContextBefore, o.ContextAfter = c.context, c.context
 	if c.before >= 0 {

@@ -78,6 +78,7 @@ var noConfig = map[string]bool{"version": true, "mockllm": true}
 var commands = map[string]command{
 	"grep":    {"search file contents with a regex (ripgrep conventions)", runGrep},
 	"ast":     {"structural search (ast grep) and rewrite (ast edit) with ast-grep patterns", runAST},
+	"index":   {"build or refresh the search index of a tree that gopi grep then reads (--status, --delete)", runIndex},
 	"find":    {"find paths by glob, or by fuzzy query (fd conventions)", runFind},
 	"edit":    {"apply an edit (hashline, replace or apply_patch) as the edit tool does", runEdit},
 	"read":    {"print what the read tool returns for PATH[:SELECTOR] (anchored lines, trees)", runRead},

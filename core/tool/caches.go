@@ -5,6 +5,7 @@ import (
 	"github.com/gopi-agent/gopi/core/config"
 	"github.com/gopi-agent/gopi/fscache"
 	"github.com/gopi-agent/gopi/search/grep"
+	"github.com/gopi-agent/gopi/search/index"
 )
 
 // Caches are the engine caches one session's tools share: directory
@@ -20,18 +21,31 @@ type Caches struct {
 	Scan    *fscache.Cache     // directory scans: find, ast_grep, ast_edit, read's path suggestions
 	Content *grep.ContentCache // file text the search tool keeps (grep.Options.ContentCache)
 	Parse   *ast.ParseCache    // parsed trees: ast_grep, ast_edit, read's summaries
+	// Index finds the persistent search index (gopi index) of a
+	// directory the search tool searches; nil: always walk.
+	Index *index.Finder
 }
 
 // CachesFrom builds the caches of a session from the configuration: the
-// scan cache's policy (ScanCachePolicy) and the budgets of the content
+// scan cache's policy (ScanCachePolicy), the budgets of the content
 // cache (PI_GREP_CONTENT_CACHE_MB) and the parse cache
-// (PI_AST_PARSE_CACHE_MB): 0 the engine's default, negative off.
+// (PI_AST_PARSE_CACHE_MB): 0 the engine's default, negative off; and
+// where the search indexes live (IndexDir).
 func CachesFrom(c *config.Config) *Caches {
 	return &Caches{
 		Scan:    fscache.New(c.ScanCachePolicy()),
 		Content: grep.NewContentCache(c.GrepContentCacheBytes()),
 		Parse:   ast.NewParseCache(c.ASTParseCacheBytes()),
+		Index:   index.NewFinder(c.IndexDir),
 	}
+}
+
+// IndexFinder returns the index finder, nil when there is none.
+func (c *Caches) IndexFinder() *index.Finder {
+	if c == nil {
+		return nil
+	}
+	return c.Index
 }
 
 // Scanner returns the scan cache as the engines' options take it: nil

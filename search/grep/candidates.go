@@ -173,6 +173,25 @@ func listedCandidate(f FileRef) candidate {
 	return c
 }
 
+// PathFilter is the filter a directory search with opts applies to the
+// relative slash path of each file its walk lists: Glob, Types, TypesNot
+// and MaxDepth (nil when there is none). A caller that lists the files
+// itself (a search index) applies it to get the walk's files; the -g
+// overrides are not part of it.
+func PathFilter(opts Options) (func(rel string) bool, error) {
+	include, err := compileGlob(opts.Glob)
+	if err != nil {
+		return nil, err
+	}
+	keep, err := fileFilter(&opts)
+	if err != nil || (include == nil && keep == nil) {
+		return nil, err
+	}
+	return func(rel string) bool {
+		return (include == nil || include.Match(rel)) && (keep == nil || keep(rel))
+	}, nil
+}
+
 // compileGlob compiles an optional glob filter.
 func compileGlob(pattern string) (*glob.Pattern, error) {
 	if pattern == "" {

@@ -87,6 +87,19 @@ func (t *Tool) searchOne(ctx context.Context, q query, tg target, offset, limit 
 	opts.MaxColumns = tool.DefaultMaxColumn
 	opts.Offset, opts.Limit = offset, limit
 	opts.Mode = grep.ModeContent
+	indexed := false
+	if f := t.env.Caches.IndexFinder(); f != nil && tg.Info.IsDir() {
+		// A tree with a search index: only the files it says can match
+		// are read (the same hits as the walk).
+		rel, ok, err := f.Candidates(ctx, tg.Base, opts.Matcher, opts.Scope)
+		if err == nil && ok {
+			indexed = true
+			opts.Files = make([]grep.FileRef, len(rel))
+			for i, r := range rel {
+				opts.Files[i] = grep.FileRef{Path: filepath.Join(tg.Base, filepath.FromSlash(r))}
+			}
+		}
+	}
 	res, err := grep.Search(ctx, opts)
 	if err != nil {
 		var se *glob.SyntaxError
@@ -102,7 +115,10 @@ func (t *Tool) searchOne(ctx context.Context, q query, tg target, offset, limit 
 	hits := make([]hit, len(res.Matches))
 	for i, m := range res.Matches {
 		abs := tg.Base
-		if dir {
+		switch {
+		case indexed: // the files were named by their absolute paths
+			abs = m.Path
+		case dir:
 			abs = filepath.Join(tg.Base, filepath.FromSlash(m.Path))
 		}
 		hits[i] = hit{abs: abs, immutable: tg.immutable, Match: m}

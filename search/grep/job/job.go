@@ -50,6 +50,7 @@ type job struct {
 	stats     bool
 	quiet     bool
 	listFiles bool // --files
+	index     Indexer
 	order     printer.Order
 	held      []heldResult         // results waiting for the end of the search when order needs them all
 	times     map[string]time.Time // sort timestamps taken before the search (see takeTimes)
@@ -97,7 +98,7 @@ func newJob(o *Options, s Streams) (*job, error) {
 	g.Timeout = o.Timeout
 	g.Overrides, g.OverrideFold = o.Globs, o.GlobFold
 	j := &job{
-		base: g, needs: needs, paths: o.Paths, stats: o.Stats, quiet: o.Quiet, listFiles: o.ListFiles, order: o.Sort,
+		base: g, needs: needs, paths: o.Paths, stats: o.Stats, quiet: o.Quiet, listFiles: o.ListFiles, order: o.Sort, index: o.Index,
 		out: promptwriter.New(s.Stdout, 64<<10), errOut: s.Stderr,
 	}
 	layout := printer.Config{
@@ -245,7 +246,15 @@ func (j *job) run(ctx context.Context, stdin io.Reader) (int, error) {
 	for _, s := range searches {
 		path := s.arg
 		o := j.pathOptions(path)
+		if !s.planned {
+			var err error
+			if s, err = j.indexed(ctx, s, o); err != nil {
+				j.out.Flush()
+				return StatusError, err
+			}
+		}
 		if s.planned {
+			path = ""
 			o.Files = s.files
 		}
 		needs := j.needs
@@ -351,6 +360,28 @@ func (j *job) run(ctx context.Context, stdin io.Reader) (int, error) {
 		fmt.Fprintf(j.errOut, "gopi grep: no file was searched: %s left out every file here; check them (--files lists what a search would read)\n", strings.Join(j.filters, ", "))
 	}
 	return StatusNoMatch, nil
+}
+
+// indexed turns the search of a directory argument into a planned one of
+// the files the index says can match, when there is an index that can
+// answer it; otherwise s is returned as it is. --stats (files searched)
+// and the orders that list every file keep the walk.
+func (j *job) indexed(ctx context.Context, s pathSearch, o grep.Options) (pathSearch, error) {
+	if j.index == nil || j.stats || j.listFiles || j.order.Holds() || s.arg == StdinPath {
+		return s, nil
+	}
+	if info, err := os.Stat(o.Path); err != nil || !info.IsDir() {
+		return s, nil
+	}
+	rel, ok, err := j.index.Candidates(ctx, o.Path, o.Matcher, o.Scope)
+	if err != nil || !ok {
+		return s, err
+	}
+	files := make([]grep.FileRef, len(rel))
+	for i, r := range rel {
+		files[i] = grep.FileRef{Path: printer.DisplayPath(s.arg, filepath.FromSlash(r), false)}
+	}
+	return pathSearch{planned: true, files: files}, nil
 }
 
 // printFiles prints the files a search of path would read (--files) and

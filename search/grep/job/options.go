@@ -1,10 +1,12 @@
 package job
 
 import (
+	"context"
 	"io"
 	"time"
 
 	"github.com/gopi-agent/gopi/fscache"
+	"github.com/gopi-agent/gopi/search/grep"
 	"github.com/gopi-agent/gopi/search/grep/printer"
 )
 
@@ -75,6 +77,9 @@ type Options struct {
 	MaxFileSize int64
 	// ScanCache is the scan cache the walks use; nil walks afresh.
 	ScanCache fscache.Scanner
+	// Index, when not nil, may answer the search of a directory argument
+	// with the files that can match (a persistent index); nil walks.
+	Index Indexer
 
 	MaxCount      int // print at most this many matching lines per file; 0: no limit
 	ContextBefore int // lines of context before each match
@@ -101,6 +106,13 @@ type Options struct {
 	Sort         printer.Order   // --sort/--sortr; the zero value is path order
 
 	Timeout time.Duration // give up after this long; 0: never
+}
+
+// Indexer narrows the search of a directory to the files that can hold a
+// match (search/index's Finder). ok false: it cannot answer this search,
+// and the directory is walked; the results are the same either way.
+type Indexer interface {
+	Candidates(ctx context.Context, dir string, m grep.Matcher, s grep.Scope) (files []string, ok bool, err error)
 }
 
 // Streams are the files a run reads and writes.

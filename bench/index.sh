@@ -1,0 +1,98 @@
+#!/usr/bin/env bash
+# bench/index.sh — the index area of `make bench`: gopi's persistent search
+# index (gopi index, then gopi grep reading it) against ripgrep walking the
+# same tree, with the results written to bench/results/index.md.
+#
+# The corpus is the Linux kernel tree of Debian's linux-source-6.12 package
+# (~90,000 files, ~1.5 GB): the .deb is fetched with `apt-get download` and
+# unpacked once into $BENCH_CACHE (default ~/.cache/gopi-bench). In order:
+#   1. build: `rg -c .` over the tree (one pass reading every file) against
+#      `gopi index --rebuild` (wall time, peak RSS), and the index's size
+#      against the text it indexed;
+#   2. grep: for each selective pattern, `gopi grep -c` with the index must
+#      print what `rg -c --sort path` prints (checked first, differences
+#      printed), then hyperfine times both (warm page cache);
+#   3. refresh: 10 files touched, then `gopi index` (wall time).
+#
+# Environment knobs:
+#   GOPI         gopi binary (default bin/gopi)
+#   BENCH_CACHE  where the corpus is unpacked (default ~/.cache/gopi-bench)
+#   BENCH_RUNS   hyperfine runs per command (default 10)
+set -euo pipefail
+
+cd "$(dirname "${BASH_SOURCE[0]}")/.."
+ROOT=$PWD
+GOPI=${GOPI:-$ROOT/bin/gopi}
+CACHE=${BENCH_CACHE:-$HOME/.cache/gopi-bench}
+RUNS=${BENCH_RUNS:-10}
+WORK=$ROOT/bench/_work/index
+PKG=linux-source-6.12
+TREE=$CACHE/$PKG
+export GOPI_INDEX_DIR=$WORK/indexes
+mkdir -p "$CACHE" "$WORK"
+
+log() { printf '\033[1m==> %s\033[0m\n' "$*" >&2; }
+
+[ -x "$GOPI" ] || { log "building $GOPI"; make build; }
+if [ ! -d "$TREE" ]; then
+	log "fetching and unpacking $PKG into $CACHE"
+	(cd "$CACHE" && apt-get download "$PKG" >&2)
+	deb=$(ls "$CACHE"/${PKG}_*.deb | head -1)
+	tmp=$CACHE/deb.tmp
+	rm -rf "$tmp" && mkdir -p "$tmp"
+	dpkg-deb -x "$deb" "$tmp"
+	tar -C "$CACHE" -xf "$tmp"/usr/src/$PKG.tar.xz
+	rm -rf "$tmp" "$deb"
+fi
+files=$(rg --files "$TREE" | wc -l)
+text=$(rg --files "$TREE" -0 | xargs -0 cat | wc -c)
+
+log "build: rg -c . against gopi index --rebuild"
+rg -c . "$TREE" >/dev/null # warm the page cache
+/usr/bin/time -f '%e %U %S' -o "$WORK/rg.time" rg -c . "$TREE" >/dev/null
+read -r rg_pass rg_u rg_s <"$WORK/rg.time"
+/usr/bin/time -f '%e %M %U %S' -o "$WORK/build.time" "$GOPI" index --rebuild "$TREE" >"$WORK/build.out"
+read -r build_s build_kb build_u build_s2 <"$WORK/build.time"
+db=$(ls "$GOPI_INDEX_DIR"/*/index.db | head -1)
+size=$(stat -c %s "$db")
+
+log "grep: selective patterns, gopi grep -c (index) against rg -c"
+patterns=('EXPORT_SYMBOL_GPL\(kvm_' 'CONFIG_SND_SOC_TLV320AIC3X' 'spin_lock_irqsave\(&[a-z]+->lock' 'ieee80211_[a-z]+_tdls_' 'DEFINE_MUTEX\(\w+_mutex\)')
+rows=()
+for p in "${patterns[@]}"; do
+	(cd "$TREE" && "$GOPI" grep -c "$p" | sort) >"$WORK/gopi.out"
+	(cd "$TREE" && rg -c "$p" | sort) >"$WORK/rg.out"
+	same=yes
+	cmp -s "$WORK/gopi.out" "$WORK/rg.out" || { same=NO; diff "$WORK/gopi.out" "$WORK/rg.out" | head -5 >&2; }
+	hyperfine -w 2 -r "$RUNS" --export-json "$WORK/h.json" \
+		"cd $TREE && $GOPI grep -c '$p'" "cd $TREE && rg -c '$p'" >/dev/null
+	read -r g r gc rc < <(python3 -c "import json;d=json.load(open('$WORK/h.json'))['results'];print(d[0]['median']*1000, d[1]['median']*1000, (d[0]['user']+d[0]['system'])*1000, (d[1]['user']+d[1]['system'])*1000)")
+	rows+=("| \`$p\` | $(wc -l <"$WORK/gopi.out") | $same | $(printf %.0f "$g") ($(printf %.0f "$gc") CPU) | $(printf %.0f "$r") ($(printf %.0f "$rc") CPU) | $(python3 -c "print(f'{$r/$g:.1f}× wall, {$rc/$gc:.1f}× CPU')") |")
+done
+
+log "refresh after touching 10 files"
+rg --files "$TREE" -g '*.c' | head -10 | while read -r f; do echo "/* bench */" >>"$f"; done
+t0=$(date +%s.%N); "$GOPI" index "$TREE" >"$WORK/refresh.out"; t1=$(date +%s.%N)
+refresh=$(echo "$t1 - $t0" | bc)
+rg --files "$TREE" -g '*.c' | head -10 | while read -r f; do sed -i '$ d' "$f"; done
+"$GOPI" index "$TREE" >/dev/null
+
+mkdir -p bench/results
+{
+	echo "# index: gopi index and gopi grep with the index, against rg"
+	echo
+	echo "bench/index.sh on $(date -u +%Y-%m-%d), $(nproc) cores, $(uname -r), load average $(cut -d' ' -f1-3 /proc/loadavg) at the end; corpus: $PKG ($files files, $((text / 1048576)) MiB of text), warm page cache. Times are wall (CPU = user + system)."
+	echo
+	echo "| measure | value | target |"
+	echo "| --- | --- | --- |"
+	echo "| \`rg -c .\` (one pass reading every file) | ${rg_pass} s ($(python3 -c "print(f'{$rg_u+$rg_s:.1f}')") s CPU) | |"
+	echo "| \`gopi index --rebuild\` | ${build_s} s ($(python3 -c "print(f'{$build_u+$build_s2:.1f}')") s CPU; $(python3 -c "print(f'{$build_s/$rg_pass:.1f}× rg wall, {($build_u+$build_s2)/($rg_u+$rg_s):.1f}× rg CPU')")) | ≤ 1.5× rg |"
+	echo "| peak RSS of the build | $((build_kb / 1024)) MiB | ≤ 300 MB |"
+	echo "| index size | $((size / 1048576)) MiB ($(python3 -c "print(f'{100*$size/$text:.0f}')") % of the text) | ≤ 30 % |"
+	echo "| refresh after editing 10 files | $(printf %.2f "$refresh") s | ≤ 100 ms |"
+	echo
+	echo "| pattern | files | same as rg | gopi grep -c, ms | rg -c, ms | speed-up |"
+	echo "| --- | --- | --- | --- | --- | --- |"
+	printf '%s\n' "${rows[@]}"
+} >bench/results/index.md
+cat bench/results/index.md

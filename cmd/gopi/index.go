@@ -1,0 +1,149 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"time"
+
+	"github.com/spf13/pflag"
+
+	"github.com/gopi-agent/gopi/internal/cliflags"
+	"github.com/gopi-agent/gopi/internal/humansize"
+	"github.com/gopi-agent/gopi/search/index"
+)
+
+// indexCLI holds the typed flags of `gopi index`.
+type indexCLI struct {
+	status, delete, rebuild, help bool
+}
+
+// newIndexFlagSet declares gopi index's flags on c. It is also what
+// completion scripts and the man page are generated from.
+func newIndexFlagSet(c *indexCLI) *pflag.FlagSet {
+	fs := pflag.NewFlagSet("index", pflag.ContinueOnError)
+	fs.SortFlags = false
+	fs.BoolVar(&c.status, "status", false, "describe the index of PATH (files, segments, files changed since, size) instead of updating it")
+	fs.BoolVar(&c.delete, "delete", false, "delete the index of PATH")
+	fs.BoolVar(&c.rebuild, "rebuild", false, "build the whole index again instead of refreshing it")
+	fs.BoolVarP(&c.help, "help", "h", false, "show this help")
+	return fs
+}
+
+const indexUsage = `Usage: gopi index [FLAGS] [PATH]
+
+Build, or bring up to date, the search index of the tree at PATH (default:
+the current directory): a trigram index of every file gopi grep --hidden
+would read there (ignored paths left out), kept under the user's cache
+directory (gopi/index/, or $GOPI_INDEX_DIR).
+Run again, it indexes only the files added or changed since and drops
+the removed ones.
+
+gopi grep uses the index of a directory it searches (or of the nearest
+indexed directory above it) when one exists and fits the search (no -g/--iglob/--max-filesize/-L/--no-ignore/-v/--stats),
+reading only the files that can match; the output is the same as without
+it. A file changed since indexing is searched
+directly; when files were added or removed since, gopi grep walks until
+the next gopi index (or refreshes the index first with --index).
+
+Exit status: 0 on success, 1 when --status finds no index, 2 on an error.
+
+Flags:
+`
+
+func runIndex(ctx context.Context, env *cliEnv, args []string) int {
+	var c indexCLI
+	fs := newIndexFlagSet(&c)
+	if err := cliflags.Parse(fs, args); err != nil {
+		return fail(env, "index", err)
+	}
+	if c.help {
+		fmt.Fprint(env.stdout, indexUsage+cliflags.Help(fs))
+		return exitMatch
+	}
+	if fs.NArg() > 1 {
+		return fail(env, "index", cliflags.Usagef("one PATH at most, got %d", fs.NArg()))
+	}
+	if boolCount(c.status, c.delete, c.rebuild) > 1 {
+		return fail(env, "index", cliflags.Usagef("--status, --delete and --rebuild exclude each other"))
+	}
+	dir := "."
+	if fs.NArg() == 1 {
+		dir = fs.Arg(0)
+	}
+	if info, err := os.Stat(dir); err != nil || !info.IsDir() {
+		return fail(env, "index", fmt.Errorf("%s is not a directory; name the tree to index", dir))
+	}
+	o, err := indexFinder(env, false).Options(dir)
+	if err != nil {
+		return fail(env, "index", err)
+	}
+	switch {
+	case c.status:
+		return indexStatus(ctx, env, o)
+	case c.delete:
+		if err := index.Delete(o); err != nil {
+			return fail(env, "index", err)
+		}
+		fmt.Fprintf(env.stdout, "deleted the index of %s\n", o.Root)
+		return exitMatch
+	}
+	start := time.Now()
+	update := index.Refresh
+	if c.rebuild {
+		update = index.Build
+	}
+	st, err := update(ctx, o)
+	if err != nil {
+		return fail(env, "index", err)
+	}
+	took := time.Since(start).Round(time.Millisecond)
+	if st.Rebuilt {
+		fmt.Fprintf(env.stdout, "indexed %s: %d files, %d with their text (%s) in %s; index %s\n",
+			o.Root, st.Files, st.Indexed, humansize.Format(st.Bytes), took, humansize.Format(st.IndexSize))
+	} else {
+		fmt.Fprintf(env.stdout, "refreshed the index of %s: %d files added or changed, %d removed, in %s; %d files, index %s\n",
+			o.Root, st.Changed, st.Removed, took, st.Files, humansize.Format(st.IndexSize))
+	}
+	return exitMatch
+}
+
+// indexStatus prints what --status reports.
+func indexStatus(ctx context.Context, env *cliEnv, o index.Options) int {
+	st, err := index.ReadStatus(ctx, o)
+	if errors.Is(err, index.ErrNoIndex) {
+		fmt.Fprintf(env.stderr, "gopi index: no usable index of %s; build it with gopi index %s\n", o.Root, o.Root)
+		return exitNoMatch
+	}
+	if err != nil {
+		return fail(env, "index", err)
+	}
+	fresh := "up to date"
+	switch {
+	case st.DirsStale:
+		fresh = "files added or removed since: searches walk until gopi index runs again"
+	case st.Stale > 0:
+		fresh = fmt.Sprintf("%d files changed since: searched directly until gopi index runs again", st.Stale)
+	}
+	fmt.Fprintf(env.stdout, "tree:     %s\nindex:    %s (%s)\nfiles:    %d, %d with their text\nsegments: %d\nupdated:  %s\nstate:    %s\n",
+		st.Root, st.Path, humansize.Format(st.IndexSize), st.Files, st.Indexed, st.Segments, st.Built, fresh)
+	return exitMatch
+}
+
+// indexFinder is the index lookup of gopi grep, with the CLI's walk.
+func indexFinder(env *cliEnv, refresh bool) *index.Finder {
+	f := index.NewFinder(env.cfg.IndexDir)
+	f.Refresh = refresh
+	return f
+}
+
+func boolCount(vs ...bool) int {
+	n := 0
+	for _, v := range vs {
+		if v {
+			n++
+		}
+	}
+	return n
+}

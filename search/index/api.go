@@ -1,0 +1,94 @@
+package index
+
+import (
+	"path/filepath"
+	"strconv"
+)
+
+// DefaultMaxFileSize is the largest file whose text is indexed; larger
+// ones are listed and always searched directly.
+const DefaultMaxFileSize = 4 << 20
+
+// Walk is the walk an index lists its files with; grep's Scope fields of
+// the same names. A search uses the index only when its walk is this one.
+type Walk struct {
+	Hidden      bool // dot-files and dot-directories are listed
+	Gitignore   bool // .gitignore, .ignore and git's exclude files are honoured
+	NodeModules bool // node_modules is walked like any directory
+}
+
+// key is the walk as the index records it.
+func (w Walk) key() string {
+	b := func(v bool) string { return strconv.FormatBool(v) }
+	return "hidden=" + b(w.Hidden) + " gitignore=" + b(w.Gitignore) + " node_modules=" + b(w.NodeModules)
+}
+
+// Options locate one index and say how it is built.
+type Options struct {
+	Root        string // the tree, an absolute clean path
+	Dir         string // the directory the index lives in (core/config chooses it from Root)
+	Walk        Walk   // the walk that lists the tree's files
+	MaxFileSize int64  // files larger than this are not indexed but searched directly; 0: DefaultMaxFileSize
+	Workers     int    // files read at once while building; 0: GOMAXPROCS
+	// MaxSegments is how many refreshes may add segments to a build
+	// before a refresh rebuilds the whole index instead; 0: 8.
+	MaxSegments int
+
+	// afterStat, when set (tests), runs between a file's first stat and
+	// its read while building: where a tree changing under the build
+	// is simulated.
+	afterStat func(rel string)
+	// flushBytes, when positive (tests), replaces defaultFlushBytes.
+	flushBytes int
+}
+
+func (o *Options) flush() int {
+	if o.flushBytes > 0 {
+		return o.flushBytes
+	}
+	return defaultFlushBytes
+}
+
+// dbPath is the index database.
+func (o *Options) dbPath() string { return filepath.Join(o.Dir, "index.db") }
+
+// lockPath is the file builders lock.
+func (o *Options) lockPath() string { return filepath.Join(o.Dir, "lock") }
+
+func (o *Options) maxFileSize() int64 {
+	if o.MaxFileSize > 0 {
+		return o.MaxFileSize
+	}
+	return DefaultMaxFileSize
+}
+
+func (o *Options) maxSegments() int {
+	if o.MaxSegments > 0 {
+		return o.MaxSegments
+	}
+	return 8
+}
+
+// Stats describe a build or a refresh.
+type Stats struct {
+	Files     int   // files listed
+	Indexed   int   // files whose text is in the index
+	Bytes     int64 // bytes of text indexed
+	Changed   int   // refresh: files added or changed since the last one
+	Removed   int   // refresh: files gone since the last one
+	Rebuilt   bool  // the whole index was (re)built
+	IndexSize int64 // bytes of the index database
+}
+
+// Status is what `gopi index --status` reports.
+type Status struct {
+	Root      string // the tree
+	Path      string // the index database
+	Files     int    // files listed
+	Indexed   int    // files whose text is indexed
+	Segments  int    // posting segments (1 after a build)
+	Built     string // when it was built or last refreshed (RFC 3339)
+	IndexSize int64  // bytes on disk
+	Stale     int    // files whose stat differs from the index (searched directly)
+	DirsStale bool   // a directory changed: searches walk until a refresh
+}

@@ -1,0 +1,239 @@
+package index
+
+import (
+	"context"
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+)
+
+func mustBuild(t *testing.T, o Options) {
+	t.Helper()
+	if _, err := Build(context.Background(), o); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func checkSame(t *testing.T, stage string, o Options) {
+	t.Helper()
+	patterns := differentialPatterns
+	if raceEnabled {
+		patterns = patterns[:3]
+	}
+	for i, c := range patterns {
+		sc := scopes[i%len(scopes)]
+		walk, indexed := searchBoth(t, o, c.p, c.fold, sc.hidden, sc.nodeModules)
+		if walk != indexed {
+			t.Errorf("%s: %q (hidden %v, node_modules %v): walk\n%s\nindex\n%s", stage, c.p, sc.hidden, sc.nodeModules, walk, indexed)
+		}
+	}
+}
+
+// A tree changing while it is indexed: a file truncated between its stat
+// and its read is never trusted; files removed and added make the
+// directories differ, so the index is stale until a refresh.
+func TestTreeChangingDuringBuild(t *testing.T) {
+	root := testTree(t)
+	o := testOptions(t, root)
+	var once sync.Once
+	o.afterStat = func(rel string) {
+		if rel == "a/b.go" {
+			writeFile(t, root, "a/b.go", "short\n")
+		}
+		if rel == "gen/f05.txt" {
+			once.Do(func() {
+				os.Remove(filepath.Join(root, "gen/f06.txt"))
+				writeFile(t, root, "gen/zz-new.txt", "alpha_value appeared\n")
+			})
+		}
+	}
+	mustBuild(t, o)
+	if _, err := Open(context.Background(), o); !errors.Is(err, ErrStale) {
+		t.Fatalf("open after files came and went during the build: %v, want ErrStale", err)
+	}
+	o.afterStat = nil
+	if _, err := Refresh(context.Background(), o); err != nil {
+		t.Fatal(err)
+	}
+	checkSame(t, "refreshed", o)
+	// The truncated file is searched directly (or was re-indexed).
+	writeFile(t, root, "a/b.go", "package a\nfunc AlphaValue() {}\n")
+	checkSame(t, "rewritten", o)
+}
+
+// An index that is damaged or of another format version is not read:
+// grep walks (ErrNoIndex) and the next refresh rebuilds it.
+func TestCorruptAndOldIndexRebuilt(t *testing.T) {
+	root := testTree(t)
+	for name, damage := range map[string]func(o Options){
+		"garbage": func(o Options) {
+			os.WriteFile(o.dbPath(), []byte("not a database at all, but long enough to look like one"), 0o600)
+		},
+		"truncated": func(o Options) {
+			fi, _ := os.Stat(o.dbPath())
+			os.Truncate(o.dbPath(), fi.Size()/2)
+		},
+		"old version": func(o Options) {
+			db, err := openDB(o.dbPath(), false)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer db.Close()
+			if _, err := db.Exec(`UPDATE meta SET value = '0' WHERE key = 'format'`); err != nil {
+				t.Fatal(err)
+			}
+		},
+	} {
+		t.Run(name, func(t *testing.T) {
+			o := testOptions(t, root)
+			mustBuild(t, o)
+			damage(o)
+			ix, err := Open(context.Background(), o)
+			if err == nil {
+				// A truncated file may still open; its queries must fail
+				// or be whole, never partial.
+				ix.Close()
+			} else if !errors.Is(err, ErrNoIndex) {
+				t.Fatalf("open: %v, want ErrNoIndex", err)
+			}
+			st, err := Refresh(context.Background(), o)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !st.Rebuilt && name != "truncated" {
+				t.Errorf("refresh of a %s index did not rebuild it: %+v", name, st)
+			}
+			checkSame(t, "rebuilt", o)
+		})
+	}
+}
+
+// Two builders at once: one builds, the other waits for the lock and
+// builds after it; the index is whole at the end.
+func TestTwoBuilders(t *testing.T) {
+	root := testTree(t)
+	o := testOptions(t, root)
+	var wg sync.WaitGroup
+	errs := make([]error, 2)
+	for i := range errs {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			_, errs[i] = Build(context.Background(), o)
+		}()
+	}
+	wg.Wait()
+	for _, err := range errs {
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	checkSame(t, "two builds", o)
+}
+
+// A builder waiting for the lock gives up when its context ends.
+func TestWaitingBuilderCancelled(t *testing.T) {
+	root := testTree(t)
+	o := testOptions(t, root)
+	os.MkdirAll(o.Dir, 0o700)
+	unlock, err := lockBuilder(context.Background(), o.lockPath())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer unlock()
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if _, err := Build(ctx, o); !errors.Is(err, context.Canceled) {
+		t.Fatalf("build while locked, cancelled: %v", err)
+	}
+}
+
+// A build that fails part way (as on a full disk) leaves the old index
+// whole and in use, and no temporary file behind.
+func TestFailedBuildKeepsOldIndex(t *testing.T) {
+	root := testTree(t)
+	o := testOptions(t, root)
+	mustBuild(t, o)
+	ctx, cancel := context.WithCancel(context.Background())
+	o.afterStat = func(rel string) {
+		if rel == "gen/f10.txt" {
+			cancel()
+		}
+	}
+	if _, err := Build(ctx, o); err == nil {
+		t.Fatal("a build cancelled part way succeeded")
+	}
+	o.afterStat = nil
+	entries, _ := os.ReadDir(o.Dir)
+	for _, e := range entries {
+		if e.Name() != "index.db" && e.Name() != "lock" {
+			t.Errorf("left behind: %s", e.Name())
+		}
+	}
+	checkSame(t, "after a failed build", o)
+}
+
+// Files over MaxFileSize, binary and UTF-16 files are listed but not
+// indexed: every query searches them, as the walk would.
+func TestUnindexedFilesAlwaysSearched(t *testing.T) {
+	root := testTree(t)
+	writeFile(t, root, "big.txt", strings.Repeat("alpha_value big\n", 200))
+	o := testOptions(t, root)
+	o.MaxFileSize = 1000
+	mustBuild(t, o)
+	ix, err := Open(context.Background(), o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ix.Close()
+	if n := ix.Direct(); n != 3 { // big.txt, bin.dat, utf16.txt
+		t.Errorf("%d files searched directly, want 3", n)
+	}
+	checkSame(t, "with a big file", o)
+}
+
+// A build that holds more postings than its budget writes several
+// segments; queries read them all.
+func TestBuildInSegments(t *testing.T) {
+	root := testTree(t)
+	o := testOptions(t, root)
+	o.flushBytes = 64
+	mustBuild(t, o)
+	st, err := ReadStatus(context.Background(), o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if st.Segments < 3 {
+		t.Fatalf("%d segments from a 64-byte budget, want several", st.Segments)
+	}
+	checkSame(t, "segmented", o)
+}
+
+// A refresh after edits in place (no directory changed) compares stats
+// only: the edited file is indexed again, nothing else moves.
+func TestRefreshEditsOnly(t *testing.T) {
+	root := testTree(t)
+	o := testOptions(t, root)
+	mustBuild(t, o)
+	writeFile(t, root, "gen/f07.txt", "alpha_value now, and number140\n")
+	st, err := Refresh(context.Background(), o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if st.Changed != 1 || st.Removed != 0 || st.Rebuilt {
+		t.Fatalf("refresh after one edit: %+v", st)
+	}
+	ix, err := Open(context.Background(), o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	direct := ix.Direct()
+	ix.Close()
+	if direct != 2 { // bin.dat, utf16.txt: the edited file is indexed again
+		t.Errorf("%d files searched directly after the refresh, want 2", direct)
+	}
+	checkSame(t, "refreshed after an edit", o)
+}

@@ -1,0 +1,375 @@
+package index
+
+import (
+	"bytes"
+	"cmp"
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"runtime"
+	"slices"
+	"strconv"
+	"sync"
+	"time"
+)
+
+// indexedFile is one file read by a build worker.
+type indexedFile struct {
+	id      int64
+	path    string
+	st      fileState
+	indexed bool
+	tris    []Trigram // sorted; nil when not indexed
+	ok      bool      // false: the file vanished while being read
+}
+
+// postingLists accumulates posting lists in id order. slot finds a
+// trigram's list: a two-level table (the trigram's high 12 bits, then its
+// low 12) holding 1 + the list's index in lists, 0 for none yet. It costs
+// less than a map's lookups (a third of a build), and its second level is
+// allocated only where trigrams occur (a small tree touches few).
+type postingLists struct {
+	slot  [1 << 12]*[1 << 12]int32
+	lists []postingList
+	bytes int // bytes of posting lists held
+}
+
+type postingList struct {
+	tri  Trigram
+	last int64
+	buf  []byte
+}
+
+func newPostingLists() *postingLists { return &postingLists{} }
+
+func (p *postingLists) add(id int64, tris []Trigram) {
+	for _, t := range tris {
+		page := p.slot[t>>12]
+		if page == nil {
+			page = new([1 << 12]int32)
+			p.slot[t>>12] = page
+		}
+		i := page[t&(1<<12-1)]
+		if i == 0 {
+			p.lists = append(p.lists, postingList{tri: t})
+			i = int32(len(p.lists))
+			page[t&(1<<12-1)] = i
+		}
+		l := &p.lists[i-1]
+		n := len(l.buf)
+		l.buf = appendPosting(l.buf, l.last, id)
+		p.bytes += len(l.buf) - n
+		l.last = id
+	}
+}
+
+// sorted returns the lists in trigram order (the table's key order, so
+// the inserts append to the B-tree).
+func (p *postingLists) sorted() []postingList {
+	slices.SortFunc(p.lists, func(a, b postingList) int { return cmp.Compare(a.tri, b.tri) })
+	return p.lists
+}
+
+// indexFiles reads paths[i] (id firstID+i) on o.Workers goroutines and
+// hands each result to sink in id order.
+func indexFiles(ctx context.Context, o *Options, paths []string, firstID int64, sink func(*indexedFile) error) error {
+	workers := o.Workers
+	if workers <= 0 {
+		workers = runtime.GOMAXPROCS(0)
+	}
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	jobs := make(chan int)
+	results := make(chan *indexedFile, workers*4)
+	var wg sync.WaitGroup
+	for range workers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			set := newTrigramSet()
+			for i := range jobs {
+				f := readOne(o, paths[i], set)
+				f.id = firstID + int64(i)
+				select {
+				case results <- f:
+				case <-ctx.Done():
+					return
+				}
+			}
+		}()
+	}
+	go func() {
+		defer close(jobs)
+		for i := range paths {
+			select {
+			case jobs <- i:
+			case <-ctx.Done():
+				return
+			}
+		}
+	}()
+	go func() { wg.Wait(); close(results) }()
+	pending := map[int64]*indexedFile{}
+	next := firstID
+	for f := range results {
+		pending[f.id] = f
+		for p := pending[next]; p != nil; p = pending[next] {
+			delete(pending, next)
+			next++
+			if err := sink(p); err != nil {
+				cancel()
+				for range results {
+				}
+				return err
+			}
+		}
+	}
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	return nil
+}
+
+// readOne reads and indexes one file. A file that changes while it is
+// read keeps a stat that can never match, so queries search it directly.
+func readOne(o *Options, rel string, set *trigramSet) *indexedFile {
+	f := &indexedFile{path: rel}
+	abs := filepath.Join(o.Root, filepath.FromSlash(rel))
+	before, ok := statFile(abs)
+	if !ok {
+		return f
+	}
+	f.ok, f.st = true, before
+	if o.afterStat != nil {
+		o.afterStat(rel)
+	}
+	if before.size > o.maxFileSize() {
+		return f
+	}
+	text, err := os.ReadFile(abs)
+	if err != nil {
+		return f
+	}
+	if after, ok := statFile(abs); !ok || after != before || int64(len(text)) != before.size {
+		f.st.mtime = -1 // changed under us: never trusted
+		return f
+	}
+	if !textual(text) {
+		return f
+	}
+	f.indexed = true
+	f.tris = append([]Trigram(nil), set.add(text)...)
+	return f
+}
+
+// textual: the grep engine matches these bytes as they are. Files with a
+// NUL byte (binary: grep skips or reports them) and UTF-16 files (grep
+// transcodes them) are left to grep.
+func textual(text []byte) bool {
+	if bytes.HasPrefix(text, []byte{0xff, 0xfe}) || bytes.HasPrefix(text, []byte{0xfe, 0xff}) {
+		return false
+	}
+	return bytes.IndexByte(text, 0) < 0
+}
+
+// Build indexes the tree anew and replaces the index, if any, in one
+// rename: a failure (a full disk) leaves the old index as it was. A
+// second builder of the same index waits for the first.
+func Build(ctx context.Context, o Options) (*Stats, error) {
+	if err := os.MkdirAll(o.Dir, 0o700); err != nil {
+		return nil, fmt.Errorf("create the index directory: %w", err)
+	}
+	unlock, err := lockBuilder(ctx, o.lockPath())
+	if err != nil {
+		return nil, fmt.Errorf("lock the index: %w", err)
+	}
+	defer unlock()
+	return build(ctx, &o)
+}
+
+func build(ctx context.Context, o *Options) (*Stats, error) {
+	// Directories first: a change during the build leaves their stat
+	// different from the recorded one, so queries walk until a refresh.
+	dirs, err := dirStates(ctx, o)
+	if err != nil {
+		return nil, err
+	}
+	paths, narrow, err := listFiles(ctx, o)
+	if err != nil {
+		return nil, fmt.Errorf("list the files of %s: %w", o.Root, err)
+	}
+	tmp, err := os.CreateTemp(o.Dir, "index.db.tmp*")
+	if err != nil {
+		return nil, fmt.Errorf("create the index: %w", err)
+	}
+	tmpPath := tmp.Name()
+	tmp.Close()
+	done := false
+	defer func() {
+		if !done {
+			os.Remove(tmpPath)
+			os.Remove(tmpPath + "-journal")
+		}
+	}()
+	db, err := openDB(tmpPath, false)
+	if err != nil {
+		return nil, err
+	}
+	defer db.Close()
+	for _, s := range []string{"PRAGMA journal_mode=OFF", "PRAGMA synchronous=OFF", schema} {
+		if _, err := db.ExecContext(ctx, s); err != nil {
+			return nil, fmt.Errorf("create the index: %w", err)
+		}
+	}
+	tx, err := db.BeginTx(ctx, nil)
+	if err != nil {
+		return nil, err
+	}
+	defer tx.Rollback()
+	st := &Stats{Rebuilt: true}
+	segs, err := insertFiles(ctx, tx, o, paths, narrow, 1, 0, st)
+	if err != nil {
+		return nil, err
+	}
+	if err := writeDirs(ctx, tx, dirs); err != nil {
+		return nil, err
+	}
+	if err := writeMeta(ctx, tx, o, segs); err != nil {
+		return nil, err
+	}
+	if err := tx.Commit(); err != nil {
+		return nil, fmt.Errorf("write the index: %w", err)
+	}
+	if err := db.Close(); err != nil {
+		return nil, fmt.Errorf("write the index: %w", err)
+	}
+	if err := syncFile(tmpPath); err != nil {
+		return nil, fmt.Errorf("write the index: %w", err)
+	}
+	if err := os.Rename(tmpPath, o.dbPath()); err != nil {
+		return nil, fmt.Errorf("replace the index: %w", err)
+	}
+	done = true
+	syncFile(o.Dir) // the rename made durable; a failure here loses nothing but the rename
+	if fi, err := os.Stat(o.dbPath()); err == nil {
+		st.IndexSize = fi.Size()
+	}
+	return st, nil
+}
+
+// defaultFlushBytes is how many bytes of posting lists a build holds
+// before writing them out as a segment: it bounds the build's memory
+// (lists grow by doubling, so up to twice this), whatever the tree's size.
+const defaultFlushBytes = 32 << 20
+
+// insertFiles indexes paths (ids from firstID) into segments numbered from
+// seg, one per flushBytes of postings, and returns the number after the
+// last one written.
+func insertFiles(ctx context.Context, tx *sql.Tx, o *Options, paths []string, narrow map[string]bool, firstID int64, seg int, st *Stats) (int, error) {
+	ins, err := tx.PrepareContext(ctx, `INSERT INTO files(id, path, size, mtime, ino, indexed, narrow) VALUES(?, ?, ?, ?, ?, ?, ?)`)
+	if err != nil {
+		return seg, err
+	}
+	defer ins.Close()
+	post, err := tx.PrepareContext(ctx, `INSERT INTO postings(seg, tri, ids) VALUES(?, ?, ?)`)
+	if err != nil {
+		return seg, err
+	}
+	defer post.Close()
+	lists := newPostingLists()
+	flush := func() error {
+		if len(lists.lists) == 0 {
+			return nil
+		}
+		for _, l := range lists.sorted() {
+			if _, err := post.ExecContext(ctx, seg, int64(l.tri), l.buf); err != nil {
+				return fmt.Errorf("write the postings: %w", err)
+			}
+		}
+		seg++
+		lists = newPostingLists()
+		return nil
+	}
+	err = indexFiles(ctx, o, paths, firstID, func(f *indexedFile) error {
+		if !f.ok {
+			return nil // vanished: the directory's stat tells queries
+		}
+		st.Files++
+		if f.indexed {
+			st.Indexed++
+			st.Bytes += f.st.size
+			lists.add(f.id, f.tris)
+		}
+		if _, err := ins.ExecContext(ctx, f.id, f.path, f.st.size, f.st.mtime, f.st.ino, boolInt(f.indexed), boolInt(inNarrow(narrow, f.path))); err != nil {
+			return err
+		}
+		if lists.bytes >= o.flush() {
+			return flush()
+		}
+		return nil
+	})
+	if err != nil {
+		return seg, fmt.Errorf("index the files: %w", err)
+	}
+	return seg, flush()
+}
+
+// dirStates stats the directories the walk enters.
+func dirStates(ctx context.Context, o *Options) ([]dirState, error) {
+	names, err := listDirs(ctx, o)
+	if err != nil {
+		return nil, fmt.Errorf("list the directories of %s: %w", o.Root, err)
+	}
+	out := make([]dirState, 0, len(names))
+	for _, n := range names {
+		if d, ok := statDir(o.Root, n); ok {
+			out = append(out, d)
+		}
+	}
+	return out, nil
+}
+
+func writeDirs(ctx context.Context, tx *sql.Tx, dirs []dirState) error {
+	if _, err := tx.ExecContext(ctx, `DELETE FROM dirs`); err != nil {
+		return err
+	}
+	ins, err := tx.PrepareContext(ctx, `INSERT INTO dirs(path, mtime, ino, ignores) VALUES(?, ?, ?, ?)`)
+	if err != nil {
+		return err
+	}
+	defer ins.Close()
+	for _, d := range dirs {
+		if _, err := ins.ExecContext(ctx, d.path, d.mtime, d.ino, d.ignores); err != nil {
+			return fmt.Errorf("write the directories: %w", err)
+		}
+	}
+	return nil
+}
+
+func writeMeta(ctx context.Context, tx *sql.Tx, o *Options, segs int) error {
+	for k, v := range map[string]string{
+		"format": strconv.Itoa(FormatVersion), "root": o.Root, "walk": o.Walk.key(),
+		"built": time.Now().UTC().Format(time.RFC3339), "segments": strconv.Itoa(segs), "refreshes": "0",
+	} {
+		if _, err := tx.ExecContext(ctx, `INSERT OR REPLACE INTO meta(key, value) VALUES(?, ?)`, k, v); err != nil {
+			return fmt.Errorf("write the index: %w", err)
+		}
+	}
+	return nil
+}
+
+// syncFile flushes a file or directory to disk.
+func syncFile(path string) error {
+	f, err := os.Open(path)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	if err := f.Sync(); err != nil && !errors.Is(err, os.ErrInvalid) {
+		return err
+	}
+	return nil
+}

@@ -1,0 +1,137 @@
+package index
+
+import (
+	"context"
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/gopi-agent/gopi/search/grep"
+)
+
+// Finder answers a grep search from the index of its directory when one
+// is there and fits the search; it is what `gopi grep` is given. The
+// zero Walk is not the CLI's: set it.
+type Finder struct {
+	// DirFor is where the index of the tree at root lives (from core/config).
+	DirFor func(root string) string
+	// Walk is the walk the CLI's indexes are built with.
+	Walk Walk
+	// Refresh: bring the index up to date (building it when missing)
+	// before using it, instead of walking when it is missing or stale
+	// (gopi grep --index).
+	Refresh bool
+}
+
+// StandardWalk is the walk gopi's indexes are built with: what
+// `gopi grep --hidden` reads (ignore files honoured, hidden files and
+// node_modules kept); narrower searches take a subset (Scope).
+func StandardWalk() Walk { return Walk{Hidden: true, Gitignore: true, NodeModules: true} }
+
+// NewFinder is a Finder of the indexes built with StandardWalk, kept
+// where dirFor says.
+func NewFinder(dirFor func(root string) string) *Finder {
+	return &Finder{DirFor: dirFor, Walk: StandardWalk()}
+}
+
+// Options are the index options of the tree at dir.
+func (f *Finder) Options(dir string) (Options, error) {
+	root, err := filepath.Abs(dir)
+	if err != nil {
+		return Options{}, err
+	}
+	return Options{Root: root, Dir: f.DirFor(root), Walk: f.Walk}, nil
+}
+
+// Candidates returns the files (relative slash paths, in the walk's
+// order) of a search of the directory dir for m with scope s that may
+// hold a match; ok is false when the index cannot answer it (none, stale,
+// another walk or filters, a pattern without a plan): the caller walks.
+// err is set only when --index asked for a refresh that failed.
+func (f *Finder) Candidates(ctx context.Context, dir string, m grep.Matcher, s grep.Scope) (files []string, ok bool, err error) {
+	if m.Invert || !f.fits(s) {
+		return nil, false, nil
+	}
+	q, planned := Plan(grep.EscapeLiteralBraces(m.Pattern), m.IgnoreCase)
+	if !planned {
+		return nil, false, nil
+	}
+	o, prefix, err := f.locate(dir)
+	if err != nil {
+		return nil, false, nil
+	}
+	if prefix != "" && !subtreeFits(prefix, s) {
+		return nil, false, nil
+	}
+	ix, err := Open(ctx, o)
+	if f.Refresh && (errors.Is(err, ErrStale) || errors.Is(err, ErrNoIndex)) {
+		if _, err := Refresh(ctx, o); err != nil {
+			return nil, false, err
+		}
+		ix, err = Open(ctx, o)
+	}
+	if err != nil {
+		return nil, false, nil
+	}
+	defer ix.Close()
+	filter, err := grep.PathFilter(grep.Options{Scope: s})
+	if err != nil {
+		return nil, false, nil // the walk reports the bad glob or type
+	}
+	// grep walks node_modules when the glob names it.
+	pruned := !s.NodeModules && !strings.Contains(s.Glob, "node_modules")
+	files, err = ix.Candidates(ctx, q, Scope{NoHidden: !s.Hidden, NoNodeModules: pruned, Keep: filter, Prefix: prefix})
+	if err != nil {
+		return nil, false, nil
+	}
+	return files, true, nil
+}
+
+// locate finds the index of dir: its own, or (unless Refresh asks to
+// build one for dir) that of the nearest ancestor with one, with dir's
+// path below that root.
+func (f *Finder) locate(dir string) (o Options, prefix string, err error) {
+	if o, err = f.Options(dir); err != nil || f.Refresh {
+		return o, "", err
+	}
+	for root := o.Root; ; {
+		if _, err := os.Stat(filepath.Join(f.DirFor(root), "index.db")); err == nil {
+			rel, err := filepath.Rel(root, o.Root)
+			if err != nil {
+				return o, "", err
+			}
+			if rel == "." {
+				rel = ""
+			}
+			return Options{Root: root, Dir: f.DirFor(root), Walk: f.Walk}, filepath.ToSlash(rel), nil
+		}
+		parent := filepath.Dir(root)
+		if parent == root {
+			return o, "", nil
+		}
+		root = parent
+	}
+}
+
+// subtreeFits: a walk rooted at the directory prefix lists what the
+// tree's walk lists below it, unless the directory is one the tree's
+// walk leaves out (a hidden one, or one in node_modules, which a walk
+// rooted there enters all the same).
+func subtreeFits(prefix string, s grep.Scope) bool {
+	for _, part := range strings.Split(prefix, "/") {
+		if (strings.HasPrefix(part, ".") && !s.Hidden) || (part == "node_modules" && !s.NodeModules) {
+			return false
+		}
+	}
+	return true
+}
+
+// fits: the scope walks as the index did or less (hidden files or
+// node_modules left out, a glob, file types, a depth: filters of the
+// listed paths), with nothing the index cannot apply (-g overrides, whose
+// whitelists reach files the walk leaves out; a size limit; links).
+func (f *Finder) fits(s grep.Scope) bool {
+	return (!s.Hidden || f.Walk.Hidden) && s.Gitignore == f.Walk.Gitignore && (!s.NodeModules || f.Walk.NodeModules) &&
+		len(s.Overrides) == 0 && s.MaxFileSize == 0 && !s.Follow && s.Files == nil
+}
