@@ -31,8 +31,8 @@ var nodeProvided = []string{"assert", "buffer", "child_process", "crypto", "even
 
 // nodeRefused says why a module is not provided, for the common ones.
 var nodeRefused = map[string]string{
-	"http": "no network server or client; use fetch", "https": "no network server or client; use fetch",
-	"http2": "no network server or client; use fetch", "net": "no sockets", "tls": "no sockets", "dgram": "no sockets",
+	"http": "no network client or server in the extension runtime", "https": "no network client or server in the extension runtime",
+	"http2": "no network client or server in the extension runtime", "net": "no sockets", "tls": "no sockets", "dgram": "no sockets",
 	"dns": "no resolver", "zlib": "no compression", "worker_threads": "one engine, no threads", "cluster": "one engine, no threads",
 	"vm": "no second engine", "v8": "no V8", "inspector": "no V8", "tty": "no terminal access; use ctx.ui",
 	"readline": "no terminal access; use ctx.ui", "repl": "no terminal access",
