@@ -259,16 +259,9 @@ func (r *Runtime) fsPromise(rt *goja.Runtime, work fsWork) goja.Value {
 	return rt.ToValue(p)
 }
 
-// readChecked reads a file as the read tool would accept it: a regular
-// file (a directory is EISDIR, as Node says).
+// readChecked reads a whole file; a directory fails with EISDIR, as in
+// Node (the read itself says so: no separate stat).
 func readChecked(p string) ([]byte, error) {
-	fi, err := os.Stat(p)
-	if err != nil {
-		return nil, err
-	}
-	if fi.IsDir() {
-		return nil, &fs.PathError{Op: "read", Path: p, Err: syscall.EISDIR}
-	}
 	return os.ReadFile(p)
 }
 

@@ -135,3 +135,15 @@ func TestNodeModuleRefusedByName(t *testing.T) {
 		t.Fatalf("errors %v", errs)
 	}
 }
+
+// Reading a directory fails with Node's EISDIR.
+func TestNodeReadDirectoryIsEISDIR(t *testing.T) {
+	dir := t.TempDir()
+	r := loadOne(t, dir, "dir.js", `import fs from "fs";
+export default (pi) => pi.registerTool({ name: "d", description: "d", execute() {
+  try { fs.readFileSync("."); return "read"; } catch (e) { return e.code + " " + e.message; }
+} });`, Options{Cwd: dir})
+	if got := runTool(t, r, nil); got != "EISDIR EISDIR: is a directory, read '"+dir+"'" {
+		t.Errorf("got %q", got)
+	}
+}
