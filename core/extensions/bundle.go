@@ -85,8 +85,9 @@ func hostPlugin() api.Plugin {
 			src := fmt.Sprintf("module.exports = globalThis.__gopiHostModule(%q);", a.Path)
 			return api.OnLoadResult{Contents: &src, Loader: api.LoaderJS}, nil
 		})
-		// Node's built-in modules are not available: say so at load.
-		b.OnResolve(api.OnResolveOptions{Filter: "^(node:)?(fs|path|os|child_process|http|https|net|crypto|url|util|events|stream|buffer|process|zlib|tty|worker_threads)(/.*)?$"},
+		// Node's built-in modules are the runtime's (node.go), which
+		// refuses the ones it does not provide with a message at load.
+		b.OnResolve(api.OnResolveOptions{Filter: "^(node:)?(" + strings.Join(nodeBuiltins, "|") + ")(/.*)?$"},
 			func(a api.OnResolveArgs) (api.OnResolveResult, error) {
 				return api.OnResolveResult{Path: a.Path, Namespace: "gopi-node"}, nil
 			})

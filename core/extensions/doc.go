@@ -5,7 +5,11 @@
 // (bundle.go: TypeScript, ES modules and CommonJS, relative imports and
 // the extension's node_modules; imports of omp's packages served by the
 // runtime), and run in one goja engine owned by one goroutine (vm.go:
-// jobs, timers, promises, a time budget per handler).
+// jobs, timers, promises, a time budget per handler). Node's built-in
+// modules extensions commonly import are provided by node.go (fs over
+// gopi's write path, path, os, process, child_process in process groups
+// killed with the runtime, crypto; events, stream, util, url, buffer in
+// node.js and goja_nodejs); the others are refused by name at load.
 //
 // An extension's factory gets a pi object (api.go): pi.on for events,
 // pi.registerTool (tools.go; parameters from pi.zod, TypeBox-shaped

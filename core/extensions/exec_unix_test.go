@@ -8,7 +8,6 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 )
@@ -48,14 +47,5 @@ func TestExecCancelEndsTheGroup(t *testing.T) {
 	}
 	cancel()
 	<-done
-	for deadline := time.Now().Add(20 * time.Second); ; {
-		if err := syscall.Kill(pid, 0); err != nil {
-			return // gone
-		}
-		if time.Now().After(deadline) {
-			syscall.Kill(pid, syscall.SIGKILL)
-			t.Fatalf("the background sleeper %d outlived the cancelled call", pid)
-		}
-		time.Sleep(20 * time.Millisecond)
-	}
+	waitGone(t, pid, "the cancelled call")
 }

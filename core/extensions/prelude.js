@@ -112,7 +112,4 @@
     // omp's packages: their values an extension reaches through pi.*.
     return { z, Type };
   };
-  g.__gopiNodeModule = (name) => {
-    throw new Error("gopi runs extensions without Node.js: the module \"" + name + "\" is not available");
-  };
 })(globalThis);

@@ -53,6 +53,8 @@ type Options struct {
 	Log        func(level, msg string) // console output of the extensions; nil drops it
 	OnError    func(LoadError)         // failures after load (handlers, timers); nil drops them
 	Cwd        string                  // the working directory custom tools see before the session exists
+	Env        []string                // KEY=VALUE environment of process.env and child processes; the process's when nil
+	Written    func(abs string)        // told of every path an extension's fs wrote, created or removed (caches to invalidate); may be nil
 }
 
 // Runtime holds the loaded extensions, all in one JavaScript engine.
@@ -62,6 +64,7 @@ type Runtime struct {
 	errs   []LoadError // load failures, collected before Load returns the runtime
 	host   atomic.Pointer[hostRef]
 	closed atomic.Bool
+	node   *nodeHost // the built-in modules (node.go)
 
 	mu    sync.Mutex
 	exts  []*ext      // the loaded extensions, in load order
@@ -117,8 +120,11 @@ func Load(ctx context.Context, entries []Entry, opts Options) *Runtime {
 			}
 		})
 		r.vm.installTimers(func(err error) { r.report(LoadError{Path: "(timer)", Event: "timer", Err: err.Error()}) })
-		_, err := rt.RunString(prelude)
-		return err
+		if _, err := rt.RunString(prelude); err != nil {
+			return err
+		}
+		r.installNode(rt)
+		return nil
 	})
 	if err != nil {
 		r.errs = append(r.errs, LoadError{Path: "(runtime)", Event: "load", Err: "cannot start the extension runtime: " + err.Error()})
@@ -232,6 +238,9 @@ func (r *Runtime) Close() {
 	r.stopObserver()
 	r.Emit(context.Background(), "session_shutdown", map[string]any{})
 	r.onSession("shutdown")
+	if r.node != nil {
+		r.node.procs.close() // no child process outlives the session
+	}
 	r.vm.close()
 }
 

@@ -78,7 +78,13 @@ func loadExtensions(ctx context.Context, r *Request, cfg *config.Config, opts *a
 	var bound atomic.Pointer[agentsession.Session]
 	rt := extensions.Load(ctx, entries, extensions.Options{
 		Cwd:        cfg.Cwd,
+		Env:        cfg.Env.Environ(),
 		ToolBudget: cfg.Settings.ExtensionToolTimeout(),
+		Written: func(path string) {
+			if s := bound.Load(); s != nil {
+				s.Tools().Env().Caches.Invalidate(path)
+			}
+		},
 		Log: func(level, msg string) {
 			if level == "warn" || level == "error" {
 				r.report("extension: %s", msg)
