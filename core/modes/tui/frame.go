@@ -183,3 +183,32 @@ func steadyCursor(ta *textarea.Model) {
 	st.Cursor.Blink = false
 	ta.SetStyles(st)
 }
+
+// editorKey is what the editor's drawing depends on.
+type editorKey struct {
+	value, placeholder, theme string
+	line, column, scroll      int
+	width, height             int
+	focused                   bool
+}
+
+// editorDrawing is the editor as last drawn.
+type editorDrawing struct {
+	key  editorKey
+	view string
+	ok   bool
+}
+
+// editorView draws the editor, again only when what it shows changed:
+// drawing the text area was most of a frame's cost (its placeholder is
+// laid out a character at a time), and a streamed answer asks for a frame
+// every frameEvery.
+func (m *model) editorView() string {
+	ta := &m.ed.ta
+	k := editorKey{value: ta.Value(), placeholder: ta.Placeholder, theme: m.th.name, line: ta.Line(), column: ta.Column(),
+		scroll: ta.ScrollYOffset(), width: ta.Width(), height: ta.Height(), focused: ta.Focused()}
+	if !m.edDrawn.ok || m.edDrawn.key != k {
+		m.edDrawn = editorDrawing{key: k, view: ta.View(), ok: true}
+	}
+	return m.edDrawn.view
+}

@@ -101,6 +101,7 @@ type model struct {
 	pending     []string  // initial messages still to send
 	activity    int       // counts key presses and runs: an idle check is stale once it changed
 	outbox      []string  // printed text not yet handed to the terminal
+	edDrawn     editorDrawing
 
 	loop         loopState // /loop
 	btwCancel    func()    // stops the /btw question in flight
@@ -468,7 +469,7 @@ func (m *model) View() tea.View {
 		}
 		parts = append(parts, m.dash.view(m.th, m.width, max(8, room)))
 	} else {
-		parts = append(parts, m.ed.ta.View())
+		parts = append(parts, m.editorView())
 	}
 	parts = append(parts, foot)
 	v := tea.NewView(strings.Join(parts, "\n"))
