@@ -79,6 +79,10 @@ func (p *program) schedule() tea.Cmd {
 // draw prints what the model printed since the last frame and draws its
 // live part.
 func (p *program) draw() {
+	if p.m.redrawAll {
+		p.m.redrawAll = false
+		p.scr.reset = p.scr.sized
+	}
 	v := p.m.View()
 	p.view.WindowTitle = v.WindowTitle
 	p.scr.draw(p.m.takePrinted(), v.Content)

@@ -102,6 +102,10 @@ type model struct {
 	activity    int       // counts key presses and runs: an idle check is stale once it changed
 	outbox      []string  // printed text not yet handed to the terminal
 	edDrawn     editorDrawing
+	// redrawAll asks the next frame to clear the screen and the
+	// scrollback and write the conversation printed so far again (Ctrl+L;
+	// tea.ClearScreen would leave the screen's idea of the terminal wrong).
+	redrawAll bool
 
 	loop         loopState // /loop
 	btwCancel    func()    // stops the /btw question in flight

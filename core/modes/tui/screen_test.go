@@ -100,4 +100,11 @@ func TestIdleDrawsNothing(t *testing.T) {
 	if len(writes) != 2 || !strings.Contains(writes[1], "hi") {
 		t.Fatalf("a key after idling: %q", writes[1:])
 	}
+	// A redraw of everything (Ctrl+L) clears and writes the frame again.
+	r.m.redrawAll = true
+	p.Update(statusMsg{st: r.m.status})
+	fire()
+	if len(writes) != 3 || !strings.Contains(writes[2], clearAll) || !strings.Contains(writes[2], "hi") {
+		t.Fatalf("redrawAll: %q", writes[2:])
+	}
 }
