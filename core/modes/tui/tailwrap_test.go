@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"unicode/utf8"
 )
 
 // wrapRows on its own: breaks at spaces, cuts long words, keeps a line's
@@ -58,4 +59,31 @@ func TestTailWrapMatchesWholeWrap(t *testing.T) {
 			}
 		}
 	}
+}
+
+// FuzzTailWrap: for any text the model streams (wide characters included;
+// it arrives as JSON strings, so as valid UTF-8, cut between characters),
+// wrapping it as it grows gives the rows of wrapping it whole. Text with
+// escape sequences is left out: they have no width until complete, so a
+// row may break elsewhere than in a whole wrap (the live rows are cleaned
+// of them anyway, and the finished text is rendered whole).
+func FuzzTailWrap(f *testing.F) {
+	f.Add("one two three four five six seven", uint8(7), uint8(3))
+	f.Add("  indented\n\n日本語のテキスト averyveryverylongword \x1b[31mred\x1b[m", uint8(5), uint8(1))
+	f.Add("\xff\xfe bad utf8 \t tab", uint8(1), uint8(2))
+	f.Fuzz(func(t *testing.T, text string, width, step uint8) {
+		text = clean(text)
+		w, s := 1+int(width%40), 1+int(step%7)
+		var tw tailWrap
+		for end := 0; end <= len(text); end += s {
+			for end < len(text) && !utf8.RuneStart(text[end]) {
+				end++
+			}
+			got := tw.update([2]int{}, text[:end], w, 4)
+			all, _ := wrapRows(text[:end], w)
+			if want := all[max(0, len(all)-4):]; !slices.Equal(got, want) {
+				t.Fatalf("width %d, prefix %q:\ngot  %q\nwant %q", w, text[:end], got, want)
+			}
+		}
+	})
 }
