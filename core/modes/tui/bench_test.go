@@ -59,28 +59,36 @@ func BenchmarkKeystroke(b *testing.B) {
 }
 
 // BenchmarkStreamDelta is one streamed delta of 8 characters, Update then
-// View, when the answer already holds 1 KB and 100 KB: paragraphs are
-// rendered (glamour) once when complete, the tail is drawn plain, so the
-// cost per delta must not grow with the answer.
+// View, when the answer already holds 1 KB, 24 KB and 100 KB: paragraphs
+// are rendered once when complete and the tail is wrapped incrementally,
+// so the cost per delta must not grow with the answer. "paragraphs" is
+// Markdown in short paragraphs; "one-paragraph" a single paragraph that
+// never ends (the tail holds the whole answer: the worst case).
 func BenchmarkStreamDelta(b *testing.B) {
 	para := strings.Repeat("The parser keeps **state** in `p.pos` and reports errors with their offset. ", 4) + "\n\n"
-	for _, size := range []int{1 << 10, 100 << 10} {
-		b.Run(fmt.Sprintf("at-%dKB", size>>10), func(b *testing.B) {
-			m := benchModel(b, 4)
-			// The answer grows by slicing one long text: no copying in
-			// the benchmark's own loop. Run with -benchtime=2000x so that
-			// the answer stays near its size (16 KB more at the end).
-			full := strings.Repeat(para, (size+8*20000)/len(para)+1)
-			n := size
-			msg := &ai.AssistantMessage{Content: ai.ContentList{&ai.TextContent{Text: full[:n]}}}
-			m.onEvent(agent.MessageStart{Message: msg})
-			m.onEvent(agent.MessageUpdate{Message: msg})
-			for b.Loop() {
-				n = min(n+8, len(full))
-				msg.Content[0].(*ai.TextContent).Text = full[:n]
-				m.Update(eventMsg{agent.MessageUpdate{Message: msg}})
+	for _, shape := range []struct{ name, unit string }{
+		{"paragraphs", para},
+		{"one-paragraph", "The parser keeps state in p.pos and reports errors with their offset. "},
+	} {
+		for _, size := range []int{1 << 10, 24 << 10, 100 << 10} {
+			b.Run(fmt.Sprintf("%s/at-%dKB", shape.name, size>>10), func(b *testing.B) {
+				m := benchModel(b, 4)
+				// The answer grows by slicing one long text: no copying in
+				// the benchmark's own loop. Run with -benchtime=2000x so that
+				// the answer stays near its size (16 KB more at the end).
+				full := strings.Repeat(shape.unit, (size+8*20000)/len(shape.unit)+1)
+				n := size
+				msg := &ai.AssistantMessage{Content: ai.ContentList{&ai.TextContent{Text: full[:n]}}}
+				m.onEvent(agent.MessageStart{Message: msg})
+				m.onEvent(agent.MessageUpdate{Message: msg})
 				_ = m.View()
-			}
-		})
+				for b.Loop() {
+					n = min(n+8, len(full))
+					msg.Content[0].(*ai.TextContent).Text = full[:n]
+					m.Update(eventMsg{agent.MessageUpdate{Message: msg}})
+					_ = m.View()
+				}
+			})
+		}
 	}
 }

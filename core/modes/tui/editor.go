@@ -47,6 +47,7 @@ func newEditor(th theme) editor {
 	ta.KeyMap.LineNext = key.NewBinding(key.WithKeys("down"))
 	st := textarea.DefaultStyles(th.name != "light")
 	st.Focused.CursorLine = st.Focused.CursorLine.UnsetBackground()
+	st.Cursor.Blink = false // see steadyCursor
 	ta.SetStyles(st)
 	ta.Focus()
 	return editor{ta: ta, pastes: map[string]string{}}
@@ -150,5 +151,6 @@ func (e *editor) setWidth(w int) { e.ta.SetWidth(max(10, w)) }
 func (e *editor) restyle(th theme) {
 	st := textarea.DefaultStyles(th.name != "light")
 	st.Focused.CursorLine = st.Focused.CursorLine.UnsetBackground()
+	st.Cursor.Blink = false // see steadyCursor
 	e.ta.SetStyles(st)
 }

@@ -239,11 +239,11 @@ func (w *mdWriter) span(n ast.Node, base lipgloss.Style) string {
 	case *ast.Text:
 		s := string(n.Segment.Value(w.src))
 		out := base.Render(s)
-		switch {
-		case n.HardLineBreak():
+		if n.HardLineBreak() || n.SoftLineBreak() {
+			// A single newline in an answer is a line break, as the model
+			// meant it (a log, a list of files), not CommonMark's soft
+			// break that would join the lines into one paragraph.
 			out += "\n"
-		case n.SoftLineBreak():
-			out += " "
 		}
 		return out
 	case *ast.String:

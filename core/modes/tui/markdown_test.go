@@ -19,7 +19,13 @@ func TestRenderMarkdown(t *testing.T) {
 		{"- a\n- b\n  - c\n", "• a\n• b\n  • c"},
 		{"1. one\n2. two\n", "1. one\n2. two"},
 		{"- [x] done\n- [ ] todo\n", "• [x] done\n• [ ] todo"},
-		{"> quoted\n> more", "▎ quoted more"},
+		{"> quoted\n> more", "▎ quoted\n▎ more"},
+		// Single newlines stay line breaks (a log, a file list); a long
+		// line still wraps, and a blank line still parts paragraphs.
+		{"build ok\ntests ok\nlint: 2 warnings", "build ok\ntests ok\nlint: 2 warnings"},
+		{"files:\nmain.go\n  util.go", "files:\nmain.go\nutil.go"},
+		{"one\ntwo " + strings.Repeat("long ", 9) + "\n\nnext", "one\ntwo long long long long long long long\nlong long\n\nnext"},
+		{"- item one\n  continued", "• item one\n  continued"},
 		{"```go\nfunc f() {}\n```", "│ func f() {}"},
 		{"| a | bb |\n|---|---|\n| 1 | 2 |", "a │ bb\n─────────\n1 │ 2"},
 		{"see [docs](https://x.dev/d) or https://x.dev", "see docs (https://x.dev/d) or\nhttps://x.dev"},

@@ -42,7 +42,6 @@ type (
 	}
 	reloadMsg  struct{ marker string }  // the conversation changed: print it again
 	idleMsg    struct{ gen int }        // the user has been away since activity gen
-	printedMsg struct{}                 // the print in flight reached the terminal
 	restoreMsg struct{ texts []string } // queued messages given back to the editor after an abort
 	busyMsg    struct{ what string }    // a long command started ("" when it ended)
 )
@@ -103,7 +102,11 @@ type model struct {
 	pending     []string  // initial messages still to send
 	activity    int       // counts key presses and runs: an idle check is stale once it changed
 	outbox      []string  // printed text not yet handed to the terminal
-	inflight    bool      // a print is on its way (see flush)
+	edDrawn     editorDrawing
+	// redrawAll asks the next frame to clear the screen and the
+	// scrollback and write the conversation printed so far again (Ctrl+L;
+	// tea.ClearScreen would leave the screen's idea of the terminal wrong).
+	redrawAll bool
 
 	loop         loopState // /loop
 	btwCancel    func()    // stops the /btw question in flight
@@ -186,9 +189,6 @@ func (m *model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case tea.KeyPressMsg:
 		m.activity++
 		return m, m.onKey(msg)
-	case printedMsg:
-		m.inflight = false
-		return m, m.flush()
 	case restoreMsg:
 		if len(msg.texts) > 0 {
 			text := strings.Join(msg.texts, "\n\n")
@@ -328,7 +328,8 @@ func (m *model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	return m, cmd
 }
 
-// print prints blocks above the program, into the terminal's scrollback.
+// print prints blocks above the program, into the terminal's scrollback:
+// the next frame writes them (program.draw).
 func (m *model) print(blocks ...string) tea.Cmd {
 	var keep []string
 	for _, b := range blocks {
@@ -348,19 +349,30 @@ func (m *model) print(blocks ...string) tea.Cmd {
 		*m.record = append(*m.record, ansi.Strip(text))
 	}
 	m.outbox = append(m.outbox, text)
-	return m.flush()
+	return nil
 }
 
-// flush prints what waits in the outbox. Bubble Tea runs commands in
-// goroutines, so two prints in flight could swap places: one print at a
-// time is in flight, and printedMsg, sent after it, lets the next go.
-func (m *model) flush() tea.Cmd {
-	if m.inflight || len(m.outbox) == 0 {
-		return nil
-	}
+// takePrinted returns the text printed since the last call, for the
+// screen to write above the frame.
+func (m *model) takePrinted() string {
 	text := strings.Join(m.outbox, "\n")
-	m.outbox, m.inflight = nil, true
-	return tea.Sequence(tea.Println(text), func() tea.Msg { return printedMsg{} })
+	m.outbox = nil
+	return text
+}
+
+// commitLive prints the unfinished part of the answer being streamed, as
+// far as it came: the program ends in the middle of it.
+func (m *model) commitLive() {
+	text, thinking := m.st.tail(m.live)
+	if strings.TrimSpace(text) == "" {
+		return
+	}
+	if thinking {
+		m.print(m.r.thinking(text, m.expand))
+	} else {
+		m.print(m.r.markdown(text))
+	}
+	m.live, m.st = nil, stream{}
 }
 
 // printSection prints blocks as a section of their own: a blank line
@@ -477,7 +489,7 @@ func (m *model) View() tea.View {
 		}
 		parts = append(parts, m.dash.view(m.th, m.width, max(8, room)))
 	} else {
-		parts = append(parts, m.ed.ta.View())
+		parts = append(parts, m.editorView())
 		if pv := m.popupView(); pv != "" && m.picker == nil && m.dialog == nil {
 			parts = append(parts, pv)
 		}
@@ -492,22 +504,24 @@ func (m *model) View() tea.View {
 func lineCount(text string) int { return strings.Count(text, "\n") + 1 }
 
 // liveTail draws the unfinished part of the answer being streamed, its
-// last lines at most.
+// last lines at most. Only the rows are cleaned of control characters:
+// the cost stays that of the rows shown.
 func (m *model) liveTail(maxLines int) string {
-	text, thinking := m.st.tail(m.live)
-	text = strings.TrimRight(text, "\n")
-	if strings.TrimSpace(text) == "" {
+	rows, thinking := m.st.tailRows(m.live, max(10, m.width-1), maxLines+1)
+	for len(rows) > 0 && strings.TrimSpace(rows[len(rows)-1]) == "" {
+		rows = rows[:len(rows)-1] // the tail's closing newlines
+	}
+	rows = rows[max(0, len(rows)-maxLines):]
+	if !slices.ContainsFunc(rows, func(r string) bool { return strings.TrimSpace(r) != "" }) {
 		return ""
 	}
 	if thinking && !m.expand {
 		return m.th.dim.Render("∴ Thinking…")
 	}
-	w := m.r.wrap(text)
-	lines := strings.Split(w, "\n")
-	if len(lines) > maxLines {
-		lines = lines[len(lines)-maxLines:]
+	for i, r := range rows {
+		rows[i] = clean(r)
 	}
-	out := strings.Join(lines, "\n")
+	out := strings.Join(rows, "\n")
 	if thinking {
 		return m.th.dim.Render(out)
 	}

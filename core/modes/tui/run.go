@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"io"
+	"os"
 	"time"
 
 	tea "charm.land/bubbletea/v2"
@@ -91,6 +92,18 @@ type ExtCommand struct {
 	Run         func(ctx context.Context, args string) error
 }
 
+// startModes are the terminal modes Bubble Tea sets on its first frame,
+// which may come after the screen's: set before the first frame, so that
+// a paste at once is a paste. Setting them twice does no harm; Bubble Tea
+// resets them on exit.
+const startModes = "\x1b[?2004h" + // bracketed paste
+	"\x1b[?25l" + // the terminal's cursor hidden (the editor draws its own)
+	"\x1b[>4;2m" // modifyOtherKeys
+
+// teaFPS is how often Bubble Tea looks at its (empty) view for a new
+// window title: a few times a second costs nothing measurable.
+const teaFPS = 10
+
 // Run runs the interactive mode on the session until the user quits or
 // ctx ends; the session's running work is aborted on the way out (the
 // caller closes the session).
@@ -102,14 +115,25 @@ func Run(ctx context.Context, s Session, opts Options) error {
 		m.width, m.height, m.r.width = w, h, w
 		m.ed.setWidth(w)
 	}
-	popts := []tea.ProgramOption{tea.WithContext(ctx), tea.WithInput(opts.Input), tea.WithOutput(opts.Output)}
+	out := opts.Output
+	if out == nil {
+		out = os.Stdout
+	}
+	teaOut, tty := terminalOutput(out)
+	scr := newScreen(tty.draw)
+	scr.first = startModes
+	prog := newProgram(m, scr)
+	// Bubble Tea's renderer draws an empty view (the screen draws the
+	// program): its frame rate only paces window title changes.
+	popts := []tea.ProgramOption{tea.WithContext(ctx), tea.WithInput(opts.Input), tea.WithOutput(teaOut),
+		tea.WithFilter(prog.filter), tea.WithFPS(teaFPS)}
 	if opts.Environ != nil {
 		popts = append(popts, tea.WithEnvironment(opts.Environ))
 	}
 	if opts.Width > 0 && opts.Height > 0 {
 		popts = append(popts, tea.WithWindowSize(opts.Width, opts.Height))
 	}
-	p := tea.NewProgram(m, popts...)
+	p := tea.NewProgram(prog, popts...)
 	unsub := s.Subscribe(func(e agent.Event) { p.Send(eventMsg{e}) })
 	// The ask tool's questions open as dialogs.
 	m.ui = &dialogUI{send: p.Send, detached: make(chan struct{})}
@@ -119,6 +143,7 @@ func Run(ctx context.Context, s Session, opts Options) error {
 	}
 	_, err := p.Run()
 	unsub()
+	prog.finish()
 	if m.backgrounded && err == nil {
 		// Questions to the user fail from now on: nobody is there to answer.
 		m.ui.detach()

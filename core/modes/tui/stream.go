@@ -19,6 +19,7 @@ type stream struct {
 	scanPos int  // bytes of that block's text already scanned (a line start)
 	fence   bool // a code fence is open at scanPos
 	cut     int  // end of the last complete paragraph found (≥ offset)
+	wrap    tailWrap
 }
 
 // piece is a complete part of a streamed message (possibly blank: the
@@ -102,4 +103,15 @@ func (s *stream) tail(m *ai.AssistantMessage) (text string, thinking bool) {
 		return c.Thinking, true
 	}
 	return "", false
+}
+
+// tailRows returns the last n rows of the tail wrapped at width, kept
+// from the last call (tailwrap.go), so a frame costs the same at the end
+// of a long paragraph as at its start. thinking says it is thinking text.
+func (s *stream) tailRows(m *ai.AssistantMessage, width, n int) (rows []string, thinking bool) {
+	text, thinking := s.tail(m)
+	if text == "" {
+		return nil, thinking
+	}
+	return s.wrap.update([2]int{s.block, s.offset}, text, width, n), thinking
 }

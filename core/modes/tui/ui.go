@@ -202,6 +202,7 @@ func (m *model) openDialog(d dialogMsg) tea.Cmd {
 		m.dialog = &dialog{msg: d}
 	default:
 		ta := textarea.New()
+		steadyCursor(&ta)
 		ta.ShowLineNumbers = false
 		ta.Prompt = "│ "
 		ta.SetWidth(max(20, m.width-2))

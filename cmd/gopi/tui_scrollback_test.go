@@ -1,0 +1,159 @@
+package main
+
+import (
+	"fmt"
+	"regexp"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/gopi-agent/gopi/internal/mockllm"
+)
+
+// The scrollback holds every line of the conversation once, in order,
+// and nothing else (no frame left behind), whatever is taller than the
+// screen: a pasted 31-line message, a streamed 400-word paragraph, a
+// 600-word answer streamed with a steering message queued and the window
+// resized in the middle, and an answer cut short by quitting (what came of
+// it stays). tmux keeps the whole history; its capture is read back line
+// by line at three sizes.
+func TestTUIScrollbackKeepsEveryLineOnce(t *testing.T) {
+	sizes := [][2]int{{100, 15}, {80, 24}, {60, 40}}
+	for i, size := range sizes {
+		next := sizes[(i+1)%len(sizes)]
+		t.Run(fmt.Sprintf("%dx%d", size[0], size[1]), func(t *testing.T) {
+			t.Parallel()
+			scrollbackRun(t, size, next)
+		})
+	}
+}
+
+// words is n words "<p>0 <p>1 …", each its own token in the scrollback.
+func words(p string, n int) string {
+	w := make([]string, n)
+	for i := range w {
+		w[i] = fmt.Sprintf("%s%d", p, i)
+	}
+	return strings.Join(w, " ")
+}
+
+// scrollbackRun plays the conversation at size, resizing to next while
+// the 600-word answer streams, and checks the scrollback.
+func scrollbackRun(t *testing.T, size, next [2]int) {
+	stream := func(s string, delay time.Duration) mockllm.Turn {
+		return mockllm.Turn{Blocks: []mockllm.Block{text(s)}, ChunkSize: 8, ChunkDelay: delay}
+	}
+	// The 600-word answer waits until the steering message is queued; the
+	// last answer stops after 150 deltas (1,200 characters) and hangs
+	// there until gopi quits.
+	hold := make(chan struct{})
+	steered := stream(words("x", 600), 20*time.Millisecond)
+	steered.Hold = hold
+	cut := stream(words("z", 2000), 5*time.Millisecond)
+	cut.StallAfterDeltas = 150
+	r := newAgentRig(t,
+		mockllm.Turn{Blocks: []mockllm.Block{text("pasted ok")}},
+		stream(words("w", 400), 5*time.Millisecond),
+		steered,
+		mockllm.Turn{Blocks: []mockllm.Block{text("steered ok")}},
+		cut,
+	)
+	x := startTmux(t, size[0], size[1], r.Project, r.Environ, "--no-title", "--model", "mock/mock-model")
+	x.waitIn("the screen", x.screen, "Message gopi")
+	idle := func() { x.waitGone("Working…") }
+
+	var pasted []string
+	for i := 1; i <= 31; i++ {
+		pasted = append(pasted, fmt.Sprintf("pasted line %d", i))
+	}
+	x.tmux("set-buffer", strings.Join(pasted, "\n"))
+	x.tmux("paste-buffer", "-p", "-t", "main")
+	x.waitIn("the screen", x.screen, "[paste #1")
+	x.keys("Enter")
+	x.waitFor("pasted ok")
+	idle()
+
+	x.typ("go")
+	x.keys("Enter")
+	x.waitFor("w399")
+	idle()
+
+	x.typ("go2")
+	x.keys("Enter")
+	x.waitIn("the screen", x.screen, "Working…")
+	x.typ("steer me")
+	x.keys("Enter")
+	x.waitIn("the screen", x.screen, "Steering: delivered")
+	close(hold)
+	x.waitToken("x20")
+	x.tmux("resize-window", "-t", "main", "-x", fmt.Sprint(next[0]), "-y", fmt.Sprint(next[1]))
+	x.waitFor("steered ok")
+	idle()
+
+	x.typ("long")
+	x.keys("Enter")
+	shown := strings.Fields(words("z", 2000)[:150*8])
+	x.waitToken(shown[len(shown)-1]) // "z261": the 150 deltas end with "z261 "
+	x.keys("C-d")
+	x.waitFor("EXITED 0")
+
+	got := readScrollback(t, x.tmux("capture-pane", "-p", "-J", "-S", "-", "-t", "main"))
+	want := []string{}
+	for _, p := range pasted {
+		want = append(want, "user: "+p)
+	}
+	want = append(want, "text: pasted ok", "user: go", "words: "+words("w", 400), "user: go2", "words: "+words("x", 600),
+		"user: steer me", "text: steered ok", "user: long", "words: "+strings.Join(shown, " "))
+	if !slices.Equal(got, want) {
+		t.Fatalf("the scrollback, block by block:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+}
+
+// waitToken waits until the screen shows tok as a word of its own.
+func (x *tmuxTerm) waitToken(tok string) {
+	x.t.Helper()
+	x.waitIn("the screen", func() string {
+		if slices.Contains(strings.Fields(x.screen()), tok) {
+			return tok
+		}
+		return ""
+	}, tok)
+}
+
+var wordToken = regexp.MustCompile(`^[wxz][0-9]+$`)
+
+// readScrollback reads a capture (wrapped lines joined) into blocks: a
+// user line ("user: …"), a run of answer words ("words: …", however they
+// were wrapped), another line of text ("text: …"); blank lines part
+// nothing. It ends at the shell's "EXITED" line.
+func readScrollback(t *testing.T, capture string) []string {
+	t.Helper()
+	var out, run []string
+	flush := func() {
+		if len(run) > 0 {
+			out = append(out, "words: "+strings.Join(run, " "))
+			run = nil
+		}
+	}
+	for _, line := range strings.Split(capture, "\n") {
+		line = strings.TrimRight(line, " ")
+		if strings.HasPrefix(line, "EXITED ") {
+			break
+		}
+		fields := strings.Fields(line)
+		switch {
+		case line == "":
+		case strings.HasPrefix(line, "▌ "):
+			flush()
+			out = append(out, "user: "+strings.TrimPrefix(line, "▌ "))
+		case !slices.ContainsFunc(fields, func(f string) bool { return !wordToken.MatchString(f) }):
+			run = append(run, fields...)
+		default:
+			flush()
+			out = append(out, "text: "+line)
+		}
+	}
+	flush()
+	return out
+}

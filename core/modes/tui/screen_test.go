@@ -1,0 +1,110 @@
+package tui
+
+import (
+	"strings"
+	"testing"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+)
+
+// The screen writes nothing before it knows the size, nothing when the
+// frame is unchanged, only the changed rows otherwise; printed text goes
+// above the frame, a frame taller than the screen keeps its last rows,
+// and a resize writes the printed text again after clearing. It never
+// erases to the end of the screen (tmux would move the screen into the
+// scrollback).
+func TestScreenWritesOnlyWhatChanged(t *testing.T) {
+	t.Parallel()
+	var writes []string
+	s := newScreen(func(out string) { writes = append(writes, out) })
+	s.draw("", "alpha\nbeta")
+	if len(writes) != 0 {
+		t.Fatalf("drew before knowing the size: %q", writes)
+	}
+	s.resize(20, 5)
+	step := func(what, text, frame string, has, hasNot []string) {
+		t.Helper()
+		n := len(writes)
+		s.draw(text, frame)
+		if has == nil {
+			if len(writes) != n {
+				t.Fatalf("%s: wrote %q", what, writes[n:])
+			}
+			return
+		}
+		if len(writes) != n+1 {
+			t.Fatalf("%s: %d writes", what, len(writes)-n)
+		}
+		w := writes[n]
+		for _, h := range has {
+			if !strings.Contains(w, h) {
+				t.Errorf("%s: %q lacks %q", what, w, h)
+			}
+		}
+		for _, h := range append(hasNot, "\x1b[J") {
+			if strings.Contains(w, h) {
+				t.Errorf("%s: %q has %q", what, w, h)
+			}
+		}
+	}
+	step("first frame", "", "alpha\nbeta", []string{"alpha", "beta"}, nil)
+	step("same frame", "", "alpha\nbeta", nil, nil)
+	step("one row changed", "", "alpha\ngamma", []string{"gamma"}, []string{"alpha"})
+	step("printed", "hello", "alpha\ngamma", []string{"hello\x1b[m\r\n", "alpha", "gamma"}, nil)
+	step("taller than the screen", "", "r1\nr2\nr3\nr4\nr5\nr6\nr7", []string{"r3", "r7"}, []string{"r1", "r2"})
+	step("wider than the screen", "", strings.Repeat("x", 30), []string{strings.Repeat("x", 20) + "\x1b[m"}, []string{strings.Repeat("x", 21)})
+	s.resize(30, 5)
+	step("resized", "", "alpha", []string{"\x1b[2J\x1b[3J\x1b[H", "hello", "alpha"}, nil)
+	if s.frames != len(writes) {
+		t.Errorf("frames %d, writes %d", s.frames, len(writes))
+	}
+}
+
+// Idle costs nothing: once the frame is drawn, messages that change
+// nothing draw nothing, no timer is left running, and the editor's cursor
+// does not blink (each blink was a timer and a frame, twice a second).
+func TestIdleDrawsNothing(t *testing.T) {
+	r := newRig(t)
+	var writes []string
+	p := newProgram(r.m, newScreen(func(out string) { writes = append(writes, out) }))
+	var timers []tea.Msg
+	p.after = func(_ time.Duration, msg tea.Msg) tea.Cmd {
+		timers = append(timers, msg)
+		return nil
+	}
+	fire := func() {
+		for len(timers) > 0 {
+			msg := timers[0]
+			timers = timers[1:]
+			p.Update(msg)
+		}
+	}
+	p.Update(tea.WindowSizeMsg{Width: 100, Height: 30})
+	p.Update(keyMsg("h"))
+	fire()
+	if len(writes) != 1 {
+		t.Fatalf("%d frames for a resize and a key, want 1 (one frame per burst)", len(writes))
+	}
+	p.Update(tickMsg{})
+	p.Update(statusMsg{st: r.m.status})
+	fire()
+	if len(writes) != 1 || len(timers) != 0 {
+		t.Fatalf("idle: %d frames more, %d timers", len(writes)-1, len(timers))
+	}
+	if cmd := r.m.ed.ta.Focus(); cmd != nil {
+		t.Fatal("the editor's cursor blinks: a timer and a frame twice a second")
+	}
+	p.Update(keyMsg("i"))
+	fire()
+	if len(writes) != 2 || !strings.Contains(writes[1], "hi") {
+		t.Fatalf("a key after idling: %q", writes[1:])
+	}
+	// A redraw of everything (Ctrl+L) clears and writes the frame again.
+	r.m.redrawAll = true
+	p.Update(statusMsg{st: r.m.status})
+	fire()
+	if len(writes) != 3 || !strings.Contains(writes[2], clearAll) || !strings.Contains(writes[2], "hi") {
+		t.Fatalf("redrawAll: %q", writes[2:])
+	}
+}
