@@ -160,7 +160,13 @@ func similarity(a, b string) float64 {
 }
 
 func levenshtein(a, b []rune) int {
-	prev, cur := make([]int, len(b)+1), make([]int, len(b)+1)
+	return levenshteinWith(make([]int, len(b)+1), make([]int, len(b)+1), a, b)
+}
+
+// levenshteinWith is the edit distance of a and b computed in the two
+// rows given (each at least len(b)+1 long).
+func levenshteinWith(prev, cur []int, a, b []rune) int {
+	prev, cur = prev[:len(b)+1], cur[:len(b)+1]
 	for j := range prev {
 		prev[j] = j
 	}

@@ -182,20 +182,5 @@ func (s *scorer) similarity(a, b []rune) float64 {
 	if cap(s.prev) < len(b)+1 {
 		s.prev, s.cur = make([]int, len(b)+1), make([]int, len(b)+1)
 	}
-	prev, cur := s.prev[:len(b)+1], s.cur[:len(b)+1]
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(a); i++ {
-		cur[0] = i
-		for j := 1; j <= len(b); j++ {
-			cost := 1
-			if a[i-1] == b[j-1] {
-				cost = 0
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
-		}
-		prev, cur = cur, prev
-	}
-	return 1 - float64(prev[len(b)])/float64(n)
+	return 1 - float64(levenshteinWith(s.prev, s.cur, a, b))/float64(n)
 }
