@@ -2,6 +2,8 @@ package main
 
 import (
 	"fmt"
+	"os"
+	"path/filepath"
 	"regexp"
 	"slices"
 	"strings"
@@ -59,6 +61,10 @@ func scrollbackRun(t *testing.T, size, next [2]int) {
 		mockllm.Turn{Blocks: []mockllm.Block{text("steered ok")}},
 		cut,
 	)
+	// The welcome block is not part of the transcript compared here.
+	if err := os.WriteFile(filepath.Join(r.AgentDir, "config.yml"), []byte("startup:\n  quiet: true\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
 	x := startTmux(t, size[0], size[1], r.Project, r.Environ, "--no-title", "--model", "mock/mock-model")
 	x.waitIn("the screen", x.screen, "Message gopi")
 	idle := func() { x.waitGone("Working…") }
@@ -99,6 +105,12 @@ func scrollbackRun(t *testing.T, size, next [2]int) {
 	x.waitFor("EXITED 0")
 
 	got := readScrollback(t, x.tmux("capture-pane", "-p", "-J", "-S", "-", "-t", "main"))
+	// The last line is the hint printed on exit; the transcript is above it.
+	if n := len(got); n == 0 || !resumeHint.MatchString(got[n-1]) {
+		t.Fatalf("the scrollback does not end with the resume hint:\n%s", strings.Join(got, "\n"))
+	} else {
+		got = got[:n-1]
+	}
 	want := []string{}
 	for _, p := range pasted {
 		want = append(want, "user: "+p)
@@ -122,6 +134,9 @@ func (x *tmuxTerm) waitToken(tok string) {
 }
 
 var wordToken = regexp.MustCompile(`^[wxz][0-9]+$`)
+
+// resumeHint is the block of the line gopi prints after it ends.
+var resumeHint = regexp.MustCompile(`^text: Resume this session with gopi --resume \S+$`)
 
 // readScrollback reads a capture (wrapped lines joined) into blocks: a
 // user line ("user: …"), a run of answer words ("words: …", however they
