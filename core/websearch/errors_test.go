@@ -340,3 +340,34 @@ func everyEndpoint(t *testing.T, base string, tm Timeouts, want string) {
 		}
 	}
 }
+
+// A provider that answers 200 and then trickles its body a byte at a
+// time (never silent long enough for the idle limit) is cut off by the
+// overall deadline, and the failure names it.
+func TestOverallDeadline(t *testing.T) {
+	d := newDouble(t)
+	d.answer = func(w http.ResponseWriter, r *http.Request) bool {
+		w.WriteHeader(http.StatusOK)
+		_, _ = w.Write([]byte(`{"results":[`))
+		tick := time.NewTicker(5 * time.Millisecond)
+		defer tick.Stop()
+		for {
+			w.(http.Flusher).Flush()
+			select {
+			case <-r.Context().Done():
+				return true
+			case <-tick.C:
+				_, _ = w.Write([]byte(" "))
+			}
+		}
+	}
+	s := d.searcher(only(d.srv.URL, SearXNG), Timeouts{Idle: time.Minute, Total: 150 * time.Millisecond})
+	_, err := s.Search(context.Background(), "", Params{Query: "q"})
+	want := "SearXNG did not finish its answer within 150ms; try again later or choose another provider with providers.webSearch"
+	if err == nil || err.Error() != want {
+		t.Fatalf("got %v\nwant %s", err, want)
+	}
+	if (Timeouts{}).withDefaults().Total != DefaultTotal {
+		t.Fatal("no default overall deadline")
+	}
+}
