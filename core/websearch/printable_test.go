@@ -12,7 +12,7 @@ func TestReportStripsControls(t *testing.T) {
 	hostile := "\x1b[31mRED\x1b[0m\a\x1b]0;pwned\a\u009b2J\x7f"
 	r := &Response{Provider: SearXNG, Answer: "answer " + hostile, Model: "m" + hostile, RequestID: "id" + hostile,
 		SearchQueries: []string{"q" + hostile},
-		Sources: []Source{{Title: "T" + hostile, URL: "https://x.test/\x1b[2J" + hostile, Snippet: "s" + hostile + "\nline two\x08", Author: "a" + hostile, PublishedDate: "d" + hostile}}}
+		Sources:       []Source{{Title: "T" + hostile, URL: "https://x.test/\x1b[2J" + hostile, Snippet: "s" + hostile + "\nline two\x08", Author: "a" + hostile, PublishedDate: "d" + hostile}}}
 	var b strings.Builder
 	Report(&b, r, "query"+hostile, false, "")
 	Report(&b, r, "", false, "SearXNG API error (500): "+hostile)
