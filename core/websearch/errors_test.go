@@ -1,6 +1,7 @@
 package websearch
 
 import (
+	"bytes"
 	"context"
 	"net"
 	"net/http"
@@ -369,5 +370,21 @@ func TestOverallDeadline(t *testing.T) {
 	}
 	if (Timeouts{}).withDefaults().Total != DefaultTotal {
 		t.Fatal("no default overall deadline")
+	}
+}
+
+// An answer larger than 16 MiB fails saying so, not as malformed JSON.
+func TestAnswerTooLarge(t *testing.T) {
+	d := newDouble(t)
+	d.answer = func(w http.ResponseWriter, r *http.Request) bool {
+		_, _ = w.Write([]byte(`{"results":[{"title":"`))
+		_, _ = w.Write(bytes.Repeat([]byte("x"), maxBody))
+		_, _ = w.Write([]byte(`"}]}`))
+		return true
+	}
+	_, err := d.searcher(only(d.srv.URL, SearXNG), Timeouts{}).Search(context.Background(), "", Params{Query: "q"})
+	want := "SearXNG answered with more than 16 MiB, more than a search answer can be; ask for fewer results or choose another provider with providers.webSearch"
+	if err == nil || err.Error() != want {
+		t.Fatalf("got %v\nwant %s", err, want)
 	}
 }

@@ -48,7 +48,8 @@ func (t Timeouts) withDefaults() Timeouts {
 	return t
 }
 
-// maxBody bounds a provider's answer; search answers are small.
+// maxBody bounds a provider's answer (16 MiB); search answers are small,
+// and a larger one fails saying so.
 const maxBody = 16 << 20
 
 // transport sends provider requests under the phase limits.
@@ -104,9 +105,13 @@ func (t *transport) do(ctx context.Context, r request, out any) (requestID strin
 		return "", t.transportError(outer, ctx, r.provider, err)
 	}
 	defer resp.Body.Close()
-	data, err := io.ReadAll(io.LimitReader(resp.Body, maxBody))
+	data, err := io.ReadAll(io.LimitReader(resp.Body, maxBody+1))
 	if err != nil {
 		return "", t.transportError(outer, ctx, r.provider, err)
+	}
+	if len(data) > maxBody {
+		return "", &Error{Provider: r.provider, Status: resp.StatusCode,
+			Message: fmt.Sprintf("%s answered with more than %d MiB, more than a search answer can be; ask for fewer results or choose another provider with providers.webSearch", r.provider.Label(), maxBody>>20)}
 	}
 	requestID = resp.Header.Get("X-Request-Id")
 	if requestID == "" {
