@@ -388,3 +388,29 @@ func TestAnswerTooLarge(t *testing.T) {
 		t.Fatalf("got %v\nwant %s", err, want)
 	}
 }
+
+// A provider named explicitly but not configured is refused with what
+// to set; auto, "" and a configured provider pass.
+func TestCheckProvider(t *testing.T) {
+	s := New(only("http://x", Brave), Options{})
+	for _, ok := range []string{"", "auto", "brave"} {
+		if err := s.CheckProvider(ok); err != nil {
+			t.Errorf("%q: %v", ok, err)
+		}
+	}
+	for p, want := range map[string]string{
+		"searxng": "SearXNG is not configured: set SEARXNG_ENDPOINT (or the searxng.endpoint setting)",
+		"kagi":    "Kagi is not configured: set KAGI_API_KEY",
+		"gemini":  "Gemini is not configured: it needs a Google sign-in (gopi login google-gemini-cli)",
+		"bing":    `unknown web search provider "bing"`,
+	} {
+		if err := s.CheckProvider(p); err == nil || err.Error() != want {
+			t.Errorf("%s: %v", p, err)
+		}
+	}
+	for _, id := range Order {
+		if needs[id] == "" {
+			t.Errorf("%s: no setup hint", id)
+		}
+	}
+}
