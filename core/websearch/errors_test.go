@@ -414,3 +414,29 @@ func TestCheckProvider(t *testing.T) {
 		}
 	}
 }
+
+// An endpoint written without its scheme is refused with the http:// it
+// lacks suggested, not with Go's URL parser error.
+func TestEndpointWithoutScheme(t *testing.T) {
+	cases := []struct {
+		cfg  config.WebSearch
+		want string
+	}{
+		{config.WebSearch{SearXNG: config.SearXNG{Endpoint: "127.0.0.1:18938/ok"}},
+			`SearXNG endpoint "127.0.0.1:18938/ok" has no scheme: write it as "http://127.0.0.1:18938/ok" (or https://…) in SEARXNG_ENDPOINT or searxng.endpoint`},
+		{config.WebSearch{SearXNG: config.SearXNG{Endpoint: "localhost:8888"}},
+			`SearXNG endpoint "localhost:8888" has no scheme: write it as "http://localhost:8888" (or https://…) in SEARXNG_ENDPOINT or searxng.endpoint`},
+		{config.WebSearch{SearXNG: config.SearXNG{Endpoint: "ftp://host/x"}},
+			`SearXNG endpoint "ftp://host/x" is not an http:// or https:// URL with a host; fix SEARXNG_ENDPOINT or searxng.endpoint`},
+		{config.WebSearch{Kimi: "k", KimiURL: "api.kimi.com/coding/v1/search"},
+			`Kimi endpoint "api.kimi.com/coding/v1/search" has no scheme: write it as "http://api.kimi.com/coding/v1/search" (or https://…) in MOONSHOT_SEARCH_BASE_URL or KIMI_SEARCH_BASE_URL`},
+		{config.WebSearch{AnthropicKey: "k", AnthropicBaseURL: "127.0.0.1:9"},
+			`Anthropic endpoint "127.0.0.1:9" has no scheme: write it as "http://127.0.0.1:9" (or https://…) in ANTHROPIC_SEARCH_BASE_URL or ANTHROPIC_BASE_URL`},
+	}
+	for _, c := range cases {
+		_, err := New(c.cfg, Options{}).Search(context.Background(), "", Params{Query: "q"})
+		if err == nil || err.Error() != c.want {
+			t.Errorf("got %v\nwant %s", err, c.want)
+		}
+	}
+}
