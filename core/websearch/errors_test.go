@@ -373,10 +373,12 @@ func TestOverallDeadline(t *testing.T) {
 	}
 }
 
-// An answer larger than 16 MiB fails saying so, not as malformed JSON.
+// A 2xx answer larger than 16 MiB fails saying so, not as malformed JSON.
 func TestAnswerTooLarge(t *testing.T) {
 	d := newDouble(t)
+	status := http.StatusOK
 	d.answer = func(w http.ResponseWriter, r *http.Request) bool {
+		w.WriteHeader(status)
 		_, _ = w.Write([]byte(`{"results":[{"title":"`))
 		_, _ = w.Write(bytes.Repeat([]byte("x"), maxBody))
 		_, _ = w.Write([]byte(`"}]}`))
@@ -386,6 +388,11 @@ func TestAnswerTooLarge(t *testing.T) {
 	want := "SearXNG answered with more than 16 MiB, more than a search answer can be; ask for fewer results or choose another provider with providers.webSearch"
 	if err == nil || err.Error() != want {
 		t.Fatalf("got %v\nwant %s", err, want)
+	}
+	status = http.StatusBadGateway // a failure stays the failure, however long its body
+	_, err = d.searcher(only(d.srv.URL, SearXNG), Timeouts{}).Search(context.Background(), "", Params{Query: "q"})
+	if err == nil || !strings.HasPrefix(err.Error(), "SearXNG API error (502): ") {
+		t.Fatalf("got %v", err)
 	}
 }
 

@@ -109,16 +109,16 @@ func (t *transport) do(ctx context.Context, r request, out any) (requestID strin
 	if err != nil {
 		return "", t.transportError(outer, ctx, r.provider, err)
 	}
-	if len(data) > maxBody {
-		return "", &Error{Provider: r.provider, Status: resp.StatusCode,
-			Message: fmt.Sprintf("%s answered with more than %d MiB, more than a search answer can be; ask for fewer results or choose another provider with providers.webSearch", r.provider.Label(), maxBody>>20)}
-	}
 	requestID = resp.Header.Get("X-Request-Id")
 	if requestID == "" {
 		requestID = resp.Header.Get("Request-Id")
 	}
 	if resp.StatusCode < 200 || resp.StatusCode > 299 {
 		return requestID, statusError(r, resp, data)
+	}
+	if len(data) > maxBody {
+		return requestID, &Error{Provider: r.provider, Status: resp.StatusCode,
+			Message: fmt.Sprintf("%s answered with more than %d MiB, more than a search answer can be; ask for fewer results or choose another provider with providers.webSearch", r.provider.Label(), maxBody>>20)}
 	}
 	if raw, ok := out.(*rawBody); ok { // the caller reads the bytes itself
 		*raw = data
