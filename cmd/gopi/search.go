@@ -50,7 +50,8 @@ func searchHelp() string {
 Searches the web with the providers the web_search tool uses and prints
 the answer, the sources and what the provider reported. Providers are
 tried in order (the preferred one first) and the next is asked when one
-fails. Providers:
+fails; a provider named with --provider is the only one asked, and when
+it is not configured the command says what to set. Providers:
   ` + strings.Join(ids, ", ") + `
 
 Keys: TAVILY_API_KEY, PERPLEXITY_COOKIES or PERPLEXITY_API_KEY,
@@ -96,6 +97,10 @@ func runSearch(ctx context.Context, env *cliEnv, args []string) int {
 		opt.Keys = reg // keys and sign-ins stored in agent.db, as the tool has them
 	}
 	s := websearch.New(env.cfg.Web().Search, opt)
+	if err := s.CheckProvider(c.provider); err != nil { // named, so no other provider is tried instead
+		websearch.Report(env.stdout, nil, query, c.compact, err.Error())
+		return exitNoMatch
+	}
 	res := wstool.Run(ctx, s, c.provider, wstool.Args{Query: query, Recency: c.recency, Limit: float64(c.limit)})
 	d := res.Details.(*wstool.Details)
 	websearch.Report(env.stdout, d.Response, query, c.compact, d.Error)

@@ -63,6 +63,13 @@ func TestSearchCommandErrors(t *testing.T) {
 	if code != exitNoMatch || !strings.HasPrefix(out, "Error: No web search provider configured. Set one of TAVILY_API_KEY") {
 		t.Fatalf("exit %d: %q", code, out)
 	}
+	// A provider named on the command line but not configured is not
+	// replaced by another (Exa, keyless, would be asked): the error says
+	// what to set.
+	out, _, code = loginRun(t, searchEnviron(t), nil, "", "search", "--provider", "searxng", "anything")
+	if code != exitNoMatch || out != "Error: SearXNG is not configured: set SEARXNG_ENDPOINT (or the searxng.endpoint setting)\n" {
+		t.Fatalf("exit %d: %q", code, out)
+	}
 	for _, args := range [][]string{{"search"}, {"search", "--provider", "bing", "x"}, {"search", "--recency", "hour", "x"}} {
 		_, errOut, code := loginRun(t, searchEnviron(t), nil, "", args...)
 		if code != exitError || !strings.HasPrefix(errOut, "gopi search: ") || !strings.Contains(errOut, "see 'gopi search --help'") {

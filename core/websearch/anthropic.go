@@ -86,7 +86,11 @@ func (s *Searcher) anthropic(ctx context.Context, p Params) (*Response, error) {
 		body["temperature"] = *p.Temperature
 	}
 	base := s.cfg.AnthropicBaseURL
-	if base == "" {
+	if base != "" {
+		if err := checkEndpoint(Anthropic, base, "ANTHROPIC_SEARCH_BASE_URL or ANTHROPIC_BASE_URL"); err != nil {
+			return nil, err
+		}
+	} else {
 		base = s.baseURL(Anthropic, "https://api.anthropic.com")
 	}
 	base = strings.TrimSuffix(strings.TrimRight(base, "/"), "/v1")

@@ -1,6 +1,7 @@
 package websearch
 
 import (
+	"bytes"
 	"context"
 	"net"
 	"net/http"
@@ -337,6 +338,112 @@ func everyEndpoint(t *testing.T, base string, tm Timeouts, want string) {
 		_, err := searcher.Search(context.Background(), string(name), Params{Query: "q"})
 		if err == nil || !strings.HasPrefix(err.Error(), name.Label()+want) {
 			t.Errorf("%s: %v", id, err)
+		}
+	}
+}
+
+// A provider that answers 200 and then trickles its body a byte at a
+// time (never silent long enough for the idle limit) is cut off by the
+// overall deadline, and the failure names it.
+func TestOverallDeadline(t *testing.T) {
+	d := newDouble(t)
+	d.answer = func(w http.ResponseWriter, r *http.Request) bool {
+		w.WriteHeader(http.StatusOK)
+		_, _ = w.Write([]byte(`{"results":[`))
+		tick := time.NewTicker(5 * time.Millisecond)
+		defer tick.Stop()
+		for {
+			w.(http.Flusher).Flush()
+			select {
+			case <-r.Context().Done():
+				return true
+			case <-tick.C:
+				_, _ = w.Write([]byte(" "))
+			}
+		}
+	}
+	s := d.searcher(only(d.srv.URL, SearXNG), Timeouts{Idle: time.Minute, Total: 150 * time.Millisecond})
+	_, err := s.Search(context.Background(), "", Params{Query: "q"})
+	want := "SearXNG did not finish its answer within 150ms; try again later or choose another provider with providers.webSearch"
+	if err == nil || err.Error() != want {
+		t.Fatalf("got %v\nwant %s", err, want)
+	}
+	if (Timeouts{}).withDefaults().Total != DefaultTotal {
+		t.Fatal("no default overall deadline")
+	}
+}
+
+// A 2xx answer larger than 16 MiB fails saying so, not as malformed JSON.
+func TestAnswerTooLarge(t *testing.T) {
+	d := newDouble(t)
+	status := http.StatusOK
+	d.answer = func(w http.ResponseWriter, r *http.Request) bool {
+		w.WriteHeader(status)
+		_, _ = w.Write([]byte(`{"results":[{"title":"`))
+		_, _ = w.Write(bytes.Repeat([]byte("x"), maxBody))
+		_, _ = w.Write([]byte(`"}]}`))
+		return true
+	}
+	_, err := d.searcher(only(d.srv.URL, SearXNG), Timeouts{}).Search(context.Background(), "", Params{Query: "q"})
+	want := "SearXNG answered with more than 16 MiB, more than a search answer can be; ask for fewer results or choose another provider with providers.webSearch"
+	if err == nil || err.Error() != want {
+		t.Fatalf("got %v\nwant %s", err, want)
+	}
+	status = http.StatusBadGateway // a failure stays the failure, however long its body
+	_, err = d.searcher(only(d.srv.URL, SearXNG), Timeouts{}).Search(context.Background(), "", Params{Query: "q"})
+	if err == nil || !strings.HasPrefix(err.Error(), "SearXNG API error (502): ") {
+		t.Fatalf("got %v", err)
+	}
+}
+
+// A provider named explicitly but not configured is refused with what
+// to set; auto, "" and a configured provider pass.
+func TestCheckProvider(t *testing.T) {
+	s := New(only("http://x", Brave), Options{})
+	for _, ok := range []string{"", "auto", "brave"} {
+		if err := s.CheckProvider(ok); err != nil {
+			t.Errorf("%q: %v", ok, err)
+		}
+	}
+	for p, want := range map[string]string{
+		"searxng": "SearXNG is not configured: set SEARXNG_ENDPOINT (or the searxng.endpoint setting)",
+		"kagi":    "Kagi is not configured: set KAGI_API_KEY",
+		"gemini":  "Gemini is not configured: it needs a Google sign-in (gopi login google-gemini-cli)",
+		"bing":    `unknown web search provider "bing"`,
+	} {
+		if err := s.CheckProvider(p); err == nil || err.Error() != want {
+			t.Errorf("%s: %v", p, err)
+		}
+	}
+	for _, id := range Order {
+		if needs[id] == "" {
+			t.Errorf("%s: no setup hint", id)
+		}
+	}
+}
+
+// An endpoint written without its scheme is refused with the http:// it
+// lacks suggested, not with Go's URL parser error.
+func TestEndpointWithoutScheme(t *testing.T) {
+	cases := []struct {
+		cfg  config.WebSearch
+		want string
+	}{
+		{config.WebSearch{SearXNG: config.SearXNG{Endpoint: "127.0.0.1:18938/ok"}},
+			`SearXNG endpoint "127.0.0.1:18938/ok" has no scheme: write it as "http://127.0.0.1:18938/ok" (or https://…) in SEARXNG_ENDPOINT or searxng.endpoint`},
+		{config.WebSearch{SearXNG: config.SearXNG{Endpoint: "localhost:8888"}},
+			`SearXNG endpoint "localhost:8888" has no scheme: write it as "http://localhost:8888" (or https://…) in SEARXNG_ENDPOINT or searxng.endpoint`},
+		{config.WebSearch{SearXNG: config.SearXNG{Endpoint: "ftp://host/x"}},
+			`SearXNG endpoint "ftp://host/x" is not an http:// or https:// URL with a host; fix SEARXNG_ENDPOINT or searxng.endpoint`},
+		{config.WebSearch{Kimi: "k", KimiURL: "api.kimi.com/coding/v1/search"},
+			`Kimi endpoint "api.kimi.com/coding/v1/search" has no scheme: write it as "http://api.kimi.com/coding/v1/search" (or https://…) in MOONSHOT_SEARCH_BASE_URL or KIMI_SEARCH_BASE_URL`},
+		{config.WebSearch{AnthropicKey: "k", AnthropicBaseURL: "127.0.0.1:9"},
+			`Anthropic endpoint "127.0.0.1:9" has no scheme: write it as "http://127.0.0.1:9" (or https://…) in ANTHROPIC_SEARCH_BASE_URL or ANTHROPIC_BASE_URL`},
+	}
+	for _, c := range cases {
+		_, err := New(c.cfg, Options{}).Search(context.Background(), "", Params{Query: "q"})
+		if err == nil || err.Error() != c.want {
+			t.Errorf("got %v\nwant %s", err, c.want)
 		}
 	}
 }

@@ -19,7 +19,18 @@ type Timeouts struct {
 	Connect   time.Duration // TCP connect and TLS handshake; 0 is 10 s
 	FirstByte time.Duration // from sending to the response headers; 0 is 60 s (answering providers think first)
 	Idle      time.Duration // silence while the body arrives; 0 is 30 s
+	// Total bounds the whole request, from connecting to the last byte of
+	// the answer, so a provider that trickles its answer cannot hold a
+	// search forever; 0 is DefaultTotal.
+	Total time.Duration
 }
+
+// DefaultTotal is the overall deadline of one provider request (omp has
+// none; the answering providers finish well within it).
+const DefaultTotal = 2 * time.Minute
+
+// errTotal is the cause of a request cut off by Timeouts.Total.
+var errTotal = errors.New("the overall deadline of the request passed")
 
 func (t Timeouts) withDefaults() Timeouts {
 	if t.Connect == 0 {
@@ -31,10 +42,14 @@ func (t Timeouts) withDefaults() Timeouts {
 	if t.Idle == 0 {
 		t.Idle = 30 * time.Second
 	}
+	if t.Total == 0 {
+		t.Total = DefaultTotal
+	}
 	return t
 }
 
-// maxBody bounds a provider's answer; search answers are small.
+// maxBody bounds a provider's answer (16 MiB); search answers are small,
+// and a larger one fails saying so.
 const maxBody = 16 << 20
 
 // transport sends provider requests under the phase limits.
@@ -61,6 +76,9 @@ type request struct {
 // do sends r and decodes a 2xx JSON answer into out. Failures come back
 // as *Error naming the provider.
 func (t *transport) do(ctx context.Context, r request, out any) (requestID string, err error) {
+	outer := ctx
+	ctx, cancel := context.WithTimeoutCause(ctx, t.timeouts.Total, errTotal)
+	defer cancel()
 	var body io.Reader
 	if r.body != nil {
 		data, err := json.Marshal(r.body)
@@ -84,12 +102,12 @@ func (t *transport) do(ctx context.Context, r request, out any) (requestID strin
 	}
 	resp, err := ai.Send(t.client, &ai.Request{FirstEventTimeout: t.timeouts.FirstByte, IdleTimeout: t.timeouts.Idle}, hr)
 	if err != nil {
-		return "", t.transportError(ctx, r.provider, err)
+		return "", t.transportError(outer, ctx, r.provider, err)
 	}
 	defer resp.Body.Close()
-	data, err := io.ReadAll(io.LimitReader(resp.Body, maxBody))
+	data, err := io.ReadAll(io.LimitReader(resp.Body, maxBody+1))
 	if err != nil {
-		return "", t.transportError(ctx, r.provider, err)
+		return "", t.transportError(outer, ctx, r.provider, err)
 	}
 	requestID = resp.Header.Get("X-Request-Id")
 	if requestID == "" {
@@ -97,6 +115,10 @@ func (t *transport) do(ctx context.Context, r request, out any) (requestID strin
 	}
 	if resp.StatusCode < 200 || resp.StatusCode > 299 {
 		return requestID, statusError(r, resp, data)
+	}
+	if len(data) > maxBody {
+		return requestID, &Error{Provider: r.provider, Status: resp.StatusCode,
+			Message: fmt.Sprintf("%s answered with more than %d MiB, more than a search answer can be; ask for fewer results or choose another provider with providers.webSearch", r.provider.Label(), maxBody>>20)}
 	}
 	if raw, ok := out.(*rawBody); ok { // the caller reads the bytes itself
 		*raw = data
@@ -164,13 +186,17 @@ func findMessage(v any, depth int) string {
 	return ""
 }
 
-// transportError describes a request that got no complete answer.
-func (t *transport) transportError(ctx context.Context, id ID, err error) *Error {
+// transportError describes a request that got no complete answer; outer
+// is the caller's context, ctx the request's (outer with the overall
+// deadline).
+func (t *transport) transportError(outer, ctx context.Context, id ID, err error) *Error {
 	var stall *ai.StallError
 	var conn *ai.ConnectError
 	switch {
-	case ctx.Err() != nil:
+	case outer.Err() != nil:
 		return &Error{Provider: id, Message: fmt.Sprintf("%s search was cancelled", id.Label())}
+	case errors.Is(context.Cause(ctx), errTotal):
+		return &Error{Provider: id, Message: fmt.Sprintf("%s did not finish its answer within %s; try again later or choose another provider with providers.webSearch", id.Label(), t.timeouts.Total)}
 	case errors.As(err, &conn):
 		return &Error{Provider: id, Message: fmt.Sprintf("%s could not be reached: connecting to %s timed out after %s; check the network or choose another provider with providers.webSearch", id.Label(), conn.Addr, conn.Timeout)}
 	case errors.As(err, &stall) && stall.First:

@@ -27,7 +27,11 @@ func (s *Searcher) kimi(ctx context.Context, p Params) (*Response, error) {
 	}
 	n := clampResults(firstPositive(p.NumSearchResults, p.Limit), 10, 20)
 	endpoint := s.cfg.KimiURL
-	if endpoint == "" {
+	if endpoint != "" {
+		if err := checkEndpoint(Kimi, endpoint, "MOONSHOT_SEARCH_BASE_URL or KIMI_SEARCH_BASE_URL"); err != nil {
+			return nil, err
+		}
+	} else {
 		endpoint = s.baseURL(Kimi, "https://api.kimi.com") + "/coding/v1/search"
 	}
 	body := map[string]any{"text_query": p.Query, "limit": n, "enable_page_crawling": false, "timeout_seconds": 30}

@@ -13,20 +13,21 @@ const reportLine = 110
 // Report writes r for a person (gopi search): a header with the provider
 // and source count, the query, the answer, the sources (all of them
 // expanded, five when compact) and the metadata. failure, when not "",
-// replaces the body with the error.
+// replaces the body with the error. Text from the provider is printed
+// without its control characters and escape sequences.
 func Report(w io.Writer, r *Response, query string, compact bool, failure string) {
 	if failure != "" {
-		fmt.Fprintf(w, "Error: %s\n", failure)
+		fmt.Fprintf(w, "Error: %s\n", printable(failure))
 		return
 	}
 	fmt.Fprintf(w, "Web Search · %s · %s\n", r.Provider.Label(), count("source", len(r.Sources)))
 	if query != "" {
-		fmt.Fprintf(w, "\nQuery: %s\n", clip(query, 80))
+		fmt.Fprintf(w, "\nQuery: %s\n", clip(printable(query), 80))
 	}
 	fmt.Fprintln(w, "\nAnswer")
 	var lines []string
 	for _, l := range strings.Split(r.Answer, "\n") {
-		if l = strings.TrimSpace(l); l != "" {
+		if l = strings.TrimSpace(printable(l)); l != "" {
 			lines = append(lines, l)
 		}
 	}
@@ -52,21 +53,21 @@ func Report(w io.Writer, r *Response, query string, compact bool, failure string
 		sources = sources[:5]
 	}
 	for _, s := range sources {
-		title := s.Title
+		title, link := printable(s.Title), printable(s.URL)
 		if strings.TrimSpace(title) == "" {
-			title = s.URL
+			title = link
 		}
 		var meta []string
 		if u, err := url.Parse(s.URL); err == nil && u.Host != "" {
-			meta = append(meta, "("+strings.TrimPrefix(u.Hostname(), "www.")+")")
+			meta = append(meta, "("+printable(strings.TrimPrefix(u.Hostname(), "www."))+")")
 		}
-		if a := strings.TrimSpace(s.Author); a != "" {
+		if a := strings.TrimSpace(printable(s.Author)); a != "" {
 			meta = append(meta, clip(a, 40))
 		}
 		if age := formatAge(s.AgeSeconds); age != "" {
 			meta = append(meta, age)
 		} else if s.PublishedDate != "" {
-			meta = append(meta, s.PublishedDate)
+			meta = append(meta, printable(s.PublishedDate))
 		}
 		head := clip(title, reportLine)
 		if len(meta) > 0 {
@@ -75,13 +76,13 @@ func Report(w io.Writer, r *Response, query string, compact bool, failure string
 		fmt.Fprintf(w, "  %s\n", clip(head, reportLine))
 		n := 0
 		for _, l := range strings.Split(s.Snippet, "\n") {
-			if l = strings.TrimSpace(l); l != "" && n < 2 {
+			if l = strings.TrimSpace(printable(l)); l != "" && n < 2 {
 				fmt.Fprintf(w, "    - %s\n", clip(l, reportLine))
 				n++
 			}
 		}
-		if s.URL != "" {
-			fmt.Fprintf(w, "    %s\n", clip(s.URL, reportLine))
+		if link != "" {
+			fmt.Fprintf(w, "    %s\n", clip(link, reportLine))
 		}
 	}
 	if n := len(r.Sources) - len(sources); n > 0 {
@@ -96,10 +97,10 @@ func Report(w io.Writer, r *Response, query string, compact bool, failure string
 	case "oauth":
 		fmt.Fprintln(w, "  Auth: OAuth")
 	default:
-		fmt.Fprintf(w, "  Auth: %s\n", r.AuthMode)
+		fmt.Fprintf(w, "  Auth: %s\n", printable(r.AuthMode))
 	}
 	if r.Model != "" {
-		fmt.Fprintf(w, "  Model: %s\n", r.Model)
+		fmt.Fprintf(w, "  Model: %s\n", printable(r.Model))
 	}
 	fmt.Fprintf(w, "  Sources: %d\n", len(r.Sources))
 	if len(r.Citations) > 0 {
@@ -120,13 +121,13 @@ func Report(w io.Writer, r *Response, query string, compact bool, failure string
 		}
 	}
 	if r.RequestID != "" {
-		fmt.Fprintf(w, "  Request: %s\n", clip(r.RequestID, 36))
+		fmt.Fprintf(w, "  Request: %s\n", clip(printable(r.RequestID), 36))
 	}
 	if len(r.SearchQueries) > 0 {
 		qs := r.SearchQueries[:min(2, len(r.SearchQueries))]
 		clipped := make([]string, len(qs))
 		for i, q := range qs {
-			clipped[i] = clip(q, 90)
+			clipped[i] = clip(printable(q), 90)
 		}
 		suffix := ""
 		if len(r.SearchQueries) > 2 {

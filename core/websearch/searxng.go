@@ -28,6 +28,9 @@ type searxngResponse struct {
 // default, at most 20; suggestions become related questions.
 func (s *Searcher) searxng(ctx context.Context, p Params) (*Response, error) {
 	c := s.cfg.SearXNG
+	if err := checkEndpoint(SearXNG, c.Endpoint, "SEARXNG_ENDPOINT or searxng.endpoint"); err != nil {
+		return nil, err
+	}
 	n := clampResults(firstPositive(p.NumSearchResults, p.Limit), 10, 20)
 	h := http.Header{}
 	switch {

@@ -3,6 +3,8 @@ package github
 import (
 	"context"
 	"strings"
+
+	"github.com/gopi-agent/gopi/core/tool"
 )
 
 // repoFields are the gh repo view --json fields repo_view shows.
@@ -89,6 +91,48 @@ func renderRepo(d *repoData, repo, branch string) string {
 
 // currentRepo is the owner/repo of the checkout gh sees in the working
 // directory.
-func (t *Tool) currentRepo(ctx context.Context) (string, error) {
-	return t.gh.run(ctx, []string{"repo", "view", "--json", "nameWithOwner", "-q", ".nameWithOwner"}, callOpts{})
+func (t *Tool) currentRepo(ctx context.Context) (string, error) { return t.gh.checkoutRepo(ctx) }
+
+// checkoutRepo asks gh for the owner/repo of the checkout in the working
+// directory, and refuses an answer that is not one (it is put in the
+// command lines that follow).
+func (r *Runner) checkoutRepo(ctx context.Context) (string, error) {
+	repo, err := r.run(ctx, []string{"repo", "view", "--json", "nameWithOwner", "-q", ".nameWithOwner"}, callOpts{})
+	if err != nil {
+		return "", err
+	}
+	if !validRepoName(repo) {
+		return "", tool.Errorf("gh repo view named the repository %q, which is not owner/name; check `gh repo view` in this directory, or name the repository (repo, or issue://<owner>/<repo>/<number>).", clipRepo(repo))
+	}
+	return repo, nil
+}
+
+// validRepoName reports whether s is owner/name as GitHub spells them: an
+// owner of letters, digits and hyphens (at most 39), a name of letters,
+// digits, '.', '-' and '_' (at most 100, not "." or "..").
+func validRepoName(s string) bool {
+	owner, name, ok := strings.Cut(s, "/")
+	if !ok || owner == "" || len(owner) > 39 || name == "" || len(name) > 100 || name == "." || name == ".." {
+		return false
+	}
+	for _, c := range owner {
+		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '-') {
+			return false
+		}
+	}
+	for _, c := range name {
+		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '-' || c == '.' || c == '_') {
+			return false
+		}
+	}
+	return true
+}
+
+// clipRepo is gh's answer shortened for a message, on one line.
+func clipRepo(s string) string {
+	s = strings.Join(strings.Fields(strings.ToValidUTF8(s, "")), " ")
+	if r := []rune(s); len(r) > 60 {
+		s = string(r[:60]) + "…"
+	}
+	return s
 }

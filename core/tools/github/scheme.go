@@ -157,7 +157,7 @@ func (r *Reader) checkoutRepo(ctx context.Context) (string, error) {
 	if repo != "" {
 		return repo, nil
 	}
-	repo, err := r.gh.run(ctx, []string{"repo", "view", "--json", "nameWithOwner", "-q", ".nameWithOwner"}, callOpts{})
+	repo, err := r.gh.checkoutRepo(ctx)
 	if err != nil {
 		var te *tool.Error
 		if asToolError(err, &te) && te.Msg == msgNoRepo {

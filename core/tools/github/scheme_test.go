@@ -3,6 +3,7 @@ package github
 import (
 	"context"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -158,5 +159,36 @@ func TestSchemeNoCheckout(t *testing.T) {
 	_, err := r.ReadURI(context.Background(), "issue://12")
 	if err == nil || !strings.Contains(err.Error(), "issue://<owner>/<repo>/<number>") {
 		t.Errorf("got %v", err)
+	}
+}
+
+// A gh whose repo view answers something that is not owner/name (a
+// broken or hostile gh printing "{}") is refused with a clear message,
+// and nothing is run with that answer as the repository.
+func TestCheckoutRepoValidated(t *testing.T) {
+	for _, bad := range []string{"{}", "", "owner", "a/b/c", "--exec=x/y", "o/..", "o/na me", "\x1b[31mo/r"} {
+		f := installFake(t,
+			fakeRule{Match: []string{"repo view"}, Answers: []fakeAnswer{{Stdout: bad + "\n"}}},
+			answer("issue12.json", "issue view 12"),
+			fakeRule{Match: []string{"api"}, Answers: []fakeAnswer{{Stdout: `{"total_count":0,"items":[]}`}}})
+		r := newReader(t, &clock{time.Unix(1e9, 0)})
+		_, err := r.ReadURI(context.Background(), "issue://12")
+		if err == nil || !strings.Contains(err.Error(), "which is not owner/name") || strings.Contains(err.Error(), "\n") {
+			t.Errorf("%q: %v", bad, err)
+		}
+		text, failed := call(t, newTool(t), map[string]any{"op": "run_watch"})
+		if !failed || !strings.Contains(text, "which is not owner/name") {
+			t.Errorf("%q: run_watch: %s", bad, text)
+		}
+		for _, c := range f.calls() {
+			if slices.Contains(c, "--repo") || slices.Contains(c, "view") && c[0] != "repo" {
+				t.Errorf("%q: gh ran %q", bad, c)
+			}
+		}
+	}
+	for _, good := range []string{"gopi-agent/gopi", "o/r.go", "O-1/_x-y.z"} {
+		if !validRepoName(good) {
+			t.Errorf("%q refused", good)
+		}
 	}
 }

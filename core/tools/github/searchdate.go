@@ -67,6 +67,9 @@ func searchDateBound(raw string, now time.Time) (string, error) {
 		return t.Format("2006-01-02"), nil
 	}
 	if isoDate.MatchString(v) {
+		if _, err := time.Parse("2006-01-02", v); err != nil { // a month or day that does not exist
+			return "", badBound(raw)
+		}
 		return v, nil
 	}
 	for _, l := range datetimeLayouts {

@@ -27,9 +27,9 @@ func TestSearchDateBound(t *testing.T) {
 			t.Errorf("%q: %q, %v; want %q", in, got, err, want)
 		}
 	}
-	for _, in := range []string{"  ", "yesterday", "3x", "-3d", "2026-13", "999999999999d"} {
-		if got, err := searchDateBound(in, searchNow); err == nil {
-			t.Errorf("%q accepted as %q", in, got)
+	for _, in := range []string{"  ", "yesterday", "3x", "-3d", "2026-13", "999999999999d", "2026-13-45", "2026-02-30", "2026-00-10"} {
+		if got, err := searchDateBound(in, searchNow); err == nil || (strings.TrimSpace(in) != "" && !strings.Contains(err.Error(), "a date YYYY-MM-DD")) {
+			t.Errorf("%q accepted as %q (%v)", in, got, err)
 		}
 	}
 }
