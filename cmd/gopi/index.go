@@ -133,7 +133,7 @@ func indexStatus(ctx context.Context, env *cliEnv, o index.Options) int {
 
 // indexFinder is the index lookup of gopi grep, with the CLI's walk.
 func indexFinder(env *cliEnv, refresh bool) *index.Finder {
-	f := index.NewFinder(env.cfg.IndexDir)
+	f := index.NewFinder(env.cfg.Index().Dir)
 	f.Refresh = refresh
 	return f
 }

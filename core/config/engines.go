@@ -70,15 +70,18 @@ func (c *Config) ASTMaxFiles() int {
 	return 0
 }
 
-// ASTParseCacheBytes is the budget of the AST tools' parse cache from
-// PI_AST_PARSE_CACHE_MB (MiB): 0 when unset or invalid (the engine's
-// default applies), -1 when set to 0 (cache off), else the bytes.
-func (c *Config) ASTParseCacheBytes() int64 { return c.cacheBudget(EnvASTParseCacheMB) }
+// CacheBudgets are the byte budgets of the engines' caches, each 0 when
+// its variable is unset or invalid (the engine's default applies), -1 when
+// set to 0 (cache off), else the bytes.
+type CacheBudgets struct {
+	ASTParse    int64 // the AST tools' parse cache: PI_AST_PARSE_CACHE_MB (MiB)
+	GrepContent int64 // the search tool's file-content cache: PI_GREP_CONTENT_CACHE_MB (MiB)
+}
 
-// GrepContentCacheBytes is the budget of the search tool's file-content
-// cache from PI_GREP_CONTENT_CACHE_MB (MiB), read like
-// ASTParseCacheBytes: 0 for the engine's default, -1 for off.
-func (c *Config) GrepContentCacheBytes() int64 { return c.cacheBudget(EnvGrepContentMB) }
+// CacheBudgets returns the engines' cache budgets from the environment.
+func (c *Config) CacheBudgets() CacheBudgets {
+	return CacheBudgets{ASTParse: c.cacheBudget(EnvASTParseCacheMB), GrepContent: c.cacheBudget(EnvGrepContentMB)}
+}
 
 // cacheBudget reads a cache budget in MiB from the variable name: 0 when
 // unset or invalid, -1 when set to 0 (cache off), else the bytes.

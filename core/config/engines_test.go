@@ -65,10 +65,10 @@ func TestASTParseCacheBytes(t *testing.T) {
 		want int64
 	}{{"", 0}, {"64", 64 << 20}, {" 1 ", 1 << 20}, {"0", -1}, {"-3", 0}, {"x", 0}} {
 		c := &Config{Env: EnvFromMap(map[string]string{EnvASTParseCacheMB: tc.mb, EnvGrepContentMB: tc.mb})}
-		if got := c.ASTParseCacheBytes(); got != tc.want {
+		if got := c.CacheBudgets().ASTParse; got != tc.want {
 			t.Errorf("PI_AST_PARSE_CACHE_MB=%q: %d, want %d", tc.mb, got, tc.want)
 		}
-		if got := c.GrepContentCacheBytes(); got != tc.want {
+		if got := c.CacheBudgets().GrepContent; got != tc.want {
 			t.Errorf("PI_GREP_CONTENT_CACHE_MB=%q: %d, want %d", tc.mb, got, tc.want)
 		}
 	}

@@ -10,12 +10,18 @@ import (
 // EnvIndexDir overrides where search indexes are kept (gopi index).
 const EnvIndexDir = "GOPI_INDEX_DIR"
 
-// IndexRoot is the directory holding every tree's search index: $GOPI_INDEX_DIR,
-// else gopi/index under the user's cache directory ($XDG_CACHE_HOME, else
+// Indexes is where the search indexes (gopi index) are kept.
+type Indexes struct {
+	// Root is the directory holding every tree's search index.
+	Root string
+}
+
+// Index returns where search indexes live: $GOPI_INDEX_DIR, else
+// gopi/index under the user's cache directory ($XDG_CACHE_HOME, else
 // ~/.cache; ~/Library/Caches on macOS, %LocalAppData% on Windows).
-func (c *Config) IndexRoot() string {
+func (c *Config) Index() Indexes {
 	if d := c.Env.Get(EnvIndexDir); d != "" {
-		return d
+		return Indexes{Root: d}
 	}
 	cache := c.Env.Get("XDG_CACHE_HOME")
 	if cache == "" || !filepath.IsAbs(cache) {
@@ -28,12 +34,12 @@ func (c *Config) IndexRoot() string {
 			cache = filepath.Join(c.Home, ".cache")
 		}
 	}
-	return filepath.Join(cache, "gopi", "index")
+	return Indexes{Root: filepath.Join(cache, "gopi", "index")}
 }
 
-// IndexDir is where the search index of the tree at root (absolute and
-// clean) lives: IndexRoot/<16 hex digits of the root's SHA-256>.
-func (c *Config) IndexDir(root string) string {
+// Dir is where the search index of the tree at root (absolute and clean)
+// lives: Root/<16 hex digits of the root's SHA-256>.
+func (x Indexes) Dir(root string) string {
 	sum := sha256.Sum256([]byte(root))
-	return filepath.Join(c.IndexRoot(), hex.EncodeToString(sum[:8]))
+	return filepath.Join(x.Root, hex.EncodeToString(sum[:8]))
 }

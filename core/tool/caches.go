@@ -30,13 +30,14 @@ type Caches struct {
 // scan cache's policy (ScanCachePolicy), the budgets of the content
 // cache (PI_GREP_CONTENT_CACHE_MB) and the parse cache
 // (PI_AST_PARSE_CACHE_MB): 0 the engine's default, negative off; and
-// where the search indexes live (IndexDir).
+// where the search indexes live (Index).
 func CachesFrom(c *config.Config) *Caches {
+	budgets := c.CacheBudgets()
 	return &Caches{
 		Scan:    fscache.New(c.ScanCachePolicy()),
-		Content: grep.NewContentCache(c.GrepContentCacheBytes()),
-		Parse:   ast.NewParseCache(c.ASTParseCacheBytes()),
-		Index:   index.NewFinder(c.IndexDir),
+		Content: grep.NewContentCache(budgets.GrepContent),
+		Parse:   ast.NewParseCache(budgets.ASTParse),
+		Index:   index.NewFinder(c.Index().Dir),
 	}
 }
 

@@ -113,9 +113,9 @@ type model struct {
 	btwQuestion  string    // the /btw question in flight
 	backgrounded bool      // /background: the UI ended, the agent finishes its work
 
-	pop    *popup // the completion list under the editor
-	popReq int    // the latest @ file search (older answers are dropped)
-	keys keyState // what omp's keys keep between presses (keystate.go)
+	pop    *popup   // the completion list under the editor
+	popReq int      // the latest @ file search (older answers are dropped)
+	keys   keyState // what omp's keys keep between presses (keystate.go)
 }
 
 func newModel(ctx context.Context, s Session, opts Options) *model {
