@@ -6,9 +6,11 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/gopi-agent/gopi/core/tool"
 	"github.com/gopi-agent/gopi/internal/daptest"
+	"github.com/gopi-agent/gopi/internal/testwait"
 )
 
 // realTool returns the tool in dir with bin first on PATH, and its
@@ -76,11 +78,21 @@ func TestDlvThroughTool(t *testing.T) {
 	if len(live) < 2 {
 		t.Fatalf("dlv and the program: %v", live)
 	}
-	script(t, tl, []step{
-		{map[string]any{"action": "continue"}, []string{"Program terminated"}},
-		{map[string]any{"action": "output"}, []string{"x is 42"}},
-		{map[string]any{"action": "terminate"}, []string{"Debug session terminated."}},
-	})
+	script(t, tl, []step{{map[string]any{"action": "continue"}, []string{"Program terminated"}}})
+	// The adapter's output events may come after the one that says the
+	// program ended: ask until the program's line is there.
+	deadline := testwait.Deadline(t)
+	for {
+		res := run(t, tl, map[string]any{"action": "output"})
+		if strings.Contains(res.FirstText(), "x is 42") {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("output: %q not in\n%s", "x is 42", res.FirstText())
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	script(t, tl, []step{{map[string]any{"action": "terminate"}, []string{"Debug session terminated."}}})
 	gone(t, live)
 }
 
@@ -104,11 +116,21 @@ func TestDebugpyThroughTool(t *testing.T) {
 	if len(live) < 2 {
 		t.Fatalf("debugpy and the program: %v", live)
 	}
-	script(t, tl, []step{
-		{map[string]any{"action": "continue"}, []string{"Program terminated"}},
-		{map[string]any{"action": "output"}, []string{"x is 42"}},
-		{map[string]any{"action": "terminate"}, []string{"Debug session terminated."}},
-	})
+	script(t, tl, []step{{map[string]any{"action": "continue"}, []string{"Program terminated"}}})
+	// The adapter's output events may come after the one that says the
+	// program ended: ask until the program's line is there.
+	deadline := testwait.Deadline(t)
+	for {
+		res := run(t, tl, map[string]any{"action": "output"})
+		if strings.Contains(res.FirstText(), "x is 42") {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("output: %q not in\n%s", "x is 42", res.FirstText())
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	script(t, tl, []step{{map[string]any{"action": "terminate"}, []string{"Debug session terminated."}}})
 	gone(t, live)
 }
 
