@@ -373,7 +373,7 @@ func (t *Tab) Click(ctx context.Context, selector string) error {
 	if err != nil {
 		return err
 	}
-	return el.Click(proto.InputMouseButtonLeft, 1)
+	return t.clickElement(ctx, el)
 }
 
 // Type types text into the element selector matches, after what it holds.
@@ -432,7 +432,7 @@ func (t *Tab) pressKey(ctx context.Context, key string) error {
 		}
 		k = input.Key(r[0])
 	}
-	return t.page.Context(ctx).Keyboard.Press(k)
+	return t.key(ctx, k)
 }
 
 // Scroll scrolls the page by dx, dy CSS pixels.

@@ -260,3 +260,21 @@ func TestPageClosesItsTab(t *testing.T) {
 	}
 	ok(t, shared.m, map[string]any{"action": "close", "name": "selfclose"})
 }
+
+// A click or key press whose handler never returns times the run out at
+// its timeout (the input event is bounded by the call), the page's
+// script is stopped and the tab answers the next call.
+func TestInputOnSpinningHandler(t *testing.T) {
+	need(t)
+	openPage(t, "spin", "/spin")
+	for _, code := range []string{`await tab.click("#b")`, `await tab.press("Enter", {selector: "#b"})`} {
+		_, err := call(t, shared.m, map[string]any{"action": "run", "name": "spin", "timeout": 1, "code": code})
+		if err == nil || err.Error() != "Browser code execution timed out after 1000ms" {
+			t.Fatalf("%s: %v", code, err)
+		}
+		res := ok(t, shared.m, map[string]any{"action": "run", "name": "spin", "code": `return await tab.evaluate(() => 6 * 7)`})
+		if text(res) != "42" {
+			t.Errorf("after %s: %q", code, text(res))
+		}
+	}
+}

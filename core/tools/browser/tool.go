@@ -335,11 +335,15 @@ func (t *Tool) run(ctx context.Context, a args, d *Details) (*tool.Result, error
 }
 
 // timedOut turns err into the timeout error when the call's time ran
-// out, after stopping the page's own script so the tab stays usable.
+// out. When the call ended early (its time ran out or it was aborted),
+// the page's own script is stopped first, so the tab stays usable.
 func (t *Tool) timedOut(ctx context.Context, tab *Tab, a args, err error) error {
-	if !errors.Is(ctx.Err(), context.DeadlineExceeded) {
+	if ctx.Err() == nil {
 		return err
 	}
 	tab.page.Unstick()
+	if !errors.Is(ctx.Err(), context.DeadlineExceeded) {
+		return err
+	}
 	return fmt.Errorf("Browser code execution timed out after %dms", a.timeout().Milliseconds())
 }
