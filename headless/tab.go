@@ -525,13 +525,25 @@ func (t *Tab) HTML(ctx context.Context) (string, error) {
 // Screenshot returns a PNG of the viewport, of the whole page (fullPage,
 // at most MaxShotHeight CSS pixels tall) or of the element selector
 // matches.
+//
+// A background tab is not painted, so it is brought to the front first;
+// captures of one browser take turns, so that another tab cannot come to
+// the front in between.
 func (t *Tab) Screenshot(ctx context.Context, fullPage bool, selector string) ([]byte, error) {
 	p := t.page.Context(ctx)
+	var el *rod.Element
 	if selector != "" {
-		el, err := t.element(ctx, selector)
-		if err != nil {
+		var err error
+		if el, err = t.element(ctx, selector); err != nil {
 			return nil, fmt.Errorf("screenshot: no element matches %q: %w", selector, err)
 		}
+	}
+	t.b.front.Lock()
+	defer t.b.front.Unlock()
+	if err := (proto.PageBringToFront{}).Call(p); err != nil {
+		return nil, fmt.Errorf("screenshot: bring the tab to the front: %w", err)
+	}
+	if el != nil {
 		return el.Screenshot(proto.PageCaptureScreenshotFormatPng, 0)
 	}
 	req := proto.PageCaptureScreenshot{Format: proto.PageCaptureScreenshotFormatPng}

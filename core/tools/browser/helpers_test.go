@@ -278,3 +278,16 @@ func TestInputOnSpinningHandler(t *testing.T) {
 		}
 	}
 }
+
+// A tab behind another one (opened after it) can be captured.
+func TestScreenshotOfBackgroundTab(t *testing.T) {
+	need(t)
+	openPage(t, "back", "/article")
+	openPage(t, "front", "/form")
+	for _, name := range []string{"back", "front", "back"} {
+		res := ok(t, shared.m, map[string]any{"action": "run", "name": name, "timeout": 10, "code": `await tab.screenshot(); return "shot"`})
+		if !strings.Contains(text(res), "shot") {
+			t.Errorf("%s: %q", name, text(res))
+		}
+	}
+}
