@@ -195,6 +195,15 @@ func (t *Tab) TargetID() string { return string(t.page.TargetID) }
 // answering (then every tab of it is gone).
 func (t *Tab) BrowserGone() bool { return t.b.Exited() }
 
+// BrowserExited is closed when the tab's browser process has ended; nil
+// (never ready) for a browser gopi did not start.
+func (t *Tab) BrowserExited() <-chan struct{} {
+	if t.b.cmd == nil {
+		return nil
+	}
+	return t.b.exited
+}
+
 // Alive reports whether the page still exists (a page can close itself
 // with window.close(); a crashed browser takes its pages along).
 func (t *Tab) Alive(ctx context.Context) bool {

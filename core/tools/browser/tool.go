@@ -306,17 +306,27 @@ func (t *Tool) run(ctx context.Context, a args, d *Details) (*tool.Result, error
 	ctx, cancel := context.WithTimeout(ctx, a.timeout())
 	defer cancel()
 	if !tab.page.Alive(ctx) {
-		why := "its page was closed"
-		if tab.page.BrowserGone() {
-			why = "the browser exited or crashed; open starts it again"
-		}
-		t.m.release(a.Name, false)
-		return nil, fmt.Errorf("Tab %s is not alive (%s). Reopen it.", quote(a.Name), why)
+		return nil, t.notAlive(a, tab)
 	}
 	d.Browser = tab.kind.tag
 	d.URL, _ = tab.page.URL(ctx)
-	out, err := runScript(ctx, t.env, tab, a.Code)
+	// The run ends at once when the browser process exits under it.
+	rctx, rcancel := context.WithCancelCause(ctx)
+	watched := make(chan struct{})
+	go func() {
+		select {
+		case <-tab.page.BrowserExited():
+			rcancel(errBrowserExited)
+		case <-watched:
+		}
+	}()
+	out, err := runScript(rctx, t.env, tab, a.Code)
+	close(watched)
+	rcancel(nil)
 	if err != nil {
+		if errors.Is(context.Cause(rctx), errBrowserExited) || tab.page.BrowserGone() {
+			return nil, t.notAlive(a, tab)
+		}
 		return nil, t.timedOut(ctx, tab, a, err)
 	}
 	d.Screenshots = out.screenshots
@@ -332,6 +342,19 @@ func (t *Tool) run(ctx context.Context, a args, d *Details) (*tool.Result, error
 	}
 	d.Result = strings.Join(texts, "\n")
 	return &tool.Result{Content: content, Details: d}, nil
+}
+
+// errBrowserExited ends a run whose browser process exited.
+var errBrowserExited = errors.New("the browser exited")
+
+// notAlive forgets a tab whose page or browser is gone and says so.
+func (t *Tool) notAlive(a args, tab *Tab) error {
+	why := "its page was closed"
+	if tab.page.BrowserGone() {
+		why = "the browser exited or crashed; open starts it again"
+	}
+	t.m.release(a.Name, false)
+	return fmt.Errorf("Tab %s is not alive (%s). Reopen it.", quote(a.Name), why)
 }
 
 // timedOut turns err into the timeout error when the call's time ran
