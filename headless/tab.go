@@ -268,6 +268,10 @@ func (t *Tab) Goto(ctx context.Context, url, waitUntil string) error {
 	if err != nil {
 		return fmt.Errorf("navigate to %s: %w", url, err)
 	}
+	if nav.ErrorText == "net::ERR_ABORTED" {
+		// What a download gives (they are refused), or a 204 answer.
+		return fmt.Errorf("navigate to %s: net::ERR_ABORTED, nothing was loaded: the browser refuses downloads, so if the address is a file, fetch it another way (e.g. curl in bash)", url)
+	}
 	if nav.ErrorText != "" {
 		return fmt.Errorf("navigate to %s: %s", url, nav.ErrorText)
 	}

@@ -291,3 +291,13 @@ func TestScreenshotOfBackgroundTab(t *testing.T) {
 		}
 	}
 }
+
+// Opening an address that is a download says that downloads are refused.
+func TestOpenDownloadRefused(t *testing.T) {
+	need(t)
+	_, err := call(t, shared.m, map[string]any{"action": "open", "name": "dl", "url": shared.srv.URL + "/download.bin"})
+	t.Cleanup(func() { ok(t, shared.m, map[string]any{"action": "close", "name": "dl"}) })
+	if err == nil || !strings.Contains(err.Error(), "the browser refuses downloads") {
+		t.Fatalf("err %v", err)
+	}
+}
