@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 
 	"github.com/go-rod/rod"
 	"github.com/go-rod/rod/lib/input"
@@ -242,7 +243,10 @@ const DefaultWaitUntil = "networkidle2"
 // Goto navigates to url and waits, within ctx, for waitUntil: "load",
 // "domcontentloaded", "networkidle0" or "networkidle2" (the default).
 // The ids of the last observation are dropped.
-func (t *Tab) Goto(ctx context.Context, url, waitUntil string) error {
+//
+// When ctx ends while a dialog the page opened is waiting for an answer,
+// the error also wraps ErrDialogOpen.
+func (t *Tab) Goto(ctx context.Context, url, waitUntil string) (err error) {
 	if waitUntil == "" {
 		waitUntil = DefaultWaitUntil
 	}
@@ -255,15 +259,23 @@ func (t *Tab) Goto(ctx context.Context, url, waitUntil string) error {
 	// Listen before navigating, so that no event of the new document is missed.
 	lctx, cancel := context.WithCancel(ctx)
 	events := make(chan *proto.PageLifecycleEvent, 16)
+	var dialog atomic.Bool // a dialog opened and was not answered
 	wait := p.Context(lctx).EachEvent(func(e *proto.PageLifecycleEvent) {
 		select {
 		case events <- e:
 		case <-lctx.Done():
 		}
-	})
+	}, func(*proto.PageJavascriptDialogOpening) { dialog.Store(true) },
+		func(*proto.PageJavascriptDialogClosed) { dialog.Store(false) })
 	done := make(chan struct{})
 	go func() { defer close(done); wait() }()
-	defer func() { cancel(); <-done }()
+	defer func() {
+		cancel()
+		<-done
+		if err != nil && ctx.Err() != nil && dialog.Load() {
+			err = fmt.Errorf("%w (%w)", err, ErrDialogOpen)
+		}
+	}()
 	nav, err := proto.PageNavigate{URL: url}.Call(p)
 	if err != nil {
 		return fmt.Errorf("navigate to %s: %w", url, err)
@@ -289,6 +301,10 @@ func (t *Tab) Goto(ctx context.Context, url, waitUntil string) error {
 		}
 	}
 }
+
+// ErrDialogOpen says that a page is waiting on an alert, confirm or
+// prompt dialog nobody answered.
+var ErrDialogOpen = errors.New("the page is waiting on a dialog")
 
 // URL is the page's address.
 func (t *Tab) URL(ctx context.Context) (string, error) {

@@ -62,6 +62,7 @@ var pages = map[string]string{
 	"/loop": `<html><head><title>Loop</title></head><body><script>while (true) {}</script></body></html>`,
 	"/huge": `<html><head><title>Huge</title></head><body><script>
 		const p = document.body.appendChild(document.createElement("p")); p.hidden = true; p.textContent = "word ".repeat(21 << 20)</script></body></html>`,
+	"/alert":  `<html><head><title>Alert</title></head><body><script>alert("hi")</script></body></html>`,
 	"/spin":   `<html><head><title>Spin</title></head><body><button id="b" onclick="while (true) {}">spin</button></body></html>`,
 	"/dialog": `<html><head><title>Dialog</title></head><body><p id="r"></p></body></html>`,
 	"/closes": `<html><head><title>Closes</title></head><body><button onclick="window.close()">x</button></body></html>`,

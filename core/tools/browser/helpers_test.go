@@ -220,7 +220,7 @@ func TestNetworkIdle(t *testing.T) {
 	ok(t, shared.m, map[string]any{"action": "open", "name": "idle"})
 	defer ok(t, shared.m, map[string]any{"action": "close", "name": "idle"})
 	_, err := call(t, shared.m, map[string]any{"action": "open", "name": "idle", "url": shared.srv.URL + "/hold", "wait_until": "networkidle0", "timeout": 1})
-	if err == nil || err.Error() != "Browser code execution timed out after 1000ms" {
+	if err == nil || err.Error() != "Navigation timeout of 1000 ms exceeded" {
 		t.Errorf("networkidle0 with a request open: %v", err)
 	}
 	res := ok(t, shared.m, map[string]any{"action": "open", "name": "idle", "url": shared.srv.URL + "/hold", "timeout": 10})
@@ -299,5 +299,21 @@ func TestOpenDownloadRefused(t *testing.T) {
 	t.Cleanup(func() { ok(t, shared.m, map[string]any{"action": "close", "name": "dl"}) })
 	if err == nil || !strings.Contains(err.Error(), "the browser refuses downloads") {
 		t.Fatalf("err %v", err)
+	}
+}
+
+// An open whose page waits on an alert times out as a navigation and
+// says how to get past the dialog; with dialogs "accept" it loads.
+func TestOpenStuckOnAlert(t *testing.T) {
+	need(t)
+	_, err := call(t, shared.m, map[string]any{"action": "open", "name": "alert", "url": shared.srv.URL + "/alert", "timeout": 1})
+	t.Cleanup(func() { ok(t, shared.m, map[string]any{"action": "close", "name": "alert"}) })
+	want := `Navigation timeout of 1000 ms exceeded: the page waits on an alert/confirm/prompt dialog; open it with dialogs "accept" or "dismiss"`
+	if err == nil || err.Error() != want {
+		t.Fatalf("err %v", err)
+	}
+	res := ok(t, shared.m, map[string]any{"action": "open", "name": "alert", "url": shared.srv.URL + "/alert", "dialogs": "accept"})
+	if !strings.Contains(text(res), "Title: Alert") {
+		t.Errorf("with dialogs accept: %q", text(res))
 	}
 }

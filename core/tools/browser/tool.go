@@ -208,7 +208,7 @@ func (t *Tool) open(ctx context.Context, a args, d *Details) (*tool.Result, erro
 	defer tab.busy.Unlock()
 	if a.URL != "" {
 		if err := tab.page.Goto(ctx, a.URL, a.WaitUntil); err != nil {
-			return nil, t.timedOut(ctx, tab, a, err)
+			return nil, t.navTimedOut(ctx, tab, a, err)
 		}
 	}
 	u, _ := tab.page.URL(ctx)
@@ -355,6 +355,24 @@ func (t *Tool) notAlive(a args, tab *Tab) error {
 	}
 	t.m.release(a.Name, false)
 	return fmt.Errorf("Tab %s is not alive (%s). Reopen it.", quote(a.Name), why)
+}
+
+// navTimedOut is timedOut for an open's navigation: its time running out
+// is a navigation timeout (as omp's), with advice when an unanswered
+// dialog holds the page.
+func (t *Tool) navTimedOut(ctx context.Context, tab *Tab, a args, err error) error {
+	if ctx.Err() == nil {
+		return err
+	}
+	dialog := errors.Is(err, headless.ErrDialogOpen)
+	if err = t.timedOut(ctx, tab, a, err); !errors.Is(ctx.Err(), context.DeadlineExceeded) {
+		return err
+	}
+	msg := fmt.Sprintf("Navigation timeout of %d ms exceeded", a.timeout().Milliseconds())
+	if dialog {
+		msg += `: the page waits on an alert/confirm/prompt dialog; open it with dialogs "accept" or "dismiss"`
+	}
+	return errors.New(msg)
 }
 
 // timedOut turns err into the timeout error when the call's time ran
