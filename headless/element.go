@@ -64,11 +64,11 @@ func (e *Element) on(ctx context.Context) *rod.Element { return e.el.Context(ctx
 
 // Click clicks the element's centre once it is visible and enabled.
 func (e *Element) Click(ctx context.Context) error {
-	return e.on(ctx).Click(proto.InputMouseButtonLeft, 1)
+	return e.tab.clickElement(ctx, e.el)
 }
 
 // Hover moves the mouse over the element's centre.
-func (e *Element) Hover(ctx context.Context) error { return e.on(ctx).Hover() }
+func (e *Element) Hover(ctx context.Context) error { return e.tab.hoverElement(ctx, e.el) }
 
 // Focus focuses the element.
 func (e *Element) Focus(ctx context.Context) error { return e.on(ctx).Focus() }
@@ -196,15 +196,18 @@ func (e *Element) Evaluate(ctx context.Context, fn string, args []json.RawMessag
 // Drag presses the left mouse button at from, moves to to in DragSteps
 // steps and releases it.
 func (t *Tab) Drag(ctx context.Context, from, to Point) error {
-	m := t.page.Context(ctx).Mouse
-	if err := m.MoveTo(proto.NewPoint(from.X, from.Y)); err != nil {
+	if err := t.mouse(ctx, proto.InputDispatchMouseEventTypeMouseMoved, proto.NewPoint(from.X, from.Y), 0); err != nil {
 		return err
 	}
-	if err := m.Down(proto.InputMouseButtonLeft, 1); err != nil {
+	if err := t.mouse(ctx, proto.InputDispatchMouseEventTypeMousePressed, proto.NewPoint(from.X, from.Y), 1); err != nil {
 		return err
 	}
-	if err := m.MoveLinear(proto.NewPoint(to.X, to.Y), DragSteps); err != nil {
-		return err
+	for i := 1; i <= DragSteps; i++ {
+		f := float64(i) / DragSteps
+		pt := proto.NewPoint(from.X+(to.X-from.X)*f, from.Y+(to.Y-from.Y)*f)
+		if err := t.mouse(ctx, proto.InputDispatchMouseEventTypeMouseMoved, pt, 1); err != nil {
+			return err
+		}
 	}
-	return m.Up(proto.InputMouseButtonLeft, 1)
+	return t.mouse(ctx, proto.InputDispatchMouseEventTypeMouseReleased, proto.NewPoint(to.X, to.Y), 0)
 }

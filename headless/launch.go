@@ -13,6 +13,7 @@ import (
 	"os/exec"
 	"regexp"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/go-rod/rod"
@@ -50,6 +51,7 @@ type Browser struct {
 	endpoint string          // http://host:port of the DevTools endpoint
 	desc     string          // what the tool reports: "headless Chromium", "CDP http://…"
 	pid      int             // a reused app's process (Spawn found it running), ended by Kill
+	front    sync.Mutex      // held while a tab is brought to the front and captured
 }
 
 var devtoolsLine = regexp.MustCompile(`DevTools listening on (ws://\S+)`)

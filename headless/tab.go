@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 
 	"github.com/go-rod/rod"
 	"github.com/go-rod/rod/lib/input"
@@ -195,6 +196,15 @@ func (t *Tab) TargetID() string { return string(t.page.TargetID) }
 // answering (then every tab of it is gone).
 func (t *Tab) BrowserGone() bool { return t.b.Exited() }
 
+// BrowserExited is closed when the tab's browser process has ended; nil
+// (never ready) for a browser gopi did not start.
+func (t *Tab) BrowserExited() <-chan struct{} {
+	if t.b.cmd == nil {
+		return nil
+	}
+	return t.b.exited
+}
+
 // Alive reports whether the page still exists (a page can close itself
 // with window.close(); a crashed browser takes its pages along).
 func (t *Tab) Alive(ctx context.Context) bool {
@@ -233,7 +243,10 @@ const DefaultWaitUntil = "networkidle2"
 // Goto navigates to url and waits, within ctx, for waitUntil: "load",
 // "domcontentloaded", "networkidle0" or "networkidle2" (the default).
 // The ids of the last observation are dropped.
-func (t *Tab) Goto(ctx context.Context, url, waitUntil string) error {
+//
+// When ctx ends while a dialog the page opened is waiting for an answer,
+// the error also wraps ErrDialogOpen.
+func (t *Tab) Goto(ctx context.Context, url, waitUntil string) (err error) {
 	if waitUntil == "" {
 		waitUntil = DefaultWaitUntil
 	}
@@ -246,18 +259,30 @@ func (t *Tab) Goto(ctx context.Context, url, waitUntil string) error {
 	// Listen before navigating, so that no event of the new document is missed.
 	lctx, cancel := context.WithCancel(ctx)
 	events := make(chan *proto.PageLifecycleEvent, 16)
+	var dialog atomic.Bool // a dialog opened and was not answered
 	wait := p.Context(lctx).EachEvent(func(e *proto.PageLifecycleEvent) {
 		select {
 		case events <- e:
 		case <-lctx.Done():
 		}
-	})
+	}, func(*proto.PageJavascriptDialogOpening) { dialog.Store(true) },
+		func(*proto.PageJavascriptDialogClosed) { dialog.Store(false) })
 	done := make(chan struct{})
 	go func() { defer close(done); wait() }()
-	defer func() { cancel(); <-done }()
+	defer func() {
+		cancel()
+		<-done
+		if err != nil && ctx.Err() != nil && dialog.Load() {
+			err = fmt.Errorf("%w (%w)", err, ErrDialogOpen)
+		}
+	}()
 	nav, err := proto.PageNavigate{URL: url}.Call(p)
 	if err != nil {
 		return fmt.Errorf("navigate to %s: %w", url, err)
+	}
+	if nav.ErrorText == "net::ERR_ABORTED" {
+		// What a download gives (they are refused), or a 204 answer.
+		return fmt.Errorf("navigate to %s: net::ERR_ABORTED, nothing was loaded: the browser refuses downloads, so if the address is a file, fetch it another way (e.g. curl in bash)", url)
 	}
 	if nav.ErrorText != "" {
 		return fmt.Errorf("navigate to %s: %s", url, nav.ErrorText)
@@ -276,6 +301,10 @@ func (t *Tab) Goto(ctx context.Context, url, waitUntil string) error {
 		}
 	}
 }
+
+// ErrDialogOpen says that a page is waiting on an alert, confirm or
+// prompt dialog nobody answered.
+var ErrDialogOpen = errors.New("the page is waiting on a dialog")
 
 // URL is the page's address.
 func (t *Tab) URL(ctx context.Context) (string, error) {
@@ -373,7 +402,7 @@ func (t *Tab) Click(ctx context.Context, selector string) error {
 	if err != nil {
 		return err
 	}
-	return el.Click(proto.InputMouseButtonLeft, 1)
+	return t.clickElement(ctx, el)
 }
 
 // Type types text into the element selector matches, after what it holds.
@@ -432,7 +461,7 @@ func (t *Tab) pressKey(ctx context.Context, key string) error {
 		}
 		k = input.Key(r[0])
 	}
-	return t.page.Context(ctx).Keyboard.Press(k)
+	return t.key(ctx, k)
 }
 
 // Scroll scrolls the page by dx, dy CSS pixels.
@@ -525,13 +554,25 @@ func (t *Tab) HTML(ctx context.Context) (string, error) {
 // Screenshot returns a PNG of the viewport, of the whole page (fullPage,
 // at most MaxShotHeight CSS pixels tall) or of the element selector
 // matches.
+//
+// A background tab is not painted, so it is brought to the front first;
+// captures of one browser take turns, so that another tab cannot come to
+// the front in between.
 func (t *Tab) Screenshot(ctx context.Context, fullPage bool, selector string) ([]byte, error) {
 	p := t.page.Context(ctx)
+	var el *rod.Element
 	if selector != "" {
-		el, err := t.element(ctx, selector)
-		if err != nil {
+		var err error
+		if el, err = t.element(ctx, selector); err != nil {
 			return nil, fmt.Errorf("screenshot: no element matches %q: %w", selector, err)
 		}
+	}
+	t.b.front.Lock()
+	defer t.b.front.Unlock()
+	if err := (proto.PageBringToFront{}).Call(p); err != nil {
+		return nil, fmt.Errorf("screenshot: bring the tab to the front: %w", err)
+	}
+	if el != nil {
 		return el.Screenshot(proto.PageCaptureScreenshotFormatPng, 0)
 	}
 	req := proto.PageCaptureScreenshot{Format: proto.PageCaptureScreenshotFormatPng}

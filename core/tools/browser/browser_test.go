@@ -30,6 +30,7 @@ import (
 var shared struct {
 	done       chan struct{} // closed when the tests end: held requests return
 	downloaded chan struct{} // a /download.bin was served
+	marked     chan struct{} // a /mark was requested
 	exec       string
 	m          *Manager
 	srv        *httptest.Server
@@ -37,7 +38,7 @@ var shared struct {
 
 func TestMain(m *testing.M) {
 	shared.exec = headless.Find(os.Getenv(config.EnvBrowserExecutable), exec.LookPath)
-	shared.done, shared.downloaded = make(chan struct{}), make(chan struct{}, 1)
+	shared.done, shared.downloaded, shared.marked = make(chan struct{}), make(chan struct{}, 1), make(chan struct{}, 1)
 	shared.srv = httptest.NewServer(http.HandlerFunc(servePage))
 	if shared.exec != "" {
 		shared.m = NewManager(config.Browser{Enabled: true, Headless: true, Exec: shared.exec})
@@ -61,6 +62,8 @@ var pages = map[string]string{
 	"/loop": `<html><head><title>Loop</title></head><body><script>while (true) {}</script></body></html>`,
 	"/huge": `<html><head><title>Huge</title></head><body><script>
 		const p = document.body.appendChild(document.createElement("p")); p.hidden = true; p.textContent = "word ".repeat(21 << 20)</script></body></html>`,
+	"/alert":  `<html><head><title>Alert</title></head><body><script>alert("hi")</script></body></html>`,
+	"/spin":   `<html><head><title>Spin</title></head><body><button id="b" onclick="while (true) {}">spin</button></body></html>`,
 	"/dialog": `<html><head><title>Dialog</title></head><body><p id="r"></p></body></html>`,
 	"/closes": `<html><head><title>Closes</title></head><body><button onclick="window.close()">x</button></body></html>`,
 	"/controls": `<html><head><title>Controls</title></head><body>
@@ -100,6 +103,12 @@ func servePage(w http.ResponseWriter, r *http.Request) {
 		_, _ = w.Write(bytes.Repeat([]byte("x"), 64<<10))
 		select {
 		case shared.downloaded <- struct{}{}:
+		default:
+		}
+		return
+	case "/mark": // a run got this far
+		select {
+		case shared.marked <- struct{}{}:
 		default:
 		}
 		return
@@ -521,5 +530,30 @@ func TestSpawnedApp(t *testing.T) {
 	_ = m.Close()
 	if live := b.Live(); len(live) != 0 {
 		t.Errorf("the session's end left %v", live)
+	}
+}
+
+// A Chromium killed while a run waits ends the run at once with the
+// error the next call would give, not when the wait is over.
+func TestChromiumKilledMidRun(t *testing.T) {
+	need(t)
+	m := NewManager(config.Browser{Enabled: true, Headless: true, Exec: shared.exec})
+	defer func() { _ = m.Close() }()
+	ok(t, m, map[string]any{"action": "open", "url": shared.srv.URL + "/article", "wait_until": "load"})
+	pids := m.Pids()
+	if len(pids) != 1 {
+		t.Fatalf("pids %v", pids)
+	}
+	errc := make(chan error, 1)
+	go func() {
+		_, err := call(t, m, map[string]any{"action": "run", "timeout": 120,
+			"code": `await tab.evaluate(() => fetch("/mark")); await wait(100000); return "waited"`})
+		errc <- err
+	}()
+	<-shared.marked
+	_ = syscall.Kill(-pids[0], syscall.SIGKILL)
+	err := <-errc
+	if err == nil || err.Error() != `Tab "main" is not alive (the browser exited or crashed; open starts it again). Reopen it.` {
+		t.Errorf("run during the kill: %v", err)
 	}
 }

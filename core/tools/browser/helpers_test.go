@@ -220,7 +220,7 @@ func TestNetworkIdle(t *testing.T) {
 	ok(t, shared.m, map[string]any{"action": "open", "name": "idle"})
 	defer ok(t, shared.m, map[string]any{"action": "close", "name": "idle"})
 	_, err := call(t, shared.m, map[string]any{"action": "open", "name": "idle", "url": shared.srv.URL + "/hold", "wait_until": "networkidle0", "timeout": 1})
-	if err == nil || err.Error() != "Browser code execution timed out after 1000ms" {
+	if err == nil || err.Error() != "Navigation timeout of 1000 ms exceeded" {
 		t.Errorf("networkidle0 with a request open: %v", err)
 	}
 	res := ok(t, shared.m, map[string]any{"action": "open", "name": "idle", "url": shared.srv.URL + "/hold", "timeout": 10})
@@ -259,4 +259,61 @@ func TestPageClosesItsTab(t *testing.T) {
 		t.Errorf("reopen: %q", text(res))
 	}
 	ok(t, shared.m, map[string]any{"action": "close", "name": "selfclose"})
+}
+
+// A click or key press whose handler never returns times the run out at
+// its timeout (the input event is bounded by the call), the page's
+// script is stopped and the tab answers the next call.
+func TestInputOnSpinningHandler(t *testing.T) {
+	need(t)
+	openPage(t, "spin", "/spin")
+	for _, code := range []string{`await tab.click("#b")`, `await tab.press("Enter", {selector: "#b"})`} {
+		_, err := call(t, shared.m, map[string]any{"action": "run", "name": "spin", "timeout": 1, "code": code})
+		if err == nil || err.Error() != "Browser code execution timed out after 1000ms" {
+			t.Fatalf("%s: %v", code, err)
+		}
+		res := ok(t, shared.m, map[string]any{"action": "run", "name": "spin", "code": `return await tab.evaluate(() => 6 * 7)`})
+		if text(res) != "42" {
+			t.Errorf("after %s: %q", code, text(res))
+		}
+	}
+}
+
+// A tab behind another one (opened after it) can be captured.
+func TestScreenshotOfBackgroundTab(t *testing.T) {
+	need(t)
+	openPage(t, "back", "/article")
+	openPage(t, "front", "/form")
+	for _, name := range []string{"back", "front", "back"} {
+		res := ok(t, shared.m, map[string]any{"action": "run", "name": name, "timeout": 10, "code": `await tab.screenshot(); return "shot"`})
+		if !strings.Contains(text(res), "shot") {
+			t.Errorf("%s: %q", name, text(res))
+		}
+	}
+}
+
+// Opening an address that is a download says that downloads are refused.
+func TestOpenDownloadRefused(t *testing.T) {
+	need(t)
+	_, err := call(t, shared.m, map[string]any{"action": "open", "name": "dl", "url": shared.srv.URL + "/download.bin"})
+	t.Cleanup(func() { ok(t, shared.m, map[string]any{"action": "close", "name": "dl"}) })
+	if err == nil || !strings.Contains(err.Error(), "the browser refuses downloads") {
+		t.Fatalf("err %v", err)
+	}
+}
+
+// An open whose page waits on an alert times out as a navigation and
+// says how to get past the dialog; with dialogs "accept" it loads.
+func TestOpenStuckOnAlert(t *testing.T) {
+	need(t)
+	_, err := call(t, shared.m, map[string]any{"action": "open", "name": "alert", "url": shared.srv.URL + "/alert", "timeout": 1})
+	t.Cleanup(func() { ok(t, shared.m, map[string]any{"action": "close", "name": "alert"}) })
+	want := `Navigation timeout of 1000 ms exceeded: the page waits on an alert/confirm/prompt dialog; open it with dialogs "accept" or "dismiss"`
+	if err == nil || err.Error() != want {
+		t.Fatalf("err %v", err)
+	}
+	res := ok(t, shared.m, map[string]any{"action": "open", "name": "alert", "url": shared.srv.URL + "/alert", "dialogs": "accept"})
+	if !strings.Contains(text(res), "Title: Alert") {
+		t.Errorf("with dialogs accept: %q", text(res))
+	}
 }

@@ -208,7 +208,7 @@ func (t *Tool) open(ctx context.Context, a args, d *Details) (*tool.Result, erro
 	defer tab.busy.Unlock()
 	if a.URL != "" {
 		if err := tab.page.Goto(ctx, a.URL, a.WaitUntil); err != nil {
-			return nil, t.timedOut(ctx, tab, a, err)
+			return nil, t.navTimedOut(ctx, tab, a, err)
 		}
 	}
 	u, _ := tab.page.URL(ctx)
@@ -306,17 +306,27 @@ func (t *Tool) run(ctx context.Context, a args, d *Details) (*tool.Result, error
 	ctx, cancel := context.WithTimeout(ctx, a.timeout())
 	defer cancel()
 	if !tab.page.Alive(ctx) {
-		why := "its page was closed"
-		if tab.page.BrowserGone() {
-			why = "the browser exited or crashed; open starts it again"
-		}
-		t.m.release(a.Name, false)
-		return nil, fmt.Errorf("Tab %s is not alive (%s). Reopen it.", quote(a.Name), why)
+		return nil, t.notAlive(a, tab)
 	}
 	d.Browser = tab.kind.tag
 	d.URL, _ = tab.page.URL(ctx)
-	out, err := runScript(ctx, t.env, tab, a.Code)
+	// The run ends at once when the browser process exits under it.
+	rctx, rcancel := context.WithCancelCause(ctx)
+	watched := make(chan struct{})
+	go func() {
+		select {
+		case <-tab.page.BrowserExited():
+			rcancel(errBrowserExited)
+		case <-watched:
+		}
+	}()
+	out, err := runScript(rctx, t.env, tab, a.Code)
+	close(watched)
+	rcancel(nil)
 	if err != nil {
+		if errors.Is(context.Cause(rctx), errBrowserExited) || tab.page.BrowserGone() {
+			return nil, t.notAlive(a, tab)
+		}
 		return nil, t.timedOut(ctx, tab, a, err)
 	}
 	d.Screenshots = out.screenshots
@@ -334,12 +344,47 @@ func (t *Tool) run(ctx context.Context, a args, d *Details) (*tool.Result, error
 	return &tool.Result{Content: content, Details: d}, nil
 }
 
+// errBrowserExited ends a run whose browser process exited.
+var errBrowserExited = errors.New("the browser exited")
+
+// notAlive forgets a tab whose page or browser is gone and says so.
+func (t *Tool) notAlive(a args, tab *Tab) error {
+	why := "its page was closed"
+	if tab.page.BrowserGone() {
+		why = "the browser exited or crashed; open starts it again"
+	}
+	t.m.release(a.Name, false)
+	return fmt.Errorf("Tab %s is not alive (%s). Reopen it.", quote(a.Name), why)
+}
+
+// navTimedOut is timedOut for an open's navigation: its time running out
+// is a navigation timeout (as omp's), with advice when an unanswered
+// dialog holds the page.
+func (t *Tool) navTimedOut(ctx context.Context, tab *Tab, a args, err error) error {
+	if ctx.Err() == nil {
+		return err
+	}
+	dialog := errors.Is(err, headless.ErrDialogOpen)
+	if err = t.timedOut(ctx, tab, a, err); !errors.Is(ctx.Err(), context.DeadlineExceeded) {
+		return err
+	}
+	msg := fmt.Sprintf("Navigation timeout of %d ms exceeded", a.timeout().Milliseconds())
+	if dialog {
+		msg += `: the page waits on an alert/confirm/prompt dialog; open it with dialogs "accept" or "dismiss"`
+	}
+	return errors.New(msg)
+}
+
 // timedOut turns err into the timeout error when the call's time ran
-// out, after stopping the page's own script so the tab stays usable.
+// out. When the call ended early (its time ran out or it was aborted),
+// the page's own script is stopped first, so the tab stays usable.
 func (t *Tool) timedOut(ctx context.Context, tab *Tab, a args, err error) error {
-	if !errors.Is(ctx.Err(), context.DeadlineExceeded) {
+	if ctx.Err() == nil {
 		return err
 	}
 	tab.page.Unstick()
+	if !errors.Is(ctx.Err(), context.DeadlineExceeded) {
+		return err
+	}
 	return fmt.Errorf("Browser code execution timed out after %dms", a.timeout().Milliseconds())
 }
