@@ -19,25 +19,7 @@ import (
 func TestKill9LeavesNoChromium(t *testing.T) {
 	needChromium(t)
 	srv := pageServer(t)
-	r := newOrphanRig(t,
-		mockllm.Turn{Blocks: []mockllm.Block{agentrig.ToolCall("browser", map[string]any{"action": "open", "url": srv.URL})}},
-		mockllm.Turn{Blocks: []mockllm.Block{agentrig.ToolCall("browser", map[string]any{"action": "run",
-			"code": `await tab.evaluate(() => document.title = "waiting"); await wait(29000);`})}},
-		mockllm.Turn{Blocks: []mockllm.Block{mockllm.Text("never reached")}},
-	)
-	if err := os.WriteFile(filepath.Join(r.AgentDir, "config.yml"), []byte("browser:\n  enabled: true\n"), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	gopi := r.start(t)
-	chromium := func() int {
-		n := 0
-		for _, c := range r.commands() {
-			if strings.Contains(c, "chrom") {
-				n++
-			}
-		}
-		return n
-	}
+	r, gopi, chromium := startWaitingBrowser(t, map[string]any{"action": "open", "url": srv.URL})
 	testwait.Until(t, "Chromium to run a tab", func() bool { return chromium() > 1 && len(r.Srv.Requests()) >= 2 })
 	t.Logf("running: %d chromium processes", chromium())
 	if err := gopi.Process.Signal(syscall.SIGKILL); err != nil {
@@ -60,9 +42,28 @@ func TestKill9LeavesNoSpawnedApp(t *testing.T) {
 	if err := os.WriteFile(app, []byte(script), 0o755); err != nil {
 		t.Fatal(err)
 	}
+	r, gopi, chromium := startWaitingBrowser(t, map[string]any{"action": "open",
+		"app": map[string]any{"path": app}, "url": srv.URL, "wait_until": "load"})
+	testwait.Until(t, "the model to have the open's result", func() bool { return len(r.Srv.Requests()) >= 2 })
+	if msgs := agentrig.MustMarshal(t, r.RequestMessages(1)); !strings.Contains(msgs, `Opened tab \"main\" on spawned `+app) {
+		t.Fatalf("open result: %s", msgs)
+	}
+	testwait.Until(t, "the spawned app to run a tab", func() bool { return chromium() > 1 })
+	if err := gopi.Process.Signal(syscall.SIGKILL); err != nil {
+		t.Fatal(err)
+	}
+	_ = gopi.Wait()
+	testwait.Until(t, "every process of the app to end", func() bool { return len(r.commands()) == 0 })
+}
+
+// startWaitingBrowser starts gopi with the browser tool on, scripted to
+// make the browser call open and then a run that waits 29 s in the tab.
+// It returns the rig, gopi's process and a count of the Chromium
+// processes among gopi's descendants.
+func startWaitingBrowser(t *testing.T, open map[string]any) (*orphanRig, *exec.Cmd, func() int) {
+	t.Helper()
 	r := newOrphanRig(t,
-		mockllm.Turn{Blocks: []mockllm.Block{agentrig.ToolCall("browser", map[string]any{"action": "open",
-			"app": map[string]any{"path": app}, "url": srv.URL, "wait_until": "load"})}},
+		mockllm.Turn{Blocks: []mockllm.Block{agentrig.ToolCall("browser", open)}},
 		mockllm.Turn{Blocks: []mockllm.Block{agentrig.ToolCall("browser", map[string]any{"action": "run",
 			"code": `await tab.evaluate(() => document.title = "waiting"); await wait(29000);`})}},
 		mockllm.Turn{Blocks: []mockllm.Block{mockllm.Text("never reached")}},
@@ -80,14 +81,5 @@ func TestKill9LeavesNoSpawnedApp(t *testing.T) {
 		}
 		return n
 	}
-	testwait.Until(t, "the model to have the open's result", func() bool { return len(r.Srv.Requests()) >= 2 })
-	if msgs := agentrig.MustMarshal(t, r.RequestMessages(1)); !strings.Contains(msgs, `Opened tab \"main\" on spawned `+app) {
-		t.Fatalf("open result: %s", msgs)
-	}
-	testwait.Until(t, "the spawned app to run a tab", func() bool { return chromium() > 1 })
-	if err := gopi.Process.Signal(syscall.SIGKILL); err != nil {
-		t.Fatal(err)
-	}
-	_ = gopi.Wait()
-	testwait.Until(t, "every process of the app to end", func() bool { return len(r.commands()) == 0 })
+	return r, gopi, chromium
 }
