@@ -37,10 +37,8 @@ log() { printf '\033[1m==> %s\033[0m\n' "$*" >&2; }
 
 log "timing gopi (go test -bench, $RUNS runs)"
 BENCH=$(go test ./core/compaction -run '^$' -bench '^BenchmarkPrepareAndSummaryInput$' -benchtime 20x -count "$RUNS" | grep '^BenchmarkPrepareAndSummaryInput')
-bestmed() { # bestmed NAME → "best median" in ms
-	grep "/$1-" <<<"$BENCH" | awk '{for (i = 2; i <= NF; i++) if ($i == "ns/op") print $(i-1) / 1e6}' | sort -g |
-		awk '{v[NR] = $1} END {if (NR == 0) {print "- -"; exit} printf "%.1f %.1f\n", v[1], v[int((NR + 1) / 2)]}'
-}
+. bench/lib/bestmed.sh
+bestmed() { gobench_bestmed "/$1-" 1e6 1; } # bestmed NAME → "best median" in ms
 read -r COLD_BEST COLD_MED <<<"$(bestmed cold)"
 read -r WARM_BEST WARM_MED <<<"$(bestmed warm)"
 

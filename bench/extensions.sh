@@ -12,10 +12,8 @@ cd "$(dirname "${BASH_SOURCE[0]}")/.."
 RUNS=${BENCH_GO_RUNS:-5}
 mkdir -p bench/results
 BENCH=$(go test ./core/extensions -run '^$' -bench 'Load10|ToolCallHook|ReadFile' -benchtime 20x -count "$RUNS" | grep '^Benchmark')
-bestmed() { # bestmed NAME DIVISOR → "best median"
-	grep "^$1-" <<<"$BENCH" | awk -v d="$2" '{for (i = 2; i <= NF; i++) if ($i == "ns/op") print $(i-1) / d}' | sort -g |
-		awk '{v[NR] = $1} END {if (NR == 0) {print "- -"; exit} printf "%.1f %.1f\n", v[1], v[int((NR + 1) / 2)]}'
-}
+. bench/lib/bestmed.sh
+bestmed() { gobench_bestmed "^$1-" "$2" 1; } # bestmed NAME DIVISOR → "best median"
 read -r COLD_B COLD_M <<<"$(bestmed BenchmarkLoad10/cold 1e6)"
 read -r WARM_B WARM_M <<<"$(bestmed BenchmarkLoad10/warm 1e6)"
 read -r NODE_B NODE_M <<<"$(bestmed BenchmarkLoad10Node 1e6)"

@@ -12,10 +12,8 @@ cd "$(dirname "${BASH_SOURCE[0]}")/.."
 RUNS=${BENCH_GO_RUNS:-5}
 mkdir -p bench/results
 BENCH=$(go test ./core/mcp -run '^$' -bench 'ToolCall' -benchtime 2000x -count "$RUNS" | grep '^Benchmark')
-bestmed() { # bestmed NAME DIVISOR → "best median"
-	grep "^$1-" <<<"$BENCH" | awk -v d="$2" '{for (i = 2; i <= NF; i++) if ($i == "ns/op") print $(i-1) / d}' | sort -g |
-		awk '{v[NR] = $1} END {if (NR == 0) {print "- -"; exit} printf "%.0f %.0f\n", v[1], v[int((NR + 1) / 2)]}'
-}
+. bench/lib/bestmed.sh
+bestmed() { gobench_bestmed "^$1-" "$2" 0; } # bestmed NAME DIVISOR → "best median"
 read -r GO_B GO_M <<<"$(bestmed BenchmarkToolCall/go-fake 1e3)"
 read -r NODE_B NODE_M <<<"$(bestmed BenchmarkToolCall/node-everything 1e3)"
 met() { awk -v v="$1" -v t="$2" 'BEGIN {print (v != "-" && v <= t) ? "met" : "missed"}'; }

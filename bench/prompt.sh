@@ -38,10 +38,8 @@ field() { sed -n "s/.* $1=\([^ ]*\).*/\1/p"; } # field NAME < line
 
 log "timing BenchmarkBuild ($RUNS runs)"
 BENCH=$(go test ./core/prompt -run '^$' -bench '^Benchmark(Build|Discover)$' -benchtime 200x -count "$RUNS" | grep '^Benchmark')
-bestmed() { # bestmed NAME → "best median" in ms
-	grep "^$1-" <<<"$BENCH" | awk '{for (i = 2; i <= NF; i++) if ($i == "ns/op") print $(i-1) / 1e6}' | sort -g |
-		awk '{v[NR] = $1} END {if (NR == 0) {print "- -"; exit} printf "%.3f %.3f\n", v[1], v[int((NR + 1) / 2)]}'
-}
+. bench/lib/bestmed.sh
+bestmed() { gobench_bestmed "^$1-" 1e6 3; } # bestmed NAME → "best median" in ms
 
 log "capturing omp 14.9.9's request through the mock LLM"
 PEER=$WORK/peer

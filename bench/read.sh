@@ -10,10 +10,8 @@ cd "$(dirname "${BASH_SOURCE[0]}")/.."
 RUNS=${BENCH_GO_RUNS:-5}
 mkdir -p bench/results
 BENCH=$(go test ./core/tools/read -run '^$' -bench 'Summary10k|SQLiteTablePage' -benchtime 20x -count "$RUNS" | grep '^Benchmark')
-bestmed() { # bestmed NAME → "best median" in ms
-	grep "^$1-" <<<"$BENCH" | awk '{for (i = 2; i <= NF; i++) if ($i == "ns/op") print $(i-1) / 1e6}' | sort -g |
-		awk '{v[NR] = $1} END {if (NR == 0) {print "- -"; exit} printf "%.2f %.2f\n", v[1], v[int((NR + 1) / 2)]}'
-}
+. bench/lib/bestmed.sh
+bestmed() { gobench_bestmed "^$1-" 1e6 2; } # bestmed NAME → "best median" in ms
 met() { awk -v v="$1" -v t="$2" 'BEGIN {print (v != "-" && v <= t) ? "met" : "missed"}'; }
 read -r SC_B SC_M <<<"$(bestmed BenchmarkSummary10k/cold)"
 read -r SH_B SH_M <<<"$(bestmed BenchmarkSummary10k/cached)"

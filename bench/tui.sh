@@ -96,10 +96,8 @@ read -r O_BEST O_MED <<<"$OMP_LINE"
 
 log "keystroke and stream-delta benchmarks ($GO_RUNS samples)"
 BENCH=$(go test ./core/modes/tui -run '^$' -bench 'Keystroke|StreamDelta' -benchtime 2000x -count "$GO_RUNS" | grep '^Benchmark')
-bestmed() { # bestmed NAME → "best median" in ms
-	grep "^$1-" <<<"$BENCH" | awk '{for (i = 2; i <= NF; i++) if ($i == "ns/op") print $(i-1) / 1e6}' | sort -g |
-		awk '{v[NR] = $1} END {if (NR == 0) {print "- -"; exit} printf "%.3f %.3f\n", v[1], v[int((NR + 1) / 2)]}'
-}
+. bench/lib/bestmed.sh
+bestmed() { gobench_bestmed "^$1-" 1e6 3; } # bestmed NAME → "best median" in ms
 read -r K_BEST K_MED <<<"$(bestmed BenchmarkKeystroke)"
 read -r S1_BEST S1_MED <<<"$(bestmed BenchmarkStreamDelta/one-paragraph/at-1KB)"
 read -r S24_BEST S24_MED <<<"$(bestmed BenchmarkStreamDelta/one-paragraph/at-24KB)"

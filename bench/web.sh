@@ -10,10 +10,8 @@ cd "$(dirname "${BASH_SOURCE[0]}")/.."
 RUNS=${BENCH_GO_RUNS:-5}
 mkdir -p bench/results
 BENCH=$(go test ./core/tools/websearch -run '^$' -bench 'WebSearch' -benchtime 300x -count "$RUNS" | grep '^Benchmark')
-bestmed() { # bestmed NAME → "best median" in ms
-	grep "^$1-" <<<"$BENCH" | awk '{for (i = 2; i <= NF; i++) if ($i == "ns/op") print $(i-1) / 1e6}' | sort -g |
-		awk '{v[NR] = $1} END {if (NR == 0) {print "- -"; exit} printf "%.3f %.3f\n", v[1], v[int((NR + 1) / 2)]}'
-}
+. bench/lib/bestmed.sh
+bestmed() { gobench_bestmed "^$1-" 1e6 3; } # bestmed NAME → "best median" in ms
 read -r T_B T_M <<<"$(bestmed BenchmarkWebSearch/tool)"
 read -r P_B P_M <<<"$(bestmed BenchmarkWebSearch/provider)"
 O_B=$(awk -v a="$T_B" -v b="$P_B" 'BEGIN {printf "%.3f", a - b}')
