@@ -53,10 +53,12 @@ func quickStatus(s Session, opts Options) status {
 // refreshStatus reads the footer's facts in the background.
 func (m *model) refreshStatus() tea.Cmd {
 	ctx, s, opts := m.ctx, m.s, m.opts
+	m.statusSeq++
+	seq := m.statusSeq
 	return func() tea.Msg {
 		st := readStatus(s, opts)
 		st.gitMarks = gitMarks(ctx, opts.Cwd)
-		return statusMsg{st}
+		return statusMsg{st: st, seq: seq}
 	}
 }
 

@@ -27,15 +27,18 @@ var spinner = []string{"⠋", "⠙", "⠹", "⠸", "⠼", "⠴", "⠦", "⠧", "
 
 // Messages of the program (besides Bubble Tea's own).
 type (
-	eventMsg      struct{ e agent.Event }    // a session event
-	promptDoneMsg struct{ err error }        // a prompt's run ended
-	tickMsg       struct{}                   // the spinner ticks
-	statusMsg     struct{ st status }        // fresh footer facts
-	printMsg      struct{ notices []string } // informational lines to print (from a command)
-	errMsg        struct{ err error }        // a command failed
-	noticeMsg     struct{ text string }      // a transient notice
-	editorMsg     struct{ text string }      // text given back to the editor
-	bashDoneMsg   struct {
+	eventMsg      struct{ e agent.Event } // a session event
+	promptDoneMsg struct{ err error }     // a prompt's run ended
+	tickMsg       struct{}                // the spinner ticks
+	statusMsg     struct {                // fresh footer facts, from the seq-th refresh
+		st  status
+		seq uint64
+	}
+	printMsg    struct{ notices []string } // informational lines to print (from a command)
+	errMsg      struct{ err error }        // a command failed
+	noticeMsg   struct{ text string }      // a transient notice
+	editorMsg   struct{ text string }      // text given back to the editor
+	bashDoneMsg struct {
 		res agentsession.BashResult
 		cmd string
 		err error
@@ -89,6 +92,8 @@ type model struct {
 	widgets     map[string][]string // lines shown above the editor through the UI
 	extTitle    string              // window title set through the UI
 	status      status
+	statusSeq   uint64 // refreshes started
+	statusSeen  uint64 // the newest refresh applied to status
 	notice      string
 	noticeAt    time.Time
 	ctrlCAt     time.Time
@@ -255,7 +260,12 @@ func (m *model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		m.ticking = false
 		return m, nil
 	case statusMsg:
-		m.status = msg.st
+		// Refreshes run concurrently; a slow early one (the first loads
+		// a tokenizer) must not overwrite a later one's fresher facts.
+		if msg.seq > m.statusSeen {
+			m.statusSeen = msg.seq
+			m.status = msg.st
+		}
 		return m, nil
 	case printMsg:
 		var blocks []string

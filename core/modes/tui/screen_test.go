@@ -87,7 +87,7 @@ func TestIdleDrawsNothing(t *testing.T) {
 		t.Fatalf("%d frames for a resize and a key, want 1 (one frame per burst)", len(writes))
 	}
 	p.Update(tickMsg{})
-	p.Update(statusMsg{st: r.m.status})
+	p.Update(statusMsg{st: r.m.status, seq: r.m.statusSeen + 1})
 	fire()
 	if len(writes) != 1 || len(timers) != 0 {
 		t.Fatalf("idle: %d frames more, %d timers", len(writes)-1, len(timers))
@@ -102,7 +102,7 @@ func TestIdleDrawsNothing(t *testing.T) {
 	}
 	// A redraw of everything (Ctrl+L) clears and writes the frame again.
 	r.m.redrawAll = true
-	p.Update(statusMsg{st: r.m.status})
+	p.Update(statusMsg{st: r.m.status, seq: r.m.statusSeen + 1})
 	fire()
 	if len(writes) != 3 || !strings.Contains(writes[2], clearAll) || !strings.Contains(writes[2], "hi") {
 		t.Fatalf("redrawAll: %q", writes[2:])
