@@ -154,8 +154,7 @@ func TestGoplsCodeActions(t *testing.T) {
 	writeFiles(t, root, map[string]string{dir + "/ca.go": src})
 	t.Cleanup(func() { os.RemoveAll(filepath.Join(root, dir)) })
 	// The diagnostics first, so the action request carries them.
-	text, _ := run(t, tl, map[string]any{"action": "diagnostics", "file": "ca/ca.go"})
-	contains(t, text, `"strings" imported and not used`)
+	runUntil(t, tl, map[string]any{"action": "diagnostics", "file": "ca/ca.go"}, `"strings" imported and not used`)
 	text, d := run(t, tl, map[string]any{"action": "code_actions", "file": "ca/ca.go", "line": 3, "symbol": "\"strings\""})
 	if !d.Success || !strings.Contains(text, " code action(s):\n  0: [") {
 		t.Fatalf("list %q", text)

@@ -39,11 +39,11 @@ func TestTypeScriptNavigation(t *testing.T) {
 		"a.ts":          "export function greet(name: string): string {\n  return \"hi \" + name;\n}\n",
 		"b.ts":          "import { greet } from \"./a\";\n\nconsole.log(greet(\"x\"));\n",
 	})
-	text, d := run(t, tl, map[string]any{"timeout": 60, "action": "definition", "file": "b.ts", "line": 3, "symbol": "greet"})
+	text, d := runUntil(t, tl, map[string]any{"timeout": 60, "action": "definition", "file": "b.ts", "line": 3, "symbol": "greet"},
+		"Found 1 definition(s):\n  a.ts:1:17\n    1: export function greet(name: string): string {")
 	if d.ServerName != "typescript-language-server" {
 		t.Fatalf("server %q: %s", d.ServerName, text)
 	}
-	contains(t, text, "Found 1 definition(s):\n  a.ts:1:17\n    1: export function greet(name: string): string {")
 	text, _ = run(t, tl, map[string]any{"timeout": 60, "action": "references", "file": "a.ts", "line": 1, "symbol": "greet"})
 	contains(t, text, "Found 3 reference(s):", "  a.ts:1:17", "  b.ts:1:10", "  b.ts:3:13")
 	text, _ = run(t, tl, map[string]any{"timeout": 60, "action": "hover", "file": "b.ts", "line": 3, "symbol": "greet"})
@@ -69,11 +69,11 @@ func TestPythonNavigation(t *testing.T) {
 		"a.py":           "def greet(name: str) -> str:\n    return \"hi \" + name\n",
 		"b.py":           "from a import greet\n\nprint(greet(\"x\"))\n",
 	})
-	text, d := run(t, tl, map[string]any{"timeout": 60, "action": "definition", "file": "b.py", "line": 3, "symbol": "greet"})
+	text, d := runUntil(t, tl, map[string]any{"timeout": 60, "action": "definition", "file": "b.py", "line": 3, "symbol": "greet"},
+		"a.py:1:5\n    1: def greet(name: str) -> str:")
 	if d.ServerName != "pyright" {
 		t.Fatalf("server %q: %s", d.ServerName, text)
 	}
-	contains(t, text, "a.py:1:5\n    1: def greet(name: str) -> str:")
 	text, _ = run(t, tl, map[string]any{"timeout": 60, "action": "references", "file": "a.py", "line": 1, "symbol": "greet"})
 	contains(t, text, "Found 3 reference(s):", "  a.py:1:5", "  b.py:1:15", "  b.py:3:7")
 	text, _ = run(t, tl, map[string]any{"timeout": 60, "action": "diagnostics", "file": "a.py"})
