@@ -49,6 +49,7 @@ func Open(ctx context.Context, r *Request, cfg *config.Config, adjust func(*agen
 	reg.Discover(ctx, nil, 0)
 	started := &Started{Logins: &auth.Logins{Store: store, Flows: r.Logins, Keys: KeyProviders(reg), Client: r.HTTPClient}}
 	var extOpts agentsession.Options
+	extOpts.Plugins = loadPlugins(r, cfg, started)
 	attach, abandon := loadExtensions(ctx, r, cfg, &extOpts, reg, started)
 	opts, err := SessionOptions(r, cfg, reg)
 	if err != nil {
@@ -56,6 +57,7 @@ func Open(ctx context.Context, r *Request, cfg *config.Config, adjust func(*agen
 		return nil, err
 	}
 	opts.Hooks = append(opts.Hooks, extOpts.Hooks...)
+	opts.Plugins = extOpts.Plugins
 	for flag, v := range map[string]string{"--system-prompt": r.SystemPrompt, "--append-system-prompt": r.AppendSystemPrompt} {
 		if looksLikeMissingFile(cfg, v) {
 			r.report("warning: %s %q names no file; it is used as the text itself", flag, v)
