@@ -30,8 +30,8 @@ func makeMarketplaceRepo(t *testing.T) string {
 		".claude-plugin/marketplace.json": `{"name":"demo-market","owner":{"name":"Tests"},"plugins":[
 			{"name":"demo","source":"./plugins/demo","description":"a plugin of every kind","version":"1.2.0"}]}`,
 		"plugins/demo/.claude-plugin/plugin.json": `{"name":"demo","description":"demo plugin"}`,
-		"plugins/demo/skills/hello/SKILL.md":       "---\nname: hello\ndescription: Greets people in the demo style\n---\nAlways greet with the words DEMO-GREETING.\n",
-		"plugins/demo/commands/greet.md":           "---\ndescription: greet someone\n---\nPlease greet $1 warmly.\n",
+		"plugins/demo/skills/hello/SKILL.md":      "---\nname: hello\ndescription: Greets people in the demo style\n---\nAlways greet with the words DEMO-GREETING.\n",
+		"plugins/demo/commands/greet.md":          "---\ndescription: greet someone\n---\nPlease greet $1 warmly.\n",
 		"plugins/demo/hooks/guard.ts": `export default function (pi) {
 	pi.on("tool_call", async (event) => {
 		if (event.toolName === "bash" && String(event.input.command).includes("forbidden")) {
