@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"path"
 	"strings"
 )
@@ -144,6 +145,8 @@ func ParseCatalog(data []byte, file string) (*Catalog, error) {
 			return nil, bad("not valid JSON at byte %d: %v", se.Offset, err)
 		case errors.As(err, &te):
 			return nil, bad("field %q has the wrong type (%s where %s is expected)", te.Field, te.Value, te.Type)
+		case errors.Is(err, io.ErrUnexpectedEOF), errors.Is(err, io.EOF):
+			return nil, bad("not valid JSON: the text ends before the object does")
 		}
 		return nil, bad("%v", err)
 	}
