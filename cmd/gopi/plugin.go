@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/gopi-agent/gopi/core/launch"
 	"github.com/gopi-agent/gopi/core/plugins"
 )
 
@@ -40,7 +39,7 @@ func runPlugin(ctx context.Context, env *cliEnv, args []string) int {
 	if err != nil {
 		return fail(env, "plugin", fmt.Errorf("%v (see 'gopi plugin --help')", err))
 	}
-	err = plugins.Run(ctx, launch.PluginManager(env.cfg), launch.PluginSources(env.cfg), inv, env.stdout)
+	err = plugins.Run(ctx, plugins.ManagerFor(env.cfg), plugins.SourcesFor(env.cfg), inv, env.stdout)
 	if errors.Is(err, plugins.ErrUsage) {
 		msg := strings.TrimPrefix(err.Error(), plugins.ErrUsage.Error()+": ")
 		return fail(env, "plugin", fmt.Errorf("%s (see 'gopi plugin --help')", msg))

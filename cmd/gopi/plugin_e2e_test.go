@@ -156,3 +156,46 @@ func TestPluginDirFlag(t *testing.T) {
 		t.Errorf("the --plugin-dir command was not expanded: %s", body)
 	}
 }
+
+// TestTUIMarketplaceInTmux: /marketplace add reads a local marketplace,
+// /marketplace opens the browser, Enter installs the chosen plugin, and
+// /marketplace installed lists it.
+func TestTUIMarketplaceInTmux(t *testing.T) {
+	r := newAgentRig(t)
+	dir := filepath.Join(t.TempDir(), "shop")
+	writeTree(t, dir, map[string]string{
+		".claude-plugin/marketplace.json": `{"name":"shop","owner":{"name":"t"},"plugins":[
+			{"name":"widgets","source":"./widgets","description":"makes widgets"},
+			{"name":"gadgets","source":"./gadgets","description":"makes gadgets"}]}`,
+		"widgets/commands/w.md": "widget\n",
+		"gadgets/commands/g.md": "gadget\n",
+	})
+	x := startTmux(t, 120, 40, r.Project, r.Environ, "--no-title")
+	x.waitFor("Message gopi")
+	x.typ("/marketplace add " + dir)
+	x.keys("Enter")
+	x.waitFor("Added marketplace shop")
+	x.typ("/marketplace")
+	x.keys("Enter")
+	x.waitFor("makes gadgets")
+	x.typ("widg")
+	x.keys("Enter")
+	x.waitFor("Installed widgets@shop")
+	x.typ("/marketplace installed")
+	x.keys("Enter")
+	x.waitFor("widgets@shop (no version)  user scope, enabled")
+}
+
+// writeTree writes name → content below dir.
+func writeTree(t *testing.T, dir string, files map[string]string) {
+	t.Helper()
+	for name, body := range files {
+		p := filepath.Join(dir, name)
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+}

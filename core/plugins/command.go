@@ -129,7 +129,7 @@ func Run(ctx context.Context, m *Manager, src Sources, inv Invocation, w io.Writ
 			if err != nil {
 				return err
 			}
-			fmt.Fprintf(w, "Installed %s v%s (%s scope) in %s\n", id, inst.Version, inst.Scope, inst.InstallPath)
+			fmt.Fprintf(w, "Installed %s %s (%s scope) in %s\n", id, versionLabel(inst.Version), inst.Scope, inst.InstallPath)
 		}
 		return nil
 	case "uninstall", "remove", "rm":
@@ -191,7 +191,7 @@ func Run(ctx context.Context, m *Manager, src Sources, inv Invocation, w io.Writ
 			if p.Origin == OriginOMP {
 				origin = ", from omp"
 			}
-			fmt.Fprintf(w, "%s v%s  %s scope, %s%s  %s\n", p.ID, p.Install.Version, p.Install.Scope, state, origin, p.Install.InstallPath)
+			fmt.Fprintf(w, "%s %s  %s scope, %s%s  %s\n", p.ID, versionLabel(p.Install.Version), p.Install.Scope, state, origin, p.Install.InstallPath)
 		}
 		return nil
 	}
@@ -260,4 +260,12 @@ func writeJSONTo(w io.Writer, v any) error {
 	}
 	_, err = fmt.Fprintf(w, "%s\n", data)
 	return err
+}
+
+// versionLabel shows a version as "v1.2.0", or "(no version)".
+func versionLabel(v string) string {
+	if v == "" || v == "unknown" {
+		return "(no version)"
+	}
+	return "v" + v
 }
