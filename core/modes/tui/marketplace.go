@@ -122,4 +122,3 @@ func (m *model) marketplaceBrowser() tea.Cmd {
 	}}
 	return nil
 }
-
