@@ -300,12 +300,13 @@ func (m *Manager) removeUnreferenced(dir string) {
 	_ = os.RemoveAll(dir)
 }
 
-// Uninstall removes an installed plugin from a scope's registry and
-// deletes its files when nothing else names them.
-func (m *Manager) Uninstall(id ID, scope string) error {
+// changeInstalled runs change on the registry of a scope, with the lock
+// held, for a plugin that must be installed there, and writes the
+// registry back; it returns the entries the plugin had.
+func (m *Manager) changeInstalled(id ID, scope string, change func(reg *installedDoc, list []Install)) ([]Install, error) {
 	unlock, err := m.lock()
 	if err != nil {
-		return err
+		return nil, err
 	}
 	defer unlock()
 	if scope == "" {
@@ -313,20 +314,35 @@ func (m *Manager) Uninstall(id ID, scope string) error {
 	}
 	file, err := m.registryFor(scope)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	reg, err := readInstalled(file)
 	if err != nil {
-		return err
+		return nil, err
 	}
-	prev, ok := reg.Plugins[id.String()]
+	list, ok := reg.Plugins[id.String()]
 	if !ok {
-		return fmt.Errorf("plugin %s is not installed at %s scope (gopi plugin list shows what is)", id, scope)
+		return nil, fmt.Errorf("plugin %s is not installed at %s scope (gopi plugin list shows what is)", id, scope)
 	}
-	delete(reg.Plugins, id.String())
+	change(reg, list)
 	if err := writeJSON(file, reg); err != nil {
+		return nil, err
+	}
+	return list, nil
+}
+
+// Uninstall removes an installed plugin from a scope's registry and
+// deletes its files when nothing else names them.
+func (m *Manager) Uninstall(id ID, scope string) error {
+	prev, err := m.changeInstalled(id, scope, func(reg *installedDoc, _ []Install) { delete(reg.Plugins, id.String()) })
+	if err != nil {
 		return err
 	}
+	unlock, err := m.lock()
+	if err != nil {
+		return err
+	}
+	defer unlock()
 	for _, p := range prev {
 		m.removeUnreferenced(p.InstallPath)
 	}
@@ -335,35 +351,16 @@ func (m *Manager) Uninstall(id ID, scope string) error {
 
 // SetEnabled turns an installed plugin on or off without removing it.
 func (m *Manager) SetEnabled(id ID, scope string, on bool) error {
-	unlock, err := m.lock()
-	if err != nil {
-		return err
-	}
-	defer unlock()
-	if scope == "" {
-		scope = ScopeUser
-	}
-	file, err := m.registryFor(scope)
-	if err != nil {
-		return err
-	}
-	reg, err := readInstalled(file)
-	if err != nil {
-		return err
-	}
-	list, ok := reg.Plugins[id.String()]
-	if !ok {
-		return fmt.Errorf("plugin %s is not installed at %s scope (gopi plugin list shows what is)", id, scope)
-	}
-	for i := range list {
-		if on {
+	_, err := m.changeInstalled(id, scope, func(_ *installedDoc, list []Install) {
+		for i := range list {
 			list[i].Enabled = nil
-		} else {
-			off := false
-			list[i].Enabled = &off
+			if !on {
+				off := false
+				list[i].Enabled = &off
+			}
 		}
-	}
-	return writeJSON(file, reg)
+	})
+	return err
 }
 
 // Upgrade re-reads the marketplaces of the plugins installed at scope
