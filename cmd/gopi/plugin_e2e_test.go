@@ -41,13 +41,15 @@ func makeMarketplaceRepo(t *testing.T) string {
 }
 `,
 		"plugins/demo/.mcp.json": string(mcp),
+		"plugins/demo/hooks/hooks.json": `{"hooks":{"PreToolUse":[{"matcher":"Bash","hooks":[{"type":"command","command":"${CLAUDE_PLUGIN_ROOT}/hooks/no-rm.sh"}]}]}}`,
+		"plugins/demo/hooks/no-rm.sh":    "#!/bin/sh\nif grep -q 'rm -rf'; then echo 'the demo plugin refuses rm -rf' >&2; exit 2; fi\nexit 0\n",
 	}
 	for name, body := range files {
 		p := filepath.Join(repo, name)
 		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
 			t.Fatal(err)
 		}
-		if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
+		if err := os.WriteFile(p, []byte(body), 0o755); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -70,6 +72,7 @@ func TestPluginFromGitMarketplaceThroughModel(t *testing.T) {
 	r := newAgentRig(t,
 		mockllm.Turn{Blocks: []mockllm.Block{mockllm.ToolCall("read", `{"path":"skill://hello"}`)}},
 		mockllm.Turn{Blocks: []mockllm.Block{mockllm.ToolCall("bash", `{"command":"echo forbidden"}`)}},
+		mockllm.Turn{Blocks: []mockllm.Block{mockllm.ToolCall("bash", `{"command":"rm -rf /nonexistent-dir"}`)}},
 		mockllm.Turn{Blocks: []mockllm.Block{mockllm.ToolCall("mcp__demo_echo__echo", `{"text":"ping"}`)}},
 		mockllm.Turn{Blocks: []mockllm.Block{text("all done")}},
 		mockllm.Turn{Blocks: []mockllm.Block{text("plain")}},
@@ -92,7 +95,7 @@ func TestPluginFromGitMarketplaceThroughModel(t *testing.T) {
 		t.Fatalf("exit %d, stdout %q, stderr %q", code, out, stderr)
 	}
 	reqs := r.Srv.Requests()
-	if len(reqs) != 4 {
+	if len(reqs) != 5 {
 		t.Fatalf("%d requests; stderr %s", len(reqs), stderr)
 	}
 	first := string(reqs[0].Body)
@@ -105,10 +108,13 @@ func TestPluginFromGitMarketplaceThroughModel(t *testing.T) {
 		t.Error("reading skill://hello did not give the plugin's skill")
 	}
 	if !strings.Contains(string(reqs[2].Body), "blocked by the demo plugin's hook") {
-		t.Errorf("the plugin's hook did not block the call: %s", reqs[2].Body)
+		t.Errorf("the plugin's hook did not block the call")
 	}
-	if !strings.Contains(string(reqs[3].Body), "echo: ping") {
-		t.Errorf("the plugin's MCP server did not answer: %s", reqs[3].Body)
+	if !strings.Contains(string(reqs[3].Body), "the demo plugin refuses rm -rf") {
+		t.Errorf("the plugin's hooks.json command hook did not block the call")
+	}
+	if !strings.Contains(string(reqs[4].Body), "echo: ping") {
+		t.Errorf("the plugin's MCP server did not answer")
 	}
 
 	// Disabled, the plugin contributes nothing.
@@ -118,7 +124,7 @@ func TestPluginFromGitMarketplaceThroughModel(t *testing.T) {
 	if _, stderr, code := r.run("", "-p", "/demo:greet Ann"); code != 0 {
 		t.Fatal(stderr)
 	}
-	last := string(r.Srv.Requests()[4].Body)
+	last := string(r.Srv.Requests()[5].Body)
 	for _, gone := range []string{"Please greet Ann warmly.", "Greets people in the demo style", "mcp__demo_echo__echo"} {
 		if strings.Contains(last, gone) {
 			t.Errorf("a disabled plugin still contributed %q", gone)
@@ -153,7 +159,7 @@ func TestPluginDirFlag(t *testing.T) {
 		t.Fatal(stderr)
 	}
 	if body := string(r.Srv.Requests()[0].Body); !strings.Contains(body, "SHOUT hey LOUDLY") {
-		t.Errorf("the --plugin-dir command was not expanded: %s", body)
+		t.Errorf("the --plugin-dir command was not expanded")
 	}
 }
 

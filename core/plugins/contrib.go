@@ -34,6 +34,9 @@ type Contributions struct {
 	// Extensions are extension modules (hooks): package.json's
 	// omp.extensions (or pi.extensions) and the modules of hooks/.
 	Extensions []string
+	// CommandHooks are Claude Code's command hooks (hooks/hooks.json);
+	// AgentHooks makes them loop hooks.
+	CommandHooks []CommandHook
 	// Warnings are problems with single parts; the rest still loads.
 	Warnings []error
 }
@@ -100,6 +103,7 @@ func (c *Contributions) collect(r Root) {
 	c.collectMCP(r, man)
 	c.collectLSP(r, man)
 	c.collectExtensions(r)
+	c.collectCommandHooks(r, man)
 }
 
 // componentFile resolves a manifest's path-or-object field: the inline
