@@ -40,9 +40,9 @@ func makeMarketplaceRepo(t *testing.T) string {
 	});
 }
 `,
-		"plugins/demo/.mcp.json": string(mcp),
+		"plugins/demo/.mcp.json":        string(mcp),
 		"plugins/demo/hooks/hooks.json": `{"hooks":{"PreToolUse":[{"matcher":"Bash","hooks":[{"type":"command","command":"${CLAUDE_PLUGIN_ROOT}/hooks/no-rm.sh"}]}]}}`,
-		"plugins/demo/hooks/no-rm.sh":    "#!/bin/sh\nif grep -q 'rm -rf'; then echo 'the demo plugin refuses rm -rf' >&2; exit 2; fi\nexit 0\n",
+		"plugins/demo/hooks/no-rm.sh":   "#!/bin/sh\nif grep -q 'rm -rf'; then echo 'the demo plugin refuses rm -rf' >&2; exit 2; fi\nexit 0\n",
 	}
 	for name, body := range files {
 		p := filepath.Join(repo, name)
