@@ -205,3 +205,25 @@ func writeTree(t *testing.T, dir string, files map[string]string) {
 		}
 	}
 }
+
+// TestOMPInstalledPluginsLoad: a plugin omp installed (its registry in
+// ~/.omp/plugins, in omp's layout) contributes to gopi's sessions.
+func TestOMPInstalledPluginsLoad(t *testing.T) {
+	r := newAgentRig(t, mockllm.Turn{Blocks: []mockllm.Block{text("ok")}})
+	dir := filepath.Join(r.Home, ".omp", "plugins", "cache", "plugins", "their-mk___omp-kit___2.0.0")
+	writeTree(t, dir, map[string]string{"commands/hi.md": "HELLO FROM OMP $1\n"})
+	reg, _ := json.Marshal(map[string]any{"version": 2, "plugins": map[string]any{"omp-kit@their-mk": []map[string]any{
+		{"scope": "user", "installPath": dir, "version": "2.0.0", "installedAt": "2026-01-01T00:00:00.000Z", "lastUpdated": "2026-01-01T00:00:00.000Z"},
+	}}})
+	writeTree(t, filepath.Join(r.Home, ".omp", "plugins"), map[string]string{"installed_plugins.json": string(reg)})
+	out, _, _ := r.run("", "plugin", "list")
+	if !strings.Contains(out, "omp-kit@their-mk v2.0.0  user scope, enabled, from omp") {
+		t.Fatalf("plugin list: %q", out)
+	}
+	if _, stderr, code := r.run("", "-p", "--model", "mock/mock-model", "/omp-kit:hi there"); code != 0 {
+		t.Fatal(stderr)
+	}
+	if body := string(r.Srv.Requests()[0].Body); !strings.Contains(body, "HELLO FROM OMP there") {
+		t.Error("the omp-installed plugin's command was not expanded")
+	}
+}

@@ -95,7 +95,7 @@ func (m *Manager) installLocked(ctx context.Context, id ID, o InstallOptions) (I
 		return Install{}, fmt.Errorf("installing %s: %w", id, err)
 	}
 	version := versionOf(*entry, man, sha)
-	final := filepath.Join(m.Layout.PluginCache(), id.Marketplace, id.Name, version)
+	final := filepath.Join(m.Layout.PluginCache(), id.Marketplace+"___"+id.Name+"___"+version) // omp's naming
 	if err := replaceDir(stage, final); err != nil {
 		return Install{}, fmt.Errorf("installing %s: %w", id, err)
 	}

@@ -31,7 +31,8 @@ func (l Layout) MarketplaceCache() string {
 	return filepath.Join(l.Root, "plugins", "cache", "marketplaces")
 }
 
-// PluginCache holds installed plugins: <marketplace>/<name>/<version>.
+// PluginCache holds installed plugins: <marketplace>___<name>___<version>
+// (omp's naming).
 func (l Layout) PluginCache() string { return filepath.Join(l.Root, "plugins", "cache", "plugins") }
 
 // lockFile serialises changes to this layout's files across processes.

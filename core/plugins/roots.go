@@ -43,8 +43,12 @@ type Sources struct {
 // registries lists the registry files in precedence order.
 func (s Sources) registries() []struct{ file, scope, origin string } {
 	var out []struct{ file, scope, origin string }
+	seen := map[string]bool{}
 	add := func(file, scope, origin string) {
-		out = append(out, struct{ file, scope, origin string }{file, scope, origin})
+		if file = filepath.Clean(file); !seen[file] { // a project in the home directory: .omp is omp's user root too
+			seen[file] = true
+			out = append(out, struct{ file, scope, origin string }{file, scope, origin})
+		}
 	}
 	if s.ProjectDir != "" && !s.SkipProject {
 		add(ProjectInstalledFile(s.ProjectDir), ScopeProject, OriginGopi)
