@@ -105,3 +105,20 @@ func TestRootsReadOMPAfterGopi(t *testing.T) {
 		t.Fatalf("%+v %v", roots, errs)
 	}
 }
+
+// A project in the home directory: its .omp is omp's user root too, and
+// that registry is read once.
+func TestRootsProjectInHome(t *testing.T) {
+	omp := newManager(t)
+	ctx := t.Context()
+	if _, err := omp.AddMarketplace(ctx, market(t, "mk", map[string]string{"one": "./one"})); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := omp.Install(ctx, ID{"one", "mk"}, InstallOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	list, errs := List(Sources{Layout: Layout{Root: t.TempDir()}, OMPLayout: omp.Layout, OMPProject: omp.Layout.Root})
+	if len(list) != 1 || len(errs) != 0 {
+		t.Fatalf("%+v %v", list, errs)
+	}
+}
