@@ -300,6 +300,20 @@ func (m *Manager) removeUnreferenced(dir string) {
 	_ = os.RemoveAll(dir)
 }
 
+// readScope reads the registry of a scope ("" is the user's), returning
+// the scope, the file and its content.
+func (m *Manager) readScope(scope string) (string, string, *installedDoc, error) {
+	if scope == "" {
+		scope = ScopeUser
+	}
+	file, err := m.registryFor(scope)
+	if err != nil {
+		return scope, "", nil, err
+	}
+	reg, err := readInstalled(file)
+	return scope, file, reg, err
+}
+
 // changeInstalled runs change on the registry of a scope, with the lock
 // held, for a plugin that must be installed there, and writes the
 // registry back; it returns the entries the plugin had.
@@ -309,14 +323,7 @@ func (m *Manager) changeInstalled(id ID, scope string, change func(reg *installe
 		return nil, err
 	}
 	defer unlock()
-	if scope == "" {
-		scope = ScopeUser
-	}
-	file, err := m.registryFor(scope)
-	if err != nil {
-		return nil, err
-	}
-	reg, err := readInstalled(file)
+	scope, file, reg, err := m.readScope(scope)
 	if err != nil {
 		return nil, err
 	}
@@ -372,14 +379,7 @@ func (m *Manager) Upgrade(ctx context.Context, id ID, scope string) ([]ID, error
 		return nil, err
 	}
 	defer unlock()
-	if scope == "" {
-		scope = ScopeUser
-	}
-	file, err := m.registryFor(scope)
-	if err != nil {
-		return nil, err
-	}
-	reg, err := readInstalled(file)
+	scope, _, reg, err := m.readScope(scope)
 	if err != nil {
 		return nil, err
 	}
