@@ -306,3 +306,54 @@ func TestKilledInstallLeavesNoBrokenState(t *testing.T) {
 		t.Fatal(err)
 	}
 }
+
+// gitRepo makes a Git repository of files and returns its file:// URL.
+func gitRepo(t *testing.T, files map[string]string) string {
+	t.Helper()
+	if _, err := exec.LookPath("git"); err != nil {
+		t.Skip("git is not installed")
+	}
+	dir := t.TempDir()
+	writeFiles(t, dir, files)
+	for _, args := range [][]string{{"init", "-q"}, {"add", "-A"}, {"-c", "user.email=t@example.com", "-c", "user.name=t", "commit", "-qm", "x"}} {
+		cmd := exec.Command("git", args...)
+		cmd.Dir = dir
+		if out, err := cmd.CombinedOutput(); err != nil {
+			t.Fatalf("git %v: %v %s", args, err, out)
+		}
+	}
+	return "file://" + dir
+}
+
+// Plugins from their own Git repositories (url) and from a directory of
+// one (git-subdir) install with the commit recorded, without .git.
+func TestInstallGitSources(t *testing.T) {
+	m := newManager(t)
+	ctx := context.Background()
+	single := gitRepo(t, map[string]string{".claude-plugin/plugin.json": `{"name":"solo","version":"3.1.0"}`, "commands/a.md": "a"})
+	mono := gitRepo(t, map[string]string{"pkgs/inner/commands/b.md": "b"})
+	dir := t.TempDir()
+	writeFiles(t, dir, map[string]string{CatalogPath: `{"name":"remote","owner":{"name":"t"},"plugins":[
+		{"name":"solo","source":{"source":"url","url":"` + single + `"}},
+		{"name":"inner","source":{"source":"git-subdir","url":"` + mono + `","path":"pkgs/inner"}}]}`})
+	if _, err := m.AddMarketplace(ctx, dir); err != nil {
+		t.Fatal(err)
+	}
+	solo, err := m.Install(ctx, ID{"solo", "remote"}, InstallOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if solo.Version != "3.1.0" || len(solo.GitCommitSha) != 40 || filepath.Base(solo.InstallPath) != "remote___solo___3.1.0" {
+		t.Fatalf("%+v", solo)
+	}
+	if _, err := os.Stat(filepath.Join(solo.InstallPath, ".git")); !os.IsNotExist(err) {
+		t.Fatalf("the clone's .git was copied: %v", err)
+	}
+	inner, err := m.Install(ctx, ID{"inner", "remote"}, InstallOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(filepath.Join(inner.InstallPath, "commands", "b.md")); err != nil || inner.Version != inner.GitCommitSha[:12] {
+		t.Fatalf("%+v %v", inner, err)
+	}
+}
