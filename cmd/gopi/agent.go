@@ -73,7 +73,7 @@ func newAgentFlagSet(f *agentFlags) *pflag.FlagSet {
 	fs.BoolVar(&f.noMCP, "no-mcp", false, "do not start the MCP servers of mcp.json files")
 	fs.BoolVar(&f.trustProject, "trust-project", false, "trust this project for this run: its MCP servers, extensions, tools, settings and .env take effect without a question (also PI_TRUST_PROJECT=1)")
 	fs.BoolVar(&f.noExtensions, "no-extensions", false, "do not discover extensions (explicit -e and --hook files still load)")
-	fs.StringArrayVar(&f.pluginDirs, "plugin-dir", nil, "load a plugin from a directory; repeatable (accepted and kept: plugins come with issue 40)")
+	fs.StringArrayVar(&f.pluginDirs, "plugin-dir", nil, "load a plugin from a directory for this run; repeatable")
 	fs.BoolVar(&f.noSkills, "no-skills", false, "do not discover or offer skills")
 	fs.StringVar(&f.skills, "skills", "", "comma-separated globs: keep only the skills whose name matches (e.g. git-*,docker)")
 	fs.BoolVar(&f.noRules, "no-rules", false, "do not discover or apply rules")

@@ -16,8 +16,6 @@ import (
 func init() {
 	commands["grievances"] = command{"list or clean the tool issues models reported through auto-QA (omp's autoqa.db)", runGrievances}
 	commandFlagSets["grievances"] = func() *pflag.FlagSet { return newGrievancesFlagSet(&grievancesCLI{}) }
-	commands["plugin"] = command{"plugins and marketplaces: not in gopi yet (issue 40 brings them)", runPlugin}
-	noConfig["plugin"] = true
 }
 
 // grievancesCLI holds the flags of `gopi grievances`.
@@ -125,15 +123,4 @@ func runGrievances(ctx context.Context, env *cliEnv, args []string) int {
 	}
 	fmt.Fprintf(env.stdout, "Showing %d most recent%s\n", len(rows), suffix)
 	return exitMatch
-}
-
-// runPlugin is `gopi plugin`: plugins and marketplaces arrive with issue
-// 40; until then it says so in one line.
-func runPlugin(_ context.Context, env *cliEnv, args []string) int {
-	if len(args) == 1 && (args[0] == "-h" || args[0] == "--help") {
-		fmt.Fprintln(env.stdout, "Usage: gopi plugin ...\n\nPlugins and marketplaces (install, uninstall, list, …) are not in gopi yet: they come with\nissue 40. --plugin-dir DIR is accepted by the agent now and kept for them.")
-		return exitMatch
-	}
-	fmt.Fprintln(env.stderr, "gopi plugin: plugins and marketplaces are not in gopi yet (issue 40 brings them); --plugin-dir is accepted and kept for them")
-	return exitError
 }

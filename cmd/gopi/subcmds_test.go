@@ -102,10 +102,11 @@ func TestGrievancesCommand(t *testing.T) {
 	}
 }
 
-// gopi plugin says in one line which issue brings plugins.
+// gopi plugin refuses a plugin id without its marketplace, saying how
+// to write one.
 func TestPluginCommand(t *testing.T) {
 	_, errOut, code := loginRun(t, isolatedEnviron(t), nil, "", "plugin", "install", "x")
-	if code != exitError || errOut != "gopi plugin: plugins and marketplaces are not in gopi yet (issue 40 brings them); --plugin-dir is accepted and kept for them\n" {
+	if code != exitError || errOut != "gopi plugin: invalid plugin id \"x\": write it as name@marketplace\n" {
 		t.Fatalf("exit %d: %q", code, errOut)
 	}
 }

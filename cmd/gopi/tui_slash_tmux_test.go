@@ -63,9 +63,9 @@ var ompSlashCommands = []struct {
 	{typed: "/memory", marker: "Memory is not available in gopi yet"},
 	{typed: "/rename", marker: "Usage: /rename <title>"},
 	{typed: "/move", marker: "Usage: /move <path>"},
-	{typed: "/marketplace", marker: "no plugin marketplace yet"},
+	{typed: "/marketplace", marker: "No marketplace plugins to browse"},
 	{typed: "/plugins", marker: "No plugins installed"},
-	{typed: "/reload-plugins", marker: "No plugins to reload"},
+	{typed: "/reload-plugins", marker: "Plugins load when a session starts"},
 	{typed: "/force", marker: "Usage: /force <tool-name>"},
 	{typed: "/quit", marker: "EXITED 0"},
 }

@@ -22,6 +22,9 @@ func (s *Session) startMCP(ctx context.Context) {
 	default:
 		mc := s.cfg.MCP()
 		servers, errs := mergeMCPServers(s.opts.MCPServers, mc.Servers)
+		if s.opts.Plugins != nil {
+			servers = appendPluginServers(servers, s.opts.Plugins.MCPServers)
+		}
 		connect, call := s.cfg.MCPTimeouts()
 		s.res.mcp = mcp.New(mcp.Options{
 			Servers:        servers,
@@ -86,4 +89,21 @@ func mergeMCPServers(given, configured []*config.MCPServer) ([]*config.MCPServer
 		}
 	}
 	return out, errs
+}
+
+// appendPluginServers adds the plugins' servers whose names are not
+// taken (their names, <plugin>:<server>, are not checked against the
+// configuration files' naming rule: the colon is how omp names them).
+func appendPluginServers(servers, fromPlugins []*config.MCPServer) []*config.MCPServer {
+	taken := map[string]bool{}
+	for _, sv := range servers {
+		taken[sv.Name] = true
+	}
+	for _, sv := range fromPlugins {
+		if !taken[sv.Name] && sv.IsEnabled() {
+			taken[sv.Name] = true
+			servers = append(servers, sv)
+		}
+	}
+	return servers
 }

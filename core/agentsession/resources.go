@@ -66,7 +66,7 @@ func (s *Session) discoverResources(injected []string) {
 		st := off.skills(s.cfg.Settings.Skills())
 		st.CustomDirectories = absDirs(st.CustomDirectories, s.cfg.Home, s.opts.Cwd)
 		var warns []error
-		r.skills, warns = skills.Discover(skills.Options{Roots: off.dirs(dirs.SkillDirs()), Settings: st, Patterns: s.opts.SkillPatterns})
+		r.skills, warns = skills.Discover(skills.Options{Roots: off.dirs(append(dirs.SkillDirs(), s.pluginDirs(true)...)), Settings: st, Patterns: s.opts.SkillPatterns})
 		r.warnings = append(r.warnings, warns...)
 	}
 	switch {
@@ -84,7 +84,7 @@ func (s *Session) discoverResources(injected []string) {
 		r.templates = s.opts.Templates
 	} else {
 		var warns []error
-		r.templates, warns = templates.Discover(off.dirs(dirs.TemplateDirs()))
+		r.templates, warns = templates.Discover(off.dirs(append(dirs.TemplateDirs(), s.pluginDirs(false)...)))
 		r.templates = off.templates(r.templates)
 		r.warnings = append(r.warnings, warns...)
 	}
@@ -99,6 +99,19 @@ func (s *Session) discoverResources(injected []string) {
 		}
 	}
 	s.toolEnv.SetInternalResources(sessionResources{r})
+}
+
+// pluginDirs returns the plugins' skill directories (skills) or command
+// directories.
+func (s *Session) pluginDirs(skills bool) []config.ResourceDir {
+	p := s.opts.Plugins
+	switch {
+	case p == nil:
+		return nil
+	case skills:
+		return p.SkillDirs
+	}
+	return p.CommandDirs
 }
 
 // restoreTTSR resets the stream rules' memory to the rules injected on

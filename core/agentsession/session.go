@@ -8,6 +8,7 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -25,6 +26,7 @@ import (
 	"github.com/gopi-agent/gopi/core/mcp"
 	"github.com/gopi-agent/gopi/core/message"
 	"github.com/gopi-agent/gopi/core/permission"
+	"github.com/gopi-agent/gopi/core/plugins"
 	"github.com/gopi-agent/gopi/core/prompt"
 	"github.com/gopi-agent/gopi/core/rules"
 	"github.com/gopi-agent/gopi/core/secrets"
@@ -108,6 +110,11 @@ type Options struct {
 	// configuration files (an editor's over ACP, an embedder's own); they
 	// come first, so one of them hides a file's server of the same name.
 	MCPServers []*config.MCPServer
+	// Plugins are what the enabled marketplace plugins and --plugin-dir
+	// directories contribute (core/plugins): skills and commands after
+	// the configured directories, MCP servers after the configured ones,
+	// language servers below the configured ones. Nil: none.
+	Plugins *plugins.Contributions
 
 	// Hooks are the agent loop's extension points.
 	Hooks []*agent.Hooks
@@ -446,6 +453,11 @@ func (s *Session) newToolEnv(store *session.Manager) *tool.Env {
 	env.ToolNames = s.offeredToolNames
 	env.Caches = s.caches
 	env.Diagnostics = s.opts.Diagnostics
+	if p := s.opts.Plugins; p != nil && len(p.LSPFiles) > 0 && env.Settings.LSPServers != nil {
+		lsp := *env.Settings.LSPServers
+		lsp.Files = append(slices.Clone(p.LSPFiles), lsp.Files...)
+		env.Settings.LSPServers = &lsp
+	}
 	if s.reg != nil {
 		env.Keys = s.reg
 	}

@@ -29,6 +29,7 @@ const (
 	ProviderWindsurf = "windsurf" // .windsurf/rules and windsurf's global rules file
 	ProviderCline    = "cline"    // the nearest .clinerules, a directory or a file
 	ProviderCustom   = "custom"   // skills.customDirectories
+	ProviderPlugin   = "plugin"   // installed marketplace plugins and --plugin-dir (core/plugins)
 )
 
 // ResourceDir is one place skills, rules or templates are read from.
@@ -39,6 +40,9 @@ type ResourceDir struct {
 	Priority int      // the provider's priority: higher wins
 	Level    Level    // user or project
 	IsFile   bool     // Path is a single rule file (windsurf's global rules, a .clinerules file)
+	// NamePrefix goes in front of the names of the commands found here
+	// (a plugin's commands are /<plugin>:<name>).
+	NamePrefix string
 }
 
 // SkillDirs returns the skill roots in precedence order: native 100

@@ -37,13 +37,17 @@ type Extras struct {
 // stop the launch.
 func loadExtensions(ctx context.Context, r *Request, cfg *config.Config, opts *agentsession.Options, reg *models.Registry, started *Started) (attach func(*agentsession.Session), abandon func()) {
 	none := func(*agentsession.Session) {}
+	var pluginExts []string // the plugins' hooks load after the discovered extensions, before -e
+	if opts.Plugins != nil && !r.NoExtensions {
+		pluginExts = opts.Plugins.Extensions
+	}
 	if r.NoExtensions && len(r.Extensions) == 0 {
 		return none, func() {}
 	}
 	src := extensions.Sources{
 		Cwd:       cfg.Cwd,
 		AgentDirs: []string{cfg.AgentDir, cfg.OMPAgentDir},
-		Paths:     r.Extensions,
+		Paths:     append(slices.Clone(pluginExts), r.Extensions...),
 		Settings:  cfg.Settings.Strings("extensions"),
 		Disabled:  cfg.Settings.Strings("disabledExtensions"),
 		// An untrusted project's own modules never load (config.ProjectTrust).

@@ -8,6 +8,7 @@ import (
 	"github.com/gopi-agent/gopi/core/ai/models"
 	"github.com/gopi-agent/gopi/core/auth"
 	"github.com/gopi-agent/gopi/core/config"
+	"github.com/gopi-agent/gopi/core/plugins"
 )
 
 // Started is a session built by Open, with what its modes need besides it.
@@ -49,6 +50,7 @@ func Open(ctx context.Context, r *Request, cfg *config.Config, adjust func(*agen
 	reg.Discover(ctx, nil, 0)
 	started := &Started{Logins: &auth.Logins{Store: store, Flows: r.Logins, Keys: KeyProviders(reg), Client: r.HTTPClient}}
 	var extOpts agentsession.Options
+	extOpts.Plugins = loadPlugins(r, cfg, started)
 	attach, abandon := loadExtensions(ctx, r, cfg, &extOpts, reg, started)
 	opts, err := SessionOptions(r, cfg, reg)
 	if err != nil {
@@ -56,6 +58,8 @@ func Open(ctx context.Context, r *Request, cfg *config.Config, adjust func(*agen
 		return nil, err
 	}
 	opts.Hooks = append(opts.Hooks, extOpts.Hooks...)
+	opts.Plugins = extOpts.Plugins
+	opts.Hooks = append(opts.Hooks, opts.Plugins.AgentHooks(plugins.HookEnv{Cwd: cfg.Cwd, Environ: cfg.Env.Environ()})...)
 	for flag, v := range map[string]string{"--system-prompt": r.SystemPrompt, "--append-system-prompt": r.AppendSystemPrompt} {
 		if looksLikeMissingFile(cfg, v) {
 			r.report("warning: %s %q names no file; it is used as the text itself", flag, v)

@@ -81,8 +81,8 @@ type Request struct {
 	// Extensions are extension files or directories to load besides the
 	// discovered ones (-e, --hook).
 	Extensions []string
-	// PluginDirs are the --plugin-dir directories, kept for the plugins
-	// and marketplaces of issue 40: nothing loads them yet.
+	// PluginDirs are the --plugin-dir directories: plugins loaded for
+	// this run only, before the installed ones (core/plugins).
 	PluginDirs []string
 	// The features a run can leave out.
 	// NoLSP (--no-lsp) turns the language servers off for the run, as

@@ -83,7 +83,7 @@ func Discover(dirs []config.ResourceDir) (*Set, []error) {
 			if ferr != nil {
 				warns = append(warns, fmt.Errorf("template %s: %w", file, ferr))
 			}
-			t := &Template{Name: strings.TrimSuffix(n, ".md"), Description: frontmatter.String(meta, "description"), Content: body, Path: file, Provider: d.Provider, Level: d.Level}
+			t := &Template{Name: d.NamePrefix + strings.TrimSuffix(n, ".md"), Description: frontmatter.String(meta, "description"), Content: body, Path: file, Provider: d.Provider, Level: d.Level}
 			if t.Description == "" {
 				first, _, _ := strings.Cut(body, "\n")
 				t.Description = strings.TrimSpace(strings.TrimLeft(first, "# "))

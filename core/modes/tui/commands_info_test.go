@@ -62,9 +62,10 @@ func TestSlashListings(t *testing.T) {
 		{"/memory frobnicate", "Usage: /memory <view|clear|reset|enqueue|rebuild|mm ...>"},
 		{"/browser", "issue 38"},
 		{"/browser sideways", "Usage: /browser [headless|visible]"},
-		{"/marketplace", "issue 40"},
+		{"/marketplace", "No marketplace plugins to browse"},
+		{"/marketplace frobnicate", "unknown subcommand \"frobnicate\""},
 		{"/plugins", "No plugins installed"},
-		{"/reload-plugins", "No plugins to reload"},
+		{"/reload-plugins", "Plugins load when a session starts"},
 		{"/background", "The agent is idle"},
 		{"/bg", "The agent is idle"},
 	} {

@@ -14,9 +14,7 @@ import (
 )
 
 // The commands that switch a way of working on or off (/fast, /loop,
-// /force, /background, /browser), publish the session (/share), or
-// stand for subsystems gopi does not have yet (/marketplace, /plugins,
-// /reload-plugins).
+// /force, /background, /browser) or publish the session (/share).
 
 // cmdFast toggles fast mode (OpenAI's priority service tier).
 func (m *model) cmdFast(args string) tea.Cmd {
@@ -61,28 +59,6 @@ func (m *model) cmdBrowser(args string) tea.Cmd {
 		return m.printSection(m.r.warning("The browser tool is disabled (browser.enabled: false)"))
 	}
 	return m.printSection(m.r.warning("gopi has no browser tool yet, so there is no mode to switch: it arrives with issue 38 (browser.enabled and browser.headless configure it then)"))
-}
-
-// cmdMarketplace answers for omp's plugin marketplace.
-func (m *model) cmdMarketplace(string) tea.Cmd {
-	return m.printSection(m.r.warning("gopi has no plugin marketplace yet: marketplaces and their plugins arrive with issue 40 (extensions load from -e <file> and the extensions directories meanwhile)"))
-}
-
-// cmdPlugins answers for omp's plugins.
-func (m *model) cmdPlugins(args string) tea.Cmd {
-	sub, _, _ := strings.Cut(strings.TrimSpace(args), " ")
-	switch strings.ToLower(sub) {
-	case "", "list":
-		return m.printSection(m.r.notice("No plugins installed: gopi has no plugin manager yet (issue 40); /extensions lists the extensions loaded"))
-	case "enable", "disable":
-		return m.printSection(m.r.warning("gopi has no plugin manager yet, so there is no plugin to " + sub + " (issue 40)"))
-	}
-	return m.printSection(m.r.notice("Usage: /plugins [list|enable|disable] [name@marketplace]"))
-}
-
-// cmdReloadPlugins answers for omp's plugin reload.
-func (m *model) cmdReloadPlugins(string) tea.Cmd {
-	return m.printSection(m.r.notice("No plugins to reload: gopi has no plugin manager yet (issue 40); extensions load when the session starts"))
 }
 
 // cmdForce makes the next model call use one tool; text after the tool's

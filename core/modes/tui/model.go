@@ -244,6 +244,8 @@ func (m *model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, m.onLoopSend(msg)
 	case btwMsg:
 		return m, m.onBtw(msg)
+	case marketplaceMsg:
+		return m, m.onMarketplace(msg)
 	case movedMsg:
 		return m, m.onMoved(msg.dir)
 	case editedMsg:

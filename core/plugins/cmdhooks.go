@@ -1,0 +1,211 @@
+package plugins
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os/exec"
+	"regexp"
+	"strings"
+	"time"
+
+	"github.com/gopi-agent/gopi/core/agent"
+	"github.com/gopi-agent/gopi/core/ai"
+	"github.com/gopi-agent/gopi/core/tool"
+	"github.com/gopi-agent/gopi/internal/childproc"
+)
+
+// Claude Code's command hooks (hooks/hooks.json, or the manifest's
+// "hooks"): a shell command run before (PreToolUse) or after
+// (PostToolUse) a tool call whose name the matcher (a regular expression)
+// matches, given the call as JSON on standard input. Before a call, exit
+// status 2 or a "block"/"deny" decision on standard output refuses it
+// with the reason; after a call, the same adds the reason to the result
+// the model sees. Other failures are ignored, as Claude Code ignores them.
+
+// DefaultHookTimeout bounds one hook command unless it sets "timeout"
+// (seconds).
+const DefaultHookTimeout = 60 * time.Second
+
+// CommandHook is one command of a plugin's hooks.json.
+type CommandHook struct {
+	Plugin  ID
+	Root    string         // the plugin's directory (CLAUDE_PLUGIN_ROOT)
+	Event   string         // PreToolUse or PostToolUse
+	Matcher *regexp.Regexp // nil matches every tool
+	Command string
+	Timeout time.Duration
+}
+
+// claudeToolNames are Claude Code's names of gopi's tools, which
+// matchers written for Claude Code use.
+var claudeToolNames = map[string]string{
+	"bash": "Bash", "read": "Read", "write": "Write", "edit": "Edit", "search": "Grep", "find": "Glob",
+	"web_search": "WebSearch", "fetch": "WebFetch", "task": "Task", "todo_write": "TodoWrite", "notebook": "NotebookEdit",
+}
+
+// collectCommandHooks reads the plugin's hooks.json (the manifest's
+// hooks, else hooks/hooks.json).
+func (c *Contributions) collectCommandHooks(r Root, man *Manifest) {
+	doc, file, ok := c.componentFile(r, man.Hooks, "hooks/hooks.json")
+	if !ok {
+		return
+	}
+	if nested, has := doc["hooks"]; has {
+		doc = nil
+		if err := json.Unmarshal(nested, &doc); err != nil {
+			c.warn(r, "%s: \"hooks\" is not an object (left out)", file)
+			return
+		}
+	}
+	for _, event := range []string{"PreToolUse", "PostToolUse"} {
+		var groups []struct {
+			Matcher string `json:"matcher"`
+			Hooks   []struct {
+				Type    string  `json:"type"`
+				Command string  `json:"command"`
+				Timeout float64 `json:"timeout"`
+			} `json:"hooks"`
+		}
+		if raw, ok := doc[event]; !ok {
+			continue
+		} else if err := json.Unmarshal(raw, &groups); err != nil {
+			c.warn(r, "%s: %s: %v (left out)", file, event, err)
+			continue
+		}
+		for _, g := range groups {
+			var re *regexp.Regexp
+			if m := strings.TrimSpace(g.Matcher); m != "" && m != "*" {
+				var err error
+				if re, err = regexp.Compile("^(?:" + m + ")$"); err != nil {
+					c.warn(r, "%s: %s matcher %q: %v (left out)", file, event, m, err)
+					continue
+				}
+			}
+			for _, h := range g.Hooks {
+				if h.Type != "command" || strings.TrimSpace(h.Command) == "" {
+					continue
+				}
+				timeout := DefaultHookTimeout
+				if h.Timeout > 0 {
+					timeout = time.Duration(h.Timeout * float64(time.Second))
+				}
+				c.CommandHooks = append(c.CommandHooks, CommandHook{Plugin: r.ID, Root: r.Path, Event: event, Matcher: re, Command: substituteRoot(h.Command, r.Path), Timeout: timeout})
+			}
+		}
+	}
+}
+
+// matches reports whether the hook applies to a tool.
+func (h CommandHook) matches(name string) bool {
+	if h.Matcher == nil {
+		return true
+	}
+	return h.Matcher.MatchString(name) || (claudeToolNames[name] != "" && h.Matcher.MatchString(claudeToolNames[name]))
+}
+
+// HookEnv is what command hooks run with.
+type HookEnv struct {
+	Cwd     string   // the project (CLAUDE_PROJECT_DIR and the hooks' directory)
+	Environ []string // the environment
+}
+
+// AgentHooks turns the command hooks into loop hooks (one per hook).
+func (c *Contributions) AgentHooks(env HookEnv) []*agent.Hooks {
+	if c == nil {
+		return nil
+	}
+	var out []*agent.Hooks
+	for _, h := range c.CommandHooks {
+		ah := &agent.Hooks{Name: "plugin " + h.Plugin.String() + " " + h.Event}
+		switch h.Event {
+		case "PreToolUse":
+			ah.ToolCall = func(ctx context.Context, call *agent.ToolCallInfo) (*agent.ToolCallDecision, error) {
+				if !h.matches(call.Name) {
+					return nil, nil
+				}
+				if reason, block := h.run(ctx, env, call, nil); block {
+					return &agent.ToolCallDecision{Block: true, Reason: reason}, nil
+				}
+				return nil, nil
+			}
+		case "PostToolUse":
+			ah.ToolResult = func(ctx context.Context, call *agent.ToolCallInfo, res *tool.Result) (*agent.ToolResultOverride, error) {
+				if !h.matches(call.Name) {
+					return nil, nil
+				}
+				reason, block := h.run(ctx, env, call, res)
+				if !block {
+					return nil, nil
+				}
+				content := append(append([]ai.Content(nil), res.Content...), &ai.TextContent{Text: "Hook feedback (" + h.Plugin.String() + "): " + reason})
+				return &agent.ToolResultOverride{Content: content}, nil
+			}
+		}
+		out = append(out, ah)
+	}
+	return out
+}
+
+// run runs the hook for a call (and its result, after the call); block
+// says the hook refused it, with the reason.
+func (h CommandHook) run(ctx context.Context, env HookEnv, call *agent.ToolCallInfo, res *tool.Result) (reason string, block bool) {
+	name := call.Name
+	if cn := claudeToolNames[name]; cn != "" {
+		name = cn
+	}
+	in := map[string]any{"session_id": "", "cwd": env.Cwd, "hook_event_name": h.Event, "tool_name": name, "tool_input": call.Args}
+	if res != nil {
+		in["tool_response"] = map[string]any{"content": res.FirstText(), "isError": res.IsError}
+	}
+	data, _ := json.Marshal(in)
+	ctx, cancel := context.WithTimeout(ctx, h.Timeout)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, "/bin/sh", "-c", h.Command)
+	cmd.Dir = env.Cwd
+	cmd.Env = append(append([]string(nil), env.Environ...), "CLAUDE_PLUGIN_ROOT="+h.Root, "OMP_PLUGIN_ROOT="+h.Root, "CLAUDE_PROJECT_DIR="+env.Cwd)
+	cmd.Stdin = bytes.NewReader(data)
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	cmd.WaitDelay = time.Second
+	childproc.Prepare(cmd)
+	err := cmd.Run()
+	var exit *exec.ExitError
+	if errors.As(err, &exit) && exit.ExitCode() == 2 && ctx.Err() == nil {
+		if msg := strings.TrimSpace(stderr.String()); msg != "" {
+			return msg, true
+		}
+		return fmt.Sprintf("blocked by a hook of plugin %s", h.Plugin), true
+	}
+	if err != nil {
+		return "", false
+	}
+	var out struct {
+		Decision string `json:"decision"`
+		Reason   string `json:"reason"`
+		Specific struct {
+			Decision string `json:"permissionDecision"`
+			Reason   string `json:"permissionDecisionReason"`
+		} `json:"hookSpecificOutput"`
+	}
+	if json.Unmarshal(bytes.TrimSpace(stdout.Bytes()), &out) != nil {
+		return "", false
+	}
+	switch {
+	case out.Decision == "block":
+		return orDefault(out.Reason, h), true
+	case out.Specific.Decision == "deny":
+		return orDefault(out.Specific.Reason, h), true
+	}
+	return "", false
+}
+
+// orDefault returns reason, or a sentence naming the hook's plugin.
+func orDefault(reason string, h CommandHook) string {
+	if strings.TrimSpace(reason) != "" {
+		return reason
+	}
+	return fmt.Sprintf("blocked by a hook of plugin %s", h.Plugin)
+}
