@@ -50,12 +50,7 @@ func (e *Encoding) countParallel(ctx context.Context, r io.Reader, w *Workers, b
 	var size int64
 	// A small file gets a buffer of its size: many small files are
 	// counted without a block each.
-	step := block
-	if f, ok := r.(*os.File); ok {
-		if info, err := f.Stat(); err == nil && info.Mode().IsRegular() && info.Size() < int64(block) {
-			step = int(info.Size()) + 1
-		}
-	}
+	step := smallFileBlock(r, block)
 	buf := make([]byte, 0, 2*step)
 	for {
 		if err := ctx.Err(); err != nil {
@@ -107,6 +102,18 @@ func (e *Encoding) countParallel(ctx context.Context, r io.Reader, w *Workers, b
 			return int(total.Load()), size, nil
 		}
 	}
+}
+
+// smallFileBlock is how much to read at a time from r: block, or for a
+// regular file smaller than that its size and one byte (to see its end),
+// so that counting many small files does not allocate a block each.
+func smallFileBlock(r io.Reader, block int) int {
+	if f, ok := r.(*os.File); ok {
+		if info, err := f.Stat(); err == nil && info.Mode().IsRegular() && info.Size() < int64(block) {
+			return int(info.Size()) + 1
+		}
+	}
+	return block
 }
 
 // safeCut returns the last place in b where both encodings' split
