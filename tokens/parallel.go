@@ -73,7 +73,7 @@ func (e *Encoding) countParallel(ctx context.Context, r io.Reader, w *Workers, b
 		if cut == 0 && len(buf) >= limit {
 			// No safe cut in sight: the rest is one stream.
 			wg.Wait()
-			n, rest, err := e.countReader(ctx, io.MultiReader(bytes.NewReader(buf), r), readBlock)
+			n, rest, err := e.countReader(ctx, io.MultiReader(bytes.NewReader(buf), &wholeReads{r: r, buf: make([]byte, step)}), readBlock)
 			return int(total.Load()) + n, size - int64(len(buf)) + rest, err
 		}
 		if cut > 0 {
@@ -102,6 +102,36 @@ func (e *Encoding) countParallel(ctx context.Context, r io.Reader, w *Workers, b
 			return int(total.Load()), size, nil
 		}
 	}
+}
+
+// wholeReads reads r only len(buf) bytes at a time, as the segmenting
+// loop did before it: a pseudo-file such as /proc/self/pagemap refuses
+// reads of other sizes, and the stream after it would otherwise ask for
+// what is left of a block.
+type wholeReads struct {
+	r        io.Reader
+	buf      []byte
+	from, to int
+	err      error
+}
+
+func (w *wholeReads) Read(p []byte) (int, error) {
+	if w.from == w.to {
+		if w.err != nil {
+			return 0, w.err
+		}
+		w.from, w.to = 0, 0
+		w.to, w.err = io.ReadFull(w.r, w.buf)
+		if w.err == io.ErrUnexpectedEOF {
+			w.err = io.EOF
+		}
+		if w.to == 0 {
+			return 0, w.err
+		}
+	}
+	n := copy(p, w.buf[w.from:w.to])
+	w.from += n
+	return n, nil
 }
 
 // smallFileBlock is how much to read at a time from r: block, or for a

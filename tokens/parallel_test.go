@@ -2,6 +2,8 @@ package tokens
 
 import (
 	"context"
+	"errors"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -80,4 +82,26 @@ func FuzzSafeCut(f *testing.F) {
 			end = cut - 1
 		}
 	})
+}
+
+// eightReader refuses reads whose size is not a multiple of 8, as
+// /proc/self/pagemap does.
+type eightReader struct{ r io.Reader }
+
+func (e eightReader) Read(p []byte) (int, error) {
+	if len(p)%8 != 0 {
+		return 0, errors.New("invalid argument")
+	}
+	return e.r.Read(p)
+}
+
+// After a cut leaves text of any length behind, and no further cut comes
+// within the segment limit, the rest is still read whole blocks at a time.
+func TestCountParallelKeepsReadSizes(t *testing.T) {
+	text := "on\ntwo\nthree" + strings.Repeat("z", 5012) // a cut at 7; 5024 bytes: whole 8-byte reads to the end
+	e := mustGet(t, O200kBase)
+	got, size, err := e.countParallel(context.Background(), eightReader{strings.NewReader(text)}, NewWorkers(2), 64, 256)
+	if err != nil || got != e.Count(text) || size != int64(len(text)) {
+		t.Fatalf("%d tokens, %d bytes, %v; want %d, %d", got, size, err, e.Count(text), len(text))
+	}
 }
