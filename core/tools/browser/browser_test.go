@@ -112,7 +112,7 @@ func servePage(w http.ResponseWriter, r *http.Request) {
 		default:
 		}
 		return
-	case "/huge": // about 2 MB: more buttons than TestObserveHugePage's limit, long labels, a 1 MB one
+	case "/many": // about 2 MB: more buttons than TestObserveHugePage's limit, long labels, a 1 MB one
 		w.Header().Set("Content-Type", "text/html; charset=utf-8")
 		label := strings.Repeat("label ", 200)
 		_, _ = fmt.Fprintf(w, `<html><head><title>Huge</title></head><body><button id="first" onclick="window.hit = 1">go</button><button>%s</button>`, strings.Repeat("long ", 1<<18))

@@ -327,7 +327,7 @@ func TestObserveHugePage(t *testing.T) {
 	saved := observeLimits
 	observeLimits.elements = 40
 	t.Cleanup(func() { observeLimits = saved })
-	openPage(t, "huge", "/huge")
+	openPage(t, "huge", "/many")
 	var obs struct {
 		Note     string
 		Elements []struct {
