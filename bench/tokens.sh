@@ -7,7 +7,8 @@
 #
 # Input: about 10 MB of Go source, every k-th .go file of
 # $(go env GOROOT)/src in sorted path order (k = total size / 10 MiB, rounded), written
-# once to bench/_work/tokens/input.txt and handed to every side.
+# once to bench/_work/tokens/input.txt (bench/lib/tokens_input.sh) and handed to every side.
+# The command's own throughput (start-up included, all cores): bench/tokens-cli.sh.
 #
 # gopi: `go test ./tokens -bench` with TOKENS_BENCH_FILE set: Count and Encode
 # for o200k_base and cl100k_base, BENCH_RUNS samples each, best and median;
@@ -35,16 +36,9 @@ mkdir -p "$WORK" bench/results
 log() { printf '\033[1m==> %s\033[0m\n' "$*" >&2; }
 
 INPUT=$WORK/input.txt
-if [ ! -s "$INPUT" ]; then
-	log "writing $INPUT"
-	SRC=$(go env GOROOT)/src
-	find "$SRC" -name '*.go' -type f | LC_ALL=C sort >"$WORK/files.txt"
-	TOTAL=$(xargs cat <"$WORK/files.txt" | wc -c)
-	K=$(((TOTAL + 5 * 1024 * 1024) / (10 * 1024 * 1024)))
-	[ "$K" -ge 1 ] || K=1
-	awk -v k="$K" '(NR - 1) % k == 0' "$WORK/files.txt" | xargs cat >"$INPUT.tmp"
-	mv "$INPUT.tmp" "$INPUT"
-fi
+. bench/lib/tokens_input.sh
+log "input: $INPUT (written once)"
+tokens_input "$WORK"
 BYTES=$(wc -c <"$INPUT")
 MB=$(awk -v b="$BYTES" 'BEGIN { printf "%.1f", b / 1e6 }')
 

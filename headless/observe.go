@@ -5,7 +5,9 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"strings"
 	"sync"
+	"unicode/utf8"
 
 	"github.com/go-rod/rod/lib/proto"
 )
@@ -14,6 +16,13 @@ import (
 type ObserveOptions struct {
 	IncludeAll   bool // every accessible node, not only the interactive ones
 	ViewportOnly bool // only elements that overlap the viewport
+	// MaxElements bounds the elements listed (the first ones in document
+	// order); 0 is no bound. A huge page's snapshot stays small, and the
+	// elements past it are not resolved in the page at all.
+	MaxElements int
+	// MaxText bounds each name, value and description, in characters;
+	// longer ones are cut with "…". 0 is no bound.
+	MaxText int
 }
 
 // ObservedElement is one element of an observation; ID is what ByID
@@ -46,6 +55,9 @@ type Observation struct {
 	Viewport Viewport          `json:"viewport"`
 	Scroll   Scroll            `json:"scroll"`
 	Elements []ObservedElement `json:"elements"`
+	// Note says what the bounds of ObserveOptions left out; "" when
+	// nothing was.
+	Note string `json:"note,omitempty"`
 }
 
 // interactiveRoles are the accessibility roles an observation lists
@@ -108,6 +120,58 @@ func readAX(n *proto.AccessibilityAXNode) axNode {
 	}
 	a.keyShortcuts, _ = a.props["keyshortcuts"].(string)
 	return a
+}
+
+// clip cuts the node's name, value and description to max characters
+// (0: no bound) and returns how many it cut.
+func (a *axNode) clip(max int) int {
+	if max <= 0 {
+		return 0
+	}
+	n := 0
+	for _, s := range []*string{&a.name, &a.description} {
+		if c, ok := clipText(*s, max); ok {
+			*s, n = c, n+1
+		}
+	}
+	if v, isString := a.value.(string); isString {
+		if c, ok := clipText(v, max); ok {
+			a.value, n = c, n+1
+		}
+	}
+	return n
+}
+
+// clipText is s cut to max characters with "…" when it is longer.
+func clipText(s string, max int) (string, bool) {
+	if len(s) <= max {
+		return s, false
+	}
+	i, k := 0, 0
+	for i < len(s) && k < max {
+		_, size := utf8.DecodeRuneInString(s[i:])
+		i += size
+		k++
+	}
+	if i == len(s) {
+		return s, false
+	}
+	return s[:i] + "…", true
+}
+
+// observeNote says what an observation's bounds left out.
+func observeNote(listed, skipped, cut int, o ObserveOptions) string {
+	var parts []string
+	if skipped > 0 {
+		parts = append(parts, fmt.Sprintf("listed the first %d of %d elements (the limit of one observation); narrow it with viewportOnly after scrolling, or find elements with a selector", listed, listed+skipped))
+	}
+	if cut > 0 {
+		parts = append(parts, fmt.Sprintf("cut %d names, values or descriptions to %d characters", cut, o.MaxText))
+	}
+	if len(parts) == 0 {
+		return ""
+	}
+	return "The page is large: " + strings.Join(parts, "; ") + "."
 }
 
 // flag is a boolean property that is true (others are left out, as
@@ -192,10 +256,15 @@ func (t *Tab) Observe(ctx context.Context, o ObserveOptions) (*Observation, erro
 	}
 	obs := &Observation{Elements: []ObservedElement{}, Viewport: t.viewport}
 	ids := map[int]proto.RuntimeRemoteObjectID{}
+	skipped, cut := 0, 0
 	var walk func(n *proto.AccessibilityAXNode) error
 	walk = func(n *proto.AccessibilityAXNode) error {
 		a := readAX(n)
-		if !n.Ignored && n.BackendDOMNodeID != 0 && a.role != "InlineTextBox" && (o.IncludeAll || a.interactive()) {
+		listed := !n.Ignored && n.BackendDOMNodeID != 0 && a.role != "InlineTextBox" && (o.IncludeAll || a.interactive())
+		if listed && o.MaxElements > 0 && len(ids) >= o.MaxElements {
+			skipped++
+		} else if listed {
+			cut += a.clip(o.MaxText)
 			obj, err := proto.DOMResolveNode{BackendNodeID: n.BackendDOMNodeID, ObjectGroup: observeGroup}.Call(p)
 			if err == nil {
 				keep := true
@@ -226,6 +295,7 @@ func (t *Tab) Observe(ctx context.Context, o ObserveOptions) (*Observation, erro
 	if err := walk(root); err != nil {
 		return nil, err
 	}
+	obs.Note = observeNote(len(obs.Elements), skipped, cut, o)
 	t.cache.mu.Lock()
 	t.cache.ids = ids
 	t.cache.mu.Unlock()

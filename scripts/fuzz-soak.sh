@@ -73,6 +73,7 @@ TARGETS=(
 	./core/commitgen:FuzzChangelog         # changelogs (gopi commit)
 	./core/tools/task:FuzzParseAgent       # agent definitions
 	./core/tools/task:FuzzParseGenerated   # agent definitions a model wrote (/agents N)
+	./tokens:FuzzSafeCut                   # gopi tokens: the places a count may be split
 	./core/tools/innerpath:FuzzArchivePath # archive member paths (read and write)
 	./core/tools/innerpath:FuzzDatabasePath # SQLite table and row paths (read and write)
 	./core/tools/write:FuzzParseRow        # JSON5 row content of SQLite writes

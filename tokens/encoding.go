@@ -242,7 +242,7 @@ func (e *Encoding) CountReader(ctx context.Context, r io.Reader) (count int, siz
 func (e *Encoding) countReader(ctx context.Context, r io.Reader, block int) (count int, size int64, err error) {
 	c := e.getCache()
 	defer e.putCache(c)
-	raw := make([]byte, block)
+	raw := make([]byte, min(block, smallFileBlock(r, block)))
 	var pending []byte // an incomplete UTF-8 sequence at the end of the last read
 	carry := ""        // text read but not counted yet
 	var ends [pieceBatch]int

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"runtime"
+	"sync"
 )
 
 // InputOptions says how CountInputs reads and counts its inputs.
@@ -25,6 +27,8 @@ type InputOptions struct {
 	// (a device, a FIFO, a pseudo-file that reports no size) is read;
 	// 0 means DefaultSpecialCap.
 	SpecialCap int64
+	// Workers is how many goroutines count at once; 0 means GOMAXPROCS.
+	Workers int
 }
 
 // DefaultSpecialCap is how much of a special file is counted by default:
@@ -40,6 +44,10 @@ const maxEstimateRead = 256 << 20
 // all means Stdin) into a report. An input that cannot be read is left
 // out of it and told to Warn; all is false then. The error is the
 // context's, when it ends the count.
+//
+// Inputs are counted at the same time, and a large one in segments (see
+// CountParallel), on up to Workers goroutines; the report and the
+// warnings keep the order of paths.
 func CountInputs(ctx context.Context, paths []string, o InputOptions) (r Report, all bool, err error) {
 	if len(paths) == 0 {
 		paths = []string{"-"}
@@ -52,35 +60,97 @@ func CountInputs(ctx context.Context, paths []string, o InputOptions) (r Report,
 	if !o.Rule.Exact && o.Rule.Ratio != 0 {
 		r.Ratio = o.Rule.Ratio
 	}
+	n := o.Workers
+	if n <= 0 {
+		n = runtime.GOMAXPROCS(0)
+	}
+	results := o.countAll(ctx, paths, NewWorkers(n), n)
+	if err := ctx.Err(); err != nil {
+		return r, false, err
+	}
 	all = true
-	for _, path := range paths {
-		if err := ctx.Err(); err != nil {
-			return r, false, err
+	for _, res := range results {
+		for _, msg := range res.notes {
+			warn(msg)
 		}
-		var raw, size int
-		if o.Estimate && estimateReadsWhole(path) {
-			text, err := readInput(o.Stdin, path)
-			if err != nil {
-				warn(err.Error())
-				all = false
-				continue
-			}
-			raw, size = o.Encoding.Estimate(text), len(text)
-		} else {
-			n, sz, err := o.countInput(ctx, path, warn)
-			if err != nil {
-				warn(err.Error())
-				all = false
-				continue
-			}
-			raw, size = n, int(sz)
+		if res.err != nil {
+			warn(res.err.Error())
+			all = false
+			continue
 		}
-		n := o.Rule.Scale(raw)
-		r.Files = append(r.Files, FileCount{Path: path, Bytes: size, Tokens: n})
-		r.Bytes += size
+		n := o.Rule.Scale(res.tokens)
+		r.Files = append(r.Files, FileCount{Path: res.path, Bytes: res.size, Tokens: n})
+		r.Bytes += res.size
 		r.Tokens += n
 	}
 	return r, all, nil
+}
+
+// inputCount is the count of one input, or why there is none, with the
+// notes to warn before it.
+type inputCount struct {
+	path         string
+	tokens, size int
+	notes        []string
+	err          error
+}
+
+// countAll counts paths on up to files goroutines at once, segments
+// sharing w; standard input, which may be named more than once, is read
+// by one of them at a time, in order.
+func (o *InputOptions) countAll(ctx context.Context, paths []string, w *Workers, files int) []inputCount {
+	results := make([]inputCount, len(paths))
+	slots := make(chan struct{}, files)
+	var wg sync.WaitGroup
+	var stdinTurn chan struct{} // closed when the previous "-" is done
+	for i, path := range paths {
+		var wait, done chan struct{}
+		if path == "-" {
+			wait, done = stdinTurn, make(chan struct{})
+			stdinTurn = done
+		}
+		select {
+		case slots <- struct{}{}:
+		case <-ctx.Done():
+			wg.Wait()
+			return results[:i]
+		}
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			defer func() { <-slots }()
+			if done != nil {
+				defer close(done)
+				if wait != nil {
+					<-wait
+				}
+			}
+			results[i] = o.countOne(ctx, path, w)
+		}()
+	}
+	wg.Wait()
+	return results
+}
+
+// countOne counts one input.
+func (o *InputOptions) countOne(ctx context.Context, path string, w *Workers) inputCount {
+	res := inputCount{path: path}
+	if err := ctx.Err(); err != nil {
+		res.err = err
+		return res
+	}
+	if o.Estimate && estimateReadsWhole(path) {
+		text, err := readInput(o.Stdin, path)
+		if err != nil {
+			res.err = err
+			return res
+		}
+		res.tokens, res.size = o.Encoding.Estimate(text), len(text)
+		return res
+	}
+	n, sz, err := o.countInput(ctx, path, w, func(msg string) { res.notes = append(res.notes, msg) })
+	res.tokens, res.size, res.err = n, int(sz), err
+	return res
 }
 
 // estimateReadsWhole reports whether Estimate may read path whole.
@@ -95,10 +165,10 @@ func estimateReadsWhole(path string) bool {
 // countInput counts the tokens of a file, or of standard input for "-",
 // streaming it (memory stays bounded whatever its size). A named special
 // file is read up to the special-file cap, with a note to warn.
-func (o *InputOptions) countInput(ctx context.Context, path string, warn func(string)) (int, int64, error) {
+func (o *InputOptions) countInput(ctx context.Context, path string, w *Workers, warn func(string)) (int, int64, error) {
 	enc := o.Encoding
 	if path == "-" {
-		n, size, err := enc.CountReader(ctx, o.Stdin)
+		n, size, err := enc.CountParallel(ctx, o.Stdin, w)
 		if err != nil {
 			return 0, size, fmt.Errorf("read standard input: %w", err)
 		}
@@ -127,7 +197,7 @@ func (o *InputOptions) countInput(ctx context.Context, path string, warn func(st
 	case capped:
 		r = io.LimitReader(f, limit)
 	}
-	n, size, err := enc.CountReader(ctx, r)
+	n, size, err := enc.CountParallel(ctx, r, w)
 	if err != nil {
 		return 0, size, fmt.Errorf("%s: %w", path, unwrapPathError(err))
 	}

@@ -101,3 +101,48 @@ func TestCountInputsCanceled(t *testing.T) {
 		t.Fatalf("err %v", err)
 	}
 }
+
+// Many inputs counted at once keep their order in the report and in the
+// warnings, whichever finishes first; standard input named twice is read
+// by the first "-" only, as when counted one after another.
+func TestCountInputsInParallelKeepsOrder(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	var paths []string
+	var want []FileCount
+	var wantWarn []string
+	e := mustGet(t, O200kBase)
+	for i := 0; i < 40; i++ {
+		p := filepath.Join(dir, strings.Repeat("f", 1+i%7)+string(rune('a'+i%26))+".txt")
+		text := strings.Repeat("word\nline "+p+"\n", 1+(i*397)%3000)
+		if i%9 == 4 {
+			p = filepath.Join(dir, "missing", p)
+			paths = append(paths, p)
+			wantWarn = append(wantWarn, p+": no such file or directory")
+			continue
+		}
+		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		paths = append(paths, p)
+		want = append(want, FileCount{Path: p, Bytes: len(text), Tokens: e.Count(text)})
+		if i == 10 {
+			paths = append(paths, "-", "-")
+			want = append(want, FileCount{Path: "-", Bytes: 11, Tokens: 2}, FileCount{Path: "-"})
+		}
+	}
+	for _, workers := range []int{1, 3, 8} {
+		r, warnings, all := countInputs(t, paths, InputOptions{Stdin: strings.NewReader("hello world"), Workers: workers})
+		if all || strings.Join(warnings, "\n") != strings.Join(wantWarn, "\n") {
+			t.Fatalf("workers %d: all %v, warnings %q", workers, all, warnings)
+		}
+		if len(r.Files) != len(want) {
+			t.Fatalf("workers %d: %d files, want %d", workers, len(r.Files), len(want))
+		}
+		for i := range want {
+			if r.Files[i] != want[i] {
+				t.Fatalf("workers %d: file %d %+v, want %+v", workers, i, r.Files[i], want[i])
+			}
+		}
+	}
+}

@@ -53,7 +53,7 @@ func (s *Store) fresh(ctx context.Context, src *source, db *DB, provider string,
 	if !r.cred.OAuth.Expired(s.opts.Now()) {
 		return r.cred.OAuth, nil
 	}
-	c, err := s.refreshOnce(ctx, db, provider, r)
+	c, err := s.refreshOnce(ctx, db, provider, r, false)
 	if err == nil {
 		return c, nil
 	}
@@ -77,8 +77,8 @@ func (s *Store) fresh(ctx context.Context, src *source, db *DB, provider string,
 // refreshOnce runs one refresh per row however many goroutines need it:
 // the first starts it, the others wait for its result. A waiter whose
 // leader gave up because the leader's own context ended tries again
-// itself.
-func (s *Store) refreshOnce(ctx context.Context, db *DB, provider string, r row) (oauth.Credentials, error) {
+// itself. force refreshes a token that has not expired yet (see Renew).
+func (s *Store) refreshOnce(ctx context.Context, db *DB, provider string, r row, force bool) (oauth.Credentials, error) {
 	key := rowKey(db, r)
 	for {
 		s.mu.Lock()
@@ -97,7 +97,7 @@ func (s *Store) refreshOnce(ctx context.Context, db *DB, provider string, r row)
 		f := &refreshing{done: make(chan struct{})}
 		s.inflight[key] = f
 		s.mu.Unlock()
-		f.c, f.err = s.refreshRow(ctx, db, provider, r)
+		f.c, f.err = s.refreshRow(ctx, db, provider, r, force)
 		s.mu.Lock()
 		delete(s.inflight, key)
 		s.mu.Unlock()
@@ -122,7 +122,10 @@ var errSignedOut = errors.New("it was removed meanwhile")
 // gopi's agent.db or in omp's: a provider that rotates refresh tokens
 // (Anthropic does) invalidates the old one, so keeping the new pair only
 // in gopi's file would leave omp with a dead refresh token.
-func (s *Store) refreshRow(ctx context.Context, db *DB, provider string, r row) (oauth.Credentials, error) {
+//
+// force refreshes even a token that has not expired, unless the row
+// changed since r was read (another caller renewed it meanwhile).
+func (s *Store) refreshRow(ctx context.Context, db *DB, provider string, r row, force bool) (oauth.Credentials, error) {
 	p, ok := s.provider(provider)
 	if !ok {
 		return oauth.Credentials{}, fmt.Errorf("gopi has no sign-in flow for %s to refresh it with", provider)
@@ -138,8 +141,8 @@ func (s *Store) refreshRow(ctx context.Context, db *DB, provider string, r row) 
 		return oauth.Credentials{}, errSignedOut
 	}
 	now := s.opts.Now()
-	if !cur.cred.OAuth.Expired(now) {
-		return cur.cred.OAuth, nil // another process refreshed it
+	if !cur.cred.OAuth.Expired(now) && (!force || cur.data != r.data) {
+		return cur.cred.OAuth, nil // still valid, or another caller refreshed it
 	}
 	rctx, cancel := context.WithTimeout(ctx, s.opts.RefreshTimeout)
 	defer cancel()

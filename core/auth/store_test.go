@@ -348,7 +348,7 @@ func TestSecondProcessUsesTheFirstOnesRefresh(t *testing.T) {
 	}
 	// … and its refresh, under the lock, finds the new tokens instead of
 	// spending the rotated refresh token.
-	c, err := b.refreshOnce(context.Background(), stale, "anthropic", rows[0])
+	c, err := b.refreshOnce(context.Background(), stale, "anthropic", rows[0], false)
 	if err != nil || c.Access != "new-access" || refused.calls.Load() != 0 {
 		t.Fatal(c, err, refused.calls.Load())
 	}

@@ -32,6 +32,10 @@ func (st *Started) warn(r *Request, msg string) {
 	st.Warnings = append(st.Warnings, msg)
 }
 
+// agent.db's store renews a sign-in a provider refused (web search's
+// Gemini does, through the registry).
+var _ models.RenewingCredentials = (*auth.Store)(nil)
+
 // Open builds the session the request describes on cfg (see LoadConfig):
 // the models, the extensions (loaded first: the providers they declare
 // can be the model asked for), the stored session, then the runtime.

@@ -279,7 +279,8 @@ func TestStoredKeys(t *testing.T) {
 	}
 }
 
-// Every provider, asked of a server that accepts the connection and
+// Every provider (the connect limit: TestEveryProviderConnectTimeout),
+// asked of a server that accepts the connection and
 // never answers, fails with its first-byte limit, naming itself; asked
 // of one that starts its answer and then goes silent, with its idle
 // limit.
@@ -328,6 +329,7 @@ func everyEndpoint(t *testing.T, base string, tm Timeouts, want string) {
 		Gemini: base, Brave: base, Tavily: base, Perplexity: base, Jina: base, Exa: base, Parallel: base, Kagi: base, Kimi: base, Synthetic: base, Zai: base, Codex: base}})
 	other := New(config.WebSearch{ExaSearch: true, PerplexityCookies: "c=1"}, Options{Timeouts: tm,
 		BaseURLs: map[ID]string{ExaMCP: base, perplexityWebBase: base}})
+	s.backoff = time.Millisecond // Gemini asks again after no connection
 	for _, id := range append(append([]ID{}, Order...), ExaMCP, perplexityWebBase) {
 		searcher, name := s, id
 		if id == ExaMCP || id == perplexityWebBase {

@@ -8,8 +8,10 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"regexp"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/gopi-agent/gopi/core/ai/provider/geminicli"
 )
@@ -29,6 +31,8 @@ var geminiLogins = []string{"google-gemini-cli", geminicli.AntigravityProvider}
 type geminiAuth struct {
 	creds       geminicli.Credentials
 	antigravity bool
+	login       string // the sign-in's provider name
+	key         string // the stored key the credentials were read from
 }
 
 // gemini asks Gemini with Google Search grounding through Cloud Code
@@ -51,16 +55,8 @@ func (s *Searcher) gemini(ctx context.Context, p Params) (*Response, error) {
 		version = s.cfg.AntigravityVersion
 	}
 	header := geminicli.IdentityHeaders(auth.antigravity, version, geminiAgentModel)
-	header.Set("Authorization", "Bearer "+auth.creds.Token)
 	header.Set("Accept", "text/event-stream")
-	var raw rawBody
-	for i, host := range hosts {
-		_, err = s.t.do(ctx, request{provider: Gemini, keyVar: "the Google sign-in (gopi login google-gemini-cli or google-antigravity)", method: http.MethodPost,
-			url: host + "/v1internal:streamGenerateContent?alt=sse", header: header, body: body}, &raw)
-		if err == nil || i == len(hosts)-1 || !geminiTryNext(ctx, err) {
-			break
-		}
-	}
+	raw, err := s.geminiSend(ctx, auth, hosts, header, body)
 	if err != nil {
 		return nil, err
 	}
@@ -73,14 +69,115 @@ func (s *Searcher) gemini(ctx context.Context, p Params) (*Response, error) {
 // (tests).
 const geminiSandbox ID = "gemini-sandbox"
 
-// geminiTryNext reports whether a failed request should go to the next
-// host: it got no answer, or a 429 or 5xx one.
-func geminiTryNext(ctx context.Context, err error) bool {
-	var e *Error
-	if ctx.Err() != nil || !errors.As(err, &e) {
+// Gemini's retry budget, omp's: each host is asked again up to
+// geminiRetries times after a failure worth retrying (no connection, 429,
+// 500, 502, 503, 504), after the wait the answer asks for plus a second,
+// or else geminiBackoff doubled at each attempt; the waits 429s ask for
+// add up to at most geminiRateBudget per search, and a 429 asking for
+// more gives up on the host. A refused token (401, 403, or a 400 calling the
+// credentials invalid) is refreshed and the request sent again, once per
+// host. A request that stalled after connecting is not sent again: it
+// has already used its whole first-byte or idle limit.
+const (
+	geminiRetries    = 3
+	geminiBackoff    = time.Second
+	geminiRateBudget = 5 * time.Minute
+	geminiHintMargin = time.Second // added to a wait the answer asks for, as omp
+)
+
+// geminiInvalidKey matches a 400's message that means the token was
+// refused.
+var geminiInvalidKey = regexp.MustCompile(`(?i)api key not valid|invalid credentials|invalid authentication`)
+
+// geminiSend posts body to the first host that answers, under Gemini's
+// retry budget; Antigravity's sign-in goes on to its next host when one
+// stays unreachable or keeps answering 429 or 5xx.
+func (s *Searcher) geminiSend(ctx context.Context, auth *geminiAuth, hosts []string, header http.Header, body any) (rawBody, error) {
+	var raw rawBody
+	var err error
+	var rateWaited time.Duration
+	for _, host := range hosts {
+	attempts:
+		for attempt := 0; ; attempt++ {
+			header.Set("Authorization", "Bearer "+auth.creds.Token)
+			_, err = s.t.do(ctx, request{provider: Gemini, keyVar: "the Google sign-in (gopi login google-gemini-cli or google-antigravity)", method: http.MethodPost,
+				url: host + "/v1internal:streamGenerateContent?alt=sse", header: header, body: body}, &raw)
+			if err == nil {
+				return raw, nil
+			}
+			var e *Error
+			if ctx.Err() != nil || !errors.As(err, &e) {
+				return nil, err
+			}
+			if attempt == 0 && geminiAuthRefused(e) && s.renewGemini(ctx, auth) {
+				continue
+			}
+			if !geminiRetryable(e) {
+				return nil, err
+			}
+			if attempt == geminiRetries {
+				break
+			}
+			wait := s.backoff << attempt
+			if e.RetryAfter > 0 {
+				wait = e.RetryAfter + geminiHintMargin
+				if e.Status == http.StatusTooManyRequests {
+					if rateWaited+wait > geminiRateBudget {
+						break attempts
+					}
+					rateWaited += wait
+				}
+			}
+			if serr := s.sleep(ctx, wait); serr != nil {
+				return nil, &Error{Provider: Gemini, Message: "Gemini search was cancelled"}
+			}
+		}
+	}
+	return nil, err
+}
+
+// geminiRetryable reports whether a failed request is worth sending
+// again: it could not connect, or the answer was 429, 500, 502, 503 or
+// 504.
+func geminiRetryable(e *Error) bool {
+	switch e.Status {
+	case 0:
+		return e.unreachable
+	case http.StatusTooManyRequests, http.StatusInternalServerError, http.StatusBadGateway, http.StatusServiceUnavailable, http.StatusGatewayTimeout:
+		return true
+	}
+	return false
+}
+
+// geminiAuthRefused reports whether the answer refused the token.
+func geminiAuthRefused(e *Error) bool {
+	return e.Status == http.StatusUnauthorized || e.Status == http.StatusForbidden ||
+		(e.Status == http.StatusBadRequest && geminiInvalidKey.MatchString(e.Message))
+}
+
+// KeyRenewer is Keys that can refresh a stored sign-in whose token a
+// provider refused before it expired (core/ai/models.Registry is one).
+type KeyRenewer interface {
+	RenewKey(ctx context.Context, provider, stale string) (string, error)
+}
+
+// renewGemini replaces auth's token with a refreshed one; false when
+// the credential store cannot renew it.
+func (s *Searcher) renewGemini(ctx context.Context, auth *geminiAuth) bool {
+	r, ok := s.keys.(KeyRenewer)
+	if !ok {
 		return false
 	}
-	return e.Status == 0 || e.Status == http.StatusTooManyRequests || e.Status >= 500
+	key, err := r.RenewKey(ctx, auth.login, auth.key)
+	if err != nil || key == "" || key == auth.key {
+		return false
+	}
+	c, err := geminicli.ParseCredentials(key, auth.login)
+	if err != nil {
+		return false
+	}
+	auth.creds, auth.key = c, key
+	return true
 }
 
 // geminiAuth finds the first Google sign-in with an access token and a
@@ -104,7 +201,7 @@ func (s *Searcher) geminiAuth(ctx context.Context) (*geminiAuth, error) {
 				last = err
 				continue
 			}
-			return &geminiAuth{creds: c, antigravity: name == geminicli.AntigravityProvider}, nil
+			return &geminiAuth{creds: c, antigravity: name == geminicli.AntigravityProvider, login: name, key: key}, nil
 		}
 	}
 	msg := "Gemini web search needs a Google sign-in: run `gopi login google-gemini-cli` or `gopi login google-antigravity`"

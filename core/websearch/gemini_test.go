@@ -40,6 +40,7 @@ func geminiDouble(t *testing.T, keys fakeKeys) (*double, *Searcher) {
 	}
 	s := New(config.WebSearch{Enabled: true}, Options{Keys: keys, Now: func() time.Time { return testNow },
 		BaseURLs: map[ID]string{Gemini: d.srv.URL + "/fail", geminiSandbox: d.srv.URL + "/sandbox"}})
+	s.backoff = time.Millisecond
 	return d, s
 }
 

@@ -7,11 +7,13 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"net"
 	"net/http"
 	"strings"
 	"time"
 
 	"github.com/gopi-agent/gopi/core/ai"
+	"github.com/gopi-agent/gopi/core/ai/provider/geminicli"
 )
 
 // Timeouts bound each phase of a provider request.
@@ -140,7 +142,15 @@ func statusError(r request, resp *http.Response, data []byte) *Error {
 		detail = http.StatusText(resp.StatusCode)
 	}
 	e.Message = fmt.Sprintf("%s API error (%d): %s", r.provider.Label(), resp.StatusCode, detail)
-	if resp.StatusCode == http.StatusTooManyRequests {
+	switch {
+	case r.provider == Gemini:
+		// Cloud Code Assist says when to come back in its headers or its
+		// body, for 429s and 5xx alike; the Gemini search retries by it.
+		e.RetryAfter = ai.ParseRetryAfter(resp.Header, time.Now())
+		if e.RetryAfter == 0 {
+			e.RetryAfter = geminicli.RetryHint(resp.Header, data, time.Now())
+		}
+	case resp.StatusCode == http.StatusTooManyRequests:
 		e.RetryAfter = ai.ParseRetryAfter(resp.Header, time.Now())
 	}
 	return e
@@ -198,13 +208,15 @@ func (t *transport) transportError(outer, ctx context.Context, id ID, err error)
 	case errors.Is(context.Cause(ctx), errTotal):
 		return &Error{Provider: id, Message: fmt.Sprintf("%s did not finish its answer within %s; try again later or choose another provider with providers.webSearch", id.Label(), t.timeouts.Total)}
 	case errors.As(err, &conn):
-		return &Error{Provider: id, Message: fmt.Sprintf("%s could not be reached: connecting to %s timed out after %s; check the network or choose another provider with providers.webSearch", id.Label(), conn.Addr, conn.Timeout)}
+		return &Error{Provider: id, unreachable: true, Message: fmt.Sprintf("%s could not be reached: connecting to %s timed out after %s; check the network or choose another provider with providers.webSearch", id.Label(), conn.Addr, conn.Timeout)}
 	case errors.As(err, &stall) && stall.First:
 		return &Error{Provider: id, Message: fmt.Sprintf("%s did not start answering within %s; try again later or choose another provider with providers.webSearch", id.Label(), stall.Waited.Round(time.Millisecond))}
 	case errors.As(err, &stall):
 		return &Error{Provider: id, Message: fmt.Sprintf("%s stopped sending its answer for %s; try again later or choose another provider with providers.webSearch", id.Label(), stall.Waited.Round(time.Millisecond))}
 	}
-	return &Error{Provider: id, Message: fmt.Sprintf("%s request failed: %v; check the network or the provider's endpoint", id.Label(), err)}
+	var op *net.OpError
+	return &Error{Provider: id, unreachable: errors.As(err, &op) && op.Op == "dial",
+		Message: fmt.Sprintf("%s request failed: %v; check the network or the provider's endpoint", id.Label(), err)}
 }
 
 // jsonUnmarshal is json.Unmarshal, for the custom decoders.

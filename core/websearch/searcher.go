@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/gopi-agent/gopi/core/config"
+	"github.com/gopi-agent/gopi/internal/ctxsleep"
 )
 
 // Options tune a Searcher.
@@ -51,6 +52,10 @@ type Searcher struct {
 	t    *transport
 	now  func() time.Time
 	base map[ID]string
+	// backoff is the first wait before Gemini asks again, sleep how it
+	// waits (tests shorten and record them).
+	backoff time.Duration
+	sleep   func(context.Context, time.Duration) error
 }
 
 // New returns a Searcher for the configuration cfg.
@@ -59,7 +64,7 @@ func New(cfg config.WebSearch, opt Options) *Searcher {
 	if now == nil {
 		now = time.Now
 	}
-	return &Searcher{cfg: cfg, keys: opt.Keys, t: newTransport(opt.Timeouts), now: now, base: opt.BaseURLs}
+	return &Searcher{cfg: cfg, keys: opt.Keys, t: newTransport(opt.Timeouts), now: now, base: opt.BaseURLs, backoff: geminiBackoff, sleep: ctxsleep.Sleep}
 }
 
 // provider is one search API gopi speaks.

@@ -110,8 +110,10 @@ type Error struct {
 	Provider   ID
 	Status     int           // HTTP status; 0 when the request did not get one
 	Message    string        // one line: what went wrong
-	RetryAfter time.Duration // from a 429's Retry-After; 0 when absent
+	RetryAfter time.Duration // from a 429's Retry-After (Gemini: any failure's wait hint); 0 when absent
 	KeyVar     string        // the variable holding the provider's key, for 401/403
+
+	unreachable bool // no connection could be made (worth trying again)
 }
 
 func (e *Error) Error() string { return e.Message }

@@ -776,3 +776,35 @@ func TestFirstWithAuthIsTheFirstModelWithCredentials(t *testing.T) {
 		}
 	}
 }
+
+// renewingStore is a fakeStore that can renew a sign-in.
+type renewingStore struct {
+	fakeStore
+	asked []string
+}
+
+func (f *renewingStore) Renew(_ context.Context, provider, stale string) (string, string, error) {
+	f.asked = append(f.asked, provider+" "+stale)
+	return "renewed", "", nil
+}
+
+// RenewKey goes to a store that can renew; without one, or under a
+// runtime override, there is nothing to renew.
+func TestRenewKey(t *testing.T) {
+	rs := &renewingStore{fakeStore: fakeStore{key: "old", source: "agent.db"}}
+	r, err := Load(Options{NoFiles: true, Getenv: env(nil), Credentials: rs})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if k, err := r.RenewKey(context.Background(), "anthropic", "old"); k != "renewed" || err != nil || len(rs.asked) != 1 || rs.asked[0] != "anthropic old" {
+		t.Fatal(k, err, rs.asked)
+	}
+	r.SetAPIKey("anthropic", "flag")
+	if k, _ := r.RenewKey(context.Background(), "anthropic", "flag"); k != "" {
+		t.Fatal(k)
+	}
+	plain, _ := Load(Options{NoFiles: true, Getenv: env(nil), Credentials: &fakeStore{key: "old"}})
+	if k, err := plain.RenewKey(context.Background(), "anthropic", "old"); k != "" || err != nil {
+		t.Fatal(k, err)
+	}
+}

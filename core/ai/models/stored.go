@@ -21,3 +21,31 @@ type StoredCredentials interface {
 	// every model a listing shows, so it must be cheap.
 	Stored(provider string) string
 }
+
+// RenewingCredentials is StoredCredentials that can also refresh a stored
+// sign-in before its expiry, when a provider refused its token (agent.db's
+// store, core/auth, is one).
+type RenewingCredentials interface {
+	// Renew refreshes the sign-in of provider whose key is stale and
+	// returns the new key and base URL.
+	Renew(ctx context.Context, provider, stale string) (key, baseURL string, err error)
+}
+
+// RenewKey refreshes provider's stored sign-in whose key a provider
+// refused (stale) and returns the new key; "" and a nil error when the
+// key is not a stored sign-in that can be renewed (a runtime override, an
+// environment key, a store without sign-ins).
+func (r *Registry) RenewKey(ctx context.Context, provider, stale string) (string, error) {
+	if r.overrides[provider] != "" {
+		return "", nil
+	}
+	rs, ok := r.stored.(RenewingCredentials)
+	if !ok {
+		return "", nil
+	}
+	key, _, err := rs.Renew(ctx, provider, stale)
+	if key == stale {
+		return "", err
+	}
+	return key, err
+}

@@ -112,6 +112,15 @@ func servePage(w http.ResponseWriter, r *http.Request) {
 		default:
 		}
 		return
+	case "/many": // about 2 MB: more buttons than TestObserveHugePage's limit, long labels, a 1 MB one
+		w.Header().Set("Content-Type", "text/html; charset=utf-8")
+		label := strings.Repeat("label ", 200)
+		_, _ = fmt.Fprintf(w, `<html><head><title>Huge</title></head><body><button id="first" onclick="window.hit = 1">go</button><button>%s</button>`, strings.Repeat("long ", 1<<18))
+		for i := 0; i < 100; i++ {
+			_, _ = fmt.Fprintf(w, "<p>%s</p><button>%s %d</button>\n", strings.Repeat(label, 5), label, i)
+		}
+		_, _ = w.Write([]byte(`</body></html>`))
+		return
 	case "/hang": // answers headers, then holds the body open until the client leaves
 		w.Header().Set("Content-Type", "text/plain")
 		w.WriteHeader(http.StatusOK)

@@ -317,3 +317,41 @@ func TestOpenStuckOnAlert(t *testing.T) {
 		t.Errorf("with dialogs accept: %q", text(res))
 	}
 }
+
+// A page with more elements than one observation lists, and labels of
+// up to a megabyte, is observed within the bounds, with a note saying
+// what was left out; the tab stays usable and the ids resolve. (The
+// limits are lowered in proportion to the page, which stays a few MB.)
+func TestObserveHugePage(t *testing.T) {
+	need(t)
+	saved := observeLimits
+	observeLimits.elements = 40
+	t.Cleanup(func() { observeLimits = saved })
+	openPage(t, "huge", "/many")
+	var obs struct {
+		Note     string
+		Elements []struct {
+			ID   int
+			Role string
+			Name string
+		}
+	}
+	runJSON(t, "huge", `return await tab.observe()`, &obs)
+	if len(obs.Elements) != 40 {
+		t.Fatalf("%d elements listed, want 40", len(obs.Elements))
+	}
+	for _, e := range obs.Elements {
+		if n := len([]rune(e.Name)); n > ObserveMaxText+1 {
+			t.Fatalf("element %d: a name of %d characters", e.ID, n)
+		}
+	}
+	want := "The page is large: listed the first 40 of 102 elements"
+	if !strings.HasPrefix(obs.Note, want) || !strings.Contains(obs.Note, fmt.Sprintf("to %d characters", ObserveMaxText)) {
+		t.Fatalf("note %q", obs.Note)
+	}
+	var hit int
+	runJSON(t, "huge", `await tab.observe(); await (await tab.id(1)).click(); return await tab.evaluate(() => window.hit)`, &hit)
+	if hit != 1 {
+		t.Fatalf("the tab after observing: hit %d", hit)
+	}
+}

@@ -9,6 +9,20 @@ import (
 	"github.com/gopi-agent/gopi/headless"
 )
 
+// The bounds of one observation (omp has none): a page with more
+// interactive elements lists the first ObserveMaxElements in document
+// order, and names, values and descriptions are cut to ObserveMaxText
+// characters, with a note in the observation saying so. They keep a
+// huge page's snapshot, and the work of resolving its elements, small.
+const (
+	ObserveMaxElements = 1000
+	ObserveMaxText     = 300
+)
+
+// observeLimits are the bounds observe applies (tests lower them to keep
+// their pages small).
+var observeLimits = struct{ elements, text int }{ObserveMaxElements, ObserveMaxText}
+
 // installElementHelpers puts the tab helpers that work on elements on
 // tab: observe, id, drag, select, uploadFile and scrollIntoView.
 func (s *script) installElementHelpers(tab *goja.Object) {
@@ -18,7 +32,8 @@ func (s *script) installElementHelpers(tab *goja.Object) {
 			ViewportOnly bool `json:"viewportOnly"`
 		}
 		s.options(c.Argument(0), &o)
-		obs, err := s.tab.page.Observe(s.ctx, headless.ObserveOptions{IncludeAll: o.IncludeAll, ViewportOnly: o.ViewportOnly})
+		obs, err := s.tab.page.Observe(s.ctx, headless.ObserveOptions{IncludeAll: o.IncludeAll, ViewportOnly: o.ViewportOnly,
+			MaxElements: observeLimits.elements, MaxText: observeLimits.text})
 		s.check(err)
 		return s.fromGo(obs)
 	})

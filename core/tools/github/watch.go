@@ -20,14 +20,20 @@ const (
 	RunWatchGrace       = 5 * time.Second // after the first failed job, before the logs are fetched
 	RunWatchTailDefault = 15              // log lines per failed job by default
 	RunWatchTailMax     = 200             // at most
-	runJobsPageSize     = 100             // jobs per page of the jobs API
+	// RunWatchLimit is how long one run_watch call follows runs that do
+	// not end (omp has no limit: only an abort stops it). Then the call
+	// returns the current state with a note; calling it again goes on.
+	RunWatchLimit   = time.Hour
+	runJobsPageSize = 100 // jobs per page of the jobs API
 )
 
-// watchTiming are the waits of run_watch (tests shorten them).
-type watchTiming struct{ interval, grace time.Duration }
+// watchTiming are the waits of run_watch (tests shorten them): between
+// polls, after a failure, and the whole watch at most (0: no limit).
+type watchTiming struct{ interval, grace, limit time.Duration }
 
-// defaultWatchTiming is the spec's: poll every 3 s, 5 s of grace.
-var defaultWatchTiming = watchTiming{interval: RunWatchInterval, grace: RunWatchGrace}
+// defaultWatchTiming is the spec's: poll every 3 s, 5 s of grace; and
+// gopi's limit of an hour.
+var defaultWatchTiming = watchTiming{interval: RunWatchInterval, grace: RunWatchGrace, limit: RunWatchLimit}
 
 // runURL matches an Actions run URL: owner/repo and run id.
 var runURL = regexp.MustCompile(`^https://github\.com/([^/]+/[^/]+)/actions/runs/(\d+)(?:/.*)?$`)
@@ -173,7 +179,7 @@ func (t *Tool) runWatch(ctx context.Context, a *args, onUpdate tool.UpdateFunc) 
 			return nil, err
 		}
 	}
-	w := &watcher{t: t, repo: repo, tail: tail, onUpdate: onUpdate}
+	w := &watcher{t: t, repo: repo, tail: tail, onUpdate: onUpdate, start: t.now()}
 	if runID != 0 {
 		return w.watchRun(ctx, runID)
 	}
@@ -205,6 +211,37 @@ type watcher struct {
 	poll     int
 	mode     string // "run" or "commit"
 	sha      string // the commit watched (commit mode)
+	start    time.Time
+}
+
+// outOfTime reports whether another wait for the next poll would take
+// the watch past its limit.
+func (w *watcher) outOfTime() bool {
+	lim := w.t.watch.limit
+	return lim > 0 && w.t.now().Add(w.t.watch.interval).Sub(w.start) > lim
+}
+
+// stopNote says the watch ended at its limit with runs still going.
+func (w *watcher) stopNote() string {
+	return fmt.Sprintf("Stopped watching after %s (run_watch's limit); the runs have not finished. Call run_watch again to keep watching.", minutes(w.t.now().Sub(w.start)))
+}
+
+// stopped is the result of a watch that reached its limit: the last
+// snapshot with the note, still marked watching.
+func (w *watcher) stopped(text, note string, runs []*RunState) *outcome {
+	d := &Details{Repo: w.repo, Watch: w.view("watching", note, runs, nil)}
+	if len(runs) == 1 && w.mode == "run" {
+		d.RunID, d.Status, d.Branch, d.HeadSHA = runs[0].ID, runs[0].Status, runs[0].Branch, runs[0].HeadSHA
+	}
+	return &outcome{text: text, details: d}
+}
+
+// minutes renders a watch's length: "59s", "60 min".
+func minutes(d time.Duration) string {
+	if d < time.Minute {
+		return seconds(d.Round(time.Second))
+	}
+	return strconv.Itoa(int(d.Round(time.Minute)/time.Minute)) + " min"
 }
 
 // api runs gh api GET on path with the fields and decodes into v.
@@ -333,6 +370,10 @@ func (w *watcher) watchRun(ctx context.Context, id int64) (*outcome, error) {
 				return renderRunResult(w.repo, run, logs, w.tail, full)
 			}, run.URL)
 		}
+		if w.outOfTime() {
+			note := w.stopNote()
+			return w.stopped(renderRunSnapshot(w.repo, run, w.poll, note), note, []*RunState{run}), nil
+		}
 		if err := ctxsleep.Sleep(ctx, w.t.watch.interval); err != nil {
 			return nil, err
 		}
@@ -399,6 +440,10 @@ func (w *watcher) watchCommit(ctx context.Context, branch string) (*outcome, err
 			w.update(renderCommitSnapshot(w.repo, sha, branch, runs, w.poll, note), runs, note)
 		default:
 			settled = ""
+		}
+		if w.outOfTime() {
+			note := w.stopNote()
+			return w.stopped(renderCommitSnapshot(w.repo, sha, branch, runs, w.poll, note), note, runs), nil
 		}
 		if err := ctxsleep.Sleep(ctx, w.t.watch.interval); err != nil {
 			return nil, err

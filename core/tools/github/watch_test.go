@@ -149,3 +149,29 @@ func TestPRCreate(t *testing.T) {
 		t.Errorf("fill: gh %q", got)
 	}
 }
+
+// A run that never ends is followed until run_watch's limit, then the
+// call returns the last state with a note instead of polling forever
+// (one run, and every run of a commit).
+func TestRunWatchLimit(t *testing.T) {
+	if defaultWatchTiming.limit != RunWatchLimit || RunWatchLimit <= 0 {
+		t.Fatal("no default limit")
+	}
+	installFake(t, append(runRules([]string{"run_progress.json"}, []string{"jobs_progress.json"}),
+		fakeRule{Match: []string{"/branches/feature"}, Answers: []fakeAnswer{{Stdout: `{"name":"feature","commit":{"sha":"0123456789abcdef0123456789abcdef01234567"}}`}}},
+		fakeRule{Match: []string{"/actions/runs"}, Answers: []fakeAnswer{{Stdout: `{"total_count":1,"workflow_runs":[` + readString("testdata/run_progress.json") + `]}`}}})...)
+	for _, args := range []map[string]any{
+		{"op": "run_watch", "run": "777", "repo": "gopi-agent/gopi"},
+		{"op": "run_watch", "repo": "gopi-agent/gopi", "branch": "feature"},
+	} {
+		tl := newTool(t)
+		tl.watch = watchTiming{interval: time.Millisecond, limit: 200 * time.Millisecond}
+		text, updates, d := watch(t, tl, args)
+		if !strings.Contains(text, "Note: Stopped watching after ") || !strings.Contains(text, "Call run_watch again to keep watching.") {
+			t.Errorf("%v: %s", args, text)
+		}
+		if len(updates) < 1 || d.Watch == nil || d.Watch.State != "watching" || !strings.HasPrefix(d.Watch.Note, "Stopped watching") {
+			t.Errorf("%v: %d updates, details %+v", args, len(updates), d.Watch)
+		}
+	}
+}

@@ -77,3 +77,10 @@ func seconds(s string, unit float64) time.Duration {
 	}
 	return time.Duration(f * unit * float64(time.Second))
 }
+
+// RetryHint is the wait a Cloud Code Assist error answer asks for, read
+// as the provider reads it (see retryHint); web search's Gemini grounding
+// retries by it too.
+func RetryHint(h http.Header, body []byte, now time.Time) time.Duration {
+	return retryHint(h, body, now)
+}
