@@ -330,7 +330,8 @@ func New(ctx context.Context, opts Options) (*Session, error) {
 	s.startMCP(ctx)
 	s.tools = &Tools{host: s, env: s.toolEnv, svc: s.svc, perm: s.perm, store: s.Store, names: opts.ToolNames,
 		extra: opts.ExtraTools, extension: opts.ExtensionTools, child: opts.position != nil}
-	s.tools.disc = newDiscovery(s.toolEnv.Settings.Discovery, opts.ToolNames, s.tools.rebuild)
+	s.tools.disc = newDiscovery(s.toolEnv.Settings.Discovery, opts.ToolNames, s.tools.rebuild, s.recordToolSelection)
+	s.tools.disc.restore(sctx.SelectedMCPToolNames)
 	tools, err := s.tools.build()
 	if err != nil {
 		return nil, err
