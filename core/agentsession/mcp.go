@@ -21,7 +21,9 @@ func (s *Session) startMCP(ctx context.Context) {
 		return
 	default:
 		mc := s.cfg.MCP()
-		servers, errs := mergeMCPServers(s.opts.MCPServers, mc.Servers)
+		// Gemini manifests' servers come after the configured ones: a
+		// name both define is the configuration's.
+		servers, errs := mergeMCPServers(s.opts.MCPServers, append(mc.Servers, s.geminiServers()...))
 		connect, call := s.cfg.MCPTimeouts()
 		s.res.mcp = mcp.New(mcp.Options{
 			Servers:        servers,

@@ -108,6 +108,11 @@ type Options struct {
 	// configuration files (an editor's over ACP, an embedder's own); they
 	// come first, so one of them hides a file's server of the same name.
 	MCPServers []*config.MCPServer
+	// NoGeminiExtensions skips the Gemini manifest extensions
+	// (gemini-extension.json under ~/.gemini/extensions and
+	// <cwd>/.gemini/extensions): their servers, context files and
+	// excluded tools (--no-extensions).
+	NoGeminiExtensions bool
 
 	// Hooks are the agent loop's extension points.
 	Hooks []*agent.Hooks
