@@ -33,6 +33,7 @@ import (
 	"github.com/gopi-agent/gopi/core/templates"
 	"github.com/gopi-agent/gopi/core/tool"
 	"github.com/gopi-agent/gopi/core/tools/browser"
+	"github.com/gopi-agent/gopi/core/tools/irc"
 	"github.com/gopi-agent/gopi/core/tools/job"
 	"github.com/gopi-agent/gopi/core/tools/recipe"
 	"github.com/gopi-agent/gopi/core/tools/registry"
@@ -172,6 +173,10 @@ type Options struct {
 	sharedMemory *hindsight.Bank
 	// gate is the parent's permission gate a child session uses.
 	gate *permission.Gate
+	// sharedIRC is the session tree's agent directory a child joins,
+	// and parentAgentID the id of the agent that started it.
+	sharedIRC     *irc.Registry
+	parentAgentID string
 }
 
 // Session is a running conversation. Its methods are safe for concurrent
@@ -186,6 +191,8 @@ type Session struct {
 	caches     *tool.Caches       // the tools' engine caches (Options.Caches, or the session's own)
 	ownsCaches bool               // caches were built by this session, which closes them
 	position   task.Position      // place in the task tree
+	ircLeave   func()             // takes the session out of the irc directory (Close)
+	irc        ircQueue           // irc exchanges waiting for the end of the run (irc.go)
 	agent      *agent.Agent
 	promptInfo *prompt.Prompt      // the built system prompt with its environment facts and context files
 	secrets    *secrets.Obfuscator // secrets.enabled: hides secrets from providers; nil when off
@@ -328,6 +335,7 @@ func New(ctx context.Context, opts Options) (*Session, error) {
 	}
 	s.startMemory(opts.sharedMemory, store.SessionID())
 	s.svc.Subagents = taskHost{s}
+	s.joinIRC(opts.sharedIRC)
 	s.svc.Vision = visionHost{s}
 	s.svc.WriteChecks.SetDeliver(s.deliverNotice)
 	s.restoreTodos(store)
@@ -378,6 +386,7 @@ func New(ctx context.Context, opts Options) (*Session, error) {
 		s.model.recorded.model, s.model.recorded.thinking = sctx.Models["default"], sctx.ThinkingLevel
 	}
 	s.gate = newTurn(s.agent)
+	s.registerIRC(opts.parentAgentID)
 	s.plan = &PlanMode{s: s}
 	s.compactor = &Compactor{host: s, turn: s.gate, agent: s.agent, model: s.model, cfg: cfg}
 	s.tree = &Tree{host: s, turn: s.gate, agent: s.agent, model: s.model, cfg: cfg, cwd: cwd, sessionDir: opts.SessionDir}
@@ -548,6 +557,9 @@ func (s *Session) Err() error { return s.Store().Err() }
 func (s *Session) Close() error {
 	if !s.gate.close() {
 		return nil
+	}
+	if s.ircLeave != nil {
+		s.ircLeave() // nobody may message a session that is closing
 	}
 	s.mu.Lock()
 	onClose := s.onClose
