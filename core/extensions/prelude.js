@@ -105,6 +105,10 @@
   // z's builders on it too.
   g.__gopiZodModule = Object.assign({ z, default: z }, z);
   g.__gopiTypebox = { Type };
+  // StringEnum is omp's typebox helper for a string limited to values
+  // (pi.pi.StringEnum); Type.Unsafe is how it is built there.
+  Type.Unsafe = (opts) => Object.assign({}, opts || {});
+  g.__gopiStringEnum = (values, opts) => Object.assign({ type: "string", enum: Array.from(values) }, opts || {});
   g.__gopiSchemaJSON = (v) => JSON.stringify(toSchema(v).json);
   g.__gopiHostModule = (name) => {
     if (name === "zod") return { z, default: z };

@@ -1,0 +1,42 @@
+package extensions
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"testing"
+)
+
+// pi.pi carries omp's StringEnum and logger besides z, as omp's api-demo
+// example uses them: the extension loads and its schema has the enum.
+func TestPiPackageHelpers(t *testing.T) {
+	dir := t.TempDir()
+	p := filepath.Join(dir, "demo.ts")
+	src := `export default function (pi: any) {
+	const { Type } = pi.typebox;
+	const { StringEnum, logger } = pi.pi;
+	logger.debug("loaded");
+	pi.registerTool({
+		name: "demo", label: "Demo", description: "demo",
+		parameters: Type.Object({ level: Type.Optional(StringEnum(["error", "warn"], { default: "warn" })) }),
+		async execute() { return { content: [{ type: "text", text: "ok" }] }; },
+	});
+}
+`
+	if err := os.WriteFile(p, []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	entries, errs := Resolve(Sources{Cwd: dir, Paths: []string{p}, NoDiscovery: true})
+	if len(errs) > 0 {
+		t.Fatal(errs)
+	}
+	rt := Load(context.Background(), entries, Options{Cwd: dir})
+	defer rt.Close()
+	if len(rt.Errors()) > 0 || len(rt.Tools()) != 1 {
+		t.Fatalf("errors %v, %d tools", rt.Errors(), len(rt.Tools()))
+	}
+	level := rt.Tools()[0].Definition().Parameters.Properties["level"]
+	if level == nil || len(level.Enum) != 2 || level.Type != "string" {
+		t.Errorf("level schema %+v", level)
+	}
+}
