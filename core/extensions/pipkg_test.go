@@ -40,3 +40,30 @@ func TestPiPackageHelpers(t *testing.T) {
 		t.Errorf("level schema %+v", level)
 	}
 }
+
+// An extension importing omp's pi-tui (as omp's plan-mode and tools
+// examples do) loads: Key builds gopi's shortcut names and the
+// components exist.
+func TestPiTUIShim(t *testing.T) {
+	dir := t.TempDir()
+	p := filepath.Join(dir, "plan.ts")
+	src := `import { Key, Container, SettingsList } from "@oh-my-pi/pi-tui";
+export default function (pi: any) {
+	const c = new Container();
+	c.addChild(new SettingsList([], 5));
+	pi.registerShortcut(Key.shift("p"), { description: "toggle", handler: async () => {} });
+}
+`
+	if err := os.WriteFile(p, []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	entries, _ := Resolve(Sources{Cwd: dir, Paths: []string{p}, NoDiscovery: true})
+	rt := Load(context.Background(), entries, Options{Cwd: dir})
+	defer rt.Close()
+	if len(rt.Errors()) > 0 {
+		t.Fatal(rt.Errors())
+	}
+	if sc := rt.Shortcuts(); len(sc) != 1 || sc[0].Key != "shift+p" {
+		t.Errorf("shortcuts %+v", sc)
+	}
+}
