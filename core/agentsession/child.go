@@ -96,7 +96,13 @@ func (s *Session) NewChild(ctx context.Context, o ChildOptions) (*Session, error
 		sharedBrowser: s.svc.Browser,
 		// and the parent's memory bank and retain queue.
 		sharedMemory: s.svc.Memory,
-		NoMCP:        s.res.mcp == nil,
+		// and the parent's irc directory, to talk to the other agents.
+		sharedIRC:     s.svc.IRC,
+		parentAgentID: s.svc.AgentID,
+		NoMCP:         s.res.mcp == nil,
+		// Subagents leave out what the extensions exclude and read their
+		// context files too.
+		NoGeminiExtensions: s.opts.NoGeminiExtensions,
 		// One permission gate for the whole tree of agents.
 		gate: s.perm,
 	})

@@ -1,11 +1,13 @@
 package agentsession
 
 import (
+	"fmt"
 	"slices"
 	"sort"
 	"sync"
 
 	"github.com/gopi-agent/gopi/core/config"
+	"github.com/gopi-agent/gopi/core/session"
 	"github.com/gopi-agent/gopi/core/tool"
 	"github.com/gopi-agent/gopi/core/tools/registry"
 	"github.com/gopi-agent/gopi/core/tools/toolsearch"
@@ -16,20 +18,22 @@ import (
 // have activated. It is the search tool's toolsearch.Host.
 type discovery struct {
 	cfg      config.Discovery
-	explicit []string         // Options.ToolNames: built-ins asked for by name are never hidden
-	activate func() error     // rebuilds the offered tools after an activation
-	servers  map[string]bool  // mcp.discoveryDefaultServers
-	essent   map[string]bool  // built-ins "all" mode keeps offered
-	mu       sync.Mutex       // guards what follows
-	selected []string         // activated names, in activation order
-	hidden   []toolsearch.Doc // what the last split hid, not yet activated
-	byName   map[string]bool  // names of hidden
+	explicit []string             // Options.ToolNames: built-ins asked for by name are never hidden
+	activate func() error         // rebuilds the offered tools after an activation
+	record   func([]string) error // stores the selection in the session file (mcp_tool_selection)
+	servers  map[string]bool      // mcp.discoveryDefaultServers
+	essent   map[string]bool      // built-ins "all" mode keeps offered
+	mu       sync.Mutex           // guards what follows
+	selected []string             // activated names, in activation order
+	hidden   []toolsearch.Doc     // what the last split hid, not yet activated
+	byName   map[string]bool      // names of hidden
 }
 
 // newDiscovery returns the discovery of a tool set with cfg; rebuild
-// re-offers the tools after an activation.
-func newDiscovery(cfg config.Discovery, explicit []string, rebuild func() error) *discovery {
-	d := &discovery{cfg: cfg, explicit: explicit, activate: rebuild, servers: map[string]bool{}, essent: map[string]bool{}}
+// re-offers the tools after an activation and record stores the whole
+// selection in the session file, as omp's mcp_tool_selection entry.
+func newDiscovery(cfg config.Discovery, explicit []string, rebuild func() error, record func([]string) error) *discovery {
+	d := &discovery{cfg: cfg, explicit: explicit, activate: rebuild, record: record, servers: map[string]bool{}, essent: map[string]bool{}}
 	for _, s := range cfg.DefaultServers {
 		d.servers[s] = true
 	}
@@ -104,11 +108,30 @@ func (d *discovery) Activate(names []string) ([]string, error) {
 			added = append(added, n)
 		}
 	}
+	selected := slices.Clone(d.selected)
 	d.mu.Unlock()
 	if len(added) == 0 {
 		return nil, nil
 	}
+	if d.record != nil {
+		if err := d.record(selected); err != nil {
+			return added, fmt.Errorf("recording the activated tools in the session file: %w", err)
+		}
+	}
 	return added, d.activate()
+}
+
+// restore takes the selection a session file records (the latest
+// mcp_tool_selection on the path; none clears it); the caller rebuilds the
+// offered tools. A recorded name no tool has any more is kept, and offered
+// again should the tool come back (a server that starts later).
+func (d *discovery) restore(names []string) {
+	if d == nil {
+		return
+	}
+	d.mu.Lock()
+	d.selected = slices.Clone(names)
+	d.mu.Unlock()
 }
 
 // docOf is what the discovery index knows of tl: MCP tools with their
@@ -144,4 +167,10 @@ func truncateRunes(s string, n int) string {
 		return s
 	}
 	return string(r[:n])
+}
+
+// recordToolSelection appends the discovery selection to the session file.
+func (s *Session) recordToolSelection(names []string) error {
+	_, err := s.Store().Record(session.MCPToolSelection{SelectedToolNames: names})
+	return err
 }

@@ -21,7 +21,9 @@ func (s *Session) startMCP(ctx context.Context) {
 		return
 	default:
 		mc := s.cfg.MCP()
-		servers, errs := mergeMCPServers(s.opts.MCPServers, mc.Servers)
+		// Gemini manifests' servers come after the configured ones: a
+		// name both define is the configuration's; plugins' after both.
+		servers, errs := mergeMCPServers(s.opts.MCPServers, append(mc.Servers, s.geminiServers()...))
 		if s.opts.Plugins != nil {
 			servers = appendPluginServers(servers, s.opts.Plugins.MCPServers)
 		}

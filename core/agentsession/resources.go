@@ -42,6 +42,7 @@ type Resources struct {
 	mcp            *mcp.Manager // MCP servers; nil with NoMCP
 	ownsMCP        bool         // mcp was started by this session (a child shares its parent's)
 	secretProblems []string     // unusable secrets.yml entries
+	gemini         *geminiParts // Gemini manifest extensions; nil without any search
 
 	ttsrMu      sync.Mutex
 	ttsr        *rules.Watcher // nil without stream rules
@@ -98,6 +99,7 @@ func (s *Session) discoverResources(injected []string) {
 			r.keepPartial = st.ContextMode == "keep"
 		}
 	}
+	s.discoverGemini()
 	s.toolEnv.SetInternalResources(sessionResources{r})
 }
 

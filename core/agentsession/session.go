@@ -35,6 +35,7 @@ import (
 	"github.com/gopi-agent/gopi/core/templates"
 	"github.com/gopi-agent/gopi/core/tool"
 	"github.com/gopi-agent/gopi/core/tools/browser"
+	"github.com/gopi-agent/gopi/core/tools/irc"
 	"github.com/gopi-agent/gopi/core/tools/job"
 	"github.com/gopi-agent/gopi/core/tools/recipe"
 	"github.com/gopi-agent/gopi/core/tools/registry"
@@ -115,6 +116,11 @@ type Options struct {
 	// the configured directories, MCP servers after the configured ones,
 	// language servers below the configured ones. Nil: none.
 	Plugins *plugins.Contributions
+	// NoGeminiExtensions skips the Gemini manifest extensions
+	// (gemini-extension.json under ~/.gemini/extensions and
+	// <cwd>/.gemini/extensions): their servers, context files and
+	// excluded tools (--no-extensions).
+	NoGeminiExtensions bool
 
 	// Hooks are the agent loop's extension points.
 	Hooks []*agent.Hooks
@@ -174,6 +180,10 @@ type Options struct {
 	sharedMemory *hindsight.Bank
 	// gate is the parent's permission gate a child session uses.
 	gate *permission.Gate
+	// sharedIRC is the session tree's agent directory a child joins,
+	// and parentAgentID the id of the agent that started it.
+	sharedIRC     *irc.Registry
+	parentAgentID string
 }
 
 // Session is a running conversation. Its methods are safe for concurrent
@@ -188,6 +198,8 @@ type Session struct {
 	caches     *tool.Caches       // the tools' engine caches (Options.Caches, or the session's own)
 	ownsCaches bool               // caches were built by this session, which closes them
 	position   task.Position      // place in the task tree
+	ircLeave   func()             // takes the session out of the irc directory (Close)
+	irc        ircQueue           // irc exchanges waiting for the end of the run (irc.go)
 	agent      *agent.Agent
 	promptInfo *prompt.Prompt      // the built system prompt with its environment facts and context files
 	secrets    *secrets.Obfuscator // secrets.enabled: hides secrets from providers; nil when off
@@ -330,6 +342,7 @@ func New(ctx context.Context, opts Options) (*Session, error) {
 	}
 	s.startMemory(opts.sharedMemory, store.SessionID())
 	s.svc.Subagents = taskHost{s}
+	s.joinIRC(opts.sharedIRC)
 	s.svc.Vision = visionHost{s}
 	s.svc.WriteChecks.SetDeliver(s.deliverNotice)
 	s.restoreTodos(store)
@@ -337,7 +350,8 @@ func New(ctx context.Context, opts Options) (*Session, error) {
 	s.startMCP(ctx)
 	s.tools = &Tools{host: s, env: s.toolEnv, svc: s.svc, perm: s.perm, store: s.Store, names: opts.ToolNames,
 		extra: opts.ExtraTools, extension: opts.ExtensionTools, child: opts.position != nil}
-	s.tools.disc = newDiscovery(s.toolEnv.Settings.Discovery, opts.ToolNames, s.tools.rebuild)
+	s.tools.disc = newDiscovery(s.toolEnv.Settings.Discovery, opts.ToolNames, s.tools.rebuild, s.recordToolSelection)
+	s.tools.disc.restore(sctx.SelectedMCPToolNames)
 	tools, err := s.tools.build()
 	if err != nil {
 		return nil, err
@@ -379,6 +393,7 @@ func New(ctx context.Context, opts Options) (*Session, error) {
 		s.model.recorded.model, s.model.recorded.thinking = sctx.Models["default"], sctx.ThinkingLevel
 	}
 	s.gate = newTurn(s.agent)
+	s.registerIRC(opts.parentAgentID)
 	s.plan = &PlanMode{s: s}
 	s.compactor = &Compactor{host: s, turn: s.gate, agent: s.agent, model: s.model, cfg: cfg}
 	s.tree = &Tree{host: s, turn: s.gate, agent: s.agent, model: s.model, cfg: cfg, cwd: cwd, sessionDir: opts.SessionDir}
@@ -554,6 +569,9 @@ func (s *Session) Err() error { return s.Store().Err() }
 func (s *Session) Close() error {
 	if !s.gate.close() {
 		return nil
+	}
+	if s.ircLeave != nil {
+		s.ircLeave() // nobody may message a session that is closing
 	}
 	s.mu.Lock()
 	onClose := s.onClose

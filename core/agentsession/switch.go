@@ -216,6 +216,12 @@ func (s *Session) reloadFromStore() error {
 	}
 	s.restoreTodos(store)
 	s.res.restoreTTSR(sctx.InjectedTTSRRules)
+	if s.tools.disc.on() {
+		s.tools.disc.restore(sctx.SelectedMCPToolNames)
+		if err := s.tools.rebuild(); err != nil {
+			return err
+		}
+	}
 	// A checkpoint belongs to the branch it was made on.
 	s.svc.Checkpoint.Clear()
 	s.model.restoreTier(sctx.ServiceTier, s.cfg.Settings.String("serviceTier"))

@@ -48,20 +48,21 @@ func (s *Session) systemPrompt(tools []tool.Tool, probe *prompt.StatusProbe) (st
 	}
 	skills, always, book := s.res.promptResources()
 	p, err := prompt.Build(context.Background(), prompt.Options{
-		Skills:             skills,
-		AlwaysRules:        always,
-		Rulebook:           book,
-		Cwd:                s.opts.Cwd,
-		Home:               s.cfg.Home,
-		Shell:              s.cfg.Env.Get("SHELL"),
-		Tools:              names,
-		EditMode:           s.toolEnv.Settings.EditMode,
-		SystemPrompt:       s.opts.SystemPrompt,
-		AppendSystemPrompt: s.opts.AppendSystemPrompt,
-		AgentDir:           s.cfg.AgentDir,
-		ContextFilesOff:    offIn(s.cfg.Settings).contextFiles(),
-		GitStatusTimeout:   GitStatusTimeout,
-		GitStatus:          probe,
+		Skills:                skills,
+		AlwaysRules:           always,
+		Rulebook:              book,
+		Cwd:                   s.opts.Cwd,
+		Home:                  s.cfg.Home,
+		Shell:                 s.cfg.Env.Get("SHELL"),
+		Tools:                 names,
+		EditMode:              s.toolEnv.Settings.EditMode,
+		SystemPrompt:          s.opts.SystemPrompt,
+		AppendSystemPrompt:    s.opts.AppendSystemPrompt,
+		AgentDir:              s.cfg.AgentDir,
+		ContextFilesOff:       offIn(s.cfg.Settings).contextFiles(),
+		ExtensionContextFiles: s.geminiContext(),
+		GitStatusTimeout:      GitStatusTimeout,
+		GitStatus:             probe,
 	})
 	if err != nil {
 		return "", err

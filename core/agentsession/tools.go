@@ -51,6 +51,8 @@ type toolsHost interface {
 	mcpTools() []tool.Tool
 	// toolsPrompt builds the system prompt for the offered tools.
 	toolsPrompt(tools []tool.Tool) (string, error)
+	// excluded reports whether an extension asked to leave tl out.
+	excluded(tl tool.Tool) bool
 }
 
 // Tools returns the session's tool set.
@@ -242,6 +244,7 @@ func (t *Tools) build() ([]tool.Tool, error) {
 			out = append(out, tl)
 		}
 	}
+	out = slices.DeleteFunc(out, t.host.excluded)
 	t.mu.Lock()
 	t.all = out
 	active := t.active

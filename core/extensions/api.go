@@ -192,6 +192,8 @@ func (r *Runtime) piObject(rt *goja.Runtime, x *ext) *goja.Object {
 	_ = pi.Set("logger", rt.Get("console"))
 	pkg := rt.NewObject()
 	_ = pkg.Set("z", rt.Get("__gopiZod"))
+	_ = pkg.Set("StringEnum", rt.Get("__gopiStringEnum"))
+	_ = pkg.Set("logger", rt.Get("console"))
 	_ = pi.Set("pi", pkg)
 	_ = pi.Set("events", r.eventBus(rt))
 

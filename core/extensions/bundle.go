@@ -25,7 +25,10 @@ const bundleGlobal = "__gopiExtension"
 
 // hostPackages are the packages an extension may import that the runtime
 // provides (their exports are on the pi object anyway).
-var hostPackages = []string{"@oh-my-pi/pi-coding-agent", "@oh-my-pi/pi-ai", "@oh-my-pi/pi-agent-core", "@mariozechner/pi-coding-agent", "@sinclair/typebox", "zod"}
+// omp's terminal UI package (pi-tui) is replaced by a small shim
+// (prelude.js): its real sources need Bun's FFI.
+var hostPackages = []string{"@oh-my-pi/pi-coding-agent", "@oh-my-pi/pi-ai", "@oh-my-pi/pi-agent-core", "@mariozechner/pi-coding-agent", "@sinclair/typebox", "zod",
+	"@oh-my-pi/pi-tui", "@mariozechner/pi-tui"}
 
 type cached struct {
 	inputs map[string][32]byte // file → content hash when bundled

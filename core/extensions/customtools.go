@@ -94,6 +94,8 @@ func (r *Runtime) customToolAPI(rt *goja.Runtime, x *ext) *goja.Object {
 	_ = api.Set("typebox", rt.Get("__gopiTypebox"))
 	pkg := rt.NewObject()
 	_ = pkg.Set("z", rt.Get("__gopiZod"))
+	_ = pkg.Set("StringEnum", rt.Get("__gopiStringEnum"))
+	_ = pkg.Set("logger", rt.Get("console"))
 	_ = api.Set("pi", pkg)
 	_ = api.Set("exec", func(c goja.FunctionCall) goja.Value { return r.jsExec(rt, c) })
 	_ = api.Set("pushPendingAction", func(c goja.FunctionCall) goja.Value {

@@ -105,10 +105,32 @@
   // z's builders on it too.
   g.__gopiZodModule = Object.assign({ z, default: z }, z);
   g.__gopiTypebox = { Type };
+  // StringEnum is omp's typebox helper for a string limited to values
+  // (pi.pi.StringEnum); Type.Unsafe is how it is built there.
+  Type.Unsafe = (opts) => Object.assign({}, opts || {});
+  g.__gopiStringEnum = (values, opts) => Object.assign({ type: "string", enum: Array.from(values) }, opts || {});
   g.__gopiSchemaJSON = (v) => JSON.stringify(toSchema(v).json);
+  // tuiShim stands in for omp's pi-tui: key names built as gopi's
+  // shortcuts spell them, and components that hold what they are given
+  // (gopi draws its own dialogs; an extension's custom component is not
+  // shown). What examples and common extensions import; nothing more.
+  const mod = (m) => (k) => m + "+" + k;
+  const Key = { ctrl: mod("ctrl"), shift: mod("shift"), alt: mod("alt"), super: mod("super"),
+    ctrlShift: mod("ctrl+shift"), ctrlAlt: mod("ctrl+alt"), shiftAlt: mod("alt+shift"),
+    escape: "escape", enter: "enter", tab: "tab", space: "space", backspace: "backspace",
+    up: "up", down: "down", left: "left", right: "right" };
+  class Component { constructor(...args) { this.args = args; this.children = []; }
+    addChild(c) { this.children.push(c); } removeChild(c) { this.children = this.children.filter((x) => x !== c); }
+    clear() { this.children = []; } invalidate() {} render() { return []; } handleInput() {} }
+  const tuiShim = { Key, Component, Container: class extends Component {}, Box: class extends Component {},
+    Text: class extends Component {}, Spacer: class extends Component {}, Markdown: class extends Component {},
+    SelectList: class extends Component {}, SettingsList: class extends Component {}, Input: class extends Component {},
+    matchesKey: (data, id) => data === id, visibleWidth: (s) => Array.from(String(s)).length,
+    truncateToWidth: (s, w) => Array.from(String(s)).slice(0, w).join("") };
   g.__gopiHostModule = (name) => {
     if (name === "zod") return { z, default: z };
     if (name.indexOf("@sinclair/typebox") === 0) return { Type, default: Type };
+    if (/\/pi-tui$/.test(name)) return tuiShim;
     // omp's packages: their values an extension reaches through pi.*.
     return { z, Type };
   };

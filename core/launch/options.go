@@ -32,6 +32,7 @@ func SessionOptions(r *Request, cfg *config.Config, reg *models.Registry) (agent
 		NoSkills:           r.NoSkills,
 		NoRules:            r.NoRules,
 		NoMCP:              r.NoMCP,
+		NoGeminiExtensions: r.NoExtensions,
 		SkillPatterns:      r.Skills,
 		Thinking:           r.Thinking,
 		MCPServers:         r.MCPServers,

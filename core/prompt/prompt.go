@@ -35,6 +35,11 @@ type Options struct {
 	// "<level>:<file name>" (user:AGENTS.md, project:CLAUDE.md), the names
 	// the disabledExtensions setting gives them after "context-file:".
 	ContextFilesOff []string
+	// ExtensionContextFiles are context files that extensions contribute
+	// (a Gemini manifest's contextFileName): they follow the user's file
+	// and come before the project's, as instructions that hold for every
+	// project the extension is installed for.
+	ExtensionContextFiles []ContextFile
 
 	Skills      []Skill // skills to list (only when the read tool is offered)
 	AlwaysRules []Rule  // rules whose whole text goes into the prompt
@@ -102,6 +107,13 @@ func Build(ctx context.Context, opts Options) (*Prompt, error) {
 		for _, err := range errs {
 			p.Warnings = append(p.Warnings, err.Error())
 		}
+	}
+	if len(opts.ExtensionContextFiles) > 0 {
+		at := 0
+		for at < len(p.ContextFiles) && p.ContextFiles[at].Level == LevelUser {
+			at++
+		}
+		p.ContextFiles = slices.Insert(slices.Clone(p.ContextFiles), at, opts.ExtensionContextFiles...)
 	}
 	if probe != nil && p.Env.Git != nil && probe.root == p.Env.Git.Root {
 		n, err := probe.Wait()

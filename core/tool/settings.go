@@ -43,6 +43,7 @@ type Settings struct {
 	Eval                                 config.Eval      // the eval tool: runtimes on (eval.py, eval.js, PI_PY), kernel mode, the kernels' environment
 	TodoEnabled                          bool             // todo.enabled: offer todo_write
 	PlanEnabled                          bool             // plan.enabled: plan mode may be entered; offer exit_plan_mode
+	IRCEnabled                           bool             // irc.enabled: agents of a session may message each other (the irc tool)
 	DebugEnabled                         bool             // debug.enabled: offer the debug tool (DAP)
 	CheckpointEnabled                    bool             // checkpoint.enabled: offer checkpoint and rewind (top-level sessions)
 	CalcEnabled                          bool             // calc.enabled: offer the calc tool
@@ -148,6 +149,7 @@ func settingsFrom(cs *config.Settings) Settings {
 		AskTimeout:                           cs.Int("ask.timeout"),
 		TodoEnabled:                          cs.Bool("todo.enabled"),
 		PlanEnabled:                          cs.Bool("plan.enabled"),
+		IRCEnabled:                           cs.Bool("irc.enabled"),
 		DebugEnabled:                         cs.Bool("debug.enabled"),
 		CheckpointEnabled:                    cs.Bool("checkpoint.enabled"),
 		CalcEnabled:                          cs.Bool("calc.enabled"),

@@ -24,6 +24,7 @@ import (
 	"github.com/gopi-agent/gopi/core/tools/find"
 	"github.com/gopi-agent/gopi/core/tools/github"
 	"github.com/gopi-agent/gopi/core/tools/inspectimage"
+	"github.com/gopi-agent/gopi/core/tools/irc"
 	"github.com/gopi-agent/gopi/core/tools/job"
 	lsptool "github.com/gopi-agent/gopi/core/tools/lsp"
 	"github.com/gopi-agent/gopi/core/tools/memory"
@@ -120,9 +121,19 @@ var builtins = []Entry{
 	{"web_search", envOnly(websearch.New), func(env *tool.Env, _ *Services) bool { return websearch.Available(env) }},
 	// recall, retain and reflect exist with memory.backend=hindsight: the
 	// session's bank is Services.Memory.
+	// irc, between the agents of a session tree; the main agent has it
+	// only with async.enabled, since otherwise nothing runs beside it.
+	{irc.Name, func(_ *tool.Env, svc *Services) tool.Tool { return irc.New(svc.IRC, svc.AgentID) }, ircAvailable},
 	{memory.RecallName, func(_ *tool.Env, svc *Services) tool.Tool { return memory.NewRecall(svc.Memory) }, memoryAvailable},
 	{memory.RetainName, func(_ *tool.Env, svc *Services) tool.Tool { return memory.NewRetain(svc.Memory) }, memoryAvailable},
 	{memory.ReflectName, func(_ *tool.Env, svc *Services) tool.Tool { return memory.NewReflect(svc.Memory) }, memoryAvailable},
+}
+
+// ircAvailable says whether irc is offered: irc.enabled, an agent
+// directory and an id, and for the main agent async.enabled.
+func ircAvailable(env *tool.Env, svc *Services) bool {
+	return env.Settings.IRCEnabled && svc.IRC != nil && svc.AgentID != "" &&
+		(svc.AgentID != irc.MainID || env.Settings.Bash.AsyncEnabled)
 }
 
 // memoryAvailable says whether the memory tools are offered: the

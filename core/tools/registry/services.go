@@ -17,6 +17,7 @@ import (
 	"github.com/gopi-agent/gopi/core/tools/debug"
 	"github.com/gopi-agent/gopi/core/tools/github"
 	"github.com/gopi-agent/gopi/core/tools/inspectimage"
+	"github.com/gopi-agent/gopi/core/tools/irc"
 	"github.com/gopi-agent/gopi/core/tools/job"
 	lsptool "github.com/gopi-agent/gopi/core/tools/lsp"
 	"github.com/gopi-agent/gopi/core/tools/read"
@@ -44,7 +45,12 @@ type Services struct {
 	Todos   *todo.State    // the plan todo_write keeps
 	Pages   *read.Pages    // web pages read, for paging with line selectors
 	TaskIDs *task.IDs      // subagent ids when the session has no artifacts directory
-	Debug   *dap.Manager   // the debug tool's session (one debug adapter and its program at a time)
+	// IRC is the directory of the session tree's live agents (the
+	// top-level session's, shared with its subagents) and AgentID this
+	// session's id in it; the irc tool needs both.
+	IRC     *irc.Registry
+	AgentID string
+	Debug   *dap.Manager // the debug tool's session (one debug adapter and its program at a time)
 	// Browser is the browser tool's Chromium and named tabs; Chromium
 	// starts on the first open. A subagent shares its parent's.
 	Browser     *browser.Manager
