@@ -205,20 +205,11 @@ func (m *model) cmdModel(args string) tea.Cmd {
 	if len(avail) == 0 {
 		return m.printSection(m.r.errorLine("No model has a key: /login, set one (e.g. ANTHROPIC_API_KEY) or add models.yml; `gopi models` lists them"))
 	}
-	cur := m.s.Agent().Model()
-	var items []pickItem
-	for _, md := range avail {
-		label := md.Provider + "/" + md.ID
-		if md.Name != "" && md.Name != md.ID {
-			label += "  " + m.th.dim.Render(md.Name)
-		}
-		items = append(items, pickItem{label: label, search: md.Provider + "/" + md.ID + " " + md.Name, value: md, active: md == cur})
-	}
-	p := &picker{title: "Model", items: items, onPick: func(it pickItem) tea.Cmd { return m.setModel(it.value.(*ai.Model)) }}
+	p := m.modelPicker(avail, nil, nil)
 	if args != "" {
 		p.query = args
 		if shown := p.shown(); len(shown) > 0 {
-			return m.setModel(items[shown[0]].value.(*ai.Model))
+			return m.setModel(p.items[shown[0]].value.(*ai.Model))
 		}
 		return m.printSection(m.r.errorLine("No model matches " + args + ": /model lists them"))
 	}
