@@ -28,7 +28,7 @@ var commandAliases = map[string]string{"exit": "quit", "models": "model", "statu
 
 func init() {
 	commands = []slashCommand{
-		{"model", "[query]", "pick the model (with a query: the first match; also /models)", (*model).cmdModel},
+		{"model", "[query]", "pick the model, or one for a role, and its thinking level (with a query: the first match; also /models)", (*model).cmdModel},
 		{"thinking", "[level]", "set the thinking level: off, minimal, low, medium, high, xhigh", (*model).cmdThinking},
 		{"fast", "[on|off|status]", "toggle fast mode (OpenAI's priority service tier)", (*model).cmdFast},
 		{"loop", "[count|duration]", "toggle loop mode: the next prompt is sent again each time the agent finishes", (*model).cmdLoop},
@@ -58,7 +58,7 @@ func init() {
 		{"tools", "", "the tools offered to the model", (*model).cmdTools},
 		{"agents", "", "Agent Control Center: the task tool's agents; turn them off, override their models", (*model).cmdAgents},
 		{"extensions", "", "Extension Control Center: everything extending the session; turn entries off (also /status)", (*model).cmdExtensions},
-		{"settings", "", "change settings: tabs, switches and choices, saved in config.yml", (*model).cmdSettings},
+		{"settings", "", "change settings: tabs, switches, lists and text fields, saved in config.yml", (*model).cmdSettings},
 		{"skills", "", "the skills, rules and prompt templates found for this session", (*model).cmdSkills},
 		{"mcp", "", "the MCP servers: state, tools and problems", (*model).cmdMCP},
 		{"memory", "[view]", "omp's memory (not in gopi yet)", (*model).cmdMemory},

@@ -83,6 +83,10 @@ func (p *program) draw() {
 	if p.m.redrawAll {
 		p.m.redrawAll = false
 		p.scr.reset = p.scr.sized
+		if p.m.replacePrinted {
+			p.m.replacePrinted = false
+			p.scr.forget()
+		}
 	}
 	v := p.m.View()
 	p.view.WindowTitle = v.WindowTitle

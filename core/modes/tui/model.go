@@ -112,6 +112,9 @@ type model struct {
 	// scrollback and write the conversation printed so far again (Ctrl+L;
 	// tea.ClearScreen would leave the screen's idea of the terminal wrong).
 	redrawAll bool
+	// replacePrinted, with redrawAll, drops the text printed so far: what
+	// this frame prints takes its place (Ctrl+O's redraw of the cards).
+	replacePrinted bool
 
 	loop         loopState // /loop
 	btwCancel    func()    // stops the /btw question in flight
@@ -418,11 +421,8 @@ func (m *model) printHistory(marker string) tea.Cmd {
 		if b == "" {
 			continue
 		}
-		res, isResult := msg.(*ai.ToolResultMessage)
-		if isResult {
-			m.noteResult(res)
-		}
-		if _, isUser := msg.(*ai.UserMessage); isUser || (!isResult && prevResult) {
+		_, isResult := msg.(*ai.ToolResultMessage)
+		if _, isUser := msg.(*ai.UserMessage); (isUser || (!isResult && prevResult)) && len(blocks) > 0 {
 			b = "\n" + b
 		}
 		prevResult = isResult

@@ -143,3 +143,29 @@ func TestIdleAgentsDialogsDrawNothing(t *testing.T) {
 	}
 	steady("new agent", &d.create.input)
 }
+
+// A redraw that replaces the printed text (Ctrl+O's) clears the terminal
+// and writes the new text only; a later resize writes it again, never the
+// text it replaced.
+func TestRedrawReplacesPrinted(t *testing.T) {
+	r := newRig(t)
+	var writes []string
+	p := newProgram(r.m, newScreen(func(out string) { writes = append(writes, out) }))
+	p.after = func(time.Duration, tea.Msg) tea.Cmd { return nil }
+	p.Update(tea.WindowSizeMsg{Width: 100, Height: 30})
+	r.m.print("old card")
+	p.draw()
+	r.m.redrawAll, r.m.replacePrinted = true, true
+	r.m.print("new card")
+	p.draw()
+	last := writes[len(writes)-1]
+	if !strings.Contains(last, clearAll) || !strings.Contains(last, "new card") || strings.Contains(last, "old card") {
+		t.Fatalf("the redraw wrote %q", last)
+	}
+	p.Update(tea.WindowSizeMsg{Width: 90, Height: 30})
+	p.draw()
+	last = writes[len(writes)-1]
+	if !strings.Contains(last, "new card") || strings.Contains(last, "old card") {
+		t.Fatalf("the resize after the redraw wrote %q", last)
+	}
+}
