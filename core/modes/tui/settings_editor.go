@@ -188,6 +188,15 @@ func (m *model) applySetting(key string, v any) tea.Cmd {
 	}
 }
 
+// settingTabBar is the editor's row of tabs.
+func settingTabBar() []dashTab {
+	tabs := make([]dashTab, len(settingTabs))
+	for i, t := range settingTabs {
+		tabs[i] = dashTab{id: t.label, label: t.label}
+	}
+	return tabs
+}
+
 // showValue writes a value as the list shows it.
 func showValue(v any) string {
 	switch v := v.(type) {
@@ -205,10 +214,6 @@ func showValue(v any) string {
 func (d *settingsDash) view(th theme, width, height int) string {
 	if d.sub != nil {
 		return d.subView(th, width, height)
-	}
-	var tabs []dashTab
-	for _, t := range settingTabs {
-		tabs = append(tabs, dashTab{id: t.label, label: t.label})
 	}
 	entries := settingTabs[d.tab].entries
 	labelW := 0
@@ -240,7 +245,7 @@ func (d *settingsDash) view(th theme, width, height int) string {
 		body = append(body, "  "+th.dim.Render(l))
 	}
 	body = append(body, "  "+th.dim.Render(e.key))
-	f := dashFrame{title: "Settings", tabs: tabs, active: d.tab, notice: d.notice, body: body,
+	f := dashFrame{title: "Settings", tabs: settingTabBar(), active: d.tab, notice: d.notice, body: body,
 		hint: "enter/space change · tab/shift+tab tabs · esc close (saved to config.yml)"}
 	return strings.TrimRight(f.render(th, width, height), "\n")
 }

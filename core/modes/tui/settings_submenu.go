@@ -119,11 +119,7 @@ func (d *settingsDash) subView(th theme, width, height int) string {
 			body = append(body, th.dim.Render(fmt.Sprintf("  (%d/%d)", sub.cursor+1, len(sub.options))))
 		}
 	}
-	var tabs []dashTab
-	for _, t := range settingTabs {
-		tabs = append(tabs, dashTab{id: t.label, label: t.label})
-	}
-	f := dashFrame{title: "Settings", tabs: tabs, active: d.tab, body: body, hint: hint}
+	f := dashFrame{title: "Settings", tabs: settingTabBar(), active: d.tab, body: body, hint: hint}
 	return strings.TrimRight(f.render(th, width, height), "\n")
 }
 
