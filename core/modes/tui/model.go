@@ -398,15 +398,19 @@ func (m *model) printSection(blocks ...string) tea.Cmd {
 }
 
 // printHistory prints the conversation the model sees (its newest
-// messages), after a marker when one is given.
-func (m *model) printHistory(marker string) tea.Cmd {
+// historyShow messages), after a marker when one is given.
+func (m *model) printHistory(marker string) tea.Cmd { return m.printMessages(marker, historyShow) }
+
+// printMessages prints the newest show messages of the conversation the
+// model sees, after a marker when one is given.
+func (m *model) printMessages(marker string, show int) tea.Cmd {
 	msgs := m.s.Messages()
 	var blocks []string
 	if marker != "" {
 		blocks = append(blocks, m.r.marker(marker))
 	}
-	if len(msgs) > historyShow {
-		blocks = append(blocks, m.r.notice("… "+itoa(len(msgs)-historyShow)+" earlier messages (gopi --export shows them all)"))
+	if len(msgs) > show {
+		blocks = append(blocks, m.r.notice("… "+itoa(len(msgs)-show)+" earlier messages (gopi --export shows them all)"))
 	}
 	for _, msg := range msgs {
 		if a, ok := msg.(*ai.AssistantMessage); ok {
@@ -416,7 +420,7 @@ func (m *model) printHistory(marker string) tea.Cmd {
 		}
 	}
 	prevResult := false
-	for _, msg := range msgs[max(0, len(msgs)-historyShow):] {
+	for _, msg := range msgs[max(0, len(msgs)-show):] {
 		b := m.r.historyMessage(msg, m.calls, m.expand)
 		if b == "" {
 			continue

@@ -49,7 +49,8 @@ func (m *model) redrawTranscript() tea.Cmd {
 	if m.opts.Welcome {
 		cmds = append(cmds, m.printSection(m.welcome(m.width)))
 	}
-	return tea.Batch(append(cmds, m.printHistory(""))...)
+	// Every message: the redraw replaces a scrollback that held them all.
+	return tea.Batch(append(cmds, m.printMessages("", len(m.s.Messages())))...)
 }
 
 // cardTitle names a tool call on its card: the whole command of a shell

@@ -197,3 +197,26 @@ func TestLiveCardCutsLongCommand(t *testing.T) {
 		t.Errorf("finished card:\n%s", done)
 	}
 }
+
+// Ctrl+O's redraw replaces a scrollback that held the whole conversation:
+// it draws every message, not only the newest ones a resumed session
+// starts with.
+func TestCtrlORedrawsEveryMessage(t *testing.T) {
+	t.Parallel()
+	n := historyShow/2 + 1
+	var turns []mockllm.Turn
+	for i := range n {
+		turns = append(turns, answer("answer "+itoa(i)))
+	}
+	r := newRig(t, turns...)
+	for i := range n {
+		r.typeAndSend("question " + itoa(i))
+		r.idle()
+	}
+	r.printed = nil
+	r.key("ctrl+o")
+	got := r.transcript()
+	if !strings.Contains(got, "question 0\n") || !strings.Contains(got, "answer "+itoa(n-1)) || strings.Contains(got, "earlier messages") {
+		t.Fatalf("the redraw left out messages:\n%s", got)
+	}
+}
