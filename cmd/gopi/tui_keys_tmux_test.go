@@ -56,7 +56,7 @@ func startTmuxShell(t *testing.T, width, height int, dir string, env []string, a
 
 // omp's keys on a real terminal, gopi started from an interactive shell:
 // Ctrl+G edits the message in $EDITOR, a cut tool card and Ctrl+O
-// printing it in full, Ctrl+R finding an earlier prompt, a queued steer
+// drawing it again in full, Ctrl+R finding an earlier prompt, a queued steer
 // listed above the editor and taken back with Alt+Up, Esc twice opening
 // the session tree, Ctrl+Z handing the terminal to the shell and fg
 // bringing gopi back; no process is left behind.
@@ -77,7 +77,7 @@ func TestTUIKeysInTmux(t *testing.T) {
 	x := startTmuxShell(t, 100, 30, r.Project, env, "--no-title")
 	x.waitFor("Message gopi")
 
-	// A card cut to its last lines says so; Ctrl+O prints it whole.
+	// A card cut to its last lines says so; Ctrl+O draws it again whole.
 	x.typ("count please")
 	x.keys("Enter")
 	x.waitFor("✓ [bash: seq 1001 1030]", "… 20 earlier lines (ctrl+o to expand)", "1030", "Counted.")
@@ -86,6 +86,17 @@ func TestTUIKeysInTmux(t *testing.T) {
 	}
 	x.keys("C-o")
 	x.waitFor("1005", "Tool output is shown in full")
+	// The card is drawn again in place, in full: every line once, the hint
+	// gone, the conversation around it as it was.
+	sb := x.scrollback()
+	for _, once := range []string{"1005", "1029", "count please", "Counted."} {
+		if n := strings.Count(sb, once); n != 1 {
+			t.Errorf("%q is in the scrollback %d times after Ctrl+O:\n%s", once, n, sb)
+		}
+	}
+	if strings.Contains(sb, "ctrl+o to expand") || strings.Contains(sb, "╯\n\n\n") {
+		t.Errorf("the redrawn card still says it is cut, or blank lines doubled:\n%s", sb)
+	}
 
 	// Ctrl+R finds the prompt sent before.
 	x.keys("C-r")
@@ -138,9 +149,12 @@ func TestTUIKeysInTmux(t *testing.T) {
 	x.keys("Enter")
 	x.waitFor("Answer after fg.")
 
+	// Ctrl+O's redraw cleared the scrollback, the shell's lines before
+	// gopi with it: count the shell's exit marks from here.
+	exited := strings.Count(x.scrollback(), "EXITED 0")
 	x.keys("C-d")
 	x.waitIn("the terminal", func() string {
-		return strings.Repeat("gopi ended\n", max(0, strings.Count(x.scrollback(), "EXITED 0")-1))
+		return strings.Repeat("gopi ended\n", max(0, strings.Count(x.scrollback(), "EXITED 0")-exited))
 	}, "gopi ended")
 	left := shelltest.Marked(mark)
 	for deadline := testwait.Deadline(t); len(left) > 0 && time.Now().Before(deadline); left = shelltest.Marked(mark) {

@@ -189,6 +189,17 @@ func (ms *ModelState) Set(m *ai.Model) error {
 	if m == nil {
 		return errors.New("no model given")
 	}
+	ref, err := ms.switchTo(m)
+	if serr := ms.saveDefault(ref, ""); serr != nil && err == nil {
+		err = serr
+	}
+	return err
+}
+
+// switchTo makes m the session's model (its thinking level clamped to
+// what m supports) and records the change as the default role's; it
+// returns m's provider/id.
+func (ms *ModelState) switchTo(m *ai.Model) (string, error) {
 	ms.agent.SetModel(m)
 	ms.agent.SetThinking(models.ClampThinking(m, ms.agent.Thinking()))
 	ref := m.Provider + "/" + m.ID
@@ -196,8 +207,37 @@ func (ms *ModelState) Set(m *ai.Model) error {
 	if err == nil {
 		ms.setRecorded(&ref, nil)
 	}
-	if serr := ms.saveDefault(ref, ""); serr != nil && err == nil {
-		err = serr
+	return ref, err
+}
+
+// SetDefault is Set as omp's model picker does it for the default role:
+// the model is saved as modelRoles.default with the chosen thinking level
+// after a colon, and the session thinks at that level from now on. An
+// empty level is omp's "inherit": the value is saved without a level and
+// the session keeps its own (clamped to the model).
+func (ms *ModelState) SetDefault(m *ai.Model, level ai.ThinkingLevel) error {
+	if m == nil {
+		return errors.New("no model given")
+	}
+	if level != "" {
+		if _, ok := ai.ParseThinkingLevel(string(level)); !ok {
+			return fmt.Errorf("unknown thinking level %q: use off, minimal, low, medium, high or xhigh", level)
+		}
+	}
+	ref, err := ms.switchTo(m)
+	if ms.settings != nil {
+		value := ref
+		if level != "" {
+			value += ":" + string(level)
+		}
+		if serr := ms.settings.Set("modelRoles.default", value); serr != nil && err == nil {
+			err = fmt.Errorf("the model is switched for this session, but saving it as the default failed: %w", serr)
+		}
+	}
+	if level != "" {
+		if terr := ms.SetThinking(level); terr != nil && err == nil {
+			err = terr
+		}
 	}
 	return err
 }

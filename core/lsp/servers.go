@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/gopi-agent/gopi/internal/projectbin"
@@ -55,6 +56,11 @@ func Builtins() []*Server {
 	return list
 }
 
+// builtinDefs is Builtins parsed once, for Resolve, which only copies
+// from it (the welcome block resolves before the first frame: the parse
+// was a third of that).
+var builtinDefs = sync.OnceValue(Builtins)
+
 // Servers is the set of language servers for one workspace root: the
 // definitions that apply (their root markers are present and their
 // program was found), primary servers before linters where several handle
@@ -88,7 +94,7 @@ type ResolveOptions struct {
 func Resolve(opts ResolveOptions) *Servers {
 	defs := opts.Builtins
 	if defs == nil {
-		defs = Builtins()
+		defs = builtinDefs()
 	}
 	out := &Servers{Root: opts.Root}
 	merged := make([]*Server, 0, len(defs))
@@ -121,8 +127,9 @@ func Resolve(opts ResolveOptions) *Servers {
 		}
 	}
 	look := newFinder(opts.Root, opts.ExtraDirs, opts.Path)
+	markers := projectbin.ReadMarkers(opts.Root)
 	for _, s := range merged {
-		if s.Disabled || !projectbin.HasMarker(opts.Root, s.RootMarkers) {
+		if s.Disabled || !markers.Has(s.RootMarkers) {
 			continue
 		}
 		if s.Path = look.find(s.Command); s.Path == "" {

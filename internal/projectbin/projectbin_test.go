@@ -50,3 +50,27 @@ func TestHasMarkerGlobs(t *testing.T) {
 		t.Error("markers judged wrongly")
 	}
 }
+
+// Markers.Has answers as HasMarker does: names, globs, nested paths,
+// directories, missing names, and a root that cannot be read.
+func TestMarkersMatchHasMarker(t *testing.T) {
+	root := t.TempDir()
+	for _, p := range []string{"go.mod", "pkg.cabal", "prisma/schema.prisma", "App.xcodeproj/x"} {
+		if err := os.MkdirAll(filepath.Dir(filepath.Join(root, p)), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(root, p), nil, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	cases := [][]string{{"go.mod"}, {"Cargo.toml"}, {"*.cabal"}, {"*.sln"}, {"prisma/schema.prisma"}, {"prisma/other"},
+		{"*.xcodeproj"}, {"prisma"}, {"Cargo.toml", "*.opam", "go.mod"}, {}, {"[bad"}}
+	for _, root := range []string{root, filepath.Join(root, "missing")} {
+		m := ReadMarkers(root)
+		for _, c := range cases {
+			if got, want := m.Has(c), HasMarker(root, c); got != want {
+				t.Errorf("%s: Has(%q) = %v, HasMarker %v", root, c, got, want)
+			}
+		}
+	}
+}

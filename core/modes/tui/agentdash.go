@@ -285,12 +285,9 @@ func (d *agentDash) beginEdit() {
 		return
 	}
 	d.editing, d.notice = a.Name, ""
-	d.input = textinput.New()
-	d.input.Prompt = "> "
-	d.input.Placeholder = "provider/model, comma-separated patterns"
+	d.input = newSteadyInput("> ", "provider/model, comma-separated patterns")
 	d.input.SetValue(d.override[a.Name])
 	d.input.CursorEnd()
-	d.input.Focus()
 }
 
 // editKey handles a key while an override is edited: Enter saves it (an

@@ -40,10 +40,7 @@ type dashMsg struct {
 
 // beginCreate opens the description field.
 func (d *agentDash) beginCreate() {
-	c := &agentCreate{scope: "project", input: textinput.New()}
-	c.input.Prompt = "> "
-	c.input.Placeholder = "what the agent should do"
-	c.input.Focus()
+	c := &agentCreate{scope: "project", input: newSteadyInput("> ", "what the agent should do")}
 	d.create, d.notice = c, ""
 }
 

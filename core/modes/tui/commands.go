@@ -28,7 +28,7 @@ var commandAliases = map[string]string{"exit": "quit", "models": "model", "statu
 
 func init() {
 	commands = []slashCommand{
-		{"model", "[query]", "pick the model (with a query: the first match; also /models)", (*model).cmdModel},
+		{"model", "[query]", "pick the model, or one for a role, and its thinking level (with a query: the first match; also /models)", (*model).cmdModel},
 		{"thinking", "[level]", "set the thinking level: off, minimal, low, medium, high, xhigh", (*model).cmdThinking},
 		{"fast", "[on|off|status]", "toggle fast mode (OpenAI's priority service tier)", (*model).cmdFast},
 		{"loop", "[count|duration]", "toggle loop mode: the next prompt is sent again each time the agent finishes", (*model).cmdLoop},
@@ -58,7 +58,7 @@ func init() {
 		{"tools", "", "the tools offered to the model", (*model).cmdTools},
 		{"agents", "", "Agent Control Center: the task tool's agents; turn them off, override their models", (*model).cmdAgents},
 		{"extensions", "", "Extension Control Center: everything extending the session; turn entries off (also /status)", (*model).cmdExtensions},
-		{"settings", "", "change settings: tabs, switches and choices, saved in config.yml", (*model).cmdSettings},
+		{"settings", "", "change settings: tabs, switches, lists and text fields, saved in config.yml", (*model).cmdSettings},
 		{"skills", "", "the skills, rules and prompt templates found for this session", (*model).cmdSkills},
 		{"mcp", "", "the MCP servers: state, tools and problems", (*model).cmdMCP},
 		{"memory", "[view]", "omp's memory (not in gopi yet)", (*model).cmdMemory},
@@ -205,20 +205,11 @@ func (m *model) cmdModel(args string) tea.Cmd {
 	if len(avail) == 0 {
 		return m.printSection(m.r.errorLine("No model has a key: /login, set one (e.g. ANTHROPIC_API_KEY) or add models.yml; `gopi models` lists them"))
 	}
-	cur := m.s.Agent().Model()
-	var items []pickItem
-	for _, md := range avail {
-		label := md.Provider + "/" + md.ID
-		if md.Name != "" && md.Name != md.ID {
-			label += "  " + m.th.dim.Render(md.Name)
-		}
-		items = append(items, pickItem{label: label, search: md.Provider + "/" + md.ID + " " + md.Name, value: md, active: md == cur})
-	}
-	p := &picker{title: "Model", items: items, onPick: func(it pickItem) tea.Cmd { return m.setModel(it.value.(*ai.Model)) }}
+	p := m.modelPicker(avail, nil, nil)
 	if args != "" {
 		p.query = args
 		if shown := p.shown(); len(shown) > 0 {
-			return m.setModel(items[shown[0]].value.(*ai.Model))
+			return m.setModel(p.items[shown[0]].value.(*ai.Model))
 		}
 		return m.printSection(m.r.errorLine("No model matches " + args + ": /model lists them"))
 	}

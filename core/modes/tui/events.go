@@ -29,7 +29,11 @@ func (m *model) onEvent(e agent.Event) tea.Cmd {
 		}
 		m.live, m.st = nil, stream{}
 		m.activity++
-		return tea.Batch(m.refreshStatus(), m.scheduleIdle())
+		var redraw tea.Cmd
+		if m.keys.redrawCards {
+			redraw = m.redrawTranscript()
+		}
+		return tea.Batch(redraw, m.refreshStatus(), m.scheduleIdle())
 	case agent.MessageStart:
 		switch msg := e.Message.(type) {
 		case *ai.UserMessage:
@@ -93,7 +97,6 @@ func (m *model) onEvent(e agent.Event) tea.Cmd {
 			content, details = e.Result.Content, e.Result.Details
 		}
 		cmd := m.print(m.r.card(call, content, details, e.IsError))
-		m.noteCard(call, content, details, e.IsError)
 		m.lastCard = true
 		return cmd
 	case agent.AutoRetryStart:

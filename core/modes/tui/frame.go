@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"charm.land/bubbles/v2/textarea"
+	"charm.land/bubbles/v2/textinput"
 	tea "charm.land/bubbletea/v2"
 )
 
@@ -82,6 +83,10 @@ func (p *program) draw() {
 	if p.m.redrawAll {
 		p.m.redrawAll = false
 		p.scr.reset = p.scr.sized
+		if p.m.replacePrinted {
+			p.m.replacePrinted = false
+			p.scr.forget()
+		}
 	}
 	v := p.m.View()
 	p.view.WindowTitle = v.WindowTitle
@@ -186,6 +191,19 @@ func steadyCursor(ta *textarea.Model) {
 	st := ta.Styles()
 	st.Cursor.Blink = false
 	ta.SetStyles(st)
+}
+
+// newSteadyInput is a one-line text input whose cursor does not blink
+// (steadyCursor's reason: the /agents dialogs' fields drew a frame twice a
+// second while idle), with prompt and placeholder set and focused.
+func newSteadyInput(prompt, placeholder string) textinput.Model {
+	in := textinput.New()
+	st := in.Styles()
+	st.Cursor.Blink = false
+	in.SetStyles(st)
+	in.Prompt, in.Placeholder = prompt, placeholder
+	in.Focus()
+	return in
 }
 
 // editorKey is what the editor's drawing depends on.

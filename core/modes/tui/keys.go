@@ -31,7 +31,7 @@ var hotkeys = [][2]string{
 	{"Ctrl+L", "pick the model (as /model)"},
 	{"Shift+Tab", "next thinking level"},
 	{"Ctrl+T", "show thinking in full, or collapsed"},
-	{"Ctrl+O", "show tool output in full (the last cut card is printed again whole), or cut again"},
+	{"Ctrl+O", "show every tool card in full (the transcript is drawn again), or cut them again"},
 	{"Tab", "complete a /command or an @file"},
 	{"!cmd, !!cmd", "run a shell command (!! keeps it out of the model's context)"},
 	{"@path", "attach a file to the message"},

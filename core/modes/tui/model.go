@@ -112,6 +112,9 @@ type model struct {
 	// scrollback and write the conversation printed so far again (Ctrl+L;
 	// tea.ClearScreen would leave the screen's idea of the terminal wrong).
 	redrawAll bool
+	// replacePrinted, with redrawAll, drops the text printed so far: what
+	// this frame prints takes its place (Ctrl+O's redraw of the cards).
+	replacePrinted bool
 
 	loop         loopState // /loop
 	btwCancel    func()    // stops the /btw question in flight
@@ -397,15 +400,19 @@ func (m *model) printSection(blocks ...string) tea.Cmd {
 }
 
 // printHistory prints the conversation the model sees (its newest
-// messages), after a marker when one is given.
-func (m *model) printHistory(marker string) tea.Cmd {
+// historyShow messages), after a marker when one is given.
+func (m *model) printHistory(marker string) tea.Cmd { return m.printMessages(marker, historyShow) }
+
+// printMessages prints the newest show messages of the conversation the
+// model sees, after a marker when one is given.
+func (m *model) printMessages(marker string, show int) tea.Cmd {
 	msgs := m.s.Messages()
 	var blocks []string
 	if marker != "" {
 		blocks = append(blocks, m.r.marker(marker))
 	}
-	if len(msgs) > historyShow {
-		blocks = append(blocks, m.r.notice("… "+itoa(len(msgs)-historyShow)+" earlier messages (gopi --export shows them all)"))
+	if len(msgs) > show {
+		blocks = append(blocks, m.r.notice("… "+itoa(len(msgs)-show)+" earlier messages (gopi --export shows them all)"))
 	}
 	for _, msg := range msgs {
 		if a, ok := msg.(*ai.AssistantMessage); ok {
@@ -415,16 +422,13 @@ func (m *model) printHistory(marker string) tea.Cmd {
 		}
 	}
 	prevResult := false
-	for _, msg := range msgs[max(0, len(msgs)-historyShow):] {
+	for _, msg := range msgs[max(0, len(msgs)-show):] {
 		b := m.r.historyMessage(msg, m.calls, m.expand)
 		if b == "" {
 			continue
 		}
-		res, isResult := msg.(*ai.ToolResultMessage)
-		if isResult {
-			m.noteResult(res)
-		}
-		if _, isUser := msg.(*ai.UserMessage); isUser || (!isResult && prevResult) {
+		_, isResult := msg.(*ai.ToolResultMessage)
+		if _, isUser := msg.(*ai.UserMessage); (isUser || (!isResult && prevResult)) && len(blocks) > 0 {
 			b = "\n" + b
 		}
 		prevResult = isResult

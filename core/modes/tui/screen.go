@@ -216,6 +216,12 @@ func (s *screen) remember(lines []string) {
 	}
 }
 
+// forget drops the printed text kept for a redraw: the text printed next
+// replaces it (with reset set, the next draw clears the terminal first).
+func (s *screen) forget() {
+	s.log, s.logBytes = nil, 0
+}
+
 // close leaves the terminal below the printed text: text (the unfinished
 // answer, when the program ends in the middle of one) is printed and the
 // frame erased.

@@ -5,6 +5,7 @@ import (
 	"testing"
 	"time"
 
+	"charm.land/bubbles/v2/textinput"
 	tea "charm.land/bubbletea/v2"
 )
 
@@ -106,5 +107,65 @@ func TestIdleDrawsNothing(t *testing.T) {
 	fire()
 	if len(writes) != 3 || !strings.Contains(writes[2], clearAll) || !strings.Contains(writes[2], "hi") {
 		t.Fatalf("redrawAll: %q", writes[2:])
+	}
+}
+
+// The /agents dialogs' text fields do not blink either: focusing one and
+// typing into it start no timer (a blink was a frame twice a second while
+// the dialog sat idle).
+func TestIdleAgentsDialogsDrawNothing(t *testing.T) {
+	t.Parallel()
+	r := newRig(t)
+	r.typeAndSend("/agents")
+	r.until("the centre", func() bool { return strings.Contains(r.view(), "explore [Bundled]") })
+	d, ok := r.m.dash.(*agentDash)
+	if !ok {
+		t.Fatalf("/agents opened %T", r.m.dash)
+	}
+	steady := func(what string, in *textinput.Model) {
+		t.Helper()
+		if cmd := in.Focus(); cmd != nil {
+			t.Errorf("%s: the cursor blinks (focus starts a timer)", what)
+		}
+		if _, cmd := in.Update(tea.KeyPressMsg{Code: 'x', Text: "x"}); cmd != nil {
+			t.Errorf("%s: typing starts a timer", what)
+		}
+	}
+	r.key("enter")
+	if d.editing == "" {
+		t.Fatalf("Enter does not edit the override:\n%s", r.view())
+	}
+	steady("model override", &d.input)
+	r.key("esc")
+	r.key("n")
+	if d.create == nil {
+		t.Fatalf("N does not open the description:\n%s", r.view())
+	}
+	steady("new agent", &d.create.input)
+}
+
+// A redraw that replaces the printed text (Ctrl+O's) clears the terminal
+// and writes the new text only; a later resize writes it again, never the
+// text it replaced.
+func TestRedrawReplacesPrinted(t *testing.T) {
+	r := newRig(t)
+	var writes []string
+	p := newProgram(r.m, newScreen(func(out string) { writes = append(writes, out) }))
+	p.after = func(time.Duration, tea.Msg) tea.Cmd { return nil }
+	p.Update(tea.WindowSizeMsg{Width: 100, Height: 30})
+	r.m.print("old card")
+	p.draw()
+	r.m.redrawAll, r.m.replacePrinted = true, true
+	r.m.print("new card")
+	p.draw()
+	last := writes[len(writes)-1]
+	if !strings.Contains(last, clearAll) || !strings.Contains(last, "new card") || strings.Contains(last, "old card") {
+		t.Fatalf("the redraw wrote %q", last)
+	}
+	p.Update(tea.WindowSizeMsg{Width: 90, Height: 30})
+	p.draw()
+	last = writes[len(writes)-1]
+	if !strings.Contains(last, "new card") || strings.Contains(last, "old card") {
+		t.Fatalf("the resize after the redraw wrote %q", last)
 	}
 }

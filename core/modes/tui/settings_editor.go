@@ -17,9 +17,11 @@ import (
 // The /settings editor takes the editor's place, as omp's tabbed settings
 // menu does: the tabs of settingTabs on top (Tab and Shift+Tab, or Left
 // and Right, switch), a list of settings with their values, the
-// highlighted one's description below. Enter or Space changes the value:
-// a boolean toggles, an enum (or a number with choices) moves to its next
-// value. Each change is written to config.yml through core/config (the
+// highlighted one's description below. Enter or Space changes the value
+// as omp's editor does: a boolean toggles, an enum without a list moves to
+// its next value, a setting with a list of options opens that list (a
+// submenu: pick one, Esc goes back), a string opens a text field (an
+// empty one unsets it); see settings_submenu.go. Each change is written to config.yml through core/config (the
 // settingSaver keeps writes of one key in order) and, for the settings the
 // running session holds (thinking level, queue modes, auto-compaction,
 // retry), applied to it at once; the others take effect in the next
@@ -33,6 +35,7 @@ type settingsDash struct {
 	notice  string
 	savers  map[string]*settingSaver
 	pending map[string]any // values written, shown until the settings read them back
+	sub     *settingSub    // the open submenu or text field, nil for the list
 }
 
 // cmdSettings opens the settings editor.
@@ -46,6 +49,9 @@ func (m *model) cmdSettings(string) tea.Cmd {
 
 // key handles a key press; Esc closes the editor.
 func (d *settingsDash) key(k tea.KeyPressMsg) (bool, tea.Cmd) {
+	if d.sub != nil {
+		return false, d.subKey(k)
+	}
 	entries := settingTabs[d.tab].entries
 	switch k.String() {
 	case "esc", "ctrl+c", "q":
@@ -64,8 +70,13 @@ func (d *settingsDash) key(k tea.KeyPressMsg) (bool, tea.Cmd) {
 	return false, nil
 }
 
-// paste does nothing: the editor has no text field.
-func (d *settingsDash) paste(string) {}
+// paste goes to an open text field.
+func (d *settingsDash) paste(text string) {
+	if d.sub != nil && d.sub.options == nil {
+		d.sub.input.SetValue(d.sub.input.Value() + strings.Join(strings.Fields(text), " "))
+		d.sub.input.CursorEnd()
+	}
+}
 
 // value is a setting's value as the editor shows it: the one being
 // written, else the settings' own (their default when unset).
@@ -88,19 +99,32 @@ func (d *settingsDash) overridden(key string) bool {
 	return showValue(got) != showValue(want)
 }
 
-// change moves a setting to its next value, saves it and applies it.
+// change acts on Enter or Space over a setting: a list or a text field
+// opens; a switch or an enum without a list moves to its next value.
 func (d *settingsDash) change(e settingEntry) tea.Cmd {
 	def, ok := config.Lookup(e.key)
 	if !ok {
 		return nil
 	}
-	next, ok := nextValue(def, e, d.value(e.key))
+	if e.options != nil || def.Kind == config.KindString {
+		d.openSub(e, d.value(e.key))
+		return nil
+	}
+	next, ok := nextValue(def, d.value(e.key))
 	if !ok {
 		d.notice = e.label + " is changed in config.yml (it is not a switch or a list of choices)"
 		return nil
 	}
+	return d.set(e, next)
+}
+
+// set saves a setting's new value (nil unsets it) and applies it.
+func (d *settingsDash) set(e settingEntry, next any) tea.Cmd {
 	d.pending[e.key] = next
-	d.notice = e.label + ": " + showValue(next) + " (saved in config.yml)"
+	d.notice = e.label + ": " + e.show(next) + " (saved in config.yml)"
+	if next == nil {
+		d.notice = e.label + ": unset (saved in config.yml)"
+	}
 	s := d.savers[e.key]
 	if s == nil {
 		key := e.key
@@ -111,8 +135,8 @@ func (d *settingsDash) change(e settingEntry) tea.Cmd {
 }
 
 // nextValue is the value after cur: a boolean's opposite, an enum's next
-// value, a number's next choice; false for a setting of another kind.
-func nextValue(def config.Def, e settingEntry, cur any) (any, bool) {
+// value; false for a setting of another kind.
+func nextValue(def config.Def, cur any) (any, bool) {
 	switch {
 	case def.Kind == config.KindBool:
 		b, _ := cur.(bool)
@@ -121,17 +145,6 @@ func nextValue(def config.Def, e settingEntry, cur any) (any, bool) {
 		s, _ := cur.(string)
 		i := slices.Index(def.Values, s)
 		return def.Values[(i+1)%len(def.Values)], true
-	case def.Kind == config.KindNumber && len(e.choices) > 0:
-		f, _ := cur.(float64)
-		if n, ok := cur.(int); ok {
-			f = float64(n)
-		}
-		for _, c := range e.choices {
-			if c > f {
-				return c, true
-			}
-		}
-		return e.choices[0], true
 	}
 	return nil, false
 }
@@ -175,6 +188,15 @@ func (m *model) applySetting(key string, v any) tea.Cmd {
 	}
 }
 
+// settingTabBar is the editor's row of tabs.
+func settingTabBar() []dashTab {
+	tabs := make([]dashTab, len(settingTabs))
+	for i, t := range settingTabs {
+		tabs[i] = dashTab{id: t.label, label: t.label}
+	}
+	return tabs
+}
+
 // showValue writes a value as the list shows it.
 func showValue(v any) string {
 	switch v := v.(type) {
@@ -190,9 +212,8 @@ func showValue(v any) string {
 
 // view draws the editor within width and height.
 func (d *settingsDash) view(th theme, width, height int) string {
-	var tabs []dashTab
-	for _, t := range settingTabs {
-		tabs = append(tabs, dashTab{id: t.label, label: t.label})
+	if d.sub != nil {
+		return d.subView(th, width, height)
 	}
 	entries := settingTabs[d.tab].entries
 	labelW := 0
@@ -205,9 +226,9 @@ func (d *settingsDash) view(th theme, width, height int) string {
 	var body []string
 	for i := start; i < end; i++ {
 		e := entries[i]
-		line := fmt.Sprintf("%-*s  %s", labelW, e.label, showValue(d.value(e.key)))
+		line := fmt.Sprintf("%-*s  %s", labelW, e.label, e.show(d.value(e.key)))
 		if d.overridden(e.key) {
-			line += th.dim.Render("  (config.yml says " + showValue(d.pending[e.key]) + "; a project file, variable or flag wins)")
+			line += th.dim.Render("  (config.yml says " + e.show(d.pending[e.key]) + "; a project file, variable or flag wins)")
 		}
 		if i == d.cursor {
 			body = append(body, th.accent.Render("❯ "+line))
@@ -224,7 +245,7 @@ func (d *settingsDash) view(th theme, width, height int) string {
 		body = append(body, "  "+th.dim.Render(l))
 	}
 	body = append(body, "  "+th.dim.Render(e.key))
-	f := dashFrame{title: "Settings", tabs: tabs, active: d.tab, notice: d.notice, body: body,
+	f := dashFrame{title: "Settings", tabs: settingTabBar(), active: d.tab, notice: d.notice, body: body,
 		hint: "enter/space change · tab/shift+tab tabs · esc close (saved to config.yml)"}
 	return strings.TrimRight(f.render(th, width, height), "\n")
 }

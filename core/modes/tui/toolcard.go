@@ -14,53 +14,43 @@ import (
 // expandHint ends the line that says a card was cut, as omp's cards do.
 const expandHint = "(ctrl+o to expand)"
 
-// shownCard is a finished tool call as its card was drawn: what Ctrl+O
-// draws again in full.
-type shownCard struct {
-	call    *ai.ToolCall
-	content []ai.Content
-	details any
-	isError bool
-}
-
-// noteCard remembers the card printed last, for Ctrl+O.
-func (m *model) noteCard(call *ai.ToolCall, content []ai.Content, details any, isError bool) {
-	m.keys.lastTool = &shownCard{call: call, content: content, details: details, isError: isError}
-}
-
-// noteResult remembers the card of a tool result of a loaded
-// conversation.
-func (m *model) noteResult(res *ai.ToolResultMessage) {
-	call := m.calls[res.ToolCallID]
-	if call == nil {
-		call = &ai.ToolCall{Name: res.ToolName}
-	}
-	m.noteCard(call, res.Content, res.Details, res.IsError)
-}
-
-// toggleToolOutput is Ctrl+O: tool output is shown in full from now on,
-// and the last card, when it was cut, is printed again in full; pressed
-// again, cards are cut again. (omp redraws its cards in place; gopi's
-// cards are in the terminal's scrollback already, so the full card is
-// printed below.)
+// toggleToolOutput is Ctrl+O, as omp's: every tool card, those already
+// printed too, is shown in full, or cut again on the next press. The
+// cards printed are in the terminal's scrollback, so the transcript is
+// drawn again from the session (redrawTranscript); while the agent works
+// the redraw waits for the run to end (a streamed answer is printed as it
+// comes and is not in the session yet), and new cards follow the choice
+// at once.
 func (m *model) toggleToolOutput() tea.Cmd {
 	m.r.full = !m.r.full
-	if !m.r.full {
-		m.setNotice("Tool output is cut from now on (ctrl+o shows it in full)")
+	if m.r.full {
+		m.setNotice("Tool output is shown in full (ctrl+o cuts it again)")
+	} else {
+		m.setNotice("Tool output is cut (ctrl+o shows it in full)")
+	}
+	if m.running || m.prompting > 0 {
+		m.keys.redrawCards = true
 		return nil
 	}
-	m.setNotice("Tool output is shown in full from now on (ctrl+o cuts it again)")
-	c := m.keys.lastTool
-	if c == nil {
-		return nil
+	return m.redrawTranscript()
+}
+
+// redrawTranscript clears the screen and the scrollback and prints the
+// conversation again from the session, as the start does (the welcome
+// block, then the messages): the next frame replaces the text printed so
+// far with it. Text printed outside the session (notices, errors) is not
+// kept.
+func (m *model) redrawTranscript() tea.Cmd {
+	m.keys.redrawCards = false
+	m.outbox = nil // not drawn yet: it comes back from the session
+	m.redrawAll, m.replacePrinted = true, true
+	m.printed, m.gap, m.lastCard = false, false, false
+	var cmds []tea.Cmd
+	if m.opts.Welcome {
+		cmds = append(cmds, m.printSection(m.welcome(m.width)))
 	}
-	cut := *m.r
-	cut.full = false
-	full := m.r.card(c.call, c.content, c.details, c.isError)
-	if full == cut.card(c.call, c.content, c.details, c.isError) {
-		return nil
-	}
-	return m.printSection(full)
+	// Every message: the redraw replaces a scrollback that held them all.
+	return tea.Batch(append(cmds, m.printMessages("", len(m.s.Messages())))...)
 }
 
 // cardTitle names a tool call on its card: the whole command of a shell

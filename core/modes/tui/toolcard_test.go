@@ -125,14 +125,17 @@ func TestWordDiff(t *testing.T) {
 	}
 }
 
-// Ctrl+O: a cut card's hint, then the card printed again in full; tool
-// output stays whole from then on, and a second Ctrl+O cuts it again.
-func TestCtrlOExpandsLastCard(t *testing.T) {
+// Ctrl+O, as omp's: every card, those printed already too, is shown in
+// full — the transcript is drawn again from the session, replacing what
+// was printed — and a second press cuts them again. Pressed while the
+// agent works, new cards follow at once and the redraw waits for the end
+// of the run.
+func TestCtrlOExpandsEveryCard(t *testing.T) {
 	t.Parallel()
 	r := newRig(t,
 		mockllm.Turn{Blocks: []mockllm.Block{mockllm.ToolCall("bash", `{"command":"seq 1 30"}`)}},
 		answer("counted"),
-		mockllm.Turn{Blocks: []mockllm.Block{mockllm.ToolCall("bash", `{"command":"seq 101 130"}`)}},
+		mockllm.Turn{Blocks: []mockllm.Block{mockllm.ToolCall("bash", `{"command":"sleep 0.5; seq 101 130"}`)}},
 		answer("counted again"),
 	)
 	r.typeAndSend("count")
@@ -140,19 +143,39 @@ func TestCtrlOExpandsLastCard(t *testing.T) {
 	if !r.printedHas("… 20 earlier lines (ctrl+o to expand)") || r.printedHas("\n  5\n") {
 		t.Fatalf("the card was not cut with the hint:\n%s", r.transcript())
 	}
-	r.key("ctrl+o")
-	r.settle()
-	if !r.printedHas("\n  1\n  2\n") || !strings.Contains(r.view(), "Tool output is shown in full") {
-		t.Fatalf("Ctrl+O did not print the card in full:\n%s\nview:\n%s", r.transcript(), r.view())
+	redrawn := func() string {
+		t.Helper()
+		if !r.m.redrawAll || !r.m.replacePrinted {
+			t.Fatalf("no redraw replacing the transcript:\n%s", r.view())
+		}
+		r.m.redrawAll, r.m.replacePrinted = false, false
+		out := r.transcript()
+		r.printed = nil
+		return out
 	}
+	r.printed = nil
+	r.key("ctrl+o")
+	got := redrawn()
+	if !strings.Contains(got, "\n  1\n  2\n") || strings.Contains(got, "ctrl+o to expand") || !strings.Contains(got, "counted") ||
+		!strings.Contains(r.view(), "Tool output is shown in full") {
+		t.Fatalf("Ctrl+O did not draw the card in full:\n%s\nview:\n%s", got, r.view())
+	}
+	r.key("ctrl+o")
+	got = redrawn()
+	if r.m.r.full || !strings.Contains(got, "… 20 earlier lines (ctrl+o to expand)") || strings.Contains(got, "\n  5\n") {
+		t.Fatalf("a second Ctrl+O did not cut the cards again:\n%s", got)
+	}
+
 	r.typeAndSend("again")
-	r.idle()
-	if !r.printedHas("\n  101\n  102\n") {
-		t.Errorf("the next card was cut while expanded:\n%s", r.transcript())
-	}
+	r.until("the second command", func() bool { return strings.Contains(r.view(), "seq 101 130") })
 	r.key("ctrl+o")
-	if r.m.r.full {
-		t.Error("a second Ctrl+O left tool output expanded")
+	if r.m.redrawAll {
+		t.Fatal("Ctrl+O redrew the transcript while the agent worked")
+	}
+	r.idle()
+	got = redrawn()
+	if !strings.Contains(got, "\n  1\n  2\n") || !strings.Contains(got, "\n  101\n  102\n") || !strings.Contains(got, "counted again") {
+		t.Fatalf("the redraw after the run:\n%s", got)
 	}
 }
 
@@ -172,5 +195,28 @@ func TestLiveCardCutsLongCommand(t *testing.T) {
 	}
 	if done := r.card(call, nil, nil, false); !strings.Contains(done, "echo step 19]") {
 		t.Errorf("finished card:\n%s", done)
+	}
+}
+
+// Ctrl+O's redraw replaces a scrollback that held the whole conversation:
+// it draws every message, not only the newest ones a resumed session
+// starts with.
+func TestCtrlORedrawsEveryMessage(t *testing.T) {
+	t.Parallel()
+	n := historyShow/2 + 1
+	var turns []mockllm.Turn
+	for i := range n {
+		turns = append(turns, answer("answer "+itoa(i)))
+	}
+	r := newRig(t, turns...)
+	for i := range n {
+		r.typeAndSend("question " + itoa(i))
+		r.idle()
+	}
+	r.printed = nil
+	r.key("ctrl+o")
+	got := r.transcript()
+	if !strings.Contains(got, "question 0\n") || !strings.Contains(got, "answer "+itoa(n-1)) || strings.Contains(got, "earlier messages") {
+		t.Fatalf("the redraw left out messages:\n%s", got)
 	}
 }

@@ -12,9 +12,11 @@ import (
 // The welcome block is printed once, at the start, above everything else
 // (omp shows one too; its startup.quiet setting turns it off, and
 // Options.Welcome carries that here): a rounded box titled with the
-// version, the model and its provider on the left, tips and the
-// directory's recent sessions on the right. Narrow windows get one
-// column.
+// version, the model and its provider on the left; on the right tips,
+// the language servers found for the project and the directory's recent
+// sessions, parted by rules as omp parts them. Narrow windows get one
+// column. The servers are only detected (root markers present, program
+// found): none is started for the block, they start on first use.
 
 // Layout of the welcome block.
 const (
@@ -22,6 +24,7 @@ const (
 	welcomeLeftWidth = 26  // the left column, when there are two
 	welcomeMinRight  = 24  // narrower right columns put everything in one column
 	welcomeSessions  = 3   // recent sessions listed
+	welcomeLSPTypes  = 3   // file types shown per language server
 )
 
 // welcomeTips are the tips of the welcome block: a key, what it does.
@@ -55,10 +58,16 @@ func (m *model) welcome(width int) string {
 	for _, t := range welcomeTips {
 		right = append(right, t[0]+m.th.dim.Render(" "+t[1]))
 	}
-	right = append(right, "", m.th.accent.Render("Recent sessions"))
+	two := box-3-welcomeLeftWidth >= welcomeMinRight
+	rule := m.th.dim.Render(strings.Repeat("─", max(1, box-5-welcomeLeftWidth)))
+	if !two {
+		rule = m.th.dim.Render(strings.Repeat("─", max(1, box-4)))
+	}
+	right = append(right, rule, m.th.accent.Render("LSP Servers"))
+	right = append(right, m.welcomeLSP()...)
+	right = append(right, rule, m.th.accent.Render("Recent sessions"))
 	right = append(right, m.recentSessions()...)
 
-	two := box-3-welcomeLeftWidth >= welcomeMinRight
 	inner := box - 2
 	var rows []string
 	if two {
@@ -89,6 +98,26 @@ func (m *model) welcome(width int) string {
 		bottom = "╰" + strings.Repeat("─", welcomeLeftWidth) + "┴" + strings.Repeat("─", box-3-welcomeLeftWidth) + "╯"
 	}
 	return top + "\n" + strings.Join(rows, "\n") + "\n" + m.th.dim.Render(bottom)
+}
+
+// welcomeLSP lists the language servers the project would use, linters
+// left out as omp leaves them out: name and its first file types. The
+// marker says a server is found, not that it runs (nothing is started).
+func (m *model) welcomeLSP() []string {
+	var out []string
+	if mgr := m.s.Tools().Services().LSP; mgr != nil {
+		for _, srv := range mgr.Servers().List {
+			if srv.IsLinter {
+				continue
+			}
+			types := srv.FileTypes[:min(len(srv.FileTypes), welcomeLSPTypes)]
+			out = append(out, m.th.accent.Render("●")+" "+srv.Name+" "+m.th.dim.Render(strings.Join(types, " ")))
+		}
+	}
+	if len(out) == 0 {
+		return []string{m.th.dim.Render("none found")}
+	}
+	return out
 }
 
 // recentSessions lists the directory's latest sessions other than this
