@@ -1,6 +1,7 @@
 package perf
 
 import (
+	"fmt"
 	"math"
 	"math/rand/v2"
 	"sort"
@@ -88,4 +89,20 @@ func seedOf(s []float64) uint64 {
 		h *= 1099511628211
 	}
 	return h
+}
+
+// FormatValue prints a measured value with about three significant
+// digits: 1234 → "1234", 12.34 → "12.3", 1.234 → "1.23", 0.01234 → "0.0123".
+func FormatValue(v float64) string {
+	a := math.Abs(v)
+	switch {
+	case a >= 100:
+		return fmt.Sprintf("%.0f", v)
+	case a >= 10:
+		return fmt.Sprintf("%.1f", v)
+	case a >= 1:
+		return fmt.Sprintf("%.2f", v)
+	default:
+		return fmt.Sprintf("%.3g", v)
+	}
 }

@@ -160,11 +160,11 @@ func printBenchTable(w io.Writer, res []perf.Result, minEffect float64) {
 		wall, cpu := perf.Summarize(r.Wall), perf.Summarize(r.CPU)
 		fmt.Fprintf(w, "#%d %s\n", i+1, r.Command.Name)
 		if wall.N < 2 {
-			fmt.Fprintf(w, "   wall %s ms (one run: no interval)   cpu %s ms\n", fmtMS(wall.Median), fmtMS(cpu.Median))
+			fmt.Fprintf(w, "   wall %s ms (one run: no interval)   cpu %s ms\n", perf.FormatValue(wall.Median), perf.FormatValue(cpu.Median))
 			continue
 		}
 		fmt.Fprintf(w, "   wall %s ms median, 95%% CI %s–%s ms, n=%d, range %s–%s   cpu %s ms\n",
-			fmtMS(wall.Median), fmtMS(wall.Lo), fmtMS(wall.Hi), wall.N, fmtMS(wall.Min), fmtMS(wall.Max), fmtMS(cpu.Median))
+			perf.FormatValue(wall.Median), perf.FormatValue(wall.Lo), perf.FormatValue(wall.Hi), wall.N, perf.FormatValue(wall.Min), perf.FormatValue(wall.Max), perf.FormatValue(cpu.Median))
 	}
 	if len(res) < 2 {
 		return
@@ -178,18 +178,6 @@ func printBenchTable(w io.Writer, res []perf.Result, minEffect float64) {
 		}
 		fmt.Fprintf(w, "%s vs %s: %.2f× wall (95%% CI %.2f–%.2f, %d paired runs): %s\n",
 			res[0].Command.Name, other.Command.Name, cmp.Ratio, cmp.Lo, cmp.Hi, cmp.N, cmp.Verdict(minEffect))
-	}
-}
-
-// fmtMS prints milliseconds with three significant digits at least.
-func fmtMS(v float64) string {
-	switch {
-	case v >= 100:
-		return fmt.Sprintf("%.0f", v)
-	case v >= 10:
-		return fmt.Sprintf("%.1f", v)
-	default:
-		return fmt.Sprintf("%.2f", v)
 	}
 }
 

@@ -403,24 +403,9 @@ func summaryText(r perf.Record) string {
 		unit = " " + unit
 	}
 	if s.N < 2 {
-		return fmt.Sprintf("%s%s (n=1)", num(s.Median), unit)
+		return fmt.Sprintf("%s%s (n=1)", perf.FormatValue(s.Median), unit)
 	}
-	return fmt.Sprintf("%s%s (%s–%s, n=%d)", num(s.Median), unit, num(s.Lo), num(s.Hi), s.N)
-}
-
-// num prints with about three significant digits.
-func num(v float64) string {
-	a := math.Abs(v)
-	switch {
-	case a >= 100:
-		return fmt.Sprintf("%.0f", v)
-	case a >= 10:
-		return fmt.Sprintf("%.1f", v)
-	case a >= 1:
-		return fmt.Sprintf("%.2f", v)
-	default:
-		return fmt.Sprintf("%.3g", v)
-	}
+	return fmt.Sprintf("%s%s (%s–%s, n=%d)", perf.FormatValue(s.Median), unit, perf.FormatValue(s.Lo), perf.FormatValue(s.Hi), s.N)
 }
 
 func mdCell(s string) string { return strings.ReplaceAll(strings.ReplaceAll(s, "|", "\\|"), "\n", " ") }

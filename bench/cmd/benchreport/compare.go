@@ -108,7 +108,7 @@ func runCompare(args []string) error {
 		o := compareOutcome{c: c, base: perf.Summarize(res[0].Wall), head: perf.Summarize(res[1].Wall), cmp: perf.ComparePaired(res[1].Wall, res[0].Wall)}
 		o.verdict = o.cmp.Verdict(*minEffect)
 		outcomes = append(outcomes, o)
-		fmt.Printf("  %-8s %-34s base %8s ms  head %8s ms  head÷base %.3f (%.3f–%.3f)  %s\n", c.area, c.name, num(o.base.Median), num(o.head.Median), o.cmp.Ratio, o.cmp.Lo, o.cmp.Hi, o.verdict)
+		fmt.Printf("  %-8s %-34s base %8s ms  head %8s ms  head÷base %.3f (%.3f–%.3f)  %s\n", c.area, c.name, perf.FormatValue(o.base.Median), perf.FormatValue(o.head.Median), o.cmp.Ratio, o.cmp.Lo, o.cmp.Hi, o.verdict)
 		for i, tool := range []string{"base", "head"} {
 			r := st.rec(c.area, c.name, tool, "wall", "ms", "alternated", res[i].Wall)
 			r.Pair = []string{"head", "base"}[i]
