@@ -31,7 +31,7 @@ changed=$( (git diff --name-only "$base"; git ls-files --others --exclude-standa
 areas=${BENCH_AREAS:-}
 if [ -z "$areas" ]; then
 	areas=$(awk -F'\t' 'NR == FNR { if ($0 !~ /^#/ && NF == 2) { pre[$1] = $2 }; next }
-		{ for (p in pre) if (index($0, p) == 1) { n = split(pre[p], a, " "); for (i = 1; i <= n; i++) seen[a[i]] = 1 } }
+		{ for (p in pre) if (index($0, p) == 1) { n = split(pre[p], parts, " "); for (i = 1; i <= n; i++) seen[parts[i]] = 1 } }
 		END { for (a in seen) printf "%s ", a }' bench/areas.tsv - <<<"$changed")
 fi
 if [ -z "${areas// /}" ]; then
