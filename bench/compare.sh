@@ -7,7 +7,9 @@
 #      (BENCH_AREAS="a b" overrides the mapping); no area touched: exit 0;
 #   2. REV is built in a temporary git worktree (with this tree's native
 #      library, native/_lib: when REV changed native/, rebuild it there first)
-#      and the working tree is built too;
+#      and the working tree is built too, both with -trimpath so that the two
+#      share Go's build cache whatever their directories (the first run
+#      still builds everything once: minutes on a loaded machine);
 #   3. benchreport compare times every case of bench/compare.tsv of those
 #      areas with both builds in alternated rounds (base head, head base, …)
 #      and takes head ÷ base run by run: a case whose whole 95 % interval is
@@ -52,11 +54,11 @@ git worktree add --detach -q "$tmp/base" "$base"
 mkdir -p "$tmp/base/native/_lib"
 cp -r native/_lib/. "$tmp/base/native/_lib/"
 echo "bench-compare: building $REV" >&2
-(cd "$tmp/base" && GOFLAGS= go build -ldflags "$stamp" -o "$tmp/gopi-base" ./cmd/gopi) || { echo "bench-compare: building $REV failed" >&2; exit 2; }
+(cd "$tmp/base" && GOFLAGS= go build -trimpath -ldflags "$stamp" -o "$tmp/gopi-base" ./cmd/gopi) || { echo "bench-compare: building $REV failed" >&2; exit 2; }
 head_bin=${BENCH_HEAD:-}
 if [ -z "$head_bin" ]; then
 	echo "bench-compare: building the working tree" >&2
-	GOFLAGS= go build -ldflags "$stamp" -o "$tmp/gopi-head" ./cmd/gopi || { echo "bench-compare: building the working tree failed" >&2; exit 2; }
+	GOFLAGS= go build -trimpath -ldflags "$stamp" -o "$tmp/gopi-head" ./cmd/gopi || { echo "bench-compare: building the working tree failed" >&2; exit 2; }
 	head_bin=$tmp/gopi-head
 fi
 mkdir -p bench/_work/bin
