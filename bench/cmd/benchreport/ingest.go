@@ -330,7 +330,7 @@ func isRule(cells []string) bool {
 func nonEmpty(s []string) []string {
 	var out []string
 	for _, x := range s {
-		if x = strings.ReplaceAll(strings.Trim(x, "` "), `\$`, "$"); x != "" {
+		if x = strings.TrimSpace(strings.NewReplacer("`", "", `\$`, "$").Replace(x)); x != "" {
 			out = append(out, x)
 		}
 	}

@@ -33,7 +33,10 @@ func gitCommit(dir string) string {
 		return ""
 	}
 	c := strings.TrimSpace(string(out))
-	if st, err := exec.Command("git", "-C", dir, "status", "--porcelain", "--untracked-files=no").Output(); err == nil && len(bytes.TrimSpace(st)) > 0 {
+	// The results a run writes do not make the measured tree dirty.
+	st, err := exec.Command("git", "-C", dir, "status", "--porcelain", "--untracked-files=no", "--",
+		".", ":!bench/results", ":!bench/RESULTS.md", ":!bench/history").Output()
+	if err == nil && len(bytes.TrimSpace(st)) > 0 {
 		c += "+dirty"
 	}
 	return c
