@@ -162,8 +162,8 @@ func computeHeadlines(areas []areaResult) []headline {
 }
 
 // historyEntry is bench/history/<commit>.json: the headline figures and
-// every series' median and interval (no samples), so trends and
-// regressions can be read across commits.
+// the median and interval (no samples) of every series measured with a
+// known commit, so trends and regressions can be read across commits.
 type historyEntry struct {
 	Commit    string          `json:"commit"`
 	Date      string          `json:"date"`
@@ -242,6 +242,9 @@ func writeHistory(dir string, st stamp, heads []headline, areas []areaResult) er
 	e := historyEntry{Commit: st.commit, Date: st.date, Machine: st.machine, Load: st.load, Headlines: heads}
 	for _, a := range areas {
 		for _, r := range a.recs {
+			if r.Commit == "" {
+				continue // read from an older area's tables: not this commit's
+			}
 			s := perf.Summarize(r.Samples)
 			e.Series = append(e.Series, historySeries{Area: r.Area, Case: r.Case, Tool: r.Tool, Metric: r.Metric, Unit: r.Unit,
 				Median: round4(s.Median), Lo: round4(s.Lo), Hi: round4(s.Hi), N: s.N, Commit: r.Commit})
