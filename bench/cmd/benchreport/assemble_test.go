@@ -107,3 +107,18 @@ func TestAssembleWritesEverything(t *testing.T) {
 		t.Errorf("history: %v %+v", err, hs)
 	}
 }
+
+// FuzzTableRecords: any Markdown gives records that validate, each with
+// exactly one sample, and never a panic.
+func FuzzTableRecords(f *testing.F) {
+	f.Add(tableDoc)
+	f.Add("| a | gopi ms |\n| --- | --- |\n| x | 1,234.5 (best) |\n|  | -3 s |\n")
+	f.Add("| \\| | omp |\n|---|\n| ` | 1e5 |")
+	f.Fuzz(func(t *testing.T, doc string) {
+		for _, r := range tableRecords(stamp{machine: "m"}, "a", doc) {
+			if err := r.Validate(); err != nil || len(r.Samples) != 1 {
+				t.Fatalf("record %+v: %v", r, err)
+			}
+		}
+	})
+}

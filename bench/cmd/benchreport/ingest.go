@@ -241,7 +241,7 @@ func columnToolRecords(st stamp, area, section string, header, cells []string, l
 	}
 	cas := strings.Join(nonEmpty(leadingCase(cells, stop, lastCase)), " · ")
 	if cas == "" {
-		cas = section
+		cas = orUntitled(section)
 	}
 	var out []perf.Record
 	for i, c := range cells {
@@ -281,7 +281,7 @@ func rowToolRecords(st stamp, area, section string, header, cells []string, last
 		cas = section
 	}
 	if cas == "" {
-		cas = section
+		cas = orUntitled(section)
 	}
 	var out []perf.Record
 	for i, c := range cells {
@@ -382,4 +382,12 @@ func parseCell(c, header string) (float64, string, bool) {
 		}
 	}
 	return v, unit, true
+}
+
+// orUntitled names a case that has no text of its own nor a heading.
+func orUntitled(s string) string {
+	if strings.TrimSpace(s) == "" {
+		return "untitled"
+	}
+	return s
 }
