@@ -42,13 +42,17 @@ func readCompareCases(r io.Reader) ([]compareCase, error) {
 type compareOutcome struct {
 	c          compareCase
 	base, head perf.Summary
-	cmp        perf.Comparison // head ÷ base
-	verdict    perf.Verdict
+	cmp        perf.Comparison // head ÷ base, wall time
+	cpu        perf.Comparison // head ÷ base, CPU time
+	verdict    perf.Verdict    // Slower when either is
 }
 
 // runCompare times each selected case with the base build and the head
-// build in alternated rounds and reports head ÷ base per case. Exit
-// status 1 when a case is slower beyond the noise and beyond -min-effect.
+// build in alternated rounds and reports head ÷ base per case, in wall
+// time and in CPU time (user + system: far less sensitive to other work
+// on the machine than wall time, which a busy machine stretches by tens of
+// percent). Exit status 1 when either is slower beyond the noise and
+// beyond -min-effect.
 func runCompare(args []string) error {
 	fs := flag.NewFlagSet("compare", flag.ContinueOnError)
 	base := fs.String("base", "", "the base build of gopi (required)")
@@ -92,7 +96,7 @@ func runCompare(args []string) error {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
 	st := newStamp()
-	fmt.Printf("bench-compare: %d cases, %d alternated rounds each, regression = head slower than base beyond the 95%% interval and by more than %.0f%%; load %.1f\n",
+	fmt.Printf("bench-compare: %d cases, %d alternated rounds each, regression = head slower than base (wall or CPU time) beyond the 95%% interval and by more than %.0f%%; load %.1f\n",
 		len(selected), *runs, *minEffect*100, st.load)
 	var outcomes []compareOutcome
 	var recs []perf.Record
@@ -105,14 +109,24 @@ func runCompare(args []string) error {
 		if err != nil {
 			return fmt.Errorf("%s/%s: %w", c.area, c.name, err)
 		}
-		o := compareOutcome{c: c, base: perf.Summarize(res[0].Wall), head: perf.Summarize(res[1].Wall), cmp: perf.ComparePaired(res[1].Wall, res[0].Wall)}
+		o := compareOutcome{c: c, base: perf.Summarize(res[0].Wall), head: perf.Summarize(res[1].Wall),
+			cmp: perf.ComparePaired(res[1].Wall, res[0].Wall), cpu: perf.ComparePaired(res[1].CPU, res[0].CPU)}
 		o.verdict = o.cmp.Verdict(*minEffect)
+		if v := o.cpu.Verdict(*minEffect); v == perf.Slower || (v == perf.Faster && o.verdict != perf.Slower) {
+			o.verdict = v
+		}
 		outcomes = append(outcomes, o)
-		fmt.Printf("  %-8s %-34s base %8s ms  head %8s ms  head÷base %.3f (%.3f–%.3f)  %s\n", c.area, c.name, perf.FormatValue(o.base.Median), perf.FormatValue(o.head.Median), o.cmp.Ratio, o.cmp.Lo, o.cmp.Hi, o.verdict)
+		fmt.Printf("  %-8s %-30s base %7s ms  head %7s ms  head÷base wall %.3f (%.3f–%.3f) cpu %.3f (%.3f–%.3f)  %s\n", c.area, c.name,
+			perf.FormatValue(o.base.Median), perf.FormatValue(o.head.Median), o.cmp.Ratio, o.cmp.Lo, o.cmp.Hi, o.cpu.Ratio, o.cpu.Lo, o.cpu.Hi, o.verdict)
 		for i, tool := range []string{"base", "head"} {
-			r := st.rec(c.area, c.name, tool, "wall", "ms", "alternated", res[i].Wall)
-			r.Pair = []string{"head", "base"}[i]
-			recs = append(recs, r)
+			for _, m := range []struct {
+				name    string
+				samples []float64
+			}{{"wall", res[i].Wall}, {"cpu", res[i].CPU}} {
+				r := st.rec(c.area, c.name, tool, m.name, "ms", "alternated", m.samples)
+				r.Pair = []string{"head", "base"}[i]
+				recs = append(recs, r)
+			}
 		}
 	}
 	if *out != "" {
@@ -124,7 +138,8 @@ func runCompare(args []string) error {
 	for _, o := range outcomes {
 		if o.verdict == perf.Slower {
 			regressions++
-			fmt.Printf("REGRESSION %s/%s: head is %.0f%% slower (95%% interval %.0f%%–%.0f%%)\n", o.c.area, o.c.name, (o.cmp.Ratio-1)*100, (o.cmp.Lo-1)*100, (o.cmp.Hi-1)*100)
+			fmt.Printf("REGRESSION %s/%s: head takes %.0f%% more wall time (95%% interval %.0f%%–%.0f%%) and %.0f%% more CPU time (%.0f%%–%.0f%%)\n", o.c.area, o.c.name,
+				(o.cmp.Ratio-1)*100, (o.cmp.Lo-1)*100, (o.cmp.Hi-1)*100, (o.cpu.Ratio-1)*100, (o.cpu.Lo-1)*100, (o.cpu.Hi-1)*100)
 		}
 	}
 	if regressions > 0 {

@@ -59,7 +59,7 @@ func TestCompareDetectsTwentyPercentSlowdown(t *testing.T) {
 	}
 	defer f.Close()
 	recs, err := perf.ReadRecords(f)
-	if err != nil || len(recs) != 2 || recs[0].Tool != "base" || recs[1].Pair != "base" || len(recs[1].Samples) != 16 {
+	if err != nil || len(recs) != 4 || recs[0].Tool != "base" || recs[1].Metric != "cpu" || recs[2].Pair != "base" || len(recs[2].Samples) != 16 {
 		t.Fatalf("records of the unchanged run: %v %+v", err, recs)
 	}
 }
