@@ -12,7 +12,7 @@ FUZZTIME   ?= 10s
 NATIVE_STAMP = $$(sha256sum $(NATIVE_LIB) | cut -c1-16)
 GO_LDFLAGS   = -X github.com/gopi-agent/gopi/native/rure.NativeLibStamp=$(NATIVE_STAMP)
 
-.PHONY: all setup native build install test race fuzz fuzz-soak soak bench lint clippy demo docs clean release
+.PHONY: all setup native build install test race fuzz fuzz-soak soak bench bench-compare lint clippy demo docs clean release
 
 # Where `make install` puts gopi: PREFIX/bin, by default ~/.local/bin (no
 # root needed); `make install PREFIX=/usr/local` for /usr/local/bin.
@@ -86,6 +86,13 @@ soak: bin/gopi
 
 bench: bin/gopi
 	@bench/run.sh
+
+# Is the working tree slower than REV (default HEAD) where it changed? Builds
+# REV in a temporary worktree, times the cases of the touched areas with both
+# builds alternated, exits 1 on a slowdown beyond the noise (bench/compare.sh).
+REV ?= HEAD
+bench-compare: $(NATIVE_LIB)
+	@bench/compare.sh $(REV)
 
 # The generated tables in docs/ (flags, settings, slash and RPC commands;
 # internal/docgen): rewritten from the code. go test fails while they differ.

@@ -29,6 +29,8 @@ CLI=$(scripts/astgrep-cli.sh)
 GOROOT_SRC=$(go env GOROOT)/src
 JSTS=$(scripts/ast-trees.sh)
 load_start=$(cut -d' ' -f1-3 /proc/loadavg)
+. bench/lib/record.sh
+bench_records_reset ast
 
 # corpus-name|tree|lang|pattern
 CASES=(
@@ -57,6 +59,7 @@ for c in "${CASES[@]}"; do
   (cd "$tree" && hyperfine --style basic --output=pipe --runs "$RUNS" --warmup "$WARMUP" --export-json "$OUT/time-$i.json" \
     -n gopi "$GOPI ast grep --json --no-hidden -l $lang -p $q ." \
     -n ast-grep "$CLI run --json=stream -l $lang -p $q ." >&2)
+  bench_record_hyperfine ast "$corpus $lang: $pat" "$OUT/time-$i.json" || true
   rows+=("$corpus|$lang|$pat|$agree|$identical|$OUT/time-$i.json")
 done
 load_end=$(cut -d' ' -f1-3 /proc/loadavg)
@@ -64,6 +67,8 @@ load_end=$(cut -d' ' -f1-3 /proc/loadavg)
 # Single-file target: one 5,000-line Go file, parse + match + results, in-process.
 echo "== single file: go test ./native/astgrep -bench BenchmarkSearch5000Lines" >&2
 SINGLE=$(go test ./native/astgrep -run '^$' -bench '^BenchmarkSearch5000Lines$' -benchtime 20x -count 5 | grep '^BenchmarkSearch5000Lines' || true)
+printf '%s\n' "$SINGLE" >"$OUT/single.txt"
+bench_record_gobench ast "$OUT/single.txt" || true
 CACHED=$(go test ./native/astgrep -run '^$' -bench '^BenchmarkSearch5000LinesCached$' -benchtime 20x -count 5 | grep '^BenchmarkSearch5000LinesCached' || true)
 
 # The agent tool searching GOROOT twice in one process (parse cache).

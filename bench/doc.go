@@ -14,10 +14,17 @@
 //	cmd/gensession    writes the 50 MB, 40,000-entry session session.sh resumes
 //	cmd/firstbyte     times a command from exec to its first model request
 //	                  (and its CPU time and peak RSS) against the mock LLM
-//	cmd/benchreport   turns search.sh's raw measurements into results/search.md
-//	results/          the latest result of every area, each with its command,
-//	                  date and machine; search.md and memory-disk.md keep
-//	                  their notes sections
+//	cmd/benchreport   turns search.sh's raw measurements into results/search.md;
+//	                  its subcommands write every area's JSON lines, assemble
+//	                  RESULTS.md, the SVG charts and history/, and compare two
+//	                  builds (make bench-compare; see README.md)
+//	lib/record.sh     the area scripts' one way to write JSON-lines records
+//	compare.sh        make bench-compare: builds REV and the tree, times the
+//	                  cases of compare.tsv of the areas areas.tsv maps the
+//	                  changed paths to, exits 1 on a regression
+//	results/          the latest result of every area: <area>.md (command,
+//	                  date, machine, notes), <area>.jsonl (samples), <area>.svg
+//	history/          per-commit medians and headline figures (small JSON)
 //	RESULTS.md        all areas in one file (assembled, never edited by hand)
 //	_work/            scratch space (generated corpus, raw outputs); not in git
 //

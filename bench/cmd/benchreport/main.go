@@ -1,7 +1,17 @@
-// Command benchreport turns the raw measurements that bench/search.sh leaves
-// in a work directory into bench/results/search.md, and prints the same tables.
+// Command benchreport is the reporting half of `make bench`. Without a
+// subcommand it turns the raw measurements that bench/search.sh leaves in a
+// work directory into bench/results/search.md (and search.jsonl), and prints
+// the same tables. Its subcommands handle every area's results:
 //
-// Usage:
+//	benchreport hyperfine -area A -case C EXPORT.json   hyperfine export → JSON lines
+//	benchreport gobench -area A FILE                     go test -bench output → JSON lines
+//	benchreport tables -area A RESULT.md                 an area's Markdown tables → JSON lines
+//	benchreport assemble                                 JSON lines → RESULTS.md, SVGs, history
+//	benchreport compare -base BIN -head BIN -areas "…"   alternated regression check
+//
+// (each prints its flags with -h).
+//
+// Usage of the search report:
 //
 //	benchreport -in bench/_work/out -out bench/results/search.md
 //
@@ -25,6 +35,7 @@ package main
 
 import (
 	"encoding/json"
+	"errors"
 	"flag"
 	"fmt"
 	"math"
@@ -55,6 +66,19 @@ const (
 )
 
 func main() {
+	if len(os.Args) > 1 {
+		if sub, ok := subcommands[os.Args[1]]; ok {
+			if err := sub.run(os.Args[2:]); err != nil {
+				var ex exitError
+				if errors.As(err, &ex) {
+					os.Exit(int(ex))
+				}
+				fmt.Fprintf(os.Stderr, "benchreport %s: %v\n", os.Args[1], err)
+				os.Exit(2)
+			}
+			return
+		}
+	}
 	in := flag.String("in", "bench/_work/out", "work directory written by search.sh")
 	out := flag.String("out", "bench/results/search.md", "results file to (re)write")
 	flag.Parse()
@@ -76,6 +100,12 @@ func main() {
 	}
 	fmt.Print(r.terminalSummary())
 	fmt.Printf("\nwrote %s\n", *out)
+	jsonl := strings.TrimSuffix(*out, ".md") + ".jsonl"
+	if err := writeRecordsFile(jsonl, r.records(newStamp())); err != nil {
+		fmt.Fprintln(os.Stderr, "benchreport:", err)
+		os.Exit(1)
+	}
+	fmt.Printf("wrote %s\n", jsonl)
 }
 
 // extractNotes returns the text between the notes markers.
@@ -131,6 +161,7 @@ type timing struct {
 	names []string
 	mean  []float64
 	sd    []float64
+	times [][]float64 // every run's seconds, per command
 }
 
 func (t timing) get(i int) (mean, sd float64) {
@@ -270,9 +301,10 @@ func readTiming(path string) timing {
 	}
 	var doc struct {
 		Results []struct {
-			Command string  `json:"command"`
-			Mean    float64 `json:"mean"`
-			Stddev  float64 `json:"stddev"`
+			Command string    `json:"command"`
+			Mean    float64   `json:"mean"`
+			Stddev  float64   `json:"stddev"`
+			Times   []float64 `json:"times"`
 		} `json:"results"`
 	}
 	if json.Unmarshal(data, &doc) != nil {
@@ -282,6 +314,7 @@ func readTiming(path string) timing {
 		t.names = append(t.names, res.Command)
 		t.mean = append(t.mean, res.Mean)
 		t.sd = append(t.sd, res.Stddev)
+		t.times = append(t.times, res.Times)
 	}
 	return t
 }
