@@ -192,27 +192,30 @@ func (t *Tab) Viewport() Viewport { return t.viewport }
 // TargetID is the page's CDP target id.
 func (t *Tab) TargetID() string { return string(t.page.TargetID) }
 
-// BrowserGone reports whether the tab's browser has exited or stopped
-// answering (then every tab of it is gone).
+// BrowserGone reports whether the tab's browser has exited or its
+// DevTools connection closed (then every tab of it is gone).
 func (t *Tab) BrowserGone() bool { return t.b.Exited() }
 
-// BrowserExited is closed when the tab's browser process has ended; nil
-// (never ready) for a browser gopi did not start.
+// BrowserExited is closed when the tab's browser process has ended (a
+// browser gopi started) or its DevTools connection closed (an attached
+// one).
 func (t *Tab) BrowserExited() <-chan struct{} {
 	if t.b.cmd == nil {
-		return nil
+		return t.b.ws.closed
 	}
 	return t.b.exited
 }
 
 // Alive reports whether the page still exists (a page can close itself
-// with window.close(); a crashed browser takes its pages along).
+// with window.close(); a crashed browser takes its pages along). A
+// browser that does not answer within ctx (stopped, busy) is not taken
+// for dead: the page counts as alive and the caller's own call times out.
 func (t *Tab) Alive(ctx context.Context) bool {
-	if t.b.cmd != nil && t.b.Exited() {
+	if t.b.Exited() {
 		return false
 	}
 	_, err := proto.TargetGetTargetInfo{TargetID: t.page.TargetID}.Call(t.b.rod.Context(ctx))
-	return err == nil
+	return err == nil || ctx.Err() != nil
 }
 
 // Close stops the tab's listeners and closes its page when NewTab made
