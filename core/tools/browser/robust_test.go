@@ -1,10 +1,12 @@
 package browser
 
 import (
+	"slices"
 	"strings"
 	"syscall"
 	"testing"
 	"time"
+	"unicode/utf8"
 
 	"github.com/gopi-agent/gopi/core/config"
 )
@@ -43,5 +45,40 @@ func TestStoppedBrowserIsWaitedFor(t *testing.T) {
 	}
 	if got := m.Pids(); len(got) != 1 || got[0] != pids[0] {
 		t.Errorf("browser pids %v, want %v", got, pids)
+	}
+}
+
+// A viewport out of bounds is refused before anything is opened, with
+// the limits; a zero or negative size is not taken for "the default".
+func TestViewportBounds(t *testing.T) {
+	need(t)
+	for _, vp := range []map[string]any{
+		{"width": 100000, "height": 100000, "scale": 3},
+		{"width": -1, "height": 0},
+		{"width": 800, "height": 600, "scale": 9},
+		{"width": 800.5, "height": 600},
+	} {
+		_, err := call(t, shared.m, map[string]any{"action": "open", "name": "vp", "viewport": vp})
+		if err == nil || !strings.Contains(err.Error(), "is not usable") {
+			t.Errorf("%v: %v", vp, err)
+		}
+	}
+	if names := shared.m.Names(); slices.Contains(names, "vp") {
+		t.Errorf("a tab was opened: %v", names)
+	}
+}
+
+// A huge return value is cut at 1 MiB with a note, without copying the
+// whole string; display() values too.
+func TestRunValueCapped(t *testing.T) {
+	need(t)
+	ok(t, shared.m, map[string]any{"action": "open", "name": "cap"})
+	defer ok(t, shared.m, map[string]any{"action": "close", "name": "cap"})
+	for _, code := range []string{`return "x".repeat(50 << 20)`, `display("é".repeat(3 << 20))`, `return {a: "y".repeat(2 << 20)}`} {
+		res := ok(t, shared.m, map[string]any{"action": "run", "name": "cap", "code": code})
+		got := text(res)
+		if len(got) > MaxValueText+200 || !strings.Contains(got, "[value cut at 1 MiB of its ") || !utf8.ValidString(got) {
+			t.Errorf("%s: %d bytes, ends %q", code, len(got), got[max(0, len(got)-120):])
+		}
 	}
 }

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"sync"
 	"time"
+	"unicode/utf8"
 
 	"github.com/dop251/goja"
 
@@ -181,16 +182,38 @@ func (s *script) failure(e any) error {
 	return fmt.Errorf("%v", e)
 }
 
+// MaxValueText bounds the text of one return or display() value, as
+// headless.MaxEvalResult bounds what evaluate brings back from the page.
+const MaxValueText = headless.MaxEvalResult
+
 // stringify is a return value or display() value as text: strings as
-// they are, other values as indented JSON, else String(value).
+// they are, other values as indented JSON, else String(value); text over
+// MaxValueText is cut there with a note saying so.
 func (s *script) stringify(v goja.Value) string {
-	if str, ok := v.Export().(string); ok {
-		return str
+	if str, ok := v.(goja.String); ok {
+		// Cut before exporting: a 100 MB string is never copied.
+		if n := str.Length(); n > MaxValueText {
+			return capText(str.Substring(0, MaxValueText).String(), n)
+		}
+		return str.String()
 	}
 	if js, err := s.jsonOf(v, "  "); err == nil && js != "" {
-		return js
+		return capText(js, len(js))
 	}
-	return v.String()
+	return capText(v.String(), len(v.String()))
+}
+
+// capText cuts text (whose full length was n) to MaxValueText bytes at a
+// character boundary and says what was left out.
+func capText(text string, n int) string {
+	if len(text) <= MaxValueText && n <= MaxValueText {
+		return text
+	}
+	cut := min(len(text), MaxValueText)
+	for cut > 0 && cut < len(text) && !utf8.RuneStart(text[cut]) {
+		cut--
+	}
+	return text[:cut] + fmt.Sprintf("\n[value cut at 1 MiB of its %d characters: return or display a slice or a summary instead]", n)
 }
 
 // jsonOf is JSON.stringify(v, null, indent); "" for undefined.

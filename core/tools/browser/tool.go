@@ -137,6 +137,30 @@ func (a args) timeout() time.Duration {
 	return time.Duration(secs * float64(time.Second))
 }
 
+// Viewport bounds: a side of at most MaxViewportSide CSS pixels, a scale
+// factor in (0, MaxViewportScale]. Chromium cannot paint much more (its
+// largest texture is 16384 device pixels) and spends minutes trying.
+const (
+	MaxViewportSide  = 8192
+	MaxViewportScale = 4
+)
+
+// viewport is the call's viewport, the default when absent; a size or
+// scale out of bounds is refused with the limits.
+func (a args) viewport() (headless.Viewport, error) {
+	if a.Viewport == nil {
+		return headless.Viewport{Width: headless.DefaultWidth, Height: headless.DefaultHeight}, nil
+	}
+	w, h, sc := a.Viewport.Width, a.Viewport.Height, a.Viewport.Scale
+	if w < 1 || h < 1 || w > MaxViewportSide || h > MaxViewportSide || w != float64(int(w)) || h != float64(int(h)) {
+		return headless.Viewport{}, fmt.Errorf("viewport %gx%g is not usable: width and height must be whole numbers from 1 to %d", w, h, MaxViewportSide)
+	}
+	if sc < 0 || sc > MaxViewportScale || sc != sc {
+		return headless.Viewport{}, fmt.Errorf("viewport scale %g is not usable: give a number above 0 and at most %d, or leave it out for %g", sc, MaxViewportScale, headless.DefaultScale)
+	}
+	return headless.Viewport{Width: int(w), Height: int(h), Scale: sc}, nil
+}
+
 // Execute runs one call.
 func (t *Tool) Execute(ctx context.Context, raw tool.Args, _ tool.UpdateFunc) (*tool.Result, error) {
 	var a args
@@ -191,9 +215,9 @@ func (t *Tool) open(ctx context.Context, a args, d *Details) (*tool.Result, erro
 	d.Browser = kind.tag
 	ctx, cancel := context.WithTimeout(ctx, a.timeout())
 	defer cancel()
-	vp := headless.Viewport{Width: headless.DefaultWidth, Height: headless.DefaultHeight}
-	if a.Viewport != nil {
-		vp = headless.Viewport{Width: int(a.Viewport.Width), Height: int(a.Viewport.Height), Scale: a.Viewport.Scale}
+	vp, err := a.viewport()
+	if err != nil {
+		return nil, err
 	}
 	m := t.m
 	m.mu.Lock()
