@@ -35,6 +35,7 @@ import (
 	"github.com/gopi-agent/gopi/core/ai"
 	"github.com/gopi-agent/gopi/core/message"
 	"github.com/gopi-agent/gopi/core/session"
+	"github.com/gopi-agent/gopi/internal/termsafe"
 )
 
 // Format is the output format.
@@ -308,15 +309,18 @@ func summarizeArgs(args map[string]any) string {
 	if err != nil {
 		return ""
 	}
-	return clip(string(data), 160)
+	return clip(termsafe.Line(string(data)), 160)
 }
 
+// firstLine is the first line of a tool's result, cleaned of escape
+// sequences and control characters (a web page or a file must not drive
+// the terminal -v prints on), clipped to 160 characters.
 func firstLine(s string) string {
 	s = strings.TrimSpace(s)
 	if i := strings.IndexByte(s, '\n'); i >= 0 {
 		s = s[:i] + " …"
 	}
-	return clip(s, 160)
+	return clip(termsafe.Line(s), 160)
 }
 
 func clip(s string, n int) string {
