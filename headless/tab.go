@@ -12,6 +12,7 @@ import (
 	"sync/atomic"
 
 	"github.com/go-rod/rod"
+	"github.com/go-rod/rod/lib/cdp"
 	"github.com/go-rod/rod/lib/input"
 	"github.com/go-rod/rod/lib/proto"
 )
@@ -57,6 +58,7 @@ type Tab struct {
 	wg       sync.WaitGroup
 	owned    bool         // made by NewTab: Close closes the page
 	cache    elementCache // the ids of the last Observe
+	crashed  atomic.Bool  // the page's renderer crashed (Inspector.targetCrashed)
 	netState              // network events, on once a watch needs them
 }
 
@@ -109,17 +111,24 @@ func (t *Tab) listen(dialogs string) error {
 	if err := (proto.PageSetLifecycleEventsEnabled{Enabled: true}).Call(p); err != nil {
 		return fmt.Errorf("enable page events: %w", err)
 	}
+	// Inspector events say when the page's renderer crashes (killed,
+	// out of memory): the page is dead then, though its target stays.
+	if err := (proto.InspectorEnable{}).Call(p); err != nil {
+		return fmt.Errorf("enable page events: %w", err)
+	}
+	lctx, stop := context.WithCancel(context.Background())
+	t.stop = stop
+	lp := t.page.Context(lctx)
+	handlers := []any{func(*proto.InspectorTargetCrashed) { t.crashed.Store(true) }}
 	if dialogs == "accept" || dialogs == "dismiss" {
-		lctx, stop := context.WithCancel(context.Background())
-		t.stop = stop
 		accept := dialogs == "accept"
-		lp := t.page.Context(lctx)
-		wait := lp.EachEvent(func(e *proto.PageJavascriptDialogOpening) {
+		handlers = append(handlers, func(e *proto.PageJavascriptDialogOpening) {
 			go func() { _ = proto.PageHandleJavaScriptDialog{Accept: accept, PromptText: e.DefaultPrompt}.Call(lp) }()
 		})
-		t.wg.Add(1)
-		go func() { defer t.wg.Done(); wait() }()
 	}
+	wait := lp.EachEvent(handlers...)
+	t.wg.Add(1)
+	go func() { defer t.wg.Done(); wait() }()
 	return nil
 }
 
@@ -196,6 +205,9 @@ func (t *Tab) TargetID() string { return string(t.page.TargetID) }
 // DevTools connection closed (then every tab of it is gone).
 func (t *Tab) BrowserGone() bool { return t.b.Exited() }
 
+// Crashed reports whether the page's renderer crashed.
+func (t *Tab) Crashed() bool { return t.crashed.Load() }
+
 // BrowserExited is closed when the tab's browser process has ended (a
 // browser gopi started) or its DevTools connection closed (an attached
 // one).
@@ -211,7 +223,7 @@ func (t *Tab) BrowserExited() <-chan struct{} {
 // browser that does not answer within ctx (stopped, busy) is not taken
 // for dead: the page counts as alive and the caller's own call times out.
 func (t *Tab) Alive(ctx context.Context) bool {
-	if t.b.Exited() {
+	if t.b.Exited() || t.crashed.Load() {
 		return false
 	}
 	_, err := proto.TargetGetTargetInfo{TargetID: t.page.TargetID}.Call(t.b.rod.Context(ctx))
@@ -279,11 +291,21 @@ func (t *Tab) Goto(ctx context.Context, url, waitUntil string) (err error) {
 			err = fmt.Errorf("%w (%w)", err, ErrDialogOpen)
 		}
 	}()
+	if scheme, _, _ := strings.Cut(url, ":"); strings.EqualFold(scheme, "javascript") {
+		return fmt.Errorf("navigate to %s: javascript: addresses are not opened; run the code with action run (tab.evaluate) instead", url)
+	}
 	nav, err := proto.PageNavigate{URL: url}.Call(p)
 	if err != nil {
-		return fmt.Errorf("navigate to %s: %w", url, err)
+		var ce *cdp.Error
+		if errors.As(err, &ce) && strings.Contains(ce.Message, "invalid URL") {
+			return fmt.Errorf("navigate to %q: not an address the browser can open; give a full URL such as https://example.com/", url)
+		}
+		return fmt.Errorf("navigate to %s: %w", url, Explain(err))
 	}
 	if nav.ErrorText == "net::ERR_ABORTED" {
+		if !isWebURL(url) {
+			return fmt.Errorf("navigate to %s: net::ERR_ABORTED, nothing was loaded: the browser does not open this kind of address as a page; use an http(s) URL", url)
+		}
 		// What a download gives (they are refused), or a 204 answer.
 		return fmt.Errorf("navigate to %s: net::ERR_ABORTED, nothing was loaded: the browser refuses downloads, so if the address is a file, fetch it another way (e.g. curl in bash)", url)
 	}
@@ -303,6 +325,12 @@ func (t *Tab) Goto(ctx context.Context, url, waitUntil string) (err error) {
 			return ctx.Err()
 		}
 	}
+}
+
+// isWebURL reports whether u is an http(s) address.
+func isWebURL(u string) bool {
+	l := strings.ToLower(u)
+	return strings.HasPrefix(l, "http://") || strings.HasPrefix(l, "https://")
 }
 
 // ErrDialogOpen says that a page is waiting on an alert, confirm or

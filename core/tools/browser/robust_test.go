@@ -1,7 +1,10 @@
 package browser
 
 import (
+	"os"
+	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"syscall"
 	"testing"
@@ -80,5 +83,56 @@ func TestRunValueCapped(t *testing.T) {
 		if len(got) > MaxValueText+200 || !strings.Contains(got, "[value cut at 1 MiB of its ") || !utf8.ValidString(got) {
 			t.Errorf("%s: %d bytes, ends %q", code, len(got), got[max(0, len(got)-120):])
 		}
+	}
+}
+
+// The browser's own protocol errors never reach the model raw: a bad
+// address, a javascript: address, a page that closes itself during a run
+// and a renderer that crashes each get a message saying what to do.
+func TestBrowserErrorsExplained(t *testing.T) {
+	need(t)
+	for url, want := range map[string]string{
+		"not a url":           `navigate to "not a url": not an address the browser can open; give a full URL`,
+		"javascript:alert(1)": "javascript: addresses are not opened; run the code with action run",
+	} {
+		_, err := call(t, shared.m, map[string]any{"action": "open", "name": "bad", "url": url})
+		if err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("open %q: %v", url, err)
+		}
+	}
+	ok(t, shared.m, map[string]any{"action": "close", "name": "bad"})
+	ok(t, shared.m, map[string]any{"action": "open", "name": "wc"})
+	_, err := call(t, shared.m, map[string]any{"action": "run", "name": "wc", "timeout": 10,
+		"code": `await tab.evaluate(() => window.close()); await wait(1000); return await tab.title()`})
+	if err == nil || err.Error() != `Tab "wc" is not alive (its page was closed). Reopen it.` {
+		t.Errorf("run on a page that closed itself: %v", err)
+	}
+
+	// Every renderer of a browser of its own is killed.
+	m := NewManager(config.Browser{Enabled: true, Headless: true, Exec: shared.exec})
+	defer func() { _ = m.Close() }()
+	ok(t, m, map[string]any{"action": "open", "url": shared.srv.URL + "/article", "wait_until": "load"})
+	group := m.Pids()[0] // the browser leads its process group
+	procs, _ := filepath.Glob("/proc/[0-9]*")
+	killed := 0
+	for _, dir := range procs {
+		pid, _ := strconv.Atoi(filepath.Base(dir))
+		cmd, _ := os.ReadFile(dir + "/cmdline")
+		if pgid, err := syscall.Getpgid(pid); err == nil && pgid == group && strings.Contains(string(cmd), "--type=renderer") {
+			_ = syscall.Kill(pid, syscall.SIGKILL)
+			killed++
+		}
+	}
+	if killed == 0 {
+		t.Fatal("no renderer in the browser's process group")
+	}
+	time.Sleep(500 * time.Millisecond)
+	_, err = call(t, m, map[string]any{"action": "run", "timeout": 10, "code": `return await tab.title()`})
+	if err == nil || err.Error() != `Tab "main" is not alive (its page crashed). Reopen it.` {
+		t.Errorf("run on a crashed page: %v", err)
+	}
+	res := ok(t, m, map[string]any{"action": "open", "url": shared.srv.URL + "/form", "wait_until": "load", "timeout": 10})
+	if !strings.Contains(text(res), "Title: Form") {
+		t.Errorf("reopen after the crash: %q", text(res))
 	}
 }

@@ -234,6 +234,7 @@ func (s *script) throw(err error) {
 	if c := s.ctx.Err(); c != nil {
 		err = c
 	}
+	err = headless.Explain(err)
 	panic(s.vm.NewGoError(err))
 }
 

@@ -348,7 +348,7 @@ func (t *Tool) run(ctx context.Context, a args, d *Details) (*tool.Result, error
 	close(watched)
 	rcancel(nil)
 	if err != nil {
-		if errors.Is(context.Cause(rctx), errBrowserExited) || tab.page.BrowserGone() {
+		if errors.Is(context.Cause(rctx), errBrowserExited) || tab.page.BrowserGone() || t.pageGone(tab) {
 			return nil, t.notAlive(a, tab)
 		}
 		return nil, t.timedOut(ctx, tab, a, err)
@@ -371,9 +371,21 @@ func (t *Tool) run(ctx context.Context, a args, d *Details) (*tool.Result, error
 // errBrowserExited ends a run whose browser process exited.
 var errBrowserExited = errors.New("the browser exited")
 
+// pageGone reports, after a failed run, whether the tab's page has gone
+// meanwhile (closed by the page itself, or crashed). A browser that does
+// not answer within a few seconds is taken to be busy, not gone.
+func (t *Tool) pageGone(tab *Tab) bool {
+	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Second)
+	defer cancel()
+	return !tab.page.Alive(ctx)
+}
+
 // notAlive forgets a tab whose page or browser is gone and says so.
 func (t *Tool) notAlive(a args, tab *Tab) error {
 	why := "its page was closed"
+	if tab.page.Crashed() {
+		why = "its page crashed"
+	}
 	if tab.page.BrowserGone() {
 		why = "the browser exited or crashed; open starts it again"
 	}
