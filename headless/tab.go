@@ -56,10 +56,12 @@ type Tab struct {
 	viewport Viewport
 	stop     context.CancelFunc // ends the dialog listener
 	wg       sync.WaitGroup
-	owned    bool         // made by NewTab: Close closes the page
-	cache    elementCache // the ids of the last Observe
-	crashed  atomic.Bool  // the page's renderer crashed (Inspector.targetCrashed)
-	netState              // network events, on once a watch needs them
+	owned    bool                   // made by NewTab: Close closes the page
+	cache    elementCache           // the ids of the last Observe
+	crashed  atomic.Bool            // the page's renderer crashed (Inspector.targetCrashed)
+	missed   atomic.Pointer[string] // the selector of a wait that ran out of time
+	dialog   atomic.Bool            // a dialog is open and waits for an answer
+	netState                        // network events, on once a watch needs them
 }
 
 // NewTab opens a blank page with o's viewport and dialog policy.
@@ -119,7 +121,9 @@ func (t *Tab) listen(dialogs string) error {
 	lctx, stop := context.WithCancel(context.Background())
 	t.stop = stop
 	lp := t.page.Context(lctx)
-	handlers := []any{func(*proto.InspectorTargetCrashed) { t.crashed.Store(true) }}
+	handlers := []any{func(*proto.InspectorTargetCrashed) { t.crashed.Store(true) },
+		func(*proto.PageJavascriptDialogOpening) { t.dialog.Store(true) },
+		func(*proto.PageJavascriptDialogClosed) { t.dialog.Store(false) }}
 	if dialogs == "accept" || dialogs == "dismiss" {
 		accept := dialogs == "accept"
 		handlers = append(handlers, func(e *proto.PageJavascriptDialogOpening) {
@@ -204,6 +208,10 @@ func (t *Tab) TargetID() string { return string(t.page.TargetID) }
 // BrowserGone reports whether the tab's browser has exited or its
 // DevTools connection closed (then every tab of it is gone).
 func (t *Tab) BrowserGone() bool { return t.b.Exited() }
+
+// DialogOpen reports whether an alert, confirm, prompt or beforeunload
+// dialog of the page waits for an answer.
+func (t *Tab) DialogOpen() bool { return t.dialog.Load() }
 
 // Crashed reports whether the page's renderer crashed.
 func (t *Tab) Crashed() bool { return t.crashed.Load() }
@@ -358,8 +366,24 @@ func (t *Tab) Title(ctx context.Context) (string, error) {
 // element waits until selector matches an element and returns it. The
 // selector is CSS, text/…, xpath/… or aria/… as in puppeteer, or one of
 // the Playwright-style p-text/, p-xpath/, p-aria/ forms omp rewrites.
+//
+// When ctx ends first, the selector is remembered (MissedSelector), so
+// the call's timeout can say what it was waiting for.
 func (t *Tab) element(ctx context.Context, selector string) (*rod.Element, error) {
-	return findIn(t.page.Context(ctx), selector)
+	el, err := findIn(t.page.Context(ctx), selector)
+	if err != nil && ctx.Err() != nil {
+		t.missed.Store(&selector)
+	}
+	return el, err
+}
+
+// MissedSelector returns the selector of the last wait for an element that
+// ran out of time, "" when none did since the last call, and forgets it.
+func (t *Tab) MissedSelector() string {
+	if p := t.missed.Swap(nil); p != nil {
+		return *p
+	}
+	return ""
 }
 
 // findIn finds selector's element with p's sleeper (waiting or not).
@@ -383,7 +407,14 @@ func findIn(p *rod.Page, selector string) (*rod.Element, error) {
 	case strings.HasPrefix(selector, "pierce/"):
 		return nil, fmt.Errorf("selector %q: pierce/ is not supported by gopi; use CSS, text/…, aria/… or xpath/…", selector)
 	}
-	return p.Element(selector)
+	el, err := p.Element(selector)
+	var ee *rod.EvalError
+	if errors.As(err, &ee) && ee.Exception != nil {
+		// querySelector threw: the selector is not valid CSS.
+		return nil, fmt.Errorf("selector %q is not valid CSS (%s); use CSS, text/…, aria/… or xpath/…", selector,
+			strings.TrimSpace(strings.SplitN(ee.Exception.Description, "\n", 2)[0]))
+	}
+	return el, err
 }
 
 // ariaJS finds the first element whose accessible name (aria-label,

@@ -136,3 +136,32 @@ func TestBrowserErrorsExplained(t *testing.T) {
 		t.Errorf("reopen after the crash: %q", text(res))
 	}
 }
+
+// Bad helper arguments and code get messages that say what was wrong.
+func TestHelperMessages(t *testing.T) {
+	need(t)
+	ok(t, shared.m, map[string]any{"action": "open", "name": "msg", "url": shared.srv.URL + "/form", "wait_until": "load"})
+	defer ok(t, shared.m, map[string]any{"action": "close", "name": "msg"})
+	for code, want := range map[string]string{
+		`await tab.scroll('a', 'b')`:                    "tab.scroll: dx must be a finite number, not a",
+		`await tab.scroll(0, NaN)`:                      "tab.scroll: dy must be a finite number, not NaN",
+		`await tab.click('###')`:                        `selector "###" is not valid CSS`,
+		`return await tab.observe({includeAll: 'yes'})`: "option includeAll must be a boolean, not a string",
+		`await tab.click('#nope')`:                      `timed out after 2000ms while waiting for selector "#nope": no element matched it`,
+		`await tab.screenshot({selector: '#nope'})`:     `timed out after 2000ms while waiting for selector "#nope"`,
+		`return 1 +`: "SyntaxError in the code: ",
+	} {
+		_, err := call(t, shared.m, map[string]any{"action": "run", "name": "msg", "timeout": 2, "code": code})
+		if err == nil || !strings.Contains(err.Error(), want) || strings.Contains(err.Error(), "SyntaxError: SyntaxError") {
+			t.Errorf("%s: %v, want %q", code, err, want)
+		}
+	}
+	_, err := call(t, shared.m, map[string]any{"action": "run", "name": "msg", "code": "const a = 1;\nlet x = ;"})
+	if err == nil || !strings.Contains(err.Error(), "(line 2, column") {
+		t.Errorf("syntax error's line: %v", err)
+	}
+	res := ok(t, shared.m, map[string]any{"action": "run", "name": "msg", "code": `await tab.scroll(0, 10); return 1`})
+	if text(res) != "1" {
+		t.Errorf("scroll: %q", text(res))
+	}
+}

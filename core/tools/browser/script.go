@@ -12,6 +12,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/dop251/goja"
+	"github.com/dop251/goja/parser"
 
 	"github.com/gopi-agent/gopi/core/tool"
 	"github.com/gopi-agent/gopi/headless"
@@ -53,7 +54,12 @@ func runScript(ctx context.Context, env *tool.Env, t *Tab, code string) (runOutp
 	s.install()
 	stop := context.AfterFunc(ctx, func() { s.vm.Interrupt(ctx.Err()) })
 	defer stop()
-	v, err := s.vm.RunString("(async () => {\n" + code + "\n})()")
+	src := "(async () => {\n" + code + "\n})()"
+	prg, err := goja.Compile("", src, false)
+	if err != nil {
+		return s.out, syntaxError(src, err)
+	}
+	v, err := s.vm.RunProgram(prg)
 	if err != nil {
 		return s.out, s.failure(err)
 	}
@@ -79,6 +85,21 @@ func runScript(ctx context.Context, env *tool.Env, t *Tab, code string) (runOutp
 		s.out.content = append(s.out.content, tool.Text(s.stringify(r)))
 	}
 	return s.out, nil
+}
+
+// syntaxError says where the code src (code in its wrapper) does not
+// parse, in lines and columns of the code as the model wrote it.
+func syntaxError(src string, err error) error {
+	var list parser.ErrorList
+	if _, perr := parser.ParseFile(nil, "", src, 0); errors.As(perr, &list) && len(list) > 0 {
+		e := list[0]
+		line, lines := e.Position.Line-1, strings.Count(src, "\n")-1 // the wrapper adds a line before and after
+		if line > lines {
+			return fmt.Errorf("SyntaxError in the code: %s at the end of the code (something is left open)", e.Message)
+		}
+		return fmt.Errorf("SyntaxError in the code: %s (line %d, column %d)", e.Message, max(1, line), e.Position.Column)
+	}
+	return fmt.Errorf("the code does not compile: %w", err)
 }
 
 // post hands job to the VM's goroutine; false when the run has ended.
@@ -287,7 +308,8 @@ func (s *script) install() {
 		return nil
 	})
 	s.method(tab, "scroll", func(c goja.FunctionCall) any {
-		s.check(s.tab.page.Scroll(s.ctx, c.Argument(0).ToFloat(), c.Argument(1).ToFloat()))
+		dx, dy := s.number(c.Argument(0), "tab.scroll", "dx"), s.number(c.Argument(1), "tab.scroll", "dy")
+		s.check(s.tab.page.Scroll(s.ctx, dx, dy))
 		return nil
 	})
 	s.method(tab, "waitFor", func(c goja.FunctionCall) any {

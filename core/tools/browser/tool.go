@@ -95,7 +95,7 @@ func (t *Tool) Definition() tool.Definition {
 			"wait_until": {Type: "string", Enum: []any{"load", "domcontentloaded", "networkidle0", "networkidle2"},
 				Description: "navigation wait condition for url"},
 			"dialogs": {Type: "string", Enum: []any{"accept", "dismiss"},
-				Description: "open: auto-handle alert/confirm/beforeunload dialogs (default: leave for caller to handle)"},
+				Description: "open: auto-handle alert/confirm/beforeunload dialogs (default: leave them open; an open dialog blocks the page until the call times out)"},
 			"code":    tool.String("run: JS body executed with `page`, `browser`, `tab`, `display`, `assert`, `wait` in scope. Treated as the body of an async function. Use `display(value)` to attach text/JSON/images; the function's return value is JSON-serialized as a final block."),
 			"timeout": {Type: "number", Description: "timeout in seconds", Default: DefaultTimeout},
 			"all":     tool.Boolean("close: close every tab"),
@@ -329,6 +329,7 @@ func (t *Tool) run(ctx context.Context, a args, d *Details) (*tool.Result, error
 	defer tab.busy.Unlock()
 	ctx, cancel := context.WithTimeout(ctx, a.timeout())
 	defer cancel()
+	tab.page.MissedSelector() // forget an earlier call's
 	if !tab.page.Alive(ctx) {
 		return nil, t.notAlive(a, tab)
 	}
@@ -418,9 +419,18 @@ func (t *Tool) timedOut(ctx context.Context, tab *Tab, a args, err error) error 
 	if ctx.Err() == nil {
 		return err
 	}
+	// What the page was stuck on, read before Unstick answers a dialog.
+	dialog, sel := tab.page.DialogOpen(), tab.page.MissedSelector()
 	tab.page.Unstick()
 	if !errors.Is(ctx.Err(), context.DeadlineExceeded) {
 		return err
 	}
-	return fmt.Errorf("Browser code execution timed out after %dms", a.timeout().Milliseconds())
+	msg := fmt.Sprintf("Browser code execution timed out after %dms", a.timeout().Milliseconds())
+	if sel != "" {
+		msg += fmt.Sprintf(" while waiting for selector %s: no element matched it (check it with tab.observe() or tab.evaluate)", quote(sel))
+	}
+	if dialog {
+		msg += `; the page waits on an alert/confirm/prompt dialog: open the tab with dialogs "accept" or "dismiss" to answer dialogs`
+	}
+	return errors.New(msg)
 }
