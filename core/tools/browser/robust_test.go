@@ -165,3 +165,14 @@ func TestHelperMessages(t *testing.T) {
 		t.Errorf("scroll: %q", text(res))
 	}
 }
+
+// A browser path given by PUPPETEER_EXECUTABLE_PATH that is not there is
+// an error naming the variable.
+func TestExplicitBrowserPathMissing(t *testing.T) {
+	m := NewManager(config.Browser{Enabled: true, Headless: true, Exec: "/nonexistent/chrome", ExecEnv: config.EnvBrowserExecutable})
+	defer func() { _ = m.Close() }()
+	_, err := call(t, m, map[string]any{"action": "open"})
+	if err == nil || err.Error() != "PUPPETEER_EXECUTABLE_PATH names the browser to start, but /nonexistent/chrome does not exist: fix the path or unset PUPPETEER_EXECUTABLE_PATH to use the system Chromium" {
+		t.Errorf("open: %v", err)
+	}
+}
