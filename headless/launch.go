@@ -135,6 +135,9 @@ func (b *Browser) readStderr(r io.Reader, wsURL chan<- string) {
 	_, _ = io.Copy(io.Discard, r)
 }
 
+// attachHint says how to get a browser to attach to.
+const attachHint = "start the browser with remote debugging on, e.g. chromium --remote-debugging-port=9222, and give that address as app.cdp_url (or leave app out to use gopi's own headless Chromium)"
+
 // Attach connects to the running browser whose DevTools HTTP endpoint is
 // cdpURL (http://host:port): its /json/version names the websocket.
 func Attach(ctx context.Context, cdpURL string) (*Browser, error) {
@@ -149,7 +152,10 @@ func Attach(ctx context.Context, cdpURL string) (*Browser, error) {
 		}
 		resp, err := http.DefaultClient.Do(req)
 		if err != nil {
-			return nil, fmt.Errorf("timed out waiting for CDP endpoint %s: %w", cdpURL, err)
+			if ctx.Err() != nil {
+				return nil, fmt.Errorf("timed out waiting for CDP endpoint %s (%s): %s", cdpURL, AttachTimeout, attachHint)
+			}
+			return nil, fmt.Errorf("nothing answers at CDP endpoint %s (%v): %s", cdpURL, errors.Unwrap(err), attachHint)
 		}
 		defer resp.Body.Close()
 		var v struct {

@@ -1,6 +1,7 @@
 package browser
 
 import (
+	"net"
 	"os"
 	"path/filepath"
 	"slices"
@@ -173,6 +174,23 @@ func TestExplicitBrowserPathMissing(t *testing.T) {
 	defer func() { _ = m.Close() }()
 	_, err := call(t, m, map[string]any{"action": "open"})
 	if err == nil || err.Error() != "PUPPETEER_EXECUTABLE_PATH names the browser to start, but /nonexistent/chrome does not exist: fix the path or unset PUPPETEER_EXECUTABLE_PATH to use the system Chromium" {
+		t.Errorf("open: %v", err)
+	}
+}
+
+// A cdp_url nothing listens on says so, and how to start a browser with
+// remote debugging.
+func TestAttachRefused(t *testing.T) {
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	addr := l.Addr().String()
+	_ = l.Close() // nothing listens there now
+	m := NewManager(config.Browser{Enabled: true})
+	defer func() { _ = m.Close() }()
+	_, err = call(t, m, map[string]any{"action": "open", "app": map[string]any{"cdp_url": "http://" + addr}})
+	if err == nil || !strings.HasPrefix(err.Error(), "nothing answers at CDP endpoint http://"+addr) || !strings.Contains(err.Error(), "--remote-debugging-port=9222") {
 		t.Errorf("open: %v", err)
 	}
 }
