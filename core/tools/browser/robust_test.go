@@ -61,6 +61,8 @@ func TestViewportBounds(t *testing.T) {
 		{"width": -1, "height": 0},
 		{"width": 800, "height": 600, "scale": 9},
 		{"width": 800.5, "height": 600},
+		{"width": 8192, "height": 100, "scale": 4},
+		{"width": 6000, "height": 6000, "scale": 3},
 	} {
 		_, err := call(t, shared.m, map[string]any{"action": "open", "name": "vp", "viewport": vp})
 		if err == nil || !strings.Contains(err.Error(), "is not usable") {

@@ -1,6 +1,7 @@
 package browser
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -143,6 +144,7 @@ func (a args) timeout() time.Duration {
 const (
 	MaxViewportSide  = 8192
 	MaxViewportScale = 4
+	MaxDevicePixels  = 16384 // a side times the scale
 )
 
 // viewport is the call's viewport, the default when absent; a size or
@@ -157,6 +159,9 @@ func (a args) viewport() (headless.Viewport, error) {
 	}
 	if sc < 0 || sc > MaxViewportScale || sc != sc {
 		return headless.Viewport{}, fmt.Errorf("viewport scale %g is not usable: give a number above 0 and at most %d, or leave it out for %g", sc, MaxViewportScale, headless.DefaultScale)
+	}
+	if eff := cmp.Or(sc, headless.DefaultScale); max(w, h)*eff > MaxDevicePixels {
+		return headless.Viewport{}, fmt.Errorf("viewport %gx%g at scale %g is not usable: %g device pixels across is more than Chromium can paint (%d); make it smaller or lower the scale", w, h, eff, max(w, h)*eff, MaxDevicePixels)
 	}
 	return headless.Viewport{Width: int(w), Height: int(h), Scale: sc}, nil
 }
