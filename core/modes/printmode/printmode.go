@@ -35,6 +35,7 @@ import (
 	"github.com/gopi-agent/gopi/core/ai"
 	"github.com/gopi-agent/gopi/core/message"
 	"github.com/gopi-agent/gopi/core/session"
+	"github.com/gopi-agent/gopi/core/tool"
 	"github.com/gopi-agent/gopi/internal/termsafe"
 )
 
@@ -286,7 +287,7 @@ func (p *printer) event(ev agent.Event) {
 	case agent.ToolExecutionEnd:
 		if p.opts.Verbose {
 			mark := "✓"
-			if e.IsError {
+			if e.IsError || e.ToolName == "web_search" && e.Result != nil && tool.ResultError(e.Result.Details) != "" {
 				mark = "✗"
 			}
 			p.write(p.opts.Stderr, fmt.Sprintf("%s %s %s\n", mark, e.ToolName, firstLine(e.Result.FirstText())))

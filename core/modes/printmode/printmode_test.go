@@ -75,11 +75,13 @@ func TestVerboseStripsEscapes(t *testing.T) {
 		store: session.InMemory(t.TempDir()), events: []agent.Event{
 			agent.ToolExecutionStart{ToolCallID: "1", ToolName: "web_search", Args: map[string]any{"query": evil}},
 			agent.ToolExecutionEnd{ToolCallID: "1", ToolName: "web_search", Result: tool.TextResult(evil+"\nmore", nil)},
+			// A failed search is text with the failure in its details.
+			agent.ToolExecutionEnd{ToolCallID: "2", ToolName: "web_search", Result: tool.TextResult("Error: cancelled", map[string]any{"error": "cancelled"})},
 		}}
 	var out, errOut bytes.Buffer
 	Run(context.Background(), f, []Prompt{{Text: "go"}}, Options{Format: Text, Verbose: true, Stdout: &out, Stderr: &errOut})
 	got := errOut.String()
-	if strings.ContainsAny(got, "\x1b\x07\u202e") || !strings.Contains(got, "✓ web_search Title evil …") {
+	if strings.ContainsAny(got, "\x1b\x07\u202e") || !strings.Contains(got, "✓ web_search Title evil …") || !strings.Contains(got, "✗ web_search Error: cancelled") {
 		t.Fatalf("stderr %q", got)
 	}
 }

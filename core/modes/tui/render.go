@@ -102,23 +102,6 @@ func (r *renderer) assistantMessage(m *ai.AssistantMessage, expandThinking bool)
 	return strings.Join(parts, "\n")
 }
 
-// detailsError is the "error" member of a result's details, "" when
-// there is none.
-func detailsError(details any) string {
-	raw, ok := details.(json.RawMessage)
-	if !ok {
-		var err error
-		if raw, err = json.Marshal(details); err != nil {
-			return ""
-		}
-	}
-	var d struct {
-		Error string `json:"error"`
-	}
-	_ = json.Unmarshal(raw, &d)
-	return d.Error
-}
-
 // stopNote says why an answer ended early, "" when it ended normally.
 func (r *renderer) stopNote(m *ai.AssistantMessage) string {
 	switch m.StopReason {
@@ -138,7 +121,7 @@ func (r *renderer) stopNote(m *ai.AssistantMessage) string {
 func (r *renderer) card(call *ai.ToolCall, content []ai.Content, details any, isError bool) string {
 	// web_search reports a failed or cancelled search as text, as omp
 	// does, with the failure in its details: drawn as failed.
-	isError = isError || call.Name == "web_search" && detailsError(details) != ""
+	isError = isError || call.Name == "web_search" && tool.ResultError(details) != ""
 	icon := r.th.ok.Render("✓")
 	if isError {
 		icon = r.th.err.Render("✗")
