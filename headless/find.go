@@ -1,6 +1,7 @@
 package headless
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 )
@@ -47,4 +48,18 @@ func Find(override string, lookPath func(string) (string, error)) string {
 func executable(p string) bool {
 	fi, err := os.Stat(filepath.Clean(p))
 	return err == nil && fi.Mode().IsRegular() && fi.Mode().Perm()&0o111 != 0
+}
+
+// CheckExecutable says what is wrong when p is not an executable file.
+func CheckExecutable(p string) error {
+	fi, err := os.Stat(filepath.Clean(p))
+	switch {
+	case err != nil:
+		return fmt.Errorf("%s does not exist", p)
+	case !fi.Mode().IsRegular():
+		return fmt.Errorf("%s is not a file", p)
+	case fi.Mode().Perm()&0o111 == 0:
+		return fmt.Errorf("%s is not executable", p)
+	}
+	return nil
 }

@@ -43,7 +43,7 @@ type LaunchOptions struct {
 // its process group) or attached by Attach (Close only disconnects).
 type Browser struct {
 	rod      *rod.Browser
-	ws       *cdp.WebSocket  // the DevTools connection
+	ws       *watchedWS      // the DevTools connection
 	cmd      *exec.Cmd       // nil when attached
 	tree     *childproc.Tree // a launched browser and every process it started
 	exited   chan struct{}   // closed when a launched browser's process ended
@@ -135,6 +135,9 @@ func (b *Browser) readStderr(r io.Reader, wsURL chan<- string) {
 	_, _ = io.Copy(io.Discard, r)
 }
 
+// attachHint says how to get a browser to attach to.
+const attachHint = "start the browser with remote debugging on, e.g. chromium --remote-debugging-port=9222, and give that address as app.cdp_url (or leave app out to use gopi's own headless Chromium)"
+
 // Attach connects to the running browser whose DevTools HTTP endpoint is
 // cdpURL (http://host:port): its /json/version names the websocket.
 func Attach(ctx context.Context, cdpURL string) (*Browser, error) {
@@ -149,7 +152,10 @@ func Attach(ctx context.Context, cdpURL string) (*Browser, error) {
 		}
 		resp, err := http.DefaultClient.Do(req)
 		if err != nil {
-			return nil, fmt.Errorf("timed out waiting for CDP endpoint %s: %w", cdpURL, err)
+			if ctx.Err() != nil {
+				return nil, fmt.Errorf("timed out waiting for CDP endpoint %s (%s): %s", cdpURL, AttachTimeout, attachHint)
+			}
+			return nil, fmt.Errorf("nothing answers at CDP endpoint %s (%v): %s", cdpURL, errors.Unwrap(err), attachHint)
 		}
 		defer resp.Body.Close()
 		var v struct {
@@ -169,10 +175,11 @@ func Attach(ctx context.Context, cdpURL string) (*Browser, error) {
 
 // connect opens the DevTools websocket at wsURL; Close closes it.
 func (b *Browser) connect(ctx context.Context, wsURL string) error {
-	ws := &cdp.WebSocket{}
-	if err := ws.Connect(ctx, wsURL, nil); err != nil {
+	raw := &cdp.WebSocket{}
+	if err := raw.Connect(ctx, wsURL, nil); err != nil {
 		return err
 	}
+	ws := newWatchedWS(raw)
 	// NoDefaultDevice: rod would otherwise emulate a laptop (a fixed
 	// user agent and viewport) on every page, attached apps' pages included.
 	r := rod.New().Client(cdp.New().Start(ws)).NoDefaultDevice()
@@ -225,8 +232,9 @@ func (b *Browser) Pid() int {
 }
 
 // Exited reports whether the browser is gone: a launched browser's
-// process has ended (a crash, a kill), or the browser no longer answers
-// on its DevTools connection.
+// process has ended (a crash, a kill), or its DevTools connection has
+// closed. A browser that is alive but slow to answer (stopped, busy with
+// a huge page) is not gone: callers wait for it within their own bound.
 func (b *Browser) Exited() bool {
 	if b.cmd != nil {
 		select {
@@ -235,10 +243,15 @@ func (b *Browser) Exited() bool {
 		default:
 		}
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
-	defer cancel()
-	_, err := proto.BrowserGetVersion{}.Call(b.rod.Context(ctx))
-	return err != nil
+	if b.ws == nil {
+		return true
+	}
+	select {
+	case <-b.ws.closed:
+		return true
+	default:
+		return false
+	}
 }
 
 // Kill ends the browser's processes: a launched or spawned one's whole

@@ -12,6 +12,7 @@ import (
 	"sync/atomic"
 
 	"github.com/go-rod/rod"
+	"github.com/go-rod/rod/lib/cdp"
 	"github.com/go-rod/rod/lib/input"
 	"github.com/go-rod/rod/lib/proto"
 )
@@ -55,9 +56,12 @@ type Tab struct {
 	viewport Viewport
 	stop     context.CancelFunc // ends the dialog listener
 	wg       sync.WaitGroup
-	owned    bool         // made by NewTab: Close closes the page
-	cache    elementCache // the ids of the last Observe
-	netState              // network events, on once a watch needs them
+	owned    bool                   // made by NewTab: Close closes the page
+	cache    elementCache           // the ids of the last Observe
+	crashed  atomic.Bool            // the page's renderer crashed (Inspector.targetCrashed)
+	missed   atomic.Pointer[string] // the selector of a wait that ran out of time
+	dialog   atomic.Bool            // a dialog is open and waits for an answer
+	netState                        // network events, on once a watch needs them
 }
 
 // NewTab opens a blank page with o's viewport and dialog policy.
@@ -109,17 +113,26 @@ func (t *Tab) listen(dialogs string) error {
 	if err := (proto.PageSetLifecycleEventsEnabled{Enabled: true}).Call(p); err != nil {
 		return fmt.Errorf("enable page events: %w", err)
 	}
+	// Inspector events say when the page's renderer crashes (killed,
+	// out of memory): the page is dead then, though its target stays.
+	if err := (proto.InspectorEnable{}).Call(p); err != nil {
+		return fmt.Errorf("enable page events: %w", err)
+	}
+	lctx, stop := context.WithCancel(context.Background())
+	t.stop = stop
+	lp := t.page.Context(lctx)
+	handlers := []any{func(*proto.InspectorTargetCrashed) { t.crashed.Store(true) },
+		func(*proto.PageJavascriptDialogOpening) { t.dialog.Store(true) },
+		func(*proto.PageJavascriptDialogClosed) { t.dialog.Store(false) }}
 	if dialogs == "accept" || dialogs == "dismiss" {
-		lctx, stop := context.WithCancel(context.Background())
-		t.stop = stop
 		accept := dialogs == "accept"
-		lp := t.page.Context(lctx)
-		wait := lp.EachEvent(func(e *proto.PageJavascriptDialogOpening) {
+		handlers = append(handlers, func(e *proto.PageJavascriptDialogOpening) {
 			go func() { _ = proto.PageHandleJavaScriptDialog{Accept: accept, PromptText: e.DefaultPrompt}.Call(lp) }()
 		})
-		t.wg.Add(1)
-		go func() { defer t.wg.Done(); wait() }()
 	}
+	wait := lp.EachEvent(handlers...)
+	t.wg.Add(1)
+	go func() { defer t.wg.Done(); wait() }()
 	return nil
 }
 
@@ -192,27 +205,37 @@ func (t *Tab) Viewport() Viewport { return t.viewport }
 // TargetID is the page's CDP target id.
 func (t *Tab) TargetID() string { return string(t.page.TargetID) }
 
-// BrowserGone reports whether the tab's browser has exited or stopped
-// answering (then every tab of it is gone).
+// BrowserGone reports whether the tab's browser has exited or its
+// DevTools connection closed (then every tab of it is gone).
 func (t *Tab) BrowserGone() bool { return t.b.Exited() }
 
-// BrowserExited is closed when the tab's browser process has ended; nil
-// (never ready) for a browser gopi did not start.
+// DialogOpen reports whether an alert, confirm, prompt or beforeunload
+// dialog of the page waits for an answer.
+func (t *Tab) DialogOpen() bool { return t.dialog.Load() }
+
+// Crashed reports whether the page's renderer crashed.
+func (t *Tab) Crashed() bool { return t.crashed.Load() }
+
+// BrowserExited is closed when the tab's browser process has ended (a
+// browser gopi started) or its DevTools connection closed (an attached
+// one).
 func (t *Tab) BrowserExited() <-chan struct{} {
 	if t.b.cmd == nil {
-		return nil
+		return t.b.ws.closed
 	}
 	return t.b.exited
 }
 
 // Alive reports whether the page still exists (a page can close itself
-// with window.close(); a crashed browser takes its pages along).
+// with window.close(); a crashed browser takes its pages along). A
+// browser that does not answer within ctx (stopped, busy) is not taken
+// for dead: the page counts as alive and the caller's own call times out.
 func (t *Tab) Alive(ctx context.Context) bool {
-	if t.b.cmd != nil && t.b.Exited() {
+	if t.b.Exited() || t.crashed.Load() {
 		return false
 	}
 	_, err := proto.TargetGetTargetInfo{TargetID: t.page.TargetID}.Call(t.b.rod.Context(ctx))
-	return err == nil
+	return err == nil || ctx.Err() != nil
 }
 
 // Close stops the tab's listeners and closes its page when NewTab made
@@ -276,11 +299,21 @@ func (t *Tab) Goto(ctx context.Context, url, waitUntil string) (err error) {
 			err = fmt.Errorf("%w (%w)", err, ErrDialogOpen)
 		}
 	}()
+	if scheme, _, _ := strings.Cut(url, ":"); strings.EqualFold(scheme, "javascript") {
+		return fmt.Errorf("navigate to %s: javascript: addresses are not opened; run the code with action run (tab.evaluate) instead", url)
+	}
 	nav, err := proto.PageNavigate{URL: url}.Call(p)
 	if err != nil {
-		return fmt.Errorf("navigate to %s: %w", url, err)
+		var ce *cdp.Error
+		if errors.As(err, &ce) && strings.Contains(ce.Message, "invalid URL") {
+			return fmt.Errorf("navigate to %q: not an address the browser can open; give a full URL such as https://example.com/", url)
+		}
+		return fmt.Errorf("navigate to %s: %w", url, Explain(err))
 	}
 	if nav.ErrorText == "net::ERR_ABORTED" {
+		if !isWebURL(url) {
+			return fmt.Errorf("navigate to %s: net::ERR_ABORTED, nothing was loaded: the browser does not open this kind of address as a page; use an http(s) URL", url)
+		}
 		// What a download gives (they are refused), or a 204 answer.
 		return fmt.Errorf("navigate to %s: net::ERR_ABORTED, nothing was loaded: the browser refuses downloads, so if the address is a file, fetch it another way (e.g. curl in bash)", url)
 	}
@@ -300,6 +333,12 @@ func (t *Tab) Goto(ctx context.Context, url, waitUntil string) (err error) {
 			return ctx.Err()
 		}
 	}
+}
+
+// isWebURL reports whether u is an http(s) address.
+func isWebURL(u string) bool {
+	l := strings.ToLower(u)
+	return strings.HasPrefix(l, "http://") || strings.HasPrefix(l, "https://")
 }
 
 // ErrDialogOpen says that a page is waiting on an alert, confirm or
@@ -327,8 +366,24 @@ func (t *Tab) Title(ctx context.Context) (string, error) {
 // element waits until selector matches an element and returns it. The
 // selector is CSS, text/…, xpath/… or aria/… as in puppeteer, or one of
 // the Playwright-style p-text/, p-xpath/, p-aria/ forms omp rewrites.
+//
+// When ctx ends first, the selector is remembered (MissedSelector), so
+// the call's timeout can say what it was waiting for.
 func (t *Tab) element(ctx context.Context, selector string) (*rod.Element, error) {
-	return findIn(t.page.Context(ctx), selector)
+	el, err := findIn(t.page.Context(ctx), selector)
+	if err != nil && ctx.Err() != nil {
+		t.missed.Store(&selector)
+	}
+	return el, err
+}
+
+// MissedSelector returns the selector of the last wait for an element that
+// ran out of time, "" when none did since the last call, and forgets it.
+func (t *Tab) MissedSelector() string {
+	if p := t.missed.Swap(nil); p != nil {
+		return *p
+	}
+	return ""
 }
 
 // findIn finds selector's element with p's sleeper (waiting or not).
@@ -352,7 +407,14 @@ func findIn(p *rod.Page, selector string) (*rod.Element, error) {
 	case strings.HasPrefix(selector, "pierce/"):
 		return nil, fmt.Errorf("selector %q: pierce/ is not supported by gopi; use CSS, text/…, aria/… or xpath/…", selector)
 	}
-	return p.Element(selector)
+	el, err := p.Element(selector)
+	var ee *rod.EvalError
+	if errors.As(err, &ee) && ee.Exception != nil {
+		// querySelector threw: the selector is not valid CSS.
+		return nil, fmt.Errorf("selector %q is not valid CSS (%s); use CSS, text/…, aria/… or xpath/…", selector,
+			strings.TrimSpace(strings.SplitN(ee.Exception.Description, "\n", 2)[0]))
+	}
+	return el, err
 }
 
 // ariaJS finds the first element whose accessible name (aria-label,

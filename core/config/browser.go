@@ -20,6 +20,10 @@ type Browser struct {
 	// the first system Chrome or Chromium on PATH or at a usual place;
 	// "" when none is installed (the tool is then not offered).
 	Exec string
+	// ExecEnv names the variable Exec was taken from (an explicit
+	// choice, used as given: a wrong path is an error naming it, never
+	// silently replaced by the system browser); "" when Exec was found.
+	ExecEnv string
 }
 
 // browser returns the browser tool's settings, with the executable
@@ -31,8 +35,12 @@ func (c *Config) browser() Browser {
 		b.Headless = c.Settings.Bool("browser.headless")
 		b.ScreenshotDir = c.Settings.String("browser.screenshotDir")
 	}
+	if o := c.Env.Get(EnvBrowserExecutable); o != "" {
+		b.Exec, b.ExecEnv = o, EnvBrowserExecutable
+		return b
+	}
 	path := c.Env.Get("PATH")
-	b.Exec = headless.Find(c.Env.Get(EnvBrowserExecutable), func(name string) (string, error) {
+	b.Exec = headless.Find("", func(name string) (string, error) {
 		for _, dir := range filepath.SplitList(path) {
 			if dir == "" {
 				continue

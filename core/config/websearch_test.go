@@ -44,3 +44,12 @@ func TestWebSearchExaAndSignIns(t *testing.T) {
 		}
 	}
 }
+
+// An explicit PUPPETEER_EXECUTABLE_PATH is used as given, even when it is
+// wrong (the browser tool then says so), never replaced by the system's.
+func TestBrowserExecutableFromEnvironment(t *testing.T) {
+	c := &Config{Env: EnvFromMap(map[string]string{EnvBrowserExecutable: "/nonexistent", "PATH": "/usr/bin:/bin"})}
+	if b := c.browser(); b.Exec != "/nonexistent" || b.ExecEnv != EnvBrowserExecutable {
+		t.Errorf("browser %+v", b)
+	}
+}

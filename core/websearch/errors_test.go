@@ -51,12 +51,17 @@ func TestProviderErrors(t *testing.T) {
 		{"403 anthropic search key", Anthropic, 403, nil, `{"type":"error","error":{"type":"permission_error","message":"nope"}}`,
 			"Anthropic authorization failed (403). Check ANTHROPIC_SEARCH_API_KEY."},
 		{"429 with Retry-After", Tavily, 429, map[string]string{"Retry-After": "30"}, `{"detail":{"error":"Rate limit exceeded"}}`,
-			"Tavily API error (429): Rate limit exceeded; rate limited, retry after 30s."},
+			"Tavily API error (429): Rate limit exceeded; retry after 30s."},
 		{"429 without Retry-After", Exa, 429, nil, `too many`, "Exa API error (429): too many; rate limited, retry later."},
 		{"5xx", Kagi, 502, nil, `<html>Bad Gateway</html>`, "Kagi API error (502): <html>Bad Gateway</html>; the provider failed, retry later."},
 		{"anthropic 404", Anthropic, 404, nil, `{"type":"error","error":{"type":"not_found_error","message":"model: x"}}`,
 			"Anthropic web search returned 404 (model or endpoint not found). Check ANTHROPIC_SEARCH_MODEL and ANTHROPIC_SEARCH_BASE_URL."},
-		{"malformed JSON", SearXNG, 200, nil, `{"results":[{"title":`, "SearXNG answered with malformed JSON"},
+		{"malformed JSON", SearXNG, 200, nil, `{"results":[{"title":`, "SearXNG answered with malformed JSON (a syntax error at byte"},
+		{"429 saying rate limited", SearXNG, 429, map[string]string{"Retry-After": "7"}, `{"error":{"message":"rate limited"}}`,
+			"SearXNG API error (429): rate limited; retry after 7s."},
+		{"huge error message", Brave, 500, nil, `{"error":{"message":"` + strings.Repeat("é", 1<<20) + `"}}`,
+			"Brave API error (500): " + strings.Repeat("é", 150) + "…; the provider failed, retry later."},
+		{"wrong shape", SearXNG, 200, nil, `{"results": "none"}`, "SearXNG answered with malformed JSON (its field results is a JSON string where another kind"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -70,10 +75,33 @@ func TestProviderErrors(t *testing.T) {
 				return true
 			}
 			_, err := d.searcher(only(d.srv.URL, c.id), Timeouts{}).Search(context.Background(), "", Params{Query: "q"})
-			if err == nil || !strings.HasPrefix(err.Error(), c.want) || strings.Contains(err.Error(), "\n") {
+			if err == nil || !strings.HasPrefix(err.Error(), c.want) || strings.Contains(err.Error(), "\n") || len(err.Error()) > 600 {
 				t.Fatalf("got %v\nwant %s", err, c.want)
 			}
 		})
+	}
+}
+
+// One result with a field of the wrong type (a numeric title, a null
+// entry) costs that field, not the whole answer.
+func TestOddResultFields(t *testing.T) {
+	d := newDouble(t)
+	d.answer = func(w http.ResponseWriter, r *http.Request) bool {
+		_, _ = w.Write([]byte(`{"results": [null, {"title": null, "url": null}, {"title": 5, "url": "https://x.test/five", "content": true},
+			{"title": "Good", "url": "https://x.test/good", "content": "fine", "score": "high"}]}`))
+		return true
+	}
+	r, err := d.searcher(only(d.srv.URL, SearXNG), Timeouts{}).Search(context.Background(), "", Params{Query: "q"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var titles []string
+	for _, s := range r.Sources {
+		titles = append(titles, s.Title+" "+s.URL)
+	}
+	got := strings.Join(titles, "|")
+	if !strings.Contains(got, "5 https://x.test/five") || !strings.Contains(got, "Good https://x.test/good") {
+		t.Errorf("sources %q", got)
 	}
 }
 

@@ -11,6 +11,7 @@ import (
 	"net/http"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"github.com/gopi-agent/gopi/core/ai"
 	"github.com/gopi-agent/gopi/core/ai/provider/geminicli"
@@ -127,10 +128,50 @@ func (t *transport) do(ctx context.Context, r request, out any) (requestID strin
 		return requestID, nil
 	}
 	if err := json.Unmarshal(data, out); err != nil {
+		// A field of an unexpected type inside a result (a numeric
+		// title) costs that field, not the answer; a top-level member of
+		// the wrong kind is a wrong answer.
+		var te *json.UnmarshalTypeError
+		if errors.As(err, &te) && strings.Contains(te.Field, ".") && decodeLenient(data, out) == nil {
+			return requestID, nil
+		}
 		return requestID, &Error{Provider: r.provider, Status: resp.StatusCode,
-			Message: fmt.Sprintf("%s answered with malformed JSON (%v); try again, or choose another provider with providers.webSearch", r.provider.Label(), err)}
+			Message: fmt.Sprintf("%s answered with malformed JSON (%s); try again, or choose another provider with providers.webSearch", r.provider.Label(), jsonProblem(err))}
 	}
 	return requestID, nil
+}
+
+// jsonProblem says what is wrong with a JSON answer without Go's type
+// names.
+func jsonProblem(err error) string {
+	var te *json.UnmarshalTypeError
+	var se *json.SyntaxError
+	switch {
+	case errors.As(err, &te) && te.Field != "":
+		return fmt.Sprintf("its field %s is a JSON %s where another kind of value was expected", te.Field, te.Value)
+	case errors.As(err, &te):
+		return fmt.Sprintf("the answer is a JSON %s where an object was expected", te.Value)
+	case errors.As(err, &se):
+		return fmt.Sprintf("a syntax error at byte %d", se.Offset)
+	}
+	return clipDetail(err.Error())
+}
+
+// maxDetail bounds a provider's own error text in a message (bytes).
+const maxDetail = 300
+
+// clipDetail is msg on one line, at most maxDetail bytes (cut at a
+// character boundary, with an ellipsis).
+func clipDetail(msg string) string {
+	msg = strings.Join(strings.Fields(msg), " ")
+	if len(msg) <= maxDetail {
+		return msg
+	}
+	cut := maxDetail
+	for cut > 0 && !utf8.RuneStart(msg[cut]) {
+		cut--
+	}
+	return msg[:cut] + "…"
 }
 
 // statusError turns a non-2xx answer into an *Error with the provider's
@@ -159,18 +200,13 @@ func statusError(r request, resp *http.Response, data []byte) *Error {
 // errorDetail is the message of an error body: the first of message,
 // detail or error (nested one level), or the trimmed body itself.
 func errorDetail(data []byte) string {
-	text := strings.TrimSpace(string(data))
 	var v any
 	if json.Unmarshal(data, &v) == nil {
 		if m := findMessage(v, 0); m != "" {
-			return m
+			return clipDetail(m)
 		}
 	}
-	text = strings.Join(strings.Fields(text), " ")
-	if len(text) > 300 {
-		text = text[:300] + "…"
-	}
-	return text
+	return clipDetail(string(data))
 }
 
 func findMessage(v any, depth int) string {

@@ -3,13 +3,15 @@ package websearch
 import (
 	"strings"
 	"testing"
+
+	"github.com/gopi-agent/gopi/internal/termsafe"
 )
 
 // The report printed on a terminal (gopi search) carries none of the
 // escape sequences and control characters a hostile provider puts in its
 // titles, URLs, snippets, answer or error.
 func TestReportStripsControls(t *testing.T) {
-	hostile := "\x1b[31mRED\x1b[0m\a\x1b]0;pwned\a\u009b2J\x7f"
+	hostile := "\u202e\x1b[31mRED\x1b[0m\a\x1b]0;pwned\a\u009b2J\x7f"
 	r := &Response{Provider: SearXNG, Answer: "answer " + hostile, Model: "m" + hostile, RequestID: "id" + hostile,
 		SearchQueries: []string{"q" + hostile},
 		Sources:       []Source{{Title: "T" + hostile, URL: "https://x.test/\x1b[2J" + hostile, Snippet: "s" + hostile + "\nline two\x08", Author: "a" + hostile, PublishedDate: "d" + hostile}}}
@@ -18,7 +20,7 @@ func TestReportStripsControls(t *testing.T) {
 	Report(&b, r, "", false, "SearXNG API error (500): "+hostile)
 	out := b.String()
 	for _, c := range out {
-		if c != '\n' && isControl(c) {
+		if c != '\n' && (termsafe.IsControl(c) || termsafe.IsBidi(c)) {
 			t.Fatalf("control %U printed:\n%q", c, out)
 		}
 	}

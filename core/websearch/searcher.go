@@ -214,10 +214,14 @@ func describe(err error) string {
 		}
 		return fmt.Sprintf("%s authorization failed (%d). Check %s.", e.Provider.Label(), e.Status, what)
 	case e.Status == 429:
-		if e.RetryAfter > 0 {
-			return fmt.Sprintf("%s; rate limited, retry after %s.", e.Message, e.RetryAfter.Round(time.Second))
+		what := "; rate limited, "
+		if strings.Contains(strings.ToLower(e.Message), "rate limit") {
+			what = "; " // the provider said it already
 		}
-		return e.Message + "; rate limited, retry later."
+		if e.RetryAfter > 0 {
+			return fmt.Sprintf("%s%sretry after %s.", e.Message, what, e.RetryAfter.Round(time.Second))
+		}
+		return e.Message + what + "retry later."
 	case e.Status >= 500:
 		return e.Message + "; the provider failed, retry later."
 	}

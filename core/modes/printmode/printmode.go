@@ -35,6 +35,8 @@ import (
 	"github.com/gopi-agent/gopi/core/ai"
 	"github.com/gopi-agent/gopi/core/message"
 	"github.com/gopi-agent/gopi/core/session"
+	"github.com/gopi-agent/gopi/core/tool"
+	"github.com/gopi-agent/gopi/internal/termsafe"
 )
 
 // Format is the output format.
@@ -285,7 +287,7 @@ func (p *printer) event(ev agent.Event) {
 	case agent.ToolExecutionEnd:
 		if p.opts.Verbose {
 			mark := "✓"
-			if e.IsError {
+			if e.IsError || e.ToolName == "web_search" && e.Result != nil && tool.ResultError(e.Result.Details) != "" {
 				mark = "✗"
 			}
 			p.write(p.opts.Stderr, fmt.Sprintf("%s %s %s\n", mark, e.ToolName, firstLine(e.Result.FirstText())))
@@ -308,15 +310,18 @@ func summarizeArgs(args map[string]any) string {
 	if err != nil {
 		return ""
 	}
-	return clip(string(data), 160)
+	return clip(termsafe.Line(string(data)), 160)
 }
 
+// firstLine is the first line of a tool's result, cleaned of escape
+// sequences and control characters (a web page or a file must not drive
+// the terminal -v prints on), clipped to 160 characters.
 func firstLine(s string) string {
 	s = strings.TrimSpace(s)
 	if i := strings.IndexByte(s, '\n'); i >= 0 {
 		s = s[:i] + " …"
 	}
-	return clip(s, 160)
+	return clip(termsafe.Line(s), 160)
 }
 
 func clip(s string, n int) string {

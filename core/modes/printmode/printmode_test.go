@@ -4,12 +4,14 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"strings"
 	"testing"
 
 	"github.com/gopi-agent/gopi/core/agent"
 	"github.com/gopi-agent/gopi/core/agentsession"
 	"github.com/gopi-agent/gopi/core/ai"
 	"github.com/gopi-agent/gopi/core/session"
+	"github.com/gopi-agent/gopi/core/tool"
 )
 
 // fakeSession answers every prompt with a fixed assistant message,
@@ -21,12 +23,16 @@ type fakeSession struct {
 	prompts []string
 	store   *session.Manager
 	aborted bool
+	events  []agent.Event // sent before the answer
 }
 
 func (f *fakeSession) Prompt(_ context.Context, text string, _ agentsession.PromptOptions) error {
 	f.prompts = append(f.prompts, text)
 	if f.err != nil {
 		return f.err
+	}
+	for _, ev := range f.events {
+		f.sub(ev)
 	}
 	f.sub(agent.MessageStart{Message: f.answer})
 	f.sub(agent.MessageEnd{Message: f.answer})
@@ -57,6 +63,26 @@ func TestRunPrintsTheLastAnswer(t *testing.T) {
 	}
 	if len(f.prompts) != 2 || f.prompts[1] != "again" || f.sub != nil {
 		t.Fatalf("prompts %q, still subscribed %v", f.prompts, f.sub != nil)
+	}
+}
+
+// -v prints tool calls and results without the escape sequences and
+// control characters a web page put in them.
+func TestVerboseStripsEscapes(t *testing.T) {
+	t.Parallel()
+	evil := "T\x1b]0;pwned\x07itle\x1b[2J \u202eevil"
+	f := &fakeSession{answer: &ai.AssistantMessage{Content: ai.ContentList{ai.Text("ok")}, StopReason: ai.StopReasonStop},
+		store: session.InMemory(t.TempDir()), events: []agent.Event{
+			agent.ToolExecutionStart{ToolCallID: "1", ToolName: "web_search", Args: map[string]any{"query": evil}},
+			agent.ToolExecutionEnd{ToolCallID: "1", ToolName: "web_search", Result: tool.TextResult(evil+"\nmore", nil)},
+			// A failed search is text with the failure in its details.
+			agent.ToolExecutionEnd{ToolCallID: "2", ToolName: "web_search", Result: tool.TextResult("Error: cancelled", map[string]any{"error": "cancelled"})},
+		}}
+	var out, errOut bytes.Buffer
+	Run(context.Background(), f, []Prompt{{Text: "go"}}, Options{Format: Text, Verbose: true, Stdout: &out, Stderr: &errOut})
+	got := errOut.String()
+	if strings.ContainsAny(got, "\x1b\x07\u202e") || !strings.Contains(got, "✓ web_search Title evil …") || !strings.Contains(got, "✗ web_search Error: cancelled") {
+		t.Fatalf("stderr %q", got)
 	}
 }
 

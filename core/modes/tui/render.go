@@ -119,6 +119,9 @@ func (r *renderer) stopNote(m *ai.AssistantMessage) string {
 // its result (the diff of an edit, the tail of a command's output, the
 // first lines of anything else, the error text in red).
 func (r *renderer) card(call *ai.ToolCall, content []ai.Content, details any, isError bool) string {
+	// web_search reports a failed or cancelled search as text, as omp
+	// does, with the failure in its details: drawn as failed.
+	isError = isError || call.Name == "web_search" && tool.ResultError(details) != ""
 	icon := r.th.ok.Render("✓")
 	if isError {
 		icon = r.th.err.Render("✗")

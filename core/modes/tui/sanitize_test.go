@@ -16,6 +16,7 @@ func TestClean(t *testing.T) {
 		"clip \x1b]52;c;aGk=\x07 x":                   "clip  x",
 		"progress 10%\rprogress 100%\ndone":           "progress 100%\ndone",
 		"crlf\r\nline":                                "crlf\nline",
+		"rtl \u202eexe.txt\u202c end":                 "rtl exe.txt end",
 		"bell\a nul\x00 del\x7f c1\u0085 bad\xff end": "bell nul del c1 bad\uFFFD end",
 	} {
 		if got := clean(in); got != want {

@@ -332,8 +332,14 @@ func TestDialogs(t *testing.T) {
 	ok(t, shared.m, map[string]any{"action": "open", "name": "dlg", "url": shared.srv.URL + "/dialog"})
 	_, err := call(t, shared.m, map[string]any{"action": "run", "name": "dlg", "timeout": 1,
 		"code": `return await tab.evaluate(() => confirm('sure?'))`})
-	if err == nil || !strings.Contains(err.Error(), "timed out") {
+	if err == nil || !strings.Contains(err.Error(), `timed out after 1000ms; the page waits on an alert/confirm/prompt dialog: open the tab with dialogs "accept"`) {
 		t.Errorf("unhandled dialog: %v", err)
+	}
+	// A button whose handler opens one during a run: the same advice.
+	_, err = call(t, shared.m, map[string]any{"action": "run", "name": "dlg", "timeout": 2,
+		"code": `await tab.evaluate(() => { const b = document.body.appendChild(document.createElement("button")); b.id = "al"; b.onclick = () => alert("x") }); await tab.click("#al"); await wait(5000)`})
+	if err == nil || !strings.Contains(err.Error(), `the page waits on an alert/confirm/prompt dialog`) {
+		t.Errorf("dialog from a click: %v", err)
 	}
 	res := ok(t, shared.m, map[string]any{"action": "run", "name": "dlg", "code": `return await tab.title()`})
 	if text(res) != "Dialog" {

@@ -86,6 +86,11 @@ func (m *Manager) browser(ctx context.Context, kind browserKind, vp headless.Vie
 		if m.settings.Exec == "" {
 			return nil, "", errors.New(headless.MissingHint)
 		}
+		if env := m.settings.ExecEnv; env != "" {
+			if err := headless.CheckExecutable(m.settings.Exec); err != nil {
+				return nil, "", fmt.Errorf("%s names the browser to start, but %v: fix the path or unset %s to use the system Chromium", env, err, env)
+			}
+		}
 		b, err = headless.Launch(ctx, headless.LaunchOptions{Exec: m.settings.Exec, Headless: m.settings.Headless,
 			Width: vp.Width, Height: vp.Height})
 	case "spawned":

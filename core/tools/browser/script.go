@@ -9,8 +9,10 @@ import (
 	"strings"
 	"sync"
 	"time"
+	"unicode/utf8"
 
 	"github.com/dop251/goja"
+	"github.com/dop251/goja/parser"
 
 	"github.com/gopi-agent/gopi/core/tool"
 	"github.com/gopi-agent/gopi/headless"
@@ -52,7 +54,12 @@ func runScript(ctx context.Context, env *tool.Env, t *Tab, code string) (runOutp
 	s.install()
 	stop := context.AfterFunc(ctx, func() { s.vm.Interrupt(ctx.Err()) })
 	defer stop()
-	v, err := s.vm.RunString("(async () => {\n" + code + "\n})()")
+	src := "(async () => {\n" + code + "\n})()"
+	prg, err := goja.Compile("", src, false)
+	if err != nil {
+		return s.out, syntaxError(src, err)
+	}
+	v, err := s.vm.RunProgram(prg)
 	if err != nil {
 		return s.out, s.failure(err)
 	}
@@ -78,6 +85,21 @@ func runScript(ctx context.Context, env *tool.Env, t *Tab, code string) (runOutp
 		s.out.content = append(s.out.content, tool.Text(s.stringify(r)))
 	}
 	return s.out, nil
+}
+
+// syntaxError says where the code src (code in its wrapper) does not
+// parse, in lines and columns of the code as the model wrote it.
+func syntaxError(src string, err error) error {
+	var list parser.ErrorList
+	if _, perr := parser.ParseFile(nil, "", src, 0); errors.As(perr, &list) && len(list) > 0 {
+		e := list[0]
+		line, lines := e.Position.Line-1, strings.Count(src, "\n")-1 // the wrapper adds a line before and after
+		if line > lines {
+			return fmt.Errorf("SyntaxError in the code: %s at the end of the code (something is left open)", e.Message)
+		}
+		return fmt.Errorf("SyntaxError in the code: %s (line %d, column %d)", e.Message, max(1, line), e.Position.Column)
+	}
+	return fmt.Errorf("the code does not compile: %w", err)
 }
 
 // post hands job to the VM's goroutine; false when the run has ended.
@@ -181,16 +203,38 @@ func (s *script) failure(e any) error {
 	return fmt.Errorf("%v", e)
 }
 
+// MaxValueText bounds the text of one return or display() value, as
+// headless.MaxEvalResult bounds what evaluate brings back from the page.
+const MaxValueText = headless.MaxEvalResult
+
 // stringify is a return value or display() value as text: strings as
-// they are, other values as indented JSON, else String(value).
+// they are, other values as indented JSON, else String(value); text over
+// MaxValueText is cut there with a note saying so.
 func (s *script) stringify(v goja.Value) string {
-	if str, ok := v.Export().(string); ok {
-		return str
+	if str, ok := v.(goja.String); ok {
+		// Cut before exporting: a 100 MB string is never copied.
+		if n := str.Length(); n > MaxValueText {
+			return capText(str.Substring(0, MaxValueText).String(), n)
+		}
+		return str.String()
 	}
 	if js, err := s.jsonOf(v, "  "); err == nil && js != "" {
-		return js
+		return capText(js, len(js))
 	}
-	return v.String()
+	return capText(v.String(), len(v.String()))
+}
+
+// capText cuts text (whose full length was n) to MaxValueText bytes at a
+// character boundary and says what was left out.
+func capText(text string, n int) string {
+	if len(text) <= MaxValueText && n <= MaxValueText {
+		return text
+	}
+	cut := min(len(text), MaxValueText)
+	for cut > 0 && cut < len(text) && !utf8.RuneStart(text[cut]) {
+		cut--
+	}
+	return text[:cut] + fmt.Sprintf("\n[value cut at 1 MiB of its %d characters: return or display a slice or a summary instead]", n)
 }
 
 // jsonOf is JSON.stringify(v, null, indent); "" for undefined.
@@ -211,6 +255,7 @@ func (s *script) throw(err error) {
 	if c := s.ctx.Err(); c != nil {
 		err = c
 	}
+	err = headless.Explain(err)
 	panic(s.vm.NewGoError(err))
 }
 
@@ -263,7 +308,8 @@ func (s *script) install() {
 		return nil
 	})
 	s.method(tab, "scroll", func(c goja.FunctionCall) any {
-		s.check(s.tab.page.Scroll(s.ctx, c.Argument(0).ToFloat(), c.Argument(1).ToFloat()))
+		dx, dy := s.number(c.Argument(0), "tab.scroll", "dx"), s.number(c.Argument(1), "tab.scroll", "dy")
+		s.check(s.tab.page.Scroll(s.ctx, dx, dy))
 		return nil
 	})
 	s.method(tab, "waitFor", func(c goja.FunctionCall) any {

@@ -2,7 +2,10 @@ package browser
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
+	"math"
+	"reflect"
 
 	"github.com/dop251/goja"
 
@@ -152,8 +155,40 @@ func (s *script) options(v goja.Value, into any) {
 	js, err := s.jsonOf(v, "")
 	s.check(err)
 	if js != "" {
-		s.check(json.Unmarshal([]byte(js), into))
+		err := json.Unmarshal([]byte(js), into)
+		var te *json.UnmarshalTypeError
+		if errors.As(err, &te) {
+			err = fmt.Errorf("option %s must be a %s, not a %s", te.Field, jsTypeName(te.Type), te.Value)
+		}
+		s.check(err)
 	}
+}
+
+// jsTypeName names a Go option field's type as JavaScript does.
+func jsTypeName(t reflect.Type) string {
+	switch t.Kind() {
+	case reflect.Bool:
+		return "boolean"
+	case reflect.String:
+		return "string"
+	case reflect.Int, reflect.Int64, reflect.Int32, reflect.Float64, reflect.Float32, reflect.Uint, reflect.Uint64:
+		return "number"
+	case reflect.Slice, reflect.Array:
+		return "array"
+	}
+	return "object"
+}
+
+// number is argument v of helper as a finite number; anything else
+// (a string, NaN, Infinity) is refused with what was expected.
+func (s *script) number(v goja.Value, helper, what string) float64 {
+	f := v.ToFloat()
+	if _, isNum := v.Export().(int64); !isNum {
+		if _, isFloat := v.Export().(float64); !isFloat || math.IsNaN(f) || math.IsInf(f, 0) {
+			s.throw(fmt.Errorf("%s: %s must be a finite number, not %s", helper, what, v.String()))
+		}
+	}
+	return f
 }
 
 // fromGo is v as a JavaScript value, through its JSON form.

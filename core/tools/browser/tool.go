@@ -1,6 +1,7 @@
 package browser
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -95,7 +96,7 @@ func (t *Tool) Definition() tool.Definition {
 			"wait_until": {Type: "string", Enum: []any{"load", "domcontentloaded", "networkidle0", "networkidle2"},
 				Description: "navigation wait condition for url"},
 			"dialogs": {Type: "string", Enum: []any{"accept", "dismiss"},
-				Description: "open: auto-handle alert/confirm/beforeunload dialogs (default: leave for caller to handle)"},
+				Description: "open: auto-handle alert/confirm/beforeunload dialogs (default: leave them open; an open dialog blocks the page until the call times out)"},
 			"code":    tool.String("run: JS body executed with `page`, `browser`, `tab`, `display`, `assert`, `wait` in scope. Treated as the body of an async function. Use `display(value)` to attach text/JSON/images; the function's return value is JSON-serialized as a final block."),
 			"timeout": {Type: "number", Description: "timeout in seconds", Default: DefaultTimeout},
 			"all":     tool.Boolean("close: close every tab"),
@@ -135,6 +136,34 @@ func (a args) timeout() time.Duration {
 		secs = min(max(*a.Timeout, 1), MaxTimeout)
 	}
 	return time.Duration(secs * float64(time.Second))
+}
+
+// Viewport bounds: a side of at most MaxViewportSide CSS pixels, a scale
+// factor in (0, MaxViewportScale]. Chromium cannot paint much more (its
+// largest texture is 16384 device pixels) and spends minutes trying.
+const (
+	MaxViewportSide  = 8192
+	MaxViewportScale = 4
+	MaxDevicePixels  = 16384 // a side times the scale
+)
+
+// viewport is the call's viewport, the default when absent; a size or
+// scale out of bounds is refused with the limits.
+func (a args) viewport() (headless.Viewport, error) {
+	if a.Viewport == nil {
+		return headless.Viewport{Width: headless.DefaultWidth, Height: headless.DefaultHeight}, nil
+	}
+	w, h, sc := a.Viewport.Width, a.Viewport.Height, a.Viewport.Scale
+	if w < 1 || h < 1 || w > MaxViewportSide || h > MaxViewportSide || w != float64(int(w)) || h != float64(int(h)) {
+		return headless.Viewport{}, fmt.Errorf("viewport %gx%g is not usable: width and height must be whole numbers from 1 to %d", w, h, MaxViewportSide)
+	}
+	if sc < 0 || sc > MaxViewportScale || sc != sc {
+		return headless.Viewport{}, fmt.Errorf("viewport scale %g is not usable: give a number above 0 and at most %d, or leave it out for %g", sc, MaxViewportScale, headless.DefaultScale)
+	}
+	if eff := cmp.Or(sc, headless.DefaultScale); max(w, h)*eff > MaxDevicePixels {
+		return headless.Viewport{}, fmt.Errorf("viewport %gx%g at scale %g is not usable: %g device pixels across is more than Chromium can paint (%d); make it smaller or lower the scale", w, h, eff, max(w, h)*eff, MaxDevicePixels)
+	}
+	return headless.Viewport{Width: int(w), Height: int(h), Scale: sc}, nil
 }
 
 // Execute runs one call.
@@ -191,9 +220,9 @@ func (t *Tool) open(ctx context.Context, a args, d *Details) (*tool.Result, erro
 	d.Browser = kind.tag
 	ctx, cancel := context.WithTimeout(ctx, a.timeout())
 	defer cancel()
-	vp := headless.Viewport{Width: headless.DefaultWidth, Height: headless.DefaultHeight}
-	if a.Viewport != nil {
-		vp = headless.Viewport{Width: int(a.Viewport.Width), Height: int(a.Viewport.Height), Scale: a.Viewport.Scale}
+	vp, err := a.viewport()
+	if err != nil {
+		return nil, err
 	}
 	m := t.m
 	m.mu.Lock()
@@ -305,6 +334,7 @@ func (t *Tool) run(ctx context.Context, a args, d *Details) (*tool.Result, error
 	defer tab.busy.Unlock()
 	ctx, cancel := context.WithTimeout(ctx, a.timeout())
 	defer cancel()
+	tab.page.MissedSelector() // forget an earlier call's
 	if !tab.page.Alive(ctx) {
 		return nil, t.notAlive(a, tab)
 	}
@@ -324,7 +354,7 @@ func (t *Tool) run(ctx context.Context, a args, d *Details) (*tool.Result, error
 	close(watched)
 	rcancel(nil)
 	if err != nil {
-		if errors.Is(context.Cause(rctx), errBrowserExited) || tab.page.BrowserGone() {
+		if errors.Is(context.Cause(rctx), errBrowserExited) || tab.page.BrowserGone() || t.pageGone(tab) {
 			return nil, t.notAlive(a, tab)
 		}
 		return nil, t.timedOut(ctx, tab, a, err)
@@ -347,9 +377,21 @@ func (t *Tool) run(ctx context.Context, a args, d *Details) (*tool.Result, error
 // errBrowserExited ends a run whose browser process exited.
 var errBrowserExited = errors.New("the browser exited")
 
+// pageGone reports, after a failed run, whether the tab's page has gone
+// meanwhile (closed by the page itself, or crashed). A browser that does
+// not answer within a few seconds is taken to be busy, not gone.
+func (t *Tool) pageGone(tab *Tab) bool {
+	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Second)
+	defer cancel()
+	return !tab.page.Alive(ctx)
+}
+
 // notAlive forgets a tab whose page or browser is gone and says so.
 func (t *Tool) notAlive(a args, tab *Tab) error {
 	why := "its page was closed"
+	if tab.page.Crashed() {
+		why = "its page crashed"
+	}
 	if tab.page.BrowserGone() {
 		why = "the browser exited or crashed; open starts it again"
 	}
@@ -382,9 +424,18 @@ func (t *Tool) timedOut(ctx context.Context, tab *Tab, a args, err error) error 
 	if ctx.Err() == nil {
 		return err
 	}
+	// What the page was stuck on, read before Unstick answers a dialog.
+	dialog, sel := tab.page.DialogOpen(), tab.page.MissedSelector()
 	tab.page.Unstick()
 	if !errors.Is(ctx.Err(), context.DeadlineExceeded) {
 		return err
 	}
-	return fmt.Errorf("Browser code execution timed out after %dms", a.timeout().Milliseconds())
+	msg := fmt.Sprintf("Browser code execution timed out after %dms", a.timeout().Milliseconds())
+	if sel != "" {
+		msg += fmt.Sprintf(" while waiting for selector %s: no element matched it (check it with tab.observe() or tab.evaluate)", quote(sel))
+	}
+	if dialog {
+		msg += `; the page waits on an alert/confirm/prompt dialog: open the tab with dialogs "accept" or "dismiss" to answer dialogs`
+	}
+	return errors.New(msg)
 }

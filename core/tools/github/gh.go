@@ -89,10 +89,7 @@ func (r *Runner) exec(ctx context.Context, args []string) (stdout, stderr string
 	if lerr != nil {
 		return "", "", tool.Errorf("%s", msgNotInstalled)
 	}
-	timeout := r.Timeout
-	if timeout <= 0 {
-		timeout = DefaultTimeout
-	}
+	timeout := r.timeout()
 	cctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
 	cmd := exec.CommandContext(cctx, bin, args...)
@@ -110,6 +107,14 @@ func (r *Runner) exec(ctx context.Context, args []string) (stdout, stderr string
 		return "", "", tool.Errorf("gh %s did not answer within %s and was stopped; check the network and `gh auth status`, then retry.", commandName(args), timeout)
 	}
 	return out.String(), errb.String(), err
+}
+
+// timeout is the bound of one gh call.
+func (r *Runner) timeout() time.Duration {
+	if r.Timeout <= 0 {
+		return DefaultTimeout
+	}
+	return r.Timeout
 }
 
 // commandName is the first words of a gh command line, for messages.

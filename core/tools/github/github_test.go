@@ -120,6 +120,13 @@ func TestArgumentErrors(t *testing.T) {
 		{map[string]any{"op": "pr_push"}, "Current git repository is unavailable"},
 		{map[string]any{"op": "pr_checkout", "pr": 5}, "pr must be a PR number, branch or URL"},
 		{map[string]any{"op": "pr_create", "fill": true, "title": "x"}, "fill cannot be combined with title or body"},
+		{map[string]any{"op": "search_issues", "repo": "{}", "query": "x"}, `repo "{}" is not owner/name`},
+		{map[string]any{"op": "search_commits", "repo": "-R", "query": "x"}, `repo "-R" is not owner/name`},
+		{map[string]any{"op": "repo_view", "repo": "--help"}, `repo "--help" is not owner/name`},
+		{map[string]any{"op": "repo_view", "repo": "../../etc"}, `repo "../../etc" is not owner/name`},
+		{map[string]any{"op": "pr_create", "title": "t", "repo": "--web"}, `repo "--web" is not owner/name`},
+		{map[string]any{"op": "run_watch", "run": "123", "repo": "a b/c"}, `repo "a b/c" is not owner/name`},
+		{map[string]any{"op": "pr_checkout", "pr": "7", "repo": "{}"}, `repo "{}" is not owner/name`},
 	} {
 		text, failed := call(t, tl, c.args)
 		if !failed || !strings.Contains(text, c.want) {

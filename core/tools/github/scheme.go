@@ -5,6 +5,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
+	"errors"
 	"net/url"
 	"strconv"
 	"strings"
@@ -119,7 +120,22 @@ func isNumber(s string) bool {
 }
 
 // ReadURI serves one issue:// or pr:// read.
+//
+// The whole read (every gh call it makes: the repository, the credential,
+// the view) is bounded by one gh timeout, so a hanging gh costs that once.
 func (r *Reader) ReadURI(ctx context.Context, raw string) (*tool.HostURIContent, error) {
+	bound := r.gh.timeout()
+	rctx, cancel := context.WithTimeout(ctx, bound)
+	defer cancel()
+	res, err := r.readURI(rctx, raw)
+	if err != nil && ctx.Err() == nil && errors.Is(rctx.Err(), context.DeadlineExceeded) {
+		return nil, tool.Errorf("gh did not answer within %s while reading %s and was stopped; check the network and `gh auth status`, then retry.", bound, raw)
+	}
+	return res, err
+}
+
+// readURI is ReadURI within its bound.
+func (r *Reader) readURI(ctx context.Context, raw string) (*tool.HostURIContent, error) {
 	t, err := parseTarget(raw)
 	if err != nil {
 		return nil, err

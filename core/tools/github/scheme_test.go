@@ -192,3 +192,22 @@ func TestCheckoutRepoValidated(t *testing.T) {
 		}
 	}
 }
+
+// A gh that hangs on every call costs a read one gh timeout in all: once
+// the credential lookup has used it up, the view is not even started.
+func TestSchemeReadHasOneBound(t *testing.T) {
+	f := installFake(t,
+		fakeRule{Match: []string{"auth token"}, Answers: []fakeAnswer{{Hang: true}}},
+		fakeRule{Match: []string{"issue view"}, Answers: []fakeAnswer{{Hang: true}}})
+	r := newReader(t, &clock{time.Unix(1e9, 0)})
+	r.gh.Timeout = 500 * time.Millisecond
+	_, err := r.ReadURI(context.Background(), "issue://acme/widget/40")
+	if err == nil || err.Error() != "gh did not answer within 500ms while reading issue://acme/widget/40 and was stopped; check the network and `gh auth status`, then retry." {
+		t.Errorf("got %v", err)
+	}
+	for _, c := range f.calls() {
+		if slices.Contains(c, "issue") {
+			t.Errorf("gh ran %q after the read's time was up", c)
+		}
+	}
+}

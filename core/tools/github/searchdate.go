@@ -64,6 +64,9 @@ func searchDateBound(raw string, now time.Time) (string, error) {
 		default: // y
 			t = now.AddDate(-n, 0, 0)
 		}
+		if t.Year() < 1970 {
+			return "", tool.Errorf("date bound %q reaches back before 1970: give a shorter duration or a date", raw)
+		}
 		return t.Format("2006-01-02"), nil
 	}
 	if isoDate.MatchString(v) {
@@ -126,10 +129,22 @@ func searchDateQualifier(op string, a *args, now time.Time) (string, error) {
 	case since == "" && until == "":
 		return "", nil
 	case since != "" && until != "":
+		if boundTime(since).After(boundTime(until)) {
+			return "", tool.Errorf("since (%s, %s) is later than until (%s, %s): nothing can match; swap them or drop one", *a.Since, since, *a.Until, until)
+		}
 		return field + ":" + since + ".." + until, nil
 	case since != "":
 		return field + ":>=" + since, nil
 	default:
 		return field + ":<=" + until, nil
 	}
+}
+
+// boundTime is a bound searchDateBound made, as a time (a day at 00:00 UTC).
+func boundTime(b string) time.Time {
+	if t, err := time.Parse("2006-01-02T15:04:05.000Z", b); err == nil {
+		return t
+	}
+	t, _ := time.Parse("2006-01-02", b)
+	return t
 }

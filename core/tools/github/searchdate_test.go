@@ -86,6 +86,9 @@ func TestSearchDateErrors(t *testing.T) {
 		{map[string]any{"op": "search_issues", "until": " "}, "since/until must not be empty"},
 		{map[string]any{"op": "search_prs", "since": ""}, "or since/until to filter by date"},
 		{map[string]any{"op": "search_issues", "since": "3d", "dateField": "closed"}, "dateField"},
+		{map[string]any{"op": "search_issues", "query": "x", "since": "3d", "until": "10d"}, "is later than until"},
+		{map[string]any{"op": "search_prs", "query": "x", "since": "2026-05-02", "until": "2026-05-01T23:00:00Z"}, "is later than until"},
+		{map[string]any{"op": "search_prs", "query": "x", "since": "9999y"}, "reaches back before 1970"},
 	} {
 		text, failed := call(t, tl, c.args)
 		if !failed || !strings.Contains(text, c.want) {

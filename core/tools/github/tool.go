@@ -150,6 +150,11 @@ func (t *Tool) Execute(ctx context.Context, raw tool.Args, onUpdate tool.UpdateF
 		return nil, err
 	}
 	a.Repo, a.Branch = strings.TrimSpace(a.Repo), strings.TrimSpace(a.Branch)
+	// The one check of repo for every op (search_repos does not use it):
+	// it goes into gh's arguments, queries and API paths.
+	if a.Repo != "" && a.Op != "search_repos" && !validRepoName(a.Repo) {
+		return nil, tool.Errorf("repo %q is not owner/name (e.g. cli/cli): give the repository's owner and name separated by one slash.", clipRepo(a.Repo))
+	}
 	var out *outcome
 	var err error
 	switch a.Op {

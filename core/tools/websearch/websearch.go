@@ -12,6 +12,8 @@ package websearch
 
 import (
 	"context"
+	"errors"
+	"strings"
 
 	"github.com/gopi-agent/gopi/core/tool"
 	engine "github.com/gopi-agent/gopi/core/websearch"
@@ -102,6 +104,9 @@ func (t *Tool) Execute(ctx context.Context, args tool.Args, _ tool.UpdateFunc) (
 	var a Args
 	if err := args.Decode(&a); err != nil {
 		return nil, err
+	}
+	if strings.TrimSpace(a.Query) == "" {
+		return nil, errors.New("query is empty: give the words to search the web for")
 	}
 	return Run(ctx, t.searcher, "", a), nil
 }

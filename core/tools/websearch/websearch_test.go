@@ -80,4 +80,16 @@ func TestExecute(t *testing.T) {
 	if !res.IsError {
 		t.Fatalf("a recency outside the enum was accepted: %+v", res)
 	}
+	// A blank query is refused before any provider is asked.
+	asked := 0
+	srv.Config.Handler = http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { asked++ })
+	for _, q := range []string{`""`, `"  \t\n "`} {
+		res, _ = tool.Run(context.Background(), NewWith(s), json.RawMessage(`{"query":`+q+`}`), nil)
+		if !res.IsError || res.FirstText() != "query is empty: give the words to search the web for" {
+			t.Errorf("query %s: %+v", q, res)
+		}
+	}
+	if asked != 0 {
+		t.Errorf("the provider was asked %d times", asked)
+	}
 }
