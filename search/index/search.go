@@ -20,64 +20,66 @@ import (
 var ErrStale = errors.New("the index is out of date")
 
 // Index is an open index for queries: its file list checked against the
-// tree, ready to answer any number of queries.
+// tree, ready to answer any number of queries. It reads one snapshot of
+// the database (a read transaction), whatever refreshes commit meanwhile.
 type Index struct {
-	o     Options
-	db    *sql.DB
-	files []fileRow // by id order
-	byID  map[int64]int
-	segs  int
+	o       Options
+	db      *sql.DB
+	tx      *sql.Tx
+	files   []fileRecord // in id order
+	direct  []bool       // per file: searched directly (not indexed, or changed since)
+	segs    int
+	built   string
+	watched bool // a watcher vouched for the index: no file was stat'ed
 }
 
-// fileRow is one row of files plus whether a query must search the file
-// directly (not indexed, or changed since).
-type fileRow struct {
-	id     int64
-	path   string
-	direct bool
-	narrow bool // listed by the walk that leaves hidden files out
-}
-
-// Open opens the index of o.Root and checks it against the tree: every
-// directory's stat (ErrStale when one changed) and every file's stat (a
+// Open opens the index of o.Root and checks it against the tree. When a
+// watcher keeps the index (Watch), it asks the watcher to apply every
+// change made before the call and reads the index as it then is, with no
+// stat of the tree. Otherwise it stats every directory (ErrStale when one
+// lists other entries now, or its ignore files changed) and every file (a
 // changed file is searched directly by every query of this Index).
 // ErrNoIndex when there is none, or it is of another version, another
 // walk or damaged. Close it after use.
 func Open(ctx context.Context, o Options) (*Index, error) {
-	if _, err := os.Stat(o.dbPath()); err != nil {
-		return nil, fmt.Errorf("%w: %v", ErrNoIndex, err)
-	}
-	db, err := openDB(o.dbPath(), true)
-	if err != nil {
-		return nil, err
-	}
-	ix := &Index{o: o, db: db, byID: map[int64]int{}}
-	if err := ix.load(ctx, true); err != nil {
-		db.Close()
-		return nil, err
-	}
-	return ix, nil
+	return open(ctx, o, true)
 }
 
 // Close releases the database.
-func (ix *Index) Close() error { return ix.db.Close() }
+func (ix *Index) Close() error {
+	ix.tx.Rollback()
+	return ix.db.Close()
+}
 
 // openUnchecked is Open without the directory check (for status).
 func openUnchecked(ctx context.Context, o Options) (*Index, error) {
+	return open(ctx, o, false)
+}
+
+func open(ctx context.Context, o Options, checkDirs bool) (*Index, error) {
+	if _, err := os.Stat(o.dbPath()); err != nil {
+		return nil, fmt.Errorf("%w: %v", ErrNoIndex, err)
+	}
+	watched := !o.noWatcher && syncWatcher(ctx, &o)
 	db, err := openDB(o.dbPath(), true)
 	if err != nil {
 		return nil, err
 	}
-	ix := &Index{o: o, db: db, byID: map[int64]int{}}
-	if err := ix.load(ctx, false); err != nil {
+	tx, err := db.BeginTx(ctx, &sql.TxOptions{ReadOnly: true})
+	if err != nil {
 		db.Close()
+		return nil, fmt.Errorf("%w: %v", ErrNoIndex, err)
+	}
+	ix := &Index{o: o, db: db, tx: tx, watched: watched}
+	if err := ix.load(ctx, checkDirs); err != nil {
+		ix.Close()
 		return nil, err
 	}
 	return ix, nil
 }
 
 func (ix *Index) load(ctx context.Context, checkDirs bool) error {
-	meta, err := readMeta(ctx, ix.db)
+	meta, err := readMeta(ctx, ix.tx)
 	if err != nil {
 		return err
 	}
@@ -87,89 +89,45 @@ func (ix *Index) load(ctx context.Context, checkDirs bool) error {
 	if ix.segs, err = strconv.Atoi(meta["segments"]); err != nil {
 		return fmt.Errorf("%w: segments %q", ErrNoIndex, meta["segments"])
 	}
+	ix.built = meta["built"]
+	files, dirs, err := readLists(ctx, ix.tx)
+	if err != nil {
+		return err
+	}
+	ix.files = files
+	ix.direct = make([]bool, len(files))
+	for i, f := range files {
+		ix.direct[i] = !f.indexed
+	}
+	if ix.watched {
+		return nil
+	}
 	if checkDirs {
-		stale, err := ix.dirsChanged(ctx)
-		if err != nil {
+		if _, same, err := dirsNow(ctx, ix.o.Root, dirs); err != nil {
 			return err
-		}
-		if stale {
+		} else if !same {
 			return ErrStale
 		}
 	}
-	return ix.loadFiles(ctx)
-}
-
-// dirsChanged compares every recorded directory with the tree.
-func (ix *Index) dirsChanged(ctx context.Context) (bool, error) {
-	dirs, err := recordedDirs(ctx, ix.db)
-	if err != nil {
-		return false, err
-	}
-	return dirsDiffer(ctx, ix.o.Root, dirs)
-}
-
-// recordedDirs reads the dirs table.
-func recordedDirs(ctx context.Context, db *sql.DB) ([]dirState, error) {
-	rows, err := db.QueryContext(ctx, `SELECT path, mtime, ino, ignores FROM dirs`)
-	if err != nil {
-		return nil, fmt.Errorf("%w: %v", ErrNoIndex, err)
-	}
-	defer rows.Close()
-	var dirs []dirState
-	for rows.Next() {
-		var d dirState
-		if err := rows.Scan(&d.path, &d.mtime, &d.ino, &d.ignores); err != nil {
-			return nil, fmt.Errorf("%w: %v", ErrNoIndex, err)
+	// A file gone, or no longer a regular file, under a directory that
+	// lists the same names (replaced by a link): the walk differs.
+	gone := parallelAny(ctx, len(files), func(i int) bool {
+		now, ok := statFile(filepath.Join(ix.o.Root, filepath.FromSlash(files[i].path)))
+		if !ok {
+			return true
 		}
-		dirs = append(dirs, d)
-	}
-	if err := rows.Err(); err != nil {
-		return nil, fmt.Errorf("%w: %v", ErrNoIndex, err)
-	}
-	return dirs, nil
-}
-
-// dirsDiffer stats every recorded directory: does one differ now?
-func dirsDiffer(ctx context.Context, root string, dirs []dirState) (bool, error) {
-	changed := parallelAny(ctx, len(dirs), func(i int) bool {
-		now, ok := statDir(root, dirs[i].path)
-		return !ok || now != dirs[i]
-	})
-	return changed, ctx.Err()
-}
-
-// loadFiles reads the file list and stats every file.
-func (ix *Index) loadFiles(ctx context.Context) error {
-	rows, err := ix.db.QueryContext(ctx, `SELECT id, path, size, mtime, ino, indexed, narrow FROM files ORDER BY id`)
-	if err != nil {
-		return fmt.Errorf("%w: %v", ErrNoIndex, err)
-	}
-	var states []fileState
-	for rows.Next() {
-		var r fileRow
-		var s fileState
-		var indexed, narrow int
-		if err := rows.Scan(&r.id, &r.path, &s.size, &s.mtime, &s.ino, &indexed, &narrow); err != nil {
-			rows.Close()
-			return fmt.Errorf("%w: %v", ErrNoIndex, err)
-		}
-		r.direct, r.narrow = indexed == 0, narrow != 0
-		ix.byID[r.id] = len(ix.files)
-		ix.files = append(ix.files, r)
-		states = append(states, s)
-	}
-	rows.Close()
-	if err := rows.Err(); err != nil {
-		return fmt.Errorf("%w: %v", ErrNoIndex, err)
-	}
-	parallelAny(ctx, len(ix.files), func(i int) bool {
-		now, ok := statFile(filepath.Join(ix.o.Root, filepath.FromSlash(ix.files[i].path)))
-		if !ok || now != states[i] {
-			ix.files[i].direct = true
+		if now != files[i].st {
+			ix.direct[i] = true
 		}
 		return false
 	})
-	return ctx.Err()
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	if gone && checkDirs {
+		return ErrStale
+	}
+	return nil
 }
 
 // parallelAny runs f(0..n-1) on every core and reports whether any call
@@ -212,8 +170,8 @@ func parallelAny(ctx context.Context, n int, f func(i int) bool) bool {
 // or changed since indexing).
 func (ix *Index) Direct() int {
 	n := 0
-	for _, f := range ix.files {
-		if f.direct {
+	for _, d := range ix.direct {
+		if d {
 			n++
 		}
 	}
@@ -246,9 +204,18 @@ func (ix *Index) Candidates(ctx context.Context, q *Query, scope Scope) ([]strin
 			keep[i] = true
 		}
 	}
-	for _, id := range ids {
-		if i, ok := ix.byID[id]; ok {
-			keep[i] = true
+	// ids and files both ascend: one merge (ids of files dropped since
+	// are in no file).
+	for i, j := 0, 0; i < len(ids) && j < len(ix.files); {
+		switch {
+		case ids[i] < ix.files[j].id:
+			i++
+		case ids[i] > ix.files[j].id:
+			j++
+		default:
+			keep[j] = true
+			i++
+			j++
 		}
 	}
 	var out []string
@@ -261,7 +228,7 @@ func (ix *Index) Candidates(ctx context.Context, q *Query, scope Scope) ([]strin
 			}
 			p = rest
 		}
-		if (!keep[i] && !f.direct) || (scope.NoHidden && !f.narrow) || (scope.NoNodeModules && underNodeModules(p)) ||
+		if (!keep[i] && !ix.direct[i]) || (scope.NoHidden && !f.narrow) || (scope.NoNodeModules && underNodeModules(p)) ||
 			(scope.Keep != nil && !scope.Keep(p)) {
 			continue
 		}
@@ -301,7 +268,7 @@ func (ix *Index) eval(ctx context.Context, q *Query) ([]int64, error) {
 
 // posting reads the ids holding t across every segment.
 func (ix *Index) posting(ctx context.Context, t Trigram) ([]int64, error) {
-	rows, err := ix.db.QueryContext(ctx, `SELECT ids FROM postings WHERE tri = ? ORDER BY seg`, int64(t))
+	rows, err := ix.tx.QueryContext(ctx, `SELECT ids FROM postings WHERE tri = ? ORDER BY seg`, int64(t))
 	if err != nil {
 		return nil, fmt.Errorf("read the index: %w", err)
 	}
