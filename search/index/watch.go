@@ -259,6 +259,18 @@ func (w *watcher) apply(ctx context.Context) bool {
 		h := w.hint
 		o.hint = &h
 	}
+	// An ignore file changed (directories the walk skipped may be
+	// walked now), or events were lost: watch what the walk enters now,
+	// before the refresh reads the tree.
+	rewatch := w.unsure
+	for p := range w.hint.files {
+		rewatch = rewatch || isIgnoreFile(p)
+	}
+	if rewatch {
+		if err := w.watchTree(ctx, ""); err != nil {
+			return false
+		}
+	}
 	if _, err := Refresh(ctx, o); err != nil {
 		return false
 	}

@@ -56,6 +56,7 @@ func openWatched(t *testing.T, o Options) {
 // writes), new and removed files, a new directory, an ignore file edited.
 func TestWatcherKeepsIndexFresh(t *testing.T) {
 	root := testTree(t)
+	writeFile(t, root, "ignored/sub/y.go", "func alpha_value() {}\n")
 	o := testOptions(t, root)
 	mustBuild(t, o)
 	writeFile(t, root, "gen/f01.txt", "changed before the watcher: alpha_value\n")
@@ -83,6 +84,14 @@ func TestWatcherKeepsIndexFresh(t *testing.T) {
 	writeFile(t, root, ".gitignore", "ignored/\n*.log\ngen/f1*\n")
 	openWatched(t, o)
 	checkSame(t, "watched, ignore file edited", o)
+	// A directory ignored until now: the watcher watches it once the
+	// ignore file lets the walk in, so later edits in it are seen.
+	writeFile(t, root, ".gitignore", "*.log\ngen/f1*\n")
+	openWatched(t, o)
+	checkSame(t, "watched, ignored directory let in", o)
+	writeFile(t, root, "ignored/sub/y.go", "func alpha_value_changed() { quick }\n")
+	openWatched(t, o)
+	checkSame(t, "watched, edit in the directory let in", o)
 }
 
 // A query against a watcher that does not answer in time (or at all)
