@@ -46,37 +46,67 @@ func encodeFiles(files []fileRecord) []byte {
 
 // decodeFiles reads the blob encodeFiles wrote.
 func decodeFiles(b []byte) ([]fileRecord, error) {
+	var out []fileRecord
+	err := scanFiles(b, func(f *fileRecord, path []byte) {
+		if out == nil {
+			out = make([]fileRecord, 0, 1024)
+		}
+		r := *f
+		r.path = string(path)
+		out = append(out, r)
+	})
+	if err != nil {
+		return nil, err
+	}
+	if out == nil {
+		out = []fileRecord{}
+	}
+	return out, nil
+}
+
+// scanFiles calls fn for each file of the blob in id order, with the
+// record (its path field empty) and its path in a buffer reused by the
+// next call: a query that needs a few paths builds only those. A blob
+// that does not decode stops the scan with errBadList (fn may have seen
+// a prefix of it).
+func scanFiles(b []byte, fn func(f *fileRecord, path []byte)) error {
 	d := listDecoder{b: b}
 	n := d.uvarint()
 	if n > uint64(len(b)) {
-		return nil, errBadList
+		return errBadList
 	}
-	out := make([]fileRecord, 0, n)
-	var id int64
-	prev := ""
-	for range n {
+	var f fileRecord
+	var path []byte
+	for i := range n {
 		gap := d.uvarint()
-		if gap == 0 && len(out) > 0 {
-			return nil, errBadList // ids ascend
+		if gap == 0 && i > 0 {
+			return errBadList // ids ascend
 		}
-		id += int64(gap)
-		p := d.shared(prev)
-		f := fileRecord{id: id, path: p}
+		f.id += int64(gap)
+		shared := d.uvarint()
+		if shared > uint64(len(path)) {
+			return errBadList
+		}
+		rest := d.uvarint()
+		if d.err != nil || rest > uint64(len(d.b)) {
+			return errBadList
+		}
+		path = append(path[:shared], d.b[:rest]...)
+		d.b = d.b[rest:]
 		f.st.size = int64(d.uvarint())
 		f.st.mtime = d.varint()
 		f.st.ino = int64(d.uvarint())
 		flags := d.byte()
 		f.indexed, f.narrow = flags&1 != 0, flags&2 != 0
 		if d.err != nil {
-			return nil, d.err
+			return d.err
 		}
-		out = append(out, f)
-		prev = p
+		fn(&f, path)
 	}
 	if d.err != nil || len(d.b) != 0 {
-		return nil, errBadList
+		return errBadList
 	}
-	return out, nil
+	return nil
 }
 
 // encodeDirs writes the directory list blob (lists.name = 'dirs'):

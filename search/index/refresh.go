@@ -321,6 +321,16 @@ func ReadStatus(ctx context.Context, o Options) (*Status, error) {
 		return nil, err
 	}
 	defer ix.Close()
+	if ix.files == nil {
+		ix.files, err = decodeFiles(ix.blob)
+		if err != nil {
+			return nil, fmt.Errorf("%w: %v", ErrNoIndex, err)
+		}
+		ix.direct = make([]bool, len(ix.files))
+		for i, f := range ix.files {
+			ix.direct[i] = !f.indexed
+		}
+	}
 	st.Files, st.Segments, st.Stale = len(ix.files), ix.segs, ix.Direct()
 	for _, f := range ix.files {
 		if f.indexed {

@@ -1,10 +1,12 @@
 package index
 
 import (
+	"cmp"
 	"context"
 	"database/sql"
 	"errors"
 	"fmt"
+	"math"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -26,8 +28,9 @@ type Index struct {
 	o       Options
 	db      *sql.DB
 	tx      *sql.Tx
-	files   []fileRecord // in id order
+	files   []fileRecord // in id order; nil when watched (blob instead)
 	direct  []bool       // per file: searched directly (not indexed, or changed since)
+	blob    []byte       // the file list as stored, when watched (files is nil)
 	segs    int
 	built   string
 	watched bool // a watcher vouched for the index: no file was stat'ed
@@ -90,17 +93,24 @@ func (ix *Index) load(ctx context.Context, checkDirs bool) error {
 		return fmt.Errorf("%w: segments %q", ErrNoIndex, meta["segments"])
 	}
 	ix.built = meta["built"]
-	files, dirs, err := readLists(ctx, ix.tx)
+	blob, dirs, err := readListBlob(ctx, ix.tx)
 	if err != nil {
 		return err
+	}
+	if ix.watched {
+		// Nothing to stat: the list is decoded by each query as it goes,
+		// building only the paths it returns.
+		ix.blob = blob
+		return nil
+	}
+	files, err := decodeFiles(blob)
+	if err != nil {
+		return fmt.Errorf("%w: %v", ErrNoIndex, err)
 	}
 	ix.files = files
 	ix.direct = make([]bool, len(files))
 	for i, f := range files {
 		ix.direct[i] = !f.indexed
-	}
-	if ix.watched {
-		return nil
 	}
 	if checkDirs {
 		if _, same, err := dirsNow(ctx, ix.o.Root, dirs); err != nil {
@@ -170,6 +180,14 @@ func parallelAny(ctx context.Context, n int, f func(i int) bool) bool {
 // or changed since indexing).
 func (ix *Index) Direct() int {
 	n := 0
+	if ix.files == nil {
+		scanFiles(ix.blob, func(f *fileRecord, _ []byte) {
+			if !f.indexed {
+				n++
+			}
+		})
+		return n
+	}
 	for _, d := range ix.direct {
 		if d {
 			n++
@@ -198,41 +216,46 @@ func (ix *Index) Candidates(ctx context.Context, q *Query, scope Scope) ([]strin
 	if err != nil {
 		return nil, err
 	}
-	keep := make([]bool, len(ix.files))
-	if ids == nil { // all
-		for i := range keep {
-			keep[i] = true
-		}
-	}
-	// ids and files both ascend: one merge (ids of files dropped since
-	// are in no file).
-	for i, j := 0, 0; i < len(ids) && j < len(ix.files); {
-		switch {
-		case ids[i] < ix.files[j].id:
-			i++
-		case ids[i] > ix.files[j].id:
-			j++
-		default:
-			keep[j] = true
-			i++
-			j++
-		}
-	}
 	var out []string
-	for i, f := range ix.files {
-		p := f.path
+	// take applies the scope to a file the postings (or a direct search)
+	// keep.
+	take := func(f *fileRecord, p string) {
 		if scope.Prefix != "" {
 			rest, ok := strings.CutPrefix(p, scope.Prefix+"/")
 			if !ok {
-				continue
+				return
 			}
 			p = rest
 		}
-		if (!keep[i] && !ix.direct[i]) || (scope.NoHidden && !f.narrow) || (scope.NoNodeModules && underNodeModules(p)) ||
-			(scope.Keep != nil && !scope.Keep(p)) {
-			continue
+		if (scope.NoHidden && !f.narrow) || (scope.NoNodeModules && underNodeModules(p)) || (scope.Keep != nil && !scope.Keep(p)) {
+			return
 		}
 		out = append(out, p)
+	}
+	// ids and the files both ascend: one merge (ids of files dropped
+	// since are in no file). nil ids: every file.
+	next := 0
+	kept := func(id int64) bool {
+		if ids == nil {
+			return true
+		}
+		for next < len(ids) && ids[next] < id {
+			next++
+		}
+		return next < len(ids) && ids[next] == id
+	}
+	if ix.files != nil {
+		for i := range ix.files {
+			if f := &ix.files[i]; kept(f.id) || ix.direct[i] {
+				take(f, f.path)
+			}
+		}
+	} else if err := scanFiles(ix.blob, func(f *fileRecord, path []byte) {
+		if kept(f.id) || !f.indexed {
+			take(f, string(path))
+		}
+	}); err != nil {
+		return nil, fmt.Errorf("read the index: %w", err)
 	}
 	slices.SortFunc(out, walkLess)
 	return out, nil
@@ -248,8 +271,20 @@ func (ix *Index) eval(ctx context.Context, q *Query) ([]int64, error) {
 	case OpTri:
 		return ix.posting(ctx, q.Tri)
 	}
+	subs := q.Sub
+	if q.Op == OpAnd {
+		var err error
+		if subs, err = ix.rarestFirst(ctx, subs); err != nil {
+			return nil, err
+		}
+	}
 	var acc []int64
-	for i, s := range q.Sub {
+	for i, s := range subs {
+		if q.Op == OpAnd && i > 0 && len(acc) <= enoughCandidates {
+			// Few files left: grep reads them quicker than the index
+			// reads more lists (leaving a condition out only widens).
+			break
+		}
 		ids, err := ix.eval(ctx, s)
 		if err != nil {
 			return nil, err
@@ -264,6 +299,51 @@ func (ix *Index) eval(ctx context.Context, q *Query) ([]int64, error) {
 		}
 	}
 	return acc, nil
+}
+
+// enoughCandidates: an AND stops reading posting lists once this few
+// files satisfy the conditions read so far.
+const enoughCandidates = 16
+
+// rarestFirst orders the conditions of an AND so that the trigrams with
+// the shortest posting lists (by stored bytes, one query for all) come
+// first and the other conditions last: the intersection shrinks fastest
+// and the long lists of common trigrams are often never read.
+func (ix *Index) rarestFirst(ctx context.Context, subs []*Query) ([]*Query, error) {
+	var tris []any
+	for _, s := range subs {
+		if s.Op == OpTri {
+			tris = append(tris, int64(s.Tri))
+		}
+	}
+	if len(tris) < 2 {
+		return subs, nil
+	}
+	rows, err := ix.tx.QueryContext(ctx, `SELECT tri, sum(length(ids)) FROM postings WHERE tri IN (?`+strings.Repeat(", ?", len(tris)-1)+`) GROUP BY tri`, tris...)
+	if err != nil {
+		return nil, fmt.Errorf("read the index: %w", err)
+	}
+	defer rows.Close()
+	size := map[Trigram]int64{}
+	for rows.Next() {
+		var t, n int64
+		if err := rows.Scan(&t, &n); err != nil {
+			return nil, fmt.Errorf("read the index: %w", err)
+		}
+		size[Trigram(t)] = n
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("read the index: %w", err)
+	}
+	cost := func(s *Query) int64 {
+		if s.Op != OpTri {
+			return math.MaxInt64
+		}
+		return size[s.Tri] // 0 when no file holds it: the AND is empty
+	}
+	out := slices.Clone(subs)
+	slices.SortStableFunc(out, func(a, b *Query) int { return cmp.Compare(cost(a), cost(b)) })
+	return out, nil
 }
 
 // posting reads the ids holding t across every segment.

@@ -90,6 +90,20 @@ type querier interface {
 // readLists reads the file and directory lists; ErrNoIndex when they are
 // missing or do not decode.
 func readLists(ctx context.Context, db querier) ([]fileRecord, []dirState, error) {
+	fb, dirs, err := readListBlob(ctx, db)
+	if err != nil {
+		return nil, nil, err
+	}
+	files, err := decodeFiles(fb)
+	if err != nil {
+		return nil, nil, fmt.Errorf("%w: %v", ErrNoIndex, err)
+	}
+	return files, dirs, nil
+}
+
+// readListBlob reads the file list as its blob (decoded as needed:
+// scanFiles) and the directory list.
+func readListBlob(ctx context.Context, db querier) ([]byte, []dirState, error) {
 	var fb, db2 []byte
 	if err := db.QueryRowContext(ctx, `SELECT data FROM lists WHERE name = 'files'`).Scan(&fb); err != nil {
 		return nil, nil, fmt.Errorf("%w: %v", ErrNoIndex, err)
@@ -97,15 +111,11 @@ func readLists(ctx context.Context, db querier) ([]fileRecord, []dirState, error
 	if err := db.QueryRowContext(ctx, `SELECT data FROM lists WHERE name = 'dirs'`).Scan(&db2); err != nil {
 		return nil, nil, fmt.Errorf("%w: %v", ErrNoIndex, err)
 	}
-	files, err := decodeFiles(fb)
-	if err != nil {
-		return nil, nil, fmt.Errorf("%w: %v", ErrNoIndex, err)
-	}
 	dirs, err := decodeDirs(db2)
 	if err != nil {
 		return nil, nil, fmt.Errorf("%w: %v", ErrNoIndex, err)
 	}
-	return files, dirs, nil
+	return fb, dirs, nil
 }
 
 // writeLists replaces the file and directory lists.
