@@ -19,6 +19,7 @@ func FuzzFileList(f *testing.F) {
 	f.Add([]byte{})
 	f.Add([]byte{0x80})
 	f.Add([]byte{2, 1, 0, 1, 'x', 0, 0, 0, 0, 0, 0, 1, 'x'})
+	f.Add((&delta{tris: []Trigram{5, 0x616263}, lists: [][]byte{{1, 2}, {7}}}).encode())
 	f.Fuzz(func(t *testing.T, b []byte) {
 		if got, err := decodeFiles(b); err == nil {
 			if again, err := decodeFiles(encodeFiles(got)); err != nil || !reflect.DeepEqual(again, got) && len(got) > 0 {
@@ -26,6 +27,11 @@ func FuzzFileList(f *testing.F) {
 			}
 		} else if got != nil {
 			t.Fatal("a failed decode returned files")
+		}
+		if got, err := decodeDelta(b); err == nil {
+			if again, err := decodeDelta(got.encode()); err != nil || !reflect.DeepEqual(again.tris, got.tris) {
+				t.Fatalf("delta does not round-trip: %v %+v %+v", err, got, again)
+			}
 		}
 		if got, err := decodeDirs(b); err == nil {
 			if again, err := decodeDirs(encodeDirs(got)); err != nil || !reflect.DeepEqual(again, got) && len(got) > 0 {

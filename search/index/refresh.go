@@ -74,40 +74,47 @@ func refresh(ctx context.Context, o *Options) (*Stats, error) {
 	if err != nil {
 		return nil, err
 	}
-	byPath := make(map[string]*fileRecord, len(known))
-	for i := range known {
-		byPath[known[i].path] = &known[i]
-	}
 	st := &Stats{}
 	var changed []string
-	kept := make([]fileRecord, 0, len(paths))
-	seen := make(map[string]bool, len(paths))
-	for _, p := range paths {
-		seen[p] = true
-		if k := byPath[p]; k != nil {
-			same := !recheck(p)
-			if !same {
-				now, ok := statFile(filepath.Join(o.Root, filepath.FromSlash(p)))
-				same = ok && now == k.st
-			}
-			if same {
-				r := *k
-				r.narrow = inNarrow(narrow, p)
-				kept = append(kept, r)
-				st.Files++
-				if k.indexed {
-					st.Indexed++
-					st.Bytes += k.st.size
-				}
-				continue
+	kept := make([]fileRecord, 0, len(known))
+	// keep reports whether the recorded k is as it was (stat'ed again
+	// when recheck says so), and keeps it.
+	keep := func(k *fileRecord, narrow bool) bool {
+		if recheck(k.path) {
+			if now, ok := statFile(filepath.Join(o.Root, filepath.FromSlash(k.path))); !ok || now != k.st {
+				return false
 			}
 		}
-		changed = append(changed, p)
+		r := *k
+		r.narrow = narrow
+		kept = append(kept, r)
+		st.Files++
+		if k.indexed {
+			st.Indexed++
+			st.Bytes += k.st.size
+		}
+		return true
 	}
-	for p := range byPath {
-		if !seen[p] {
-			st.Removed++
+	if paths == nil {
+		// The recorded files, as they are: no map of 86,000 paths.
+		for i := range known {
+			if !keep(&known[i], known[i].narrow) {
+				changed = append(changed, known[i].path)
+			}
 		}
+	} else {
+		byPath := make(map[string]*fileRecord, len(known))
+		for i := range known {
+			byPath[known[i].path] = &known[i]
+		}
+		for _, p := range paths {
+			k := byPath[p]
+			if k == nil || !keep(k, inNarrow(narrow, p)) {
+				changed = append(changed, p)
+			}
+			delete(byPath, p)
+		}
+		st.Removed = len(byPath)
 	}
 	slices.SortFunc(kept, func(a, b fileRecord) int { return cmp.Compare(a.id, b.id) })
 	tx, err := db.BeginTx(ctx, nil)
@@ -117,9 +124,21 @@ func refresh(ctx context.Context, o *Options) (*Stats, error) {
 	defer tx.Rollback()
 	if len(changed) > 0 {
 		sub := &Stats{}
-		// Segments are numbered from 0: the new ones from number segs.
-		if segs, err = insertFiles(ctx, tx, o, changed, narrow, maxID+1, segs, sub, &kept); err != nil {
+		d, err := readDelta(ctx, tx)
+		if err != nil {
 			return nil, err
+		}
+		inDelta, err := indexIntoDelta(ctx, tx, o, d, changed, narrow, maxID+1, sub, &kept)
+		if err != nil {
+			return nil, err
+		}
+		if !inDelta {
+			// Too much for the delta: a segment of its own (segments are
+			// numbered from 0: the new ones from number segs).
+			sub = &Stats{}
+			if segs, err = insertFiles(ctx, tx, o, changed, narrow, maxID+1, segs, sub, &kept); err != nil {
+				return nil, err
+			}
 		}
 		refreshes++
 		st.Files += sub.Files
@@ -214,8 +233,8 @@ func mergeSegments(ctx context.Context, tx *sql.Tx, base, segs int, files []file
 }
 
 // refreshList is what a refresh compares the index with: the directories
-// and files of the tree now, and which of the files to stat again
-// (recheck). When no directory lists other entries (nor had its ignore
+// and files of the tree now (nil paths: the recorded ones), and which of
+// the files to stat again (recheck). When no directory lists other entries (nor had its ignore
 // files changed) since the index was written, no file was added or
 // removed and the walk would list the recorded files: they are taken as
 // they are. Otherwise the tree is walked again. With a watcher's hint
@@ -234,17 +253,8 @@ func refreshList(ctx context.Context, o *Options, recorded []dirState, known []f
 		}
 	}
 	if same {
-		paths = make([]string, 0, len(known))
-		if o.Walk.Hidden {
-			narrow = map[string]bool{}
-		}
-		for _, k := range known {
-			paths = append(paths, k.path)
-			if narrow != nil && k.narrow {
-				narrow[k.path] = true
-			}
-		}
-		return dirs, paths, narrow, recheck, nil
+		// nil paths: the recorded files, as they are.
+		return dirs, nil, nil, recheck, nil
 	}
 	if dirs, err = dirStates(ctx, o); err != nil {
 		return nil, nil, nil, nil, err

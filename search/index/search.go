@@ -31,6 +31,7 @@ type Index struct {
 	files   []fileRecord // in id order; nil when watched (blob instead)
 	direct  []bool       // per file: searched directly (not indexed, or changed since)
 	blob    []byte       // the file list as stored, when watched (files is nil)
+	delta   *delta       // the postings refreshes added since the build
 	segs    int
 	built   string
 	watched bool // a watcher vouched for the index: no file was stat'ed
@@ -95,6 +96,9 @@ func (ix *Index) load(ctx context.Context, checkDirs bool) error {
 	ix.built = meta["built"]
 	blob, dirs, err := readListBlob(ctx, ix.tx)
 	if err != nil {
+		return err
+	}
+	if ix.delta, err = readDelta(ctx, ix.tx); err != nil {
 		return err
 	}
 	if ix.watched {
@@ -339,7 +343,7 @@ func (ix *Index) rarestFirst(ctx context.Context, subs []*Query) ([]*Query, erro
 		if s.Op != OpTri {
 			return math.MaxInt64
 		}
-		return size[s.Tri] // 0 when no file holds it: the AND is empty
+		return size[s.Tri] + int64(len(ix.delta.list(s.Tri))) // 0 when no file holds it: the AND is empty
 	}
 	out := slices.Clone(subs)
 	slices.SortStableFunc(out, func(a, b *Query) int { return cmp.Compare(cost(a), cost(b)) })
@@ -353,7 +357,10 @@ func (ix *Index) posting(ctx context.Context, t Trigram) ([]int64, error) {
 		return nil, fmt.Errorf("read the index: %w", err)
 	}
 	defer rows.Close()
-	ids := []int64{}
+	ids, err := decodePostings([]int64{}, ix.delta.list(t))
+	if err != nil {
+		return nil, err
+	}
 	for rows.Next() {
 		var b []byte
 		if err := rows.Scan(&b); err != nil {
