@@ -16,7 +16,7 @@ import (
 
 // indexCLI holds the typed flags of `gopi index`.
 type indexCLI struct {
-	status, delete, rebuild, help bool
+	status, delete, rebuild, watch, help bool
 }
 
 // newIndexFlagSet declares gopi index's flags on c. It is also what
@@ -27,6 +27,7 @@ func newIndexFlagSet(c *indexCLI) *pflag.FlagSet {
 	fs.BoolVar(&c.status, "status", false, "describe the index of PATH (files, segments, files changed since, size) instead of updating it")
 	fs.BoolVar(&c.delete, "delete", false, "delete the index of PATH")
 	fs.BoolVar(&c.rebuild, "rebuild", false, "build the whole index again instead of refreshing it")
+	fs.BoolVar(&c.watch, "watch", false, "bring the index up to date, then keep it fresh as files change (inotify) until interrupted; searches meanwhile stat nothing")
 	fs.BoolVarP(&c.help, "help", "h", false, "show this help")
 	return fs
 }
@@ -46,6 +47,8 @@ reading only the files that can match; the output is the same as without
 it. A file changed since indexing is searched
 directly; when files were added or removed since, gopi grep walks until
 the next gopi index (or refreshes the index first with --index).
+While gopi index --watch (or an agent session using the index) runs, the
+index follows every change at once and searches stat nothing.
 
 Exit status: 0 on success, 1 when --status finds no index, 2 on an error.
 
@@ -65,8 +68,8 @@ func runIndex(ctx context.Context, env *cliEnv, args []string) int {
 	if fs.NArg() > 1 {
 		return fail(env, "index", cliflags.Usagef("one PATH at most, got %d", fs.NArg()))
 	}
-	if boolCount(c.status, c.delete, c.rebuild) > 1 {
-		return fail(env, "index", cliflags.Usagef("--status, --delete and --rebuild exclude each other"))
+	if boolCount(c.status, c.delete, c.rebuild, c.watch) > 1 {
+		return fail(env, "index", cliflags.Usagef("--status, --delete, --rebuild and --watch exclude each other"))
 	}
 	dir := "."
 	if fs.NArg() == 1 {
@@ -87,6 +90,15 @@ func runIndex(ctx context.Context, env *cliEnv, args []string) int {
 			return fail(env, "index", err)
 		}
 		fmt.Fprintf(env.stdout, "deleted the index of %s\n", o.Root)
+		return exitMatch
+	}
+	if c.watch {
+		err := index.Watch(ctx, o, func() {
+			fmt.Fprintf(env.stdout, "watching %s; the index stays fresh until interrupted\n", o.Root)
+		})
+		if err != nil {
+			return fail(env, "index", err)
+		}
 		return exitMatch
 	}
 	start := time.Now()
@@ -123,6 +135,8 @@ func indexStatus(ctx context.Context, env *cliEnv, o index.Options) int {
 	switch {
 	case st.DirsStale:
 		fresh = "files added or removed since: searches walk until gopi index runs again"
+	case st.Watched:
+		fresh = "up to date: a watcher keeps it fresh"
 	case st.Stale > 0:
 		fresh = fmt.Sprintf("%d files changed since: searched directly until gopi index runs again", st.Stale)
 	}

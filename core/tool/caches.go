@@ -22,7 +22,8 @@ type Caches struct {
 	Content *grep.ContentCache // file text the search tool keeps (grep.Options.ContentCache)
 	Parse   *ast.ParseCache    // parsed trees: ast_grep, ast_edit, read's summaries
 	// Index finds the persistent search index (gopi index) of a
-	// directory the search tool searches; nil: always walk.
+	// directory the search tool searches, and watches the trees it
+	// finds indexed so their indexes stay fresh; nil: always walk.
 	Index *index.Finder
 }
 
@@ -33,11 +34,13 @@ type Caches struct {
 // where the search indexes live (Index).
 func CachesFrom(c *config.Config) *Caches {
 	budgets := c.CacheBudgets()
+	finder := index.NewFinder(c.Index().Dir)
+	finder.Watch = true // the session's watchers keep its trees' indexes fresh
 	return &Caches{
 		Scan:    fscache.New(c.ScanCachePolicy()),
 		Content: grep.NewContentCache(budgets.GrepContent),
 		Parse:   ast.NewParseCache(budgets.ASTParse),
-		Index:   index.NewFinder(c.Index().Dir),
+		Index:   finder,
 	}
 }
 
@@ -96,12 +99,14 @@ func (c *Caches) Invalidate(path string) {
 }
 
 // Close frees the content cache's watches and the parse cache's native
-// memory; the scan cache is plain memory. The tools must be done with the
+// memory, and stops the index watchers the session started; the scan
+// cache is plain memory. The tools must be done with the
 // caches (the session closes them after its tools and jobs).
 func (c *Caches) Close() error {
 	if c == nil {
 		return nil
 	}
 	c.Parse.Close()
+	c.Index.Close()
 	return c.Content.Close()
 }

@@ -30,8 +30,8 @@ type Options struct {
 	Walk        Walk   // the walk that lists the tree's files
 	MaxFileSize int64  // files larger than this are not indexed but searched directly; 0: DefaultMaxFileSize
 	Workers     int    // files read at once while building; 0: GOMAXPROCS
-	// MaxSegments is how many refreshes may add segments to a build
-	// before a refresh rebuilds the whole index instead; 0: 8.
+	// MaxSegments is how many segments refreshes may add to a build
+	// before a refresh merges them into one; 0: 8.
 	MaxSegments int
 
 	// afterStat, when set (tests), runs between a file's first stat and
@@ -40,6 +40,18 @@ type Options struct {
 	afterStat func(rel string)
 	// flushBytes, when positive (tests), replaces defaultFlushBytes.
 	flushBytes int
+	// hint, when set (a watcher's refresh), names the only directories
+	// and files that may have changed since the last refresh.
+	hint *changeHint
+	// noWatcher: do not ask a watcher to sync (the watcher's own refreshes,
+	// tests of the stat pass).
+	noWatcher bool
+}
+
+// changeHint is what a watcher saw change: relative slash paths.
+type changeHint struct {
+	dirs  map[string]bool // directories whose entries (or ignore files) may have changed
+	files map[string]bool // files that may have been written
 }
 
 func (o *Options) flush() int {
@@ -54,6 +66,12 @@ func (o *Options) dbPath() string { return filepath.Join(o.Dir, "index.db") }
 
 // lockPath is the file builders lock.
 func (o *Options) lockPath() string { return filepath.Join(o.Dir, "lock") }
+
+// watchLockPath is the file a running watcher holds locked.
+func (o *Options) watchLockPath() string { return filepath.Join(o.Dir, "watch.lock") }
+
+// socketPath is where a running watcher answers.
+func (o *Options) socketPath() string { return filepath.Join(o.Dir, "watch.sock") }
 
 func (o *Options) maxFileSize() int64 {
 	if o.MaxFileSize > 0 {
@@ -91,4 +109,5 @@ type Status struct {
 	IndexSize int64  // bytes on disk
 	Stale     int    // files whose stat differs from the index (searched directly)
 	DirsStale bool   // a directory changed: searches walk until a refresh
+	Watched   bool   // a watcher keeps the index fresh: queries stat no file
 }

@@ -230,11 +230,12 @@ func build(ctx context.Context, o *Options) (*Stats, error) {
 	}
 	defer tx.Rollback()
 	st := &Stats{Rebuilt: true}
-	segs, err := insertFiles(ctx, tx, o, paths, narrow, 1, 0, st)
+	var files []fileRecord
+	segs, err := insertFiles(ctx, tx, o, paths, narrow, 1, 0, st, &files)
 	if err != nil {
 		return nil, err
 	}
-	if err := writeDirs(ctx, tx, dirs); err != nil {
+	if err := writeLists(ctx, tx, files, dirs); err != nil {
 		return nil, err
 	}
 	if err := writeMeta(ctx, tx, o, segs); err != nil {
@@ -266,14 +267,9 @@ func build(ctx context.Context, o *Options) (*Stats, error) {
 const defaultFlushBytes = 32 << 20
 
 // insertFiles indexes paths (ids from firstID) into segments numbered from
-// seg, one per flushBytes of postings, and returns the number after the
-// last one written.
-func insertFiles(ctx context.Context, tx *sql.Tx, o *Options, paths []string, narrow map[string]bool, firstID int64, seg int, st *Stats) (int, error) {
-	ins, err := tx.PrepareContext(ctx, `INSERT INTO files(id, path, size, mtime, ino, indexed, narrow) VALUES(?, ?, ?, ?, ?, ?, ?)`)
-	if err != nil {
-		return seg, err
-	}
-	defer ins.Close()
+// seg, one per flushBytes of postings, appends their records to files
+// (in id order) and returns the number after the last segment written.
+func insertFiles(ctx context.Context, tx *sql.Tx, o *Options, paths []string, narrow map[string]bool, firstID int64, seg int, st *Stats, files *[]fileRecord) (int, error) {
 	post, err := tx.PrepareContext(ctx, `INSERT INTO postings(seg, tri, ids) VALUES(?, ?, ?)`)
 	if err != nil {
 		return seg, err
@@ -303,9 +299,7 @@ func insertFiles(ctx context.Context, tx *sql.Tx, o *Options, paths []string, na
 			st.Bytes += f.st.size
 			lists.add(f.id, f.tris)
 		}
-		if _, err := ins.ExecContext(ctx, f.id, f.path, f.st.size, f.st.mtime, f.st.ino, boolInt(f.indexed), boolInt(inNarrow(narrow, f.path))); err != nil {
-			return err
-		}
+		*files = append(*files, fileRecord{id: f.id, path: f.path, st: f.st, indexed: f.indexed, narrow: inNarrow(narrow, f.path)})
 		if lists.bytes >= o.flush() {
 			return flush()
 		}
@@ -326,39 +320,18 @@ func dirStates(ctx context.Context, o *Options) ([]dirState, error) {
 	out := make([]dirState, 0, len(names))
 	for _, n := range names {
 		if d, ok := statDir(o.Root, n); ok {
+			d.names = namesDigest(filepath.Join(o.Root, filepath.FromSlash(n)))
 			out = append(out, d)
 		}
 	}
 	return out, nil
 }
 
-func writeDirs(ctx context.Context, tx *sql.Tx, dirs []dirState) error {
-	if _, err := tx.ExecContext(ctx, `DELETE FROM dirs`); err != nil {
-		return err
-	}
-	ins, err := tx.PrepareContext(ctx, `INSERT INTO dirs(path, mtime, ino, ignores) VALUES(?, ?, ?, ?)`)
-	if err != nil {
-		return err
-	}
-	defer ins.Close()
-	for _, d := range dirs {
-		if _, err := ins.ExecContext(ctx, d.path, d.mtime, d.ino, d.ignores); err != nil {
-			return fmt.Errorf("write the directories: %w", err)
-		}
-	}
-	return nil
-}
-
 func writeMeta(ctx context.Context, tx *sql.Tx, o *Options, segs int) error {
-	for k, v := range map[string]string{
+	return writeMetaValues(ctx, tx, map[string]string{
 		"format": strconv.Itoa(FormatVersion), "root": o.Root, "walk": o.Walk.key(),
-		"built": time.Now().UTC().Format(time.RFC3339), "segments": strconv.Itoa(segs), "refreshes": "0",
-	} {
-		if _, err := tx.ExecContext(ctx, `INSERT OR REPLACE INTO meta(key, value) VALUES(?, ?)`, k, v); err != nil {
-			return fmt.Errorf("write the index: %w", err)
-		}
-	}
-	return nil
+		"built": time.Now().UTC().Format(time.RFC3339), "segments": strconv.Itoa(segs), "base": strconv.Itoa(segs), "refreshes": "0",
+	})
 }
 
 // syncFile flushes a file or directory to disk.

@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 
 	"github.com/gopi-agent/gopi/search/grep"
 )
@@ -22,6 +23,55 @@ type Finder struct {
 	// before using it, instead of walking when it is missing or stale
 	// (gopi grep --index).
 	Refresh bool
+	// Watch: the first search of an indexed tree starts a watcher (Watch)
+	// that keeps its index fresh until Close, unless one runs already (an
+	// agent session's finder).
+	Watch bool
+
+	mu       sync.Mutex
+	watching map[string]bool // roots whose watcher this finder started
+	ctx      context.Context // the watchers' (ended by stop)
+	stop     context.CancelFunc
+	wg       sync.WaitGroup
+}
+
+// startWatch starts the watcher of o's index in the background, once per
+// root; it ends at Close (or at once when another process watches).
+func (f *Finder) startWatch(o Options) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if f.watching[o.Root] {
+		return
+	}
+	if f.watching == nil {
+		f.watching = map[string]bool{}
+		var ctx context.Context
+		ctx, f.stop = context.WithCancel(context.Background())
+		f.ctx = ctx
+	}
+	f.watching[o.Root] = true
+	f.wg.Add(1)
+	go func() {
+		defer f.wg.Done()
+		// An error (watches used up, another watcher) leaves the
+		// queries to check the tree with stat, as without a watcher.
+		_ = Watch(f.ctx, o, nil)
+	}()
+}
+
+// Close stops the watchers the finder started and waits for them. A nil
+// Finder has none.
+func (f *Finder) Close() {
+	if f == nil {
+		return
+	}
+	f.mu.Lock()
+	stop := f.stop
+	f.mu.Unlock()
+	if stop != nil {
+		stop()
+	}
+	f.wg.Wait()
 }
 
 // StandardWalk is the walk gopi's indexes are built with: what
@@ -70,6 +120,9 @@ func (f *Finder) Candidates(ctx context.Context, dir string, m grep.Matcher, s g
 			return nil, false, err
 		}
 		ix, err = Open(ctx, o)
+	}
+	if f.Watch && (err == nil || errors.Is(err, ErrStale)) {
+		f.startWatch(o)
 	}
 	if err != nil {
 		return nil, false, nil

@@ -4,6 +4,8 @@ package index
 
 import (
 	"context"
+	"errors"
+	"fmt"
 	"os"
 	"syscall"
 )
@@ -41,4 +43,21 @@ func lockBuilder(ctx context.Context, path string) (unlock func(), err error) {
 		close(abandon)
 		return nil, ctx.Err()
 	}
+}
+
+// lockWatcher takes the watcher lock of an index without waiting:
+// ErrWatched when another process holds it.
+func lockWatcher(path string) (release func(), err error) {
+	f, err := os.OpenFile(path, os.O_CREATE|os.O_RDWR, 0o600)
+	if err != nil {
+		return nil, fmt.Errorf("lock the index: %w", err)
+	}
+	if err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB); err != nil {
+		f.Close()
+		if errors.Is(err, syscall.EWOULDBLOCK) {
+			return nil, ErrWatched
+		}
+		return nil, fmt.Errorf("lock the index: %w", err)
+	}
+	return func() { f.Close() }, nil
 }

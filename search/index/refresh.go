@@ -1,10 +1,12 @@
 package index
 
 import (
+	"cmp"
 	"context"
 	"database/sql"
 	"errors"
 	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
 	"slices"
@@ -49,89 +51,94 @@ func refresh(ctx context.Context, o *Options) (*Stats, error) {
 	if meta["root"] != o.Root || meta["walk"] != o.Walk.key() {
 		return nil, fmt.Errorf("%w: built for another tree or walk", ErrNoIndex)
 	}
-	segs, err := strconv.Atoi(meta["segments"])
-	if err != nil {
-		return nil, fmt.Errorf("%w: segments %q", ErrNoIndex, meta["segments"])
+	var segs, base, refreshes int
+	for k, v := range map[string]*int{"segments": &segs, "base": &base, "refreshes": &refreshes} {
+		if *v, err = strconv.Atoi(meta[k]); err != nil {
+			return nil, fmt.Errorf("%w: %s %q", ErrNoIndex, k, meta[k])
+		}
 	}
-	refreshes, err := strconv.Atoi(meta["refreshes"])
-	if err != nil {
-		return nil, fmt.Errorf("%w: refreshes %q", ErrNoIndex, meta["refreshes"])
-	}
-	var maxID int64
-	if refreshes >= o.maxSegments() {
-		return nil, fmt.Errorf("%w: %d refreshes since the build, rebuilding", ErrNoIndex, refreshes)
-	}
-	if err := db.QueryRowContext(ctx, `SELECT coalesce(max(id), 0) FROM files`).Scan(&maxID); err != nil {
-		return nil, fmt.Errorf("%w: %v", ErrNoIndex, err)
-	}
-	known, err := knownFiles(ctx, db)
+	known, recorded, err := readLists(ctx, db)
 	if err != nil {
 		return nil, err
 	}
-	dirs, paths, narrow, err := refreshList(ctx, o, db, known)
+	var maxID int64
+	if len(known) > 0 {
+		maxID = known[len(known)-1].id
+	}
+	if o.Root == "" || len(known) > 0 && maxID > int64(4*len(known))+1000 {
+		// Most ids are dead (files changed many times): their postings
+		// are garbage the queries skip; build afresh.
+		return nil, fmt.Errorf("%w: %d ids for %d files, rebuilding", ErrNoIndex, maxID, len(known))
+	}
+	dirs, paths, narrow, recheck, err := refreshList(ctx, o, recorded, known)
 	if err != nil {
 		return nil, err
 	}
 	st := &Stats{}
 	var changed []string
-	var drop, toNarrow, toWide []int64
-	seen := make(map[string]bool, len(paths))
-	for _, p := range paths {
-		seen[p] = true
-		k, ok := known[p]
-		if ok {
-			if now, ok := statFile(filepath.Join(o.Root, filepath.FromSlash(p))); ok && now == k.st {
-				switch n := inNarrow(narrow, p); {
-				case n && !k.narrow:
-					toNarrow = append(toNarrow, k.id)
-				case !n && k.narrow:
-					toWide = append(toWide, k.id)
-				}
-				st.Files++
-				if k.indexed {
-					st.Indexed++
-					st.Bytes += k.st.size
-				}
-				continue
+	kept := make([]fileRecord, 0, len(known))
+	// keep reports whether the recorded k is as it was (stat'ed again
+	// when recheck says so), and keeps it.
+	keep := func(k *fileRecord, narrow bool) bool {
+		if recheck(k.path) {
+			if now, ok := statFile(filepath.Join(o.Root, filepath.FromSlash(k.path))); !ok || now != k.st {
+				return false
 			}
-			drop = append(drop, k.id)
 		}
-		changed = append(changed, p)
-	}
-	for p, k := range known {
-		if !seen[p] {
-			drop = append(drop, k.id)
-			st.Removed++
+		r := *k
+		r.narrow = narrow
+		kept = append(kept, r)
+		st.Files++
+		if k.indexed {
+			st.Indexed++
+			st.Bytes += k.st.size
 		}
+		return true
 	}
+	if paths == nil {
+		// The recorded files, as they are: no map of 86,000 paths.
+		for i := range known {
+			if !keep(&known[i], known[i].narrow) {
+				changed = append(changed, known[i].path)
+			}
+		}
+	} else {
+		byPath := make(map[string]*fileRecord, len(known))
+		for i := range known {
+			byPath[known[i].path] = &known[i]
+		}
+		for _, p := range paths {
+			k := byPath[p]
+			if k == nil || !keep(k, inNarrow(narrow, p)) {
+				changed = append(changed, p)
+			}
+			delete(byPath, p)
+		}
+		st.Removed = len(byPath)
+	}
+	slices.SortFunc(kept, func(a, b fileRecord) int { return cmp.Compare(a.id, b.id) })
 	tx, err := db.BeginTx(ctx, nil)
 	if err != nil {
 		return nil, err
 	}
 	defer tx.Rollback()
-	del, err := tx.PrepareContext(ctx, `DELETE FROM files WHERE id = ?`)
-	if err != nil {
-		return nil, err
-	}
-	defer del.Close()
-	for _, id := range drop {
-		if _, err := del.ExecContext(ctx, id); err != nil {
-			return nil, fmt.Errorf("update the index: %w", err)
-		}
-	}
-	// Ignore files changed: hidden files they whitelist come and go.
-	for flag, ids := range map[int][]int64{1: toNarrow, 0: toWide} {
-		for _, id := range ids {
-			if _, err := tx.ExecContext(ctx, `UPDATE files SET narrow = ? WHERE id = ?`, flag, id); err != nil {
-				return nil, fmt.Errorf("update the index: %w", err)
-			}
-		}
-	}
 	if len(changed) > 0 {
 		sub := &Stats{}
-		// Segments are numbered from 0: the new ones from number segs.
-		if segs, err = insertFiles(ctx, tx, o, changed, narrow, maxID+1, segs, sub); err != nil {
+		d, err := readDelta(ctx, tx)
+		if err != nil {
 			return nil, err
+		}
+		inDelta, err := indexIntoDelta(ctx, tx, o, d, changed, narrow, maxID+1, sub, &kept)
+		if err != nil {
+			return nil, err
+		}
+		if !inDelta {
+			// Too much for the delta: a segment of its own (segments are
+			// numbered from 0: the new ones from number segs).
+			sub = &Stats{}
+			if segs, err = insertFiles(ctx, tx, o, changed, narrow, maxID+1, segs, sub, &kept); err != nil {
+				return nil, err
+			}
 		}
 		refreshes++
 		st.Files += sub.Files
@@ -139,15 +146,21 @@ func refresh(ctx context.Context, o *Options) (*Stats, error) {
 		st.Bytes += sub.Bytes
 		st.Changed = len(changed)
 	}
-	if err := writeDirs(ctx, tx, dirs); err != nil {
-		return nil, err
-	}
-	for k, v := range map[string]string{
-		"built": time.Now().UTC().Format(time.RFC3339), "segments": strconv.Itoa(segs), "refreshes": strconv.Itoa(refreshes),
-	} {
-		if _, err := tx.ExecContext(ctx, `INSERT OR REPLACE INTO meta(key, value) VALUES(?, ?)`, k, v); err != nil {
-			return nil, fmt.Errorf("update the index: %w", err)
+	if segs-base > o.maxSegments() {
+		if err := mergeSegments(ctx, tx, base, segs, kept); err != nil {
+			return nil, err
 		}
+		segs = base + 1
+	}
+	if len(changed) > 0 || st.Removed > 0 || !slices.Equal(dirs, recorded) {
+		if err := writeLists(ctx, tx, kept, dirs); err != nil {
+			return nil, err
+		}
+	}
+	if err := writeMetaValues(ctx, tx, map[string]string{
+		"built": time.Now().UTC().Format(time.RFC3339), "segments": strconv.Itoa(segs), "refreshes": strconv.Itoa(refreshes),
+	}); err != nil {
+		return nil, err
 	}
 	if err := tx.Commit(); err != nil {
 		return nil, fmt.Errorf("update the index: %w", err)
@@ -158,78 +171,140 @@ func refresh(ctx context.Context, o *Options) (*Stats, error) {
 	return st, nil
 }
 
-// refreshList is what a refresh compares the index with: the directories
-// and files of the tree now. When no directory (nor ignore file) changed
-// since the index was written, no file was added or removed and the walk
-// would list the recorded files: they are taken as they are, and only
-// their stats are compared. Otherwise the tree is walked again.
-func refreshList(ctx context.Context, o *Options, db *sql.DB, known map[string]knownFile) ([]dirState, []string, map[string]bool, error) {
-	recorded, err := recordedDirs(ctx, db)
+// mergeSegments replaces the segments a refresh added (from base to
+// segs) by one, numbered base, holding only the ids still listed: the
+// refreshes' segments are small (the files changed since the build), so
+// this keeps a query's lookups per trigram few without rebuilding.
+func mergeSegments(ctx context.Context, tx *sql.Tx, base, segs int, files []fileRecord) error {
+	live := make(map[int64]bool, len(files))
+	for _, f := range files {
+		live[f.id] = true
+	}
+	rows, err := tx.QueryContext(ctx, `SELECT tri, ids FROM postings WHERE seg >= ? ORDER BY tri, seg`, base)
 	if err != nil {
-		return nil, nil, nil, err
+		return fmt.Errorf("merge the index: %w", err)
 	}
-	if changed, err := dirsDiffer(ctx, o.Root, recorded); err != nil {
-		return nil, nil, nil, err
-	} else if !changed {
-		paths := make([]string, 0, len(known))
-		var narrow map[string]bool
-		if o.Walk.Hidden {
-			narrow = map[string]bool{}
-		}
-		for p, k := range known {
-			paths = append(paths, p)
-			if narrow != nil && k.narrow {
-				narrow[p] = true
-			}
-		}
-		slices.SortFunc(paths, walkLess)
-		return recorded, paths, narrow, nil
-	}
-	dirs, err := dirStates(ctx, o)
-	if err != nil {
-		return nil, nil, nil, err
-	}
-	paths, narrow, err := listFiles(ctx, o)
-	if err != nil {
-		return nil, nil, nil, fmt.Errorf("list the files of %s: %w", o.Root, err)
-	}
-	return dirs, paths, narrow, nil
-}
-
-// knownFile is a file as the index recorded it.
-type knownFile struct {
-	id      int64
-	st      fileState
-	indexed bool
-	narrow  bool
-}
-
-func knownFiles(ctx context.Context, db *sql.DB) (map[string]knownFile, error) {
-	rows, err := db.QueryContext(ctx, `SELECT id, path, size, mtime, ino, indexed, narrow FROM files`)
-	if err != nil {
-		return nil, fmt.Errorf("%w: %v", ErrNoIndex, err)
-	}
-	defer rows.Close()
-	out := map[string]knownFile{}
+	merged := map[Trigram][]int64{}
 	for rows.Next() {
-		var k knownFile
-		var p string
-		var indexed, narrow int
-		if err := rows.Scan(&k.id, &p, &k.st.size, &k.st.mtime, &k.st.ino, &indexed, &narrow); err != nil {
-			return nil, fmt.Errorf("%w: %v", ErrNoIndex, err)
+		var t int64
+		var b []byte
+		if err := rows.Scan(&t, &b); err != nil {
+			rows.Close()
+			return fmt.Errorf("merge the index: %w", err)
 		}
-		k.indexed, k.narrow = indexed != 0, narrow != 0
-		out[p] = k
+		ids, err := decodePostings(nil, b)
+		if err != nil {
+			rows.Close()
+			return fmt.Errorf("merge the index: %w", err)
+		}
+		ids = slices.DeleteFunc(ids, func(id int64) bool { return !live[id] })
+		if cur, ok := merged[Trigram(t)]; ok {
+			ids = union(cur, ids)
+		}
+		if ids == nil {
+			ids = []int64{} // nil is "every id" to union
+		}
+		merged[Trigram(t)] = ids
 	}
+	rows.Close()
 	if err := rows.Err(); err != nil {
-		return nil, fmt.Errorf("%w: %v", ErrNoIndex, err)
+		return fmt.Errorf("merge the index: %w", err)
 	}
-	return out, nil
+	if _, err := tx.ExecContext(ctx, `DELETE FROM postings WHERE seg >= ?`, base); err != nil {
+		return fmt.Errorf("merge the index: %w", err)
+	}
+	tris := slices.Sorted(maps.Keys(merged))
+	for _, t := range tris {
+		ids := merged[t]
+		if len(ids) == 0 {
+			continue
+		}
+		var buf []byte
+		var last int64
+		for _, id := range ids {
+			buf = appendPosting(buf, last, id)
+			last = id
+		}
+		if _, err := tx.ExecContext(ctx, `INSERT INTO postings(seg, tri, ids) VALUES(?, ?, ?)`, base, int64(t), buf); err != nil {
+			return fmt.Errorf("merge the index: %w", err)
+		}
+	}
+	return nil
+}
+
+// refreshList is what a refresh compares the index with: the directories
+// and files of the tree now (nil paths: the recorded ones), and which of
+// the files to stat again (recheck). When no directory lists other entries (nor had its ignore
+// files changed) since the index was written, no file was added or
+// removed and the walk would list the recorded files: they are taken as
+// they are. Otherwise the tree is walked again. With a watcher's hint
+// (o.hint), only the directories and files it names are looked at: the
+// watcher saw no change anywhere else.
+func refreshList(ctx context.Context, o *Options, recorded []dirState, known []fileRecord) (dirs []dirState, paths []string, narrow map[string]bool, recheck func(string) bool, err error) {
+	recheck = func(string) bool { return true }
+	var same bool
+	if o.hint != nil {
+		dirs, same = hintedDirs(o, recorded)
+		recheck = func(p string) bool { return o.hint.files[p] }
+	} else {
+		dirs, same, err = dirsNow(ctx, o.Root, recorded)
+		if err != nil {
+			return nil, nil, nil, nil, err
+		}
+	}
+	if same {
+		// nil paths: the recorded files, as they are.
+		return dirs, nil, nil, recheck, nil
+	}
+	if dirs, err = dirStates(ctx, o); err != nil {
+		return nil, nil, nil, nil, err
+	}
+	if paths, narrow, err = listFiles(ctx, o); err != nil {
+		return nil, nil, nil, nil, fmt.Errorf("list the files of %s: %w", o.Root, err)
+	}
+	return dirs, paths, narrow, func(string) bool { return true }, nil
+}
+
+// hintedDirs checks the directories a watcher saw change: the recorded
+// list with their new stats, and whether each still lists the same
+// entries (a directory it does not know: no).
+func hintedDirs(o *Options, recorded []dirState) ([]dirState, bool) {
+	dirs := slices.Clone(recorded)
+	found := 0
+	for i, d := range dirs {
+		if !o.hint.dirs[d.path] {
+			continue
+		}
+		found++
+		now, ok := statDir(o.Root, d.path)
+		if !ok {
+			return nil, false
+		}
+		if dirs[i], ok = sameFileSet(o.Root, d, now); !ok {
+			return nil, false
+		}
+	}
+	return dirs, found == len(o.hint.dirs)
+}
+
+// dirsNow stats every recorded directory: their states now, and whether
+// each lists the same entries as recorded.
+func dirsNow(ctx context.Context, root string, recorded []dirState) ([]dirState, bool, error) {
+	dirs := slices.Clone(recorded)
+	changed := parallelAny(ctx, len(dirs), func(i int) bool {
+		now, ok := statDir(root, recorded[i].path)
+		if !ok {
+			return true
+		}
+		dirs[i], ok = sameFileSet(root, recorded[i], now)
+		return !ok
+	})
+	return dirs, !changed, ctx.Err()
 }
 
 // Delete removes the index of o (nothing when there is none).
 func Delete(o Options) error {
-	for _, p := range []string{o.dbPath(), o.dbPath() + "-journal", o.lockPath()} {
+	for _, p := range []string{o.dbPath(), o.dbPath() + "-journal", o.lockPath(), o.watchLockPath(), o.socketPath()} {
 		if err := os.Remove(p); err != nil && !errors.Is(err, os.ErrNotExist) {
 			return fmt.Errorf("delete the index: %w", err)
 		}
@@ -256,12 +331,25 @@ func ReadStatus(ctx context.Context, o Options) (*Status, error) {
 		return nil, err
 	}
 	defer ix.Close()
+	if ix.files == nil {
+		ix.files, err = decodeFiles(ix.blob)
+		if err != nil {
+			return nil, fmt.Errorf("%w: %v", ErrNoIndex, err)
+		}
+		ix.direct = make([]bool, len(ix.files))
+		for i, f := range ix.files {
+			ix.direct[i] = !f.indexed
+		}
+	}
 	st.Files, st.Segments, st.Stale = len(ix.files), ix.segs, ix.Direct()
-	if err := ix.db.QueryRowContext(ctx, `SELECT count(*) FROM files WHERE indexed = 1`).Scan(&st.Indexed); err != nil {
-		return nil, err
+	for _, f := range ix.files {
+		if f.indexed {
+			st.Indexed++
+		}
 	}
 	st.Stale -= len(ix.files) - st.Indexed
-	ix.db.QueryRowContext(ctx, `SELECT value FROM meta WHERE key = 'built'`).Scan(&st.Built)
+	st.Built = ix.built
+	st.Watched = ix.watched
 	if fi, err := os.Stat(o.dbPath()); err == nil {
 		st.IndexSize = fi.Size()
 	}

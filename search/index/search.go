@@ -1,10 +1,12 @@
 package index
 
 import (
+	"cmp"
 	"context"
 	"database/sql"
 	"errors"
 	"fmt"
+	"math"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -20,64 +22,68 @@ import (
 var ErrStale = errors.New("the index is out of date")
 
 // Index is an open index for queries: its file list checked against the
-// tree, ready to answer any number of queries.
+// tree, ready to answer any number of queries. It reads one snapshot of
+// the database (a read transaction), whatever refreshes commit meanwhile.
 type Index struct {
-	o     Options
-	db    *sql.DB
-	files []fileRow // by id order
-	byID  map[int64]int
-	segs  int
+	o       Options
+	db      *sql.DB
+	tx      *sql.Tx
+	files   []fileRecord // in id order; nil when watched (blob instead)
+	direct  []bool       // per file: searched directly (not indexed, or changed since)
+	blob    []byte       // the file list as stored, when watched (files is nil)
+	delta   *delta       // the postings refreshes added since the build
+	segs    int
+	built   string
+	watched bool // a watcher vouched for the index: no file was stat'ed
 }
 
-// fileRow is one row of files plus whether a query must search the file
-// directly (not indexed, or changed since).
-type fileRow struct {
-	id     int64
-	path   string
-	direct bool
-	narrow bool // listed by the walk that leaves hidden files out
-}
-
-// Open opens the index of o.Root and checks it against the tree: every
-// directory's stat (ErrStale when one changed) and every file's stat (a
+// Open opens the index of o.Root and checks it against the tree. When a
+// watcher keeps the index (Watch), it asks the watcher to apply every
+// change made before the call and reads the index as it then is, with no
+// stat of the tree. Otherwise it stats every directory (ErrStale when one
+// lists other entries now, or its ignore files changed) and every file (a
 // changed file is searched directly by every query of this Index).
 // ErrNoIndex when there is none, or it is of another version, another
 // walk or damaged. Close it after use.
 func Open(ctx context.Context, o Options) (*Index, error) {
-	if _, err := os.Stat(o.dbPath()); err != nil {
-		return nil, fmt.Errorf("%w: %v", ErrNoIndex, err)
-	}
-	db, err := openDB(o.dbPath(), true)
-	if err != nil {
-		return nil, err
-	}
-	ix := &Index{o: o, db: db, byID: map[int64]int{}}
-	if err := ix.load(ctx, true); err != nil {
-		db.Close()
-		return nil, err
-	}
-	return ix, nil
+	return open(ctx, o, true)
 }
 
 // Close releases the database.
-func (ix *Index) Close() error { return ix.db.Close() }
+func (ix *Index) Close() error {
+	ix.tx.Rollback()
+	return ix.db.Close()
+}
 
 // openUnchecked is Open without the directory check (for status).
 func openUnchecked(ctx context.Context, o Options) (*Index, error) {
+	return open(ctx, o, false)
+}
+
+func open(ctx context.Context, o Options, checkDirs bool) (*Index, error) {
+	if _, err := os.Stat(o.dbPath()); err != nil {
+		return nil, fmt.Errorf("%w: %v", ErrNoIndex, err)
+	}
+	watched := !o.noWatcher && syncWatcher(ctx, &o)
 	db, err := openDB(o.dbPath(), true)
 	if err != nil {
 		return nil, err
 	}
-	ix := &Index{o: o, db: db, byID: map[int64]int{}}
-	if err := ix.load(ctx, false); err != nil {
+	tx, err := db.BeginTx(ctx, &sql.TxOptions{ReadOnly: true})
+	if err != nil {
 		db.Close()
+		return nil, fmt.Errorf("%w: %v", ErrNoIndex, err)
+	}
+	ix := &Index{o: o, db: db, tx: tx, watched: watched}
+	if err := ix.load(ctx, checkDirs); err != nil {
+		ix.Close()
 		return nil, err
 	}
 	return ix, nil
 }
 
 func (ix *Index) load(ctx context.Context, checkDirs bool) error {
-	meta, err := readMeta(ctx, ix.db)
+	meta, err := readMeta(ctx, ix.tx)
 	if err != nil {
 		return err
 	}
@@ -87,89 +93,55 @@ func (ix *Index) load(ctx context.Context, checkDirs bool) error {
 	if ix.segs, err = strconv.Atoi(meta["segments"]); err != nil {
 		return fmt.Errorf("%w: segments %q", ErrNoIndex, meta["segments"])
 	}
+	ix.built = meta["built"]
+	blob, dirs, err := readListBlob(ctx, ix.tx)
+	if err != nil {
+		return err
+	}
+	if ix.delta, err = readDelta(ctx, ix.tx); err != nil {
+		return err
+	}
+	if ix.watched {
+		// Nothing to stat: the list is decoded by each query as it goes,
+		// building only the paths it returns.
+		ix.blob = blob
+		return nil
+	}
+	files, err := decodeFiles(blob)
+	if err != nil {
+		return fmt.Errorf("%w: %v", ErrNoIndex, err)
+	}
+	ix.files = files
+	ix.direct = make([]bool, len(files))
+	for i, f := range files {
+		ix.direct[i] = !f.indexed
+	}
 	if checkDirs {
-		stale, err := ix.dirsChanged(ctx)
-		if err != nil {
+		if _, same, err := dirsNow(ctx, ix.o.Root, dirs); err != nil {
 			return err
-		}
-		if stale {
+		} else if !same {
 			return ErrStale
 		}
 	}
-	return ix.loadFiles(ctx)
-}
-
-// dirsChanged compares every recorded directory with the tree.
-func (ix *Index) dirsChanged(ctx context.Context) (bool, error) {
-	dirs, err := recordedDirs(ctx, ix.db)
-	if err != nil {
-		return false, err
-	}
-	return dirsDiffer(ctx, ix.o.Root, dirs)
-}
-
-// recordedDirs reads the dirs table.
-func recordedDirs(ctx context.Context, db *sql.DB) ([]dirState, error) {
-	rows, err := db.QueryContext(ctx, `SELECT path, mtime, ino, ignores FROM dirs`)
-	if err != nil {
-		return nil, fmt.Errorf("%w: %v", ErrNoIndex, err)
-	}
-	defer rows.Close()
-	var dirs []dirState
-	for rows.Next() {
-		var d dirState
-		if err := rows.Scan(&d.path, &d.mtime, &d.ino, &d.ignores); err != nil {
-			return nil, fmt.Errorf("%w: %v", ErrNoIndex, err)
+	// A file gone, or no longer a regular file, under a directory that
+	// lists the same names (replaced by a link): the walk differs.
+	gone := parallelAny(ctx, len(files), func(i int) bool {
+		now, ok := statFile(filepath.Join(ix.o.Root, filepath.FromSlash(files[i].path)))
+		if !ok {
+			return true
 		}
-		dirs = append(dirs, d)
-	}
-	if err := rows.Err(); err != nil {
-		return nil, fmt.Errorf("%w: %v", ErrNoIndex, err)
-	}
-	return dirs, nil
-}
-
-// dirsDiffer stats every recorded directory: does one differ now?
-func dirsDiffer(ctx context.Context, root string, dirs []dirState) (bool, error) {
-	changed := parallelAny(ctx, len(dirs), func(i int) bool {
-		now, ok := statDir(root, dirs[i].path)
-		return !ok || now != dirs[i]
-	})
-	return changed, ctx.Err()
-}
-
-// loadFiles reads the file list and stats every file.
-func (ix *Index) loadFiles(ctx context.Context) error {
-	rows, err := ix.db.QueryContext(ctx, `SELECT id, path, size, mtime, ino, indexed, narrow FROM files ORDER BY id`)
-	if err != nil {
-		return fmt.Errorf("%w: %v", ErrNoIndex, err)
-	}
-	var states []fileState
-	for rows.Next() {
-		var r fileRow
-		var s fileState
-		var indexed, narrow int
-		if err := rows.Scan(&r.id, &r.path, &s.size, &s.mtime, &s.ino, &indexed, &narrow); err != nil {
-			rows.Close()
-			return fmt.Errorf("%w: %v", ErrNoIndex, err)
-		}
-		r.direct, r.narrow = indexed == 0, narrow != 0
-		ix.byID[r.id] = len(ix.files)
-		ix.files = append(ix.files, r)
-		states = append(states, s)
-	}
-	rows.Close()
-	if err := rows.Err(); err != nil {
-		return fmt.Errorf("%w: %v", ErrNoIndex, err)
-	}
-	parallelAny(ctx, len(ix.files), func(i int) bool {
-		now, ok := statFile(filepath.Join(ix.o.Root, filepath.FromSlash(ix.files[i].path)))
-		if !ok || now != states[i] {
-			ix.files[i].direct = true
+		if now != files[i].st {
+			ix.direct[i] = true
 		}
 		return false
 	})
-	return ctx.Err()
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	if gone && checkDirs {
+		return ErrStale
+	}
+	return nil
 }
 
 // parallelAny runs f(0..n-1) on every core and reports whether any call
@@ -212,8 +184,16 @@ func parallelAny(ctx context.Context, n int, f func(i int) bool) bool {
 // or changed since indexing).
 func (ix *Index) Direct() int {
 	n := 0
-	for _, f := range ix.files {
-		if f.direct {
+	if ix.files == nil {
+		scanFiles(ix.blob, func(f *fileRecord, _ []byte) {
+			if !f.indexed {
+				n++
+			}
+		})
+		return n
+	}
+	for _, d := range ix.direct {
+		if d {
 			n++
 		}
 	}
@@ -240,32 +220,46 @@ func (ix *Index) Candidates(ctx context.Context, q *Query, scope Scope) ([]strin
 	if err != nil {
 		return nil, err
 	}
-	keep := make([]bool, len(ix.files))
-	if ids == nil { // all
-		for i := range keep {
-			keep[i] = true
-		}
-	}
-	for _, id := range ids {
-		if i, ok := ix.byID[id]; ok {
-			keep[i] = true
-		}
-	}
 	var out []string
-	for i, f := range ix.files {
-		p := f.path
+	// take applies the scope to a file the postings (or a direct search)
+	// keep.
+	take := func(f *fileRecord, p string) {
 		if scope.Prefix != "" {
 			rest, ok := strings.CutPrefix(p, scope.Prefix+"/")
 			if !ok {
-				continue
+				return
 			}
 			p = rest
 		}
-		if (!keep[i] && !f.direct) || (scope.NoHidden && !f.narrow) || (scope.NoNodeModules && underNodeModules(p)) ||
-			(scope.Keep != nil && !scope.Keep(p)) {
-			continue
+		if (scope.NoHidden && !f.narrow) || (scope.NoNodeModules && underNodeModules(p)) || (scope.Keep != nil && !scope.Keep(p)) {
+			return
 		}
 		out = append(out, p)
+	}
+	// ids and the files both ascend: one merge (ids of files dropped
+	// since are in no file). nil ids: every file.
+	next := 0
+	kept := func(id int64) bool {
+		if ids == nil {
+			return true
+		}
+		for next < len(ids) && ids[next] < id {
+			next++
+		}
+		return next < len(ids) && ids[next] == id
+	}
+	if ix.files != nil {
+		for i := range ix.files {
+			if f := &ix.files[i]; kept(f.id) || ix.direct[i] {
+				take(f, f.path)
+			}
+		}
+	} else if err := scanFiles(ix.blob, func(f *fileRecord, path []byte) {
+		if kept(f.id) || !f.indexed {
+			take(f, string(path))
+		}
+	}); err != nil {
+		return nil, fmt.Errorf("read the index: %w", err)
 	}
 	slices.SortFunc(out, walkLess)
 	return out, nil
@@ -281,8 +275,20 @@ func (ix *Index) eval(ctx context.Context, q *Query) ([]int64, error) {
 	case OpTri:
 		return ix.posting(ctx, q.Tri)
 	}
+	subs := q.Sub
+	if q.Op == OpAnd {
+		var err error
+		if subs, err = ix.rarestFirst(ctx, subs); err != nil {
+			return nil, err
+		}
+	}
 	var acc []int64
-	for i, s := range q.Sub {
+	for i, s := range subs {
+		if q.Op == OpAnd && i > 0 && len(acc) <= enoughCandidates {
+			// Few files left: grep reads them quicker than the index
+			// reads more lists (leaving a condition out only widens).
+			break
+		}
 		ids, err := ix.eval(ctx, s)
 		if err != nil {
 			return nil, err
@@ -299,14 +305,62 @@ func (ix *Index) eval(ctx context.Context, q *Query) ([]int64, error) {
 	return acc, nil
 }
 
-// posting reads the ids holding t across every segment.
-func (ix *Index) posting(ctx context.Context, t Trigram) ([]int64, error) {
-	rows, err := ix.db.QueryContext(ctx, `SELECT ids FROM postings WHERE tri = ? ORDER BY seg`, int64(t))
+// enoughCandidates: an AND stops reading posting lists once this few
+// files satisfy the conditions read so far.
+const enoughCandidates = 16
+
+// rarestFirst orders the conditions of an AND so that the trigrams with
+// the shortest posting lists (by stored bytes, one query for all) come
+// first and the other conditions last: the intersection shrinks fastest
+// and the long lists of common trigrams are often never read.
+func (ix *Index) rarestFirst(ctx context.Context, subs []*Query) ([]*Query, error) {
+	var tris []any
+	for _, s := range subs {
+		if s.Op == OpTri {
+			tris = append(tris, int64(s.Tri))
+		}
+	}
+	if len(tris) < 2 {
+		return subs, nil
+	}
+	rows, err := ix.tx.QueryContext(ctx, `SELECT tri, sum(length(ids)) FROM postings WHERE tri IN (?`+strings.Repeat(", ?", len(tris)-1)+`) GROUP BY tri`, tris...)
 	if err != nil {
 		return nil, fmt.Errorf("read the index: %w", err)
 	}
 	defer rows.Close()
-	ids := []int64{}
+	size := map[Trigram]int64{}
+	for rows.Next() {
+		var t, n int64
+		if err := rows.Scan(&t, &n); err != nil {
+			return nil, fmt.Errorf("read the index: %w", err)
+		}
+		size[Trigram(t)] = n
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("read the index: %w", err)
+	}
+	cost := func(s *Query) int64 {
+		if s.Op != OpTri {
+			return math.MaxInt64
+		}
+		return size[s.Tri] + int64(len(ix.delta.list(s.Tri))) // 0 when no file holds it: the AND is empty
+	}
+	out := slices.Clone(subs)
+	slices.SortStableFunc(out, func(a, b *Query) int { return cmp.Compare(cost(a), cost(b)) })
+	return out, nil
+}
+
+// posting reads the ids holding t across every segment.
+func (ix *Index) posting(ctx context.Context, t Trigram) ([]int64, error) {
+	rows, err := ix.tx.QueryContext(ctx, `SELECT ids FROM postings WHERE tri = ? ORDER BY seg`, int64(t))
+	if err != nil {
+		return nil, fmt.Errorf("read the index: %w", err)
+	}
+	defer rows.Close()
+	ids, err := decodePostings([]int64{}, ix.delta.list(t))
+	if err != nil {
+		return nil, err
+	}
 	for rows.Next() {
 		var b []byte
 		if err := rows.Scan(&b); err != nil {

@@ -12,28 +12,28 @@ import (
 
 // FormatVersion is the version of the on-disk layout. An index of any
 // other version is not read: it is rebuilt.
-const FormatVersion = 2
+const FormatVersion = 3
 
 // schema is the layout of FormatVersion.
 //
 //	meta      key/value: format, root, walk (the walk options), built,
 //	          segments (how many posting segments there are: a build
-//	          writes one per 32 MiB of postings, a refresh adds its own),
+//	          writes one per 32 MiB of postings), base (how many of them
+//	          the build wrote; refreshes add the others and merge them),
 //	          refreshes (refreshes since the build)
-//	files     one row per file the walk lists: its stat when indexed,
-//	          whether its text is in the postings (indexed=0: binary,
+//	lists     two blobs read and written whole (filelist.go): 'files',
+//	          every file the walk lists with its id, its stat when
+//	          indexed, whether its text is in the postings (not: binary,
 //	          UTF-16, too large or unreadable; always searched) and
-//	          whether the walk that leaves hidden files out lists it too
-//	          (narrow)
-//	dirs      one row per directory the walk entered: its stat and the
-//	          stat of its ignore files, so a query sees the file set change
+//	          whether the walk that leaves hidden files out lists it too;
+//	          'dirs', every directory the walk entered with its stat, the
+//	          stat of its ignore files and a digest of its entry names, so
+//	          a query sees the file set change
 //	postings  per trigram and segment, the ascending ids of the
 //	          segment's files holding the trigram
 const schema = `
 CREATE TABLE meta(key TEXT PRIMARY KEY, value TEXT NOT NULL);
-CREATE TABLE files(id INTEGER PRIMARY KEY, path TEXT NOT NULL UNIQUE, size INTEGER NOT NULL,
-	mtime INTEGER NOT NULL, ino INTEGER NOT NULL, indexed INTEGER NOT NULL, narrow INTEGER NOT NULL);
-CREATE TABLE dirs(path TEXT PRIMARY KEY, mtime INTEGER NOT NULL, ino INTEGER NOT NULL, ignores TEXT NOT NULL);
+CREATE TABLE lists(name TEXT PRIMARY KEY, data BLOB NOT NULL);
 CREATE TABLE postings(seg INTEGER NOT NULL, tri INTEGER NOT NULL, ids BLOB NOT NULL, PRIMARY KEY(tri, seg)) WITHOUT ROWID;
 `
 
@@ -58,7 +58,7 @@ func openDB(path string, readOnly bool) (*sql.DB, error) {
 
 // readMeta returns the meta table, or ErrNoIndex when it is missing,
 // unreadable or of another format version.
-func readMeta(ctx context.Context, db *sql.DB) (map[string]string, error) {
+func readMeta(ctx context.Context, db querier) (map[string]string, error) {
 	rows, err := db.QueryContext(ctx, `SELECT key, value FROM meta`)
 	if err != nil {
 		return nil, fmt.Errorf("%w: %v", ErrNoIndex, err)
@@ -79,4 +79,61 @@ func readMeta(ctx context.Context, db *sql.DB) (map[string]string, error) {
 		return nil, fmt.Errorf("%w: format version %q, this gopi reads %d", ErrNoIndex, v, FormatVersion)
 	}
 	return meta, nil
+}
+
+// querier is a database or a transaction.
+type querier interface {
+	QueryContext(ctx context.Context, query string, args ...any) (*sql.Rows, error)
+	QueryRowContext(ctx context.Context, query string, args ...any) *sql.Row
+}
+
+// readLists reads the file and directory lists; ErrNoIndex when they are
+// missing or do not decode.
+func readLists(ctx context.Context, db querier) ([]fileRecord, []dirState, error) {
+	fb, dirs, err := readListBlob(ctx, db)
+	if err != nil {
+		return nil, nil, err
+	}
+	files, err := decodeFiles(fb)
+	if err != nil {
+		return nil, nil, fmt.Errorf("%w: %v", ErrNoIndex, err)
+	}
+	return files, dirs, nil
+}
+
+// readListBlob reads the file list as its blob (decoded as needed:
+// scanFiles) and the directory list.
+func readListBlob(ctx context.Context, db querier) ([]byte, []dirState, error) {
+	var fb, db2 []byte
+	if err := db.QueryRowContext(ctx, `SELECT data FROM lists WHERE name = 'files'`).Scan(&fb); err != nil {
+		return nil, nil, fmt.Errorf("%w: %v", ErrNoIndex, err)
+	}
+	if err := db.QueryRowContext(ctx, `SELECT data FROM lists WHERE name = 'dirs'`).Scan(&db2); err != nil {
+		return nil, nil, fmt.Errorf("%w: %v", ErrNoIndex, err)
+	}
+	dirs, err := decodeDirs(db2)
+	if err != nil {
+		return nil, nil, fmt.Errorf("%w: %v", ErrNoIndex, err)
+	}
+	return fb, dirs, nil
+}
+
+// writeLists replaces the file and directory lists.
+func writeLists(ctx context.Context, tx *sql.Tx, files []fileRecord, dirs []dirState) error {
+	for name, data := range map[string][]byte{"files": encodeFiles(files), "dirs": encodeDirs(dirs)} {
+		if _, err := tx.ExecContext(ctx, `INSERT OR REPLACE INTO lists(name, data) VALUES(?, ?)`, name, data); err != nil {
+			return fmt.Errorf("write the file list: %w", err)
+		}
+	}
+	return nil
+}
+
+// writeMetaValues sets meta keys.
+func writeMetaValues(ctx context.Context, tx *sql.Tx, kv map[string]string) error {
+	for k, v := range kv {
+		if _, err := tx.ExecContext(ctx, `INSERT OR REPLACE INTO meta(key, value) VALUES(?, ?)`, k, v); err != nil {
+			return fmt.Errorf("write the index: %w", err)
+		}
+	}
+	return nil
 }

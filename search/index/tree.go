@@ -2,8 +2,11 @@ package index
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -56,6 +59,46 @@ type dirState struct {
 	mtime   int64  // nanoseconds
 	ino     int64
 	ignores string // the stat of its ignore files
+	names   string // digest of its entry names (namesDigest); compared when mtime differs
+}
+
+// namesDigest is a digest of the names in the directory abs (every entry,
+// ignored ones too): when a directory's mtime changed but its names did
+// not (a file replaced by a rename over it, a temporary file come and
+// gone), the walk lists the same files. "" when it cannot be read.
+func namesDigest(abs string) string {
+	f, err := os.Open(abs)
+	if err != nil {
+		return ""
+	}
+	defer f.Close()
+	names, err := f.Readdirnames(-1)
+	if err != nil {
+		return ""
+	}
+	slices.Sort(names)
+	h := sha256.New()
+	for _, n := range names {
+		h.Write([]byte(n))
+		h.Write([]byte{0})
+	}
+	return hex.EncodeToString(h.Sum(nil)[:12])
+}
+
+// sameFileSet: the directory now (statDir, names not read yet) lists
+// the same entries as the recorded one, and the same ignore rules apply;
+// it reads the names only when the mtime alone differs. The returned
+// state is now's, with its names.
+func sameFileSet(root string, rec, now dirState) (dirState, bool) {
+	now.names = rec.names
+	if now.ino != rec.ino || now.ignores != rec.ignores {
+		return now, false
+	}
+	if now.mtime == rec.mtime {
+		return now, true
+	}
+	now.names = namesDigest(filepath.Join(root, filepath.FromSlash(rec.path)))
+	return now, now.names != "" && now.names == rec.names
 }
 
 // listDirs lists the directories the walk enters, root first.

@@ -70,3 +70,61 @@ func TestSearchWithIndex(t *testing.T) {
 		t.Errorf("the index was not read: %q", got)
 	}
 }
+
+// TestSessionWatcherKeepsIndexFresh: a session's finder (Watch) starts a
+// watcher at its first indexed search; a file written afterwards is
+// found through the index with nothing stat'ed, the answers equal the
+// walk's, and closing the finder stops the watcher.
+func TestSessionWatcherKeepsIndexFresh(t *testing.T) {
+	dir := t.TempDir()
+	for i := range 20 {
+		p := filepath.Join(dir, fmt.Sprintf("src/f%02d.go", i))
+		os.MkdirAll(filepath.Dir(p), 0o755)
+		os.WriteFile(p, []byte(fmt.Sprintf("package src\n\nfunc Handler%d() {}\n", i)), 0o644)
+	}
+	ixDir := t.TempDir()
+	finder := index.NewFinder(func(root string) string { return filepath.Join(ixDir, "ix") })
+	finder.Watch = true
+	o, err := finder.Options(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := index.Build(context.Background(), o); err != nil {
+		t.Fatal(err)
+	}
+	search := func(withIndex bool, args string) string {
+		t.Helper()
+		env := tool.NewEnv(dir)
+		env.Settings = tool.DefaultSettings()
+		if withIndex {
+			env.Caches = &tool.Caches{Index: finder}
+		}
+		res, err := tool.Run(context.Background(), New(env), json.RawMessage(args), nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return res.FirstText()
+	}
+	search(true, `{"pattern":"Handler3","paths":["."]}`)
+	deadline := time.Now().Add(20 * time.Second)
+	for {
+		st, err := index.ReadStatus(context.Background(), o)
+		if err == nil && st.Watched {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("no watcher after the first search: %+v %v", st, err)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	os.WriteFile(filepath.Join(dir, "src/f04.go"), []byte("package src\n\nfunc Renamed04() {}\n"), 0o644)
+	os.WriteFile(filepath.Join(dir, "src/new.go"), []byte("package src\n\nfunc Renamed99() {}\n"), 0o644)
+	args := `{"pattern":"Renamed","paths":["."]}`
+	if got, want := search(true, args), search(false, args); got != want {
+		t.Errorf("watched: with the index\n%s\nwalking\n%s", got, want)
+	}
+	finder.Close()
+	if st, err := index.ReadStatus(context.Background(), o); err != nil || st.Watched {
+		t.Errorf("after Close: %+v %v, want no watcher", st, err)
+	}
+}

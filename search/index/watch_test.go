@@ -1,0 +1,173 @@
+package index
+
+import (
+	"context"
+	"errors"
+	"net"
+	"os"
+	"path/filepath"
+	"testing"
+	"time"
+)
+
+// startWatcher runs Watch on o until the test ends and waits until it
+// answers.
+func startWatcher(t *testing.T, o Options) {
+	t.Helper()
+	ctx, cancel := context.WithCancel(context.Background())
+	ready := make(chan struct{})
+	done := make(chan error, 1)
+	go func() { done <- Watch(ctx, o, func() { close(ready) }) }()
+	select {
+	case <-ready:
+	case err := <-done:
+		cancel()
+		t.Fatalf("watch: %v", err)
+	}
+	t.Cleanup(func() {
+		cancel()
+		if err := <-done; err != nil {
+			t.Errorf("watch ended with %v", err)
+		}
+	})
+}
+
+// openWatched opens the index and requires that the watcher vouched for
+// it (no stat of the tree).
+func openWatched(t *testing.T, o Options) {
+	t.Helper()
+	ix, err := Open(context.Background(), o)
+	if err != nil {
+		t.Fatalf("open: %v", err)
+	}
+	watched, direct := ix.watched, ix.Direct()
+	ix.Close()
+	if !watched {
+		t.Fatal("the watcher did not answer: the query checked the tree with stat")
+	}
+	if direct != 2 { // bin.dat and utf16.txt: every change is indexed already
+		t.Errorf("%d files searched directly, want 2", direct)
+	}
+}
+
+// While a watcher runs, every change made before a query is in the index
+// when the query reads it, and the answers equal the walk's, with no stat
+// of the tree: edits in place, a rename over a file (as gopi's own
+// writes), new and removed files, a new directory, an ignore file edited.
+func TestWatcherKeepsIndexFresh(t *testing.T) {
+	root := testTree(t)
+	writeFile(t, root, "ignored/sub/y.go", "func alpha_value() {}\n")
+	o := testOptions(t, root)
+	mustBuild(t, o)
+	writeFile(t, root, "gen/f01.txt", "changed before the watcher: alpha_value\n")
+	startWatcher(t, o)
+	if _, err := lockWatcher(o.watchLockPath()); !errors.Is(err, ErrWatched) {
+		t.Errorf("a second watcher: %v, want ErrWatched", err)
+	}
+	openWatched(t, o)
+	checkSame(t, "watched, changed before", o)
+	writeFile(t, root, "gen/f02.txt", "alpha_value and quick, written in place\n")
+	openWatched(t, o)
+	checkSame(t, "watched, edited", o)
+	tmp := filepath.Join(root, "a", ".b.go.tmp")
+	os.WriteFile(tmp, []byte("package a\nfunc AlphaValue() string { return \"number21\" }\n"), 0o644)
+	if err := os.Rename(tmp, filepath.Join(root, "a", "b.go")); err != nil {
+		t.Fatal(err)
+	}
+	openWatched(t, o)
+	checkSame(t, "watched, renamed over", o)
+	writeFile(t, root, "newdir/sub/n.go", "AlphaValue kelvin number21\n")
+	os.Remove(filepath.Join(root, "gen", "f05.txt"))
+	openWatched(t, o)
+	checkSame(t, "watched, added and removed", o)
+	writeFile(t, root, "newdir/sub/m.go", "alpha_value in a directory made after the watcher began\n")
+	writeFile(t, root, ".gitignore", "ignored/\n*.log\ngen/f1*\n")
+	openWatched(t, o)
+	checkSame(t, "watched, ignore file edited", o)
+	// A directory ignored until now: the watcher watches it once the
+	// ignore file lets the walk in, so later edits in it are seen.
+	writeFile(t, root, ".gitignore", "*.log\ngen/f1*\n")
+	openWatched(t, o)
+	checkSame(t, "watched, ignored directory let in", o)
+	writeFile(t, root, "ignored/sub/y.go", "func alpha_value_changed() { quick }\n")
+	openWatched(t, o)
+	checkSame(t, "watched, edit in the directory let in", o)
+}
+
+// A query against a watcher that does not answer in time (or at all)
+// checks the tree itself: a dead watcher's socket is no promise.
+func TestDeadWatcherSocketIgnored(t *testing.T) {
+	root := testTree(t)
+	o := testOptions(t, root)
+	mustBuild(t, o)
+	ln, err := net.Listen("unix", o.socketPath())
+	if err != nil {
+		t.Fatal(err)
+	}
+	ln.Close() // the socket file stays, nobody listens: a watcher killed with -9
+	writeFile(t, root, "gen/f02.txt", "alpha_value written with no watcher\n")
+	ix, err := Open(context.Background(), o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ix.Close()
+	if ix.watched {
+		t.Fatal("a dead socket vouched for the index")
+	}
+	checkSame(t, "dead watcher", o)
+}
+
+// A file replaced by a rename over it (gopi's atomic writes, most
+// editors) changes its directory's mtime but not its names: the index
+// stays usable and the file is searched directly.
+func TestRenameOverKeepsIndex(t *testing.T) {
+	root := testTree(t)
+	o := testOptions(t, root)
+	mustBuild(t, o)
+	time.Sleep(10 * time.Millisecond) // a directory mtime that differs
+	tmp := filepath.Join(root, "gen", "f04.txt.tmp")
+	os.WriteFile(tmp, []byte("alpha_value after a rename\n"), 0o644)
+	if err := os.Rename(tmp, filepath.Join(root, "gen", "f04.txt")); err != nil {
+		t.Fatal(err)
+	}
+	ix, err := Open(context.Background(), o)
+	if err != nil {
+		t.Fatalf("open after a rename over a file: %v", err)
+	}
+	direct := ix.Direct()
+	ix.Close()
+	if direct != 3 {
+		t.Errorf("%d files searched directly, want 3 (the renamed one)", direct)
+	}
+	checkSame(t, "renamed over", o)
+	// The same name now a link: the walk leaves it out, so must the index.
+	os.Remove(filepath.Join(root, "gen", "f04.txt"))
+	os.Symlink("f03.txt", filepath.Join(root, "gen", "f04.txt"))
+	if _, err := Open(context.Background(), o); !errors.Is(err, ErrStale) {
+		t.Fatalf("open after a file became a link: %v, want ErrStale", err)
+	}
+}
+
+// Refreshes add small segments; past MaxSegments they are merged into
+// one, keeping only live ids, and answers stay the walk's.
+func TestRefreshSegmentsMerged(t *testing.T) {
+	root := testTree(t)
+	o := testOptions(t, root)
+	o.MaxSegments = 2
+	mustBuild(t, o)
+	for i, text := range []string{"alpha_value one\n", "quick two number21\n", "AlphaValue three\n", "kelvin \u212a four\n", "nothing\n"} {
+		writeFile(t, root, "gen/f0"+string(rune('1'+i))+".txt", text)
+		writeFile(t, root, "gen/f01.txt", text+"again\n")
+		if _, err := Refresh(context.Background(), o); err != nil {
+			t.Fatal(err)
+		}
+		st, err := ReadStatus(context.Background(), o)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if st.Segments > 1+o.MaxSegments {
+			t.Fatalf("after %d refreshes: %d segments, want at most %d", i+1, st.Segments, 1+o.MaxSegments)
+		}
+		checkSame(t, "refresh "+string(rune('1'+i)), o)
+	}
+}
