@@ -262,17 +262,28 @@ func (m *model) cmdThinking(args string) tea.Cmd {
 	return nil
 }
 
+// cycleModel is Ctrl+P: as omp, it moves to the model of the next role of
+// cycleOrder (smol, default, slow) and does not change config.yml.
 func (m *model) cycleModel() tea.Cmd {
 	s := m.s
 	return func() tea.Msg {
-		md, err := s.Model().Cycle()
+		rc, err := s.Model().CycleRole()
 		switch {
 		case err != nil:
 			return errMsg{err}
-		case md == nil:
-			return noticeMsg{"No other model to switch to"}
+		case rc == nil:
+			return noticeMsg{"Only one role model available"}
 		}
-		return tea.BatchMsg{func() tea.Msg { return noticeMsg{"Model: " + md.Provider + "/" + md.ID} }, m.refreshStatus()}
+		name := rc.Model.Name
+		if name == "" {
+			name = rc.Model.ID
+		}
+		text := "Switched to " + rc.Role + ": " + name
+		if l := s.Agent().Thinking(); rc.Model.Reasoning && l != "" && l != ai.ThinkingOff {
+			text += " (thinking: " + string(l) + ")"
+		}
+		text += " (cycle: " + strings.Join(rc.Order, " > ") + ")"
+		return tea.BatchMsg{func() tea.Msg { return noticeMsg{text} }, m.refreshStatus()}
 	}
 }
 
