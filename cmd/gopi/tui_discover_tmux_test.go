@@ -12,7 +12,7 @@ import (
 
 // Discovery on a real terminal: the welcome block at start, the "/" list
 // narrowing as a name is typed, the resume command printed on exit; and a
-// model chosen with Ctrl+P is the model of the next start.
+// model chosen with /model is the model of the next start.
 func TestTUIDiscoveryInTmux(t *testing.T) {
 	r := newAgentRig(t, mockllm.Turn{Blocks: []mockllm.Block{text("Hello from the mock.")}})
 	yml := fmt.Sprintf("providers:\n  mock:\n    baseUrl: %s\n    api: anthropic-messages\n    apiKey: MOCK_KEY\n    models:\n      - id: mock-model\n        name: Mock\n      - id: second-model\n        name: Second\n", r.Srv.URL())
@@ -37,7 +37,8 @@ func TestTUIDiscoveryInTmux(t *testing.T) {
 	x.typ("hello")
 	x.keys("Enter")
 	x.waitFor("Hello from the mock.")
-	x.keys("C-p")
+	x.typ("/model mock/second-model")
+	x.keys("Enter")
 	x.waitIn("the footer", x.screen, "mock/second-model")
 	x.keys("C-d")
 	x.waitFor("Resume this session with gopi --resume ", "EXITED 0")
