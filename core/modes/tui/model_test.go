@@ -382,7 +382,8 @@ func TestCycleModelsAndThinking(t *testing.T) {
 	}
 }
 
-// The remaining keys: Shift+Enter adds a line, Esc twice clears, Ctrl+T
+// The remaining keys: Shift+Enter adds a line, Esc keeps a draft but
+// leaves shell mode, Ctrl+T
 // toggles thinking, Tab completes commands and @files.
 func TestEditingKeys(t *testing.T) {
 	t.Parallel()
@@ -395,12 +396,15 @@ func TestEditingKeys(t *testing.T) {
 		t.Fatalf("shift+enter: %q", got)
 	}
 	r.key("esc")
-	if r.m.ed.empty() {
-		t.Fatal("one Esc cleared the editor")
+	r.key("esc")
+	if got := r.m.ed.text(); got != "one\ntwo" {
+		t.Fatalf("Esc twice changed a draft (omp keeps it): %q", got)
 	}
+	r.m.ed.clear()
+	r.key("!ls")
 	r.key("esc")
 	if !r.m.ed.empty() {
-		t.Fatal("Esc twice did not clear the editor")
+		t.Fatal("Esc did not leave shell mode (omp clears the command)")
 	}
 	r.key("ctrl+t")
 	if !r.m.expand {
