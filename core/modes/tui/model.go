@@ -529,7 +529,7 @@ func (m *model) liveTail(maxLines int) string {
 		return m.th.dim.Render("∴ Thinking…")
 	}
 	for i, r := range rows {
-		rows[i] = clean(r)
+		rows[i] = clean(strings.ReplaceAll(r, "\r", " ")) // a line break once complete (modelText)
 	}
 	out := strings.Join(rows, "\n")
 	if thinking {

@@ -41,7 +41,7 @@ func (r *renderer) markdown(text string) string {
 	if strings.TrimSpace(text) == "" {
 		return ""
 	}
-	return renderMarkdown(r.th, clean(text), r.width-1)
+	return renderMarkdown(r.th, modelText(text), r.width-1)
 }
 
 // wrap wraps plain text to the width.
@@ -68,7 +68,7 @@ func (r *renderer) user(text string, images int) string {
 // thinking draws a thinking block: one dim line, or the whole text when
 // expanded.
 func (r *renderer) thinking(text string, expanded bool) string {
-	text = strings.TrimSpace(clean(text))
+	text = strings.TrimSpace(modelText(text))
 	if text == "" {
 		return ""
 	}

@@ -10,8 +10,11 @@ import (
 // clean makes text from the model, tools and files safe to print: escape
 // sequences and other control characters are removed (a model or a file
 // must not retitle the window, write the clipboard or move the cursor), a
-// carriage return keeps what follows it on its line, as a terminal would
-// show it, and invalid UTF-8 becomes U+FFFD. Text without any of these
+// carriage return makes what follows it overwrite the line from its start,
+// as a terminal shows it (a progress line keeps its last state, text longer
+// than what overwrote it stays), and invalid UTF-8 becomes U+FFFD. Model
+// text goes through modelText first, where a carriage return is a line
+// break. Text without any of these
 // is returned as it is.
 func clean(s string) string {
 	if !needsCleaning(s) {
@@ -22,8 +25,8 @@ func clean(s string) string {
 	var b strings.Builder
 	b.Grow(len(s))
 	for line := range strings.SplitAfterSeq(s, "\n") {
-		if i := strings.LastIndexByte(strings.TrimSuffix(line, "\n"), '\r'); i >= 0 {
-			line = line[i+1:]
+		if strings.IndexByte(line, '\r') >= 0 {
+			line = overstrike(line)
 		}
 		for _, r := range line {
 			if r == '\n' || r == '\t' || !(r < 0x20 || r == 0x7f || r >= 0x80 && r < 0xa0) {
@@ -53,4 +56,44 @@ func needsCleaning(s string) bool {
 		i += n
 	}
 	return false
+}
+
+// overstrike applies the carriage returns of one line the way a terminal
+// does: each part after a carriage return overwrites the line from its
+// first character, one character per rune, and what it does not reach
+// stays ("keep[\rX]" shows "X]ep[").
+func overstrike(line string) string {
+	nl := strings.HasSuffix(line, "\n")
+	line = strings.TrimSuffix(line, "\n")
+	var cells []rune
+	for i, part := range strings.Split(line, "\r") {
+		if i == 0 {
+			cells = []rune(part)
+			continue
+		}
+		at := 0
+		for _, r := range part {
+			if at < len(cells) {
+				cells[at] = r
+			} else {
+				cells = append(cells, r)
+			}
+			at++
+		}
+	}
+	out := string(cells)
+	if nl {
+		out += "\n"
+	}
+	return out
+}
+
+// modelText prepares text the model wrote for printing: a carriage return
+// (alone or before a newline) is a line break, as omp shows it, so no text
+// is overwritten; then clean.
+func modelText(s string) string {
+	if strings.IndexByte(s, '\r') >= 0 {
+		s = strings.ReplaceAll(strings.ReplaceAll(s, "\r\n", "\n"), "\r", "\n")
+	}
+	return clean(s)
 }
