@@ -268,14 +268,22 @@ func (r *renderer) diff(d string) []string {
 	return out
 }
 
-// indent draws text lines two columns in, cut to the width.
+// indent draws text lines two columns in; a line wider than the card
+// wraps onto more rows (as omp's boxes wrap), so no output is cut off.
 func (r *renderer) indent(text string, st interface{ Render(...string) string }) []string {
 	if text == "" {
 		return nil
 	}
 	var out []string
+	width := max(10, r.width-3)
 	for _, l := range strings.Split(text, "\n") {
-		out = append(out, "  "+st.Render(ansi.Truncate(strings.ReplaceAll(l, "\t", "    "), max(10, r.width-3), "…")))
+		l = strings.ReplaceAll(l, "\t", "    ")
+		if ansi.StringWidth(l) > width {
+			l = ansi.Wrap(l, width, "")
+		}
+		for _, row := range strings.Split(l, "\n") {
+			out = append(out, "  "+st.Render(row))
+		}
 	}
 	return out
 }
