@@ -129,7 +129,7 @@ func (m *model) footerRight(leftWidth int) string {
 		return full
 	}
 	const minDir = 8 // "…" and a few characters, as omp's floor
-	keep := room // columns for the directory
+	keep := room     // columns for the directory
 	if git != "" {
 		keep -= ansi.StringWidth(git) + 1
 	}
