@@ -194,8 +194,8 @@ func TestCtrlVWithoutClipboard(t *testing.T) {
 		env  []string
 		want string
 	}{
-		{[]string{"PATH=/usr/bin:/bin"}, "No graphical clipboard here"},
-		{[]string{"DISPLAY=:0", "PATH=" + t.TempDir()}, "needs wl-paste (package wl-clipboard) under Wayland or xclip under X11"},
+		{[]string{"PATH=/usr/bin:/bin"}, "No clipboard (no DISPLAY or WAYLAND_DISPLAY): use terminal paste for text"},
+		{[]string{"DISPLAY=:0", "PATH=" + t.TempDir()}, "Image paste needs wl-paste (Wayland) or xclip (X11)"},
 	} {
 		r := newRig(t)
 		r.m.opts.Environ = c.env

@@ -20,6 +20,7 @@ const (
 	tickEvery   = 100 * time.Millisecond // spinner and elapsed time while working
 	doublePress = time.Second            // second Ctrl+C / Esc within this
 	noticeFor   = 4 * time.Second        // how long a notice stays
+	retryNotice = "Retrying in"          // how the notice of a retry starts
 	historyShow = 60                     // messages of a loaded conversation printed at start
 )
 
@@ -202,6 +203,12 @@ func (m *model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 			}
 			m.ed.set(text)
 			m.setNotice("The queued messages are back in the editor")
+		}
+		return m, nil
+	case noticeExpiredMsg:
+		// A retry's notice stays until the retry ends (AutoRetryEnd).
+		if m.noticeAt.Equal(msg.at) && !strings.HasPrefix(m.notice, retryNotice) {
+			m.notice = ""
 		}
 		return m, nil
 	case idleMsg:
@@ -478,8 +485,8 @@ func (m *model) View() tea.View {
 			parts = append(parts, ansi.Truncate(clean(l), max(10, m.width-1), "…"))
 		}
 	}
-	if m.notice != "" && time.Since(m.noticeAt) < noticeFor {
-		parts = append(parts, m.th.warn.Render(ansi.Truncate(m.notice, max(10, m.width-1), "…")))
+	if m.notice != "" && (time.Since(m.noticeAt) < noticeFor || strings.HasPrefix(m.notice, retryNotice)) {
+		parts = append(parts, m.th.warn.Render(ansi.Wrap(m.notice, max(10, m.width-1), "")))
 	}
 	if p := m.pendingView(); p != "" {
 		parts = append(parts, p)

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	tea "charm.land/bubbletea/v2"
+	"github.com/gopi-agent/gopi/core/agent"
 )
 
 // The screen writes nothing before it knows the size, nothing when the
@@ -106,5 +107,46 @@ func TestIdleDrawsNothing(t *testing.T) {
 	fire()
 	if len(writes) != 3 || !strings.Contains(writes[2], clearAll) || !strings.Contains(writes[2], "hi") {
 		t.Fatalf("redrawAll: %q", writes[2:])
+	}
+}
+
+// A notice goes from an idle screen when its time is up (nothing else
+// redraws an idle screen); a retry's notice stays until the retry ends
+// and goes as soon as it worked; a long notice is wrapped, not cut.
+func TestNoticesGoWhenDone(t *testing.T) {
+	r := newRig(t)
+	var writes []string
+	p := newProgram(r.m, newScreen(func(out string) { writes = append(writes, out) }))
+	var timers []tea.Msg
+	p.after = func(_ time.Duration, msg tea.Msg) tea.Cmd {
+		timers = append(timers, msg)
+		return nil
+	}
+	fire := func() {
+		for len(timers) > 0 {
+			msg := timers[0]
+			timers = timers[1:]
+			p.Update(msg)
+		}
+	}
+	p.Update(tea.WindowSizeMsg{Width: 40, Height: 30})
+	p.Update(noticeMsg{"Copied: a rather long text that does not fit on one row"})
+	if strings.Contains(r.view(), "…") || !strings.Contains(r.view(), "fit on one row") {
+		t.Fatalf("the notice is not whole:\n%s", r.view())
+	}
+	fire()
+	if strings.Contains(r.view(), "Copied:") || strings.Contains(writes[len(writes)-1], "Copied:") {
+		t.Fatalf("the notice outlived its time:\n%s", r.view())
+	}
+
+	p.Update(eventMsg{agent.AutoRetryStart{Attempt: 1, MaxAttempts: 3, DelayMs: 2000, ErrorMessage: "overloaded"}})
+	fire()
+	if !strings.Contains(r.view(), "Retrying in 2s") {
+		t.Fatalf("a retry's notice went before the retry ended:\n%s", r.view())
+	}
+	p.Update(eventMsg{agent.AutoRetryEnd{Attempt: 1, Success: true}})
+	fire()
+	if strings.Contains(r.view(), "Retrying") {
+		t.Fatalf("the retry worked but its notice stays:\n%s", r.view())
 	}
 }
