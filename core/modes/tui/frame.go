@@ -30,7 +30,7 @@ type program struct {
 	m       *model
 	scr     *screen
 	pending bool     // a frame is asked for
-	view    tea.View // what Bubble Tea draws: the window title, no content
+	view    tea.View // what Bubble Tea draws: nothing (the screen writes the title too)
 	// noticeAt is the time of the notice whose expiry is asked for.
 	noticeAt time.Time
 	// after returns a command that delivers msg after d (tea.Tick; tests
@@ -100,7 +100,7 @@ func (p *program) draw() {
 		p.scr.reset = p.scr.sized
 	}
 	v := p.m.View()
-	p.view.WindowTitle = v.WindowTitle
+	p.scr.title = v.WindowTitle
 	p.scr.draw(p.m.takePrinted(), v.Content)
 }
 

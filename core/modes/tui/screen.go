@@ -58,6 +58,8 @@ type screen struct {
 	logBytes      int
 	frames        int    // writes made, for tests
 	first         string // written before the first frame (terminal modes)
+	title         string // the window title wanted (set by the program)
+	titleShown    string // the window title last written
 	buf           strings.Builder
 }
 
@@ -111,6 +113,10 @@ func (s *screen) draw(text string, frame string) {
 			first++
 		}
 		if first == len(rows) && len(rows) == len(s.shown) {
+			if s.title != s.titleShown { // only the title changed
+				s.titleShown = s.title
+				s.out(titleSeq(s.title))
+			}
 			return // nothing changed
 		}
 		if first == len(rows) {
@@ -123,9 +129,17 @@ func (s *screen) draw(text string, frame string) {
 	if s.frames == 0 {
 		modes = s.first
 	}
+	if s.title != s.titleShown {
+		modes += titleSeq(s.title)
+		s.titleShown = s.title
+	}
 	s.frames++
 	s.out(modes + syncBegin + b.String() + syncEnd)
 }
+
+// titleSeq is the sequence that sets the window title (OSC 2; the title
+// is clean text, see model.title).
+func titleSeq(title string) string { return "\x1b]2;" + title + "\x07" }
 
 // update rewrites the frame from row first down.
 func (s *screen) update(rows []string, first int) {

@@ -150,3 +150,24 @@ func TestNoticesGoWhenDone(t *testing.T) {
 		t.Fatalf("the retry worked but its notice stays:\n%s", r.view())
 	}
 }
+
+// The window title is written by the screen, with the frame, once per
+// change (even when the frame itself is unchanged): Bubble Tea's renderer
+// draws nothing, so its ticker runs at its lowest rate (teaFPS) and an
+// idle gopi does not wake ten times a second for it.
+func TestScreenWritesWindowTitle(t *testing.T) {
+	var writes []string
+	s := newScreen(func(out string) { writes = append(writes, out) })
+	s.resize(40, 10)
+	s.title = "gopi · first"
+	s.draw("", "frame")
+	s.draw("", "frame")
+	s.title = "gopi · second"
+	s.draw("", "frame")
+	if len(writes) != 2 || !strings.Contains(writes[0], "\x1b]2;gopi · first\x07") || writes[1] != "\x1b]2;gopi · second\x07" {
+		t.Fatalf("writes %q", writes)
+	}
+	if teaFPS > 1 {
+		t.Fatalf("Bubble Tea's renderer ticks %d times a second for nothing", teaFPS)
+	}
+}
