@@ -6,6 +6,7 @@ import (
 	"time"
 
 	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
 	"github.com/gopi-agent/gopi/core/agent"
 )
 
@@ -169,5 +170,23 @@ func TestScreenWritesWindowTitle(t *testing.T) {
 	}
 	if teaFPS > 1 {
 		t.Fatalf("Bubble Tea's renderer ticks %d times a second for nothing", teaFPS)
+	}
+}
+
+// A frame row is cut to the width as the terminal counts it, code point by
+// code point: a joined emoji (one grapheme of width 2, 6 columns in tmux)
+// must not make the terminal wrap a row the screen counts as one (it left
+// an extra blank line in the scrollback at 20 and 24 columns).
+func TestScreenFitsJoinedEmoji(t *testing.T) {
+	s := newScreen(func(string) {})
+	s.resize(24, 10)
+	row := "Emoji: 🎉🚀 👩‍👩‍👧 ✅ flags"
+	if ansi.StringWidth(row) > 23 {
+		t.Fatalf("the test row is %d wide", ansi.StringWidth(row))
+	}
+	for _, r := range s.fit(row + "\nnext") {
+		if w := ansi.StringWidthWc(r); w > 24 {
+			t.Fatalf("row %q takes %d columns on a 24-column terminal", r, w)
+		}
 	}
 }
