@@ -266,6 +266,7 @@ func (m *model) cmdThinking(args string) tea.Cmd {
 // cycleOrder (smol, default, slow) and does not change config.yml.
 func (m *model) cycleModel() tea.Cmd {
 	s := m.s
+	refresh := m.refreshStatus() // made here: it counts on the model's goroutine
 	return func() tea.Msg {
 		rc, err := s.Model().CycleRole()
 		switch {
@@ -283,12 +284,13 @@ func (m *model) cycleModel() tea.Cmd {
 			text += " (thinking: " + string(l) + ")"
 		}
 		text += " (cycle: " + strings.Join(rc.Order, " > ") + ")"
-		return tea.BatchMsg{func() tea.Msg { return noticeMsg{text} }, m.refreshStatus()}
+		return tea.BatchMsg{func() tea.Msg { return noticeMsg{text} }, refresh}
 	}
 }
 
 func (m *model) cycleThinking() tea.Cmd {
 	s := m.s
+	refresh := m.refreshStatus() // made here: it counts on the model's goroutine
 	return func() tea.Msg {
 		l, err := s.Model().CycleThinking()
 		switch {
@@ -297,7 +299,7 @@ func (m *model) cycleThinking() tea.Cmd {
 		case l == "":
 			return noticeMsg{"This model does not think"}
 		}
-		return tea.BatchMsg{func() tea.Msg { return noticeMsg{"Thinking: " + string(l)} }, m.refreshStatus()}
+		return tea.BatchMsg{func() tea.Msg { return noticeMsg{"Thinking: " + string(l)} }, refresh}
 	}
 }
 
