@@ -68,46 +68,33 @@ func TestScreenWritesOnlyWhatChanged(t *testing.T) {
 // does not blink (each blink was a timer and a frame, twice a second).
 func TestIdleDrawsNothing(t *testing.T) {
 	r := newRig(t)
-	var writes []string
-	p := newProgram(r.m, newScreen(func(out string) { writes = append(writes, out) }))
-	var timers []tea.Msg
-	p.after = func(_ time.Duration, msg tea.Msg) tea.Cmd {
-		timers = append(timers, msg)
-		return nil
-	}
-	fire := func() {
-		for len(timers) > 0 {
-			msg := timers[0]
-			timers = timers[1:]
-			p.Update(msg)
-		}
-	}
+	p, writes, timers, fire := fakeClockProgram(r)
 	p.Update(tea.WindowSizeMsg{Width: 100, Height: 30})
 	p.Update(keyMsg("h"))
 	fire()
-	if len(writes) != 1 {
-		t.Fatalf("%d frames for a resize and a key, want 1 (one frame per burst)", len(writes))
+	if len(*writes) != 1 {
+		t.Fatalf("%d frames for a resize and a key, want 1 (one frame per burst)", len(*writes))
 	}
 	p.Update(tickMsg{})
 	p.Update(statusMsg{st: r.m.status, seq: r.m.statusSeen + 1})
 	fire()
-	if len(writes) != 1 || len(timers) != 0 {
-		t.Fatalf("idle: %d frames more, %d timers", len(writes)-1, len(timers))
+	if len(*writes) != 1 || len(*timers) != 0 {
+		t.Fatalf("idle: %d frames more, %d timers", len(*writes)-1, len(*timers))
 	}
 	if cmd := r.m.ed.ta.Focus(); cmd != nil {
 		t.Fatal("the editor's cursor blinks: a timer and a frame twice a second")
 	}
 	p.Update(keyMsg("i"))
 	fire()
-	if len(writes) != 2 || !strings.Contains(writes[1], "hi") {
-		t.Fatalf("a key after idling: %q", writes[1:])
+	if len(*writes) != 2 || !strings.Contains((*writes)[1], "hi") {
+		t.Fatalf("a key after idling: %q", (*writes)[1:])
 	}
 	// A redraw of everything (Ctrl+L) clears and writes the frame again.
 	r.m.redrawAll = true
 	p.Update(statusMsg{st: r.m.status, seq: r.m.statusSeen + 1})
 	fire()
-	if len(writes) != 3 || !strings.Contains(writes[2], clearAll) || !strings.Contains(writes[2], "hi") {
-		t.Fatalf("redrawAll: %q", writes[2:])
+	if len(*writes) != 3 || !strings.Contains((*writes)[2], clearAll) || !strings.Contains((*writes)[2], "hi") {
+		t.Fatalf("redrawAll: %q", (*writes)[2:])
 	}
 }
 
@@ -116,27 +103,14 @@ func TestIdleDrawsNothing(t *testing.T) {
 // and goes as soon as it worked; a long notice is wrapped, not cut.
 func TestNoticesGoWhenDone(t *testing.T) {
 	r := newRig(t)
-	var writes []string
-	p := newProgram(r.m, newScreen(func(out string) { writes = append(writes, out) }))
-	var timers []tea.Msg
-	p.after = func(_ time.Duration, msg tea.Msg) tea.Cmd {
-		timers = append(timers, msg)
-		return nil
-	}
-	fire := func() {
-		for len(timers) > 0 {
-			msg := timers[0]
-			timers = timers[1:]
-			p.Update(msg)
-		}
-	}
+	p, writes, _, fire := fakeClockProgram(r)
 	p.Update(tea.WindowSizeMsg{Width: 40, Height: 30})
 	p.Update(noticeMsg{"Copied: a rather long text that does not fit on one row"})
 	if strings.Contains(r.view(), "…") || !strings.Contains(r.view(), "fit on one row") {
 		t.Fatalf("the notice is not whole:\n%s", r.view())
 	}
 	fire()
-	if strings.Contains(r.view(), "Copied:") || strings.Contains(writes[len(writes)-1], "Copied:") {
+	if strings.Contains(r.view(), "Copied:") || strings.Contains((*writes)[len(*writes)-1], "Copied:") {
 		t.Fatalf("the notice outlived its time:\n%s", r.view())
 	}
 
@@ -189,4 +163,23 @@ func TestScreenFitsJoinedEmoji(t *testing.T) {
 			t.Fatalf("row %q takes %d columns on a 24-column terminal", r, w)
 		}
 	}
+}
+
+// fakeClockProgram draws r's model on a screen whose writes it records,
+// with timers that only fire when fire is called.
+func fakeClockProgram(r *rig) (p *program, writes *[]string, timers *[]tea.Msg, fire func()) {
+	writes, timers = new([]string), new([]tea.Msg)
+	p = newProgram(r.m, newScreen(func(out string) { *writes = append(*writes, out) }))
+	p.after = func(_ time.Duration, msg tea.Msg) tea.Cmd {
+		*timers = append(*timers, msg)
+		return nil
+	}
+	fire = func() {
+		for len(*timers) > 0 {
+			msg := (*timers)[0]
+			*timers = (*timers)[1:]
+			p.Update(msg)
+		}
+	}
+	return p, writes, timers, fire
 }
