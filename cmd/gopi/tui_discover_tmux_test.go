@@ -12,9 +12,10 @@ import (
 
 // Discovery on a real terminal: the welcome block at start, the "/" list
 // narrowing as a name is typed, the resume command printed on exit; a
-// model chosen with Ctrl+P, then with the /model picker for the default
-// role at a thinking level and for the smol role, is what the next start
-// uses; /settings opens a setting's list of options and saves the choice.
+// model chosen with /model NAME, then with the /model picker for the
+// default role at a thinking level and for the smol role, is what the next
+// start uses; /settings opens a setting's list of options and saves the
+// choice.
 func TestTUIDiscoveryInTmux(t *testing.T) {
 	r := newAgentRig(t, mockllm.Turn{Blocks: []mockllm.Block{text("Hello from the mock.")}})
 	yml := fmt.Sprintf("providers:\n  mock:\n    baseUrl: %s\n    api: anthropic-messages\n    apiKey: MOCK_KEY\n    models:\n      - id: mock-model\n        name: Mock\n      - id: second-model\n        name: Second\n        reasoning: true\n", r.Srv.URL())
@@ -39,7 +40,8 @@ func TestTUIDiscoveryInTmux(t *testing.T) {
 	x.typ("hello")
 	x.keys("Enter")
 	x.waitFor("Hello from the mock.")
-	x.keys("C-p")
+	x.typ("/model mock/second-model")
+	x.keys("Enter")
 	x.waitIn("the footer", x.screen, "mock/second-model")
 
 	// The picker: second-model as the default at "high", mock-model as smol.

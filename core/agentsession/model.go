@@ -172,6 +172,7 @@ type ModelState struct {
 	mu       sync.Mutex
 	recorded struct{ model, thinking string } // model and thinking level last written on the store's path
 	tier     string                           // the OpenAI service tier sent (see ServiceTier)
+	role     string                           // the role CycleRole last switched to ("" after any other switch)
 }
 
 // Registry returns the model registry.
@@ -202,6 +203,9 @@ func (ms *ModelState) Set(m *ai.Model) error {
 func (ms *ModelState) switchTo(m *ai.Model) (string, error) {
 	ms.agent.SetModel(m)
 	ms.agent.SetThinking(models.ClampThinking(m, ms.agent.Thinking()))
+	ms.mu.Lock()
+	ms.role = ""
+	ms.mu.Unlock()
 	ref := m.Provider + "/" + m.ID
 	_, err := ms.store().Record(session.ModelChange{Model: ref, Role: "default"})
 	if err == nil {
@@ -290,6 +294,9 @@ func (ms *ModelState) saveDefault(ref string, level ai.ThinkingLevel) error {
 // and back), recorded in the session as a "temporary" model change so
 // that a resumed session keeps its default model.
 func (ms *ModelState) setTemporary(m *ai.Model) {
+	ms.mu.Lock()
+	ms.role = ""
+	ms.mu.Unlock()
 	ms.agent.SetModel(m)
 	ms.agent.SetThinking(models.ClampThinking(m, ms.agent.Thinking()))
 	ref := m.Provider + "/" + m.ID
@@ -420,4 +427,91 @@ func (ms *ModelState) CycleThinking() (ai.ThinkingLevel, error) {
 		next = ai.ThinkingOff
 	}
 	return next, ms.SetThinking(next)
+}
+
+// RoleCycle is what CycleRole switched to: the model, the role it is
+// assigned to and the order of the roles that were cycled.
+type RoleCycle struct {
+	Model *ai.Model // the model now in use
+	Role  string    // its role (modelRoles key)
+	Order []string  // the roles of cycleOrder that have a usable model, in order
+}
+
+// CycleRole switches to the model of the next role of the cycleOrder
+// setting that has a model with credentials (the default role falls back
+// to the current model), as omp's Ctrl+P does. The switch is recorded in
+// the session under the role; config.yml is not written, since every
+// model cycled through is already assigned there. A thinking level the
+// role names after a colon is applied. It returns nil when fewer than two
+// roles have a usable model.
+func (ms *ModelState) CycleRole() (*RoleCycle, error) {
+	cur := ms.agent.Model()
+	if cur == nil || ms.settings == nil {
+		return nil, nil
+	}
+	type roleModel struct {
+		role     string
+		model    *ai.Model
+		thinking ai.ThinkingLevel
+		explicit bool
+	}
+	hasAuth := ms.reg.AuthCheck()
+	var roles []roleModel
+	for _, role := range ms.settings.Strings("cycleOrder") {
+		ref := ms.settings.ModelRole(role)
+		if role == "default" && ref == "" {
+			ref = cur.Provider + "/" + cur.ID
+		}
+		if ref == "" {
+			continue
+		}
+		q, level, explicit := models.ParseModelArg(ref)
+		m, err := ms.reg.Find(q)
+		if err != nil || !hasAuth(m) {
+			continue
+		}
+		roles = append(roles, roleModel{role: role, model: m, thinking: level, explicit: explicit})
+	}
+	if len(roles) <= 1 {
+		return nil, nil
+	}
+	ms.mu.Lock()
+	last := ms.role
+	ms.mu.Unlock()
+	at := -1
+	for i, r := range roles {
+		if last != "" && r.role == last {
+			at = i
+			break
+		}
+	}
+	if at < 0 {
+		for i, r := range roles {
+			if r.model.Provider == cur.Provider && r.model.ID == cur.ID {
+				at = i
+				break
+			}
+		}
+	}
+	next := roles[(max(at, 0)+1)%len(roles)]
+	ms.agent.SetModel(next.model)
+	ms.agent.SetThinking(models.ClampThinking(next.model, ms.agent.Thinking()))
+	ref := next.model.Provider + "/" + next.model.ID
+	_, err := ms.store().Record(session.ModelChange{Model: ref, Role: next.role})
+	if err == nil {
+		ms.setRecorded(&ref, nil)
+	}
+	ms.mu.Lock()
+	ms.role = next.role
+	ms.mu.Unlock()
+	if next.explicit {
+		if terr := ms.SetThinking(next.thinking); terr != nil && err == nil {
+			err = terr
+		}
+	}
+	order := make([]string, len(roles))
+	for i, r := range roles {
+		order[i] = r.role
+	}
+	return &RoleCycle{Model: next.model, Role: next.role, Order: order}, err
 }

@@ -14,8 +14,10 @@ import (
 
 // Text is s cleaned for printing over several lines: escape sequences,
 // C0/C1 controls (newline and tab kept), DEL and bidi controls removed; a
-// carriage return keeps what follows it on its line, as a terminal shows
-// it; invalid UTF-8 becomes U+FFFD. Clean text is returned as it is.
+// carriage return makes what follows it overwrite the line from its start,
+// as a terminal shows it (a progress line keeps its last state, text longer
+// than what overwrote it stays); invalid UTF-8 becomes U+FFFD. Clean text
+// is returned as it is.
 func Text(s string) string {
 	if !needsCleaning(s) {
 		return s
@@ -25,8 +27,8 @@ func Text(s string) string {
 	var b strings.Builder
 	b.Grow(len(s))
 	for line := range strings.SplitAfterSeq(s, "\n") {
-		if i := strings.LastIndexByte(strings.TrimSuffix(line, "\n"), '\r'); i >= 0 {
-			line = line[i+1:]
+		if strings.IndexByte(line, '\r') >= 0 {
+			line = overstrike(line)
 		}
 		for _, r := range line {
 			if r == '\n' || r == '\t' || !IsControl(r) && !IsBidi(r) {
@@ -35,6 +37,34 @@ func Text(s string) string {
 		}
 	}
 	return b.String()
+}
+
+// overstrike applies the carriage returns of one line the way a terminal
+// does: each part after a carriage return overwrites the line from its
+// first character, one character per rune, and what it does not reach
+// stays ("keep[\rX]" shows "X]ep[").
+func overstrike(line string) string {
+	nl := strings.HasSuffix(line, "\n")
+	line = strings.TrimSuffix(line, "\n")
+	var cells []rune
+	for i, part := range strings.Split(line, "\r") {
+		if i == 0 {
+			cells = []rune(part)
+			continue
+		}
+		for at, r := range []rune(part) {
+			if at < len(cells) {
+				cells[at] = r
+			} else {
+				cells = append(cells, r)
+			}
+		}
+	}
+	out := string(cells)
+	if nl {
+		out += "\n"
+	}
+	return out
 }
 
 // Line is s cleaned for printing on one line: as Text, but tabs and line

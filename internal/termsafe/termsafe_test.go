@@ -8,6 +8,8 @@ func TestText(t *testing.T) {
 		"red \x1b[31mtext\x1b[0m":                     "red text",
 		"title \x1b]0;pwned\x07 after \x1b[2J":        "title  after ",
 		"progress 10%\rprogress 100%\ndone":           "progress 100%\ndone",
+		"keep[\rX]\n":                                 "X]ep[\n",
+		"abc\r":                                       "abc",
 		"bell\a nul\x00 del\x7f c1\u0085 bad\xff end": "bell nul del c1 bad\uFFFD end",
 		"file\u202egnp.exe \u2066x\u2069 \u200fy":     "filegnp.exe x y",
 	} {

@@ -32,9 +32,9 @@ var clipboardTypes = []string{"image/png", "image/jpeg", "image/webp", "image/gi
 
 // Why no image came from the clipboard.
 var (
-	errNoClipboard = errors.New("No graphical clipboard here (neither WAYLAND_DISPLAY nor DISPLAY is set): paste text with the terminal's own paste")
-	errNoClipTool  = errors.New("Pasting images needs wl-paste (package wl-clipboard) under Wayland or xclip under X11: install one")
-	errNoImage     = errors.New("No image in the clipboard (paste text with the terminal's own paste)")
+	errNoClipboard = errors.New("No clipboard (no DISPLAY or WAYLAND_DISPLAY): use terminal paste for text")
+	errNoClipTool  = errors.New("Image paste needs wl-paste (Wayland) or xclip (X11)")
+	errNoImage     = errors.New("No image in clipboard (use terminal paste for text)")
 )
 
 // imagePastedMsg carries an image read from the clipboard.

@@ -253,22 +253,35 @@ func (m *model) cmdThinking(args string) tea.Cmd {
 	return nil
 }
 
+// cycleModel is Ctrl+P: as omp, it moves to the model of the next role of
+// cycleOrder (smol, default, slow) and does not change config.yml.
 func (m *model) cycleModel() tea.Cmd {
 	s := m.s
+	refresh := m.refreshStatus() // made here: it counts on the model's goroutine
 	return func() tea.Msg {
-		md, err := s.Model().Cycle()
+		rc, err := s.Model().CycleRole()
 		switch {
 		case err != nil:
 			return errMsg{err}
-		case md == nil:
-			return noticeMsg{"No other model to switch to"}
+		case rc == nil:
+			return noticeMsg{"Only one role model available"}
 		}
-		return tea.BatchMsg{func() tea.Msg { return noticeMsg{"Model: " + md.Provider + "/" + md.ID} }, m.refreshStatus()}
+		name := rc.Model.Name
+		if name == "" {
+			name = rc.Model.ID
+		}
+		text := "Switched to " + rc.Role + ": " + name
+		if l := s.Agent().Thinking(); rc.Model.Reasoning && l != "" && l != ai.ThinkingOff {
+			text += " (thinking: " + string(l) + ")"
+		}
+		text += " (cycle: " + strings.Join(rc.Order, " > ") + ")"
+		return tea.BatchMsg{func() tea.Msg { return noticeMsg{text} }, refresh}
 	}
 }
 
 func (m *model) cycleThinking() tea.Cmd {
 	s := m.s
+	refresh := m.refreshStatus() // made here: it counts on the model's goroutine
 	return func() tea.Msg {
 		l, err := s.Model().CycleThinking()
 		switch {
@@ -277,7 +290,7 @@ func (m *model) cycleThinking() tea.Cmd {
 		case l == "":
 			return noticeMsg{"This model does not think"}
 		}
-		return tea.BatchMsg{func() tea.Msg { return noticeMsg{"Thinking: " + string(l)} }, m.refreshStatus()}
+		return tea.BatchMsg{func() tea.Msg { return noticeMsg{"Thinking: " + string(l)} }, refresh}
 	}
 }
 

@@ -100,10 +100,13 @@ func (m *model) onEvent(e agent.Event) tea.Cmd {
 		m.lastCard = true
 		return cmd
 	case agent.AutoRetryStart:
-		m.setNotice(fmt.Sprintf("Retrying in %.0fs (attempt %d of %d): %s", float64(e.DelayMs)/1000, e.Attempt, e.MaxAttempts, e.ErrorMessage))
+		m.setNotice(fmt.Sprintf(retryNotice+" %.0fs (attempt %d of %d): %s", float64(e.DelayMs)/1000, e.Attempt, e.MaxAttempts, e.ErrorMessage))
 	case agent.AutoRetryEnd:
-		if !e.Success && e.FinalError != "" {
+		switch {
+		case !e.Success && e.FinalError != "":
 			m.setNotice("Retries gave up: " + e.FinalError)
+		case strings.HasPrefix(m.notice, retryNotice):
+			m.notice = "" // the retry worked: its notice has done its job
 		}
 	case agent.HookError:
 		return m.printSection(m.r.errorLine(fmt.Sprintf("hook %s (%s): %s", e.Hook, e.Event, e.Error)))

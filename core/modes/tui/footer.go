@@ -53,8 +53,9 @@ func quickStatus(s Session, opts Options) status {
 // refreshStatus reads the footer's facts in the background.
 func (m *model) refreshStatus() tea.Cmd {
 	ctx, s, opts := m.ctx, m.s, m.opts
-	m.statusSeq++
-	seq := m.statusSeq
+	// Some commands ask for a refresh from their own goroutine: the
+	// count is atomic.
+	seq := m.statusSeq.Add(1)
 	return func() tea.Msg {
 		st := readStatus(s, opts)
 		st.gitMarks = gitMarks(ctx, opts.Cwd)
@@ -98,22 +99,48 @@ func (m *model) footer() string {
 	for _, k := range sortedKeys(m.extStatus) {
 		left += " · " + clean(m.extStatus[k])
 	}
-	right := shortPath(st.cwd)
-	if st.branch != "" {
-		right += " (" + strings.TrimSpace(st.branch+" "+st.gitMarks) + ")"
-	}
-	if st.sessionName != "" {
-		// The title goes first when the line has room for it.
-		if titled := clean(st.sessionName) + " · " + right; m.width-ansi.StringWidth(left)-ansi.StringWidth(titled)-1 >= 2 {
-			right = titled
-		}
-	}
-	gap := m.width - ansi.StringWidth(left) - ansi.StringWidth(right) - 1
 	line := left
-	if gap >= 2 {
-		line += strings.Repeat(" ", gap) + right
+	if right := m.footerRight(ansi.StringWidth(left)); right != "" {
+		line += strings.Repeat(" ", m.width-ansi.StringWidth(left)-ansi.StringWidth(right)-1) + right
 	}
 	return m.th.dim.Render(ansi.Truncate(line, max(10, m.width-1), "…"))
+}
+
+// footerRight is the footer's right part for a left part leftWidth
+// columns wide, shortened step by step as omp's status line is: the
+// session title goes first, then the directory loses its start ("…/o4/proj",
+// down to 8 columns), then the directory goes; the branch and its marks
+// stay as long as they fit. "" when nothing fits with a 2-column gap.
+func (m *model) footerRight(leftWidth int) string {
+	st := m.status
+	room := m.width - 1 - leftWidth - 2
+	dir := shortPath(st.cwd)
+	git := ""
+	if st.branch != "" {
+		git = "(" + strings.TrimSpace(st.branch+" "+st.gitMarks) + ")"
+	}
+	join := func(dir string) string { return strings.TrimSpace(dir + " " + git) }
+	full := join(dir)
+	if st.sessionName != "" {
+		if titled := clean(st.sessionName) + " · " + full; ansi.StringWidth(titled) <= room {
+			return titled
+		}
+	}
+	if ansi.StringWidth(full) <= room {
+		return full
+	}
+	const minDir = 8 // "…" and a few characters, as omp's floor
+	keep := room     // columns for the directory
+	if git != "" {
+		keep -= ansi.StringWidth(git) + 1
+	}
+	if keep >= minDir {
+		return join(ansi.TruncateLeft(dir, ansi.StringWidth(dir)-(keep-1), "…"))
+	}
+	if git != "" && ansi.StringWidth(git) <= room {
+		return git
+	}
+	return ""
 }
 
 // human writes a token count as 950, 12.3k or 1.2M.

@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/charmbracelet/x/ansi"
 )
 
 func TestPorcelainMarks(t *testing.T) {
@@ -48,5 +50,34 @@ func TestFooterTitleAndGitMarks(t *testing.T) {
 	r.until("the footer", func() bool { return strings.Contains(r.m.footer(), "(main *1 ?1)") })
 	if f := r.m.footer(); !strings.Contains(f, "Footer check · ") {
 		t.Fatalf("footer without the title: %q", f)
+	}
+}
+
+// A narrow footer shortens the directory from its start and keeps the
+// branch and its marks (omp's "…/o4/proj"), then drops the directory, then
+// the rest; the title goes first.
+func TestFooterNarrowKeepsBranch(t *testing.T) {
+	t.Parallel()
+	r := newRig(t)
+	r.m.status = status{model: "mock/mock-model", cwd: "/tmp/some/long/path/to/the/project", branch: "main", gitMarks: "*1 ?2", sessionName: "A title"}
+	for _, c := range []struct {
+		width     int
+		want, not string
+	}{
+		{120, "A title · /tmp/some/long/path/to/the/project (main *1 ?2)", ""},
+		{70, "/tmp/some/long/path/to/the/project (main *1 ?2)", "A title"},
+		{60, "…ome/long/path/to/the/project (main *1 ?2)", "/tmp/"},
+		{40, "…/project (main *1 ?2)", "/the/"},
+		{30, "(main *1 ?2)", "project"},
+		{20, "mock/mock-model", "main"},
+	} {
+		r.m.width = c.width
+		f := r.m.footer()
+		if !strings.Contains(f, c.want) || c.not != "" && strings.Contains(f, c.not) || ansi.StringWidth(f) > c.width-1 {
+			t.Errorf("width %d: footer %q, want %q", c.width, f, c.want)
+		}
+		if !strings.HasPrefix(f, "mock/mock-model") {
+			t.Errorf("width %d: the model went: %q", c.width, f)
+		}
 	}
 }

@@ -31,7 +31,9 @@ type program struct {
 	m       *model
 	scr     *screen
 	pending bool     // a frame is asked for
-	view    tea.View // what Bubble Tea draws: the window title, no content
+	view    tea.View // what Bubble Tea draws: nothing (the screen writes the title too)
+	// noticeAt is the time of the notice whose expiry is asked for.
+	noticeAt time.Time
 	// after returns a command that delivers msg after d (tea.Tick; tests
 	// give a clock of their own).
 	after func(d time.Duration, msg tea.Msg) tea.Cmd
@@ -62,7 +64,21 @@ func (p *program) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		p.scr.shown = nil
 	}
 	_, cmd := p.m.Update(msg)
-	return p, tea.Batch(cmd, p.schedule())
+	return p, tea.Batch(cmd, p.expireNotice(), p.schedule())
+}
+
+// noticeExpiredMsg ends the notice set at at, if it is still the one shown.
+type noticeExpiredMsg struct{ at time.Time }
+
+// expireNotice asks, once per notice, for a message when the notice's
+// time is up, so that it goes from the screen then (an idle screen is not
+// redrawn otherwise).
+func (p *program) expireNotice() tea.Cmd {
+	if p.m.notice == "" || p.m.noticeAt.Equal(p.noticeAt) {
+		return nil
+	}
+	p.noticeAt = p.m.noticeAt
+	return p.after(noticeFor, noticeExpiredMsg{at: p.m.noticeAt})
 }
 
 // View is what Bubble Tea draws: nothing but the window title.
@@ -89,7 +105,7 @@ func (p *program) draw() {
 		}
 	}
 	v := p.m.View()
-	p.view.WindowTitle = v.WindowTitle
+	p.scr.title = v.WindowTitle
 	p.scr.draw(p.m.takePrinted(), v.Content)
 }
 

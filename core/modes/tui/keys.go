@@ -106,12 +106,16 @@ func (m *model) onKey(k tea.KeyPressMsg) tea.Cmd {
 			}
 		case m.busy != "":
 			return m.cancelBusy()
-		case time.Since(m.escAt) < doublePress && m.ed.empty():
-			m.escAt = time.Time{}
-			return m.escTwice()
-		case time.Since(m.escAt) < doublePress:
+		case strings.HasPrefix(strings.TrimSpace(m.ed.text()), "!"):
+			// As omp, Esc leaves shell mode: the command goes.
 			m.ed.clear()
 			m.escAt = time.Time{}
+		case !m.ed.empty():
+			// As omp, Esc keeps a draft: nothing is deleted.
+			m.escAt = time.Time{}
+		case time.Since(m.escAt) < doublePress:
+			m.escAt = time.Time{}
+			return m.escTwice()
 		default:
 			m.escAt = time.Now()
 		}

@@ -98,7 +98,8 @@ func TestAltUpTakesQueuedMessagesBack(t *testing.T) {
 }
 
 // Esc twice on an empty editor opens the session tree (omp's default
-// doubleEscapeAction); with text typed it still clears the editor.
+// doubleEscapeAction); with text typed it does nothing: the draft stays,
+// as in omp.
 func TestDoubleEscOpensTree(t *testing.T) {
 	t.Parallel()
 	r := newRig(t, answer("hello back"))
@@ -107,9 +108,10 @@ func TestDoubleEscOpensTree(t *testing.T) {
 	r.key("some text")
 	r.key("esc")
 	r.key("esc")
-	if !r.m.ed.empty() || r.m.picker != nil {
+	if r.m.ed.text() != "some text" || r.m.picker != nil {
 		t.Fatalf("Esc twice with text: editor %q, picker %v", r.m.ed.text(), r.m.picker != nil)
 	}
+	r.m.ed.clear()
 	r.key("esc")
 	r.key("esc")
 	if r.m.picker == nil || r.m.picker.title != "Session tree" {
@@ -192,8 +194,8 @@ func TestCtrlVWithoutClipboard(t *testing.T) {
 		env  []string
 		want string
 	}{
-		{[]string{"PATH=/usr/bin:/bin"}, "No graphical clipboard here"},
-		{[]string{"DISPLAY=:0", "PATH=" + t.TempDir()}, "needs wl-paste (package wl-clipboard) under Wayland or xclip under X11"},
+		{[]string{"PATH=/usr/bin:/bin"}, "No clipboard (no DISPLAY or WAYLAND_DISPLAY): use terminal paste for text"},
+		{[]string{"DISPLAY=:0", "PATH=" + t.TempDir()}, "Image paste needs wl-paste (Wayland) or xclip (X11)"},
 	} {
 		r := newRig(t)
 		r.m.opts.Environ = c.env

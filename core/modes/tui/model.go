@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	tea "charm.land/bubbletea/v2"
@@ -20,6 +21,7 @@ const (
 	tickEvery   = 100 * time.Millisecond // spinner and elapsed time while working
 	doublePress = time.Second            // second Ctrl+C / Esc within this
 	noticeFor   = 4 * time.Second        // how long a notice stays
+	retryNotice = "Retrying in"          // how the notice of a retry starts
 	historyShow = 60                     // messages of a loaded conversation printed at start
 )
 
@@ -92,8 +94,8 @@ type model struct {
 	widgets     map[string][]string // lines shown above the editor through the UI
 	extTitle    string              // window title set through the UI
 	status      status
-	statusSeq   uint64 // refreshes started
-	statusSeen  uint64 // the newest refresh applied to status
+	statusSeq   atomic.Uint64 // refreshes started
+	statusSeen  uint64        // the newest refresh applied to status
 	notice      string
 	noticeAt    time.Time
 	ctrlCAt     time.Time
@@ -205,6 +207,12 @@ func (m *model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 			}
 			m.ed.set(text)
 			m.setNotice("The queued messages are back in the editor")
+		}
+		return m, nil
+	case noticeExpiredMsg:
+		// A retry's notice stays until the retry ends (AutoRetryEnd).
+		if m.noticeAt.Equal(msg.at) && !strings.HasPrefix(m.notice, retryNotice) {
+			m.notice = ""
 		}
 		return m, nil
 	case idleMsg:
@@ -484,8 +492,8 @@ func (m *model) View() tea.View {
 			parts = append(parts, ansi.Truncate(clean(l), max(10, m.width-1), "…"))
 		}
 	}
-	if m.notice != "" && time.Since(m.noticeAt) < noticeFor {
-		parts = append(parts, m.th.warn.Render(ansi.Truncate(m.notice, max(10, m.width-1), "…")))
+	if m.notice != "" && (time.Since(m.noticeAt) < noticeFor || strings.HasPrefix(m.notice, retryNotice)) {
+		parts = append(parts, m.th.warn.Render(ansi.Wrap(m.notice, max(10, m.width-1), "")))
 	}
 	if p := m.pendingView(); p != "" {
 		parts = append(parts, p)
@@ -535,7 +543,7 @@ func (m *model) liveTail(maxLines int) string {
 		return m.th.dim.Render("∴ Thinking…")
 	}
 	for i, r := range rows {
-		rows[i] = clean(r)
+		rows[i] = clean(strings.ReplaceAll(r, "\r", " ")) // a line break once complete (modelText)
 	}
 	out := strings.Join(rows, "\n")
 	if thinking {

@@ -342,29 +342,48 @@ func TestIdleCompaction(t *testing.T) {
 	}
 }
 
-// Ctrl+P cycles through the --models list when one is given, else every
-// model with a key; Shift+Tab cycles the thinking level of a reasoning
+// Ctrl+P cycles, as omp's, through the models of the roles of cycleOrder
+// (smol, default, slow) and leaves config.yml as it was; with only one role
+// assigned it says so. Shift+Tab cycles the thinking level of a reasoning
 // model.
 func TestCycleModelsAndThinking(t *testing.T) {
 	t.Parallel()
-	r := newRigFull(t, "", func(o *agentsession.Options, reg *models.Registry) {
-		a, _ := reg.Find("mock/mock-model")
-		b, _ := reg.Find("mock/other-model")
-		o.CycleModels = []*ai.Model{a, b}
-	})
+	r := newRigWith(t, "modelRoles:\n  default: mock/mock-model\n  slow: mock/other-model:high\n")
+	cfgPath := r.s.Config().Settings.GlobalPath()
+	before, err := os.ReadFile(cfgPath)
+	if err != nil {
+		t.Fatal(err)
+	}
 	r.key("ctrl+p")
 	r.until("the model change", func() bool { m := r.s.Agent().Model(); return m != nil && m.ID == "other-model" })
+	r.until("the notice", func() bool { return strings.Contains(r.view(), "Switched to slow") })
+	if !strings.Contains(r.view(), "(cycle: default > slow)") || r.s.Agent().Thinking() != ai.ThinkingHigh {
+		t.Fatalf("after Ctrl+P: thinking %q\n%s", r.s.Agent().Thinking(), r.view())
+	}
 	r.key("shift+tab")
-	r.until("a thinking level", func() bool { return r.s.Agent().Thinking() != ai.ThinkingOff })
+	r.until("another thinking level", func() bool { return r.s.Agent().Thinking() != ai.ThinkingHigh })
 	r.key("ctrl+p")
-	r.until("back to the first model", func() bool { return r.s.Agent().Model().ID == "mock-model" })
-	// The choice is saved for the next session (and the write is over
-	// before the test's directory goes).
-	r.until("the saved default", func() bool { return r.s.Config().Settings.ModelRole("default") == "mock/mock-model" })
+	r.until("back to the default role's model", func() bool { return r.s.Agent().Model().ID == "mock-model" })
 	r.settle()
+	after, err := os.ReadFile(cfgPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if string(after) != string(before) {
+		t.Fatalf("Ctrl+P rewrote config.yml:\n%s", after)
+	}
+
+	// Every model has a key, but only one role is assigned.
+	one := newRig(t)
+	one.key("ctrl+p")
+	one.until("the notice", func() bool { return strings.Contains(one.view(), "Only one role model available") })
+	if one.s.Agent().Model().ID != "mock-model" {
+		t.Fatal("Ctrl+P switched without a second role")
+	}
 }
 
-// The remaining keys: Shift+Enter adds a line, Esc twice clears, Ctrl+T
+// The remaining keys: Shift+Enter adds a line, Esc keeps a draft but
+// leaves shell mode, Ctrl+T
 // toggles thinking, Tab completes commands and @files.
 func TestEditingKeys(t *testing.T) {
 	t.Parallel()
@@ -377,12 +396,15 @@ func TestEditingKeys(t *testing.T) {
 		t.Fatalf("shift+enter: %q", got)
 	}
 	r.key("esc")
-	if r.m.ed.empty() {
-		t.Fatal("one Esc cleared the editor")
+	r.key("esc")
+	if got := r.m.ed.text(); got != "one\ntwo" {
+		t.Fatalf("Esc twice changed a draft (omp keeps it): %q", got)
 	}
+	r.m.ed.clear()
+	r.key("!ls")
 	r.key("esc")
 	if !r.m.ed.empty() {
-		t.Fatal("Esc twice did not clear the editor")
+		t.Fatal("Esc did not leave shell mode (omp clears the command)")
 	}
 	r.key("ctrl+t")
 	if !r.m.expand {

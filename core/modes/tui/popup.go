@@ -109,7 +109,7 @@ func (m *model) takePopup() tea.Cmd {
 	m.ed.replaceBeforeCursor(p.word, it.value)
 	switch {
 	case it.dir && p.kind == popupPath:
-		m.showPaths(lastWord(m.ed.beforeCursor()), false)
+		m.showPaths(pathWord(m.ed.beforeCursor()), false)
 	case it.dir:
 		return m.followEdit()
 	}
@@ -130,7 +130,7 @@ func (m *model) followEdit() tea.Cmd {
 		return m.findFiles(word)
 	}
 	if m.pop != nil && m.pop.kind == popupPath {
-		if word := lastWord(before); word != "" {
+		if word := pathWord(before); word != "" {
 			m.showPaths(word, false)
 			return nil
 		}
@@ -153,7 +153,7 @@ func (m *model) complete() (tea.Cmd, bool) {
 	if word, ok := atWord(before); ok {
 		return m.findFiles(word), true
 	}
-	word := lastWord(before)
+	word := pathWord(before)
 	if word == "" {
 		return nil, false
 	}

@@ -15,9 +15,10 @@ const popupPathEntries = 200
 // starts with a dot). On Tab one fitting entry is taken at once; more open
 // the popup.
 func (m *model) showPaths(word string, tab bool) {
-	dir, base := "", word
-	if i := strings.LastIndexByte(word, '/'); i >= 0 {
-		dir, base = word[:i+1], word[i+1:]
+	raw, quoted := strings.CutPrefix(word, `"`)
+	dir, base := "", raw
+	if i := strings.LastIndexByte(raw, '/'); i >= 0 {
+		dir, base = raw[:i+1], raw[i+1:]
 	}
 	entries, err := os.ReadDir(m.resolveDir(dir))
 	if err != nil {
@@ -36,10 +37,9 @@ func (m *model) showPaths(word string, tab bool) {
 				isDir = fi.IsDir()
 			}
 		}
-		it := popItem{label: clean(name), value: dir + name, dir: isDir}
+		it := popItem{label: clean(name), value: shellPath(dir+name, isDir, quoted), dir: isDir}
 		if isDir {
 			it.label += "/"
-			it.value += "/"
 		}
 		items = append(items, it)
 		if len(items) == popupPathEntries {
@@ -55,6 +55,42 @@ func (m *model) showPaths(word string, tab bool) {
 	if tab && len(items) == 1 {
 		m.takePopup()
 	}
+}
+
+// shellPath is the completed path as it goes into the editor: in double
+// quotes when it holds a blank or the typed word opened a quote (a
+// directory's quote stays open, so completion can go on inside it), as
+// omp completes paths and as a shell reads them.
+func shellPath(p string, isDir, quoted bool) string {
+	if isDir {
+		p += "/"
+	}
+	if !quoted && !strings.ContainsAny(p, " \t") {
+		return p
+	}
+	if isDir {
+		return `"` + p
+	}
+	return `"` + p + `"`
+}
+
+// pathWord is the path being typed at the end of before: from an open
+// double quote that starts a word (`cat "my fi`), else the last word.
+func pathWord(before string) string {
+	open := -1
+	for i := 0; i < len(before); i++ {
+		if before[i] == '"' {
+			if open < 0 {
+				open = i
+			} else {
+				open = -1
+			}
+		}
+	}
+	if open >= 0 && (open == 0 || strings.IndexByte(" \t\n=", before[open-1]) >= 0) {
+		return before[open:]
+	}
+	return lastWord(before)
 }
 
 // resolveDir turns the directory part of a typed path into one to read:

@@ -95,6 +95,33 @@ func TestFileAndPathCompletion(t *testing.T) {
 	}
 }
 
+// A path with a blank completes in double quotes, for the shell of a "!"
+// command as for a message (omp's completion): a directory's quote stays
+// open so completion goes on inside it.
+func TestPathCompletionQuotesBlanks(t *testing.T) {
+	r := newRig(t)
+	write(t, filepath.Join(r.project, "my file.txt"), "x\n")
+	write(t, filepath.Join(r.project, "some dir", "inner.txt"), "x\n")
+	r.key("!cat my")
+	r.key("tab")
+	if got := r.m.ed.ta.Value(); got != `!cat "my file.txt"` {
+		t.Fatalf("path completion gave %q", got)
+	}
+	r.m.ed.clear()
+	r.key("!ls so")
+	r.key("tab")
+	if got := r.m.ed.ta.Value(); got != `!ls "some dir/` {
+		t.Fatalf("directory completion gave %q", got)
+	}
+	r.key("esc") // closes the list of the directory's entries
+	r.m.ed.clear()
+	r.key(`!cat "some dir/in`)
+	r.key("tab")
+	if got := r.m.ed.ta.Value(); got != `!cat "some dir/inner.txt"` {
+		t.Fatalf("completion inside a quote gave %q", got)
+	}
+}
+
 // The popup at 80 columns and at a narrow width, as goldens.
 func TestPopupGolden(t *testing.T) {
 	r := newRig(t)

@@ -41,7 +41,7 @@ func (r *renderer) markdown(text string) string {
 	if strings.TrimSpace(text) == "" {
 		return ""
 	}
-	return renderMarkdown(r.th, clean(text), r.width-1)
+	return renderMarkdown(r.th, modelText(text), r.width-1)
 }
 
 // wrap wraps plain text to the width.
@@ -68,7 +68,7 @@ func (r *renderer) user(text string, images int) string {
 // thinking draws a thinking block: one dim line, or the whole text when
 // expanded.
 func (r *renderer) thinking(text string, expanded bool) string {
-	text = strings.TrimSpace(clean(text))
+	text = strings.TrimSpace(modelText(text))
 	if text == "" {
 		return ""
 	}
@@ -271,14 +271,22 @@ func (r *renderer) diff(d string) []string {
 	return out
 }
 
-// indent draws text lines two columns in, cut to the width.
+// indent draws text lines two columns in; a line wider than the card
+// wraps onto more rows (as omp's boxes wrap), so no output is cut off.
 func (r *renderer) indent(text string, st interface{ Render(...string) string }) []string {
 	if text == "" {
 		return nil
 	}
 	var out []string
+	width := max(10, r.width-3)
 	for _, l := range strings.Split(text, "\n") {
-		out = append(out, "  "+st.Render(ansi.Truncate(strings.ReplaceAll(l, "\t", "    "), max(10, r.width-3), "…")))
+		l = strings.ReplaceAll(l, "\t", "    ")
+		if ansi.StringWidth(l) > width {
+			l = ansi.Wrap(l, width, "")
+		}
+		for _, row := range strings.Split(l, "\n") {
+			out = append(out, "  "+st.Render(row))
+		}
 	}
 	return out
 }

@@ -100,9 +100,12 @@ const startModes = "\x1b[?2004h" + // bracketed paste
 	"\x1b[?25l" + // the terminal's cursor hidden (the editor draws its own)
 	"\x1b[>4;2m" // modifyOtherKeys
 
-// teaFPS is how often Bubble Tea looks at its (empty) view for a new
-// window title: a few times a second costs nothing measurable.
-const teaFPS = 10
+// teaFPS is the frame rate of Bubble Tea's renderer, which draws nothing
+// here: the screen draws the frame and the window title. Bubble Tea runs a
+// ticker at this rate for as long as the program runs (whatever it draws;
+// below 1 it means 60), so the lowest rate keeps an idle gopi to one
+// wake-up a second from it.
+const teaFPS = 1
 
 // Run runs the interactive mode on the session until the user quits or
 // ctx ends; the session's running work is aborted on the way out (the

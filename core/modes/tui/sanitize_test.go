@@ -17,11 +17,27 @@ func TestClean(t *testing.T) {
 		"progress 10%\rprogress 100%\ndone":           "progress 100%\ndone",
 		"crlf\r\nline":                                "crlf\nline",
 		"rtl \u202eexe.txt\u202c end":                 "rtl exe.txt end",
+		"keep[\rX]\n":                                 "X]ep[\n",
+		"abc\r":                                       "abc",
 		"bell\a nul\x00 del\x7f c1\u0085 bad\xff end": "bell nul del c1 bad\uFFFD end",
 	} {
 		if got := clean(in); got != want {
 			t.Errorf("clean(%q) = %q, want %q", in, got, want)
 		}
+	}
+}
+
+// A carriage return in model text is a line break, as omp shows it: no
+// text is overwritten, in a finished message or the streaming tail.
+func TestModelTextCarriageReturn(t *testing.T) {
+	t.Parallel()
+	r := &renderer{th: newTheme(true, true), width: 80}
+	got := ansi.Strip(r.markdown("Controls: cr[\r]bs[x]\r\nend"))
+	if !strings.Contains(got, "Controls: cr[") || !strings.Contains(got, "]bs[x]") || !strings.Contains(got, "end") {
+		t.Fatalf("text lost: %q", got)
+	}
+	if strings.Contains(got, "]bs[x]ls") {
+		t.Fatalf("overwritten: %q", got)
 	}
 }
 

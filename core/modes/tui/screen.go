@@ -58,6 +58,8 @@ type screen struct {
 	logBytes      int
 	frames        int    // writes made, for tests
 	first         string // written before the first frame (terminal modes)
+	title         string // the window title wanted (set by the program)
+	titleShown    string // the window title last written
 	buf           strings.Builder
 }
 
@@ -111,6 +113,10 @@ func (s *screen) draw(text string, frame string) {
 			first++
 		}
 		if first == len(rows) && len(rows) == len(s.shown) {
+			if s.title != s.titleShown { // only the title changed
+				s.titleShown = s.title
+				s.out(titleSeq(s.title))
+			}
 			return // nothing changed
 		}
 		if first == len(rows) {
@@ -123,9 +129,17 @@ func (s *screen) draw(text string, frame string) {
 	if s.frames == 0 {
 		modes = s.first
 	}
+	if s.title != s.titleShown {
+		modes += titleSeq(s.title)
+		s.titleShown = s.title
+	}
 	s.frames++
 	s.out(modes + syncBegin + b.String() + syncEnd)
 }
+
+// titleSeq is the sequence that sets the window title (OSC 2; the title
+// is clean text, see model.title).
+func titleSeq(title string) string { return "\x1b]2;" + title + "\x07" }
 
 // update rewrites the frame from row first down.
 func (s *screen) update(rows []string, first int) {
@@ -192,12 +206,34 @@ func (s *screen) fit(frame string) []string {
 	if len(rows) > s.height {
 		rows = rows[len(rows)-s.height:]
 	}
+	// Rows are measured per code point (wcwidth), as tmux and most
+	// terminals count: a joined emoji such as 👩‍👩‍👧 is one cluster of
+	// width 2 but takes 6 columns there. A row the terminal wrapped would
+	// take one more row than the screen counts, and the next print would
+	// leave a row of the old frame in the scrollback.
 	for i, r := range rows {
-		if ansi.StringWidth(r) > s.width {
-			rows[i] = ansi.Truncate(r, s.width, "")
-		}
+		rows[i] = fitWc(r, s.width)
 	}
 	return rows
+}
+
+// fitWc cuts row to width columns counted per code point. TruncateWc
+// measures a joined emoji as one cluster, so a cut can still be too wide:
+// it is cut shorter by the excess until it fits.
+func fitWc(row string, width int) string {
+	if ansi.StringWidthWc(row) <= width {
+		return row
+	}
+	cut := ansi.TruncateWc(row, width, "")
+	for n := width; n > 0; {
+		over := ansi.StringWidthWc(cut) - width
+		if over <= 0 {
+			break
+		}
+		n = max(0, n-over)
+		cut = ansi.TruncateWc(row, n, "")
+	}
+	return cut
 }
 
 // remember keeps printed lines for a redraw after a resize.

@@ -7,6 +7,8 @@ import (
 
 	"charm.land/bubbles/v2/textinput"
 	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
+	"github.com/gopi-agent/gopi/core/agent"
 )
 
 // The screen writes nothing before it knows the size, nothing when the
@@ -67,46 +69,33 @@ func TestScreenWritesOnlyWhatChanged(t *testing.T) {
 // does not blink (each blink was a timer and a frame, twice a second).
 func TestIdleDrawsNothing(t *testing.T) {
 	r := newRig(t)
-	var writes []string
-	p := newProgram(r.m, newScreen(func(out string) { writes = append(writes, out) }))
-	var timers []tea.Msg
-	p.after = func(_ time.Duration, msg tea.Msg) tea.Cmd {
-		timers = append(timers, msg)
-		return nil
-	}
-	fire := func() {
-		for len(timers) > 0 {
-			msg := timers[0]
-			timers = timers[1:]
-			p.Update(msg)
-		}
-	}
+	p, writes, timers, fire := fakeClockProgram(r)
 	p.Update(tea.WindowSizeMsg{Width: 100, Height: 30})
 	p.Update(keyMsg("h"))
 	fire()
-	if len(writes) != 1 {
-		t.Fatalf("%d frames for a resize and a key, want 1 (one frame per burst)", len(writes))
+	if len(*writes) != 1 {
+		t.Fatalf("%d frames for a resize and a key, want 1 (one frame per burst)", len(*writes))
 	}
 	p.Update(tickMsg{})
 	p.Update(statusMsg{st: r.m.status, seq: r.m.statusSeen + 1})
 	fire()
-	if len(writes) != 1 || len(timers) != 0 {
-		t.Fatalf("idle: %d frames more, %d timers", len(writes)-1, len(timers))
+	if len(*writes) != 1 || len(*timers) != 0 {
+		t.Fatalf("idle: %d frames more, %d timers", len(*writes)-1, len(*timers))
 	}
 	if cmd := r.m.ed.ta.Focus(); cmd != nil {
 		t.Fatal("the editor's cursor blinks: a timer and a frame twice a second")
 	}
 	p.Update(keyMsg("i"))
 	fire()
-	if len(writes) != 2 || !strings.Contains(writes[1], "hi") {
-		t.Fatalf("a key after idling: %q", writes[1:])
+	if len(*writes) != 2 || !strings.Contains((*writes)[1], "hi") {
+		t.Fatalf("a key after idling: %q", (*writes)[1:])
 	}
 	// A redraw of everything (Ctrl+L) clears and writes the frame again.
 	r.m.redrawAll = true
 	p.Update(statusMsg{st: r.m.status, seq: r.m.statusSeen + 1})
 	fire()
-	if len(writes) != 3 || !strings.Contains(writes[2], clearAll) || !strings.Contains(writes[2], "hi") {
-		t.Fatalf("redrawAll: %q", writes[2:])
+	if len(*writes) != 3 || !strings.Contains((*writes)[2], clearAll) || !strings.Contains((*writes)[2], "hi") {
+		t.Fatalf("redrawAll: %q", (*writes)[2:])
 	}
 }
 
@@ -168,4 +157,90 @@ func TestRedrawReplacesPrinted(t *testing.T) {
 	if !strings.Contains(last, "new card") || strings.Contains(last, "old card") {
 		t.Fatalf("the resize after the redraw wrote %q", last)
 	}
+}
+
+// A notice goes from an idle screen when its time is up (nothing else
+// redraws an idle screen); a retry's notice stays until the retry ends
+// and goes as soon as it worked; a long notice is wrapped, not cut.
+func TestNoticesGoWhenDone(t *testing.T) {
+	r := newRig(t)
+	p, writes, _, fire := fakeClockProgram(r)
+	p.Update(tea.WindowSizeMsg{Width: 40, Height: 30})
+	p.Update(noticeMsg{"Copied: a rather long text that does not fit on one row"})
+	if strings.Contains(r.view(), "…") || !strings.Contains(r.view(), "fit on one row") {
+		t.Fatalf("the notice is not whole:\n%s", r.view())
+	}
+	fire()
+	if strings.Contains(r.view(), "Copied:") || strings.Contains((*writes)[len(*writes)-1], "Copied:") {
+		t.Fatalf("the notice outlived its time:\n%s", r.view())
+	}
+
+	p.Update(eventMsg{agent.AutoRetryStart{Attempt: 1, MaxAttempts: 3, DelayMs: 2000, ErrorMessage: "overloaded"}})
+	fire()
+	if !strings.Contains(r.view(), "Retrying in 2s") {
+		t.Fatalf("a retry's notice went before the retry ended:\n%s", r.view())
+	}
+	p.Update(eventMsg{agent.AutoRetryEnd{Attempt: 1, Success: true}})
+	fire()
+	if strings.Contains(r.view(), "Retrying") {
+		t.Fatalf("the retry worked but its notice stays:\n%s", r.view())
+	}
+}
+
+// The window title is written by the screen, with the frame, once per
+// change (even when the frame itself is unchanged): Bubble Tea's renderer
+// draws nothing, so its ticker runs at its lowest rate (teaFPS) and an
+// idle gopi does not wake ten times a second for it.
+func TestScreenWritesWindowTitle(t *testing.T) {
+	var writes []string
+	s := newScreen(func(out string) { writes = append(writes, out) })
+	s.resize(40, 10)
+	s.title = "gopi · first"
+	s.draw("", "frame")
+	s.draw("", "frame")
+	s.title = "gopi · second"
+	s.draw("", "frame")
+	if len(writes) != 2 || !strings.Contains(writes[0], "\x1b]2;gopi · first\x07") || writes[1] != "\x1b]2;gopi · second\x07" {
+		t.Fatalf("writes %q", writes)
+	}
+	if teaFPS > 1 {
+		t.Fatalf("Bubble Tea's renderer ticks %d times a second for nothing", teaFPS)
+	}
+}
+
+// A frame row is cut to the width as the terminal counts it, code point by
+// code point: a joined emoji (one grapheme of width 2, 6 columns in tmux)
+// must not make the terminal wrap a row the screen counts as one (it left
+// an extra blank line in the scrollback at 20 and 24 columns).
+func TestScreenFitsJoinedEmoji(t *testing.T) {
+	s := newScreen(func(string) {})
+	s.resize(24, 10)
+	row := "Emoji: 🎉🚀 👩‍👩‍👧 ✅ flags"
+	if ansi.StringWidth(row) > 23 {
+		t.Fatalf("the test row is %d wide", ansi.StringWidth(row))
+	}
+	for _, r := range s.fit(row + "\nnext") {
+		if w := ansi.StringWidthWc(r); w > 24 {
+			t.Fatalf("row %q takes %d columns on a 24-column terminal", r, w)
+		}
+	}
+}
+
+// fakeClockProgram draws r's model on a screen whose writes it records,
+// with timers that only fire when fire is called.
+func fakeClockProgram(r *rig) (p *program, writes *[]string, timers *[]tea.Msg, fire func()) {
+	writes, timers = new([]string), new([]tea.Msg)
+	p = newProgram(r.m, newScreen(func(out string) { *writes = append(*writes, out) }))
+	p.after = func(_ time.Duration, msg tea.Msg) tea.Cmd {
+		*timers = append(*timers, msg)
+		return nil
+	}
+	fire = func() {
+		for len(*timers) > 0 {
+			msg := (*timers)[0]
+			*timers = (*timers)[1:]
+			p.Update(msg)
+		}
+	}
+	return p, writes, timers, fire
 }

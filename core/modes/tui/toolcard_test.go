@@ -220,3 +220,27 @@ func TestCtrlORedrawsEveryMessage(t *testing.T) {
 		t.Fatalf("the redraw left out messages:\n%s", got)
 	}
 }
+
+// A tool output line wider than the card wraps onto more rows, as omp's
+// boxes wrap it; nothing is cut with "…" (the collapsed card still keeps
+// only its last lines).
+func TestCardWrapsLongOutputLines(t *testing.T) {
+	t.Parallel()
+	long := "start " + strings.Repeat("0123456789", 12) + " the-end"
+	call := &ai.ToolCall{Name: "bash", Arguments: map[string]any{"command": "cat long.txt"}}
+	card := plainRenderer(50).card(call, []ai.Content{&ai.TextContent{Text: "short\n" + long}}, nil, false)
+	plain := markInverse(card)
+	if strings.Contains(plain, "…") {
+		t.Fatalf("a line was cut:\n%s", plain)
+	}
+	joined := ""
+	for _, l := range strings.Split(plain, "\n")[1:] {
+		if w := len([]rune(l)); w > 50 {
+			t.Errorf("a row wider than 50: %q", l)
+		}
+		joined += strings.TrimPrefix(l, "  ")
+	}
+	if !strings.Contains(joined, strings.ReplaceAll(long, " ", "")) && !strings.Contains(strings.ReplaceAll(joined, " ", ""), strings.ReplaceAll(long, " ", "")) {
+		t.Fatalf("the line's text is not all there:\n%s", plain)
+	}
+}
