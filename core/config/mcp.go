@@ -200,8 +200,9 @@ func (c *Config) readMCP(project, expand bool) *MCPConfig {
 	return out
 }
 
-// rawMCPServer is a server entry as written.
-type rawMCPServer struct {
+// MCPServerEntry is one MCP server entry as written in an mcp.json-style
+// file (mcpServers.<name>); plugins' .mcp.json files use the same shape.
+type MCPServerEntry struct {
 	Type    string            `json:"type"`
 	Command string            `json:"command"`
 	Args    []string          `json:"args"`
@@ -233,7 +234,7 @@ func parseMCPFile(data []byte, f mcpFile, env Env) ([]*MCPServer, []string, []er
 			}
 		}
 	}) {
-		var raw rawMCPServer
+		var raw MCPServerEntry
 		if err := json.Unmarshal(doc.Servers[name], &raw); err != nil {
 			errs = append(errs, fmt.Errorf("Server %q: %v (in %s)", name, err, f.path))
 			continue
@@ -249,7 +250,7 @@ func parseMCPFile(data []byte, f mcpFile, env Env) ([]*MCPServer, []string, []er
 }
 
 // newMCPServer validates an entry and fills in its defaults.
-func newMCPServer(name string, raw rawMCPServer, f mcpFile, env Env) (*MCPServer, error) {
+func newMCPServer(name string, raw MCPServerEntry, f mcpFile, env Env) (*MCPServer, error) {
 	if err := ValidateMCPServer(name, raw.Type, raw.Command, raw.URL); err != nil {
 		return nil, err
 	}

@@ -141,19 +141,6 @@ func (c *Contributions) componentFile(r Root, raw json.RawMessage, fallback stri
 	return doc, file, true
 }
 
-// rawServer is an MCP server entry of a plugin.
-type rawServer struct {
-	Type    string            `json:"type"`
-	Command string            `json:"command"`
-	Args    []string          `json:"args"`
-	Env     map[string]string `json:"env"`
-	Cwd     string            `json:"cwd"`
-	URL     string            `json:"url"`
-	Headers map[string]string `json:"headers"`
-	Enabled *bool             `json:"enabled"`
-	Timeout float64           `json:"timeout"`
-}
-
 // collectMCP reads the plugin's MCP servers (the manifest's mcpServers,
 // else .mcp.json; nested under "mcpServers" or flat).
 func (c *Contributions) collectMCP(r Root, man *Manifest) {
@@ -175,7 +162,7 @@ func (c *Contributions) collectMCP(r Root, man *Manifest) {
 	sort.Strings(names)
 	sub := func(s string) string { return substituteRoot(s, r.Path) }
 	for _, n := range names {
-		var raw rawServer
+		var raw config.MCPServerEntry
 		if err := json.Unmarshal(doc[n], &raw); err != nil {
 			c.warn(r, "MCP server %q in %s: %v (left out)", n, file, err)
 			continue
