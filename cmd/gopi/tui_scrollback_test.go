@@ -172,3 +172,67 @@ func readScrollback(t *testing.T, capture string) []string {
 	flush()
 	return out
 }
+
+// At narrow widths the scrollback holds an answer's text with its blank
+// lines as the text has them, no more: rows exactly as wide as the
+// terminal, CJK reaching its last column, and tab-separated columns (a tab
+// counts no columns but moves the terminal to its next tab stop; at 20
+// and 24 columns the screen counted such a row as one while the terminal
+// wrapped it, and the next print left an extra blank line, issue 39's
+// QNL finding). The answer's characters come back in order, and its
+// blank lines are exactly its paragraph breaks.
+func TestTUIScrollbackNarrowKeepsBlankLines(t *testing.T) {
+	for _, width := range []int{20, 24} {
+		t.Run(fmt.Sprint(width), func(t *testing.T) {
+			t.Parallel()
+			narrowRun(t, width)
+		})
+	}
+}
+
+// narrowRun streams the narrow answer at width columns and compares the
+// scrollback with it.
+func narrowRun(t *testing.T, width int) {
+	tabs := "Tabs:\tcol1\tcol2\tcol3\nTabs:\tcol1\tcol2\tcol3"
+	paragraphs := []string{
+		"Here is the log:\nline one: started\nline two: loaded 3 files",
+		"Files:\nsrc/a.go\nREADME.md",
+		tabs,
+		strings.Repeat("a", width-1) + "\n" + strings.Repeat("b", width) + "\n" + strings.Repeat("c", width+1),
+		"CJK: 你好世界，这是一个测试。日本語のテキスト。한국어 텍스트\n" + strings.Repeat("字", width/2) + "\nx" + strings.Repeat("字", width/2),
+		tabs,
+		"END_NARROW",
+	}
+	answer := strings.Join(paragraphs, "\n\n")
+	r := newAgentRig(t, mockllm.Turn{Blocks: []mockllm.Block{text(answer)}, ChunkSize: 8, ChunkDelay: 5 * time.Millisecond})
+	if err := os.WriteFile(filepath.Join(r.AgentDir, "config.yml"), []byte("startup:\n  quiet: true\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	x := startTmux(t, width, 30, r.Project, r.Environ, "--no-title", "--model", "mock/mock-model")
+	x.waitIn("the screen", x.screen, "Message")
+	x.typ("go")
+	x.keys("Enter")
+	x.waitFor("END_NARROW")
+	x.waitGone("Working…")
+
+	lines := strings.Split(x.scrollback(), "\n")
+	start := slices.IndexFunc(lines, func(l string) bool { return strings.HasPrefix(l, "Here is the log") })
+	end := slices.IndexFunc(lines, func(l string) bool { return strings.HasPrefix(l, "END_NARROW") })
+	if start < 0 || end < start {
+		t.Fatalf("the answer is not in the scrollback:\n%s", strings.Join(lines, "\n"))
+	}
+	shown := lines[start : end+1]
+	blanks := 0
+	for _, l := range shown {
+		if strings.TrimSpace(l) == "" {
+			blanks++
+		}
+	}
+	squeeze := func(s string) string { return strings.Join(strings.Fields(s), "") }
+	if got, want := squeeze(strings.Join(shown, "\n")), squeeze(answer); got != want {
+		t.Errorf("the answer's characters in the scrollback:\n%s\nwant:\n%s", got, want)
+	}
+	if blanks != len(paragraphs)-1 {
+		t.Errorf("the answer takes %d blank lines in the scrollback, its text %d:\n%s", blanks, len(paragraphs)-1, strings.Join(shown, "\n"))
+	}
+}

@@ -212,9 +212,38 @@ func (s *screen) fit(frame string) []string {
 	// take one more row than the screen counts, and the next print would
 	// leave a row of the old frame in the scrollback.
 	for i, r := range rows {
-		rows[i] = fitWc(r, s.width)
+		rows[i] = fitWc(expandTabs(r), s.width)
 	}
 	return rows
+}
+
+// tabStop is the terminal's distance between tab stops (tmux and xterm
+// set one every 8 columns unless told otherwise).
+const tabStop = 8
+
+// expandTabs writes a row's tabs as the spaces the terminal would move
+// over. A tab measures no columns, but the terminal moves to its next tab
+// stop: a row such as "Tabs:\tcol1\tcol2\tcol3" counted 17 columns and
+// took 28, so at 20 and 24 columns the terminal wrapped it, the frame
+// took one row more than the screen counted, and the next print left a
+// blank row of the old frame in the scrollback. Rows start at the first
+// column, so the stops are known; escape sequences hold no tabs.
+func expandTabs(row string) string {
+	if !strings.Contains(row, "\t") {
+		return row
+	}
+	var b strings.Builder
+	col := 0
+	for i, seg := range strings.Split(row, "\t") {
+		if i > 0 {
+			n := tabStop - col%tabStop
+			b.WriteString(strings.Repeat(" ", n))
+			col += n
+		}
+		b.WriteString(seg)
+		col += ansi.StringWidthWc(seg)
+	}
+	return b.String()
 }
 
 // fitWc cuts row to width columns counted per code point. TruncateWc

@@ -226,6 +226,27 @@ func TestScreenFitsJoinedEmoji(t *testing.T) {
 	}
 }
 
+// A tab counts no columns but moves the terminal to its next tab stop: a
+// row with tabs is written with the spaces the terminal would move over,
+// and cut to the width as they count. "Tabs:\tcol1\tcol2\tcol3" is 17
+// columns by its characters and 28 on the terminal; at 20 columns the
+// terminal wrapped it and the next print left a blank row in the
+// scrollback (the QNL finding of issue 39).
+func TestScreenExpandsTabs(t *testing.T) {
+	s := newScreen(func(string) {})
+	s.resize(20, 10)
+	rows := s.fit("Tabs:\tcol1\tcol2\tcol3\n\x1b[1mab\x1b[m\tc\n\tx")
+	want := []string{"Tabs:   col1    col2", "\x1b[1mab\x1b[m      c", "        x"}
+	for i, r := range rows {
+		if strings.Contains(r, "\t") || ansi.StringWidthWc(r) > 20 {
+			t.Errorf("row %d is %q (%d columns): the terminal would not keep it on one row", i, r, ansi.StringWidthWc(r))
+		}
+		if r != want[i] {
+			t.Errorf("row %d is %q, want %q", i, r, want[i])
+		}
+	}
+}
+
 // fakeClockProgram draws r's model on a screen whose writes it records,
 // with timers that only fire when fire is called.
 func fakeClockProgram(r *rig) (p *program, writes *[]string, timers *[]tea.Msg, fire func()) {
