@@ -41,7 +41,7 @@ func sampleValue(f *pflag.Flag) []string {
 	switch f.Value.Type() {
 	case "bool", "count":
 		return nil
-	case "int":
+	case "int", "float64":
 		return []string{"1"}
 	case "duration":
 		return []string{"1s"}
