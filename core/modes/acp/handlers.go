@@ -236,7 +236,12 @@ func (s *server) Prompt(ctx context.Context, p sdk.PromptRequest) (sdk.PromptRes
 	if err != nil {
 		return sdk.PromptResponse{}, err
 	}
-	return ss.prompt(ctx, p.Prompt)
+	s.prompts.started()
+	resp, err := ss.prompt(ctx, p.Prompt)
+	if err != nil {
+		s.prompts.answered()
+	}
+	return resp, err
 }
 
 // Cancel aborts the session's run; its prompt answers "cancelled". (The

@@ -56,7 +56,7 @@ func Serve(ctx context.Context, in io.Reader, out io.Writer, opts Options) error
 	// connection must be set before anything is read: the gate holds the
 	// first read until they are. The guard answers the lines the library
 	// would choke on (see lineguard), writing through the same lock.
-	lw := lineguard.NewLockedWriter(out)
+	lw := lineguard.NewLockedWriter(&answerCounter{w: out, open: srv.prompts})
 	gate := &gatedReader{r: lineguard.New(in, lw, srv.logf), open: make(chan struct{})}
 	conn := sdk.NewAgentSideConnection(srv, lw, gate)
 	conn.SetLogger(slog.New(slog.NewTextHandler(srv.logw, nil)))
@@ -69,6 +69,9 @@ func Serve(ctx context.Context, in io.Reader, out io.Writer, opts Options) error
 		err = ctx.Err()
 	}
 	srv.closeAll()
+	// The prompts closeAll cancelled are answered by the library once
+	// their handlers return: wait for those answers before returning.
+	srv.prompts.wait(answerWait)
 	return err
 }
 
@@ -87,10 +90,12 @@ type server struct {
 	caps     sdk.ClientCapabilities
 	sessions map[string]*session
 	closed   bool
+
+	prompts *openPrompts // prompts not answered yet
 }
 
 func newServer(opts Options) *server {
-	s := &server{opts: opts, logw: opts.Log, sessions: map[string]*session{}}
+	s := &server{opts: opts, logw: opts.Log, sessions: map[string]*session{}, prompts: newOpenPrompts()}
 	if s.logw == nil {
 		s.logw = io.Discard
 	}
