@@ -656,10 +656,10 @@ func (t *Tab) Screenshot(ctx context.Context, fullPage bool, selector string) ([
 
 // Unstick frees a page after a call ran out of time: the page's running
 // script is terminated, loading stops and an open dialog is dismissed, so
-// the tab answers the next call.
-func (t *Tab) Unstick() {
-	ctx, cancel := context.WithTimeout(context.Background(), AttachTimeout)
-	defer cancel()
+// the tab answers the next call. It gives up when ctx ends: on a page that
+// keeps Chromium busy (a huge layout) the answers can take seconds, so
+// callers run it in the background with a bound.
+func (t *Tab) Unstick(ctx context.Context) {
 	p := t.page.Context(ctx)
 	_ = proto.PageHandleJavaScriptDialog{Accept: false}.Call(p) // first: an open dialog holds the next calls
 	_ = proto.RuntimeTerminateExecution{}.Call(p)
