@@ -1,9 +1,17 @@
 package browser
 
 import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/gopi-agent/gopi/core/tool"
 )
 
 func init() {
@@ -44,3 +52,33 @@ func TestTimeoutOnBusyPage(t *testing.T) {
 	}
 }
 
+// tab.screenshot({save}) writes where omp's does (any path, directories
+// made), but in plan mode it is refused like any other change to a file,
+// before a directory is made; with plan mode off the file is written.
+func TestScreenshotSaveGatedByPlanMode(t *testing.T) {
+	need(t)
+	openPage(t, "shotsave", "/article")
+	dir := t.TempDir()
+	env := tool.NewEnv(dir)
+	env.SetPlanMode(&tool.PlanMode{File: "local://PLAN.md", Abs: filepath.Join(dir, "PLAN.md")})
+	raw, _ := json.Marshal(map[string]any{"action": "run", "name": "shotsave", "timeout": 10,
+		"code": `await tab.screenshot({save: "sub/dir/shot.png", silent: true}); return "saved"`})
+	res, err := tool.Run(context.Background(), New(env, shared.m), raw, nil)
+	if err == nil && !res.IsError {
+		t.Fatalf("plan mode: the screenshot was saved: %q", text(res))
+	}
+	if msg := fmt.Sprint(err) + text(res); !strings.Contains(msg, "Plan mode") {
+		t.Errorf("plan mode: %s", msg)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "sub")); !os.IsNotExist(err) {
+		t.Errorf("plan mode made the directory: %v", err)
+	}
+	env.SetPlanMode(nil)
+	res, err = tool.Run(context.Background(), New(env, shared.m), raw, nil)
+	if err != nil || res.IsError {
+		t.Fatalf("without plan mode: %v %q", err, text(res))
+	}
+	if data, err := os.ReadFile(filepath.Join(dir, "sub/dir/shot.png")); err != nil || !bytes.HasPrefix(data, []byte("\x89PNG")) {
+		t.Errorf("saved file: %v", err)
+	}
+}

@@ -94,6 +94,14 @@ func saveShot(ctx context.Context, env *tool.Env, save string, full []byte, m mo
 	if fullRes {
 		data, mime = full, "image/png"
 	}
+	// A file the model or the settings name (not the temporary copy) is a
+	// change to the user's files: plan mode refuses it, as the write tool's
+	// gate does, before any directory is made.
+	if fullRes {
+		if err := env.CheckPlanWrite(dest); err != nil {
+			return Screenshot{}, nil, err
+		}
+	}
 	if err := os.MkdirAll(filepath.Dir(dest), 0o755); err != nil {
 		return Screenshot{}, nil, fmt.Errorf("screenshot directory: %w", err)
 	}
