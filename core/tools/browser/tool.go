@@ -58,12 +58,19 @@ type Details struct {
 
 // Tool is the browser tool of one session.
 type Tool struct {
-	env *tool.Env
-	m   *Manager
+	env  *tool.Env
+	m    *Manager
+	gate SaveGate
 }
 
 // New returns the browser tool over the session's Manager.
 func New(env *tool.Env, m *Manager) tool.Tool { return &Tool{env: env, m: m} }
+
+// NewGated is New with the session's gate for the files a screenshot
+// saves (see SaveGate).
+func NewGated(env *tool.Env, m *Manager, gate SaveGate) tool.Tool {
+	return &Tool{env: env, m: m, gate: gate}
+}
 
 // Available reports whether a session offers the tool: browser.enabled
 // and a Chromium found.
@@ -356,7 +363,7 @@ func (t *Tool) run(ctx context.Context, a args, d *Details) (*tool.Result, error
 		case <-watched:
 		}
 	}()
-	out, err := runScript(rctx, t.env, tab, a.Code)
+	out, err := runScript(rctx, t.env, t.gate, tab, a.Code)
 	close(watched)
 	rcancel(nil)
 	if err != nil {
