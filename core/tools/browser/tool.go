@@ -243,7 +243,7 @@ func (t *Tool) open(ctx context.Context, a args, d *Details) (*tool.Result, erro
 	}
 	defer tab.busy.Unlock()
 	if err := tab.settle(ctx); err != nil {
-		return nil, t.timedOut(ctx, tab, a, err)
+		return nil, stillBusy(ctx, t.timedOut(ctx, tab, a, err))
 	}
 	if a.URL != "" {
 		if err := tab.page.Goto(ctx, a.URL, a.WaitUntil); err != nil {
@@ -346,7 +346,7 @@ func (t *Tool) run(ctx context.Context, a args, d *Details) (*tool.Result, error
 	defer cancel()
 	tab.page.MissedSelector() // forget an earlier call's
 	if err := tab.settle(ctx); err != nil {
-		return nil, t.timedOut(ctx, tab, a, err)
+		return nil, stillBusy(ctx, t.timedOut(ctx, tab, a, err))
 	}
 	if !tab.page.Alive(ctx) {
 		return nil, t.notAlive(a, tab)

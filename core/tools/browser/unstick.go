@@ -2,6 +2,8 @@ package browser
 
 import (
 	"context"
+	"errors"
+	"fmt"
 
 	"github.com/gopi-agent/gopi/headless"
 )
@@ -48,4 +50,13 @@ func (tab *Tab) settle(ctx context.Context) error {
 	case <-ctx.Done():
 		return ctx.Err()
 	}
+}
+
+// stillBusy adds to err, the timeout of a call whose time ran out in
+// settle, that the page was still busy with an earlier call's work.
+func stillBusy(ctx context.Context, err error) error {
+	if !errors.Is(ctx.Err(), context.DeadlineExceeded) {
+		return err
+	}
+	return fmt.Errorf("%w (the page was still busy with an earlier call that timed out: try again, or with a longer timeout)", err)
 }
