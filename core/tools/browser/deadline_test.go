@@ -8,9 +8,11 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
+	"github.com/gopi-agent/gopi/core/config"
 	"github.com/gopi-agent/gopi/core/tool"
 )
 
@@ -80,5 +82,34 @@ func TestScreenshotSaveGatedByPlanMode(t *testing.T) {
 	}
 	if data, err := os.ReadFile(filepath.Join(dir, "sub/dir/shot.png")); err != nil || !bytes.HasPrefix(data, []byte("\x89PNG")) {
 		t.Errorf("saved file: %v", err)
+	}
+}
+
+// A browser that does not answer at all (stopped) holds no call past its
+// timeout: the page's address and title are asked within the call's time
+// (rod's Page.Info asked through the browser's own context, so the call
+// waited until the browser went on). Bound as in TestTimeoutOnBusyPage.
+func TestTimeoutOnStoppedBrowser(t *testing.T) {
+	need(t)
+	m := NewManager(config.Browser{Enabled: true, Headless: true, Exec: shared.exec})
+	defer func() { _ = m.Close() }()
+	ok(t, m, map[string]any{"action": "open", "url": shared.srv.URL + "/article", "wait_until": "load"})
+	pids := m.Pids()
+	if len(pids) != 1 {
+		t.Fatalf("pids %v", pids)
+	}
+	if err := syscall.Kill(pids[0], syscall.SIGSTOP); err != nil {
+		t.Fatal(err)
+	}
+	resumed := time.AfterFunc(20*time.Second, func() { _ = syscall.Kill(pids[0], syscall.SIGCONT) })
+	defer func() { resumed.Stop(); _ = syscall.Kill(pids[0], syscall.SIGCONT) }()
+	const timeout, grace, margin = time.Second, 750 * time.Millisecond, 5 * time.Second
+	start := time.Now()
+	_, err := call(t, m, map[string]any{"action": "run", "timeout": timeout.Seconds(), "code": `return await tab.title()`})
+	if took := time.Since(start); took > timeout+grace+margin {
+		t.Errorf("a run on a stopped browser took %s (bound %s): %v", took.Round(time.Millisecond), timeout+grace+margin, err)
+	}
+	if err == nil || !strings.HasPrefix(err.Error(), "Browser code execution timed out after 1000ms") {
+		t.Errorf("err %v, want a timeout", err)
 	}
 }
