@@ -307,7 +307,7 @@ func (t *Tab) Observe(ctx context.Context, o ObserveOptions) (*Observation, erro
 	if err := json.Unmarshal([]byte(res.Value.JSON("", "")), &obs.Scroll); err != nil {
 		return nil, err
 	}
-	info, err := p.Info()
+	info, err := t.info(ctx)
 	if err != nil {
 		return nil, err
 	}

@@ -347,7 +347,7 @@ var ErrDialogOpen = errors.New("the page is waiting on a dialog")
 
 // URL is the page's address.
 func (t *Tab) URL(ctx context.Context) (string, error) {
-	info, err := t.page.Context(ctx).Info()
+	info, err := t.info(ctx)
 	if err != nil {
 		return "", err
 	}
@@ -356,11 +356,22 @@ func (t *Tab) URL(ctx context.Context) (string, error) {
 
 // Title is the page's title.
 func (t *Tab) Title(ctx context.Context) (string, error) {
-	info, err := t.page.Context(ctx).Info()
+	info, err := t.info(ctx)
 	if err != nil {
 		return "", err
 	}
 	return info.Title, nil
+}
+
+// info is the page's target info, asked within ctx. (rod's Page.Info
+// asks through the browser's own context, not the page's: a browser
+// busy with a huge page held it well past the call's timeout.)
+func (t *Tab) info(ctx context.Context) (*proto.TargetTargetInfo, error) {
+	res, err := proto.TargetGetTargetInfo{TargetID: t.page.TargetID}.Call(t.b.rod.Context(ctx))
+	if err != nil {
+		return nil, err
+	}
+	return res.TargetInfo, nil
 }
 
 // element waits until selector matches an element and returns it. The
@@ -656,10 +667,10 @@ func (t *Tab) Screenshot(ctx context.Context, fullPage bool, selector string) ([
 
 // Unstick frees a page after a call ran out of time: the page's running
 // script is terminated, loading stops and an open dialog is dismissed, so
-// the tab answers the next call.
-func (t *Tab) Unstick() {
-	ctx, cancel := context.WithTimeout(context.Background(), AttachTimeout)
-	defer cancel()
+// the tab answers the next call. It gives up when ctx ends: on a page that
+// keeps Chromium busy (a huge layout) the answers can take seconds, so
+// callers run it in the background with a bound.
+func (t *Tab) Unstick(ctx context.Context) {
 	p := t.page.Context(ctx)
 	_ = proto.PageHandleJavaScriptDialog{Accept: false}.Call(p) // first: an open dialog holds the next calls
 	_ = proto.RuntimeTerminateExecution{}.Call(p)

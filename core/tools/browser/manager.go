@@ -45,6 +45,10 @@ type Manager struct {
 	browsers map[string]*headless.Browser // by browserKind.key
 	tabs     map[string]*Tab
 	closed   bool
+
+	life     context.Context    // ends with Close: stops the background cleanups
+	endLife  context.CancelFunc //
+	cleanups sync.WaitGroup     // the background cleanups (unstick); Close waits for them
 }
 
 // Tab is one named tab of the Manager.
@@ -54,12 +58,14 @@ type Tab struct {
 	desc    string // the browser's description, for the tool's output
 	dialogs string
 	page    *headless.Tab
-	busy    sync.Mutex // held by the call using the tab
+	busy    sync.Mutex    // held by the call using the tab
+	settled chan struct{} // closed when the freeing after a timed-out call is over; nil when none (guarded by busy)
 }
 
 // NewManager returns a Manager for settings; nothing is started yet.
 func NewManager(settings config.Browser) *Manager {
-	return &Manager{settings: settings, browsers: map[string]*headless.Browser{}, tabs: map[string]*Tab{}}
+	life, end := context.WithCancel(context.Background())
+	return &Manager{settings: settings, browsers: map[string]*headless.Browser{}, tabs: map[string]*Tab{}, life: life, endLife: end}
 }
 
 // errClosed is returned after Close.
@@ -222,6 +228,8 @@ func (m *Manager) Close() error {
 	browsers, tabs := m.browsers, m.tabs
 	m.browsers, m.tabs = map[string]*headless.Browser{}, map[string]*Tab{}
 	m.mu.Unlock()
+	m.endLife()
+	m.cleanups.Wait()
 	for _, t := range tabs {
 		t.page.Close()
 	}

@@ -78,7 +78,7 @@ func fitForModel(shot []byte) (modelImage, error) {
 // to the session's directory) or into browser.screenshotDir, else the
 // model's copy to a temporary file. It returns the record and the text
 // lines that describe it.
-func saveShot(ctx context.Context, env *tool.Env, save string, full []byte, m modelImage) (Screenshot, []string, error) {
+func saveShot(ctx context.Context, env *tool.Env, gate SaveGate, save string, full []byte, m modelImage) (Screenshot, []string, error) {
 	dest, fullRes := "", true
 	switch {
 	case save != "":
@@ -90,15 +90,34 @@ func saveShot(ctx context.Context, env *tool.Env, save string, full []byte, m mo
 		fullRes = false
 		dest = filepath.Join(os.TempDir(), fmt.Sprintf("gopi-sshots-%d.png", time.Now().UnixNano()))
 	}
-	data, mime := m.data, m.mime
+	data, mime, err := m.data, m.mime, error(nil)
 	if fullRes {
 		data, mime = full, "image/png"
 	}
-	if err := os.MkdirAll(filepath.Dir(dest), 0o755); err != nil {
-		return Screenshot{}, nil, fmt.Errorf("screenshot directory: %w", err)
+	// A file the model or the settings name (not the temporary copy) is a
+	// change to the user's files: it passes the session's gate as a write
+	// call (plan mode, permission), before any directory is made.
+	write := func() error {
+		if err := os.MkdirAll(filepath.Dir(dest), 0o755); err != nil {
+			return fmt.Errorf("screenshot directory: %w", err)
+		}
+		if err := env.WriteFile(ctx, dest, data, 0o644); err != nil {
+			return fmt.Errorf("save the screenshot: %w", err)
+		}
+		return nil
 	}
-	if err := env.WriteFile(ctx, dest, data, 0o644); err != nil {
-		return Screenshot{}, nil, fmt.Errorf("save the screenshot: %w", err)
+	switch {
+	case !fullRes:
+		err = write()
+	case gate != nil:
+		err = gate(ctx, dest, len(data), write)
+	default:
+		if err = env.CheckPlanWrite(dest); err == nil {
+			err = write()
+		}
+	}
+	if err != nil {
+		return Screenshot{}, nil, err
 	}
 	lines := []string{"Screenshot captured"}
 	if fullRes {

@@ -30,11 +30,12 @@ type runOutput struct {
 // (waitForResponse, wait, setTimeout) settle their promises through jobs,
 // which the run's loop executes on that goroutine.
 type script struct {
-	ctx context.Context
-	env *tool.Env
-	tab *Tab
-	vm  *goja.Runtime
-	out runOutput
+	ctx  context.Context
+	env  *tool.Env
+	gate SaveGate
+	tab  *Tab
+	vm   *goja.Runtime
+	out  runOutput
 
 	jobs    chan func()    // work for the VM's goroutine
 	pending int            // background operations not settled yet (VM goroutine only)
@@ -45,9 +46,9 @@ type script struct {
 // display, assert, wait, timers and console in scope, until it settles or
 // ctx ends (the JavaScript is interrupted; a page call in flight returns).
 // Background work of the run has ended when it returns.
-func runScript(ctx context.Context, env *tool.Env, t *Tab, code string) (runOutput, error) {
+func runScript(ctx context.Context, env *tool.Env, gate SaveGate, t *Tab, code string) (runOutput, error) {
 	ctx, cancel := context.WithCancel(ctx)
-	s := &script{ctx: ctx, env: env, tab: t, vm: goja.New(), jobs: make(chan func())}
+	s := &script{ctx: ctx, env: env, gate: gate, tab: t, vm: goja.New(), jobs: make(chan func())}
 	defer s.wg.Wait()
 	defer cancel()
 	s.vm.SetFieldNameMapper(goja.UncapFieldNameMapper())
@@ -455,7 +456,7 @@ func (s *script) screenshot(c goja.FunctionCall) any {
 	s.check(err)
 	m, err := fitForModel(shot)
 	s.check(err)
-	info, lines, err := saveShot(s.ctx, s.env, o.Save, shot, m)
+	info, lines, err := saveShot(s.ctx, s.env, s.gate, o.Save, shot, m)
 	s.check(err)
 	s.out.screenshots = append(s.out.screenshots, info)
 	if !o.Silent {

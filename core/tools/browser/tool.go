@@ -58,12 +58,19 @@ type Details struct {
 
 // Tool is the browser tool of one session.
 type Tool struct {
-	env *tool.Env
-	m   *Manager
+	env  *tool.Env
+	m    *Manager
+	gate SaveGate
 }
 
 // New returns the browser tool over the session's Manager.
 func New(env *tool.Env, m *Manager) tool.Tool { return &Tool{env: env, m: m} }
+
+// NewGated is New with the session's gate for the files a screenshot
+// saves (see SaveGate).
+func NewGated(env *tool.Env, m *Manager, gate SaveGate) tool.Tool {
+	return &Tool{env: env, m: m, gate: gate}
+}
 
 // Available reports whether a session offers the tool: browser.enabled
 // and a Chromium found.
@@ -235,6 +242,9 @@ func (t *Tool) open(ctx context.Context, a args, d *Details) (*tool.Result, erro
 		return nil, fmt.Errorf("Tab %s is busy", quote(a.Name))
 	}
 	defer tab.busy.Unlock()
+	if err := tab.settle(ctx); err != nil {
+		return nil, stillBusy(ctx, t.timedOut(ctx, tab, a, err))
+	}
 	if a.URL != "" {
 		if err := tab.page.Goto(ctx, a.URL, a.WaitUntil); err != nil {
 			return nil, t.navTimedOut(ctx, tab, a, err)
@@ -335,6 +345,9 @@ func (t *Tool) run(ctx context.Context, a args, d *Details) (*tool.Result, error
 	ctx, cancel := context.WithTimeout(ctx, a.timeout())
 	defer cancel()
 	tab.page.MissedSelector() // forget an earlier call's
+	if err := tab.settle(ctx); err != nil {
+		return nil, stillBusy(ctx, t.timedOut(ctx, tab, a, err))
+	}
 	if !tab.page.Alive(ctx) {
 		return nil, t.notAlive(a, tab)
 	}
@@ -350,7 +363,7 @@ func (t *Tool) run(ctx context.Context, a args, d *Details) (*tool.Result, error
 		case <-watched:
 		}
 	}()
-	out, err := runScript(rctx, t.env, tab, a.Code)
+	out, err := runScript(rctx, t.env, t.gate, tab, a.Code)
 	close(watched)
 	rcancel(nil)
 	if err != nil {
@@ -377,11 +390,16 @@ func (t *Tool) run(ctx context.Context, a args, d *Details) (*tool.Result, error
 // errBrowserExited ends a run whose browser process exited.
 var errBrowserExited = errors.New("the browser exited")
 
+// pageGoneBound bounds pageGone's question: it is asked after the call's
+// time may have run out, so it must fit in the grace the spec allows
+// past the timeout (750 ms).
+const pageGoneBound = 500 * time.Millisecond
+
 // pageGone reports, after a failed run, whether the tab's page has gone
 // meanwhile (closed by the page itself, or crashed). A browser that does
-// not answer within a few seconds is taken to be busy, not gone.
+// not answer within pageGoneBound is taken to be busy, not gone.
 func (t *Tool) pageGone(tab *Tab) bool {
-	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Second)
+	ctx, cancel := context.WithTimeout(context.Background(), pageGoneBound)
 	defer cancel()
 	return !tab.page.Alive(ctx)
 }
@@ -426,7 +444,7 @@ func (t *Tool) timedOut(ctx context.Context, tab *Tab, a args, err error) error 
 	}
 	// What the page was stuck on, read before Unstick answers a dialog.
 	dialog, sel := tab.page.DialogOpen(), tab.page.MissedSelector()
-	tab.page.Unstick()
+	t.m.unstick(tab)
 	if !errors.Is(ctx.Err(), context.DeadlineExceeded) {
 		return err
 	}

@@ -94,7 +94,9 @@ var builtins = []Entry{
 		func(env *tool.Env, _ *Services) bool { return debug.Available(env) }},
 	// browser exists with browser.enabled when a Chromium is installed;
 	// its Chromium and tabs are Services.Browser.
-	{"browser", func(env *tool.Env, svc *Services) tool.Tool { return browser.New(env, svc.Browser) },
+	{"browser", func(env *tool.Env, svc *Services) tool.Tool {
+		return browser.NewGated(env, svc.Browser, screenshotGate(env, svc))
+	},
 		func(env *tool.Env, _ *Services) bool { return browser.Available(env) }},
 	// calc exists with calc.enabled (off by default, as in omp).
 	{"calc", envOnly(calc.New), func(env *tool.Env, _ *Services) bool { return calc.Available(env) }},
