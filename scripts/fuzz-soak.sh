@@ -48,6 +48,7 @@ TARGETS=(
 	./sdk/rpcclient:FuzzFastParse          # RPC frames: the client's fast frame head parser
 	./core/config:FuzzParseDotenv          # settings files: .env
 	./core/ai:FuzzParsePartialJSON         # partial JSON of streamed tool arguments
+	./core/ai/provider/anthropic:FuzzFastDeltaMatchesUnmarshal # Anthropic streams: the hand-read text delta against json.Unmarshal
 	./core/session:FuzzDecodeMessage       # session lines: messages
 	./core/config:FuzzParseSettings        # settings files: YAML/JSON settings
 	./core/modes/acp/lineguard:FuzzInputGuard # RPC frames: ACP's line guard

@@ -37,6 +37,9 @@ type program struct {
 	// after returns a command that delivers msg after d (tea.Tick; tests
 	// give a clock of their own).
 	after func(d time.Duration, msg tea.Msg) tea.Cmd
+	// updates holds the streamed message's newest update until the next
+	// frame (coalesce.go).
+	updates updateSlot
 }
 
 // newProgram draws m on scr.
@@ -54,8 +57,14 @@ func (p *program) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	switch msg := msg.(type) {
 	case frameMsg:
 		p.pending = false
+		var cmd tea.Cmd
+		if u, ok := p.updates.take(); ok {
+			_, cmd = p.m.Update(eventMsg{u})
+		}
 		p.draw()
-		return p, nil
+		return p, cmd
+	case updateReadyMsg:
+		return p, p.schedule()
 	case tea.WindowSizeMsg:
 		p.scr.resize(msg.Width, msg.Height)
 	case tea.ResumeMsg:
@@ -119,6 +128,9 @@ func (p *program) suspend() {
 // then the unfinished answer (when it ended in the middle of one), and no
 // frame.
 func (p *program) finish() {
+	if u, ok := p.updates.take(); ok {
+		p.m.onEvent(u) // the stream's newest text, not drawn yet
+	}
 	p.m.commitLive()
 	p.scr.close(p.m.takePrinted())
 }

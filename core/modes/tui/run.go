@@ -137,7 +137,7 @@ func Run(ctx context.Context, s Session, opts Options) error {
 		popts = append(popts, tea.WithWindowSize(opts.Width, opts.Height))
 	}
 	p := tea.NewProgram(prog, popts...)
-	unsub := s.Subscribe(func(e agent.Event) { p.Send(eventMsg{e}) })
+	unsub := s.Subscribe(func(e agent.Event) { prog.updates.forward(p.Send, e) })
 	// The ask tool's questions open as dialogs.
 	m.ui = &dialogUI{send: p.Send, detached: make(chan struct{})}
 	uiErr := s.Tools().SetUI(m.ui)

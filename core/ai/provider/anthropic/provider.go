@@ -162,6 +162,10 @@ type decoder struct {
 // event handles one SSE event; done means message_stop.
 func (d *decoder) event(sev sse.Event) (done bool, err error) {
 	em, blocks := d.em, d.blocks
+	if index, text, thinking, ok := fastDelta(sev.Data); ok {
+		d.delta(index, text, thinking)
+		return false, nil
+	}
 	var ev wireEvent
 	if err := json.Unmarshal(sev.Data, &ev); err != nil {
 		return false, fmt.Errorf("decode %q event: %w", sev.Name, err)
@@ -254,6 +258,24 @@ func (d *decoder) event(sev sse.Event) (done bool, err error) {
 		return false, &ai.StreamError{Message: "the provider reported an error: " + string(sev.Data)}
 	}
 	return false, nil
+}
+
+// delta is a text or thinking delta read by fastDelta, handled as the
+// general path handles the same event.
+func (d *decoder) delta(index int, text string, thinking bool) {
+	if !d.started {
+		d.em.Start()
+		d.started = true
+	}
+	idx, ok := d.blocks[index]
+	if !ok {
+		return
+	}
+	if thinking {
+		d.em.ThinkingDelta(idx, text)
+	} else {
+		d.em.TextDelta(idx, text)
+	}
 }
 
 func applyUsage(u *ai.Usage, w wireUsage) {
