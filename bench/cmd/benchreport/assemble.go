@@ -237,18 +237,28 @@ func runAssemble(args []string) error {
 	return nil
 }
 
-// writeHistory writes history/<commit>.json for the current tree.
+// writeHistory writes history/<commit>.json for the current tree, with
+// the series measured at that commit. It writes nothing for a tree with
+// uncommitted changes (no commit names what was measured) or when no
+// series was measured at this commit (an assembly after a merge, say):
+// history is what each commit measured, not a copy of older results.
 func writeHistory(dir string, st stamp, heads []headline, areas []areaResult) error {
+	if strings.HasSuffix(st.commit, "+dirty") {
+		return nil
+	}
 	e := historyEntry{Commit: st.commit, Date: st.date, Machine: st.machine, Load: st.load, Headlines: heads}
 	for _, a := range areas {
 		for _, r := range a.recs {
-			if r.Commit == "" {
-				continue // read from an older area's tables: not this commit's
+			if r.Commit != st.commit {
+				continue // measured at another commit (or read from tables)
 			}
 			s := perf.Summarize(r.Samples)
 			e.Series = append(e.Series, historySeries{Area: r.Area, Case: r.Case, Tool: r.Tool, Metric: r.Metric, Unit: r.Unit,
 				Median: round4(s.Median), Lo: round4(s.Lo), Hi: round4(s.Hi), N: s.N, Commit: r.Commit})
 		}
+	}
+	if len(e.Series) == 0 {
+		return nil
 	}
 	b, err := json.MarshalIndent(e, "", " ")
 	if err != nil {

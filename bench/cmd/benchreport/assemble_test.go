@@ -97,14 +97,32 @@ func TestAssembleWritesEverything(t *testing.T) {
 			t.Errorf("RESULTS.md lacks %q:\n%s", want, doc)
 		}
 	}
-	for _, f := range []string{"results/search.svg", "results/headline.svg", "results/trend.svg"} {
+	for _, f := range []string{"results/search.svg", "results/headline.svg"} {
 		b, err := os.ReadFile(filepath.Join(dir, f))
 		if err != nil || !strings.Contains(string(b), "<svg") {
 			t.Errorf("%s: %v", f, err)
 		}
 	}
+	// The entry of the commit that measured the records (runAssemble
+	// stamps the real tree, which measured none of them).
+	areas := []areaResult{{name: "search", recs: recs}}
+	if err := writeHistory(hist, st, computeHeadlines(areas), areas); err != nil {
+		t.Fatal(err)
+	}
 	if hs, err := readHistory(hist); err != nil || len(hs) != 1 || len(hs[0].Headlines) != 1 || len(hs[0].Series) != 4 {
 		t.Errorf("history: %v %+v", err, hs)
+	}
+	// An assembly at a later commit that measured nothing, or on a tree
+	// with uncommitted changes, adds no history entry.
+	for _, commit := range []string{"def", "abc+dirty"} {
+		later := st
+		later.commit = commit
+		if err := writeHistory(hist, later, nil, areas); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if hs, err := readHistory(hist); err != nil || len(hs) != 1 {
+		t.Errorf("history after assemblies that measured nothing: %v, %d entries", err, len(hs))
 	}
 }
 
