@@ -163,14 +163,18 @@ func (t *jsTool) Execute(ctx context.Context, args tool.Args, onUpdate tool.Upda
 		cancel(errToolTimedOut) // the engine's clock ran out before the timer
 	}
 	sig.release() // a stopped call's abort listeners run now
-	if err != nil {
+	// A call stopped by the caller or its limit is stopped even when its
+	// code, woken by the signal, still returned a value before the engine
+	// noticed (a killed pi.exec resolves, and execute may return it).
+	if err != nil || cctx.Err() != nil {
 		switch {
 		case ctx.Err() != nil:
 			return nil, fmt.Errorf("%s: %w", t.def.Name, tool.ErrAborted)
 		case errors.Is(context.Cause(cctx), errToolTimedOut):
 			return nil, &tool.Error{Msg: fmt.Sprintf("The tool %s did not finish within %v and was cancelled. If it needs longer, raise tools.extensionTimeoutMs (milliseconds) in the settings.", t.def.Name, budget), Err: errToolTimedOut}
+		case err != nil:
+			return nil, err
 		}
-		return nil, err
 	}
 	var res *tool.Result
 	err = t.r.vm.do(t.r.opts.Budget, func(*goja.Runtime) error {
