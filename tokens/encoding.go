@@ -7,9 +7,10 @@
 // whitespace); package pretokenize does this with hand-written scanners
 // equivalent to each encoding's split regex. Each piece is then looked up in
 // the vocabulary; most pieces are one token, the rest are merged byte pair
-// by byte pair (package bpe). The vocabularies are embedded in the binary in
-// a compact form (package vocab) and indexed on first use in a few
-// milliseconds.
+// by byte pair (package bpe). The vocabularies are embedded in the binary
+// with their lookup tables, built when gopi is built (package vocab's
+// go generate step), so loading an encoding reads them in place and costs
+// microseconds, not the tens of milliseconds building them would.
 //
 // The reference is github.com/pkoukk/tiktoken-go, which runs the split
 // regexes with regexp2 over Go's unicode tables: counts and ids are
@@ -103,14 +104,11 @@ func Get(name string) (*Encoding, error) {
 func load(name string) (*Encoding, error) {
 	sp, ok := specs[name]
 	data, embedded := vocab.Embedded(name)
-	if !ok || !embedded {
+	index, indexed := vocab.EmbeddedIndex(name)
+	if !ok || !embedded || !indexed {
 		return nil, fmt.Errorf("unknown encoding %q; use one of %s", name, strings.Join(Names(), ", "))
 	}
-	tab, err := vocab.Parse(data)
-	if err != nil {
-		return nil, fmt.Errorf("load %s: %w", name, err)
-	}
-	v, err := bpe.New(tab)
+	v, err := bpe.Open(data, index)
 	if err != nil {
 		return nil, fmt.Errorf("load %s: %w", name, err)
 	}

@@ -1,6 +1,7 @@
 // Command gen rewrites the compact vocabulary files of package vocab from the
 // .tiktoken assets of github.com/pkoukk/tiktoken-go-loader, which the Go
-// module cache holds offline. Run it with `go generate ./tokens/...`.
+// module cache holds offline, and the lookup tables built from them (package
+// bpe's index form). Run it with `go generate ./tokens/...`.
 package main
 
 import (
@@ -8,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 
+	"github.com/gopi-agent/gopi/tokens/internal/bpe"
 	"github.com/gopi-agent/gopi/tokens/internal/vocab"
 	"github.com/pkoukk/tiktoken-go-loader/assets"
 )
@@ -21,8 +23,8 @@ func main() {
 	}
 }
 
-// convert writes <name>.bin in the current directory (the vocab package,
-// where go generate runs), atomically.
+// convert writes <name>.bin and <name>.idx in the current directory (the
+// vocab package, where go generate runs).
 func convert(name string) error {
 	text, err := assets.Assets.ReadFile(name + ".tiktoken")
 	if err != nil {
@@ -36,12 +38,28 @@ func convert(name string) error {
 	if err != nil {
 		return fmt.Errorf("%s: %w", name, err)
 	}
-	path := name + ".bin"
+	tab, err := vocab.Parse(string(out))
+	if err != nil {
+		return fmt.Errorf("%s: %w", name, err)
+	}
+	v, err := bpe.New(tab)
+	if err != nil {
+		return fmt.Errorf("%s: %w", name, err)
+	}
+	if err := writeFile(name+".bin", out); err != nil {
+		return err
+	}
+	return writeFile(name+".idx", v.AppendIndex(nil))
+}
+
+// writeFile replaces path with data atomically (a temporary file beside it,
+// renamed over it).
+func writeFile(path string, data []byte) error {
 	tmp, err := os.CreateTemp(".", filepath.Base(path)+".tmp*")
 	if err != nil {
 		return err
 	}
-	if _, err := tmp.Write(out); err != nil {
+	if _, err := tmp.Write(data); err != nil {
 		tmp.Close()
 		os.Remove(tmp.Name())
 		return fmt.Errorf("write %s: %w", path, err)
@@ -51,6 +69,7 @@ func convert(name string) error {
 		return err
 	}
 	if err := os.Chmod(tmp.Name(), 0o644); err != nil {
+		os.Remove(tmp.Name())
 		return err
 	}
 	return os.Rename(tmp.Name(), path)
