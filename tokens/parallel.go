@@ -7,6 +7,7 @@ import (
 	"os"
 	"sync"
 	"sync/atomic"
+	"unsafe"
 )
 
 // Workers bounds how many segments are counted at once, across every
@@ -51,7 +52,8 @@ func (e *Encoding) countParallel(ctx context.Context, r io.Reader, w *Workers, b
 	// A small file gets a buffer of its size: many small files are
 	// counted without a block each.
 	step := smallFileBlock(r, block)
-	buf := make([]byte, 0, 2*step)
+	bufs := newSegmentBuffers(cap(w.slots))
+	buf := bufs.get(2 * step)
 	for {
 		if err := ctx.Err(); err != nil {
 			return 0, size, err
@@ -77,30 +79,67 @@ func (e *Encoding) countParallel(ctx context.Context, r io.Reader, w *Workers, b
 			return int(total.Load()) + n, size - int64(len(buf)) + rest, err
 		}
 		if cut > 0 {
-			seg := string(buf[:cut])
 			select {
 			case w.slots <- struct{}{}:
 			case <-ctx.Done():
 				return 0, size, ctx.Err()
 			}
+			// The segment is read in place: from here on buf belongs
+			// to its counter, which hands it back when done, and the
+			// text after the cut moves to a buffer of its own.
+			seg := unsafe.String(unsafe.SliceData(buf), cut)
 			if eof { // the last segment: counted here
 				total.Add(int64(e.Count(seg)))
 				<-w.slots
 				wg.Wait()
 				return int(total.Load()), size, nil
 			}
+			next := append(bufs.get(len(buf)-cut+step), buf[cut:]...)
 			wg.Add(1)
-			go func() {
+			go func(owned []byte) {
 				defer wg.Done()
 				defer func() { <-w.slots }()
 				total.Add(int64(e.Count(seg)))
-			}()
-			buf = append(buf[:0], buf[cut:]...)
+				bufs.put(owned)
+			}(buf)
+			buf = next
 		}
 		if eof {
 			wg.Wait()
 			return int(total.Load()), size, nil
 		}
+	}
+}
+
+// segmentBuffers keeps the buffers of counted segments for the next
+// reads, so a large input is read into the same few buffers over and over
+// (no fresh pages to fault in, no garbage to collect) instead of a new one
+// per segment.
+type segmentBuffers struct {
+	free chan []byte
+}
+
+func newSegmentBuffers(workers int) *segmentBuffers {
+	return &segmentBuffers{free: make(chan []byte, workers+1)}
+}
+
+// get returns an empty buffer of at least size bytes of capacity.
+func (s *segmentBuffers) get(size int) []byte {
+	select {
+	case b := <-s.free:
+		if cap(b) >= size {
+			return b[:0]
+		}
+	default:
+	}
+	return make([]byte, 0, size)
+}
+
+// put offers a buffer nothing reads any more for reuse.
+func (s *segmentBuffers) put(b []byte) {
+	select {
+	case s.free <- b:
+	default:
 	}
 }
 
