@@ -11,6 +11,9 @@ import (
 	"strings"
 	"sync"
 	"testing"
+
+	"github.com/gopi-agent/gopi/tokens/internal/bpe"
+	"github.com/gopi-agent/gopi/tokens/internal/vocab"
 )
 
 // sourceMixSize is the size of the benchmark text.
@@ -92,6 +95,33 @@ func BenchmarkCount(b *testing.B) {
 			// Cold: every pass starts with empty piece caches (emptying
 			// them is a few microseconds of the pass).
 			measureCPU(b, len(text), func() { e.resetCaches(); e.Count(text) })
+		})
+	}
+}
+
+// BenchmarkCountTables counts with the lookup tables read in place from
+// the binary (what Get does) and with the same tables built into fresh
+// memory (what loading did before they were generated): file-backed pages
+// of the binary must not make lookups slower.
+func BenchmarkCountTables(b *testing.B) {
+	text := sourceMix(b)
+	embedded := mustGet(b, O200kBase)
+	data, _ := vocab.Embedded(O200kBase)
+	tab, err := vocab.Parse(data)
+	if err != nil {
+		b.Fatal(err)
+	}
+	v, err := bpe.New(tab)
+	if err != nil {
+		b.Fatal(err)
+	}
+	heap := &Encoding{name: O200kBase, vocab: v, batch: embedded.batch, idle: make(chan *bpe.Cache, maxIdleCaches)}
+	for _, c := range []struct {
+		name string
+		e    *Encoding
+	}{{"embedded", embedded}, {"built", heap}} {
+		b.Run(c.name, func(b *testing.B) {
+			measureCPU(b, len(text), func() { c.e.resetCaches(); c.e.Count(text) })
 		})
 	}
 }
