@@ -53,7 +53,8 @@ printf 'hi\n' >"$OUT/tiny.txt"
 hyperfine -N --warmup 2 --runs "$RUNS" --export-json "$OUT/file.json" \
 	-n all-cores "$GOPI tokens $INPUT" \
 	-n one-core "env GOMAXPROCS=1 $GOPI tokens $INPUT" \
-	-n "start-up (a 3-byte file)" "$GOPI tokens $OUT/tiny.txt" >&2
+	-n "start-up (a 3-byte file)" "$GOPI tokens $OUT/tiny.txt" \
+	-n "start-up (gopi --version)" "$GOPI --version" >&2
 hyperfine --warmup 1 --runs "$RUNS" --export-json "$OUT/tree.json" \
 	-n all-cores "xargs -a $OUT/tree.args $GOPI tokens" \
 	-n one-core "xargs -a $OUT/tree.args env GOMAXPROCS=1 $GOPI tokens" >&2
@@ -88,7 +89,8 @@ FILE_BEST=$(best "$OUT/file.json" "$BYTES")
 	echo "Wall time of the whole command (start-up, loading o200k_base, reading, counting), with hyperfine,"
 	echo "best and mean of ${RUNS} runs after a warm-up; MB/s is bytes over wall time; CPU is user + system"
 	echo "(mean). all-cores is the default; one-core is GOMAXPROCS=1: one input after another, each streamed"
-	echo "a block at a time. Both print the same (checked before timing)."
+	echo "a block at a time. Both print the same (checked before timing). The start-up rows separate"
+	echo "what every gopi command pays (\\`gopi --version\\`) from what counting a 3-byte file adds to it."
 	echo
 	echo "One file, ${MB} MB of Go source:"
 	echo
