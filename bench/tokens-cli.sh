@@ -90,7 +90,7 @@ FILE_BEST=$(best "$OUT/file.json" "$BYTES")
 	echo "best and mean of ${RUNS} runs after a warm-up; MB/s is bytes over wall time; CPU is user + system"
 	echo "(mean). all-cores is the default; one-core is GOMAXPROCS=1: one input after another, each streamed"
 	echo "a block at a time. Both print the same (checked before timing). The start-up rows separate"
-	echo "what every gopi command pays (\\`gopi --version\\`) from what counting a 3-byte file adds to it."
+	echo 'what every gopi command pays (`gopi --version`) from what counting a 3-byte file adds to it.'
 	echo
 	echo "One file, ${MB} MB of Go source:"
 	echo

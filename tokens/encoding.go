@@ -35,6 +35,7 @@ import (
 	"strings"
 	"sync"
 	"unicode/utf8"
+	"unsafe"
 
 	"github.com/gopi-agent/gopi/tokens/internal/bpe"
 	"github.com/gopi-agent/gopi/tokens/internal/pretokenize"
@@ -240,51 +241,66 @@ func (e *Encoding) CountReader(ctx context.Context, r io.Reader) (count int, siz
 func (e *Encoding) countReader(ctx context.Context, r io.Reader, block int) (count int, size int64, err error) {
 	c := e.getCache()
 	defer e.putCache(c)
-	raw := make([]byte, min(block, smallFileBlock(r, block)))
-	var pending []byte // an incomplete UTF-8 sequence at the end of the last read
-	carry := ""        // text read but not counted yet
+	step := min(block, smallFileBlock(r, block))
+	// buf holds the carry (text read but not counted yet, valid UTF-8),
+	// then what the reads since added; each read appends to it, and after
+	// counting the carry moves to its start: one buffer for the whole
+	// input, and the text is counted where it was read.
+	buf := make([]byte, 0, 2*step)
 	var ends [pieceBatch]int
 	var pieceEnds []int
 	for {
 		if err := ctx.Err(); err != nil {
 			return 0, size, err
 		}
-		n, rerr := io.ReadFull(r, raw)
+		if cap(buf)-len(buf) < step {
+			buf = append(make([]byte, 0, 2*len(buf)+step), buf...)
+		}
+		n, rerr := io.ReadFull(r, buf[len(buf):len(buf)+step])
+		buf = buf[:len(buf)+n]
 		size += int64(n)
 		eof := rerr == io.EOF || rerr == io.ErrUnexpectedEOF
 		if rerr != nil && !eof {
 			return 0, size, rerr
 		}
-		data := append(pending, raw[:n]...)
-		pending = nil
+		// An incomplete UTF-8 sequence at the end waits for the next read.
+		complete := len(buf)
 		if !eof {
-			k := completeUTF8(data)
-			pending = append([]byte(nil), data[k:]...)
-			data = data[:k]
+			complete = completeUTF8(buf)
 		}
-		text := carry + validText(string(data))
-		// The ends of the pieces of text; the last keep pieces stay
-		// uncounted unless the input has ended.
+		// The carry is valid already, so validText changes only what
+		// was read since; the view is not used after buf changes.
+		text := validText(unsafe.String(unsafe.SliceData(buf), complete))
+		// text[:upto] is counted; pieceEnds are the ends of the pieces
+		// after it, counted whenever there are flushAt of them but for
+		// the last keep, which stay uncounted unless the input has
+		// ended: the last pieces of a block could still grow.
+		const keep, flushAt = 8, 4096
+		upto := 0
 		pieceEnds = pieceEnds[:0]
 		for i := 0; i < len(text); {
 			k := e.batch(text, i, ends[:])
 			pieceEnds = append(pieceEnds, ends[:k]...)
 			i = ends[k-1]
+			if len(pieceEnds) >= flushAt {
+				m := len(pieceEnds) - keep
+				count += e.vocab.CountPieces(text, upto, pieceEnds[:m], c)
+				upto = pieceEnds[m-1]
+				pieceEnds = append(pieceEnds[:0], pieceEnds[m:]...)
+			}
 		}
-		const keep = 8
 		m := len(pieceEnds)
 		if !eof {
 			m = max(m-keep, 0)
 		}
-		upto := 0
 		if m > 0 {
+			count += e.vocab.CountPieces(text, upto, pieceEnds[:m], c)
 			upto = pieceEnds[m-1]
-			count += e.vocab.CountPieces(text, 0, pieceEnds[:m], c)
 		}
 		if eof {
 			return count, size, nil
 		}
-		carry = text[upto:]
+		carry := text[upto:]
 		// A last piece longer than a few merge windows (a run of one
 		// character) is counted as far as its leading windows go, which
 		// no later text changes; the rest of it starts the carry, as the
@@ -303,7 +319,11 @@ func (e *Encoding) countReader(ctx context.Context, r io.Reader, block int) (cou
 				carry = text[lastStart+used:]
 			}
 		}
-		carry = strings.Clone(carry)
+		// The carry, then the incomplete sequence, move to the front
+		// (append moves overlapping bytes correctly).
+		var pending [utf8.UTFMax]byte
+		np := copy(pending[:], buf[complete:])
+		buf = append(append(buf[:0], carry...), pending[:np]...)
 	}
 }
 

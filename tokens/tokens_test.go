@@ -288,6 +288,9 @@ func TestCountReaderMatchesCount(t *testing.T) {
 		"crlf":      strings.Repeat("line one\r\n", 500),
 		"invalid":   strings.Repeat("é\xff😀\xe2\x82", 400),
 		"mixedruns": strings.Repeat("ab", 40000) + strings.Repeat("=", 70000),
+		// Thousands of pieces in a block (counted as they come) before
+		// a giant one that crosses blocks.
+		"manythengiant": strings.Repeat("ab cd\n", 100000) + strings.Repeat("x", 300000) + strings.Repeat(" y", 100000),
 	}
 	for _, p := range paths {
 		data, err := os.ReadFile(p)
