@@ -6,22 +6,11 @@ import (
 	"slices"
 	"strings"
 	"testing"
-
-	"github.com/gopi-agent/gopi/tokens/internal/vocab"
 )
 
 func load200k(t testing.TB) *Vocab {
 	t.Helper()
-	data, _ := vocab.Embedded("o200k_base")
-	tab, err := vocab.Parse(data)
-	if err != nil {
-		t.Fatal(err)
-	}
-	v, err := New(tab)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return v
+	return built(t, "o200k_base")
 }
 
 // referenceMerge is tiktoken's merge loop written plainly with a map, the

@@ -116,12 +116,12 @@ func Open(data, index string) (*Vocab, error) {
 		return nil, fmt.Errorf("bpe: index sizes %d slots, %d filter words are not this version's", l.slots, l.filterWords)
 	}
 	v := &Vocab{
-		table:    &vocab.Table{Data: data, Start: viewU32(index[l.starts:], l.tokens)},
-		slots:    viewSlots(index[l.slotsAt:], l.slots),
-		pairRank: viewU32(index[l.pairRank:], 1<<16),
-		filter:   viewU64(index[l.filter:], l.filterWords),
+		table:    &vocab.Table{Data: data, Start: view(index[l.starts:], l.tokens, le32)},
+		slots:    view(index[l.slotsAt:], l.slots, decodeSlot),
+		pairRank: view(index[l.pairRank:], 1<<16, le32),
+		filter:   view(index[l.filter:], l.filterWords, le64),
 	}
-	copy(v.byteRank[:], viewU32(index[l.byteRank:], 256))
+	copy(v.byteRank[:], view(index[l.byteRank:], 256, le32))
 	return v, nil
 }
 
@@ -153,46 +153,24 @@ func inPlace(s string, align uintptr) bool {
 	return littleEndian && len(s) > 0 && uintptr(unsafe.Pointer(unsafe.StringData(s)))%align == 0
 }
 
-// viewU32 returns the first n little-endian uint32s of s, in place when it
-// can.
-func viewU32(s string, n int) []uint32 {
+// view returns the first n elements of s, little-endian and each
+// unsafe.Sizeof(T) bytes long: in place when the machine and s's alignment
+// allow, else decoded by decode into fresh memory.
+func view[T any](s string, n int, decode func(string) T) []T {
 	if n == 0 {
 		return nil
 	}
-	if inPlace(s, 4) {
-		return unsafe.Slice((*uint32)(unsafe.Pointer(unsafe.StringData(s[:4*n]))), n)
+	var zero T
+	size := int(unsafe.Sizeof(zero))
+	if inPlace(s, unsafe.Alignof(zero)) {
+		return unsafe.Slice((*T)(unsafe.Pointer(unsafe.StringData(s[:size*n]))), n)
 	}
-	out := make([]uint32, n)
+	out := make([]T, n)
 	for i := range out {
-		out[i] = le32(s[4*i:])
+		out[i] = decode(s[size*i:])
 	}
 	return out
 }
 
-// viewU64 is viewU32 for uint64s.
-func viewU64(s string, n int) []uint64 {
-	if n == 0 {
-		return nil
-	}
-	if inPlace(s, 8) {
-		return unsafe.Slice((*uint64)(unsafe.Pointer(unsafe.StringData(s[:8*n]))), n)
-	}
-	out := make([]uint64, n)
-	for i := range out {
-		out[i] = le64(s[8*i:])
-	}
-	return out
-}
-
-// viewSlots is viewU32 for hash table slots.
-func viewSlots(s string, n int) []slot {
-	if inPlace(s, unsafe.Alignof(slot{})) {
-		return unsafe.Slice((*slot)(unsafe.Pointer(unsafe.StringData(s[:16*n]))), n)
-	}
-	out := make([]slot, n)
-	for i := range out {
-		at := s[16*i:]
-		out[i] = slot{key: le64(at), rank: le32(at[8:]), n: le32(at[12:])}
-	}
-	return out
-}
+// decodeSlot reads one hash table slot as AppendIndex writes it.
+func decodeSlot(s string) slot { return slot{key: le64(s), rank: le32(s[8:]), n: le32(s[12:])} }
