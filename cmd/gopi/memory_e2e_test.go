@@ -175,3 +175,42 @@ func TestHindsightStalledServer(t *testing.T) {
 func jsonText(b []byte) string {
 	return strings.NewReplacer(`\u003c`, "<", `\u003e`, ">", `\u0026`, "&", `\n`, "\n").Replace(string(b))
 }
+
+// TestTUIMemoryInTmux: /memory shows what the hindsight backend adds to
+// the system prompt (the mental models from the start, the memories
+// after the first prompt), mm list and show read the bank's models,
+// enqueue writes the conversation to the bank and clear empties the
+// session's memory.
+func TestTUIMemoryInTmux(t *testing.T) {
+	d := newHindsightDouble(t, false)
+	r := newAgentRig(t, mockllm.Turn{Blocks: []mockllm.Block{text("It is Tom.")}})
+	r.useHindsight(d.srv.URL, "")
+	x := startTmux(t, 120, 40, r.Project, r.Environ, "--no-title", "--model", "mock/mock-model")
+	x.waitFor("Message gopi")
+	x.typ("/memory bogus")
+	x.keys("Enter")
+	x.waitFor("Usage: /memory <view|clear|reset|enqueue|rebuild|mm …>")
+	x.typ("what is my cat called?")
+	x.keys("Enter")
+	x.waitFor("It is Tom.")
+	x.typ("/memory")
+	x.keys("Enter")
+	x.waitFor("Memory added to the system prompt")
+	x.waitFor("the user's cat is called Tom")
+	x.waitFor("Prefers short answers.")
+	x.typ("/memory mm list")
+	x.keys("Enter")
+	x.waitFor("user-preferences: User Preferences (refreshed 2026-11-01)")
+	x.typ("/memory mm show user-preferences")
+	x.keys("Enter")
+	x.waitFor("id: user-preferences")
+	x.typ("/memory enqueue")
+	x.keys("Enter")
+	x.waitFor("Memory consolidation enqueued")
+	if _, _, kept, _ := d.snapshot(); len(kept) != 1 || !strings.Contains(kept[0]["content"].(string), "[role: assistant]\nIt is Tom.") {
+		t.Errorf("enqueue retained %v", kept)
+	}
+	x.typ("/memory clear")
+	x.keys("Enter")
+	x.waitFor("Memory cleared in this session")
+}

@@ -53,10 +53,10 @@ func (s *Session) startMemoryAuto() {
 	}
 }
 
-// MemoryAuto returns the hindsight backend's automatic work (recall
-// before the first run, retain every few turns, mental models); nil
+// Memory returns the hindsight backend's automatic work (recall before
+// the first run, retain every few turns, mental models) for /memory; nil
 // without memory.backend=hindsight and in a subagent.
-func (s *Session) MemoryAuto() *hindsight.Auto { return s.memAuto }
+func (c *Conversation) Memory() *hindsight.Auto { return c.s.memAuto }
 
 // memoryBeforeRun lets the backend recall for the prompt before the run
 // starts (bounded: see hindsight.Auto.BeforeRun).
