@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/gopi-agent/gopi/internal/agentrig"
 	"github.com/gopi-agent/gopi/internal/mockllm"
 )
 
@@ -70,5 +71,34 @@ esac
 	}
 	if body := string(r.Srv.Requests()[2].Body); strings.Contains(body, "PLUGIN-CONTEXT-42") {
 		t.Error("hook context under --no-extensions")
+	}
+}
+
+// A plugin's agents/ directory gives the task tool agents, as omp's
+// marketplace plugins do: the model sees the agent offered and the
+// subagent runs with the definition's instructions.
+func TestPluginAgents(t *testing.T) {
+	r := newAgentRig(t,
+		mockllm.Turn{Blocks: []mockllm.Block{agentrig.ToolCall("task", map[string]any{"agent": "nitpicker", "tasks": []map[string]string{
+			{"id": "Review", "description": "review main.go", "assignment": "ASSIGN-REVIEW: review main.go"},
+		}})}},
+		mockllm.Turn{Blocks: []mockllm.Block{mockllm.Text("two nits")}, Match: "ASSIGN-REVIEW"},
+		mockllm.Turn{Blocks: []mockllm.Block{mockllm.Text("reviewed")}},
+	)
+	dir := filepath.Join(t.TempDir(), "reviews")
+	writeTree(t, dir, map[string]string{
+		".claude-plugin/plugin.json": `{"name":"reviews"}`,
+		"agents/nitpicker.md":        "---\nname: nitpicker\ndescription: Finds small style problems in a change\ntools: read\n---\nNITPICKER-INSTRUCTIONS: list every nit you see.\n",
+	})
+	stdout, stderr, code := r.run("", "-p", "--model", "mock/mock-model", "--plugin-dir", dir, "review it")
+	if code != 0 || stdout != "reviewed\n" {
+		t.Fatalf("exit %d %q %s", code, stdout, stderr)
+	}
+	reqs := r.Srv.Requests()
+	if !strings.Contains(string(reqs[0].Body), "Finds small style problems in a change") {
+		t.Error("the task tool does not offer the plugin's agent")
+	}
+	if !strings.Contains(string(reqs[1].Body), "NITPICKER-INSTRUCTIONS") {
+		t.Errorf("the subagent did not run with the plugin agent's instructions: %.400s", reqs[1].Body)
 	}
 }

@@ -34,11 +34,20 @@ type Contributions struct {
 	// Extensions are extension modules (hooks): package.json's
 	// omp.extensions (or pi.extensions) and the modules of hooks/.
 	Extensions []string
+	// AgentDirs hold agent definitions for the task tool (agents/, and
+	// the manifest's "agents"), the project-scoped plugins' first.
+	AgentDirs []AgentDir
 	// CommandHooks are Claude Code's command hooks (hooks/hooks.json);
 	// AgentHooks makes them loop hooks.
 	CommandHooks []CommandHook
 	// Warnings are problems with single parts; the rest still loads.
 	Warnings []error
+}
+
+// AgentDir is a plugin's directory of agent definitions.
+type AgentDir struct {
+	Path    string
+	Project bool // the plugin is installed in the project's scope
 }
 
 // Collect reads what each root contributes.
@@ -47,6 +56,7 @@ func Collect(roots []Root) *Contributions {
 	for _, r := range roots {
 		c.collect(r)
 	}
+	sort.SliceStable(c.AgentDirs, func(i, j int) bool { return c.AgentDirs[i].Project && !c.AgentDirs[j].Project })
 	// Lower-precedence roots merge first.
 	for i, j := 0, len(c.LSPFiles)-1; i < j; i, j = i+1, j-1 {
 		c.LSPFiles[i], c.LSPFiles[j] = c.LSPFiles[j], c.LSPFiles[i]
@@ -99,6 +109,9 @@ func (c *Contributions) collect(r Root) {
 	}
 	for _, d := range dirs(man.Commands, "commands", false) {
 		c.CommandDirs = append(c.CommandDirs, config.ResourceDir{Path: d, Provider: config.ProviderPlugin, Priority: PluginPriority, Level: r.level(), NamePrefix: r.ID.Name + ":"})
+	}
+	for _, d := range dirs(man.Agents, "agents", true) {
+		c.AgentDirs = append(c.AgentDirs, AgentDir{Path: d, Project: r.Scope == ScopeProject})
 	}
 	c.collectMCP(r, man)
 	c.collectLSP(r, man)
