@@ -44,6 +44,7 @@ type Auto struct {
 	modelsAt     time.Time // when models was loaded; zero until then
 	modelsLoaded chan struct{}
 	retaining    bool // an automatic retain is being written
+	gen          int  // counts NewSession and Clear: a retain of an earlier one does not count
 }
 
 // NewAuto returns the automatic work of bank's session and starts
@@ -154,13 +155,13 @@ func (a *Auto) AfterRun(history []Message) {
 		users := countUsers(history)
 		if users-a.retainedAt >= max(1, cfg.Auto.RetainEveryN) {
 			a.retaining = true
-			msgs := append([]Message(nil), history...)
+			msgs, gen := append([]Message(nil), history...), a.gen
 			a.background(func(ctx context.Context) {
 				err := a.retain(ctx, msgs)
 				a.mu.Lock()
 				defer a.mu.Unlock()
 				a.retaining = false
-				if err == nil {
+				if err == nil && gen == a.gen {
 					a.retainedAt = users
 				}
 			})
@@ -181,6 +182,7 @@ func (a *Auto) RetainNow(ctx context.Context, history []Message) error {
 	}
 	a.mu.Lock()
 	a.retainedAt = countUsers(history)
+	a.gen++ // an automatic retain in flight does not count over this one
 	a.mu.Unlock()
 	return nil
 }
@@ -189,17 +191,18 @@ func (a *Auto) RetainNow(ctx context.Context, history []Message) error {
 // last turns) as one memory document.
 func (a *Auto) retain(ctx context.Context, history []Message) error {
 	cfg := a.bank.cfg
-	msgs, doc := history, a.bank.sessionID
+	id := a.bank.session()
+	msgs, doc := history, id
 	if cfg.Auto.RetainMode == "last-turn" {
 		msgs = LastTurns(history, cfg.Auto.RetainEveryN+cfg.Auto.RetainOverlap)
-		doc = fmt.Sprintf("%s-%d", a.bank.sessionID, a.now().UnixMilli())
+		doc = fmt.Sprintf("%s-%d", id, a.now().UnixMilli())
 	}
 	t := Transcript(msgs)
 	if t == "" {
 		return nil
 	}
 	a.bank.ensureMission(ctx)
-	item := Item{Content: t, Context: cfg.RetainCtx, Metadata: map[string]string{"session_id": a.bank.sessionID}, Tags: cfg.RetainTags, DocumentID: doc}
+	item := Item{Content: t, Context: cfg.RetainCtx, Metadata: map[string]string{"session_id": id}, Tags: cfg.RetainTags, DocumentID: doc}
 	if err := a.bank.client.Retain(ctx, cfg.BankID, []Item{item}, true); err != nil {
 		return fmt.Errorf("the conversation was not retained: %w", err)
 	}
@@ -228,6 +231,22 @@ func (a *Auto) Clear() {
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	a.recalled, a.recall, a.models, a.retainedAt = false, "", "", 0
+	a.gen++
+}
+
+// NewSession follows the session to another conversation (/new, a
+// switch, a branch): the queued retains are written under the old id,
+// later memories carry sessionID, and the turn counts and the recalled
+// memories start over (the mental models stay).
+func (a *Auto) NewSession(sessionID string) {
+	a.bank.Flush()
+	a.bank.idMu.Lock()
+	a.bank.sessionID = sessionID
+	a.bank.idMu.Unlock()
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	a.recalled, a.recall, a.retainedAt = false, "", 0
+	a.gen++
 }
 
 // Close stops the background work, waiting for it until ctx ends.

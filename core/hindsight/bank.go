@@ -17,8 +17,9 @@ import (
 type Bank struct {
 	client    *Client
 	cfg       config.Hindsight
-	sessionID string
 	queue     *Queue
+	idMu      sync.Mutex
+	sessionID string // the session the memories come from (metadata.session_id)
 	mission   sync.Once
 	now       func() time.Time
 }
@@ -94,11 +95,18 @@ func (b *Bank) Retain(items []Item) error {
 		if it.Context == "" {
 			it.Context = b.cfg.RetainCtx
 		}
-		it.Metadata = map[string]string{"session_id": b.sessionID}
+		it.Metadata = map[string]string{"session_id": b.session()}
 		it.Tags = b.cfg.RetainTags
 		out[i] = it
 	}
 	return b.queue.Enqueue(out...)
+}
+
+// session returns the id of the session the memories come from.
+func (b *Bank) session() string {
+	b.idMu.Lock()
+	defer b.idMu.Unlock()
+	return b.sessionID
 }
 
 // Flush writes the queued memories now.
