@@ -102,3 +102,22 @@ func TestPluginAgents(t *testing.T) {
 		t.Errorf("the subagent did not run with the plugin agent's instructions: %.400s", reqs[1].Body)
 	}
 }
+
+// gopi agents lists the agents of the installed plugins.
+func TestAgentsListsPluginAgents(t *testing.T) {
+	r := newAgentRig(t)
+	dir := filepath.Join(t.TempDir(), "shop")
+	writeTree(t, dir, map[string]string{
+		".claude-plugin/marketplace.json": `{"name":"shop","owner":{"name":"t"},"plugins":[{"name":"reviews","source":"./reviews"}]}`,
+		"reviews/agents/nitpicker.md":     "---\nname: nitpicker\ndescription: Finds small style problems in a change\n---\nList every nit.\n",
+	})
+	for _, args := range [][]string{{"plugin", "marketplace", "add", dir}, {"plugin", "install", "reviews@shop"}} {
+		if out, stderr, code := r.run("", args...); code != 0 {
+			t.Fatalf("%v: %d %s %s", args, code, out, stderr)
+		}
+	}
+	out, stderr, code := r.run("", "agents")
+	if code != 0 || !strings.Contains(out, "nitpicker") || !strings.Contains(out, "Finds small style problems") {
+		t.Fatalf("gopi agents: %d %q %s", code, out, stderr)
+	}
+}

@@ -191,13 +191,10 @@ func (h taskHost) SessionFile() string { return h.s.SessionFile() }
 // PluginAgentDirs implements task.PluginAgents: the enabled plugins'
 // agent directories.
 func (h taskHost) PluginAgentDirs() []task.ExtraDir {
-	var out []task.ExtraDir
 	if p := h.s.opts.Plugins; p != nil {
-		for _, d := range p.AgentDirs {
-			out = append(out, task.ExtraDir{Path: d.Path, Project: d.Project})
-		}
+		return p.AgentDirs
 	}
-	return out
+	return nil
 }
 
 // Position returns the session's place in the task tree.

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/gopi-agent/gopi/core/config"
+	"github.com/gopi-agent/gopi/core/tools/task"
 )
 
 // PluginPriority is the discovery priority of plugin skills and commands:
@@ -36,18 +37,12 @@ type Contributions struct {
 	Extensions []string
 	// AgentDirs hold agent definitions for the task tool (agents/, and
 	// the manifest's "agents"), the project-scoped plugins' first.
-	AgentDirs []AgentDir
+	AgentDirs []task.ExtraDir
 	// CommandHooks are Claude Code's command hooks (hooks/hooks.json);
 	// AgentHooks makes them loop hooks.
 	CommandHooks []CommandHook
 	// Warnings are problems with single parts; the rest still loads.
 	Warnings []error
-}
-
-// AgentDir is a plugin's directory of agent definitions.
-type AgentDir struct {
-	Path    string
-	Project bool // the plugin is installed in the project's scope
 }
 
 // Collect reads what each root contributes.
@@ -111,7 +106,7 @@ func (c *Contributions) collect(r Root) {
 		c.CommandDirs = append(c.CommandDirs, config.ResourceDir{Path: d, Provider: config.ProviderPlugin, Priority: PluginPriority, Level: r.level(), NamePrefix: r.ID.Name + ":"})
 	}
 	for _, d := range dirs(man.Agents, "agents", true) {
-		c.AgentDirs = append(c.AgentDirs, AgentDir{Path: d, Project: r.Scope == ScopeProject})
+		c.AgentDirs = append(c.AgentDirs, task.ExtraDir{Path: d, Project: r.Scope == ScopeProject})
 	}
 	c.collectMCP(r, man)
 	c.collectLSP(r, man)
@@ -314,4 +309,12 @@ func substituteRoot(s, root string) string {
 		return s
 	}
 	return strings.NewReplacer("${CLAUDE_PLUGIN_ROOT}", root, "${OMP_PLUGIN_ROOT}", root).Replace(s)
+}
+
+// InstalledAgentDirs returns the agent directories of cfg's enabled
+// installed plugins, for the listings of agents (gopi agents, /agents);
+// a session also has those of --plugin-dir.
+func InstalledAgentDirs(cfg *config.Config) []task.ExtraDir {
+	roots, _ := Roots(SourcesFor(cfg), nil)
+	return Collect(roots).AgentDirs
 }
