@@ -60,6 +60,8 @@ func newHindsightDouble(t *testing.T, stall bool) *hindsightDouble {
 			fmt.Fprint(w, `{"operation_id":"op"}`)
 		case r.URL.Path == bank+"/mental-models":
 			fmt.Fprint(w, `{"items":[{"id":"user-preferences","name":"User Preferences","content":"Prefers short answers.","last_refreshed_at":"2026-11-01"}]}`)
+		case r.URL.Path == bank+"/mental-models/user-preferences/history":
+			fmt.Fprint(w, `[{"previous_content":"Prefers long answers.","changed_at":"2026-11-01T10:00:00Z"}]`)
 		case strings.HasPrefix(r.URL.Path, bank+"/mental-models/"):
 			fmt.Fprint(w, `{"id":"user-preferences","name":"User Preferences","content":"Prefers short answers."}`)
 		default:
@@ -204,6 +206,10 @@ func TestTUIMemoryInTmux(t *testing.T) {
 	x.typ("/memory mm show user-preferences")
 	x.keys("Enter")
 	x.waitFor("id: user-preferences")
+	x.typ("/memory mm history user-preferences")
+	x.keys("Enter")
+	x.waitFor("History of User Preferences")
+	x.waitFor("-Prefers long answers.")
 	x.typ("/memory enqueue")
 	x.keys("Enter")
 	x.waitFor("Memory consolidation enqueued")

@@ -123,6 +123,32 @@ func (c *Client) DeleteModel(ctx context.Context, bank, id string) (bool, error)
 	return err == nil, err
 }
 
+// ModelChange is one change of a mental model's text: the text before it
+// and when it happened.
+type ModelChange struct {
+	Previous  string `json:"previous_content"`
+	ChangedAt string `json:"changed_at"`
+}
+
+// ModelHistory returns the changes of a mental model, newest first.
+func (c *Client) ModelHistory(ctx context.Context, bank, id string) ([]ModelChange, error) {
+	var raw json.RawMessage
+	if err := c.do(ctx, "GET", "/mental-models/"+url.PathEscape(id)+"/history", bank, "reading the history of mental model "+id, nil, &raw); err != nil {
+		return nil, err
+	}
+	var list []ModelChange
+	if json.Unmarshal(raw, &list) == nil {
+		return list, nil
+	}
+	var wrapped struct {
+		Items []ModelChange `json:"items"`
+	}
+	if err := json.Unmarshal(raw, &wrapped); err != nil {
+		return nil, fmt.Errorf("hindsight: the history of mental model %s is not the expected JSON: %w", id, err)
+	}
+	return wrapped.Items, nil
+}
+
 func detail(content bool) string {
 	if content {
 		return "content"

@@ -15,6 +15,7 @@ import (
 	"github.com/gopi-agent/gopi/core/agentsession"
 	"github.com/gopi-agent/gopi/core/config"
 	"github.com/gopi-agent/gopi/core/hindsight"
+	"github.com/gopi-agent/gopi/core/tools/edit/diff"
 )
 
 // /memory shows and manages what the memory backend (memory.backend)
@@ -230,7 +231,7 @@ func runMentalModels(ctx context.Context, auto *hindsight.Auto, c *hindsight.Cli
 		}
 		return memoryMsg{notice: "Mental models reloaded into the system prompt."}, nil
 	case "history":
-		return memoryMsg{}, errors.New("the history of a mental model is not shown by gopi yet; /memory mm show " + id + " gives its current text")
+		return modelHistory(ctx, c, bank, id)
 	}
 	// delete, remove
 	gone, err := c.DeleteModel(ctx, bank, id)
@@ -242,6 +243,34 @@ func runMentalModels(ctx context.Context, auto *hindsight.Auto, c *hindsight.Cli
 	}
 	_ = auto.ReloadModels(ctx)
 	return memoryMsg{notice: "Mental model " + id + " deleted."}, nil
+}
+
+// modelHistory shows each change of a mental model as a diff, newest
+// first: an entry holds the text before its change, so the text after it
+// is the next newer entry's (the model's current text for the newest).
+func modelHistory(ctx context.Context, c *hindsight.Client, bank, id string) (memoryMsg, error) {
+	mm, err := c.GetModel(ctx, bank, id)
+	if err != nil || mm == nil {
+		return memoryMsg{}, orNotFound(err, id)
+	}
+	changes, err := c.ModelHistory(ctx, bank, id)
+	if err != nil {
+		return memoryMsg{}, err
+	}
+	if len(changes) == 0 {
+		return memoryMsg{notice: "No history recorded for " + id + "."}, nil
+	}
+	var sections []string
+	after := mm.Content
+	for _, ch := range changes {
+		d := strings.TrimRight(diff.Unified(id, ch.Previous, after), "\n")
+		if d == "" {
+			d = "(no change in the text)"
+		}
+		sections = append(sections, "### "+ch.ChangedAt+"\n\n```diff\n"+d+"\n```")
+		after = ch.Previous
+	}
+	return memoryMsg{title: "History of " + mm.Name, body: strings.Join(sections, "\n\n")}, nil
 }
 
 // orNotFound is err, or the error of a model the bank does not have.
