@@ -9,6 +9,7 @@ import (
 
 	"github.com/spf13/pflag"
 
+	"github.com/gopi-agent/gopi/core/plugins"
 	"github.com/gopi-agent/gopi/core/tools/task"
 	"github.com/gopi-agent/gopi/internal/cliflags"
 )
@@ -88,7 +89,7 @@ func runAgents(_ context.Context, env *cliEnv, args []string) int {
 
 // agentsList prints the definitions in force.
 func agentsList(env *cliEnv, asJSON bool) error {
-	agents, problems := task.Discover(env.cfg.Dirs)
+	agents, problems := task.Discover(env.cfg.Dirs, plugins.InstalledAgentDirs(env.cfg)...)
 	for _, p := range problems {
 		fmt.Fprintf(env.stderr, "gopi agents: warning: %v\n", p)
 	}
@@ -110,7 +111,7 @@ func agentsList(env *cliEnv, asJSON bool) error {
 
 // agentsShow prints one definition.
 func agentsShow(env *cliEnv, name string, asJSON bool) error {
-	agents, _ := task.Discover(env.cfg.Dirs)
+	agents, _ := task.Discover(env.cfg.Dirs, plugins.InstalledAgentDirs(env.cfg)...)
 	var names []string
 	for _, a := range agents {
 		if a.Name != name {

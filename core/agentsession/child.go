@@ -188,6 +188,15 @@ func (h taskHost) Config() *config.Config { return h.s.cfg }
 // SessionFile returns the session's file ("" in memory).
 func (h taskHost) SessionFile() string { return h.s.SessionFile() }
 
+// PluginAgentDirs implements task.PluginAgents: the enabled plugins'
+// agent directories.
+func (h taskHost) PluginAgentDirs() []task.ExtraDir {
+	if p := h.s.opts.Plugins; p != nil {
+		return p.AgentDirs
+	}
+	return nil
+}
+
 // Position returns the session's place in the task tree.
 func (h taskHost) Position() task.Position { return h.s.position }
 

@@ -8,6 +8,7 @@ import (
 	"net/http/httptest"
 	"strings"
 	"testing"
+	"time"
 )
 
 // With memory.backend=hindsight the session offers recall, retain and
@@ -61,4 +62,75 @@ func mustRead(r *http.Request) []byte {
 	var m json.RawMessage
 	_ = json.NewDecoder(r.Body).Decode(&m)
 	return m
+}
+
+// Auto-recall runs once per conversation and its memories stay in the
+// system prompt for the later runs; a new session (/new) recalls again,
+// and the transcript retained for it carries the new session's id.
+func TestHindsightAutoRecallOncePerConversation(t *testing.T) {
+	t.Parallel()
+	recalls := make(chan string, 8)
+	retained := make(chan map[string]any, 8)
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		var body map[string]any
+		_ = json.NewDecoder(r.Body).Decode(&body)
+		switch r.URL.Path {
+		case "/v1/default/banks/omp/memories/recall":
+			recalls <- fmt.Sprint(body["query"])
+			fmt.Fprint(w, `{"results":[{"text":"prefers tabs"}]}`)
+		case "/v1/default/banks/omp/memories":
+			for _, it := range body["items"].([]any) {
+				retained <- it.(map[string]any)
+			}
+			fmt.Fprint(w, `{}`)
+		default:
+			http.NotFound(w, r)
+		}
+	}))
+	defer srv.Close()
+	f := newFixture(t, keyEnv)
+	f.settings("memory:\n  backend: hindsight\nhindsight:\n  apiUrl: " + srv.URL + "\n  retainEveryNTurns: 1\n  mentalModelsEnabled: false\n  recallContextTurns: 2\n")
+	f.script.add(say("one"), say("two"), say("three"))
+	reg := f.registry(f.config())
+	s := f.open(Options{Models: reg, Model: f.model(reg, "anthropic/claude-sonnet-4-5"), NoTitle: true})
+	ctx := context.Background()
+	for _, p := range []string{"first", "second"} {
+		if err := s.Prompt(ctx, p, PromptOptions{}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if len(recalls) != 1 || <-recalls != "first" {
+		t.Fatalf("recalled %d times", len(recalls)+1)
+	}
+	reqs := f.script.requests()
+	if !strings.Contains(reqs[1].SystemPrompt, "<memories>") || !strings.Contains(reqs[1].SystemPrompt, "- prefers tabs") {
+		t.Errorf("the second run lost the memories:\n%s", reqs[1].SystemPrompt)
+	}
+	first := <-retained
+	if _, err := s.Tree().New(ctx, ""); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Prompt(ctx, "third", PromptOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case q := <-recalls:
+		if q != "third" {
+			t.Errorf("recall after /new: %q", q)
+		}
+	case <-time.After(20 * time.Second):
+		t.Fatal("no recall after /new")
+	}
+	var last map[string]any
+	for last == nil || !strings.Contains(fmt.Sprint(last["content"]), "third") {
+		select {
+		case last = <-retained:
+		case <-time.After(20 * time.Second):
+			t.Fatal("the new session's transcript was not retained")
+		}
+	}
+	id := s.Store().SessionID()
+	if last["document_id"] != id || first["document_id"] == id || !strings.Contains(fmt.Sprint(last["content"]), "third") || strings.Contains(fmt.Sprint(last["content"]), "first") {
+		t.Errorf("retained after /new: %v (first %v)", last, first)
+	}
 }

@@ -30,6 +30,7 @@ func (s *Session) onAgentEvent(ev agent.Event) {
 		s.checkpointRunEnd(e)
 		_ = s.Store().Flush()
 		s.shell.flushAfterRun()
+		s.memoryRunEnd()
 	}
 	s.emit(ev)
 }

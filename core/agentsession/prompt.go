@@ -123,6 +123,7 @@ func (s *Session) prompt(ctx context.Context, text string, opts PromptOptions) e
 	s.recordSettings()
 	s.inputHooks(ctx, &agent.InputEvent{Text: text, Images: len(opts.Images)})
 	s.maybeTitle(text)
+	s.memoryBeforeRun(ctx, text)
 	planBefore := s.svc.Todos.Version()
 	err = s.agent.Prompt(ctx, msgs...)
 	if errors.Is(err, agent.ErrBusy) {

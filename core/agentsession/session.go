@@ -212,6 +212,7 @@ type Session struct {
 	gate       *Turn               // who works on the conversation; closed state (turn.go)
 	tools      *Tools              // the offered tools, their environment, UI, todos and jobs (tools.go)
 	plan       *PlanMode           // plan mode (planmode.go)
+	memAuto    *hindsight.Auto     // the hindsight backend's automatic recall and retain (memory.go); nil when off
 
 	// Set in New, or safe for concurrent use by themselves.
 	listeners    agent.Listeners
@@ -341,6 +342,7 @@ func New(ctx context.Context, opts Options) (*Session, error) {
 		s.svc.ShareBrowser(opts.sharedBrowser)
 	}
 	s.startMemory(opts.sharedMemory, store.SessionID())
+	s.startMemoryAuto()
 	s.svc.Subagents = taskHost{s}
 	s.joinIRC(opts.sharedIRC)
 	s.svc.Vision = visionHost{s}
@@ -527,6 +529,7 @@ func (s *Session) prepareRequest(req *ai.Request) {
 	// provider's cache key follows the current one.
 	req.SessionID = s.Store().SessionID()
 	req.ServiceTier = s.model.ServiceTier()
+	s.memoryInstructions(req)
 }
 
 // onPreviewQueued forces a one-shot resolve call and reminds the model
@@ -583,6 +586,7 @@ func (s *Session) Close() error {
 	s.gate.keep()
 	_ = s.agent.WaitIdle(context.Background())
 	s.shell.Abort()
+	s.memoryClose() // before the bank's queue is closed with the tools
 	// Background jobs and the shell end before the rest: a job's last
 	// delivery cannot start a run any more (the session is closed).
 	s.closeTools()

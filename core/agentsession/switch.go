@@ -192,6 +192,9 @@ func (s *Session) replaceStore(store *session.Manager, restore bool) error {
 	s.toolEnv.LocalFallback = localFallback(store)
 	s.svc.RenewEval(s.toolEnv) // kernels belong to one session file, as in omp
 	s.plan.resetReference()
+	if s.memAuto != nil {
+		s.memAuto.NewSession(store.SessionID())
+	}
 	s.agent.SetArtifacts(s.toolEnv.Artifacts)
 	if restore {
 		if err := s.reloadFromStore(); err != nil {

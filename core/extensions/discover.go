@@ -2,6 +2,7 @@ package extensions
 
 import (
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -51,7 +52,7 @@ func Resolve(src Sources) ([]Entry, []LoadError) {
 		}
 		for _, r := range roots {
 			if fi, err := os.Stat(r); err == nil && fi.IsDir() {
-				paths = append(paths, scanDir(r)...)
+				paths = append(paths, scanDir(r, &errs)...)
 			}
 		}
 	}
@@ -62,8 +63,9 @@ func Resolve(src Sources) ([]Entry, []LoadError) {
 		case err != nil:
 			errs = append(errs, LoadError{Path: p, Err: "extension not found: " + p})
 		case fi.IsDir():
-			found := dirEntries(p)
-			if len(found) == 0 {
+			before := len(errs)
+			found := dirEntries(p, &errs)
+			if len(found) == 0 && len(errs) == before {
 				errs = append(errs, LoadError{Path: p, Err: "no extension in " + p + " (expected package.json with omp.extensions, index.ts, index.js, or *.ts / *.js files)"})
 			}
 			paths = append(paths, found...)
@@ -128,14 +130,14 @@ func ResolveCustomTools(src ToolSources) ([]Entry, []LoadError) {
 	var errs []LoadError
 	for _, r := range roots {
 		if isDir(r) {
-			paths = append(paths, scanDir(r)...)
+			paths = append(paths, scanDir(r, &errs)...)
 		}
 	}
 	for _, p := range src.Paths {
 		p = expand(p, src.Cwd)
 		switch {
 		case isDir(p):
-			paths = append(paths, dirEntries(p)...)
+			paths = append(paths, dirEntries(p, &errs)...)
 		case isFile(p):
 			paths = append(paths, p)
 		default:
@@ -188,9 +190,9 @@ func expand(p, cwd string) string {
 
 // dirEntries resolves a directory named explicitly: its package.json's
 // declared entries, else index.ts, else index.js, else what scanDir
-// finds.
-func dirEntries(dir string) []string {
-	if declared, ok := manifestEntries(dir); ok {
+// finds. Refused manifest entries are added to errs.
+func dirEntries(dir string, errs *[]LoadError) []string {
+	if declared, ok := manifestEntries(dir, errs); ok {
 		return declared
 	}
 	for _, idx := range []string{"index.ts", "index.js"} {
@@ -198,12 +200,13 @@ func dirEntries(dir string) []string {
 			return []string{filepath.Join(dir, idx)}
 		}
 	}
-	return scanDir(dir)
+	return scanDir(dir, errs)
 }
 
 // scanDir finds the extensions one level down: *.ts and *.js files, and
 // subdirectories with a manifest or an index file (TypeScript first).
-func scanDir(dir string) []string {
+// Refused manifest entries are added to errs.
+func scanDir(dir string, errs *[]LoadError) []string {
 	ents, err := os.ReadDir(dir)
 	if err != nil {
 		return nil
@@ -216,7 +219,7 @@ func scanDir(dir string) []string {
 		}
 		p := filepath.Join(dir, name)
 		if isDir(p) {
-			if declared, ok := manifestEntries(p); ok {
+			if declared, ok := manifestEntries(p, errs); ok {
 				out = append(out, declared...)
 				continue
 			}
@@ -236,8 +239,11 @@ func scanDir(dir string) []string {
 }
 
 // manifestEntries reads package.json's omp.extensions (or the older
-// pi.extensions), resolved against dir; existing files only.
-func manifestEntries(dir string) ([]string, bool) {
+// pi.extensions), resolved against dir; existing files only. An entry
+// that leads outside dir (an absolute path, "..", or a symbolic link
+// pointing out) is refused with an error in errs: a package names its
+// own files, never others.
+func manifestEntries(dir string, errs *[]LoadError) ([]string, bool) {
 	b, err := os.ReadFile(filepath.Join(dir, "package.json"))
 	if err != nil {
 		return nil, false
@@ -262,12 +268,43 @@ func manifestEntries(dir string) ([]string, bool) {
 	}
 	var out []string
 	for _, e := range list {
-		p := filepath.Join(dir, e)
+		p, err := confined(dir, e)
+		if err != nil {
+			*errs = append(*errs, LoadError{Path: filepath.Join(dir, "package.json"), Event: "load", Err: err.Error()})
+			continue
+		}
 		if isFile(p) {
 			out = append(out, p)
 		}
 	}
 	return out, true
+}
+
+// confined resolves the manifest entry e against dir, refusing one that
+// leads outside it, lexically or through a symbolic link.
+func confined(dir, e string) (string, error) {
+	refuse := func(why string) error {
+		return fmt.Errorf("package.json in %s: extension entry %q %s; list files inside the extension's directory", dir, e, why)
+	}
+	if filepath.IsAbs(e) {
+		return "", refuse("is an absolute path")
+	}
+	p := filepath.Join(dir, e)
+	if !within(dir, p) {
+		return "", refuse("leads outside the directory")
+	}
+	realDir, err1 := filepath.EvalSymlinks(dir)
+	realP, err2 := filepath.EvalSymlinks(p)
+	if err1 == nil && err2 == nil && !within(realDir, realP) {
+		return "", refuse("is a symbolic link leading outside the directory")
+	}
+	return p, nil
+}
+
+// within reports whether p is dir or below it (both cleaned).
+func within(dir, p string) bool {
+	rel, err := filepath.Rel(dir, p)
+	return err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) && !filepath.IsAbs(rel)
 }
 
 func isFile(p string) bool {

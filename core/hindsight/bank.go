@@ -17,8 +17,9 @@ import (
 type Bank struct {
 	client    *Client
 	cfg       config.Hindsight
-	sessionID string
 	queue     *Queue
+	idMu      sync.Mutex
+	sessionID string // the session the memories come from (metadata.session_id)
 	mission   sync.Once
 	now       func() time.Time
 }
@@ -41,25 +42,38 @@ func (b *Bank) SetInterval(d time.Duration) { b.queue.interval = d }
 // Recall returns the bank's memories relevant to query as the recall
 // tool's text.
 func (b *Bank) Recall(ctx context.Context, query string) (string, error) {
-	mems, err := b.client.Recall(ctx, b.cfg.BankID, query, Query{Budget: b.cfg.RecallBudget, MaxTokens: b.cfg.RecallMax, Types: b.cfg.RecallTypes, Tags: b.cfg.RecallTags})
+	mems, err := b.client.Recall(ctx, b.cfg.BankID, query, b.query())
 	if err != nil {
 		return "", err
 	}
 	if len(mems) == 0 {
 		return "No relevant memories found.", nil
 	}
-	lines := make([]string, len(mems))
-	for i, m := range mems {
-		l := "- " + m.Text
-		if m.Type != "" {
-			l += " [" + m.Type + "]"
-		}
-		if m.MentionedAt != "" {
-			l += " (" + m.MentionedAt + ")"
-		}
-		lines[i] = l
+	return fmt.Sprintf("Found %d relevant memories (as of %s UTC):\n\n%s", len(mems), utcMinute(b.now()), formatMemories(mems)), nil
+}
+
+// query is the recall options of the configuration.
+func (b *Bank) query() Query {
+	return Query{Budget: b.cfg.RecallBudget, MaxTokens: b.cfg.RecallMax, Types: b.cfg.RecallTypes, Tags: b.cfg.RecallTags}
+}
+
+// Client returns the bank's server client.
+func (b *Bank) Client() *Client { return b.client }
+
+// ID returns the bank's id.
+func (b *Bank) ID() string { return b.cfg.BankID }
+
+// Config returns the configuration the bank was made with.
+func (b *Bank) Config() config.Hindsight { return b.cfg }
+
+// ensureMission sets the bank's missions once, when configured; a
+// failure leaves the bank as it is.
+func (b *Bank) ensureMission(ctx context.Context) {
+	if b.cfg.BankMission != "" {
+		b.mission.Do(func() {
+			_ = b.client.SetMission(ctx, b.cfg.BankID, b.cfg.BankMission, b.cfg.RetainMisson)
+		})
 	}
-	return fmt.Sprintf("Found %d relevant memories (as of %s UTC):\n\n%s", len(mems), b.now().UTC().Format("2006-01-02 15:04"), strings.Join(lines, "\n\n")), nil
 }
 
 // Reflect returns the server's answer to query over the bank.
@@ -81,11 +95,18 @@ func (b *Bank) Retain(items []Item) error {
 		if it.Context == "" {
 			it.Context = b.cfg.RetainCtx
 		}
-		it.Metadata = map[string]string{"session_id": b.sessionID}
+		it.Metadata = map[string]string{"session_id": b.session()}
 		it.Tags = b.cfg.RetainTags
 		out[i] = it
 	}
 	return b.queue.Enqueue(out...)
+}
+
+// session returns the id of the session the memories come from.
+func (b *Bank) session() string {
+	b.idMu.Lock()
+	defer b.idMu.Unlock()
+	return b.sessionID
 }
 
 // Flush writes the queued memories now.
@@ -96,11 +117,7 @@ func (b *Bank) Close(ctx context.Context) { b.queue.Close(ctx) }
 
 // write sends one batch, setting the bank's mission first once.
 func (b *Bank) write(ctx context.Context, items []Item) error {
-	if b.cfg.BankMission != "" {
-		b.mission.Do(func() {
-			_ = b.client.SetMission(ctx, b.cfg.BankID, b.cfg.BankMission, b.cfg.RetainMisson) // a failure leaves the bank as it is
-		})
-	}
+	b.ensureMission(ctx)
 	if err := b.client.Retain(ctx, b.cfg.BankID, items, true); err != nil {
 		return fmt.Errorf("%d memories were not retained: %w", len(items), err)
 	}

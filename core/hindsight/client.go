@@ -29,6 +29,9 @@ type Item struct {
 	Context  string            `json:"context,omitempty"`
 	Metadata map[string]string `json:"metadata,omitempty"`
 	Tags     []string          `json:"tags,omitempty"`
+	// DocumentID groups items into one server document; an auto-retained
+	// transcript written again under the same id replaces the earlier.
+	DocumentID string `json:"document_id,omitempty"`
 }
 
 // Memory is one recalled memory.
@@ -115,12 +118,16 @@ func (c *Client) do(ctx context.Context, method, path, bank, op string, body any
 	}
 	ctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
-	data, err := json.Marshal(body)
-	if err != nil {
-		return err
+	var payload io.Reader
+	if body != nil {
+		data, err := json.Marshal(body)
+		if err != nil {
+			return err
+		}
+		payload = bytes.NewReader(data)
 	}
 	u := c.BaseURL + "/v1/default/banks/" + url.PathEscape(bank) + path
-	req, err := http.NewRequestWithContext(ctx, method, u, bytes.NewReader(data))
+	req, err := http.NewRequestWithContext(ctx, method, u, payload)
 	if err != nil {
 		return fmt.Errorf("hindsight %s: %w", op, err)
 	}
@@ -149,7 +156,7 @@ func (c *Client) do(ctx context.Context, method, path, bank, op string, body any
 		return fmt.Errorf("hindsight %s: reading the answer: %w", op, err)
 	}
 	if resp.StatusCode/100 != 2 {
-		return fmt.Errorf("hindsight %s failed (HTTP %d): %s", op, resp.StatusCode, errorDetail(raw))
+		return &HTTPError{Op: op, Status: resp.StatusCode, Detail: errorDetail(raw)}
 	}
 	if out == nil || len(bytes.TrimSpace(raw)) == 0 {
 		return nil
@@ -158,6 +165,17 @@ func (c *Client) do(ctx context.Context, method, path, bank, op string, body any
 		return fmt.Errorf("hindsight %s: the server's answer is not the expected JSON: %w", op, err)
 	}
 	return nil
+}
+
+// HTTPError is the server's refusal of a request.
+type HTTPError struct {
+	Op     string // what was asked, e.g. "recall"
+	Status int    // the HTTP status
+	Detail string // the server's explanation
+}
+
+func (e *HTTPError) Error() string {
+	return fmt.Sprintf("hindsight %s failed (HTTP %d): %s", e.Op, e.Status, e.Detail)
 }
 
 // errorDetail is the "detail" or "message" of an error body, else the

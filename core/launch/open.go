@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 
+	"github.com/gopi-agent/gopi/core/agent"
 	"github.com/gopi-agent/gopi/core/agentsession"
 	"github.com/gopi-agent/gopi/core/ai/models"
 	"github.com/gopi-agent/gopi/core/auth"
@@ -63,7 +64,14 @@ func Open(ctx context.Context, r *Request, cfg *config.Config, adjust func(*agen
 	}
 	opts.Hooks = append(opts.Hooks, extOpts.Hooks...)
 	opts.Plugins = extOpts.Plugins
-	opts.Hooks = append(opts.Hooks, opts.Plugins.AgentHooks(plugins.HookEnv{Cwd: cfg.Cwd, Environ: cfg.Env.Environ()})...)
+	var sessionHooks *plugins.SessionHooks
+	if !r.NoExtensions { // plugins' hooks.json commands are extensions too
+		env := plugins.HookEnv{Cwd: cfg.Cwd, Environ: cfg.Env.Environ()}
+		opts.Hooks = append(opts.Hooks, opts.Plugins.AgentHooks(env)...)
+		if sessionHooks = opts.Plugins.SessionHooks(env); sessionHooks != nil {
+			opts.Hooks = append(opts.Hooks, sessionHooks.AgentHooks())
+		}
+	}
 	for flag, v := range map[string]string{"--system-prompt": r.SystemPrompt, "--append-system-prompt": r.AppendSystemPrompt} {
 		if looksLikeMissingFile(cfg, v) {
 			r.report("warning: %s %q names no file; it is used as the text itself", flag, v)
@@ -95,6 +103,29 @@ func Open(ctx context.Context, r *Request, cfg *config.Config, adjust func(*agen
 		started.warn(r, w)
 	}
 	attach(s)
+	startSessionHooks(ctx, sessionHooks, s, cfg)
 	started.Session = s
 	return started, nil
+}
+
+// startSessionHooks runs the plugins' SessionStart hooks and ties Stop
+// and SessionEnd to the session's runs and its end.
+func startSessionHooks(ctx context.Context, h *plugins.SessionHooks, s *agentsession.Session, cfg *config.Config) {
+	if h == nil {
+		return
+	}
+	h.SetEnv(plugins.HookEnv{Cwd: cfg.Cwd, Environ: cfg.Env.Environ(), Session: func() (string, string) {
+		return s.Store().SessionID(), s.SessionFile()
+	}})
+	source := "startup"
+	if len(s.Messages()) > 0 {
+		source = "resume"
+	}
+	h.Start(ctx, source)
+	s.Subscribe(func(ev agent.Event) {
+		if _, ok := ev.(agent.AgentEnd); ok {
+			h.RunEnded(context.Background())
+		}
+	})
+	s.OnClose(func() { h.End(context.Background(), "other") })
 }

@@ -24,6 +24,11 @@ import (
 // status 2 or a "block"/"deny" decision on standard output refuses it
 // with the reason; after a call, the same adds the reason to the result
 // the model sees. Other failures are ignored, as Claude Code ignores them.
+//
+// The session events gopi has run too (session.go): UserPromptSubmit and
+// SessionStart (their output joins the model's context), Stop, PreCompact
+// and SessionEnd. SubagentStop and Notification are read and not run:
+// gopi has no hook point for them.
 
 // DefaultHookTimeout bounds one hook command unless it sets "timeout"
 // (seconds).
@@ -33,11 +38,14 @@ const DefaultHookTimeout = 60 * time.Second
 type CommandHook struct {
 	Plugin  ID
 	Root    string         // the plugin's directory (CLAUDE_PLUGIN_ROOT)
-	Event   string         // PreToolUse or PostToolUse
-	Matcher *regexp.Regexp // nil matches every tool
+	Event   string         // one of hookEvents
+	Matcher *regexp.Regexp // nil matches every tool (or source, trigger)
 	Command string
 	Timeout time.Duration
 }
+
+// hookEvents are the hooks.json events gopi runs.
+var hookEvents = []string{"PreToolUse", "PostToolUse", "UserPromptSubmit", "SessionStart", "Stop", "PreCompact", "SessionEnd"}
 
 // claudeToolNames are Claude Code's names of gopi's tools, which
 // matchers written for Claude Code use.
@@ -60,7 +68,7 @@ func (c *Contributions) collectCommandHooks(r Root, man *Manifest) {
 			return
 		}
 	}
-	for _, event := range []string{"PreToolUse", "PostToolUse"} {
+	for _, event := range hookEvents {
 		var groups []struct {
 			Matcher string `json:"matcher"`
 			Hooks   []struct {
@@ -110,6 +118,9 @@ func (h CommandHook) matches(name string) bool {
 type HookEnv struct {
 	Cwd     string   // the project (CLAUDE_PROJECT_DIR and the hooks' directory)
 	Environ []string // the environment
+	// Session gives the session's id and file for the hooks' input (nil:
+	// both empty).
+	Session func() (id, file string)
 }
 
 // AgentHooks turns the command hooks into loop hooks (one per hook).
@@ -119,6 +130,9 @@ func (c *Contributions) AgentHooks(env HookEnv) []*agent.Hooks {
 	}
 	var out []*agent.Hooks
 	for _, h := range c.CommandHooks {
+		if h.Event != "PreToolUse" && h.Event != "PostToolUse" {
+			continue // session events: SessionHooks
+		}
 		ah := &agent.Hooks{Name: "plugin " + h.Plugin.String() + " " + h.Event}
 		switch h.Event {
 		case "PreToolUse":
@@ -156,9 +170,59 @@ func (h CommandHook) run(ctx context.Context, env HookEnv, call *agent.ToolCallI
 	if cn := claudeToolNames[name]; cn != "" {
 		name = cn
 	}
-	in := map[string]any{"session_id": "", "cwd": env.Cwd, "hook_event_name": h.Event, "tool_name": name, "tool_input": call.Args}
+	in := map[string]any{"tool_name": name, "tool_input": call.Args}
 	if res != nil {
 		in["tool_response"] = map[string]any{"content": res.FirstText(), "isError": res.IsError}
+	}
+	out := h.exec(ctx, env, in)
+	if out.blocked {
+		return orDefault(out.stderr, h), true
+	}
+	if out.err != nil {
+		return "", false
+	}
+	d := out.decision()
+	switch {
+	case d.Decision == "block":
+		return orDefault(d.Reason, h), true
+	case d.Specific.Decision == "deny":
+		return orDefault(d.Specific.Reason, h), true
+	}
+	return "", false
+}
+
+// hookRun is what a hook command did.
+type hookRun struct {
+	stdout, stderr string
+	blocked        bool  // exit status 2
+	err            error // any other failure
+}
+
+// hookDecision is the JSON a hook may print.
+type hookDecision struct {
+	Decision string `json:"decision"`
+	Reason   string `json:"reason"`
+	Specific struct {
+		Decision          string `json:"permissionDecision"`
+		Reason            string `json:"permissionDecisionReason"`
+		AdditionalContext string `json:"additionalContext"`
+	} `json:"hookSpecificOutput"`
+}
+
+// decision reads the hook's JSON answer (zero when it printed none).
+func (r hookRun) decision() hookDecision {
+	var d hookDecision
+	_ = json.Unmarshal([]byte(strings.TrimSpace(r.stdout)), &d)
+	return d
+}
+
+// exec runs the hook's command with the event's fields (in, plus the
+// common ones) as JSON on standard input.
+func (h CommandHook) exec(ctx context.Context, env HookEnv, in map[string]any) hookRun {
+	in["hook_event_name"], in["cwd"] = h.Event, env.Cwd
+	in["session_id"], in["transcript_path"] = "", ""
+	if env.Session != nil {
+		in["session_id"], in["transcript_path"] = env.Session()
 	}
 	data, _ := json.Marshal(in)
 	ctx, cancel := context.WithTimeout(ctx, h.Timeout)
@@ -172,34 +236,12 @@ func (h CommandHook) run(ctx context.Context, env HookEnv, call *agent.ToolCallI
 	cmd.WaitDelay = time.Second
 	childproc.Prepare(cmd)
 	err := cmd.Run()
+	out := hookRun{stdout: stdout.String(), stderr: strings.TrimSpace(stderr.String()), err: err}
 	var exit *exec.ExitError
 	if errors.As(err, &exit) && exit.ExitCode() == 2 && ctx.Err() == nil {
-		if msg := strings.TrimSpace(stderr.String()); msg != "" {
-			return msg, true
-		}
-		return fmt.Sprintf("blocked by a hook of plugin %s", h.Plugin), true
+		out.blocked = true
 	}
-	if err != nil {
-		return "", false
-	}
-	var out struct {
-		Decision string `json:"decision"`
-		Reason   string `json:"reason"`
-		Specific struct {
-			Decision string `json:"permissionDecision"`
-			Reason   string `json:"permissionDecisionReason"`
-		} `json:"hookSpecificOutput"`
-	}
-	if json.Unmarshal(bytes.TrimSpace(stdout.Bytes()), &out) != nil {
-		return "", false
-	}
-	switch {
-	case out.Decision == "block":
-		return orDefault(out.Reason, h), true
-	case out.Specific.Decision == "deny":
-		return orDefault(out.Specific.Reason, h), true
-	}
-	return "", false
+	return out
 }
 
 // orDefault returns reason, or a sentence naming the hook's plugin.

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/gopi-agent/gopi/core/config"
+	"github.com/gopi-agent/gopi/core/tools/task"
 )
 
 // PluginPriority is the discovery priority of plugin skills and commands:
@@ -34,6 +35,9 @@ type Contributions struct {
 	// Extensions are extension modules (hooks): package.json's
 	// omp.extensions (or pi.extensions) and the modules of hooks/.
 	Extensions []string
+	// AgentDirs hold agent definitions for the task tool (agents/, and
+	// the manifest's "agents"), the project-scoped plugins' first.
+	AgentDirs []task.ExtraDir
 	// CommandHooks are Claude Code's command hooks (hooks/hooks.json);
 	// AgentHooks makes them loop hooks.
 	CommandHooks []CommandHook
@@ -47,6 +51,7 @@ func Collect(roots []Root) *Contributions {
 	for _, r := range roots {
 		c.collect(r)
 	}
+	sort.SliceStable(c.AgentDirs, func(i, j int) bool { return c.AgentDirs[i].Project && !c.AgentDirs[j].Project })
 	// Lower-precedence roots merge first.
 	for i, j := 0, len(c.LSPFiles)-1; i < j; i, j = i+1, j-1 {
 		c.LSPFiles[i], c.LSPFiles[j] = c.LSPFiles[j], c.LSPFiles[i]
@@ -99,6 +104,9 @@ func (c *Contributions) collect(r Root) {
 	}
 	for _, d := range dirs(man.Commands, "commands", false) {
 		c.CommandDirs = append(c.CommandDirs, config.ResourceDir{Path: d, Provider: config.ProviderPlugin, Priority: PluginPriority, Level: r.level(), NamePrefix: r.ID.Name + ":"})
+	}
+	for _, d := range dirs(man.Agents, "agents", true) {
+		c.AgentDirs = append(c.AgentDirs, task.ExtraDir{Path: d, Project: r.Scope == ScopeProject})
 	}
 	c.collectMCP(r, man)
 	c.collectLSP(r, man)
@@ -301,4 +309,12 @@ func substituteRoot(s, root string) string {
 		return s
 	}
 	return strings.NewReplacer("${CLAUDE_PLUGIN_ROOT}", root, "${OMP_PLUGIN_ROOT}", root).Replace(s)
+}
+
+// InstalledAgentDirs returns the agent directories of cfg's enabled
+// installed plugins, for the listings of agents (gopi agents, /agents);
+// a session also has those of --plugin-dir.
+func InstalledAgentDirs(cfg *config.Config) []task.ExtraDir {
+	roots, _ := Roots(SourcesFor(cfg), nil)
+	return Collect(roots).AgentDirs
 }

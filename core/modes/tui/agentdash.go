@@ -11,6 +11,7 @@ import (
 
 	"github.com/gopi-agent/gopi/core/ai"
 	"github.com/gopi-agent/gopi/core/config"
+	"github.com/gopi-agent/gopi/core/plugins"
 	"github.com/gopi-agent/gopi/core/tools/task"
 )
 
@@ -122,9 +123,9 @@ func (m *model) cmdAgents(string) tea.Cmd {
 // reload reads the definitions again.
 func (d *agentDash) reload() tea.Cmd {
 	d.loading = true
-	dirs := d.cfg.Dirs
+	cfg := d.cfg
 	return func() tea.Msg {
-		agents, problems := task.Discover(dirs)
+		agents, problems := task.Discover(cfg.Dirs, plugins.InstalledAgentDirs(cfg)...)
 		return agentsMsg{d: d, agents: agents, problems: problems}
 	}
 }

@@ -61,7 +61,7 @@ func init() {
 		{"settings", "", "change settings: tabs, switches, lists and text fields, saved in config.yml", (*model).cmdSettings},
 		{"skills", "", "the skills, rules and prompt templates found for this session", (*model).cmdSkills},
 		{"mcp", "", "the MCP servers: state, tools and problems", (*model).cmdMCP},
-		{"memory", "[view]", "omp's memory (not in gopi yet)", (*model).cmdMemory},
+		{"memory", "[view|clear|enqueue|mm …]", "show or manage what the memory backend gives the model", (*model).cmdMemory},
 		{"browser", "[headless|visible]", "the browser tool's mode (not in gopi yet)", (*model).cmdBrowser},
 		{"marketplace", "[add|remove|update|list|discover|install|uninstall|upgrade] …", "browse marketplaces and install plugins", (*model).cmdMarketplace},
 		{"plugins", "[list|enable|disable]", "installed plugins", (*model).cmdPlugins},

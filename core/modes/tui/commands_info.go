@@ -188,14 +188,3 @@ func (m *model) debugArtifacts() tea.Cmd {
 	}
 	return m.printSection(m.r.notice("Artifacts: " + dir))
 }
-
-// cmdMemory answers for omp's memory subsystem, which gopi lacks.
-func (m *model) cmdMemory(args string) tea.Cmd {
-	sub, _, _ := strings.Cut(strings.TrimSpace(args), " ")
-	switch strings.ToLower(sub) {
-	case "", "view", "clear", "reset", "enqueue", "rebuild", "mm":
-	default:
-		return m.printSection(m.r.errorLine("Usage: /memory <view|clear|reset|enqueue|rebuild|mm ...>"))
-	}
-	return m.printSection(m.r.warning("Memory is not available in gopi yet: no memory is injected or stored (omp's memory backend and its memories.* settings arrive with issue 40)"))
-}

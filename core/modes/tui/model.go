@@ -257,6 +257,8 @@ func (m *model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, m.onBtw(msg)
 	case marketplaceMsg:
 		return m, m.onMarketplace(msg)
+	case memoryMsg:
+		return m, m.onMemory(msg)
 	case movedMsg:
 		return m, m.onMoved(msg.dir)
 	case editedMsg:

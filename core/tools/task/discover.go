@@ -20,7 +20,7 @@ type agentDir struct {
 // agentDirs lists where user definitions live, highest priority first:
 // for gopi and then omp, the project's directory (the nearest one found
 // from the working directory up) before the user's.
-func agentDirs(d config.Dirs) []agentDir {
+func agentDirs(d config.Dirs, extra []ExtraDir) []agentDir {
 	project := d.NearestProjectConfigDirs("agents")
 	user := d.ConfigDirs("agents", config.DirQuery{SkipProject: true})
 	var out []agentDir
@@ -36,7 +36,22 @@ func agentDirs(d config.Dirs) []agentDir {
 			}
 		}
 	}
+	for _, e := range extra {
+		src := SourceUser
+		if e.Project {
+			src = SourceProject
+		}
+		out = append(out, agentDir{e.Path, src})
+	}
 	return out
+}
+
+// ExtraDir is a directory of agent definitions besides the configuration
+// directories: an enabled plugin's agents/. Its definitions rank below
+// the user's and the project's own and above the bundled ones, as omp's.
+type ExtraDir struct {
+	Path    string
+	Project bool // the plugin is installed in the project's scope
 }
 
 // ErrDuplicateName marks a problem of Discover that is not a broken
@@ -52,14 +67,15 @@ func (e duplicateName) Is(target error) bool { return target == ErrDuplicateName
 
 // Discover returns the agent definitions for a configuration: the
 // project's and the user's (.gopi/agents, <agent dir>/agents, then omp's
-// .omp/agents and ~/.omp/agent/agents), then the bundled ones. The first
+// .omp/agents and ~/.omp/agent/agents), then those of extra (the
+// plugins' agents/ directories), then the bundled ones. The first
 // definition of a name wins; the list keeps that order. Files that cannot
 // be read or parsed are skipped and reported in problems, and so is a
 // definition that loses its name to another file of its own directory
 // (wrapping ErrDuplicateName). One that loses to a definition of another
 // directory is not: a project agent replacing a user or bundled one is an
 // override, and copies in gopi's and omp's directories are normal.
-func Discover(d config.Dirs) (agents []*Agent, problems []error) {
+func Discover(d config.Dirs, extra ...ExtraDir) (agents []*Agent, problems []error) {
 	seen := map[string]*Agent{}
 	add := func(a *Agent) {
 		prev := seen[a.Name]
@@ -72,7 +88,7 @@ func Discover(d config.Dirs) (agents []*Agent, problems []error) {
 				a.Name, prev.Path, a.Path, prev.Path)))
 		}
 	}
-	for _, dir := range agentDirs(d) {
+	for _, dir := range agentDirs(d, extra) {
 		entries, err := os.ReadDir(dir.path)
 		if err != nil {
 			continue

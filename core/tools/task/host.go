@@ -27,6 +27,12 @@ type Host interface {
 	StartChild(ctx context.Context, spec ChildSpec) (Child, error)
 }
 
+// PluginAgents is implemented by a Host whose plugins contribute agent
+// definitions (their agents/ directories).
+type PluginAgents interface {
+	PluginAgentDirs() []ExtraDir
+}
+
 // Position is where a session stands in a tree of tasks.
 type Position struct {
 	Depth  int      // 0 for a session the user started; a subagent is one deeper than its parent

@@ -35,7 +35,11 @@ func New(env *tool.Env, h Host, jobs *job.Manager, ids *IDs) tool.Tool {
 	var ts config.Task
 	pos := TopLevel
 	if h != nil {
-		t.agents, t.problems = Discover(h.Config().Dirs)
+		var extra []ExtraDir
+		if p, ok := h.(PluginAgents); ok {
+			extra = p.PluginAgentDirs()
+		}
+		t.agents, t.problems = Discover(h.Config().Dirs, extra...)
 		ts, pos = h.Config().Task(), h.Position()
 	} else {
 		t.agents = Bundled()

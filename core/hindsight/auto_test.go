@@ -1,0 +1,91 @@
+package hindsight
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/gopi-agent/gopi/core/config"
+)
+
+// modelsDouble answers the mental-model listing with its current text
+// (which the test changes) and records retained items.
+type modelsDouble struct {
+	mu    sync.Mutex
+	text  string
+	lists int
+	kept  chan Item
+}
+
+func newModelsDouble(t *testing.T) (*modelsDouble, *httptest.Server) {
+	d := &modelsDouble{text: "v1", kept: make(chan Item, 8)}
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		d.mu.Lock()
+		defer d.mu.Unlock()
+		switch r.URL.Path {
+		case "/v1/default/banks/omp/mental-models":
+			d.lists++
+			fmt.Fprintf(w, `{"items":[{"id":"m","name":"M","content":%q}]}`, d.text)
+		case "/v1/default/banks/omp/memories":
+			var body struct{ Items []Item }
+			_ = json.NewDecoder(r.Body).Decode(&body)
+			for _, it := range body.Items {
+				d.kept <- it
+			}
+			fmt.Fprint(w, `{}`)
+		default:
+			http.NotFound(w, r)
+		}
+	}))
+	t.Cleanup(srv.Close)
+	return d, srv
+}
+
+// In last-turn mode the retained document is the last
+// retainEveryNTurns+retainOverlapTurns turns under a fresh id; mental
+// models older than their interval are loaded again after a run; Clear
+// empties the session's blocks.
+func TestAutoLastTurnAndRefresh(t *testing.T) {
+	t.Parallel()
+	d, srv := newModelsDouble(t)
+	cfg := testConfig(srv.URL)
+	cfg.Auto = config.HindsightAuto{Retain: true, RetainMode: "last-turn", RetainEveryN: 1, RetainOverlap: 1}
+	cfg.Models.Enabled, cfg.Models.MaxChars, cfg.Models.Refresh = true, 16000, time.Hour
+	a := NewAuto(NewBank(cfg, srv.Client(), "s1", nil))
+	defer a.Close(context.Background())
+	clock := time.Date(2026, 11, 30, 9, 0, 0, 0, time.UTC)
+	a.mu.Lock()
+	a.now = func() time.Time { return clock }
+	a.mu.Unlock()
+	a.BeforeRun(context.Background(), "", nil) // waits for the first load
+	if !strings.Contains(a.Instructions(), "# M\nv1") {
+		t.Fatalf("instructions %q", a.Instructions())
+	}
+	var hist []Message
+	for i := 1; i <= 4; i++ {
+		hist = append(hist, Message{"user", fmt.Sprintf("question %d", i)}, Message{"assistant", fmt.Sprintf("answer %d", i)})
+	}
+	d.mu.Lock()
+	d.text = "v2"
+	d.mu.Unlock()
+	clock = clock.Add(2 * time.Hour)
+	a.AfterRun(hist) // 4 user turns ≥ 2: retain; models an interval old: reload
+	it := <-d.kept
+	if strings.Contains(it.Content, "question 2") || !strings.Contains(it.Content, "question 3") || !strings.HasPrefix(it.DocumentID, "s1-") {
+		t.Errorf("retained %+v", it)
+	}
+	a.wg.Wait()
+	if !strings.Contains(a.Instructions(), "# M\nv2") {
+		t.Errorf("not reloaded: %q", a.Instructions())
+	}
+	a.Clear()
+	if a.Instructions() != instructions {
+		t.Errorf("after Clear: %q", a.Instructions())
+	}
+}
