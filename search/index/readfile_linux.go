@@ -44,30 +44,12 @@ func (r *fileReader) read(o *Options, rel string) (st fileState, ok bool, text [
 
 // openRegular opens abs for reading without following a final symbolic
 // link and without blocking on a FIFO (fstatFile then refuses both).
-func openRegular(abs string) (int, error) {
-	for {
-		fd, err := syscall.Open(abs, syscall.O_RDONLY|syscall.O_NOFOLLOW|syscall.O_NONBLOCK|syscall.O_CLOEXEC, 0)
-		if err != syscall.EINTR {
-			return fd, err
-		}
-	}
-}
-
-// fstatFile is statFile through an open descriptor.
-func fstatFile(fd int) (fileState, bool) {
-	var st syscall.Stat_t
-	for {
-		err := syscall.Fstat(fd, &st)
-		if err == syscall.EINTR {
-			continue
-		}
-		if err != nil || st.Mode&syscall.S_IFMT != syscall.S_IFREG {
-			return fileState{}, false
-		}
-		break
-	}
-	sec, nsec := st.Mtim.Unix()
-	return fileState{size: st.Size, mtime: sec*1e9 + nsec, ino: int64(st.Ino)}, true
+func openRegular(abs string) (fd int, err error) {
+	err = retryEINTR(func() error {
+		fd, err = syscall.Open(abs, syscall.O_RDONLY|syscall.O_NOFOLLOW|syscall.O_NONBLOCK|syscall.O_CLOEXEC, 0)
+		return err
+	})
+	return fd, err
 }
 
 // readFD reads size bytes of fd into the reader's buffer, fewer when the
