@@ -38,8 +38,11 @@ type Options struct {
 	// its read while building: where a tree changing under the build
 	// is simulated.
 	afterStat func(rel string)
-	// flushBytes, when positive (tests), replaces defaultFlushBytes.
+	// flushBytes, when positive (tests), replaces defaultFlushBytes and
+	// bounds a build's runs to as many pairs.
 	flushBytes int
+	// spillBytes, when positive (tests), replaces runMemBytes.
+	spillBytes int
 	// hint, when set (a watcher's refresh), names the only directories
 	// and files that may have changed since the last refresh.
 	hint *changeHint

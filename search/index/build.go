@@ -9,7 +9,6 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"runtime"
 	"slices"
 	"strconv"
 	"sync"
@@ -66,20 +65,10 @@ func (p *postingLists) add(id int64, tris []Trigram) {
 	}
 }
 
-// sorted returns the lists in trigram order (the table's key order, so
-// the inserts append to the B-tree).
-func (p *postingLists) sorted() []postingList {
-	slices.SortFunc(p.lists, func(a, b postingList) int { return cmp.Compare(a.tri, b.tri) })
-	return p.lists
-}
-
 // indexFiles reads paths[i] (id firstID+i) on o.Workers goroutines and
 // hands each result to sink in id order.
 func indexFiles(ctx context.Context, o *Options, paths []string, firstID int64, sink func(*indexedFile) error) error {
-	workers := o.Workers
-	if workers <= 0 {
-		workers = runtime.GOMAXPROCS(0)
-	}
+	workers := o.workers()
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	jobs := make(chan int)
@@ -89,9 +78,9 @@ func indexFiles(ctx context.Context, o *Options, paths []string, firstID int64, 
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			set := newTrigramSet()
+			set, r := newTrigramSet(), &fileReader{}
 			for i := range jobs {
-				f := readOne(o, paths[i], set)
+				f := readOne(o, paths[i], r, set)
 				f.id = firstID + int64(i)
 				select {
 				case results <- f:
@@ -133,37 +122,25 @@ func indexFiles(ctx context.Context, o *Options, paths []string, firstID int64, 
 	return nil
 }
 
+// fileReader reads files for one build worker into one reused buffer
+// (readfile_*.go).
+type fileReader struct{ buf []byte }
+
 // readOne reads and indexes one file. A file that changes while it is
 // read keeps a stat that can never match, so queries search it directly.
-func readOne(o *Options, rel string, set *trigramSet) *indexedFile {
-	f := &indexedFile{path: rel}
-	abs := filepath.Join(o.Root, filepath.FromSlash(rel))
-	before, ok := statFile(abs)
-	if !ok {
-		return f
-	}
-	f.ok, f.st = true, before
-	if o.afterStat != nil {
-		o.afterStat(rel)
-	}
-	if before.size > o.maxFileSize() {
-		return f
-	}
-	text, err := os.ReadFile(abs)
-	if err != nil {
-		return f
-	}
-	if after, ok := statFile(abs); !ok || after != before || int64(len(text)) != before.size {
-		f.st.mtime = -1 // changed under us: never trusted
-		return f
-	}
-	if !textual(text) {
+func readOne(o *Options, rel string, r *fileReader, set *trigramSet) *indexedFile {
+	st, ok, text := r.read(o, rel)
+	f := &indexedFile{path: rel, st: st, ok: ok}
+	if !indexable(text) {
 		return f
 	}
 	f.indexed = true
 	f.tris = append([]Trigram(nil), set.add(text)...)
 	return f
 }
+
+// indexable: text was read whole (nil: not read) and is text.
+func indexable(text []byte) bool { return text != nil && textual(text) }
 
 // textual: the grep engine matches these bytes as they are. Files with a
 // NUL byte (binary: grep skips or reports them) and UTF-16 files (grep
@@ -261,54 +238,47 @@ func build(ctx context.Context, o *Options) (*Stats, error) {
 	return st, nil
 }
 
-// defaultFlushBytes is how many bytes of posting lists a build holds
-// before writing them out as a segment: it bounds the build's memory
-// (lists grow by doubling, so up to twice this), whatever the tree's size.
-const defaultFlushBytes = 32 << 20
+// defaultFlushBytes is how many bytes of run entries (runs.go) one
+// segment of a build takes at most: a tree of up to about 3 GB of text
+// builds into one segment, which a query reads one row per trigram of.
+// It does not bound the build's memory (the runs wait in a file).
+const defaultFlushBytes = 1 << 30
 
 // insertFiles indexes paths (ids from firstID) into segments numbered from
-// seg, one per flushBytes of postings, appends their records to files
-// (in id order) and returns the number after the last segment written.
+// seg, appends their records to files (in id order) and returns the
+// number after the last segment written.
 func insertFiles(ctx context.Context, tx *sql.Tx, o *Options, paths []string, narrow map[string]bool, firstID int64, seg int, st *Stats, files *[]fileRecord) (int, error) {
-	post, err := tx.PrepareContext(ctx, `INSERT INTO postings(seg, tri, ids) VALUES(?, ?, ?)`)
+	store := newRunStore(o)
+	defer store.close()
+	found, err := buildRuns(ctx, o, paths, firstID, store)
 	if err != nil {
-		return seg, err
+		return seg, fmt.Errorf("index the files: %w", err)
 	}
-	defer post.Close()
-	lists := newPostingLists()
-	flush := func() error {
-		if len(lists.lists) == 0 {
-			return nil
-		}
-		for _, l := range lists.sorted() {
-			if _, err := post.ExecContext(ctx, seg, int64(l.tri), l.buf); err != nil {
-				return fmt.Errorf("write the postings: %w", err)
-			}
-		}
-		seg++
-		lists = newPostingLists()
-		return nil
-	}
-	err = indexFiles(ctx, o, paths, firstID, func(f *indexedFile) error {
+	for i, f := range found {
 		if !f.ok {
-			return nil // vanished: the directory's stat tells queries
+			continue // vanished: the directory's stat tells queries
 		}
 		st.Files++
 		if f.indexed {
 			st.Indexed++
 			st.Bytes += f.st.size
-			lists.add(f.id, f.tris)
 		}
-		*files = append(*files, fileRecord{id: f.id, path: f.path, st: f.st, indexed: f.indexed, narrow: inNarrow(narrow, f.path)})
-		if lists.bytes >= o.flush() {
-			return flush()
-		}
-		return nil
-	})
-	if err != nil {
-		return seg, fmt.Errorf("index the files: %w", err)
+		*files = append(*files, fileRecord{id: firstID + int64(i), path: paths[i], st: f.st, indexed: f.indexed, narrow: inNarrow(narrow, paths[i])})
 	}
-	return seg, flush()
+	runs := store.runs
+	slices.SortFunc(runs, func(a, b *run) int { return cmp.Compare(a.base, b.base) })
+	w, err := newPostingsWriter(ctx, tx)
+	if err != nil {
+		return seg, err
+	}
+	defer w.close()
+	for _, rs := range segments(runs, o.flush()) {
+		if err := writeSegment(ctx, w, store, rs, seg, o.workers()); err != nil {
+			return seg, err
+		}
+		seg++
+	}
+	return seg, w.flush()
 }
 
 // dirStates stats the directories the walk enters.

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"strconv"
+	"strings"
 
 	_ "modernc.org/sqlite" // the SQLite driver the store is written with
 )
@@ -18,7 +19,8 @@ const FormatVersion = 3
 //
 //	meta      key/value: format, root, walk (the walk options), built,
 //	          segments (how many posting segments there are: a build
-//	          writes one per 32 MiB of postings), base (how many of them
+//	          writes one per defaultFlushBytes of run entries, one for
+//	          most trees), base (how many of them
 //	          the build wrote; refreshes add the others and merge them),
 //	          refreshes (refreshes since the build)
 //	lists     two blobs read and written whole (filelist.go): 'files',
@@ -137,3 +139,67 @@ func writeMetaValues(ctx context.Context, tx *sql.Tx, kv map[string]string) erro
 	}
 	return nil
 }
+
+// insertBatch is how many postings rows one INSERT statement carries: a
+// statement's fixed cost (through database/sql: bind, step, reset) was
+// most of a small row's.
+const insertBatch = 128
+
+// postingsWriter inserts postings rows in batches of insertBatch.
+type postingsWriter struct {
+	ctx  context.Context // checked between batches
+	tx   *sql.Tx
+	full *sql.Stmt // insertBatch rows
+	args []any
+}
+
+// insertRows is an INSERT of n postings rows.
+func insertRows(n int) string {
+	return `INSERT INTO postings(seg, tri, ids) VALUES(?, ?, ?)` + strings.Repeat(", (?, ?, ?)", n-1)
+}
+
+func newPostingsWriter(ctx context.Context, tx *sql.Tx) (*postingsWriter, error) {
+	full, err := tx.PrepareContext(ctx, insertRows(insertBatch))
+	if err != nil {
+		return nil, fmt.Errorf("write the postings: %w", err)
+	}
+	return &postingsWriter{ctx: ctx, tx: tx, full: full, args: make([]any, 0, 3*insertBatch)}, nil
+}
+
+// add queues a row (ids is read when the batch is written).
+func (w *postingsWriter) add(seg int, tri Trigram, ids []byte) error {
+	w.args = append(w.args, seg, int64(tri), ids)
+	if len(w.args) < cap(w.args) {
+		return nil
+	}
+	return w.exec(w.full)
+}
+
+// flush writes the rows queued.
+func (w *postingsWriter) flush() error {
+	if len(w.args) == 0 {
+		return nil
+	}
+	st, err := w.tx.PrepareContext(w.ctx, insertRows(len(w.args)/3))
+	if err != nil {
+		return fmt.Errorf("write the postings: %w", err)
+	}
+	defer st.Close()
+	return w.exec(st)
+}
+
+// exec runs st with the queued rows. The statement runs without ctx:
+// given a context that can end, the SQLite driver watches it from a new
+// goroutine per statement (half the inserts' cost); ctx is checked here.
+func (w *postingsWriter) exec(st *sql.Stmt) error {
+	if err := w.ctx.Err(); err != nil {
+		return err
+	}
+	if _, err := st.ExecContext(context.WithoutCancel(w.ctx), w.args...); err != nil {
+		return fmt.Errorf("write the postings: %w", err)
+	}
+	w.args = w.args[:0]
+	return nil
+}
+
+func (w *postingsWriter) close() { w.full.Close() }

@@ -1,0 +1,361 @@
+package index
+
+import (
+	"context"
+	"encoding/binary"
+	"fmt"
+	"math/bits"
+	"os"
+	"runtime"
+	"sync"
+	"sync/atomic"
+)
+
+// A build turns (file, trigram) pairs into posting lists in two steps,
+// both spread over the workers, with no loop that touches every pair on
+// one goroutine (the build's old bottleneck: an append per pair into one
+// table of lists, 40 % of its time, on one core).
+//
+//  1. Runs (this file). The files are cut into chunks of consecutive
+//     ids that workers take in turn. A worker reads a chunk's files,
+//     collects their pairs as trigram<<32 | (id − base) in id order,
+//     sorts them by trigram with a stable radix sort (so each trigram's
+//     ids stay ascending) and encodes the result as a run: per trigram,
+//     ascending, its first and last id and the gaps between. A run ends
+//     at the end of a chunk or when the worker's share of the pair budget
+//     is full. Runs are kept in memory while small, then appended to a
+//     temporary file beside the index (unlinked at once), so a tree of
+//     any size builds in bounded memory.
+//  2. Segments (segment.go). Trigram space is cut into runParts
+//     partitions by a trigram's top bits; each run records where each
+//     partition's entries start. Mergers take groups of partitions, read
+//     each run's part of the group, and concatenate each trigram's lists
+//     in run order (runs of one segment cover disjoint, ascending id
+//     ranges): the posting list of the whole segment, in trigram order,
+//     for the one goroutine that writes SQLite.
+
+// runPartBits: trigram space is cut into 1<<runPartBits partitions by a
+// trigram's top bits; a merger's table for one partition (its low bits)
+// stays in the first-level cache.
+const (
+	runPartBits = 12
+	runParts    = 1 << runPartBits
+	runLowMask  = 1<<(24-runPartBits) - 1
+)
+
+// pairBudget is how many bytes of pairs the workers hold at once, all
+// together (each holds as much again to sort into); it bounds a run.
+const pairBudget = 16 << 20
+
+// runMemBytes: runs are kept in memory up to this many bytes in all,
+// then written to the spill file (a refresh of a few files never
+// touches the disk for them).
+const runMemBytes = 16 << 20
+
+// run is the postings of some files with ids in [base, base+span): every
+// id of a later run of the same build is larger.
+//
+// Entries, in trigram order: uvarint trigram − the previous entry's (or,
+// at a partition's first entry, − the partition's first trigram),
+// uvarint first id − base, uvarint last − first id, uvarint length of
+// the gaps, then the gaps between the ids (appendPosting's encoding).
+type run struct {
+	base  int64
+	parts []uint32 // byte offset of each partition's first entry; runParts+1 of them
+	data  []byte   // the entries, when held in memory
+	off   int64    // where the entries start in the spill file, when not
+	size  int
+}
+
+// partSize is the bytes of partition p's entries in r.
+func (r *run) partSize(p int) int { return int(r.parts[p+1] - r.parts[p]) }
+
+// runStore holds a build's runs: in memory up to spill bytes, then in an
+// unlinked temporary file in dir. Safe for concurrent add.
+type runStore struct {
+	dir   string
+	spill int
+
+	mu      sync.Mutex
+	runs    []*run
+	mem     int
+	file    *os.File
+	removal string // the file's name, when it could not be unlinked while open
+	end     int64
+}
+
+func newRunStore(o *Options) *runStore {
+	spill := runMemBytes
+	if o.spillBytes > 0 {
+		spill = o.spillBytes
+	}
+	return &runStore{dir: o.Dir, spill: spill}
+}
+
+// add stores r's entries (copied: the caller keeps enc).
+func (s *runStore) add(r *run, enc []byte) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	r.size = len(enc)
+	if s.mem+len(enc) <= s.spill {
+		r.data = append([]byte(nil), enc...)
+		s.mem += len(enc)
+		s.runs = append(s.runs, r)
+		return nil
+	}
+	if s.file == nil {
+		f, err := os.CreateTemp(s.dir, "runs.tmp*")
+		if err != nil {
+			return fmt.Errorf("create the build's temporary file: %w", err)
+		}
+		s.file = f
+		if os.Remove(f.Name()) != nil {
+			s.removal = f.Name() // removed when closed
+		}
+	}
+	if _, err := s.file.WriteAt(enc, s.end); err != nil {
+		return fmt.Errorf("write the build's temporary file: %w", err)
+	}
+	r.off = s.end
+	s.end += int64(len(enc))
+	s.runs = append(s.runs, r)
+	return nil
+}
+
+// section appends r's entries of partitions [p0, p1) to dst.
+func (s *runStore) section(r *run, p0, p1 int, dst []byte) ([]byte, error) {
+	lo, hi := r.parts[p0], r.parts[p1]
+	if r.data != nil {
+		return append(dst, r.data[lo:hi]...), nil
+	}
+	n := len(dst)
+	dst = append(dst, make([]byte, hi-lo)...)
+	if _, err := s.file.ReadAt(dst[n:], r.off+int64(lo)); err != nil {
+		return dst, fmt.Errorf("read the build's temporary file: %w", err)
+	}
+	return dst, nil
+}
+
+// close releases the spill file.
+func (s *runStore) close() {
+	if s.file != nil {
+		s.file.Close()
+		if s.removal != "" {
+			os.Remove(s.removal)
+		}
+		s.file = nil
+	}
+}
+
+// fileOutcome is what reading one listed file found.
+type fileOutcome struct {
+	st      fileState
+	ok      bool // false: the file vanished (or is no longer a regular file)
+	indexed bool // its text is in the postings
+}
+
+// buildRuns reads paths[i] (id firstID+i) on the workers into runs in
+// store, and returns what it found of each file.
+func buildRuns(ctx context.Context, o *Options, paths []string, firstID int64, store *runStore) ([]fileOutcome, error) {
+	workers := o.workers()
+	out := make([]fileOutcome, len(paths))
+	chunk := chunkFiles(len(paths), workers)
+	chunks := (len(paths) + chunk - 1) / chunk
+	maxPairs := max(pairBudget/8/workers, 1<<16)
+	if o.flushBytes > 0 {
+		maxPairs = max(o.flushBytes, 1) // tests: many small runs
+	}
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	errs := make([]error, workers)
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	for w := range workers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			b := &runBuilder{o: o, store: store, set: newTrigramSet(), max: maxPairs}
+			for c := int(next.Add(1) - 1); c < chunks; c = int(next.Add(1) - 1) {
+				lo, hi := c*chunk, min((c+1)*chunk, len(paths))
+				if err := b.chunk(ctx, paths[lo:hi], firstID+int64(lo), out[lo:hi]); err != nil {
+					errs[w] = err
+					cancel()
+					return
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	for _, err := range errs {
+		if err != nil {
+			return nil, err
+		}
+	}
+	return out, ctx.Err()
+}
+
+// workers is how many goroutines read files.
+func (o *Options) workers() int {
+	if o.Workers > 0 {
+		return o.Workers
+	}
+	return runtime.GOMAXPROCS(0)
+}
+
+// chunkFiles is how many consecutive files a worker takes at once: up
+// to 1024 (a run rarely spans more), fewer on a small tree so that
+// every worker gets some.
+func chunkFiles(n, workers int) int {
+	return min(1024, max(16, n/(4*workers)+1))
+}
+
+// runBuilder is one worker's state: its reader, trigram set, the pairs of
+// the run being collected and the buffers it sorts and encodes them in.
+type runBuilder struct {
+	o     *Options
+	store *runStore
+	set   *trigramSet
+	r     fileReader
+	max   int // pairs per run
+
+	base  int64
+	pairs []uint64 // trigram<<32 | id − base, ids ascending
+	hist  pairHist
+	tmp   []uint64
+	enc   []byte
+	parts []uint32
+}
+
+// chunk reads the files of ids [first, first+len(paths)) into runs,
+// recording each one's outcome.
+func (b *runBuilder) chunk(ctx context.Context, paths []string, first int64, out []fileOutcome) error {
+	for i, rel := range paths {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		st, ok, text := b.r.read(b.o, rel)
+		out[i] = fileOutcome{st: st, ok: ok, indexed: indexable(text)}
+		if !out[i].indexed {
+			continue
+		}
+		tris := b.set.add(text)
+		if len(b.pairs) > 0 && len(b.pairs)+len(tris) > b.max {
+			if err := b.flush(); err != nil {
+				return err
+			}
+		}
+		id := first + int64(i)
+		if len(b.pairs) == 0 {
+			b.base = id
+		}
+		local := uint64(id - b.base)
+		for _, t := range tris {
+			b.pairs = append(b.pairs, uint64(t)<<32|local)
+			b.hist.count(t)
+		}
+	}
+	// A run never spans two chunks: another worker's run may lie between.
+	return b.flush()
+}
+
+// flush sorts and encodes the pairs collected into a run and stores it.
+func (b *runBuilder) flush() error {
+	if len(b.pairs) == 0 {
+		return nil
+	}
+	if cap(b.tmp) < len(b.pairs) {
+		b.tmp = make([]uint64, cap(b.pairs))
+	}
+	sorted := sortPairs(b.pairs, b.tmp[:len(b.pairs)], &b.hist)
+	if b.parts == nil {
+		b.parts = make([]uint32, runParts+1)
+	}
+	b.enc = encodeRun(b.enc[:0], sorted, b.parts)
+	r := &run{base: b.base, parts: append([]uint32(nil), b.parts...)}
+	b.pairs = b.pairs[:0]
+	return b.store.add(r, b.enc)
+}
+
+// pairHist counts the pairs of a run by the low and the high 12 bits of
+// their trigram: the two digits sortPairs sorts by, counted as the pairs
+// are collected (which saves sortPairs a pass over them).
+type pairHist [2][1 << 12]int
+
+func (h *pairHist) count(t Trigram) {
+	h[0][t&(1<<12-1)]++
+	h[1][t>>12]++
+}
+
+// sortPairs sorts pairs by trigram (bits 32–55) keeping equal trigrams
+// in their order: two counting passes of 12 bits (the counts of h, which
+// it consumes) between pairs and tmp (as long). It returns whichever
+// holds the result.
+func sortPairs(pairs, tmp []uint64, h *pairHist) []uint64 {
+	src, dst := pairs, tmp
+	for pass := range 2 {
+		c := &h[pass]
+		shift := 32 + 12*pass
+		sum := 0
+		for i, n := range c {
+			c[i] = sum
+			sum += n
+		}
+		for _, p := range src {
+			k := p >> shift & (1<<12 - 1)
+			dst[c[k]] = p
+			c[k]++
+		}
+		src, dst = dst, src
+	}
+	clear(h[:])
+	return src
+}
+
+// encodeRun appends the run entries of sorted pairs to enc and sets
+// parts to where each partition's entries start (see run).
+func encodeRun(enc []byte, sorted []uint64, parts []uint32) []byte {
+	p := 0 // the next partition whose start is to be set
+	var prev uint64
+	for i := 0; i < len(sorted); {
+		t := sorted[i] >> 32
+		j := i + 1
+		for j < len(sorted) && sorted[j]>>32 == t {
+			j++
+		}
+		if part := int(t >> (24 - runPartBits)); part >= p {
+			for ; p <= part; p++ {
+				parts[p] = uint32(len(enc))
+			}
+			prev = uint64(part) << (24 - runPartBits)
+		}
+		first, last := sorted[i]&0xffffffff, sorted[j-1]&0xffffffff
+		gaps := 0
+		for k := i + 1; k < j; k++ {
+			gaps += uvarintLen(sorted[k]&0xffffffff - sorted[k-1]&0xffffffff)
+		}
+		enc = appendUvarint(enc, t-prev)
+		enc = appendUvarint(enc, first)
+		enc = appendUvarint(enc, last-first)
+		enc = appendUvarint(enc, uint64(gaps))
+		for k := i + 1; k < j; k++ {
+			enc = appendUvarint(enc, sorted[k]&0xffffffff-sorted[k-1]&0xffffffff)
+		}
+		prev = t
+		i = j
+	}
+	for ; p <= runParts; p++ {
+		parts[p] = uint32(len(enc))
+	}
+	return enc
+}
+
+// appendUvarint is binary.AppendUvarint with the one-byte case inline.
+func appendUvarint(b []byte, v uint64) []byte {
+	if v < 0x80 {
+		return append(b, byte(v))
+	}
+	return binary.AppendUvarint(b, v)
+}
+
+// uvarintLen is the length of v's uvarint encoding.
+func uvarintLen(v uint64) int { return (bits.Len64(v|1) + 6) / 7 }
