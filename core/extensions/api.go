@@ -369,6 +369,14 @@ func (r *Runtime) uiObject(rt *goja.Runtime, ui tool.UI) *goja.Object {
 	})
 	fire("setTitle", func(c goja.FunctionCall) { ui.SetTitle(c.Argument(0).String()) })
 	fire("setEditorText", func(c goja.FunctionCall) { ui.SetEditorText(c.Argument(0).String()) })
+	// What gopi draws itself (footer, header, editor, working message)
+	// an extension cannot replace: accepted and ignored, as omp's modes
+	// without them do.
+	for _, name := range []string{"setFooter", "setHeader", "setEditorComponent", "setWorkingMessage"} {
+		_ = o.Set(name, func(goja.FunctionCall) goja.Value { return goja.Undefined() })
+	}
+	_ = o.Set("onTerminalInput", func(goja.FunctionCall) goja.Value { return rt.ToValue(func() {}) })
+	themeMembers(rt, o, ui)
 	return o
 }
 

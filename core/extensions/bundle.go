@@ -27,8 +27,14 @@ const bundleGlobal = "__gopiExtension"
 // provides (their exports are on the pi object anyway).
 // omp's terminal UI package (pi-tui) is replaced by a small shim
 // (prelude.js): its real sources need Bun's FFI.
-var hostPackages = []string{"@oh-my-pi/pi-coding-agent", "@oh-my-pi/pi-ai", "@oh-my-pi/pi-agent-core", "@mariozechner/pi-coding-agent", "@sinclair/typebox", "zod",
-	"@oh-my-pi/pi-tui", "@mariozechner/pi-tui"}
+// pi's packages are served too, under their old (@mariozechner) and new
+// (@earendil-works) scopes, and TypeBox under its old and new names:
+// community extensions written for pi import them.
+var hostPackages = []string{"@oh-my-pi/pi-coding-agent", "@oh-my-pi/pi-ai", "@oh-my-pi/pi-agent-core",
+	"@mariozechner/pi-coding-agent", "@mariozechner/pi-ai", "@mariozechner/pi-agent-core",
+	"@earendil-works/pi-coding-agent", "@earendil-works/pi-ai", "@earendil-works/pi-agent-core",
+	"@sinclair/typebox", "typebox", "zod",
+	"@oh-my-pi/pi-tui", "@mariozechner/pi-tui", "@earendil-works/pi-tui"}
 
 type cached struct {
 	inputs map[string][32]byte // file → content hash when bundled

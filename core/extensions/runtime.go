@@ -55,6 +55,7 @@ type Options struct {
 	Cwd        string                  // the working directory custom tools see before the session exists
 	Env        []string                // KEY=VALUE environment of process.env and child processes; the process's when nil
 	Written    func(abs string)        // told of every path an extension's fs wrote, created or removed (caches to invalidate); may be nil
+	AgentDir   string                  // gopi's agent directory, for getAgentDir(); from Env's HOME and PI_CODING_AGENT_DIR when ""
 }
 
 // Runtime holds the loaded extensions, all in one JavaScript engine.
@@ -124,6 +125,7 @@ func Load(ctx context.Context, entries []Entry, opts Options) *Runtime {
 			return err
 		}
 		r.installNode(rt)
+		r.installHostHelpers(rt)
 		return nil
 	})
 	if err != nil {

@@ -82,6 +82,7 @@ func loadExtensions(ctx context.Context, r *Request, cfg *config.Config, opts *a
 	var bound atomic.Pointer[agentsession.Session]
 	rt := extensions.Load(ctx, entries, extensions.Options{
 		Cwd:        cfg.Cwd,
+		AgentDir:   cfg.AgentDir,
 		Env:        cfg.Env.Environ(),
 		ToolBudget: cfg.Settings.ExtensionToolTimeout(),
 		Written: func(path string) {
