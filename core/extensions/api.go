@@ -36,6 +36,8 @@ type Host interface {
 	Abort()
 	SystemPrompt() string
 	ContextUsage() (tokens, window int)
+	ProjectTrusted() bool               // whether the project's own files may run and configure
+	WaitIdle(ctx context.Context) error // returns once no run is in progress
 
 	// hooks-v2: the session's state and entries.
 	Model() *ai.Model                        // the current model (nil when none)
@@ -120,7 +122,7 @@ func (r *Runtime) piObject(rt *goja.Runtime, x *ext) *goja.Object {
 		if d := spec.Get("description"); d != nil && !goja.IsUndefined(d) {
 			desc = d.String()
 		}
-		x.commands = append(x.commands, &Command{Name: name, Description: desc, Extension: x.entry.Path, rt: r, x: x, fn: fn})
+		r.addCommand(x, &Command{Name: name, Description: desc, Extension: x.entry.Path, rt: r, x: x, fn: fn})
 		return goja.Undefined()
 	})
 	// pi.command (hooks-v2): the handler gets one ctx with args, argsRaw,
@@ -132,7 +134,7 @@ func (r *Runtime) piObject(rt *goja.Runtime, x *ext) *goja.Object {
 		if !ok {
 			panic(rt.NewTypeError("pi.command(" + name + "): handler is not a function"))
 		}
-		x.commands = append(x.commands, &Command{Name: name, Description: optString(spec.Get("description")), Extension: x.entry.Path, rt: r, x: x, fn: fn, v2: true})
+		r.addCommand(x, &Command{Name: name, Description: optString(spec.Get("description")), Extension: x.entry.Path, rt: r, x: x, fn: fn, v2: true})
 		return goja.Undefined()
 	})
 	set("registerFlag", func(c goja.FunctionCall) goja.Value {
@@ -266,7 +268,18 @@ func (r *Runtime) piObject(rt *goja.Runtime, x *ext) *goja.Object {
 				m.Provider, m.ID, _ = strings.Cut(s, "/")
 			}
 		}
-		return nil, h.SetModel(m.Provider, m.ID)
+		// Resolves true once switched, as omp's does (callers test it).
+		if err := h.SetModel(m.Provider, m.ID); err != nil {
+			return nil, err
+		}
+		return true, nil
+	})
+	set("getCommands", func(goja.FunctionCall) goja.Value {
+		var out []map[string]any
+		for _, c := range r.Commands() {
+			out = append(out, map[string]any{"name": c.Name, "description": c.Description, "source": "extension", "path": c.Extension})
+		}
+		return rt.ToValue(out)
 	})
 	action("getThinkingLevel", func(h Host, _ callArgs) (any, error) { return h.ThinkingLevel(), nil })
 	action("setThinkingLevel", func(h Host, a callArgs) (any, error) { return nil, h.SetThinkingLevel(a.String(0)) })
@@ -307,6 +320,12 @@ func (r *Runtime) ctxBase(rt *goja.Runtime, h Host) *goja.Object {
 	_ = ctx.Set("hasPendingMessages", func() bool { return h.HasPendingMessages() })
 	_ = ctx.Set("abort", func() { go h.Abort() })
 	_ = ctx.Set("getSystemPrompt", func() string { return h.SystemPrompt() })
+	_ = ctx.Set("isProjectTrusted", func() bool { return h.ProjectTrusted() })
+	_ = ctx.Set("waitForIdle", func(goja.FunctionCall) goja.Value {
+		return r.async(rt, func() (any, error) { return nil, h.WaitIdle(context.Background()) })
+	})
+	_ = ctx.Set("modelRegistry", r.modelRegistry(rt, h))
+	_ = ctx.Set("scopedModels", rt.NewArray())
 	_ = ctx.Set("getContextUsage", func() map[string]any {
 		tokens, window := h.ContextUsage()
 		pct := 0.0

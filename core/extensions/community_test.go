@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/gopi-agent/gopi/core/ai"
 	"github.com/gopi-agent/gopi/core/session"
 	"github.com/gopi-agent/gopi/core/tool"
 )
@@ -199,3 +200,55 @@ func TestCommunitySyncSystemTheme(t *testing.T) {
 		t.Errorf("notifications %q", notes)
 	}
 }
+
+func (h *uiHost) ProjectTrusted() bool               { return false }
+func (h *uiHost) WaitIdle(ctx context.Context) error { return nil }
+
+// pi-prompt-template-model 0.12.2 (npm, MIT, with its dependency minimatch
+// (BlueOak-1.0.0) and that one's, vendored as npm installed them) loads
+// unchanged: its prompt templates in the agent directory become commands
+// at session start (fs, path, os, getAgentDir, parseFrontmatter, minimatch),
+// its run-prompt tool is registered when its settings enable it (typebox's
+// Type), and /prompt-tool off saves the setting through gopi's write path.
+func TestCommunityPromptTemplateModel(t *testing.T) {
+	home := t.TempDir()
+	agentDir := filepath.Join(home, ".gopi", "agent")
+	writeExt(t, agentDir, "prompts/review.md", "---\ndescription: Review a change\nmodel: mock/mock-1\n---\nReview $@ carefully.\n")
+	writeExt(t, agentDir, "prompt-template-model.json", `{"toolEnabled": true}`)
+	rt := loadCommunity(t, "pi-prompt-template-model", Options{Cwd: home, AgentDir: agentDir, Env: []string{"HOME=" + home}})
+	var tools []string
+	for _, tl := range rt.Tools() {
+		tools = append(tools, tl.Definition().Name)
+	}
+	if !slices.Equal(tools, []string{"run-prompt"}) {
+		t.Errorf("tools %v, want [run-prompt] (enabled in its settings)", tools)
+	}
+	ui := &themeUI{theme: "dark"}
+	rt.Bind(&uiHost{storeHost: storeHost{m: session.InMemory(home)}, ui: ui})
+	if names := commandNames(rt); !slices.Equal(names, []string{"chain-prompts", "prompt-tool", "review"}) {
+		t.Fatalf("commands %v, want the template's /review besides the extension's own", names)
+	}
+	for _, c := range rt.Commands() {
+		if c.Name == "review" && !strings.Contains(c.Description, "Review a change") {
+			t.Errorf("/review's description %q", c.Description)
+		}
+	}
+	// Session start again (a /new): the template's command is registered
+	// anew, not twice.
+	rt.Emit(context.Background(), "session_start", map[string]any{})
+	if names := commandNames(rt); len(names) != 3 {
+		t.Errorf("commands after a second session start %v", names)
+	}
+	if err := command(t, rt, "prompt-tool").Run(context.Background(), "off"); err != nil {
+		t.Fatal(err)
+	}
+	b, err := os.ReadFile(filepath.Join(agentDir, "prompt-template-model.json"))
+	if err != nil || !strings.Contains(string(b), `"toolEnabled": false`) {
+		t.Errorf("settings %q, %v", b, err)
+	}
+	if notes, _ := ui.record(); !slices.Contains(notes, "info: run-prompt tool disabled.") {
+		t.Errorf("notifications %q", notes)
+	}
+}
+func (h *uiHost) Model() *ai.Model      { return &ai.Model{Provider: "mock", ID: "mock-1"} }
+func (h *uiHost) ThinkingLevel() string { return "off" }

@@ -392,6 +392,21 @@ func (r *Runtime) Shortcuts() []*Shortcut {
 	return out
 }
 
+// addCommand registers c for x; a command x registered before under the
+// same name is replaced, as omp does (extensions re-register theirs when
+// what they offer changes).
+func (r *Runtime) addCommand(x *ext, c *Command) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	for i, old := range x.commands {
+		if old.Name == c.Name {
+			x.commands[i] = c
+			return
+		}
+	}
+	x.commands = append(x.commands, c)
+}
+
 // Commands returns the slash commands the extensions registered.
 func (r *Runtime) Commands() []*Command {
 	r.mu.Lock()
