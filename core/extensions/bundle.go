@@ -46,16 +46,10 @@ var (
 	cache   = map[string]*cached{}
 )
 
-// bundle returns the script of the extension at entry.
-func bundle(entry string) (string, error) {
-	cacheMu.Lock()
-	c := cache[entry]
-	cacheMu.Unlock()
-	if c != nil && unchanged(c.inputs) {
-		return c.code, nil
-	}
-	res := api.Build(api.BuildOptions{
-		EntryPoints: []string{entry},
+// buildOptions are esbuild's options for bundling entries.
+func buildOptions(entries ...string) api.BuildOptions {
+	return api.BuildOptions{
+		EntryPoints: entries,
 		Bundle:      true,
 		Write:       false,
 		Format:      api.FormatIIFE,
@@ -68,7 +62,91 @@ func bundle(entry string) (string, error) {
 		LogLevel:    api.LogLevelSilent,
 		Plugins:     []api.Plugin{hostPlugin()},
 		Loader:      map[string]api.Loader{".json": api.LoaderJSON},
-	})
+	}
+}
+
+// prebundle bundles the entries not in the cache with one esbuild build:
+// the builds share esbuild's reads of directories and files and its
+// parallel parsing, which ten separate builds repeat. When the build
+// fails (one entry's import does not resolve, say) nothing is cached and
+// each entry is bundled alone by bundle, which names the culprit.
+func prebundle(entries []string) {
+	have := make([]*cached, len(entries))
+	cacheMu.Lock()
+	for i, e := range entries {
+		have[i] = cache[e]
+	}
+	cacheMu.Unlock()
+	var todo []string
+	for i, e := range entries {
+		if have[i] == nil || !unchanged(have[i].inputs) {
+			todo = append(todo, e)
+		}
+	}
+	if len(todo) < 2 {
+		return
+	}
+	opts := buildOptions(todo...)
+	// Outputs are not written; the directory only gives them paths.
+	opts.Outdir = filepath.Join(os.TempDir(), "gopi-extensions-bundle")
+	res := api.Build(opts)
+	if len(res.Errors) > 0 || len(res.OutputFiles) == 0 {
+		return
+	}
+	var meta struct {
+		Outputs map[string]struct {
+			EntryPoint string         `json:"entryPoint"`
+			Inputs     map[string]any `json:"inputs"`
+		} `json:"outputs"`
+	}
+	if json.Unmarshal([]byte(res.Metafile), &meta) != nil {
+		return
+	}
+	byPath := map[string]string{}
+	for _, f := range res.OutputFiles {
+		byPath[f.Path] = string(f.Contents)
+	}
+	for out, o := range meta.Outputs {
+		if o.EntryPoint == "" {
+			continue
+		}
+		outAbs, _ := filepath.Abs(out)
+		entryAbs, _ := filepath.Abs(o.EntryPoint)
+		code, ok := byPath[outAbs]
+		if !ok {
+			continue
+		}
+		inputs := hashFiles(keys(o.Inputs))
+		if inputs == nil {
+			continue
+		}
+		for _, e := range todo {
+			if abs, _ := filepath.Abs(e); abs == entryAbs {
+				cacheMu.Lock()
+				cache[e] = &cached{inputs: inputs, code: code}
+				cacheMu.Unlock()
+			}
+		}
+	}
+}
+
+func keys(m map[string]any) []string {
+	out := make([]string, 0, len(m))
+	for k := range m {
+		out = append(out, k)
+	}
+	return out
+}
+
+// bundle returns the script of the extension at entry.
+func bundle(entry string) (string, error) {
+	cacheMu.Lock()
+	c := cache[entry]
+	cacheMu.Unlock()
+	if c != nil && unchanged(c.inputs) {
+		return c.code, nil
+	}
+	res := api.Build(buildOptions(entry))
 	if len(res.Errors) > 0 {
 		return "", fmt.Errorf("cannot bundle %s: %s", entry, formatMessages(res.Errors))
 	}
@@ -130,7 +208,6 @@ func formatMessages(msgs []api.Message) string {
 
 // hashInputs records the content hash of every file esbuild read.
 func hashInputs(metafile string) map[string][32]byte {
-	out := map[string][32]byte{}
 	// The metafile lists inputs as "inputs": {"path": {...}, ...}; the
 	// paths are relative to the working directory.
 	var meta struct {
@@ -139,7 +216,15 @@ func hashInputs(metafile string) map[string][32]byte {
 	if err := json.Unmarshal([]byte(metafile), &meta); err != nil {
 		return nil
 	}
-	for p := range meta.Inputs {
+	return hashFiles(keys(meta.Inputs))
+}
+
+// hashFiles records the content hash of each of esbuild's input paths
+// (relative to the working directory; a plugin's namespaced paths are
+// skipped); nil when one cannot be read.
+func hashFiles(paths []string) map[string][32]byte {
+	out := map[string][32]byte{}
+	for _, p := range paths {
 		if strings.Contains(p, ":") { // a plugin's namespace
 			continue
 		}

@@ -40,6 +40,7 @@ func BenchmarkLoad10Node(b *testing.B) {
 		p := writeExt(b, dir, fmt.Sprintf("node%d.ts", i), fmt.Sprintf(nodeExt, i))
 		entries = append(entries, Entry{Path: p, Name: fmt.Sprint("node", i)})
 	}
+	defer reportCPU(b, processCPU())
 	for b.Loop() {
 		cacheMu.Lock()
 		clear(cache)
@@ -67,6 +68,7 @@ func BenchmarkReadFile(b *testing.B) {
 	// (kept in a package variable, so the conversion and its copy are not
 	// optimised away, as len(string(data)) would be).
 	b.Run("go", func(b *testing.B) {
+		defer reportCPU(b, processCPU())
 		for b.Loop() {
 			data, err := os.ReadFile(p)
 			if err != nil {
@@ -90,6 +92,7 @@ func BenchmarkReadFile(b *testing.B) {
 		// The calls run on the engine's goroutine, as an extension's do:
 		// one job for the whole loop, so the cost is the read's own.
 		_ = r.vm.do(10*loadBudget, func(rt *goja.Runtime) error {
+			defer reportCPU(b, processCPU())
 			arg := rt.ToValue(p)
 			for b.Loop() {
 				v, err := read(goja.Undefined(), arg)

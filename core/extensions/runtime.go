@@ -132,6 +132,11 @@ func Load(ctx context.Context, entries []Entry, opts Options) *Runtime {
 		r.errs = append(r.errs, LoadError{Path: "(runtime)", Event: "load", Err: "cannot start the extension runtime: " + err.Error()})
 		return r
 	}
+	paths := make([]string, len(entries))
+	for i, e := range entries {
+		paths[i] = e.Path
+	}
+	prebundle(paths)
 	for _, e := range entries {
 		if ctx.Err() != nil {
 			break

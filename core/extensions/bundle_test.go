@@ -1,0 +1,44 @@
+package extensions
+
+import (
+	"context"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// Extensions loaded together are bundled by one esbuild build, each into
+// its own script (a shared relative import inlined in both); when one of
+// them cannot be bundled the others still load and the failure names the
+// one at fault.
+func TestPrebundleTogether(t *testing.T) {
+	dir := t.TempDir()
+	writeExt(t, dir, "lib/shared.ts", `export const tag = (s: string): string => "<" + s + ">";`)
+	a := writeExt(t, dir, "a.ts", `import { tag } from "./lib/shared"; export default function (pi) { pi.registerCommand("a", { handler: async () => tag("a") }); }`)
+	b := writeExt(t, dir, "b/index.ts", `import { tag } from "../lib/shared"; export default function (pi) { pi.registerCommand("b", { handler: async () => tag("b") }); }`)
+	prebundle([]string{a, b})
+	cacheMu.Lock()
+	ca, cb := cache[a], cache[b]
+	cacheMu.Unlock()
+	if ca == nil || cb == nil {
+		t.Fatalf("not bundled together: %v %v", ca != nil, cb != nil)
+	}
+	if !strings.Contains(ca.code, `"a"`) || strings.Contains(ca.code, `"b"`) || !strings.Contains(cb.code, `"<"`) {
+		t.Errorf("scripts mixed up:\n%s\n---\n%s", ca.code, cb.code)
+	}
+	if len(ca.inputs) != 2 {
+		t.Errorf("a's inputs %v, want a.ts and lib/shared.ts", ca.inputs)
+	}
+
+	bad := writeExt(t, dir, "bad.ts", `import { nope } from "./missing"; export default function (pi) { nope(pi); }`)
+	c := writeExt(t, dir, "c.ts", `export default function (pi) { pi.registerCommand("c", { handler: async () => {} }); }`)
+	r := Load(context.Background(), []Entry{{Path: bad, Name: "bad"}, {Path: c, Name: "c"}, {Path: a, Name: "a"}}, Options{Cwd: dir})
+	defer r.Close()
+	errs := r.Errors()
+	if len(errs) != 1 || errs[0].Path != bad || !strings.Contains(errs[0].Err, "missing") {
+		t.Fatalf("errors %v, want one for %s", errs, filepath.Base(bad))
+	}
+	if names := commandNames(r); strings.Join(names, ",") != "a,c" {
+		t.Errorf("commands %v", names)
+	}
+}
