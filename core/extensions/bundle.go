@@ -70,7 +70,7 @@ func buildOptions(entries ...string) api.BuildOptions {
 // parallel parsing, which ten separate builds repeat. When the build
 // fails (one entry's import does not resolve, say) nothing is cached and
 // each entry is bundled alone by bundle, which names the culprit.
-func prebundle(entries []string) {
+func prebundle(entries []string, diskDir string) {
 	have := make([]*cached, len(entries))
 	cacheMu.Lock()
 	for i, e := range entries {
@@ -79,7 +79,7 @@ func prebundle(entries []string) {
 	cacheMu.Unlock()
 	var todo []string
 	for i, e := range entries {
-		if have[i] == nil || !unchanged(have[i].inputs) {
+		if (have[i] == nil || !unchanged(have[i].inputs)) && loadDisk(diskDir, e) == nil {
 			todo = append(todo, e)
 		}
 	}
@@ -122,9 +122,11 @@ func prebundle(entries []string) {
 		}
 		for _, e := range todo {
 			if abs, _ := filepath.Abs(e); abs == entryAbs {
+				c := &cached{inputs: inputs, code: code}
 				cacheMu.Lock()
-				cache[e] = &cached{inputs: inputs, code: code}
+				cache[e] = c
 				cacheMu.Unlock()
+				saveDisk(diskDir, e, c)
 			}
 		}
 	}
@@ -138,12 +140,16 @@ func keys(m map[string]any) []string {
 	return out
 }
 
-// bundle returns the script of the extension at entry.
-func bundle(entry string) (string, error) {
+// bundle returns the script of the extension at entry, from the cache in
+// memory, else the one on disk in diskDir ("" for none), else built.
+func bundle(entry, diskDir string) (string, error) {
 	cacheMu.Lock()
 	c := cache[entry]
 	cacheMu.Unlock()
 	if c != nil && unchanged(c.inputs) {
+		return c.code, nil
+	}
+	if c := loadDisk(diskDir, entry); c != nil {
 		return c.code, nil
 	}
 	res := api.Build(buildOptions(entry))
@@ -154,9 +160,11 @@ func bundle(entry string) (string, error) {
 		return "", fmt.Errorf("cannot bundle %s: esbuild produced nothing", entry)
 	}
 	code := string(res.OutputFiles[0].Contents)
+	c = &cached{inputs: hashInputs(res.Metafile), code: code}
 	cacheMu.Lock()
-	cache[entry] = &cached{inputs: hashInputs(res.Metafile), code: code}
+	cache[entry] = c
 	cacheMu.Unlock()
+	saveDisk(diskDir, entry, c)
 	return code, nil
 }
 

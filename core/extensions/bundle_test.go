@@ -2,6 +2,7 @@ package extensions
 
 import (
 	"context"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -16,7 +17,7 @@ func TestPrebundleTogether(t *testing.T) {
 	writeExt(t, dir, "lib/shared.ts", `export const tag = (s: string): string => "<" + s + ">";`)
 	a := writeExt(t, dir, "a.ts", `import { tag } from "./lib/shared"; export default function (pi) { pi.registerCommand("a", { handler: async () => tag("a") }); }`)
 	b := writeExt(t, dir, "b/index.ts", `import { tag } from "../lib/shared"; export default function (pi) { pi.registerCommand("b", { handler: async () => tag("b") }); }`)
-	prebundle([]string{a, b})
+	prebundle([]string{a, b}, "")
 	cacheMu.Lock()
 	ca, cb := cache[a], cache[b]
 	cacheMu.Unlock()
@@ -40,5 +41,43 @@ func TestPrebundleTogether(t *testing.T) {
 	}
 	if names := commandNames(r); strings.Join(names, ",") != "a,c" {
 		t.Errorf("commands %v", names)
+	}
+}
+
+// A bundle kept on disk serves the next process (the cache in memory
+// cleared) while its inputs are unchanged, and is rebuilt once one
+// changes.
+func TestBundleCacheOnDisk(t *testing.T) {
+	dir, cacheDir := t.TempDir(), t.TempDir()
+	p := writeExt(t, dir, "ext.ts", `export default function (pi) { pi.registerCommand("real", { handler: async () => {} }); }`)
+	load := func() []string {
+		cacheMu.Lock()
+		clear(cache)
+		cacheMu.Unlock()
+		r := Load(context.Background(), []Entry{{Path: p, Name: "ext"}}, Options{Cwd: dir, BundleCacheDir: cacheDir})
+		defer r.Close()
+		if errs := r.Errors(); len(errs) > 0 {
+			t.Fatal(errs)
+		}
+		return commandNames(r)
+	}
+	if names := load(); strings.Join(names, ",") != "real" {
+		t.Fatalf("first load: %v", names)
+	}
+	file := diskPath(cacheDir, p)
+	b, err := os.ReadFile(file)
+	if err != nil {
+		t.Fatal("no cache file:", err)
+	}
+	// The next load takes the script from the file: a marked copy shows it.
+	if err := os.WriteFile(file, []byte(strings.Replace(string(b), `\"real\"`, `\"from-disk\"`, 1)), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if names := load(); strings.Join(names, ",") != "from-disk" {
+		t.Fatalf("second load did not use the cache file: %v", names)
+	}
+	writeExt(t, dir, "ext.ts", `export default function (pi) { pi.registerCommand("edited", { handler: async () => {} }); }`)
+	if names := load(); strings.Join(names, ",") != "edited" {
+		t.Fatalf("an edited extension was served from the cache: %v", names)
 	}
 }

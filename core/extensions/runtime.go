@@ -56,6 +56,9 @@ type Options struct {
 	Env        []string                // KEY=VALUE environment of process.env and child processes; the process's when nil
 	Written    func(abs string)        // told of every path an extension's fs wrote, created or removed (caches to invalidate); may be nil
 	AgentDir   string                  // gopi's agent directory, for getAgentDir(); from Env's HOME and PI_CODING_AGENT_DIR when ""
+	// BundleCacheDir keeps bundled extensions on disk by the content of
+	// their inputs, for the next process (bundlecache.go); "" keeps none.
+	BundleCacheDir string
 }
 
 // Runtime holds the loaded extensions, all in one JavaScript engine.
@@ -136,7 +139,7 @@ func Load(ctx context.Context, entries []Entry, opts Options) *Runtime {
 	for i, e := range entries {
 		paths[i] = e.Path
 	}
-	prebundle(paths)
+	prebundle(paths, r.opts.BundleCacheDir)
 	for _, e := range entries {
 		if ctx.Err() != nil {
 			break
@@ -150,7 +153,7 @@ func Load(ctx context.Context, entries []Entry, opts Options) *Runtime {
 
 // load bundles one module and runs its factory with a fresh pi object.
 func (r *Runtime) load(e Entry) error {
-	code, err := bundle(e.Path)
+	code, err := bundle(e.Path, r.opts.BundleCacheDir)
 	if err != nil {
 		return err
 	}
