@@ -55,6 +55,33 @@ met() { awk -v v="$1" -v t="$2" 'BEGIN {print (v != "-" && v <= t) ? "met" : "mi
 	echo "CPU is the process's CPU time per op (user and system, every goroutine), from getrusage: the wall times above"
 	echo "include the waits for a core when the machine is busy, CPU time far less."
 	echo
+	cat <<'PROFILE'
+## Where the cold load goes, and the levers taken
+
+CPU profiles of `BenchmarkLoad10Node` (`go test ./core/extensions -run '^$' -bench Load10Node -benchtime 30x
+-cpuprofile …`), 30 Nov 2026 at load 15–18, in CPU time per load of ten extensions:
+
+- Before (653561fb): 80 ms. esbuild ran one build per extension: parsing 12 %, its resolver reading the same
+  directories again for each build 10 %, printing (linker) 8 %; goja 24 % (compiling the bundles and the
+  built-in modules' JavaScript 10 %, running the modules and factories 15 %); garbage collection 13 %; goroutine
+  stack growth 12 % (mostly esbuild's own goroutines).
+- One esbuild build for all the extensions of a load (shared directory reads and parses, esbuild's parallel
+  work; a failing build falls back to one build each, which names the culprit): 41 ms. Now goja is 39 %
+  (running 27 %: module set-up, esbuild's ESM interop copying each built-in's exports, the factories; compiling
+  8 %), esbuild's printing 16 %, parsing 8 %, GC 10 %, stack growth 11 %.
+- Bundles kept on disk by the content hash of their inputs (`<agent dir>/cache/extensions`): every start after
+  the first skips esbuild ("next start" rows): about 34 ms CPU for the ten, nearly all of it goja.
+- Not taken: a cache of goja's compiled programs in memory only helps a second load in the same process (goja
+  cannot save one to disk), so it would flatter the cold row; marking the built-ins external in esbuild would
+  save its work for them but breaks `import("node:…")` (goja has no dynamic import); the one engine runs the
+  extensions one after the other, so their JavaScript cannot load in parallel.
+
+readFileSync: the string goja got was looked at byte by byte on first use (more CPU than the read itself);
+gopi now checks for ASCII 32 bytes a step and hands goja its ASCII string directly. The Go baseline makes the
+same string (`string(data)`, kept), which `len(string(data))` had let the compiler skip.
+
+PROFILE
+	echo
 	echo "- Command: \`bench/extensions.sh\` (BENCH_GO_RUNS=$RUNS): \`go test ./core/extensions -run '^\$' -bench 'Load10|ToolCallHook' -benchtime 20x -count $RUNS\`, and \`-bench ReadFile -benchtime 2000x\`"
 	echo "- Date: $(date -u)"
 	echo "- Machine: $(nproc) CPUs, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ *//'), $(uname -sr)"
