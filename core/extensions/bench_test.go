@@ -34,42 +34,34 @@ func reportCPU(b *testing.B, start time.Duration) {
 	b.ReportMetric(float64(processCPU()-start)/float64(b.N), "cpu-ns/op")
 }
 
+// benchStart loads entries as a new gopi process does, nothing in memory:
+// cold (disk "") bundles them; with disk, the bundles are found in that
+// cache directory (Options.BundleCacheDir), filled before timing.
+func benchStart(b *testing.B, entries []Entry, disk string) {
+	if disk != "" {
+		Load(context.Background(), entries, Options{BundleCacheDir: disk}).Close()
+	}
+	defer reportCPU(b, processCPU())
+	for b.Loop() {
+		cacheMu.Lock()
+		clear(cache)
+		cacheMu.Unlock()
+		r := Load(context.Background(), entries, Options{BundleCacheDir: disk})
+		if len(r.Errors()) > 0 {
+			b.Fatal(r.Errors())
+		}
+		r.Close()
+	}
+}
+
 // BenchmarkLoad10 loads ten TypeScript extensions: "cold" bundles them
 // (empty cache), "nextstart" finds them in the cache on disk, "warm"
 // finds them unchanged in the cache in memory, as a second session in the
 // same process does.
 func BenchmarkLoad10(b *testing.B) {
 	entries := tenExtensions(b)
-	b.Run("cold", func(b *testing.B) {
-		defer reportCPU(b, processCPU())
-		for b.Loop() {
-			cacheMu.Lock()
-			clear(cache)
-			cacheMu.Unlock()
-			r := Load(context.Background(), entries, Options{})
-			if len(r.Errors()) > 0 {
-				b.Fatal(r.Errors())
-			}
-			r.Close()
-		}
-	})
-	// "next start": a new process (nothing in memory) finds the bundles
-	// on disk (Options.BundleCacheDir) with their inputs unchanged.
-	disk := b.TempDir()
-	b.Run("nextstart", func(b *testing.B) {
-		Load(context.Background(), entries, Options{BundleCacheDir: disk}).Close()
-		defer reportCPU(b, processCPU())
-		for b.Loop() {
-			cacheMu.Lock()
-			clear(cache)
-			cacheMu.Unlock()
-			r := Load(context.Background(), entries, Options{BundleCacheDir: disk})
-			if len(r.Errors()) > 0 {
-				b.Fatal(r.Errors())
-			}
-			r.Close()
-		}
-	})
+	b.Run("cold", func(b *testing.B) { benchStart(b, entries, "") })
+	b.Run("nextstart", func(b *testing.B) { benchStart(b, entries, b.TempDir()) })
 	b.Run("warm", func(b *testing.B) {
 		defer reportCPU(b, processCPU())
 		for b.Loop() {

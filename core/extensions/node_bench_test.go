@@ -45,32 +45,13 @@ func nodeEntries(b *testing.B) []Entry {
 // BenchmarkLoad10Node loads ten extensions that use Node built-ins, cold
 // (bundled anew, as at gopi's first start after they were written).
 func BenchmarkLoad10Node(b *testing.B) {
-	benchLoadNode(b, "")
+	benchStart(b, nodeEntries(b), "")
 }
 
 // BenchmarkLoad10NodeNextStart is BenchmarkLoad10Node for a later start:
 // nothing in memory, the bundles on disk.
 func BenchmarkLoad10NodeNextStart(b *testing.B) {
-	disk := b.TempDir()
-	benchLoadNode(b, disk)
-}
-
-func benchLoadNode(b *testing.B, disk string) {
-	entries := nodeEntries(b)
-	if disk != "" {
-		Load(context.Background(), entries, Options{BundleCacheDir: disk}).Close()
-	}
-	defer reportCPU(b, processCPU())
-	for b.Loop() {
-		cacheMu.Lock()
-		clear(cache)
-		cacheMu.Unlock()
-		r := Load(context.Background(), entries, Options{BundleCacheDir: disk})
-		if len(r.Errors()) > 0 {
-			b.Fatal(r.Errors())
-		}
-		r.Close()
-	}
+	benchStart(b, nodeEntries(b), b.TempDir())
 }
 
 // readSink holds the string BenchmarkReadFile/go made.
