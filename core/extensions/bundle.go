@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"sync"
 
@@ -201,13 +202,20 @@ func quoteRegexps(names []string) []string {
 	return out
 }
 
-// formatMessages joins esbuild's messages with their locations.
+// unresolved matches esbuild's message for an import it cannot find.
+var unresolved = regexp.MustCompile(`^Could not resolve "([^"]+)"`)
+
+// formatMessages joins esbuild's messages with their locations; an
+// import of a package that is not there says why and what to do.
 func formatMessages(msgs []api.Message) string {
 	var parts []string
 	for _, m := range msgs {
 		s := m.Text
+		if sub := unresolved.FindStringSubmatch(s); sub != nil && !strings.HasPrefix(sub[1], ".") && !strings.HasPrefix(sub[1], "/") {
+			s += " (the package is not installed next to the extension: run npm install in the extension's directory; gopi itself provides only Node's built-in modules and omp's and pi's own packages)"
+		}
 		if l := m.Location; l != nil {
-			s = fmt.Sprintf("%s:%d:%d: %s", l.File, l.Line, l.Column, m.Text)
+			s = fmt.Sprintf("%s:%d:%d: %s", l.File, l.Line, l.Column, s)
 		}
 		parts = append(parts, s)
 	}

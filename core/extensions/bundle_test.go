@@ -81,3 +81,16 @@ func TestBundleCacheOnDisk(t *testing.T) {
 		t.Fatalf("an edited extension was served from the cache: %v", names)
 	}
 }
+
+// An import of a package that is not installed fails the load with a
+// message naming the package, why it is missing and what to do.
+func TestMissingPackageSaysWhy(t *testing.T) {
+	dir := t.TempDir()
+	p := writeExt(t, dir, "web.ts", `import { fetch } from "undici"; export default function (pi) { pi.on("input", () => fetch("x")); }`)
+	r := Load(context.Background(), []Entry{{Path: p, Name: "web"}}, Options{Cwd: dir})
+	defer r.Close()
+	errs := r.Errors()
+	if len(errs) != 1 || !strings.Contains(errs[0].Err, `Could not resolve "undici"`) || !strings.Contains(errs[0].Err, "npm install") {
+		t.Fatalf("errors %v", errs)
+	}
+}
