@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"runtime"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -117,6 +118,9 @@ func Load(ctx context.Context, entries []Entry, opts Options) *Runtime {
 		opts.ToolBudget = DefaultToolBudget
 	}
 	r := &Runtime{vm: newVM(), opts: opts}
+	// Bundling and compiling run beside the engine's set-up and beside
+	// the running of the modules already compiled.
+	progs := compileAll(entries, opts.BundleCacheDir)
 	err := r.vm.do(loadBudget, func(rt *goja.Runtime) error {
 		rt.Set("__gopiLog", func(level, msg string) {
 			if r.opts.Log != nil {
@@ -135,36 +139,73 @@ func Load(ctx context.Context, entries []Entry, opts Options) *Runtime {
 		r.errs = append(r.errs, LoadError{Path: "(runtime)", Event: "load", Err: "cannot start the extension runtime: " + err.Error()})
 		return r
 	}
-	paths := make([]string, len(entries))
 	for i, e := range entries {
-		paths[i] = e.Path
-	}
-	prebundle(paths, r.opts.BundleCacheDir)
-	for _, e := range entries {
 		if ctx.Err() != nil {
 			break
 		}
-		if err := r.load(e); err != nil {
+		if err := r.load(e, <-progs[i]); err != nil {
 			r.errs = append(r.errs, LoadError{Path: e.Path, Event: "load", Err: err.Error()})
 		}
 	}
 	return r
 }
 
-// load bundles one module and runs its factory with a fresh pi object.
-func (r *Runtime) load(e Entry) error {
-	code, err := bundle(e.Path, r.opts.BundleCacheDir)
+// compiledEntry is one module bundled and compiled, or why not.
+type compiledEntry struct {
+	prog *goja.Program
+	err  error
+}
+
+// compileAll bundles the entries (one esbuild build, prebundle) and
+// compiles their scripts, as many at once as there are processors; the
+// i-th channel receives the i-th entry's program. goja's programs belong
+// to no engine, so they compile anywhere. The goroutines end on their own
+// once their entry is done (a load stopped early does not wait for them).
+func compileAll(entries []Entry, diskDir string) []chan compiledEntry {
+	out := make([]chan compiledEntry, len(entries))
+	for i := range out {
+		out[i] = make(chan compiledEntry, 1)
+	}
+	go func() {
+		paths := make([]string, len(entries))
+		for i, e := range entries {
+			paths[i] = e.Path
+		}
+		prebundle(paths, diskDir)
+		slots := make(chan struct{}, runtime.GOMAXPROCS(0))
+		for i, e := range entries {
+			slots <- struct{}{}
+			go func() {
+				defer func() { <-slots }()
+				out[i] <- compileEntry(e.Path, diskDir)
+			}()
+		}
+	}()
+	return out
+}
+
+// compileEntry bundles and compiles one module.
+func compileEntry(path, diskDir string) compiledEntry {
+	code, err := bundle(path, diskDir)
 	if err != nil {
-		return err
+		return compiledEntry{err: err}
+	}
+	prog, err := goja.Compile(path, code+"\n;"+bundleGlobal, false)
+	if err != nil {
+		return compiledEntry{err: fmt.Errorf("cannot compile: %w", err)}
+	}
+	return compiledEntry{prog: prog}
+}
+
+// load runs one compiled module's factory with a fresh pi object.
+func (r *Runtime) load(e Entry, c compiledEntry) error {
+	if c.err != nil {
+		return c.err
 	}
 	x := &ext{entry: e, handlers: map[string][]goja.Callable{}}
 	var custom goja.Callable
-	err = r.vm.do(loadBudget, func(rt *goja.Runtime) error {
-		prog, err := goja.Compile(e.Path, code+"\n;"+bundleGlobal, false)
-		if err != nil {
-			return fmt.Errorf("cannot compile: %w", err)
-		}
-		mod, err := rt.RunProgram(prog)
+	err := r.vm.do(loadBudget, func(rt *goja.Runtime) error {
+		mod, err := rt.RunProgram(c.prog)
 		if err != nil {
 			return jsError(err)
 		}
