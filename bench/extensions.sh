@@ -73,8 +73,11 @@ CPU profiles of `BenchmarkLoad10Node` (`go test ./core/extensions -run '^$' -ben
   the first skips esbuild ("next start" rows): about 34 ms CPU for the ten, nearly all of it goja.
 - Not taken: a cache of goja's compiled programs in memory only helps a second load in the same process (goja
   cannot save one to disk), so it would flatter the cold row; marking the built-ins external in esbuild would
-  save its work for them but breaks `import("node:…")` (goja has no dynamic import); the one engine runs the
-  extensions one after the other, so their JavaScript cannot load in parallel.
+  save its work for them but breaks `import("node:…")` (goja has no dynamic import).
+- Parallel loading: bundling and goja's compilation run off the engine, as many at once as there are
+  processors, beside the engine's set-up and the running of the modules already compiled; the modules still
+  run one after the other on the one engine. It saves no CPU, only wall time on idle cores, of which this
+  machine had none when measured (load 20: within noise).
 
 readFileSync: the string goja got was looked at byte by byte on first use (more CPU than the read itself);
 gopi now checks for ASCII 32 bytes a step and hands goja its ASCII string directly. The Go baseline makes the
