@@ -71,28 +71,39 @@ func buildOptions(entries ...string) api.BuildOptions {
 // parallel parsing, which ten separate builds repeat. When the build
 // fails (one entry's import does not resolve, say) nothing is cached and
 // each entry is bundled alone by bundle, which names the culprit.
-func prebundle(entries []string, diskDir string) {
+//
+// It returns the scripts it found current or built, by entry: bundle
+// need not check those inputs again.
+func prebundle(entries []string, diskDir string) map[string]string {
 	have := make([]*cached, len(entries))
 	cacheMu.Lock()
 	for i, e := range entries {
 		have[i] = cache[e]
 	}
 	cacheMu.Unlock()
+	ready := map[string]string{}
 	var todo []string
 	for i, e := range entries {
-		if (have[i] == nil || !unchanged(have[i].inputs)) && loadDisk(diskDir, e) == nil {
-			todo = append(todo, e)
+		switch {
+		case have[i] != nil && unchanged(have[i].inputs):
+			ready[e] = have[i].code
+		default:
+			if c := loadDisk(diskDir, e); c != nil {
+				ready[e] = c.code
+			} else {
+				todo = append(todo, e)
+			}
 		}
 	}
 	if len(todo) < 2 {
-		return
+		return ready
 	}
 	opts := buildOptions(todo...)
 	// Outputs are not written; the directory only gives them paths.
 	opts.Outdir = filepath.Join(os.TempDir(), "gopi-extensions-bundle")
 	res := api.Build(opts)
 	if len(res.Errors) > 0 || len(res.OutputFiles) == 0 {
-		return
+		return ready
 	}
 	var meta struct {
 		Outputs map[string]struct {
@@ -101,7 +112,7 @@ func prebundle(entries []string, diskDir string) {
 		} `json:"outputs"`
 	}
 	if json.Unmarshal([]byte(res.Metafile), &meta) != nil {
-		return
+		return ready
 	}
 	byPath := map[string]string{}
 	for _, f := range res.OutputFiles {
@@ -128,9 +139,11 @@ func prebundle(entries []string, diskDir string) {
 				cache[e] = c
 				cacheMu.Unlock()
 				saveDisk(diskDir, e, c)
+				ready[e] = code
 			}
 		}
 	}
+	return ready
 }
 
 func keys(m map[string]any) []string {

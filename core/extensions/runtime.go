@@ -171,24 +171,27 @@ func compileAll(entries []Entry, diskDir string) []chan compiledEntry {
 		for i, e := range entries {
 			paths[i] = e.Path
 		}
-		prebundle(paths, diskDir)
+		ready := prebundle(paths, diskDir)
 		slots := make(chan struct{}, runtime.GOMAXPROCS(0))
 		for i, e := range entries {
 			slots <- struct{}{}
 			go func() {
 				defer func() { <-slots }()
-				out[i] <- compileEntry(e.Path, diskDir)
+				out[i] <- compileEntry(e.Path, diskDir, ready[e.Path])
 			}()
 		}
 	}()
 	return out
 }
 
-// compileEntry bundles and compiles one module.
-func compileEntry(path, diskDir string) compiledEntry {
-	code, err := bundle(path, diskDir)
-	if err != nil {
-		return compiledEntry{err: err}
+// compileEntry bundles (unless code is the current script already) and
+// compiles one module.
+func compileEntry(path, diskDir, code string) compiledEntry {
+	if code == "" {
+		var err error
+		if code, err = bundle(path, diskDir); err != nil {
+			return compiledEntry{err: err}
+		}
 	}
 	prog, err := goja.Compile(path, code+"\n;"+bundleGlobal, false)
 	if err != nil {
