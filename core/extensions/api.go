@@ -36,8 +36,6 @@ type Host interface {
 	Abort()
 	SystemPrompt() string
 	ContextUsage() (tokens, window int)
-	ProjectTrusted() bool               // whether the project's own files may run and configure
-	WaitIdle(ctx context.Context) error // returns once no run is in progress
 
 	// hooks-v2: the session's state and entries.
 	Model() *ai.Model                        // the current model (nil when none)
@@ -320,9 +318,9 @@ func (r *Runtime) ctxBase(rt *goja.Runtime, h Host) *goja.Object {
 	_ = ctx.Set("hasPendingMessages", func() bool { return h.HasPendingMessages() })
 	_ = ctx.Set("abort", func() { go h.Abort() })
 	_ = ctx.Set("getSystemPrompt", func() string { return h.SystemPrompt() })
-	_ = ctx.Set("isProjectTrusted", func() bool { return h.ProjectTrusted() })
+	_ = ctx.Set("isProjectTrusted", func() bool { return r.opts.ProjectTrusted })
 	_ = ctx.Set("waitForIdle", func(goja.FunctionCall) goja.Value {
-		return r.async(rt, func() (any, error) { return nil, h.WaitIdle(context.Background()) })
+		return r.async(rt, func() (any, error) { r.waitIdle(h); return nil, nil })
 	})
 	_ = ctx.Set("modelRegistry", r.modelRegistry(rt, h))
 	_ = ctx.Set("scopedModels", rt.NewArray())

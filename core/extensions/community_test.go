@@ -201,8 +201,7 @@ func TestCommunitySyncSystemTheme(t *testing.T) {
 	}
 }
 
-func (h *uiHost) ProjectTrusted() bool               { return false }
-func (h *uiHost) WaitIdle(ctx context.Context) error { return nil }
+func (h *uiHost) IsIdle() bool { return true }
 
 // pi-prompt-template-model 0.12.2 (npm, MIT, with its dependency minimatch
 // (BlueOak-1.0.0) and that one's, vendored as npm installed them) loads

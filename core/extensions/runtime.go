@@ -60,6 +60,16 @@ type Options struct {
 	// BundleCacheDir keeps bundled extensions on disk by the content of
 	// their inputs, for the next process (bundlecache.go); "" keeps none.
 	BundleCacheDir string
+	ProjectTrusted bool // ctx.isProjectTrusted(): the project's own files may run and configure
+}
+
+// waitIdle returns once the host is idle (ctx.waitForIdle), or the
+// runtime closed. The host has no wait of its own, so it looks every
+// 10 ms, as omp's extensions do themselves.
+func (r *Runtime) waitIdle(h Host) {
+	for !h.IsIdle() && !r.closed.Load() {
+		time.Sleep(10 * time.Millisecond)
+	}
 }
 
 // Runtime holds the loaded extensions, all in one JavaScript engine.

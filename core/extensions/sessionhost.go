@@ -100,10 +100,6 @@ func (h sessionHost) SetThinkingLevel(level string) error {
 
 func (h sessionHost) IsIdle() bool { return !h.s.Turn().IsBusy() }
 
-func (h sessionHost) ProjectTrusted() bool { return h.s.Config().ProjectTrusted() }
-
-func (h sessionHost) WaitIdle(ctx context.Context) error { return h.s.Turn().WaitIdle(ctx) }
-
 func (h sessionHost) HasPendingMessages() bool { return h.s.State().QueuedMessageCount > 0 }
 
 func (h sessionHost) Abort() { h.s.Abort() }

@@ -84,6 +84,8 @@ func loadExtensions(ctx context.Context, r *Request, cfg *config.Config, opts *a
 	rt := extensions.Load(ctx, entries, extensions.Options{
 		Cwd:      cfg.Cwd,
 		AgentDir: cfg.AgentDir,
+		// The project's own files: ctx.isProjectTrusted().
+		ProjectTrusted: cfg.ProjectTrusted(),
 		// Bundles kept for the next start: unchanged extensions skip esbuild.
 		BundleCacheDir: filepath.Join(cfg.AgentDir, "cache", "extensions"),
 		Env:            cfg.Env.Environ(),
