@@ -46,6 +46,10 @@ func benchStart(b *testing.B, entries []Entry, disk string) {
 		cacheMu.Lock()
 		clear(cache)
 		cacheMu.Unlock()
+		// A new process compiles gopi's own scripts again too.
+		ownScripts.mu.Lock()
+		clear(ownScripts.progs)
+		ownScripts.mu.Unlock()
 		r := Load(context.Background(), entries, Options{BundleCacheDir: disk})
 		if len(r.Errors()) > 0 {
 			b.Fatal(r.Errors())

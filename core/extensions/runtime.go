@@ -138,7 +138,11 @@ func Load(ctx context.Context, entries []Entry, opts Options) *Runtime {
 			}
 		})
 		r.vm.installTimers(func(err error) { r.report(LoadError{Path: "(timer)", Event: "timer", Err: err.Error()}) })
-		if _, err := rt.RunString(prelude); err != nil {
+		prog, err := ownScript("gopi:prelude.js", prelude)
+		if err != nil {
+			return err
+		}
+		if _, err := rt.RunProgram(prog); err != nil {
 			return err
 		}
 		r.installNode(rt)
