@@ -71,8 +71,10 @@ CPU profiles of `BenchmarkLoad10Node` (`go test ./core/extensions -run '^$' -ben
   8 %), esbuild's printing 16 %, parsing 8 %, GC 10 %, stack growth 11 %.
 - Bundles kept on disk by the content hash of their inputs (`<agent dir>/cache/extensions`): every start after
   the first skips esbuild ("next start" rows): about 34 ms CPU for the ten, nearly all of it goja.
-- Not taken: a cache of goja's compiled programs in memory only helps a second load in the same process (goja
-  cannot save one to disk), so it would flatter the cold row; marking the built-ins external in esbuild would
+- gopi's own scripts (prelude.js, node.js) are compiled once per process; that helps a second runtime in the
+  same process (a new session, a subagent), and the start rows forget them each time, as a new process would.
+- Not taken: keeping goja's compiled extension programs in memory only helps a second load in the same process
+  (goja cannot save one to disk), so it would flatter the cold row; marking the built-ins external in esbuild would
   save its work for them but breaks `import("node:…")` (goja has no dynamic import).
 - Parallel loading: bundling and goja's compilation run off the engine, as many at once as there are
   processors, beside the engine's set-up and the running of the modules already compiled; the modules still
