@@ -120,7 +120,7 @@ func (r *Runtime) piObject(rt *goja.Runtime, x *ext) *goja.Object {
 		if d := spec.Get("description"); d != nil && !goja.IsUndefined(d) {
 			desc = d.String()
 		}
-		x.commands = append(x.commands, &Command{Name: name, Description: desc, Extension: x.entry.Path, rt: r, x: x, fn: fn})
+		r.addCommand(x, &Command{Name: name, Description: desc, Extension: x.entry.Path, rt: r, x: x, fn: fn})
 		return goja.Undefined()
 	})
 	// pi.command (hooks-v2): the handler gets one ctx with args, argsRaw,
@@ -132,7 +132,7 @@ func (r *Runtime) piObject(rt *goja.Runtime, x *ext) *goja.Object {
 		if !ok {
 			panic(rt.NewTypeError("pi.command(" + name + "): handler is not a function"))
 		}
-		x.commands = append(x.commands, &Command{Name: name, Description: optString(spec.Get("description")), Extension: x.entry.Path, rt: r, x: x, fn: fn, v2: true})
+		r.addCommand(x, &Command{Name: name, Description: optString(spec.Get("description")), Extension: x.entry.Path, rt: r, x: x, fn: fn, v2: true})
 		return goja.Undefined()
 	})
 	set("registerFlag", func(c goja.FunctionCall) goja.Value {
@@ -266,7 +266,18 @@ func (r *Runtime) piObject(rt *goja.Runtime, x *ext) *goja.Object {
 				m.Provider, m.ID, _ = strings.Cut(s, "/")
 			}
 		}
-		return nil, h.SetModel(m.Provider, m.ID)
+		// Resolves true once switched, as omp's does (callers test it).
+		if err := h.SetModel(m.Provider, m.ID); err != nil {
+			return nil, err
+		}
+		return true, nil
+	})
+	set("getCommands", func(goja.FunctionCall) goja.Value {
+		var out []map[string]any
+		for _, c := range r.Commands() {
+			out = append(out, map[string]any{"name": c.Name, "description": c.Description, "source": "extension", "path": c.Extension})
+		}
+		return rt.ToValue(out)
 	})
 	action("getThinkingLevel", func(h Host, _ callArgs) (any, error) { return h.ThinkingLevel(), nil })
 	action("setThinkingLevel", func(h Host, a callArgs) (any, error) { return nil, h.SetThinkingLevel(a.String(0)) })
@@ -307,6 +318,12 @@ func (r *Runtime) ctxBase(rt *goja.Runtime, h Host) *goja.Object {
 	_ = ctx.Set("hasPendingMessages", func() bool { return h.HasPendingMessages() })
 	_ = ctx.Set("abort", func() { go h.Abort() })
 	_ = ctx.Set("getSystemPrompt", func() string { return h.SystemPrompt() })
+	_ = ctx.Set("isProjectTrusted", func() bool { return r.opts.ProjectTrusted })
+	_ = ctx.Set("waitForIdle", func(goja.FunctionCall) goja.Value {
+		return r.async(rt, func() (any, error) { r.waitIdle(h); return nil, nil })
+	})
+	_ = ctx.Set("modelRegistry", r.modelRegistry(rt, h))
+	_ = ctx.Set("scopedModels", rt.NewArray())
 	_ = ctx.Set("getContextUsage", func() map[string]any {
 		tokens, window := h.ContextUsage()
 		pct := 0.0
@@ -369,6 +386,14 @@ func (r *Runtime) uiObject(rt *goja.Runtime, ui tool.UI) *goja.Object {
 	})
 	fire("setTitle", func(c goja.FunctionCall) { ui.SetTitle(c.Argument(0).String()) })
 	fire("setEditorText", func(c goja.FunctionCall) { ui.SetEditorText(c.Argument(0).String()) })
+	// What gopi draws itself (footer, header, editor, working message)
+	// an extension cannot replace: accepted and ignored, as omp's modes
+	// without them do.
+	for _, name := range []string{"setFooter", "setHeader", "setEditorComponent", "setWorkingMessage"} {
+		_ = o.Set(name, func(goja.FunctionCall) goja.Value { return goja.Undefined() })
+	}
+	_ = o.Set("onTerminalInput", func(goja.FunctionCall) goja.Value { return rt.ToValue(func() {}) })
+	themeMembers(rt, o, ui)
 	return o
 }
 

@@ -135,7 +135,11 @@ func (r *Runtime) makeNodeModule(rt *goja.Runtime, name string) goja.Value {
 // jsModule makes a module written in node.js, given its native part.
 func (r *Runtime) jsModule(rt *goja.Runtime, name string, native goja.Value) goja.Value {
 	if r.node.jsMods == nil {
-		v, err := rt.RunScript("gopi:node.js", nodeJS)
+		prog, err := ownScript("gopi:node.js", nodeJS)
+		if err != nil {
+			panic(err)
+		}
+		v, err := rt.RunProgram(prog)
 		if err != nil {
 			panic(err)
 		}

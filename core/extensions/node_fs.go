@@ -336,7 +336,7 @@ func decodeData(rt *goja.Runtime, b []byte, enc string) goja.Value {
 	case "":
 		return buffer.WrapBytes(rt, b)
 	case "utf8", "utf-8":
-		return rt.ToValue(ownedString(b))
+		return textValue(rt, ownedString(b))
 	}
 	return buffer.EncodeBytes(rt, b, rt.ToValue(enc))
 }

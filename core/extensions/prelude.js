@@ -129,9 +129,12 @@
     truncateToWidth: (s, w) => Array.from(String(s)).slice(0, w).join("") };
   g.__gopiHostModule = (name) => {
     if (name === "zod") return { z, default: z };
-    if (name.indexOf("@sinclair/typebox") === 0) return { Type, default: Type };
+    if (name.indexOf("@sinclair/typebox") === 0 || name === "typebox") return { Type, default: Type };
     if (/\/pi-tui$/.test(name)) return tuiShim;
-    // omp's packages: their values an extension reaches through pi.*.
-    return { z, Type };
+    // omp's packages (and pi's, under their old and new scopes): the
+    // values an extension reaches through pi.*, and the few helpers
+    // community extensions import directly.
+    return { z, Type, StringEnum: g.__gopiStringEnum, getAgentDir: () => __gopiAgentDir(),
+      parseFrontmatter: (text) => __gopiParseFrontmatter(String(text)) };
   };
 })(globalThis);

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"runtime"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -55,6 +56,20 @@ type Options struct {
 	Cwd        string                  // the working directory custom tools see before the session exists
 	Env        []string                // KEY=VALUE environment of process.env and child processes; the process's when nil
 	Written    func(abs string)        // told of every path an extension's fs wrote, created or removed (caches to invalidate); may be nil
+	AgentDir   string                  // gopi's agent directory, for getAgentDir(); from Env's HOME and PI_CODING_AGENT_DIR when ""
+	// BundleCacheDir keeps bundled extensions on disk by the content of
+	// their inputs, for the next process (bundlecache.go); "" keeps none.
+	BundleCacheDir string
+	ProjectTrusted bool // ctx.isProjectTrusted(): the project's own files may run and configure
+}
+
+// waitIdle returns once the host is idle (ctx.waitForIdle), or the
+// runtime closed. The host has no wait of its own, so it looks every
+// 10 ms, as omp's extensions do themselves.
+func (r *Runtime) waitIdle(h Host) {
+	for !h.IsIdle() && !r.closed.Load() {
+		time.Sleep(10 * time.Millisecond)
+	}
 }
 
 // Runtime holds the loaded extensions, all in one JavaScript engine.
@@ -113,6 +128,9 @@ func Load(ctx context.Context, entries []Entry, opts Options) *Runtime {
 		opts.ToolBudget = DefaultToolBudget
 	}
 	r := &Runtime{vm: newVM(), opts: opts}
+	// Bundling and compiling run beside the engine's set-up and beside
+	// the running of the modules already compiled.
+	progs := compileAll(entries, opts.BundleCacheDir)
 	err := r.vm.do(loadBudget, func(rt *goja.Runtime) error {
 		rt.Set("__gopiLog", func(level, msg string) {
 			if r.opts.Log != nil {
@@ -120,41 +138,91 @@ func Load(ctx context.Context, entries []Entry, opts Options) *Runtime {
 			}
 		})
 		r.vm.installTimers(func(err error) { r.report(LoadError{Path: "(timer)", Event: "timer", Err: err.Error()}) })
-		if _, err := rt.RunString(prelude); err != nil {
+		prog, err := ownScript("gopi:prelude.js", prelude)
+		if err != nil {
+			return err
+		}
+		if _, err := rt.RunProgram(prog); err != nil {
 			return err
 		}
 		r.installNode(rt)
+		r.installHostHelpers(rt)
 		return nil
 	})
 	if err != nil {
 		r.errs = append(r.errs, LoadError{Path: "(runtime)", Event: "load", Err: "cannot start the extension runtime: " + err.Error()})
 		return r
 	}
-	for _, e := range entries {
+	for i, e := range entries {
 		if ctx.Err() != nil {
 			break
 		}
-		if err := r.load(e); err != nil {
+		if err := r.load(e, <-progs[i]); err != nil {
 			r.errs = append(r.errs, LoadError{Path: e.Path, Event: "load", Err: err.Error()})
 		}
 	}
 	return r
 }
 
-// load bundles one module and runs its factory with a fresh pi object.
-func (r *Runtime) load(e Entry) error {
-	code, err := bundle(e.Path)
+// compiledEntry is one module bundled and compiled, or why not.
+type compiledEntry struct {
+	prog *goja.Program
+	err  error
+}
+
+// compileAll bundles the entries (one esbuild build, prebundle) and
+// compiles their scripts, as many at once as there are processors; the
+// i-th channel receives the i-th entry's program. goja's programs belong
+// to no engine, so they compile anywhere. The goroutines end on their own
+// once their entry is done (a load stopped early does not wait for them).
+func compileAll(entries []Entry, diskDir string) []chan compiledEntry {
+	out := make([]chan compiledEntry, len(entries))
+	for i := range out {
+		out[i] = make(chan compiledEntry, 1)
+	}
+	go func() {
+		paths := make([]string, len(entries))
+		for i, e := range entries {
+			paths[i] = e.Path
+		}
+		ready := prebundle(paths, diskDir)
+		slots := make(chan struct{}, runtime.GOMAXPROCS(0))
+		for i, e := range entries {
+			slots <- struct{}{}
+			go func() {
+				defer func() { <-slots }()
+				out[i] <- compileEntry(e.Path, diskDir, ready[e.Path])
+			}()
+		}
+	}()
+	return out
+}
+
+// compileEntry bundles (unless code is the current script already) and
+// compiles one module.
+func compileEntry(path, diskDir, code string) compiledEntry {
+	if code == "" {
+		var err error
+		if code, err = bundle(path, diskDir); err != nil {
+			return compiledEntry{err: err}
+		}
+	}
+	prog, err := goja.Compile(path, code+"\n;"+bundleGlobal, false)
 	if err != nil {
-		return err
+		return compiledEntry{err: fmt.Errorf("cannot compile: %w", err)}
+	}
+	return compiledEntry{prog: prog}
+}
+
+// load runs one compiled module's factory with a fresh pi object.
+func (r *Runtime) load(e Entry, c compiledEntry) error {
+	if c.err != nil {
+		return c.err
 	}
 	x := &ext{entry: e, handlers: map[string][]goja.Callable{}}
 	var custom goja.Callable
-	err = r.vm.do(loadBudget, func(rt *goja.Runtime) error {
-		prog, err := goja.Compile(e.Path, code+"\n;"+bundleGlobal, false)
-		if err != nil {
-			return fmt.Errorf("cannot compile: %w", err)
-		}
-		mod, err := rt.RunProgram(prog)
+	err := r.vm.do(loadBudget, func(rt *goja.Runtime) error {
+		mod, err := rt.RunProgram(c.prog)
 		if err != nil {
 			return jsError(err)
 		}
@@ -388,6 +456,21 @@ func (r *Runtime) Shortcuts() []*Shortcut {
 		out = append(out, x.shortcuts...)
 	}
 	return out
+}
+
+// addCommand registers c for x; a command x registered before under the
+// same name is replaced, as omp does (extensions re-register theirs when
+// what they offer changes).
+func (r *Runtime) addCommand(x *ext, c *Command) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	for i, old := range x.commands {
+		if old.Name == c.Name {
+			x.commands[i] = c
+			return
+		}
+	}
+	x.commands = append(x.commands, c)
 }
 
 // Commands returns the slash commands the extensions registered.

@@ -3,6 +3,7 @@ package launch
 import (
 	"context"
 	"errors"
+	"path/filepath"
 	"slices"
 	"sync/atomic"
 
@@ -81,9 +82,14 @@ func loadExtensions(ctx context.Context, r *Request, cfg *config.Config, opts *a
 	}
 	var bound atomic.Pointer[agentsession.Session]
 	rt := extensions.Load(ctx, entries, extensions.Options{
-		Cwd:        cfg.Cwd,
-		Env:        cfg.Env.Environ(),
-		ToolBudget: cfg.Settings.ExtensionToolTimeout(),
+		Cwd:      cfg.Cwd,
+		AgentDir: cfg.AgentDir,
+		// The project's own files: ctx.isProjectTrusted().
+		ProjectTrusted: cfg.ProjectTrusted(),
+		// Bundles kept for the next start: unchanged extensions skip esbuild.
+		BundleCacheDir: filepath.Join(cfg.AgentDir, "cache", "extensions"),
+		Env:            cfg.Env.Environ(),
+		ToolBudget:     cfg.Settings.ExtensionToolTimeout(),
 		Written: func(path string) {
 			if s := bound.Load(); s != nil {
 				s.Tools().Env().Caches.Invalidate(path)

@@ -45,6 +45,18 @@ type TerminalUI interface {
 	OpenTerminal(ctx context.Context, title string) (Terminal, error)
 }
 
+// ThemeUI is implemented by front ends whose colour theme can be listed
+// and switched by name (extensions' ctx.ui.setTheme). A UI without it has
+// no themes to offer: switching fails with a message.
+type ThemeUI interface {
+	// Theme is the name of the theme in use.
+	Theme() string
+	// Themes lists the names SetTheme accepts.
+	Themes() []string
+	// SetTheme switches to the named theme.
+	SetTheme(name string) error
+}
+
 // Terminal is one open terminal of a TerminalUI.
 type Terminal interface {
 	// Write receives the command's output as the terminal shows it.

@@ -189,12 +189,7 @@ func (m *model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		m.ed.setWidth(msg.Width)
 		return m, nil
 	case tea.BackgroundColorMsg:
-		dark := msg.IsDark()
-		if (m.th.name == "dark") != dark {
-			m.th = newTheme(dark, m.opts.NoColor)
-			m.r = &renderer{th: m.th, width: m.width, custom: m.r.custom, tools: m.r.tools, ctx: m.r.ctx, full: m.r.full}
-			m.ed.restyle(m.th)
-		}
+		m.setTheme(msg.IsDark())
 		return m, nil
 	case tea.KeyPressMsg:
 		m.activity++

@@ -140,6 +140,9 @@ func Run(ctx context.Context, s Session, opts Options) error {
 	unsub := s.Subscribe(func(e agent.Event) { prog.updates.forward(p.Send, e) })
 	// The ask tool's questions open as dialogs.
 	m.ui = &dialogUI{send: p.Send, detached: make(chan struct{})}
+	if !m.opts.NoColor {
+		m.ui.theme.Store(m.th.name) // extensions may switch themes
+	}
 	uiErr := s.Tools().SetUI(m.ui)
 	if uiErr != nil {
 		m.notice, m.noticeAt = "Dialogs are unavailable: "+uiErr.Error(), time.Now()

@@ -71,3 +71,16 @@ func newTheme(dark, noColor bool) theme {
 	}
 	return t
 }
+
+// setTheme switches to the dark or light theme (no change when colours
+// are off) and tells the UI's extensions which is in use.
+func (m *model) setTheme(dark bool) {
+	if (m.th.name == "dark") != dark && !m.opts.NoColor {
+		m.th = newTheme(dark, m.opts.NoColor)
+		m.r = &renderer{th: m.th, width: m.width, custom: m.r.custom, tools: m.r.tools, ctx: m.r.ctx, full: m.r.full}
+		m.ed.restyle(m.th)
+	}
+	if m.ui != nil && !m.opts.NoColor {
+		m.ui.theme.Store(m.th.name)
+	}
+}

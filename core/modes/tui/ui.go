@@ -2,6 +2,8 @@ package tui
 
 import (
 	"context"
+	"errors"
+	"fmt"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -23,6 +25,7 @@ type dialogUI struct {
 	nextID   atomic.Int64
 	detached chan struct{} // closed by detach: nobody answers dialogs any more (nil: never)
 	once     sync.Once
+	theme    atomic.Value // string: the theme in use; unset or "" when colours are off (no themes offered)
 }
 
 // detach makes every dialog, open or to come, fail as dismissed: the UI is
@@ -35,7 +38,39 @@ func (u *dialogUI) detach() {
 	})
 }
 
-var _ tool.UI = (*dialogUI)(nil)
+var (
+	_ tool.UI      = (*dialogUI)(nil)
+	_ tool.ThemeUI = (*dialogUI)(nil)
+)
+
+// Theme is the name of the theme in use ("" when colours are off).
+func (u *dialogUI) Theme() string {
+	name, _ := u.theme.Load().(string)
+	return name
+}
+
+// Themes lists the themes an extension may switch to: dark and light,
+// none when colours are off.
+func (u *dialogUI) Themes() []string {
+	if u.Theme() == "" {
+		return nil
+	}
+	return []string{"dark", "light"}
+}
+
+// SetTheme switches to the dark or light theme (until the terminal
+// reports another background colour).
+func (u *dialogUI) SetTheme(name string) error {
+	if u.Theme() == "" {
+		return errors.New("colours are off: there is no theme to switch")
+	}
+	if name != "dark" && name != "light" {
+		return fmt.Errorf("no theme named %q: the themes are dark and light", name)
+	}
+	u.theme.Store(name)
+	u.send(uiMsg{theme: &name})
+	return nil
+}
 
 // Dialog kinds.
 const (
@@ -131,6 +166,7 @@ type uiMsg struct {
 	widget            []string
 	title             *string
 	editorText        *string
+	theme             *string // SetTheme's
 }
 
 // Notify shows a message for a few seconds.
@@ -305,6 +341,8 @@ func (m *model) onUI(msg uiMsg) tea.Cmd {
 		m.extTitle = *msg.title
 	case msg.editorText != nil:
 		m.ed.set(*msg.editorText)
+	case msg.theme != nil:
+		m.setTheme(*msg.theme == "dark")
 	}
 	return nil
 }

@@ -122,3 +122,31 @@ func TestUICalls(t *testing.T) {
 		t.Errorf("title %q editor %q", r.m.title(), r.m.ed.text())
 	}
 }
+
+// Extensions may list and switch the themes (dark, light) while colours
+// are on; with colours off there are none to switch.
+func TestUIThemes(t *testing.T) {
+	t.Parallel()
+	r := newRig(t)
+	r.m.opts.NoColor = false
+	r.m.ui = &dialogUI{send: func(msg tea.Msg) { r.msgs <- msg }}
+	r.m.setTheme(true)
+	ui := r.m.ui
+	if ui.Theme() != "dark" || strings.Join(ui.Themes(), ",") != "dark,light" {
+		t.Fatalf("theme %q of %v", ui.Theme(), ui.Themes())
+	}
+	if err := ui.SetTheme("solarized"); err == nil {
+		t.Error("an unknown theme was accepted")
+	}
+	if err := ui.SetTheme("light"); err != nil {
+		t.Fatal(err)
+	}
+	r.settle()
+	if r.m.th.name != "light" || ui.Theme() != "light" {
+		t.Errorf("after SetTheme(light): drawing with %q, reported %q", r.m.th.name, ui.Theme())
+	}
+	off := &dialogUI{send: func(tea.Msg) {}}
+	if len(off.Themes()) != 0 || off.SetTheme("dark") == nil {
+		t.Errorf("colours off: themes %v offered", off.Themes())
+	}
+}
