@@ -149,6 +149,9 @@ func readOne(o *Options, rel string, set *trigramSet) *indexedFile {
 	if before.size > o.maxFileSize() {
 		return f
 	}
+	if before.size > wholeReadMax {
+		return readLarge(f, abs, before, set)
+	}
 	text, err := os.ReadFile(abs)
 	if err != nil {
 		return f

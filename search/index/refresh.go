@@ -57,7 +57,7 @@ func refresh(ctx context.Context, o *Options) (*Stats, error) {
 			return nil, fmt.Errorf("%w: %s %q", ErrNoIndex, k, meta[k])
 		}
 	}
-	known, recorded, err := readLists(ctx, db)
+	known, recorded, err := o.cache.lists(ctx, db, meta["generation"])
 	if err != nil {
 		return nil, err
 	}
@@ -152,19 +152,32 @@ func refresh(ctx context.Context, o *Options) (*Stats, error) {
 		}
 		segs = base + 1
 	}
-	if len(changed) > 0 || st.Removed > 0 || !slices.Equal(dirs, recorded) {
-		if err := writeLists(ctx, tx, kept, dirs); err != nil {
+	// Only what changed is written: the chunks of the file list whose
+	// records differ, the ids never indexed, the directory list.
+	if err := writeChunks(ctx, tx, kept, changedChunks(known, kept)); err != nil {
+		return nil, err
+	}
+	if !slices.Equal(unindexedIDs(known), unindexedIDs(kept)) {
+		if err := writeUnindexed(ctx, tx, kept); err != nil {
 			return nil, err
 		}
 	}
+	if !slices.Equal(dirs, recorded) {
+		if err := writeDirs(ctx, tx, dirs); err != nil {
+			return nil, err
+		}
+	}
+	gen := newGeneration()
 	if err := writeMetaValues(ctx, tx, map[string]string{
 		"built": time.Now().UTC().Format(time.RFC3339), "segments": strconv.Itoa(segs), "refreshes": strconv.Itoa(refreshes),
+		"generation": gen,
 	}); err != nil {
 		return nil, err
 	}
 	if err := tx.Commit(); err != nil {
 		return nil, fmt.Errorf("update the index: %w", err)
 	}
+	o.cache.keep(gen, kept, dirs)
 	if fi, err := os.Stat(o.dbPath()); err == nil {
 		st.IndexSize = fi.Size()
 	}
@@ -332,9 +345,8 @@ func ReadStatus(ctx context.Context, o Options) (*Status, error) {
 	}
 	defer ix.Close()
 	if ix.files == nil {
-		ix.files, err = decodeFiles(ix.blob)
-		if err != nil {
-			return nil, fmt.Errorf("%w: %v", ErrNoIndex, err)
+		if ix.files, err = readFiles(ctx, ix.tx); err != nil {
+			return nil, err
 		}
 		ix.direct = make([]bool, len(ix.files))
 		for i, f := range ix.files {

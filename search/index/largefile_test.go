@@ -1,0 +1,79 @@
+package index
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+)
+
+// largeText is a text over wholeReadMax whose words cross the chunk
+// boundaries (a line is 17 bytes; 1 MiB is no multiple of it).
+func largeText(word string) string {
+	var b strings.Builder
+	for i := 0; b.Len() <= wholeReadMax+3*largeChunk/2; i++ {
+		b.WriteString(word)
+		b.WriteString(" abcdefghij\n"[:12-i%5])
+	}
+	return b.String()
+}
+
+// A file over wholeReadMax is indexed from chunks with exactly the
+// trigrams a whole read finds, and one with a NUL after its first chunk
+// is not indexed at all (searched directly, as a binary file).
+func TestLargeFileTrigramsAsWhole(t *testing.T) {
+	root := t.TempDir()
+	text := largeText("xyzzy_plugh")
+	abs := filepath.Join(root, "large.h")
+	if err := os.WriteFile(abs, []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	o := &Options{Root: root}
+	set := newTrigramSet()
+	want := slices.Clone(set.add([]byte(text)))
+	slices.Sort(want)
+	f := readOne(o, "large.h", set)
+	if !f.ok || !f.indexed {
+		t.Fatalf("large file not indexed: %+v", f)
+	}
+	got := slices.Clone(f.tris)
+	slices.Sort(got)
+	if !slices.Equal(got, want) {
+		t.Fatalf("chunked read found %d trigrams, a whole read %d", len(got), len(want))
+	}
+	bin := []byte(text)
+	bin[largeChunk+10] = 0
+	if err := os.WriteFile(abs, bin, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if f := readOne(o, "large.h", set); !f.ok || f.indexed {
+		t.Fatalf("a large file with a NUL in its second chunk was indexed: %+v", f)
+	}
+}
+
+// Queries over a tree with a large file answer as the walk, and the file
+// is not searched directly (it is in the postings).
+func TestLargeFileIndexed(t *testing.T) {
+	root := testTree(t)
+	writeFile(t, root, "gen/large.h", largeText("rare_register_name"))
+	o := testOptions(t, root)
+	mustBuild(t, o)
+	ix, err := Open(context.Background(), o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	direct := ix.Direct()
+	ix.Close()
+	if direct != 2 { // bin.dat, utf16.txt
+		t.Errorf("%d files searched directly, want 2 (the large file is indexed)", direct)
+	}
+	checkSame(t, "with a large file", o)
+	for _, p := range []string{"rare_register_name", `register_name abcd`, `name\s+ab`} {
+		walk, indexed := searchBoth(t, o, p, false, true, true)
+		if walk != indexed || walk == "" {
+			t.Errorf("%q: walk\n%.200s\nindex\n%.200s", p, walk, indexed)
+		}
+	}
+}
