@@ -240,6 +240,21 @@ func changedChunks(before, after []fileRecord) []int64 {
 	return slices.Compact(touched)
 }
 
+// droppedIDs are the ids of before not in after (both ascending by id).
+func droppedIDs(before, after []fileRecord) []int64 {
+	var out []int64
+	j := 0
+	for i := range before {
+		for j < len(after) && after[j].id < before[i].id {
+			j++
+		}
+		if j == len(after) || after[j].id != before[i].id {
+			out = append(out, before[i].id)
+		}
+	}
+	return out
+}
+
 // writeUnindexed replaces the list of the ids not in the postings.
 func writeUnindexed(ctx context.Context, tx *sql.Tx, files []fileRecord) error {
 	var b []byte

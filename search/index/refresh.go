@@ -128,7 +128,7 @@ func refresh(ctx context.Context, o *Options) (*Stats, error) {
 		if err != nil {
 			return nil, err
 		}
-		inDelta, err := indexIntoDelta(ctx, tx, o, d, changed, narrow, maxID+1, sub, &kept)
+		inDelta, err := indexIntoDelta(ctx, tx, o, d, droppedIDs(known, kept), changed, narrow, maxID+1, sub, &kept)
 		if err != nil {
 			return nil, err
 		}
