@@ -51,6 +51,18 @@ func TestLargeFileTrigramsAsWhole(t *testing.T) {
 	if f := readOne(o, "large.h", set); !f.ok || f.indexed {
 		t.Fatalf("a large file with a NUL in its second chunk was indexed: %+v", f)
 	}
+	// Changed between its stat and the end of its read: never trusted.
+	if err := os.WriteFile(abs, []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	o.afterStat = func(string) {
+		if err := os.WriteFile(abs, []byte(text[:wholeReadMax+10]), 0o644); err != nil {
+			t.Error(err)
+		}
+	}
+	if f := readOne(o, "large.h", set); !f.ok || f.indexed || f.st.mtime != -1 {
+		t.Fatalf("a large file truncated while read: %+v, want it unindexed with a time that never matches", f)
+	}
 }
 
 // Queries over a tree with a large file answer as the walk, and the file
