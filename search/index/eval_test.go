@@ -80,3 +80,30 @@ func TestEvalWithinSegmentsAndDelta(t *testing.T) {
 		}
 	}
 }
+
+// An AND of ORs (a case-insensitive literal: each trigram with its case
+// variants) keeps reading its conditions while many candidates remain:
+// their sizes are not known beforehand, so the byte test does not stop it.
+func TestEvalReadsORsWhileManyCandidates(t *testing.T) {
+	root := bigTree(t)
+	o := testOptions(t, root)
+	mustBuild(t, o)
+	ctx := context.Background()
+	ix, err := Open(ctx, o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ix.Close()
+	// A common OR first (every "many" file), a rare one after it.
+	q := and(or(triQuery(trigramOf("man")), triQuery(trigramOf("MAN"))), or(triQuery(trigramOf("r29")), triQuery(trigramOf("zzq"))))
+	if q.Op != OpAnd || q.Sub[0].Op != OpOr || q.Sub[0].String() > q.Sub[1].String() {
+		t.Fatalf("query %s: want an AND of a common OR, then a rare one", q)
+	}
+	ids, err := ix.eval(ctx, q)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ids == nil || len(ids) > 2*enoughCandidates {
+		t.Errorf("%d candidates for a query a few files satisfy (nil: every file)", len(ids))
+	}
+}

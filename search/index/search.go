@@ -301,7 +301,7 @@ func (ix *Index) eval(ctx context.Context, q *Query) ([]int64, error) {
 	}
 	var acc []int64
 	for i, s := range subs {
-		if i > 0 && acc != nil && !worthReading(len(acc), sizes[i]) {
+		if i > 0 && acc != nil && !worthReading(len(acc), s.Op == OpTri, sizes[i]) {
 			// Leaving a condition out only widens the candidates.
 			break
 		}
@@ -329,8 +329,11 @@ func (ix *Index) eval(ctx context.Context, q *Query) ([]int64, error) {
 // (their trigrams occur together), so a long list is read only while
 // there are many candidates it might remove; and none once the
 // candidates are few enough for grep to read them at once.
-func worthReading(candidates int, size int64) bool {
-	return candidates > enoughCandidates && size <= int64(candidates)*bytesPerCandidate
+// A condition that is not one trigram (an OR: case variants, an
+// alternation) has no size known beforehand and is read while there are
+// more than a few candidates.
+func worthReading(candidates int, trigram bool, size int64) bool {
+	return candidates > enoughCandidates && (!trigram || size <= int64(candidates)*bytesPerCandidate)
 }
 
 // enoughCandidates: an AND stops reading posting lists once this few
