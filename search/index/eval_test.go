@@ -2,6 +2,7 @@ package index
 
 import (
 	"context"
+	"fmt"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
@@ -15,6 +16,9 @@ import (
 // satisfies the query.
 func TestEvalWithinSegmentsAndDelta(t *testing.T) {
 	root := bigTree(t)
+	for i := range 40 { // other cases than the last variant of each trigram
+		writeFile(t, root, fmt.Sprintf("cased/c%02d.txt", i), fmt.Sprintf("Many File %d Says Number%d\n", i, i))
+	}
 	o := testOptions(t, root)
 	o.flushBytes = 512 // many segments
 	mustBuild(t, o)
@@ -63,8 +67,8 @@ func TestEvalWithinSegmentsAndDelta(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, p := range []string{"many file", "says number2", "file 1 says number1", "alpha_value", "refreshed: many"} {
-		q, _ := Plan(p, false)
+	for i, p := range []string{"many file", "says number2", "file 1 says number1", "alpha_value", "refreshed: many", "Many.*[Ff]il", "MANY FILE 1", "Says Number2"} {
+		q, _ := Plan(p, i >= 6)
 		ids, err := ix.eval(ctx, q)
 		if err != nil {
 			t.Fatal(err)

@@ -301,15 +301,25 @@ func (ix *Index) eval(ctx context.Context, q *Query) ([]int64, error) {
 	}
 	var acc []int64
 	for i, s := range subs {
-		if i > 0 && acc != nil && !worthReading(len(acc), s.Op == OpTri, sizes[i]) {
+		if i > 0 && acc != nil && !worthReading(len(acc), sizes[i]) {
 			// Leaving a condition out only widens the candidates.
 			break
 		}
 		var ids []int64
 		var err error
-		if s.Op == OpTri && (i > 0 && acc != nil) {
-			// Intersected as it is decoded: no slice of the whole list.
-			ids, err = ix.posting(ctx, s.Tri, acc)
+		if tris := orOfTrigrams(s); tris != nil && i > 0 && acc != nil {
+			// Intersected as each list is decoded: no slice of a whole list.
+			for j, t := range tris {
+				var some []int64
+				if some, err = ix.posting(ctx, t, acc); err != nil {
+					break
+				}
+				if j == 0 {
+					ids = some
+				} else {
+					ids = union(ids, some)
+				}
+			}
 		} else if ids, err = ix.eval(ctx, s); err == nil && i > 0 {
 			ids = intersect(acc, ids)
 		}
@@ -329,11 +339,33 @@ func (ix *Index) eval(ctx context.Context, q *Query) ([]int64, error) {
 // (their trigrams occur together), so a long list is read only while
 // there are many candidates it might remove; and none once the
 // candidates are few enough for grep to read them at once.
-// A condition that is not one trigram (an OR: case variants, an
-// alternation) has no size known beforehand and is read while there are
-// more than a few candidates.
-func worthReading(candidates int, trigram bool, size int64) bool {
-	return candidates > enoughCandidates && (!trigram || size <= int64(candidates)*bytesPerCandidate)
+// A condition whose size is not known beforehand (unknownSize: an OR of
+// more than trigrams) is read while there are more than a few candidates.
+func worthReading(candidates int, size int64) bool {
+	return candidates > enoughCandidates && (size == unknownSize || size <= int64(candidates)*bytesPerCandidate)
+}
+
+// unknownSize is the size rarestFirst gives a condition it cannot size.
+const unknownSize = math.MaxInt64
+
+// orOfTrigrams are the trigrams of a condition that is one trigram or an
+// OR of trigrams (a case-insensitive literal's: one per case variant);
+// nil for any other.
+func orOfTrigrams(q *Query) []Trigram {
+	if q.Op == OpTri {
+		return []Trigram{q.Tri}
+	}
+	if q.Op != OpOr {
+		return nil
+	}
+	tris := make([]Trigram, 0, len(q.Sub))
+	for _, s := range q.Sub {
+		if s.Op != OpTri {
+			return nil
+		}
+		tris = append(tris, s.Tri)
+	}
+	return tris
 }
 
 // enoughCandidates: an AND stops reading posting lists once this few
@@ -344,16 +376,16 @@ const enoughCandidates = 16
 const bytesPerCandidate = 64
 
 // rarestFirst orders the conditions of an AND so that the trigrams with
-// the shortest posting lists (by stored bytes, one query for all) come
-// first and the other conditions last: the intersection shrinks fastest
-// and the long lists of common trigrams are often never read. sizes are
-// the stored bytes of each condition's list (MaxInt64 for a condition
-// that is not a trigram).
+// the shortest posting lists (by stored bytes, one query for all; an OR
+// of trigrams by the sum of its lists') come first and the other
+// conditions last: the intersection shrinks fastest and the long lists
+// of common trigrams are often never read. sizes are the stored bytes of
+// each condition's lists (unknownSize for a condition not sized).
 func (ix *Index) rarestFirst(ctx context.Context, subs []*Query) ([]*Query, []int64, error) {
 	var tris []any
 	for _, s := range subs {
-		if s.Op == OpTri {
-			tris = append(tris, int64(s.Tri))
+		for _, t := range orOfTrigrams(s) {
+			tris = append(tris, int64(t))
 		}
 	}
 	size := map[Trigram]int64{}
@@ -375,10 +407,15 @@ func (ix *Index) rarestFirst(ctx context.Context, subs []*Query) ([]*Query, []in
 		}
 	}
 	cost := func(s *Query) int64 {
-		if s.Op != OpTri {
-			return math.MaxInt64
+		ts := orOfTrigrams(s)
+		if ts == nil {
+			return unknownSize
 		}
-		return size[s.Tri] + int64(len(ix.delta.list(s.Tri))) // 0 when no file holds it: the AND is empty
+		n := int64(0) // 0 when no file holds it: the AND is empty
+		for _, t := range ts {
+			n += size[t] + int64(len(ix.delta.list(t)))
+		}
+		return n
 	}
 	out := slices.Clone(subs)
 	slices.SortStableFunc(out, func(a, b *Query) int { return cmp.Compare(cost(a), cost(b)) })
