@@ -4,6 +4,7 @@ import (
 	"context"
 	"crypto/rand"
 	"encoding/hex"
+	"slices"
 )
 
 // listCache is a watcher's decoded copy of its index's file and
@@ -17,6 +18,32 @@ type listCache struct {
 	gen   string       // the generation the copy matches ("": none)
 	files []fileRecord // ascending ids
 	dirs  []dirState
+	// ids maps the paths of files to their ids (nil until a refresh
+	// with a hint needs it), kept up to date by keep.
+	ids map[string]int64
+}
+
+// suspects are the ids (ascending) of the recorded files a watcher's
+// hint names, when known is the copy (nil otherwise, or without a hint:
+// the caller looks every path up in the hint).
+func (c *listCache) suspects(known []fileRecord, hint *changeHint) []int64 {
+	if c == nil || hint == nil || len(known) == 0 || len(c.files) != len(known) || &c.files[0] != &known[0] {
+		return nil
+	}
+	if c.ids == nil {
+		c.ids = make(map[string]int64, len(known))
+		for i := range known {
+			c.ids[known[i].path] = known[i].id
+		}
+	}
+	sus := []int64{}
+	for p := range hint.files {
+		if id, ok := c.ids[p]; ok {
+			sus = append(sus, id)
+		}
+	}
+	slices.Sort(sus)
+	return sus
 }
 
 // lists returns the index's lists: the copy when it matches gen (the
@@ -25,14 +52,45 @@ func (c *listCache) lists(ctx context.Context, db querier, gen string) ([]fileRe
 	if c != nil && c.gen != "" && c.gen == gen {
 		return c.files, c.dirs, nil
 	}
+	if c != nil {
+		c.ids = nil // of the copy: built again for the lists read
+	}
 	return readLists(ctx, db)
 }
 
 // keep records the lists a refresh committed under gen.
 func (c *listCache) keep(gen string, files []fileRecord, dirs []dirState) {
-	if c != nil {
-		c.gen, c.files, c.dirs = gen, files, dirs
+	if c == nil {
+		return
 	}
+	if c.ids != nil {
+		// The records dropped leave the path index, then the new ones
+		// (a changed file's new id among them) enter it.
+		before, i := c.files, 0
+		var added []*fileRecord
+		for j := range files {
+			for i < len(before) && before[i].id < files[j].id {
+				delete(c.ids, before[i].path)
+				i++
+			}
+			if i < len(before) && before[i].id == files[j].id {
+				if before[i].path != files[j].path { // never within one refresh (new ids follow all recorded ones); cheap to honour
+					delete(c.ids, before[i].path)
+					added = append(added, &files[j])
+				}
+				i++
+			} else {
+				added = append(added, &files[j])
+			}
+		}
+		for ; i < len(before); i++ {
+			delete(c.ids, before[i].path)
+		}
+		for _, f := range added {
+			c.ids[f.path] = f.id
+		}
+	}
+	c.gen, c.files, c.dirs = gen, files, dirs
 }
 
 // newGeneration is a token naming one state of an index's lists.

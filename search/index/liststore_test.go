@@ -4,6 +4,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"os"
+	"path/filepath"
 	"slices"
 	"testing"
 )
@@ -167,4 +169,43 @@ func TestWatcherListCopyFollowsOtherWriters(t *testing.T) {
 	writeFile(t, root, "gen/f11.txt", "then watched again: quick\n")
 	openWatched(t, o)
 	checkSame(t, "refreshed by another process, edited, watched", o)
+}
+
+// The watcher's path index follows every refresh, also when a new file
+// gets the id of the file removed before it (ids start after the highest
+// one listed): an edit of that new file is seen.
+func TestWatcherPathIndexFollowsReusedIDs(t *testing.T) {
+	root := bigTree(t)
+	o := testOptions(t, root)
+	mustBuild(t, o)
+	files := func() []fileRecord {
+		ix, err := Open(context.Background(), o)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer ix.Close()
+		fs, err := readFiles(context.Background(), ix.tx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return fs
+	}
+	startWatcher(t, o)
+	writeFile(t, root, "many/d1/m008.txt", "a first edit: number21\n") // the path index is built
+	openWatched(t, o)
+	last := files()
+	top := last[len(last)-1]
+	if err := os.Remove(filepath.Join(root, filepath.FromSlash(top.path))); err != nil {
+		t.Fatal(err)
+	}
+	openWatched(t, o)
+	writeFile(t, root, "many/d1/zz-new.txt", "new file: quick\n")
+	openWatched(t, o)
+	now := files()
+	if got := now[len(now)-1]; got.path != "many/d1/zz-new.txt" || got.id != top.id {
+		t.Fatalf("the new file %s got id %d, the removed %s had %d: the case is not the one tested", got.path, got.id, top.path, top.id)
+	}
+	writeFile(t, root, "many/d1/zz-new.txt", "new file edited: alpha_value kelvin\n")
+	openWatched(t, o)
+	checkSame(t, "new file with a reused id, edited, watched", o)
 }

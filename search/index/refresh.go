@@ -79,8 +79,21 @@ func refresh(ctx context.Context, o *Options) (*Stats, error) {
 	kept := make([]fileRecord, 0, len(known))
 	// keep reports whether the recorded k is as it was (stat'ed again
 	// when recheck says so), and keeps it.
+	again := func(k *fileRecord) bool { return recheck(k.path) }
+	if sus := o.cache.suspects(known, o.hint); sus != nil {
+		// A watcher's hint looked up in its path index: the records to
+		// check again by id, in one pass beside the ascending records
+		// instead of a lookup of every path in the hint.
+		next := 0
+		again = func(k *fileRecord) bool {
+			for next < len(sus) && sus[next] < k.id {
+				next++
+			}
+			return next < len(sus) && sus[next] == k.id
+		}
+	}
 	keep := func(k *fileRecord, narrow bool) bool {
-		if recheck(k.path) {
+		if again(k) {
 			if now, ok := statFile(filepath.Join(o.Root, filepath.FromSlash(k.path))); !ok || now != k.st {
 				return false
 			}
