@@ -112,7 +112,10 @@ func main() {
 		signals.CatchBrokenPipe() // writes to a closed pipe now fail with EPIPE
 		env.stdout = quietPipe{os.Stdout}
 	}
-	os.Exit(run(ctx, env, os.Args[1:]))
+	stopProfile := startCPUProfile()
+	code := run(ctx, env, os.Args[1:])
+	stopProfile()
+	os.Exit(code)
 }
 
 // run dispatches: a first argument naming a command runs it; anything

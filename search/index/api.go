@@ -6,8 +6,10 @@ import (
 )
 
 // DefaultMaxFileSize is the largest file whose text is indexed; larger
-// ones are listed and always searched directly.
-const DefaultMaxFileSize = 4 << 20
+// ones are listed and always searched directly. Files above a few MiB
+// are read in chunks (readLarge), so the limit bounds the time a build
+// spends on one file, not its memory.
+const DefaultMaxFileSize = 64 << 20
 
 // Walk is the walk an index lists its files with; grep's Scope fields of
 // the same names. A search uses the index only when its walk is this one.
@@ -49,6 +51,9 @@ type Options struct {
 	// noWatcher: do not ask a watcher to sync (the watcher's own refreshes,
 	// tests of the stat pass).
 	noWatcher bool
+	// cache, when set (a watcher's refreshes), keeps the decoded lists
+	// between refreshes.
+	cache *listCache
 }
 
 // changeHint is what a watcher saw change: relative slash paths.

@@ -22,27 +22,35 @@ func BenchmarkBuild(b *testing.B) {
 	}
 }
 
-// BenchmarkQuery opens the index of GOPI_INDEX_BENCH_TREE (built once)
-// and answers one selective query, as one gopi grep process does.
+// BenchmarkQuery opens the index of GOPI_INDEX_BENCH_TREE (built once,
+// or the one already in GOPI_INDEX_BENCH_DIR) and answers one selective
+// query, as one gopi grep process does; with a watcher running for that
+// index (gopi index --watch), through it.
 func BenchmarkQuery(b *testing.B) {
 	root := os.Getenv("GOPI_INDEX_BENCH_TREE")
 	if root == "" {
 		b.Skip("set GOPI_INDEX_BENCH_TREE to a tree to index")
 	}
-	o := Options{Root: root, Dir: filepath.Join(b.TempDir(), "ix"), Walk: Walk{Hidden: true, Gitignore: true, NodeModules: true}}
-	if _, err := Build(context.Background(), o); err != nil {
-		b.Fatal(err)
+	o := Options{Root: root, Dir: os.Getenv("GOPI_INDEX_BENCH_DIR"), Walk: Walk{Hidden: true, Gitignore: true, NodeModules: true}}
+	if o.Dir == "" {
+		o.Dir = filepath.Join(b.TempDir(), "ix")
+		if _, err := Build(context.Background(), o); err != nil {
+			b.Fatal(err)
+		}
 	}
-	q, _ := Plan("NativeLibStamp", false)
-	b.ResetTimer()
-	for range b.N {
-		ix, err := Open(context.Background(), o)
-		if err != nil {
-			b.Fatal(err)
-		}
-		if _, err := ix.Candidates(context.Background(), q, Scope{NoHidden: true}); err != nil {
-			b.Fatal(err)
-		}
-		ix.Close()
+	for _, p := range []string{"NativeLibStamp", "CONFIG_SND_SOC_TLV320AIC3X", `EXPORT_SYMBOL_GPL\(kvm_`, `spin_lock_irqsave\(&[a-z]+->lock`} {
+		q, _ := Plan(p, false)
+		b.Run(p, func(b *testing.B) {
+			for range b.N {
+				ix, err := Open(context.Background(), o)
+				if err != nil {
+					b.Fatal(err)
+				}
+				if _, err := ix.Candidates(context.Background(), q, Scope{NoHidden: true}); err != nil {
+					b.Fatal(err)
+				}
+				ix.Close()
+			}
+		})
 	}
 }

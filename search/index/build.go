@@ -65,6 +65,12 @@ func (p *postingLists) add(id int64, tris []Trigram) {
 	}
 }
 
+// sorted returns the lists in trigram order.
+func (p *postingLists) sorted() []postingList {
+	slices.SortFunc(p.lists, func(a, b postingList) int { return cmp.Compare(a.tri, b.tri) })
+	return p.lists
+}
+
 // indexFiles reads paths[i] (id firstID+i) on o.Workers goroutines and
 // hands each result to sink in id order.
 func indexFiles(ctx context.Context, o *Options, paths []string, firstID int64, sink func(*indexedFile) error) error {
@@ -129,14 +135,27 @@ type fileReader struct{ buf []byte }
 // readOne reads and indexes one file. A file that changes while it is
 // read keeps a stat that can never match, so queries search it directly.
 func readOne(o *Options, rel string, r *fileReader, set *trigramSet) *indexedFile {
-	st, ok, text := r.read(o, rel)
-	f := &indexedFile{path: rel, st: st, ok: ok}
-	if !indexable(text) {
-		return f
+	st, ok, tris, indexed := r.index(o, rel, set)
+	f := &indexedFile{path: rel, st: st, ok: ok, indexed: indexed}
+	if indexed {
+		f.tris = append([]Trigram(nil), tris...)
 	}
-	f.indexed = true
-	f.tris = append([]Trigram(nil), set.add(text)...)
 	return f
+}
+
+// index reads rel and returns its state and, when it is indexed, its
+// trigrams (valid until the set's next use). Files over wholeReadMax are
+// read in chunks (readLarge) instead of whole.
+func (r *fileReader) index(o *Options, rel string, set *trigramSet) (st fileState, ok bool, tris []Trigram, indexed bool) {
+	st, ok, text, large := r.read(o, rel)
+	if large {
+		st, tris, indexed = readLarge(filepath.Join(o.Root, filepath.FromSlash(rel)), st, set)
+		return st, ok, tris, indexed
+	}
+	if !indexable(text) {
+		return st, ok, nil, false
+	}
+	return st, ok, set.add(text), true
 }
 
 // indexable: text was read whole (nil: not read) and is text.

@@ -1,7 +1,6 @@
 package index
 
 import (
-	"cmp"
 	"context"
 	"database/sql"
 	"encoding/binary"
@@ -79,39 +78,124 @@ func (d *delta) list(t Trigram) []byte {
 	return nil
 }
 
-// merged is d without the ids live does not hold, plus the lists of add
-// (whose ids are all above d's).
-func (d *delta) merged(live func(int64) bool, add *postingLists) (*delta, error) {
-	m := map[Trigram][]int64{}
-	for i, t := range d.tris {
-		ids, err := decodePostings(nil, d.lists[i])
-		if err != nil {
-			return nil, err
-		}
-		if ids = slices.DeleteFunc(ids, func(id int64) bool { return !live(id) }); len(ids) > 0 {
-			m[t] = ids
+// merged is d without the ids in dropped (ascending: the files this
+// refresh found changed or removed), plus the lists of add (whose ids are
+// all new). Only the lists holding a dropped id are decoded; the others
+// are kept as they are, and the new ids are appended to them, so a
+// refresh of a few files costs a walk over the delta's bytes, not a
+// decoding and encoding of every id in it.
+func (d *delta) merged(dropped []int64, add *postingLists) (*delta, error) {
+	addLists := add.sorted()
+	out := &delta{tris: make([]Trigram, 0, len(d.tris)+len(addLists)), lists: make([][]byte, 0, len(d.tris)+len(addLists))}
+	put := func(t Trigram, l []byte) {
+		if len(l) > 0 {
+			out.tris = append(out.tris, t)
+			out.lists = append(out.lists, l)
 		}
 	}
-	for _, l := range add.lists {
-		ids, err := decodePostings(nil, l.buf)
-		if err != nil {
-			return nil, err
+	i, j := 0, 0
+	for i < len(d.tris) || j < len(addLists) {
+		switch {
+		case j == len(addLists) || i < len(d.tris) && d.tris[i] < addLists[j].tri:
+			l, err := withoutIDs(d.lists[i], dropped)
+			if err != nil {
+				return nil, err
+			}
+			put(d.tris[i], l)
+			i++
+		case i == len(d.tris) || addLists[j].tri < d.tris[i]:
+			put(addLists[j].tri, addLists[j].buf)
+			j++
+		default:
+			l, err := withoutIDs(d.lists[i], dropped)
+			if err != nil {
+				return nil, err
+			}
+			if l, err = joinPostings(l, addLists[j].buf); err != nil {
+				return nil, err
+			}
+			put(d.tris[i], l)
+			i++
+			j++
 		}
-		m[l.tri] = append(m[l.tri], ids...)
 	}
-	out := &delta{}
-	for t := range m {
-		out.tris = append(out.tris, t)
+	return out, nil
+}
+
+// withoutIDs is the posting list b without the ids of drop (ascending):
+// b itself when it holds none of them.
+func withoutIDs(b []byte, drop []int64) ([]byte, error) {
+	if len(drop) == 0 {
+		return b, nil
 	}
-	slices.Sort(out.tris)
-	for _, t := range out.tris {
-		var buf []byte
-		var last int64
-		for _, id := range m[t] {
-			buf = appendPosting(buf, last, id)
+	var id int64
+	found := false
+	for rest := b; len(rest) > 0 && !found; {
+		gap, n := binary.Uvarint(rest)
+		if n <= 0 {
+			return nil, errBadPosting
+		}
+		id += int64(gap)
+		rest = rest[n:]
+		_, found = slices.BinarySearch(drop, id)
+	}
+	if !found {
+		return b, nil
+	}
+	ids, err := decodePostings(nil, b)
+	if err != nil {
+		return nil, err
+	}
+	var out []byte
+	var last int64
+	for _, id := range ids {
+		if _, gone := slices.BinarySearch(drop, id); !gone {
+			out = appendPosting(out, last, id)
 			last = id
 		}
-		out.lists = append(out.lists, buf)
+	}
+	return out, nil
+}
+
+// joinPostings is the posting list of the ids of a and of b: b's bytes
+// appended after a's when its ids all follow a's (new files' ids do),
+// else the two merged.
+func joinPostings(a, b []byte) ([]byte, error) {
+	if len(a) == 0 {
+		return b, nil
+	}
+	var last int64
+	for rest := a; len(rest) > 0; {
+		gap, n := binary.Uvarint(rest)
+		if n <= 0 {
+			return nil, errBadPosting
+		}
+		last += int64(gap)
+		rest = rest[n:]
+	}
+	first, n := binary.Uvarint(b)
+	if n <= 0 {
+		return nil, errBadPosting
+	}
+	if int64(first) > last {
+		out := make([]byte, 0, len(a)+len(b)+2)
+		out = append(out, a...)
+		out = appendPosting(out, last, int64(first))
+		return append(out, b[n:]...), nil
+	}
+	x, err := decodePostings(nil, a)
+	if err != nil {
+		return nil, err
+	}
+	y, err := decodePostings(nil, b)
+	if err != nil {
+		return nil, err
+	}
+	var out []byte
+	last = 0
+	for _, id := range union(x, y) {
+		out = appendPosting(out, last, id)
+		last = id
 	}
 	return out, nil
 }
@@ -144,7 +228,7 @@ func writeDelta(ctx context.Context, tx *sql.Tx, d *delta) error {
 // indexIntoDelta indexes paths (ids from firstID) into the delta, with
 // their records appended to files; false (nothing written) when the delta
 // would grow past deltaMaxBytes: the caller writes a segment instead.
-func indexIntoDelta(ctx context.Context, tx *sql.Tx, o *Options, d *delta, paths []string, narrow map[string]bool, firstID int64, st *Stats, files *[]fileRecord) (bool, error) {
+func indexIntoDelta(ctx context.Context, tx *sql.Tx, o *Options, d *delta, dropped []int64, paths []string, narrow map[string]bool, firstID int64, st *Stats, files *[]fileRecord) (bool, error) {
 	lists := newPostingLists()
 	var recs []fileRecord
 	err := indexFiles(ctx, o, paths, firstID, func(f *indexedFile) error {
@@ -163,12 +247,7 @@ func indexIntoDelta(ctx context.Context, tx *sql.Tx, o *Options, d *delta, paths
 	if err != nil {
 		return false, fmt.Errorf("index the files: %w", err)
 	}
-	// files ascend by id: a binary search, not a map of every id.
-	live := func(id int64) bool {
-		_, ok := slices.BinarySearchFunc(*files, id, func(f fileRecord, id int64) int { return cmp.Compare(f.id, id) })
-		return ok
-	}
-	m, err := d.merged(live, lists)
+	m, err := d.merged(dropped, lists)
 	if err != nil {
 		return false, err
 	}

@@ -57,7 +57,7 @@ func refresh(ctx context.Context, o *Options) (*Stats, error) {
 			return nil, fmt.Errorf("%w: %s %q", ErrNoIndex, k, meta[k])
 		}
 	}
-	known, recorded, err := readLists(ctx, db)
+	known, recorded, err := o.cache.lists(ctx, db, meta["generation"])
 	if err != nil {
 		return nil, err
 	}
@@ -79,8 +79,21 @@ func refresh(ctx context.Context, o *Options) (*Stats, error) {
 	kept := make([]fileRecord, 0, len(known))
 	// keep reports whether the recorded k is as it was (stat'ed again
 	// when recheck says so), and keeps it.
+	again := func(k *fileRecord) bool { return recheck(k.path) }
+	if sus := o.cache.suspects(known, o.hint); sus != nil {
+		// A watcher's hint looked up in its path index: the records to
+		// check again by id, in one pass beside the ascending records
+		// instead of a lookup of every path in the hint.
+		next := 0
+		again = func(k *fileRecord) bool {
+			for next < len(sus) && sus[next] < k.id {
+				next++
+			}
+			return next < len(sus) && sus[next] == k.id
+		}
+	}
 	keep := func(k *fileRecord, narrow bool) bool {
-		if recheck(k.path) {
+		if again(k) {
 			if now, ok := statFile(filepath.Join(o.Root, filepath.FromSlash(k.path))); !ok || now != k.st {
 				return false
 			}
@@ -128,7 +141,7 @@ func refresh(ctx context.Context, o *Options) (*Stats, error) {
 		if err != nil {
 			return nil, err
 		}
-		inDelta, err := indexIntoDelta(ctx, tx, o, d, changed, narrow, maxID+1, sub, &kept)
+		inDelta, err := indexIntoDelta(ctx, tx, o, d, droppedIDs(known, kept), changed, narrow, maxID+1, sub, &kept)
 		if err != nil {
 			return nil, err
 		}
@@ -152,19 +165,32 @@ func refresh(ctx context.Context, o *Options) (*Stats, error) {
 		}
 		segs = base + 1
 	}
-	if len(changed) > 0 || st.Removed > 0 || !slices.Equal(dirs, recorded) {
-		if err := writeLists(ctx, tx, kept, dirs); err != nil {
+	// Only what changed is written: the chunks of the file list whose
+	// records differ, the ids never indexed, the directory list.
+	if err := writeChunks(ctx, tx, kept, changedChunks(known, kept)); err != nil {
+		return nil, err
+	}
+	if !slices.Equal(unindexedIDs(known), unindexedIDs(kept)) {
+		if err := writeUnindexed(ctx, tx, kept); err != nil {
 			return nil, err
 		}
 	}
+	if !slices.Equal(dirs, recorded) {
+		if err := writeDirs(ctx, tx, dirs); err != nil {
+			return nil, err
+		}
+	}
+	gen := newGeneration()
 	if err := writeMetaValues(ctx, tx, map[string]string{
 		"built": time.Now().UTC().Format(time.RFC3339), "segments": strconv.Itoa(segs), "refreshes": strconv.Itoa(refreshes),
+		"generation": gen,
 	}); err != nil {
 		return nil, err
 	}
 	if err := tx.Commit(); err != nil {
 		return nil, fmt.Errorf("update the index: %w", err)
 	}
+	o.cache.keep(gen, kept, dirs)
 	if fi, err := os.Stat(o.dbPath()); err == nil {
 		st.IndexSize = fi.Size()
 	}
@@ -332,9 +358,8 @@ func ReadStatus(ctx context.Context, o Options) (*Status, error) {
 	}
 	defer ix.Close()
 	if ix.files == nil {
-		ix.files, err = decodeFiles(ix.blob)
-		if err != nil {
-			return nil, fmt.Errorf("%w: %v", ErrNoIndex, err)
+		if ix.files, err = readFiles(ctx, ix.tx); err != nil {
+			return nil, err
 		}
 		ix.direct = make([]bool, len(ix.files))
 		for i, f := range ix.files {

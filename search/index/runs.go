@@ -233,12 +233,11 @@ func (b *runBuilder) chunk(ctx context.Context, paths []string, first int64, out
 		if err := ctx.Err(); err != nil {
 			return err
 		}
-		st, ok, text := b.r.read(b.o, rel)
-		out[i] = fileOutcome{st: st, ok: ok, indexed: indexable(text)}
-		if !out[i].indexed {
+		st, ok, tris, indexed := b.r.index(b.o, rel, b.set)
+		out[i] = fileOutcome{st: st, ok: ok, indexed: indexed}
+		if !indexed {
 			continue
 		}
-		tris := b.set.add(text)
 		if len(b.pairs) > 0 && len(b.pairs)+len(tris) > b.max {
 			if err := b.flush(); err != nil {
 				return err

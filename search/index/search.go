@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"context"
 	"database/sql"
+	"encoding/binary"
 	"errors"
 	"fmt"
 	"math"
@@ -25,16 +26,18 @@ var ErrStale = errors.New("the index is out of date")
 // tree, ready to answer any number of queries. It reads one snapshot of
 // the database (a read transaction), whatever refreshes commit meanwhile.
 type Index struct {
-	o       Options
-	db      *sql.DB
-	tx      *sql.Tx
-	files   []fileRecord // in id order; nil when watched (blob instead)
-	direct  []bool       // per file: searched directly (not indexed, or changed since)
-	blob    []byte       // the file list as stored, when watched (files is nil)
-	delta   *delta       // the postings refreshes added since the build
-	segs    int
-	built   string
-	watched bool // a watcher vouched for the index: no file was stat'ed
+	o      Options
+	db     *sql.DB
+	tx     *sql.Tx
+	files  []fileRecord // in id order; nil when watched (read by chunks instead)
+	direct []bool       // per file: searched directly (not indexed, or changed since)
+	// unindexed are the ids of the files not in the postings, when
+	// watched (files is nil): every query searches them.
+	unindexed []int64
+	delta     *delta // the postings refreshes added since the build
+	segs      int
+	built     string
+	watched   bool // a watcher vouched for the index: no file was stat'ed
 }
 
 // Open opens the index of o.Root and checks it against the tree. When a
@@ -94,22 +97,18 @@ func (ix *Index) load(ctx context.Context, checkDirs bool) error {
 		return fmt.Errorf("%w: segments %q", ErrNoIndex, meta["segments"])
 	}
 	ix.built = meta["built"]
-	blob, dirs, err := readListBlob(ctx, ix.tx)
-	if err != nil {
-		return err
-	}
 	if ix.delta, err = readDelta(ctx, ix.tx); err != nil {
 		return err
 	}
 	if ix.watched {
-		// Nothing to stat: the list is decoded by each query as it goes,
-		// building only the paths it returns.
-		ix.blob = blob
-		return nil
+		// Nothing to stat: each query reads the chunks of the file list
+		// holding its candidates, and the files never indexed.
+		ix.unindexed, err = readUnindexed(ctx, ix.tx)
+		return err
 	}
-	files, err := decodeFiles(blob)
+	files, err := readFiles(ctx, ix.tx)
 	if err != nil {
-		return fmt.Errorf("%w: %v", ErrNoIndex, err)
+		return err
 	}
 	ix.files = files
 	ix.direct = make([]bool, len(files))
@@ -117,6 +116,10 @@ func (ix *Index) load(ctx context.Context, checkDirs bool) error {
 		ix.direct[i] = !f.indexed
 	}
 	if checkDirs {
+		dirs, err := readDirs(ctx, ix.tx)
+		if err != nil {
+			return err
+		}
 		if _, same, err := dirsNow(ctx, ix.o.Root, dirs); err != nil {
 			return err
 		} else if !same {
@@ -183,15 +186,10 @@ func parallelAny(ctx context.Context, n int, f func(i int) bool) bool {
 // Direct is how many files every query searches directly (not indexed,
 // or changed since indexing).
 func (ix *Index) Direct() int {
-	n := 0
 	if ix.files == nil {
-		scanFiles(ix.blob, func(f *fileRecord, _ []byte) {
-			if !f.indexed {
-				n++
-			}
-		})
-		return n
+		return len(ix.unindexed)
 	}
+	n := 0
 	for _, d := range ix.direct {
 		if d {
 			n++
@@ -254,12 +252,20 @@ func (ix *Index) Candidates(ctx context.Context, q *Query, scope Scope) ([]strin
 				take(f, f.path)
 			}
 		}
-	} else if err := scanFiles(ix.blob, func(f *fileRecord, path []byte) {
-		if kept(f.id) || !f.indexed {
-			take(f, string(path))
+	} else {
+		// Only the chunks of the file list holding a candidate or a
+		// file never indexed (nil keys: every chunk).
+		var keys []int64
+		if ids != nil {
+			keys = chunkKeys(union(ids, ix.unindexed))
 		}
-	}); err != nil {
-		return nil, fmt.Errorf("read the index: %w", err)
+		if err := scanChunks(ctx, ix.tx, keys, func(f *fileRecord, path []byte) {
+			if kept(f.id) || !f.indexed {
+				take(f, string(path))
+			}
+		}); err != nil {
+			return nil, fmt.Errorf("read the index: %w", err)
+		}
 	}
 	slices.SortFunc(out, walkLess)
 	return out, nil
@@ -273,106 +279,260 @@ func (ix *Index) eval(ctx context.Context, q *Query) ([]int64, error) {
 	case OpNone:
 		return []int64{}, nil
 	case OpTri:
-		return ix.posting(ctx, q.Tri)
-	}
-	subs := q.Sub
-	if q.Op == OpAnd {
-		var err error
-		if subs, err = ix.rarestFirst(ctx, subs); err != nil {
-			return nil, err
+		return ix.posting(ctx, q.Tri, nil)
+	case OpOr:
+		var acc []int64
+		for i, s := range q.Sub {
+			ids, err := ix.eval(ctx, s)
+			if err != nil {
+				return nil, err
+			}
+			if i == 0 {
+				acc = ids
+			} else {
+				acc = union(acc, ids)
+			}
 		}
+		return acc, nil
+	}
+	subs, sizes, err := ix.rarestFirst(ctx, q.Sub)
+	if err != nil {
+		return nil, err
 	}
 	var acc []int64
 	for i, s := range subs {
-		if q.Op == OpAnd && i > 0 && len(acc) <= enoughCandidates {
-			// Few files left: grep reads them quicker than the index
-			// reads more lists (leaving a condition out only widens).
+		if i > 0 && acc != nil && !worthReading(len(acc), sizes[i]) {
+			// Leaving a condition out only widens the candidates.
 			break
 		}
-		ids, err := ix.eval(ctx, s)
+		var ids []int64
+		var err error
+		if tris := orOfTrigrams(s); tris != nil && i > 0 && acc != nil {
+			// Intersected as each list is decoded: no slice of a whole list.
+			for j, t := range tris {
+				var some []int64
+				if some, err = ix.posting(ctx, t, acc); err != nil {
+					break
+				}
+				if j == 0 {
+					ids = some
+				} else {
+					ids = union(ids, some)
+				}
+			}
+		} else if ids, err = ix.eval(ctx, s); err == nil && i > 0 {
+			ids = intersect(acc, ids)
+		}
 		if err != nil {
 			return nil, err
 		}
-		switch {
-		case i == 0:
-			acc = ids
-		case q.Op == OpAnd:
-			acc = intersect(acc, ids)
-		default:
-			acc = union(acc, ids)
-		}
+		acc = ids
 	}
 	return acc, nil
+}
+
+// worthReading: an AND whose conditions so far leave candidates files
+// reads the posting list of size bytes of its next condition. Reading a
+// list costs about as much per stored byte as grep spends on a candidate
+// file per bytesPerCandidate bytes, and the lists after the rarest few
+// of one literal are mostly of files the first ones already excluded
+// (their trigrams occur together), so a long list is read only while
+// there are many candidates it might remove; and none once the
+// candidates are few enough for grep to read them at once.
+// A condition whose size is not known beforehand (unknownSize: an OR of
+// more than trigrams) is read while there are more than a few candidates.
+func worthReading(candidates int, size int64) bool {
+	return candidates > enoughCandidates && (size == unknownSize || size <= int64(candidates)*bytesPerCandidate)
+}
+
+// unknownSize is the size rarestFirst gives a condition it cannot size.
+const unknownSize = math.MaxInt64
+
+// orOfTrigrams are the trigrams of a condition that is one trigram or an
+// OR of trigrams (a case-insensitive literal's: one per case variant);
+// nil for any other.
+func orOfTrigrams(q *Query) []Trigram {
+	if q.Op == OpTri {
+		return []Trigram{q.Tri}
+	}
+	if q.Op != OpOr {
+		return nil
+	}
+	tris := make([]Trigram, 0, len(q.Sub))
+	for _, s := range q.Sub {
+		if s.Op != OpTri {
+			return nil
+		}
+		tris = append(tris, s.Tri)
+	}
+	return tris
 }
 
 // enoughCandidates: an AND stops reading posting lists once this few
 // files satisfy the conditions read so far.
 const enoughCandidates = 16
 
+// bytesPerCandidate: see worthReading.
+const bytesPerCandidate = 64
+
 // rarestFirst orders the conditions of an AND so that the trigrams with
-// the shortest posting lists (by stored bytes, one query for all) come
-// first and the other conditions last: the intersection shrinks fastest
-// and the long lists of common trigrams are often never read.
-func (ix *Index) rarestFirst(ctx context.Context, subs []*Query) ([]*Query, error) {
+// the shortest posting lists (by stored bytes, one query for all; an OR
+// of trigrams by the sum of its lists') come first and the other
+// conditions last: the intersection shrinks fastest and the long lists
+// of common trigrams are often never read. sizes are the stored bytes of
+// each condition's lists (unknownSize for a condition not sized).
+func (ix *Index) rarestFirst(ctx context.Context, subs []*Query) ([]*Query, []int64, error) {
 	var tris []any
 	for _, s := range subs {
-		if s.Op == OpTri {
-			tris = append(tris, int64(s.Tri))
+		for _, t := range orOfTrigrams(s) {
+			tris = append(tris, int64(t))
 		}
 	}
-	if len(tris) < 2 {
-		return subs, nil
-	}
-	rows, err := ix.tx.QueryContext(ctx, `SELECT tri, sum(length(ids)) FROM postings WHERE tri IN (?`+strings.Repeat(", ?", len(tris)-1)+`) GROUP BY tri`, tris...)
-	if err != nil {
-		return nil, fmt.Errorf("read the index: %w", err)
-	}
-	defer rows.Close()
 	size := map[Trigram]int64{}
-	for rows.Next() {
-		var t, n int64
-		if err := rows.Scan(&t, &n); err != nil {
-			return nil, fmt.Errorf("read the index: %w", err)
+	if len(tris) > 0 {
+		rows, err := ix.tx.QueryContext(ctx, `SELECT tri, sum(length(ids)) FROM postings WHERE tri IN (?`+strings.Repeat(", ?", len(tris)-1)+`) GROUP BY tri`, tris...)
+		if err != nil {
+			return nil, nil, fmt.Errorf("read the index: %w", err)
 		}
-		size[Trigram(t)] = n
-	}
-	if err := rows.Err(); err != nil {
-		return nil, fmt.Errorf("read the index: %w", err)
+		defer rows.Close()
+		for rows.Next() {
+			var t, n int64
+			if err := rows.Scan(&t, &n); err != nil {
+				return nil, nil, fmt.Errorf("read the index: %w", err)
+			}
+			size[Trigram(t)] = n
+		}
+		if err := rows.Err(); err != nil {
+			return nil, nil, fmt.Errorf("read the index: %w", err)
+		}
 	}
 	cost := func(s *Query) int64 {
-		if s.Op != OpTri {
-			return math.MaxInt64
+		ts := orOfTrigrams(s)
+		if ts == nil {
+			return unknownSize
 		}
-		return size[s.Tri] + int64(len(ix.delta.list(s.Tri))) // 0 when no file holds it: the AND is empty
+		n := int64(0) // 0 when no file holds it: the AND is empty
+		for _, t := range ts {
+			n += size[t] + int64(len(ix.delta.list(t)))
+		}
+		return n
 	}
 	out := slices.Clone(subs)
 	slices.SortStableFunc(out, func(a, b *Query) int { return cmp.Compare(cost(a), cost(b)) })
-	return out, nil
+	sizes := make([]int64, len(out))
+	for i, s := range out {
+		sizes[i] = cost(s)
+	}
+	return out, sizes, nil
 }
 
-// posting reads the ids holding t across every segment.
-func (ix *Index) posting(ctx context.Context, t Trigram) ([]int64, error) {
+// posting reads the ids holding t across every segment and the delta;
+// with within (ascending, not nil) only those of within: each list is
+// then intersected as it is decoded.
+func (ix *Index) posting(ctx context.Context, t Trigram, within []int64) ([]int64, error) {
 	rows, err := ix.tx.QueryContext(ctx, `SELECT ids FROM postings WHERE tri = ? ORDER BY seg`, int64(t))
 	if err != nil {
 		return nil, fmt.Errorf("read the index: %w", err)
 	}
 	defer rows.Close()
-	ids, err := decodePostings([]int64{}, ix.delta.list(t))
-	if err != nil {
+	var p postingUnion
+	if within != nil {
+		p.within, p.hit = within, make([]bool, len(within))
+	}
+	if err := p.add(ix.delta.list(t)); err != nil {
 		return nil, err
 	}
 	for rows.Next() {
-		var b []byte
+		var b sql.RawBytes // valid until Next: decoded before it
 		if err := rows.Scan(&b); err != nil {
 			return nil, fmt.Errorf("read the index: %w", err)
 		}
-		var seg []int64
-		if seg, err = decodePostings(nil, b); err != nil {
+		if err := p.add(b); err != nil {
 			return nil, err
 		}
-		ids = union(ids, seg)
 	}
-	return ids, rows.Err()
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("read the index: %w", err)
+	}
+	return p.result(), nil
+}
+
+// postingUnion gathers the ids of the lists (segments, the delta) of one
+// trigram. The build's segments hold ascending ranges of ids, so most
+// lists append; a list that does not (a refresh's, the delta) is merged.
+// With within set, only the ids of within are kept, marked in hit.
+type postingUnion struct {
+	ids    []int64
+	within []int64
+	hit    []bool
+}
+
+func (p *postingUnion) add(b []byte) error {
+	if len(b) == 0 {
+		return nil
+	}
+	if p.within != nil {
+		return markPostings(b, p.within, p.hit)
+	}
+	if len(p.ids) == 0 {
+		ids, err := decodePostings(p.ids, b)
+		p.ids = ids
+		return err
+	}
+	first, n := binary.Uvarint(b)
+	if n <= 0 {
+		return errBadPosting
+	}
+	if int64(first) > p.ids[len(p.ids)-1] {
+		ids, err := decodePostings(p.ids, b)
+		p.ids = ids
+		return err
+	}
+	more, err := decodePostings(nil, b)
+	if err != nil {
+		return err
+	}
+	p.ids = union(p.ids, more)
+	return nil
+}
+
+func (p *postingUnion) result() []int64 {
+	if p.within == nil {
+		if p.ids == nil {
+			return []int64{} // nil is "every id"
+		}
+		return p.ids
+	}
+	out := []int64{}
+	for i, h := range p.hit {
+		if h {
+			out = append(out, p.within[i])
+		}
+	}
+	return out
+}
+
+// markPostings marks in hit the ids of within (ascending) that the
+// posting list b holds, decoding b once without keeping it.
+func markPostings(b []byte, within []int64, hit []bool) error {
+	var id int64
+	j := 0
+	for len(b) > 0 && j < len(within) {
+		gap, n := binary.Uvarint(b)
+		if n <= 0 {
+			return errBadPosting
+		}
+		id += int64(gap)
+		b = b[n:]
+		for j < len(within) && within[j] < id {
+			j++
+		}
+		if j < len(within) && within[j] == id {
+			hit[j] = true
+			j++
+		}
+	}
+	return nil
 }
 
 // intersect and union treat nil as every id.

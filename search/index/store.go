@@ -13,7 +13,7 @@ import (
 
 // FormatVersion is the version of the on-disk layout. An index of any
 // other version is not read: it is rebuilt.
-const FormatVersion = 3
+const FormatVersion = 4
 
 // schema is the layout of FormatVersion.
 //
@@ -22,19 +22,27 @@ const FormatVersion = 3
 //	          writes one per defaultFlushBytes of run entries, one for
 //	          most trees), base (how many of them
 //	          the build wrote; refreshes add the others and merge them),
-//	          refreshes (refreshes since the build)
-//	lists     two blobs read and written whole (filelist.go): 'files',
-//	          every file the walk lists with its id, its stat when
-//	          indexed, whether its text is in the postings (not: binary,
-//	          UTF-16, too large or unreadable; always searched) and
-//	          whether the walk that leaves hidden files out lists it too;
-//	          'dirs', every directory the walk entered with its stat, the
-//	          stat of its ignore files and a digest of its entry names, so
-//	          a query sees the file set change
+//	          refreshes (refreshes since the build), generation (a token
+//	          each refresh writes anew: a watcher's decoded copy of the
+//	          lists is current while it matches)
+//	files     the file list in chunks (liststore.go): chunk k holds the
+//	          records of the ids from k*64 to k*64+63 still listed, each
+//	          with its relative path, its stat when indexed, whether its
+//	          text is in the postings (not: binary, UTF-16, too large or
+//	          unreadable; always searched) and whether the walk that
+//	          leaves hidden files out lists it too; a query reads only the
+//	          chunks of its candidates, a refresh writes only the chunks
+//	          it changed
+//	lists     blobs read and written whole: 'unindexed', the ids of the
+//	          files not in the postings; 'dirs', every directory the walk
+//	          entered with its stat, the stat of its ignore files and a
+//	          digest of its entry names, so a query sees the file set
+//	          change; 'delta' (delta.go)
 //	postings  per trigram and segment, the ascending ids of the
 //	          segment's files holding the trigram
 const schema = `
 CREATE TABLE meta(key TEXT PRIMARY KEY, value TEXT NOT NULL);
+CREATE TABLE files(chunk INTEGER PRIMARY KEY, data BLOB NOT NULL);
 CREATE TABLE lists(name TEXT PRIMARY KEY, data BLOB NOT NULL);
 CREATE TABLE postings(seg INTEGER NOT NULL, tri INTEGER NOT NULL, ids BLOB NOT NULL, PRIMARY KEY(tri, seg)) WITHOUT ROWID;
 `
@@ -87,47 +95,6 @@ func readMeta(ctx context.Context, db querier) (map[string]string, error) {
 type querier interface {
 	QueryContext(ctx context.Context, query string, args ...any) (*sql.Rows, error)
 	QueryRowContext(ctx context.Context, query string, args ...any) *sql.Row
-}
-
-// readLists reads the file and directory lists; ErrNoIndex when they are
-// missing or do not decode.
-func readLists(ctx context.Context, db querier) ([]fileRecord, []dirState, error) {
-	fb, dirs, err := readListBlob(ctx, db)
-	if err != nil {
-		return nil, nil, err
-	}
-	files, err := decodeFiles(fb)
-	if err != nil {
-		return nil, nil, fmt.Errorf("%w: %v", ErrNoIndex, err)
-	}
-	return files, dirs, nil
-}
-
-// readListBlob reads the file list as its blob (decoded as needed:
-// scanFiles) and the directory list.
-func readListBlob(ctx context.Context, db querier) ([]byte, []dirState, error) {
-	var fb, db2 []byte
-	if err := db.QueryRowContext(ctx, `SELECT data FROM lists WHERE name = 'files'`).Scan(&fb); err != nil {
-		return nil, nil, fmt.Errorf("%w: %v", ErrNoIndex, err)
-	}
-	if err := db.QueryRowContext(ctx, `SELECT data FROM lists WHERE name = 'dirs'`).Scan(&db2); err != nil {
-		return nil, nil, fmt.Errorf("%w: %v", ErrNoIndex, err)
-	}
-	dirs, err := decodeDirs(db2)
-	if err != nil {
-		return nil, nil, fmt.Errorf("%w: %v", ErrNoIndex, err)
-	}
-	return fb, dirs, nil
-}
-
-// writeLists replaces the file and directory lists.
-func writeLists(ctx context.Context, tx *sql.Tx, files []fileRecord, dirs []dirState) error {
-	for name, data := range map[string][]byte{"files": encodeFiles(files), "dirs": encodeDirs(dirs)} {
-		if _, err := tx.ExecContext(ctx, `INSERT OR REPLACE INTO lists(name, data) VALUES(?, ?)`, name, data); err != nil {
-			return fmt.Errorf("write the file list: %w", err)
-		}
-	}
-	return nil
 }
 
 // writeMetaValues sets meta keys.

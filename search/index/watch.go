@@ -52,6 +52,7 @@ func Watch(ctx context.Context, o Options, ready func()) error {
 	defer fw.Close()
 	w := &watcher{o: o, fw: fw, watched: map[string]bool{}}
 	w.o.noWatcher = true
+	w.o.cache = &listCache{}
 	if err := fw.Add(o.Dir); err != nil {
 		return fmt.Errorf("watch %s: %w", o.Dir, err)
 	}
