@@ -18,6 +18,7 @@
 #                                     scripts that write a result of their
 #                                     own, e.g. scripts/fuzz-soak.sh)
 #
+# bench/compare.sh is `make bench-compare`, not an area.
 # bench/beforeafter.sh is opt-in (it needs BENCH_BEFORE=REV and measures two
 # builds of gopi): it is left out of the default list and runs only when
 # named, e.g. BENCH_AREAS=beforeafter BENCH_BEFORE=REV bench/run.sh.
@@ -35,7 +36,7 @@ known_areas() {
 		f=${f#bench/}
 		f=${f%.sh}
 		case $f in
-		run | $OPT_IN) ;;
+		run | compare | $OPT_IN) ;;
 		*) printf '%s ' "$f" ;;
 		esac
 	done

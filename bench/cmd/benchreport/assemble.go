@@ -351,6 +351,9 @@ func resultsMarkdown(resultsDir, outPath string, st stamp, heads []headline, are
 			fmt.Fprintf(&b, "![%s](%s)\n\n", name, rel(filepath.Join(resultsDir, name+".svg")))
 			writeAreaSummary(&b, a)
 		}
+		if stat, err := os.ReadFile(filepath.Join(resultsDir, name+".benchstat.txt")); err == nil && len(strings.TrimSpace(string(stat))) > 0 {
+			fmt.Fprintf(&b, "In-process Go benchmarks summarised by benchstat (bench/results/%s.benchstat.txt):\n\n```\n%s\n```\n\n", name, strings.TrimRight(string(stat), "\n"))
+		}
 		for _, line := range strings.Split(strings.TrimRight(string(text), "\n"), "\n") {
 			if strings.HasPrefix(line, "#") {
 				line = "##" + line

@@ -28,6 +28,8 @@ func init() {
 	subcommands = map[string]subcommand{
 		"hyperfine": {runHyperfine},
 		"gobench":   {runGobench},
+		"samples":   {runSamples},
+		"check":     {runCheck},
 		"tables":    {runTables},
 		"assemble":  {runAssemble},
 		"compare":   {runCompare},

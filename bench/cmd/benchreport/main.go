@@ -5,6 +5,8 @@
 //
 //	benchreport hyperfine -area A -case C EXPORT.json   hyperfine export → JSON lines
 //	benchreport gobench -area A FILE                     go test -bench output → JSON lines
+//	benchreport samples -area A -case C [VALUE…]         values a script measured → JSON lines
+//	benchreport check [-raw] FILE.jsonl…                 validate records (record.sh's validator)
 //	benchreport tables -area A RESULT.md                 an area's Markdown tables → JSON lines
 //	benchreport assemble                                 JSON lines → RESULTS.md, SVGs, history
 //	benchreport compare -base BIN -head BIN -areas "…"   alternated regression check
