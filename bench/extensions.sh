@@ -9,9 +9,12 @@
 # os.ReadFile of the same 64 KiB file.
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
-RUNS=${BENCH_GO_RUNS:-5}
+RUNS=${BENCH_GO_RUNS:-6}
 mkdir -p bench/results
 BENCH=$(go test ./core/extensions -run '^$' -bench 'Load10|ToolCallHook|ReadFile' -benchtime 20x -count "$RUNS" | grep '^Benchmark')
+. bench/lib/record.sh
+bench_records_reset extensions
+bench_record_gobench extensions - <<<"$BENCH"
 . bench/lib/bestmed.sh
 bestmed() { gobench_bestmed "^$1-" "$2" 1; } # bestmed NAME DIVISOR → "best median"
 read -r COLD_B COLD_M <<<"$(bestmed BenchmarkLoad10/cold 1e6)"
@@ -43,3 +46,4 @@ met() { awk -v v="$1" -v t="$2" 'BEGIN {print (v != "-" && v <= t) ? "met" : "mi
 	echo "- Machine: $(nproc) CPUs, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ *//'), $(uname -sr)"
 } >bench/results/extensions.md
 echo "bench: wrote bench/results/extensions.md" >&2
+bench_records_check extensions

@@ -6,8 +6,9 @@
 #   bench_records_reset AREA              start the area's records afresh
 #   bench_record_hyperfine AREA CASE EXPORT.json [TOOL,TOOL…]
 #                                         every run of a hyperfine export
-#   bench_record_gobench AREA FILE        go test -bench output (-count N: N
-#                                         samples per metric); also summarised
+#   bench_record_gobench AREA FILE|-      go test -bench output (-count N: N
+#                                         samples per metric; - reads it from
+#                                         stdin); also summarised
 #                                         by benchstat into
 #                                         bench/results/AREA.benchstat.txt
 #   bench_record_samples AREA CASE TOOL METRIC UNIT [VALUE…]
@@ -51,10 +52,15 @@ bench_record_hyperfine() {
 
 bench_record_gobench() {
 	bench_reporter || return 1
-	"$BENCHREPORT" gobench -area "$1" "$2" || return 1
-	# benchstat summarises every go test -bench output of the area so far.
 	mkdir -p bench/_work/gobench
-	cat "$2" >>"bench/_work/gobench/$1.txt"
+	local file=$2
+	if [ "$file" = - ]; then
+		file=bench/_work/gobench/$1.last.txt
+		cat >"$file"
+	fi
+	"$BENCHREPORT" gobench -area "$1" "$file" || return 1
+	# benchstat summarises every go test -bench output of the area so far.
+	cat "$file" >>"bench/_work/gobench/$1.txt"
 	bench_benchstat "bench/_work/gobench/$1.txt" >"bench/results/$1.benchstat.txt.tmp" &&
 		mv "bench/results/$1.benchstat.txt.tmp" "bench/results/$1.benchstat.txt" ||
 		rm -f "bench/results/$1.benchstat.txt.tmp"
