@@ -5,12 +5,17 @@
 #
 #   bench_records_reset AREA              start the area's records afresh
 #   bench_record_hyperfine AREA CASE EXPORT.json [TOOL,TOOL…]
-#                                         every run of a hyperfine export
+#                                         every run of a hyperfine export;
+#                                         BENCH_COMMAND_CASES=1: its commands
+#                                         are variants of one tool, a case each
 #   bench_record_gobench AREA FILE|-      go test -bench output (-count N: N
 #                                         samples per metric; - reads it from
 #                                         stdin); also summarised
 #                                         by benchstat into
-#                                         bench/results/AREA.benchstat.txt
+#                                         bench/results/AREA.benchstat.txt;
+#                                         BENCH_TOOL names a peer library's
+#                                         benchmarks, BENCH_TRIM cuts a prefix
+#                                         from their names (see benchreport)
 #   bench_record_samples AREA CASE TOOL METRIC UNIT [VALUE…]
 #                                         values the script measured itself
 #                                         (on stdin when none are given);
@@ -47,7 +52,7 @@ bench_records_reset() {
 
 bench_record_hyperfine() {
 	bench_reporter || return 1
-	"$BENCHREPORT" hyperfine -area "$1" -case "$2" ${4:+-tools "$4"} "$3"
+	"$BENCHREPORT" hyperfine -area "$1" -case "$2" ${4:+-tools "$4"} -command-cases="$([ "${BENCH_COMMAND_CASES:-0}" = 1 ] && echo true || echo false)" "$3"
 }
 
 bench_record_gobench() {
@@ -58,7 +63,7 @@ bench_record_gobench() {
 		file=bench/_work/gobench/$1.last.txt
 		cat >"$file"
 	fi
-	"$BENCHREPORT" gobench -area "$1" "$file" || return 1
+	"$BENCHREPORT" gobench -area "$1" -tool "${BENCH_TOOL:-gopi}" -trim "${BENCH_TRIM:-}" "$file" || return 1
 	# benchstat summarises every go test -bench output of the area so far.
 	cat "$file" >>"bench/_work/gobench/$1.txt"
 	bench_benchstat "bench/_work/gobench/$1.txt" >"bench/results/$1.benchstat.txt.tmp" &&

@@ -143,6 +143,8 @@ func TestRecordHelpersWriteValidLines(t *testing.T) {
 bench_records_reset demo
 bench_record_hyperfine demo "start-up" export.json
 bench_record_gobench demo bench.txt
+BENCH_COMMAND_CASES=1 bench_record_hyperfine demo "variants" export.json
+printf 'BenchmarkReferenceCount/o200k-2 1 90000000 ns/op\n' | BENCH_TOOL=tiktoken-go BENCH_TRIM=Reference bench_record_gobench demo -
 bench_record_samples demo "peer loop" bun wall ms 1.5 1.25 1.75
 printf '9\n8 7\n' | BENCH_HIGHER=1 bench_record_samples demo "throughput" gopi rate tokens/s
 bench_records_check demo
@@ -179,13 +181,16 @@ bench_records_check demo
 	}
 	sort.Strings(keys)
 	want := map[string]int{
-		"start-up/gopi/wall/ms/hyperfine/lower":      3,
-		"start-up/omp/wall/ms/hyperfine/lower":       3,
-		"Count/o200k/gopi/time/op/ms/gobench/lower":  2,
-		"Count/o200k/gopi/MB/s/MB/s/gobench":         2,
-		"Count/o200k/gopi/cpu-MB/s/cpu-MB/s/gobench": 2,
-		"peer loop/bun/wall/ms/script/lower":         3,
-		"throughput/gopi/rate/tokens/s/script":       3,
+		"start-up/gopi/wall/ms/hyperfine/lower":            3,
+		"start-up/omp/wall/ms/hyperfine/lower":             3,
+		"Count/o200k/gopi/time/op/ms/gobench/lower":        2,
+		"Count/o200k/gopi/MB/s/MB/s/gobench":               2,
+		"Count/o200k/gopi/cpu-MB/s/cpu-MB/s/gobench":       2,
+		"variants: gopi/gopi/wall/ms/hyperfine/lower":      3,
+		"variants: omp/gopi/wall/ms/hyperfine/lower":       3,
+		"Count/o200k/tiktoken-go/time/op/ms/gobench/lower": 1,
+		"peer loop/bun/wall/ms/script/lower":               3,
+		"throughput/gopi/rate/tokens/s/script":             3,
 	}
 	for k, n := range want {
 		if len(got[k]) != n {
