@@ -180,3 +180,4 @@ PY
   echo "  ast/CONFORMANCE.md for that documented difference."
 } > bench/results/ast.md
 cat bench/results/ast.md
+bench_records_check ast

@@ -21,7 +21,9 @@
 #                                         (on stdin when none are given);
 #                                         BENCH_SOURCE names how (default
 #                                         "script"), BENCH_HIGHER=1 when a
-#                                         higher value is better
+#                                         higher value is better, BENCH_PAIR
+#                                         the tool whose runs alternated with
+#                                         these one by one
 #   bench_records_check AREA              validate the area's records: each
 #                                         line complete and measured (none
 #                                         read back from a Markdown table)
@@ -93,7 +95,7 @@ bench_record_samples() {
 	local area=$1 cas=$2 tool=$3 metric=$4 unit=$5
 	shift 5
 	"$BENCHREPORT" samples -area "$area" -case "$cas" -tool "$tool" -metric "$metric" -unit "$unit" \
-		-source "${BENCH_SOURCE:-script}" -higher="$([ "${BENCH_HIGHER:-0}" = 1 ] && echo true || echo false)" "$@"
+		-source "${BENCH_SOURCE:-script}" -pair "${BENCH_PAIR:-}" -higher="$([ "${BENCH_HIGHER:-0}" = 1 ] && echo true || echo false)" "$@"
 }
 
 bench_records_check() {

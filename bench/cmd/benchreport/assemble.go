@@ -64,7 +64,7 @@ type headlineSpec struct {
 var headlineSpecs = []headlineSpec{
 	{"grep vs ripgrep", "search", "rg", "grep", "wall"},
 	{"AST search vs ast-grep", "ast", "ast-grep", "", "wall"},
-	{"agent start-up vs omp", "agent", "omp", "start-up", "median"},
+	{"agent start-up vs omp", "agent", "omp", "start-up", "wall"},
 }
 
 // pairsOf returns, per case and metric, gopi's record and the peer's.
