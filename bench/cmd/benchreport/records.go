@@ -105,7 +105,7 @@ func (r *report) records(st stamp) []perf.Record {
 	for _, f := range r.finds {
 		hf(fmt.Sprintf("find %s/%s", f.corpus, f.name), f.time)
 	}
-	out = append(out, goBenchRecords(st, "search", r.bench)...)
+	out = append(out, goBenchRecords(st, "search", r.benchRuns)...)
 	for name, n := range r.natives {
 		out = append(out, st.rec("search", "in-process grep goroot/"+name, "pi-natives", "wall", "ms", "median only", []float64{n.median}))
 	}
