@@ -357,7 +357,7 @@ printf 'load average at end\t%s\n' "$(cut -d' ' -f1-3 /proc/loadavg)" >>"$OUT/me
 rm -f bench/results/search.benchstat.txt
 if [ -s "$OUT/gobench.txt" ]; then
 	. bench/lib/record.sh
-	bench_benchstat "$OUT/gobench.txt" >bench/results/search.benchstat.txt || rm -f bench/results/search.benchstat.txt
+	bench_benchstat "search=$OUT/gobench.txt" >bench/results/search.benchstat.txt || rm -f bench/results/search.benchstat.txt
 fi
 log "done in $((SECONDS - START))s; raw data in ${OUT#"$ROOT"/}"
 if ((MISMATCHES > 0)); then

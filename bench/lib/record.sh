@@ -68,7 +68,7 @@ bench_record_gobench() {
 	"$BENCHREPORT" gobench -area "$1" -tool "${BENCH_TOOL:-gopi}" -trim "${BENCH_TRIM:-}" "$file" || return 1
 	# benchstat summarises every go test -bench output of the area so far.
 	cat "$file" >>"bench/_work/gobench/$1.txt"
-	bench_benchstat "bench/_work/gobench/$1.txt" >"bench/results/$1.benchstat.txt.tmp" &&
+	bench_benchstat "$1=bench/_work/gobench/$1.txt" >"bench/results/$1.benchstat.txt.tmp" &&
 		mv "bench/results/$1.benchstat.txt.tmp" "bench/results/$1.benchstat.txt" ||
 		rm -f "bench/results/$1.benchstat.txt.tmp"
 	return 0
