@@ -50,6 +50,13 @@ mkdir -p "$(dirname "$BENCHREPORT")"
 go build -o "$BENCHREPORT" ./bench/cmd/benchreport || { echo "bench: cannot build bench/cmd/benchreport" >&2; exit 1; }
 export BENCHREPORT
 
+# How long each area took (bench/README.md lists a full run's): printed at
+# the end and kept in bench/_work/durations.tsv (area, seconds, exit status,
+# load average at its start).
+DURATIONS=bench/_work/durations.tsv
+mkdir -p bench/_work
+[ -n "$AREAS" ] && : >"$DURATIONS"
+
 status=0
 for area in $AREAS; do
 	script=bench/$area.sh
@@ -61,7 +68,11 @@ for area in $AREAS; do
 	printf '\033[1m=== bench area: %s\033[0m\n' "$area" >&2
 	jsonl=bench/results/$area.jsonl
 	[ -e "$jsonl" ] && mv "$jsonl" "$jsonl.prev"
-	if ! "$script"; then
+	started=$SECONDS load=$(cut -d' ' -f1 /proc/loadavg)
+	"$script"
+	st=$?
+	printf '%s\t%d\t%d\t%s\n' "$area" $((SECONDS - started)) "$st" "$load" >>"$DURATIONS"
+	if [ "$st" != 0 ]; then
 		echo "bench: area $area failed; its previous result (if any) is kept" >&2
 		status=1
 		[ -e "$jsonl.prev" ] && mv "$jsonl.prev" "$jsonl"
@@ -81,6 +92,10 @@ for md in bench/results/*.md; do
 	area=$(basename "$md" .md)
 	[ -e "bench/results/$area.jsonl" ] || "$BENCHREPORT" tables -backfill -area "$area" "$md" 2>/dev/null || true
 done
+if [ -s "$DURATIONS" ] && [ -n "$AREAS" ]; then
+	echo "bench: time per area (seconds, exit status, load at its start):" >&2
+	sort -t$'\t' -k2,2nr "$DURATIONS" | awk -F'\t' '{printf "  %-14s %6d s  exit %d  load %s\n", $1, $2, $3, $4}' >&2
+fi
 "$BENCHREPORT" assemble ${BENCH_NO_HISTORY:+-no-history} || exit 1
 echo "bench: wrote bench/RESULTS.md" >&2
 exit $status
