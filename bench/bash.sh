@@ -32,12 +32,7 @@ log() { printf '\033[1m==> %s\033[0m\n' "$*" >&2; }
 
 . bench/lib/record.sh
 bench_records_reset bash
-bench() { # bench PKG REGEX BENCHTIME → the benchmark lines (recorded as samples)
-	local lines
-	lines=$(go test "$1" -run '^$' -bench "$2" -benchtime "$3" -count "$RUNS" | grep '^Benchmark')
-	bench_record_gobench bash - <<<"$lines" >&2
-	printf '%s\n' "$lines"
-}
+bench() { bench_gobench bash "$RUNS" "$@"; } # bench PKG REGEX BENCHTIME → the benchmark lines (recorded as samples)
 best_median() { # best_median NAME UNIT SCALE LINES → "best median" (smallest first unless UNIT is MB/s)
 	awk -v n="$1" -v u="$2" -v s="$3" '$1 ~ "^"n"(-[0-9]+)?$" {for (i = 2; i <= NF; i++) if ($i == u) print $(i-1) * s}' <<<"$4" |
 		if [ "$2" = MB/s ]; then sort -gr; else sort -g; fi |

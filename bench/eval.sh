@@ -25,12 +25,7 @@ mkdir -p bench/results
 log() { printf '\033[1m==> %s\033[0m\n' "$*" >&2; }
 . bench/lib/record.sh
 bench_records_reset eval
-bench() { # bench PKG REGEX BENCHTIME → the benchmark lines (recorded as samples)
-	local lines
-	lines=$(go test "$1" -run '^$' -bench "$2" -benchtime "$3" -count "$RUNS" | grep '^Benchmark')
-	bench_record_gobench eval - <<<"$lines" >&2
-	printf '%s\n' "$lines"
-}
+bench() { bench_gobench eval "$RUNS" "$@"; } # bench PKG REGEX BENCHTIME → the benchmark lines (recorded as samples)
 best_median() { # best_median NAME LINES [UNIT SCALE] → "best median" in ms
 	awk -v n="$1" -v u="${3:-ns/op}" -v s="${4:-1e-6}" '$1 ~ "^"n"(-[0-9]+)?$" {for (i = 2; i <= NF; i++) if ($i == u) print $(i-1) * s}' <<<"$2" |
 		sort -g | awk '{v[NR] = $1} END {if (NR == 0) {print "- -"; exit} printf "%.4g %.4g\n", v[1], v[int((NR + 1) / 2)]}'

@@ -16,6 +16,9 @@
 #                                         BENCH_TOOL names a peer library's
 #                                         benchmarks, BENCH_TRIM cuts a prefix
 #                                         from their names (see benchreport)
+#   bench_gobench AREA COUNT PKG REGEX BENCHTIME
+#                                         runs go test -bench, records its
+#                                         lines and prints them
 #   bench_record_samples AREA CASE TOOL METRIC UNIT [VALUE…]
 #                                         values the script measured itself
 #                                         (on stdin when none are given);
@@ -72,6 +75,16 @@ bench_record_gobench() {
 		mv "bench/results/$1.benchstat.txt.tmp" "bench/results/$1.benchstat.txt" ||
 		rm -f "bench/results/$1.benchstat.txt.tmp"
 	return 0
+}
+
+# bench_gobench AREA COUNT PKG REGEX BENCHTIME — go test -bench of PKG,
+# COUNT runs of each benchmark: its result lines recorded (as
+# bench_record_gobench) and printed for the area's own table.
+bench_gobench() {
+	local lines
+	lines=$(go test "$3" -run '^$' -bench "$4" -benchtime "$5" -count "$2" | grep '^Benchmark')
+	bench_record_gobench "$1" - <<<"$lines" >&2
+	printf '%s\n' "$lines"
 }
 
 # bench_benchstat FILE… — benchstat's table of go test -bench outputs
