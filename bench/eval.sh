@@ -20,7 +20,7 @@
 # mock model and reads its peak RSS from wait4).
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
-RUNS=${BENCH_RUNS:-5}
+RUNS=${BENCH_RUNS:-6}
 mkdir -p bench/results
 log() { printf '\033[1m==> %s\033[0m\n' "$*" >&2; }
 . bench/lib/record.sh

@@ -27,7 +27,7 @@ set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 ROOT=$PWD
 WORK=$ROOT/bench/_work/prompt
-RUNS=${BENCH_RUNS:-5}
+RUNS=${BENCH_RUNS:-6}
 SHARED=${GOPI_SHARED:-$ROOT/../shared}
 mkdir -p "$WORK" bench/results
 log() { printf '\033[1m==> %s\033[0m\n' "$*" >&2; }

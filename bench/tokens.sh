@@ -30,7 +30,7 @@ set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 ROOT=$PWD
 WORK=$ROOT/bench/_work/tokens
-RUNS=${BENCH_RUNS:-5}
+RUNS=${BENCH_RUNS:-6}
 PI_NATIVES_VERSION=18.2.3 # the newest release whose linux-x64 binary package is published
 mkdir -p "$WORK" bench/results
 log() { printf '\033[1m==> %s\033[0m\n' "$*" >&2; }
