@@ -224,10 +224,11 @@ looprow() { echo "| | $1 | $2 µs | $3 µs | | | | $(met "$(ms "$3")" 1) |"; }
 bench_records_reset agent
 # fbrecord FILE CASE TOOL: firstbyte's per-run times (ms to the first byte).
 fbrecord() { [ -s "$OUT/$1.txt" ] && awk '$1 == "run" {print $4}' "$OUT/$1.txt" | bench_record_samples agent "$2" "$3" wall ms || true; }
-# rssrecord PREFIX CASE TOOL: GNU time's peak RSS of every run, in MiB.
+# rssrecord PREFIX CASE TOOL: GNU time's peak RSS of every run (files
+# PREFIX.0, PREFIX.1, …; .-1 is the warm-up), in MiB, in run order.
 rssrecord() {
 	local runs
-	runs=$(cat "$OUT/$1".[0-9]* 2>/dev/null | sed -n 's/.*Maximum resident set size (kbytes): //p' | awk '{printf "%.1f\n", $1 / 1024}')
+	runs=$(printf '%s\n' "$OUT/$1".[0-9]* | sort -V | xargs cat 2>/dev/null | sed -n 's/.*Maximum resident set size (kbytes): //p' | awk '{printf "%.1f\n", $1 / 1024}')
 	[ -z "$runs" ] || bench_record_samples agent "$2" "$3" "peak RSS" MiB <<<"$runs"
 }
 for name in norepo empty gopi; do
