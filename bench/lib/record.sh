@@ -108,7 +108,7 @@ bench_record_samples() {
 	local area=$1 cas=$2 tool=$3 metric=$4 unit=$5
 	shift 5
 	"$BENCHREPORT" samples -area "$area" -case "$cas" -tool "$tool" -metric "$metric" -unit "$unit" \
-		-source "${BENCH_SOURCE:-script}" -pair "${BENCH_PAIR:-}" -higher="$([ "${BENCH_HIGHER:-0}" = 1 ] && echo true || echo false)" "$@"
+		-source "${BENCH_SOURCE:-script}" -pair "${BENCH_PAIR:-}" -higher="$([ "${BENCH_HIGHER:-0}" = 1 ] && echo true || echo false)" -- "$@"
 }
 
 bench_records_check() {

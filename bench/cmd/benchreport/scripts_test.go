@@ -147,6 +147,7 @@ BENCH_COMMAND_CASES=1 bench_record_hyperfine demo "variants" export.json
 printf 'BenchmarkReferenceCount/o200k-2 1 90000000 ns/op\n' | BENCH_TOOL=tiktoken-go BENCH_TRIM=Reference bench_record_gobench demo -
 bench_record_samples demo "peer loop" bun wall ms 1.5 1.25 1.75
 printf '9\n8 7\n' | BENCH_HIGHER=1 bench_record_samples demo "throughput" gopi rate tokens/s
+bench_record_samples demo "difference" gopi "ms beyond python" ms -12.5 3 -0.5
 bench_records_check demo
 `
 	cmd := exec.Command("bash", "-c", script)
@@ -189,6 +190,7 @@ bench_records_check demo
 		"variants: gopi/gopi/wall/ms/hyperfine/lower":      3,
 		"variants: omp/gopi/wall/ms/hyperfine/lower":       3,
 		"Count/o200k/tiktoken-go/time/op/ms/gobench/lower": 1,
+		"difference/gopi/ms beyond python/ms/script/lower": 3,
 		"peer loop/bun/wall/ms/script/lower":               3,
 		"throughput/gopi/rate/tokens/s/script":             3,
 	}
