@@ -6,9 +6,10 @@
 # An area is a script bench/<area>.sh that installs its own peers, measures
 # gopi and its peers in one run on the same input, and writes
 # bench/results/<area>.md stating the exact command, the date and the machine,
-# and bench/results/<area>.jsonl: its samples as JSON lines (bench/lib/record.sh;
-# an area that writes none gets them extracted from its Markdown tables,
-# one number per cell and no interval). `benchreport assemble` then writes
+# and bench/results/<area>.jsonl: every sample it measured as JSON lines
+# (bench/lib/record.sh, checked by its validator before the area ends; an
+# area added without the helper gets records extracted from its Markdown
+# tables instead, one number per cell and no interval). `benchreport assemble` then writes
 # RESULTS.md, one SVG per area, the headline and trend charts, and
 # bench/history/<commit>.json (see bench/README.md).
 #
