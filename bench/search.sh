@@ -17,8 +17,11 @@
 #      (`gopi grep P DIR` vs `rg --no-heading -n P DIR`) in one run per form;
 #   4. find: `gopi find GLOB DIR` vs `fdfind -g GLOB DIR` (and GNU find for
 #      '*.go', '*.txt' on the tiny tree), path sets compared after normalising, then timed;
-#   5. the in-process Go benchmarks (go test ./bench -bench . -benchtime 20x
-#      -count BENCH_GO_COUNT), which time the engines with a warm scan cache;
+#   5. the in-process Go benchmarks (go test ./bench -bench . -benchtime 10x
+#      -count BENCH_GO_COUNT), which time the engines with a warm scan cache
+#      (6 samples of 10 searches: 3× the searches of the single 20x sample
+#      this took before; 6 samples of 20 spent 770 s in the timed loops
+#      alone at load 17);
 #      the report shows each benchmark's median run, the records keep every
 #      run, and benchstat summarises them (bench/results/search.benchstat.txt);
 #   6. bench/cmd/benchreport turns the raw data (bench/_work/out/) into
@@ -295,8 +298,8 @@ done
 # ---- 5. in-process ------------------------------------------------------------------
 
 if [ "${BENCH_GOTEST:-1}" != 0 ]; then
-	log "in-process benchmarks (go test ./bench -bench . -benchtime 20x -count ${BENCH_GO_COUNT:-6})"
-	if ! go test ./bench -run '^$' -bench . -benchtime 20x -count "${BENCH_GO_COUNT:-6}" 2>&1 | tee "$OUT/gobench.txt" >&2; then
+	log "in-process benchmarks (go test ./bench -bench . -benchtime 10x -count ${BENCH_GO_COUNT:-6})"
+	if ! go test ./bench -run '^$' -bench . -benchtime 10x -count "${BENCH_GO_COUNT:-6}" 2>&1 | tee "$OUT/gobench.txt" >&2; then
 		warn "go test ./bench failed; the report will say so"
 	fi
 fi

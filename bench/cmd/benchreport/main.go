@@ -715,7 +715,7 @@ func (r *report) writeInProcess(b *strings.Builder) {
 		w("No results: `go test ./bench -bench .` did not run or failed (see bench/_work/out/gobench.txt).\n\n")
 		return
 	}
-	w("`go test ./bench -run '^$' -bench . -benchtime 20x -count N` (the median of the N runs below; every run is in\n")
+	w("`go test ./bench -run '^$' -bench . -benchtime 10x -count N` (the median of the N runs below; every run is in\n")
 	w("search.jsonl, benchstat's summary in search.benchstat.txt): grep.Search, glob.Find and fuzzy.Find with\n")
 	w("`Cache: true` after untimed calls (two for grep, whose content cache takes a tree whole from its second\n")
 	w("search), CLI defaults otherwise (GrepWarm = count mode, GrepWarmContent =\n")
