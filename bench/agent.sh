@@ -46,7 +46,7 @@ ROOT=$PWD
 WORK=$ROOT/bench/_work/agent
 RUNS=${BENCH_RUNS:-30}
 OMP_RUNS=${BENCH_OMP_RUNS:-8}
-GO_RUNS=${BENCH_GO_RUNS:-5}
+GO_RUNS=${BENCH_GO_RUNS:-6}
 CONT_RUNS=${BENCH_CONTINUE_RUNS:-3}
 SHARED=${GOPI_SHARED:-$ROOT/../shared}
 OMP_DIR=${OMP_REF_DIR:-$HOME/.cache/omp-reference}
@@ -219,6 +219,31 @@ read -r l_al_b_b l_al_b_m < <(loop sync-always/batch)
 ms() { awk -v v="$1" 'BEGIN { print (v == "-" ? "-" : v / 1000) }'; } # µs → ms
 # looprow CASE BEST MEDIAN (µs)
 looprow() { echo "| | $1 | $2 µs | $3 µs | | | | $(met "$(ms "$3")" 1) |"; }
+# The records: every run of every case, as measured.
+. bench/lib/record.sh
+bench_records_reset agent
+# fbrecord FILE CASE TOOL: firstbyte's per-run times (ms to the first byte).
+fbrecord() { [ -s "$OUT/$1.txt" ] && awk '$1 == "run" {print $4}' "$OUT/$1.txt" | bench_record_samples agent "$2" "$3" wall ms || true; }
+# rssrecord PREFIX CASE TOOL: GNU time's peak RSS of every run (files
+# PREFIX.0, PREFIX.1, …; .-1 is the warm-up), in MiB, in run order.
+rssrecord() {
+	local runs
+	runs=$(printf '%s\n' "$OUT/$1".[0-9]* | sort -V | xargs cat 2>/dev/null | sed -n 's/.*Maximum resident set size (kbytes): //p' | awk '{printf "%.1f\n", $1 / 1024}')
+	[ -z "$runs" ] || bench_record_samples agent "$2" "$3" "peak RSS" MiB <<<"$runs"
+}
+for name in norepo empty gopi; do
+	fbrecord "start-gopi-$name" "start-up in $name (-p hi, first byte)" gopi
+	fbrecord "start-omp-$name" "start-up in $name (-p hi, first byte)" omp
+done
+rssrecord rss-gopi "-p hi in an empty repository" gopi
+rssrecord rss-omp "-p hi in an empty repository" omp
+awk '{printf "%.3f\n", ($2 - $1) * 1000}' "$OUT/version.times" | bench_record_samples agent "gopi --version (the process floor)" gopi wall ms
+bench_record_gobench agent "$OUT/loop.txt"
+bench_record_gobench agent "$OUT/open.txt"
+fbrecord cont-gopi "-p --continue on the 50 MB session (first byte)" gopi
+fbrecord cont-omp "-p --continue on the 50 MB session (first byte)" omp
+rssrecord cont-gopi "-p --continue on the 50 MB session" gopi
+rssrecord cont-omp "-p --continue on the 50 MB session" omp
 PROMPT_TOTAL=$(sed -n 's/^| hashline | .* | \*\*\([0-9]*\)\*\* | .*/\1/p' bench/results/prompt.md 2>/dev/null | head -1)
 load_end=$(cut -d' ' -f1-3 /proc/loadavg)
 CPU=$(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2- | sed 's/^ *//')
@@ -302,3 +327,4 @@ CPU=$(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2- | sed 's/^ *//')
 } >bench/results/agent.md
 log "wrote bench/results/agent.md"
 cat bench/results/agent.md
+bench_records_check agent

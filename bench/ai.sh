@@ -76,11 +76,16 @@ stats() { sort -g | awk '{a[NR]=$1} END {printf "%.3f %.3f\n", a[1], a[int((NR+1
 
 log "gopi: go test ./core/ai -bench BenchmarkStreamedArgsFile ($RUNS runs)"
 GO_CMD="AI_BENCH_FILE=$INPUT go test ./core/ai -run '^\$' -bench '^BenchmarkStreamedArgsFile\$' -benchtime 5x -count $RUNS"
-read -r GO_BEST GO_MED < <(AI_BENCH_FILE=$INPUT go test ./core/ai -run '^$' -bench '^BenchmarkStreamedArgsFile$' -benchtime 5x -count "$RUNS" |
-	awk '/^BenchmarkStreamedArgsFile/ {print $3/1e6}' | stats)
+. bench/lib/record.sh
+bench_records_reset ai
+GO_OUT=$(AI_BENCH_FILE=$INPUT go test ./core/ai -run '^$' -bench '^BenchmarkStreamedArgsFile$' -benchtime 5x -count "$RUNS" | grep '^BenchmarkStreamedArgsFile')
+bench_record_gobench ai - <<<"$GO_OUT"
+read -r GO_BEST GO_MED < <(awk '{print $3/1e6}' <<<"$GO_OUT" | stats)
 
 log "peer: bun stream.mjs ($RUNS runs)"
-read -r PEER_BEST PEER_MED < <(cd "$WORK/peer" && "$BUN" stream.mjs "$INPUT" "$RUNS" | stats)
+PEER_RUNS=$(cd "$WORK/peer" && "$BUN" stream.mjs "$INPUT" "$RUNS")
+bench_record_samples ai StreamedArgsFile bun time/op ms <<<"$PEER_RUNS"
+read -r PEER_BEST PEER_MED < <(stats <<<"$PEER_RUNS")
 
 RATIO=$(awk -v a="$PEER_BEST" -v b="$GO_BEST" 'BEGIN {printf "%.1f", a/b}')
 cat >bench/results/ai.md <<MD
@@ -104,3 +109,4 @@ The machine is shared: load average when measured was $(cut -d' ' -f1-3 /proc/lo
 - Machine: $(nproc) CPUs, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ *//'), $(uname -sr)
 MD
 cat bench/results/ai.md
+bench_records_check ai

@@ -44,6 +44,9 @@ def load(path):
 
 rows = []
 warm = set()
+# Every timed run, for the area's records: case, tool, metric, unit, values
+# in run order (the two tools alternated run by run).
+samples = open(f"{outdir}/samples.tsv", "w", encoding="utf-8")
 for i, (name, tree, lang, pat, tag) in enumerate(cases, 1):
     print(f"== [{i}/{len(cases)}] {name} {lang}: {pat}", file=sys.stderr, flush=True)
     cmds = {
@@ -59,10 +62,15 @@ for i, (name, tree, lang, pat, tag) in enumerate(cases, 1):
         for k, c in cmds.items():
             res[k].append(run(c, tree, f"{outdir}/{k}-{i}.jsonl" if r == 0 else os.devnull))
     ours, theirs = load(f"{outdir}/gopi-{i}.jsonl"), load(f"{outdir}/cli-{i}.jsonl")
+    for k, tool in (("gopi", "gopi"), ("cli", "ast-grep")):
+        for j, (metric, unit) in enumerate((("wall", "s"), ("cpu", "s"), ("peak RSS", "MB"))):
+            vals = " ".join(f"{x[j]:.4f}" for x in res[k])
+            samples.write(f"{name} {lang}: {pat}\t{tool}\t{metric}\t{unit}\t{vals}\n")
     best = {k: min(v) for k, v in res.items()}
     rss = {k: max(x[2] for x in v) for k, v in res.items()}
     rows.append((name, lang, pat, tag, len(ours), len(theirs), ours == theirs, best, rss))
 
+samples.close()
 print("| # | corpus | lang | pattern | set | matches gopi / ast-grep | identical | gopi wall s | ast-grep wall s | wall ratio | gopi CPU s | ast-grep CPU s | CPU ratio | gopi RSS MB | ast-grep RSS MB | RSS ratio |")
 print("| ---: | --- | --- | --- | --- | --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |")
 walls, cpus = [], []

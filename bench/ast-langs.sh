@@ -80,6 +80,15 @@ done
 load_start=$(cut -d' ' -f1-3 /proc/loadavg)
 table=$(python3 bench/ast-langs.py "$GOPI" "$CLI" "$RUNS" "$OUT" "${present[@]}")
 load_end=$(cut -d' ' -f1-3 /proc/loadavg)
+. bench/lib/record.sh
+bench_records_reset ast-langs
+# ast-langs.py alternated the two tools run by run: paired samples.
+while IFS=$'\t' read -r cas tool metric unit vals; do
+  peer=ast-grep
+  [ "$tool" = ast-grep ] && peer=gopi
+  # shellcheck disable=SC2086
+  BENCH_SOURCE=alternated BENCH_PAIR=$peer bench_record_samples ast-langs "$cas" "$tool" "$metric" "$unit" $vals
+done <"$OUT/samples.tsv"
 {
   echo "# AST search over five languages: gopi ast grep vs the ast-grep CLI"
   echo
@@ -101,3 +110,4 @@ load_end=$(cut -d' ' -f1-3 /proc/loadavg)
   cat bench/ast-langs-notes.md
 } > bench/results/ast-langs.md
 cat bench/results/ast-langs.md
+bench_records_check ast-langs

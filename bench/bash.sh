@@ -30,9 +30,9 @@ SHARED=${GOPI_SHARED:-$ROOT/../shared}
 mkdir -p "$WORK" bench/results
 log() { printf '\033[1m==> %s\033[0m\n' "$*" >&2; }
 
-bench() { # bench PKG REGEX BENCHTIME → the benchmark lines
-	go test "$1" -run '^$' -bench "$2" -benchtime "$3" -count "$RUNS" | grep '^Benchmark'
-}
+. bench/lib/record.sh
+bench_records_reset bash
+bench() { bench_gobench bash "$RUNS" "$@"; } # bench PKG REGEX BENCHTIME → the benchmark lines (recorded as samples)
 best_median() { # best_median NAME UNIT SCALE LINES → "best median" (smallest first unless UNIT is MB/s)
 	awk -v n="$1" -v u="$2" -v s="$3" '$1 ~ "^"n"(-[0-9]+)?$" {for (i = 2; i <= NF; i++) if ($i == u) print $(i-1) * s}' <<<"$4" |
 		if [ "$2" = MB/s ]; then sort -gr; else sort -g; fi |
@@ -60,6 +60,8 @@ for _ in $(seq "$RUNS"); do
 	RSS+=("$(awk -F': ' '/Maximum resident set size/ {printf "%.1f", $2 / 1024}' "$WORK/time.txt")")
 done
 read -r gb_b gb_m < <(best_median BenchmarkRun1GB MB/s 1 "$GB_LINES")
+bench_record_gobench bash - <<<"$GB_LINES" >&2
+printf '%s\n' "${RSS[@]}" | bench_record_samples bash "Run1GB (1 GiB through bash.Run)" gopi "peak RSS" MiB
 rss_max=$(printf '%s\n' "${RSS[@]}" | sort -g | tail -1)
 
 log "bash round trips across processes"
@@ -69,10 +71,16 @@ go build -o "$WORK/gopi" ./cmd/gopi
 rpc_home "$WORK"
 HOMEDIR=$WORK/home
 read -r g_b g_m < <(RPC_FRAME="$FRAME" rpc_runs "$N" "$HOMEDIR/.gopi/agent" "$WORK/gopi" --mode rpc --model mock/mock-model --no-session)
+# per_cmd: the totals of the last rpc_runs as µs per command.
+per_cmd() { awk -v n="$N" '{printf "%.1f\n", $1 / n * 1e6}' "$WORK/rpc_runs.last"; }
+CROSS="bash echo hi across processes (Python host), per command"
+per_cmd | bench_record_samples bash "$CROSS" gopi wall µs
 o_b=- o_m=-
 if [ -x "$SHARED/tools/omp-reference.sh" ] && "$SHARED/tools/omp-reference.sh" >/dev/null 2>&1; then
 	OMP_BIN=${OMP_REF_DIR:-$HOME/.cache/omp-reference}/node_modules/.bin
-	if read -r o_b o_m < <(PATH="$OMP_BIN:$PATH" RPC_FRAME="$FRAME" rpc_runs "$N" "$HOMEDIR/.omp/agent" "$OMP_BIN/omp" --mode rpc --model mock/mock-model --no-session); then :; fi
+	if read -r o_b o_m < <(PATH="$OMP_BIN:$PATH" RPC_FRAME="$FRAME" rpc_runs "$N" "$HOMEDIR/.omp/agent" "$OMP_BIN/omp" --mode rpc --model mock/mock-model --no-session) && [ "$o_b" != - ]; then
+		per_cmd | bench_record_samples bash "$CROSS" omp wall µs
+	fi
 fi
 per() { awk -v t="$1" -v n="$N" 'BEGIN { if (t == "-") print "-"; else printf "%.0f", t / n * 1e6 }'; }
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (a == "-" || b == "-" || a == 0) print "-"; else printf "%.1f×", b / a }'; }
@@ -102,3 +110,4 @@ met() { awk -v v="$1" -v t="$2" -v dir="$3" 'BEGIN { if (v == "-") print "-"; el
 	echo '```'
 } >bench/results/bash.md
 log "wrote bench/results/bash.md"
+bench_records_check bash

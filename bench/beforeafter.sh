@@ -121,11 +121,10 @@ if [ ! -x /usr/bin/time ]; then
 	apt-get install -y -qq time >/dev/null 2>&1 || true
 fi
 [ -x /usr/bin/time ] || die "GNU time is needed (apt-get install time)"
-BENCHSTAT=$(command -v benchstat || echo "$(go env GOPATH)/bin/benchstat")
-if [ ! -x "$BENCHSTAT" ]; then
-	log "installing benchstat"
-	go install golang.org/x/perf/cmd/benchstat@latest
-fi
+# benchstat at the version bench/lib/record.sh pins, in bench/_work/bin.
+. bench/lib/record.sh
+bench_benchstat -h >/dev/null 2>&1 || true
+BENCHSTAT=$PWD/bench/_work/bin/benchstat
 [ -x "$BENCHSTAT" ] || die "benchstat is missing at $BENCHSTAT"
 
 # ---- builds -------------------------------------------------------------------

@@ -24,10 +24,17 @@ if [ -z "$CHROMIUM" ]; then
 	echo "bench/browser.sh: no Chromium (apt-get install chromium; scripts/setup.sh installs it)" >&2
 	exit 1
 fi
-out=$(go test ./core/tools/browser -run '^$' -bench '^BenchmarkOpenExtract' -benchtime "${RUNS}x" -count 1)
+# COUNT samples of RUNS/COUNT iterations each (one Chromium per sample):
+# the table's figure is the mean over all RUNS iterations, as before, and
+# the records hold COUNT samples for an interval.
+COUNT=${BENCH_COUNT:-5}
+out=$(go test ./core/tools/browser -run '^$' -bench '^BenchmarkOpenExtract' -benchtime "$(((RUNS + COUNT - 1) / COUNT))x" -count "$COUNT")
+. bench/lib/record.sh
+bench_records_reset browser
+grep '^Benchmark' <<<"$out" | bench_record_gobench browser -
 ms_of() {
 	local ns
-	ns=$(awk -v name="$1" '$1 ~ "^"name"(-[0-9]+)?$" {print $3}' <<<"$out")
+	ns=$(awk -v name="$1" '$1 ~ "^"name"(-[0-9]+)?$" {s += $3; n++} END {if (n) print s / n}' <<<"$out")
 	[ -n "$ns" ] || { echo "$out" >&2; exit 1; }
 	awk -v ns="$ns" 'BEGIN {printf "%.1f", ns / 1e6}'
 }
@@ -40,7 +47,7 @@ awk -v ms="$ms" 'BEGIN {exit !(ms > 300)}' && verdict="NOT met"
 	echo
 	echo "The browser tool on a real headless Chromium ($("$CHROMIUM" --version 2>/dev/null | tail -1)):"
 	echo "one warm \`open\` of a local article (tab reused, navigated) plus one \`run\` of"
-	echo "\`tab.extract(\"text\")\`, mean of $RUNS iterations after the cold start."
+	echo "\`tab.extract(\"text\")\`, mean of $RUNS iterations after the cold start ($COUNT samples of $(((RUNS + COUNT - 1) / COUNT)))."
 	echo
 	echo "| measure | gopi | target |"
 	echo "| --- | --- | --- |"
@@ -51,3 +58,4 @@ awk -v ms="$ms" 'BEGIN {exit !(ms > 300)}' && verdict="NOT met"
 	echo "Date: $(date -u). Machine: $(nproc) cores, $(uname -srm); other work was running on it."
 } >bench/results/browser.md
 cat bench/results/browser.md
+bench_records_check browser

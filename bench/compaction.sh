@@ -37,10 +37,14 @@ log() { printf '\033[1m==> %s\033[0m\n' "$*" >&2; }
 
 log "timing gopi (go test -bench, $RUNS runs)"
 BENCH=$(go test ./core/compaction -run '^$' -bench '^BenchmarkPrepareAndSummaryInput$' -benchtime 20x -count "$RUNS" | grep '^BenchmarkPrepareAndSummaryInput')
+. bench/lib/record.sh
+bench_records_reset compaction
+bench_record_gobench compaction - <<<"$BENCH"
 . bench/lib/bestmed.sh
 bestmed() { gobench_bestmed "/$1-" 1e6 1; } # bestmed NAME → "best median" in ms
 read -r COLD_BEST COLD_MED <<<"$(bestmed cold)"
 read -r WARM_BEST WARM_MED <<<"$(bestmed warm)"
+PEER_CASE=PrepareAndSummaryInput/cold # the peer is compared with gopi's cold case
 
 log "timing omp 14.9.9's prepareCompaction and serializeConversation in Bun"
 PEER_BEST=- PEER_MED=-
@@ -84,11 +88,13 @@ for (let i = 0; i < runs; i++) {
 	once();
 	times.push((Bun.nanoseconds() - t0) / 1e6);
 }
+console.error("samples " + times.map((t) => t.toFixed(3)).join(" "));
 times.sort((a, b) => a - b);
 console.log(times[0].toFixed(1), times[Math.floor(times.length / 2)].toFixed(1), sink > 0 ? "" : "!");
 TS
 	if OUT=$(cd "$WORK/peer" && timeout 600 "$OMP_DIR/node_modules/.bin/bun" run compaction.ts "$RUNS" 2>"$WORK/peer/err.txt"); then
 		read -r PEER_BEST PEER_MED _ <<<"$OUT"
+		sed -n 's/^samples //p' "$WORK/peer/err.txt" | bench_record_samples compaction "$PEER_CASE" omp time/op ms
 	else
 		log "omp run failed: $(tail -3 "$WORK/peer/err.txt")"
 	fi
@@ -128,3 +134,4 @@ awk -v c="$COLD_BEST" 'BEGIN {exit !(c != "-" && c <= 50)}' && MET=met
 	echo "- Machine: $(nproc) CPUs, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ *//'), $(uname -sr)"
 } >bench/results/compaction.md
 log "wrote bench/results/compaction.md"
+bench_records_check compaction

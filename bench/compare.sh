@@ -32,9 +32,8 @@ base=$(git rev-parse --verify --quiet "$REV^{commit}") || { echo "bench-compare:
 changed=$( (git diff --name-only "$base"; git ls-files --others --exclude-standard) | sort -u)
 areas=${BENCH_AREAS:-}
 if [ -z "$areas" ]; then
-	areas=$(awk -F'\t' 'NR == FNR { if ($0 !~ /^#/ && NF == 2) { pre[$1] = $2 }; next }
-		{ for (p in pre) if (index($0, p) == 1) { n = split(pre[p], parts, " "); for (i = 1; i <= n; i++) seen[parts[i]] = 1 } }
-		END { for (a in seen) printf "%s ", a }' bench/areas.tsv - <<<"$changed")
+	. bench/lib/areas.sh
+	areas=$(bench_areas_of bench/areas.tsv <<<"$changed")
 fi
 if [ -z "${areas// /}" ]; then
 	echo "bench-compare: no change since ${REV} ($(git rev-parse --short "$base")) touches a benchmarked area (bench/areas.tsv): nothing to compare"

@@ -33,6 +33,12 @@ log "warm: $warm s; warm run after a change in the native core (touch native/src
 touch native/src/lib.rs
 changed=$(run changed)
 log "after a native change: $changed s"
+. bench/lib/record.sh
+bench_records_reset cross
+# One build of every target per condition: one sample each.
+bench_record_samples cross "./build.sh, every target, first run (cache as found)" gopi wall s "$first"
+bench_record_samples cross "./build.sh, every target, warm, nothing changed" gopi wall s "$warm"
+bench_record_samples cross "./build.sh, every target, warm, after a native change" gopi wall s "$changed"
 
 {
 	echo "# cross: building every release target"
@@ -64,3 +70,4 @@ PY
 	echo "macOS target (zig's clang compiles the grammars' C faster), on this machine with other work running."
 } >"$out"
 log "wrote $out"
+bench_records_check cross

@@ -119,6 +119,18 @@ print(" ".join("%.2f" % (r[k]["median"] * 1e3) for k in keys),
       " ".join("%.2f" % ((r[k]["user"] + r[k]["system"]) * 1e3) for k in keys))
 ' "$WORK/hyperfine.json")
 ratio() { python3 -c "print('%.2f' % ($1 / $2))"; }
+# Every run as a sample: apply_patch (gopi against codex) and hashline (gopi
+# alone) are two cases, so the export is split in two.
+python3 -c '
+import json, sys
+d = json.load(open(sys.argv[1]))
+for path, keep in ((sys.argv[2], lambda c: "apply_patch" in c), (sys.argv[3], lambda c: "hashline" in c)):
+    json.dump({"results": [r for r in d["results"] if keep(r["command"])]}, open(path, "w"))
+' "$WORK/hyperfine.json" "$WORK/hyperfine-patch.json" "$WORK/hyperfine-hashline.json"
+. bench/lib/record.sh
+bench_records_reset edit
+bench_record_hyperfine edit "100 changes to a 100,000-line file, apply_patch" "$WORK/hyperfine-patch.json" gopi,codex
+bench_record_hyperfine edit "100 changes to a 100,000-line file, hashline" "$WORK/hyperfine-hashline.json" gopi
 LOAD=$(cut -d' ' -f1-3 /proc/loadavg)
 
 {
@@ -148,3 +160,4 @@ LOAD=$(cut -d' ' -f1-3 /proc/loadavg)
 } >bench/results/edit.md
 log "wrote bench/results/edit.md"
 cat bench/results/edit.md
+bench_records_check edit

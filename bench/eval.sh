@@ -20,12 +20,12 @@
 # mock model and reads its peak RSS from wait4).
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
-RUNS=${BENCH_RUNS:-5}
+RUNS=${BENCH_RUNS:-6}
 mkdir -p bench/results
 log() { printf '\033[1m==> %s\033[0m\n' "$*" >&2; }
-bench() { # bench PKG REGEX BENCHTIME → the benchmark lines
-	go test "$1" -run '^$' -bench "$2" -benchtime "$3" -count "$RUNS" | grep '^Benchmark'
-}
+. bench/lib/record.sh
+bench_records_reset eval
+bench() { bench_gobench eval "$RUNS" "$@"; } # bench PKG REGEX BENCHTIME → the benchmark lines (recorded as samples)
 best_median() { # best_median NAME LINES [UNIT SCALE] → "best median" in ms
 	awk -v n="$1" -v u="${3:-ns/op}" -v s="${4:-1e-6}" '$1 ~ "^"n"(-[0-9]+)?$" {for (i = 2; i <= NF; i++) if ($i == u) print $(i-1) * s}' <<<"$2" |
 		sort -g | awk '{v[NR] = $1} END {if (NR == 0) {print "- -"; exit} printf "%.4g %.4g\n", v[1], v[int((NR + 1) / 2)]}'
@@ -50,6 +50,7 @@ log "1 GB printed by a cell"
 GB=$(go test -count=1 -run '^TestEvalGigabytePrint$' -v ./cmd/gopi)
 gb_mib=$(sed -n 's/.*gopi peaked at \([0-9]*\) MiB.*/\1/p' <<<"$GB")
 gb_s=$(sed -n 's/.*PASS: TestEvalGigabytePrint (\([0-9.]*\)s).*/\1/p' <<<"$GB")
+bench_record_samples eval "a cell printing 1 GB (gopi -p, mock model)" gopi "peak RSS" MiB "$gb_mib"
 
 {
 	echo "# eval: running Python and JavaScript cells"
@@ -76,3 +77,4 @@ same iteration."
 	echo '```'
 } >bench/results/eval.md
 log "wrote bench/results/eval.md"
+bench_records_check eval

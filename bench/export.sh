@@ -87,6 +87,23 @@ stat() {
 		echo "$wall $rss"
 	done | sort -g | awk '{w[NR] = $1; if ($2 > r) r = $2} END {if (NR == 0) {print "- - -"; exit} printf "%.2f %.2f %.0f\n", w[1], w[int((NR + 1) / 2)], r / 1024}'
 }
+# record NAME CASE TOOL: every timed run's wall time and peak RSS as samples.
+. bench/lib/record.sh
+bench_records_reset export
+record() {
+	local f i
+	[ -e "$WORK/out/$1.1.time" ] || return 0
+	for i in $(seq "$RUNS"); do
+		f=$WORK/out/$1.$i.time
+		awk -F': ' '/Elapsed \(wall clock\)/ {n = split($2, p, ":"); s = 0; for (i = 1; i <= n; i++) s = s * 60 + p[i]; print s}' "$f"
+	done | bench_record_samples export "$2" "$3" wall s
+	for i in $(seq "$RUNS"); do
+		awk -F': ' '/Maximum resident/ {printf "%.1f\n", $2 / 1024}' "$WORK/out/$1.$i.time"
+	done | bench_record_samples export "$2" "$3" "peak RSS" MiB
+}
+record gopi "export of the 50 MB session" gopi
+record omp "export of the 50 MB session" omp
+record costly "export of the 10 MB session of costly Markdown" gopi
 read -r G_BEST G_MED G_RSS <<<"$(stat gopi)"
 read -r O_BEST O_MED O_RSS <<<"$(stat omp)"
 read -r C_BEST C_MED C_RSS <<<"$(stat costly)"
@@ -132,3 +149,4 @@ mb() { if [ "$1" = - ]; then echo -; else awk -v b="$1" 'BEGIN {printf "%.1f MB\
 	echo "- Machine: $(nproc) CPUs, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ *//'), $(uname -sr)"
 } >bench/results/export.md
 log "wrote bench/results/export.md"
+bench_records_check export

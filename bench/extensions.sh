@@ -9,13 +9,16 @@
 # os.ReadFile of the same 64 KiB file.
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
-RUNS=${BENCH_GO_RUNS:-5}
+RUNS=${BENCH_GO_RUNS:-6}
 LOAD_START=$(cut -d' ' -f1-3 /proc/loadavg)
 mkdir -p bench/results
 # The reads are short: 2000 a sample, so one sample is not one scheduler
 # slice on a busy machine.
 BENCH=$(go test ./core/extensions -run '^$' -bench 'Load10|ToolCallHook' -benchtime 20x -count "$RUNS" | grep '^Benchmark')
 BENCH+=$'\n'$(go test ./core/extensions -run '^$' -bench 'ReadFile' -benchtime 2000x -count "$RUNS" | grep '^Benchmark')
+. bench/lib/record.sh
+bench_records_reset extensions
+bench_record_gobench extensions - <<<"$BENCH"
 . bench/lib/bestmed.sh
 bestmed() { gobench_bestmed "^$1-" "$2" 1; } # bestmed NAME DIVISOR → "best median"
 # cpumed NAME DIVISOR → the median of the benchmark's cpu-ns/op (the
@@ -92,3 +95,4 @@ PROFILE
 	echo "- Machine: $(nproc) CPUs, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ *//'), $(uname -sr)"
 } >bench/results/extensions.md
 echo "bench: wrote bench/results/extensions.md" >&2
+bench_records_check extensions

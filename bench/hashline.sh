@@ -72,18 +72,23 @@ for (let i = 0; i < runs; i++) {
   sink += anchorAll(text).length;
   times.push((Bun.nanoseconds() - t0) / 1e6);
 }
+console.error("samples " + times.map((t) => t.toFixed(3)).join(" "));
 times.sort((a, b) => a - b);
 console.log(times[0].toFixed(3), times[Math.floor(times.length / 2)].toFixed(3), sink > 0 ? "" : "!");
 JS
 
 log "timing gopi (go test -bench, $RUNS runs)"
 GOLINES=$(HASHLINE_BENCH_FILE=$INPUT go test ./core/hashline -run '^$' -bench '^BenchmarkFormatFileInput$' -benchtime 10x -count "$RUNS" | grep '^BenchmarkFormatFileInput')
+. bench/lib/record.sh
+bench_records_reset hashline
+bench_record_gobench hashline - <<<"$GOLINES"
 GOPI_MS=$(awk '{for (i = 1; i <= NF; i++) if ($(i+1) == "ns/op") print $i / 1e6}' <<<"$GOLINES" | sort -g | awk 'NR == 1 {best = $1} {all[NR] = $1} END {printf "%.3f %.3f", best, all[int((NR + 1) / 2)]}')
 GOPI_MED=${GOPI_MS#* }
 GOPI_MS=${GOPI_MS% *}
 
 log "timing the peer (Bun $("$BUN" --version), $RUNS runs)"
-read -r PEER_MS PEER_MED _ < <("$BUN" "$WORK/peer/anchor.js" "$INPUT" "$RUNS")
+read -r PEER_MS PEER_MED _ < <("$BUN" "$WORK/peer/anchor.js" "$INPUT" "$RUNS" 2>"$WORK/peer/samples.txt")
+sed -n 's/^samples //p' "$WORK/peer/samples.txt" | bench_record_samples hashline FormatFileInput bun time/op ms
 
 LOAD=$(cut -d' ' -f1-3 /proc/loadavg)
 RATIO=$(awk -v a="$PEER_MS" -v b="$GOPI_MS" 'BEGIN { printf "%.1f", a / b }')
@@ -114,3 +119,4 @@ the header of bench/hashline.sh.
 MD
 log "wrote bench/results/hashline.md"
 cat bench/results/hashline.md
+bench_records_check hashline

@@ -51,6 +51,8 @@ fi
 files=$(rg --files "$TREE" | wc -l)
 text=$(rg --files "$TREE" -0 | xargs -0 cat | wc -c)
 
+. bench/lib/record.sh
+bench_records_reset index
 log "build: rg -c . against gopi index --rebuild"
 rg -c . "$TREE" >/dev/null # warm the page cache
 /usr/bin/time -f '%e %U %S' -o "$WORK/rg.time" rg -c . "$TREE" >/dev/null
@@ -59,6 +61,14 @@ read -r rg_pass rg_u rg_s <"$WORK/rg.time"
 read -r build_s build_kb build_u build_s2 <"$WORK/build.time"
 db=$(ls "$GOPI_INDEX_DIR"/*/index.db | head -1)
 size=$(stat -c %s "$db")
+# One build and one rg pass: one sample each.
+BUILD_CASE="build the index of the kernel tree (rg -c . as the yardstick)"
+bench_record_samples index "$BUILD_CASE" gopi wall s "$build_s"
+bench_record_samples index "$BUILD_CASE" gopi cpu s "$(awk -v u="$build_u" -v s="$build_s2" 'BEGIN {print u + s}')"
+bench_record_samples index "$BUILD_CASE" gopi "peak RSS" MiB "$(awk -v k="$build_kb" 'BEGIN {printf "%.1f", k / 1024}')"
+bench_record_samples index "$BUILD_CASE" rg wall s "$rg_pass"
+bench_record_samples index "$BUILD_CASE" rg cpu s "$(awk -v u="$rg_u" -v s="$rg_s" 'BEGIN {print u + s}')"
+BENCH_SOURCE=count bench_record_samples index "$BUILD_CASE" gopi "index size" MiB "$(awk -v b="$size" 'BEGIN {printf "%.1f", b / 1048576}')"
 
 # same_as_rg P: yes when `gopi grep -c P` prints what `rg -c P` prints
 # (the differences go to stderr); gopi's output stays in gopi.out.
@@ -75,6 +85,7 @@ for p in "${patterns[@]}"; do
 	same=$(same_as_rg "$p")
 	hyperfine -w 2 -r "$RUNS" --export-json "$WORK/h.json" \
 		"cd $TREE && $GOPI grep -c '$p'" "cd $TREE && rg -c '$p'" >/dev/null
+	bench_record_hyperfine index "grep -c $p (index, no watcher)" "$WORK/h.json" gopi,rg
 	read -r g r gc rc < <(python3 -c "import json;d=json.load(open('$WORK/h.json'))['results'];print(d[0]['median']*1000, d[1]['median']*1000, (d[0]['user']+d[0]['system'])*1000, (d[1]['user']+d[1]['system'])*1000)")
 	rows+=("| \`$p\` | $(wc -l <"$WORK/gopi.out") | $same | $(printf %.0f "$g") ($(printf %.0f "$gc") CPU) | $(printf %.0f "$r") ($(printf %.0f "$rc") CPU) | $(python3 -c "print(f'{$r/$g:.1f}× wall, {$rc/$gc:.1f}× CPU')") |")
 done
@@ -83,6 +94,7 @@ log "refresh after touching 10 files"
 rg --files "$TREE" -g '*.c' | head -10 | while read -r f; do echo "/* bench */" >>"$f"; done
 t0=$(date +%s.%N); "$GOPI" index "$TREE" >"$WORK/refresh.out"; t1=$(date +%s.%N)
 refresh=$(echo "$t1 - $t0" | bc)
+bench_record_samples index "refresh after 10 edits (no watcher)" gopi wall s "$refresh"
 rg --files "$TREE" -g '*.c' | head -10 | while read -r f; do sed -i '$ d' "$f"; done
 "$GOPI" index "$TREE" >/dev/null
 
@@ -94,6 +106,7 @@ wrows=()
 for p in "${patterns[@]}"; do
 	same=$(same_as_rg "$p")
 	hyperfine -w 2 -r "$RUNS" --export-json "$WORK/h.json" "cd $TREE && $GOPI grep -c '$p'" >/dev/null
+	bench_record_hyperfine index "grep -c $p (index, watcher)" "$WORK/h.json" gopi
 	read -r g gc < <(python3 -c "import json;d=json.load(open('$WORK/h.json'))['results'];print(d[0]['median']*1000, (d[0]['user']+d[0]['system'])*1000)")
 	wrows+=("| \`$p\` | $same | $(printf %.0f "$g") ($(printf %.0f "$gc") CPU) |")
 done
@@ -105,6 +118,7 @@ kill -0 $wpid || { log "the watcher ended early"; cat "$WORK/watch.out" >&2; exi
 rg --files "$TREE" -g '*.c' | head -10 | while read -r f; do echo "/* bench */" >>"$f"; done
 t0=$(date +%s.%N); (cd "$TREE" && "$GOPI" grep -c 'CONFIG_SND_SOC_TLV320AIC3X' >/dev/null); t1=$(date +%s.%N)
 wrefresh=$(echo "$t1 - $t0" | bc)
+bench_record_samples index "refresh after 10 edits (watcher), then a query" gopi wall s "$wrefresh"
 rg --files "$TREE" -g '*.c' | head -10 | while read -r f; do sed -i '$ d' "$f"; done
 (cd "$TREE" && "$GOPI" grep -c 'CONFIG_SND_SOC_TLV320AIC3X' >/dev/null)
 "$GOPI" index --status "$TREE" >&2
@@ -142,3 +156,4 @@ mkdir -p bench/results
 	fi
 } >bench/results/index.md
 cat bench/results/index.md
+bench_records_check index

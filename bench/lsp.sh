@@ -44,11 +44,8 @@ die() { echo "bench/lsp.sh: $*" >&2; exit 1; }
 [ -x "$GOPLS" ] || die "gopls is not installed at $GOPLS; run scripts/setup.sh (make) first"
 STAMP=$(sha256sum native/_lib/libgopi_native.a | cut -c1-16)
 export GOFLAGS="${GOFLAGS:--ldflags=-X=github.com/gopi-agent/gopi/native/rure.NativeLibStamp=$STAMP}"
-BENCHSTAT=$(command -v benchstat || echo "$(go env GOPATH)/bin/benchstat")
-if [ ! -x "$BENCHSTAT" ]; then
-	log "installing benchstat"
-	go install golang.org/x/perf/cmd/benchstat@latest
-fi
+. bench/lib/record.sh
+bench_records_reset lsp
 
 # ---- in process ---------------------------------------------------------------
 
@@ -66,7 +63,8 @@ log "edit diagnostics ($RUNS runs)"
 gobench '^BenchmarkGoplsEditDiagnostics$' 20x "$RUNS"
 log "servers per root"
 gobench '^Benchmark(GoplsRepoSharedBy8|GoplsRepoThreeManagers|GoplsRepoThreeManagersShared)$' 3x 1
-"$BENCHSTAT" -col /unit "$WORK/go.txt" >"$WORK/benchstat.txt" 2>&1 || "$BENCHSTAT" "$WORK/go.txt" >"$WORK/benchstat.txt" 2>&1 || true
+bench_record_gobench lsp "$WORK/go.txt"
+bench_benchstat -col /unit "$WORK/go.txt" >"$WORK/benchstat.txt" 2>&1 || bench_benchstat "$WORK/go.txt" >"$WORK/benchstat.txt" 2>&1 || true
 
 # metric NAME UNIT → "best median" of that unit over the runs of NAME
 metric() {
@@ -165,6 +163,8 @@ PIDS=()
 # Each process's last request carries its definition and its release.
 FOUND=$(grep 'Found 1 definition(s)' "$WORK/requests.jsonl" | grep -c 'released' || true)
 PROC_RSS=$(awk -v k="$PROC_RSS" 'BEGIN {printf "%.0f", k / 1024}')
+bench_record_samples lsp "$PROCS gopi processes in one tree" gopi "gopls processes" count "$PROC_N"
+bench_record_samples lsp "$PROCS gopi processes in one tree" gopi "gopls peak RSS, summed" MiB "$PROC_RSS"
 
 # ---- results ----------------------------------------------------------------------
 {
@@ -228,3 +228,4 @@ PROC_RSS=$(awk -v k="$PROC_RSS" 'BEGIN {printf "%.0f", k / 1024}')
 	echo "- Machine: $(nproc) CPUs, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ *//'), $(uname -sr)"
 } >bench/results/lsp.md
 echo "bench: wrote bench/results/lsp.md" >&2
+bench_records_check lsp

@@ -9,9 +9,12 @@
 # Target: ≤ 1 ms per call.
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
-RUNS=${BENCH_GO_RUNS:-5}
+RUNS=${BENCH_GO_RUNS:-6}
 mkdir -p bench/results
 BENCH=$(go test ./core/mcp -run '^$' -bench 'ToolCall' -benchtime 2000x -count "$RUNS" | grep '^Benchmark')
+. bench/lib/record.sh
+bench_records_reset mcp
+bench_record_gobench mcp - <<<"$BENCH"
 . bench/lib/bestmed.sh
 bestmed() { gobench_bestmed "^$1-" "$2" 0; } # bestmed NAME DIVISOR → "best median"
 read -r GO_B GO_M <<<"$(bestmed BenchmarkToolCall/go-fake 1e3)"
@@ -37,3 +40,4 @@ met() { awk -v v="$1" -v t="$2" 'BEGIN {print (v != "-" && v <= t) ? "met" : "mi
 	echo "- Machine: $(nproc) CPUs, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ *//'), $(uname -sr)"
 } >bench/results/mcp.md
 echo "bench: wrote bench/results/mcp.md" >&2
+bench_records_check mcp

@@ -87,14 +87,23 @@ run() {
 
 ROWS=$WORK/rows.md
 : >"$ROWS"
+. bench/lib/record.sh
+bench_records_reset memory-disk
+# record NAME TOOL "RSS_MB SECONDS …": one run, one sample of each.
+record() {
+	bench_record_samples memory-disk "$1" "$2" "peak RSS" MiB "$(cut -d' ' -f1 <<<"$3")"
+	bench_record_samples memory-disk "$1" "$2" wall s "$(cut -d' ' -f2 <<<"$3")"
+}
 # row NAME CMD: one table row, CMD run with gopi (and the before build).
 row() {
 	local name=$1 cmd=$2 now old="" cells
 	now=$(run "$GOPI" "$cmd")
 	log "$name: $now"
+	record "$name" gopi "$now"
 	if [ -n "$OLD" ]; then
 		old=$(run "$OLD" "$cmd")
 		log "$name, $BEFORE: $old"
+		record "$name" "gopi@$BEFORE" "$old"
 		cells="$(cut -d' ' -f1 <<<"$old") MB | $(cut -d' ' -f1 <<<"$now") MB | $(cut -d' ' -f2 <<<"$old") s | $(cut -d' ' -f2 <<<"$now") s"
 	else
 		cells="$(cut -d' ' -f1 <<<"$now") MB | $(cut -d' ' -f2 <<<"$now") s"
@@ -107,6 +116,7 @@ peer() {
 	[ "$RG" = 1 ] || return 0
 	now=$(run "" "$cmd")
 	log "$name: $now"
+	record "$name" rg "$now"
 	[ -n "$OLD" ] && dash="— | "
 	printf '| %s | %s%s MB | %s%s s | %s |\n' "$name" "$dash" "$(cut -d' ' -f1 <<<"$now")" "$dash" "$(cut -d' ' -f2 <<<"$now")" "$(cut -d' ' -f3- <<<"$now")" >>"$ROWS"
 }
@@ -160,3 +170,4 @@ else
 	mv "$WORK/memory-disk.md" bench/results/memory-disk.md
 fi
 log "wrote bench/results/memory-disk.md"
+bench_records_check memory-disk

@@ -43,8 +43,11 @@ fi
 [ -s "$WORK/line.txt" ] || { head -c 10000000 /dev/zero | tr '\0' a && echo; } >"$WORK/line.txt"
 LINE=$WORK/line.txt
 
+. bench/lib/record.sh
+bench_records_reset memory
 # measure NAME CMD: runs CMD (a shell string) under /usr/bin/time and
-# prints a table row: NAME, peak RSS in MB, wall seconds, CMD's output.
+# prints a table row: NAME, peak RSS in MB, wall seconds, CMD's output;
+# records both (one run: one sample; the tool is NAME's first word).
 measure() {
 	local name=$1 cmd=$2 rss secs extra
 	/usr/bin/time -o "$WORK/time.txt" -f '%M %e' bash -c "$cmd" >"$WORK/out.txt" 2>"$WORK/err.txt" || true
@@ -52,6 +55,8 @@ measure() {
 	secs=$(awk '{print $2}' "$WORK/time.txt")
 	extra=$(tr '\n' ' ' <"$WORK/out.txt" | cut -c1-80 | sed 's/ *$//')
 	log "$name: $rss MB, $secs s, $extra"
+	bench_record_samples memory "$name" "${name%% *}" "peak RSS" MiB "$rss"
+	bench_record_samples memory "$name" "${name%% *}" wall s "$secs"
 	printf '| %s | %s MB | %s s | %s |\n' "$name" "$rss" "$secs" "$extra"
 }
 
@@ -91,6 +96,8 @@ first() {
 FIRST_GOPI=$(first "$GOPI grep x /")
 FIRST_RG=$(first "rg x /")
 log "first line of a search of /: gopi $FIRST_GOPI s, rg $FIRST_RG s"
+bench_record_samples memory "first line of a search of /" gopi "time to first line" s "$FIRST_GOPI"
+bench_record_samples memory "first line of a search of /" rg "time to first line" s "$FIRST_RG"
 
 LOAD=$(cut -d' ' -f1-3 /proc/loadavg)
 {
@@ -118,3 +125,4 @@ LOAD=$(cut -d' ' -f1-3 /proc/loadavg)
 	echo "in constant memory for as long as its reader wants more."
 } >bench/results/memory.md
 log "wrote bench/results/memory.md"
+bench_records_check memory

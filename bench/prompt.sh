@@ -27,7 +27,7 @@ set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 ROOT=$PWD
 WORK=$ROOT/bench/_work/prompt
-RUNS=${BENCH_RUNS:-5}
+RUNS=${BENCH_RUNS:-6}
 SHARED=${GOPI_SHARED:-$ROOT/../shared}
 mkdir -p "$WORK" bench/results
 log() { printf '\033[1m==> %s\033[0m\n' "$*" >&2; }
@@ -38,6 +38,9 @@ field() { sed -n "s/.* $1=\([^ ]*\).*/\1/p"; } # field NAME < line
 
 log "timing BenchmarkBuild ($RUNS runs)"
 BENCH=$(go test ./core/prompt -run '^$' -bench '^Benchmark(Build|Discover)$' -benchtime 200x -count "$RUNS" | grep '^Benchmark')
+. bench/lib/record.sh
+bench_records_reset prompt
+bench_record_gobench prompt - <<<"$BENCH"
 . bench/lib/bestmed.sh
 bestmed() { gobench_bestmed "^$1-" 1e6 3; } # bestmed NAME → "best median" in ms
 
@@ -143,3 +146,13 @@ HASH=$(grep '^budget: mode=hashline ' <<<"$BUDGET")
 } >bench/results/prompt.md
 log "wrote bench/results/prompt.md"
 cat bench/results/prompt.md
+# Token counts are exact: one sample each (source "count").
+while read -r line; do
+	[ -n "$line" ] || continue
+	BENCH_SOURCE=count bench_record_samples prompt "system prompt + tools, $(field mode <<<"$line") mode" gopi tokens tokens "$(field total <<<"$line")"
+done < <(grep '^budget: ' <<<"$BUDGET")
+BENCH_SOURCE=count bench_record_samples prompt "system prompt + tools (gopi hashline, omp default)" gopi tokens tokens "$(field total <<<"$HASH")"
+if [ "$OMP_OK" = 1 ]; then
+	BENCH_SOURCE=count bench_record_samples prompt "system prompt + tools (gopi hashline, omp default)" omp tokens tokens "$((OMP_SYS + OMP_TOOLS))"
+fi
+bench_records_check prompt

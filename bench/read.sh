@@ -7,9 +7,12 @@
 # ≤ 1 ms cached; a table page ≤ 10 ms.
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
-RUNS=${BENCH_GO_RUNS:-5}
+RUNS=${BENCH_GO_RUNS:-6}
 mkdir -p bench/results
 BENCH=$(go test ./core/tools/read -run '^$' -bench 'Summary10k|SQLiteTablePage' -benchtime 20x -count "$RUNS" | grep '^Benchmark')
+. bench/lib/record.sh
+bench_records_reset read
+bench_record_gobench read - <<<"$BENCH"
 . bench/lib/bestmed.sh
 bestmed() { gobench_bestmed "^$1-" 1e6 2; } # bestmed NAME → "best median" in ms
 met() { awk -v v="$1" -v t="$2" 'BEGIN {print (v != "-" && v <= t) ? "met" : "missed"}'; }
@@ -40,3 +43,4 @@ read -r Q3_B Q3_M <<<"$(bestmed BenchmarkSQLiteTablePage/filtered)"
 	echo "- Machine: $(nproc) CPUs, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ *//'), $(uname -sr)"
 } >bench/results/read.md
 echo "bench: wrote bench/results/read.md" >&2
+bench_records_check read

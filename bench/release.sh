@@ -207,6 +207,15 @@ hyperfine -N -w 2 -r 10 --export-json "$WORK/variants.json" \
 echo "$rss_rg $rss_rel $rss_plain $rss_rel_shm" > "$WORK/rss.txt"
 fi
 read -r rss_rg rss_rel rss_plain rss_rel_shm < "$WORK/rss.txt"; rss_rel_shm=${rss_rel_shm:-0}
+. bench/lib/record.sh
+bench_records_reset release
+bench_record_hyperfine release "--version start-up" "$WORK/startup.json" rg,gopi,gopi-plain-build
+[ -s "$WORK/variants.json" ] && BENCH_COMMAND_CASES=1 bench_record_hyperfine release "GOAMD64 variant" "$WORK/variants.json" gopi
+# The peak RSS figures are each the least of 5 runs (one sample each).
+for t in "rg $rss_rg" "gopi $rss_rel" "gopi-plain-build $rss_plain"; do
+  bench_record_samples release "--version peak RSS (least of 5 runs)" "${t% *}" "peak RSS" MiB "$(awk -v k="${t#* }" 'BEGIN {printf "%.2f", k / 1024}')"
+done
+BENCH_SOURCE=count bench_record_samples release "linux/amd64 release binary" gopi size MiB "$(awk -v b="$(stat -c %s "$WORK/gopi-release")" 'BEGIN {printf "%.2f", b / 1048576}')"
 npk=$(wc -l < "$WORK/init-best.txt")
 best_init=$(awk '{ s += $5 } END { printf "%.2f", s }' "$WORK/init-best.txt")
 INPUT=$ROOT/bench/_work/tokens/input.txt
@@ -377,3 +386,4 @@ echo "heap faults, within the noise, at the cost of the newer GC's marking speed
 echo "symbol tables and DWARF (-s -w), dynamic loading (static executables)."
 } > bench/results/release.md
 log "wrote bench/results/release.md"
+bench_records_check release

@@ -7,7 +7,9 @@
 #
 # rpc_runs N AGENT_DIR CMD...: run bench/rpc_roundtrip.py N CMD... RUNS
 # times in the project with that HOME and agent directory (RPC_FRAME is
-# passed on) and print "best median" of the total seconds.
+# passed on) and print "best median" of the total seconds; every run's
+# total is kept in $WORK/rpc_runs.last (one per line, in run order) for
+# the area's records.
 rpc_home() {
 	local dir=$1
 	rm -rf "$dir/home" && mkdir -p "$dir/home/.gopi/agent" "$dir/home/.omp/agent" "$dir/project"
@@ -30,5 +32,5 @@ rpc_runs() {
 	for _ in $(seq "$RUNS"); do
 		(cd "$WORK/project" && env -i PATH="$PATH" HOME="$WORK/home" MOCK_KEY=x PI_CODING_AGENT_DIR="$agentdir" \
 			RPC_FRAME="${RPC_FRAME:-}" python3 "$ROOT/bench/rpc_roundtrip.py" "$n" "$@")
-	done | sort -g | awk '{v[NR] = $1} END {if (NR == 0) {print "- -"; exit} printf "%.3f %.3f\n", v[1], v[int((NR + 1) / 2)]}'
+	done | tee "$WORK/rpc_runs.last" | sort -g | awk '{v[NR] = $1} END {if (NR == 0) {print "- -"; exit} printf "%.3f %.3f\n", v[1], v[int((NR + 1) / 2)]}'
 }

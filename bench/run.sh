@@ -6,9 +6,10 @@
 # An area is a script bench/<area>.sh that installs its own peers, measures
 # gopi and its peers in one run on the same input, and writes
 # bench/results/<area>.md stating the exact command, the date and the machine,
-# and bench/results/<area>.jsonl: its samples as JSON lines (bench/lib/record.sh;
-# an area that writes none gets them extracted from its Markdown tables,
-# one number per cell and no interval). `benchreport assemble` then writes
+# and bench/results/<area>.jsonl: every sample it measured as JSON lines
+# (bench/lib/record.sh, checked by its validator before the area ends; an
+# area added without the helper gets records extracted from its Markdown
+# tables instead, one number per cell and no interval). `benchreport assemble` then writes
 # RESULTS.md, one SVG per area, the headline and trend charts, and
 # bench/history/<commit>.json (see bench/README.md).
 #
@@ -18,6 +19,7 @@
 #                                     scripts that write a result of their
 #                                     own, e.g. scripts/fuzz-soak.sh)
 #
+# bench/compare.sh is `make bench-compare`, not an area.
 # bench/beforeafter.sh is opt-in (it needs BENCH_BEFORE=REV and measures two
 # builds of gopi): it is left out of the default list and runs only when
 # named, e.g. BENCH_AREAS=beforeafter BENCH_BEFORE=REV bench/run.sh.
@@ -35,7 +37,7 @@ known_areas() {
 		f=${f#bench/}
 		f=${f%.sh}
 		case $f in
-		run | $OPT_IN) ;;
+		run | compare | $OPT_IN) ;;
 		*) printf '%s ' "$f" ;;
 		esac
 	done
@@ -49,6 +51,13 @@ mkdir -p "$(dirname "$BENCHREPORT")"
 go build -o "$BENCHREPORT" ./bench/cmd/benchreport || { echo "bench: cannot build bench/cmd/benchreport" >&2; exit 1; }
 export BENCHREPORT
 
+# How long each area took (bench/README.md lists a full run's): printed at
+# the end and kept in bench/_work/durations.tsv (area, seconds, exit status,
+# load average at its start).
+DURATIONS=bench/_work/durations.tsv
+mkdir -p bench/_work
+[ -n "$AREAS" ] && : >"$DURATIONS"
+
 status=0
 for area in $AREAS; do
 	script=bench/$area.sh
@@ -60,7 +69,11 @@ for area in $AREAS; do
 	printf '\033[1m=== bench area: %s\033[0m\n' "$area" >&2
 	jsonl=bench/results/$area.jsonl
 	[ -e "$jsonl" ] && mv "$jsonl" "$jsonl.prev"
-	if ! "$script"; then
+	started=$SECONDS load=$(cut -d' ' -f1 /proc/loadavg)
+	"$script"
+	st=$?
+	printf '%s\t%d\t%d\t%s\n' "$area" $((SECONDS - started)) "$st" "$load" >>"$DURATIONS"
+	if [ "$st" != 0 ]; then
 		echo "bench: area $area failed; its previous result (if any) is kept" >&2
 		status=1
 		[ -e "$jsonl.prev" ] && mv "$jsonl.prev" "$jsonl"
@@ -80,6 +93,10 @@ for md in bench/results/*.md; do
 	area=$(basename "$md" .md)
 	[ -e "bench/results/$area.jsonl" ] || "$BENCHREPORT" tables -backfill -area "$area" "$md" 2>/dev/null || true
 done
+if [ -s "$DURATIONS" ] && [ -n "$AREAS" ]; then
+	echo "bench: time per area (seconds, exit status, load at its start):" >&2
+	sort -t$'\t' -k2,2nr "$DURATIONS" | awk -F'\t' '{printf "  %-14s %6d s  exit %d  load %s\n", $1, $2, $3, $4}' >&2
+fi
 "$BENCHREPORT" assemble ${BENCH_NO_HISTORY:+-no-history} || exit 1
 echo "bench: wrote bench/RESULTS.md" >&2
 exit $status

@@ -17,8 +17,13 @@
 #      (`gopi grep P DIR` vs `rg --no-heading -n P DIR`) in one run per form;
 #   4. find: `gopi find GLOB DIR` vs `fdfind -g GLOB DIR` (and GNU find for
 #      '*.go', '*.txt' on the tiny tree), path sets compared after normalising, then timed;
-#   5. the in-process Go benchmarks (go test ./bench -bench . -benchtime 20x),
-#      which time the engines with a warm scan cache;
+#   5. the in-process Go benchmarks (go test ./bench -bench . -benchtime 10x
+#      -count BENCH_GO_COUNT), which time the engines with a warm scan cache
+#      (6 samples of 10 searches: 3× the searches of the single 20x sample
+#      this took before; 6 samples of 20 spent 770 s in the timed loops
+#      alone at load 17);
+#      the report shows each benchmark's median run, the records keep every
+#      run, and benchstat summarises them (bench/results/search.benchstat.txt);
 #   6. bench/cmd/benchreport turns the raw data (bench/_work/out/) into
 #      bench/results/search.md, keeping the text between its notes markers, and
 #      prints a summary with any count mismatch called out.
@@ -37,6 +42,8 @@
 #                   alternation": each run there takes seconds)
 #   BENCH_NATIVES=0 skip pi-natives' in-process grep (npm package, run by Bun)
 #   BENCH_GOTEST=0  skip the in-process Go benchmarks
+#   BENCH_GO_COUNT  runs of each in-process benchmark (default 6: benchstat
+#                   gives an interval from 6 runs on)
 #   BENCH_STRICT=1  exit 1 when any count differs between gopi and its peer
 set -euo pipefail
 
@@ -291,8 +298,8 @@ done
 # ---- 5. in-process ------------------------------------------------------------------
 
 if [ "${BENCH_GOTEST:-1}" != 0 ]; then
-	log "in-process benchmarks (go test ./bench -bench . -benchtime 20x)"
-	if ! go test ./bench -run '^$' -bench . -benchtime 20x 2>&1 | tee "$OUT/gobench.txt" >&2; then
+	log "in-process benchmarks (go test ./bench -bench . -benchtime 10x -count ${BENCH_GO_COUNT:-6})"
+	if ! go test ./bench -run '^$' -bench . -benchtime 10x -count "${BENCH_GO_COUNT:-6}" 2>&1 | tee "$OUT/gobench.txt" >&2; then
 		warn "go test ./bench failed; the report will say so"
 	fi
 fi
@@ -350,6 +357,11 @@ fi
 printf 'load average at end\t%s\n' "$(cut -d' ' -f1-3 /proc/loadavg)" >>"$OUT/meta.tsv"
 
 "$WORK/bin/benchreport" -in "$OUT" -out bench/results/search.md
+rm -f bench/results/search.benchstat.txt
+if [ -s "$OUT/gobench.txt" ]; then
+	. bench/lib/record.sh
+	bench_benchstat "search=$OUT/gobench.txt" >bench/results/search.benchstat.txt || rm -f bench/results/search.benchstat.txt
+fi
 log "done in $((SECONDS - START))s; raw data in ${OUT#"$ROOT"/}"
 if ((MISMATCHES > 0)); then
 	warn "$MISMATCHES comparison(s) between gopi and its peer did not match (see above and bench/results/search.md)"

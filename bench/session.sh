@@ -101,6 +101,24 @@ measure() {
 measure after "$WORK/gopi"
 [ -z "$BEFORE" ] || measure before "$WORK/gopi-$rev"
 
+# ---- records: every run's figures as firstbyte measured them ----
+. bench/lib/record.sh
+bench_records_reset session
+# record NAME TOOL: each per-run field of NAME's runs as a series.
+record() {
+	local f unit metric
+	[ -s "$WORK/$1.txt" ] || return 0
+	for f in first_byte_ms cpu_first_ms rss_first_mb cpu_ms maxrss_mb exit_ms; do
+		case $f in *_mb) unit=MB ;; *) unit=ms ;; esac
+		metric=${f%_ms}
+		metric=${metric%_mb}
+		awk -v f="$f" '$1 == "run" { for (i = 2; i < NF; i++) if ($i == f) print $(i + 1) }' "$WORK/$1.txt" |
+			bench_record_samples session "-p --continue on a 50 MB session" "$2" "${metric//_/ }" "$unit"
+	done
+}
+record after gopi
+[ -z "$BEFORE" ] || record before "gopi@$rev"
+
 # ---- report ----
 # col NAME FIELD: best and median of a per-run field of NAME's runs.
 col() {
@@ -164,3 +182,4 @@ CPU=$(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2- | sed 's/^ *//')
 } >"$RESULT"
 log "wrote $RESULT"
 cat "$RESULT"
+bench_records_check session

@@ -53,6 +53,22 @@ if [ "${1:-}" != --report ]; then
 	run bounded -session-every 100
 	run one-session -session-every 0 -rss 0
 fi
+# The records: each run's samples, one per sampled prompt (every EVERY
+# prompts), in prompt order, from its table.
+. bench/lib/record.sh
+bench_records_reset soak
+for name in bounded one-session; do
+	[ -s "$WORK/$name.out" ] || continue
+	# column NUMBER: that column's numbers over the table's rows.
+	column() { awk -F'|' -v c="$1" '$2 ~ /^ *[0-9]+ *$/ { v = $(c + 1); gsub(/[^0-9.]/, "", v); print v }' "$WORK/$name.out"; }
+	cas="$N prompts over RPC, $name"
+	column 2 | bench_record_samples soak "$cas" gopi VmRSS MiB
+	column 3 | bench_record_samples soak "$cas" gopi RssAnon MiB
+	column 5 | BENCH_SOURCE=count bench_record_samples soak "$cas" gopi "open fds" count
+	column 7 | BENCH_SOURCE=count bench_record_samples soak "$cas" gopi goroutines count
+	column 9 | bench_record_samples soak "$cas" gopi "wall per prompt" ms
+	column 10 | bench_record_samples soak "$cas" gopi "gopi CPU per prompt" ms
+done
 # requests NAME: the run's count of model requests and connections.
 requests() { grep -o '[0-9]* model requests over [0-9]* connections' "$WORK/$1.log" || echo "(no count)"; }
 
@@ -101,4 +117,5 @@ requests() { grep -o '[0-9]* model requests over [0-9]* connections' "$WORK/$1.l
 	echo "  references and forgets them when the message is collected."
 } >bench/results/soak.md
 log "wrote bench/results/soak.md"
+bench_records_check soak
 exit $status

@@ -35,9 +35,13 @@ run() { # run ARGS... → appends "wall cpu" seconds to $WORK/times
 	{ time env -i PATH="$PATH" HOME="$WORK/home" PI_CODING_AGENT_DIR="$FIX" "$WORK/gopi" stats "$@" >"$WORK/out.txt" 2>&1; } 2>>"$WORK/times.raw" ||
 		die "gopi stats $* failed: $(cat "$WORK/out.txt")"
 }
-measure() { # measure LABEL ARGS... → "best median cpu-best cpu-median" in seconds
+. bench/lib/record.sh
+bench_records_reset stats
+measure() { # measure LABEL ARGS... → "best median cpu-best cpu-median" in seconds (every run recorded)
 	: >"$WORK/times.raw"
 	for _ in $(seq "$RUNS"); do run "${@:2}"; done
+	awk '{print $1}' "$WORK/times.raw" | bench_record_samples stats "gopi stats over 10,000 sessions, $1" gopi wall s
+	awk '{print $2 + $3}' "$WORK/times.raw" | bench_record_samples stats "gopi stats over 10,000 sessions, $1" gopi cpu s
 	python3 - "$WORK/times.raw" <<'PY'
 import sys, statistics
 rows = [list(map(float, l.split())) for l in open(sys.argv[1]) if l.strip()]
@@ -75,3 +79,4 @@ met() { awk -v v="$1" 'BEGIN {print (v <= 1.0) ? "met" : "missed"}'; }
 	echo "- Machine: $(nproc) CPUs, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ *//'), $(uname -sr)"
 } >bench/results/stats.md
 echo "bench: wrote bench/results/stats.md" >&2
+bench_records_check stats

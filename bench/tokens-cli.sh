@@ -60,8 +60,13 @@ hyperfine --warmup 1 --runs "$RUNS" --export-json "$OUT/tree.json" \
 	-n one-core "xargs -a $OUT/tree.args env GOMAXPROCS=1 $GOPI tokens" >&2
 
 log "timing the in-process count in the same run (go test -bench, 3 samples)"
-INPROC=$(TOKENS_BENCH_FILE=$PWD/$INPUT go test ./tokens -run '^$' -bench '^BenchmarkCount$/o200k_base' -benchtime 3x -count 3 |
-	awk '{for (i = 2; i <= NF; i++) if ($i == "cpu-MB/s") print $(i-1)}' | sort -g | tail -1)
+INPROC_OUT=$(TOKENS_BENCH_FILE=$PWD/$INPUT go test ./tokens -run '^$' -bench '^BenchmarkCount$/o200k_base' -benchtime 3x -count 3 | grep '^Benchmark')
+INPROC=$(awk '{for (i = 2; i <= NF; i++) if ($i == "cpu-MB/s") print $(i-1)}' <<<"$INPROC_OUT" | sort -g | tail -1)
+. bench/lib/record.sh
+bench_records_reset tokens-cli
+BENCH_COMMAND_CASES=1 bench_record_hyperfine tokens-cli "gopi tokens of $MB MB in one file" "$OUT/file.json" gopi
+BENCH_COMMAND_CASES=1 bench_record_hyperfine tokens-cli "gopi tokens of the $FILES files" "$OUT/tree.json" gopi
+bench_record_gobench tokens-cli - <<<"$INPROC_OUT"
 
 # rows JSON BYTES: "| name | best s | mean s | MB/s best | MB/s mean | CPU s |" per command.
 rows() {
@@ -118,3 +123,4 @@ FILE_BEST=$(best "$OUT/file.json" "$BYTES")
 } >bench/results/tokens-cli.md
 log "wrote bench/results/tokens-cli.md"
 cat bench/results/tokens-cli.md
+bench_records_check tokens-cli

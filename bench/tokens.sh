@@ -30,7 +30,7 @@ set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 ROOT=$PWD
 WORK=$ROOT/bench/_work/tokens
-RUNS=${BENCH_RUNS:-5}
+RUNS=${BENCH_RUNS:-6}
 PI_NATIVES_VERSION=18.2.3 # the newest release whose linux-x64 binary package is published
 mkdir -p "$WORK" bench/results
 log() { printf '\033[1m==> %s\033[0m\n' "$*" >&2; }
@@ -58,6 +58,10 @@ GO_OUT=$(TOKENS_BENCH_FILE=$INPUT go test ./tokens -run '^$' -bench '^Benchmark(
 log "timing tiktoken-go (one pass per encoding, fresh process for the load)"
 REF_OUT=$(TOKENS_BENCH_FILE=$INPUT go test ./tokens -run '^$' -bench '^BenchmarkReferenceCount$' -benchtime 1x -count 1)
 REFLOAD_OUT=$(go test ./tokens -run '^$' -bench '^BenchmarkReferenceLoad$' -benchtime 1x -count 1)
+. bench/lib/record.sh
+bench_records_reset tokens
+grep '^Benchmark' <<<"$GO_OUT" | bench_record_gobench tokens -
+printf '%s\n%s\n' "$REF_OUT" "$REFLOAD_OUT" | grep '^Benchmark' | BENCH_TOOL=tiktoken-go BENCH_TRIM=Reference bench_record_gobench tokens -
 
 row() { # row BENCH ENCODING OUTPUT → "wall_best wall_med cpu_best cpu_med"
 	local lines
@@ -95,6 +99,7 @@ for (const [name, enc] of [["o200k_base", Encoding.O200kBase], ["cl100k_base", E
     const c = process.cpuUsage(c0);
     cpuRates.push(bytes / ((c.user + c.system) / 1e6) / 1e6);
   }
+  console.error(["samples", name, rates.map((r) => r.toFixed(2)).join(","), cpuRates.map((r) => r.toFixed(2)).join(","), first.toFixed(2)].join(" "));
   const best = a => a.slice().sort((x, y) => y - x)[0].toFixed(1);
   const median = a => a.slice().sort((x, y) => y - x)[Math.floor((a.length - 1) / 2)].toFixed(1);
   console.log(name, first.toFixed(1), best(rates), median(rates), count, best(cpuRates), median(cpuRates), n > 0 ? "" : "!");
@@ -103,7 +108,14 @@ JS
 PEER_OUT=""
 if [ "$PEER_OK" = 1 ]; then
 	log "timing pi-natives countTokens under Bun $("$BUN" --version) ($RUNS runs)"
-	PEER_OUT=$("$BUN" "$WORK/peer/count.js" "$INPUT" "$RUNS" 2>/dev/null) || PEER_OUT=""
+	PEER_OUT=$("$BUN" "$WORK/peer/count.js" "$INPUT" "$RUNS" 2>"$WORK/peer/samples.txt") || PEER_OUT=""
+	# Each encoding's MB/s and cpu-MB/s per run, and its first call (the load).
+	while read -r _ enc rates cpus first; do
+		[ -n "$PEER_OUT" ] || break
+		BENCH_HIGHER=1 bench_record_samples tokens "Count/$enc" pi-natives MB/s MB/s ${rates//,/ }
+		BENCH_HIGHER=1 bench_record_samples tokens "Count/$enc" pi-natives cpu-MB/s cpu-MB/s ${cpus//,/ }
+		bench_record_samples tokens "Load/$enc" pi-natives "first call (load included)" ms "$first"
+	done < <(grep '^samples ' "$WORK/peer/samples.txt" 2>/dev/null || true)
 fi
 
 # Counts, to show every side counted the same text to the same total.
@@ -172,3 +184,4 @@ CPU=$(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2- | sed 's/^ *//')
 } >bench/results/tokens.md
 log "wrote bench/results/tokens.md"
 cat bench/results/tokens.md
+bench_records_check tokens

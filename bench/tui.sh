@@ -27,7 +27,7 @@ ROOT=$PWD
 WORK=$ROOT/bench/_work/tui
 RUNS=${BENCH_RUNS:-20}
 OMP_RUNS=${BENCH_OMP_RUNS:-5}
-GO_RUNS=${BENCH_GO_RUNS:-5}
+GO_RUNS=${BENCH_GO_RUNS:-6}
 STREAM_RUNS=${BENCH_STREAM_RUNS:-3}
 SHARED=${GOPI_SHARED:-$ROOT/../shared}
 OMP_DIR=${OMP_REF_DIR:-$HOME/.cache/omp-reference}
@@ -35,6 +35,8 @@ log() { printf '\033[1m==> %s\033[0m\n' "$*" >&2; }
 rm -rf "$WORK/home" "$WORK/omp-home" "$WORK/project"
 mkdir -p "$WORK/home/.gopi/agent" "$WORK/omp-home/.omp/agent" "$WORK/project" bench/results
 
+. bench/lib/record.sh
+bench_records_reset tui
 log "building gopi and bench/cmd/firstframe"
 go build -o "$WORK/gopi" ./cmd/gopi
 go build -o "$WORK/firstframe" ./bench/cmd/firstframe
@@ -74,6 +76,8 @@ if [ -x "$SHARED/tools/omp-reference.sh" ] && OMP_REF_DIR=$OMP_DIR "$SHARED/tool
 	fi
 fi
 read -r G_BEST G_MED <<<"$(awk '/^summary/ {print $4, $6}' "$WORK/gopi-frame.txt")"
+awk '/^run / {print $4}' "$WORK/gopi-frame.txt" | bench_record_samples tui "first frame" gopi wall ms
+[ "$OMP_LINE" != "- -" ] && awk '/^run / {print $4}' "$WORK/omp-frame.txt" | bench_record_samples tui "first frame" omp wall ms
 
 # stream NAME ARGS...: STREAM_RUNS runs of tui_stream.py, the median run's
 # "cpu wall chunks" on stdout.
@@ -83,7 +87,7 @@ stream() {
 	for i in $(seq "$STREAM_RUNS"); do
 		rm -rf "$WORK/stream-home-$name" && mkdir -p "$WORK/stream-home-$name"
 		python3 bench/tui_stream.py --gopi "$WORK/gopi" --home "$WORK/stream-home-$name" --cwd "$WORK/project" "$@" || return 1
-	done | sort -g | awk '{r[NR] = $0} END {print r[int((NR + 1) / 2)]}'
+	done | tee "$WORK/stream-$name.runs" | sort -g | awk '{r[NR] = $0} END {print r[int((NR + 1) / 2)]}'
 }
 log "streaming cost: gopi ($STREAM_RUNS runs)"
 read -r GS_CPU GS_WALL GS_CHUNKS <<<"$(stream gopi --env PI_NO_TITLE=1 -- "$WORK/gopi" --no-title --model mock/mock-model || echo "- - -")"
@@ -93,9 +97,18 @@ if [ "$OMP_LINE" != "- -" ]; then
 	read -r OS_CPU OS_WALL _ <<<"$(stream omp --ready "⬢ Mock" --env "PI_CODING_AGENT_DIR=$WORK/stream-home-omp/.omp/agent" --env "PATH=$OMP_DIR/node_modules/.bin:$PATH" -- "$OMP_DIR/node_modules/.bin/omp" --no-title --model mock/mock-model || echo "- - -")"
 fi
 read -r O_BEST O_MED <<<"$OMP_LINE"
+# record_stream NAME TOOL: every streaming run's CPU and wall seconds.
+record_stream() {
+	[ -s "$WORK/stream-$1.runs" ] || return 0
+	awk '{print $1}' "$WORK/stream-$1.runs" | bench_record_samples tui "streaming a long answer" "$2" cpu s
+	awk '{print $2}' "$WORK/stream-$1.runs" | bench_record_samples tui "streaming a long answer" "$2" wall s
+}
+[ "$GS_CPU" != - ] && record_stream gopi gopi
+[ "$OS_CPU" != - ] && record_stream omp omp
 
 log "keystroke and stream-delta benchmarks ($GO_RUNS samples)"
 BENCH=$(go test ./core/modes/tui -run '^$' -bench 'Keystroke|StreamDelta' -benchtime 2000x -count "$GO_RUNS" | grep '^Benchmark')
+bench_record_gobench tui - <<<"$BENCH"
 . bench/lib/bestmed.sh
 bestmed() { gobench_bestmed "^$1-" 1e6 3; } # bestmed NAME → "best median" in ms
 read -r K_BEST K_MED <<<"$(bestmed BenchmarkKeystroke)"
@@ -131,3 +144,4 @@ met() { awk -v v="$1" -v t="$2" 'BEGIN {print (v != "-" && v <= t) ? "met" : "mi
 	echo "- Machine: $(nproc) CPUs, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ *//'), $(uname -sr)"
 } >bench/results/tui.md
 log "wrote bench/results/tui.md"
+bench_records_check tui

@@ -7,9 +7,12 @@
 # No peer (omp's web_search runs inside its agent). Target: overhead ≤ 2 ms.
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
-RUNS=${BENCH_GO_RUNS:-5}
+RUNS=${BENCH_GO_RUNS:-6}
 mkdir -p bench/results
 BENCH=$(go test ./core/tools/websearch -run '^$' -bench 'WebSearch' -benchtime 300x -count "$RUNS" | grep '^Benchmark')
+. bench/lib/record.sh
+bench_records_reset web
+bench_record_gobench web - <<<"$BENCH"
 . bench/lib/bestmed.sh
 bestmed() { gobench_bestmed "^$1-" 1e6 3; } # bestmed NAME → "best median" in ms
 read -r T_B T_M <<<"$(bestmed BenchmarkWebSearch/tool)"
@@ -34,3 +37,4 @@ MET=$(awk -v v="$O_M" 'BEGIN {print (v <= 2) ? "met" : "missed"}')
 	echo "- Machine: $(nproc) CPUs, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ *//'), $(uname -sr)"
 } >bench/results/web.md
 echo "bench: wrote bench/results/web.md" >&2
+bench_records_check web

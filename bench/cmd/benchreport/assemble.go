@@ -64,7 +64,7 @@ type headlineSpec struct {
 var headlineSpecs = []headlineSpec{
 	{"grep vs ripgrep", "search", "rg", "grep", "wall"},
 	{"AST search vs ast-grep", "ast", "ast-grep", "", "wall"},
-	{"agent start-up vs omp", "agent", "omp", "start-up", "median"},
+	{"agent start-up vs omp", "agent", "omp", "start-up", "wall"},
 }
 
 // pairsOf returns, per case and metric, gopi's record and the peer's.
@@ -350,6 +350,9 @@ func resultsMarkdown(resultsDir, outPath string, st stamp, heads []headline, are
 		if a, ok := byName[name]; ok && len(a.recs) > 0 {
 			fmt.Fprintf(&b, "![%s](%s)\n\n", name, rel(filepath.Join(resultsDir, name+".svg")))
 			writeAreaSummary(&b, a)
+		}
+		if stat, err := os.ReadFile(filepath.Join(resultsDir, name+".benchstat.txt")); err == nil && len(strings.TrimSpace(string(stat))) > 0 {
+			fmt.Fprintf(&b, "In-process Go benchmarks summarised by benchstat (bench/results/%s.benchstat.txt):\n\n```\n%s\n```\n\n", name, strings.TrimRight(string(stat), "\n"))
 		}
 		for _, line := range strings.Split(strings.TrimRight(string(text), "\n"), "\n") {
 			if strings.HasPrefix(line, "#") {

@@ -83,6 +83,9 @@ func TestAssembleWritesEverything(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(res, "search.md"), []byte("# Search\n\nmethod text\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
+	if err := os.WriteFile(filepath.Join(res, "search.benchstat.txt"), []byte("GrepWarm/goroot/literal-2   12.5m ± 3%\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
 	out := filepath.Join(dir, "RESULTS.md")
 	if err := runAssemble([]string{"-results", res, "-history", hist, "-out", out}); err != nil {
 		t.Fatal(err)
@@ -92,7 +95,8 @@ func TestAssembleWritesEverything(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, want := range []string{"![headline figures](results/headline.svg)", "| grep vs ripgrep |", "## Area: search", "![search](results/search.svg)",
-		"rg 101 ms", "0.50× (", "), faster", "within noise", "### Search", "method text"} {
+		"rg 101 ms", "0.50× (", "), faster", "within noise", "### Search", "method text",
+		"summarised by benchstat (bench/results/search.benchstat.txt):\n\n```\nGrepWarm/goroot/literal-2   12.5m ± 3%\n```"} {
 		if !strings.Contains(string(doc), want) {
 			t.Errorf("RESULTS.md lacks %q:\n%s", want, doc)
 		}

@@ -28,6 +28,8 @@ func init() {
 	subcommands = map[string]subcommand{
 		"hyperfine": {runHyperfine},
 		"gobench":   {runGobench},
+		"samples":   {runSamples},
+		"check":     {runCheck},
 		"tables":    {runTables},
 		"assemble":  {runAssemble},
 		"compare":   {runCompare},
@@ -70,6 +72,7 @@ func runHyperfine(args []string) error {
 	cas := fs.String("case", "", "the case measured (required)")
 	tools := fs.String("tools", "", "tool names for the export's commands, comma-separated")
 	metric := fs.String("metric", "wall", "metric name")
+	perCommand := fs.Bool("command-cases", false, "every command is a case of its own (\"CASE: NAME\"), all by the first of -tools (default gopi): variants of one tool")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
@@ -85,9 +88,15 @@ func runHyperfine(args []string) error {
 		}
 		names := strings.Split(*tools, ",")
 		for i, name := range t.names {
-			tool := toolName(name)
+			tool, c := toolName(name), *cas
 			if *tools != "" && i < len(names) {
 				tool = names[i]
+			}
+			if *perCommand {
+				tool, c = names[0], *cas+": "+name
+				if *tools == "" {
+					tool = "gopi"
+				}
 			}
 			samples := make([]float64, len(t.times[i]))
 			for j, s := range t.times[i] {
@@ -96,7 +105,7 @@ func runHyperfine(args []string) error {
 			if len(samples) == 0 {
 				samples = []float64{t.mean[i] * 1000}
 			}
-			recs = append(recs, st.rec(rf.area, *cas, tool, *metric, "ms", "hyperfine", samples))
+			recs = append(recs, st.rec(rf.area, c, tool, *metric, "ms", "hyperfine", samples))
 		}
 	}
 	return rf.write(recs)
@@ -107,17 +116,24 @@ func runGobench(args []string) error {
 	fs := flag.NewFlagSet("gobench", flag.ContinueOnError)
 	var rf resultsFlags
 	rf.declare(fs)
+	tool := fs.String("tool", "gopi", "who the benchmarks measure (a benchmark of a peer library: its name)")
+	trim := fs.String("trim", "", "a prefix to cut from the benchmark names after Benchmark (ReferenceCount → Count with -trim Reference), so a peer's case is named as gopi's")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
 	if fs.NArg() != 1 {
-		return fmt.Errorf("usage: benchreport gobench -area A GO-TEST-BENCH-OUTPUT")
+		return fmt.Errorf("usage: benchreport gobench -area A [-tool T -trim PREFIX] GO-TEST-BENCH-OUTPUT")
 	}
 	lines, _ := readGoBench(fs.Arg(0))
 	if len(lines) == 0 {
 		return fmt.Errorf("%s: no benchmark result lines", fs.Arg(0))
 	}
-	return rf.write(goBenchRecords(newStamp(), rf.area, lines))
+	recs := goBenchRecords(newStamp(), rf.area, lines)
+	for i := range recs {
+		recs[i].Tool = *tool
+		recs[i].Case = strings.TrimPrefix(recs[i].Case, *trim)
+	}
+	return rf.write(recs)
 }
 
 // runTables extracts records from an area's Markdown result: the fallback

@@ -5,6 +5,8 @@
 //
 //	benchreport hyperfine -area A -case C EXPORT.json   hyperfine export → JSON lines
 //	benchreport gobench -area A FILE                     go test -bench output → JSON lines
+//	benchreport samples -area A -case C [VALUE…]         values a script measured → JSON lines
+//	benchreport check [-raw] FILE.jsonl…                 validate records (record.sh's validator)
 //	benchreport tables -area A RESULT.md                 an area's Markdown tables → JSON lines
 //	benchreport assemble                                 JSON lines → RESULTS.md, SVGs, history
 //	benchreport compare -base BIN -head BIN -areas "…"   alternated regression check
@@ -129,9 +131,11 @@ type report struct {
 	corpora []corpusInfo
 	greps   []grepItem
 	finds   []findItem
-	bench   []goBench
-	failed  []string              // failed benchmarks with their first error line
-	natives map[string]nativeGrep // pi-natives' in-process grep on goroot, by pattern name
+	bench   []goBench // per benchmark, its median run (go test -count N gives N runs)
+	// benchRuns is every run of the in-process benchmarks, in output order.
+	benchRuns []goBench
+	failed    []string              // failed benchmarks with their first error line
+	natives   map[string]nativeGrep // pi-natives' in-process grep on goroot, by pattern name
 }
 
 // nativeGrep is one line of natives.tsv: pi-natives' warm grep of a pattern.
@@ -221,7 +225,8 @@ func load(dir string) (*report, error) {
 			r.finds = append(r.finds, it)
 		}
 	}
-	r.bench, r.failed = readGoBench(filepath.Join(dir, "gobench.txt"))
+	r.benchRuns, r.failed = readGoBench(filepath.Join(dir, "gobench.txt"))
+	r.bench = medianRuns(r.benchRuns)
 	if rows, err := readTSV(filepath.Join(dir, "natives.tsv")); err == nil {
 		r.natives = map[string]nativeGrep{}
 		for _, f := range rows {
@@ -357,6 +362,26 @@ func readGoBench(path string) ([]goBench, []string) {
 		out = append(out, b)
 	}
 	return out, failed
+}
+
+// medianRuns keeps, per benchmark name in first-seen order, the run
+// whose ns/op is the median (the lower middle for an even count).
+func medianRuns(runs []goBench) []goBench {
+	var order []string
+	by := map[string][]goBench{}
+	for _, b := range runs {
+		if _, ok := by[b.name]; !ok {
+			order = append(order, b.name)
+		}
+		by[b.name] = append(by[b.name], b)
+	}
+	out := make([]goBench, 0, len(order))
+	for _, name := range order {
+		rs := by[name]
+		sort.SliceStable(rs, func(i, j int) bool { return rs[i].nsPerOp < rs[j].nsPerOp })
+		out = append(out, rs[(len(rs)-1)/2])
+	}
+	return out
 }
 
 // ---- derived values ----
@@ -690,7 +715,8 @@ func (r *report) writeInProcess(b *strings.Builder) {
 		w("No results: `go test ./bench -bench .` did not run or failed (see bench/_work/out/gobench.txt).\n\n")
 		return
 	}
-	w("`go test ./bench -run '^$' -bench . -benchtime 20x`: grep.Search, glob.Find and fuzzy.Find with\n")
+	w("`go test ./bench -run '^$' -bench . -benchtime 10x -count N` (the median of the N runs below; every run is in\n")
+	w("search.jsonl, benchstat's summary in search.benchstat.txt): grep.Search, glob.Find and fuzzy.Find with\n")
 	w("`Cache: true` after untimed calls (two for grep, whose content cache takes a tree whole from its second\n")
 	w("search), CLI defaults otherwise (GrepWarm = count mode, GrepWarmContent =\n")
 	w("content mode). \"rg lines\" repeats ripgrep's total from the table above as a cross-check.\n\n")

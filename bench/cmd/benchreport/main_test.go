@@ -37,3 +37,12 @@ func TestGrepItemEqualAndDiffs(t *testing.T) {
 		t.Fatal("identical counts reported different")
 	}
 }
+
+func TestMedianRunsPerBenchmark(t *testing.T) {
+	runs := []goBench{{name: "BenchmarkA", nsPerOp: 30}, {name: "BenchmarkB", nsPerOp: 5}, {name: "BenchmarkA", nsPerOp: 10},
+		{name: "BenchmarkA", nsPerOp: 20}, {name: "BenchmarkA", nsPerOp: 40}}
+	got := medianRuns(runs)
+	if len(got) != 2 || got[0].name != "BenchmarkA" || got[0].nsPerOp != 20 || got[1].name != "BenchmarkB" || got[1].nsPerOp != 5 {
+		t.Fatalf("medianRuns = %+v, want A's lower-middle run (20) then B's only run", got)
+	}
+}

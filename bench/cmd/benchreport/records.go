@@ -6,6 +6,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"sort"
 	"strings"
 	"time"
 
@@ -104,7 +105,7 @@ func (r *report) records(st stamp) []perf.Record {
 	for _, f := range r.finds {
 		hf(fmt.Sprintf("find %s/%s", f.corpus, f.name), f.time)
 	}
-	out = append(out, goBenchRecords(st, "search", r.bench)...)
+	out = append(out, goBenchRecords(st, "search", r.benchRuns)...)
 	for name, n := range r.natives {
 		out = append(out, st.rec("search", "in-process grep goroot/"+name, "pi-natives", "wall", "ms", "median only", []float64{n.median}))
 	}
@@ -121,20 +122,38 @@ func toolName(cmd string) string {
 	return filepath.Base(f[0])
 }
 
-// goBenchRecords turns go test -bench lines into one record per
-// benchmark, a sample per line (run with -count N for N samples), in ms.
+// goBenchRecords turns go test -bench lines into records, a sample per
+// line (run with -count N for N samples): ns/op as "time/op" in ms, and
+// every other metric the benchmark reports (MB/s, B/op, allocs/op, its own
+// b.ReportMetric units) under its unit's name.
 func goBenchRecords(st stamp, area string, lines []goBench) []perf.Record {
-	var order []string
-	samples := map[string][]float64{}
-	for _, b := range lines {
-		if _, ok := samples[b.name]; !ok {
-			order = append(order, b.name)
+	type series struct{ name, metric string }
+	var order []series
+	samples := map[series][]float64{}
+	add := func(k series, v float64) {
+		if _, ok := samples[k]; !ok {
+			order = append(order, k)
 		}
-		samples[b.name] = append(samples[b.name], b.nsPerOp/1e6)
+		samples[k] = append(samples[k], v)
+	}
+	for _, b := range lines {
+		add(series{b.name, "time/op"}, b.nsPerOp/1e6)
+		units := make([]string, 0, len(b.metrics))
+		for u := range b.metrics {
+			units = append(units, u)
+		}
+		sort.Strings(units)
+		for _, u := range units {
+			add(series{b.name, u}, b.metrics[u])
+		}
 	}
 	var out []perf.Record
-	for _, name := range order {
-		out = append(out, st.rec(area, strings.TrimPrefix(name, "Benchmark"), "gopi", "time/op", "ms", "gobench", samples[name]))
+	for _, k := range order {
+		unit := k.metric
+		if k.metric == "time/op" {
+			unit = "ms"
+		}
+		out = append(out, st.rec(area, strings.TrimPrefix(k.name, "Benchmark"), "gopi", k.metric, unit, "gobench", samples[k]))
 	}
 	return out
 }
