@@ -38,6 +38,7 @@ var files = map[string]string{
 	"sub/.gitignore":      "ign/\n",
 	"sub/ign/i.go":        "package i\nfunc I() error { return fmt.Errorf(\"i\") }\n",
 	"sub/keep.go":         "package sub\nfunc K() error { return fmt.Errorf(\"k\") }\n",
+	"sub/broken.go":       "package sub\nfunc (\n",
 	"sub/syntax.go":       "package sub\nfunc S() error { return fmt.Errorf(\"s\" }\n",
 	"ignored/z.go":        "package z\nfunc Z() error { return fmt.Errorf(\"z\") }\n",
 	"debug.log":           "fmt.Errorf\n",
