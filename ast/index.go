@@ -140,17 +140,27 @@ func prefilters(s astgrep.Strictness, noPrefilter bool) bool {
 
 // narrow marks the candidates found by index scans that the index rules
 // out (ruledOut): they count as searched, as on a walk, where the
-// prefilter skips them without a parse, but are not read. The files
-// left are stat'ed for their size (the batching uses it).
-func (p *plan) narrow(ctx context.Context, strict astgrep.Strictness, noPrefilter bool) {
+// prefilter skips them without a parse, but are not read. A file larger
+// than maxSize (0: no limit) is never ruled out, since the walk reports
+// it as too large whatever it holds: when the index holds the text of
+// files that large, the files it would rule out are stat'ed first. The
+// files left are stat'ed for their size (the batching uses it).
+func (p *plan) narrow(ctx context.Context, strict astgrep.Strictness, noPrefilter bool, maxSize int64) {
 	usePrefilter := prefilters(strict, noPrefilter)
+	tooLarge := func(c *candidate) bool {
+		if maxSize <= 0 || c.ix.view.MaxIndexedSize() <= maxSize {
+			return false // every file the index can rule out is within the limit
+		}
+		info, err := os.Stat(c.abs)
+		return err != nil || info.Size() > maxSize
+	}
 	for i := range p.cands {
 		c := &p.cands[i]
 		m := p.matchers[i]
 		if c.ix == nil || m == nil {
 			continue
 		}
-		if usePrefilter && !c.ix.mayHold(ctx, m, c.rel) {
+		if usePrefilter && !c.ix.mayHold(ctx, m, c.rel) && !tooLarge(c) {
 			if p.ruledOut == nil {
 				p.ruledOut = make([]bool, len(p.cands))
 			}

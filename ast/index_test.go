@@ -33,6 +33,7 @@ func TestIndexMatchesWalk(t *testing.T) {
 		noPre    bool
 		noHidden bool
 		globs    []string
+		maxSize  int64
 	}
 	runs := []run{
 		{paths: []string{"."}, patterns: []string{"fmt.Errorf($$$A)"}},
@@ -48,6 +49,10 @@ func TestIndexMatchesWalk(t *testing.T) {
 		{paths: []string{"."}, patterns: []string{"fmt.Errorf($$$A)"}, globs: []string{"node_modules"}},
 		{paths: []string{"node_modules", ".hid"}, patterns: []string{"fmt.Errorf($$$A)"}},
 		{paths: []string{"."}, patterns: []string{"raise ValueError($A)"}},
+		// Files above the size limit are reported whatever they hold,
+		// also those the index would rule out.
+		{paths: []string{"."}, patterns: []string{"fmt.Errorf($$$A)"}, maxSize: 30},
+		{paths: []string{"c"}, patterns: []string{"printk(KERN_INFO $$$A)"}, lang: "c", maxSize: 40},
 	}
 	check := func(t *testing.T, state string, answers bool) {
 		t.Helper()
@@ -56,7 +61,7 @@ func TestIndexMatchesWalk(t *testing.T) {
 		}
 		for i, r := range runs {
 			sc := Scope{Paths: r.paths, Cwd: root, NoHidden: r.noHidden, Globs: r.globs}
-			req := SearchRequest{Scope: sc, Patterns: r.patterns, Lang: r.lang, Strictness: r.strict, NoPrefilter: r.noPre, Captures: true}
+			req := SearchRequest{Scope: sc, Patterns: r.patterns, Lang: r.lang, Strictness: r.strict, NoPrefilter: r.noPre, Captures: true, MaxFileSize: r.maxSize}
 			walk, err1 := Search(context.Background(), req)
 			req.Index = ix
 			indexed, err2 := Search(context.Background(), req)
@@ -66,7 +71,7 @@ func TestIndexMatchesWalk(t *testing.T) {
 			if r.lang == "" || len(r.patterns) != 1 {
 				continue
 			}
-			ereq := EditRequest{Scope: sc, Rules: []Rewrite{{Pattern: r.patterns[0], Out: "nil"}}, Lang: r.lang, Strictness: r.strict, DryRun: true}
+			ereq := EditRequest{Scope: sc, Rules: []Rewrite{{Pattern: r.patterns[0], Out: "nil"}}, Lang: r.lang, Strictness: r.strict, DryRun: true, MaxFileSize: r.maxSize}
 			ewalk, err1 := Edit(context.Background(), ereq)
 			ereq.Index = ix
 			eindexed, err2 := Edit(context.Background(), ereq)

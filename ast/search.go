@@ -95,7 +95,7 @@ func Search(ctx context.Context, req SearchRequest) (*SearchResult, error) {
 		return nil, err
 	}
 	defer pl.close()
-	pl.narrow(ctx, req.Strictness, req.NoPrefilter)
+	pl.narrow(ctx, req.Strictness, req.NoPrefilter, maxSize(req.MaxFileSize))
 	opts := astgrep.Options{Captures: req.Captures, NoPrefilter: req.NoPrefilter, MaxFileSize: maxSize(req.MaxFileSize), Cache: req.ParseCache.Native(),
 		Edits: req.Rewrite != nil || req.edits}
 	out := &SearchResult{FilesSearched: pl.searched(), MissingPaths: pl.missing, Languages: pl.langs, Unsupported: pl.unsupported}

@@ -15,6 +15,10 @@ type View struct {
 	scope Scope
 }
 
+// MaxIndexedSize is the size above which files are not indexed (they are
+// always among the answers, read directly).
+func (v *View) MaxIndexedSize() int64 { return v.ix.o.maxFileSize() }
+
 // Close releases the index.
 func (v *View) Close() error { return v.ix.Close() }
 
