@@ -8,7 +8,7 @@ import (
 	"github.com/gopi-agent/gopi/search/index/indextest"
 )
 
-// TestFindAndASTIndexMatchWalk: gopi find, gopi ast grep and gopi ast run
+// TestFindAndASTIndexMatchWalk: gopi find and gopi ast grep, run, edit and scan
 // print the same bytes (and exit with the same status) reading the
 // tree's index as walking it (--no-index), on the indextest tree (ignored
 // and hidden files, node_modules, binary and non-UTF-8 files, links, a
@@ -38,6 +38,8 @@ func TestFindAndASTIndexMatchWalk(t *testing.T) {
 			[]string{"ast", "run", "-l", "go", "-p", "fmt.Errorf($$$A)", "-r", "errors.New($$$A)"},
 			[]string{"ast", "run", "-p", "fmt.Errorf($$$A)", "--globs", "*.go", "--globs", "!gen"},
 			[]string{"ast", "edit", "-l", "go", "-p", "fmt.Errorf($$$A)", "-r", "nil", "."},
+			[]string{"ast", "scan", "--inline-rules", "id: e\nlanguage: go\nrule:\n  pattern: fmt.Errorf($$$A)\n"},
+			[]string{"ast", "scan", "--inline-rules", "id: r\nlanguage: go\nrule:\n  kind: return_statement\n  has:\n    pattern: fmt.Errorf($$$A)\n    stopBy: end\n"},
 		)
 	}
 	compare := func(stage string) {
