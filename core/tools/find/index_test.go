@@ -1,11 +1,10 @@
 package find
 
 import (
-	"context"
-	"encoding/json"
 	"testing"
 
 	"github.com/gopi-agent/gopi/core/tool"
+	"github.com/gopi-agent/gopi/core/tool/tooltest"
 	"github.com/gopi-agent/gopi/search/grep"
 	"github.com/gopi-agent/gopi/search/index/indextest"
 )
@@ -26,27 +25,13 @@ func TestIndexMatchesWalk(t *testing.T) {
 		`{"paths":[".hid"]}`,
 		`{"paths":["c/m.c","missing/*.go"]}`,
 	}
-	check := func(t *testing.T, state string, answers bool) {
-		t.Helper()
+	indextest.States(t, root, func(state string, answers bool) {
 		if answers {
 			indextest.MustAnswer(t, ix, root, grep.Scope{Hidden: true, Gitignore: true})
 		}
-		for _, args := range calls {
-			walk := tool.NewEnv(root)
-			indexed := tool.NewEnv(root)
-			indexed.Caches = &tool.Caches{Index: ix}
-			a, err1 := tool.Run(context.Background(), New(walk), json.RawMessage(args), nil)
-			b, err2 := tool.Run(context.Background(), New(indexed), json.RawMessage(args), nil)
-			ja, _ := json.Marshal(a)
-			jb, _ := json.Marshal(b)
-			if string(ja) != string(jb) || (err1 == nil) != (err2 == nil) {
-				t.Errorf("%s, %s:\nwalk:  %s (%v)\nindex: %s (%v)", state, args, ja, err1, jb, err2)
-			}
-		}
-	}
-	check(t, "fresh index", true)
-	indextest.EditInPlace(t, root)
-	check(t, "files edited after indexing", true)
-	indextest.Write(t, root, "a/new.go", "package a\n")
-	check(t, "a file added", false)
+		walk := tool.NewEnv(root)
+		indexed := tool.NewEnv(root)
+		indexed.Caches = &tool.Caches{Index: ix}
+		tooltest.SameResults(t, state, New(walk), New(indexed), calls)
+	})
 }

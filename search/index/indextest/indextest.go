@@ -137,3 +137,15 @@ func MustAnswer(t testing.TB, f *index.Finder, dir string, s grep.Scope) {
 	}
 	v.Close()
 }
+
+// States calls check on the tree as indexed, after EditInPlace (the
+// index still answers) and after a file was added (the index is stale:
+// answers is false, the walk answers).
+func States(t testing.TB, root string, check func(state string, answers bool)) {
+	t.Helper()
+	check("fresh index", true)
+	EditInPlace(t, root)
+	check("files edited after indexing", true)
+	Write(t, root, "a/new.go", "package a\nvar e = fmt.Errorf(\"new\")\n")
+	check("a file added", false)
+}
