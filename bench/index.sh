@@ -132,3 +132,6 @@ mkdir -p bench/results
 	printf '%s\n' "${wrows[@]}"
 } >bench/results/index.md
 cat bench/results/index.md
+
+# The AST and find rows (bench/results/index-ast.md).
+GOPI=$GOPI BENCH_CACHE=$CACHE BENCH_RUNS=$RUNS bench/index-ast.sh
