@@ -13,6 +13,7 @@ import (
 
 	"github.com/gopi-agent/gopi/fscache"
 	"github.com/gopi-agent/gopi/search/glob"
+	"github.com/gopi-agent/gopi/search/index"
 )
 
 // Scope says which files a request covers.
@@ -37,6 +38,12 @@ type Scope struct {
 	// session's); nil walks afresh every time and stores nothing. Edit
 	// invalidates it for the files it writes.
 	ScanCache *fscache.Cache
+	// Index, when set, answers directory scans from the persistent
+	// search index of the tree when there is one that fits (the walk's
+	// ignore rules honoured), and rules out the files whose text lacks
+	// the rules' literal tokens without reading them; the results are the
+	// walk's. nil always walks.
+	Index *index.Finder
 	// ParseCache keeps and reuses the parsed trees of the files read from
 	// disk (an agent session's); nil parses every file afresh. Edit
 	// invalidates it for the files it writes.
@@ -56,9 +63,10 @@ type candidate struct {
 	display string // path as reported: the given base joined with the scan-relative path
 	abs     string
 	size    int64
-	lang    *Language // nil when the name does not tell
-	named   bool      // given explicitly as a file (not found by a scan)
-	rel     string    // path relative to the directory given (found by a scan)
+	lang    *Language  // nil when the name does not tell
+	named   bool       // given explicitly as a file (not found by a scan)
+	rel     string     // path relative to the directory given (found by a scan)
+	ix      *indexScan // the index scan that found it; nil for a walk
 }
 
 // hasGlobMeta reports whether p contains glob syntax.
@@ -86,7 +94,7 @@ func splitGlob(p string) (base, pattern string) {
 // collect resolves the scope into candidate files, sorted by display
 // path, plus the entries that did not exist and issues for named paths
 // that are not regular files (skipped).
-func collect(ctx context.Context, sc Scope) ([]candidate, []string, []ParseIssue, error) {
+func collect(ctx context.Context, sc Scope, scans *[]*indexScan) ([]candidate, []string, []ParseIssue, error) {
 	cwd := sc.Cwd
 	if cwd == "" {
 		var err error
@@ -105,7 +113,7 @@ func collect(ctx context.Context, sc Scope) ([]candidate, []string, []ParseIssue
 		if strings.TrimSpace(given) == "" {
 			return nil, nil, nil, errors.New("Path entries must not be empty")
 		}
-		files, found, issue, err := collectOne(ctx, sc, cwd, given)
+		files, found, issue, err := collectOne(ctx, sc, cwd, given, scans)
 		if err != nil {
 			return nil, nil, nil, err
 		}
@@ -205,13 +213,13 @@ func absPath(cwd, p string) string {
 // other than a regular file or a directory (a named pipe, a device, a
 // socket) yields no candidate but an issue: reading it could block or
 // never end.
-func collectOne(ctx context.Context, sc Scope, cwd, given string) ([]candidate, bool, *ParseIssue, error) {
+func collectOne(ctx context.Context, sc Scope, cwd, given string, scans *[]*indexScan) ([]candidate, bool, *ParseIssue, error) {
 	abs := absPath(cwd, given)
 	info, err := os.Stat(abs)
 	if err == nil {
 		switch {
 		case info.IsDir():
-			files, err := scanDir(ctx, sc, given, abs, nil)
+			files, err := scanDir(ctx, sc, given, abs, nil, scans)
 			return files, true, nil, err
 		case !info.Mode().IsRegular():
 			return nil, true, &ParseIssue{Path: filepath.ToSlash(given), Message: "not a regular file (" + specialKind(info.Mode()) + "); skipped"}, nil
@@ -233,7 +241,7 @@ func collectOne(ctx context.Context, sc Scope, cwd, given string) ([]candidate, 
 	if err != nil {
 		return nil, false, nil, fmt.Errorf("invalid glob %q: %w", given, err)
 	}
-	files, err := scanDir(ctx, sc, base, baseAbs, g)
+	files, err := scanDir(ctx, sc, base, baseAbs, g, scans)
 	return files, true, nil, err
 }
 
@@ -252,7 +260,8 @@ func specialKind(m fs.FileMode) string {
 }
 
 // scanDir lists the regular files under dirAbs through the scan cache.
-func scanDir(ctx context.Context, sc Scope, given, dirAbs string, g *glob.Pattern) ([]candidate, error) {
+// An index scan that answers is added to scans (closed with the plan).
+func scanDir(ctx context.Context, sc Scope, given, dirAbs string, g *glob.Pattern, scans *[]*indexScan) ([]candidate, error) {
 	root, err := fscache.ResolveSearchPath(dirAbs)
 	if err != nil {
 		return nil, err
@@ -261,6 +270,12 @@ func scanDir(ctx context.Context, sc Scope, given, dirAbs string, g *glob.Patter
 		Hidden:          !sc.NoHidden,
 		Gitignore:       !sc.NoGitignore,
 		SkipNodeModules: (g == nil || !g.MentionsNodeModules()) && !globsNameNodeModules(sc.Globs),
+	}
+	if files, is, ok, err := scanIndex(ctx, sc, given, root, g, opts.SkipNodeModules); err != nil {
+		return nil, fmt.Errorf("index %s: %w", given, err)
+	} else if ok {
+		*scans = append(*scans, is)
+		return files, nil
 	}
 	lookup := fscache.Lookup{Scanner: sc.scanner(), Root: root, Options: opts, UseCache: true}
 	scan, err := lookup.First(ctx)

@@ -138,6 +138,7 @@ func Edit(ctx context.Context, req EditRequest) (*EditResult, error) {
 		return nil, err
 	}
 	defer pl.close()
+	pl.narrow(ctx, req.Strictness, false, maxSize(req.MaxFileSize))
 	out := &EditResult{FilesSearched: pl.searched(), MissingPaths: pl.missing, Unsupported: pl.unsupported}
 	if len(pl.langs) == 1 {
 		out.Lang = pl.langs[0]

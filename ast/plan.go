@@ -35,11 +35,19 @@ type plan struct {
 	// linked in (not searched; not parse issues either: like files of an
 	// unknown type, they are outside what can be searched).
 	unsupported map[string]int
+	// scans are the directory scans the index answered (their Views are
+	// closed with the plan); ruledOut, by candidate, the files the index
+	// showed cannot match (see narrow); nil when none.
+	scans    []*indexScan
+	ruledOut []bool
 }
 
 func (p *plan) close() {
 	for _, m := range p.owned {
 		m.Close()
+	}
+	for _, s := range p.scans {
+		s.view.Close()
 	}
 }
 
@@ -75,11 +83,15 @@ func prepare(ctx context.Context, sc Scope, langName string, rules []astgrep.Rul
 		}
 		explicit = l
 	}
-	cands, missing, skipped, err := collect(ctx, sc)
+	var scans []*indexScan
+	cands, missing, skipped, err := collect(ctx, sc, &scans)
 	if err != nil {
+		for _, s := range scans {
+			s.view.Close()
+		}
 		return nil, err
 	}
-	p := &plan{cands: cands, missing: missing, issues: skipped, matchers: make([]*astgrep.Matcher, len(cands))}
+	p := &plan{cands: cands, missing: missing, issues: skipped, matchers: make([]*astgrep.Matcher, len(cands)), scans: scans}
 	// Language of each candidate.
 	langOf := make([]*Language, len(cands))
 	unlinked := map[string]int{}
@@ -188,7 +200,7 @@ func compileFor(l *Language, rules []astgrep.Rule, strict astgrep.Strictness) (*
 // search runs every candidate that has a matcher through it, on all cores,
 // and returns the native results by candidate index.
 func (p *plan) search(ctx context.Context, opts astgrep.Options, timeout time.Duration) ([]astgrep.FileResult, error) {
-	return runNative(ctx, p.cands, func(i int) *astgrep.Matcher { return p.matchers[i] }, opts, timeout)
+	return runNative(ctx, p.cands, p.matcherOf, opts, timeout)
 }
 
 // fileOutcome is the native result of one searched candidate.
@@ -204,7 +216,7 @@ type fileOutcome struct {
 func (p *plan) outcomes(results []astgrep.FileResult, issues *[]ParseIssue) iter.Seq[fileOutcome] {
 	return func(yield func(fileOutcome) bool) {
 		for i, r := range results {
-			m := p.matchers[i]
+			m := p.matcherOf(i)
 			if m == nil {
 				continue
 			}

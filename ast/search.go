@@ -95,6 +95,7 @@ func Search(ctx context.Context, req SearchRequest) (*SearchResult, error) {
 		return nil, err
 	}
 	defer pl.close()
+	pl.narrow(ctx, req.Strictness, req.NoPrefilter, maxSize(req.MaxFileSize))
 	opts := astgrep.Options{Captures: req.Captures, NoPrefilter: req.NoPrefilter, MaxFileSize: maxSize(req.MaxFileSize), Cache: req.ParseCache.Native(),
 		Edits: req.Rewrite != nil || req.edits}
 	out := &SearchResult{FilesSearched: pl.searched(), MissingPaths: pl.missing, Languages: pl.langs, Unsupported: pl.unsupported}
@@ -117,7 +118,7 @@ func Search(ctx context.Context, req SearchRequest) (*SearchResult, error) {
 		out.Matches = append(out.Matches, m)
 		return nil
 	}
-	err = streamNative(ctx, pl.cands, func(i int) *astgrep.Matcher { return pl.matchers[i] }, opts, req.Timeout, func(i int, r astgrep.FileResult) error {
+	err = streamNative(ctx, pl.cands, pl.matcherOf, opts, req.Timeout, func(i int, r astgrep.FileResult) error {
 		c, m := pl.cands[i], pl.matchers[i]
 		if is, ok := fileIssue(c, r); ok {
 			issues = append(issues, is)

@@ -157,3 +157,6 @@ mkdir -p bench/results
 } >bench/results/index.md
 cat bench/results/index.md
 bench_records_check index
+
+# The AST and find rows (bench/results/index-ast.md and .jsonl).
+GOPI=$GOPI BENCH_CACHE=$CACHE BENCH_RUNS=$RUNS bench/index-ast.sh

@@ -19,7 +19,8 @@
 #                                     scripts that write a result of their
 #                                     own, e.g. scripts/fuzz-soak.sh)
 #
-# bench/compare.sh is `make bench-compare`, not an area.
+# bench/compare.sh is `make bench-compare`, not an area; bench/index-ast.sh
+# is run by bench/index.sh (it needs the index that area builds).
 # bench/beforeafter.sh is opt-in (it needs BENCH_BEFORE=REV and measures two
 # builds of gopi): it is left out of the default list and runs only when
 # named, e.g. BENCH_AREAS=beforeafter BENCH_BEFORE=REV bench/run.sh.
@@ -37,7 +38,7 @@ known_areas() {
 		f=${f#bench/}
 		f=${f%.sh}
 		case $f in
-		run | compare | $OPT_IN) ;;
+		run | compare | index-ast | $OPT_IN) ;;
 		*) printf '%s ' "$f" ;;
 		esac
 	done

@@ -77,6 +77,7 @@ type astCLI struct {
 	pattern, lang, strictness string
 	noHidden                  bool
 	noIgnore                  astNoIgnore
+	index                     astIndexFlags
 	timeout                   time.Duration
 	help                      bool
 	// ast grep
@@ -119,6 +120,7 @@ func newASTFlagSet(c *astCLI, edit bool) *pflag.FlagSet {
 	cliflags.ValueName(fs, "strictness", "LEVEL")
 	fs.BoolVar(&c.noHidden, "no-hidden", false, "skip hidden files and directories")
 	addASTNoIgnoreFlag(fs, &c.noIgnore)
+	c.index.add(fs)
 	fs.DurationVar(&c.timeout, "timeout", 0, "give up after `DURATION` (e.g. 5s)")
 	cliflags.Bound(fs, "timeout", 1, "--timeout needs a positive duration like 5s, got %q")
 	fs.BoolVarP(&c.help, "help", "h", false, "show this help")
@@ -173,7 +175,7 @@ Flags:
 `
 
 // astScope builds the engine scope and strictness from flags.
-func astScope(c *astCLI, paths []string) (ast.Scope, astgrep.Strictness, error) {
+func astScope(env *cliEnv, c *astCLI, paths []string) (ast.Scope, astgrep.Strictness, error) {
 	sc := c.noIgnore.scope(paths, c.noHidden)
 	if len(sc.Paths) == 0 {
 		sc.Paths = []string{"."}
@@ -182,7 +184,7 @@ func astScope(c *astCLI, paths []string) (ast.Scope, astgrep.Strictness, error) 
 	if err != nil {
 		return sc, 0, cliflags.Usagef("%v", err)
 	}
-	return sc, strict, nil
+	return sc, strict, c.index.apply(env, &sc)
 }
 
 func runASTGrep(ctx context.Context, env *cliEnv, args []string) int {
@@ -190,7 +192,7 @@ func runASTGrep(ctx context.Context, env *cliEnv, args []string) int {
 	if !ok {
 		return code
 	}
-	sc, strict, err := astScope(c, fs.Args())
+	sc, strict, err := astScope(env, c, fs.Args())
 	sc.ScanCache = env.scan
 	if err != nil {
 		return fail(env, "ast grep", err)
@@ -210,7 +212,7 @@ func runASTEdit(ctx context.Context, env *cliEnv, args []string) int {
 	if !fs.Changed("rewrite") {
 		return fail(env, "ast edit", cliflags.Usagef("missing -r REWRITE (use -r '' to delete matches)"))
 	}
-	sc, strict, err := astScope(c, fs.Args())
+	sc, strict, err := astScope(env, c, fs.Args())
 	sc.ScanCache = env.scan
 	if err != nil {
 		return fail(env, "ast edit", err)

@@ -9,6 +9,7 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/gopi-agent/gopi/ast"
+	"github.com/gopi-agent/gopi/internal/cliflags"
 )
 
 // astNoIgnore is the --no-ignore flag of the ast commands. Bare, it turns
@@ -82,4 +83,28 @@ func astNoIgnoreArgs(args []string) []string {
 		out = append(out, a)
 	}
 	return out
+}
+
+// astIndexFlags are the ast commands' --index and --no-index: whether a
+// directory's search index answers which files a search reads.
+type astIndexFlags struct {
+	index, noIndex bool
+}
+
+// add declares the flags on fs.
+func (v *astIndexFlags) add(fs *pflag.FlagSet) {
+	fs.BoolVar(&v.index, "index", false, "refresh the search index of each directory PATH first (building it when missing; see gopi index) and parse only the files it says hold the pattern's tokens")
+	fs.BoolVar(&v.noIndex, "no-index", false, "walk every directory, even one with a search index")
+}
+
+// apply sets the scope's index lookup: by default the index of a tree
+// that has one is used when it is up to date.
+func (v astIndexFlags) apply(env *cliEnv, sc *ast.Scope) error {
+	if v.index && v.noIndex {
+		return cliflags.Usagef("--index and --no-index exclude each other")
+	}
+	if !v.noIndex {
+		sc.Index = indexFinder(env, v.index)
+	}
+	return nil
 }

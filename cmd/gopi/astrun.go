@@ -26,6 +26,7 @@ type astRunCLI struct {
 	globs                              []string
 	noHidden                           bool
 	noIgnore                           astNoIgnore
+	index                              astIndexFlags
 	maxFiles                           int
 	timeout                            time.Duration
 	help                               bool
@@ -59,6 +60,7 @@ func newASTRunFlagSet(c *astRunCLI, scan bool) *pflag.FlagSet {
 	fs.StringArrayVar(&c.globs, "globs", nil, "search only files matching `GLOB` below the given directories; !GLOB excludes; the last match wins; one naming node_modules searches it (repeatable)")
 	fs.BoolVar(&c.noHidden, "no-hidden", false, "skip hidden files and directories")
 	addASTNoIgnoreFlag(fs, &c.noIgnore)
+	c.index.add(fs)
 	fs.IntVar(&c.maxFiles, "max-files", 0, "with a rewrite: change at most `N` files (default: PI_MAX_AST_FILES or 1000)")
 	fs.DurationVar(&c.timeout, "timeout", 0, "give up after `DURATION` (e.g. 5s; 0: never)")
 	fs.BoolVarP(&c.help, "help", "h", false, "show this help")
@@ -140,6 +142,9 @@ func runASTRun(ctx context.Context, env *cliEnv, args []string) int {
 		Before: c.before, After: c.after, MaxFiles: c.maxFiles, Timeout: c.timeout}
 	o.Scope = c.noIgnore.scope(paths, c.noHidden)
 	o.Scope.Globs, o.Scope.ScanCache = c.globs, env.scan
+	if err := c.index.apply(env, &o.Scope); err != nil {
+		return fail(env, cmd, err)
+	}
 	if c.hasRewrite {
 		o.Rewrite = &c.rewrite
 		if o.MaxFiles == 0 {
@@ -161,6 +166,9 @@ func runASTScan(ctx context.Context, env *cliEnv, args []string) int {
 		MaxFiles: c.maxFiles, Timeout: c.timeout}
 	o.Scope = c.noIgnore.scope(paths, c.noHidden)
 	o.Scope.Globs, o.Scope.ScanCache = c.globs, env.scan
+	if err := c.index.apply(env, &o.Scope); err != nil {
+		return fail(env, cmd, err)
+	}
 	if o.UpdateAll && o.MaxFiles == 0 {
 		o.MaxFiles = astMaxFiles(env)
 	}

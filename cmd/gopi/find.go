@@ -17,6 +17,7 @@ import (
 type findCLI struct {
 	o                  find.Options
 	noIgnore, globMode bool
+	index, noIndex     bool
 	color              string
 	help               bool
 }
@@ -52,6 +53,8 @@ func newFindFlagSet(c *findCLI, execDummy *[]string) *pflag.FlagSet {
 	fs.BoolVar(&c.o.JSON, "json", false, "print one JSON object per path")
 	fs.StringVar(&c.color, "color", "auto", "`WHEN` to color: auto (only on a terminal), always or never")
 	fs.DurationVar(&c.o.Timeout, "timeout", 0, "give up after `DURATION` (e.g. 5s; 0: never)")
+	fs.BoolVar(&c.index, "index", false, "refresh the search index of each PATH first (building it when missing; see gopi index) and list files (-t f, -t x) from it")
+	fs.BoolVar(&c.noIndex, "no-index", false, "walk every directory, even one with a search index")
 	fs.BoolVarP(&c.help, "help", "h", false, "show this help")
 	return fs
 }
@@ -165,6 +168,12 @@ func newFinder(env *cliEnv, c *findCLI, fs *pflag.FlagSet, rest []string, ex *fi
 	}
 	o.Paths, o.Gitignore, o.ScanCache, o.Exec = rest, !c.noIgnore, env.scanner(), ex
 	o.PathColor, o.ColorReset = colors.Path, colors.Reset
+	if c.index && c.noIndex {
+		return nil, cliflags.Usagef("--index and --no-index exclude each other")
+	}
+	if !c.noIndex {
+		o.Index = indexFinder(env, c.index)
+	}
 	f, err := find.New(o)
 	if err != nil {
 		return nil, cliflags.Usagef("%v", err)

@@ -22,6 +22,7 @@ import (
 
 	"github.com/gopi-agent/gopi/fscache"
 	"github.com/gopi-agent/gopi/search/glob"
+	"github.com/gopi-agent/gopi/search/index"
 )
 
 // The exit statuses Run returns, as fd has them.
@@ -64,6 +65,10 @@ type Options struct {
 	Follow        bool // follow symbolic links
 	// ScanCache is the scan cache the walks use; nil walks afresh.
 	ScanCache fscache.Scanner
+	// Index, when set, answers a search for files from the persistent
+	// index of the tree when there is one that fits (see fromIndex); the
+	// paths are the walk's, in its order. nil always walks.
+	Index *index.Finder
 
 	Limit    int  // print at most this many paths; 0: no limit
 	Newest   bool // newest first, by modification time

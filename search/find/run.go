@@ -142,6 +142,18 @@ func (f *Finder) Run(ctx context.Context, s Streams) (int, error) {
 			found++
 			return o.Limit == 0 || found < o.Limit, nil
 		}
+		if ms, ok, err := f.fromIndex(ctx, root); err != nil {
+			return StatusError, err
+		} else if ok {
+			for _, m := range ms {
+				if more, err := take(m); err != nil {
+					return StatusError, err
+				} else if !more {
+					break
+				}
+			}
+			continue
+		}
 		if !o.Newest {
 			// Printed as the walk finds them.
 			if err := glob.Each(ctx, root, gopts, take); err != nil {

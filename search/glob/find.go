@@ -212,16 +212,22 @@ func collectNewest(ctx context.Context, lookup fscache.Lookup, dir string, pat *
 // sortNewest orders res's matches newest first (ties by path) and applies
 // the limit.
 func sortNewest(res *Result, limit int) {
-	slices.SortFunc(res.Matches, func(a, b Match) int {
+	SortNewest(res.Matches)
+	if limit > 0 && len(res.Matches) > limit {
+		res.Matches = res.Matches[:limit]
+		res.LimitReached = true
+	}
+}
+
+// SortNewest orders matches newest first, ties by path: the order of
+// Options.SortByMtime.
+func SortNewest(ms []Match) {
+	slices.SortFunc(ms, func(a, b Match) int {
 		if c := cmp.Compare(b.MTime, a.MTime); c != 0 {
 			return c
 		}
 		return cmp.Compare(a.Path, b.Path)
 	})
-	if limit > 0 && len(res.Matches) > limit {
-		res.Matches = res.Matches[:limit]
-		res.LimitReached = true
-	}
 }
 
 // filter applies the pattern, type filter, limit and ordering to one scan.

@@ -100,11 +100,30 @@ func (f *Finder) Options(dir string) (Options, error) {
 // another walk or filters, a pattern without a plan): the caller walks.
 // err is set only when --index asked for a refresh that failed.
 func (f *Finder) Candidates(ctx context.Context, dir string, m grep.Matcher, s grep.Scope) (files []string, ok bool, err error) {
-	if m.Invert || !f.fits(s) {
+	if m.Invert {
 		return nil, false, nil
 	}
 	q, planned := Plan(grep.EscapeLiteralBraces(m.Pattern), m.IgnoreCase)
 	if !planned {
+		return nil, false, nil
+	}
+	v, ok, err := f.View(ctx, dir, s)
+	if !ok {
+		return nil, false, err
+	}
+	defer v.Close()
+	if files, err = v.Query(ctx, q); err != nil {
+		return nil, false, nil
+	}
+	return files, true, nil
+}
+
+// View opens the index that answers for a walk of the directory dir with
+// scope s; ok is false when none can (no index, a stale one, another
+// walk, filters it cannot apply): the caller walks. err is set only when
+// Refresh asked for a refresh that failed. Close the View after use.
+func (f *Finder) View(ctx context.Context, dir string, s grep.Scope) (v *View, ok bool, err error) {
+	if !f.fits(s) {
 		return nil, false, nil
 	}
 	o, prefix, err := f.locate(dir)
@@ -127,18 +146,14 @@ func (f *Finder) Candidates(ctx context.Context, dir string, m grep.Matcher, s g
 	if err != nil {
 		return nil, false, nil
 	}
-	defer ix.Close()
 	filter, err := grep.PathFilter(grep.Options{Scope: s})
 	if err != nil {
+		ix.Close()
 		return nil, false, nil // the walk reports the bad glob or type
 	}
 	// grep walks node_modules when the glob names it.
 	pruned := !s.NodeModules && !strings.Contains(s.Glob, "node_modules")
-	files, err = ix.Candidates(ctx, q, Scope{NoHidden: !s.Hidden, NoNodeModules: pruned, Keep: filter, Prefix: prefix})
-	if err != nil {
-		return nil, false, nil
-	}
-	return files, true, nil
+	return &View{ix: ix, scope: Scope{NoHidden: !s.Hidden, NoNodeModules: pruned, Keep: filter, Prefix: prefix}}, true, nil
 }
 
 // locate finds the index of dir: its own, or (unless Refresh asks to

@@ -42,7 +42,7 @@ func Scope(env *tool.Env, paths []string) (ast.Scope, bool, error) {
 			grouped = false
 		}
 	}
-	return ast.Scope{Paths: out, Cwd: env.Cwd, ScanCache: env.Caches.ScanCache(), ParseCache: env.Caches.ParseCache()}, grouped, nil
+	return ast.Scope{Paths: out, Cwd: env.Cwd, ScanCache: env.Caches.ScanCache(), ParseCache: env.Caches.ParseCache(), Index: env.Caches.IndexFinder()}, grouped, nil
 }
 
 // ScopePath is the display form of a single-path scope ("" for several).

@@ -24,7 +24,9 @@ import (
 
 	"github.com/gopi-agent/gopi/core/tool"
 	"github.com/gopi-agent/gopi/core/tools/pathspec"
+	"github.com/gopi-agent/gopi/search/find"
 	"github.com/gopi-agent/gopi/search/glob"
+	"github.com/gopi-agent/gopi/search/grep"
 )
 
 // Defaults and caps.
@@ -196,6 +198,9 @@ func (t *Tool) findOne(ctx context.Context, s *pathspec.Spec, hidden bool, limit
 	if pattern == "" {
 		pattern = "**/*"
 	}
+	if hits, more, ok := t.fromIndex(ctx, s, pattern, hidden, limit, prog); ok {
+		return hits, more, nil
+	}
 	res, err := glob.Find(ctx, s.Base, glob.Options{
 		Pattern:     pattern,
 		FileType:    glob.File,
@@ -228,6 +233,38 @@ func (t *Tool) findOne(ctx context.Context, s *pathspec.Spec, hidden bool, limit
 		out[i] = hit{path: t.env.DisplayPath(filepath.Join(s.Base, filepath.FromSlash(m.Path))), mtime: m.MTime}
 	}
 	return out, res.LimitReached, nil
+}
+
+// fromIndex is findOne answered from the persistent index of the tree
+// (the session's index finder), when one answers exactly what the walk
+// would list; ok is false otherwise and the caller walks. Each file found
+// is stat'ed for its modification time, as the walk does.
+func (t *Tool) fromIndex(ctx context.Context, s *pathspec.Spec, pattern string, hidden bool, limit int, prog *progress) (hits []hit, limitReached, ok bool) {
+	ix := t.env.Caches.IndexFinder()
+	if ix == nil {
+		return nil, false, false
+	}
+	pat, err := glob.Compile(pattern)
+	if err != nil {
+		return nil, false, false // the walk reports it
+	}
+	ms, ok, err := find.IndexedFiles(ctx, ix, s.Base, pat, grep.Scope{Hidden: hidden, Gitignore: true, NodeModules: pat.MentionsNodeModules()}, true)
+	if !ok || err != nil {
+		return nil, false, false
+	}
+	display := func(m glob.Match) string { return t.env.DisplayPath(filepath.Join(s.Base, filepath.FromSlash(m.Path))) }
+	for _, m := range ms {
+		prog.add(display(m))
+	}
+	glob.SortNewest(ms)
+	if limit > 0 && len(ms) > limit {
+		ms, limitReached = ms[:limit], true
+	}
+	hits = make([]hit, len(ms))
+	for i, m := range ms {
+		hits[i] = hit{path: display(m), mtime: m.MTime}
+	}
+	return hits, limitReached, true
 }
 
 // scope renders the searched roots.
