@@ -41,7 +41,9 @@ func (f *Finder) fromIndex(ctx context.Context, root string) (matches []glob.Mat
 // whose relative path pat matches, as a walk with scope s (hidden files,
 // node_modules; ignore files honoured) lists them, from the index ix
 // finds for root. ok is false when there is none that answers exactly
-// (none, stale, another walk): the caller walks. With mtimes each file
+// (none, stale, another walk) or when no watcher vouches for it and the
+// finder does not ask for it anyway (index.Finder.ListUnwatched,
+// Refresh): the caller walks. With mtimes each file
 // found is stat'ed now for its modification time (never taken from the
 // index); a file that is no longer regular makes ok false. err is set
 // only when ix was asked to refresh the index first and that failed.
@@ -51,6 +53,11 @@ func IndexedFiles(ctx context.Context, ix *index.Finder, root string, pat *glob.
 		return nil, false, err
 	}
 	defer v.Close()
+	if !v.Watched() && !ix.Refresh && !ix.ListUnwatched {
+		// Opening stat'ed every indexed file: listing them costs more
+		// than the walk would (index.Finder.ListUnwatched).
+		return nil, false, nil
+	}
 	files, err := v.Files(ctx)
 	if err != nil {
 		return nil, false, nil

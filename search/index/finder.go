@@ -27,6 +27,13 @@ type Finder struct {
 	// that keeps its index fresh until Close, unless one runs already (an
 	// agent session's finder).
 	Watch bool
+	// ListUnwatched: whole listings (View.Files, gopi find) read the
+	// index even when no watcher vouches for it. Without a watcher, opening
+	// the index stats every indexed file, which costs more than walking a
+	// tree to list it (a narrowing query pays for it, a listing does not),
+	// so listings walk unless this or Refresh is set; tests set it to
+	// compare the index's listing with the walk's.
+	ListUnwatched bool
 
 	mu       sync.Mutex
 	watching map[string]bool // roots whose watcher this finder started

@@ -19,6 +19,10 @@ type View struct {
 // always among the answers, read directly).
 func (v *View) MaxIndexedSize() int64 { return v.ix.o.maxFileSize() }
 
+// Watched reports whether a watcher vouched for the index when the View
+// was opened (no file of the tree was stat'ed).
+func (v *View) Watched() bool { return v.ix.watched }
+
 // Close releases the index.
 func (v *View) Close() error { return v.ix.Close() }
 

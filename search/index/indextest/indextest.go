@@ -98,6 +98,7 @@ func Index(t testing.TB, root string) *index.Finder {
 	if _, err := index.Build(context.Background(), o); err != nil {
 		t.Fatal(err)
 	}
+	f.ListUnwatched = true // compare listings with the walk without a watcher
 	return f
 }
 
