@@ -253,14 +253,12 @@ func (e *Encoding) countReader(ctx context.Context, r io.Reader, block int) (cou
 		if err := ctx.Err(); err != nil {
 			return 0, size, err
 		}
-		if cap(buf)-len(buf) < step {
-			buf = append(make([]byte, 0, 2*len(buf)+step), buf...)
-		}
-		n, rerr := io.ReadFull(r, buf[len(buf):len(buf)+step])
-		buf = buf[:len(buf)+n]
+		var n int
+		var eof bool
+		var rerr error
+		buf, n, eof, rerr = readMore(r, buf, step)
 		size += int64(n)
-		eof := rerr == io.EOF || rerr == io.ErrUnexpectedEOF
-		if rerr != nil && !eof {
+		if rerr != nil {
 			return 0, size, rerr
 		}
 		// An incomplete UTF-8 sequence at the end waits for the next read.
@@ -339,4 +337,19 @@ func completeUTF8(b []byte) int {
 		}
 	}
 	return len(b)
+}
+
+// readMore appends up to step bytes of r to buf, growing it when it has
+// less room, and returns it with the number of bytes read; eof is true
+// when r ended (err is nil then), err any other read error.
+func readMore(r io.Reader, buf []byte, step int) (out []byte, n int, eof bool, err error) {
+	if cap(buf)-len(buf) < step {
+		buf = append(make([]byte, 0, 2*len(buf)+step), buf...)
+	}
+	n, err = io.ReadFull(r, buf[len(buf):len(buf)+step])
+	buf = buf[:len(buf)+n]
+	if err == io.EOF || err == io.ErrUnexpectedEOF {
+		return buf, n, true, nil
+	}
+	return buf, n, false, err
 }

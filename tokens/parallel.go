@@ -58,14 +58,12 @@ func (e *Encoding) countParallel(ctx context.Context, r io.Reader, w *Workers, b
 		if err := ctx.Err(); err != nil {
 			return 0, size, err
 		}
-		if cap(buf)-len(buf) < step {
-			buf = append(make([]byte, 0, 2*len(buf)+step), buf...)
-		}
-		n, rerr := io.ReadFull(r, buf[len(buf):len(buf)+step])
-		buf = buf[:len(buf)+n]
+		var n int
+		var eof bool
+		var rerr error
+		buf, n, eof, rerr = readMore(r, buf, step)
 		size += int64(n)
-		eof := rerr == io.EOF || rerr == io.ErrUnexpectedEOF
-		if rerr != nil && !eof {
+		if rerr != nil {
 			return 0, size, rerr
 		}
 		cut := len(buf)
