@@ -165,7 +165,7 @@ func Run(ctx context.Context, m *Manager, src Sources, inv Invocation, w io.Writ
 			fmt.Fprintf(w, "Upgraded %s\n", d)
 		}
 		if err == nil && len(done) == 0 {
-			fmt.Fprintln(w, "No plugins installed to upgrade")
+			fmt.Fprintln(w, "Nothing to upgrade: no plugins are installed, or they are up to date")
 		}
 		return err
 	case "list", "installed", "ls":
