@@ -1,7 +1,6 @@
 package plugins
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -12,8 +11,6 @@ import (
 	"regexp"
 	"strings"
 	"time"
-
-	"github.com/gopi-agent/gopi/internal/childproc"
 )
 
 // DefaultNPMTimeout bounds one npm fetch unless NPM.Timeout says
@@ -96,32 +93,23 @@ func (n NPM) Pack(ctx context.Context, pkg, version, dir string) (tarball, got s
 	if v := strings.TrimSpace(version); v != "" {
 		spec += "@" + v
 	}
-	ctx, cancel := context.WithTimeout(ctx, timeout)
-	defer cancel()
-	cmd := exec.CommandContext(ctx, path, "pack", spec, "--json", "--ignore-scripts", "--pack-destination", dir,
+	// An empty directory as the working one: no package.json of the
+	// user's around.
+	out, errOut, err := runChild(ctx, path, dir, n.Environ,
+		[]string{"npm_config_yes=false", "npm_config_ignore_scripts=true", "CI=1"}, timeout,
+		"pack", spec, "--json", "--ignore-scripts", "--pack-destination", dir,
 		"--no-audit", "--no-fund", "--no-update-notifier", "--loglevel", "error")
-	cmd.Dir = dir // an empty directory: no package.json of the user's around
-	cmd.Env = append(append([]string(nil), n.Environ...), "npm_config_yes=false", "npm_config_ignore_scripts=true", "CI=1")
-	if n.Environ == nil {
-		cmd.Env = append(cmd.Environ(), cmd.Env...)
-	}
-	var out, errOut bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &out, &errOut
-	cmd.WaitDelay = 2 * time.Second
-	childproc.Prepare(cmd)
-	err = cmd.Run()
-	if ctx.Err() == context.DeadlineExceeded {
+	switch {
+	case errors.Is(err, errTimedOut):
 		return "", "", fmt.Errorf("npm pack %s did not finish within %s and was stopped: check that the npm registry is reachable (npm config get registry)", spec, timeout)
-	}
-	if err != nil {
-		if ctxErr := ctx.Err(); ctxErr != nil {
-			return "", "", ctxErr
-		}
-		return "", "", npmError(pkg, version, errOut.String()+"\n"+out.String(), err)
+	case errors.Is(err, context.Canceled), errors.Is(err, context.DeadlineExceeded):
+		return "", "", err
+	case err != nil:
+		return "", "", npmError(pkg, version, errOut+"\n"+out, err)
 	}
 	var list []packed
-	if err := json.Unmarshal(out.Bytes(), &list); err != nil || len(list) != 1 {
-		return "", "", fmt.Errorf("npm pack %s: unexpected output %q", spec, lastLines(strings.TrimSpace(out.String()), 4))
+	if err := json.Unmarshal([]byte(out), &list); err != nil || len(list) != 1 {
+		return "", "", fmt.Errorf("npm pack %s: unexpected output %q", spec, lastLines(strings.TrimSpace(out), 4))
 	}
 	name := filepath.Base(list[0].Filename)
 	tarball = filepath.Join(dir, name)
