@@ -23,7 +23,8 @@ const (
 // which must not exist, dropping the first path component (npm's
 // "package/"). Entries that are absolute, climb with "..", pass through a
 // symbolic link, or are links leading out of dst are refused, as are hard
-// links; devices and FIFOs are skipped. copyTree checks the links that
+// links and sparse files (a small tarball that unpacks to a huge file of
+// zeros); devices and FIFOs are skipped. copyTree checks the links that
 // remain once more with their real targets.
 func unpackTarball(file, dst string) error {
 	f, err := os.Open(file)
@@ -58,6 +59,11 @@ func unpackTarball(file, dst string) error {
 		}
 		if rel == "" {
 			continue // the top directory itself
+		}
+		for k := range h.PAXRecords {
+			if strings.HasPrefix(k, "GNU.sparse.") {
+				return fmt.Errorf("package entry %s is a sparse file, which a plugin tarball may not contain; it was not installed", rel)
+			}
 		}
 		out := filepath.Join(dst, filepath.FromSlash(rel))
 		if err := noLinkOnTheWay(dst, rel); err != nil {
