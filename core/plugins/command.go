@@ -110,6 +110,13 @@ func Run(ctx context.Context, m *Manager, src Sources, inv Invocation, w io.Writ
 			if l.Entry.Version != "" {
 				line += " v" + l.Entry.Version
 			}
+			if src := l.Entry.Source; src.Kind == SourceNPM {
+				line += " (npm " + src.Package
+				if src.Version != "" {
+					line += "@" + src.Version
+				}
+				line += ")"
+			}
 			if l.Entry.Description != "" {
 				line += "  " + l.Entry.Description
 			}

@@ -203,6 +203,10 @@ func TestInstallNPMSource(t *testing.T) {
 	if _, err := m.AddMarketplace(ctx, mkDir); err != nil {
 		t.Fatal(err)
 	}
+	var listing strings.Builder
+	if err := Run(ctx, m, m.sources(), Invocation{Verb: "discover"}, &listing); err != nil || !strings.Contains(listing.String(), "demo@npm-mk (npm @acme/demo@1.0.0)") {
+		t.Fatalf("discover: %q %v", listing.String(), err)
+	}
 	id := ID{Name: "demo", Marketplace: "npm-mk"}
 	inst, err := m.Install(ctx, id, InstallOptions{})
 	if err != nil {
