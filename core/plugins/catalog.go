@@ -67,7 +67,7 @@ const (
 	SourceURL       = "url"        // a Git repository URL
 	SourceGitHub    = "github"     // a GitHub owner/repo
 	SourceGitSubdir = "git-subdir" // a directory inside a Git repository
-	SourceNPM       = "npm"        // an npm package (listed, not installable)
+	SourceNPM       = "npm"        // an npm package, fetched with the system npm
 )
 
 // Source is where a plugin's files come from: a relative path (written

@@ -110,6 +110,13 @@ func Run(ctx context.Context, m *Manager, src Sources, inv Invocation, w io.Writ
 			if l.Entry.Version != "" {
 				line += " v" + l.Entry.Version
 			}
+			if src := l.Entry.Source; src.Kind == SourceNPM {
+				line += " (npm " + src.Package
+				if src.Version != "" {
+					line += "@" + src.Version
+				}
+				line += ")"
+			}
 			if l.Entry.Description != "" {
 				line += "  " + l.Entry.Description
 			}
@@ -165,7 +172,7 @@ func Run(ctx context.Context, m *Manager, src Sources, inv Invocation, w io.Writ
 			fmt.Fprintf(w, "Upgraded %s\n", d)
 		}
 		if err == nil && len(done) == 0 {
-			fmt.Fprintln(w, "No plugins installed to upgrade")
+			fmt.Fprintln(w, "Nothing to upgrade: no plugins are installed, or they are up to date")
 		}
 		return err
 	case "list", "installed", "ls":

@@ -24,5 +24,6 @@ func ManagerFor(cfg *config.Config) *Manager {
 		Home:       cfg.Home,
 		Cwd:        cfg.Cwd,
 		Git:        Git{Environ: cfg.Env.Environ()},
+		NPM:        NPM{Environ: cfg.Env.Environ()},
 	}
 }

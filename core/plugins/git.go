@@ -1,15 +1,12 @@
 package plugins
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"fmt"
 	"os/exec"
 	"strings"
 	"time"
-
-	"github.com/gopi-agent/gopi/internal/childproc"
 )
 
 // DefaultGitTimeout bounds one git command (a clone of a marketplace or a
@@ -41,33 +38,21 @@ func (g Git) run(ctx context.Context, dir string, args ...string) (string, error
 	if timeout <= 0 {
 		timeout = DefaultGitTimeout
 	}
-	ctx, cancel := context.WithTimeout(ctx, timeout)
-	defer cancel()
-	cmd := exec.CommandContext(ctx, path, args...)
-	cmd.Dir = dir
-	cmd.Env = append(append([]string(nil), g.Environ...), "GIT_TERMINAL_PROMPT=0", "GCM_INTERACTIVE=never", "GIT_ASKPASS=", "SSH_ASKPASS=", "GIT_SSH_COMMAND=ssh -o BatchMode=yes")
-	if g.Environ == nil {
-		cmd.Env = append(cmd.Environ(), cmd.Env...)
-	}
-	var out, errOut bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &out, &errOut
-	cmd.WaitDelay = 2 * time.Second
-	childproc.Prepare(cmd)
-	err = cmd.Run()
-	if ctx.Err() == context.DeadlineExceeded {
+	out, errOut, err := runChild(ctx, path, dir, g.Environ,
+		[]string{"GIT_TERMINAL_PROMPT=0", "GCM_INTERACTIVE=never", "GIT_ASKPASS=", "SSH_ASKPASS=", "GIT_SSH_COMMAND=ssh -o BatchMode=yes"}, timeout, args...)
+	switch {
+	case errors.Is(err, errTimedOut):
 		return "", fmt.Errorf("git %s did not finish within %s and was stopped: check that the repository is reachable", args[0], timeout)
-	}
-	if err != nil {
-		if ctxErr := ctx.Err(); ctxErr != nil {
-			return "", ctxErr
-		}
-		msg := strings.TrimSpace(errOut.String())
+	case errors.Is(err, context.Canceled), errors.Is(err, context.DeadlineExceeded):
+		return "", err
+	case err != nil:
+		msg := strings.TrimSpace(errOut)
 		if msg == "" {
 			msg = err.Error()
 		}
 		return "", fmt.Errorf("git %s failed: %s", args[0], lastLines(msg, 4))
 	}
-	return strings.TrimSpace(out.String()), nil
+	return strings.TrimSpace(out), nil
 }
 
 // Clone clones url into dir (which must not exist): shallow at ref (or

@@ -79,7 +79,7 @@ func (m *Manager) installLocked(ctx context.Context, id ID, o InstallOptions) (I
 		return Install{}, err
 	}
 	defer os.RemoveAll(staging)
-	src, sha, err := m.pluginSource(ctx, mk, cat, *entry, staging)
+	src, sha, npmVersion, err := m.pluginSource(ctx, mk, cat, *entry, staging)
 	if err != nil {
 		return Install{}, fmt.Errorf("installing %s: %w", id, err)
 	}
@@ -91,10 +91,16 @@ func (m *Manager) installLocked(ctx context.Context, id ID, o InstallOptions) (I
 	if err != nil {
 		return Install{}, fmt.Errorf("installing %s: %w", id, err)
 	}
+	if man == nil && entry.Source.Kind == SourceNPM {
+		return Install{}, fmt.Errorf("installing %s: npm package %s is not a plugin: it has no %s (nor %s)", id, entry.Source.Package, ManifestPaths[1], ManifestPaths[0])
+	}
 	if err := writeInlineConfig(stage, *entry); err != nil {
 		return Install{}, fmt.Errorf("installing %s: %w", id, err)
 	}
 	version := versionOf(*entry, man, sha)
+	if npmVersion != "" {
+		version = versionOf(Entry{Version: npmVersion}, nil, "") // what npm fetched
+	}
 	final := filepath.Join(m.Layout.PluginCache(), id.Marketplace+"___"+id.Name+"___"+version) // omp's naming
 	if err := replaceDir(stage, final); err != nil {
 		return Install{}, fmt.Errorf("installing %s: %w", id, err)
@@ -150,8 +156,9 @@ func (m *Manager) checkCollision(id ID, o InstallOptions, reg *installedDoc) err
 }
 
 // pluginSource returns the directory holding a catalog entry's plugin
-// (cloning into staging for Git sources) and the commit it came from.
-func (m *Manager) pluginSource(ctx context.Context, mk Marketplace, cat *Catalog, e Entry, staging string) (dir, sha string, err error) {
+// (cloning or unpacking into staging for Git and npm sources), the commit
+// it came from and, for npm, the package version fetched.
+func (m *Manager) pluginSource(ctx context.Context, mk Marketplace, cat *Catalog, e Entry, staging string) (dir, sha, version string, err error) {
 	s := e.Source
 	switch s.Kind {
 	case SourcePath:
@@ -160,7 +167,7 @@ func (m *Manager) pluginSource(ctx context.Context, mk Marketplace, cat *Catalog
 		case TypeLocal:
 			root = mk.SourceURI
 		case TypeURL:
-			return "", "", fmt.Errorf("plugin %q has a relative source, which needs a Git or local marketplace; %q was added from a catalog URL", e.Name, mk.Name)
+			return "", "", "", fmt.Errorf("plugin %q has a relative source, which needs a Git or local marketplace; %q was added from a catalog URL", e.Name, mk.Name)
 		default:
 			root = m.cloneDir(mk.Name)
 		}
@@ -170,12 +177,12 @@ func (m *Manager) pluginSource(ctx context.Context, mk Marketplace, cat *Catalog
 		}
 		dir, err := resolveInside(root, rel)
 		if err != nil {
-			return "", "", fmt.Errorf("plugin %q source: %w", e.Name, err)
+			return "", "", "", fmt.Errorf("plugin %q source: %w", e.Name, err)
 		}
 		if mk.SourceType != TypeLocal {
 			sha, _ = m.Git.Head(ctx, root)
 		}
-		return dir, sha, nil
+		return dir, sha, "", nil
 	case SourceURL, SourceGitHub, SourceGitSubdir:
 		url := s.URL
 		if s.Kind == SourceGitHub || (s.Kind == SourceGitSubdir && ownerRepo(s.URL)) {
@@ -187,21 +194,29 @@ func (m *Manager) pluginSource(ctx context.Context, mk Marketplace, cat *Catalog
 		}
 		clone := tempDir(staging, "clone-")
 		if err := m.Git.Clone(ctx, url, s.Ref, s.SHA, clone); err != nil {
-			return "", "", err
+			return "", "", "", err
 		}
 		sha, _ = m.Git.Head(ctx, clone)
 		if s.Kind != SourceGitSubdir {
-			return clone, sha, nil
+			return clone, sha, "", nil
 		}
 		dir, err := resolveInside(clone, s.Path)
 		if err != nil {
-			return "", "", fmt.Errorf("plugin %q source: %w", e.Name, err)
+			return "", "", "", fmt.Errorf("plugin %q source: %w", e.Name, err)
 		}
-		return dir, sha, nil
+		return dir, sha, "", nil
 	case SourceNPM:
-		return "", "", fmt.Errorf("plugin %q comes from npm (%s), which gopi cannot install yet; use a Git or relative source", e.Name, s.Package)
+		tarball, got, err := m.NPM.Pack(ctx, s.Package, s.Version, tempDir(staging, "npm-"))
+		if err != nil {
+			return "", "", "", fmt.Errorf("plugin %q: %w", e.Name, err)
+		}
+		dir := tempDir(staging, "package-")
+		if err := unpackTarball(tarball, dir); err != nil {
+			return "", "", "", fmt.Errorf("plugin %q from npm package %s: %w", e.Name, s.Package, err)
+		}
+		return dir, "", got, nil
 	}
-	return "", "", fmt.Errorf("plugin %q has an unknown source kind %q", e.Name, s.Kind)
+	return "", "", "", fmt.Errorf("plugin %q has an unknown source kind %q", e.Name, s.Kind)
 }
 
 // readManifest reads a plugin directory's manifest (nil when it has
@@ -403,10 +418,35 @@ func (m *Manager) Upgrade(ctx context.Context, id ID, scope string) ([]ID, error
 			}
 			updated[pid.Marketplace] = true
 		}
+		if m.npmUpToDate(pid, reg.Plugins[pid.String()]) {
+			continue
+		}
 		if _, err := m.installLocked(ctx, pid, InstallOptions{Scope: scope, Force: true}); err != nil {
 			return done, err
 		}
 		done = append(done, pid)
 	}
 	return done, nil
+}
+
+// npmUpToDate reports whether a plugin from an npm source is installed at
+// exactly the version its catalog now names, so an upgrade need not fetch
+// it again (a range or no version is fetched again: it may resolve anew).
+func (m *Manager) npmUpToDate(id ID, installed []Install) bool {
+	cat, _, err := m.Catalog(id.Marketplace)
+	if err != nil || len(installed) != 1 {
+		return false
+	}
+	for _, e := range cat.Plugins {
+		if e.Name != id.Name {
+			continue
+		}
+		v := strings.TrimPrefix(strings.TrimSpace(e.Source.Version), "v")
+		if e.Source.Kind != SourceNPM || !exactVersion(v) || installed[0].Version != versionOf(Entry{Version: v}, nil, "") {
+			return false
+		}
+		_, err := os.Stat(installed[0].InstallPath)
+		return err == nil
+	}
+	return false
 }

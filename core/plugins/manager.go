@@ -20,6 +20,7 @@ type Manager struct {
 	ProjectDir string       // the project's config directory (.gopi); "" has no project scope
 	Home, Cwd  string       // for ~ and relative marketplace directories
 	Git        Git          // how git runs
+	NPM        NPM          // how npm runs (npm plugin sources)
 	HTTP       *http.Client // for catalog URLs (nil: the default client)
 	Now        func() time.Time
 }
