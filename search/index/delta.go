@@ -81,11 +81,11 @@ func (d *delta) list(t Trigram) []byte {
 // merged is d without the ids in dropped (ascending: the files this
 // refresh found changed or removed), plus the lists of add (whose ids are
 // all new). Only the lists holding a dropped id are decoded; the others
-// are kept as they are, and the new ids are appended to them, so a
+// are kept as they are, and the new ids (addLists, in trigram order) are
+// appended to them, so a
 // refresh of a few files costs a walk over the delta's bytes, not a
 // decoding and encoding of every id in it.
-func (d *delta) merged(dropped []int64, add *postingLists) (*delta, error) {
-	addLists := add.sorted()
+func (d *delta) merged(dropped []int64, addLists []postingList) (*delta, error) {
 	out := &delta{tris: make([]Trigram, 0, len(d.tris)+len(addLists)), lists: make([][]byte, 0, len(d.tris)+len(addLists))}
 	put := func(t Trigram, l []byte) {
 		if len(l) > 0 {
@@ -229,7 +229,7 @@ func writeDelta(ctx context.Context, tx *sql.Tx, d *delta) error {
 // their records appended to files; false (nothing written) when the delta
 // would grow past deltaMaxBytes: the caller writes a segment instead.
 func indexIntoDelta(ctx context.Context, tx *sql.Tx, o *Options, d *delta, dropped []int64, paths []string, narrow map[string]bool, firstID int64, st *Stats, files *[]fileRecord) (bool, error) {
-	lists := newPostingLists()
+	lists := &smallLists{}
 	var recs []fileRecord
 	err := indexFiles(ctx, o, paths, firstID, func(f *indexedFile) error {
 		if !f.ok {
@@ -247,7 +247,7 @@ func indexIntoDelta(ctx context.Context, tx *sql.Tx, o *Options, d *delta, dropp
 	if err != nil {
 		return false, fmt.Errorf("index the files: %w", err)
 	}
-	m, err := d.merged(dropped, lists)
+	m, err := d.merged(dropped, lists.sorted())
 	if err != nil {
 		return false, err
 	}
@@ -263,4 +263,45 @@ func indexIntoDelta(ctx context.Context, tx *sql.Tx, o *Options, d *delta, dropp
 	}
 	*files = append(*files, recs...)
 	return true, nil
+}
+
+// smallLists accumulates the posting lists of a refresh's few files as
+// (trigram, id) pairs sorted once at the end. The build's postingLists
+// allocates a 16 KiB table page per distinct high 12 bits of a trigram:
+// for ten source files that is hundreds of pages (megabytes zeroed and
+// then collected) to hold a few thousand short lists.
+type smallLists struct {
+	pairs []uint64 // trigram<<40 | id
+}
+
+// add records that file id (ids ascending from call to call) holds tris.
+func (s *smallLists) add(id int64, tris []Trigram) {
+	for _, t := range tris {
+		s.pairs = append(s.pairs, uint64(t)<<40|uint64(id))
+	}
+}
+
+// sorted returns the lists in trigram order, their bytes in one buffer.
+func (s *smallLists) sorted() []postingList {
+	slices.Sort(s.pairs)
+	var out []postingList
+	buf := make([]byte, 0, 2*len(s.pairs))
+	start := 0
+	for i, p := range s.pairs {
+		t, id := Trigram(p>>40), int64(p&(1<<40-1))
+		if i == 0 || out[len(out)-1].tri != t {
+			if i > 0 {
+				out[len(out)-1].buf = buf[start:len(buf):len(buf)]
+			}
+			start = len(buf)
+			out = append(out, postingList{tri: t})
+		}
+		l := &out[len(out)-1]
+		buf = appendPosting(buf, l.last, id)
+		l.last = id
+	}
+	if len(out) > 0 {
+		out[len(out)-1].buf = buf[start:len(buf):len(buf)]
+	}
+	return out
 }

@@ -50,7 +50,7 @@ func TestDeltaMergedAsReference(t *testing.T) {
 		if round%5 == 0 {
 			first = 480
 		}
-		add := newPostingLists()
+		add, reference := &smallLists{}, newPostingLists()
 		want := map[Trigram][]int64{}
 		for tri, ids := range old {
 			for _, id := range ids {
@@ -66,11 +66,16 @@ func TestDeltaMergedAsReference(t *testing.T) {
 			}
 			tris = slices.Compact(slices.Sorted(slices.Values(tris)))
 			add.add(id, tris)
+			reference.add(id, tris)
 			for _, tri := range tris {
 				want[tri] = union(append([]int64{}, want[tri]...), []int64{id})
 			}
 		}
-		m, err := d.merged(dropped, add)
+		addLists := add.sorted()
+		if want := reference.sorted(); !reflect.DeepEqual(addLists, want) {
+			t.Fatalf("round %d: the refresh's lists\n%v\nthe build's\n%v", round, addLists, want)
+		}
+		m, err := d.merged(dropped, addLists)
 		if err != nil {
 			t.Fatal(err)
 		}

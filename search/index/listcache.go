@@ -21,6 +21,20 @@ type listCache struct {
 	// ids maps the paths of files to their ids (nil until a refresh
 	// with a hint needs it), kept up to date by keep.
 	ids map[string]int64
+	// old is the list the copy replaced, whose array the next refresh
+	// fills (86,000 records of the kernel tree are 6 MB a refresh would
+	// otherwise allocate, and the collector then scan).
+	old []fileRecord
+}
+
+// spare is an empty list with room for n records, for a refresh to fill:
+// the array of the list the copy replaced when there is one (never the
+// copy's own).
+func (c *listCache) spare(n int) []fileRecord {
+	if c == nil || cap(c.old) < n {
+		return make([]fileRecord, 0, n)
+	}
+	return c.old[:0]
 }
 
 // suspects are the ids (ascending) of the recorded files a watcher's
@@ -89,6 +103,9 @@ func (c *listCache) keep(gen string, files []fileRecord, dirs []dirState) {
 		for _, f := range added {
 			c.ids[f.path] = f.id
 		}
+	}
+	if len(c.files) > 0 && len(files) > 0 && &c.files[:1][0] != &files[:1][0] {
+		c.old = c.files
 	}
 	c.gen, c.files, c.dirs = gen, files, dirs
 }

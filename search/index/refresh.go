@@ -76,7 +76,7 @@ func refresh(ctx context.Context, o *Options) (*Stats, error) {
 	}
 	st := &Stats{}
 	var changed []string
-	kept := make([]fileRecord, 0, len(known))
+	kept := o.cache.spare(len(known))
 	// keep reports whether the recorded k is as it was (stat'ed again
 	// when recheck says so), and keeps it.
 	again := func(k *fileRecord) bool { return recheck(k.path) }

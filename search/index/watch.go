@@ -20,8 +20,15 @@ import (
 var ErrWatched = errors.New("another gopi already watches this tree")
 
 // watchQuiet is how long a watcher lets changes settle before it applies
-// them to the index on its own (a query applies them at once).
+// them to the index on its own (a query applies them at once) when it
+// refreshed a moment ago: a busy tree (a checkout, a build) costs it at
+// most one refresh per watchQuiet.
 const watchQuiet = 200 * time.Millisecond
+
+// watchSettle is that delay after a quiet spell (no refresh within
+// watchQuiet): a few edits then a search, as an agent makes them, are
+// indexed while the search's process starts instead of after it asks.
+const watchSettle = 10 * time.Millisecond
 
 // syncTimeout bounds a query's wait for a watcher: past it the query
 // checks the tree with stat as if no watcher ran.
@@ -104,6 +111,7 @@ type watcher struct {
 	unsure  bool            // events were lost: the next refresh checks everything
 	fences  int
 	waiting map[string][]net.Conn // fence file name → queries waiting for it
+	applied time.Time             // when the last refresh ended
 }
 
 // watchTree watches the directory rel and every directory the index's
@@ -165,11 +173,20 @@ func (w *watcher) loop(ctx context.Context, requests <-chan net.Conn) error {
 				continue
 			}
 			w.note(ctx, ev)
-			quiet.Reset(watchQuiet)
+			quiet.Reset(w.settle(time.Now()))
 		case <-quiet.C:
 			w.apply(ctx)
 		}
 	}
+}
+
+// settle is how long the changes noted by now wait before the watcher
+// applies them on its own.
+func (w *watcher) settle(now time.Time) time.Duration {
+	if now.Sub(w.applied) < watchQuiet {
+		return watchQuiet
+	}
+	return watchSettle
 }
 
 // request starts a query's sync: a fence file written in the index
@@ -272,7 +289,9 @@ func (w *watcher) apply(ctx context.Context) bool {
 			return false
 		}
 	}
-	if _, err := Refresh(ctx, o); err != nil {
+	_, err := Refresh(ctx, o)
+	w.applied = time.Now()
+	if err != nil {
 		return false
 	}
 	w.hint = changeHint{dirs: map[string]bool{}, files: map[string]bool{}}

@@ -171,3 +171,26 @@ func TestRefreshSegmentsMerged(t *testing.T) {
 		checkSame(t, "refresh "+string(rune('1'+i)), o)
 	}
 }
+
+// A watcher idle for a while applies changes almost at once (they are
+// indexed while the search that follows them starts); one that refreshed
+// a moment ago lets them settle, so a busy tree costs at most a refresh
+// per watchQuiet.
+func TestWatcherSettle(t *testing.T) {
+	w := &watcher{}
+	now := time.Now()
+	if got := w.settle(now); got != watchSettle {
+		t.Fatalf("never refreshed: settle %v, want %v", got, watchSettle)
+	}
+	w.applied = now.Add(-watchQuiet / 2)
+	if got := w.settle(now); got != watchQuiet {
+		t.Fatalf("refreshed %v ago: settle %v, want %v", watchQuiet/2, got, watchQuiet)
+	}
+	w.applied = now.Add(-2 * watchQuiet)
+	if got := w.settle(now); got != watchSettle {
+		t.Fatalf("refreshed %v ago: settle %v, want %v", 2*watchQuiet, got, watchSettle)
+	}
+	if watchSettle >= watchQuiet {
+		t.Fatalf("watchSettle %v is not shorter than watchQuiet %v", watchSettle, watchQuiet)
+	}
+}
