@@ -60,7 +60,7 @@ var ompSlashCommands = []struct {
 	{typed: "/background", marker: "The agent is idle"},
 	{typed: "/bg", marker: "The agent is idle"},
 	{typed: "/debug", marker: "View: system info", picker: true},
-	{typed: "/memory", marker: "Memory is not available in gopi yet"},
+	{typed: "/memory", marker: "The memory backend is off in this session"},
 	{typed: "/rename", marker: "Usage: /rename <title>"},
 	{typed: "/move", marker: "Usage: /move <path>"},
 	{typed: "/marketplace", marker: "No marketplace plugins to browse"},
