@@ -30,7 +30,7 @@ var ompSlashCommands = []struct {
 	{typed: "/export page.html", marker: "Exported to:"},
 	{typed: "/dump", marker: "No messages to dump yet"},
 	{typed: "/share", marker: "GitHub CLI is not logged in"},
-	{typed: "/browser", marker: "gopi has no browser tool yet"},
+	{typed: "/browser", marker: "Browser mode: headless"},
 	{typed: "/copy", marker: "No answer to copy yet"},
 	{typed: "/todo", marker: "No todos."},
 	{typed: "/session", marker: "messages   0 user"},

@@ -62,7 +62,7 @@ func init() {
 		{"skills", "", "the skills, rules and prompt templates found for this session", (*model).cmdSkills},
 		{"mcp", "", "the MCP servers: state, tools and problems", (*model).cmdMCP},
 		{"memory", "[view|clear|enqueue|mm …]", "show or manage what the memory backend gives the model", (*model).cmdMemory},
-		{"browser", "[headless|visible]", "the browser tool's mode (not in gopi yet)", (*model).cmdBrowser},
+		{"browser", "[headless|visible]", "show or switch the browser tool's mode for this session", (*model).cmdBrowser},
 		{"marketplace", "[add|remove|update|list|discover|install|uninstall|upgrade] …", "browse marketplaces and install plugins", (*model).cmdMarketplace},
 		{"plugins", "[list|enable|disable]", "installed plugins", (*model).cmdPlugins},
 		{"reload-plugins", "", "when plugin changes apply", (*model).cmdReloadPlugins},

@@ -50,7 +50,8 @@ func (m *model) cmdFast(args string) tea.Cmd {
 
 // cmdBrowser answers for the browser tool, which gopi does not have yet.
 func (m *model) cmdBrowser(args string) tea.Cmd {
-	switch strings.ToLower(strings.TrimSpace(args)) {
+	mode := strings.ToLower(strings.TrimSpace(args))
+	switch mode {
 	case "", "headless", "hidden", "visible", "show", "headful":
 	default:
 		return m.printSection(m.r.notice("Usage: /browser [headless|visible]"))
@@ -58,7 +59,47 @@ func (m *model) cmdBrowser(args string) tea.Cmd {
 	if !m.s.Config().Settings.Bool("browser.enabled") {
 		return m.printSection(m.r.warning("The browser tool is disabled (browser.enabled: false)"))
 	}
-	return m.printSection(m.r.warning("gopi has no browser tool yet, so there is no mode to switch: it arrives with issue 38 (browser.enabled and browser.headless configure it then)"))
+	mgr := m.s.Tools().Services().Browser
+	if mgr == nil {
+		return m.printSection(m.r.warning("This session has no browser tool"))
+	}
+	if mode == "" {
+		if mgr.Headless() {
+			return m.printSection(m.r.notice("Browser mode: headless (no window). /browser visible shows the browser's window"))
+		}
+		return m.printSection(m.r.notice("Browser mode: visible (a window). /browser headless hides it"))
+	}
+	headless := mode == "headless" || mode == "hidden"
+	return func() tea.Msg {
+		closed, err := mgr.SetHeadless(headless)
+		return browserModeMsg{headless: headless, closed: closed, err: err}
+	}
+}
+
+// browserModeMsg is the outcome of /browser headless|visible (switching
+// may close a running Chromium, so it runs off the update loop).
+type browserModeMsg struct {
+	headless bool
+	closed   int
+	err      error
+}
+
+func (m *model) onBrowserMode(msg browserModeMsg) tea.Cmd {
+	if msg.err != nil {
+		return m.printSection(m.r.errorLine("Browser mode unchanged: " + msg.err.Error()))
+	}
+	text := "Browser mode: visible (the browser opens a window)"
+	if msg.headless {
+		text = "Browser mode: headless (no window)"
+	}
+	switch msg.closed {
+	case 0:
+	case 1:
+		text += "; its open tab was closed (the next open starts the browser anew)"
+	default:
+		text += fmt.Sprintf("; its %d open tabs were closed (the next open starts the browser anew)", msg.closed)
+	}
+	return m.printSection(m.r.notice(text + ". For this session only: browser.headless in /settings keeps it"))
 }
 
 // cmdForce makes the next model call use one tool; text after the tool's

@@ -254,6 +254,8 @@ func (m *model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, m.onMarketplace(msg)
 	case memoryMsg:
 		return m, m.onMemory(msg)
+	case browserModeMsg:
+		return m, m.onBrowserMode(msg)
 	case movedMsg:
 		return m, m.onMoved(msg.dir)
 	case editedMsg:

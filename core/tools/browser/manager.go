@@ -124,6 +124,53 @@ func (m *Manager) dropLocked(key string) {
 	delete(m.browsers, key)
 }
 
+// Headless reports whether the session's own Chromium runs without a
+// window (browser.headless, or what SetHeadless last set).
+func (m *Manager) Headless() bool {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return m.settings.Headless
+}
+
+// SetHeadless sets the mode of the session's own Chromium (/browser).
+// One running in the other mode is closed with its tabs, and the next
+// open starts it in the new mode; closed says how many tabs went. Spawned
+// apps and attached browsers are left alone. It refuses while a call is
+// using one of the tabs it would close.
+func (m *Manager) SetHeadless(headless bool) (closed int, err error) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if m.closed {
+		return 0, errClosed
+	}
+	if m.settings.Headless == headless {
+		return 0, nil
+	}
+	const key = "headless"
+	if m.browsers[key] != nil {
+		var held []*Tab
+		for _, t := range m.tabs {
+			if t.kind.key() != key {
+				continue
+			}
+			if !t.busy.TryLock() {
+				for _, h := range held {
+					h.busy.Unlock()
+				}
+				return 0, errors.New("a browser call is using the session's browser; switch when it has ended")
+			}
+			held = append(held, t)
+		}
+		m.dropLocked(key)
+		for _, h := range held {
+			h.busy.Unlock()
+		}
+		closed = len(held)
+	}
+	m.settings.Headless = headless
+	return closed, nil
+}
+
 // lookup returns the tab called name, or nil.
 func (m *Manager) lookup(name string) *Tab {
 	m.mu.Lock()
