@@ -237,3 +237,26 @@ func TestRefreshEditsOnly(t *testing.T) {
 	}
 	checkSame(t, "refreshed after an edit", o)
 }
+
+// A build killed before its rename (kill -9 skips its cleanup) leaves
+// its temporary file; the next build, holding the lock, removes it, and
+// keeps the index in place.
+func TestBuildRemovesDeadTemps(t *testing.T) {
+	if !lockIsExclusive {
+		t.Skip("no exclusive builder lock on this platform")
+	}
+	root := testTree(t)
+	o := testOptions(t, root)
+	mustBuild(t, o)
+	dead := filepath.Join(o.Dir, "index.db.tmp123456")
+	if err := os.WriteFile(dead, []byte("half an index"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	mustBuild(t, o)
+	if _, err := os.Stat(dead); !os.IsNotExist(err) {
+		t.Errorf("the dead build's temporary file is still there: %v", err)
+	}
+	if _, err := os.Stat(o.dbPath()); err != nil {
+		t.Errorf("the index is gone: %v", err)
+	}
+}

@@ -186,6 +186,21 @@ func Build(ctx context.Context, o Options) (*Stats, error) {
 	return build(ctx, &o)
 }
 
+// buildTempPattern names the file a build writes before renaming it over
+// the index.
+const buildTempPattern = "index.db.tmp*"
+
+// removeDeadTemps removes what builds killed before their rename left in
+// dir (a kill -9 skips their cleanup; a late one leaves a file as large
+// as the index). Only a builder holding the exclusive lock may: no other
+// build can be writing one then.
+func removeDeadTemps(dir string) {
+	dead, _ := filepath.Glob(filepath.Join(dir, buildTempPattern))
+	for _, p := range dead {
+		os.Remove(p)
+	}
+}
+
 func build(ctx context.Context, o *Options) (*Stats, error) {
 	// Directories first: a change during the build leaves their stat
 	// different from the recorded one, so queries walk until a refresh.
@@ -197,7 +212,10 @@ func build(ctx context.Context, o *Options) (*Stats, error) {
 	if err != nil {
 		return nil, fmt.Errorf("list the files of %s: %w", o.Root, err)
 	}
-	tmp, err := os.CreateTemp(o.Dir, "index.db.tmp*")
+	if lockIsExclusive {
+		removeDeadTemps(o.Dir)
+	}
+	tmp, err := os.CreateTemp(o.Dir, buildTempPattern)
 	if err != nil {
 		return nil, fmt.Errorf("create the index: %w", err)
 	}

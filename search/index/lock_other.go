@@ -11,3 +11,7 @@ func lockBuilder(context.Context, string) (func(), error) { return func() {}, ni
 // lockWatcher does not lock where flock is missing: a second watcher
 // runs too (both keep the index fresh).
 func lockWatcher(string) (func(), error) { return func() {}, nil }
+
+// lockIsExclusive: without flock another builder may be writing its
+// temporary file, so none is removed.
+const lockIsExclusive = false

@@ -61,3 +61,7 @@ func lockWatcher(path string) (release func(), err error) {
 	}
 	return func() { f.Close() }, nil
 }
+
+// lockIsExclusive: lockBuilder keeps every other builder out, so a build
+// may remove the temporary files of builds that died (removeDeadTemps).
+const lockIsExclusive = true
