@@ -96,15 +96,6 @@ func (m *Matcher) Close() {
 	m.p = nil
 }
 
-// ParseInfo describes one parse of a rule: its root node kind and the
-// literal tokens the prefilter looks for (identifiers, which no word
-// character may follow in the source, are shown as NAME\b).
-type ParseInfo struct {
-	Rule     int
-	RootKind string
-	Literals []string
-}
-
 // Describe returns one ParseInfo per parse of each rule (a rule has more
 // than one when an ambiguous pattern got an alternative parse).
 func (m *Matcher) Describe() ([]ParseInfo, error) {

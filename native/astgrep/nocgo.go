@@ -24,6 +24,9 @@ func (m *Matcher) Rules() []Rule { return nil }
 // Close does nothing.
 func (m *Matcher) Close() {}
 
+// Describe fails with ErrUnavailable.
+func (m *Matcher) Describe() ([]ParseInfo, error) { return nil, ErrUnavailable }
+
 // Search fails with ErrUnavailable.
 func (m *Matcher) Search(in []Input, opts Options) ([]FileResult, error) { return nil, ErrUnavailable }
 

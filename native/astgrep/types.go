@@ -188,3 +188,12 @@ type CacheStats struct {
 	Hits    int64 // lookups answered from the cache
 	Misses  int64 // lookups that had to read the file
 }
+
+// ParseInfo describes one parse of a rule: its root node kind and the
+// literal tokens the prefilter looks for (identifiers, which no word
+// character may follow in the source, are shown as NAME\b).
+type ParseInfo struct {
+	Rule     int
+	RootKind string
+	Literals []string
+}
