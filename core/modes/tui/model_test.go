@@ -494,7 +494,9 @@ func TestAbortGivesQueuedMessagesBack(t *testing.T) {
 	defer close(hold)
 	r := newRig(t, mockllm.Turn{Blocks: []mockllm.Block{text("slow")}, Hold: hold})
 	r.typeAndSend("start")
-	r.until("running", func() bool { return r.m.running })
+	// The request must be out: a steer typed before the run's first
+	// request is taken into it (and is no longer queued).
+	r.until("running", func() bool { return r.m.running && len(r.llm.Requests()) == 1 })
 	r.key("steer me")
 	r.key("enter")
 	r.key("follow me")
