@@ -131,6 +131,7 @@ func TestOpenRejectsDamage(t *testing.T) {
 		"extended":        {data, index + "\x00"},
 		"other tokens":    {other, index},
 		"huge count":      {data, header(0, 0x7f)},
+		"token count":     {data, func() string { b := []byte(index); b[len(indexMagic)] ^= 1; return string(b) }()},
 		"slot count":      {data, header(1, 0x01)},
 		"filter size":     {data, header(2, 0x01)},
 		"header only":     {data, index[:indexAlign]},
