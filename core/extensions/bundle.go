@@ -196,8 +196,16 @@ func hostPlugin() api.Plugin {
 		})
 		// Node's built-in modules are the runtime's (node.go), which
 		// refuses the ones it does not provide with a message at load.
+		// An import or require of one is left to the runtime's global
+		// require (esbuild's __require calls it), so esbuild neither
+		// parses nor prints a module for it in every bundle; only a
+		// dynamic import() gets a small module in the bundle, as the
+		// engine has no import() of its own.
 		b.OnResolve(api.OnResolveOptions{Filter: "^(node:)?(" + strings.Join(nodeBuiltins, "|") + ")(/.*)?$"},
 			func(a api.OnResolveArgs) (api.OnResolveResult, error) {
+				if a.Kind != api.ResolveJSDynamicImport {
+					return api.OnResolveResult{Path: a.Path, External: true}, nil
+				}
 				return api.OnResolveResult{Path: a.Path, Namespace: "gopi-node"}, nil
 			})
 		b.OnLoad(api.OnLoadOptions{Filter: ".*", Namespace: "gopi-node"}, func(a api.OnLoadArgs) (api.OnLoadResult, error) {

@@ -147,3 +147,39 @@ export default (pi) => pi.registerTool({ name: "d", description: "d", execute() 
 		t.Errorf("got %q", got)
 	}
 }
+
+// Built-ins imported or required are left to the runtime's require, not
+// copied into the bundle as modules esbuild parses and prints for each
+// extension; a dynamic import() of one (the engine has none) is bundled.
+// A dependency in node_modules that requires one gets the same module.
+func TestNodeBuiltinsLeftToTheRuntime(t *testing.T) {
+	dir := t.TempDir()
+	writeExt(t, dir, "node_modules/dep/package.json", `{"name": "dep", "main": "index.js"}`)
+	writeExt(t, dir, "node_modules/dep/index.js", `const p = require("path"); exports.base = (s) => p.basename(s);`)
+	src := `import { readFileSync } from "node:fs";
+import * as path from "path";
+import os from "node:os";
+import { base } from "dep";
+const { EventEmitter } = require("events");
+export default (pi) => pi.registerTool({ name: "b", description: "b", async execute() {
+  const fsp = await import("node:fs/promises");
+  const same = (await import("node:path")).join === path.join;
+  return [typeof readFileSync, path.basename("/a/b.txt"), typeof os.homedir, base("/x/y.md"), typeof new EventEmitter().on, typeof fsp.readFile, same].join(" ");
+} });`
+	r := loadOne(t, dir, "ext.ts", src, Options{Cwd: dir})
+	if got := runTool(t, r, nil); got != "function b.txt function y.md function function true" {
+		t.Errorf("got %q", got)
+	}
+	code, err := bundle(filepath.Join(dir, "ext.ts"), "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, static := range []string{"node:fs", "path", "node:os", "events"} {
+		if !strings.Contains(code, `__require("`+static+`")`) || strings.Contains(code, `__gopiNodeModule("`+static+`")`) {
+			t.Errorf("%s is not left to the runtime's require:\n%s", static, code)
+		}
+	}
+	if !strings.Contains(code, `__gopiNodeModule("node:fs/promises")`) {
+		t.Errorf("the dynamic import is not bundled:\n%s", code)
+	}
+}
