@@ -46,7 +46,8 @@ var nodeBuiltins = []string{"assert", "async_hooks", "buffer", "child_process", 
 type nodeHost struct {
 	req     *require.RequireModule
 	mods    map[string]goja.Value
-	jsMods  goja.Callable // node.js's module maker, compiled on first use
+	views   map[*goja.Object]*esmView // the built-in modules' ESM views (esmview.go)
+	jsMods  goja.Callable             // node.js's module maker, compiled on first use
 	environ []string
 	procs   *procGroup
 }
@@ -57,13 +58,14 @@ func (r *Runtime) installNode(rt *goja.Runtime) {
 	if len(env) == 0 {
 		env = config.ProcessEnv().Environ()
 	}
-	r.node = &nodeHost{mods: map[string]goja.Value{}, environ: env, procs: newProcGroup()}
+	r.node = &nodeHost{mods: map[string]goja.Value{}, views: map[*goja.Object]*esmView{}, environ: env, procs: newProcGroup()}
 	// goja_nodejs's registry serves its core modules only: it never reads
 	// files.
 	reg := require.NewRegistry(require.WithLoader(func(string) ([]byte, error) { return nil, require.ModuleFileDoesNotExistError }))
 	r.node.req = reg.Enable(rt)
 	rt.Set("require", func(name string) goja.Value { return r.nodeModule(rt, name) })
 	rt.Set("__gopiNodeModule", func(name string) goja.Value { return r.nodeModule(rt, name) })
+	rt.Set("__gopiBuiltinESM", func(v goja.Value) goja.Value { return r.builtinESM(rt, v) })
 	// process and Buffer are made when first used: start-up stays cheap.
 	lazy := func(name string, get func() goja.Value) {
 		_ = rt.GlobalObject().DefineAccessorProperty(name, rt.ToValue(func() goja.Value {
@@ -87,6 +89,9 @@ func (r *Runtime) nodeModule(rt *goja.Runtime, name string) goja.Value {
 	}
 	m := r.makeNodeModule(rt, name)
 	r.node.mods[name] = m
+	if o, ok := m.(*goja.Object); ok && r.node.views[o] == nil {
+		r.node.views[o] = &esmView{}
+	}
 	return m
 }
 

@@ -127,6 +127,20 @@
     SelectList: class extends Component {}, SettingsList: class extends Component {}, Input: class extends Component {},
     matchesKey: (data, id) => data === id, visibleWidth: (s) => Array.from(String(s)).length,
     truncateToWidth: (s, w) => Array.from(String(s)).slice(0, w).join("") };
+  // __gopiESMView makes the ESM view of a built-in module (esmview.go):
+  // what esbuild's __toESM makes of it — a default member holding the
+  // module and a getter for each of its own members — frozen, as the
+  // view is shared by every extension of the engine.
+  g.__gopiESMView = (mod) => {
+    const view = Object.create(Object.getPrototypeOf(mod));
+    Object.defineProperty(view, "default", { value: mod, enumerable: true });
+    for (const key of Object.getOwnPropertyNames(mod)) {
+      if (key === "default") continue;
+      const d = Object.getOwnPropertyDescriptor(mod, key);
+      Object.defineProperty(view, key, { get: () => mod[key], enumerable: !d || d.enumerable });
+    }
+    return Object.freeze(view);
+  };
   g.__gopiHostModule = (name) => {
     if (name === "zod") return { z, default: z };
     if (name.indexOf("@sinclair/typebox") === 0 || name === "typebox") return { Type, default: Type };

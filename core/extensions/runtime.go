@@ -207,7 +207,7 @@ func compileEntry(path, diskDir, code string) compiledEntry {
 			return compiledEntry{err: err}
 		}
 	}
-	prog, err := goja.Compile(path, code+"\n;"+bundleGlobal, false)
+	prog, err := goja.Compile(path, withBuiltinESM(code)+"\n;"+bundleGlobal, false)
 	if err != nil {
 		return compiledEntry{err: fmt.Errorf("cannot compile: %w", err)}
 	}
