@@ -80,6 +80,9 @@ type Runtime struct {
 	host   atomic.Pointer[hostRef]
 	closed atomic.Bool
 	node   *nodeHost // the built-in modules (node.go)
+	// helperVals are the esbuild helper sets made in this engine
+	// (helpers.go), engine goroutine only.
+	helperVals map[int]goja.Value
 
 	mu    sync.Mutex
 	exts  []*ext      // the loaded extensions, in load order
@@ -145,6 +148,7 @@ func Load(ctx context.Context, entries []Entry, opts Options) *Runtime {
 		if _, err := rt.RunProgram(prog); err != nil {
 			return err
 		}
+		rt.Set("__gopiHelpers", func(i int) goja.Value { return r.helpers(rt, i) })
 		r.installNode(rt)
 		r.installHostHelpers(rt)
 		return nil
@@ -207,7 +211,7 @@ func compileEntry(path, diskDir, code string) compiledEntry {
 			return compiledEntry{err: err}
 		}
 	}
-	prog, err := goja.Compile(path, withBuiltinESM(code)+"\n;"+bundleGlobal, false)
+	prog, err := goja.Compile(path, shareHelpers(withBuiltinESM(code))+"\n;"+bundleGlobal, false)
 	if err != nil {
 		return compiledEntry{err: fmt.Errorf("cannot compile: %w", err)}
 	}
