@@ -46,10 +46,15 @@ func benchStart(b *testing.B, entries []Entry, disk string) {
 		cacheMu.Lock()
 		clear(cache)
 		cacheMu.Unlock()
-		// A new process compiles gopi's own scripts again too.
+		// A new process compiles gopi's own scripts and esbuild's helper
+		// sets again too.
 		ownScripts.mu.Lock()
 		clear(ownScripts.progs)
 		ownScripts.mu.Unlock()
+		helperSets.mu.Lock()
+		clear(helperSets.bySrc)
+		helperSets.list = nil
+		helperSets.mu.Unlock()
 		r := Load(context.Background(), entries, Options{BundleCacheDir: disk})
 		if len(r.Errors()) > 0 {
 			b.Fatal(r.Errors())
