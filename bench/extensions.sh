@@ -85,9 +85,10 @@ CPU profiles of `BenchmarkLoad10Node` (`go test ./core/extensions -run '^$' -ben
   run one after the other on the one engine. It saves no CPU, only wall time on idle cores, of which this
   machine had none when measured (load 20: within noise).
 
-Built-in imports (e40, 30 Nov 2026): the ten Node extensions' cold load, A/B against the code before (test binaries of
-both, eight interleaved rounds of `-bench 'Load10Node$' -benchtime 20x`, load 9.6–11.8): CPU median 52.2 → 32.4 ms,
-wall median 88.9 → 51.8 ms (best 53.6 → 42.7), allocations 120k → 72k; at the next start 31.1 → 18.1 ms CPU.
+Built-in imports and shared helpers (e40, 30 Nov 2026): the ten Node extensions' cold load, A/B against the code
+before (test binaries of both, eight interleaved rounds of `-bench 'Load10Node$' -benchtime 20x`, load 9.6–11.8):
+CPU median 52.2 → 32.4 ms, wall median 88.9 → 51.8 ms (best 53.6 → 42.7), allocations 120k → 72k; at the next
+start 31.1 → 18.1 ms CPU. The shared helpers then (load 12–13): 71.8k → 64.0k allocations, CPU median 36.6 → 32.6 ms.
 - An import or require of a built-in is left to the engine's own require (esbuild marks it external) instead of a
   small module esbuild parsed, linked and printed into every bundle; only a dynamic `import("node:…")` still gets
   one, as goja has no import(). Named imports then need no interop at all (`require("node:fs").readFileSync`).
@@ -95,14 +96,17 @@ wall median 88.9 → 51.8 ms (best 53.6 → 42.7), allocations 120k → 72k; at 
   __toESM, which copied every member of the module into a new object of getters, per import and extension. The
   built-in modules are the same objects for every extension of the engine, so each gets one such view per engine,
   frozen as an ES module namespace is (core/extensions/esmview.go); any other module keeps esbuild's copy.
-- Where the cold load goes now (profile of 120 loads at load 8, 33.7 ms CPU each): esbuild 38 % (about 1.2 ms per
-  entry plus 2.5 ms per build, whatever the options: metafile off, ESNext target, no legal comments, UTF-8 output
-  and syntax or whitespace minifying were all within noise of each other, 19–21k allocations a build), compiling
-  gopi's own scripts 13 % (node.js 3 ms, prelude.js 1.3 ms; once per process), compiling the ten bundles 12 %,
-  garbage collection 12 %, running the modules and factories 9 % (the built-ins' Go objects 0.5 ms, the pi objects
-  0.8 ms), goroutine stack growth outside esbuild 4 %.
+- esbuild prints the same helper functions (__export, __toESM, __require, …) atop every bundle: half of what goja
+  compiled for a small extension. The block is compiled once per process (the start rows forget it, as a new
+  process would), made once per engine, and each bundle takes its helpers from it (core/extensions/helpers.go).
+- Where the cold load goes now (profile of 120 loads at load 13.7, 36 ms CPU each): esbuild 44 % (about 1.2 ms per
+  entry plus 2.5 ms per build whatever the options: metafile off, ESNext target, no legal comments, UTF-8 output,
+  syntax or whitespace minifying were all within noise, 19–21k allocations a build; of it, goroutine stack growth
+  7 % and reading the entries' parent directories 5 %, /tmp holding 758 entries here), compiling gopi's own scripts
+  11 % (node.js 3 ms, prelude.js 1.3 ms, once per process), running the modules and factories 11 %, garbage
+  collection 9 %, compiling the ten bundles 6 %, stack growth outside esbuild 3 %.
 - Tried and not kept: compiling node.js beside the bundles (off the engine's goroutine) when a bundle looks as if
-  it will need it: it saves no CPU and only wall time with a core free; at load 9–10 it was within noise (median
+  it will need it: it saves no CPU, only wall time with a core free; at load 9–10 it was within noise (median
   74.5 vs 71.2 ms over twelve rounds). Splitting node.js per module would not help this case: events, util and
   child_process (with the streams it uses) are most of it. esbuild's Transform per file instead of one build costs
   the same (1.3 ms a file).
