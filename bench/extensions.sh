@@ -89,6 +89,9 @@ Built-in imports and shared helpers (e40, 30 Nov 2026): the ten Node extensions'
 before (test binaries of both, eight interleaved rounds of `-bench 'Load10Node$' -benchtime 20x`, load 9.6–11.8):
 CPU median 52.2 → 32.4 ms, wall median 88.9 → 51.8 ms (best 53.6 → 42.7), allocations 120k → 72k; at the next
 start 31.1 → 18.1 ms CPU. The shared helpers then (load 12–13): 71.8k → 64.0k allocations, CPU median 36.6 → 32.6 ms.
+- This script at the code before (a3ca3039, in a detached worktree) then at e40, in the same minutes at load 14–17:
+  ten Node extensions cold best 75.5 → 37.0 ms, median 101.9 → 44.8 ms, CPU 55.3 → 26.4 ms; ten plain ones cold
+  best 59.1 → 42.8 ms, CPU 35.0 → 28.5 ms (they share the helpers too).
 - An import or require of a built-in is left to the engine's own require (esbuild marks it external) instead of a
   small module esbuild parsed, linked and printed into every bundle; only a dynamic `import("node:…")` still gets
   one, as goja has no import(). Named imports then need no interop at all (`require("node:fs").readFileSync`).
