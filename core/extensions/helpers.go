@@ -48,8 +48,8 @@ func shareHelpers(code string) string {
 	}
 	body := code[len(bundleHead):]
 	end := strings.Index(body, "\n\n")
-	if end <= 0 {
-		return code
+	if end <= 0 || !strings.HasPrefix(body[end:], "\n\n  // ") {
+		return code // the helpers end where the first module's path comment starts
 	}
 	block := body[:end+1]
 	var names []string
@@ -73,6 +73,9 @@ func shareHelpers(code string) string {
 	}
 	list := strings.Join(names, ", ")
 	set := helperSetFor("(function () {\n" + block + "return { " + list + " };\n})()")
+	if set.compile() != nil {
+		return code
+	}
 	take := "  var { " + list + " } = __gopiHelpers(" + strconv.Itoa(set.index) + ");"
 	return bundleHead + take + strings.Repeat("\n", strings.Count(block, "\n")-1) + body[end:]
 }
@@ -106,6 +109,13 @@ func helperSetFor(src string) *helperSet {
 	return s
 }
 
+// compile compiles the set once (on the goroutine compiling the first
+// bundle that uses it, off the engine).
+func (s *helperSet) compile() error {
+	s.once.Do(func() { s.prog, s.err = goja.Compile("gopi:esbuild-helpers", s.src, false) })
+	return s.err
+}
+
 // helpers is __gopiHelpers: the helpers of set i in this engine, made the
 // first time a bundle asks for them.
 func (r *Runtime) helpers(rt *goja.Runtime, i int) goja.Value {
@@ -121,9 +131,8 @@ func (r *Runtime) helpers(rt *goja.Runtime, i int) goja.Value {
 	if s == nil {
 		panic(rt.NewTypeError("no esbuild helper set " + strconv.Itoa(i)))
 	}
-	s.once.Do(func() { s.prog, s.err = goja.Compile("gopi:esbuild-helpers", s.src, false) })
-	if s.err != nil {
-		panic(rt.NewGoError(s.err))
+	if err := s.compile(); err != nil {
+		panic(rt.NewGoError(err))
 	}
 	v, err := rt.RunProgram(s.prog)
 	if err != nil {

@@ -63,6 +63,8 @@ func TestHelpersUnrecognisedLeftAlone(t *testing.T) {
 		bundleHead + "  var __a = 1;\n  sideEffect();\n\n  // a.ts\n})();\n",
 		bundleHead + "  var __a b = 1;\n\n  // a.ts\n})();\n",
 		bundleHead + "  var __a = 1;",
+		bundleHead + "  var __a = (x) => {\n    return x;\n\n  // a.ts\n})();\n", // cut inside a helper: does not compile
+		bundleHead + "  var __a = 1;\n\n  var __b = 2;\n\n  // a.ts\n})();\n",    // not followed by a module
 	} {
 		if got := shareHelpers(code); got != code {
 			t.Errorf("changed:\n%s\n->\n%s", code, got)
@@ -76,6 +78,7 @@ func TestHelpersUnrecognisedLeftAlone(t *testing.T) {
 func FuzzShareHelpers(f *testing.F) {
 	f.Add(bundleHead + "  var __a = 1;\n  var __b = (x) => (\n    x\n  );\n\n  // a.ts\n  return __b(__a);\n})();\n")
 	f.Add(bundleHead + "  var __a = {\n  };\n\n  // a.ts\n})();\n")
+	f.Add(bundleHead + "  var __a = (x) => {\n    return x;\n\n  // a.ts\n})();\n")
 	f.Add("var __gopiExtension = 1;\n\n")
 	f.Fuzz(func(t *testing.T, code string) {
 		got := shareHelpers(code)
