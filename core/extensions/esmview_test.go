@@ -18,7 +18,10 @@ func TestBuiltinESMViewShared(t *testing.T) {
 	src := `import * as path from "node:path";
 import os from "node:os";
 import * as zod from "zod";
+import EventEmitter from "node:events";
+import * as events from "events";
 export default function (pi) {
+  globalThis.__events = typeof new EventEmitter().on + " " + (events.EventEmitter === EventEmitter) + " " + (events.default === EventEmitter);
   globalThis.__seen = (globalThis.__seen || []).concat([path]);
   globalThis.__zods = (globalThis.__zods || []).concat([zod]);
   globalThis.__joined = path.join("a", "b") + " " + (os === require("os")) + " " + NAME;
@@ -47,7 +50,7 @@ export default function (pi) { globalThis.__extra = os.extra; globalThis.__osFro
 	var got string
 	_ = r.vm.do(loadBudget, func(rt *goja.Runtime) error {
 		v, err := rt.RunString(`const [a, b] = __seen;
-[__joined, a === b, Object.isFrozen(a), a.default === require("path"), Object.keys(a).includes("join"), Object.keys(a).includes("default"),
+[__joined, __events, a === b, Object.isFrozen(a), a.default === require("path"), Object.keys(a).includes("join"), Object.keys(a).includes("default"),
  __zods[0] !== __zods[1], Object.isFrozen(__zods[0]), __extra, __osFrozen].join(",")`)
 		if err != nil {
 			return err
@@ -55,7 +58,7 @@ export default function (pi) { globalThis.__extra = os.extra; globalThis.__osFro
 		got = v.String()
 		return nil
 	})
-	if got != "a/b true two,true,true,true,true,true,true,false,7,true" {
+	if got != "a/b true two,function true true,true,true,true,true,true,true,false,7,true" {
 		t.Errorf("views: %s", got)
 	}
 }

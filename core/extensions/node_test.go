@@ -182,4 +182,10 @@ export default (pi) => pi.registerTool({ name: "b", description: "b", async exec
 	if !strings.Contains(code, `__gopiNodeModule("node:fs/promises")`) {
 		t.Errorf("the dynamic import is not bundled:\n%s", code)
 	}
+	// A CommonJS extension requires them the same way.
+	cjs := loadOne(t, dir, "cjs.js", `const fsp = require("node:fs/promises"); const os = require("os");
+module.exports = (pi) => pi.registerTool({ name: "c", description: "c", execute: async () => typeof fsp.readFile + " " + typeof os.homedir });`, Options{Cwd: dir})
+	if got := runTool(t, cjs, nil); got != "function function" {
+		t.Errorf("CommonJS: %q", got)
+	}
 }
