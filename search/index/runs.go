@@ -7,6 +7,7 @@ import (
 	"math/bits"
 	"os"
 	"runtime"
+	"slices"
 	"sync"
 	"sync/atomic"
 )
@@ -311,15 +312,21 @@ func sortPairs(pairs, tmp []uint64, h *pairHist) []uint64 {
 }
 
 // encodeRun appends the run entries of sorted pairs to enc and sets
-// parts to where each partition's entries start (see run).
+// parts to where each partition's entries start (see run). Each
+// trigram's pairs are read twice: once to find their end and the gaps'
+// length, once to write the gaps into room made for them.
 func encodeRun(enc []byte, sorted []uint64, parts []uint32) []byte {
 	p := 0 // the next partition whose start is to be set
 	var prev uint64
 	for i := 0; i < len(sorted); {
 		t := sorted[i] >> 32
+		first := sorted[i] & 0xffffffff
+		last, gaps := first, 0
 		j := i + 1
-		for j < len(sorted) && sorted[j]>>32 == t {
-			j++
+		for ; j < len(sorted) && sorted[j]>>32 == t; j++ {
+			id := sorted[j] & 0xffffffff
+			gaps += uvarintLen(id - last)
+			last = id
 		}
 		if part := int(t >> (24 - runPartBits)); part >= p {
 			for ; p <= part; p++ {
@@ -327,23 +334,36 @@ func encodeRun(enc []byte, sorted []uint64, parts []uint32) []byte {
 			}
 			prev = uint64(part) << (24 - runPartBits)
 		}
-		first, last := sorted[i]&0xffffffff, sorted[j-1]&0xffffffff
-		gaps := 0
-		for k := i + 1; k < j; k++ {
-			gaps += uvarintLen(sorted[k]&0xffffffff - sorted[k-1]&0xffffffff)
-		}
 		enc = appendUvarint(enc, t-prev)
 		enc = appendUvarint(enc, first)
 		enc = appendUvarint(enc, last-first)
 		enc = appendUvarint(enc, uint64(gaps))
-		for k := i + 1; k < j; k++ {
-			enc = appendUvarint(enc, sorted[k]&0xffffffff-sorted[k-1]&0xffffffff)
-		}
+		enc = putGaps(enc, sorted[i:j], gaps)
 		prev = t
 		i = j
 	}
 	for ; p <= runParts; p++ {
 		parts[p] = uint32(len(enc))
+	}
+	return enc
+}
+
+// putGaps appends the uvarint gaps between the ids (low 32 bits) of
+// pairs, n bytes in all, writing into enc's spare room (grown once).
+func putGaps(enc []byte, pairs []uint64, n int) []byte {
+	at := len(enc)
+	enc = slices.Grow(enc, n)[:at+n]
+	out := enc[at:]
+	k := 0
+	for i := 1; i < len(pairs) && k < len(out); i++ {
+		v := pairs[i]&0xffffffff - pairs[i-1]&0xffffffff
+		for v >= 0x80 && k < len(out)-1 {
+			out[k] = byte(v) | 0x80
+			v >>= 7
+			k++
+		}
+		out[k] = byte(v)
+		k++
 	}
 	return enc
 }
