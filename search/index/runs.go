@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"math/bits"
 	"os"
+	"path/filepath"
 	"runtime"
 	"slices"
 	"sync"
@@ -175,7 +176,9 @@ func buildRuns(ctx context.Context, o *Options, paths []string, firstID int64, s
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			b := &runBuilder{o: o, store: store, set: newTrigramSet(), max: maxPairs}
+			// Room for a run and the file that overfills it, mostly: a
+			// slice grown by append would take a quarter more each time.
+			b := &runBuilder{o: o, store: store, set: newTrigramSet(), max: maxPairs, pairs: make([]uint64, 0, maxPairs+maxPairs/4)}
 			for c := int(next.Add(1) - 1); c < chunks; c = int(next.Add(1) - 1) {
 				lo, hi := c*chunk, min((c+1)*chunk, len(paths))
 				if err := b.chunk(ctx, paths[lo:hi], firstID+int64(lo), out[lo:hi]); err != nil {
@@ -228,51 +231,86 @@ type runBuilder struct {
 }
 
 // chunk reads the files of ids [first, first+len(paths)) into runs,
-// recording each one's outcome.
+// recording each one's outcome. A file read whole has its pairs
+// appended as its trigrams are found (addPairs), without a list of them
+// in between; the run is cut after the fact when the file overfills it.
 func (b *runBuilder) chunk(ctx context.Context, paths []string, first int64, out []fileOutcome) error {
 	for i, rel := range paths {
 		if err := ctx.Err(); err != nil {
 			return err
 		}
-		st, ok, tris, indexed := b.r.index(b.o, rel, b.set)
-		out[i] = fileOutcome{st: st, ok: ok, indexed: indexed}
-		if !indexed {
-			continue
-		}
-		if len(b.pairs) > 0 && len(b.pairs)+len(tris) > b.max {
-			if err := b.flush(); err != nil {
-				return err
+		id := first + int64(i)
+		st, ok, text, large := b.r.read(b.o, rel)
+		switch {
+		case large:
+			var tris []Trigram
+			abs := filepath.Join(b.o.Root, filepath.FromSlash(rel))
+			st, tris, out[i].indexed = readLarge(abs, st, b.set)
+			if out[i].indexed {
+				if len(b.pairs) > 0 && len(b.pairs)+len(tris) > b.max {
+					if err := b.flush(len(b.pairs)); err != nil {
+						return err
+					}
+				}
+				b.start(id)
+				local := uint64(id - b.base)
+				for _, t := range tris {
+					b.pairs = append(b.pairs, uint64(t)<<32|local)
+					b.hist.count(t)
+				}
+			}
+		case indexable(text):
+			out[i].indexed = true
+			b.start(id)
+			n := len(b.pairs)
+			b.pairs = b.set.addPairs(text, b.pairs, uint64(id-b.base), &b.hist)
+			if n > 0 && len(b.pairs) > b.max {
+				if err := b.flush(n); err != nil { // the run before this file
+					return err
+				}
 			}
 		}
-		id := first + int64(i)
-		if len(b.pairs) == 0 {
-			b.base = id
-		}
-		local := uint64(id - b.base)
-		for _, t := range tris {
-			b.pairs = append(b.pairs, uint64(t)<<32|local)
-			b.hist.count(t)
-		}
+		out[i].st, out[i].ok = st, ok
 	}
 	// A run never spans two chunks: another worker's run may lie between.
-	return b.flush()
+	return b.flush(len(b.pairs))
 }
 
-// flush sorts and encodes the pairs collected into a run and stores it.
-func (b *runBuilder) flush() error {
+// start makes id the run's base when the run is empty.
+func (b *runBuilder) start(id int64) {
 	if len(b.pairs) == 0 {
+		b.base = id
+	}
+}
+
+// flush sorts and encodes the first n pairs collected into a run and
+// stores it. The pairs after them (one file's, with the same id) start
+// the next run, which that id is the base of.
+func (b *runBuilder) flush(n int) error {
+	if n == 0 {
 		return nil
 	}
-	if cap(b.tmp) < len(b.pairs) {
+	rest := b.pairs[n:]
+	for _, p := range rest {
+		b.hist.uncount(Trigram(p >> 32))
+	}
+	if cap(b.tmp) < n {
 		b.tmp = make([]uint64, cap(b.pairs))
 	}
-	sorted := sortPairs(b.pairs, b.tmp[:len(b.pairs)], &b.hist)
+	sorted := sortPairs(b.pairs[:n], b.tmp[:n], &b.hist)
 	if b.parts == nil {
 		b.parts = make([]uint32, runParts+1)
 	}
 	b.enc = encodeRun(b.enc[:0], sorted, b.parts)
 	r := &run{base: b.base, parts: append([]uint32(nil), b.parts...)}
-	b.pairs = b.pairs[:0]
+	b.pairs = b.pairs[:copy(b.pairs, rest)]
+	if len(rest) > 0 {
+		b.base += int64(rest[0] & 0xffffffff)
+		for i, p := range b.pairs {
+			b.pairs[i] = p &^ 0xffffffff
+			b.hist.count(Trigram(p >> 32))
+		}
+	}
 	return b.store.add(r, b.enc)
 }
 
@@ -284,6 +322,12 @@ type pairHist [2][1 << 12]int
 func (h *pairHist) count(t Trigram) {
 	h[0][t&(1<<12-1)]++
 	h[1][t>>12]++
+}
+
+// uncount takes back a count.
+func (h *pairHist) uncount(t Trigram) {
+	h[0][t&(1<<12-1)]--
+	h[1][t>>12]--
 }
 
 // sortPairs sorts pairs by trigram (bits 32–55) keeping equal trigrams

@@ -37,6 +37,32 @@ func (s *trigramSet) add(text []byte) []Trigram {
 	return s.list
 }
 
+// addPairs is add for a build's runs: it appends t<<32 | local to pairs
+// for each distinct trigram t of text, in the order they first occur,
+// counting each in h, and leaves the set empty.
+func (s *trigramSet) addPairs(text []byte, pairs []uint64, local uint64, h *pairHist) []uint64 {
+	s.add(nil) // bits left by add
+	if len(text) < 3 {
+		return pairs
+	}
+	n := len(pairs)
+	bits := s.bits[:1<<24/64]
+	t := Trigram(text[0])<<8 | Trigram(text[1])
+	for _, b := range text[2:] {
+		t = (t<<8 | Trigram(b)) & 0xffffff
+		if w, m := t>>6, uint64(1)<<(t&63); bits[w]&m == 0 {
+			bits[w] |= m
+			pairs = append(pairs, uint64(t)<<32|local)
+			h.count(t)
+		}
+	}
+	for _, p := range pairs[n:] {
+		t := p >> 32
+		bits[t>>6] &^= 1 << (t & 63)
+	}
+	return pairs
+}
+
 // trigramsOfText is a membership test over the trigrams of text (tests
 // and the planner's fuzz target use it as the oracle).
 func trigramsOfText(text []byte) func(Trigram) bool {
