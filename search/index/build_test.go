@@ -297,7 +297,7 @@ func TestAddPairsMatchesAdd(t *testing.T) {
 	}
 	total := 0
 	for _, c := range h[1] {
-		total += c
+		total += int(c)
 	}
 	if total != len(pairs)-1 {
 		t.Fatalf("%d counted, %d pairs", total, len(pairs)-1)
