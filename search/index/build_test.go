@@ -240,6 +240,9 @@ func FuzzRunMerge(f *testing.F) {
 	f.Add([]byte("alpha beta\x00gamma alpha\x00\x00beta\x00"), uint64(0b101))
 	f.Add([]byte("\xff\xfe\xfdabc\x00abcabc\x00ab\x00\x00日本語\x00"), uint64(1))
 	f.Add([]byte(strings.Repeat("the quick brown fox\x00", 40)), uint64(0xf0f0f0))
+	// A run entry whose gaps take 128 bytes or more (their length is a
+	// second byte), with gaps of two bytes among them.
+	f.Add([]byte(strings.Repeat("abc\x00", 300)+strings.Repeat("abc"+strings.Repeat("\x00", 200), 3)), uint64(0))
 	f.Fuzz(func(t *testing.T, data []byte, cutBits uint64) {
 		texts := [][]byte{}
 		for part := range strings.SplitSeq(string(data), "\x00") {

@@ -8,7 +8,6 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
-	"slices"
 	"sync"
 	"sync/atomic"
 )
@@ -59,8 +58,8 @@ const runMemBytes = 16 << 20
 //
 // Entries, in trigram order: uvarint trigram − the previous entry's (or,
 // at a partition's first entry, − the partition's first trigram),
-// uvarint first id − base, uvarint last − first id, uvarint length of
-// the gaps, then the gaps between the ids (appendPosting's encoding).
+// uvarint first id − base, uvarint length of the gaps, the gaps between
+// the ids (appendPosting's encoding), then uvarint last − first id.
 type run struct {
 	base  int64
 	parts []uint32 // byte offset of each partition's first entry; runParts+1 of them
@@ -359,58 +358,47 @@ func sortPairs(pairs, tmp []uint64, h *pairHist) []uint64 {
 }
 
 // encodeRun appends the run entries of sorted pairs to enc and sets
-// parts to where each partition's entries start (see run). Each
-// trigram's pairs are read twice: once to find their end and the gaps'
-// length, once to write the gaps into room made for them.
+// parts to where each partition's entries start (see run). It reads each
+// pair once: a trigram's gaps are written as they are found, after one
+// byte left for their length, and moved along in the rare case the
+// length needs more.
 func encodeRun(enc []byte, sorted []uint64, parts []uint32) []byte {
 	p := 0 // the next partition whose start is to be set
 	var prev uint64
 	for i := 0; i < len(sorted); {
 		t := sorted[i] >> 32
-		first := sorted[i] & 0xffffffff
-		last, gaps := first, 0
-		j := i + 1
-		for ; j < len(sorted) && sorted[j]>>32 == t; j++ {
-			id := sorted[j] & 0xffffffff
-			gaps += uvarintLen(id - last)
-			last = id
-		}
 		if part := int(t >> (24 - runPartBits)); part >= p {
 			for ; p <= part; p++ {
 				parts[p] = uint32(len(enc))
 			}
 			prev = uint64(part) << (24 - runPartBits)
 		}
+		first := sorted[i] & 0xffffffff
 		enc = appendUvarint(enc, t-prev)
 		enc = appendUvarint(enc, first)
+		at := len(enc)
+		enc = append(enc, 0)
+		last := first
+		j := i + 1
+		for ; j < len(sorted) && sorted[j]>>32 == t; j++ {
+			id := sorted[j] & 0xffffffff
+			enc = appendUvarint(enc, id-last)
+			last = id
+		}
+		if n := len(enc) - at - 1; n < 0x80 {
+			enc[at] = byte(n)
+		} else {
+			k := uvarintLen(uint64(n))
+			enc = append(enc, make([]byte, k-1)...)
+			copy(enc[at+k:], enc[at+1:at+1+n])
+			binary.PutUvarint(enc[at:], uint64(n))
+		}
 		enc = appendUvarint(enc, last-first)
-		enc = appendUvarint(enc, uint64(gaps))
-		enc = putGaps(enc, sorted[i:j], gaps)
 		prev = t
 		i = j
 	}
 	for ; p <= runParts; p++ {
 		parts[p] = uint32(len(enc))
-	}
-	return enc
-}
-
-// putGaps appends the uvarint gaps between the ids (low 32 bits) of
-// pairs, n bytes in all, writing into enc's spare room (grown once).
-func putGaps(enc []byte, pairs []uint64, n int) []byte {
-	at := len(enc)
-	enc = slices.Grow(enc, n)[:at+n]
-	out := enc[at:]
-	k := 0
-	for i := 1; i < len(pairs) && k < len(out); i++ {
-		v := pairs[i]&0xffffffff - pairs[i-1]&0xffffffff
-		for v >= 0x80 && k < len(out)-1 {
-			out[k] = byte(v) | 0x80
-			v >>= 7
-			k++
-		}
-		out[k] = byte(v)
-		k++
 	}
 	return enc
 }

@@ -3,7 +3,7 @@ package index
 import (
 	"context"
 	"encoding/binary"
-	"fmt"
+	"errors"
 	"slices"
 	"sync"
 )
@@ -243,17 +243,24 @@ func (m *merger) entries(p int, ents []mergeEntry) ([]mergeEntry, error) {
 		for at < end {
 			d := runDecoder{b: m.in[at:end]}
 			t += d.uvarint()
-			first, span, n := d.uvarint(), d.uvarint(), d.uvarint()
+			first, n := d.uvarint(), d.uvarint()
 			if d.bad || n > uint64(len(d.b)) || t-start > runLowMask {
-				return ents, fmt.Errorf("index: a run of the build decodes badly")
+				return ents, errBadRun
 			}
 			gaps := end - len(d.b)
+			d.b = d.b[n:]
+			span := d.uvarint()
+			if d.bad {
+				return ents, errBadRun
+			}
 			ents = append(ents, mergeEntry{low: int32(t - start), gaps: gaps, n: int32(n), first: r.base + int64(first), last: r.base + int64(first+span)})
-			at = gaps + int(n)
+			at = end - len(d.b)
 		}
 	}
 	return ents, nil
 }
+
+var errBadRun = errors.New("index: a run of the build decodes badly")
 
 // runDecoder reads uvarints from run entries.
 type runDecoder struct {
