@@ -337,7 +337,7 @@ func (h *pairHist) uncount(t Trigram) {
 // it consumes) between pairs and tmp (as long). It returns whichever
 // holds the result.
 func sortPairs(pairs, tmp []uint64, h *pairHist) []uint64 {
-	src, dst := pairs, tmp
+	src, dst := pairs, tmp[:len(pairs)]
 	for pass := range 2 {
 		c := &h[pass]
 		shift := 32 + 12*pass
@@ -346,15 +346,39 @@ func sortPairs(pairs, tmp []uint64, h *pairHist) []uint64 {
 			c[i] = sum
 			sum += n
 		}
-		for _, p := range src {
-			k := p >> shift & (1<<12 - 1)
-			dst[c[k]] = p
-			c[k]++
-		}
+		scatter(dst, src, c, shift)
 		src, dst = dst, src
 	}
 	clear(h[:])
 	return src
+}
+
+// scatter moves each pair of src to dst at the offset c holds for its
+// 12-bit digit at shift, and advances the offset. Four pairs a turn:
+// the loop took a quarter less CPU than one a turn.
+func scatter(dst, src []uint64, c *[1 << 12]uint32, shift int) {
+	i := 0
+	for ; i+4 <= len(src); i += 4 {
+		s := src[i : i+4 : i+4]
+		p0, p1, p2, p3 := s[0], s[1], s[2], s[3]
+		k := p0 >> shift & (1<<12 - 1)
+		dst[c[k]] = p0
+		c[k]++
+		k = p1 >> shift & (1<<12 - 1)
+		dst[c[k]] = p1
+		c[k]++
+		k = p2 >> shift & (1<<12 - 1)
+		dst[c[k]] = p2
+		c[k]++
+		k = p3 >> shift & (1<<12 - 1)
+		dst[c[k]] = p3
+		c[k]++
+	}
+	for ; i < len(src); i++ {
+		k := src[i] >> shift & (1<<12 - 1)
+		dst[c[k]] = src[i]
+		c[k]++
+	}
 }
 
 // encodeRun appends the run entries of sorted pairs to enc and sets
