@@ -48,8 +48,24 @@ func (s *trigramSet) addPairs(text []byte, pairs []uint64, local uint64, h *pair
 	n := len(pairs)
 	bits := s.bits[:1<<24/64]
 	t := Trigram(text[0])<<8 | Trigram(text[1])
-	for _, b := range text[2:] {
-		t = (t<<8 | Trigram(b)) & 0xffffff
+	rest := text[2:]
+	i := 0
+	// Two bytes a turn (a few percent less CPU than one).
+	for ; i+2 <= len(rest); i += 2 {
+		b := rest[i : i+2 : i+2]
+		t = (t<<8 | Trigram(b[0])) & 0xffffff
+		if w, m := t>>6, uint64(1)<<(t&63); bits[w]&m == 0 {
+			bits[w] |= m
+			pairs = append(pairs, uint64(t)<<32|local)
+		}
+		t = (t<<8 | Trigram(b[1])) & 0xffffff
+		if w, m := t>>6, uint64(1)<<(t&63); bits[w]&m == 0 {
+			bits[w] |= m
+			pairs = append(pairs, uint64(t)<<32|local)
+		}
+	}
+	if i < len(rest) {
+		t = (t<<8 | Trigram(rest[i])) & 0xffffff
 		if w, m := t>>6, uint64(1)<<(t&63); bits[w]&m == 0 {
 			bits[w] |= m
 			pairs = append(pairs, uint64(t)<<32|local)
