@@ -208,7 +208,7 @@ func mergeTexts(t testing.TB, texts [][]byte, cuts map[int]bool) map[Trigram][]i
 			b.hist.count(tri)
 		}
 		if cuts[i] || i == len(texts)-1 {
-			if err := b.flush(); err != nil {
+			if err := b.flush(len(b.pairs)); err != nil {
 				t.Fatal(err)
 			}
 		}
@@ -240,6 +240,9 @@ func FuzzRunMerge(f *testing.F) {
 	f.Add([]byte("alpha beta\x00gamma alpha\x00\x00beta\x00"), uint64(0b101))
 	f.Add([]byte("\xff\xfe\xfdabc\x00abcabc\x00ab\x00\x00日本語\x00"), uint64(1))
 	f.Add([]byte(strings.Repeat("the quick brown fox\x00", 40)), uint64(0xf0f0f0))
+	// A run entry whose gaps take 128 bytes or more (their length is a
+	// second byte), with gaps of two bytes among them.
+	f.Add([]byte(strings.Repeat("abc\x00", 300)+strings.Repeat("abc"+strings.Repeat("\x00", 200), 3)), uint64(0))
 	f.Fuzz(func(t *testing.T, data []byte, cutBits uint64) {
 		texts := [][]byte{}
 		for part := range strings.SplitSeq(string(data), "\x00") {
@@ -264,4 +267,42 @@ func FuzzRunMerge(f *testing.F) {
 			t.Fatalf("merged postings\n%v\nwant\n%v", got, want)
 		}
 	})
+}
+
+// addPairs finds the trigrams add finds, in the same order, counts them,
+// and leaves the set empty for the next text (also after an add, whose
+// bits stay set until the set's next use).
+func TestAddPairsMatchesAdd(t *testing.T) {
+	ref, set := newTrigramSet(), newTrigramSet()
+	texts := []string{"", "ab", "abc", "abcabcabc", "the cat sat on the mat", "\xff\xfe\x00 binary-ish \x80\x81\x82", "abc"}
+	var h pairHist
+	pairs := []uint64{7} // kept as they are
+	for i, text := range texts {
+		if i == 3 {
+			set.add([]byte("zzzz the")) // bits an add leaves set
+		}
+		want := slices.Clone(ref.add([]byte(text)))
+		n := len(pairs)
+		pairs = set.addPairs([]byte(text), pairs, uint64(i), &h)
+		var got []Trigram
+		for _, p := range pairs[n:] {
+			if p&0xffffffff != uint64(i) {
+				t.Fatalf("%q: pair %x has the wrong id", text, p)
+			}
+			got = append(got, Trigram(p>>32))
+		}
+		if !slices.Equal(got, want) {
+			t.Fatalf("%q: trigrams %x, add finds %x", text, got, want)
+		}
+	}
+	if pairs[0] != 7 {
+		t.Fatal("the pairs before were changed")
+	}
+	total := 0
+	for _, c := range h[1] {
+		total += int(c)
+	}
+	if total != len(pairs)-1 {
+		t.Fatalf("%d counted, %d pairs", total, len(pairs)-1)
+	}
 }

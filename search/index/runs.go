@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"math/bits"
 	"os"
+	"path/filepath"
 	"runtime"
 	"sync"
 	"sync/atomic"
@@ -57,8 +58,8 @@ const runMemBytes = 16 << 20
 //
 // Entries, in trigram order: uvarint trigram − the previous entry's (or,
 // at a partition's first entry, − the partition's first trigram),
-// uvarint first id − base, uvarint last − first id, uvarint length of
-// the gaps, then the gaps between the ids (appendPosting's encoding).
+// uvarint first id − base, uvarint length of the gaps, the gaps between
+// the ids (appendPosting's encoding), then uvarint last − first id.
 type run struct {
 	base  int64
 	parts []uint32 // byte offset of each partition's first entry; runParts+1 of them
@@ -174,7 +175,9 @@ func buildRuns(ctx context.Context, o *Options, paths []string, firstID int64, s
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			b := &runBuilder{o: o, store: store, set: newTrigramSet(), max: maxPairs}
+			// Room for a run and the file that overfills it, mostly: a
+			// slice grown by append would take a quarter more each time.
+			b := &runBuilder{o: o, store: store, set: newTrigramSet(), max: maxPairs, pairs: make([]uint64, 0, maxPairs+maxPairs/4)}
 			for c := int(next.Add(1) - 1); c < chunks; c = int(next.Add(1) - 1) {
 				lo, hi := c*chunk, min((c+1)*chunk, len(paths))
 				if err := b.chunk(ctx, paths[lo:hi], firstID+int64(lo), out[lo:hi]); err != nil {
@@ -227,62 +230,106 @@ type runBuilder struct {
 }
 
 // chunk reads the files of ids [first, first+len(paths)) into runs,
-// recording each one's outcome.
+// recording each one's outcome. A file read whole has its pairs
+// appended as its trigrams are found (addPairs), without a list of them
+// in between; the run is cut after the fact when the file overfills it.
 func (b *runBuilder) chunk(ctx context.Context, paths []string, first int64, out []fileOutcome) error {
 	for i, rel := range paths {
 		if err := ctx.Err(); err != nil {
 			return err
 		}
-		st, ok, tris, indexed := b.r.index(b.o, rel, b.set)
-		out[i] = fileOutcome{st: st, ok: ok, indexed: indexed}
-		if !indexed {
-			continue
-		}
-		if len(b.pairs) > 0 && len(b.pairs)+len(tris) > b.max {
-			if err := b.flush(); err != nil {
-				return err
+		id := first + int64(i)
+		st, ok, text, large := b.r.read(b.o, rel)
+		switch {
+		case large:
+			var tris []Trigram
+			abs := filepath.Join(b.o.Root, filepath.FromSlash(rel))
+			st, tris, out[i].indexed = readLarge(abs, st, b.set)
+			if out[i].indexed {
+				if len(b.pairs) > 0 && len(b.pairs)+len(tris) > b.max {
+					if err := b.flush(len(b.pairs)); err != nil {
+						return err
+					}
+				}
+				b.start(id)
+				local := uint64(id - b.base)
+				for _, t := range tris {
+					b.pairs = append(b.pairs, uint64(t)<<32|local)
+					b.hist.count(t)
+				}
+			}
+		case indexable(text):
+			out[i].indexed = true
+			b.start(id)
+			n := len(b.pairs)
+			b.pairs = b.set.addPairs(text, b.pairs, uint64(id-b.base), &b.hist)
+			if n > 0 && len(b.pairs) > b.max {
+				if err := b.flush(n); err != nil { // the run before this file
+					return err
+				}
 			}
 		}
-		id := first + int64(i)
-		if len(b.pairs) == 0 {
-			b.base = id
-		}
-		local := uint64(id - b.base)
-		for _, t := range tris {
-			b.pairs = append(b.pairs, uint64(t)<<32|local)
-			b.hist.count(t)
-		}
+		out[i].st, out[i].ok = st, ok
 	}
 	// A run never spans two chunks: another worker's run may lie between.
-	return b.flush()
+	return b.flush(len(b.pairs))
 }
 
-// flush sorts and encodes the pairs collected into a run and stores it.
-func (b *runBuilder) flush() error {
+// start makes id the run's base when the run is empty.
+func (b *runBuilder) start(id int64) {
 	if len(b.pairs) == 0 {
+		b.base = id
+	}
+}
+
+// flush sorts and encodes the first n pairs collected into a run and
+// stores it. The pairs after them (one file's, with the same id) start
+// the next run, which that id is the base of.
+func (b *runBuilder) flush(n int) error {
+	if n == 0 {
 		return nil
 	}
-	if cap(b.tmp) < len(b.pairs) {
+	rest := b.pairs[n:]
+	for _, p := range rest {
+		b.hist.uncount(Trigram(p >> 32))
+	}
+	if cap(b.tmp) < n {
 		b.tmp = make([]uint64, cap(b.pairs))
 	}
-	sorted := sortPairs(b.pairs, b.tmp[:len(b.pairs)], &b.hist)
+	sorted := sortPairs(b.pairs[:n], b.tmp[:n], &b.hist)
 	if b.parts == nil {
 		b.parts = make([]uint32, runParts+1)
 	}
 	b.enc = encodeRun(b.enc[:0], sorted, b.parts)
 	r := &run{base: b.base, parts: append([]uint32(nil), b.parts...)}
-	b.pairs = b.pairs[:0]
+	b.pairs = b.pairs[:copy(b.pairs, rest)]
+	if len(rest) > 0 {
+		b.base += int64(rest[0] & 0xffffffff)
+		for i, p := range b.pairs {
+			b.pairs[i] = p &^ 0xffffffff
+			b.hist.count(Trigram(p >> 32))
+		}
+	}
 	return b.store.add(r, b.enc)
 }
 
 // pairHist counts the pairs of a run by the low and the high 12 bits of
 // their trigram: the two digits sortPairs sorts by, counted as the pairs
-// are collected (which saves sortPairs a pass over them).
-type pairHist [2][1 << 12]int
+// are collected (which saves sortPairs a pass over them). The counts are
+// 32 bits (a run holds far fewer pairs): the two tables then fit the
+// first-level cache beside the pairs being scattered, and the sort took
+// a fifth less CPU than with int counts.
+type pairHist [2][1 << 12]uint32
 
 func (h *pairHist) count(t Trigram) {
 	h[0][t&(1<<12-1)]++
 	h[1][t>>12]++
+}
+
+// uncount takes back a count.
+func (h *pairHist) uncount(t Trigram) {
+	h[0][t&(1<<12-1)]--
+	h[1][t>>12]--
 }
 
 // sortPairs sorts pairs by trigram (bits 32–55) keeping equal trigrams
@@ -290,55 +337,87 @@ func (h *pairHist) count(t Trigram) {
 // it consumes) between pairs and tmp (as long). It returns whichever
 // holds the result.
 func sortPairs(pairs, tmp []uint64, h *pairHist) []uint64 {
-	src, dst := pairs, tmp
+	src, dst := pairs, tmp[:len(pairs)]
 	for pass := range 2 {
 		c := &h[pass]
 		shift := 32 + 12*pass
-		sum := 0
+		var sum uint32
 		for i, n := range c {
 			c[i] = sum
 			sum += n
 		}
-		for _, p := range src {
-			k := p >> shift & (1<<12 - 1)
-			dst[c[k]] = p
-			c[k]++
-		}
+		scatter(dst, src, c, shift)
 		src, dst = dst, src
 	}
 	clear(h[:])
 	return src
 }
 
+// scatter moves each pair of src to dst at the offset c holds for its
+// 12-bit digit at shift, and advances the offset. Four pairs a turn:
+// the loop took a quarter less CPU than one a turn.
+func scatter(dst, src []uint64, c *[1 << 12]uint32, shift int) {
+	i := 0
+	for ; i+4 <= len(src); i += 4 {
+		s := src[i : i+4 : i+4]
+		p0, p1, p2, p3 := s[0], s[1], s[2], s[3]
+		k := p0 >> shift & (1<<12 - 1)
+		dst[c[k]] = p0
+		c[k]++
+		k = p1 >> shift & (1<<12 - 1)
+		dst[c[k]] = p1
+		c[k]++
+		k = p2 >> shift & (1<<12 - 1)
+		dst[c[k]] = p2
+		c[k]++
+		k = p3 >> shift & (1<<12 - 1)
+		dst[c[k]] = p3
+		c[k]++
+	}
+	for ; i < len(src); i++ {
+		k := src[i] >> shift & (1<<12 - 1)
+		dst[c[k]] = src[i]
+		c[k]++
+	}
+}
+
 // encodeRun appends the run entries of sorted pairs to enc and sets
-// parts to where each partition's entries start (see run).
+// parts to where each partition's entries start (see run). It reads each
+// pair once: a trigram's gaps are written as they are found, after one
+// byte left for their length, and moved along in the rare case the
+// length needs more.
 func encodeRun(enc []byte, sorted []uint64, parts []uint32) []byte {
 	p := 0 // the next partition whose start is to be set
 	var prev uint64
 	for i := 0; i < len(sorted); {
 		t := sorted[i] >> 32
-		j := i + 1
-		for j < len(sorted) && sorted[j]>>32 == t {
-			j++
-		}
 		if part := int(t >> (24 - runPartBits)); part >= p {
 			for ; p <= part; p++ {
 				parts[p] = uint32(len(enc))
 			}
 			prev = uint64(part) << (24 - runPartBits)
 		}
-		first, last := sorted[i]&0xffffffff, sorted[j-1]&0xffffffff
-		gaps := 0
-		for k := i + 1; k < j; k++ {
-			gaps += uvarintLen(sorted[k]&0xffffffff - sorted[k-1]&0xffffffff)
-		}
+		first := sorted[i] & 0xffffffff
 		enc = appendUvarint(enc, t-prev)
 		enc = appendUvarint(enc, first)
-		enc = appendUvarint(enc, last-first)
-		enc = appendUvarint(enc, uint64(gaps))
-		for k := i + 1; k < j; k++ {
-			enc = appendUvarint(enc, sorted[k]&0xffffffff-sorted[k-1]&0xffffffff)
+		at := len(enc)
+		enc = append(enc, 0)
+		last := first
+		j := i + 1
+		for ; j < len(sorted) && sorted[j]>>32 == t; j++ {
+			id := sorted[j] & 0xffffffff
+			enc = appendUvarint(enc, id-last)
+			last = id
 		}
+		if n := len(enc) - at - 1; n < 0x80 {
+			enc[at] = byte(n)
+		} else {
+			k := uvarintLen(uint64(n))
+			enc = append(enc, make([]byte, k-1)...)
+			copy(enc[at+k:], enc[at+1:at+1+n])
+			binary.PutUvarint(enc[at:], uint64(n))
+		}
+		enc = appendUvarint(enc, last-first)
 		prev = t
 		i = j
 	}

@@ -3,7 +3,7 @@ package index
 import (
 	"context"
 	"encoding/binary"
-	"fmt"
+	"errors"
 	"slices"
 	"sync"
 )
@@ -146,6 +146,7 @@ type merger struct {
 	pos     []int
 	last    []int64
 	touched []int
+	ents    []mergeEntry // the partition's entries
 }
 
 func newMerger(store *runStore, runs []*run) *merger {
@@ -173,20 +174,34 @@ func (m *merger) merge(p0, p1 int) ([]segmentRow, error) {
 	return rows, nil
 }
 
-// partition appends the rows of partition p to rows: one pass sizes each
-// trigram's list, a second writes them (each run's list after the one
-// before, its first id as a gap from the previous run's last).
+// mergeEntry is one run entry of the partition being merged, decoded:
+// its low trigram bits, its first and last ids, and where its gaps lie
+// in the merger's input.
+type mergeEntry struct {
+	low         int32
+	n           int32 // bytes of gaps
+	gaps        int
+	first, last int64
+}
+
+// partition appends the rows of partition p to rows: one pass decodes
+// its entries and sizes each trigram's list, a second writes them (each
+// run's list after the one before, its first id as a gap from the
+// previous run's last).
 func (m *merger) partition(p int, rows []segmentRow) ([]segmentRow, error) {
 	m.touched = m.touched[:0]
-	err := m.entries(p, func(low int, base int64, first, _ uint64, gaps []byte) {
-		if m.need[low] == 0 {
-			m.touched = append(m.touched, low)
-		}
-		m.need[low] += uvarintLen(uint64(base)+first) + len(gaps) // the gap from the last id is smaller
-	})
-	if err != nil || len(m.touched) == 0 {
-		m.advance(p)
+	var err error
+	m.ents, err = m.entries(p, m.ents[:0])
+	m.advance(p)
+	if err != nil || len(m.ents) == 0 {
 		return rows, err
+	}
+	for i := range m.ents {
+		e := &m.ents[i]
+		if m.need[e.low] == 0 {
+			m.touched = append(m.touched, int(e.low))
+		}
+		m.need[e.low] += uvarintLen(uint64(e.first)) + int(e.n) // the gap from the last id is smaller
 	}
 	slices.Sort(m.touched)
 	size := 0
@@ -196,18 +211,18 @@ func (m *merger) partition(p int, rows []segmentRow) ([]segmentRow, error) {
 		size += n
 	}
 	buf := make([]byte, size)
-	err = m.entries(p, func(low int, base int64, first, span uint64, gaps []byte) {
-		at := m.pos[low]
-		at += binary.PutUvarint(buf[at:], uint64(base+int64(first)-m.last[low]))
-		at += copy(buf[at:], gaps)
-		m.pos[low], m.last[low] = at, base+int64(first+span)
-	})
+	for i := range m.ents {
+		e := &m.ents[i]
+		at := m.pos[e.low]
+		at += binary.PutUvarint(buf[at:], uint64(e.first-m.last[e.low]))
+		at += copy(buf[at:], m.in[e.gaps:e.gaps+int(e.n)])
+		m.pos[e.low], m.last[e.low] = at, e.last
+	}
 	for _, low := range m.touched {
 		rows = append(rows, segmentRow{tri: Trigram(p<<(24-runPartBits) | low), ids: buf[m.need[low]:m.pos[low]:m.pos[low]]})
 		m.need[low], m.last[low] = 0, 0
 	}
-	m.advance(p)
-	return rows, err
+	return rows, nil
 }
 
 // advance moves every run's cursor past partition p.
@@ -217,27 +232,35 @@ func (m *merger) advance(p int) {
 	}
 }
 
-// entries calls fn with each entry of partition p in run order: its low
-// trigram bits, the run's base, the first id − base, last − first id,
-// and the gaps between the ids.
-func (m *merger) entries(p int, fn func(low int, base int64, first, span uint64, gaps []byte)) error {
+// entries appends the entries of partition p to ents, decoded, in run
+// order.
+func (m *merger) entries(p int, ents []mergeEntry) ([]mergeEntry, error) {
 	start := uint64(p) << (24 - runPartBits)
 	for i, r := range m.runs {
-		b := m.in[m.cur[i] : m.cur[i]+r.partSize(p)]
+		at := m.cur[i]
+		end := at + r.partSize(p)
 		t := start
-		for len(b) > 0 {
-			d := runDecoder{b: b}
+		for at < end {
+			d := runDecoder{b: m.in[at:end]}
 			t += d.uvarint()
-			first, span, n := d.uvarint(), d.uvarint(), d.uvarint()
+			first, n := d.uvarint(), d.uvarint()
 			if d.bad || n > uint64(len(d.b)) || t-start > runLowMask {
-				return fmt.Errorf("index: a run of the build decodes badly")
+				return ents, errBadRun
 			}
-			fn(int(t-start), r.base, first, span, d.b[:n])
-			b = d.b[n:]
+			gaps := end - len(d.b)
+			d.b = d.b[n:]
+			span := d.uvarint()
+			if d.bad {
+				return ents, errBadRun
+			}
+			ents = append(ents, mergeEntry{low: int32(t - start), gaps: gaps, n: int32(n), first: r.base + int64(first), last: r.base + int64(first+span)})
+			at = end - len(d.b)
 		}
 	}
-	return nil
+	return ents, nil
 }
+
+var errBadRun = errors.New("index: a run of the build decodes badly")
 
 // runDecoder reads uvarints from run entries.
 type runDecoder struct {

@@ -37,6 +37,50 @@ func (s *trigramSet) add(text []byte) []Trigram {
 	return s.list
 }
 
+// addPairs is add for a build's runs: it appends t<<32 | local to pairs
+// for each distinct trigram t of text, in the order they first occur,
+// counts each in h, and leaves the set empty.
+func (s *trigramSet) addPairs(text []byte, pairs []uint64, local uint64, h *pairHist) []uint64 {
+	s.add(nil) // bits left by add
+	if len(text) < 3 {
+		return pairs
+	}
+	n := len(pairs)
+	bits := s.bits[:1<<24/64]
+	t := Trigram(text[0])<<8 | Trigram(text[1])
+	rest := text[2:]
+	i := 0
+	// Two bytes a turn (a few percent less CPU than one).
+	for ; i+2 <= len(rest); i += 2 {
+		b := rest[i : i+2 : i+2]
+		t = (t<<8 | Trigram(b[0])) & 0xffffff
+		if w, m := t>>6, uint64(1)<<(t&63); bits[w]&m == 0 {
+			bits[w] |= m
+			pairs = append(pairs, uint64(t)<<32|local)
+		}
+		t = (t<<8 | Trigram(b[1])) & 0xffffff
+		if w, m := t>>6, uint64(1)<<(t&63); bits[w]&m == 0 {
+			bits[w] |= m
+			pairs = append(pairs, uint64(t)<<32|local)
+		}
+	}
+	if i < len(rest) {
+		t = (t<<8 | Trigram(rest[i])) & 0xffffff
+		if w, m := t>>6, uint64(1)<<(t&63); bits[w]&m == 0 {
+			bits[w] |= m
+			pairs = append(pairs, uint64(t)<<32|local)
+		}
+	}
+	// Counted here, not above: the loop above runs per byte, and kept
+	// small it took a tenth less CPU.
+	for _, p := range pairs[n:] {
+		t := Trigram(p >> 32)
+		bits[t>>6] &^= 1 << (t & 63)
+		h.count(t)
+	}
+	return pairs
+}
+
 // trigramsOfText is a membership test over the trigrams of text (tests
 // and the planner's fuzz target use it as the oracle).
 func trigramsOfText(text []byte) func(Trigram) bool {
