@@ -1,11 +1,12 @@
 package pretokenize
 
-// ASCII fast paths, run by the batch loops (split.go). Most source text and English prose is ASCII, where the
-// classes collapse to a few byte ranges ([A-Z] is "upper" only, [a-z]
-// "lower" only, no marks). The fast paths below decide a piece looking at
-// ASCII bytes only; whenever a decision would depend on a non-ASCII
-// character they return -1 and the caller runs the general scanner from the
-// same position, so they need no Unicode reasoning to be exact.
+// ASCII fast paths, run by the batch loops (split.go). Most source text
+// and English prose is ASCII, where the classes collapse to a few byte
+// ranges ([A-Z] is "upper" only, [a-z] "lower" only, no marks). The fast
+// paths decide a piece looking at ASCII bytes only; whenever a decision
+// would depend on a non-ASCII character they give up (-1, or ok false) and
+// the loop runs the general scanner from the same position, so they need
+// no Unicode reasoning to be exact.
 
 // Byte kinds for the fast paths.
 const (
