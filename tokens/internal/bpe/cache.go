@@ -117,7 +117,13 @@ func (v *Vocab) CountPieces(text string, start int, ends []int, c *Cache) int {
 	total, i := 0, start
 	short := &c.short
 	for _, j := range ends {
-		if n := j - i; uint(n-1) < 8 && i+8 <= len(text) {
+		n := j - i
+		if n == 1 { // every byte is a token
+			total++
+			i = j
+			continue
+		}
+		if uint(n-1) < 8 && i+8 <= len(text) {
 			key := le64At(text, i) & (^uint64(0) >> ((64 - 8*uint(n)) & 63))
 			e := &short[shortIndex(key, n)]
 			if e.key == key && int(e.n) == n {
