@@ -1,12 +1,15 @@
 package tokens
 
 import (
+	"context"
+	"fmt"
 	"github.com/pkoukk/tiktoken-go"
 	tiktoken_loader "github.com/pkoukk/tiktoken-go-loader"
 	"io/fs"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
 	"sort"
 	"strings"
 	"sync"
@@ -95,6 +98,26 @@ func BenchmarkCount(b *testing.B) {
 			// Cold: every pass starts with empty piece caches (emptying
 			// them is a few microseconds of the pass).
 			measureCPU(b, len(text), func() { e.resetCaches(); e.Count(text) })
+		})
+	}
+}
+
+// BenchmarkCountParallel counts the text as `gopi tokens` counts one
+// large file, in segments on one worker (streamed) and on GOMAXPROCS
+// workers, with cold caches (a fresh Workers each time); cpu-MB/s is over the whole process's CPU time,
+// so the two compare the work the segments repeat (each worker's cache
+// learning the same pieces) besides the wall time.
+func BenchmarkCountParallel(b *testing.B) {
+	text := sourceMix(b)
+	e := mustGet(b, O200kBase)
+	for _, workers := range []int{1, runtime.GOMAXPROCS(0)} {
+		b.Run(fmt.Sprintf("workers=%d", workers), func(b *testing.B) {
+			measureProcessCPU(b, len(text), func() {
+				e.resetCaches()
+				if _, _, err := e.CountParallel(context.Background(), strings.NewReader(text), NewWorkers(workers)); err != nil {
+					b.Fatal(err)
+				}
+			})
 		})
 	}
 }

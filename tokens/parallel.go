@@ -15,11 +15,15 @@ import (
 // NewWorkers).
 type Workers struct {
 	slots chan struct{}
+	bufs  *segmentBuffers // read buffers, shared by every input
 }
 
 // NewWorkers returns a bound of n segments at once (n < 1 is 1).
 func NewWorkers(n int) *Workers {
-	return &Workers{slots: make(chan struct{}, max(n, 1))}
+	n = max(n, 1)
+	// Each input counted at once holds a buffer being read besides its
+	// segments being counted.
+	return &Workers{slots: make(chan struct{}, n), bufs: newSegmentBuffers(2 * n)}
 }
 
 // segmentBlock is how much CountParallel reads before it hands the text
@@ -52,7 +56,7 @@ func (e *Encoding) countParallel(ctx context.Context, r io.Reader, w *Workers, b
 	// A small file gets a buffer of its size: many small files are
 	// counted without a block each.
 	step := smallFileBlock(r, block)
-	bufs := newSegmentBuffers(cap(w.slots))
+	bufs := w.bufs
 	buf := bufs.get(2 * step)
 	for {
 		if err := ctx.Err(); err != nil {
@@ -89,6 +93,7 @@ func (e *Encoding) countParallel(ctx context.Context, r io.Reader, w *Workers, b
 			if eof { // the last segment: counted here
 				total.Add(int64(e.Count(seg)))
 				<-w.slots
+				bufs.put(buf)
 				wg.Wait()
 				return int(total.Load()), size, nil
 			}
@@ -103,6 +108,7 @@ func (e *Encoding) countParallel(ctx context.Context, r io.Reader, w *Workers, b
 			buf = next
 		}
 		if eof {
+			bufs.put(buf)
 			wg.Wait()
 			return int(total.Load()), size, nil
 		}
@@ -110,9 +116,9 @@ func (e *Encoding) countParallel(ctx context.Context, r io.Reader, w *Workers, b
 }
 
 // segmentBuffers keeps the buffers of counted segments for the next
-// reads, so a large input is read into the same few buffers over and over
-// (no fresh pages to fault in, no garbage to collect) instead of a new one
-// per segment.
+// reads, so a large input, or many small ones, is read into the same few
+// buffers over and over (no fresh pages to fault in, no garbage to
+// collect) instead of a new one per segment or file.
 type segmentBuffers struct {
 	free chan []byte
 }

@@ -3,6 +3,8 @@ package main
 import (
 	"context"
 	"fmt"
+	"math"
+	"runtime/debug"
 
 	"github.com/spf13/pflag"
 
@@ -58,11 +60,39 @@ func runTokens(ctx context.Context, env *cliEnv, args []string) int {
 		fmt.Fprint(env.stdout, tokensUsage+cliflags.Help(fs))
 		return exitMatch
 	}
+	defer loosenGC()()
 	code, err := tokensMain(ctx, env, &c, fs.Args())
 	if err != nil {
 		return fail(env, "tokens", err)
 	}
 	return code
+}
+
+// tokensHeapLimit is the heap size up to which a count runs without the
+// collector (see loosenGC).
+const tokensHeapLimit = 128 << 20
+
+// loosenGC turns the collector off for a count until the heap reaches
+// tokensHeapLimit, unless GOGC or GOMEMLIMIT set something other than the
+// defaults, and returns what puts the settings back. A count keeps little
+// (a few segments per worker and the piece caches): with the default
+// target the collector ran three times over a 9.4 MB file, 4% of the
+// instructions, and each of its stops waited for the counting loops to be
+// preempted. Past the limit (many large files, each read into a buffer of
+// its own) it collects as usual.
+func loosenGC() (restore func()) {
+	if debug.SetMemoryLimit(-1) != math.MaxInt64 {
+		return func() {}
+	}
+	if prev := debug.SetGCPercent(-1); prev != 100 {
+		debug.SetGCPercent(prev)
+		return func() {}
+	}
+	debug.SetMemoryLimit(tokensHeapLimit)
+	return func() {
+		debug.SetMemoryLimit(math.MaxInt64)
+		debug.SetGCPercent(100)
+	}
 }
 
 // tokensMain counts paths (standard input when there are none).

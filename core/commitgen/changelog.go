@@ -10,6 +10,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/gopi-agent/gopi/core/ai"
@@ -66,7 +67,9 @@ type Unreleased struct {
 	Entries    map[string][]string // its entries by "### " category
 }
 
-var unreleasedHeading = regexp.MustCompile(`(?i)^##\s+\[?Unreleased\]?`)
+var unreleasedHeading = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`(?i)^##\s+\[?Unreleased\]?`)
+})
 
 // ErrNoUnreleased is returned by ParseUnreleased for a changelog without
 // an [Unreleased] section; such a changelog is left alone.
@@ -77,7 +80,7 @@ func ParseUnreleased(content string) (Unreleased, error) {
 	lines := strings.Split(content, "\n")
 	u := Unreleased{Start: -1, End: len(lines), Entries: map[string][]string{}}
 	for i, l := range lines {
-		if unreleasedHeading.MatchString(strings.TrimSpace(l)) {
+		if unreleasedHeading().MatchString(strings.TrimSpace(l)) {
 			u.Start = i
 			break
 		}

@@ -4,6 +4,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 )
 
 // FileDiff is the part of a unified git diff about one file.
@@ -25,7 +26,9 @@ type Hunk struct {
 }
 
 // diffHeader reads the paths of a "diff --git a/X b/Y" line.
-var diffHeader = regexp.MustCompile(`^diff --git a/(.+?) b/(.+)$`)
+var diffHeader = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`^diff --git a/(.+?) b/(.+)$`)
+})
 
 // ParseFileDiffs splits a unified git diff into its files. Sections
 // whose first line is not a "diff --git a/… b/…" header are skipped.
@@ -39,7 +42,7 @@ func ParseFileDiffs(diff string) []FileDiff {
 			continue
 		}
 		first, _, _ := strings.Cut(part, "\n")
-		m := diffHeader.FindStringSubmatch(first)
+		m := diffHeader().FindStringSubmatch(first)
 		if m == nil {
 			continue
 		}
@@ -62,7 +65,9 @@ func ParseFileDiffs(diff string) []FileDiff {
 
 // hunkHeader reads the ranges of an "@@ -a,b +c,d @@" line; a missing
 // count means 1.
-var hunkHeader = regexp.MustCompile(`^@@\s-(\d+)(?:,(\d+))?\s\+(\d+)(?:,(\d+))?\s@@`)
+var hunkHeader = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`^@@\s-(\d+)(?:,(\d+))?\s\+(\d+)(?:,(\d+))?\s@@`)
+})
 
 // Hunks splits a file's diff into its hunks (none for a binary file).
 func (fd FileDiff) Hunks() []Hunk {
@@ -80,7 +85,7 @@ func (fd FileDiff) Hunks() []Hunk {
 		if strings.HasPrefix(line, "@@") {
 			flush()
 			h := Hunk{Index: len(hunks), Header: line}
-			if m := hunkHeader.FindStringSubmatch(line); m != nil {
+			if m := hunkHeader().FindStringSubmatch(line); m != nil {
 				h.OldStart, h.OldLines = atoiOr(m[1], 0), atoiOr(m[2], 1)
 				h.NewStart, h.NewLines = atoiOr(m[3], 0), atoiOr(m[4], 1)
 			}

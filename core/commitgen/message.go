@@ -5,6 +5,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"sync"
 )
 
 // Limits of a commit message, as omp's commit command keeps them.
@@ -44,7 +45,9 @@ func (m Message) String() string {
 }
 
 // scopeSegment is one part of a scope: lowercase letters, digits, - and _.
-var scopeSegment = regexp.MustCompile(`^[a-z0-9][a-z0-9_-]*$`)
+var scopeSegment = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`^[a-z0-9][a-z0-9_-]*$`)
+})
 
 // normalize trims the parts and drops a "type(scope): " the model put
 // before the summary anyway.
@@ -79,7 +82,7 @@ func (m Message) Problems() []string {
 			out = append(out, "the scope has more than two segments")
 		}
 		for _, s := range segs {
-			if !scopeSegment.MatchString(s) {
+			if !scopeSegment().MatchString(s) {
 				out = append(out, fmt.Sprintf("scope segment %q is not lowercase letters, digits, - or _", s))
 			}
 		}

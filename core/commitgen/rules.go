@@ -5,6 +5,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"sync"
 
 	"golang.org/x/text/unicode/norm"
 )
@@ -95,7 +96,7 @@ func ScopeProblems(scope string) []string {
 		out = append(out, "the scope has more than two segments")
 	}
 	for _, s := range segs {
-		if !scopeSegment.MatchString(s) {
+		if !scopeSegment().MatchString(s) {
 			out = append(out, fmt.Sprintf("scope segment %q is not lowercase letters, digits, - or _", s))
 		}
 	}
@@ -119,18 +120,23 @@ func DetailProblems(details []string) []string {
 
 // detailWeights rank body lines when there are too many: what a reader
 // most needs to know first.
-var detailWeights = []struct {
+var detailWeights = sync.OnceValue(func() []struct {
 	re     *regexp.Regexp
 	weight int
-}{
-	{regexp.MustCompile(`security|vulnerab|exploit|cve`), 100},
-	{regexp.MustCompile(`breaking|incompatible`), 90},
-	{regexp.MustCompile(`performance|optimi[sz]|latency|throughput`), 80},
-	{regexp.MustCompile(`bug|fix|crash|panic|regression|failure`), 70},
-	{regexp.MustCompile(`api|interface|public|export`), 50},
-	{regexp.MustCompile(`user|client|customer`), 40},
-	{regexp.MustCompile(`deprecat|removed|delete`), 35},
-}
+} {
+	return []struct {
+		re     *regexp.Regexp
+		weight int
+	}{
+		{regexp.MustCompile(`security|vulnerab|exploit|cve`), 100},
+		{regexp.MustCompile(`breaking|incompatible`), 90},
+		{regexp.MustCompile(`performance|optimi[sz]|latency|throughput`), 80},
+		{regexp.MustCompile(`bug|fix|crash|panic|regression|failure`), 70},
+		{regexp.MustCompile(`api|interface|public|export`), 50},
+		{regexp.MustCompile(`user|client|customer`), 40},
+		{regexp.MustCompile(`deprecat|removed|delete`), 35},
+	}
+})
 
 // CapDetails keeps the MaxDetails most important body lines, in their
 // order, and says so in a warning when it dropped some.
@@ -140,7 +146,7 @@ func CapDetails(details []string) ([]string, []string) {
 	}
 	score := func(d string) int {
 		d, n := strings.ToLower(d), 0
-		for _, w := range detailWeights {
+		for _, w := range detailWeights() {
 			if w.re.MatchString(d) {
 				n += w.weight
 			}
@@ -162,9 +168,15 @@ func CapDetails(details []string) ([]string, []string) {
 }
 
 var (
-	docFile   = regexp.MustCompile(`\.(md|mdx|adoc|rst)$`)
-	testFile  = regexp.MustCompile(`(^|/)(test|tests|__tests__)(/|$)|(_test|\.test|\.spec)\.`)
-	perfWords = regexp.MustCompile(`performance|optimi[sz]|latency|throughput|benchmark`)
+	docFile = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`\.(md|mdx|adoc|rst)$`)
+	})
+	testFile = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`(^|/)(test|tests|__tests__)(/|$)|(_test|\.test|\.spec)\.`)
+	})
+	perfWords = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`performance|optimi[sz]|latency|throughput|benchmark`)
+	})
 )
 
 // TypeChecks says whether the files of a commit fit its type: docs
@@ -177,11 +189,11 @@ func TypeChecks(typ string, files []string, diff string, m Message) (errs, warni
 	}
 	switch typ {
 	case "docs":
-		if !has(docFile.MatchString) {
+		if !has(docFile().MatchString) {
 			errs = append(errs, "a docs commit must change a documentation file (.md, .mdx, .adoc, .rst)")
 		}
 	case "test":
-		if !has(testFile.MatchString) {
+		if !has(testFile().MatchString) {
 			errs = append(errs, "a test commit must change a test file")
 		}
 	case "ci":
@@ -202,7 +214,7 @@ func TypeChecks(typ string, files []string, diff string, m Message) (errs, warni
 		}
 	case "perf":
 		text := strings.ToLower(m.Summary + " " + strings.Join(m.Details, " "))
-		if !has(func(f string) bool { return strings.Contains(f, "bench") || strings.Contains(f, "perf") }) && !perfWords.MatchString(text) {
+		if !has(func(f string) bool { return strings.Contains(f, "bench") || strings.Contains(f, "perf") }) && !perfWords().MatchString(text) {
 			warnings = append(warnings, "a perf commit with no benchmark and no word about performance")
 		}
 	}

@@ -3,11 +3,14 @@ package commitgen
 import (
 	"regexp"
 	"strings"
+	"sync"
 )
 
 // importLine matches an added or removed line that only imports or
 // re-exports (JavaScript, TypeScript, Python, CommonJS).
-var importLine = regexp.MustCompile(`^[-+]\s*(import\s|from\s|export\s.*from|require\(|module\.exports)`)
+var importLine = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`^[-+]\s*(import\s|from\s|export\s.*from|require\(|module\.exports)`)
+})
 
 // Trivial recognizes a diff that needs no model to describe: one that
 // only adds or removes blank lines ("style: formatted code"), or only
@@ -31,7 +34,7 @@ func Trivial(diff string) (m Message, ok bool) {
 	for _, l := range changed {
 		if !blank(l) {
 			onlyBlank = false
-			if !importLine.MatchString(l) {
+			if !importLine().MatchString(l) {
 				onlyImports = false
 			}
 		}

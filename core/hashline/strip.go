@@ -3,16 +3,21 @@ package hashline
 import (
 	"regexp"
 	"strings"
+	"sync"
 )
 
 // displayPrefix matches one display prefix a read shows before a line in
 // hashline mode ("41th|", with the ">>" of a match or the "+" of an added
 // line before it, as search and edit previews show them).
-var displayPrefix = regexp.MustCompile(`^\s*(?:>>>|>>)?\s*(?:[+*]\s*)?\d+[a-z]{2}[:` + regexp.QuoteMeta(BodySeparator) + `]`)
+var displayPrefix = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`^\s*(?:>>>|>>)?\s*(?:[+*]\s*)?\d+[a-z]{2}[:` + regexp.QuoteMeta(BodySeparator) + `]`)
+})
 
 // truncationNotice matches the line a truncated read ends with ("[Showing
 // lines 1-200 of 900. Use :201 ...]").
-var truncationNotice = regexp.MustCompile(`^\[(?:Showing lines \d+-\d+ of \d+|\d+ more lines? in (?:file|\S+))\b.*\bUse :L?\d+`)
+var truncationNotice = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`^\[(?:Showing lines \d+-\d+ of \d+|\d+ more lines? in (?:file|\S+))\b.*\bUse :L?\d+`)
+})
 
 // StripDisplayPrefixes removes the anchors a read showed from text a
 // model copied from it: when every non-empty line (truncation notices
@@ -24,11 +29,11 @@ func StripDisplayPrefixes(text string) (out string, stripped bool) {
 	lines := strings.Split(text, "\n")
 	nonEmpty, prefixed := 0, 0
 	for _, l := range lines {
-		if l == "" || truncationNotice.MatchString(l) {
+		if l == "" || truncationNotice().MatchString(l) {
 			continue
 		}
 		nonEmpty++
-		if displayPrefix.MatchString(l) {
+		if displayPrefix().MatchString(l) {
 			prefixed++
 		}
 	}
@@ -37,11 +42,11 @@ func StripDisplayPrefixes(text string) (out string, stripped bool) {
 	}
 	kept := lines[:0]
 	for _, l := range lines {
-		if truncationNotice.MatchString(l) {
+		if truncationNotice().MatchString(l) {
 			continue
 		}
 		for {
-			s := displayPrefix.ReplaceAllLiteralString(l, "")
+			s := displayPrefix().ReplaceAllLiteralString(l, "")
 			if s == l {
 				break
 			}

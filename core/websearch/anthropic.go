@@ -6,6 +6,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/gopi-agent/gopi/core/config"
 )
@@ -142,14 +143,16 @@ func (s *Searcher) anthropic(ctx context.Context, p Params) (*Response, error) {
 	return r, nil
 }
 
-var pageAgePattern = regexp.MustCompile(`(?i)^(\d+)\s*(s|sec|second|m|min|minute|h|hour|d|day|w|week|mo|month|y|year)s?\s*(ago)?$`)
+var pageAgePattern = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`(?i)^(\d+)\s*(s|sec|second|m|min|minute|h|hour|d|day|w|week|mo|month|y|year)s?\s*(ago)?$`)
+})
 
 var pageAgeUnits = map[string]int64{"s": 1, "sec": 1, "second": 1, "m": 60, "min": 60, "minute": 60, "h": 3600, "hour": 3600,
 	"d": 86400, "day": 86400, "w": 604800, "week": 604800, "mo": 2592000, "month": 2592000, "y": 31536000, "year": 31536000}
 
 // pageAge reads Anthropic's relative page ages ("3 days ago").
 func pageAge(s string) *int64 {
-	m := pageAgePattern.FindStringSubmatch(strings.TrimSpace(s))
+	m := pageAgePattern().FindStringSubmatch(strings.TrimSpace(s))
 	if m == nil {
 		return nil
 	}

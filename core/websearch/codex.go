@@ -11,6 +11,7 @@ import (
 	"net/url"
 	"regexp"
 	"strings"
+	"sync"
 
 	"github.com/gopi-agent/gopi/core/ai/provider/openaicodex"
 	"github.com/gopi-agent/gopi/core/ai/sse"
@@ -196,7 +197,9 @@ func addSource(ss []Source, src Source) []Source {
 	return append(ss, src)
 }
 
-var bareURL = regexp.MustCompile(`https?://\S+`)
+var bareURL = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`https?://\S+`)
+})
 
 // linkSources are the markdown links, then the bare URLs, of text.
 func linkSources(text string) []Source {
@@ -226,7 +229,7 @@ func linkSources(text string) []Source {
 		}
 		i = urlEnd
 	}
-	for _, m := range bareURL.FindAllString(text, -1) {
+	for _, m := range bareURL().FindAllString(text, -1) {
 		if u := cleanURL(m); u != "" {
 			out = addSource(out, Source{Title: u, URL: u})
 		}

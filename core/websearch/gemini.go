@@ -11,6 +11,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/gopi-agent/gopi/core/ai/provider/geminicli"
@@ -87,7 +88,9 @@ const (
 
 // geminiInvalidKey matches a 400's message that means the token was
 // refused.
-var geminiInvalidKey = regexp.MustCompile(`(?i)api key not valid|invalid credentials|invalid authentication`)
+var geminiInvalidKey = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`(?i)api key not valid|invalid credentials|invalid authentication`)
+})
 
 // geminiSend posts body to the first host that answers, under Gemini's
 // retry budget; Antigravity's sign-in goes on to its next host when one
@@ -152,7 +155,7 @@ func geminiRetryable(e *Error) bool {
 // geminiAuthRefused reports whether the answer refused the token.
 func geminiAuthRefused(e *Error) bool {
 	return e.Status == http.StatusUnauthorized || e.Status == http.StatusForbidden ||
-		(e.Status == http.StatusBadRequest && geminiInvalidKey.MatchString(e.Message))
+		(e.Status == http.StatusBadRequest && geminiInvalidKey().MatchString(e.Message))
 }
 
 // KeyRenewer is Keys that can refresh a stored sign-in whose token a

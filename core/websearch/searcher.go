@@ -7,6 +7,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/gopi-agent/gopi/core/config"
@@ -155,7 +156,9 @@ func (s *Searcher) Any() bool { return len(s.Chain("")) > 0 }
 var ErrNoProvider = errors.New("No web search provider configured. Set one of TAVILY_API_KEY, PERPLEXITY_API_KEY, BRAVE_API_KEY, JINA_API_KEY, MOONSHOT_SEARCH_API_KEY, ANTHROPIC_SEARCH_API_KEY, OPENAI_CODEX_OAUTH_TOKEN, ZAI_API_KEY, EXA_API_KEY, PARALLEL_API_KEY, KAGI_API_KEY, SYNTHETIC_API_KEY or SEARXNG_ENDPOINT, or turn exa.enabled and exa.enableSearch back on (Exa needs no key).")
 
 // yearPattern matches the years omp rewrites in queries.
-var yearPattern = regexp.MustCompile(`202\d`)
+var yearPattern = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`202\d`)
+})
 
 // Search runs p on the provider named by provider ("" or "auto": the
 // configured preference) and falls back along the chain when it fails.
@@ -173,7 +176,7 @@ func (s *Searcher) Search(ctx context.Context, provider string, p Params) (*Resp
 	if len(chain) == 0 {
 		return nil, ErrNoProvider
 	}
-	p.Query = yearPattern.ReplaceAllString(p.Query, strconv.Itoa(s.now().Year()))
+	p.Query = yearPattern().ReplaceAllString(p.Query, strconv.Itoa(s.now().Year()))
 	var last error
 	for _, id := range chain {
 		r, err := providers[id].search(s, ctx, p)

@@ -10,6 +10,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/gopi-agent/gopi/core/config"
 )
@@ -80,7 +81,9 @@ type zaiResult struct {
 	PublishedDate string `json:"publishedDate"`
 }
 
-var mcpErrorCode = regexp.MustCompile(`(?i)MCP error\s*(-?\d+)`)
+var mcpErrorCode = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`(?i)MCP error\s*(-?\d+)`)
+})
 
 // zaiCall makes one tools/call and returns its result, reading the answer
 // as server-sent events or as plain JSON.
@@ -151,7 +154,7 @@ func (s *Searcher) zaiCall(ctx context.Context, key string, args map[string]any)
 		}
 		text := strings.TrimSpace(strings.Join(texts, "\n"))
 		status := 400
-		if m := mcpErrorCode.FindStringSubmatch(text); m != nil {
+		if m := mcpErrorCode().FindStringSubmatch(text); m != nil {
 			if n, err := strconv.Atoi(strings.TrimPrefix(m[1], "-")); err == nil {
 				status = n
 			}

@@ -6,6 +6,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/dop251/goja"
 )
@@ -18,10 +19,18 @@ const cellName = "cell"
 const asyncPrefix = "(async () => {"
 
 var (
-	topDecl    = regexp.MustCompile(`(?m)^(const|let)(\s)`)
-	topBinding = regexp.MustCompile(`(?m)^(?:const|let|var)\s+([A-Za-z_$][\w$]*)\s*=`)
-	topFunc    = regexp.MustCompile(`(?m)^(async\s+)?function(\s*\*?\s*)([A-Za-z_$][\w$]*)\s*\(`)
-	topClass   = regexp.MustCompile(`(?m)^class\s+([A-Za-z_$][\w$]*)\b`)
+	topDecl = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`(?m)^(const|let)(\s)`)
+	})
+	topBinding = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`(?m)^(?:const|let|var)\s+([A-Za-z_$][\w$]*)\s*=`)
+	})
+	topFunc = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`(?m)^(async\s+)?function(\s*\*?\s*)([A-Za-z_$][\w$]*)\s*\(`)
+	})
+	topClass = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`(?m)^class\s+([A-Za-z_$][\w$]*)\b`)
+	})
 )
 
 // compileCell compiles a cell. Code that parses as a script runs as one
@@ -33,7 +42,7 @@ var (
 // the script's syntax error.
 func compileCell(code string) (compiled, error) {
 	c := compiled{lines: strings.Count(code, "\n") + 1}
-	prog, err := goja.Compile(cellName, topDecl.ReplaceAllString(code, "var$2"), false)
+	prog, err := goja.Compile(cellName, topDecl().ReplaceAllString(code, "var$2"), false)
 	if err == nil {
 		c.prog = prog
 		return c, nil
@@ -62,9 +71,9 @@ type compiled struct {
 // asyncBody wraps code as the body of an async function that is called,
 // keeping the cell's line numbers.
 func asyncBody(code string) string {
-	code = topBinding.ReplaceAllString(code, "globalThis.$1 =")
-	code = topFunc.ReplaceAllString(code, "globalThis.$3 = ${1}function$2$3(")
-	code = topClass.ReplaceAllString(code, "globalThis.$1 = class $1")
+	code = topBinding().ReplaceAllString(code, "globalThis.$1 =")
+	code = topFunc().ReplaceAllString(code, "globalThis.$3 = ${1}function$2$3(")
+	code = topClass().ReplaceAllString(code, "globalThis.$1 = class $1")
 	return asyncPrefix + code + "\n})()"
 }
 
@@ -81,7 +90,7 @@ func (c compiled) syntaxError(err error) error {
 		return err
 	}
 	msg := strings.TrimPrefix(syn.Message, cellName+": ")
-	if m := linePos.FindStringSubmatch(msg); m != nil {
+	if m := linePos().FindStringSubmatch(msg); m != nil {
 		if line, _ := strconv.Atoi(m[1]); line > c.lines {
 			msg = fmt.Sprintf("Line %d: unexpected end of the cell (an unclosed bracket, string or call?)", c.lines)
 		} else if line == 1 && c.async {
@@ -93,8 +102,12 @@ func (c compiled) syntaxError(err error) error {
 }
 
 var (
-	linePos  = regexp.MustCompile(`^Line (\d+):(\d+)`)
-	framePos = regexp.MustCompile(`\(?` + cellName + `:(\d+):(\d+)\(\d+\)\)?$`)
+	linePos = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`^Line (\d+):(\d+)`)
+	})
+	framePos = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`\(?` + cellName + `:(\d+):(\d+)\(\d+\)\)?$`)
+	})
 )
 
 // errorText is what a failed cell shows: the error's first line and the
@@ -121,7 +134,7 @@ func (c compiled) errorText(err error) string {
 			out = append(out, l)
 			continue
 		}
-		m := framePos.FindStringSubmatchIndex(t)
+		m := framePos().FindStringSubmatchIndex(t)
 		if m == nil {
 			continue // a Go function or the prelude
 		}

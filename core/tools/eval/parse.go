@@ -5,6 +5,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 )
 
@@ -50,13 +51,27 @@ type Input struct {
 
 // Markers are case-insensitive and take two or more leading stars.
 var (
-	cellLine  = regexp.MustCompile(`(?i)^\*{2,}\s*cell\b\s*(.*)$`)
-	endLine   = regexp.MustCompile(`(?i)^\*{2,}\s*end\b`)
-	abortLine = regexp.MustCompile(`(?i)^\*{2,}\s*abort\s*$`)
-	fenceOpen = regexp.MustCompile("^```\\s*([A-Za-z]\\w*)?\\s*$")
-	fenceEnd  = regexp.MustCompile("^```\\s*$")
-	duration  = regexp.MustCompile(`(?i)^(\d+)(ms|s|m)?$`)
-	attrToken = regexp.MustCompile(`^([A-Za-z][\w-]*):(.*)$`)
+	cellLine = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`(?i)^\*{2,}\s*cell\b\s*(.*)$`)
+	})
+	endLine = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`(?i)^\*{2,}\s*end\b`)
+	})
+	abortLine = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`(?i)^\*{2,}\s*abort\s*$`)
+	})
+	fenceOpen = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile("^```\\s*([A-Za-z]\\w*)?\\s*$")
+	})
+	fenceEnd = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile("^```\\s*$")
+	})
+	duration = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`(?i)^(\d+)(ms|s|m)?$`)
+	})
+	attrToken = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`^([A-Za-z][\w-]*):(.*)$`)
+	})
 )
 
 // languages maps the language names a header may use.
@@ -89,9 +104,9 @@ func Parse(input string) (*Input, error) {
 		i++
 	}
 	out := &Input{}
-	if i < len(lines) && !cellLine.MatchString(lines[i]) {
+	if i < len(lines) && !cellLine().MatchString(lines[i]) {
 		for _, l := range lines[i:] {
-			if abortLine.MatchString(l) {
+			if abortLine().MatchString(l) {
 				out.Aborted = true
 				return out, nil
 			}
@@ -102,9 +117,9 @@ func Parse(input string) (*Input, error) {
 		return out, nil
 	}
 	for i < len(lines) {
-		m := cellLine.FindStringSubmatch(lines[i])
+		m := cellLine().FindStringSubmatch(lines[i])
 		if m == nil {
-			if abortLine.MatchString(lines[i]) {
+			if abortLine().MatchString(lines[i]) {
 				out.Aborted = true
 				break
 			}
@@ -120,15 +135,15 @@ func Parse(input string) (*Input, error) {
 		cut := false
 		for ; i < len(lines); i++ {
 			l := lines[i]
-			if abortLine.MatchString(l) {
+			if abortLine().MatchString(l) {
 				cut = true
 				break
 			}
-			if endLine.MatchString(l) {
+			if endLine().MatchString(l) {
 				i++
 				break
 			}
-			if cellLine.MatchString(l) {
+			if cellLine().MatchString(l) {
 				break
 			}
 			body = append(body, l)
@@ -164,7 +179,7 @@ func implicitCell(lines []string) Cell {
 	}
 	c := Cell{Timeout: DefaultTimeout}
 	if len(lines) >= 2 {
-		if m := fenceOpen.FindStringSubmatch(lines[0]); m != nil && fenceEnd.MatchString(lines[len(lines)-1]) {
+		if m := fenceOpen().FindStringSubmatch(lines[0]); m != nil && fenceEnd().MatchString(lines[len(lines)-1]) {
 			lines = lines[1 : len(lines)-1]
 			if lang, ok := languages[strings.ToLower(m[1])]; ok {
 				c.Language, c.Explicit = lang, true
@@ -195,7 +210,7 @@ func parseHeader(rest, line string, n int) (Cell, error) {
 			bareReset = true
 			continue
 		}
-		if m := attrToken.FindStringSubmatch(tok); m != nil {
+		if m := attrToken().FindStringSubmatch(tok); m != nil {
 			key, val := strings.ToLower(m[1]), unquote(m[2])
 			switch {
 			case languages[key] != "":
@@ -224,7 +239,7 @@ func parseHeader(rest, line string, n int) (Cell, error) {
 			c.Language, c.Explicit = lang, true
 			continue
 		}
-		if bareTimeout == nil && duration.MatchString(tok) {
+		if bareTimeout == nil && duration().MatchString(tok) {
 			d, _ := parseDuration(tok)
 			bareTimeout = &d
 			continue
@@ -266,7 +281,7 @@ func ClampTimeout(d time.Duration) time.Duration { return min(max(d, MinTimeout)
 // parseDuration reads digits with an optional ms, s (the default) or m
 // unit.
 func parseDuration(s string) (time.Duration, bool) {
-	m := duration.FindStringSubmatch(strings.TrimSpace(s))
+	m := duration().FindStringSubmatch(strings.TrimSpace(s))
 	if m == nil {
 		return 0, false
 	}

@@ -3,15 +3,24 @@ package eval
 import (
 	"regexp"
 	"strings"
+	"sync"
 )
 
 // Signs of one language that the other does not share. Ambiguous code
 // (signs of both, or of neither) is not guessed at.
 var (
-	shebangPython = regexp.MustCompile(`\bi?python\d?(\.\d+)?\b`)
-	shebangJS     = regexp.MustCompile(`\b(node|bun|deno|javascript|js)\b`)
-	jsSigns       = regexp.MustCompile(`(?m)^\s*(const\s|let\s|var\s|async\s+function\b|function\s*\*?\s*[\w$]*\s*\(|import\s.+\sfrom\s|export\s+(default|const|let|function|class|async)\b|require\s*\(|console\.\w+\s*\()|=>|;\s*$`)
-	pySigns       = regexp.MustCompile(`(?m)^\s*(def\s+\w+\s*\(|from\s+[\w.]+\s+import\b|import\s+[\w.]+(\s+as\s+\w+)?\s*$|class\s+\w+\s*[(:]|print\s*\(|elif\s.*:|with\s.+:\s*$|@[\w.]+\s*$)`)
+	shebangPython = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`\bi?python\d?(\.\d+)?\b`)
+	})
+	shebangJS = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`\b(node|bun|deno|javascript|js)\b`)
+	})
+	jsSigns = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`(?m)^\s*(const\s|let\s|var\s|async\s+function\b|function\s*\*?\s*[\w$]*\s*\(|import\s.+\sfrom\s|export\s+(default|const|let|function|class|async)\b|require\s*\(|console\.\w+\s*\()|=>|;\s*$`)
+	})
+	pySigns = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`(?m)^\s*(def\s+\w+\s*\(|from\s+[\w.]+\s+import\b|import\s+[\w.]+(\s+as\s+\w+)?\s*$|class\s+\w+\s*[(:]|print\s*\(|elif\s.*:|with\s.+:\s*$|@[\w.]+\s*$)`)
+	})
 )
 
 // Sniff guesses a cell's language from a shebang or from syntax only one
@@ -22,13 +31,13 @@ func Sniff(code string) (lang Language, ok bool) {
 		first, _, _ := strings.Cut(trimmed, "\n")
 		first = strings.ToLower(first)
 		switch {
-		case shebangPython.MatchString(first):
+		case shebangPython().MatchString(first):
 			return Python, true
-		case shebangJS.MatchString(first):
+		case shebangJS().MatchString(first):
 			return JS, true
 		}
 	}
-	js, py := jsSigns.MatchString(code), pySigns.MatchString(code)
+	js, py := jsSigns().MatchString(code), pySigns().MatchString(code)
 	switch {
 	case js && !py:
 		return JS, true

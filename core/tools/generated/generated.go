@@ -21,6 +21,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
+	"sync"
 	"unicode/utf8"
 
 	"github.com/gopi-agent/gopi/internal/atomicfile"
@@ -37,26 +38,30 @@ const knownGenerators = `(?:protoc(?:-gen-[\w-]+)?|sqlc|buf|swagger(?:-codegen)?
 
 // headerMarkers are the strong markers looked for in the opening comments;
 // loose ones ("auto-generated") would catch hand-written files.
-var headerMarkers = []*regexp.Regexp{
-	regexp.MustCompile(`(?i)@generated\b`),
-	regexp.MustCompile(`(?i)\bcode\s+generated\s+by\s+[a-z0-9_.-]+`),
-	regexp.MustCompile(`(?i)\bthis\s+file\s+was\s+automatically\s+generated\b`),
-	regexp.MustCompile(`(?i)\bgenerated\s+by\s+` + knownGenerators + `\b`),
-}
+var headerMarkers = sync.OnceValue(func() []*regexp.Regexp {
+	return []*regexp.Regexp{
+		regexp.MustCompile(`(?i)@generated\b`),
+		regexp.MustCompile(`(?i)\bcode\s+generated\s+by\s+[a-z0-9_.-]+`),
+		regexp.MustCompile(`(?i)\bthis\s+file\s+was\s+automatically\s+generated\b`),
+		regexp.MustCompile(`(?i)\bgenerated\s+by\s+` + knownGenerators + `\b`),
+	}
+})
 
 // nameMarkers are base names generators give their output.
-var nameMarkers = []*regexp.Regexp{
-	regexp.MustCompile(`^zz_generated\.`),
-	regexp.MustCompile(`\.pb\.(go|cc|h|c|js|ts)$`),
-	regexp.MustCompile(`_pb2\.py$`),
-	regexp.MustCompile(`_pb2_grpc\.py$`),
-	regexp.MustCompile(`\.gen\.(go|ts|js|py)$`),
-	regexp.MustCompile(`^generated\.(go|ts|js|py)$`),
-	regexp.MustCompile(`\.swagger\.json$`),
-	regexp.MustCompile(`\.openapi\.json$`),
-	regexp.MustCompile(`\.mock\.(go|ts)$`),
-	regexp.MustCompile(`\.mocks?\.(go|ts|js)$`),
-}
+var nameMarkers = sync.OnceValue(func() []*regexp.Regexp {
+	return []*regexp.Regexp{
+		regexp.MustCompile(`^zz_generated\.`),
+		regexp.MustCompile(`\.pb\.(go|cc|h|c|js|ts)$`),
+		regexp.MustCompile(`_pb2\.py$`),
+		regexp.MustCompile(`_pb2_grpc\.py$`),
+		regexp.MustCompile(`\.gen\.(go|ts|js|py)$`),
+		regexp.MustCompile(`^generated\.(go|ts|js|py)$`),
+		regexp.MustCompile(`\.swagger\.json$`),
+		regexp.MustCompile(`\.openapi\.json$`),
+		regexp.MustCompile(`\.mock\.(go|ts)$`),
+		regexp.MustCompile(`\.mocks?\.(go|ts|js)$`),
+	}
+})
 
 // Marker says why the file at path, starting with head, looks generated:
 // its base name when the name gives it away, else the marker text found in
@@ -64,7 +69,7 @@ var nameMarkers = []*regexp.Regexp{
 // be longer than HeadBytes; more is ignored.
 func Marker(path string, head []byte) string {
 	base := filepath.Base(path)
-	for _, re := range nameMarkers {
+	for _, re := range nameMarkers() {
 		if re.MatchString(base) {
 			return base
 		}
@@ -87,7 +92,7 @@ func ContentMarker(path string, head []byte) string {
 	if comments == "" {
 		return ""
 	}
-	for _, re := range headerMarkers {
+	for _, re := range headerMarkers() {
 		if m := re.FindString(comments); m != "" {
 			return m
 		}

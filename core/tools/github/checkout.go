@@ -326,11 +326,13 @@ func (t *Tool) prRemote(ctx context.Context, root string, d *prCheckoutData) (st
 }
 
 // nonAlnum is a run of characters a remote name leaves out.
-var nonAlnum = regexp.MustCompile(`[^a-z0-9]+`)
+var nonAlnum = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`[^a-z0-9]+`)
+})
 
 // remoteName is fork-<owner>, lowercased, with other characters as "-".
 func remoteName(owner string) string {
-	s := strings.Trim(nonAlnum.ReplaceAllString(strings.ToLower(owner), "-"), "-")
+	s := strings.Trim(nonAlnum().ReplaceAllString(strings.ToLower(owner), "-"), "-")
 	if s == "" {
 		return "fork"
 	}

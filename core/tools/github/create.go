@@ -7,6 +7,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/gopi-agent/gopi/core/tool"
 	"github.com/gopi-agent/gopi/internal/atomicfile"
@@ -14,7 +15,9 @@ import (
 )
 
 // prURL matches a pull request URL: owner/repo and number.
-var prURL = regexp.MustCompile(`^https://github\.com/([^/]+/[^/]+)/pull/(\d+)(?:/.*)?$`)
+var prURL = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`^https://github\.com/([^/]+/[^/]+)/pull/(\d+)(?:/.*)?$`)
+})
 
 // prCreate runs pr_create: gh pr create with a flag per argument; a body
 // goes through a temporary file (no argument length limits, no editor),
@@ -77,7 +80,7 @@ func (t *Tool) prCreate(ctx context.Context, a *args) (*outcome, error) {
 	}
 	var d *prData
 	repo, num := a.Repo, 0
-	if m := prURL.FindStringSubmatch(url); m != nil {
+	if m := prURL().FindStringSubmatch(url); m != nil {
 		num, _ = strconv.Atoi(m[2])
 		if repo == "" {
 			repo = m[1]

@@ -4,6 +4,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/gopi-agent/gopi/core/tool"
@@ -11,10 +12,14 @@ import (
 
 // relativeBound is a since/until bound counted back from now: a number
 // and a unit (m minutes, h hours, d days, w weeks, mo months, y years).
-var relativeBound = regexp.MustCompile(`(?i)^(\d+)\s*(mo|m|h|d|w|y)$`)
+var relativeBound = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`(?i)^(\d+)\s*(mo|m|h|d|w|y)$`)
+})
 
 // isoDate is a bound given as a calendar day.
-var isoDate = regexp.MustCompile(`^\d{4}-\d{2}-\d{2}$`)
+var isoDate = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`^\d{4}-\d{2}-\d{2}$`)
+})
 
 // datetimeLayouts are the date-times a bound may be written as; those
 // without a zone are local time, as omp reads them.
@@ -43,7 +48,7 @@ func searchDateBound(raw string, now time.Time) (string, error) {
 	if v == "" {
 		return "", tool.Errorf("since/until must not be empty: give a duration such as 3d, a date YYYY-MM-DD or an ISO date-time")
 	}
-	if m := relativeBound.FindStringSubmatch(v); m != nil {
+	if m := relativeBound().FindStringSubmatch(v); m != nil {
 		n, err := strconv.Atoi(m[1])
 		if err != nil || n > maxRelativeCount {
 			return "", badBound(raw)
@@ -69,7 +74,7 @@ func searchDateBound(raw string, now time.Time) (string, error) {
 		}
 		return t.Format("2006-01-02"), nil
 	}
-	if isoDate.MatchString(v) {
+	if isoDate().MatchString(v) {
 		if _, err := time.Parse("2006-01-02", v); err != nil { // a month or day that does not exist
 			return "", badBound(raw)
 		}

@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/gopi-agent/gopi/core/tool"
@@ -36,7 +37,9 @@ type watchTiming struct{ interval, grace, limit time.Duration }
 var defaultWatchTiming = watchTiming{interval: RunWatchInterval, grace: RunWatchGrace, limit: RunWatchLimit}
 
 // runURL matches an Actions run URL: owner/repo and run id.
-var runURL = regexp.MustCompile(`^https://github\.com/([^/]+/[^/]+)/actions/runs/(\d+)(?:/.*)?$`)
+var runURL = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`^https://github\.com/([^/]+/[^/]+)/actions/runs/(\d+)(?:/.*)?$`)
+})
 
 // Conclusions that end a run or a job well or badly.
 var (
@@ -195,7 +198,7 @@ func parseRunRef(s string) (repo string, id int64, err error) {
 	if n, err := strconv.ParseInt(s, 10, 64); err == nil && n > 0 {
 		return "", n, nil
 	}
-	if m := runURL.FindStringSubmatch(s); m != nil {
+	if m := runURL().FindStringSubmatch(s); m != nil {
 		n, _ := strconv.ParseInt(m[2], 10, 64)
 		return m[1], n, nil
 	}

@@ -115,10 +115,17 @@ var lowBytes = [9]uint64{0, 0xff, 0xffff, 0xffffff, 0xffffffff, 0xffffffffff, 0x
 // and checks the short table inline; the rest goes through CountCached.
 func (v *Vocab) CountPieces(text string, start int, ends []int, c *Cache) int {
 	total, i := 0, start
+	short := &c.short
 	for _, j := range ends {
-		if n := j - i; n <= 8 && i+8 <= len(text) {
-			key := le64(text[i:]) & lowBytes[n]
-			e := &c.short[shortIndex(key, n)]
+		n := j - i
+		if n == 1 { // every byte is a token
+			total++
+			i = j
+			continue
+		}
+		if uint(n-1) < 8 && i+8 <= len(text) {
+			key := le64At(text, i) & (^uint64(0) >> ((64 - 8*uint(n)) & 63))
+			e := &short[shortIndex(key, n)]
 			if e.key == key && int(e.n) == n {
 				total += int(e.count)
 				i = j

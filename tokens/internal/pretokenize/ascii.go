@@ -1,11 +1,12 @@
 package pretokenize
 
-// ASCII fast paths. Most source text and English prose is ASCII, where the
-// classes collapse to a few byte ranges ([A-Z] is "upper" only, [a-z]
-// "lower" only, no marks). The fast paths below decide a piece looking at
-// ASCII bytes only; whenever a decision would depend on a non-ASCII
-// character they return -1 and the caller runs the general scanner from the
-// same position, so they need no Unicode reasoning to be exact.
+// ASCII fast paths, run by the batch loops (split.go). Most source text
+// and English prose is ASCII, where the classes collapse to a few byte
+// ranges ([A-Z] is "upper" only, [a-z] "lower" only, no marks). The fast
+// paths decide a piece looking at ASCII bytes only; whenever a decision
+// would depend on a non-ASCII character they give up (-1, or ok false) and
+// the loop runs the general scanner from the same position, so they need
+// no Unicode reasoning to be exact.
 
 // Byte kinds for the fast paths.
 const (
@@ -135,70 +136,4 @@ func wordStart(s string, i int) (j int, k uint8, ok bool) {
 		return i + 1, k1, true
 	}
 	return i, k, true
-}
-
-// o200kASCII is O200k for the common ASCII cases, or -1 (also when s[i] is
-// not ASCII).
-func o200kASCII(s string, i int) int {
-	j, k, ok := wordStart(s, i)
-	if !ok {
-		return -1
-	}
-	switch {
-	case k&kLetter != 0:
-		u, ok := asciiRun(s, j, kUpper)
-		if !ok {
-			return -1
-		}
-		m, ok := asciiRun(s, u, kLower)
-		if !ok {
-			return -1
-		}
-		// With lowercase letters A1 matches up to m; without, A1 fails
-		// (ASCII capitals are not "lower") and A2 matches the capitals.
-		if m < len(s) && s[m] == '\'' {
-			return contraction(s, m)
-		}
-		return m
-	case k&kDigit != 0:
-		return asciiNumbers(s, i)
-	case k&kPunct != 0:
-		return asciiPunct(s, i, true)
-	case s[i] == ' ' && kindAt(s, i+1)&kPunct != 0:
-		return asciiPunct(s, i+1, true)
-	case k&kSpace != 0:
-		return asciiWhitespace(s, i)
-	}
-	return -1
-}
-
-// cl100kASCII is Cl100k for the common ASCII cases, or -1 (also when s[i]
-// is not ASCII).
-func cl100kASCII(s string, i int) int {
-	if s[i] == '\'' {
-		if end := contraction(s, i); end > i {
-			return end
-		}
-	}
-	j, k, ok := wordStart(s, i)
-	if !ok {
-		return -1
-	}
-	switch {
-	case k&kLetter != 0:
-		m, ok := asciiRun(s, j, kLetter)
-		if !ok {
-			return -1
-		}
-		return m
-	case k&kDigit != 0:
-		return asciiNumbers(s, i)
-	case k&kPunct != 0:
-		return asciiPunct(s, i, false)
-	case s[i] == ' ' && kindAt(s, i+1)&kPunct != 0:
-		return asciiPunct(s, i+1, false)
-	case k&kSpace != 0:
-		return asciiWhitespace(s, i)
-	}
-	return -1
 }

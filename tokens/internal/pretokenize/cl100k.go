@@ -11,10 +11,9 @@ package pretokenize
 //	B6 \s+(?!\S)
 //	B7 \s+
 func Cl100k(s string, i int) int {
-	if end := cl100kASCII(s, i); end >= 0 {
-		return end
-	}
-	return cl100kGeneral(s, i)
+	var end [1]int
+	Cl100kBatch(s, i, end[:])
+	return end[0]
 }
 
 // cl100kGeneral is Cl100k for any character.

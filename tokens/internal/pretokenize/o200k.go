@@ -15,10 +15,9 @@ package pretokenize
 // without it; without it only matters when s[i] is a mark, which is both a
 // prefix character and a word character.
 func O200k(s string, i int) int {
-	if end := o200kASCII(s, i); end >= 0 {
-		return end
-	}
-	return o200kGeneral(s, i)
+	var end [1]int
+	O200kBatch(s, i, end[:])
+	return end[0]
 }
 
 // o200kGeneral is O200k for any character.

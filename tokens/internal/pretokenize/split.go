@@ -10,14 +10,40 @@ type Splitter func(s string, i int) int
 // batches keeps the per-piece cost of the hot loops to the scan itself.
 type Batch func(s string, i int, ends []int) int
 
-// O200kBatch is the Batch of O200k. It and Cl100kBatch are the same loop
-// written twice on purpose: calling each encoding's scanners directly lets
-// the compiler inline them, which a shared loop over function values would
-// not.
+// O200kBatch is the Batch of O200k: the common ASCII cases decided in the
+// loop itself (no call per piece), the rest by o200kGeneral. Whenever a
+// decision would depend on a non-ASCII character, the ASCII path leaves j
+// at -1 and the general scanner runs from the same position. It and
+// Cl100kBatch are the same loop written twice on purpose: a shared loop
+// over function values would cost a call per piece.
 func O200kBatch(s string, i int, ends []int) int {
 	n := 0
 	for n < len(ends) && i < len(s) {
-		j := o200kASCII(s, i)
+		j := -1
+		if w, k, ok := wordStart(s, i); ok {
+			switch {
+			case k&kLetter != 0:
+				// With lowercase letters A1 matches up to m; without,
+				// A1 fails (ASCII capitals are not "lower") and A2
+				// matches the capitals.
+				if u, ok := asciiRun(s, w, kUpper); ok {
+					if m, ok := asciiRun(s, u, kLower); ok {
+						j = m
+						if m < len(s) && s[m] == '\'' {
+							j = contraction(s, m)
+						}
+					}
+				}
+			case k&kDigit != 0:
+				j = asciiNumbers(s, i)
+			case k&kPunct != 0:
+				j = asciiPunct(s, i, true)
+			case s[i] == ' ' && kindAt(s, i+1)&kPunct != 0:
+				j = asciiPunct(s, i+1, true)
+			case k&kSpace != 0:
+				j = asciiWhitespace(s, i)
+			}
+		}
 		if j < 0 {
 			j = o200kGeneral(s, i)
 		}
@@ -28,11 +54,34 @@ func O200kBatch(s string, i int, ends []int) int {
 	return n
 }
 
-// Cl100kBatch is the Batch of Cl100k.
+// Cl100kBatch is the Batch of Cl100k, built as O200kBatch is.
 func Cl100kBatch(s string, i int, ends []int) int {
 	n := 0
 	for n < len(ends) && i < len(s) {
-		j := cl100kASCII(s, i)
+		j := -1
+		if s[i] == '\'' {
+			if end := contraction(s, i); end > i {
+				j = end
+			}
+		}
+		if j < 0 {
+			if w, k, ok := wordStart(s, i); ok {
+				switch {
+				case k&kLetter != 0:
+					if m, ok := asciiRun(s, w, kLetter); ok {
+						j = m
+					}
+				case k&kDigit != 0:
+					j = asciiNumbers(s, i)
+				case k&kPunct != 0:
+					j = asciiPunct(s, i, false)
+				case s[i] == ' ' && kindAt(s, i+1)&kPunct != 0:
+					j = asciiPunct(s, i+1, false)
+				case k&kSpace != 0:
+					j = asciiWhitespace(s, i)
+				}
+			}
+		}
 		if j < 0 {
 			j = cl100kGeneral(s, i)
 		}

@@ -6,6 +6,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/gopi-agent/gopi/internal/jstext"
 )
@@ -29,11 +30,21 @@ var (
 )
 
 var (
-	unifiedHeader = regexp.MustCompile(`^@@\s*-(\d+)(?:,(\d+))?\s+\+(\d+)(?:,(\d+))?\s*@@(?:\s*(.*))?$`)
-	lineHint      = regexp.MustCompile(`(?i)^lines?\s+(\d+)(?:\s*-\s*(\d+))?(?:\s*@@)?$`)
-	topOfFile     = regexp.MustCompile(`(?i)^(top|start|beginning)\s+of\s+file$`)
-	emptyMarkers  = regexp.MustCompile(`^@@\s*@@$`)
-	numberedLine  = regexp.MustCompile(`^\s*(\d{1,6})\s+(.+)$`)
+	unifiedHeader = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`^@@\s*-(\d+)(?:,(\d+))?\s+\+(\d+)(?:,(\d+))?\s*@@(?:\s*(.*))?$`)
+	})
+	lineHint = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`(?i)^lines?\s+(\d+)(?:\s*-\s*(\d+))?(?:\s*@@)?$`)
+	})
+	topOfFile = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`(?i)^(top|start|beginning)\s+of\s+file$`)
+	})
+	emptyMarkers = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`^@@\s*@@$`)
+	})
+	numberedLine = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`^\s*(\d{1,6})\s+(.+)$`)
+	})
 )
 
 // noLines is the error for a hunk without lines.
@@ -87,8 +98,8 @@ func parseDiffHunk(lines []string, first int) (Chunk, int, error) {
 	head := strings.TrimRight(lines[0], " \t")
 	if strings.HasPrefix(lines[0], "@@") {
 		start = 1
-		switch m := unifiedHeader.FindStringSubmatch(head); {
-		case head == bareContext || emptyMarkers.MatchString(head):
+		switch m := unifiedHeader().FindStringSubmatch(head); {
+		case head == bareContext || emptyMarkers().MatchString(head):
 		case m != nil:
 			oldStart, _ := strconv.Atoi(m[1])
 			newStart, _ := strconv.Atoi(m[3])
@@ -107,13 +118,13 @@ func parseDiffHunk(lines []string, first int) (Chunk, int, error) {
 		default:
 			value := strings.TrimSpace(strings.TrimPrefix(head, "@@"))
 			value = strings.TrimSpace(strings.TrimPrefix(value, "@@"))
-			if hint := lineHint.FindStringSubmatch(value); hint != nil {
+			if hint := lineHint().FindStringSubmatch(value); hint != nil {
 				n, _ := strconv.Atoi(hint[1])
 				if n < 1 {
 					return c, 0, &ParseError{Msg: "Line hint must be >= 1", Line: first}
 				}
 				c.LineHint = n
-			} else if topOfFile.MatchString(value) {
+			} else if topOfFile().MatchString(value) {
 				c.LineHint = 1
 			} else if value != "" {
 				// The locator is kept as written after "@@ " (its inner
@@ -222,7 +233,7 @@ func dropLineNumbers(c Chunk) Chunk {
 	}
 	var nums []int
 	for _, l := range nonBlank {
-		if m := numberedLine.FindStringSubmatch(l); m != nil {
+		if m := numberedLine().FindStringSubmatch(l); m != nil {
 			n, _ := strconv.Atoi(m[1])
 			nums = append(nums, n)
 		}
@@ -242,7 +253,7 @@ func dropLineNumbers(c Chunk) Chunk {
 	strip := func(ls []string) []string {
 		out := make([]string, len(ls))
 		for i, l := range ls {
-			if m := numberedLine.FindStringSubmatch(l); m != nil {
+			if m := numberedLine().FindStringSubmatch(l); m != nil {
 				l = m[2]
 			}
 			out[i] = l
