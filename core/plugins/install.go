@@ -118,6 +118,11 @@ func (m *Manager) installLocked(ctx context.Context, id ID, o InstallOptions) (I
 		}
 	}
 	reg.Plugins[id.String()] = []Install{inst}
+	if o.Scope == ScopeProject {
+		if err := m.Layout.noteProject(regFile); err != nil {
+			return Install{}, err
+		}
+	}
 	if err := writeJSON(regFile, reg); err != nil {
 		return Install{}, err
 	}
@@ -290,16 +295,17 @@ func versionOf(e Entry, man *Manifest, sha string) string {
 }
 
 // removeUnreferenced deletes an old install directory that no registry
-// of this manager names any more (and only inside the plugin cache).
+// names any more: the user's, this project's or another project's that
+// installed into the same cache (and only inside the plugin cache).
 func (m *Manager) removeUnreferenced(dir string) {
 	if !within(m.Layout.PluginCache(), filepath.Clean(dir)) {
 		return
 	}
-	for _, scope := range []string{ScopeUser, ScopeProject} {
-		file, err := m.registryFor(scope)
-		if err != nil {
-			continue
-		}
+	files, ok := m.registryFiles()
+	if !ok {
+		return // unsure: keep the files
+	}
+	for _, file := range files {
 		reg, err := readInstalled(file)
 		if err != nil {
 			return // unsure: keep the files
@@ -338,6 +344,11 @@ func (m *Manager) changeInstalled(id ID, scope string, change func(reg *installe
 		return nil, err
 	}
 	defer unlock()
+	return m.changeInstalledLocked(id, scope, change)
+}
+
+// changeInstalledLocked is changeInstalled with the lock held.
+func (m *Manager) changeInstalledLocked(id ID, scope string, change func(reg *installedDoc, list []Install)) ([]Install, error) {
 	scope, file, reg, err := m.readScope(scope)
 	if err != nil {
 		return nil, err
@@ -356,15 +367,15 @@ func (m *Manager) changeInstalled(id ID, scope string, change func(reg *installe
 // Uninstall removes an installed plugin from a scope's registry and
 // deletes its files when nothing else names them.
 func (m *Manager) Uninstall(id ID, scope string) error {
-	prev, err := m.changeInstalled(id, scope, func(reg *installedDoc, _ []Install) { delete(reg.Plugins, id.String()) })
-	if err != nil {
-		return err
-	}
 	unlock, err := m.lock()
 	if err != nil {
 		return err
 	}
 	defer unlock()
+	prev, err := m.changeInstalledLocked(id, scope, func(reg *installedDoc, _ []Install) { delete(reg.Plugins, id.String()) })
+	if err != nil {
+		return err
+	}
 	for _, p := range prev {
 		m.removeUnreferenced(p.InstallPath)
 	}

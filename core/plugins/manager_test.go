@@ -357,3 +357,43 @@ func TestInstallGitSources(t *testing.T) {
 		t.Fatalf("%+v %v", inner, err)
 	}
 }
+
+// A plugin installed in one project and in the user's scope shares its
+// directory: uninstalling (or upgrading) it in the user's scope from
+// elsewhere, where that project's registry is not in view, must not
+// delete the files the project still uses. They go once the last
+// registry naming them lets go.
+func TestUninstallKeepsOtherProjectsFiles(t *testing.T) {
+	m := newManager(t)
+	ctx := context.Background()
+	if _, err := m.AddMarketplace(ctx, market(t, "mk", map[string]string{"alpha": "./plugins/alpha"})); err != nil {
+		t.Fatal(err)
+	}
+	id := ID{Name: "alpha", Marketplace: "mk"}
+	proj, err := m.Install(ctx, id, InstallOptions{Scope: ScopeProject})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The same user, working in another directory with no project.
+	elsewhere := *m
+	elsewhere.ProjectDir = ""
+	if _, err := elsewhere.Install(ctx, id, InstallOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	if err := elsewhere.Uninstall(id, ScopeUser); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(proj.InstallPath); err != nil {
+		t.Fatalf("the project's plugin files were deleted by the user-scope uninstall: %v", err)
+	}
+	if roots, errs := Roots(m.sources(), nil); len(errs) != 0 || len(roots) != 1 {
+		t.Fatalf("the project's plugin no longer loads: %+v %v", roots, errs)
+	}
+	// The project lets go: now the files go.
+	if err := m.Uninstall(id, ScopeProject); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(proj.InstallPath); !os.IsNotExist(err) {
+		t.Fatalf("files left after the last uninstall: %v", err)
+	}
+}
