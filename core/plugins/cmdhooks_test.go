@@ -2,12 +2,15 @@ package plugins
 
 import (
 	"context"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/gopi-agent/gopi/core/agent"
 	"github.com/gopi-agent/gopi/core/ai"
+	"github.com/gopi-agent/gopi/core/message"
 	"github.com/gopi-agent/gopi/core/tool"
 )
 
@@ -65,4 +68,73 @@ func TestCommandHooks(t *testing.T) {
 	if err != nil || o == nil || len(o.Content) != 2 || !strings.Contains(o.Content[1].(*ai.TextContent).Text, "please run the tests") {
 		t.Fatalf("%+v %v", o, err)
 	}
+}
+
+// A hook that prints without end is read only up to a bound (the rest is
+// drained and dropped), and what reaches the model's context is cut
+// short with a note.
+func TestHookOutputBounded(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	flood := "head -c 30000000 /dev/zero | tr '\\0' x"
+	h := CommandHook{Event: "UserPromptSubmit", Command: flood, Timeout: 30 * time.Second}
+	run := h.exec(context.Background(), HookEnv{Cwd: dir}, map[string]any{})
+	if run.err != nil || len(run.stdout) > maxHookOutput {
+		t.Fatalf("kept %d bytes of standard output (bound %d), err %v", len(run.stdout), maxHookOutput, run.err)
+	}
+	c := &Contributions{CommandHooks: []CommandHook{h}}
+	m, err := c.SessionHooks(HookEnv{Cwd: dir}).AgentHooks().BeforeAgentStart(context.Background(), []ai.Message{&ai.UserMessage{Content: []ai.Content{&ai.TextContent{Text: "hi"}}}})
+	if err != nil || m == nil {
+		t.Fatalf("%v %v", m, err)
+	}
+	text := m.(*message.Custom).Content.Text()
+	if len(text) > maxHookContext+200 || !strings.Contains(text, "cut") {
+		t.Fatalf("the model's context got %d characters of hook output", len(text))
+	}
+	// A refusal's reason is cut the same way.
+	block := CommandHook{Plugin: ID{"p", "m"}, Event: "PreToolUse", Command: "head -c 3000000 /dev/zero | tr '\\0' y >&2; exit 2", Timeout: 30 * time.Second}
+	reason, blocked := block.run(context.Background(), HookEnv{Cwd: dir}, &agent.ToolCallInfo{Name: "bash"}, nil)
+	if !blocked || len(reason) > maxHookContext+200 {
+		t.Fatalf("blocked %v with a reason of %d characters", blocked, len(reason))
+	}
+}
+
+// A hook stopped at its timeout takes the commands its shell started
+// with it.
+func TestHookTimeoutKillsItsChildren(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	marker := filepath.Join(dir, "sleeper")
+	if err := os.Symlink("/bin/sleep", marker); err != nil {
+		t.Fatal(err)
+	}
+	h := CommandHook{Event: "PreToolUse", Command: marker + " 1020; echo never", Timeout: 300 * time.Millisecond}
+	start := time.Now()
+	if r := h.exec(context.Background(), HookEnv{Cwd: dir}, map[string]any{}); r.err == nil {
+		t.Fatal("a hook stopped at its timeout reported success")
+	}
+	if time.Since(start) > 10*time.Second {
+		t.Fatal("the hook's timeout did not stop it")
+	}
+	deadline := time.Now().Add(5 * time.Second)
+	for running(marker) {
+		if time.Now().After(deadline) {
+			t.Fatalf("%s outlived the hook that started it", marker)
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+}
+
+// running reports whether a live process was started as prog.
+func running(prog string) bool {
+	procs, _ := filepath.Glob("/proc/[0-9]*/cmdline")
+	for _, p := range procs {
+		b, err := os.ReadFile(p)
+		if err == nil && strings.HasPrefix(string(b), prog+"\x00") {
+			if st, err := os.ReadFile(filepath.Join(filepath.Dir(p), "stat")); err == nil && !strings.Contains(string(st), ") Z ") {
+				return true
+			}
+		}
+	}
+	return false
 }

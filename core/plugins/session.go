@@ -107,7 +107,7 @@ func contextOf(runs []hookRun) []string {
 			}
 		}
 		if text = strings.TrimSpace(text); text != "" {
-			out = append(out, text)
+			out = append(out, forModel(text))
 		}
 	}
 	return out
