@@ -397,3 +397,30 @@ func TestUninstallKeepsOtherProjectsFiles(t *testing.T) {
 		t.Fatalf("files left after the last uninstall: %v", err)
 	}
 }
+
+// git (or npm) stopped at its time bound takes what it started with it:
+// a helper it spawned (git-remote-https, say) must not live on.
+func TestStoppedChildTakesItsChildren(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	marker := filepath.Join(dir, "helper")
+	if err := os.Symlink("/bin/sleep", marker); err != nil {
+		t.Fatal(err)
+	}
+	fake := filepath.Join(dir, "git")
+	writeFiles(t, dir, map[string]string{"git": "#!/bin/sh\n" + marker + " 1021\necho done\n"})
+	if err := os.Chmod(fake, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	_, err := Git{Program: fake, Timeout: 300 * time.Millisecond}.Head(context.Background(), dir)
+	if err == nil || !strings.Contains(err.Error(), "did not finish within") {
+		t.Fatalf("%v", err)
+	}
+	deadline := time.Now().Add(5 * time.Second)
+	for running(marker) {
+		if time.Now().After(deadline) {
+			t.Fatalf("%s outlived the git that started it", marker)
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+}
