@@ -113,7 +113,7 @@ func (a *Auto) BeforeRun(ctx context.Context, prompt string, history []Message) 
 			a.mu.Lock()
 			a.recalled = true
 			if len(mems) > 0 {
-				a.recall = memoriesBlock(mems, a.now())
+				a.recall = memoriesBlock(mems, cfg.RecallMax, a.now())
 			}
 			a.mu.Unlock()
 		}
