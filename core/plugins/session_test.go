@@ -38,3 +38,45 @@ func TestPreCompactHook(t *testing.T) {
 		t.Error("tool hooks made session hooks")
 	}
 }
+
+// Terminate (the process told to end) stops a Stop hook that does not
+// end, and SessionEnd hooks afterwards get EndGrace rather than their
+// own timeouts; the hooks' children go with them.
+func TestTerminateStopsSessionHooks(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	marker := filepath.Join(dir, "stuck")
+	if err := os.Symlink("/bin/sleep", marker); err != nil {
+		t.Fatal(err)
+	}
+	c := &Contributions{CommandHooks: []CommandHook{
+		{Event: "Stop", Command: marker + " 1040; true", Timeout: time.Hour},
+		{Event: "SessionEnd", Command: marker + " 1041; true", Timeout: time.Hour},
+	}}
+	h := c.SessionHooks(HookEnv{Cwd: dir})
+	done := make(chan struct{})
+	go func() { h.RunEnded(context.Background()); close(done) }()
+	deadline := time.Now().Add(10 * time.Second)
+	for !running(marker) {
+		if time.Now().After(deadline) {
+			t.Fatal("the Stop hook did not start")
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	h.Terminate()
+	select {
+	case <-done:
+	case <-time.After(10 * time.Second):
+		t.Fatal("Terminate did not stop the Stop hook")
+	}
+	start := time.Now()
+	h.End(context.Background(), "other")
+	if d := time.Since(start); d > EndGrace+5*time.Second {
+		t.Fatalf("SessionEnd after Terminate took %s", d)
+	}
+	for deadline := time.Now().Add(5 * time.Second); running(marker); time.Sleep(50 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatal("a hook's command outlived it")
+		}
+	}
+}
