@@ -71,10 +71,7 @@ func (m *Manager) installLocked(ctx context.Context, id ID, o InstallOptions) (I
 	if err := m.checkCollision(id, o, reg); err != nil {
 		return Install{}, err
 	}
-	// Staging directories of installs that were killed are left over
-	// only while no one holds the lock: remove them now.
-	staging := filepath.Join(m.Layout.PluginCache(), ".staging")
-	_ = os.RemoveAll(staging)
+	staging := filepath.Join(m.Layout.PluginCache(), ".staging") // lock removed a killed install's
 	if err := os.MkdirAll(staging, 0o755); err != nil {
 		return Install{}, err
 	}

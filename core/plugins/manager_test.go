@@ -472,3 +472,32 @@ func TestProjectRegistryConfinedToPluginCache(t *testing.T) {
 		t.Fatalf("the user's registry: %+v", roots)
 	}
 }
+
+// What a process killed mid-change leaves (a half-copied staging
+// directory, a half-made marketplace clone, a directory moved aside) is
+// removed by the next change of any kind, under the lock, not only by the
+// next install: a killed clone of a large repository stayed for good.
+func TestStaleTemporariesRemovedByAnyChange(t *testing.T) {
+	m := newManager(t)
+	left := []string{
+		filepath.Join(m.Layout.PluginCache(), ".staging", "plugin-0123", "half"),
+		filepath.Join(m.Layout.MarketplaceCache(), ".clone-4567", "objects"),
+		filepath.Join(m.Layout.PluginCache(), ".old-89ab", "file"),
+		filepath.Join(m.Layout.MarketplaceCache(), ".old-cdef", "file"),
+	}
+	keep := filepath.Join(m.Layout.PluginCache(), "mk___p___1.0.0", "file")
+	for _, f := range append(left, keep) {
+		writeFiles(t, filepath.Dir(f), map[string]string{filepath.Base(f): "x"})
+	}
+	if _, err := m.UpdateMarketplaces(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range left {
+		if _, err := os.Stat(filepath.Dir(f)); !os.IsNotExist(err) {
+			t.Errorf("%s is still there: %v", filepath.Dir(f), err)
+		}
+	}
+	if _, err := os.Stat(keep); err != nil {
+		t.Fatalf("an install was removed: %v", err)
+	}
+}
