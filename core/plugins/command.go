@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
 	"strings"
 
 	"github.com/gopi-agent/gopi/internal/termsafe"
@@ -226,6 +227,8 @@ func run(ctx context.Context, m *Manager, src Sources, inv Invocation, w io.Writ
 				state = "disabled"
 			case p.Shadowed:
 				state = "shadowed"
+			case !isDir(p.Install.InstallPath):
+				state = "missing (its directory is gone: install --force " + p.ID.String() + ")"
 			}
 			origin := ""
 			if p.Origin == OriginOMP {
@@ -308,4 +311,10 @@ func versionLabel(v string) string {
 		return "(no version)"
 	}
 	return "v" + v
+}
+
+// isDir reports whether p is a directory.
+func isDir(p string) bool {
+	fi, err := os.Stat(p)
+	return err == nil && fi.IsDir()
 }

@@ -2,6 +2,7 @@ package plugins
 
 import (
 	"context"
+	"os"
 	"strings"
 	"testing"
 )
@@ -43,5 +44,26 @@ func TestRunOutputIsTerminalSafe(t *testing.T) {
 	}
 	if out, _ := run("discover", "--json"); !strings.Contains(out, `\u001b`) {
 		t.Errorf("JSON output lost the catalog's text as written: %q", out)
+	}
+}
+
+// list says when an installed plugin's directory is gone (the session
+// leaves it out with a warning) instead of calling it enabled.
+func TestListSaysMissing(t *testing.T) {
+	m := newManager(t)
+	ctx := context.Background()
+	if _, err := m.AddMarketplace(ctx, market(t, "mk", map[string]string{"alpha": "./plugins/alpha"})); err != nil {
+		t.Fatal(err)
+	}
+	inst, err := m.Install(ctx, ID{Name: "alpha", Marketplace: "mk"}, InstallOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.RemoveAll(inst.InstallPath); err != nil {
+		t.Fatal(err)
+	}
+	var out strings.Builder
+	if err := Run(ctx, m, m.sources(), Invocation{Verb: "list"}, &out); err != nil || !strings.Contains(out.String(), "alpha@mk v1.0.0  user scope, missing (its directory is gone: install --force alpha@mk)") {
+		t.Fatalf("%q %v", out.String(), err)
 	}
 }
