@@ -2,8 +2,6 @@ package plugins
 
 import (
 	"context"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -104,10 +102,7 @@ func TestHookOutputBounded(t *testing.T) {
 func TestHookTimeoutKillsItsChildren(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()
-	marker := filepath.Join(dir, "sleeper")
-	if err := os.Symlink("/bin/sleep", marker); err != nil {
-		t.Fatal(err)
-	}
+	marker := sleeper(t, dir, "sleeper")
 	h := CommandHook{Event: "PreToolUse", Command: marker + " 1020; echo never", Timeout: 300 * time.Millisecond}
 	start := time.Now()
 	if r := h.exec(context.Background(), HookEnv{Cwd: dir}, map[string]any{}); r.err == nil {
@@ -116,25 +111,5 @@ func TestHookTimeoutKillsItsChildren(t *testing.T) {
 	if time.Since(start) > 10*time.Second {
 		t.Fatal("the hook's timeout did not stop it")
 	}
-	deadline := time.Now().Add(5 * time.Second)
-	for running(marker) {
-		if time.Now().After(deadline) {
-			t.Fatalf("%s outlived the hook that started it", marker)
-		}
-		time.Sleep(50 * time.Millisecond)
-	}
-}
-
-// running reports whether a live process was started as prog.
-func running(prog string) bool {
-	procs, _ := filepath.Glob("/proc/[0-9]*/cmdline")
-	for _, p := range procs {
-		b, err := os.ReadFile(p)
-		if err == nil && strings.HasPrefix(string(b), prog+"\x00") {
-			if st, err := os.ReadFile(filepath.Join(filepath.Dir(p), "stat")); err == nil && !strings.Contains(string(st), ") Z ") {
-				return true
-			}
-		}
-	}
-	return false
+	waitRunning(t, marker, false, "the hook that started it to take it along")
 }

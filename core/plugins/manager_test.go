@@ -403,10 +403,7 @@ func TestUninstallKeepsOtherProjectsFiles(t *testing.T) {
 func TestStoppedChildTakesItsChildren(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()
-	marker := filepath.Join(dir, "helper")
-	if err := os.Symlink("/bin/sleep", marker); err != nil {
-		t.Fatal(err)
-	}
+	marker := sleeper(t, dir, "helper")
 	fake := filepath.Join(dir, "git")
 	writeFiles(t, dir, map[string]string{"git": "#!/bin/sh\n" + marker + " 1021\necho done\n"})
 	if err := os.Chmod(fake, 0o755); err != nil {
@@ -416,13 +413,7 @@ func TestStoppedChildTakesItsChildren(t *testing.T) {
 	if err == nil || !strings.Contains(err.Error(), "did not finish within") {
 		t.Fatalf("%v", err)
 	}
-	deadline := time.Now().Add(5 * time.Second)
-	for running(marker) {
-		if time.Now().After(deadline) {
-			t.Fatalf("%s outlived the git that started it", marker)
-		}
-		time.Sleep(50 * time.Millisecond)
-	}
+	waitRunning(t, marker, false, "the stopped git to take its helper along")
 }
 
 // A project's registry is part of the repository: a hostile one could

@@ -45,10 +45,7 @@ func TestPreCompactHook(t *testing.T) {
 func TestTerminateStopsSessionHooks(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()
-	marker := filepath.Join(dir, "stuck")
-	if err := os.Symlink("/bin/sleep", marker); err != nil {
-		t.Fatal(err)
-	}
+	marker := sleeper(t, dir, "stuck")
 	c := &Contributions{CommandHooks: []CommandHook{
 		{Event: "Stop", Command: marker + " 1040; true", Timeout: time.Hour},
 		{Event: "SessionEnd", Command: marker + " 1041; true", Timeout: time.Hour},
@@ -56,13 +53,7 @@ func TestTerminateStopsSessionHooks(t *testing.T) {
 	h := c.SessionHooks(HookEnv{Cwd: dir})
 	done := make(chan struct{})
 	go func() { h.RunEnded(context.Background()); close(done) }()
-	deadline := time.Now().Add(10 * time.Second)
-	for !running(marker) {
-		if time.Now().After(deadline) {
-			t.Fatal("the Stop hook did not start")
-		}
-		time.Sleep(20 * time.Millisecond)
-	}
+	waitRunning(t, marker, true, "the Stop hook to start")
 	h.Terminate()
 	select {
 	case <-done:
@@ -74,9 +65,5 @@ func TestTerminateStopsSessionHooks(t *testing.T) {
 	if d := time.Since(start); d > EndGrace+5*time.Second {
 		t.Fatalf("SessionEnd after Terminate took %s", d)
 	}
-	for deadline := time.Now().Add(5 * time.Second); running(marker); time.Sleep(50 * time.Millisecond) {
-		if time.Now().After(deadline) {
-			t.Fatal("a hook's command outlived it")
-		}
-	}
+	waitRunning(t, marker, false, "the hooks' commands to end")
 }
