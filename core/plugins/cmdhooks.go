@@ -50,6 +50,9 @@ type CommandHook struct {
 	Root    string         // the plugin's directory (CLAUDE_PLUGIN_ROOT)
 	Event   string         // one of hookEvents
 	Matcher *regexp.Regexp // nil matches every tool (or source, trigger)
+	// Command is run by sh as written: ${CLAUDE_PLUGIN_ROOT} is the
+	// shell's to expand (from the environment), never pasted into the
+	// text, where a directory name could read as shell syntax.
 	Command string
 	Timeout time.Duration
 }
@@ -110,7 +113,7 @@ func (c *Contributions) collectCommandHooks(r Root, man *Manifest) {
 				if h.Timeout > 0 {
 					timeout = time.Duration(h.Timeout * float64(time.Second))
 				}
-				c.CommandHooks = append(c.CommandHooks, CommandHook{Plugin: r.ID, Root: r.Path, Event: event, Matcher: re, Command: substituteRoot(h.Command, r.Path), Timeout: timeout})
+				c.CommandHooks = append(c.CommandHooks, CommandHook{Plugin: r.ID, Root: r.Path, Event: event, Matcher: re, Command: h.Command, Timeout: timeout})
 			}
 		}
 	}

@@ -2,6 +2,7 @@ package plugins
 
 import (
 	"context"
+	"os"
 	"strings"
 	"testing"
 	"time"
@@ -112,4 +113,47 @@ func TestHookTimeoutKillsItsChildren(t *testing.T) {
 		t.Fatal("the hook's timeout did not stop it")
 	}
 	waitRunning(t, marker, false, "the hook that started it to take it along")
+}
+
+// A hook's ${CLAUDE_PLUGIN_ROOT} is left to the shell (which expands the
+// variable gopi sets) rather than pasted into the command's text: a
+// plugin directory whose name holds shell syntax runs nothing of it.
+func TestHookPluginRootNotPasted(t *testing.T) {
+	t.Parallel()
+	base := t.TempDir()
+	root := base + "/p;touch pwned;x $(touch pwned2)"
+	writeFiles(t, root, map[string]string{
+		"hooks/hooks.json": `{"hooks":{"PreToolUse":[{"hooks":[{"type":"command","command":"cat ${CLAUDE_PLUGIN_ROOT}/hooks/hooks.json >/dev/null; echo \"${CLAUDE_PLUGIN_ROOT}\" > seen; exit 2"}]}]}}`,
+	})
+	c := Collect([]Root{{ID: ID{"p", "m"}, Path: root}})
+	if len(c.CommandHooks) != 1 {
+		t.Fatalf("%+v %v", c.CommandHooks, c.Warnings)
+	}
+	if reason, blocked := c.CommandHooks[0].run(context.Background(), HookEnv{Cwd: base}, &agent.ToolCallInfo{Name: "bash"}, nil); !blocked {
+		t.Fatalf("not blocked: %q", reason)
+	}
+	for _, f := range []string{"pwned", "pwned2"} {
+		if _, err := os.Stat(base + "/" + f); err == nil {
+			t.Errorf("the plugin directory's name ran as a command (%s)", f)
+		}
+	}
+	if b, err := os.ReadFile(base + "/seen"); err != nil || strings.TrimSpace(string(b)) != root {
+		t.Errorf("the hook saw the root as %q (%v), want %q", b, err, root)
+	}
+}
+
+// The version an install directory is named after keeps only letters,
+// digits and . _ + -: a catalog's version is a stranger's text.
+func TestVersionOfIsPathAndShellSafe(t *testing.T) {
+	for in, want := range map[string]string{
+		"1.2.3-beta+x":        "1.2.3-beta+x",
+		"1;touch x;$(id) `w`": "1_touch_x___id___w_",
+		"a/b\\c\x00d\x1b[31m": "a_b_c_d__31m",
+		"..":                  "unknown",
+		" ":                   "_",
+	} {
+		if got := versionOf(Entry{Version: in}, nil, ""); got != want {
+			t.Errorf("versionOf(%q) = %q, want %q", in, got, want)
+		}
+	}
 }

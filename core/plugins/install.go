@@ -270,7 +270,8 @@ func writeInlineConfig(dir string, e Entry) error {
 
 // versionOf picks the version an install is filed under: the catalog's,
 // the manifest's, the commit's, else "unknown"; made safe as a directory
-// name.
+// name and as shell text (letters, digits and . _ + - are kept, anything
+// else becomes '_').
 func versionOf(e Entry, man *Manifest, sha string) string {
 	v := e.Version
 	if v == "" && man != nil {
@@ -280,10 +281,10 @@ func versionOf(e Entry, man *Manifest, sha string) string {
 		v = sha[:12]
 	}
 	v = strings.Map(func(r rune) rune {
-		if r == '/' || r == '\\' || r == 0 || r < ' ' {
-			return '_'
+		if r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || strings.ContainsRune("._+-", r) {
+			return r
 		}
-		return r
+		return '_'
 	}, v)
 	if v == "" || v == "." || v == ".." {
 		v = "unknown"
