@@ -158,6 +158,9 @@ func (a *Auto) AfterRun(history []Message) {
 			msgs, gen := append([]Message(nil), history...), a.gen
 			a.background(func(ctx context.Context) {
 				err := a.retain(ctx, msgs)
+				if err != nil && ctx.Err() == nil {
+					a.bank.report(err)
+				}
 				a.mu.Lock()
 				defer a.mu.Unlock()
 				a.retaining = false
