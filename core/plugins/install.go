@@ -226,7 +226,7 @@ func (m *Manager) pluginSource(ctx context.Context, mk Marketplace, cat *Catalog
 func readManifest(dir string) (*Manifest, error) {
 	for _, rel := range ManifestPaths {
 		file := filepath.Join(dir, filepath.FromSlash(rel))
-		data, err := os.ReadFile(file)
+		data, err := readRegular(file)
 		if errors.Is(err, os.ErrNotExist) {
 			continue
 		}

@@ -300,7 +300,7 @@ func (m *Manager) Catalog(name string) (*Catalog, Marketplace, error) {
 	if !ok {
 		return nil, Marketplace{}, fmt.Errorf("marketplace %q is not added (gopi plugin marketplace add <source> adds it)", name)
 	}
-	data, err := os.ReadFile(mk.CatalogPath)
+	data, err := readRegular(mk.CatalogPath)
 	if err != nil {
 		return nil, mk, fmt.Errorf("the cached catalog of %q is unreadable (gopi plugin marketplace update %s fetches it again): %w", name, name, err)
 	}

@@ -30,7 +30,7 @@ type projectsDoc struct {
 // readProjects reads the recorded project registries; a missing file is
 // none, an unreadable one an error (the caller then keeps files).
 func (l Layout) readProjects() ([]string, error) {
-	data, err := os.ReadFile(l.projectsFile())
+	data, err := readRegular(l.projectsFile())
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, nil
 	}
