@@ -35,6 +35,10 @@ import (
 // (seconds).
 const DefaultHookTimeout = 60 * time.Second
 
+// maxHookTimeout is the longest "timeout" a hook may ask for (more would
+// not fit a duration).
+const maxHookTimeout = 24 * time.Hour
+
 // Bounds of what a hook prints: maxHookOutput bytes of each stream are
 // kept (the rest is read and dropped, so the hook never blocks on a full
 // pipe), and at most maxHookContext bytes of it reach the model, as
@@ -111,7 +115,10 @@ func (c *Contributions) collectCommandHooks(r Root, man *Manifest) {
 				}
 				timeout := DefaultHookTimeout
 				if h.Timeout > 0 {
-					timeout = time.Duration(h.Timeout * float64(time.Second))
+					timeout = maxHookTimeout
+					if h.Timeout < maxHookTimeout.Seconds() {
+						timeout = time.Duration(h.Timeout * float64(time.Second))
+					}
 				}
 				c.CommandHooks = append(c.CommandHooks, CommandHook{Plugin: r.ID, Root: r.Path, Event: event, Matcher: re, Command: h.Command, Timeout: timeout})
 			}

@@ -157,3 +157,17 @@ func TestVersionOfIsPathAndShellSafe(t *testing.T) {
 		}
 	}
 }
+
+// A hook's "timeout" too large for a duration is clamped, not wrapped
+// round to a negative one that stopped the hook before it started.
+func TestHookHugeTimeout(t *testing.T) {
+	dir := t.TempDir()
+	writeFiles(t, dir, map[string]string{"hooks/hooks.json": `{"hooks":{"PreToolUse":[{"hooks":[{"type":"command","command":"exit 2","timeout":1e12}]}]}}`})
+	c := Collect([]Root{{ID: ID{"p", "m"}, Path: dir}})
+	if len(c.CommandHooks) != 1 || c.CommandHooks[0].Timeout != maxHookTimeout {
+		t.Fatalf("%+v", c.CommandHooks)
+	}
+	if _, blocked := c.CommandHooks[0].run(context.Background(), HookEnv{Cwd: dir}, &agent.ToolCallInfo{Name: "bash"}, nil); !blocked {
+		t.Fatal("the hook did not run")
+	}
+}
