@@ -205,6 +205,7 @@ func runAgent(ctx context.Context, env *cliEnv, args []string) int {
 	}
 	ctx, caught, stopTrap := signals.TrapTerm(ctx)
 	defer stopTrap()
+	req.Lifetime = ctx
 	status := runAgentWith(ctx, env, fs, &f, req)
 	if sig, ok := caught().(syscall.Signal); ok && status == printmode.ExitInterrupted {
 		status = 128 + int(sig)

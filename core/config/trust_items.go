@@ -49,6 +49,8 @@ var guardedSettings = []guardedSetting{
 	{"disabledExtensions", narrowed},      // extensions the user turned off
 	{"extensions", differs},               // modules to load and run
 	{"shellPath", differs},                // the shell every command runs in
+	{"memory.backend", differs},           // conversations sent to a memory server
+	{"hindsight.apiUrl", differs},         // which server gets them (and the token)
 }
 
 func turnedOff(key string, user, project any) bool {
@@ -327,6 +329,7 @@ var sensitiveEnvNames = []string{
 	"SSH_ASKPASS", "PAGER", "EDITOR", "VISUAL", EnvShellPrefix, EnvShellPrefixAlt,
 	"CLAUDE_CODE_USE_FOUNDRY", "ANTHROPIC_CUSTOM_HEADERS", "NODE_EXTRA_CA_CERTS", "SSL_CERT_FILE", "SSL_CERT_DIR",
 	"CLAUDE_CODE_CLIENT_CERT", "CLAUDE_CODE_CLIENT_KEY", "HTTP_PROXY", "HTTPS_PROXY", "ALL_PROXY", "NO_PROXY",
+	"HINDSIGHT_API_URL",
 }
 
 // sensitiveEnv reports whether a project's .env may set key only once

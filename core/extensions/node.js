@@ -330,14 +330,28 @@
     }
     function collect(cp, opts, cb) {
       const out = [], err = [];
-      cp.stdout.on("data", (c) => out.push(c));
-      cp.stderr.on("data", (c) => err.push(c));
+      const limit = opts.maxBuffer == null ? 1024 * 1024 : Number(opts.maxBuffer);
+      const sizes = { stdout: 0, stderr: 0 };
+      let failed = null;
+      const keep = (name, parts) => (c) => {
+        if (sizes[name] > limit) return;
+        const room = limit - sizes[name];
+        sizes[name] += c.length;
+        if (c.length <= room) { parts.push(c); return; }
+        parts.push(c.subarray(0, room));
+        if (!failed) {
+          failed = new RangeError(name + " maxBuffer length exceeded");
+          failed.code = "ERR_CHILD_PROCESS_STDIO_MAXBUFFER";
+        }
+        cp.kill();
+      };
+      cp.stdout.on("data", keep("stdout", out));
+      cp.stderr.on("data", keep("stderr", err));
       const text = (parts) => {
         const b = Buffer.concat(parts);
         return opts.encoding === "buffer" ? b : b.toString(opts.encoding || "utf8");
       };
-      let failed = null;
-      cp.on("error", (e) => { failed = e; });
+      cp.on("error", (e) => { failed = failed || e; });
       cp.on("close", (code, signal) => {
         const stdout = text(out), stderr = text(err);
         let e = failed;
@@ -378,7 +392,7 @@
         args = ["-c", [file].concat(args).join(" ")];
         file = typeof opts.shell === "string" ? opts.shell : "/bin/sh";
       }
-      const r = native.runSync(file, args, { cwd: opts.cwd, env: opts.env, timeout: opts.timeout, input: opts.input });
+      const r = native.runSync(file, args, { cwd: opts.cwd, env: opts.env, timeout: opts.timeout, input: opts.input, maxBuffer: opts.maxBuffer });
       if (opts.encoding && opts.encoding !== "buffer") {
         r.stdout = r.stdout.toString(opts.encoding);
         r.stderr = r.stderr.toString(opts.encoding);

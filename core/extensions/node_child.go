@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"io"
+	"math"
 	"os/exec"
 	"sync"
 	"syscall"
@@ -42,7 +43,7 @@ func (g *procGroup) close() {
 // group of its own and calls onEvent("stdout"|"stderr", Buffer),
 // onEvent("exit", code, signal) and onEvent("error", Error) on the
 // engine's goroutine; it returns {pid, kill(signal), write(data), end()}.
-// runSync(file, args, {cwd, env, timeout, input}) runs one to the end and
+// runSync(file, args, {cwd, env, timeout, input, maxBuffer}) runs one to the end and
 // returns {stdout, stderr, status, signal, error}.
 func (r *Runtime) spawnPrimitive(rt *goja.Runtime) goja.Value {
 	o := rt.NewObject()
@@ -119,7 +120,7 @@ func (r *Runtime) spawnChild(rt *goja.Runtime, file string, args []string, opts 
 		if sig != nil && !goja.IsUndefined(sig) && (sig.String() == "SIGKILL" || sig.String() == "9") {
 			s = syscall.SIGKILL
 		}
-		return cmd.Process.Signal(s) == nil
+		return signalGroup(cmd, s) == nil // the shell exec runs, and what it started
 	})
 	_ = h.Set("write", func(data goja.Value) bool {
 		_, err := stdin.Write(dataBytes(rt, data, ""))
@@ -206,19 +207,71 @@ func (r *Runtime) runChildSync(rt *goja.Runtime, file string, args []string, opt
 			cmd.Stdin = bytes.NewReader(dataBytes(rt, in, ""))
 		}
 	}
-	var stdout, stderr bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	limit := maxBufferOf(opts)
+	stdout, stderr := &cappedBuffer{max: limit, over: cancel}, &cappedBuffer{max: limit, over: cancel}
+	cmd.Stdout, cmd.Stderr = stdout, stderr
 	err := cmd.Run()
 	endGroup(cmd)
 	code, signal := exitOf(cmd, err)
 	res := rt.NewObject()
-	_ = res.Set("stdout", buffer.WrapBytes(rt, stdout.Bytes()))
-	_ = res.Set("stderr", buffer.WrapBytes(rt, stderr.Bytes()))
+	_ = res.Set("stdout", buffer.WrapBytes(rt, stdout.buf.Bytes()))
+	_ = res.Set("stderr", buffer.WrapBytes(rt, stderr.buf.Bytes()))
 	_ = res.Set("status", code(rt))
 	_ = res.Set("signal", signal(rt))
 	var ee *exec.ExitError
-	if err != nil && !errors.As(err, &ee) {
+	switch {
+	case stdout.over == nil || stderr.over == nil: // passed maxBuffer: stopped
+		e := newError(rt, "spawnSync "+file+" ENOBUFS")
+		_ = e.Set("code", "ENOBUFS")
+		_ = e.Set("errno", -int(syscall.ENOBUFS))
+		_ = res.Set("error", e)
+	case err != nil && !errors.As(err, &ee):
 		_ = res.Set("error", nodeError(rt, err))
 	}
 	return res
+}
+
+// defaultMaxBuffer is Node's maxBuffer: the bytes of each output stream
+// exec, execFile and the synchronous calls keep before stopping the
+// child.
+const defaultMaxBuffer = 1024 * 1024
+
+// maxBufferOf is the call's maxBuffer (Infinity: no bound).
+func maxBufferOf(opts *goja.Object) int64 {
+	if opts != nil {
+		if v := opts.Get("maxBuffer"); v != nil && !goja.IsUndefined(v) && !goja.IsNull(v) {
+			switch f := v.ToFloat(); {
+			case f >= math.MaxInt64/2:
+				return math.MaxInt64
+			case f >= 0:
+				return int64(f)
+			}
+		}
+	}
+	return defaultMaxBuffer
+}
+
+// cappedBuffer keeps the first max bytes written to it; the first write
+// past them calls over (which stops the child) and sets it to nil, and
+// the rest is dropped.
+type cappedBuffer struct {
+	buf  bytes.Buffer
+	max  int64
+	over func()
+}
+
+// Write keeps what fits; it never fails, so the child is drained until
+// it is stopped.
+func (c *cappedBuffer) Write(p []byte) (int, error) {
+	room := c.max - int64(c.buf.Len())
+	if room >= int64(len(p)) {
+		c.buf.Write(p)
+		return len(p), nil
+	}
+	c.buf.Write(p[:max(room, 0)])
+	if c.over != nil {
+		c.over()
+		c.over = nil
+	}
+	return len(p), nil
 }

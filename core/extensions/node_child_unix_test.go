@@ -69,3 +69,41 @@ func waitGone(t *testing.T, pid int, after string) {
 		time.Sleep(20 * time.Millisecond)
 	}
 }
+
+// A command that prints more than maxBuffer (1 MiB unless the call says
+// otherwise), run with exec, execFile or execSync, is stopped there with
+// Node's error, instead of gopi holding all it prints in memory (a
+// command printing without end grew gopi until the handler's budget or
+// without bound).
+func TestNodeChildMaxBuffer(t *testing.T) {
+	dir := t.TempDir()
+	r := loadOne(t, dir, "flood.ts", `
+import { exec, execFile, execSync } from "node:child_process";
+import { promisify } from "node:util";
+export default function (pi) {
+  pi.registerTool({
+    name: "flood",
+    description: "floods",
+    parameters: { type: "object", properties: {} },
+    async execute() {
+      const out = [];
+      const err = await new Promise((resolve) => exec("head -c 3000000 /dev/zero", (e, stdout) => resolve([e, stdout])));
+      out.push("exec=" + (err[0] && err[0].code) + ":" + err[1].length);
+      const err2 = await new Promise((resolve) => execFile("head", ["-c", "3000000", "/dev/zero"], { maxBuffer: 1000 }, (e, stdout) => resolve([e, stdout])));
+      out.push("execFile=" + (err2[0] && err2[0].code) + ":" + err2[1].length);
+      try { execSync("head -c 3000000 /dev/zero"); out.push("execSync=none"); } catch (e) { out.push("execSync=" + e.code); }
+      const endless = await new Promise((resolve) => exec("yes", (e, stdout) => resolve([e, stdout])));
+      out.push("yes=" + (endless[0] && endless[0].code) + ":" + endless[1].length);
+      try { execSync("yes"); } catch (e) { out.push("yesSync=" + e.code); }
+      const ok = await promisify(exec)("head -c 2000000 /dev/zero | tr '\\0' x", { maxBuffer: 4 * 1024 * 1024 });
+      out.push("big=" + ok.stdout.length);
+      return out.join(" ");
+    },
+  });
+}`, Options{Cwd: dir})
+	got := runTool(t, r, nil)
+	want := "exec=ERR_CHILD_PROCESS_STDIO_MAXBUFFER:1048576 execFile=ERR_CHILD_PROCESS_STDIO_MAXBUFFER:1000 execSync=ENOBUFS yes=ERR_CHILD_PROCESS_STDIO_MAXBUFFER:1048576 yesSync=ENOBUFS big=2000000"
+	if got != want {
+		t.Fatalf("got  %s\nwant %s", got, want)
+	}
+}

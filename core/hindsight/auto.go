@@ -113,7 +113,7 @@ func (a *Auto) BeforeRun(ctx context.Context, prompt string, history []Message) 
 			a.mu.Lock()
 			a.recalled = true
 			if len(mems) > 0 {
-				a.recall = memoriesBlock(mems, a.now())
+				a.recall = memoriesBlock(mems, cfg.RecallMax, a.now())
 			}
 			a.mu.Unlock()
 		}
@@ -158,6 +158,9 @@ func (a *Auto) AfterRun(history []Message) {
 			msgs, gen := append([]Message(nil), history...), a.gen
 			a.background(func(ctx context.Context) {
 				err := a.retain(ctx, msgs)
+				if err != nil && ctx.Err() == nil {
+					a.bank.report(err)
+				}
 				a.mu.Lock()
 				defer a.mu.Unlock()
 				a.retaining = false

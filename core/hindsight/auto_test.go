@@ -89,3 +89,87 @@ func TestAutoLastTurnAndRefresh(t *testing.T) {
 		t.Errorf("after Clear: %q", a.Instructions())
 	}
 }
+
+// A server that ignores recall's max_tokens (500 memories of 1,000
+// characters) must not blow the system prompt up: the recalled block is
+// bounded by the configured budget, whole memories first.
+func TestAutoRecallBounded(t *testing.T) {
+	t.Parallel()
+	big := strings.Repeat("m", 1000)
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path != "/v1/default/banks/omp/memories/recall" {
+			http.NotFound(w, r)
+			return
+		}
+		var res []Memory
+		for i := range 500 {
+			res = append(res, Memory{Text: fmt.Sprintf("memory %d %s", i, big)})
+		}
+		_ = json.NewEncoder(w).Encode(map[string]any{"results": res})
+	}))
+	defer srv.Close()
+	cfg := testConfig(srv.URL)
+	cfg.APIToken = ""
+	cfg.Auto = config.HindsightAuto{Recall: true}
+	a := NewAuto(NewBank(cfg, srv.Client(), "s1", nil))
+	defer a.Close(context.Background())
+	if !a.BeforeRun(context.Background(), "what do you know?", nil) {
+		t.Fatal("nothing recalled")
+	}
+	got := a.Instructions()
+	if limit := len(instructions) + recallCharsPerToken*cfg.RecallMax + 1000; len(got) > limit {
+		t.Fatalf("instructions of %d characters (bound %d)", len(got), limit)
+	}
+	if !strings.Contains(got, "memory 0 ") || !strings.Contains(got, "more memories left out") {
+		t.Fatalf("instructions %q…", got[:min(len(got), 2000)])
+	}
+}
+
+// An automatic retain the server refuses is reported like a failed
+// retain of the tool's queue (it was dropped without a word), and it is
+// tried again after the next run.
+func TestAutoRetainFailureReported(t *testing.T) {
+	t.Parallel()
+	var mu sync.Mutex
+	fail, posts := true, 0
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		mu.Lock()
+		defer mu.Unlock()
+		if r.URL.Path == "/v1/default/banks/omp/memories" {
+			posts++
+			if fail {
+				http.Error(w, `{"detail":"disk full"}`, http.StatusInternalServerError)
+				return
+			}
+		}
+		fmt.Fprint(w, `{}`)
+	}))
+	defer srv.Close()
+	cfg := testConfig(srv.URL)
+	cfg.APIToken = ""
+	cfg.Auto = config.HindsightAuto{Retain: true, RetainEveryN: 1}
+	errs := make(chan error, 4)
+	a := NewAuto(NewBank(cfg, srv.Client(), "s1", func(err error) { errs <- err }))
+	defer a.Close(context.Background())
+	hist := []Message{{"user", "remember that the build uses make"}, {"assistant", "noted, the build uses make"}}
+	a.AfterRun(hist)
+	select {
+	case err := <-errs:
+		if !strings.Contains(err.Error(), "disk full") {
+			t.Fatalf("reported %v", err)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("the failed retain was not reported")
+	}
+	a.wg.Wait()
+	mu.Lock()
+	fail = false
+	mu.Unlock()
+	a.AfterRun(hist)
+	a.wg.Wait()
+	mu.Lock()
+	defer mu.Unlock()
+	if posts != 2 {
+		t.Fatalf("%d retains sent, want the failed one tried again", posts)
+	}
+}

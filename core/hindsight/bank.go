@@ -109,6 +109,14 @@ func (b *Bank) session() string {
 	return b.sessionID
 }
 
+// report tells whoever hears of failed background writes (NewBank's
+// onError) of err.
+func (b *Bank) report(err error) {
+	if b.queue.onError != nil {
+		b.queue.onError(err)
+	}
+}
+
 // Flush writes the queued memories now.
 func (b *Bank) Flush() { b.queue.Flush() }
 

@@ -152,3 +152,41 @@ func TestStalledServer(t *testing.T) {
 	cancel()
 	b.Close(ctx)
 }
+
+// A mental-model id or bank id of "." or ".." would make a dot segment
+// of the request's path, which servers and proxies resolve: "/memory mm
+// delete .." would have asked to DELETE the bank itself. They are
+// refused before any request.
+func TestDotSegmentIDsRefused(t *testing.T) {
+	var paths []string
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		paths = append(paths, r.Method+" "+r.URL.Path)
+		fmt.Fprint(w, `{}`)
+	}))
+	defer srv.Close()
+	c := &Client{BaseURL: srv.URL}
+	ctx := context.Background()
+	for _, id := range []string{"..", ".", ""} {
+		if _, err := c.DeleteModel(ctx, "omp", id); err == nil || !strings.Contains(err.Error(), "mental model id") {
+			t.Errorf("DeleteModel(%q): %v", id, err)
+		}
+		if err := c.RefreshModel(ctx, "omp", id); err == nil {
+			t.Errorf("RefreshModel(%q) went through", id)
+		}
+		if _, err := c.GetModel(ctx, "omp", id); err == nil {
+			t.Errorf("GetModel(%q) went through", id)
+		}
+		if _, err := c.ModelHistory(ctx, "omp", id); err == nil {
+			t.Errorf("ModelHistory(%q) went through", id)
+		}
+	}
+	if _, err := c.Recall(ctx, "..", "q", Query{}); err == nil || !strings.Contains(err.Error(), "bank id") {
+		t.Errorf("bank ..: %v", err)
+	}
+	if len(paths) != 0 {
+		t.Fatalf("requests sent: %q", paths)
+	}
+	if _, err := c.DeleteModel(ctx, "omp", "a.b"); err != nil || len(paths) != 1 || paths[0] != "DELETE /v1/default/banks/omp/mental-models/a.b" {
+		t.Fatalf("an ordinary id: %v %q", err, paths)
+	}
+}

@@ -126,7 +126,11 @@ func (c *Client) do(ctx context.Context, method, path, bank, op string, body any
 		}
 		payload = bytes.NewReader(data)
 	}
-	u := c.BaseURL + "/v1/default/banks/" + url.PathEscape(bank) + path
+	seg, err := segment("bank id", bank)
+	if err != nil {
+		return fmt.Errorf("hindsight %s: %w", op, err)
+	}
+	u := c.BaseURL + "/v1/default/banks/" + seg + path
 	req, err := http.NewRequestWithContext(ctx, method, u, payload)
 	if err != nil {
 		return fmt.Errorf("hindsight %s: %w", op, err)
@@ -202,4 +206,14 @@ func errorDetail(raw []byte) string {
 		s = s[:300] + "…"
 	}
 	return s
+}
+
+// segment escapes s as one segment of a request's path, refusing the
+// empty string, "." and "..", which would name another resource (the
+// bank itself, say) once the path is resolved.
+func segment(kind, s string) (string, error) {
+	if s == "" || s == "." || s == ".." {
+		return "", fmt.Errorf("%s %q cannot name a resource on the server; use a name with letters or digits", kind, s)
+	}
+	return url.PathEscape(s), nil
 }

@@ -52,15 +52,54 @@ func formatMemories(mems []Memory) string {
 	return strings.Join(lines, "\n\n")
 }
 
+// recallCharsPerToken turns recall's token budget (hindsight.recallMaxTokens)
+// into the characters of memories the model is given at most: twice the
+// usual four per token, so that a server keeping to the budget is never
+// cut and one ignoring it cannot flood every request.
+const recallCharsPerToken = 8
+
+// defaultRecallTokens is the budget when none is configured.
+const defaultRecallTokens = 1024
+
+// boundMemories keeps the memories, in the server's order, that fit in
+// maxTokens' worth of characters (the first is kept, cut, even when it
+// alone is longer), and says how many were left out.
+func boundMemories(mems []Memory, maxTokens int) ([]Memory, int) {
+	if maxTokens <= 0 {
+		maxTokens = defaultRecallTokens
+	}
+	room := recallCharsPerToken * maxTokens
+	for i, m := range mems {
+		n := len(m.Text) + len(m.Type) + len(m.MentionedAt) + 8
+		if n <= room {
+			room -= n
+			continue
+		}
+		if i == 0 {
+			first := m
+			first.Text = cutBytes(m.Text, room) + "…"
+			return []Memory{first}, len(mems) - 1
+		}
+		return mems[:i], len(mems) - i
+	}
+	return mems, 0
+}
+
 // utcMinute is the time format of the recall texts.
 func utcMinute(t time.Time) string { return t.UTC().Format("2006-01-02 15:04") }
 
 // recallPreamble opens the <memories> block the model is given.
 const recallPreamble = "Memories from earlier sessions that may bear on this one (when two disagree, trust the newer). Use the ones that help with the conversation at hand and ignore the others:"
 
-// memoriesBlock wraps recalled memories for the model's context.
-func memoriesBlock(mems []Memory, now time.Time) string {
-	return fmt.Sprintf("<memories>\n%s\nCurrent time: %s UTC\n\n%s\n</memories>", recallPreamble, utcMinute(now), formatMemories(mems))
+// memoriesBlock wraps recalled memories for the model's context, bounded
+// by the recall budget (boundMemories).
+func memoriesBlock(mems []Memory, maxTokens int, now time.Time) string {
+	kept, left := boundMemories(mems, maxTokens)
+	body := formatMemories(kept)
+	if left > 0 {
+		body += fmt.Sprintf("\n\n(%d more memories left out: over hindsight.recallMaxTokens)", left)
+	}
+	return fmt.Sprintf("<memories>\n%s\nCurrent time: %s UTC\n\n%s\n</memories>", recallPreamble, utcMinute(now), body)
 }
 
 // LastTurns returns the tail of msgs that holds its last n user turns

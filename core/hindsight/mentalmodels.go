@@ -6,7 +6,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"net/url"
 	"slices"
 	"sort"
 	"strings"
@@ -83,8 +82,12 @@ func (c *Client) ListModels(ctx context.Context, bank string, content bool) ([]M
 // GetModel returns one mental model with its text; nil when the bank
 // has none of that id.
 func (c *Client) GetModel(ctx context.Context, bank, id string) (*MentalModel, error) {
+	p, err := modelPath(id, "?detail=content")
+	if err != nil {
+		return nil, err
+	}
 	var m MentalModel
-	err := c.do(ctx, "GET", "/mental-models/"+url.PathEscape(id)+"?detail=content", bank, "reading mental model "+id, nil, &m)
+	err = c.do(ctx, "GET", p, bank, "reading mental model "+id, nil, &m)
 	if isNotFound(err) {
 		return nil, nil
 	}
@@ -92,6 +95,15 @@ func (c *Client) GetModel(ctx context.Context, bank, id string) (*MentalModel, e
 		return nil, err
 	}
 	return &m, nil
+}
+
+// modelPath is the request path of one mental model, then suffix.
+func modelPath(id, suffix string) (string, error) {
+	seg, err := segment("mental model id", id)
+	if err != nil {
+		return "", err
+	}
+	return "/mental-models/" + seg + suffix, nil
 }
 
 // CreateModel asks the server to create m (it writes the text later).
@@ -111,12 +123,20 @@ func (c *Client) CreateModel(ctx context.Context, bank string, m MentalModel) er
 
 // RefreshModel asks the server to rewrite a mental model's text.
 func (c *Client) RefreshModel(ctx context.Context, bank, id string) error {
-	return c.do(ctx, "POST", "/mental-models/"+url.PathEscape(id)+"/refresh", bank, "refreshing mental model "+id, map[string]any{}, nil)
+	p, err := modelPath(id, "/refresh")
+	if err != nil {
+		return err
+	}
+	return c.do(ctx, "POST", p, bank, "refreshing mental model "+id, map[string]any{}, nil)
 }
 
 // DeleteModel deletes a mental model; false when there was none.
 func (c *Client) DeleteModel(ctx context.Context, bank, id string) (bool, error) {
-	err := c.do(ctx, "DELETE", "/mental-models/"+url.PathEscape(id), bank, "deleting mental model "+id, nil, nil)
+	p, err := modelPath(id, "")
+	if err != nil {
+		return false, err
+	}
+	err = c.do(ctx, "DELETE", p, bank, "deleting mental model "+id, nil, nil)
 	if isNotFound(err) {
 		return false, nil
 	}
@@ -132,8 +152,12 @@ type ModelChange struct {
 
 // ModelHistory returns the changes of a mental model, newest first.
 func (c *Client) ModelHistory(ctx context.Context, bank, id string) ([]ModelChange, error) {
+	p, err := modelPath(id, "/history")
+	if err != nil {
+		return nil, err
+	}
 	var raw json.RawMessage
-	if err := c.do(ctx, "GET", "/mental-models/"+url.PathEscape(id)+"/history", bank, "reading the history of mental model "+id, nil, &raw); err != nil {
+	if err := c.do(ctx, "GET", p, bank, "reading the history of mental model "+id, nil, &raw); err != nil {
 		return nil, err
 	}
 	var list []ModelChange

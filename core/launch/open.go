@@ -103,16 +103,21 @@ func Open(ctx context.Context, r *Request, cfg *config.Config, adjust func(*agen
 		started.warn(r, w)
 	}
 	attach(s)
-	startSessionHooks(ctx, sessionHooks, s, cfg)
+	startSessionHooks(ctx, r.Lifetime, sessionHooks, s, cfg)
 	started.Session = s
 	return started, nil
 }
 
 // startSessionHooks runs the plugins' SessionStart hooks and ties Stop
-// and SessionEnd to the session's runs and its end.
-func startSessionHooks(ctx context.Context, h *plugins.SessionHooks, s *agentsession.Session, cfg *config.Config) {
+// and SessionEnd to the session's runs and its end, and the hooks'
+// Terminate to the end of life (nil: never).
+func startSessionHooks(ctx, life context.Context, h *plugins.SessionHooks, s *agentsession.Session, cfg *config.Config) {
 	if h == nil {
 		return
+	}
+	release := func() bool { return false }
+	if life != nil {
+		release = context.AfterFunc(life, h.Terminate)
 	}
 	h.SetEnv(plugins.HookEnv{Cwd: cfg.Cwd, Environ: cfg.Env.Environ(), Session: func() (string, string) {
 		return s.Store().SessionID(), s.SessionFile()
@@ -127,5 +132,8 @@ func startSessionHooks(ctx context.Context, h *plugins.SessionHooks, s *agentses
 			h.RunEnded(context.Background())
 		}
 	})
-	s.OnClose(func() { h.End(context.Background(), "other") })
+	s.OnClose(func() {
+		h.End(context.Background(), "other")
+		release()
+	})
 }

@@ -1,6 +1,7 @@
 package launch
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"net/http"
@@ -103,6 +104,10 @@ type Request struct {
 	// Report receives each start-up problem as one line, without a
 	// program name ("warning: …", "extension: …"); nil drops them.
 	Report func(line string)
+	// Lifetime, when set, ends when the process is told to end (SIGTERM):
+	// plugin hooks running then are stopped and SessionEnd hooks get a
+	// short grace (plugins.SessionHooks.Terminate).
+	Lifetime context.Context
 }
 
 // Check rejects combinations that cannot work; the texts name the flags

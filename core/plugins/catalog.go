@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"path"
+	"reflect"
 	"strings"
 )
 
@@ -144,7 +145,7 @@ func ParseCatalog(data []byte, file string) (*Catalog, error) {
 		case errors.As(err, &se):
 			return nil, bad("not valid JSON at byte %d: %v", se.Offset, err)
 		case errors.As(err, &te):
-			return nil, bad("field %q has the wrong type (%s where %s is expected)", te.Field, te.Value, te.Type)
+			return nil, bad("field %q has the wrong type (%s where %s is expected)", te.Field, article(te.Value), jsonKind(te.Type))
 		case errors.Is(err, io.ErrUnexpectedEOF), errors.Is(err, io.EOF):
 			return nil, bad("not valid JSON: the text ends before the object does")
 		}
@@ -254,4 +255,36 @@ func cleanRelative(p string) (string, error) {
 		return "", fmt.Errorf("path %q leads outside its directory", p)
 	}
 	return c, nil
+}
+
+// jsonKind names what JSON value a Go type is read from, for messages.
+func jsonKind(t reflect.Type) string {
+	switch t.Kind() {
+	case reflect.Slice, reflect.Array:
+		return "a list"
+	case reflect.Struct, reflect.Map, reflect.Pointer:
+		return "an object"
+	case reflect.String:
+		return "a string"
+	case reflect.Bool:
+		return "true or false"
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64, reflect.Uint, reflect.Uint8,
+		reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Float32, reflect.Float64:
+		return "a number"
+	}
+	return "another value"
+}
+
+// article puts "a" or "an" before the JSON kind encoding/json reports
+// (object, array, string, number, bool).
+func article(v string) string {
+	switch v {
+	case "object":
+		return "an object"
+	case "array":
+		return "a list"
+	case "bool":
+		return "true or false"
+	}
+	return "a " + v
 }

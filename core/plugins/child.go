@@ -31,7 +31,7 @@ func runChild(ctx context.Context, path, dir string, env, extra []string, timeou
 	var out, errOut bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &errOut
 	cmd.WaitDelay = 2 * time.Second
-	childproc.Prepare(cmd)
+	childproc.PrepareCancelGroup(cmd) // the bound takes git's helpers too
 	err = cmd.Run()
 	if ctx.Err() == context.DeadlineExceeded {
 		return out.String(), errOut.String(), errTimedOut

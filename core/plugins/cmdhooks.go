@@ -10,6 +10,7 @@ import (
 	"regexp"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"github.com/gopi-agent/gopi/core/agent"
 	"github.com/gopi-agent/gopi/core/ai"
@@ -34,12 +35,28 @@ import (
 // (seconds).
 const DefaultHookTimeout = 60 * time.Second
 
+// maxHookTimeout is the longest "timeout" a hook may ask for (more would
+// not fit a duration).
+const maxHookTimeout = 24 * time.Hour
+
+// Bounds of what a hook prints: maxHookOutput bytes of each stream are
+// kept (the rest is read and dropped, so the hook never blocks on a full
+// pipe), and at most maxHookContext bytes of it reach the model, as
+// context or as a refusal's reason.
+const (
+	maxHookOutput  = 1 << 20
+	maxHookContext = 10_000
+)
+
 // CommandHook is one command of a plugin's hooks.json.
 type CommandHook struct {
 	Plugin  ID
 	Root    string         // the plugin's directory (CLAUDE_PLUGIN_ROOT)
 	Event   string         // one of hookEvents
 	Matcher *regexp.Regexp // nil matches every tool (or source, trigger)
+	// Command is run by sh as written: ${CLAUDE_PLUGIN_ROOT} is the
+	// shell's to expand (from the environment), never pasted into the
+	// text, where a directory name could read as shell syntax.
 	Command string
 	Timeout time.Duration
 }
@@ -98,9 +115,12 @@ func (c *Contributions) collectCommandHooks(r Root, man *Manifest) {
 				}
 				timeout := DefaultHookTimeout
 				if h.Timeout > 0 {
-					timeout = time.Duration(h.Timeout * float64(time.Second))
+					timeout = maxHookTimeout
+					if h.Timeout < maxHookTimeout.Seconds() {
+						timeout = time.Duration(h.Timeout * float64(time.Second))
+					}
 				}
-				c.CommandHooks = append(c.CommandHooks, CommandHook{Plugin: r.ID, Root: r.Path, Event: event, Matcher: re, Command: substituteRoot(h.Command, r.Path), Timeout: timeout})
+				c.CommandHooks = append(c.CommandHooks, CommandHook{Plugin: r.ID, Root: r.Path, Event: event, Matcher: re, Command: h.Command, Timeout: timeout})
 			}
 		}
 	}
@@ -231,10 +251,10 @@ func (h CommandHook) exec(ctx context.Context, env HookEnv, in map[string]any) h
 	cmd.Dir = env.Cwd
 	cmd.Env = append(append([]string(nil), env.Environ...), "CLAUDE_PLUGIN_ROOT="+h.Root, "OMP_PLUGIN_ROOT="+h.Root, "CLAUDE_PROJECT_DIR="+env.Cwd)
 	cmd.Stdin = bytes.NewReader(data)
-	var stdout, stderr bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	stdout, stderr := &headBuffer{max: maxHookOutput}, &headBuffer{max: maxHookOutput}
+	cmd.Stdout, cmd.Stderr = stdout, stderr
 	cmd.WaitDelay = time.Second
-	childproc.Prepare(cmd)
+	childproc.PrepareCancelGroup(cmd) // a timeout takes the shell's children too
 	err := cmd.Run()
 	out := hookRun{stdout: stdout.String(), stderr: strings.TrimSpace(stderr.String()), err: err}
 	var exit *exec.ExitError
@@ -244,10 +264,41 @@ func (h CommandHook) exec(ctx context.Context, env HookEnv, in map[string]any) h
 	return out
 }
 
-// orDefault returns reason, or a sentence naming the hook's plugin.
+// orDefault returns reason (cut to maxHookContext), or a sentence naming
+// the hook's plugin.
 func orDefault(reason string, h CommandHook) string {
 	if strings.TrimSpace(reason) != "" {
-		return reason
+		return forModel(reason)
 	}
 	return fmt.Sprintf("blocked by a hook of plugin %s", h.Plugin)
 }
+
+// forModel cuts hook output meant for the model to maxHookContext bytes
+// (at a UTF-8 boundary), saying so.
+func forModel(s string) string {
+	if len(s) <= maxHookContext {
+		return s
+	}
+	cut := maxHookContext
+	for cut > 0 && !utf8.RuneStart(s[cut]) {
+		cut--
+	}
+	return s[:cut] + fmt.Sprintf("\n[hook output cut at %d of %d bytes]", cut, len(s))
+}
+
+// headBuffer keeps the first max bytes written to it and drops the rest.
+type headBuffer struct {
+	max int
+	buf bytes.Buffer
+}
+
+// Write keeps what fits; it never fails, so the writer is drained.
+func (b *headBuffer) Write(p []byte) (int, error) {
+	if room := b.max - b.buf.Len(); room > 0 {
+		b.buf.Write(p[:min(room, len(p))])
+	}
+	return len(p), nil
+}
+
+// String returns the bytes kept.
+func (b *headBuffer) String() string { return b.buf.String() }

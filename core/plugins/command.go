@@ -6,7 +6,10 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
 	"strings"
+
+	"github.com/gopi-agent/gopi/internal/termsafe"
 )
 
 // CommandUsage lists the subcommands Run understands (the CLI's
@@ -76,8 +79,39 @@ func usage(format string, args ...any) error {
 	return fmt.Errorf("%w: %s", ErrUsage, fmt.Sprintf(format, args...))
 }
 
-// Run carries out one subcommand and writes what it did to w.
+// Run carries out one subcommand and writes what it did to w. Catalogs
+// and registries are written by others, so text output and errors are
+// cleaned of terminal control sequences (JSON output escapes them).
 func Run(ctx context.Context, m *Manager, src Sources, inv Invocation, w io.Writer) error {
+	if !inv.JSON {
+		w = safeWriter{w}
+	}
+	if err := run(ctx, m, src, inv, w); err != nil {
+		return safeError{err}
+	}
+	return nil
+}
+
+// safeWriter writes text cleaned for a terminal.
+type safeWriter struct{ w io.Writer }
+
+// Write writes p cleaned; it reports p's whole length when the cleaned
+// text was written.
+func (s safeWriter) Write(p []byte) (int, error) {
+	if _, err := io.WriteString(s.w, termsafe.Text(string(p))); err != nil {
+		return 0, err
+	}
+	return len(p), nil
+}
+
+// safeError is an error whose message is cleaned for a terminal.
+type safeError struct{ err error }
+
+func (e safeError) Error() string { return termsafe.Text(e.err.Error()) }
+func (e safeError) Unwrap() error { return e.err }
+
+// run is Run without the cleaning.
+func run(ctx context.Context, m *Manager, src Sources, inv Invocation, w io.Writer) error {
 	one := func(what string) (ID, error) {
 		if len(inv.Args) != 1 {
 			return ID{}, usage("%s takes one name@marketplace", what)
@@ -193,6 +227,8 @@ func Run(ctx context.Context, m *Manager, src Sources, inv Invocation, w io.Writ
 				state = "disabled"
 			case p.Shadowed:
 				state = "shadowed"
+			case !isDir(p.Install.InstallPath):
+				state = "missing (its directory is gone: install --force " + p.ID.String() + ")"
 			}
 			origin := ""
 			if p.Origin == OriginOMP {
@@ -275,4 +311,10 @@ func versionLabel(v string) string {
 		return "(no version)"
 	}
 	return "v" + v
+}
+
+// isDir reports whether p is a directory.
+func isDir(p string) bool {
+	fi, err := os.Stat(p)
+	return err == nil && fi.IsDir()
 }

@@ -136,7 +136,7 @@ func (c *Contributions) componentFile(r Root, raw json.RawMessage, fallback stri
 		}
 		return nil, "", false
 	}
-	data, err := os.ReadFile(file)
+	data, err := readRegular(file)
 	if err != nil {
 		c.warn(r, "%v", err)
 		return nil, "", false
@@ -252,7 +252,7 @@ func (c *Contributions) collectLSP(r Root, man *Manifest) {
 // omp.extensions (else pi.extensions), and the modules in hooks/ (and
 // its pre/ and post/ directories). Entries must stay inside the plugin.
 func (c *Contributions) collectExtensions(r Root) {
-	if data, err := os.ReadFile(filepath.Join(r.Path, "package.json")); err == nil {
+	if data, err := readRegular(filepath.Join(r.Path, "package.json")); err == nil {
 		var pkg struct {
 			OMP struct {
 				Extensions []string `json:"extensions"`

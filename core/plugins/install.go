@@ -71,10 +71,7 @@ func (m *Manager) installLocked(ctx context.Context, id ID, o InstallOptions) (I
 	if err := m.checkCollision(id, o, reg); err != nil {
 		return Install{}, err
 	}
-	// Staging directories of installs that were killed are left over
-	// only while no one holds the lock: remove them now.
-	staging := filepath.Join(m.Layout.PluginCache(), ".staging")
-	_ = os.RemoveAll(staging)
+	staging := filepath.Join(m.Layout.PluginCache(), ".staging") // lock removed a killed install's
 	if err := os.MkdirAll(staging, 0o755); err != nil {
 		return Install{}, err
 	}
@@ -118,6 +115,11 @@ func (m *Manager) installLocked(ctx context.Context, id ID, o InstallOptions) (I
 		}
 	}
 	reg.Plugins[id.String()] = []Install{inst}
+	if o.Scope == ScopeProject {
+		if err := m.Layout.noteProject(regFile); err != nil {
+			return Install{}, err
+		}
+	}
 	if err := writeJSON(regFile, reg); err != nil {
 		return Install{}, err
 	}
@@ -224,7 +226,7 @@ func (m *Manager) pluginSource(ctx context.Context, mk Marketplace, cat *Catalog
 func readManifest(dir string) (*Manifest, error) {
 	for _, rel := range ManifestPaths {
 		file := filepath.Join(dir, filepath.FromSlash(rel))
-		data, err := os.ReadFile(file)
+		data, err := readRegular(file)
 		if errors.Is(err, os.ErrNotExist) {
 			continue
 		}
@@ -268,7 +270,8 @@ func writeInlineConfig(dir string, e Entry) error {
 
 // versionOf picks the version an install is filed under: the catalog's,
 // the manifest's, the commit's, else "unknown"; made safe as a directory
-// name.
+// name and as shell text (letters, digits and . _ + - are kept, anything
+// else becomes '_').
 func versionOf(e Entry, man *Manifest, sha string) string {
 	v := e.Version
 	if v == "" && man != nil {
@@ -278,10 +281,10 @@ func versionOf(e Entry, man *Manifest, sha string) string {
 		v = sha[:12]
 	}
 	v = strings.Map(func(r rune) rune {
-		if r == '/' || r == '\\' || r == 0 || r < ' ' {
-			return '_'
+		if r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || strings.ContainsRune("._+-", r) {
+			return r
 		}
-		return r
+		return '_'
 	}, v)
 	if v == "" || v == "." || v == ".." {
 		v = "unknown"
@@ -290,16 +293,17 @@ func versionOf(e Entry, man *Manifest, sha string) string {
 }
 
 // removeUnreferenced deletes an old install directory that no registry
-// of this manager names any more (and only inside the plugin cache).
+// names any more: the user's, this project's or another project's that
+// installed into the same cache (and only inside the plugin cache).
 func (m *Manager) removeUnreferenced(dir string) {
 	if !within(m.Layout.PluginCache(), filepath.Clean(dir)) {
 		return
 	}
-	for _, scope := range []string{ScopeUser, ScopeProject} {
-		file, err := m.registryFor(scope)
-		if err != nil {
-			continue
-		}
+	files, ok := m.registryFiles()
+	if !ok {
+		return // unsure: keep the files
+	}
+	for _, file := range files {
 		reg, err := readInstalled(file)
 		if err != nil {
 			return // unsure: keep the files
@@ -338,6 +342,11 @@ func (m *Manager) changeInstalled(id ID, scope string, change func(reg *installe
 		return nil, err
 	}
 	defer unlock()
+	return m.changeInstalledLocked(id, scope, change)
+}
+
+// changeInstalledLocked is changeInstalled with the lock held.
+func (m *Manager) changeInstalledLocked(id ID, scope string, change func(reg *installedDoc, list []Install)) ([]Install, error) {
 	scope, file, reg, err := m.readScope(scope)
 	if err != nil {
 		return nil, err
@@ -356,15 +365,15 @@ func (m *Manager) changeInstalled(id ID, scope string, change func(reg *installe
 // Uninstall removes an installed plugin from a scope's registry and
 // deletes its files when nothing else names them.
 func (m *Manager) Uninstall(id ID, scope string) error {
-	prev, err := m.changeInstalled(id, scope, func(reg *installedDoc, _ []Install) { delete(reg.Plugins, id.String()) })
-	if err != nil {
-		return err
-	}
 	unlock, err := m.lock()
 	if err != nil {
 		return err
 	}
 	defer unlock()
+	prev, err := m.changeInstalledLocked(id, scope, func(reg *installedDoc, _ []Install) { delete(reg.Plugins, id.String()) })
+	if err != nil {
+		return err
+	}
 	for _, p := range prev {
 		m.removeUnreferenced(p.InstallPath)
 	}

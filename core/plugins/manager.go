@@ -9,6 +9,7 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
+	"strings"
 	"time"
 
 	"github.com/gopi-agent/gopi/internal/atomicfile"
@@ -47,7 +48,26 @@ func (m *Manager) lock() (func(), error) {
 	if err != nil {
 		return nil, fmt.Errorf("locking %s: %w", f, err)
 	}
+	m.removeStale()
 	return unlock, nil
+}
+
+// removeStale removes what a change killed midway left: the staging
+// directory, marketplace clones not yet moved into place and directories
+// moved aside. Each is made and removed under the lock, so whatever of
+// them is there once the lock is taken is left over.
+func (m *Manager) removeStale() {
+	for _, dir := range []string{m.Layout.PluginCache(), m.Layout.MarketplaceCache()} {
+		ents, err := os.ReadDir(dir)
+		if err != nil {
+			continue
+		}
+		for _, e := range ents {
+			if n := e.Name(); n == ".staging" || strings.HasPrefix(n, ".clone-") || strings.HasPrefix(n, ".old-") {
+				_ = os.RemoveAll(filepath.Join(dir, n))
+			}
+		}
+	}
 }
 
 // tempDir makes a fresh directory name under parent (not created).
@@ -280,7 +300,7 @@ func (m *Manager) Catalog(name string) (*Catalog, Marketplace, error) {
 	if !ok {
 		return nil, Marketplace{}, fmt.Errorf("marketplace %q is not added (gopi plugin marketplace add <source> adds it)", name)
 	}
-	data, err := os.ReadFile(mk.CatalogPath)
+	data, err := readRegular(mk.CatalogPath)
 	if err != nil {
 		return nil, mk, fmt.Errorf("the cached catalog of %q is unreadable (gopi plugin marketplace update %s fetches it again): %w", name, name, err)
 	}

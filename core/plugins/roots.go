@@ -63,6 +63,23 @@ func (s Sources) registries() []struct{ file, scope, origin string } {
 	return out
 }
 
+// inPluginCache reports whether dir (absolute) lies in gopi's or omp's
+// user plugin cache, where project-scope installs are made. A project's
+// registry comes with the repository, so a directory elsewhere (one the
+// repository ships, say) would be code nobody installed.
+func (s Sources) inPluginCache(dir string) bool {
+	if !filepath.IsAbs(dir) {
+		return false
+	}
+	dir = filepath.Clean(dir)
+	for _, l := range []Layout{s.Layout, s.OMPLayout} {
+		if l.Root != "" && within(filepath.Clean(l.PluginCache()), dir) && filepath.Clean(l.PluginCache()) != dir {
+			return true
+		}
+	}
+	return false
+}
+
 // List returns every registry entry in precedence order, marking those
 // an earlier entry of the same plugin name shadows. Unreadable registries
 // are reported and skipped.
@@ -85,6 +102,10 @@ func List(s Sources) ([]InstalledPlugin, []error) {
 			for _, inst := range doc.Plugins[k] {
 				if inst.Scope == "" {
 					inst.Scope = r.scope
+				}
+				if r.scope == ScopeProject && !s.inPluginCache(inst.InstallPath) {
+					errs = append(errs, fmt.Errorf("%s: plugin %s names %s, outside the plugin cache, and was not loaded: a project's registry may only name plugins installed with gopi plugin install --scope project", r.file, id, inst.InstallPath))
+					continue
 				}
 				out = append(out, InstalledPlugin{ID: id, Install: inst, Origin: r.origin, Shadowed: seen[id.Name]})
 				seen[id.Name] = true

@@ -4,6 +4,7 @@ import (
 	"context"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/gopi-agent/gopi/core/agent"
 	"github.com/gopi-agent/gopi/core/ai"
@@ -34,6 +35,11 @@ type SessionHooks struct {
 	hooks []CommandHook
 	env   HookEnv
 
+	// life ends with Terminate: running hooks are stopped, and SessionEnd
+	// hooks get EndGrace instead of their own timeouts.
+	life      context.Context
+	terminate context.CancelFunc
+
 	mu      sync.Mutex
 	started []string // SessionStart output the first prompt carries
 }
@@ -53,7 +59,22 @@ func (c *Contributions) SessionHooks(env HookEnv) *SessionHooks {
 	if len(hs) == 0 {
 		return nil
 	}
-	return &SessionHooks{hooks: hs, env: env}
+	life, terminate := context.WithCancel(context.Background())
+	return &SessionHooks{hooks: hs, env: env, life: life, terminate: terminate}
+}
+
+// EndGrace bounds the SessionEnd hooks of a session closing after
+// Terminate (the process was told to end).
+const EndGrace = 1500 * time.Millisecond
+
+// Terminate says the process is ending (SIGTERM, say): a hook running
+// now is stopped with its process group, and SessionEnd hooks still to
+// come get EndGrace. Without it a Stop or SessionEnd hook that does not
+// end held gopi for the hook's whole timeout.
+func (s *SessionHooks) Terminate() {
+	if s != nil {
+		s.terminate()
+	}
 }
 
 // SetEnv changes what the hooks run with (the session, once it exists).
@@ -71,6 +92,14 @@ func (s *SessionHooks) runAll(ctx context.Context, event, match string, in map[s
 	if s == nil {
 		return nil
 	}
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	defer context.AfterFunc(s.life, cancel)()
+	return s.runEvent(ctx, event, match, in)
+}
+
+// runEvent is runAll under ctx alone (Terminate does not stop it).
+func (s *SessionHooks) runEvent(ctx context.Context, event, match string, in map[string]any) []hookRun {
 	s.mu.Lock()
 	env := s.env
 	s.mu.Unlock()
@@ -107,7 +136,7 @@ func contextOf(runs []hookRun) []string {
 			}
 		}
 		if text = strings.TrimSpace(text); text != "" {
-			out = append(out, text)
+			out = append(out, forModel(text))
 		}
 	}
 	return out
@@ -130,8 +159,18 @@ func (s *SessionHooks) RunEnded(ctx context.Context) {
 	s.runAll(ctx, "Stop", "", map[string]any{"stop_hook_active": false})
 }
 
-// End runs the SessionEnd hooks.
+// End runs the SessionEnd hooks; after Terminate they have EndGrace.
 func (s *SessionHooks) End(ctx context.Context, reason string) {
+	if s == nil {
+		return
+	}
+	if s.life.Err() != nil {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeout(context.WithoutCancel(ctx), EndGrace)
+		defer cancel()
+		s.runEvent(ctx, "SessionEnd", "", map[string]any{"reason": reason})
+		return
+	}
 	s.runAll(ctx, "SessionEnd", "", map[string]any{"reason": reason})
 }
 

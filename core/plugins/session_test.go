@@ -38,3 +38,32 @@ func TestPreCompactHook(t *testing.T) {
 		t.Error("tool hooks made session hooks")
 	}
 }
+
+// Terminate (the process told to end) stops a Stop hook that does not
+// end, and SessionEnd hooks afterwards get EndGrace rather than their
+// own timeouts; the hooks' children go with them.
+func TestTerminateStopsSessionHooks(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	marker := sleeper(t, dir, "stuck")
+	c := &Contributions{CommandHooks: []CommandHook{
+		{Event: "Stop", Command: marker + " 1040; true", Timeout: time.Hour},
+		{Event: "SessionEnd", Command: marker + " 1041; true", Timeout: time.Hour},
+	}}
+	h := c.SessionHooks(HookEnv{Cwd: dir})
+	done := make(chan struct{})
+	go func() { h.RunEnded(context.Background()); close(done) }()
+	waitRunning(t, marker, true, "the Stop hook to start")
+	h.Terminate()
+	select {
+	case <-done:
+	case <-time.After(10 * time.Second):
+		t.Fatal("Terminate did not stop the Stop hook")
+	}
+	start := time.Now()
+	h.End(context.Background(), "other")
+	if d := time.Since(start); d > EndGrace+5*time.Second {
+		t.Fatalf("SessionEnd after Terminate took %s", d)
+	}
+	waitRunning(t, marker, false, "the hooks' commands to end")
+}

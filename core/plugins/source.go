@@ -69,6 +69,9 @@ const maxCatalogSize = 8 << 20
 // readCatalogFile reads and parses the catalog of a marketplace root.
 func readCatalogFile(root string) (*Catalog, error) {
 	file := filepath.Join(root, filepath.FromSlash(CatalogPath))
+	if fi, err := os.Stat(file); err == nil && !fi.Mode().IsRegular() {
+		return nil, fmt.Errorf("%s is not a regular file (%s)", file, fi.Mode().Type())
+	}
 	f, err := os.Open(file)
 	if os.IsNotExist(err) {
 		return nil, fmt.Errorf("%s has no catalog: a marketplace needs %s", root, CatalogPath)

@@ -131,6 +131,8 @@ func (m *model) onEvent(e agent.Event) tea.Cmd {
 		return m.printSection(m.r.marker(what + strings.Join(e.Rules, ", ")))
 	case agentsession.PlanModeChanged, agentsession.PlanReview:
 		return m.onPlanEvent(e)
+	case agentsession.MemoryWriteFailed:
+		return m.printSection(m.r.warning("Memory not saved: " + e.Error))
 	case agentsession.TodoReminder, agentsession.TodoAutoClear:
 		// The todo list is in the transcript through the tool's results.
 	}
