@@ -76,6 +76,16 @@ func TestCorruptAndOldIndexRebuilt(t *testing.T) {
 			fi, _ := os.Stat(o.dbPath())
 			os.Truncate(o.dbPath(), fi.Size()/2)
 		},
+		"table missing": func(o Options) {
+			db, err := openDB(o.dbPath(), false)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer db.Close()
+			if _, err := db.Exec(`DROP TABLE postings`); err != nil {
+				t.Fatal(err)
+			}
+		},
 		"old version": func(o Options) {
 			db, err := openDB(o.dbPath(), false)
 			if err != nil {

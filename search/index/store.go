@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -88,7 +89,55 @@ func readMeta(ctx context.Context, db querier) (map[string]string, error) {
 	if v := meta["format"]; v != strconv.Itoa(FormatVersion) {
 		return nil, fmt.Errorf("%w: format version %q, this gopi reads %d", ErrNoIndex, v, FormatVersion)
 	}
+	if err := checkTables(ctx, db); err != nil {
+		return nil, err
+	}
 	return meta, nil
+}
+
+// checkTables: the database's tables are schema's, no more and no less
+// (a table dropped or altered by hand would otherwise read as empty and
+// keep a refresh from rebuilding); ErrNoIndex otherwise.
+func checkTables(ctx context.Context, db querier) error {
+	rows, err := db.QueryContext(ctx, `SELECT sql FROM sqlite_schema WHERE type = 'table' ORDER BY name`)
+	if err != nil {
+		return fmt.Errorf("%w: %v", ErrNoIndex, err)
+	}
+	defer rows.Close()
+	var got []string
+	for rows.Next() {
+		var sql string
+		if err := rows.Scan(&sql); err != nil {
+			return fmt.Errorf("%w: %v", ErrNoIndex, err)
+		}
+		got = append(got, strings.TrimSpace(sql))
+	}
+	if err := rows.Err(); err != nil {
+		return fmt.Errorf("%w: %v", ErrNoIndex, err)
+	}
+	if want := schemaTables(); !slices.Equal(got, want) {
+		return fmt.Errorf("%w: its tables are not this version's", ErrNoIndex)
+	}
+	return nil
+}
+
+// schemaTables are schema's CREATE TABLE statements, as SQLite records
+// them, ordered by table name.
+func schemaTables() []string {
+	var out []string
+	for _, st := range strings.Split(schema, ";") {
+		if st = strings.TrimSpace(st); st != "" {
+			out = append(out, st)
+		}
+	}
+	slices.SortFunc(out, func(a, b string) int { return strings.Compare(tableName(a), tableName(b)) })
+	return out
+}
+
+// tableName is the name a CREATE TABLE statement creates.
+func tableName(create string) string {
+	name, _, _ := strings.Cut(strings.TrimPrefix(create, "CREATE TABLE "), "(")
+	return name
 }
 
 // querier is a database or a transaction.
