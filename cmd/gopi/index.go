@@ -9,6 +9,7 @@ import (
 
 	"github.com/spf13/pflag"
 
+	"github.com/gopi-agent/gopi/core/config"
 	"github.com/gopi-agent/gopi/internal/cliflags"
 	"github.com/gopi-agent/gopi/internal/humansize"
 	"github.com/gopi-agent/gopi/search/index"
@@ -107,6 +108,9 @@ func runIndex(ctx context.Context, env *cliEnv, args []string) int {
 		update = index.Build
 	}
 	st, err := update(ctx, o)
+	if index.DiskFull(err) {
+		err = fmt.Errorf("%w: the file system holding %s is full; the index as it was is kept: free space there, or set %s to a directory with room", err, o.Dir, config.EnvIndexDir)
+	}
 	if err != nil {
 		return fail(env, "index", err)
 	}

@@ -270,3 +270,25 @@ func TestBuildRemovesDeadTemps(t *testing.T) {
 		t.Errorf("the index is gone: %v", err)
 	}
 }
+
+// A write that runs out of space is recognised as such (the CLI then
+// says the disk is full and the old index is kept).
+func TestDiskFullRecognised(t *testing.T) {
+	db, err := openDB(filepath.Join(t.TempDir(), "full.db"), false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	for _, s := range []string{"PRAGMA max_page_count=3", "CREATE TABLE t(b BLOB)"} {
+		if _, err := db.Exec(s); err != nil {
+			t.Fatal(err)
+		}
+	}
+	_, err = db.Exec(`INSERT INTO t VALUES(zeroblob(100000))`)
+	if err == nil || !DiskFull(err) {
+		t.Fatalf("insert past the size limit: %v, want an error DiskFull recognises", err)
+	}
+	if DiskFull(errors.New("database is locked")) {
+		t.Error("DiskFull of another error")
+	}
+}

@@ -9,7 +9,10 @@ import (
 	"strconv"
 	"strings"
 
-	_ "modernc.org/sqlite" // the SQLite driver the store is written with
+	"syscall"
+
+	"modernc.org/sqlite" // the SQLite driver the store is written with
+	sqlite3 "modernc.org/sqlite/lib"
 )
 
 // FormatVersion is the version of the on-disk layout. An index of any
@@ -219,3 +222,14 @@ func (w *postingsWriter) exec(st *sql.Stmt) error {
 }
 
 func (w *postingsWriter) close() { w.full.Close() }
+
+// DiskFull reports whether err is a write that failed for want of space
+// (SQLite's "database or disk is full", or ENOSPC from the file system).
+// A build or refresh that fails so leaves the previous index as it was.
+func DiskFull(err error) bool {
+	var se *sqlite.Error
+	if errors.As(err, &se) && se.Code()&0xff == sqlite3.SQLITE_FULL {
+		return true
+	}
+	return errors.Is(err, syscall.ENOSPC)
+}
