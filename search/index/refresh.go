@@ -206,17 +206,21 @@ func mergeSegments(ctx context.Context, tx *sql.Tx, base, segs int, files []file
 	for _, f := range files {
 		live[f.id] = true
 	}
-	rows, err := tx.QueryContext(ctx, `SELECT tri, ids FROM postings WHERE seg >= ? ORDER BY tri, seg`, base)
+	rows, err := tx.QueryContext(ctx, `SELECT tri, ids, sum FROM postings WHERE seg >= ? ORDER BY tri, seg`, base)
 	if err != nil {
 		return fmt.Errorf("merge the index: %w", err)
 	}
 	merged := map[Trigram][]int64{}
 	for rows.Next() {
-		var t int64
+		var t, sum int64
 		var b []byte
-		if err := rows.Scan(&t, &b); err != nil {
+		if err := rows.Scan(&t, &b, &sum); err != nil {
 			rows.Close()
 			return fmt.Errorf("merge the index: %w", err)
+		}
+		if err := checkPosting(Trigram(t), b, sum); err != nil {
+			rows.Close()
+			return err
 		}
 		ids, err := decodePostings(nil, b)
 		if err != nil {
@@ -251,7 +255,7 @@ func mergeSegments(ctx context.Context, tx *sql.Tx, base, segs int, files []file
 			buf = appendPosting(buf, last, id)
 			last = id
 		}
-		if _, err := tx.ExecContext(ctx, `INSERT INTO postings(seg, tri, ids) VALUES(?, ?, ?)`, base, int64(t), buf); err != nil {
+		if _, err := tx.ExecContext(ctx, `INSERT INTO postings(seg, tri, ids, sum) VALUES(?, ?, ?, ?)`, base, int64(t), buf, postingSum(t, buf)); err != nil {
 			return fmt.Errorf("merge the index: %w", err)
 		}
 	}

@@ -430,7 +430,7 @@ func (ix *Index) rarestFirst(ctx context.Context, subs []*Query) ([]*Query, []in
 // with within (ascending, not nil) only those of within: each list is
 // then intersected as it is decoded.
 func (ix *Index) posting(ctx context.Context, t Trigram, within []int64) ([]int64, error) {
-	rows, err := ix.tx.QueryContext(ctx, `SELECT ids FROM postings WHERE tri = ? ORDER BY seg`, int64(t))
+	rows, err := ix.tx.QueryContext(ctx, `SELECT ids, sum FROM postings WHERE tri = ? ORDER BY seg`, int64(t))
 	if err != nil {
 		return nil, fmt.Errorf("read the index: %w", err)
 	}
@@ -444,8 +444,12 @@ func (ix *Index) posting(ctx context.Context, t Trigram, within []int64) ([]int6
 	}
 	for rows.Next() {
 		var b sql.RawBytes // valid until Next: decoded before it
-		if err := rows.Scan(&b); err != nil {
+		var sum int64
+		if err := rows.Scan(&b, &sum); err != nil {
 			return nil, fmt.Errorf("read the index: %w", err)
+		}
+		if err := checkPosting(t, b, sum); err != nil {
+			return nil, err
 		}
 		if err := p.add(b); err != nil {
 			return nil, err

@@ -3,8 +3,10 @@ package index
 import (
 	"context"
 	"database/sql"
+	"encoding/binary"
 	"errors"
 	"fmt"
+	"hash/crc32"
 	"slices"
 	"strconv"
 	"strings"
@@ -17,7 +19,7 @@ import (
 
 // FormatVersion is the version of the on-disk layout. An index of any
 // other version is not read: it is rebuilt.
-const FormatVersion = 4
+const FormatVersion = 5
 
 // schema is the layout of FormatVersion.
 //
@@ -43,12 +45,15 @@ const FormatVersion = 4
 //	          digest of its entry names, so a query sees the file set
 //	          change; 'delta' (delta.go)
 //	postings  per trigram and segment, the ascending ids of the
-//	          segment's files holding the trigram
+//	          segment's files holding the trigram, and their checksum
+//	          (postingSum: SQLite checks its pages' structure but not the
+//	          bytes of a long blob's overflow pages, where most of the
+//	          file lies, so damage there would read as other ids)
 const schema = `
 CREATE TABLE meta(key TEXT PRIMARY KEY, value TEXT NOT NULL);
 CREATE TABLE files(chunk INTEGER PRIMARY KEY, data BLOB NOT NULL);
 CREATE TABLE lists(name TEXT PRIMARY KEY, data BLOB NOT NULL);
-CREATE TABLE postings(seg INTEGER NOT NULL, tri INTEGER NOT NULL, ids BLOB NOT NULL, PRIMARY KEY(tri, seg)) WITHOUT ROWID;
+CREATE TABLE postings(seg INTEGER NOT NULL, tri INTEGER NOT NULL, ids BLOB NOT NULL, sum INTEGER NOT NULL, PRIMARY KEY(tri, seg)) WITHOUT ROWID;
 `
 
 // ErrNoIndex: no usable index exists for the tree (none built, another
@@ -164,6 +169,28 @@ func writeMetaValues(ctx context.Context, tx *sql.Tx, kv map[string]string) erro
 // most of a small row's.
 const insertBatch = 128
 
+// postingCols is how many values a postings row has.
+const postingCols = 4
+
+// postingSum is the checksum stored with a posting list: CRC-32C of its
+// trigram and its bytes.
+func postingSum(t Trigram, ids []byte) int64 {
+	var k [4]byte
+	binary.LittleEndian.PutUint32(k[:], uint32(t))
+	return int64(int32(crc32.Update(crc32.Update(0, castagnoli, k[:]), castagnoli, ids))) // 4 bytes in a record, not 6
+}
+
+var castagnoli = crc32.MakeTable(crc32.Castagnoli)
+
+// checkPosting returns ErrNoIndex when the list of t read back does not
+// match the checksum stored with it.
+func checkPosting(t Trigram, ids []byte, sum int64) error {
+	if postingSum(t, ids) != sum {
+		return fmt.Errorf("%w: the posting list of trigram %#06x fails its checksum: the index file is damaged (gopi index --rebuild builds it anew)", ErrNoIndex, uint32(t))
+	}
+	return nil
+}
+
 // postingsWriter inserts postings rows in batches of insertBatch.
 type postingsWriter struct {
 	ctx  context.Context // checked between batches
@@ -174,7 +201,7 @@ type postingsWriter struct {
 
 // insertRows is an INSERT of n postings rows.
 func insertRows(n int) string {
-	return `INSERT INTO postings(seg, tri, ids) VALUES(?, ?, ?)` + strings.Repeat(", (?, ?, ?)", n-1)
+	return `INSERT INTO postings(seg, tri, ids, sum) VALUES(?, ?, ?, ?)` + strings.Repeat(", (?, ?, ?, ?)", n-1)
 }
 
 func newPostingsWriter(ctx context.Context, tx *sql.Tx) (*postingsWriter, error) {
@@ -182,12 +209,12 @@ func newPostingsWriter(ctx context.Context, tx *sql.Tx) (*postingsWriter, error)
 	if err != nil {
 		return nil, fmt.Errorf("write the postings: %w", err)
 	}
-	return &postingsWriter{ctx: ctx, tx: tx, full: full, args: make([]any, 0, 3*insertBatch)}, nil
+	return &postingsWriter{ctx: ctx, tx: tx, full: full, args: make([]any, 0, postingCols*insertBatch)}, nil
 }
 
 // add queues a row (ids is read when the batch is written).
 func (w *postingsWriter) add(seg int, tri Trigram, ids []byte) error {
-	w.args = append(w.args, seg, int64(tri), ids)
+	w.args = append(w.args, seg, int64(tri), ids, postingSum(tri, ids))
 	if len(w.args) < cap(w.args) {
 		return nil
 	}
@@ -199,7 +226,7 @@ func (w *postingsWriter) flush() error {
 	if len(w.args) == 0 {
 		return nil
 	}
-	st, err := w.tx.PrepareContext(w.ctx, insertRows(len(w.args)/3))
+	st, err := w.tx.PrepareContext(w.ctx, insertRows(len(w.args)/postingCols))
 	if err != nil {
 		return fmt.Errorf("write the postings: %w", err)
 	}
