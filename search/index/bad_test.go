@@ -323,3 +323,60 @@ func TestDamagedPostingNotTrusted(t *testing.T) {
 	}
 	checkSame(t, "damaged", o)
 }
+
+// A chunk of the file list or a list whose bytes were damaged is not
+// read: opening the index is ErrNoIndex, and a refresh rebuilds it.
+func TestDamagedListsNotTrusted(t *testing.T) {
+	root := testTree(t)
+	for name, damage := range map[string]string{
+		"file list chunk": `UPDATE files SET data = substr(data, 1, length(data) - 1) || x'00' WHERE chunk = 0`,
+		"directory list":  `UPDATE lists SET data = substr(data, 1, length(data) - 1) || x'00' WHERE name = 'dirs'`,
+	} {
+		t.Run(name, func(t *testing.T) {
+			o := testOptions(t, root)
+			mustBuild(t, o)
+			db, err := openDB(o.dbPath(), false)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if _, err := db.Exec(damage); err != nil {
+				t.Fatal(err)
+			}
+			db.Close()
+			if ix, err := Open(context.Background(), o); err == nil {
+				ix.Close()
+				t.Fatal("a damaged index opened")
+			} else if !errors.Is(err, ErrNoIndex) {
+				t.Fatalf("open: %v, want ErrNoIndex", err)
+			}
+			st, err := Refresh(context.Background(), o)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !st.Rebuilt {
+				t.Errorf("refresh of a damaged index did not rebuild it: %+v", st)
+			}
+			checkSame(t, "rebuilt", o)
+		})
+	}
+	// The lists only a watched query or a refresh reads.
+	o := testOptions(t, root)
+	mustBuild(t, o)
+	db, err := openDB(o.dbPath(), false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	if _, err := db.Exec(`UPDATE lists SET data = data || x'01' WHERE name = 'unindexed'`); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := readUnindexed(context.Background(), db); !errors.Is(err, ErrNoIndex) {
+		t.Errorf("reading a damaged unindexed list: %v, want ErrNoIndex", err)
+	}
+	if _, err := db.Exec(`INSERT OR REPLACE INTO lists(name, data, sum) VALUES('delta', x'0102', 0)`); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := readDelta(context.Background(), db); !errors.Is(err, ErrNoIndex) {
+		t.Errorf("reading a damaged delta: %v, want ErrNoIndex", err)
+	}
+}

@@ -202,13 +202,12 @@ func joinPostings(a, b []byte) ([]byte, error) {
 
 // readDelta reads the delta ('delta' in lists; none: empty).
 func readDelta(ctx context.Context, db querier) (*delta, error) {
-	var b []byte
-	err := db.QueryRowContext(ctx, `SELECT data FROM lists WHERE name = 'delta'`).Scan(&b)
+	b, err := readList(ctx, db, "delta")
 	if errors.Is(err, sql.ErrNoRows) {
 		return &delta{}, nil
 	}
 	if err != nil {
-		return nil, fmt.Errorf("%w: %v", ErrNoIndex, err)
+		return nil, asNoIndex(err)
 	}
 	d, err := decodeDelta(b)
 	if err != nil {
@@ -219,7 +218,7 @@ func readDelta(ctx context.Context, db querier) (*delta, error) {
 
 // writeDelta replaces the delta.
 func writeDelta(ctx context.Context, tx *sql.Tx, d *delta) error {
-	if _, err := tx.ExecContext(ctx, `INSERT OR REPLACE INTO lists(name, data) VALUES('delta', ?)`, d.encode()); err != nil {
+	if err := writeList(ctx, tx, "delta", d.encode()); err != nil {
 		return fmt.Errorf("write the index: %w", err)
 	}
 	return nil

@@ -59,12 +59,12 @@ func scanChunks(ctx context.Context, db querier, keys []int64, fn func(f *fileRe
 		return nil
 	}
 	for len(keys) > 0 || keys == nil {
-		q, args := `SELECT chunk, data FROM files ORDER BY chunk`, []any(nil)
+		q, args := `SELECT chunk, data, sum FROM files ORDER BY chunk`, []any(nil)
 		if keys != nil {
 			// Bounded batches: SQLite's limit on parameters is 32766.
 			batch := keys[:min(len(keys), 1000)]
 			keys = keys[len(batch):]
-			q = `SELECT chunk, data FROM files WHERE chunk IN (?` + strings.Repeat(", ?", len(batch)-1) + `) ORDER BY chunk`
+			q = `SELECT chunk, data, sum FROM files WHERE chunk IN (?` + strings.Repeat(", ?", len(batch)-1) + `) ORDER BY chunk`
 			for _, k := range batch {
 				args = append(args, k)
 			}
@@ -86,10 +86,13 @@ func scanChunkRows(ctx context.Context, db querier, q string, args []any, fn fun
 	}
 	defer rows.Close()
 	for rows.Next() {
-		var k int64
+		var k, sum int64
 		var data sql.RawBytes // valid until Next: decoded before it
-		if err := rows.Scan(&k, &data); err != nil {
+		if err := rows.Scan(&k, &data, &sum); err != nil {
 			return fmt.Errorf("%w: %v", ErrNoIndex, err)
+		}
+		if chunkSum(k, data) != sum {
+			return fmt.Errorf("%w (chunk %d of the file list)", errDamaged, k)
 		}
 		bad := false
 		err := scanFiles(data, func(f *fileRecord, path []byte) {
@@ -116,9 +119,9 @@ func scanChunkRows(ctx context.Context, db querier, q string, args []any, fn fun
 // readDirs reads the directory list; ErrNoIndex when it is missing or
 // does not decode.
 func readDirs(ctx context.Context, db querier) ([]dirState, error) {
-	var b []byte
-	if err := db.QueryRowContext(ctx, `SELECT data FROM lists WHERE name = 'dirs'`).Scan(&b); err != nil {
-		return nil, fmt.Errorf("%w: %v", ErrNoIndex, err)
+	b, err := readList(ctx, db, "dirs")
+	if err != nil {
+		return nil, asNoIndex(err)
 	}
 	dirs, err := decodeDirs(b)
 	if err != nil {
@@ -144,9 +147,9 @@ func readLists(ctx context.Context, db querier) ([]fileRecord, []dirState, error
 // readUnindexed reads the ascending ids of the files not in the postings
 // (every query searches them).
 func readUnindexed(ctx context.Context, db querier) ([]int64, error) {
-	var b []byte
-	if err := db.QueryRowContext(ctx, `SELECT data FROM lists WHERE name = 'unindexed'`).Scan(&b); err != nil {
-		return nil, fmt.Errorf("%w: %v", ErrNoIndex, err)
+	b, err := readList(ctx, db, "unindexed")
+	if err != nil {
+		return nil, asNoIndex(err)
 	}
 	ids, err := decodePostings([]int64{}, b)
 	if err != nil {
@@ -192,7 +195,7 @@ func ids(files []fileRecord) []int64 {
 // (ascending ids) as they now are: a chunk left without records is
 // deleted.
 func writeChunks(ctx context.Context, tx *sql.Tx, files []fileRecord, keys []int64) error {
-	put, err := tx.PrepareContext(ctx, `INSERT OR REPLACE INTO files(chunk, data) VALUES(?, ?)`)
+	put, err := tx.PrepareContext(ctx, `INSERT OR REPLACE INTO files(chunk, data, sum) VALUES(?, ?, ?)`)
 	if err != nil {
 		return fmt.Errorf("write the file list: %w", err)
 	}
@@ -204,7 +207,8 @@ func writeChunks(ctx context.Context, tx *sql.Tx, files []fileRecord, keys []int
 		if lo == hi {
 			_, err = tx.ExecContext(ctx, `DELETE FROM files WHERE chunk = ?`, k)
 		} else {
-			_, err = put.ExecContext(ctx, k, encodeFiles(rest[lo:hi]))
+			data := encodeFiles(rest[lo:hi])
+			_, err = put.ExecContext(ctx, k, data, chunkSum(k, data))
 		}
 		if err != nil {
 			return fmt.Errorf("write the file list: %w", err)
@@ -266,7 +270,7 @@ func writeUnindexed(ctx context.Context, tx *sql.Tx, files []fileRecord) error {
 	if b == nil {
 		b = []byte{} // NOT NULL
 	}
-	if _, err := tx.ExecContext(ctx, `INSERT OR REPLACE INTO lists(name, data) VALUES('unindexed', ?)`, b); err != nil {
+	if err := writeList(ctx, tx, "unindexed", b); err != nil {
 		return fmt.Errorf("write the file list: %w", err)
 	}
 	return nil
@@ -274,7 +278,7 @@ func writeUnindexed(ctx context.Context, tx *sql.Tx, files []fileRecord) error {
 
 // writeDirs replaces the directory list.
 func writeDirs(ctx context.Context, tx *sql.Tx, dirs []dirState) error {
-	if _, err := tx.ExecContext(ctx, `INSERT OR REPLACE INTO lists(name, data) VALUES('dirs', ?)`, encodeDirs(dirs)); err != nil {
+	if err := writeList(ctx, tx, "dirs", encodeDirs(dirs)); err != nil {
 		return fmt.Errorf("write the directory list: %w", err)
 	}
 	return nil

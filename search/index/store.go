@@ -51,8 +51,8 @@ const FormatVersion = 5
 //	          file lies, so damage there would read as other ids)
 const schema = `
 CREATE TABLE meta(key TEXT PRIMARY KEY, value TEXT NOT NULL);
-CREATE TABLE files(chunk INTEGER PRIMARY KEY, data BLOB NOT NULL);
-CREATE TABLE lists(name TEXT PRIMARY KEY, data BLOB NOT NULL);
+CREATE TABLE files(chunk INTEGER PRIMARY KEY, data BLOB NOT NULL, sum INTEGER NOT NULL);
+CREATE TABLE lists(name TEXT PRIMARY KEY, data BLOB NOT NULL, sum INTEGER NOT NULL);
 CREATE TABLE postings(seg INTEGER NOT NULL, tri INTEGER NOT NULL, ids BLOB NOT NULL, sum INTEGER NOT NULL, PRIMARY KEY(tri, seg)) WITHOUT ROWID;
 `
 
@@ -172,23 +172,67 @@ const insertBatch = 128
 // postingCols is how many values a postings row has.
 const postingCols = 4
 
-// postingSum is the checksum stored with a posting list: CRC-32C of its
-// trigram and its bytes.
-func postingSum(t Trigram, ids []byte) int64 {
-	var k [4]byte
-	binary.LittleEndian.PutUint32(k[:], uint32(t))
-	return int64(int32(crc32.Update(crc32.Update(0, castagnoli, k[:]), castagnoli, ids))) // 4 bytes in a record, not 6
+// blobSum is the checksum stored with a blob of the index (a posting
+// list, a chunk of the file list, a list): CRC-32C of its row's key and
+// its bytes, so a damaged blob, or one moved under another key, fails it.
+func blobSum(key, b []byte) int64 {
+	return int64(int32(crc32.Update(crc32.Update(0, castagnoli, key), castagnoli, b))) // 4 bytes in a record, not 6
 }
 
 var castagnoli = crc32.MakeTable(crc32.Castagnoli)
+
+// postingSum is the checksum of the posting list ids of t.
+func postingSum(t Trigram, ids []byte) int64 {
+	var k [4]byte
+	binary.LittleEndian.PutUint32(k[:], uint32(t))
+	return blobSum(k[:], ids)
+}
+
+// chunkSum is the checksum of chunk k of the file list.
+func chunkSum(k int64, data []byte) int64 {
+	var key [8]byte
+	binary.LittleEndian.PutUint64(key[:], uint64(k))
+	return blobSum(key[:], data)
+}
+
+// errDamaged: a blob failed its checksum.
+var errDamaged = fmt.Errorf("%w: the index file is damaged (a checksum fails); gopi index --rebuild builds it anew", ErrNoIndex)
 
 // checkPosting returns ErrNoIndex when the list of t read back does not
 // match the checksum stored with it.
 func checkPosting(t Trigram, ids []byte, sum int64) error {
 	if postingSum(t, ids) != sum {
-		return fmt.Errorf("%w: the posting list of trigram %#06x fails its checksum: the index file is damaged (gopi index --rebuild builds it anew)", ErrNoIndex, uint32(t))
+		return fmt.Errorf("%w (the posting list of trigram %#06x)", errDamaged, uint32(t))
 	}
 	return nil
+}
+
+// asNoIndex is err as an ErrNoIndex (unchanged when it is one).
+func asNoIndex(err error) error {
+	if errors.Is(err, ErrNoIndex) {
+		return err
+	}
+	return fmt.Errorf("%w: %v", ErrNoIndex, err)
+}
+
+// readList reads the blob name of the lists table, checked against its
+// checksum; sql.ErrNoRows when there is none.
+func readList(ctx context.Context, db querier, name string) ([]byte, error) {
+	var b []byte
+	var sum int64
+	if err := db.QueryRowContext(ctx, `SELECT data, sum FROM lists WHERE name = ?`, name).Scan(&b, &sum); err != nil {
+		return nil, err
+	}
+	if blobSum([]byte(name), b) != sum {
+		return nil, fmt.Errorf("%w (the list %q)", errDamaged, name)
+	}
+	return b, nil
+}
+
+// writeList replaces the blob name of the lists table, with its checksum.
+func writeList(ctx context.Context, tx *sql.Tx, name string, b []byte) error {
+	_, err := tx.ExecContext(ctx, `INSERT OR REPLACE INTO lists(name, data, sum) VALUES(?, ?, ?)`, name, b, blobSum([]byte(name), b))
+	return err
 }
 
 // postingsWriter inserts postings rows in batches of insertBatch.
