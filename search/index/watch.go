@@ -169,6 +169,11 @@ func (w *watcher) loop(ctx context.Context, requests <-chan net.Conn) error {
 				return nil
 			}
 			if filepath.Dir(ev.Name) == w.o.Dir {
+				if ev.Name == w.o.dbPath() && ev.Has(fsnotify.Remove) {
+					// Deleted (a build renames over it, never
+					// removes it): a refresh would build it again.
+					return fmt.Errorf("the index of %s was deleted; stopped watching", w.o.Root)
+				}
 				w.fenceSeen(ctx, filepath.Base(ev.Name))
 				continue
 			}

@@ -6,6 +6,7 @@ import (
 	"net"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 )
@@ -192,5 +193,37 @@ func TestWatcherSettle(t *testing.T) {
 	}
 	if watchSettle >= watchQuiet {
 		t.Fatalf("watchSettle %v is not shorter than watchQuiet %v", watchSettle, watchQuiet)
+	}
+}
+
+// Deleting the index while a watcher runs stops the watcher, instead of
+// its next refresh building the index again behind the user's back.
+func TestWatcherStopsWhenIndexDeleted(t *testing.T) {
+	root := testTree(t)
+	o := testOptions(t, root)
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	ready := make(chan struct{})
+	done := make(chan error, 1)
+	go func() { done <- Watch(ctx, o, func() { close(ready) }) }()
+	select {
+	case <-ready:
+	case err := <-done:
+		t.Fatalf("watch: %v", err)
+	}
+	if err := Delete(o); err != nil {
+		t.Fatal(err)
+	}
+	writeFile(t, root, "a/new.go", "package a\n")
+	select {
+	case err := <-done:
+		if err == nil || !strings.Contains(err.Error(), "deleted") {
+			t.Errorf("watch ended with %v, want an error saying the index was deleted", err)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("the watcher still runs 10 s after its index was deleted")
+	}
+	if _, err := os.Stat(o.dbPath()); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("the deleted index is back: %v", err)
 	}
 }
