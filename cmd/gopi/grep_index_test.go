@@ -157,6 +157,9 @@ func TestIndexCommand(t *testing.T) {
 	if code, out, _ := gopiRun(t, environ, "index", "--delete"); code != 0 || out != "deleted the index of "+dir+"\n" {
 		t.Errorf("--delete: exit %d, %q", code, out)
 	}
+	if code, out, errOut := gopiRun(t, environ, "index", "--delete"); code != 1 || out != "" || errOut != "gopi index: no index of "+dir+" to delete\n" {
+		t.Errorf("--delete without an index: exit %d, %q, %q", code, out, errOut)
+	}
 	if code, _, errOut := gopiRun(t, environ, "index", "missing-dir"); code != 2 || errOut != "gopi index: missing-dir is not a directory; name the tree to index\n" {
 		t.Errorf("a missing PATH: exit %d, %q", code, errOut)
 	}

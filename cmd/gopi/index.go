@@ -51,7 +51,7 @@ the next gopi index (or refreshes the index first with --index).
 While gopi index --watch (or an agent session using the index) runs, the
 index follows every change at once and searches stat nothing.
 
-Exit status: 0 on success, 1 when --status finds no index, 2 on an error.
+Exit status: 0 on success, 1 when --status or --delete finds no index, 2 on an error.
 
 Flags:
 `
@@ -87,6 +87,10 @@ func runIndex(ctx context.Context, env *cliEnv, args []string) int {
 	case c.status:
 		return indexStatus(ctx, env, o)
 	case c.delete:
+		if _, err := os.Lstat(o.Dir); errors.Is(err, os.ErrNotExist) {
+			fmt.Fprintf(env.stderr, "gopi index: no index of %s to delete\n", o.Root)
+			return exitNoMatch
+		}
 		if err := index.Delete(o); err != nil {
 			return fail(env, "index", err)
 		}
