@@ -93,7 +93,7 @@ type astIndexFlags struct {
 
 // add declares the flags on fs.
 func (v *astIndexFlags) add(fs *pflag.FlagSet) {
-	fs.BoolVar(&v.index, "index", false, "refresh the search index of each directory PATH first (building it when missing; see gopi index) and parse only the files it says hold the pattern's tokens")
+	fs.BoolVar(&v.index, "index", false, "refresh first the search index covering each directory PATH (its own or the nearest indexed directory above it; one is built for PATH when there is none; see gopi index) and parse only the files it says hold the pattern's tokens")
 	fs.BoolVar(&v.noIndex, "no-index", false, "walk every directory, even one with a search index")
 }
 

@@ -53,7 +53,7 @@ func newFindFlagSet(c *findCLI, execDummy *[]string) *pflag.FlagSet {
 	fs.BoolVar(&c.o.JSON, "json", false, "print one JSON object per path")
 	fs.StringVar(&c.color, "color", "auto", "`WHEN` to color: auto (only on a terminal), always or never")
 	fs.DurationVar(&c.o.Timeout, "timeout", 0, "give up after `DURATION` (e.g. 5s; 0: never)")
-	fs.BoolVar(&c.index, "index", false, "refresh the search index of each PATH first (building it when missing; see gopi index) and list files (-t f, -t x) from it")
+	fs.BoolVar(&c.index, "index", false, "refresh first the search index covering each PATH (its own or the nearest indexed directory above it; one is built for PATH when there is none; see gopi index) and list files (-t f, -t x) from it")
 	fs.BoolVar(&c.noIndex, "no-index", false, "walk every directory, even one with a search index")
 	fs.BoolVarP(&c.help, "help", "h", false, "show this help")
 	return fs

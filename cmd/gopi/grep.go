@@ -103,7 +103,7 @@ func newGrepFlagSet(c *grepCLI) *pflag.FlagSet {
 	fs.BoolVar(&c.o.JSON, "json", false, "print one JSON object per match (per file with -c or -l)")
 	fs.StringVar(&c.color, "color", "auto", "`WHEN` to color: auto (only on a terminal), always or never")
 	fs.DurationVar(&c.o.Timeout, "timeout", 0, "give up after `DURATION` (e.g. 5s; 0: never)")
-	fs.BoolVar(&c.index, "index", false, "refresh the search index of each directory PATH first (building it when missing; see gopi index) and read only the files it says can match")
+	fs.BoolVar(&c.index, "index", false, "refresh first the search index covering each directory PATH (its own or the nearest indexed directory above it; one is built for PATH when there is none; see gopi index) and read only the files it says can match")
 	fs.BoolVar(&c.noIndex, "no-index", false, "walk every directory, even one with a search index")
 	fs.BoolVar(&c.o.Stats, "stats", false, "print totals (files searched, skipped, matches) to stderr")
 	fs.BoolVarP(&c.help, "help", "h", false, "show this help")

@@ -175,3 +175,33 @@ func writeTreeFile(t *testing.T, dir, name, data string) {
 		t.Fatal(err)
 	}
 }
+
+// gopi grep --index on a directory inside an indexed tree refreshes that
+// tree's index and reads it, instead of building a second index of the
+// subdirectory.
+func TestGrepIndexBelowIndexedTree(t *testing.T) {
+	dir := t.TempDir()
+	writeTreeFile(t, dir, "sub/a.txt", "needle\n")
+	writeTreeFile(t, dir, "b.txt", "needle\n")
+	t.Chdir(dir)
+	ixDir := t.TempDir()
+	environ := append(isolatedEnviron(t), "GOPI_INDEX_DIR="+ixDir)
+	if code, _, errOut := gopiRun(t, environ, "index"); code != 0 {
+		t.Fatalf("gopi index: exit %d, %s", code, errOut)
+	}
+	writeTreeFile(t, dir, "sub/c.txt", "needle too\n")
+	code, out, errOut := gopiRun(t, environ, "grep", "--index", "needle", "sub")
+	if code != 0 || out != "sub/a.txt:1:needle\nsub/c.txt:1:needle too\n" {
+		t.Errorf("grep --index in a subdirectory: exit %d, %q, %q", code, out, errOut)
+	}
+	entries, err := os.ReadDir(ixDir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(entries) != 1 {
+		t.Errorf("%d indexes after grep --index in a subdirectory of an indexed tree, want the tree's one", len(entries))
+	}
+	if _, out, _ := gopiRun(t, environ, "index", "--status"); !strings.Contains(out, "files:    3,") {
+		t.Errorf("the tree's index was not refreshed: %q", out)
+	}
+}

@@ -163,11 +163,12 @@ func (f *Finder) View(ctx context.Context, dir string, s grep.Scope) (v *View, o
 	return &View{ix: ix, scope: Scope{NoHidden: !s.Hidden, NoNodeModules: pruned, Keep: filter, Prefix: prefix}}, true, nil
 }
 
-// locate finds the index of dir: its own, or (unless Refresh asks to
-// build one for dir) that of the nearest ancestor with one, with dir's
-// path below that root.
+// locate finds the index of dir: its own, or that of the nearest
+// ancestor with one, with dir's path below that root; with none, dir's
+// own (which Refresh builds). Refresh keeps to an ancestor's index too:
+// a second index of a subtree would duplicate the first.
 func (f *Finder) locate(dir string) (o Options, prefix string, err error) {
-	if o, err = f.Options(dir); err != nil || f.Refresh {
+	if o, err = f.Options(dir); err != nil {
 		return o, "", err
 	}
 	for root := o.Root; ; {
