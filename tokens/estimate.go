@@ -1,6 +1,10 @@
 package tokens
 
-import "unicode/utf8"
+import (
+	"io"
+	"strings"
+	"unicode/utf8"
+)
 
 // Sampling parameters of Estimate: texts up to estimateExact bytes are
 // counted exactly; longer ones by estimateWindows evenly spaced windows of
@@ -20,10 +24,38 @@ func (e *Encoding) Estimate(text string) int {
 	if len(text) <= estimateExact {
 		return e.Count(text)
 	}
-	stride := len(text) / estimateWindows
+	n, _ := e.EstimateAt(strings.NewReader(text), int64(len(text))) // a strings.Reader does not fail
+	return n
+}
+
+// EstimateAt is Estimate of the size bytes r holds, reading only the
+// windows it samples (everything up to 4 MiB), so a file of any length
+// costs the same.
+func (e *Encoding) EstimateAt(r io.ReaderAt, size int64) (int, error) {
+	if size <= estimateExact {
+		b, err := io.ReadAll(io.NewSectionReader(r, 0, size))
+		if err != nil {
+			return 0, err
+		}
+		return e.Count(string(b)), nil
+	}
+	stride := size / estimateWindows
 	sampled, tokens := 0, 0
-	for w := range estimateWindows {
-		start := alignStart(text, w*stride)
+	buf := make([]byte, 1+2*(1024+utf8.UTFMax)+estimateWindow)
+	for w := range int64(estimateWindows) {
+		// The window as Estimate would place it in the whole text: the
+		// byte before the sample point is read too, so that alignStart
+		// does not take the buffer's start for the text's.
+		base, i := w*stride, 0
+		if w > 0 {
+			base, i = base-1, 1
+		}
+		n, err := r.ReadAt(buf, base)
+		if err != nil && err != io.EOF {
+			return 0, err
+		}
+		text := string(buf[:n])
+		start := alignStart(text, i)
 		end := alignStart(text, min(start+estimateWindow, len(text)))
 		if end <= start {
 			continue
@@ -32,9 +64,13 @@ func (e *Encoding) Estimate(text string) int {
 		tokens += e.Count(text[start:end])
 	}
 	if sampled == 0 {
-		return e.Count(text)
+		b, err := io.ReadAll(io.NewSectionReader(r, 0, size))
+		if err != nil {
+			return 0, err
+		}
+		return e.Count(string(b)), nil
 	}
-	return int(float64(tokens) * float64(len(text)) / float64(sampled))
+	return int(float64(tokens) * float64(size) / float64(sampled)), nil
 }
 
 // alignStart moves i forward to just after the next line break within 1 KiB,

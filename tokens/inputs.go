@@ -15,9 +15,9 @@ type InputOptions struct {
 	Encoding *Encoding     // what to count with (required)
 	Rule     ModelEncoding // how counts scale for the model; the zero value keeps them
 	Model    string        // the model the counts are for, reported; "" for none
-	// Estimate samples files over 4 MiB instead of counting every token
-	// (Encoding.Estimate); files over maxEstimateRead and standard input
-	// are still counted exactly, streamed.
+	// Estimate samples regular files over 4 MiB instead of counting every
+	// token (Encoding.EstimateAt reads only the windows it samples);
+	// standard input and special files are still counted exactly, streamed.
 	Estimate bool
 	Stdin    io.Reader // what "-" reads
 	// Warn receives, in input order, why an input was not counted and
@@ -35,11 +35,6 @@ type InputOptions struct {
 // DefaultSpecialCap is how much of a special file is counted by default:
 // /dev/zero never ends.
 const DefaultSpecialCap = 64 << 20
-
-// maxEstimateRead is the largest file Estimate reads into memory to
-// sample; larger files (and stdin, of unknown size) are counted exactly by
-// streaming instead, which keeps memory bounded.
-const maxEstimateRead = 256 << 20
 
 // CountInputs counts the tokens of each path ("-" is Stdin; no path at
 // all means Stdin) into a report. An input that cannot be read is left
@@ -151,27 +146,35 @@ func (o *InputOptions) countOne(ctx context.Context, path string, w *Workers) in
 		res.err = err
 		return res
 	}
-	if o.Estimate && estimateReadsWhole(path) {
-		text, err := readInput(o.Stdin, path)
-		if err != nil {
-			res.err = err
+	if o.Estimate && path != "-" {
+		if f, info, ok := openRegular(path); ok {
+			defer f.Close()
+			res.tokens, res.err = o.Encoding.EstimateAt(f, info.Size())
+			if res.err != nil {
+				res.err = fmt.Errorf("%s: %w", path, res.err)
+			}
+			res.size = int(info.Size())
 			return res
 		}
-		res.tokens, res.size = o.Encoding.Estimate(text), len(text)
-		return res
 	}
 	n, sz, err := o.countInput(ctx, path, w, func(msg string) { res.notes = append(res.notes, msg) })
 	res.tokens, res.size, res.err = n, int(sz), err
 	return res
 }
 
-// estimateReadsWhole reports whether Estimate may read path whole.
-func estimateReadsWhole(path string) bool {
-	if path == "-" {
-		return false
+// openRegular opens path when it is a regular file (a file sampled by
+// EstimateAt); ok is false otherwise, and the caller counts it whole.
+func openRegular(path string) (*os.File, os.FileInfo, bool) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, nil, false
 	}
-	info, err := os.Stat(path)
-	return err == nil && info.Mode().IsRegular() && info.Size() <= maxEstimateRead
+	info, err := f.Stat()
+	if err != nil || !info.Mode().IsRegular() {
+		f.Close()
+		return nil, nil, false
+	}
+	return f, info, true
 }
 
 // countInput counts the tokens of a file, or of standard input for "-",
@@ -217,29 +220,6 @@ func (o *InputOptions) countInput(ctx context.Context, path string, w *Workers, 
 		warn(fmt.Sprintf("%s is not a regular file (or reports no size): counted its first %d MiB only", path, limit>>20))
 	}
 	return n, size, nil
-}
-
-// readInput reads a file, or standard input for "-".
-func readInput(stdin io.Reader, path string) (string, error) {
-	if path == "-" {
-		b, err := io.ReadAll(stdin)
-		if err != nil {
-			return "", fmt.Errorf("read standard input: %w", err)
-		}
-		return string(b), nil
-	}
-	info, err := os.Stat(path)
-	if err != nil {
-		return "", fmt.Errorf("%s: %w", path, unwrapPathError(err))
-	}
-	if info.IsDir() {
-		return "", fmt.Errorf("%s: is a directory; give files (e.g. with gopi find)", path)
-	}
-	b, err := os.ReadFile(path)
-	if err != nil {
-		return "", fmt.Errorf("%s: %w", path, unwrapPathError(err))
-	}
-	return string(b), nil
 }
 
 // unwrapPathError drops the "open PATH:" prefix the message already has.
