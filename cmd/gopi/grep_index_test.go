@@ -205,3 +205,32 @@ func TestGrepIndexBelowIndexedTree(t *testing.T) {
 		t.Errorf("the tree's index was not refreshed: %q", out)
 	}
 }
+
+// TestIndexFoundThroughSymlink: a tree indexed by its real path is the same
+// tree reached through a symbolic link; the index is found and refreshed,
+// not built a second time, and the paths printed stay the ones given.
+func TestIndexFoundThroughSymlink(t *testing.T) {
+	dir := t.TempDir()
+	writeTreeFile(t, dir, "a.txt", "needle\n")
+	link := filepath.Join(t.TempDir(), "link")
+	if err := os.Symlink(dir, link); err != nil {
+		t.Skip("no symbolic links here:", err)
+	}
+	ixDir := t.TempDir()
+	environ := append(isolatedEnviron(t), "GOPI_INDEX_DIR="+ixDir)
+	if code, _, errOut := gopiRun(t, environ, "index", dir); code != 0 {
+		t.Fatalf("gopi index: exit %d, %s", code, errOut)
+	}
+	writeTreeFile(t, dir, "b.txt", "needle too\n")
+	code, out, errOut := gopiRun(t, environ, "grep", "--index", "needle", link)
+	want := filepath.Join(link, "a.txt") + ":1:needle\n" + filepath.Join(link, "b.txt") + ":1:needle too\n"
+	if code != 0 || out != want {
+		t.Errorf("grep --index through a link: exit %d, %q (want %q), %q", code, out, want, errOut)
+	}
+	if entries, err := os.ReadDir(ixDir); err != nil || len(entries) != 1 {
+		t.Errorf("%d indexes (%v) after grep --index through a link to an indexed tree, want the tree's one", len(entries), err)
+	}
+	if _, out, _ := gopiRun(t, environ, "index", "--status", link); !strings.Contains(out, "files:    2,") {
+		t.Errorf("the tree's index, asked through the link, was not refreshed: %q", out)
+	}
+}

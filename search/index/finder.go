@@ -98,6 +98,13 @@ func (f *Finder) Options(dir string) (Options, error) {
 	if err != nil {
 		return Options{}, err
 	}
+	// A tree reached through a symbolic link is the same tree: the index
+	// is keyed by the real path, so it is found (and not built again)
+	// whichever way the tree is named. The paths a search prints are
+	// relative to the directory given, so they keep the name used.
+	if real, err := filepath.EvalSymlinks(root); err == nil {
+		root = real
+	}
 	return Options{Root: root, Dir: f.DirFor(root), Walk: f.Walk}, nil
 }
 
