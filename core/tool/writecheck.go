@@ -131,8 +131,12 @@ func (w *WriteChecks) start(d Diagnoser, abs string, onLate func(*fetch)) *fetch
 		defer w.wg.Done()
 		defer cancel()
 		f.diags, f.srvs, f.err = d.Fresh(ctx, abs)
-		close(f.done)
+		// Done and deregistered in one step under the lock: a caller
+		// woken by done finds the fetch no longer pending, and
+		// stopWaiting (which checks done under the lock) sees either
+		// both or neither.
 		w.mu.Lock()
+		close(f.done)
 		current := w.pending[abs] == f
 		if current {
 			delete(w.pending, abs)
