@@ -12,6 +12,7 @@ import (
 
 	"github.com/gopi-agent/gopi/core/config"
 	"github.com/gopi-agent/gopi/core/tools/task"
+	"github.com/gopi-agent/gopi/internal/regularfile"
 )
 
 // PluginPriority is the discovery priority of plugin skills and commands:
@@ -136,7 +137,7 @@ func (c *Contributions) componentFile(r Root, raw json.RawMessage, fallback stri
 		}
 		return nil, "", false
 	}
-	data, err := readRegular(file)
+	data, err := regularfile.Read(file)
 	if err != nil {
 		c.warn(r, "%v", err)
 		return nil, "", false
@@ -252,7 +253,7 @@ func (c *Contributions) collectLSP(r Root, man *Manifest) {
 // omp.extensions (else pi.extensions), and the modules in hooks/ (and
 // its pre/ and post/ directories). Entries must stay inside the plugin.
 func (c *Contributions) collectExtensions(r Root) {
-	if data, err := readRegular(filepath.Join(r.Path, "package.json")); err == nil {
+	if data, err := regularfile.Read(filepath.Join(r.Path, "package.json")); err == nil {
 		var pkg struct {
 			OMP struct {
 				Extensions []string `json:"extensions"`

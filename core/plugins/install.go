@@ -8,6 +8,8 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+
+	"github.com/gopi-agent/gopi/internal/regularfile"
 )
 
 // InstallOptions are the choices of an install.
@@ -226,7 +228,7 @@ func (m *Manager) pluginSource(ctx context.Context, mk Marketplace, cat *Catalog
 func readManifest(dir string) (*Manifest, error) {
 	for _, rel := range ManifestPaths {
 		file := filepath.Join(dir, filepath.FromSlash(rel))
-		data, err := readRegular(file)
+		data, err := regularfile.Read(file)
 		if errors.Is(err, os.ErrNotExist) {
 			continue
 		}

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/gopi-agent/gopi/internal/atomicfile"
+	"github.com/gopi-agent/gopi/internal/regularfile"
 )
 
 // Manager changes gopi's marketplaces and installed plugins.
@@ -300,7 +301,7 @@ func (m *Manager) Catalog(name string) (*Catalog, Marketplace, error) {
 	if !ok {
 		return nil, Marketplace{}, fmt.Errorf("marketplace %q is not added (gopi plugin marketplace add <source> adds it)", name)
 	}
-	data, err := readRegular(mk.CatalogPath)
+	data, err := regularfile.Read(mk.CatalogPath)
 	if err != nil {
 		return nil, mk, fmt.Errorf("the cached catalog of %q is unreadable (gopi plugin marketplace update %s fetches it again): %w", name, name, err)
 	}

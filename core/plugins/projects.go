@@ -7,6 +7,8 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+
+	"github.com/gopi-agent/gopi/internal/regularfile"
 )
 
 // Project-scope installs share the user's plugin cache, and a registry of
@@ -30,7 +32,7 @@ type projectsDoc struct {
 // readProjects reads the recorded project registries; a missing file is
 // none, an unreadable one an error (the caller then keeps files).
 func (l Layout) readProjects() ([]string, error) {
-	data, err := readRegular(l.projectsFile())
+	data, err := regularfile.Read(l.projectsFile())
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, nil
 	}

@@ -10,6 +10,7 @@ import (
 	"sort"
 
 	"github.com/gopi-agent/gopi/internal/atomicfile"
+	"github.com/gopi-agent/gopi/internal/regularfile"
 )
 
 // Layout places one tool's plugin files under a root directory (gopi's
@@ -95,24 +96,10 @@ type installedDoc struct {
 	Plugins map[string][]Install `json:"plugins"`
 }
 
-// readRegular reads a file that must be a regular one (after links): a
-// FIFO or device, which a downloaded directory can hold, is refused
-// rather than opened, which would wait for a writer for ever.
-func readRegular(file string) ([]byte, error) {
-	fi, err := os.Stat(file)
-	if err != nil {
-		return nil, err
-	}
-	if !fi.Mode().IsRegular() {
-		return nil, fmt.Errorf("%s is not a regular file (%s)", file, fi.Mode().Type())
-	}
-	return os.ReadFile(file)
-}
-
 // readMarketplaces reads marketplaces.json; a missing file is empty.
 func readMarketplaces(file string) (*marketplacesDoc, error) {
 	doc := &marketplacesDoc{Version: 1}
-	data, err := readRegular(file)
+	data, err := regularfile.Read(file)
 	if errors.Is(err, fs.ErrNotExist) {
 		return doc, nil
 	}
@@ -139,7 +126,7 @@ func (d *marketplacesDoc) find(name string) (Marketplace, bool) {
 // empty. Any numeric version is read (newer files stay readable).
 func readInstalled(file string) (*installedDoc, error) {
 	doc := &installedDoc{Version: 2, Plugins: map[string][]Install{}}
-	data, err := readRegular(file)
+	data, err := regularfile.Read(file)
 	if errors.Is(err, fs.ErrNotExist) {
 		return doc, nil
 	}

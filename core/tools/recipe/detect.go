@@ -3,7 +3,6 @@ package recipe
 import (
 	"bytes"
 	"context"
-	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -95,21 +94,6 @@ func (p Probe) listed(ctx context.Context, program string, files []string, parse
 	}
 	tasks, _ := parse(out)
 	return tasks
-}
-
-// readRegular reads the file at path when it is a regular file (links
-// followed); anything else — a named pipe, whose open would block until a
-// writer comes, a socket, a device, a directory — is an error without
-// being opened.
-func readRegular(path string) ([]byte, error) {
-	fi, err := os.Stat(path)
-	if err != nil {
-		return nil, err
-	}
-	if !fi.Mode().IsRegular() {
-		return nil, fmt.Errorf("%s is not a regular file", path)
-	}
-	return os.ReadFile(path)
 }
 
 // firstFile returns the first of names that is a regular file in dir, or

@@ -6,6 +6,8 @@ import (
 	"slices"
 	"strings"
 	"sync"
+
+	"github.com/gopi-agent/gopi/internal/regularfile"
 )
 
 // makefileNames are the makefiles make reads, in its order.
@@ -27,7 +29,7 @@ func probeMake(_ context.Context, p Probe) *Runner {
 	if path == "" {
 		return nil
 	}
-	data, err := readRegular(path)
+	data, err := regularfile.Read(path)
 	if err != nil {
 		return nil
 	}

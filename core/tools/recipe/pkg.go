@@ -8,6 +8,8 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+
+	"github.com/gopi-agent/gopi/internal/regularfile"
 )
 
 // lockfiles decide the package manager of package.json scripts, first
@@ -77,7 +79,7 @@ type packageJSON struct {
 // readPackageJSON reads a package.json; false when it is missing or not
 // a JSON object.
 func readPackageJSON(file string) (packageJSON, bool) {
-	data, err := readRegular(file)
+	data, err := regularfile.Read(file)
 	if err != nil {
 		return packageJSON{}, false
 	}
