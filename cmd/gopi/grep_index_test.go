@@ -154,6 +154,23 @@ func TestIndexCommand(t *testing.T) {
 	if _, out, _ := gopiRun(t, environ, "index", "--status"); !strings.Contains(out, "state:    1 files changed since") {
 		t.Errorf("--status after an edit: %q", out)
 	}
+	// An index a search found damaged: reported, then built anew.
+	_, out, _ = gopiRun(t, environ, "index", "--status")
+	db, _, _ := strings.Cut(strings.TrimPrefix(out[strings.Index(out, "index:    "):], "index:    "), " (")
+	marker := filepath.Join(filepath.Dir(db), "damaged")
+	if err := os.WriteFile(marker, []byte("(the list \"dirs\" fails its checksum)\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	wantErr := "gopi index: the index of " + dir + " is damaged (the list \"dirs\" fails its checksum): searches walk instead of using it; gopi index " + dir + " builds it anew\n"
+	if code, _, errOut := gopiRun(t, environ, "index", "--status"); code != 1 || errOut != wantErr {
+		t.Errorf("--status of a damaged index: exit %d, %q, want %q", code, errOut, wantErr)
+	}
+	if code, out, _ := gopiRun(t, environ, "index"); code != 0 || !strings.HasPrefix(out, "indexed "+dir+":") {
+		t.Errorf("gopi index of a damaged index: exit %d, %q, want a build", code, out)
+	}
+	if _, err := os.Stat(marker); !os.IsNotExist(err) {
+		t.Errorf("the marker is left after the build: %v", err)
+	}
 	if code, out, _ := gopiRun(t, environ, "index", "--delete"); code != 0 || out != "deleted the index of "+dir+"\n" {
 		t.Errorf("--delete: exit %d, %q", code, out)
 	}

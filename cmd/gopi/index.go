@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"strings"
 	"time"
 
 	"github.com/spf13/pflag"
@@ -132,6 +133,11 @@ func runIndex(ctx context.Context, env *cliEnv, args []string) int {
 // indexStatus prints what --status reports.
 func indexStatus(ctx context.Context, env *cliEnv, o index.Options) int {
 	st, err := index.ReadStatus(ctx, o)
+	if errors.Is(err, index.ErrDamaged) {
+		detail := strings.TrimSpace(strings.TrimPrefix(err.Error(), index.ErrDamaged.Error()))
+		fmt.Fprintf(env.stderr, "gopi index: the index of %s is damaged %s: searches walk instead of using it; gopi index %s builds it anew\n", o.Root, detail, o.Root)
+		return exitNoMatch
+	}
 	if errors.Is(err, index.ErrNoIndex) {
 		fmt.Fprintf(env.stderr, "gopi index: no usable index of %s; build it with gopi index %s\n", o.Root, o.Root)
 		return exitNoMatch

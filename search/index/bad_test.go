@@ -1,6 +1,7 @@
 package index
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"os"
@@ -322,6 +323,82 @@ func TestDamagedPostingNotTrusted(t *testing.T) {
 		t.Fatalf("reading a damaged posting list: %v, want ErrNoIndex", err)
 	}
 	checkSame(t, "damaged", o)
+	checkDamageRecorded(t, o, ix, Trigram(tri))
+}
+
+// checkDamageRecorded: a query of ix that meets the damaged list of tri
+// leaves the marker, after which the index does not open (searches walk
+// at once), and a refresh builds it anew and removes the marker.
+func checkDamageRecorded(t *testing.T, o Options, ix *Index, tri Trigram) {
+	t.Helper()
+	if _, err := ix.Candidates(context.Background(), triQuery(tri), Scope{}); !errors.Is(err, ErrDamaged) {
+		t.Fatalf("a query meeting the damage: %v, want ErrDamaged", err)
+	}
+	if _, err := os.Stat(o.damagedPath()); err != nil {
+		t.Fatalf("no marker after a query met the damage: %v", err)
+	}
+	if ix2, err := Open(context.Background(), o); err == nil {
+		ix2.Close()
+		t.Fatal("an index recorded as damaged opened")
+	} else if !errors.Is(err, ErrDamaged) || !errors.Is(err, ErrNoIndex) {
+		t.Fatalf("open of an index recorded as damaged: %v, want ErrDamaged", err)
+	}
+	st, err := Refresh(context.Background(), o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !st.Rebuilt {
+		t.Errorf("a refresh of an index recorded as damaged did not rebuild it: %+v", st)
+	}
+	if _, err := os.Stat(o.damagedPath()); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("the marker is still there after the rebuild: %v", err)
+	}
+	ix2, err := Open(context.Background(), o)
+	if err != nil {
+		t.Fatalf("open after the rebuild: %v", err)
+	}
+	ix2.Close()
+	checkSame(t, "rebuilt", o)
+}
+
+// A page of the database that SQLite cannot read (bytes overwritten in
+// the file, not through SQLite) is damage too: recorded, then rebuilt.
+func TestDamagedPageRecorded(t *testing.T) {
+	root := testTree(t)
+	o := testOptions(t, root)
+	mustBuild(t, o)
+	db, err := openDB(o.dbPath(), false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var tri int64
+	if err := db.QueryRow(`SELECT tri FROM postings ORDER BY tri DESC LIMIT 1`).Scan(&tri); err != nil {
+		t.Fatal(err)
+	}
+	var pageSize, root2 int64
+	if err := db.QueryRow(`PRAGMA page_size`).Scan(&pageSize); err != nil {
+		t.Fatal(err)
+	}
+	if err := db.QueryRow(`SELECT rootpage FROM sqlite_master WHERE name = 'postings'`).Scan(&root2); err != nil {
+		t.Fatal(err)
+	}
+	db.Close()
+	// Overwrite the header of the postings table's root page: every
+	// lookup in it then fails as "database disk image is malformed".
+	f, err := os.OpenFile(o.dbPath(), os.O_WRONLY, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := f.WriteAt(bytes.Repeat([]byte{0xff}, 16), (root2-1)*pageSize); err != nil {
+		t.Fatal(err)
+	}
+	f.Close()
+	ix, err := Open(context.Background(), o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ix.Close()
+	checkDamageRecorded(t, o, ix, Trigram(tri))
 }
 
 // A chunk of the file list or a list whose bytes were damaged is not

@@ -54,3 +54,35 @@ func BenchmarkQuery(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkAddPairs extracts the trigrams of the files under
+// GOPI_INDEX_BENCH_TREE/drivers/net (read once, up to 64 MiB), as a
+// build worker does; b.SetBytes makes it report MB/s of text.
+func BenchmarkAddPairs(b *testing.B) {
+	root := os.Getenv("GOPI_INDEX_BENCH_TREE")
+	if root == "" {
+		b.Skip("set GOPI_INDEX_BENCH_TREE to a tree to index")
+	}
+	var texts [][]byte
+	total := 0
+	_ = filepath.WalkDir(filepath.Join(root, "drivers", "net"), func(p string, d os.DirEntry, err error) error {
+		if err != nil || d.IsDir() || total > 64<<20 {
+			return nil
+		}
+		if data, err := os.ReadFile(p); err == nil {
+			texts = append(texts, data)
+			total += len(data)
+		}
+		return nil
+	})
+	s := newTrigramSet()
+	var h pairHist
+	pairs := make([]uint64, 0, 1<<20)
+	b.SetBytes(int64(total))
+	b.ResetTimer()
+	for range b.N {
+		for i, t := range texts {
+			pairs = s.addPairs(t, pairs[:0], uint64(i), &h)
+		}
+	}
+}

@@ -268,6 +268,7 @@ func build(ctx context.Context, o *Options) (*Stats, error) {
 		return nil, fmt.Errorf("replace the index: %w", err)
 	}
 	done = true
+	clearDamage(o)
 	syncFile(o.Dir) // the rename made durable; a failure here loses nothing but the rename
 	if fi, err := os.Stat(o.dbPath()); err == nil {
 		st.IndexSize = fi.Size()

@@ -29,7 +29,7 @@ func Refresh(ctx context.Context, o Options) (*Stats, error) {
 	}
 	defer unlock()
 	st, err := refresh(ctx, &o)
-	if errors.Is(err, ErrNoIndex) {
+	if errors.Is(err, ErrNoIndex) || isDamage(err) {
 		return build(ctx, &o)
 	}
 	return st, err
@@ -38,6 +38,9 @@ func Refresh(ctx context.Context, o Options) (*Stats, error) {
 func refresh(ctx context.Context, o *Options) (*Stats, error) {
 	if _, err := os.Stat(o.dbPath()); err != nil {
 		return nil, fmt.Errorf("%w: %v", ErrNoIndex, err)
+	}
+	if err := damaged(o); err != nil {
+		return nil, err // built anew
 	}
 	db, err := openDB(o.dbPath(), false)
 	if err != nil {

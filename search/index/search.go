@@ -37,7 +37,8 @@ type Index struct {
 	delta     *delta // the postings refreshes added since the build
 	segs      int
 	built     string
-	watched   bool // a watcher vouched for the index: no file was stat'ed
+	watched   bool        // a watcher vouched for the index: no file was stat'ed
+	opened    os.FileInfo // index.db when opened (damage is recorded only while it is still that file)
 }
 
 // Open opens the index of o.Root and checks it against the tree. When a
@@ -64,8 +65,12 @@ func openUnchecked(ctx context.Context, o Options) (*Index, error) {
 }
 
 func open(ctx context.Context, o Options, checkDirs bool) (*Index, error) {
-	if _, err := os.Stat(o.dbPath()); err != nil {
+	opened, err := os.Stat(o.dbPath())
+	if err != nil {
 		return nil, fmt.Errorf("%w: %v", ErrNoIndex, err)
+	}
+	if err := damaged(&o); err != nil {
+		return nil, err
 	}
 	watched := !o.noWatcher && syncWatcher(ctx, &o)
 	db, err := openDB(o.dbPath(), true)
@@ -77,10 +82,10 @@ func open(ctx context.Context, o Options, checkDirs bool) (*Index, error) {
 		db.Close()
 		return nil, fmt.Errorf("%w: %v", ErrNoIndex, err)
 	}
-	ix := &Index{o: o, db: db, tx: tx, watched: watched}
+	ix := &Index{o: o, db: db, tx: tx, watched: watched, opened: opened}
 	if err := ix.load(ctx, checkDirs); err != nil {
 		ix.Close()
-		return nil, err
+		return nil, noteDamage(&o, opened, err)
 	}
 	return ix, nil
 }
@@ -216,7 +221,7 @@ type Scope struct {
 func (ix *Index) Candidates(ctx context.Context, q *Query, scope Scope) ([]string, error) {
 	ids, err := ix.eval(ctx, q)
 	if err != nil {
-		return nil, err
+		return nil, noteDamage(&ix.o, ix.opened, err)
 	}
 	var out []string
 	// take applies the scope to a file the postings (or a direct search)

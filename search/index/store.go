@@ -196,13 +196,13 @@ func chunkSum(k int64, data []byte) int64 {
 }
 
 // errDamaged: a blob failed its checksum.
-var errDamaged = fmt.Errorf("%w: the index file is damaged (a checksum fails); gopi index --rebuild builds it anew", ErrNoIndex)
+var errDamaged = fmt.Errorf("%w: the index file is damaged; gopi index builds it anew", ErrNoIndex)
 
 // checkPosting returns ErrNoIndex when the list of t read back does not
 // match the checksum stored with it.
 func checkPosting(t Trigram, ids []byte, sum int64) error {
 	if postingSum(t, ids) != sum {
-		return fmt.Errorf("%w (the posting list of trigram %#06x)", errDamaged, uint32(t))
+		return fmt.Errorf("%w (the posting list of trigram %#06x fails its checksum)", errDamaged, uint32(t))
 	}
 	return nil
 }
@@ -224,7 +224,7 @@ func readList(ctx context.Context, db querier, name string) ([]byte, error) {
 		return nil, err
 	}
 	if blobSum([]byte(name), b) != sum {
-		return nil, fmt.Errorf("%w (the list %q)", errDamaged, name)
+		return nil, fmt.Errorf("%w (the list %q fails its checksum)", errDamaged, name)
 	}
 	return b, nil
 }

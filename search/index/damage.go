@@ -1,0 +1,79 @@
+package index
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/gopi-agent/gopi/internal/atomicfile"
+	"modernc.org/sqlite"
+	sqlite3 "modernc.org/sqlite/lib"
+)
+
+// A search that finds the index file damaged (a blob failing its
+// checksum, or a page SQLite cannot read) leaves a marker beside it
+// saying what failed. From then on every search walks without opening
+// the index, gopi index --status says it is damaged, and the next
+// refresh (gopi index, a watcher, gopi grep --index) builds it anew,
+// which removes the marker. Without it, a damaged index cost every
+// search an open before walking, and a refresh left it as it was.
+
+// damagedName is the marker's name in the index directory.
+const damagedName = "damaged"
+
+// ErrDamaged is the error (an ErrNoIndex) of an index found damaged.
+var ErrDamaged = errDamaged
+
+func (o *Options) damagedPath() string { return filepath.Join(o.Dir, damagedName) }
+
+// isDamage reports whether err says the index file is damaged.
+func isDamage(err error) bool {
+	if errors.Is(err, errDamaged) {
+		return true
+	}
+	var se *sqlite.Error
+	if errors.As(err, &se) {
+		switch se.Code() & 0xff {
+		case sqlite3.SQLITE_CORRUPT, sqlite3.SQLITE_NOTADB:
+			return true
+		}
+	}
+	return false
+}
+
+// noteDamage leaves the marker when err is damage found in the index
+// file read, opened (best effort: without it, searches still walk on
+// meeting the damage), and returns err, as an ErrDamaged when it is
+// damage. A file a build has since replaced is not marked: the new
+// index is another file.
+func noteDamage(o *Options, opened os.FileInfo, err error) error {
+	if err == nil || !isDamage(err) {
+		return err
+	}
+	if !errors.Is(err, errDamaged) {
+		err = fmt.Errorf("%w (%v)", errDamaged, err)
+	}
+	if now, serr := os.Stat(o.dbPath()); serr != nil || !os.SameFile(opened, now) {
+		return err
+	}
+	detail := strings.TrimSpace(strings.TrimPrefix(err.Error(), errDamaged.Error()))
+	_ = atomicfile.WriteFile(o.damagedPath(), []byte(detail+"\n"), 0o600)
+	return err
+}
+
+// damaged returns the damage recorded for the index of o, nil when none.
+func damaged(o *Options) error {
+	b, err := os.ReadFile(o.damagedPath())
+	if err != nil {
+		return nil
+	}
+	if detail := strings.TrimSpace(string(b)); detail != "" {
+		return fmt.Errorf("%w %s", errDamaged, detail)
+	}
+	return errDamaged
+}
+
+// clearDamage removes the marker (after a build has replaced the index).
+func clearDamage(o *Options) { os.Remove(o.damagedPath()) }
