@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/gopi-agent/gopi/internal/signals"
 	"os"
 	"strings"
 	"time"
@@ -99,6 +100,11 @@ func runIndex(ctx context.Context, env *cliEnv, args []string) int {
 		return exitMatch
 	}
 	if c.watch {
+		// SIGTERM and SIGHUP (a service manager, a closed terminal) end
+		// the watch as an interrupt does: its socket is removed, and the
+		// next watcher need not clean up after this one.
+		ctx, _, stopTrap := signals.TrapTerm(ctx)
+		defer stopTrap()
 		err := index.Watch(ctx, o, func() {
 			fmt.Fprintf(env.stdout, "watching %s; the index stays fresh until interrupted\n", o.Root)
 		})
