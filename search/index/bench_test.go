@@ -80,9 +80,13 @@ func BenchmarkAddPairs(b *testing.B) {
 	pairs := make([]uint64, 0, 1<<20)
 	b.SetBytes(int64(total))
 	b.ResetTimer()
+	n := 0
 	for range b.N {
+		n = 0
 		for i, t := range texts {
 			pairs = s.addPairs(t, pairs[:0], uint64(i), &h)
+			n += len(pairs)
 		}
 	}
+	b.ReportMetric(float64(n)/float64(total), "pairs/byte")
 }
