@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"github.com/gopi-agent/gopi/internal/signals"
+	"io/fs"
 	"os"
 	"strings"
 	"time"
@@ -142,6 +143,11 @@ func indexStatus(ctx context.Context, env *cliEnv, o index.Options) int {
 	if errors.Is(err, index.ErrDamaged) {
 		detail := strings.TrimSpace(strings.TrimPrefix(err.Error(), index.ErrDamaged.Error()))
 		fmt.Fprintf(env.stderr, "gopi index: the index of %s is damaged %s: searches walk instead of using it; gopi index %s builds it anew\n", o.Root, detail, o.Root)
+		return exitNoMatch
+	}
+	if errors.Is(err, index.ErrNoIndex) && !errors.Is(err, fs.ErrNotExist) {
+		why := strings.TrimPrefix(strings.TrimPrefix(err.Error(), index.ErrNoIndex.Error()), ": ")
+		fmt.Fprintf(env.stderr, "gopi index: the index of %s cannot be used (%s): searches walk instead; gopi index %s builds it anew\n", o.Root, why, o.Root)
 		return exitNoMatch
 	}
 	if errors.Is(err, index.ErrNoIndex) {

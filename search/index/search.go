@@ -67,7 +67,7 @@ func openUnchecked(ctx context.Context, o Options) (*Index, error) {
 func open(ctx context.Context, o Options, checkDirs bool) (*Index, error) {
 	opened, err := os.Stat(o.dbPath())
 	if err != nil {
-		return nil, fmt.Errorf("%w: %v", ErrNoIndex, err)
+		return nil, fmt.Errorf("%w: %w", ErrNoIndex, err) // fs.ErrNotExist: none built
 	}
 	if err := damaged(&o); err != nil {
 		return nil, err
