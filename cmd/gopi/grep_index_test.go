@@ -3,13 +3,17 @@ package main
 import (
 	"bytes"
 	"context"
+	"database/sql"
 	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/gopi-agent/gopi/search/index"
 )
 
 // indexTree is grepTree plus generated files enough for the index to
@@ -171,6 +175,20 @@ func TestIndexCommand(t *testing.T) {
 	if _, err := os.Stat(marker); !os.IsNotExist(err) {
 		t.Errorf("the marker is left after the build: %v", err)
 	}
+	// An index of another format version: --status says so.
+	sqldb, err := sql.Open("sqlite", db)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := sqldb.Exec(`UPDATE meta SET value = '4' WHERE key = 'format'`); err != nil {
+		t.Fatal(err)
+	}
+	sqldb.Close()
+	wantErr = "gopi index: the index of " + dir + " cannot be used (format version \"4\", this gopi reads " + strconv.Itoa(index.FormatVersion) + "): searches walk instead; gopi index " + dir + " builds it anew\n"
+	if code, _, errOut := gopiRun(t, environ, "index", "--status"); code != 1 || errOut != wantErr {
+		t.Errorf("--status of an index of another version: exit %d, %q, want %q", code, errOut, wantErr)
+	}
+	gopiRun(t, environ, "index")
 	if code, out, _ := gopiRun(t, environ, "index", "--delete"); code != 0 || out != "deleted the index of "+dir+"\n" {
 		t.Errorf("--delete: exit %d, %q", code, out)
 	}
