@@ -1,25 +1,53 @@
 // Package regularfile reads files that must be regular ones: a named pipe,
 // socket, device or directory found where a configuration or manifest file
 // is expected (a cloned or downloaded tree can hold one) is an error,
-// reported without opening it, since opening a named pipe waits for a
+// reported without waiting on it, since opening a named pipe waits for a
 // writer for ever.
 package regularfile
 
 import (
 	"fmt"
+	"io"
 	"os"
 )
 
 // Read returns the contents of the file at path, links followed, when it
 // is a regular file; anything else is an error naming the path and what
 // it is. A missing file's error satisfies errors.Is(err, fs.ErrNotExist).
+//
+// The path is checked before it is opened (a device is never opened),
+// then opened without waiting (O_NONBLOCK where there is one) and checked
+// again on the open file: a file swapped for a named pipe between the two
+// is refused, not waited on.
 func Read(path string) ([]byte, error) {
 	fi, err := os.Stat(path)
 	if err != nil {
 		return nil, err
 	}
 	if !fi.Mode().IsRegular() {
-		return nil, fmt.Errorf("%s is not a regular file (%s)", path, fi.Mode().Type())
+		return nil, notRegular(path, fi)
 	}
-	return os.ReadFile(path)
+	return readOpened(path)
+}
+
+// readOpened is Read's second half: open without waiting, check the open
+// file, read it.
+func readOpened(path string) ([]byte, error) {
+	f, err := os.OpenFile(path, os.O_RDONLY|openNoWait, 0)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	fi, err := f.Stat()
+	if err != nil {
+		return nil, err
+	}
+	if !fi.Mode().IsRegular() {
+		return nil, notRegular(path, fi)
+	}
+	return io.ReadAll(f)
+}
+
+func notRegular(path string, fi os.FileInfo) error {
+	return fmt.Errorf("%s is not a regular file (%s)", path, fi.Mode().Type())
 }

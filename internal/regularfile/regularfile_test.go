@@ -29,6 +29,11 @@ func TestRead(t *testing.T) {
 	if _, err := Read(fifo); err == nil || !strings.Contains(err.Error(), "not a regular file") {
 		t.Errorf("named pipe: %v", err)
 	}
+	// Swapped in after the first check: the open does not wait for a
+	// writer, and the open file is refused.
+	if _, err := readOpened(fifo); err == nil || !strings.Contains(err.Error(), "not a regular file") {
+		t.Errorf("named pipe opened after the check: %v", err)
+	}
 	if _, err := Read(dir); err == nil || !strings.Contains(err.Error(), "not a regular file") {
 		t.Errorf("directory: %v", err)
 	}
