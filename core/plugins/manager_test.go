@@ -29,6 +29,21 @@ func writeFiles(t *testing.T, dir string, files map[string]string) {
 	}
 }
 
+// writeScript writes an executable script at path. Written by this
+// process, it could fail to start with "text file busy": a parallel
+// test's fork between our open and close holds the written descriptor
+// until its exec. install(1) writes it in a process of its own instead.
+func writeScript(t *testing.T, path, body string) {
+	t.Helper()
+	src := path + ".src"
+	if err := os.WriteFile(src, []byte(body), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if out, err := exec.Command("install", "-m", "0755", src, path).CombinedOutput(); err != nil {
+		t.Fatalf("install %s: %v: %s", path, err, out)
+	}
+}
+
 // market writes a local marketplace named name listing plugins (name →
 // source) with a skill each, and returns its directory.
 func market(t *testing.T, name string, plugins map[string]string) string {
@@ -405,10 +420,7 @@ func TestStoppedChildTakesItsChildren(t *testing.T) {
 	dir := t.TempDir()
 	marker := sleeper(t, dir, "helper")
 	fake := filepath.Join(dir, "git")
-	writeFiles(t, dir, map[string]string{"git": "#!/bin/sh\n" + marker + " 1021\necho done\n"})
-	if err := os.Chmod(fake, 0o755); err != nil {
-		t.Fatal(err)
-	}
+	writeScript(t, fake, "#!/bin/sh\n"+marker+" 1021\necho done\n")
 	_, err := Git{Program: fake, Timeout: 300 * time.Millisecond}.Head(context.Background(), dir)
 	if err == nil || !strings.Contains(err.Error(), "did not finish within") {
 		t.Fatalf("%v", err)
