@@ -261,7 +261,27 @@ func (w *watcher) note(ctx context.Context, ev fsnotify.Event) {
 		}
 	}
 	if ev.Has(fsnotify.Remove) || ev.Has(fsnotify.Rename) {
-		delete(w.watched, ev.Name) // the kernel drops the watch of a removed directory
+		w.unwatch(ev.Name)
+	}
+}
+
+// unwatch drops the watches of the directory abs and of those below it,
+// after abs was removed or renamed. The kernel drops a removed
+// directory's watch, but keeps those of a renamed one and of the
+// directories in it, and fsnotify keeps reporting their changes under
+// the old paths: without this, edits below the new name would be noted
+// under names the tree no longer has, and missed. The new name's Create
+// watches it afresh.
+func (w *watcher) unwatch(abs string) {
+	if !w.watched[abs] {
+		return // a file, or a directory not watched
+	}
+	below := abs + string(filepath.Separator)
+	for p := range w.watched {
+		if p == abs || strings.HasPrefix(p, below) {
+			_ = w.fw.Remove(p) // gone already when removed, or moved itself
+			delete(w.watched, p)
+		}
 	}
 }
 

@@ -227,3 +227,25 @@ func TestWatcherStopsWhenIndexDeleted(t *testing.T) {
 		t.Errorf("the deleted index is back: %v", err)
 	}
 }
+
+// A directory renamed while a watcher runs, with a directory inside it:
+// later edits under the new name, in it and in its subdirectory, are
+// seen (the kernel keeps the subdirectory's watch, which must not keep
+// reporting its changes under the old name).
+func TestWatcherFollowsRenamedDirectory(t *testing.T) {
+	root := testTree(t)
+	o := testOptions(t, root)
+	mustBuild(t, o)
+	startWatcher(t, o)
+	if err := os.Rename(filepath.Join(root, "a"), filepath.Join(root, "a2")); err != nil {
+		t.Fatal(err)
+	}
+	openWatched(t, o)
+	checkSame(t, "watched, directory renamed", o)
+	writeFile(t, root, "a2/deep/c.go", "package deep\nvar alpha_value = 2\n")
+	openWatched(t, o)
+	checkSame(t, "watched, edited in a subdirectory of the renamed directory", o)
+	writeFile(t, root, "a2/b.go", "package a\nfunc AlphaValue() { alpha_value() }\n")
+	openWatched(t, o)
+	checkSame(t, "watched, edited in the renamed directory", o)
+}
