@@ -57,7 +57,11 @@ func Watch(ctx context.Context, o Options, ready func()) error {
 		return fmt.Errorf("watch %s: %w", o.Root, err)
 	}
 	defer fw.Close()
-	w := &watcher{o: o, fw: fw, watched: map[string]bool{}}
+	root, err := os.Stat(o.Root)
+	if err != nil {
+		return fmt.Errorf("watch %s: %w", o.Root, err)
+	}
+	w := &watcher{o: o, fw: fw, watched: map[string]bool{}, root: root}
 	w.o.noWatcher = true
 	w.o.cache = &listCache{}
 	if err := fw.Add(o.Dir); err != nil {
@@ -112,6 +116,21 @@ type watcher struct {
 	fences  int
 	waiting map[string][]net.Conn // fence file name → queries waiting for it
 	applied time.Time             // when the last refresh ended
+	root    os.FileInfo           // the tree's root when the watch began
+}
+
+// moved reports whether the tree's root is no longer the directory the
+// watcher watches (it, or a directory above it, was renamed or deleted).
+// The watches follow a moved directory, not its path: another tree put
+// at the path would go unwatched while the watcher vouched for it.
+func (w *watcher) moved() bool {
+	now, err := os.Stat(w.o.Root)
+	return err != nil || !os.SameFile(now, w.root)
+}
+
+// errMoved is the end of a watch whose tree moved away.
+func (w *watcher) errMoved() error {
+	return fmt.Errorf("%s was moved or deleted; stopped watching (searches check the tree with stat)", w.o.Root)
 }
 
 // watchTree watches the directory rel and every directory the index's
@@ -156,6 +175,10 @@ func (w *watcher) loop(ctx context.Context, requests <-chan net.Conn) error {
 		case <-ctx.Done():
 			return nil
 		case c := <-requests:
+			if w.moved() {
+				c.Close() // the query checks the tree itself
+				return w.errMoved()
+			}
 			w.request(c)
 		case err, ok := <-w.fw.Errors:
 			if !ok {
@@ -176,6 +199,9 @@ func (w *watcher) loop(ctx context.Context, requests <-chan net.Conn) error {
 				}
 				w.fenceSeen(ctx, filepath.Base(ev.Name))
 				continue
+			}
+			if ev.Name == w.o.Root && (ev.Has(fsnotify.Remove) || ev.Has(fsnotify.Rename)) {
+				return w.errMoved()
 			}
 			w.note(ctx, ev)
 			quiet.Reset(w.settle(time.Now()))

@@ -249,3 +249,88 @@ func TestWatcherFollowsRenamedDirectory(t *testing.T) {
 	openWatched(t, o)
 	checkSame(t, "watched, edited in the renamed directory", o)
 }
+
+// The tree's root moved away (or deleted) while a watcher runs, and
+// another tree put at its path: the watcher, whose watches follow the
+// moved directories, stops instead of vouching for an index of the tree
+// now at the path, and queries check that tree with stat.
+func TestWatcherStopsWhenTreeMoved(t *testing.T) {
+	for _, how := range []string{"root renamed", "parent renamed", "root deleted"} {
+		t.Run(how, func(t *testing.T) {
+			base := t.TempDir()
+			parent := filepath.Join(base, "parent")
+			root := filepath.Join(parent, "tree")
+			if err := os.MkdirAll(parent, 0o755); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.Rename(testTree(t), root); err != nil {
+				t.Fatal(err)
+			}
+			o := testOptions(t, root)
+			mustBuild(t, o)
+			ctx, cancel := context.WithCancel(context.Background())
+			defer cancel()
+			ready := make(chan struct{})
+			done := make(chan error, 1)
+			go func() { done <- Watch(ctx, o, func() { close(ready) }) }()
+			select {
+			case <-ready:
+			case err := <-done:
+				t.Fatalf("watch: %v", err)
+			}
+			moved := filepath.Join(base, "moved")
+			var err error
+			switch how {
+			case "root renamed":
+				err = os.Rename(root, moved)
+			case "parent renamed":
+				err = os.Rename(parent, moved)
+			case "root deleted":
+				err = os.RemoveAll(root)
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := os.MkdirAll(parent, 0o755); err != nil {
+				t.Fatal(err)
+			}
+			from := moved // a copy of the tree that moved, at its old path
+			switch how {
+			case "parent renamed":
+				from = filepath.Join(moved, "tree")
+			case "root deleted":
+				from = testTree(t)
+			}
+			if err := os.CopyFS(root, os.DirFS(from)); err != nil {
+				t.Fatal(err)
+			}
+			writeFile(t, root, "a/deep/c.go", "package deep\nvar alpha_value = 3\n")
+			writeFile(t, root, "gen/f02.txt", "alpha_value in the tree now at the path\n")
+			ix, err := Open(context.Background(), o)
+			switch {
+			case errors.Is(err, ErrStale): // the copy's directories differ: searches walk
+			case err != nil:
+				t.Fatalf("open: %v", err)
+			default:
+				watched := ix.watched
+				ix.Close()
+				if watched {
+					t.Error("the watcher vouched for the index of a tree that moved away")
+				}
+				checkSame(t, how, o)
+			}
+			select {
+			case err := <-done:
+				if err == nil || !strings.Contains(err.Error(), "moved or deleted") {
+					t.Errorf("watch ended with %v, want an error saying the tree moved", err)
+				}
+			case <-time.After(10 * time.Second):
+				t.Fatal("the watcher still runs 10 s after its tree moved")
+			}
+			if _, err := Refresh(context.Background(), o); err != nil {
+				t.Fatal(err)
+			}
+			checkSame(t, how+", refreshed", o)
+		})
+	}
+}
