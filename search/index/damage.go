@@ -3,9 +3,11 @@ package index
 import (
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
+	"unicode"
 
 	"github.com/gopi-agent/gopi/internal/atomicfile"
 	"modernc.org/sqlite"
@@ -63,13 +65,40 @@ func noteDamage(o *Options, opened os.FileInfo, err error) error {
 	return err
 }
 
+// maxMarker is how much of a marker is read: what gopi writes is a line
+// of detail; anything longer was not written by it.
+const maxMarker = 4 << 10
+
 // damaged returns the damage recorded for the index of o, nil when none.
+// Only a regular file is a marker (a directory, a named pipe — which
+// would block the read for ever — or a file that cannot be read is not
+// one gopi wrote, and the index is opened and checked as usual), and
+// only its first maxMarker bytes are read.
 func damaged(o *Options) error {
-	b, err := os.ReadFile(o.damagedPath())
+	fi, err := os.Lstat(o.damagedPath())
+	if err != nil || !fi.Mode().IsRegular() {
+		return nil
+	}
+	f, err := os.Open(o.damagedPath())
 	if err != nil {
 		return nil
 	}
-	if detail := strings.TrimSpace(string(b)); detail != "" {
+	defer f.Close()
+	b, err := io.ReadAll(io.LimitReader(f, maxMarker))
+	if err != nil {
+		return nil
+	}
+	lines := strings.Split(string(b), "\n")
+	detail := strings.Map(func(r rune) rune {
+		if unicode.IsControl(r) {
+			return -1
+		}
+		return r
+	}, strings.TrimSpace(lines[0]))
+	if r := []rune(detail); len(r) > 200 {
+		detail = string(r[:200]) + "…"
+	}
+	if detail != "" {
 		return fmt.Errorf("%w %s", errDamaged, detail)
 	}
 	return errDamaged

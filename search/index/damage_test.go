@@ -1,0 +1,94 @@
+//go:build unix
+
+package index
+
+import (
+	"context"
+	"errors"
+	"os"
+	"syscall"
+	"testing"
+	"time"
+)
+
+// openSoon opens the index of o, failing the test when that takes more
+// than 10 s (a read of the marker that blocks).
+func openSoon(t *testing.T, o Options) (*Index, error) {
+	t.Helper()
+	type opened struct {
+		ix  *Index
+		err error
+	}
+	done := make(chan opened, 1)
+	go func() {
+		ix, err := Open(context.Background(), o)
+		done <- opened{ix, err}
+	}()
+	select {
+	case r := <-done:
+		return r.ix, r.err
+	case <-time.After(10 * time.Second):
+		t.Fatal("opening the index is still blocked after 10 s")
+		return nil, nil
+	}
+}
+
+// A marker that is not one gopi wrote — a named pipe, a directory — is no
+// marker: the index opens (every read is still checked) and neither
+// blocks nor is refused; a build removes it.
+func TestDamageMarkerNotAFile(t *testing.T) {
+	for _, kind := range []string{"pipe", "directory"} {
+		t.Run(kind, func(t *testing.T) {
+			root := testTree(t)
+			o := testOptions(t, root)
+			mustBuild(t, o)
+			var err error
+			if kind == "pipe" {
+				err = syscall.Mkfifo(o.damagedPath(), 0o600)
+			} else {
+				err = os.Mkdir(o.damagedPath(), 0o700)
+			}
+			if err != nil {
+				t.Skip(err)
+			}
+			ix, err := openSoon(t, o)
+			if err != nil {
+				t.Fatalf("open with a %s as the marker: %v", kind, err)
+			}
+			ix.Close()
+			checkSame(t, kind, o)
+			if _, err := ReadStatus(context.Background(), o); err != nil {
+				t.Fatalf("status: %v", err)
+			}
+			if _, err := Build(context.Background(), o); err != nil {
+				t.Fatal(err)
+			}
+			if _, err := os.Lstat(o.damagedPath()); !errors.Is(err, os.ErrNotExist) {
+				t.Errorf("the %s is still there after a build: %v", kind, err)
+			}
+		})
+	}
+}
+
+// A huge marker is damage all the same, read no further than a marker
+// gopi writes could be: the error stays a line.
+func TestDamageMarkerHuge(t *testing.T) {
+	root := testTree(t)
+	o := testOptions(t, root)
+	mustBuild(t, o)
+	f, err := os.Create(o.damagedPath())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := f.Truncate(64 << 20); err != nil { // sparse: 64 MiB of zero bytes
+		t.Fatal(err)
+	}
+	f.Close()
+	_, err = openSoon(t, o)
+	if !errors.Is(err, ErrDamaged) {
+		t.Fatalf("open with a huge marker: %v, want ErrDamaged", err)
+	}
+	if n := len(err.Error()); n > 400 {
+		t.Errorf("the damage reads as %d bytes of text", n)
+	}
+}
