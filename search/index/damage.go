@@ -6,6 +6,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"unicode"
 
@@ -49,7 +50,11 @@ func isDamage(err error) bool {
 // file read, opened (best effort: without it, searches still walk on
 // meeting the damage), and returns err, as an ErrDamaged when it is
 // damage. A file a build has since replaced is not marked: the new
-// index is another file.
+// index is another file. The marker names the file it condemns by its
+// inode, so one left behind for a file a build has replaced (a build
+// killed between its rename and the marker's removal, or a search
+// marking the old file as the build renamed the new one over it) does
+// not condemn the healthy index after it.
 func noteDamage(o *Options, opened os.FileInfo, err error) error {
 	if err == nil || !isDamage(err) {
 		return err
@@ -61,19 +66,25 @@ func noteDamage(o *Options, opened os.FileInfo, err error) error {
 		return err
 	}
 	detail := strings.TrimSpace(strings.TrimPrefix(err.Error(), errDamaged.Error()))
-	_ = atomicfile.WriteFile(o.damagedPath(), []byte(detail+"\n"), 0o600)
+	marker := fmt.Sprintf("%s\n%s%d\n", detail, markerInode, inode(opened))
+	_ = atomicfile.WriteFile(o.damagedPath(), []byte(marker), 0o600)
 	return err
 }
 
+// markerInode starts the marker's line naming the inode of the index
+// file it condemns.
+const markerInode = "inode "
+
 // maxMarker is how much of a marker is read: what gopi writes is a line
-// of detail; anything longer was not written by it.
+// of detail and the inode; anything longer was not written by it.
 const maxMarker = 4 << 10
 
 // damaged returns the damage recorded for the index of o, nil when none.
 // Only a regular file is a marker (a directory, a named pipe — which
 // would block the read for ever — or a file that cannot be read is not
 // one gopi wrote, and the index is opened and checked as usual), and
-// only its first maxMarker bytes are read.
+// only its first maxMarker bytes are read. A marker naming another file
+// than the index there now is a leftover, not damage.
 func damaged(o *Options) error {
 	fi, err := os.Lstat(o.damagedPath())
 	if err != nil || !fi.Mode().IsRegular() {
@@ -89,6 +100,14 @@ func damaged(o *Options) error {
 		return nil
 	}
 	lines := strings.Split(string(b), "\n")
+	for _, l := range lines[1:] {
+		if n, ok := strings.CutPrefix(strings.TrimSpace(l), markerInode); ok {
+			db, err := os.Stat(o.dbPath())
+			if err == nil && strconv.FormatInt(inode(db), 10) != n {
+				return nil // left for a file since replaced
+			}
+		}
+	}
 	detail := strings.Map(func(r rune) rune {
 		if unicode.IsControl(r) {
 			return -1

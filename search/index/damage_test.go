@@ -6,6 +6,7 @@ import (
 	"context"
 	"errors"
 	"os"
+	"strings"
 	"syscall"
 	"testing"
 	"time"
@@ -90,5 +91,42 @@ func TestDamageMarkerHuge(t *testing.T) {
 	}
 	if n := len(err.Error()); n > 400 {
 		t.Errorf("the damage reads as %d bytes of text", n)
+	}
+}
+
+// A marker left for an index file a build has since replaced (the build
+// killed after its rename, before removing the marker) does not condemn
+// the healthy index: it opens, and its status is not "damaged". A marker
+// for the file there now still is damage.
+func TestDamageMarkerOfReplacedIndex(t *testing.T) {
+	root := testTree(t)
+	o := testOptions(t, root)
+	mustBuild(t, o)
+	before, err := os.Stat(o.dbPath())
+	if err != nil {
+		t.Fatal(err)
+	}
+	noteDamage(&o, before, errDamaged)
+	marker, err := os.ReadFile(o.damagedPath())
+	if err != nil {
+		t.Fatalf("no marker: %v", err)
+	}
+	if _, err := openSoon(t, o); !errors.Is(err, ErrDamaged) {
+		t.Fatalf("open of the marked index: %v, want ErrDamaged", err)
+	}
+	mustBuild(t, o)
+	if err := os.WriteFile(o.damagedPath(), marker, 0o600); err != nil { // as a killed build leaves it
+		t.Fatal(err)
+	}
+	ix, err := openSoon(t, o)
+	if err != nil {
+		t.Fatalf("open of a rebuilt index beside the old file's marker: %v", err)
+	}
+	ix.Close()
+	if _, err := ReadStatus(context.Background(), o); err != nil {
+		t.Fatalf("status: %v", err)
+	}
+	if strings.Count(string(marker), "\n") < 2 {
+		t.Errorf("the marker does not name the file: %q", marker)
 	}
 }
