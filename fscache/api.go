@@ -43,6 +43,10 @@ type Entry struct {
 	Type  EntryType // from lstat
 	MTime int64     // modification time in Unix milliseconds
 	Size  int64     // size in bytes from lstat
+	// Denied marks a directory the walk could not list for lack of
+	// permission: none of its contents are listed (grep warns of it, as
+	// ripgrep does).
+	Denied bool
 }
 
 // Options is the traversal policy; every field is part of the cache key.

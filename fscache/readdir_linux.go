@@ -13,9 +13,10 @@ type dirHandle struct {
 	fd int
 }
 
-// openDir opens a directory for listing; false when it cannot be read.
+// openDir opens a directory for listing; ok is false when it cannot be
+// read, and denied then says whether that is for lack of permission.
 // Unless follow is set, a symlink is refused rather than followed.
-func openDir(path string, follow bool) (dirHandle, bool) {
+func openDir(path string, follow bool) (h dirHandle, ok, denied bool) {
 	flags := unix.O_RDONLY | unix.O_DIRECTORY | unix.O_CLOEXEC
 	if !follow {
 		flags |= unix.O_NOFOLLOW
@@ -26,9 +27,9 @@ func openDir(path string, follow bool) (dirHandle, bool) {
 			continue
 		}
 		if err != nil {
-			return dirHandle{}, false
+			return dirHandle{}, false, err == unix.EACCES || err == unix.EPERM
 		}
-		return dirHandle{fd: fd}, true
+		return dirHandle{fd: fd}, true, false
 	}
 }
 

@@ -3,6 +3,7 @@
 package fscache
 
 import (
+	"errors"
 	"io/fs"
 	"os"
 )
@@ -13,19 +14,20 @@ type dirHandle struct {
 	path string
 }
 
-// openDir opens a directory for listing; false when it cannot be read.
+// openDir opens a directory for listing; ok is false when it cannot be
+// read, and denied then says whether that is for lack of permission.
 // Unless follow is set, a symlink is refused rather than followed.
-func openDir(path string, follow bool) (dirHandle, bool) {
+func openDir(path string, follow bool) (h dirHandle, ok, denied bool) {
 	if !follow {
 		if fi, err := os.Lstat(path); err != nil || !fi.IsDir() {
-			return dirHandle{}, false
+			return dirHandle{}, false, false
 		}
 	}
 	f, err := os.Open(path)
 	if err != nil {
-		return dirHandle{}, false
+		return dirHandle{}, false, errors.Is(err, fs.ErrPermission)
 	}
-	return dirHandle{f: f, path: path}, true
+	return dirHandle{f: f, path: path}, true, false
 }
 
 func (h dirHandle) close() { _ = h.f.Close() }

@@ -28,6 +28,7 @@ type dirNode struct {
 	parent  *dirNode      // nil for the root
 	id      dirID         // the directory's identity, set when following links
 	taken   bool          // a worker has taken it off the stack (set under walker.mu)
+	denied  bool          // it could not be listed for lack of permission (set before done)
 }
 
 // hasAncestor reports whether id is d or a directory above it.
@@ -104,8 +105,9 @@ func (w *walker) lookahead() int {
 // ignored directories not entered; with opts.SkipNodeModules, directories
 // named node_modules are pruned.
 //
-// Unreadable directories and entries that vanish during the walk are skipped
-// silently; a missing root or a root that is not a directory is a
+// Unreadable directories are listed, their contents skipped (an entry marked
+// Denied when permission was refused); entries that vanish during the walk
+// are skipped silently; a missing root or a root that is not a directory is a
 // *RootError. A cancelled ctx stops the walk with ctx.Err().
 func Walk(ctx context.Context, root string, opts Options) ([]Entry, error) {
 	return walkTree(ctx, root, opts, false, "")
@@ -227,21 +229,8 @@ func (w *walker) setStop() {
 // fn, waiting for each directory's listing; it drops each directory's lists
 // once they are handed over.
 func (w *walker) emit(d *dirNode, fn func(Entry) error, idle func()) error {
-	select {
-	case <-d.done:
-	default:
-		if idle != nil {
-			idle()
-		}
-		w.mu.Lock()
-		w.want = d
-		w.cond.Broadcast()
-		w.mu.Unlock()
-		select {
-		case <-d.done:
-		case <-w.halted:
-			return w.ctx.Err()
-		}
+	if err := w.await(d, idle); err != nil {
+		return err
 	}
 	w.mu.Lock()
 	w.want = nil
@@ -262,6 +251,14 @@ func (w *walker) emit(d *dirNode, fn func(Entry) error, idle func()) error {
 			}
 			continue
 		}
+		if isSub {
+			// The directory's entry says whether it could be listed:
+			// wait for its listing first.
+			if err := w.await(d.subs[sub].node, idle); err != nil {
+				return err
+			}
+			e.Denied = d.subs[sub].node.denied
+		}
 		if err := fn(e); err != nil {
 			return err
 		}
@@ -274,6 +271,28 @@ func (w *walker) emit(d *dirNode, fn func(Entry) error, idle func()) error {
 	}
 	d.entries, d.subs = nil, nil
 	return nil
+}
+
+// await waits until d is listed, asking the workers for it first.
+func (w *walker) await(d *dirNode, idle func()) error {
+	select {
+	case <-d.done:
+		return nil
+	default:
+	}
+	if idle != nil {
+		idle()
+	}
+	w.mu.Lock()
+	w.want = d
+	w.cond.Broadcast()
+	w.mu.Unlock()
+	select {
+	case <-d.done:
+		return nil
+	case <-w.halted:
+		return w.ctx.Err()
+	}
 }
 
 // work is one worker's loop: list directories until none is pending.
@@ -433,9 +452,12 @@ type scratch struct {
 
 // list reads one directory, filters its children and records them.
 func (w *walker) list(d *dirNode, sc *scratch) {
-	h, ok := openDir(d.abs, d.rel == "" || w.opts.Follow)
+	h, ok, denied := openDir(d.abs, d.rel == "" || w.opts.Follow)
 	if !ok {
-		return // unreadable: the directory is listed by its parent, its content is skipped
+		// Unreadable: the directory is listed by its parent (its entry
+		// marked Denied when permission was refused), its content skipped.
+		d.denied = denied
+		return
 	}
 	defer h.close()
 	if w.opts.Follow {
@@ -596,11 +618,15 @@ func flatten(d *dirNode, out []Entry) []Entry {
 			}
 			continue
 		}
-		out = append(out, *e)
 		if sub < len(d.subs) && d.subs[sub].at == i {
-			out = flatten(d.subs[sub].node, out)
+			node := d.subs[sub].node
+			out = append(out, *e)
+			out[len(out)-1].Denied = node.denied
+			out = flatten(node, out)
 			sub++
+			continue
 		}
+		out = append(out, *e)
 	}
 	return out
 }

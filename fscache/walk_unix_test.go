@@ -34,6 +34,19 @@ func TestWalkOtherTypesAndUnreadable(t *testing.T) {
 	if es[0].Type != TypeOther {
 		t.Errorf("fifo type %d", es[0].Type)
 	}
+	if denied := es[1].Denied; denied != (os.Geteuid() != 0) {
+		t.Errorf("locked: Denied %v", denied)
+	}
+	var streamed []Entry
+	if err := WalkStream(context.Background(), root, Options{}, false, func(e Entry) error {
+		streamed = append(streamed, e)
+		return nil
+	}, nil); err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(streamed, es) {
+		t.Errorf("streamed %v, walked %v", streamed, es)
+	}
 }
 
 // With Follow, links to files and directories are walked as what they

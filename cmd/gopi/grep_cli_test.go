@@ -165,39 +165,49 @@ func TestUnreadableSettingsWarnForEngines(t *testing.T) {
 	}
 }
 
+// asOtherUser prepares running the test binary (as gopi, with
+// GOPI_TEST_RUN_MAIN=1) as a user without root's rights: prefix is the
+// command that drops them (none when the test does not run as root), exe
+// the binary that user can reach, base a fresh directory it can enter.
+func asOtherUser(t *testing.T) (prefix []string, exe, base string) {
+	t.Helper()
+	exe, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	base = t.TempDir()
+	if os.Geteuid() != 0 {
+		return nil, exe, base
+	}
+	setpriv, err := exec.LookPath("setpriv")
+	if err != nil {
+		t.Skip("running as root without setpriv to drop the rights")
+	}
+	prefix = []string{setpriv, "--reuid=65534", "--regid=65534", "--clear-groups"}
+	// The other user runs a copy of the test binary it can reach.
+	data, err := os.ReadFile(exe)
+	if err != nil {
+		t.Fatal(err)
+	}
+	exe = filepath.Join(base, "gopi.test")
+	if err := os.WriteFile(exe, data, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	for _, d := range []string{base, filepath.Dir(base)} { // t.TempDir's two levels, made 0700
+		if err := os.Chmod(d, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return prefix, exe, base
+}
+
 // The same through the real files: gopi run as a user who cannot enter
 // the home directory HOME names (root's, after setpriv or sudo -u).
 func TestUnreadableHomeStillGreps(t *testing.T) {
 	if runtime.GOOS == "windows" {
 		t.Skip("no permission bits")
 	}
-	exe, err := os.Executable()
-	if err != nil {
-		t.Fatal(err)
-	}
-	var prefix []string // the command that drops root's rights
-	base := t.TempDir()
-	if os.Geteuid() == 0 {
-		setpriv, err := exec.LookPath("setpriv")
-		if err != nil {
-			t.Skip("running as root without setpriv to drop the rights")
-		}
-		prefix = []string{setpriv, "--reuid=65534", "--regid=65534", "--clear-groups"}
-		// The other user runs a copy of the test binary it can reach.
-		data, err := os.ReadFile(exe)
-		if err != nil {
-			t.Fatal(err)
-		}
-		exe = filepath.Join(base, "gopi.test")
-		if err := os.WriteFile(exe, data, 0o755); err != nil {
-			t.Fatal(err)
-		}
-		for _, d := range []string{base, filepath.Dir(base)} { // t.TempDir's two levels, made 0700
-			if err := os.Chmod(d, 0o755); err != nil {
-				t.Fatal(err)
-			}
-		}
-	}
+	prefix, exe, base := asOtherUser(t)
 	home := filepath.Join(base, "home")
 	agentDir := filepath.Join(home, ".gopi", "agent")
 	work := filepath.Join(base, "work")
@@ -226,7 +236,7 @@ func TestUnreadableHomeStillGreps(t *testing.T) {
 	cmd.Env = []string{"GOPI_TEST_RUN_MAIN=1", "HOME=" + home, "PATH=" + os.Getenv("PATH")}
 	var stdout, stderr strings.Builder
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
-	err = cmd.Run()
+	err := cmd.Run()
 	if err != nil || stdout.String() != work+"/a.txt:1:foo\n" || strings.Count(stderr.String(), "warning") != 1 {
 		t.Fatalf("%v: stdout %q, stderr %q; want the match and one warning", err, stdout.String(), stderr.String())
 	}

@@ -21,6 +21,7 @@ type candidate struct {
 	size    int64  // size from the scan; -1 when the walk did not look it up
 	named   bool   // given as Options.Path itself rather than found in a directory
 	special bool   // named, and not a regular file (a device, a FIFO): read up to SpecialFileCap
+	denied  bool   // a directory the walk could not list for lack of permission: reported, as ripgrep does, not read
 }
 
 // target is the resolved scope of a search: a list of files known up
@@ -242,8 +243,14 @@ func filterFiles(scan *fscache.Scan, root string, include *glob.Pattern, over *o
 
 // keepEntry turns a scanned entry into a candidate when it is a regular
 // file that the glob, the overrides and keep accept (and, with skipPseudo,
-// not a kernel pseudo-file). rootSep is the root with a trailing separator.
+// not a kernel pseudo-file), or a directory the walk could not list
+// (candidate.denied). rootSep is the root with a trailing separator.
 func keepEntry(e fscache.Entry, rootSep string, skipPseudo bool, include *glob.Pattern, over *overrides, keep func(string) bool) (candidate, bool) {
+	if e.Denied {
+		// A directory the walk would have entered but could not list:
+		// whatever the filters, the search reports it (as ripgrep does).
+		return candidate{display: e.Path, abs: rootSep + filepath.FromSlash(e.Path), denied: true}, true
+	}
 	if e.Type != fscache.TypeFile || (include != nil && !include.Match(e.Path)) || (over != nil && !over.keepFile(e.Path)) || (keep != nil && !keep(e.Path)) {
 		return candidate{}, false
 	}
@@ -272,11 +279,23 @@ func Files(ctx context.Context, opts Options) ([]string, error) {
 // EachFile is Files handing each path to fn as the walk finds it; a
 // non-nil error from fn stops the walk and is returned.
 func EachFile(ctx context.Context, opts Options, fn func(path string) error) error {
+	return EachListed(ctx, opts, func(path string, denied bool) error {
+		if denied {
+			return nil
+		}
+		return fn(path)
+	})
+}
+
+// EachListed is EachFile also handing over, in walk order, the
+// directories the walk could not list for lack of permission (denied
+// set), which a search reports as unreadable.
+func EachListed(ctx context.Context, opts Options, fn func(path string, denied bool) error) error {
 	tgt, err := collect(ctx, &opts)
 	if err != nil {
 		return err
 	}
-	return tgt.each(ctx, func(c candidate) error { return fn(c.display) }, nil)
+	return tgt.each(ctx, func(c candidate) error { return fn(c.display, c.denied) }, nil)
 }
 
 // pseudoDirs hold kernel pseudo-files: their sizes are 0 or made up,

@@ -6,12 +6,14 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"runtime"
 	"slices"
 	"sync"
 	"sync/atomic"
+	"syscall"
 	"time"
 	"unicode/utf16"
 	"unicode/utf8"
@@ -466,6 +468,9 @@ var utf8BOM = []byte{0xEF, 0xBB, 0xBF}
 // reports false once the search is being abandoned). Large files and
 // files of unknown size are read a block at a time (see searchBlocks).
 func (w *worker) search(ctx context.Context, c candidate, countOnly bool, send func(*FileResult) bool) fileOutcome {
+	if c.denied {
+		return fileOutcome{skipped: &fs.PathError{Op: "open", Path: c.abs, Err: syscall.EACCES}}
+	}
 	var key fileKey
 	var dir *dirWatch
 	cached := false

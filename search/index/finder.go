@@ -160,6 +160,10 @@ func (f *Finder) View(ctx context.Context, dir string, s grep.Scope) (v *View, o
 	if err != nil {
 		return nil, false, nil
 	}
+	if ix.deniedBelow(prefix) {
+		ix.Close()
+		return nil, false, nil // the walk reports the unreadable directory
+	}
 	filter, err := grep.PathFilter(grep.Options{Scope: s})
 	if err != nil {
 		ix.Close()

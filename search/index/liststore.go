@@ -276,10 +276,18 @@ func writeUnindexed(ctx context.Context, tx *sql.Tx, files []fileRecord) error {
 	return nil
 }
 
-// writeDirs replaces the directory list.
+// writeDirs replaces the directory list, and the list of the directories
+// in it that could not be read (meta "denied": grep reports those, so
+// searches that would meet one walk; see Index.deniedBelow).
 func writeDirs(ctx context.Context, tx *sql.Tx, dirs []dirState) error {
 	if err := writeList(ctx, tx, "dirs", encodeDirs(dirs)); err != nil {
 		return fmt.Errorf("write the directory list: %w", err)
 	}
-	return nil
+	var denied []string
+	for _, d := range dirs {
+		if d.names == "" { // namesDigest could not read it
+			denied = append(denied, d.path)
+		}
+	}
+	return writeMetaValues(ctx, tx, map[string]string{"denied": strings.Join(denied, "\n")})
 }

@@ -37,6 +37,7 @@ type Index struct {
 	delta     *delta // the postings refreshes added since the build
 	segs      int
 	built     string
+	denied    []string    // directories the walk could not read (meta "denied")
 	watched   bool        // a watcher vouched for the index: no file was stat'ed
 	opened    os.FileInfo // index.db when opened (damage is recorded only while it is still that file)
 }
@@ -102,6 +103,9 @@ func (ix *Index) load(ctx context.Context, checkDirs bool) error {
 		return fmt.Errorf("%w: segments %q", ErrNoIndex, meta["segments"])
 	}
 	ix.built = meta["built"]
+	if meta["denied"] != "" {
+		ix.denied = strings.Split(meta["denied"], "\n")
+	}
 	if ix.delta, err = readDelta(ctx, ix.tx); err != nil {
 		return err
 	}
@@ -150,6 +154,19 @@ func (ix *Index) load(ctx context.Context, checkDirs bool) error {
 		return ErrStale
 	}
 	return nil
+}
+
+// deniedBelow reports whether a directory the index's walk could not read
+// lies at or below the tree's directory prefix ("" the root). A search
+// there walks: grep reports such a directory as unreadable (as ripgrep
+// does), and the index's file list cannot say so.
+func (ix *Index) deniedBelow(prefix string) bool {
+	for _, d := range ix.denied {
+		if prefix == "" || d == prefix || strings.HasPrefix(d, prefix+"/") {
+			return true
+		}
+	}
+	return false
 }
 
 // parallelAny runs f(0..n-1) on every core and reports whether any call

@@ -1,0 +1,74 @@
+//go:build unix
+
+package main
+
+import (
+	"errors"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// A directory the search cannot enter is reported as ripgrep reports it
+// ("PATH: Permission denied" on stderr, exit 2, the other matches
+// printed), with or without the tree's index, whose walk could not read
+// it either.
+func TestGrepReportsUnreadableDirectory(t *testing.T) {
+	prefix, exe, base := asOtherUser(t)
+	tree := filepath.Join(base, "tree")
+	ix := filepath.Join(base, "ix")
+	for name, text := range map[string]string{"a/one.txt": "needle\n", "locked/sub/s.txt": "needle\n", "z/b.txt": "needle here\n"} {
+		writeTreeFile(t, tree, name, text)
+	}
+	if err := os.MkdirAll(ix, 0o777); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Chmod(ix, 0o777); err != nil { // the other user's index directory
+		t.Fatal(err)
+	}
+	mode := os.FileMode(0o700) // root's: not the other user's to read
+	if prefix == nil {
+		mode = 0
+	}
+	locked := filepath.Join(tree, "locked")
+	if err := os.Chmod(locked, mode); err != nil {
+		t.Fatal(err)
+	}
+	defer os.Chmod(locked, 0o755)
+	run := func(args ...string) (string, string, int) {
+		t.Helper()
+		full := append(append(prefix, exe), args...)
+		cmd := exec.Command(full[0], full[1:]...)
+		cmd.Dir = base
+		cmd.Env = []string{"GOPI_TEST_RUN_MAIN=1", "HOME=" + base, "GOPI_INDEX_DIR=" + ix, "PATH=" + os.Getenv("PATH")}
+		var stdout, stderr strings.Builder
+		cmd.Stdout, cmd.Stderr = &stdout, &stderr
+		err := cmd.Run()
+		code := 0
+		var ee *exec.ExitError
+		if errors.As(err, &ee) {
+			code = ee.ExitCode()
+		} else if err != nil {
+			t.Fatal(err)
+		}
+		return stdout.String(), stderr.String(), code
+	}
+	wantOut := tree + "/a/one.txt:1:needle\n" + tree + "/z/b.txt:1:needle here\n"
+	wantErr := "gopi grep: " + locked + ": Permission denied\n"
+	check := func(stage string, args ...string) {
+		t.Helper()
+		out, errOut, code := run(append([]string{"grep"}, args...)...)
+		if out != wantOut || errOut != wantErr || code != 2 {
+			t.Errorf("%s: exit %d, stdout %q, stderr %q; want exit 2, %q and %q", stage, code, out, errOut, wantOut, wantErr)
+		}
+	}
+	check("walk", "needle", tree)
+	if out, errOut, code := run("index", tree); code != 0 {
+		t.Fatalf("index: exit %d %s %s", code, out, errOut)
+	}
+	check("with the index", "needle", tree)
+	check("--index", "--index", "needle", tree)
+	check("--no-index", "--no-index", "needle", tree)
+}
