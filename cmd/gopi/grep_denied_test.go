@@ -65,8 +65,8 @@ func TestGrepReportsUnreadableDirectory(t *testing.T) {
 		}
 	}
 	check("walk", "needle", tree)
-	if out, errOut, code := run("index", tree); code != 0 {
-		t.Fatalf("index: exit %d %s %s", code, out, errOut)
+	if out, errOut, code := run("index", tree); code != 0 || !strings.HasPrefix(errOut, "gopi index: "+locked+": directory could not be read") {
+		t.Fatalf("index: exit %d, stdout %q, stderr %q; want exit 0 and the directory named", code, out, errOut)
 	}
 	check("with the index", "needle", tree)
 	check("--index", "--index", "needle", tree)

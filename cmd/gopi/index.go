@@ -7,6 +7,7 @@ import (
 	"github.com/gopi-agent/gopi/internal/signals"
 	"io/fs"
 	"os"
+	"path/filepath"
 	"strings"
 	"time"
 
@@ -127,6 +128,9 @@ func runIndex(ctx context.Context, env *cliEnv, args []string) int {
 		return fail(env, "index", err)
 	}
 	took := time.Since(start).Round(time.Millisecond)
+	for _, d := range st.Denied {
+		fmt.Fprintf(env.stderr, "gopi index: %s: directory could not be read: nothing below it is indexed, and searches of a directory holding it walk\n", filepath.Join(o.Root, filepath.FromSlash(d)))
+	}
 	if st.Rebuilt {
 		fmt.Fprintf(env.stdout, "indexed %s: %d files, %d with their text (%s) in %s; index %s\n",
 			o.Root, st.Files, st.Indexed, humansize.Format(st.Bytes), took, humansize.Format(st.IndexSize))

@@ -104,6 +104,10 @@ type Stats struct {
 	Removed   int   // refresh: files gone since the last one
 	Rebuilt   bool  // the whole index was (re)built
 	IndexSize int64 // bytes of the index database
+	// Denied are the directories (relative slash paths) the walk could
+	// not read: nothing below them is indexed, and searches of a
+	// directory holding one walk (grep names it as unreadable).
+	Denied []string
 }
 
 // Status is what `gopi index --status` reports.

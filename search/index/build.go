@@ -243,7 +243,7 @@ func build(ctx context.Context, o *Options) (*Stats, error) {
 		return nil, err
 	}
 	defer tx.Rollback()
-	st := &Stats{Rebuilt: true}
+	st := &Stats{Rebuilt: true, Denied: deniedDirs(dirs)}
 	var files []fileRecord
 	segs, err := insertFiles(ctx, tx, o, paths, narrow, 1, 0, st, &files)
 	if err != nil {

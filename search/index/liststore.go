@@ -283,11 +283,16 @@ func writeDirs(ctx context.Context, tx *sql.Tx, dirs []dirState) error {
 	if err := writeList(ctx, tx, "dirs", encodeDirs(dirs)); err != nil {
 		return fmt.Errorf("write the directory list: %w", err)
 	}
+	return writeMetaValues(ctx, tx, map[string]string{"denied": strings.Join(deniedDirs(dirs), "\n")})
+}
+
+// deniedDirs are the directories of dirs that could not be read.
+func deniedDirs(dirs []dirState) []string {
 	var denied []string
 	for _, d := range dirs {
 		if d.names == "" { // namesDigest could not read it
 			denied = append(denied, d.path)
 		}
 	}
-	return writeMetaValues(ctx, tx, map[string]string{"denied": strings.Join(denied, "\n")})
+	return denied
 }

@@ -77,7 +77,7 @@ func refresh(ctx context.Context, o *Options) (*Stats, error) {
 	if err != nil {
 		return nil, err
 	}
-	st := &Stats{}
+	st := &Stats{Denied: deniedDirs(dirs)}
 	var changed []string
 	kept := o.cache.spare(len(known))
 	// keep reports whether the recorded k is as it was (stat'ed again
