@@ -130,3 +130,54 @@ func TestDamageMarkerOfReplacedIndex(t *testing.T) {
 		t.Errorf("the marker does not name the file: %q", marker)
 	}
 }
+
+// An index from before the "denied" meta key, of a tree with a directory
+// its walk could not read (recorded with no names digest), gets the key
+// at its next refresh, so searches holding that directory walk.
+func TestRefreshRecordsDeniedDirectories(t *testing.T) {
+	root := testTree(t)
+	o := testOptions(t, root)
+	mustBuild(t, o)
+	db, err := openDB(o.dbPath(), false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	dirs, err := readDirs(context.Background(), db)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range dirs {
+		if dirs[i].path == "a" {
+			dirs[i].names = "" // as namesDigest records a directory it cannot read
+		}
+	}
+	tx, err := db.Begin()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := writeList(context.Background(), tx, "dirs", encodeDirs(dirs)); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := tx.Exec(`DELETE FROM meta WHERE key = 'denied'`); err != nil {
+		t.Fatal(err)
+	}
+	if err := tx.Commit(); err != nil {
+		t.Fatal(err)
+	}
+	db.Close()
+	st, err := Refresh(context.Background(), o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(st.Denied) != 1 || st.Denied[0] != "a" {
+		t.Errorf("refresh reports %q as unreadable, want [a]", st.Denied)
+	}
+	ix, err := openSoon(t, o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ix.Close()
+	if !ix.deniedBelow("") || !ix.deniedBelow("a") || ix.deniedBelow("gen") {
+		t.Errorf("denied %q: a search of the root and of a must walk, one of gen need not", ix.denied)
+	}
+}

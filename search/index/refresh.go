@@ -11,6 +11,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strconv"
+	"strings"
 	"time"
 )
 
@@ -186,7 +187,7 @@ func refresh(ctx context.Context, o *Options) (*Stats, error) {
 	gen := newGeneration()
 	if err := writeMetaValues(ctx, tx, map[string]string{
 		"built": time.Now().UTC().Format(time.RFC3339), "segments": strconv.Itoa(segs), "refreshes": strconv.Itoa(refreshes),
-		"generation": gen,
+		"generation": gen, "denied": strings.Join(st.Denied, "\n"), // written by every refresh: indexes older than the key get it
 	}); err != nil {
 		return nil, err
 	}
