@@ -6,6 +6,7 @@ import (
 	"context"
 	"errors"
 	"os"
+	"path/filepath"
 	"strings"
 	"syscall"
 	"testing"
@@ -180,4 +181,51 @@ func TestRefreshRecordsDeniedDirectories(t *testing.T) {
 	if !ix.deniedBelow("") || !ix.deniedBelow("a") || ix.deniedBelow("gen") {
 		t.Errorf("denied %q: a search of the root and of a must walk, one of gen need not", ix.denied)
 	}
+}
+
+// A refresh killed mid-write (kill -9 of a session whose watcher was
+// applying changes) leaves a hot journal: the next search rolls it back
+// and uses the index as it was before the refresh, instead of every
+// search walking until gopi index runs.
+func TestHotJournalRolledBack(t *testing.T) {
+	root := testTree(t)
+	o := testOptions(t, root)
+	mustBuild(t, o)
+	db, err := openDB(o.dbPath(), false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	conn, err := db.Conn(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	for _, q := range []string{`PRAGMA cache_size=1`, `BEGIN`, `UPDATE postings SET ids = zeroblob(length(ids))`, `UPDATE files SET chunk = chunk + 1000000`, `UPDATE meta SET value = 'elsewhere' WHERE key = 'root'`} {
+		if _, err := conn.ExecContext(context.Background(), q); err != nil {
+			t.Fatalf("%s: %v", q, err)
+		}
+	}
+	// The files as a crash leaves them: the transaction's pages written
+	// over the database, the journal holding the old ones, no lock held.
+	crashed := o
+	crashed.Dir = filepath.Join(t.TempDir(), "ix")
+	if err := os.MkdirAll(crashed.Dir, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	for _, name := range []string{"index.db", "index.db-journal"} {
+		b, err := os.ReadFile(filepath.Join(o.Dir, name))
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		if err := os.WriteFile(filepath.Join(crashed.Dir, name), b, 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	ix, err := openSoon(t, crashed)
+	if err != nil {
+		t.Fatalf("open after a writer died: %v", err)
+	}
+	ix.Close()
+	checkSame(t, "journal rolled back", crashed)
 }

@@ -66,6 +66,35 @@ func openUnchecked(ctx context.Context, o Options) (*Index, error) {
 }
 
 func open(ctx context.Context, o Options, checkDirs bool) (*Index, error) {
+	ix, err := openOnce(ctx, o, checkDirs)
+	if err != nil && !isDamage(err) && rollBackHotJournal(ctx, &o) {
+		ix, err = openOnce(ctx, o, checkDirs)
+	}
+	return ix, err
+}
+
+// rollBackHotJournal: a writer killed during a refresh (a watcher of a
+// session ended with kill -9) leaves a journal beside the database that
+// only a connection allowed to write may roll back; until one did, every
+// read-only open failed ("attempt to write a readonly database"), and
+// searches walked until the next gopi index. It opens the database to
+// write and reads it, which makes SQLite roll the journal back if it is
+// hot (a live writer's journal is not: SQLite leaves it alone). True
+// when there was a journal and the read succeeded.
+func rollBackHotJournal(ctx context.Context, o *Options) bool {
+	if fi, err := os.Stat(o.dbPath() + "-journal"); err != nil || fi.Size() == 0 {
+		return false
+	}
+	db, err := openDB(o.dbPath(), false)
+	if err != nil {
+		return false
+	}
+	defer db.Close()
+	var n int
+	return db.QueryRowContext(ctx, `SELECT count(*) FROM meta`).Scan(&n) == nil
+}
+
+func openOnce(ctx context.Context, o Options, checkDirs bool) (*Index, error) {
 	opened, err := os.Stat(o.dbPath())
 	if err != nil {
 		return nil, fmt.Errorf("%w: %w", ErrNoIndex, err) // fs.ErrNotExist: none built
