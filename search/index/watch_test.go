@@ -33,6 +33,23 @@ func startWatcher(t *testing.T, o Options) {
 	})
 }
 
+// watchUntilEnd runs Watch on o, waits until it answers, and returns
+// what Watch returns when it ends on its own (the test's end cancels it).
+func watchUntilEnd(t *testing.T, o Options) <-chan error {
+	t.Helper()
+	ctx, cancel := context.WithCancel(context.Background())
+	t.Cleanup(cancel)
+	ready := make(chan struct{})
+	done := make(chan error, 1)
+	go func() { done <- Watch(ctx, o, func() { close(ready) }) }()
+	select {
+	case <-ready:
+	case err := <-done:
+		t.Fatalf("watch: %v", err)
+	}
+	return done
+}
+
 // openWatched opens the index and requires that the watcher vouched for
 // it (no stat of the tree).
 func openWatched(t *testing.T, o Options) {
@@ -201,16 +218,7 @@ func TestWatcherSettle(t *testing.T) {
 func TestWatcherStopsWhenIndexDeleted(t *testing.T) {
 	root := testTree(t)
 	o := testOptions(t, root)
-	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
-	ready := make(chan struct{})
-	done := make(chan error, 1)
-	go func() { done <- Watch(ctx, o, func() { close(ready) }) }()
-	select {
-	case <-ready:
-	case err := <-done:
-		t.Fatalf("watch: %v", err)
-	}
+	done := watchUntilEnd(t, o)
 	if err := Delete(o); err != nil {
 		t.Fatal(err)
 	}
@@ -268,16 +276,7 @@ func TestWatcherStopsWhenTreeMoved(t *testing.T) {
 			}
 			o := testOptions(t, root)
 			mustBuild(t, o)
-			ctx, cancel := context.WithCancel(context.Background())
-			defer cancel()
-			ready := make(chan struct{})
-			done := make(chan error, 1)
-			go func() { done <- Watch(ctx, o, func() { close(ready) }) }()
-			select {
-			case <-ready:
-			case err := <-done:
-				t.Fatalf("watch: %v", err)
-			}
+			done := watchUntilEnd(t, o)
 			moved := filepath.Join(base, "moved")
 			var err error
 			switch how {
