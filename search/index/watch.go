@@ -82,6 +82,7 @@ func Watch(ctx context.Context, o Options, ready func()) error {
 	}
 	defer os.Remove(o.socketPath())
 	requests := make(chan net.Conn)
+	ended := make(chan struct{}) // closed when the loop has returned
 	var wg sync.WaitGroup
 	wg.Add(1)
 	go func() { // owned by Watch: ends when ln is closed below
@@ -96,10 +97,13 @@ func Watch(ctx context.Context, o Options, ready func()) error {
 			case <-ctx.Done():
 				c.Close()
 				return
+			case <-ended: // the loop stopped on its own: nobody takes c
+				c.Close()
+				return
 			}
 		}
 	}()
-	defer func() { ln.Close(); wg.Wait() }()
+	defer func() { close(ended); ln.Close(); wg.Wait() }()
 	if ready != nil {
 		ready()
 	}

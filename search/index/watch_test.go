@@ -333,3 +333,42 @@ func TestWatcherStopsWhenTreeMoved(t *testing.T) {
 		})
 	}
 }
+
+// A watcher that stops on its own (here: its tree moved) while several
+// queries are connecting ends all the same: a query accepted after its
+// loop ended must not keep Watch (and a session's Close) waiting for ever.
+func TestWatcherEndsWithQueriesPending(t *testing.T) {
+	base := t.TempDir()
+	root := filepath.Join(base, "tree")
+	if err := os.Rename(testTree(t), root); err != nil {
+		t.Fatal(err)
+	}
+	o := testOptions(t, root)
+	mustBuild(t, o)
+	done := watchUntilEnd(t, o)
+	if err := os.Rename(root, filepath.Join(base, "moved")); err != nil {
+		t.Fatal(err)
+	}
+	var conns []net.Conn
+	for range 8 {
+		c, err := net.Dial("unix", o.socketPath())
+		if err != nil {
+			break // the watcher stopped listening already
+		}
+		c.Write([]byte("sync\n"))
+		conns = append(conns, c)
+	}
+	defer func() {
+		for _, c := range conns {
+			c.Close()
+		}
+	}()
+	select {
+	case err := <-done:
+		if err == nil || !strings.Contains(err.Error(), "moved or deleted") {
+			t.Errorf("watch ended with %v", err)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("Watch has not returned 10 s after its tree moved, with queries pending")
+	}
+}
