@@ -35,15 +35,20 @@ type Finder struct {
 	// compare the index's listing with the walk's.
 	ListUnwatched bool
 
-	mu       sync.Mutex
-	watching map[string]bool // roots whose watcher this finder started
+	mu sync.Mutex
+	// watching: the roots whose watcher this finder started, true while
+	// it runs or stopped for good; false once it stopped because another
+	// process watched the tree (ErrWatched), so that a later search,
+	// when that process has ended, starts one again.
+	watching map[string]bool
 	ctx      context.Context // the watchers' (ended by stop)
 	stop     context.CancelFunc
 	wg       sync.WaitGroup
 }
 
 // startWatch starts the watcher of o's index in the background, once per
-// root; it ends at Close (or at once when another process watches).
+// root (again when the last one left it to another process); it ends at
+// Close (or at once when another process watches).
 func (f *Finder) startWatch(o Options) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
@@ -56,13 +61,20 @@ func (f *Finder) startWatch(o Options) {
 		ctx, f.stop = context.WithCancel(context.Background())
 		f.ctx = ctx
 	}
+	if f.ctx.Err() != nil {
+		return // closed
+	}
 	f.watching[o.Root] = true
 	f.wg.Add(1)
 	go func() {
 		defer f.wg.Done()
-		// An error (watches used up, another watcher) leaves the
-		// queries to check the tree with stat, as without a watcher.
-		_ = Watch(f.ctx, o, nil)
+		// An error (watches used up, the tree moved) leaves the queries
+		// to check the tree with stat, as without a watcher.
+		if err := Watch(f.ctx, o, nil); errors.Is(err, ErrWatched) {
+			f.mu.Lock()
+			f.watching[o.Root] = false
+			f.mu.Unlock()
+		}
 	}()
 }
 

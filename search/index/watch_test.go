@@ -9,6 +9,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/gopi-agent/gopi/search/grep"
 )
 
 // startWatcher runs Watch on o until the test ends and waits until it
@@ -371,4 +373,56 @@ func TestWatcherEndsWithQueriesPending(t *testing.T) {
 	case <-time.After(10 * time.Second):
 		t.Fatal("Watch has not returned 10 s after its tree moved, with queries pending")
 	}
+}
+
+// Two sessions on one tree: the second's watcher leaves the tree to the
+// first's; once the first session ends, a search of the second starts a
+// watcher again instead of checking the tree with stat until it ends.
+func TestFinderWatchesAgainAfterOtherWatcherEnds(t *testing.T) {
+	root := testTree(t)
+	o := testOptions(t, root)
+	mustBuild(t, o)
+	dirFor := func(string) string { return o.Dir }
+	first, second := NewFinder(dirFor), NewFinder(dirFor)
+	first.Walk, second.Walk = o.Walk, o.Walk
+	first.Watch, second.Watch = true, true
+	defer second.Close()
+	view := func(f *Finder) {
+		t.Helper()
+		v, ok, err := f.View(context.Background(), root, grep.Scope{Hidden: true, Gitignore: true, NodeModules: true})
+		if !ok || err != nil {
+			t.Fatalf("view: %v %v", ok, err)
+		}
+		v.Close()
+	}
+	watched := func() bool {
+		ix, err := Open(context.Background(), o)
+		if err != nil {
+			return false
+		}
+		defer ix.Close()
+		return ix.watched
+	}
+	waitFor := func(what string, cond func() bool) {
+		t.Helper()
+		for deadline := time.Now().Add(10 * time.Second); !cond(); time.Sleep(20 * time.Millisecond) {
+			if time.Now().After(deadline) {
+				t.Fatalf("still not %s after 10 s", what)
+			}
+		}
+	}
+	view(first)
+	waitFor("watched by the first session", watched)
+	view(second) // its watcher finds the tree watched and ends
+	waitFor("left to the first session", func() bool {
+		second.mu.Lock()
+		defer second.mu.Unlock()
+		return !second.watching[o.Root]
+	})
+	first.Close()
+	if watched() {
+		t.Fatal("still watched after the first session ended")
+	}
+	view(second)
+	waitFor("watched by the second session", watched)
 }
