@@ -71,4 +71,11 @@ func TestGrepReportsUnreadableDirectory(t *testing.T) {
 	check("with the index", "needle", tree)
 	check("--index", "--index", "needle", tree)
 	check("--no-index", "--no-index", "needle", tree)
+	// The directory itself as the path searched.
+	for _, args := range [][]string{{"needle", locked}, {"--no-index", "needle", locked}} {
+		out, errOut, code := run(append([]string{"grep"}, args...)...)
+		if out != "" || errOut != wantErr || code != 2 {
+			t.Errorf("%v: exit %d, stdout %q, stderr %q; want exit 2 and %q", args, code, out, errOut, wantErr)
+		}
+	}
 }

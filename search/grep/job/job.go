@@ -301,7 +301,7 @@ func (j *job) run(ctx context.Context, stdin io.Reader) (int, error) {
 			matched = matched || n > 0
 			sum = &grep.Summary{}
 		default:
-			if _, serr := os.Stat(o.Path); serr != nil {
+			if serr := searchable(o.Path); serr != nil {
 				j.out.Flush()
 				fmt.Fprintf(j.errOut, "gopi grep: %s: %s\n", o.Path, ErrnoText(serr))
 				hadError = true
@@ -360,6 +360,22 @@ func (j *job) run(ctx context.Context, stdin io.Reader) (int, error) {
 		fmt.Fprintf(j.errOut, "gopi grep: no file was searched: %s left out every file here; check them (--files lists what a search would read)\n", strings.Join(j.filters, ", "))
 	}
 	return StatusNoMatch, nil
+}
+
+// searchable reports why the path argument p cannot be searched: it is
+// missing, or a directory that cannot be listed (as ripgrep, which names
+// it with "Permission denied"; the walk below it only reports the
+// directories it finds).
+func searchable(p string) error {
+	info, err := os.Stat(p)
+	if err != nil || !info.IsDir() {
+		return err
+	}
+	f, err := os.Open(p)
+	if err != nil {
+		return err
+	}
+	return f.Close()
 }
 
 // indexed turns the search of a directory argument into a planned one of
