@@ -98,7 +98,11 @@ func refresh(ctx context.Context, o *Options) (*Stats, error) {
 	}
 	keep := func(k *fileRecord, narrow bool) bool {
 		if again(k) {
-			if now, ok := statFile(filepath.Join(o.Root, filepath.FromSlash(k.path))); !ok || now != k.st {
+			// A file a watcher saw written is indexed again even when its
+			// stat looks the same (written twice within one tick of the
+			// file system's clock, or its times set back): the event
+			// says what stat cannot.
+			if now, ok := statFile(filepath.Join(o.Root, filepath.FromSlash(k.path))); !ok || now != k.st || (o.hint != nil && o.hint.files[k.path]) {
 				return false
 			}
 		}

@@ -426,3 +426,27 @@ func TestFinderWatchesAgainAfterOtherWatcherEnds(t *testing.T) {
 	view(second)
 	waitFor("watched by the second session", watched)
 }
+
+// A file rewritten with the same size and modification time (twice
+// within one tick of the file system's clock, or its times set back)
+// after the watcher indexed it: the watcher saw the write, so the index
+// holds the new text although stat cannot tell.
+func TestWatcherReindexesWrittenFileWithSameStat(t *testing.T) {
+	root := testTree(t)
+	o := testOptions(t, root)
+	mustBuild(t, o)
+	startWatcher(t, o)
+	abs := filepath.Join(root, "gen", "f03.txt")
+	writeFile(t, root, "gen/f03.txt", "first text, nothing to find...\n")
+	openWatched(t, o)
+	before, err := os.Stat(abs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	writeFile(t, root, "gen/f03.txt", "alpha_value now, the same size\n")
+	if err := os.Chtimes(abs, before.ModTime(), before.ModTime()); err != nil {
+		t.Fatal(err)
+	}
+	openWatched(t, o)
+	checkSame(t, "watched, rewritten with the same stat", o)
+}
