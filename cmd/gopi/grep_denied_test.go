@@ -71,8 +71,13 @@ func TestGrepReportsUnreadableDirectory(t *testing.T) {
 	check("with the index", "needle", tree)
 	check("--index", "--index", "needle", tree)
 	check("--no-index", "--no-index", "needle", tree)
+	// --files lists what a search reads, naming the directory as well.
+	out, errOut, code := run("grep", "--files", tree)
+	if out != tree+"/a/one.txt\n"+tree+"/z/b.txt\n" || errOut != wantErr || code != 2 {
+		t.Errorf("--files: exit %d, stdout %q, stderr %q; want exit 2 and %q", code, out, errOut, wantErr)
+	}
 	// The directory itself as the path searched.
-	for _, args := range [][]string{{"needle", locked}, {"--no-index", "needle", locked}} {
+	for _, args := range [][]string{{"needle", locked}, {"--no-index", "needle", locked}, {"--files", locked}} {
 		out, errOut, code := run(append([]string{"grep"}, args...)...)
 		if out != "" || errOut != wantErr || code != 2 {
 			t.Errorf("%v: exit %d, stdout %q, stderr %q; want exit 2 and %q", args, code, out, errOut, wantErr)

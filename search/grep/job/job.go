@@ -19,10 +19,12 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"slices"
 	"strings"
+	"syscall"
 	"time"
 
 	"github.com/gopi-agent/gopi/internal/promptwriter"
@@ -297,8 +299,10 @@ func (j *job) run(ctx context.Context, stdin io.Reader) (int, error) {
 			sum, err = grep.StreamTo(ctx, o, fileSink{needs, onResult})
 		case j.listFiles:
 			var n int
-			n, err = j.printFiles(ctx, path, o)
+			var unreadable bool
+			n, unreadable, err = j.printFiles(ctx, path, o)
 			matched = matched || n > 0
+			hadError = hadError || unreadable
 			sum = &grep.Summary{}
 		default:
 			if serr := searchable(o.Path); serr != nil {
@@ -402,10 +406,21 @@ func (j *job) indexed(ctx context.Context, s pathSearch, o grep.Options) (pathSe
 
 // printFiles prints the files a search of path would read (--files) and
 // returns how many there were.
-func (j *job) printFiles(ctx context.Context, path string, o grep.Options) (int, error) {
-	n := 0
+func (j *job) printFiles(ctx context.Context, path string, o grep.Options) (n int, unreadable bool, err error) {
+	if serr := searchable(o.Path); serr != nil && !errors.Is(serr, fs.ErrNotExist) {
+		j.out.Flush()
+		fmt.Fprintf(j.errOut, "gopi grep: %s: %s\n", o.Path, ErrnoText(serr))
+		return 0, true, nil
+	}
 	isFile := isRegularFile(path)
-	err := grep.EachFile(ctx, o, func(f string) error {
+	err = grep.EachListed(ctx, o, func(f string, denied bool) error {
+		if denied {
+			// A directory the walk could not list: named, as ripgrep does.
+			j.out.Flush()
+			fmt.Fprintf(j.errOut, "gopi grep: %s: %s\n", printer.DisplayPath(path, f, isFile), ErrnoText(&fs.PathError{Op: "open", Path: f, Err: syscall.EACCES}))
+			unreadable = true
+			return nil
+		}
 		n++
 		if j.order.Holds() {
 			j.held = append(j.held, heldResult{arg: path, file: f})
@@ -416,5 +431,5 @@ func (j *job) printFiles(ctx context.Context, path string, o grep.Options) (int,
 		j.out.EndRecord()
 		return err
 	})
-	return n, err
+	return n, unreadable, err
 }
