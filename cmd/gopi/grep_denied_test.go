@@ -76,8 +76,13 @@ func TestGrepReportsUnreadableDirectory(t *testing.T) {
 	if out != tree+"/a/one.txt\n"+tree+"/z/b.txt\n" || errOut != wantErr || code != 2 {
 		t.Errorf("--files: exit %d, stdout %q, stderr %q; want exit 2 and %q", code, out, errOut, wantErr)
 	}
+	// Sorted by time: every file listed first, then searched.
+	out, errOut, code = run("grep", "--sortr", "modified", "-l", "needle", tree)
+	if errOut != wantErr || code != 2 || strings.Count(out, "\n") != 2 {
+		t.Errorf("--sortr modified: exit %d, stdout %q, stderr %q; want exit 2, two files and %q", code, out, errOut, wantErr)
+	}
 	// The directory itself as the path searched.
-	for _, args := range [][]string{{"needle", locked}, {"--no-index", "needle", locked}, {"--files", locked}} {
+	for _, args := range [][]string{{"needle", locked}, {"--no-index", "needle", locked}, {"--files", locked}, {"--sort", "modified", "needle", locked}} {
 		out, errOut, code := run(append([]string{"grep"}, args...)...)
 		if out != "" || errOut != wantErr || code != 2 {
 			t.Errorf("%v: exit %d, stdout %q, stderr %q; want exit 2 and %q", args, code, out, errOut, wantErr)

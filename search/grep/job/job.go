@@ -366,6 +366,13 @@ func (j *job) run(ctx context.Context, stdin io.Reader) (int, error) {
 	return StatusNoMatch, nil
 }
 
+// reportDenied names on stderr a directory the walk could not list (as
+// the path shown), as ripgrep does.
+func (j *job) reportDenied(shown string) {
+	j.out.Flush()
+	fmt.Fprintf(j.errOut, "gopi grep: %s: %s\n", shown, ErrnoText(&fs.PathError{Op: "open", Path: shown, Err: syscall.EACCES}))
+}
+
 // searchable reports why the path argument p cannot be searched: it is
 // missing, or a directory that cannot be listed (as ripgrep, which names
 // it with "Permission denied"; the walk below it only reports the
@@ -416,8 +423,7 @@ func (j *job) printFiles(ctx context.Context, path string, o grep.Options) (n in
 	err = grep.EachListed(ctx, o, func(f string, denied bool) error {
 		if denied {
 			// A directory the walk could not list: named, as ripgrep does.
-			j.out.Flush()
-			fmt.Fprintf(j.errOut, "gopi grep: %s: %s\n", printer.DisplayPath(path, f, isFile), ErrnoText(&fs.PathError{Op: "open", Path: f, Err: syscall.EACCES}))
+			j.reportDenied(printer.DisplayPath(path, f, isFile))
 			unreadable = true
 			return nil
 		}

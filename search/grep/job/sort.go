@@ -103,18 +103,22 @@ func (j *job) plan(ctx context.Context) (files []grep.FileRef, missing bool, err
 	}
 	for _, path := range j.paths {
 		o := j.pathOptions(path)
-		info, err := os.Stat(o.Path)
-		if err != nil {
+		if err := searchable(o.Path); err != nil {
 			j.out.Flush()
 			fmt.Fprintf(j.errOut, "gopi grep: %s: %s\n", o.Path, ErrnoText(err))
 			missing = true
 			continue
 		}
-		if !info.IsDir() {
+		if !isDir(o.Path) {
 			add(path, true)
 			continue
 		}
-		if err := grep.EachFile(ctx, o, func(f string) error {
+		if err := grep.EachListed(ctx, o, func(f string, denied bool) error {
+			if denied { // a directory the walk could not list: named, as ripgrep does
+				j.reportDenied(printer.DisplayPath(path, f, false))
+				missing = true
+				return nil
+			}
 			add(printer.DisplayPath(path, f, false), false)
 			return nil
 		}); err != nil {
@@ -140,6 +144,12 @@ func orderTime(o printer.Order) (timeKind, bool) {
 		return timeCreated, true
 	}
 	return 0, false
+}
+
+// isDir reports whether p is a directory (links followed).
+func isDir(p string) bool {
+	info, err := os.Stat(p)
+	return err == nil && info.IsDir()
 }
 
 // takeTimes records, before anything is read, the sort timestamp of every
