@@ -8,7 +8,9 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
+	"time"
 )
 
 // A directory the search cannot enter is reported as ripgrep reports it
@@ -87,5 +89,68 @@ func TestGrepReportsUnreadableDirectory(t *testing.T) {
 		if out != "" || errOut != wantErr || code != 2 {
 			t.Errorf("%v: exit %d, stdout %q, stderr %q; want exit 2 and %q", args, code, out, errOut, wantErr)
 		}
+	}
+}
+
+// A directory made unreadable while a watcher keeps the index (chmod
+// leaves its modification time): the next search names the directory,
+// as the walk does, instead of the index listing files in it.
+func TestGrepReportsDirectoryMadeUnreadableWhileWatched(t *testing.T) {
+	prefix, exe, base := asOtherUser(t)
+	tree := filepath.Join(base, "tree")
+	ix := filepath.Join(base, "ix")
+	for name, text := range map[string]string{"a/one.txt": "needle\n", "locked/sub/s.txt": "needle\n"} {
+		writeTreeFile(t, tree, name, text)
+	}
+	if err := os.MkdirAll(ix, 0o777); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Chmod(ix, 0o777); err != nil {
+		t.Fatal(err)
+	}
+	locked := filepath.Join(tree, "locked")
+	defer os.Chmod(locked, 0o755)
+	command := func(args ...string) *exec.Cmd {
+		full := append(append(prefix, exe), args...)
+		cmd := exec.Command(full[0], full[1:]...)
+		cmd.Dir = base
+		cmd.Env = []string{"GOPI_TEST_RUN_MAIN=1", "HOME=" + base, "GOPI_INDEX_DIR=" + ix, "PATH=" + os.Getenv("PATH")}
+		return cmd
+	}
+	if out, err := command("index", tree).CombinedOutput(); err != nil {
+		t.Fatalf("index: %v %s", err, out)
+	}
+	watch := command("index", "--watch", tree)
+	if err := watch.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer func() {
+		watch.Process.Signal(syscall.SIGTERM)
+		watch.Wait()
+	}()
+	socks := filepath.Join(ix, "*", "watch.sock")
+	for deadline := time.Now().Add(20 * time.Second); ; time.Sleep(20 * time.Millisecond) {
+		if found, _ := filepath.Glob(socks); len(found) == 1 {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("no watcher socket after 20 s")
+		}
+	}
+	mode := os.FileMode(0o700) // root's: not the other user's to read
+	if prefix == nil {
+		mode = 0
+	}
+	if err := os.Chmod(locked, mode); err != nil {
+		t.Fatal(err)
+	}
+	grep := command("grep", "needle", tree)
+	var stdout, stderr strings.Builder
+	grep.Stdout, grep.Stderr = &stdout, &stderr
+	err := grep.Run()
+	wantOut := tree + "/a/one.txt:1:needle\n"
+	wantErr := "gopi grep: " + locked + ": Permission denied\n"
+	if stdout.String() != wantOut || stderr.String() != wantErr || err == nil {
+		t.Errorf("grep: %v, stdout %q, stderr %q; want exit 2, %q and %q", err, stdout.String(), stderr.String(), wantOut, wantErr)
 	}
 }

@@ -321,6 +321,9 @@ func hintedDirs(o *Options, recorded []dirState) ([]dirState, bool) {
 		if dirs[i], ok = sameFileSet(o.Root, d, now); !ok {
 			return nil, false
 		}
+		if now.mtime == d.mtime && d.names != "" && namesDigest(filepath.Join(o.Root, filepath.FromSlash(d.path))) == "" {
+			return nil, false // made unreadable (a chmod leaves the mtime): the walk records it
+		}
 	}
 	return dirs, found == len(o.hint.dirs)
 }

@@ -281,6 +281,9 @@ func (w *watcher) note(ctx context.Context, ev fsnotify.Event) {
 	if ev.Has(fsnotify.Create) || ev.Has(fsnotify.Remove) || ev.Has(fsnotify.Rename) || isIgnoreFile(rel) {
 		w.hint.dirs[parent] = true
 	}
+	if ev.Has(fsnotify.Chmod) && w.watched[ev.Name] {
+		w.hint.dirs[rel] = true // its permissions changed: it may no longer be readable
+	}
 	if ev.Has(fsnotify.Create) {
 		if fi, err := os.Lstat(ev.Name); err == nil && fi.IsDir() {
 			// A new directory: watch it (and what was made in it before the
