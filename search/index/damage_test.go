@@ -132,9 +132,10 @@ func TestDamageMarkerOfReplacedIndex(t *testing.T) {
 	}
 }
 
-// An index from before the "denied" meta key, of a tree with a directory
-// its walk could not read (recorded with no names digest), gets the key
-// at its next refresh, so searches holding that directory walk.
+// An index from before the "denied" meta key gets it at its next
+// refresh; and a directory recorded as unreadable (no names digest) that
+// can be read again (a chmod leaves its mtime) is listed again, so
+// searches holding it stop walking.
 func TestRefreshRecordsDeniedDirectories(t *testing.T) {
 	root := testTree(t)
 	o := testOptions(t, root)
@@ -159,10 +160,27 @@ func TestRefreshRecordsDeniedDirectories(t *testing.T) {
 	if err := writeList(context.Background(), tx, "dirs", encodeDirs(dirs)); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := tx.Exec(`DELETE FROM meta WHERE key = 'denied'`); err != nil {
+	if _, err := tx.Exec(`UPDATE meta SET value = 'a' WHERE key = 'denied'`); err != nil {
 		t.Fatal(err)
 	}
 	if err := tx.Commit(); err != nil {
+		t.Fatal(err)
+	}
+	if ix, err := Open(context.Background(), o); !errors.Is(err, ErrStale) {
+		if err == nil {
+			ix.Close()
+		}
+		t.Errorf("open with a directory recorded unreadable that can be read: %v, want ErrStale", err)
+	}
+	ix, err := openUnchecked(context.Background(), o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !ix.deniedBelow("") || !ix.deniedBelow("a") || ix.deniedBelow("gen") {
+		t.Errorf("denied %q: a search of the root and of a must walk, one of gen need not", ix.denied)
+	}
+	ix.Close()
+	if _, err := db.Exec(`DELETE FROM meta WHERE key = 'denied'`); err != nil { // an older index
 		t.Fatal(err)
 	}
 	db.Close()
@@ -170,17 +188,22 @@ func TestRefreshRecordsDeniedDirectories(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(st.Denied) != 1 || st.Denied[0] != "a" {
-		t.Errorf("refresh reports %q as unreadable, want [a]", st.Denied)
+	if len(st.Denied) != 0 {
+		t.Errorf("refresh reports %q as unreadable, want none: a is readable", st.Denied)
 	}
-	ix, err := openSoon(t, o)
+	ix, err = openSoon(t, o)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer ix.Close()
-	if !ix.deniedBelow("") || !ix.deniedBelow("a") || ix.deniedBelow("gen") {
-		t.Errorf("denied %q: a search of the root and of a must walk, one of gen need not", ix.denied)
+	meta, err := readMeta(context.Background(), ix.tx)
+	if err != nil {
+		t.Fatal(err)
 	}
+	if v, ok := meta["denied"]; !ok || v != "" || ix.deniedBelow("") {
+		t.Errorf("after the refresh: denied %q (recorded: %v), want recorded and empty", v, ok)
+	}
+	checkSame(t, "readable again", o)
 }
 
 // A refresh killed mid-write (kill -9 of a session whose watcher was

@@ -87,12 +87,18 @@ func namesDigest(abs string) string {
 
 // sameFileSet: the directory now (statDir, names not read yet) lists
 // the same entries as the recorded one, and the same ignore rules apply;
-// it reads the names only when the mtime alone differs. The returned
-// state is now's, with its names.
+// it reads the names only when the mtime alone differs, or when the
+// directory could not be read when recorded (a chmod leaves the mtime:
+// one readable again must be listed). The returned state is now's, with
+// its names.
 func sameFileSet(root string, rec, now dirState) (dirState, bool) {
 	now.names = rec.names
 	if now.ino != rec.ino || now.ignores != rec.ignores {
 		return now, false
+	}
+	if now.mtime == rec.mtime && rec.names == "" {
+		now.names = namesDigest(filepath.Join(root, filepath.FromSlash(rec.path)))
+		return now, now.names == "" // still unreadable: as recorded
 	}
 	if now.mtime == rec.mtime {
 		return now, true
