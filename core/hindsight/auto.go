@@ -45,6 +45,18 @@ type Auto struct {
 	modelsLoaded chan struct{}
 	retaining    bool // an automatic retain is being written
 	gen          int  // counts NewSession and Clear: a retain of an earlier one does not count
+	// next is the retain due while another was being written: it starts
+	// when that one ends (a retain skipped then was lost, the last turn's
+	// for good when no run followed).
+	next *pendingRetain
+}
+
+// pendingRetain is an automatic retain waiting for the one in flight.
+type pendingRetain struct {
+	msgs    []Message
+	session string // the conversation's id when it came due (a /new may follow)
+	users   int
+	gen     int
 }
 
 // NewAuto returns the automatic work of bank's session and starts
@@ -151,23 +163,15 @@ func (a *Auto) AfterRun(history []Message) {
 	a.bank.Flush()
 	a.mu.Lock()
 	defer a.mu.Unlock()
-	if cfg.Auto.Retain && !a.retaining {
+	if cfg.Auto.Retain {
 		users := countUsers(history)
 		if users-a.retainedAt >= max(1, cfg.Auto.RetainEveryN) {
-			a.retaining = true
-			msgs, gen := append([]Message(nil), history...), a.gen
-			a.background(func(ctx context.Context) {
-				err := a.retain(ctx, msgs)
-				if err != nil && ctx.Err() == nil {
-					a.bank.report(err)
-				}
-				a.mu.Lock()
-				defer a.mu.Unlock()
-				a.retaining = false
-				if err == nil && gen == a.gen {
-					a.retainedAt = users
-				}
-			})
+			r := &pendingRetain{msgs: append([]Message(nil), history...), session: a.bank.session(), users: users, gen: a.gen}
+			if a.retaining {
+				a.next = r // the latest history replaces an older wait
+			} else {
+				a.startRetainLocked(r)
+			}
 		}
 	}
 	if cfg.Models.Enabled && !a.modelsAt.IsZero() && a.now().Sub(a.modelsAt) >= cfg.Models.Refresh {
@@ -176,11 +180,35 @@ func (a *Auto) AfterRun(history []Message) {
 	}
 }
 
+// startRetainLocked writes r's transcript in the background, then the
+// one that came due meanwhile, if it is still of the same conversation.
+// a.mu is held.
+func (a *Auto) startRetainLocked(r *pendingRetain) {
+	a.retaining = true
+	a.background(func(ctx context.Context) {
+		err := a.retain(ctx, r.msgs, r.session)
+		if err != nil && ctx.Err() == nil {
+			a.bank.report(err)
+		}
+		a.mu.Lock()
+		defer a.mu.Unlock()
+		a.retaining = false
+		if err == nil && r.gen == a.gen {
+			a.retainedAt = r.users
+		}
+		next := a.next
+		a.next = nil
+		if next != nil && next.gen == a.gen && ctx.Err() == nil {
+			a.startRetainLocked(next)
+		}
+	})
+}
+
 // RetainNow writes the queued retains and the conversation's transcript
 // now (/memory enqueue).
 func (a *Auto) RetainNow(ctx context.Context, history []Message) error {
 	a.bank.Flush()
-	if err := a.retain(ctx, history); err != nil {
+	if err := a.retain(ctx, history, a.bank.session()); err != nil {
 		return err
 	}
 	a.mu.Lock()
@@ -191,10 +219,9 @@ func (a *Auto) RetainNow(ctx context.Context, history []Message) error {
 }
 
 // retain writes the transcript of history (or, in last-turn mode, of its
-// last turns) as one memory document.
-func (a *Auto) retain(ctx context.Context, history []Message) error {
+// last turns) as one memory document of the conversation id.
+func (a *Auto) retain(ctx context.Context, history []Message, id string) error {
 	cfg := a.bank.cfg
-	id := a.bank.session()
 	msgs, doc := history, id
 	if cfg.Auto.RetainMode == "last-turn" {
 		msgs = LastTurns(history, cfg.Auto.RetainEveryN+cfg.Auto.RetainOverlap)

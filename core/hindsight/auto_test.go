@@ -173,3 +173,67 @@ func TestAutoRetainFailureReported(t *testing.T) {
 		t.Fatalf("%d retains sent, want the failed one tried again", posts)
 	}
 }
+
+// A retain that comes due while another is still being written waits for
+// it and is then written (it used to be skipped: the last turn of a
+// conversation after /new, with no run after it, was never retained), and
+// each is written under the id its conversation had when it came due (a
+// /new before the write began used to file the old one under the new id).
+func TestAutoRetainDueWhileWritingIsWritten(t *testing.T) {
+	t.Parallel()
+	release := make(chan struct{})
+	kept := make(chan Item, 8)
+	first := true
+	var mu sync.Mutex
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path != "/v1/default/banks/omp/memories" {
+			http.NotFound(w, r)
+			return
+		}
+		var body struct{ Items []Item }
+		_ = json.NewDecoder(r.Body).Decode(&body)
+		mu.Lock()
+		stall := first
+		first = false
+		mu.Unlock()
+		if stall {
+			<-release // the first retain is still being written
+		}
+		for _, it := range body.Items {
+			kept <- it
+		}
+		fmt.Fprint(w, `{}`)
+	}))
+	defer srv.Close()
+	cfg := testConfig(srv.URL)
+	cfg.Auto = config.HindsightAuto{Retain: true, RetainMode: "full-session", RetainEveryN: 1}
+	a := NewAuto(NewBank(cfg, srv.Client(), "s1", nil))
+	defer a.Close(context.Background())
+	a.AfterRun([]Message{{"user", "one"}, {"assistant", "1"}})
+	for { // wait until the first retain is in flight
+		a.mu.Lock()
+		busy := a.retaining
+		a.mu.Unlock()
+		if busy {
+			break
+		}
+		time.Sleep(time.Millisecond)
+	}
+	a.NewSession("s2")
+	a.AfterRun([]Message{{"user", "two"}, {"assistant", "2"}})
+	close(release)
+	var got []string
+	for len(got) < 2 {
+		select {
+		case it := <-kept:
+			got = append(got, it.DocumentID+": "+it.Content)
+		case <-time.After(10 * time.Second):
+			t.Fatalf("retained %q; the retain due during the first was not written", got)
+		}
+	}
+	// Each under the id of its own conversation: the first came due
+	// before /new, though it was written after.
+	if !strings.HasPrefix(got[0], "s1: ") || !strings.Contains(got[0], "one") || !strings.HasPrefix(got[1], "s2: ") || !strings.Contains(got[1], "two") {
+		t.Errorf("retained %q, want the first conversation under s1, then the second under s2", got)
+	}
+}
