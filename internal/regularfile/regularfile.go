@@ -19,7 +19,11 @@ import (
 // then opened without waiting (O_NONBLOCK where there is one) and checked
 // again on the open file: a file swapped for a named pipe between the two
 // is refused, not waited on.
-func Read(path string) ([]byte, error) {
+func Read(path string) ([]byte, error) { return ReadPrefix(path, -1) }
+
+// ReadPrefix is Read returning at most max bytes, the file's first (all
+// of it when max < 0): for a small file whose size nothing bounds.
+func ReadPrefix(path string, max int64) ([]byte, error) {
 	fi, err := os.Stat(path)
 	if err != nil {
 		return nil, err
@@ -27,12 +31,12 @@ func Read(path string) ([]byte, error) {
 	if !fi.Mode().IsRegular() {
 		return nil, notRegular(path, fi)
 	}
-	return readOpened(path)
+	return readOpened(path, max)
 }
 
-// readOpened is Read's second half: open without waiting, check the open
-// file, read it.
-func readOpened(path string) ([]byte, error) {
+// readOpened is ReadPrefix's second half: open without waiting, check
+// the open file, read it (up to max bytes when max >= 0).
+func readOpened(path string, max int64) ([]byte, error) {
 	f, err := os.OpenFile(path, os.O_RDONLY|openNoWait, 0)
 	if err != nil {
 		return nil, err
@@ -44,6 +48,9 @@ func readOpened(path string) ([]byte, error) {
 	}
 	if !fi.Mode().IsRegular() {
 		return nil, notRegular(path, fi)
+	}
+	if max >= 0 {
+		return io.ReadAll(io.LimitReader(f, max))
 	}
 	return io.ReadAll(f)
 }

@@ -21,6 +21,9 @@ func TestRead(t *testing.T) {
 	if data, err := Read(file); err != nil || string(data) != "{}" {
 		t.Errorf("regular file: %q, %v", data, err)
 	}
+	if data, err := ReadPrefix(file, 1); err != nil || string(data) != "{" {
+		t.Errorf("first byte: %q, %v", data, err)
+	}
 	fifo := filepath.Join(dir, "pipe")
 	if err := syscall.Mkfifo(fifo, 0o600); err != nil {
 		t.Skip("no named pipes here:", err)
@@ -31,8 +34,11 @@ func TestRead(t *testing.T) {
 	}
 	// Swapped in after the first check: the open does not wait for a
 	// writer, and the open file is refused.
-	if _, err := readOpened(fifo); err == nil || !strings.Contains(err.Error(), "not a regular file") {
+	if _, err := readOpened(fifo, -1); err == nil || !strings.Contains(err.Error(), "not a regular file") {
 		t.Errorf("named pipe opened after the check: %v", err)
+	}
+	if _, err := ReadPrefix(fifo, 1); err == nil || !strings.Contains(err.Error(), "not a regular file") {
+		t.Errorf("named pipe, a prefix: %v", err)
 	}
 	if _, err := Read(dir); err == nil || !strings.Contains(err.Error(), "not a regular file") {
 		t.Errorf("directory: %v", err)

@@ -3,7 +3,6 @@ package index
 import (
 	"errors"
 	"fmt"
-	"io"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -11,6 +10,7 @@ import (
 	"unicode"
 
 	"github.com/gopi-agent/gopi/internal/atomicfile"
+	"github.com/gopi-agent/gopi/internal/regularfile"
 	"modernc.org/sqlite"
 	sqlite3 "modernc.org/sqlite/lib"
 )
@@ -80,22 +80,14 @@ const markerInode = "inode "
 const maxMarker = 4 << 10
 
 // damaged returns the damage recorded for the index of o, nil when none.
-// Only a regular file is a marker (a directory, a named pipe — which
-// would block the read for ever — or a file that cannot be read is not
-// one gopi wrote, and the index is opened and checked as usual), and
-// only its first maxMarker bytes are read. A marker naming another file
+// Only a regular file is a marker (a directory, a named pipe — whose open
+// would wait for ever — or a file that cannot be read is not one gopi
+// wrote, and the index is opened and checked as usual; regularfile
+// refuses a pipe swapped in after its check too), and only its first
+// maxMarker bytes are read. A marker naming another file
 // than the index there now is a leftover, not damage.
 func damaged(o *Options) error {
-	fi, err := os.Lstat(o.damagedPath())
-	if err != nil || !fi.Mode().IsRegular() {
-		return nil
-	}
-	f, err := os.Open(o.damagedPath())
-	if err != nil {
-		return nil
-	}
-	defer f.Close()
-	b, err := io.ReadAll(io.LimitReader(f, maxMarker))
+	b, err := regularfile.ReadPrefix(o.damagedPath(), maxMarker)
 	if err != nil {
 		return nil
 	}
