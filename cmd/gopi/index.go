@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"github.com/gopi-agent/gopi/internal/signals"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -16,6 +15,7 @@ import (
 	"github.com/gopi-agent/gopi/core/config"
 	"github.com/gopi-agent/gopi/internal/cliflags"
 	"github.com/gopi-agent/gopi/internal/humansize"
+	"github.com/gopi-agent/gopi/internal/signals"
 	"github.com/gopi-agent/gopi/search/index"
 )
 

@@ -305,7 +305,7 @@ func (j *job) run(ctx context.Context, stdin io.Reader) (int, error) {
 			hadError = hadError || unreadable
 			sum = &grep.Summary{}
 		default:
-			if serr := searchable(o.Path); serr != nil {
+			if _, serr := searchable(o.Path); serr != nil {
 				j.out.Flush()
 				fmt.Fprintf(j.errOut, "gopi grep: %s: %s\n", o.Path, ErrnoText(serr))
 				hadError = true
@@ -376,17 +376,17 @@ func (j *job) reportDenied(shown string) {
 // searchable reports why the path argument p cannot be searched: it is
 // missing, or a directory that cannot be listed (as ripgrep, which names
 // it with "Permission denied"; the walk below it only reports the
-// directories it finds).
-func searchable(p string) error {
+// directories it finds); otherwise it returns the path's stat.
+func searchable(p string) (os.FileInfo, error) {
 	info, err := os.Stat(p)
 	if err != nil || !info.IsDir() {
-		return err
+		return info, err
 	}
 	f, err := os.Open(p)
 	if err != nil {
-		return err
+		return nil, err
 	}
-	return f.Close()
+	return info, f.Close()
 }
 
 // indexed turns the search of a directory argument into a planned one of
@@ -414,7 +414,7 @@ func (j *job) indexed(ctx context.Context, s pathSearch, o grep.Options) (pathSe
 // printFiles prints the files a search of path would read (--files) and
 // returns how many there were.
 func (j *job) printFiles(ctx context.Context, path string, o grep.Options) (n int, unreadable bool, err error) {
-	if serr := searchable(o.Path); serr != nil && !errors.Is(serr, fs.ErrNotExist) {
+	if _, serr := searchable(o.Path); serr != nil && !errors.Is(serr, fs.ErrNotExist) {
 		j.out.Flush()
 		fmt.Fprintf(j.errOut, "gopi grep: %s: %s\n", o.Path, ErrnoText(serr))
 		return 0, true, nil

@@ -3,7 +3,6 @@ package job
 import (
 	"context"
 	"fmt"
-	"os"
 	"slices"
 	"time"
 
@@ -103,13 +102,14 @@ func (j *job) plan(ctx context.Context) (files []grep.FileRef, missing bool, err
 	}
 	for _, path := range j.paths {
 		o := j.pathOptions(path)
-		if err := searchable(o.Path); err != nil {
+		info, err := searchable(o.Path)
+		if err != nil {
 			j.out.Flush()
 			fmt.Fprintf(j.errOut, "gopi grep: %s: %s\n", o.Path, ErrnoText(err))
 			missing = true
 			continue
 		}
-		if !isDir(o.Path) {
+		if !info.IsDir() {
 			add(path, true)
 			continue
 		}
@@ -144,12 +144,6 @@ func orderTime(o printer.Order) (timeKind, bool) {
 		return timeCreated, true
 	}
 	return 0, false
-}
-
-// isDir reports whether p is a directory (links followed).
-func isDir(p string) bool {
-	info, err := os.Stat(p)
-	return err == nil && info.IsDir()
 }
 
 // takeTimes records, before anything is read, the sort timestamp of every
