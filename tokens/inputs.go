@@ -8,6 +8,8 @@ import (
 	"runtime"
 	"sync"
 	"sync/atomic"
+
+	"github.com/gopi-agent/gopi/internal/regularfile"
 )
 
 // InputOptions says how CountInputs reads and counts its inputs.
@@ -147,7 +149,9 @@ func (o *InputOptions) countOne(ctx context.Context, path string, w *Workers) in
 		return res
 	}
 	if o.Estimate && path != "-" {
-		if f, info, ok := openRegular(path); ok {
+		// A regular file only (a pipe is not opened here: a second open
+		// by the exact count below would lose what a writer had sent).
+		if f, info, err := regularfile.Open(path); err == nil {
 			defer f.Close()
 			res.tokens, res.err = o.Encoding.EstimateAt(f, info.Size())
 			if res.err != nil {
@@ -160,21 +164,6 @@ func (o *InputOptions) countOne(ctx context.Context, path string, w *Workers) in
 	n, sz, err := o.countInput(ctx, path, w, func(msg string) { res.notes = append(res.notes, msg) })
 	res.tokens, res.size, res.err = n, int(sz), err
 	return res
-}
-
-// openRegular opens path when it is a regular file (a file sampled by
-// EstimateAt); ok is false otherwise, and the caller counts it whole.
-func openRegular(path string) (*os.File, os.FileInfo, bool) {
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, nil, false
-	}
-	info, err := f.Stat()
-	if err != nil || !info.Mode().IsRegular() {
-		f.Close()
-		return nil, nil, false
-	}
-	return f, info, true
 }
 
 // countInput counts the tokens of a file, or of standard input for "-",

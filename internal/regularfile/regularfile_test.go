@@ -34,7 +34,7 @@ func TestRead(t *testing.T) {
 	}
 	// Swapped in after the first check: the open does not wait for a
 	// writer, and the open file is refused.
-	if _, err := readOpened(fifo, -1); err == nil || !strings.Contains(err.Error(), "not a regular file") {
+	if _, _, err := openChecked(fifo); err == nil || !strings.Contains(err.Error(), "not a regular file") {
 		t.Errorf("named pipe opened after the check: %v", err)
 	}
 	if _, err := ReadPrefix(fifo, 1); err == nil || !strings.Contains(err.Error(), "not a regular file") {
