@@ -3,6 +3,7 @@ package index
 import (
 	"bytes"
 	"context"
+	"database/sql"
 	"errors"
 	"os"
 	"path/filepath"
@@ -16,6 +17,26 @@ func mustBuild(t *testing.T, o Options) {
 	if _, err := Build(context.Background(), o); err != nil {
 		t.Fatal(err)
 	}
+}
+
+// builtIndex builds the index of a fresh testTree.
+func builtIndex(t *testing.T) (root string, o Options) {
+	t.Helper()
+	root = testTree(t)
+	o = testOptions(t, root)
+	mustBuild(t, o)
+	return root, o
+}
+
+// writableDB opens the index of o to write, closed when the test ends.
+func writableDB(t *testing.T, o Options) *sql.DB {
+	t.Helper()
+	db, err := openDB(o.dbPath(), false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { db.Close() })
+	return db
 }
 
 func checkSame(t *testing.T, stage string, o Options) {
@@ -78,21 +99,13 @@ func TestCorruptAndOldIndexRebuilt(t *testing.T) {
 			os.Truncate(o.dbPath(), fi.Size()/2)
 		},
 		"table missing": func(o Options) {
-			db, err := openDB(o.dbPath(), false)
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer db.Close()
+			db := writableDB(t, o)
 			if _, err := db.Exec(`DROP TABLE postings`); err != nil {
 				t.Fatal(err)
 			}
 		},
 		"old version": func(o Options) {
-			db, err := openDB(o.dbPath(), false)
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer db.Close()
+			db := writableDB(t, o)
 			if _, err := db.Exec(`UPDATE meta SET value = '0' WHERE key = 'format'`); err != nil {
 				t.Fatal(err)
 			}
@@ -165,9 +178,7 @@ func TestWaitingBuilderCancelled(t *testing.T) {
 // A build that fails part way (as on a full disk) leaves the old index
 // whole and in use, and no temporary file behind.
 func TestFailedBuildKeepsOldIndex(t *testing.T) {
-	root := testTree(t)
-	o := testOptions(t, root)
-	mustBuild(t, o)
+	_, o := builtIndex(t)
 	ctx, cancel := context.WithCancel(context.Background())
 	o.afterStat = func(rel string) {
 		if rel == "gen/f10.txt" {
@@ -226,9 +237,7 @@ func TestBuildInSegments(t *testing.T) {
 // A refresh after edits in place (no directory changed) compares stats
 // only: the edited file is indexed again, nothing else moves.
 func TestRefreshEditsOnly(t *testing.T) {
-	root := testTree(t)
-	o := testOptions(t, root)
-	mustBuild(t, o)
+	root, o := builtIndex(t)
 	writeFile(t, root, "gen/f07.txt", "alpha_value now, and number140\n")
 	st, err := Refresh(context.Background(), o)
 	if err != nil {
@@ -256,9 +265,7 @@ func TestBuildRemovesDeadTemps(t *testing.T) {
 	if !lockIsExclusive {
 		t.Skip("no exclusive builder lock on this platform")
 	}
-	root := testTree(t)
-	o := testOptions(t, root)
-	mustBuild(t, o)
+	_, o := builtIndex(t)
 	dead := filepath.Join(o.Dir, "index.db.tmp123456")
 	if err := os.WriteFile(dead, []byte("half an index"), 0o600); err != nil {
 		t.Fatal(err)
@@ -298,13 +305,8 @@ func TestDiskFullRecognised(t *testing.T) {
 // the contents of a long blob's overflow pages) is not read as other ids:
 // the query fails into the walk, and a merge of segments refuses it.
 func TestDamagedPostingNotTrusted(t *testing.T) {
-	root := testTree(t)
-	o := testOptions(t, root)
-	mustBuild(t, o)
-	db, err := openDB(o.dbPath(), false)
-	if err != nil {
-		t.Fatal(err)
-	}
+	_, o := builtIndex(t)
+	db := writableDB(t, o)
 	var tri int64
 	if err := db.QueryRow(`SELECT tri FROM postings ORDER BY length(ids) DESC, tri LIMIT 1`).Scan(&tri); err != nil {
 		t.Fatal(err)
@@ -364,13 +366,8 @@ func checkDamageRecorded(t *testing.T, o Options, ix *Index, tri Trigram) {
 // A page of the database that SQLite cannot read (bytes overwritten in
 // the file, not through SQLite) is damage too: recorded, then rebuilt.
 func TestDamagedPageRecorded(t *testing.T) {
-	root := testTree(t)
-	o := testOptions(t, root)
-	mustBuild(t, o)
-	db, err := openDB(o.dbPath(), false)
-	if err != nil {
-		t.Fatal(err)
-	}
+	_, o := builtIndex(t)
+	db := writableDB(t, o)
 	var tri int64
 	if err := db.QueryRow(`SELECT tri FROM postings ORDER BY tri DESC LIMIT 1`).Scan(&tri); err != nil {
 		t.Fatal(err)
@@ -412,10 +409,7 @@ func TestDamagedListsNotTrusted(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			o := testOptions(t, root)
 			mustBuild(t, o)
-			db, err := openDB(o.dbPath(), false)
-			if err != nil {
-				t.Fatal(err)
-			}
+			db := writableDB(t, o)
 			if _, err := db.Exec(damage); err != nil {
 				t.Fatal(err)
 			}
@@ -439,11 +433,7 @@ func TestDamagedListsNotTrusted(t *testing.T) {
 	// The lists only a watched query or a refresh reads.
 	o := testOptions(t, root)
 	mustBuild(t, o)
-	db, err := openDB(o.dbPath(), false)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer db.Close()
+	db := writableDB(t, o)
 	if _, err := db.Exec(`UPDATE lists SET data = data || x'01' WHERE name = 'unindexed'`); err != nil {
 		t.Fatal(err)
 	}

@@ -41,9 +41,7 @@ func openSoon(t *testing.T, o Options) (*Index, error) {
 func TestDamageMarkerNotAFile(t *testing.T) {
 	for _, kind := range []string{"pipe", "directory"} {
 		t.Run(kind, func(t *testing.T) {
-			root := testTree(t)
-			o := testOptions(t, root)
-			mustBuild(t, o)
+			_, o := builtIndex(t)
 			var err error
 			if kind == "pipe" {
 				err = syscall.Mkfifo(o.damagedPath(), 0o600)
@@ -75,9 +73,7 @@ func TestDamageMarkerNotAFile(t *testing.T) {
 // A huge marker is damage all the same, read no further than a marker
 // gopi writes could be: the error stays a line.
 func TestDamageMarkerHuge(t *testing.T) {
-	root := testTree(t)
-	o := testOptions(t, root)
-	mustBuild(t, o)
+	_, o := builtIndex(t)
 	f, err := os.Create(o.damagedPath())
 	if err != nil {
 		t.Fatal(err)
@@ -100,9 +96,7 @@ func TestDamageMarkerHuge(t *testing.T) {
 // the healthy index: it opens, and its status is not "damaged". A marker
 // for the file there now still is damage.
 func TestDamageMarkerOfReplacedIndex(t *testing.T) {
-	root := testTree(t)
-	o := testOptions(t, root)
-	mustBuild(t, o)
+	_, o := builtIndex(t)
 	before, err := os.Stat(o.dbPath())
 	if err != nil {
 		t.Fatal(err)
@@ -137,13 +131,8 @@ func TestDamageMarkerOfReplacedIndex(t *testing.T) {
 // can be read again (a chmod leaves its mtime) is listed again, so
 // searches holding it stop walking.
 func TestRefreshRecordsDeniedDirectories(t *testing.T) {
-	root := testTree(t)
-	o := testOptions(t, root)
-	mustBuild(t, o)
-	db, err := openDB(o.dbPath(), false)
-	if err != nil {
-		t.Fatal(err)
-	}
+	_, o := builtIndex(t)
+	db := writableDB(t, o)
 	dirs, err := readDirs(context.Background(), db)
 	if err != nil {
 		t.Fatal(err)
@@ -211,14 +200,8 @@ func TestRefreshRecordsDeniedDirectories(t *testing.T) {
 // and uses the index as it was before the refresh, instead of every
 // search walking until gopi index runs.
 func TestHotJournalRolledBack(t *testing.T) {
-	root := testTree(t)
-	o := testOptions(t, root)
-	mustBuild(t, o)
-	db, err := openDB(o.dbPath(), false)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer db.Close()
+	_, o := builtIndex(t)
+	db := writableDB(t, o)
 	conn, err := db.Conn(context.Background())
 	if err != nil {
 		t.Fatal(err)
